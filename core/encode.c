@@ -1,0 +1,84 @@
+/*
+ * encode.c: JSON for verdicts and byte strings, one-line call summaries.
+ * Output is always valid UTF-8: jansson refuses anything else, and a
+ * command's raw bytes must never break the result stream.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/encode.h"
+#include "core/util.h"
+
+json_t *encode_bytes(const char *p, size_t n)
+{
+	json_t *s;
+	char *fixed;
+
+	if (p == NULL)
+		return json_string("");
+	if (utf8_valid(p, n))
+		return json_stringn(p, n);
+	fixed = utf8_repair(p, n);
+	s = json_string(fixed);
+	free(fixed);
+	return s;
+}
+
+static json_t *strv_json(char *const *v)
+{
+	json_t *a = json_array();
+	for (; v && *v; v++)
+		json_array_append_new(a, encode_bytes(*v, strlen(*v)));
+	return a;
+}
+
+void encode_verdict(json_t *obj, const struct verdict *v)
+{
+	json_t *rules = json_array(), *reasons = json_array(), *spans = json_array();
+
+	for (size_t i = 0; i < v->nfindings; i++) {
+		const struct finding *f = &v->findings[i];
+		json_array_append_new(rules, json_string(f->rule));
+		json_array_append_new(reasons, encode_bytes(f->reason, strlen(f->reason)));
+		json_array_append_new(spans, json_pack("[I,I]", (json_int_t)f->span.off,
+		                                       (json_int_t)f->span.len));
+	}
+	json_object_set_new(obj, "tier", json_string(tier_name(v->tier)));
+	json_object_set_new(obj, "rules", rules);
+	json_object_set_new(obj, "reasons", reasons);
+	json_object_set_new(obj, "spans", spans);
+}
+
+json_t *encode_verdict_full(const struct verdict *v)
+{
+	json_t *obj = json_object(), *cmds = json_array();
+
+	encode_verdict(obj, v);
+	for (size_t i = 0; i < v->ncommands; i++)
+		json_array_append_new(cmds, strv_json(v->commands[i].argv));
+	json_object_set_new(obj, "commands", cmds);
+	json_object_set_new(obj, "statements", strv_json(v->statements));
+	json_object_set_new(obj, "reads", strv_json(v->reads));
+	json_object_set_new(obj, "writes", strv_json(v->writes));
+	json_object_set_new(obj, "hosts", strv_json(v->hosts));
+	return obj;
+}
+
+char *encode_summary(const struct call *c, size_t max)
+{
+	const char *s = call_subject(c);
+	struct buf b;
+
+	buf_init(&b, max - 3);
+	for (const unsigned char *p = (const unsigned char *)s; *p && !b.truncated; p++) {
+		if (*p < 0x20 || *p == 0x7f)
+			buf_printf(&b, "\\x%02x", *p);
+		else
+			buf_append(&b, p, 1);
+	}
+	if (b.truncated) {
+		b.cap = 0;
+		buf_puts(&b, "...");
+	}
+	return buf_take(&b, NULL);
+}

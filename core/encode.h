@@ -1,0 +1,22 @@
+/*
+ * encode.h: the shared structs as JSON, so the result stream, `airlock
+ * classify` and the audit log describe a call in the same words.
+ */
+#ifndef AIRLOCK_ENCODE_H
+#define AIRLOCK_ENCODE_H
+
+#include <jansson.h>
+
+#include "core/airlock.h"
+
+/* Adds tier, rules, reasons and spans of v to obj. */
+void encode_verdict(json_t *obj, const struct verdict *v);
+/* Returns a new reference: v with commands, paths and hosts too. */
+json_t *encode_verdict_full(const struct verdict *v);
+/* Returns a new JSON string from bytes that may not be UTF-8 (repaired). */
+json_t *encode_bytes(const char *p, size_t n);
+/* Returns a one-line summary of the call for lists; caller frees. Control
+ * characters are escaped and the result is cut at max bytes (>= 16). */
+char *encode_summary(const struct call *c, size_t max);
+
+#endif

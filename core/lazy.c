@@ -1,0 +1,115 @@
+/*
+ * lazy.c: dlopen() the heavy libraries on first use (see lazy.h).
+ * A library that is missing or lacks a symbol is an error the caller
+ * reports; nothing falls back to doing without it.
+ */
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdlib.h>
+
+#include "core/lazy.h"
+#include "core/util.h"
+
+#ifndef AIRLOCK_SONAME_GIT2
+#define AIRLOCK_SONAME_GIT2 "libgit2.so"
+#endif
+#ifndef AIRLOCK_SONAME_CRYPTO
+#define AIRLOCK_SONAME_CRYPTO "libcrypto.so.3"
+#endif
+#ifndef AIRLOCK_SONAME_PGQUERY
+#define AIRLOCK_SONAME_PGQUERY "libpg_query.so"
+#endif
+
+struct lazy_lib {
+	const char *soname;
+	const char *package;
+	const char *const *names; /* symbol names, in table order */
+	size_t count;
+	void **slots;             /* the table, viewed as pointers */
+	bool loaded;
+	char *error;              /* sticky: a failed load is not retried */
+};
+
+/* Opens the library and fills every slot; 0 or -1 with lib->error set. */
+static int lazy_load(struct lazy_lib *lib)
+{
+	void *h;
+
+	if (lib->loaded)
+		return 0;
+	if (lib->error)
+		return -1;
+	h = dlopen(lib->soname, RTLD_NOW | RTLD_LOCAL);
+	if (h == NULL) {
+		lib->error = xasprintf("cannot load %s: %s (install %s)", lib->soname,
+		                       dlerror(), lib->package);
+		return -1;
+	}
+	for (size_t i = 0; i < lib->count; i++) {
+		lib->slots[i] = dlsym(h, lib->names[i]);
+		if (lib->slots[i] == NULL) {
+			lib->error = xasprintf("%s lacks %s (install %s)", lib->soname,
+			                       lib->names[i], lib->package);
+			return -1;
+		}
+	}
+	lib->loaded = true;
+	return 0;
+}
+
+#define LAZY_NAME(f) #f,
+static const char *const git_names[] = {LAZY_GIT_FUNCS(LAZY_NAME)};
+static const char *const crypto_names[] = {LAZY_CRYPTO_FUNCS(LAZY_NAME)};
+static const char *const pgquery_names[] = {LAZY_PGQUERY_FUNCS(LAZY_NAME)};
+#undef LAZY_NAME
+
+static struct lazy_git git_table;
+static struct lazy_crypto crypto_table;
+static struct lazy_pgquery pgquery_table;
+
+static struct lazy_lib git_lib = {AIRLOCK_SONAME_GIT2, "libgit2-dev", git_names,
+                                  nitems(git_names), (void **)&git_table, false, NULL};
+static struct lazy_lib crypto_lib = {AIRLOCK_SONAME_CRYPTO, "libssl-dev", crypto_names,
+                                     nitems(crypto_names), (void **)&crypto_table,
+                                     false, NULL};
+static struct lazy_lib pgquery_lib = {AIRLOCK_SONAME_PGQUERY, "libpg-query-dev",
+                                      pgquery_names, nitems(pgquery_names),
+                                      (void **)&pgquery_table, false, NULL};
+
+static pthread_mutex_t lazy_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static const void *lazy_get(struct lazy_lib *lib, const void *table, char **errstr)
+{
+	int rc;
+
+	pthread_mutex_lock(&lazy_lock);
+	bool first = !lib->loaded;
+	rc = lazy_load(lib);
+	if (rc == 0 && first && lib == &git_lib && git_table.git_libgit2_init() < 0) {
+		lib->loaded = false;
+		lib->error = xstrdup("cannot initialise libgit2");
+		rc = -1;
+	}
+	pthread_mutex_unlock(&lazy_lock);
+	if (rc < 0) {
+		if (errstr)
+			*errstr = xstrdup(lib->error);
+		return NULL;
+	}
+	return table;
+}
+
+const struct lazy_git *lazy_git(char **errstr)
+{
+	return lazy_get(&git_lib, &git_table, errstr);
+}
+
+const struct lazy_crypto *lazy_crypto(char **errstr)
+{
+	return lazy_get(&crypto_lib, &crypto_table, errstr);
+}
+
+const struct lazy_pgquery *lazy_pgquery(char **errstr)
+{
+	return lazy_get(&pgquery_lib, &pgquery_table, errstr);
+}

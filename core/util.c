@@ -1,0 +1,271 @@
+/*
+ * util.c: allocation, string vectors, capped buffers, UTF-8 repair.
+ * Out-of-memory aborts: airlock cannot fail closed without memory anyway,
+ * and abort() leaves no half-made decision behind.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/util.h"
+
+static void __attribute__((noreturn)) oom(size_t n)
+{
+	fprintf(stderr, "airlock: out of memory allocating %zu bytes\n", n);
+	abort();
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (p == NULL)
+		oom(n);
+	return p;
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+	if (p == NULL)
+		oom(n * size);
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+	if (q == NULL)
+		oom(n);
+	return q;
+}
+
+void *xreallocarray(void *p, size_t n, size_t size)
+{
+	if (size != 0 && n > SIZE_MAX / size)
+		oom(SIZE_MAX);
+	return xrealloc(p, n * size);
+}
+
+char *xstrdup(const char *s)
+{
+	return s ? xstrndup(s, strlen(s)) : NULL;
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *p = xmalloc(n + 1);
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *xvasprintf(const char *fmt, va_list ap)
+{
+	char *p;
+	if (vasprintf(&p, fmt, ap) < 0)
+		oom(0);
+	return p;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *p;
+	va_start(ap, fmt);
+	p = xvasprintf(fmt, ap);
+	va_end(ap);
+	return p;
+}
+
+size_t strv_len(char *const *v)
+{
+	size_t n = 0;
+	while (v && v[n])
+		n++;
+	return n;
+}
+
+void strv_push_owned(char ***v, char *s)
+{
+	size_t n = strv_len(*v);
+	*v = xreallocarray(*v, n + 2, sizeof(**v));
+	(*v)[n] = s;
+	(*v)[n + 1] = NULL;
+}
+
+void strv_push(char ***v, const char *s)
+{
+	strv_push_owned(v, xstrdup(s));
+}
+
+bool strv_contains(char *const *v, const char *s)
+{
+	for (; v && *v; v++)
+		if (strcmp(*v, s) == 0)
+			return true;
+	return false;
+}
+
+char **strv_dup(char *const *v)
+{
+	char **copy = NULL;
+	if (v == NULL)
+		return NULL;
+	copy = xcalloc(1, sizeof(*copy));
+	for (; *v; v++)
+		strv_push(&copy, *v);
+	return copy;
+}
+
+void strv_free(char **v)
+{
+	for (char **p = v; p && *p; p++)
+		free(*p);
+	free(v);
+}
+
+void buf_init(struct buf *b, size_t cap)
+{
+	memset(b, 0, sizeof(*b));
+	b->cap = cap;
+}
+
+void buf_append(struct buf *b, const void *p, size_t n)
+{
+	if (b->cap && b->len + n > b->cap) {
+		n = b->cap > b->len ? b->cap - b->len : 0;
+		b->truncated = true;
+	}
+	if (b->len + n + 1 > b->alloc) {
+		size_t want = b->alloc ? b->alloc : 256;
+		while (want < b->len + n + 1)
+			want *= 2;
+		b->data = xrealloc(b->data, want);
+		b->alloc = want;
+	}
+	if (n)
+		memcpy(b->data + b->len, p, n);
+	b->len += n;
+	b->data[b->len] = '\0';
+}
+
+void buf_puts(struct buf *b, const char *s)
+{
+	buf_append(b, s, strlen(s));
+}
+
+void buf_printf(struct buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	va_start(ap, fmt);
+	s = xvasprintf(fmt, ap);
+	va_end(ap);
+	buf_puts(b, s);
+	free(s);
+}
+
+char *buf_take(struct buf *b, size_t *len)
+{
+	char *p;
+	if (b->data == NULL)
+		buf_append(b, "", 0);
+	p = b->data;
+	if (len)
+		*len = b->len;
+	buf_init(b, b->cap);
+	return p;
+}
+
+void buf_free(struct buf *b)
+{
+	free(b->data);
+	buf_init(b, b->cap);
+}
+
+/* Length of the valid UTF-8 sequence at p (1..4), or 0 if invalid. */
+static size_t utf8_seq(const unsigned char *p, size_t n)
+{
+	unsigned c = p[0];
+	size_t len;
+	unsigned min, cp;
+
+	if (c == 0)
+		return 0;
+	if (c < 0x80)
+		return 1;
+	if ((c & 0xe0) == 0xc0)
+		len = 2, min = 0x80, cp = c & 0x1f;
+	else if ((c & 0xf0) == 0xe0)
+		len = 3, min = 0x800, cp = c & 0x0f;
+	else if ((c & 0xf8) == 0xf0)
+		len = 4, min = 0x10000, cp = c & 0x07;
+	else
+		return 0;
+	if (len > n)
+		return 0;
+	for (size_t i = 1; i < len; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (p[i] & 0x3f);
+	}
+	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return len;
+}
+
+bool utf8_valid(const char *p, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)p;
+	for (size_t i = 0; i < n;) {
+		size_t k = utf8_seq(u + i, n - i);
+		if (k == 0)
+			return false;
+		i += k;
+	}
+	return true;
+}
+
+char *utf8_repair(const char *p, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)p;
+	struct buf b;
+
+	buf_init(&b, 0);
+	for (size_t i = 0; i < n;) {
+		size_t k = utf8_seq(u + i, n - i);
+		if (k == 0) {
+			buf_append(&b, "\xef\xbf\xbd", 3);
+			i++;
+		} else {
+			buf_append(&b, p + i, k);
+			i += k;
+		}
+	}
+	return buf_take(&b, NULL);
+}
+
+int parse_ll(const char *s, long long min, long long max, long long *out)
+{
+	char *end;
+	long long v;
+
+	if (s == NULL || *s == '\0')
+		return -1;
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno != 0 || *end != '\0' || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+long long clock_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}

@@ -1,0 +1,49 @@
+/*
+ * exec.h: run one command under a sandbox profile, with limits, capturing
+ * or streaming its output. A failure to build the sandbox is an error and
+ * the command does not run; only the explicit "none" profile runs bare.
+ */
+#ifndef AIRLOCK_EXEC_H
+#define AIRLOCK_EXEC_H
+
+#include <stdbool.h>
+
+#include "core/airlock.h"
+
+struct exec_spec {
+	char *const *argv;              /* argv[0] looked up in the sandbox's PATH */
+	const char *workdir;            /* absolute; the command's cwd */
+	const struct profile *profile;  /* limits and mounts; required */
+	char *const *env;               /* extra "NAME=value" (granted credentials) */
+	char *const *binds;             /* extra files bound read-only */
+	long long timeout_ms;           /* overrides profile->timeout when > 0 */
+	bool capture;                   /* capture into the result, else stream to fds 1/2 */
+	const char *stdin_data;         /* capture mode: fed on stdin; NULL = /dev/null */
+	size_t stdin_len;
+};
+
+struct exec_result {
+	int exit_code;       /* -1 when killed by a signal */
+	int signal;
+	bool timed_out;
+	bool truncated;      /* a captured stream hit profile->output */
+	char *out, *err;     /* captured (capture mode); owned */
+	size_t outlen, errlen;
+	long long wall_ms, cpu_ms, peak_kb;
+};
+
+/* Returns the built-in profile with this name (readonly, workspace,
+ * approved, none), or NULL. Static storage. */
+const struct profile *exec_builtin_profile(const char *name);
+
+/*
+ * Runs the command and waits for it. Returns 0 when it ran (whatever its
+ * exit status), or -1 with *errstr (caller frees) when the sandbox could not
+ * be built or the program not started: then nothing ran. *res is filled on
+ * 0; free its buffers with exec_result_clear().
+ */
+int exec_run(const struct exec_spec *spec, struct exec_result *res, char **errstr)
+	AIRLOCK_MUST_CHECK;
+void exec_result_clear(struct exec_result *res);
+
+#endif
