@@ -20,6 +20,13 @@ struct exec_spec {
 	bool capture;                   /* capture into the result, else stream to fds 1/2 */
 	const char *stdin_data;         /* capture mode: fed on stdin; NULL = /dev/null */
 	size_t stdin_len;
+	/*
+	 * Preview dry runs (diff/): when set, the workdir is mounted as an
+	 * overlay whose upper and work dirs are created under this existing
+	 * host directory ("upper", "work"), so the run's changes land there and
+	 * the real workdir is untouched. Network is forced off.
+	 */
+	const char *overlay_dir;
 };
 
 struct exec_result {

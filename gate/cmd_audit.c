@@ -1,0 +1,13 @@
+/* cmd_audit.c: STAND-IN until its issue lands. */
+#include <stdio.h>
+
+#include "core/airlock.h"
+#include "gate/commands.h"
+
+int cmd_audit(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	fprintf(stderr, "airlock audit: not built yet\n");
+	return EXIT_USAGE;
+}

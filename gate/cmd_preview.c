@@ -1,0 +1,13 @@
+/* cmd_preview.c: STAND-IN until its issue lands. */
+#include <stdio.h>
+
+#include "core/airlock.h"
+#include "gate/commands.h"
+
+int cmd_preview(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	fprintf(stderr, "airlock preview: not built yet\n");
+	return EXIT_USAGE;
+}
