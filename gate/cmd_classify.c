@@ -1,0 +1,211 @@
+/*
+ * cmd_classify.c: `airlock classify`: a verdict per call, nothing executed,
+ * nothing recorded. The policy's answer (and its circuit breakers, across
+ * the stream) is applied so a policy can be tested without running anything.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "classifier/classifier.h"
+#include "core/encode.h"
+#include "core/util.h"
+#include "gate/commands.h"
+#include "gate/protocol.h"
+#include "policy/policy.h"
+
+static const char classify_usage[] =
+	"usage: airlock classify [--format json|text] [--explain] [--policy FILE]\n"
+	"                        [--workdir DIR] [--shell CMD | --sql SQL]\n"
+	"Reads tool calls on stdin (or one --shell/--sql string) and prints one verdict\n"
+	"per call: {\"id\",\"tool\",\"tier\",\"action\",\"rules\",\"reasons\"}. Runs nothing.\n";
+
+struct classify_ctx {
+	struct policy *policy;
+	struct classify_opts copts;
+	bool text, explain;
+};
+
+/* Prints the line of the subject holding the span, with carets under it. */
+static void explain_span(FILE *f, const char *subject, struct span sp)
+{
+	size_t n = strlen(subject), start, end;
+
+	if (sp.len == 0 || sp.off >= n)
+		return;
+	for (start = sp.off; start > 0 && subject[start - 1] != '\n'; start--)
+		;
+	for (end = sp.off; end < n && subject[end] != '\n'; end++)
+		;
+	fputs("      ", f);
+	for (size_t i = start; i < end; i++)
+		fputc((unsigned char)subject[i] < 0x20 ? '?' : subject[i], f);
+	fputs("\n      ", f);
+	for (size_t i = start; i < end && i < sp.off + sp.len; i++)
+		fputc(i < sp.off ? ' ' : '^', f);
+	fputc('\n', f);
+}
+
+static void print_text(FILE *f, const struct classify_ctx *cx, const struct call *c,
+                       const struct verdict *v, const struct plan *pl)
+{
+	char *id = json_dumps(c->id, JSON_ENCODE_ANY | JSON_COMPACT);
+	char *summary = encode_summary(c, 120);
+
+	fprintf(f, "%s %s %s -> %s: %s\n", id ? id : "null", c->name, tier_name(v->tier),
+	        action_name(pl->action), summary);
+	for (size_t i = 0; i < v->nfindings; i++) {
+		fprintf(f, "  %-28s %-8s %s\n", v->findings[i].rule, tier_name(v->findings[i].tier),
+		        v->findings[i].reason);
+		if (cx->explain)
+			explain_span(f, call_subject(c), v->findings[i].span);
+	}
+	if (cx->explain && pl->reason)
+		fprintf(f, "  policy: %s\n", pl->reason);
+	free(id);
+	free(summary);
+}
+
+static void classify_one(struct classify_ctx *cx, const struct call *c, FILE *f)
+{
+	struct verdict *v = classify_call(c, &cx->copts);
+	struct plan pl = {0};
+
+	policy_decide(cx->policy, c, v, time(NULL), &pl);
+	if (cx->text) {
+		print_text(f, cx, c, v, &pl);
+	} else {
+		json_t *o = json_object();
+		json_object_set(o, "id", c->id);
+		json_object_set_new(o, "tool", json_string(tool_name(c->tool)));
+		encode_verdict(o, v);
+		json_object_set_new(o, "action", json_string(action_name(pl.action)));
+		if (cx->explain && pl.reason)
+			json_object_set_new(o, "policy", json_string(pl.reason));
+		json_dumpf(o, f, JSON_COMPACT);
+		fputc('\n', f);
+		json_decref(o);
+	}
+	plan_clear(&pl);
+	verdict_free(v);
+}
+
+/* --shell and --sql: one string, no JSON input. */
+static void classify_string(struct classify_ctx *cx, enum tool tool, const char *s)
+{
+	struct call *c = call_new();
+	c->id = json_null();
+	c->tool = tool;
+	c->name = xstrdup(tool_name(tool));
+	c->input = json_object();
+	if (tool == TOOL_SHELL)
+		c->command = s;
+	else
+		c->query = s;
+	classify_one(cx, c, stdout);
+	call_free(c);
+}
+
+static int classify_stream(struct classify_ctx *cx)
+{
+	struct reader *r = reader_new(STDIN_FILENO, 0);
+	size_t lineno = 0, len;
+	const char *line;
+	bool toolong;
+	int rc;
+
+	while ((rc = reader_next(r, &line, &len, &toolong)) == 1) {
+		struct call *c = NULL;
+		json_t *id = NULL;
+		char *err = NULL;
+
+		lineno++;
+		if (toolong)
+			err = xasprintf("line %zu is longer than the line cap; skipped", lineno);
+		if (err || protocol_decode(line, len, lineno, &c, &id, &err) < 0) {
+			json_t *e = protocol_error(id, lineno, err);
+			json_dumpf(e, stdout, JSON_COMPACT);
+			fputc('\n', stdout);
+			json_decref(e);
+			json_decref(id);
+			free(err);
+		} else {
+			classify_one(cx, c, stdout);
+			call_free(c);
+		}
+		if (!reader_ready(r) && fflush(stdout) == EOF)
+			break;
+	}
+	reader_free(r);
+	if (rc < 0)
+		fprintf(stderr, "airlock classify: cannot read input: %s\n", strerror(errno));
+	return rc < 0 || ferror(stdout) ? EXIT_INTERNAL : EXIT_OK;
+}
+
+static const struct option classify_longopts[] = {
+	{"format", required_argument, NULL, 'f'}, {"explain", no_argument, NULL, 'x'},
+	{"policy", required_argument, NULL, 'p'}, {"workdir", required_argument, NULL, 'w'},
+	{"shell", required_argument, NULL, 's'},  {"sql", required_argument, NULL, 'q'},
+	{"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
+};
+
+int cmd_classify(int argc, char **argv)
+{
+	struct classify_ctx cx = {0};
+	struct policy_source src = {0};
+	const char *shell = NULL, *sql = NULL;
+	char *wd = NULL, *err = NULL;
+	int ch, rc = EXIT_USAGE;
+
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "+h", classify_longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'f':
+			if (strcmp(optarg, "text") != 0 && strcmp(optarg, "json") != 0)
+				goto usage;
+			cx.text = strcmp(optarg, "text") == 0;
+			break;
+		case 'x': cx.explain = true; break;
+		case 'p': src.file = optarg; break;
+		case 'w': src.workdir = optarg; break;
+		case 's': shell = optarg; break;
+		case 'q': sql = optarg; break;
+		case 'h': fputs(classify_usage, stdout); return EXIT_OK;
+		default: goto usage;
+		}
+	}
+	if (optind != argc || (shell && sql))
+		goto usage;
+	if (cx.explain && !cx.text && (shell || sql || isatty(STDOUT_FILENO)))
+		cx.text = true;
+	if ((wd = realpath(src.workdir ? src.workdir : ".", NULL)) == NULL) {
+		fprintf(stderr, "airlock classify: cannot resolve workdir: %s\n", strerror(errno));
+		return EXIT_USAGE;
+	}
+	src.workdir = wd;
+	src.home = getenv("HOME");
+	if (policy_load(&src, &cx.policy, &err) < 0) {
+		fprintf(stderr, "airlock classify: %s\n", err);
+		free(err);
+		free(wd);
+		return EXIT_USAGE;
+	}
+	classify_opts_init(&cx.copts, wd, src.home ? src.home : "/");
+	policy_classify_opts(cx.policy, &cx.copts);
+	if (shell || sql) {
+		classify_string(&cx, shell ? TOOL_SHELL : TOOL_SQL, shell ? shell : sql);
+		rc = EXIT_OK;
+	} else
+		rc = classify_stream(&cx);
+	policy_free(cx.policy);
+	free(wd);
+	return rc;
+usage:
+	fputs(classify_usage, stderr);
+	return rc;
+}

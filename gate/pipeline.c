@@ -1,0 +1,350 @@
+/*
+ * pipeline.c: the gate, top to bottom.
+ * Rules it keeps:
+ *  - a call is recorded (received, classified, decided) before it runs, and
+ *    its outcome is recorded before its result is written;
+ *  - if the log cannot be written, the call does not run;
+ *  - results come out one per input line, in input order, flushed at once;
+ *  - a line that cannot be decoded is an error result and the stream goes on.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "classifier/classifier.h"
+#include "core/encode.h"
+#include "core/util.h"
+#include "db/db.h"
+#include "gate/pipeline.h"
+#include "gate/protocol.h"
+
+/* Lines read ahead of the one being answered (bounded: the reader waits). */
+#define QUEUE_MAX 4096
+
+struct qline {
+	char *text;
+	size_t len, lineno;
+	bool toolong;
+	struct qline *next;
+};
+
+struct gate {
+	struct gate_opts opts;
+	char *workdir, *home;
+	struct policy *policy;
+	struct classify_opts copts;
+	struct db *db;
+
+	/* The read-ahead queue filled by the reader thread. */
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	struct qline *head, *tail;
+	size_t queued;
+	bool eof;
+	int read_errno;
+};
+
+const char *gate_workdir(const struct gate *g)
+{
+	return g->workdir;
+}
+
+struct policy *gate_policy(struct gate *g)
+{
+	return g->policy;
+}
+
+const struct gate_opts *gate_options(const struct gate *g)
+{
+	return &g->opts;
+}
+
+static char *home_dir(void)
+{
+	const char *h = getenv("HOME");
+	struct passwd *pw;
+	if (h && *h == '/')
+		return xstrdup(h);
+	pw = getpwuid(getuid());
+	return xstrdup(pw ? pw->pw_dir : "/");
+}
+
+int gate_open(const struct gate_opts *o, struct gate **out, int *exit_code, char **errstr)
+{
+	struct gate *g = xcalloc(1, sizeof(*g));
+	struct policy_source src = {0};
+	char *dbpath = NULL;
+	int rc = -1;
+
+	g->opts = *o;
+	pthread_mutex_init(&g->lock, NULL);
+	pthread_cond_init(&g->cond, NULL);
+	*exit_code = EXIT_USAGE;
+	if ((g->workdir = realpath(o->workdir ? o->workdir : ".", NULL)) == NULL) {
+		*errstr = xasprintf("cannot resolve workdir %s: %s", o->workdir ? o->workdir : ".",
+		                    strerror(errno));
+		goto out;
+	}
+	g->home = home_dir();
+	src.workdir = g->workdir;
+	src.home = g->home;
+	src.file = o->policy_file;
+	if (policy_load(&src, &g->policy, errstr) < 0)
+		goto out;
+	classify_opts_init(&g->copts, g->workdir, g->home);
+	policy_classify_opts(g->policy, &g->copts);
+
+	*exit_code = EXIT_INTERNAL;
+	dbpath = o->db_path ? xstrdup(o->db_path) : db_default_path();
+	if (db_open(dbpath, &g->db, errstr) < 0)
+		goto out;
+	if (db_session_begin(g->db,
+	                     &(struct db_session_info){.cwd = g->workdir,
+	                                               .agent = o->agent,
+	                                               .mode = o->mode ? o->mode : "gate",
+	                                               .policy_digest = policy_digest(g->policy)},
+	                     errstr) < 0)
+		goto out;
+	rc = 0;
+out:
+	free(dbpath);
+	if (rc < 0) {
+		gate_close(g);
+		g = NULL;
+	}
+	*out = g;
+	return rc;
+}
+
+void gate_close(struct gate *g)
+{
+	char *err = NULL;
+
+	if (g == NULL)
+		return;
+	if (g->db && db_session_end(g->db, &err) < 0) {
+		fprintf(stderr, "airlock: %s\n", err);
+		free(err);
+	}
+	db_close(g->db);
+	policy_free(g->policy);
+	for (struct qline *q = g->head, *n; q; q = n) {
+		n = q->next;
+		free(q->text);
+		free(q);
+	}
+	pthread_mutex_destroy(&g->lock);
+	pthread_cond_destroy(&g->cond);
+	free(g->workdir);
+	free(g->home);
+	free(g);
+}
+
+/* Fails the call before it runs: nothing executes without a record. */
+static void refuse(struct outcome *o, const char *step, char *err)
+{
+	o->decision = DECISION_ERROR;
+	outcome_set_reason(o, "%s: %s; the call was not run", step, err);
+	free(err);
+}
+
+/* Asks when policy says ask; fills the decision. Returns wait time in ms. */
+static enum decision decide(struct gate *g, const struct call *c, const struct verdict *v,
+                            const struct plan *pl, struct outcome *o, const char **who,
+                            long long *wait_ms)
+{
+	struct approval a = {0};
+
+	*wait_ms = 0;
+	switch (pl->action) {
+	case ACTION_AUTO:
+		*who = "policy";
+		return DECISION_AUTO;
+	case ACTION_DENY:
+		*who = "policy";
+		outcome_set_reason(o, "%s", pl->reason ? pl->reason : "denied by policy");
+		return DECISION_DENIED;
+	case ACTION_ASK:
+		break;
+	}
+	gate_approve(g, c, v, pl, o->preview, &a);
+	*who = a.who;
+	*wait_ms = a.wait_ms;
+	if (a.decision != DECISION_APPROVED) {
+		outcome_set_reason(o, "%s", a.reason ? a.reason : "denied");
+		free(a.reason);
+		return DECISION_DENIED;
+	}
+	free(a.reason);
+	return DECISION_APPROVED;
+}
+
+struct outcome *gate_call(struct gate *g, const struct call *c, struct verdict **vout)
+{
+	struct outcome *o = outcome_new();
+	struct verdict *v = classify_call(c, &g->copts);
+	struct plan pl = {0};
+	const char *who = "policy";
+	long long wait_ms = 0;
+	char *err = NULL;
+
+	policy_decide(g->policy, c, v, time(NULL), &pl);
+	if (db_call_received(g->db, c, v, &o->audit_id, &err) < 0) {
+		refuse(o, "cannot write the audit log", err);
+		goto out;
+	}
+	o->decision = decide(g, c, v, &pl, o, &who, &wait_ms);
+	if (db_call_decided(g->db, o->audit_id, pl.action, o->decision, who, o->reason, wait_ms,
+	                    &err) < 0) {
+		refuse(o, "cannot write the audit log", err);
+		goto finish;
+	}
+	if (o->decision == DECISION_AUTO || o->decision == DECISION_APPROVED)
+		if (tools_run(g, c, &pl, o) < 0)
+			o->decision = DECISION_ERROR;
+finish:
+	if (db_call_finished(g->db, o->audit_id, o, &err) < 0) {
+		outcome_set_reason(o, "%s%scannot record the outcome in the audit log: %s",
+		                   o->reason ? o->reason : "", o->reason ? "; " : "", err);
+		o->decision = DECISION_ERROR;
+		free(err);
+	}
+out:
+	plan_clear(&pl);
+	*vout = v;
+	return o;
+}
+
+/* One input line to one result line. */
+static json_t *gate_line(struct gate *g, const char *line, size_t len, size_t lineno,
+                         bool toolong)
+{
+	struct call *c = NULL;
+	struct verdict *v = NULL;
+	struct outcome *o;
+	json_t *id = NULL, *res;
+	char *err = NULL;
+
+	if (toolong) {
+		err = xasprintf("line %zu is longer than the line cap (%zu bytes); skipped", lineno,
+		                g->opts.line_cap ? g->opts.line_cap : (size_t)PROTOCOL_LINE_CAP);
+		res = protocol_error(NULL, lineno, err);
+		free(err);
+		return res;
+	}
+	if (protocol_decode(line, len, lineno, &c, &id, &err) < 0) {
+		res = protocol_error(id, lineno, err);
+		json_decref(id);
+		free(err);
+		return res;
+	}
+	o = gate_call(g, c, &v);
+	res = protocol_result(c, v, o);
+	outcome_free(o);
+	verdict_free(v);
+	call_free(c);
+	return res;
+}
+
+static void *reader_main(void *arg)
+{
+	struct gate *g = arg;
+	struct reader *r = reader_new(STDIN_FILENO, g->opts.line_cap);
+	size_t lineno = 0;
+	const char *line;
+	size_t len;
+	bool toolong;
+	int rc;
+
+	while ((rc = reader_next(r, &line, &len, &toolong)) == 1) {
+		struct qline *q = xcalloc(1, sizeof(*q));
+		q->text = xstrndup(line, len);
+		q->len = len;
+		q->lineno = ++lineno;
+		q->toolong = toolong;
+		pthread_mutex_lock(&g->lock);
+		while (g->queued >= QUEUE_MAX)
+			pthread_cond_wait(&g->cond, &g->lock);
+		if (g->tail)
+			g->tail->next = q;
+		else
+			g->head = q;
+		g->tail = q;
+		g->queued++;
+		pthread_cond_broadcast(&g->cond);
+		pthread_mutex_unlock(&g->lock);
+	}
+	pthread_mutex_lock(&g->lock);
+	g->eof = true;
+	g->read_errno = rc < 0 ? errno : 0;
+	pthread_cond_broadcast(&g->cond);
+	pthread_mutex_unlock(&g->lock);
+	reader_free(r);
+	return NULL;
+}
+
+/* Takes the next queued line, waiting for the reader; NULL at the end. */
+static struct qline *next_line(struct gate *g)
+{
+	struct qline *q;
+
+	pthread_mutex_lock(&g->lock);
+	while (g->head == NULL && !g->eof)
+		pthread_cond_wait(&g->cond, &g->lock);
+	q = g->head;
+	if (q) {
+		g->head = q->next;
+		if (g->head == NULL)
+			g->tail = NULL;
+		g->queued--;
+		pthread_cond_broadcast(&g->cond);
+	}
+	pthread_mutex_unlock(&g->lock);
+	return q;
+}
+
+size_t gate_pending(struct gate *g)
+{
+	size_t n;
+	pthread_mutex_lock(&g->lock);
+	n = g->queued;
+	pthread_mutex_unlock(&g->lock);
+	return n;
+}
+
+int gate_stream(struct gate *g, int in_fd, FILE *out)
+{
+	pthread_t reader;
+	struct qline *q;
+	int rc = EXIT_OK;
+
+	if (in_fd != STDIN_FILENO && dup2(in_fd, STDIN_FILENO) < 0)
+		return EXIT_INTERNAL;
+	signal(SIGPIPE, SIG_IGN);
+	if (pthread_create(&reader, NULL, reader_main, g) != 0)
+		return EXIT_INTERNAL;
+	pthread_detach(reader);
+	while ((q = next_line(g)) != NULL) {
+		json_t *res = gate_line(g, q->text, q->len, q->lineno, q->toolong);
+		int wr = protocol_write(out, res);
+		json_decref(res);
+		free(q->text);
+		free(q);
+		if (wr < 0) { /* the reader went away: nothing more can be answered */
+			fprintf(stderr, "airlock: cannot write results: %s\n", strerror(errno));
+			rc = EXIT_INTERNAL;
+			break;
+		}
+	}
+	if (g->read_errno) {
+		fprintf(stderr, "airlock: cannot read input: %s\n", strerror(g->read_errno));
+		rc = EXIT_INTERNAL;
+	}
+	return rc;
+}

@@ -1,0 +1,69 @@
+/*
+ * pipeline.h: the gate. One call goes decode -> classify -> policy ->
+ * (preview, approval) -> record -> execute -> record -> result. Read
+ * gate_call() in pipeline.c top to bottom to see the whole of it.
+ */
+#ifndef AIRLOCK_PIPELINE_H
+#define AIRLOCK_PIPELINE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "core/airlock.h"
+#include "policy/policy.h"
+
+struct gate_opts {
+	const char *workdir;      /* NULL: the current directory */
+	const char *db_path;      /* NULL: db_default_path() */
+	const char *policy_file;  /* --policy FILE, or NULL */
+	const char *mode;         /* "gate", "run", "hook", "mcp", "watch" */
+	const char *agent;        /* the agent command, when known */
+	const char *approve_with; /* --approve-with CMD, or NULL */
+	bool no_redact;
+	bool no_tty;              /* never open /dev/tty (tests, services) */
+	size_t line_cap;          /* 0: PROTOCOL_LINE_CAP */
+};
+
+struct gate;
+
+/* Opens the policy and the audit log and starts a session. Returns 0 and a
+ * new gate, or -1 with *errstr; *exit_code says which exit code fits. */
+int gate_open(const struct gate_opts *o, struct gate **out, int *exit_code, char **errstr)
+	AIRLOCK_MUST_CHECK;
+/* Ends the session and frees; gate_close(NULL) is a no-op. */
+void gate_close(struct gate *g);
+
+/* Runs one call through the whole pipeline. Returns a new outcome (caller
+ * frees) and a new verdict in *vout (caller frees). Never runs a call that
+ * was not recorded first. */
+struct outcome *gate_call(struct gate *g, const struct call *c, struct verdict **vout);
+
+/* Reads calls from in_fd and writes one result line per input line to out,
+ * in input order. Returns an exit code. */
+int gate_stream(struct gate *g, int in_fd, FILE *out);
+
+/* Calls read but not yet answered (the approval screen shows it). */
+size_t gate_pending(struct gate *g);
+
+/* Accessors for the parts of the gate other gate/ files need. */
+const char *gate_workdir(const struct gate *g);
+struct policy *gate_policy(struct gate *g);
+const struct gate_opts *gate_options(const struct gate *g);
+
+/* --- gate/approve.c: asks a person. ---------------------------------- */
+struct approval {
+	enum decision decision; /* DECISION_APPROVED or DECISION_DENIED */
+	char *reason;           /* why (the person's text, "timeout", ...); owned */
+	const char *who;        /* "user", "timeout", "no-terminal", "approve-with" */
+	long long wait_ms;
+};
+/* Holds the call until a person decides; fills *a (free a->reason). */
+void gate_approve(struct gate *g, const struct call *c, const struct verdict *v,
+                  const struct plan *pl, const char *preview, struct approval *a);
+
+/* --- gate/tools.c: executes an allowed call. ------------------------- */
+/* Runs the call under plan->profile and fills o (ran, exit code, output).
+ * Returns 0, or -1 with o->reason set when it could not run at all. */
+int tools_run(struct gate *g, const struct call *c, const struct plan *pl, struct outcome *o);
+
+#endif

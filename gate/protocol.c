@@ -1,0 +1,569 @@
+/*
+ * protocol.c: decode tool calls in every accepted shape, encode results.
+ * Rules it keeps:
+ *  - strict JSON (jansson): duplicate keys, NUL bytes and invalid UTF-8 are
+ *    errors, never silently repaired into a different call;
+ *  - a field of the wrong type is an error naming the field and the type;
+ *  - shapes, tool names and field names are tables: a new agent is a row.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/encode.h"
+#include "core/util.h"
+#include "gate/protocol.h"
+
+static const struct {
+	const char *alias;
+	enum tool tool;
+} tool_aliases[] = {
+	{"shell", TOOL_SHELL},          {"Bash", TOOL_SHELL},
+	{"bash", TOOL_SHELL},           {"run_shell_command", TOOL_SHELL},
+	{"exec_command", TOOL_SHELL},   {"local_shell", TOOL_SHELL},
+	{"run_terminal_cmd", TOOL_SHELL}, {"execute_command", TOOL_SHELL},
+	{"sql", TOOL_SQL},              {"query", TOOL_SQL},
+	{"run_sql", TOOL_SQL},          {"execute_sql", TOOL_SQL},
+	{"read_file", TOOL_READ_FILE},  {"Read", TOOL_READ_FILE},
+	{"read_text_file", TOOL_READ_FILE}, {"view", TOOL_READ_FILE},
+	{"write_file", TOOL_WRITE_FILE}, {"Write", TOOL_WRITE_FILE},
+	{"create_file", TOOL_WRITE_FILE},
+	{"edit_file", TOOL_EDIT_FILE},  {"Edit", TOOL_EDIT_FILE},
+	{"MultiEdit", TOOL_EDIT_FILE},  {"replace", TOOL_EDIT_FILE},
+	{"str_replace", TOOL_EDIT_FILE},
+	{"http", TOOL_HTTP},            {"WebFetch", TOOL_HTTP},
+	{"fetch", TOOL_HTTP},           {"web_fetch", TOOL_HTTP},
+	{"http_request", TOOL_HTTP},
+};
+
+/* Input field aliases: the agent's name -> the protocol's name. */
+static const struct {
+	const char *alias, *field;
+} field_aliases[] = {
+	{"file_path", "path"},    {"filePath", "path"},     {"filename", "path"},
+	{"old_string", "old"},    {"new_string", "new"},    {"oldText", "old"},
+	{"newText", "new"},       {"cmd", "command"},       {"sql", "query"},
+	{"db", "database"},       {"text", "content"},      {"timeout", "timeout_ms"},
+	{"workdir", "cwd"},
+};
+
+/* Required string fields per tool. */
+static const struct {
+	enum tool tool;
+	const char *fields[3];
+} required[] = {
+	{TOOL_SHELL, {"command"}},
+	{TOOL_SQL, {"query"}},
+	{TOOL_READ_FILE, {"path"}},
+	{TOOL_WRITE_FILE, {"path", "content"}},
+	{TOOL_EDIT_FILE, {"path"}},
+	{TOOL_HTTP, {"url"}},
+};
+
+enum tool protocol_tool_alias(const char *name)
+{
+	for (size_t i = 0; i < nitems(tool_aliases); i++)
+		if (strcmp(tool_aliases[i].alias, name) == 0)
+			return tool_aliases[i].tool;
+	return TOOL_OTHER;
+}
+
+static const char *json_type_name(const json_t *j)
+{
+	static const char *const names[] = {"object", "array",  "string", "integer",
+	                                    "real",   "true",   "false",  "null"};
+	return j ? names[json_typeof(j)] : "nothing";
+}
+
+/* The pieces every shape yields before normalisation. */
+struct raw_call {
+	enum shape shape;
+	json_t *id;        /* borrowed */
+	const char *name;
+	json_t *input;     /* borrowed, or owned when parsed from text */
+	bool input_owned;
+	const char *cwd;
+};
+
+static int take_name(json_t *obj, const char *key, const char **out, char **errstr)
+{
+	json_t *n = json_object_get(obj, key);
+	if (!json_is_string(n) || json_string_length(n) == 0) {
+		*errstr = xasprintf("\"%s\" must be a non-empty string (got %s)", key,
+		                    json_type_name(n));
+		return -1;
+	}
+	*out = json_string_value(n);
+	return 0;
+}
+
+/* The input of a call given as JSON text (OpenAI arguments). */
+static int take_arguments_text(json_t *args, struct raw_call *rc, char **errstr)
+{
+	json_error_t jerr;
+
+	if (!json_is_string(args)) {
+		*errstr = xasprintf("\"arguments\" must be a string of JSON text (got %s)",
+		                    json_type_name(args));
+		return -1;
+	}
+	rc->input = json_loadb(json_string_value(args), json_string_length(args),
+	                       JSON_REJECT_DUPLICATES, &jerr);
+	if (rc->input == NULL) {
+		*errstr = xasprintf("\"arguments\" is not valid JSON: %s at column %d", jerr.text,
+		                    jerr.column);
+		return -1;
+	}
+	rc->input_owned = true;
+	return 0;
+}
+
+static int shape_mcp(json_t *root, struct raw_call *rc, char **errstr)
+{
+	json_t *method = json_object_get(root, "method"), *params = json_object_get(root, "params");
+
+	rc->shape = SHAPE_MCP;
+	rc->id = json_object_get(root, "id");
+	if (!json_is_string(method) || strcmp(json_string_value(method), "tools/call") != 0) {
+		*errstr = xasprintf("not a tool call: MCP method %s",
+		                    json_is_string(method) ? json_string_value(method) : "(none)");
+		return -1;
+	}
+	if (!json_is_object(params)) {
+		*errstr = xstrdup("MCP tools/call needs \"params\" as an object");
+		return -1;
+	}
+	rc->input = json_object_get(params, "arguments");
+	return take_name(params, "name", &rc->name, errstr);
+}
+
+static int shape_anthropic(json_t *root, struct raw_call *rc, char **errstr)
+{
+	rc->shape = SHAPE_ANTHROPIC;
+	rc->id = json_object_get(root, "id");
+	rc->input = json_object_get(root, "input");
+	return take_name(root, "name", &rc->name, errstr);
+}
+
+static int shape_responses(json_t *root, struct raw_call *rc, char **errstr)
+{
+	rc->shape = SHAPE_RESPONSES;
+	rc->id = json_object_get(root, "call_id");
+	if (rc->id == NULL)
+		rc->id = json_object_get(root, "id");
+	if (take_name(root, "name", &rc->name, errstr) < 0)
+		return -1;
+	return take_arguments_text(json_object_get(root, "arguments"), rc, errstr);
+}
+
+static int shape_chat(json_t *root, struct raw_call *rc, char **errstr)
+{
+	json_t *fn = json_object_get(root, "function");
+
+	rc->shape = SHAPE_CHAT;
+	rc->id = json_object_get(root, "id");
+	if (!json_is_object(fn)) {
+		*errstr = xstrdup("chat tool call needs \"function\" as an object");
+		return -1;
+	}
+	if (take_name(fn, "name", &rc->name, errstr) < 0)
+		return -1;
+	return take_arguments_text(json_object_get(fn, "arguments"), rc, errstr);
+}
+
+static int shape_hook(json_t *root, struct raw_call *rc, char **errstr)
+{
+	json_t *cwd = json_object_get(root, "cwd");
+
+	rc->shape = SHAPE_HOOK;
+	rc->id = json_object_get(root, "tool_use_id");
+	rc->input = json_object_get(root, "tool_input");
+	if (cwd && !json_is_string(cwd)) {
+		*errstr = xasprintf("\"cwd\" must be a string (got %s)", json_type_name(cwd));
+		return -1;
+	}
+	rc->cwd = json_string_value(cwd);
+	return take_name(root, "tool_name", &rc->name, errstr);
+}
+
+static int shape_canonical(json_t *root, struct raw_call *rc, char **errstr)
+{
+	rc->shape = SHAPE_CANONICAL;
+	rc->id = json_object_get(root, "id");
+	rc->input = json_object_get(root, "input");
+	return take_name(root, "tool", &rc->name, errstr);
+}
+
+static bool has(json_t *o, const char *k)
+{
+	return json_object_get(o, k) != NULL;
+}
+
+static bool type_is(json_t *o, const char *v)
+{
+	json_t *t = json_object_get(o, "type");
+	return json_is_string(t) && strcmp(json_string_value(t), v) == 0;
+}
+
+/* Picks the shape: the first row whose test matches decides. */
+static int decode_shape(json_t *root, struct raw_call *rc, char **errstr)
+{
+	if (has(root, "jsonrpc"))
+		return shape_mcp(root, rc, errstr);
+	if (type_is(root, "tool_use"))
+		return shape_anthropic(root, rc, errstr);
+	if (type_is(root, "function_call"))
+		return shape_responses(root, rc, errstr);
+	if (type_is(root, "function") && has(root, "function"))
+		return shape_chat(root, rc, errstr);
+	if (has(root, "hook_event_name") || has(root, "tool_name"))
+		return shape_hook(root, rc, errstr);
+	if (has(root, "tool"))
+		return shape_canonical(root, rc, errstr);
+	rc->id = json_object_get(root, "id");
+	*errstr = xstrdup("unrecognised call shape: expected \"tool\" (canonical), a tool_use "
+	                  "block, a function_call, a chat tool call, a Claude Code hook payload "
+	                  "or an MCP tools/call request");
+	return -1;
+}
+
+/* Returns the id if it is a string, number or null; anything else is refused. */
+static int check_id(json_t *id, char **errstr)
+{
+	if (id == NULL || json_is_string(id) || json_is_integer(id) || json_is_real(id) ||
+	    json_is_null(id))
+		return 0;
+	*errstr = xasprintf("\"id\" must be a string or a number (got %s)", json_type_name(id));
+	return -1;
+}
+
+/* A command given as an argv array becomes one shell-quoted string. */
+static json_t *argv_to_command(json_t *arr)
+{
+	struct buf b;
+	size_t i;
+	json_t *v;
+	char *s;
+
+	buf_init(&b, 0);
+	json_array_foreach(arr, i, v) {
+		if (!json_is_string(v)) {
+			buf_free(&b);
+			return NULL;
+		}
+		if (i)
+			buf_puts(&b, " ");
+		buf_puts(&b, "'");
+		for (const char *p = json_string_value(v); *p; p++)
+			buf_puts(&b, *p == '\'' ? "'\\''" : (char[2]){*p, 0});
+		buf_puts(&b, "'");
+	}
+	s = buf_take(&b, NULL);
+	v = json_string(s);
+	free(s);
+	return v;
+}
+
+/* Copies the input with field aliases renamed; refuses conflicting copies. */
+static json_t *normalise_input(json_t *in, char **errstr)
+{
+	json_t *out = json_deep_copy(in), *cmd;
+
+	for (size_t i = 0; i < nitems(field_aliases); i++) {
+		json_t *v = json_object_get(out, field_aliases[i].alias);
+		json_t *have = json_object_get(out, field_aliases[i].field);
+		if (v == NULL)
+			continue;
+		if (have && !json_equal(have, v)) {
+			*errstr = xasprintf("input has both \"%s\" and \"%s\" with different values",
+			                    field_aliases[i].alias, field_aliases[i].field);
+			json_decref(out);
+			return NULL;
+		}
+		json_object_set(out, field_aliases[i].field, v);
+		json_object_del(out, field_aliases[i].alias);
+	}
+	cmd = json_object_get(out, "command");
+	if (json_is_array(cmd)) {
+		json_t *s = argv_to_command(cmd);
+		if (s == NULL) {
+			*errstr = xstrdup("input.command as an array must hold only strings");
+			json_decref(out);
+			return NULL;
+		}
+		json_object_set_new(out, "command", s);
+	}
+	return out;
+}
+
+static const char *str_field(json_t *in, const char *k)
+{
+	return json_string_value(json_object_get(in, k));
+}
+
+/* Checks types and fills the call's views into its input. */
+static int bind_fields(struct call *c, char **errstr)
+{
+	static const char *const strings[] = {"command", "cwd",  "query",  "database", "path",
+	                                      "content", "old",  "new",    "method",   "url",
+	                                      "body"};
+	json_t *t, *ra;
+
+	for (size_t i = 0; i < nitems(strings); i++) {
+		json_t *v = json_object_get(c->input, strings[i]);
+		if (v && !json_is_string(v) && !(json_is_null(v) && c->tool == TOOL_OTHER)) {
+			if (c->tool == TOOL_OTHER)
+				continue; /* unknown tools keep their own field meanings */
+			*errstr = xasprintf("%s: input.%s must be a string (got %s)", c->name,
+			                    strings[i], json_type_name(v));
+			return -1;
+		}
+	}
+	for (size_t i = 0; i < nitems(required); i++)
+		for (size_t k = 0; required[i].tool == c->tool && k < 3 && required[i].fields[k]; k++)
+			if (str_field(c->input, required[i].fields[k]) == NULL) {
+				*errstr = xasprintf("%s call needs input.%s as a string", tool_name(c->tool),
+				                    required[i].fields[k]);
+				return -1;
+			}
+	if (c->tool == TOOL_EDIT_FILE && !json_is_array(json_object_get(c->input, "edits")) &&
+	    (str_field(c->input, "old") == NULL || str_field(c->input, "new") == NULL)) {
+		*errstr = xstrdup("edit_file call needs input.old and input.new as strings (or edits)");
+		return -1;
+	}
+	if (c->tool != TOOL_OTHER) {
+		c->command = str_field(c->input, "command");
+		c->query = str_field(c->input, "query");
+		c->database = str_field(c->input, "database");
+		c->path = str_field(c->input, "path");
+		c->content = str_field(c->input, "content");
+		c->old_text = str_field(c->input, "old");
+		c->new_text = str_field(c->input, "new");
+		c->method = str_field(c->input, "method");
+		c->url = str_field(c->input, "url");
+		c->body = str_field(c->input, "body");
+	}
+	ra = json_object_get(c->input, "replace_all");
+	if (ra && !json_is_boolean(ra) && c->tool == TOOL_EDIT_FILE) {
+		*errstr = xasprintf("edit_file: input.replace_all must be a boolean (got %s)",
+		                    json_type_name(ra));
+		return -1;
+	}
+	c->replace_all = json_is_true(ra);
+	t = json_object_get(c->input, "timeout_ms");
+	if (t && c->tool == TOOL_SHELL && (!json_is_integer(t) || json_integer_value(t) < 0)) {
+		*errstr = xstrdup("shell: input.timeout_ms must be a non-negative integer");
+		return -1;
+	}
+	c->timeout_ms = json_is_integer(t) ? json_integer_value(t) : 0;
+	return 0;
+}
+
+/* Claude Code names MCP tools mcp__server__tool; we say mcp:server.tool. */
+static char *tool_display_name(const char *name)
+{
+	const char *sep;
+	if (strncmp(name, "mcp__", 5) == 0 && (sep = strstr(name + 5, "__")) != NULL)
+		return xasprintf("mcp:%.*s.%s", (int)(sep - name - 5), name + 5, sep + 2);
+	return xstrdup(name);
+}
+
+int protocol_decode_json(json_t *root, size_t lineno, struct call **out, json_t **id,
+                         char **errstr)
+{
+	struct raw_call rc = {0};
+	struct call *c = NULL;
+	int rc_status = -1;
+
+	*out = NULL;
+	*id = NULL;
+	if (!json_is_object(root)) {
+		*errstr = xasprintf("a call must be a JSON object (got %s)", json_type_name(root));
+		return -1;
+	}
+	if (decode_shape(root, &rc, errstr) < 0)
+		goto out;
+	if (check_id(rc.id, errstr) < 0) {
+		rc.id = NULL;
+		goto out;
+	}
+	if (rc.input == NULL && (rc.shape == SHAPE_MCP || rc.shape == SHAPE_CANONICAL))
+		rc.input = json_object(), rc.input_owned = true;
+	if (!json_is_object(rc.input)) {
+		*errstr = xasprintf("the call's input must be a JSON object (got %s)",
+		                    json_type_name(rc.input));
+		goto out;
+	}
+	c = call_new();
+	c->shape = rc.shape;
+	c->line = lineno;
+	c->id = json_incref(rc.id ? rc.id : json_null());
+	c->name = tool_display_name(rc.name);
+	c->tool = protocol_tool_alias(rc.name);
+	if ((c->input = normalise_input(rc.input, errstr)) == NULL || bind_fields(c, errstr) < 0)
+		goto out;
+	c->cwd = xstrdup(rc.cwd ? rc.cwd : str_field(c->input, "cwd"));
+	rc_status = 0;
+out:
+	if (rc_status < 0) {
+		call_free(c);
+		c = NULL;
+		*id = rc.id ? json_incref(rc.id) : NULL;
+	}
+	if (rc.input_owned)
+		json_decref(rc.input);
+	*out = c;
+	return rc_status;
+}
+
+int protocol_decode(const char *line, size_t len, size_t lineno, struct call **out,
+                    json_t **id, char **errstr)
+{
+	json_error_t jerr;
+	json_t *root;
+	int rc;
+
+	*out = NULL;
+	*id = NULL;
+	if (memchr(line, '\0', len) != NULL) {
+		*errstr = xstrdup("the line holds a NUL byte");
+		return -1;
+	}
+	root = json_loadb(line, len, JSON_REJECT_DUPLICATES, &jerr);
+	if (root == NULL) {
+		*errstr = xasprintf("invalid JSON: %s at column %d", jerr.text, jerr.column);
+		return -1;
+	}
+	rc = protocol_decode_json(root, lineno, out, id, errstr);
+	json_decref(root);
+	return rc;
+}
+
+json_t *protocol_result(const struct call *c, const struct verdict *v, const struct outcome *o)
+{
+	json_t *r = json_object();
+
+	json_object_set(r, "id", c->id ? c->id : json_null());
+	json_object_set_new(r, "tool", json_string(tool_name(c->tool)));
+	if (c->tool == TOOL_OTHER)
+		json_object_set_new(r, "name", encode_bytes(c->name, strlen(c->name)));
+	encode_verdict(r, v);
+	json_object_set_new(r, "decision", json_string(decision_name(o->decision)));
+	if (o->reason)
+		json_object_set_new(r, o->decision == DECISION_ERROR ? "error" : "reason",
+		                    encode_bytes(o->reason, strlen(o->reason)));
+	json_object_set_new(r, "exit_code", o->ran && o->exit_code >= 0
+	                                            ? json_integer(o->exit_code)
+	                                            : json_null());
+	if (o->signal)
+		json_object_set_new(r, "signal", json_integer(o->signal));
+	json_object_set_new(r, "stdout", encode_bytes(o->out, o->outlen));
+	json_object_set_new(r, "stderr", encode_bytes(o->err, o->errlen));
+	json_object_set_new(r, "truncated", json_boolean(o->truncated));
+	if (o->timed_out)
+		json_object_set_new(r, "timed_out", json_true());
+	json_object_set_new(r, "duration_ms", json_integer(o->duration_ms));
+	if (o->applied)
+		json_object_set_new(r, "applied", json_string(o->applied));
+	json_object_set_new(r, "audit_id", o->audit_id ? json_integer(o->audit_id) : json_null());
+	return r;
+}
+
+json_t *protocol_error(json_t *id, size_t lineno, const char *msg)
+{
+	json_t *r = json_object();
+	json_object_set(r, "id", id ? id : json_null());
+	json_object_set_new(r, "decision", json_string("error"));
+	json_object_set_new(r, "error", encode_bytes(msg, strlen(msg)));
+	json_object_set_new(r, "line", json_integer((json_int_t)lineno));
+	return r;
+}
+
+int protocol_write(FILE *f, json_t *obj)
+{
+	if (json_dumpf(obj, f, JSON_COMPACT) < 0 || fputc('\n', f) == EOF || fflush(f) == EOF)
+		return -1;
+	return 0;
+}
+
+struct reader {
+	int fd;
+	char *buf;
+	size_t start, len, alloc, cap;
+	bool eof, skipping;
+};
+
+struct reader *reader_new(int fd, size_t cap)
+{
+	struct reader *r = xcalloc(1, sizeof(*r));
+	r->fd = fd;
+	r->cap = cap ? cap : PROTOCOL_LINE_CAP;
+	r->alloc = 65536;
+	r->buf = xmalloc(r->alloc);
+	return r;
+}
+
+void reader_free(struct reader *r)
+{
+	if (r == NULL)
+		return;
+	free(r->buf);
+	free(r);
+}
+
+bool reader_ready(const struct reader *r)
+{
+	return memchr(r->buf + r->start, '\n', r->len) != NULL;
+}
+
+/* Reads more input after the buffered bytes; returns bytes read, 0 at EOF, -1. */
+static ssize_t reader_fill(struct reader *r)
+{
+	ssize_t n;
+
+	if (r->start > 0) {
+		memmove(r->buf, r->buf + r->start, r->len);
+		r->start = 0;
+	}
+	if (r->len == r->alloc) {
+		r->alloc *= 2;
+		r->buf = xrealloc(r->buf, r->alloc);
+	}
+	do
+		n = read(r->fd, r->buf + r->len, r->alloc - r->len);
+	while (n < 0 && errno == EINTR);
+	if (n > 0)
+		r->len += (size_t)n;
+	return n;
+}
+
+int reader_next(struct reader *r, const char **line, size_t *len, bool *toolong)
+{
+	for (;;) {
+		char *nl = memchr(r->buf + r->start, '\n', r->len);
+		size_t n = nl ? (size_t)(nl - (r->buf + r->start)) : r->len;
+		ssize_t got;
+
+		if (nl || (r->eof && r->len > 0)) {
+			*toolong = r->skipping || n > r->cap;
+			*line = *toolong ? "" : r->buf + r->start;
+			*len = *toolong ? 0 : n;
+			r->start += n + (nl != NULL);
+			r->len -= n + (nl != NULL);
+			r->skipping = false;
+			return 1;
+		}
+		if (r->eof)
+			return 0;
+		if (r->len > r->cap) { /* too long: drop what we have, remember it */
+			r->skipping = true;
+			r->start = r->len = 0;
+		}
+		got = reader_fill(r);
+		if (got < 0)
+			return -1;
+		if (got == 0)
+			r->eof = true;
+	}
+}

@@ -1,0 +1,56 @@
+/*
+ * protocol.h: the tool-call protocol (docs/protocol.md). One JSON object per
+ * line in any of the accepted shapes becomes one struct call; one struct
+ * outcome becomes one JSON result line. A line that cannot be decoded with
+ * certainty is an error result, never a guess.
+ */
+#ifndef AIRLOCK_PROTOCOL_H
+#define AIRLOCK_PROTOCOL_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "core/airlock.h"
+
+#define PROTOCOL_LINE_CAP (16u << 20) /* default line cap: 16 MiB */
+
+/*
+ * Decodes one line. Returns 0 and a new call (caller frees), or -1 with
+ * *errstr (caller frees) and, when the line held a readable id, *id (a new
+ * reference, else NULL) so the error result can echo it.
+ */
+int protocol_decode(const char *line, size_t len, size_t lineno, struct call **out,
+                    json_t **id, char **errstr) AIRLOCK_MUST_CHECK;
+
+/* Decodes an already parsed object (hook and MCP paths); same contract. */
+int protocol_decode_json(json_t *root, size_t lineno, struct call **out, json_t **id,
+                         char **errstr) AIRLOCK_MUST_CHECK;
+
+/* Maps an agent's tool name to a tool through the alias table. */
+enum tool protocol_tool_alias(const char *name);
+
+/* Returns a new result object for a call that went through the gate. */
+json_t *protocol_result(const struct call *c, const struct verdict *v, const struct outcome *o);
+/* Returns a new error result: {"id", "decision":"error", "error", "line"}. */
+json_t *protocol_error(json_t *id, size_t lineno, const char *msg);
+/* Writes obj as one compact line and flushes; returns 0 or -1 (EPIPE...). */
+int protocol_write(FILE *f, json_t *obj);
+
+/*
+ * A line reader over a file descriptor with a hard cap: a longer line is
+ * discarded up to its newline and reported, so the stream goes on.
+ */
+struct reader;
+/* Returns a new reader on fd (not closed by reader_free); caller frees. */
+struct reader *reader_new(int fd, size_t cap);
+void reader_free(struct reader *r);
+/*
+ * Returns 1 with the next line in *line and *len (without its newline; valid
+ * until the next call), 0 at end of input, -1 on a read error (errno set).
+ * *toolong is true when the line exceeded the cap: *line is then empty.
+ */
+int reader_next(struct reader *r, const char **line, size_t *len, bool *toolong);
+/* Returns true when a whole line is already buffered (no read needed). */
+bool reader_ready(const struct reader *r);
+
+#endif

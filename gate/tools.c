@@ -1,0 +1,386 @@
+/*
+ * tools.c: executes a call the gate allowed, one executor per tool (a table).
+ * Rules it keeps:
+ *  - shell and http run only through exec_run() under the plan's profile;
+ *  - file tools run in-process; an auto-run write must land inside the
+ *    workdir (checked again here after the classifier, without following a
+ *    final symlink), and writes are atomic (temp file + rename);
+ *  - anything that cannot run says why and runs nothing.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/util.h"
+#include "exec/exec.h"
+#include "gate/pipeline.h"
+
+#define FILE_CAP (64LL << 20) /* largest file read_file/edit_file will load */
+
+static long long output_cap(const struct plan *pl)
+{
+	return pl->profile && pl->profile->output > 0 ? pl->profile->output : 1 << 20;
+}
+
+/* Returns a new absolute path for p (relative to the workdir, ~ expanded). */
+static char *resolve_path(struct gate *g, const char *p)
+{
+	const char *home = getenv("HOME");
+	if (p[0] == '~' && (p[1] == '/' || p[1] == '\0') && home)
+		return xasprintf("%s%s", home, p + 1);
+	if (p[0] == '/')
+		return xstrdup(p);
+	return xasprintf("%s/%s", gate_workdir(g), p);
+}
+
+/* True when the path's directory resolves inside the workdir and the final
+ * component is not a symlink (so a write cannot be carried outside). */
+static bool inside_workdir(struct gate *g, const char *abs)
+{
+	char *copy = xstrdup(abs), *dir = dirname(copy), *real = realpath(dir, NULL);
+	const char *wd = gate_workdir(g);
+	size_t n = strlen(wd);
+	struct stat st;
+	bool ok = real && strncmp(real, wd, n) == 0 && (real[n] == '/' || real[n] == '\0') &&
+	          !(lstat(abs, &st) == 0 && S_ISLNK(st.st_mode));
+	free(real);
+	free(copy);
+	return ok;
+}
+
+static int read_whole(const char *path, long long cap, char **data, size_t *len,
+                      bool *truncated, char **errstr)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct buf b;
+	char chunk[65536];
+	ssize_t n;
+
+	if (fd < 0) {
+		*errstr = xasprintf("cannot open %s: %s", path, strerror(errno));
+		return -1;
+	}
+	buf_init(&b, (size_t)cap);
+	while ((n = read(fd, chunk, sizeof(chunk))) > 0 && !b.truncated)
+		buf_append(&b, chunk, (size_t)n);
+	close(fd);
+	if (n < 0) {
+		*errstr = xasprintf("cannot read %s: %s", path, strerror(errno));
+		buf_free(&b);
+		return -1;
+	}
+	*truncated = b.truncated;
+	*data = buf_take(&b, len);
+	return 0;
+}
+
+/* Writes atomically: a temp file beside the target, then rename. */
+static int write_atomic(const char *path, const char *data, size_t len, char **errstr)
+{
+	char *tmp = xasprintf("%s.airlock-XXXXXX", path);
+	int fd = mkstemp(tmp), rc = -1;
+	struct stat st;
+
+	if (fd < 0) {
+		*errstr = xasprintf("cannot create a file beside %s: %s", path, strerror(errno));
+		goto out;
+	}
+	if (stat(path, &st) == 0)
+		fchmod(fd, st.st_mode & 07777);
+	else
+		fchmod(fd, 0644);
+	for (size_t off = 0; off < len;) {
+		ssize_t n = write(fd, data + off, len - off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			*errstr = xasprintf("cannot write %s: %s", path, strerror(errno));
+			goto out;
+		}
+		off += (size_t)n;
+	}
+	if (fsync(fd) < 0 || close(fd) < 0 || (fd = -1, rename(tmp, path) < 0)) {
+		*errstr = xasprintf("cannot replace %s: %s", path, strerror(errno));
+		goto out;
+	}
+	fd = -1;
+	rc = 0;
+out:
+	if (fd >= 0)
+		close(fd);
+	if (rc < 0)
+		unlink(tmp);
+	free(tmp);
+	return rc;
+}
+
+static int run_read(struct gate *g, const struct call *c, const struct plan *pl,
+                    struct outcome *o, char **errstr)
+{
+	char *path = resolve_path(g, c->path);
+	int rc = read_whole(path, output_cap(pl), &o->out, &o->outlen, &o->truncated, errstr);
+	free(path);
+	return rc;
+}
+
+/* Replaces old with new once (it must occur exactly once) or everywhere. */
+static int edit_text(const char *text, const char *old, const char *new_text, bool all,
+                     struct buf *out, char **errstr)
+{
+	size_t oldlen = strlen(old), count = 0;
+	const char *p = text, *hit;
+
+	if (oldlen == 0) {
+		*errstr = xstrdup("edit_file: old text is empty");
+		return -1;
+	}
+	for (hit = strstr(p, old); hit; hit = strstr(hit + oldlen, old))
+		count++;
+	if (count == 0 || (count > 1 && !all)) {
+		*errstr = count ? xasprintf("edit_file: old text occurs %zu times; give more context "
+		                            "or set replace_all", count)
+		                : xstrdup("edit_file: old text not found in the file");
+		return -1;
+	}
+	while ((hit = strstr(p, old)) != NULL) {
+		buf_append(out, p, (size_t)(hit - p));
+		buf_puts(out, new_text);
+		p = hit + oldlen;
+		if (!all)
+			break;
+	}
+	buf_puts(out, p);
+	return 0;
+}
+
+/* The edits of an edit_file call: one old/new pair, or MultiEdit's list. */
+static int apply_edits(const struct call *c, const char *text, struct buf *out, char **errstr)
+{
+	json_t *edits = json_object_get(c->input, "edits"), *e;
+	char *cur = xstrdup(text);
+	size_t i;
+	int rc = 0;
+
+	if (!json_is_array(edits))
+		rc = edit_text(cur, c->old_text, c->new_text, c->replace_all, out, errstr);
+	else
+		json_array_foreach(edits, i, e) {
+			const char *o = json_string_value(json_object_get(e, "old_string"));
+			const char *n = json_string_value(json_object_get(e, "new_string"));
+			if (o == NULL) o = json_string_value(json_object_get(e, "old"));
+			if (n == NULL) n = json_string_value(json_object_get(e, "new"));
+			buf_free(out);
+			if (o == NULL || n == NULL) {
+				*errstr = xasprintf("edit_file: edits[%zu] needs old_string and new_string", i);
+				rc = -1;
+				break;
+			}
+			if ((rc = edit_text(cur, o, n, json_is_true(json_object_get(e, "replace_all")),
+			                    out, errstr)) < 0)
+				break;
+			free(cur);
+			cur = xstrndup(out->data ? out->data : "", out->len);
+		}
+	free(cur);
+	return rc;
+}
+
+static int run_write(struct gate *g, const struct call *c, const struct plan *pl,
+                     struct outcome *o, char **errstr)
+{
+	char *path = resolve_path(g, c->path), *old = NULL;
+	size_t oldlen = 0;
+	bool trunc = false;
+	struct buf nb;
+	int rc = -1;
+
+	buf_init(&nb, 0);
+	if (pl->action == ACTION_AUTO && !inside_workdir(g, path)) {
+		*errstr = xasprintf("%s is outside the workdir (or a symlink); an auto-run write "
+		                    "may only land inside it", path);
+		goto out;
+	}
+	if (c->tool == TOOL_WRITE_FILE) {
+		buf_puts(&nb, c->content);
+	} else {
+		if (read_whole(path, FILE_CAP, &old, &oldlen, &trunc, errstr) < 0)
+			goto out;
+		if (trunc) {
+			*errstr = xasprintf("%s is larger than %lld bytes; not edited", path, FILE_CAP);
+			goto out;
+		}
+		if (apply_edits(c, old, &nb, errstr) < 0)
+			goto out;
+	}
+	if (write_atomic(path, nb.data ? nb.data : "", nb.len, errstr) < 0)
+		goto out;
+	o->out = xasprintf("wrote %zu bytes to %s\n", nb.len, c->path);
+	o->outlen = strlen(o->out);
+	rc = 0;
+out:
+	buf_free(&nb);
+	free(old);
+	free(path);
+	return rc;
+}
+
+static int sql_row(void *arg, int n, char **vals, char **cols)
+{
+	struct buf *b = arg;
+	if (b->len == 0)
+		for (int i = 0; i < n; i++)
+			buf_printf(b, "%s%s", i ? "|" : "", cols[i]);
+	if (b->len && n)
+		buf_puts(b, "\n");
+	for (int i = 0; i < n; i++)
+		buf_printf(b, "%s%s", i ? "|" : "", vals[i] ? vals[i] : "NULL");
+	return b->truncated; /* stop once the cap is hit */
+}
+
+static int run_sql(struct gate *g, const struct call *c, const struct plan *pl,
+                   struct outcome *o, char **errstr)
+{
+	bool ro = pl->profile && !pl->profile->workdir_rw;
+	char *path, *msg = NULL;
+	sqlite3 *db = NULL;
+	struct buf b;
+	int rc = -1;
+
+	if (c->database == NULL) {
+		*errstr = xstrdup("sql: no input.database; airlock runs SQL only against a SQLite "
+		                  "file in the workdir");
+		return -1;
+	}
+	path = resolve_path(g, c->database);
+	buf_init(&b, (size_t)output_cap(pl));
+	if (sqlite3_open_v2(path, &db, ro ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE, NULL) !=
+	    SQLITE_OK) {
+		*errstr = xasprintf("cannot open database %s: %s", c->database, sqlite3_errmsg(db));
+		goto out;
+	}
+	o->ran = true;
+	if (sqlite3_exec(db, c->query, sql_row, &b, &msg) != SQLITE_OK && !b.truncated) {
+		o->err = xasprintf("%s\n", msg ? msg : sqlite3_errmsg(db));
+		o->errlen = strlen(o->err);
+		o->exit_code = 1;
+	} else
+		o->exit_code = 0;
+	if (b.len)
+		buf_puts(&b, "\n");
+	o->truncated = b.truncated;
+	o->out = buf_take(&b, &o->outlen);
+	rc = 0;
+out:
+	sqlite3_free(msg);
+	sqlite3_close(db);
+	buf_free(&b);
+	free(path);
+	return rc;
+}
+
+/* Runs argv through the sandbox under the plan's profile. */
+static int run_sandboxed(struct gate *g, const struct call *c, const struct plan *pl,
+                         char *const *argv, const struct profile *prof, struct outcome *o,
+                         char **errstr)
+{
+	struct exec_spec spec = {
+		.argv = argv,
+		.workdir = gate_workdir(g),
+		.profile = prof,
+		.env = pl->env,
+		.binds = pl->binds,
+		.timeout_ms = c->timeout_ms,
+		.capture = true,
+	};
+	struct exec_result r;
+
+	if (exec_run(&spec, &r, errstr) < 0)
+		return -1;
+	o->ran = true;
+	o->exit_code = r.exit_code;
+	o->signal = r.signal;
+	o->timed_out = r.timed_out;
+	o->truncated = r.truncated;
+	o->out = r.out, o->outlen = r.outlen;
+	o->err = r.err, o->errlen = r.errlen;
+	o->cpu_ms = r.cpu_ms;
+	o->peak_kb = r.peak_kb;
+	r.out = r.err = NULL;
+	exec_result_clear(&r);
+	return 0;
+}
+
+static int run_shell(struct gate *g, const struct call *c, const struct plan *pl,
+                     struct outcome *o, char **errstr)
+{
+	char *argv[] = {(char *)"/bin/sh", (char *)"-c", (char *)c->command, NULL};
+	return run_sandboxed(g, c, pl, argv, pl->profile, o, errstr);
+}
+
+/* http runs curl in the sandbox; an approved call gets the network. */
+static int run_http(struct gate *g, const struct call *c, const struct plan *pl,
+                    struct outcome *o, char **errstr)
+{
+	const char *method = c->method ? c->method : "GET";
+	char *argv[] = {(char *)"curl", (char *)"-sS", (char *)"-X", (char *)method,
+	                (char *)"--max-redirs", (char *)"0", (char *)"--", (char *)c->url, NULL};
+	struct profile *prof;
+	int rc;
+
+	if (pl->action == ACTION_AUTO && !pl->profile->network) {
+		*errstr = xasprintf("profile %s has no network; http calls need network = true",
+		                    pl->profile->name);
+		return -1;
+	}
+	prof = profile_dup(pl->profile);
+	prof->network = true;
+	rc = run_sandboxed(g, c, pl, argv, prof, o, errstr);
+	profile_free(prof);
+	return rc;
+}
+
+typedef int (*tool_fn)(struct gate *, const struct call *, const struct plan *,
+                       struct outcome *, char **);
+
+static const tool_fn executors[] = {
+	[TOOL_SHELL] = run_shell,       [TOOL_SQL] = run_sql,
+	[TOOL_READ_FILE] = run_read,    [TOOL_WRITE_FILE] = run_write,
+	[TOOL_EDIT_FILE] = run_write,   [TOOL_HTTP] = run_http,
+	[TOOL_OTHER] = NULL,
+};
+
+int tools_run(struct gate *g, const struct call *c, const struct plan *pl, struct outcome *o)
+{
+	long long start = clock_ns();
+	char *err = NULL;
+	int rc;
+
+	if (pl->profile == NULL) { /* fail safe: policy gave no sandbox to run in */
+		outcome_set_reason(o, "no sandbox profile for this call; not run");
+		return -1;
+	}
+	if (executors[c->tool] == NULL) {
+		o->applied = NULL;
+		outcome_set_reason(o, "airlock has no executor for tool %s: the decision is "
+		                      "returned and the caller runs it", c->name);
+		return 0;
+	}
+	rc = executors[c->tool](g, c, pl, o, &err);
+	o->duration_ms = (clock_ns() - start) / 1000000;
+	if (rc < 0) {
+		outcome_set_reason(o, "%s", err ? err : "could not run");
+		free(err);
+		return -1;
+	}
+	if (c->tool != TOOL_SQL && c->tool != TOOL_SHELL && c->tool != TOOL_HTTP) {
+		o->ran = true;
+		o->exit_code = 0;
+	}
+	o->applied = "run";
+	return 0;
+}
