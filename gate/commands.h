@@ -12,5 +12,9 @@ int cmd_exec(int argc, char **argv);     /* gate/cmd_exec.c (sandbox issue) */
 int cmd_audit(int argc, char **argv);    /* gate/cmd_audit.c (audit issue) */
 int cmd_policy(int argc, char **argv);   /* gate/cmd_policy.c (policy issue) */
 int cmd_preview(int argc, char **argv);  /* gate/cmd_preview.c (preview issue) */
+int cmd_run(int argc, char **argv);      /* gate/cmd_run.c (integrations issue) */
+int cmd_hook(int argc, char **argv);     /* gate/cmd_hook.c (integrations issue) */
+int cmd_mcp(int argc, char **argv);      /* gate/cmd_mcp.c (integrations issue) */
+int cmd_watch(int argc, char **argv);    /* gate/cmd_watch.c (integrations issue) */
 
 #endif

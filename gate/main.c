@@ -20,6 +20,10 @@ static const struct {
 	{"preview", cmd_preview, "show what each call would change"},
 	{"policy", cmd_policy, "check or show the effective policy"},
 	{"audit", cmd_audit, "list, show, export and verify the audit log"},
+	{"run", cmd_run, "start an agent as a child and gate its tool calls"},
+	{"hook", cmd_hook, "answer a Claude Code PreToolUse hook"},
+	{"mcp", cmd_mcp, "proxy an MCP stdio server, gating tools/call"},
+	{"watch", cmd_watch, "classify and record an agent's own event stream"},
 };
 
 static void usage(FILE *f)

@@ -154,10 +154,11 @@ static void refuse(struct outcome *o, const char *step, char *err)
 	free(err);
 }
 
-/* Asks when policy says ask; fills the decision. Returns wait time in ms. */
+/* Asks when policy says ask; fills the decision and who made it. An edited
+ * call comes back in *edited for the caller to run through the pipeline. */
 static enum decision decide(struct gate *g, const struct call *c, const struct verdict *v,
                             const struct plan *pl, struct outcome *o, const char **who,
-                            long long *wait_ms)
+                            long long *wait_ms, struct call **edited)
 {
 	struct approval a = {0};
 
@@ -176,6 +177,13 @@ static enum decision decide(struct gate *g, const struct call *c, const struct v
 	gate_approve(g, c, v, pl, o->preview, &a);
 	*who = a.who;
 	*wait_ms = a.wait_ms;
+	*edited = a.edited;
+	if (a.edited) {
+		outcome_set_reason(o, "edited by the person approving it; the edited call was "
+		                      "decided again");
+		free(a.reason);
+		return DECISION_DENIED;
+	}
 	if (a.decision != DECISION_APPROVED) {
 		outcome_set_reason(o, "%s", a.reason ? a.reason : "denied");
 		free(a.reason);
@@ -185,10 +193,26 @@ static enum decision decide(struct gate *g, const struct call *c, const struct v
 	return DECISION_APPROVED;
 }
 
+/* Runs an allowed call: the previewed changes when complete, else the call. */
+static void execute(struct gate *g, const struct call *c, const struct plan *pl,
+                    struct preview *pv, struct outcome *o)
+{
+	int applied = 0;
+
+	if (o->decision == DECISION_APPROVED && pv)
+		applied = gate_apply_preview(g, pv, c, o);
+	if (applied < 0)
+		o->decision = DECISION_ERROR;
+	else if (applied == 0 && tools_run(g, c, pl, o) < 0)
+		o->decision = DECISION_ERROR;
+}
+
 struct outcome *gate_call(struct gate *g, const struct call *c, struct verdict **vout)
 {
 	struct outcome *o = outcome_new();
 	struct verdict *v = classify_call(c, &g->copts);
+	struct call *edited = NULL;
+	struct preview *pv = NULL;
 	struct plan pl = {0};
 	const char *who = "policy";
 	long long wait_ms = 0;
@@ -199,15 +223,19 @@ struct outcome *gate_call(struct gate *g, const struct call *c, struct verdict *
 		refuse(o, "cannot write the audit log", err);
 		goto out;
 	}
-	o->decision = decide(g, c, v, &pl, o, &who, &wait_ms);
+	if (pl.action == ACTION_ASK && (pv = gate_preview(g, c, v, &pl, o)) && o->preview &&
+	    db_call_previewed(g->db, o->audit_id, o->preview, &err) < 0) {
+		refuse(o, "cannot write the audit log", err);
+		goto finish;
+	}
+	o->decision = decide(g, c, v, &pl, o, &who, &wait_ms, &edited);
 	if (db_call_decided(g->db, o->audit_id, pl.action, o->decision, who, o->reason, wait_ms,
 	                    &err) < 0) {
 		refuse(o, "cannot write the audit log", err);
 		goto finish;
 	}
 	if (o->decision == DECISION_AUTO || o->decision == DECISION_APPROVED)
-		if (tools_run(g, c, &pl, o) < 0)
-			o->decision = DECISION_ERROR;
+		execute(g, c, &pl, pv, o);
 finish:
 	if (db_call_finished(g->db, o->audit_id, o, &err) < 0) {
 		outcome_set_reason(o, "%s%scannot record the outcome in the audit log: %s",
@@ -216,7 +244,16 @@ finish:
 		free(err);
 	}
 out:
+	gate_preview_free(pv);
 	plan_clear(&pl);
+	if (edited) { /* the person's version replaces the call, whole pipeline again */
+		json_decref(edited->id);
+		edited->id = json_incref(c->id);
+		outcome_free(o);
+		verdict_free(v);
+		o = gate_call(g, edited, &v);
+		call_free(edited);
+	}
 	*vout = v;
 	return o;
 }

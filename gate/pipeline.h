@@ -56,10 +56,26 @@ struct approval {
 	char *reason;           /* why (the person's text, "timeout", ...); owned */
 	const char *who;        /* "user", "timeout", "no-terminal", "approve-with" */
 	long long wait_ms;
+	struct call *edited;    /* the person edited the call: this new call goes
+	                         * through the whole pipeline instead; owned */
 };
 /* Holds the call until a person decides; fills *a (free a->reason). */
 void gate_approve(struct gate *g, const struct call *c, const struct verdict *v,
                   const struct plan *pl, const char *preview, struct approval *a);
+
+/* --- gate/preview.c: what a call would change (diff/). ---------------- */
+struct preview;
+/* Builds the preview of an ask call: sets o->preview to the rendered text
+ * (or leaves it NULL) and returns the preview (caller frees with
+ * gate_preview_free), or NULL when there is nothing to preview. */
+struct preview *gate_preview(struct gate *g, const struct call *c, const struct verdict *v,
+                             const struct plan *pl, struct outcome *o);
+/* After approval: applies exactly what was previewed when the preview is
+ * complete. Returns 1 when applied (o filled, o->applied = "preview"), 0
+ * when the call must run instead, -1 when refused (o->reason says why). */
+int gate_apply_preview(struct gate *g, struct preview *p, const struct call *c,
+                       struct outcome *o);
+void gate_preview_free(struct preview *p);
 
 /* --- gate/tools.c: executes an allowed call. ------------------------- */
 /* Runs the call under plan->profile and fills o (ran, exit code, output).
