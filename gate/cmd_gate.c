@@ -15,7 +15,7 @@
 
 static const char gate_usage[] =
 	"usage: airlock gate [--db FILE] [--workdir DIR] [--policy FILE] [--no-redact]\n"
-	"                    [--approve-with CMD] [--line-cap BYTES]\n"
+	"                    [--approve-with CMD] [--no-tty] [--line-cap BYTES]\n"
 	"Reads tool calls (one JSON object per line) on stdin, classifies each, applies\n"
 	"the policy, runs auto calls in the sandbox, asks a person about high-risk ones,\n"
 	"records everything in the audit log and writes one JSON result per line.\n";
@@ -27,6 +27,7 @@ static const struct option gate_longopts[] = {
 	{"no-redact", no_argument, NULL, 'R'},
 	{"approve-with", required_argument, NULL, 'A'},
 	{"line-cap", required_argument, NULL, 'L'},
+	{"no-tty", no_argument, NULL, 'T'},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
 };
@@ -47,6 +48,7 @@ int cmd_gate(int argc, char **argv)
 		case 'p': o.policy_file = optarg; break;
 		case 'R': o.no_redact = true; break;
 		case 'A': o.approve_with = optarg; break;
+		case 'T': o.no_tty = true; break;
 		case 'L':
 			if (parse_ll(optarg, 1024, 1LL << 34, &cap) < 0) {
 				fprintf(stderr, "airlock gate: --line-cap wants bytes (1024..16G)\n");

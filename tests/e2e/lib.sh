@@ -1,0 +1,24 @@
+# lib.sh: tiny assertion helpers for end-to-end tests (sourced).
+#   check "name" CMD...      passes when CMD exits 0
+#   expect_eq "name" A B     passes when A = B
+#   finish                   prints "N passed, N failed" and sets the exit code
+T_PASS=0
+T_FAIL=0
+check() {
+	name=$1; shift
+	if "$@" >/dev/null 2>&1; then T_PASS=$((T_PASS + 1)); else
+		T_FAIL=$((T_FAIL + 1)); echo "not ok: $name"; fi
+}
+expect_eq() {
+	if [ "$2" = "$3" ]; then T_PASS=$((T_PASS + 1)); else
+		T_FAIL=$((T_FAIL + 1)); echo "not ok: $1: got [$2], want [$3]"; fi
+}
+finish() {
+	echo "$T_PASS passed, $T_FAIL failed"
+	[ "$T_FAIL" -eq 0 ]
+}
+tmpdir() {
+	d=$(mktemp -d /tmp/airlock-test.XXXXXX)
+	trap 'rm -rf "$d"' EXIT
+	echo "$d"
+}
