@@ -1,0 +1,156 @@
+/*
+ * test_core.c: the shared helpers: UTF-8 repair (tests/data/core/utf8.tsv),
+ * capped buffers, string vectors, verdict bookkeeping, enum names.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "core/encode.h"
+#include "core/util.h"
+#include "tdata.h"
+
+static void test_utf8_table(void **state)
+{
+	struct tdata_row *rows;
+	size_t n = tdata_load("tests/data/core/utf8.tsv", &rows);
+	(void)state;
+	assert_true(n >= 10);
+	for (size_t i = 0; i < n; i++) {
+		const char *in = rows[i].f[0];
+		char *fixed = utf8_repair(in, strlen(in));
+		if ((strcmp(rows[i].f[1], "yes") == 0) != utf8_valid(in, strlen(in)))
+			fail_msg("line %zu: validity of [%s]", rows[i].line, in);
+		if (strcmp(fixed, rows[i].f[2]) != 0)
+			fail_msg("line %zu: repaired [%s], want [%s]", rows[i].line, fixed,
+			         rows[i].f[2]);
+		assert_true(utf8_valid(fixed, strlen(fixed)));
+		free(fixed);
+	}
+	tdata_free(rows, n);
+}
+
+static void test_nul_is_invalid(void **state)
+{
+	char *fixed = utf8_repair("a\0b", 3);
+	(void)state;
+	assert_false(utf8_valid("a\0b", 3));
+	assert_string_equal(fixed, "a\xef\xbf\xbd" "b");
+	free(fixed);
+}
+
+static void test_buf_cap(void **state)
+{
+	struct buf b;
+	size_t len;
+	char *s;
+	(void)state;
+	buf_init(&b, 8);
+	buf_puts(&b, "12345");
+	assert_false(b.truncated);
+	buf_puts(&b, "6789");
+	assert_true(b.truncated);
+	assert_int_equal(b.len, 8);
+	buf_puts(&b, "more");
+	assert_int_equal(b.len, 8);
+	s = buf_take(&b, &len);
+	assert_string_equal(s, "12345678");
+	assert_int_equal(len, 8);
+	free(s);
+	buf_free(&b);
+}
+
+static void test_strv(void **state)
+{
+	char **v = NULL, **d;
+	(void)state;
+	assert_int_equal(strv_len(v), 0);
+	strv_push(&v, "a");
+	strv_push_owned(&v, xstrdup("b"));
+	assert_int_equal(strv_len(v), 2);
+	assert_true(strv_contains(v, "b"));
+	assert_false(strv_contains(v, "c"));
+	d = strv_dup(v);
+	assert_string_equal(d[1], "b");
+	assert_null(d[2]);
+	strv_free(v);
+	strv_free(d);
+	strv_free(NULL);
+}
+
+static void test_verdict_max_tier(void **state)
+{
+	struct verdict *v = verdict_new();
+	(void)state;
+	assert_int_equal(v->tier, TIER_LOW);
+	verdict_add(v, TIER_HIGH, "net.fetch", (struct span){0, 4}, "fetches %s", "x");
+	verdict_add(v, TIER_MEDIUM, "fs.write", (struct span){5, 2}, "writes");
+	assert_int_equal(v->tier, TIER_HIGH);
+	assert_true(verdict_has(v, "fs.write"));
+	assert_false(verdict_has(v, "fs.delete"));
+	verdict_add_path(&v->writes, "/w/a");
+	verdict_add_path(&v->writes, "/w/a");
+	assert_int_equal(strv_len(v->writes), 1);
+	verdict_free(v);
+	verdict_free(NULL);
+}
+
+static void test_names(void **state)
+{
+	enum tier t;
+	enum action a;
+	(void)state;
+	assert_string_equal(tier_name(TIER_CRITICAL), "critical");
+	assert_int_equal(tier_from_name("medium", &t), 0);
+	assert_int_equal(t, TIER_MEDIUM);
+	assert_int_equal(tier_from_name("severe", &t), -1);
+	assert_int_equal(action_from_name("ask", &a), 0);
+	assert_int_equal(a, ACTION_ASK);
+	assert_string_equal(decision_name(DECISION_APPROVED), "approved");
+	assert_string_equal(tool_name(TOOL_EDIT_FILE), "edit_file");
+}
+
+static void test_summary_escapes(void **state)
+{
+	struct call *c = call_new();
+	char *s;
+	(void)state;
+	c->tool = TOOL_SHELL;
+	c->command = "echo hi\r\033[2Kls";
+	s = encode_summary(c, 64);
+	assert_string_equal(s, "echo hi\\x0d\\x1b[2Kls");
+	free(s);
+	c->command = "0123456789012345678901234567890123456789";
+	s = encode_summary(c, 20);
+	assert_string_equal(s, "01234567890123456...");
+	free(s);
+	call_free(c);
+}
+
+static void test_parse_ll(void **state)
+{
+	long long v;
+	(void)state;
+	assert_int_equal(parse_ll("42", 0, 100, &v), 0);
+	assert_int_equal(v, 42);
+	assert_int_equal(parse_ll("101", 0, 100, &v), -1);
+	assert_int_equal(parse_ll("4x", 0, 100, &v), -1);
+	assert_int_equal(parse_ll("", 0, 100, &v), -1);
+	assert_int_equal(parse_ll("99999999999999999999", 0, 100, &v), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_utf8_table),      cmocka_unit_test(test_nul_is_invalid),
+		cmocka_unit_test(test_buf_cap),         cmocka_unit_test(test_strv),
+		cmocka_unit_test(test_verdict_max_tier), cmocka_unit_test(test_names),
+		cmocka_unit_test(test_summary_escapes), cmocka_unit_test(test_parse_ll),
+	};
+	return cmocka_run_group_tests_name("core", tests, NULL, NULL);
+}
