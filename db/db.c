@@ -1,69 +1,143 @@
 /*
- * db.c: the SQLite audit log.
+ * db.c: the SQLite audit log: opening, the schema and its migrations, and
+ * the events the gate records (session start/end, received, classified,
+ * decided, previewed, finished).
  * Rules it keeps:
- *  - every append is its own BEGIN IMMEDIATE transaction, committed before
- *    the caller acts, so a crash never loses a call that ran;
- *  - each event's hash is SHA-256(previous hash || canonical bytes), so
- *    editing, deleting or reordering rows breaks the chain even when the
- *    append-only triggers are dropped;
- *  - any failure is returned, never swallowed: the caller refuses the call.
+ *  - every record is one chained transaction (db/chain.c) committed before
+ *    the caller acts, and any failure is returned: the caller refuses the call;
+ *  - secrets are redacted (db/redact.c) before anything is hashed or stored;
+ *  - a file that is not an airlock log, or is newer, is never modified.
  */
 #include <errno.h>
 #include <limits.h>
 #include <pwd.h>
-#include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "core/encode.h"
 #include "core/lazy.h"
 #include "core/util.h"
-#include "db/db.h"
+#include "db/db_internal.h"
 
 #define DB_APP_ID 0x41524c4b /* "ARLK" */
-#define DB_SCHEMA 1
-#define HASH_LEN 32
+#define DB_BUSY_MS 10000
 
-struct db {
-	sqlite3 *sql;
-	char *path;
-	int64_t session;
+/* Migration N takes schema N to N+1; v0 is an empty file. */
+static const char *const migrations[DB_SCHEMA_VERSION] = {
+	/* 0 -> 1: the foundation's schema. */
+	"CREATE TABLE events(id INTEGER PRIMARY KEY, session INTEGER NOT NULL, call INTEGER,"
+	" kind TEXT NOT NULL, time TEXT NOT NULL, body TEXT NOT NULL, hash BLOB NOT NULL);"
+	"CREATE INDEX events_call ON events(call);" DB_TRIGGERS_SQL
+	"CREATE VIEW calls AS SELECT r.id AS id, r.session AS session, r.time AS time,"
+	" json_extract(r.body, '$.tool') AS tool, json_extract(r.body, '$.summary') AS summary"
+	" FROM events r WHERE r.kind = 'received';",
+	/* 1 -> 2: binary canonical bytes for new events, the head anchor, prune
+	 * anchors, and the derived session and call indexes, rebuilt from the
+	 * chain. */
+	"ALTER TABLE events ADD COLUMN fmt INTEGER NOT NULL DEFAULT 1;"
+	"CREATE TABLE chain_head(id INTEGER NOT NULL, hash BLOB NOT NULL);"
+	"INSERT INTO chain_head SELECT id, hash FROM events ORDER BY id DESC LIMIT 1;"
+	"INSERT INTO chain_head SELECT 0, zeroblob(32)"
+	" WHERE NOT EXISTS (SELECT 1 FROM chain_head);"
+	"CREATE TABLE anchors(through INTEGER PRIMARY KEY, hash BLOB NOT NULL,"
+	" time TEXT NOT NULL, events INTEGER NOT NULL);"
+	"CREATE TABLE sessions(id INTEGER PRIMARY KEY, time TEXT NOT NULL, mode TEXT,"
+	" watched INTEGER NOT NULL DEFAULT 0, user TEXT, host TEXT, cwd TEXT, agent TEXT,"
+	" ended INTEGER);"
+	"INSERT INTO sessions SELECT s.id, s.time, json_extract(s.body, '$.mode'),"
+	" ifnull(json_extract(s.body, '$.mode') = 'watch', 0), json_extract(s.body, '$.user'),"
+	" json_extract(s.body, '$.host'), json_extract(s.body, '$.cwd'),"
+	" json_extract(s.body, '$.agent'), (SELECT max(e.id) FROM events e"
+	" WHERE e.session = s.id AND e.kind = 'session_end')"
+	" FROM events s WHERE s.kind = 'session_start';"
+	"CREATE TABLE call_index(id INTEGER PRIMARY KEY, session INTEGER NOT NULL,"
+	" time TEXT NOT NULL, mode TEXT, tool TEXT NOT NULL, name TEXT, summary TEXT,"
+	" tier INTEGER, rules TEXT NOT NULL DEFAULT '', action TEXT, decision TEXT, who TEXT,"
+	" wait_ms INTEGER, previewed INTEGER NOT NULL DEFAULT 0,"
+	" finished INTEGER NOT NULL DEFAULT 0, ran INTEGER, exit_code INTEGER, signal INTEGER,"
+	" duration_ms INTEGER);"
+	"INSERT INTO call_index(id, session, time, mode, tool, name, summary)"
+	" SELECT r.id, r.session, r.time, (SELECT mode FROM sessions WHERE id = r.session),"
+	" ifnull(json_extract(r.body, '$.tool'), 'other'), json_extract(r.body, '$.name'),"
+	" json_extract(r.body, '$.summary') FROM events r WHERE r.kind = 'received';"
+	"UPDATE call_index SET (tier, rules) = (SELECT CASE json_extract(e.body, '$.tier')"
+	" WHEN 'low' THEN 0 WHEN 'medium' THEN 1 WHEN 'high' THEN 2 WHEN 'critical' THEN 3 END,"
+	" ifnull((SELECT group_concat(j.value, ' ') FROM json_each(e.body, '$.rules') j), '')"
+	" FROM events e WHERE e.call = call_index.id AND e.kind = 'classified')"
+	" WHERE EXISTS (SELECT 1 FROM events e WHERE e.call = call_index.id"
+	" AND e.kind = 'classified');"
+	"UPDATE call_index SET (action, decision, who, wait_ms) = (SELECT"
+	" json_extract(body, '$.action'), json_extract(body, '$.decision'),"
+	" json_extract(body, '$.who'), json_extract(body, '$.wait_ms') FROM events"
+	" WHERE call = call_index.id AND kind = 'decided' ORDER BY id DESC LIMIT 1)"
+	" WHERE EXISTS (SELECT 1 FROM events WHERE call = call_index.id AND kind = 'decided');"
+	"UPDATE call_index SET previewed = 1 WHERE EXISTS (SELECT 1 FROM events"
+	" WHERE call = call_index.id AND kind = 'previewed');"
+	"UPDATE call_index SET (finished, decision, ran, exit_code, signal, duration_ms) ="
+	" (SELECT 1, json_extract(body, '$.decision'), json_extract(body, '$.ran'),"
+	" json_extract(body, '$.exit_code'), json_extract(body, '$.signal'),"
+	" json_extract(body, '$.duration_ms') FROM events WHERE call = call_index.id"
+	" AND kind = 'finished' ORDER BY id DESC LIMIT 1)"
+	" WHERE EXISTS (SELECT 1 FROM events WHERE call = call_index.id AND kind = 'finished');"
+	"CREATE TABLE call_rules(rule TEXT NOT NULL, call INTEGER NOT NULL,"
+	" PRIMARY KEY (rule, call)) WITHOUT ROWID;"
+	"INSERT OR IGNORE INTO call_rules SELECT j.value, e.call FROM events e,"
+	" json_each(e.body, '$.rules') j WHERE e.kind = 'classified';"
+	"CREATE INDEX call_index_tier ON call_index(tier);"
+	"CREATE INDEX call_index_decision ON call_index(decision);"
+	"CREATE INDEX call_index_tool ON call_index(tool);"
+	"CREATE INDEX call_index_session ON call_index(session);"
+	"CREATE INDEX call_index_time ON call_index(time);"
+	"CREATE INDEX call_index_mode ON call_index(mode);"
+	"DROP VIEW calls;"
+	"CREATE VIEW calls AS SELECT id, session, time, mode, tool, name, summary,"
+	" CASE tier WHEN 0 THEN 'low' WHEN 1 THEN 'medium' WHEN 2 THEN 'high'"
+	" WHEN 3 THEN 'critical' END AS tier, rules, action, decision, who, wait_ms,"
+	" exit_code, signal, duration_ms FROM call_index;",
 };
 
-static const char schema_v1[] =
-	"CREATE TABLE events("
-	" id INTEGER PRIMARY KEY,"
-	" session INTEGER NOT NULL,"
-	" call INTEGER,"
-	" kind TEXT NOT NULL,"
-	" time TEXT NOT NULL,"
-	" body TEXT NOT NULL,"
-	" hash BLOB NOT NULL);"
-	"CREATE INDEX events_call ON events(call);"
-	"CREATE TRIGGER events_no_update BEFORE UPDATE ON events"
-	" BEGIN SELECT RAISE(ABORT, 'audit log is append-only'); END;"
-	"CREATE TRIGGER events_no_delete BEFORE DELETE ON events"
-	" BEGIN SELECT RAISE(ABORT, 'audit log is append-only'); END;"
-	"CREATE VIEW calls AS SELECT r.id AS id, r.session AS session, r.time AS time,"
-	" json_extract(r.body, '$.tool') AS tool,"
-	" json_extract(r.body, '$.summary') AS summary,"
-	" (SELECT json_extract(body, '$.tier') FROM events WHERE call = r.id"
-	"   AND kind = 'classified') AS tier,"
-	" (SELECT json_extract(body, '$.decision') FROM events WHERE call = r.id"
-	"   AND kind IN ('decided', 'finished') ORDER BY id DESC LIMIT 1) AS decision,"
-	" (SELECT json_extract(body, '$.exit_code') FROM events WHERE call = r.id"
-	"   AND kind = 'finished') AS exit_code,"
-	" (SELECT json_extract(body, '$.duration_ms') FROM events WHERE call = r.id"
-	"   AND kind = 'finished') AS duration_ms"
-	" FROM events r WHERE r.kind = 'received';";
+static const char *const stmt_sql[ST_COUNT] = {
+	[ST_TAIL] = "SELECT id, hash FROM events ORDER BY id DESC LIMIT 1",
+	[ST_HEAD_GET] = "SELECT id, hash FROM chain_head",
+	[ST_HEAD_SET] = "UPDATE chain_head SET id = ?, hash = ?",
+	[ST_INSERT] = "INSERT INTO events(id, session, call, kind, time, body, hash, fmt)"
+	              " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+	[ST_SUM_INSERT] = "INSERT INTO call_index(id, session, time, mode, tool, name, summary,"
+	                  " tier, rules) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+	[ST_SUM_DECIDED] = "UPDATE call_index SET action = ?, decision = ?, who = ?,"
+	                   " wait_ms = ? WHERE id = ?",
+	[ST_SUM_PREVIEWED] = "UPDATE call_index SET previewed = 1 WHERE id = ?",
+	[ST_SUM_FINISHED] = "UPDATE call_index SET finished = 1, decision = ?, ran = ?,"
+	                    " exit_code = ?, signal = ?, duration_ms = ? WHERE id = ?",
+	[ST_RULE_INSERT] = "INSERT OR IGNORE INTO call_rules(rule, call) VALUES (?, ?)",
+	[ST_SES_INSERT] = "INSERT INTO sessions(id, time, mode, watched, user, host, cwd, agent)"
+	                  " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+	[ST_SES_END] = "UPDATE sessions SET ended = ? WHERE id = ?",
+};
 
-static int db_fail(struct db *db, char **errstr, const char *step)
+int db_fail(struct db *db, char **errstr, const char *step)
 {
 	*errstr = xasprintf("audit log %s: %s: %s", db->path, step, sqlite3_errmsg(db->sql));
 	return -1;
+}
+
+sqlite3_stmt *db_stmt(struct db *db, enum db_stmt which, char **errstr)
+{
+	sqlite3_stmt *st = db->st[which];
+
+	if (st == NULL) {
+		if (sqlite3_prepare_v3(db->sql, stmt_sql[which], -1, SQLITE_PREPARE_PERSISTENT,
+		                       &db->st[which], NULL) != SQLITE_OK) {
+			db_fail(db, errstr, "cannot prepare a statement (schema damaged?)");
+			return NULL;
+		}
+		return db->st[which];
+	}
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	return st;
 }
 
 /* Creates the parent directories of path (mode 0700). */
@@ -102,11 +176,14 @@ char *db_default_path(void)
 	return xasprintf("%s/.local/state/airlock/audit.db", home ? home : "/tmp");
 }
 
-/* Checks the file is an airlock log of a schema we know, creating it if new. */
-static int db_prepare_schema(struct db *db, char **errstr)
+struct header {
+	int app, version, objects;
+};
+
+static int read_header(struct db *db, struct header *h, char **errstr)
 {
 	sqlite3_stmt *st = NULL;
-	int app = 0, version = 0, objects = 0, rc = -1;
+	int rc = -1;
 
 	if (sqlite3_prepare_v2(db->sql,
 	                       "SELECT (SELECT application_id FROM pragma_application_id),"
@@ -114,45 +191,84 @@ static int db_prepare_schema(struct db *db, char **errstr)
 	                       " (SELECT count(*) FROM sqlite_schema)",
 	                       -1, &st, NULL) != SQLITE_OK ||
 	    sqlite3_step(st) != SQLITE_ROW) {
-		rc = db_fail(db, errstr, "cannot read header (not a SQLite database?)");
+		db_fail(db, errstr, "cannot read the header (not a SQLite database?)");
 		goto out;
 	}
-	app = sqlite3_column_int(st, 0);
-	version = sqlite3_column_int(st, 1);
-	objects = sqlite3_column_int(st, 2);
-	if (app == 0 && objects == 0) {
-		char *err = NULL;
-		char *sql = xasprintf("BEGIN IMMEDIATE; %s PRAGMA application_id = %d;"
-		                      " PRAGMA user_version = %d; COMMIT;",
-		                      schema_v1, DB_APP_ID, DB_SCHEMA);
-		if (sqlite3_exec(db->sql, sql, NULL, NULL, &err) != SQLITE_OK) {
-			*errstr = xasprintf("audit log %s: cannot create schema: %s", db->path, err);
-			sqlite3_free(err);
-			sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
-			free(sql);
-			goto out;
-		}
-		free(sql);
-	} else if (app != DB_APP_ID) {
-		*errstr = xasprintf("%s is not an airlock audit log", db->path);
-		goto out;
-	} else if (version > DB_SCHEMA) {
-		*errstr = xasprintf("audit log %s has schema %d, newer than this airlock's %d"
-		                    " (upgrade airlock)", db->path, version, DB_SCHEMA);
-		goto out;
-	}
+	h->app = sqlite3_column_int(st, 0);
+	h->version = sqlite3_column_int(st, 1);
+	h->objects = sqlite3_column_int(st, 2);
 	rc = 0;
 out:
 	sqlite3_finalize(st);
 	return rc;
 }
 
+/* Returns 0 when h is ours and current, 1 when it needs migrating, -1 if foreign. */
+static int header_check(struct db *db, const struct header *h, char **errstr)
+{
+	if (h->app == 0 && h->objects == 0)
+		return 1;
+	if (h->app != DB_APP_ID) {
+		*errstr = xasprintf("%s is not an airlock audit log (another SQLite database;"
+		                    " choose another file with --db)", db->path);
+		return -1;
+	}
+	if (h->version > DB_SCHEMA_VERSION) {
+		*errstr = xasprintf("audit log %s has schema %d, newer than this airlock's %d"
+		                    " (upgrade airlock)", db->path, h->version, DB_SCHEMA_VERSION);
+		return -1;
+	}
+	return h->version < DB_SCHEMA_VERSION;
+}
+
+/* Runs the migrations from h->version up in one write transaction. */
+static int db_migrate(struct db *db, char **errstr)
+{
+	struct header h;
+	char *err = NULL, *sql = NULL;
+	int rc = -1, need;
+
+	if (sqlite3_exec(db->sql, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+		return db_fail(db, errstr, "cannot lock to create or upgrade the schema");
+	/* Re-read under the lock: another process may have just done it. */
+	if (read_header(db, &h, errstr) < 0 || (need = header_check(db, &h, errstr)) < 0)
+		goto out;
+	for (int v = h.version; need && v < DB_SCHEMA_VERSION; v++) {
+		sql = xasprintf("%s PRAGMA user_version = %d;", migrations[v], v + 1);
+		if (sqlite3_exec(db->sql, sql, NULL, NULL, &err) != SQLITE_OK) {
+			*errstr = xasprintf("audit log %s: cannot upgrade schema %d to %d: %s",
+			                    db->path, v, v + 1, err ? err : "?");
+			goto out;
+		}
+		free(sql);
+		sql = NULL;
+	}
+	if (h.app == 0 && sqlite3_exec(db->sql, "PRAGMA application_id = 1095912523", NULL, NULL,
+	                               NULL) != SQLITE_OK) {
+		db_fail(db, errstr, "cannot mark the file as an airlock log");
+		goto out;
+	}
+	if (sqlite3_exec(db->sql, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+		db_fail(db, errstr, "cannot commit the schema (disk full?)");
+		goto out;
+	}
+	rc = 0;
+out:
+	if (rc < 0)
+		chain_rollback(db);
+	sqlite3_free(err);
+	free(sql);
+	return rc;
+}
+
 int db_open(const char *path, struct db **out, char **errstr)
 {
 	struct db *db = xcalloc(1, sizeof(*db));
-	int rc = -1;
+	struct header h;
+	int rc = -1, need;
 
 	db->path = xstrdup(path);
+	db->redact = true;
 	if (make_parents(path, errstr) < 0)
 		goto out;
 	if (sqlite3_open_v2(path, &db->sql, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
@@ -160,13 +276,16 @@ int db_open(const char *path, struct db **out, char **errstr)
 		db_fail(db, errstr, "cannot open");
 		goto out;
 	}
-	sqlite3_busy_timeout(db->sql, 5000);
+	sqlite3_busy_timeout(db->sql, DB_BUSY_MS);
+	/* Look before touching: a foreign or newer file is left as it is. */
+	if (read_header(db, &h, errstr) < 0 || (need = header_check(db, &h, errstr)) < 0)
+		goto out;
 	if (sqlite3_exec(db->sql, "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;",
 	                 NULL, NULL, NULL) != SQLITE_OK) {
-		db_fail(db, errstr, "cannot enable WAL");
+		db_fail(db, errstr, "cannot enable WAL (read-only directory?)");
 		goto out;
 	}
-	if (db_prepare_schema(db, errstr) < 0)
+	if (need && db_migrate(db, errstr) < 0)
 		goto out;
 	rc = 0;
 out:
@@ -182,326 +301,37 @@ void db_close(struct db *db)
 {
 	if (db == NULL)
 		return;
+	for (int i = 0; i < ST_COUNT; i++)
+		sqlite3_finalize(db->st[i]);
 	sqlite3_close(db->sql);
+	if (db->md) {
+		char *err = NULL;
+		const struct lazy_crypto *c = lazy_crypto(&err);
+		if (c)
+			c->EVP_MD_CTX_free(db->md);
+		free(err);
+	}
+	strv_free(db->secrets);
+	free(db->mode);
 	free(db->path);
 	free(db);
 }
 
-/* The bytes an event's hash covers: every column but the hash, as JSON. */
-static char *event_canonical(int64_t id, int64_t session, int64_t call, const char *kind,
-                             const char *time, const char *body)
+void db_set_redact(struct db *db, bool on)
 {
-	json_t *a = json_pack("[I,I,o,s,s,s]", (json_int_t)id, (json_int_t)session,
-	                      call ? json_integer(call) : json_null(), kind, time, body);
-	char *s = json_dumps(a, JSON_COMPACT);
-	json_decref(a);
-	return s;
+	db->redact = on;
 }
 
-/* hash = SHA-256(prev || canonical). */
-static int event_hash(const unsigned char *prev, const char *canon, unsigned char *hash,
-                      char **errstr)
+void db_add_secret_value(struct db *db, const char *value)
 {
-	const struct lazy_crypto *c = lazy_crypto(errstr);
-	EVP_MD_CTX *ctx;
-	unsigned int n = 0;
-	int ok;
-
-	if (c == NULL)
-		return -1;
-	ctx = c->EVP_MD_CTX_new();
-	ok = ctx && c->EVP_DigestInit_ex(ctx, c->EVP_sha256(), NULL) == 1 &&
-	     c->EVP_DigestUpdate(ctx, prev, HASH_LEN) == 1 &&
-	     c->EVP_DigestUpdate(ctx, canon, strlen(canon)) == 1 &&
-	     c->EVP_DigestFinal_ex(ctx, hash, &n) == 1 && n == HASH_LEN;
-	c->EVP_MD_CTX_free(ctx);
-	if (!ok)
-		*errstr = xstrdup("SHA-256 failed");
-	return ok ? 0 : -1;
+	if (value && strlen(value) >= DB_SECRET_MIN && !strv_contains(db->secrets, value))
+		strv_push(&db->secrets, value);
 }
 
-static void now_iso(char *out, size_t n)
+char *db_redact(struct db *db, const char *s)
 {
-	struct timespec ts;
-	struct tm tm;
-	char base[32];
+	size_t n;
+	char *r = db->redact ? redact_text(s, strlen(s), db->secrets, &n) : NULL;
 
-	clock_gettime(CLOCK_REALTIME, &ts);
-	gmtime_r(&ts.tv_sec, &tm);
-	strftime(base, sizeof(base), "%Y-%m-%dT%H:%M:%S", &tm);
-	snprintf(out, n, "%s.%03ldZ", base, ts.tv_nsec / 1000000);
-}
-
-/* Reads the last event's id and hash inside the open transaction. */
-static int last_event(struct db *db, int64_t *id, unsigned char *hash, char **errstr)
-{
-	sqlite3_stmt *st = NULL;
-	int rc = -1, step;
-
-	*id = 0;
-	memset(hash, 0, HASH_LEN);
-	if (sqlite3_prepare_v2(db->sql, "SELECT id, hash FROM events ORDER BY id DESC LIMIT 1",
-	                       -1, &st, NULL) != SQLITE_OK)
-		goto fail;
-	step = sqlite3_step(st);
-	if (step == SQLITE_ROW) {
-		*id = sqlite3_column_int64(st, 0);
-		if (sqlite3_column_bytes(st, 1) == HASH_LEN)
-			memcpy(hash, sqlite3_column_blob(st, 1), HASH_LEN);
-	} else if (step != SQLITE_DONE)
-		goto fail;
-	rc = 0;
-	goto out;
-fail:
-	db_fail(db, errstr, "cannot read the chain's tail");
-out:
-	sqlite3_finalize(st);
-	return rc;
-}
-
-/* Inserts one event after `prev`; updates prev and *id. Inside a transaction. */
-static int insert_event(struct db *db, int64_t *id, unsigned char *prev, int64_t session,
-                        int64_t call, const char *kind, json_t *body, char **errstr)
-{
-	sqlite3_stmt *st = NULL;
-	char when[48], *text = json_dumps(body, JSON_COMPACT | JSON_SORT_KEYS), *canon;
-	unsigned char hash[HASH_LEN];
-	int rc = -1;
-
-	now_iso(when, sizeof(when));
-	*id += 1;
-	if (session == 0)
-		session = *id;
-	if (call < 0)
-		call = *id;
-	canon = event_canonical(*id, session, call, kind, when, text);
-	if (event_hash(prev, canon, hash, errstr) < 0)
-		goto out;
-	if (sqlite3_prepare_v2(db->sql,
-	                       "INSERT INTO events(id, session, call, kind, time, body, hash)"
-	                       " VALUES (?, ?, ?, ?, ?, ?, ?)",
-	                       -1, &st, NULL) != SQLITE_OK) {
-		db_fail(db, errstr, "cannot prepare insert");
-		goto out;
-	}
-	sqlite3_bind_int64(st, 1, *id);
-	sqlite3_bind_int64(st, 2, session);
-	if (call)
-		sqlite3_bind_int64(st, 3, call);
-	sqlite3_bind_text(st, 4, kind, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 5, when, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 6, text, -1, SQLITE_STATIC);
-	sqlite3_bind_blob(st, 7, hash, HASH_LEN, SQLITE_STATIC);
-	if (sqlite3_step(st) != SQLITE_DONE) {
-		db_fail(db, errstr, "cannot append event");
-		goto out;
-	}
-	memcpy(prev, hash, HASH_LEN);
-	rc = 0;
-out:
-	sqlite3_finalize(st);
-	free(text);
-	free(canon);
-	return rc;
-}
-
-/*
- * Appends n events in one BEGIN IMMEDIATE transaction. call 0 = a session
- * event, -1 = this event starts a call (its id becomes the call id).
- * Takes ownership of bodies. Sets *first_id to the first event's id.
- */
-static int append(struct db *db, size_t n, const char *const *kinds, json_t **bodies,
-                  int64_t call, int64_t *first_id, char **errstr)
-{
-	unsigned char prev[HASH_LEN];
-	int64_t id = 0;
-	int rc = -1;
-
-	if (sqlite3_exec(db->sql, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
-		db_fail(db, errstr, "cannot begin transaction");
-		goto out;
-	}
-	if (last_event(db, &id, prev, errstr) < 0)
-		goto rollback;
-	for (size_t i = 0; i < n; i++) {
-		int64_t session = db->session;
-		if (insert_event(db, &id, prev, session, call, kinds[i], bodies[i], errstr) < 0)
-			goto rollback;
-		if (i == 0 && first_id)
-			*first_id = id;
-		if (i == 0 && call < 0)
-			call = id;
-	}
-	if (sqlite3_exec(db->sql, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
-		db_fail(db, errstr, "cannot commit");
-		goto rollback;
-	}
-	rc = 0;
-	goto out;
-rollback:
-	sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
-out:
-	for (size_t i = 0; i < n; i++)
-		json_decref(bodies[i]);
-	return rc;
-}
-
-int db_session_begin(struct db *db, const struct db_session_info *info, char **errstr)
-{
-	char host[256] = "";
-	struct passwd *pw = getpwuid(getuid());
-	const char *kinds[] = {"session_start"};
-	json_t *body[1];
-	int64_t id = 0;
-
-	gethostname(host, sizeof(host) - 1);
-	body[0] = json_pack("{s:s?, s:s?, s:s, s:s, s:s?, s:s, s:s?, s:I}", "cwd", info->cwd,
-	                    "agent", info->agent, "user", pw ? pw->pw_name : "?", "host", host,
-	                    "mode", info->mode, "version", AIRLOCK_VERSION, "policy_sha256",
-	                    info->policy_digest, "pid", (json_int_t)getpid());
-	db->session = 0;
-	if (append(db, 1, kinds, body, 0, &id, errstr) < 0)
-		return -1;
-	db->session = id;
-	return 0;
-}
-
-int db_session_end(struct db *db, char **errstr)
-{
-	const char *kinds[] = {"session_end"};
-	json_t *body[] = {json_object()};
-
-	if (db->session == 0) {
-		json_decref(body[0]);
-		return 0;
-	}
-	return append(db, 1, kinds, body, 0, NULL, errstr);
-}
-
-int db_call_received(struct db *db, const struct call *c, const struct verdict *v,
-                     int64_t *call_id, char **errstr)
-{
-	const char *kinds[] = {"received", "classified"};
-	char *summary = encode_summary(c, 200);
-	json_t *bodies[2];
-
-	bodies[0] = json_pack("{s:O, s:s, s:s, s:s, s:O, s:I, s:s}", "id", c->id ? c->id : json_null(),
-	                      "tool", tool_name(c->tool), "name", c->name ? c->name : "",
-	                      "shape", shape_name(c->shape), "input",
-	                      c->input ? c->input : json_null(), "line", (json_int_t)c->line,
-	                      "summary", summary);
-	bodies[1] = encode_verdict_full(v);
-	free(summary);
-	if (bodies[0] == NULL) {
-		json_decref(bodies[1]);
-		*errstr = xstrdup("cannot encode the call for the audit log");
-		return -1;
-	}
-	return append(db, 2, kinds, bodies, -1, call_id, errstr);
-}
-
-int db_call_decided(struct db *db, int64_t call_id, enum action action,
-                    enum decision decision, const char *who, const char *reason,
-                    long long wait_ms, char **errstr)
-{
-	const char *kinds[] = {"decided"};
-	json_t *body[] = {json_pack("{s:s, s:s, s:s, s:s?, s:I}", "action", action_name(action),
-	                            "decision", decision_name(decision), "who", who, "reason",
-	                            reason, "wait_ms", (json_int_t)wait_ms)};
-	return append(db, 1, kinds, body, call_id, NULL, errstr);
-}
-
-int db_call_previewed(struct db *db, int64_t call_id, const char *preview, char **errstr)
-{
-	const char *kinds[] = {"previewed"};
-	json_t *body[] = {json_pack("{s:o}", "preview", encode_bytes(preview, strlen(preview)))};
-	return append(db, 1, kinds, body, call_id, NULL, errstr);
-}
-
-int db_call_finished(struct db *db, int64_t call_id, const struct outcome *o, char **errstr)
-{
-	const char *kinds[] = {"finished"};
-	json_t *body[] = {json_pack(
-		"{s:s, s:b, s:i, s:i, s:o, s:o, s:b, s:b, s:I, s:I, s:I, s:s?, s:s?}", "decision",
-		decision_name(o->decision), "ran", o->ran, "exit_code", o->exit_code, "signal",
-		o->signal, "stdout", encode_bytes(o->out, o->outlen), "stderr",
-		encode_bytes(o->err, o->errlen), "truncated", o->truncated, "timed_out",
-		o->timed_out, "duration_ms", (json_int_t)o->duration_ms, "cpu_ms",
-		(json_int_t)o->cpu_ms, "peak_kb", (json_int_t)o->peak_kb, "applied", o->applied,
-		"reason", o->reason)};
-	return append(db, 1, kinds, body, call_id, NULL, errstr);
-}
-
-int db_list(struct db *db, FILE *f, char **errstr)
-{
-	sqlite3_stmt *st = NULL;
-	int rc = -1, step;
-
-	if (sqlite3_prepare_v2(db->sql,
-	                       "SELECT id, time, tool, ifnull(tier, '-'), ifnull(decision, '-'),"
-	                       " ifnull(summary, '') FROM calls ORDER BY id",
-	                       -1, &st, NULL) != SQLITE_OK)
-		return db_fail(db, errstr, "cannot list calls");
-	while ((step = sqlite3_step(st)) == SQLITE_ROW)
-		fprintf(f, "%6lld  %s  %-10s %-8s %-8s %s\n",
-		        (long long)sqlite3_column_int64(st, 0), sqlite3_column_text(st, 1),
-		        sqlite3_column_text(st, 2), sqlite3_column_text(st, 3),
-		        sqlite3_column_text(st, 4), sqlite3_column_text(st, 5));
-	if (step != SQLITE_DONE)
-		db_fail(db, errstr, "cannot list calls");
-	else
-		rc = 0;
-	sqlite3_finalize(st);
-	return rc;
-}
-
-int db_verify(struct db *db, long long *nevents, char **errstr)
-{
-	sqlite3_stmt *st = NULL;
-	unsigned char prev[HASH_LEN] = {0}, hash[HASH_LEN];
-	int64_t expect = 1;
-	int rc = -1, step;
-
-	*nevents = 0;
-	if (sqlite3_prepare_v2(db->sql,
-	                       "SELECT id, session, call, kind, time, body, hash FROM events"
-	                       " ORDER BY id",
-	                       -1, &st, NULL) != SQLITE_OK)
-		return db_fail(db, errstr, "cannot read events");
-	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t id = sqlite3_column_int64(st, 0);
-		char *canon = event_canonical(id, sqlite3_column_int64(st, 1),
-		                              sqlite3_column_int64(st, 2),
-		                              (const char *)sqlite3_column_text(st, 3),
-		                              (const char *)sqlite3_column_text(st, 4),
-		                              (const char *)sqlite3_column_text(st, 5));
-		int bad = event_hash(prev, canon, hash, errstr);
-		free(canon);
-		if (bad < 0)
-			goto out;
-		if (id != expect) {
-			*errstr = xasprintf("event %lld is missing (next is %lld): chain broken",
-			                    (long long)expect, (long long)id);
-			rc = 1;
-			goto out;
-		}
-		if (sqlite3_column_bytes(st, 6) != HASH_LEN ||
-		    memcmp(hash, sqlite3_column_blob(st, 6), HASH_LEN) != 0) {
-			*errstr = xasprintf("event %lld was edited or reordered: hash mismatch",
-			                    (long long)id);
-			rc = 1;
-			goto out;
-		}
-		memcpy(prev, hash, HASH_LEN);
-		expect = id + 1;
-		(*nevents)++;
-	}
-	if (step != SQLITE_DONE) {
-		db_fail(db, errstr, "cannot read events");
-		goto out;
-	}
-	rc = 0;
-out:
-	sqlite3_finalize(st);
-	return rc;
+	return r ? r : xstrdup(s);
 }

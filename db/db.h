@@ -6,6 +6,8 @@
 #ifndef AIRLOCK_DB_H
 #define AIRLOCK_DB_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -29,6 +31,8 @@ struct db_session_info {
 	const char *agent;          /* the agent command if known, else NULL */
 	const char *mode;           /* "gate", "hook", "mcp", "watch", ... */
 	const char *policy_digest;  /* SHA-256 hex of the effective policy */
+	bool watched;               /* appended: calls were observed, not gated
+	                               (mode "watch" implies it) */
 };
 /* Starts a session; later calls belong to it. */
 int db_session_begin(struct db *db, const struct db_session_info *info, char **errstr)
@@ -57,5 +61,111 @@ int db_list(struct db *db, FILE *f, char **errstr) AIRLOCK_MUST_CHECK;
 /* Recomputes the chain. Returns 0 when intact, 1 when broken (with *errstr
  * naming the first bad event), -1 on error. */
 int db_verify(struct db *db, long long *nevents, char **errstr) AIRLOCK_MUST_CHECK;
+
+/* Redaction of secrets before anything is stored (on by default). */
+void db_set_redact(struct db *db, bool on);
+/* Also redacts this exact value (a granted credential variable's value);
+ * values shorter than DB_SECRET_MIN bytes are ignored. Copies value. */
+void db_add_secret_value(struct db *db, const char *value);
+#define DB_SECRET_MIN 6
+/* Returns a new redacted copy of s (for callers that print what they store);
+ * caller frees. */
+char *db_redact(struct db *db, const char *s);
+
+/* The schema version this build writes (PRAGMA user_version). */
+#define DB_SCHEMA_VERSION 2
+
+/* ---- Queries for `airlock audit` and the review browser (db/query.c) ---- */
+
+/* Every field is optional: 0 / NULL / -1 means "any". */
+struct db_filter {
+	int tier;              /* enum tier, or -1 */
+	bool tier_at_least;    /* tier means "this tier or higher" */
+	const char *decision;  /* "auto", "approved", "denied", "error", or "none" */
+	const char *tool;      /* tool name as in tool_name() or the agent's name */
+	const char *rule;      /* a rule id that fired */
+	const char *mode;      /* session mode: "gate", "watch", ... */
+	int64_t session;       /* session id, or 0 */
+	const char *since;     /* ISO-8601 UTC time prefix, inclusive */
+	const char *until;     /* ISO-8601 UTC time prefix, exclusive */
+	const char *text;      /* case-insensitive substring of the summary */
+};
+/* Sets every field to "any". */
+void db_filter_init(struct db_filter *f);
+
+/* One call in a list. Strings live until the callback returns; NULL when
+ * the call has not reached that step (no decision yet, not finished). */
+struct db_call_row {
+	int64_t id, session;
+	const char *time;      /* received, ISO-8601 UTC with milliseconds */
+	const char *mode;      /* the session's mode */
+	const char *tool, *name, *summary;
+	int tier;              /* enum tier, or -1 when unknown */
+	const char *rules;     /* space-separated rule ids ("" when none) */
+	const char *action, *decision, *who;
+	long long wait_ms;     /* -1 when not decided */
+	bool finished, ran, previewed;
+	int exit_code, signal;
+	long long duration_ms; /* -1 when not finished */
+};
+
+#define DB_PAGE_OLDER (-1) /* ids below after_id, newest first */
+#define DB_PAGE_NEWER 1    /* ids above after_id, oldest first */
+/*
+ * Keyset paging: calls matching f, starting after after_id (0 = from the
+ * newest for OLDER, from the oldest for NEWER), at most limit of them.
+ * row_cb returns non-zero to stop early. Returns the number of rows given
+ * to row_cb, or -1 with *errstr.
+ */
+int db_calls_page(struct db *db, const struct db_filter *f, int64_t after_id, int direction,
+                  size_t limit, int (*row_cb)(void *arg, const struct db_call_row *row),
+                  void *arg, char **errstr) AIRLOCK_MUST_CHECK;
+/* Counts the calls matching f. Returns the count or -1 with *errstr. */
+long long db_calls_count(struct db *db, const struct db_filter *f, char **errstr)
+	AIRLOCK_MUST_CHECK;
+/*
+ * Sets *detail to a new object: {"call": {summary fields}, "session": {the
+ * session_start body + id}, "events": [{"id","kind","time","body"}...]}.
+ * Returns 0, 1 when no call has that id (with *errstr), -1 on error.
+ */
+int db_call_detail(struct db *db, int64_t call_id, json_t **detail, char **errstr)
+	AIRLOCK_MUST_CHECK;
+/*
+ * Calls cb once per matching call, oldest first, with a new object holding
+ * every field: the summary fields plus "events": each event's body under
+ * its kind ("received", "classified", "decided", "previewed", "finished"). cb takes
+ * no ownership; non-zero from cb stops. Returns 0 or -1 with *errstr.
+ */
+int db_export_calls(struct db *db, const struct db_filter *f,
+                    int (*cb)(void *arg, json_t *call), void *arg, char **errstr)
+	AIRLOCK_MUST_CHECK;
+/* Sets *stats to a new object: total, by_tier, by_decision, by_rule, waits
+ * (count, mean_ms, p50_ms, p90_ms, max_ms of user decisions), top_denied. */
+int db_stats(struct db *db, const struct db_filter *f, json_t **stats, char **errstr)
+	AIRLOCK_MUST_CHECK;
+
+/* ---- Integrity (db/chain.c) ---- */
+
+struct db_verify_report {
+	long long events;        /* events checked */
+	int64_t first_id, last_id;
+	int64_t pruned_through;  /* events up to this id were pruned (0: none) */
+	int64_t bad_event;       /* first bad event id, 0 when intact */
+	long long open_sessions; /* sessions with no end event (crashed or running) */
+	char head[65];           /* the head hash in hex: keep it elsewhere to
+	                            detect a rewrite of the whole log */
+};
+/* Like db_verify with the full report. Same return values. */
+int db_verify_report(struct db *db, struct db_verify_report *r, char **errstr)
+	AIRLOCK_MUST_CHECK;
+/*
+ * Removes every event older than before (ISO-8601 UTC prefix) after
+ * verifying the chain, records an anchor (the last removed event's id and
+ * hash) in the anchors table and as a "pruned" event, so what remains still
+ * verifies. Sets *removed. Returns 0, 1 when the chain is broken (nothing
+ * removed), -1 on error.
+ */
+int db_prune(struct db *db, const char *before, long long *removed, char **errstr)
+	AIRLOCK_MUST_CHECK;
 
 #endif

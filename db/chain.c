@@ -1,0 +1,578 @@
+/*
+ * chain.c: the hash chain. Each event's hash is SHA-256(previous hash ||
+ * canonical bytes); the head anchor (table chain_head) holds the last id and
+ * hash and moves in the same transaction as every append.
+ * Rules it keeps:
+ *  - every append is one BEGIN IMMEDIATE transaction, so concurrent writers
+ *    keep the chain linear;
+ *  - an append refuses to extend a chain whose tail does not match the head
+ *    anchor (deleted or forged tail), so tampering is never laundered;
+ *  - prune verifies first and leaves an anchor that is itself a chained event.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/lazy.h"
+#include "core/util.h"
+#include "db/db_internal.h"
+
+/* v1 bytes: the JSON array [id, session, call|null, kind, time, body]. */
+static char *canonical_json(int64_t id, int64_t session, int64_t call, const char *kind,
+                            const char *time, const char *body)
+{
+	json_t *a = json_pack("[I,I,o,s,s,s]", (json_int_t)id, (json_int_t)session,
+	                      call ? json_integer(call) : json_null(), kind, time, body);
+	char *s = json_dumps(a, JSON_COMPACT);
+	json_decref(a);
+	return s;
+}
+
+static void put_be(unsigned char *p, uint64_t v, int n)
+{
+	for (int i = n - 1; i >= 0; i--, v >>= 8)
+		p[i] = (unsigned char)(v & 0xff);
+}
+
+/* One event as the chain sees it. */
+struct chain_event {
+	int64_t id, session, call; /* call 0 = none */
+	const char *kind, *time, *body;
+	size_t kindlen, timelen, bodylen;
+	int fmt;
+};
+
+/*
+ * hash = SHA-256(prev || canonical). v2 canonical bytes: the format byte,
+ * id, session and call as 8-byte big-endian, then kind, time and body each
+ * as a 4-byte big-endian length and the bytes.
+ */
+static int chain_hash(struct db *db, const unsigned char *prev, const struct chain_event *e,
+                      unsigned char *out, char **errstr)
+{
+	const struct lazy_crypto *c = lazy_crypto(errstr);
+	unsigned char head[25], len[3][4];
+	unsigned int n = 0;
+	char *canon = NULL;
+	int ok;
+
+	if (c == NULL)
+		return -1;
+	if (db->md == NULL && (db->md = c->EVP_MD_CTX_new()) == NULL) {
+		*errstr = xstrdup("SHA-256: cannot allocate a digest context");
+		return -1;
+	}
+	ok = c->EVP_DigestInit_ex(db->md, c->EVP_sha256(), NULL) == 1 &&
+	     c->EVP_DigestUpdate(db->md, prev, DB_HASH_LEN) == 1;
+	if (e->fmt == DB_FMT_JSON) {
+		canon = canonical_json(e->id, e->session, e->call, e->kind, e->time, e->body);
+		ok = ok && canon && c->EVP_DigestUpdate(db->md, canon, strlen(canon)) == 1;
+	} else {
+		head[0] = DB_FMT_BINARY;
+		put_be(head + 1, (uint64_t)e->id, 8);
+		put_be(head + 9, (uint64_t)e->session, 8);
+		put_be(head + 17, (uint64_t)e->call, 8);
+		put_be(len[0], e->kindlen, 4);
+		put_be(len[1], e->timelen, 4);
+		put_be(len[2], e->bodylen, 4);
+		ok = ok && c->EVP_DigestUpdate(db->md, head, sizeof(head)) == 1 &&
+		     c->EVP_DigestUpdate(db->md, len[0], 4) == 1 &&
+		     c->EVP_DigestUpdate(db->md, e->kind, e->kindlen) == 1 &&
+		     c->EVP_DigestUpdate(db->md, len[1], 4) == 1 &&
+		     c->EVP_DigestUpdate(db->md, e->time, e->timelen) == 1 &&
+		     c->EVP_DigestUpdate(db->md, len[2], 4) == 1 &&
+		     c->EVP_DigestUpdate(db->md, e->body, e->bodylen) == 1;
+	}
+	ok = ok && c->EVP_DigestFinal_ex(db->md, out, &n) == 1 && n == DB_HASH_LEN;
+	free(canon);
+	if (!ok)
+		*errstr = xstrdup("SHA-256 failed (libcrypto)");
+	return ok ? 0 : -1;
+}
+
+void chain_hex(const unsigned char *hash, char *out)
+{
+	static const char digits[] = "0123456789abcdef";
+
+	for (int i = 0; i < DB_HASH_LEN; i++) {
+		out[2 * i] = digits[hash[i] >> 4];
+		out[2 * i + 1] = digits[hash[i] & 15];
+	}
+	out[2 * DB_HASH_LEN] = '\0';
+}
+
+static void now_iso(char *out, size_t n)
+{
+	struct timespec ts;
+	struct tm tm;
+	char base[32];
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	gmtime_r(&ts.tv_sec, &tm);
+	strftime(base, sizeof(base), "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(out, n, "%s.%03ldZ", base, ts.tv_nsec / 1000000);
+}
+
+/* Reads one (id, hash) row from a cached statement; absent row = 0/zeros. */
+static int read_id_hash(struct db *db, enum db_stmt which, int64_t *id, unsigned char *hash,
+                        bool *found, char **errstr)
+{
+	sqlite3_stmt *st = db_stmt(db, which, errstr);
+	int step;
+
+	*id = 0;
+	*found = false;
+	memset(hash, 0, DB_HASH_LEN);
+	if (st == NULL)
+		return -1;
+	step = sqlite3_step(st);
+	if (step == SQLITE_ROW) {
+		*found = true;
+		*id = sqlite3_column_int64(st, 0);
+		if (sqlite3_column_bytes(st, 1) == DB_HASH_LEN)
+			memcpy(hash, sqlite3_column_blob(st, 1), DB_HASH_LEN);
+	}
+	sqlite3_reset(st);
+	if (step != SQLITE_ROW && step != SQLITE_DONE)
+		return db_fail(db, errstr, "cannot read the chain's tail");
+	return 0;
+}
+
+int chain_begin(struct db *db, struct chain_tx *tx, char **errstr)
+{
+	unsigned char head[DB_HASH_LEN];
+	int64_t head_id;
+	bool found, head_found;
+
+	if (sqlite3_exec(db->sql, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+		return db_fail(db, errstr, "cannot begin a write transaction (locked or read-only?)");
+	if (read_id_hash(db, ST_TAIL, &tx->id, tx->hash, &found, errstr) < 0 ||
+	    read_id_hash(db, ST_HEAD_GET, &head_id, head, &head_found, errstr) < 0)
+		goto fail;
+	if (!head_found || head_id != tx->id || memcmp(head, tx->hash, DB_HASH_LEN) != 0) {
+		*errstr = xasprintf("audit log %s: the last event (%lld) does not match the head"
+		                    " anchor (%lld): events were removed or added outside airlock;"
+		                    " run `airlock audit verify` and keep the file as evidence",
+		                    db->path, (long long)tx->id, (long long)head_id);
+		goto fail;
+	}
+	return 0;
+fail:
+	chain_rollback(db);
+	return -1;
+}
+
+int chain_add(struct db *db, struct chain_tx *tx, int64_t session, int64_t call,
+              const char *kind, const char *body, int64_t *id, char **errstr)
+{
+	struct chain_event e = {.id = tx->id + 1, .session = session, .call = call,
+	                        .kind = kind, .body = body, .fmt = DB_FMT_BINARY};
+	unsigned char hash[DB_HASH_LEN];
+	sqlite3_stmt *st;
+
+	now_iso(tx->time, sizeof(tx->time));
+	if (e.session == 0 && strcmp(kind, "session_start") == 0)
+		e.session = e.id;
+	if (e.call < 0)
+		e.call = e.id;
+	e.time = tx->time;
+	e.kindlen = strlen(kind);
+	e.timelen = strlen(tx->time);
+	e.bodylen = strlen(body);
+	if (chain_hash(db, tx->hash, &e, hash, errstr) < 0 ||
+	    (st = db_stmt(db, ST_INSERT, errstr)) == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, e.id);
+	sqlite3_bind_int64(st, 2, e.session);
+	if (e.call)
+		sqlite3_bind_int64(st, 3, e.call);
+	sqlite3_bind_text(st, 4, kind, (int)e.kindlen, SQLITE_STATIC);
+	sqlite3_bind_text(st, 5, e.time, (int)e.timelen, SQLITE_STATIC);
+	sqlite3_bind_text(st, 6, body, (int)e.bodylen, SQLITE_STATIC);
+	sqlite3_bind_blob(st, 7, hash, DB_HASH_LEN, SQLITE_STATIC);
+	sqlite3_bind_int(st, 8, DB_FMT_BINARY);
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		db_fail(db, errstr, "cannot append an event");
+		sqlite3_reset(st);
+		return -1;
+	}
+	sqlite3_reset(st);
+	tx->id = e.id;
+	memcpy(tx->hash, hash, DB_HASH_LEN);
+	if (id)
+		*id = e.id;
+	return 0;
+}
+
+int chain_commit(struct db *db, struct chain_tx *tx, char **errstr)
+{
+	sqlite3_stmt *st = db_stmt(db, ST_HEAD_SET, errstr);
+
+	if (st == NULL)
+		goto fail;
+	sqlite3_bind_int64(st, 1, tx->id);
+	sqlite3_bind_blob(st, 2, tx->hash, DB_HASH_LEN, SQLITE_STATIC);
+	if (sqlite3_step(st) != SQLITE_DONE || sqlite3_changes(db->sql) != 1) {
+		sqlite3_reset(st);
+		db_fail(db, errstr, "cannot move the head anchor");
+		goto fail;
+	}
+	sqlite3_reset(st);
+	if (sqlite3_exec(db->sql, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+		db_fail(db, errstr, "cannot commit (disk full or read-only?)");
+		goto fail;
+	}
+	return 0;
+fail:
+	chain_rollback(db);
+	return -1;
+}
+
+void chain_rollback(struct db *db)
+{
+	if (!sqlite3_get_autocommit(db->sql))
+		sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
+}
+
+/* ---- verify ---- */
+
+/* The newest prune anchor, if any. */
+struct anchor {
+	int64_t through;
+	unsigned char hash[DB_HASH_LEN];
+	bool found;
+};
+
+static int anchor_load(struct db *db, struct anchor *a, char **errstr)
+{
+	sqlite3_stmt *st = NULL;
+	int step, rc = -1;
+
+	memset(a, 0, sizeof(*a));
+	if (sqlite3_prepare_v2(db->sql, "SELECT through, hash FROM anchors ORDER BY through DESC"
+	                       " LIMIT 1", -1, &st, NULL) != SQLITE_OK)
+		return db_fail(db, errstr, "cannot read prune anchors");
+	step = sqlite3_step(st);
+	if (step == SQLITE_ROW) {
+		a->found = true;
+		a->through = sqlite3_column_int64(st, 0);
+		if (sqlite3_column_bytes(st, 1) == DB_HASH_LEN)
+			memcpy(a->hash, sqlite3_column_blob(st, 1), DB_HASH_LEN);
+	}
+	if (step != SQLITE_ROW && step != SQLITE_DONE)
+		db_fail(db, errstr, "cannot read prune anchors");
+	else
+		rc = 0;
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* Checks that a "pruned" event's body names the anchor verify started from. */
+static bool pruned_matches(const char *body, const struct anchor *a)
+{
+	json_t *j = json_loads(body, 0, NULL);
+	const char *hex = json_string_value(json_object_get(j, "hash"));
+	char want[65];
+	bool ok;
+
+	chain_hex(a->hash, want);
+	ok = a->found && json_integer_value(json_object_get(j, "through")) == a->through && hex &&
+	     strcmp(hex, want) == 0;
+	json_decref(j);
+	return ok;
+}
+
+/* Walk state. */
+struct walk {
+	struct db_verify_report *r;
+	struct anchor anchor;
+	unsigned char prev[DB_HASH_LEN];
+	int64_t expect;
+	bool pruned_seen, pruned_ok;
+};
+
+/* Checks one row; returns 0 ok, 1 broken (with *errstr), -1 error. */
+static int walk_row(struct db *db, struct walk *w, sqlite3_stmt *st, char **errstr)
+{
+	struct chain_event e = {
+		.id = sqlite3_column_int64(st, 0), .session = sqlite3_column_int64(st, 1),
+		.call = sqlite3_column_int64(st, 2), .fmt = sqlite3_column_int(st, 7),
+		.kind = (const char *)sqlite3_column_text(st, 3), .kindlen = (size_t)sqlite3_column_bytes(st, 3),
+		.time = (const char *)sqlite3_column_text(st, 4), .timelen = (size_t)sqlite3_column_bytes(st, 4),
+		.body = (const char *)sqlite3_column_text(st, 5), .bodylen = (size_t)sqlite3_column_bytes(st, 5)};
+	unsigned char hash[DB_HASH_LEN];
+
+	if (e.kind == NULL || e.time == NULL || e.body == NULL)
+		e.kind = e.time = e.body = "";
+	if (e.id != w->expect) {
+		w->r->bad_event = e.id < w->expect ? e.id : w->expect;
+		*errstr = e.id < w->expect
+		        ? xasprintf("event %lld is out of order: chain broken", (long long)e.id)
+		        : xasprintf("event %lld is missing (the next is %lld): chain broken",
+		                    (long long)w->expect, (long long)e.id);
+		return 1;
+	}
+	if (e.fmt != DB_FMT_JSON && e.fmt != DB_FMT_BINARY) {
+		w->r->bad_event = e.id;
+		*errstr = xasprintf("event %lld has an unknown format %d: edited", (long long)e.id, e.fmt);
+		return 1;
+	}
+	if (chain_hash(db, w->prev, &e, hash, errstr) < 0)
+		return -1;
+	if (sqlite3_column_bytes(st, 6) != DB_HASH_LEN ||
+	    memcmp(hash, sqlite3_column_blob(st, 6), DB_HASH_LEN) != 0) {
+		w->r->bad_event = e.id;
+		*errstr = xasprintf("event %lld was edited, replaced or reordered: hash mismatch",
+		                    (long long)e.id);
+		return 1;
+	}
+	if (strcmp(e.kind, "pruned") == 0) {
+		w->pruned_seen = true;
+		w->pruned_ok = pruned_matches(e.body, &w->anchor);
+	}
+	memcpy(w->prev, hash, DB_HASH_LEN);
+	w->expect = e.id + 1;
+	w->r->events++;
+	if (w->r->first_id == 0)
+		w->r->first_id = e.id;
+	w->r->last_id = e.id;
+	return 0;
+}
+
+/* After the walk: the head anchor must name the last event, and a prune
+ * anchor must be confirmed by a chained "pruned" event. */
+static int walk_finish(struct db *db, struct walk *w, char **errstr)
+{
+	unsigned char head[DB_HASH_LEN];
+	int64_t head_id;
+	bool found;
+
+	if (read_id_hash(db, ST_HEAD_GET, &head_id, head, &found, errstr) < 0)
+		return -1;
+	chain_hex(found ? head : w->prev, w->r->head);
+	if (!found) {
+		*errstr = xstrdup("the head anchor is missing: the tail cannot be checked (edited)");
+		w->r->bad_event = w->expect;
+		return 1;
+	}
+	if (head_id != w->expect - 1 || memcmp(head, w->prev, DB_HASH_LEN) != 0) {
+		w->r->bad_event = head_id > w->expect - 1 ? w->expect : head_id;
+		*errstr = head_id > w->expect - 1
+		        ? xasprintf("events %lld..%lld at the end were removed: the head anchor"
+		                    " names event %lld", (long long)w->expect, (long long)head_id,
+		                    (long long)head_id)
+		        : xasprintf("the head anchor names event %lld but the log ends at %lld:"
+		                    " events were added or the anchor edited",
+		                    (long long)head_id, (long long)(w->expect - 1));
+		return 1;
+	}
+	if (w->anchor.found && (!w->pruned_seen || !w->pruned_ok)) {
+		w->r->bad_event = w->anchor.through + 1;
+		*errstr = xasprintf("the prune anchor (through event %lld) is not the one the chain"
+		                    " records: events removed or anchor forged",
+		                    (long long)w->anchor.through);
+		return 1;
+	}
+	return 0;
+}
+
+static int count_open_sessions(struct db *db, long long *n)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = -1;
+
+	if (sqlite3_prepare_v2(db->sql,
+	                       "SELECT (SELECT count(*) FROM sessions) -"
+	                       " (SELECT count(*) FROM sessions WHERE ended IS NOT NULL)",
+	                       -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW) {
+		*n = sqlite3_column_int64(st, 0);
+		rc = 0;
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int db_verify_report(struct db *db, struct db_verify_report *r, char **errstr)
+{
+	struct walk w = {.r = r, .expect = 1};
+	sqlite3_stmt *st = NULL;
+	int rc = -1, step;
+
+	memset(r, 0, sizeof(*r));
+	/* One read transaction: a consistent snapshot while others append. */
+	if (sqlite3_exec(db->sql, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
+		return db_fail(db, errstr, "cannot begin a read transaction");
+	if (anchor_load(db, &w.anchor, errstr) < 0)
+		goto out;
+	if (w.anchor.found) {
+		memcpy(w.prev, w.anchor.hash, DB_HASH_LEN);
+		w.expect = w.anchor.through + 1;
+		r->pruned_through = w.anchor.through;
+	}
+	if (sqlite3_prepare_v2(db->sql, "SELECT id, session, call, kind, time, body, hash, fmt"
+	                       " FROM events ORDER BY id", -1, &st, NULL) != SQLITE_OK) {
+		db_fail(db, errstr, "cannot read events");
+		goto out;
+	}
+	while ((step = sqlite3_step(st)) == SQLITE_ROW)
+		if ((rc = walk_row(db, &w, st, errstr)) != 0)
+			goto out;
+	rc = -1;
+	if (step != SQLITE_DONE) {
+		db_fail(db, errstr, "cannot read events");
+		goto out;
+	}
+	if ((rc = walk_finish(db, &w, errstr)) != 0)
+		goto out;
+	rc = count_open_sessions(db, &r->open_sessions) < 0 ? db_fail(db, errstr, "cannot count sessions") : 0;
+out:
+	sqlite3_finalize(st);
+	sqlite3_exec(db->sql, "COMMIT", NULL, NULL, NULL);
+	return rc;
+}
+
+int db_verify(struct db *db, long long *nevents, char **errstr)
+{
+	struct db_verify_report r;
+	int rc = db_verify_report(db, &r, errstr);
+
+	*nevents = r.events;
+	return rc;
+}
+
+/* ---- prune ---- */
+
+/* Runs one statement with (optional) int64 binds; returns changes or -1. */
+static long long exec_ll(struct db *db, const char *sql, int64_t a, char **errstr)
+{
+	sqlite3_stmt *st = NULL;
+	long long n = -1;
+
+	if (sqlite3_prepare_v2(db->sql, sql, -1, &st, NULL) != SQLITE_OK) {
+		db_fail(db, errstr, "cannot prune");
+		return -1;
+	}
+	if (sqlite3_bind_parameter_count(st) > 0)
+		sqlite3_bind_int64(st, 1, a);
+	if (sqlite3_step(st) == SQLITE_DONE)
+		n = sqlite3_changes(db->sql);
+	else
+		db_fail(db, errstr, "cannot prune");
+	sqlite3_finalize(st);
+	return n;
+}
+
+/* Finds the last event older than `before`: its id, hash and the count. */
+static int prune_cut(struct db *db, const char *before, struct anchor *cut, long long *n,
+                     char **errstr)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = -1;
+
+	memset(cut, 0, sizeof(*cut));
+	*n = 0;
+	if (sqlite3_prepare_v2(db->sql,
+	                       "SELECT e.id, e.hash, (SELECT count(*) FROM events WHERE id <= e.id)"
+	                       " FROM events e WHERE e.id = (SELECT max(id) FROM events"
+	                       " WHERE time < ?)", -1, &st, NULL) != SQLITE_OK)
+		return db_fail(db, errstr, "cannot find what to prune");
+	sqlite3_bind_text(st, 1, before, -1, SQLITE_STATIC);
+	switch (sqlite3_step(st)) {
+	case SQLITE_ROW:
+		cut->found = true;
+		cut->through = sqlite3_column_int64(st, 0);
+		if (sqlite3_column_bytes(st, 1) == DB_HASH_LEN)
+			memcpy(cut->hash, sqlite3_column_blob(st, 1), DB_HASH_LEN);
+		*n = sqlite3_column_int64(st, 2);
+		rc = 0;
+		break;
+	case SQLITE_DONE:
+		rc = 0;
+		break;
+	default:
+		db_fail(db, errstr, "cannot find what to prune");
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* Inside the transaction: removes events and derived rows through cut. */
+static int prune_remove(struct db *db, const struct anchor *cut, long long n, char **errstr)
+{
+	static const char *const steps[] = {
+		"DROP TRIGGER IF EXISTS events_no_delete",
+		"DELETE FROM events WHERE id <= ?",
+		"DELETE FROM call_index WHERE id <= ?",
+		"DELETE FROM call_rules WHERE call <= ?",
+		"DELETE FROM sessions WHERE ended <= ?",
+	};
+	sqlite3_stmt *st = NULL;
+	char when[48];
+	int rc = -1;
+
+	for (size_t i = 0; i < nitems(steps); i++)
+		if (exec_ll(db, steps[i], cut->through, errstr) < 0)
+			return -1;
+	if (sqlite3_exec(db->sql, DB_TRIGGERS_SQL, NULL, NULL, NULL) != SQLITE_OK)
+		return db_fail(db, errstr, "cannot restore the append-only triggers");
+	now_iso(when, sizeof(when));
+	if (sqlite3_prepare_v2(db->sql, "INSERT INTO anchors(through, hash, time, events)"
+	                       " VALUES (?, ?, ?, ?)", -1, &st, NULL) != SQLITE_OK)
+		return db_fail(db, errstr, "cannot record the prune anchor");
+	sqlite3_bind_int64(st, 1, cut->through);
+	sqlite3_bind_blob(st, 2, cut->hash, DB_HASH_LEN, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, when, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 4, n);
+	if (sqlite3_step(st) == SQLITE_DONE)
+		rc = 0;
+	else
+		db_fail(db, errstr, "cannot record the prune anchor");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int db_prune(struct db *db, const char *before, long long *removed, char **errstr)
+{
+	struct db_verify_report r;
+	struct chain_tx tx;
+	struct anchor cut;
+	char hex[65], *body = NULL;
+	long long n;
+	int rc;
+
+	*removed = 0;
+	if ((rc = db_verify_report(db, &r, errstr)) != 0)
+		return rc;
+	if (chain_begin(db, &tx, errstr) < 0)
+		return -1;
+	rc = -1;
+	if (prune_cut(db, before, &cut, &n, errstr) < 0)
+		goto out;
+	if (!cut.found) {
+		chain_rollback(db);
+		return 0;
+	}
+	chain_hex(cut.hash, hex);
+	{
+		json_t *j = json_pack("{s:s, s:I, s:s, s:I}", "before", before, "events",
+		                      (json_int_t)n, "hash", hex, "through", (json_int_t)cut.through);
+		body = json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS);
+		json_decref(j);
+	}
+	if (body == NULL) {
+		*errstr = xstrdup("prune: the date is not valid UTF-8");
+		goto out;
+	}
+	if (prune_remove(db, &cut, n, errstr) < 0 ||
+	    chain_add(db, &tx, 0, 0, "pruned", body, NULL, errstr) < 0 ||
+	    chain_commit(db, &tx, errstr) < 0)
+		goto out;
+	*removed = n;
+	rc = 0;
+out:
+	if (rc < 0)
+		chain_rollback(db);
+	free(body);
+	return rc;
+}

@@ -1,0 +1,288 @@
+/*
+ * record.c: what the gate records: sessions and the events of each call,
+ * each in one chained transaction together with the derived rows
+ * (sessions, call_index, call_rules) the browser reads.
+ * Rules it keeps: bodies are redacted before they are hashed or stored;
+ * every failure returns -1 with the reason, so the caller refuses the call.
+ */
+#include <pwd.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/encode.h"
+#include "core/util.h"
+#include "db/db_internal.h"
+
+/* Updates derived rows inside the transaction; ids[i] is event i's id. */
+typedef int (*derive_fn)(struct db *db, struct chain_tx *tx, const int64_t *ids,
+                         json_t **bodies, void *arg, char **errstr);
+
+/*
+ * Appends n events in one transaction. call: 0 = session event, -1 = the
+ * first event starts a call. Takes ownership of bodies; a NULL body means
+ * encoding failed. Sets *first_id.
+ */
+static int record(struct db *db, size_t n, const char *const *kinds, json_t **bodies,
+                  int64_t call, derive_fn derive, void *arg, int64_t *first_id, char **errstr)
+{
+	struct chain_tx tx;
+	char *text[4] = {NULL};
+	int64_t ids[4] = {0};
+	int rc = -1;
+
+	for (size_t i = 0; i < n; i++) {
+		if (bodies[i] == NULL) {
+			*errstr = xasprintf("cannot encode the %s event for the audit log", kinds[i]);
+			goto out;
+		}
+		if (db->redact) {
+			/* A copy: the caller's call input must stay as the agent sent it. */
+			json_t *clean = redact_json(bodies[i], db->secrets);
+			json_decref(bodies[i]);
+			bodies[i] = clean;
+		}
+		text[i] = json_dumps(bodies[i], JSON_COMPACT | JSON_SORT_KEYS);
+	}
+	if (chain_begin(db, &tx, errstr) < 0)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		if (chain_add(db, &tx, db->session, call, kinds[i], text[i], &ids[i], errstr) < 0)
+			goto rollback;
+		if (i == 0 && call < 0)
+			call = ids[0];
+	}
+	if ((derive && derive(db, &tx, ids, bodies, arg, errstr) < 0) ||
+	    chain_commit(db, &tx, errstr) < 0)
+		goto rollback;
+	db->session_events += (long long)n;
+	if (first_id)
+		*first_id = ids[0];
+	rc = 0;
+	goto out;
+rollback:
+	chain_rollback(db);
+out:
+	for (size_t i = 0; i < n; i++) {
+		json_decref(bodies[i]);
+		free(text[i]);
+	}
+	return rc;
+}
+
+static int step_done(struct db *db, sqlite3_stmt *st, const char *what, char **errstr)
+{
+	int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : db_fail(db, errstr, what);
+
+	sqlite3_reset(st);
+	return rc;
+}
+
+static const char *jstr(json_t *obj, const char *key)
+{
+	return json_string_value(json_object_get(obj, key));
+}
+
+static int derive_session(struct db *db, struct chain_tx *tx, const int64_t *ids,
+                          json_t **bodies, void *arg, char **errstr)
+{
+	sqlite3_stmt *st = db_stmt(db, ST_SES_INSERT, errstr);
+	const bool *watched = arg;
+
+	if (st == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, ids[0]);
+	sqlite3_bind_text(st, 2, tx->time, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 3, jstr(bodies[0], "mode"), -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int(st, 4, *watched);
+	sqlite3_bind_text(st, 5, jstr(bodies[0], "user"), -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 6, jstr(bodies[0], "host"), -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 7, jstr(bodies[0], "cwd"), -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 8, jstr(bodies[0], "agent"), -1, SQLITE_TRANSIENT);
+	return step_done(db, st, "cannot record the session", errstr);
+}
+
+int db_session_begin(struct db *db, const struct db_session_info *info, char **errstr)
+{
+	char host[256] = "";
+	struct passwd *pw = getpwuid(getuid());
+	const char *kinds[] = {"session_start"};
+	bool watched = info->watched || (info->mode && strcmp(info->mode, "watch") == 0);
+	json_t *body[1];
+	int64_t id = 0;
+
+	gethostname(host, sizeof(host) - 1);
+	body[0] = json_pack("{s:s?, s:s?, s:s, s:s, s:s?, s:s, s:s?, s:I, s:b}", "cwd", info->cwd,
+	                    "agent", info->agent, "user", pw ? pw->pw_name : "?", "host", host,
+	                    "mode", info->mode, "version", AIRLOCK_VERSION, "policy_sha256",
+	                    info->policy_digest, "pid", (json_int_t)getpid(), "watched", watched);
+	db->session = 0;
+	if (record(db, 1, kinds, body, 0, derive_session, &watched, &id, errstr) < 0)
+		return -1;
+	db->session = id;
+	free(db->mode);
+	db->mode = xstrdup(info->mode);
+	db->session_calls = 0;
+	db->session_events = 1;
+	return 0;
+}
+
+static int derive_session_end(struct db *db, struct chain_tx *tx, const int64_t *ids,
+                              json_t **bodies, void *arg, char **errstr)
+{
+	sqlite3_stmt *st = db_stmt(db, ST_SES_END, errstr);
+
+	(void)tx, (void)bodies, (void)arg;
+	if (st == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, ids[0]);
+	sqlite3_bind_int64(st, 2, db->session);
+	return step_done(db, st, "cannot record the session's end", errstr);
+}
+
+int db_session_end(struct db *db, char **errstr)
+{
+	const char *kinds[] = {"session_end"};
+	json_t *body[1];
+
+	if (db->session == 0)
+		return 0;
+	body[0] = json_pack("{s:I, s:I}", "calls", (json_int_t)db->session_calls, "events",
+	                    (json_int_t)db->session_events + 1);
+	if (record(db, 1, kinds, body, 0, derive_session_end, NULL, NULL, errstr) < 0)
+		return -1;
+	db->session = 0;
+	return 0;
+}
+
+static int derive_received(struct db *db, struct chain_tx *tx, const int64_t *ids,
+                           json_t **bodies, void *arg, char **errstr)
+{
+	const struct verdict *v = arg;
+	sqlite3_stmt *st = db_stmt(db, ST_SUM_INSERT, errstr);
+	json_t *rules = json_object_get(bodies[1], "rules"), *r;
+	struct buf joined;
+	size_t i;
+	int rc;
+
+	if (st == NULL)
+		return -1;
+	buf_init(&joined, 0);
+	json_array_foreach(rules, i, r) buf_printf(&joined, "%s%s", i ? " " : "", json_string_value(r));
+	sqlite3_bind_int64(st, 1, ids[0]);
+	sqlite3_bind_int64(st, 2, db->session);
+	sqlite3_bind_text(st, 3, tx->time, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 4, db->mode, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 5, jstr(bodies[0], "tool"), -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 6, jstr(bodies[0], "name"), -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 7, jstr(bodies[0], "summary"), -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 8, (int)v->tier);
+	sqlite3_bind_text(st, 9, joined.data ? joined.data : "", -1, SQLITE_TRANSIENT);
+	buf_free(&joined);
+	if ((rc = step_done(db, st, "cannot index the call", errstr)) < 0)
+		return -1;
+	json_array_foreach(rules, i, r) {
+		if ((st = db_stmt(db, ST_RULE_INSERT, errstr)) == NULL)
+			return -1;
+		sqlite3_bind_text(st, 1, json_string_value(r), -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 2, ids[0]);
+		if (step_done(db, st, "cannot index the call's rules", errstr) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int db_call_received(struct db *db, const struct call *c, const struct verdict *v,
+                     int64_t *call_id, char **errstr)
+{
+	const char *kinds[] = {"received", "classified"};
+	char *summary = encode_summary(c, 200);
+	json_t *bodies[2];
+	int rc;
+
+	bodies[0] = json_pack("{s:O, s:s, s:s, s:s, s:O, s:I, s:s, s:s?}", "id",
+	                      c->id ? c->id : json_null(), "tool", tool_name(c->tool), "name",
+	                      c->name ? c->name : "", "shape", shape_name(c->shape), "input",
+	                      c->input ? c->input : json_null(), "line", (json_int_t)c->line,
+	                      "summary", summary, "cwd", c->cwd);
+	bodies[1] = encode_verdict_full(v);
+	free(summary);
+	rc = record(db, 2, kinds, bodies, -1, derive_received, (void *)v, call_id, errstr);
+	if (rc == 0)
+		db->session_calls++;
+	return rc;
+}
+
+/* Derived-row updates of the later events: one statement, binds from arg. */
+struct derive_update {
+	enum db_stmt which;
+	int64_t call;
+	const char *text[3];   /* bound first, in order; NULL binds NULL */
+	size_t ntext;
+	long long num[5];      /* then these */
+	bool num_null[5];
+	size_t nnum;
+};
+
+static int derive_update(struct db *db, struct chain_tx *tx, const int64_t *ids,
+                         json_t **bodies, void *arg, char **errstr)
+{
+	const struct derive_update *u = arg;
+	sqlite3_stmt *st = db_stmt(db, u->which, errstr);
+	int k = 1;
+
+	(void)tx, (void)ids, (void)bodies;
+	if (st == NULL)
+		return -1;
+	for (size_t i = 0; i < u->ntext; i++, k++)
+		if (u->text[i])
+			sqlite3_bind_text(st, k, u->text[i], -1, SQLITE_STATIC);
+	for (size_t i = 0; i < u->nnum; i++, k++)
+		if (!u->num_null[i])
+			sqlite3_bind_int64(st, k, u->num[i]);
+	sqlite3_bind_int64(st, k, u->call);
+	return step_done(db, st, "cannot index the call", errstr);
+}
+
+int db_call_decided(struct db *db, int64_t call_id, enum action action,
+                    enum decision decision, const char *who, const char *reason,
+                    long long wait_ms, char **errstr)
+{
+	const char *kinds[] = {"decided"};
+	json_t *body[] = {json_pack("{s:s, s:s, s:s, s:s?, s:I}", "action", action_name(action),
+	                            "decision", decision_name(decision), "who", who ? who : "?",
+	                            "reason", reason, "wait_ms", (json_int_t)wait_ms)};
+	struct derive_update u = {.which = ST_SUM_DECIDED, .call = call_id, .ntext = 3,
+	                          .text = {action_name(action), decision_name(decision), who},
+	                          .nnum = 1, .num = {wait_ms}};
+
+	return record(db, 1, kinds, body, call_id, derive_update, &u, NULL, errstr);
+}
+
+int db_call_previewed(struct db *db, int64_t call_id, const char *preview, char **errstr)
+{
+	const char *kinds[] = {"previewed"};
+	json_t *body[] = {json_pack("{s:o}", "preview",
+	                            encode_bytes(preview, preview ? strlen(preview) : 0))};
+	struct derive_update u = {.which = ST_SUM_PREVIEWED, .call = call_id};
+
+	return record(db, 1, kinds, body, call_id, derive_update, &u, NULL, errstr);
+}
+
+int db_call_finished(struct db *db, int64_t call_id, const struct outcome *o, char **errstr)
+{
+	const char *kinds[] = {"finished"};
+	json_t *body[] = {json_pack(
+		"{s:s, s:b, s:i, s:i, s:o, s:o, s:b, s:b, s:I, s:I, s:I, s:s?, s:s?}", "decision",
+		decision_name(o->decision), "ran", o->ran, "exit_code", o->exit_code, "signal",
+		o->signal, "stdout", encode_bytes(o->out, o->outlen), "stderr",
+		encode_bytes(o->err, o->errlen), "truncated", o->truncated, "timed_out",
+		o->timed_out, "duration_ms", (json_int_t)o->duration_ms, "cpu_ms",
+		(json_int_t)o->cpu_ms, "peak_kb", (json_int_t)o->peak_kb, "applied", o->applied,
+		"reason", o->reason)};
+	struct derive_update u = {.which = ST_SUM_FINISHED, .call = call_id, .ntext = 1,
+	                          .text = {decision_name(o->decision)}, .nnum = 4,
+	                          .num = {o->ran, o->exit_code, o->signal, o->duration_ms}};
+
+	return record(db, 1, kinds, body, call_id, derive_update, &u, NULL, errstr);
+}

@@ -1,0 +1,284 @@
+/*
+ * redact.c: secrets are cut out of everything the audit log stores, before
+ * it is hashed. Token shapes live in a table (one row per provider); private
+ * key blocks, JWTs, passwords in URLs and exact granted values have matchers.
+ * Rules it keeps: a match is replaced by "[REDACTED:kind]"; a private key
+ * block with no END line is redacted to the end of the string (fail closed).
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util.h"
+#include "db/db_internal.h"
+
+enum charset { CS_UPPER_DIGIT, CS_ALNUM, CS_WORD, CS_TOKEN };
+
+/* A token: a literal prefix, then at least min characters of a class. */
+struct token_shape {
+	const char *kind, *prefix;
+	enum charset cs;
+	size_t min;
+};
+
+static const struct token_shape shapes[] = {
+	{"aws-access-key", "AKIA", CS_UPPER_DIGIT, 16},
+	{"aws-access-key", "ASIA", CS_UPPER_DIGIT, 16},
+	{"github-token", "ghp_", CS_ALNUM, 30},
+	{"github-token", "gho_", CS_ALNUM, 30},
+	{"github-token", "ghu_", CS_ALNUM, 30},
+	{"github-token", "ghs_", CS_ALNUM, 30},
+	{"github-token", "ghr_", CS_ALNUM, 30},
+	{"github-token", "github_pat_", CS_WORD, 30},
+	{"anthropic-key", "sk-ant-", CS_TOKEN, 20}, /* before the OpenAI "sk-" row */
+	{"openai-key", "sk-", CS_TOKEN, 20},
+	{"slack-token", "xoxb-", CS_TOKEN, 10},
+	{"slack-token", "xoxp-", CS_TOKEN, 10},
+	{"slack-token", "xoxa-", CS_TOKEN, 10},
+	{"slack-token", "xoxr-", CS_TOKEN, 10},
+	{"slack-token", "xoxs-", CS_TOKEN, 10},
+	{"slack-token", "xoxe-", CS_TOKEN, 10},
+	{"slack-webhook", "https://hooks.slack.com/services/", CS_TOKEN, 20},
+	{"stripe-key", "sk_live_", CS_ALNUM, 16},
+	{"stripe-key", "sk_test_", CS_ALNUM, 16},
+	{"stripe-key", "rk_live_", CS_ALNUM, 16},
+	{"stripe-key", "rk_test_", CS_ALNUM, 16},
+	{"stripe-key", "whsec_", CS_ALNUM, 24},
+};
+
+/* Assignments whose value is a secret: NAME, separators, then the value. */
+static const char *const secret_names[] = {
+	"aws_secret_access_key",
+	"aws_session_token",
+};
+
+static bool in_charset(unsigned char c, enum charset cs)
+{
+	switch (cs) {
+	case CS_UPPER_DIGIT:
+		return isupper(c) || isdigit(c);
+	case CS_ALNUM:
+		return isalnum(c);
+	case CS_WORD:
+		return isalnum(c) || c == '_';
+	case CS_TOKEN:
+		return isalnum(c) || c == '_' || c == '-';
+	}
+	return false;
+}
+
+static size_t span_of(const char *s, size_t n, size_t i, enum charset cs)
+{
+	size_t j = i;
+
+	while (j < n && in_charset((unsigned char)s[j], cs))
+		j++;
+	return j - i;
+}
+
+/* A match: [start, end) of s is replaced by [REDACTED:kind]. */
+struct match {
+	size_t start, end;
+	const char *kind;
+};
+
+static bool boundary_before(const char *s, size_t i)
+{
+	return i == 0 || !(isalnum((unsigned char)s[i - 1]) || s[i - 1] == '_' || s[i - 1] == '-');
+}
+
+static bool match_shape(const char *s, size_t n, size_t i, struct match *m)
+{
+	if (!boundary_before(s, i))
+		return false;
+	for (size_t k = 0; k < nitems(shapes); k++) {
+		size_t plen = strlen(shapes[k].prefix), run;
+		if (s[i] != shapes[k].prefix[0] || n - i < plen ||
+		    memcmp(s + i, shapes[k].prefix, plen) != 0)
+			continue;
+		run = span_of(s, n, i + plen, shapes[k].cs);
+		if (run < shapes[k].min)
+			continue;
+		*m = (struct match){i, i + plen + run, shapes[k].kind};
+		return true;
+	}
+	return false;
+}
+
+/* -----BEGIN ... PRIVATE KEY----- up to the END line, or the end of s. */
+static bool match_private_key(const char *s, size_t n, size_t i, struct match *m)
+{
+	static const char begin[] = "-----BEGIN ", end[] = "-----END ";
+	const char *line_end, *stop;
+
+	if (s[i] != '-' || n - i < sizeof(begin) - 1 || memcmp(s + i, begin, sizeof(begin) - 1))
+		return false;
+	line_end = memmem(s + i, n - i, "-----", 5);
+	line_end = line_end ? memmem(line_end + 5, n - (size_t)(line_end + 5 - s), "-----", 5) : NULL;
+	if (line_end == NULL || !memmem(s + i, (size_t)(line_end - (s + i)), "PRIVATE KEY", 11))
+		return false;
+	stop = memmem(line_end, n - (size_t)(line_end - s), end, sizeof(end) - 1);
+	if (stop) {
+		const char *close = memmem(stop + 5, n - (size_t)(stop + 5 - s), "-----", 5);
+		stop = close ? close + 5 : s + n;
+	}
+	*m = (struct match){i, stop ? (size_t)(stop - s) : n, "private-key"};
+	return true;
+}
+
+/* eyJ<b64url>.eyJ<b64url>.<b64url>: a JWT (header and payload are JSON). */
+static bool match_jwt(const char *s, size_t n, size_t i, struct match *m)
+{
+	size_t j = i, a, b, c;
+
+	if (s[i] != 'e' || !boundary_before(s, i) || n - i < 3 || memcmp(s + i, "eyJ", 3))
+		return false;
+	a = span_of(s, n, j, CS_TOKEN);
+	j += a;
+	if (a < 10 || j >= n || s[j] != '.' || n - j < 4 || memcmp(s + j + 1, "eyJ", 3))
+		return false;
+	b = span_of(s, n, ++j, CS_TOKEN);
+	j += b;
+	if (b < 10 || j >= n || s[j] != '.')
+		return false;
+	c = span_of(s, n, ++j, CS_TOKEN);
+	if (c < 10)
+		return false;
+	*m = (struct match){i, j + c, "jwt"};
+	return true;
+}
+
+/* scheme://user:PASSWORD@host: only the password goes. */
+static bool match_url_password(const char *s, size_t n, size_t i, struct match *m)
+{
+	size_t j, colon = 0;
+
+	if (s[i] != ':' || n - i < 3 || s[i + 1] != '/' || s[i + 2] != '/')
+		return false;
+	for (j = i + 3; j < n; j++) {
+		unsigned char c = (unsigned char)s[j];
+		if (c == '@')
+			break;
+		if (c == '/' || c == '?' || c == '#' || isspace(c) || c == '"' || c == '\'')
+			return false;
+		if (c == ':' && colon == 0)
+			colon = j;
+	}
+	if (j >= n || colon == 0 || colon + 1 == j)
+		return false;
+	*m = (struct match){colon + 1, j, "password"};
+	return true;
+}
+
+/* aws_secret_access_key = VALUE (any case, quotes and separators skipped). */
+static bool match_secret_name(const char *s, size_t n, size_t i, struct match *m)
+{
+	for (size_t k = 0; k < nitems(secret_names); k++) {
+		size_t len = strlen(secret_names[k]), j = i + len, v;
+		if (tolower((unsigned char)s[i]) != secret_names[k][0] || n - i < len ||
+		    strncasecmp(s + i, secret_names[k], len) != 0 || !boundary_before(s, i))
+			continue;
+		while (j < n && strchr(" \t\"':=", s[j]))
+			j++;
+		v = j;
+		while (j < n && (isalnum((unsigned char)s[j]) || strchr("/+=_-", s[j])))
+			j++;
+		if (j - v < 16)
+			continue;
+		*m = (struct match){v, j, "aws-secret"};
+		return true;
+	}
+	return false;
+}
+
+typedef bool (*matcher)(const char *s, size_t n, size_t i, struct match *m);
+static const matcher matchers[] = {
+	match_private_key, match_jwt, match_shape, match_url_password, match_secret_name,
+};
+
+static bool match_value(const char *s, size_t n, size_t i, char *const *values,
+                        struct match *m)
+{
+	for (; values && *values; values++) {
+		size_t len = strlen(*values);
+		if (s[i] == **values && n - i >= len && memcmp(s + i, *values, len) == 0) {
+			*m = (struct match){i, i + len, "credential"};
+			return true;
+		}
+	}
+	return false;
+}
+
+char *redact_text(const char *s, size_t n, char *const *values, size_t *outlen)
+{
+	struct buf out;
+	struct match m;
+	size_t i = 0, copied = 0;
+	bool any = false;
+
+	buf_init(&out, 0);
+	while (i < n) {
+		bool hit = match_value(s, n, i, values, &m);
+		for (size_t k = 0; !hit && k < nitems(matchers); k++)
+			hit = matchers[k](s, n, i, &m);
+		if (!hit) {
+			i++;
+			continue;
+		}
+		any = true;
+		buf_append(&out, s + copied, m.start - copied);
+		buf_printf(&out, "[REDACTED:%s]", m.kind);
+		copied = i = m.end > i ? m.end : i + 1;
+	}
+	if (!any) {
+		buf_free(&out);
+		return NULL;
+	}
+	buf_append(&out, s + copied, n - copied);
+	return buf_take(&out, outlen);
+}
+
+static json_t *redact_string(json_t *v, char *const *values)
+{
+	size_t n;
+	char *r = redact_text(json_string_value(v), json_string_length(v), values, &n);
+	json_t *out;
+
+	if (r == NULL)
+		return json_incref(v);
+	out = json_stringn(r, n);
+	free(r);
+	return out ? out : json_string("[REDACTED:unencodable]");
+}
+
+json_t *redact_json(json_t *v, char *const *values)
+{
+	json_t *out, *item;
+	const char *key;
+	size_t i;
+
+	switch (json_typeof(v)) {
+	case JSON_STRING:
+		return redact_string(v, values);
+	case JSON_ARRAY:
+		out = json_array();
+		json_array_foreach(v, i, item) json_array_append_new(out, redact_json(item, values));
+		return out;
+	case JSON_OBJECT:
+		out = json_object();
+		json_object_foreach(v, key, item) {
+			size_t n;
+			char *k = redact_text(key, strlen(key), values, &n);
+			json_object_set_new(out, k ? k : key, redact_json(item, values));
+			free(k);
+		}
+		return out;
+	case JSON_INTEGER:
+	case JSON_REAL:
+	case JSON_TRUE:
+	case JSON_FALSE:
+	case JSON_NULL:
+		break;
+	}
+	return json_incref(v);
+}

@@ -1,0 +1,653 @@
+/*
+ * test_db.c: the audit log against real SQLite files: redaction cases,
+ * filters and paging, tampering (triggers dropped first), tail anchoring,
+ * prune, migration from a real v1 log, foreign and newer files, and
+ * several processes appending at once. Cases live in tests/data/db/.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <sqlite3.h>
+
+#include "core/util.h"
+#include "db/db.h"
+#include "db/db_internal.h"
+#include "tdata.h"
+
+#define MAXCALLS 32
+
+static char dir[] = "/tmp/airlock-test-db-XXXXXX";
+static int serial;
+
+static char *tmp_path(void)
+{
+	return xasprintf("%s/t%d.db", dir, ++serial);
+}
+
+static struct db *open_ok(const char *path)
+{
+	struct db *db = NULL;
+	char *err = NULL;
+
+	if (db_open(path, &db, &err) != 0)
+		fail_msg("db_open %s: %s", path, err);
+	return db;
+}
+
+/* Runs raw SQL on the file with a separate connection, as an attacker would. */
+static void raw_sql(const char *path, const char *sql)
+{
+	sqlite3 *s;
+	char *err = NULL;
+
+	assert_int_equal(sqlite3_open(path, &s), SQLITE_OK);
+	if (sqlite3_exec(s, sql, NULL, NULL, &err) != SQLITE_OK)
+		fail_msg("sql %s: %s", sql, err);
+	sqlite3_close(s);
+}
+
+static enum tier tier_of(const char *s)
+{
+	enum tier t = TIER_LOW;
+	assert_int_equal(tier_from_name(s, &t), 0);
+	return t;
+}
+
+static const struct {
+	const char *name;
+	enum decision d;
+	enum action a;
+} decisions[] = {
+	{"auto", DECISION_AUTO, ACTION_AUTO},
+	{"approved", DECISION_APPROVED, ACTION_ASK},
+	{"denied", DECISION_DENIED, ACTION_ASK},
+};
+
+/* verdict_add wants rule ids with static storage: intern them. */
+static char *interned[64];
+
+static const char *intern(const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < nitems(interned) && interned[i]; i++)
+		if (strcmp(interned[i], s) == 0)
+			return interned[i];
+	assert_true(i < nitems(interned));
+	return interned[i] = xstrdup(s);
+}
+
+/* Records one calls.tsv row; returns the call id. */
+static int64_t record_row(struct db *db, const struct tdata_row *r)
+{
+	struct call *c = call_new();
+	struct verdict *v = verdict_new();
+	char *err = NULL, *rules = xstrdup(r->f[3]), *save = NULL;
+	int64_t id = 0;
+	static const enum tool tools[] = {TOOL_SHELL, TOOL_SQL, TOOL_READ_FILE, TOOL_HTTP};
+
+	c->tool = TOOL_OTHER;
+	for (size_t i = 0; i < nitems(tools); i++)
+		if (strcmp(r->f[0], tool_name(tools[i])) == 0)
+			c->tool = tools[i];
+	c->name = xstrdup(r->f[0]);
+	c->input = json_pack("{s:s}", "subject", r->f[1]);
+	c->command = c->query = c->path = c->url = json_string_value(json_object_get(c->input, "subject"));
+	for (char *t = strtok_r(rules, ",", &save); t; t = strtok_r(NULL, ",", &save))
+		if (strcmp(t, "-") != 0)
+			verdict_add(v, tier_of(r->f[2]), intern(t), (struct span){0, 0}, "because %s", t);
+	v->tier = tier_of(r->f[2]);
+	if (db_call_received(db, c, v, &id, &err) != 0)
+		fail_msg("received: %s", err);
+	for (size_t i = 0; i < nitems(decisions); i++) {
+		if (strcmp(r->f[4], decisions[i].name) != 0)
+			continue;
+		if (db_call_decided(db, id, decisions[i].a, decisions[i].d, r->f[5], NULL,
+		                    strtoll(r->f[6], NULL, 10), &err) != 0)
+			fail_msg("decided: %s", err);
+		if (decisions[i].d != DECISION_DENIED) {
+			struct outcome *o = outcome_new();
+			o->decision = decisions[i].d;
+			o->ran = true;
+			o->exit_code = 0;
+			o->duration_ms = 7;
+			if (db_call_finished(db, id, o, &err) != 0)
+				fail_msg("finished: %s", err);
+			outcome_free(o);
+		}
+	}
+	free(rules);
+	call_free(c);
+	verdict_free(v);
+	return id;
+}
+
+/* A log with the calls of calls.tsv in one ended gate session. */
+static size_t make_log(const char *path, int64_t *ids)
+{
+	struct tdata_row *rows;
+	size_t n = tdata_load("tests/data/db/calls.tsv", &rows);
+	struct db *db = open_ok(path);
+	struct db_session_info si = {.cwd = "/w", .mode = "gate", .policy_digest = "00"};
+	char *err = NULL;
+
+	assert_true(n <= MAXCALLS);
+	if (db_session_begin(db, &si, &err) != 0)
+		fail_msg("session: %s", err);
+	for (size_t i = 0; i < n; i++)
+		ids[i] = record_row(db, &rows[i]);
+	if (db_session_end(db, &err) != 0)
+		fail_msg("end: %s", err);
+	db_close(db);
+	tdata_free(rows, n);
+	return n;
+}
+
+static void verify_ok(const char *path, long long *events)
+{
+	struct db *db = open_ok(path);
+	struct db_verify_report r;
+	char *err = NULL;
+
+	if (db_verify_report(db, &r, &err) != 0)
+		fail_msg("verify %s: %s", path, err);
+	if (events)
+		*events = r.events;
+	db_close(db);
+}
+
+/* ---- redaction ---- */
+
+static void test_redact_table(void **state)
+{
+	struct tdata_row *rows;
+	size_t n = tdata_load("tests/data/db/redact.tsv", &rows);
+	char *values[] = {(char *)"s3cr3t-value-42", NULL};
+
+	(void)state;
+	for (size_t i = 0; i < n; i++) {
+		size_t len;
+		char *got = redact_text(rows[i].f[0], strlen(rows[i].f[0]), values, &len);
+		const char *shown = got ? got : rows[i].f[0];
+		if (strcmp(shown, rows[i].f[1]) != 0)
+			fail_msg("%s:%zu: got '%s', want '%s'", rows[i].file, rows[i].line, shown,
+			         rows[i].f[1]);
+		free(got);
+	}
+	tdata_free(rows, n);
+}
+
+/* Stored bodies are redacted, the caller's call is not touched, and
+ * --no-redact stores the text as is. */
+static void test_redact_stored(void **state)
+{
+	char *path = tmp_path(), *err = NULL, *text;
+	struct db *db = open_ok(path);
+	struct call *c = call_new();
+	struct verdict *v = verdict_new();
+	json_t *detail = NULL;
+	int64_t id;
+	const char *cmd = "curl -u x:y https://me:pw123@h/ -H 'Authorization: Bearer "
+	                  "ghp_abcdefghijklmnopqrstuvwxyz0123456789' # TOKENVALUE99";
+
+	(void)state;
+	db_add_secret_value(db, "TOKENVALUE99");
+	db_add_secret_value(db, "abc"); /* too short: ignored */
+	c->tool = TOOL_SHELL;
+	c->input = json_pack("{s:s}", "command", cmd);
+	c->command = json_string_value(json_object_get(c->input, "command"));
+	assert_int_equal(db_call_received(db, c, v, &id, &err), 0);
+	assert_string_equal(json_string_value(json_object_get(c->input, "command")), cmd);
+	assert_int_equal(db_call_detail(db, id, &detail, &err), 0);
+	text = json_dumps(detail, 0);
+	assert_null(strstr(text, "pw123"));
+	assert_null(strstr(text, "ghp_abc"));
+	assert_null(strstr(text, "TOKENVALUE99"));
+	assert_non_null(strstr(text, "[REDACTED:credential]"));
+	assert_non_null(strstr(text, "-u x:y"));
+	free(text);
+	json_decref(detail);
+	db_set_redact(db, false);
+	assert_int_equal(db_call_received(db, c, v, &id, &err), 0);
+	assert_int_equal(db_call_detail(db, id, &detail, &err), 0);
+	text = json_dumps(detail, 0);
+	assert_non_null(strstr(text, "TOKENVALUE99"));
+	free(text);
+	json_decref(detail);
+	call_free(c);
+	verdict_free(v);
+	db_close(db);
+	free(path);
+}
+
+/* ---- queries ---- */
+
+struct collect {
+	int64_t ids[MAXCALLS * 2];
+	size_t n;
+};
+
+static int collect_cb(void *arg, const struct db_call_row *row)
+{
+	struct collect *c = arg;
+	assert_true(c->n < nitems(c->ids));
+	c->ids[c->n++] = row->id;
+	return 0;
+}
+
+/* Parses "key=value key=value" into f; values point into spec. */
+static void parse_filter(char *spec, struct db_filter *f)
+{
+	char *save = NULL;
+
+	db_filter_init(f);
+	for (char *kv = strtok_r(spec, " ", &save); kv; kv = strtok_r(NULL, " ", &save)) {
+		char *v = strchr(kv, '=');
+		if (v == NULL)
+			continue;
+		*v++ = '\0';
+		if (strcmp(kv, "tier") == 0) {
+			size_t l = strlen(v);
+			f->tier_at_least = v[l - 1] == '+';
+			v[l - (f->tier_at_least ? 1 : 0)] = '\0';
+			f->tier = (int)tier_of(v);
+		} else if (strcmp(kv, "decision") == 0) {
+			f->decision = v;
+		} else if (strcmp(kv, "tool") == 0) {
+			f->tool = v;
+		} else if (strcmp(kv, "rule") == 0) {
+			f->rule = v;
+		} else if (strcmp(kv, "mode") == 0) {
+			f->mode = v;
+		} else if (strcmp(kv, "text") == 0) {
+			/* text takes the rest of the line */
+			f->text = v;
+			if (save && *save)
+				v[strlen(v)] = ' ';
+			break;
+		}
+	}
+}
+
+static void test_filters(void **state)
+{
+	char *path = tmp_path(), *err = NULL;
+	int64_t ids[MAXCALLS];
+	struct tdata_row *rows;
+	size_t n, ncalls = make_log(path, ids);
+	struct db *db = open_ok(path);
+
+	(void)state;
+	(void)ncalls;
+	n = tdata_load("tests/data/db/filters.tsv", &rows);
+	for (size_t i = 0; i < n; i++) {
+		struct db_filter f;
+		struct collect got = {.n = 0};
+		char want[256] = "", have[256] = "", *spec = xstrdup(rows[i].f[0]);
+		size_t w = 0;
+
+		parse_filter(spec, &f);
+		assert_true(db_calls_page(db, &f, 0, DB_PAGE_OLDER, 100, collect_cb, &got, &err) >= 0);
+		for (size_t k = 0; k < got.n; k++)
+			for (size_t j = 0; j < ncalls; j++)
+				if (ids[j] == got.ids[k])
+					w += (size_t)snprintf(have + w, sizeof(have) - w, "%s%zu",
+					                      k ? " " : "", j + 1);
+		snprintf(want, sizeof(want), "%s", rows[i].f[1]);
+		if (strcmp(want, "-") == 0)
+			want[0] = '\0';
+		if (strcmp(want, have) != 0)
+			fail_msg("%s:%zu: filter '%s': got '%s', want '%s'", rows[i].file,
+			         rows[i].line, rows[i].f[0], have, want);
+		assert_int_equal(db_calls_count(db, &f, &err), (long long)got.n);
+		free(spec);
+	}
+	tdata_free(rows, n);
+	db_close(db);
+	free(path);
+}
+
+/* Keyset paging in both directions visits every call once, in order. */
+static void test_paging(void **state)
+{
+	char *path = tmp_path(), *err = NULL;
+	int64_t ids[MAXCALLS];
+	size_t ncalls = make_log(path, ids);
+	struct db *db = open_ok(path);
+	struct collect all = {.n = 0};
+	int64_t after = 0;
+	int n;
+
+	(void)state;
+	do {
+		size_t before = all.n;
+		n = db_calls_page(db, NULL, after, DB_PAGE_NEWER, 3, collect_cb, &all, &err);
+		assert_true(n >= 0);
+		if (all.n > before)
+			after = all.ids[all.n - 1];
+	} while (n == 3);
+	assert_int_equal(all.n, ncalls);
+	for (size_t i = 0; i < ncalls; i++)
+		assert_int_equal(all.ids[i], ids[i]);
+	all.n = 0;
+	assert_int_equal(db_calls_page(db, NULL, ids[4], DB_PAGE_OLDER, 2, collect_cb, &all, &err), 2);
+	assert_int_equal(all.ids[0], ids[3]);
+	assert_int_equal(all.ids[1], ids[2]);
+	db_close(db);
+	free(path);
+}
+
+static int export_cb(void *arg, json_t *call)
+{
+	json_array_append(arg, call);
+	return 0;
+}
+
+static void test_detail_export_stats(void **state)
+{
+	char *path = tmp_path(), *err = NULL;
+	int64_t ids[MAXCALLS];
+	size_t ncalls = make_log(path, ids);
+	struct db *db = open_ok(path);
+	json_t *d = NULL, *all = json_array(), *st = NULL, *c2;
+
+	(void)state;
+	assert_int_equal(db_call_detail(db, ids[1], &d, &err), 0);
+	assert_int_equal(json_array_size(json_object_get(d, "events")), 3);
+	assert_string_equal(json_string_value(json_object_get(json_object_get(d, "call"), "decision")), "denied");
+	assert_string_equal(json_string_value(json_object_get(json_object_get(d, "session"), "mode")), "gate");
+	json_decref(d);
+	assert_int_equal(db_call_detail(db, 999999, &d, &err), 1);
+	free(err);
+	err = NULL;
+	assert_int_equal(db_export_calls(db, NULL, export_cb, all, &err), 0);
+	assert_int_equal(json_array_size(all), ncalls);
+	c2 = json_object_get(json_array_get(all, 1), "events");
+	assert_non_null(json_object_get(c2, "received"));
+	assert_non_null(json_object_get(c2, "classified"));
+	assert_non_null(json_object_get(c2, "decided"));
+	assert_null(json_object_get(c2, "finished"));
+	assert_int_equal(db_stats(db, NULL, &st, &err), 0);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(st, "total"), "calls")), (json_int_t)ncalls);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(st, "by_tier"), "high")), 4);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(st, "by_decision"), "denied")), 2);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(st, "waits"), "count")), 4);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(st, "waits"), "max_ms")), 12000);
+	json_decref(st);
+	json_decref(all);
+	db_close(db);
+	free(path);
+}
+
+/* ---- integrity ---- */
+
+static int64_t resolve_id(const char *s, int64_t last)
+{
+	if (strncmp(s, "LAST", 4) == 0)
+		return last + strtoll(s + 4, NULL, 10);
+	return strtoll(s, NULL, 10);
+}
+
+static void test_tamper(void **state)
+{
+	struct tdata_row *rows;
+	size_t n = tdata_load("tests/data/db/tamper.tsv", &rows);
+
+	(void)state;
+	for (size_t i = 0; i < n; i++) {
+		char *path = tmp_path(), *err = NULL;
+		int64_t ids[MAXCALLS];
+		long long last;
+		struct db *db;
+		struct db_verify_report r;
+
+		make_log(path, ids);
+		verify_ok(path, &last);
+		raw_sql(path, "DROP TRIGGER events_no_update; DROP TRIGGER events_no_delete;");
+		raw_sql(path, rows[i].f[0]);
+		db = open_ok(path);
+		if (db_verify_report(db, &r, &err) != 1)
+			fail_msg("%s:%zu: tampering not caught: %s", rows[i].file, rows[i].line,
+			         rows[i].f[0]);
+		if (r.bad_event != resolve_id(rows[i].f[1], last) || strstr(err, rows[i].f[2]) == NULL)
+			fail_msg("%s:%zu: got event %lld '%s', want %s '%s'", rows[i].file,
+			         rows[i].line, (long long)r.bad_event, err, rows[i].f[1], rows[i].f[2]);
+		free(err);
+		db_close(db);
+		free(path);
+	}
+	tdata_free(rows, n);
+}
+
+/* A log whose tail was removed refuses further appends (fail closed). */
+static void test_tail_refuses_append(void **state)
+{
+	char *path = tmp_path(), *err = NULL;
+	int64_t ids[MAXCALLS];
+	struct db *db;
+	struct db_session_info si = {.mode = "gate"};
+
+	(void)state;
+	make_log(path, ids);
+	raw_sql(path, "DROP TRIGGER events_no_delete; DELETE FROM events WHERE id ="
+	              " (SELECT max(id) FROM events);");
+	db = open_ok(path);
+	assert_int_equal(db_session_begin(db, &si, &err), -1);
+	assert_non_null(strstr(err, "head anchor"));
+	free(err);
+	db_close(db);
+	free(path);
+}
+
+static void test_prune(void **state)
+{
+	char *path = tmp_path(), *err = NULL;
+	int64_t ids[MAXCALLS];
+	struct db *db;
+	long long removed = 0, events;
+	struct db_verify_report r;
+
+	(void)state;
+	make_log(path, ids);
+	/* Backdate the first call so prune has something to cut. */
+	raw_sql(path, "DROP TRIGGER events_no_update; UPDATE events SET time ="
+	              " '2000-01-01T00:00:00.000Z' WHERE id <= 5;");
+	db = open_ok(path);
+	/* The edit broke the chain: prune refuses. */
+	assert_int_equal(db_prune(db, "2001-01-01", &removed, &err), 1);
+	free(err);
+	err = NULL;
+	db_close(db);
+	free(path);
+
+	path = tmp_path();
+	make_log(path, ids);
+	db = open_ok(path);
+	assert_int_equal(db_prune(db, "2000-01-01", &removed, &err), 0);
+	assert_int_equal(removed, 0);
+	assert_int_equal(db_prune(db, "9999-01-01", &removed, &err), 0);
+	assert_true(removed > 10);
+	assert_int_equal(db_verify_report(db, &r, &err), 0);
+	assert_int_equal(r.pruned_through, removed);
+	assert_int_equal(db_calls_count(db, NULL, &err), 0);
+	db_close(db);
+	/* Appends after a prune still verify; a second prune too. */
+	make_log(path, ids);
+	verify_ok(path, &events);
+	assert_true(events > 10);
+	db = open_ok(path);
+	assert_int_equal(db_prune(db, "9999-01-01", &removed, &err), 0);
+	assert_int_equal(db_verify_report(db, &r, &err), 0);
+	db_close(db);
+	/* Forging the anchor after a prune is caught. */
+	raw_sql(path, "UPDATE anchors SET hash = zeroblob(32);");
+	db = open_ok(path);
+	assert_int_equal(db_verify_report(db, &r, &err), 1);
+	free(err);
+	db_close(db);
+	free(path);
+}
+
+/* ---- schema ---- */
+
+static void load_v1(const char *path)
+{
+	FILE *f = fopen("tests/data/db/v1.sql", "r");
+	char *sql = xcalloc(1, 65536);
+	size_t n;
+
+	assert_non_null(f);
+	n = fread(sql, 1, 65535, f);
+	fclose(f);
+	assert_true(n > 0 && n < 65535);
+	raw_sql(path, sql);
+	free(sql);
+}
+
+static void test_migrate_v1(void **state)
+{
+	char *path = tmp_path(), *err = NULL;
+	struct db *db;
+	struct db_filter f;
+	struct collect got = {.n = 0};
+	struct tdata_row *rows;
+	size_t n = tdata_load("tests/data/db/calls.tsv", &rows);
+	struct db_session_info si = {.mode = "watch"};
+	long long events;
+
+	(void)state;
+	load_v1(path);
+	verify_ok(path, &events); /* opening migrates 1 -> 2 */
+	assert_int_equal(events, 13);
+	db = open_ok(path);
+	db_filter_init(&f);
+	assert_int_equal(db_calls_page(db, &f, 0, DB_PAGE_NEWER, 10, collect_cb, &got, &err), 3);
+	f.rule = "fs.delete.recursive";
+	f.decision = "denied";
+	assert_int_equal(db_calls_count(db, &f, &err), 1);
+	/* v1 and v2 events in one chain. */
+	assert_int_equal(db_session_begin(db, &si, &err), 0);
+	record_row(db, &rows[0]);
+	assert_int_equal(db_session_end(db, &err), 0);
+	db_close(db);
+	verify_ok(path, &events);
+	assert_int_equal(events, 13 + 6);
+	db = open_ok(path);
+	db_filter_init(&f);
+	f.mode = "watch";
+	assert_int_equal(db_calls_count(db, &f, &err), 1);
+	db_close(db);
+	tdata_free(rows, n);
+	free(path);
+}
+
+static void test_foreign_files(void **state)
+{
+	char *path = tmp_path(), *err = NULL;
+	struct db *db = NULL;
+	FILE *f;
+
+	(void)state;
+	f = fopen(path, "w");
+	fputs("this is not a database, just some text that is long enough to be a header\n", f);
+	fclose(f);
+	assert_int_equal(db_open(path, &db, &err), -1);
+	assert_null(db);
+	free(err);
+	free(path);
+
+	path = tmp_path();
+	raw_sql(path, "CREATE TABLE users(id INTEGER);");
+	assert_int_equal(db_open(path, &db, &err), -1);
+	assert_non_null(strstr(err, "not an airlock audit log"));
+	free(err);
+	free(path);
+
+	path = tmp_path();
+	db = open_ok(path);
+	db_close(db);
+	raw_sql(path, "PRAGMA user_version = 99;");
+	assert_int_equal(db_open(path, &db, &err), -1);
+	assert_non_null(strstr(err, "newer"));
+	free(err);
+	free(path);
+}
+
+/* Four processes append at once; the chain stays linear. */
+static void test_concurrent(void **state)
+{
+	char *path = tmp_path();
+	struct tdata_row *rows;
+	size_t n = tdata_load("tests/data/db/calls.tsv", &rows);
+	pid_t pids[4];
+	long long events;
+	struct db *db;
+	char *err = NULL;
+
+	(void)state;
+	db_close(open_ok(path));
+	for (int p = 0; p < 4; p++) {
+		if ((pids[p] = fork()) == 0) {
+			struct db_session_info si = {.mode = "gate"};
+			db = open_ok(path);
+			if (db_session_begin(db, &si, &err) != 0)
+				_exit(1);
+			for (int i = 0; i < 50; i++)
+				record_row(db, &rows[(size_t)i % n]);
+			if (db_session_end(db, &err) != 0)
+				_exit(1);
+			db_close(db);
+			_exit(0);
+		}
+	}
+	for (int p = 0; p < 4; p++) {
+		int st;
+		assert_int_equal(waitpid(pids[p], &st, 0), pids[p]);
+		assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	}
+	verify_ok(path, &events);
+	db = open_ok(path);
+	assert_int_equal(db_calls_count(db, NULL, &err), 200);
+	db_close(db);
+	tdata_free(rows, n);
+	free(path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_redact_table),
+		cmocka_unit_test(test_redact_stored),
+		cmocka_unit_test(test_filters),
+		cmocka_unit_test(test_paging),
+		cmocka_unit_test(test_detail_export_stats),
+		cmocka_unit_test(test_tamper),
+		cmocka_unit_test(test_tail_refuses_append),
+		cmocka_unit_test(test_prune),
+		cmocka_unit_test(test_migrate_v1),
+		cmocka_unit_test(test_foreign_files),
+		cmocka_unit_test(test_concurrent),
+	};
+	int rc;
+
+	if (mkdtemp(dir) == NULL)
+		return 1;
+	rc = cmocka_run_group_tests(tests, NULL, NULL);
+	if (getenv("KEEP_TEST_DB") == NULL) {
+		char *cmd = xasprintf("rm -rf '%s'", dir);
+		if (system(cmd) != 0)
+			rc = rc ? rc : 1;
+		free(cmd);
+	}
+	for (size_t i = 0; i < nitems(interned); i++)
+		free(interned[i]);
+	return rc;
+}
