@@ -1,13 +1,276 @@
-/* cmd_hook.c: STAND-IN until the integrations issue lands. */
+/*
+ * cmd_hook.c: `airlock hook claude`, a Claude Code PreToolUse hook. One
+ * process per tool call: read the payload, classify under the policy of
+ * its cwd, record, answer allow/deny/ask on stdout and exit 0.
+ * Rules it keeps:
+ *  - fail closed: bad input, a policy or log error, anything unexpected
+ *    answers "deny" with the reason (exit 0, so Claude Code shows it);
+ *  - an auto-run Bash command is rewritten to run inside `airlock exec`;
+ *  - nothing slow on this path: libgit2 is not loaded unless a policy file
+ *    needs it (docs/integrations.md has the measured wall time).
+ */
+#include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
-#include "core/airlock.h"
+#include "core/util.h"
+#include "gate/agent.h"
 #include "gate/commands.h"
+#include "gate/pipeline.h"
+#include "gate/protocol.h"
+
+static const char hook_usage[] =
+	"usage: airlock hook claude [--tui] [OPTIONS]\n"
+	"A Claude Code PreToolUse hook: reads the hook JSON on stdin, classifies the call\n"
+	"under the policy of its cwd, records it and answers allow, deny or ask.\n"
+	"  --tui              ask on /dev/tty (the approval screen) instead of handing\n"
+	"                     the question to Claude Code's own prompt\n" AGENT_GATE_USAGE;
+
+static const struct option hook_longopts[] = {
+	AGENT_GATE_LONGOPTS,
+	{"tui", no_argument, NULL, 't'},
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
+};
+
+/* The answer being built: decision, reason and, for Bash, the new input. */
+struct hook_answer {
+	const char *decision; /* "allow", "deny", "ask" */
+	char *reason;         /* owned */
+	json_t *updated;      /* owned, or NULL */
+};
+
+static int answer_write(struct hook_answer *a)
+{
+	json_t *spec = json_pack("{s:s, s:s, s:s}", "hookEventName", "PreToolUse",
+	                         "permissionDecision", a->decision, "permissionDecisionReason",
+	                         a->reason ? a->reason : "");
+	json_t *root;
+	int rc;
+
+	if (spec == NULL) /* the reason was not UTF-8: say so rather than nothing */
+		spec = json_pack("{s:s, s:s, s:s}", "hookEventName", "PreToolUse",
+		                 "permissionDecision", "deny", "permissionDecisionReason",
+		                 "airlock: the reason could not be encoded; denied");
+	if (a->updated && strcmp(a->decision, "allow") == 0)
+		json_object_set(spec, "updatedInput", a->updated);
+	root = json_pack("{s:o}", "hookSpecificOutput", spec);
+	rc = protocol_write(stdout, root);
+	json_decref(root);
+	free(a->reason);
+	json_decref(a->updated);
+	return rc < 0 ? EXIT_INTERNAL : EXIT_OK;
+}
+
+static void deny(struct hook_answer *a, const char *fmt, ...) AIRLOCK_PRINTF(2, 3);
+static void deny(struct hook_answer *a, const char *fmt, ...)
+{
+	va_list ap;
+	char *msg;
+
+	va_start(ap, fmt);
+	msg = xvasprintf(fmt, ap);
+	va_end(ap);
+	a->decision = "deny";
+	free(a->reason);
+	a->reason = xasprintf("airlock: %s", msg);
+	free(msg);
+}
+
+/* Reads all of stdin up to cap bytes; returns a new NUL-terminated buffer. */
+static char *read_payload(size_t cap, size_t *len, char **errstr)
+{
+	struct buf b;
+	char chunk[65536];
+	ssize_t n;
+
+	buf_init(&b, cap);
+	while ((n = read(STDIN_FILENO, chunk, sizeof(chunk))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			*errstr = xasprintf("cannot read the hook payload: %s", strerror(errno));
+			buf_free(&b);
+			return NULL;
+		}
+		buf_append(&b, chunk, (size_t)n);
+		if (b.truncated) {
+			*errstr = xasprintf("the hook payload is larger than %zu bytes", cap);
+			buf_free(&b);
+			return NULL;
+		}
+	}
+	return buf_take(&b, len);
+}
+
+/* "tier: reason (rule); reason (rule); policy reason" */
+static char *reason_text(const struct verdict *v, const char *why)
+{
+	struct buf b;
+
+	buf_init(&b, 4096);
+	buf_printf(&b, "airlock: %s", tier_name(v->tier));
+	for (size_t i = 0; i < v->nfindings; i++)
+		buf_printf(&b, "%s%s (%s)", i ? "; " : ": ", v->findings[i].reason,
+		           v->findings[i].rule);
+	if (why && *why)
+		buf_printf(&b, "; %s", why);
+	return buf_take(&b, NULL);
+}
+
+/* For Bash: the same input with the command run inside airlock's sandbox. */
+static json_t *bash_sandboxed(json_t *tool_input, const char *profile, char **errstr)
+{
+	const char *cmd = json_string_value(json_object_get(tool_input, "command"));
+	char *self = agent_self_path(errstr), *qself, *qprof, *qcmd;
+	json_t *in;
+
+	if (self == NULL)
+		return NULL;
+	qself = agent_shell_quote(self);
+	qprof = agent_shell_quote(profile);
+	qcmd = agent_shell_quote(cmd ? cmd : "");
+	in = json_deep_copy(tool_input);
+	json_object_set_new(in, "command", json_sprintf("%s exec --profile %s -- bash -c %s", qself,
+	                                                qprof, qcmd));
+	free(self);
+	free(qself);
+	free(qprof);
+	free(qcmd);
+	return in;
+}
+
+/* Fills the answer from what the gate decided. */
+static void answer_decided(struct hook_answer *a, const struct call *c, json_t *tool_input,
+                           const struct verdict *v, const struct plan *pl, struct outcome *o,
+                           bool tui)
+{
+	char *err = NULL;
+
+	if (!tui && pl->action == ACTION_ASK && o->decision == DECISION_DENIED && o->audit_id) {
+		a->decision = "ask"; /* handed to Claude Code's own prompt: not decided here */
+		a->reason = reason_text(v, pl->reason);
+		return;
+	}
+	if (o->decision != DECISION_AUTO && o->decision != DECISION_APPROVED) {
+		a->decision = "deny";
+		a->reason = reason_text(v, o->reason);
+		return;
+	}
+	a->decision = "allow";
+	a->reason = reason_text(v, pl->reason);
+	if (c->tool == TOOL_SHELL && c->shape == SHAPE_HOOK) {
+		if (pl->profile == NULL)
+			deny(a, "no sandbox profile for this Bash call; not run");
+		else if ((a->updated = bash_sandboxed(tool_input, pl->profile->name, &err)) == NULL)
+			deny(a, "cannot sandbox the command: %s", err);
+		free(err);
+	}
+}
+
+/* Decodes, classifies and decides one payload; fills a. */
+static void hook_decide(struct gate_opts *go, json_t *root, bool tui, struct hook_answer *a)
+{
+	const char *ev = json_string_value(json_object_get(root, "hook_event_name"));
+	const char *sid = json_string_value(json_object_get(root, "session_id"));
+	struct call *c = NULL, **calls = NULL;
+	struct gate *g = NULL;
+	struct verdict *v = NULL;
+	struct outcome *o = NULL;
+	struct plan pl = {0};
+	json_t *id = NULL;
+	char *err = NULL, *agent = NULL;
+	int ec;
+
+	if (json_object_get(root, "hook_event_name") && (ev == NULL || strcmp(ev, "PreToolUse"))) {
+		deny(a, "this hook answers PreToolUse only (got %s)", ev ? ev : "a non-string");
+		goto out;
+	}
+	if (protocol_decode_json(root, 1, &c, &id, &err) < 0) {
+		deny(a, "malformed hook payload: %s", err);
+		goto out;
+	}
+	if (go->workdir == NULL)
+		go->workdir = c->cwd;
+	go->agent = agent = xasprintf("claude-code%s%s", sid ? " session " : "", sid ? sid : "");
+	if (gate_open(go, &g, &ec, &err) < 0) {
+		deny(a, "%s", err);
+		goto out;
+	}
+	if (strncmp(c->name, "mcp:", 4) == 0 && strchr(c->name + 4, '.')) {
+		calls = agent_tool_calls(c->name, strchr(c->name + 4, '.') + 1, c->input, c->id);
+		v = agent_classify_calls(g, calls);
+	} else
+		v = gate_classify(g, c);
+	o = gate_decide(g, calls ? calls[0] : c, v, tui ? GATE_ASK_PERSON : GATE_ASK_RETURN, &pl);
+	answer_decided(a, c, json_object_get(root, "tool_input"), v, &pl, o, tui);
+	if (strcmp(a->decision, "ask") != 0) {
+		outcome_set_reason(o, "%s; handed back to Claude Code, which runs it", a->reason);
+		if (strcmp(a->decision, "deny") == 0 && o->decision != DECISION_ERROR)
+			o->decision = DECISION_DENIED;
+		if (gate_finish(g, o, &err) < 0)
+			deny(a, "cannot record the outcome in the audit log: %s", err);
+	}
+out:
+	free(err);
+	plan_clear(&pl);
+	outcome_free(o);
+	verdict_free(v);
+	agent_calls_free(calls);
+	call_free(c);
+	json_decref(id);
+	gate_close(g);
+	free(agent);
+}
 
 int cmd_hook(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "airlock hook: not built yet\n");
-	return EXIT_USAGE;
+	struct gate_opts o = {.mode = "hook"};
+	struct hook_answer a = {.decision = "deny"};
+	bool tui = false;
+	json_error_t jerr;
+	json_t *root = NULL;
+	char *err = NULL, *text = NULL;
+	size_t len = 0;
+	int ch, r;
+
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "+h", hook_longopts, NULL)) != -1) {
+		if ((r = agent_gate_option(ch, optarg, &o, &err)) != 0) {
+			if (r < 0) {
+				fprintf(stderr, "airlock hook: %s\n", err);
+				free(err);
+				return EXIT_USAGE;
+			}
+			continue;
+		}
+		switch (ch) {
+		case 't': tui = true; break;
+		case 'h': fputs(hook_usage, stdout); return EXIT_OK;
+		default: fputs(hook_usage, stderr); return EXIT_USAGE;
+		}
+	}
+	if (optind + 1 != argc || strcmp(argv[optind], "claude") != 0) {
+		fputs(hook_usage, stderr);
+		return EXIT_USAGE;
+	}
+	o.no_tty = o.no_tty || !tui; /* without --tui, Claude Code asks; never the terminal */
+	if ((text = read_payload(o.line_cap ? o.line_cap : PROTOCOL_LINE_CAP, &len, &err)) == NULL)
+		deny(&a, "%s", err);
+	else if (memchr(text, '\0', len))
+		deny(&a, "malformed hook payload: it holds a NUL byte");
+	else if ((root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr)) == NULL)
+		deny(&a, "malformed hook payload: invalid JSON: %s at line %d column %d", jerr.text,
+		     jerr.line, jerr.column);
+	else
+		hook_decide(&o, root, tui, &a);
+	if (strcmp(a.decision, "deny") == 0 && a.reason)
+		fprintf(stderr, "%s\n", a.reason);
+	json_decref(root);
+	free(text);
+	free(err);
+	return answer_write(&a);
 }

@@ -1,13 +1,509 @@
-/* cmd_mcp.c: STAND-IN until the integrations issue lands. */
+/*
+ * cmd_mcp.c: `airlock mcp -- SERVER [ARGS...]`, a transparent MCP proxy
+ * over stdio. JSON-RPC lines pass both ways unchanged except tools/call
+ * requests from the client: those are classified as mcp:<server>.<tool>,
+ * recorded, then forwarded, held for approval, or answered by airlock with
+ * a tool error result.
+ * Rules it keeps:
+ *  - fail closed: a client line airlock cannot parse strictly is answered
+ *    with a JSON-RPC parse error and never forwarded (the server might read
+ *    it differently, e.g. a duplicate "method" key);
+ *  - the server's tool annotations may raise a tier, never lower it;
+ *  - one thread (main) touches the gate and the audit log; the pump thread
+ *    only forwards server lines and queues what it learns.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
-#include "core/airlock.h"
+#include "core/util.h"
+#include "gate/agent.h"
 #include "gate/commands.h"
+#include "gate/pipeline.h"
+#include "gate/protocol.h"
+
+#define RESULT_TEXT_CAP (64u << 10) /* tool result text kept in the log */
+
+static const char mcp_usage[] =
+	"usage: airlock mcp [OPTIONS] -- SERVER [ARGS...]\n"
+	"Runs the MCP stdio server SERVER and proxies JSON-RPC between it and the client\n"
+	"on stdin/stdout; tools/call requests are classified, recorded, and forwarded,\n"
+	"held for approval or answered with an error result.\n"
+	"  --name NAME        the server's name in mcp:NAME.TOOL (default: serverInfo.name\n"
+	"                     from the initialize response, else SERVER's basename)\n"
+	AGENT_GATE_USAGE;
+
+static const struct option mcp_longopts[] = {
+	AGENT_GATE_LONGOPTS,
+	{"name", required_argument, NULL, 'n'},
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
+};
+
+struct mcp {
+	struct gate *g;
+	struct agent_child srv;
+	FILE *to_server;
+	size_t cap;
+	int wake[2];            /* the pump writes here when the server is gone */
+	pthread_mutex_t lock;   /* guards the fields below and writes to stdout */
+	char *server;           /* NAME in mcp:NAME.TOOL; owned */
+	bool named;             /* --name given: serverInfo does not replace it */
+	json_t *pending;        /* id text -> {"kind", "audit", "decision"} */
+	json_t *annotations;    /* tool name -> annotations object */
+	json_t *done;           /* [{"audit","decision","error","text"}] for the main thread */
+};
+
+/* Writes one line to the client; the lock keeps lines whole. */
+static void client_write(struct mcp *m, json_t *msg, const char *raw, size_t len)
+{
+	pthread_mutex_lock(&m->lock);
+	if (msg)
+		protocol_write(stdout, msg);
+	else if (fwrite(raw, 1, len, stdout) == len && putchar('\n') != EOF)
+		fflush(stdout);
+	pthread_mutex_unlock(&m->lock);
+}
+
+static char *id_key(json_t *id)
+{
+	return json_dumps(id, JSON_COMPACT | JSON_ENCODE_ANY | JSON_SORT_KEYS);
+}
+
+static void pending_add(struct mcp *m, json_t *id, json_t *what)
+{
+	char *k = id_key(id);
+	pthread_mutex_lock(&m->lock);
+	if (k)
+		json_object_set(m->pending, k, what);
+	pthread_mutex_unlock(&m->lock);
+	json_decref(what);
+	free(k);
+}
+
+/* ---- server -> client: forward, and learn names, annotations, results. -- */
+
+static void learn_tools(struct mcp *m, json_t *result)
+{
+	json_t *tools = json_object_get(result, "tools"), *t;
+	size_t i;
+
+	json_array_foreach(tools, i, t) {
+		const char *name = json_string_value(json_object_get(t, "name"));
+		json_t *ann = json_object_get(t, "annotations");
+		if (name && json_is_object(ann))
+			json_object_set(m->annotations, name, ann);
+	}
+}
+
+/* Joins the text items of a tool result, capped. Returns a new string. */
+static char *result_text(json_t *result)
+{
+	json_t *content = json_object_get(result, "content"), *item;
+	struct buf b;
+	size_t i;
+
+	buf_init(&b, RESULT_TEXT_CAP);
+	json_array_foreach(content, i, item) {
+		const char *t = json_string_value(json_object_get(item, "text"));
+		if (t)
+			buf_printf(&b, "%s%s", b.len ? "\n" : "", t);
+	}
+	return buf_take(&b, NULL);
+}
+
+/* A response from the server: match it to what the client asked. */
+static void learn(struct mcp *m, json_t *msg)
+{
+	json_t *id = json_object_get(msg, "id"), *res = json_object_get(msg, "result"), *p;
+	char *k = id ? id_key(id) : NULL;
+	const char *kind, *name;
+
+	pthread_mutex_lock(&m->lock);
+	if (k == NULL || (p = json_object_get(m->pending, k)) == NULL)
+		goto out;
+	kind = json_string_value(json_object_get(p, "kind"));
+	name = json_string_value(json_object_get(json_object_get(res, "serverInfo"), "name"));
+	if (strcmp(kind, "initialize") == 0 && name && *name && !m->named) {
+		free(m->server);
+		m->server = xstrdup(name);
+	} else if (strcmp(kind, "tools/list") == 0)
+		learn_tools(m, res);
+	else if (strcmp(kind, "call") == 0) {
+		char *text = res ? result_text(res) : xstrdup("");
+		json_array_append_new(m->done,
+		                      json_pack("{s:O, s:O, s:b, s:s}", "audit", json_object_get(p, "audit"),
+		                                "decision", json_object_get(p, "decision"), "error",
+		                                !res || json_is_true(json_object_get(res, "isError")),
+		                                "text", utf8_valid(text, strlen(text)) ? text : ""));
+		free(text);
+	}
+	json_object_del(m->pending, k);
+out:
+	pthread_mutex_unlock(&m->lock);
+	free(k);
+}
+
+static void *pump_main(void *arg)
+{
+	struct mcp *m = arg;
+	struct reader *r = reader_new(m->srv.out_fd, m->cap);
+	const char *line;
+	size_t len;
+	bool toolong;
+
+	while (reader_next(r, &line, &len, &toolong) == 1) {
+		json_t *msg;
+		if (toolong) {
+			fprintf(stderr, "airlock mcp: a server line is longer than the line cap (%zu "
+			                "bytes); dropped\n", m->cap);
+			continue;
+		}
+		client_write(m, NULL, line, len);
+		if ((msg = json_loadb(line, len, 0, NULL)) != NULL && json_is_object(msg))
+			learn(m, msg);
+		json_decref(msg);
+	}
+	reader_free(r);
+	if (write(m->wake[1], "x", 1) < 0)
+		fprintf(stderr, "airlock mcp: cannot wake the main thread: %s\n", strerror(errno));
+	return NULL;
+}
+
+/* ---- client -> server: gate tools/call, forward the rest. ------------- */
+
+static json_t *rpc_error(json_t *id, int code, const char *msg)
+{
+	return json_pack("{s:s, s:O, s:{s:i, s:s}}", "jsonrpc", "2.0", "id", id ? id : json_null(),
+	                 "error", "code", code, "message", msg);
+}
+
+static json_t *tool_denied(json_t *id, const char *why)
+{
+	char *text = xasprintf("denied by airlock: %s", why);
+	json_t *r = json_pack("{s:s, s:O, s:{s:[{s:s, s:s}], s:b}}", "jsonrpc", "2.0", "id", id,
+	                      "result", "content", "type", "text", "text", text, "isError", 1);
+	free(text);
+	return r ? r : rpc_error(id, -32603, "denied by airlock");
+}
+
+/* Raises the tier from the server's own hints; never lowers it. */
+static void annotate(struct mcp *m, struct verdict *v, const char *tool)
+{
+	json_t *ann, *ro, *de;
+
+	pthread_mutex_lock(&m->lock);
+	ann = json_object_get(m->annotations, tool);
+	ro = json_object_get(ann, "readOnlyHint");
+	de = json_object_get(ann, "destructiveHint");
+	if (!json_is_true(ro) && json_is_true(de))
+		verdict_add(v, TIER_HIGH, "mcp.annotation.destructive", (struct span){0, 0},
+		            "the server marks %s as destructive (destructiveHint)", tool);
+	else if (json_is_false(ro))
+		verdict_add(v, TIER_MEDIUM, "mcp.annotation.writes", (struct span){0, 0},
+		            "the server marks %s as not read-only (readOnlyHint false)", tool);
+	pthread_mutex_unlock(&m->lock);
+}
+
+/* Decides one tools/call. Returns NULL to forward it, else airlock's reply. */
+static json_t *gate_tools_call(struct mcp *m, json_t *req)
+{
+	json_t *id = json_object_get(req, "id"), *params = json_object_get(req, "params");
+	json_t *args = json_object_get(params, "arguments"), *reply = NULL;
+	const char *tool = json_string_value(json_object_get(params, "name"));
+	struct call **calls;
+	struct verdict *v;
+	struct outcome *o;
+	struct plan pl = {0};
+	char *name, *err = NULL;
+
+	if (tool == NULL || *tool == '\0' || (args && !json_is_object(args)))
+		return rpc_error(id, -32602, "airlock: tools/call needs params.name as a string and "
+		                             "params.arguments as an object");
+	pthread_mutex_lock(&m->lock);
+	name = xasprintf("mcp:%s.%s", m->server, tool);
+	pthread_mutex_unlock(&m->lock);
+	calls = agent_tool_calls(name, tool, args, id);
+	v = agent_classify_calls(m->g, calls);
+	annotate(m, v, tool);
+	o = gate_decide(m->g, calls[0], v, GATE_ASK_PERSON, &pl);
+	if ((o->decision == DECISION_AUTO || o->decision == DECISION_APPROVED) && id)
+		pending_add(m, id, json_pack("{s:s, s:I, s:i}", "kind", "call", "audit",
+		                             (json_int_t)o->audit_id, "decision", (int)o->decision));
+	else if (o->decision != DECISION_AUTO && o->decision != DECISION_APPROVED) {
+		if (o->decision != DECISION_ERROR && gate_finish(m->g, o, &err) < 0)
+			fprintf(stderr, "airlock mcp: %s\n", err);
+		reply = id ? tool_denied(id, o->reason ? o->reason : "denied") : json_null();
+	}
+	free(err);
+	free(name);
+	plan_clear(&pl);
+	outcome_free(o);
+	verdict_free(v);
+	agent_calls_free(calls);
+	return reply;
+}
+
+/* One message from the client: NULL to forward it, else airlock's reply. */
+static json_t *client_message(struct mcp *m, json_t *msg)
+{
+	const char *method = json_string_value(json_object_get(msg, "method"));
+	json_t *id = json_object_get(msg, "id");
+
+	if (method == NULL || id == NULL)
+		return strcmp(method ? method : "", "tools/call") == 0 ? gate_tools_call(m, msg)
+		                                                        : NULL;
+	if (strcmp(method, "tools/call") == 0)
+		return gate_tools_call(m, msg);
+	if (strcmp(method, "initialize") == 0 || strcmp(method, "tools/list") == 0)
+		pending_add(m, id, json_pack("{s:s}", "kind", method));
+	return NULL;
+}
+
+static void server_write(struct mcp *m, json_t *msg, const char *raw, size_t len)
+{
+	bool ok = m->to_server &&
+	          (msg ? json_dumpf(msg, m->to_server, JSON_COMPACT) == 0
+	               : fwrite(raw, 1, len, m->to_server) == len) &&
+	          fputc('\n', m->to_server) != EOF && fflush(m->to_server) != EOF;
+	if (!ok)
+		fprintf(stderr, "airlock mcp: cannot write to the server: %s\n", strerror(errno));
+}
+
+/* A batch: forward what passes, answer the rest in one batch reply. */
+static void client_batch(struct mcp *m, json_t *batch, const char *raw, size_t len)
+{
+	json_t *fwd = json_array(), *replies = json_array(), *e;
+	size_t i;
+
+	json_array_foreach(batch, i, e) {
+		json_t *r = json_is_object(e) ? client_message(m, e)
+		                              : rpc_error(NULL, -32600, "airlock: invalid request");
+		if (r == NULL)
+			json_array_append(fwd, e);
+		else if (!json_is_null(r))
+			json_array_append(replies, r);
+		json_decref(r);
+	}
+	if (json_array_size(fwd) == json_array_size(batch))
+		server_write(m, NULL, raw, len);
+	else if (json_array_size(fwd))
+		server_write(m, fwd, NULL, 0);
+	if (json_array_size(replies))
+		client_write(m, replies, NULL, 0);
+	json_decref(fwd);
+	json_decref(replies);
+}
+
+static void client_line(struct mcp *m, const char *line, size_t len)
+{
+	json_error_t jerr;
+	json_t *msg, *r = NULL;
+	char *err;
+
+	if (len == 0)
+		return;
+	msg = memchr(line, '\0', len) ? NULL : json_loadb(line, len, JSON_REJECT_DUPLICATES, &jerr);
+	if (msg == NULL || !(json_is_object(msg) || json_is_array(msg))) {
+		err = xasprintf("airlock: cannot parse the message strictly (%s); not forwarded",
+		                msg ? "not an object" : jerr.text);
+		r = rpc_error(NULL, -32700, err);
+		client_write(m, r, NULL, 0);
+		free(err);
+	} else if (json_is_array(msg))
+		client_batch(m, msg, line, len);
+	else if ((r = client_message(m, msg)) == NULL)
+		server_write(m, NULL, line, len);
+	else if (!json_is_null(r))
+		client_write(m, r, NULL, 0);
+	json_decref(r);
+	json_decref(msg);
+}
+
+/* Records the results the pump saw (main thread: the log is not shared). */
+static void drain_done(struct mcp *m)
+{
+	json_t *done, *e;
+	size_t i;
+
+	pthread_mutex_lock(&m->lock);
+	done = m->done;
+	m->done = json_array();
+	pthread_mutex_unlock(&m->lock);
+	json_array_foreach(done, i, e) {
+		struct outcome *o = outcome_new();
+		const char *text = json_string_value(json_object_get(e, "text"));
+		char *err = NULL;
+
+		o->audit_id = json_integer_value(json_object_get(e, "audit"));
+		o->decision = (enum decision)json_integer_value(json_object_get(e, "decision"));
+		o->ran = true;
+		o->exit_code = json_is_true(json_object_get(e, "error")) ? 1 : 0;
+		o->applied = "run";
+		o->out = xstrdup(text ? text : "");
+		o->outlen = strlen(o->out);
+		o->truncated = o->outlen >= RESULT_TEXT_CAP - 1;
+		if (gate_finish(m->g, o, &err) < 0) {
+			fprintf(stderr, "airlock mcp: %s\n", err);
+			free(err);
+		}
+		outcome_free(o);
+	}
+	json_decref(done);
+}
+
+/* Reads client lines until the client or the server goes away. */
+static void mcp_loop(struct mcp *m)
+{
+	struct reader *r = reader_new(STDIN_FILENO, m->cap);
+	struct pollfd pfd[2] = {{.fd = STDIN_FILENO, .events = POLLIN}, {.fd = m->wake[0], .events = POLLIN}};
+	const char *line;
+	size_t len;
+	bool toolong;
+
+	for (;;) {
+		if (!reader_ready(r)) {
+			while (poll(pfd, 2, -1) < 0 && errno == EINTR)
+				;
+			if (pfd[1].revents) /* the server is gone: nothing more can be answered */
+				break;
+		}
+		if (reader_next(r, &line, &len, &toolong) != 1)
+			break;
+		if (toolong) {
+			json_t *e = rpc_error(NULL, -32700, "airlock: message longer than the line cap; "
+			                                    "not forwarded");
+			client_write(m, e, NULL, 0);
+			json_decref(e);
+		} else
+			client_line(m, line, len);
+		drain_done(m);
+	}
+	reader_free(r);
+}
+
+/* Closes the server's stdin, gives it 2 s, then SIGTERM, then SIGKILL. */
+static int server_stop(struct mcp *m)
+{
+	static const int sigs[] = {0, SIGTERM, SIGKILL};
+	int st;
+
+	if (m->to_server)
+		fclose(m->to_server);
+	m->to_server = NULL;
+	for (size_t i = 0; i < nitems(sigs); i++) {
+		if (sigs[i])
+			kill(m->srv.pid, sigs[i]);
+		for (int t = 0; t < 200; t++) {
+			if (waitpid(m->srv.pid, &st, WNOHANG) == m->srv.pid)
+				return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+			usleep(10000);
+		}
+	}
+	return agent_wait(m->srv.pid);
+}
+
+static void mcp_free(struct mcp *m)
+{
+	json_decref(m->pending);
+	json_decref(m->annotations);
+	json_decref(m->done);
+	free(m->server);
+	pthread_mutex_destroy(&m->lock);
+	for (int i = 0; i < 2; i++)
+		if (m->wake[i] >= 0)
+			close(m->wake[i]);
+}
+
+static int mcp_serve(struct mcp *m, char **argv, char **errstr)
+{
+	pthread_t pump;
+	int rc;
+
+	if (agent_spawn(argv, &m->srv, &rc, errstr) < 0)
+		return rc;
+	agent_forward_signals(m->srv.pid);
+	m->to_server = fdopen(m->srv.in_fd, "w");
+	if (m->to_server == NULL || pthread_create(&pump, NULL, pump_main, m) != 0) {
+		*errstr = xasprintf("cannot start the proxy: %s", strerror(errno));
+		kill(m->srv.pid, SIGKILL);
+		agent_wait(m->srv.pid);
+		return EXIT_INTERNAL;
+	}
+	mcp_loop(m);
+	rc = server_stop(m);
+	pthread_join(pump, NULL);
+	close(m->srv.out_fd);
+	drain_done(m);
+	return rc;
+}
 
 int cmd_mcp(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "airlock mcp: not built yet\n");
-	return EXIT_USAGE;
+	struct gate_opts o = {.mode = "mcp"};
+	struct mcp m = {.wake = {-1, -1}, .pending = json_object(), .annotations = json_object(),
+	                .done = json_array()};
+	char *err = NULL, *cmdline = NULL;
+	int c, rc = EXIT_USAGE;
+
+	pthread_mutex_init(&m.lock, NULL);
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+h", mcp_longopts, NULL)) != -1) {
+		if ((rc = agent_gate_option(c, optarg, &o, &err)) < 0) {
+			rc = EXIT_USAGE;
+			goto fail;
+		}
+		if (rc > 0)
+			continue;
+		if (c == 'n' && *optarg) {
+			free(m.server);
+			m.server = xstrdup(optarg);
+			m.named = true;
+			continue;
+		}
+		fputs(mcp_usage, c == 'h' ? stdout : stderr);
+		rc = c == 'h' ? EXIT_OK : EXIT_USAGE;
+		goto out;
+	}
+	rc = EXIT_USAGE;
+	if (optind >= argc) {
+		fputs(mcp_usage, stderr);
+		goto out;
+	}
+	if (m.server == NULL) {
+		char *copy = xstrdup(argv[optind]);
+		m.server = xstrdup(basename(copy));
+		free(copy);
+	}
+	o.agent = cmdline = agent_command_line(argv + optind);
+	m.cap = o.line_cap ? o.line_cap : PROTOCOL_LINE_CAP;
+	signal(SIGPIPE, SIG_IGN);
+	if (pipe2(m.wake, O_CLOEXEC) < 0) {
+		err = xasprintf("cannot create a pipe: %s", strerror(errno));
+		rc = EXIT_INTERNAL;
+		goto fail;
+	}
+	if (gate_open(&o, &m.g, &rc, &err) < 0)
+		goto fail;
+	rc = mcp_serve(&m, argv + optind, &err);
+	if (err)
+		goto fail;
+	goto out;
+fail:
+	fprintf(stderr, "airlock mcp: %s\n", err);
+	free(err);
+out:
+	gate_close(m.g);
+	mcp_free(&m);
+	free(cmdline);
+	return rc;
 }

@@ -1,13 +1,171 @@
-/* cmd_run.c: STAND-IN until the integrations issue lands. */
+/*
+ * cmd_run.c: `airlock run -- AGENT [ARGS...]`: the agent runs as a child.
+ * Each line it writes on stdout that is a tool call (any protocol shape)
+ * goes through the gate and its result goes back on the agent's stdin as
+ * one JSON line; every other line passes through to airlock's stdout.
+ * Rules it keeps:
+ *  - lines are handled in order: chatter after a call waits for its result;
+ *  - a line shaped like a call that cannot be decoded is answered with an
+ *    error result (the agent is waiting for one), never run or echoed;
+ *  - the agent's stderr is airlock's; its exit status is airlock's; it dies
+ *    with airlock (PR_SET_PDEATHSIG) and gets the signals airlock gets.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
-#include "core/airlock.h"
+#include "core/util.h"
+#include "gate/agent.h"
 #include "gate/commands.h"
+#include "gate/pipeline.h"
+#include "gate/protocol.h"
+
+static const char run_usage[] =
+	"usage: airlock run [OPTIONS] -- AGENT [ARGS...]\n"
+	"Starts AGENT with its stdin and stdout on pipes. Every line it prints that is a\n"
+	"tool call goes through the gate and the result comes back on its stdin as one\n"
+	"JSON line; its other output passes through. Exits with the agent's status.\n" AGENT_GATE_USAGE;
+
+static const struct option run_longopts[] = {
+	AGENT_GATE_LONGOPTS,
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
+};
+
+static bool type_is(json_t *o, const char *t)
+{
+	const char *v = json_string_value(json_object_get(o, "type"));
+	return v && strcmp(v, t) == 0;
+}
+
+/* True when the object has one of the call shapes of docs/protocol.md. */
+static bool call_shaped(json_t *o)
+{
+	const char *m = json_string_value(json_object_get(o, "method"));
+
+	if (!json_is_object(o))
+		return false;
+	if (json_object_get(o, "jsonrpc"))
+		return m && strcmp(m, "tools/call") == 0;
+	return type_is(o, "tool_use") || type_is(o, "function_call") ||
+	       (type_is(o, "function") && json_object_get(o, "function")) ||
+	       json_object_get(o, "hook_event_name") || json_object_get(o, "tool_name") ||
+	       json_object_get(o, "tool");
+}
+
+/* Returns the result for a call line, or NULL when the line is chatter. */
+static json_t *run_line(struct gate *g, const char *line, size_t len, size_t lineno)
+{
+	json_t *root = memchr(line, '\0', len) ? NULL : json_loadb(line, len, 0, NULL);
+	json_t *res = NULL, *id = NULL;
+	struct call *c = NULL;
+	struct verdict *v = NULL;
+	struct outcome *o;
+	char *err = NULL;
+
+	if (!call_shaped(root))
+		goto out;
+	json_decref(root); /* decode strictly (duplicate keys are an error) */
+	root = NULL;
+	if (protocol_decode(line, len, lineno, &c, &id, &err) < 0) {
+		res = protocol_error(id, lineno, err);
+		goto out;
+	}
+	o = gate_call(g, c, &v);
+	res = protocol_result(c, v, o);
+	outcome_free(o);
+out:
+	json_decref(root);
+	json_decref(id);
+	verdict_free(v);
+	call_free(c);
+	free(err);
+	return res;
+}
+
+/* Pumps the agent's stdout until it closes it. */
+static void run_pump(struct gate *g, struct agent_child *ch, size_t cap)
+{
+	struct reader *r = reader_new(ch->out_fd, cap);
+	FILE *to_agent = fdopen(ch->in_fd, "w");
+	bool agent_gone = false;
+	size_t lineno = 0, len;
+	const char *line;
+	bool toolong;
+	json_t *res;
+
+	while (reader_next(r, &line, &len, &toolong) == 1) {
+		lineno++;
+		if (toolong) {
+			fprintf(stderr, "airlock run: agent line %zu is longer than the line cap (%zu "
+			                "bytes); answered with an error\n",
+			        lineno, cap);
+			res = protocol_error(NULL, lineno, "line longer than the line cap; skipped");
+		} else if ((res = run_line(g, line, len, lineno)) == NULL) {
+			if (fwrite(line, 1, len, stdout) != len || putchar('\n') == EOF ||
+			    fflush(stdout) == EOF)
+				fprintf(stderr, "airlock run: cannot write the agent's output: %s\n",
+				        strerror(errno));
+			continue;
+		}
+		if (!agent_gone && (to_agent == NULL || protocol_write(to_agent, res) < 0)) {
+			fprintf(stderr, "airlock run: cannot answer the agent (it closed its stdin?): "
+			                "%s\n", strerror(errno));
+			agent_gone = true;
+		}
+		json_decref(res);
+	}
+	if (to_agent)
+		fclose(to_agent);
+	else
+		close(ch->in_fd);
+	close(ch->out_fd);
+	reader_free(r);
+}
 
 int cmd_run(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "airlock run: not built yet\n");
-	return EXIT_USAGE;
+	struct gate_opts o = {.mode = "run"};
+	struct agent_child ch;
+	struct gate *g = NULL;
+	char *err = NULL, *cmdline;
+	int c, rc;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+h", run_longopts, NULL)) != -1) {
+		if ((rc = agent_gate_option(c, optarg, &o, &err)) < 0) {
+			fprintf(stderr, "airlock run: %s\n", err);
+			free(err);
+			return EXIT_USAGE;
+		} else if (rc > 0)
+			continue;
+		fputs(run_usage, c == 'h' ? stdout : stderr);
+		return c == 'h' ? EXIT_OK : EXIT_USAGE;
+	}
+	if (optind >= argc) {
+		fputs(run_usage, stderr);
+		return EXIT_USAGE;
+	}
+	o.agent = cmdline = agent_command_line(argv + optind);
+	if (gate_open(&o, &g, &rc, &err) < 0)
+		goto fail;
+	signal(SIGPIPE, SIG_IGN);
+	if (agent_spawn(argv + optind, &ch, &rc, &err) < 0)
+		goto fail;
+	agent_forward_signals(ch.pid);
+	run_pump(g, &ch, o.line_cap ? o.line_cap : PROTOCOL_LINE_CAP);
+	rc = agent_wait(ch.pid);
+	gate_close(g);
+	free(cmdline);
+	return rc;
+fail:
+	fprintf(stderr, "airlock run: %s\n", err);
+	free(err);
+	gate_close(g);
+	free(cmdline);
+	return rc;
 }

@@ -385,3 +385,65 @@ int gate_stream(struct gate *g, int in_fd, FILE *out)
 	}
 	return rc;
 }
+
+/* ---- Deciding without running: the hook, mcp and watch paths. ---------- */
+
+struct verdict *gate_classify(struct gate *g, const struct call *c)
+{
+	return classify_call(c, &g->copts);
+}
+
+/* The decision of a call that already ran (watch): what policy would do. */
+static enum decision observe(const struct plan *pl, const struct verdict *v, struct outcome *o)
+{
+	outcome_set_reason(o, "%swatched: the agent ran it itself; airlock's policy would %s it",
+	                   v->tier >= TIER_HIGH ? "FLAGGED: " : "",
+	                   pl->action == ACTION_AUTO  ? "auto-run"
+	                   : pl->action == ACTION_ASK ? "ask about"
+	                                              : "deny");
+	return DECISION_AUTO;
+}
+
+struct outcome *gate_decide(struct gate *g, const struct call *c, const struct verdict *v,
+                            enum gate_ask ask, struct plan *pl)
+{
+	struct outcome *o = outcome_new();
+	struct call *edited = NULL;
+	const char *who = ask == GATE_ASK_OBSERVE ? "watch" : "policy";
+	long long wait_ms = 0;
+	char *err = NULL;
+
+	policy_decide(g->policy, c, v, time(NULL), pl);
+	if (db_call_received(g->db, c, v, &o->audit_id, &err) < 0) {
+		refuse(o, "cannot write the audit log", err);
+		o->audit_id = 0;
+		return o;
+	}
+	if (ask == GATE_ASK_OBSERVE)
+		o->decision = observe(pl, v, o);
+	else if (pl->action == ACTION_ASK && ask == GATE_ASK_RETURN) {
+		o->decision = DECISION_DENIED; /* fail safe if the caller ignores the ask */
+		outcome_set_reason(o, "%s", pl->reason ? pl->reason : "needs approval");
+		return o;
+	} else
+		o->decision = decide(g, c, v, pl, o, &who, &wait_ms, &edited);
+	if (edited) {
+		call_free(edited);
+		o->decision = DECISION_DENIED;
+		outcome_set_reason(o, "the approval edited the call; on this path an edited call "
+		                      "cannot be substituted, so it was denied: issue it again");
+	}
+	if (db_call_decided(g->db, o->audit_id, pl->action, o->decision, who, o->reason, wait_ms,
+	                    &err) < 0)
+		refuse(o, "cannot write the audit log", err);
+	return o;
+}
+
+int gate_finish(struct gate *g, const struct outcome *o, char **errstr)
+{
+	if (o->audit_id == 0) {
+		*errstr = xstrdup("the call was never recorded");
+		return -1;
+	}
+	return db_call_finished(g->db, o->audit_id, o, errstr);
+}

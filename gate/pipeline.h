@@ -82,4 +82,29 @@ void gate_preview_free(struct preview *p);
  * Returns 0, or -1 with o->reason set when it could not run at all. */
 int tools_run(struct gate *g, const struct call *c, const struct plan *pl, struct outcome *o);
 
+/* --- Deciding without running (hook, mcp, watch: gate/cmd_*.c). ------- */
+/* Returns a new verdict for c under the gate's classifier settings. */
+struct verdict *gate_classify(struct gate *g, const struct call *c);
+
+enum gate_ask {
+	GATE_ASK_PERSON,  /* ask: the approval screen decides (as gate_call) */
+	GATE_ASK_RETURN,  /* ask: recorded undecided; the caller hands it on */
+	GATE_ASK_OBSERVE, /* the call already ran (watch): record what policy
+	                     would have done, decide nothing, block nothing */
+};
+/*
+ * Applies policy to c with verdict v and records the call (received,
+ * classified, decided) but runs nothing. Fills *pl (caller clears with
+ * plan_clear). Returns a new outcome (caller frees) with audit_id set and
+ * decision AUTO, APPROVED, DENIED or ERROR (log failure: deny). With
+ * GATE_ASK_RETURN and an ask, nothing is decided: decision is DENIED with
+ * the policy's reason and pl->action is ACTION_ASK; the caller hands it on.
+ * An approval that edits the call is refused (not supported on this path).
+ */
+struct outcome *gate_decide(struct gate *g, const struct call *c, const struct verdict *v,
+                            enum gate_ask ask, struct plan *pl);
+/* Records what happened to a decided call (o->audit_id). Returns 0, or -1
+ * with *errstr (caller frees). */
+int gate_finish(struct gate *g, const struct outcome *o, char **errstr) AIRLOCK_MUST_CHECK;
+
 #endif

@@ -1,0 +1,373 @@
+/*
+ * agent.c: helpers for the integration commands.
+ * Rules it keeps:
+ *  - a child started here never outlives airlock (PR_SET_PDEATHSIG, checked
+ *    against the race with the parent's death before exec);
+ *  - a shell word quoted here is one word whatever it holds;
+ *  - tool arguments that cannot be mapped stay an unknown tool (high by
+ *    default): mapping may add findings, never remove them.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "classifier/classifier.h"
+#include "core/util.h"
+#include "gate/agent.h"
+#include "gate/protocol.h"
+
+static void close_pair(int p[2])
+{
+	for (int i = 0; i < 2; i++)
+		if (p[i] >= 0)
+			close(p[i]);
+}
+
+/* In the child: wire the pipes, tie its life to ours, exec; reports errno
+ * on err_fd when exec fails. Never returns. */
+static void child_exec(char *const *argv, int in[2], int out[2], int err_fd, pid_t parent)
+{
+	int e;
+
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
+		_exit(EXIT_INTERNAL); /* the parent is already gone: never run orphaned */
+	signal(SIGPIPE, SIG_DFL);
+	if (dup2(in[0], STDIN_FILENO) < 0 || dup2(out[1], STDOUT_FILENO) < 0)
+		_exit(EXIT_INTERNAL);
+	close_pair(in);
+	close_pair(out);
+	execvp(argv[0], argv);
+	e = errno;
+	if (write(err_fd, &e, sizeof(e)) < 0)
+		_exit(EXIT_INTERNAL);
+	_exit(e == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_EXEC);
+}
+
+int agent_spawn(char *const *argv, struct agent_child *ch, int *exit_code, char **errstr)
+{
+	int in[2] = {-1, -1}, out[2] = {-1, -1}, ep[2] = {-1, -1}, e = 0;
+	pid_t parent = getpid();
+	ssize_t n;
+
+	*exit_code = EXIT_INTERNAL;
+	if (pipe2(in, O_CLOEXEC) < 0 || pipe2(out, O_CLOEXEC) < 0 || pipe2(ep, O_CLOEXEC) < 0) {
+		*errstr = xasprintf("cannot create pipes for %s: %s", argv[0], strerror(errno));
+		goto fail;
+	}
+	if ((ch->pid = fork()) < 0) {
+		*errstr = xasprintf("cannot fork for %s: %s", argv[0], strerror(errno));
+		goto fail;
+	}
+	if (ch->pid == 0) {
+		close(ep[0]);
+		child_exec(argv, in, out, ep[1], parent);
+	}
+	close(ep[1]), ep[1] = -1;
+	do
+		n = read(ep[0], &e, sizeof(e));
+	while (n < 0 && errno == EINTR);
+	close(ep[0]), ep[0] = -1;
+	if (n == sizeof(e)) { /* exec failed: the child reported why */
+		waitpid(ch->pid, NULL, 0);
+		*exit_code = e == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_EXEC;
+		*errstr = xasprintf("cannot run %s: %s%s", argv[0], strerror(e),
+		                    e == ENOENT ? " (is it on PATH?)" : "");
+		goto fail;
+	}
+	close(in[0]);
+	close(out[1]);
+	ch->in_fd = in[1];
+	ch->out_fd = out[0];
+	return 0;
+fail:
+	close_pair(in);
+	close_pair(out);
+	close_pair(ep);
+	ch->pid = -1;
+	return -1;
+}
+
+static volatile sig_atomic_t forward_pid;
+
+static void forward(int sig, siginfo_t *si, void *uc)
+{
+	(void)uc;
+	if (si->si_code <= 0 && forward_pid > 0) /* sent by kill(2), not the terminal */
+		kill((pid_t)forward_pid, sig);
+}
+
+void agent_forward_signals(pid_t pid)
+{
+	static const int sigs[] = {SIGTERM, SIGHUP, SIGINT, SIGQUIT};
+	struct sigaction sa = {0};
+
+	forward_pid = pid;
+	sa.sa_sigaction = forward;
+	sa.sa_flags = SA_SIGINFO | SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < nitems(sigs); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+int agent_wait(pid_t pid)
+{
+	int st;
+
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return EXIT_INTERNAL;
+	if (WIFEXITED(st))
+		return WEXITSTATUS(st);
+	return WIFSIGNALED(st) ? 128 + WTERMSIG(st) : EXIT_INTERNAL;
+}
+
+char *agent_shell_quote(const char *s)
+{
+	struct buf b;
+
+	buf_init(&b, 0);
+	buf_puts(&b, "'");
+	for (; *s; s++) {
+		if (*s == '\'')
+			buf_puts(&b, "'\\''");
+		else
+			buf_append(&b, s, 1);
+	}
+	buf_puts(&b, "'");
+	return buf_take(&b, NULL);
+}
+
+char *agent_command_line(char *const *argv)
+{
+	struct buf b;
+
+	buf_init(&b, 0);
+	for (size_t i = 0; argv[i]; i++) {
+		bool plain = argv[i][0] && strspn(argv[i], "abcdefghijklmnopqrstuvwxyz"
+		                                           "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+		                                           "-_./=:@+,") == strlen(argv[i]);
+		char *q = plain ? xstrdup(argv[i]) : agent_shell_quote(argv[i]);
+		buf_printf(&b, "%s%s", i ? " " : "", q);
+		free(q);
+	}
+	return buf_take(&b, NULL);
+}
+
+char *agent_self_path(char **errstr)
+{
+	char buf[4096];
+	ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+
+	if (n < 0 || (size_t)n >= sizeof(buf) - 1) {
+		*errstr = xasprintf("cannot read /proc/self/exe: %s (is /proc mounted?)",
+		                    n < 0 ? strerror(errno) : "path too long");
+		return NULL;
+	}
+	buf[n] = '\0';
+	return xstrdup(buf);
+}
+
+int agent_gate_option(int ch, const char *arg, struct gate_opts *o, char **errstr)
+{
+	long long cap;
+
+	switch (ch) {
+	case 'd': o->db_path = arg; return 1;
+	case 'w': o->workdir = arg; return 1;
+	case 'p': o->policy_file = arg; return 1;
+	case 'R': o->no_redact = true; return 1;
+	case 'A': o->approve_with = arg; return 1;
+	case 'T': o->no_tty = true; return 1;
+	case 'L':
+		if (parse_ll(arg, 1024, 1LL << 34, &cap) < 0) {
+			*errstr = xstrdup("--line-cap wants bytes (1024..16G)");
+			return -1;
+		}
+		o->line_cap = (size_t)cap;
+		return 1;
+	default: return 0;
+	}
+}
+
+/* ---- Mapping named tools (MCP) to calls the classifier reads. ---------- */
+
+/* Argument names that hold one path, and those that hold a list of them. */
+static const char *const path_keys[] = {"path",   "file_path",   "filePath", "filename",
+                                        "file",   "source",      "destination", "target",
+                                        "dir",    "directory",   "src",      "dest"};
+static const char *const path_list_keys[] = {"paths", "files"};
+/* Words in a tool name that mean it changes what its paths name. */
+static const char *const write_words[] = {"write", "create", "edit",  "update", "delete",
+                                          "remove", "move",  "rename", "mkdir", "append",
+                                          "put",   "save",   "patch", "insert", "replace",
+                                          "upload", "chmod", "unlink", "touch", "copy"};
+/* Words that say a "query" argument is SQL. */
+static const char *const sql_words[] = {"sql", "query", "database", "db", "postgres",
+                                        "sqlite", "mysql", "table"};
+static const char *const sql_starts[] = {"select", "insert", "update", "delete", "with",
+                                         "create", "drop",   "alter",  "pragma", "replace",
+                                         "truncate", "grant", "attach", "vacuum"};
+
+static bool has_word(const char *s, const char *const *words, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcasestr(s, words[i]))
+			return true;
+	return false;
+}
+
+static bool starts_sql(const char *q)
+{
+	q += strspn(q, " \t\r\n(");
+	for (size_t i = 0; i < nitems(sql_starts); i++) {
+		size_t n = strlen(sql_starts[i]);
+		if (strncasecmp(q, sql_starts[i], n) == 0 && !isalnum((unsigned char)q[n]))
+			return true;
+	}
+	return false;
+}
+
+/* Decodes {"tool": kind, "input": fields} into a call named name. */
+static struct call *derived(const char *name, const char *kind, json_t *fields, json_t *id)
+{
+	json_t *root = json_pack("{s:s, s:o, s:O}", "tool", kind, "input", fields, "id",
+	                         id ? id : json_null());
+	struct call *c = NULL;
+	json_t *eid = NULL;
+	char *err = NULL;
+
+	if (protocol_decode_json(root, 0, &c, &eid, &err) < 0) {
+		free(err); /* cannot map it with certainty: the caller keeps the unknown tool */
+		json_decref(eid);
+		c = NULL;
+	} else {
+		free(c->name);
+		c->name = xstrdup(name);
+		c->shape = SHAPE_MCP;
+	}
+	json_decref(root);
+	return c;
+}
+
+static void push_call(struct call ***v, size_t *n, struct call *c)
+{
+	if (c == NULL)
+		return;
+	*v = xreallocarray(*v, *n + 2, sizeof(**v));
+	(*v)[(*n)++] = c;
+	(*v)[*n] = NULL;
+}
+
+/* One derived call per path the tool names. */
+static void map_path(const char *name, const char *tool, json_t *args, const char *path,
+                     json_t *id, struct call ***v, size_t *n)
+{
+	json_t *content = json_object_get(args, "content"), *edits = json_object_get(args, "edits");
+	bool writes = has_word(tool, write_words, nitems(write_words)) || content || edits;
+
+	if (json_is_array(edits))
+		push_call(v, n, derived(name, "edit_file",
+		                        json_pack("{s:s, s:O}", "path", path, "edits", edits), id));
+	else if (writes)
+		push_call(v, n, derived(name, "write_file",
+		                        json_pack("{s:s, s:s}", "path", path, "content",
+		                                  json_is_string(content) ? json_string_value(content)
+		                                                          : ""),
+		                        id));
+	else
+		push_call(v, n, derived(name, "read_file", json_pack("{s:s}", "path", path), id));
+}
+
+static void map_paths(const char *name, const char *tool, json_t *args, json_t *id,
+                      struct call ***v, size_t *n)
+{
+	json_t *list, *e;
+	size_t i;
+
+	for (size_t k = 0; k < nitems(path_keys); k++) {
+		const char *p = json_string_value(json_object_get(args, path_keys[k]));
+		if (p && *p)
+			map_path(name, tool, args, p, id, v, n);
+	}
+	for (size_t k = 0; k < nitems(path_list_keys); k++) {
+		list = json_object_get(args, path_list_keys[k]);
+		json_array_foreach(list, i, e)
+			if (json_is_string(e))
+				map_path(name, tool, args, json_string_value(e), id, v, n);
+	}
+}
+
+struct call **agent_tool_calls(const char *name, const char *tool, json_t *args, json_t *id)
+{
+	struct call **v = NULL, *other;
+	size_t n = 0;
+	json_t *cmd = json_object_get(args, "command"), *url = json_object_get(args, "url");
+	const char *sql = json_string_value(json_object_get(args, "sql"));
+	const char *query = json_string_value(json_object_get(args, "query"));
+
+	if (!json_is_object(args))
+		args = NULL;
+	if (args && (json_is_string(cmd) || json_is_array(cmd)))
+		push_call(&v, &n, derived(name, "shell", json_pack("{s:O}", "command", cmd), id));
+	if (args && !sql && query &&
+	    (has_word(name, sql_words, nitems(sql_words)) || starts_sql(query)))
+		sql = query;
+	if (sql)
+		push_call(&v, &n, derived(name, "sql", json_pack("{s:s}", "query", sql), id));
+	if (json_is_string(url) && strncasecmp(json_string_value(url), "http", 4) == 0)
+		push_call(&v, &n, derived(name, "http", json_pack("{s:O}", "url", url), id));
+	if (args)
+		map_paths(name, tool, args, id, &v, &n);
+	if (n == 0) { /* nothing we can read: an unknown tool, the original arguments */
+		other = call_new();
+		other->name = xstrdup(name);
+		other->tool = TOOL_OTHER;
+		other->shape = SHAPE_MCP;
+		other->id = json_incref(id ? id : json_null());
+		other->input = args ? json_deep_copy(args) : json_object();
+		push_call(&v, &n, other);
+	} else /* the recorded call keeps what the agent actually sent */
+		json_object_set(v[0]->input, "arguments", args ? args : json_object());
+	return v;
+}
+
+void agent_calls_free(struct call **calls)
+{
+	for (size_t i = 0; calls && calls[i]; i++)
+		call_free(calls[i]);
+	free(calls);
+}
+
+void agent_verdict_merge(struct verdict *into, const struct verdict *v)
+{
+	char ***dst[] = {&into->reads, &into->writes, &into->hosts};
+	char **src[] = {v->reads, v->writes, v->hosts};
+
+	for (size_t i = 0; i < v->nfindings; i++)
+		verdict_add(into, v->findings[i].tier, v->findings[i].rule, (struct span){0, 0}, "%s",
+		            v->findings[i].reason ? v->findings[i].reason : "");
+	for (size_t i = 0; i < v->ncommands; i++)
+		verdict_add_command(into, strv_dup(v->commands[i].argv), (struct span){0, 0});
+	for (size_t k = 0; k < nitems(src); k++)
+		for (size_t i = 0; src[k] && src[k][i]; i++)
+			verdict_add_path(dst[k], src[k][i]);
+}
+
+struct verdict *agent_classify_calls(struct gate *g, struct call **calls)
+{
+	struct verdict *v = gate_classify(g, calls[0]);
+
+	for (size_t i = 1; calls[i]; i++) {
+		struct verdict *more = gate_classify(g, calls[i]);
+		agent_verdict_merge(v, more);
+		verdict_free(more);
+	}
+	return v;
+}

@@ -1,0 +1,79 @@
+/*
+ * agent.h: what the integration commands (run, hook, mcp, watch) share: a
+ * child process on pipes that dies with airlock, shell quoting, the common
+ * gate options, and the mapping of MCP tool arguments to calls the
+ * classifier understands. Nothing here prints or exits.
+ */
+#ifndef AIRLOCK_AGENT_H
+#define AIRLOCK_AGENT_H
+
+#include <getopt.h>
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "core/airlock.h"
+#include "gate/pipeline.h"
+
+/* A child with its stdin and stdout on pipes; stderr is airlock's. */
+struct agent_child {
+	pid_t pid;
+	int in_fd;  /* write end: the child's stdin */
+	int out_fd; /* read end: the child's stdout */
+};
+
+/*
+ * Starts argv (PATH lookup) with pipes on its stdin and stdout. The child is
+ * killed (SIGKILL) when airlock dies (PR_SET_PDEATHSIG), so call this from
+ * the main thread. Returns 0, or -1 with *errstr (caller frees) and *exit_code
+ * 127 (not found) or 126 (cannot run) when the program could not start.
+ */
+int agent_spawn(char *const *argv, struct agent_child *ch, int *exit_code, char **errstr)
+	AIRLOCK_MUST_CHECK;
+/* Passes SIGTERM, SIGHUP, SIGINT and SIGQUIT sent to airlock with kill(2)
+ * on to pid (the terminal already signals the whole foreground group). */
+void agent_forward_signals(pid_t pid);
+/* Waits for pid; returns its exit status as a shell would (128+signal). */
+int agent_wait(pid_t pid);
+
+/* Returns a new single-quoted shell word for s; caller frees. */
+char *agent_shell_quote(const char *s);
+/* Returns a new string: argv quoted and joined by spaces; caller frees. */
+char *agent_command_line(char *const *argv);
+/* Returns the absolute path of the running airlock (/proc/self/exe), or
+ * NULL with *errstr; caller frees. */
+char *agent_self_path(char **errstr);
+
+/* The gate options every integration command takes (long options only). */
+#define AGENT_GATE_LONGOPTS                                                         \
+	{"db", required_argument, NULL, 'd'}, {"workdir", required_argument, NULL, 'w'}, \
+	{"policy", required_argument, NULL, 'p'}, {"no-redact", no_argument, NULL, 'R'}, \
+	{"approve-with", required_argument, NULL, 'A'},                                  \
+	{"line-cap", required_argument, NULL, 'L'}, {"no-tty", no_argument, NULL, 'T'}
+#define AGENT_GATE_USAGE                                                          \
+	"  --db FILE          audit log (default $AIRLOCK_DB or ~/.local/state/...)\n" \
+	"  --workdir DIR      the project directory (default: the current one)\n"      \
+	"  --policy FILE      an extra policy file, the top layer\n"                   \
+	"  --no-redact        store secrets unredacted in the audit log\n"             \
+	"  --approve-with CMD ask CMD instead of a person on /dev/tty\n"               \
+	"  --line-cap BYTES   longest line read (default 16 MiB)\n"                    \
+	"  --no-tty           never open /dev/tty: calls that need approval are denied\n"
+/* Handles one of AGENT_GATE_LONGOPTS. Returns 1 when ch was one of them, 0
+ * when not, -1 with *errstr on a bad value. */
+int agent_gate_option(int ch, const char *arg, struct gate_opts *o, char **errstr);
+
+/*
+ * MCP and other named tools: maps a tool's arguments to calls the classifier
+ * reads (command -> shell, sql/query -> SQL, url -> http, path-like ->
+ * file read or write). Returns a new NULL-terminated vector of new calls
+ * (caller frees with agent_calls_free); the first is the call to record,
+ * named `name`, holding the original arguments under input.arguments.
+ * With no mapping it is one TOOL_OTHER call. Never NULL.
+ */
+struct call **agent_tool_calls(const char *name, const char *tool, json_t *args, json_t *id);
+void agent_calls_free(struct call **calls);
+/* Returns a new verdict: every call classified, findings and paths merged. */
+struct verdict *agent_classify_calls(struct gate *g, struct call **calls);
+/* Adds v's findings (spans dropped), commands and paths to into. */
+void agent_verdict_merge(struct verdict *into, const struct verdict *v);
+
+#endif
