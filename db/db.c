@@ -90,7 +90,6 @@ static const char *const migrations[DB_SCHEMA_VERSION] = {
 	"CREATE INDEX call_index_tool ON call_index(tool);"
 	"CREATE INDEX call_index_session ON call_index(session);"
 	"CREATE INDEX call_index_time ON call_index(time);"
-	"CREATE INDEX call_index_mode ON call_index(mode);"
 	"DROP VIEW calls;"
 	"CREATE VIEW calls AS SELECT id, session, time, mode, tool, name, summary,"
 	" CASE tier WHEN 0 THEN 'low' WHEN 1 THEN 'medium' WHEN 2 THEN 'high'"
