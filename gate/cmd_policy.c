@@ -1,13 +1,121 @@
-/* cmd_policy.c: STAND-IN until its issue lands. */
+/*
+ * cmd_policy.c: `airlock policy check [FILE]` validates policy files and
+ * `airlock policy show [--defaults]` prints the effective policy with the
+ * origin of each value. Any error in any layer exits 2 (EXIT_USAGE).
+ */
+#include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "core/airlock.h"
+#include "core/util.h"
 #include "gate/commands.h"
+#include "policy/policy.h"
+
+static const char policy_usage[] =
+	"usage: airlock policy check [-w DIR] [FILE]\n"
+	"       airlock policy show [--defaults] [-w DIR] [--policy FILE]\n"
+	"\n"
+	"check   validate FILE, or every layer (~/.config/airlock/policy,\n"
+	"        DIR/.airlock/policy); exit 2 on any error\n"
+	"show    print the effective merged policy, each value's origin as a comment;\n"
+	"        --defaults prints the compiled-in defaults as a policy file\n";
+
+static const struct option policy_longopts[] = {
+	{"defaults", no_argument, NULL, 'd'},
+	{"policy", required_argument, NULL, 'p'},
+	{"workdir", required_argument, NULL, 'w'},
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
+};
+
+struct policy_args {
+	bool defaults;
+	const char *file, *workdir;
+};
+
+static int load(const char *verb, const struct policy_args *a, struct policy **out,
+                char **wd)
+{
+	struct policy_source src = {.defaults_only = a->defaults, .file = a->file};
+	char *err = NULL;
+
+	*wd = NULL;
+	if (!a->defaults && (a->workdir || strcmp(verb, "show") == 0 || a->file == NULL)) {
+		if ((*wd = realpath(a->workdir ? a->workdir : ".", NULL)) == NULL) {
+			fprintf(stderr, "airlock policy %s: cannot resolve workdir %s: %s\n", verb,
+			        a->workdir ? a->workdir : ".", strerror(errno));
+			return -1;
+		}
+		src.workdir = *wd;
+		src.home = getenv("HOME");
+	}
+	if (policy_load(&src, out, &err) < 0) {
+		for (char *line = strtok(err, "\n"); line; line = strtok(NULL, "\n"))
+			fprintf(stderr, "airlock policy %s: %s\n", verb, line);
+		free(err);
+		return -1;
+	}
+	for (char *const *w = policy_warnings(*out); w && *w; w++)
+		fprintf(stderr, "airlock policy %s: warning: %s\n", verb, *w);
+	return 0;
+}
+
+static int run(const char *verb, const struct policy_args *a)
+{
+	struct policy *p = NULL;
+	char *wd = NULL;
+	int rc = EXIT_USAGE;
+
+	if (load(verb, a, &p, &wd) < 0)
+		goto out;
+	if (strcmp(verb, "check") == 0) {
+		printf("%s: ok\n", a->file ? a->file : "policy");
+	} else if (policy_show(p, stdout, !a->defaults) < 0 || fflush(stdout) != 0) {
+		fprintf(stderr, "airlock policy show: cannot write: %s\n", strerror(errno));
+		rc = EXIT_INTERNAL;
+		goto out;
+	}
+	rc = EXIT_OK;
+out:
+	policy_free(p);
+	free(wd);
+	return rc;
+}
 
 int cmd_policy(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "airlock policy: not built yet\n");
+	struct policy_args a = {0};
+	const char *verb;
+	int ch;
+
+	if (argc < 2 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
+		fputs(policy_usage, argc < 2 ? stderr : stdout);
+		return argc < 2 ? EXIT_USAGE : EXIT_OK;
+	}
+	verb = argv[1];
+	if (strcmp(verb, "check") != 0 && strcmp(verb, "show") != 0)
+		goto usage;
+	optind = 1;
+	while ((ch = getopt_long(argc - 1, argv + 1, "+hw:", policy_longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'd': a.defaults = true; break;
+		case 'p': a.file = optarg; break;
+		case 'w': a.workdir = optarg; break;
+		case 'h': fputs(policy_usage, stdout); return EXIT_OK;
+		default: goto usage;
+		}
+	}
+	if (strcmp(verb, "check") == 0 && (a.defaults || a.file) )
+		goto usage;
+	if (strcmp(verb, "check") == 0 && optind + 1 < argc)
+		a.file = argv[optind + 1];
+	if (optind + 1 + (strcmp(verb, "check") == 0 && a.file) != argc)
+		goto usage;
+	return run(verb, &a);
+usage:
+	fputs(policy_usage, stderr);
 	return EXIT_USAGE;
 }

@@ -1,47 +1,47 @@
 /*
- * policy.c: STAND-IN (foundation issue) until the policy files land.
- * Hard-codes the default tier table: low and medium auto-run, high asks,
- * critical is denied.
+ * policy.c: one call's verdict -> a plan (action, profile, credentials).
+ * Precedence: deny beats ask beats allow; allow lowers a tier's action to
+ * auto but never critical's (only allow-critical does); a tripped breaker
+ * raises whatever was decided. What cannot be resolved is denied.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/lazy.h"
 #include "core/util.h"
-#include "exec/exec.h"
-#include "policy/policy.h"
-
-struct policy {
-	int unused;
-};
-
-static const struct {
-	enum action action;
-	const char *profile;
-} tiers[TIER_COUNT] = {
-	[TIER_LOW] = {ACTION_AUTO, "readonly"},
-	[TIER_MEDIUM] = {ACTION_AUTO, "workspace"},
-	[TIER_HIGH] = {ACTION_ASK, "approved"},
-	[TIER_CRITICAL] = {ACTION_DENY, NULL},
-};
-
-int policy_load(const struct policy_source *src, struct policy **out, char **errstr)
-{
-	(void)src;
-	(void)errstr;
-	*out = xcalloc(1, sizeof(**out));
-	return 0;
-}
+#include "policy/policy_internal.h"
 
 void policy_free(struct policy *p)
 {
+	if (p == NULL)
+		return;
+	for (int t = 0; t < TIER_COUNT; t++) {
+		free(p->tiers[t].profile);
+		free(p->tiers[t].prev_profile);
+	}
+	for (size_t i = 0; i < p->nprofiles; i++)
+		profile_free(p->profiles[i].prof);
+	free(p->profiles);
+	ruleset_clear(&p->rules);
+	for (size_t i = 0; i < p->ncreds; i++) {
+		free(p->creds[i].name);
+		free(p->creds[i].file);
+		ruleset_clear(&p->creds[i].rs);
+	}
+	free(p->creds);
+	breaker_state_clear(&p->bs);
+	strv_free(p->warnings);
+	strv_free(p->origins);
+	free(p->workdir);
+	free(p->home);
 	free(p);
 }
 
 void policy_classify_opts(const struct policy *p, struct classify_opts *opts)
 {
-	(void)p;
-	opts->unknown_program = TIER_MEDIUM;
-	opts->unknown_tool = TIER_HIGH;
+	opts->unknown_program = p->unknown_program;
+	opts->unknown_tool = p->unknown_tool;
 }
 
 void plan_clear(struct plan *pl)
@@ -52,29 +52,149 @@ void plan_clear(struct plan *pl)
 	memset(pl, 0, sizeof(*pl));
 }
 
+const struct profile *policy_profile(const struct policy *p, const char *name)
+{
+	for (size_t i = 0; name && i < p->nprofiles; i++)
+		if (strcmp(p->profiles[i].prof->name, name) == 0)
+			return p->profiles[i].prof;
+	return NULL;
+}
+
+static const char *act_key(enum rule_act a)
+{
+	static const char *const names[RA_COUNT] = {"allow", "ask", "deny", "allow-critical"};
+	return names[a];
+}
+
+static char *rule_reason(const struct policy *p, const struct rule *r)
+{
+	return xasprintf("rule %s = %s (%s)", act_key(r->act), r->pat.text, p->origins[r->origin]);
+}
+
+/* Applies the rules to the tier's action; sets *reason when a rule decided. */
+static enum action rules_apply(const struct policy *p, const struct rule_result *r,
+                               enum tier t, enum action a, char **reason)
+{
+	const struct rule_result rr = *r;
+
+	if (rr.deny) {
+		*reason = rule_reason(p, rr.deny);
+		return ACTION_DENY;
+	}
+	if (rr.ask) {
+		if (a == ACTION_DENY)
+			return a; /* an ask rule never lowers a denying tier */
+		*reason = rule_reason(p, rr.ask);
+		return ACTION_ASK;
+	}
+	if (t == TIER_CRITICAL && rr.allow_critical) {
+		*reason = rule_reason(p, rr.allow_critical);
+		return ACTION_AUTO;
+	}
+	if (t != TIER_CRITICAL && rr.allow) {
+		*reason = rule_reason(p, rr.allow);
+		return ACTION_AUTO;
+	}
+	return a;
+}
+
+/* Why the tier's action stood, with a note on an allow that did not apply. */
+static char *tier_reason(const struct policy *p, const struct rule_result *rr, enum tier t,
+                         const struct tier_conf *tc)
+{
+	const char *note = "";
+
+	if (t == TIER_CRITICAL && rr->allow)
+		note = "; an allow rule matched, but only allow-critical lowers critical";
+	else if (rr->allow_partial && tc->action != ACTION_AUTO)
+		note = "; an allow rule matched, but not every command, path or target";
+	return xasprintf("tier %s: %s (%s)%s", tier_name(t), action_name(tc->action),
+	                 p->origins[tc->o_action], note);
+}
+
+static void grant_credentials(const struct policy *p, const struct call *c,
+                              const struct verdict *v, struct plan *out)
+{
+	for (size_t i = 0; i < p->ncreds; i++) {
+		const struct credential *cr = &p->creds[i];
+		const char *val;
+		if (ruleset_cover(&cr->rs, RA_BIT(RA_ALLOW), c, v) == NULL)
+			continue;
+		if ((val = getenv(cr->name)) != NULL)
+			strv_push_owned(&out->env, xasprintf("%s=%s", cr->name, val));
+		if (cr->file)
+			strv_push(&out->binds, cr->file);
+	}
+}
+
 void policy_decide(struct policy *p, const struct call *c, const struct verdict *v,
                    time_t now, struct plan *out)
 {
-	(void)c;
-	(void)now;
+	enum tier t = (unsigned)v->tier < TIER_COUNT ? v->tier : TIER_CRITICAL;
+	const struct tier_conf *tc = &p->tiers[t];
+	struct rule_result rr;
+	char *breaker;
+
 	memset(out, 0, sizeof(*out));
-	out->action = tiers[v->tier].action;
-	out->profile = tiers[v->tier].profile ? policy_profile(p, tiers[v->tier].profile) : NULL;
-	out->approval_timeout = 120;
-	out->reason = xasprintf("default policy: %s calls %s", tier_name(v->tier),
-	                        out->action == ACTION_AUTO  ? "run automatically"
-	                        : out->action == ACTION_ASK ? "need approval"
-	                                                    : "are denied");
+	ruleset_decide(&p->rules, c, v, &rr);
+	out->action = rules_apply(p, &rr, t, tc->action, &out->reason);
+	if (out->reason == NULL)
+		out->reason = tier_reason(p, &rr, t, tc);
+	breaker = breaker_record(p, c, now);
+	if (breaker && p->breaker.action > out->action) {
+		out->action = p->breaker.action;
+		free(out->reason);
+		out->reason = breaker;
+		breaker = NULL;
+	}
+	free(breaker);
+	out->approval_timeout = (int)tc->timeout;
+	if (out->action == ACTION_DENY)
+		return;
+	out->profile = policy_profile(p, tc->profile);
+	if (out->profile == NULL) { /* load_finish checked it: fail safe anyway */
+		out->action = ACTION_DENY;
+		free(out->reason);
+		out->reason = xasprintf("tier %s: no profile \"%s\"", tier_name(t), tc->profile);
+		return;
+	}
+	grant_credentials(p, c, v, out);
 }
 
-const struct profile *policy_profile(const struct policy *p, const char *name)
+void policy_account_runtime(struct policy *p, long long ms)
 {
-	(void)p;
-	return exec_builtin_profile(name);
+	if (ms > 0)
+		p->bs.runtime_ms += ms;
+}
+
+char *const *policy_warnings(const struct policy *p)
+{
+	return p->warnings;
 }
 
 const char *policy_digest(const struct policy *p)
 {
-	(void)p;
-	return "builtin-defaults";
+	struct policy *mp = (struct policy *)p; /* the digest is a cache */
+	const struct lazy_crypto *cr;
+	unsigned char md[32];
+	unsigned int mdlen = 0;
+	char *text, *err = NULL;
+	EVP_MD_CTX *ctx;
+
+	if (mp->digest[0])
+		return mp->digest;
+	if ((cr = lazy_crypto(&err)) == NULL || (ctx = cr->EVP_MD_CTX_new()) == NULL) {
+		free(err);
+		return "unavailable"; /* the audit log records that it could not hash */
+	}
+	text = policy_render(p, false);
+	if (cr->EVP_DigestInit_ex(ctx, cr->EVP_sha256(), NULL) == 1 &&
+	    cr->EVP_DigestUpdate(ctx, text, strlen(text)) == 1 &&
+	    cr->EVP_DigestFinal_ex(ctx, md, &mdlen) == 1 && mdlen == sizeof(md)) {
+		for (size_t i = 0; i < sizeof(md); i++)
+			snprintf(mp->digest + 2 * i, 3, "%02x", md[i]);
+	}
+	cr->EVP_MD_CTX_free(ctx);
+	free(text);
+	return mp->digest[0] ? mp->digest : "unavailable";
 }

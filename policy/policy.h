@@ -6,6 +6,7 @@
 #ifndef AIRLOCK_POLICY_H
 #define AIRLOCK_POLICY_H
 
+#include <stdio.h>
 #include <time.h>
 
 #include "classifier/classifier.h"
@@ -15,8 +16,8 @@ struct policy;
 
 /* Where to look for policy files. Any field may be NULL. */
 struct policy_source {
-	const char *workdir;   /* <workdir>/.airlock/policy */
-	const char *home;      /* ~/.config/airlock/policy */
+	const char *workdir;   /* <workdir>/.airlock/policy; anchors relative patterns */
+	const char *home;      /* the home directory: <home>/.config/airlock/policy */
 	const char *file;      /* --policy FILE, the top layer */
 	bool defaults_only;    /* ignore every file: the compiled-in defaults */
 };
@@ -57,5 +58,52 @@ const struct profile *policy_profile(const struct policy *p, const char *name);
 
 /* Returns the SHA-256 hex of the effective policy text (static storage in p). */
 const char *policy_digest(const struct policy *p);
+
+/* Adds an auto-run call's wall time to the session-seconds breaker. */
+void policy_account_runtime(struct policy *p, long long ms);
+
+/*
+ * Returns the narrowest pattern(s) covering an approved call, one per line
+ * (a shell call gets one Shell(...) per command not yet allowed), without
+ * remembering them; the approval screen shows this first. Returns a new
+ * string (caller frees), or NULL with *errstr (caller frees) when the call
+ * must not be remembered: a critical call, a bare interpreter, shell or
+ * wrapper (python, bash -c, env, sudo, xargs, git on its own), a call a
+ * deny or ask rule decides, or a tool with no rule form.
+ */
+char *policy_suggest_pattern(const struct policy *p, const struct call *c,
+                             const struct verdict *v, char **errstr);
+
+/*
+ * "Always for this session": remembers policy_suggest_pattern()'s answer as
+ * allow rules of this policy. Returns 0 and *pattern_out (new; caller frees)
+ * or -1 with *errstr (caller frees) and nothing remembered.
+ */
+int policy_remember(struct policy *p, const struct call *c, const struct verdict *v,
+                    char **pattern_out, char **errstr) AIRLOCK_MUST_CHECK;
+
+/*
+ * "Save": appends `pattern` (one or more lines, as policy_remember gives
+ * them) as `allow` under [rules] of the user file (~/.config/airlock/policy)
+ * or, when project is true, <workdir>/.airlock/policy, through libgit2's
+ * config writer, creating the file 0644 if needed; the rules apply to p at
+ * once. A project file is refused unless the user trusts projects (an allow
+ * there would be ignored). Returns 0, or -1 with *errstr (caller frees).
+ */
+int policy_save_rule(struct policy *p, const char *pattern, bool project, char **errstr)
+	AIRLOCK_MUST_CHECK;
+
+/*
+ * Writes the effective merged policy to f as a policy file; with origins,
+ * each value ends with a comment naming where it came from ("default", a
+ * file path, "session"). Returns 0 or -1 on a write error.
+ */
+int policy_show(const struct policy *p, FILE *f, bool origins);
+
+/*
+ * Returns what loading ignored (borrowed, NULL-terminated, may be NULL):
+ * values an untrusted project file tried to loosen, one message each.
+ */
+char *const *policy_warnings(const struct policy *p);
 
 #endif

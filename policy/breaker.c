@@ -1,0 +1,114 @@
+/*
+ * breaker.c: circuit breakers kept across a session: calls per tool per
+ * minute, the same call repeated, and total auto-run time. Time comes from
+ * the caller (`now`), so tests drive the clock. State is bounded: one ring
+ * of at most [breaker] per-minute times per tool, POLICY_MAX_TOOLS tools.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util.h"
+#include "policy/policy_internal.h"
+
+#define WINDOW 60 /* seconds */
+
+static uint64_t fnv(uint64_t h, const char *s)
+{
+	for (; s && *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return (h ^ 0xff) * 1099511628211ULL; /* a separator, so fields cannot slide */
+}
+
+/* Two calls are "the same" when tool and every field that acts are equal. */
+static uint64_t call_hash(const struct call *c)
+{
+	uint64_t h = 14695981039346656037ULL;
+	const char *fields[] = {tool_name(c->tool), c->name, c->command, c->query, c->database,
+	                        c->path, c->content, c->old_text, c->new_text, c->method,
+	                        c->url, c->body};
+
+	for (size_t i = 0; i < nitems(fields); i++)
+		h = fnv(h, fields[i]);
+	return h;
+}
+
+static struct tool_window *window_for(struct breaker_state *bs, const char *tool, size_t cap)
+{
+	struct tool_window *w;
+
+	for (size_t i = 0; i < bs->ntools; i++)
+		if (strcmp(bs->tools[i].tool, tool) == 0)
+			return &bs->tools[i];
+	if (bs->ntools == POLICY_MAX_TOOLS) { /* one shared window for the rest */
+		w = &bs->tools[POLICY_MAX_TOOLS];
+		if (w->tool == NULL)
+			w->tool = xstrdup("(other tools)");
+	} else {
+		w = &bs->tools[bs->ntools++];
+		w->tool = xstrdup(tool);
+	}
+	if (w->ring == NULL) {
+		w->ring = xcalloc(cap, sizeof(*w->ring));
+		w->cap = cap;
+	}
+	return w;
+}
+
+/* Records a call at now; returns true when `cap` calls were already made
+ * within the last minute. */
+static bool window_push(struct tool_window *w, time_t now)
+{
+	bool full;
+
+	while (w->count > 0 && w->ring[w->head] <= now - WINDOW) {
+		w->head = (w->head + 1) % w->cap;
+		w->count--;
+	}
+	full = w->count == w->cap;
+	if (full) {
+		w->ring[w->head] = now;
+		w->head = (w->head + 1) % w->cap;
+	} else {
+		w->ring[(w->head + w->count) % w->cap] = now;
+		w->count++;
+	}
+	return full;
+}
+
+char *breaker_record(struct policy *p, const struct call *c, time_t now)
+{
+	const struct breaker_conf *b = &p->breaker;
+	struct breaker_state *bs = &p->bs;
+	const char *tool = c->tool == TOOL_OTHER && c->name ? c->name : tool_name(c->tool);
+	uint64_t h = call_hash(c);
+	char *reason = NULL;
+
+	if (bs->same > 0 && h == bs->last_hash) {
+		bs->same++;
+	} else {
+		bs->last_hash = h;
+		bs->same = 1;
+	}
+	if (b->per_minute > 0 &&
+	    window_push(window_for(bs, tool, (size_t)b->per_minute), now))
+		reason = xasprintf("breaker per-minute: more than %lld %s calls in a minute "
+		                   "([breaker] per-minute)", b->per_minute, tool);
+	if (reason == NULL && b->repeat > 0 && bs->same > b->repeat)
+		reason = xasprintf("breaker repeat: the same call %lld times in a row, limit %lld "
+		                   "([breaker] repeat)", bs->same, b->repeat);
+	if (reason == NULL && b->session_seconds > 0 &&
+	    bs->runtime_ms >= b->session_seconds * 1000)
+		reason = xasprintf("breaker session-seconds: %lld s of auto-run time this session, "
+		                   "limit %lld ([breaker] session-seconds)",
+		                   bs->runtime_ms / 1000, b->session_seconds);
+	return reason;
+}
+
+void breaker_state_clear(struct breaker_state *bs)
+{
+	for (size_t i = 0; i <= POLICY_MAX_TOOLS; i++) {
+		free(bs->tools[i].tool);
+		free(bs->tools[i].ring);
+	}
+	memset(bs, 0, sizeof(*bs));
+}

@@ -1,0 +1,665 @@
+/*
+ * keys.c: every section and key of a policy file, one row each, with the
+ * function that checks, types and merges its value. Values are typed with
+ * libgit2's parsers (sizes like 1g, booleans). An untrusted project file may
+ * only make a value stricter: a looser one is ignored and reported.
+ */
+#include <ctype.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/lazy.h"
+#include "core/util.h"
+#include "policy/policy_internal.h"
+
+#define MAX_SECONDS (365LL * 86400)
+#define IGNORED 1 /* a setter's answer: the value would loosen the policy */
+
+typedef int (*setter_fn)(struct load_ctx *cx, const char *sub, const char *val, int arg,
+                         char **why);
+
+struct key_def {
+	const char *section, *key;
+	bool sub;       /* the section takes a "subsection" */
+	setter_fn set;
+	int arg;
+};
+
+void load_error_add(struct load_errors *le, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (le->n >= POLICY_MAX_ERRORS) {
+		le->dropped++;
+		return;
+	}
+	va_start(ap, fmt);
+	strv_push_owned(&le->msgs, xvasprintf(fmt, ap));
+	va_end(ap);
+	le->n++;
+}
+
+char *load_errors_take(struct load_errors *le)
+{
+	struct buf b;
+
+	buf_init(&b, 0);
+	for (size_t i = 0; i < le->n; i++)
+		buf_printf(&b, "%s%s", i ? "\n" : "", le->msgs[i]);
+	if (le->dropped)
+		buf_printf(&b, "\n(%zu more errors not shown)", le->dropped);
+	strv_free(le->msgs);
+	memset(le, 0, sizeof(*le));
+	return buf_take(&b, NULL);
+}
+
+/* Typed values ------------------------------------------------------------ */
+
+static int parse_num(struct load_ctx *cx, const char *val, long long max, long long *out,
+                     char **why)
+{
+	int64_t v = 0;
+
+	if (val == NULL || cx->git->git_config_parse_int64(&v, val) < 0 || v < 0 || v > max) {
+		*why = xasprintf("\"%s\" is not a number from 0 to %lld (k, m, g suffixes allowed)",
+		                 val ? val : "", max);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+static int parse_bool(struct load_ctx *cx, const char *val, bool *out, char **why)
+{
+	int b = 1;
+
+	if (val && cx->git->git_config_parse_bool(&b, val) < 0) {
+		*why = xasprintf("\"%s\" is not a boolean (true or false)", val);
+		return -1;
+	}
+	*out = b != 0;
+	return 0;
+}
+
+static int need_value(const char *val, char **why)
+{
+	if (val == NULL || *val == '\0') {
+		*why = xstrdup("needs a value");
+		return -1;
+	}
+	return 0;
+}
+
+/* [tier "NAME"] ------------------------------------------------------------ */
+
+static int set_tier_action(struct load_ctx *cx, const char *sub, const char *val, int arg,
+                           char **why)
+{
+	struct tier_conf *t;
+	enum tier tr;
+	enum action a;
+
+	(void)arg;
+	if (tier_from_name(sub, &tr) < 0)
+		return -1; /* checked by the dispatcher */
+	t = &cx->p->tiers[tr];
+	if (val == NULL || action_from_name(val, &a) < 0) {
+		*why = xasprintf("\"%s\" is not an action (auto, ask or deny)", val ? val : "");
+		return -1;
+	}
+	if (cx->untrusted && a < t->action)
+		return IGNORED;
+	t->action = a;
+	t->o_action = cx->origin;
+	return 0;
+}
+
+static int set_tier_profile(struct load_ctx *cx, const char *sub, const char *val, int arg,
+                            char **why)
+{
+	struct tier_conf *t;
+	enum tier tr;
+
+	(void)arg;
+	if (tier_from_name(sub, &tr) < 0 || need_value(val, why) < 0)
+		return -1;
+	t = &cx->p->tiers[tr];
+	if (cx->untrusted && t->prev_profile == NULL) {
+		t->prev_profile = xstrdup(t->profile); /* load_finish compares them */
+		t->o_prev_profile = t->o_profile;
+	}
+	free(t->profile);
+	t->profile = xstrdup(val);
+	t->o_profile = cx->origin;
+	return 0;
+}
+
+static int set_tier_timeout(struct load_ctx *cx, const char *sub, const char *val, int arg,
+                            char **why)
+{
+	long long v;
+	enum tier tr;
+
+	(void)arg;
+	if (tier_from_name(sub, &tr) < 0 || parse_num(cx, val, 86400, &v, why) < 0)
+		return -1;
+	if (v == 0) {
+		*why = xstrdup("must be at least 1 second");
+		return -1;
+	}
+	cx->p->tiers[tr].timeout = v;
+	cx->p->tiers[tr].o_timeout = cx->origin;
+	return 0;
+}
+
+/* [profile "NAME"] ---------------------------------------------------------- */
+
+static long long *profile_limit(struct profile *pr, int key)
+{
+	switch ((enum profile_key)key) {
+	case PKEY_MEMORY: return &pr->memory;
+	case PKEY_CPU: return &pr->cpu;
+	case PKEY_TIMEOUT: return &pr->timeout;
+	case PKEY_PROCESSES: return &pr->processes;
+	case PKEY_FILE_SIZE: return &pr->file_size;
+	case PKEY_OUTPUT: return &pr->output;
+	case PKEY_TMP_SIZE: return &pr->tmp_size;
+	case PKEY_NETWORK:
+	case PKEY_WORKDIR:
+	case PKEY_READ_ONLY:
+	case PKEY_READ_WRITE:
+	case PKEY_HOME:
+	case PKEY_ENV: break;
+	}
+	return NULL;
+}
+
+static char ***profile_list(struct profile *pr, int key)
+{
+	return key == PKEY_READ_ONLY ? &pr->read_only : key == PKEY_READ_WRITE ? &pr->read_write
+	                                                                     : &pr->home;
+}
+
+static int set_prof_network(struct load_ctx *cx, const char *sub, const char *val, int arg,
+                            char **why)
+{
+	struct profile_entry *e = policy_profile_entry(cx->p, sub, true);
+	bool v;
+
+	if (parse_bool(cx, val, &v, why) < 0)
+		return -1;
+	if (cx->untrusted && v && !e->prof->network)
+		return IGNORED;
+	e->prof->network = v;
+	e->o[arg] = cx->origin;
+	return 0;
+}
+
+static int set_prof_workdir(struct load_ctx *cx, const char *sub, const char *val, int arg,
+                            char **why)
+{
+	struct profile_entry *e = policy_profile_entry(cx->p, sub, true);
+	bool rw = val && strcmp(val, "rw") == 0;
+
+	if (!rw && (val == NULL || strcmp(val, "ro") != 0)) {
+		*why = xasprintf("\"%s\" is not ro or rw", val ? val : "");
+		return -1;
+	}
+	if (cx->untrusted && rw && !e->prof->workdir_rw)
+		return IGNORED;
+	e->prof->workdir_rw = rw;
+	e->o[arg] = cx->origin;
+	return 0;
+}
+
+/* A multivar of paths; an empty value clears what the layers below set. */
+static int set_prof_paths(struct load_ctx *cx, const char *sub, const char *val, int arg,
+                          char **why)
+{
+	struct profile_entry *e = policy_profile_entry(cx->p, sub, true);
+	char ***list = profile_list(e->prof, arg);
+
+	if (val == NULL) {
+		*why = xstrdup("needs a path (an empty value clears the list)");
+		return -1;
+	}
+	if (*val == '\0') {
+		strv_free(*list);
+		*list = NULL;
+	} else if (arg == PKEY_HOME ? val[0] == '/' : val[0] != '/' && strncmp(val, "~/", 2)) {
+		*why = xasprintf("\"%s\": %s", val,
+		                 arg == PKEY_HOME ? "home paths are relative to $HOME (~/x or x)"
+		                                  : "needs an absolute path or ~/path");
+		return -1;
+	} else if (!strv_contains(*list, val)) {
+		if (cx->untrusted)
+			return IGNORED;
+		strv_push(list, val);
+	}
+	e->o[arg] = cx->origin;
+	return 0;
+}
+
+static bool env_name_ok(const char *s)
+{
+	if (!isalpha((unsigned char)*s) && *s != '_')
+		return false;
+	for (s++; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_' && !(*s == '*' && s[1] == '\0'))
+			return false;
+	return true;
+}
+
+static int set_prof_env(struct load_ctx *cx, const char *sub, const char *val, int arg,
+                        char **why)
+{
+	struct profile_entry *e = policy_profile_entry(cx->p, sub, true);
+	char **names = NULL, *copy = xstrdup(val ? val : ""), *save = NULL;
+	int rc = -1;
+
+	for (char *t = strtok_r(copy, " \t,", &save); t; t = strtok_r(NULL, " \t,", &save)) {
+		if (!env_name_ok(t)) {
+			*why = xasprintf("\"%s\" is not a variable name (LC_* style prefixes allowed)", t);
+			goto out;
+		}
+		if (cx->untrusted && !strv_contains(e->prof->env, t)) {
+			rc = IGNORED;
+			goto out;
+		}
+		if (!strv_contains(names, t))
+			strv_push(&names, t);
+	}
+	strv_free(e->prof->env);
+	e->prof->env = names;
+	names = NULL;
+	e->o[arg] = cx->origin;
+	rc = 0;
+out:
+	strv_free(names);
+	free(copy);
+	return rc;
+}
+
+static int set_prof_limit(struct load_ctx *cx, const char *sub, const char *val, int arg,
+                          char **why)
+{
+	struct profile_entry *e = policy_profile_entry(cx->p, sub, true);
+	long long *slot = profile_limit(e->prof, arg), v;
+
+	if (slot == NULL || parse_num(cx, val, LLONG_MAX / 2, &v, why) < 0)
+		return -1;
+	if (cx->untrusted && !(*slot == 0 || (v != 0 && v <= *slot)))
+		return IGNORED;
+	*slot = v;
+	e->o[arg] = cx->origin;
+	return 0;
+}
+
+/* [rules] --------------------------------------------------------------------- */
+
+static int set_rule(struct load_ctx *cx, const char *sub, const char *val, int arg,
+                    char **why)
+{
+	struct pattern pat;
+
+	(void)sub;
+	if (need_value(val, why) < 0 ||
+	    pattern_parse(val, cx->p->workdir, cx->p->home, &pat, why) < 0)
+		return -1;
+	if (cx->untrusted && (arg == RA_ALLOW || arg == RA_ALLOW_CRITICAL)) {
+		pattern_clear(&pat);
+		return IGNORED;
+	}
+	if (ruleset_add(&cx->p->rules, (enum rule_act)arg, &pat, cx->origin) < 0) {
+		pattern_clear(&pat);
+		*why = xasprintf("more than %d rules", POLICY_MAX_RULES);
+		return -1;
+	}
+	cx->p->nrules++;
+	return 0;
+}
+
+/* [credential "NAME"] ------------------------------------------------------------ */
+
+static struct credential *cred_entry(struct policy *p, const char *name)
+{
+	for (size_t i = 0; i < p->ncreds; i++)
+		if (strcmp(p->creds[i].name, name) == 0)
+			return &p->creds[i];
+	p->creds = xreallocarray(p->creds, p->ncreds + 1, sizeof(*p->creds));
+	memset(&p->creds[p->ncreds], 0, sizeof(*p->creds));
+	p->creds[p->ncreds].name = xstrdup(name);
+	return &p->creds[p->ncreds++];
+}
+
+static int set_cred(struct load_ctx *cx, const char *sub, const char *val, int arg,
+                    char **why)
+{
+	struct credential *cr;
+	struct pattern pat;
+
+	if (!env_name_ok(sub) || strchr(sub, '*')) {
+		*why = xasprintf("\"%s\" is not an environment variable name", sub);
+		return -1;
+	}
+	if (need_value(val, why) < 0)
+		return -1;
+	if (arg == 0 && pattern_parse(val, cx->p->workdir, cx->p->home, &pat, why) < 0)
+		return -1;
+	if (cx->untrusted) {
+		if (arg == 0)
+			pattern_clear(&pat);
+		return IGNORED; /* a project never grants a secret */
+	}
+	cr = cred_entry(cx->p, sub);
+	cr->origin = cx->origin;
+	if (arg == 0)
+		return ruleset_add(&cr->rs, RA_ALLOW, &pat, cx->origin) < 0 ? -1 : 0;
+	free(cr->file);
+	cr->file = strncmp(val, "~/", 2) == 0 ? xasprintf("%s/%s", cx->p->home, val + 2)
+	                                      : xstrdup(val);
+	return 0;
+}
+
+/* [breaker] ---------------------------------------------------------------------- */
+
+static int set_breaker_num(struct load_ctx *cx, const char *sub, const char *val, int arg,
+                           char **why)
+{
+	struct breaker_conf *b = &cx->p->breaker;
+	long long *slot = arg == 0 ? &b->per_minute : arg == 1 ? &b->repeat : &b->session_seconds;
+	int *o = arg == 0 ? &b->o_per_minute : arg == 1 ? &b->o_repeat : &b->o_session;
+	long long v;
+
+	(void)sub;
+	if (parse_num(cx, val, arg == 2 ? MAX_SECONDS : POLICY_MAX_PER_MINUTE, &v, why) < 0)
+		return -1;
+	if (cx->untrusted && !(*slot == 0 || (v != 0 && v <= *slot)))
+		return IGNORED;
+	*slot = v;
+	*o = cx->origin;
+	return 0;
+}
+
+static int set_breaker_action(struct load_ctx *cx, const char *sub, const char *val, int arg,
+                              char **why)
+{
+	enum action a;
+
+	(void)sub;
+	(void)arg;
+	if (val == NULL || action_from_name(val, &a) < 0 || a == ACTION_AUTO) {
+		*why = xasprintf("\"%s\": a tripped breaker must ask or deny", val ? val : "");
+		return -1;
+	}
+	if (cx->untrusted && a < cx->p->breaker.action)
+		return IGNORED;
+	cx->p->breaker.action = a;
+	cx->p->breaker.o_action = cx->origin;
+	return 0;
+}
+
+/* [policy] ----------------------------------------------------------------------- */
+
+static int set_trust(struct load_ctx *cx, const char *sub, const char *val, int arg,
+                     char **why)
+{
+	bool v;
+
+	(void)sub;
+	(void)arg;
+	if (parse_bool(cx, val, &v, why) < 0)
+		return -1;
+	if (cx->origin == cx->p->project_layer)
+		return IGNORED; /* only the user decides to trust a project */
+	cx->p->o_trust = cx->origin; /* the value itself was read by trust_scan */
+	return 0;
+}
+
+static int set_unknown(struct load_ctx *cx, const char *sub, const char *val, int arg,
+                       char **why)
+{
+	enum tier *slot = arg == 0 ? &cx->p->unknown_program : &cx->p->unknown_tool;
+	enum tier t;
+
+	(void)sub;
+	if (val == NULL || tier_from_name(val, &t) < 0) {
+		*why = xasprintf("\"%s\" is not a tier (low, medium, high, critical)",
+		                 val ? val : "");
+		return -1;
+	}
+	if (cx->untrusted && t < *slot)
+		return IGNORED;
+	*slot = t;
+	*(arg == 0 ? &cx->p->o_unknown_program : &cx->p->o_unknown_tool) = cx->origin;
+	return 0;
+}
+
+static int set_include(struct load_ctx *cx, const char *sub, const char *val, int arg,
+                       char **why)
+{
+	(void)cx;
+	(void)sub;
+	(void)arg;
+	return need_value(val, why); /* libgit2 did the including; load.c checks the file */
+}
+
+static const struct key_def keys[] = {
+	{"tier", "action", true, set_tier_action, 0},
+	{"tier", "profile", true, set_tier_profile, 0},
+	{"tier", "approval-timeout", true, set_tier_timeout, 0},
+	{"profile", "network", true, set_prof_network, PKEY_NETWORK},
+	{"profile", "workdir", true, set_prof_workdir, PKEY_WORKDIR},
+	{"profile", "read-only", true, set_prof_paths, PKEY_READ_ONLY},
+	{"profile", "read-write", true, set_prof_paths, PKEY_READ_WRITE},
+	{"profile", "home", true, set_prof_paths, PKEY_HOME},
+	{"profile", "env", true, set_prof_env, PKEY_ENV},
+	{"profile", "memory", true, set_prof_limit, PKEY_MEMORY},
+	{"profile", "cpu", true, set_prof_limit, PKEY_CPU},
+	{"profile", "timeout", true, set_prof_limit, PKEY_TIMEOUT},
+	{"profile", "processes", true, set_prof_limit, PKEY_PROCESSES},
+	{"profile", "file-size", true, set_prof_limit, PKEY_FILE_SIZE},
+	{"profile", "output", true, set_prof_limit, PKEY_OUTPUT},
+	{"profile", "tmp-size", true, set_prof_limit, PKEY_TMP_SIZE},
+	{"rules", "allow", false, set_rule, RA_ALLOW},
+	{"rules", "ask", false, set_rule, RA_ASK},
+	{"rules", "deny", false, set_rule, RA_DENY},
+	{"rules", "allow-critical", false, set_rule, RA_ALLOW_CRITICAL},
+	{"credential", "for", true, set_cred, 0},
+	{"credential", "file", true, set_cred, 1},
+	{"breaker", "per-minute", false, set_breaker_num, 0},
+	{"breaker", "repeat", false, set_breaker_num, 1},
+	{"breaker", "session-seconds", false, set_breaker_num, 2},
+	{"breaker", "action", false, set_breaker_action, 0},
+	{"policy", "trust-project", false, set_trust, 0},
+	{"policy", "unknown-program", false, set_unknown, 0},
+	{"policy", "unknown-tool", false, set_unknown, 1},
+	{"include", "path", false, set_include, 0},
+};
+
+/* Dispatch ------------------------------------------------------------------------ */
+
+/* Section header "[name "sub"]" -> name and sub (sub "" when absent). */
+static bool header_parse(const char *s, char *name, char *sub, size_t size)
+{
+	size_t n = 0;
+
+	if (*s++ != '[')
+		return false;
+	while (*s && *s != ']' && *s != ' ' && *s != '\t' && n + 1 < size)
+		name[n++] = *s++;
+	name[n] = '\0';
+	n = 0;
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (*s == '"')
+		for (s++; *s && *s != '"' && n + 1 < size; s++)
+			sub[n++] = *s == '\\' && s[1] ? *++s : *s;
+	sub[n] = '\0';
+	return true;
+}
+
+/*
+ * libgit2 gives line numbers for syntax errors only; for a bad value this
+ * finds the line in the layer's own file (0 when it came from an include).
+ */
+static size_t find_line(const char *path, const char *section, const char *sub,
+                        const char *key, const char *val)
+{
+	char line[4096], name[256] = "", cur_sub[256] = "";
+	size_t no = 0, found = 0, klen = strlen(key);
+	FILE *f = fopen(path, "r");
+
+	while (f && fgets(line, sizeof(line), f) && no < 1000000) {
+		char *s = line;
+		no++;
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (*s == '[') {
+			header_parse(s, name, cur_sub, sizeof(name));
+			continue;
+		}
+		if (strcasecmp(name, section) || strcmp(cur_sub, sub ? sub : "") ||
+		    strncasecmp(s, key, klen) || (isalnum((unsigned char)s[klen]) || s[klen] == '-'))
+			continue;
+		if (found == 0 || (val && *val && strstr(s + klen, val)))
+			found = no;
+	}
+	if (f)
+		fclose(f);
+	return found;
+}
+
+/* "path:LINE: [section "sub"] key" into a new string. */
+static char *where(const struct load_ctx *cx, const char *section, const char *sub,
+                   const char *key, const char *val)
+{
+	size_t line = key ? find_line(cx->path, section, sub, key, val) : 0;
+	char lbuf[32] = "";
+
+	if (line)
+		snprintf(lbuf, sizeof(lbuf), ":%zu", line);
+	if (sub)
+		return xasprintf("%s%s: [%s \"%s\"]%s%s", cx->path, lbuf, section, sub,
+		                 key ? " " : "", key ? key : "");
+	return xasprintf("%s%s: [%s]%s%s", cx->path, lbuf, section, key ? " " : "",
+	                 key ? key : "");
+}
+
+static const struct key_def *key_find(const char *section, const char *key, bool *known)
+{
+	*known = false;
+	for (size_t i = 0; i < nitems(keys); i++) {
+		if (strcmp(keys[i].section, section) != 0)
+			continue;
+		*known = true;
+		if (strcmp(keys[i].key, key) == 0)
+			return &keys[i];
+	}
+	return NULL;
+}
+
+/* Checks the subsection; returns an explanation (caller frees) or NULL. */
+static char *sub_check(const struct key_def *k, const char *sub)
+{
+	enum tier t;
+
+	if (!k->sub && sub)
+		return xasprintf("takes no subsection: write [%s]", k->section);
+	if (k->sub && sub == NULL)
+		return xasprintf("needs a name: [%s \"NAME\"]", k->section);
+	if (strcmp(k->section, "tier") == 0 && tier_from_name(sub, &t) < 0)
+		return xasprintf("unknown tier \"%s\" (low, medium, high, critical)", sub);
+	return NULL;
+}
+
+static void ignored_add(struct load_ctx *cx, const char *loc, const char *val)
+{
+	strv_push_owned(&cx->p->warnings,
+	                xasprintf("%s = %s ignored: a project file can only make the policy "
+	                          "stricter (set trust-project = true under [policy] in "
+	                          "~/.config/airlock/policy to trust it)", loc, val ? val : ""));
+}
+
+void load_apply_entry(struct load_ctx *cx, const char *name, const char *value)
+{
+	const char *dot1 = strchr(name, '.'), *dot2 = strrchr(name, '.');
+	char *section, *sub = NULL, *why = NULL, *loc = NULL;
+	const struct key_def *k;
+	bool known;
+	int r;
+
+	if (dot1 == NULL)
+		return; /* libgit2 never yields a name without a key */
+	section = xstrndup(name, (size_t)(dot1 - name));
+	if (dot2 > dot1)
+		sub = xstrndup(dot1 + 1, (size_t)(dot2 - dot1 - 1));
+	k = key_find(section, dot2 + 1, &known);
+	if (k == NULL) {
+		loc = where(cx, section, sub, dot2 + 1, value);
+		load_error_add(cx->le, known ? "%s: unknown key" : "%s: unknown section", loc);
+		goto out;
+	}
+	loc = where(cx, section, sub, k->key, value);
+	if ((why = sub_check(k, sub)) != NULL) {
+		load_error_add(cx->le, "%s: %s", loc, why);
+		goto out;
+	}
+	r = k->set(cx, sub, value, k->arg, &why);
+	if (r < 0)
+		load_error_add(cx->le, "%s: %s", loc, why ? why : "bad value");
+	else if (r == IGNORED)
+		ignored_add(cx, loc, value);
+out:
+	free(why);
+	free(loc);
+	free(section);
+	free(sub);
+}
+
+static void finish_tier(struct policy *p, enum tier t, struct load_errors *le)
+{
+	struct tier_conf *tc = &p->tiers[t];
+	struct profile_entry *now = policy_profile_entry(p, tc->profile, false), *prev;
+
+	if (now == NULL) {
+		load_error_add(le, "%s: [tier \"%s\"] profile: no profile \"%s\" (built-in: "
+		               "readonly, workspace, approved, none; or define [profile \"%s\"])",
+		               p->origins[tc->o_profile], tier_name(t), tc->profile, tc->profile);
+		return;
+	}
+	if (tc->prev_profile == NULL)
+		return;
+	prev = policy_profile_entry(p, tc->prev_profile, false);
+	if (prev && !profile_no_looser(now->prof, prev->prof)) {
+		strv_push_owned(&p->warnings,
+		                xasprintf("%s: [tier \"%s\"] profile = %s ignored: looser than %s, "
+		                          "and a project file can only make the policy stricter",
+		                          p->origins[tc->o_profile], tier_name(t), tc->profile,
+		                          tc->prev_profile));
+		free(tc->profile);
+		tc->profile = tc->prev_profile;
+		tc->prev_profile = NULL;
+		tc->o_profile = tc->o_prev_profile;
+	}
+	free(tc->prev_profile);
+	tc->prev_profile = NULL;
+}
+
+void load_finish(struct policy *p, struct load_errors *le)
+{
+	for (int t = 0; t < TIER_COUNT; t++)
+		finish_tier(p, (enum tier)t, le);
+	for (size_t i = 0; i < p->ncreds; i++) {
+		size_t n = 0;
+		for (int k = 0; k < PK_COUNT; k++)
+			n += p->creds[i].rs.n[k];
+		if (n == 0)
+			load_error_add(le, "%s: [credential \"%s\"]: no `for` pattern, so no call "
+			               "would ever see it", p->origins[p->creds[i].origin],
+			               p->creds[i].name);
+	}
+}

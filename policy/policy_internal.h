@@ -1,0 +1,209 @@
+/*
+ * policy_internal.h: the policy's body, shared by the files of policy/ only.
+ * Every value carries the index of the layer it came from (origins[]), so
+ * `airlock policy show` can say where it was set; layer 0 is the defaults.
+ */
+#ifndef AIRLOCK_POLICY_INTERNAL_H
+#define AIRLOCK_POLICY_INTERNAL_H
+
+#include <stdint.h>
+
+#include "policy/policy.h"
+
+#define POLICY_MAX_ERRORS 20      /* messages kept per load; the rest are counted */
+#define POLICY_MAX_PER_MINUTE 10000
+#define POLICY_MAX_TOOLS 64       /* distinct tools the per-minute breaker tracks */
+#define POLICY_MAX_RULES 10000    /* rules per policy, all layers and the session */
+#define POLICY_MAX_PATTERN 4096   /* bytes in one rule pattern */
+
+/* What a rule pattern matches against. */
+enum pattern_kind {
+	PK_SHELL, /* verdict->commands */
+	PK_READ,  /* verdict->reads */
+	PK_EDIT,  /* verdict->writes (Edit and Write) */
+	PK_HOST,  /* verdict->hosts */
+	PK_SQL,   /* verdict->statements */
+	PK_MCP,   /* call->name "mcp:server.tool" */
+};
+#define PK_COUNT 6
+
+enum rule_act { RA_ALLOW, RA_ASK, RA_DENY, RA_ALLOW_CRITICAL };
+#define RA_COUNT 4
+#define RA_BIT(a) (1u << (a))
+
+/* One word of a Shell pattern. */
+struct pword {
+	char *glob;   /* fnmatch pattern (quoted parts escaped) */
+	char *lit;    /* the literal text when the word has no glob characters */
+	bool any;     /* a lone `*`: zero or more words */
+};
+
+/* A parsed rule pattern. */
+struct pattern {
+	enum pattern_kind kind;
+	char *text;          /* as written; owned */
+	bool all;            /* a bare tool name: every subject of this kind */
+	struct pword *words; /* PK_SHELL */
+	size_t nwords;
+	bool prefix;         /* PK_SHELL: trailing `:*` */
+	char **segs;         /* PK_READ/PK_EDIT: absolute glob segments */
+	size_t nsegs;
+	char *glob;          /* PK_HOST/PK_SQL/PK_MCP */
+	bool subdomains;     /* PK_HOST: `*.example.com` */
+};
+
+struct rule {
+	enum rule_act act;
+	struct pattern pat;
+	int origin;
+};
+
+/* Rules grouped by kind, so a call only looks at rules that can match it. */
+struct ruleset {
+	struct rule *v[PK_COUNT];
+	size_t n[PK_COUNT];
+};
+
+struct credential {
+	char *name;        /* environment variable */
+	struct ruleset rs; /* the `for` patterns, act RA_ALLOW */
+	char *file;        /* bound read-only; NULL when none */
+	int origin;
+};
+
+struct tier_conf {
+	enum action action;
+	char *profile;       /* a profile name; owned */
+	long long timeout;   /* approval-timeout, seconds */
+	int o_action, o_profile, o_timeout;
+	char *prev_profile;  /* set by an untrusted project: checked when loading ends */
+	int o_prev_profile;
+};
+
+/* Indexes into profile_origin.o[], one per profile key. */
+enum profile_key {
+	PKEY_NETWORK, PKEY_WORKDIR, PKEY_READ_ONLY, PKEY_READ_WRITE, PKEY_HOME, PKEY_ENV,
+	PKEY_MEMORY, PKEY_CPU, PKEY_TIMEOUT, PKEY_PROCESSES, PKEY_FILE_SIZE, PKEY_OUTPUT,
+	PKEY_TMP_SIZE,
+};
+#define PKEY_COUNT 13
+
+struct profile_entry {
+	struct profile *prof;
+	int o[PKEY_COUNT];
+};
+
+struct breaker_conf {
+	long long per_minute, repeat, session_seconds;
+	enum action action;
+	int o_per_minute, o_repeat, o_session, o_action;
+};
+
+/* The breakers' session state (breaker.c). */
+struct tool_window {
+	char *tool;
+	time_t *ring;      /* the last `cap` call times */
+	size_t head, count, cap;
+};
+struct breaker_state {
+	struct tool_window tools[POLICY_MAX_TOOLS + 1]; /* the last one is "other" */
+	size_t ntools;
+	uint64_t last_hash;
+	long long same;       /* how many times in a row last_hash was seen */
+	long long runtime_ms; /* auto-run wall time this session */
+};
+
+struct policy {
+	char *workdir, *home;        /* anchors for path patterns; owned */
+	char **origins;              /* "default", file paths, "session" */
+	int user_layer, project_layer; /* origins[] index, -1 when absent */
+	struct tier_conf tiers[TIER_COUNT];
+	struct profile_entry *profiles;
+	size_t nprofiles;
+	struct ruleset rules;
+	size_t nrules;
+	struct credential *creds;
+	size_t ncreds;
+	struct breaker_conf breaker;
+	bool trust_project;
+	enum tier unknown_program, unknown_tool;
+	int o_trust, o_unknown_program, o_unknown_tool;
+	int session_origin;          /* origins[] index of remembered rules */
+	char **warnings;             /* loosening a project tried; owned */
+	struct breaker_state bs;
+	char digest[65];             /* computed on first use; "" until then */
+};
+
+/* defaults.c */
+void policy_defaults_apply(struct policy *p);
+struct profile_entry *policy_profile_entry(struct policy *p, const char *name, bool create);
+/* Returns true when a is at most as permissive as b. */
+bool profile_no_looser(const struct profile *a, const struct profile *b);
+/* Formats a size for a policy file ("2g", "512m", "1000"); static buffer. */
+const char *policy_size_text(long long v, char buf[32]);
+int policy_origin_add(struct policy *p, const char *name);
+
+/* rules.c */
+int pattern_parse(const char *text, const char *workdir, const char *home,
+                  struct pattern *out, char **errstr) AIRLOCK_MUST_CHECK;
+void pattern_clear(struct pattern *pat);
+/* Adds a rule; takes ownership of pat. Returns -1 past POLICY_MAX_RULES. */
+int ruleset_add(struct ruleset *rs, enum rule_act act, struct pattern *pat, int origin);
+void ruleset_clear(struct ruleset *rs);
+/* The rules that bear on one call. */
+struct rule_result {
+	const struct rule *deny, *ask;   /* matched any subject */
+	const struct rule *allow;        /* allow or allow-critical covered every subject */
+	const struct rule *allow_critical; /* allow-critical covered every subject */
+	const struct rule *allow_partial;  /* an allow matched, but not everything */
+};
+/* Evaluates every rule against the call in one walk. */
+void ruleset_decide(const struct ruleset *rs, const struct call *c, const struct verdict *v,
+                    struct rule_result *out);
+/* Returns a rule with act in mask when such rules cover every subject the
+ * call acts on (each command, path, host, statement), else NULL. */
+const struct rule *ruleset_cover(const struct ruleset *rs, unsigned mask,
+                                 const struct call *c, const struct verdict *v);
+bool pattern_match_command(const struct pattern *pat, char *const *argv);
+bool pattern_match_path(const struct pattern *pat, const char *path);
+/* The kind's rule name, "Shell" ... "Mcp". */
+const char *pattern_kind_name(enum pattern_kind k);
+
+/* breaker.c */
+/* Records the call; returns a new reason when a breaker is tripped, else NULL. */
+char *breaker_record(struct policy *p, const struct call *c, time_t now);
+void breaker_state_clear(struct breaker_state *bs);
+
+/* load.c */
+/* Checks a policy file's type, owner and mode; *exists false when absent
+ * and !must_exist. Returns 0, or -1 with *errstr (caller frees). */
+int policy_check_file_mode(const char *path, bool must_exist, bool *exists, char **errstr);
+
+/* keys.c: one row per section and key; values checked, typed and merged. */
+struct load_errors {
+	char **msgs;
+	size_t n, dropped; /* kept up to POLICY_MAX_ERRORS, the rest counted */
+};
+void load_error_add(struct load_errors *le, const char *fmt, ...) AIRLOCK_PRINTF(2, 3);
+/* Returns the messages, one a line, as a new string; resets le. */
+char *load_errors_take(struct load_errors *le);
+struct lazy_git;
+struct load_ctx {
+	struct policy *p;
+	const struct lazy_git *git;
+	struct load_errors *le;
+	const char *path; /* the layer's file */
+	int origin;
+	bool untrusted;   /* a project file without trust-project: stricter only */
+};
+/* Applies one "section.sub.key" = value (value NULL: no '='). */
+void load_apply_entry(struct load_ctx *cx, const char *name, const char *value);
+/* Cross-key checks once every layer is in: tier profiles exist and an
+ * untrusted project did not swap in a looser one. */
+void load_finish(struct policy *p, struct load_errors *le);
+
+/* show.c */
+/* Renders the policy as a policy file; origins as comments when asked. */
+char *policy_render(const struct policy *p, bool origins);
+
+#endif

@@ -1,0 +1,606 @@
+/*
+ * rules.c: rule patterns in Claude Code's permission syntax, parsed once and
+ * matched against what the classifier found. Rules MUST match every command
+ * of a shell call to allow it (`safe && other` is not `safe`); a deny or ask
+ * rule fires when it matches any command, path, host, statement or tool.
+ */
+#include <ctype.h>
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util.h"
+#include "policy/policy_internal.h"
+
+#define MAX_WORDS 64
+#define MAX_SEGS 128
+
+static const struct {
+	const char *name;
+	enum pattern_kind kind;
+} tool_forms[] = {
+	{"Shell", PK_SHELL}, {"Bash", PK_SHELL}, {"Read", PK_READ},   {"Edit", PK_EDIT},
+	{"Write", PK_EDIT},  {"WebFetch", PK_HOST}, {"Sql", PK_SQL}, {"Mcp", PK_MCP},
+};
+
+static const char *const kind_names[PK_COUNT] = {"Shell", "Read", "Edit", "WebFetch", "Sql",
+                                                 "Mcp"};
+
+const char *pattern_kind_name(enum pattern_kind k)
+{
+	return (unsigned)k < PK_COUNT ? kind_names[k] : "?";
+}
+
+static bool has_glob(const char *s)
+{
+	return strpbrk(s, "*?[\\") != NULL;
+}
+
+/* Appends one character of a word, escaped for fnmatch when it was quoted. */
+static void word_put(struct buf *glob, struct buf *lit, char ch, bool quoted)
+{
+	if (quoted && strchr("*?[\\", ch))
+		buf_append(glob, "\\", 1);
+	buf_append(glob, &ch, 1);
+	buf_append(lit, &ch, 1);
+}
+
+/* Reads one shell-like word at *sp into w; returns 0, 1 at the end, -1 on error. */
+static int word_next(const char **sp, struct pword *w, bool *prefix, char **errstr)
+{
+	const char *s = *sp;
+	struct buf glob, lit;
+	char quote = 0;
+	bool quoted_any = false;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (*s == '\0')
+		return 1;
+	buf_init(&glob, POLICY_MAX_PATTERN);
+	buf_init(&lit, POLICY_MAX_PATTERN);
+	for (; *s && (quote || (*s != ' ' && *s != '\t')); s++) {
+		if (quote && *s == quote) {
+			quote = 0;
+		} else if (!quote && (*s == '\'' || *s == '"')) {
+			quote = *s;
+			quoted_any = true;
+		} else if (*s == '\\' && s[1] && quote != '\'') {
+			word_put(&glob, &lit, *++s, true);
+		} else {
+			word_put(&glob, &lit, *s, quote != 0);
+		}
+	}
+	*sp = s;
+	if (quote) {
+		*errstr = xasprintf("unterminated %c quote", quote);
+		buf_free(&glob);
+		buf_free(&lit);
+		return -1;
+	}
+	if (!quoted_any && glob.len >= 2 && *s == '\0' &&
+	    strcmp(glob.data + glob.len - 2, ":*") == 0) {
+		*prefix = true;
+		glob.data[glob.len -= 2] = '\0';
+		lit.data[lit.len -= 2] = '\0';
+	}
+	w->any = !quoted_any && strcmp(glob.data ? glob.data : "", "*") == 0;
+	w->glob = buf_take(&glob, NULL);
+	if (w->glob == NULL)
+		w->glob = xstrdup("");
+	w->lit = has_glob(w->glob) ? NULL : xstrdup(w->glob);
+	buf_free(&lit);
+	return 0;
+}
+
+static int parse_shell(const char *in, struct pattern *pat, char **errstr)
+{
+	const char *s = in;
+	struct pword w;
+	int r;
+
+	for (;;) {
+		memset(&w, 0, sizeof(w));
+		r = word_next(&s, &w, &pat->prefix, errstr);
+		if (r != 0)
+			break;
+		if (w.glob[0] == '\0' && w.lit && pat->prefix) {
+			free(w.glob);
+			free(w.lit);
+			continue; /* a lone ":*" after the last word */
+		}
+		if (pat->nwords == MAX_WORDS) {
+			free(w.glob);
+			free(w.lit);
+			*errstr = xasprintf("more than %d words", MAX_WORDS);
+			return -1;
+		}
+		pat->words = xreallocarray(pat->words, pat->nwords + 1, sizeof(*pat->words));
+		pat->words[pat->nwords++] = w;
+	}
+	if (r < 0)
+		return -1;
+	if (pat->nwords == 0) {
+		*errstr = xstrdup("no command in the pattern");
+		return -1;
+	}
+	return 0;
+}
+
+/* Splits "a/b/c" onto segs, resolving "." and ".."; returns -1 past MAX_SEGS. */
+static int segs_push_path(struct pattern *pat, const char *path)
+{
+	char *copy = xstrdup(path), *save = NULL;
+	int rc = 0;
+
+	for (char *t = strtok_r(copy, "/", &save); t; t = strtok_r(NULL, "/", &save)) {
+		if (strcmp(t, ".") == 0)
+			continue;
+		if (strcmp(t, "..") == 0) {
+			if (pat->nsegs > 0)
+				free(pat->segs[--pat->nsegs]);
+			continue;
+		}
+		if (pat->nsegs == MAX_SEGS) {
+			rc = -1;
+			break;
+		}
+		pat->segs = xreallocarray(pat->segs, pat->nsegs + 1, sizeof(*pat->segs));
+		pat->segs[pat->nsegs++] = xstrdup(t);
+	}
+	free(copy);
+	return rc;
+}
+
+/* gitignore-style anchoring: //abs, ~/home, ./ or a slash: the workdir,
+ * a bare name: any depth under the workdir. */
+static int parse_path(const char *in, const char *workdir, const char *home,
+                      struct pattern *pat, char **errstr)
+{
+	const char *rest = in;
+	int rc = 0;
+
+	if (strncmp(in, "//", 2) == 0) {
+		rest = in + 2;
+	} else if (strcmp(in, "~") == 0 || strncmp(in, "~/", 2) == 0) {
+		rc = segs_push_path(pat, home);
+		rest = in + 1;
+	} else {
+		size_t n = strlen(in);
+		bool slash = memchr(in, '/', n && in[n - 1] == '/' ? n - 1 : n) != NULL;
+		rc = segs_push_path(pat, workdir);
+		if (rc == 0 && !slash)
+			rc = segs_push_path(pat, "**");
+	}
+	if (rc < 0 || segs_push_path(pat, rest) < 0) {
+		*errstr = xasprintf("more than %d path segments", MAX_SEGS);
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_host(const char *in, struct pattern *pat, char **errstr)
+{
+	if (strncmp(in, "domain:", 7) != 0 || in[7] == '\0') {
+		*errstr = xstrdup("WebFetch takes domain:HOST");
+		return -1;
+	}
+	in += 7;
+	if (strncmp(in, "*.", 2) == 0) {
+		pat->subdomains = true;
+		in += 2;
+	}
+	pat->glob = in[0] == '[' ? xstrndup(in + 1, strcspn(in + 1, "]")) : xstrdup(in);
+	for (char *q = pat->glob; *q; q++)
+		*q = (char)tolower((unsigned char)*q);
+	return 0;
+}
+
+/* Collapses whitespace, trims it and a trailing ';'. Caller frees. */
+static char *sql_normalize(const char *s)
+{
+	struct buf b;
+	bool space = false;
+
+	buf_init(&b, 0);
+	for (; *s; s++) {
+		if (isspace((unsigned char)*s)) {
+			space = b.len > 0;
+			continue;
+		}
+		if (space)
+			buf_append(&b, " ", 1);
+		space = false;
+		buf_append(&b, s, 1);
+	}
+	while (b.len > 0 && (b.data[b.len - 1] == ';' || b.data[b.len - 1] == ' '))
+		b.data[--b.len] = '\0';
+	return b.data ? buf_take(&b, NULL) : xstrdup("");
+}
+
+static int parse_mcp(const char *in, struct pattern *pat)
+{
+	pat->glob = strchr(in, '.') ? xstrdup(in) : xasprintf("%s.*", in);
+	return 0;
+}
+
+/* mcp__server__tool (Claude Code's MCP form) -> Mcp(server.tool). */
+static char *mcp_form(const char *text)
+{
+	const char *sep;
+
+	if (strncmp(text, "mcp__", 5) != 0 || text[5] == '\0')
+		return NULL;
+	text += 5;
+	sep = strstr(text, "__");
+	if (sep == NULL)
+		return xasprintf("%s.*", text);
+	return xasprintf("%.*s.%s", (int)(sep - text), text, sep + 2);
+}
+
+static int parse_inner(const char *inner, const char *workdir, const char *home,
+                       struct pattern *pat, char **errstr)
+{
+	switch (pat->kind) {
+	case PK_SHELL: return parse_shell(inner, pat, errstr);
+	case PK_READ:
+	case PK_EDIT: return parse_path(inner, workdir, home, pat, errstr);
+	case PK_HOST: return parse_host(inner, pat, errstr);
+	case PK_SQL: pat->glob = sql_normalize(inner); return 0;
+	case PK_MCP: return parse_mcp(inner, pat);
+	}
+	return -1; /* fail safe */
+}
+
+/* Splits "Tool(inner)" into the kind and a new copy of inner (NULL when bare). */
+static int split_form(const char *text, enum pattern_kind *kind, char **inner)
+{
+	size_t n = strcspn(text, "("), len = strlen(text);
+
+	for (size_t i = 0; i < nitems(tool_forms); i++) {
+		if (strlen(tool_forms[i].name) != n || strncmp(tool_forms[i].name, text, n) != 0)
+			continue;
+		*kind = tool_forms[i].kind;
+		if (text[n] == '\0')
+			return 0;
+		if (text[len - 1] != ')' || len - n < 3)
+			return -1;
+		*inner = xstrndup(text + n + 1, len - n - 2);
+		return 0;
+	}
+	return -1;
+}
+
+int pattern_parse(const char *text, const char *workdir, const char *home,
+                  struct pattern *out, char **errstr)
+{
+	char *inner = NULL, *mcp = NULL, *why = NULL;
+	int rc = -1;
+
+	memset(out, 0, sizeof(*out));
+	while (isspace((unsigned char)*text))
+		text++;
+	out->text = xstrdup(text);
+	for (size_t n = strlen(out->text); n > 0 && isspace((unsigned char)out->text[n - 1]);)
+		out->text[--n] = '\0';
+	if (strlen(out->text) > POLICY_MAX_PATTERN) {
+		why = xasprintf("longer than %d bytes", POLICY_MAX_PATTERN);
+	} else if ((mcp = mcp_form(out->text)) != NULL) {
+		out->kind = PK_MCP;
+		out->glob = mcp;
+		mcp = NULL;
+		rc = 0;
+	} else if (split_form(out->text, &out->kind, &inner) < 0) {
+		why = xstrdup("expected Shell(...), Bash(...), Read(...), Edit(...), Write(...), "
+		              "WebFetch(domain:...), Sql(...) or Mcp(server.tool)");
+	} else if (inner == NULL) {
+		out->all = true;
+		rc = 0;
+	} else {
+		rc = parse_inner(inner, workdir ? workdir : "/", home ? home : "/", out, &why);
+	}
+	if (rc < 0) {
+		*errstr = xasprintf("bad pattern \"%s\": %s", out->text, why ? why : "invalid");
+		pattern_clear(out);
+	}
+	free(why);
+	free(inner);
+	return rc;
+}
+
+void pattern_clear(struct pattern *pat)
+{
+	for (size_t i = 0; i < pat->nwords; i++) {
+		free(pat->words[i].glob);
+		free(pat->words[i].lit);
+	}
+	for (size_t i = 0; i < pat->nsegs; i++)
+		free(pat->segs[i]);
+	free(pat->words);
+	free(pat->segs);
+	free(pat->glob);
+	free(pat->text);
+	memset(pat, 0, sizeof(*pat));
+}
+
+int ruleset_add(struct ruleset *rs, enum rule_act act, struct pattern *pat, int origin)
+{
+	size_t total = 0;
+	struct rule *r;
+
+	for (int k = 0; k < PK_COUNT; k++)
+		total += rs->n[k];
+	if (total >= POLICY_MAX_RULES)
+		return -1;
+	rs->v[pat->kind] = xreallocarray(rs->v[pat->kind], rs->n[pat->kind] + 1, sizeof(*r));
+	r = &rs->v[pat->kind][rs->n[pat->kind]++];
+	r->act = act;
+	r->pat = *pat;
+	r->origin = origin;
+	memset(pat, 0, sizeof(*pat));
+	return 0;
+}
+
+void ruleset_clear(struct ruleset *rs)
+{
+	for (int k = 0; k < PK_COUNT; k++) {
+		for (size_t i = 0; i < rs->n[k]; i++)
+			pattern_clear(&rs->v[k][i].pat);
+		free(rs->v[k]);
+	}
+	memset(rs, 0, sizeof(*rs));
+}
+
+/* Matching ---------------------------------------------------------------- */
+
+static bool words_match(const struct pword *pw, size_t np, bool prefix, char *const *argv)
+{
+	if (np == 0)
+		return *argv == NULL || prefix;
+	if (pw->any) {
+		for (size_t k = 0;; k++) {
+			if (words_match(pw + 1, np - 1, prefix, argv + k))
+				return true;
+			if (argv[k] == NULL)
+				return false;
+		}
+	}
+	if (*argv == NULL)
+		return false;
+	if (pw->lit ? strcmp(pw->lit, *argv) != 0 : fnmatch(pw->glob, *argv, 0) != 0)
+		return false;
+	return words_match(pw + 1, np - 1, prefix, argv + 1);
+}
+
+bool pattern_match_command(const struct pattern *pat, char *const *argv)
+{
+	if (pat->kind != PK_SHELL || argv == NULL || argv[0] == NULL)
+		return false;
+	return pat->all || words_match(pat->words, pat->nwords, pat->prefix, argv);
+}
+
+/* The pattern matches the path or one of its parents (a directory rule
+ * covers what is inside it). */
+static bool segs_match(char *const *ps, size_t np, char *const *s, size_t ns)
+{
+	if (np == 0)
+		return true;
+	if (strcmp(ps[0], "**") == 0) {
+		for (size_t k = 0; k <= ns; k++)
+			if (segs_match(ps + 1, np - 1, s + k, ns - k))
+				return true;
+		return false;
+	}
+	if (ns == 0)
+		return false;
+	if (has_glob(ps[0]) ? fnmatch(ps[0], s[0], 0) != 0 : strcmp(ps[0], s[0]) != 0)
+		return false;
+	return segs_match(ps + 1, np - 1, s + 1, ns - 1);
+}
+
+/* A path split in place into segments. */
+struct split {
+	char *buf;
+	char *segs[MAX_SEGS];
+	size_t n;
+	bool ok; /* false: too deep to match safely */
+};
+
+static void split_path(const char *path, struct split *sp)
+{
+	char *save = NULL;
+
+	sp->buf = xstrdup(path);
+	sp->n = 0;
+	sp->ok = path[0] == '/';
+	for (char *t = strtok_r(sp->buf, "/", &save); t; t = strtok_r(NULL, "/", &save)) {
+		if (sp->n == MAX_SEGS) {
+			sp->ok = false;
+			break;
+		}
+		sp->segs[sp->n++] = t;
+	}
+}
+
+bool pattern_match_path(const struct pattern *pat, const char *path)
+{
+	struct split sp;
+	bool m;
+
+	if ((pat->kind != PK_READ && pat->kind != PK_EDIT) || path == NULL)
+		return false;
+	if (pat->all)
+		return true;
+	split_path(path, &sp);
+	m = sp.ok && segs_match(pat->segs, pat->nsegs, sp.segs, sp.n);
+	free(sp.buf);
+	return m;
+}
+
+/* "Host:port" or "[v6]:port" -> lower-case host, into out. */
+static void host_clean(const char *h, char *out, size_t size)
+{
+	const char *end;
+	size_t n;
+
+	if (h[0] == '[') {
+		h++;
+		end = strchr(h, ']');
+	} else {
+		end = strchr(h, ':');
+		if (end && strchr(end + 1, ':'))
+			end = NULL; /* a bare IPv6 address */
+	}
+	n = end ? (size_t)(end - h) : strlen(h);
+	if (n >= size)
+		n = size - 1;
+	for (size_t i = 0; i < n; i++)
+		out[i] = (char)tolower((unsigned char)h[i]);
+	out[n] = '\0';
+}
+
+static bool host_match(const struct pattern *pat, const char *host)
+{
+	size_t hl = strlen(host), gl = strlen(pat->glob);
+
+	if (pat->all || strcmp(host, pat->glob) == 0)
+		return true;
+	return pat->subdomains && hl > gl && host[hl - gl - 1] == '.' &&
+	       strcmp(host + hl - gl, pat->glob) == 0;
+}
+
+/* One subject, prepared once and matched against every rule of its kind. */
+struct subject {
+	enum pattern_kind kind;
+	char *const *argv;   /* PK_SHELL */
+	struct split path;   /* PK_READ, PK_EDIT */
+	const char *text;    /* host, statement, mcp name */
+};
+
+static bool rule_match(const struct pattern *pat, const struct subject *s)
+{
+	if (pat->all)
+		return true;
+	switch (s->kind) {
+	case PK_SHELL: return words_match(pat->words, pat->nwords, pat->prefix, s->argv);
+	case PK_READ:
+	case PK_EDIT: return s->path.ok && segs_match(pat->segs, pat->nsegs, s->path.segs,
+	                                              s->path.n);
+	case PK_HOST: return host_match(pat, s->text);
+	case PK_SQL: return fnmatch(pat->glob, s->text, FNM_CASEFOLD) == 0;
+	case PK_MCP: return fnmatch(pat->glob, s->text, 0) == 0;
+	}
+	return false;
+}
+
+/* What a walk over the subjects found. */
+struct evaluation {
+	const struct rule *any[RA_COUNT]; /* first rule of each act matching any subject */
+	const struct rule *cover;         /* allow|allow-critical over every primary subject */
+	const struct rule *cover_crit;    /* allow-critical over every primary subject */
+	bool cover_ok, crit_ok;           /* still possible */
+	size_t nprimary;
+	unsigned mask;
+};
+
+static void eval_subject(const struct ruleset *rs, const struct subject *s, bool primary,
+                         struct evaluation *ev)
+{
+	const struct rule *first[RA_COUNT] = {0};
+	unsigned seen = 0;
+
+	for (size_t i = 0; i < rs->n[s->kind]; i++) {
+		const struct rule *r = &rs->v[s->kind][i];
+		if (!(ev->mask & RA_BIT(r->act)) || (seen & RA_BIT(r->act)))
+			continue;
+		if (!rule_match(&r->pat, s))
+			continue;
+		seen |= RA_BIT(r->act);
+		first[r->act] = r;
+	}
+	for (int a = 0; a < RA_COUNT; a++)
+		if (ev->any[a] == NULL)
+			ev->any[a] = first[a];
+	if (!primary)
+		return;
+	ev->nprimary++;
+	if (!(seen & (RA_BIT(RA_ALLOW) | RA_BIT(RA_ALLOW_CRITICAL))))
+		ev->cover_ok = false;
+	else if (ev->cover == NULL)
+		ev->cover = first[RA_ALLOW] ? first[RA_ALLOW] : first[RA_ALLOW_CRITICAL];
+	if (!(seen & RA_BIT(RA_ALLOW_CRITICAL)))
+		ev->crit_ok = false;
+	else if (ev->cover_crit == NULL)
+		ev->cover_crit = first[RA_ALLOW_CRITICAL];
+}
+
+static void eval_strings(const struct ruleset *rs, enum pattern_kind k, char *const *v,
+                         bool primary, struct evaluation *ev)
+{
+	char host[256];
+
+	for (; v && *v; v++) {
+		struct subject s = {.kind = k};
+		char *norm = NULL;
+		if (k == PK_READ || k == PK_EDIT) {
+			split_path(*v, &s.path);
+		} else if (k == PK_HOST) {
+			host_clean(*v, host, sizeof(host));
+			s.text = host;
+		} else {
+			s.text = norm = sql_normalize(*v);
+		}
+		eval_subject(rs, &s, primary, ev);
+		free(s.path.buf);
+		free(norm);
+	}
+}
+
+static void ruleset_eval(const struct ruleset *rs, unsigned mask, const struct call *c,
+                         const struct verdict *v, struct evaluation *ev)
+{
+	enum tool t = c->tool;
+
+	memset(ev, 0, sizeof(*ev));
+	ev->mask = mask;
+	ev->cover_ok = ev->crit_ok = true;
+	for (size_t i = 0; i < v->ncommands; i++) {
+		struct subject s = {.kind = PK_SHELL, .argv = v->commands[i].argv};
+		if (s.argv && s.argv[0])
+			eval_subject(rs, &s, t == TOOL_SHELL, ev);
+	}
+	eval_strings(rs, PK_READ, v->reads, t == TOOL_READ_FILE, ev);
+	eval_strings(rs, PK_EDIT, v->writes, t == TOOL_WRITE_FILE || t == TOOL_EDIT_FILE, ev);
+	eval_strings(rs, PK_HOST, v->hosts, t == TOOL_HTTP, ev);
+	eval_strings(rs, PK_SQL, v->statements, t == TOOL_SQL, ev);
+	if (c->name && strncmp(c->name, "mcp:", 4) == 0) {
+		struct subject s = {.kind = PK_MCP, .text = c->name + 4};
+		eval_subject(rs, &s, t == TOOL_OTHER, ev);
+	}
+}
+
+const struct rule *ruleset_cover(const struct ruleset *rs, unsigned mask,
+                                 const struct call *c, const struct verdict *v)
+{
+	struct evaluation ev;
+
+	ruleset_eval(rs, mask, c, v, &ev);
+	if (ev.nprimary == 0)
+		return NULL;
+	if (mask == RA_BIT(RA_ALLOW_CRITICAL))
+		return ev.crit_ok ? ev.cover_crit : NULL;
+	return ev.cover_ok ? ev.cover : NULL;
+}
+
+void ruleset_decide(const struct ruleset *rs, const struct call *c, const struct verdict *v,
+                    struct rule_result *out)
+{
+	struct evaluation ev;
+
+	ruleset_eval(rs, ~0u, c, v, &ev);
+	out->deny = ev.any[RA_DENY];
+	out->ask = ev.any[RA_ASK];
+	out->allow = ev.nprimary && ev.cover_ok ? ev.cover : NULL;
+	out->allow_critical = ev.nprimary && ev.crit_ok ? ev.cover_crit : NULL;
+	out->allow_partial = ev.any[RA_ALLOW] ? ev.any[RA_ALLOW] : ev.any[RA_ALLOW_CRITICAL];
+}

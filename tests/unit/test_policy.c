@@ -1,0 +1,783 @@
+/*
+ * test_policy.c: policy files, layers and precedence, rule patterns, circuit
+ * breakers with an injected clock, session memory and saving. Cases live in
+ * the tests/data/policy tables; policy files are copied into a temp home and
+ * workdir with safe modes, so the permission checks see what a user's would.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "core/util.h"
+#include "policy/policy.h"
+#include "policy/policy_internal.h"
+#include "tdata.h"
+
+#define DATA "tests/data/policy/"
+
+/* A temp tree: ROOT/home (HOME), ROOT/work (the workdir). */
+struct tree {
+	char root[64];
+	char *home, *work, *file;
+};
+
+static void write_file(const char *path, const char *text, mode_t mode)
+{
+	FILE *f = fopen(path, "w");
+	if (f == NULL)
+		fail_msg("cannot write %s", path);
+	fputs(text, f);
+	fclose(f);
+	chmod(path, mode);
+}
+
+static char *read_all(const char *path)
+{
+	struct buf b;
+	char chunk[4096];
+	size_t n;
+	FILE *f = fopen(path, "r");
+	if (f == NULL)
+		fail_msg("cannot read %s", path);
+	buf_init(&b, 0);
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		buf_append(&b, chunk, n);
+	fclose(f);
+	return b.data ? buf_take(&b, NULL) : xstrdup("");
+}
+
+static void tree_make(struct tree *t)
+{
+	char *cmd;
+	snprintf(t->root, sizeof(t->root), "/tmp/airlock-policy-XXXXXX");
+	if (mkdtemp(t->root) == NULL)
+		fail_msg("mkdtemp");
+	t->home = xasprintf("%s/home", t->root);
+	t->work = xasprintf("%s/work", t->root);
+	t->file = NULL;
+	cmd = xasprintf("mkdir -p %s/.config/airlock %s/.airlock", t->home, t->work);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+}
+
+static void tree_free(struct tree *t)
+{
+	char *cmd = xasprintf("rm -rf %s", t->root);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	free(t->home);
+	free(t->work);
+	free(t->file);
+}
+
+/* "user=a.policy,project=b.policy,file=c.policy" -> files in the tree. */
+static void tree_layers(struct tree *t, const char *spec)
+{
+	char *copy = xstrdup(spec), *save = NULL;
+	for (char *it = strtok_r(copy, ",", &save); it && strcmp(it, "-");
+	     it = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(it, '='), *src, *text, *dst;
+		assert_non_null(eq);
+		*eq = '\0';
+		src = xasprintf(DATA "files/%s", eq + 1);
+		text = read_all(src);
+		if (strcmp(it, "user") == 0)
+			dst = xasprintf("%s/.config/airlock/policy", t->home);
+		else if (strcmp(it, "project") == 0)
+			dst = xasprintf("%s/.airlock/policy", t->work);
+		else
+			dst = t->file = xasprintf("%s/%s", t->root, eq + 1);
+		write_file(dst, text, 0644);
+		if (dst != t->file)
+			free(dst);
+		free(src);
+		free(text);
+	}
+	free(copy);
+}
+
+static struct policy *tree_load(struct tree *t, char **err)
+{
+	struct policy_source src = {.workdir = t->work, .home = t->home, .file = t->file};
+	struct policy *p = NULL;
+	*err = NULL;
+	if (policy_load(&src, &p, err) < 0)
+		return NULL;
+	return p;
+}
+
+static struct policy *load_ok(struct tree *t, const char *spec, size_t line)
+{
+	char *err;
+	struct policy *p;
+	tree_layers(t, spec);
+	p = tree_load(t, &err);
+	if (p == NULL)
+		fail_msg("line %zu: load failed: %s", line, err);
+	return p;
+}
+
+/* /work/proj and /home/u in the data files stand for the tree's dirs. */
+static char *subst(const struct tree *t, const char *s)
+{
+	if (strncmp(s, "/work/proj", 10) == 0)
+		return xasprintf("%s%s", t->work, s + 10);
+	if (strncmp(s, "/home/u", 7) == 0)
+		return xasprintf("%s%s", t->home, s + 7);
+	return xstrdup(s);
+}
+
+/* Replaces every /work/proj in s with the tree's workdir. */
+static char *subst_all(const struct tree *t, const char *s)
+{
+	struct buf b;
+	const char *m;
+	buf_init(&b, 0);
+	while ((m = strstr(s, "/work/proj")) != NULL) {
+		buf_append(&b, s, (size_t)(m - s));
+		buf_puts(&b, t->work);
+		s = m + 10;
+	}
+	buf_puts(&b, s);
+	return buf_take(&b, NULL);
+}
+
+static char **split_argv(const char *s)
+{
+	char **argv = NULL, *copy = xstrdup(s), *save = NULL;
+	for (char *w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+		char *word = xstrdup(w), *q;
+		while ((q = strstr(word, "\\s")) != NULL) {
+			*q = ' ';
+			memmove(q + 1, q + 2, strlen(q + 2) + 1);
+		}
+		strv_push_owned(&argv, word);
+	}
+	free(copy);
+	return argv;
+}
+
+static struct call *make_call(const char *tool)
+{
+	static const struct {
+		const char *name;
+		enum tool tool;
+	} tools[] = {{"shell", TOOL_SHELL},         {"read_file", TOOL_READ_FILE},
+	             {"write_file", TOOL_WRITE_FILE}, {"edit_file", TOOL_EDIT_FILE},
+	             {"http", TOOL_HTTP},            {"sql", TOOL_SQL}};
+	struct call *c = call_new();
+	c->tool = TOOL_OTHER;
+	if (strncmp(tool, "mcp:", 4) == 0)
+		c->name = xstrdup(tool);
+	else if (strncmp(tool, "other:", 6) == 0)
+		c->name = xstrdup(tool + 6);
+	for (size_t i = 0; i < nitems(tools); i++)
+		if (strcmp(tools[i].name, tool) == 0) {
+			c->tool = tools[i].tool;
+			c->name = xstrdup(tool);
+		}
+	return c;
+}
+
+/* "cmd:git push ; read:/x ; host:h ; sql:S ; write:/y" -> a verdict. */
+static struct verdict *make_verdict(const struct tree *t, const char *tier, const char *subj)
+{
+	struct verdict *v = verdict_new();
+	char *copy = xstrdup(subj), *rest = copy;
+	assert_int_equal(tier_from_name(tier, &v->tier), 0);
+	while (rest && strcmp(rest, "-") != 0) {
+		char *item = rest, *sep = strstr(rest, " ; "), *val;
+		if (sep) {
+			*sep = '\0';
+			rest = sep + 3;
+		} else {
+			rest = NULL;
+		}
+		val = strchr(item, ':');
+		assert_non_null(val);
+		*val++ = '\0';
+		if (strcmp(item, "cmd") == 0) {
+			verdict_add_command(v, split_argv(val), (struct span){0, 0});
+		} else {
+			char *s = subst(t, val);
+			char ***vec = strcmp(item, "read") == 0    ? &v->reads
+			              : strcmp(item, "write") == 0 ? &v->writes
+			              : strcmp(item, "host") == 0  ? &v->hosts
+			                                           : &v->statements;
+			strv_push_owned(vec, s);
+		}
+	}
+	free(copy);
+	return v;
+}
+
+/* Runs fn on every row of a data file, which must hold at least min rows. */
+static void table(const char *path, size_t min, void (*fn)(const struct tdata_row *r))
+{
+	struct tdata_row *rows;
+	size_t n = tdata_load(path, &rows);
+	assert_true(n >= min);
+	for (size_t i = 0; i < n; i++)
+		fn(&rows[i]);
+	tdata_free(rows, n);
+}
+
+/* One case's world: a tree with its layers, the policy, a call and a verdict. */
+struct fixture {
+	struct tree t;
+	struct policy *p;
+	struct call *c;
+	struct verdict *v;
+};
+
+static void fixture_open(struct fixture *fx, const struct tdata_row *r)
+{
+	tree_make(&fx->t);
+	fx->p = load_ok(&fx->t, r->f[0], r->line);
+	fx->c = make_call(r->f[1]);
+	fx->v = make_verdict(&fx->t, r->f[2], r->f[3]);
+}
+
+static void fixture_close(struct fixture *fx)
+{
+	call_free(fx->c);
+	verdict_free(fx->v);
+	policy_free(fx->p);
+	tree_free(&fx->t);
+}
+
+static void test_no_file_no_libgit2(void **state)
+{
+	pid_t pid;
+	int status;
+	(void)state;
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct tree t;
+		char *err, *maps;
+		struct policy *p;
+		tree_make(&t);
+		p = tree_load(&t, &err);
+		maps = read_all("/proc/self/maps");
+		_exit(p == NULL ? 2 : strstr(maps, "libgit2") ? 3 : 0);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
+static void row_patterns(const struct tdata_row *r)
+{
+	struct ruleset rs = {0};
+	struct pattern pat;
+	struct rule_result rr;
+	char *err = NULL;
+	int rc = pattern_parse(r->f[0], "/work/proj", "/home/u", &pat, &err);
+	if ((rc < 0) != (strcmp(r->f[3], "error") == 0))
+		fail_msg("line %zu: %s: parse %s (%s)", r->line, r->f[0], rc ? "failed" : "ok",
+		         err ? err : "");
+	free(err);
+	if (rc < 0)
+		return;
+	{
+		static const char *const tool_for[PK_COUNT] = {"shell", "read_file", "edit_file",
+		                                               "http", "sql", "mcp:"};
+		struct tree t = {.work = (char *)"/work/proj", .home = (char *)"/home/u"};
+		char *tool = pat.kind == PK_MCP ? xasprintf("mcp:%s", r->f[2])
+		                                : xstrdup(tool_for[pat.kind]);
+		const char *kind = pat.kind == PK_SHELL  ? "cmd"
+		                   : pat.kind == PK_READ ? "read"
+		                   : pat.kind == PK_EDIT ? "write"
+		                   : pat.kind == PK_HOST ? "host"
+		                   : pat.kind == PK_SQL  ? "sql"
+		                                         : NULL;
+		char *subj = kind ? xasprintf("%s:%s", kind, r->f[2]) : xstrdup("-");
+		struct call *c = make_call(tool);
+		struct verdict *v = make_verdict(&t, "high", subj);
+		assert_int_equal(ruleset_add(&rs, RA_ALLOW, &pat, 0), 0);
+		ruleset_decide(&rs, c, v, &rr);
+		if ((rr.allow != NULL) != (strcmp(r->f[3], "match") == 0))
+			fail_msg("line %zu: %s vs %s: want %s", r->line, r->f[0], r->f[2], r->f[3]);
+		ruleset_clear(&rs);
+		call_free(c);
+		verdict_free(v);
+		free(subj);
+		free(tool);
+	}
+}
+
+static void test_patterns(void **state)
+{
+	(void)state;
+	table(DATA "patterns.tsv", 60, row_patterns);
+}
+
+static void row_decide(const struct tdata_row *r)
+{
+	struct fixture fx;
+	struct plan pl;
+	fixture_open(&fx, r);
+	policy_decide(fx.p, fx.c, fx.v, 1000, &pl);
+	if (strcmp(action_name(pl.action), r->f[4]) != 0 || !strstr(pl.reason, r->f[5]))
+		fail_msg("line %zu: got %s (%s), want %s (%s)", r->line, action_name(pl.action),
+		         pl.reason, r->f[4], r->f[5]);
+	if ((pl.action == ACTION_DENY) != (pl.profile == NULL))
+		fail_msg("line %zu: profile %s with %s", r->line, pl.profile ? "set" : "unset",
+		         action_name(pl.action));
+	plan_clear(&pl);
+	fixture_close(&fx);
+}
+
+static void test_decide(void **state)
+{
+	(void)state;
+	table(DATA "decide.tsv", 30, row_decide);
+}
+
+/* Runs one breaker row; returns the 1-based index of the first non-auto call. */
+static long breaker_run(struct policy *p, const struct tdata_row *r, struct plan *first)
+{
+	long calls = strtol(r->f[2], NULL, 10), spacing = strtol(r->f[3], NULL, 10);
+	long long runtime = strtoll(r->f[5], NULL, 10);
+	bool same = strcmp(r->f[4], "same") == 0, mix = strcmp(r->f[1], "mix") == 0;
+	struct verdict *v = verdict_new();
+	long tripped = 0;
+
+	for (long i = 0; i < calls && tripped == 0; i++) {
+		struct call *c = make_call(mix ? (i % 2 ? "http" : "shell") : r->f[1]);
+		char *cmd = same ? xstrdup("curl https://api.example.com/charge")
+		                 : xasprintf("curl https://api.example.com/charge?n=%ld", i);
+		struct plan pl;
+		c->command = cmd;
+		c->url = cmd;
+		policy_decide(p, c, v, (time_t)(1000000 + i * spacing / 1000), &pl);
+		if (pl.action != ACTION_AUTO) {
+			tripped = i + 1;
+			*first = pl;
+		} else {
+			policy_account_runtime(p, runtime);
+			plan_clear(&pl);
+		}
+		call_free(c);
+		free(cmd);
+	}
+	verdict_free(v);
+	return tripped;
+}
+
+static void row_breakers(const struct tdata_row *r)
+{
+	struct tree t;
+	struct plan pl = {0};
+	struct policy *p;
+	long want = strtol(r->f[6], NULL, 10), got;
+	tree_make(&t);
+	p = load_ok(&t, r->f[0], r->line);
+	got = breaker_run(p, r, &pl);
+	if (got != want)
+		fail_msg("line %zu: first tripped call %ld, want %ld (%s)", r->line, got, want,
+		         pl.reason ? pl.reason : "");
+	if (got && (strncmp(action_name(pl.action), r->f[7], strcspn(r->f[7], " ")) ||
+	            !strstr(pl.reason, r->f[7] + strcspn(r->f[7], " ") + 1)))
+		fail_msg("line %zu: got %s (%s), want %s", r->line, action_name(pl.action),
+		         pl.reason, r->f[7]);
+	plan_clear(&pl);
+	policy_free(p);
+	tree_free(&t);
+}
+
+static void test_breakers(void **state)
+{
+	(void)state;
+	table(DATA "breaker.tsv", 8, row_breakers);
+}
+
+/* After remembering, the same call runs automatically, named as a session rule. */
+static void remembered_decides(struct policy *p, const struct call *c, const struct verdict *v,
+                               size_t line, bool session)
+{
+	struct plan pl;
+	policy_decide(p, c, v, 1000, &pl);
+	if (pl.action != ACTION_AUTO || (session && !strstr(pl.reason, "(session)")))
+		fail_msg("line %zu: after remembering: %s (%s)", line, action_name(pl.action),
+		         pl.reason);
+	plan_clear(&pl);
+}
+
+static void row_remember(const struct tdata_row *r)
+{
+	bool want_err = strncmp(r->f[4], "error:", 6) == 0;
+	struct fixture fx;
+	char *err = NULL, *sug, *pat = NULL, *want;
+	fixture_open(&fx, r);
+	want = want_err ? xstrdup(r->f[4] + 6) : subst_all(&fx.t, r->f[4]);
+	sug = policy_suggest_pattern(fx.p, fx.c, fx.v, &err);
+	if (want_err ? (sug || !strstr(err, want)) : (!sug || strcmp(sug, want)))
+		fail_msg("line %zu: suggested [%s] error [%s], want [%s]", r->line,
+		         sug ? sug : "", err ? err : "", r->f[4]);
+	free(err);
+	err = NULL;
+	if (!want_err) {
+		assert_int_equal(policy_remember(fx.p, fx.c, fx.v, &pat, &err), 0);
+		assert_string_equal(pat, sug);
+		remembered_decides(fx.p, fx.c, fx.v, r->line, strcmp(r->f[0], "-") == 0);
+	}
+	free(pat);
+	free(sug);
+	free(want);
+	fixture_close(&fx);
+}
+
+static void test_remember(void **state)
+{
+	(void)state;
+	table(DATA "remember.tsv", 25, row_remember);
+}
+
+/* A tree whose only layer is a --policy file holding text. */
+static struct policy *load_text(struct tree *t, const char *text, char **err)
+{
+	tree_make(t);
+	t->file = xasprintf("%s/policy", t->root);
+	write_file(t->file, text, 0644);
+	return tree_load(t, err);
+}
+
+static void row_bad_files(const struct tdata_row *r)
+{
+	struct tree t;
+	char *err;
+	struct policy *p = load_text(&t, r->f[0], &err);
+	if (p != NULL || !strstr(err, r->f[1]) || !strstr(err, r->f[2]))
+		fail_msg("line %zu: want an error with [%s] and [%s], got [%s]", r->line,
+		         r->f[1], r->f[2], err ? err : "success");
+	free(err);
+	tree_free(&t);
+}
+
+static void test_bad_files(void **state)
+{
+	(void)state;
+	table(DATA "bad.tsv", 30, row_bad_files);
+}
+
+/* Returns the text of [section ...] up to the next section, from show output. */
+static char *section_text(const char *show, const char *section)
+{
+	const char *s = strstr(show, section), *e;
+	if (s == NULL)
+		return xstrdup("");
+	e = strstr(s + 1, "\n[");
+	return e ? xstrndup(s, (size_t)(e - s)) : xstrdup(s);
+}
+
+static char *show_text(const struct policy *p, bool origins)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	assert_int_equal(policy_show(p, f, origins), 0);
+	fclose(f);
+	return text;
+}
+
+static void row_keys(const struct tdata_row *r)
+{
+	struct tree t;
+	struct policy *p;
+	char *err, *text = xasprintf("%s\n\t%s\n", r->f[0], r->f[1]), *show, *sect;
+	if ((p = load_text(&t, text, &err)) == NULL)
+		fail_msg("line %zu: %s", r->line, err);
+	show = show_text(p, true);
+	sect = section_text(show, r->f[0]);
+	if (!strstr(sect, r->f[2]) || !strstr(sect, t.file))
+		fail_msg("line %zu: want [%s] from %s in:\n%s", r->line, r->f[2], t.file, sect);
+	free(sect);
+	free(show);
+	free(text);
+	policy_free(p);
+	tree_free(&t);
+}
+
+static void test_keys(void **state)
+{
+	(void)state;
+	table(DATA "keys.tsv", 30, row_keys);
+}
+
+static void expect_load_error(struct tree *t, const char *want)
+{
+	char *err;
+	struct policy *p = tree_load(t, &err);
+	if (p != NULL || strstr(err, want) == NULL)
+		fail_msg("want an error with [%s], got [%s]", want, err ? err : "success");
+	free(err);
+}
+
+static void test_permissions(void **state)
+{
+	struct tree t;
+	char *user, *inc;
+	(void)state;
+	tree_make(&t);
+	user = xasprintf("%s/.config/airlock/policy", t.home);
+	write_file(user, "[rules]\n\tallow = Shell(ls)\n", 0664);
+	expect_load_error(&t, "writable by group (chmod go-w");
+	chmod(user, 0646);
+	expect_load_error(&t, "writable by others");
+	chmod(user, 0644);
+	assert_int_equal(chown(user, 65534, 65534), 0);
+	expect_load_error(&t, "unsafe owner uid 65534");
+	assert_int_equal(chown(user, 0, 0), 0);
+	inc = xasprintf("%s/inc.policy", t.root);
+	write_file(inc, "[rules]\n\tallow = Shell(rm -rf /)\n", 0666);
+	free(user);
+	user = xasprintf("%s/.airlock/policy", t.work);
+	write_file(user, "[include]\n\tpath = ../../inc.policy\n", 0644);
+	expect_load_error(&t, "(included from");
+	t.file = xasprintf("%s/missing.policy", t.root);
+	expect_load_error(&t, "missing.policy: cannot read policy file");
+	free(t.file);
+	t.file = xstrdup(t.root);
+	expect_load_error(&t, "not a regular file");
+	free(user);
+	free(inc);
+	tree_free(&t);
+}
+
+static int count(const char *hay, const char *needle)
+{
+	int n = 0;
+	for (const char *s = hay; (s = strstr(s, needle)) != NULL; s++)
+		n++;
+	return n;
+}
+
+static void test_save_rule(void **state)
+{
+	struct tree t;
+	struct policy *p;
+	struct stat st;
+	char *err = NULL, *user, *text;
+	mode_t old = umask(002);
+	(void)state;
+	tree_make(&t);
+	rmdir(xasprintf("%s/.config/airlock", t.home)); /* saving creates it */
+	p = load_ok(&t, "-", 0);
+	assert_int_equal(policy_save_rule(p, "Shell(make test)\nShell(cd build)", false, &err), 0);
+	assert_int_equal(policy_save_rule(p, "Shell(make test)", false, &err), 0);
+	user = xasprintf("%s/.config/airlock/policy", t.home);
+	text = read_all(user);
+	assert_int_equal(count(text, "allow = Shell(make test)"), 1);
+	assert_int_equal(count(text, "allow = Shell(cd build)"), 1);
+	assert_int_equal(stat(user, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0644);
+	/* a project file cannot allow unless the user trusts projects */
+	assert_int_equal(policy_save_rule(p, "Shell(make test)", true, &err), -1);
+	assert_non_null(strstr(err, "trust-project"));
+	free(err);
+	err = NULL;
+	assert_int_equal(policy_save_rule(p, "Nope(x)", false, &err), -1);
+	assert_non_null(strstr(err, "bad pattern"));
+	free(err);
+	policy_free(p);
+	/* the saved rules load back and decide */
+	{
+		struct call *c = make_call("shell");
+		struct verdict *v = make_verdict(&t, "high", "cmd:make test ; cmd:cd build");
+		struct plan pl;
+		p = load_ok(&t, "-", 0);
+		policy_decide(p, c, v, 1000, &pl);
+		assert_int_equal(pl.action, ACTION_AUTO);
+		assert_non_null(strstr(pl.reason, user));
+		plan_clear(&pl);
+		call_free(c);
+		verdict_free(v);
+		policy_free(p);
+	}
+	free(text);
+	free(user);
+	tree_free(&t);
+	umask(old);
+}
+
+/* What show prints reads back as the same policy. */
+static void roundtrip(const char *spec)
+{
+	struct tree t;
+	struct policy *p, *q;
+	char *a, *b, *err, *path;
+	tree_make(&t);
+	p = load_ok(&t, spec, 0);
+	a = show_text(p, false);
+	path = xasprintf("%s/shown.policy", t.root);
+	write_file(path, a, 0644);
+	{
+		struct policy_source src = {.workdir = t.work, .home = t.home, .file = path};
+		src.defaults_only = false;
+		src.workdir = NULL;
+		src.home = NULL;
+		if (policy_load(&src, &q, &err) < 0)
+			fail_msg("%s: reloading show output: %s\n%s", spec, err, a);
+	}
+	b = show_text(q, false);
+	assert_string_equal(a, b);
+	free(a);
+	free(b);
+	free(path);
+	policy_free(p);
+	policy_free(q);
+	tree_free(&t);
+}
+
+static void test_show_roundtrip(void **state)
+{
+	(void)state;
+	roundtrip("-");
+	roundtrip("user=rules.policy");
+	roundtrip("user=credentials.policy,file=stricter.policy");
+}
+
+static void test_show_origins(void **state)
+{
+	struct tree t;
+	struct policy *p;
+	char *show, *tier;
+	(void)state;
+	tree_make(&t);
+	p = load_ok(&t, "user=tiers-user.policy", 0);
+	show = show_text(p, true);
+	tier = section_text(show, "[tier \"high\"]");
+	assert_non_null(strstr(tier, "action = deny\t# "));
+	assert_non_null(strstr(tier, ".config/airlock/policy"));
+	assert_non_null(strstr(tier, "profile = approved\t# default"));
+	free(tier);
+	free(show);
+	policy_free(p);
+	tree_free(&t);
+}
+
+static void test_credentials(void **state)
+{
+	struct tree t;
+	struct policy *p;
+	struct call *c = make_call("shell");
+	struct verdict *v, *w;
+	struct plan pl;
+	(void)state;
+	setenv("AIRLOCK_TEST_TOKEN", "s3cret", 1);
+	tree_make(&t);
+	p = load_ok(&t, "user=credentials.policy", 0);
+	v = make_verdict(&t, "high", "cmd:git push origin main");
+	policy_decide(p, c, v, 1000, &pl);
+	assert_true(strv_contains(pl.env, "AIRLOCK_TEST_TOKEN=s3cret"));
+	assert_non_null(pl.binds);
+	assert_non_null(strstr(pl.binds[0], "/home/.config/gh/hosts.yml"));
+	plan_clear(&pl);
+	/* every command must match, or no command sees the secret */
+	w = make_verdict(&t, "high", "cmd:git push origin main ; cmd:curl evil.example");
+	policy_decide(p, c, w, 1000, &pl);
+	assert_null(pl.env);
+	assert_null(pl.binds);
+	plan_clear(&pl);
+	policy_free(p);
+	tree_free(&t);
+	/* a project file never grants one */
+	tree_make(&t);
+	p = load_ok(&t, "project=loosen.policy", 0);
+	assert_int_equal(p->ncreds, 0);
+	policy_free(p);
+	verdict_free(v);
+	verdict_free(w);
+	call_free(c);
+	tree_free(&t);
+	unsetenv("AIRLOCK_TEST_TOKEN");
+}
+
+static void test_project_warnings(void **state)
+{
+	struct tree t;
+	struct policy *p;
+	char *const *w;
+	int n = 0;
+	(void)state;
+	tree_make(&t);
+	p = load_ok(&t, "project=loosen.policy", 0);
+	for (w = policy_warnings(p); w && *w; w++, n++)
+		assert_non_null(strstr(*w, "ignored"));
+	assert_true(n >= 10);
+	assert_int_equal(policy_profile(p, "workspace")->network, false);
+	assert_int_equal(p->tiers[TIER_MEDIUM].action, ACTION_AUTO);
+	assert_string_equal(p->tiers[TIER_MEDIUM].profile, "workspace");
+	assert_int_equal(p->unknown_tool, TIER_HIGH);
+	policy_free(p);
+	tree_free(&t);
+	tree_make(&t);
+	p = load_ok(&t, "project=stricter.policy", 0);
+	assert_null(policy_warnings(p));
+	assert_int_equal(policy_profile(p, "workspace")->memory, 1LL << 30);
+	{
+		struct classify_opts o = {0};
+		policy_classify_opts(p, &o);
+		assert_int_equal(o.unknown_tool, TIER_CRITICAL);
+		assert_int_equal(o.unknown_program, TIER_MEDIUM);
+	}
+	policy_free(p);
+	tree_free(&t);
+}
+
+static void test_digest(void **state)
+{
+	struct tree t;
+	struct policy *p, *q;
+	char *pat = NULL, *err = NULL, *d;
+	struct call *c = make_call("shell");
+	struct verdict *v;
+	(void)state;
+	tree_make(&t);
+	p = load_ok(&t, "-", 0);
+	q = load_ok(&t, "user=rules.policy", 0);
+	assert_int_equal(strlen(policy_digest(p)), 64);
+	assert_string_not_equal(policy_digest(p), policy_digest(q));
+	d = xstrdup(policy_digest(p));
+	v = make_verdict(&t, "high", "cmd:make test");
+	assert_int_equal(policy_remember(p, c, v, &pat, &err), 0);
+	assert_string_not_equal(policy_digest(p), d);
+	free(d);
+	free(pat);
+	verdict_free(v);
+	call_free(c);
+	policy_free(p);
+	policy_free(q);
+	tree_free(&t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_no_file_no_libgit2), /* first: nothing loaded yet */
+		cmocka_unit_test(test_patterns),
+		cmocka_unit_test(test_decide),
+		cmocka_unit_test(test_breakers),
+		cmocka_unit_test(test_remember),
+		cmocka_unit_test(test_bad_files),
+		cmocka_unit_test(test_keys),
+		cmocka_unit_test(test_permissions),
+		cmocka_unit_test(test_save_rule),
+		cmocka_unit_test(test_show_roundtrip),
+		cmocka_unit_test(test_show_origins),
+		cmocka_unit_test(test_credentials),
+		cmocka_unit_test(test_project_warnings),
+		cmocka_unit_test(test_digest),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
