@@ -234,8 +234,8 @@ static bool starts_sql(const char *q)
 	return false;
 }
 
-/* Decodes {"tool": kind, "input": fields} into a call named name. */
-static struct call *derived(const char *name, const char *kind, json_t *fields, json_t *id)
+struct call *agent_canonical_call(const char *name, const char *kind, json_t *fields,
+                                  json_t *id, enum shape shape)
 {
 	json_t *root = json_pack("{s:s, s:o, s:O}", "tool", kind, "input", fields, "id",
 	                         id ? id : json_null());
@@ -243,17 +243,22 @@ static struct call *derived(const char *name, const char *kind, json_t *fields, 
 	json_t *eid = NULL;
 	char *err = NULL;
 
-	if (protocol_decode_json(root, 0, &c, &eid, &err) < 0) {
+	if (root == NULL || protocol_decode_json(root, 0, &c, &eid, &err) < 0) {
 		free(err); /* cannot map it with certainty: the caller keeps the unknown tool */
 		json_decref(eid);
 		c = NULL;
 	} else {
 		free(c->name);
 		c->name = xstrdup(name);
-		c->shape = SHAPE_MCP;
+		c->shape = shape;
 	}
 	json_decref(root);
 	return c;
+}
+
+static struct call *derived(const char *name, const char *kind, json_t *fields, json_t *id)
+{
+	return agent_canonical_call(name, kind, fields, id, SHAPE_MCP);
 }
 
 static void push_call(struct call ***v, size_t *n, struct call *c)
@@ -304,9 +309,21 @@ static void map_paths(const char *name, const char *tool, json_t *args, json_t *
 	}
 }
 
+struct call *agent_other_call(const char *name, json_t *args, json_t *id)
+{
+	struct call *c = call_new();
+
+	c->name = xstrdup(name);
+	c->tool = TOOL_OTHER;
+	c->shape = SHAPE_MCP;
+	c->id = json_incref(id ? id : json_null());
+	c->input = json_is_object(args) ? json_deep_copy(args) : json_object();
+	return c;
+}
+
 struct call **agent_tool_calls(const char *name, const char *tool, json_t *args, json_t *id)
 {
-	struct call **v = NULL, *other;
+	struct call **v = NULL;
 	size_t n = 0;
 	json_t *cmd = json_object_get(args, "command"), *url = json_object_get(args, "url");
 	const char *sql = json_string_value(json_object_get(args, "sql"));
@@ -325,15 +342,9 @@ struct call **agent_tool_calls(const char *name, const char *tool, json_t *args,
 		push_call(&v, &n, derived(name, "http", json_pack("{s:O}", "url", url), id));
 	if (args)
 		map_paths(name, tool, args, id, &v, &n);
-	if (n == 0) { /* nothing we can read: an unknown tool, the original arguments */
-		other = call_new();
-		other->name = xstrdup(name);
-		other->tool = TOOL_OTHER;
-		other->shape = SHAPE_MCP;
-		other->id = json_incref(id ? id : json_null());
-		other->input = args ? json_deep_copy(args) : json_object();
-		push_call(&v, &n, other);
-	} else /* the recorded call keeps what the agent actually sent */
+	if (n == 0) /* nothing we can read: an unknown tool, the original arguments */
+		push_call(&v, &n, agent_other_call(name, args, id));
+	else /* the recorded call keeps what the agent actually sent */
 		json_object_set(v[0]->input, "arguments", args ? args : json_object());
 	return v;
 }
@@ -351,8 +362,10 @@ void agent_verdict_merge(struct verdict *into, const struct verdict *v)
 	char **src[] = {v->reads, v->writes, v->hosts};
 
 	for (size_t i = 0; i < v->nfindings; i++)
-		verdict_add(into, v->findings[i].tier, v->findings[i].rule, (struct span){0, 0}, "%s",
-		            v->findings[i].reason ? v->findings[i].reason : "");
+		if (!verdict_has(into, v->findings[i].rule) || v->findings[i].tier > into->tier)
+			verdict_add(into, v->findings[i].tier, v->findings[i].rule,
+			            (struct span){0, 0}, "%s",
+			            v->findings[i].reason ? v->findings[i].reason : "");
 	for (size_t i = 0; i < v->ncommands; i++)
 		verdict_add_command(into, strv_dup(v->commands[i].argv), (struct span){0, 0});
 	for (size_t k = 0; k < nitems(src); k++)

@@ -71,6 +71,12 @@ int agent_gate_option(int ch, const char *arg, struct gate_opts *o, char **errst
  */
 struct call **agent_tool_calls(const char *name, const char *tool, json_t *args, json_t *id);
 void agent_calls_free(struct call **calls);
+/* Decodes {"tool": kind, "input": fields, "id": id} and names the call name.
+ * Takes fields. Returns a new call, or NULL when it does not decode. */
+struct call *agent_canonical_call(const char *name, const char *kind, json_t *fields,
+                                  json_t *id, enum shape shape);
+/* Returns a new TOOL_OTHER call named name with a copy of args as input. */
+struct call *agent_other_call(const char *name, json_t *args, json_t *id);
 /* Returns a new verdict: every call classified, findings and paths merged. */
 struct verdict *agent_classify_calls(struct gate *g, struct call **calls);
 /* Adds v's findings (spans dropped), commands and paths to into. */

@@ -1,13 +1,483 @@
-/* cmd_watch.c: STAND-IN until the integrations issue lands. */
+/*
+ * cmd_watch.c: `airlock watch`, for agents that run their own tools: reads
+ * their event stream on stdin (Claude Code --output-format stream-json,
+ * Codex exec --json), classifies and records every tool call in a watched
+ * session, and flags high and critical ones on stderr and in the log.
+ * Rules it keeps:
+ *  - never blocks and never answers: the calls already ran;
+ *  - a line it cannot read is counted and skipped, never fatal;
+ *  - event kinds are a table: a new agent format is new rows.
+ */
+#include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
-#include "core/airlock.h"
+#include "core/encode.h"
+#include "core/util.h"
+#include "gate/agent.h"
 #include "gate/commands.h"
+#include "gate/pipeline.h"
+#include "gate/protocol.h"
+
+#define PENDING_MAX 4096            /* calls waiting for their result */
+#define RESULT_CAP (64u << 10)      /* result text kept in the log */
+
+static const char watch_usage[] =
+	"usage: airlock watch [--format auto|claude|codex] [--tee] [OPTIONS]\n"
+	"Reads an agent's JSON event stream on stdin (claude -p --output-format\n"
+	"stream-json --verbose, codex exec --json), records every tool call in the\n"
+	"audit log and flags high and critical ones on stderr. Never blocks anything.\n"
+	"  --format F         the stream's format (default: auto, per line)\n"
+	"  --tee              copy stdin to stdout unchanged\n" AGENT_GATE_USAGE;
+
+static const struct option watch_longopts[] = {
+	AGENT_GATE_LONGOPTS,
+	{"format", required_argument, NULL, 'f'},
+	{"tee", no_argument, NULL, 'e'},
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
+};
+
+enum format { FMT_AUTO, FMT_CLAUDE, FMT_CODEX };
+
+struct watch {
+	struct gate_opts opts;
+	struct gate *g;
+	enum format format;
+	char *cwd, *agent;      /* from the stream's init event; owned */
+	json_t *pending;        /* the agent's call id -> {"audit","start"} */
+	size_t calls, flagged, skipped, errors;
+	bool warned_pending;
+};
+
+/* Opens the gate on first use, in the cwd the stream announced if any. */
+static struct gate *watch_gate(struct watch *w)
+{
+	char *err = NULL;
+	int ec;
+
+	if (w->g || w->errors > 0)
+		return w->g;
+	if (w->opts.workdir == NULL)
+		w->opts.workdir = w->cwd;
+	w->opts.agent = w->agent;
+	if (gate_open(&w->opts, &w->g, &ec, &err) < 0) {
+		fprintf(stderr, "airlock watch: %s; nothing is recorded\n", err);
+		free(err);
+		w->errors++;
+	}
+	return w->g;
+}
+
+static void flag(const struct call *c, const struct verdict *v)
+{
+	char *sum = encode_summary(c, 160);
+
+	fprintf(stderr, "airlock watch: FLAGGED %s: %s", tier_name(v->tier), sum);
+	for (size_t i = 0; i < v->nfindings; i++)
+		if (v->findings[i].tier >= TIER_HIGH)
+			fprintf(stderr, " [%s: %s]", v->findings[i].rule, v->findings[i].reason);
+	fputc('\n', stderr);
+	free(sum);
+}
+
+/* Records calls[0] (all of calls classified) and remembers it under key. */
+static void observe(struct watch *w, struct call **calls, const char *key)
+{
+	struct gate *g = watch_gate(w);
+	struct verdict *v;
+	struct outcome *o;
+	struct plan pl = {0};
+
+	if (g == NULL)
+		return;
+	v = agent_classify_calls(g, calls);
+	o = gate_decide(g, calls[0], v, GATE_ASK_OBSERVE, &pl);
+	w->calls++;
+	if (v->tier >= TIER_HIGH) {
+		w->flagged++;
+		flag(calls[0], v);
+	}
+	if (o->decision == DECISION_ERROR)
+		fprintf(stderr, "airlock watch: %s\n", o->reason ? o->reason : "cannot record");
+	else if (key && json_object_size(w->pending) < PENDING_MAX)
+		json_object_set_new(w->pending, key,
+		                    json_pack("{s:I, s:I}", "audit", (json_int_t)o->audit_id, "start",
+		                              (json_int_t)clock_ns()));
+	else if (key && !w->warned_pending) {
+		fprintf(stderr, "airlock watch: more than %d calls without a result; later results "
+		                "are not recorded\n", PENDING_MAX);
+		w->warned_pending = true;
+	}
+	plan_clear(&pl);
+	outcome_free(o);
+	verdict_free(v);
+}
+
+static void observe_one(struct watch *w, struct call *c, const char *key)
+{
+	struct call *calls[] = {c, NULL};
+	observe(w, calls, key);
+	call_free(c);
+}
+
+/* Records the result of a call seen earlier; text may be NULL. */
+static void finish(struct watch *w, const char *key, bool ran, int exit_code, const char *text)
+{
+	json_t *p = key ? json_object_get(w->pending, key) : NULL;
+	struct outcome *o;
+	char *err = NULL;
+
+	if (p == NULL || w->g == NULL)
+		return;
+	o = outcome_new();
+	o->audit_id = json_integer_value(json_object_get(p, "audit"));
+	o->decision = ran ? DECISION_AUTO : DECISION_DENIED;
+	o->ran = ran;
+	o->exit_code = ran ? exit_code : -1;
+	o->applied = ran ? "run" : NULL;
+	o->duration_ms = (clock_ns() - json_integer_value(json_object_get(p, "start"))) / 1000000;
+	if (!ran)
+		o->reason = xstrdup("declined in the agent");
+	if (text) {
+		size_t n = strlen(text);
+		o->truncated = n > RESULT_CAP;
+		o->out = xstrndup(text, o->truncated ? RESULT_CAP : n);
+		o->outlen = strlen(o->out);
+	}
+	if (gate_finish(w->g, o, &err) < 0) {
+		fprintf(stderr, "airlock watch: %s\n", err);
+		free(err);
+	}
+	outcome_free(o);
+	json_object_del(w->pending, key);
+}
+
+/* ---- Claude Code: --output-format stream-json ------------------------- */
+
+static void claude_init(struct watch *w, json_t *ev)
+{
+	const char *cwd = json_string_value(json_object_get(ev, "cwd"));
+	const char *sid = json_string_value(json_object_get(ev, "session_id"));
+
+	if (w->g)
+		return;
+	if (cwd && w->cwd == NULL)
+		w->cwd = xstrdup(cwd);
+	if (sid && w->agent == NULL)
+		w->agent = xasprintf("claude-code session %s", sid);
+}
+
+/* One tool_use block of an assistant message. */
+static void claude_tool_use(struct watch *w, json_t *block)
+{
+	const char *key = json_string_value(json_object_get(block, "id"));
+	struct call *c = NULL, **calls;
+	json_t *id = NULL;
+	char *err = NULL;
+
+	if (protocol_decode_json(block, 0, &c, &id, &err) < 0) {
+		/* cannot decode it: still record that the agent ran something */
+		const char *name = json_string_value(json_object_get(block, "name"));
+		fprintf(stderr, "airlock watch: tool call %s: %s\n", key ? key : "?", err);
+		c = agent_other_call(name ? name : "unknown", json_object_get(block, "input"), id);
+		free(err);
+	}
+	json_decref(id);
+	if (strncmp(c->name, "mcp:", 4) == 0 && strchr(c->name + 4, '.')) {
+		calls = agent_tool_calls(c->name, strchr(c->name + 4, '.') + 1,
+		                         json_object_get(block, "input"), c->id);
+		observe(w, calls, key);
+		agent_calls_free(calls);
+		call_free(c);
+	} else
+		observe_one(w, c, key);
+}
+
+/* The text of a tool_result's content: a string or a list of text blocks. */
+static char *content_text(json_t *content)
+{
+	struct buf b;
+	json_t *e;
+	size_t i;
+
+	if (json_is_string(content))
+		return xstrdup(json_string_value(content));
+	buf_init(&b, RESULT_CAP + 1);
+	json_array_foreach(content, i, e) {
+		const char *t = json_string_value(json_object_get(e, "text"));
+		if (t)
+			buf_printf(&b, "%s%s", b.len ? "\n" : "", t);
+	}
+	return buf_take(&b, NULL);
+}
+
+static void claude_message(struct watch *w, json_t *ev)
+{
+	json_t *content = json_object_get(json_object_get(ev, "message"), "content"), *b;
+	size_t i;
+
+	json_array_foreach(content, i, b) {
+		const char *type = json_string_value(json_object_get(b, "type"));
+		if (type && strcmp(type, "tool_use") == 0)
+			claude_tool_use(w, b);
+		else if (type && strcmp(type, "tool_result") == 0) {
+			char *text = content_text(json_object_get(b, "content"));
+			finish(w, json_string_value(json_object_get(b, "tool_use_id")), true,
+			       json_is_true(json_object_get(b, "is_error")) ? 1 : 0, text);
+			free(text);
+		}
+	}
+}
+
+/* ---- Codex: exec --json ------------------------------------------------ */
+
+static void codex_thread(struct watch *w, json_t *ev)
+{
+	const char *tid = json_string_value(json_object_get(ev, "thread_id"));
+	if (tid && w->agent == NULL && w->g == NULL)
+		w->agent = xasprintf("codex thread %s", tid);
+}
+
+static const char *str(json_t *o, const char *k)
+{
+	return json_string_value(json_object_get(o, k));
+}
+
+/* Records the item unless seen; returns true when it is (now) pending. */
+static bool codex_seen(struct watch *w, json_t *item, struct call **calls)
+{
+	const char *key = str(item, "id");
+
+	if (key && json_object_get(w->pending, key)) {
+		agent_calls_free(calls);
+		return true;
+	}
+	observe(w, calls, key);
+	agent_calls_free(calls);
+	return key && json_object_get(w->pending, key);
+}
+
+static struct call **one_call(struct call *c)
+{
+	struct call **v = xcalloc(2, sizeof(*v));
+	v[0] = c;
+	return v;
+}
+
+static void codex_command(struct watch *w, json_t *item, bool completed)
+{
+	const char *cmd = str(item, "command"), *status = str(item, "status");
+	json_t *ec = json_object_get(item, "exit_code"), *id = json_object_get(item, "id");
+	struct call *c = agent_canonical_call("shell", "shell",
+	                                      json_pack("{s:s}", "command", cmd ? cmd : ""), id,
+	                                      SHAPE_CANONICAL);
+
+	if (c == NULL)
+		c = agent_other_call("command_execution", item, id);
+	if (codex_seen(w, item, one_call(c)) && completed)
+		finish(w, str(item, "id"), !(status && strcmp(status, "declined") == 0),
+		       json_is_integer(ec) ? (int)json_integer_value(ec) : -1,
+		       str(item, "aggregated_output"));
+}
+
+/* One call per changed file; the first is recorded as apply_patch. */
+static void codex_patch(struct watch *w, json_t *item, bool completed)
+{
+	json_t *changes = json_object_get(item, "changes"), *ch, *id = json_object_get(item, "id");
+	const char *status = str(item, "status");
+	struct call **calls = NULL;
+	size_t i, n = 0;
+
+	json_array_foreach(changes, i, ch) {
+		const char *path = str(ch, "path"), *kind = str(ch, "kind");
+		char *q = path ? agent_shell_quote(path) : NULL;
+		struct call *c = path == NULL ? NULL
+		                 : kind && strcmp(kind, "delete") == 0
+		                     ? agent_canonical_call("apply_patch", "shell",
+		                                            json_pack("{s:s++}", "command", "rm -- ", q, ""),
+		                                            id, SHAPE_CANONICAL)
+		                     : agent_canonical_call("apply_patch", "write_file",
+		                                            json_pack("{s:s, s:s}", "path", path,
+		                                                      "content", ""),
+		                                            id, SHAPE_CANONICAL);
+		free(q);
+		if (c == NULL)
+			continue;
+		calls = xreallocarray(calls, n + 2, sizeof(*calls));
+		calls[n++] = c;
+		calls[n] = NULL;
+	}
+	if (n == 0)
+		calls = one_call(agent_other_call("apply_patch", item, id));
+	else
+		json_object_set(calls[0]->input, "changes", changes);
+	if (codex_seen(w, item, calls) && completed)
+		finish(w, str(item, "id"), !(status && strcmp(status, "declined") == 0),
+		       status && strcmp(status, "failed") == 0 ? 1 : 0, NULL);
+}
+
+static void codex_mcp(struct watch *w, json_t *item, bool completed)
+{
+	const char *server = str(item, "server"), *tool = str(item, "tool");
+	json_t *id = json_object_get(item, "id"), *res = json_object_get(item, "result");
+	char *name = xasprintf("mcp:%s.%s", server ? server : "?", tool ? tool : "?");
+	bool failed = json_object_get(item, "error") && !json_is_null(json_object_get(item, "error"));
+
+	if (codex_seen(w, item,
+	               agent_tool_calls(name, tool ? tool : "?", json_object_get(item, "arguments"),
+	                                id)) &&
+	    completed) {
+		char *text = content_text(json_object_get(res, "content"));
+		finish(w, str(item, "id"), true, failed ? 1 : 0, text);
+		free(text);
+	}
+	free(name);
+}
+
+static void codex_search(struct watch *w, json_t *item, bool completed)
+{
+	json_t *id = json_object_get(item, "id");
+	json_t *args = json_pack("{s:s?}", "query", str(item, "query"));
+
+	if (codex_seen(w, item, one_call(agent_other_call("web_search", args, id))) && completed)
+		finish(w, str(item, "id"), true, 0, NULL);
+	json_decref(args);
+}
+
+static const struct {
+	const char *type;
+	void (*fn)(struct watch *, json_t *, bool);
+} codex_items[] = {
+	{"command_execution", codex_command},
+	{"file_change", codex_patch},
+	{"mcp_tool_call", codex_mcp},
+	{"web_search", codex_search},
+};
+
+static void codex_item(struct watch *w, json_t *ev, bool completed)
+{
+	json_t *item = json_object_get(ev, "item");
+	const char *type = str(item, "type");
+
+	for (size_t i = 0; type && i < nitems(codex_items); i++)
+		if (strcmp(type, codex_items[i].type) == 0)
+			codex_items[i].fn(w, item, completed);
+}
+
+static void codex_started(struct watch *w, json_t *ev)
+{
+	codex_item(w, ev, false);
+}
+
+static void codex_completed(struct watch *w, json_t *ev)
+{
+	codex_item(w, ev, true);
+}
+
+/* ---- The stream ----------------------------------------------------- */
+
+static const struct {
+	enum format format;
+	const char *type;
+	void (*fn)(struct watch *, json_t *);
+} events[] = {
+	{FMT_CLAUDE, "system", claude_init},
+	{FMT_CLAUDE, "assistant", claude_message},
+	{FMT_CLAUDE, "user", claude_message},
+	{FMT_CODEX, "thread.started", codex_thread},
+	{FMT_CODEX, "item.started", codex_started},
+	{FMT_CODEX, "item.completed", codex_completed},
+};
+
+static void watch_line(struct watch *w, const char *line, size_t len)
+{
+	json_t *ev = memchr(line, '\0', len) ? NULL : json_loadb(line, len, 0, NULL);
+	const char *type = str(ev, "type");
+
+	for (size_t i = 0; type && i < nitems(events); i++)
+		if ((w->format == FMT_AUTO || w->format == events[i].format) &&
+		    strcmp(type, events[i].type) == 0) {
+			events[i].fn(w, ev);
+		}
+	if (ev == NULL && len > 0)
+		w->skipped++;
+	json_decref(ev);
+}
+
+static int watch_stream(struct watch *w, bool tee)
+{
+	struct reader *r = reader_new(STDIN_FILENO, w->opts.line_cap);
+	const char *line;
+	size_t len;
+	bool toolong;
+	int rc;
+
+	while ((rc = reader_next(r, &line, &len, &toolong)) == 1) {
+		if (tee && (fwrite(line, 1, len, stdout) != len || putchar('\n') == EOF ||
+		            fflush(stdout) == EOF))
+			tee = false; /* the reader went away; keep watching */
+		if (toolong)
+			w->skipped++;
+		else
+			watch_line(w, line, len);
+	}
+	if (rc < 0)
+		fprintf(stderr, "airlock watch: cannot read input: %s\n", strerror(errno));
+	reader_free(r);
+	fprintf(stderr, "airlock watch: %zu tool calls recorded, %zu flagged high or critical%s",
+	        w->calls, w->flagged, w->skipped ? "" : "\n");
+	if (w->skipped)
+		fprintf(stderr, ", %zu lines not read (not JSON or over the line cap)\n", w->skipped);
+	return rc < 0 || w->errors ? EXIT_INTERNAL : EXIT_OK;
+}
+
+static int parse_format(const char *s, enum format *f)
+{
+	static const char *const names[] = {"auto", "claude", "codex"};
+	for (size_t i = 0; i < nitems(names); i++)
+		if (strcmp(s, names[i]) == 0) {
+			*f = (enum format)i;
+			return 0;
+		}
+	return -1;
+}
 
 int cmd_watch(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "airlock watch: not built yet\n");
-	return EXIT_USAGE;
+	struct watch w = {.opts = {.mode = "watch", .no_tty = true}, .pending = json_object()};
+	bool tee = false;
+	char *err = NULL;
+	int c, rc;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+h", watch_longopts, NULL)) != -1) {
+		if ((rc = agent_gate_option(c, optarg, &w.opts, &err)) < 0) {
+			fprintf(stderr, "airlock watch: %s\n", err);
+			free(err);
+			return EXIT_USAGE;
+		} else if (rc > 0)
+			continue;
+		if (c == 'f' && parse_format(optarg, &w.format) == 0)
+			continue;
+		if (c == 'e') {
+			tee = true;
+			continue;
+		}
+		fputs(watch_usage, c == 'h' ? stdout : stderr);
+		return c == 'h' ? EXIT_OK : EXIT_USAGE;
+	}
+	if (optind != argc) {
+		fputs(watch_usage, stderr);
+		return EXIT_USAGE;
+	}
+	rc = watch_stream(&w, tee);
+	gate_close(w.g);
+	json_decref(w.pending);
+	free(w.cwd);
+	free(w.agent);
+	return rc;
 }
