@@ -1,13 +1,199 @@
-/* cmd_preview.c: STAND-IN until its issue lands. */
+/*
+ * cmd_preview.c: `airlock preview`: reads tool calls on stdin (any protocol
+ * shape) and prints what each would change, without changing anything:
+ * colour on a terminal, git-style plain text otherwise, JSON lines with
+ * --format json. Nothing is recorded and nothing is applied.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
 
-#include "core/airlock.h"
+#include "classifier/classifier.h"
+#include "core/util.h"
+#include "diff/diff.h"
+#include "exec/exec.h"
 #include "gate/commands.h"
+#include "gate/protocol.h"
+#include "policy/policy.h"
+
+static const char preview_usage[] =
+	"usage: airlock preview [--format text|json] [--color auto|always|never]\n"
+	"                       [--workdir DIR] [--policy FILE]\n"
+	"Reads tool calls on stdin and prints what each would change: a diff for\n"
+	"write_file/edit_file, a sandboxed dry run for shell, the rows for SQL.\n"
+	"Exit status 1 when a line could not be decoded or a preview failed.\n";
+
+struct preview_ctx {
+	char *workdir, *home;
+	struct policy *policy;
+	struct classify_opts copts;
+	bool json, color;
+	int failed;
+};
+
+static const struct option preview_longopts[] = {
+	{"format", required_argument, NULL, 'f'}, {"color", required_argument, NULL, 'c'},
+	{"workdir", required_argument, NULL, 'w'}, {"policy", required_argument, NULL, 'p'},
+	{"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0},
+};
+
+static void print_one(struct preview_ctx *cx, const struct call *c, struct diff *d)
+{
+	if (cx->json) {
+		json_t *o = json_object();
+		json_object_set(o, "id", c->id ? c->id : json_null());
+		json_object_set_new(o, "tool", json_string(tool_name(c->tool)));
+		json_object_set_new(o, "preview", d ? diff_to_json(d) : json_null());
+		protocol_write(stdout, o);
+		json_decref(o);
+		return;
+	}
+	if (d == NULL) {
+		printf("preview: %s: nothing to preview\n\n", c->name);
+	} else {
+		size_t len;
+		char *text = diff_render(d, cx->color ? DIFF_FORMAT_COLOR : DIFF_FORMAT_PLAIN, &len);
+		fwrite(text, 1, len, stdout);
+		fputc('\n', stdout);
+		free(text);
+	}
+	fflush(stdout);
+}
+
+static void preview_one(struct preview_ctx *cx, const struct call *c)
+{
+	struct verdict *v = classify_call(c, &cx->copts);
+	struct plan pl = {0};
+	struct diff_opts o = {.workdir = cx->workdir, .verdict = v};
+	struct diff *d;
+
+	policy_decide(cx->policy, c, v, time(NULL), &pl);
+	o.profile = pl.profile ? pl.profile : exec_builtin_profile("workspace");
+	o.env = pl.env;
+	o.binds = pl.binds;
+	d = diff_preview_call(c, &o);
+	if (d && diff_error(d))
+		cx->failed = 1;
+	print_one(cx, c, d);
+	diff_free(d);
+	plan_clear(&pl);
+	verdict_free(v);
+}
+
+static void bad_line(struct preview_ctx *cx, size_t lineno, json_t *id, const char *msg)
+{
+	cx->failed = 1;
+	if (cx->json) {
+		json_t *r = protocol_error(id, lineno, msg);
+		protocol_write(stdout, r);
+		json_decref(r);
+	} else
+		fprintf(stderr, "airlock preview: line %zu: %s\n", lineno, msg);
+}
+
+static int preview_stream(struct preview_ctx *cx)
+{
+	struct reader *r = reader_new(STDIN_FILENO, 0);
+	size_t lineno = 0, len;
+	const char *line;
+	bool toolong;
+	int rc;
+
+	while ((rc = reader_next(r, &line, &len, &toolong)) == 1) {
+		struct call *c = NULL;
+		json_t *id = NULL;
+		char *err = NULL;
+		lineno++;
+		if (toolong)
+			bad_line(cx, lineno, NULL, "line longer than the line cap; skipped");
+		else if (strspn(line, " \t\r") == len)
+			continue;
+		else if (protocol_decode(line, len, lineno, &c, &id, &err) < 0)
+			bad_line(cx, lineno, id, err);
+		else
+			preview_one(cx, c);
+		call_free(c);
+		json_decref(id);
+		free(err);
+	}
+	reader_free(r);
+	if (rc < 0) {
+		fprintf(stderr, "airlock preview: cannot read input: %s\n", strerror(errno));
+		return EXIT_INTERNAL;
+	}
+	return cx->failed ? EXIT_FAILURE_ : EXIT_OK;
+}
+
+/* Parses the options into cx; returns -1 (usage printed) or 0. */
+static int preview_args(int argc, char **argv, struct preview_ctx *cx, const char **wd,
+                        const char **policy, int *rc)
+{
+	const char *color = "auto";
+	int ch;
+
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "+h", preview_longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'f': cx->json = strcmp(optarg, "json") == 0; break;
+		case 'c': color = optarg; break;
+		case 'w': *wd = optarg; break;
+		case 'p': *policy = optarg; break;
+		case 'h': fputs(preview_usage, stdout); *rc = EXIT_OK; return -1;
+		default: fputs(preview_usage, stderr); *rc = EXIT_USAGE; return -1;
+		}
+		if (ch == 'f' && !cx->json && strcmp(optarg, "text") != 0) {
+			fprintf(stderr, "airlock preview: --format wants text or json\n");
+			*rc = EXIT_USAGE;
+			return -1;
+		}
+	}
+	if (optind != argc || (strcmp(color, "auto") && strcmp(color, "always") &&
+	                       strcmp(color, "never"))) {
+		fputs(preview_usage, stderr);
+		*rc = EXIT_USAGE;
+		return -1;
+	}
+	cx->color = strcmp(color, "always") == 0 ||
+	            (strcmp(color, "auto") == 0 && isatty(STDOUT_FILENO) && !getenv("NO_COLOR") &&
+	             !(getenv("TERM") && strcmp(getenv("TERM"), "dumb") == 0));
+	return 0;
+}
 
 int cmd_preview(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "airlock preview: not built yet\n");
-	return EXIT_USAGE;
+	struct preview_ctx cx = {0};
+	struct policy_source src = {0};
+	const char *wd = ".", *policy = NULL, *h = getenv("HOME");
+	char *err = NULL;
+	int rc = EXIT_USAGE;
+
+	if (preview_args(argc, argv, &cx, &wd, &policy, &rc) < 0)
+		return rc;
+	if ((cx.workdir = realpath(wd, NULL)) == NULL) {
+		fprintf(stderr, "airlock preview: cannot resolve workdir %s: %s\n", wd,
+		        strerror(errno));
+		return EXIT_USAGE;
+	}
+	cx.home = xstrdup(h && *h == '/' ? h : "/");
+	src.workdir = cx.workdir;
+	src.home = cx.home;
+	src.file = policy;
+	if (policy_load(&src, &cx.policy, &err) < 0) {
+		fprintf(stderr, "airlock preview: %s\n", err);
+		free(err);
+		goto out;
+	}
+	classify_opts_init(&cx.copts, cx.workdir, cx.home);
+	policy_classify_opts(cx.policy, &cx.copts);
+	rc = preview_stream(&cx);
+out:
+	policy_free(cx.policy);
+	free(cx.workdir);
+	free(cx.home);
+	return rc;
 }

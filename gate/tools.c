@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "core/util.h"
+#include "diff/diff.h"
 #include "exec/exec.h"
 #include "gate/pipeline.h"
 
@@ -128,66 +129,18 @@ static int run_read(struct gate *g, const struct call *c, const struct plan *pl,
 	return rc;
 }
 
-/* Replaces old with new once (it must occur exactly once) or everywhere. */
-static int edit_text(const char *text, const char *old, const char *new_text, bool all,
-                     struct buf *out, char **errstr)
-{
-	size_t oldlen = strlen(old), count = 0;
-	const char *p = text, *hit;
-
-	if (oldlen == 0) {
-		*errstr = xstrdup("edit_file: old text is empty");
-		return -1;
-	}
-	for (hit = strstr(p, old); hit; hit = strstr(hit + oldlen, old))
-		count++;
-	if (count == 0 || (count > 1 && !all)) {
-		*errstr = count ? xasprintf("edit_file: old text occurs %zu times; give more context "
-		                            "or set replace_all", count)
-		                : xstrdup("edit_file: old text not found in the file");
-		return -1;
-	}
-	while ((hit = strstr(p, old)) != NULL) {
-		buf_append(out, p, (size_t)(hit - p));
-		buf_puts(out, new_text);
-		p = hit + oldlen;
-		if (!all)
-			break;
-	}
-	buf_puts(out, p);
-	return 0;
-}
-
-/* The edits of an edit_file call: one old/new pair, or MultiEdit's list. */
+/* The edits of an edit_file call: the rules live in diff/ so the preview
+ * shows exactly what this executor does. */
 static int apply_edits(const struct call *c, const char *text, struct buf *out, char **errstr)
 {
-	json_t *edits = json_object_get(c->input, "edits"), *e;
-	char *cur = xstrdup(text);
-	size_t i;
-	int rc = 0;
+	char *res = NULL;
+	size_t len = 0;
 
-	if (!json_is_array(edits))
-		rc = edit_text(cur, c->old_text, c->new_text, c->replace_all, out, errstr);
-	else
-		json_array_foreach(edits, i, e) {
-			const char *o = json_string_value(json_object_get(e, "old_string"));
-			const char *n = json_string_value(json_object_get(e, "new_string"));
-			if (o == NULL) o = json_string_value(json_object_get(e, "old"));
-			if (n == NULL) n = json_string_value(json_object_get(e, "new"));
-			buf_free(out);
-			if (o == NULL || n == NULL) {
-				*errstr = xasprintf("edit_file: edits[%zu] needs old_string and new_string", i);
-				rc = -1;
-				break;
-			}
-			if ((rc = edit_text(cur, o, n, json_is_true(json_object_get(e, "replace_all")),
-			                    out, errstr)) < 0)
-				break;
-			free(cur);
-			cur = xstrndup(out->data ? out->data : "", out->len);
-		}
-	free(cur);
-	return rc;
+	if (diff_apply_edits(c, text, &res, &len, errstr) < 0)
+		return -1;
+	buf_append(out, res, len);
+	free(res);
+	return 0;
 }
 
 static int run_write(struct gate *g, const struct call *c, const struct plan *pl,

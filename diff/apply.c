@@ -1,0 +1,216 @@
+/*
+ * apply.c: lands a complete file preview in the workdir.
+ * Rules it keeps:
+ *  - every path is opened beneath the workdir without following any
+ *    symlink (openat2 RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS, else an
+ *    O_NOFOLLOW walk), and changed with *at() calls on its parent;
+ *  - nothing is written unless every path still holds what the preview
+ *    read; deletions go first (deepest first), then additions in order;
+ *  - files are replaced atomically (a temp file beside, then renameat).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <linux/openat2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "diff/diff_internal.h"
+
+/* The O_NOFOLLOW walk for kernels without openat2 (< 5.6). */
+static int walk_beneath(int rootfd, const char *path, int flags, mode_t mode)
+{
+	char *copy = xstrdup(path), *save = NULL, *comp, *next;
+	int cur = dup(rootfd), fd = -1;
+
+	for (comp = strtok_r(copy, "/", &save); cur >= 0 && comp; comp = next) {
+		next = strtok_r(NULL, "/", &save);
+		if (strcmp(comp, "..") == 0) {
+			errno = EXDEV;
+			goto out;
+		}
+		fd = openat(cur, comp, next ? O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC
+		                            : flags | O_NOFOLLOW | O_CLOEXEC, mode);
+		close(cur);
+		cur = fd;
+		fd = -1;
+	}
+	fd = cur, cur = -1;
+out:
+	if (cur >= 0)
+		close(cur);
+	free(copy);
+	return fd;
+}
+
+int apply_open_beneath(int rootfd, const char *path, int flags, mode_t mode)
+{
+	struct open_how how = {
+		.flags = (unsigned long long)(flags | O_CLOEXEC),
+		.mode = (flags & O_CREAT) ? mode : 0,
+		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+	};
+	long fd = syscall(SYS_openat2, rootfd, path, &how, sizeof(how));
+
+	if (fd < 0 && errno == ENOSYS)
+		return walk_beneath(rootfd, path, flags, mode);
+	return (int)fd;
+}
+
+/* Opens the parent of rel beneath root; *base points into *copy. */
+static int open_parent(int rootfd, const char *rel, char **copy, const char **base)
+{
+	char *c1 = xstrdup(rel);
+	int fd;
+
+	*copy = xstrdup(rel);
+	*base = basename(*copy);
+	fd = apply_open_beneath(rootfd, dirname(c1), O_PATH | O_DIRECTORY, 0);
+	free(c1);
+	return fd;
+}
+
+bool apply_unchanged(int rootfd, const struct diff_entry *e)
+{
+	const char *base;
+	char *copy, *data = NULL, *err = NULL;
+	int pfd = open_parent(rootfd, e->path, &copy, &base);
+	mode_t mode = 0;
+	size_t len = 0;
+	bool same = false;
+
+	if (pfd < 0) /* no parent: fine only if the preview saw nothing there */
+		same = errno == ENOENT && e->old_mode == 0;
+	else if (filediff_state(pfd, base, &mode, &data, &len, &err) == 0)
+		same = mode == e->old_mode && len == e->old_len &&
+		       (len == 0 || memcmp(data, e->old_data, len) == 0);
+	if (pfd >= 0)
+		close(pfd);
+	free(data);
+	free(err);
+	free(copy);
+	return same;
+}
+
+/* Writes data to a fresh temp file in pfd, then renames it over base. */
+static int replace_file(int pfd, const char *base, const struct diff_entry *e)
+{
+	char tmp[64];
+	int fd, rc = -1;
+
+	snprintf(tmp, sizeof(tmp), ".airlock-%ld-%lld", (long)getpid(), clock_ns());
+	if (S_ISLNK(e->new_mode))
+		return symlinkat(e->new_data, pfd, tmp) < 0 || renameat(pfd, tmp, pfd, base) < 0
+		               ? (unlinkat(pfd, tmp, 0), -1)
+		               : 0;
+	if ((fd = openat(pfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600)) < 0)
+		return -1;
+	for (size_t off = 0; off < e->new_len;) {
+		ssize_t n = write(fd, e->new_data + off, e->new_len - off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			goto out;
+		off += (size_t)n;
+	}
+	if (fchmod(fd, e->new_mode & 07777) < 0 || fsync(fd) < 0)
+		goto out;
+	rc = renameat(pfd, tmp, pfd, base);
+out:
+	close(fd);
+	if (rc < 0) {
+		int saved = errno;
+		unlinkat(pfd, tmp, 0);
+		errno = saved;
+	}
+	return rc;
+}
+
+/* Performs one entry's change through its parent directory. */
+static int apply_entry(int rootfd, const struct diff_entry *e)
+{
+	const char *base;
+	char *copy;
+	int pfd = open_parent(rootfd, e->path, &copy, &base), rc = -1;
+
+	if (pfd < 0)
+		goto out;
+	if (e->op == DIFF_OP_DELETE)
+		rc = unlinkat(pfd, base, S_ISDIR(e->old_mode) ? AT_REMOVEDIR : 0);
+	else if (S_ISDIR(e->new_mode) && e->op == DIFF_OP_ADD)
+		rc = mkdirat(pfd, base, e->new_mode & 07777);
+	else if (S_ISDIR(e->new_mode))
+		rc = fchmodat(pfd, base, e->new_mode & 07777, 0);
+	else
+		rc = replace_file(pfd, base, e);
+out:
+	if (pfd >= 0)
+		close(pfd);
+	free(copy);
+	return rc;
+}
+
+/* Deletions deepest first (entries are in walk order), then the rest. */
+static int apply_all(struct diff *d, int root, char **errstr)
+{
+	size_t done = 0, i;
+
+	for (i = d->n; i-- > 0;) {
+		if (d->entries[i].op != DIFF_OP_DELETE)
+			continue;
+		if (apply_entry(root, &d->entries[i]) < 0)
+			goto fail;
+		done++;
+	}
+	for (i = 0; i < d->n; i++) {
+		if (d->entries[i].op == DIFF_OP_DELETE)
+			continue;
+		if (apply_entry(root, &d->entries[i]) < 0)
+			goto fail;
+		done++;
+	}
+	return 0;
+fail:
+	*errstr = xasprintf("cannot apply the preview at %s: %s (%zu of %zu changes were "
+	                    "applied before this one)", d->entries[i].path, strerror(errno), done,
+	                    d->n);
+	return -1;
+}
+
+int apply_files(struct diff *d, struct outcome *o, char **errstr)
+{
+	int root = open(d->workdir, O_PATH | O_DIRECTORY | O_CLOEXEC), rc = -1;
+
+	if (root < 0) {
+		*errstr = xasprintf("cannot open the workdir %s: %s", d->workdir, strerror(errno));
+		return -1;
+	}
+	for (size_t i = 0; i < d->n; i++)
+		if (!apply_unchanged(root, &d->entries[i])) {
+			*errstr = xasprintf("the workdir changed since the preview: %s is not what the "
+			                    "preview read; nothing was applied (preview again)",
+			                    d->entries[i].path);
+			goto out;
+		}
+	if (apply_all(d, root, errstr) < 0)
+		goto out;
+	o->ran = true;
+	o->exit_code = d->tool == TOOL_SHELL ? d->exit_code : 0;
+	if (d->tool == TOOL_SHELL) {
+		o->out = d->out, o->outlen = d->outlen;
+		o->err = d->err, o->errlen = d->errlen;
+		d->out = d->err = NULL;
+	} else if (d->n == 1) {
+		o->out = xasprintf("wrote %zu bytes to %s\n", d->entries[0].new_len,
+		                   d->entries[0].path);
+		o->outlen = strlen(o->out);
+	}
+	rc = 0;
+out:
+	close(root);
+	return rc;
+}

@@ -1,0 +1,684 @@
+/*
+ * changeset.c: SQL previews. A SQLite statement runs inside a transaction
+ * with the session extension recording a changeset, which becomes a row
+ * diff; then everything is rolled back. Approval runs it again in one
+ * transaction and commits only when it makes the same changes.
+ * Rules it keeps:
+ *  - the string cannot end the transaction (BEGIN/COMMIT are skipped,
+ *    ROLLBACK/SAVEPOINT/ATTACH/PRAGMA stop the preview);
+ *  - the preview always ends in ROLLBACK, whatever failed.
+ */
+#define SQLITE_ENABLE_SESSION 1
+#define SQLITE_ENABLE_PREUPDATE_HOOK 1
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "core/encode.h"
+#include "diff/diff_internal.h"
+
+#define BUSY_MS 2000
+
+/* What the authorizer saw while one statement was prepared. */
+struct auth {
+	struct diff_sql *s;
+	struct sql_stmt *st;
+	const char *skip;    /* BEGIN/COMMIT: skipped, the string runs in one transaction */
+	const char *refused; /* a statement a preview cannot contain */
+};
+
+static const struct {
+	int code;
+	const char *verb;
+} ddl_verbs[] = {
+	{SQLITE_CREATE_TABLE, "CREATE TABLE"},  {SQLITE_DROP_TABLE, "DROP TABLE"},
+	{SQLITE_ALTER_TABLE, "ALTER TABLE"},    {SQLITE_CREATE_INDEX, "CREATE INDEX"},
+	{SQLITE_DROP_INDEX, "DROP INDEX"},      {SQLITE_CREATE_VIEW, "CREATE VIEW"},
+	{SQLITE_DROP_VIEW, "DROP VIEW"},        {SQLITE_CREATE_TRIGGER, "CREATE TRIGGER"},
+	{SQLITE_DROP_TRIGGER, "DROP TRIGGER"},  {SQLITE_CREATE_VTABLE, "CREATE VIRTUAL TABLE"},
+	{SQLITE_DROP_VTABLE, "DROP VIRTUAL TABLE"},
+};
+
+static int authorize(void *arg, int code, const char *a1, const char *a2, const char *db,
+                     const char *trigger)
+{
+	struct auth *a = arg;
+
+	(void)trigger;
+	switch (code) {
+	case SQLITE_TRANSACTION:
+		if (a1 && strcasecmp(a1, "ROLLBACK") != 0) {
+			a->skip = a1;
+			return SQLITE_DENY;
+		}
+		a->refused = "ROLLBACK inside the statement string";
+		return SQLITE_DENY;
+	case SQLITE_SAVEPOINT: a->refused = "SAVEPOINT/RELEASE"; return SQLITE_DENY;
+	case SQLITE_ATTACH: a->refused = "ATTACH"; return SQLITE_DENY;
+	case SQLITE_DETACH: a->refused = "DETACH"; return SQLITE_DENY;
+	case SQLITE_PRAGMA: a->refused = "PRAGMA"; return SQLITE_DENY;
+	case SQLITE_INSERT:
+	case SQLITE_UPDATE:
+	case SQLITE_DELETE:
+		if (a1 && strncmp(a1, "sqlite_", 7) != 0 && (db == NULL || strcmp(db, "main") == 0) &&
+		    !strv_contains(a->st->tables, a1))
+			strv_push(&a->st->tables, a1);
+		return SQLITE_OK;
+	default: break;
+	}
+	for (size_t i = 0; i < nitems(ddl_verbs); i++) {
+		const char *name = code == SQLITE_ALTER_TABLE ? a2 : a1;
+		char *line;
+		if (ddl_verbs[i].code != code || name == NULL || strncmp(name, "sqlite_", 7) == 0)
+			continue;
+		line = xasprintf("%s %s", ddl_verbs[i].verb, name);
+		if (strv_contains(a->s->ddl, line))
+			free(line);
+		else
+			strv_push_owned(&a->s->ddl, line);
+	}
+	return SQLITE_OK;
+}
+
+/* The statement's first keyword, upper case. */
+static char *first_word(const char *sql)
+{
+	size_t n;
+
+	while (*sql == ' ' || *sql == '\t' || *sql == '\n' || *sql == '\r' || *sql == '(')
+		sql++;
+	for (n = 0; sql[n] && ((sql[n] | 32) >= 'a' && (sql[n] | 32) <= 'z'); n++)
+		;
+	char *w = xstrndup(sql, n ? n : 1);
+	for (char *p = w; *p; p++)
+		if (*p >= 'a' && *p <= 'z')
+			*p = (char)(*p - 32);
+	return w;
+}
+
+/* tools.c's output shape: "col|col" then one "val|val" line per row. */
+static void output_row(sqlite3_stmt *q, struct buf *out, bool *header)
+{
+	int n = sqlite3_column_count(q);
+
+	if (!*header) {
+		for (int i = 0; i < n; i++)
+			buf_printf(out, "%s%s", i ? "|" : "", sqlite3_column_name(q, i));
+		buf_puts(out, "\n");
+		*header = true;
+	}
+	for (int i = 0; i < n; i++) {
+		const unsigned char *v = sqlite3_column_text(q, i);
+		buf_printf(out, "%s%s", i ? "|" : "", v ? (const char *)v : "NULL");
+	}
+	buf_puts(out, "\n");
+}
+
+static struct sql_stmt *stmt_add(struct diff_sql *s, const char *sql)
+{
+	struct sql_stmt *st;
+	s->stmts = xreallocarray(s->stmts, s->nstmts + 1, sizeof(*s->stmts));
+	st = &s->stmts[s->nstmts++];
+	memset(st, 0, sizeof(*st));
+	st->kind = first_word(sql);
+	return st;
+}
+
+/* Prepares and steps one statement; *tail moves past it. 1 = ran, 0 =
+ * skipped, -1 = failed, -2 = refused (cannot be previewed). */
+static int run_one(sqlite3 *db, struct diff_sql *s, const char **tail, struct buf *out,
+                   char **errstr)
+{
+	struct auth a = {.s = s};
+	sqlite3_stmt *q = NULL;
+	const char *sql = *tail;
+	bool header = false;
+	int rc;
+
+	a.st = stmt_add(s, sql);
+	sqlite3_set_authorizer(db, authorize, &a);
+	rc = sqlite3_prepare_v2(db, sql, -1, &q, tail);
+	sqlite3_set_authorizer(db, NULL, NULL);
+	if (rc == SQLITE_OK && q == NULL) { /* only whitespace or a comment */
+		free(s->stmts[--s->nstmts].kind);
+		return 0;
+	}
+	if (rc != SQLITE_OK && (a.skip || a.refused)) {
+		if (a.refused)
+			*errstr = xasprintf("statement %zu: %s is not previewed", s->nstmts, a.refused);
+		else
+			s->skipped++;
+		strv_free(a.st->tables);
+		free(s->stmts[--s->nstmts].kind);
+		return a.refused ? -2 : 0;
+	}
+	if (rc != SQLITE_OK) {
+		*errstr = xasprintf("statement %zu: %s", s->nstmts, sqlite3_errmsg(db));
+		return -1;
+	}
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
+		if (out)
+			output_row(q, out, &header);
+	if (rc != SQLITE_DONE)
+		*errstr = xasprintf("statement %zu: %s", s->nstmts, sqlite3_errmsg(db));
+	else
+		a.st->changes = sqlite3_changes64(db);
+	sqlite3_finalize(q);
+	return rc == SQLITE_DONE ? 1 : -1;
+}
+
+/* Runs the whole string with a session attached; the caller owns the
+ * transaction. *cs gets the changeset (sqlite3_free). 0, -1 or -2 (refused). */
+static int run_recorded(sqlite3 *db, struct diff_sql *s, struct buf *out, void **cs, int *cslen,
+                        char **errstr)
+{
+	sqlite3_session *sess = NULL;
+	const char *tail = s->query;
+	int rc = -1;
+
+	*cs = NULL;
+	*cslen = 0;
+	if (sqlite3session_create(db, "main", &sess) != SQLITE_OK ||
+	    sqlite3session_attach(sess, NULL) != SQLITE_OK) {
+		*errstr = xasprintf("cannot start a SQLite session: %s", sqlite3_errmsg(db));
+		goto out;
+	}
+	while (tail && *tail)
+		if ((rc = run_one(db, s, &tail, out, errstr)) < 0)
+			break;
+	if (rc == -1)
+		goto out;
+	if (sqlite3session_changeset(sess, cslen, cs) != SQLITE_OK) {
+		if (rc == 0)
+			*errstr = xasprintf("cannot read the SQLite changeset: %s", sqlite3_errmsg(db));
+		rc = -1;
+		goto out;
+	}
+	rc = rc == -2 ? -2 : 0; /* refused: what ran before it is still shown */
+out:
+	sqlite3session_delete(sess);
+	return rc;
+}
+
+static int open_db(const char *path, sqlite3 **db, char **errstr)
+{
+	if (sqlite3_open_v2(path, db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
+		*errstr = xasprintf("cannot open database %s: %s", path, sqlite3_errmsg(*db));
+		return -1;
+	}
+	sqlite3_busy_timeout(*db, BUSY_MS);
+	sqlite3_extended_result_codes(*db, 1);
+	return 0;
+}
+
+static int exec_simple(sqlite3 *db, const char *sql, char **errstr)
+{
+	if (sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK)
+		return 0;
+	if (errstr)
+		*errstr = xasprintf("%s: %s", sql, sqlite3_errmsg(db));
+	return -1;
+}
+
+static void stmts_clear(struct diff_sql *s)
+{
+	for (size_t i = 0; i < s->nstmts; i++) {
+		free(s->stmts[i].kind);
+		strv_free(s->stmts[i].tables);
+	}
+	free(s->stmts);
+	s->stmts = NULL;
+	s->nstmts = 0;
+}
+
+void changeset_free(struct diff_sql *s)
+{
+	if (s == NULL)
+		return;
+	stmts_clear(s);
+	for (size_t i = 0; i < s->ntables; i++) {
+		free(s->tables[i].name);
+		strv_free(s->tables[i].cols);
+	}
+	free(s->tables);
+	sqlite3_free(s->changeset);
+	strv_free(s->rows);
+	strv_free(s->ddl);
+	strv_free(s->kinds);
+	free(s->path);
+	free(s->query);
+	free(s);
+}
+
+static struct sql_table *table_get(struct diff_sql *s, sqlite3 *db, const char *name)
+{
+	struct sql_table *t;
+	sqlite3_stmt *q = NULL;
+
+	for (size_t i = 0; i < s->ntables; i++)
+		if (strcmp(s->tables[i].name, name) == 0)
+			return &s->tables[i];
+	s->tables = xreallocarray(s->tables, s->ntables + 1, sizeof(*s->tables));
+	t = &s->tables[s->ntables++];
+	memset(t, 0, sizeof(*t));
+	t->name = xstrdup(name);
+	t->before = -1;
+	t->no_pk = true;
+	if (sqlite3_prepare_v2(db, "SELECT name, pk FROM pragma_table_info(?1)", -1, &q, NULL) ==
+	    SQLITE_OK) {
+		sqlite3_bind_text(q, 1, name, -1, SQLITE_STATIC);
+		while (sqlite3_step(q) == SQLITE_ROW) {
+			strv_push(&t->cols, (const char *)sqlite3_column_text(q, 0));
+			if (sqlite3_column_int(q, 1) > 0)
+				t->no_pk = false;
+		}
+	}
+	t->gone = t->cols == NULL;
+	sqlite3_finalize(q);
+	return t;
+}
+
+/* One value as SQL text: 42, 1.5, 'it''s', x'00ff', NULL; long ones cut. */
+static void value_text(struct buf *b, sqlite3_value *v)
+{
+	int n;
+	const unsigned char *p;
+
+	if (v == NULL) {
+		buf_puts(b, "?");
+		return;
+	}
+	switch (sqlite3_value_type(v)) {
+	case SQLITE_INTEGER: buf_printf(b, "%lld", (long long)sqlite3_value_int64(v)); return;
+	case SQLITE_FLOAT: buf_printf(b, "%.17g", sqlite3_value_double(v)); return;
+	case SQLITE_NULL: buf_puts(b, "NULL"); return;
+	case SQLITE_BLOB:
+		n = sqlite3_value_bytes(v);
+		p = sqlite3_value_blob(v);
+		buf_puts(b, "x'");
+		for (int i = 0; i < n && i < 16; i++)
+			buf_printf(b, "%02x", p[i]);
+		buf_printf(b, n > 16 ? "...' (%d bytes)" : "'", n);
+		return;
+	default: break;
+	}
+	p = sqlite3_value_text(v);
+	n = sqlite3_value_bytes(v);
+	buf_puts(b, "'");
+	for (int i = 0; i < n && i < 60; i++) {
+		if (p[i] == '\'')
+			buf_puts(b, "''");
+		else if (p[i] < 0x20 || p[i] == 0x7f)
+			buf_printf(b, "\\x%02x", p[i]);
+		else
+			buf_append(b, &p[i], 1);
+	}
+	buf_puts(b, n > 60 ? "...'" : "'");
+}
+
+static const char *col_name(const struct sql_table *t, int i, char *tmp, size_t n)
+{
+	if ((size_t)i < strv_len(t->cols))
+		return t->cols[i];
+	snprintf(tmp, n, "c%d", i);
+	return tmp;
+}
+
+/* "- users id=1 name='a'", "+ ...", "~ users id=3: name 'a' -> 'b'" */
+static char *row_line(sqlite3_changeset_iter *it, const struct sql_table *t, int op, int ncol)
+{
+	unsigned char *pk = NULL;
+	sqlite3_value *ov, *nv;
+	struct buf b;
+	char tmp[16];
+	int npk = 0;
+
+	buf_init(&b, 4096);
+	sqlite3changeset_pk(it, &pk, &npk);
+	buf_printf(&b, "%c %s", op == SQLITE_DELETE ? '-' : op == SQLITE_INSERT ? '+' : '~', t->name);
+	for (int i = 0; i < ncol; i++) {
+		ov = nv = NULL;
+		if (op != SQLITE_INSERT)
+			sqlite3changeset_old(it, i, &ov);
+		if (op != SQLITE_DELETE)
+			sqlite3changeset_new(it, i, &nv);
+		if (op == SQLITE_UPDATE && !(i < npk && pk[i]) && nv == NULL)
+			continue; /* unchanged column */
+		bool key = op == SQLITE_UPDATE && i < npk && pk[i] && nv == NULL;
+		buf_printf(&b, " %s%s", col_name(t, i, tmp, sizeof(tmp)),
+		           op == SQLITE_UPDATE && !key ? " " : "=");
+		if (key) {
+			value_text(&b, ov);
+			buf_puts(&b, ":");
+			continue;
+		}
+		value_text(&b, op == SQLITE_INSERT ? nv : ov);
+		if (op == SQLITE_UPDATE) {
+			buf_puts(&b, " -> ");
+			value_text(&b, nv);
+		}
+	}
+	return buf_take(&b, NULL);
+}
+
+/* Counts every change per table and renders the first rows_cap of them. */
+static int changeset_walk(struct diff_sql *s, sqlite3 *db, char **errstr)
+{
+	sqlite3_changeset_iter *it = NULL;
+	const char *tab;
+	int ncol, op, indirect, rc;
+
+	if (sqlite3changeset_start(&it, s->changeset_len, s->changeset) != SQLITE_OK) {
+		if (errstr)
+			*errstr = xstrdup("cannot read the SQLite changeset");
+		return -1;
+	}
+	while ((rc = sqlite3changeset_next(it)) == SQLITE_ROW) {
+		struct sql_table *t;
+		sqlite3changeset_op(it, &tab, &ncol, &op, &indirect);
+		t = table_get(s, db, tab);
+		*(op == SQLITE_DELETE ? &t->deleted : op == SQLITE_INSERT ? &t->inserted
+		                                                         : &t->updated) += 1;
+		if (s->rows_total++ < s->rows_cap)
+			strv_push_owned(&s->rows, row_line(it, t, op, ncol));
+	}
+	sqlite3changeset_finalize(it);
+	for (size_t i = 0; i < s->nstmts; i++) /* tables the session cannot record */
+		for (char **p = s->stmts[i].tables; p && *p; p++)
+			table_get(s, db, *p);
+	if (rc != SQLITE_DONE) {
+		if (errstr)
+			*errstr = xstrdup("the SQLite changeset is corrupt");
+		return -1;
+	}
+	return 0;
+}
+
+/* Rows per table before the statement (after the rollback). */
+static void count_before(struct diff_sql *s, sqlite3 *db)
+{
+	for (size_t i = 0; i < s->ntables; i++) {
+		char *sql = sqlite3_mprintf("SELECT count(*) FROM main.\"%w\"", s->tables[i].name);
+		sqlite3_stmt *q = NULL;
+		if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) == SQLITE_OK &&
+		    sqlite3_step(q) == SQLITE_ROW)
+			s->tables[i].before = sqlite3_column_int64(q, 0);
+		else
+			s->tables[i].before = 0; /* created by the statement */
+		sqlite3_finalize(q);
+		sqlite3_free(sql);
+	}
+}
+
+static char *db_path(const char *workdir, const char *p)
+{
+	const char *home = getenv("HOME");
+	if (p[0] == '~' && (p[1] == '/' || p[1] == '\0') && home)
+		return xasprintf("%s%s", home, p + 1);
+	return p[0] == '/' ? xstrdup(p) : xasprintf("%s/%s", workdir, p);
+}
+
+/* Keywords after which SQL names a table. */
+static const char *const table_words[] = {"FROM", "INTO", "UPDATE", "TABLE", "JOIN", "EXISTS"};
+
+/* The tables a statement names, by keyword scan (no database to ask). */
+static char *scan_tables(const char *sql)
+{
+	struct buf b;
+	bool take = false;
+
+	buf_init(&b, 1024);
+	while (*sql) {
+		size_t n = strspn(sql, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		                       "0123456789_.\"`[]");
+		if (n == 0) {
+			sql++;
+			continue;
+		}
+		char *w = xstrndup(sql, n);
+		bool kw = false;
+		for (size_t i = 0; i < nitems(table_words); i++)
+			kw |= strcasecmp(w, table_words[i]) == 0;
+		if (take && !kw && strcasecmp(w, "IF") != 0 && strcasecmp(w, "NOT") != 0 &&
+		    strcasecmp(w, "ONLY") != 0)
+			buf_printf(&b, "%s%s", b.len ? ", " : "", w);
+		take = kw || (take && (strcasecmp(w, "IF") == 0 || strcasecmp(w, "NOT") == 0 ||
+		                      strcasecmp(w, "ONLY") == 0));
+		free(w);
+		sql += n;
+	}
+	return b.len ? buf_take(&b, NULL) : (buf_free(&b), NULL);
+}
+
+/* Other databases: the statement kinds and tables, without running anything. */
+static void other_preview(struct diff *d, struct diff_sql *s, const struct diff_opts *o)
+{
+	char *const *stmts = o->verdict ? o->verdict->statements : NULL;
+	char *one[] = {s->query, NULL};
+
+	if (stmts == NULL || stmts[0] == NULL)
+		stmts = one;
+	for (size_t i = 0; stmts[i]; i++) {
+		char *kind = first_word(stmts[i]), *tables = scan_tables(stmts[i]);
+		strv_push_owned(&s->kinds, tables ? xasprintf("%s %s", kind, tables) : xstrdup(kind));
+		free(kind);
+		free(tables);
+	}
+	diff_set_incomplete(d, "no SQLite database given: the statement kinds are shown, the "
+	                       "rows are not previewed");
+}
+
+void changeset_preview(struct diff *d, const struct call *c, const struct diff_opts *o)
+{
+	struct diff_sql *s = d->sql = xcalloc(1, sizeof(*s));
+	sqlite3 *db = NULL;
+	char *err = NULL;
+	int rc;
+
+	s->query = xstrdup(c->query ? c->query : "");
+	s->rows_cap = o->rows_shown ? o->rows_shown : DIFF_ROWS_SHOWN;
+	d->title = xasprintf("sql on %s", c->database ? c->database : "(no database)");
+	if (c->query == NULL) {
+		d->error = xstrdup("sql: no query given");
+		return;
+	}
+	if (c->database == NULL) {
+		other_preview(d, s, o);
+		return;
+	}
+	s->path = db_path(d->workdir, c->database);
+	if (open_db(s->path, &db, &err) < 0 || exec_simple(db, "BEGIN", &err) < 0)
+		goto out;
+	rc = run_recorded(db, s, NULL, &s->changeset, &s->changeset_len, &err);
+	if (rc == 0 || rc == -2)
+		changeset_walk(s, db, rc == 0 ? &err : NULL);
+	if (exec_simple(db, "ROLLBACK", err ? NULL : &err) == 0)
+		count_before(s, db);
+	if (rc == -2) {
+		diff_set_incomplete(d, "%s", err);
+		free(err);
+		err = NULL;
+	}
+out:
+	sqlite3_close(db);
+	d->error = err;
+}
+
+/* Same changes as the preview: the changeset bytes and each statement's count. */
+static bool same_changes(const struct diff_sql *a, const struct diff_sql *b, const void *cs,
+                         int cslen)
+{
+	if (cslen != a->changeset_len || (cslen && memcmp(cs, a->changeset, (size_t)cslen) != 0) ||
+	    a->nstmts != b->nstmts)
+		return false;
+	for (size_t i = 0; i < a->nstmts; i++)
+		if (a->stmts[i].changes != b->stmts[i].changes)
+			return false;
+	return true;
+}
+
+int changeset_apply(struct diff *d, struct outcome *o, char **errstr)
+{
+	struct diff_sql *s = d->sql, now = {.query = s->query};
+	sqlite3 *db = NULL;
+	void *cs = NULL;
+	int cslen = 0, rc = -1;
+	struct buf out;
+
+	buf_init(&out, DIFF_TEXT_CAP);
+	if (open_db(s->path, &db, errstr) < 0 || exec_simple(db, "BEGIN IMMEDIATE", errstr) < 0)
+		goto out;
+	if (run_recorded(db, &now, &out, &cs, &cslen, errstr) < 0) {
+		exec_simple(db, "ROLLBACK", NULL);
+		goto out;
+	}
+	if (!same_changes(s, &now, cs, cslen)) {
+		exec_simple(db, "ROLLBACK", NULL);
+		*errstr = xasprintf("the database %s changed since the preview: the statement would "
+		                    "now make different changes; nothing was committed (preview "
+		                    "again)", s->path);
+		goto out;
+	}
+	if (exec_simple(db, "COMMIT", errstr) < 0) {
+		exec_simple(db, "ROLLBACK", NULL);
+		goto out;
+	}
+	o->ran = true;
+	o->exit_code = 0;
+	o->truncated = out.truncated;
+	o->out = buf_take(&out, &o->outlen);
+	rc = 0;
+out:
+	buf_free(&out);
+	stmts_clear(&now);
+	strv_free(now.ddl);
+	sqlite3_free(cs);
+	sqlite3_close(db);
+	return rc;
+}
+
+/* 48213 -> "48,213" */
+static const char *grouped(long long v, char tmp[32])
+{
+	char raw[24];
+	int n = snprintf(raw, sizeof(raw), "%lld", v < 0 ? -v : v), j = 0;
+
+	if (v < 0)
+		tmp[j++] = '-';
+	for (int i = 0; i < n; i++) {
+		if (i && (n - i) % 3 == 0)
+			tmp[j++] = ',';
+		tmp[j++] = raw[i];
+	}
+	tmp[j] = '\0';
+	return tmp;
+}
+
+/* Rows the statements changed in a table the session cannot record. */
+static long long untracked(const struct diff_sql *s, const char *table, const char *kind)
+{
+	long long n = 0;
+	for (size_t i = 0; i < s->nstmts; i++)
+		if (strv_len(s->stmts[i].tables) == 1 && strcmp(s->stmts[i].tables[0], table) == 0 &&
+		    strcmp(s->stmts[i].kind, kind) == 0)
+			n += s->stmts[i].changes;
+	return n;
+}
+
+static const char *plural(long long n)
+{
+	return n == 1 ? "row" : "rows";
+}
+
+static void table_totals(const struct diff_sql *s, const struct sql_table *t, struct buf *b)
+{
+	char n1[32], n2[32];
+	long long del = t->deleted, upd = t->updated, ins = t->inserted;
+
+	if (t->gone) {
+		buf_printf(b, " DROP would remove table %s with its %s %s\n", t->name,
+		           grouped(t->before, n1), plural(t->before));
+		return;
+	}
+	if (t->no_pk) {
+		del = untracked(s, t->name, "DELETE");
+		upd = untracked(s, t->name, "UPDATE");
+		ins = untracked(s, t->name, "INSERT") + untracked(s, t->name, "REPLACE");
+		buf_printf(b, " %s has no PRIMARY KEY: SQLite's session extension does not record "
+		              "its rows; counts come from the statements\n", t->name);
+	}
+	if (del)
+		buf_printf(b, " DELETE would remove %s of %s %s in %s\n", grouped(del, n1),
+		           grouped(t->before, n2), plural(t->before), t->name);
+	if (upd)
+		buf_printf(b, " UPDATE would change %s of %s %s in %s\n", grouped(upd, n1),
+		           grouped(t->before, n2), plural(t->before), t->name);
+	if (ins)
+		buf_printf(b, " INSERT would add %s %s to %s (%s before)\n", grouped(ins, n1),
+		           plural(ins), t->name, grouped(t->before, n2));
+}
+
+void changeset_render(const struct diff_sql *s, struct buf *b, bool color)
+{
+	char n1[32];
+
+	for (size_t i = 0; s->kinds && s->kinds[i]; i++)
+		buf_printf(b, " statement %zu: %s\n", i + 1, s->kinds[i]);
+	for (size_t i = 0; i < s->nstmts; i++)
+		buf_printf(b, " statement %zu: %s, %s %s changed\n", i + 1, s->stmts[i].kind,
+		           grouped(s->stmts[i].changes, n1), plural(s->stmts[i].changes));
+	if (s->skipped)
+		buf_printf(b, " %zu BEGIN/COMMIT statement%s skipped: the whole string runs in one "
+		              "transaction\n", s->skipped, s->skipped == 1 ? "" : "s");
+	for (size_t i = 0; s->ddl && s->ddl[i]; i++)
+		buf_printf(b, " schema: %s\n", s->ddl[i]);
+	for (size_t i = 0; i < s->ntables; i++)
+		table_totals(s, &s->tables[i], b);
+	if (s->path && s->rows_total == 0 && s->ntables == 0 && s->ddl == NULL)
+		buf_puts(b, " no rows would change\n");
+	for (size_t i = 0; s->rows && s->rows[i]; i++) {
+		const char *r = s->rows[i];
+		const char *col = *r == '-' ? "\033[31m" : *r == '+' ? "\033[32m" : "\033[33m";
+		buf_printf(b, "%s%s%s\n", color ? col : "", r, color ? "\033[m" : "");
+	}
+	if (s->rows_total > strv_len(s->rows))
+		buf_printf(b, " ... and %s more changed rows (first %zu shown)\n",
+		           grouped((long long)(s->rows_total - strv_len(s->rows)), n1),
+		           strv_len(s->rows));
+}
+
+json_t *changeset_to_json(const struct diff_sql *s)
+{
+	json_t *j = json_object(), *a;
+
+	if (s->path)
+		json_object_set_new(j, "database", json_string(s->path));
+	a = json_array();
+	for (size_t i = 0; i < s->nstmts; i++)
+		json_array_append_new(a, json_pack("{ss sI}", "kind", s->stmts[i].kind, "changes",
+		                                   (json_int_t)s->stmts[i].changes));
+	json_object_set_new(j, "statements", a);
+	a = json_array();
+	for (size_t i = 0; i < s->ntables; i++) {
+		const struct sql_table *t = &s->tables[i];
+		json_array_append_new(a, json_pack("{ss sI sI sI sI sb}", "table", t->name,
+		                                   "rows_before", (json_int_t)t->before, "deleted",
+		                                   (json_int_t)t->deleted, "inserted",
+		                                   (json_int_t)t->inserted, "updated",
+		                                   (json_int_t)t->updated, "primary_key", !t->no_pk));
+	}
+	json_object_set_new(j, "tables", a);
+	a = json_array();
+	for (size_t i = 0; s->rows && s->rows[i]; i++)
+		json_array_append_new(a, encode_bytes(s->rows[i], strlen(s->rows[i])));
+	json_object_set_new(j, "rows", a);
+	json_object_set_new(j, "rows_total", json_integer((json_int_t)s->rows_total));
+	a = json_array();
+	for (size_t i = 0; s->ddl && s->ddl[i]; i++)
+		json_array_append_new(a, json_string(s->ddl[i]));
+	for (size_t i = 0; s->kinds && s->kinds[i]; i++)
+		json_array_append_new(a, encode_bytes(s->kinds[i], strlen(s->kinds[i])));
+	json_object_set_new(j, "schema", a);
+	return j;
+}

@@ -1,0 +1,129 @@
+/*
+ * diff_internal.h: the preview's body, shared by the files of diff/ only.
+ * An entry records both what the preview read (old) and what it would
+ * write (new), so apply can check the first and write exactly the second.
+ */
+#ifndef AIRLOCK_DIFF_INTERNAL_H
+#define AIRLOCK_DIFF_INTERNAL_H
+
+#include <sys/types.h>
+
+#include "core/util.h"
+#include "diff/diff.h"
+
+enum diff_op { DIFF_OP_ADD, DIFF_OP_MODIFY, DIFF_OP_DELETE };
+
+struct diff_entry {
+	char *path;              /* relative to the workdir; owned */
+	enum diff_op op;
+	mode_t old_mode, new_mode; /* S_IFREG|perm, S_IFDIR|perm, S_IFLNK; 0 = absent */
+	char *old_data;          /* file bytes or link target; dirs: child names, NUL-separated */
+	size_t old_len;
+	char *new_data;          /* what apply writes; owned */
+	size_t new_len;
+	bool binary;
+	int adds, dels;          /* line counts of the text diff */
+	char *patch;             /* hunks ("@@", " ", "+", "-" lines); owned, NULL if none */
+	size_t patch_len;
+	bool patch_truncated;
+};
+
+/* One statement of a SQL preview. */
+struct sql_stmt {
+	char *kind;              /* first keyword, upper case: "DELETE"; owned */
+	long long changes;       /* sqlite3_changes64() after it ran */
+	char **tables;           /* tables it writes (authorizer); owned */
+};
+
+/* One table the changes touch. */
+struct sql_table {
+	char *name;
+	char **cols;             /* column names, in order */
+	long long before;        /* rows before the statement; -1 unknown */
+	long long deleted, inserted, updated;
+	bool no_pk;              /* the session extension does not record it */
+	bool gone;               /* dropped by the statement */
+};
+
+struct diff_sql {
+	char *path;              /* the database file, absolute */
+	char *query;
+	void *changeset;         /* sqlite3session_changeset(); sqlite3_free */
+	int changeset_len;
+	struct sql_stmt *stmts;
+	size_t nstmts;
+	struct sql_table *tables;
+	size_t ntables;
+	char **rows;             /* the first rows_cap changes, rendered */
+	size_t rows_total, rows_cap;
+	char **ddl;              /* schema changes: "DROP TABLE users" */
+	char **kinds;            /* other databases: "DELETE users" per statement */
+	size_t skipped;          /* BEGIN/COMMIT statements skipped */
+};
+
+struct diff {
+	enum tool tool;
+	char *workdir;
+	char *title;             /* one line: what was previewed; owned */
+	char *error;             /* the preview failed like the call would; owned */
+	char *incomplete;        /* why apply must not stand in for the run; owned */
+	char **notes;            /* extra lines shown after the title */
+	struct diff_entry *entries;
+	size_t n, alloc;
+	long long held;          /* bytes of old+new data held, against DIFF_TOTAL_CAP */
+	bool outside;            /* file tool: the path is outside the workdir */
+	/* shell dry run */
+	bool ran;
+	int exit_code;
+	bool timed_out;
+	char *out, *err;
+	size_t outlen, errlen;
+	/* sql */
+	struct diff_sql *sql;
+};
+
+/* diff.c */
+/* Returns a new NUL-terminated copy of n bytes (which may hold NULs). */
+char *diff_memdup(const void *p, size_t n);
+struct diff *diff_new(enum tool t, const char *workdir);
+/* Sets the first reason the preview cannot be applied (later ones are notes). */
+void diff_set_incomplete(struct diff *d, const char *fmt, ...) AIRLOCK_PRINTF(2, 3);
+void diff_add_note(struct diff *d, const char *fmt, ...) AIRLOCK_PRINTF(2, 3);
+/* Appends an entry (zeroed but for path and op) and returns it. */
+struct diff_entry *diff_add_entry(struct diff *d, const char *path, enum diff_op op);
+/* Counts bytes held; returns false (and marks the preview incomplete) past the cap. */
+bool diff_hold(struct diff *d, size_t n);
+
+/* filediff.c */
+/* Fills e->patch/adds/dels/binary from e->old_data/new_data with libgit2. */
+int filediff_entry(struct diff_entry *e, char **errstr);
+/* Reads a whole file at dirfd/path (a final symlink followed only when
+ * follow) up to cap bytes; returns 1 = read (new *data), 0 = absent, -1. */
+int filediff_read(int dirfd, const char *path, bool follow, long long cap, char **data,
+                  size_t *len, char **errstr);
+/* Reads what is at dirfd/name without following it: *mode (0 = absent) and
+ * *data: file bytes, link target, or a dir's sorted NUL-separated names. */
+int filediff_state(int dirfd, const char *name, mode_t *mode, char **data, size_t *len,
+                   char **errstr);
+void filediff_preview(struct diff *d, const struct call *c, const struct diff_opts *o);
+void entry_clear(struct diff_entry *e);
+
+/* overlay.c */
+void overlay_preview(struct diff *d, const struct call *c, const struct diff_opts *o);
+
+/* changeset.c */
+void changeset_preview(struct diff *d, const struct call *c, const struct diff_opts *o);
+void changeset_render(const struct diff_sql *s, struct buf *b, bool color);
+json_t *changeset_to_json(const struct diff_sql *s);
+int changeset_apply(struct diff *d, struct outcome *o, char **errstr);
+void changeset_free(struct diff_sql *s);
+
+/* apply.c */
+/* Opens path (relative) beneath rootfd without following any symlink. */
+int apply_open_beneath(int rootfd, const char *path, int flags, mode_t mode);
+int apply_files(struct diff *d, struct outcome *o, char **errstr);
+/* Reads the current state of one entry's path beneath rootfd and says
+ * whether it still matches what the preview read. */
+bool apply_unchanged(int rootfd, const struct diff_entry *e);
+
+#endif

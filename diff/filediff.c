@@ -1,0 +1,373 @@
+/*
+ * filediff.c: write_file and edit_file previews: the file as it is now
+ * against the content the call would leave, diffed by libgit2 (no diff
+ * algorithm of our own). Rules it keeps:
+ *  - a path inside the workdir is read beneath it without following
+ *    symlinks, so apply can check exactly what was read;
+ *  - the edit rules are diff_apply_edits(), the executor's own;
+ *  - every read and every patch is capped, and the cap is reported.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/lazy.h"
+#include "diff/diff_internal.h"
+
+#define PATCH_CAP (1u << 20) /* rendered hunks per file */
+#define BINARY_SNIFF 8000    /* git's heuristic: a NUL in the first 8000 bytes */
+
+int filediff_read(int dirfd, const char *path, bool follow, long long cap, char **data,
+                  size_t *len, char **errstr)
+{
+	int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW));
+	char chunk[65536];
+	struct buf b;
+	ssize_t n = 0;
+
+	if (fd < 0 && errno == ENOENT)
+		return 0;
+	if (fd < 0) {
+		*errstr = xasprintf("cannot open %s: %s", path, strerror(errno));
+		return -1;
+	}
+	buf_init(&b, (size_t)cap + 1);
+	while (!b.truncated && (n = read(fd, chunk, sizeof(chunk))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			break;
+		buf_append(&b, chunk, (size_t)n);
+	}
+	close(fd);
+	if (n < 0 || b.len > (size_t)cap) {
+		*errstr = n < 0 ? xasprintf("cannot read %s: %s", path, strerror(errno))
+		                : xasprintf("%s is larger than %lld bytes; not previewed", path, cap);
+		buf_free(&b);
+		return -1;
+	}
+	*data = buf_take(&b, len);
+	return 1;
+}
+
+static bool looks_binary(const char *p, size_t n)
+{
+	return p && memchr(p, '\0', n < BINARY_SNIFF ? n : BINARY_SNIFF) != NULL;
+}
+
+struct patch_out {
+	struct buf b;
+};
+
+static int patch_line(const git_diff_delta *delta, const git_diff_hunk *hunk,
+                      const git_diff_line *l, void *payload)
+{
+	struct buf *b = &((struct patch_out *)payload)->b;
+
+	(void)delta, (void)hunk;
+	switch (l->origin) {
+	case GIT_DIFF_LINE_CONTEXT:
+	case GIT_DIFF_LINE_ADDITION:
+	case GIT_DIFF_LINE_DELETION:
+		buf_append(b, &l->origin, 1);
+		/* fall through */
+	case GIT_DIFF_LINE_HUNK_HDR:
+		buf_append(b, l->content, l->content_len);
+		break;
+	case GIT_DIFF_LINE_CONTEXT_EOFNL:
+	case GIT_DIFF_LINE_ADD_EOFNL:
+	case GIT_DIFF_LINE_DEL_EOFNL:
+		if (b->len && b->data[b->len - 1] != '\n')
+			buf_puts(b, "\n");
+		buf_puts(b, "\\ No newline at end of file\n");
+		break;
+	default: /* file headers: render.c writes its own */
+		break;
+	}
+	return 0;
+}
+
+/* A text diff of old against new for one entry through libgit2. */
+int filediff_entry(struct diff_entry *e, char **errstr)
+{
+	const struct lazy_git *g = lazy_git(errstr);
+	git_diff_options opts;
+	git_patch *p = NULL;
+	struct patch_out po;
+	size_t ctx, adds = 0, dels = 0;
+	int rc = -1;
+
+	if (g == NULL)
+		return -1;
+	e->binary = looks_binary(e->old_data, e->old_len) || looks_binary(e->new_data, e->new_len);
+	if (e->binary || S_ISDIR(e->old_mode) || S_ISDIR(e->new_mode))
+		return 0;
+	buf_init(&po.b, PATCH_CAP);
+	g->git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
+	if (g->git_patch_from_buffers(&p, e->old_data, e->old_len, e->path, e->new_data,
+	                              e->new_len, e->path, &opts) < 0 ||
+	    g->git_patch_print(p, patch_line, &po) < 0 ||
+	    g->git_patch_line_stats(&ctx, &adds, &dels, p) < 0) {
+		const git_error *ge = g->git_error_last();
+		*errstr = xasprintf("cannot diff %s: %s", e->path, ge ? ge->message : "libgit2 failed");
+		goto out;
+	}
+	e->adds = (int)adds;
+	e->dels = (int)dels;
+	e->patch_truncated = po.b.truncated;
+	if (po.b.len)
+		e->patch = buf_take(&po.b, &e->patch_len);
+	rc = 0;
+out:
+	buf_free(&po.b);
+	g->git_patch_free(p);
+	return rc;
+}
+
+char *diff_buffers(const char *path, const char *a, size_t alen, const char *b, size_t blen,
+                   enum diff_format f, char **errstr)
+{
+	struct diff *d = diff_new(TOOL_WRITE_FILE, "/");
+	struct diff_entry *e = diff_add_entry(d, path, a ? DIFF_OP_MODIFY : DIFF_OP_ADD);
+	char *text = NULL;
+
+	e->old_mode = a ? S_IFREG | 0644 : 0;
+	e->new_mode = S_IFREG | 0644;
+	e->old_data = a ? diff_memdup(a, alen) : NULL;
+	e->old_len = alen;
+	e->new_data = diff_memdup(b, blen);
+	e->new_len = blen;
+	if (filediff_entry(e, errstr) == 0)
+		text = diff_render(d, f, NULL);
+	diff_free(d);
+	return text;
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A directory's children as sorted NUL-separated names. */
+static int read_dir_names(int dirfd, const char *name, char **data, size_t *len, char **errstr)
+{
+	int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
+	char **names = NULL;
+	struct dirent *de;
+	struct buf b;
+	size_t n;
+
+	if (dir == NULL) {
+		*errstr = xasprintf("cannot list %s: %s", name, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	while ((de = readdir(dir)) != NULL)
+		if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0)
+			strv_push(&names, de->d_name);
+	closedir(dir);
+	n = strv_len(names);
+	if (n)
+		qsort(names, n, sizeof(*names), name_cmp);
+	buf_init(&b, 0);
+	for (size_t i = 0; i < n; i++)
+		buf_append(&b, names[i], strlen(names[i]) + 1);
+	strv_free(names);
+	*data = buf_take(&b, len);
+	return 0;
+}
+
+int filediff_state(int dirfd, const char *name, mode_t *mode, char **data, size_t *len,
+                   char **errstr)
+{
+	struct stat st;
+	char target[PATH_MAX];
+	ssize_t n;
+
+	*mode = 0;
+	*data = NULL;
+	*len = 0;
+	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+		if (errno == ENOENT)
+			return 0;
+		*errstr = xasprintf("cannot stat %s: %s", name, strerror(errno));
+		return -1;
+	}
+	*mode = st.st_mode & (S_IFMT | 07777);
+	if (S_ISLNK(st.st_mode)) {
+		if ((n = readlinkat(dirfd, name, target, sizeof(target))) < 0) {
+			*errstr = xasprintf("cannot read link %s: %s", name, strerror(errno));
+			return -1;
+		}
+		*data = diff_memdup(target, (size_t)n);
+		*len = (size_t)n;
+		return 0;
+	}
+	if (S_ISDIR(st.st_mode))
+		return read_dir_names(dirfd, name, data, len, errstr);
+	if (!S_ISREG(st.st_mode)) {
+		*errstr = xasprintf("%s is not a regular file, directory or symlink", name);
+		return -1;
+	}
+	return filediff_read(dirfd, name, false, DIFF_FILE_CAP, data, len, errstr) < 0 ? -1 : 0;
+}
+
+/* Resolves the call's path: *abs always, *rel when it lands in the workdir. */
+static int locate(const char *workdir, const char *p, char **abs, char **rel, char **errstr)
+{
+	const char *home = getenv("HOME");
+	char *c1, *c2, *dir, *base, *real;
+	size_t n = strlen(workdir);
+	int rc = -1;
+
+	if (p[0] == '~' && (p[1] == '/' || p[1] == '\0') && home)
+		*abs = xasprintf("%s%s", home, p + 1);
+	else
+		*abs = p[0] == '/' ? xstrdup(p) : xasprintf("%s/%s", workdir, p);
+	c1 = xstrdup(*abs), c2 = xstrdup(*abs);
+	dir = dirname(c1), base = basename(c2);
+	if (strcmp(base, ".") == 0 || strcmp(base, "..") == 0 || strcmp(base, "/") == 0 ||
+	    (*abs)[strlen(*abs) - 1] == '/') {
+		*errstr = xasprintf("%s is a directory, not a file", p);
+		goto out;
+	}
+	if ((real = realpath(dir, NULL)) == NULL) {
+		*errstr = xasprintf("cannot write %s: directory %s: %s", p, dir, strerror(errno));
+		goto out;
+	}
+	*rel = NULL;
+	if (strcmp(real, workdir) == 0)
+		*rel = xstrdup(base);
+	else if (strncmp(real, workdir, n) == 0 && real[n] == '/')
+		*rel = xasprintf("%s/%s", real + n + 1, base);
+	free(real);
+	rc = 0;
+out:
+	free(c1);
+	free(c2);
+	return rc;
+}
+
+/* Opens the directory the entry lands in: beneath the workdir when rel. */
+static int open_parent(const char *workdir, const char *abs, const char *rel, char **errstr)
+{
+	char *copy = xstrdup(rel ? rel : abs), *dir = dirname(copy);
+	int root = -1, fd;
+
+	if (rel) {
+		root = open(workdir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+		fd = root < 0 ? -1 : apply_open_beneath(root, dir, O_PATH | O_DIRECTORY, 0);
+	} else {
+		fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	}
+	if (fd < 0)
+		*errstr = xasprintf("cannot open directory %s: %s", dir, strerror(errno));
+	if (root >= 0)
+		close(root);
+	free(copy);
+	return fd;
+}
+
+/* The content edit_file would start from: through a symlink, as the tool reads. */
+static int edit_source(struct diff *d, struct diff_entry *e, const char *abs, char **errstr)
+{
+	char *data = NULL;
+	size_t len = 0;
+	struct stat st;
+
+	if (!S_ISLNK(e->old_mode))
+		return 0;
+	diff_set_incomplete(d, "%s is a symlink; the edit runs through it instead of being "
+	                       "applied from the preview", e->path);
+	if (filediff_read(AT_FDCWD, abs, true, DIFF_FILE_CAP, &data, &len, errstr) <= 0) {
+		if (*errstr == NULL)
+			*errstr = xasprintf("cannot open %s: %s", abs, strerror(ENOENT));
+		return -1;
+	}
+	free(e->old_data);
+	e->old_data = data;
+	e->old_len = len;
+	e->old_mode = stat(abs, &st) == 0 ? st.st_mode & (S_IFMT | 07777) : S_IFREG | 0644;
+	return 0;
+}
+
+/* The content the call leaves: write_file's, or the edits applied. */
+static int new_content(struct diff *d, const struct call *c, struct diff_entry *e,
+                       const char *abs, char **errstr)
+{
+	struct stat st;
+
+	e->new_mode = S_IFREG | 0644;
+	if (stat(abs, &st) == 0 && S_ISREG(st.st_mode))
+		e->new_mode = S_IFREG | (st.st_mode & 07777); /* the executor keeps the mode */
+	if (c->tool == TOOL_WRITE_FILE) {
+		if (c->content == NULL) {
+			*errstr = xstrdup("write_file: no content given");
+			return -1;
+		}
+		e->new_len = strlen(c->content);
+		e->new_data = diff_memdup(c->content, e->new_len);
+		return 0;
+	}
+	if (e->old_mode == 0) {
+		*errstr = xasprintf("cannot open %s: %s", c->path, strerror(ENOENT));
+		return -1;
+	}
+	if (edit_source(d, e, abs, errstr) < 0)
+		return -1;
+	return diff_apply_edits(c, e->old_data, &e->new_data, &e->new_len, errstr);
+}
+
+void filediff_preview(struct diff *d, const struct call *c, const struct diff_opts *o)
+{
+	char *abs = NULL, *rel = NULL, *err = NULL, *copy = NULL;
+	struct diff_entry *e;
+	int pfd = -1;
+
+	(void)o;
+	d->title = xasprintf("%s %s", tool_name(c->tool), c->path ? c->path : "(no path)");
+	if (c->path == NULL) {
+		err = xasprintf("%s: no path given", tool_name(c->tool));
+		goto out;
+	}
+	if (locate(d->workdir, c->path, &abs, &rel, &err) < 0 ||
+	    (pfd = open_parent(d->workdir, abs, rel, &err)) < 0)
+		goto out;
+	if (rel == NULL) {
+		d->outside = true;
+		diff_set_incomplete(d, "writes outside the workdir: %s: not applied from the preview",
+		                    abs);
+	}
+	e = diff_add_entry(d, rel ? rel : abs, DIFF_OP_MODIFY);
+	copy = xstrdup(abs);
+	if (filediff_state(pfd, basename(copy), &e->old_mode, &e->old_data, &e->old_len, &err) < 0)
+		goto out;
+	if (S_ISDIR(e->old_mode)) {
+		err = xasprintf("%s is a directory, not a file", c->path);
+		goto out;
+	}
+	e->op = e->old_mode ? DIFF_OP_MODIFY : DIFF_OP_ADD;
+	if (new_content(d, c, e, abs, &err) < 0)
+		goto out;
+	if (!diff_hold(d, e->old_len + e->new_len))
+		goto out;
+	filediff_entry(e, &err);
+out:
+	if (err && d->error == NULL)
+		d->error = err;
+	else
+		free(err);
+	if (pfd >= 0)
+		close(pfd);
+	free(copy);
+	free(abs);
+	free(rel);
+}

@@ -1,0 +1,267 @@
+/*
+ * render.c: a preview as text (git's unified format, with colour for a
+ * terminal) or as JSON. Plain text keeps git's line prefixes ('-', '+',
+ * ' ') so tools and people read it the same way; the text is capped and a
+ * cut is stated at the end.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "core/encode.h"
+#include "diff/diff_internal.h"
+
+#define C_BOLD "\033[1m"
+#define C_RED "\033[31m"
+#define C_GREEN "\033[32m"
+#define C_YELLOW "\033[33m"
+#define C_CYAN "\033[36m"
+#define C_OFF "\033[m"
+
+struct sum {
+	size_t added, modified, deleted;
+	long long adds, dels;
+};
+
+static void summarize(const struct diff *d, struct sum *s)
+{
+	memset(s, 0, sizeof(*s));
+	for (size_t i = 0; i < d->n; i++) {
+		const struct diff_entry *e = &d->entries[i];
+		if (S_ISDIR(e->old_mode) || S_ISDIR(e->new_mode))
+			continue;
+		*(e->op == DIFF_OP_ADD ? &s->added : e->op == DIFF_OP_DELETE ? &s->deleted
+		                                                           : &s->modified) += 1;
+		s->adds += e->adds;
+		s->dels += e->dels;
+	}
+}
+
+/* git's mode words: 100644, 100755, 120000, 040755. */
+static const char *mode_word(mode_t m, char *tmp, size_t n)
+{
+	if (S_ISLNK(m))
+		return "120000";
+	snprintf(tmp, n, "%s%04o", S_ISDIR(m) ? "04" : "10", (unsigned)(m & 07777));
+	return tmp;
+}
+
+static void line(struct buf *b, bool color, const char *col, const char *fmt, ...)
+	AIRLOCK_PRINTF(4, 5);
+static void line(struct buf *b, bool color, const char *col, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	s = xvasprintf(fmt, ap);
+	va_end(ap);
+	if (color && col)
+		buf_printf(b, "%s%s" C_OFF "\n", col, s);
+	else
+		buf_printf(b, "%s\n", s);
+	free(s);
+}
+
+/* The hunks, coloured by their first character. */
+static void hunks(struct buf *b, const struct diff_entry *e, bool color)
+{
+	const char *p = e->patch, *end = e->patch + e->patch_len;
+
+	if (!color) {
+		buf_append(b, e->patch, e->patch_len);
+		return;
+	}
+	while (p < end && !b->truncated) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		const char *col = *p == '+' ? C_GREEN : *p == '-' ? C_RED : *p == '@' ? C_CYAN : NULL;
+		if (col)
+			buf_puts(b, col);
+		buf_append(b, p, n);
+		buf_puts(b, col ? C_OFF "\n" : "\n");
+		p += n + 1;
+	}
+}
+
+static void entry_header(struct buf *b, const struct diff_entry *e, bool color)
+{
+	char t1[16], t2[16];
+	const char *p = e->path + (e->path[0] == '/');
+
+	line(b, color, C_BOLD, "diff --git a/%s b/%s", p, p);
+	if (e->op == DIFF_OP_ADD)
+		line(b, color, C_BOLD, "new %s mode %s", S_ISDIR(e->new_mode) ? "directory" : "file",
+		     mode_word(e->new_mode, t1, sizeof(t1)));
+	else if (e->op == DIFF_OP_DELETE)
+		line(b, color, C_BOLD, "deleted %s mode %s",
+		     S_ISDIR(e->old_mode) ? "directory" : "file", mode_word(e->old_mode, t1, sizeof(t1)));
+	else if (e->old_mode != e->new_mode) {
+		line(b, color, C_BOLD, "old mode %s", mode_word(e->old_mode, t1, sizeof(t1)));
+		line(b, color, C_BOLD, "new mode %s", mode_word(e->new_mode, t2, sizeof(t2)));
+	}
+}
+
+static void render_entry(struct buf *b, const struct diff_entry *e, bool color)
+{
+	const char *p = e->path + (e->path[0] == '/'); /* outside the workdir: a/tmp/x */
+
+	entry_header(b, e, color);
+	if (S_ISDIR(e->old_mode) || S_ISDIR(e->new_mode))
+		return;
+	if (e->binary) {
+		line(b, color, NULL, "Binary files %s%s and %s%s differ (%zu -> %zu bytes)",
+		     e->op == DIFF_OP_ADD ? "" : "a/", e->op == DIFF_OP_ADD ? "/dev/null" : p,
+		     e->op == DIFF_OP_DELETE ? "" : "b/", e->op == DIFF_OP_DELETE ? "/dev/null" : p,
+		     e->old_len, e->new_len);
+		return;
+	}
+	if (e->patch == NULL)
+		return;
+	line(b, color, C_BOLD, "--- %s%s", e->op == DIFF_OP_ADD ? "" : "a/",
+	     e->op == DIFF_OP_ADD ? "/dev/null" : p);
+	line(b, color, C_BOLD, "+++ %s%s", e->op == DIFF_OP_DELETE ? "" : "b/",
+	     e->op == DIFF_OP_DELETE ? "/dev/null" : p);
+	hunks(b, e, color);
+	if (e->patch_truncated)
+		line(b, color, C_YELLOW, "[diff of %s cut at %u KiB]", p, (1u << 20) >> 10);
+}
+
+/* `git diff --stat` lines, then the totals. */
+static void render_stat(struct buf *b, const struct diff *d, bool color)
+{
+	size_t w = 0;
+	struct sum s;
+
+	for (size_t i = 0; i < d->n; i++)
+		if (strlen(d->entries[i].path) > w)
+			w = strlen(d->entries[i].path);
+	w = w > 60 ? 60 : w;
+	for (size_t i = 0; i < d->n && !b->truncated; i++) {
+		const struct diff_entry *e = &d->entries[i];
+		if (S_ISDIR(e->old_mode) || S_ISDIR(e->new_mode))
+			continue;
+		if (e->binary)
+			buf_printf(b, " %-*s | Bin %zu -> %zu bytes\n", (int)w, e->path, e->old_len,
+			           e->new_len);
+		else if (color)
+			buf_printf(b, " %-*s | %d " C_GREEN "+%d" C_OFF " " C_RED "-%d" C_OFF "\n",
+			           (int)w, e->path, e->adds + e->dels, e->adds, e->dels);
+		else
+			buf_printf(b, " %-*s | %d +%d -%d\n", (int)w, e->path, e->adds + e->dels,
+			           e->adds, e->dels);
+	}
+	summarize(d, &s);
+	line(b, color, C_BOLD, " %zu file%s changed (%zu added, %zu modified, %zu deleted), +%lld -%lld",
+	     s.added + s.modified + s.deleted, s.added + s.modified + s.deleted == 1 ? "" : "s",
+	     s.added, s.modified, s.deleted, s.adds, s.dels);
+}
+
+/* Title, failure, why it cannot be applied, notes, dry run status. */
+static void render_head(struct buf *b, const struct diff *d, bool color)
+{
+	line(b, color, C_BOLD, "preview: %s", d->title ? d->title : tool_name(d->tool));
+	if (d->error)
+		line(b, color, C_RED, "error: %s", d->error);
+	if (d->incomplete && !d->error)
+		line(b, color, C_YELLOW, "not applied from the preview: %s", d->incomplete);
+	for (size_t i = 0; d->notes && d->notes[i]; i++)
+		line(b, color, C_YELLOW, "note: %s", d->notes[i]);
+	if (d->tool == TOOL_SHELL && d->ran)
+		line(b, color, NULL, "dry run: %s %d%s", d->timed_out ? "timed out; exit" : "exit",
+		     d->exit_code, d->exit_code < 0 ? " (killed)" : "");
+}
+
+char *diff_render(const struct diff *d, enum diff_format f, size_t *len)
+{
+	bool color = f == DIFF_FORMAT_COLOR;
+	struct buf b;
+
+	buf_init(&b, DIFF_TEXT_CAP);
+	render_head(&b, d, color);
+	if (d->sql)
+		changeset_render(d->sql, &b, color);
+	if (d->n && !d->error)
+		render_stat(&b, d, color);
+	else if (d->tool != TOOL_SQL && !d->error)
+		buf_puts(&b, " no changes\n");
+	for (size_t i = 0; i < d->n && !b.truncated && !d->error; i++)
+		render_entry(&b, &d->entries[i], color);
+	if (b.truncated) {
+		b.cap = 0; /* room for the notice itself */
+		buf_printf(&b, "\n[preview cut at %u MiB]\n", DIFF_TEXT_CAP >> 20);
+	}
+	return buf_take(&b, len);
+}
+
+static const char *op_name(enum diff_op op)
+{
+	static const char *const names[] = {
+		[DIFF_OP_ADD] = "added", [DIFF_OP_MODIFY] = "modified", [DIFF_OP_DELETE] = "deleted"};
+	return names[op];
+}
+
+static json_t *entry_json(const struct diff_entry *e)
+{
+	json_t *j = json_object();
+	char t[16];
+
+	json_object_set_new(j, "path", encode_bytes(e->path, strlen(e->path)));
+	json_object_set_new(j, "change", json_string(op_name(e->op)));
+	json_object_set_new(j, "kind", json_string(S_ISDIR(e->old_mode) || S_ISDIR(e->new_mode)
+	                                               ? "directory"
+	                                           : S_ISLNK(e->new_mode ? e->new_mode : e->old_mode)
+	                                               ? "symlink"
+	                                               : "file"));
+	if (e->old_mode)
+		json_object_set_new(j, "old_mode", json_string(mode_word(e->old_mode, t, sizeof(t))));
+	if (e->new_mode && e->op != DIFF_OP_DELETE)
+		json_object_set_new(j, "new_mode", json_string(mode_word(e->new_mode, t, sizeof(t))));
+	json_object_set_new(j, "binary", json_boolean(e->binary));
+	json_object_set_new(j, "old_size", json_integer((json_int_t)e->old_len));
+	json_object_set_new(j, "new_size", json_integer((json_int_t)e->new_len));
+	json_object_set_new(j, "insertions", json_integer(e->adds));
+	json_object_set_new(j, "deletions", json_integer(e->dels));
+	if (e->patch)
+		json_object_set_new(j, "patch", encode_bytes(e->patch, e->patch_len));
+	if (e->patch_truncated)
+		json_object_set_new(j, "patch_truncated", json_true());
+	return j;
+}
+
+json_t *diff_to_json(const struct diff *d)
+{
+	json_t *j = json_object(), *files = json_array(), *notes = json_array();
+	struct sum s;
+
+	json_object_set_new(j, "tool", json_string(tool_name(d->tool)));
+	if (d->title)
+		json_object_set_new(j, "title", encode_bytes(d->title, strlen(d->title)));
+	json_object_set_new(j, "complete", json_boolean(d->incomplete == NULL));
+	if (d->incomplete)
+		json_object_set_new(j, "incomplete", encode_bytes(d->incomplete, strlen(d->incomplete)));
+	if (d->error)
+		json_object_set_new(j, "error", encode_bytes(d->error, strlen(d->error)));
+	for (size_t i = 0; d->notes && d->notes[i]; i++)
+		json_array_append_new(notes, encode_bytes(d->notes[i], strlen(d->notes[i])));
+	json_object_set_new(j, "notes", notes);
+	summarize(d, &s);
+	json_object_set_new(j, "summary",
+	                    json_pack("{sI sI sI sI sI}", "added", (json_int_t)s.added, "modified",
+	                              (json_int_t)s.modified, "deleted", (json_int_t)s.deleted,
+	                              "insertions", (json_int_t)s.adds, "deletions",
+	                              (json_int_t)s.dels));
+	for (size_t i = 0; i < d->n; i++)
+		json_array_append_new(files, entry_json(&d->entries[i]));
+	json_object_set_new(j, "files", files);
+	if (d->tool == TOOL_SHELL && d->ran)
+		json_object_set_new(j, "dry_run",
+		                    json_pack("{si sb so so}", "exit_code", d->exit_code, "timed_out",
+		                              d->timed_out, "stdout", encode_bytes(d->out, d->outlen),
+		                              "stderr", encode_bytes(d->err, d->errlen)));
+	if (d->sql)
+		json_object_set_new(j, "sql", changeset_to_json(d->sql));
+	return j;
+}
