@@ -145,7 +145,7 @@ int chain_begin(struct db *db, struct chain_tx *tx, char **errstr)
 	bool found, head_found;
 
 	if (sqlite3_exec(db->sql, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
-		return db_fail(db, errstr, "cannot begin a write transaction (locked or read-only?)");
+		return db_fail(db, errstr, "cannot begin a write transaction");
 	if (read_id_hash(db, ST_TAIL, &tx->id, tx->hash, &found, errstr) < 0 ||
 	    read_id_hash(db, ST_HEAD_GET, &head_id, head, &head_found, errstr) < 0)
 		goto fail;
@@ -219,7 +219,7 @@ int chain_commit(struct db *db, struct chain_tx *tx, char **errstr)
 	}
 	sqlite3_reset(st);
 	if (sqlite3_exec(db->sql, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
-		db_fail(db, errstr, "cannot commit (disk full or read-only?)");
+		db_fail(db, errstr, "cannot commit");
 		goto fail;
 	}
 	return 0;

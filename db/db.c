@@ -116,9 +116,33 @@ static const char *const stmt_sql[ST_COUNT] = {
 	[ST_SES_END] = "UPDATE sessions SET ended = ? WHERE id = ?",
 };
 
+/* What to do about each SQLite failure, by primary result code. */
+static const struct {
+	int code;
+	const char *hint;
+} fail_hints[] = {
+	{SQLITE_FULL, "the disk is full: free space or put the log elsewhere with --db"},
+	{SQLITE_IOERR, "I/O error: is the disk full or the file system read-only?"},
+	{SQLITE_READONLY, "the log is read-only: check its permissions or use --db"},
+	{SQLITE_CANTOPEN, "cannot open the file: check the directory's permissions or use --db"},
+	{SQLITE_PERM, "permission denied: check the file's permissions or use --db"},
+	{SQLITE_NOTADB, "not a SQLite database: choose another file with --db"},
+	{SQLITE_BUSY, "locked by another process for more than 10 s"},
+	{SQLITE_LOCKED, "locked by another process for more than 10 s"},
+	{SQLITE_CORRUPT, "the file is damaged: keep it as evidence and start a new log with --db"},
+};
+
 int db_fail(struct db *db, char **errstr, const char *step)
 {
-	*errstr = xasprintf("audit log %s: %s: %s", db->path, step, sqlite3_errmsg(db->sql));
+	int code = db->sql ? sqlite3_errcode(db->sql) & 0xff : SQLITE_CANTOPEN;
+	const char *hint = NULL;
+
+	for (size_t i = 0; i < nitems(fail_hints); i++)
+		if (fail_hints[i].code == code)
+			hint = fail_hints[i].hint;
+	*errstr = xasprintf("audit log %s: %s: %s%s%s%s", db->path, step,
+	                    db->sql ? sqlite3_errmsg(db->sql) : "out of memory", hint ? " (" : "",
+	                    hint ? hint : "", hint ? ")" : "");
 	return -1;
 }
 
@@ -190,7 +214,7 @@ static int read_header(struct db *db, struct header *h, char **errstr)
 	                       " (SELECT count(*) FROM sqlite_schema)",
 	                       -1, &st, NULL) != SQLITE_OK ||
 	    sqlite3_step(st) != SQLITE_ROW) {
-		db_fail(db, errstr, "cannot read the header (not a SQLite database?)");
+		db_fail(db, errstr, "cannot read the header");
 		goto out;
 	}
 	h->app = sqlite3_column_int(st, 0);
@@ -248,7 +272,7 @@ static int db_migrate(struct db *db, char **errstr)
 		goto out;
 	}
 	if (sqlite3_exec(db->sql, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
-		db_fail(db, errstr, "cannot commit the schema (disk full?)");
+		db_fail(db, errstr, "cannot commit the schema");
 		goto out;
 	}
 	rc = 0;
@@ -281,7 +305,7 @@ int db_open(const char *path, struct db **out, char **errstr)
 		goto out;
 	if (sqlite3_exec(db->sql, "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;",
 	                 NULL, NULL, NULL) != SQLITE_OK) {
-		db_fail(db, errstr, "cannot enable WAL (read-only directory?)");
+		db_fail(db, errstr, "cannot enable WAL");
 		goto out;
 	}
 	if (need && db_migrate(db, errstr) < 0)
