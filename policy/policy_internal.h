@@ -46,7 +46,9 @@ struct pattern {
 	struct pword *words; /* PK_SHELL */
 	size_t nwords;
 	bool prefix;         /* PK_SHELL: trailing `:*` */
+	uint32_t head;       /* PK_SHELL: hash of a literal first word, 0 when a glob */
 	char **segs;         /* PK_READ/PK_EDIT: absolute glob segments */
+	bool *segglob;       /* per segment: holds glob characters (else strcmp) */
 	size_t nsegs;
 	char *glob;          /* PK_HOST/PK_SQL/PK_MCP */
 	bool subdomains;     /* PK_HOST: `*.example.com` */

@@ -36,6 +36,15 @@ static bool has_glob(const char *s)
 	return strpbrk(s, "*?[\\") != NULL;
 }
 
+/* A cheap filter: most Shell rules name a program, most commands differ. */
+static uint32_t word_hash(const char *s)
+{
+	uint32_t h = 2166136261u;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h | 1;
+}
+
 /* Appends one character of a word, escaped for fnmatch when it was quoted. */
 static void word_put(struct buf *glob, struct buf *lit, char ch, bool quoted)
 {
@@ -124,6 +133,8 @@ static int parse_shell(const char *in, struct pattern *pat, char **errstr)
 		*errstr = xstrdup("no command in the pattern");
 		return -1;
 	}
+	if (pat->words[0].lit && !pat->words[0].any)
+		pat->head = word_hash(pat->words[0].lit);
 	return 0;
 }
 
@@ -176,6 +187,9 @@ static int parse_path(const char *in, const char *workdir, const char *home,
 		*errstr = xasprintf("more than %d path segments", MAX_SEGS);
 		return -1;
 	}
+	pat->segglob = xcalloc(pat->nsegs + 1, sizeof(*pat->segglob));
+	for (size_t i = 0; i < pat->nsegs; i++)
+		pat->segglob[i] = has_glob(pat->segs[i]);
 	return 0;
 }
 
@@ -318,6 +332,7 @@ void pattern_clear(struct pattern *pat)
 		free(pat->segs[i]);
 	free(pat->words);
 	free(pat->segs);
+	free(pat->segglob);
 	free(pat->glob);
 	free(pat->text);
 	memset(pat, 0, sizeof(*pat));
@@ -381,21 +396,22 @@ bool pattern_match_command(const struct pattern *pat, char *const *argv)
 
 /* The pattern matches the path or one of its parents (a directory rule
  * covers what is inside it). */
-static bool segs_match(char *const *ps, size_t np, char *const *s, size_t ns)
+static bool segs_match(char *const *ps, const bool *glob, size_t np, char *const *s,
+                       size_t ns)
 {
 	if (np == 0)
 		return true;
-	if (strcmp(ps[0], "**") == 0) {
+	if (glob[0] && strcmp(ps[0], "**") == 0) {
 		for (size_t k = 0; k <= ns; k++)
-			if (segs_match(ps + 1, np - 1, s + k, ns - k))
+			if (segs_match(ps + 1, glob + 1, np - 1, s + k, ns - k))
 				return true;
 		return false;
 	}
 	if (ns == 0)
 		return false;
-	if (has_glob(ps[0]) ? fnmatch(ps[0], s[0], 0) != 0 : strcmp(ps[0], s[0]) != 0)
+	if (glob[0] ? fnmatch(ps[0], s[0], 0) != 0 : strcmp(ps[0], s[0]) != 0)
 		return false;
-	return segs_match(ps + 1, np - 1, s + 1, ns - 1);
+	return segs_match(ps + 1, glob + 1, np - 1, s + 1, ns - 1);
 }
 
 /* A path split in place into segments. */
@@ -432,7 +448,7 @@ bool pattern_match_path(const struct pattern *pat, const char *path)
 	if (pat->all)
 		return true;
 	split_path(path, &sp);
-	m = sp.ok && segs_match(pat->segs, pat->nsegs, sp.segs, sp.n);
+	m = sp.ok && segs_match(pat->segs, pat->segglob, pat->nsegs, sp.segs, sp.n);
 	free(sp.buf);
 	return m;
 }
@@ -473,6 +489,7 @@ static bool host_match(const struct pattern *pat, const char *host)
 struct subject {
 	enum pattern_kind kind;
 	char *const *argv;   /* PK_SHELL */
+	uint32_t head;       /* PK_SHELL: word_hash(argv[0]) */
 	struct split path;   /* PK_READ, PK_EDIT */
 	const char *text;    /* host, statement, mcp name */
 };
@@ -484,8 +501,8 @@ static bool rule_match(const struct pattern *pat, const struct subject *s)
 	switch (s->kind) {
 	case PK_SHELL: return words_match(pat->words, pat->nwords, pat->prefix, s->argv);
 	case PK_READ:
-	case PK_EDIT: return s->path.ok && segs_match(pat->segs, pat->nsegs, s->path.segs,
-	                                              s->path.n);
+	case PK_EDIT: return s->path.ok && segs_match(pat->segs, pat->segglob, pat->nsegs,
+	                                              s->path.segs, s->path.n);
 	case PK_HOST: return host_match(pat, s->text);
 	case PK_SQL: return fnmatch(pat->glob, s->text, FNM_CASEFOLD) == 0;
 	case PK_MCP: return fnmatch(pat->glob, s->text, 0) == 0;
@@ -511,7 +528,8 @@ static void eval_subject(const struct ruleset *rs, const struct subject *s, bool
 
 	for (size_t i = 0; i < rs->n[s->kind]; i++) {
 		const struct rule *r = &rs->v[s->kind][i];
-		if (!(ev->mask & RA_BIT(r->act)) || (seen & RA_BIT(r->act)))
+		if (!(ev->mask & RA_BIT(r->act)) || (seen & RA_BIT(r->act)) ||
+		    (r->pat.head && r->pat.head != s->head))
 			continue;
 		if (!rule_match(&r->pat, s))
 			continue;
@@ -566,8 +584,10 @@ static void ruleset_eval(const struct ruleset *rs, unsigned mask, const struct c
 	ev->cover_ok = ev->crit_ok = true;
 	for (size_t i = 0; i < v->ncommands; i++) {
 		struct subject s = {.kind = PK_SHELL, .argv = v->commands[i].argv};
-		if (s.argv && s.argv[0])
+		if (s.argv && s.argv[0]) {
+			s.head = word_hash(s.argv[0]);
 			eval_subject(rs, &s, t == TOOL_SHELL, ev);
+		}
 	}
 	eval_strings(rs, PK_READ, v->reads, t == TOOL_READ_FILE, ev);
 	eval_strings(rs, PK_EDIT, v->writes, t == TOOL_WRITE_FILE || t == TOOL_EDIT_FILE, ev);
