@@ -1,20 +1,429 @@
 /*
- * approve.c: STAND-IN (foundation issue) until the approval screen lands:
- * every ask is denied, and says so, because no person can be asked yet.
+ * approve.c: asks about a call policy holds: an external program
+ * (--approve-with), or a person on the approval screen (tui/).
+ * Rules it keeps:
+ *  - fail closed: no terminal, a program that cannot run or does not answer
+ *    in time, a signal, anything unexpected: denied, with a reason that
+ *    says which;
+ *  - the person's words go back to the agent as the deny reason;
+ *  - an edited call is handed back whole, to be classified and decided again.
  */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/encode.h"
 #include "core/util.h"
 #include "gate/pipeline.h"
+#include "gate/protocol.h"
+#include "tui/tui.h"
+
+#define APPROVE_WITH_OUT_CAP 4096 /* bytes of the program's stdout kept */
+#define REASON_MAX 400            /* bytes of a deny reason kept */
+
+extern char **environ;
+
+/* How each tool's subject is named and edited. */
+static const struct {
+	enum tool tool;
+	const char *label, *field, *suffix;
+} subjects[] = {
+	{TOOL_SHELL, "command", "command", ".sh"}, {TOOL_SQL, "query", "query", ".sql"},
+	{TOOL_READ_FILE, "path", NULL, ".json"},   {TOOL_WRITE_FILE, "path", NULL, ".json"},
+	{TOOL_EDIT_FILE, "path", NULL, ".json"},   {TOOL_HTTP, "URL", NULL, ".json"},
+	{TOOL_OTHER, "tool", NULL, ".json"},
+};
+
+static size_t subject_row(enum tool t)
+{
+	for (size_t i = 0; i < nitems(subjects); i++)
+		if (subjects[i].tool == t)
+			return i;
+	return nitems(subjects) - 1;
+}
+
+/* Keeps the first line of s, printable, at most REASON_MAX bytes. */
+static char *one_line(const char *s)
+{
+	struct buf b;
+
+	buf_init(&b, REASON_MAX);
+	for (; *s && *s != '\n' && *s != '\r'; s++)
+		if ((unsigned char)*s >= 0x20 && *s != 0x7f)
+			buf_append(&b, s, 1);
+	if (b.len == 0) {
+		buf_free(&b);
+		return NULL;
+	}
+	return buf_take(&b, NULL);
+}
+
+static char *id_text(const struct call *c)
+{
+	if (c->id == NULL || json_is_null(c->id))
+		return xstrdup("");
+	if (json_is_string(c->id))
+		return xstrdup(json_string_value(c->id));
+	return json_dumps(c->id, JSON_ENCODE_ANY | JSON_COMPACT);
+}
+
+/* ---- --approve-with CMD ------------------------------------------------ */
+
+static json_t *call_json(const struct call *c, const struct verdict *v, const struct plan *pl,
+                         const char *preview)
+{
+	json_t *o = json_object();
+
+	json_object_set(o, "id", c->id ? c->id : json_null());
+	json_object_set_new(o, "tool", encode_bytes(c->name, strlen(c->name)));
+	json_object_set(o, "input", c->input ? c->input : json_null());
+	encode_verdict(o, v);
+	if (pl->reason)
+		json_object_set_new(o, "policy_reason", json_string(pl->reason));
+	if (preview)
+		json_object_set_new(o, "preview", encode_bytes(preview, strlen(preview)));
+	return o;
+}
+
+/* The environment for the program: ours plus AIRLOCK_* describing the call.
+ * Built before fork: the child of a threaded process must not allocate. */
+static char **approve_env(struct gate *g, const struct call *c, const struct verdict *v,
+                          const struct plan *pl)
+{
+	char **env = NULL, *id = id_text(c);
+	struct buf rules, reasons;
+
+	buf_init(&rules, 1 << 16);
+	buf_init(&reasons, 1 << 16);
+	for (size_t i = 0; i < v->nfindings; i++) {
+		buf_printf(&rules, "%s%s", i ? " " : "", v->findings[i].rule);
+		buf_printf(&reasons, "%s%s", i ? "; " : "", v->findings[i].reason);
+	}
+	for (char **e = environ; e && *e; e++)
+		if (strncmp(*e, "AIRLOCK_", 8) != 0)
+			strv_push(&env, *e);
+	strv_push_owned(&env, xasprintf("AIRLOCK_TOOL=%s", c->name));
+	strv_push_owned(&env, xasprintf("AIRLOCK_TIER=%s", tier_name(v->tier)));
+	strv_push_owned(&env, xasprintf("AIRLOCK_CALL_ID=%s", id));
+	strv_push_owned(&env, xasprintf("AIRLOCK_SUBJECT=%s", call_subject(c)));
+	strv_push_owned(&env, xasprintf("AIRLOCK_RULES=%s", rules.data ? rules.data : ""));
+	strv_push_owned(&env, xasprintf("AIRLOCK_REASONS=%s", reasons.data ? reasons.data : ""));
+	strv_push_owned(&env, xasprintf("AIRLOCK_POLICY_REASON=%s", pl->reason ? pl->reason : ""));
+	strv_push_owned(&env, xasprintf("AIRLOCK_WORKDIR=%s", gate_workdir(g)));
+	strv_push_owned(&env, xasprintf("AIRLOCK_TIMEOUT=%d", pl->approval_timeout));
+	buf_free(&rules);
+	buf_free(&reasons);
+	free(id);
+	return env;
+}
+
+static pid_t spawn(const char *cmd, char **env, int in[2], int out[2])
+{
+	char sh[] = "sh", dash_c[] = "-c";
+	char *argv[] = {sh, dash_c, (char *)cmd, NULL};
+	pid_t pid = fork();
+
+	if (pid != 0)
+		return pid;
+	setpgid(0, 0);
+	dup2(in[0], STDIN_FILENO);
+	dup2(out[1], STDOUT_FILENO);
+	signal(SIGPIPE, SIG_DFL);
+	execve("/bin/sh", argv, env);
+	_exit(127);
+}
+
+/* Feeds the JSON and collects stdout until both are done or the deadline.
+ * Returns 0, or -1 on timeout. */
+static int converse(int wfd, int rfd, const char *json, struct buf *out, long long deadline)
+{
+	size_t len = strlen(json), off = 0;
+	char chunk[4096];
+
+	fcntl(wfd, F_SETFL, O_NONBLOCK);
+	while (rfd >= 0) {
+		struct pollfd p[2] = {{.fd = rfd, .events = POLLIN}, {.fd = wfd, .events = POLLOUT}};
+		long long left = deadline ? (deadline - clock_ns()) / 1000000 : -1;
+		ssize_t n;
+		if (deadline && left <= 0)
+			return -1;
+		if (poll(p, wfd >= 0 ? 2 : 1, (int)(left > 1000 ? 1000 : left)) < 0 && errno != EINTR)
+			return -1;
+		if (wfd >= 0 && (p[1].revents & (POLLOUT | POLLERR | POLLHUP))) {
+			n = write(wfd, json + off, len - off);
+			if (n > 0)
+				off += (size_t)n;
+			if ((n < 0 && errno != EAGAIN && errno != EINTR) || off == len) {
+				close(wfd);
+				wfd = -1;
+			}
+		}
+		if (p[0].revents & (POLLIN | POLLHUP | POLLERR)) {
+			n = read(rfd, chunk, sizeof(chunk));
+			if (n > 0)
+				buf_append(out, chunk, (size_t)n); /* past the cap: dropped, flagged */
+			else if (n == 0 || errno != EINTR)
+				rfd = -1;
+		}
+	}
+	if (wfd >= 0)
+		close(wfd);
+	return 0;
+}
+
+static void approve_with(struct gate *g, const struct call *c, const struct verdict *v,
+                         const struct plan *pl, const char *preview, struct approval *a)
+{
+	const char *cmd = gate_options(g)->approve_with;
+	json_t *j = call_json(c, v, pl, preview);
+	char *json = json_dumps(j, JSON_COMPACT), **env = approve_env(g, c, v, pl), *line;
+	int in[2] = {-1, -1}, out[2] = {-1, -1}, status = 0, timed_out;
+	long long deadline = pl->approval_timeout > 0
+	                         ? clock_ns() + pl->approval_timeout * 1000000000LL : 0;
+	struct buf res;
+	pid_t pid = -1;
+
+	buf_init(&res, APPROVE_WITH_OUT_CAP);
+	a->who = "approve-with";
+	if (pipe2(in, O_CLOEXEC) < 0 || pipe2(out, O_CLOEXEC) < 0 ||
+	    (pid = spawn(cmd, env, in, out)) < 0) {
+		a->reason = xasprintf("--approve-with: cannot run %s: %s", cmd, strerror(errno));
+		goto out;
+	}
+	close(in[0]), close(out[1]);
+	in[0] = out[1] = -1;
+	timed_out = converse(in[1], out[0], json, &res, deadline);
+	in[1] = -1;
+	if (timed_out)
+		kill(-pid, SIGKILL);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	line = one_line(res.data ? res.data : "");
+	if (timed_out) {
+		a->who = "timeout";
+		a->reason = xasprintf("--approve-with did not decide within %d s", pl->approval_timeout);
+		free(line);
+	} else if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+		a->decision = DECISION_APPROVED;
+		a->reason = line;
+	} else {
+		a->reason = line ? line
+		                 : xasprintf("denied by --approve-with (%s %d)",
+		                             WIFEXITED(status) ? "exit status" : "signal",
+		                             WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+	}
+out:
+	for (int i = 0; i < 2; i++) {
+		if (in[i] >= 0)
+			close(in[i]);
+		if (out[i] >= 0)
+			close(out[i]);
+	}
+	buf_free(&res);
+	strv_free(env);
+	free(json);
+	json_decref(j);
+}
+
+/* ---- the approval screen ------------------------------------------------ */
+
+/* The input field by field: strings as text (so a file's content reads as
+ * lines), everything else as JSON. Caller frees. */
+static char *input_text(const struct call *c)
+{
+	const char *k;
+	json_t *val;
+	struct buf b;
+
+	buf_init(&b, 0);
+	json_object_foreach(c->input, k, val) {
+		buf_printf(&b, "%s:\n", k);
+		if (json_is_string(val)) {
+			buf_append(&b, json_string_value(val), json_string_length(val));
+		} else {
+			char *s = json_dumps(val, JSON_INDENT(2) | JSON_ENCODE_ANY);
+			buf_puts(&b, s ? s : "?");
+			free(s);
+		}
+		buf_puts(&b, "\n\n");
+	}
+	return buf_take(&b, NULL);
+}
+
+/* What $EDITOR gets: the command or query, else the input as JSON. */
+static char *edit_text(const struct call *c)
+{
+	const char *field = subjects[subject_row(c->tool)].field;
+	json_t *s = field ? json_object_get(c->input, field) : NULL;
+
+	if (json_is_string(s))
+		return xstrdup(json_string_value(s));
+	return json_dumps(c->input, JSON_INDENT(2));
+}
+
+/* Builds the edited call, as if the agent had sent it. */
+static struct call *edited_call(const struct call *c, const char *text, char **errstr)
+{
+	const char *field = subjects[subject_row(c->tool)].field;
+	json_t *input, *root, *id = NULL;
+	json_error_t je;
+	struct call *out = NULL;
+
+	if (field && json_is_string(json_object_get(c->input, field))) {
+		input = json_deep_copy(c->input);
+		json_object_set_new(input, field, json_string(text));
+	} else if ((input = json_loads(text, JSON_REJECT_DUPLICATES, &je)) == NULL) {
+		*errstr = xasprintf("the edited input is not JSON (line %d: %s)", je.line, je.text);
+		return NULL;
+	}
+	root = json_pack("{s:O,s:s,s:o}", "id", c->id ? c->id : json_null(), "tool", c->name,
+	                 "input", input);
+	if (root == NULL || protocol_decode_json(root, c->line, &out, &id, errstr) < 0)
+		out = NULL;
+	if (root == NULL)
+		*errstr = xstrdup("the edited call cannot be built (bad text encoding?)");
+	json_decref(id);
+	json_decref(root);
+	return out;
+}
+
+static size_t pending_cb(void *arg)
+{
+	return gate_pending(arg);
+}
+
+/* Says once per process why no screen can be shown (the reason the agent
+ * gets stays the short fixed text). */
+static void no_terminal(struct approval *a, const char *why)
+{
+	static bool said;
+
+	if (why && !said) {
+		fprintf(stderr, "airlock: no terminal for approval: %s; asks are denied "
+		                "(--approve-with CMD lets a program decide)\n", why);
+		said = true;
+	}
+	a->who = "no-terminal";
+	a->reason = xstrdup("no terminal for approval");
+}
+
+/* Applies A and s: the rule goes into the policy; the approval stands. */
+static void keep_rule(struct gate *g, const struct call *c, const struct verdict *v,
+                      const char *pattern, enum tui_choice ch)
+{
+	char *err = NULL, *pat = NULL;
+	int rc = ch == TUI_REMEMBER
+	             ? policy_remember(gate_policy(g), c, v, &pat, &err)
+	             : policy_save_rule(gate_policy(g), pattern, ch == TUI_SAVE_PROJECT, &err);
+
+	if (rc < 0) {
+		fprintf(stderr, "airlock: approved, but the rule was not kept: %s\n", err);
+		free(err);
+	}
+	free(pat);
+}
+
+static void take_answer(struct gate *g, const struct call *c, const struct verdict *v,
+                        const struct tui_ask *ask, struct tui_answer *ans, struct approval *a)
+{
+	char *err = NULL;
+
+	switch (ans->choice) {
+	case TUI_REMEMBER:
+	case TUI_SAVE_PROJECT:
+	case TUI_SAVE_USER:
+		keep_rule(g, c, v, ask->pattern, ans->choice);
+		/* fall through */
+	case TUI_APPROVE:
+		a->decision = DECISION_APPROVED;
+		break;
+	case TUI_DENY:
+		a->reason = ans->reason ? xstrdup(ans->reason)
+		                        : xstrdup("denied by the person approving calls");
+		break;
+	case TUI_EDIT:
+		if ((a->edited = edited_call(c, ans->edited, &err)) == NULL) {
+			a->reason = xasprintf("the edit was refused: %s", err);
+			free(err);
+		}
+		break;
+	case TUI_TIMEOUT:
+		a->who = "timeout";
+		a->reason = xasprintf("no decision within %d s (approval timeout)", ask->timeout_s);
+		break;
+	case TUI_SIGNAL:
+		a->who = "signal";
+		a->reason = xasprintf("approval interrupted by %s; airlock is stopping",
+		                      strsignal(ans->signal));
+		break;
+	case TUI_HANGUP:
+		no_terminal(a, NULL);
+		a->reason = xstrdup("no terminal for approval: the terminal went away while waiting");
+		break;
+	}
+}
+
+static void ask_person(struct gate *g, const struct call *c, const struct verdict *v,
+                       const struct plan *pl, const char *preview, struct approval *a,
+                       long long t0)
+{
+	char *id = id_text(c), *in = input_text(c), *ed = edit_text(c), *err = NULL;
+	char *pattern = policy_suggest_pattern(gate_policy(g), c, v, &err);
+	struct tui_ask ask = {
+		.tool = c->name, .tier = v->tier, .call_id = id, .subject = call_subject(c),
+		.subject_label = subjects[subject_row(c->tool)].label, .verdict = v,
+		.policy_reason = pl->reason, .input_text = in, .preview = preview,
+		.edit_text = ed, .edit_suffix = subjects[subject_row(c->tool)].suffix,
+		.pattern = pattern, .no_pattern = err, .can_save = pattern != NULL,
+		.timeout_s = pl->approval_timeout, .pending = pending_cb, .pending_arg = g,
+		.tty = getenv("AIRLOCK_TTY"),
+	};
+	struct tui_answer ans;
+	char *terr = NULL;
+	const char *timing = getenv("AIRLOCK_TUI_TIMING");
+
+	a->who = "user";
+	if (tui_approve(&ask, &ans, &terr) < 0) {
+		no_terminal(a, terr);
+		free(terr);
+		goto out;
+	}
+	if (timing && ans.first_frame_ns) { /* bench/tui.sh reads this */
+		FILE *f = fopen(timing, "a");
+		if (f) {
+			fprintf(f, "first_frame_ms %.3f\n", (double)(ans.first_frame_ns - t0) / 1e6);
+			fclose(f);
+		}
+	}
+	take_answer(g, c, v, &ask, &ans, a);
+	tui_answer_clear(&ans);
+out:
+	free(id), free(in), free(ed), free(pattern), free(err);
+}
 
 void gate_approve(struct gate *g, const struct call *c, const struct verdict *v,
                   const struct plan *pl, const char *preview, struct approval *a)
 {
-	(void)g;
-	(void)c;
-	(void)v;
-	(void)pl;
-	(void)preview;
-	a->decision = DECISION_DENIED;
-	a->reason = xstrdup("no approval screen yet: high-risk calls are denied");
-	a->who = "no-terminal";
-	a->wait_ms = 0;
+	long long t0 = clock_ns();
+
+	memset(a, 0, sizeof(*a));
+	a->decision = DECISION_DENIED; /* fail safe: only an explicit yes approves */
+	a->who = "user";
+	if (gate_options(g)->approve_with)
+		approve_with(g, c, v, pl, preview, a);
+	else if (gate_options(g)->no_tty)
+		no_terminal(a, "terminals are disabled for this gate");
+	else
+		ask_person(g, c, v, pl, preview, a, t0);
+	if (a->decision == DECISION_APPROVED && a->edited == NULL) {
+		free(a->reason); /* an approval carries no reason */
+		a->reason = NULL;
+	}
+	a->wait_ms = (clock_ns() - t0) / 1000000;
 }

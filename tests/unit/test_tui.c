@@ -1,0 +1,463 @@
+/*
+ * test_tui.c: the screens without a terminal: hostile text shown escaped
+ * (tests/data/tui/escape.tsv), classifier spans (spans.tsv), the browser's
+ * key handling and keyset paging (browse.tsv), and the approval screen
+ * driven by scripted keys (approve.tsv).
+ */
+#include <locale.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "core/util.h"
+#include "tdata.h"
+#include "tui/browser_internal.h"
+#include "tui/tui.h"
+
+/* ---- key notation: plain characters (UTF-8), <Name>, <Name*N>, <c*N> --- */
+
+static const struct {
+	const char *name;
+	enum tkey_code code;
+} key_names[] = {
+	{"Up", TK_UP},       {"Down", TK_DOWN},   {"PgUp", TK_PGUP}, {"PgDn", TK_PGDN},
+	{"Home", TK_HOME},   {"End", TK_END},     {"Enter", TK_ENTER}, {"Esc", TK_ESC},
+	{"BS", TK_BACKSPACE}, {"Resize", TK_RESIZE}, {"Tick", TK_TIMEOUT},
+};
+
+static void push_key(struct tkey **v, size_t *n, struct tkey k, long times)
+{
+	for (long i = 0; i < times; i++) {
+		*v = xreallocarray(*v, *n + 1, sizeof(**v));
+		(*v)[(*n)++] = k;
+	}
+}
+
+/* Decodes one UTF-8 character of a key string. */
+static size_t key_char(const char *s, uint32_t *cp)
+{
+	unsigned char c = (unsigned char)s[0];
+	size_t len = c < 0x80 ? 1 : c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
+
+	*cp = len == 1 ? c : c & (0x3f >> (len - 1));
+	for (size_t i = 1; i < len; i++)
+		*cp = (*cp << 6) | ((unsigned char)s[i] & 0x3f);
+	return len;
+}
+
+static size_t parse_keys(const char *s, struct tkey **out)
+{
+	size_t n = 0;
+
+	*out = NULL;
+	while (*s) {
+		struct tkey k = {TK_CHAR, 0};
+		const char *end = s[0] == '<' ? strchr(s, '>') : NULL;
+		if (end && end - s > 1) {
+			char name[32] = {0}, *star;
+			long times = 1;
+			memcpy(name, s + 1, (size_t)(end - s - 1) < 31 ? (size_t)(end - s - 1) : 31);
+			if ((star = strchr(name, '*')) != NULL) {
+				*star = '\0';
+				times = strtol(star + 1, NULL, 10);
+			}
+			k.code = TK_NONE;
+			for (size_t i = 0; i < nitems(key_names); i++)
+				if (strcmp(name, key_names[i].name) == 0)
+					k.code = key_names[i].code;
+			if (k.code == TK_NONE && strlen(name) == 1)
+				k = (struct tkey){TK_CHAR, (uint32_t)(unsigned char)name[0]};
+			if (k.code == TK_NONE)
+				fail_msg("unknown key name <%s>", name);
+			push_key(out, &n, k, times);
+			s = end + 1;
+			continue;
+		}
+		s += key_char(s, &k.ch);
+		push_key(out, &n, k, 1);
+	}
+	return n;
+}
+
+/* ---- helpers ------------------------------------------------------------ */
+
+static char *doc_text(const struct doc *d, enum tattr mark)
+{
+	struct buf b;
+
+	buf_init(&b, 0);
+	for (size_t i = 0; i < d->nrows; i++) {
+		char *r = doc_row_marked(&d->rows[i], mark);
+		buf_printf(&b, "%s%s", i ? "\n" : "", r);
+		free(r);
+	}
+	return buf_take(&b, NULL);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	if (setlocale(LC_CTYPE, "C.UTF-8") == NULL)
+		return -1;
+	return 0;
+}
+
+/* ---- escaping ----------------------------------------------------------- */
+
+static void test_escape_table(void **state)
+{
+	struct tdata_row *rows;
+	size_t n = tdata_load("tests/data/tui/escape.tsv", &rows);
+
+	(void)state;
+	for (size_t i = 0; i < n; i++) {
+		struct doc d;
+		char *got;
+		doc_init(&d, (int)strtol(rows[i].f[1], NULL, 10), rows[i].f[2][0] == '1');
+		doc_puts(&d, rows[i].f[0], TA_NORMAL);
+		doc_newline(&d);
+		got = doc_text(&d, TA_MARK);
+		if (strcmp(got, rows[i].f[3]) != 0 || d.nmarked != (size_t)(int)strtol(rows[i].f[4], NULL, 10))
+			fail_msg("%s:%zu: got [%s] (%zu marked), want [%s] (%s)", rows[i].file,
+			         rows[i].line, got, d.nmarked, rows[i].f[3], rows[i].f[4]);
+		for (size_t r = 0; r < d.nrows; r++)
+			assert_true(d.rows[r].cells <= d.width);
+		free(got);
+		doc_clear(&d);
+	}
+	tdata_free(rows, n);
+}
+
+/* NUL cannot live in a data file line: checked here. */
+static void test_escape_nul(void **state)
+{
+	struct doc d;
+	char *got;
+
+	(void)state;
+	doc_init(&d, 80, false);
+	doc_put(&d, "a\0b", 3, TA_NORMAL);
+	doc_newline(&d);
+	got = doc_text(&d, TA_MARK);
+	assert_string_equal(got, "a[[\\0]]b");
+	free(got);
+	doc_clear(&d);
+}
+
+/* No byte from 0 to 255, alone or after any other, reaches a row unescaped. */
+static void test_escape_every_byte(void **state)
+{
+	struct doc d;
+	char in[2];
+
+	(void)state;
+	for (int a = 0; a < 256; a++)
+		for (int b = 0; b < 256; b++) {
+			in[0] = (char)a;
+			in[1] = (char)b;
+			doc_init(&d, 80, false);
+			doc_put(&d, in, 2, TA_NORMAL);
+			doc_newline(&d);
+			for (size_t r = 0; r < d.nrows; r++)
+				for (size_t k = 0; k < d.rows[r].len; k++) {
+					unsigned char c = (unsigned char)d.rows[r].text[k];
+					if (c < 0x20 || c == 0x7f)
+						fail_msg("byte 0x%02x reached the screen from %02x %02x", c, a, b);
+				}
+			assert_true(utf8_valid(d.rows[0].text, d.rows[0].len));
+			doc_clear(&d);
+		}
+}
+
+static void test_spans_table(void **state)
+{
+	struct tdata_row *rows;
+	size_t n = tdata_load("tests/data/tui/spans.tsv", &rows);
+
+	(void)state;
+	for (size_t i = 0; i < n; i++) {
+		struct span sp[8];
+		size_t nsp = 0;
+		struct doc d;
+		char *got, *save = NULL, *copy = xstrdup(rows[i].f[1]);
+		for (char *t = strtok_r(copy, ",", &save); t && nsp < 8;
+		     t = strtok_r(NULL, ",", &save))
+			sp[nsp++] = (struct span){strtoul(t, NULL, 10), strtoul(strchr(t, ':') + 1, NULL, 10)};
+		doc_init(&d, 80, false);
+		doc_put_spans(&d, rows[i].f[0], sp, nsp);
+		doc_newline(&d);
+		got = doc_text(&d, TA_SPAN);
+		if (strcmp(got, rows[i].f[2]) != 0)
+			fail_msg("%s:%zu: got [%s], want [%s]", rows[i].file, rows[i].line, got,
+			         rows[i].f[2]);
+		free(got);
+		free(copy);
+		doc_clear(&d);
+	}
+	tdata_free(rows, n);
+}
+
+static void test_diff_files(void **state)
+{
+	struct doc d;
+	const char *diff = " a | 2 +-\n 1 file changed\n--- a/a\n+++ b/a\n@@ -1 +1 @@\n-x\n+y\n"
+	                   "--- a/b\n+++ b/b\n@@ -1 +1 @@\n-\tz\n";
+
+	(void)state;
+	doc_init(&d, 80, false);
+	doc_put_diff(&d, diff);
+	assert_int_equal(d.nfiles, 2);
+	assert_int_equal(d.files[0], 2);
+	assert_int_equal(d.files[1], 7);
+	assert_int_equal(d.rows[5].runs[0].attr, TA_DEL);
+	assert_int_equal(d.rows[6].runs[0].attr, TA_ADD);
+	assert_int_equal(d.rows[4].runs[0].attr, TA_HUNK);
+	assert_string_equal(d.rows[10].text, "-       z"); /* tabs expand in diffs */
+	assert_int_equal(d.nmarked, 0);
+	doc_clear(&d);
+}
+
+/* ---- the browser --------------------------------------------------------- */
+
+struct fake {
+	long nitems;    /* list:N */
+	int files, lines;
+};
+
+static int fake_page(void *arg, struct browser *b, int64_t key, int dir, size_t limit,
+                     char **errstr)
+{
+	struct fake *f = arg;
+	int64_t k = dir > 0 ? (key ? key - 1 : f->nitems) : (key ? key + 1 : 1);
+	int added = 0;
+
+	(void)errstr;
+	for (; k >= 1 && k <= f->nitems && (size_t)added < limit; k += dir > 0 ? -1 : 1) {
+		char *t = xasprintf("item %lld  high  text", (long long)k);
+		browser_add(b, k, t, TIER_HIGH, 11, 4);
+		free(t);
+		added++;
+	}
+	return added;
+}
+
+static int fake_detail(void *arg, int64_t key, int view, struct doc *d, char **errstr)
+{
+	struct fake *f = arg;
+	struct buf b;
+
+	(void)errstr;
+	if (f->files == 0) {
+		doc_printf(d, TA_NORMAL, "detail of %lld view %d\n", (long long)key, view);
+		return 0;
+	}
+	buf_init(&b, 0);
+	for (int i = 1; i <= f->files; i++) {
+		buf_printf(&b, "diff --git a/f%d b/f%d\n--- a/f%d\n+++ b/f%d\n@@ -0,0 +1,%d @@\n", i,
+		           i, i, i, f->lines);
+		for (int l = 1; l <= f->lines; l++)
+			buf_printf(&b, "+line %d.%d\n", i, l);
+	}
+	doc_put_diff(d, b.data);
+	buf_free(&b);
+	return 0;
+}
+
+static void fake_header(void *arg, struct browser *b, struct doc *d)
+{
+	(void)arg, (void)b;
+	doc_puts(d, "header\n", TA_TITLE);
+}
+
+static const struct keybind no_keys[] = {{0, TK_NONE, 0, NULL, NULL}};
+
+static const struct browser_ops fake_ops = {
+	.page = fake_page, .detail = fake_detail, .header = fake_header,
+	.keys = no_keys, .nviews = 2,
+};
+
+static void frame(struct browser *b)
+{
+	const struct trow *rows[24];
+	int cr, cc;
+
+	browser_layout(b, 24, 80, rows, &cr, &cc);
+	for (int i = 0; i < 24; i++)
+		if (rows[i])
+			assert_true(rows[i]->cells <= 80);
+}
+
+/* Checks one "name=value" or "name~text" expectation. */
+static void expect(struct browser *b, bool quit, const char *e, const struct tdata_row *r)
+{
+	const char *v = e + strcspn(e, "=~<");
+	char name[16] = {0};
+	long long want = strtoll(v + (v[0] == '<' ? 2 : 1), NULL, 10), got;
+
+	memcpy(name, e, (size_t)(v - e) < 15 ? (size_t)(v - e) : 15);
+	if (v[0] == '~') {
+		if (b->msg == NULL || strstr(b->msg, v + 1) == NULL)
+			fail_msg("%s:%zu: message [%s] lacks [%s]", r->file, r->line,
+			         b->msg ? b->msg : "", v + 1);
+		return;
+	}
+	got = strcmp(name, "top") == 0     ? (long long)b->top
+	      : strcmp(name, "key") == 0   ? (long long)browser_selected(b)
+	      : strcmp(name, "view") == 0  ? b->view
+	      : strcmp(name, "help") == 0  ? b->help
+	      : strcmp(name, "quit") == 0  ? quit
+	      : strcmp(name, "nitems") == 0 ? (long long)b->nitems
+	      : strcmp(name, "mode") == 0  ? (long long)b->mode
+	                                   : -999;
+	if (strcmp(name, "mode") == 0)
+		want = strcmp(v + 1, "detail") == 0 ? BM_DETAIL : BM_LIST;
+	if (strcmp(name, "top") == 0 && strcmp(v + 1, "end") == 0)
+		want = (long long)(b->doc.nrows - (size_t)b->body_rows);
+	if (v[0] == '<' ? got > want : got != want)
+		fail_msg("%s:%zu: %s is %lld, want %s", r->file, r->line, name, got, v);
+}
+
+static void test_browse_table(void **state)
+{
+	struct tdata_row *rows;
+	size_t n = tdata_load("tests/data/tui/browse.tsv", &rows);
+
+	(void)state;
+	for (size_t i = 0; i < n; i++) {
+		struct fake f = {0};
+		bool detail = strncmp(rows[i].f[0], "diff:", 5) == 0, quit = false;
+		struct tkey *keys;
+		size_t nk = parse_keys(rows[i].f[1], &keys);
+		char *err = NULL, *ex = xstrdup(rows[i].f[2]), *save = NULL;
+		struct browser *b;
+		int cmd;
+
+		if (detail)
+			sscanf(rows[i].f[0], "diff:%d:%d", &f.files, &f.lines);
+		else
+			f.nitems = strtol(rows[i].f[0] + 5, NULL, 10);
+		b = browser_new(&fake_ops, &f, detail, false);
+		assert_int_equal(browser_reload(b, &err), 0);
+		frame(b);
+		for (size_t k = 0; k < nk; k++) {
+			if (browser_key(b, &keys[k], &cmd) == BA_QUIT)
+				quit = true;
+			frame(b);
+		}
+		for (char *e = strtok_r(ex, " ", &save); e; e = strtok_r(NULL, " ", &save))
+			expect(b, quit, e, &rows[i]);
+		browser_free(b);
+		free(keys);
+		free(ex);
+	}
+	tdata_free(rows, n);
+}
+
+/* ---- the approval screen, scripted ---------------------------------------- */
+
+struct script {
+	struct tkey *keys;
+	size_t n, at;
+	char *last; /* the last frame, rows joined, marks as [[...]] */
+};
+
+static void script_size(void *arg, int *rows, int *cols)
+{
+	(void)arg;
+	*rows = 24;
+	*cols = 80;
+}
+
+static void script_draw(void *arg, const struct trow **rows, int nrows, int cr, int cc)
+{
+	struct script *s = arg;
+	struct buf b;
+
+	(void)cr, (void)cc;
+	buf_init(&b, 0);
+	for (int i = 0; i < nrows; i++) {
+		char *t = rows[i] ? doc_row_marked(rows[i], TA_MARK) : xstrdup("");
+		assert_true(rows[i] == NULL || rows[i]->cells <= 80);
+		buf_printf(&b, "%s\n", t);
+		free(t);
+	}
+	free(s->last);
+	s->last = buf_take(&b, NULL);
+}
+
+static int script_read(void *arg, int timeout_ms, struct tkey *k)
+{
+	struct script *s = arg;
+
+	(void)timeout_ms;
+	if (s->at >= s->n)
+		return -1;
+	*k = s->keys[s->at++];
+	return 0;
+}
+
+static size_t three(void *arg)
+{
+	(void)arg;
+	return 3;
+}
+
+static void test_approve_table(void **state)
+{
+	struct tdata_row *rows;
+	size_t n = tdata_load("tests/data/tui/approve.tsv", &rows);
+
+	(void)state;
+	for (size_t i = 0; i < n; i++) {
+		const struct tdata_row *r = &rows[i];
+		struct verdict *v = verdict_new();
+		struct script s = {0};
+		struct screen_io io = {&s, script_size, script_draw, script_read};
+		struct tui_answer ans;
+		char *input = xasprintf("command:\n%s\n", r->f[0]);
+		struct tui_ask ask = {
+			.tool = "shell", .tier = TIER_HIGH, .call_id = "7", .subject = r->f[0],
+			.subject_label = "command", .verdict = v, .policy_reason = "high asks",
+			.input_text = input, .edit_text = r->f[0], .pattern = "Shell(rm -rf build)",
+			.can_save = true, .pending = three,
+		};
+		const char *want_reason = strcmp(r->f[3], "-") ? r->f[3] : NULL;
+
+		verdict_add(v, TIER_HIGH, "fs.delete", (struct span){0, 2}, "deletes files");
+		s.n = parse_keys(r->nf > 1 && strcmp(r->f[1], "-") ? r->f[1] : "", &s.keys);
+		tui_approve_io(&ask, &ans, &io);
+		if (strcmp(tui_choice_name(ans.choice), r->f[2]) != 0)
+			fail_msg("%s:%zu: choice %s, want %s", r->file, r->line,
+			         tui_choice_name(ans.choice), r->f[2]);
+		if ((want_reason == NULL) != (ans.reason == NULL) ||
+		    (want_reason && strcmp(want_reason, ans.reason) != 0))
+			fail_msg("%s:%zu: reason [%s], want [%s]", r->file, r->line,
+			         ans.reason ? ans.reason : "-", r->f[3]);
+		if (strcmp(r->f[4], "-") != 0 && (s.last == NULL || strstr(s.last, r->f[4]) == NULL))
+			fail_msg("%s:%zu: the screen lacks [%s]:\n%s", r->file, r->line, r->f[4],
+			         s.last ? s.last : "(nothing drawn)");
+		tui_answer_clear(&ans);
+		verdict_free(v);
+		free(input);
+		free(s.keys);
+		free(s.last);
+	}
+	tdata_free(rows, n);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_escape_table),  cmocka_unit_test(test_escape_nul),
+		cmocka_unit_test(test_escape_every_byte), cmocka_unit_test(test_spans_table),
+		cmocka_unit_test(test_diff_files),    cmocka_unit_test(test_browse_table),
+		cmocka_unit_test(test_approve_table),
+	};
+	return cmocka_run_group_tests(tests, setup, NULL);
+}

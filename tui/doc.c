@@ -1,0 +1,419 @@
+/*
+ * doc.c: styled text wrapped to a width, the state every screen draws from.
+ * Rules it keeps:
+ *  - no byte reaches the terminal unexamined: control characters, escapes,
+ *    carriage returns, invalid UTF-8, bidi overrides and invisible
+ *    characters are shown as visible escapes in TA_MARK, so a command can
+ *    never hide or reorder text in front of the person approving it;
+ *  - rows never exceed the width; a document keeps at most DOC_MAX_ROWS rows
+ *    and counts the rest.
+ */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+
+#include "core/util.h"
+#include "tui/tui_internal.h"
+
+/* Short names for the usual control characters; the rest are \xNN. */
+static const char *const ctl_names[32] = {
+	['\0'] = "\\0", ['\a'] = "\\a", ['\b'] = "\\b", ['\t'] = "\\t", ['\n'] = "\\n",
+	['\v'] = "\\v", ['\f'] = "\\f", ['\r'] = "\\r", [0x1b] = "\\e",
+};
+
+/* Code points that reorder or hide text: always shown as <U+XXXX>. */
+static const struct {
+	uint32_t lo, hi;
+} hostile_ranges[] = {
+	{0x0080, 0x009f},   /* C1 controls (0x9b is a CSI on some terminals) */
+	{0x00ad, 0x00ad},   /* soft hyphen */
+	{0x034f, 0x034f},   /* combining grapheme joiner */
+	{0x061c, 0x061c},   /* arabic letter mark */
+	{0x115f, 0x1160},   /* hangul fillers */
+	{0x17b4, 0x17b5},
+	{0x180e, 0x180e},   /* mongolian vowel separator */
+	{0x200b, 0x200f},   /* zero-width space/joiners, LRM, RLM */
+	{0x2028, 0x2029},   /* line and paragraph separators */
+	{0x202a, 0x202e},   /* bidi embeddings and overrides */
+	{0x2060, 0x2064},   /* word joiner, invisible operators */
+	{0x2066, 0x2069},   /* bidi isolates */
+	{0x206a, 0x206f},   /* deprecated format characters */
+	{0x3164, 0x3164},   /* hangul filler */
+	{0xfeff, 0xfeff},   /* zero-width no-break space */
+	{0xffa0, 0xffa0},
+	{0xfff9, 0xfffb},   /* interlinear annotations */
+	{0xe0000, 0xe007f}, /* tag characters */
+};
+
+static bool hostile_cp(uint32_t cp)
+{
+	for (size_t i = 0; i < nitems(hostile_ranges); i++)
+		if (cp >= hostile_ranges[i].lo && cp <= hostile_ranges[i].hi)
+			return true;
+	return false;
+}
+
+/* Decodes one UTF-8 sequence; returns its length, or 0 when invalid. */
+static size_t utf8_decode(const unsigned char *s, size_t n, uint32_t *cp)
+{
+	size_t len;
+	uint32_t c, min;
+
+	if (s[0] < 0xc2 || s[0] > 0xf4)
+		return 0;
+	len = s[0] < 0xe0 ? 2 : s[0] < 0xf0 ? 3 : 4;
+	if (n < len)
+		return 0;
+	c = s[0] & (0x3f >> (len - 1));
+	for (size_t i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		c = (c << 6) | (s[i] & 0x3f);
+	}
+	min = len == 2 ? 0x80 : len == 3 ? 0x800 : 0x10000;
+	if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+		return 0;
+	*cp = c;
+	return len;
+}
+
+size_t text_unit(const char *s, size_t n, bool ascii, char out[16], int *cells,
+                 enum umark *mark)
+{
+	unsigned char c = (unsigned char)s[0];
+	uint32_t cp = 0;
+	size_t len;
+	int w;
+
+	*mark = UM_HOSTILE;
+	if (c < 0x20 || c == 0x7f) {
+		if (c < 0x20 && ctl_names[c])
+			snprintf(out, 16, "%s", ctl_names[c]);
+		else
+			snprintf(out, 16, "\\x%02x", c);
+		*cells = (int)strlen(out);
+		return 1;
+	}
+	if (c < 0x80) {
+		out[0] = (char)c;
+		out[1] = '\0';
+		*cells = 1;
+		*mark = UM_NONE;
+		return 1;
+	}
+	if ((len = utf8_decode((const unsigned char *)s, n, &cp)) == 0) {
+		snprintf(out, 16, "\\x%02x", c);
+		*cells = 4;
+		return 1;
+	}
+	w = hostile_cp(cp) ? -1 : ascii ? -2 : wcwidth((wchar_t)cp);
+	if (w < 0) {
+		snprintf(out, 16, "<U+%04X>", (unsigned)cp);
+		*cells = (int)strlen(out);
+		*mark = w == -2 ? UM_TERMINAL : UM_HOSTILE;
+		return len;
+	}
+	memcpy(out, s, len);
+	out[len] = '\0';
+	*cells = w;
+	*mark = UM_NONE;
+	return len;
+}
+
+void doc_init(struct doc *d, int width, bool ascii)
+{
+	memset(d, 0, sizeof(*d));
+	d->width = width < 8 ? 8 : width;
+	d->ascii = ascii;
+}
+
+void doc_clear(struct doc *d)
+{
+	for (size_t i = 0; i < d->nrows; i++) {
+		free(d->rows[i].text);
+		free(d->rows[i].runs);
+	}
+	free(d->rows);
+	free(d->files);
+	free(d->cbuf);
+	free(d->cruns);
+	memset(d, 0, sizeof(*d));
+}
+
+/* Copies the row being filled into rows[] (or counts it past the cap). */
+static void row_end(struct doc *d)
+{
+	struct trow *r;
+
+	if (d->nrows >= DOC_MAX_ROWS) {
+		d->dropped++;
+		goto reset;
+	}
+	if (d->nrows == d->alloc) {
+		d->alloc = d->alloc ? d->alloc * 2 : 64;
+		d->rows = xreallocarray(d->rows, d->alloc, sizeof(*d->rows));
+	}
+	r = &d->rows[d->nrows++];
+	r->text = xstrndup(d->cbuf ? d->cbuf : "", d->clen);
+	r->len = d->clen;
+	r->runs = d->cnruns ? xreallocarray(NULL, d->cnruns, sizeof(*r->runs)) : NULL;
+	if (d->cnruns)
+		memcpy(r->runs, d->cruns, d->cnruns * sizeof(*r->runs));
+	r->nruns = d->cnruns;
+	r->cells = d->ccells;
+reset:
+	d->clen = 0;
+	d->cnruns = 0;
+	d->ccells = 0;
+	d->open = false;
+}
+
+/* Appends display bytes to the open row in attribute a. */
+static void row_add(struct doc *d, const char *p, size_t n, enum tattr a, int cells)
+{
+	struct trun *last = d->cnruns ? &d->cruns[d->cnruns - 1] : NULL;
+
+	d->open = true;
+	if (d->clen + n + 1 > d->ccap) {
+		d->ccap = (d->clen + n + 1) * 2;
+		d->cbuf = xrealloc(d->cbuf, d->ccap);
+	}
+	memcpy(d->cbuf + d->clen, p, n);
+	if (last && last->attr == a && last->off + last->len == d->clen) {
+		last->len += (uint32_t)n;
+	} else {
+		if (d->cnruns == d->crcap) {
+			d->crcap = d->crcap ? d->crcap * 2 : 8;
+			d->cruns = xreallocarray(d->cruns, d->crcap, sizeof(*d->cruns));
+		}
+		d->cruns[d->cnruns++] = (struct trun){(uint32_t)d->clen, (uint32_t)n, (uint8_t)a};
+	}
+	d->clen += n;
+	d->ccells += cells;
+}
+
+/* Adds one unit, wrapping first when it does not fit. */
+static void put_unit(struct doc *d, const char *p, size_t n, enum tattr a, int cells)
+{
+	if (d->ccells + cells > d->width && d->clen > 0)
+		row_end(d);
+	row_add(d, p, n, a, cells);
+}
+
+void doc_newline(struct doc *d)
+{
+	row_end(d);
+}
+
+void doc_put(struct doc *d, const char *s, size_t n, enum tattr a)
+{
+	char out[16];
+	enum umark mark;
+	int cells;
+	size_t i = 0, k;
+
+	while (i < n) {
+		if (s[i] == '\n') {
+			row_end(d);
+			i++;
+			continue;
+		}
+		if (s[i] == '\t' && d->expand_tabs) {
+			int sp = 8 - d->ccells % 8;
+			put_unit(d, "        ", (size_t)sp, a, sp);
+			i++;
+			continue;
+		}
+		/* printable ASCII runs go in one piece (the common case) */
+		for (k = i; k < n && k - i < (size_t)(d->width - d->ccells) &&
+		            (unsigned char)s[k] >= 0x20 && (unsigned char)s[k] < 0x7f;
+		     k++)
+			;
+		if (k > i) {
+			row_add(d, s + i, k - i, a, (int)(k - i));
+			if (d->ccells >= d->width && k < n && s[k] != '\n')
+				row_end(d);
+			i = k;
+			continue;
+		}
+		i += text_unit(s + i, n - i, d->ascii, out, &cells, &mark);
+		if (cells == 0 && d->clen == 0) { /* a combining mark with nothing to combine */
+			snprintf(out, sizeof(out), "<comb>");
+			cells = 6;
+			mark = UM_HOSTILE;
+		}
+		if (mark == UM_HOSTILE)
+			d->nmarked++;
+		put_unit(d, out, strlen(out), mark != UM_NONE ? TA_MARK : a, cells);
+	}
+}
+
+void doc_puts(struct doc *d, const char *s, enum tattr a)
+{
+	doc_put(d, s, strlen(s), a);
+}
+
+void doc_printf(struct doc *d, enum tattr a, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	s = xvasprintf(fmt, ap);
+	va_end(ap);
+	doc_puts(d, s, a);
+	free(s);
+}
+
+static void mark_file(struct doc *d)
+{
+	d->files = xreallocarray(d->files, d->nfiles + 1, sizeof(*d->files));
+	d->files[d->nfiles++] = d->nrows;
+}
+
+/* The attribute of one diff line, by its first characters. */
+static enum tattr diff_attr(const char *l, size_t n, bool *file_start)
+{
+	static const struct {
+		const char *prefix;
+		enum tattr a;
+		bool file;
+	} kinds[] = {
+		{"diff ", TA_FILE, true}, {"+++ ", TA_FILE, false}, {"--- ", TA_FILE, false},
+		{"@@", TA_HUNK, false},   {"+", TA_ADD, false},     {"-", TA_DEL, false},
+		{"Binary files ", TA_FILE, false},
+	};
+	for (size_t i = 0; i < nitems(kinds); i++) {
+		size_t pl = strlen(kinds[i].prefix);
+		if (n >= pl && memcmp(l, kinds[i].prefix, pl) == 0) {
+			*file_start = kinds[i].file;
+			return kinds[i].a;
+		}
+	}
+	*file_start = false;
+	return TA_NORMAL;
+}
+
+void doc_put_diff(struct doc *d, const char *diff)
+{
+	bool saw_diff_line = strncmp(diff, "diff ", 5) == 0 || strstr(diff, "\ndiff ") != NULL;
+	bool tabs = d->expand_tabs, start;
+	const char *l = diff, *nl;
+
+	d->expand_tabs = true;
+	while (*l) {
+		size_t n;
+		enum tattr a;
+
+		nl = strchr(l, '\n');
+		n = nl ? (size_t)(nl - l) : strlen(l);
+		a = diff_attr(l, n, &start);
+		/* without "diff " lines, a "--- " followed by "+++ " starts a file */
+		if (!saw_diff_line && a == TA_FILE && n >= 4 && memcmp(l, "--- ", 4) == 0 && nl &&
+		    strncmp(nl + 1, "+++ ", 4) == 0)
+			start = true;
+		if (start)
+			mark_file(d);
+		doc_put(d, l, n, a);
+		row_end(d);
+		if (nl == NULL)
+			break;
+		l = nl + 1;
+	}
+	d->expand_tabs = tabs;
+}
+
+/* Orders spans by offset (insertion sort: a verdict has a handful). */
+static void spans_sort(struct span *v, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && v[j].off < v[j - 1].off; j--) {
+			struct span t = v[j];
+			v[j] = v[j - 1];
+			v[j - 1] = t;
+		}
+}
+
+void doc_put_spans(struct doc *d, const char *text, const struct span *spans, size_t nspans)
+{
+	size_t n = strlen(text), at = 0;
+	struct span *v = nspans ? xreallocarray(NULL, nspans, sizeof(*v)) : NULL;
+
+	if (nspans)
+		memcpy(v, spans, nspans * sizeof(*v));
+	spans_sort(v, nspans);
+	for (size_t i = 0; i < nspans; i++) {
+		size_t off = v[i].off, end;
+		if (v[i].len == 0 || off >= n) /* len 0 means the whole call: nothing to mark */
+			continue;
+		end = off + v[i].len > n ? n : off + v[i].len;
+		if (end <= at)
+			continue;
+		if (off < at)
+			off = at;
+		doc_put(d, text + at, off - at, TA_NORMAL);
+		doc_put(d, text + off, end - off, TA_SPAN);
+		at = end;
+	}
+	doc_put(d, text + at, n - at, TA_NORMAL);
+	free(v);
+}
+
+static bool row_has(const struct trow *r, const char *needle, size_t nl)
+{
+	if (nl == 0 || r->len < nl)
+		return false;
+	for (size_t i = 0; i + nl <= r->len; i++)
+		if (strncasecmp(r->text + i, needle, nl) == 0)
+			return true;
+	return false;
+}
+
+bool doc_find(const struct doc *d, const char *needle, size_t from, int dir, size_t *row)
+{
+	size_t nl = strlen(needle);
+
+	if (d->nrows == 0 || (dir > 0 && from >= d->nrows))
+		return false;
+	if (from >= d->nrows)
+		from = d->nrows - 1;
+	for (size_t i = from;; i += (size_t)dir) {
+		if (row_has(&d->rows[i], needle, nl)) {
+			*row = i;
+			return true;
+		}
+		if ((dir > 0 && i + 1 >= d->nrows) || (dir < 0 && i == 0))
+			return false;
+	}
+}
+
+void doc_push_row(struct doc *d, struct trow *r)
+{
+	if (d->open)
+		row_end(d);
+	if (d->nrows == d->alloc) {
+		d->alloc = d->alloc ? d->alloc * 2 : 64;
+		d->rows = xreallocarray(d->rows, d->alloc, sizeof(*d->rows));
+	}
+	d->rows[d->nrows++] = *r;
+	memset(r, 0, sizeof(*r));
+}
+
+char *doc_row_marked(const struct trow *r, enum tattr a)
+{
+	struct buf b;
+
+	buf_init(&b, 0);
+	for (size_t i = 0; i < r->nruns; i++) {
+		const struct trun *u = &r->runs[i];
+		if (u->attr == a)
+			buf_puts(&b, "[[");
+		buf_append(&b, r->text + u->off, u->len);
+		if (u->attr == a)
+			buf_puts(&b, "]]");
+	}
+	return buf_take(&b, NULL);
+}

@@ -1,0 +1,282 @@
+/*
+ * layout.c: turns the browser's state into a frame: header rows, the body
+ * (list, detail or help), a prompt or message row and the key row. Pure
+ * state to rows: term.c paints them, tests read them.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util.h"
+#include "tui/browser_internal.h"
+
+/* Where each frame row comes from. */
+struct slot {
+	const struct doc *d;
+	size_t row;
+};
+
+/* Rebuilds the detail document when stale or the width changed. */
+static void ensure_doc(struct browser *b, int cols)
+{
+	int64_t key = browser_selected(b);
+	char *err = NULL;
+
+	if (b->doc_valid && b->doc.width == cols && b->doc_key == key)
+		return;
+	doc_clear(&b->doc);
+	doc_init(&b->doc, cols, b->ascii);
+	if (b->ops->detail(b->arg, key, b->view, &b->doc, &err) < 0) {
+		doc_newline(&b->doc);
+		doc_printf(&b->doc, TA_MARK, "cannot show this item: %s", err);
+		doc_newline(&b->doc);
+		free(err);
+	}
+	if (b->doc.open)
+		doc_newline(&b->doc);
+	if (b->doc.dropped)
+		doc_printf(&b->doc, TA_MARK, "... %zu more rows not shown (cap %d rows)\n",
+		           b->doc.dropped, DOC_MAX_ROWS);
+	b->doc_valid = true;
+	b->doc_key = key;
+}
+
+/* Appends a copy of row r with every match of needle in TA_MATCH. */
+static void push_matched(struct doc *fr, const struct trow *r, const char *needle)
+{
+	size_t nl = strlen(needle), i = 0;
+	bool *hit = xcalloc(r->len + 1, sizeof(bool));
+	struct trow c = {0};
+
+	while (nl && i + nl <= r->len) {
+		if (strncasecmp(r->text + i, needle, nl) == 0) {
+			memset(hit + i, 1, nl);
+			i += nl;
+		} else {
+			i++;
+		}
+	}
+	for (size_t u = 0; u < r->nruns; u++) {
+		const struct trun *run = &r->runs[u];
+		for (size_t at = run->off, end = run->off + run->len; at < end;) {
+			size_t j = at;
+			while (j < end && hit[j] == hit[at])
+				j++;
+			c.runs = xreallocarray(c.runs, c.nruns + 1, sizeof(*c.runs));
+			c.runs[c.nruns++] = (struct trun){(uint32_t)at, (uint32_t)(j - at),
+			                                  hit[at] ? (uint8_t)TA_MATCH : run->attr};
+			at = j;
+		}
+	}
+	c.text = xstrndup(r->text, r->len);
+	c.len = r->len;
+	c.cells = r->cells;
+	free(hit);
+	doc_push_row(fr, &c);
+}
+
+static bool row_contains(const struct trow *r, const char *needle)
+{
+	size_t nl = strlen(needle);
+	for (size_t i = 0; nl && i + nl <= r->len; i++)
+		if (strncasecmp(r->text + i, needle, nl) == 0)
+			return true;
+	return false;
+}
+
+static void body_detail(struct browser *b, int cols, int body, struct slot *s)
+{
+	ensure_doc(b, cols);
+	if (b->top > b->doc.nrows)
+		b->top = b->doc.nrows;
+	if (b->doc.nrows > (size_t)body && b->top > b->doc.nrows - (size_t)body)
+		b->top = b->doc.nrows - (size_t)body;
+	for (int i = 0; i < body && b->top + (size_t)i < b->doc.nrows; i++) {
+		const struct trow *r = &b->doc.rows[b->top + (size_t)i];
+		if (b->search && *b->search && row_contains(r, b->search)) {
+			push_matched(&b->frame, r, b->search);
+			s[i] = (struct slot){&b->frame, b->frame.nrows - 1};
+		} else {
+			s[i] = (struct slot){&b->doc, b->top + (size_t)i};
+		}
+	}
+}
+
+/* One list item as one row: cut to the width, tier in colour, selection. */
+static void push_item(struct browser *b, const struct bitem *it, int cols, bool sel)
+{
+	struct doc t;
+	size_t n = strlen(it->text);
+	enum tattr base = sel ? TA_SELECT : TA_NORMAL;
+
+	doc_init(&t, cols, b->ascii);
+	if (it->tier >= 0 && it->tier_off + it->tier_len <= n) {
+		doc_put(&t, it->text, it->tier_off, base);
+		doc_put(&t, it->text + it->tier_off, it->tier_len, TA_TIER(it->tier));
+		doc_put(&t, it->text + it->tier_off + it->tier_len,
+		        n - it->tier_off - it->tier_len, base);
+	} else {
+		doc_put(&t, it->text, n, base);
+	}
+	if (t.open)
+		doc_newline(&t);
+	if (t.nrows == 0)
+		doc_puts(&t, " \n", base);
+	if (sel && t.rows[0].cells < cols) { /* the selection bar spans the width */
+		size_t pad = (size_t)(cols - t.rows[0].cells);
+		struct trow *r = &t.rows[0];
+		r->text = xrealloc(r->text, r->len + pad + 1);
+		memset(r->text + r->len, ' ', pad);
+		r->text[r->len + pad] = '\0';
+		r->runs = xreallocarray(r->runs, r->nruns + 1, sizeof(*r->runs));
+		r->runs[r->nruns++] = (struct trun){(uint32_t)r->len, (uint32_t)pad, TA_SELECT};
+		r->len += pad;
+		r->cells = cols;
+	}
+	doc_push_row(&b->frame, &t.rows[0]);
+	doc_clear(&t);
+}
+
+static void body_list(struct browser *b, int cols, int body, struct slot *s)
+{
+	if (b->nitems == 0) {
+		doc_puts(&b->frame, "  (nothing matches)\n", TA_DIM);
+		s[0] = (struct slot){&b->frame, b->frame.nrows - 1};
+		return;
+	}
+	if (b->sel >= b->nitems)
+		b->sel = b->nitems - 1;
+	if (b->sel < b->ltop)
+		b->ltop = b->sel;
+	if (b->sel >= b->ltop + (size_t)body)
+		b->ltop = b->sel - (size_t)body + 1;
+	for (int i = 0; i < body && b->ltop + (size_t)i < b->nitems; i++) {
+		size_t k = b->ltop + (size_t)i;
+		push_item(b, &b->items[k], cols, k == b->sel);
+		s[i] = (struct slot){&b->frame, b->frame.nrows - 1};
+	}
+}
+
+static void help_table(struct doc *d, const struct keybind *kb)
+{
+	for (; kb->ch || kb->code != TK_NONE; kb++)
+		if (kb->help)
+			doc_printf(d, TA_NORMAL, "  %s\n", kb->help);
+}
+
+static void body_help(struct browser *b, int body, struct slot *s)
+{
+	size_t first = b->frame.nrows;
+
+	doc_puts(&b->frame, "Keys on this screen (any key closes this help):\n", TA_BOLD);
+	help_table(&b->frame, b->ops->keys);
+	help_table(&b->frame, browser_nav_keys());
+	for (int i = 0; i < body && first + (size_t)i < b->frame.nrows; i++)
+		s[i] = (struct slot){&b->frame, first + (size_t)i};
+}
+
+/* The row above the keys: the prompt, a message or where we are. */
+static void footer_line(struct browser *b, int *cursor_col)
+{
+	size_t before = b->frame.nrows;
+
+	*cursor_col = -1;
+	if (b->prompting) {
+		doc_puts(&b->frame, b->prompt_label, TA_BOLD);
+		doc_put(&b->frame, b->pbuf, b->plen, TA_NORMAL);
+	} else if (b->msg) {
+		doc_puts(&b->frame, b->msg, TA_BOLD);
+	} else if (b->mode == BM_DETAIL && !b->help) {
+		size_t n = b->doc.nrows, last = b->top + (size_t)b->body_rows;
+		doc_printf(&b->frame, TA_DIM, "rows %zu-%zu of %zu%s%s", n ? b->top + 1 : 0,
+		           last > n ? n : last, n, b->search ? "  search: " : "",
+		           b->search ? b->search : "");
+	}
+	if (b->frame.open)
+		doc_newline(&b->frame);
+	if (b->frame.nrows == before)
+		doc_newline(&b->frame);
+	/* a prompt longer than the width shows its last row, cursor at its end */
+	if (b->prompting)
+		*cursor_col = b->frame.rows[b->frame.nrows - 1].cells;
+}
+
+static const char *key_name(const struct keybind *kb, char buf[8])
+{
+	static const struct {
+		enum tkey_code code;
+		const char *name;
+	} names[] = {{TK_ENTER, "Enter"}, {TK_ESC, "Esc"}, {TK_PGDN, "PgDn"}, {TK_PGUP, "PgUp"}};
+
+	for (size_t i = 0; i < nitems(names); i++)
+		if (kb->code == names[i].code)
+			return names[i].name;
+	buf[0] = kb->ch < 0x80 ? (char)kb->ch : '?';
+	buf[1] = '\0';
+	return buf;
+}
+
+/* The key row: as many "k label" pairs as fit, the status at the right. */
+static void footer_keys(struct browser *b, int cols)
+{
+	const char *status = b->ops->status ? b->ops->status(b->arg) : NULL;
+	int room = cols - (status ? (int)strlen(status) + 1 : 0), used = 0;
+	char kbuf[8];
+
+	for (const struct keybind *kb = b->ops->keys; kb->ch || kb->code != TK_NONE; kb++) {
+		const char *k;
+		int w;
+		if (kb->label == NULL)
+			continue;
+		k = key_name(kb, kbuf);
+		w = (int)(strlen(k) + 1 + strlen(kb->label) + 2);
+		if (used + w > room)
+			break;
+		doc_puts(&b->frame, k, TA_KEY);
+		doc_printf(&b->frame, TA_NORMAL, " %s  ", kb->label);
+		used += w;
+	}
+	if (status && (int)strlen(status) < cols) {
+		doc_printf(&b->frame, TA_NORMAL, "%*s", cols - used - (int)strlen(status), "");
+		doc_puts(&b->frame, status, TA_BOLD);
+	}
+	if (b->frame.open)
+		doc_newline(&b->frame);
+}
+
+void browser_layout(struct browser *b, int rows, int cols, const struct trow **out,
+                    int *cursor_row, int *cursor_col)
+{
+	struct slot *s = xcalloc((size_t)rows, sizeof(*s));
+	size_t nh, fl;
+	int body;
+
+	doc_clear(&b->frame);
+	doc_init(&b->frame, cols, b->ascii);
+	b->ops->header(b->arg, b, &b->frame);
+	if (b->frame.open)
+		doc_newline(&b->frame);
+	nh = b->frame.nrows > 3 ? 3 : b->frame.nrows;
+	body = rows - (int)nh - 2;
+	b->body_rows = body > 1 ? body : 1;
+	for (size_t i = 0; i < nh && (int)i < rows; i++)
+		s[i] = (struct slot){&b->frame, i};
+	if (body > 0) {
+		if (b->help)
+			body_help(b, body, s + nh);
+		else if (b->mode == BM_DETAIL)
+			body_detail(b, cols, body, s + nh);
+		else
+			body_list(b, cols, body, s + nh);
+	}
+	footer_line(b, cursor_col);
+	fl = b->frame.nrows - 1;
+	footer_keys(b, cols);
+	if (rows >= 2) {
+		s[rows - 2] = (struct slot){&b->frame, fl};
+		s[rows - 1] = (struct slot){&b->frame, b->frame.nrows - 1};
+	}
+	*cursor_row = b->prompting ? rows - 2 : -1;
+	for (int i = 0; i < rows; i++) /* rows[] is final now: pointers are safe */
+		out[i] = s[i].d ? &s[i].d->rows[s[i].row] : NULL;
+	free(s);
+}

@@ -1,0 +1,419 @@
+/*
+ * term.c: the terminal, and the only file in airlock that calls ncurses.
+ * Rules it keeps:
+ *  - the screen lives on /dev/tty (newterm), never on stdin/stdout, which
+ *    belong to the agent's pipe;
+ *  - every way out restores the terminal: term_close() on each return path,
+ *    and SIGINT/SIGTERM/SIGHUP only set a flag (handlers installed before
+ *    newterm, so ncurses does not install its own that exit the process);
+ *  - NO_COLOR turns colour off; attributes still mark what matters.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <curses.h>
+
+#include "core/util.h"
+#include "tui/tui_internal.h"
+
+#define EDIT_CAP (1u << 20) /* bytes an edited call may hold */
+
+struct term {
+	int fd;
+	FILE *in, *out;
+	SCREEN *scr;
+	bool utf8;
+	char *old_locale;
+	attr_t attrs[TA_COUNT];
+};
+
+/* ---- signals ---------------------------------------------------------- */
+
+static volatile sig_atomic_t caught;
+static const int caught_signals[] = {SIGINT, SIGTERM, SIGHUP};
+static struct sigaction saved[3];
+static bool catching;
+
+static void on_signal(int sig)
+{
+	caught = sig;
+}
+
+void tui_signals_catch(void)
+{
+	struct sigaction sa;
+
+	if (catching)
+		return;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < nitems(caught_signals); i++)
+		sigaction(caught_signals[i], &sa, &saved[i]);
+	catching = true;
+}
+
+void tui_signals_restore(void)
+{
+	if (!catching)
+		return;
+	for (size_t i = 0; i < nitems(caught_signals); i++)
+		sigaction(caught_signals[i], &saved[i], NULL);
+	catching = false;
+}
+
+int tui_signal_caught(void)
+{
+	return caught;
+}
+
+/* ---- attributes ------------------------------------------------------- */
+
+static const struct {
+	enum tattr a;
+	short fg, bg;      /* -1: the terminal's default */
+	attr_t color_attr; /* with colour */
+	attr_t mono_attr;  /* with NO_COLOR or a monochrome terminal */
+} styles[] = {
+	{TA_NORMAL, -1, -1, A_NORMAL, A_NORMAL},
+	{TA_DIM, -1, -1, A_DIM, A_DIM},
+	{TA_BOLD, -1, -1, A_BOLD, A_BOLD},
+	{TA_TITLE, COLOR_WHITE, COLOR_BLUE, A_BOLD, A_REVERSE | A_BOLD},
+	{TA_MARK, COLOR_BLACK, COLOR_MAGENTA, A_BOLD, A_REVERSE | A_UNDERLINE},
+	{TA_SPAN, COLOR_YELLOW, -1, A_BOLD | A_UNDERLINE, A_BOLD | A_UNDERLINE},
+	{TA_ADD, COLOR_GREEN, -1, A_NORMAL, A_NORMAL},
+	{TA_DEL, COLOR_RED, -1, A_NORMAL, A_NORMAL},
+	{TA_HUNK, COLOR_CYAN, -1, A_NORMAL, A_DIM},
+	{TA_FILE, -1, -1, A_BOLD, A_BOLD},
+	{TA_MATCH, COLOR_BLACK, COLOR_YELLOW, A_NORMAL, A_REVERSE},
+	{TA_SELECT, -1, -1, A_REVERSE, A_REVERSE},
+	{TA_KEY, COLOR_CYAN, -1, A_BOLD, A_BOLD},
+	{TA_LOW, COLOR_GREEN, -1, A_BOLD, A_NORMAL},
+	{TA_MEDIUM, COLOR_YELLOW, -1, A_BOLD, A_BOLD},
+	{TA_HIGH, COLOR_RED, -1, A_BOLD, A_BOLD | A_UNDERLINE},
+	{TA_CRITICAL, COLOR_WHITE, COLOR_RED, A_BOLD, A_REVERSE | A_BOLD},
+};
+
+static void attrs_init(struct term *t)
+{
+	const char *nc = getenv("NO_COLOR");
+	bool color = has_colors() && !(nc && *nc);
+
+	if (color) {
+		start_color();
+		use_default_colors();
+	}
+	for (size_t i = 0; i < nitems(styles); i++) {
+		attr_t a = color ? styles[i].color_attr : styles[i].mono_attr;
+		if (color && (styles[i].fg >= 0 || styles[i].bg >= 0) && (short)(i + 1) < COLOR_PAIRS) {
+			init_pair((short)(i + 1), styles[i].fg, styles[i].bg);
+			a |= COLOR_PAIR((int)i + 1);
+		}
+		t->attrs[styles[i].a] = a;
+	}
+}
+
+/* ---- open and close --------------------------------------------------- */
+
+/* Takes the user's locale for characters; notes whether it is UTF-8. */
+static void locale_enter(struct term *t)
+{
+	const char *cur = setlocale(LC_CTYPE, NULL);
+
+	t->old_locale = xstrdup(cur ? cur : "C");
+	if (setlocale(LC_CTYPE, "") == NULL)
+		setlocale(LC_CTYPE, "C");
+	t->utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+}
+
+static int term_start(struct term *t, const char *path, char **errstr)
+{
+	const char *type = getenv("TERM");
+
+	if (type == NULL || *type == '\0' || strcmp(type, "dumb") == 0) {
+		*errstr = xasprintf("TERM is %s: the approval screen needs a terminal type "
+		                    "(set TERM, e.g. TERM=xterm-256color)",
+		                    type && *type ? type : "not set");
+		return -1;
+	}
+	if ((t->fd = open(path, O_RDWR | O_NOCTTY | O_CLOEXEC)) < 0) {
+		*errstr = xasprintf("cannot open %s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (!isatty(t->fd)) {
+		*errstr = xasprintf("%s is not a terminal", path);
+		return -1;
+	}
+	t->in = fdopen(t->fd, "r");
+	t->out = fdopen(dup(t->fd), "w");
+	if (t->in == NULL || t->out == NULL) {
+		*errstr = xasprintf("cannot use %s: %s", path, strerror(errno));
+		return -1;
+	}
+	if ((t->scr = newterm(type, t->out, t->in)) == NULL) {
+		*errstr = xasprintf("cannot start curses on %s (TERM=%s unknown?)", path, type);
+		return -1;
+	}
+	return 0;
+}
+
+int term_open(const char *path, struct term **out, char **errstr)
+{
+	struct term *t = xcalloc(1, sizeof(*t));
+
+	t->fd = -1;
+	*out = NULL;
+	locale_enter(t);
+	if (term_start(t, path ? path : "/dev/tty", errstr) < 0) {
+		term_close(t);
+		return -1;
+	}
+	set_term(t->scr);
+	cbreak();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	set_escdelay(25);
+	curs_set(0);
+	attrs_init(t);
+	*out = t;
+	return 0;
+}
+
+void term_close(struct term *t)
+{
+	if (t == NULL)
+		return;
+	if (t->scr) {
+		set_term(t->scr);
+		curs_set(1);
+		endwin();
+		delscreen(t->scr);
+	}
+	if (t->in)
+		fclose(t->in);
+	else if (t->fd >= 0)
+		close(t->fd);
+	if (t->out)
+		fclose(t->out);
+	if (t->old_locale)
+		setlocale(LC_CTYPE, t->old_locale);
+	free(t->old_locale);
+	free(t);
+}
+
+bool term_utf8(const struct term *t)
+{
+	return t->utf8;
+}
+
+void term_size(struct term *t, int *rows, int *cols)
+{
+	(void)t;
+	getmaxyx(stdscr, *rows, *cols);
+}
+
+/* ---- drawing ---------------------------------------------------------- */
+
+void term_draw(struct term *t, const struct trow **rows, int nrows, int cursor_row,
+               int cursor_col)
+{
+	werase(stdscr);
+	for (int i = 0; i < nrows; i++) {
+		const struct trow *r = rows[i];
+		if (r == NULL)
+			continue;
+		wmove(stdscr, i, 0);
+		for (size_t k = 0; k < r->nruns; k++) {
+			wattrset(stdscr, t->attrs[r->runs[k].attr]);
+			waddnstr(stdscr, r->text + r->runs[k].off, (int)r->runs[k].len);
+		}
+	}
+	wattrset(stdscr, A_NORMAL);
+	if (cursor_row >= 0 && cursor_row < nrows) {
+		wmove(stdscr, cursor_row, cursor_col);
+		curs_set(1);
+	} else {
+		curs_set(0);
+	}
+	wrefresh(stdscr);
+}
+
+/* ---- keys ------------------------------------------------------------- */
+
+static const struct {
+	int curses;
+	enum tkey_code code;
+} special_keys[] = {
+	{KEY_UP, TK_UP},         {KEY_DOWN, TK_DOWN},   {KEY_LEFT, TK_LEFT},
+	{KEY_RIGHT, TK_RIGHT},   {KEY_PPAGE, TK_PGUP},  {KEY_NPAGE, TK_PGDN},
+	{KEY_HOME, TK_HOME},     {KEY_END, TK_END},     {KEY_ENTER, TK_ENTER},
+	{KEY_BACKSPACE, TK_BACKSPACE}, {KEY_RESIZE, TK_RESIZE},
+};
+
+static bool tty_gone(const struct term *t)
+{
+	struct pollfd p = {.fd = t->fd, .events = POLLIN};
+	return poll(&p, 1, 0) > 0 && (p.revents & (POLLHUP | POLLERR | POLLNVAL));
+}
+
+int term_read(struct term *t, int timeout_ms, struct tkey *k)
+{
+	wint_t ch;
+	int rc;
+
+	k->code = TK_TIMEOUT;
+	k->ch = 0;
+	wtimeout(stdscr, timeout_ms);
+	rc = wget_wch(stdscr, &ch);
+	if (rc == ERR)
+		return tty_gone(t) ? -1 : 0;
+	if (rc == KEY_CODE_YES) {
+		k->code = TK_NONE;
+		for (size_t i = 0; i < nitems(special_keys); i++)
+			if (special_keys[i].curses == (int)ch)
+				k->code = special_keys[i].code;
+		return 0;
+	}
+	if (ch == '\r' || ch == '\n')
+		k->code = TK_ENTER;
+	else if (ch == 27)
+		k->code = TK_ESC;
+	else if (ch == 127 || ch == 8)
+		k->code = TK_BACKSPACE;
+	else
+		k->code = TK_CHAR;
+	k->ch = (uint32_t)ch;
+	return 0;
+}
+
+/* ---- $EDITOR ------------------------------------------------------------ */
+
+static int write_all(int fd, const char *p, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/* Runs the editor on path with the terminal as its stdio; returns its
+ * wait status or -1. */
+static int run_editor(struct term *t, const char *path)
+{
+	const char *ed = getenv("EDITOR");
+	char *cmd = xasprintf("%s \"$1\"", ed && *ed ? ed : "vi");
+	int status = -1;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		dup2(t->fd, 0);
+		dup2(t->fd, 1);
+		dup2(t->fd, 2);
+		execl("/bin/sh", "sh", "-c", cmd, "sh", path, (char *)NULL);
+		_exit(127);
+	}
+	free(cmd);
+	if (pid < 0)
+		return -1;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return status;
+}
+
+static int read_back(const char *path, char **out, char **errstr)
+{
+	struct buf b;
+	char chunk[8192];
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		*errstr = xasprintf("cannot read the edited file %s: %s", path, strerror(errno));
+		return -1;
+	}
+	buf_init(&b, EDIT_CAP);
+	while ((n = read(fd, chunk, sizeof(chunk))) > 0 && !b.truncated)
+		buf_append(&b, chunk, (size_t)n);
+	close(fd);
+	if (n < 0 || b.truncated) {
+		*errstr = n < 0 ? xasprintf("cannot read the edited file: %s", strerror(errno))
+		                : xasprintf("the edited call is larger than %u bytes", EDIT_CAP);
+		buf_free(&b);
+		return -1;
+	}
+	*out = buf_take(&b, NULL);
+	return 0;
+}
+
+int term_edit(struct term *t, const char *text, const char *suffix, char **out,
+              char **errstr)
+{
+	const char *tmp = getenv("TMPDIR");
+	char *path = xasprintf("%s/airlock-edit-XXXXXX%s", tmp && *tmp ? tmp : "/tmp",
+	                       suffix ? suffix : "");
+	int fd = mkstemps(path, suffix ? (int)strlen(suffix) : 0), status, rc = -1;
+
+	*out = NULL;
+	if (fd < 0 || write_all(fd, text, strlen(text)) < 0) {
+		*errstr = xasprintf("cannot write a file for the editor in %s: %s",
+		                    tmp && *tmp ? tmp : "/tmp", strerror(errno));
+		goto out;
+	}
+	def_prog_mode();
+	endwin();
+	status = run_editor(t, path);
+	reset_prog_mode();
+	clearok(curscr, TRUE);
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		*errstr = xasprintf("the editor (%s) failed (status %d); the call was not changed",
+		                    getenv("EDITOR") ? getenv("EDITOR") : "vi", status);
+		goto out;
+	}
+	rc = read_back(path, out, errstr);
+out:
+	if (fd >= 0) {
+		close(fd);
+		unlink(path);
+	}
+	free(path);
+	return rc;
+}
+
+static void io_size(void *arg, int *rows, int *cols)
+{
+	term_size(arg, rows, cols);
+}
+
+static void io_draw(void *arg, const struct trow **rows, int nrows, int cursor_row,
+                    int cursor_col)
+{
+	term_draw(arg, rows, nrows, cursor_row, cursor_col);
+}
+
+static int io_read(void *arg, int timeout_ms, struct tkey *k)
+{
+	return term_read(arg, timeout_ms, k);
+}
+
+void term_screen_io(struct term *t, struct screen_io *io)
+{
+	*io = (struct screen_io){.arg = t, .size = io_size, .draw = io_draw, .read = io_read};
+}

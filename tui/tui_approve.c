@@ -1,0 +1,376 @@
+/*
+ * tui_approve.c: the approval screen: one call held in the browser's detail
+ * view until a person approves, denies, edits, or the timeout denies.
+ * Rules it keeps:
+ *  - nothing but an explicit key approves: timeouts, signals, a lost
+ *    terminal and unknown keys all end in a denial or nothing;
+ *  - every agent-supplied string (tool, id, command, pattern, diff) goes
+ *    through doc.c, so it is shown escaped, never interpreted;
+ *  - the terminal is closed on every return path.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util.h"
+#include "tui/tui.h"
+#include "tui/tui_internal.h"
+
+#define READ_TICK_MS 250 /* how often the countdown and the queue count refresh */
+
+enum approve_cmd { AC_APPROVE = 100, AC_DENY, AC_QUIT, AC_REMEMBER, AC_SAVE, AC_EDIT };
+enum approve_prompt { AP_REASON = 1, AP_REMEMBER, AP_SAVE };
+
+static const struct keybind approve_keys[] = {
+	{'a', TK_NONE, AC_APPROVE, "approve", "a: approve this call once"},
+	{'d', TK_NONE, AC_DENY, "deny", "d: deny, with an optional one-line reason for the agent"},
+	{'A', TK_NONE, AC_REMEMBER, "session",
+	 "A: approve, and approve calls matching the shown pattern for this session"},
+	{'s', TK_NONE, AC_SAVE, "save", "s: approve and save the rule to the project or user policy"},
+	{'e', TK_NONE, AC_EDIT, "edit", "e: edit the call in $EDITOR; it is checked again"},
+	{'v', TK_NONE, 0, "view", NULL},
+	{'?', TK_NONE, 0, "help", NULL},
+	{'q', TK_NONE, AC_QUIT, NULL, "q: deny"},
+	{0, TK_NONE, 0, NULL, NULL},
+};
+
+static const char *const choice_names[] = {
+	[TUI_APPROVE] = "approve", [TUI_DENY] = "deny",       [TUI_REMEMBER] = "remember",
+	[TUI_SAVE_PROJECT] = "save-project", [TUI_SAVE_USER] = "save-user",
+	[TUI_EDIT] = "edit",       [TUI_TIMEOUT] = "timeout", [TUI_SIGNAL] = "signal",
+	[TUI_HANGUP] = "hangup",
+};
+
+const char *tui_choice_name(enum tui_choice c)
+{
+	return (size_t)c < nitems(choice_names) ? choice_names[c] : "unknown";
+}
+
+void tui_answer_clear(struct tui_answer *a)
+{
+	free(a->reason);
+	free(a->edited);
+	a->reason = a->edited = NULL;
+}
+
+struct approve_screen {
+	const struct tui_ask *ask;
+	struct tui_answer *ans;
+	struct browser *b;
+	struct term *t;
+	long long deadline; /* clock_ns(); 0: none */
+	size_t hidden;      /* escapes shown in the subject */
+	bool done;
+	char status[40];
+};
+
+/* The header: tool, tier, id, queue; a warning when the subject hides text. */
+static void approve_header(void *arg, struct browser *b, struct doc *d)
+{
+	struct approve_screen *s = arg;
+	const struct tui_ask *a = s->ask;
+	size_t waiting = a->pending ? a->pending(a->pending_arg) : 0;
+
+	(void)b;
+	doc_puts(d, " airlock: approve? ", TA_TITLE);
+	doc_puts(d, " tool ", TA_DIM);
+	doc_puts(d, a->tool ? a->tool : "?", TA_BOLD);
+	doc_puts(d, "  tier ", TA_DIM);
+	doc_printf(d, TA_TIER(a->tier), " %s ", tier_name(a->tier));
+	doc_puts(d, "  id ", TA_DIM);
+	doc_puts(d, a->call_id && *a->call_id ? a->call_id : "-", TA_NORMAL);
+	doc_printf(d, TA_NORMAL, "  waiting behind: %zu\n", waiting);
+	if (s->hidden)
+		doc_printf(d, TA_MARK,
+		           "WARNING: the %s holds %zu control, escape or invisible character%s, "
+		           "shown escaped and marked\n",
+		           a->subject_label ? a->subject_label : "input", s->hidden,
+		           s->hidden == 1 ? "" : "s");
+}
+
+static void put_findings(struct doc *d, const struct tui_ask *a)
+{
+	const struct verdict *v = a->verdict;
+
+	doc_puts(d, "\nWhy it asks:\n", TA_BOLD);
+	for (size_t i = 0; v && i < v->nfindings; i++) {
+		doc_puts(d, "  ", TA_NORMAL);
+		doc_printf(d, TA_TIER(v->findings[i].tier), "[%s]", tier_name(v->findings[i].tier));
+		doc_printf(d, TA_NORMAL, " %s: ", v->findings[i].rule);
+		doc_puts(d, v->findings[i].reason ? v->findings[i].reason : "", TA_NORMAL);
+		doc_newline(d);
+	}
+	if (v == NULL || v->nfindings == 0)
+		doc_puts(d, "  (no rule fired)\n", TA_DIM);
+	if (a->policy_reason) {
+		doc_puts(d, "  policy: ", TA_DIM);
+		doc_puts(d, a->policy_reason, TA_NORMAL);
+		doc_newline(d);
+	}
+}
+
+/* View 0: the call, why, the preview; view 1: the raw input. */
+static int approve_detail(void *arg, int64_t key, int view, struct doc *d, char **errstr)
+{
+	struct approve_screen *s = arg;
+	const struct tui_ask *a = s->ask;
+	struct span *sp = NULL;
+	size_t nsp = 0;
+
+	(void)key, (void)errstr;
+	if (view == 1) {
+		doc_puts(d, "Input, field by field (v: back to the review):\n", TA_BOLD);
+		doc_puts(d, a->input_text ? a->input_text : "(none)", TA_NORMAL);
+		return 0;
+	}
+	doc_printf(d, TA_BOLD, "The %s:\n", a->subject_label ? a->subject_label : "input");
+	for (size_t i = 0; a->verdict && i < a->verdict->nfindings; i++) {
+		sp = xreallocarray(sp, nsp + 1, sizeof(*sp));
+		sp[nsp++] = a->verdict->findings[i].span;
+	}
+	doc_put_spans(d, a->subject ? a->subject : "", sp, nsp);
+	free(sp);
+	doc_newline(d);
+	put_findings(d, a);
+	if (a->preview && *a->preview) {
+		doc_puts(d, "\nPreview (n/N: next/previous file, /: search):\n", TA_BOLD);
+		doc_put_diff(d, a->preview);
+	} else {
+		doc_puts(d, "\nNo preview for this call. The input:\n", TA_BOLD);
+		doc_puts(d, a->input_text ? a->input_text : "(none)", TA_NORMAL);
+	}
+	return 0;
+}
+
+static int approve_page(void *arg, struct browser *b, int64_t key, int dir, size_t limit,
+                        char **errstr)
+{
+	(void)arg, (void)limit, (void)errstr;
+	if (key != 0 || dir < 0)
+		return 0;
+	browser_add(b, 1, "", -1, 0, 0);
+	return 1;
+}
+
+static const char *approve_status(void *arg)
+{
+	struct approve_screen *s = arg;
+	long long left;
+
+	if (s->deadline == 0)
+		return NULL;
+	left = (s->deadline - clock_ns()) / 1000000000LL;
+	if (left < 0)
+		left = 0;
+	snprintf(s->status, sizeof(s->status), "timeout %lld:%02lld", left / 60, left % 60);
+	return s->status;
+}
+
+static const struct browser_ops approve_ops = {
+	.page = approve_page,
+	.detail = approve_detail,
+	.header = approve_header,
+	.status = approve_status,
+	.keys = approve_keys,
+	.nviews = 2,
+};
+
+static void finish(struct approve_screen *s, enum tui_choice c)
+{
+	s->ans->choice = c;
+	s->done = true;
+}
+
+/* `e`: the editor, then the edited call goes back for a new decision. */
+static void do_edit(struct approve_screen *s)
+{
+	char *out = NULL, *err = NULL;
+	size_t n;
+
+	if (s->ask->edit_text == NULL || s->t == NULL) {
+		browser_message(s->b, "this call cannot be edited here");
+		return;
+	}
+	if (term_edit(s->t, s->ask->edit_text, s->ask->edit_suffix, &out, &err) < 0) {
+		browser_message(s->b, "%s", err);
+		free(err);
+		return;
+	}
+	n = strlen(out);
+	if (n > 0 && out[n - 1] == '\n') /* editors add a final newline */
+		out[--n] = '\0';
+	if (strcmp(out, s->ask->edit_text) == 0 || n == 0) {
+		browser_message(s->b, n ? "unchanged: nothing to check again" : "empty: ignored");
+		free(out);
+		return;
+	}
+	s->ans->edited = out;
+	finish(s, TUI_EDIT);
+}
+
+static void do_cmd(struct approve_screen *s, int cmd)
+{
+	char *label;
+
+	switch (cmd) {
+	case AC_APPROVE:
+		finish(s, TUI_APPROVE);
+		break;
+	case AC_QUIT:
+		finish(s, TUI_DENY);
+		break;
+	case AC_DENY:
+		browser_prompt(s->b, AP_REASON, "deny; reason for the agent (Enter sends, Esc cancels): ",
+		               NULL);
+		break;
+	case AC_REMEMBER:
+	case AC_SAVE:
+		if (s->ask->pattern == NULL || (cmd == AC_SAVE && !s->ask->can_save)) {
+			browser_message(s->b, "%s is not available for this call%s%s",
+			                cmd == AC_SAVE ? "saving a rule" : "remembering",
+			                s->ask->no_pattern ? ": " : "",
+			                s->ask->no_pattern ? s->ask->no_pattern : "");
+			break;
+		}
+		label = cmd == AC_SAVE
+		            ? xasprintf("approve and save %s to the (p)roject or (u)ser policy? ",
+		                        s->ask->pattern)
+		            : xasprintf("approve and remember %s for this session? (y/n) ",
+		                        s->ask->pattern);
+		browser_choice(s->b, cmd == AC_SAVE ? AP_SAVE : AP_REMEMBER, label);
+		free(label);
+		break;
+	case AC_EDIT:
+		do_edit(s);
+		break;
+	}
+}
+
+static void do_prompt(struct approve_screen *s)
+{
+	const char *txt = browser_prompt_text(s->b);
+
+	switch (browser_prompt_id(s->b)) {
+	case AP_REASON:
+		s->ans->reason = txt && *txt ? xstrdup(txt) : NULL;
+		finish(s, TUI_DENY);
+		break;
+	case AP_REMEMBER:
+		if (txt && (*txt == 'y' || *txt == 'Y'))
+			finish(s, TUI_REMEMBER);
+		else
+			browser_message(s->b, "not remembered; still waiting");
+		break;
+	case AP_SAVE:
+		if (txt && (*txt == 'p' || *txt == 'u'))
+			finish(s, *txt == 'p' ? TUI_SAVE_PROJECT : TUI_SAVE_USER);
+		else
+			browser_message(s->b, "not saved; still waiting");
+		break;
+	}
+}
+
+/* Draws, reads a key, acts; until a decision, the timeout or a signal. */
+static void approve_loop(struct approve_screen *s, const struct screen_io *io)
+{
+	const struct trow **rows = NULL;
+	int nr = 0, nc = 0, cr, cc, cmd = 0;
+	struct tkey k;
+
+	while (!s->done) {
+		if ((s->ans->signal = tui_signal_caught()) != 0) {
+			finish(s, TUI_SIGNAL);
+			break;
+		}
+		if (s->deadline && clock_ns() >= s->deadline) {
+			finish(s, TUI_TIMEOUT);
+			break;
+		}
+		io->size(io->arg, &nr, &nc);
+		rows = xreallocarray(rows, (size_t)(nr > 0 ? nr : 1), sizeof(*rows));
+		browser_layout(s->b, nr, nc, rows, &cr, &cc);
+		io->draw(io->arg, rows, nr, cr, cc);
+		if (s->ans->first_frame_ns == 0)
+			s->ans->first_frame_ns = clock_ns();
+		if (io->read(io->arg, READ_TICK_MS, &k) < 0) {
+			finish(s, TUI_HANGUP);
+			break;
+		}
+		switch (browser_key(s->b, &k, &cmd)) {
+		case BA_CMD: do_cmd(s, cmd); break;
+		case BA_PROMPT: do_prompt(s); break;
+		case BA_QUIT: finish(s, TUI_DENY); break;
+		case BA_NONE: break;
+		}
+	}
+	free(rows);
+}
+
+/* Counts what the subject would show escaped. */
+static size_t hidden_count(const char *subject, bool ascii)
+{
+	struct doc d;
+	size_t n;
+
+	doc_init(&d, 4096, ascii);
+	doc_puts(&d, subject ? subject : "", TA_NORMAL);
+	n = d.nmarked;
+	doc_clear(&d);
+	return n;
+}
+
+/* Runs the screen over io; t may be NULL (no editor then). */
+static void approve_run(const struct tui_ask *ask, struct tui_answer *ans, struct term *t,
+                        bool ascii, const struct screen_io *io)
+{
+	struct approve_screen s = {.ask = ask, .ans = ans, .t = t};
+	char *err = NULL;
+
+	s.hidden = hidden_count(ask->subject, ascii);
+	s.deadline = ask->timeout_s > 0 ? clock_ns() + ask->timeout_s * 1000000000LL : 0;
+	s.b = browser_new(&approve_ops, &s, true, ascii);
+	if (browser_reload(s.b, &err) < 0) { /* cannot happen: the page is static */
+		free(err);
+		finish(&s, TUI_DENY); /* fail safe */
+	}
+	approve_loop(&s, io);
+	browser_free(s.b);
+}
+
+int tui_approve(const struct tui_ask *ask, struct tui_answer *ans, char **errstr)
+{
+	struct term *t = NULL;
+	struct screen_io io;
+
+	memset(ans, 0, sizeof(*ans));
+	ans->choice = TUI_DENY; /* fail safe */
+	if (tui_stop_signal()) {
+		ans->choice = TUI_SIGNAL;
+		ans->signal = tui_stop_signal();
+		return 0;
+	}
+	tui_signals_catch();
+	if (term_open(ask->tty, &t, errstr) < 0) {
+		tui_signals_restore();
+		return -1;
+	}
+	term_screen_io(t, &io);
+	approve_run(ask, ans, t, !term_utf8(t), &io);
+	term_close(t);
+	tui_signals_restore();
+	return 0;
+}
+
+void tui_approve_io(const struct tui_ask *ask, struct tui_answer *ans,
+                    const struct screen_io *io)
+{
+	memset(ans, 0, sizeof(*ans));
+	ans->choice = TUI_DENY; /* fail safe */
+	approve_run(ask, ans, NULL, false, io);
+}
+
+int tui_stop_signal(void)
+{
+	return tui_signal_caught();
+}
