@@ -6,6 +6,8 @@
  *                   transaction per record as the gate does: prints events/s
  *   fill PATH N     N calls of one "received" event each, chained, in bulk
  *                   transactions of 10,000 (to build a large log quickly)
+ *   baseline PATH N N one-row transactions into a plain WAL table, no chain:
+ *                   the per-commit floor of this machine, as rows/s
  *   verify PATH     db_verify over the whole log: prints seconds
  *   page PATH       open + the first page of 50 calls, unfiltered and with
  *                   filters (the browser's first screen): prints ms
@@ -122,6 +124,7 @@ static void fill_batch(struct db *db, long long base, long long count)
 static int bench_fill(const char *path, long long n)
 {
 	struct db *db = open_or_die(path);
+	double t0 = now_s();
 
 	for (long long i = 0; i < n; i += 10000)
 		fill_batch(db, i, n - i < 10000 ? n - i : 10000);
@@ -131,7 +134,34 @@ static int bench_fill(const char *path, long long n)
 	                 "INSERT OR IGNORE INTO call_rules SELECT 'fs.delete.recursive', id"
 	                 " FROM call_index WHERE rules != ''", NULL, NULL, NULL) != SQLITE_OK)
 		die("decisions", xstrdup(sqlite3_errmsg(db->sql)));
+	printf("%.0f\n", (double)n / (now_s() - t0));
 	db_close(db);
+	return 0;
+}
+
+static int bench_baseline(const char *path, long long n)
+{
+	sqlite3 *s;
+	sqlite3_stmt *st;
+	double t0;
+
+	if (sqlite3_open(path, &s) != SQLITE_OK ||
+	    sqlite3_exec(s, "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;"
+	                 "CREATE TABLE t(id INTEGER PRIMARY KEY, body TEXT)", NULL, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(s, "INSERT INTO t(body) VALUES ('{\"command\":\"git status\"}')", -1,
+	                       &st, NULL) != SQLITE_OK)
+		die("baseline", xstrdup(sqlite3_errmsg(s)));
+	t0 = now_s();
+	for (long long i = 0; i < n; i++) {
+		sqlite3_exec(s, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			die("baseline", xstrdup(sqlite3_errmsg(s)));
+		sqlite3_reset(st);
+		sqlite3_exec(s, "COMMIT", NULL, NULL, NULL);
+	}
+	printf("%.0f\n", (double)n / (now_s() - t0));
+	sqlite3_finalize(st);
+	sqlite3_close(s);
 	return 0;
 }
 
@@ -189,6 +219,8 @@ int main(int argc, char **argv)
 		return bench_append(argv[2], n);
 	if (argc == 4 && strcmp(argv[1], "fill") == 0)
 		return bench_fill(argv[2], n);
+	if (argc == 4 && strcmp(argv[1], "baseline") == 0)
+		return bench_baseline(argv[2], n);
 	if (argc == 3 && strcmp(argv[1], "verify") == 0)
 		return bench_verify(argv[2]);
 	if (argc == 3 && strcmp(argv[1], "page") == 0)

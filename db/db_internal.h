@@ -43,6 +43,7 @@ struct db {
 	bool redact;
 	char **secrets;      /* exact values to redact; NULL-terminated, owned */
 	EVP_MD_CTX *md;      /* reused for every hash */
+	bool md_ready;       /* md holds SHA-256 from an earlier init */
 	sqlite3_stmt *st[ST_COUNT];
 };
 

@@ -26,6 +26,7 @@ struct query {
 	long long num[12];
 	bool is_num[12];
 	int n;
+	bool rule_joined; /* FROM call_rules r JOIN call_index s: page by r.call */
 };
 
 static void q_text(struct query *q, const char *clause, const char *v)
@@ -66,7 +67,9 @@ static void q_filter(struct query *q, const struct db_filter *f)
 		q_text(q, is_tool_name(f->tool) ? " AND s.tool = ?" : " AND s.name = ?", f->tool);
 	if (f->mode)
 		q_text(q, " AND s.mode = ?", f->mode);
-	if (f->rule)
+	if (f->rule && q->rule_joined)
+		q_text(q, " AND r.rule = ?", f->rule);
+	else if (f->rule)
 		q_text(q, " AND s.id IN (SELECT call FROM call_rules WHERE rule = ?)", f->rule);
 	if (f->session)
 		q_num(q, " AND s.session = ?", f->session);
@@ -132,14 +135,22 @@ int db_calls_page(struct db *db, const struct db_filter *f, int64_t after_id, in
 	struct query q = {.n = 0};
 	sqlite3_stmt *st;
 	struct db_call_row row;
+	const char *col;
 	int n = 0, step;
 
+	/* With a rule, walk that rule's (rule, call) primary key in call order:
+	 * a page costs `limit` lookups however rare or common the rule is. */
+	q.rule_joined = f && f->rule;
+	col = q.rule_joined ? "r.call" : "s.id";
 	buf_init(&q.sql, 0);
-	buf_puts(&q.sql, "SELECT " ROW_COLUMNS " FROM call_index s WHERE 1");
+	buf_printf(&q.sql, "SELECT " ROW_COLUMNS " FROM %s WHERE 1",
+	           q.rule_joined ? "call_rules r JOIN call_index s ON s.id = r.call" : "call_index s");
 	q_filter(&q, f);
-	if (after_id > 0)
-		q_num(&q, direction == DB_PAGE_NEWER ? " AND s.id > ?" : " AND s.id < ?", after_id);
-	buf_printf(&q.sql, " ORDER BY s.id %s LIMIT %zu",
+	if (after_id > 0) {
+		buf_printf(&q.sql, " AND %s", col);
+		q_num(&q, direction == DB_PAGE_NEWER ? " > ?" : " < ?", after_id);
+	}
+	buf_printf(&q.sql, " ORDER BY %s %s LIMIT %zu", col,
 	           direction == DB_PAGE_NEWER ? "ASC" : "DESC", limit < PAGE_MAX ? limit : PAGE_MAX);
 	st = q_prepare(db, &q, errstr);
 	buf_free(&q.sql);

@@ -237,10 +237,18 @@ struct list_state {
 	int64_t last_id;
 };
 
-/* Remembers the id of the last row seen (the page's oldest). */
+struct last_state {
+	int64_t oldest;
+	long long seen;
+};
+
+/* Remembers the last row seen (walking back: the oldest) and the count. */
 static int list_last_id(void *arg, const struct db_call_row *r)
 {
-	*(int64_t *)arg = r->id;
+	struct last_state *st = arg;
+
+	st->oldest = r->id;
+	st->seen++;
 	return 0;
 }
 
@@ -268,14 +276,17 @@ static int audit_list(struct db *db, struct audit_opts *o, int argc, char **argv
 		return EXIT_USAGE;
 	}
 	if (o->last > 0) {
-		/* The newest N: find the id to start after, then print forward. */
-		long long total = db_calls_count(db, &o->filter, &err);
-		struct db_filter f = o->filter;
-		if (total < 0)
+		/* The newest N, walking back from the end; then print forward from
+		 * just before the oldest of them (no count over the whole log). */
+		struct last_state st = {.seen = 0};
+		do {
+			long long want = o->last - st.seen;
+			n = db_calls_page(db, &o->filter, st.oldest, DB_PAGE_OLDER,
+			                  (size_t)(want < 1000 ? want : 1000), list_last_id, &st, &err);
+		} while (n > 0 && st.seen < o->last);
+		if (n < 0)
 			goto fail;
-		if (total > o->last && db_calls_page(db, &f, 0, DB_PAGE_OLDER, (size_t)o->last + 1,
-		                                     list_last_id, &ls.last_id, &err) < 0)
-			goto fail;
+		ls.last_id = st.seen == o->last ? st.oldest - 1 : 0;
 	}
 	do
 		n = db_calls_page(db, &o->filter, ls.last_id, DB_PAGE_NEWER, 1000, list_cb, &ls, &err);
