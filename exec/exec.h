@@ -11,14 +11,14 @@
 #include "core/airlock.h"
 
 struct exec_spec {
-	char *const *argv;              /* argv[0] looked up in the sandbox's PATH */
-	const char *workdir;            /* absolute; the command's cwd */
-	const struct profile *profile;  /* limits and mounts; required */
-	char *const *env;               /* extra "NAME=value" (granted credentials) */
-	char *const *binds;             /* extra files bound read-only */
-	long long timeout_ms;           /* overrides profile->timeout when > 0 */
-	bool capture;                   /* capture into the result, else stream to fds 1/2 */
-	const char *stdin_data;         /* capture mode: fed on stdin; NULL = /dev/null */
+	char *const *argv;             /* argv[0] looked up in the sandbox's PATH */
+	const char *workdir;           /* absolute; the command's cwd */
+	const struct profile *profile; /* limits and mounts; required */
+	char *const *env;              /* extra "NAME=value" (granted credentials) */
+	char *const *binds;            /* extra files bound read-only */
+	long long timeout_ms;          /* overrides profile->timeout when > 0 */
+	bool capture;                  /* capture into the result, else stream to fds 1/2 */
+	const char *stdin_data;        /* capture mode: fed on stdin; NULL = /dev/null */
 	size_t stdin_len;
 	/*
 	 * Preview dry runs (diff/): when set, the workdir is mounted as an
@@ -30,13 +30,15 @@ struct exec_spec {
 };
 
 struct exec_result {
-	int exit_code;       /* -1 when killed by a signal */
+	int exit_code; /* -1 when killed by a signal */
 	int signal;
 	bool timed_out;
-	bool truncated;      /* a captured stream hit profile->output */
-	char *out, *err;     /* captured (capture mode); owned */
+	bool truncated;  /* a captured stream hit profile->output */
+	char *out, *err; /* captured (capture mode); owned */
 	size_t outlen, errlen;
 	long long wall_ms, cpu_ms, peak_kb;
+	int exec_errno; /* on -1: errno of a failed execve (ENOENT: 127, else 126);
+	                 * 0 when the sandbox itself could not be built (125) */
 };
 
 /* Returns the built-in profile with this name (readonly, workspace,
@@ -49,8 +51,26 @@ const struct profile *exec_builtin_profile(const char *name);
  * be built or the program not started: then nothing ran. *res is filled on
  * 0; free its buffers with exec_result_clear().
  */
-int exec_run(const struct exec_spec *spec, struct exec_result *res, char **errstr)
-	AIRLOCK_MUST_CHECK;
+int exec_run(const struct exec_spec *spec, struct exec_result *res,
+             char **errstr) AIRLOCK_MUST_CHECK;
 void exec_result_clear(struct exec_result *res);
+
+/*
+ * The backend interface behind exec_run(): prepare builds what a call needs
+ * (mount plan, filter, cgroup), run starts it and waits, free destroys it.
+ * The backend is picked from the profile: "none" for the explicit none
+ * profile, else "namespace". Other backends (containers, remote sandboxes)
+ * plug in as rows of exec/backend.c's table; see docs/sandbox.md.
+ */
+struct exec_job;
+/* Returns 0 and a new job (caller frees with exec_job_free), or -1 with
+ * *errstr (caller frees). The spec must outlive the job. */
+int exec_prepare(const struct exec_spec *spec, struct exec_job **out,
+                 char **errstr) AIRLOCK_MUST_CHECK;
+/* Runs a prepared job once; same contract as exec_run(). */
+int exec_job_run(struct exec_job *job, struct exec_result *res, char **errstr) AIRLOCK_MUST_CHECK;
+/* Returns the backend's name ("namespace", "none"); static storage. */
+const char *exec_job_backend(const struct exec_job *job);
+void exec_job_free(struct exec_job *job);
 
 #endif

@@ -1,13 +1,151 @@
-/* cmd_exec.c: STAND-IN until its issue lands. */
+/*
+ * cmd_exec.c: `airlock exec [--profile P] [--workdir DIR] [--network]
+ * [--timeout S] -- CMD [ARGS...]`: one command in the sandbox, output
+ * streamed, its exit status passed through. Rules: a sandbox that cannot be
+ * built exits 125 with the step and the fix, and the command never runs;
+ * only the explicit profile "none" runs unsandboxed.
+ */
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "core/airlock.h"
+#include "core/util.h"
+#include "exec/exec.h"
 #include "gate/commands.h"
+#include "policy/policy.h"
+
+struct exec_opts {
+	const char *profile, *workdir;
+	bool network;
+	long long timeout_s;
+	char **argv;
+};
+
+static int usage(const char *why)
+{
+	if (why)
+		fprintf(stderr, "airlock exec: %s\n", why);
+	fprintf(stderr, "usage: airlock exec [--profile readonly|workspace|approved|none|NAME] "
+	                "[--workdir DIR] [--network] [--timeout S] -- CMD [ARGS...]\n");
+	return EXIT_USAGE;
+}
+
+/* Parses the options; returns 0, or an exit code to return. */
+static int parse(int argc, char **argv, struct exec_opts *o)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		bool has = i + 1 < argc;
+		if (strcmp(a, "--") == 0) {
+			i++;
+			break;
+		} else if (strcmp(a, "--network") == 0) {
+			o->network = true;
+		} else if (strcmp(a, "--profile") == 0 && has) {
+			o->profile = argv[++i];
+		} else if (strcmp(a, "--workdir") == 0 && has) {
+			o->workdir = argv[++i];
+		} else if (strcmp(a, "--timeout") == 0 && has) {
+			if (parse_ll(argv[++i], 1, 86400, &o->timeout_s) < 0)
+				return usage("--timeout takes whole seconds from 1 to 86400");
+		} else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+			usage(NULL);
+			return EXIT_OK + 256; /* asked for help: exit 0 */
+		} else if (a[0] == '-') {
+			fprintf(stderr, "airlock exec: unknown or incomplete option %s\n", a);
+			return usage(NULL);
+		} else {
+			break; /* the command, without a -- */
+		}
+	}
+	if (i >= argc)
+		return usage("no command given");
+	o->argv = argv + i;
+	return 0;
+}
+
+/* Finds the profile: built-in, else a named profile from the policy files. */
+static struct profile *profile_find(const char *name, const char *workdir, char **errstr)
+{
+	const struct profile *p = exec_builtin_profile(name);
+	struct policy_source src = {.workdir = workdir};
+	struct policy *pol = NULL;
+	struct profile *copy = NULL;
+
+	if (p)
+		return profile_dup(p);
+	if (policy_load(&src, &pol, errstr) < 0)
+		return NULL;
+	p = policy_profile(pol, name);
+	if (p)
+		copy = profile_dup(p);
+	else
+		*errstr = xasprintf("no profile named %s (built-in: readonly, workspace, approved, "
+		                    "none; others come from [profile.NAME] in a policy file)",
+		                    name);
+	policy_free(pol);
+	return copy;
+}
+
+/* Maps a result to the exit status a shell would show. */
+static int exit_of(const struct exec_result *r, long long timeout_s)
+{
+	if (r->timed_out) {
+		fprintf(stderr, "airlock exec: timed out after %lld s; the sandbox was killed\n",
+		        timeout_s);
+		return 128 + SIGKILL;
+	}
+	if (r->signal)
+		return 128 + r->signal;
+	return r->exit_code;
+}
 
 int cmd_exec(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "airlock exec: not built yet\n");
-	return EXIT_USAGE;
+	struct exec_opts o = {.profile = "workspace"};
+	struct exec_result res;
+	struct profile *prof = NULL;
+	char *err = NULL, *cwd = NULL;
+	int rc = parse(argc, argv, &o);
+
+	if (rc)
+		return rc > 255 ? EXIT_OK : rc;
+	cwd = o.workdir ? realpath(o.workdir, NULL) : getcwd(NULL, 0);
+	if (!cwd) {
+		fprintf(stderr, "airlock exec: workdir %s: %s\n", o.workdir ? o.workdir : ".",
+		        strerror(errno));
+		return EXIT_USAGE;
+	}
+	prof = profile_find(o.profile, cwd, &err);
+	if (!prof) {
+		fprintf(stderr, "airlock exec: %s\n", err);
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	prof->network |= o.network;
+	struct exec_spec spec = {.argv = o.argv,
+	                         .workdir = cwd,
+	                         .profile = prof,
+	                         .timeout_ms = o.timeout_s * 1000,
+	                         .capture = false};
+	if (exec_run(&spec, &res, &err) < 0) {
+		fprintf(stderr, "airlock exec: %s\n", err);
+		rc = res.exec_errno == ENOENT ? EXIT_NOT_FOUND
+		     : res.exec_errno         ? EXIT_CANNOT_EXEC
+		                              : EXIT_INTERNAL;
+		goto out;
+	}
+	rc = exit_of(&res, o.timeout_s ? o.timeout_s : prof->timeout);
+	exec_result_clear(&res);
+out:
+	free(err);
+	free(cwd);
+	profile_free(prof);
+	return rc;
 }

@@ -1,0 +1,63 @@
+/*
+ * env.c: the environment a sandboxed command starts with. Rules: built from
+ * nothing; only the profile's allowlist is copied from the caller, and a name
+ * that looks like a secret is never copied even when allowlisted (credentials
+ * come only as the policy's explicit grants); HOME is the sandbox's empty home.
+ */
+#include <fnmatch.h>
+#include <string.h>
+
+#include "core/util.h"
+#include "exec/exec_internal.h"
+
+#define DEFAULT_PATH "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+
+/* Substrings (upper-cased compare) that mark a variable as a secret. */
+static const char *const secret_words[] = {"TOKEN",      "KEY",  "SECRET", "PASSWORD", "PASSWD",
+                                           "CREDENTIAL", "AUTH", "COOKIE", "SESSION"};
+
+bool env_name_secret(const char *name)
+{
+	char up[256];
+	size_t i;
+
+	for (i = 0; name[i] && name[i] != '=' && i + 1 < sizeof(up); i++)
+		up[i] = (char)(name[i] >= 'a' && name[i] <= 'z' ? name[i] - 32 : name[i]);
+	up[i] = '\0';
+	for (size_t k = 0; k < nitems(secret_words); k++)
+		if (strstr(up, secret_words[k]))
+			return true;
+	return false;
+}
+
+static bool allowed(char *const *allow, const char *name)
+{
+	for (char *const *a = allow; a && *a; a++)
+		if (fnmatch(*a, name, 0) == 0)
+			return true;
+	return false;
+}
+
+char **env_build(const struct profile *p, char *const *from, char *const *extra, const char *home)
+{
+	char **env = NULL;
+	bool have_path = false;
+
+	for (char *const *e = from; e && *e; e++) {
+		const char *eq = strchr(*e, '=');
+		if (!eq || eq == *e)
+			continue;
+		char *name = xstrndup(*e, (size_t)(eq - *e));
+		if (strcmp(name, "HOME") != 0 && allowed(p->env, name) && !env_name_secret(name)) {
+			strv_push(&env, *e);
+			have_path |= strcmp(name, "PATH") == 0;
+		}
+		free(name);
+	}
+	if (!have_path)
+		strv_push(&env, "PATH=" DEFAULT_PATH);
+	strv_push_owned(&env, xasprintf("HOME=%s", home));
+	for (char *const *e = extra; e && *e; e++)
+		strv_push(&env, *e);
+	return env;
+}

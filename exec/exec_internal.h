@@ -1,0 +1,222 @@
+/*
+ * exec_internal.h: what the files of exec/ share and nothing outside exec/
+ * includes: the backend table, the mount plan, the child's report page and
+ * the per-concern helpers. Code marked "child" runs between clone and execve
+ * of a possibly multi-threaded parent: syscalls only, no malloc, no stdio.
+ */
+#ifndef AIRLOCK_EXEC_INTERNAL_H
+#define AIRLOCK_EXEC_INTERNAL_H
+
+#include <linux/filter.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+
+#include "exec/exec.h"
+
+/* The directory the new root is staged on before pivot_root. */
+#define SBX_STAGE "/tmp"
+
+/* ---- backends (backend.c) ---------------------------------------------- */
+
+struct exec_backend {
+	const char *name;
+	/* Checks the spec and builds what the call needs; 0 or -1 + errstr. */
+	int (*prepare)(const struct exec_spec *spec, void **state, char **errstr);
+	/* Runs the prepared call and waits; 0 when it ran, -1 + errstr. */
+	int (*run)(void *state, struct exec_result *res, char **errstr);
+	/* Frees what prepare built; accepts NULL. */
+	void (*destroy)(void *state);
+};
+extern const struct exec_backend exec_backend_namespace; /* ns.c */
+extern const struct exec_backend exec_backend_none;      /* backend.c */
+
+/* ---- steps and the report page (ns.c) ----------------------------------- */
+
+/* A setup step; each has a name and a fix in ns.c's table. */
+enum sbx_step {
+	STEP_NONE,
+	STEP_CLONE,
+	STEP_PARENT_GONE,
+	STEP_UIDMAP,
+	STEP_CGROUP,
+	STEP_OPEN_SOURCE,
+	STEP_MOUNT,
+	STEP_PIVOT,
+	STEP_HOSTNAME,
+	STEP_LOOPBACK,
+	STEP_CAPS,
+	STEP_FORK,
+	STEP_LIMITS,
+	STEP_CHDIR,
+	STEP_SECCOMP,
+	STEP_EXEC,
+	STEP_COUNT
+};
+
+/* Shared with the child through a MAP_SHARED page. */
+struct sbx_report {
+	int step;       /* enum sbx_step that failed; STEP_NONE when none */
+	int err;        /* its errno */
+	int cmd_status; /* the command's wait status, when cmd_done */
+	int cmd_done;
+	char detail[512]; /* the path or object the step was working on */
+	long long t[8];   /* clock_ns() at the phases (bench/exec.sh's breakdown) */
+};
+
+/* Phases timed into sbx_report.t. */
+enum sbx_phase {
+	PH_CLONE,
+	PH_CHILD,
+	PH_MAPPED,
+	PH_MOUNTED,
+	PH_READY,
+	PH_FORKED,
+	PH_EXEC,
+	PH_COUNT
+};
+
+/* Prints the mean phase durations of this process's calls (bench only;
+ * collected when AIRLOCK_EXEC_PHASES is set). */
+#include <stdio.h>
+void exec_phases_print(FILE *f);
+
+/* Child: records a failure in the report (async-signal-safe). */
+void sbx_report_fail(struct sbx_report *r, enum sbx_step step, int err, const char *detail);
+/* Returns a new message for a failed report: step, errno, detail, fix. */
+char *sbx_report_message(const struct sbx_report *r);
+
+/* ---- mount plan (mounts.c) ---------------------------------------------- */
+
+enum sbx_op_kind {
+	OP_MKDIR,   /* dst */
+	OP_MKFILE,  /* dst: an empty file to bind a file onto */
+	OP_SYMLINK, /* dst -> src */
+	OP_TMPFS,   /* tmpfs on dst with options data */
+	OP_BIND,    /* host src (opened before staging) onto dst */
+	OP_PROC,    /* a new proc on dst */
+	OP_DEVPTS,  /* a new devpts instance on dst */
+	OP_REBIND,  /* dst (inside the stage) bound onto itself, then attrs */
+	OP_OVERLAY, /* overlay: lower = src, upper/work = data/{upper,work} */
+	OP_SETATTR, /* attrs on the mount at dst itself, not its submounts */
+};
+
+struct sbx_op {
+	enum sbx_op_kind kind;
+	char *src;         /* owned */
+	char *dst;         /* staged path, SBX_STAGE + the path inside; owned */
+	char *data;        /* mount data; owned */
+	unsigned attr_set; /* MOUNT_ATTR_* applied after mounting */
+	int fd;            /* child: the opened source (OP_BIND, OP_OVERLAY) */
+	int fd2, fd3;      /* child: overlay upper and work */
+};
+
+struct sbx_plan {
+	struct sbx_op *ops;
+	size_t n, alloc;
+	char *workdir; /* the command's cwd inside (resolved); owned */
+	char *home;    /* $HOME inside; owned */
+};
+
+/*
+ * Builds the mount plan for a spec: the system binds, /dev, /proc, /tmp,
+ * the empty home, the workdir (or its overlay) and the granted paths, every
+ * granted path resolved first. Returns 0, or -1 with *errstr (caller frees).
+ */
+int mounts_plan(const struct exec_spec *spec, const char *home, struct sbx_plan *pl,
+                char **errstr) AIRLOCK_MUST_CHECK;
+void mounts_plan_clear(struct sbx_plan *pl);
+/* Child: opens the sources, stages the new root and pivots into it. */
+int mounts_apply(struct sbx_plan *pl, struct sbx_report *r);
+
+/* ---- seccomp (seccomp.c) ------------------------------------------------ */
+
+/* Returns the compiled filter (built once per process and network setting,
+ * static storage), or NULL with *errstr set. Thread-safe. */
+const struct sock_fprog *seccomp_filter(bool network, char **errstr);
+/* Child: sets no_new_privs and installs the filter; -1 with errno. */
+int seccomp_install(const struct sock_fprog *prog);
+
+/* ---- limits (limits.c) -------------------------------------------------- */
+
+#define LIMITS_MAX 8
+struct sbx_limits {
+	int res[LIMITS_MAX];
+	struct rlimit rl[LIMITS_MAX];
+	size_t n;
+};
+/* Fills the rlimits a profile asks for (core size always 0). */
+void limits_from_profile(const struct profile *p, struct sbx_limits *l);
+/* Child: applies them; -1 with errno. */
+int limits_apply(const struct sbx_limits *l);
+
+struct sbx_cgroup;
+/*
+ * Creates a pids cgroup capped at max processes and opens its cgroup.procs
+ * for the child to join. *out is NULL (and 0 returned) when no pids cgroup
+ * is writable and `required` is false. Caller frees with cgroup_destroy().
+ */
+int cgroup_create(long long max, bool required, struct sbx_cgroup **out,
+                  char **errstr) AIRLOCK_MUST_CHECK;
+/* The open cgroup.procs fd, or -1. */
+int cgroup_procs_fd(const struct sbx_cgroup *cg);
+/* Removes the (empty) cgroup and frees; accepts NULL. */
+void cgroup_destroy(struct sbx_cgroup *cg);
+
+/* ---- environment (env.c) ------------------------------------------------ */
+
+/*
+ * Returns a new environment: the profile's allowlist taken from `from`
+ * (never a name that looks secret), HOME=home, PATH defaulted, then the
+ * granted `extra` entries. Caller frees with strv_free().
+ */
+char **env_build(const struct profile *p, char *const *from, char *const *extra, const char *home);
+/* Returns true when a variable name looks like a secret (TOKEN, KEY, ...). */
+bool env_name_secret(const char *name);
+
+/* ---- capture and waiting (capture.c) ------------------------------------ */
+
+struct capture {
+	bool on; /* capture mode; else the child inherits 0/1/2 */
+	int in[2], out[2], err[2];
+	const char *stdin_data;
+	size_t stdin_len, stdin_off;
+	struct buf *ob, *eb;
+};
+/* Opens the pipes (capture mode) or /dev/null; 0 or -1 with *errstr. */
+int capture_open(struct capture *c, const struct exec_spec *spec, char **errstr) AIRLOCK_MUST_CHECK;
+/* The fds the child puts on 0, 1 and 2. */
+void capture_child_fds(const struct capture *c, int fds[3]);
+/* Parent: closes the child's pipe ends after the fork. */
+void capture_parent_close(struct capture *c);
+/*
+ * Pumps stdin/stdout/stderr until the child (pidfd) exits, killing it at
+ * the deadline (ns, CLOCK_MONOTONIC). Fills timed_out and truncated; reaps
+ * the child into *status and *ru.
+ */
+void capture_wait(struct capture *c, int pidfd, pid_t pid, long long deadline,
+                  struct exec_result *res, int *status, struct rusage *ru);
+/* Closes whatever is still open. */
+void capture_close(struct capture *c);
+
+/* The child side of a spawn: never returns. */
+typedef void (*sbx_child_fn)(void *arg, struct sbx_report *r, const int fds[3]);
+/*
+ * Spawns fn in a clone3 child with these extra flags, feeds and captures
+ * its streams (or lets it inherit 0/1/2), enforces the deadline and reaps
+ * it. Returns 0 with *res filled when the command ran, or -1 with *errstr
+ * (caller frees) when a setup step or the exec failed.
+ */
+int exec_spawn_wait(const struct exec_spec *s, uint64_t flags, sbx_child_fn fn, void *arg,
+                    struct exec_result *res, char **errstr) AIRLOCK_MUST_CHECK;
+/* Adds one call's phase times (only when AIRLOCK_EXEC_PHASES is set). */
+void exec_phases_add(const long long *t);
+
+/* Child helper: looks argv[0] up in PATH of env and execve()s it; returns
+ * errno. */
+int exec_lookup_execve(char *const *argv, char *const *env);
+/* Fills the result fields from a wait status and rusage. */
+void exec_result_status(struct exec_result *res, int status, const struct rusage *ru);
+
+#endif

@@ -1,0 +1,175 @@
+/*
+ * limits.c: the resource caps of a call: rlimits (memory, CPU, file size,
+ * open files, processes, core 0) and a pids cgroup, because RLIMIT_NPROC
+ * does not bind a caller whose uid is root on the host. Rules: a root
+ * caller with a process cap and no writable pids cgroup fails closed; the
+ * cgroup is created per call, joined by the child before it forks, and
+ * removed after the pid namespace is gone.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/util.h"
+#include "exec/exec_internal.h"
+
+#define NOFILE_DEFAULT 1024
+
+void limits_from_profile(const struct profile *p, struct sbx_limits *l)
+{
+	const struct {
+		int res;
+		long long v;
+		long long slack; /* hard = soft + slack: SIGXCPU before SIGKILL */
+	} rows[] = {
+	        {RLIMIT_AS, p->memory, 0},          {RLIMIT_CPU, p->cpu, 1},
+	        {RLIMIT_FSIZE, p->file_size, 0},    {RLIMIT_NPROC, p->processes, 0},
+	        {RLIMIT_NOFILE, NOFILE_DEFAULT, 0}, {RLIMIT_CORE, 0, 0},
+	};
+
+	memset(l, 0, sizeof(*l));
+	for (size_t i = 0; i < nitems(rows) && l->n < LIMITS_MAX; i++) {
+		if (rows[i].v <= 0 && rows[i].res != RLIMIT_CORE)
+			continue;
+		l->res[l->n] = rows[i].res;
+		l->rl[l->n].rlim_cur = (rlim_t)rows[i].v;
+		l->rl[l->n].rlim_max = (rlim_t)(rows[i].v + rows[i].slack);
+		l->n++;
+	}
+}
+
+int limits_apply(const struct sbx_limits *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		struct rlimit cur, want = l->rl[i];
+		/* never raise a limit the caller already had lower */
+		if (getrlimit(l->res[i], &cur) == 0 && cur.rlim_max != RLIM_INFINITY &&
+		    want.rlim_max > cur.rlim_max) {
+			want.rlim_max = cur.rlim_max;
+			if (want.rlim_cur > want.rlim_max)
+				want.rlim_cur = want.rlim_max;
+		}
+		if (setrlimit(l->res[i], &want) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+struct sbx_cgroup {
+	char *dir;
+	int procs;
+};
+
+/* The pids hierarchy root and our own cgroup in it, v1 then v2. */
+static char *pids_base(void)
+{
+	static const struct {
+		const char *root, *probe, *key;
+	} rows[] = {
+	        {"/sys/fs/cgroup/pids", "/sys/fs/cgroup/pids/cgroup.procs", "pids"},
+	        {"/sys/fs/cgroup", "/sys/fs/cgroup/cgroup.subtree_control", ""},
+	};
+	char line[512];
+	char *found = NULL;
+
+	for (size_t i = 0; i < nitems(rows) && !found; i++) {
+		if (access(rows[i].probe, W_OK) < 0)
+			continue;
+		FILE *f = fopen("/proc/self/cgroup", "re");
+		while (f && !found && fgets(line, sizeof(line), f)) {
+			/* "8:pids:/a/b" (v1) or "0::/a/b" (v2) */
+			char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+			if (!c2)
+				continue;
+			*c2 = '\0';
+			c2[1 + strcspn(c2 + 1, "\n")] = '\0';
+			if (strcmp(c1 + 1, rows[i].key) == 0)
+				found = xasprintf("%s%s", rows[i].root,
+				                  strcmp(c2 + 1, "/") == 0 ? "" : c2 + 1);
+		}
+		if (f)
+			fclose(f);
+	}
+	return found;
+}
+
+static int write_file(const char *dir, const char *name, const char *val)
+{
+	char path[PATH_MAX];
+	int fd, rc = -1;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd >= 0 && write(fd, val, strlen(val)) == (ssize_t)strlen(val))
+		rc = 0;
+	if (fd >= 0)
+		close(fd);
+	return rc;
+}
+
+static atomic_uint cg_seq;
+
+int cgroup_create(long long max, bool required, struct sbx_cgroup **out, char **errstr)
+{
+	char *base = max > 0 ? pids_base() : NULL, val[32], *procs = NULL;
+	struct sbx_cgroup *cg = NULL;
+	int rc = -1;
+
+	*out = NULL;
+	if (!base) {
+		if (!required || max <= 0)
+			return 0;
+		*errstr = xstrdup("no writable pids cgroup: a root caller's process cap needs one "
+		                  "(RLIMIT_NPROC does not bind root); mount the pids controller "
+		                  "(cgroup v1 /sys/fs/cgroup/pids or v2 with +pids) writable");
+		return -1;
+	}
+	cg = xcalloc(1, sizeof(*cg));
+	cg->procs = -1;
+	cg->dir = xasprintf("%s/airlock-%d-%u", base, (int)getpid(), atomic_fetch_add(&cg_seq, 1));
+	snprintf(val, sizeof(val), "%lld", max);
+	if (mkdir(cg->dir, 0700) < 0 && errno != EEXIST) {
+		*errstr = xasprintf("pids cgroup %s: cannot create: %s", cg->dir, strerror(errno));
+		goto out;
+	}
+	procs = xasprintf("%s/cgroup.procs", cg->dir);
+	if (write_file(cg->dir, "pids.max", val) < 0 ||
+	    (cg->procs = open(procs, O_WRONLY | O_CLOEXEC)) < 0) {
+		*errstr = xasprintf("pids cgroup %s: cannot set pids.max: %s", cg->dir,
+		                    strerror(errno));
+		goto out;
+	}
+	*out = cg;
+	cg = NULL;
+	rc = 0;
+out:
+	cgroup_destroy(cg);
+	free(procs);
+	free(base);
+	return rc;
+}
+
+int cgroup_procs_fd(const struct sbx_cgroup *cg)
+{
+	return cg ? cg->procs : -1;
+}
+
+void cgroup_destroy(struct sbx_cgroup *cg)
+{
+	if (!cg)
+		return;
+	if (cg->procs >= 0)
+		close(cg->procs);
+	/* the pid namespace is gone once its init is reaped; retry briefly in
+	 * case the kernel is still releasing the last task */
+	for (int i = 0; i < 50 && rmdir(cg->dir) < 0 && errno == EBUSY; i++)
+		usleep(200);
+	free(cg->dir);
+	free(cg);
+}

@@ -1,0 +1,555 @@
+/*
+ * mounts.c: the sandbox's file system: a tmpfs root with the system binds,
+ * a minimal /etc, /dev and /proc, a private /tmp, an empty $HOME and the
+ * workdir. Rules: every granted path is resolved (realpath) in the parent
+ * and opened with RESOLVE_NO_SYMLINKS in the child, so a symlink swapped in
+ * between fails instead of carrying a bind elsewhere; every bind is nosuid
+ * and nodev (device nodes: nosuid, noexec) and private; a workdir that
+ * contains $HOME is refused, so home secrets never show through it.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/openat2.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "core/util.h"
+#include "exec/exec_internal.h"
+
+#define A_BIND (MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV)
+#define A_RO (A_BIND | MOUNT_ATTR_RDONLY)
+#define A_DEV (MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC)
+
+/* System directories: bound read-only, or re-created as the same symlink. */
+static const char *const sys_dirs[] = {"/usr",   "/bin",   "/sbin",  "/lib",
+                                       "/lib32", "/lib64", "/libx32"};
+
+/* The minimal /etc: never shadow, gshadow, sudoers or anything else. */
+static const char *const etc_files[] = {
+        "/etc/passwd",        "/etc/group",        "/etc/hosts",           "/etc/resolv.conf",
+        "/etc/nsswitch.conf", "/etc/ssl",          "/etc/ca-certificates", "/etc/ld.so.cache",
+        "/etc/ld.so.conf",    "/etc/ld.so.conf.d", "/etc/alternatives",    "/etc/localtime",
+        "/etc/host.conf",     "/etc/gai.conf",
+};
+
+static const char *const dev_nodes[] = {"/dev/null",   "/dev/zero",    "/dev/full",
+                                        "/dev/random", "/dev/urandom", "/dev/tty"};
+
+/* Symlinks inside the sandbox: {path, target}. */
+static const char *const dev_links[][2] = {
+        {"/dev/ptmx", "pts/ptmx"},          {"/dev/fd", "/proc/self/fd"},
+        {"/dev/stdin", "/proc/self/fd/0"},  {"/dev/stdout", "/proc/self/fd/1"},
+        {"/dev/stderr", "/proc/self/fd/2"},
+};
+
+/* /proc entries a caller that is root on the host could otherwise write
+ * through plain file permissions (sysctls, sysrq): bound read-only. */
+static const char *const proc_ro[] = {
+        "/proc/sys", "/proc/sysrq-trigger", "/proc/irq",  "/proc/bus",
+        "/proc/fs",  "/proc/acpi",          "/proc/scsi", "/proc/driver"};
+
+/* A bind or mount the caller's spec asks for, sorted by target. */
+struct want {
+	enum sbx_op_kind kind;
+	char *src, *dst, *data;
+	unsigned attr;
+	bool is_dir;
+	size_t seq; /* insertion order: breaks ties, so a tmpfs precedes a bind on it */
+};
+
+static struct sbx_op *op_add(struct sbx_plan *pl, enum sbx_op_kind k, const char *inside)
+{
+	struct sbx_op *op;
+
+	if (pl->n == pl->alloc) {
+		pl->alloc = pl->alloc ? pl->alloc * 2 : 64;
+		pl->ops = xreallocarray(pl->ops, pl->alloc, sizeof(*pl->ops));
+	}
+	op = &pl->ops[pl->n++];
+	memset(op, 0, sizeof(*op));
+	op->kind = k;
+	op->dst = xasprintf(SBX_STAGE "%s", strcmp(inside, "/") == 0 ? "" : inside);
+	op->fd = op->fd2 = op->fd3 = -1;
+	return op;
+}
+
+static bool plan_has_dir(const struct sbx_plan *pl, const char *staged)
+{
+	for (size_t i = 0; i < pl->n; i++)
+		if (pl->ops[i].kind == OP_MKDIR && strcmp(pl->ops[i].dst, staged) == 0)
+			return true;
+	return false;
+}
+
+/* Adds mkdir ops for every ancestor of inside (and inside itself if dir). */
+static void op_mkdirs(struct sbx_plan *pl, const char *inside, bool self)
+{
+	char *p = xstrdup(inside);
+
+	for (char *s = p + 1;; s++) {
+		bool end = *s == '\0';
+		if (*s != '/' && !end)
+			continue;
+		if (end && !self)
+			break;
+		*s = '\0';
+		char *staged = xasprintf(SBX_STAGE "%s", p);
+		if (!plan_has_dir(pl, staged))
+			op_add(pl, OP_MKDIR, p);
+		free(staged);
+		if (end)
+			break;
+		*s = '/';
+	}
+	free(p);
+}
+
+/* A bind of a resolved host path onto the same (or given) path inside. */
+static void op_bind(struct sbx_plan *pl, const char *src, const char *inside, bool dir,
+                    unsigned attr)
+{
+	op_mkdirs(pl, inside, dir);
+	if (!dir)
+		op_add(pl, OP_MKFILE, inside);
+	struct sbx_op *op = op_add(pl, OP_BIND, inside);
+	op->src = xstrdup(src);
+	op->attr_set = attr;
+}
+
+static void op_mount(struct sbx_plan *pl, enum sbx_op_kind k, const char *inside, const char *data,
+                     unsigned attr)
+{
+	op_mkdirs(pl, inside, true);
+	struct sbx_op *op = op_add(pl, k, inside);
+	op->data = data ? xstrdup(data) : NULL;
+	op->attr_set = attr;
+}
+
+static void op_symlink(struct sbx_plan *pl, const char *inside, const char *target)
+{
+	op_add(pl, OP_SYMLINK, inside)->src = xstrdup(target);
+}
+
+static void plan_system(struct sbx_plan *pl)
+{
+	char target[PATH_MAX], real[PATH_MAX];
+	struct stat st;
+
+	for (size_t i = 0; i < nitems(sys_dirs); i++) {
+		if (lstat(sys_dirs[i], &st) < 0)
+			continue;
+		ssize_t n = S_ISLNK(st.st_mode) ? readlink(sys_dirs[i], target, sizeof(target) - 1)
+		                                : -1;
+		if (n > 0) {
+			target[n] = '\0';
+			op_symlink(pl, sys_dirs[i], target);
+		} else if (S_ISDIR(st.st_mode) && realpath(sys_dirs[i], real)) {
+			op_bind(pl, real, sys_dirs[i], true, A_RO);
+		}
+	}
+	for (size_t i = 0; i < nitems(etc_files); i++)
+		if (realpath(etc_files[i], real) && stat(real, &st) == 0 &&
+		    (S_ISDIR(st.st_mode) || S_ISREG(st.st_mode)))
+			op_bind(pl, real, etc_files[i], S_ISDIR(st.st_mode), A_RO);
+}
+
+static void plan_dev_proc(struct sbx_plan *pl, long long shm_size)
+{
+	char opts[64];
+
+	op_mount(pl, OP_TMPFS, "/dev", "mode=0755,size=64k,nr_inodes=64", A_DEV);
+	for (size_t i = 0; i < nitems(dev_nodes); i++)
+		if (access(dev_nodes[i], F_OK) == 0)
+			op_bind(pl, dev_nodes[i], dev_nodes[i], false, A_DEV);
+	op_mount(pl, OP_DEVPTS, "/dev/pts", "newinstance,ptmxmode=0666,mode=0620", A_DEV);
+	snprintf(opts, sizeof(opts), "mode=1777,size=%lld", shm_size);
+	op_mount(pl, OP_TMPFS, "/dev/shm", opts, A_BIND);
+	for (size_t i = 0; i < nitems(dev_links); i++)
+		op_symlink(pl, dev_links[i][0], dev_links[i][1]);
+	op_add(pl, OP_SETATTR, "/dev")->attr_set = A_DEV | MOUNT_ATTR_RDONLY;
+	op_mount(pl, OP_PROC, "/proc", NULL, A_BIND | MOUNT_ATTR_NOEXEC);
+	for (size_t i = 0; i < nitems(proc_ro); i++)
+		op_add(pl, OP_REBIND, proc_ro[i])->attr_set = A_RO | MOUNT_ATTR_NOEXEC;
+}
+
+/* Appends a want; takes ownership of src, dst and data. */
+static void want_push(struct want **w, size_t *n, enum sbx_op_kind kind, char *src, char *dst,
+                      char *data, unsigned attr, bool is_dir)
+{
+	*w = xreallocarray(*w, *n + 1, sizeof(**w));
+	(*w)[*n] = (struct want){kind, src, dst, data, attr, is_dir, *n};
+	(*n)++;
+}
+
+static int want_cmp(const void *a, const void *b)
+{
+	const struct want *x = a, *y = b;
+	int c = strcmp(x->dst, y->dst);
+	return c ? c : (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* True when dir is path itself or one of its ancestors. */
+static bool path_contains(const char *dir, const char *path)
+{
+	size_t n = strlen(dir);
+	if (strcmp(dir, "/") == 0)
+		return true;
+	return strncmp(dir, path, n) == 0 && (path[n] == '\0' || path[n] == '/');
+}
+
+/* Resolves a granted path; 1 when found, 0 when absent, -1 when refused. */
+static int grant_resolve(const char *path, const char *home, char real[PATH_MAX], bool *is_dir,
+                         char **errstr)
+{
+	struct stat st;
+
+	if (!realpath(path, real) || stat(real, &st) < 0)
+		return 0;
+	if (path_contains(real, home)) {
+		*errstr = xasprintf("granted path %s resolves to %s, which contains $HOME (%s): "
+		                    "grant the files inside instead",
+		                    path, real, home);
+		return -1;
+	}
+	*is_dir = S_ISDIR(st.st_mode);
+	return 1;
+}
+
+/* Adds the read_only/read_write/binds lists; -1 when one is refused. */
+static int want_grants(char *const *list, unsigned attr, const char *home, struct want **w,
+                       size_t *n, char **errstr)
+{
+	char real[PATH_MAX];
+	bool dir = false;
+
+	for (char *const *p = list; p && *p; p++) {
+		if ((*p)[0] != '/') {
+			*errstr = xasprintf("granted path %s is not absolute", *p);
+			return -1;
+		}
+		int r = grant_resolve(*p, home, real, &dir, errstr);
+		if (r < 0)
+			return -1;
+		if (r > 0)
+			want_push(w, n, OP_BIND, xstrdup(real), xstrdup(real), NULL, attr, dir);
+	}
+	return 0;
+}
+
+/* $HOME paths granted read-only, bound at their place under the empty home. */
+static int want_home(char *const *list, const char *home, struct want **w, size_t *n, char **errstr)
+{
+	char real[PATH_MAX];
+	struct stat st;
+
+	for (char *const *p = list; p && *p; p++) {
+		const char *rel = strncmp(*p, "~/", 2) == 0 ? *p + 2 : *p;
+		if (rel[0] == '/' || strstr(rel, "..") || rel[0] == '\0') {
+			*errstr =
+			        xasprintf("home path %s must be relative to $HOME, without ..", *p);
+			return -1;
+		}
+		char *logical = xasprintf("%s/%s", home, rel);
+		if (realpath(logical, real) && stat(real, &st) == 0)
+			want_push(w, n, OP_BIND, xstrdup(real), logical, NULL, A_RO,
+			          S_ISDIR(st.st_mode));
+		else
+			free(logical);
+	}
+	return 0;
+}
+
+/* The workdir: bound, or an overlay whose upper/work live in overlay_dir. */
+static int want_workdir(const struct exec_spec *s, const char *wd, struct want **w, size_t *n,
+                        char **errstr)
+{
+	bool rw = s->profile->workdir_rw;
+
+	if (!s->overlay_dir) {
+		want_push(w, n, OP_BIND, xstrdup(wd), xstrdup(wd), NULL, rw ? A_BIND : A_RO, true);
+	} else {
+		char real[PATH_MAX];
+		if (!realpath(s->overlay_dir, real)) {
+			*errstr = xasprintf("overlay dir %s: %s", s->overlay_dir, strerror(errno));
+			return -1;
+		}
+		for (int i = 0; i < 2; i++) {
+			char *d = xasprintf("%s/%s", real, i ? "work" : "upper");
+			int e = mkdir(d, 0700) < 0 && errno != EEXIST ? errno : 0;
+			free(d);
+			if (e) {
+				*errstr = xasprintf("overlay dir %s: cannot create upper/work: %s",
+				                    real, strerror(e));
+				return -1;
+			}
+		}
+		want_push(w, n, OP_OVERLAY, xstrdup(wd), xstrdup(wd), xstrdup(real), A_BIND, true);
+		rw = true;
+	}
+	/* A writable workdir must not plant hooks or config the host's git runs. */
+	for (int i = 0; rw && i < 2; i++)
+		want_push(w, n, OP_REBIND, NULL,
+		          xasprintf("%s/.git/%s", wd, i ? "config" : "hooks"), NULL, A_RO, false);
+	return 0;
+}
+
+static void wants_emit(struct sbx_plan *pl, struct want *w, size_t n)
+{
+	qsort(w, n, sizeof(*w), want_cmp);
+	for (size_t i = 0; i < n; i++) {
+		struct sbx_op *op;
+		if (w[i].kind == OP_BIND) {
+			op_bind(pl, w[i].src, w[i].dst, w[i].is_dir, w[i].attr);
+			continue;
+		}
+		if (w[i].kind == OP_REBIND) {
+			op_add(pl, OP_REBIND, w[i].dst)->attr_set = w[i].attr;
+			continue;
+		}
+		op_mkdirs(pl, w[i].dst, true);
+		op = op_add(pl, w[i].kind, w[i].dst);
+		op->src = w[i].src ? xstrdup(w[i].src) : NULL;
+		op->data = w[i].data ? xstrdup(w[i].data) : NULL;
+		op->attr_set = w[i].attr;
+	}
+}
+
+static void wants_free(struct want *w, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(w[i].src);
+		free(w[i].dst);
+		free(w[i].data);
+	}
+	free(w);
+}
+
+/* /tmp, the empty home and everything granted, in target order. */
+static int plan_dynamic(const struct exec_spec *s, const char *wd, const char *home,
+                        struct sbx_plan *pl, char **errstr)
+{
+	const struct profile *p = s->profile;
+	long long tsz = p->tmp_size > 0 ? p->tmp_size : 256LL << 20;
+	struct want *w = NULL;
+	size_t n = 0;
+	int rc = -1;
+
+	want_push(&w, &n, OP_TMPFS, NULL, xstrdup("/tmp"), xasprintf("mode=1777,size=%lld", tsz),
+	          A_BIND, true);
+	if (strcmp(home, "/tmp") != 0)
+		want_push(&w, &n, OP_TMPFS, NULL, xstrdup(home),
+		          xasprintf("mode=0700,size=%lld", tsz), A_BIND, true);
+	if (want_workdir(s, wd, &w, &n, errstr) < 0 ||
+	    want_home(p->home, home, &w, &n, errstr) < 0 ||
+	    want_grants(p->read_only, A_RO, home, &w, &n, errstr) < 0 ||
+	    want_grants(p->read_write, A_BIND, home, &w, &n, errstr) < 0 ||
+	    want_grants(s->binds, A_RO, home, &w, &n, errstr) < 0)
+		goto out;
+	wants_emit(pl, w, n);
+	rc = 0;
+out:
+	wants_free(w, n);
+	return rc;
+}
+
+int mounts_plan(const struct exec_spec *s, const char *home, struct sbx_plan *pl, char **errstr)
+{
+	char wd[PATH_MAX];
+
+	memset(pl, 0, sizeof(*pl));
+	if (!s->workdir || !realpath(s->workdir, wd)) {
+		*errstr = xasprintf("workdir %s: %s", s->workdir ? s->workdir : "(none)",
+		                    s->workdir ? strerror(errno) : "not given");
+		return -1;
+	}
+	if (path_contains(wd, home)) {
+		*errstr = xasprintf("workdir %s contains $HOME (%s), whose secrets the sandbox "
+		                    "hides: run from a project directory",
+		                    wd, home);
+		return -1;
+	}
+	pl->workdir = xstrdup(wd);
+	pl->home = xstrdup(home);
+	plan_system(pl);
+	plan_dev_proc(pl, s->profile->tmp_size > 0 ? s->profile->tmp_size : 64LL << 20);
+	if (plan_dynamic(s, wd, home, pl, errstr) < 0) {
+		mounts_plan_clear(pl);
+		return -1;
+	}
+	return 0;
+}
+
+void mounts_plan_clear(struct sbx_plan *pl)
+{
+	for (size_t i = 0; i < pl->n; i++) {
+		free(pl->ops[i].src);
+		free(pl->ops[i].dst);
+		free(pl->ops[i].data);
+	}
+	free(pl->ops);
+	free(pl->workdir);
+	free(pl->home);
+	memset(pl, 0, sizeof(*pl));
+}
+
+/* ---- child side: syscalls only ----------------------------------------- */
+
+/* Writes "/proc/self/fd/N" into b (at least 32 bytes). */
+static char *fd_path(char *b, int fd)
+{
+	char d[12];
+	int n = 0, k = 0;
+
+	do
+		d[n++] = (char)('0' + fd % 10);
+	while ((fd /= 10) > 0);
+	memcpy(b, "/proc/self/fd/", 14);
+	k = 14;
+	while (n > 0)
+		b[k++] = d[--n];
+	b[k] = '\0';
+	return b;
+}
+
+static int open_src(const char *path)
+{
+	struct open_how how = {.flags = O_PATH | O_CLOEXEC, .resolve = RESOLVE_NO_SYMLINKS};
+	return (int)syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof(how));
+}
+
+static int open_sources(struct sbx_plan *pl, struct sbx_report *r)
+{
+	for (size_t i = 0; i < pl->n; i++) {
+		struct sbx_op *op = &pl->ops[i];
+		if (op->kind != OP_BIND && op->kind != OP_OVERLAY)
+			continue;
+		op->fd = open_src(op->src);
+		if (op->fd < 0)
+			goto fail;
+		if (op->kind == OP_OVERLAY) {
+			char b[PATH_MAX];
+			size_t n = strlen(op->data);
+			if (n + 7 > sizeof(b))
+				goto fail;
+			memcpy(b, op->data, n);
+			memcpy(b + n, "/upper", 7);
+			op->fd2 = open_src(b);
+			memcpy(b + n, "/work", 6);
+			op->fd3 = open_src(b);
+			if (op->fd2 < 0 || op->fd3 < 0)
+				goto fail;
+		}
+		continue;
+	fail:
+		sbx_report_fail(r, STEP_OPEN_SOURCE, errno, op->src);
+		return -1;
+	}
+	return 0;
+}
+
+static int set_attr(const char *dst, unsigned attr, bool recursive)
+{
+	struct mount_attr a = {.attr_set = attr, .propagation = MS_PRIVATE};
+	return mount_setattr(AT_FDCWD, dst, recursive ? AT_RECURSIVE : 0, &a, sizeof(a));
+}
+
+static int do_overlay(const struct sbx_op *op)
+{
+	char opts[256], a[32], b[32], c[32];
+	size_t k = 0;
+	const char *parts[] = {"lowerdir=", fd_path(a, op->fd),  ",upperdir=", fd_path(b, op->fd2),
+	                       ",workdir=", fd_path(c, op->fd3), ",userxattr"};
+
+	for (size_t i = 0; i < nitems(parts); i++) {
+		size_t n = strlen(parts[i]);
+		memcpy(opts + k, parts[i], n);
+		k += n;
+	}
+	opts[k] = '\0';
+	return mount("overlay", op->dst, "overlay", MS_NOSUID | MS_NODEV, opts);
+}
+
+/* Runs one op; -1 with errno. */
+static int op_run(const struct sbx_op *op)
+{
+	char fdp[32];
+	int fd;
+
+	switch (op->kind) {
+	case OP_MKDIR:
+		return mkdir(op->dst, 0755) < 0 && errno != EEXIST ? -1 : 0;
+	case OP_MKFILE:
+		fd = open(op->dst, O_CREAT | O_WRONLY | O_CLOEXEC | O_NOFOLLOW, 0644);
+		if (fd < 0 && errno != EEXIST)
+			return -1;
+		return fd >= 0 ? close(fd) : 0;
+	case OP_SYMLINK:
+		return symlink(op->src, op->dst);
+	case OP_TMPFS:
+		return mount("tmpfs", op->dst, "tmpfs", MS_NOSUID | MS_NODEV, op->data);
+	case OP_PROC:
+		return mount("proc", op->dst, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
+	case OP_DEVPTS:
+		return mount("devpts", op->dst, "devpts", MS_NOSUID | MS_NOEXEC, op->data);
+	case OP_BIND:
+		if (mount(fd_path(fdp, op->fd), op->dst, NULL, MS_BIND | MS_REC, NULL) < 0)
+			return -1;
+		return set_attr(op->dst, op->attr_set, true);
+	case OP_REBIND:
+		if (mount(op->dst, op->dst, NULL, MS_BIND | MS_REC, NULL) < 0)
+			return errno == ENOENT ? 0 : -1; /* absent: nothing to protect */
+		return set_attr(op->dst, op->attr_set, true);
+	case OP_OVERLAY:
+		return do_overlay(op);
+	case OP_SETATTR:
+		return set_attr(op->dst, op->attr_set, false);
+	}
+	errno = EINVAL; /* fail safe: an unknown op never passes */
+	return -1;
+}
+
+static int op_attr(const struct sbx_op *op)
+{
+	if (op->kind == OP_TMPFS || op->kind == OP_PROC || op->kind == OP_DEVPTS ||
+	    op->kind == OP_OVERLAY)
+		return set_attr(op->dst, op->attr_set, false);
+	return 0;
+}
+
+int mounts_apply(struct sbx_plan *pl, struct sbx_report *r)
+{
+	if (open_sources(pl, r) < 0)
+		return -1;
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
+	    mount("tmpfs", SBX_STAGE, "tmpfs", MS_NOSUID | MS_NODEV,
+	          "mode=0755,size=1m,nr_inodes=4096") < 0) {
+		sbx_report_fail(r, STEP_MOUNT, errno, SBX_STAGE);
+		return -1;
+	}
+	for (size_t i = 0; i < pl->n; i++) {
+		if (op_run(&pl->ops[i]) < 0 || op_attr(&pl->ops[i]) < 0) {
+			sbx_report_fail(r, STEP_MOUNT, errno, pl->ops[i].dst);
+			return -1;
+		}
+	}
+	if (chdir(SBX_STAGE) < 0 || syscall(SYS_pivot_root, ".", ".") < 0 ||
+	    umount2(".", MNT_DETACH) < 0 || chdir("/") < 0) {
+		sbx_report_fail(r, STEP_PIVOT, errno, SBX_STAGE);
+		return -1;
+	}
+	if (set_attr("/", A_RO, false) < 0) {
+		sbx_report_fail(r, STEP_MOUNT, errno, "/ (read-only)");
+		return -1;
+	}
+	if (chdir(pl->workdir) < 0) {
+		sbx_report_fail(r, STEP_CHDIR, errno, pl->workdir);
+		return -1;
+	}
+	return 0;
+}

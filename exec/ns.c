@@ -1,0 +1,372 @@
+/*
+ * ns.c: the namespace backend. clone3 makes new user, mount, pid, net, ipc,
+ * uts and cgroup namespaces at once; the child maps the caller's own uid,
+ * builds the root (mounts.c), drops every capability, becomes the pid
+ * namespace's init and forks the command. Rules: all planning happens in
+ * the parent before clone (the child only makes syscalls); a failed step
+ * is written to a shared report page and nothing runs; the sandbox dies
+ * with airlock (PR_SET_PDEATHSIG, re-checked through a pidfd) and with
+ * its init, which exits as soon as the command does.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/capability.h>
+#include <linux/sched.h>
+#include <net/if.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/util.h"
+#include "exec/exec_internal.h"
+
+#ifndef SECBIT_NOROOT
+#define SECBIT_NOROOT (1 << 0)
+#define SECBIT_NOROOT_LOCKED (1 << 1)
+#define SECBIT_NO_SETUID_FIXUP (1 << 2)
+#define SECBIT_NO_SETUID_FIXUP_LOCKED (1 << 3)
+#define SECBIT_KEEP_CAPS_LOCKED (1 << 5)
+#define SECBIT_NO_CAP_AMBIENT_RAISE (1 << 6)
+#define SECBIT_NO_CAP_AMBIENT_RAISE_LOCKED (1 << 7)
+#endif
+
+extern char **environ;
+
+static const struct {
+	const char *name, *fix;
+} steps[STEP_COUNT] = {
+        [STEP_NONE] = {"none", NULL},
+        [STEP_CLONE] = {"create the namespaces (clone3)",
+                        "user namespaces look disabled: set user.max_user_namespaces > 0 and "
+                        "kernel.unprivileged_userns_clone=1; on Ubuntu 23.10+ AppArmor blocks "
+                        "them unless kernel.apparmor_restrict_unprivileged_userns=0 or an "
+                        "AppArmor profile with 'userns,' covers airlock; in a container, "
+                        "allow "
+                        "clone/unshare in its seccomp profile. Or run as root"},
+        [STEP_PARENT_GONE] = {"check that airlock is still running", NULL},
+        [STEP_UIDMAP] = {"map the caller's uid into the user namespace",
+                         "check /proc/sys/user/max_user_namespaces and that /proc is mounted"},
+        [STEP_CGROUP] = {"join the pids cgroup", "check the pids cgroup is writable"},
+        [STEP_OPEN_SOURCE] = {"open a path to bind",
+                              "a granted path vanished or became a symlink while preparing"},
+        [STEP_MOUNT] = {"mount", "the kernel refused a mount in the user namespace; "
+                                 "an LSM (AppArmor, SELinux) may forbid it"},
+        [STEP_PIVOT] = {"pivot_root into the new root", NULL},
+        [STEP_HOSTNAME] = {"set the hostname", NULL},
+        [STEP_LOOPBACK] = {"bring up loopback in the network namespace", NULL},
+        [STEP_CAPS] = {"drop capabilities", NULL},
+        [STEP_FORK] = {"fork the command", "the process limit may be reached"},
+        [STEP_LIMITS] = {"set resource limits", NULL},
+        [STEP_CHDIR] = {"enter the workdir", NULL},
+        [STEP_SECCOMP] = {"install the seccomp filter",
+                          "the kernel needs CONFIG_SECCOMP_FILTER; in a container, "
+                          "allow seccomp"},
+        [STEP_EXEC] = {"start the program", NULL},
+};
+
+void sbx_report_fail(struct sbx_report *r, enum sbx_step step, int err, const char *detail)
+{
+	size_t n = detail ? strlen(detail) : 0;
+
+	if (r->step != STEP_NONE)
+		return;
+	r->step = (int)step;
+	r->err = err;
+	if (n >= sizeof(r->detail))
+		n = sizeof(r->detail) - 1;
+	if (n)
+		memcpy(r->detail, detail, n);
+	r->detail[n] = '\0';
+}
+
+char *sbx_report_message(const struct sbx_report *r)
+{
+	int s = r->step > STEP_NONE && r->step < STEP_COUNT ? r->step : STEP_NONE;
+
+	if (s == STEP_EXEC)
+		return xasprintf("cannot run %s: %s", r->detail, strerror(r->err));
+	return xasprintf("sandbox: cannot %s%s%s: %s%s%s", steps[s].name, r->detail[0] ? " " : "",
+	                 r->detail, strerror(r->err), steps[s].fix ? " (hint: " : "",
+	                 steps[s].fix ? steps[s].fix : "");
+}
+
+/* Everything the child needs, prepared by the parent. */
+struct ns_state {
+	const struct exec_spec *spec;
+	struct sbx_plan plan;
+	char **env;
+	const struct sock_fprog *filter;
+	struct sbx_limits limits;
+	struct sbx_cgroup *cgroup;
+	char uid_map[48], gid_map[48];
+	bool network;
+	/* filled in the child */
+	struct sbx_report *report;
+	int fds[3], parent_pidfd;
+};
+
+/* ---- child -------------------------------------------------------------- */
+
+static int write_proc(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), rc = -1;
+	if (fd >= 0 && write(fd, s, strlen(s)) == (ssize_t)strlen(s))
+		rc = 0;
+	if (fd >= 0)
+		close(fd);
+	return rc;
+}
+
+static int loopback_up(void)
+{
+	struct ifreq ifr = {0};
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), rc = -1;
+
+	memcpy(ifr.ifr_name, "lo", 3);
+	ifr.ifr_flags = IFF_UP | IFF_LOOPBACK | IFF_RUNNING;
+	if (fd >= 0 && ioctl(fd, SIOCSIFFLAGS, &ifr) == 0)
+		rc = 0;
+	if (fd >= 0)
+		close(fd);
+	return rc;
+}
+
+/* No capability survives, and exec as uid 0 grants none back (NOROOT). */
+static int caps_drop(void)
+{
+	struct __user_cap_header_struct h = {_LINUX_CAPABILITY_VERSION_3, 0};
+	struct __user_cap_data_struct d[2];
+
+	for (int cap = 0; cap <= 63; cap++)
+		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) < 0 && errno != EINVAL)
+			return -1;
+	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0 ||
+	    prctl(PR_SET_SECUREBITS,
+	          SECBIT_NOROOT | SECBIT_NOROOT_LOCKED | SECBIT_NO_SETUID_FIXUP |
+	                  SECBIT_NO_SETUID_FIXUP_LOCKED | SECBIT_KEEP_CAPS_LOCKED |
+	                  SECBIT_NO_CAP_AMBIENT_RAISE | SECBIT_NO_CAP_AMBIENT_RAISE_LOCKED,
+	          0, 0, 0) < 0)
+		return -1;
+	memset(d, 0, sizeof(d));
+	return (int)syscall(SYS_capset, &h, d);
+}
+
+/* The command: a new session, limits, the filter, exec. It runs on a
+ * vfork-style stack sharing init's memory until execve, so it only makes
+ * syscalls and writes the report. */
+static int command_main(void *arg)
+{
+	struct ns_state *st = arg;
+	struct sbx_report *r = st->report;
+	int e;
+
+	r->t[PH_FORKED] = clock_ns();
+	setsid();
+	if (limits_apply(&st->limits) < 0) {
+		sbx_report_fail(r, STEP_LIMITS, errno, NULL);
+		_exit(EXIT_INTERNAL);
+	}
+	if (seccomp_install(st->filter) < 0) {
+		sbx_report_fail(r, STEP_SECCOMP, errno, NULL);
+		_exit(EXIT_INTERNAL);
+	}
+	r->t[PH_EXEC] = clock_ns();
+	e = exec_lookup_execve(st->spec->argv, st->env);
+	sbx_report_fail(r, STEP_EXEC, e, st->spec->argv[0]);
+	_exit(e == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_EXEC);
+}
+
+/* Identity, cgroup and file system: everything that needs the capabilities. */
+static int child_setup(struct ns_state *st)
+{
+	struct sbx_report *r = st->report;
+	struct pollfd p = {st->parent_pidfd, POLLIN, 0};
+	int cg = cgroup_procs_fd(st->cgroup);
+
+	r->t[PH_CHILD] = clock_ns();
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || poll(&p, 1, 0) != 0) {
+		sbx_report_fail(r, STEP_PARENT_GONE, errno ? errno : ESRCH, NULL);
+		return -1;
+	}
+	if (write_proc("/proc/self/uid_map", st->uid_map) < 0 ||
+	    write_proc("/proc/self/setgroups", "deny") < 0 ||
+	    write_proc("/proc/self/gid_map", st->gid_map) < 0) {
+		sbx_report_fail(r, STEP_UIDMAP, errno, "/proc/self/uid_map");
+		return -1;
+	}
+	r->t[PH_MAPPED] = clock_ns();
+	if (cg >= 0 && write(cg, "0", 1) != 1) {
+		sbx_report_fail(r, STEP_CGROUP, errno, NULL);
+		return -1;
+	}
+	if (mounts_apply(&st->plan, r) < 0)
+		return -1;
+	r->t[PH_MOUNTED] = clock_ns();
+	if (sethostname("airlock", 7) < 0) {
+		sbx_report_fail(r, STEP_HOSTNAME, errno, NULL);
+		return -1;
+	}
+	if (!st->network && loopback_up() < 0) {
+		sbx_report_fail(r, STEP_LOOPBACK, errno, NULL);
+		return -1;
+	}
+	return 0;
+}
+
+/* pid 1 of the sandbox: set up, fork the command, report its status. */
+static void __attribute__((noreturn)) child_main(struct ns_state *st)
+{
+	struct sbx_report *r = st->report;
+	static char stack[64 * 1024] __attribute__((aligned(16)));
+	int status;
+	pid_t pid, w;
+
+	if (child_setup(st) < 0)
+		_exit(EXIT_INTERNAL);
+	if (caps_drop() < 0 || prctl(PR_SET_DUMPABLE, 0) < 0) {
+		sbx_report_fail(r, STEP_CAPS, errno, NULL);
+		_exit(EXIT_INTERNAL);
+	}
+	for (int i = 0; i < 3; i++)
+		if (st->fds[i] != i && dup2(st->fds[i], i) < 0)
+			_exit(EXIT_INTERNAL);
+	syscall(SYS_close_range, 3, ~0U, 0);
+	r->t[PH_READY] = clock_ns();
+	/* CLONE_VM|CLONE_VFORK: no page tables to copy; init waits for the exec */
+	pid = clone(command_main, stack + sizeof(stack), CLONE_VM | CLONE_VFORK | SIGCHLD, st);
+	if (pid < 0) {
+		sbx_report_fail(r, STEP_FORK, errno, NULL);
+		_exit(EXIT_INTERNAL);
+	}
+	for (;;) {
+		w = waitpid(-1, &status, 0);
+		if (w == pid) {
+			r->cmd_status = status;
+			r->cmd_done = 1;
+			_exit(0); /* the kernel kills everything left in the namespace */
+		}
+		if (w < 0 && errno != EINTR)
+			_exit(EXIT_INTERNAL);
+	}
+}
+
+/* ---- parent ------------------------------------------------------------- */
+
+/* Sums of phase durations over the calls of this process (bench only). */
+static long long phase_sum[PH_COUNT];
+static long long phase_calls;
+
+void exec_phases_add(const long long *t)
+{
+	if (!getenv("AIRLOCK_EXEC_PHASES"))
+		return;
+	for (int i = 1; i < PH_COUNT; i++)
+		if (t[i] && t[i - 1])
+			phase_sum[i] += t[i] - t[i - 1];
+	phase_calls++;
+}
+
+void exec_phases_print(FILE *f)
+{
+	static const char *const names[PH_COUNT] = {"",      "clone", "uidmap",        "mounts",
+	                                            "ready", "fork",  "limits+seccomp"};
+	for (int i = 1; i < PH_COUNT && phase_calls; i++)
+		fprintf(f, "%s=%.3fms ", names[i],
+		        (double)phase_sum[i] / 1e6 / (double)phase_calls);
+	fputc('\n', f);
+}
+
+static pthread_once_t self_once = PTHREAD_ONCE_INIT;
+static int self_pidfd = -1;
+
+static void self_pidfd_open(void)
+{
+	self_pidfd = (int)syscall(SYS_pidfd_open, getpid(), 0);
+}
+
+static const char *home_dir(void)
+{
+	const char *h = getenv("HOME");
+	if (h && h[0] == '/' && h[1] != '\0')
+		return h;
+	return geteuid() == 0 ? "/root" : "/nonexistent-home";
+}
+
+static int ns_prepare(const struct exec_spec *s, void **state, char **errstr)
+{
+	struct ns_state *st = xcalloc(1, sizeof(*st));
+	const struct profile *p = s->profile;
+	int rc = -1;
+
+	st->spec = s;
+	st->network = p->network && !s->overlay_dir;
+	snprintf(st->uid_map, sizeof(st->uid_map), "%u %u 1\n", geteuid(), geteuid());
+	snprintf(st->gid_map, sizeof(st->gid_map), "%u %u 1\n", getegid(), getegid());
+	if (mounts_plan(s, home_dir(), &st->plan, errstr) < 0)
+		goto out;
+	st->env = env_build(p, environ, s->env, st->plan.home);
+	st->filter = seccomp_filter(st->network, errstr);
+	if (!st->filter)
+		goto out;
+	limits_from_profile(p, &st->limits);
+	if (cgroup_create(p->processes, geteuid() == 0, &st->cgroup, errstr) < 0)
+		goto out;
+	pthread_once(&self_once, self_pidfd_open);
+	if (self_pidfd < 0) {
+		*errstr = xasprintf("sandbox: pidfd_open: %s (needs Linux 5.3+)", strerror(errno));
+		goto out;
+	}
+	st->parent_pidfd = self_pidfd;
+	rc = 0;
+out:
+	*state = st;
+	return rc;
+}
+
+static void ns_destroy(void *state)
+{
+	struct ns_state *st = state;
+	if (!st)
+		return;
+	mounts_plan_clear(&st->plan);
+	strv_free(st->env);
+	cgroup_destroy(st->cgroup);
+	free(st);
+}
+
+static void ns_child(void *arg, struct sbx_report *r, const int fds[3])
+{
+	struct ns_state *st = arg; /* the child's own copy: safe to fill in */
+
+	st->report = r;
+	memcpy(st->fds, fds, sizeof(st->fds));
+	child_main(st);
+}
+
+static int ns_run(void *state, struct exec_result *res, char **errstr)
+{
+	struct ns_state *st = state;
+	uint64_t flags = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS |
+	                 CLONE_NEWCGROUP | (st->network ? 0 : CLONE_NEWNET);
+
+	return exec_spawn_wait(st->spec, flags, ns_child, st, res, errstr);
+}
+
+const struct exec_backend exec_backend_namespace = {
+        .name = "namespace",
+        .prepare = ns_prepare,
+        .run = ns_run,
+        .destroy = ns_destroy,
+};

@@ -1,0 +1,187 @@
+/*
+ * seccomp.c: the syscall filter every sandboxed command runs under. Built
+ * with libseccomp once per process and network setting, exported to raw BPF
+ * and cached, so a call pays one seccomp(2) and no compile. Rules: default
+ * allow; the deny list is a table (one row per syscall, with its reason in
+ * docs/sandbox.md); arguments that the kernel reads as 32-bit ints are
+ * compared masked to 32 bits; a foreign architecture kills the process.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/seccomp.h>
+#include <pthread.h>
+#include <sched.h>
+#include <seccomp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/personality.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "core/util.h"
+#include "exec/exec_internal.h"
+
+#ifndef AF_VSOCK
+#define AF_VSOCK 40
+#endif
+#ifndef AF_ALG
+#define AF_ALG 38
+#endif
+#ifndef TIOCLINUX
+#define TIOCLINUX 0x541C
+#endif
+
+/* Syscalls refused with EPERM outright. */
+static const char *const denied[] = {
+        "ptrace",
+        "process_vm_readv",
+        "process_vm_writev",
+        "kcmp",
+        "pidfd_getfd",
+        "bpf",
+        "perf_event_open",
+        "userfaultfd",
+        "keyctl",
+        "add_key",
+        "request_key",
+        "kexec_load",
+        "kexec_file_load",
+        "init_module",
+        "finit_module",
+        "delete_module",
+        "mount",
+        "umount2",
+        "pivot_root",
+        "chroot",
+        "fsopen",
+        "fsconfig",
+        "fsmount",
+        "fspick",
+        "open_tree",
+        "move_mount",
+        "mount_setattr",
+        "unshare",
+        "setns",
+        "io_uring_setup",
+        "io_uring_enter",
+        "io_uring_register",
+        "swapon",
+        "swapoff",
+        "reboot",
+        "acct",
+        "syslog",
+        "open_by_handle_at",
+        "name_to_handle_at",
+        "quotactl",
+        "lookup_dcookie",
+        "uselib",
+        "ioperm",
+        "iopl",
+};
+
+/* clone(2) flags that would make a namespace: each refused. */
+static const unsigned long clone_ns_flags[] = {CLONE_NEWNS,    CLONE_NEWUTS, CLONE_NEWIPC,
+                                               CLONE_NEWUSER,  CLONE_NEWPID, CLONE_NEWNET,
+                                               CLONE_NEWCGROUP};
+
+/* ioctl requests refused: keystroke injection into a terminal. */
+static const unsigned long ioctl_denied[] = {TIOCSTI, TIOCLINUX};
+
+/* Socket families refused even when the network is on. */
+static const int af_denied[] = {AF_VSOCK, AF_ALG};
+
+#define M32 0xffffffffULL
+
+static int add_rules(scmp_filter_ctx ctx, bool network)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < nitems(denied); i++) {
+		int nr = seccomp_syscall_resolve_name(denied[i]);
+		if (nr != __NR_SCMP_ERROR)
+			rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), nr, 0);
+	}
+	for (size_t i = 0; i < nitems(clone_ns_flags); i++)
+		rc |= seccomp_rule_add(
+		        ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(clone), 1,
+		        SCMP_A0(SCMP_CMP_MASKED_EQ, clone_ns_flags[i], clone_ns_flags[i]));
+	/* clone3 passes its flags in memory seccomp cannot read: say "no such
+	 * call" so libc falls back to clone, whose flags are checked above. */
+	rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);
+	for (size_t i = 0; i < nitems(ioctl_denied); i++)
+		rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioctl), 1,
+		                       SCMP_A1(SCMP_CMP_MASKED_EQ, M32, ioctl_denied[i]));
+	for (size_t i = 0; i < nitems(af_denied); i++)
+		rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(socket), 1,
+		                       SCMP_A0(SCMP_CMP_MASKED_EQ, M32, (unsigned)af_denied[i]));
+	if (!network)
+		rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(socket), 1,
+		                       SCMP_A0(SCMP_CMP_NE, AF_UNIX));
+	/* personality: only the default; libseccomp takes one comparison per
+	 * argument, so the 0xffffffff query is refused too (fail safe) */
+	rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(personality), 1,
+	                       SCMP_A0(SCMP_CMP_NE, PER_LINUX));
+	return rc;
+}
+
+/* Compiles the filter and exports it as raw BPF; NULL with *errstr. */
+static struct sock_fprog *filter_build(bool network, char **errstr)
+{
+	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+	struct sock_fprog *prog = NULL;
+	struct stat st;
+	int fd = -1;
+
+	if (!ctx || seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS) < 0 ||
+	    seccomp_attr_set(ctx, SCMP_FLTATR_CTL_NNP, 0) < 0 || add_rules(ctx, network) != 0) {
+		*errstr = xstrdup("seccomp: cannot build the filter (libseccomp rejected a rule)");
+		goto out;
+	}
+	fd = memfd_create("airlock-seccomp", MFD_CLOEXEC);
+	if (fd < 0 || seccomp_export_bpf(ctx, fd) < 0 || fstat(fd, &st) < 0 || st.st_size <= 0 ||
+	    st.st_size % (off_t)sizeof(struct sock_filter) != 0) {
+		*errstr = xasprintf("seccomp: cannot export the filter: %s", strerror(errno));
+		goto out;
+	}
+	prog = xcalloc(1, sizeof(*prog));
+	prog->len = (unsigned short)(st.st_size / (off_t)sizeof(struct sock_filter));
+	prog->filter = xmalloc((size_t)st.st_size);
+	if (pread(fd, prog->filter, (size_t)st.st_size, 0) != st.st_size) {
+		*errstr = xstrdup("seccomp: short read of the exported filter");
+		free(prog->filter);
+		free(prog);
+		prog = NULL;
+	}
+out:
+	if (fd >= 0)
+		close(fd);
+	seccomp_release(ctx);
+	return prog;
+}
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static struct sock_fprog *cache[2];
+
+const struct sock_fprog *seccomp_filter(bool network, char **errstr)
+{
+	struct sock_fprog *p;
+
+	pthread_mutex_lock(&lock);
+	if (!cache[network])
+		cache[network] = filter_build(network, errstr);
+	p = cache[network];
+	pthread_mutex_unlock(&lock);
+	return p;
+}
+
+int seccomp_install(const struct sock_fprog *prog)
+{
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		return -1;
+	return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, prog);
+}

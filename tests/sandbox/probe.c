@@ -1,0 +1,292 @@
+/*
+ * probe.c: escape attempts made from inside the sandbox, one per
+ * subcommand. Each prints "BLOCKED <errno name>" and exits 0 when the
+ * attempt failed, or "ESCAPED ..." and exits 1 when it worked. Built by
+ * tests/sandbox/run.sh; never part of airlock itself.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/bpf.h>
+#include <linux/perf_event.h>
+#include <pty.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+#include <unistd.h>
+
+static int verdict(long rc, const char *what)
+{
+	if (rc < 0) {
+		printf("BLOCKED %s: %s\n", what, strerrorname_np(errno));
+		return 0;
+	}
+	printf("ESCAPED %s (rc %ld)\n", what, rc);
+	return 1;
+}
+
+static int p_ptrace(char **a) { (void)a; return verdict(syscall(SYS_ptrace, 16 /*ATTACH*/, 1, 0, 0), "ptrace attach pid 1"); }
+
+static int p_vmread(char **a)
+{
+	char buf[8], src[8] = "x";
+	struct iovec l = {buf, 8}, r = {src, 8};
+	(void)a;
+	return verdict(syscall(SYS_process_vm_readv, getppid() ? getppid() : 1, &l, 1, &r, 1, 0),
+	               "process_vm_readv");
+}
+
+static int p_socket(char **a)
+{
+	int fam = atoi(a[0]), type = a[1] ? atoi(a[1]) : SOCK_STREAM;
+	return verdict(socket(fam, type, 0), "socket");
+}
+
+static int p_connect(char **a)
+{
+	struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)atoi(a[0]))};
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	inet_pton(AF_INET, "127.0.0.1", &sa.sin_addr);
+	if (fd < 0)
+		return verdict(fd, "socket AF_INET");
+	return verdict(connect(fd, (struct sockaddr *)&sa, sizeof(sa)), "connect 127.0.0.1");
+}
+
+static int p_abstract(char **a)
+{
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	size_t n = strlen(a[0]);
+	memcpy(sa.sun_path + 1, a[0], n);
+	if (fd < 0)
+		return verdict(fd, "socket AF_UNIX");
+	return verdict(connect(fd, (struct sockaddr *)&sa,
+	                       (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + n)),
+	               "connect abstract unix socket");
+}
+
+static int p_mount(char **a) { (void)a; return verdict(mount("none", "/tmp", "tmpfs", 0, NULL), "mount tmpfs"); }
+static int p_umount(char **a) { (void)a; return verdict(umount2("/proc", MNT_DETACH), "umount /proc"); }
+static int p_remount(char **a)
+{
+	return verdict(mount(NULL, a[0], NULL, MS_REMOUNT | MS_BIND, NULL), "remount rw");
+}
+static int p_userns(char **a) { (void)a; return verdict(unshare(CLONE_NEWUSER), "unshare user ns"); }
+static int p_clone_ns(char **a)
+{
+	(void)a;
+	long pid = syscall(SYS_clone, CLONE_NEWUSER | CLONE_NEWNS | SIGCHLD, 0, 0, 0, 0);
+	if (pid == 0)
+		_exit(0);
+	return verdict(pid, "clone(CLONE_NEWUSER)");
+}
+static int p_chroot(char **a) { (void)a; return verdict(chroot("/tmp"), "chroot"); }
+static int p_pivot(char **a) { (void)a; return verdict(syscall(SYS_pivot_root, ".", "."), "pivot_root"); }
+static int p_clone3(char **a)
+{
+	uint64_t args[8] = {0};
+	(void)a;
+	args[4] = SIGCHLD;
+	long pid = syscall(SYS_clone3, args, sizeof(args));
+	if (pid == 0)
+		_exit(0);
+	return verdict(pid, "clone3");
+}
+static int p_keyctl(char **a) { (void)a; return verdict(syscall(SYS_keyctl, 0 /*GET_KEYRING_ID*/, -3, 0), "keyctl"); }
+static int p_addkey(char **a) { (void)a; return verdict(syscall(SYS_add_key, "user", "x", "y", 1, -3), "add_key"); }
+static int p_bpf(char **a)
+{
+	union bpf_attr at;
+	(void)a;
+	memset(&at, 0, sizeof(at));
+	at.map_type = BPF_MAP_TYPE_ARRAY;
+	at.key_size = 4;
+	at.value_size = 4;
+	at.max_entries = 1;
+	return verdict(syscall(SYS_bpf, BPF_MAP_CREATE, &at, sizeof(at)), "bpf");
+}
+static int p_perf(char **a)
+{
+	struct perf_event_attr pe;
+	(void)a;
+	memset(&pe, 0, sizeof(pe));
+	pe.type = PERF_TYPE_SOFTWARE;
+	pe.size = sizeof(pe);
+	pe.config = PERF_COUNT_SW_CPU_CLOCK;
+	return verdict(syscall(SYS_perf_event_open, &pe, 0, -1, -1, 0), "perf_event_open");
+}
+static int p_uffd(char **a) { (void)a; return verdict(syscall(SYS_userfaultfd, 0), "userfaultfd"); }
+static int p_iouring(char **a)
+{
+	char params[120] = {0};
+	(void)a;
+	return verdict(syscall(SYS_io_uring_setup, 4, params), "io_uring_setup");
+}
+
+/* An x32 syscall: the filter must kill us (SIGSYS) before the kernel sees it. */
+static int p_x32(char **a)
+{
+	(void)a;
+	long rc = syscall(0x40000000 | SYS_getpid);
+	printf("ESCAPED x32 syscall returned %ld (%s)\n", rc, strerrorname_np(errno));
+	return 1;
+}
+
+/* An i386 syscall through int 0x80: foreign arch, must be killed. */
+static int p_i386(char **a)
+{
+	long rc = 20; /* getpid on i386 */
+	(void)a;
+	__asm__ volatile("int $0x80" : "+a"(rc) : : "memory");
+	printf("ESCAPED int 0x80 returned %ld\n", rc);
+	return 1;
+}
+
+static int p_tiocsti(char **a)
+{
+	int m, s;
+	char c = 'x';
+	(void)a;
+	if (openpty(&m, &s, NULL, NULL, NULL) < 0)
+		return verdict(-1, "openpty");
+	/* the request compared as 32 bits: high garbage must not slip past */
+	long rc = syscall(SYS_ioctl, s, (unsigned long)TIOCSTI | (1UL << 32), &c);
+	if (rc == 0)
+		return verdict(rc, "TIOCSTI (high bits)");
+	return verdict(ioctl(s, TIOCSTI, &c), "TIOCSTI");
+}
+
+static int p_tioclinux(char **a)
+{
+	char c = 3;
+	(void)a;
+	return verdict(ioctl(0, 0x541C, &c), "TIOCLINUX");
+}
+
+static int p_mknod(char **a) { return verdict(mknod(a[0], S_IFCHR | 0666, makedev(1, 3)), "mknod"); }
+
+static int p_personality(char **a) { (void)a; return verdict(syscall(SYS_personality, 0x0040000), "personality ADDR_NO_RANDOMIZE"); }
+
+/* Prints what a process would hold: euid, CapEff, NoNewPrivs. */
+static int p_status(char **a)
+{
+	char line[256];
+	FILE *f = fopen("/proc/self/status", "r");
+	(void)a;
+	printf("euid %d\n", (int)geteuid());
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, "CapEff", 6) || !strncmp(line, "CapPrm", 6) ||
+		    !strncmp(line, "NoNewPrivs", 10) || !strncmp(line, "Seccomp:", 8))
+			fputs(line, stdout);
+	return 0;
+}
+
+/* Forks until refused (at most 4000); prints how many lived. */
+static int p_forkbomb(char **a)
+{
+	int n = 0;
+	(void)a;
+	for (; n < 4000; n++) {
+		pid_t p = fork();
+		if (p < 0)
+			break;
+		if (p == 0) {
+			pause();
+			_exit(0);
+		}
+	}
+	printf("forked %d\n", n);
+	kill(0, SIGKILL);
+	return 0;
+}
+
+static int p_membomb(char **a)
+{
+	size_t total = 0, step = 64 << 20;
+	(void)a;
+	for (int i = 0; i < 128; i++) { /* up to 8 GiB */
+		char *p = mmap(NULL, step, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			break;
+		memset(p, 1, step);
+		total += step;
+	}
+	printf("allocated %zu MiB\n", total >> 20);
+	return total >= (size_t)8 << 30;
+}
+
+/* Leaves a setsid'd, double-forked grandchild running `sleep TAG`. */
+static int p_grandchild(char **a)
+{
+	if (fork() == 0) {
+		setsid();
+		if (fork() == 0) {
+			execlp("sleep", "sleep", a[0], (char *)NULL);
+			_exit(127);
+		}
+		_exit(0);
+	}
+	usleep(100000);
+	printf("left sleep %s behind\n", a[0]);
+	return 0;
+}
+
+static int p_kill(char **a) { return verdict(kill(atoi(a[0]), SIGKILL), "kill host pid"); }
+
+static int p_write(char **a)
+{
+	int fd = open(a[0], O_WRONLY | O_CREAT | O_APPEND, 0644);
+	if (fd < 0)
+		return verdict(fd, a[0]);
+	return verdict(write(fd, "PWNED\n", 6), a[0]);
+}
+
+static int p_link(char **a) { return verdict(link(a[0], a[1]), "hard link"); }
+
+static const struct {
+	const char *name;
+	int (*fn)(char **);
+	int nargs;
+} probes[] = {
+	{"ptrace", p_ptrace, 0},     {"vmread", p_vmread, 0},       {"socket", p_socket, 1},
+	{"connect", p_connect, 1},   {"abstract", p_abstract, 1},   {"mount", p_mount, 0},
+	{"umount", p_umount, 0},     {"remount", p_remount, 1},     {"userns", p_userns, 0},
+	{"clonens", p_clone_ns, 0},  {"chroot", p_chroot, 0},       {"pivot", p_pivot, 0},
+	{"clone3", p_clone3, 0},     {"keyctl", p_keyctl, 0},       {"addkey", p_addkey, 0},
+	{"bpf", p_bpf, 0},           {"perf", p_perf, 0},           {"uffd", p_uffd, 0},
+	{"iouring", p_iouring, 0},   {"x32", p_x32, 0},             {"i386", p_i386, 0},
+	{"tiocsti", p_tiocsti, 0},   {"tioclinux", p_tioclinux, 0}, {"mknod", p_mknod, 1},
+	{"personality", p_personality, 0}, {"status", p_status, 0}, {"forkbomb", p_forkbomb, 0},
+	{"membomb", p_membomb, 0},   {"grandchild", p_grandchild, 1}, {"kill", p_kill, 1},
+	{"write", p_write, 1},       {"link", p_link, 2},
+};
+
+int main(int argc, char **argv)
+{
+	setvbuf(stdout, NULL, _IONBF, 0);
+	for (size_t i = 0; argc > 1 && i < sizeof(probes) / sizeof(probes[0]); i++)
+		if (strcmp(argv[1], probes[i].name) == 0) {
+			if (argc - 2 < probes[i].nargs) {
+				fprintf(stderr, "probe %s: needs %d args\n", argv[1], probes[i].nargs);
+				return 2;
+			}
+			return probes[i].fn(argv + 2);
+		}
+	fprintf(stderr, "probe: unknown attempt %s\n", argc > 1 ? argv[1] : "(none)");
+	return 2;
+}

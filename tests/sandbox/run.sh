@@ -1,0 +1,230 @@
+#!/bin/sh
+# run.sh: the escape and containment suite. Every case is a real attempt
+# made from inside `airlock exec`, and every case checks the host afterwards
+# (files untouched, no process left, no connection made).
+#   usage: AIRLOCK=/abs/airlock tests/sandbox/run.sh root|nobody
+# "nobody" runs airlock through setpriv as uid/gid 65534 (unprivileged
+# user namespaces). Prints "N passed, N failed"; exits 1 on any failure.
+set -u
+AS=${1:-root}
+: "${AIRLOCK:?set AIRLOCK to the airlock binary}"
+SRC=$(cd "$(dirname "$0")" && pwd)
+WORK=$(mktemp -d /tmp/airlock-sbx.XXXXXX)
+PASS=0
+FAIL=0
+PIDS=""
+
+cleanup() {
+	for p in $PIDS; do kill "$p" 2>/dev/null; done
+	rm -rf "$WORK"
+}
+trap cleanup EXIT INT TERM
+
+# ok NAME: a pass, unless airlock itself failed (then nothing was attempted).
+ok() {
+	case "${OUT:-}" in
+	*"sandbox: cannot"* | *"error while loading"* | *"airlock exec: cannot"* | *"usage:"*)
+		bad "$1" "airlock did not run the attempt"
+		return
+		;;
+	esac
+	PASS=$((PASS + 1))
+	echo "ok   [$AS] $1"
+}
+bad() { FAIL=$((FAIL + 1)); echo "FAIL [$AS] $1: $2"; [ -n "${OUT:-}" ] && echo "$OUT" | sed 's/^/     | /' | head -5; }
+
+# ---- the host the sandbox must not touch ----
+cc -O1 -o "$WORK/probe" "$SRC/probe.c" -lutil || { echo "cannot build probe"; exit 1; }
+mkdir -p "$WORK/wd/.git/hooks" "$WORK/outside" "$WORK/home/.ssh" "$WORK/home/.aws"
+echo "[core]" > "$WORK/wd/.git/config"
+echo "SSH-PRIVATE-KEY-MARKER" > "$WORK/home/.ssh/id_rsa"
+echo "AWS-SECRET-MARKER" > "$WORK/home/.aws/credentials"
+echo "HISTORY-MARKER" > "$WORK/home/.bash_history"
+echo "keep me" > "$WORK/outside/keep"
+echo "target" > "$WORK/outside/target"
+ln -s "$WORK/outside/target" "$WORK/wd/link"
+ln -s /etc/passwd "$WORK/wd/pwlink"
+cp "$WORK/probe" "$WORK/wd/probe"
+cp "$WORK/probe" "$WORK/wd/suidprobe"
+RUN=""
+if [ "$AS" = nobody ]; then
+	chown -R 65534:65534 "$WORK"
+	RUN="setpriv --reuid=65534 --regid=65534 --clear-groups"
+fi
+chown 0:0 "$WORK/wd/suidprobe"
+chmod 4755 "$WORK/wd/suidprobe"
+PASSWD_SUM=$(md5sum < /etc/passwd)
+TAG="4242.$$"
+
+# ax ARGS...: airlock exec as the identity, in the workdir, with secrets in
+# the environment that must never reach the command.
+ax() {
+	(cd "$WORK/wd" && env -i PATH=/usr/bin:/bin HOME="$WORK/home" LANG=C \
+		MY_API_TOKEN=tok-MARKER AWS_SECRET_ACCESS_KEY=sec-MARKER LC_API_KEY=lc-MARKER \
+		$RUN "$AIRLOCK" exec "$@")
+}
+
+# blocked NAME PROBE-ARGS...: the probe must report BLOCKED and exit 0.
+blocked() {
+	name=$1
+	shift
+	OUT=$(ax -- ./probe "$@" 2>&1)
+	rc=$?
+	case "$OUT" in
+	*BLOCKED*) [ $rc -eq 0 ] && { ok "$name"; return 0; } ;;
+	esac
+	bad "$name" "rc=$rc"
+	return 1
+}
+
+# blocked_net NAME PROBE-ARGS...: the same with --network on.
+blocked_net() {
+	name=$1
+	shift
+	OUT=$(ax --network -- ./probe "$@" 2>&1)
+	case "$OUT" in *BLOCKED*) ok "$name" ;; *) bad "$name" "not blocked" ;; esac
+}
+
+# ---- preflight: the sandbox starts at all, else every host check is moot ----
+OUT=$(ax -- sh -c 'echo started' 2>&1)
+if [ "$OUT" != started ]; then
+	echo "FAIL [$AS] preflight: airlock exec -- sh did not run: $OUT"
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+
+# ---- files ----
+OUT=$(ax -- ./probe write "$WORK/outside/new" 2>&1)
+[ ! -e "$WORK/outside/new" ] && ok write-outside-workdir || bad write-outside-workdir "host file created"
+OUT=$(ax -- sh -c "rm -rf '$WORK/outside'" 2>&1)
+[ -f "$WORK/outside/keep" ] && ok rm-outside-workdir || bad rm-outside-workdir "host file removed"
+OUT=$(ax -- ./probe write link 2>&1)
+[ "$(cat "$WORK/outside/target")" = target ] && ok write-through-symlink || bad write-through-symlink "target changed"
+OUT=$(ax -- ./probe write pwlink 2>&1)
+[ "$(md5sum < /etc/passwd)" = "$PASSWD_SUM" ] && ok write-symlink-etc-passwd || bad write-symlink-etc-passwd "passwd changed"
+OUT=$(ax -- sh -c "./probe link /etc/passwd hl; ./probe write hl" 2>&1)
+[ "$(md5sum < /etc/passwd)" = "$PASSWD_SUM" ] && [ ! "$WORK/wd/hl" -ef /etc/passwd ] && ok hardlink-outside ||
+	bad hardlink-outside "link made or passwd changed"
+OUT=$(ax -- sh -c "./probe link '$WORK/outside/keep' hl2; ./probe write hl2" 2>&1)
+[ "$(cat "$WORK/outside/keep")" = "keep me" ] && ok hardlink-to-outside-file || bad hardlink-to-outside-file "keep changed"
+OUT=$(ax -- sh -c 'cat "$HOME/.ssh/id_rsa"; cat ~/.ssh/id_rsa' 2>&1)
+case "$OUT" in *MARKER*) bad read-ssh-key "key visible" ;; *) ok read-ssh-key ;; esac
+OUT=$(ax -- sh -c "cat '$WORK/home/.aws/credentials'" 2>&1)
+case "$OUT" in *MARKER*) bad read-aws-credentials "visible" ;; *) ok read-aws-credentials ;; esac
+OUT=$(ax -- sh -c 'ls -A "$HOME"; cat "$HOME/.bash_history"' 2>&1)
+case "$OUT" in *MARKER*|*.ssh*) bad home-is-empty "home files visible" ;; *) ok home-is-empty ;; esac
+OUT=$(ax -- cat /etc/shadow 2>&1)
+rc=$?
+case "$OUT" in *root:*) bad read-etc-shadow "shadow readable" ;; *) [ $rc -ne 0 ] && ok read-etc-shadow || bad read-etc-shadow "rc 0" ;; esac
+OUT=$(ax -- ./probe write .git/hooks/pre-commit 2>&1)
+[ ! -e "$WORK/wd/.git/hooks/pre-commit" ] && ok write-git-hooks || bad write-git-hooks "hook planted"
+OUT=$(ax -- ./probe write .git/config 2>&1)
+grep -q PWNED "$WORK/wd/.git/config" && bad write-git-config "config changed" || ok write-git-config
+OUT=$(ax --profile readonly -- ./probe write ro.txt 2>&1)
+[ ! -e "$WORK/wd/ro.txt" ] && ok readonly-workdir || bad readonly-workdir "file written"
+OUT=$(ax -- ./probe write made.txt 2>&1)
+[ -f "$WORK/wd/made.txt" ] && ok workspace-writes-land || bad workspace-writes-land "control: write lost"
+OUT=$(ax -- sh -c 'touch /usr/airlock-x /etc/airlock-x; echo x > /proc/sysrq-trigger' 2>&1)
+[ ! -e /usr/airlock-x ] && [ ! -e /etc/airlock-x ] && ok system-dirs-readonly || bad system-dirs-readonly "written"
+V=$(cat /proc/sys/vm/overcommit_memory)
+OUT=$(ax -- sh -c "echo $V > /proc/sys/vm/overcommit_memory && echo WROTE" 2>&1)
+case "$OUT" in *WROTE*) bad proc-sys-readonly "sysctl written" ;; *) ok proc-sys-readonly ;; esac
+OUT=$(ax -- ./probe mknod dev0 2>&1)
+[ ! -e "$WORK/wd/dev0" ] && ok mknod-device || bad mknod-device "node made"
+OUT=$(ax -- sh -c 'ls /sys/fs/cgroup /run /var/run /root/.ssh 2>/dev/null | head -3' 2>&1)
+[ -z "$OUT" ] && ok sys-run-invisible || bad sys-run-invisible "visible"
+
+# ---- environment and processes ----
+OUT=$(ax -- env 2>&1)
+case "$OUT" in *MARKER*) bad secret-env-invisible "secret in env" ;; *) ok secret-env-invisible ;; esac
+sleep 300 &
+HPID=$!
+PIDS="$PIDS $HPID"
+OUT=$(ax -- sh -c "ls /proc | grep -c '^[0-9]'; test -d /proc/$HPID && echo SEEN" 2>&1)
+case "$OUT" in *SEEN*) bad host-pids-invisible "host pid seen" ;; *) [ "$(echo "$OUT" | head -1)" -le 4 ] && ok host-pids-invisible || bad host-pids-invisible "many pids" ;; esac
+OUT=$(ax -- ./probe kill "$HPID" 2>&1)
+kill -0 "$HPID" 2>/dev/null && ok kill-host-process || bad kill-host-process "host process died"
+blocked ptrace ptrace
+blocked process-vm-readv vmread
+OUT=$(ax -- ./suidprobe status 2>&1)
+case "$OUT" in *"CapEff:	0000000000000000"*"NoNewPrivs:	1"*) ok setuid-gains-nothing ;; *) bad setuid-gains-nothing "caps or no NNP" ;; esac
+case "$OUT" in *"euid 0"*) [ "$AS" = root ] || bad setuid-euid "euid became 0" ;; esac
+
+# ---- network ----
+PORT=$((20000 + $$ % 20000))
+python3 -c "
+import socket,sys
+s=socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind(('127.0.0.1',$PORT)); s.listen(5); s.settimeout(60)
+c,_=s.accept(); open('$WORK/tcp-hit','w').write('hit')" 2>/dev/null &
+PIDS="$PIDS $!"
+python3 -c "
+import socket
+s=socket.socket(socket.AF_UNIX); s.bind('\0airlock-test-$$'); s.listen(5); s.settimeout(60)
+c,_=s.accept(); open('$WORK/unix-hit','w').write('hit')" 2>/dev/null &
+PIDS="$PIDS $!"
+sleep 0.3
+blocked connect-host-tcp connect "$PORT" && [ ! -e "$WORK/tcp-hit" ] || bad connect-host-tcp-hostcheck "server saw a connection"
+blocked abstract-unix-host abstract "airlock-test-$$" && [ ! -e "$WORK/unix-hit" ] || bad abstract-unix-hostcheck "listener saw a connection"
+blocked socket-inet socket 2
+blocked socket-inet6 socket 10
+blocked socket-netlink socket 16 3
+blocked socket-packet socket 17 3
+OUT=$(ax -- ./probe socket 1 2>&1)
+case "$OUT" in *ESCAPED*) ok socket-unix-allowed ;; *) bad socket-unix-allowed "control: AF_UNIX refused" ;; esac
+blocked_net socket-vsock-even-with-network socket 40
+blocked_net socket-alg-even-with-network socket 38 5
+
+# ---- kernel interfaces ----
+blocked mount mount
+blocked umount umount
+blocked remount-rw remount /usr
+blocked nested-userns userns
+blocked clone-newuser clonens
+blocked chroot chroot
+blocked pivot-root pivot
+blocked clone3-enosys clone3
+case "$OUT" in *ENOSYS*) ;; *) bad clone3-is-enosys "not ENOSYS" ;; esac
+blocked keyctl keyctl
+blocked add-key addkey
+blocked bpf bpf
+blocked perf-event-open perf
+blocked userfaultfd uffd
+blocked io-uring-setup iouring
+blocked tiocsti tiocsti
+blocked personality personality
+# SIGSYS (128+31) from the filter; a kernel that cannot run int 0x80 at all
+# (SIGSEGV outside the sandbox too) refuses it before the filter sees it.
+"$WORK/probe" i386 >/dev/null 2>&1
+host_i386=$?
+for a in x32 i386; do
+	OUT=$(ax -- ./probe $a 2>&1)
+	rc=$?
+	case "$OUT" in
+	*ESCAPED*) bad "$a-syscall" "ran" ;;
+	*) { [ $rc -eq 159 ] || { [ $a = i386 ] && [ $rc -eq $host_i386 ] && [ $rc -eq 139 ]; }; } &&
+		ok "$a-syscall-killed" || bad "$a-syscall" "rc=$rc" ;;
+	esac
+done
+
+# ---- limits ----
+OUT=$(ax -- ./probe forkbomb 2>&1)
+n=$(echo "$OUT" | sed -n 's/^forked //p')
+[ -n "$n" ] && [ "$n" -le 300 ] && ok fork-bomb-capped || bad fork-bomb-capped "forked ${n:-?}"
+OUT=$(ax -- ./probe membomb 2>&1)
+rc=$?
+[ $rc -ne 1 ] && ok memory-bomb-capped || bad memory-bomb-capped "allocated it all"
+OUT=$(ax -- sh -c 'dd if=/dev/zero of=/tmp/fill bs=1M count=400 2>&1; echo rc=$?' 2>&1)
+case "$OUT" in *"No space"*) ok fill-tmp-capped ;; *) bad fill-tmp-capped "tmp took 400M" ;; esac
+t0=$(date +%s)
+OUT=$(ax --timeout 1 -- sh -c 'while :; do :; done' 2>&1)
+rc=$?
+t1=$(date +%s)
+[ $rc -eq 137 ] && [ $((t1 - t0)) -le 5 ] && ok cpu-spin-timeout || bad cpu-spin-timeout "rc=$rc in $((t1 - t0))s"
+OUT=$(ax -- ./probe grandchild "$TAG" 2>&1)
+sleep 0.2
+pgrep -f "sleep $TAG" >/dev/null && bad grandchild-gone "still running" || ok grandchild-gone
+OUT=$(ax -- sh -c 'yes | head -c 100000000 | wc -c' 2>&1)
+[ "$OUT" = 100000000 ] && ok output-streams || bad output-streams "control: pipe inside lost data"
+
+echo "$PASS passed, $FAIL failed"
+[ "$FAIL" -eq 0 ]
