@@ -207,7 +207,8 @@ static const char *const path_list_keys[] = {"paths", "files"};
 static const char *const write_words[] = {"write", "create", "edit",  "update", "delete",
                                           "remove", "move",  "rename", "mkdir", "append",
                                           "put",   "save",   "patch", "insert", "replace",
-                                          "upload", "chmod", "unlink", "touch", "copy"};
+                                          "upload", "chmod", "unlink", "touch", "copy",
+                                          "wipe",  "erase", "purge", "destroy", "drop"};
 /* Words that say a "query" argument is SQL. */
 static const char *const sql_words[] = {"sql", "query", "database", "db", "postgres",
                                         "sqlite", "mysql", "table"};

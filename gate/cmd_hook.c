@@ -237,6 +237,12 @@ int cmd_hook(int argc, char **argv)
 	size_t len = 0;
 	int ch, r;
 
+	if (argc >= 2 && strcmp(argv[1], "claude") == 0) /* the agent, then its options */
+		argc--, argv++;
+	else if (argc < 2 || strcmp(argv[1], "--help") != 0) {
+		fputs(hook_usage, stderr);
+		return EXIT_USAGE;
+	}
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "+h", hook_longopts, NULL)) != -1) {
 		if ((r = agent_gate_option(ch, optarg, &o, &err)) != 0) {
@@ -253,7 +259,7 @@ int cmd_hook(int argc, char **argv)
 		default: fputs(hook_usage, stderr); return EXIT_USAGE;
 		}
 	}
-	if (optind + 1 != argc || strcmp(argv[optind], "claude") != 0) {
+	if (optind != argc) {
 		fputs(hook_usage, stderr);
 		return EXIT_USAGE;
 	}

@@ -1,0 +1,52 @@
+#!/usr/bin/env python3
+"""fake-mcp-server.py: a tiny MCP stdio server for tests/e2e/62-mcp.sh.
+
+Answers initialize (serverInfo.name "fake"), tools/list (tools with and
+without annotations), tools/call (result "ran NAME") and echoes any other
+request's method back as its result. Every message it receives is appended
+as one JSON line to the file named by the first argument, so the test can
+check what reached the server and what airlock held back.
+"""
+import json
+import sys
+
+TOOLS = [
+    {"name": "lookup", "inputSchema": {"type": "object"},
+     "annotations": {"readOnlyHint": True}},
+    {"name": "wipe", "inputSchema": {"type": "object"},
+     "annotations": {"readOnlyHint": False, "destructiveHint": True}},
+    {"name": "run_query", "inputSchema": {"type": "object"}},
+    {"name": "exec", "inputSchema": {"type": "object"}},
+]
+
+
+def answer(msg):
+    method, mid = msg.get("method"), msg.get("id")
+    if mid is None:
+        return None
+    if method == "initialize":
+        res = {"protocolVersion": "2025-06-18", "capabilities": {"tools": {}},
+               "serverInfo": {"name": "fake", "version": "1"}}
+    elif method == "tools/list":
+        res = {"tools": TOOLS}
+    elif method == "tools/call":
+        res = {"content": [{"type": "text", "text": "ran " + msg["params"]["name"]}]}
+    else:
+        res = {"echo": method}
+    return {"jsonrpc": "2.0", "id": mid, "result": res}
+
+
+def main():
+    with open(sys.argv[1], "a", encoding="utf-8") as log:
+        for line in sys.stdin:
+            msg = json.loads(line)
+            log.write(json.dumps(msg) + "\n")
+            log.flush()
+            batch = msg if isinstance(msg, list) else [msg]
+            out = [a for a in (answer(m) for m in batch) if a]
+            if out:
+                print(json.dumps(out if isinstance(msg, list) else out[0]), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,76 @@
+#!/bin/sh
+# 61-hook.sh: `airlock hook claude` with Claude Code PreToolUse payloads for
+# Bash, Write, Edit, MultiEdit, Read, WebFetch and an MCP tool, plus broken
+# ones: always exit 0 and one answer; auto Bash rewritten into `airlock
+# exec`, quoted so the shell gives back the exact command; malformed input
+# denied; every decodable call in the audit log (mode "hook"); libgit2 never
+# loaded on this path.
+. tests/e2e/lib.sh
+d=$(mktemp -d /tmp/airlock-hook.XXXXXX)
+trap 'rm -rf "$d"' EXIT
+mkdir -p "$d/wd"
+printf 'a\nc\n' > "$d/wd/notes.md"
+db=$d/audit.db
+cases=tests/data/integrations/hook-cases.tsv
+tab=$(printf '\t')
+
+grep -v '^#' "$cases" | while IFS="$tab" read -r name want payload; do
+	printf '%s\n' "$payload" | sed "s#WORKDIR#$d/wd#g" > "$d/$name.json"
+	(cd / && "$AIRLOCK" hook claude --db "$db" < "$d/$name.json" > "$d/$name.out" 2> "$d/$name.err")
+	echo "$name $? $want"
+done > "$d/ran"
+
+while read -r name rc want; do
+	expect_eq "$name: exit status" "$rc" 0
+	expect_eq "$name: one line of output" "$(wc -l < "$d/$name.out")" 1
+	got=$(jq -r '.hookSpecificOutput | select(.hookEventName == "PreToolUse") | .permissionDecision' "$d/$name.out")
+	case "|$want|" in
+	*"|$got|"*) expect_eq "$name: decision" ok ok ;;
+	*) expect_eq "$name: decision" "$got" "$want" ;;
+	esac
+	check "$name: a reason" jq -e '.hookSpecificOutput.permissionDecisionReason | length > 8' "$d/$name.out"
+done < "$d/ran"
+
+# Auto Bash runs inside airlock exec; the shell gets back the exact command.
+cmd=$(jq -r '.hookSpecificOutput.updatedInput.command' "$d/bash-ls.out")
+eval "set -- $cmd"
+expect_eq "rewrite: airlock by absolute path" "$1" "$(readlink -f "$AIRLOCK")"
+expect_eq "rewrite: exec with a profile" "$2 $3" "exec --profile"
+expect_eq "rewrite: bash -c COMMAND" "$5 $6 $7 $8" "-- bash -c ls"
+expect_eq "rewrite: other fields kept" "$(jq -r '.hookSpecificOutput.updatedInput.description' "$d/bash-ls.out")" "List files"
+check "rewrite: the sandboxed command runs" sh -c "cd '$d/wd' && $cmd | grep -qx notes.md"
+for f in write edit read; do
+	expect_eq "$f: no updatedInput" "$(jq -c '.hookSpecificOutput.updatedInput' "$d/$f.out")" null
+done
+check "deny reason names the rule" grep -q 'fs.delete' "$d/bash-rm-root.out"
+check "malformed reason says why" grep -q 'malformed hook payload: invalid JSON' "$d/malformed-json.out"
+check "duplicate keys are refused" grep -q 'duplicate' "$d/duplicate-keys.out"
+check "mcp tool named mcp:server.tool" grep -q 'mcp:github.create_issue' "$d/mcp.out"
+
+# A quote-heavy command, when auto, comes back exactly (the unit test covers
+# the quoting itself; this is the whole path through the real binary).
+tricky="echo \"it's \$HOME\" 'a;b'"
+jq -nc --arg c "$tricky" --arg w "$d/wd" '{cwd:$w, hook_event_name:"PreToolUse", tool_name:"Bash", tool_input:{command:$c}}' |
+	"$AIRLOCK" hook claude --db "$db" > "$d/tricky.out" 2>/dev/null
+if [ "$(jq -r .hookSpecificOutput.permissionDecision "$d/tricky.out")" = allow ]; then
+	eval "set -- $(jq -r .hookSpecificOutput.updatedInput.command "$d/tricky.out")"
+	expect_eq "tricky command round-trips" "$8" "$tricky"
+fi
+
+# --tui with no terminal: airlock asks nobody and denies.
+"$AIRLOCK" hook claude --tui --no-tty --db "$db" < "$d/bash-rm.json" > "$d/tui.out" 2>/dev/null
+expect_eq "--tui without a terminal denies" "$(jq -r .hookSpecificOutput.permissionDecision "$d/tui.out")" deny
+
+# The log: decodable calls recorded in hook sessions; asks left to Claude Code.
+q() { sqlite3 "$db" "$1"; }
+expect_eq "hook calls recorded" "$(q "SELECT count(*) FROM call_index c JOIN sessions s ON s.id = c.session WHERE s.mode = 'hook'")" 12
+expect_eq "critical denied by policy" "$(q "SELECT decision || ' ' || who FROM call_index WHERE summary = 'rm -rf /'")" "denied policy"
+expect_eq "ask left undecided" "$(q "SELECT coalesce(decision, 'none') FROM call_index WHERE name = 'mcp:github.create_issue'")" none
+expect_eq "session names Claude's session" "$(q "SELECT count(*) FROM sessions WHERE agent = 'claude-code session s-1'")" 11
+check "audit verify" "$AIRLOCK" audit verify --db "$db"
+
+# The per-call path never loads libgit2 (it costs ~15 ms per start).
+LD_DEBUG=libs "$AIRLOCK" hook claude --db "$db" < "$d/bash-ls.json" > /dev/null 2> "$d/ld.txt"
+check "ld.so trace captured" grep -q 'libjansson' "$d/ld.txt"
+expect_eq "libgit2 not loaded by the hook" "$(grep -c 'libgit2' "$d/ld.txt")" 0
+finish
