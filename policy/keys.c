@@ -215,6 +215,29 @@ static int set_prof_workdir(struct load_ctx *cx, const char *sub, const char *va
 	return 0;
 }
 
+/* Adds one path (read-only and read-write: ~/ expanded, as exec wants them
+ * absolute); an untrusted project may not add. */
+static int path_add(struct load_ctx *cx, struct profile_entry *e, int arg, const char *val)
+{
+	char ***list = profile_list(e->prof, arg);
+	char *path = arg != PKEY_HOME && strncmp(val, "~/", 2) == 0
+	                     ? xasprintf("%s/%s", cx->p->home, val + 2)
+	                     : xstrdup(val);
+	int rc = 0;
+
+	if (strv_contains(*list, path)) {
+		free(path);
+	} else if (cx->untrusted) {
+		free(path);
+		rc = IGNORED;
+	} else {
+		strv_push_owned(list, path);
+	}
+	if (rc == 0)
+		e->o[arg] = cx->origin;
+	return rc;
+}
+
 /* A multivar of paths; an empty value clears what the layers below set. */
 static int set_prof_paths(struct load_ctx *cx, const char *sub, const char *val, int arg,
                           char **why)
@@ -229,18 +252,18 @@ static int set_prof_paths(struct load_ctx *cx, const char *sub, const char *val,
 	if (*val == '\0') {
 		strv_free(*list);
 		*list = NULL;
-	} else if (arg == PKEY_HOME ? val[0] == '/' : val[0] != '/' && strncmp(val, "~/", 2)) {
+		e->o[arg] = cx->origin;
+		return 0;
+	}
+	if (arg == PKEY_HOME ? val[0] == '/' || strstr(val, "..") != NULL
+	                     : val[0] != '/' && strncmp(val, "~/", 2) != 0) {
 		*why = xasprintf("\"%s\": %s", val,
-		                 arg == PKEY_HOME ? "home paths are relative to $HOME (~/x or x)"
+		                 arg == PKEY_HOME ? "home paths are relative to $HOME (~/x or x), "
+		                                    "without .."
 		                                  : "needs an absolute path or ~/path");
 		return -1;
-	} else if (!strv_contains(*list, val)) {
-		if (cx->untrusted)
-			return IGNORED;
-		strv_push(list, val);
 	}
-	e->o[arg] = cx->origin;
-	return 0;
+	return path_add(cx, e, arg, val);
 }
 
 static bool env_name_ok(const char *s)
@@ -347,6 +370,10 @@ static int set_cred(struct load_ctx *cx, const char *sub, const char *val, int a
 	}
 	if (need_value(val, why) < 0)
 		return -1;
+	if (arg == 1 && val[0] != '/' && strncmp(val, "~/", 2) != 0) {
+		*why = xasprintf("\"%s\": needs an absolute path or ~/path", val);
+		return -1;
+	}
 	if (arg == 0 && pattern_parse(val, cx->p->workdir, cx->p->home, &pat, why) < 0)
 		return -1;
 	if (cx->untrusted) {
