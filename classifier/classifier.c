@@ -1,32 +1,15 @@
 /*
- * classifier.c: STAND-IN (foundation issue) until the real classifier lands.
- * Splits on whitespace and knows a small table of programs; already fails
- * closed: unknown programs medium, unknown tools high, rm -rf / critical.
+ * classifier.c: the public entry points. Sets up the per-call context,
+ * dispatches by tool, and applies the rules that span a whole call
+ * (secrets.exfiltrate). Fails closed: a missing field, an overlong or
+ * binary command, an unknown tool is at least high (unknown tools take
+ * opts->unknown_tool), never low.
  */
+#include <stdarg.h>
 #include <string.h>
 
-#include "classifier/classifier.h"
+#include "classifier/classifier_internal.h"
 #include "core/util.h"
-
-struct prog {
-	const char *name;
-	enum tier tier;
-	const char *rule;
-	const char *reason;
-};
-
-static const struct prog progs[] = {
-	{"ls", TIER_LOW, NULL, NULL},
-	{"cat", TIER_LOW, NULL, NULL},
-	{"echo", TIER_LOW, NULL, NULL},
-	{"grep", TIER_LOW, NULL, NULL},
-	{"pwd", TIER_LOW, NULL, NULL},
-	{"true", TIER_LOW, NULL, NULL},
-	{"make", TIER_MEDIUM, "exec.build", "runs a build"},
-	{"rm", TIER_HIGH, "fs.delete", "deletes files"},
-	{"curl", TIER_HIGH, "net.fetch", "reaches the network"},
-	{"pip", TIER_HIGH, "pkg.install", "installs packages"},
-};
 
 void classify_opts_init(struct classify_opts *opts, const char *workdir, const char *home)
 {
@@ -36,78 +19,266 @@ void classify_opts_init(struct classify_opts *opts, const char *workdir, const c
 	opts->unknown_tool = TIER_HIGH;
 }
 
+struct span cls_span(const struct cctx *x, size_t off, size_t len)
+{
+	struct span s;
+	if (!x->f.exact)
+		return x->f.outer;
+	if (off > x->f.len)
+		off = x->f.len;
+	if (len > x->f.len - off)
+		len = x->f.len - off;
+	s.off = x->f.base + off;
+	s.len = len;
+	return s;
+}
+
+void cls_add(struct cctx *x, enum tier t, const char *rule, struct span sp, const char *fmt,
+             ...)
+{
+	struct verdict *v = x->v;
+	struct finding *f;
+	va_list ap;
+
+	for (size_t i = 0; i < v->nfindings; i++)
+		if (v->findings[i].rule == rule && v->findings[i].span.off == sp.off &&
+		    v->findings[i].span.len == sp.len && v->findings[i].tier >= t)
+			return;
+	verdict_add(v, t, rule, sp, "%s", "");
+	f = &v->findings[v->nfindings - 1];
+	free(f->reason);
+	va_start(ap, fmt);
+	f->reason = xvasprintf(fmt, ap);
+	va_end(ap);
+}
+
+static void ctx_init(struct cctx *x, struct arena *a, struct verdict *v,
+                     const struct classify_opts *o, const char *subject)
+{
+	memset(x, 0, sizeof(*x));
+	arena_init(a);
+	x->a = a;
+	x->v = v;
+	x->o = o;
+	x->home = o->home ? o->home : "";
+	x->wd = paths_workdir(a, o->workdir);
+	x->cwd = x->wd;
+	x->f.text = subject ? subject : "";
+	x->f.len = strlen(x->f.text);
+	x->f.exact = true;
+}
+
+static struct span whole(const struct cctx *x)
+{
+	struct span s = {0, x->f.len};
+	return s;
+}
+
+static bool has_prefix_rule(const struct verdict *v, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	for (size_t i = 0; i < v->nfindings; i++)
+		if (strncmp(v->findings[i].rule, prefix, n) == 0)
+			return true;
+	return false;
+}
+
+/* A secret read or written out in a call that also reaches the network. */
+static void exfiltration(struct cctx *x, const char *text, size_t len)
+{
+	struct span sp;
+	const char *kind;
+
+	if (!has_prefix_rule(x->v, "net."))
+		return;
+	if (verdict_has(x->v, "secrets.read"))
+		cls_add(x, TIER_HIGH, "secrets.exfiltrate", whole(x),
+		        "reads a secret and reaches the network in the same call");
+	else if ((kind = classify_find_secret(text, len, &sp)) != NULL)
+		cls_add(x, TIER_HIGH, "secrets.exfiltrate", sp,
+		        "sends what looks like a secret (%s) over the network", kind);
+}
+
+/* Control bytes other than tab, newline and CR, or invalid UTF-8. */
+static bool binary(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f)
+			return true;
+		if (c >= 0x80)
+			return !utf8_valid(s, n);
+	}
+	return false;
+}
+
+/* Checks text before parsing: present, not overlong; flags binary bytes.
+ * Returns false when it must not be parsed at all. */
+static bool input_ok(struct cctx *x, const char *text, const char *what, size_t *n)
+{
+	if (text == NULL) {
+		cls_add(x, TIER_HIGH, "parse.uncertain", whole(x), "the call has no %s", what);
+		return false;
+	}
+	*n = strlen(text);
+	if (*n > CLS_MAX_INPUT) {
+		cls_add(x, TIER_HIGH, "parse.too_long", whole(x),
+		        "the %s is %zu bytes, over the %d byte limit airlock reads", what, *n,
+		        CLS_MAX_INPUT);
+		return false;
+	}
+	if (binary(text, *n))
+		cls_add(x, TIER_HIGH, "parse.binary", whole(x),
+		        "the %s holds control bytes or invalid UTF-8", what);
+	return true;
+}
+
+static void shell_in(struct cctx *x, const char *cmd)
+{
+	size_t n;
+
+	if (!input_ok(x, cmd, "command", &n))
+		return;
+	shell_script(x, &x->f);
+	exfiltration(x, cmd, n);
+}
+
 struct verdict *classify_shell(const char *cmd, const struct classify_opts *opts)
 {
 	struct verdict *v = verdict_new();
-	char *copy = xstrdup(cmd), *save = NULL, *w;
-	char **argv = NULL;
-	struct span all = {0, strlen(cmd)};
+	struct arena a;
+	struct cctx x;
 
-	for (w = strtok_r(copy, " \t\n", &save); w; w = strtok_r(NULL, " \t\n", &save))
-		strv_push(&argv, w);
-	if (argv == NULL) {
-		free(copy);
-		return v;
-	}
-	if (strpbrk(cmd, ";&|`$()<>\"'\\"))
-		verdict_add(v, TIER_HIGH, "parse.uncertain", all,
-		            "stand-in classifier cannot read shell syntax");
-	else if (strcmp(argv[0], "rm") == 0 && strv_contains(argv, "-rf") &&
-	         strv_contains(argv, "/"))
-		verdict_add(v, TIER_CRITICAL, "fs.delete.root", all, "deletes the whole filesystem");
-	else {
-		const struct prog *p = NULL;
-		for (size_t i = 0; i < nitems(progs); i++)
-			if (strcmp(progs[i].name, argv[0]) == 0)
-				p = &progs[i];
-		if (p == NULL)
-			verdict_add(v, opts->unknown_program, "exec.unknown_program", all,
-			            "unknown program %s", argv[0]);
-		else if (p->rule)
-			verdict_add(v, p->tier, p->rule, all, "%s", p->reason);
-	}
-	verdict_add_command(v, argv, all);
-	free(copy);
+	ctx_init(&x, &a, v, opts, cmd);
+	shell_in(&x, cmd);
+	arena_free(&a);
 	return v;
+}
+
+static void sql_in(struct cctx *x, const char *sql)
+{
+	size_t n;
+
+	if (input_ok(x, sql, "query", &n))
+		sql_classify(x, sql, n, true, 0, whole(x));
 }
 
 struct verdict *classify_sql(const char *sql, const struct classify_opts *opts)
 {
 	struct verdict *v = verdict_new();
-	struct span all = {0, strlen(sql)};
-	(void)opts;
-	if (strcasestr(sql, "drop") || strcasestr(sql, "delete"))
-		verdict_add(v, TIER_HIGH, "sql.destructive", all, "destroys rows or tables");
-	else if (!strcasestr(sql, "select"))
-		verdict_add(v, TIER_MEDIUM, "sql.write", all, "changes the database");
+	struct arena a;
+	struct cctx x;
+
+	ctx_init(&x, &a, v, opts, sql);
+	sql_in(&x, sql);
+	arena_free(&a);
 	return v;
+}
+
+static bool path_of(struct cctx *x, const char *p, char *abs, size_t n, const char *tool)
+{
+	if (p == NULL || p[0] == '\0') {
+		cls_add(x, TIER_HIGH, "parse.uncertain", whole(x), "the %s call has no path", tool);
+		return false;
+	}
+	if (!paths_resolve(x, p, abs, n)) {
+		cls_add(x, TIER_HIGH, "fs.write.outside_workdir", whole(x),
+		        "cannot resolve %s against the workdir", p);
+		return false;
+	}
+	return true;
+}
+
+static void file_read(struct cctx *x, const char *p)
+{
+	char abs[CLS_MAX_PATH];
+	const char *why;
+
+	if (!path_of(x, p, abs, sizeof(abs), "read_file"))
+		return;
+	verdict_add_path(&x->v->reads, abs);
+	if ((why = secrets_path(x, abs)) != NULL)
+		cls_add(x, TIER_HIGH, "secrets.read", whole(x), "reads %s (%s)", abs, why);
+}
+
+static void file_write(struct cctx *x, const char *p)
+{
+	char abs[CLS_MAX_PATH];
+
+	if (path_of(x, p, abs, sizeof(abs), "write"))
+		paths_write_abs(x, abs, whole(x), abs);
+}
+
+static const char *const read_methods[] = {"GET", "HEAD", "OPTIONS"};
+
+static void http_in(struct cctx *x, const struct call *c)
+{
+	bool reads = c->method == NULL;
+	const char *kind;
+	struct span sp;
+
+	if (c->url == NULL || c->url[0] == '\0') {
+		cls_add(x, TIER_HIGH, "parse.uncertain", whole(x), "the http call has no url");
+		return;
+	}
+	if (strncmp(c->url, "file:", 5) == 0) {
+		struct word w = {0};
+		w.val = c->url + 5 + strspn(c->url + 5, "/") - 1;
+		paths_read(x, &w, w.val);
+		cls_add(x, TIER_HIGH, "net.fetch", whole(x), "fetches a local file through a URL");
+		return;
+	}
+	net_add_url(x, c->url);
+	for (size_t i = 0; c->method && i < nitems(read_methods); i++)
+		if (strcasecmp(c->method, read_methods[i]) == 0)
+			reads = true;
+	if (reads && (c->body == NULL || c->body[0] == '\0'))
+		cls_add(x, TIER_HIGH, "net.fetch", whole(x), "fetches %s", c->url);
+	else
+		cls_add(x, TIER_HIGH, "net.upload", whole(x), "sends a %s request with data to %s",
+		        c->method ? c->method : "GET", c->url);
+	if ((kind = classify_find_secret(c->url, strlen(c->url), &sp)) != NULL)
+		cls_add(x, TIER_HIGH, "secrets.exfiltrate", sp, "the URL carries a secret (%s)",
+		        kind);
+	if (c->body && (kind = classify_find_secret(c->body, strlen(c->body), NULL)) != NULL)
+		cls_add(x, TIER_HIGH, "secrets.exfiltrate", whole(x),
+		        "the request body carries a secret (%s)", kind);
+}
+
+static void sql_call(struct cctx *x, const struct call *c)
+{
+	char abs[CLS_MAX_PATH];
+
+	sql_in(x, c->query);
+	if (c->database == NULL || !paths_resolve(x, c->database, abs, sizeof(abs)))
+		return;
+	if (x->v->tier > TIER_LOW)
+		paths_write_abs(x, abs, whole(x), abs);
+	else
+		verdict_add_path(&x->v->reads, abs);
 }
 
 struct verdict *classify_call(const struct call *c, const struct classify_opts *opts)
 {
-	struct verdict *v;
-	struct span all = {0, 0};
+	struct verdict *v = verdict_new();
+	struct arena a;
+	struct cctx x;
 
+	ctx_init(&x, &a, v, opts, call_subject(c));
+	if (c->cwd && c->cwd[0] == '/')
+		x.cwd = arena_strndup(&a, c->cwd, strlen(c->cwd));
 	switch (c->tool) {
-	case TOOL_SHELL:
-		return classify_shell(c->command, opts);
-	case TOOL_SQL:
-		return classify_sql(c->query, opts);
-	case TOOL_READ_FILE:
-		return verdict_new();
+	case TOOL_SHELL: shell_in(&x, c->command); break;
+	case TOOL_SQL: sql_call(&x, c); break;
+	case TOOL_READ_FILE: file_read(&x, c->path); break;
 	case TOOL_WRITE_FILE:
-	case TOOL_EDIT_FILE:
-		v = verdict_new();
-		verdict_add(v, TIER_MEDIUM, "fs.write", all, "writes a file");
-		return v;
-	case TOOL_HTTP:
-		v = verdict_new();
-		verdict_add(v, TIER_HIGH, "net.fetch", all, "reaches the network");
-		return v;
+	case TOOL_EDIT_FILE: file_write(&x, c->path); break;
+	case TOOL_HTTP: http_in(&x, c); break;
 	case TOOL_OTHER:
+		cls_add(&x, opts->unknown_tool, "tool.unknown", whole(&x),
+		        "unknown tool %s: airlock cannot tell what it does", c->name ? c->name : "");
 		break;
 	}
-	v = verdict_new();
-	verdict_add(v, opts->unknown_tool, "tool.unknown", all, "unknown tool %s", c->name);
+	arena_free(&a);
 	return v;
 }

@@ -9,6 +9,9 @@
 
 #include "core/airlock.h"
 
+/* Shell or SQL text longer than this is not read: parse.too_long (high). */
+#define CLASSIFY_MAX_INPUT (64 * 1024)
+
 struct classify_opts {
 	const char *workdir;       /* absolute; relative paths resolve against it */
 	const char *home;          /* $HOME, for ~ and secret paths */
@@ -27,5 +30,25 @@ struct verdict *classify_shell(const char *cmd, const struct classify_opts *opts
 
 /* Returns a new verdict for one SQL string (one or more statements). */
 struct verdict *classify_sql(const char *sql, const struct classify_opts *opts);
+
+/* One entry of the rule catalogue (docs/classifier.md lists the same). */
+struct classify_rule {
+	const char *id;      /* stable dotted id, as in finding.rule */
+	enum tier tier;      /* its usual tier (some vary with the argument) */
+	const char *what;    /* one line: what fires it */
+	const char *example; /* an input that fires it */
+};
+
+/* Returns the static catalogue of every rule id; *n gets its length. */
+const struct classify_rule *classify_rules(size_t *n);
+
+/*
+ * Finds the first secret-shaped token in text[0..len): private key blocks,
+ * AWS, GitHub, OpenAI, Anthropic, Slack, Google and Stripe token shapes.
+ * Returns a static name of the kind ("aws-access-key", ...) and sets *where
+ * (when not NULL) to its byte range, or returns NULL when none is found.
+ * Shared by the audit log's redactor and the http rules.
+ */
+const char *classify_find_secret(const char *text, size_t len, struct span *where);
 
 #endif

@@ -1,0 +1,272 @@
+/*
+ * classifier_internal.h: what the classifier's files share and nobody else
+ * includes: the per-call context, the arena, shell words and commands.
+ * Rules: every finding's rule id is a string literal listed in rules.c;
+ * spans always index call_subject(); a frame that is not verbatim maps to
+ * the span of the word that held it.
+ */
+#ifndef AIRLOCK_CLASSIFIER_INTERNAL_H
+#define AIRLOCK_CLASSIFIER_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "classifier/classifier.h"
+
+#define CLS_MAX_INPUT CLASSIFY_MAX_INPUT
+#define CLS_MAX_DEPTH 12          /* nested -c / eval / $( ) levels */
+#define CLS_MAX_PATH 4096
+
+/* A bump allocator: one inline block, then heap blocks; freed at once. */
+struct arena_blk;
+struct arena {
+	char *cur, *end;
+	struct arena_blk *blocks;
+	char first[8192];
+};
+void arena_init(struct arena *a);
+void arena_free(struct arena *a);
+/* Returns n bytes aligned for any type; lives until arena_free(). */
+void *arena_alloc(struct arena *a, size_t n);
+/* Returns a NUL-terminated arena copy of s[0..n). */
+char *arena_strndup(struct arena *a, const char *s, size_t n);
+
+/* The text being parsed and how its offsets map back to call_subject(). */
+struct frame {
+	const char *text;
+	size_t len;
+	size_t base;       /* offset of text[0] in the subject when exact */
+	bool exact;        /* text is a verbatim slice of the subject */
+	struct span outer; /* used when not exact */
+};
+
+/* Per-call state shared by every file. */
+struct cctx {
+	struct verdict *v;
+	const struct classify_opts *o;
+	struct arena *a;
+	const char *wd;   /* workdir with symlinks resolved */
+	const char *home; /* may be "" */
+	const char *cwd;  /* current directory for relative paths; NULL unknown */
+	int depth;
+	struct frame f;
+	const char *funcs[32]; /* functions defined so far (their bodies judged) */
+	size_t nfuncs;
+};
+
+/* Maps an offset range of the current frame to a subject span. */
+struct span cls_span(const struct cctx *x, size_t off, size_t len);
+/* verdict_add() unless this rule already fired on the same span. */
+void cls_add(struct cctx *x, enum tier t, const char *rule, struct span sp,
+             const char *fmt, ...) AIRLOCK_PRINTF(5, 6);
+
+/* ---- shell words and commands (shell_lex.c, shell_parse.c) ---- */
+
+enum {
+	W_QUOTED = 1 << 0,  /* some part was quoted or escaped */
+	W_DYNAMIC = 1 << 1, /* holds $var, $( ), ` `, $(( )): value unknown */
+	W_GLOB = 1 << 2,    /* unquoted * ? [ or brace expansion */
+	W_ASSIGN = 1 << 3,  /* NAME=value in assignment position */
+	W_PROCSUB = 1 << 4, /* <( ) or >( ) */
+	W_SUBST = 1 << 5,   /* holds a command substitution */
+};
+
+struct word {
+	const char *val; /* decoded, NUL-terminated (arena) */
+	size_t len;
+	size_t off, rawlen; /* raw extent in the frame text */
+	size_t voff;        /* offset of the value in the frame when verbatim */
+	unsigned flags;
+	bool verbatim;      /* val == text[voff .. voff+len) */
+};
+
+enum redir_kind {
+	R_IN, R_OUT, R_APPEND, R_CLOBBER, R_RW, R_OUT_ALL, R_APPEND_ALL,
+	R_DUP_IN, R_DUP_OUT, R_HEREDOC, R_HERESTR,
+};
+
+struct redir {
+	enum redir_kind kind;
+	int fd;              /* -1 when not given */
+	struct word target;  /* file, fd, delimiter or here-string */
+	const char *body;    /* here-doc body; NULL until read */
+	size_t bodylen;
+	bool strip_tabs, quoted_delim;
+	size_t off;          /* operator offset in the frame */
+};
+
+struct scmd {
+	struct word *w;
+	size_t nw, capw;
+	struct redir **r;
+	size_t nr, capr;
+	struct scmd *pipe_from; /* its stdout feeds this command's stdin */
+	bool pipe_to;           /* its stdout goes into a pipe */
+	size_t off, end;        /* frame extent */
+};
+
+struct lexer;
+
+/* Returns true when name is a function the script defined. */
+bool shell_is_function(const struct cctx *x, const char *name);
+/* Parses and classifies a whole script in frame f (recursion entry). */
+void shell_script(struct cctx *x, const struct frame *f);
+/* Classifies the text of a word as a script (bash -c, eval, su -c). */
+void shell_script_word(struct cctx *x, const struct word *w);
+/* Classifies script text that does not come verbatim from the subject. */
+void shell_script_text(struct cctx *x, const char *text, size_t len, struct span sp);
+
+/* ---- lexer (shell_lex.c) ---- */
+enum tok_kind { TOK_EOF, TOK_WORD, TOK_OP, TOK_REDIR, TOK_ERR };
+enum op {
+	OP_SEMI, OP_AND, OP_OR, OP_PIPE, OP_PIPE_ERR, OP_BG, OP_NL,
+	OP_LPAREN, OP_RPAREN, OP_DSEMI,
+};
+struct token {
+	enum tok_kind kind;
+	enum op op;
+	struct word w;
+	struct redir *r;
+	size_t off;
+};
+struct lexer {
+	struct cctx *x;
+	const char *s;
+	size_t n, pos;
+	bool cmdpos;          /* next word is in command position */
+	struct redir *pending[16];
+	int npending;
+	const char *err;      /* static message when TOK_ERR */
+	size_t errpos;
+	char *sb;             /* scratch for word values */
+	size_t sblen, sbcap;
+};
+void lex_init(struct lexer *lx, struct cctx *x, const char *s, size_t n, size_t pos);
+void lex_fini(struct lexer *lx);
+void lex_next(struct lexer *lx, struct token *t);
+/* Reads a $( ) body by parsing it; returns the offset of its ')' or -1. */
+long shell_parse_subst(struct cctx *x, const char *s, size_t n, size_t pos);
+
+/* ---- commands after parsing (shell_exec.c, shell_rules.c) ---- */
+
+enum in_kind { IN_NONE, IN_PIPE, IN_DOC, IN_FILE };
+/* A command view: argv words after unwrapping, plus where stdin comes from. */
+struct cmdv {
+	struct word *w;
+	size_t n;
+	const struct scmd *sc;
+	enum in_kind in;
+	const char *in_text; /* IN_DOC, or literal text piped from echo/printf */
+	size_t in_len;
+	struct span in_span;
+	bool dyn_tail;       /* more arguments appear at run time (xargs) */
+	int hops;            /* wrapper levels removed */
+};
+
+/* exec.env_inject when w assigns LD_PRELOAD, PATH, BASH_ENV, ... */
+void shell_check_assign(struct cctx *x, const struct word *w);
+/* Classifies one parsed simple command (redirections, then argv). */
+void shell_exec_command(struct cctx *x, const struct scmd *sc);
+/* Classifies an argv view: unwraps wrappers, records it, applies rules. */
+void shell_exec_argv(struct cctx *x, struct cmdv *c);
+/* Span of words w[i..j) (frame-mapped). */
+struct span shell_span_words(const struct cctx *x, const struct word *w, size_t n);
+struct span shell_span_word(const struct cctx *x, const struct word *w);
+
+/* One row of a program table; the rows live beside their handlers. */
+enum {
+	P_READ = 1 << 0,  /* non-option operands are files it reads */
+	P_SKIP1 = 1 << 1, /* ... except the first (a pattern or a program) */
+	P_WRITE = 1 << 2, /* non-option operands are files it writes */
+	P_CWD = 1 << 3,   /* without operands it reads the current directory */
+};
+typedef void (*prog_fn)(struct cctx *x, struct cmdv *c);
+struct prog {
+	const char *name;
+	unsigned flags;
+	const char *argopts; /* short options that take a value */
+	enum tier tier;      /* with rule: a finding every run adds */
+	const char *rule;
+	const char *why;
+	prog_fn fn;          /* extra handling, after flags and rule */
+};
+extern const struct prog rules_fs[], rules_net[], rules_dev[], rules_sys[], rules_git[];
+extern const size_t rules_fs_n, rules_net_n, rules_dev_n, rules_sys_n, rules_git_n;
+
+/* Applies the generic part of a row (paths by flags, fixed finding). */
+void rules_generic(struct cctx *x, struct cmdv *c, const struct prog *p);
+/* Classifies argv words [at, n) of c as their own command (find -exec). */
+void rules_subcommand(struct cctx *x, struct cmdv *c, size_t at, size_t end);
+/* What a shell or interpreter reads from stdin (pipe, here-doc, file). */
+void unwrap_stdin_script(struct cctx *x, struct cmdv *c, bool shell, const char *what);
+/* Returns the operand after skipping options, or NULL. */
+const struct word *opt_first(const struct cmdv *c, const char *argopts, size_t *at);
+
+/* The program table: returns true when the program is known and handled. */
+bool rules_apply(struct cctx *x, struct cmdv *c, const char *name);
+/* Wrapper table: returns the index of the wrapped command's name in c->w,
+ * 0 when argv[0] is not a wrapper, or -1 when handled entirely. */
+long unwrap_step(struct cctx *x, struct cmdv *c, const char *name);
+
+/* Option helpers for argv views. */
+bool opt_short(const struct cmdv *c, char letter, const char *argopts);
+bool opt_long(const struct cmdv *c, const char *name);
+/* Returns the value of -X VAL, -XVAL, --name=VAL or --name VAL, or NULL. */
+const struct word *opt_value(const struct cmdv *c, char letter, const char *lname,
+                             const char *argopts, const char **val);
+/* Non-option operands after index start; argopts names short options that
+ * take an argument. Fills idx (max) and returns the count. */
+size_t opt_operands(const struct cmdv *c, size_t start, const char *argopts,
+                    size_t *idx, size_t max);
+
+/* ---- paths (paths.c) ---- */
+
+enum path_class {
+	PC_WORKDIR, PC_TMP, PC_DEVNULL, PC_DISK, PC_NET, PC_OUTSIDE, PC_UNKNOWN,
+};
+/* Resolves p (relative to x->cwd; ~ already expanded) into out, following
+ * symlinks; returns false when it cannot (dynamic or cwd unknown). */
+bool paths_resolve(const struct cctx *x, const char *p, char *out, size_t outsz);
+enum path_class paths_class(const struct cctx *x, const char *abs);
+/* Records a read of word w; raises secrets.read for secret paths. */
+void paths_read(struct cctx *x, const struct word *w, const char *p);
+/* Records a write: fs.write, fs.write.tmp, fs.write.outside_workdir,
+ * fs.write.persistence, fs.write.git_config, sys.disk, net. */
+void paths_write(struct cctx *x, const struct word *w, const char *p, struct span sp);
+/* Classifies one absolute path as written (shared with the file tools). */
+void paths_write_abs(struct cctx *x, const char *abs, struct span sp, const char *shown);
+/* Expands a leading ~ or ~user; returns p or an arena copy. */
+const char *paths_tilde(const struct cctx *x, const char *p);
+/* Returns the realpath of the workdir (cached). */
+const char *paths_workdir(struct arena *a, const char *wd);
+
+/* ---- secrets (secrets.c) ---- */
+/* Returns a static description when abs is a secret path, else NULL. */
+const char *secrets_path(const struct cctx *x, const char *abs);
+/* Quick filter: true when the text may name a secret path. */
+bool secrets_maybe_path(const char *s);
+
+/* ---- network (net.c) ---- */
+/* Adds the host of a URL or user@host:path or host to hosts[]. */
+bool net_add_url(struct cctx *x, const char *s);
+void net_add_host(struct cctx *x, const char *host, size_t n);
+
+/* ---- SQL (sql.c) ---- */
+/* Classifies SQL into x->v; base is where sql starts in the frame, or
+ * exact false when it is not verbatim (spans fall back to sp). */
+void sql_classify(struct cctx *x, const char *sql, size_t len, bool exact, size_t base,
+                  struct span sp);
+/* sqlite3 dot-commands: judged, then blanked out of sql (sql_fallback.c). */
+void sql_dot_commands(struct cctx *x, char *sql, size_t len, bool exact, size_t base,
+                      struct span sp);
+/* The keyword fallback (sql_fallback.c). */
+void sql_fallback(struct cctx *x, const char *sql, size_t len, bool exact, size_t base,
+                  struct span sp);
+
+/* ---- inline code of interpreters (shell_code.c) ---- */
+void code_scan(struct cctx *x, const char *lang, const char *code, size_t len, struct span sp);
+
+/* ---- rule catalogue (rules.c) ---- */
+bool rules_known(const char *id);
+
+#endif

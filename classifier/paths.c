@@ -1,0 +1,333 @@
+/*
+ * paths.c: paths as the kernel would see them: ~ expanded, made absolute
+ * against the current directory, . and .. folded, symlinks followed (the
+ * only I/O the classifier does). Rules: a path that cannot be resolved is
+ * treated as outside the workdir; writes into rc files, cron, systemd,
+ * ~/.ssh and .git/hooks are high even when they look harmless.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "classifier/classifier_internal.h"
+#include "core/util.h"
+
+/* Folds ., .. and // of an absolute path in place. */
+static void fold(char *p)
+{
+	char *out = p, *s = p;
+
+	while (*s) {
+		char *e;
+		size_t n;
+		while (*s == '/')
+			s++;
+		e = strchr(s, '/');
+		n = e ? (size_t)(e - s) : strlen(s);
+		if (n == 0)
+			break;
+		if (n == 1 && s[0] == '.') {
+		} else if (n == 2 && s[0] == '.' && s[1] == '.') {
+			while (out > p && *--out != '/')
+				;
+		} else {
+			*out++ = '/';
+			memmove(out, s, n);
+			out += n;
+		}
+		s += n;
+	}
+	if (out == p)
+		*out++ = '/';
+	*out = '\0';
+}
+
+/* next = p[0..keep) + "/" + link + rest; false when it does not fit. */
+static bool splice(char *next, size_t sz, const char *p, size_t keep, const char *link,
+                   const char *rest)
+{
+	size_t ll = strlen(link), rl = strlen(rest);
+
+	if (keep + 1 + ll + rl + 1 > sz)
+		return false;
+	memcpy(next, p, keep);
+	next[keep] = '/';
+	memcpy(next + keep + 1, link, ll);
+	memcpy(next + keep + 1 + ll, rest, rl + 1);
+	return true;
+}
+
+/* Follows symlinks component by component from offset `from`. */
+static void follow(char *p, size_t sz, size_t from)
+{
+	char link[CLS_MAX_PATH], next[CLS_MAX_PATH];
+	struct stat st;
+
+	for (int hops = 0; hops < 40;) {
+		size_t i = from;
+		bool changed = false;
+		while (p[i]) {
+			ssize_t n;
+			size_t e = i + 1;
+			while (p[e] && p[e] != '/')
+				e++;
+			{
+				char c = p[e];
+				p[e] = '\0';
+				if (lstat(p, &st) != 0) {
+					p[e] = c;
+					return;
+				}
+				if (!S_ISLNK(st.st_mode)) {
+					p[e] = c;
+					i = e;
+					continue;
+				}
+				n = readlink(p, link, sizeof(link) - 1);
+				p[e] = c;
+			}
+			if (n <= 0)
+				return;
+			link[n] = '\0';
+			if (!splice(next, sizeof(next), p, link[0] == '/' ? 0 : i, link, p + e))
+				return;
+			if (strlen(next) >= sz)
+				return;
+			memcpy(p, next, strlen(next) + 1);
+			fold(p);
+			changed = true;
+			hops++;
+			break;
+		}
+		if (!changed)
+			return;
+		from = 0;
+	}
+}
+
+const char *paths_workdir(struct arena *a, const char *wd)
+{
+	static __thread char in[CLS_MAX_PATH], out[CLS_MAX_PATH];
+	char *r;
+
+	if (wd == NULL || wd[0] != '/')
+		return wd;
+	if (strcmp(in, wd) != 0) {
+		snprintf(in, sizeof(in), "%s", wd);
+		r = realpath(wd, NULL);
+		snprintf(out, sizeof(out), "%s", r ? r : wd);
+		free(r);
+		fold(out);
+	}
+	return arena_strndup(a, out, strlen(out));
+}
+
+const char *paths_tilde(const struct cctx *x, const char *p)
+{
+	if (p[0] == '~' && (p[1] == '/' || p[1] == '\0') && x->home[0]) {
+		size_t hl = strlen(x->home), pl = strlen(p + 1);
+		char *r = arena_alloc(x->a, hl + pl + 1);
+		memcpy(r, x->home, hl);
+		memcpy(r + hl, p + 1, pl + 1);
+		return r;
+	}
+	return p;
+}
+
+static bool under(const char *p, const char *dir)
+{
+	size_t n = strlen(dir);
+	if (n == 1 && dir[0] == '/')
+		return true;
+	return strncmp(p, dir, n) == 0 && (p[n] == '/' || p[n] == '\0');
+}
+
+bool paths_resolve(const struct cctx *x, const char *p, char *out, size_t outsz)
+{
+	size_t from = 0, wl;
+	int n;
+
+	p = paths_tilde(x, p);
+	if (p[0] == '\0')
+		return false;
+	if (p[0] == '/')
+		n = snprintf(out, outsz, "%s", p);
+	else if (x->cwd)
+		n = snprintf(out, outsz, "%s/%s", x->cwd, p);
+	else
+		return false;
+	if (n < 0 || (size_t)n >= outsz)
+		return false;
+	fold(out);
+	wl = x->wd ? strlen(x->wd) : 0;
+	if (wl > 1 && under(out, x->wd))
+		from = wl;
+	follow(out, outsz, from);
+	return true;
+}
+
+static bool prefixed(const char *p, const char *const *list, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strncmp(p, list[i], strlen(list[i])) == 0)
+			return true;
+	return false;
+}
+
+static const char *const devnull[] = {"/dev/null", "/dev/zero", "/dev/stdout",
+                                      "/dev/stderr", "/dev/stdin", "/dev/tty",
+                                      "/dev/fd/", "/proc/self/fd/", "/dev/full"};
+static const char *const disks[] = {"/dev/sd", "/dev/hd", "/dev/vd", "/dev/xvd",
+                                    "/dev/nvme", "/dev/mmcblk", "/dev/loop", "/dev/dm-",
+                                    "/dev/mapper/", "/dev/disk/", "/dev/md", "/dev/mem",
+                                    "/dev/kmem", "/dev/port", "/dev/sr", "/dev/root"};
+static const char *const tmps[] = {"/tmp", "/var/tmp", "/dev/shm"};
+
+enum path_class paths_class(const struct cctx *x, const char *abs)
+{
+	if (prefixed(abs, devnull, nitems(devnull)))
+		return PC_DEVNULL;
+	if (strncmp(abs, "/dev/tcp/", 9) == 0 || strncmp(abs, "/dev/udp/", 9) == 0)
+		return PC_NET;
+	if (prefixed(abs, disks, nitems(disks)))
+		return PC_DISK;
+	if (x->wd && under(abs, x->wd))
+		return PC_WORKDIR;
+	for (size_t i = 0; i < nitems(tmps); i++)
+		if (under(abs, tmps[i]))
+			return PC_TMP;
+	return PC_OUTSIDE;
+}
+
+/* /dev/tcp/HOST/PORT -> hosts[] */
+static void dev_tcp_host(struct cctx *x, const char *abs)
+{
+	const char *h = abs + 9, *e = strchr(h, '/');
+	net_add_host(x, h, e ? (size_t)(e - h) : strlen(h));
+}
+
+void paths_read(struct cctx *x, const struct word *w, const char *p)
+{
+	char abs[CLS_MAX_PATH];
+	const char *why;
+	struct span sp = shell_span_word(x, w);
+
+	if ((w->flags & W_PROCSUB) || (w->flags & W_DYNAMIC))
+		return;
+	if (!paths_resolve(x, p, abs, sizeof(abs)))
+		return;
+	verdict_add_path(&x->v->reads, abs);
+	if (paths_class(x, abs) == PC_NET) {
+		dev_tcp_host(x, abs);
+		cls_add(x, TIER_HIGH, "net.fetch", sp, "opens a network connection through %s", abs);
+	}
+	if ((why = secrets_path(x, abs)) != NULL)
+		cls_add(x, TIER_HIGH, "secrets.read", sp, "reads %s (%s)", abs, why);
+}
+
+/* Files and directories whose contents run later or grant access. */
+static const char *const persist_home[] = {
+	".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc",
+	".zshenv", ".zprofile", ".zlogin", ".config/fish", ".ssh", ".config/autostart",
+	".config/systemd", ".local/share/systemd", ".gitconfig", ".config/git", ".inputrc",
+	".xinitrc", ".xprofile", ".pam_environment", ".npmrc", ".pip", ".config/pip",
+};
+static const char *const persist_abs[] = {
+	"/etc/profile", "/etc/bash.bashrc", "/etc/zsh", "/etc/environment", "/etc/cron",
+	"/etc/anacrontab", "/var/spool/cron", "/etc/systemd", "/lib/systemd", "/usr/lib/systemd",
+	"/etc/init.d", "/etc/rc.local", "/etc/ld.so.preload", "/etc/sudoers", "/etc/ssh",
+	"/root/.ssh", "/root/.bashrc", "/root/.profile", "/etc/xdg/autostart", "/etc/udev",
+};
+
+static const char *persistence(const struct cctx *x, const char *abs)
+{
+	size_t hl = strlen(x->home);
+
+	if (hl > 1 && under(abs, x->home) && abs[hl] == '/') {
+		const char *rel = abs + hl + 1;
+		for (size_t i = 0; i < nitems(persist_home); i++) {
+			size_t n = strlen(persist_home[i]);
+			if (strncmp(rel, persist_home[i], n) == 0 && (rel[n] == '/' || rel[n] == '\0'))
+				return persist_home[i];
+		}
+	}
+	for (size_t i = 0; i < nitems(persist_abs); i++)
+		if (strncmp(abs, persist_abs[i], strlen(persist_abs[i])) == 0)
+			return persist_abs[i];
+	if (strstr(abs, "/.ssh/") || strstr(abs, "/.bashrc"))
+		return ".ssh or a shell rc file";
+	return NULL;
+}
+
+static bool git_config(const char *abs)
+{
+	size_t n = strlen(abs);
+	return strstr(abs, "/.git/hooks") != NULL ||
+	       (n >= 12 && strcmp(abs + n - 12, "/.git/config") == 0) ||
+	       strstr(abs, "/.git/info/attributes") != NULL;
+}
+
+void paths_write_abs(struct cctx *x, const char *abs, struct span sp, const char *shown)
+{
+	const char *why;
+
+	switch (paths_class(x, abs)) {
+	case PC_DEVNULL:
+		return;
+	case PC_NET:
+		dev_tcp_host(x, abs);
+		cls_add(x, TIER_HIGH, "net.upload", sp, "sends data over the network through %s",
+		        abs);
+		return;
+	case PC_DISK:
+		cls_add(x, TIER_CRITICAL, "sys.disk", sp, "writes straight onto the device %s", abs);
+		verdict_add_path(&x->v->writes, abs);
+		return;
+	case PC_WORKDIR:
+	case PC_TMP:
+	case PC_OUTSIDE:
+	case PC_UNKNOWN:
+		break;
+	}
+	verdict_add_path(&x->v->writes, abs);
+	if ((why = persistence(x, abs)) != NULL)
+		cls_add(x, TIER_HIGH, "fs.write.persistence", sp,
+		        "writes %s (%s), which runs later or grants access", shown, why);
+	if (git_config(abs))
+		cls_add(x, TIER_HIGH, "fs.write.git_config", sp,
+		        "writes %s: git runs hooks and config commands from it", shown);
+	switch (paths_class(x, abs)) {
+	case PC_WORKDIR:
+		cls_add(x, TIER_MEDIUM, "fs.write", sp, "writes %s inside the workdir", shown);
+		break;
+	case PC_TMP:
+		cls_add(x, TIER_MEDIUM, "fs.write.tmp", sp, "writes %s in a temporary directory",
+		        shown);
+		break;
+	case PC_DEVNULL:
+	case PC_NET:
+	case PC_DISK:
+	case PC_OUTSIDE:
+	case PC_UNKNOWN:
+		cls_add(x, TIER_HIGH, "fs.write.outside_workdir", sp,
+		        "writes %s, outside the workdir", shown);
+		break;
+	}
+}
+
+void paths_write(struct cctx *x, const struct word *w, const char *p, struct span sp)
+{
+	char abs[CLS_MAX_PATH];
+
+	if (w->flags & W_PROCSUB)
+		return;
+	if ((w->flags & W_DYNAMIC) || !paths_resolve(x, p, abs, sizeof(abs))) {
+		cls_add(x, TIER_HIGH, "fs.write.outside_workdir", sp,
+		        "writes %s, a path only known at run time", p);
+		return;
+	}
+	paths_write_abs(x, abs, sp, abs);
+}

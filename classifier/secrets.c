@@ -1,0 +1,224 @@
+/*
+ * secrets.c: which paths hold credentials, and which byte strings look like
+ * credentials (classify_find_secret(), shared with the audit redactor).
+ * Rules: a false positive costs one approval; a miss leaks a key, so the
+ * lists err towards matching (globs such as ~/.ssh/STAR match too).
+ */
+#include <ctype.h>
+#include <string.h>
+
+#include "classifier/classifier_internal.h"
+#include "core/util.h"
+
+/* Under $HOME (or /root). */
+static const struct {
+	const char *rel;
+	const char *why;
+} home_secrets[] = {
+	{".ssh", "SSH keys"},
+	{".aws", "AWS credentials"},
+	{".config/gcloud", "Google Cloud credentials"},
+	{".kube", "Kubernetes credentials"},
+	{".docker/config.json", "Docker registry credentials"},
+	{".netrc", "login passwords"},
+	{".git-credentials", "git credentials"},
+	{".gnupg", "GnuPG keys"},
+	{".pgpass", "PostgreSQL passwords"},
+	{".pypirc", "PyPI tokens"},
+	{".config/gh", "GitHub CLI tokens"},
+	{".vault-token", "a Vault token"},
+	{".azure", "Azure credentials"},
+	{".password-store", "a password store"},
+	{".my.cnf", "MySQL passwords"},
+};
+
+static const struct {
+	const char *path;
+	const char *why;
+} abs_secrets[] = {
+	{"/etc/shadow", "password hashes"},
+	{"/etc/gshadow", "group password hashes"},
+	{"/etc/sudoers", "sudo rules"},
+	{"/etc/ssh/ssh_host_", "SSH host keys"},
+	{"/etc/ssl/private", "TLS private keys"},
+	{"/root/.ssh", "root's SSH keys"},
+};
+
+/* Basename prefixes and suffixes. */
+static const char *const key_prefixes[] = {"id_rsa", "id_ed25519", "id_ecdsa", "id_dsa"};
+static const char *const key_suffixes[] = {".pem", ".key", ".p12", ".pfx", ".jks",
+                                           ".keystore", ".ppk"};
+static const char *const env_benign[] = {".env.example", ".env.sample", ".env.template",
+                                         ".env.dist"};
+
+static bool dir_match(const char *p, const char *dir)
+{
+	size_t n = strlen(dir);
+	return strncmp(p, dir, n) == 0 && (p[n] == '/' || p[n] == '\0');
+}
+
+static const char *basename_secret(const char *base)
+{
+	size_t bl = strlen(base);
+
+	if (strncmp(base, ".env", 4) == 0 && (base[4] == '\0' || base[4] == '.' || base[4] == '*')) {
+		for (size_t i = 0; i < nitems(env_benign); i++)
+			if (strcmp(base, env_benign[i]) == 0)
+				return NULL;
+		return "an environment file with secrets";
+	}
+	for (size_t i = 0; i < nitems(key_prefixes); i++)
+		if (strncmp(base, key_prefixes[i], strlen(key_prefixes[i])) == 0)
+			return "an SSH private key";
+	for (size_t i = 0; i < nitems(key_suffixes); i++) {
+		size_t sl = strlen(key_suffixes[i]);
+		if (bl > sl && strcmp(base + bl - sl, key_suffixes[i]) == 0)
+			return "a key or certificate file";
+	}
+	if (strcmp(base, "credentials") == 0 || strcmp(base, "credentials.json") == 0)
+		return "a credentials file";
+	return NULL;
+}
+
+const char *secrets_path(const struct cctx *x, const char *abs)
+{
+	size_t hl = strlen(x->home);
+	const char *base = strrchr(abs, '/');
+
+	if (hl > 1 && strncmp(abs, x->home, hl) == 0 && abs[hl] == '/')
+		for (size_t i = 0; i < nitems(home_secrets); i++)
+			if (dir_match(abs + hl + 1, home_secrets[i].rel))
+				return home_secrets[i].why;
+	for (size_t i = 0; i < nitems(abs_secrets); i++)
+		if (strncmp(abs, abs_secrets[i].path, strlen(abs_secrets[i].path)) == 0)
+			return abs_secrets[i].why;
+	if (strstr(abs, "/.ssh/") || strstr(abs, "/.aws/") || strstr(abs, "/.gnupg/"))
+		return "another user's keys";
+	if (strncmp(abs, "/proc/", 6) == 0 && strstr(abs, "/environ"))
+		return "a process environment";
+	return base ? basename_secret(base + 1) : NULL;
+}
+
+static const char *const secret_hints[] = {
+	".ssh", ".aws", "gcloud", ".kube", ".docker", ".netrc", "credentials", ".env",
+	"id_rsa", "id_ed25519", "id_ecdsa", "id_dsa", ".pem", ".key", "shadow", "sudoers",
+	".gnupg", ".pgpass", "environ", ".pypirc", ".p12", ".pfx", "/etc/ssl", ".config/gh",
+	".vault-token", ".azure", ".password-store", ".my.cnf", ".jks", ".ppk", ".keystore",
+};
+
+bool secrets_maybe_path(const char *s)
+{
+	if (strchr(s, '.') == NULL && strstr(s, "shadow") == NULL && strstr(s, "sudoers") == NULL &&
+	    strstr(s, "environ") == NULL && strstr(s, "credentials") == NULL &&
+	    strstr(s, "gcloud") == NULL)
+		return false;
+	for (size_t i = 0; i < nitems(secret_hints); i++)
+		if (strstr(s, secret_hints[i]))
+			return true;
+	return false;
+}
+
+/* ---- secret shapes in text ---- */
+
+struct secret_shape {
+	const char *prefix;
+	const char *name;
+	size_t min;        /* characters of the token body after the prefix */
+	const char *chars; /* extra body characters beyond [A-Za-z0-9] */
+	bool upper_only;
+};
+
+static const struct secret_shape shapes[] = {
+	{"AKIA", "aws-access-key", 16, "", true},
+	{"ASIA", "aws-access-key", 16, "", true},
+	{"ghp_", "github-token", 36, "", false},
+	{"gho_", "github-token", 36, "", false},
+	{"ghu_", "github-token", 36, "", false},
+	{"ghs_", "github-token", 36, "", false},
+	{"ghr_", "github-token", 36, "", false},
+	{"github_pat_", "github-token", 22, "_", false},
+	{"sk-ant-", "anthropic-key", 32, "-_", false},
+	{"sk-proj-", "openai-key", 32, "-_", false},
+	{"sk-", "openai-key", 32, "-_", false},
+	{"xoxb-", "slack-token", 10, "-", false},
+	{"xoxp-", "slack-token", 10, "-", false},
+	{"xoxa-", "slack-token", 10, "-", false},
+	{"xoxs-", "slack-token", 10, "-", false},
+	{"xapp-", "slack-token", 10, "-", false},
+	{"hooks.slack.com/services/", "slack-webhook", 20, "/", false},
+	{"AIza", "google-api-key", 35, "-_", false},
+	{"sk_live_", "stripe-key", 20, "", false},
+	{"rk_live_", "stripe-key", 20, "", false},
+	{"glpat-", "gitlab-token", 20, "-_", false},
+	{"npm_", "npm-token", 36, "", false},
+};
+
+static size_t body_len(const char *p, size_t n, const struct secret_shape *s)
+{
+	size_t i = 0;
+	for (; i < n; i++) {
+		unsigned char c = (unsigned char)p[i];
+		if (s->upper_only ? (isupper(c) || isdigit(c)) : (isalnum(c) || strchr(s->chars, c)))
+			continue;
+		break;
+	}
+	return i;
+}
+
+static bool word_start(const char *text, size_t i)
+{
+	return i == 0 || !isalnum((unsigned char)text[i - 1]);
+}
+
+static const char *private_key(const char *text, size_t len, struct span *where)
+{
+	const char *b = memmem(text, len, "-----BEGIN ", 11);
+
+	while (b) {
+		size_t off = (size_t)(b - text), rest = len - off;
+		const char *eol = memchr(b, '\n', rest);
+		size_t ll = eol ? (size_t)(eol - b) : rest;
+		if (memmem(b, ll, "PRIVATE KEY-----", 16)) {
+			const char *end = memmem(b, rest, "-----END ", 9), *e2 = NULL;
+			if (end)
+				e2 = memmem(end + 9, len - (size_t)(end + 9 - text), "-----", 5);
+			if (where) {
+				where->off = off;
+				where->len = e2 ? (size_t)(e2 + 5 - b) : rest;
+			}
+			return "private-key";
+		}
+		b = memmem(b + 11, rest - 11, "-----BEGIN ", 11);
+	}
+	return NULL;
+}
+
+const char *classify_find_secret(const char *text, size_t len, struct span *where)
+{
+	const char *k;
+
+	if (text == NULL)
+		return NULL;
+	if ((k = private_key(text, len, where)) != NULL)
+		return k;
+	for (size_t i = 0; i + 4 <= len; i++) {
+		char c = text[i];
+		if (c != 'A' && c != 'g' && c != 's' && c != 'x' && c != 'h' && c != 'r' && c != 'n')
+			continue;
+		for (size_t s = 0; s < nitems(shapes); s++) {
+			size_t pl = strlen(shapes[s].prefix), bl;
+			if (shapes[s].prefix[0] != c || i + pl > len ||
+			    memcmp(text + i, shapes[s].prefix, pl) != 0 || !word_start(text, i))
+				continue;
+			bl = body_len(text + i + pl, len - i - pl, &shapes[s]);
+			if (bl < shapes[s].min)
+				continue;
+			if (where) {
+				where->off = i;
+				where->len = pl + bl;
+			}
+			return shapes[s].name;
+		}
+	}
+	return NULL;
+}

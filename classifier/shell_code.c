@@ -1,0 +1,118 @@
+/*
+ * shell_code.c: inline code given to interpreters (python -c, node -e,
+ * perl -e, awk programs, here-docs into python). The code itself is not
+ * parsed: running it is exec.inline_code (medium) and calls that delete,
+ * reach the network or start programs raise it to high. Substring tables,
+ * so a new API is a new row; a miss stays at least medium, never low.
+ */
+#include <string.h>
+
+#include "classifier/classifier_internal.h"
+#include "core/util.h"
+
+struct marker {
+	const char *text;
+	const char *rule;
+	const char *what;
+};
+
+static const struct marker markers[] = {
+	{"rmtree", "exec.inline_code.delete", "deletes directory trees"},
+	{"os.remove", "exec.inline_code.delete", "deletes files"},
+	{"os.unlink", "exec.inline_code.delete", "deletes files"},
+	{"os.rmdir", "exec.inline_code.delete", "deletes directories"},
+	{".unlink(", "exec.inline_code.delete", "deletes files"},
+	{"unlinkSync", "exec.inline_code.delete", "deletes files"},
+	{"rmSync", "exec.inline_code.delete", "deletes files"},
+	{"rmdirSync", "exec.inline_code.delete", "deletes directories"},
+	{"fs.rm(", "exec.inline_code.delete", "deletes files"},
+	{"unlink ", "exec.inline_code.delete", "deletes files"},
+	{"unlink(", "exec.inline_code.delete", "deletes files"},
+	{"File.delete", "exec.inline_code.delete", "deletes files"},
+	{"FileUtils.rm", "exec.inline_code.delete", "deletes files"},
+	{"remove_dir", "exec.inline_code.delete", "deletes directories"},
+	{"Remove-Item", "exec.inline_code.delete", "deletes files"},
+	{"truncate(", "exec.inline_code.delete", "truncates files"},
+	{"urllib", "exec.inline_code.network", "reaches the network"},
+	{"requests.", "exec.inline_code.network", "reaches the network"},
+	{"http.client", "exec.inline_code.network", "reaches the network"},
+	{"httplib", "exec.inline_code.network", "reaches the network"},
+	{"httpx", "exec.inline_code.network", "reaches the network"},
+	{"aiohttp", "exec.inline_code.network", "reaches the network"},
+	{"socket", "exec.inline_code.network", "opens sockets"},
+	{"fetch(", "exec.inline_code.network", "reaches the network"},
+	{"http.get", "exec.inline_code.network", "reaches the network"},
+	{"https.get", "exec.inline_code.network", "reaches the network"},
+	{"http.request", "exec.inline_code.network", "reaches the network"},
+	{"https.request", "exec.inline_code.network", "reaches the network"},
+	{"net.connect", "exec.inline_code.network", "opens sockets"},
+	{"XMLHttpRequest", "exec.inline_code.network", "reaches the network"},
+	{"LWP::", "exec.inline_code.network", "reaches the network"},
+	{"IO::Socket", "exec.inline_code.network", "opens sockets"},
+	{"Net::HTTP", "exec.inline_code.network", "reaches the network"},
+	{"open-uri", "exec.inline_code.network", "reaches the network"},
+	{"curl_exec", "exec.inline_code.network", "reaches the network"},
+	{"Invoke-WebRequest", "exec.inline_code.network", "reaches the network"},
+	{"paramiko", "exec.inline_code.network", "opens ssh connections"},
+	{"ftplib", "exec.inline_code.network", "reaches the network"},
+	{"smtplib", "exec.inline_code.network", "sends mail"},
+	{"subprocess", "exec.inline_code.spawn", "starts other programs"},
+	{"os.system", "exec.inline_code.spawn", "starts other programs"},
+	{"os.popen", "exec.inline_code.spawn", "starts other programs"},
+	{"os.exec", "exec.inline_code.spawn", "replaces itself with another program"},
+	{"os.spawn", "exec.inline_code.spawn", "starts other programs"},
+	{"pty.spawn", "exec.inline_code.spawn", "starts a terminal program"},
+	{"child_process", "exec.inline_code.spawn", "starts other programs"},
+	{"execSync", "exec.inline_code.spawn", "starts other programs"},
+	{"spawnSync", "exec.inline_code.spawn", "starts other programs"},
+	{"system(", "exec.inline_code.spawn", "starts other programs"},
+	{"system ", "exec.inline_code.spawn", "starts other programs"},
+	{"popen", "exec.inline_code.spawn", "starts other programs"},
+	{"exec(", "exec.inline_code.spawn", "runs code built at run time"},
+	{"eval(", "exec.inline_code.spawn", "runs code built at run time"},
+	{"__import__", "exec.inline_code.spawn", "imports modules by name at run time"},
+	{"`", "exec.inline_code.spawn", "runs shell commands (backquotes)"},
+	{"IO.popen", "exec.inline_code.spawn", "starts other programs"},
+	{"Process.spawn", "exec.inline_code.spawn", "starts other programs"},
+	{"shell_exec", "exec.inline_code.spawn", "starts other programs"},
+	{"passthru", "exec.inline_code.spawn", "starts other programs"},
+	{"proc_open", "exec.inline_code.spawn", "starts other programs"},
+	{"Start-Process", "exec.inline_code.spawn", "starts other programs"},
+	{"do shell script", "exec.inline_code.spawn", "starts other programs"},
+	{".ssh/", "secrets.read", "reads SSH keys"},
+	{"id_rsa", "secrets.read", "reads an SSH private key"},
+	{"id_ed25519", "secrets.read", "reads an SSH private key"},
+	{".aws/credentials", "secrets.read", "reads AWS credentials"},
+	{"/etc/shadow", "secrets.read", "reads password hashes"},
+	{".netrc", "secrets.read", "reads login passwords"},
+	{".git-credentials", "secrets.read", "reads git credentials"},
+	{".kube/config", "secrets.read", "reads Kubernetes credentials"},
+	{".docker/config.json", "secrets.read", "reads registry credentials"},
+};
+
+/* awk: print | "cmd", "cmd" | getline, system(), and > "file". */
+static void awk_scan(struct cctx *x, const char *code, struct span sp)
+{
+	if (strstr(code, "| \"") || strstr(code, "|\"") || strstr(code, "|&") ||
+	    strstr(code, "| getline") || strstr(code, "|getline"))
+		cls_add(x, TIER_HIGH, "exec.inline_code.spawn", sp, "the awk program pipes to or from a command");
+	if (strstr(code, "> \"") || strstr(code, ">\"") || strstr(code, ">> \""))
+		cls_add(x, TIER_MEDIUM, "fs.write", sp, "the awk program writes a file");
+}
+
+void code_scan(struct cctx *x, const char *lang, const char *code, size_t len, struct span sp)
+{
+	(void)len;
+	if (strcmp(lang, "awk") == 0) {
+		awk_scan(x, code, sp);
+		if (strstr(code, "system("))
+			cls_add(x, TIER_HIGH, "exec.inline_code.spawn", sp,
+			        "the awk program runs commands with system()");
+		return;
+	}
+	cls_add(x, TIER_MEDIUM, "exec.inline_code", sp, "runs inline %s code", lang);
+	for (size_t i = 0; i < nitems(markers); i++)
+		if (strstr(code, markers[i].text))
+			cls_add(x, TIER_HIGH, markers[i].rule, sp, "the inline %s code %s (%s)", lang,
+			        markers[i].what, markers[i].text);
+}

@@ -1,0 +1,243 @@
+/*
+ * shell_exec.c: one parsed simple command -> findings. Redirections become
+ * reads and writes, assignments that hijack the loader or the shell are
+ * flagged, stdin is traced (pipe, here-doc, file), then wrappers are peeled
+ * off until the real program, which the program table judges.
+ * A command name that is not a literal word is exec.dynamic_command (high).
+ */
+#include <string.h>
+
+#include "classifier/classifier_internal.h"
+#include "core/util.h"
+
+struct span shell_span_words(const struct cctx *x, const struct word *w, size_t n)
+{
+	size_t end;
+	if (n == 0)
+		return x->f.exact ? cls_span(x, 0, 0) : x->f.outer;
+	end = w[n - 1].off + w[n - 1].rawlen;
+	return cls_span(x, w[0].off, end - w[0].off);
+}
+
+struct span shell_span_word(const struct cctx *x, const struct word *w)
+{
+	return shell_span_words(x, w, 1);
+}
+
+/* Variables that change what later programs load or run. */
+static const char *const inject_vars[] = {
+	"LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "BASH_ENV", "ENV", "PROMPT_COMMAND",
+	"PATH", "PYTHONPATH", "PYTHONSTARTUP", "NODE_OPTIONS", "PERL5OPT", "PERL5LIB",
+	"RUBYOPT", "GIT_SSH_COMMAND", "GIT_EXTERNAL_DIFF", "GIT_CONFIG_GLOBAL",
+	"GIT_EXEC_PATH", "IFS", "SHELLOPTS", "BASHOPTS", "GCONV_PATH",
+};
+
+void shell_check_assign(struct cctx *x, const struct word *w)
+{
+	const char *eq = strchr(w->val, '=');
+	size_t n = eq ? (size_t)(eq - w->val) : 0;
+
+	if (n && w->val[n - 1] == '+')
+		n--;
+	for (size_t i = 0; i < nitems(inject_vars); i++)
+		if (strlen(inject_vars[i]) == n && memcmp(w->val, inject_vars[i], n) == 0) {
+			cls_add(x, TIER_HIGH, "exec.env_inject", shell_span_word(x, w),
+			        "sets %s, which changes what later programs load or run",
+			        inject_vars[i]);
+			return;
+		}
+}
+
+static void exec_redir(struct cctx *x, struct redir *r, struct cmdv *c)
+{
+	const struct word *t = &r->target;
+	struct span sp = cls_span(x, r->off, t->off + t->rawlen - r->off);
+
+	switch (r->kind) {
+	case R_OUT:
+	case R_APPEND:
+	case R_CLOBBER:
+	case R_OUT_ALL:
+	case R_APPEND_ALL:
+		paths_write(x, t, t->val, sp);
+		if (r->kind == R_APPEND || r->kind == R_APPEND_ALL)
+			break;
+		break;
+	case R_RW:
+		paths_write(x, t, t->val, sp);
+		paths_read(x, t, t->val);
+		break;
+	case R_DUP_OUT:
+		if (t->len && strspn(t->val, "0123456789-") != t->len)
+			paths_write(x, t, t->val, sp);
+		break;
+	case R_IN:
+		paths_read(x, t, t->val);
+		if (c->in == IN_NONE || c->in == IN_PIPE)
+			c->in = IN_FILE;
+		break;
+	case R_DUP_IN:
+		break;
+	case R_HEREDOC:
+		c->in = IN_DOC;
+		c->in_text = r->body ? r->body : "";
+		c->in_len = r->bodylen;
+		c->in_span = sp;
+		break;
+	case R_HERESTR:
+		c->in = IN_DOC;
+		c->in_text = t->val;
+		c->in_len = t->len;
+		c->in_span = shell_span_word(x, t);
+		break;
+	}
+}
+
+/* echo/printf with literal arguments piped in: their text is known. */
+static void piped_text(struct cctx *x, struct cmdv *c, const struct scmd *from)
+{
+	size_t i = 0;
+	struct buf b;
+
+	c->in = IN_PIPE;
+	while (i < from->nw && (from->w[i].flags & W_ASSIGN))
+		i++;
+	if (i + 1 == from->nw && strcmp(from->w[i].val, "cat") == 0) {
+		/* cat <<EOF | sh: the here-document is what sh reads */
+		for (size_t k = 0; k < from->nr; k++)
+			if (from->r[k]->kind == R_HEREDOC || from->r[k]->kind == R_HERESTR) {
+				const struct redir *r = from->r[k];
+				c->in_text = r->kind == R_HEREDOC ? (r->body ? r->body : "") : r->target.val;
+				c->in_len = r->kind == R_HEREDOC ? r->bodylen : r->target.len;
+				c->in_span = cls_span(x, r->off, from->end - r->off);
+			}
+		return;
+	}
+	if (i >= from->nw || (strcmp(from->w[i].val, "echo") != 0 &&
+	                      strcmp(from->w[i].val, "printf") != 0))
+		return;
+	buf_init(&b, CLS_MAX_INPUT);
+	for (size_t k = i + 1; k < from->nw; k++) {
+		if (from->w[k].flags & (W_DYNAMIC | W_GLOB)) {
+			buf_free(&b);
+			return;
+		}
+		if (k == i + 1 && from->w[k].val[0] == '-' && strcmp(from->w[i].val, "echo") == 0)
+			continue;
+		if (b.len)
+			buf_puts(&b, " ");
+		buf_puts(&b, from->w[k].val);
+	}
+	c->in_text = arena_strndup(x->a, b.data ? b.data : "", b.len);
+	c->in_len = b.len;
+	c->in_span = shell_span_words(x, from->w, from->nw);
+	buf_free(&b);
+}
+
+void shell_exec_command(struct cctx *x, const struct scmd *sc)
+{
+	struct cmdv c;
+	size_t i = 0;
+
+	memset(&c, 0, sizeof(c));
+	c.sc = sc;
+	if (sc->pipe_from)
+		piped_text(x, &c, sc->pipe_from);
+	for (size_t k = 0; k < sc->nr; k++)
+		exec_redir(x, sc->r[k], &c);
+	for (; i < sc->nw && (sc->w[i].flags & W_ASSIGN); i++)
+		shell_check_assign(x, &sc->w[i]);
+	c.w = sc->w + i;
+	c.n = sc->nw - i;
+	if (c.n)
+		shell_exec_argv(x, &c);
+}
+
+/* Directories whose programs are the ones the tables describe. */
+static const char *const bin_dirs[] = {
+	"/bin/", "/usr/bin/", "/usr/local/bin/", "/sbin/", "/usr/sbin/", "/usr/local/sbin/",
+};
+
+static const char *program_name(const struct word *w)
+{
+	const char *slash = strrchr(w->val, '/');
+
+	if (slash == NULL)
+		return w->val;
+	for (size_t i = 0; i < nitems(bin_dirs); i++)
+		if ((size_t)(slash - w->val + 1) == strlen(bin_dirs[i]) &&
+		    strncmp(w->val, bin_dirs[i], strlen(bin_dirs[i])) == 0)
+			return slash + 1;
+	return w->val;
+}
+
+static void record(struct cctx *x, const struct cmdv *c)
+{
+	char **argv = xcalloc(c->n + 1, sizeof(*argv));
+	for (size_t i = 0; i < c->n; i++)
+		argv[i] = xstrndup(c->w[i].val, c->w[i].len);
+	verdict_add_command(x->v, argv, shell_span_words(x, c->w, c->n));
+}
+
+/* Secret paths and /dev/tcp among the arguments of any program. */
+static void scan_args(struct cctx *x, const struct cmdv *c)
+{
+	for (size_t i = 1; i < c->n; i++) {
+		const char *s = c->w[i].val, *eq;
+		if (!secrets_maybe_path(s) && strstr(s, "/dev/tcp/") == NULL &&
+		    strstr(s, "/dev/udp/") == NULL)
+			continue;
+		if (s[0] == '-' && (eq = strchr(s, '=')) != NULL)
+			s = eq + 1;
+		else if (s[0] == '-' && s[1] != '-' && s[1] && s[2])
+			s += 2; /* -d@file */
+		if (s[0] == '@' || s[0] == '<')
+			s++;
+		if (s[0] == '-')
+			continue;
+		paths_read(x, &c->w[i], s);
+	}
+}
+
+void shell_exec_argv(struct cctx *x, struct cmdv *c)
+{
+	for (int hop = 0; c->n > 0; hop++) {
+		const struct word *w0 = &c->w[0];
+		const char *name;
+		long k;
+
+		if (hop > 16) {
+			cls_add(x, TIER_HIGH, "parse.too_deep", shell_span_words(x, c->w, c->n),
+			        "more than 16 wrapper programs around one command");
+			return;
+		}
+		if (w0->flags & (W_DYNAMIC | W_GLOB | W_PROCSUB)) {
+			record(x, c);
+			cls_add(x, TIER_HIGH, "exec.dynamic_command", shell_span_word(x, w0),
+			        "the program name '%s' is only known at run time", w0->val);
+			scan_args(x, c);
+			return;
+		}
+		name = program_name(w0);
+		if (shell_is_function(x, name)) {
+			record(x, c);
+			scan_args(x, c);
+			return; /* its body was judged where it was defined */
+		}
+		k = unwrap_step(x, c, name);
+		if (k < 0)
+			return;
+		if (k == 0) {
+			record(x, c);
+			scan_args(x, c);
+			if (!rules_apply(x, c, name))
+				cls_add(x, x->o->unknown_program, "exec.unknown_program",
+				        shell_span_word(x, w0),
+				        "runs '%s', a program airlock does not know", w0->val);
+			return;
+		}
+		c->w += k;
+		c->n -= (size_t)k;
+		c->hops++;
+	}
+}

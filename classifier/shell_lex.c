@@ -1,0 +1,700 @@
+/*
+ * shell_lex.c: POSIX/bash tokenizer. Words are decoded the way the shell
+ * would (quotes, backslashes, $'...', concatenation); expansions whose value
+ * is unknown mark the word W_DYNAMIC; $( ), ` ` and <( ) bodies are parsed
+ * and classified recursively as they are met. Anything it cannot read ends
+ * in TOK_ERR with a static message, never a guess.
+ */
+#include <ctype.h>
+#include <string.h>
+
+#include "classifier/classifier_internal.h"
+#include "core/util.h"
+
+static void sb_put(struct lexer *lx, const char *p, size_t n)
+{
+	if (lx->sblen + n + 1 > lx->sbcap) {
+		lx->sbcap = (lx->sblen + n + 1) * 2;
+		lx->sb = xrealloc(lx->sb, lx->sbcap);
+	}
+	memcpy(lx->sb + lx->sblen, p, n);
+	lx->sblen += n;
+}
+
+static void sb_putc(struct lexer *lx, char c)
+{
+	sb_put(lx, &c, 1);
+}
+
+static void sb_puts(struct lexer *lx, const char *s)
+{
+	sb_put(lx, s, strlen(s));
+}
+
+void lex_init(struct lexer *lx, struct cctx *x, const char *s, size_t n, size_t pos)
+{
+	memset(lx, 0, sizeof(*lx));
+	lx->x = x;
+	lx->s = s;
+	lx->n = n;
+	lx->pos = pos;
+	lx->cmdpos = true;
+	lx->sbcap = 256;
+	lx->sb = xmalloc(lx->sbcap);
+}
+
+void lex_fini(struct lexer *lx)
+{
+	free(lx->sb);
+	lx->sb = NULL;
+}
+
+static void lex_fail(struct lexer *lx, const char *msg, size_t pos)
+{
+	if (lx->err == NULL) {
+		lx->err = msg;
+		lx->errpos = pos;
+	}
+}
+
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+static bool is_meta(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == ';' || c == '&' || c == '|' ||
+	       c == '(' || c == ')' || c == '<' || c == '>';
+}
+
+static bool is_name_start(char c)
+{
+	return isalpha((unsigned char)c) || c == '_';
+}
+
+static bool is_name_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_';
+}
+
+/* Known variables expand to their value; the rest stay raw and dynamic. */
+static bool lex_known_var(struct lexer *lx, const char *name, size_t n)
+{
+	if (n == 4 && memcmp(name, "HOME", 4) == 0 && lx->x->home[0]) {
+		sb_puts(lx, lx->x->home);
+		return true;
+	}
+	if (n == 3 && memcmp(name, "PWD", 3) == 0 && lx->x->cwd) {
+		sb_puts(lx, lx->x->cwd);
+		return true;
+	}
+	return false;
+}
+
+/* ` ... `: unescapes the body and classifies it as a script. */
+static void lex_backtick(struct lexer *lx, unsigned *flags)
+{
+	size_t start = lx->pos, i = lx->pos + 1;
+	struct buf b;
+
+	buf_init(&b, 0);
+	for (; i < lx->n && lx->s[i] != '`'; i++) {
+		if (lx->s[i] == '\\' && i + 1 < lx->n && strchr("`\\$", lx->s[i + 1]))
+			i++;
+		buf_append(&b, lx->s + i, 1);
+	}
+	if (i >= lx->n) {
+		lex_fail(lx, "unbalanced backquote", start);
+		buf_free(&b);
+		lx->pos = lx->n;
+		return;
+	}
+	lx->pos = i + 1;
+	shell_script_text(lx->x, b.data ? b.data : "", b.len,
+	                  cls_span(lx->x, start, lx->pos - start));
+	buf_free(&b);
+	sb_put(lx, lx->s + start, lx->pos - start);
+	*flags |= W_DYNAMIC | W_SUBST;
+}
+
+/* $(( ... )): arithmetic; returns false when it is really $( ( ... ) ). */
+static bool lex_arith(struct lexer *lx, unsigned *flags)
+{
+	size_t start = lx->pos, i = lx->pos + 3;
+	int depth = 2;
+
+	for (; i < lx->n && depth > 0; i++) {
+		char c = lx->s[i];
+		if (c == '(')
+			depth++;
+		else if (c == ')')
+			depth--;
+		else if (c == '`' || (c == '$' && i + 1 < lx->n && lx->s[i + 1] == '('))
+			return false;
+		if (depth == 1 && c == ')' && (i + 1 >= lx->n || lx->s[i + 1] != ')'))
+			return false;
+	}
+	if (depth != 0) {
+		lex_fail(lx, "unterminated $(( ))", start);
+		lx->pos = lx->n;
+		return true;
+	}
+	lx->pos = i;
+	sb_put(lx, lx->s + start, i - start);
+	*flags |= W_DYNAMIC;
+	return true;
+}
+
+static void lex_subst(struct lexer *lx, unsigned *flags)
+{
+	size_t start = lx->pos;
+	long end = shell_parse_subst(lx->x, lx->s, lx->n, lx->pos + 2);
+
+	if (end < 0) {
+		lex_fail(lx, "unterminated or unreadable $( )", start);
+		lx->pos = lx->n;
+		return;
+	}
+	lx->pos = (size_t)end + 1;
+	sb_put(lx, lx->s + start, lx->pos - start);
+	*flags |= W_DYNAMIC | W_SUBST;
+}
+
+static void lex_dq(struct lexer *lx, unsigned *flags, bool heredoc);
+
+/* ${ ... }: HOME and PWD expand; command substitutions inside run. */
+static void lex_param(struct lexer *lx, unsigned *flags)
+{
+	size_t start = lx->pos, i = lx->pos + 2, name = i;
+	int depth = 1;
+
+	while (i < lx->n && is_name_char(lx->s[i]))
+		i++;
+	if (i < lx->n && lx->s[i] == '}' && lex_known_var(lx, lx->s + name, i - name)) {
+		lx->pos = i + 1;
+		return;
+	}
+	for (i = start + 2; i < lx->n && depth > 0;) {
+		char c = lx->s[i];
+		if (c == '\\') {
+			i += 2;
+		} else if (c == '\'') {
+			const char *q = memchr(lx->s + i + 1, '\'', lx->n - i - 1);
+			i = q ? (size_t)(q - lx->s) + 1 : lx->n;
+		} else if (c == '$' && i + 1 < lx->n && lx->s[i + 1] == '(') {
+			long end = shell_parse_subst(lx->x, lx->s, lx->n, i + 2);
+			if (end < 0)
+				break;
+			i = (size_t)end + 1;
+			*flags |= W_SUBST;
+		} else if (c == '`') {
+			size_t save = lx->pos, savelen = lx->sblen;
+			lx->pos = i;
+			lex_backtick(lx, flags);
+			i = lx->pos;
+			lx->pos = save;
+			lx->sblen = savelen;
+		} else {
+			depth += (c == '{') - (c == '}');
+			i++;
+		}
+	}
+	if (depth != 0) {
+		lex_fail(lx, "unterminated ${ }", start);
+		lx->pos = lx->n;
+		return;
+	}
+	lx->pos = i;
+	sb_put(lx, lx->s + start, i - start);
+	*flags |= W_DYNAMIC;
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c = (char)tolower((unsigned char)c);
+	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* $'...': ANSI-C quoting. */
+static void lex_ansi(struct lexer *lx, unsigned *flags)
+{
+	static const char from[] = "abeEfnrtv\\'\"?", to[] = "\a\b\033\033\f\n\r\t\v\\'\"?";
+	size_t i = lx->pos + 2;
+
+	*flags |= W_QUOTED;
+	for (; i < lx->n && lx->s[i] != '\''; i++) {
+		const char *k;
+		if (lx->s[i] != '\\' || i + 1 >= lx->n) {
+			sb_putc(lx, lx->s[i]);
+			continue;
+		}
+		i++;
+		if ((k = strchr(from, lx->s[i])) != NULL && lx->s[i]) {
+			sb_putc(lx, to[k - from]);
+		} else if (lx->s[i] == 'x' && i + 1 < lx->n && hexval(lx->s[i + 1]) >= 0) {
+			int v = hexval(lx->s[++i]);
+			if (i + 1 < lx->n && hexval(lx->s[i + 1]) >= 0)
+				v = v * 16 + hexval(lx->s[++i]);
+			sb_putc(lx, (char)v);
+		} else if (lx->s[i] >= '0' && lx->s[i] <= '7') {
+			int v = 0, k2 = 0;
+			for (; k2 < 3 && i < lx->n && lx->s[i] >= '0' && lx->s[i] <= '7'; k2++)
+				v = v * 8 + (lx->s[i++] - '0');
+			i--;
+			sb_putc(lx, (char)v);
+		} else {
+			/* \u, \c and friends: not modelled, so the value is unknown */
+			*flags |= W_DYNAMIC;
+			sb_putc(lx, '\\');
+			sb_putc(lx, lx->s[i]);
+		}
+	}
+	if (i >= lx->n) {
+		lex_fail(lx, "unbalanced $' quote", lx->pos);
+		lx->pos = lx->n;
+		return;
+	}
+	lx->pos = i + 1;
+}
+
+static void lex_dollar(struct lexer *lx, unsigned *flags, bool in_dq)
+{
+	const char *s = lx->s;
+	size_t p = lx->pos;
+	char c = p + 1 < lx->n ? s[p + 1] : 0;
+
+	if (c == '(' && p + 2 < lx->n && s[p + 2] == '(' && lex_arith(lx, flags))
+		return;
+	if (c == '(') {
+		lex_subst(lx, flags);
+	} else if (c == '{') {
+		lex_param(lx, flags);
+	} else if (is_name_start(c)) {
+		size_t e = p + 1;
+		while (e < lx->n && is_name_char(s[e]))
+			e++;
+		if (!lex_known_var(lx, s + p + 1, e - p - 1)) {
+			sb_put(lx, s + p, e - p);
+			*flags |= W_DYNAMIC;
+		}
+		lx->pos = e;
+	} else if (c && (isdigit((unsigned char)c) || strchr("@*#?$!-", c))) {
+		sb_put(lx, s + p, 2);
+		*flags |= W_DYNAMIC;
+		lx->pos = p + 2;
+	} else if (c == '\'' && !in_dq) {
+		lex_ansi(lx, flags);
+	} else if (c == '"' && !in_dq) {
+		lx->pos = p + 1;
+		lex_dq(lx, flags, false);
+	} else {
+		sb_putc(lx, '$');
+		lx->pos = p + 1;
+	}
+}
+
+/* "..." (or a here-document body when heredoc: no closing quote). */
+static void lex_dq(struct lexer *lx, unsigned *flags, bool heredoc)
+{
+	size_t start = lx->pos;
+
+	*flags |= W_QUOTED;
+	if (!heredoc)
+		lx->pos++;
+	while (lx->pos < lx->n && lx->err == NULL) {
+		char c = lx->s[lx->pos];
+		if (c == '"' && !heredoc) {
+			lx->pos++;
+			return;
+		}
+		if (c == '\\' && lx->pos + 1 < lx->n &&
+		    strchr(heredoc ? "$`\\\n" : "$`\"\\\n", lx->s[lx->pos + 1])) {
+			if (lx->s[lx->pos + 1] != '\n')
+				sb_putc(lx, lx->s[lx->pos + 1]);
+			lx->pos += 2;
+		} else if (c == '$') {
+			lex_dollar(lx, flags, true);
+		} else if (c == '`') {
+			lex_backtick(lx, flags);
+		} else {
+			sb_putc(lx, c);
+			lx->pos++;
+		}
+	}
+	if (!heredoc)
+		lex_fail(lx, "unbalanced double quote", start);
+}
+
+/* Unquoted {a,b} or {1..3}: brace expansion makes the value unknown. */
+static bool lex_is_brace(const struct lexer *lx)
+{
+	for (size_t i = lx->pos + 1; i < lx->n && !is_meta(lx->s[i]); i++) {
+		if (lx->s[i] == '}')
+			return false;
+		if (lx->s[i] == ',' || (lx->s[i] == '.' && i + 1 < lx->n && lx->s[i + 1] == '.'))
+			return true;
+	}
+	return false;
+}
+
+/* [ starts a glob only when a ] closes it within the word. */
+static bool lex_is_bracket(const struct lexer *lx)
+{
+	for (size_t i = lx->pos + 1; i < lx->n && !is_meta(lx->s[i]); i++)
+		if (lx->s[i] == ']')
+			return true;
+	return false;
+}
+
+static void lex_tilde(struct lexer *lx)
+{
+	size_t e = lx->pos + 1;
+
+	while (e < lx->n && !is_meta(lx->s[e]) && lx->s[e] != '/' && lx->s[e] != ':')
+		e++;
+	if (e == lx->pos + 1 && lx->x->home[0]) {
+		sb_puts(lx, lx->x->home);
+	} else if (e - lx->pos == 5 && memcmp(lx->s + lx->pos + 1, "root", 4) == 0) {
+		sb_puts(lx, "/root");
+	} else if (e > lx->pos + 1) {
+		sb_puts(lx, "/home/");
+		sb_put(lx, lx->s + lx->pos + 1, e - lx->pos - 1);
+	} else {
+		sb_putc(lx, '~');
+	}
+	lx->pos = e;
+}
+
+/* a=( ... ): an array assignment; its elements are data. */
+static void lex_array(struct lexer *lx, unsigned *flags)
+{
+	int depth = 0;
+	size_t start = lx->pos;
+
+	for (; lx->pos < lx->n; lx->pos++) {
+		char c = lx->s[lx->pos];
+		depth += (c == '(') - (c == ')');
+		if (c == '\\')
+			lx->pos++;
+		if (depth == 0)
+			break;
+	}
+	if (depth != 0) {
+		lex_fail(lx, "unterminated array assignment", start);
+		lx->pos = lx->n;
+		return;
+	}
+	lx->pos++;
+	sb_put(lx, lx->s + start, lx->pos - start);
+	*flags |= W_DYNAMIC;
+}
+
+static size_t assign_len(const char *s, size_t n)
+{
+	size_t i = 0;
+	if (n == 0 || !is_name_start(s[0]))
+		return 0;
+	while (i < n && is_name_char(s[i]))
+		i++;
+	if (i + 1 < n && s[i] == '+' && s[i + 1] == '=')
+		return i + 2;
+	return i < n && s[i] == '=' ? i + 1 : 0;
+}
+
+static void lex_single(struct lexer *lx, unsigned *flags)
+{
+	const char *q = memchr(lx->s + lx->pos + 1, '\'', lx->n - lx->pos - 1);
+
+	*flags |= W_QUOTED;
+	if (q == NULL) {
+		lex_fail(lx, "unbalanced single quote", lx->pos);
+		lx->pos = lx->n;
+		return;
+	}
+	sb_put(lx, lx->s + lx->pos + 1, (size_t)(q - lx->s) - lx->pos - 1);
+	lx->pos = (size_t)(q - lx->s) + 1;
+}
+
+/* One character of an unquoted word. */
+static void lex_word_char(struct lexer *lx, unsigned *flags, size_t start, size_t alen)
+{
+	char c = lx->s[lx->pos];
+
+	switch (c) {
+	case '\\':
+		if (lx->pos + 1 < lx->n && lx->s[lx->pos + 1] == '\n') {
+			lx->pos += 2;
+			return;
+		}
+		*flags |= W_QUOTED;
+		if (lx->pos + 1 < lx->n)
+			lx->pos++;
+		sb_putc(lx, lx->s[lx->pos++]);
+		return;
+	case '\'': lex_single(lx, flags); return;
+	case '"': lex_dq(lx, flags, false); return;
+	case '$': lex_dollar(lx, flags, false); return;
+	case '`': lex_backtick(lx, flags); return;
+	case '*': case '?': *flags |= W_GLOB; break;
+	case '[': if (lex_is_bracket(lx)) *flags |= W_GLOB; break;
+	case '{': if (lex_is_brace(lx)) *flags |= W_GLOB; break;
+	case '~':
+		if (lx->pos == start || (alen && lx->pos == start + alen)) {
+			lex_tilde(lx);
+			return;
+		}
+		break;
+	default: break;
+	}
+	sb_putc(lx, c);
+	lx->pos++;
+}
+
+static void lex_verbatim(struct lexer *lx, struct word *w)
+{
+	const char *raw = lx->s + w->off;
+
+	if (w->flags & W_DYNAMIC)
+		return;
+	if (w->rawlen == w->len && memcmp(raw, w->val, w->len) == 0) {
+		w->verbatim = true;
+		w->voff = w->off;
+	} else if (w->rawlen == w->len + 2 && (raw[0] == '\'' || raw[0] == '"') &&
+	           raw[w->rawlen - 1] == raw[0] && memcmp(raw + 1, w->val, w->len) == 0) {
+		w->verbatim = true;
+		w->voff = w->off + 1;
+	}
+}
+
+static void lex_word(struct lexer *lx, struct token *t)
+{
+	size_t start = lx->pos, alen = 0;
+	unsigned flags = 0;
+
+	lx->sblen = 0;
+	if (lx->cmdpos)
+		alen = assign_len(lx->s + start, lx->n - start);
+	while (lx->pos < lx->n && lx->err == NULL) {
+		if (is_meta(lx->s[lx->pos])) {
+			if (alen && lx->s[lx->pos] == '(' && lx->pos == start + alen) {
+				lex_array(lx, &flags);
+				continue;
+			}
+			break;
+		}
+		lex_word_char(lx, &flags, start, alen);
+	}
+	if (alen)
+		flags |= W_ASSIGN;
+	t->kind = lx->err ? TOK_ERR : TOK_WORD;
+	t->w.val = arena_strndup(lx->x->a, lx->sb, lx->sblen);
+	t->w.len = lx->sblen;
+	t->w.off = start;
+	t->w.rawlen = lx->pos - start;
+	t->w.flags = flags;
+	t->w.verbatim = false;
+	lex_verbatim(lx, &t->w);
+	if (!alen)
+		lx->cmdpos = false;
+}
+
+/* <( ... ) and >( ... ): the body runs; the word is a /dev/fd path. */
+static void lex_procsub(struct lexer *lx, struct token *t)
+{
+	size_t start = lx->pos;
+	long end = shell_parse_subst(lx->x, lx->s, lx->n, lx->pos + 2);
+
+	memset(&t->w, 0, sizeof(t->w));
+	if (end < 0) {
+		lex_fail(lx, "unterminated process substitution", start);
+		t->kind = TOK_ERR;
+		return;
+	}
+	lx->pos = (size_t)end + 1;
+	t->kind = TOK_WORD;
+	t->w.val = "/dev/fd/63";
+	t->w.len = 10;
+	t->w.off = start;
+	t->w.rawlen = lx->pos - start;
+	t->w.flags = W_PROCSUB | W_SUBST;
+	lx->cmdpos = false;
+}
+
+/* Operators, longest first. */
+static const struct {
+	const char *text;
+	enum op op;
+} ops[] = {
+	{";;&", OP_DSEMI}, {";;", OP_DSEMI}, {";&", OP_DSEMI}, {"&&", OP_AND},
+	{"||", OP_OR},     {"|&", OP_PIPE_ERR}, {";", OP_SEMI}, {"&", OP_BG},
+	{"|", OP_PIPE},    {"\n", OP_NL},       {"(", OP_LPAREN}, {")", OP_RPAREN},
+};
+
+/* Redirection operators, longest first. */
+static const struct {
+	const char *text;
+	enum redir_kind kind;
+} redirs[] = {
+	{"&>>", R_APPEND_ALL}, {"<<<", R_HERESTR}, {"<<-", R_HEREDOC}, {"&>", R_OUT_ALL},
+	{"<<", R_HEREDOC},     {"<&", R_DUP_IN},   {"<>", R_RW},       {">>", R_APPEND},
+	{">&", R_DUP_OUT},     {">|", R_CLOBBER},  {"<", R_IN},        {">", R_OUT},
+};
+
+/* Reads the bodies of pending here-documents after a newline at lx->pos. */
+static void lex_heredocs(struct lexer *lx)
+{
+	for (int k = 0; k < lx->npending && lx->err == NULL; k++) {
+		struct redir *r = lx->pending[k];
+		size_t dl = r->target.len, p = lx->pos, body = p;
+		bool done = false;
+		struct buf b;
+
+		buf_init(&b, 0);
+		while (p < lx->n && !done) {
+			const char *nl = memchr(lx->s + p, '\n', lx->n - p);
+			size_t e = nl ? (size_t)(nl - lx->s) : lx->n, ls = p;
+			if (r->strip_tabs)
+				while (ls < e && lx->s[ls] == '\t')
+					ls++;
+			if (e - ls == dl && memcmp(lx->s + ls, r->target.val, dl) == 0)
+				done = true;
+			else
+				buf_append(&b, lx->s + ls, e - ls + (nl != NULL));
+			p = nl ? e + 1 : e;
+		}
+		if (!done) {
+			lex_fail(lx, "here-document without its end line", r->off);
+			buf_free(&b);
+			return;
+		}
+		r->body = arena_strndup(lx->x->a, b.data ? b.data : "", b.len);
+		r->bodylen = b.len;
+		buf_free(&b);
+		if (!r->quoted_delim) {
+			/* its $( ) and ` ` run: scan the raw body like "..." */
+			size_t n = lx->n, savelen = lx->sblen;
+			unsigned fl = 0;
+			lx->n = p;
+			lx->pos = body;
+			lex_dq(lx, &fl, true);
+			lx->n = n;
+			lx->sblen = savelen;
+		}
+		lx->pos = p;
+	}
+	lx->npending = 0;
+}
+
+static bool lex_redir(struct lexer *lx, struct token *t)
+{
+	size_t p = lx->pos, i;
+	int fd = -1;
+	struct redir *r;
+
+	while (p < lx->n && isdigit((unsigned char)lx->s[p]) && p - lx->pos < 4)
+		p++;
+	if (p > lx->pos) {
+		if (p >= lx->n || (lx->s[p] != '<' && lx->s[p] != '>'))
+			return false;
+		fd = (int)strtol(lx->s + lx->pos, NULL, 10);
+	}
+	for (i = 0; i < nitems(redirs); i++)
+		if (strncmp(lx->s + p, redirs[i].text, strlen(redirs[i].text)) == 0)
+			break;
+	if (i == nitems(redirs))
+		return false;
+	r = arena_alloc(lx->x->a, sizeof(*r));
+	memset(r, 0, sizeof(*r));
+	r->kind = redirs[i].kind;
+	r->fd = fd;
+	r->off = lx->pos;
+	r->strip_tabs = strcmp(redirs[i].text, "<<-") == 0;
+	lx->pos = p + strlen(redirs[i].text);
+	while (lx->pos < lx->n && is_blank(lx->s[lx->pos]))
+		lx->pos++;
+	if (lx->pos >= lx->n || is_meta(lx->s[lx->pos])) {
+		lex_fail(lx, "redirection without a target", r->off);
+		t->kind = TOK_ERR;
+		return true;
+	}
+	{
+		bool save = lx->cmdpos;
+		lx->cmdpos = false;
+		lex_word(lx, t);
+		lx->cmdpos = save;
+	}
+	r->target = t->w;
+	r->quoted_delim = (t->w.flags & W_QUOTED) != 0;
+	if (r->kind == R_HEREDOC) {
+		if (lx->npending == (int)nitems(lx->pending))
+			lex_fail(lx, "too many here-documents on one line", r->off);
+		else
+			lx->pending[lx->npending++] = r;
+	}
+	t->kind = lx->err ? TOK_ERR : TOK_REDIR;
+	t->r = r;
+	t->off = r->off;
+	return true;
+}
+
+static bool lex_op(struct lexer *lx, struct token *t)
+{
+	for (size_t i = 0; i < nitems(ops); i++) {
+		size_t l = strlen(ops[i].text);
+		if (strncmp(lx->s + lx->pos, ops[i].text, l) != 0)
+			continue;
+		t->kind = TOK_OP;
+		t->op = ops[i].op;
+		t->off = lx->pos;
+		lx->pos += l;
+		if (t->op == OP_NL && lx->npending)
+			lex_heredocs(lx);
+		if (t->op != OP_RPAREN)
+			lx->cmdpos = true;
+		if (lx->err)
+			t->kind = TOK_ERR;
+		return true;
+	}
+	return false;
+}
+
+void lex_next(struct lexer *lx, struct token *t)
+{
+	memset(t, 0, sizeof(*t));
+	for (;;) {
+		while (lx->pos < lx->n && is_blank(lx->s[lx->pos]))
+			lx->pos++;
+		if (lx->pos + 1 < lx->n && lx->s[lx->pos] == '\\' && lx->s[lx->pos + 1] == '\n') {
+			lx->pos += 2;
+			continue;
+		}
+		if (lx->pos < lx->n && lx->s[lx->pos] == '#') {
+			const char *nl = memchr(lx->s + lx->pos, '\n', lx->n - lx->pos);
+			lx->pos = nl ? (size_t)(nl - lx->s) : lx->n;
+			continue;
+		}
+		break;
+	}
+	t->off = lx->pos;
+	if (lx->err) {
+		t->kind = TOK_ERR;
+		return;
+	}
+	if (lx->pos >= lx->n) {
+		if (lx->npending)
+			lex_fail(lx, "here-document without its end line", lx->pending[0]->off);
+		t->kind = lx->err ? TOK_ERR : TOK_EOF;
+		return;
+	}
+	if ((lx->s[lx->pos] == '<' || lx->s[lx->pos] == '>') && lx->pos + 1 < lx->n &&
+	    lx->s[lx->pos + 1] == '(') {
+		lex_procsub(lx, t);
+		return;
+	}
+	if (lex_redir(lx, t) || lex_op(lx, t))
+		return;
+	lex_word(lx, t);
+}

@@ -1,0 +1,504 @@
+/*
+ * shell_parse.c: tokens -> simple commands, through pipelines, lists,
+ * subshells, groups, if/while/until/for/case, functions and [[ ]].
+ * Commands are classified a line at a time, after the line's here-document
+ * bodies are read. Unbalanced structure or syntax it does not model fails
+ * closed with parse.uncertain (high), and what was read is still judged.
+ */
+#include <string.h>
+
+#include "classifier/classifier_internal.h"
+#include "core/util.h"
+
+struct parser {
+	struct lexer lx;
+	struct cctx *x;
+	char stack[64];
+	int sp;
+	bool subst;       /* ends at an unmatched ')' */
+	bool case_pat;    /* reading case patterns up to ')' */
+	struct scmd *cur, *pipe_from;
+	struct scmd **q;  /* commands of the current line */
+	size_t nq, capq;
+};
+
+enum step { STEP_GO, STEP_DONE, STEP_ERR };
+
+static struct scmd *cmd_new(struct parser *p, size_t off)
+{
+	struct scmd *c = arena_alloc(p->x->a, sizeof(*c));
+	memset(c, 0, sizeof(*c));
+	c->off = c->end = off;
+	return c;
+}
+
+static struct scmd *cur_cmd(struct parser *p, size_t off)
+{
+	if (p->cur == NULL) {
+		p->cur = cmd_new(p, off);
+		p->cur->pipe_from = p->pipe_from;
+		p->pipe_from = NULL;
+	}
+	return p->cur;
+}
+
+/* Grows an arena array of n items to hold one more. */
+static void *grow(struct arena *a, void *old, size_t n, size_t *cap, size_t size)
+{
+	void *nw;
+	if (n < *cap)
+		return old;
+	*cap = *cap ? *cap * 2 : 8;
+	nw = arena_alloc(a, *cap * size);
+	if (n)
+		memcpy(nw, old, n * size);
+	return nw;
+}
+
+static void add_word(struct parser *p, const struct token *t)
+{
+	struct scmd *c = cur_cmd(p, t->w.off);
+	c->w = grow(p->x->a, c->w, c->nw, &c->capw, sizeof(*c->w));
+	c->w[c->nw++] = t->w;
+	c->end = t->w.off + t->w.rawlen;
+}
+
+static void add_redir(struct parser *p, const struct token *t)
+{
+	struct scmd *c = cur_cmd(p, t->off);
+	c->r = grow(p->x->a, c->r, c->nr, &c->capr, sizeof(*c->r));
+	c->r[c->nr++] = t->r;
+	if (t->r->target.off + t->r->target.rawlen > c->end)
+		c->end = t->r->target.off + t->r->target.rawlen;
+}
+
+static void end_cmd(struct parser *p)
+{
+	struct scmd *c = p->cur;
+	p->cur = NULL;
+	if (c == NULL || (c->nw == 0 && c->nr == 0))
+		return;
+	p->q = grow(p->x->a, p->q, p->nq, &p->capq, sizeof(*p->q));
+	p->q[p->nq++] = c;
+}
+
+static void flush(struct parser *p)
+{
+	for (size_t i = 0; i < p->nq; i++)
+		shell_exec_command(p->x, p->q[i]);
+	p->nq = 0;
+}
+
+static void fail(struct parser *p, const char *msg, size_t pos)
+{
+	size_t len = pos < p->lx.n ? p->lx.n - pos : 0;
+	cls_add(p->x, TIER_HIGH, "parse.uncertain", cls_span(p->x, pos, len),
+	        "cannot read the shell command with certainty: %s", msg);
+}
+
+static bool push(struct parser *p, char k, size_t off)
+{
+	if (p->sp == (int)sizeof(p->stack)) {
+		fail(p, "nesting too deep", off);
+		return false;
+	}
+	p->stack[p->sp++] = k;
+	return true;
+}
+
+static bool pop(struct parser *p, char k, const char *word, size_t off)
+{
+	if (p->sp == 0 || p->stack[p->sp - 1] != k) {
+		p->lx.err = NULL;
+		fail(p, word, off);
+		return false;
+	}
+	p->sp--;
+	return true;
+}
+
+/* Skips a raw (( ... )) at lx.pos; false when unbalanced. */
+static bool skip_arith(struct parser *p)
+{
+	int depth = 0;
+	for (size_t i = p->lx.pos; i < p->lx.n; i++) {
+		depth += (p->lx.s[i] == '(') - (p->lx.s[i] == ')');
+		if (depth == 0) {
+			p->lx.pos = i + 1;
+			return true;
+		}
+	}
+	return false;
+}
+
+bool shell_is_function(const struct cctx *x, const char *name)
+{
+	for (size_t i = 0; i < x->nfuncs; i++)
+		if (strcmp(x->funcs[i], name) == 0)
+			return true;
+	return false;
+}
+
+static void add_function(struct cctx *x, const struct word *w)
+{
+	if (x->nfuncs < nitems(x->funcs) && !(w->flags & (W_DYNAMIC | W_GLOB)))
+		x->funcs[x->nfuncs++] = w->val;
+}
+
+static void skip_blanks(struct parser *p)
+{
+	while (p->lx.pos < p->lx.n && (p->lx.s[p->lx.pos] == ' ' || p->lx.s[p->lx.pos] == '\t'))
+		p->lx.pos++;
+}
+
+/* for NAME [in WORDS] ; / for (( ... )) */
+static enum step parse_for(struct parser *p, size_t off)
+{
+	struct token t;
+
+	if (!push(p, 'w', off))
+		return STEP_ERR;
+	skip_blanks(p);
+	if (p->lx.pos + 1 < p->lx.n && p->lx.s[p->lx.pos] == '(' && p->lx.s[p->lx.pos + 1] == '(') {
+		if (!skip_arith(p)) {
+			fail(p, "unterminated for (( ))", off);
+			return STEP_ERR;
+		}
+		return STEP_GO;
+	}
+	p->lx.cmdpos = false;
+	lex_next(&p->lx, &t);
+	if (t.kind != TOK_WORD) {
+		fail(p, "for without a variable name", off);
+		return STEP_ERR;
+	}
+	lex_next(&p->lx, &t);
+	if (t.kind == TOK_WORD && strcmp(t.w.val, "in") == 0) {
+		do
+			lex_next(&p->lx, &t);
+		while (t.kind == TOK_WORD);
+	}
+	if (t.kind != TOK_OP || (t.op != OP_SEMI && t.op != OP_NL)) {
+		fail(p, "for loop header not understood", t.off);
+		return STEP_ERR;
+	}
+	p->lx.cmdpos = true;
+	return STEP_GO;
+}
+
+static enum step parse_case(struct parser *p, size_t off)
+{
+	struct token t;
+
+	if (!push(p, 'c', off))
+		return STEP_ERR;
+	p->lx.cmdpos = false;
+	lex_next(&p->lx, &t);
+	if (t.kind == TOK_WORD)
+		lex_next(&p->lx, &t);
+	if (t.kind != TOK_WORD || strcmp(t.w.val, "in") != 0) {
+		fail(p, "case without 'in'", off);
+		return STEP_ERR;
+	}
+	p->case_pat = true;
+	return STEP_GO;
+}
+
+/* [[ ... ]]: a test; its words are data (substitutions already ran). */
+static enum step parse_test(struct parser *p, size_t off)
+{
+	struct token t;
+	for (;;) {
+		p->lx.cmdpos = false;
+		lex_next(&p->lx, &t);
+		if (t.kind == TOK_EOF || t.kind == TOK_ERR) {
+			fail(p, t.kind == TOK_ERR ? p->lx.err : "[[ without ]]", off);
+			return STEP_ERR;
+		}
+		if (t.kind == TOK_WORD && strcmp(t.w.val, "]]") == 0 && !(t.w.flags & W_QUOTED))
+			return STEP_GO;
+	}
+}
+
+static enum step parse_function(struct parser *p, size_t off)
+{
+	struct token t;
+
+	p->lx.cmdpos = false;
+	lex_next(&p->lx, &t);
+	if (t.kind != TOK_WORD) {
+		fail(p, "function without a name", off);
+		return STEP_ERR;
+	}
+	add_function(p->x, &t.w);
+	skip_blanks(p);
+	if (p->lx.pos + 1 < p->lx.n && p->lx.s[p->lx.pos] == '(' && p->lx.s[p->lx.pos + 1] == ')')
+		p->lx.pos += 2;
+	p->lx.cmdpos = true;
+	return STEP_GO;
+}
+
+static const struct reserved {
+	const char *word;
+	char push, pop, need; /* stack effects; need: top must be this */
+} reserved[] = {
+	{"if", 'i', 0, 0},    {"then", 0, 0, 'i'},  {"elif", 0, 0, 'i'}, {"else", 0, 0, 'i'},
+	{"fi", 0, 'i', 0},    {"while", 'w', 0, 0}, {"until", 'w', 0, 0}, {"do", 0, 0, 'w'},
+	{"done", 0, 'w', 0},  {"{", '{', 0, 0},     {"}", 0, '{', 0},    {"!", 0, 0, 0},
+	{"esac", 0, 'c', 0},
+};
+
+/* A reserved word in command position; returns STEP_GO when not one. */
+static enum step parse_reserved(struct parser *p, const struct token *t, bool *used)
+{
+	const char *w = t->w.val;
+
+	*used = true;
+	if (strcmp(w, "for") == 0 || strcmp(w, "select") == 0)
+		return parse_for(p, t->off);
+	if (strcmp(w, "case") == 0)
+		return parse_case(p, t->off);
+	if (strcmp(w, "[[") == 0)
+		return parse_test(p, t->off);
+	if (strcmp(w, "function") == 0)
+		return parse_function(p, t->off);
+	for (size_t i = 0; i < nitems(reserved); i++) {
+		const struct reserved *r = &reserved[i];
+		if (strcmp(r->word, w) != 0)
+			continue;
+		p->lx.cmdpos = true;
+		if (r->need && (p->sp == 0 || p->stack[p->sp - 1] != r->need)) {
+			fail(p, "a reserved word out of place", t->off);
+			return STEP_ERR;
+		}
+		if (r->pop && !pop(p, r->pop, "a closing word without its opening", t->off))
+			return STEP_ERR;
+		if (r->push && !push(p, r->push, t->off))
+			return STEP_ERR;
+		return STEP_GO;
+	}
+	*used = false;
+	return STEP_GO;
+}
+
+/* Tokens of a case pattern up to its ')'. */
+static enum step parse_case_pattern(struct parser *p, const struct token *t)
+{
+	if (t->kind == TOK_OP && t->op == OP_RPAREN) {
+		p->case_pat = false;
+		p->lx.cmdpos = true;
+		return STEP_GO;
+	}
+	if (t->kind == TOK_WORD && strcmp(t->w.val, "esac") == 0) {
+		p->case_pat = false;
+		return pop(p, 'c', "esac without case", t->off) ? STEP_GO : STEP_ERR;
+	}
+	if (t->kind == TOK_WORD || (t->kind == TOK_OP && (t->op == OP_NL || t->op == OP_PIPE ||
+	                                                  t->op == OP_LPAREN)))
+		return STEP_GO;
+	fail(p, "case pattern not understood", t->off);
+	return STEP_ERR;
+}
+
+static enum step parse_lparen(struct parser *p, const struct token *t)
+{
+	struct token n;
+
+	if (p->cur && p->cur->nw == 1 && p->cur->nr == 0) {
+		/* NAME ( ) BODY: a definition; the body is judged as if it ran */
+		lex_next(&p->lx, &n);
+		if (n.kind != TOK_OP || n.op != OP_RPAREN) {
+			fail(p, "unexpected '('", t->off);
+			return STEP_ERR;
+		}
+		add_function(p->x, &p->cur->w[0]);
+		p->cur = NULL;
+		p->lx.cmdpos = true;
+		return STEP_GO;
+	}
+	if (p->cur) {
+		fail(p, "unexpected '('", t->off);
+		return STEP_ERR;
+	}
+	if (t->off + 1 < p->lx.n && p->lx.s[t->off + 1] == '(') {
+		p->lx.pos = t->off;
+		if (!skip_arith(p)) {
+			fail(p, "unterminated (( ))", t->off);
+			return STEP_ERR;
+		}
+		return STEP_GO;
+	}
+	return push(p, '(', t->off) ? STEP_GO : STEP_ERR;
+}
+
+static enum step parse_op(struct parser *p, const struct token *t)
+{
+	switch (t->op) {
+	case OP_PIPE:
+	case OP_PIPE_ERR: {
+		struct scmd *c = p->cur ? p->cur : cmd_new(p, t->off);
+		c->pipe_to = true;
+		end_cmd(p);
+		p->pipe_from = c;
+		return STEP_GO;
+	}
+	case OP_LPAREN:
+		return parse_lparen(p, t);
+	case OP_RPAREN:
+		end_cmd(p);
+		p->pipe_from = NULL;
+		if (p->sp > 0 && p->stack[p->sp - 1] == '(') {
+			p->sp--;
+			return STEP_GO;
+		}
+		if (p->subst && p->sp == 0)
+			return STEP_DONE;
+		fail(p, "unbalanced ')'", t->off);
+		return STEP_ERR;
+	case OP_DSEMI:
+		end_cmd(p);
+		p->pipe_from = NULL;
+		if (p->sp == 0 || p->stack[p->sp - 1] != 'c') {
+			fail(p, "';;' outside case", t->off);
+			return STEP_ERR;
+		}
+		p->case_pat = true;
+		return STEP_GO;
+	case OP_NL:
+		end_cmd(p);
+		p->pipe_from = NULL;
+		flush(p);
+		return STEP_GO;
+	case OP_SEMI:
+	case OP_AND:
+	case OP_OR:
+	case OP_BG:
+		end_cmd(p);
+		p->pipe_from = NULL;
+		return STEP_GO;
+	}
+	return STEP_ERR; /* fail safe */
+}
+
+static enum step parse_token(struct parser *p, const struct token *t)
+{
+	bool used = false;
+	enum step s;
+
+	if (p->case_pat)
+		return parse_case_pattern(p, t);
+	switch (t->kind) {
+	case TOK_WORD:
+		if ((p->cur == NULL || p->cur->nw == 0) && t->w.flags == 0) {
+			s = parse_reserved(p, t, &used);
+			if (used || s != STEP_GO)
+				return s;
+		}
+		add_word(p, t);
+		return STEP_GO;
+	case TOK_REDIR:
+		add_redir(p, t);
+		return STEP_GO;
+	case TOK_OP:
+		return parse_op(p, t);
+	case TOK_ERR:
+		fail(p, p->lx.err ? p->lx.err : "unreadable input", p->lx.errpos);
+		return STEP_ERR;
+	case TOK_EOF:
+		break;
+	}
+	end_cmd(p);
+	if (p->subst) {
+		fail(p, "$( ) without its ')'", t->off);
+		return STEP_ERR;
+	}
+	if (p->sp) {
+		fail(p, "a compound command is not closed", t->off);
+		return STEP_ERR;
+	}
+	return STEP_DONE;
+}
+
+/* Parses from pos; returns the offset where it stopped or -1 on error. */
+static long parse_run(struct cctx *x, const char *s, size_t n, size_t pos, bool subst)
+{
+	struct parser p;
+	struct token t;
+	enum step st = STEP_GO;
+	long end = -1;
+
+	memset(&p, 0, sizeof(p));
+	p.x = x;
+	p.subst = subst;
+	lex_init(&p.lx, x, s, n, pos);
+	while (st == STEP_GO) {
+		lex_next(&p.lx, &t);
+		st = parse_token(&p, &t);
+		end = (long)t.off;
+	}
+	end_cmd(&p);
+	flush(&p);
+	lex_fini(&p.lx);
+	return st == STEP_DONE ? end : -1;
+}
+
+static bool depth_ok(struct cctx *x)
+{
+	if (x->depth < CLS_MAX_DEPTH)
+		return true;
+	cls_add(x, TIER_HIGH, "parse.too_deep", x->f.exact ? cls_span(x, 0, x->f.len) : x->f.outer,
+	        "nesting of -c scripts, eval and substitutions is deeper than %d levels",
+	        CLS_MAX_DEPTH);
+	return false;
+}
+
+long shell_parse_subst(struct cctx *x, const char *s, size_t n, size_t pos)
+{
+	const char *cwd = x->cwd;
+	long end;
+
+	if (!depth_ok(x))
+		return -1;
+	x->depth++;
+	end = parse_run(x, s, n, pos, true);
+	x->depth--;
+	x->cwd = cwd;
+	return end;
+}
+
+void shell_script(struct cctx *x, const struct frame *f)
+{
+	struct frame save = x->f;
+	const char *cwd = x->cwd;
+
+	if (!depth_ok(x))
+		return;
+	x->f = *f;
+	x->depth++;
+	parse_run(x, f->text, f->len, 0, false);
+	x->depth--;
+	x->f = save;
+	x->cwd = cwd;
+}
+
+void shell_script_text(struct cctx *x, const char *text, size_t len, struct span sp)
+{
+	struct frame f = {text, len, 0, false, sp};
+	shell_script(x, &f);
+}
+
+void shell_script_word(struct cctx *x, const struct word *w)
+{
+	struct frame f;
+
+	if (!w->verbatim || !x->f.exact) {
+		shell_script_text(x, w->val, w->len, shell_span_word(x, w));
+		return;
+	}
+	f.text = x->f.text + w->voff;
+	f.len = w->len;
+	f.base = x->f.base + w->voff;
+	f.exact = true;
+	f.outer = cls_span(x, w->voff, w->len);
+	shell_script(x, &f);
+}

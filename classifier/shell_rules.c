@@ -1,0 +1,117 @@
+/*
+ * shell_rules.c: the program table: one row per program, gathered from the
+ * per-concern tables (shell_rules_fs.c, _net.c, _dev.c, _sys.c), sorted
+ * once, looked up by binary search. A program in no table is unknown and
+ * takes opts->unknown_program; a new program is a new row.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "classifier/classifier_internal.h"
+#include "core/util.h"
+
+static const struct prog **table;
+static size_t ntable;
+static pthread_once_t table_once = PTHREAD_ONCE_INIT;
+
+static int row_cmp(const void *a, const void *b)
+{
+	return strcmp((*(const struct prog *const *)a)->name, (*(const struct prog *const *)b)->name);
+}
+
+static void table_build(void)
+{
+	const struct {
+		const struct prog *rows;
+		const size_t *n;
+	} parts[] = {
+		{rules_fs, &rules_fs_n}, {rules_net, &rules_net_n},
+		{rules_dev, &rules_dev_n}, {rules_sys, &rules_sys_n}, {rules_git, &rules_git_n},
+	};
+	size_t k = 0;
+
+	for (size_t i = 0; i < nitems(parts); i++)
+		ntable += *parts[i].n;
+	table = xcalloc(ntable, sizeof(*table));
+	for (size_t i = 0; i < nitems(parts); i++)
+		for (size_t j = 0; j < *parts[i].n; j++)
+			table[k++] = &parts[i].rows[j];
+	qsort(table, ntable, sizeof(*table), row_cmp);
+}
+
+static int key_cmp(const void *k, const void *e)
+{
+	return strcmp(k, (*(const struct prog *const *)e)->name);
+}
+
+/* Versioned names: python3.11 -> python3, mkfs.ext4 -> mkfs, pip3.12 -> pip3. */
+static const char *normalize(const char *name, char *buf, size_t sz)
+{
+	static const char *const stems[] = {"python3", "python2", "pip3", "pypy3", "ruby",
+	                                    "perl", "php", "lua", "node", "gcc", "g++",
+	                                    "clang", "mkfs", "fsck"};
+	for (size_t i = 0; i < nitems(stems); i++) {
+		size_t n = strlen(stems[i]);
+		if (strncmp(name, stems[i], n) == 0 && (name[n] == '.' || name[n] == '-') &&
+		    name[n + 1]) {
+			snprintf(buf, sz, "%s", stems[i]);
+			return buf;
+		}
+	}
+	return name;
+}
+
+void rules_generic(struct cctx *x, struct cmdv *c, const struct prog *p)
+{
+	size_t idx[64], n;
+
+	if (p->rule)
+		cls_add(x, p->tier, p->rule, shell_span_word(x, &c->w[0]), "%s", p->why);
+	if (!(p->flags & (P_READ | P_WRITE)))
+		return;
+	n = opt_operands(c, 1, p->argopts, idx, nitems(idx));
+	if (n == 0 && (p->flags & P_CWD)) {
+		struct word here = c->w[0];
+		here.val = ".";
+		here.flags = 0;
+		paths_read(x, &here, ".");
+	}
+	for (size_t i = (p->flags & P_SKIP1) ? 1 : 0; i < n; i++) {
+		const struct word *w = &c->w[idx[i]];
+		if (p->flags & P_WRITE)
+			paths_write(x, w, w->val, shell_span_word(x, w));
+		else
+			paths_read(x, w, w->val);
+	}
+}
+
+bool rules_apply(struct cctx *x, struct cmdv *c, const char *name)
+{
+	char buf[32];
+	const struct prog *const *row;
+
+	pthread_once(&table_once, table_build);
+	row = bsearch(normalize(name, buf, sizeof(buf)), table, ntable, sizeof(*table), key_cmp);
+	if (row == NULL)
+		return false;
+	rules_generic(x, c, *row);
+	if ((*row)->fn)
+		(*row)->fn(x, c);
+	return true;
+}
+
+void rules_subcommand(struct cctx *x, struct cmdv *c, size_t at, size_t end)
+{
+	struct cmdv sub;
+
+	if (at >= end)
+		return;
+	memset(&sub, 0, sizeof(sub));
+	sub.w = c->w + at;
+	sub.n = end - at;
+	sub.sc = c->sc;
+	sub.in = IN_NONE;
+	sub.dyn_tail = true;
+	shell_exec_argv(x, &sub);
+}

@@ -1,0 +1,458 @@
+/*
+ * shell_rules_dev.c: developer tools: package managers (pkg.install is
+ * high: it downloads and runs code), build and test tools (exec.build,
+ * medium), interpreters with inline code, containers, and SQL clients whose
+ * SQL goes through the SQL classifier. One table row per (program, verb).
+ */
+#include <string.h>
+
+#include "classifier/classifier_internal.h"
+#include "core/util.h"
+
+/* ---- package managers ---- */
+
+struct verb {
+	const char *prog, *verbs; /* verbs: space-separated; "" = no verb given */
+	enum tier tier;
+	const char *rule, *why;
+};
+
+#define INST TIER_HIGH, "pkg.install", "installs packages (downloads and runs their code)"
+#define RMV TIER_HIGH, "pkg.remove", "removes installed packages"
+#define BLD TIER_MEDIUM, "exec.build", "runs a build, test or project script"
+#define LOW TIER_LOW, NULL, NULL
+#define NETF TIER_HIGH, "net.fetch", "fetches package indexes or sources"
+#define PUB TIER_HIGH, "net.upload", "publishes a package"
+
+static const struct verb verbs[] = {
+	{"pip", "install", INST}, {"pip", "uninstall", RMV}, {"pip", "download", NETF},
+	{"pip", "list show freeze check help config cache debug inspect hash index --version", LOW},
+	{"npm", "install i add ci update up upgrade isntall in create init", INST},
+	{"npm", "uninstall remove rm un r unlink", RMV}, {"npm", "publish", PUB},
+	{"npm", "run run-script test t start build exec x restart stop rebuild pack", BLD},
+	{"npm", "ls list view info outdated help why audit config --version -v doctor prefix root bin", LOW},
+	{"yarn", " install add upgrade up dlx create import", INST}, {"yarn", "remove", RMV},
+	{"yarn", "publish npm", PUB}, {"yarn", "list info why --version help config", LOW},
+	{"pnpm", "install i add update up dlx create import", INST}, {"pnpm", "remove rm un uninstall", RMV},
+	{"pnpm", "publish", PUB}, {"pnpm", "run test t start build exec", BLD},
+	{"pnpm", "ls list outdated why --version help", LOW},
+	{"bun", "install i add update create x", INST}, {"bun", "remove rm", RMV},
+	{"bun", "run test build", BLD},
+	{"cargo", "install add", INST}, {"cargo", "uninstall remove", RMV}, {"cargo", "publish", PUB},
+	{"cargo", "build b test t run r check c clippy fmt bench doc clean update fetch fix tree", BLD},
+	{"cargo", "search metadata --version version help", LOW},
+	{"go", "install get", INST}, {"go", "build test run vet fmt generate mod work clean tool fix", BLD},
+	{"go", "version env list doc help", LOW},
+	{"gem", "install update", INST}, {"gem", "uninstall", RMV}, {"gem", "list search info", LOW},
+	{"bundle", " install update add", INST}, {"bundle", "remove", RMV},
+	{"apt", "install reinstall upgrade dist-upgrade full-upgrade build-dep source", INST},
+	{"apt", "remove purge autoremove", RMV}, {"apt", "update", NETF},
+	{"apt", "list show search policy depends rdepends changelog", LOW},
+	{"apt-get", "install reinstall upgrade dist-upgrade build-dep source", INST},
+	{"apt-get", "remove purge autoremove", RMV}, {"apt-get", "update", NETF},
+	{"aptitude", "install reinstall upgrade", INST}, {"aptitude", "remove purge", RMV},
+	{"dnf", "install in update up upgrade reinstall groupinstall", INST},
+	{"dnf", "remove erase rm autoremove", RMV}, {"dnf", "list info search repolist provides", LOW},
+	{"dnf", "makecache check-update", NETF},
+	{"yum", "install update upgrade reinstall groupinstall", INST}, {"yum", "remove erase", RMV},
+	{"yum", "list info search repolist provides", LOW},
+	{"zypper", "install in update up", INST}, {"zypper", "remove rm", RMV},
+	{"apk", "add", INST}, {"apk", "del", RMV}, {"apk", "update", NETF}, {"apk", "info search list", LOW},
+	{"brew", "install upgrade reinstall tap", INST}, {"brew", "uninstall remove rm untap", RMV},
+	{"brew", "update", NETF}, {"brew", "list info search doctor --version", LOW},
+	{"conda", "install create update", INST}, {"conda", "remove uninstall", RMV},
+	{"conda", "list info search env", LOW}, {"mamba", "install create update", INST},
+	{"snap", "install refresh", INST}, {"snap", "remove", RMV}, {"snap", "list info", LOW},
+	{"flatpak", "install update", INST}, {"flatpak", "uninstall", RMV}, {"flatpak", "list info", LOW},
+	{"pipx", "install inject run upgrade", INST}, {"pipx", "uninstall", RMV}, {"pipx", "list", LOW},
+	{"uv", "add sync lock install", INST}, {"uv", "remove uninstall", RMV},
+	{"uv", "venv build", BLD}, {"uv", "--version version help", LOW},
+	{"poetry", "add install update lock", INST}, {"poetry", "remove", RMV},
+	{"poetry", "build check", BLD}, {"poetry", "show --version", LOW}, {"poetry", "publish", PUB},
+	{"composer", "require install update", INST}, {"composer", "remove", RMV},
+	{"dotnet", "add restore tool", INST}, {"dotnet", "build test run publish pack clean format", BLD},
+	{"make", "install", INST},
+};
+
+static bool has_verb(const char *list, const char *v)
+{
+	size_t n = strlen(v);
+	if (n == 0)
+		return list[0] == ' ';
+	for (const char *p = list; (p = strstr(p, v)) != NULL; p++)
+		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0') && n)
+			return true;
+	return false;
+}
+
+static void rule_pkg(struct cctx *x, struct cmdv *c)
+{
+	size_t at = 0;
+	const struct word *w = opt_first(c, "C", &at);
+	const char *prog = c->w[0].val, *v = w ? w->val : "";
+	struct span sp = shell_span_words(x, c->w, c->n);
+
+	if (strcmp(prog, "pip3") == 0 || strcmp(prog, "pip2") == 0)
+		prog = "pip";
+	if (strcmp(prog, "uv") == 0 && w && (strcmp(v, "pip") == 0 || strcmp(v, "tool") == 0)) {
+		const struct word *n = at + 1 < c->n ? &c->w[at + 1] : NULL;
+		v = n ? n->val : "";
+	}
+	for (size_t i = 0; i < nitems(verbs); i++) {
+		if (strcmp(verbs[i].prog, prog) != 0 || !has_verb(verbs[i].verbs, v))
+			continue;
+		if (verbs[i].rule)
+			cls_add(x, verbs[i].tier, verbs[i].rule, sp, "%s", verbs[i].why);
+		return;
+	}
+	if (strcmp(prog, "make") == 0 || strcmp(prog, "yarn") == 0)
+		cls_add(x, TIER_MEDIUM, "exec.build", sp, "runs a build, test or project script");
+	else
+		cls_add(x, x->o->unknown_program, "exec.unknown_program", sp,
+		        "%s %s is not a command airlock knows", c->w[0].val, v);
+}
+
+/* pacman -S/-U install, -R removes, -Q queries */
+static void rule_pacman(struct cctx *x, struct cmdv *c)
+{
+	const char *a = c->n > 1 ? c->w[1].val : "--";
+	struct span sp = shell_span_words(x, c->w, c->n);
+
+	if (strncmp(a, "-S", 2) == 0 && strcspn(a, "sil") == strlen(a))
+		cls_add(x, TIER_HIGH, "pkg.install", sp, "installs packages");
+	else if (strncmp(a, "-U", 2) == 0)
+		cls_add(x, TIER_HIGH, "pkg.install", sp, "installs packages");
+	else if (strncmp(a, "-R", 2) == 0)
+		cls_add(x, TIER_HIGH, "pkg.remove", sp, "removes installed packages");
+}
+
+/* ---- interpreters ---- */
+
+struct interp {
+	const char *name, *lang;
+	const char *flags; /* space-separated options whose value is code */
+};
+
+static const struct interp interps[] = {
+	{"python", "python", "-c"}, {"python3", "python", "-c"}, {"python2", "python", "-c"},
+	{"pypy", "python", "-c"}, {"pypy3", "python", "-c"},
+	{"node", "js", "-e -p --eval --print"}, {"nodejs", "js", "-e -p --eval --print"},
+	{"perl", "perl", "-e -E"}, {"ruby", "ruby", "-e"}, {"php", "php", "-r"},
+	{"lua", "lua", "-e"}, {"luajit", "lua", "-e"}, {"Rscript", "r", "-e"},
+	{"julia", "julia", "-e --eval"}, {"pwsh", "powershell", "-c -Command -command"},
+	{"powershell", "powershell", "-c -Command -command"}, {"osascript", "applescript", "-e"},
+	{"tclsh", "tcl", ""}, {"irb", "ruby", ""}, {"deno", "js", "eval"}, {"mongosh", "js", "--eval"},
+	{"mongo", "js", "--eval"},
+};
+
+/* python -m MODULE */
+static void python_module(struct cctx *x, struct cmdv *c, size_t at)
+{
+	static const char *const build[] = {"venv", "pytest", "unittest", "black", "mypy", "ruff",
+	                                    "flake8", "pylint", "isort", "build", "compileall",
+	                                    "py_compile", "coverage", "tox", "nox", "doctest"};
+	const char *m = c->w[at].val;
+	struct cmdv sub = *c;
+
+	if (strcmp(m, "pip") == 0 || strcmp(m, "ensurepip") == 0) {
+		sub.w = c->w + at;
+		sub.n = c->n - at;
+		rules_apply(x, &sub, "pip");
+		return;
+	}
+	if (strcmp(m, "http.server") == 0 || strcmp(m, "SimpleHTTPServer") == 0 ||
+	    strcmp(m, "smtpd") == 0) {
+		cls_add(x, TIER_HIGH, "net.listen", shell_span_words(x, c->w, c->n),
+		        "serves files on the network");
+		return;
+	}
+	if (strcmp(m, "json.tool") == 0 || strcmp(m, "this") == 0 || strcmp(m, "site") == 0)
+		return;
+	for (size_t i = 0; i < nitems(build); i++)
+		if (strcmp(m, build[i]) == 0) {
+			cls_add(x, TIER_MEDIUM, "exec.build", shell_span_words(x, c->w, c->n),
+			        "runs a build or test tool");
+			return;
+		}
+	cls_add(x, x->o->unknown_program, "exec.script", shell_span_words(x, c->w, c->n),
+	        "runs the Python module %s", m);
+}
+
+static bool code_flag(const char *flags, const char *a)
+{
+	return a[0] && has_verb(flags, a);
+}
+
+static void rule_interp(struct cctx *x, struct cmdv *c)
+{
+	const struct interp *ip = NULL;
+	const char *name = c->w[0].val;
+
+	for (size_t i = 0; i < nitems(interps); i++)
+		if (strncmp(name, interps[i].name, strlen(interps[i].name)) == 0)
+			ip = &interps[i];
+	for (size_t i = 1; ip && i < c->n; i++) {
+		const char *a = c->w[i].val;
+		size_t l = strlen(a);
+		if (strcmp(a, "--") == 0 || strcmp(a, "-") == 0)
+			break;
+		if (code_flag(ip->flags, a) || (a[0] == '-' && a[1] != '-' && l > 2 &&
+		                                strcmp(ip->lang, "python") == 0 && a[l - 1] == 'c')) {
+			if (i + 1 < c->n)
+				code_scan(x, ip->lang, c->w[i + 1].val, c->w[i + 1].len,
+				          shell_span_word(x, &c->w[i + 1]));
+			return;
+		}
+		if (strcmp(ip->lang, "python") == 0 && strcmp(a, "-m") == 0 && i + 1 < c->n) {
+			python_module(x, c, i + 1);
+			return;
+		}
+		if (a[0] != '-') {
+			if (c->w[i].flags & W_PROCSUB) {
+				cls_add(x, TIER_HIGH, "exec.pipe_to_shell", shell_span_word(x, &c->w[i]),
+				        "runs the output of another command as code");
+				return;
+			}
+			paths_read(x, &c->w[i], a);
+			cls_add(x, x->o->unknown_program, "exec.script", shell_span_word(x, &c->w[i]),
+			        "runs the script %s, which airlock cannot see", a);
+			return;
+		}
+	}
+	unwrap_stdin_script(x, c, false, name);
+}
+
+/* ---- containers ---- */
+
+static const char *const host_mounts[] = {"/", "/etc", "/root", "/home", "/var/run/docker.sock",
+                                          "/run/docker.sock", "/proc", "/sys", "/dev", "/boot",
+                                          "/usr", "/var", "/bin", "/lib", "/sbin"};
+
+static bool escape_mount(const struct cctx *x, const char *spec)
+{
+	const char *src = strncmp(spec, "type=", 5) == 0 ? strstr(spec, "source=") : spec;
+	size_t n;
+
+	if (src == NULL)
+		src = strstr(spec, "src=");
+	if (src == NULL)
+		return false;
+	src += strncmp(src, "source=", 7) == 0 ? 7 : strncmp(src, "src=", 4) == 0 ? 4 : 0;
+	n = strcspn(src, ":,");
+	if (n > 1 && src[n - 1] == '/')
+		n--;
+	if (x->home[0] && strlen(x->home) == n && strncmp(src, x->home, n) == 0)
+		return true;
+	for (size_t i = 0; i < nitems(host_mounts); i++)
+		if (strlen(host_mounts[i]) == n && strncmp(src, host_mounts[i], n) == 0)
+			return true;
+	return n >= 1 && src[0] == '~';
+}
+
+static void container_escape(struct cctx *x, struct cmdv *c)
+{
+	static const char *const flags[] = {"--privileged", "--pid=host", "--net=host",
+	                                    "--network=host", "--ipc=host", "--userns=host",
+	                                    "--uts=host", "--cap-add", "--device",
+	                                    "--security-opt"};
+	for (size_t i = 1; i < c->n; i++) {
+		const char *a = c->w[i].val, *m = NULL;
+		for (size_t k = 0; k < nitems(flags); k++)
+			if (strncmp(a, flags[k], strlen(flags[k])) == 0)
+				cls_add(x, TIER_HIGH, "exec.container.escape", shell_span_word(x, &c->w[i]),
+				        "%s gives the container power over the host", a);
+		if ((strcmp(a, "-v") == 0 || strcmp(a, "--volume") == 0 || strcmp(a, "--mount") == 0) &&
+		    i + 1 < c->n)
+			m = c->w[i + 1].val;
+		else if (strncmp(a, "--volume=", 9) == 0 || strncmp(a, "--mount=", 8) == 0)
+			m = strchr(a, '=') + 1;
+		else if (strncmp(a, "-v", 2) == 0 && a[2])
+			m = a + 2;
+		if (m && escape_mount(x, m))
+			cls_add(x, TIER_HIGH, "exec.container.escape", shell_span_word(x, &c->w[i]),
+			        "mounts a host system directory (%s) into the container", m);
+	}
+}
+
+static void rule_container(struct cctx *x, struct cmdv *c)
+{
+	static const char ro[] = "ps images logs inspect version info stats top events history port "
+	                         "diff search --version help";
+	const struct word *w = opt_first(c, "H", NULL);
+	const char *v = w ? w->val : "";
+
+	if (has_verb(ro, v) || w == NULL)
+		return;
+	cls_add(x, TIER_HIGH, "exec.container", shell_span_words(x, c->w, c->n),
+	        "%s %s runs or changes containers and images (and may pull from the network)",
+	        c->w[0].val, v);
+	container_escape(x, c);
+}
+
+/* ---- SQL clients ---- */
+
+static void sql_word(struct cctx *x, const struct word *w, const char *val)
+{
+	bool verbatim = w->verbatim && val == w->val;
+	sql_classify(x, val, strlen(val), verbatim, w->voff, shell_span_word(x, w));
+}
+
+static void sql_stdin(struct cctx *x, struct cmdv *c)
+{
+	struct span sp = shell_span_word(x, &c->w[0]);
+
+	switch (c->in) {
+	case IN_DOC:
+		sql_classify(x, c->in_text, c->in_len, false, 0, c->in_span);
+		break;
+	case IN_PIPE:
+		if (c->in_text)
+			sql_classify(x, c->in_text, c->in_len, false, 0, c->in_span);
+		else
+			cls_add(x, TIER_HIGH, "exec.pipe_to_shell", sp,
+			        "pipes data into %s, which runs it as SQL", c->w[0].val);
+		break;
+	case IN_FILE:
+		cls_add(x, x->o->unknown_program, "exec.script", sp,
+		        "runs SQL from a file airlock cannot see");
+		break;
+	case IN_NONE:
+		cls_add(x, x->o->unknown_program, "exec.script", sp,
+		        "opens an interactive SQL session");
+		break;
+	}
+}
+
+static const char *const local_hosts[] = {"localhost", "127.0.0.1", "::1", ""};
+
+static void sql_host(struct cctx *x, const struct cmdv *c, const char *h, const struct word *w)
+{
+	for (size_t i = 0; i < nitems(local_hosts); i++)
+		if (strcmp(h, local_hosts[i]) == 0 || h[0] == '/')
+			return;
+	net_add_host(x, h, strlen(h));
+	cls_add(x, TIER_HIGH, "net.fetch", shell_span_word(x, w ? w : &c->w[0]),
+	        "connects to the database server %s", h);
+}
+
+static void rule_sqlclient(struct cctx *x, struct cmdv *c)
+{
+	bool pg = strcmp(c->w[0].val, "psql") == 0;
+	const char *args = pg ? "cfhpUdvPoTLF" : "eDhPuSpo", *v;
+	bool ran = false;
+	const struct word *w;
+
+	if ((w = opt_value(c, 'h', "--host", args, &v)) != NULL)
+		sql_host(x, c, v, w);
+	for (size_t i = 1; i < c->n; i++) {
+		const char *a = c->w[i].val;
+		if (i + 1 < c->n && (strcmp(a, pg ? "-c" : "-e") == 0 ||
+		                     strcmp(a, pg ? "--command" : "--execute") == 0)) {
+			sql_word(x, &c->w[i + 1], c->w[i + 1].val);
+			ran = true;
+		} else if (strncmp(a, pg ? "--command=" : "--execute=", pg ? 10 : 10) == 0) {
+			sql_word(x, &c->w[i], strchr(a, '=') + 1);
+			ran = true;
+		} else if (strstr(a, "://")) {
+			net_add_url(x, a);
+		}
+	}
+	if (pg && (w = opt_value(c, 'f', "--file", args, &v)) != NULL && strcmp(v, "-") != 0) {
+		paths_read(x, w, v);
+		cls_add(x, x->o->unknown_program, "exec.script", shell_span_word(x, w),
+		        "runs SQL from %s, which airlock cannot see", v);
+		ran = true;
+	}
+	if (!ran)
+		sql_stdin(x, c);
+}
+
+/* sqlite3 [OPTIONS] DB [SQL...]; options with a value are long-ish. */
+static size_t sqlite_operands(struct cctx *x, struct cmdv *c, size_t *idx, size_t max)
+{
+	static const char with_value[] = " -cmd --cmd -init --init -separator -nullvalue -newline "
+	                                 "-vfs -maxsize -mmap -pagecache -lookaside -heap -escape ";
+	size_t n = 0;
+	char key[32];
+
+	for (size_t i = 1; i < c->n && n < max; i++) {
+		const char *a = c->w[i].val;
+		if (a[0] != '-' || n > 0) {
+			idx[n++] = i;
+			continue;
+		}
+		snprintf(key, sizeof(key), " %s ", a);
+		if (strstr(with_value, key) == NULL || i + 1 >= c->n)
+			continue;
+		if (strcmp(a, "-cmd") == 0 || strcmp(a, "--cmd") == 0)
+			sql_word(x, &c->w[i + 1], c->w[i + 1].val);
+		else if (strstr(a, "init"))
+			cls_add(x, x->o->unknown_program, "exec.script", shell_span_word(x, &c->w[i + 1]),
+			        "runs SQL from %s, which airlock cannot see", c->w[i + 1].val);
+		i++;
+	}
+	return n;
+}
+
+static void rule_sqlite(struct cctx *x, struct cmdv *c)
+{
+	size_t idx[16], first = x->v->nfindings, n = sqlite_operands(x, c, idx, nitems(idx));
+	const struct word *db = n ? &c->w[idx[0]] : NULL;
+
+	for (size_t i = 1; i < n; i++)
+		sql_word(x, &c->w[idx[i]], c->w[idx[i]].val);
+	if (n < 2)
+		sql_stdin(x, c);
+	if (db == NULL)
+		return;
+	for (size_t i = first; i < x->v->nfindings; i++)
+		if (x->v->findings[i].tier > TIER_LOW && strncmp(x->v->findings[i].rule, "sql.", 4) == 0) {
+			paths_write(x, db, db->val, shell_span_word(x, db));
+			return;
+		}
+	paths_read(x, db, db->val);
+}
+
+#define PKG(n) {n, 0, NULL, TIER_LOW, NULL, NULL, rule_pkg}
+#define BUILD(n) {n, 0, NULL, TIER_MEDIUM, "exec.build", "runs a build or test tool", NULL}
+#define INTERP(n) {n, 0, NULL, TIER_LOW, NULL, NULL, rule_interp}
+#define INSTALLER(n) {n, 0, NULL, TIER_HIGH, "pkg.install", "downloads and runs a package", NULL}
+
+const struct prog rules_dev[] = {
+	PKG("pip"), PKG("pip3"), PKG("pip2"), PKG("npm"), PKG("yarn"), PKG("pnpm"), PKG("bun"),
+	PKG("cargo"), PKG("go"), PKG("gem"), PKG("bundle"), PKG("apt"), PKG("apt-get"),
+	PKG("aptitude"), PKG("dnf"), PKG("yum"), PKG("zypper"), PKG("apk"), PKG("brew"),
+	PKG("conda"), PKG("mamba"), PKG("snap"), PKG("flatpak"), PKG("pipx"), PKG("uv"),
+	PKG("poetry"), PKG("composer"), PKG("dotnet"), PKG("make"),
+	{"pacman", 0, NULL, TIER_LOW, NULL, NULL, rule_pacman},
+	INSTALLER("npx"), INSTALLER("pnpx"), INSTALLER("bunx"), INSTALLER("uvx"),
+	INSTALLER("dpkg"), INSTALLER("rpm"), INSTALLER("easy_install"),
+	BUILD("cmake"), BUILD("ninja"), BUILD("meson"), BUILD("gcc"), BUILD("g++"), BUILD("cc"),
+	BUILD("c++"), BUILD("clang"), BUILD("clang++"), BUILD("ld"), BUILD("as"), BUILD("ar"),
+	BUILD("rustc"), BUILD("javac"), BUILD("java"), BUILD("mvn"), BUILD("gradle"),
+	BUILD("ant"), BUILD("pytest"), BUILD("tox"), BUILD("nox"), BUILD("ruff"), BUILD("black"),
+	BUILD("isort"), BUILD("mypy"), BUILD("flake8"), BUILD("pylint"), BUILD("eslint"),
+	BUILD("prettier"), BUILD("tsc"), BUILD("jest"), BUILD("vitest"), BUILD("mocha"),
+	BUILD("webpack"), BUILD("vite"), BUILD("esbuild"), BUILD("rollup"), BUILD("swift"),
+	BUILD("swiftc"), BUILD("zig"), BUILD("autoreconf"), BUILD("autoconf"),
+	BUILD("automake"), BUILD("bazel"), BUILD("scons"), BUILD("ctest"), BUILD("gofmt"),
+	BUILD("rustfmt"), BUILD("clang-format"), BUILD("pre-commit"), BUILD("just"),
+	BUILD("shellcheck"), BUILD("valgrind"), BUILD("gdb"), BUILD("pkg-config"),
+	BUILD("bmake"), BUILD("gmake"), BUILD("cargo-fmt"), BUILD("golangci-lint"),
+	INTERP("python"), INTERP("python3"), INTERP("python2"), INTERP("pypy"), INTERP("pypy3"),
+	INTERP("node"), INTERP("nodejs"), INTERP("perl"), INTERP("ruby"), INTERP("php"),
+	INTERP("lua"), INTERP("luajit"), INTERP("Rscript"), INTERP("julia"), INTERP("pwsh"),
+	INTERP("powershell"), INTERP("osascript"), INTERP("tclsh"), INTERP("irb"),
+	INTERP("deno"), INTERP("mongosh"), INTERP("mongo"),
+	{"docker", 0, NULL, TIER_LOW, NULL, NULL, rule_container},
+	{"podman", 0, NULL, TIER_LOW, NULL, NULL, rule_container},
+	{"nerdctl", 0, NULL, TIER_LOW, NULL, NULL, rule_container},
+	{"docker-compose", 0, NULL, TIER_HIGH, "exec.container", "runs containers", NULL},
+	{"psql", 0, NULL, TIER_LOW, NULL, NULL, rule_sqlclient},
+	{"mysql", 0, NULL, TIER_LOW, NULL, NULL, rule_sqlclient},
+	{"mariadb", 0, NULL, TIER_LOW, NULL, NULL, rule_sqlclient},
+	{"sqlite3", 0, NULL, TIER_LOW, NULL, NULL, rule_sqlite},
+	{"sqlite", 0, NULL, TIER_LOW, NULL, NULL, rule_sqlite},
+	{"duckdb", 0, NULL, TIER_LOW, NULL, NULL, rule_sqlite},
+};
+const size_t rules_dev_n = nitems(rules_dev);

@@ -1,0 +1,452 @@
+/*
+ * shell_rules_fs.c: programs that read, change or delete files: read-only
+ * tools (low unless a secret is among their arguments), rm and friends,
+ * find's actions, mv/cp targets, chmod/chown, sed -i, awk, tar.
+ * Deleting /, ~, a top-level system directory or an ancestor of the
+ * workdir is critical; any other deletion is high.
+ */
+#include <string.h>
+
+#include "classifier/classifier_internal.h"
+#include "core/util.h"
+
+/* / , $HOME or above, /usr and other depth-1 directories, ancestors of wd. */
+static bool critical_target(const struct cctx *x, const char *abs)
+{
+	size_t al = strlen(abs), hl = strlen(x->home), wl = x->wd ? strlen(x->wd) : 0;
+	const char *slash = strchr(abs + 1, '/');
+
+	if (strcmp(abs, "/") == 0 || slash == NULL || strcmp(slash, "/*") == 0)
+		return true;
+	if (hl > 1 && strncmp(x->home, abs, al) == 0 && (x->home[al] == '/' || al == hl))
+		return true;
+	if (hl > 1 && strncmp(abs, x->home, hl) == 0 && strcmp(abs + hl, "/*") == 0)
+		return true;
+	if (wl > al && strncmp(x->wd, abs, al) == 0 && x->wd[al] == '/')
+		return true;
+	return false;
+}
+
+static void delete_targets(struct cctx *x, struct cmdv *c, const char *argopts,
+                           bool recursive, const char *verb)
+{
+	size_t idx[64], n = opt_operands(c, 1, argopts, idx, nitems(idx));
+	char abs[CLS_MAX_PATH];
+
+	for (size_t i = 0; i < n; i++) {
+		const struct word *w = &c->w[idx[i]];
+		struct span sp = shell_span_word(x, w);
+		if (!paths_resolve(x, w->val, abs, sizeof(abs))) {
+			cls_add(x, TIER_HIGH, "fs.delete", sp, "%s %s, a path only known at run time",
+			        verb, w->val);
+			continue;
+		}
+		verdict_add_path(&x->v->writes, abs);
+		if ((recursive || strstr(abs, "*")) && critical_target(x, abs))
+			cls_add(x, TIER_CRITICAL, "fs.delete.root", sp,
+			        "%s %s: the whole filesystem, the home directory or a system directory",
+			        verb, abs);
+		if (paths_class(x, abs) == PC_DISK)
+			cls_add(x, TIER_CRITICAL, "sys.disk", sp, "%s the device %s", verb, abs);
+	}
+	if (n == 0 && c->dyn_tail)
+		cls_add(x, TIER_HIGH, "fs.delete", shell_span_word(x, &c->w[0]),
+		        "%s files named only at run time", verb);
+}
+
+static void rule_rm(struct cctx *x, struct cmdv *c)
+{
+	bool rec = opt_short(c, 'r', "") || opt_short(c, 'R', "") || opt_long(c, "--recursive");
+	struct span sp = shell_span_words(x, c->w, c->n);
+
+	cls_add(x, TIER_HIGH, "fs.delete", sp, "deletes files");
+	if (rec)
+		cls_add(x, TIER_HIGH, "fs.delete.recursive", sp, "deletes directory trees");
+	if (opt_long(c, "--no-preserve-root"))
+		cls_add(x, TIER_CRITICAL, "fs.delete.root", sp, "rm with --no-preserve-root");
+	delete_targets(x, c, "", rec, "deletes");
+}
+
+static void rule_delete(struct cctx *x, struct cmdv *c)
+{
+	cls_add(x, TIER_HIGH, "fs.delete", shell_span_words(x, c->w, c->n), "%s destroys file data",
+	        c->w[0].val);
+	delete_targets(x, c, strcmp(c->w[0].val, "truncate") == 0 ? "sr" : "nsu", false,
+	               "destroys");
+}
+
+/* find: -delete, -exec CMD ;, -fprint FILE; the rest only reads. */
+static void rule_find(struct cctx *x, struct cmdv *c)
+{
+	static const char *const execs[] = {"-exec", "-execdir", "-ok", "-okdir"};
+	static const char *const prints[] = {"-fprint", "-fprint0", "-fprintf", "-fls"};
+	size_t i = 1;
+
+	for (; i < c->n && c->w[i].val[0] != '-' && strcmp(c->w[i].val, "(") != 0 &&
+	       strcmp(c->w[i].val, "!") != 0;
+	     i++)
+		paths_read(x, &c->w[i], c->w[i].val);
+	for (; i < c->n; i++) {
+		const char *a = c->w[i].val;
+		if (strcmp(a, "-delete") == 0)
+			cls_add(x, TIER_HIGH, "fs.delete.recursive", shell_span_word(x, &c->w[i]),
+			        "find -delete deletes every file it matches");
+		for (size_t k = 0; k < nitems(prints); k++)
+			if (strcmp(a, prints[k]) == 0 && i + 1 < c->n) {
+				paths_write(x, &c->w[i + 1], c->w[i + 1].val,
+				            shell_span_words(x, &c->w[i], 2));
+				i++;
+			}
+		for (size_t k = 0; k < nitems(execs); k++) {
+			size_t e = i + 1;
+			if (strcmp(a, execs[k]) != 0)
+				continue;
+			while (e < c->n && strcmp(c->w[e].val, ";") != 0 && strcmp(c->w[e].val, "+") != 0)
+				e++;
+			rules_subcommand(x, c, i + 1, e);
+			i = e;
+			break;
+		}
+	}
+}
+
+/* mv/cp/ln/install: -t DIR or the last operand is the target. */
+static void rule_copy(struct cctx *x, struct cmdv *c)
+{
+	size_t idx[64], n = opt_operands(c, 1, "tSb", idx, nitems(idx));
+	const char *t, *name = c->w[0].val;
+	const struct word *tw = opt_value(c, 't', "--target-directory", "tSb", &t);
+	bool mv = strcmp(name, "mv") == 0;
+	size_t nsrc = tw ? n : (n ? n - 1 : 0);
+
+	if (tw)
+		paths_write(x, tw, t, shell_span_word(x, tw));
+	else if (n)
+		paths_write(x, &c->w[idx[n - 1]], c->w[idx[n - 1]].val,
+		            shell_span_word(x, &c->w[idx[n - 1]]));
+	if (!tw && n && strcmp(c->w[idx[n - 1]].val, "/dev/null") == 0 && mv)
+		cls_add(x, TIER_HIGH, "fs.delete", shell_span_words(x, c->w, c->n),
+		        "moves files onto /dev/null, which destroys them");
+	for (size_t i = 0; i < nsrc; i++) {
+		const struct word *w = &c->w[idx[i]];
+		if (mv)
+			paths_write(x, w, w->val, shell_span_word(x, w));
+		else
+			paths_read(x, w, w->val);
+	}
+}
+
+static bool setuid_mode(const char *m)
+{
+	if (strchr(m, 's') && (m[0] == '+' || m[0] == 'u' || m[0] == 'g' || m[0] == 'a' ||
+	                       strchr(m, '+') || strchr(m, '=')))
+		return true;
+	return strlen(m) == 4 && (m[0] == '4' || m[0] == '2' || m[0] == '6');
+}
+
+static void rule_chmod(struct cctx *x, struct cmdv *c)
+{
+	size_t idx[64], n = opt_operands(c, 1, "", idx, nitems(idx));
+	bool rec = opt_short(c, 'R', "") || opt_long(c, "--recursive");
+	char abs[CLS_MAX_PATH];
+	bool ref = opt_long(c, "--reference");
+
+	cls_add(x, TIER_MEDIUM, "fs.chmod", shell_span_words(x, c->w, c->n),
+	        "changes file permissions or owners");
+	if (n && !ref && strcmp(c->w[0].val, "chmod") == 0 && setuid_mode(c->w[idx[0]].val))
+		cls_add(x, TIER_HIGH, "fs.chmod.setuid", shell_span_word(x, &c->w[idx[0]]),
+		        "sets the setuid or setgid bit");
+	for (size_t i = ref ? 0 : 1; i < n; i++) {
+		const struct word *w = &c->w[idx[i]];
+		if (rec && paths_resolve(x, w->val, abs, sizeof(abs)) && critical_target(x, abs))
+			cls_add(x, TIER_CRITICAL, "fs.chmod.root", shell_span_word(x, w),
+			        "changes permissions of every file under %s", abs);
+		paths_write(x, w, w->val, shell_span_word(x, w));
+	}
+}
+
+/* dd if=X of=Y */
+static void rule_dd(struct cctx *x, struct cmdv *c)
+{
+	for (size_t i = 1; i < c->n; i++) {
+		const struct word *w = &c->w[i];
+		if (strncmp(w->val, "of=", 3) == 0)
+			paths_write(x, w, w->val + 3, shell_span_word(x, w));
+		else if (strncmp(w->val, "if=", 3) == 0)
+			paths_read(x, w, w->val + 3);
+	}
+}
+
+/* sed: -i writes its files; the script's e command and s///e run
+ * commands, w FILE writes one. */
+static void sed_script(struct cctx *x, const struct word *w)
+{
+	const char *s = w->val;
+	struct span sp = shell_span_word(x, w);
+
+	for (const char *p = s; *p; p++) {
+		const char *q = p;
+		if (*p != ';' && *p != '\n' && *p != '}' && p != s)
+			continue;
+		q = p == s ? p : p + 1;
+		while (*q == ' ' || *q == '\t' || (*q >= '0' && *q <= '9') || *q == ',' || *q == '$')
+			q++;
+		if (*q == 'e' && (q[1] == '\0' || q[1] == ' ' || q[1] == ';'))
+			cls_add(x, TIER_HIGH, "exec.hook_program", sp, "the sed script runs commands (e)");
+		if ((*q == 'w' || *q == 'W') && q[1] == ' ')
+			cls_add(x, TIER_MEDIUM, "fs.write", sp, "the sed script writes a file (w)");
+	}
+	{
+		size_t l = strlen(s);
+		const char *last = strrchr(s, s[1] ? s[1] : '/');
+		if (l > 3 && s[0] == 's' && last && last > s + 1 && strpbrk(last + 1, "e"))
+			cls_add(x, TIER_HIGH, "exec.hook_program", sp, "s///e runs the result as a command");
+		if (l > 3 && s[0] == 's' && last && last > s + 1 && strpbrk(last + 1, "w"))
+			cls_add(x, TIER_MEDIUM, "fs.write", sp, "s///w writes a file");
+	}
+}
+
+static void rule_sed(struct cctx *x, struct cmdv *c)
+{
+	size_t idx[64], n = opt_operands(c, 1, "efl", idx, nitems(idx));
+	bool inplace = opt_short(c, 'i', "efl") || opt_long(c, "--in-place");
+	const char *val;
+	const struct word *e = opt_value(c, 'e', "--expression", "efl", &val);
+	const struct word *f = opt_value(c, 'f', "--file", "efl", &val);
+	size_t first = (e || f) ? 0 : 1;
+
+	if (e)
+		sed_script(x, e);
+	else if (n)
+		sed_script(x, &c->w[idx[0]]);
+	for (size_t i = first; i < n; i++) {
+		const struct word *w = &c->w[idx[i]];
+		if (inplace)
+			paths_write(x, w, w->val, shell_span_word(x, w));
+		else
+			paths_read(x, w, w->val);
+	}
+}
+
+static void rule_awk(struct cctx *x, struct cmdv *c)
+{
+	size_t idx[64], n = opt_operands(c, 1, "fvF", idx, nitems(idx));
+	const char *val;
+	bool file = opt_value(c, 'f', NULL, "fvF", &val) != NULL;
+
+	if (!file && n)
+		code_scan(x, "awk", c->w[idx[0]].val, c->w[idx[0]].len,
+		          shell_span_word(x, &c->w[idx[0]]));
+	for (size_t i = file ? 0 : 1; i < n; i++)
+		paths_read(x, &c->w[idx[i]], c->w[idx[i]].val);
+}
+
+/* tar: the mode decides; some options run programs. */
+static void rule_tar(struct cctx *x, struct cmdv *c)
+{
+	static const char *const hooks[] = {"--to-command", "--use-compress-program",
+	                                    "--checkpoint-action", "--info-script",
+	                                    "--new-volume-script", "--rsh-command"};
+	const char *mode = c->n > 1 ? c->w[1].val : "", *val;
+	const struct word *f = opt_value(c, 'f', "--file", "fCTXbIgKLNV", &val);
+
+	if (mode[0] != '-' && strchr(mode, 'f') && c->n > 2 && f == NULL) {
+		f = &c->w[2]; /* old style: tar czf ARCHIVE */
+		val = f->val;
+	}
+	bool create = strpbrk(mode, "cru") || opt_long(c, "--create") || opt_long(c, "--append");
+	bool extract = strchr(mode, 'x') || opt_long(c, "--extract") || opt_long(c, "--get");
+
+	for (size_t i = 0; i < nitems(hooks); i++)
+		if (opt_long(c, hooks[i]))
+			cls_add(x, TIER_HIGH, "exec.hook_program", shell_span_words(x, c->w, c->n),
+			        "tar %s runs another program", hooks[i]);
+	if (opt_value(c, 'I', NULL, "fCTXbIgKLNV", &val))
+		cls_add(x, TIER_HIGH, "exec.hook_program", shell_span_words(x, c->w, c->n),
+		        "tar -I runs another program");
+	if (f && create && strcmp(val, "-") != 0)
+		paths_write(x, f, val, shell_span_word(x, f));
+	else if (f && strcmp(val, "-") != 0)
+		paths_read(x, f, val);
+	if (extract) {
+		const struct word *d = opt_value(c, 'C', "--directory", "fCTXbIgKLNV", &val);
+		struct word here = c->w[0];
+		if (d == NULL)
+			here.val = ".";
+		paths_write(x, d ? d : &here, d ? val : ".", shell_span_words(x, c->w, c->n));
+	}
+}
+
+/* unzip [-d DIR]; zip ARCHIVE files; gzip and friends work in place. */
+static void rule_unzip(struct cctx *x, struct cmdv *c)
+{
+	const char *val;
+	const struct word *d = opt_value(c, 'd', NULL, "dxP", &val);
+	struct word here = c->w[0];
+
+	if (opt_short(c, 'l', "dxP") || opt_short(c, 't', "dxP"))
+		return;
+	here.val = ".";
+	paths_write(x, d ? d : &here, d ? val : ".", shell_span_words(x, c->w, c->n));
+}
+
+static void rule_zip(struct cctx *x, struct cmdv *c)
+{
+	const struct word *a = opt_first(c, "bnt", NULL);
+
+	if (opt_long(c, "--unzip-command") || opt_short(c, 'T', "bnt"))
+		cls_add(x, TIER_HIGH, "exec.hook_program", shell_span_words(x, c->w, c->n),
+		        "zip -T/-TT runs a test program");
+	if (a)
+		paths_write(x, a, a->val, shell_span_word(x, a));
+}
+
+static void rule_inplace(struct cctx *x, struct cmdv *c)
+{
+	size_t idx[64], n = opt_operands(c, 1, "S", idx, nitems(idx));
+	bool out = opt_short(c, 'c', "S") || opt_long(c, "--stdout") || opt_short(c, 'l', "S") ||
+	           opt_short(c, 't', "S");
+
+	for (size_t i = 0; i < n; i++) {
+		const struct word *w = &c->w[idx[i]];
+		if (out)
+			paths_read(x, w, w->val);
+		else
+			paths_write(x, w, w->val, shell_span_word(x, w));
+	}
+}
+
+/* sort -o FILE, uniq IN OUT, patch: write what they name. */
+static void rule_outfile(struct cctx *x, struct cmdv *c)
+{
+	const char *val;
+	const struct word *o = opt_value(c, 'o', "--output", "otTkS", &val);
+
+	if (o)
+		paths_write(x, o, val, shell_span_word(x, o));
+}
+
+static void rule_patch(struct cctx *x, struct cmdv *c)
+{
+	const char *val;
+	const struct word *d = opt_value(c, 'd', "--directory", "dpioBrDF", &val);
+	struct word here = c->w[0];
+
+	rule_outfile(x, c);
+	if (opt_long(c, "--dry-run"))
+		return;
+	here.val = ".";
+	paths_write(x, d ? d : &here, d ? val : ".", shell_span_words(x, c->w, c->n));
+}
+
+/* cd changes where later relative paths point; unknown targets make the
+ * directory unknown, so later relative writes count as outside. */
+static void rule_cd(struct cctx *x, struct cmdv *c)
+{
+	const struct word *d = opt_first(c, "", NULL);
+	char abs[CLS_MAX_PATH];
+
+	if (strcmp(c->w[0].val, "popd") == 0 || (d && strcmp(d->val, "-") == 0) ||
+	    (d && (d->flags & (W_DYNAMIC | W_GLOB)))) {
+		x->cwd = NULL;
+		return;
+	}
+	if (d == NULL) {
+		x->cwd = x->home[0] ? x->home : NULL;
+		return;
+	}
+	x->cwd = paths_resolve(x, d->val, abs, sizeof(abs)) ? arena_strndup(x->a, abs, strlen(abs))
+	                                                    : NULL;
+}
+
+static void rule_source(struct cctx *x, struct cmdv *c)
+{
+	const struct word *f = opt_first(c, "", NULL);
+
+	if (f && (f->flags & W_PROCSUB)) {
+		cls_add(x, TIER_HIGH, "exec.pipe_to_shell", shell_span_word(x, f),
+		        "sources the output of another command as a script");
+		return;
+	}
+	if (f)
+		paths_read(x, f, f->val);
+	cls_add(x, x->o->unknown_program, "exec.script", shell_span_words(x, c->w, c->n),
+	        "runs a script (%s) in the current shell", f ? f->val : "stdin");
+}
+
+/* export/declare/local/readonly NAME=VALUE */
+static void rule_export(struct cctx *x, struct cmdv *c)
+{
+	for (size_t i = 1; i < c->n; i++)
+		if (strchr(c->w[i].val, '='))
+			shell_check_assign(x, &c->w[i]);
+}
+
+static void rule_rg(struct cctx *x, struct cmdv *c)
+{
+	if (opt_long(c, "--pre"))
+		cls_add(x, TIER_HIGH, "exec.hook_program", shell_span_words(x, c->w, c->n),
+		        "rg --pre runs a program on every file it searches");
+}
+
+#define RO(n, ao) {n, P_READ, ao, TIER_LOW, NULL, NULL, NULL}
+#define RO1(n, ao, fn) {n, P_READ | P_SKIP1, ao, TIER_LOW, NULL, NULL, fn}
+#define NP(n) {n, 0, NULL, TIER_LOW, NULL, NULL, NULL}
+#define WR(n, ao) {n, P_WRITE, ao, TIER_LOW, NULL, NULL, NULL}
+#define FN(n, fn) {n, 0, NULL, TIER_LOW, NULL, NULL, fn}
+
+const struct prog rules_fs[] = {
+	RO("cat", ""), RO("tac", ""), RO("head", "nc"), RO("tail", "ncs"), RO("less", "bhjpPtxyz"),
+	RO("more", "n"), RO("nl", "bdfhilnsvw"), RO("wc", ""), {"sort", P_READ, "otTkS", TIER_LOW, NULL, NULL, rule_outfile},
+	RO("uniq", "fsw"), RO("diff", "CDFILSUWx"), RO("cmp", "in"), RO("comm", ""),
+	RO("stat", "cf"), RO("du", "BdtX"), RO("df", "Bt"), RO("file", "emfFP"),
+	{"tree", P_READ | P_CWD, "LPIHoT", TIER_LOW, NULL, NULL, NULL}, RO("od", "AjNtw"), RO("hexdump", "enfsC"), RO("xxd", "clogs"),
+	RO("strings", "ntTe"), RO("md5sum", ""), RO("sha1sum", ""), RO("sha256sum", ""),
+	RO("sha512sum", ""), RO("b2sum", ""), RO("cksum", ""), RO("base64", "w"),
+	RO("zcat", ""), RO("bzcat", ""), RO("xzcat", ""), RO("zless", ""), RO("cut", "bcdf"),
+	RO("tr", ""), RO("fold", "w"), RO("expand", "t"), RO("paste", "d"), RO("column", "cstnoR"),
+	{"ls", P_READ | P_CWD, "ITw", TIER_LOW, NULL, NULL, NULL},
+	{"dir", P_READ | P_CWD, "ITw", TIER_LOW, NULL, NULL, NULL}, RO("realpath", ""), RO("readlink", ""),
+	RO("basename", ""), RO("dirname", ""), RO("lsof", ""), RO("iconv", "ft"),
+	RO("view", ""), RO("bat", "lLrmp"), RO("fmt", "w"), RO("pr", ""), RO("rev", ""),
+	RO("look", ""), RO("namei", ""), RO("getfacl", ""), RO("lsattr", ""), RO("sum", ""),
+	RO1("grep", "efmABCdD", NULL), RO1("egrep", "efmABCdD", NULL),
+	RO1("fgrep", "efmABCdD", NULL), RO1("rg", "efgmABCtTMjE", rule_rg),
+	RO1("ag", "ABCGgm", NULL), RO1("ack", "ABC", NULL), RO1("jq", "f", NULL),
+	RO1("yq", "", NULL), RO1("test", "", NULL), RO1("[", "", NULL), RO1("csplit", "fbn", NULL),
+	NP("echo"), NP("printf"), NP("true"), NP("false"), NP(":"), NP("pwd"), NP("sleep"),
+	NP("date"), NP("seq"), NP("yes"), NP("expr"), NP("which"), NP("whereis"), NP("type"),
+	NP("whoami"), NP("id"), NP("groups"), NP("uname"), NP("hostname"), NP("uptime"),
+	NP("nproc"), NP("free"), NP("ps"), NP("pgrep"), NP("top"), NP("htop"), NP("env"),
+	NP("printenv"), NP("locale"), NP("getconf"), NP("tput"), NP("clear"), NP("reset"),
+	NP("history"), NP("alias"), NP("unalias"), NP("set"), NP("shopt"), NP("unset"),
+	NP("read"), NP("wait"), NP("jobs"), NP("fg"), NP("bg"), NP("hash"), NP("help"),
+	NP("man"), NP("info"), NP("apropos"), NP("whatis"), NP("lscpu"), NP("lsblk"),
+	NP("lsusb"), NP("lspci"), NP("arch"), NP("tty"), NP("stty"), NP("logname"), NP("users"),
+	NP("who"), NP("w"), NP("last"), NP("cal"), NP("bc"), NP("dc"), NP("factor"),
+	NP("numfmt"), NP("shuf"), NP("tsort"), FN("export", rule_export), FN("declare", rule_export),
+	FN("local", rule_export), FN("readonly", rule_export), FN("typeset", rule_export), NP("let"), NP("return"), NP("exit"), NP("break"),
+	NP("continue"), NP("shift"), NP("trap"), NP("umask"), NP("ulimit"), NP("getopts"),
+	NP("times"), NP("caller"), NP("disown"), NP("dirs"), NP("mktemp"), WR("tee", ""),
+	NP("vmstat"), NP("iostat"), NP("pidof"), NP("fuser"), NP("ss"), NP("netstat"),
+	NP("watchman"), NP("cowsay"), NP("pstree"), NP("uuidgen"),
+	{"rm", 0, NULL, TIER_LOW, NULL, NULL, rule_rm},
+	{"rmdir", P_WRITE, "", TIER_LOW, NULL, NULL, NULL},
+	{"unlink", 0, NULL, TIER_LOW, NULL, NULL, rule_delete},
+	{"shred", 0, NULL, TIER_LOW, NULL, NULL, rule_delete},
+	{"truncate", 0, NULL, TIER_LOW, NULL, NULL, rule_delete},
+	{"srm", 0, NULL, TIER_LOW, NULL, NULL, rule_delete},
+	FN("find", rule_find), FN("mv", rule_copy), FN("cp", rule_copy), FN("ln", rule_copy),
+	FN("install", rule_copy), FN("cd", rule_cd), FN("pushd", rule_cd), FN("popd", rule_cd),
+	FN("source", rule_source), FN(".", rule_source),
+	WR("touch", "dtr"), WR("mkdir", "m"), WR("mkfifo", "m"), WR("vim", ""), WR("vi", ""),
+	WR("nvim", ""), WR("nano", ""), WR("emacs", ""), WR("ed", ""), WR("split", "albn"),
+	FN("chmod", rule_chmod), FN("chown", rule_chmod), FN("chgrp", rule_chmod),
+	FN("dd", rule_dd), FN("sed", rule_sed), FN("awk", rule_awk), FN("gawk", rule_awk),
+	FN("mawk", rule_awk), FN("nawk", rule_awk), FN("tar", rule_tar), FN("unzip", rule_unzip),
+	FN("zip", rule_zip), FN("gzip", rule_inplace), FN("gunzip", rule_inplace),
+	FN("bzip2", rule_inplace), FN("bunzip2", rule_inplace), FN("xz", rule_inplace),
+	FN("unxz", rule_inplace), FN("zstd", rule_inplace), FN("unzstd", rule_inplace),
+	FN("patch", rule_patch),
+};
+const size_t rules_fs_n = nitems(rules_fs);

@@ -1,0 +1,327 @@
+/*
+ * shell_rules_git.c: git, one row per subcommand. Reading history is low;
+ * local changes are git.write (medium); what destroys work (reset --hard,
+ * clean -f, checkout -- ., branch -D, stash drop) or publishes it (push) is
+ * high. `git -c` and config writes can make git run any program: high.
+ */
+#include <string.h>
+
+#include "classifier/classifier_internal.h"
+#include "core/util.h"
+
+static void gw(struct cctx *x, const struct cmdv *c, const char *what)
+{
+	cls_add(x, TIER_MEDIUM, "git.write", shell_span_words(x, c->w, c->n), "%s", what);
+}
+
+static void g_output(struct cctx *x, struct cmdv *c)
+{
+	const char *v;
+	const struct word *o = opt_value(c, 0, "--output", NULL, &v);
+
+	if (o)
+		paths_write(x, o, v, shell_span_word(x, o));
+	if (strcmp(c->w[0].val, "format-patch") == 0 &&
+	    (o = opt_value(c, 'o', "--output-directory", "o", &v)) != NULL)
+		paths_write(x, o, v, shell_span_word(x, o));
+}
+
+static void g_branch(struct cctx *x, struct cmdv *c)
+{
+	size_t idx;
+	bool force = opt_short(c, 'f', "") || opt_long(c, "--force");
+
+	if (opt_short(c, 'D', "") || ((opt_short(c, 'd', "") || opt_long(c, "--delete")) && force))
+		cls_add(x, TIER_HIGH, "git.branch.delete", shell_span_words(x, c->w, c->n),
+		        "force-deletes a branch and any commits only it holds");
+	else if (opt_short(c, 'd', "") || opt_long(c, "--delete") || opt_short(c, 'm', "") ||
+	         opt_short(c, 'M', "") || opt_short(c, 'c', "") || opt_short(c, 'C', "") ||
+	         (opt_operands(c, 1, "", &idx, 1) && !opt_long(c, "--list") &&
+	          !opt_short(c, 'l', "") && !opt_long(c, "--contains") && !opt_long(c, "--merged")))
+		gw(x, c, "creates, renames or deletes a branch");
+}
+
+static void g_tag(struct cctx *x, struct cmdv *c)
+{
+	size_t idx;
+	if (opt_operands(c, 1, "mFu", &idx, 1) && !opt_short(c, 'l', "mFu") && !opt_long(c, "--list"))
+		gw(x, c, "creates or deletes a tag");
+}
+
+static void g_remote(struct cctx *x, struct cmdv *c)
+{
+	static const char *const ro[] = {"-v", "--verbose", "show", "get-url"};
+	if (c->n == 1)
+		return;
+	for (size_t i = 0; i < nitems(ro); i++)
+		if (strcmp(c->w[1].val, ro[i]) == 0)
+			return;
+	gw(x, c, "changes the repository's remotes");
+}
+
+static void g_config(struct cctx *x, struct cmdv *c)
+{
+	static const char *const ro[] = {"--get", "--get-all", "--get-regexp", "-l", "--list",
+	                                 "--get-urlmatch", "--show-origin", "--show-scope",
+	                                 "--get-color", "--get-colorbool"};
+	size_t idx[4];
+
+	for (size_t i = 0; i < nitems(ro); i++)
+		if (opt_long(c, ro[i]))
+			return;
+	if (opt_operands(c, 1, "f", idx, 4) <= 1 && !opt_long(c, "--unset") &&
+	    !opt_long(c, "--unset-all") && !opt_long(c, "--edit") && !opt_short(c, 'e', "f"))
+		return;
+	cls_add(x, TIER_HIGH, "git.config", shell_span_words(x, c->w, c->n),
+	        "changes git configuration (hooks, aliases and pagers in it run programs)");
+}
+
+static void g_stash(struct cctx *x, struct cmdv *c)
+{
+	const char *s = c->n > 1 ? c->w[1].val : "push";
+	if (strcmp(s, "list") == 0 || strcmp(s, "show") == 0)
+		return;
+	if (strcmp(s, "drop") == 0 || strcmp(s, "clear") == 0)
+		cls_add(x, TIER_HIGH, "git.checkout.discard", shell_span_words(x, c->w, c->n),
+		        "destroys stashed changes");
+	else
+		gw(x, c, "stashes or applies changes");
+}
+
+static void g_push(struct cctx *x, struct cmdv *c)
+{
+	size_t idx[16], n = opt_operands(c, 1, "o", idx, nitems(idx));
+	bool force = opt_short(c, 'f', "o") || opt_long(c, "--force") ||
+	             opt_long(c, "--force-with-lease") || opt_long(c, "--mirror") ||
+	             opt_long(c, "--delete") || opt_short(c, 'd', "o") || opt_long(c, "--prune");
+
+	for (size_t i = 0; i < n; i++) {
+		const char *a = c->w[idx[i]].val;
+		if (i == 0)
+			net_add_url(x, a);
+		else if (a[0] == '+' || a[0] == ':')
+			force = true;
+	}
+	cls_add(x, TIER_HIGH, "git.push", shell_span_words(x, c->w, c->n),
+	        "publishes commits to a remote");
+	if (force)
+		cls_add(x, TIER_HIGH, "git.push.force", shell_span_words(x, c->w, c->n),
+		        "force-pushes or deletes remote history");
+}
+
+static void g_reset(struct cctx *x, struct cmdv *c)
+{
+	if (opt_long(c, "--hard") || opt_long(c, "--merge") || opt_long(c, "--keep"))
+		cls_add(x, TIER_HIGH, "git.reset.hard", shell_span_words(x, c->w, c->n),
+		        "discards uncommitted changes");
+	else
+		gw(x, c, "moves the branch or unstages changes");
+}
+
+static void g_clean(struct cctx *x, struct cmdv *c)
+{
+	if (opt_short(c, 'n', "e") || opt_long(c, "--dry-run"))
+		return;
+	cls_add(x, TIER_HIGH, "git.clean", shell_span_words(x, c->w, c->n),
+	        "deletes untracked files");
+}
+
+static void discard(struct cctx *x, const struct cmdv *c, const char *what)
+{
+	cls_add(x, TIER_HIGH, "git.checkout.discard", shell_span_words(x, c->w, c->n), "%s", what);
+}
+
+static void g_checkout(struct cctx *x, struct cmdv *c)
+{
+	bool dashdash = false, dot = false;
+	for (size_t i = 1; i < c->n; i++) {
+		dashdash |= strcmp(c->w[i].val, "--") == 0;
+		dot |= strcmp(c->w[i].val, ".") == 0 || strcmp(c->w[i].val, ":/") == 0;
+	}
+	if (dashdash || dot || opt_short(c, 'f', "bB") || opt_long(c, "--force") ||
+	    opt_long(c, "--discard-changes"))
+		discard(x, c, "overwrites uncommitted changes in the working tree");
+	else
+		gw(x, c, "switches branches");
+}
+
+static void g_restore(struct cctx *x, struct cmdv *c)
+{
+	if ((opt_short(c, 'S', "s") || opt_long(c, "--staged")) && !opt_short(c, 'W', "s") &&
+	    !opt_long(c, "--worktree"))
+		gw(x, c, "unstages changes");
+	else
+		discard(x, c, "overwrites uncommitted changes in the working tree");
+}
+
+static void g_switch(struct cctx *x, struct cmdv *c)
+{
+	if (opt_short(c, 'f', "cC") || opt_long(c, "--force") || opt_long(c, "--discard-changes"))
+		discard(x, c, "switches branches and throws away local changes");
+	else
+		gw(x, c, "switches branches");
+}
+
+static void g_gc(struct cctx *x, struct cmdv *c)
+{
+	const char *v;
+	if (opt_value(c, 0, "--prune", NULL, &v) || opt_value(c, 0, "--expire", NULL, &v) ||
+	    strcmp(c->w[0].val, "prune") == 0 ||
+	    (c->n > 1 && strcmp(c->w[1].val, "delete") == 0))
+		cls_add(x, TIER_HIGH, "git.gc.prune", shell_span_words(x, c->w, c->n),
+		        "deletes unreachable commits for good");
+	else if (strcmp(c->w[0].val, "reflog") != 0 || (c->n > 1 && strcmp(c->w[1].val, "expire") == 0))
+		gw(x, c, "repacks or expires repository data");
+}
+
+static void g_clone(struct cctx *x, struct cmdv *c)
+{
+	size_t idx[4], n = opt_operands(c, 1, "obcju", idx, nitems(idx));
+	struct word here = c->w[0];
+
+	if (n)
+		net_add_url(x, c->w[idx[0]].val);
+	cls_add(x, TIER_HIGH, "net.fetch", shell_span_words(x, c->w, c->n),
+	        "downloads a repository");
+	here.val = ".";
+	if (n > 1)
+		paths_write(x, &c->w[idx[1]], c->w[idx[1]].val, shell_span_word(x, &c->w[idx[1]]));
+	else
+		paths_write(x, &here, ".", shell_span_words(x, c->w, c->n));
+}
+
+static void g_fetch(struct cctx *x, struct cmdv *c)
+{
+	size_t idx;
+	if (opt_operands(c, 1, "o", &idx, 1))
+		net_add_url(x, c->w[idx].val);
+	cls_add(x, TIER_HIGH, "net.fetch", shell_span_words(x, c->w, c->n),
+	        "fetches from a remote repository");
+	if (strcmp(c->w[0].val, "pull") == 0)
+		gw(x, c, "merges fetched commits into the working tree");
+}
+
+static void g_submodule(struct cctx *x, struct cmdv *c)
+{
+	const char *s = c->n > 1 ? c->w[1].val : "status";
+	if (strcmp(s, "status") == 0 || strcmp(s, "summary") == 0 || strcmp(s, "foreach") == 0) {
+		if (strcmp(s, "foreach") == 0 && c->n > 2)
+			shell_script_word(x, &c->w[c->n - 1]);
+		return;
+	}
+	if (strcmp(s, "update") == 0 || strcmp(s, "add") == 0 || strcmp(s, "sync") == 0)
+		cls_add(x, TIER_HIGH, "net.fetch", shell_span_words(x, c->w, c->n),
+		        "fetches submodules");
+	gw(x, c, "changes submodules");
+}
+
+struct gsub {
+	const char *name;
+	enum tier tier;
+	const char *rule, *why;
+	prog_fn fn;
+};
+
+#define GR(n) {n, TIER_LOW, NULL, NULL, NULL}
+#define GO(n) {n, TIER_LOW, NULL, NULL, g_output}
+#define GW(n) {n, TIER_MEDIUM, "git.write", "changes the repository or the working tree", NULL}
+#define GF(n, fn) {n, TIER_LOW, NULL, NULL, fn}
+
+static const struct gsub gsubs[] = {
+	GO("diff"), GO("log"), GO("show"), GO("format-patch"), GO("whatchanged"),
+	GO("range-diff"), GR("status"), GR("blame"), GR("annotate"), GR("shortlog"),
+	GR("describe"), GR("rev-parse"), GR("rev-list"), GR("ls-files"), GR("ls-tree"),
+	GR("cat-file"), GR("grep"), GR("name-rev"), GR("merge-base"), GR("count-objects"),
+	GR("check-ignore"), GR("check-attr"), GR("for-each-ref"), GR("show-ref"), GR("var"),
+	GR("version"), GR("help"), GR("cherry"), GR("fsck"), GR("diff-tree"), GR("diff-files"),
+	GR("diff-index"), GR("verify-commit"), GR("verify-tag"), GR("show-branch"),
+	GR("--version"), GR("--help"), GR("hash-object"), GR("bugreport"),
+	GF("branch", g_branch), GF("tag", g_tag), GF("remote", g_remote), GF("config", g_config),
+	GF("stash", g_stash), GF("push", g_push), GF("reset", g_reset), GF("clean", g_clean),
+	GF("checkout", g_checkout), GF("restore", g_restore), GF("switch", g_switch),
+	GF("gc", g_gc), GF("prune", g_gc), GF("reflog", g_gc), GF("clone", g_clone),
+	GF("fetch", g_fetch), GF("pull", g_fetch), GF("ls-remote", g_fetch),
+	GF("submodule", g_submodule),
+	GW("add"), GW("commit"), GW("merge"), GW("rebase"), GW("cherry-pick"), GW("revert"),
+	GW("am"), GW("apply"), GW("init"), GW("notes"), GW("worktree"), GW("bisect"), GW("rm"),
+	GW("mv"), GW("sparse-checkout"), GW("replace"), GW("update-index"), GW("mergetool"),
+	GW("read-tree"), GW("checkout-index"), GW("update-ref"), GW("symbolic-ref"),
+	GW("lfs"), GW("maintenance"), GW("repack"), GW("pack-refs"), GW("commit-tree"),
+	{"filter-branch", TIER_HIGH, "git.history.rewrite", "rewrites the whole history", NULL},
+	{"filter-repo", TIER_HIGH, "git.history.rewrite", "rewrites the whole history", NULL},
+	{"send-email", TIER_HIGH, "net.upload", "sends patches by email", NULL},
+	{"request-pull", TIER_HIGH, "net.fetch", "contacts a remote", NULL},
+	{"daemon", TIER_HIGH, "net.listen", "serves the repository on the network", NULL},
+	{"instaweb", TIER_HIGH, "net.listen", "serves the repository on the network", NULL},
+	{"archive", TIER_LOW, NULL, NULL, g_output},
+};
+
+/* Config keys that cannot make git run a program. */
+static const char *const safe_keys[] = {"color.", "core.quotepath", "user.name", "user.email",
+                                        "advice.", "init.defaultbranch", "log.", "column.",
+                                        "i18n.", "safe.directory"};
+
+/* Global options before the subcommand; returns its index or c->n. */
+static size_t git_globals(struct cctx *x, struct cmdv *c)
+{
+	size_t i = 1;
+	for (; i < c->n; i++) {
+		const char *a = c->w[i].val;
+		bool safe = false;
+		if (a[0] != '-')
+			return i;
+		if (strcmp(a, "-c") == 0 && i + 1 < c->n) {
+			a = c->w[++i].val;
+			for (size_t k = 0; k < nitems(safe_keys); k++)
+				safe |= strncasecmp(a, safe_keys[k], strlen(safe_keys[k])) == 0;
+			if (!safe)
+				cls_add(x, TIER_HIGH, "git.config_override", shell_span_word(x, &c->w[i]),
+				        "git -c %s can make git run another program", a);
+		} else if (strcmp(a, "-C") == 0 && i + 1 < c->n) {
+			char abs[CLS_MAX_PATH];
+			i++;
+			x->cwd = paths_resolve(x, c->w[i].val, abs, sizeof(abs))
+			             ? arena_strndup(x->a, abs, strlen(abs)) : NULL;
+		} else if (strncmp(a, "--exec-path=", 12) == 0 || strncmp(a, "--config-env", 12) == 0) {
+			cls_add(x, TIER_HIGH, "git.config_override", shell_span_word(x, &c->w[i]),
+			        "%s can make git run another program", a);
+		} else if (strcmp(a, "--git-dir") == 0 || strcmp(a, "--work-tree") == 0 ||
+		           strcmp(a, "--namespace") == 0) {
+			i++;
+		}
+	}
+	return i;
+}
+
+static void rule_git(struct cctx *x, struct cmdv *c)
+{
+	const char *cwd = x->cwd;
+	size_t at = git_globals(x, c);
+	struct cmdv sub = *c;
+
+	if (at >= c->n) {
+		x->cwd = cwd;
+		return;
+	}
+	sub.w = c->w + at;
+	sub.n = c->n - at;
+	for (size_t i = 0; i < nitems(gsubs); i++) {
+		if (strcmp(gsubs[i].name, sub.w[0].val) != 0)
+			continue;
+		if (gsubs[i].rule)
+			cls_add(x, gsubs[i].tier, gsubs[i].rule, shell_span_words(x, c->w, c->n), "%s",
+			        gsubs[i].why);
+		if (gsubs[i].fn)
+			gsubs[i].fn(x, &sub);
+		x->cwd = cwd;
+		return;
+	}
+	cls_add(x, x->o->unknown_program, "exec.unknown_program", shell_span_word(x, &sub.w[0]),
+	        "git %s is not a subcommand airlock knows (an alias can run anything)", sub.w[0].val);
+	x->cwd = cwd;
+}
+
+const struct prog rules_git[] = {
+	{"git", 0, NULL, TIER_LOW, NULL, NULL, rule_git},
+};
+const size_t rules_git_n = nitems(rules_git);

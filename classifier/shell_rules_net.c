@@ -1,0 +1,209 @@
+/*
+ * shell_rules_net.c: programs that reach the network. Every one is at
+ * least high (net.fetch); sending local data (curl -d @file, -T, scp to a
+ * remote, rsync to a remote) is net.upload; listening is net.listen; the
+ * hosts they name go into hosts[].
+ */
+#include <string.h>
+
+#include "classifier/classifier_internal.h"
+#include "core/util.h"
+
+static void fetch(struct cctx *x, const struct cmdv *c, const char *what)
+{
+	cls_add(x, TIER_HIGH, "net.fetch", shell_span_words(x, c->w, c->n), "%s", what);
+}
+
+static void upload(struct cctx *x, const struct word *w, const char *what)
+{
+	cls_add(x, TIER_HIGH, "net.upload", shell_span_word(x, w), "%s", what);
+}
+
+/* A data argument: @file and <file read a file; anything else is data. */
+static void data_arg(struct cctx *x, const struct word *w, const char *v)
+{
+	const char *at = strchr(v, '@');
+
+	if (v[0] == '@' && strcmp(v, "@-") != 0)
+		paths_read(x, w, v + 1);
+	else if (at && strchr(v, '=') && strchr(v, '=') < at)
+		paths_read(x, w, at + 1); /* -F name=@file, --data-urlencode name@file */
+	else if ((at = strchr(v, '<')) != NULL && strchr(v, '=') && strchr(v, '=') < at)
+		paths_read(x, w, at + 1);
+	upload(x, w, "sends data to a remote host");
+}
+
+static const char curl_args[] = "dFTXoHuAbceEhKrwxYyzCmQtU";
+
+static void rule_curl(struct cctx *x, struct cmdv *c)
+{
+	static const char *const datas[] = {"--data", "--data-binary", "--data-raw",
+	                                    "--data-ascii", "--data-urlencode", "--form",
+	                                    "--form-string", "--json", "--upload-file"};
+	size_t idx[32], n = opt_operands(c, 1, curl_args, idx, nitems(idx));
+	const char *v;
+	const struct word *w;
+
+	for (size_t i = 0; i < n; i++)
+		net_add_url(x, c->w[idx[i]].val);
+	if ((w = opt_value(c, 'd', NULL, curl_args, &v)) || (w = opt_value(c, 'F', NULL, curl_args, &v)))
+		data_arg(x, w, v);
+	if ((w = opt_value(c, 'T', NULL, curl_args, &v)) != NULL) {
+		paths_read(x, w, v);
+		upload(x, w, "uploads a local file");
+	}
+	for (size_t i = 0; i < nitems(datas); i++)
+		if ((w = opt_value(c, 0, datas[i], NULL, &v)) != NULL)
+			data_arg(x, w, v);
+	if ((w = opt_value(c, 'X', "--request", curl_args, &v)) != NULL &&
+	    strcmp(v, "GET") != 0 && strcmp(v, "HEAD") != 0)
+		upload(x, w, "sends a request that changes remote state");
+	if ((w = opt_value(c, 'o', "--output", curl_args, &v)) != NULL)
+		paths_write(x, w, v, shell_span_word(x, w));
+	if ((w = opt_value(c, 'K', "--config", curl_args, &v)) != NULL)
+		paths_read(x, w, v);
+	if (opt_short(c, 'O', curl_args) || opt_long(c, "--remote-name")) {
+		struct word here = c->w[0];
+		here.val = ".";
+		paths_write(x, &here, ".", shell_span_words(x, c->w, c->n));
+	}
+	fetch(x, c, "fetches from the network");
+}
+
+static void rule_wget(struct cctx *x, struct cmdv *c)
+{
+	static const char args[] = "OoaPiBeTtUwQlAR";
+	size_t idx[32], n = opt_operands(c, 1, args, idx, nitems(idx));
+	const char *v;
+	const struct word *w;
+	struct word here = c->w[0];
+
+	for (size_t i = 0; i < n; i++)
+		net_add_url(x, c->w[idx[i]].val);
+	if ((w = opt_value(c, 0, "--post-file", NULL, &v)) ||
+	    (w = opt_value(c, 0, "--body-file", NULL, &v))) {
+		paths_read(x, w, v);
+		upload(x, w, "uploads a local file");
+	}
+	if ((w = opt_value(c, 0, "--post-data", NULL, &v)) || (w = opt_value(c, 0, "--body-data", NULL, &v)))
+		upload(x, w, "sends data to a remote host");
+	if ((w = opt_value(c, 'i', "--input-file", args, &v)) != NULL)
+		paths_read(x, w, v);
+	if ((w = opt_value(c, 'O', "--output-document", args, &v)) != NULL) {
+		if (strcmp(v, "-") != 0)
+			paths_write(x, w, v, shell_span_word(x, w));
+	} else if ((w = opt_value(c, 'P', "--directory-prefix", args, &v)) != NULL) {
+		paths_write(x, w, v, shell_span_word(x, w));
+	} else if (!opt_long(c, "--spider")) {
+		here.val = ".";
+		paths_write(x, &here, ".", shell_span_words(x, c->w, c->n));
+	}
+	fetch(x, c, "fetches from the network");
+}
+
+/* nc/ncat/netcat/telnet/ftp HOST [PORT] */
+static void rule_nc(struct cctx *x, struct cmdv *c)
+{
+	static const char args[] = "eciIOpPqsTvwWxXmM";
+	size_t idx;
+	const char *v;
+
+	if (opt_short(c, 'l', args) || opt_long(c, "--listen"))
+		cls_add(x, TIER_HIGH, "net.listen", shell_span_words(x, c->w, c->n),
+		        "listens for network connections");
+	if (opt_value(c, 'e', "--exec", args, &v) || opt_value(c, 'c', "--sh-exec", args, &v) ||
+	    opt_long(c, "--lua-exec"))
+		cls_add(x, TIER_HIGH, "exec.hook_program", shell_span_words(x, c->w, c->n),
+		        "connects a program to a network socket (a remote shell)");
+	if (opt_operands(c, 1, args, &idx, 1) == 1 && strspn(c->w[idx].val, "0123456789") != c->w[idx].len)
+		net_add_host(x, c->w[idx].val, c->w[idx].len);
+	fetch(x, c, "opens a network connection");
+}
+
+static void rule_socat(struct cctx *x, struct cmdv *c)
+{
+	for (size_t i = 1; i < c->n; i++) {
+		const char *a = c->w[i].val;
+		const char *colon = strchr(a, ':');
+		if (strncasecmp(a, "EXEC:", 5) == 0 || strncasecmp(a, "SYSTEM:", 7) == 0)
+			cls_add(x, TIER_HIGH, "exec.hook_program", shell_span_word(x, &c->w[i]),
+			        "connects a program to a socket");
+		if (strcasestr(a, "LISTEN"))
+			cls_add(x, TIER_HIGH, "net.listen", shell_span_word(x, &c->w[i]),
+			        "listens for network connections");
+		else if (colon && strncasecmp(a, "TCP", 3) == 0) {
+			const char *h = colon + 1, *e = strchr(h, ':');
+			net_add_host(x, h, e ? (size_t)(e - h) : strlen(h));
+		}
+	}
+	fetch(x, c, "relays data over the network");
+}
+
+static const char ssh_args[] = "bcDEeFIiJLlmOopQRSWw";
+
+static void rule_ssh(struct cctx *x, struct cmdv *c)
+{
+	size_t at;
+	const struct word *h = opt_first(c, ssh_args, &at);
+	const char *v;
+
+	if (opt_value(c, 'o', NULL, ssh_args, &v) && strncasecmp(v, "ProxyCommand", 12) == 0)
+		cls_add(x, TIER_HIGH, "exec.hook_program", shell_span_words(x, c->w, c->n),
+		        "ssh -o ProxyCommand runs a local program");
+	if (h) {
+		const char *s = strchr(h->val, '@');
+		s = s ? s + 1 : h->val;
+		net_add_host(x, s, strcspn(s, ":"));
+	}
+	fetch(x, c, h && at + 1 < c->n ? "runs a command on a remote host over ssh"
+	                               : "opens an ssh session to a remote host");
+}
+
+/* scp/rsync/sftp: remote operands are host:path; the last is the target. */
+static void rule_copy_remote(struct cctx *x, struct cmdv *c)
+{
+	size_t idx[64], n = opt_operands(c, 1, "cFiloPSJefTB", idx, nitems(idx));
+	bool remote_src = false;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct word *w = &c->w[idx[i]];
+		bool remote = net_add_url(x, w->val);
+		if (i + 1 < n)
+			remote_src |= remote;
+		if (i + 1 == n && remote && n > 1)
+			upload(x, w, "copies local files to a remote host");
+		else if (i + 1 == n && n > 1)
+			paths_write(x, w, w->val, shell_span_word(x, w));
+		else if (!remote)
+			paths_read(x, w, w->val);
+	}
+	if (opt_long(c, "--delete") || opt_long(c, "--remove-source-files"))
+		cls_add(x, TIER_HIGH, "fs.delete", shell_span_words(x, c->w, c->n),
+		        "deletes files that are not in the source");
+	if (remote_src || strcmp(c->w[0].val, "sftp") == 0 || n <= 1)
+		fetch(x, c, "copies files over the network");
+}
+
+#define NET(n, why) {n, 0, NULL, TIER_HIGH, "net.fetch", why, NULL}
+#define FN(n, fn) {n, 0, NULL, TIER_LOW, NULL, NULL, fn}
+
+const struct prog rules_net[] = {
+	FN("curl", rule_curl), FN("wget", rule_wget), FN("nc", rule_nc), FN("ncat", rule_nc),
+	FN("netcat", rule_nc), FN("telnet", rule_nc), FN("ftp", rule_nc), FN("tftp", rule_nc),
+	FN("lftp", rule_nc), FN("socat", rule_socat), FN("ssh", rule_ssh),
+	FN("scp", rule_copy_remote), FN("sftp", rule_copy_remote), FN("rsync", rule_copy_remote),
+	NET("ping", "sends network probes"), NET("ping6", "sends network probes"),
+	NET("traceroute", "sends network probes"), NET("mtr", "sends network probes"),
+	NET("dig", "queries DNS over the network"), NET("nslookup", "queries DNS over the network"),
+	NET("host", "queries DNS over the network"), NET("whois", "queries a whois server"),
+	NET("http", "sends an HTTP request (httpie)"), NET("https", "sends an HTTP request (httpie)"),
+	NET("xh", "sends an HTTP request"), NET("aria2c", "downloads files"),
+	NET("aws", "calls cloud APIs over the network"), NET("gcloud", "calls cloud APIs"),
+	NET("az", "calls cloud APIs"), NET("gsutil", "copies cloud storage objects"),
+	NET("kubectl", "talks to a Kubernetes cluster"), NET("helm", "talks to a Kubernetes cluster"),
+	NET("terraform", "plans or changes cloud infrastructure"),
+	NET("gh", "calls the GitHub API"), NET("glab", "calls the GitLab API"),
+	NET("nmap", "scans network hosts"), NET("openssl", "may open TLS connections"),
+	NET("mosh", "opens a remote shell"), NET("sshpass", "opens an ssh session"),
+};
+const size_t rules_net_n = nitems(rules_net);

@@ -1,0 +1,168 @@
+/*
+ * shell_rules_sys.c: programs that act on the machine rather than on
+ * files: disks (sys.disk, critical), processes (sys.kill), power, services,
+ * cron and administration. Read-only forms (fdisk -l, systemctl status,
+ * crontab -l) stay low.
+ */
+#include <string.h>
+
+#include "classifier/classifier_internal.h"
+#include "core/util.h"
+
+static void rule_fdisk(struct cctx *x, struct cmdv *c)
+{
+	if (opt_short(c, 'l', "") || opt_long(c, "--list") || (c->n > 2 && strcmp(c->w[c->n - 1].val, "print") == 0))
+		return;
+	cls_add(x, TIER_CRITICAL, "sys.disk", shell_span_words(x, c->w, c->n),
+	        "changes the partition table of a disk");
+}
+
+static void rule_kill(struct cctx *x, struct cmdv *c)
+{
+	size_t i = 1;
+	struct span sp = shell_span_words(x, c->w, c->n);
+
+	if (i < c->n && (strcmp(c->w[i].val, "-s") == 0 || strcmp(c->w[i].val, "-n") == 0))
+		i += 2;
+	else if (i < c->n && c->w[i].val[0] == '-' && strcmp(c->w[i].val, "--") != 0)
+		i++;
+	for (; i < c->n; i++) {
+		const char *a = c->w[i].val;
+		if (strcmp(a, "--") == 0)
+			continue;
+		if (strcmp(a, "-1") == 0 || strcmp(a, "1") == 0) {
+			cls_add(x, TIER_CRITICAL, "sys.kill.all", sp,
+			        "kills every process it may signal, or init");
+			return;
+		}
+	}
+	cls_add(x, TIER_MEDIUM, "sys.kill", sp, "signals a process");
+}
+
+static void rule_systemctl(struct cctx *x, struct cmdv *c)
+{
+	static const char ro[] = " status show cat list-units list-unit-files list-timers "
+	                         "list-sockets list-dependencies is-active is-enabled is-failed "
+	                         "help --version get-default ";
+	static const char power[] = " reboot poweroff halt kexec suspend hibernate rescue emergency ";
+	const struct word *w = opt_first(c, "HMnopst", NULL);
+	char key[64];
+
+	snprintf(key, sizeof(key), " %s ", w ? w->val : "list-units");
+	if (strstr(ro, key))
+		return;
+	if (strstr(power, key))
+		cls_add(x, TIER_HIGH, "sys.power", shell_span_words(x, c->w, c->n),
+		        "reboots, halts or suspends the machine");
+	else
+		cls_add(x, TIER_HIGH, "sys.service", shell_span_words(x, c->w, c->n),
+		        "starts, stops or changes system services");
+}
+
+static void rule_service(struct cctx *x, struct cmdv *c)
+{
+	if (c->n >= 3 && strcmp(c->w[2].val, "status") == 0)
+		return;
+	if (c->n == 2 && strcmp(c->w[1].val, "--status-all") == 0)
+		return;
+	cls_add(x, TIER_HIGH, "sys.service", shell_span_words(x, c->w, c->n),
+	        "starts, stops or changes system services");
+}
+
+static void rule_crontab(struct cctx *x, struct cmdv *c)
+{
+	if (opt_short(c, 'l', "u"))
+		return;
+	cls_add(x, TIER_HIGH, "sys.cron", shell_span_words(x, c->w, c->n),
+	        opt_short(c, 'r', "u") ? "deletes the crontab" : "installs scheduled commands");
+}
+
+static void rule_init(struct cctx *x, struct cmdv *c)
+{
+	if (c->n > 1 && strspn(c->w[1].val, "0123456sS") == c->w[1].len)
+		cls_add(x, TIER_HIGH, "sys.power", shell_span_words(x, c->w, c->n),
+		        "changes the runlevel (0 halts, 6 reboots)");
+}
+
+static void rule_sysctl(struct cctx *x, struct cmdv *c)
+{
+	for (size_t i = 1; i < c->n; i++)
+		if (strchr(c->w[i].val, '=') || strcmp(c->w[i].val, "-w") == 0 ||
+		    strcmp(c->w[i].val, "-p") == 0) {
+			cls_add(x, TIER_HIGH, "sys.admin", shell_span_words(x, c->w, c->n),
+			        "changes kernel parameters");
+			return;
+		}
+}
+
+static void rule_ip(struct cctx *x, struct cmdv *c)
+{
+	for (size_t i = 1; i < c->n; i++)
+		if (strstr(" add del delete set change replace flush append ", c->w[i].val) &&
+		    c->w[i].len > 2) {
+			cls_add(x, TIER_HIGH, "sys.admin", shell_span_words(x, c->w, c->n),
+			        "changes network configuration");
+			return;
+		}
+}
+
+static void rule_mount(struct cctx *x, struct cmdv *c)
+{
+	if (c->n > 1 && strcmp(c->w[0].val, "mount") == 0 && !(c->n == 2 && c->w[1].val[0] == '-' &&
+	                                                        strcmp(c->w[1].val, "-a") != 0))
+		cls_add(x, TIER_HIGH, "sys.admin", shell_span_words(x, c->w, c->n),
+		        "mounts or unmounts filesystems");
+	else if (strcmp(c->w[0].val, "mount") != 0)
+		cls_add(x, TIER_HIGH, "sys.admin", shell_span_words(x, c->w, c->n),
+		        "mounts or unmounts filesystems");
+}
+
+#define DISK(n, why) {n, 0, NULL, TIER_CRITICAL, "sys.disk", why, NULL}
+#define POWER(n) {n, 0, NULL, TIER_HIGH, "sys.power", "shuts down or reboots the machine", NULL}
+#define ADMIN(n, why) {n, 0, NULL, TIER_HIGH, "sys.admin", why, NULL}
+#define FN(n, fn) {n, 0, NULL, TIER_LOW, NULL, NULL, fn}
+
+const struct prog rules_sys[] = {
+	DISK("mkfs", "creates a filesystem, erasing the device"),
+	DISK("mke2fs", "creates a filesystem, erasing the device"),
+	DISK("mkswap", "formats a device as swap"), DISK("wipefs", "erases filesystem signatures"),
+	DISK("blkdiscard", "discards every block of a device"),
+	DISK("badblocks", "can overwrite a whole device"), DISK("cryptsetup", "changes disk encryption"),
+	DISK("pvcreate", "changes LVM volumes"), DISK("lvremove", "deletes LVM volumes"),
+	DISK("vgremove", "deletes LVM volume groups"), DISK("zpool", "changes ZFS pools"),
+	DISK("hdparm", "changes or erases disk settings"),
+	FN("fdisk", rule_fdisk), FN("sfdisk", rule_fdisk), FN("gdisk", rule_fdisk),
+	FN("sgdisk", rule_fdisk), FN("parted", rule_fdisk), FN("cfdisk", rule_fdisk),
+	FN("kill", rule_kill),
+	{"pkill", 0, NULL, TIER_HIGH, "sys.kill", "kills processes by name", NULL},
+	{"killall", 0, NULL, TIER_HIGH, "sys.kill", "kills processes by name", NULL},
+	{"killall5", 0, NULL, TIER_CRITICAL, "sys.kill.all", "kills every process", NULL},
+	{"skill", 0, NULL, TIER_HIGH, "sys.kill", "kills processes by name", NULL},
+	POWER("shutdown"), POWER("reboot"), POWER("halt"), POWER("poweroff"),
+	FN("init", rule_init), FN("telinit", rule_init),
+	FN("systemctl", rule_systemctl), FN("service", rule_service),
+	FN("crontab", rule_crontab),
+	{"at", 0, NULL, TIER_HIGH, "sys.cron", "schedules a command", NULL},
+	{"batch", 0, NULL, TIER_HIGH, "sys.cron", "schedules a command", NULL},
+	{"systemd-run", 0, NULL, TIER_HIGH, "sys.service", "runs a command as a system service", NULL},
+	FN("mount", rule_mount), FN("umount", rule_mount),
+	ADMIN("swapon", "changes swap devices"), ADMIN("swapoff", "changes swap devices"),
+	ADMIN("useradd", "changes user accounts"), ADMIN("userdel", "deletes user accounts"),
+	ADMIN("usermod", "changes user accounts"), ADMIN("groupadd", "changes groups"),
+	ADMIN("groupdel", "deletes groups"), ADMIN("adduser", "changes user accounts"),
+	ADMIN("deluser", "deletes user accounts"), ADMIN("passwd", "changes passwords"),
+	ADMIN("chpasswd", "changes passwords"), ADMIN("visudo", "edits sudo rules"),
+	ADMIN("iptables", "changes the firewall"), ADMIN("ip6tables", "changes the firewall"),
+	ADMIN("nft", "changes the firewall"), ADMIN("ufw", "changes the firewall"),
+	ADMIN("modprobe", "loads kernel modules"), ADMIN("insmod", "loads kernel modules"),
+	ADMIN("rmmod", "unloads kernel modules"), ADMIN("setenforce", "changes SELinux mode"),
+	ADMIN("chattr", "changes file attributes"), ADMIN("setcap", "grants file capabilities"),
+	ADMIN("ldconfig", "changes the shared library cache"),
+	ADMIN("update-alternatives", "changes system programs"),
+	ADMIN("hostnamectl", "changes the host name"), ADMIN("timedatectl", "changes the clock"),
+ADMIN("nsenter", "enters other namespaces"),
+	ADMIN("unshare", "creates namespaces"), ADMIN("capsh", "changes capabilities"),
+	ADMIN("losetup", "attaches loop devices"), ADMIN("dmsetup", "changes device mappings"),
+	FN("sysctl", rule_sysctl), FN("ip", rule_ip),
+};
+const size_t rules_sys_n = nitems(rules_sys);

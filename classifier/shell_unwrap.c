@@ -1,0 +1,503 @@
+/*
+ * shell_unwrap.c: wrappers that run another command (sudo, env, timeout,
+ * xargs, nohup, ...) are peeled off so the rules judge the real program;
+ * shells and eval have their script re-parsed. One table row per wrapper.
+ * A script whose text is only known at run time is exec.dynamic_command.
+ */
+#include <string.h>
+
+#include "classifier/classifier_internal.h"
+#include "core/util.h"
+
+/* ---- option helpers shared with the rules ---- */
+
+static bool is_opt(const char *a)
+{
+	return a[0] == '-' && a[1] != '\0';
+}
+
+bool opt_short(const struct cmdv *c, char letter, const char *argopts)
+{
+	for (size_t i = 1; i < c->n; i++) {
+		const char *a = c->w[i].val;
+		if (strcmp(a, "--") == 0)
+			return false;
+		if (!is_opt(a) || a[1] == '-')
+			continue;
+		for (size_t k = 1; a[k]; k++) {
+			if (a[k] == letter)
+				return true;
+			if (argopts && strchr(argopts, a[k])) {
+				if (a[k + 1] == '\0')
+					i++;
+				break;
+			}
+		}
+	}
+	return false;
+}
+
+bool opt_long(const struct cmdv *c, const char *name)
+{
+	size_t l = strlen(name);
+	for (size_t i = 1; i < c->n; i++) {
+		const char *a = c->w[i].val;
+		if (strcmp(a, "--") == 0)
+			return false;
+		if (strncmp(a, name, l) == 0 && (a[l] == '\0' || a[l] == '='))
+			return true;
+	}
+	return false;
+}
+
+const struct word *opt_value(const struct cmdv *c, char letter, const char *lname,
+                             const char *argopts, const char **val)
+{
+	size_t l = lname ? strlen(lname) : 0;
+
+	for (size_t i = 1; i < c->n; i++) {
+		const char *a = c->w[i].val;
+		if (strcmp(a, "--") == 0)
+			break;
+		if (lname && strncmp(a, lname, l) == 0 && (a[l] == '=' || a[l] == '\0')) {
+			if (a[l] == '=') {
+				*val = a + l + 1;
+				return &c->w[i];
+			}
+			if (i + 1 < c->n) {
+				*val = c->w[i + 1].val;
+				return &c->w[i + 1];
+			}
+			return NULL;
+		}
+		if (!letter || !is_opt(a) || a[1] == '-')
+			continue;
+		for (size_t k = 1; a[k]; k++) {
+			bool takes = argopts && strchr(argopts, a[k]);
+			if (a[k] == letter && (takes || !argopts)) {
+				if (a[k + 1]) {
+					*val = a + k + 1;
+					return &c->w[i];
+				}
+				if (i + 1 < c->n) {
+					*val = c->w[i + 1].val;
+					return &c->w[i + 1];
+				}
+				return NULL;
+			}
+			if (takes) {
+				if (a[k + 1] == '\0')
+					i++;
+				break;
+			}
+		}
+	}
+	return NULL;
+}
+
+size_t opt_operands(const struct cmdv *c, size_t start, const char *argopts, size_t *idx,
+                    size_t max)
+{
+	size_t n = 0;
+	bool opts = true;
+
+	for (size_t i = start; i < c->n && n < max; i++) {
+		const char *a = c->w[i].val;
+		if (opts && strcmp(a, "--") == 0) {
+			opts = false;
+			continue;
+		}
+		if (opts && is_opt(a)) {
+			for (size_t k = 1; a[1] != '-' && argopts && a[k]; k++)
+				if (strchr(argopts, a[k])) {
+					if (a[k + 1] == '\0')
+						i++;
+					break;
+				}
+			continue;
+		}
+		idx[n++] = i;
+	}
+	return n;
+}
+
+const struct word *opt_first(const struct cmdv *c, const char *argopts, size_t *at)
+{
+	size_t idx;
+	if (opt_operands(c, 1, argopts, &idx, 1) == 0)
+		return NULL;
+	if (at)
+		*at = idx;
+	return &c->w[idx];
+}
+
+/* ---- wrappers ---- */
+
+/* Index of the first word after the options, or c->n. */
+static size_t skip_opts(const struct cmdv *c, size_t i, const char *argopts,
+                        const char *const *longargs)
+{
+	while (i < c->n) {
+		const char *a = c->w[i].val;
+		if (strcmp(a, "--") == 0)
+			return i + 1;
+		if (!is_opt(a))
+			return i;
+		if (a[1] == '-') {
+			for (size_t k = 0; longargs && longargs[k]; k++)
+				if (strcmp(a, longargs[k]) == 0)
+					i++;
+			i++;
+			continue;
+		}
+		for (size_t k = 1; a[k]; k++)
+			if (argopts && strchr(argopts, a[k])) {
+				if (a[k + 1] == '\0')
+					i++;
+				break;
+			}
+		i++;
+	}
+	return i;
+}
+
+typedef long (*wrap_fn)(struct cctx *x, struct cmdv *c, size_t at);
+
+struct wrapper {
+	const char *name;
+	const char *sub;      /* required first argument ("run"), or NULL */
+	const char *argopts;  /* short options that take a value */
+	int operands;         /* operands before the command (timeout DURATION) */
+	const char *rule;     /* finding for the wrapper itself, or NULL */
+	const char *why;
+	wrap_fn fn;           /* special handling after the options */
+};
+
+static long wrap_shell(struct cctx *x, struct cmdv *c, size_t at);
+static long wrap_eval(struct cctx *x, struct cmdv *c, size_t at);
+static long wrap_env(struct cctx *x, struct cmdv *c, size_t at);
+static long wrap_xargs(struct cctx *x, struct cmdv *c, size_t at);
+static long wrap_su(struct cctx *x, struct cmdv *c, size_t at);
+static long wrap_watch(struct cctx *x, struct cmdv *c, size_t at);
+static long wrap_command(struct cctx *x, struct cmdv *c, size_t at);
+static long wrap_time(struct cctx *x, struct cmdv *c, size_t at);
+static long wrap_flock(struct cctx *x, struct cmdv *c, size_t at);
+
+static const char priv[] = "exec.privileged";
+
+static const struct wrapper wrappers[] = {
+	{"ash", NULL, NULL, 0, NULL, NULL, wrap_shell},
+	{"bash", NULL, NULL, 0, NULL, NULL, wrap_shell},
+	{"builtin", NULL, "", 0, NULL, NULL, NULL},
+	{"bundle", "exec", "", 0, NULL, NULL, NULL},
+	{"busybox", NULL, "", 0, NULL, NULL, NULL},
+	{"caffeinate", NULL, "t", 0, NULL, NULL, NULL},
+	{"chroot", NULL, "", 1, priv, "runs a command inside a chroot as root", NULL},
+	{"command", NULL, "", 0, NULL, NULL, wrap_command},
+	{"dash", NULL, NULL, 0, NULL, NULL, wrap_shell},
+	{"doas", NULL, "uC", 0, priv, "runs a command as another user (doas)", NULL},
+	{"env", NULL, "uCS", 0, NULL, NULL, wrap_env},
+	{"eval", NULL, NULL, 0, NULL, NULL, wrap_eval},
+	{"exec", NULL, "a", 0, NULL, NULL, NULL},
+	{"flock", NULL, "wEc", 0, NULL, NULL, wrap_flock},
+	{"ionice", NULL, "cnP", 0, NULL, NULL, NULL},
+	{"ksh", NULL, NULL, 0, NULL, NULL, wrap_shell},
+	{"mksh", NULL, NULL, 0, NULL, NULL, wrap_shell},
+	{"nice", NULL, "n", 0, NULL, NULL, NULL},
+	{"nohup", NULL, "", 0, NULL, NULL, NULL},
+	{"pipenv", "run", "", 0, NULL, NULL, NULL},
+	{"pkexec", NULL, "u", 0, priv, "runs a command as root (pkexec)", NULL},
+	{"poetry", "run", "", 0, NULL, NULL, NULL},
+	{"runuser", NULL, "ugG", 0, priv, "runs a command as another user (runuser)", NULL},
+	{"setsid", NULL, "", 0, NULL, NULL, NULL},
+	{"sh", NULL, NULL, 0, NULL, NULL, wrap_shell},
+	{"stdbuf", NULL, "ioe", 0, NULL, NULL, NULL},
+	{"strace", NULL, "oepsuEIbSXP", 0, NULL, NULL, NULL},
+	{"su", NULL, NULL, 0, priv, "switches user (su)", wrap_su},
+	{"sudo", NULL, "ugpCDRTUrth", 0, priv, "runs a command as root (sudo)", NULL},
+	{"taskset", NULL, "", 1, NULL, NULL, NULL},
+	{"time", NULL, "fo", 0, NULL, NULL, wrap_time},
+	{"timeout", NULL, "sk", 1, NULL, NULL, NULL},
+	{"unbuffer", NULL, "", 0, NULL, NULL, NULL},
+	{"uv", "run", "", 0, NULL, NULL, NULL},
+	{"watch", NULL, "nd", 0, NULL, NULL, wrap_watch},
+	{"xargs", NULL, "IanPLdsE", 0, NULL, NULL, wrap_xargs},
+	{"zsh", NULL, NULL, 0, NULL, NULL, wrap_shell},
+};
+
+static int wrapper_cmp(const void *k, const void *e)
+{
+	return strcmp(k, ((const struct wrapper *)e)->name);
+}
+
+static void record_self(struct cctx *x, const struct cmdv *c)
+{
+	char **argv = xcalloc(c->n + 1, sizeof(*argv));
+	for (size_t i = 0; i < c->n; i++)
+		argv[i] = xstrndup(c->w[i].val, c->w[i].len);
+	verdict_add_command(x->v, argv, shell_span_words(x, c->w, c->n));
+}
+
+/* The wrapped command starts at `at`; with none, the wrapper ran alone. */
+static long rest_or_self(struct cctx *x, struct cmdv *c, size_t at)
+{
+	if (at >= c->n) {
+		record_self(x, c);
+		return -1;
+	}
+	return (long)at;
+}
+
+long unwrap_step(struct cctx *x, struct cmdv *c, const char *name)
+{
+	const struct wrapper *wr = bsearch(name, wrappers, nitems(wrappers), sizeof(*wrappers),
+	                                   wrapper_cmp);
+	size_t at = 1;
+
+	if (wr == NULL)
+		return 0;
+	if (wr->sub) {
+		if (c->n < 2 || strcmp(c->w[1].val, wr->sub) != 0)
+			return 0;
+		at = 2;
+	}
+	if (wr->argopts && strcmp(wr->name, "busybox") != 0)
+		at = skip_opts(c, at, wr->argopts, NULL);
+	for (int k = 0; k < wr->operands && at < c->n; k++)
+		at++;
+	if (wr->rule && (at < c->n || wr->fn))
+		cls_add(x, TIER_HIGH, wr->rule, shell_span_word(x, &c->w[0]), "%s", wr->why);
+	if (wr->fn)
+		return wr->fn(x, c, at);
+	if (at >= c->n) {
+		if (wr->rule && strcmp(name, "sudo") == 0 && (opt_short(c, 'i', wr->argopts) ||
+		                                              opt_short(c, 's', wr->argopts)))
+			cls_add(x, TIER_HIGH, priv, shell_span_word(x, &c->w[0]),
+			        "starts a root shell");
+		record_self(x, c);
+		return -1;
+	}
+	return (long)at;
+}
+
+/* Shell option parsing: returns the index of the first operand. */
+static size_t shell_opts(const struct cmdv *c, bool *dash_c)
+{
+	static const char *const longargs[] = {"--rcfile", "--init-file", NULL};
+	size_t i = 1;
+
+	*dash_c = false;
+	while (i < c->n) {
+		const char *a = c->w[i].val;
+		if (strcmp(a, "--") == 0 || strcmp(a, "-") == 0)
+			return i + 1;
+		if ((a[0] != '-' && a[0] != '+') || a[1] == '\0')
+			return i;
+		if (a[1] == '-') {
+			for (size_t k = 0; longargs[k]; k++)
+				if (strcmp(a, longargs[k]) == 0)
+					i++;
+			i++;
+			continue;
+		}
+		for (size_t k = 1; a[k]; k++) {
+			if (a[k] == 'c')
+				*dash_c = true;
+			if ((a[k] == 'o' || a[k] == 'O') && a[k + 1] == '\0')
+				i++;
+		}
+		i++;
+	}
+	return i;
+}
+
+void unwrap_stdin_script(struct cctx *x, struct cmdv *c, bool shell, const char *what)
+{
+	struct span sp = shell_span_word(x, &c->w[0]);
+
+	switch (c->in) {
+	case IN_PIPE:
+		cls_add(x, TIER_HIGH, "exec.pipe_to_shell", sp,
+		        "pipes data into %s, which runs it as code", what);
+		if (shell && c->in_text)
+			shell_script_text(x, c->in_text, c->in_len, c->in_span);
+		break;
+	case IN_DOC:
+		if (shell)
+			shell_script_text(x, c->in_text, c->in_len, c->in_span);
+		else
+			code_scan(x, what, c->in_text, c->in_len, c->in_span);
+		break;
+	case IN_FILE:
+		cls_add(x, x->o->unknown_program, "exec.script", sp,
+		        "%s runs a script from a file airlock cannot see", what);
+		break;
+	case IN_NONE:
+		cls_add(x, x->o->unknown_program, "exec.script", sp,
+		        "starts %s reading commands from the terminal", what);
+		break;
+	}
+}
+
+static long wrap_shell(struct cctx *x, struct cmdv *c, size_t at)
+{
+	bool dash_c;
+	size_t i = shell_opts(c, &dash_c);
+	const struct word *s = i < c->n ? &c->w[i] : NULL;
+
+	(void)at;
+	record_self(x, c);
+	if (dash_c && s == NULL) {
+		cls_add(x, TIER_HIGH, "parse.uncertain", shell_span_words(x, c->w, c->n),
+		        "%s -c without a script", c->w[0].val);
+	} else if (dash_c && (s->flags & (W_DYNAMIC | W_GLOB))) {
+		cls_add(x, TIER_HIGH, "exec.dynamic_command", shell_span_word(x, s),
+		        "the script given to %s -c is only known at run time", c->w[0].val);
+	} else if (dash_c) {
+		shell_script_word(x, s);
+	} else if (s && (s->flags & W_PROCSUB)) {
+		cls_add(x, TIER_HIGH, "exec.pipe_to_shell", shell_span_word(x, s),
+		        "runs the output of another command as a script");
+	} else if (s) {
+		paths_read(x, s, s->val);
+		cls_add(x, x->o->unknown_program, "exec.script", shell_span_word(x, s),
+		        "runs the script %s, which airlock cannot see", s->val);
+	} else {
+		unwrap_stdin_script(x, c, true, c->w[0].val);
+	}
+	return -1;
+}
+
+/* Joins words [at, n) with spaces and classifies the text as a script. */
+static void script_of_words(struct cctx *x, struct cmdv *c, size_t at, const char *who)
+{
+	struct buf b;
+
+	for (size_t i = at; i < c->n; i++)
+		if (c->w[i].flags & (W_DYNAMIC | W_GLOB)) {
+			cls_add(x, TIER_HIGH, "exec.dynamic_command", shell_span_word(x, &c->w[i]),
+			        "%s runs text that is only known at run time", who);
+			return;
+		}
+	if (at + 1 == c->n) {
+		shell_script_word(x, &c->w[at]);
+		return;
+	}
+	buf_init(&b, 0);
+	for (size_t i = at; i < c->n; i++) {
+		if (i > at)
+			buf_puts(&b, " ");
+		buf_append(&b, c->w[i].val, c->w[i].len);
+	}
+	shell_script_text(x, b.data ? b.data : "", b.len,
+	                  shell_span_words(x, c->w + at, c->n - at));
+	buf_free(&b);
+}
+
+static long wrap_eval(struct cctx *x, struct cmdv *c, size_t at)
+{
+	(void)at;
+	if (c->n > 1)
+		script_of_words(x, c, 1, "eval");
+	return -1;
+}
+
+static long wrap_watch(struct cctx *x, struct cmdv *c, size_t at)
+{
+	if (at < c->n)
+		script_of_words(x, c, at, "watch");
+	else
+		record_self(x, c);
+	return -1;
+}
+
+static long wrap_env(struct cctx *x, struct cmdv *c, size_t at)
+{
+	const char *val;
+	const struct word *s = opt_value(c, 'S', "--split-string", "uCS", &val);
+
+	if (s) {
+		record_self(x, c);
+		if (s->flags & (W_DYNAMIC | W_GLOB))
+			cls_add(x, TIER_HIGH, "exec.dynamic_command", shell_span_word(x, s),
+			        "env -S runs text that is only known at run time");
+		else
+			shell_script_text(x, val, strlen(val), shell_span_word(x, s));
+		return -1;
+	}
+	while (at < c->n && strchr(c->w[at].val, '=') && c->w[at].val[0] != '=' &&
+	       c->w[at].val[0] != '-') {
+		struct word w = c->w[at];
+		w.flags |= W_ASSIGN;
+		{
+			struct scmd fake;
+			memset(&fake, 0, sizeof(fake));
+			fake.w = &w;
+			fake.nw = 1;
+			shell_exec_command(x, &fake);
+		}
+		at++;
+	}
+	return rest_or_self(x, c, at);
+}
+
+static long wrap_command(struct cctx *x, struct cmdv *c, size_t at)
+{
+	if (opt_short(c, 'v', "") || opt_short(c, 'V', "") || at >= c->n) {
+		record_self(x, c);
+		return -1;
+	}
+	return (long)at;
+}
+
+static long wrap_time(struct cctx *x, struct cmdv *c, size_t at)
+{
+	const char *val;
+	const struct word *o = opt_value(c, 'o', "--output", "fo", &val);
+
+	if (o)
+		paths_write(x, o, val, shell_span_word(x, o));
+	return rest_or_self(x, c, at);
+}
+
+static long wrap_flock(struct cctx *x, struct cmdv *c, size_t at)
+{
+	const char *val;
+	const struct word *s = opt_value(c, 'c', "--command", "wEc", &val);
+
+	if (s) {
+		record_self(x, c);
+		shell_script_word(x, s);
+		return -1;
+	}
+	return rest_or_self(x, c, at + 1); /* after the lock file */
+}
+
+static long wrap_su(struct cctx *x, struct cmdv *c, size_t at)
+{
+	const char *val;
+	const struct word *s = opt_value(c, 'c', "--command", "cgGs", &val);
+
+	(void)at;
+	record_self(x, c);
+	if (s == NULL)
+		return -1;
+	if (s->flags & (W_DYNAMIC | W_GLOB))
+		cls_add(x, TIER_HIGH, "exec.dynamic_command", shell_span_word(x, s),
+		        "su -c runs text that is only known at run time");
+	else if (strcmp(val, s->val) == 0)
+		shell_script_word(x, s);
+	else
+		shell_script_text(x, val, strlen(val), shell_span_word(x, s));
+	return -1;
+}
+
+static long wrap_xargs(struct cctx *x, struct cmdv *c, size_t at)
+{
+	const char *val;
+
+	if (opt_value(c, 'a', "--arg-file", "IanPLdsE", &val))
+		paths_read(x, &c->w[0], val);
+	c->dyn_tail = true;
+	return rest_or_self(x, c, at);
+}

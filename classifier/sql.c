@@ -1,0 +1,297 @@
+/*
+ * sql.c: SQL through PostgreSQL's own grammar (libpg_query, loaded lazily):
+ * every statement's tree is walked, so a DELETE inside a CTE or EXPLAIN
+ * ANALYZE still counts. Text the grammar rejects goes to the keyword
+ * fallback (sql_fallback.c). If libpg_query cannot be loaded the call fails
+ * closed: sql.parser_unavailable (high) plus the fallback's reading.
+ */
+#include <string.h>
+
+#include "classifier/classifier_internal.h"
+#include "core/lazy.h"
+#include "core/util.h"
+
+struct sqlw {
+	struct cctx *x;
+	struct span sp; /* the current statement */
+	int depth;
+};
+
+typedef void (*node_fn)(struct sqlw *s, json_t *node);
+
+static void add(struct sqlw *s, enum tier t, const char *rule, const char *why)
+{
+	cls_add(s->x, t, rule, s->sp, "%s", why);
+}
+
+static const char *str(json_t *o, const char *key)
+{
+	return json_string_value(json_object_get(o, key));
+}
+
+static void n_delete(struct sqlw *s, json_t *n)
+{
+	add(s, TIER_HIGH, "sql.delete", "DELETE removes rows");
+	if (json_object_get(n, "whereClause") == NULL)
+		add(s, TIER_HIGH, "sql.delete.no_where", "DELETE without WHERE empties the table");
+}
+
+static void n_update(struct sqlw *s, json_t *n)
+{
+	if (json_object_get(n, "whereClause") == NULL)
+		add(s, TIER_HIGH, "sql.update.no_where", "UPDATE without WHERE changes every row");
+	else
+		add(s, TIER_MEDIUM, "sql.update", "UPDATE changes rows");
+}
+
+static void n_insert(struct sqlw *s, json_t *n)
+{
+	(void)n;
+	add(s, TIER_MEDIUM, "sql.insert", "INSERT adds rows");
+}
+
+static void n_drop(struct sqlw *s, json_t *n)
+{
+	const char *type = str(n, "removeType"), *beh = str(n, "behavior");
+
+	if (type && strcmp(type, "OBJECT_SCHEMA") == 0 && beh && strcmp(beh, "DROP_CASCADE") == 0)
+		add(s, TIER_CRITICAL, "sql.drop.cascade", "DROP SCHEMA ... CASCADE drops everything in it");
+	else
+		add(s, TIER_HIGH, "sql.drop", "DROP destroys a database object and its data");
+}
+
+static void n_dropdb(struct sqlw *s, json_t *n)
+{
+	(void)n;
+	add(s, TIER_CRITICAL, "sql.drop.database", "DROP DATABASE destroys a whole database");
+}
+
+static void n_truncate(struct sqlw *s, json_t *n)
+{
+	(void)n;
+	add(s, TIER_HIGH, "sql.truncate", "TRUNCATE removes every row");
+}
+
+static void n_alter(struct sqlw *s, json_t *n)
+{
+	json_t *cmds = json_object_get(n, "cmds"), *c;
+	size_t i;
+
+	json_array_foreach(cmds, i, c) {
+		const char *st = str(json_object_get(c, "AlterTableCmd"), "subtype");
+		if (st && strncmp(st, "AT_Drop", 7) == 0) {
+			add(s, TIER_HIGH, "sql.alter.drop", "ALTER ... DROP destroys a column or constraint");
+			return;
+		}
+	}
+	add(s, TIER_MEDIUM, "sql.alter", "ALTER changes the schema");
+}
+
+static void n_grant(struct sqlw *s, json_t *n)
+{
+	(void)n;
+	add(s, TIER_HIGH, "sql.grant", "GRANT or REVOKE changes who may do what");
+}
+
+static void n_copy(struct sqlw *s, json_t *n)
+{
+	if (json_is_true(json_object_get(n, "is_program")))
+		add(s, TIER_HIGH, "sql.copy.program", "COPY ... PROGRAM runs a shell command on the server");
+	else if (str(n, "filename"))
+		add(s, TIER_HIGH, "sql.server_file", "COPY reads or writes a file on the server");
+	else if (json_is_true(json_object_get(n, "is_from")))
+		add(s, TIER_MEDIUM, "sql.insert", "COPY FROM adds rows");
+}
+
+static void n_create(struct sqlw *s, json_t *n)
+{
+	(void)n;
+	add(s, TIER_MEDIUM, "sql.create", "CREATE adds a database object");
+}
+
+static void n_function(struct sqlw *s, json_t *n)
+{
+	static const char *const unsafe[] = {"c", "internal", "plpythonu", "plpython3u",
+	                                     "plperlu", "pltclu", "plsh"};
+	json_t *opts = json_object_get(n, "options"), *o;
+	size_t i;
+
+	json_array_foreach(opts, i, o) {
+		json_t *d = json_object_get(o, "DefElem");
+		const char *name = str(d, "defname");
+		const char *lang = str(json_object_get(json_object_get(d, "arg"), "String"), "sval");
+		for (size_t k = 0; name && lang && strcmp(name, "language") == 0 && k < nitems(unsafe); k++)
+			if (strcasecmp(lang, unsafe[k]) == 0) {
+				add(s, TIER_HIGH, "sql.exec", "creates a function in an untrusted language");
+				return;
+			}
+	}
+	n_create(s, n);
+}
+
+static void n_exec(struct sqlw *s, json_t *n)
+{
+	(void)n;
+	add(s, TIER_HIGH, "sql.exec", "runs procedural code or loads native code on the server");
+}
+
+static void n_admin(struct sqlw *s, json_t *n)
+{
+	(void)n;
+	add(s, TIER_HIGH, "sql.admin", "changes roles or server settings");
+}
+
+static void n_select(struct sqlw *s, json_t *n)
+{
+	if (json_object_get(n, "intoClause"))
+		add(s, TIER_MEDIUM, "sql.create", "SELECT INTO creates a table");
+}
+
+/* Functions that reach the server's files, the network or other sessions. */
+static void n_func(struct sqlw *s, json_t *n)
+{
+	static const struct {
+		const char *name, *rule, *why;
+	} fns[] = {
+		{"pg_read_file", "sql.server_file", "reads a file on the server"},
+		{"pg_read_binary_file", "sql.server_file", "reads a file on the server"},
+		{"pg_ls_dir", "sql.server_file", "lists a directory on the server"},
+		{"lo_import", "sql.server_file", "reads a file on the server"},
+		{"lo_export", "sql.server_file", "writes a file on the server"},
+		{"pg_file_write", "sql.server_file", "writes a file on the server"},
+		{"dblink", "net.fetch", "connects to another server"},
+		{"dblink_exec", "net.fetch", "runs SQL on another server"},
+		{"pg_terminate_backend", "sql.admin", "kills other sessions"},
+		{"load_extension", "sql.exec", "loads native code"},
+	};
+	json_t *names = json_object_get(n, "funcname");
+	const char *f = str(json_object_get(json_array_get(names, json_array_size(names) - 1), "String"), "sval");
+
+	for (size_t i = 0; f && i < nitems(fns); i++)
+		if (strcasecmp(f, fns[i].name) == 0)
+			add(s, TIER_HIGH, fns[i].rule, fns[i].why);
+}
+
+static const struct {
+	const char *type;
+	node_fn fn; /* NULL: known and harmless */
+} nodes[] = {
+	{"DeleteStmt", n_delete}, {"UpdateStmt", n_update}, {"InsertStmt", n_insert},
+	{"MergeStmt", n_insert}, {"DropStmt", n_drop}, {"DropdbStmt", n_dropdb},
+	{"TruncateStmt", n_truncate}, {"AlterTableStmt", n_alter}, {"RenameStmt", n_alter},
+	{"AlterObjectSchemaStmt", n_alter}, {"AlterOwnerStmt", n_alter}, {"AlterSeqStmt", n_alter},
+	{"AlterEnumStmt", n_alter}, {"AlterDomainStmt", n_alter}, {"AlterFunctionStmt", n_alter},
+	{"GrantStmt", n_grant}, {"GrantRoleStmt", n_grant}, {"AlterDefaultPrivilegesStmt", n_grant},
+	{"CopyStmt", n_copy}, {"CreateStmt", n_create}, {"IndexStmt", n_create},
+	{"ViewStmt", n_create}, {"CreateTableAsStmt", n_create}, {"CreateSeqStmt", n_create},
+	{"CreateSchemaStmt", n_create}, {"CompositeTypeStmt", n_create}, {"CreateEnumStmt", n_create},
+	{"CreateDomainStmt", n_create}, {"CreatedbStmt", n_create}, {"CommentStmt", n_create},
+	{"CreateTrigStmt", n_create}, {"RuleStmt", n_create}, {"DefineStmt", n_create},
+	{"CreateFunctionStmt", n_function}, {"DoStmt", n_exec}, {"LoadStmt", n_exec},
+	{"CreateExtensionStmt", n_exec}, {"AlterSystemStmt", n_admin}, {"CreateRoleStmt", n_admin},
+	{"AlterRoleStmt", n_admin}, {"DropRoleStmt", n_admin}, {"AlterRoleSetStmt", n_admin},
+	{"DropOwnedStmt", n_drop}, {"FuncCall", n_func}, {"SelectStmt", n_select},
+	{"ExplainStmt", NULL}, {"VariableShowStmt", NULL}, {"TransactionStmt", NULL},
+	{"VariableSetStmt", NULL}, {"PrepareStmt", NULL}, {"DeallocateStmt", NULL},
+	{"DeclareCursorStmt", NULL}, {"FetchStmt", NULL}, {"ClosePortalStmt", NULL},
+	{"ListenStmt", NULL}, {"UnlistenStmt", NULL}, {"NotifyStmt", NULL}, {"CheckPointStmt", NULL},
+	{"DiscardStmt", NULL}, {"VacuumStmt", NULL},
+};
+
+static int node_index(const char *type)
+{
+	for (size_t i = 0; i < nitems(nodes); i++)
+		if (strcmp(nodes[i].type, type) == 0)
+			return (int)i;
+	return -1;
+}
+
+static void walk(struct sqlw *s, json_t *j)
+{
+	const char *key;
+	json_t *val;
+	size_t i;
+
+	if (++s->depth > 200) {
+		add(s, TIER_HIGH, "parse.too_deep", "the SQL tree is nested too deeply to read");
+		s->depth--;
+		return;
+	}
+	if (json_is_array(j)) {
+		json_array_foreach(j, i, val)
+			walk(s, val);
+	} else if (json_is_object(j)) {
+		json_object_foreach(j, key, val) {
+			int k = key[0] >= 'A' && key[0] <= 'Z' ? node_index(key) : -1;
+			if (k >= 0 && nodes[k].fn)
+				nodes[k].fn(s, val);
+			if (json_is_object(val) || json_is_array(val))
+				walk(s, val);
+		}
+	}
+	s->depth--;
+}
+
+static void add_statement(struct cctx *x, const char *sql, size_t off, size_t len)
+{
+	while (len && strchr(" \t\r\n", sql[off])) {
+		off++;
+		len--;
+	}
+	while (len && strchr(" \t\r\n;", sql[off + len - 1]))
+		len--;
+	if (len)
+		strv_push_owned(&x->v->statements, xstrndup(sql + off, len));
+}
+
+/* Walks one parse tree; returns -1 when the JSON cannot be read. */
+static int walk_tree(struct cctx *x, const char *tree, const char *sql, size_t len, bool exact,
+                     size_t base, struct span sp)
+{
+	json_t *root = json_loads(tree, 0, NULL), *st;
+	size_t i;
+
+	if (root == NULL)
+		return -1;
+	json_array_foreach(json_object_get(root, "stmts"), i, st) {
+		json_t *node = json_object_get(st, "stmt");
+		size_t off = (size_t)json_integer_value(json_object_get(st, "stmt_location"));
+		size_t sl = (size_t)json_integer_value(json_object_get(st, "stmt_len"));
+		struct sqlw s = {x, sp, 0};
+		const char *type = json_object_iter_key(json_object_iter(node));
+
+		if (off > len)
+			off = len;
+		if (sl == 0 || sl > len - off)
+			sl = len - off;
+		if (exact)
+			s.sp = cls_span(x, base + off, sl);
+		add_statement(x, sql, off, sl);
+		if (type && node_index(type) < 0)
+			add(&s, TIER_MEDIUM, "sql.other", "a statement kind airlock does not rate");
+		walk(&s, node);
+	}
+	json_decref(root);
+	return 0;
+}
+
+void sql_classify(struct cctx *x, const char *sql, size_t len, bool exact, size_t base,
+                  struct span sp)
+{
+	char *err = NULL, *copy = arena_strndup(x->a, sql, len);
+	const struct lazy_pgquery *pg = lazy_pgquery(&err);
+	PgQueryParseResult r;
+
+	sql_dot_commands(x, copy, len, exact, base, sp);
+	if (pg == NULL) {
+		cls_add(x, TIER_HIGH, "sql.parser_unavailable", sp,
+		        "cannot read SQL with certainty: %s", err ? err : "libpg_query missing");
+		free(err);
+		sql_fallback(x, copy, len, exact, base, sp);
+		return;
+	}
+	r = pg->pg_query_parse(copy);
+	if (r.error || walk_tree(x, r.parse_tree, copy, len, exact, base, sp) < 0)
+		sql_fallback(x, copy, len, exact, base, sp);
+	pg->pg_query_free_parse_result(r);
+}
