@@ -1,0 +1,261 @@
+/*
+ * test_exec.c: the sandbox through its public interface: a table of calls
+ * (tests/data/exec/run.tsv) run with exec_run() in capture mode, each with
+ * its exit status, output and flags checked; then the overlay dry run, the
+ * fail-closed paths and the backend choice.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "core/util.h"
+#include "exec/exec.h"
+#include "tdata.h"
+
+static char *tmpdir_new(void)
+{
+	char *d = xstrdup("/tmp/airlock-exec-XXXXXX");
+	assert_non_null(mkdtemp(d));
+	return d;
+}
+
+/* Removes the tree and frees d. */
+static void rm_rf(char *d)
+{
+	char *cmd = xasprintf("rm -rf '%s'", d);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	free(d);
+}
+
+static void write_file(const char *dir, const char *name, const char *text)
+{
+	char *p = xasprintf("%s/%s", dir, name);
+	FILE *f = fopen(p, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	free(p);
+}
+
+/* Options column: out=N, tmo=MS, in=TEXT, trunc, timedout, err=TEXT. */
+struct opts {
+	long long out, tmo;
+	const char *in, *err;
+	bool trunc, timedout;
+};
+
+static void opts_parse(char *s, struct opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	if (!s || strcmp(s, "-") == 0)
+		return;
+	for (char *t = strtok(s, ","); t; t = strtok(NULL, ",")) {
+		if (strncmp(t, "out=", 4) == 0)
+			assert_int_equal(parse_ll(t + 4, 1, 1LL << 30, &o->out), 0);
+		else if (strncmp(t, "tmo=", 4) == 0)
+			assert_int_equal(parse_ll(t + 4, 1, 600000, &o->tmo), 0);
+		else if (strncmp(t, "in=", 3) == 0)
+			o->in = t + 3;
+		else if (strncmp(t, "err=", 4) == 0)
+			o->err = t + 4;
+		else if (strcmp(t, "trunc") == 0)
+			o->trunc = true;
+		else if (strcmp(t, "timedout") == 0)
+			o->timedout = true;
+		else
+			fail_msg("unknown option %s", t);
+	}
+}
+
+static void check_row(const struct tdata_row *r, const char *wd)
+{
+	const struct profile *base = exec_builtin_profile(r->f[1]);
+	char *argv[] = {(char *)"sh", (char *)"-c", r->f[2], NULL};
+	struct exec_result res;
+	struct profile *p;
+	struct opts o;
+	char *err = NULL;
+
+	assert_non_null(base);
+	opts_parse(r->nf > 5 ? r->f[5] : NULL, &o);
+	p = profile_dup(base);
+	if (o.out)
+		p->output = o.out;
+	struct exec_spec s = {.argv = argv, .workdir = wd, .profile = p, .capture = true,
+	                      .timeout_ms = o.tmo, .stdin_data = o.in,
+	                      .stdin_len = o.in ? strlen(o.in) : 0};
+	if (exec_run(&s, &res, &err) < 0)
+		fail_msg("line %zu (%s): %s", r->line, r->f[0], err);
+	char want[32];
+	if (res.signal)
+		snprintf(want, sizeof(want), "sig%d", res.signal);
+	else
+		snprintf(want, sizeof(want), "%d", res.exit_code);
+	if (strcmp(want, r->f[3]) != 0)
+		fail_msg("line %zu (%s): status %s, want %s; stderr: %s", r->line, r->f[0], want,
+		         r->f[3], res.err);
+	if (r->nf > 4 && strcmp(r->f[4], "-") != 0 && !strstr(res.out, r->f[4]))
+		fail_msg("line %zu (%s): stdout [%.200s] lacks [%s]", r->line, r->f[0], res.out,
+		         r->f[4]);
+	if (o.err && !strstr(res.err, o.err))
+		fail_msg("line %zu (%s): stderr [%.200s] lacks [%s]", r->line, r->f[0], res.err,
+		         o.err);
+	if (o.trunc != res.truncated || o.timedout != res.timed_out)
+		fail_msg("line %zu (%s): truncated %d timed_out %d", r->line, r->f[0], res.truncated,
+		         res.timed_out);
+	if (o.out && (res.outlen > (size_t)o.out || res.errlen > (size_t)o.out))
+		fail_msg("line %zu (%s): capture passed its cap", r->line, r->f[0]);
+	exec_result_clear(&res);
+	profile_free(p);
+}
+
+static void test_run_table(void **state)
+{
+	struct tdata_row *rows;
+	size_t n = tdata_load("tests/data/exec/run.tsv", &rows);
+	char *wd = tmpdir_new();
+
+	(void)state;
+	assert_true(n >= 25);
+	write_file(wd, "seed", "seed\n");
+	for (size_t i = 0; i < n; i++)
+		check_row(&rows[i], wd);
+	tdata_free(rows, n);
+	rm_rf(wd);
+}
+
+/* A whiteout: a 0:0 character device, or a file with the userxattr mark. */
+static bool is_whiteout(const char *path)
+{
+	struct stat st;
+	char v[8];
+	if (lstat(path, &st) < 0)
+		return false;
+	if (S_ISCHR(st.st_mode) && st.st_rdev == makedev(0, 0))
+		return true;
+	return lgetxattr(path, "user.overlay.whiteout", v, sizeof(v)) >= 0;
+}
+
+static void test_overlay(void **state)
+{
+	char *wd = tmpdir_new(), *ov = tmpdir_new(), *err = NULL, *p;
+	char *argv[] = {(char *)"sh", (char *)"-c",
+	                (char *)"rm gone && echo changed > kept && echo new > added && cat kept",
+	                NULL};
+	struct exec_result res;
+	struct exec_spec s = {.argv = argv, .workdir = wd, .capture = true, .overlay_dir = ov,
+	                      .profile = exec_builtin_profile("readonly")};
+	char buf[64] = {0};
+	FILE *f;
+
+	(void)state;
+	write_file(wd, "gone", "gone\n");
+	write_file(wd, "kept", "kept\n");
+	if (exec_run(&s, &res, &err) < 0)
+		fail_msg("overlay run: %s", err);
+	assert_int_equal(res.exit_code, 0);
+	assert_string_equal(res.out, "changed\n");
+	/* the real workdir is untouched */
+	p = xasprintf("%s/gone", wd);
+	assert_int_equal(access(p, F_OK), 0);
+	free(p);
+	p = xasprintf("%s/added", wd);
+	assert_int_not_equal(access(p, F_OK), 0);
+	free(p);
+	p = xasprintf("%s/kept", wd);
+	f = fopen(p, "r");
+	assert_non_null(f);
+	assert_non_null(fgets(buf, sizeof(buf), f));
+	fclose(f);
+	free(p);
+	assert_string_equal(buf, "kept\n");
+	/* the upper dir holds the change */
+	p = xasprintf("%s/upper/added", ov);
+	assert_int_equal(access(p, F_OK), 0);
+	free(p);
+	p = xasprintf("%s/upper/gone", ov);
+	assert_true(is_whiteout(p));
+	free(p);
+	exec_result_clear(&res);
+	rm_rf(wd);
+	rm_rf(ov);
+}
+
+/* Every failure to build the sandbox or start the program is an error. */
+static void test_fail_closed(void **state)
+{
+	char *argv[] = {(char *)"true", NULL}, *missing[] = {(char *)"no-such-program-x", NULL};
+	const struct profile *p = exec_builtin_profile("workspace");
+	char *wd = tmpdir_new(), *err = NULL;
+	struct exec_result res;
+
+	(void)state;
+	struct exec_spec s = {.argv = argv, .workdir = "/nonexistent/dir", .profile = p};
+	assert_int_equal(exec_run(&s, &res, &err), -1);
+	assert_non_null(strstr(err, "workdir"));
+	free(err);
+	err = NULL;
+	s.workdir = "relative";
+	assert_int_equal(exec_run(&s, &res, &err), -1);
+	free(err);
+	err = NULL;
+	s.workdir = "/";
+	assert_int_equal(exec_run(&s, &res, &err), -1); /* contains $HOME */
+	assert_non_null(strstr(err, "HOME"));
+	free(err);
+	err = NULL;
+	s.workdir = wd;
+	s.argv = missing;
+	assert_int_equal(exec_run(&s, &res, &err), -1);
+	assert_int_equal(res.exec_errno, ENOENT);
+	assert_non_null(strstr(err, "no-such-program-x"));
+	free(err);
+	rm_rf(wd);
+}
+
+static void test_backends(void **state)
+{
+	char *argv[] = {(char *)"true", NULL}, *err = NULL;
+	struct exec_job *job = NULL;
+	struct exec_spec s = {.argv = argv, .workdir = "/tmp"};
+
+	(void)state;
+	assert_null(exec_builtin_profile("bogus"));
+	assert_true(exec_builtin_profile("none")->none);
+	assert_false(exec_builtin_profile("readonly")->workdir_rw);
+	s.profile = exec_builtin_profile("none");
+	assert_int_equal(exec_prepare(&s, &job, &err), 0);
+	assert_string_equal(exec_job_backend(job), "none");
+	exec_job_free(job);
+	s.profile = exec_builtin_profile("approved");
+	s.workdir = "/usr";
+	assert_int_equal(exec_prepare(&s, &job, &err), 0);
+	assert_string_equal(exec_job_backend(job), "namespace");
+	exec_job_free(job);
+	exec_job_free(NULL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_run_table),
+		cmocka_unit_test(test_overlay),
+		cmocka_unit_test(test_fail_closed),
+		cmocka_unit_test(test_backends),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
