@@ -123,3 +123,34 @@ clean:
 	rm -rf build build-san build-*
 
 -include $(DEPS)
+
+# ---- Hardening (issue 10, docs/reliability.md) ---------------------------
+#   make fuzz        every libFuzzer harness for FUZZ_TIME seconds each
+#   make fuzz-short  the same for FUZZ_SHORT seconds each (run by make test)
+#   make soak        100,000 mixed calls through airlock gate: memory flat,
+#                    every call in the log exactly once
+FUZZ_BUILD ?= build-fuzz
+FUZZ_TIME  ?= 600
+FUZZ_SHORT ?= 8
+FUZZ_SAN   := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_NAMES := $(filter-out fuzz_common,$(notdir $(basename $(wildcard tests/fuzz/fuzz_*.c))))
+
+$(BUILD)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz_common.c tests/fuzz/fuzz.h $(LIB)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  FUZZ    $@")
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -fsanitize=fuzzer -o $@ $< tests/fuzz/fuzz_common.c \
+		$(LIB) $(LDFLAGS) $(LDLIBS) -lpthread
+
+.PHONY: fuzz-bins fuzz-short
+fuzz-bins:
+	$(MAKE) BUILD=$(FUZZ_BUILD) CC=clang OPT='-O1 -g' \
+		SAN='-fsanitize=fuzzer-no-link $(FUZZ_SAN)' $(FUZZ_NAMES:%=$(FUZZ_BUILD)/fuzz/%)
+
+fuzz: deps fuzz-bins
+	@BUILD=$(FUZZ_BUILD) FUZZ_TIME=$(FUZZ_TIME) sh tests/fuzz/run.sh
+
+fuzz-short: fuzz-bins
+	@BUILD=$(FUZZ_BUILD) FUZZ_TIME=$(FUZZ_SHORT) sh tests/fuzz/run.sh
+
+soak: deps $(BIN)
+	@AIRLOCK=$(abspath $(BIN)) BUILD=$(abspath $(BUILD)) sh tests/soak/soak.sh 100000

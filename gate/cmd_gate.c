@@ -38,7 +38,7 @@ int cmd_gate(int argc, char **argv)
 	struct gate *g = NULL;
 	long long cap;
 	char *err = NULL;
-	int ch, rc;
+	int ch, rc, sig;
 
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "+h", gate_longopts, NULL)) != -1) {
@@ -64,12 +64,21 @@ int cmd_gate(int argc, char **argv)
 		fputs(gate_usage, stderr);
 		return EXIT_USAGE;
 	}
+	if (gate_signals_start(&err) < 0) {
+		fprintf(stderr, "airlock gate: %s\n", err);
+		free(err);
+		return EXIT_INTERNAL;
+	}
 	if (gate_open(&o, &g, &rc, &err) < 0) {
 		fprintf(stderr, "airlock gate: %s\n", err);
 		free(err);
-		return rc;
+		sig = gate_signals_stop();
+		return sig ? 128 + sig : rc;
 	}
+	gate_signals_attach(g);
 	rc = gate_stream(g, STDIN_FILENO, stdout);
-	gate_close(g);
-	return rc;
+	gate_signals_attach(NULL);
+	gate_close(g); /* ends the session in the log, also after a signal */
+	sig = gate_signals_stop();
+	return sig ? 128 + sig : rc;
 }

@@ -48,6 +48,8 @@ struct gate {
 	size_t queued;
 	bool eof;
 	int read_errno;
+	int stop;        /* gate_stop(): the signal, or -1 when the output went away */
+	pthread_t reader;
 };
 
 const char *gate_workdir(const struct gate *g)
@@ -289,6 +291,14 @@ static json_t *gate_line(struct gate *g, const char *line, size_t len, size_t li
 	return res;
 }
 
+static void reader_cleanup(void *r)
+{
+	reader_free(r);
+}
+
+/* Reads lines into the queue. It can be cancelled only inside read() (so
+ * gate_stream can end it while it waits for input) and leaves when the
+ * gate stops. */
 static void *reader_main(void *arg)
 {
 	struct gate *g = arg;
@@ -297,17 +307,32 @@ static void *reader_main(void *arg)
 	const char *line;
 	size_t len;
 	bool toolong;
-	int rc;
+	int rc, err = 0;
 
-	while ((rc = reader_next(r, &line, &len, &toolong)) == 1) {
-		struct qline *q = xcalloc(1, sizeof(*q));
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
+	pthread_cleanup_push(reader_cleanup, r);
+	for (;;) {
+		struct qline *q;
+		pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, NULL);
+		rc = reader_next(r, &line, &len, &toolong);
+		err = errno;
+		pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
+		if (rc != 1)
+			break;
+		q = xcalloc(1, sizeof(*q));
 		q->text = xstrndup(line, len);
 		q->len = len;
 		q->lineno = ++lineno;
 		q->toolong = toolong;
 		pthread_mutex_lock(&g->lock);
-		while (g->queued >= QUEUE_MAX)
+		while (g->queued >= QUEUE_MAX && !g->stop)
 			pthread_cond_wait(&g->cond, &g->lock);
+		if (g->stop) { /* nobody will take it */
+			pthread_mutex_unlock(&g->lock);
+			free(q->text);
+			free(q);
+			break;
+		}
 		if (g->tail)
 			g->tail->next = q;
 		else
@@ -319,10 +344,10 @@ static void *reader_main(void *arg)
 	}
 	pthread_mutex_lock(&g->lock);
 	g->eof = true;
-	g->read_errno = rc < 0 ? errno : 0;
+	g->read_errno = rc < 0 ? err : 0;
 	pthread_cond_broadcast(&g->cond);
 	pthread_mutex_unlock(&g->lock);
-	reader_free(r);
+	pthread_cleanup_pop(1);
 	return NULL;
 }
 
@@ -332,9 +357,9 @@ static struct qline *next_line(struct gate *g)
 	struct qline *q;
 
 	pthread_mutex_lock(&g->lock);
-	while (g->head == NULL && !g->eof)
+	while (g->head == NULL && !g->eof && !g->stop)
 		pthread_cond_wait(&g->cond, &g->lock);
-	q = g->head;
+	q = g->stop ? NULL : g->head;
 	if (q) {
 		g->head = q->next;
 		if (g->head == NULL)
@@ -355,18 +380,66 @@ size_t gate_pending(struct gate *g)
 	return n;
 }
 
+void gate_stop(struct gate *g, int sig)
+{
+	pthread_mutex_lock(&g->lock);
+	if (g->stop == 0)
+		g->stop = sig;
+	pthread_cond_broadcast(&g->cond);
+	pthread_mutex_unlock(&g->lock);
+}
+
+/* After a stop: lines read but not started are answered, not run. */
+static void answer_unstarted(struct gate *g, FILE *out)
+{
+	struct qline *q;
+	char *msg;
+
+	if (g->stop <= 0)
+		return;
+	msg = xasprintf("airlock is stopping (signal %d): the call was not run", g->stop);
+	pthread_mutex_lock(&g->lock);
+	while ((q = g->head) != NULL) {
+		struct call *c = NULL;
+		json_t *id = NULL, *res;
+		char *err = NULL;
+		g->head = q->next;
+		if (!q->toolong && protocol_decode(q->text, q->len, q->lineno, &c, &id, &err) == 0)
+			id = json_incref(c->id);
+		res = protocol_error(id, q->lineno, msg);
+		protocol_write(out, res);
+		json_decref(res);
+		json_decref(id);
+		call_free(c);
+		free(err);
+		free(q->text);
+		free(q);
+	}
+	g->tail = NULL;
+	g->queued = 0;
+	pthread_mutex_unlock(&g->lock);
+	free(msg);
+}
+
+/* Ends the reader thread: it leaves its queue wait on stop, or is
+ * cancelled inside read(). */
+static void reader_end(struct gate *g)
+{
+	gate_stop(g, -1);
+	pthread_cancel(g->reader);
+	pthread_join(g->reader, NULL);
+}
+
 int gate_stream(struct gate *g, int in_fd, FILE *out)
 {
-	pthread_t reader;
 	struct qline *q;
 	int rc = EXIT_OK;
 
 	if (in_fd != STDIN_FILENO && dup2(in_fd, STDIN_FILENO) < 0)
 		return EXIT_INTERNAL;
 	signal(SIGPIPE, SIG_IGN);
-	if (pthread_create(&reader, NULL, reader_main, g) != 0)
+	if (pthread_create(&g->reader, NULL, reader_main, g) != 0)
 		return EXIT_INTERNAL;
-	pthread_detach(reader);
 	while ((q = next_line(g)) != NULL) {
 		json_t *res = gate_line(g, q->text, q->len, q->lineno, q->toolong);
 		int wr = protocol_write(out, res);
@@ -383,6 +456,8 @@ int gate_stream(struct gate *g, int in_fd, FILE *out)
 		fprintf(stderr, "airlock: cannot read input: %s\n", strerror(g->read_errno));
 		rc = EXIT_INTERNAL;
 	}
+	answer_unstarted(g, out);
+	reader_end(g);
 	return rc;
 }
 

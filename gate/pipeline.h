@@ -107,4 +107,21 @@ struct outcome *gate_decide(struct gate *g, const struct call *c, const struct v
  * with *errstr (caller frees). */
 int gate_finish(struct gate *g, const struct outcome *o, char **errstr) AIRLOCK_MUST_CHECK;
 
+/* --- gate/signals.c: SIGTERM, SIGINT, SIGHUP end the session. ------- */
+/*
+ * Installs the handlers and starts the watcher thread; call it before
+ * gate_open so a signal during startup is not lost. Returns 0, or -1 with
+ * *errstr (caller frees).
+ */
+int gate_signals_start(char **errstr) AIRLOCK_MUST_CHECK;
+/* Names the gate a signal stops (NULL: none, before gate_close). A signal
+ * caught before this stops g at once. */
+void gate_signals_attach(struct gate *g);
+/* Restores the default handlers and stops the watcher. Returns the signal
+ * caught (0 when none): exit with 128 + it. */
+int gate_signals_stop(void);
+/* Makes gate_stream stop taking calls: the call in flight finishes and is
+ * recorded; lines read but not started get an error result. Any thread. */
+void gate_stop(struct gate *g, int sig);
+
 #endif

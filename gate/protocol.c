@@ -545,7 +545,7 @@ int reader_next(struct reader *r, const char **line, size_t *len, bool *toolong)
 		size_t n = nl ? (size_t)(nl - (r->buf + r->start)) : r->len;
 		ssize_t got;
 
-		if (nl || (r->eof && r->len > 0)) {
+		if (nl || (r->eof && (r->len > 0 || r->skipping))) {
 			*toolong = r->skipping || n > r->cap;
 			*line = *toolong ? "" : r->buf + r->start;
 			*len = *toolong ? 0 : n;

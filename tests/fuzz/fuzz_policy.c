@@ -1,0 +1,135 @@
+/*
+ * fuzz_policy.c: policy files (libgit2 config text through policy_load) and
+ * rule patterns on arbitrary input. Invariants: a load either fails with a
+ * message or succeeds; what `policy show` prints for a loaded policy loads
+ * back to the same text; every line that parses as a pattern parses the
+ * same way twice, and the pattern remembered for an argv matches that argv.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/util.h"
+#include "policy/policy.h"
+#include "policy/policy_internal.h"
+#include "tests/fuzz/fuzz.h"
+
+#define FUZZ_POLICY_MAX 4096
+
+static char path[64], shown[64];
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	snprintf(path, sizeof(path), "/tmp/airlock-fuzz-policy-%d", (int)getpid());
+	snprintf(shown, sizeof(shown), "/tmp/airlock-fuzz-shown-%d", (int)getpid());
+	return 0;
+}
+
+static void put(const char *file, const char *text)
+{
+	FILE *f = fopen(file, "w");
+	if (f == NULL)
+		fuzz_fail("temp file", text, "cannot write %s", file);
+	fputs(text, f);
+	fclose(f);
+	chmod(file, 0600);
+}
+
+static struct policy *load(const char *file, char **err)
+{
+	struct policy_source src = {.workdir = "/srv/work", .home = "/home/agent"};
+	struct policy *p = NULL;
+
+	src.file = file;
+	*err = NULL;
+	src.workdir = NULL; /* only the --policy layer */
+	src.home = NULL;
+	return policy_load(&src, &p, err) < 0 ? NULL : p;
+}
+
+static void file_roundtrip(const char *text)
+{
+	struct policy *p, *q;
+	char *err, *a, *b;
+
+	put(path, text);
+	if ((p = load(path, &err)) == NULL) {
+		if (err == NULL || *err == '\0')
+			fuzz_fail("a failed load says why", text, "empty message");
+		free(err);
+		return;
+	}
+	a = policy_render(p, false);
+	put(shown, a);
+	if ((q = load(shown, &err)) == NULL)
+		fuzz_fail("show output loads back", text, "%s\n--- shown:\n%s", err, a);
+	b = policy_render(q, false);
+	if (strcmp(a, b) != 0)
+		fuzz_fail("show output loads back the same", text, "--- first:\n%s--- second:\n%s",
+		          a, b);
+	free(a);
+	free(b);
+	policy_free(p);
+	policy_free(q);
+}
+
+/* Each line as a pattern, and as an argv whose remembered pattern must match. */
+static void line_patterns(struct policy *p, const char *line)
+{
+	struct pattern x, y;
+	char *e1 = NULL, *e2 = NULL, *err = NULL, *sug, **argv = NULL, *copy, *save = NULL;
+	int r1 = pattern_parse(line, "/srv/work", "/home/agent", &x, &e1);
+	int r2 = pattern_parse(line, "/srv/work", "/home/agent", &y, &e2);
+	struct verdict *v = verdict_new();
+	struct call *c = call_new();
+
+	if (r1 != r2)
+		fuzz_fail("deterministic pattern parse", line, "%d then %d", r1, r2);
+	if (r1 == 0) {
+		pattern_clear(&x);
+		pattern_clear(&y);
+	}
+	copy = xstrdup(line);
+	for (char *w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save))
+		strv_push(&argv, w);
+	if (argv) {
+		c->tool = TOOL_SHELL;
+		v->tier = TIER_HIGH;
+		verdict_add_command(v, argv, (struct span){0, 0});
+		sug = policy_suggest_pattern(p, c, v, &err);
+		if (sug == NULL && strstr(err, "a bug"))
+			fuzz_fail("remembered pattern matches its call", line, "%s", err);
+		free(sug);
+	}
+	free(err);
+	free(copy);
+	free(e1);
+	free(e2);
+	verdict_free(v);
+	call_free(c);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct policy_source src = {.defaults_only = true};
+	struct policy *p;
+	char *text, *copy, *save = NULL, *err = NULL;
+
+	if (size > FUZZ_POLICY_MAX)
+		return 0;
+	text = fuzz_cstr(data, size);
+	file_roundtrip(text);
+	if (policy_load(&src, &p, &err) < 0)
+		fuzz_fail("defaults load", text, "%s", err);
+	copy = xstrdup(text);
+	for (char *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+		line_patterns(p, l);
+	policy_free(p);
+	free(copy);
+	free(text);
+	return 0;
+}
