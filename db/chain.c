@@ -147,6 +147,7 @@ int chain_begin(struct db *db, struct chain_tx *tx, char **errstr)
 	int64_t head_id;
 	bool found, head_found;
 
+	tx->added = 0;
 	if (sqlite3_exec(db->sql, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
 		return db_fail(db, errstr, "cannot begin a write transaction");
 	if (read_id_hash(db, ST_TAIL, &tx->id, tx->hash, &found, errstr) < 0 ||
@@ -174,6 +175,8 @@ int chain_add(struct db *db, struct chain_tx *tx, int64_t session, int64_t call,
 	sqlite3_stmt *st;
 
 	now_iso(tx->time, sizeof(tx->time));
+	if (tx->added++ == 0)
+		memcpy(tx->first_time, tx->time, sizeof(tx->time));
 	if (e.session == 0 && strcmp(kind, "session_start") == 0)
 		e.session = e.id;
 	if (e.call < 0)
@@ -577,5 +580,96 @@ out:
 	if (rc < 0)
 		chain_rollback(db);
 	free(body);
+	return rc;
+}
+
+/* ---- the derived call index against the chain ---- */
+
+#define INDEX_COLUMNS                                                                  \
+	"id, session, time, mode, tool, name, summary, tier, rules, action, decision, who,"  \
+	" wait_ms, previewed, finished, ran, exit_code, signal, duration_ms"
+
+/* Runs SQL text (several statements); returns 0 or -1 with *errstr. */
+static int exec_sql(struct db *db, const char *sql, const char *step, char **errstr)
+{
+	return sqlite3_exec(db->sql, sql, NULL, NULL, NULL) == SQLITE_OK ? 0
+	                                                               : db_fail(db, errstr, step);
+}
+
+/* The first call whose index rows differ between main and temp.chk_. */
+static int index_first_difference(struct db *db, int64_t *bad, char **errstr)
+{
+	static const char sql[] =
+		"SELECT min(id) FROM ("
+		" SELECT id FROM (SELECT " INDEX_COLUMNS " FROM main.call_index EXCEPT"
+		"  SELECT " INDEX_COLUMNS " FROM temp.chk_call_index)"
+		" UNION ALL SELECT id FROM (SELECT " INDEX_COLUMNS " FROM temp.chk_call_index"
+		"  EXCEPT SELECT " INDEX_COLUMNS " FROM main.call_index)"
+		" UNION ALL SELECT call FROM (SELECT rule, call FROM main.call_rules EXCEPT"
+		"  SELECT rule, call FROM temp.chk_call_rules)"
+		" UNION ALL SELECT call FROM (SELECT rule, call FROM temp.chk_call_rules EXCEPT"
+		"  SELECT rule, call FROM main.call_rules))";
+	sqlite3_stmt *st = NULL;
+	int rc = -1;
+
+	*bad = 0;
+	if (sqlite3_prepare_v2(db->sql, sql, -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW) {
+		*bad = sqlite3_column_int64(st, 0);
+		rc = 0;
+	} else {
+		db_fail(db, errstr, "cannot compare the call index");
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int db_verify_index(struct db *db, int64_t *bad_call, char **errstr)
+{
+	char *tables = db_derived_tables_sql("temp.chk_");
+	char *rows = db_derive_sql("temp.chk_call_index", "temp.chk_call_rules");
+	int rc = -1;
+
+	*bad_call = 0;
+	if (exec_sql(db, "DROP TABLE IF EXISTS temp.chk_call_index;"
+	             "DROP TABLE IF EXISTS temp.chk_call_rules; BEGIN", "cannot start", errstr) < 0)
+		goto out;
+	if (exec_sql(db, tables, "cannot create the check tables", errstr) < 0 ||
+	    exec_sql(db, rows, "cannot rebuild the call index from the chain", errstr) < 0 ||
+	    index_first_difference(db, bad_call, errstr) < 0)
+		goto out;
+	rc = 0;
+	if (*bad_call) {
+		*errstr = xasprintf("call %lld: the call index (what lists and the browser show)"
+		                    " differs from the chain: edited; `airlock audit reindex`"
+		                    " rebuilds it from the chain", (long long)*bad_call);
+		rc = 1;
+	}
+out:
+	chain_rollback(db);
+	sqlite3_exec(db->sql, "DROP TABLE IF EXISTS temp.chk_call_index;"
+	             "DROP TABLE IF EXISTS temp.chk_call_rules", NULL, NULL, NULL);
+	free(tables);
+	free(rows);
+	return rc;
+}
+
+int db_reindex(struct db *db, char **errstr)
+{
+	char *rows = db_derive_sql("call_index", "call_rules");
+	int rc = -1;
+
+	if (exec_sql(db, "BEGIN IMMEDIATE", "cannot begin a write transaction", errstr) < 0)
+		goto out;
+	if (exec_sql(db, "DELETE FROM call_index; DELETE FROM call_rules;",
+	             "cannot clear the call index", errstr) < 0 ||
+	    exec_sql(db, rows, "cannot rebuild the call index from the chain", errstr) < 0 ||
+	    exec_sql(db, "COMMIT", "cannot commit", errstr) < 0)
+		goto out;
+	rc = 0;
+out:
+	if (rc < 0)
+		chain_rollback(db);
+	free(rows);
 	return rc;
 }

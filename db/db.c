@@ -24,77 +24,106 @@
 #define DB_APP_ID 0x41524c4b /* "ARLK" */
 #define DB_BUSY_MS 10000
 
-/* Migration N takes schema N to N+1; v0 is an empty file. */
-static const char *const migrations[DB_SCHEMA_VERSION] = {
-	/* 0 -> 1: the foundation's schema. */
-	"CREATE TABLE events(id INTEGER PRIMARY KEY, session INTEGER NOT NULL, call INTEGER,"
-	" kind TEXT NOT NULL, time TEXT NOT NULL, body TEXT NOT NULL, hash BLOB NOT NULL);"
-	"CREATE INDEX events_call ON events(call);" DB_TRIGGERS_SQL
-	"CREATE VIEW calls AS SELECT r.id AS id, r.session AS session, r.time AS time,"
-	" json_extract(r.body, '$.tool') AS tool, json_extract(r.body, '$.summary') AS summary"
-	" FROM events r WHERE r.kind = 'received';",
-	/* 1 -> 2: binary canonical bytes for new events, the head anchor, prune
-	 * anchors, and the derived session and call indexes, rebuilt from the
-	 * chain. */
-	"ALTER TABLE events ADD COLUMN fmt INTEGER NOT NULL DEFAULT 1;"
-	"CREATE TABLE chain_head(id INTEGER NOT NULL, hash BLOB NOT NULL);"
-	"INSERT INTO chain_head SELECT id, hash FROM events ORDER BY id DESC LIMIT 1;"
-	"INSERT INTO chain_head SELECT 0, zeroblob(32)"
-	" WHERE NOT EXISTS (SELECT 1 FROM chain_head);"
-	"CREATE TABLE anchors(through INTEGER PRIMARY KEY, hash BLOB NOT NULL,"
-	" time TEXT NOT NULL, events INTEGER NOT NULL);"
-	"CREATE TABLE sessions(id INTEGER PRIMARY KEY, time TEXT NOT NULL, mode TEXT,"
-	" watched INTEGER NOT NULL DEFAULT 0, user TEXT, host TEXT, cwd TEXT, agent TEXT,"
-	" ended INTEGER);"
-	"INSERT INTO sessions SELECT s.id, s.time, json_extract(s.body, '$.mode'),"
-	" ifnull(json_extract(s.body, '$.mode') = 'watch', 0), json_extract(s.body, '$.user'),"
-	" json_extract(s.body, '$.host'), json_extract(s.body, '$.cwd'),"
-	" json_extract(s.body, '$.agent'), (SELECT max(e.id) FROM events e"
-	" WHERE e.session = s.id AND e.kind = 'session_end')"
-	" FROM events s WHERE s.kind = 'session_start';"
-	"CREATE TABLE call_index(id INTEGER PRIMARY KEY, session INTEGER NOT NULL,"
+/*
+ * The derived call index, rebuilt from the chain: %1$s is the call index
+ * table, %2$s the rules table. Migration 1 -> 2 fills the real tables with
+ * it; `audit verify --index` fills temporary ones and compares. Must agree
+ * with what record.c writes as it goes.
+ */
+static const char derive_sql[] =
+	"INSERT INTO %1$s(id, session, time, mode, tool, name, summary)"
+	" SELECT r.id, r.session, r.time, (SELECT mode FROM sessions WHERE id = r.session),"
+	" ifnull(json_extract(r.body, '$.tool'), 'other'), json_extract(r.body, '$.name'),"
+	" json_extract(r.body, '$.summary') FROM events r WHERE r.kind = 'received';"
+	"UPDATE %1$s SET (tier, rules) = (SELECT CASE json_extract(e.body, '$.tier')"
+	" WHEN 'low' THEN 0 WHEN 'medium' THEN 1 WHEN 'high' THEN 2 WHEN 'critical' THEN 3 END,"
+	" ifnull((SELECT group_concat(j.value, ' ') FROM json_each(e.body, '$.rules') j), '')"
+	" FROM events e WHERE e.call = %1$s.id AND e.kind = 'classified')"
+	" WHERE EXISTS (SELECT 1 FROM events e WHERE e.call = %1$s.id"
+	" AND e.kind = 'classified');"
+	"UPDATE %1$s SET (action, decision, who, wait_ms) = (SELECT"
+	" json_extract(body, '$.action'), json_extract(body, '$.decision'),"
+	" json_extract(body, '$.who'), json_extract(body, '$.wait_ms') FROM events"
+	" WHERE call = %1$s.id AND kind = 'decided' ORDER BY id DESC LIMIT 1)"
+	" WHERE EXISTS (SELECT 1 FROM events WHERE call = %1$s.id AND kind = 'decided');"
+	"UPDATE %1$s SET previewed = 1 WHERE EXISTS (SELECT 1 FROM events"
+	" WHERE call = %1$s.id AND kind = 'previewed');"
+	"UPDATE %1$s SET (finished, decision, ran, exit_code, signal, duration_ms) ="
+	" (SELECT 1, json_extract(body, '$.decision'), json_extract(body, '$.ran'),"
+	" json_extract(body, '$.exit_code'), json_extract(body, '$.signal'),"
+	" json_extract(body, '$.duration_ms') FROM events WHERE call = %1$s.id"
+	" AND kind = 'finished' ORDER BY id DESC LIMIT 1)"
+	" WHERE EXISTS (SELECT 1 FROM events WHERE call = %1$s.id AND kind = 'finished');"
+	"INSERT OR IGNORE INTO %2$s SELECT j.value, e.call FROM events e,"
+	" json_each(e.body, '$.rules') j WHERE e.kind = 'classified'"
+	" AND e.call IN (SELECT id FROM %1$s);";
+
+char *db_derive_sql(const char *calls, const char *rules)
+{
+	return xasprintf(derive_sql, calls, rules);
+}
+
+/* The derived tables' shapes (%1$s: a prefix such as "" or "temp.chk_"). */
+static const char derived_tables_sql[] =
+	"CREATE TABLE %1$scall_index(id INTEGER PRIMARY KEY, session INTEGER NOT NULL,"
 	" time TEXT NOT NULL, mode TEXT, tool TEXT NOT NULL, name TEXT, summary TEXT,"
 	" tier INTEGER, rules TEXT NOT NULL DEFAULT '', action TEXT, decision TEXT, who TEXT,"
 	" wait_ms INTEGER, previewed INTEGER NOT NULL DEFAULT 0,"
 	" finished INTEGER NOT NULL DEFAULT 0, ran INTEGER, exit_code INTEGER, signal INTEGER,"
 	" duration_ms INTEGER);"
-	"INSERT INTO call_index(id, session, time, mode, tool, name, summary)"
-	" SELECT r.id, r.session, r.time, (SELECT mode FROM sessions WHERE id = r.session),"
-	" ifnull(json_extract(r.body, '$.tool'), 'other'), json_extract(r.body, '$.name'),"
-	" json_extract(r.body, '$.summary') FROM events r WHERE r.kind = 'received';"
-	"UPDATE call_index SET (tier, rules) = (SELECT CASE json_extract(e.body, '$.tier')"
-	" WHEN 'low' THEN 0 WHEN 'medium' THEN 1 WHEN 'high' THEN 2 WHEN 'critical' THEN 3 END,"
-	" ifnull((SELECT group_concat(j.value, ' ') FROM json_each(e.body, '$.rules') j), '')"
-	" FROM events e WHERE e.call = call_index.id AND e.kind = 'classified')"
-	" WHERE EXISTS (SELECT 1 FROM events e WHERE e.call = call_index.id"
-	" AND e.kind = 'classified');"
-	"UPDATE call_index SET (action, decision, who, wait_ms) = (SELECT"
-	" json_extract(body, '$.action'), json_extract(body, '$.decision'),"
-	" json_extract(body, '$.who'), json_extract(body, '$.wait_ms') FROM events"
-	" WHERE call = call_index.id AND kind = 'decided' ORDER BY id DESC LIMIT 1)"
-	" WHERE EXISTS (SELECT 1 FROM events WHERE call = call_index.id AND kind = 'decided');"
-	"UPDATE call_index SET previewed = 1 WHERE EXISTS (SELECT 1 FROM events"
-	" WHERE call = call_index.id AND kind = 'previewed');"
-	"UPDATE call_index SET (finished, decision, ran, exit_code, signal, duration_ms) ="
-	" (SELECT 1, json_extract(body, '$.decision'), json_extract(body, '$.ran'),"
-	" json_extract(body, '$.exit_code'), json_extract(body, '$.signal'),"
-	" json_extract(body, '$.duration_ms') FROM events WHERE call = call_index.id"
-	" AND kind = 'finished' ORDER BY id DESC LIMIT 1)"
-	" WHERE EXISTS (SELECT 1 FROM events WHERE call = call_index.id AND kind = 'finished');"
-	"CREATE TABLE call_rules(rule TEXT NOT NULL, call INTEGER NOT NULL,"
-	" PRIMARY KEY (rule, call)) WITHOUT ROWID;"
-	"INSERT OR IGNORE INTO call_rules SELECT j.value, e.call FROM events e,"
-	" json_each(e.body, '$.rules') j WHERE e.kind = 'classified';"
-	"CREATE INDEX call_index_tier ON call_index(tier);"
-	"CREATE INDEX call_index_decision ON call_index(decision);"
-	"CREATE INDEX call_index_tool ON call_index(tool);"
-	"CREATE INDEX call_index_session ON call_index(session);"
-	"CREATE INDEX call_index_time ON call_index(time);"
-	"DROP VIEW calls;"
-	"CREATE VIEW calls AS SELECT id, session, time, mode, tool, name, summary,"
-	" CASE tier WHEN 0 THEN 'low' WHEN 1 THEN 'medium' WHEN 2 THEN 'high'"
-	" WHEN 3 THEN 'critical' END AS tier, rules, action, decision, who, wait_ms,"
-	" exit_code, signal, duration_ms FROM call_index;",
+	"CREATE TABLE %1$scall_rules(rule TEXT NOT NULL, call INTEGER NOT NULL,"
+	" PRIMARY KEY (rule, call)) WITHOUT ROWID;";
+
+char *db_derived_tables_sql(const char *prefix)
+{
+	return xasprintf(derived_tables_sql, prefix);
+}
+
+/* Migration N takes schema N to N+1 (v0 is an empty file): `before`, then
+ * the derived tables and their rows when `derive`, then `after`. */
+static const struct {
+	const char *before;
+	bool derive;
+	const char *after;
+} migrations[DB_SCHEMA_VERSION] = {
+	/* 0 -> 1: the foundation's schema. */
+	{"CREATE TABLE events(id INTEGER PRIMARY KEY, session INTEGER NOT NULL, call INTEGER,"
+	 " kind TEXT NOT NULL, time TEXT NOT NULL, body TEXT NOT NULL, hash BLOB NOT NULL);"
+	 "CREATE INDEX events_call ON events(call);" DB_TRIGGERS_SQL
+	 "CREATE VIEW calls AS SELECT r.id AS id, r.session AS session, r.time AS time,"
+	 " json_extract(r.body, '$.tool') AS tool, json_extract(r.body, '$.summary') AS summary"
+	 " FROM events r WHERE r.kind = 'received';",
+	 false, ""},
+	/* 1 -> 2: binary canonical bytes for new events, the head anchor, prune
+	 * anchors, and the derived session and call indexes, rebuilt from the
+	 * chain. */
+	{"ALTER TABLE events ADD COLUMN fmt INTEGER NOT NULL DEFAULT 1;"
+	 "CREATE TABLE chain_head(id INTEGER NOT NULL, hash BLOB NOT NULL);"
+	 "INSERT INTO chain_head SELECT id, hash FROM events ORDER BY id DESC LIMIT 1;"
+	 "INSERT INTO chain_head SELECT 0, zeroblob(32)"
+	 " WHERE NOT EXISTS (SELECT 1 FROM chain_head);"
+	 "CREATE TABLE anchors(through INTEGER PRIMARY KEY, hash BLOB NOT NULL,"
+	 " time TEXT NOT NULL, events INTEGER NOT NULL);"
+	 "CREATE TABLE sessions(id INTEGER PRIMARY KEY, time TEXT NOT NULL, mode TEXT,"
+	 " watched INTEGER NOT NULL DEFAULT 0, user TEXT, host TEXT, cwd TEXT, agent TEXT,"
+	 " ended INTEGER);"
+	 "INSERT INTO sessions SELECT s.id, s.time, json_extract(s.body, '$.mode'),"
+	 " ifnull(json_extract(s.body, '$.mode') = 'watch', 0), json_extract(s.body, '$.user'),"
+	 " json_extract(s.body, '$.host'), json_extract(s.body, '$.cwd'),"
+	 " json_extract(s.body, '$.agent'), (SELECT max(e.id) FROM events e"
+	 " WHERE e.session = s.id AND e.kind = 'session_end')"
+	 " FROM events s WHERE s.kind = 'session_start';",
+	 true,
+	 "CREATE INDEX call_index_tier ON call_index(tier);"
+	 "CREATE INDEX call_index_decision ON call_index(decision);"
+	 "CREATE INDEX call_index_tool ON call_index(tool);"
+	 "CREATE INDEX call_index_session ON call_index(session);"
+	 "CREATE INDEX call_index_time ON call_index(time);"
+	 "DROP VIEW calls;"
+	 "CREATE VIEW calls AS SELECT id, session, time, mode, tool, name, summary,"
+	 " CASE tier WHEN 0 THEN 'low' WHEN 1 THEN 'medium' WHEN 2 THEN 'high'"
+	 " WHEN 3 THEN 'critical' END AS tier, rules, action, decision, who, wait_ms,"
+	 " exit_code, signal, duration_ms FROM call_index;"},
 };
 
 static const char *const stmt_sql[ST_COUNT] = {
@@ -257,7 +286,13 @@ static int db_migrate(struct db *db, char **errstr)
 	if (read_header(db, &h, errstr) < 0 || (need = header_check(db, &h, errstr)) < 0)
 		goto out;
 	for (int v = h.version; need && v < DB_SCHEMA_VERSION; v++) {
-		sql = xasprintf("%s PRAGMA user_version = %d;", migrations[v], v + 1);
+		char *tables = migrations[v].derive ? db_derived_tables_sql("") : xstrdup("");
+		char *rows = migrations[v].derive ? db_derive_sql("call_index", "call_rules")
+		                                  : xstrdup("");
+		sql = xasprintf("%s%s%s%s PRAGMA user_version = %d;", migrations[v].before, tables,
+		                rows, migrations[v].after, v + 1);
+		free(tables);
+		free(rows);
 		if (sqlite3_exec(db->sql, sql, NULL, NULL, &err) != SQLITE_OK) {
 			*errstr = xasprintf("audit log %s: cannot upgrade schema %d to %d: %s",
 			                    db->path, v, v + 1, err ? err : "?");

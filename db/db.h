@@ -159,6 +159,16 @@ struct db_verify_report {
 int db_verify_report(struct db *db, struct db_verify_report *r, char **errstr)
 	AIRLOCK_MUST_CHECK;
 /*
+ * Rebuilds the call index (what lists, filters and the browser read) from
+ * the chain in temporary tables and compares. Returns 0 when it matches, 1
+ * when it differs (*bad_call = the first call that differs, *errstr says
+ * so), -1 on error. Reads the whole log: seconds per million calls.
+ */
+int db_verify_index(struct db *db, int64_t *bad_call, char **errstr) AIRLOCK_MUST_CHECK;
+/* Rebuilds the call index from the chain (after db_verify_index found it
+ * edited). Returns 0 or -1 with *errstr. */
+int db_reindex(struct db *db, char **errstr) AIRLOCK_MUST_CHECK;
+/*
  * Removes every event older than before (ISO-8601 UTC prefix) after
  * verifying the chain, records an anchor (the last removed event's id and
  * hash) in the anchors table and as a "pruned" event, so what remains still

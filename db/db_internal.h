@@ -54,6 +54,12 @@ struct db {
 	"CREATE TRIGGER IF NOT EXISTS events_no_delete BEFORE DELETE ON events"         \
 	" BEGIN SELECT RAISE(ABORT, 'audit log is append-only'); END;"
 
+/* The SQL that rebuilds the call index from the chain into the named
+ * tables, and the SQL that creates those tables (names prefixed). New
+ * strings; caller frees. */
+char *db_derive_sql(const char *calls, const char *rules);
+char *db_derived_tables_sql(const char *prefix);
+
 /* Sets *errstr to "audit log PATH: STEP: sqlite's message"; returns -1. */
 int db_fail(struct db *db, char **errstr, const char *step);
 /* Returns the cached statement, reset and unbound, or NULL with *errstr. */
@@ -64,6 +70,8 @@ struct chain_tx {
 	int64_t id;                        /* last event id */
 	unsigned char hash[DB_HASH_LEN];   /* last event hash */
 	char time[48];                     /* time of the last event added */
+	char first_time[48];               /* time of the first event added */
+	int added;                         /* events added in this transaction */
 };
 /* BEGIN IMMEDIATE, read the tail and check it against the head anchor. */
 int chain_begin(struct db *db, struct chain_tx *tx, char **errstr) AIRLOCK_MUST_CHECK;

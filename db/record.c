@@ -92,7 +92,7 @@ static int derive_session(struct db *db, struct chain_tx *tx, const int64_t *ids
 	if (st == NULL)
 		return -1;
 	sqlite3_bind_int64(st, 1, ids[0]);
-	sqlite3_bind_text(st, 2, tx->time, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 2, tx->first_time, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, 3, jstr(bodies[0], "mode"), -1, SQLITE_TRANSIENT);
 	sqlite3_bind_int(st, 4, *watched);
 	sqlite3_bind_text(st, 5, jstr(bodies[0], "user"), -1, SQLITE_TRANSIENT);
@@ -171,7 +171,7 @@ static int derive_received(struct db *db, struct chain_tx *tx, const int64_t *id
 	json_array_foreach(rules, i, r) buf_printf(&joined, "%s%s", i ? " " : "", json_string_value(r));
 	sqlite3_bind_int64(st, 1, ids[0]);
 	sqlite3_bind_int64(st, 2, db->session);
-	sqlite3_bind_text(st, 3, tx->time, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 3, tx->first_time, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, 4, db->mode, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 5, jstr(bodies[0], "tool"), -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 6, jstr(bodies[0], "name"), -1, SQLITE_STATIC);
@@ -253,7 +253,8 @@ int db_call_decided(struct db *db, int64_t call_id, enum action action,
 	                            "decision", decision_name(decision), "who", who ? who : "?",
 	                            "reason", reason, "wait_ms", (json_int_t)wait_ms)};
 	struct derive_update u = {.which = ST_SUM_DECIDED, .call = call_id, .ntext = 3,
-	                          .text = {action_name(action), decision_name(decision), who},
+	                          .text = {action_name(action), decision_name(decision),
+	                                   who ? who : "?"},
 	                          .nnum = 1, .num = {wait_ms}};
 
 	return record(db, 1, kinds, body, call_id, derive_update, &u, NULL, errstr);

@@ -23,6 +23,7 @@ struct audit_opts {
 	const char *format;
 	long long last;       /* list: only the newest N */
 	bool json;
+	bool index;           /* verify: also rebuild the call index and compare */
 };
 
 struct audit_sub {
@@ -81,7 +82,8 @@ static int parse_when(const char *s, char *out, size_t n)
 /* ---- options ---- */
 
 enum { OPT_DB = 256, OPT_TIER, OPT_DECISION, OPT_TOOL, OPT_RULE, OPT_SESSION, OPT_SINCE,
-       OPT_UNTIL, OPT_GREP, OPT_MODE, OPT_FORMAT, OPT_BEFORE, OPT_LAST, OPT_JSON, OPT_HELP };
+       OPT_UNTIL, OPT_GREP, OPT_MODE, OPT_FORMAT, OPT_BEFORE, OPT_LAST, OPT_JSON, OPT_INDEX,
+       OPT_HELP };
 
 static const struct option long_opts[] = {
 	{"db", required_argument, NULL, OPT_DB},
@@ -98,6 +100,7 @@ static const struct option long_opts[] = {
 	{"before", required_argument, NULL, OPT_BEFORE},
 	{"last", required_argument, NULL, OPT_LAST},
 	{"json", no_argument, NULL, OPT_JSON},
+	{"index", no_argument, NULL, OPT_INDEX},
 	{"help", no_argument, NULL, OPT_HELP},
 	{NULL, 0, NULL, 0},
 };
@@ -146,6 +149,7 @@ static int opt_apply(struct audit_opts *o, int c, const char *arg)
 	case OPT_MODE: o->filter.mode = arg; return 0;
 	case OPT_FORMAT: o->format = arg; return 0;
 	case OPT_JSON: o->json = true; return 0;
+	case OPT_INDEX: o->index = true; return 0;
 	case OPT_HELP: return 1;
 	case OPT_SESSION:
 	case OPT_LAST:
@@ -496,6 +500,43 @@ static int audit_stats(struct db *db, struct audit_opts *o, int argc, char **arg
 
 /* ---- verify, prune ---- */
 
+static int verify_index(struct db *db, struct audit_opts *o)
+{
+	int64_t bad = 0;
+	char *err = NULL;
+	int rc = db_verify_index(db, &bad, &err);
+
+	if (rc == 0)
+		return EXIT_OK;
+	if (rc == 1)
+		printf("BROKEN: %s: first bad call %lld: %s\n", o->db_path, (long long)bad, err);
+	else
+		fprintf(stderr, "airlock audit verify: %s\n", err);
+	free(err);
+	return rc == 1 ? EXIT_FAILURE_ : EXIT_INTERNAL;
+}
+
+static int audit_reindex(struct db *db, struct audit_opts *o, int argc, char **argv)
+{
+	struct db_verify_report r;
+	char *err = NULL;
+	int rc;
+
+	(void)argv;
+	if (argc > 1) {
+		fprintf(stderr, "airlock audit reindex: unexpected argument '%s'\n", argv[1]);
+		return EXIT_USAGE;
+	}
+	/* Only a chain that verifies is worth rebuilding from. */
+	if ((rc = db_verify_report(db, &r, &err)) != 0 || (rc = db_reindex(db, &err)) != 0) {
+		fprintf(stderr, "airlock audit reindex: %s\n", err);
+		free(err);
+		return rc == 1 ? EXIT_FAILURE_ : EXIT_INTERNAL;
+	}
+	printf("reindexed %s from %lld events\n", o->db_path, r.events);
+	return EXIT_OK;
+}
+
 static int audit_verify(struct db *db, struct audit_opts *o, int argc, char **argv)
 {
 	struct db_verify_report r;
@@ -518,6 +559,8 @@ static int audit_verify(struct db *db, struct audit_opts *o, int argc, char **ar
 		free(err);
 		return EXIT_FAILURE_;
 	}
+	if (o->index && (rc = verify_index(db, o)) != EXIT_OK)
+		return rc;
 	printf("ok: %s: %lld events", o->db_path, r.events);
 	if (r.events)
 		printf(" (%lld..%lld)", (long long)r.first_id, (long long)r.last_id);
@@ -556,7 +599,8 @@ static const struct audit_sub subs[] = {
 	{"show", audit_show, "show ID [--json]"},
 	{"export", audit_export, "export --format jsonl|csv [FILTERS]"},
 	{"stats", audit_stats, "stats [FILTERS] [--json]"},
-	{"verify", audit_verify, "verify"},
+	{"verify", audit_verify, "verify [--index]"},
+	{"reindex", audit_reindex, "reindex"},
 	{"prune", audit_prune, "prune --before DATE"},
 };
 

@@ -78,6 +78,18 @@ echo "$(call x1 shell command "touch $d/wd/ran-after-tamper")" |
 check "tampered tail: the call did not run" test ! -e "$d/wd/ran-after-tamper"
 check "tampered tail: the reason is given" grep -q "head anchor" "$d/r2.jsonl"
 
+# ---- the call index the lists read is checked against the chain ----
+check "verify --index on an intact log" "$A" audit verify --index --db "$db"
+cp "$db" "$d/i.db"
+rm -f "$d/i.db-wal" "$d/i.db-shm"
+sqlite3 "$d/i.db" "UPDATE call_index SET decision = 'auto', tier = 0 WHERE tier = 2"
+expect_eq "edited index: plain verify still ok (the chain is intact)" \
+	"$("$A" audit verify --db "$d/i.db" >/dev/null 2>&1; echo $?)" 0
+expect_eq "edited index: verify --index exits 1" \
+	"$("$A" audit verify --index --db "$d/i.db" >/dev/null 2>&1; echo $?)" 1
+check "reindex" "$A" audit reindex --db "$d/i.db"
+expect_eq "reindex restores the lists" "$("$A" audit list --db "$d/i.db" --tier high | wc -l)" 2
+
 # ---- prune keeps what remains verifiable ----
 cp "$db" "$d/p.db"
 check "prune" "$A" audit prune --db "$d/p.db" --before 2999-01-01

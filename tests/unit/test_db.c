@@ -427,6 +427,52 @@ static void test_tamper(void **state)
 	tdata_free(rows, n);
 }
 
+static int64_t index_check(const char *path)
+{
+	struct db *db = open_ok(path);
+	int64_t bad = -1;
+	char *err = NULL;
+	int rc = db_verify_index(db, &bad, &err);
+
+	if (rc < 0)
+		fail_msg("verify_index %s: %s", path, err);
+	assert_int_equal(rc, bad ? 1 : 0);
+	free(err);
+	db_close(db);
+	return bad;
+}
+
+/* What record.c writes as it goes equals what the chain derives; edits to
+ * the index are caught and reindex repairs them. */
+static void test_index(void **state)
+{
+	struct tdata_row *rows;
+	size_t n = tdata_load("tests/data/db/index_tamper.tsv", &rows);
+
+	(void)state;
+	for (size_t i = 0; i < n; i++) {
+		char *path = tmp_path(), *err = NULL;
+		int64_t ids[MAXCALLS], bad;
+		long long ord = strtoll(rows[i].f[1], NULL, 10);
+		struct db *db;
+
+		make_log(path, ids);
+		assert_int_equal(index_check(path), 0);
+		raw_sql(path, rows[i].f[0]);
+		bad = index_check(path);
+		if (bad != ids[ord - 1])
+			fail_msg("%s:%zu: got call %lld, want %lld", rows[i].file, rows[i].line,
+			         (long long)bad, (long long)ids[ord - 1]);
+		db = open_ok(path);
+		assert_int_equal(db_reindex(db, &err), 0);
+		db_close(db);
+		assert_int_equal(index_check(path), 0);
+		verify_ok(path, NULL);
+		free(path);
+	}
+	tdata_free(rows, n);
+}
+
 /* A log whose tail was removed refuses further appends (fail closed). */
 static void test_tail_refuses_append(void **state)
 {
@@ -487,6 +533,7 @@ static void test_prune(void **state)
 	assert_int_equal(db_prune(db, "9999-01-01", &removed, &err), 0);
 	assert_int_equal(db_verify_report(db, &r, &err), 0);
 	db_close(db);
+	assert_int_equal(index_check(path), 0);
 	/* Forging the anchor after a prune is caught. */
 	raw_sql(path, "UPDATE anchors SET hash = zeroblob(32);");
 	db = open_ok(path);
@@ -540,6 +587,7 @@ static void test_migrate_v1(void **state)
 	db_close(db);
 	verify_ok(path, &events);
 	assert_int_equal(events, 13 + 6);
+	assert_int_equal(index_check(path), 0);
 	db = open_ok(path);
 	db_filter_init(&f);
 	f.mode = "watch";
@@ -617,6 +665,7 @@ static void test_concurrent(void **state)
 	db = open_ok(path);
 	assert_int_equal(db_calls_count(db, NULL, &err), 200);
 	db_close(db);
+	assert_int_equal(index_check(path), 0);
 	tdata_free(rows, n);
 	free(path);
 }
@@ -630,6 +679,7 @@ int main(void)
 		cmocka_unit_test(test_paging),
 		cmocka_unit_test(test_detail_export_stats),
 		cmocka_unit_test(test_tamper),
+		cmocka_unit_test(test_index),
 		cmocka_unit_test(test_tail_refuses_append),
 		cmocka_unit_test(test_prune),
 		cmocka_unit_test(test_migrate_v1),
