@@ -1,0 +1,69 @@
+/*
+ * exec-bench.c: gate-mode cost of the sandbox: N calls of `true` through
+ * exec_run() (capture on, as the gate runs auto-run calls) against N bare
+ * fork+exec+wait of the same binary, both in this one process. Prints
+ * "bare<TAB>ms per call" and "sandbox<TAB>ms per call" lines, then the
+ * sandbox's phase breakdown. Built by bench/exec.sh; not part of airlock.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/util.h"
+#include "exec/exec.h"
+#include "exec/exec_internal.h"
+
+static double bare(int n)
+{
+	long long t0 = clock_ns();
+	for (int i = 0; i < n; i++) {
+		int st;
+		pid_t p = fork();
+		if (p == 0) {
+			execl("/usr/bin/true", "true", (char *)NULL);
+			_exit(127);
+		}
+		if (p < 0 || waitpid(p, &st, 0) < 0 || st != 0)
+			return -1;
+	}
+	return (double)(clock_ns() - t0) / 1e6 / n;
+}
+
+static double sandboxed(int n, const char *wd, const char *profile)
+{
+	char *argv[] = {(char *)"/usr/bin/true", NULL}, *err = NULL;
+	struct exec_spec s = {.argv = argv, .workdir = wd, .capture = true,
+	                      .profile = exec_builtin_profile(profile)};
+	struct exec_result r;
+	long long t0 = clock_ns();
+
+	for (int i = 0; i < n; i++) {
+		if (exec_run(&s, &r, &err) < 0 || r.exit_code != 0) {
+			fprintf(stderr, "exec-bench: %s\n", err ? err : "true failed");
+			return -1;
+		}
+		exec_result_clear(&r);
+	}
+	return (double)(clock_ns() - t0) / 1e6 / n;
+}
+
+int main(int argc, char **argv)
+{
+	int n = argc > 2 ? atoi(argv[2]) : 1000;
+	const char *wd = argc > 1 ? argv[1] : "/tmp";
+
+	setenv("AIRLOCK_EXEC_PHASES", "1", 1);
+	/* interleave halves so drift in machine load hits both sides */
+	double b1 = bare(n / 2), s1 = sandboxed(n / 2, wd, "workspace");
+	double b2 = bare(n / 2), s2 = sandboxed(n / 2, wd, "workspace");
+	double nb = sandboxed(n / 4, wd, "none");
+	if (b1 < 0 || s1 < 0 || b2 < 0 || s2 < 0 || nb < 0)
+		return 1;
+	printf("bare\t%.3f\n", (b1 + b2) / 2);
+	printf("sandbox\t%.3f\n", (s1 + s2) / 2);
+	printf("none\t%.3f\n", nb);
+	printf("phases\t");
+	exec_phases_print(stdout);
+	return 0;
+}
