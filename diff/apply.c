@@ -74,25 +74,38 @@ static int open_parent(int rootfd, const char *rel, char **copy, const char **ba
 	return fd;
 }
 
-bool apply_unchanged(int rootfd, const struct diff_entry *e)
+int apply_read_state(int rootfd, const char *rel, mode_t *mode, char **data, size_t *len,
+                     char **errstr)
 {
 	const char *base;
-	char *copy, *data = NULL, *err = NULL;
-	int pfd = open_parent(rootfd, e->path, &copy, &base);
+	char *copy;
+	int pfd = open_parent(rootfd, rel, &copy, &base), rc;
+
+	*mode = 0, *data = NULL, *len = 0;
+	if (pfd < 0) {
+		rc = errno == ENOENT || errno == ENOTDIR ? 0 : -1; /* no parent dir: nothing there */
+		if (rc < 0)
+			*errstr = xasprintf("cannot open the directory of %s beneath the workdir: %s",
+			                    rel, strerror(errno));
+	} else {
+		rc = filediff_state(pfd, base, mode, data, len, errstr);
+		close(pfd);
+	}
+	free(copy);
+	return rc;
+}
+
+bool apply_unchanged(int rootfd, const struct diff_entry *e)
+{
+	char *data = NULL, *err = NULL;
 	mode_t mode = 0;
 	size_t len = 0;
-	bool same = false;
+	bool same = apply_read_state(rootfd, e->path, &mode, &data, &len, &err) == 0 &&
+	            mode == e->old_mode && len == e->old_len &&
+	            (len == 0 || memcmp(data, e->old_data, len) == 0);
 
-	if (pfd < 0) /* no parent: fine only if the preview saw nothing there */
-		same = errno == ENOENT && e->old_mode == 0;
-	else if (filediff_state(pfd, base, &mode, &data, &len, &err) == 0)
-		same = mode == e->old_mode && len == e->old_len &&
-		       (len == 0 || memcmp(data, e->old_data, len) == 0);
-	if (pfd >= 0)
-		close(pfd);
 	free(data);
 	free(err);
-	free(copy);
 	return same;
 }
 
@@ -190,7 +203,7 @@ int apply_files(struct diff *d, struct outcome *o, char **errstr)
 		return -1;
 	}
 	for (size_t i = 0; i < d->n; i++)
-		if (!apply_unchanged(root, &d->entries[i])) {
+		if (!d->entries[i].replaces && !apply_unchanged(root, &d->entries[i])) {
 			*errstr = xasprintf("the workdir changed since the preview: %s is not what the "
 			                    "preview read; nothing was applied (preview again)",
 			                    d->entries[i].path);

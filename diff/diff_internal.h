@@ -22,6 +22,7 @@ struct diff_entry {
 	char *new_data;          /* what apply writes; owned */
 	size_t new_len;
 	bool binary;
+	bool replaces;           /* a DELETE of the same path goes first: check that one */
 	int adds, dels;          /* line counts of the text diff */
 	char *patch;             /* hunks ("@@", " ", "+", "-" lines); owned, NULL if none */
 	size_t patch_len;
@@ -122,6 +123,10 @@ void changeset_free(struct diff_sql *s);
 /* Opens path (relative) beneath rootfd without following any symlink. */
 int apply_open_beneath(int rootfd, const char *path, int flags, mode_t mode);
 int apply_files(struct diff *d, struct outcome *o, char **errstr);
+/* filediff_state() for rel beneath rootfd, opened without following
+ * symlinks; a missing parent directory reads as absent. */
+int apply_read_state(int rootfd, const char *rel, mode_t *mode, char **data, size_t *len,
+                     char **errstr);
 /* Reads the current state of one entry's path beneath rootfd and says
  * whether it still matches what the preview read. */
 bool apply_unchanged(int rootfd, const struct diff_entry *e);

@@ -1,12 +1,383 @@
 /*
- * overlay.c: shell previews: a dry run in the sandbox with the workdir as
- * an overlay, then a walk of the upper dir. (Waiting for exec/'s overlay.)
+ * overlay.c: shell previews. The command runs once in the sandbox with the
+ * workdir mounted as an overlay (exec_spec.overlay_dir; network off), then
+ * the upper dir is walked: whiteouts are deletions, opaque dirs replace the
+ * tree below them, everything else is an addition or a modification,
+ * diffed against the real workdir.
+ * Rules it keeps:
+ *  - the real workdir is only read, beneath its root, never following links;
+ *  - anything the walk cannot express exactly (special files, redirected
+ *    dirs, a timeout, network or writes outside the workdir) makes the
+ *    preview incomplete, so approval runs the command instead of applying;
+ *  - the overlay dir is removed whatever happened.
  */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
 #include "diff/diff_internal.h"
+#include "exec/exec.h"
+
+struct walk {
+	struct diff *d;
+	int root;          /* the real workdir, O_PATH */
+	const char *upper; /* absolute path of the upper dir */
+};
+
+/* True when path (not followed) has xattr name, equal to want when given. */
+static bool has_xattr(const char *path, const char *name, const char *want)
+{
+	char v[8];
+	ssize_t n = lgetxattr(path, name, v, sizeof(v) - 1);
+
+	if (n < 0)
+		return false;
+	v[n] = '\0';
+	return want == NULL || strcmp(v, want) == 0;
+}
+
+static bool is_whiteout(const char *path, const struct stat *st)
+{
+	return (S_ISCHR(st->st_mode) && st->st_rdev == makedev(0, 0)) ||
+	       (S_ISREG(st->st_mode) && st->st_size == 0 &&
+	        has_xattr(path, "user.overlay.whiteout", NULL));
+}
+
+static char *join(const char *rel, const char *name)
+{
+	return *rel ? xasprintf("%s/%s", rel, name) : xstrdup(name);
+}
+
+/* One lower entry and everything below it become deletions (pre-order). */
+static void add_deleted(struct walk *w, const char *rel)
+{
+	struct diff_entry *e;
+	char *err = NULL, *data = NULL;
+	mode_t mode;
+	size_t len;
+
+	if (apply_read_state(w->root, rel, &mode, &data, &len, &err) < 0 || mode == 0) {
+		if (err)
+			diff_set_incomplete(w->d, "cannot read %s: %s", rel, err);
+		free(err);
+		free(data);
+		return;
+	}
+	e = diff_add_entry(w->d, rel, DIFF_OP_DELETE);
+	e->old_mode = mode, e->old_data = data, e->old_len = len;
+	if (!diff_hold(w->d, len))
+		return;
+	if (S_ISDIR(mode)) {
+		char *names = diff_memdup(data, len); /* e may move as entries grow */
+		for (size_t off = 0; off < len; off += strlen(names + off) + 1) {
+			char *sub = join(rel, names + off);
+			add_deleted(w, sub);
+			free(sub);
+		}
+		free(names);
+	} else if (filediff_entry(e, &err) < 0) {
+		diff_set_incomplete(w->d, "no text diff for %s: %s", rel, err);
+		free(err);
+	}
+}
+
+/* The lower side of rel: its mode and data (0 when absent). */
+static int lower_of(struct walk *w, const char *rel, mode_t *mode, char **data, size_t *len)
+{
+	char *err = NULL;
+	if (apply_read_state(w->root, rel, mode, data, len, &err) == 0)
+		return 0;
+	diff_set_incomplete(w->d, "cannot read %s in the workdir: %s", rel, err);
+	free(err);
+	return -1;
+}
+
+/* The new side of a file or symlink from the upper dir. */
+static int upper_data(struct walk *w, const char *rel, const char *upath,
+                      const struct stat *st, struct diff_entry *e, mode_t lmode,
+                      const char *ldata, size_t llen)
+{
+	char target[4096], *err = NULL;
+	ssize_t n;
+
+	if (S_ISLNK(st->st_mode)) {
+		if ((n = readlink(upath, target, sizeof(target))) < 0)
+			goto fail;
+		e->new_data = diff_memdup(target, (size_t)n);
+		e->new_len = (size_t)n;
+		return 0;
+	}
+	if (has_xattr(upath, "user.overlay.metacopy", NULL)) { /* data still in the lower file */
+		if (!S_ISREG(lmode)) {
+			diff_set_incomplete(w->d, "%s: metadata-only copy-up without a lower file", rel);
+			return -1;
+		}
+		e->new_data = diff_memdup(ldata, llen);
+		e->new_len = llen;
+		return 0;
+	}
+	if (filediff_read(AT_FDCWD, upath, false, DIFF_FILE_CAP, &e->new_data, &e->new_len,
+	                  &err) > 0)
+		return 0;
+	diff_set_incomplete(w->d, "cannot read what the dry run wrote to %s: %s", rel,
+	                    err ? err : "gone");
+	free(err);
+	return -1;
+fail:
+	diff_set_incomplete(w->d, "cannot read the dry run's %s: %s", rel, strerror(errno));
+	return -1;
+}
+
+/* A file or symlink in the upper dir: added, or modified against the lower. */
+static void upper_file(struct walk *w, const char *rel, const char *upath,
+                       const struct stat *st, bool lower)
+{
+	mode_t lmode = 0, nmode = st->st_mode & (S_IFMT | 07777);
+	char *ldata = NULL, *err = NULL;
+	size_t llen = 0;
+	struct diff_entry tmp = {0}, *e;
+	bool replaces = false;
+
+	if (lower && lower_of(w, rel, &lmode, &ldata, &llen) < 0)
+		return;
+	if (S_ISDIR(lmode)) { /* a directory replaced by a file */
+		add_deleted(w, rel);
+		free(ldata);
+		lmode = 0, ldata = NULL, llen = 0;
+		replaces = true;
+	}
+	if (upper_data(w, rel, upath, st, &tmp, lmode, ldata, llen) < 0)
+		goto out;
+	if (lmode == nmode && llen == tmp.new_len && memcmp(ldata, tmp.new_data, llen) == 0)
+		goto out; /* copied up but unchanged (opened for writing, touched) */
+	e = diff_add_entry(w->d, rel, lmode ? DIFF_OP_MODIFY : DIFF_OP_ADD);
+	e->old_mode = lmode, e->old_data = ldata, e->old_len = llen;
+	e->new_mode = nmode, e->new_data = tmp.new_data, e->new_len = tmp.new_len;
+	e->replaces = replaces;
+	ldata = tmp.new_data = NULL;
+	if (diff_hold(w->d, e->old_len + e->new_len) && filediff_entry(e, &err) < 0) {
+		diff_set_incomplete(w->d, "no text diff for %s: %s", rel, err);
+		free(err);
+	}
+out:
+	free(tmp.new_data);
+	free(ldata);
+}
+
+static void walk_dir(struct walk *w, const char *rel, bool lower);
+
+/* A directory in the upper dir: new, opaque (replaced), or a copy-up. */
+static void upper_dir(struct walk *w, const char *rel, const char *upath,
+                      const struct stat *st, bool lower)
+{
+	mode_t lmode = 0, nmode = st->st_mode & (S_IFMT | 07777);
+	bool opaque = has_xattr(upath, "user.overlay.opaque", "y");
+	char *ldata = NULL;
+	size_t llen = 0;
+	struct diff_entry *e;
+	bool replaces = false;
+
+	if (has_xattr(upath, "user.overlay.redirect", NULL))
+		diff_set_incomplete(w->d, "%s was renamed in place (overlay redirect): not previewed",
+		                    rel);
+	if (lower && lower_of(w, rel, &lmode, &ldata, &llen) < 0)
+		return;
+	if (lmode && !S_ISDIR(lmode)) { /* a file replaced by a directory */
+		add_deleted(w, rel);
+		lmode = 0;
+		replaces = true;
+	}
+	if (S_ISDIR(lmode) && opaque)
+		for (size_t off = 0; off < llen; off += strlen(ldata + off) + 1) {
+			char *sub = join(rel, ldata + off);
+			add_deleted(w, sub);
+			free(sub);
+		}
+	if (lmode == 0 || (lmode & 07777) != (nmode & 07777)) {
+		e = diff_add_entry(w->d, rel, lmode ? DIFF_OP_MODIFY : DIFF_OP_ADD);
+		e->new_mode = nmode;
+		e->replaces = replaces;
+		if (lmode)
+			e->old_mode = lmode, e->old_data = ldata, e->old_len = llen, ldata = NULL;
+	}
+	free(ldata);
+	walk_dir(w, rel, lmode != 0 && !opaque);
+}
+
+/* Every entry of one upper directory, in name order. */
+static void walk_dir(struct walk *w, const char *rel, bool lower)
+{
+	char *udir = *rel ? xasprintf("%s/%s", w->upper, rel) : xstrdup(w->upper);
+	char *names = NULL, *err = NULL;
+	mode_t mode;
+	size_t len = 0;
+
+	if (filediff_state(AT_FDCWD, udir, &mode, &names, &len, &err) < 0 || !S_ISDIR(mode)) {
+		diff_set_incomplete(w->d, "cannot walk the dry run's changes in %s: %s",
+		                    *rel ? rel : ".", err ? err : "not a directory");
+		goto out;
+	}
+	for (size_t off = 0; off < len && !(w->d->held > DIFF_TOTAL_CAP);
+	     off += strlen(names + off) + 1) {
+		char *sub = join(rel, names + off), *upath = xasprintf("%s/%s", w->upper, sub);
+		struct stat st;
+		if (lstat(upath, &st) < 0)
+			diff_set_incomplete(w->d, "cannot stat %s: %s", sub, strerror(errno));
+		else if (is_whiteout(upath, &st)) {
+			if (lower)
+				add_deleted(w, sub);
+		} else if (S_ISDIR(st.st_mode))
+			upper_dir(w, sub, upath, &st, lower);
+		else if (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode))
+			upper_file(w, sub, upath, &st, lower);
+		else
+			diff_set_incomplete(w->d, "%s is a special file: not previewed", sub);
+		free(upath);
+		free(sub);
+	}
+out:
+	free(udir);
+	free(names);
+	free(err);
+}
+
+/* Removes dirfd/name and everything below it, never following a symlink. */
+static void remove_tree(int dirfd, const char *name)
+{
+	struct stat st;
+	struct dirent *de;
+	DIR *dir;
+	int fd;
+
+	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return;
+	if (!S_ISDIR(st.st_mode)) {
+		unlinkat(dirfd, name, 0);
+		return;
+	}
+	fchmodat(dirfd, name, 0700, 0); /* overlayfs leaves work/work at mode 0 */
+	fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd >= 0 && (dir = fdopendir(fd)) != NULL) {
+		while ((de = readdir(dir)) != NULL)
+			if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0)
+				remove_tree(fd, de->d_name);
+		closedir(dir);
+	} else if (fd >= 0)
+		close(fd);
+	unlinkat(dirfd, name, AT_REMOVEDIR);
+}
+
+static bool under(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+	return strncmp(path, dir, n) == 0 && (path[n] == '/' || path[n] == '\0');
+}
+
+/* What the dry run cannot show: the network, writes that land outside. */
+static void verdict_limits(struct diff *d, const struct verdict *v)
+{
+	if (v == NULL)
+		return;
+	if (v->hosts && v->hosts[0])
+		diff_set_incomplete(d, "needs network: not previewed (%s)", v->hosts[0]);
+	for (size_t i = 0; v->writes && v->writes[i]; i++)
+		if (!under(v->writes[i], d->workdir) && !under(v->writes[i], "/tmp") &&
+		    !under(v->writes[i], "/dev"))
+			diff_set_incomplete(d, "writes outside the workdir: %s: not previewed",
+			                    v->writes[i]);
+}
+
+/* A private directory for upper/work, outside the workdir (overlayfs
+ * refuses overlapping layers). Returns a new path or NULL. */
+static char *overlay_tmp(const char *workdir)
+{
+	static const char *const bases[] = {"/tmp", "/dev/shm", "/var/tmp"};
+	for (size_t i = 0; i < nitems(bases); i++) {
+		char *t = xasprintf("%s/airlock-preview.XXXXXX", bases[i]);
+		if (!under(t, workdir) && mkdtemp(t))
+			return t;
+		free(t);
+	}
+	return NULL;
+}
+
+/* Runs the command once on the overlay; fills the dry run fields of d. */
+static int dry_run(struct diff *d, const struct call *c, const struct diff_opts *o,
+                   const char *tmp)
+{
+	char *argv[] = {(char *)"/bin/sh", (char *)"-c", (char *)c->command, NULL};
+	struct profile *prof =
+		profile_dup(o->profile ? o->profile : exec_builtin_profile("workspace"));
+	long long limit = o->timeout_ms > 0 ? o->timeout_ms : DIFF_DRYRUN_TIMEOUT_MS;
+	struct exec_spec spec = {.argv = argv, .workdir = d->workdir, .profile = prof,
+	                         .env = o->env, .binds = o->binds, .capture = true,
+	                         .overlay_dir = tmp};
+	struct exec_result r = {0};
+	char *err = NULL;
+	int rc = -1;
+
+	prof->network = false;
+	prof->output = (long long)(o->output_cap ? o->output_cap : DIFF_OUTPUT_CAP);
+	spec.timeout_ms = c->timeout_ms > 0 && c->timeout_ms < limit ? c->timeout_ms : limit;
+	if (exec_run(&spec, &r, &err) < 0) {
+		diff_set_incomplete(d, "dry run unavailable: %s", err);
+		free(err);
+		goto out;
+	}
+	d->ran = true;
+	d->exit_code = r.exit_code;
+	d->timed_out = r.timed_out;
+	d->out = r.out, d->outlen = r.outlen;
+	d->err = r.err, d->errlen = r.errlen;
+	r.out = r.err = NULL;
+	if (r.timed_out)
+		diff_set_incomplete(d, "the dry run did not finish within %lld ms: what it changed "
+		                       "until then is shown, the command was not previewed whole",
+		                    spec.timeout_ms);
+	if (r.truncated)
+		diff_add_note(d, "dry run output cut at %lld bytes per stream", prof->output);
+	rc = 0;
+out:
+	exec_result_clear(&r);
+	profile_free(prof);
+	return rc;
+}
 
 void overlay_preview(struct diff *d, const struct call *c, const struct diff_opts *o)
 {
-	(void)o;
+	struct walk w = {.d = d, .root = -1};
+	char *tmp = NULL, *upper = NULL;
+
 	d->title = xasprintf("shell %s", c->command ? c->command : "");
-	diff_set_incomplete(d, "dry run unavailable: the sandbox has no overlay support yet");
+	if (c->command == NULL) {
+		d->error = xstrdup("shell: no command given");
+		return;
+	}
+	verdict_limits(d, o->verdict);
+	if ((tmp = overlay_tmp(d->workdir)) == NULL) {
+		diff_set_incomplete(d, "dry run unavailable: cannot create a directory for the "
+		                       "overlay in /tmp: %s", strerror(errno));
+		return;
+	}
+	if (dry_run(d, c, o, tmp) < 0)
+		goto out;
+	w.upper = upper = xasprintf("%s/upper", tmp);
+	if ((w.root = open(d->workdir, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0) {
+		diff_set_incomplete(d, "cannot open the workdir %s: %s", d->workdir, strerror(errno));
+		goto out;
+	}
+	walk_dir(&w, "", true);
+out:
+	if (w.root >= 0)
+		close(w.root);
+	remove_tree(AT_FDCWD, tmp);
+	free(upper);
+	free(tmp);
 }

@@ -20,6 +20,8 @@
 #define C_CYAN "\033[36m"
 #define C_OFF "\033[m"
 
+#define OUTPUT_LINES 20 /* dry run output lines shown per stream */
+
 struct sum {
 	size_t added, modified, deleted;
 	long long adds, dels;
@@ -159,6 +161,31 @@ static void render_stat(struct buf *b, const struct diff *d, bool color)
 	     s.added, s.modified, s.deleted, s.adds, s.dels);
 }
 
+/* The dry run's output, first lines only, each behind "> ". */
+static void render_output(struct buf *b, const char *name, const char *p, size_t n)
+{
+	size_t lines = 0;
+	const char *end = p + n;
+	char *safe;
+
+	if (n == 0)
+		return;
+	buf_printf(b, "dry run %s:\n", name);
+	while (p < end && lines++ < OUTPUT_LINES) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t k = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		safe = utf8_repair(p, k > 200 ? 200 : k);
+		for (char *c = safe; *c; c++)
+			if ((unsigned char)*c < 0x20 && *c != '\t')
+				*c = '?';
+		buf_printf(b, "> %s%s\n", safe, k > 200 ? "..." : "");
+		free(safe);
+		p += k + 1;
+	}
+	if (p < end)
+		buf_printf(b, "> [... %zu more bytes]\n", (size_t)(end - p));
+}
+
 /* Title, failure, why it cannot be applied, notes, dry run status. */
 static void render_head(struct buf *b, const struct diff *d, bool color)
 {
@@ -169,9 +196,12 @@ static void render_head(struct buf *b, const struct diff *d, bool color)
 		line(b, color, C_YELLOW, "not applied from the preview: %s", d->incomplete);
 	for (size_t i = 0; d->notes && d->notes[i]; i++)
 		line(b, color, C_YELLOW, "note: %s", d->notes[i]);
-	if (d->tool == TOOL_SHELL && d->ran)
+	if (d->tool == TOOL_SHELL && d->ran) {
 		line(b, color, NULL, "dry run: %s %d%s", d->timed_out ? "timed out; exit" : "exit",
 		     d->exit_code, d->exit_code < 0 ? " (killed)" : "");
+		render_output(b, "stdout", d->out, d->outlen);
+		render_output(b, "stderr", d->err, d->errlen);
+	}
 }
 
 char *diff_render(const struct diff *d, enum diff_format f, size_t *len)

@@ -168,9 +168,9 @@ static int env_setup(void **state)
 	go.workdir = e->dir;
 	go.db_path = e->db;
 	go.no_tty = true;
+	*state = e;
 	if (gate_open(&go, &e->g, &rc, &err) < 0)
 		fail_msg("gate_open: %s", err);
-	*state = e;
 	return 0;
 }
 
