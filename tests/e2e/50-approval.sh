@@ -1,0 +1,240 @@
+#!/bin/sh
+# 50-approval.sh: the approval screen in a real terminal. Each case starts
+# `airlock gate` inside a detached tmux session (its own server), types keys
+# with send-keys, reads the screen with capture-pane, then checks the result
+# lines, the files on the host and the audit log. A policy file makes every
+# tier ask, so the cases do not depend on how the classifier grades a command.
+set -u
+. tests/e2e/lib.sh
+: "${AIRLOCK:?}"
+command -v tmux >/dev/null || { echo "tmux is missing (make deps)"; exit 1; }
+
+d=$(mktemp -d /tmp/airlock-e2e-tui.XXXXXX)
+SOCK="airlock-e2e-$$"
+tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
+trap 'tm kill-server 2>/dev/null; rm -rf "$d"' EXIT INT TERM
+# a first session keeps the server up; panes stay after their gate ends
+tm new-session -d -s keep -x 80 -y 24 "sleep 100000"
+tm set-option -g remain-on-exit on >/dev/null
+
+printf '[tier "low"]\n\taction = ask\n[tier "medium"]\n\taction = ask\n[tier "high"]\n\taction = ask\n' \
+	>"$d/ask.policy"
+printf '[tier "low"]\n\taction = ask\n\tapproval-timeout = 2\n[tier "medium"]\n\taction = ask\n\tapproval-timeout = 2\n[tier "high"]\n\taction = ask\n\tapproval-timeout = 2\n' \
+	>"$d/timeout.policy"
+cat >"$d/editor.sh" <<'EOF'
+#!/bin/sh
+sed -i 's/victim/other/' "$1"
+EOF
+chmod +x "$d/editor.sh"
+
+# start NAME POLICY [ENV=VALUE...]: runs the gate on $d/NAME/calls in a new
+# session; the pane stays open after the gate ends (remain-on-exit).
+start() {
+	n=$1 pol=$2
+	shift 2
+	mkdir -p "$d/$n/w" "$d/$n/home"
+	tm new-session -d -s "$n" -x 80 -y 24 \
+		"cd '$d/$n/w' || exit 1; env HOME='$d/$n/home' LANG=C.UTF-8 TERM=screen $* '$AIRLOCK' gate --db '$d/$n/a.db' --policy '$pol' < ../calls > ../out 2> ../err & echo \$! > '$d/$n/pid'; wait"
+}
+screen() { tm capture-pane -p -t "$1"; }
+# wait_for NAME TEXT [SECONDS]: until the screen shows TEXT.
+wait_for() {
+	i=0
+	while [ $i -lt $((${3:-5} * 20)) ]; do
+		screen "$1" | grep -qF -- "$2" && return 0
+		sleep 0.05
+		i=$((i + 1))
+	done
+	echo "screen of $1 never showed [$2]:"
+	screen "$1"
+	return 1
+}
+# done_wait NAME: until the gate has exited.
+done_wait() {
+	i=0
+	while [ $i -lt 200 ]; do
+		[ "$(tm display -p -t "$1" '#{pane_dead}')" = 1 ] && return 0
+		sleep 0.05
+		i=$((i + 1))
+	done
+	echo "gate in $1 did not exit"
+	return 1
+}
+field() { jq -r "$2" "$d/$1/out" | sed -n "${3:-1}p"; }
+audit() { sqlite3 "$d/$1/a.db" "$2"; }
+decided() {
+	audit "$1" "select json_extract(body,'\$.who')||' '||json_extract(body,'\$.decision') from events where kind='decided' order by id" | sed -n "${2:-1}p"
+}
+call() { jq -cn --arg c "$1" '{id:1,tool:"shell",input:{command:$c}}'; }
+
+# --- approve ---------------------------------------------------------------
+mkdir -p "$d/approve/w/victim"
+call "rm -rf victim" >"$d/approve/calls"
+start approve "$d/ask.policy"
+check "approve: screen shows the call" wait_for approve "rm -rf victim"
+check "approve: header" wait_for approve "approve?"
+check "approve: footer keys and countdown" wait_for approve "a approve"
+tm send-keys -t approve a
+check "approve: gate exits" done_wait approve
+expect_eq "approve: decision" "$(field approve .decision)" approved
+check "approve: the command ran" test ! -e "$d/approve/w/victim"
+expect_eq "approve: audit who" "$(decided approve)" "user approved"
+check "approve: screen restored" sh -c "! tmux -L $SOCK capture-pane -p -t approve | grep -q 'approve?'"
+
+# --- deny with a reason --------------------------------------------------------
+mkdir -p "$d/deny/w/victim"
+call "rm -rf victim" >"$d/deny/calls"
+start deny "$d/ask.policy"
+wait_for deny "a approve" >/dev/null
+tm send-keys -t deny d
+check "deny: reason prompt" wait_for deny "reason for the agent"
+tm send-keys -t deny -l "use make clean instead"
+tm send-keys -t deny Enter
+check "deny: gate exits" done_wait deny
+expect_eq "deny: decision" "$(field deny .decision)" denied
+expect_eq "deny: reason reaches the agent" "$(field deny .reason)" "use make clean instead"
+check "deny: nothing ran" test -d "$d/deny/w/victim"
+expect_eq "deny: audit who" "$(decided deny)" "user denied"
+expect_eq "deny: audit reason" \
+	"$(audit deny "select json_extract(body,'\$.reason') from events where kind='decided'")" \
+	"use make clean instead"
+
+# --- timeout -----------------------------------------------------------------
+mkdir -p "$d/timeout/w/victim"
+call "rm -rf victim" >"$d/timeout/calls"
+start timeout "$d/timeout.policy"
+check "timeout: countdown shown" wait_for timeout "timeout 0:0"
+check "timeout: gate exits by itself" done_wait timeout
+expect_eq "timeout: decision" "$(field timeout .decision)" denied
+expect_eq "timeout: audit who" "$(decided timeout)" "timeout denied"
+check "timeout: nothing ran" test -d "$d/timeout/w/victim"
+
+# --- resize ------------------------------------------------------------------
+mkdir -p "$d/resize/w/victim"
+call "rm -rf victim" >"$d/resize/calls"
+start resize "$d/ask.policy"
+wait_for resize "a approve" >/dev/null
+tm resize-window -t resize -x 120 -y 40
+sleep 0.6
+expect_eq "resize: footer on the last of 40 rows" \
+	"$(screen resize | sed -n 40p | grep -c 'a approve')" 1
+expect_eq "resize: header still on top" "$(screen resize | sed -n 1p | grep -c 'approve?')" 1
+tm resize-window -t resize -x 80 -y 24
+sleep 0.6
+expect_eq "resize: back to 24 rows" "$(screen resize | sed -n 24p | grep -c 'a approve')" 1
+tm send-keys -t resize a
+check "resize: gate exits" done_wait resize
+expect_eq "resize: decision" "$(field resize .decision)" approved
+
+# --- remember for the session, then a matching call passes -------------------
+mkdir -p "$d/remember/w/build"
+{ call "rm -rf build"; call "rm -rf build"; } >"$d/remember/calls"
+start remember "$d/ask.policy"
+wait_for remember "a approve" >/dev/null
+tm send-keys -t remember A
+check "remember: shows the pattern first" wait_for remember "Shell(rm -rf build)"
+tm send-keys -t remember y
+check "remember: gate exits without asking again" done_wait remember
+expect_eq "remember: first approved" "$(field remember .decision 1)" approved
+expect_eq "remember: second passes" "$(field remember .decision 2)" auto
+expect_eq "remember: asked once" "$(decided remember 1) / $(decided remember 2)" \
+	"user approved / policy auto"
+
+# --- edit in $EDITOR ------------------------------------------------------------
+mkdir -p "$d/edit/w/victim" "$d/edit/w/other"
+call "rm -rf victim" >"$d/edit/calls"
+start edit "$d/ask.policy" "EDITOR='$d/editor.sh'"
+wait_for edit "a approve" >/dev/null
+tm send-keys -t edit e
+check "edit: the edited call is asked about again" wait_for edit "rm -rf other"
+tm send-keys -t edit a
+check "edit: gate exits" done_wait edit
+expect_eq "edit: decision" "$(field edit .decision)" approved
+check "edit: the edited command ran" test ! -e "$d/edit/w/other"
+check "edit: the original did not" test -d "$d/edit/w/victim"
+expect_eq "edit: two calls in the log" \
+	"$(audit edit "select count(*) from events where kind='received'")" 2
+
+# --- scroll through a 5,000-line file -------------------------------------------
+mkdir -p "$d/scroll"
+seq 1 5000 | sed 's/^/line /' >"$d/scroll/content"
+jq -cn --rawfile c "$d/scroll/content" '{id:1,tool:"write_file",input:{path:"big.txt",content:$c}}' \
+	>"$d/scroll/calls"
+start scroll "$d/ask.policy"
+wait_for scroll "a approve" 10 >/dev/null
+tm send-keys -t scroll G
+check "scroll: G reaches line 5000" wait_for scroll "line 5000"
+tm send-keys -t scroll g
+check "scroll: g back to the top" wait_for scroll "rows 1-"
+tm send-keys -t scroll /
+tm send-keys -t scroll -l "line 2500"
+tm send-keys -t scroll Enter
+check "scroll: search finds line 2500" wait_for scroll "line 2500"
+tm send-keys -t scroll PageDown
+check "scroll: PgDn moves on" wait_for scroll "line 252"
+tm send-keys -t scroll q
+check "scroll: q denies and exits" done_wait scroll
+expect_eq "scroll: decision" "$(field scroll .decision)" denied
+check "scroll: nothing written" test ! -e "$d/scroll/w/big.txt"
+
+# --- hostile text is shown escaped ------------------------------------------------
+mkdir -p "$d/hostile"
+printf '{"id":1,"tool":"shell","input":{"command":"echo safe\\r rm -rf ~ \\u001b[8m hidden \\u001b[0m \\u202e tfel"}}\n' \
+	>"$d/hostile/calls"
+start hostile "$d/ask.policy"
+check "hostile: carriage return shown" wait_for hostile 'echo safe\r rm -rf ~'
+check "hostile: ANSI escape shown" wait_for hostile '\e[8m hidden \e[0m'
+check "hostile: bidi override shown" wait_for hostile '<U+202E> tfel'
+check "hostile: warning" wait_for hostile 'WARNING: the command holds 4'
+tm send-keys -t hostile q
+check "hostile: gate exits" done_wait hostile
+expect_eq "hostile: denied" "$(field hostile .decision)" denied
+
+# --- NO_COLOR ---------------------------------------------------------------------
+mkdir -p "$d/nocolor"
+call "rm -rf victim" >"$d/nocolor/calls"
+start nocolor "$d/ask.policy" NO_COLOR=1
+wait_for nocolor "a approve" >/dev/null
+expect_eq "NO_COLOR: no colour sequences" \
+	"$(tm capture-pane -e -p -t nocolor | grep -cE "$(printf '\033')\\[([0-9;]*;)?[34][0-7](;[0-9;]*)?m")" 0
+tm send-keys -t nocolor q
+done_wait nocolor >/dev/null
+
+# --- a signal while waiting: the terminal is restored, the call denied -------------
+mkdir -p "$d/signal/w/victim"
+{ call "rm -rf victim"; call "rm -rf victim"; } >"$d/signal/calls"
+start signal "$d/ask.policy"
+wait_for signal "a approve" >/dev/null
+kill -TERM "$(cat "$d/signal/pid")"
+check "signal: gate exits" done_wait signal
+expect_eq "signal: denied" "$(field signal .decision)" denied
+expect_eq "signal: audit who" "$(decided signal)" "signal denied"
+check "signal: the reason names it" grep -q "interrupted by Terminated" "$d/signal/out"
+sleep 0.3 # let tmux read the last bytes the gate wrote
+expect_eq "signal: screen restored" "$(tm display -p -t signal '#{alternate_on}')" 0
+check "signal: nothing ran" test -d "$d/signal/w/victim"
+
+# --- no terminal at all ---------------------------------------------------------------
+mkdir -p "$d/notty/w/victim"
+call "rm -rf victim" >"$d/notty/calls"
+(cd "$d/notty/w" && HOME="$d/notty" setsid "$AIRLOCK" gate --db "$d/notty/a.db" \
+	--policy "$d/ask.policy" <../calls >../out 2>../err)
+expect_eq "no tty: denied" "$(field notty .decision)" denied
+expect_eq "no tty: reason" "$(field notty .reason)" "no terminal for approval"
+expect_eq "no tty: audit who" "$(decided notty)" "no-terminal denied"
+check "no tty: nothing ran" test -d "$d/notty/w/victim"
+check "no tty: says why on stderr" grep -q "no terminal for approval" "$d/notty/err"
+
+# --- --approve-with CMD, no terminal needed ------------------------------------------------
+mkdir -p "$d/with/w/victim"
+{ call "rm -rf victim"; call "rm -rf victim"; } >"$d/with/calls"
+(cd "$d/with/w" && HOME="$d/with" setsid "$AIRLOCK" gate --db "$d/with/a.db" \
+	--policy "$d/ask.policy" \
+	--approve-with 'jq -e ".tool == \"shell\"" >/dev/null && [ "$AIRLOCK_SUBJECT" = "rm -rf victim" ] && [ ! -e /tmp/never ] && { [ -e ../first ] && { echo "second time: no"; exit 3; }; touch ../first; exit 0; }' \
+	<../calls >../out 2>../err)
+expect_eq "approve-with: exit 0 approves" "$(field with .decision 1)" approved
+expect_eq "approve-with: else denies" "$(field with .decision 2)" denied
+expect_eq "approve-with: stdout is the reason" "$(field with .reason 2)" "second time: no"
+expect_eq "approve-with: audit who" "$(decided with 1)" "approve-with approved"
+
+finish
