@@ -17,25 +17,8 @@ for p in $PKGS; do
 	*) missing="$missing $p" ;;
 	esac
 done
-# The MCP server tests/e2e/62-mcp.sh drives, from the npm registry into
-# build-npm/ (ignored by git). Runs only when it is missing; a failure (no
-# registry) is reported and the MCP test then says SKIP.
-MCP_FS="@modelcontextprotocol/server-filesystem@2026.8.31"
-npm_deps() {
-	dir="$(cd "$(dirname "$0")/.." && pwd)/build-npm"
-	[ -x "$dir/node_modules/.bin/mcp-server-filesystem" ] && return 0
-	if ! command -v npm >/dev/null 2>&1; then
-		if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
-			apt-get install -y -qq --no-install-recommends npm >/dev/null || true
-		fi
-		command -v npm >/dev/null 2>&1 ||
-			{ echo "deps: npm not found; tests/e2e/62-mcp.sh will SKIP" >&2; return 0; }
-	fi
-	echo "deps: npm install $MCP_FS into build-npm/"
-	mkdir -p "$dir"
-	npm install --prefix "$dir" --no-audit --no-fund --silent "$MCP_FS" >/dev/null 2>&1 ||
-		echo "deps: npm install failed (registry unreachable?); tests/e2e/62-mcp.sh will SKIP" >&2
-}
+# The MCP server the integration test drives, from npm (tools/npm-deps.sh).
+npm_deps() { sh "$(dirname "$0")/npm-deps.sh"; }
 
 [ -z "$missing" ] && { npm_deps; exit 0; }
 
