@@ -44,12 +44,17 @@ void cls_add(struct cctx *x, enum tier t, const char *rule, struct span sp, cons
 		if (v->findings[i].rule == rule && v->findings[i].span.off == sp.off &&
 		    v->findings[i].span.len == sp.len && v->findings[i].tier >= t)
 			return;
-	verdict_add(v, t, rule, sp, "%s", "");
-	f = &v->findings[v->nfindings - 1];
-	free(f->reason);
+	/* verdict_add() with a va_list: one formatting, one allocation */
+	v->findings = xreallocarray(v->findings, v->nfindings + 1, sizeof(*v->findings));
+	f = &v->findings[v->nfindings++];
+	f->rule = rule;
+	f->tier = t;
+	f->span = sp;
 	va_start(ap, fmt);
 	f->reason = xvasprintf(fmt, ap);
 	va_end(ap);
+	if (t > v->tier)
+		v->tier = t;
 }
 
 static void ctx_init(struct cctx *x, struct arena *a, struct verdict *v,

@@ -138,8 +138,9 @@ struct lexer {
 	int npending;
 	const char *err;      /* static message when TOK_ERR */
 	size_t errpos;
-	char *sb;             /* scratch for word values */
+	char *sb;             /* scratch for word values: arena, then heap */
 	size_t sblen, sbcap;
+	bool sbheap;
 };
 void lex_init(struct lexer *lx, struct cctx *x, const char *s, size_t n, size_t pos);
 void lex_fini(struct lexer *lx);

@@ -99,22 +99,37 @@ const char *secrets_path(const struct cctx *x, const char *abs)
 	return base ? basename_secret(base + 1) : NULL;
 }
 
-static const char *const secret_hints[] = {
-	".ssh", ".aws", "gcloud", ".kube", ".docker", ".netrc", "credentials", ".env",
-	"id_rsa", "id_ed25519", "id_ecdsa", "id_dsa", ".pem", ".key", "shadow", "sudoers",
-	".gnupg", ".pgpass", "environ", ".pypirc", ".p12", ".pfx", "/etc/ssl", ".config/gh",
-	".vault-token", ".azure", ".password-store", ".my.cnf", ".jks", ".ppk", ".keystore",
+/* Hints after a '.', and hints that start elsewhere (first char, rest). */
+static const char *const dot_hints[] = {
+	"ssh", "aws", "kube", "docker", "netrc", "env", "pem", "key", "gnupg", "pgpass",
+	"pypirc", "p12", "pfx", "config/gh", "config/gcloud", "vault-token", "azure",
+	"password-store", "my.cnf", "jks", "ppk", "keystore", "git-credentials",
+};
+static const char *const other_hints[] = {
+	"id_rsa", "id_ed25519", "id_ecdsa", "id_dsa", "shadow", "sudoers", "environ",
+	"credentials", "gcloud", "/etc/ssl",
 };
 
+/* One pass over s; compares only where a hint could start. */
 bool secrets_maybe_path(const char *s)
 {
-	if (strchr(s, '.') == NULL && strstr(s, "shadow") == NULL && strstr(s, "sudoers") == NULL &&
-	    strstr(s, "environ") == NULL && strstr(s, "credentials") == NULL &&
-	    strstr(s, "gcloud") == NULL)
-		return false;
-	for (size_t i = 0; i < nitems(secret_hints); i++)
-		if (strstr(s, secret_hints[i]))
-			return true;
+	for (const char *p = s; *p; p++) {
+		switch (*p) {
+		case '.':
+			for (size_t i = 0; i < nitems(dot_hints); i++)
+				if (strncmp(p + 1, dot_hints[i], strlen(dot_hints[i])) == 0)
+					return true;
+			break;
+		case 'i': case 's': case 'e': case 'c': case 'g': case '/':
+			for (size_t i = 0; i < nitems(other_hints); i++)
+				if (other_hints[i][0] == *p &&
+				    strncmp(p, other_hints[i], strlen(other_hints[i])) == 0)
+					return true;
+			break;
+		default:
+			break;
+		}
+	}
 	return false;
 }
 

@@ -14,8 +14,16 @@
 static void sb_put(struct lexer *lx, const char *p, size_t n)
 {
 	if (lx->sblen + n + 1 > lx->sbcap) {
-		lx->sbcap = (lx->sblen + n + 1) * 2;
-		lx->sb = xrealloc(lx->sb, lx->sbcap);
+		size_t cap = (lx->sblen + n + 1) * 2;
+		if (lx->sbheap) {
+			lx->sb = xrealloc(lx->sb, cap);
+		} else {
+			char *h = xmalloc(cap);
+			memcpy(h, lx->sb, lx->sblen);
+			lx->sb = h;
+			lx->sbheap = true;
+		}
+		lx->sbcap = cap;
 	}
 	memcpy(lx->sb + lx->sblen, p, n);
 	lx->sblen += n;
@@ -39,13 +47,14 @@ void lex_init(struct lexer *lx, struct cctx *x, const char *s, size_t n, size_t 
 	lx->n = n;
 	lx->pos = pos;
 	lx->cmdpos = true;
-	lx->sbcap = 256;
-	lx->sb = xmalloc(lx->sbcap);
+	lx->sbcap = n - pos + 64; /* a word's value rarely outgrows its text */
+	lx->sb = arena_alloc(x->a, lx->sbcap);
 }
 
 void lex_fini(struct lexer *lx)
 {
-	free(lx->sb);
+	if (lx->sbheap)
+		free(lx->sb);
 	lx->sb = NULL;
 }
 
@@ -694,7 +703,14 @@ void lex_next(struct lexer *lx, struct token *t)
 		lex_procsub(lx, t);
 		return;
 	}
-	if (lex_redir(lx, t) || lex_op(lx, t))
-		return;
+	{
+		char c = lx->s[lx->pos];
+		bool maybe_redir = c == '<' || c == '>' || c == '&' ||
+		                   (c >= '0' && c <= '9' && lx->pos + 1 < lx->n);
+		if (maybe_redir && lex_redir(lx, t))
+			return;
+		if (strchr(";&|()\n", c) && c && lex_op(lx, t))
+			return;
+	}
 	lex_word(lx, t);
 }

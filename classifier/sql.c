@@ -5,6 +5,8 @@
  * fallback (sql_fallback.c). If libpg_query cannot be loaded the call fails
  * closed: sql.parser_unavailable (high) plus the fallback's reading.
  */
+#include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "classifier/classifier_internal.h"
@@ -198,11 +200,37 @@ static const struct {
 	{"DiscardStmt", NULL}, {"VacuumStmt", NULL},
 };
 
-static int node_index(const char *type)
+/* The node table in name order, built once (rows stay grouped by kind). */
+static size_t order[nitems(nodes)];
+static pthread_once_t order_once = PTHREAD_ONCE_INIT;
+
+static int order_cmp(const void *a, const void *b)
+{
+	return strcmp(nodes[*(const size_t *)a].type, nodes[*(const size_t *)b].type);
+}
+
+static void order_build(void)
 {
 	for (size_t i = 0; i < nitems(nodes); i++)
-		if (strcmp(nodes[i].type, type) == 0)
-			return (int)i;
+		order[i] = i;
+	qsort(order, nitems(nodes), sizeof(order[0]), order_cmp);
+}
+
+static int node_index(const char *type)
+{
+	size_t lo = 0, hi = nitems(nodes);
+
+	pthread_once(&order_once, order_build);
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int c = strcmp(type, nodes[order[mid]].type);
+		if (c == 0)
+			return (int)order[mid];
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
 	return -1;
 }
 
