@@ -149,11 +149,17 @@ static int entries_read(const struct lazy_git *g, struct layer *ly, size_t n,
 	if (g->git_config_iterator_new(&it, cfg) < 0)
 		goto gitfail;
 	while (g->git_config_next(&e, it) == 0) {
+		if (*nout == POLICY_MAX_ENTRIES) {
+			load_error_add(le, "more than %d policy entries in all files: refusing them",
+			               POLICY_MAX_ENTRIES);
+			goto out;
+		}
 		*out = xreallocarray(*out, *nout + 1, sizeof(**out));
 		(*out)[*nout] = (struct entry){e->level, *nout, xstrdup(e->name), xstrdup(e->value)};
 		(*nout)++;
 	}
-	qsort(*out, *nout, sizeof(**out), entry_cmp);
+	if (*nout > 1)
+		qsort(*out, *nout, sizeof(**out), entry_cmp);
 	rc = 0;
 	goto out;
 gitfail:

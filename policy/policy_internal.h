@@ -15,6 +15,7 @@
 #define POLICY_MAX_TOOLS 64       /* distinct tools the per-minute breaker tracks */
 #define POLICY_MAX_RULES 10000    /* rules per policy, all layers and the session */
 #define POLICY_MAX_PATTERN 4096   /* bytes in one rule pattern */
+#define POLICY_MAX_ENTRIES 100000 /* key = value lines over every layer */
 
 /* What a rule pattern matches against. */
 enum pattern_kind {
