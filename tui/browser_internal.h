@@ -10,6 +10,7 @@
 #define BROWSER_PAGE 200   /* items fetched per page */
 #define BROWSER_WINDOW 600 /* items kept; scrolling further drops the far end */
 #define PROMPT_MAX 400     /* bytes a prompt answer may hold */
+#define STEP_TICK_MS 250   /* key wait per turn: countdowns and queue counts refresh */
 
 /* The browser's own commands (nav_keys in browser.c). */
 enum nav_cmd {

@@ -280,3 +280,22 @@ void browser_layout(struct browser *b, int rows, int cols, const struct trow **o
 		out[i] = s[i].d ? &s[i].d->rows[s[i].row] : NULL;
 	free(s);
 }
+
+enum baction browser_step(struct browser *b, const struct screen_io *io,
+                          const struct trow ***rows, int *cmd, long long *drawn_ns)
+{
+	int nr = 0, nc = 0, cr, cc;
+	struct tkey k;
+
+	io->size(io->arg, &nr, &nc);
+	if (nr < 1 || nc < 1)
+		nr = 1, nc = 8;
+	*rows = xreallocarray(*rows, (size_t)nr, sizeof(**rows));
+	browser_layout(b, nr, nc, *rows, &cr, &cc);
+	io->draw(io->arg, *rows, nr, cr, cc);
+	if (drawn_ns && *drawn_ns == 0)
+		*drawn_ns = clock_ns();
+	if (io->read(io->arg, STEP_TICK_MS, &k) < 0)
+		return BA_GONE;
+	return browser_key(b, &k, cmd);
+}

@@ -17,7 +17,6 @@
 #include "tui/tui.h"
 #include "tui/tui_internal.h"
 
-#define READ_TICK_MS 250 /* how often the countdown and the queue count refresh */
 
 enum approve_cmd { AC_APPROVE = 100, AC_DENY, AC_QUIT, AC_REMEMBER, AC_SAVE, AC_EDIT };
 enum approve_prompt { AP_REASON = 1, AP_REMEMBER, AP_SAVE };
@@ -275,8 +274,7 @@ static void do_prompt(struct approve_screen *s)
 static void approve_loop(struct approve_screen *s, const struct screen_io *io)
 {
 	const struct trow **rows = NULL;
-	int nr = 0, nc = 0, cr, cc, cmd = 0;
-	struct tkey k;
+	int cmd = 0;
 
 	while (!s->done) {
 		if ((s->ans->signal = tui_signal_caught()) != 0) {
@@ -287,20 +285,11 @@ static void approve_loop(struct approve_screen *s, const struct screen_io *io)
 			finish(s, TUI_TIMEOUT);
 			break;
 		}
-		io->size(io->arg, &nr, &nc);
-		rows = xreallocarray(rows, (size_t)(nr > 0 ? nr : 1), sizeof(*rows));
-		browser_layout(s->b, nr, nc, rows, &cr, &cc);
-		io->draw(io->arg, rows, nr, cr, cc);
-		if (s->ans->first_frame_ns == 0)
-			s->ans->first_frame_ns = clock_ns();
-		if (io->read(io->arg, READ_TICK_MS, &k) < 0) {
-			finish(s, TUI_HANGUP);
-			break;
-		}
-		switch (browser_key(s->b, &k, &cmd)) {
+		switch (browser_step(s->b, io, &rows, &cmd, &s->ans->first_frame_ns)) {
 		case BA_CMD: do_cmd(s, cmd); break;
 		case BA_PROMPT: do_prompt(s); break;
 		case BA_QUIT: finish(s, TUI_DENY); break;
+		case BA_GONE: finish(s, TUI_HANGUP); break;
 		case BA_NONE: break;
 		}
 	}

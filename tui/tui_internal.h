@@ -13,6 +13,9 @@
 
 #include "core/airlock.h"
 
+struct db;
+struct db_filter;
+
 /* ---- Styled text (doc.c) ------------------------------------------------ */
 
 /* What a run of text means; term.c maps each to colours and attributes. */
@@ -176,6 +179,7 @@ enum baction {
 	BA_CMD,     /* a screen key: *cmd says which */
 	BA_PROMPT,  /* a prompt was answered: browser_prompt_text() */
 	BA_QUIT,    /* leave the screen */
+	BA_GONE,    /* the terminal went away */
 };
 
 enum bmode { BM_LIST, BM_DETAIL };
@@ -257,6 +261,16 @@ struct screen_io {
 };
 /* Fills io with t's functions. */
 void term_screen_io(struct term *t, struct screen_io *io);
+/*
+ * One turn of a screen: lays out and draws a frame on io (*rows is a
+ * scratch array the caller frees), sets *drawn_ns (when not NULL and still
+ * 0) once it is on screen, reads a key and handles it. Returns the action.
+ */
+enum baction browser_step(struct browser *b, const struct screen_io *io,
+                          const struct trow ***rows, int *cmd, long long *drawn_ns);
+/* The audit browser over any io (tests). */
+int tui_audit_browse_io(struct db *db, const struct db_filter *f, const struct screen_io *io,
+                        bool ascii, char **errstr);
 
 struct tui_ask;
 struct tui_answer;

@@ -1,0 +1,425 @@
+/*
+ * tui_audit.c: the audit log browser (`airlock audit` on a terminal): the
+ * browser's list over db_calls_page() (keyset paging, so a log of any size
+ * opens at the speed of one page) and a detail view per call from
+ * db_call_detail(). Read-only: it never writes to the log.
+ * Everything read from the log is agent-supplied text: it goes through
+ * doc.c and is shown escaped.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util.h"
+#include "db/db.h"
+#include "tui/tui.h"
+#include "tui/tui_internal.h"
+
+#define FILTER_WORDS 16
+
+enum audit_cmd { UC_FILTER = 200, UC_CLEAR };
+enum audit_prompt { UP_FILTER = 1 };
+
+static const struct keybind audit_keys[] = {
+	{0, TK_ENTER, 0, "open", NULL},
+	{'f', TK_NONE, UC_FILTER, "filter",
+	 "f: filter: tier:high (tier:high+ = or higher) decision:denied tool:shell rule:ID "
+	 "session:N since:DATE until:DATE; other words search the summary"},
+	{'c', TK_NONE, UC_CLEAR, "clear", "c: clear the filters"},
+	{'v', TK_NONE, 0, "view", NULL},
+	{'q', TK_NONE, 0, "back/quit", NULL},
+	{'?', TK_NONE, 0, "help", NULL},
+	{0, TK_NONE, 0, NULL, NULL},
+};
+
+struct audit_screen {
+	struct db *db;
+	struct db_filter f;
+	char *ftext;                /* the filter as typed ("" when none) */
+	char *owned[FILTER_WORDS];  /* strings f points into */
+	size_t nowned;
+	struct browser *b;
+};
+
+/* ---- the list ---------------------------------------------------------- */
+
+struct page_ctx {
+	struct browser *b;
+};
+
+static int row_cb(void *arg, const struct db_call_row *r)
+{
+	struct page_ctx *p = arg;
+	char when[20] = "", dur[24] = "-", *text;
+	const char *tier = r->tier >= 0 && r->tier < TIER_COUNT ? tier_name(r->tier) : "?";
+	const char *tool = r->name && *r->name ? r->name : r->tool ? r->tool : "?";
+
+	if (r->time && strlen(r->time) >= 19) { /* 2026-11-30T11:47:07.123Z -> 11-30 11:47:07 */
+		memcpy(when, r->time + 5, 14);
+		when[5] = ' ';
+		when[14] = '\0';
+	}
+	if (r->duration_ms >= 0)
+		snprintf(dur, sizeof(dur), "%lldms", r->duration_ms);
+	text = xasprintf("%-14s  %-8s  %-8s %8s  %-10s  %s", when, tier,
+	                 r->decision ? r->decision : "-", dur, tool, r->summary ? r->summary : "");
+	browser_add(p->b, r->id, text, r->tier >= 0 && r->tier < TIER_COUNT ? r->tier : -1, 16,
+	            strlen(tier));
+	free(text);
+	return 0;
+}
+
+static int audit_page(void *arg, struct browser *b, int64_t key, int dir, size_t limit,
+                      char **errstr)
+{
+	struct audit_screen *s = arg;
+	struct page_ctx p = {b};
+
+	return db_calls_page(s->db, &s->f, key, dir > 0 ? DB_PAGE_OLDER : DB_PAGE_NEWER, limit,
+	                     row_cb, &p, errstr);
+}
+
+static void audit_header(void *arg, struct browser *b, struct doc *d)
+{
+	struct audit_screen *s = arg;
+
+	doc_puts(d, " airlock audit ", TA_TITLE);
+	doc_puts(d, browser_mode(b) == BM_LIST ? "  newest first" : "  one call", TA_DIM);
+	doc_puts(d, "  filter: ", TA_DIM);
+	doc_puts(d, *s->ftext ? s->ftext : "none", TA_BOLD);
+	doc_newline(d);
+	if (browser_mode(b) == BM_LIST)
+		doc_puts(d, "time            tier      decision      dur  tool        summary\n",
+		         TA_DIM);
+}
+
+/* ---- the detail view ------------------------------------------------------ */
+
+static const char *jstr(json_t *o, const char *k)
+{
+	const char *v = json_string_value(json_object_get(o, k));
+	return v ? v : "";
+}
+
+/* An object field by field: strings as text, the rest as JSON. */
+static void put_fields(struct doc *d, json_t *o)
+{
+	const char *k;
+	json_t *v;
+
+	json_object_foreach(o, k, v) {
+		doc_printf(d, TA_DIM, "  %s: ", k);
+		if (json_is_string(v)) {
+			doc_puts(d, json_string_value(v), TA_NORMAL);
+		} else {
+			char *t = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+			doc_puts(d, t ? t : "?", TA_NORMAL);
+			free(t);
+		}
+		doc_newline(d);
+	}
+}
+
+static void put_classified(struct doc *d, json_t *body)
+{
+	json_t *rules = json_object_get(body, "rules"), *reasons = json_object_get(body, "reasons");
+	enum tier t = TIER_LOW;
+
+	tier_from_name(jstr(body, "tier"), &t);
+	doc_puts(d, "\nTier and rules: ", TA_BOLD);
+	doc_printf(d, TA_TIER(t), " %s ", tier_name(t));
+	doc_newline(d);
+	for (size_t i = 0; i < json_array_size(rules); i++) {
+		doc_printf(d, TA_NORMAL, "  %s: ", json_string_value(json_array_get(rules, i)));
+		doc_puts(d, json_string_value(json_array_get(reasons, i)) ?: "", TA_NORMAL);
+		doc_newline(d);
+	}
+}
+
+static void put_decided(struct doc *d, json_t *body)
+{
+	json_t *w = json_object_get(body, "wait_ms");
+
+	doc_puts(d, "\nDecision: ", TA_BOLD);
+	doc_printf(d, TA_NORMAL, "%s (policy said %s), by %s", jstr(body, "decision"),
+	           jstr(body, "action"), jstr(body, "who"));
+	if (json_integer_value(w) > 0)
+		doc_printf(d, TA_NORMAL, " after waiting %.1f s", (double)json_integer_value(w) / 1000);
+	doc_newline(d);
+	if (*jstr(body, "reason")) {
+		doc_puts(d, "  reason: ", TA_DIM);
+		doc_puts(d, jstr(body, "reason"), TA_NORMAL);
+		doc_newline(d);
+	}
+}
+
+static void put_finished(struct doc *d, json_t *body)
+{
+	doc_puts(d, "\nOutcome: ", TA_BOLD);
+	doc_printf(d, TA_NORMAL, "%s, exit %lld, signal %lld, %lld ms, cpu %lld ms, peak %lld kB%s\n",
+	           json_is_true(json_object_get(body, "ran")) ? "ran" : "did not run",
+	           json_integer_value(json_object_get(body, "exit_code")),
+	           json_integer_value(json_object_get(body, "signal")),
+	           json_integer_value(json_object_get(body, "duration_ms")),
+	           json_integer_value(json_object_get(body, "cpu_ms")),
+	           json_integer_value(json_object_get(body, "peak_kb")),
+	           json_is_true(json_object_get(body, "truncated")) ? ", output truncated" : "");
+	for (int i = 0; i < 2; i++) {
+		const char *k = i ? "stderr" : "stdout";
+		if (*jstr(body, k) == '\0')
+			continue;
+		doc_printf(d, TA_BOLD, "%s:\n", k);
+		doc_puts(d, jstr(body, k), TA_NORMAL);
+		doc_newline(d);
+	}
+}
+
+/* One event in the formatted view, by kind. */
+static void put_event(struct doc *d, json_t *ev)
+{
+	const char *kind = jstr(ev, "kind");
+	json_t *body = json_object_get(ev, "body");
+
+	if (strcmp(kind, "received") == 0) {
+		doc_printf(d, TA_BOLD, "\nInput (%s, received %s):\n", jstr(body, "name"),
+		           jstr(ev, "time"));
+		put_fields(d, json_object_get(body, "input"));
+	} else if (strcmp(kind, "classified") == 0) {
+		put_classified(d, body);
+	} else if (strcmp(kind, "decided") == 0) {
+		put_decided(d, body);
+	} else if (strcmp(kind, "previewed") == 0) {
+		doc_puts(d, "\nPreview (n/N: files):\n", TA_BOLD);
+		doc_put_diff(d, jstr(body, "preview"));
+	} else if (strcmp(kind, "finished") == 0) {
+		put_finished(d, body);
+	}
+}
+
+static int audit_detail(void *arg, int64_t key, int view, struct doc *d, char **errstr)
+{
+	struct audit_screen *s = arg;
+	json_t *det = NULL, *events, *sess;
+	char *raw;
+
+	if (db_call_detail(s->db, key, &det, errstr) != 0)
+		return -1;
+	events = json_object_get(det, "events");
+	sess = json_object_get(det, "session");
+	doc_printf(d, TA_BOLD, "Call %lld", (long long)key);
+	doc_printf(d, TA_NORMAL, "  session %lld (%s) ", json_integer_value(json_object_get(sess, "id")),
+	           jstr(sess, "mode"));
+	doc_puts(d, jstr(sess, "user"), TA_NORMAL);
+	doc_puts(d, "@", TA_NORMAL);
+	doc_puts(d, jstr(sess, "host"), TA_NORMAL);
+	doc_puts(d, " in ", TA_DIM);
+	doc_puts(d, jstr(sess, "cwd"), TA_NORMAL);
+	doc_newline(d);
+	if (view == 1) {
+		raw = json_dumps(det, JSON_INDENT(2));
+		doc_puts(d, "Every event, as stored (v: back):\n", TA_BOLD);
+		doc_puts(d, raw ? raw : "", TA_NORMAL);
+		free(raw);
+	} else {
+		for (size_t i = 0; i < json_array_size(events); i++)
+			put_event(d, json_array_get(events, i));
+	}
+	json_decref(det);
+	return 0;
+}
+
+static const struct browser_ops audit_ops = {
+	.page = audit_page,
+	.detail = audit_detail,
+	.header = audit_header,
+	.keys = audit_keys,
+	.nviews = 2,
+};
+
+/* ---- filters ---------------------------------------------------------------- */
+
+static const char *own(struct audit_screen *s, const char *v)
+{
+	if (s->nowned == FILTER_WORDS)
+		return NULL;
+	return s->owned[s->nowned++] = xstrdup(v);
+}
+
+static void filter_reset(struct audit_screen *s)
+{
+	for (size_t i = 0; i < s->nowned; i++)
+		free(s->owned[i]);
+	s->nowned = 0;
+	db_filter_init(&s->f);
+}
+
+/* One key:value word into f; returns -1 with *errstr on a bad one. */
+static int filter_word(struct audit_screen *s, const char *w, struct buf *text, char **errstr)
+{
+	static const char *const keys[] = {"tier", "decision", "tool", "rule", "session",
+	                                   "since", "until", "mode"};
+	const char *colon = strchr(w, ':'), *v = colon ? colon + 1 : NULL;
+	size_t k, kl = colon ? (size_t)(colon - w) : 0;
+	long long n;
+
+	for (k = 0; colon && k < nitems(keys); k++)
+		if (strlen(keys[k]) == kl && strncmp(w, keys[k], kl) == 0)
+			break;
+	if (colon == NULL || k == nitems(keys)) { /* a plain word searches the summary */
+		buf_printf(text, "%s%s", text->len ? " " : "", w);
+		return 0;
+	}
+	switch (k) {
+	case 0: {
+		char *t = xstrdup(v);
+		size_t tl = strlen(t);
+		enum tier tr;
+		if ((s->f.tier_at_least = tl && t[tl - 1] == '+'))
+			t[tl - 1] = '\0';
+		if (tier_from_name(t, &tr) < 0) {
+			*errstr = xasprintf("unknown tier %s (low, medium, high, critical)", t);
+			free(t);
+			return -1;
+		}
+		free(t);
+		s->f.tier = (int)tr;
+		return 0;
+	}
+	case 1: s->f.decision = own(s, v); return 0;
+	case 2: s->f.tool = own(s, v); return 0;
+	case 3: s->f.rule = own(s, v); return 0;
+	case 4:
+		if (parse_ll(v, 1, INT64_MAX, &n) < 0) {
+			*errstr = xasprintf("session wants a number, not %s", v);
+			return -1;
+		}
+		s->f.session = n;
+		return 0;
+	case 5: s->f.since = own(s, v); return 0;
+	case 6: s->f.until = own(s, v); return 0;
+	default: s->f.mode = own(s, v); return 0;
+	}
+}
+
+/* Parses a filter line into s->f; returns -1 with *errstr. */
+static int filter_parse(struct audit_screen *s, const char *line, char **errstr)
+{
+	char *copy = xstrdup(line), *save = NULL;
+	struct buf text;
+	int rc = 0;
+
+	filter_reset(s);
+	buf_init(&text, 1024);
+	for (char *w = strtok_r(copy, " \t", &save); w && rc == 0; w = strtok_r(NULL, " \t", &save))
+		rc = filter_word(s, w, &text, errstr);
+	if (rc == 0 && text.len)
+		s->f.text = own(s, text.data);
+	buf_free(&text);
+	free(copy);
+	return rc;
+}
+
+static void apply_filter(struct audit_screen *s, const char *line)
+{
+	char *err = NULL;
+
+	if (filter_parse(s, line, &err) < 0) {
+		browser_message(s->b, "%s; filter not changed", err);
+		free(err);
+		filter_parse(s, s->ftext, &err); /* the old one parsed before */
+		return;
+	}
+	free(s->ftext);
+	s->ftext = xstrdup(line);
+	if (browser_reload(s->b, &err) < 0) {
+		browser_message(s->b, "%s", err);
+		free(err);
+	}
+}
+
+/* ---- the loop --------------------------------------------------------------- */
+
+static void audit_loop(struct audit_screen *s, const struct screen_io *io)
+{
+	const struct trow **rows = NULL;
+	int cmd = 0;
+
+	for (;;) {
+		if (tui_signal_caught())
+			break;
+		enum baction a = browser_step(s->b, io, &rows, &cmd, NULL);
+		if (a == BA_QUIT || a == BA_GONE)
+			break;
+		if (a == BA_CMD && cmd == UC_FILTER)
+			browser_prompt(s->b, UP_FILTER, "filter: ", s->ftext);
+		else if (a == BA_CMD && cmd == UC_CLEAR)
+			apply_filter(s, "");
+		else if (a == BA_PROMPT && browser_prompt_id(s->b) == UP_FILTER)
+			apply_filter(s, browser_prompt_text(s->b));
+	}
+	free(rows);
+}
+
+/* Takes the caller's filter as the starting point, shown as filter words. */
+static void filter_from(struct audit_screen *s, const struct db_filter *f)
+{
+	struct buf b;
+
+	buf_init(&b, 4096);
+	if (f && f->tier >= 0)
+		buf_printf(&b, " tier:%s%s", tier_name((enum tier)f->tier), f->tier_at_least ? "+" : "");
+	if (f && f->session)
+		buf_printf(&b, " session:%lld", (long long)f->session);
+	static const char *const names[] = {"decision", "tool", "rule", "since", "until", "mode"};
+	const char *vals[] = {f ? f->decision : NULL, f ? f->tool : NULL, f ? f->rule : NULL,
+	                      f ? f->since : NULL,    f ? f->until : NULL, f ? f->mode : NULL};
+	for (size_t i = 0; i < nitems(names); i++)
+		if (vals[i])
+			buf_printf(&b, " %s:%s", names[i], vals[i]);
+	if (f && f->text)
+		buf_printf(&b, " %s", f->text);
+	s->ftext = xstrdup(b.len ? b.data + 1 : "");
+	buf_free(&b);
+}
+
+int tui_audit_browse_io(struct db *db, const struct db_filter *f, const struct screen_io *io,
+                        bool ascii, char **errstr)
+{
+	struct audit_screen s = {.db = db};
+	char *err = NULL;
+	int rc = -1;
+
+	filter_from(&s, f);
+	if (filter_parse(&s, s.ftext, &err) < 0) {
+		*errstr = xasprintf("bad filter: %s", err);
+		free(err);
+		goto out;
+	}
+	s.b = browser_new(&audit_ops, &s, false, ascii);
+	if (browser_reload(s.b, errstr) < 0)
+		goto out;
+	audit_loop(&s, io);
+	rc = 0;
+out:
+	browser_free(s.b);
+	filter_reset(&s);
+	free(s.ftext);
+	return rc;
+}
+
+int tui_audit_browse(struct db *db, const struct db_filter *f, char **errstr)
+{
+	struct term *t = NULL;
+	struct screen_io io;
+	int rc;
+
+	tui_signals_catch();
+	if (term_open(NULL, &t, errstr) < 0) {
+		tui_signals_restore();
+		return -1;
+	}
+	term_screen_io(t, &io);
+	rc = tui_audit_browse_io(db, f, &io, !term_utf8(t), errstr);
+	term_close(t);
+	tui_signals_restore();
+	return rc;
+}
