@@ -617,7 +617,7 @@ void load_apply_entry(struct load_ctx *cx, const char *name, const char *value)
 	char *section, *sub = NULL, *why = NULL, *loc = NULL;
 	const struct key_def *k;
 	bool known;
-	int r;
+	int r = -1;
 
 	if (dot1 == NULL)
 		return; /* libgit2 never yields a name without a key */
@@ -625,21 +625,18 @@ void load_apply_entry(struct load_ctx *cx, const char *name, const char *value)
 	if (dot2 > dot1)
 		sub = xstrndup(dot1 + 1, (size_t)(dot2 - dot1 - 1));
 	k = key_find(section, dot2 + 1, &known);
-	if (k == NULL) {
-		loc = where(cx, section, sub, dot2 + 1, value);
-		load_error_add(cx->le, known ? "%s: unknown key" : "%s: unknown section", loc);
+	if (k == NULL)
+		why = xstrdup(known ? "unknown key" : "unknown section");
+	else if ((why = sub_check(k, sub)) == NULL)
+		r = k->set(cx, sub, value, k->arg, &why);
+	if (r == 0)
 		goto out;
-	}
-	loc = where(cx, section, sub, k->key, value);
-	if ((why = sub_check(k, sub)) != NULL) {
-		load_error_add(cx->le, "%s: %s", loc, why);
-		goto out;
-	}
-	r = k->set(cx, sub, value, k->arg, &why);
-	if (r < 0)
-		load_error_add(cx->le, "%s: %s", loc, why ? why : "bad value");
-	else if (r == IGNORED)
+	/* only now: finding the line reads the file again */
+	loc = where(cx, section, sub, k ? k->key : dot2 + 1, value);
+	if (r == IGNORED)
 		ignored_add(cx, loc, value);
+	else
+		load_error_add(cx->le, "%s: %s", loc, why ? why : "bad value");
 out:
 	free(why);
 	free(loc);
