@@ -40,9 +40,13 @@ void cls_add(struct cctx *x, enum tier t, const char *rule, struct span sp, cons
 	struct finding *f;
 	va_list ap;
 
+	bool many = v->nfindings >= CLS_MAX_FINDINGS;
+
+	/* past the cap, a rule is kept once per tier: the tier stays exact and
+	 * the work stays linear in the input */
 	for (size_t i = 0; i < v->nfindings; i++)
-		if (v->findings[i].rule == rule && v->findings[i].span.off == sp.off &&
-		    v->findings[i].span.len == sp.len && v->findings[i].tier >= t)
+		if (v->findings[i].rule == rule && v->findings[i].tier >= t &&
+		    (many || (v->findings[i].span.off == sp.off && v->findings[i].span.len == sp.len)))
 			return;
 	/* verdict_add() with a va_list: one formatting, one allocation */
 	v->findings = xreallocarray(v->findings, v->nfindings + 1, sizeof(*v->findings));
@@ -55,6 +59,33 @@ void cls_add(struct cctx *x, enum tier t, const char *rule, struct span sp, cons
 	va_end(ap);
 	if (t > v->tier)
 		v->tier = t;
+}
+
+void cls_add_command(struct cctx *x, char **argv, struct span sp)
+{
+	struct verdict *v = x->v;
+
+	if (v->ncommands == x->capcmds) {
+		x->capcmds = x->capcmds ? x->capcmds * 2 : 8;
+		v->commands = xreallocarray(v->commands, x->capcmds, sizeof(*v->commands));
+	}
+	v->commands[v->ncommands].argv = argv;
+	v->commands[v->ncommands].span = sp;
+	v->ncommands++;
+}
+
+void cls_add_path(struct cctx *x, char ***vec, const char *abs)
+{
+	struct span all = {0, 0};
+
+	if (strv_len(*vec) < CLS_MAX_PATHS) {
+		verdict_add_path(vec, abs);
+		return;
+	}
+	if (!strv_contains(*vec, abs))
+		cls_add(x, TIER_HIGH, "parse.uncertain", all,
+		        "more than %d paths or hosts: the rest are not listed for policy",
+		        CLS_MAX_PATHS);
 }
 
 static void ctx_init(struct cctx *x, struct arena *a, struct verdict *v,
@@ -201,7 +232,7 @@ static void file_read(struct cctx *x, const char *p)
 
 	if (!path_of(x, p, abs, sizeof(abs), "read_file"))
 		return;
-	verdict_add_path(&x->v->reads, abs);
+	cls_add_path(x, &x->v->reads, abs);
 	if ((why = secrets_path(x, abs)) != NULL)
 		cls_add(x, TIER_HIGH, "secrets.read", whole(x), "reads %s (%s)", abs, why);
 }
@@ -260,7 +291,7 @@ static void sql_call(struct cctx *x, const struct call *c)
 	if (x->v->tier > TIER_LOW)
 		paths_write_abs(x, abs, whole(x), abs);
 	else
-		verdict_add_path(&x->v->reads, abs);
+		cls_add_path(x, &x->v->reads, abs);
 }
 
 struct verdict *classify_call(const struct call *c, const struct classify_opts *opts)

@@ -16,6 +16,8 @@
 #define CLS_MAX_INPUT CLASSIFY_MAX_INPUT
 #define CLS_MAX_DEPTH 12          /* nested -c / eval / $( ) levels */
 #define CLS_MAX_PATH 4096
+#define CLS_MAX_FINDINGS 256      /* past it, one finding per rule and tier */
+#define CLS_MAX_PATHS 1024        /* reads[]/writes[] entries; more is parse.uncertain */
 
 /* A bump allocator: one inline block, then heap blocks; freed at once. */
 struct arena_blk;
@@ -51,11 +53,17 @@ struct cctx {
 	int depth;
 	struct frame f;
 	const char *funcs[32]; /* functions defined so far (their bodies judged) */
+	size_t capcmds;        /* v->commands grows by doubling, not by one */
 	size_t nfuncs;
 };
 
 /* Maps an offset range of the current frame to a subject span. */
 struct span cls_span(const struct cctx *x, size_t off, size_t len);
+/* Records a command that would run; takes ownership of argv. */
+void cls_add_command(struct cctx *x, char **argv, struct span sp);
+/* Adds abs to vec (reads, writes or hosts) unless there; past CLS_MAX_PATHS
+ * it records parse.uncertain instead (policy could not see every path). */
+void cls_add_path(struct cctx *x, char ***vec, const char *abs);
 /* verdict_add() unless this rule already fired on the same span. */
 void cls_add(struct cctx *x, enum tier t, const char *rule, struct span sp,
              const char *fmt, ...) AIRLOCK_PRINTF(5, 6);

@@ -24,7 +24,7 @@ void net_add_host(struct cctx *x, const char *host, size_t n)
 		h[k] = (char)tolower((unsigned char)host[k]);
 	h[k] = '\0';
 	if (k)
-		verdict_add_path(&x->v->hosts, h);
+		cls_add_path(x, &x->v->hosts, h);
 }
 
 /* scheme://[user[:pw]@]host[:port][/...] or [user@]host:path */

@@ -219,7 +219,7 @@ void paths_read(struct cctx *x, const struct word *w, const char *p)
 		return;
 	if (!paths_resolve(x, p, abs, sizeof(abs)))
 		return;
-	verdict_add_path(&x->v->reads, abs);
+	cls_add_path(x, &x->v->reads, abs);
 	if (paths_class(x, abs) == PC_NET) {
 		dev_tcp_host(x, abs);
 		cls_add(x, TIER_HIGH, "net.fetch", sp, "opens a network connection through %s", abs);
@@ -284,7 +284,7 @@ void paths_write_abs(struct cctx *x, const char *abs, struct span sp, const char
 		return;
 	case PC_DISK:
 		cls_add(x, TIER_CRITICAL, "sys.disk", sp, "writes straight onto the device %s", abs);
-		verdict_add_path(&x->v->writes, abs);
+		cls_add_path(x, &x->v->writes, abs);
 		return;
 	case PC_WORKDIR:
 	case PC_TMP:
@@ -292,7 +292,7 @@ void paths_write_abs(struct cctx *x, const char *abs, struct span sp, const char
 	case PC_UNKNOWN:
 		break;
 	}
-	verdict_add_path(&x->v->writes, abs);
+	cls_add_path(x, &x->v->writes, abs);
 	if ((why = persistence(x, abs)) != NULL)
 		cls_add(x, TIER_HIGH, "fs.write.persistence", sp,
 		        "writes %s (%s), which runs later or grants access", shown, why);

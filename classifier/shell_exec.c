@@ -176,7 +176,7 @@ static void record(struct cctx *x, const struct cmdv *c)
 	char **argv = xcalloc(c->n + 1, sizeof(*argv));
 	for (size_t i = 0; i < c->n; i++)
 		argv[i] = xstrndup(c->w[i].val, c->w[i].len);
-	verdict_add_command(x->v, argv, shell_span_words(x, c->w, c->n));
+	cls_add_command(x, argv, shell_span_words(x, c->w, c->n));
 }
 
 /* Secret paths and /dev/tcp among the arguments of any program. */

@@ -47,7 +47,7 @@ void lex_init(struct lexer *lx, struct cctx *x, const char *s, size_t n, size_t 
 	lx->n = n;
 	lx->pos = pos;
 	lx->cmdpos = true;
-	lx->sbcap = n - pos + 64; /* a word's value rarely outgrows its text */
+	lx->sbcap = (n - pos < 512 ? n - pos : 512) + 64; /* then grows on the heap */
 	lx->sb = arena_alloc(x->a, lx->sbcap);
 }
 
@@ -337,10 +337,16 @@ static void lex_dq(struct lexer *lx, unsigned *flags, bool heredoc)
 		lex_fail(lx, "unbalanced double quote", start);
 }
 
+/* How far lex_is_brace and lex_is_bracket look ahead; past it they answer
+ * "glob", which only ever raises the tier. Keeps lexing linear. */
+#define LOOKAHEAD 256
+
 /* Unquoted {a,b} or {1..3}: brace expansion makes the value unknown. */
 static bool lex_is_brace(const struct lexer *lx)
 {
 	for (size_t i = lx->pos + 1; i < lx->n && !is_meta(lx->s[i]); i++) {
+		if (i - lx->pos > LOOKAHEAD)
+			return true;
 		if (lx->s[i] == '}')
 			return false;
 		if (lx->s[i] == ',' || (lx->s[i] == '.' && i + 1 < lx->n && lx->s[i + 1] == '.'))
@@ -353,7 +359,7 @@ static bool lex_is_brace(const struct lexer *lx)
 static bool lex_is_bracket(const struct lexer *lx)
 {
 	for (size_t i = lx->pos + 1; i < lx->n && !is_meta(lx->s[i]); i++)
-		if (lx->s[i] == ']')
+		if (lx->s[i] == ']' || i - lx->pos > LOOKAHEAD)
 			return true;
 	return false;
 }

@@ -41,7 +41,7 @@ static void delete_targets(struct cctx *x, struct cmdv *c, const char *argopts,
 			        verb, w->val);
 			continue;
 		}
-		verdict_add_path(&x->v->writes, abs);
+		cls_add_path(x, &x->v->writes, abs);
 		if ((recursive || strstr(abs, "*")) && critical_target(x, abs))
 			cls_add(x, TIER_CRITICAL, "fs.delete.root", sp,
 			        "%s %s: the whole filesystem, the home directory or a system directory",
