@@ -16,6 +16,8 @@
 #include <cmocka.h>
 
 #include "core/util.h"
+#include "db/db.h"
+#include "gate/protocol.h"
 #include "tdata.h"
 #include "tui/browser_internal.h"
 #include "tui/tui.h"
@@ -451,13 +453,122 @@ static void test_approve_table(void **state)
 	tdata_free(rows, n);
 }
 
+/* ---- the audit browser over a real log ------------------------------------- */
+
+static char logdir[] = "/tmp/airlock-test-tui-XXXXXX";
+
+struct logcall {
+	const char *json;
+	enum tier tier;
+	const char *rule;  /* NULL: none fired */
+	enum action action;
+	enum decision decision; /* DECISION_ERROR: not decided yet */
+	const char *who, *reason;
+	long long wait_ms;
+	const char *preview;
+	bool finished;
+};
+
+static const struct logcall logcalls[] = {
+	{"{\"tool\":\"shell\",\"input\":{\"command\":\"ls -la\"}}", TIER_LOW, NULL, ACTION_AUTO,
+	 DECISION_AUTO, "policy", NULL, 0, "--- a/file1\n+++ b/file1\n@@ -1 +1 @@\n+x\n", true},
+	{"{\"tool\":\"shell\",\"input\":{\"command\":\"rm -rf build\"}}", TIER_HIGH, "fs.delete",
+	 ACTION_ASK, DECISION_DENIED, "user", "not now", 2500, NULL, true},
+	{"{\"tool\":\"shell\",\"input\":{\"command\":\"echo \\u001b[31m red\"}}", TIER_MEDIUM, NULL,
+	 ACTION_AUTO, DECISION_AUTO, "policy", NULL, 0, NULL, true},
+	{"{\"tool\":\"deploy-prod\",\"input\":{\"target\":\"eu\"}}", TIER_HIGH, "tool.unknown",
+	 ACTION_ASK, DECISION_ERROR, NULL, NULL, 0, NULL, false},
+};
+
+static void log_call(struct db *db, const struct logcall *lc)
+{
+	struct call *c = NULL;
+	struct verdict *v = verdict_new();
+	struct outcome *o = outcome_new();
+	json_t *id = NULL;
+	char *err = NULL;
+	int64_t cid;
+
+	if (protocol_decode(lc->json, strlen(lc->json), 1, &c, &id, &err) < 0)
+		fail_msg("decode %s: %s", lc->json, err);
+	if (lc->rule)
+		verdict_add(v, lc->tier, lc->rule, (struct span){0, 2}, "because");
+	v->tier = lc->tier;
+	assert_int_equal(db_call_received(db, c, v, &cid, &err), 0);
+	if (lc->preview)
+		assert_int_equal(db_call_previewed(db, cid, lc->preview, &err), 0);
+	if (lc->decision != DECISION_ERROR)
+		assert_int_equal(db_call_decided(db, cid, lc->action, lc->decision, lc->who,
+		                                 lc->reason, lc->wait_ms, &err), 0);
+	if (lc->finished) {
+		o->decision = lc->decision;
+		o->ran = lc->decision == DECISION_AUTO;
+		o->exit_code = o->ran ? 0 : -1;
+		assert_int_equal(db_call_finished(db, cid, o, &err), 0);
+	}
+	outcome_free(o);
+	verdict_free(v);
+	call_free(c);
+	json_decref(id);
+}
+
+static struct db *make_log(void)
+{
+	struct db *db = NULL;
+	char *err = NULL, *path;
+
+	assert_non_null(mkdtemp(logdir));
+	path = xasprintf("%s/audit.db", logdir);
+	if (db_open(path, &db, &err) < 0)
+		fail_msg("db_open: %s", err);
+	assert_int_equal(db_session_begin(db, &(struct db_session_info){.cwd = "/w", .mode = "gate",
+	                                      .policy_digest = "x"}, &err), 0);
+	for (size_t i = 0; i < nitems(logcalls); i++)
+		log_call(db, &logcalls[i]);
+	free(path);
+	return db;
+}
+
+static void test_audit_table(void **state)
+{
+	struct tdata_row *rows;
+	size_t n = tdata_load("tests/data/tui/audit.tsv", &rows);
+	struct db *db = make_log();
+	char *cmd;
+
+	(void)state;
+	for (size_t i = 0; i < n; i++) {
+		const struct tdata_row *r = &rows[i];
+		struct script s = {0};
+		struct screen_io io = {&s, script_size, script_draw, script_read};
+		char *err = NULL;
+
+		s.n = parse_keys(strcmp(r->f[0], "-") ? r->f[0] : "", &s.keys);
+		if (tui_audit_browse_io(db, NULL, &io, false, &err) < 0)
+			fail_msg("%s:%zu: %s", r->file, r->line, err);
+		if (s.last == NULL || strstr(s.last, r->f[1]) == NULL)
+			fail_msg("%s:%zu: the screen lacks [%s]:\n%s", r->file, r->line, r->f[1],
+			         s.last ? s.last : "(nothing drawn)");
+		if (strcmp(r->f[2], "-") != 0 && strstr(s.last, r->f[2]) != NULL)
+			fail_msg("%s:%zu: the screen holds [%s]:\n%s", r->file, r->line, r->f[2], s.last);
+		free(s.keys);
+		free(s.last);
+	}
+	tdata_free(rows, n);
+	assert_int_equal(db_session_end(db, &(char *){NULL}), 0);
+	db_close(db);
+	cmd = xasprintf("rm -rf %s", logdir);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_escape_table),  cmocka_unit_test(test_escape_nul),
 		cmocka_unit_test(test_escape_every_byte), cmocka_unit_test(test_spans_table),
 		cmocka_unit_test(test_diff_files),    cmocka_unit_test(test_browse_table),
-		cmocka_unit_test(test_approve_table),
+		cmocka_unit_test(test_approve_table), cmocka_unit_test(test_audit_table),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }
