@@ -382,6 +382,16 @@ static void rule_export(struct cctx *x, struct cmdv *c)
 			shell_check_assign(x, &c->w[i]);
 }
 
+/* hostname NAME sets the host name; without one it only prints. */
+static void rule_hostname(struct cctx *x, struct cmdv *c)
+{
+	const struct word *w = opt_first(c, "F", NULL);
+
+	if (w || opt_short(c, 'F', "F") || opt_long(c, "--file"))
+		cls_add(x, TIER_HIGH, "sys.admin", shell_span_words(x, c->w, c->n),
+		        "changes the host name");
+}
+
 static void rule_rg(struct cctx *x, struct cmdv *c)
 {
 	if (opt_long(c, "--pre"))
@@ -416,7 +426,7 @@ const struct prog rules_fs[] = {
 	RO1("yq", "", NULL), RO1("test", "", NULL), RO1("[", "", NULL), RO1("csplit", "fbn", NULL),
 	NP("echo"), NP("printf"), NP("true"), NP("false"), NP(":"), NP("pwd"), NP("sleep"),
 	NP("date"), NP("seq"), NP("yes"), NP("expr"), NP("which"), NP("whereis"), NP("type"),
-	NP("whoami"), NP("id"), NP("groups"), NP("uname"), NP("hostname"), NP("uptime"),
+	NP("whoami"), NP("id"), NP("groups"), NP("uname"), FN("hostname", rule_hostname), NP("uptime"),
 	NP("nproc"), NP("free"), NP("ps"), NP("pgrep"), NP("top"), NP("htop"), NP("env"),
 	NP("printenv"), NP("locale"), NP("getconf"), NP("tput"), NP("clear"), NP("reset"),
 	NP("history"), NP("alias"), NP("unalias"), NP("set"), NP("shopt"), NP("unset"),

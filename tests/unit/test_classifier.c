@@ -33,6 +33,7 @@
 static const char *const files[] = {
 	"tests/data/classify/shell.tsv", "tests/data/classify/evasion.tsv",
 	"tests/data/classify/sql.tsv", "tests/data/classify/calls.tsv",
+	"tests/data/classify/programs.tsv",
 };
 
 static void dump(const struct verdict *v)
@@ -243,6 +244,12 @@ static void test_calls(void **state)
 {
 	(void)state;
 	run_file(files[3], 2);
+}
+
+static void test_programs(void **state)
+{
+	(void)state;
+	run_file(files[4], 0);
 }
 
 /* Every rule id in the catalogue is expected by at least one row. */
@@ -471,7 +478,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_no_libpg_query), cmocka_unit_test(test_shell),
 		cmocka_unit_test(test_evasion),        cmocka_unit_test(test_sql),
-		cmocka_unit_test(test_calls),          cmocka_unit_test(test_rule_coverage),
+		cmocka_unit_test(test_calls),          cmocka_unit_test(test_programs),
+		cmocka_unit_test(test_rule_coverage),
 		cmocka_unit_test(test_limits),         cmocka_unit_test(test_symlinks),
 		cmocka_unit_test(test_find_secret),    cmocka_unit_test(test_spans),
 		cmocka_unit_test(test_wrapping),
