@@ -70,6 +70,13 @@ out:
 	return rc;
 }
 
+/* Free text as a JSON string, repaired to UTF-8 (a reason typed at the
+ * approval screen, a cut summary, a cwd); JSON null for NULL. */
+static json_t *text(const char *s)
+{
+	return s ? encode_bytes(s, strlen(s)) : json_null();
+}
+
 static int step_done(struct db *db, sqlite3_stmt *st, const char *what, char **errstr)
 {
 	int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : db_fail(db, errstr, what);
@@ -112,10 +119,11 @@ int db_session_begin(struct db *db, const struct db_session_info *info, char **e
 	int64_t id = 0;
 
 	gethostname(host, sizeof(host) - 1);
-	body[0] = json_pack("{s:s?, s:s?, s:s, s:s, s:s?, s:s, s:s?, s:I, s:b}", "cwd", info->cwd,
-	                    "agent", info->agent, "user", pw ? pw->pw_name : "?", "host", host,
-	                    "mode", info->mode, "version", AIRLOCK_VERSION, "policy_sha256",
-	                    info->policy_digest, "pid", (json_int_t)getpid(), "watched", watched);
+	body[0] = json_pack("{s:o, s:o, s:o, s:o, s:o, s:s, s:o, s:I, s:b}", "cwd", text(info->cwd),
+	                    "agent", text(info->agent), "user", text(pw ? pw->pw_name : "?"),
+	                    "host", text(host), "mode", text(info->mode), "version",
+	                    AIRLOCK_VERSION, "policy_sha256", text(info->policy_digest), "pid",
+	                    (json_int_t)getpid(), "watched", watched);
 	db->session = 0;
 	if (record(db, 1, kinds, body, 0, derive_session, &watched, &id, errstr) < 0)
 		return -1;
@@ -200,11 +208,11 @@ int db_call_received(struct db *db, const struct call *c, const struct verdict *
 	json_t *bodies[2];
 	int rc;
 
-	bodies[0] = json_pack("{s:O, s:s, s:s, s:s, s:O, s:I, s:s, s:s?}", "id",
+	bodies[0] = json_pack("{s:O, s:s, s:o, s:s, s:O, s:I, s:o, s:o}", "id",
 	                      c->id ? c->id : json_null(), "tool", tool_name(c->tool), "name",
-	                      c->name ? c->name : "", "shape", shape_name(c->shape), "input",
+	                      text(c->name ? c->name : ""), "shape", shape_name(c->shape), "input",
 	                      c->input ? c->input : json_null(), "line", (json_int_t)c->line,
-	                      "summary", summary, "cwd", c->cwd);
+	                      "summary", text(summary), "cwd", text(c->cwd));
 	bodies[1] = encode_verdict_full(v);
 	free(summary);
 	rc = record(db, 2, kinds, bodies, -1, derive_received, (void *)v, call_id, errstr);
@@ -249,9 +257,10 @@ int db_call_decided(struct db *db, int64_t call_id, enum action action,
                     long long wait_ms, char **errstr)
 {
 	const char *kinds[] = {"decided"};
-	json_t *body[] = {json_pack("{s:s, s:s, s:s, s:s?, s:I}", "action", action_name(action),
-	                            "decision", decision_name(decision), "who", who ? who : "?",
-	                            "reason", reason, "wait_ms", (json_int_t)wait_ms)};
+	json_t *body[] = {json_pack("{s:s, s:s, s:o, s:o, s:I}", "action", action_name(action),
+	                            "decision", decision_name(decision), "who",
+	                            text(who ? who : "?"), "reason", text(reason), "wait_ms",
+	                            (json_int_t)wait_ms)};
 	struct derive_update u = {.which = ST_SUM_DECIDED, .call = call_id, .ntext = 3,
 	                          .text = {action_name(action), decision_name(decision),
 	                                   who ? who : "?"},
@@ -274,13 +283,13 @@ int db_call_finished(struct db *db, int64_t call_id, const struct outcome *o, ch
 {
 	const char *kinds[] = {"finished"};
 	json_t *body[] = {json_pack(
-		"{s:s, s:b, s:i, s:i, s:o, s:o, s:b, s:b, s:I, s:I, s:I, s:s?, s:s?}", "decision",
+		"{s:s, s:b, s:i, s:i, s:o, s:o, s:b, s:b, s:I, s:I, s:I, s:s?, s:o}", "decision",
 		decision_name(o->decision), "ran", o->ran, "exit_code", o->exit_code, "signal",
 		o->signal, "stdout", encode_bytes(o->out, o->outlen), "stderr",
 		encode_bytes(o->err, o->errlen), "truncated", o->truncated, "timed_out",
 		o->timed_out, "duration_ms", (json_int_t)o->duration_ms, "cpu_ms",
 		(json_int_t)o->cpu_ms, "peak_kb", (json_int_t)o->peak_kb, "applied", o->applied,
-		"reason", o->reason)};
+		"reason", text(o->reason))};
 	struct derive_update u = {.which = ST_SUM_FINISHED, .call = call_id, .ntext = 1,
 	                          .text = {decision_name(o->decision)}, .nnum = 4,
 	                          .num = {o->ran, o->exit_code, o->signal, o->duration_ms}};

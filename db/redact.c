@@ -1,7 +1,9 @@
 /*
  * redact.c: secrets are cut out of everything the audit log stores, before
  * it is hashed. Token shapes live in a table (one row per provider); private
- * key blocks, JWTs, passwords in URLs and exact granted values have matchers.
+ * key blocks, JWTs, passwords in URLs and exact granted values have matchers;
+ * the classifier's classify_find_secret() runs after them, so everything the
+ * classifier calls a secret is redacted too.
  * Rules it keeps: a match is replaced by "[REDACTED:kind]"; a private key
  * block with no END line is redacted to the end of the string (fail closed).
  */
@@ -9,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "classifier/classifier.h"
 #include "core/util.h"
 #include "db/db_internal.h"
 
@@ -159,7 +162,10 @@ static bool match_url_password(const char *s, size_t n, size_t i, struct match *
 		unsigned char c = (unsigned char)s[j];
 		if (c == '@')
 			break;
-		if (c == '/' || c == '?' || c == '#' || isspace(c) || c == '"' || c == '\'')
+		/* [ and ] cannot be in userinfo (RFC 3986); they also keep an
+		 * earlier "[REDACTED:kind]" from passing for a password. */
+		if (c == '/' || c == '?' || c == '#' || isspace(c) || c == '"' || c == '\'' ||
+		    c == '[' || c == ']')
 			return false;
 		if (c == ':' && colon == 0)
 			colon = j;
@@ -209,7 +215,8 @@ static bool match_value(const char *s, size_t n, size_t i, char *const *values,
 	return false;
 }
 
-char *redact_text(const char *s, size_t n, char *const *values, size_t *outlen)
+/* One left-to-right pass of the matchers above; NULL when nothing matched. */
+static char *redact_pass(const char *s, size_t n, char *const *values, size_t *outlen)
 {
 	struct buf out;
 	struct match m;
@@ -236,6 +243,57 @@ char *redact_text(const char *s, size_t n, char *const *values, size_t *outlen)
 	}
 	buf_append(&out, s + copied, n - copied);
 	return buf_take(&out, outlen);
+}
+
+/* The classifier's own finder (more shapes: Google, GitLab, npm, ...), so
+ * nothing the classifier calls a secret is ever stored. */
+static char *classifier_pass(const char *s, size_t n, size_t *outlen)
+{
+	char *cur = NULL;
+	size_t len = n;
+	struct span w;
+	const char *kind;
+
+	while ((kind = classify_find_secret(cur ? cur : s, len, &w)) != NULL && w.len > 0 &&
+	       w.off + w.len <= len) {
+		const char *base = cur ? cur : s;
+		char *next = xasprintf("%.*s[REDACTED:%s]%.*s", (int)w.off, base, kind,
+		                       (int)(len - w.off - w.len), base + w.off + w.len);
+		free(cur);
+		cur = next;
+		len = strlen(cur);
+	}
+	*outlen = len;
+	return cur;
+}
+
+char *redact_text(const char *s, size_t n, char *const *values, size_t *outlen)
+{
+	char *cur = NULL, *next;
+	size_t len = n;
+
+	/* To a fixed point: a replacement can make a word boundary that lets a
+	 * shape after it match, and redacting twice must change nothing. */
+	for (int round = 0; round < 4; round++) {
+		const char *in = cur ? cur : s;
+		bool changed = false;
+		if ((next = redact_pass(in, len, values, &len)) != NULL) {
+			free(cur);
+			cur = next;
+			changed = true;
+		}
+		if (memchr(cur ? cur : s, '\0', len) == NULL &&
+		    (next = classifier_pass(cur ? cur : s, len, &len)) != NULL) {
+			free(cur);
+			cur = next;
+			changed = true;
+		}
+		if (!changed)
+			break;
+	}
+	if (cur && outlen)
+		*outlen = len;
+	return cur;
 }
 
 static json_t *redact_string(json_t *v, char *const *values)

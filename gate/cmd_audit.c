@@ -462,7 +462,12 @@ static void stats_section(json_t *st, const char *key, const char *title)
 		                                      (long long)json_integer_value(json_array_get(item, 1)),
 		                                      json_string_value(json_array_get(item, 0)));
 	else
-		json_object_foreach(v, k, item) printf("  %-10s %lld\n", k, (long long)json_integer_value(item));
+		json_object_foreach(v, k, item) {
+			if (json_is_null(item))
+				printf("  %-10s -\n", k);
+			else
+				printf("  %-10s %lld\n", k, (long long)json_integer_value(item));
+		}
 }
 
 static int audit_stats(struct db *db, struct audit_opts *o, int argc, char **argv)
