@@ -32,6 +32,11 @@ static uint64_t call_hash(const struct call *c)
 	return h;
 }
 
+static const char *breaker_tool(const struct call *c)
+{
+	return c->tool == TOOL_OTHER && c->name ? c->name : tool_name(c->tool);
+}
+
 static struct tool_window *window_for(struct breaker_state *bs, const char *tool, size_t cap)
 {
 	struct tool_window *w;
@@ -75,13 +80,12 @@ static bool window_push(struct tool_window *w, time_t now)
 	return full;
 }
 
-char *breaker_record(struct policy *p, const struct call *c, time_t now)
+enum breaker_trip breaker_record(struct policy *p, const struct call *c, time_t now)
 {
 	const struct breaker_conf *b = &p->breaker;
 	struct breaker_state *bs = &p->bs;
-	const char *tool = c->tool == TOOL_OTHER && c->name ? c->name : tool_name(c->tool);
 	uint64_t h = call_hash(c);
-	char *reason = NULL;
+	enum breaker_trip trip = TRIP_NONE;
 
 	if (bs->same > 0 && h == bs->last_hash) {
 		bs->same++;
@@ -90,18 +94,33 @@ char *breaker_record(struct policy *p, const struct call *c, time_t now)
 		bs->same = 1;
 	}
 	if (b->per_minute > 0 &&
-	    window_push(window_for(bs, tool, (size_t)b->per_minute), now))
-		reason = xasprintf("breaker per-minute: more than %lld %s calls in a minute "
-		                   "([breaker] per-minute)", b->per_minute, tool);
-	if (reason == NULL && b->repeat > 0 && bs->same > b->repeat)
-		reason = xasprintf("breaker repeat: the same call %lld times in a row, limit %lld "
-		                   "([breaker] repeat)", bs->same, b->repeat);
-	if (reason == NULL && b->session_seconds > 0 &&
-	    bs->runtime_ms >= b->session_seconds * 1000)
-		reason = xasprintf("breaker session-seconds: %lld s of auto-run time this session, "
-		                   "limit %lld ([breaker] session-seconds)",
-		                   bs->runtime_ms / 1000, b->session_seconds);
-	return reason;
+	    window_push(window_for(bs, breaker_tool(c), (size_t)b->per_minute), now))
+		trip = TRIP_PER_MINUTE;
+	else if (b->repeat > 0 && bs->same > b->repeat)
+		trip = TRIP_REPEAT;
+	else if (b->session_seconds > 0 && bs->runtime_ms >= b->session_seconds * 1000)
+		trip = TRIP_SESSION;
+	return trip;
+}
+
+char *breaker_reason(const struct policy *p, enum breaker_trip trip, const struct call *c)
+{
+	const struct breaker_conf *b = &p->breaker;
+
+	switch (trip) {
+	case TRIP_PER_MINUTE:
+		return xasprintf("breaker per-minute: more than %lld %s calls in a minute "
+		                 "([breaker] per-minute)", b->per_minute, breaker_tool(c));
+	case TRIP_REPEAT:
+		return xasprintf("breaker repeat: the same call %lld times in a row, limit %lld "
+		                 "([breaker] repeat)", p->bs.same, b->repeat);
+	case TRIP_SESSION:
+		return xasprintf("breaker session-seconds: %lld s of auto-run time this session, "
+		                 "limit %lld ([breaker] session-seconds)",
+		                 p->bs.runtime_ms / 1000, b->session_seconds);
+	case TRIP_NONE: break;
+	}
+	return NULL;
 }
 
 void breaker_state_clear(struct breaker_state *bs)

@@ -133,21 +133,19 @@ void policy_decide(struct policy *p, const struct call *c, const struct verdict 
 	enum tier t = (unsigned)v->tier < TIER_COUNT ? v->tier : TIER_CRITICAL;
 	const struct tier_conf *tc = &p->tiers[t];
 	struct rule_result rr;
-	char *breaker;
+	enum breaker_trip trip;
 
 	memset(out, 0, sizeof(*out));
 	ruleset_decide(&p->rules, c, v, &rr);
 	out->action = rules_apply(p, &rr, t, tc->action, &out->reason);
 	if (out->reason == NULL)
 		out->reason = tier_reason(p, &rr, t, tc);
-	breaker = breaker_record(p, c, now);
-	if (breaker && p->breaker.action > out->action) {
+	trip = breaker_record(p, c, now);
+	if (trip != TRIP_NONE && p->breaker.action > out->action) {
 		out->action = p->breaker.action;
 		free(out->reason);
-		out->reason = breaker;
-		breaker = NULL;
+		out->reason = breaker_reason(p, trip, c);
 	}
-	free(breaker);
 	out->approval_timeout = (int)tc->timeout;
 	if (out->action == ACTION_DENY)
 		return;

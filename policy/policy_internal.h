@@ -61,10 +61,18 @@ struct rule {
 	int origin;
 };
 
-/* Rules grouped by kind, so a call only looks at rules that can match it. */
+/* Rules grouped by kind, so a call only looks at rules that can match it;
+ * Shell rules are also indexed by their first word's hash. */
+#define SHELL_BUCKETS 64
+struct rule_index {
+	uint32_t *v; /* indexes into ruleset.v[PK_SHELL], ascending */
+	size_t n;
+};
 struct ruleset {
 	struct rule *v[PK_COUNT];
 	size_t n[PK_COUNT];
+	struct rule_index bucket[SHELL_BUCKETS]; /* by pattern.head */
+	struct rule_index wild;                  /* head 0: any first word */
 };
 
 struct credential {
@@ -173,8 +181,11 @@ bool pattern_match_path(const struct pattern *pat, const char *path);
 const char *pattern_kind_name(enum pattern_kind k);
 
 /* breaker.c */
-/* Records the call; returns a new reason when a breaker is tripped, else NULL. */
-char *breaker_record(struct policy *p, const struct call *c, time_t now);
+enum breaker_trip { TRIP_NONE, TRIP_PER_MINUTE, TRIP_REPEAT, TRIP_SESSION };
+/* Records the call; returns the breaker it trips, if any. */
+enum breaker_trip breaker_record(struct policy *p, const struct call *c, time_t now);
+/* Returns a new reason naming the tripped breaker (NULL for TRIP_NONE). */
+char *breaker_reason(const struct policy *p, enum breaker_trip trip, const struct call *c);
 void breaker_state_clear(struct breaker_state *bs);
 
 /* load.c */

@@ -348,6 +348,11 @@ int ruleset_add(struct ruleset *rs, enum rule_act act, struct pattern *pat, int 
 	if (total >= POLICY_MAX_RULES)
 		return -1;
 	rs->v[pat->kind] = xreallocarray(rs->v[pat->kind], rs->n[pat->kind] + 1, sizeof(*r));
+	if (pat->kind == PK_SHELL) {
+		struct rule_index *ix = pat->head ? &rs->bucket[pat->head % SHELL_BUCKETS] : &rs->wild;
+		ix->v = xreallocarray(ix->v, ix->n + 1, sizeof(*ix->v));
+		ix->v[ix->n++] = (uint32_t)rs->n[PK_SHELL];
+	}
 	r = &rs->v[pat->kind][rs->n[pat->kind]++];
 	r->act = act;
 	r->pat = *pat;
@@ -363,6 +368,9 @@ void ruleset_clear(struct ruleset *rs)
 			pattern_clear(&rs->v[k][i].pat);
 		free(rs->v[k]);
 	}
+	for (size_t b = 0; b < SHELL_BUCKETS; b++)
+		free(rs->bucket[b].v);
+	free(rs->wild.v);
 	memset(rs, 0, sizeof(*rs));
 }
 
@@ -520,22 +528,41 @@ struct evaluation {
 	unsigned mask;
 };
 
+/* Matches one rule unless an earlier one of its act already matched. */
+static void eval_rule(const struct rule *r, const struct subject *s, unsigned mask,
+                      unsigned *seen, const struct rule **first)
+{
+	if (!(mask & RA_BIT(r->act)) || (*seen & RA_BIT(r->act)) ||
+	    (r->pat.head && r->pat.head != s->head) || !rule_match(&r->pat, s))
+		return;
+	*seen |= RA_BIT(r->act);
+	first[r->act] = r;
+}
+
+/* Shell rules: the command's bucket and the wildcard rules, in file order. */
+static void eval_shell(const struct ruleset *rs, const struct subject *s, unsigned mask,
+                       unsigned *seen, const struct rule **first)
+{
+	const struct rule_index *b = &rs->bucket[s->head % SHELL_BUCKETS], *w = &rs->wild;
+	size_t i = 0, j = 0;
+
+	while (i < b->n || j < w->n) {
+		uint32_t k = j == w->n || (i < b->n && b->v[i] < w->v[j]) ? b->v[i++] : w->v[j++];
+		eval_rule(&rs->v[PK_SHELL][k], s, mask, seen, first);
+	}
+}
+
 static void eval_subject(const struct ruleset *rs, const struct subject *s, bool primary,
                          struct evaluation *ev)
 {
 	const struct rule *first[RA_COUNT] = {0};
 	unsigned seen = 0;
 
-	for (size_t i = 0; i < rs->n[s->kind]; i++) {
-		const struct rule *r = &rs->v[s->kind][i];
-		if (!(ev->mask & RA_BIT(r->act)) || (seen & RA_BIT(r->act)) ||
-		    (r->pat.head && r->pat.head != s->head))
-			continue;
-		if (!rule_match(&r->pat, s))
-			continue;
-		seen |= RA_BIT(r->act);
-		first[r->act] = r;
-	}
+	if (s->kind == PK_SHELL)
+		eval_shell(rs, s, ev->mask, &seen, first);
+	else
+		for (size_t i = 0; i < rs->n[s->kind]; i++)
+			eval_rule(&rs->v[s->kind][i], s, ev->mask, &seen, first);
 	for (int a = 0; a < RA_COUNT; a++)
 		if (ev->any[a] == NULL)
 			ev->any[a] = first[a];
