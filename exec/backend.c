@@ -49,7 +49,7 @@ static void none_destroy(void *state)
 	free(st);
 }
 
-static void none_child(void *arg, struct sbx_report *r, const int fds[3])
+static void none_child(void *arg, struct sbx_report *r, const int fds[4])
 {
 	struct none_state *st = arg;
 
@@ -74,7 +74,7 @@ static void none_child(void *arg, struct sbx_report *r, const int fds[3])
 static int none_run(void *state, struct exec_result *res, char **errstr)
 {
 	struct none_state *st = state;
-	return exec_spawn_wait(st->spec, 0, none_child, st, res, errstr);
+	return exec_spawn_wait(st->spec, 0, false, none_child, st, res, errstr);
 }
 
 const struct exec_backend exec_backend_none = {

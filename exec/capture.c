@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdint.h>
@@ -36,6 +37,8 @@ int capture_open(struct capture *c, const struct exec_spec *s, char **errstr)
 	c->stdin_data = s->stdin_data;
 	c->stdin_len = s->stdin_data ? s->stdin_len : 0;
 	c->stdin_off = 0;
+	c->done = -1;
+	c->done_seen = false;
 	if (!c->on)
 		return 0;
 	if (pipe2(c->out, O_CLOEXEC) < 0 || pipe2(c->err, O_CLOEXEC) < 0 ||
@@ -66,6 +69,7 @@ void capture_parent_close(struct capture *c)
 
 void capture_close(struct capture *c)
 {
+	close_fd(&c->done);
 	for (int i = 0; i < 2; i++) {
 		close_fd(&c->in[i]);
 		close_fd(&c->out[i]);
@@ -99,17 +103,17 @@ static void feed(struct capture *c)
 		close_fd(&c->in[1]);
 }
 
-/* One poll round; returns false when the child has exited. */
+/* One poll round; returns false when the child has exited or its init
+ * reported that the namespace is empty (done). */
 static bool pump(struct capture *c, int pidfd, int wait_ms, struct exec_result *res)
 {
-	struct pollfd p[4] = {
-	        {pidfd, POLLIN, 0},
-	        {c->out[0], POLLIN, 0},
-	        {c->err[0], POLLIN, 0},
-	        {c->in[1], POLLOUT, 0},
+	struct pollfd p[5] = {
+	        {pidfd, POLLIN, 0},     {c->out[0], POLLIN, 0}, {c->err[0], POLLIN, 0},
+	        {c->in[1], POLLOUT, 0}, {c->done, POLLIN, 0},
 	};
+	char b;
 
-	if (poll(p, 4, wait_ms) < 0)
+	if (poll(p, 5, wait_ms) < 0)
 		return errno == EINTR;
 	if (p[1].revents)
 		drain(&c->out[0], c->ob, &res->truncated);
@@ -117,10 +121,52 @@ static bool pump(struct capture *c, int pidfd, int wait_ms, struct exec_result *
 		drain(&c->err[0], c->eb, &res->truncated);
 	if (p[3].revents)
 		feed(c);
+	if (p[4].revents) {
+		c->done_seen = read(c->done, &b, 1) == 1;
+		close_fd(&c->done);
+		if (c->done_seen)
+			return false;
+	}
 	return !(p[0].revents & POLLIN);
 }
 
-void capture_wait(struct capture *c, int pidfd, pid_t pid, long long deadline,
+/* Inits that reported done before they finished exiting: reaped later. */
+static pthread_mutex_t late_lock = PTHREAD_MUTEX_INITIALIZER;
+static pid_t late[64];
+static size_t nlate;
+
+void capture_reap_late(void)
+{
+	pthread_mutex_lock(&late_lock);
+	for (size_t i = 0; i < nlate;) {
+		if (waitpid(late[i], NULL, WNOHANG) != 0)
+			late[i] = late[--nlate];
+		else
+			i++;
+	}
+	pthread_mutex_unlock(&late_lock);
+}
+
+/* Reaps pid now if it has exited, else queues it; false when queued. */
+static bool reap_or_queue(pid_t pid)
+{
+	bool queued = false;
+
+	if (waitpid(pid, NULL, WNOHANG) != 0)
+		return true;
+	pthread_mutex_lock(&late_lock);
+	if (nlate < nitems(late)) {
+		late[nlate++] = pid;
+		queued = true;
+	}
+	pthread_mutex_unlock(&late_lock);
+	if (!queued)
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+	return !queued;
+}
+
+bool capture_wait(struct capture *c, int pidfd, pid_t pid, long long deadline,
                   struct exec_result *res, int *status, struct rusage *ru)
 {
 	bool alive = true;
@@ -144,9 +190,16 @@ void capture_wait(struct capture *c, int pidfd, pid_t pid, long long deadline,
 	close_fd(&c->in[1]);
 	close_fd(&c->out[0]);
 	close_fd(&c->err[0]);
+	close_fd(&c->done);
 	memset(ru, 0, sizeof(*ru));
+	*status = 0;
+	/* init said the namespace is empty: its own exit (tearing down the
+	 * mount namespace takes an RCU grace period) need not hold the call */
+	if (c->done_seen && !res->timed_out)
+		return reap_or_queue(pid);
 	while (wait4(pid, status, 0, ru) < 0 && errno == EINTR)
 		;
+	return true;
 }
 
 void exec_result_status(struct exec_result *res, int status, const struct rusage *ru)
@@ -214,13 +267,33 @@ static int spawn_finish(struct sbx_report *r, int status, const struct rusage *r
 		return -1;
 	}
 	exec_result_status(res, r->cmd_done ? r->cmd_status : status, ru);
+	if (c->done_seen) { /* init reaped the whole tree and measured it */
+		res->cpu_ms = (r->ru_utime_us + r->ru_stime_us) / 1000;
+		res->peak_kb = r->ru_maxrss;
+	}
 	res->out = buf_take(c->ob, &res->outlen);
 	res->err = buf_take(c->eb, &res->errlen);
 	return 0;
 }
 
-int exec_spawn_wait(const struct exec_spec *s, uint64_t flags, sbx_child_fn fn, void *arg,
-                    struct exec_result *res, char **errstr)
+/* The done pipe: read end in c->done, write end returned (>= 3), or -1. */
+static int done_pipe_open(struct capture *c)
+{
+	int p[2];
+
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return -1;
+	if (p[1] < 10) { /* clear of the numbers init dup2()s onto */
+		int w = fcntl(p[1], F_DUPFD_CLOEXEC, 10);
+		close(p[1]);
+		p[1] = w;
+	}
+	c->done = p[0];
+	return p[1];
+}
+
+int exec_spawn_wait(const struct exec_spec *s, uint64_t flags, bool done_pipe, sbx_child_fn fn,
+                    void *arg, struct exec_result *res, char **errstr)
 {
 	long long start = clock_ns(),
 	          tmo = s->timeout_ms > 0 ? s->timeout_ms : s->profile->timeout * 1000;
@@ -229,9 +302,10 @@ int exec_spawn_wait(const struct exec_spec *s, uint64_t flags, sbx_child_fn fn, 
 	struct clone_args_v0 a = {.flags = flags | CLONE_PIDFD, .exit_signal = SIGCHLD};
 	struct sbx_report *r;
 	struct rusage ru;
-	int pidfd = -1, status = 0, fds[3], rc = -1;
+	int pidfd = -1, status = 0, fds[4] = {-1, -1, -1, -1}, rc = -1;
 	pid_t pid;
 
+	capture_reap_late();
 	buf_init(&ob, (size_t)s->profile->output);
 	buf_init(&eb, (size_t)s->profile->output);
 	r = mmap(NULL, sizeof(*r), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -243,6 +317,10 @@ int exec_spawn_wait(const struct exec_spec *s, uint64_t flags, sbx_child_fn fn, 
 	if (capture_open(&c, s, errstr) < 0)
 		goto out;
 	capture_child_fds(&c, fds);
+	if (done_pipe && (fds[3] = done_pipe_open(&c)) < 0) {
+		*errstr = xasprintf("exec: cannot make a pipe: %s", strerror(errno));
+		goto out;
+	}
 	a.pidfd = (uint64_t)(uintptr_t)&pidfd;
 	r->t[PH_CLONE] = clock_ns();
 	pid = (pid_t)syscall(SYS_clone3, &a, sizeof(a));
@@ -254,6 +332,8 @@ int exec_spawn_wait(const struct exec_spec *s, uint64_t flags, sbx_child_fn fn, 
 		goto out;
 	}
 	capture_parent_close(&c);
+	close(fds[3]);
+	fds[3] = -1;
 	capture_wait(&c, pidfd, pid, start + (tmo > 0 ? tmo : 600000) * 1000000LL, res, &status,
 	             &ru);
 	res->wall_ms = (clock_ns() - start) / 1000000;
@@ -261,6 +341,8 @@ int exec_spawn_wait(const struct exec_spec *s, uint64_t flags, sbx_child_fn fn, 
 	rc = spawn_finish(r, status, &ru, &c, res, errstr);
 out:
 	capture_close(&c);
+	if (fds[3] >= 0)
+		close(fds[3]);
 	if (pidfd >= 0)
 		close(pidfd);
 	if (r)

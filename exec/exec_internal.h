@@ -62,7 +62,8 @@ struct sbx_report {
 	int cmd_status; /* the command's wait status, when cmd_done */
 	int cmd_done;
 	char detail[512]; /* the path or object the step was working on */
-	long long t[8];   /* clock_ns() at the phases (bench/exec.sh's breakdown) */
+	long long ru_utime_us, ru_stime_us, ru_maxrss; /* the tree's, when cmd_done */
+	long long t[8]; /* clock_ns() at the phases (bench/exec.sh's breakdown) */
 };
 
 /* Phases timed into sbx_report.t. */
@@ -135,6 +136,11 @@ int mounts_apply(struct sbx_plan *pl, struct sbx_report *r);
 /* Returns the compiled filter (built once per process and network setting,
  * static storage), or NULL with *errstr set. Thread-safe. */
 const struct sock_fprog *seccomp_filter(bool network, char **errstr);
+/* Compiles the filter with libseccomp; a new program (free ->filter and it)
+ * or NULL with *errstr. */
+struct sock_fprog *seccomp_filter_compile(bool network, char **errstr);
+/* Writes exec/seccomp_bpf.h (both filters as C arrays); -1 with *errstr. */
+int seccomp_filter_header(FILE *f, char **errstr);
 /* Child: sets no_new_privs and installs the filter; -1 with errno. */
 int seccomp_install(const struct sock_fprog *prog);
 
@@ -159,10 +165,17 @@ struct sbx_cgroup;
  */
 int cgroup_create(long long max, bool required, struct sbx_cgroup **out,
                   char **errstr) AIRLOCK_MUST_CHECK;
-/* The open cgroup.procs fd, or -1. */
+/* The open cgroup.procs fd of the call's cgroup, or -1 (>= 10). */
 int cgroup_procs_fd(const struct sbx_cgroup *cg);
-/* Removes the (empty) cgroup and frees; accepts NULL. */
+/* The open cgroup.procs fd of the caller's own cgroup, or -1 (>= 10):
+ * init moves itself back there once its namespace is empty, so the call's
+ * cgroup can be removed without waiting for init's exit. */
+int cgroup_parent_fd(const struct sbx_cgroup *cg);
+/* Removes the cgroup, or queues it while its last task is still exiting,
+ * and frees; accepts NULL. */
 void cgroup_destroy(struct sbx_cgroup *cg);
+/* Waits (bounded, ~50 ms) until every queued cgroup is removed. */
+void cgroup_release_all(void);
 
 /* ---- environment (env.c) ------------------------------------------------ */
 
@@ -180,6 +193,8 @@ bool env_name_secret(const char *name);
 struct capture {
 	bool on; /* capture mode; else the child inherits 0/1/2 */
 	int in[2], out[2], err[2];
+	int done; /* read end: init writes one byte once its namespace is empty */
+	bool done_seen;
 	const char *stdin_data;
 	size_t stdin_len, stdin_off;
 	struct buf *ob, *eb;
@@ -191,25 +206,30 @@ void capture_child_fds(const struct capture *c, int fds[3]);
 /* Parent: closes the child's pipe ends after the fork. */
 void capture_parent_close(struct capture *c);
 /*
- * Pumps stdin/stdout/stderr until the child (pidfd) exits, killing it at
- * the deadline (ns, CLOCK_MONOTONIC). Fills timed_out and truncated; reaps
- * the child into *status and *ru.
+ * Pumps stdin/stdout/stderr until the child (pidfd) exits or reports done,
+ * killing it at the deadline (ns, CLOCK_MONOTONIC). Fills timed_out and
+ * truncated; reaps the child into *status and *ru. Returns false when the
+ * child reported done but was still exiting: it is queued and reaped by a
+ * later capture_reap_late() (its status and rusage are in the report).
  */
-void capture_wait(struct capture *c, int pidfd, pid_t pid, long long deadline,
+bool capture_wait(struct capture *c, int pidfd, pid_t pid, long long deadline,
                   struct exec_result *res, int *status, struct rusage *ru);
+/* Reaps queued children that have finished exiting (never blocks). */
+void capture_reap_late(void);
 /* Closes whatever is still open. */
 void capture_close(struct capture *c);
 
-/* The child side of a spawn: never returns. */
-typedef void (*sbx_child_fn)(void *arg, struct sbx_report *r, const int fds[3]);
+/* The child side of a spawn: never returns. fds: what goes on 0, 1, 2,
+ * then the write end of the done pipe (-1 unless asked for). */
+typedef void (*sbx_child_fn)(void *arg, struct sbx_report *r, const int fds[4]);
 /*
  * Spawns fn in a clone3 child with these extra flags, feeds and captures
  * its streams (or lets it inherit 0/1/2), enforces the deadline and reaps
  * it. Returns 0 with *res filled when the command ran, or -1 with *errstr
  * (caller frees) when a setup step or the exec failed.
  */
-int exec_spawn_wait(const struct exec_spec *s, uint64_t flags, sbx_child_fn fn, void *arg,
-                    struct exec_result *res, char **errstr) AIRLOCK_MUST_CHECK;
+int exec_spawn_wait(const struct exec_spec *s, uint64_t flags, bool done_pipe, sbx_child_fn fn,
+                    void *arg, struct exec_result *res, char **errstr) AIRLOCK_MUST_CHECK;
 /* Adds one call's phase times (only when AIRLOCK_EXEC_PHASES is set). */
 void exec_phases_add(const long long *t);
 

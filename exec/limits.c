@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,7 +64,8 @@ int limits_apply(const struct sbx_limits *l)
 
 struct sbx_cgroup {
 	char *dir;
-	int procs;
+	int procs;        /* this call's cgroup.procs: init joins it */
+	int parent_procs; /* the caller's: init leaves through it when done */
 };
 
 /* The pids hierarchy root and our own cgroup in it, v1 then v2. */
@@ -114,6 +116,19 @@ static int write_file(const char *dir, const char *name, const char *val)
 }
 
 static atomic_uint cg_seq;
+static void cgroup_sweep(void);
+
+/* Moves fd to 10 or above, clear of the numbers init dup2()s onto. */
+static int fd_high(int fd)
+{
+	int h;
+
+	if (fd < 0 || fd >= 10)
+		return fd;
+	h = fcntl(fd, F_DUPFD_CLOEXEC, 10);
+	close(fd);
+	return h;
+}
 
 int cgroup_create(long long max, bool required, struct sbx_cgroup **out, char **errstr)
 {
@@ -122,6 +137,7 @@ int cgroup_create(long long max, bool required, struct sbx_cgroup **out, char **
 	int rc = -1;
 
 	*out = NULL;
+	cgroup_sweep();
 	if (!base) {
 		if (!required || max <= 0)
 			return 0;
@@ -131,7 +147,7 @@ int cgroup_create(long long max, bool required, struct sbx_cgroup **out, char **
 		return -1;
 	}
 	cg = xcalloc(1, sizeof(*cg));
-	cg->procs = -1;
+	cg->procs = cg->parent_procs = -1;
 	cg->dir = xasprintf("%s/airlock-%d-%u", base, (int)getpid(), atomic_fetch_add(&cg_seq, 1));
 	snprintf(val, sizeof(val), "%lld", max);
 	if (mkdir(cg->dir, 0700) < 0 && errno != EEXIST) {
@@ -140,11 +156,14 @@ int cgroup_create(long long max, bool required, struct sbx_cgroup **out, char **
 	}
 	procs = xasprintf("%s/cgroup.procs", cg->dir);
 	if (write_file(cg->dir, "pids.max", val) < 0 ||
-	    (cg->procs = open(procs, O_WRONLY | O_CLOEXEC)) < 0) {
+	    (cg->procs = fd_high(open(procs, O_WRONLY | O_CLOEXEC))) < 0) {
 		*errstr = xasprintf("pids cgroup %s: cannot set pids.max: %s", cg->dir,
 		                    strerror(errno));
 		goto out;
 	}
+	free(procs);
+	procs = xasprintf("%s/cgroup.procs", base);
+	cg->parent_procs = fd_high(open(procs, O_WRONLY | O_CLOEXEC)); /* optional */
 	*out = cg;
 	cg = NULL;
 	rc = 0;
@@ -160,16 +179,64 @@ int cgroup_procs_fd(const struct sbx_cgroup *cg)
 	return cg ? cg->procs : -1;
 }
 
+int cgroup_parent_fd(const struct sbx_cgroup *cg)
+{
+	return cg ? cg->parent_procs : -1;
+}
+
+/* Cgroups whose last task was still exiting at destroy: removed later. */
+static pthread_mutex_t stale_lock = PTHREAD_MUTEX_INITIALIZER;
+static char *stale[32];
+static size_t nstale;
+
+/* Removes queued cgroups that have emptied since (never blocks). */
+static void cgroup_sweep(void)
+{
+	pthread_mutex_lock(&stale_lock);
+	for (size_t i = 0; i < nstale;) {
+		if (rmdir(stale[i]) == 0 || errno != EBUSY) {
+			free(stale[i]);
+			stale[i] = stale[--nstale];
+		} else {
+			i++;
+		}
+	}
+	pthread_mutex_unlock(&stale_lock);
+}
+
 void cgroup_destroy(struct sbx_cgroup *cg)
 {
 	if (!cg)
 		return;
 	if (cg->procs >= 0)
 		close(cg->procs);
-	/* the pid namespace is gone once its init is reaped; retry briefly in
-	 * case the kernel is still releasing the last task */
-	for (int i = 0; i < 50 && rmdir(cg->dir) < 0 && errno == EBUSY; i++)
-		usleep(200);
+	if (cg->parent_procs >= 0)
+		close(cg->parent_procs);
+	/* the sandbox's init may still be exiting (it reports done first):
+	 * queue the directory instead of waiting for it */
+	if (rmdir(cg->dir) < 0 && errno == EBUSY) {
+		pthread_mutex_lock(&stale_lock);
+		if (nstale < nitems(stale)) {
+			stale[nstale++] = cg->dir;
+			cg->dir = NULL;
+		}
+		pthread_mutex_unlock(&stale_lock);
+		for (int i = 0; cg->dir && i < 100 && rmdir(cg->dir) < 0 && errno == EBUSY; i++)
+			usleep(200); /* queue full: wait, bounded */
+	}
 	free(cg->dir);
 	free(cg);
+}
+
+void cgroup_release_all(void)
+{
+	for (int i = 0; i < 100; i++) {
+		cgroup_sweep();
+		pthread_mutex_lock(&stale_lock);
+		size_t left = nstale;
+		pthread_mutex_unlock(&stale_lock);
+		if (left == 0)
+			return;
+		usleep(500);
+	}
 }

@@ -24,6 +24,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -102,6 +103,11 @@ char *sbx_report_message(const struct sbx_report *r)
 	                 steps[s].fix ? steps[s].fix : "");
 }
 
+/* init's descriptors for the done byte and for leaving the call's cgroup
+ * (close_range spares them; the command closes both). */
+#define INIT_DONE_FD 3
+#define INIT_CG_FD 4
+
 /* Everything the child needs, prepared by the parent. */
 struct ns_state {
 	const struct exec_spec *spec;
@@ -114,7 +120,7 @@ struct ns_state {
 	bool network;
 	/* filled in the child */
 	struct sbx_report *report;
-	int fds[3], parent_pidfd;
+	int fds[4], parent_pidfd;
 };
 
 /* ---- child -------------------------------------------------------------- */
@@ -172,6 +178,8 @@ static int command_main(void *arg)
 	struct sbx_report *r = st->report;
 	int e;
 
+	close(INIT_DONE_FD); /* only init may say the namespace is empty */
+	close(INIT_CG_FD);
 	r->t[PH_FORKED] = clock_ns();
 	setsid();
 	if (limits_apply(&st->limits) < 0) {
@@ -225,7 +233,29 @@ static int child_setup(struct ns_state *st)
 	return 0;
 }
 
-/* pid 1 of the sandbox: set up, fork the command, report its status. */
+/* init after the command exited: empty the namespace, measure, tell the
+ * parent (before init's own exit, whose mount teardown is slow). */
+static void __attribute__((noreturn)) init_finish(struct sbx_report *r)
+{
+	struct rusage ru;
+
+	kill(-1, SIGKILL); /* every other process in the pid namespace */
+	while (waitpid(-1, NULL, 0) > 0 || errno == EINTR)
+		;
+	if (write(INIT_CG_FD, "0", 1) < 0) { /* leave the call's cgroup (if any) */
+	}
+	if (getrusage(RUSAGE_CHILDREN, &ru) == 0) {
+		r->ru_utime_us = ru.ru_utime.tv_sec * 1000000LL + ru.ru_utime.tv_usec;
+		r->ru_stime_us = ru.ru_stime.tv_sec * 1000000LL + ru.ru_stime.tv_usec;
+		r->ru_maxrss = ru.ru_maxrss;
+	}
+	r->cmd_done = 1;
+	if (write(INIT_DONE_FD, "d", 1) != 1)
+		_exit(EXIT_INTERNAL);
+	_exit(0);
+}
+
+/* pid 1 of the sandbox: set up, spawn the command, report its status. */
 static void __attribute__((noreturn)) child_main(struct ns_state *st)
 {
 	struct sbx_report *r = st->report;
@@ -242,7 +272,11 @@ static void __attribute__((noreturn)) child_main(struct ns_state *st)
 	for (int i = 0; i < 3; i++)
 		if (st->fds[i] != i && dup2(st->fds[i], i) < 0)
 			_exit(EXIT_INTERNAL);
-	syscall(SYS_close_range, 3, ~0U, 0);
+	if (dup2(st->fds[3], INIT_DONE_FD) < 0 ||
+	    (cgroup_parent_fd(st->cgroup) >= 0 &&
+	     dup2(cgroup_parent_fd(st->cgroup), INIT_CG_FD) < 0))
+		_exit(EXIT_INTERNAL);
+	syscall(SYS_close_range, INIT_CG_FD + 1, ~0U, 0);
 	r->t[PH_READY] = clock_ns();
 	/* CLONE_VM|CLONE_VFORK: no page tables to copy; init waits for the exec */
 	pid = clone(command_main, stack + sizeof(stack), CLONE_VM | CLONE_VFORK | SIGCHLD, st);
@@ -254,8 +288,7 @@ static void __attribute__((noreturn)) child_main(struct ns_state *st)
 		w = waitpid(-1, &status, 0);
 		if (w == pid) {
 			r->cmd_status = status;
-			r->cmd_done = 1;
-			_exit(0); /* the kernel kills everything left in the namespace */
+			init_finish(r);
 		}
 		if (w < 0 && errno != EINTR)
 			_exit(EXIT_INTERNAL);
@@ -346,7 +379,7 @@ static void ns_destroy(void *state)
 	free(st);
 }
 
-static void ns_child(void *arg, struct sbx_report *r, const int fds[3])
+static void ns_child(void *arg, struct sbx_report *r, const int fds[4])
 {
 	struct ns_state *st = arg; /* the child's own copy: safe to fill in */
 
@@ -361,7 +394,7 @@ static int ns_run(void *state, struct exec_result *res, char **errstr)
 	uint64_t flags = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS |
 	                 CLONE_NEWCGROUP | (st->network ? 0 : CLONE_NEWNET);
 
-	return exec_spawn_wait(st->spec, flags, ns_child, st, res, errstr);
+	return exec_spawn_wait(st->spec, flags, true, ns_child, st, res, errstr);
 }
 
 const struct exec_backend exec_backend_namespace = {

@@ -12,6 +12,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <seccomp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -129,8 +130,7 @@ static int add_rules(scmp_filter_ctx ctx, bool network)
 	return rc;
 }
 
-/* Compiles the filter and exports it as raw BPF; NULL with *errstr. */
-static struct sock_fprog *filter_build(bool network, char **errstr)
+struct sock_fprog *seccomp_filter_compile(bool network, char **errstr)
 {
 	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
 	struct sock_fprog *prog = NULL;
@@ -164,6 +164,16 @@ out:
 	return prog;
 }
 
+#if defined(__x86_64__)
+#include "exec/seccomp_bpf.h"
+/* The same filters, compiled ahead (checked by tests/unit/test_exec.c):
+ * a one-shot `airlock exec` then pays nothing for libseccomp. */
+static const struct sock_fprog precompiled[2] = {
+        {nitems(seccomp_bpf_net0), (struct sock_filter *)seccomp_bpf_net0},
+        {nitems(seccomp_bpf_net1), (struct sock_filter *)seccomp_bpf_net1},
+};
+#endif
+
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct sock_fprog *cache[2];
 
@@ -171,12 +181,41 @@ const struct sock_fprog *seccomp_filter(bool network, char **errstr)
 {
 	struct sock_fprog *p;
 
+#if defined(__x86_64__)
+	if (!getenv("AIRLOCK_SECCOMP_COMPILE"))
+		return &precompiled[network];
+#endif
 	pthread_mutex_lock(&lock);
 	if (!cache[network])
-		cache[network] = filter_build(network, errstr);
+		cache[network] = seccomp_filter_compile(network, errstr);
 	p = cache[network];
 	pthread_mutex_unlock(&lock);
 	return p;
+}
+
+int seccomp_filter_header(FILE *f, char **errstr)
+{
+	const struct scmp_version *v = seccomp_version();
+
+	fprintf(f,
+	        "/*\n * seccomp_bpf.h: GENERATED from exec/seccomp.c's rules by\n"
+	        " * AIRLOCK_REGEN_SECCOMP=1 build/tests/test_exec (libseccomp %u.%u.%u,\n"
+	        " * x86_64). Do not edit; test_exec fails when it is stale.\n */\n",
+	        v->major, v->minor, v->micro);
+	fprintf(f, "#define SECCOMP_BPF_LIBSECCOMP \"%u.%u.%u\"\n", v->major, v->minor, v->micro);
+	for (int net = 0; net < 2; net++) {
+		struct sock_fprog *p = seccomp_filter_compile(net, errstr);
+		if (!p)
+			return -1;
+		fprintf(f, "static const struct sock_filter seccomp_bpf_net%d[] = {\n", net);
+		for (unsigned i = 0; i < p->len; i++)
+			fprintf(f, "\t{0x%04x, %u, %u, 0x%08x},\n", p->filter[i].code,
+			        p->filter[i].jt, p->filter[i].jf, p->filter[i].k);
+		fprintf(f, "};\n");
+		free(p->filter);
+		free(p);
+	}
+	return 0;
 }
 
 int seccomp_install(const struct sock_fprog *prog)

@@ -23,6 +23,9 @@
 
 #include "core/util.h"
 #include "exec/exec.h"
+#include "exec/exec_internal.h"
+#include "exec/seccomp_bpf.h"
+#include <seccomp.h>
 #include "tdata.h"
 
 static char *tmpdir_new(void)
@@ -249,6 +252,42 @@ static void test_backends(void **state)
 	exec_job_free(NULL);
 }
 
+/* The precompiled filters equal what libseccomp builds from the rules;
+ * AIRLOCK_REGEN_SECCOMP=1 rewrites exec/seccomp_bpf.h when they do not. */
+static void test_seccomp_precompiled(void **state)
+{
+	const struct scmp_version *v = seccomp_version();
+	const struct sock_filter *pre[2] = {seccomp_bpf_net0, seccomp_bpf_net1};
+	const size_t npre[2] = {nitems(seccomp_bpf_net0), nitems(seccomp_bpf_net1)};
+	char ver[32], *err = NULL;
+
+	(void)state;
+	if (getenv("AIRLOCK_REGEN_SECCOMP")) {
+		FILE *f = fopen("exec/seccomp_bpf.h", "w");
+		assert_non_null(f);
+		assert_int_equal(seccomp_filter_header(f, &err), 0);
+		fclose(f);
+		return;
+	}
+	snprintf(ver, sizeof(ver), "%u.%u.%u", v->major, v->minor, v->micro);
+	if (strcmp(ver, SECCOMP_BPF_LIBSECCOMP) != 0) {
+		print_message("libseccomp %s, header from %s: not compared\n", ver,
+		              SECCOMP_BPF_LIBSECCOMP);
+		return;
+	}
+	for (int net = 0; net < 2; net++) {
+		struct sock_fprog *p = seccomp_filter_compile(net, &err);
+		assert_non_null(p);
+		if (p->len != npre[net] ||
+		    memcmp(p->filter, pre[net], npre[net] * sizeof(*pre[net])) != 0)
+			fail_msg("exec/seccomp_bpf.h is stale (network=%d): regenerate with "
+			         "AIRLOCK_REGEN_SECCOMP=1 build/tests/test_exec",
+			         net);
+		free(p->filter);
+		free(p);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -256,6 +295,7 @@ int main(void)
 		cmocka_unit_test(test_overlay),
 		cmocka_unit_test(test_fail_closed),
 		cmocka_unit_test(test_backends),
+		cmocka_unit_test(test_seccomp_precompiled),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
