@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/encode.h"
@@ -369,6 +370,23 @@ static void take_answer(struct gate *g, const struct call *c, const struct verdi
 	}
 }
 
+/* Appends when the first frame was on screen: milliseconds after the
+ * approval began, and the wall clock (ms since the epoch) so a benchmark can
+ * measure from the moment it wrote the call. */
+static void note_timing(const char *path, long long t0, long long first_ns)
+{
+	struct timespec now;
+	FILE *f = fopen(path, "a");
+
+	if (f == NULL)
+		return;
+	clock_gettime(CLOCK_REALTIME, &now);
+	fprintf(f, "first_frame_ms %.3f wall_ms %.3f\n", (double)(first_ns - t0) / 1e6,
+	        (double)now.tv_sec * 1e3 + (double)now.tv_nsec / 1e6 -
+	            (double)(clock_ns() - first_ns) / 1e6);
+	fclose(f);
+}
+
 static void ask_person(struct gate *g, const struct call *c, const struct verdict *v,
                        const struct plan *pl, const char *preview, struct approval *a,
                        long long t0)
@@ -394,13 +412,8 @@ static void ask_person(struct gate *g, const struct call *c, const struct verdic
 		free(terr);
 		goto out;
 	}
-	if (timing && ans.first_frame_ns) { /* bench/tui.sh reads this */
-		FILE *f = fopen(timing, "a");
-		if (f) {
-			fprintf(f, "first_frame_ms %.3f\n", (double)(ans.first_frame_ns - t0) / 1e6);
-			fclose(f);
-		}
-	}
+	if (timing && ans.first_frame_ns) /* bench/tui.sh reads this */
+		note_timing(timing, t0, ans.first_frame_ns);
 	take_answer(g, c, v, &ask, &ans, a);
 	tui_answer_clear(&ans);
 out:

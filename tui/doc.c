@@ -10,6 +10,7 @@
  */
 #include <ctype.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,6 +124,35 @@ size_t text_unit(const char *s, size_t n, bool ascii, char out[16], int *cells,
 	return len;
 }
 
+/* Rows are allocated from chunks: one document of 10,000 rows is a few
+ * allocations, not 20,000 (the approval screen's first frame budget). */
+#define CHUNK_SIZE (64u << 10)
+
+struct doc_chunk {
+	struct doc_chunk *next;
+	size_t used, cap;
+	max_align_t data[];
+};
+
+static void *arena_alloc(struct doc *d, size_t n)
+{
+	struct doc_chunk *c = d->chunks;
+	void *p;
+
+	n = (n + 15) & ~(size_t)15;
+	if (c == NULL || c->cap - c->used < n) {
+		size_t cap = n > CHUNK_SIZE ? n : CHUNK_SIZE;
+		c = xmalloc(sizeof(*c) + cap);
+		c->cap = cap;
+		c->used = 0;
+		c->next = d->chunks;
+		d->chunks = c;
+	}
+	p = (char *)c->data + c->used;
+	c->used += n;
+	return p;
+}
+
 void doc_init(struct doc *d, int width, bool ascii)
 {
 	memset(d, 0, sizeof(*d));
@@ -132,9 +162,9 @@ void doc_init(struct doc *d, int width, bool ascii)
 
 void doc_clear(struct doc *d)
 {
-	for (size_t i = 0; i < d->nrows; i++) {
-		free(d->rows[i].text);
-		free(d->rows[i].runs);
+	for (struct doc_chunk *c = d->chunks, *n; c; c = n) {
+		n = c->next;
+		free(c);
 	}
 	free(d->rows);
 	free(d->files);
@@ -157,9 +187,12 @@ static void row_end(struct doc *d)
 		d->rows = xreallocarray(d->rows, d->alloc, sizeof(*d->rows));
 	}
 	r = &d->rows[d->nrows++];
-	r->text = xstrndup(d->cbuf ? d->cbuf : "", d->clen);
+	r->text = arena_alloc(d, d->clen + 1);
+	if (d->clen)
+		memcpy(r->text, d->cbuf, d->clen);
+	r->text[d->clen] = '\0';
 	r->len = d->clen;
-	r->runs = d->cnruns ? xreallocarray(NULL, d->cnruns, sizeof(*r->runs)) : NULL;
+	r->runs = d->cnruns ? arena_alloc(d, d->cnruns * sizeof(*r->runs)) : NULL;
 	if (d->cnruns)
 		memcpy(r->runs, d->cruns, d->cnruns * sizeof(*r->runs));
 	r->nruns = d->cnruns;
@@ -297,6 +330,19 @@ static enum tattr diff_attr(const char *l, size_t n, bool *file_start)
 	return TA_NORMAL;
 }
 
+/* Grows rows[] once for every line of text (a 10,000-line diff). */
+static void reserve_rows(struct doc *d, const char *text)
+{
+	size_t lines = 1;
+
+	for (const char *p = text; (p = strchr(p, '\n')) != NULL; p++)
+		lines++;
+	if (d->nrows + lines > d->alloc && d->nrows + lines <= DOC_MAX_ROWS) {
+		d->alloc = d->nrows + lines + 64;
+		d->rows = xreallocarray(d->rows, d->alloc, sizeof(*d->rows));
+	}
+}
+
 void doc_put_diff(struct doc *d, const char *diff)
 {
 	bool saw_diff_line = strncmp(diff, "diff ", 5) == 0 || strstr(diff, "\ndiff ") != NULL;
@@ -304,6 +350,7 @@ void doc_put_diff(struct doc *d, const char *diff)
 	const char *l = diff, *nl;
 
 	d->expand_tabs = true;
+	reserve_rows(d, diff);
 	while (*l) {
 		size_t n;
 		enum tattr a;
@@ -398,7 +445,16 @@ void doc_push_row(struct doc *d, struct trow *r)
 		d->alloc = d->alloc ? d->alloc * 2 : 64;
 		d->rows = xreallocarray(d->rows, d->alloc, sizeof(*d->rows));
 	}
-	d->rows[d->nrows++] = *r;
+	d->rows[d->nrows] = *r;
+	d->rows[d->nrows].text = arena_alloc(d, r->len + 1);
+	memcpy(d->rows[d->nrows].text, r->text ? r->text : "", r->len);
+	d->rows[d->nrows].text[r->len] = '\0';
+	d->rows[d->nrows].runs = r->nruns ? arena_alloc(d, r->nruns * sizeof(*r->runs)) : NULL;
+	if (r->nruns)
+		memcpy(d->rows[d->nrows].runs, r->runs, r->nruns * sizeof(*r->runs));
+	d->nrows++;
+	free(r->text);
+	free(r->runs);
 	memset(r, 0, sizeof(*r));
 }
 

@@ -105,6 +105,7 @@ static void body_detail(struct browser *b, int cols, int body, struct slot *s)
 static void push_item(struct browser *b, const struct bitem *it, int cols, bool sel)
 {
 	struct doc t;
+	struct trow row;
 	size_t n = strlen(it->text);
 	enum tattr base = sel ? TA_SELECT : TA_NORMAL;
 
@@ -121,18 +122,20 @@ static void push_item(struct browser *b, const struct bitem *it, int cols, bool 
 		doc_newline(&t);
 	if (t.nrows == 0)
 		doc_puts(&t, " \n", base);
-	if (sel && t.rows[0].cells < cols) { /* the selection bar spans the width */
-		size_t pad = (size_t)(cols - t.rows[0].cells);
-		struct trow *r = &t.rows[0];
-		r->text = xrealloc(r->text, r->len + pad + 1);
-		memset(r->text + r->len, ' ', pad);
-		r->text[r->len + pad] = '\0';
-		r->runs = xreallocarray(r->runs, r->nruns + 1, sizeof(*r->runs));
-		r->runs[r->nruns++] = (struct trun){(uint32_t)r->len, (uint32_t)pad, TA_SELECT};
-		r->len += pad;
-		r->cells = cols;
+	row = t.rows[0];
+	row.text = xstrndup(row.text, row.len);
+	row.runs = xreallocarray(NULL, row.nruns + 1, sizeof(*row.runs));
+	memcpy(row.runs, t.rows[0].runs, row.nruns * sizeof(*row.runs));
+	if (sel && row.cells < cols) { /* the selection bar spans the width */
+		size_t pad = (size_t)(cols - row.cells);
+		row.text = xrealloc(row.text, row.len + pad + 1);
+		memset(row.text + row.len, ' ', pad);
+		row.text[row.len + pad] = '\0';
+		row.runs[row.nruns++] = (struct trun){(uint32_t)row.len, (uint32_t)pad, TA_SELECT};
+		row.len += pad;
+		row.cells = cols;
 	}
-	doc_push_row(&b->frame, &t.rows[0]);
+	doc_push_row(&b->frame, &row);
 	doc_clear(&t);
 }
 

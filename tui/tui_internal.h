@@ -74,6 +74,7 @@ struct doc {
 	size_t nfiles;
 	size_t nmarked;    /* escapes shown */
 	size_t dropped;    /* rows past DOC_MAX_ROWS, not kept */
+	struct doc_chunk *chunks; /* where rows' text and runs live (one free) */
 	/* the row being filled, copied into rows[] when it ends */
 	bool open;
 	char *cbuf;
@@ -100,7 +101,7 @@ void doc_put_spans(struct doc *d, const char *text, const struct span *spans, si
 /* Finds the next row at or after from (dir 1) or at or before it (dir -1)
  * whose text holds needle, case-insensitively. Returns true and sets *row. */
 bool doc_find(const struct doc *d, const char *needle, size_t from, int dir, size_t *row);
-/* Appends a finished row, taking ownership of its text and runs (r is
+/* Appends a copy of a finished row and frees r's text and runs (r is
  * zeroed). */
 void doc_push_row(struct doc *d, struct trow *r);
 /* Returns a new string of one row with runs in attribute a wrapped as
