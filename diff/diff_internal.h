@@ -75,6 +75,7 @@ struct diff {
 	bool outside;            /* file tool: the path is outside the workdir */
 	/* shell dry run */
 	bool ran;
+	long long wall_ms;       /* the dry run's wall time */
 	int exit_code;
 	bool timed_out;
 	char *out, *err;

@@ -294,13 +294,16 @@ static void verdict_limits(struct diff *d, const struct verdict *v)
 			                    v->writes[i]);
 }
 
-/* A private directory for upper/work, outside the workdir (overlayfs
- * refuses overlapping layers). Returns a new path or NULL. */
-static char *overlay_tmp(const char *workdir)
+/* Where upper/work go: outside the workdir (overlayfs refuses overlapping
+ * layers), tmpfs first (written and walked once, then thrown away; user
+ * xattrs on tmpfs need kernel 6.6, so a failed run retries on disk). */
+static const char *const tmp_bases[] = {"/dev/shm", "/tmp", "/var/tmp"};
+
+/* Returns a new private directory under tmp_bases[*i] or later, or NULL. */
+static char *overlay_tmp(const char *workdir, size_t *i)
 {
-	static const char *const bases[] = {"/tmp", "/dev/shm", "/var/tmp"};
-	for (size_t i = 0; i < nitems(bases); i++) {
-		char *t = xasprintf("%s/airlock-preview.XXXXXX", bases[i]);
+	for (; *i < nitems(tmp_bases); (*i)++) {
+		char *t = xasprintf("%s/airlock-preview.XXXXXX", tmp_bases[*i]);
 		if (!under(t, workdir) && mkdtemp(t))
 			return t;
 		free(t);
@@ -308,9 +311,19 @@ static char *overlay_tmp(const char *workdir)
 	return NULL;
 }
 
+/* overlayfs creates work/work when it mounts: proof the run used the overlay. */
+static bool overlay_was_mounted(const char *tmp)
+{
+	char *ww = xasprintf("%s/work/work", tmp);
+	struct stat st;
+	bool ok = lstat(ww, &st) == 0 && S_ISDIR(st.st_mode);
+	free(ww);
+	return ok;
+}
+
 /* Runs the command once on the overlay; fills the dry run fields of d. */
 static int dry_run(struct diff *d, const struct call *c, const struct diff_opts *o,
-                   const char *tmp)
+                   const char *tmp, bool last)
 {
 	char *argv[] = {(char *)"/bin/sh", (char *)"-c", (char *)c->command, NULL};
 	struct profile *prof =
@@ -327,11 +340,20 @@ static int dry_run(struct diff *d, const struct call *c, const struct diff_opts 
 	prof->output = (long long)(o->output_cap ? o->output_cap : DIFF_OUTPUT_CAP);
 	spec.timeout_ms = c->timeout_ms > 0 && c->timeout_ms < limit ? c->timeout_ms : limit;
 	if (exec_run(&spec, &r, &err) < 0) {
-		diff_set_incomplete(d, "dry run unavailable: %s", err);
+		if (last)
+			diff_set_incomplete(d, "dry run unavailable: %s", err);
 		free(err);
 		goto out;
 	}
+	if (!overlay_was_mounted(tmp)) { /* fail safe: the command may have run on the real workdir */
+		free(d->error);
+		d->error = xasprintf("the sandbox did not mount the workdir as an overlay (no "
+		                     "work/work in %s): the dry run may have changed the real "
+		                     "workdir; the call is refused (check exec/)", tmp);
+		diff_set_incomplete(d, "no overlay");
+	}
 	d->ran = true;
+	d->wall_ms = r.wall_ms;
 	d->exit_code = r.exit_code;
 	d->timed_out = r.timed_out;
 	d->out = r.out, d->outlen = r.outlen;
@@ -361,13 +383,20 @@ void overlay_preview(struct diff *d, const struct call *c, const struct diff_opt
 		return;
 	}
 	verdict_limits(d, o->verdict);
-	if ((tmp = overlay_tmp(d->workdir)) == NULL) {
-		diff_set_incomplete(d, "dry run unavailable: cannot create a directory for the "
-		                       "overlay in /tmp: %s", strerror(errno));
-		return;
+	for (size_t i = 0;; i++) {
+		if ((tmp = overlay_tmp(d->workdir, &i)) == NULL) {
+			diff_set_incomplete(d, "dry run unavailable: cannot create a directory for the "
+			                       "overlay in /dev/shm or /tmp: %s", strerror(errno));
+			return;
+		}
+		if (dry_run(d, c, o, tmp, i > 0) == 0)
+			break;
+		remove_tree(AT_FDCWD, tmp);
+		free(tmp);
+		tmp = NULL;
+		if (i > 0)
+			return;
 	}
-	if (dry_run(d, c, o, tmp) < 0)
-		goto out;
 	w.upper = upper = xasprintf("%s/upper", tmp);
 	if ((w.root = open(d->workdir, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0) {
 		diff_set_incomplete(d, "cannot open the workdir %s: %s", d->workdir, strerror(errno));

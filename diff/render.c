@@ -197,8 +197,9 @@ static void render_head(struct buf *b, const struct diff *d, bool color)
 	for (size_t i = 0; d->notes && d->notes[i]; i++)
 		line(b, color, C_YELLOW, "note: %s", d->notes[i]);
 	if (d->tool == TOOL_SHELL && d->ran) {
-		line(b, color, NULL, "dry run: %s %d%s", d->timed_out ? "timed out; exit" : "exit",
-		     d->exit_code, d->exit_code < 0 ? " (killed)" : "");
+		line(b, color, NULL, "dry run: %s %d%s in %lld ms",
+		     d->timed_out ? "timed out; exit" : "exit", d->exit_code,
+		     d->exit_code < 0 ? " (killed)" : "", d->wall_ms);
 		render_output(b, "stdout", d->out, d->outlen);
 		render_output(b, "stderr", d->err, d->errlen);
 	}
@@ -288,9 +289,10 @@ json_t *diff_to_json(const struct diff *d)
 	json_object_set_new(j, "files", files);
 	if (d->tool == TOOL_SHELL && d->ran)
 		json_object_set_new(j, "dry_run",
-		                    json_pack("{si sb so so}", "exit_code", d->exit_code, "timed_out",
-		                              d->timed_out, "stdout", encode_bytes(d->out, d->outlen),
-		                              "stderr", encode_bytes(d->err, d->errlen)));
+		                    json_pack("{si sb sI so so}", "exit_code", d->exit_code, "timed_out",
+		                              d->timed_out, "wall_ms", (json_int_t)d->wall_ms, "stdout",
+		                              encode_bytes(d->out, d->outlen), "stderr",
+		                              encode_bytes(d->err, d->errlen)));
 	if (d->sql)
 		json_object_set_new(j, "sql", changeset_to_json(d->sql));
 	return j;
