@@ -448,7 +448,7 @@ static int parse_format(const char *s, enum format *f)
 
 int cmd_watch(int argc, char **argv)
 {
-	struct watch w = {.opts = {.mode = "watch", .no_tty = true}, .pending = json_object()};
+	struct watch w = {.opts = {.mode = "watch", .no_tty = true}};
 	bool tee = false;
 	char *err = NULL;
 	int c, rc;
@@ -474,6 +474,7 @@ int cmd_watch(int argc, char **argv)
 		fputs(watch_usage, stderr);
 		return EXIT_USAGE;
 	}
+	w.pending = json_object();
 	rc = watch_stream(&w, tee);
 	gate_close(w.g);
 	json_decref(w.pending);
