@@ -35,7 +35,6 @@ static const char *const etc_files[] = {
         "/etc/passwd",        "/etc/group",        "/etc/hosts",           "/etc/resolv.conf",
         "/etc/nsswitch.conf", "/etc/ssl",          "/etc/ca-certificates", "/etc/ld.so.cache",
         "/etc/ld.so.conf",    "/etc/ld.so.conf.d", "/etc/alternatives",    "/etc/localtime",
-        "/etc/host.conf",     "/etc/gai.conf",
 };
 
 static const char *const dev_nodes[] = {"/dev/null",   "/dev/zero",    "/dev/full",
@@ -526,9 +525,13 @@ int mounts_apply(struct sbx_plan *pl, struct sbx_report *r)
 {
 	if (open_sources(pl, r) < 0)
 		return -1;
-	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
-	    mount("tmpfs", SBX_STAGE, "tmpfs", MS_NOSUID | MS_NODEV,
-	          "mode=0755,size=1m,nr_inodes=4096") < 0) {
+	/* No recursive MS_PRIVATE over the host's tree: a user namespace's copy
+	 * of it is already slave (nothing propagates out), every mount made
+	 * here is set private, and pivot_root refuses a shared root (fail
+	 * closed). That walk costs time per host mount. */
+	if (mount("tmpfs", SBX_STAGE, "tmpfs", MS_NOSUID | MS_NODEV,
+	          "mode=0755,size=1m,nr_inodes=4096") < 0 ||
+	    set_attr(SBX_STAGE, A_BIND, false) < 0) {
 		sbx_report_fail(r, STEP_MOUNT, errno, SBX_STAGE);
 		return -1;
 	}
