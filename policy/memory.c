@@ -253,6 +253,12 @@ static char *suggest(const struct policy *p, const struct call *c, const struct 
 		                    r->act == RA_DENY ? "deny" : "ask", r->pat.text);
 		return NULL;
 	}
+	if (c->tool == TOOL_SHELL && rr.unexplained) {
+		*errstr = xasprintf("cannot remember this call: %s is outside its commands (a "
+		                    "wrapper like sudo, or a redirection), and a rule for the "
+		                    "commands would not cover it", rr.unexplained);
+		return NULL;
+	}
 	buf_init(&b, 64 * 1024);
 	if (suggest_by_tool(p, c, v, &b, errstr) < 0)
 		goto out;

@@ -106,6 +106,10 @@ static char *tier_reason(const struct policy *p, const struct rule_result *rr, e
 
 	if (t == TIER_CRITICAL && rr->allow)
 		note = "; an allow rule matched, but only allow-critical lowers critical";
+	else if (rr->allow_partial && rr->unexplained && tc->action != ACTION_AUTO)
+		return xasprintf("tier %s: %s (%s); allow rules matched the commands, but not %s "
+		                 "outside them", tier_name(t), action_name(tc->action),
+		                 p->origins[tc->o_action], rr->unexplained);
 	else if (rr->allow_partial && tc->action != ACTION_AUTO)
 		note = "; an allow rule matched, but not every command, path or target";
 	return xasprintf("tier %s: %s (%s)%s", tier_name(t), action_name(tc->action),

@@ -526,6 +526,7 @@ struct evaluation {
 	bool cover_ok, crit_ok;           /* still possible */
 	size_t nprimary;
 	unsigned mask;
+	const struct finding *unexplained; /* shell: a finding outside every command */
 };
 
 /* Matches one rule unless an earlier one of its act already matched. */
@@ -601,6 +602,33 @@ static void eval_strings(const struct ruleset *rs, enum pattern_kind k, char *co
 	}
 }
 
+/* A span holds another; length 0 is the whole call. */
+static bool span_holds(struct span outer, struct span in)
+{
+	if (outer.len == 0)
+		return true;
+	return in.len != 0 && in.off >= outer.off && in.off + in.len <= outer.off + outer.len;
+}
+
+/*
+ * An allow rule vouches for what its commands do, nothing else: a finding
+ * above low outside every command (sudo around it, a redirection, something
+ * spanning several commands) keeps the call from being allowed.
+ */
+static const struct finding *unexplained(const struct verdict *v)
+{
+	for (size_t i = 0; i < v->nfindings; i++) {
+		bool held = false;
+		if (v->findings[i].tier == TIER_LOW)
+			continue;
+		for (size_t k = 0; k < v->ncommands && !held; k++)
+			held = span_holds(v->commands[k].span, v->findings[i].span);
+		if (!held)
+			return &v->findings[i];
+	}
+	return NULL;
+}
+
 static void ruleset_eval(const struct ruleset *rs, unsigned mask, const struct call *c,
                          const struct verdict *v, struct evaluation *ev)
 {
@@ -624,6 +652,8 @@ static void ruleset_eval(const struct ruleset *rs, unsigned mask, const struct c
 		struct subject s = {.kind = PK_MCP, .text = c->name + 4};
 		eval_subject(rs, &s, t == TOOL_OTHER, ev);
 	}
+	if (t == TOOL_SHELL && (ev->unexplained = unexplained(v)) != NULL)
+		ev->cover_ok = ev->crit_ok = false;
 }
 
 const struct rule *ruleset_cover(const struct ruleset *rs, unsigned mask,
@@ -650,4 +680,5 @@ void ruleset_decide(const struct ruleset *rs, const struct call *c, const struct
 	out->allow = ev.nprimary && ev.cover_ok ? ev.cover : NULL;
 	out->allow_critical = ev.nprimary && ev.crit_ok ? ev.cover_crit : NULL;
 	out->allow_partial = ev.any[RA_ALLOW] ? ev.any[RA_ALLOW] : ev.any[RA_ALLOW_CRITICAL];
+	out->unexplained = ev.unexplained ? ev.unexplained->rule : NULL;
 }

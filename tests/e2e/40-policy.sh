@@ -69,6 +69,13 @@ expect_eq "allow rule lowers high" \
 expect_eq "not when another command rides along" \
 	"$(classify --policy "$d/allow.policy" --shell 'curl https://api.example.com/x && curl https://evil.example/x' | action_of)" ask
 
+printf '[rules]\n\tallow = Shell(rm -rf build)\n\tallow = Shell(ls *)\n' > "$d/rm.policy"
+chmod 644 "$d/rm.policy"
+expect_eq "allow covers the command" "$(classify --policy "$d/rm.policy" --shell 'rm -rf build' | action_of)" auto
+expect_eq "but not sudo around it" "$(classify --policy "$d/rm.policy" --shell 'sudo rm -rf build' | action_of)" ask
+expect_eq "nor a redirection outside the workdir" \
+	"$(classify --policy "$d/rm.policy" --shell 'ls > /etc/passwd' | action_of)" ask
+
 # a project cannot loosen; trusting it lets it
 install -m 644 "$files/loosen.policy" "$d/wd/.airlock/policy"
 policy check > /dev/null 2> "$d/err"

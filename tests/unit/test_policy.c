@@ -196,14 +196,26 @@ static struct call *make_call(const char *tool)
 	return c;
 }
 
-/* "cmd:git push ; read:/x ; host:h ; sql:S ; write:/y" -> a verdict. */
+/* A finding's rule id must outlive the verdict: a small static pool. */
+static const char *intern(const char *s)
+{
+	static char pool[16][64];
+	static size_t next;
+	char *slot = pool[next++ % 16];
+	snprintf(slot, 64, "%s", s);
+	return slot;
+}
+
+/* "cmd:git push ; read:/x ; host:h ; sql:S ; write:/y" -> a verdict;
+ * "cmd@5+12:rm -rf x" gives a command a span, "finding@0+4:high RULE" adds one. */
 static struct verdict *make_verdict(const struct tree *t, const char *tier, const char *subj)
 {
 	struct verdict *v = verdict_new();
 	char *copy = xstrdup(subj), *rest = copy;
 	assert_int_equal(tier_from_name(tier, &v->tier), 0);
 	while (rest && strcmp(rest, "-") != 0) {
-		char *item = rest, *sep = strstr(rest, " ; "), *val;
+		char *item = rest, *sep = strstr(rest, " ; "), *val, *at;
+		struct span sp = {0, 0};
 		if (sep) {
 			*sep = '\0';
 			rest = sep + 3;
@@ -213,8 +225,20 @@ static struct verdict *make_verdict(const struct tree *t, const char *tier, cons
 		val = strchr(item, ':');
 		assert_non_null(val);
 		*val++ = '\0';
+		if ((at = strchr(item, '@')) != NULL) { /* kind@OFF+LEN: a span */
+			*at++ = '\0';
+			sp.off = strtoul(at, &at, 10);
+			sp.len = strtoul(at + 1, NULL, 10);
+		}
 		if (strcmp(item, "cmd") == 0) {
-			verdict_add_command(v, split_argv(val), (struct span){0, 0});
+			verdict_add_command(v, split_argv(val), sp);
+		} else if (strcmp(item, "finding") == 0) { /* finding@SPAN:TIER RULE */
+			enum tier ft;
+			char *rule = strchr(val, ' ');
+			assert_non_null(rule);
+			*rule++ = '\0';
+			assert_int_equal(tier_from_name(val, &ft), 0);
+			verdict_add(v, ft, intern(rule), sp, "test finding");
 		} else {
 			char *s = subst(t, val);
 			char ***vec = strcmp(item, "read") == 0    ? &v->reads
