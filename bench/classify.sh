@@ -55,8 +55,8 @@ awk -v n="$n" '
 			printf "{\"id\":%d,\"tool\":\"shell\",\"input\":{\"command\":\"%s\"}}\n", i, c
 		}
 	}' "$d/cmds" > "$d/calls.jsonl"
-awk -v n="$n" '{ cmd[NR] = $0 } END { for (i = 0; i < n; i++) { c = cmd[i % NR + 1]; gsub(/%d/, i, c); gsub(/\\n/, "\n", c); print c } }' \
-	"$d/cmds" | tr '\n' '\036' | sed 's/\x1e\(\[a\]\|b=1\|EOF\)/ \1/g' | tr '\036' '\n' > "$d/shell.txt"
+awk -v n="$n" '{ cmd[NR] = $0 } END { for (i = 0; i < n; i++) { c = cmd[i % NR + 1]; gsub(/%d/, i, c); print c } }' \
+	"$d/cmds" > "$d/shell.txt"
 sqls="SELECT * FROM users WHERE id = %d
 DELETE FROM sessions WHERE expires < %d
 UPDATE accounts SET balance = balance - %d WHERE id = 7

@@ -191,6 +191,9 @@ static void rule_interp(struct cctx *x, struct cmdv *c)
 	for (size_t i = 0; i < nitems(interps); i++)
 		if (strncmp(name, interps[i].name, strlen(interps[i].name)) == 0)
 			ip = &interps[i];
+	if (c->n == 2 && (strcmp(c->w[1].val, "--version") == 0 || strcmp(c->w[1].val, "-V") == 0 ||
+	                  strcmp(c->w[1].val, "-v") == 0 || strcmp(c->w[1].val, "--help") == 0))
+		return; /* prints a version or usage and exits */
 	for (size_t i = 1; ip && i < c->n; i++) {
 		const char *a = c->w[i].val;
 		size_t l = strlen(a);

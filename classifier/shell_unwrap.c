@@ -248,6 +248,19 @@ static long rest_or_self(struct cctx *x, struct cmdv *c, size_t at)
 	return (long)at;
 }
 
+/* sudo -l, -v, -k, -K, -V only ask or reset; they start nothing. */
+static bool privileged_query(const struct cmdv *c, const char *name)
+{
+	static const char queries[] = "lvkKVh";
+
+	if (strcmp(name, "sudo") != 0 || c->n < 2)
+		return false;
+	for (size_t i = 1; i < c->n; i++)
+		if (c->w[i].val[0] != '-' || strspn(c->w[i].val + 1, queries) != c->w[i].len - 1)
+			return false;
+	return true;
+}
+
 long unwrap_step(struct cctx *x, struct cmdv *c, const char *name)
 {
 	const struct wrapper *wr = bsearch(name, wrappers, nitems(wrappers), sizeof(*wrappers),
@@ -269,15 +282,10 @@ long unwrap_step(struct cctx *x, struct cmdv *c, const char *name)
 		cls_add(x, TIER_HIGH, wr->rule, shell_span_word(x, &c->w[0]), "%s", wr->why);
 	if (wr->fn)
 		return wr->fn(x, c, at);
-	if (at >= c->n) {
-		if (wr->rule && strcmp(name, "sudo") == 0 && (opt_short(c, 'i', wr->argopts) ||
-		                                              opt_short(c, 's', wr->argopts)))
-			cls_add(x, TIER_HIGH, priv, shell_span_word(x, &c->w[0]),
-			        "starts a root shell");
-		record_self(x, c);
-		return -1;
-	}
-	return (long)at;
+	if (at >= c->n && wr->rule && !privileged_query(c, name))
+		cls_add(x, TIER_HIGH, priv, shell_span_word(x, &c->w[0]),
+		        "starts a shell as another user");
+	return rest_or_self(x, c, at);
 }
 
 /* Shell option parsing: returns the index of the first operand. */
