@@ -223,6 +223,18 @@ t1=$(date +%s)
 OUT=$(ax -- ./probe grandchild "$TAG" 2>&1)
 sleep 0.2
 pgrep -f "sleep $TAG" >/dev/null && bad grandchild-gone "still running" || ok grandchild-gone
+# the gate's capture mode: needs libairlock.a ($BUILD), run as the identity
+if [ -n "${BUILD:-}" ] && [ -f "$BUILD/libairlock.a" ]; then
+	# shellcheck disable=SC2046
+	cc -std=c11 -O1 -I"$SRC/../.." -D_GNU_SOURCE $(pkg-config --cflags jansson) -o "$WORK/flood" \
+		"$SRC/flood.c" "$BUILD/libairlock.a" \
+		$(pkg-config --libs jansson sqlite3 libseccomp ncursesw) -ldl -lm -lpthread &&
+		chmod 755 "$WORK/flood"
+	for stream in "exec yes" "exec yes >&2"; do
+		OUT=$(cd "$WORK/wd" && $RUN "$WORK/flood" "$stream" 2>&1)
+		case "$OUT" in CAPPED*) ok "output-flood-capped ($stream)" ;; *) bad "output-flood-capped" "$stream" ;; esac
+	done
+fi
 OUT=$(ax -- sh -c 'yes | head -c 100000000 | wc -c' 2>&1)
 [ "$OUT" = 100000000 ] && ok output-streams || bad output-streams "control: pipe inside lost data"
 
