@@ -673,3 +673,36 @@ out:
 	free(rows);
 	return rc;
 }
+
+/* ---- pins: a head hash kept elsewhere ---- */
+
+int db_verify_pin(struct db *db, int64_t id, const char *hex, char **errstr)
+{
+	sqlite3_stmt *st = NULL;
+	char have[65] = "";
+	int rc = -1, step;
+
+	if (sqlite3_prepare_v2(db->sql, "SELECT hash FROM events WHERE id = ?1 UNION ALL"
+	                       " SELECT hash FROM anchors WHERE through = ?1 LIMIT 1",
+	                       -1, &st, NULL) != SQLITE_OK)
+		return db_fail(db, errstr, "cannot read the pinned event");
+	sqlite3_bind_int64(st, 1, id);
+	step = sqlite3_step(st);
+	if (step == SQLITE_ROW && sqlite3_column_bytes(st, 0) == DB_HASH_LEN)
+		chain_hex(sqlite3_column_blob(st, 0), have);
+	if (step != SQLITE_ROW && step != SQLITE_DONE) {
+		db_fail(db, errstr, "cannot read the pinned event");
+	} else if (have[0] == '\0') {
+		*errstr = xasprintf("event %lld is not in the log (pruned, or the log was cut"
+		                    " before it): the pin cannot be checked", (long long)id);
+		rc = step == SQLITE_DONE && id > 0 ? 1 : -1;
+	} else if (strcasecmp(have, hex) != 0) {
+		*errstr = xasprintf("event %lld's hash is %s, the pin says %s: the log was"
+		                    " rewritten from there on", (long long)id, have, hex);
+		rc = 1;
+	} else {
+		rc = 0;
+	}
+	sqlite3_finalize(st);
+	return rc;
+}

@@ -152,11 +152,20 @@ struct db_verify_report {
 	int64_t pruned_through;  /* events up to this id were pruned (0: none) */
 	int64_t bad_event;       /* first bad event id, 0 when intact */
 	long long open_sessions; /* sessions with no end event (crashed or running) */
-	char head[65];           /* the head hash in hex: keep it elsewhere to
-	                            detect a rewrite of the whole log */
+	char head[65];           /* the head hash in hex: keep last_id:head
+	                            elsewhere to detect a rewrite (db_verify_pin) */
 };
 /* Like db_verify with the full report. Same return values. */
 int db_verify_report(struct db *db, struct db_verify_report *r, char **errstr)
+	AIRLOCK_MUST_CHECK;
+/*
+ * Checks a pin: a head printed by an earlier verify ("ID:HASH", kept away
+ * from this machine) must still be in the chain with that hash, which a
+ * rewrite of the log from that event on cannot keep. Call after
+ * db_verify_report() returned 0. Returns 0 when it holds, 1 when it does
+ * not (the event is gone or has another hash), -1 on error; *errstr says.
+ */
+int db_verify_pin(struct db *db, int64_t id, const char *hex, char **errstr)
 	AIRLOCK_MUST_CHECK;
 /*
  * Rebuilds the call index (what lists, filters and the browser read) from

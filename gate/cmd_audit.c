@@ -24,6 +24,7 @@ struct audit_opts {
 	long long last;       /* list: only the newest N */
 	bool json;
 	bool index;           /* verify: also rebuild the call index and compare */
+	const char *pin;      /* verify: ID:HASH from an earlier verify */
 };
 
 struct audit_sub {
@@ -83,7 +84,7 @@ static int parse_when(const char *s, char *out, size_t n)
 
 enum { OPT_DB = 256, OPT_TIER, OPT_DECISION, OPT_TOOL, OPT_RULE, OPT_SESSION, OPT_SINCE,
        OPT_UNTIL, OPT_GREP, OPT_MODE, OPT_FORMAT, OPT_BEFORE, OPT_LAST, OPT_JSON, OPT_INDEX,
-       OPT_HELP };
+       OPT_PIN, OPT_HELP };
 
 static const struct option long_opts[] = {
 	{"db", required_argument, NULL, OPT_DB},
@@ -101,6 +102,7 @@ static const struct option long_opts[] = {
 	{"last", required_argument, NULL, OPT_LAST},
 	{"json", no_argument, NULL, OPT_JSON},
 	{"index", no_argument, NULL, OPT_INDEX},
+	{"pin", required_argument, NULL, OPT_PIN},
 	{"help", no_argument, NULL, OPT_HELP},
 	{NULL, 0, NULL, 0},
 };
@@ -150,6 +152,7 @@ static int opt_apply(struct audit_opts *o, int c, const char *arg)
 	case OPT_FORMAT: o->format = arg; return 0;
 	case OPT_JSON: o->json = true; return 0;
 	case OPT_INDEX: o->index = true; return 0;
+	case OPT_PIN: o->pin = arg; return 0;
 	case OPT_HELP: return 1;
 	case OPT_SESSION:
 	case OPT_LAST:
@@ -521,6 +524,33 @@ static int verify_index(struct db *db, struct audit_opts *o)
 	return rc == 1 ? EXIT_FAILURE_ : EXIT_INTERNAL;
 }
 
+static int verify_pin(struct db *db, struct audit_opts *o)
+{
+	const char *colon = strchr(o->pin, ':');
+	char num[24], *err = NULL;
+	long long id;
+	size_t hexlen = colon ? strlen(colon + 1) : 0;
+	int rc;
+
+	if (colon == NULL || (size_t)(colon - o->pin) >= sizeof(num) || hexlen != 64 ||
+	    strspn(colon + 1, "0123456789abcdefABCDEF") != 64) {
+		fprintf(stderr, "airlock audit verify: --pin wants ID:HASH as printed by verify\n");
+		return EXIT_USAGE;
+	}
+	snprintf(num, sizeof(num), "%.*s", (int)(colon - o->pin), o->pin);
+	if (parse_ll(num, 1, INT64_MAX, &id) < 0) {
+		fprintf(stderr, "airlock audit verify: --pin %s: bad event id\n", o->pin);
+		return EXIT_USAGE;
+	}
+	rc = db_verify_pin(db, id, colon + 1, &err);
+	if (rc == 1)
+		printf("BROKEN: %s: first bad event %lld: %s\n", o->db_path, id, err);
+	else if (rc < 0)
+		fprintf(stderr, "airlock audit verify: %s\n", err);
+	free(err);
+	return rc == 0 ? EXIT_OK : rc == 1 ? EXIT_FAILURE_ : EXIT_INTERNAL;
+}
+
 static int audit_reindex(struct db *db, struct audit_opts *o, int argc, char **argv)
 {
 	struct db_verify_report r;
@@ -566,12 +596,17 @@ static int audit_verify(struct db *db, struct audit_opts *o, int argc, char **ar
 	}
 	if (o->index && (rc = verify_index(db, o)) != EXIT_OK)
 		return rc;
+	if (o->pin && (rc = verify_pin(db, o)) != EXIT_OK)
+		return rc;
 	printf("ok: %s: %lld events", o->db_path, r.events);
 	if (r.events)
 		printf(" (%lld..%lld)", (long long)r.first_id, (long long)r.last_id);
 	if (r.pruned_through)
 		printf(", pruned through event %lld", (long long)r.pruned_through);
-	printf(", %lld open session%s\nhead %s\n", r.open_sessions, r.open_sessions == 1 ? "" : "s",
+	printf(", %lld open session%s\n", r.open_sessions, r.open_sessions == 1 ? "" : "s");
+	if (o->pin)
+		printf("pin %s holds\n", o->pin);
+	printf("head %lld:%s (keep it elsewhere; --pin checks it later)\n", (long long)r.last_id,
 	       r.head);
 	return EXIT_OK;
 }
@@ -604,7 +639,7 @@ static const struct audit_sub subs[] = {
 	{"show", audit_show, "show ID [--json]"},
 	{"export", audit_export, "export --format jsonl|csv [FILTERS]"},
 	{"stats", audit_stats, "stats [FILTERS] [--json]"},
-	{"verify", audit_verify, "verify [--index]"},
+	{"verify", audit_verify, "verify [--index] [--pin ID:HASH]"},
 	{"reindex", audit_reindex, "reindex"},
 	{"prune", audit_prune, "prune --before DATE"},
 };

@@ -78,6 +78,22 @@ echo "$(call x1 shell command "touch $d/wd/ran-after-tamper")" |
 check "tampered tail: the call did not run" test ! -e "$d/wd/ran-after-tamper"
 check "tampered tail: the reason is given" grep -q "head anchor" "$d/r2.jsonl"
 
+# ---- a pinned head catches a rewrite the chain alone cannot ----
+pin=$("$A" audit verify --db "$db" | sed -n 's/^head \([0-9]*:[0-9a-f]*\).*/\1/p')
+pin_id=${pin%%:*}
+call c5 read_file path /etc/hostname | (cd "$d/wd" && "$A" gate --no-tty --db "$db" > /dev/null 2>&1)
+check "pin holds after more calls" "$A" audit verify --db "$db" --pin "$pin"
+cp "$db" "$d/rw.db"
+rm -f "$d/rw.db-wal" "$d/rw.db-shm"
+sqlite3 "$d/rw.db" "DROP TRIGGER events_no_delete; DELETE FROM events WHERE id >= $((pin_id - 1));
+	UPDATE chain_head SET (id, hash) = (SELECT id, hash FROM events ORDER BY id DESC LIMIT 1)"
+expect_eq "tail cut and anchor moved: verify alone passes (documented)" \
+	"$("$A" audit verify --db "$d/rw.db" >/dev/null 2>&1; echo $?)" 0
+expect_eq "tail cut and anchor moved: verify --pin exits 1" \
+	"$("$A" audit verify --db "$d/rw.db" --pin "$pin" >/dev/null 2>&1; echo $?)" 1
+expect_eq "a malformed pin is a usage error" \
+	"$("$A" audit verify --db "$db" --pin 12:zz >/dev/null 2>&1; echo $?)" 2
+
 # ---- the call index the lists read is checked against the chain ----
 check "verify --index on an intact log" "$A" audit verify --index --db "$db"
 cp "$db" "$d/i.db"

@@ -473,6 +473,42 @@ static void test_index(void **state)
 	tdata_free(rows, n);
 }
 
+/* Cutting the tail and moving the head anchor passes verify (no key), but
+ * not a pin taken before. */
+static void test_pin(void **state)
+{
+	char *path = tmp_path(), *err = NULL;
+	int64_t ids[MAXCALLS];
+	struct db_verify_report r;
+	struct db *db;
+	char pin[65], *sql;
+	int64_t pin_id;
+
+	(void)state;
+	make_log(path, ids);
+	db = open_ok(path);
+	assert_int_equal(db_verify_report(db, &r, &err), 0);
+	memcpy(pin, r.head, sizeof(pin));
+	pin_id = r.last_id;
+	assert_int_equal(db_verify_pin(db, pin_id, pin, &err), 0);
+	assert_int_equal(db_verify_pin(db, pin_id - 1, pin, &err), 1);
+	free(err);
+	err = NULL;
+	db_close(db);
+	sql = xasprintf("DROP TRIGGER events_no_delete; DELETE FROM events WHERE id >= %lld;"
+	                " UPDATE chain_head SET (id, hash) = (SELECT id, hash FROM events"
+	                " ORDER BY id DESC LIMIT 1)", (long long)pin_id - 2);
+	raw_sql(path, sql);
+	free(sql);
+	verify_ok(path, NULL);
+	db = open_ok(path);
+	assert_int_equal(db_verify_pin(db, pin_id, pin, &err), 1);
+	assert_non_null(strstr(err, "not in the log"));
+	free(err);
+	db_close(db);
+	free(path);
+}
+
 /* A log whose tail was removed refuses further appends (fail closed). */
 static void test_tail_refuses_append(void **state)
 {
@@ -680,6 +716,7 @@ int main(void)
 		cmocka_unit_test(test_detail_export_stats),
 		cmocka_unit_test(test_tamper),
 		cmocka_unit_test(test_index),
+		cmocka_unit_test(test_pin),
 		cmocka_unit_test(test_tail_refuses_append),
 		cmocka_unit_test(test_prune),
 		cmocka_unit_test(test_migrate_v1),
