@@ -140,11 +140,14 @@ static void learn(struct mcp *m, json_t *msg)
 		learn_tools(m, res);
 	else if (strcmp(kind, "call") == 0) {
 		char *text = res ? result_text(res) : xstrdup("");
+		long long ms = (clock_ns() - json_integer_value(json_object_get(p, "start"))) / 1000000;
 		json_array_append_new(m->done,
-		                      json_pack("{s:O, s:O, s:b, s:s}", "audit", json_object_get(p, "audit"),
-		                                "decision", json_object_get(p, "decision"), "error",
+		                      json_pack("{s:O, s:O, s:b, s:s, s:I}", "audit",
+		                                json_object_get(p, "audit"), "decision",
+		                                json_object_get(p, "decision"), "error",
 		                                !res || json_is_true(json_object_get(res, "isError")),
-		                                "text", utf8_valid(text, strlen(text)) ? text : ""));
+		                                "text", utf8_valid(text, strlen(text)) ? text : "", "ms",
+		                                (json_int_t)ms));
 		free(text);
 	}
 	json_object_del(m->pending, k);
@@ -237,8 +240,9 @@ static json_t *gate_tools_call(struct mcp *m, json_t *req)
 	annotate(m, v, tool);
 	o = gate_decide(m->g, calls[0], v, GATE_ASK_PERSON, &pl);
 	if ((o->decision == DECISION_AUTO || o->decision == DECISION_APPROVED) && id)
-		pending_add(m, id, json_pack("{s:s, s:I, s:i}", "kind", "call", "audit",
-		                             (json_int_t)o->audit_id, "decision", (int)o->decision));
+		pending_add(m, id, json_pack("{s:s, s:I, s:i, s:I}", "kind", "call", "audit",
+		                             (json_int_t)o->audit_id, "decision", (int)o->decision,
+		                             "start", (json_int_t)clock_ns()));
 	else if (o->decision != DECISION_AUTO && o->decision != DECISION_APPROVED) {
 		if (o->decision != DECISION_ERROR && gate_finish(m->g, o, &err) < 0)
 			fprintf(stderr, "airlock mcp: %s\n", err);
@@ -349,6 +353,7 @@ static void drain_done(struct mcp *m)
 		o->ran = true;
 		o->exit_code = json_is_true(json_object_get(e, "error")) ? 1 : 0;
 		o->applied = "run";
+		o->duration_ms = json_integer_value(json_object_get(e, "ms"));
 		o->out = xstrdup(text ? text : "");
 		o->outlen = strlen(o->out);
 		o->truncated = o->outlen >= RESULT_TEXT_CAP - 1;
