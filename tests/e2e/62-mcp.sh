@@ -64,6 +64,14 @@ expect_eq "raw: only the ping reached the server" "$(cat "$d/raw.log")" '[{"json
 expect_eq "raw: --name names the server" "$(q "SELECT count(*) FROM call_index WHERE name = 'mcp:raw.exec'")" 1
 expect_eq "raw: garbage answered with a parse error" "$(grep -c '"code":-32700' "$d/raw.out")" 2
 
+# Policy rules name MCP tools as Mcp(server.tool).
+printf '[rules]\n\tdeny = Mcp(pol.lookup)\n' > "$d/policy"
+chmod 600 "$d/policy"
+printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"lookup","arguments":{"path":"x"}}}' |
+	mcp --policy "$d/policy" --name pol -- $PY "$data/fake-mcp-server.py" "$d/pol.log" > "$d/pol.out" 2>&1
+check "policy: deny = Mcp(server.tool) applies" grep -q 'denied by airlock: rule deny = Mcp(pol.lookup)' "$d/pol.out"
+check "policy: the denied call never reached the server" test ! -s "$d/pol.log"
+
 # --- 2. the real filesystem server from npm --------------------------------
 fs=$PWD/build-npm/node_modules/.bin/mcp-server-filesystem
 if [ ! -x "$fs" ]; then
