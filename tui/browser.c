@@ -190,6 +190,7 @@ int browser_open(struct browser *b, char **errstr)
 		return 0;
 	b->mode = BM_DETAIL;
 	b->top = 0;
+	b->view = 0; /* each item opens on its first view */
 	browser_invalidate(b);
 	return 0;
 }
