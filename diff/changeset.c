@@ -81,16 +81,30 @@ static int authorize(void *arg, int code, const char *a1, const char *a2, const 
 	return SQLITE_OK;
 }
 
-/* The statement's first keyword, upper case. */
+/* Skips whitespace, parentheses and SQL comments. */
+static const char *skip_blank(const char *p)
+{
+	for (;;) {
+		p += strspn(p, " \t\r\n(");
+		if (p[0] == '-' && p[1] == '-')
+			p += strcspn(p, "\n");
+		else if (p[0] == '/' && p[1] == '*' && strstr(p + 2, "*/"))
+			p = strstr(p + 2, "*/") + 2;
+		else
+			return p;
+	}
+}
+
+/* The statement's first keyword, upper case ("?" when there is none). */
 static char *first_word(const char *sql)
 {
 	size_t n;
+	char *w;
 
-	while (*sql == ' ' || *sql == '\t' || *sql == '\n' || *sql == '\r' || *sql == '(')
-		sql++;
+	sql = skip_blank(sql);
 	for (n = 0; sql[n] && ((sql[n] | 32) >= 'a' && (sql[n] | 32) <= 'z'); n++)
 		;
-	char *w = xstrndup(sql, n ? n : 1);
+	w = n ? xstrndup(sql, n) : xstrdup("?");
 	for (char *p = w; *p; p++)
 		if (*p >= 'a' && *p <= 'z')
 			*p = (char)(*p - 32);
@@ -677,8 +691,10 @@ json_t *changeset_to_json(const struct diff_sql *s)
 	a = json_array();
 	for (size_t i = 0; s->ddl && s->ddl[i]; i++)
 		json_array_append_new(a, json_string(s->ddl[i]));
+	json_object_set_new(j, "schema", a);
+	a = json_array();
 	for (size_t i = 0; s->kinds && s->kinds[i]; i++)
 		json_array_append_new(a, encode_bytes(s->kinds[i], strlen(s->kinds[i])));
-	json_object_set_new(j, "schema", a);
+	json_object_set_new(j, "kinds", a);
 	return j;
 }

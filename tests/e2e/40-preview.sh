@@ -77,6 +77,9 @@ check "shell: tree gone" test ! -e "$w/tree"
 expect_eq "sql applied from the preview" "$(field "$r3" .applied)" preview
 expect_eq "sql: rows gone" "$(sqlite3 "$w/t.db" 'SELECT group_concat(name) FROM users')" ann
 check "the approver saw the preview" grep -q 'DELETE would remove 2 of 3 rows' "$d/seen.json"
+pv=$("$AIRLOCK" audit show "$(field "$r1" .audit_id)" --db "$d/audit.db" --json |
+	jq -r '.events[] | select(.kind == "previewed") | .body.preview')
+check "the audit log holds the preview" sh -c 'printf "%s\n" "$1" | grep -qx -- "+2"' _ "$pv"
 
 # --- denied: nothing lands --------------------------------------------------
 fresh 3
