@@ -272,9 +272,13 @@ static void __attribute__((noreturn)) child_main(struct ns_state *st)
 	for (int i = 0; i < 3; i++)
 		if (st->fds[i] != i && dup2(st->fds[i], i) < 0)
 			_exit(EXIT_INTERNAL);
-	if (dup2(st->fds[3], INIT_DONE_FD) < 0 ||
-	    (cgroup_parent_fd(st->cgroup) >= 0 &&
-	     dup2(cgroup_parent_fd(st->cgroup), INIT_CG_FD) < 0))
+	/* fds 3 and 4 hold exactly these, or nothing: a stray pipe end kept
+	 * there would hold a stream open past its cap */
+	if (dup2(st->fds[3], INIT_DONE_FD) < 0)
+		_exit(EXIT_INTERNAL);
+	if (cgroup_parent_fd(st->cgroup) < 0)
+		close(INIT_CG_FD);
+	else if (dup2(cgroup_parent_fd(st->cgroup), INIT_CG_FD) < 0)
 		_exit(EXIT_INTERNAL);
 	syscall(SYS_close_range, INIT_CG_FD + 1, ~0U, 0);
 	r->t[PH_READY] = clock_ns();
