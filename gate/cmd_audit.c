@@ -10,11 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "core/airlock.h"
 #include "core/util.h"
 #include "db/db.h"
 #include "gate/commands.h"
+#include "tui/tui.h"
 
 struct audit_opts {
 	const char *db_path;
@@ -632,10 +634,30 @@ static int audit_prune(struct db *db, struct audit_opts *o, int argc, char **arg
 	return EXIT_OK;
 }
 
+/* ---- the browser (tui/) ---- */
+
+static int audit_browse(struct db *db, struct audit_opts *o, int argc, char **argv)
+{
+	char *err = NULL;
+
+	(void)argv;
+	if (argc > 1) {
+		fprintf(stderr, "airlock audit browse: unexpected argument '%s'\n", argv[1]);
+		return EXIT_USAGE;
+	}
+	if (tui_audit_browse(db, &o->filter, &err) < 0) {
+		fprintf(stderr, "airlock audit browse: %s\n", err);
+		free(err);
+		return EXIT_INTERNAL;
+	}
+	return EXIT_OK;
+}
+
 /* ---- dispatch ---- */
 
 static const struct audit_sub subs[] = {
-	{"list", audit_list, "list [FILTERS] [--last N] [--json]"},
+	{"browse", audit_browse, "[browse] [FILTERS]   (the review browser; the default on a terminal)"},
+	{"list", audit_list, "list [FILTERS] [--last N] [--json]   (the default otherwise)"},
 	{"show", audit_show, "show ID [--json]"},
 	{"export", audit_export, "export --format jsonl|csv [FILTERS]"},
 	{"stats", audit_stats, "stats [FILTERS] [--json]"},
@@ -656,7 +678,7 @@ static void audit_usage(FILE *f)
 
 int cmd_audit(int argc, char **argv)
 {
-	static char *no_args[] = {(char *)"list", NULL};
+	static char *list_args[] = {(char *)"list", NULL}, *browse_args[] = {(char *)"browse", NULL};
 	struct audit_opts o = {.format = NULL};
 	const struct audit_sub *sub = NULL;
 	char *path = NULL, *err = NULL;
@@ -674,9 +696,9 @@ int cmd_audit(int argc, char **argv)
 	argc -= n;
 	argv += n;
 	if (argc == 0) {
-		/* No subcommand: list (tui/ opens the browser on a terminal). */
+		/* No subcommand: the browser on a terminal, else the list. */
 		argc = 1;
-		argv = no_args;
+		argv = isatty(STDOUT_FILENO) ? browse_args : list_args;
 	}
 	for (size_t i = 0; i < nitems(subs); i++)
 		if (strcmp(argv[0], subs[i].name) == 0)
