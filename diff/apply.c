@@ -130,8 +130,8 @@ static int replace_file(int pfd, const char *base, const struct diff_entry *e)
 			goto out;
 		off += (size_t)n;
 	}
-	if (fchmod(fd, e->new_mode & 07777) < 0 || fsync(fd) < 0)
-		goto out;
+	if (fchmod(fd, e->new_mode & 07777) < 0)
+		goto out; /* durability: one syncfs() after the whole preview (apply_files) */
 	rc = renameat(pfd, tmp, pfd, base);
 out:
 	close(fd);
@@ -140,6 +140,18 @@ out:
 		unlinkat(pfd, tmp, 0);
 		errno = saved;
 	}
+	return rc;
+}
+
+/* A directory's new mode, through a descriptor opened without following. */
+static int chmod_dir(int pfd, const char *base, mode_t mode)
+{
+	int fd = openat(pfd, base, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), rc;
+
+	if (fd < 0)
+		return -1;
+	rc = fchmod(fd, mode);
+	close(fd);
 	return rc;
 }
 
@@ -157,7 +169,7 @@ static int apply_entry(int rootfd, const struct diff_entry *e)
 	else if (S_ISDIR(e->new_mode) && e->op == DIFF_OP_ADD)
 		rc = mkdirat(pfd, base, e->new_mode & 07777);
 	else if (S_ISDIR(e->new_mode))
-		rc = fchmodat(pfd, base, e->new_mode & 07777, 0);
+		rc = chmod_dir(pfd, base, e->new_mode & 07777);
 	else
 		rc = replace_file(pfd, base, e);
 out:
@@ -194,6 +206,18 @@ fail:
 	return -1;
 }
 
+/* syncfs() wants a real descriptor, not an O_PATH one. */
+static int flush(int root)
+{
+	int fd = openat(root, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC), rc;
+
+	if (fd < 0)
+		return -1;
+	rc = syncfs(fd);
+	close(fd);
+	return rc;
+}
+
 int apply_files(struct diff *d, struct outcome *o, char **errstr)
 {
 	int root = open(d->workdir, O_PATH | O_DIRECTORY | O_CLOEXEC), rc = -1;
@@ -211,6 +235,11 @@ int apply_files(struct diff *d, struct outcome *o, char **errstr)
 		}
 	if (apply_all(d, root, errstr) < 0)
 		goto out;
+	if (flush(root) < 0) {
+		*errstr = xasprintf("the preview was applied but cannot be flushed to disk: %s",
+		                    strerror(errno));
+		goto out;
+	}
 	o->ran = true;
 	o->exit_code = d->tool == TOOL_SHELL ? d->exit_code : 0;
 	if (d->tool == TOOL_SHELL) {
