@@ -585,6 +585,13 @@ static void eval_strings(const struct ruleset *rs, enum pattern_kind k, char *co
 {
 	char host[256];
 
+	if (rs->n[k] == 0) { /* nothing to match: a primary subject stays uncovered */
+		size_t n = strv_len(v);
+		ev->nprimary += primary ? n : 0;
+		if (primary && n)
+			ev->cover_ok = ev->crit_ok = false;
+		return;
+	}
 	for (; v && *v; v++) {
 		struct subject s = {.kind = k};
 		char *norm = NULL;
