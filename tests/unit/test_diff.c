@@ -404,6 +404,35 @@ static void test_json(void **state)
 	call_free(c);
 }
 
+/* A database another connection holds locked: the preview fails, clearly. */
+static void test_locked_database(void **state)
+{
+	struct env *e = *state;
+	struct diff_opts o = {.workdir = e->dir};
+	struct tdata_row r = {.line = 0, .file = "test_locked_database", .f = {(char *)"locked"}};
+	char *path = xasprintf("%s/t.db", e->dir);
+	sqlite3 *db = NULL;
+	struct call *c;
+	struct diff *d;
+
+	env_reset(e);
+	sql_exec(e, &r, "CREATE TABLE t(id INTEGER PRIMARY KEY); INSERT INTO t VALUES(1);");
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "BEGIN EXCLUSIVE", NULL, NULL, NULL), SQLITE_OK);
+	c = decode(&r, "{\"tool\":\"sql\",\"input\":{\"query\":\"DELETE FROM t\",\"database\":"
+	               "\"t.db\"}}");
+	d = diff_preview_call(c, &o);
+	assert_non_null(diff_error(d));
+	assert_non_null(strstr(diff_error(d), "database is locked"));
+	assert_false(diff_complete(d, NULL));
+	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	sqlite3_close(db);
+	sql_check(e, &r, "SELECT count(*) FROM t=1");
+	diff_free(d);
+	call_free(c);
+	free(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -413,6 +442,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_files, env_setup, env_teardown),
 		cmocka_unit_test_setup_teardown(test_sql, env_setup, env_teardown),
 		cmocka_unit_test_setup_teardown(test_shell, env_setup, env_teardown),
+		cmocka_unit_test_setup_teardown(test_locked_database, env_setup, env_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
