@@ -28,7 +28,7 @@ static const struct classify_rule rules[] = {
 	{"exec.inline_code.network", H, "inline code that reaches the network", "node -e 'fetch(u)'"},
 	{"exec.inline_code.spawn", H, "inline code that starts programs", "perl -e 'system(\"id\")'"},
 	{"exec.privileged", H, "sudo, doas, su, pkexec, runuser, chroot", "sudo ls"},
-	{"exec.env_inject", H, "LD_PRELOAD, PATH, BASH_ENV ... set for a command", "LD_PRELOAD=x.so ls"},
+	{"exec.env_inject", H, "LD_PRELOAD, BASH_ENV, PATH (unless it only appends) ... set", "LD_PRELOAD=x.so ls"},
 	{"exec.build", M, "build, test and project tools", "make"},
 	{"exec.hook_program", H, "an option that makes a tool run another program", "rg --pre ./x foo"},
 	{"exec.container", H, "running or changing containers", "docker run alpine"},

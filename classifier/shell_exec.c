@@ -39,6 +39,10 @@ void shell_check_assign(struct cctx *x, const struct word *w)
 
 	if (n && w->val[n - 1] == '+')
 		n--;
+	/* PATH=$PATH:dir only appends: the programs found first stay the same */
+	if (n == 4 && memcmp(w->val, "PATH", 4) == 0 &&
+	    (strncmp(eq + 1, "$PATH:", 6) == 0 || strncmp(eq + 1, "${PATH}:", 8) == 0))
+		return;
 	for (size_t i = 0; i < nitems(inject_vars); i++)
 		if (strlen(inject_vars[i]) == n && memcmp(w->val, inject_vars[i], n) == 0) {
 			cls_add(x, TIER_HIGH, "exec.env_inject", shell_span_word(x, w),
