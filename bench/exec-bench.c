@@ -7,12 +7,26 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "core/util.h"
 #include "exec/exec.h"
 #include "exec/exec_internal.h"
+
+/* CPU ms (user+system) of this process and its reaped children so far. */
+static double cpu_ms(void)
+{
+	struct rusage a, b;
+	getrusage(RUSAGE_SELF, &a);
+	getrusage(RUSAGE_CHILDREN, &b);
+	return (a.ru_utime.tv_sec + a.ru_stime.tv_sec + b.ru_utime.tv_sec + b.ru_stime.tv_sec) *
+	               1e3 +
+	       (a.ru_utime.tv_usec + a.ru_stime.tv_usec + b.ru_utime.tv_usec + b.ru_stime.tv_usec) /
+	               1e3;
+}
 
 static double bare(int n)
 {
@@ -48,21 +62,42 @@ static double sandboxed(int n, const char *wd, const char *profile)
 	return (double)(clock_ns() - t0) / 1e6 / n;
 }
 
+/* "once CMD": one sandboxed call, streamed, as `airlock exec` does it,
+ * from a binary that loads only what exec/ needs (for the breakdown). */
+static int once(char **cmd)
+{
+	char cwd[4096], *err = NULL;
+	struct exec_result r;
+	struct exec_spec s = {.argv = cmd, .workdir = getcwd(cwd, sizeof(cwd)),
+	                      .profile = exec_builtin_profile("workspace")};
+	if (exec_run(&s, &r, &err) < 0) {
+		fprintf(stderr, "exec-bench: %s\n", err);
+		return 125;
+	}
+	return r.exit_code;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc > 2 && strcmp(argv[1], "once") == 0)
+		return once(argv + 2);
 	int n = argc > 2 ? atoi(argv[2]) : 1000;
 	const char *wd = argc > 1 ? argv[1] : "/tmp";
 
 	setenv("AIRLOCK_EXEC_PHASES", "1", 1);
 	/* interleave halves so drift in machine load hits both sides */
-	double b1 = bare(n / 2), s1 = sandboxed(n / 2, wd, "workspace");
-	double b2 = bare(n / 2), s2 = sandboxed(n / 2, wd, "workspace");
+	double c0 = cpu_ms(), b1 = bare(n / 2), c1 = cpu_ms();
+	double s1 = sandboxed(n / 2, wd, "workspace"), c2 = cpu_ms();
+	double b2 = bare(n / 2), c3 = cpu_ms();
+	double s2 = sandboxed(n / 2, wd, "workspace"), c4 = cpu_ms();
 	double nb = sandboxed(n / 4, wd, "none");
 	if (b1 < 0 || s1 < 0 || b2 < 0 || s2 < 0 || nb < 0)
 		return 1;
 	printf("bare\t%.3f\n", (b1 + b2) / 2);
 	printf("sandbox\t%.3f\n", (s1 + s2) / 2);
 	printf("none\t%.3f\n", nb);
+	printf("cpu_bare\t%.3f\n", (c1 - c0 + c3 - c2) / (n / 2 * 2));
+	printf("cpu_sandbox\t%.3f\n", (c2 - c1 + c4 - c3) / (n / 2 * 2));
 	printf("phases\t");
 	exec_phases_print(stdout);
 	return 0;

@@ -16,7 +16,7 @@ mkdir "$d/wd"
 b=$d/exec-bench
 # shellcheck disable=SC2046
 cc -std=c11 -O2 -I. -D_GNU_SOURCE $(pkg-config --cflags jansson sqlite3 libgit2) \
-	-o "$b" bench/exec-bench.c "$BUILD/libairlock.a" \
+	-o "$b" bench/exec-bench.c "$BUILD/libairlock.a" -Wl,--as-needed \
 	$(pkg-config --libs jansson sqlite3 libseccomp ncursesw) -ldl -lm
 
 row() { # label value unit target-op target
@@ -27,7 +27,8 @@ row() { # label value unit target-op target
 
 BWRAP="bwrap --unshare-all --die-with-parent --ro-bind / / --proc /proc --dev /dev true"
 (cd "$d/wd" && hyperfine -N -w 20 -r "$runs" --export-json "$d/h.json" \
-	true "$AIRLOCK exec -- true" "$BWRAP" > /dev/null 2>&1)
+	true "$AIRLOCK exec -- true" "$BWRAP" "$b once true" "$AIRLOCK --version" \
+	> /dev/null 2>&1)
 med() { jq -r ".results[$1].median * 1000" "$d/h.json"; }
 bare=$(med 0)
 air=$(med 1)
@@ -40,6 +41,11 @@ cpu() { jq -r ".results[$1] | (.user + .system) * 1000" "$d/h.json"; }
 printf "  cpu (user+sys, mean), ms:    true %.3f  airlock %.3f  bubblewrap %.3f\n" \
 	"$(cpu 0)" "$(cpu 1)" "$(cpu 2)"
 row "airlock exec / bubblewrap, CPU (ratio)" "$(awk -v a="$(cpu 1)" -v b="$(cpu 2)" 'BEGIN{print a/b}')" x "<=" 0.5
+echo "breakdown: the same sandbox from a binary linking only what exec/ needs, and"
+echo "airlock's own start (it links jansson, sqlite3, libseccomp, ncursesw), ms:"
+printf "  %-28s %8.3f  cpu %.3f\n" "exec-bench once true" "$(med 3)" "$(cpu 3)" \
+	"airlock --version" "$(med 4)" "$(cpu 4)"
+row "sandbox alone / bubblewrap (ratio)" "$(awk -v a="$(med 3)" -v b="$bw" 'BEGIN{print a/b}')" x "<=" 0.5
 echo "  load average at the end: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
 
 out=$("$b" "$d/wd" "$n")
@@ -50,4 +56,8 @@ echo "gate mode, $n calls in one process, ms per call:"
 printf "  %-28s %8.3f\n" "bare fork+exec true" "$gb" "exec_run workspace (ns)" "$gs" \
 	"exec_run none backend" "$gn"
 row "gate: sandbox - bare fork+exec, per call" "$(awk -v a="$gs" -v b="$gb" 'BEGIN{print a-b}')" ms "<=" 3
+cb=$(echo "$out" | awk -F'\t' '$1 == "cpu_bare" {print $2}')
+cs=$(echo "$out" | awk -F'\t' '$1 == "cpu_sandbox" {print $2}')
+printf "  cpu per call (user+sys, this process and children): bare %.3f  sandbox %.3f\n" "$cb" "$cs"
+row "gate: sandbox - bare, CPU per call" "$(awk -v a="$cs" -v b="$cb" 'BEGIN{print a-b}')" ms "<=" 3
 echo "  sandbox phases (mean): $(echo "$out" | awk -F'\t' '$1 == "phases" {print $2}')"
