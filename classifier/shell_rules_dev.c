@@ -201,6 +201,9 @@ static void rule_interp(struct cctx *x, struct cmdv *c)
 			break;
 		if (code_flag(ip->flags, a) || (a[0] == '-' && a[1] != '-' && l > 2 &&
 		                                strcmp(ip->lang, "python") == 0 && a[l - 1] == 'c')) {
+			if (i + 1 < c->n && (c->w[i + 1].flags & (W_DYNAMIC | W_GLOB)))
+				cls_add(x, TIER_HIGH, "exec.dynamic_command", shell_span_word(x, &c->w[i + 1]),
+				        "the %s code is only known at run time", ip->lang);
 			if (i + 1 < c->n)
 				code_scan(x, ip->lang, c->w[i + 1].val, c->w[i + 1].len,
 				          shell_span_word(x, &c->w[i + 1]));

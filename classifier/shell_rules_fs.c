@@ -110,6 +110,22 @@ static void rule_find(struct cctx *x, struct cmdv *c)
 	}
 }
 
+/* ln TARGET LINK: writes through LINK land on TARGET, so a target outside
+ * the workdir counts as a write there. */
+static void link_target(struct cctx *x, const struct word *w)
+{
+	char abs[CLS_MAX_PATH];
+	enum path_class pc;
+
+	if (!paths_resolve(x, w->val, abs, sizeof(abs)))
+		return;
+	pc = paths_class(x, abs);
+	if (pc == PC_OUTSIDE || pc == PC_DISK)
+		cls_add(x, pc == PC_DISK ? TIER_CRITICAL : TIER_HIGH,
+		        pc == PC_DISK ? "sys.disk" : "fs.write.outside_workdir", shell_span_word(x, w),
+		        "links to %s: writes through the link land outside the workdir", abs);
+}
+
 /* mv/cp/ln/install: -t DIR or the last operand is the target. */
 static void rule_copy(struct cctx *x, struct cmdv *c)
 {
@@ -129,6 +145,8 @@ static void rule_copy(struct cctx *x, struct cmdv *c)
 		        "moves files onto /dev/null, which destroys them");
 	for (size_t i = 0; i < nsrc; i++) {
 		const struct word *w = &c->w[idx[i]];
+		if (strcmp(name, "ln") == 0)
+			link_target(x, w);
 		if (mv)
 			paths_write(x, w, w->val, shell_span_word(x, w));
 		else
