@@ -271,8 +271,9 @@ static void http_in(struct cctx *x, const struct call *c)
 	if (reads && (c->body == NULL || c->body[0] == '\0'))
 		cls_add(x, TIER_HIGH, "net.fetch", whole(x), "fetches %s", c->url);
 	else
-		cls_add(x, TIER_HIGH, "net.upload", whole(x), "sends a %s request with data to %s",
-		        c->method ? c->method : "GET", c->url);
+		cls_add(x, TIER_HIGH, "net.upload", whole(x), "sends a %s request%s to %s",
+		        c->method ? c->method : "GET", c->body && c->body[0] ? " with a body" : "",
+		        c->url);
 	if ((kind = classify_find_secret(c->url, strlen(c->url), &sp)) != NULL)
 		cls_add(x, TIER_HIGH, "secrets.exfiltrate", sp, "the URL carries a secret (%s)",
 		        kind);
