@@ -33,11 +33,14 @@ echo "medians of $runs runs, ms:"
 printf "  %-44s %8.3f\n" "exec_run workspace: sh -c true" "$sb" \
 	"exec_run workspace + overlay_dir: sh -c true" "$ov" \
 	"overlay dry run preview: sh -c true" "$dr"
-row "dry run preview - sandboxed run" "$(awk -v a="$dr" -v b="$sb" 'BEGIN{print a-b}')" ms "<=" 5
-row "  of which exec's overlay mount (exec/)" "$(awk -v a="$ov" -v b="$sb" 'BEGIN{print a-b}')" ms "<=" 5
-row "  of which diff/ (temp dir, walk, cleanup)" "$(awk -v a="$dr" -v b="$ov" 'BEGIN{print a-b}')" ms "<=" 5
+echo "extra cost of the dry run, median of paired differences (each run beside its twin):"
+row "dry run preview - sandboxed run" "$(get pair_dry)" ms "<=" 5
+row "  of which exec's overlay mount (exec/)" "$(get pair_overlay)" ms "<=" 5
+row "  of which diff/ (temp dir, walk, cleanup)" "$(get pair_diff)" ms "<=" 5
 echo "a command rewriting $(get files) files, medians of 5 previews, ms:"
 printf "  %-44s %8.3f\n" "whole preview (dry run + walk + diff + render)" "$(get preview1000)"
 row "preview of $(get files) changed files minus the dry run" "$(get own1000)" ms "<" 500
 row "  render of those $(get files) files alone" "$(get render1000)" ms "<" 500
-row "10,000-line file diff (libgit2 + render)" "$(get diff10000)" ms "<" 50
+row "10,000-line file diff (libgit2 + render), wall" "$(get diff10000)" ms "<" 50
+row "10,000-line file diff, CPU time" "$(get diff10000cpu)" ms "<" 50
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores (wall figures include waiting for a CPU)"
