@@ -270,6 +270,10 @@ static json_t *normalise_input(json_t *in, char **errstr)
 {
 	json_t *out = json_deep_copy(in), *cmd;
 
+	if (out == NULL) {
+		*errstr = xstrdup("out of memory copying the call's input");
+		return NULL;
+	}
 	for (size_t i = 0; i < nitems(field_aliases); i++) {
 		json_t *v = json_object_get(out, field_aliases[i].alias);
 		json_t *have = json_object_get(out, field_aliases[i].field);
@@ -281,8 +285,13 @@ static json_t *normalise_input(json_t *in, char **errstr)
 			json_decref(out);
 			return NULL;
 		}
-		json_object_set(out, field_aliases[i].field, v);
-		json_object_del(out, field_aliases[i].alias);
+		/* a rename that fails half way would change the call: refuse it */
+		if (json_object_set(out, field_aliases[i].field, v) < 0 ||
+		    json_object_del(out, field_aliases[i].alias) < 0) {
+			*errstr = xasprintf("out of memory renaming input.%s", field_aliases[i].alias);
+			json_decref(out);
+			return NULL;
+		}
 	}
 	cmd = json_object_get(out, "command");
 	if (json_is_array(cmd)) {
