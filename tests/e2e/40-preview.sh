@@ -62,6 +62,12 @@ bad=$(echo '{"id":9,"tool":"edit_file","input":{"path":"a.txt","old_string":"zzz
 	"$AIRLOCK" preview --workdir "$w")
 check "edit with absent text: exit 1" test $? -eq 1
 check "edit with absent text: error shown" sh -c 'printf "%s\n" "$1" | grep -q "old text not found"' _ "$bad"
+shapes=$(printf '%s\n' \
+	'{"type":"tool_use","id":"t1","name":"Write","input":{"file_path":"a.txt","content":"anthropic\n"}}' \
+	'{"type":"function_call","call_id":"c1","name":"shell","arguments":"{\"command\":\"echo hi > h.txt\"}"}' |
+	"$AIRLOCK" preview --workdir "$w" --format json)
+expect_eq "anthropic shape previewed" "$(printf '%s\n' "$shapes" | sed -n 1p | jq -r '.preview.files[0].patch' | grep -x -- +anthropic)" "+anthropic"
+expect_eq "responses shape previewed" "$(printf '%s\n' "$shapes" | sed -n 2p | jq -r '.preview.files[0].path')" h.txt
 echo '{"tool":"shell","input":{"command":"x"}' | "$AIRLOCK" preview >/dev/null 2>&1
 check "undecodable line: exit 1" test $? -eq 1
 
