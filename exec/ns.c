@@ -98,9 +98,9 @@ char *sbx_report_message(const struct sbx_report *r)
 
 	if (s == STEP_EXEC)
 		return xasprintf("cannot run %s: %s", r->detail, strerror(r->err));
-	return xasprintf("sandbox: cannot %s%s%s: %s%s%s", steps[s].name, r->detail[0] ? " " : "",
+	return xasprintf("sandbox: cannot %s%s%s: %s%s%s%s", steps[s].name, r->detail[0] ? " " : "",
 	                 r->detail, strerror(r->err), steps[s].fix ? " (hint: " : "",
-	                 steps[s].fix ? steps[s].fix : "");
+	                 steps[s].fix ? steps[s].fix : "", steps[s].fix ? ")" : "");
 }
 
 /* init's descriptors for the done byte and for leaving the call's cgroup
@@ -341,6 +341,29 @@ static const char *home_dir(void)
 	return geteuid() == 0 ? "/root" : "/nonexistent-home";
 }
 
+/* True when our uid is root on the host (RLIMIT_NPROC does not bind it):
+ * euid 0 and uid 0 mapped to 0 (the initial namespace, or a container that
+ * maps root to root). A rootless container's root is a user on the host. */
+static bool host_root(void)
+{
+	char line[128];
+	bool root = false;
+	FILE *f;
+
+	if (geteuid() != 0)
+		return false;
+	f = fopen("/proc/self/uid_map", "re");
+	if (!f)
+		return true; /* cannot tell: assume the stricter case */
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long in, out, n;
+		if (sscanf(line, "%lu %lu %lu", &in, &out, &n) == 3 && in == 0)
+			root = out == 0;
+	}
+	fclose(f);
+	return root;
+}
+
 static int ns_prepare(const struct exec_spec *s, void **state, char **errstr)
 {
 	struct ns_state *st = xcalloc(1, sizeof(*st));
@@ -358,7 +381,7 @@ static int ns_prepare(const struct exec_spec *s, void **state, char **errstr)
 	if (!st->filter)
 		goto out;
 	limits_from_profile(p, &st->limits);
-	if (cgroup_create(p->processes, geteuid() == 0, &st->cgroup, errstr) < 0)
+	if (cgroup_create(p->processes, host_root(), &st->cgroup, errstr) < 0)
 		goto out;
 	pthread_once(&self_once, self_pidfd_open);
 	if (self_pidfd < 0) {

@@ -93,6 +93,16 @@ if [ "$OUT" != started ]; then
 	exit 1
 fi
 
+# ---- fail closed: no user namespaces, no run (exit 125 with a hint) ----
+OUT=$(cd "$WORK/wd" && $RUN unshare -Ur sh -c \
+	"echo 0 > /proc/sys/user/max_user_namespaces && '$AIRLOCK' exec -- ./probe write ran.txt" 2>&1)
+rc=$?
+case "$OUT" in
+*"cannot create the namespaces"*hint*) [ $rc -eq 125 ] && [ ! -e "$WORK/wd/ran.txt" ] &&
+	PASS=$((PASS + 1)) && echo "ok   [$AS] no-userns-fails-closed" || bad no-userns-fails-closed "rc=$rc" ;;
+*) bad no-userns-fails-closed "rc=$rc" ;;
+esac
+
 # ---- files ----
 OUT=$(ax -- ./probe write "$WORK/outside/new" 2>&1)
 [ ! -e "$WORK/outside/new" ] && ok write-outside-workdir || bad write-outside-workdir "host file created"
