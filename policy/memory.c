@@ -342,6 +342,21 @@ static char *regex_literal(const char *s)
 	return buf_take(&b, NULL);
 }
 
+/* libgit2 1.5 writes a value as given (quoting it only for # and ;), so
+ * backslashes and quotes are escaped here or the file would not read back. */
+static char *config_escape(const char *s)
+{
+	struct buf b;
+
+	buf_init(&b, 0);
+	for (; *s; s++) {
+		if (*s == '\\' || *s == '"')
+			buf_append(&b, "\\", 1);
+		buf_append(&b, s, 1);
+	}
+	return b.data ? buf_take(&b, NULL) : xstrdup("");
+}
+
 /* mkdir -p for the file's directory, then creates the file 0644 if absent. */
 static int file_prepare(const char *path, char **errstr)
 {
@@ -392,9 +407,10 @@ static int file_append(const char *path, const char *text, char **errstr)
 	if (g->git_config_open_ondisk(&cfg, path) < 0)
 		goto gitfail;
 	for (char *t = strtok_r(copy, "\n", &save); t; t = strtok_r(NULL, "\n", &save)) {
-		char *re = regex_literal(t);
-		int r = g->git_config_set_multivar(cfg, "rules.allow", re, t);
+		char *re = regex_literal(t), *val = config_escape(t);
+		int r = g->git_config_set_multivar(cfg, "rules.allow", re, val);
 		free(re);
+		free(val);
 		if (r < 0)
 			goto gitfail;
 	}

@@ -301,6 +301,7 @@ static void test_no_file_no_libgit2(void **state)
 		tree_make(&t);
 		p = tree_load(&t, &err);
 		maps = read_all("/proc/self/maps");
+		tree_free(&t);
 		_exit(p == NULL ? 2 : strstr(maps, "libgit2") ? 3 : 0);
 	}
 	assert_int_equal(waitpid(pid, &status, 0), pid);
@@ -594,6 +595,8 @@ static int count(const char *hay, const char *needle)
 	return n;
 }
 
+#define TRICKY "Shell(echo 'a #b; \"c\"\\*')"
+
 static void test_save_rule(void **state)
 {
 	struct tree t;
@@ -609,10 +612,16 @@ static void test_save_rule(void **state)
 	p = load_ok(&t, "-", 0);
 	assert_int_equal(policy_save_rule(p, "Shell(make test)\nShell(cd build)", false, &err), 0);
 	assert_int_equal(policy_save_rule(p, "Shell(make test)", false, &err), 0);
+	if (policy_save_rule(p, TRICKY, false, &err) < 0)
+		fail_msg("saving %s: %s", TRICKY, err);
 	user = xasprintf("%s/.config/airlock/policy", t.home);
 	text = read_all(user);
 	assert_int_equal(count(text, "allow = Shell(make test)"), 1);
 	assert_int_equal(count(text, "allow = Shell(cd build)"), 1);
+	assert_int_equal(policy_save_rule(p, TRICKY, false, &err), 0);
+	free(text);
+	text = read_all(user);
+	assert_int_equal(count(text, "allow = "), 3); /* saving again added nothing */
 	assert_int_equal(stat(user, &st), 0);
 	assert_int_equal(st.st_mode & 0777, 0644);
 	/* a project file cannot allow unless the user trusts projects */
@@ -628,12 +637,19 @@ static void test_save_rule(void **state)
 	{
 		struct call *c = make_call("shell");
 		struct verdict *v = make_verdict(&t, "high", "cmd:make test ; cmd:cd build");
+		struct verdict *w = make_verdict(&t, "high", "cmd:echo a\\s#b;\\s\"c\"\\*");
 		struct plan pl;
 		p = load_ok(&t, "-", 0);
 		policy_decide(p, c, v, 1000, &pl);
 		assert_int_equal(pl.action, ACTION_AUTO);
 		assert_non_null(strstr(pl.reason, user));
 		plan_clear(&pl);
+		/* quotes, # ; and backslashes survive libgit2's writer and reader */
+		policy_decide(p, c, w, 1000, &pl);
+		if (pl.action != ACTION_AUTO || !strstr(pl.reason, TRICKY))
+			fail_msg("tricky pattern: %s (%s)", action_name(pl.action), pl.reason);
+		plan_clear(&pl);
+		verdict_free(w);
 		call_free(c);
 		verdict_free(v);
 		policy_free(p);
