@@ -205,6 +205,7 @@ mkdir -p "$d/signal/w/victim"
 { call "rm -rf victim"; call "rm -rf victim"; } >"$d/signal/calls"
 start signal "$d/ask.policy"
 wait_for signal "a approve" >/dev/null
+check "queue: the header counts the call behind" wait_for signal "waiting behind: 1"
 kill -TERM "$(cat "$d/signal/pid")"
 check "signal: gate exits" done_wait signal
 expect_eq "signal: denied" "$(field signal .decision)" denied
