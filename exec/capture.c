@@ -197,8 +197,11 @@ bool capture_wait(struct capture *c, int pidfd, pid_t pid, long long deadline,
 	 * mount namespace takes an RCU grace period) need not hold the call */
 	if (c->done_seen && !res->timed_out)
 		return reap_or_queue(pid);
-	while (wait4(pid, status, 0, ru) < 0 && errno == EINTR)
+	int w;
+	while ((w = wait4(pid, status, 0, ru)) < 0 && errno == EINTR)
 		;
+	if (w < 0) /* reaped by someone else (a SIGCHLD handler): never report success */
+		*status = EXIT_INTERNAL << 8;
 	return true;
 }
 
