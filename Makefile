@@ -154,3 +154,5 @@ fuzz-short: fuzz-bins
 
 soak: deps $(BIN)
 	@AIRLOCK=$(abspath $(BIN)) BUILD=$(abspath $(BUILD)) sh tests/soak/soak.sh 100000
+	@AIRLOCK=$(abspath $(BIN)) BUILD=$(abspath $(BUILD)) HOSTILE_LINES=1000000 \
+		sh tests/e2e/70-hostile.sh
