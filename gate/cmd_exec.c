@@ -70,21 +70,36 @@ static int parse(int argc, char **argv, struct exec_opts *o)
 	return 0;
 }
 
-/* Finds the profile: built-in, else a named profile from the policy files. */
+/* True when a user or project policy file exists (the layers policy_load
+ * reads), so a built-in name may have been redefined there. */
+static bool policy_present(const char *workdir)
+{
+	const char *home = getenv("HOME");
+	char *a = home ? xasprintf("%s/.config/airlock/policy", home) : NULL;
+	char *b = xasprintf("%s/.airlock/policy", workdir);
+	bool yes = (a && access(a, F_OK) == 0) || access(b, F_OK) == 0;
+
+	free(a);
+	free(b);
+	return yes;
+}
+
+/* Finds the profile: the policy's definition when policy files exist (they
+ * may tune a built-in), else the built-in. Returns a copy; caller frees. */
 static struct profile *profile_find(const char *name, const char *workdir, char **errstr)
 {
-	const struct profile *p = exec_builtin_profile(name);
-	struct policy_source src = {.workdir = workdir};
+	const struct profile *builtin = exec_builtin_profile(name), *p;
+	struct policy_source src = {.workdir = workdir, .home = getenv("HOME")};
 	struct policy *pol = NULL;
 	struct profile *copy = NULL;
 
-	if (p)
-		return profile_dup(p);
+	if (builtin && !policy_present(workdir))
+		return profile_dup(builtin); /* the fast path: no policy to parse */
 	if (policy_load(&src, &pol, errstr) < 0)
 		return NULL;
 	p = policy_profile(pol, name);
-	if (p)
-		copy = profile_dup(p);
+	if (p || builtin)
+		copy = profile_dup(p ? p : builtin);
 	else
 		*errstr = xasprintf("no profile named %s (built-in: readonly, workspace, approved, "
 		                    "none; others come from [profile.NAME] in a policy file)",

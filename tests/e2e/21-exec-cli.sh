@@ -1,0 +1,53 @@
+#!/bin/sh
+# 21-exec-cli.sh: `airlock exec` as a command: exit status passed through,
+# 126/127/125/2 for the ways a run can fail to start, stdin and stdout
+# streamed, --timeout, --network, --workdir, and profiles from policy files.
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+. tests/e2e/lib.sh
+: "${AIRLOCK:?}"
+d=$(tmpdir)
+mkdir -p "$d/wd/.airlock" "$d/other"
+cd "$d/wd" || exit 2
+ax() { "$AIRLOCK" exec "$@"; }
+
+ax -- sh -c 'exit 42' 2>/dev/null
+expect_eq "exit status passes through" "$?" 42
+ax -- sh -c 'kill -TERM $$' 2>/dev/null
+expect_eq "signal becomes 128+N" "$?" 143
+ax -- no-such-program-x 2>/dev/null
+expect_eq "not found is 127" "$?" 127
+touch noexec.sh
+ax -- ./noexec.sh 2>/dev/null
+expect_eq "not executable is 126" "$?" 126
+ax --profile no-such-profile -- true 2>/dev/null
+expect_eq "unknown profile is 2" "$?" 2
+ax --bogus -- true 2>/dev/null
+expect_eq "unknown option is 2" "$?" 2
+ax 2>/dev/null
+expect_eq "no command is 2" "$?" 2
+out=$(ax --workdir / -- true 2>&1)
+expect_eq "workdir containing HOME refused with 125" "$?" 125
+expect_eq "stdout streamed" "$(ax -- echo streamed)" streamed
+expect_eq "stdin streamed" "$(echo piped | ax -- cat)" piped
+expect_eq "stderr streamed" "$(ax -- sh -c 'echo e >&2' 2>&1 >/dev/null)" e
+expect_eq "--workdir" "$(ax --workdir "$d/other" -- pwd)" "$(cd "$d/other" && pwd -P)"
+t0=$(date +%s)
+out=$(ax --timeout 1 -- sleep 30 2>&1)
+rc=$?
+expect_eq "--timeout kills with 137" "$rc" 137
+case "$out" in *"timed out"*) check "timeout says so" true ;; *) check "timeout says so" false ;; esac
+check "--timeout is prompt" test $(($(date +%s) - t0)) -le 5
+expect_eq "network off by default" \
+	"$(ax -- python3 -c 'import socket; socket.socket()' >/dev/null 2>&1; echo $?)" 1
+expect_eq "--network allows inet sockets" \
+	"$(ax --network -- python3 -c 'import socket; socket.socket()' >/dev/null 2>&1; echo $?)" 0
+expect_eq "none profile runs bare" "$(ax --profile none -- hostname)" "$(hostname)"
+expect_eq "sandbox hostname" "$(ax -- hostname)" airlock
+printf '[profile "tight"]\n\tworkdir = ro\n' > .airlock/policy
+chmod 600 .airlock/policy
+ax --profile tight -- touch made 2>/dev/null
+check "policy profile applies (read-only workdir)" test ! -e made
+ax --profile workspace -- touch made2 2>/dev/null
+check "built-in profile still works beside a policy" test -e made2
+finish
