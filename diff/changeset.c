@@ -376,16 +376,77 @@ static char *row_line(sqlite3_changeset_iter *it, const struct sql_table *t, int
 	return buf_take(&b, NULL);
 }
 
-/* Counts every change per table and renders the first rows_cap of them. */
+#define ROWS_SORTED 10000 /* changes put in key order before the first are listed */
+
+/* One change waiting to be listed, with its sort key. */
+struct row_key {
+	size_t table;      /* order of first appearance */
+	int op;            /* DELETE, UPDATE, INSERT */
+	bool is_int;
+	sqlite3_int64 ikey;
+	char *line;        /* rendered; also the tie-breaker */
+};
+
+static int row_cmp(const void *pa, const void *pb)
+{
+	const struct row_key *a = pa, *b = pb;
+	static const int rank[] = {[SQLITE_DELETE] = 0, [SQLITE_UPDATE] = 1, [SQLITE_INSERT] = 2};
+
+	if (a->table != b->table)
+		return a->table < b->table ? -1 : 1;
+	if (a->op != b->op)
+		return rank[a->op] - rank[b->op];
+	if (a->is_int && b->is_int && a->ikey != b->ikey)
+		return a->ikey < b->ikey ? -1 : 1;
+	return strcmp(a->line, b->line);
+}
+
+/* The first primary key column's value, when it is an integer. */
+static void row_pk(sqlite3_changeset_iter *it, int op, struct row_key *k)
+{
+	unsigned char *pk = NULL;
+	sqlite3_value *v = NULL;
+	int npk = 0;
+
+	sqlite3changeset_pk(it, &pk, &npk);
+	for (int i = 0; i < npk; i++)
+		if (pk[i]) {
+			if (op == SQLITE_INSERT)
+				sqlite3changeset_new(it, i, &v);
+			else
+				sqlite3changeset_old(it, i, &v);
+			break;
+		}
+	k->is_int = v && sqlite3_value_type(v) == SQLITE_INTEGER;
+	k->ikey = k->is_int ? sqlite3_value_int64(v) : 0;
+}
+
+/* Lists the first rows_cap of up to ROWS_SORTED changes in key order. */
+static void rows_keep(struct diff_sql *s, struct row_key *keys, size_t n)
+{
+	qsort(keys, n, sizeof(*keys), row_cmp);
+	for (size_t i = 0; i < n; i++) {
+		if (i < s->rows_cap)
+			strv_push_owned(&s->rows, keys[i].line);
+		else
+			free(keys[i].line);
+	}
+	free(keys);
+}
+
+/* Counts every change per table and lists the first ones in key order. */
 static int changeset_walk(struct diff_sql *s, sqlite3 *db, char **errstr)
 {
 	sqlite3_changeset_iter *it = NULL;
+	struct row_key *keys = xcalloc(ROWS_SORTED, sizeof(*keys));
+	size_t nkeys = 0;
 	const char *tab;
 	int ncol, op, indirect, rc;
 
 	if (sqlite3changeset_start(&it, s->changeset_len, s->changeset) != SQLITE_OK) {
 		if (errstr)
 			*errstr = xstrdup("cannot read the SQLite changeset");
+		free(keys);
 		return -1;
 	}
 	while ((rc = sqlite3changeset_next(it)) == SQLITE_ROW) {
@@ -394,10 +455,15 @@ static int changeset_walk(struct diff_sql *s, sqlite3 *db, char **errstr)
 		t = table_get(s, db, tab);
 		*(op == SQLITE_DELETE ? &t->deleted : op == SQLITE_INSERT ? &t->inserted
 		                                                         : &t->updated) += 1;
-		if (s->rows_total++ < s->rows_cap)
-			strv_push_owned(&s->rows, row_line(it, t, op, ncol));
+		s->rows_total++;
+		if (nkeys < ROWS_SORTED && s->rows_cap) {
+			keys[nkeys] = (struct row_key){.table = (size_t)(t - s->tables), .op = op};
+			row_pk(it, op, &keys[nkeys]);
+			keys[nkeys++].line = row_line(it, t, op, ncol);
+		}
 	}
 	sqlite3changeset_finalize(it);
+	rows_keep(s, keys, nkeys);
 	for (size_t i = 0; i < s->nstmts; i++) /* tables the session cannot record */
 		for (char **p = s->stmts[i].tables; p && *p; p++)
 			table_get(s, db, *p);
