@@ -82,6 +82,7 @@ awk -v n="$n" -v a="$a" -v j="$j" 'BEGIN {
 	printf "  jq -c .          %7.3f s  %9.0f lines/s   airlock time / jq time %.2fx (budget <= 1)\n", j, n / j, a / j
 }'
 taskset -c 0 "$d/classify-bench" shell "$d/shell.txt" | awk '{
-	printf "  classify_shell() alone: %.0f calls/s, median %.2f us, p99 %.2f us   p99 ratio to 50 us budget %.2fx\n", $2, $3, $4, $4 / 50 }'
+	printf "  classify_shell() alone: %.0f calls/s, median %.2f us, mean %.2f us, p99 %.2f us (p99 / 50 us budget %.2fx), max %.0f us\n", $2, $3, $5, $4, $4 / 50, $6 }'
 taskset -c 0 "$d/classify-bench" sql "$d/sql.txt" | awk '{
 	printf "  classify_sql(): %d queries, %.0f calls/s (ratio to 20,000/s budget %.2fx), median %.2f us, p99 %.2f us\n", $1, $2, $2 / 20000, $3, $4 }'
+echo "  (load average $(cut -d' ' -f1 /proc/loadavg) on $(nproc) cores: tails and means include preemption)"

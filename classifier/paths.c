@@ -188,11 +188,13 @@ static const char *const tmps[] = {"/tmp", "/var/tmp", "/dev/shm"};
 
 enum path_class paths_class(const struct cctx *x, const char *abs)
 {
-	if (prefixed(abs, devnull, nitems(devnull)))
+	bool dev = strncmp(abs, "/dev/", 5) == 0 || strncmp(abs, "/proc/", 6) == 0;
+
+	if (dev && prefixed(abs, devnull, nitems(devnull)))
 		return PC_DEVNULL;
-	if (strncmp(abs, "/dev/tcp/", 9) == 0 || strncmp(abs, "/dev/udp/", 9) == 0)
+	if (dev && (strncmp(abs, "/dev/tcp/", 9) == 0 || strncmp(abs, "/dev/udp/", 9) == 0))
 		return PC_NET;
-	if (prefixed(abs, disks, nitems(disks)))
+	if (dev && prefixed(abs, disks, nitems(disks)))
 		return PC_DISK;
 	if (x->wd && under(abs, x->wd))
 		return PC_WORKDIR;

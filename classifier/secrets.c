@@ -85,6 +85,8 @@ const char *secrets_path(const struct cctx *x, const char *abs)
 	size_t hl = strlen(x->home);
 	const char *base = strrchr(abs, '/');
 
+	if (!secrets_maybe_path(abs)) /* every pattern below holds a hint */
+		return NULL;
 	if (hl > 1 && strncmp(abs, x->home, hl) == 0 && abs[hl] == '/')
 		for (size_t i = 0; i < nitems(home_secrets); i++)
 			if (dir_match(abs + hl + 1, home_secrets[i].rel))
@@ -107,7 +109,7 @@ static const char *const dot_hints[] = {
 };
 static const char *const other_hints[] = {
 	"id_rsa", "id_ed25519", "id_ecdsa", "id_dsa", "shadow", "sudoers", "environ",
-	"credentials", "gcloud", "/etc/ssl",
+	"credentials", "gcloud", "/etc/ssl", "/etc/ssh/ssh_host",
 };
 
 /* One pass over s; compares only where a hint could start. */

@@ -306,7 +306,7 @@ static void rule_git(struct cctx *x, struct cmdv *c)
 	sub.w = c->w + at;
 	sub.n = c->n - at;
 	for (size_t i = 0; i < nitems(gsubs); i++) {
-		if (strcmp(gsubs[i].name, sub.w[0].val) != 0)
+		if (gsubs[i].name[0] != sub.w[0].val[0] || strcmp(gsubs[i].name, sub.w[0].val) != 0)
 			continue;
 		if (gsubs[i].rule)
 			cls_add(x, gsubs[i].tier, gsubs[i].rule, shell_span_words(x, c->w, c->n), "%s",
