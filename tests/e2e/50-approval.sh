@@ -40,7 +40,7 @@ screen() { tm capture-pane -p -t "$1"; }
 # wait_for NAME TEXT [SECONDS]: until the screen shows TEXT.
 wait_for() {
 	i=0
-	while [ $i -lt $((${3:-5} * 20)) ]; do
+	while [ $i -lt $((${3:-10} * 20)) ]; do
 		screen "$1" | grep -qF -- "$2" && return 0
 		sleep 0.05
 		i=$((i + 1))
@@ -52,7 +52,7 @@ wait_for() {
 # done_wait NAME: until the gate has exited.
 done_wait() {
 	i=0
-	while [ $i -lt 200 ]; do
+	while [ $i -lt 400 ]; do
 		[ "$(tm display -p -t "$1" '#{pane_dead}')" = 1 ] && return 0
 		sleep 0.05
 		i=$((i + 1))

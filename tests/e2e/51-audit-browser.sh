@@ -18,7 +18,7 @@ tm set-option -g remain-on-exit on >/dev/null
 screen() { tm capture-pane -p -t "$1"; }
 wait_for() {
 	i=0
-	while [ $i -lt $((${3:-5} * 20)) ]; do
+	while [ $i -lt $((${3:-10} * 20)) ]; do
 		screen "$1" | grep -qF -- "$2" && return 0
 		sleep 0.05
 		i=$((i + 1))
@@ -30,7 +30,7 @@ wait_for() {
 lacks() { ! screen "$1" | grep -qF -- "$2"; }
 dead() {
 	i=0
-	while [ $i -lt 100 ]; do
+	while [ $i -lt 200 ]; do
 		[ "$(tm display -p -t "$1" '#{pane_dead}')" = 1 ] && return 0
 		sleep 0.05
 		i=$((i + 1))
