@@ -206,19 +206,76 @@ static int opts_parse(struct audit_opts *o, int argc, char **argv)
 	return optind;
 }
 
+/* ---- terminal-safe text ---- */
+
+/* Code points that move the cursor or reorder text on a terminal: C1
+ * controls, bidi marks, embeddings, overrides and isolates. */
+static bool cp_unsafe(unsigned cp)
+{
+	return (cp >= 0x80 && cp <= 0x9f) || cp == 0x061c || cp == 0x200e || cp == 0x200f ||
+	       (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
+}
+
+/* Decodes one UTF-8 sequence at p (n bytes left); returns its length, or 0
+ * when it is not valid UTF-8. */
+static size_t utf8_decode(const unsigned char *p, size_t n, unsigned *cp)
+{
+	size_t len = p[0] >= 0xf0 ? 4 : p[0] >= 0xe0 ? 3 : p[0] >= 0xc0 ? 2 : 0;
+
+	if (len == 0 || len > n || !utf8_valid((const char *)p, len))
+		return 0;
+	*cp = len == 2 ? p[0] & 0x1fu : len == 3 ? p[0] & 0x0fu : p[0] & 0x07u;
+	for (size_t i = 1; i < len; i++)
+		*cp = (*cp << 6) | (p[i] & 0x3fu);
+	return len;
+}
+
+/* Returns a new copy of s that a terminal shows as it is: control bytes as
+ * \xHH, reordering code points as \uHHHH. Caller frees. */
+static char *safe_text(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	size_t n = strlen((const char *)p), len;
+	struct buf b;
+	unsigned cp;
+
+	buf_init(&b, 0);
+	for (size_t i = 0; i < n; i += len) {
+		len = 1;
+		if (p[i] < 0x20 || p[i] == 0x7f)
+			buf_printf(&b, "\\x%02x", p[i]);
+		else if (p[i] < 0x80)
+			buf_append(&b, p + i, 1);
+		else if ((len = utf8_decode(p + i, n - i, &cp)) == 0) {
+			buf_printf(&b, "\\x%02x", p[i]);
+			len = 1;
+		} else if (cp_unsafe(cp))
+			buf_printf(&b, "\\u%04x", cp);
+		else
+			buf_append(&b, p + i, len);
+	}
+	buf_puts(&b, "");
+	return buf_take(&b, NULL);
+}
+
 /* ---- list ---- */
 
 static void row_print(const struct db_call_row *r)
 {
 	char dur[24] = "-";
+	char *tool = safe_text(r->name && *r->name ? r->name : r->tool);
+	char *summary = safe_text(r->summary), *decision = safe_text(r->decision ? r->decision : "-");
 
 	if (r->duration_ms >= 0)
 		snprintf(dur, sizeof(dur), "%lldms", r->duration_ms);
-	printf("%7lld  %.19s  %-8s  %-8s  %-10.10s  %7s  %s%s\n", (long long)r->id, r->time,
+	printf("%7lld  %.19s  %-8s  %-8s  %-10s  %7s  %s%s\n", (long long)r->id,
+	       r->time ? r->time : "-",
 	       r->tier >= 0 && r->tier < TIER_COUNT ? tier_name((enum tier)r->tier) : "-",
-	       r->decision ? r->decision : "-", r->name && *r->name ? r->name : r->tool, dur,
-	       r->mode && strcmp(r->mode, "watch") == 0 ? "(watched) " : "",
-	       r->summary ? r->summary : "");
+	       decision, tool, dur, r->mode && strcmp(r->mode, "watch") == 0 ? "(watched) " : "",
+	       summary);
+	free(tool);
+	free(summary);
+	free(decision);
 }
 
 static void row_print_json(const struct db_call_row *r)
@@ -313,13 +370,13 @@ fail:
 
 static void print_indented(json_t *v)
 {
-	char *s = json_dumps(v, JSON_INDENT(2) | JSON_SORT_KEYS);
+	char *s = json_dumps(v, JSON_INDENT(2) | JSON_SORT_KEYS | JSON_ENCODE_ANY), *save = NULL;
 
-	for (char *line = s, *nl; line && *line; line = nl ? nl + 1 : NULL) {
-		nl = strchr(line, '\n');
-		printf("    %.*s\n", nl ? (int)(nl - line) : (int)strlen(line), line);
-		if (nl == NULL)
-			break;
+	for (char *line = s ? strtok_r(s, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *safe = safe_text(line);
+		printf("    %s\n", safe);
+		free(safe);
 	}
 	free(s);
 }
@@ -351,9 +408,10 @@ static int audit_show(struct db *db, struct audit_opts *o, int argc, char **argv
 		printf("session\n");
 		print_indented(json_object_get(d, "session"));
 		json_array_foreach(json_object_get(d, "events"), i, ev) {
+			char *kind = safe_text(json_string_value(json_object_get(ev, "kind")));
 			printf("%s  %s (event %lld)\n", json_string_value(json_object_get(ev, "time")),
-			       json_string_value(json_object_get(ev, "kind")),
-			       (long long)json_integer_value(json_object_get(ev, "id")));
+			       kind, (long long)json_integer_value(json_object_get(ev, "id")));
+			free(kind);
 			print_indented(json_object_get(ev, "body"));
 		}
 	}
@@ -463,9 +521,11 @@ static void stats_section(json_t *st, const char *key, const char *title)
 
 	printf("%s\n", title);
 	if (json_is_array(v))
-		json_array_foreach(v, i, item) printf("  %8lld  %s\n",
-		                                      (long long)json_integer_value(json_array_get(item, 1)),
-		                                      json_string_value(json_array_get(item, 0)));
+		json_array_foreach(v, i, item) {
+			char *name = safe_text(json_string_value(json_array_get(item, 0)));
+			printf("  %8lld  %s\n", (long long)json_integer_value(json_array_get(item, 1)), name);
+			free(name);
+		}
 	else
 		json_object_foreach(v, k, item) {
 			if (json_is_null(item))

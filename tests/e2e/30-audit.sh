@@ -47,6 +47,16 @@ expect_eq "bad flag is a usage error" "$("$A" audit list --tier extreme --db "$d
 expect_eq "bad date is a usage error" "$("$A" audit list --since yesterday --db "$db" >/dev/null 2>&1; echo $?)" 2
 check "verify ok" "$A" audit verify --db "$db"
 
+# ---- hostile text is shown escaped, never raw ----
+printf '{"id":"h1","tool":"shell","input":{"command":"echo \\u202e txt.exe \\u001b[2J"}}\n{"id":"h2","tool":"x\\u001b[31m","input":{}}\n' |
+	(cd "$d/wd" && "$A" gate --no-tty --db "$d/h.db" > /dev/null 2>&1)
+"$A" audit list --db "$d/h.db" > "$d/h.list" 2>&1
+"$A" audit show --db "$d/h.db" "$("$A" audit list --json --db "$d/h.db" | head -1 | jq .id)" > "$d/h.show" 2>&1
+check "list escapes bidi overrides" sh -c "! grep -q '$(printf '\342\200\256')' '$d/h.list'"
+check "show escapes bidi overrides" sh -c "! grep -q '$(printf '\342\200\256')' '$d/h.show'"
+expect_eq "list and show have no raw ESC" "$(LC_ALL=C tr -cd '\033\007' < "$d/h.list" | wc -c)$(LC_ALL=C tr -cd '\033\007' < "$d/h.show" | wc -c)" 00
+check "list shows the escape" grep -q 'u202e' "$d/h.list"
+
 # ---- redaction: the secret never reaches the file ----
 check "password not on disk" sh -c "! grep -qa hunter2 '$db' '$db-wal' 2>/dev/null"
 check "token not on disk" sh -c "! sqlite3 '$db' 'SELECT body FROM events' | grep -q ghp_abc"
