@@ -420,6 +420,14 @@ out:
 	free(id), free(in), free(ed), free(pattern), free(err);
 }
 
+/* `airlock gate` typed at a terminal reads its calls from it: keys meant
+ * for the screen could become input, and input keys could approve. */
+static bool reads_calls_from_tty(struct gate *g)
+{
+	const char *mode = gate_options(g)->mode;
+	return (mode == NULL || strcmp(mode, "gate") == 0) && isatty(STDIN_FILENO);
+}
+
 void gate_approve(struct gate *g, const struct call *c, const struct verdict *v,
                   const struct plan *pl, const char *preview, struct approval *a)
 {
@@ -432,6 +440,8 @@ void gate_approve(struct gate *g, const struct call *c, const struct verdict *v,
 		approve_with(g, c, v, pl, preview, a);
 	else if (gate_options(g)->no_tty)
 		no_terminal(a, "terminals are disabled for this gate");
+	else if (reads_calls_from_tty(g)) /* the screen and the reader would share keys */
+		no_terminal(a, "the calls come from the terminal itself (pipe them in)");
 	else
 		ask_person(g, c, v, pl, preview, a, t0);
 	if (a->decision == DECISION_APPROVED && a->edited == NULL) {

@@ -226,6 +226,18 @@ expect_eq "no tty: audit who" "$(decided notty)" "no-terminal denied"
 check "no tty: nothing ran" test -d "$d/notty/w/victim"
 check "no tty: says why on stderr" grep -q "no terminal for approval" "$d/notty/err"
 
+# --- calls typed at the terminal: the screen cannot share it, so asks are denied ---
+mkdir -p "$d/typed/w/victim" "$d/typed/home"
+tm new-session -d -s typed -x 80 -y 24 \
+	"cd '$d/typed/w' || exit 1; env HOME='$d/typed/home' LANG=C.UTF-8 TERM=screen '$AIRLOCK' gate --db '$d/typed/a.db' --policy '$d/ask.policy' > ../out 2> ../err"
+sleep 0.5
+tm send-keys -t typed -l "$(call "rm -rf victim")"
+tm send-keys -t typed Enter C-d
+check "typed calls: gate exits" done_wait typed
+expect_eq "typed calls: denied" "$(field typed .decision)" denied
+expect_eq "typed calls: reason" "$(field typed .reason)" "no terminal for approval"
+check "typed calls: nothing ran" test -d "$d/typed/w/victim"
+
 # --- --approve-with CMD, no terminal needed ------------------------------------------------
 mkdir -p "$d/with/w/victim"
 { call "rm -rf victim"; call "rm -rf victim"; } >"$d/with/calls"
