@@ -248,6 +248,61 @@ out:
 	free(err);
 }
 
+#define FOREIGN_SCAN_CAP 50000 /* workdir entries looked at for unmapped owners */
+
+/* Finds, below root, an entry owned by another uid that the caller may
+ * still write (group/other write bits): overlayfs cannot copy it up in the
+ * sandbox's namespace (EOVERFLOW), though the real run could change it.
+ * Returns a new relative path, or NULL; *seen counts entries looked at. */
+static char *find_foreign(int root, const char *rel, size_t *seen)
+{
+	DIR *dir;
+	struct dirent *de;
+	char *hit = NULL;
+	int fd = openat(root, *rel ? rel : ".", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+	if (fd < 0 || (dir = fdopendir(fd)) == NULL) {
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	while (hit == NULL && *seen < FOREIGN_SCAN_CAP && (de = readdir(dir)) != NULL) {
+		struct stat st;
+		char *sub;
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0 ||
+		    fstatat(dirfd(dir), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			continue;
+		(*seen)++;
+		sub = join(rel, de->d_name);
+		if (st.st_uid != geteuid() && !S_ISLNK(st.st_mode) && (st.st_mode & 022))
+			hit = sub, sub = NULL;
+		else if (S_ISDIR(st.st_mode))
+			hit = find_foreign(root, sub, seen);
+		free(sub);
+	}
+	closedir(dir);
+	return hit;
+}
+
+/* A dry run that failed somewhere may have failed on a file it could not
+ * copy up; then the preview is not what the run would do. */
+static void check_foreign(struct walk *w)
+{
+	size_t seen = 0;
+	char *hit;
+
+	if (w->d->exit_code == 0 && w->d->errlen == 0)
+		return;
+	if ((hit = find_foreign(w->root, "", &seen)) != NULL)
+		diff_set_incomplete(w->d, "%s belongs to another user: the dry run cannot change it "
+		                          "(overlayfs copy-up in the sandbox), the real run could",
+		                    hit);
+	else if (seen >= FOREIGN_SCAN_CAP)
+		diff_add_note(w->d, "the dry run reported errors; only %d workdir entries were "
+		                    "checked for files it could not change", FOREIGN_SCAN_CAP);
+	free(hit);
+}
+
 /* Removes dirfd/name and everything below it, never following a symlink. */
 static void remove_tree(int dirfd, const char *name)
 {
@@ -403,6 +458,7 @@ void overlay_preview(struct diff *d, const struct call *c, const struct diff_opt
 		goto out;
 	}
 	walk_dir(&w, "", true);
+	check_foreign(&w);
 out:
 	if (w.root >= 0)
 		close(w.root);

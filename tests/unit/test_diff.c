@@ -52,7 +52,8 @@ static void write_bytes(const char *path, const char *data, size_t len, mode_t m
 	chmod(path, mode);
 }
 
-/* One setup step in dir: "f p=text", "x p=text", "d p", "l p=target",
+/* One setup step in dir: "f p=text", "x p=text", "o p=text" (uid 65534,
+ * mode 0666), "d p", "l p=target",
  * "b p=N" (N bytes with NULs), "n p=N" (N numbered lines), "r p" (remove). */
 static void setup_one(const char *dir, const char *op)
 {
@@ -65,6 +66,10 @@ static void setup_one(const char *dir, const char *op)
 	switch (op[0]) {
 	case 'f': write_bytes(path, val, strlen(val), 0644); break;
 	case 'x': write_bytes(path, val, strlen(val), 0755); break;
+	case 'o': /* another user's file that anyone may write */
+		write_bytes(path, val, strlen(val), 0666);
+		assert_int_equal(chown(path, 65534, 65534), 0);
+		break;
 	case 'd': assert_int_equal(mkdir(path, 0755), 0); break;
 	case 'l': assert_int_equal(symlink(val, path), 0); break;
 	case 'b':
