@@ -201,7 +201,10 @@ int agent_gate_option(int ch, const char *arg, struct gate_opts *o, char **errst
 /* Argument names that hold one path, and those that hold a list of them. */
 static const char *const path_keys[] = {"path",   "file_path",   "filePath", "filename",
                                         "file",   "source",      "destination", "target",
-                                        "dir",    "directory",   "src",      "dest"};
+                                        "dir",    "directory",   "src",      "dest",
+                                        "notebook_path"};
+/* Claude Code's search tools: no path means the current directory. */
+static const char *const search_tools[] = {"Glob", "Grep", "LS"};
 static const char *const path_list_keys[] = {"paths", "files"};
 /* Words in a tool name that mean it changes what its paths name. */
 static const char *const write_words[] = {"write", "create", "edit",  "update", "delete",
@@ -347,6 +350,25 @@ struct call **agent_tool_calls(const char *name, const char *tool, json_t *args,
 		push_call(&v, &n, agent_other_call(name, args, id));
 	else /* the recorded call keeps what the agent actually sent */
 		json_object_set(v[0]->input, "arguments", args ? args : json_object());
+	return v;
+}
+
+struct call **agent_named_calls(const struct call *c, json_t *args, const char *cwd)
+{
+	const char *dot = strchr(c->name, '.');
+	struct call **v;
+	json_t *a;
+
+	if (strncmp(c->name, "mcp:", 4) == 0 && dot)
+		return agent_tool_calls(c->name, dot + 1, args, c->id);
+	if (c->tool != TOOL_OTHER)
+		return NULL;
+	a = json_is_object(args) ? json_deep_copy(args) : json_object();
+	for (size_t i = 0; i < nitems(search_tools); i++)
+		if (strcmp(c->name, search_tools[i]) == 0 && !json_object_get(a, "path") && cwd)
+			json_object_set_new(a, "path", json_string(cwd));
+	v = agent_tool_calls(c->name, c->name, a, c->id);
+	json_decref(a);
 	return v;
 }
 

@@ -71,6 +71,12 @@ int agent_gate_option(int ch, const char *arg, struct gate_opts *o, char **errst
  */
 struct call **agent_tool_calls(const char *name, const char *tool, json_t *args, json_t *id);
 void agent_calls_free(struct call **calls);
+/* For a decoded agent call: the calls to classify instead of c when c is an
+ * MCP tool (mcp:server.tool) or an unknown tool (mapped by its arguments;
+ * Claude Code's Glob, Grep and LS read cwd when they name no path). Returns
+ * NULL when c is a tool airlock knows: classify c itself. args is the
+ * agent's original input. */
+struct call **agent_named_calls(const struct call *c, json_t *args, const char *cwd);
 /* Decodes {"tool": kind, "input": fields, "id": id} and names the call name.
  * Takes fields. Returns a new call, or NULL when it does not decode. */
 struct call *agent_canonical_call(const char *name, const char *kind, json_t *fields,

@@ -200,11 +200,8 @@ static void hook_decide(struct gate_opts *go, json_t *root, bool tui, struct hoo
 		deny(a, "%s", err);
 		goto out;
 	}
-	if (strncmp(c->name, "mcp:", 4) == 0 && strchr(c->name + 4, '.')) {
-		calls = agent_tool_calls(c->name, strchr(c->name + 4, '.') + 1, c->input, c->id);
-		v = agent_classify_calls(g, calls);
-	} else
-		v = gate_classify(g, c);
+	calls = agent_named_calls(c, json_object_get(root, "tool_input"), gate_workdir(g));
+	v = calls ? agent_classify_calls(g, calls) : gate_classify(g, c);
 	o = gate_decide(g, calls ? calls[0] : c, v, tui ? GATE_ASK_PERSON : GATE_ASK_RETURN, &pl);
 	answer_decided(a, c, json_object_get(root, "tool_input"), v, &pl, o, tui);
 	if (strcmp(a->decision, "ask") != 0) {

@@ -187,9 +187,8 @@ static void claude_tool_use(struct watch *w, json_t *block)
 		free(err);
 	}
 	json_decref(id);
-	if (strncmp(c->name, "mcp:", 4) == 0 && strchr(c->name + 4, '.')) {
-		calls = agent_tool_calls(c->name, strchr(c->name + 4, '.') + 1,
-		                         json_object_get(block, "input"), c->id);
+	calls = agent_named_calls(c, json_object_get(block, "input"), w->cwd);
+	if (calls) {
 		observe(w, calls, key);
 		agent_calls_free(calls);
 		call_free(c);

@@ -63,10 +63,10 @@ expect_eq "--tui without a terminal denies" "$(jq -r .hookSpecificOutput.permiss
 
 # The log: decodable calls recorded in hook sessions; asks left to Claude Code.
 q() { sqlite3 "$db" "$1"; }
-expect_eq "hook calls recorded" "$(q "SELECT count(*) FROM call_index c JOIN sessions s ON s.id = c.session WHERE s.mode = 'hook'")" 12
+expect_eq "hook calls recorded" "$(q "SELECT count(*) FROM call_index c JOIN sessions s ON s.id = c.session WHERE s.mode = 'hook'")" 13
 expect_eq "critical denied by policy" "$(q "SELECT decision || ' ' || who FROM call_index WHERE summary = 'rm -rf /'")" "denied policy"
 expect_eq "ask left undecided" "$(q "SELECT coalesce(decision, 'none') FROM call_index WHERE name = 'mcp:github.create_issue'")" none
-expect_eq "session names Claude's session" "$(q "SELECT count(*) FROM sessions WHERE agent = 'claude-code session s-1'")" 11
+expect_eq "session names Claude's session" "$(q "SELECT count(*) FROM sessions WHERE agent = 'claude-code session s-1'")" 12
 check "audit verify" "$AIRLOCK" audit verify --db "$db"
 
 # The per-call path never loads libgit2 (it costs ~15 ms per start).

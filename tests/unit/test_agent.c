@@ -16,6 +16,7 @@
 
 #include "core/util.h"
 #include "gate/agent.h"
+#include "gate/protocol.h"
 #include "tdata.h"
 
 /* Runs `printf %s QUOTED` through sh and returns what it printed. */
@@ -91,6 +92,35 @@ static void test_mcp_map_table(void **state)
 	tdata_free(rows, n);
 }
 
+static void test_named_calls_table(void **state)
+{
+	struct tdata_row *rows;
+	size_t n = tdata_load("tests/data/integrations/named-calls.tsv", &rows);
+	(void)state;
+	assert_true(n >= 8);
+	for (size_t i = 0; i < n; i++) {
+		char *line = xasprintf("{\"tool\":\"%s\",\"input\":%s}", rows[i].f[0], rows[i].f[1]);
+		struct call *c = NULL, **calls;
+		json_t *id = NULL, *root;
+		char *err = NULL, *kinds;
+
+		if (protocol_decode(line, strlen(line), 1, &c, &id, &err) < 0)
+			fail_msg("line %zu: %s", rows[i].line, err);
+		root = json_loads(line, 0, NULL);
+		calls = agent_named_calls(c, json_object_get(root, "input"), "/w");
+		kinds = calls ? kinds_of(calls) : xstrdup("-");
+		if (strcmp(kinds, rows[i].f[2]) != 0)
+			fail_msg("line %zu: %s mapped to [%s], want [%s]", rows[i].line, rows[i].f[0],
+			         kinds, rows[i].f[2]);
+		free(kinds);
+		agent_calls_free(calls);
+		call_free(c);
+		json_decref(root);
+		free(line);
+	}
+	tdata_free(rows, n);
+}
+
 static void test_spawn_pipes(void **state)
 {
 	char *argv[] = {(char *)"cat", NULL}, *err = NULL, buf[16] = {0};
@@ -148,7 +178,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_quote_table),   cmocka_unit_test(test_mcp_map_table),
-		cmocka_unit_test(test_spawn_pipes),   cmocka_unit_test(test_spawn_missing),
+		cmocka_unit_test(test_named_calls_table), cmocka_unit_test(test_spawn_pipes),   cmocka_unit_test(test_spawn_missing),
 		cmocka_unit_test(test_wait_status),   cmocka_unit_test(test_command_line),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
