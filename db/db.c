@@ -355,6 +355,70 @@ out:
 	return rc;
 }
 
+/* Returns a new "file:" URI for path, opened immutable (no -shm, no WAL
+ * read: for a log in a directory this user cannot write). Caller frees. */
+static char *immutable_uri(const char *path)
+{
+	struct buf b;
+
+	buf_init(&b, 0);
+	buf_puts(&b, "file:");
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+		if (*p == '%' || *p == '?' || *p == '#' || *p <= 0x20 || *p >= 0x7f)
+			buf_printf(&b, "%%%02X", *p);
+		else
+			buf_append(&b, p, 1);
+	}
+	buf_puts(&b, "?immutable=1");
+	return buf_take(&b, NULL);
+}
+
+int db_open_readonly(const char *path, struct db **out, char **errstr)
+{
+	struct db *db = xcalloc(1, sizeof(*db));
+	struct header h;
+	char *uri = NULL;
+	int rc = -1, need;
+
+	db->path = xstrdup(path);
+	db->redact = true;
+	if (sqlite3_open_v2(path, &db->sql, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+		db_fail(db, errstr, "cannot open");
+		goto out;
+	}
+	sqlite3_busy_timeout(db->sql, DB_BUSY_MS);
+	if (read_header(db, &h, errstr) < 0) {
+		/* WAL needs a -shm it may not create here: read the file as it is. */
+		free(*errstr);
+		*errstr = NULL;
+		sqlite3_close(db->sql);
+		uri = immutable_uri(path);
+		if (sqlite3_open_v2(uri, &db->sql, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL) !=
+		    SQLITE_OK || read_header(db, &h, errstr) < 0) {
+			if (*errstr == NULL)
+				db_fail(db, errstr, "cannot open read-only");
+			goto out;
+		}
+	}
+	if ((need = header_check(db, &h, errstr)) < 0)
+		goto out;
+	if (need) {
+		*errstr = xasprintf("audit log %s has schema %d, older than %d, and cannot be"
+		                    " upgraded read-only: run `airlock audit verify` once as its"
+		                    " owner", path, h.version, DB_SCHEMA_VERSION);
+		goto out;
+	}
+	rc = 0;
+out:
+	free(uri);
+	if (rc < 0) {
+		db_close(db);
+		db = NULL;
+	}
+	*out = db;
+	return rc;
+}
+
 void db_close(struct db *db)
 {
 	if (db == NULL)

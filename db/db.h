@@ -19,6 +19,10 @@ struct db;
 /* Opens (creating it and its directories) the log at path. Returns 0 and a
  * new handle, or -1 with *errstr (caller frees). */
 int db_open(const char *path, struct db **out, char **errstr) AIRLOCK_MUST_CHECK;
+/* Opens an existing log only to read it (no creating, no migrating): for a
+ * log this user cannot write. When WAL's -shm cannot be created here, the
+ * file is read as it is (immutable), without events still in the -wal. */
+int db_open_readonly(const char *path, struct db **out, char **errstr) AIRLOCK_MUST_CHECK;
 /* Closes; db_close(NULL) is a no-op. Does not end the session. */
 void db_close(struct db *db);
 

@@ -5,10 +5,12 @@
  * db_default_path()); verify exits 1 naming the first bad event; output for
  * scripts (jsonl, csv, --json) is one record per line and always valid UTF-8.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -33,6 +35,7 @@ struct audit_sub {
 	const char *name;
 	int (*run)(struct db *db, struct audit_opts *o, int argc, char **argv);
 	const char *usage;
+	bool writes; /* needs write access (else a read-only open is enough) */
 };
 
 static void audit_usage(FILE *f);
@@ -716,14 +719,14 @@ static int audit_browse(struct db *db, struct audit_opts *o, int argc, char **ar
 /* ---- dispatch ---- */
 
 static const struct audit_sub subs[] = {
-	{"browse", audit_browse, "[browse] [FILTERS]   (the review browser; the default on a terminal)"},
-	{"list", audit_list, "list [FILTERS] [--last N] [--json]   (the default otherwise)"},
-	{"show", audit_show, "show ID [--json]"},
-	{"export", audit_export, "export --format jsonl|csv [FILTERS]"},
-	{"stats", audit_stats, "stats [FILTERS] [--json]"},
-	{"verify", audit_verify, "verify [--index] [--pin ID:HASH]"},
-	{"reindex", audit_reindex, "reindex"},
-	{"prune", audit_prune, "prune --before DATE"},
+	{"browse", audit_browse, "[browse] [FILTERS]   (the review browser; the default on a terminal)", false},
+	{"list", audit_list, "list [FILTERS] [--last N] [--json]   (the default otherwise)", false},
+	{"show", audit_show, "show ID [--json]", false},
+	{"export", audit_export, "export --format jsonl|csv [FILTERS]", false},
+	{"stats", audit_stats, "stats [FILTERS] [--json]", false},
+	{"verify", audit_verify, "verify [--index] [--pin ID:HASH]", false},
+	{"reindex", audit_reindex, "reindex", true},
+	{"prune", audit_prune, "prune --before DATE", true},
 };
 
 static void audit_usage(FILE *f)
@@ -734,6 +737,29 @@ static void audit_usage(FILE *f)
 	fprintf(f, "FILTERS: --tier T[+] --decision D --tool NAME --rule ID --session N --mode M\n"
 	           "         --since DATE --until DATE --grep TEXT\n"
 	           "DATE: YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS] (UTC), or an age: 30m, 12h, 7d\n");
+}
+
+/* Reading never creates a log (a mistyped --db is an error, not a new
+ * file); a log this user may read but not write is opened read-only. */
+static int open_log(const char *path, bool writes, struct db **db, char **err)
+{
+	struct stat sb;
+	char *err2 = NULL;
+
+	if (!writes && stat(path, &sb) < 0) {
+		*err = xasprintf("no audit log at %s: %s (nothing recorded yet, or another --db)",
+		                 path, strerror(errno));
+		return -1;
+	}
+	if (db_open(path, db, err) == 0 || writes)
+		return *db ? 0 : -1;
+	if (db_open_readonly(path, db, &err2) == 0) {
+		free(*err);
+		*err = NULL;
+		return 0;
+	}
+	free(err2);
+	return -1;
 }
 
 int cmd_audit(int argc, char **argv)
@@ -771,7 +797,7 @@ int cmd_audit(int argc, char **argv)
 	path = o.db_path ? NULL : db_default_path();
 	if (path)
 		o.db_path = path;
-	if (db_open(o.db_path, &db, &err) < 0) {
+	if (open_log(o.db_path, sub->writes, &db, &err) < 0) {
 		fprintf(stderr, "airlock audit: %s\n", err);
 		free(err);
 		free(path);

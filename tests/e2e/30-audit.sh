@@ -122,6 +122,25 @@ check "prune" "$A" audit prune --db "$d/p.db" --before 2999-01-01
 check "verify after prune" "$A" audit verify --db "$d/p.db"
 expect_eq "prune needs --before" "$("$A" audit prune --db "$d/p.db" >/dev/null 2>&1; echo $?)" 2
 
+# ---- reading never creates a log; a log one cannot write can be read ----
+expect_eq "list of a missing log fails" "$("$A" audit list --db "$d/none/x.db" >/dev/null 2>&1; echo $?)" 125
+check "and creates nothing" test ! -e "$d/none"
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
+	mkdir -m 755 "$d/ro"
+	cp "$db" "$d/ro/a.db"
+	rm -f "$d/ro/a.db-wal" "$d/ro/a.db-shm"
+	chmod 644 "$d/ro/a.db"
+	cp "$A" "$d/ro/airlock"
+	chmod 755 "$d" "$d/ro/airlock"
+	nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+	expect_eq "another user lists a read-only log" \
+		"$(nobody "$d/ro/airlock" audit list --db "$d/ro/a.db" 2>&1 | wc -l)" "$("$A" audit list --db "$db" | wc -l)"
+	check "another user verifies a read-only log" nobody "$d/ro/airlock" audit verify --index --db "$d/ro/a.db"
+	check "but cannot prune it" sh -c "! setpriv --reuid=65534 --regid=65534 --clear-groups '$d/ro/airlock' audit prune --before 2999-01-01 --db '$d/ro/a.db'"
+else
+	echo "skip: read-only log as another user (needs root and setpriv)"
+fi
+
 # ---- foreign and newer files ----
 sqlite3 "$d/other.db" 'CREATE TABLE t(x)'
 check "foreign db refused" sh -c "'$A' audit list --db '$d/other.db' 2>&1 | grep -q 'not an airlock audit log'"
