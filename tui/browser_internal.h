@@ -10,6 +10,8 @@
 #define BROWSER_PAGE 200   /* items fetched per page */
 #define BROWSER_WINDOW 600 /* items kept; scrolling further drops the far end */
 #define PROMPT_MAX 400     /* bytes a prompt answer may hold */
+#define MIN_ROWS 6         /* smaller terminals get a notice, not the screen */
+#define MIN_COLS 30
 #define STEP_TICK_MS 250   /* key wait per turn: countdowns and queue counts refresh */
 
 /* The browser's own commands (nav_keys in browser.c). */
@@ -68,6 +70,7 @@ struct browser {
 
 	char *msg;
 	bool help;
+	bool too_small;      /* the last frame could not show the screen */
 	struct doc frame;    /* rows built for the last frame */
 };
 

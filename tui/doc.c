@@ -156,7 +156,7 @@ static void *arena_alloc(struct doc *d, size_t n)
 void doc_init(struct doc *d, int width, bool ascii)
 {
 	memset(d, 0, sizeof(*d));
-	d->width = width < 8 ? 8 : width;
+	d->width = width < 1 ? 1 : width;
 	d->ascii = ascii;
 }
 
@@ -228,9 +228,15 @@ static void row_add(struct doc *d, const char *p, size_t n, enum tattr a, int ce
 	d->ccells += cells;
 }
 
-/* Adds one unit, wrapping first when it does not fit. */
+/* Adds one unit, wrapping first when it does not fit. An escape wider
+ * than a whole row (a very narrow terminal) is split: it is ASCII. */
 static void put_unit(struct doc *d, const char *p, size_t n, enum tattr a, int cells)
 {
+	if (cells > d->width && (size_t)cells == n) {
+		for (size_t i = 0; i < n; i++)
+			put_unit(d, p + i, 1, a, 1);
+		return;
+	}
 	if (d->ccells + cells > d->width && d->clen > 0)
 		row_end(d);
 	row_add(d, p, n, a, cells);

@@ -246,15 +246,32 @@ static void footer_keys(struct browser *b, int cols)
 		doc_newline(&b->frame);
 }
 
+/* A terminal too small for the screen: a notice, and its keys do nothing
+ * (nobody approves what they cannot read); the timeout still runs. */
+static void layout_too_small(struct browser *b, int rows, int cols, const struct trow **out)
+{
+	doc_printf(&b->frame, TA_MARK, "airlock: enlarge the terminal to at least %dx%d (%dx%d)",
+	           MIN_COLS, MIN_ROWS, cols, rows);
+	doc_newline(&b->frame);
+	for (int i = 0; i < rows; i++)
+		out[i] = (size_t)i < b->frame.nrows ? &b->frame.rows[i] : NULL;
+}
+
 void browser_layout(struct browser *b, int rows, int cols, const struct trow **out,
                     int *cursor_row, int *cursor_col)
 {
-	struct slot *s = xcalloc((size_t)rows, sizeof(*s));
+	struct slot *s;
 	size_t nh, fl;
 	int body;
 
 	doc_clear(&b->frame);
 	doc_init(&b->frame, cols, b->ascii);
+	*cursor_row = *cursor_col = -1;
+	if ((b->too_small = rows < MIN_ROWS || cols < MIN_COLS)) {
+		layout_too_small(b, rows, cols, out);
+		return;
+	}
+	s = xcalloc((size_t)rows, sizeof(*s));
 	b->ops->header(b->arg, b, &b->frame);
 	if (b->frame.open)
 		doc_newline(&b->frame);

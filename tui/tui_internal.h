@@ -67,7 +67,7 @@ struct trow {
 struct doc {
 	struct trow *rows;
 	size_t nrows, alloc;
-	int width;         /* wrap width in cells (>= 8) */
+	int width;         /* wrap width in cells (>= 1) */
 	bool ascii;        /* escape all non-ASCII (the terminal is not UTF-8) */
 	bool expand_tabs;  /* tabs become spaces (diffs) instead of \t marks */
 	size_t *files;     /* rows that start a file, for n/N */

@@ -366,14 +366,16 @@ static void test_browse_table(void **state)
 struct script {
 	struct tkey *keys;
 	size_t n, at;
+	int rows, cols; /* 0: 24x80 */
 	char *last; /* the last frame, rows joined, marks as [[...]] */
 };
 
 static void script_size(void *arg, int *rows, int *cols)
 {
-	(void)arg;
-	*rows = 24;
-	*cols = 80;
+	struct script *s = arg;
+
+	*rows = s->rows ? s->rows : 24;
+	*cols = s->cols ? s->cols : 80;
 }
 
 static void script_draw(void *arg, const struct trow **rows, int nrows, int cr, int cc)
@@ -385,7 +387,7 @@ static void script_draw(void *arg, const struct trow **rows, int nrows, int cr, 
 	buf_init(&b, 0);
 	for (int i = 0; i < nrows; i++) {
 		char *t = rows[i] ? doc_row_marked(rows[i], TA_MARK) : xstrdup("");
-		assert_true(rows[i] == NULL || rows[i]->cells <= 80);
+		assert_true(rows[i] == NULL || rows[i]->cells <= (s->cols ? s->cols : 80));
 		buf_printf(&b, "%s\n", t);
 		free(t);
 	}
@@ -451,6 +453,33 @@ static void test_approve_table(void **state)
 		free(s.last);
 	}
 	tdata_free(rows, n);
+}
+
+/* A terminal too small to show the call: keys decide nothing, at any size. */
+static void test_approve_too_small(void **state)
+{
+	static const int sizes[][2] = {{1, 1}, {5, 80}, {24, 29}, {3, 10}, {2, 200}};
+	struct verdict *v = verdict_new();
+	struct tui_ask ask = {.tool = "shell", .tier = TIER_HIGH, .call_id = "7",
+	                      .subject = "rm -rf \xe2\x80\xae build", .verdict = v,
+	                      .pattern = "Shell(x)", .can_save = true};
+
+	(void)state;
+	for (size_t i = 0; i < nitems(sizes); i++) {
+		struct script s = {.rows = sizes[i][0], .cols = sizes[i][1]};
+		struct screen_io io = {&s, script_size, script_draw, script_read};
+		struct tui_answer ans;
+
+		s.n = parse_keys("aAysp<Enter>", &s.keys);
+		tui_approve_io(&ask, &ans, &io);
+		assert_int_equal(ans.choice, TUI_HANGUP);
+		if (sizes[i][0] >= 1 && sizes[i][1] >= 20)
+			assert_non_null(strstr(s.last, "enlarge"));
+		tui_answer_clear(&ans);
+		free(s.keys);
+		free(s.last);
+	}
+	verdict_free(v);
 }
 
 /* ---- the audit browser over a real log ------------------------------------- */
@@ -568,7 +597,8 @@ int main(void)
 		cmocka_unit_test(test_escape_table),  cmocka_unit_test(test_escape_nul),
 		cmocka_unit_test(test_escape_every_byte), cmocka_unit_test(test_spans_table),
 		cmocka_unit_test(test_diff_files),    cmocka_unit_test(test_browse_table),
-		cmocka_unit_test(test_approve_table), cmocka_unit_test(test_audit_table),
+		cmocka_unit_test(test_approve_table), cmocka_unit_test(test_approve_too_small),
+		cmocka_unit_test(test_audit_table),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }
