@@ -119,6 +119,11 @@ sleep 0.6
 expect_eq "resize: footer on the last of 40 rows" \
 	"$(screen resize | sed -n 40p | grep -c 'a approve')" 1
 expect_eq "resize: header still on top" "$(screen resize | sed -n 1p | grep -c 'approve?')" 1
+tm resize-window -t resize -x 24 -y 4
+check "resize: too small shows a notice" wait_for resize "enlarge"
+tm send-keys -t resize a
+sleep 0.4
+check "resize: too small decides nothing" test ! -s "$d/resize/out"
 tm resize-window -t resize -x 80 -y 24
 sleep 0.6
 expect_eq "resize: back to 24 rows" "$(screen resize | sed -n 24p | grep -c 'a approve')" 1
