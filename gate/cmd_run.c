@@ -92,7 +92,7 @@ static void run_pump(struct gate *g, struct agent_child *ch, size_t cap)
 {
 	struct reader *r = reader_new(ch->out_fd, cap);
 	FILE *to_agent = fdopen(ch->in_fd, "w");
-	bool agent_gone = false;
+	bool agent_gone = false, out_gone = false;
 	size_t lineno = 0, len;
 	const char *line;
 	bool toolong;
@@ -106,10 +106,12 @@ static void run_pump(struct gate *g, struct agent_child *ch, size_t cap)
 			        lineno, cap);
 			res = protocol_error(NULL, lineno, "line longer than the line cap; skipped");
 		} else if ((res = run_line(g, line, len, lineno)) == NULL) {
-			if (fwrite(line, 1, len, stdout) != len || putchar('\n') == EOF ||
-			    fflush(stdout) == EOF)
+			if (!out_gone && (fwrite(line, 1, len, stdout) != len || putchar('\n') == EOF ||
+			                  fflush(stdout) == EOF)) { /* say it once; keep gating */
 				fprintf(stderr, "airlock run: cannot write the agent's output: %s\n",
 				        strerror(errno));
+				out_gone = true;
+			}
 			continue;
 		}
 		if (!agent_gone && (to_agent == NULL || protocol_write(to_agent, res) < 0)) {
