@@ -146,16 +146,18 @@ static int converse(int wfd, int rfd, const char *json, struct buf *out, long lo
 {
 	size_t len = strlen(json), off = 0;
 	char chunk[4096];
+	int rc = 0;
 
 	fcntl(wfd, F_SETFL, O_NONBLOCK);
-	while (rfd >= 0) {
+	while (rfd >= 0 && rc == 0) {
 		struct pollfd p[2] = {{.fd = rfd, .events = POLLIN}, {.fd = wfd, .events = POLLOUT}};
-		long long left = deadline ? (deadline - clock_ns()) / 1000000 : -1;
+		long long left = deadline ? (deadline - clock_ns()) / 1000000 : 1000;
 		ssize_t n;
-		if (deadline && left <= 0)
-			return -1;
-		if (poll(p, wfd >= 0 ? 2 : 1, (int)(left > 1000 ? 1000 : left)) < 0 && errno != EINTR)
-			return -1;
+		if (left <= 0 || (poll(p, wfd >= 0 ? 2 : 1, (int)(left > 1000 ? 1000 : left)) < 0 &&
+		                  errno != EINTR)) {
+			rc = -1;
+			break;
+		}
 		if (wfd >= 0 && (p[1].revents & (POLLOUT | POLLERR | POLLHUP))) {
 			n = write(wfd, json + off, len - off);
 			if (n > 0)
@@ -175,7 +177,7 @@ static int converse(int wfd, int rfd, const char *json, struct buf *out, long lo
 	}
 	if (wfd >= 0)
 		close(wfd);
-	return 0;
+	return rc;
 }
 
 static void approve_with(struct gate *g, const struct call *c, const struct verdict *v,
@@ -189,6 +191,7 @@ static void approve_with(struct gate *g, const struct call *c, const struct verd
 	                         ? clock_ns() + pl->approval_timeout * 1000000000LL : 0;
 	struct buf res;
 	pid_t pid = -1;
+	void (*old_pipe)(int);
 
 	buf_init(&res, APPROVE_WITH_OUT_CAP);
 	a->who = "approve-with";
@@ -199,7 +202,9 @@ static void approve_with(struct gate *g, const struct call *c, const struct verd
 	}
 	close(in[0]), close(out[1]);
 	in[0] = out[1] = -1;
+	old_pipe = signal(SIGPIPE, SIG_IGN); /* a program that does not read: EPIPE */
 	timed_out = converse(in[1], out[0], json, &res, deadline);
+	signal(SIGPIPE, old_pipe);
 	in[1] = -1;
 	if (timed_out)
 		kill(-pid, SIGKILL);

@@ -254,5 +254,16 @@ expect_eq "approve-with: exit 0 approves" "$(field with .decision 1)" approved
 expect_eq "approve-with: else denies" "$(field with .decision 2)" denied
 expect_eq "approve-with: stdout is the reason" "$(field with .reason 2)" "second time: no"
 expect_eq "approve-with: audit who" "$(decided with 1)" "approve-with approved"
+# a program that reads nothing of a large call still decides; one that hangs is timed out
+mkdir -p "$d/with2/w"
+seq 1 20000 | sed 's/^/line /' >"$d/with2/content"
+{ jq -cn --rawfile c "$d/with2/content" '{id:1,tool:"write_file",input:{path:"big.txt",content:$c}}'
+  call "rm -rf nothing"; } >"$d/with2/calls"
+(cd "$d/with2/w" && HOME="$d/with2" setsid "$AIRLOCK" gate --db "$d/with2/a.db" \
+	--policy "$d/timeout.policy" \
+	--approve-with '[ "$AIRLOCK_TOOL" = write_file ] && exit 0; sleep 30' \
+	<../calls >../out 2>../err)
+expect_eq "approve-with: large call, stdin unread" "$(field with2 .decision 1)" approved
+expect_eq "approve-with: a hung program times out" "$(decided with2 2)" "timeout denied"
 
 finish
