@@ -51,7 +51,7 @@ seeds_for() {
 	redact) echo tests/data/db/redact.tsv tests/data/classifier/*secret*.tsv ;;
 	audit) echo tests/data/db/redact.tsv tests/data/gate/*.jsonl ;;
 	policy) find tests/data/policy examples -type f -name '*policy*' 2>/dev/null ;;
-	diff) echo tests/data/diff/*.tsv ;;
+	diff) echo tests/data/diff/*.tsv tests/data/diff/*.txt ;;
 	esac
 }
 
@@ -65,8 +65,9 @@ for name in $names; do
 	dict=""
 	[ -f "tests/fuzz/$name.dict" ] && dict="-dict=tests/fuzz/$name.dict"
 	ok=1
+	: >"$BUILD/fuzz-$name.log"
 	if [ -d "tests/fuzz/regress/$name" ] &&
-	   ! "$bin" tests/fuzz/regress/"$name"/* >"$BUILD/fuzz-$name.log" 2>&1; then
+	   ! "$bin" tests/fuzz/regress/"$name"/* >>"$BUILD/fuzz-$name.log" 2>&1; then
 		ok=0
 	fi
 	# shellcheck disable=SC2086
@@ -83,7 +84,7 @@ for name in $names; do
 	else
 		fail=$((fail + 1))
 		echo "fuzz $name: FAILED (see $BUILD/fuzz-$name.log)"
-		grep -E '^=== |ERROR: |SUMMARY: |Test unit written' "$BUILD/fuzz-$name.log" | head -8
+		grep -aE '^=== |ERROR: |SUMMARY: |Test unit written' "$BUILD/fuzz-$name.log" | cut -c1-300 | head -8
 	fi
 done
 echo "fuzz: $pass passed, $fail failed"
