@@ -452,6 +452,24 @@ static int open_sources(struct sbx_plan *pl, struct sbx_report *r)
 	return 0;
 }
 
+/* MOUNT_ATTR_* bits as mount(2) flags, for mounts made in one call. */
+static unsigned long ms_flags(unsigned attr)
+{
+	static const struct {
+		unsigned attr;
+		unsigned long ms;
+	} map[] = {{MOUNT_ATTR_RDONLY, MS_RDONLY},
+	           {MOUNT_ATTR_NOSUID, MS_NOSUID},
+	           {MOUNT_ATTR_NODEV, MS_NODEV},
+	           {MOUNT_ATTR_NOEXEC, MS_NOEXEC}};
+	unsigned long f = 0;
+
+	for (size_t i = 0; i < nitems(map); i++)
+		if (attr & map[i].attr)
+			f |= map[i].ms;
+	return f;
+}
+
 static int set_attr(const char *dst, unsigned attr, bool recursive)
 {
 	struct mount_attr a = {.attr_set = attr, .propagation = MS_PRIVATE};
@@ -491,7 +509,8 @@ static int op_run(const struct sbx_op *op)
 	case OP_SYMLINK:
 		return symlink(op->src, op->dst);
 	case OP_TMPFS:
-		return mount("tmpfs", op->dst, "tmpfs", MS_NOSUID | MS_NODEV, op->data);
+		return mount("tmpfs", op->dst, "tmpfs", ms_flags(op->attr_set) | MS_NOSUID | MS_NODEV,
+		             op->data);
 	case OP_PROC:
 		return mount("proc", op->dst, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
 	case OP_DEVPTS:
@@ -513,10 +532,12 @@ static int op_run(const struct sbx_op *op)
 	return -1;
 }
 
+/* New tmpfs, proc and devpts mounts get their flags at mount time and are
+ * private already (their parent, the stage, is private): only the overlay
+ * needs a second call. */
 static int op_attr(const struct sbx_op *op)
 {
-	if (op->kind == OP_TMPFS || op->kind == OP_PROC || op->kind == OP_DEVPTS ||
-	    op->kind == OP_OVERLAY)
+	if (op->kind == OP_OVERLAY)
 		return set_attr(op->dst, op->attr_set, false);
 	return 0;
 }
