@@ -161,7 +161,8 @@ missing=0
 for round in $(seq 1 20); do
 	(cd "$d/wd" && exec "$A" gate --no-tty --db "$kdb" < "$d/5000.jsonl" > "$d/k$round.out" 2>/dev/null) &
 	pid=$!
-	sleep "0.$(shuf -i 5-60 -n 1)"
+	# Anywhere in the first ~1.5 s: mid-append, mid-call, between calls.
+	sleep "$(shuf -i 5-150 -n 1 | awk '{ printf "%.2f", $1 / 100 }')"
 	pkill -9 -P "$pid" 2>/dev/null
 	kill -9 "$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null
