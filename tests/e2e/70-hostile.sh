@@ -149,10 +149,8 @@ check "ctl: no raw control bytes in results" sh -c "! LC_ALL=C grep -q '[[:cntrl
 expect_eq "ctl: audit list has no raw ESC/BEL/CR/BS" \
 	"$(LC_ALL=C tr -cd '\033\007\r\b' <"$d/ctl.list" | wc -c)" 0
 expect_eq "ctl: audit list lists the calls" "$(grep -c . "$d/ctl.list")" 4
-# Known open finding (docs/reliability.md): summaries keep U+202E raw, so
-# a listing can be reordered on screen. Reported, not yet counted.
-[ "$(grep -c "$(printf '\342\200\256')" "$d/ctl.list")" = 0 ] ||
-	echo "known: audit list prints a raw bidi override (U+202E)"
+expect_eq "ctl: audit list shows no raw bidi override (U+202E)" \
+	"$(grep -c "$(printf '\342\200\256')" "$d/ctl.list")" 0
 logged ctl 4
 
 # 10. Many lines in one stream: 1% well-formed calls (recorded), the rest
