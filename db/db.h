@@ -52,6 +52,22 @@ int db_call_received(struct db *db, const struct call *c, const struct verdict *
 int db_call_decided(struct db *db, int64_t call_id, enum action action,
                     enum decision decision, const char *who, const char *reason,
                     long long wait_ms, char **errstr) AIRLOCK_MUST_CHECK;
+/* A decision as recorded: what policy said, what happened, who decided. */
+struct db_decision {
+	enum action action;
+	enum decision decision;
+	const char *who;      /* "policy", "user", "timeout", "breaker", ... */
+	const char *reason;   /* may be NULL */
+	long long wait_ms;
+};
+/*
+ * Records received, classified and decided in one transaction, and finished
+ * too when o is given (a call that will not run), so a call decided without
+ * asking costs one commit before it runs; sets *call_id.
+ */
+int db_call_begin(struct db *db, const struct call *c, const struct verdict *v,
+                  const struct db_decision *d, const struct outcome *o, int64_t *call_id,
+                  char **errstr) AIRLOCK_MUST_CHECK;
 /* Records the preview text shown to the person. */
 int db_call_previewed(struct db *db, int64_t call_id, const char *preview, char **errstr)
 	AIRLOCK_MUST_CHECK;

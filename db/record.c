@@ -200,6 +200,16 @@ static int derive_received(struct db *db, struct chain_tx *tx, const int64_t *id
 	return 0;
 }
 
+/* The received event's body: the call as decoded. */
+static json_t *received_body(const struct call *c, const char *summary)
+{
+	return json_pack("{s:O, s:s, s:o, s:s, s:O, s:I, s:o, s:o}", "id",
+	                 c->id ? c->id : json_null(), "tool", tool_name(c->tool), "name",
+	                 text(c->name ? c->name : ""), "shape", shape_name(c->shape), "input",
+	                 c->input ? c->input : json_null(), "line", (json_int_t)c->line,
+	                 "summary", text(summary), "cwd", text(c->cwd));
+}
+
 int db_call_received(struct db *db, const struct call *c, const struct verdict *v,
                      int64_t *call_id, char **errstr)
 {
@@ -208,11 +218,7 @@ int db_call_received(struct db *db, const struct call *c, const struct verdict *
 	json_t *bodies[2];
 	int rc;
 
-	bodies[0] = json_pack("{s:O, s:s, s:o, s:s, s:O, s:I, s:o, s:o}", "id",
-	                      c->id ? c->id : json_null(), "tool", tool_name(c->tool), "name",
-	                      text(c->name ? c->name : ""), "shape", shape_name(c->shape), "input",
-	                      c->input ? c->input : json_null(), "line", (json_int_t)c->line,
-	                      "summary", text(summary), "cwd", text(c->cwd));
+	bodies[0] = received_body(c, summary);
 	bodies[1] = encode_verdict_full(v);
 	free(summary);
 	rc = record(db, 2, kinds, bodies, -1, derive_received, (void *)v, call_id, errstr);
@@ -252,20 +258,29 @@ static int derive_update(struct db *db, struct chain_tx *tx, const int64_t *ids,
 	return step_done(db, st, "cannot index the call", errstr);
 }
 
+/* The decided event's body and its index update. */
+static json_t *decided_body(const struct db_decision *d, struct derive_update *u)
+{
+	*u = (struct derive_update){.which = ST_SUM_DECIDED, .ntext = 3,
+	                            .text = {action_name(d->action), decision_name(d->decision),
+	                                     d->who ? d->who : "?"},
+	                            .nnum = 1, .num = {d->wait_ms}};
+	return json_pack("{s:s, s:s, s:o, s:o, s:I}", "action", action_name(d->action),
+	                 "decision", decision_name(d->decision), "who",
+	                 text(d->who ? d->who : "?"), "reason", text(d->reason), "wait_ms",
+	                 (json_int_t)d->wait_ms);
+}
+
 int db_call_decided(struct db *db, int64_t call_id, enum action action,
                     enum decision decision, const char *who, const char *reason,
                     long long wait_ms, char **errstr)
 {
 	const char *kinds[] = {"decided"};
-	json_t *body[] = {json_pack("{s:s, s:s, s:o, s:o, s:I}", "action", action_name(action),
-	                            "decision", decision_name(decision), "who",
-	                            text(who ? who : "?"), "reason", text(reason), "wait_ms",
-	                            (json_int_t)wait_ms)};
-	struct derive_update u = {.which = ST_SUM_DECIDED, .call = call_id, .ntext = 3,
-	                          .text = {action_name(action), decision_name(decision),
-	                                   who ? who : "?"},
-	                          .nnum = 1, .num = {wait_ms}};
+	struct db_decision d = {action, decision, who, reason, wait_ms};
+	struct derive_update u;
+	json_t *body[] = {decided_body(&d, &u)};
 
+	u.call = call_id;
 	return record(db, 1, kinds, body, call_id, derive_update, &u, NULL, errstr);
 }
 
@@ -279,20 +294,69 @@ int db_call_previewed(struct db *db, int64_t call_id, const char *preview, char 
 	return record(db, 1, kinds, body, call_id, derive_update, &u, NULL, errstr);
 }
 
-int db_call_finished(struct db *db, int64_t call_id, const struct outcome *o, char **errstr)
+/* The finished event's body and its index update. */
+static json_t *finished_body(const struct outcome *o, struct derive_update *u)
 {
-	const char *kinds[] = {"finished"};
-	json_t *body[] = {json_pack(
+	*u = (struct derive_update){.which = ST_SUM_FINISHED, .ntext = 1,
+	                            .text = {decision_name(o->decision)}, .nnum = 4,
+	                            .num = {o->ran, o->exit_code, o->signal, o->duration_ms}};
+	return json_pack(
 		"{s:s, s:b, s:i, s:i, s:o, s:o, s:b, s:b, s:I, s:I, s:I, s:s?, s:o}", "decision",
 		decision_name(o->decision), "ran", o->ran, "exit_code", o->exit_code, "signal",
 		o->signal, "stdout", encode_bytes(o->out, o->outlen), "stderr",
 		encode_bytes(o->err, o->errlen), "truncated", o->truncated, "timed_out",
 		o->timed_out, "duration_ms", (json_int_t)o->duration_ms, "cpu_ms",
 		(json_int_t)o->cpu_ms, "peak_kb", (json_int_t)o->peak_kb, "applied", o->applied,
-		"reason", text(o->reason))};
-	struct derive_update u = {.which = ST_SUM_FINISHED, .call = call_id, .ntext = 1,
-	                          .text = {decision_name(o->decision)}, .nnum = 4,
-	                          .num = {o->ran, o->exit_code, o->signal, o->duration_ms}};
+		"reason", text(o->reason));
+}
 
+int db_call_finished(struct db *db, int64_t call_id, const struct outcome *o, char **errstr)
+{
+	const char *kinds[] = {"finished"};
+	struct derive_update u;
+	json_t *body[] = {finished_body(o, &u)};
+
+	u.call = call_id;
 	return record(db, 1, kinds, body, call_id, derive_update, &u, NULL, errstr);
+}
+
+/* What db_call_begin() derives: the call's index row, then its updates. */
+struct derive_begin {
+	const struct verdict *v;
+	struct derive_update decided, finished;
+	bool has_finished;
+};
+
+static int derive_begin(struct db *db, struct chain_tx *tx, const int64_t *ids,
+                        json_t **bodies, void *arg, char **errstr)
+{
+	struct derive_begin *b = arg;
+
+	if (derive_received(db, tx, ids, bodies, (void *)b->v, errstr) < 0)
+		return -1;
+	b->decided.call = b->finished.call = ids[0];
+	if (derive_update(db, tx, ids, bodies, &b->decided, errstr) < 0)
+		return -1;
+	return b->has_finished ? derive_update(db, tx, ids, bodies, &b->finished, errstr) : 0;
+}
+
+int db_call_begin(struct db *db, const struct call *c, const struct verdict *v,
+                  const struct db_decision *d, const struct outcome *o, int64_t *call_id,
+                  char **errstr)
+{
+	const char *kinds[] = {"received", "classified", "decided", "finished"};
+	struct derive_begin b = {.v = v, .has_finished = o != NULL};
+	char *summary = encode_summary(c, 200);
+	json_t *bodies[4];
+	int rc;
+
+	bodies[0] = received_body(c, summary);
+	bodies[1] = encode_verdict_full(v);
+	bodies[2] = decided_body(d, &b.decided);
+	bodies[3] = o ? finished_body(o, &b.finished) : NULL;
+	free(summary);
+	rc = record(db, o ? 4 : 3, kinds, bodies, -1, derive_begin, &b, call_id, errstr);
+	if (rc == 0)
+		db->session_calls++;
+	return rc;
 }

@@ -23,6 +23,7 @@
 #include "db/db.h"
 #include "gate/pipeline.h"
 #include "gate/protocol.h"
+#include "tui/tui.h"
 
 /* Lines read ahead of the one being answered (bounded: the reader waits). */
 #define QUEUE_MAX 4096
@@ -106,6 +107,7 @@ int gate_open(const struct gate_opts *o, struct gate **out, int *exit_code, char
 	dbpath = o->db_path ? xstrdup(o->db_path) : db_default_path();
 	if (db_open(dbpath, &g->db, errstr) < 0)
 		goto out;
+	db_set_redact(g->db, !o->no_redact);
 	if (db_session_begin(g->db,
 	                     &(struct db_session_info){.cwd = g->workdir,
 	                                               .agent = o->agent,
@@ -209,6 +211,51 @@ static void execute(struct gate *g, const struct call *c, const struct plan *pl,
 		o->decision = DECISION_ERROR;
 }
 
+/* Records a call decided without asking in one commit: received,
+ * classified, decided, and for a denial its outcome too. */
+static int record_decided(struct gate *g, const struct call *c, const struct verdict *v,
+                          const struct plan *pl, struct outcome *o, const char *who)
+{
+	struct db_decision d = {pl->action, o->decision, who, o->reason, 0};
+	char *err = NULL;
+
+	if (db_call_begin(g->db, c, v, &d, o->decision == DECISION_DENIED ? o : NULL,
+	                  &o->audit_id, &err) < 0) {
+		refuse(o, "cannot write the audit log", err);
+		return -1;
+	}
+	return 0;
+}
+
+/* Holds an ask call: record it, preview it, ask, record the answer. Returns
+ * 0 when the answer is recorded (o->decision says what it was), -1 when
+ * the log failed (o says why; nothing may run). */
+static int ask(struct gate *g, const struct call *c, const struct verdict *v,
+               const struct plan *pl, struct preview **pv, struct call **edited,
+               struct outcome *o)
+{
+	const char *who = "policy";
+	long long wait_ms = 0;
+	char *err = NULL;
+
+	if (db_call_received(g->db, c, v, &o->audit_id, &err) < 0) {
+		refuse(o, "cannot write the audit log", err);
+		return -1;
+	}
+	if ((*pv = gate_preview(g, c, v, pl, o)) && o->preview &&
+	    db_call_previewed(g->db, o->audit_id, o->preview, &err) < 0) {
+		refuse(o, "cannot write the audit log", err);
+		return -1;
+	}
+	o->decision = decide(g, c, v, pl, o, &who, &wait_ms, edited);
+	if (db_call_decided(g->db, o->audit_id, pl->action, o->decision, who, o->reason, wait_ms,
+	                    &err) < 0) {
+		refuse(o, "cannot write the audit log", err);
+		return -1;
+	}
+	return 0;
+}
+
 struct outcome *gate_call(struct gate *g, const struct call *c, struct verdict **vout)
 {
 	struct outcome *o = outcome_new();
@@ -221,24 +268,21 @@ struct outcome *gate_call(struct gate *g, const struct call *c, struct verdict *
 	char *err = NULL;
 
 	policy_decide(g->policy, c, v, time(NULL), &pl);
-	if (db_call_received(g->db, c, v, &o->audit_id, &err) < 0) {
-		refuse(o, "cannot write the audit log", err);
-		goto out;
-	}
-	if (pl.action == ACTION_ASK && (pv = gate_preview(g, c, v, &pl, o)) && o->preview &&
-	    db_call_previewed(g->db, o->audit_id, o->preview, &err) < 0) {
-		refuse(o, "cannot write the audit log", err);
-		goto finish;
-	}
-	o->decision = decide(g, c, v, &pl, o, &who, &wait_ms, &edited);
-	if (db_call_decided(g->db, o->audit_id, pl.action, o->decision, who, o->reason, wait_ms,
-	                    &err) < 0) {
-		refuse(o, "cannot write the audit log", err);
-		goto finish;
+	for (char **e = pl.env; e && *e; e++) /* granted credentials never reach the log */
+		if (strchr(*e, '='))
+			db_add_secret_value(g->db, strchr(*e, '=') + 1);
+	if (pl.action == ACTION_ASK) {
+		if (ask(g, c, v, &pl, &pv, &edited, o) < 0 && o->audit_id == 0)
+			goto out; /* not even received: nothing more can be recorded */
+	} else {
+		o->decision = decide(g, c, v, &pl, o, &who, &wait_ms, &edited);
+		if (record_decided(g, c, v, &pl, o, who) < 0 || o->decision == DECISION_DENIED)
+			goto out; /* refused, or denied and already recorded whole */
 	}
 	if (o->decision == DECISION_AUTO || o->decision == DECISION_APPROVED)
 		execute(g, c, &pl, pv, o);
-finish:
+	if (o->decision == DECISION_AUTO)
+		policy_account_runtime(g->policy, o->duration_ms);
 	if (db_call_finished(g->db, o->audit_id, o, &err) < 0) {
 		outcome_set_reason(o, "%s%scannot record the outcome in the audit log: %s",
 		                   o->reason ? o->reason : "", o->reason ? "; " : "", err);
@@ -446,6 +490,8 @@ int gate_stream(struct gate *g, int in_fd, FILE *out)
 		json_decref(res);
 		free(q->text);
 		free(q);
+		if (tui_stop_signal()) /* caught while the approval screen was up */
+			gate_stop(g, tui_stop_signal());
 		if (wr < 0) { /* the reader went away: nothing more can be answered */
 			fprintf(stderr, "airlock: cannot write results: %s\n", strerror(errno));
 			rc = EXIT_INTERNAL;
