@@ -114,6 +114,9 @@ int gate_finish(struct gate *g, const struct outcome *o, char **errstr) AIRLOCK_
  * *errstr (caller frees).
  */
 int gate_signals_start(char **errstr) AIRLOCK_MUST_CHECK;
+/* A signal caught by someone else's handler (the approval screen's): acts
+ * as if ours had caught it: the gate stops, airlock exits 128 + sig. */
+void gate_signals_forward(int sig);
 /* Names the gate a signal stops (NULL: none, before gate_close). A signal
  * caught before this stops g at once. */
 void gate_signals_attach(struct gate *g);

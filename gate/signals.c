@@ -168,6 +168,19 @@ int gate_signals_start(char **errstr)
 	return 0;
 }
 
+void gate_signals_forward(int sig)
+{
+	char b = 's';
+
+	if (!running || sig <= 0)
+		return;
+	if (caught == 0)
+		caught = sig;
+	if (write(wake[1], &b, 1) < 0) {
+		/* the pipe is full: the watcher is already awake */
+	}
+}
+
 void gate_signals_attach(struct gate *g)
 {
 	pthread_mutex_lock(&target_lock);
