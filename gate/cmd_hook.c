@@ -27,7 +27,8 @@ static const char hook_usage[] =
 	"A Claude Code PreToolUse hook: reads the hook JSON on stdin, classifies the call\n"
 	"under the policy of its cwd, records it and answers allow, deny or ask.\n"
 	"  --tui              ask on /dev/tty (the approval screen) instead of handing\n"
-	"                     the question to Claude Code's own prompt\n" AGENT_GATE_USAGE;
+	"                     the question to Claude Code's own prompt (--approve-with\n"
+	"                     CMD also decides here, with or without --tui)\n" AGENT_GATE_USAGE;
 
 static const struct option hook_longopts[] = {
 	AGENT_GATE_LONGOPTS,
@@ -261,6 +262,7 @@ int cmd_hook(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	o.no_tty = o.no_tty || !tui; /* without --tui, Claude Code asks; never the terminal */
+	tui = tui || o.approve_with;  /* a program asked to decide decides */
 	if ((text = read_payload(o.line_cap ? o.line_cap : PROTOCOL_LINE_CAP, &len, &err)) == NULL)
 		deny(&a, "%s", err);
 	else if (memchr(text, '\0', len))

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/util.h"
@@ -32,6 +33,7 @@
 #include "gate/protocol.h"
 
 #define RESULT_TEXT_CAP (64u << 10) /* tool result text kept in the log */
+#define LIST_WAIT_S 10              /* longest wait for a tools/list answer */
 
 static const char mcp_usage[] =
 	"usage: airlock mcp [OPTIONS] -- SERVER [ARGS...]\n"
@@ -56,6 +58,9 @@ struct mcp {
 	size_t cap;
 	int wake[2];            /* the pump writes here when the server is gone */
 	pthread_mutex_t lock;   /* guards the fields below and writes to stdout */
+	pthread_cond_t listed;  /* a tools/list answer came, or the server left */
+	int lists;              /* tools/list requests not answered yet */
+	bool server_gone;
 	char *server;           /* NAME in mcp:NAME.TOOL; owned */
 	bool named;             /* --name given: serverInfo does not replace it */
 	json_t *pending;        /* id text -> {"kind", "audit", "decision"} */
@@ -83,6 +88,9 @@ static void pending_add(struct mcp *m, json_t *id, json_t *what)
 {
 	char *k = id_key(id);
 	pthread_mutex_lock(&m->lock);
+	if (k && json_object_get(m->pending, k) == NULL &&
+	    strcmp(json_string_value(json_object_get(what, "kind")), "tools/list") == 0)
+		m->lists++;
 	if (k)
 		json_object_set(m->pending, k, what);
 	pthread_mutex_unlock(&m->lock);
@@ -136,8 +144,12 @@ static void learn(struct mcp *m, json_t *msg)
 	if (strcmp(kind, "initialize") == 0 && name && *name && !m->named) {
 		free(m->server);
 		m->server = xstrdup(name);
-	} else if (strcmp(kind, "tools/list") == 0)
+	} else if (strcmp(kind, "tools/list") == 0) {
 		learn_tools(m, res);
+		if (m->lists > 0)
+			m->lists--;
+		pthread_cond_broadcast(&m->listed);
+	}
 	else if (strcmp(kind, "call") == 0) {
 		char *text = res ? result_text(res) : xstrdup("");
 		long long ms = (clock_ns() - json_integer_value(json_object_get(p, "start"))) / 1000000;
@@ -177,6 +189,10 @@ static void *pump_main(void *arg)
 		json_decref(msg);
 	}
 	reader_free(r);
+	pthread_mutex_lock(&m->lock);
+	m->server_gone = true;
+	pthread_cond_broadcast(&m->listed);
+	pthread_mutex_unlock(&m->lock);
 	if (write(m->wake[1], "x", 1) < 0)
 		fprintf(stderr, "airlock mcp: cannot wake the main thread: %s\n", strerror(errno));
 	return NULL;
@@ -199,12 +215,25 @@ static json_t *tool_denied(json_t *id, const char *why)
 	return r ? r : rpc_error(id, -32603, "denied by airlock");
 }
 
-/* Raises the tier from the server's own hints; never lowers it. */
+/* Raises the tier from the server's own hints; never lowers it. A tools/list
+ * still in flight is waited for (up to LIST_WAIT_S) so a client that does
+ * not wait for it cannot slip a call past the annotations. */
 static void annotate(struct mcp *m, struct verdict *v, const char *tool)
 {
+	struct timespec until;
 	json_t *ann, *ro, *de;
 
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += LIST_WAIT_S;
 	pthread_mutex_lock(&m->lock);
+	while (m->lists > 0 && !m->server_gone &&
+	       pthread_cond_timedwait(&m->listed, &m->lock, &until) == 0)
+		;
+	if (m->lists > 0) { /* never answered: do not wait for it again */
+		fprintf(stderr, "airlock mcp: no answer to tools/list in %d s; deciding %s without "
+		                "the server's annotations\n", LIST_WAIT_S, tool);
+		m->lists = 0;
+	}
 	ann = json_object_get(m->annotations, tool);
 	ro = json_object_get(ann, "readOnlyHint");
 	de = json_object_get(ann, "destructiveHint");
@@ -424,6 +453,7 @@ static void mcp_free(struct mcp *m)
 	json_decref(m->done);
 	free(m->server);
 	pthread_mutex_destroy(&m->lock);
+	pthread_cond_destroy(&m->listed);
 	for (int i = 0; i < 2; i++)
 		if (m->wake[i] >= 0)
 			close(m->wake[i]);
@@ -461,6 +491,7 @@ int cmd_mcp(int argc, char **argv)
 	int c, rc = EXIT_USAGE;
 
 	pthread_mutex_init(&m.lock, NULL);
+	pthread_cond_init(&m.listed, NULL);
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+h", mcp_longopts, NULL)) != -1) {
 		if ((rc = agent_gate_option(c, optarg, &o, &err)) < 0) {

@@ -61,12 +61,24 @@ fi
 "$AIRLOCK" hook claude --tui --no-tty --db "$db" < "$d/bash-rm.json" > "$d/tui.out" 2>/dev/null
 expect_eq "--tui without a terminal denies" "$(jq -r .hookSpecificOutput.permissionDecision "$d/tui.out")" deny
 
+# --approve-with: a program decides the ask here; approved Bash is sandboxed.
+"$AIRLOCK" hook claude --approve-with 'exit 0' --db "$db" < "$d/bash-rm.json" > "$d/yes.out" 2>/dev/null
+yes=$(jq -r .hookSpecificOutput.permissionDecision "$d/yes.out")
+if [ "$yes" = allow ]; then
+	check "approved Bash runs inside airlock exec" grep -q "exec --profile" "$d/yes.out"
+else
+	expect_eq "approved high call allowed (or denied by a policy rule)" "$yes" deny
+fi
+"$AIRLOCK" hook claude --approve-with 'echo not today; exit 1' --db "$db" < "$d/bash-rm.json" > "$d/no.out" 2>/dev/null
+expect_eq "--approve-with refusing denies" "$(jq -r .hookSpecificOutput.permissionDecision "$d/no.out")" deny
+check "the refusal's reason reaches Claude" grep -q 'not today' "$d/no.out"
+
 # The log: decodable calls recorded in hook sessions; asks left to Claude Code.
 q() { sqlite3 "$db" "$1"; }
-expect_eq "hook calls recorded" "$(q "SELECT count(*) FROM call_index c JOIN sessions s ON s.id = c.session WHERE s.mode = 'hook'")" 13
+expect_eq "hook calls recorded" "$(q "SELECT count(*) FROM call_index c JOIN sessions s ON s.id = c.session WHERE s.mode = 'hook'")" 15
 expect_eq "critical denied by policy" "$(q "SELECT decision || ' ' || who FROM call_index WHERE summary = 'rm -rf /'")" "denied policy"
 expect_eq "ask left undecided" "$(q "SELECT coalesce(decision, 'none') FROM call_index WHERE name = 'mcp:github.create_issue'")" none
-expect_eq "session names Claude's session" "$(q "SELECT count(*) FROM sessions WHERE agent = 'claude-code session s-1'")" 12
+expect_eq "session names Claude's session" "$(q "SELECT count(*) FROM sessions WHERE agent = 'claude-code session s-1'")" 14
 check "audit verify" "$AIRLOCK" audit verify --db "$db"
 
 # The per-call path never loads libgit2 (it costs ~15 ms per start).
