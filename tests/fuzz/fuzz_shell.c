@@ -42,9 +42,11 @@ static void check_simple_wrappers(const struct verdict *v, const char *input)
 	static const char *const prefix[] = {"sudo ", "env X=1 "};
 
 	for (size_t i = 0; i < v->ncommands && i < 4; i++) {
-		char *q = fuzz_join_argv(v->commands[i].argv);
+		char *const *argv = v->commands[i].argv;
+		char *q = fuzz_join_argv(argv);
 		struct verdict *b;
-		if (*q == '\0') {
+		/* sudo and env read a first word with '=' as a variable, '-' as an option */
+		if (*q == '\0' || argv == NULL || strchr(argv[0], '=') || argv[0][0] == '-') {
 			free(q);
 			continue;
 		}
@@ -54,6 +56,14 @@ static void check_simple_wrappers(const struct verdict *v, const char *input)
 		verdict_free(b);
 		free(q);
 	}
+}
+
+static bool parse_failed(const struct verdict *v)
+{
+	for (size_t i = 0; i < v->nfindings; i++)
+		if (strncmp(v->findings[i].rule, "parse.", 6) == 0)
+			return true;
+	return false;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -70,11 +80,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!fuzz_verdict_same(v1, v2, &why))
 		fuzz_fail("deterministic classification", cmd, "two runs differ in %s", why);
 	q = fuzz_squote(cmd);
-	check_not_lower(cmd, "bash -c", xasprintf("bash -c %s", q), v1->tier);
-	check_not_lower(cmd, "sh -c", xasprintf("sh -c %s", q), v1->tier);
+	if (cmd[0] != '-' && cmd[0] != '+') { /* else bash reads it as options */
+		check_not_lower(cmd, "bash -c", xasprintf("bash -c %s", q), v1->tier);
+		check_not_lower(cmd, "sh -c", xasprintf("sh -c %s", q), v1->tier);
+	}
 	free(q);
-	check_not_lower(cmd, "true &&", xasprintf("true && %s", cmd), v1->tier);
-	check_not_lower(cmd, "$( )", xasprintf("echo $(%s\n)", cmd), v1->tier);
+	/* Text that does not parse is no command to wrap: pasted into other
+	 * syntax it can become one ( ")$(x" ). bash -c quotes it exactly. */
+	if (!parse_failed(v1)) {
+		check_not_lower(cmd, "true &&", xasprintf("true && %s", cmd), v1->tier);
+		/* a trailing backslash would join the closing line: not a wrapper then */
+		if (*cmd == '\0' || cmd[strlen(cmd) - 1] != '\\')
+			check_not_lower(cmd, "$( )", xasprintf("echo $(%s\n)", cmd), v1->tier);
+	}
 	check_simple_wrappers(v1, cmd);
 	verdict_free(v1);
 	verdict_free(v2);
