@@ -87,8 +87,7 @@ static void classify_one(struct classify_ctx *cx, const struct call *c, FILE *f)
 		json_object_set_new(o, "action", json_string(action_name(pl.action)));
 		if (cx->explain && pl.reason)
 			json_object_set_new(o, "policy", json_string(pl.reason));
-		json_dumpf(o, f, JSON_COMPACT);
-		fputc('\n', f);
+		protocol_print(f, o);
 		json_decref(o);
 	}
 	plan_clear(&pl);
@@ -129,8 +128,7 @@ static int classify_stream(struct classify_ctx *cx)
 			err = xasprintf("line %zu is longer than the line cap; skipped", lineno);
 		if (err || protocol_decode(line, len, lineno, &c, &id, &err) < 0) {
 			json_t *e = protocol_error(id, lineno, err);
-			json_dumpf(e, stdout, JSON_COMPACT);
-			fputc('\n', stdout);
+			protocol_print(stdout, e);
 			json_decref(e);
 			json_decref(id);
 			free(err);

@@ -268,7 +268,7 @@ static json_t *argv_to_command(json_t *arr)
 /* Copies the input with field aliases renamed; refuses conflicting copies. */
 static json_t *normalise_input(json_t *in, char **errstr)
 {
-	json_t *out = json_deep_copy(in), *cmd;
+	json_t *out = json_copy(in), *cmd; /* shallow: values are only read */
 
 	if (out == NULL) {
 		*errstr = xstrdup("out of memory copying the call's input");
@@ -489,9 +489,31 @@ json_t *protocol_error(json_t *id, size_t lineno, const char *msg)
 	return r;
 }
 
+static int dump_to_buf(const char *p, size_t n, void *arg)
+{
+	buf_append(arg, p, n);
+	return 0;
+}
+
+int protocol_print(FILE *f, json_t *obj)
+{
+	static struct buf b; /* reused: one allocation for the whole stream */
+	int rc = 0;
+
+	b.len = 0;
+	if (json_dump_callback(obj, dump_to_buf, &b, JSON_COMPACT) < 0)
+		return -1;
+	buf_append(&b, "\n", 1);
+	if (fwrite(b.data, 1, b.len, f) != b.len)
+		rc = -1;
+	if (b.alloc > (1u << 20)) /* don't keep a huge line's buffer around */
+		buf_free(&b);
+	return rc;
+}
+
 int protocol_write(FILE *f, json_t *obj)
 {
-	if (json_dumpf(obj, f, JSON_COMPACT) < 0 || fputc('\n', f) == EOF || fflush(f) == EOF)
+	if (protocol_print(f, obj) < 0 || fflush(f) == EOF)
 		return -1;
 	return 0;
 }

@@ -33,6 +33,8 @@ enum tool protocol_tool_alias(const char *name);
 json_t *protocol_result(const struct call *c, const struct verdict *v, const struct outcome *o);
 /* Returns a new error result: {"id", "decision":"error", "error", "line"}. */
 json_t *protocol_error(json_t *id, size_t lineno, const char *msg);
+/* Writes obj as one compact line without flushing; returns 0 or -1. */
+int protocol_print(FILE *f, json_t *obj);
 /* Writes obj as one compact line and flushes; returns 0 or -1 (EPIPE...). */
 int protocol_write(FILE *f, json_t *obj);
 
