@@ -270,8 +270,10 @@ static json_t *normalise_input(json_t *in, char **errstr)
 {
 	json_t *out = json_copy(in), *cmd; /* shallow: values are only read */
 
-	if (out == NULL) {
+	/* jansson's shallow copy drops a key it cannot allocate: count them */
+	if (out == NULL || json_object_size(out) != json_object_size(in)) {
 		*errstr = xstrdup("out of memory copying the call's input");
+		json_decref(out);
 		return NULL;
 	}
 	for (size_t i = 0; i < nitems(field_aliases); i++) {
