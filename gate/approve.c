@@ -367,6 +367,7 @@ static void take_answer(struct gate *g, const struct call *c, const struct verdi
 		a->who = "signal";
 		a->reason = xasprintf("approval interrupted by %s; airlock is stopping",
 		                      strsignal(ans->signal));
+		gate_signals_forward(ans->signal); /* the screen caught it: stop the gate too */
 		break;
 	case TUI_HANGUP:
 		no_terminal(a, NULL);

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "core/airlock.h"
+#include "core/util.h"
 #include "gate/commands.h"
 
 static const struct {
@@ -39,6 +40,9 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+	/* jansson drops bytes or asserts when its allocator fails mid-parse;
+	 * abort instead, as everywhere else, so no different call is decoded. */
+	json_set_alloc_funcs(xmalloc, free);
 	if (argc < 2) {
 		if (!isatty(STDIN_FILENO))
 			return cmd_gate(argc, argv);

@@ -23,7 +23,6 @@
 #include "db/db.h"
 #include "gate/pipeline.h"
 #include "gate/protocol.h"
-#include "tui/tui.h"
 
 /* Lines read ahead of the one being answered (bounded: the reader waits). */
 #define QUEUE_MAX 4096
@@ -490,8 +489,6 @@ int gate_stream(struct gate *g, int in_fd, FILE *out)
 		json_decref(res);
 		free(q->text);
 		free(q);
-		if (tui_stop_signal()) /* caught while the approval screen was up */
-			gate_stop(g, tui_stop_signal());
 		if (wr < 0) { /* the reader went away: nothing more can be answered */
 			fprintf(stderr, "airlock: cannot write results: %s\n", strerror(errno));
 			rc = EXIT_INTERNAL;

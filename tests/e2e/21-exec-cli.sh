@@ -6,7 +6,8 @@ set -u
 cd "$(dirname "$0")/../.." || exit 2
 . tests/e2e/lib.sh
 : "${AIRLOCK:?}"
-d=$(tmpdir)
+tmpdir_make
+d=$T_DIR
 mkdir -p "$d/wd/.airlock" "$d/other"
 cd "$d/wd" || exit 2
 ax() { "$AIRLOCK" exec "$@"; }

@@ -17,8 +17,9 @@ finish() {
 	echo "$T_PASS passed, $T_FAIL failed"
 	[ "$T_FAIL" -eq 0 ]
 }
-tmpdir() {
-	d=$(mktemp -d /tmp/airlock-test.XXXXXX)
-	trap 'rm -rf "$d"' EXIT
-	echo "$d"
+# Sets T_DIR to a new directory removed when the script exits. Not a
+# function to call as $(...): a trap set in that subshell fires at once.
+tmpdir_make() {
+	T_DIR=$(mktemp -d /tmp/airlock-test.XXXXXX)
+	trap 'rm -rf "$T_DIR"' EXIT
 }
