@@ -13,6 +13,7 @@
 
 #include "core/encode.h"
 #include "core/util.h"
+#include "gate/agent.h"
 #include "gate/protocol.h"
 
 static const struct {
@@ -252,12 +253,9 @@ static json_t *argv_to_command(json_t *arr)
 			buf_free(&b);
 			return NULL;
 		}
-		if (i)
-			buf_puts(&b, " ");
-		buf_puts(&b, "'");
-		for (const char *p = json_string_value(v); *p; p++)
-			buf_puts(&b, *p == '\'' ? "'\\''" : (char[2]){*p, 0});
-		buf_puts(&b, "'");
+		s = agent_shell_quote(json_string_value(v));
+		buf_printf(&b, "%s%s", i ? " " : "", s);
+		free(s);
 	}
 	s = buf_take(&b, NULL);
 	v = json_string(s);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/util.h"
+#include "gate/agent.h"
 #include "tests/fuzz/fuzz.h"
 
 void fuzz_fail(const char *what, const char *input, const char *fmt, ...)
@@ -84,17 +85,7 @@ bool fuzz_verdict_same(const struct verdict *a, const struct verdict *b, const c
 
 char *fuzz_squote(const char *s)
 {
-	struct buf b;
-
-	buf_init(&b, 0);
-	buf_puts(&b, "'");
-	for (; *s; s++)
-		if (*s == '\'')
-			buf_puts(&b, "'\\''");
-		else
-			buf_append(&b, s, 1);
-	buf_puts(&b, "'");
-	return buf_take(&b, NULL);
+	return agent_shell_quote(s); /* the quoting the hook and protocol use */
 }
 
 char *fuzz_join_argv(char *const *argv)
