@@ -50,5 +50,10 @@ const struct classify_rule *classify_rules(size_t *n);
  * Shared by the audit log's redactor and the http rules.
  */
 const char *classify_find_secret(const char *text, size_t len, struct span *where);
+/* The private-key part of classify_find_secret(): the first block whose
+ * BEGIN line or END line says PRIVATE KEY, span from its BEGIN to its END
+ * line (or the end of text). Returns "private-key" or NULL; text may hold
+ * NUL bytes. The audit redactor uses it so both always agree. */
+const char *classify_find_private_key(const char *text, size_t len, struct span *where);
 
 #endif

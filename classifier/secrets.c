@@ -187,27 +187,31 @@ static bool word_start(const char *text, size_t i)
 	return i == 0 || !isalnum((unsigned char)text[i - 1]);
 }
 
-static const char *private_key(const char *text, size_t len, struct span *where)
+/* A private key block: "PRIVATE KEY-----" after a "-----BEGIN ", on its
+ * line or (BEGIN line damaged) on the END line. Not line-based, so the text
+ * JSON-escaped (newlines as \n) gives the same answer as the raw text. */
+const char *classify_find_private_key(const char *text, size_t len, struct span *where)
 {
-	const char *b = memmem(text, len, "-----BEGIN ", 11);
+	const char *b = text ? memmem(text, len, "-----BEGIN ", 11) : NULL, *k, *n, *stop;
 
-	while (b) {
-		size_t off = (size_t)(b - text), rest = len - off;
-		const char *eol = memchr(b, '\n', rest);
-		size_t ll = eol ? (size_t)(eol - b) : rest;
-		if (memmem(b, ll, "PRIVATE KEY-----", 16)) {
-			const char *end = memmem(b, rest, "-----END ", 9), *e2 = NULL;
-			if (end)
-				e2 = memmem(end + 9, len - (size_t)(end + 9 - text), "-----", 5);
-			if (where) {
-				where->off = off;
-				where->len = e2 ? (size_t)(e2 + 5 - b) : rest;
-			}
-			return "private-key";
-		}
-		b = memmem(b + 11, rest - 11, "-----BEGIN ", 11);
+	if (b == NULL || (k = memmem(b + 11, len - (size_t)(b + 11 - text), "PRIVATE KEY-----",
+	                             16)) == NULL)
+		return NULL;
+	/* the BEGIN nearest the key: a certificate before it is not the block */
+	while ((n = memmem(b + 11, (size_t)(k - (b + 11)), "-----BEGIN ", 11)) != NULL)
+		b = n;
+	if (memmem(b, (size_t)(k - b), "-----END ", 9)) {
+		stop = k + 16; /* k is on the END line */
+	} else {
+		const char *e = memmem(k, len - (size_t)(k - text), "-----END ", 9);
+		const char *e2 = e ? memmem(e + 9, len - (size_t)(e + 9 - text), "-----", 5) : NULL;
+		stop = e2 ? e2 + 5 : text + len;
 	}
-	return NULL;
+	if (where) {
+		where->off = (size_t)(b - text);
+		where->len = (size_t)(stop - b);
+	}
+	return "private-key";
 }
 
 const char *classify_find_secret(const char *text, size_t len, struct span *where)
@@ -216,7 +220,7 @@ const char *classify_find_secret(const char *text, size_t len, struct span *wher
 
 	if (text == NULL)
 		return NULL;
-	if ((k = private_key(text, len, where)) != NULL)
+	if ((k = classify_find_private_key(text, len, where)) != NULL)
 		return k;
 	for (size_t i = 0; i + 4 <= len; i++) {
 		char c = text[i];

@@ -151,10 +151,11 @@ void shell_exec_command(struct cctx *x, const struct scmd *sc)
 		exec_redir(x, sc->r[k], &c);
 	for (; i < sc->nw && (sc->w[i].flags & W_ASSIGN); i++)
 		shell_check_assign(x, &sc->w[i]);
+	if (i == sc->nw) /* redirections or assignments only (`>o`): w may be NULL */
+		return;
 	c.w = sc->w + i;
 	c.n = sc->nw - i;
-	if (c.n)
-		shell_exec_argv(x, &c);
+	shell_exec_argv(x, &c);
 }
 
 /* Directories whose programs are the ones the tables describe. */

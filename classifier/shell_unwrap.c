@@ -171,6 +171,7 @@ struct wrapper {
 	const char *rule;     /* finding for the wrapper itself, or NULL */
 	const char *why;
 	wrap_fn fn;           /* special handling after the options */
+	const char *const *longargs; /* long options that take a separate value */
 };
 
 static long wrap_shell(struct cctx *x, struct cmdv *c, size_t at);
@@ -185,44 +186,64 @@ static long wrap_flock(struct cctx *x, struct cmdv *c, size_t at);
 
 static const char priv[] = "exec.privileged";
 
+/* Long options whose value may be the next word (`--user root`): without
+ * them the value would be taken for the wrapped program. */
+static const char *const long_sudo[] = {"--user", "--group", "--prompt", "--close-from",
+	"--chdir", "--role", "--type", "--other-user", "--host", "--chroot", "--command-timeout",
+	NULL};
+static const char *const long_env[] = {"--unset", "--chdir", "--split-string", NULL};
+static const char *const long_flock[] = {"--wait", "--timeout", "--conflict-exit-code", NULL};
+static const char *const long_ionice[] = {"--class", "--classdata", "--pid", "--pgid",
+	"--uid", NULL};
+static const char *const long_nice[] = {"--adjustment", NULL};
+static const char *const long_runuser[] = {"--user", "--group", "--supp-group", "--shell",
+	"--command", "--session-command", "--whitelist-environment", NULL};
+static const char *const long_pkexec[] = {"--user", NULL};
+static const char *const long_stdbuf[] = {"--input", "--output", "--error", NULL};
+static const char *const long_time[] = {"--format", "--output", NULL};
+static const char *const long_timeout[] = {"--signal", "--kill-after", NULL};
+static const char *const long_xargs[] = {"--arg-file", "--delimiter", "--max-args",
+	"--max-procs", "--max-lines", "--max-chars", "--process-slot-var", "--eof",
+	"--replace", NULL};
+
 static const struct wrapper wrappers[] = {
-	{"ash", NULL, NULL, 0, NULL, NULL, wrap_shell},
-	{"bash", NULL, NULL, 0, NULL, NULL, wrap_shell},
-	{"builtin", NULL, "", 0, NULL, NULL, NULL},
-	{"bundle", "exec", "", 0, NULL, NULL, NULL},
-	{"busybox", NULL, "", 0, NULL, NULL, NULL},
-	{"caffeinate", NULL, "t", 0, NULL, NULL, NULL},
-	{"chroot", NULL, "", 1, priv, "runs a command inside a chroot as root", NULL},
-	{"command", NULL, "", 0, NULL, NULL, wrap_command},
-	{"dash", NULL, NULL, 0, NULL, NULL, wrap_shell},
-	{"doas", NULL, "uC", 0, priv, "runs a command as another user (doas)", NULL},
-	{"env", NULL, "uCS", 0, NULL, NULL, wrap_env},
-	{"eval", NULL, NULL, 0, NULL, NULL, wrap_eval},
-	{"exec", NULL, "a", 0, NULL, NULL, NULL},
-	{"flock", NULL, "wEc", 0, NULL, NULL, wrap_flock},
-	{"ionice", NULL, "cnP", 0, NULL, NULL, NULL},
-	{"ksh", NULL, NULL, 0, NULL, NULL, wrap_shell},
-	{"mksh", NULL, NULL, 0, NULL, NULL, wrap_shell},
-	{"nice", NULL, "n", 0, NULL, NULL, NULL},
-	{"nohup", NULL, "", 0, NULL, NULL, NULL},
-	{"pipenv", "run", "", 0, NULL, NULL, NULL},
-	{"pkexec", NULL, "u", 0, priv, "runs a command as root (pkexec)", NULL},
-	{"poetry", "run", "", 0, NULL, NULL, NULL},
-	{"runuser", NULL, "ugG", 0, priv, "runs a command as another user (runuser)", NULL},
-	{"setsid", NULL, "", 0, NULL, NULL, NULL},
-	{"sh", NULL, NULL, 0, NULL, NULL, wrap_shell},
-	{"stdbuf", NULL, "ioe", 0, NULL, NULL, NULL},
-	{"strace", NULL, "oepsuEIbSXP", 0, NULL, NULL, NULL},
-	{"su", NULL, NULL, 0, priv, "switches user (su)", wrap_su},
-	{"sudo", NULL, "ugpCDRTUrth", 0, priv, "runs a command as root (sudo)", NULL},
-	{"taskset", NULL, "", 1, NULL, NULL, NULL},
-	{"time", NULL, "fo", 0, NULL, NULL, wrap_time},
-	{"timeout", NULL, "sk", 1, NULL, NULL, NULL},
-	{"unbuffer", NULL, "", 0, NULL, NULL, NULL},
-	{"uv", "run", "", 0, NULL, NULL, NULL},
-	{"watch", NULL, "nd", 0, NULL, NULL, wrap_watch},
-	{"xargs", NULL, "IanPLdsE", 0, NULL, NULL, wrap_xargs},
-	{"zsh", NULL, NULL, 0, NULL, NULL, wrap_shell},
+	{"ash", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
+	{"bash", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
+	{"builtin", NULL, "", 0, NULL, NULL, NULL, NULL},
+	{"bundle", "exec", "", 0, NULL, NULL, NULL, NULL},
+	{"busybox", NULL, "", 0, NULL, NULL, NULL, NULL},
+	{"caffeinate", NULL, "t", 0, NULL, NULL, NULL, NULL},
+	{"chroot", NULL, "", 1, priv, "runs a command inside a chroot as root", NULL, NULL},
+	{"command", NULL, "", 0, NULL, NULL, wrap_command, NULL},
+	{"dash", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
+	{"doas", NULL, "uC", 0, priv, "runs a command as another user (doas)", NULL, NULL},
+	{"env", NULL, "uCS", 0, NULL, NULL, wrap_env, long_env},
+	{"eval", NULL, NULL, 0, NULL, NULL, wrap_eval, NULL},
+	{"exec", NULL, "a", 0, NULL, NULL, NULL, NULL},
+	{"flock", NULL, "wEc", 0, NULL, NULL, wrap_flock, long_flock},
+	{"ionice", NULL, "cnP", 0, NULL, NULL, NULL, long_ionice},
+	{"ksh", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
+	{"mksh", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
+	{"nice", NULL, "n", 0, NULL, NULL, NULL, long_nice},
+	{"nohup", NULL, "", 0, NULL, NULL, NULL, NULL},
+	{"pipenv", "run", "", 0, NULL, NULL, NULL, NULL},
+	{"pkexec", NULL, "u", 0, priv, "runs a command as root (pkexec)", NULL, long_pkexec},
+	{"poetry", "run", "", 0, NULL, NULL, NULL, NULL},
+	{"runuser", NULL, "ugG", 0, priv, "runs a command as another user (runuser)", NULL, long_runuser},
+	{"setsid", NULL, "", 0, NULL, NULL, NULL, NULL},
+	{"sh", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
+	{"stdbuf", NULL, "ioe", 0, NULL, NULL, NULL, long_stdbuf},
+	{"strace", NULL, "oepsuEIbSXP", 0, NULL, NULL, NULL, NULL},
+	{"su", NULL, NULL, 0, priv, "switches user (su)", wrap_su, NULL},
+	{"sudo", NULL, "ugpCDRTUrth", 0, priv, "runs a command as root (sudo)", NULL, long_sudo},
+	{"taskset", NULL, "", 1, NULL, NULL, NULL, NULL},
+	{"time", NULL, "fo", 0, NULL, NULL, wrap_time, long_time},
+	{"timeout", NULL, "sk", 1, NULL, NULL, NULL, long_timeout},
+	{"unbuffer", NULL, "", 0, NULL, NULL, NULL, NULL},
+	{"uv", "run", "", 0, NULL, NULL, NULL, NULL},
+	{"watch", NULL, "nd", 0, NULL, NULL, wrap_watch, NULL},
+	{"xargs", NULL, "IanPLdsE", 0, NULL, NULL, wrap_xargs, long_xargs},
+	{"zsh", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
 };
 
 static int wrapper_cmp(const void *k, const void *e)
@@ -275,7 +296,7 @@ long unwrap_step(struct cctx *x, struct cmdv *c, const char *name)
 		at = 2;
 	}
 	if (wr->argopts && strcmp(wr->name, "busybox") != 0)
-		at = skip_opts(c, at, wr->argopts, NULL);
+		at = skip_opts(c, at, wr->argopts, wr->longargs);
 	for (int k = 0; k < wr->operands && at < c->n; k++)
 		at++;
 	if (wr->rule && (at < c->n || wr->fn))
@@ -402,6 +423,16 @@ static void script_of_words(struct cctx *x, struct cmdv *c, size_t at, const cha
 	buf_free(&b);
 }
 
+/* The wrapper's own words, argv[0 .. at): its options end at the wrapped
+ * command, whose argv is not the wrapper's (`env rm -rf / -S true`). */
+static struct cmdv wrapper_head(const struct cmdv *c, size_t at)
+{
+	struct cmdv h = *c;
+
+	h.n = at < c->n ? at : c->n;
+	return h;
+}
+
 static long wrap_eval(struct cctx *x, struct cmdv *c, size_t at)
 {
 	(void)at;
@@ -422,7 +453,8 @@ static long wrap_watch(struct cctx *x, struct cmdv *c, size_t at)
 static long wrap_env(struct cctx *x, struct cmdv *c, size_t at)
 {
 	const char *val;
-	const struct word *s = opt_value(c, 'S', "--split-string", "uCS", &val);
+	struct cmdv h = wrapper_head(c, at);
+	const struct word *s = opt_value(&h, 'S', "--split-string", "uCS", &val);
 
 	if (s) {
 		record_self(x, c);
@@ -433,6 +465,8 @@ static long wrap_env(struct cctx *x, struct cmdv *c, size_t at)
 			shell_script_text(x, val, strlen(val), shell_span_word(x, s));
 		return -1;
 	}
+	if (at < c->n && strcmp(c->w[at].val, "-") == 0) /* `env -` is env -i */
+		at++;
 	while (at < c->n && strchr(c->w[at].val, '=') && c->w[at].val[0] != '=' &&
 	       c->w[at].val[0] != '-') {
 		struct word w = c->w[at];
@@ -451,7 +485,9 @@ static long wrap_env(struct cctx *x, struct cmdv *c, size_t at)
 
 static long wrap_command(struct cctx *x, struct cmdv *c, size_t at)
 {
-	if (opt_short(c, 'v', "") || opt_short(c, 'V', "") || at >= c->n) {
+	struct cmdv h = wrapper_head(c, at);
+
+	if (opt_short(&h, 'v', "") || opt_short(&h, 'V', "") || at >= c->n) {
 		record_self(x, c);
 		return -1;
 	}
@@ -461,7 +497,8 @@ static long wrap_command(struct cctx *x, struct cmdv *c, size_t at)
 static long wrap_time(struct cctx *x, struct cmdv *c, size_t at)
 {
 	const char *val;
-	const struct word *o = opt_value(c, 'o', "--output", "fo", &val);
+	struct cmdv h = wrapper_head(c, at);
+	const struct word *o = opt_value(&h, 'o', "--output", "fo", &val);
 
 	if (o)
 		paths_write(x, o, val, shell_span_word(x, o));
@@ -471,8 +508,13 @@ static long wrap_time(struct cctx *x, struct cmdv *c, size_t at)
 static long wrap_flock(struct cctx *x, struct cmdv *c, size_t at)
 {
 	const char *val;
-	const struct word *s = opt_value(c, 'c', "--command", "wEc", &val);
+	struct cmdv h = wrapper_head(c, at);
+	const struct word *s = opt_value(&h, 'c', "--command", "wEc", &val);
 
+	/* flock [opts] FILE -c CMD: -c only right after the lock file */
+	if (s == NULL && at + 2 < c->n &&
+	    (strcmp(c->w[at + 1].val, "-c") == 0 || strcmp(c->w[at + 1].val, "--command") == 0))
+		s = &c->w[at + 2];
 	if (s) {
 		record_self(x, c);
 		shell_script_word(x, s);
@@ -503,8 +545,9 @@ static long wrap_su(struct cctx *x, struct cmdv *c, size_t at)
 static long wrap_xargs(struct cctx *x, struct cmdv *c, size_t at)
 {
 	const char *val;
+	struct cmdv h = wrapper_head(c, at);
 
-	if (opt_value(c, 'a', "--arg-file", "IanPLdsE", &val))
+	if (opt_value(&h, 'a', "--arg-file", "IanPLdsE", &val))
 		paths_read(x, &c->w[0], val);
 	c->dyn_tail = true;
 	return rest_or_self(x, c, at);

@@ -251,17 +251,24 @@ void sql_dot_commands(struct cctx *x, char *sql, size_t len, bool exact, size_t 
 			b++;
 		if (b < e && sql[b] == '.' && b + 1 < e && isalpha((unsigned char)sql[b + 1])) {
 			struct span ds = exact ? cls_span(x, base + b, e - b) : sp;
-			const char *arg = sql + b + strcspn(sql + b, " \t");
+			const char *arg = sql + b, *le = sql + e;
 			size_t al;
-			while (*arg == ' ' || *arg == '\t')
+			/* the argument is bounded by this line: sql need not end in NUL */
+			while (arg < le && *arg != ' ' && *arg != '\t')
 				arg++;
-			al = (size_t)(sql + e - arg);
+			while (arg < le && (*arg == ' ' || *arg == '\t'))
+				arg++;
+			al = (size_t)(le - arg);
 			if (strncmp(sql + b, ".shell", 6) == 0 || strncmp(sql + b, ".system", 7) == 0)
 				shell_script_text(x, arena_strndup(x->a, arg, al), al, ds);
 			else if (strncmp(sql + b, ".output", 7) == 0 || strncmp(sql + b, ".once", 5) == 0 ||
 			         strncmp(sql + b, ".save", 5) == 0 || strncmp(sql + b, ".backup", 7) == 0) {
 				char abs[CLS_MAX_PATH];
-				char *p = arena_strndup(x->a, arg, strcspn(arg, " \t\n"));
+				size_t pl = 0;
+				char *p;
+				while (pl < al && arg[pl] != ' ' && arg[pl] != '\t')
+					pl++;
+				p = arena_strndup(x->a, arg, pl);
 				if (p[0] && p[0] != '-' && paths_resolve(x, p, abs, sizeof(abs)))
 					paths_write_abs(x, abs, ds, abs);
 			} else if (strncmp(sql + b, ".read", 5) == 0)

@@ -108,24 +108,17 @@ static bool match_shape(const char *s, size_t n, size_t i, struct match *m)
 	return false;
 }
 
-/* -----BEGIN ... PRIVATE KEY----- up to the END line, or the end of s. */
+/* A private key block starting at i, as the classifier sees one (shared,
+ * so the redactor never keeps a block classify_find_secret reports). */
 static bool match_private_key(const char *s, size_t n, size_t i, struct match *m)
 {
-	static const char begin[] = "-----BEGIN ", end[] = "-----END ";
-	const char *line_end, *stop;
+	static const char begin[] = "-----BEGIN ";
+	struct span sp;
 
-	if (s[i] != '-' || n - i < sizeof(begin) - 1 || memcmp(s + i, begin, sizeof(begin) - 1))
+	if (s[i] != '-' || n - i < sizeof(begin) - 1 || memcmp(s + i, begin, sizeof(begin) - 1) ||
+	    classify_find_private_key(s + i, n - i, &sp) == NULL || sp.off != 0)
 		return false;
-	line_end = memmem(s + i, n - i, "-----", 5);
-	line_end = line_end ? memmem(line_end + 5, n - (size_t)(line_end + 5 - s), "-----", 5) : NULL;
-	if (line_end == NULL || !memmem(s + i, (size_t)(line_end - (s + i)), "PRIVATE KEY", 11))
-		return false;
-	stop = memmem(line_end, n - (size_t)(line_end - s), end, sizeof(end) - 1);
-	if (stop) {
-		const char *close = memmem(stop + 5, n - (size_t)(stop + 5 - s), "-----", 5);
-		stop = close ? close + 5 : s + n;
-	}
-	*m = (struct match){i, stop ? (size_t)(stop - s) : n, "private-key"};
+	*m = (struct match){i, i + sp.len, "private-key"};
 	return true;
 }
 
