@@ -148,6 +148,8 @@ int chain_begin(struct db *db, struct chain_tx *tx, char **errstr)
 	bool found, head_found;
 
 	tx->added = 0;
+	if (db_check_file(db, errstr) < 0)
+		return -1;
 	if (sqlite3_exec(db->sql, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
 		return db_fail(db, errstr, "cannot begin a write transaction");
 	if (read_id_hash(db, ST_TAIL, &tx->id, tx->hash, &found, errstr) < 0 ||
@@ -174,6 +176,11 @@ int chain_add(struct db *db, struct chain_tx *tx, int64_t session, int64_t call,
 	unsigned char hash[DB_HASH_LEN];
 	sqlite3_stmt *st;
 
+	if (body == NULL || kind == NULL) {
+		*errstr = xasprintf("audit log %s: the %s event has no body (it could not be"
+		                    " encoded); the call is refused", db->path, kind ? kind : "?");
+		return -1;
+	}
 	now_iso(tx->time, sizeof(tx->time));
 	if (tx->added++ == 0)
 		memcpy(tx->first_time, tx->time, sizeof(tx->time));

@@ -42,7 +42,13 @@ static int record(struct db *db, size_t n, const char *const *kinds, json_t **bo
 			json_decref(bodies[i]);
 			bodies[i] = clean;
 		}
-		text[i] = json_dumps(bodies[i], JSON_COMPACT | JSON_SORT_KEYS);
+		/* jansson out of memory: refuse, never store or hash a NULL body */
+		if (bodies[i] == NULL ||
+		    (text[i] = json_dumps(bodies[i], JSON_COMPACT | JSON_SORT_KEYS)) == NULL) {
+			*errstr = xasprintf("cannot encode the %s event for the audit log (out of"
+			                    " memory)", kinds[i]);
+			goto out;
+		}
 	}
 	if (chain_begin(db, &tx, errstr) < 0)
 		goto out;
@@ -301,12 +307,12 @@ static json_t *finished_body(const struct outcome *o, struct derive_update *u)
 	                            .text = {decision_name(o->decision)}, .nnum = 4,
 	                            .num = {o->ran, o->exit_code, o->signal, o->duration_ms}};
 	return json_pack(
-		"{s:s, s:b, s:i, s:i, s:o, s:o, s:b, s:b, s:I, s:I, s:I, s:s?, s:o}", "decision",
+		"{s:s, s:b, s:i, s:i, s:o, s:o, s:b, s:b, s:I, s:I, s:I, s:o, s:o}", "decision",
 		decision_name(o->decision), "ran", o->ran, "exit_code", o->exit_code, "signal",
 		o->signal, "stdout", encode_bytes(o->out, o->outlen), "stderr",
 		encode_bytes(o->err, o->errlen), "truncated", o->truncated, "timed_out",
 		o->timed_out, "duration_ms", (json_int_t)o->duration_ms, "cpu_ms",
-		(json_int_t)o->cpu_ms, "peak_kb", (json_int_t)o->peak_kb, "applied", o->applied,
+		(json_int_t)o->cpu_ms, "peak_kb", (json_int_t)o->peak_kb, "applied", text(o->applied),
 		"reason", text(o->reason));
 }
 

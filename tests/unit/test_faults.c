@@ -286,9 +286,6 @@ static void test_log_writer_sqlite(void **state)
 static void test_log_writer_json(void **state)
 {
 	(void)state;
-	if (known_bug("db/record.c passes a NULL body to chain_add when jansson cannot "
-	              "encode an event (SIGSEGV in strlen, db/chain.c)"))
-		skip();
 	log_writer(FAIL_JSON, "json");
 }
 
@@ -351,9 +348,6 @@ static void test_gate_sqlite(void **state)
 static void test_gate_json(void **state)
 {
 	(void)state;
-	if (known_bug("the gate under jansson allocation failures reaches the same NULL "
-	              "body crash in db/record.c"))
-		skip();
 	gate_never_runs_unrecorded(FAIL_JSON | FAIL_SQLITE, "json");
 }
 
