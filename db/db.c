@@ -319,6 +319,38 @@ out:
 	return rc;
 }
 
+/* Remembers which file the path names now, for db_check_file. */
+static void file_remember(struct db *db)
+{
+	struct stat st;
+
+	db->real = realpath(db->path, NULL);
+	if (db->real && stat(db->real, &st) == 0) {
+		db->dev = st.st_dev;
+		db->ino = st.st_ino;
+	} else {
+		free(db->real);
+		db->real = NULL;
+	}
+}
+
+int db_check_file(struct db *db, char **errstr)
+{
+	struct stat st;
+	bool gone;
+
+	if (db->real == NULL)
+		return 0;
+	gone = stat(db->real, &st) < 0;
+	if (!gone && st.st_dev == db->dev && st.st_ino == db->ino)
+		return 0;
+	*errstr = xasprintf("the audit log %s was removed or replaced while airlock ran (%s);"
+	                    " calls are refused so none runs unrecorded: restart airlock to"
+	                    " start a new log there, and keep any copy as evidence",
+	                    db->real, gone ? "no file at that path" : "another file is there");
+	return -1;
+}
+
 int db_open(const char *path, struct db **out, char **errstr)
 {
 	struct db *db = xcalloc(1, sizeof(*db));
@@ -345,6 +377,7 @@ int db_open(const char *path, struct db **out, char **errstr)
 	}
 	if (need && db_migrate(db, errstr) < 0)
 		goto out;
+	file_remember(db);
 	rc = 0;
 out:
 	if (rc < 0) {
@@ -436,6 +469,7 @@ void db_close(struct db *db)
 	strv_free(db->secrets);
 	free(db->mode);
 	free(db->path);
+	free(db->real);
 	free(db);
 }
 

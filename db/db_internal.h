@@ -11,6 +11,7 @@
 #include <sqlite3.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "db/db.h"
 
@@ -45,6 +46,9 @@ struct db {
 	EVP_MD_CTX *md;      /* reused for every hash */
 	bool md_ready;       /* md holds SHA-256 from an earlier init */
 	sqlite3_stmt *st[ST_COUNT];
+	char *real;          /* the file's absolute path at open; owned, NULL = unchecked */
+	dev_t dev;           /* the file at open: a write refuses when the path */
+	ino_t ino;           /* no longer names it (removed or replaced) */
 };
 
 /* The append-only triggers (a speed bump, not the protection: the chain is). */
@@ -62,6 +66,10 @@ char *db_derived_tables_sql(const char *prefix);
 
 /* Sets *errstr to "audit log PATH: STEP: sqlite's message"; returns -1. */
 int db_fail(struct db *db, char **errstr, const char *step);
+/* Returns 0 when the path still names the file opened (one stat), else -1
+ * with *errstr: a log removed while airlock runs must refuse every call,
+ * not record it in the unlinked file. */
+int db_check_file(struct db *db, char **errstr) AIRLOCK_MUST_CHECK;
 /* Returns the cached statement, reset and unbound, or NULL with *errstr. */
 sqlite3_stmt *db_stmt(struct db *db, enum db_stmt which, char **errstr);
 

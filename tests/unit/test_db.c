@@ -633,6 +633,128 @@ static void test_migrate_v1(void **state)
 	free(path);
 }
 
+/* ---- free text that is not UTF-8 ---- */
+
+/* bytes when field is name, else dflt. */
+static const char *pick(const char *field, const char *name, const char *bytes,
+                        const char *dflt)
+{
+	return strcmp(field, name) == 0 ? bytes : dflt;
+}
+
+/* Records one call with text.tsv's bytes in the named field. */
+static void record_text(struct db *db, const char *f, const char *bytes)
+{
+	struct call *c = call_new();
+	struct verdict *v = verdict_new();
+	struct outcome *o = outcome_new();
+	char *err = NULL;
+	int64_t id = 0;
+
+	c->name = xstrdup("shell");
+	c->input = json_pack("{s:s}", "command", "true");
+	c->command = pick(f, "command", bytes, "true");
+	c->cwd = xstrdup(pick(f, "cwd", bytes, "/w"));
+	o->reason = xstrdup(pick(f, "out_reason", bytes, "done"));
+	o->applied = pick(f, "applied", bytes, "run");
+	o->out = xstrdup(pick(f, "stdout", bytes, ""));
+	o->outlen = strlen(o->out);
+	o->decision = DECISION_APPROVED;
+	if (db_call_received(db, c, v, &id, &err) != 0 ||
+	    db_call_decided(db, id, ACTION_ASK, DECISION_APPROVED, pick(f, "who", bytes, "user"),
+	                    pick(f, "reason", bytes, "ok"), 5, &err) != 0 ||
+	    db_call_finished(db, id, o, &err) != 0)
+		fail_msg("%s [%s]: %s", f, bytes, err);
+	outcome_free(o);
+	call_free(c);
+	verdict_free(v);
+}
+
+static void test_text_not_utf8(void **state)
+{
+	struct tdata_row *rows;
+	size_t n = tdata_load("tests/data/db/text.tsv", &rows);
+	char *path = tmp_path(), *err = NULL, *dump;
+	struct db *db = open_ok(path);
+	json_t *detail = NULL;
+	(void)state;
+	if (db_session_begin(db, &(struct db_session_info){.cwd = "/w", .mode = "gate"}, &err))
+		fail_msg("session: %s", err);
+	for (size_t i = 0; i < n; i++) {
+		record_text(db, rows[i].f[0], rows[i].f[1]);
+		if (db_call_detail(db, (int64_t)(i * 4 + 2), &detail, &err) != 0)
+			fail_msg("line %zu: detail: %s", rows[i].line, err);
+		dump = json_dumps(detail, JSON_COMPACT);
+		if (!strstr(dump, "\"decided\"") || !strstr(dump, "\xef\xbf\xbd"))
+			fail_msg("line %zu: decided event or repair missing: %s", rows[i].line, dump);
+		free(dump);
+		json_decref(detail);
+	}
+	db_close(db);
+	verify_ok(path, NULL);
+	tdata_free(rows, n);
+	free(path);
+}
+
+/* ---- the file removed or replaced while the log is open ---- */
+
+static void file_unlink(const char *path)
+{
+	char *wal = xasprintf("%s-wal", path), *shm = xasprintf("%s-shm", path);
+
+	assert_int_equal(unlink(path), 0);
+	unlink(wal);
+	unlink(shm);
+	free(wal), free(shm);
+}
+
+static void file_replace(const char *path)
+{
+	char *other = tmp_path();
+
+	db_close(open_ok(other));
+	assert_int_equal(rename(other, path), 0);
+	free(other);
+}
+
+/* Every later write refuses: nothing is recorded only in a lost file. */
+static void test_file_removed(void **state)
+{
+	static const struct {
+		const char *name;
+		void (*act)(const char *path);
+	} cases[] = {{"unlinked", file_unlink}, {"replaced", file_replace}};
+	struct tdata_row *rows;
+	size_t n = tdata_load("tests/data/db/calls.tsv", &rows);
+	(void)state;
+	for (size_t i = 0; i < nitems(cases); i++) {
+		char *path = tmp_path(), *err = NULL;
+		struct db *db = open_ok(path);
+		struct db_session_info si = {.cwd = "/w", .mode = "gate"};
+		struct call *c = call_new();
+		struct verdict *v = verdict_new();
+		int64_t id = 0;
+
+		if (db_session_begin(db, &si, &err) != 0)
+			fail_msg("%s: session: %s", cases[i].name, err);
+		record_row(db, &rows[0]);
+		cases[i].act(path);
+		c->name = xstrdup("shell");
+		c->input = json_pack("{s:s}", "command", "true");
+		c->command = "true";
+		if (db_call_received(db, c, v, &id, &err) == 0)
+			fail_msg("%s: a call was recorded in a log that is gone", cases[i].name);
+		if (strstr(err, "removed or replaced while airlock ran") == NULL)
+			fail_msg("%s: unclear error: %s", cases[i].name, err);
+		free(err);
+		db_close(db);
+		call_free(c);
+		verdict_free(v);
+		free(path);
+	}
+	tdata_free(rows, n);
+}
+
 static void test_foreign_files(void **state)
 {
 	char *path = tmp_path(), *err = NULL;
@@ -721,6 +843,8 @@ int main(void)
 		cmocka_unit_test(test_prune),
 		cmocka_unit_test(test_migrate_v1),
 		cmocka_unit_test(test_foreign_files),
+		cmocka_unit_test(test_file_removed),
+		cmocka_unit_test(test_text_not_utf8),
 		cmocka_unit_test(test_concurrent),
 	};
 	int rc;
