@@ -64,13 +64,12 @@ json_t *encode_verdict_full(const struct verdict *v)
 	return obj;
 }
 
-char *encode_summary(const struct call *c, size_t max)
+char *encode_escape(const char *s, size_t max)
 {
-	const char *s = call_subject(c);
 	struct buf b;
 
-	buf_init(&b, max - 3);
-	for (const unsigned char *p = (const unsigned char *)s; *p && !b.truncated; p++) {
+	buf_init(&b, max ? max - 3 : 0);
+	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p && !b.truncated; p++) {
 		if (*p < 0x20 || *p == 0x7f)
 			buf_printf(&b, "\\x%02x", *p);
 		else
@@ -81,4 +80,9 @@ char *encode_summary(const struct call *c, size_t max)
 		buf_puts(&b, "...");
 	}
 	return buf_take(&b, NULL);
+}
+
+char *encode_summary(const struct call *c, size_t max)
+{
+	return encode_escape(call_subject(c), max);
 }

@@ -186,16 +186,27 @@ static void render_output(struct buf *b, const char *name, const char *p, size_t
 		buf_printf(b, "> [... %zu more bytes]\n", (size_t)(end - p));
 }
 
+/* One head line: text from outside (a command, SQLite's error echoing the
+ * query) has its control bytes escaped, so the terminal never gets them. */
+static void head_line(struct buf *b, bool color, const char *c, const char *label,
+                      const char *text)
+{
+	char *safe = encode_escape(text, 0);
+
+	line(b, color, c, "%s%s", label, safe);
+	free(safe);
+}
+
 /* Title, failure, why it cannot be applied, notes, dry run status. */
 static void render_head(struct buf *b, const struct diff *d, bool color)
 {
-	line(b, color, C_BOLD, "preview: %s", d->title ? d->title : tool_name(d->tool));
+	head_line(b, color, C_BOLD, "preview: ", d->title ? d->title : tool_name(d->tool));
 	if (d->error)
-		line(b, color, C_RED, "error: %s", d->error);
+		head_line(b, color, C_RED, "error: ", d->error);
 	if (d->incomplete && !d->error)
-		line(b, color, C_YELLOW, "not applied from the preview: %s", d->incomplete);
+		head_line(b, color, C_YELLOW, "not applied from the preview: ", d->incomplete);
 	for (size_t i = 0; d->notes && d->notes[i]; i++)
-		line(b, color, C_YELLOW, "note: %s", d->notes[i]);
+		head_line(b, color, C_YELLOW, "note: ", d->notes[i]);
 	if (d->tool == TOOL_SHELL && d->ran) {
 		line(b, color, NULL, "dry run: %s %d%s in %lld ms",
 		     d->timed_out ? "timed out; exit" : "exit", d->exit_code,
