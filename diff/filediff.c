@@ -65,6 +65,24 @@ struct patch_out {
 	struct buf b;
 };
 
+/* Appends a diff line with control bytes shown as \xNN (tabs and the
+ * newline kept): a file must not drive the terminal of the person reading
+ * its diff. */
+static void append_line(struct buf *b, const char *p, size_t n)
+{
+	size_t run = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)p[i];
+		if ((ch >= 0x20 && ch != 0x7f) || ch == '\t' || (ch == '\n' && i == n - 1))
+			continue;
+		buf_append(b, p + run, i - run);
+		buf_printf(b, "\\x%02x", ch);
+		run = i + 1;
+	}
+	buf_append(b, p + run, n - run);
+}
+
 static int patch_line(const git_diff_delta *delta, const git_diff_hunk *hunk,
                       const git_diff_line *l, void *payload)
 {
@@ -78,7 +96,7 @@ static int patch_line(const git_diff_delta *delta, const git_diff_hunk *hunk,
 		buf_append(b, &l->origin, 1);
 		/* fall through */
 	case GIT_DIFF_LINE_HUNK_HDR:
-		buf_append(b, l->content, l->content_len);
+		append_line(b, l->content, l->content_len);
 		break;
 	case GIT_DIFF_LINE_CONTEXT_EOFNL:
 	case GIT_DIFF_LINE_ADD_EOFNL:

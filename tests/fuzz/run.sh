@@ -64,6 +64,9 @@ for name in $names; do
 	seed "$name" $(seeds_for "$name") tests/fuzz/seeds/"$name"/*
 	dict=""
 	[ -f "tests/fuzz/$name.dict" ] && dict="-dict=tests/fuzz/$name.dict"
+	# make test: a fixed seed and run count, so CI replays the same inputs
+	[ -n "${FUZZ_SEED:-}" ] && dict="$dict -seed=$FUZZ_SEED"
+	[ -n "${FUZZ_RUNS:-}" ] && dict="$dict -runs=$FUZZ_RUNS"
 	ok=1
 	: >"$BUILD/fuzz-$name.log"
 	if [ -d "tests/fuzz/regress/$name" ] &&
@@ -80,7 +83,7 @@ for name in $names; do
 	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$BUILD/fuzz-$name.log" | tail -1)
 	if [ $ok = 1 ]; then
 		pass=$((pass + 1))
-		echo "fuzz $name: ok, ${runs:-?} runs in ${FUZZ_TIME}s"
+		echo "fuzz $name: ok, ${runs:-?} runs (limit ${FUZZ_TIME}s)"
 	else
 		fail=$((fail + 1))
 		echo "fuzz $name: FAILED (see $BUILD/fuzz-$name.log)"
