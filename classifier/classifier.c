@@ -37,9 +37,7 @@ void cls_add(struct cctx *x, enum tier t, const char *rule, struct span sp, cons
              ...)
 {
 	struct verdict *v = x->v;
-	struct finding *f;
 	va_list ap;
-
 	bool many = v->nfindings >= CLS_MAX_FINDINGS;
 
 	/* past the cap, a rule is kept once per tier: the tier stays exact and
@@ -48,17 +46,9 @@ void cls_add(struct cctx *x, enum tier t, const char *rule, struct span sp, cons
 		if (v->findings[i].rule == rule && v->findings[i].tier >= t &&
 		    (many || (v->findings[i].span.off == sp.off && v->findings[i].span.len == sp.len)))
 			return;
-	/* verdict_add() with a va_list: one formatting, one allocation */
-	v->findings = xreallocarray(v->findings, v->nfindings + 1, sizeof(*v->findings));
-	f = &v->findings[v->nfindings++];
-	f->rule = rule;
-	f->tier = t;
-	f->span = sp;
 	va_start(ap, fmt);
-	f->reason = xvasprintf(fmt, ap);
+	verdict_addv(v, t, rule, sp, fmt, ap);
 	va_end(ap);
-	if (t > v->tier)
-		v->tier = t;
 }
 
 void cls_add_command(struct cctx *x, char **argv, struct span sp)

@@ -126,22 +126,29 @@ void verdict_free(struct verdict *v)
 	free(v);
 }
 
-void verdict_add(struct verdict *v, enum tier t, const char *rule, struct span sp,
-                 const char *fmt, ...)
+void verdict_addv(struct verdict *v, enum tier t, const char *rule, struct span sp,
+                  const char *fmt, va_list ap)
 {
 	struct finding *f;
-	va_list ap;
 
 	v->findings = xreallocarray(v->findings, v->nfindings + 1, sizeof(*v->findings));
 	f = &v->findings[v->nfindings++];
 	f->rule = rule;
 	f->tier = t;
 	f->span = sp;
-	va_start(ap, fmt);
 	f->reason = xvasprintf(fmt, ap);
-	va_end(ap);
 	if (t > v->tier)
 		v->tier = t;
+}
+
+void verdict_add(struct verdict *v, enum tier t, const char *rule, struct span sp,
+                 const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	verdict_addv(v, t, rule, sp, fmt, ap);
+	va_end(ap);
 }
 
 void verdict_add_command(struct verdict *v, char **argv, struct span sp)

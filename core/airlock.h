@@ -8,6 +8,7 @@
 #define AIRLOCK_H
 
 #include <jansson.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -131,6 +132,9 @@ void verdict_free(struct verdict *v);
 /* Records a finding and raises the tier; `rule` must be static. */
 void verdict_add(struct verdict *v, enum tier t, const char *rule, struct span sp,
                  const char *fmt, ...) AIRLOCK_PRINTF(5, 6);
+/* verdict_add() with a va_list. */
+void verdict_addv(struct verdict *v, enum tier t, const char *rule, struct span sp,
+                  const char *fmt, va_list ap) AIRLOCK_PRINTF(5, 0);
 /* Records a command; takes ownership of argv. */
 void verdict_add_command(struct verdict *v, char **argv, struct span sp);
 /* Appends a copy of s to a NULL-terminated vector unless already there. */
