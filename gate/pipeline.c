@@ -210,6 +210,14 @@ static void execute(struct gate *g, const struct call *c, const struct plan *pl,
 		o->decision = DECISION_ERROR;
 }
 
+/* Granted credential values are redacted wherever they would be recorded. */
+static void redact_granted(struct gate *g, const struct plan *pl)
+{
+	for (char **e = pl->env; e && *e; e++)
+		if (strchr(*e, '='))
+			db_add_secret_value(g->db, strchr(*e, '=') + 1);
+}
+
 /* Records a call decided without asking in one commit: received,
  * classified, decided, and for a denial its outcome too. */
 static int record_decided(struct gate *g, const struct call *c, const struct verdict *v,
@@ -267,9 +275,7 @@ struct outcome *gate_call(struct gate *g, const struct call *c, struct verdict *
 	char *err = NULL;
 
 	policy_decide(g->policy, c, v, time(NULL), &pl);
-	for (char **e = pl.env; e && *e; e++) /* granted credentials never reach the log */
-		if (strchr(*e, '='))
-			db_add_secret_value(g->db, strchr(*e, '=') + 1);
+	redact_granted(g, &pl);
 	if (pl.action == ACTION_ASK) {
 		if (ask(g, c, v, &pl, &pv, &edited, o) < 0 && o->audit_id == 0)
 			goto out; /* not even received: nothing more can be recorded */
@@ -532,6 +538,7 @@ struct outcome *gate_decide(struct gate *g, const struct call *c, const struct v
 	char *err = NULL;
 
 	policy_decide(g->policy, c, v, time(NULL), pl);
+	redact_granted(g, pl);
 	if (db_call_received(g->db, c, v, &o->audit_id, &err) < 0) {
 		refuse(o, "cannot write the audit log", err);
 		o->audit_id = 0;
