@@ -81,7 +81,7 @@ int main(int argc, char **argv)
 {
 	if (argc > 2 && strcmp(argv[1], "once") == 0)
 		return once(argv + 2);
-	int n = argc > 2 ? atoi(argv[2]) : 1000;
+	int n = argc > 2 ? (int)strtol(argv[2], NULL, 10) : 1000;
 	const char *wd = argc > 1 ? argv[1] : "/tmp";
 
 	setenv("AIRLOCK_EXEC_PHASES", "1", 1);

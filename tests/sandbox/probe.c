@@ -53,13 +53,13 @@ static int p_vmread(char **a)
 
 static int p_socket(char **a)
 {
-	int fam = atoi(a[0]), type = a[1] ? atoi(a[1]) : SOCK_STREAM;
+	int fam = (int)strtol(a[0], NULL, 10), type = a[1] ? (int)strtol(a[1], NULL, 10) : SOCK_STREAM;
 	return verdict(socket(fam, type, 0), "socket");
 }
 
 static int p_connect(char **a)
 {
-	struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)atoi(a[0]))};
+	struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)(int)strtol(a[0], NULL, 10))};
 	int fd = socket(AF_INET, SOCK_STREAM, 0);
 	inet_pton(AF_INET, "127.0.0.1", &sa.sin_addr);
 	if (fd < 0)
@@ -246,7 +246,7 @@ static int p_grandchild(char **a)
 	return 0;
 }
 
-static int p_kill(char **a) { return verdict(kill(atoi(a[0]), SIGKILL), "kill host pid"); }
+static int p_kill(char **a) { return verdict(kill((int)strtol(a[0], NULL, 10), SIGKILL), "kill host pid"); }
 
 static int p_write(char **a)
 {
