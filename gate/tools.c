@@ -211,6 +211,13 @@ static int run_sql(struct gate *g, const struct call *c, const struct plan *pl,
 	}
 	path = resolve_path(g, c->database);
 	buf_init(&b, (size_t)output_cap(pl));
+	/* SQL runs in-process, not in the sandbox: an auto-run write must stay
+	 * inside the workdir (the sandbox's private /tmp does not apply here) */
+	if (!ro && pl->action == ACTION_AUTO && !inside_workdir(g, path)) {
+		*errstr = xasprintf("database %s is outside the workdir (or a symlink); an auto-run "
+		                    "write may only land inside it", c->database);
+		goto out;
+	}
 	if (sqlite3_open_v2(path, &db, ro ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE, NULL) !=
 	    SQLITE_OK) {
 		*errstr = xasprintf("cannot open database %s: %s", c->database, sqlite3_errmsg(db));

@@ -47,4 +47,12 @@ ids=$(jq -r 'select(.audit_id != null) | .audit_id' "$d/results.jsonl" | sort -n
 logged=$(sqlite3 "$d/audit.db" "SELECT id FROM events WHERE kind='received' ORDER BY id" | tr '\n' ' ')
 expect_eq "audit ids match the log" "$ids" "$logged"
 check "audit verify" "$AIRLOCK" audit verify --db "$d/audit.db"
+
+# SQL runs in-process, so an auto-run write to a database outside the
+# workdir (here in /tmp, which shell calls only see privately) is refused.
+sqlite3 "$d/outside.db" "CREATE TABLE t(x)"
+echo "{\"id\":\"o1\",\"tool\":\"sql\",\"input\":{\"query\":\"INSERT INTO t VALUES (1)\",\"database\":\"$d/outside.db\"}}" |
+	(cd "$d/wd" && "$AIRLOCK" gate --no-tty --db "$d/audit.db") > "$d/outside.jsonl" 2>/dev/null
+expect_eq "outside-db write refused" "$(jq -r .decision "$d/outside.jsonl")" error
+expect_eq "outside db untouched" "$(sqlite3 "$d/outside.db" 'SELECT count(*) FROM t')" 0
 finish
