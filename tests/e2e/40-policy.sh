@@ -50,10 +50,15 @@ expect_eq "another user's file exits 2" "$?" 2
 check "owner named" grep -q "unsafe owner uid 65534" "$d/err"
 cp "$d/good.policy" "$d/secret.policy"
 chmod 600 "$d/secret.policy"
+# uid 65534 must be able to run the binary wherever the tree was cloned
+nb=$(mktemp -d /tmp/airlock-bin.XXXXXX)
+cp "$A" "$nb/airlock"
+chmod 755 "$nb" "$nb/airlock"
 (cd /tmp && setpriv --reuid=65534 --regid=65534 --clear-groups \
-	env HOME=/nonexistent "$A" policy check "$d/secret.policy") 2> "$d/err"
+	env HOME=/nonexistent "$nb/airlock" policy check "$d/secret.policy") 2> "$d/err"
 expect_eq "unreadable exits 2" "$?" 2
 check "unreadable is named" grep -q "cannot read policy file" "$d/err"
+rm -rf "$nb"
 cp "$d/gw.policy" "$d/home/.config/airlock/policy"
 chmod 664 "$d/home/.config/airlock/policy"
 classify --shell ls > /dev/null 2> "$d/err"
