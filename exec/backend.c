@@ -49,7 +49,7 @@ static void none_destroy(void *state)
 	free(st);
 }
 
-static void none_child(void *arg, struct sbx_report *r, const int fds[4])
+SBX_CHILD static void none_child(void *arg, struct sbx_report *r, const int fds[4])
 {
 	struct none_state *st = arg;
 
@@ -66,6 +66,7 @@ static void none_child(void *arg, struct sbx_report *r, const int fds[4])
 		sbx_report_fail(r, STEP_CHDIR, errno, st->spec->workdir);
 		_exit(EXIT_INTERNAL);
 	}
+	exec_child_signals();
 	int e = exec_lookup_execve(st->spec->argv, st->env);
 	sbx_report_fail(r, STEP_EXEC, e, st->spec->argv[0]);
 	_exit(e == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_EXEC);
@@ -74,7 +75,7 @@ static void none_child(void *arg, struct sbx_report *r, const int fds[4])
 static int none_run(void *state, struct exec_result *res, char **errstr)
 {
 	struct none_state *st = state;
-	return exec_spawn_wait(st->spec, 0, false, none_child, st, res, errstr);
+	return exec_spawn_wait(st->spec, 0, false, none_child, st, res, NULL, errstr);
 }
 
 const struct exec_backend exec_backend_none = {

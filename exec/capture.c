@@ -14,6 +14,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -111,7 +112,6 @@ static bool pump(struct capture *c, int pidfd, int wait_ms, struct exec_result *
 	        {pidfd, POLLIN, 0},     {c->out[0], POLLIN, 0}, {c->err[0], POLLIN, 0},
 	        {c->in[1], POLLOUT, 0}, {c->done, POLLIN, 0},
 	};
-	char b;
 
 	if (poll(p, 5, wait_ms) < 0)
 		return errno == EINTR;
@@ -121,8 +121,8 @@ static bool pump(struct capture *c, int pidfd, int wait_ms, struct exec_result *
 		drain(&c->err[0], c->eb, &res->truncated);
 	if (p[3].revents)
 		feed(c);
-	if (p[4].revents) {
-		c->done_seen = read(c->done, &b, 1) == 1;
+	if (p[4].revents) { /* one message of less than PIPE_BUF: read whole */
+		c->done_seen = read(c->done, c->msg, sizeof(*c->msg)) == sizeof(*c->msg);
 		close_fd(&c->done);
 		if (c->done_seen)
 			return false;
@@ -251,15 +251,6 @@ int exec_lookup_execve(char *const *argv, char *const *env)
 	return saw_eacces ? EACCES : ENOENT;
 }
 
-/* clone_args as the kernel reads it (kept local: linux/sched.h and glibc's
- * sched.h clash). */
-#ifndef CLONE_PIDFD
-#define CLONE_PIDFD 0x00001000
-#endif
-struct clone_args_v0 {
-	uint64_t flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls;
-};
-
 /* Fills the result after the child is reaped; -1 when a step failed. */
 static int spawn_finish(struct sbx_report *r, int status, const struct rusage *ru,
                         struct capture *c, struct exec_result *res, char **errstr)
@@ -269,24 +260,130 @@ static int spawn_finish(struct sbx_report *r, int status, const struct rusage *r
 		res->exec_errno = r->step == STEP_EXEC ? r->err : 0;
 		return -1;
 	}
-	exec_result_status(res, r->cmd_done ? r->cmd_status : status, ru);
+	exec_result_status(res, c->done_seen ? c->msg->status : status, ru);
 	if (c->done_seen) { /* init reaped the whole tree and measured it */
-		res->cpu_ms = (r->ru_utime_us + r->ru_stime_us) / 1000;
-		res->peak_kb = r->ru_maxrss;
+		res->cpu_ms = (c->msg->utime_us + c->msg->stime_us) / 1000;
+		res->peak_kb = c->msg->maxrss_kb;
 	}
 	res->out = buf_take(c->ob, &res->outlen);
 	res->err = buf_take(c->eb, &res->errlen);
 	return 0;
 }
 
-/* The done pipe: read end in c->done, write end returned (>= 3), or -1. */
+/* The child's memory: the report, then its stack (it shares ours until
+ * execve, like posix_spawn, so no page tables are copied). */
+#define SPAWN_STACK (128 * 1024)
+struct spawn_page {
+	struct sbx_report r;
+	struct sbx_done done;
+	sbx_child_fn fn;
+	void *arg;
+	int fds[4];
+	sigset_t mask;
+	char stack[] __attribute__((aligned(16)));
+};
+
+#define SPAWN_PAGE_SIZE (sizeof(struct spawn_page) + SPAWN_STACK)
+
+/* Under AddressSanitizer, the child's frames leave their redzones marked in
+ * the stack's shadow (it never returns, it execs): clear them before the
+ * page is used again, or the next child trips over them. */
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#define STACK_UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION(p, n)
+#else
+#define STACK_UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
+
+/* One page per thread, kept between calls: a fresh mapping would fault in
+ * the child's stack pages again every call (~20 us each on a VM). */
+static pthread_key_t page_key;
+static pthread_once_t page_once = PTHREAD_ONCE_INIT;
+
+static void page_unmap(void *pg)
+{
+	munmap(pg, SPAWN_PAGE_SIZE);
+}
+
+static void page_key_make(void)
+{
+	if (pthread_key_create(&page_key, page_unmap) != 0)
+		abort(); /* out of keys at start-up: nothing sensible to do */
+}
+
+/* This thread's spawn page with a clear report, or NULL with errno. */
+static struct spawn_page *page_get(void)
+{
+	struct spawn_page *pg;
+
+	pthread_once(&page_once, page_key_make);
+	pg = pthread_getspecific(page_key);
+	if (!pg) {
+		pg = mmap(NULL, SPAWN_PAGE_SIZE, PROT_READ | PROT_WRITE,
+		          MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+		if (pg == MAP_FAILED)
+			return NULL;
+		if (pthread_setspecific(page_key, pg) != 0) {
+			munmap(pg, SPAWN_PAGE_SIZE);
+			errno = ENOMEM;
+			return NULL;
+		}
+	}
+	STACK_UNPOISON(pg->stack, SPAWN_STACK);
+	memset(pg, 0, sizeof(*pg));
+	return pg;
+}
+
+/* Child: every signal stays blocked (spawn_clone blocked them), so no
+ * handler of ours runs on the shared memory; the command's process resets
+ * them with exec_child_signals() just before execve. */
+SBX_CHILD static int spawn_child(void *arg)
+{
+	struct spawn_page *pg = arg;
+
+	pg->fn(pg->arg, &pg->r, pg->fds);
+	_exit(EXIT_INTERNAL);
+}
+
+void exec_child_signals(void)
+{
+	struct sigaction dfl = {.sa_handler = SIG_DFL};
+	sigset_t none;
+
+	for (int sig = 1; sig < NSIG; sig++)
+		if (sig != SIGKILL && sig != SIGSTOP)
+			sigaction(sig, &dfl, NULL);
+	sigemptyset(&none);
+	pthread_sigmask(SIG_SETMASK, &none, NULL);
+}
+
+/* clone() with CLONE_VM|CLONE_VFORK: this thread sleeps until the child
+ * has exec'd or died; every signal is blocked meanwhile so none runs a
+ * handler on the shared memory. Returns the pid, or -1 with errno. */
+static pid_t spawn_clone(struct spawn_page *pg, uint64_t flags, int *pidfd)
+{
+	sigset_t all;
+	pid_t pid;
+	int e;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &pg->mask);
+	pid = clone(spawn_child, pg->stack + SPAWN_STACK,
+	            (int)flags | CLONE_VM | CLONE_VFORK | CLONE_PIDFD | SIGCHLD, pg, pidfd);
+	e = errno;
+	pthread_sigmask(SIG_SETMASK, &pg->mask, NULL);
+	errno = e;
+	return pid;
+}
+
+/* The done pipe: read end in c->done, write end returned (>= 10), or -1. */
 static int done_pipe_open(struct capture *c)
 {
 	int p[2];
 
 	if (pipe2(p, O_CLOEXEC) < 0)
 		return -1;
-	if (p[1] < 10) { /* clear of the numbers init dup2()s onto */
+	if (p[1] < 10) { /* clear of the numbers the child dup2()s onto */
 		int w = fcntl(p[1], F_DUPFD_CLOEXEC, 10);
 		close(p[1]);
 		p[1] = w;
@@ -296,60 +393,61 @@ static int done_pipe_open(struct capture *c)
 }
 
 int exec_spawn_wait(const struct exec_spec *s, uint64_t flags, bool done_pipe, sbx_child_fn fn,
-                    void *arg, struct exec_result *res, char **errstr)
+                    void *arg, struct exec_result *res, enum sbx_step *failed, char **errstr)
 {
 	long long start = clock_ns(),
 	          tmo = s->timeout_ms > 0 ? s->timeout_ms : s->profile->timeout * 1000;
 	struct buf ob, eb;
-	struct capture c = {.ob = &ob, .eb = &eb};
-	struct clone_args_v0 a = {.flags = flags | CLONE_PIDFD, .exit_signal = SIGCHLD};
-	struct sbx_report *r;
+	struct capture c = {.ob = &ob,      .eb = &eb,       .done = -1,
+	                    .in = {-1, -1}, .out = {-1, -1}, .err = {-1, -1}};
+	struct spawn_page *pg;
 	struct rusage ru;
-	int pidfd = -1, status = 0, fds[4] = {-1, -1, -1, -1}, rc = -1;
+	int pidfd = -1, status = 0, rc = -1;
 	pid_t pid;
 
 	capture_reap_late();
 	buf_init(&ob, (size_t)s->profile->output);
 	buf_init(&eb, (size_t)s->profile->output);
-	r = mmap(NULL, sizeof(*r), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (r == MAP_FAILED) {
+	pg = page_get();
+	if (!pg) {
 		*errstr = xasprintf("exec: mmap: %s", strerror(errno));
-		r = NULL;
 		goto out;
 	}
 	if (capture_open(&c, s, errstr) < 0)
 		goto out;
-	capture_child_fds(&c, fds);
-	if (done_pipe && (fds[3] = done_pipe_open(&c)) < 0) {
+	capture_child_fds(&c, pg->fds);
+	pg->fds[3] = -1;
+	c.msg = &pg->done;
+	if (done_pipe && (pg->fds[3] = done_pipe_open(&c)) < 0) {
 		*errstr = xasprintf("exec: cannot make a pipe: %s", strerror(errno));
 		goto out;
 	}
-	a.pidfd = (uint64_t)(uintptr_t)&pidfd;
-	r->t[PH_CLONE] = clock_ns();
-	pid = (pid_t)syscall(SYS_clone3, &a, sizeof(a));
-	if (pid == 0)
-		fn(arg, r, fds);
+	pg->fn = fn;
+	pg->arg = arg;
+	pg->r.t[PH_CLONE] = clock_ns();
+	pid = spawn_clone(pg, flags, &pidfd);
 	if (pid < 0) {
-		sbx_report_fail(r, STEP_CLONE, errno, NULL);
-		*errstr = sbx_report_message(r);
+		sbx_report_fail(&pg->r, STEP_CLONE, errno, NULL);
+		*errstr = sbx_report_message(&pg->r);
 		goto out;
 	}
 	capture_parent_close(&c);
-	close(fds[3]);
-	fds[3] = -1;
+	close(pg->fds[3]);
+	pg->fds[3] = -1;
 	capture_wait(&c, pidfd, pid, start + (tmo > 0 ? tmo : 600000) * 1000000LL, res, &status,
 	             &ru);
 	res->wall_ms = (clock_ns() - start) / 1000000;
-	exec_phases_add(r->t);
-	rc = spawn_finish(r, status, &ru, &c, res, errstr);
+	pg->r.t[PH_DONE] = clock_ns();
+	exec_phases_add(pg->r.t);
+	rc = spawn_finish(&pg->r, status, &ru, &c, res, errstr);
+	if (failed)
+		*failed = (enum sbx_step)pg->r.step;
 out:
 	capture_close(&c);
-	if (fds[3] >= 0)
-		close(fds[3]);
+	if (pg && pg->fds[3] >= 0)
+		close(pg->fds[3]);
 	if (pidfd >= 0)
 		close(pidfd);
-	if (r)
-		munmap(r, sizeof(*r));
 	buf_free(&ob);
 	buf_free(&eb);
 	return rc;

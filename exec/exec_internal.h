@@ -14,6 +14,7 @@
 #include <sys/types.h>
 
 #include "exec/exec.h"
+#include "exec/init/init.h"
 
 /* The directory the new root is staged on before pivot_root. */
 #define SBX_STAGE "/tmp"
@@ -52,18 +53,16 @@ enum sbx_step {
 	STEP_CHDIR,
 	STEP_SECCOMP,
 	STEP_EXEC,
+	STEP_INIT,
 	STEP_COUNT
 };
 
-/* Shared with the child through a MAP_SHARED page. */
+/* Written by the child, which shares the parent's memory until execve. */
 struct sbx_report {
-	int step;       /* enum sbx_step that failed; STEP_NONE when none */
-	int err;        /* its errno */
-	int cmd_status; /* the command's wait status, when cmd_done */
-	int cmd_done;
+	int step;         /* enum sbx_step that failed; STEP_NONE when none */
+	int err;          /* its errno */
 	char detail[512]; /* the path or object the step was working on */
-	long long ru_utime_us, ru_stime_us, ru_maxrss; /* the tree's, when cmd_done */
-	long long t[8]; /* clock_ns() at the phases (bench/exec.sh's breakdown) */
+	long long t[8];   /* clock_ns() at the phases (bench/exec.sh's breakdown) */
 };
 
 /* Phases timed into sbx_report.t. */
@@ -75,6 +74,7 @@ enum sbx_phase {
 	PH_READY,
 	PH_FORKED,
 	PH_EXEC,
+	PH_DONE, /* the parent has the command's status */
 	PH_COUNT
 };
 
@@ -93,6 +93,7 @@ char *sbx_report_message(const struct sbx_report *r);
 enum sbx_op_kind {
 	OP_MKDIR,   /* dst */
 	OP_MKFILE,  /* dst: an empty file to bind a file onto */
+	OP_FILE,    /* dst: a copy of a small host file (data, len bytes) */
 	OP_SYMLINK, /* dst -> src */
 	OP_TMPFS,   /* tmpfs on dst with options data */
 	OP_BIND,    /* host src (opened before staging) onto dst */
@@ -107,11 +108,13 @@ struct sbx_op {
 	enum sbx_op_kind kind;
 	char *src;         /* owned */
 	char *dst;         /* staged path, SBX_STAGE + the path inside; owned */
-	char *data;        /* mount data; owned */
+	char *data;        /* mount data, or OP_FILE's contents; owned */
+	size_t len;        /* OP_FILE: bytes in data */
 	unsigned attr_set; /* MOUNT_ATTR_* applied after mounting */
-	int fd;            /* child: the opened source (OP_BIND, OP_OVERLAY) */
-	int fd2, fd3;      /* child: overlay upper and work */
 };
+
+/* The child keeps three fds per op on its stack: the plan's bound. */
+#define SBX_MAX_OPS 2048
 
 struct sbx_plan {
 	struct sbx_op *ops;
@@ -128,8 +131,12 @@ struct sbx_plan {
 int mounts_plan(const struct exec_spec *spec, const char *home, struct sbx_plan *pl,
                 char **errstr) AIRLOCK_MUST_CHECK;
 void mounts_plan_clear(struct sbx_plan *pl);
-/* Child: opens the sources, stages the new root and pivots into it. */
-int mounts_apply(struct sbx_plan *pl, struct sbx_report *r);
+/* Drops the system paths mounts_plan() resolved once and keeps reusing,
+ * after a sandbox could not open one of them. */
+void mounts_forget_system(void);
+/* Child: opens the sources, stages the new root and pivots into it. The
+ * plan is only read: other calls' children may be using it too. */
+int mounts_apply(const struct sbx_plan *pl, struct sbx_report *r);
 
 /* ---- seccomp (seccomp.c) ------------------------------------------------ */
 
@@ -193,8 +200,9 @@ bool env_name_secret(const char *name);
 struct capture {
 	bool on; /* capture mode; else the child inherits 0/1/2 */
 	int in[2], out[2], err[2];
-	int done; /* read end: init writes one byte once its namespace is empty */
+	int done; /* read end: init writes a struct sbx_done once its namespace is empty */
 	bool done_seen;
+	struct sbx_done *msg; /* where the done message goes */
 	const char *stdin_data;
 	size_t stdin_len, stdin_off;
 	struct buf *ob, *eb;
@@ -206,33 +214,46 @@ void capture_child_fds(const struct capture *c, int fds[3]);
 /* Parent: closes the child's pipe ends after the fork. */
 void capture_parent_close(struct capture *c);
 /*
- * Pumps stdin/stdout/stderr until the child (pidfd) exits or reports done,
- * killing it at the deadline (ns, CLOCK_MONOTONIC). Fills timed_out and
- * truncated; reaps the child into *status and *ru. Returns false when the
- * child reported done but was still exiting: it is queued and reaped by a
- * later capture_reap_late() (its status and rusage are in the report).
+ * Pumps stdin/stdout/stderr until the child (pidfd) exits or its init
+ * reports done, killing it at the deadline (ns, CLOCK_MONOTONIC). Fills
+ * timed_out and truncated; reaps the child into *status and *ru. Returns
+ * false when init reported done but was still exiting: it is queued and
+ * reaped by a later capture_reap_late() (the status is in c->msg).
  */
 bool capture_wait(struct capture *c, int pidfd, pid_t pid, long long deadline,
                   struct exec_result *res, int *status, struct rusage *ru);
-/* Reaps queued children that have finished exiting (never blocks). */
+/* Reaps queued inits that have finished exiting (never blocks). */
 void capture_reap_late(void);
 /* Closes whatever is still open. */
 void capture_close(struct capture *c);
 
-/* The child side of a spawn: never returns. fds: what goes on 0, 1, 2,
- * then the write end of the done pipe (-1 unless asked for). */
+/* Marks the functions that run on the child's borrowed stack and never
+ * return (they exec or exit): AddressSanitizer cannot follow that stack
+ * and would warn on the command's stderr, so they stay uninstrumented;
+ * what they call is still checked. */
+#define SBX_CHILD __attribute__((no_sanitize_address))
+
+/* The child side of a spawn: never returns. It runs on the parent's memory
+ * (CLONE_VM) while the parent sleeps (CLONE_VFORK): syscalls only, and it
+ * writes nothing but its own stack and the report. fds: what goes on 0, 1
+ * and 2, then the write end of the done pipe (-1 unless asked for). */
 typedef void (*sbx_child_fn)(void *arg, struct sbx_report *r, const int fds[4]);
 /*
- * Spawns fn in a clone3 child with these extra flags, feeds and captures
- * its streams (or lets it inherit 0/1/2), enforces the deadline and reaps
- * it. Returns 0 with *res filled when the command ran, or -1 with *errstr
+ * Spawns fn in a clone child with these extra flags, feeds and captures its
+ * streams (or lets it inherit 0/1/2), enforces the deadline and reaps it.
+ * With done_pipe, the child's init reports the command's status through
+ * it. *failed (when not NULL) gets the step that failed. Returns 0 with *res filled when the command ran, or -1 with *errstr
  * (caller frees) when a setup step or the exec failed.
  */
 int exec_spawn_wait(const struct exec_spec *s, uint64_t flags, bool done_pipe, sbx_child_fn fn,
-                    void *arg, struct exec_result *res, char **errstr) AIRLOCK_MUST_CHECK;
+                    void *arg, struct exec_result *res, enum sbx_step *failed,
+                    char **errstr) AIRLOCK_MUST_CHECK;
 /* Adds one call's phase times (only when AIRLOCK_EXEC_PHASES is set). */
 void exec_phases_add(const long long *t);
 
+/* Child, right before execve: every signal to its default disposition (an
+ * ignored SIGPIPE would otherwise survive execve) and none blocked. */
+void exec_child_signals(void);
 /* Child helper: looks argv[0] up in PATH of env and execve()s it; returns
  * errno. */
 int exec_lookup_execve(char *const *argv, char *const *env);

@@ -64,7 +64,7 @@ int limits_apply(const struct sbx_limits *l)
 
 struct sbx_cgroup {
 	char *dir;
-	int procs;        /* this call's cgroup.procs: init joins it */
+	int procs;        /* this call's cgroup.procs: the first process joins it */
 	int parent_procs; /* the caller's: init leaves through it when done */
 };
 
@@ -118,7 +118,7 @@ static int write_file(const char *dir, const char *name, const char *val)
 static atomic_uint cg_seq;
 static void cgroup_sweep(void);
 
-/* Moves fd to 10 or above, clear of the numbers init dup2()s onto. */
+/* Moves fd to 10 or above, clear of the numbers the child dup2()s onto. */
 static int fd_high(int fd)
 {
 	int h;

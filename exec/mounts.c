@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/openat2.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,7 +75,6 @@ static struct sbx_op *op_add(struct sbx_plan *pl, enum sbx_op_kind k, const char
 	memset(op, 0, sizeof(*op));
 	op->kind = k;
 	op->dst = xasprintf(SBX_STAGE "%s", strcmp(inside, "/") == 0 ? "" : inside);
-	op->fd = op->fd2 = op->fd3 = -1;
 	return op;
 }
 
@@ -135,6 +135,33 @@ static void op_symlink(struct sbx_plan *pl, const char *inside, const char *targ
 	op_add(pl, OP_SYMLINK, inside)->src = xstrdup(target);
 }
 
+/* Small regular files under /etc are copied into the new root rather than
+ * bound: a write costs less than a mount and its teardown. Larger ones,
+ * and directories, are bound. */
+#define ETC_COPY_MAX (64 * 1024)
+
+/* Adds a copy of the regular file at real as inside; false when it cannot
+ * be read whole (then it is bound instead). */
+static bool op_file(struct sbx_plan *pl, const char *real, const char *inside, off_t size)
+{
+	int fd = open(real, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	char *data = xmalloc((size_t)size + 1);
+	ssize_t n = fd >= 0 ? read(fd, data, (size_t)size + 1) : -1;
+
+	if (fd >= 0)
+		close(fd);
+	if (n != (ssize_t)size) { /* changed while reading: bind it */
+		free(data);
+		return false;
+	}
+	data[n] = '\0';
+	op_mkdirs(pl, inside, false);
+	struct sbx_op *op = op_add(pl, OP_FILE, inside);
+	op->data = data;
+	op->len = (size_t)n;
+	return true;
+}
+
 static void plan_system(struct sbx_plan *pl)
 {
 	char target[PATH_MAX], real[PATH_MAX];
@@ -152,10 +179,78 @@ static void plan_system(struct sbx_plan *pl)
 			op_bind(pl, real, sys_dirs[i], true, A_RO);
 		}
 	}
+	for (size_t i = 0; i < nitems(etc_files); i++) {
+		if (!realpath(etc_files[i], real) || stat(real, &st) < 0 ||
+		    !(S_ISDIR(st.st_mode) || S_ISREG(st.st_mode)))
+			continue;
+		if (S_ISREG(st.st_mode) && st.st_size <= ETC_COPY_MAX &&
+		    op_file(pl, real, etc_files[i], st.st_size))
+			continue;
+		op_bind(pl, real, etc_files[i], S_ISDIR(st.st_mode), A_RO);
+	}
+}
+
+/* plan_system()'s ops, resolved once per process: realpath() of the
+ * system paths costs ~65 syscalls, a tenth of a gate call's sandbox.
+ * They are re-read when an /etc entry's ctime changes, and after
+ * mounts_forget_system() (a sandbox could not open one of them). */
+static pthread_mutex_t sys_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct sbx_plan sys_plan;
+static bool sys_resolved;
+static struct timespec etc_seen[nitems(etc_files)]; /* ctime of each, or 0 */
+
+/* The ctime of each /etc entry (through symlinks); cheaper than re-reading
+ * them, and a copy must not go stale in a long gate session. */
+static void etc_stamp(struct timespec *t)
+{
+	struct stat st;
+
 	for (size_t i = 0; i < nitems(etc_files); i++)
-		if (realpath(etc_files[i], real) && stat(real, &st) == 0 &&
-		    (S_ISDIR(st.st_mode) || S_ISREG(st.st_mode)))
-			op_bind(pl, real, etc_files[i], S_ISDIR(st.st_mode), A_RO);
+		t[i] = stat(etc_files[i], &st) == 0 ? st.st_ctim : (struct timespec){0, 0};
+}
+
+static bool etc_changed(void)
+{
+	struct timespec now[nitems(etc_files)];
+
+	etc_stamp(now);
+	return memcmp(now, etc_seen, sizeof(now)) != 0;
+}
+
+static void plan_system_cached(struct sbx_plan *pl)
+{
+	pthread_mutex_lock(&sys_lock);
+	if (sys_resolved && etc_changed()) {
+		mounts_plan_clear(&sys_plan);
+		sys_resolved = false;
+	}
+	if (!sys_resolved) {
+		etc_stamp(etc_seen);
+		plan_system(&sys_plan);
+		sys_resolved = true;
+	}
+	for (size_t i = 0; i < sys_plan.n; i++) {
+		const struct sbx_op *from = &sys_plan.ops[i];
+		struct sbx_op *op = op_add(pl, from->kind, "/");
+		free(op->dst);
+		op->dst = xstrdup(from->dst);
+		op->src = from->src ? xstrdup(from->src) : NULL;
+		if (from->data) { /* OP_FILE's may hold NULs: copy len + 1 bytes */
+			op->data = xmalloc(from->len + 1);
+			memcpy(op->data, from->data, from->len + 1);
+		}
+		op->len = from->len;
+		op->attr_set = from->attr_set;
+	}
+	pthread_mutex_unlock(&sys_lock);
+}
+
+void mounts_forget_system(void)
+{
+	pthread_mutex_lock(&sys_lock);
+	mounts_plan_clear(&sys_plan);
+	sys_resolved = false;
+	pthread_mutex_unlock(&sys_lock);
 }
 
 static void plan_dev_proc(struct sbx_plan *pl, long long shm_size)
@@ -375,13 +470,19 @@ int mounts_plan(const struct exec_spec *s, const char *home, struct sbx_plan *pl
 	}
 	pl->workdir = xstrdup(wd);
 	pl->home = xstrdup(home);
-	plan_system(pl);
+	plan_system_cached(pl);
 	plan_dev_proc(pl, s->profile->tmp_size > 0 ? s->profile->tmp_size : 64LL << 20);
-	if (plan_dynamic(s, wd, home, pl, errstr) < 0) {
-		mounts_plan_clear(pl);
-		return -1;
+	if (plan_dynamic(s, wd, home, pl, errstr) < 0)
+		goto fail;
+	if (pl->n > SBX_MAX_OPS) {
+		*errstr = xasprintf("sandbox: %zu mounts planned, more than %d: grant fewer paths",
+		                    pl->n, SBX_MAX_OPS);
+		goto fail;
 	}
 	return 0;
+fail:
+	mounts_plan_clear(pl);
+	return -1;
 }
 
 void mounts_plan_clear(struct sbx_plan *pl)
@@ -422,14 +523,17 @@ static int open_src(const char *path)
 	return (int)syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof(how));
 }
 
-static int open_sources(struct sbx_plan *pl, struct sbx_report *r)
+/* Opens the sources of binds and overlays into fd[i] (lower, upper,
+ * work): on the child's stack, as the plan may be shared by other calls. */
+static int open_sources(const struct sbx_plan *pl, int (*fd)[3], struct sbx_report *r)
 {
 	for (size_t i = 0; i < pl->n; i++) {
-		struct sbx_op *op = &pl->ops[i];
+		const struct sbx_op *op = &pl->ops[i];
+		fd[i][0] = fd[i][1] = fd[i][2] = -1;
 		if (op->kind != OP_BIND && op->kind != OP_OVERLAY)
 			continue;
-		op->fd = open_src(op->src);
-		if (op->fd < 0)
+		fd[i][0] = open_src(op->src);
+		if (fd[i][0] < 0)
 			goto fail;
 		if (op->kind == OP_OVERLAY) {
 			char b[PATH_MAX];
@@ -438,10 +542,10 @@ static int open_sources(struct sbx_plan *pl, struct sbx_report *r)
 				goto fail;
 			memcpy(b, op->data, n);
 			memcpy(b + n, "/upper", 7);
-			op->fd2 = open_src(b);
+			fd[i][1] = open_src(b);
 			memcpy(b + n, "/work", 6);
-			op->fd3 = open_src(b);
-			if (op->fd2 < 0 || op->fd3 < 0)
+			fd[i][2] = open_src(b);
+			if (fd[i][1] < 0 || fd[i][2] < 0)
 				goto fail;
 		}
 		continue;
@@ -476,12 +580,12 @@ static int set_attr(const char *dst, unsigned attr, bool recursive)
 	return mount_setattr(AT_FDCWD, dst, recursive ? AT_RECURSIVE : 0, &a, sizeof(a));
 }
 
-static int do_overlay(const struct sbx_op *op)
+static int do_overlay(const struct sbx_op *op, const int fd[3])
 {
 	char opts[256], a[32], b[32], c[32];
 	size_t k = 0;
-	const char *parts[] = {"lowerdir=", fd_path(a, op->fd),  ",upperdir=", fd_path(b, op->fd2),
-	                       ",workdir=", fd_path(c, op->fd3), ",userxattr"};
+	const char *parts[] = {"lowerdir=", fd_path(a, fd[0]),  ",upperdir=", fd_path(b, fd[1]),
+	                       ",workdir=", fd_path(c, fd[2]), ",userxattr"};
 
 	for (size_t i = 0; i < nitems(parts); i++) {
 		size_t n = strlen(parts[i]);
@@ -492,8 +596,31 @@ static int do_overlay(const struct sbx_op *op)
 	return mount("overlay", op->dst, "overlay", MS_NOSUID | MS_NODEV, opts);
 }
 
-/* Runs one op; -1 with errno. */
-static int op_run(const struct sbx_op *op)
+/* Creates dst with exactly these bytes; -1 with errno. */
+static int write_file_whole(const char *dst, const char *data, size_t len)
+{
+	int fd = open(dst, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC | O_NOFOLLOW, 0644);
+	size_t off = 0;
+
+	if (fd < 0)
+		return -1;
+	while (off < len) {
+		ssize_t n = write(fd, data + off, len - off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			int e = n < 0 ? errno : EIO;
+			close(fd);
+			errno = e;
+			return -1;
+		}
+		off += (size_t)n;
+	}
+	return close(fd);
+}
+
+/* Runs one op with its opened sources; -1 with errno. */
+static int op_run(const struct sbx_op *op, const int src[3])
 {
 	char fdp[32];
 	int fd;
@@ -508,6 +635,8 @@ static int op_run(const struct sbx_op *op)
 		return fd >= 0 ? close(fd) : 0;
 	case OP_SYMLINK:
 		return symlink(op->src, op->dst);
+	case OP_FILE:
+		return write_file_whole(op->dst, op->data, op->len);
 	case OP_TMPFS:
 		return mount("tmpfs", op->dst, "tmpfs", ms_flags(op->attr_set) | MS_NOSUID | MS_NODEV,
 		             op->data);
@@ -516,7 +645,7 @@ static int op_run(const struct sbx_op *op)
 	case OP_DEVPTS:
 		return mount("devpts", op->dst, "devpts", MS_NOSUID | MS_NOEXEC, op->data);
 	case OP_BIND:
-		if (mount(fd_path(fdp, op->fd), op->dst, NULL, MS_BIND | MS_REC, NULL) < 0)
+		if (mount(fd_path(fdp, src[0]), op->dst, NULL, MS_BIND | MS_REC, NULL) < 0)
 			return -1;
 		return set_attr(op->dst, op->attr_set, true);
 	case OP_REBIND:
@@ -524,7 +653,7 @@ static int op_run(const struct sbx_op *op)
 			return errno == ENOENT ? 0 : -1; /* absent: nothing to protect */
 		return set_attr(op->dst, op->attr_set, true);
 	case OP_OVERLAY:
-		return do_overlay(op);
+		return do_overlay(op, src);
 	case OP_SETATTR:
 		return set_attr(op->dst, op->attr_set, false);
 	}
@@ -542,9 +671,11 @@ static int op_attr(const struct sbx_op *op)
 	return 0;
 }
 
-int mounts_apply(struct sbx_plan *pl, struct sbx_report *r)
+int mounts_apply(const struct sbx_plan *pl, struct sbx_report *r)
 {
-	if (open_sources(pl, r) < 0)
+	int fd[SBX_MAX_OPS][3]; /* 24 KiB of the child's 128 KiB stack */
+
+	if (open_sources(pl, fd, r) < 0)
 		return -1;
 	/* No recursive MS_PRIVATE over the host's tree: a user namespace's copy
 	 * of it is already slave (nothing propagates out), every mount made
@@ -557,7 +688,7 @@ int mounts_apply(struct sbx_plan *pl, struct sbx_report *r)
 		return -1;
 	}
 	for (size_t i = 0; i < pl->n; i++) {
-		if (op_run(&pl->ops[i]) < 0 || op_attr(&pl->ops[i]) < 0) {
+		if (op_run(&pl->ops[i], fd[i]) < 0 || op_attr(&pl->ops[i]) < 0) {
 			sbx_report_fail(r, STEP_MOUNT, errno, pl->ops[i].dst);
 			return -1;
 		}

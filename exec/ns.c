@@ -1,12 +1,14 @@
 /*
- * ns.c: the namespace backend. clone3 makes new user, mount, pid, net, ipc,
- * uts and cgroup namespaces at once; the child maps the caller's own uid,
- * builds the root (mounts.c), drops every capability, becomes the pid
- * namespace's init and forks the command. Rules: all planning happens in
- * the parent before clone (the child only makes syscalls); a failed step
- * is written to a shared report page and nothing runs; the sandbox dies
+ * ns.c: the namespace backend. One clone makes new user, mount, pid, net,
+ * ipc, uts and cgroup namespaces at once; the child maps the caller's own
+ * uid, builds the root (mounts.c), drops every capability and execs the
+ * command, which is the pid namespace's first process. Rules: all planning
+ * happens in the parent before clone (the child only makes syscalls, on
+ * the parent's memory until execve, so no page tables are copied); a
+ * failed step is written to the report and nothing runs; the sandbox dies
  * with airlock (PR_SET_PDEATHSIG, re-checked through a pidfd) and with
- * its init, which exits as soon as the command does.
+ * the command: when a pid namespace's first process exits, the kernel
+ * kills and reaps everything else in it, as in Docker without --init.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -32,6 +34,7 @@
 
 #include "core/util.h"
 #include "exec/exec_internal.h"
+#include "exec/init/init.h"
 
 #ifndef SECBIT_NOROOT
 #define SECBIT_NOROOT (1 << 0)
@@ -75,6 +78,8 @@ static const struct {
                           "the kernel needs CONFIG_SECCOMP_FILTER; in a container, "
                           "allow seccomp"},
         [STEP_EXEC] = {"start the program", NULL},
+        [STEP_INIT] = {"start the sandbox's init from its memfd",
+                       "vm.memfd_noexec must be 0 or 1 (2 forbids executing a memfd)"},
 };
 
 void sbx_report_fail(struct sbx_report *r, enum sbx_step step, int err, const char *detail)
@@ -103,11 +108,6 @@ char *sbx_report_message(const struct sbx_report *r)
 	                 steps[s].fix ? steps[s].fix : "", steps[s].fix ? ")" : "");
 }
 
-/* init's descriptors for the done byte and for leaving the call's cgroup
- * (close_range spares them; the command closes both). */
-#define INIT_DONE_FD 3
-#define INIT_CG_FD 4
-
 /* Everything the child needs, prepared by the parent. */
 struct ns_state {
 	const struct exec_spec *spec;
@@ -118,9 +118,8 @@ struct ns_state {
 	struct sbx_cgroup *cgroup;
 	char uid_map[48], gid_map[48];
 	bool network;
-	/* filled in the child */
-	struct sbx_report *report;
-	int fds[4], parent_pidfd;
+	int parent_pidfd;
+	int init_fd; /* the memfd holding init */
 };
 
 /* ---- child -------------------------------------------------------------- */
@@ -154,10 +153,12 @@ static int caps_drop(void)
 {
 	struct __user_cap_header_struct h = {_LINUX_CAPABILITY_VERSION_3, 0};
 	struct __user_cap_data_struct d[2];
+	int cap = 0;
 
-	for (int cap = 0; cap <= 63; cap++)
-		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) < 0 && errno != EINVAL)
-			return -1;
+	while (cap <= 63 && prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) == 0)
+		cap++;
+	if (cap <= 63 && errno != EINVAL) /* EINVAL: past the kernel's last */
+		return -1;
 	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0 ||
 	    prctl(PR_SET_SECUREBITS,
 	          SECBIT_NOROOT | SECBIT_NOROOT_LOCKED | SECBIT_NO_SETUID_FIXUP |
@@ -169,37 +170,9 @@ static int caps_drop(void)
 	return (int)syscall(SYS_capset, &h, d);
 }
 
-/* The command: a new session, limits, the filter, exec. It runs on a
- * vfork-style stack sharing init's memory until execve, so it only makes
- * syscalls and writes the report. */
-static int command_main(void *arg)
-{
-	struct ns_state *st = arg;
-	struct sbx_report *r = st->report;
-	int e;
-
-	close(INIT_DONE_FD); /* only init may say the namespace is empty */
-	close(INIT_CG_FD);
-	r->t[PH_FORKED] = clock_ns();
-	setsid();
-	if (limits_apply(&st->limits) < 0) {
-		sbx_report_fail(r, STEP_LIMITS, errno, NULL);
-		_exit(EXIT_INTERNAL);
-	}
-	if (seccomp_install(st->filter) < 0) {
-		sbx_report_fail(r, STEP_SECCOMP, errno, NULL);
-		_exit(EXIT_INTERNAL);
-	}
-	r->t[PH_EXEC] = clock_ns();
-	e = exec_lookup_execve(st->spec->argv, st->env);
-	sbx_report_fail(r, STEP_EXEC, e, st->spec->argv[0]);
-	_exit(e == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_EXEC);
-}
-
 /* Identity, cgroup and file system: everything that needs the capabilities. */
-static int child_setup(struct ns_state *st)
+static int child_setup(const struct ns_state *st, struct sbx_report *r)
 {
-	struct sbx_report *r = st->report;
 	struct pollfd p = {st->parent_pidfd, POLLIN, 0};
 	int cg = cgroup_procs_fd(st->cgroup);
 
@@ -233,70 +206,106 @@ static int child_setup(struct ns_state *st)
 	return 0;
 }
 
-/* init after the command exited: empty the namespace, measure, tell the
- * parent (before init's own exit, whose mount teardown is slow). */
-static void __attribute__((noreturn)) init_finish(struct sbx_report *r)
+/* Puts fds on 0, 1 and 2 and closes every other descriptor. */
+static int child_fds(const int fds[3])
 {
-	struct rusage ru;
-
-	kill(-1, SIGKILL); /* every other process in the pid namespace */
-	while (waitpid(-1, NULL, 0) > 0 || errno == EINTR)
-		;
-	if (write(INIT_CG_FD, "0", 1) < 0) { /* leave the call's cgroup (if any) */
-	}
-	if (getrusage(RUSAGE_CHILDREN, &ru) == 0) {
-		r->ru_utime_us = ru.ru_utime.tv_sec * 1000000LL + ru.ru_utime.tv_usec;
-		r->ru_stime_us = ru.ru_stime.tv_sec * 1000000LL + ru.ru_stime.tv_usec;
-		r->ru_maxrss = ru.ru_maxrss;
-	}
-	r->cmd_done = 1;
-	if (write(INIT_DONE_FD, "d", 1) != 1)
-		_exit(EXIT_INTERNAL);
-	_exit(0);
+	for (int i = 0; i < 3; i++)
+		if (fds[i] != i && dup2(fds[i], i) < 0)
+			return -1;
+	return (int)syscall(SYS_close_range, 3, ~0U, 0);
 }
 
-/* pid 1 of the sandbox: set up, spawn the command, report its status. */
-static void __attribute__((noreturn)) child_main(struct ns_state *st)
-{
-	struct sbx_report *r = st->report;
-	static char stack[64 * 1024] __attribute__((aligned(16)));
-	int status;
-	pid_t pid, w;
+struct command_arg {
+	const struct ns_state *st;
+	struct sbx_report *r;
+	const int *fds;
+};
 
-	if (child_setup(st) < 0)
+/* The command: its streams, a new session, limits, exec. It runs on the
+ * first process's stack while that sleeps (CLONE_VFORK). */
+SBX_CHILD static int command_main(void *arg)
+{
+	const struct command_arg *a = arg;
+	struct sbx_report *r = a->r;
+	int e;
+
+	r->t[PH_FORKED] = clock_ns();
+	if (child_fds(a->fds) < 0) {
+		sbx_report_fail(r, STEP_FORK, errno, "(descriptors)");
+		_exit(EXIT_INTERNAL);
+	}
+	setsid();
+	if (limits_apply(&a->st->limits) < 0) {
+		sbx_report_fail(r, STEP_LIMITS, errno, NULL);
+		_exit(EXIT_INTERNAL);
+	}
+	r->t[PH_EXEC] = clock_ns();
+	exec_child_signals();
+	e = exec_lookup_execve(a->st->spec->argv, a->st->env);
+	sbx_report_fail(r, STEP_EXEC, e, a->st->spec->argv[0]);
+	_exit(e == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_EXEC);
+}
+
+/* Writes n in decimal into b (at least 12 bytes). */
+static char *utoa(char *b, unsigned n)
+{
+	char d[12];
+	int k = 0, i = 0;
+
+	do
+		d[k++] = (char)('0' + n % 10);
+	while ((n /= 10) > 0);
+	while (k > 0)
+		b[i++] = d[--k];
+	b[i] = '\0';
+	return b;
+}
+
+/* Becomes init (exec/init/init.c) with only its two descriptors open. */
+static void init_exec(const struct ns_state *st, struct sbx_report *r, int done, pid_t cmd)
+{
+	char pid[12], *argv[] = {(char *)"airlock-init", utoa(pid, (unsigned)cmd), NULL};
+	char *envp[] = {NULL};
+	int cg = cgroup_parent_fd(st->cgroup);
+
+	if (dup2(done, SBX_INIT_DONE_FD) < 0 || (cg >= 0 ? dup2(cg, SBX_INIT_CG_FD) < 0
+	                                                  : close(SBX_INIT_CG_FD) < 0 && errno != EBADF))
+		goto fail;
+	/* 0-2 are airlock's own streams: init must not hold them open; the
+	 * rest close at exec, once the memfd has been used */
+	syscall(SYS_close_range, 0, 2, 0);
+	syscall(SYS_close_range, SBX_INIT_CG_FD + 1, ~0U, CLOSE_RANGE_CLOEXEC);
+	syscall(SYS_execveat, st->init_fd, "", argv, envp, AT_EMPTY_PATH);
+fail:
+	sbx_report_fail(r, STEP_INIT, errno, NULL);
+}
+
+/* The sandbox's first process: set up, start the command, become init. */
+SBX_CHILD static void __attribute__((noreturn)) child_main(const struct ns_state *st, struct sbx_report *r,
+                                                 const int fds[4])
+{
+	char stack[32 * 1024] __attribute__((aligned(16)));
+	struct command_arg a = {st, r, fds};
+	pid_t cmd;
+
+	if (child_setup(st, r) < 0)
 		_exit(EXIT_INTERNAL);
 	if (caps_drop() < 0 || prctl(PR_SET_DUMPABLE, 0) < 0) {
 		sbx_report_fail(r, STEP_CAPS, errno, NULL);
 		_exit(EXIT_INTERNAL);
 	}
-	for (int i = 0; i < 3; i++)
-		if (st->fds[i] != i && dup2(st->fds[i], i) < 0)
-			_exit(EXIT_INTERNAL);
-	/* fds 3 and 4 hold exactly these, or nothing: a stray pipe end kept
-	 * there would hold a stream open past its cap */
-	if (dup2(st->fds[3], INIT_DONE_FD) < 0)
+	/* init runs under the filter too: it is in the command's reach */
+	if (seccomp_install(st->filter) < 0) {
+		sbx_report_fail(r, STEP_SECCOMP, errno, NULL);
 		_exit(EXIT_INTERNAL);
-	if (cgroup_parent_fd(st->cgroup) < 0)
-		close(INIT_CG_FD);
-	else if (dup2(cgroup_parent_fd(st->cgroup), INIT_CG_FD) < 0)
-		_exit(EXIT_INTERNAL);
-	syscall(SYS_close_range, INIT_CG_FD + 1, ~0U, 0);
+	}
 	r->t[PH_READY] = clock_ns();
-	/* CLONE_VM|CLONE_VFORK: no page tables to copy; init waits for the exec */
-	pid = clone(command_main, stack + sizeof(stack), CLONE_VM | CLONE_VFORK | SIGCHLD, st);
-	if (pid < 0) {
+	cmd = clone(command_main, stack + sizeof(stack), CLONE_VM | CLONE_VFORK | SIGCHLD, &a);
+	if (cmd < 0)
 		sbx_report_fail(r, STEP_FORK, errno, NULL);
-		_exit(EXIT_INTERNAL);
-	}
-	for (;;) {
-		w = waitpid(-1, &status, 0);
-		if (w == pid) {
-			r->cmd_status = status;
-			init_finish(r);
-		}
-		if (w < 0 && errno != EINTR)
-			_exit(EXIT_INTERNAL);
-	}
+	if (r->step == STEP_NONE)
+		init_exec(st, r, fds[3], cmd);
+	_exit(EXIT_INTERNAL); /* as pid 1: the kernel kills the command too */
 }
 
 /* ---- parent ------------------------------------------------------------- */
@@ -317,8 +326,10 @@ void exec_phases_add(const long long *t)
 
 void exec_phases_print(FILE *f)
 {
-	static const char *const names[PH_COUNT] = {"",      "clone", "uidmap",        "mounts",
-	                                            "ready", "fork",  "limits+seccomp"};
+	static const char *const names[PH_COUNT] = {
+	        [PH_CHILD] = "clone",  [PH_MAPPED] = "uidmap", [PH_MOUNTED] = "mounts",
+	        [PH_READY] = "ready",  [PH_FORKED] = "fork",   [PH_EXEC] = "limits",
+	        [PH_DONE] = "run+reap"};
 	for (int i = 1; i < PH_COUNT && phase_calls; i++)
 		fprintf(f, "%s=%.3fms ", names[i],
 		        (double)phase_sum[i] / 1e6 / (double)phase_calls);
@@ -331,6 +342,41 @@ static int self_pidfd = -1;
 static void self_pidfd_open(void)
 {
 	self_pidfd = (int)syscall(SYS_pidfd_open, getpid(), 0);
+}
+
+/* init.elf, linked in by exec/init/blob.S */
+extern const char sbx_init_elf[], sbx_init_elf_end[];
+
+#ifndef MFD_EXEC
+#define MFD_EXEC 0x0010U
+#endif
+
+static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+static int init_memfd = -1, init_errno;
+
+/* Copies init into a sealed memfd, once per process: nothing can change
+ * it afterwards, and it needs no installed file. */
+static void init_memfd_open(void)
+{
+	size_t n = (size_t)(sbx_init_elf_end - sbx_init_elf);
+	unsigned flags = MFD_CLOEXEC | MFD_ALLOW_SEALING;
+	int fd = memfd_create("airlock-init", flags | MFD_EXEC);
+
+	if (fd < 0 && errno == EINVAL) /* before Linux 6.3, exec is the default */
+		fd = memfd_create("airlock-init", flags);
+	if (fd >= 0 && fd < 10) { /* clear of the numbers the child dup2()s onto */
+		int h = fcntl(fd, F_DUPFD_CLOEXEC, 10);
+		close(fd);
+		fd = h;
+	}
+	if (fd < 0 || write(fd, sbx_init_elf, n) != (ssize_t)n ||
+	    fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) < 0) {
+		init_errno = errno ? errno : EIO;
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	init_memfd = fd;
 }
 
 static const char *home_dir(void)
@@ -383,6 +429,13 @@ static int ns_prepare(const struct exec_spec *s, void **state, char **errstr)
 	limits_from_profile(p, &st->limits);
 	if (cgroup_create(p->processes, host_root(), &st->cgroup, errstr) < 0)
 		goto out;
+	pthread_once(&init_once, init_memfd_open);
+	if (init_memfd < 0) {
+		*errstr = xasprintf("sandbox: cannot make the memfd for its init: %s",
+		                    strerror(init_errno));
+		goto out;
+	}
+	st->init_fd = init_memfd;
 	pthread_once(&self_once, self_pidfd_open);
 	if (self_pidfd < 0) {
 		*errstr = xasprintf("sandbox: pidfd_open: %s (needs Linux 5.3+)", strerror(errno));
@@ -406,13 +459,9 @@ static void ns_destroy(void *state)
 	free(st);
 }
 
-static void ns_child(void *arg, struct sbx_report *r, const int fds[4])
+SBX_CHILD static void ns_child(void *arg, struct sbx_report *r, const int fds[4])
 {
-	struct ns_state *st = arg; /* the child's own copy: safe to fill in */
-
-	st->report = r;
-	memcpy(st->fds, fds, sizeof(st->fds));
-	child_main(st);
+	child_main(arg, r, fds);
 }
 
 static int ns_run(void *state, struct exec_result *res, char **errstr)
@@ -421,7 +470,12 @@ static int ns_run(void *state, struct exec_result *res, char **errstr)
 	uint64_t flags = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS |
 	                 CLONE_NEWCGROUP | (st->network ? 0 : CLONE_NEWNET);
 
-	return exec_spawn_wait(st->spec, flags, true, ns_child, st, res, errstr);
+	enum sbx_step failed = STEP_NONE;
+	int rc = exec_spawn_wait(st->spec, flags, true, ns_child, st, res, &failed, errstr);
+
+	if (failed == STEP_OPEN_SOURCE)
+		mounts_forget_system(); /* perhaps a system path moved: re-read it */
+	return rc;
 }
 
 const struct exec_backend exec_backend_namespace = {
