@@ -17,7 +17,7 @@ b=$d/exec-bench
 # shellcheck disable=SC2046
 cc -std=c11 -O2 -I. -D_GNU_SOURCE $(pkg-config --cflags jansson sqlite3 libgit2) \
 	-o "$b" bench/exec-bench.c "$BUILD/libairlock.a" -Wl,--as-needed \
-	$(pkg-config --libs jansson sqlite3 libseccomp ncursesw) -ldl -lm
+	-Wl,-Bstatic $(pkg-config --libs jansson sqlite3 libseccomp ncursesw) -Wl,-Bdynamic -ldl -lm
 
 row() { # label value unit target-op target
 	awk -v l="$1" -v v="$2" -v u="$3" -v op="$4" -v t="$5" 'BEGIN {
@@ -42,7 +42,7 @@ printf "  cpu (user+sys, mean), ms:    true %.3f  airlock %.3f  bubblewrap %.3f\
 	"$(cpu 0)" "$(cpu 1)" "$(cpu 2)"
 row "airlock exec / bubblewrap, CPU (ratio)" "$(awk -v a="$(cpu 1)" -v b="$(cpu 2)" 'BEGIN{print a/b}')" x "<=" 0.5
 echo "breakdown: the same sandbox from a binary linking only what exec/ needs, and"
-echo "airlock's own start (it links jansson, sqlite3, libseccomp, ncursesw), ms:"
+echo "airlock's own start (jansson, sqlite3, libseccomp, ncursesw linked statically), ms:"
 printf "  %-28s %8.3f  cpu %.3f\n" "exec-bench once true" "$(med 3)" "$(cpu 3)" \
 	"airlock --version" "$(med 4)" "$(cpu 4)"
 row "sandbox alone / bubblewrap (ratio)" "$(awk -v a="$(med 3)" -v b="$bw" 'BEGIN{print a/b}')" x "<=" 0.5

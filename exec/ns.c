@@ -52,7 +52,7 @@ static const struct {
 	const char *name, *fix;
 } steps[STEP_COUNT] = {
         [STEP_NONE] = {"none", NULL},
-        [STEP_CLONE] = {"create the namespaces (clone3)",
+        [STEP_CLONE] = {"create the namespaces (clone)",
                         "user namespaces look disabled: set user.max_user_namespaces > 0 and "
                         "kernel.unprivileged_userns_clone=1; on Ubuntu 23.10+ AppArmor blocks "
                         "them unless kernel.apparmor_restrict_unprivileged_userns=0 or an "
