@@ -78,6 +78,15 @@ int db_call_finished(struct db *db, int64_t call_id, const struct outcome *o,
 /* Writes one line per call to f (`audit list`). */
 int db_list(struct db *db, FILE *f, char **errstr) AIRLOCK_MUST_CHECK;
 
+/*
+ * The last `max` calls received in any session of this agent, oldest
+ * first: a new JSON array of {"time": seconds since the epoch, "call": the
+ * received event's body}. A per-call process (airlock hook) replays them
+ * into the policy's circuit breakers. Returns 0, or -1 with *errstr.
+ */
+int db_agent_recent(struct db *db, const char *agent, size_t max, json_t **out,
+                    char **errstr) AIRLOCK_MUST_CHECK;
+
 /* Recomputes the chain. Returns 0 when intact, 1 when broken (with *errstr
  * naming the first bad event), -1 on error. */
 int db_verify(struct db *db, long long *nevents, char **errstr) AIRLOCK_MUST_CHECK;

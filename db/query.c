@@ -170,6 +170,44 @@ int db_calls_page(struct db *db, const struct db_filter *f, int64_t after_id, in
 	return n;
 }
 
+int db_agent_recent(struct db *db, const char *agent, size_t max, json_t **out, char **errstr)
+{
+	sqlite3_stmt *st = NULL;
+	json_t *a = json_array();
+	int rc = -1, r;
+
+	*out = NULL;
+	if (sqlite3_prepare_v2(db->sql,
+	                       "SELECT CAST(strftime('%s', e.time) AS INTEGER), e.body FROM events e"
+	                       " JOIN sessions s ON s.id = e.session"
+	                       " WHERE e.kind = 'received' AND s.agent = ?"
+	                       " ORDER BY e.id DESC LIMIT ?",
+	                       -1, &st, NULL) != SQLITE_OK ||
+	    sqlite3_bind_text(st, 1, agent, -1, SQLITE_STATIC) != SQLITE_OK ||
+	    sqlite3_bind_int64(st, 2, (sqlite3_int64)max) != SQLITE_OK) {
+		db_fail(db, errstr, "cannot read the agent's recent calls");
+		goto out;
+	}
+	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+		json_t *body = json_loads(col_text(st, 1) ? col_text(st, 1) : "", 0, NULL);
+		if (body) /* newest first from the query: insert at the front */
+			json_array_insert_new(a, 0, json_pack("{s:I, s:o}", "time",
+			                                      (json_int_t)sqlite3_column_int64(st, 0),
+			                                      "call", body));
+	}
+	if (r != SQLITE_DONE) {
+		db_fail(db, errstr, "cannot read the agent's recent calls");
+		goto out;
+	}
+	*out = a;
+	a = NULL;
+	rc = 0;
+out:
+	sqlite3_finalize(st);
+	json_decref(a);
+	return rc;
+}
+
 long long db_calls_count(struct db *db, const struct db_filter *f, char **errstr)
 {
 	struct query q = {.n = 0};

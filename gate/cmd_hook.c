@@ -201,6 +201,11 @@ static void hook_decide(struct gate_opts *go, json_t *root, bool tui, struct hoo
 		deny(a, "%s", err);
 		goto out;
 	}
+	/* each hook call is its own process: the breakers' memory is the log */
+	if (gate_breakers_restore(g, &err) < 0) {
+		deny(a, "cannot restore the circuit breakers from the audit log: %s", err);
+		goto out;
+	}
 	calls = agent_named_calls(c, json_object_get(root, "tool_input"), gate_workdir(g));
 	v = calls ? agent_classify_calls(g, calls) : gate_classify(g, c);
 	o = gate_decide(g, calls ? calls[0] : c, v, tui ? GATE_ASK_PERSON : GATE_ASK_RETURN, &pl);

@@ -52,6 +52,40 @@ struct gate {
 	pthread_t reader;
 };
 
+/* One past call, from its received event's body, into the breakers. */
+static void breaker_replay_one(struct gate *g, json_t *item)
+{
+	json_t *body = json_object_get(item, "call"), *id = NULL;
+	json_t *root = json_pack("{s:O, s:O}", "tool", json_object_get(body, "name"), "input",
+	                         json_object_get(body, "input"));
+	struct call *c = NULL;
+	char *err = NULL;
+
+	/* a body that no longer decodes (an older schema) counts for nothing */
+	if (root && protocol_decode_json(root, 0, &c, &id, &err) == 0)
+		policy_breaker_replay(g->policy, c,
+		                      (time_t)json_integer_value(json_object_get(item, "time")));
+	call_free(c);
+	json_decref(id);
+	json_decref(root);
+	free(err);
+}
+
+int gate_breakers_restore(struct gate *g, char **errstr)
+{
+	size_t n = policy_breaker_memory(g->policy), i;
+	json_t *recent = NULL, *item;
+
+	if (n == 0 || g->opts.agent == NULL)
+		return 0;
+	if (db_agent_recent(g->db, g->opts.agent, n, &recent, errstr) < 0)
+		return -1;
+	json_array_foreach(recent, i, item)
+		breaker_replay_one(g, item);
+	json_decref(recent);
+	return 0;
+}
+
 const char *gate_workdir(const struct gate *g)
 {
 	return g->workdir;

@@ -42,6 +42,15 @@ struct outcome *gate_call(struct gate *g, const struct call *c, struct verdict *
  * in input order. Returns an exit code. */
 int gate_stream(struct gate *g, int in_fd, FILE *out);
 
+/*
+ * For a process that decides a single call (airlock hook): replays the
+ * agent's recent calls from the audit log into the policy's circuit
+ * breakers, so per-minute and repeat limits hold across processes.
+ * Returns 0 (also when the breakers are off or the agent is unnamed), or
+ * -1 with *errstr (caller frees): then the call must not run.
+ */
+int gate_breakers_restore(struct gate *g, char **errstr) AIRLOCK_MUST_CHECK;
+
 /* Calls read but not yet answered (the approval screen shows it). */
 size_t gate_pending(struct gate *g);
 

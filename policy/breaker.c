@@ -103,6 +103,18 @@ enum breaker_trip breaker_record(struct policy *p, const struct call *c, time_t 
 	return trip;
 }
 
+size_t policy_breaker_memory(const struct policy *p)
+{
+	long long n = p->breaker.per_minute > p->breaker.repeat ? p->breaker.per_minute
+	                                                        : p->breaker.repeat;
+	return n > 0 ? (size_t)n : 0;
+}
+
+void policy_breaker_replay(struct policy *p, const struct call *c, time_t when)
+{
+	(void)breaker_record(p, c, when); /* a past trip was decided back then */
+}
+
 char *breaker_reason(const struct policy *p, enum breaker_trip trip, const struct call *c)
 {
 	const struct breaker_conf *b = &p->breaker;

@@ -62,6 +62,13 @@ const char *policy_digest(const struct policy *p);
 /* Adds an auto-run call's wall time to the session-seconds breaker. */
 void policy_account_runtime(struct policy *p, long long ms);
 
+/* How many past calls the per-minute and repeat breakers can use (0 when
+ * both are off): a process that decides one call (airlock hook) replays
+ * that many from the audit log with policy_breaker_replay(). */
+size_t policy_breaker_memory(const struct policy *p);
+/* Records a past call, made at `when`, in the breakers' state. */
+void policy_breaker_replay(struct policy *p, const struct call *c, time_t when);
+
 /*
  * Returns the narrowest pattern(s) covering an approved call, one per line
  * (a shell call gets one Shell(...) per command not yet allowed), without

@@ -81,6 +81,29 @@ expect_eq "ask left undecided" "$(q "SELECT coalesce(decision, 'none') FROM call
 expect_eq "session names Claude's session" "$(q "SELECT count(*) FROM sessions WHERE agent = 'claude-code session s-1'")" 14
 check "audit verify" "$AIRLOCK" audit verify --db "$db"
 
+# Circuit breakers hold across hook calls: each is its own process, so the
+# audit log is their memory, per agent (one Claude session).
+decision() { jq -r .hookSpecificOutput.permissionDecision "$1"; }
+printf '[breaker]\n\tper-minute = 2\n\taction = deny\n' > "$d/minute.policy"
+for i in 1 2 3; do
+	sed "s/\"s-1\"/\"s-brk\"/; s/\"command\":\"ls\"/\"command\":\"ls $i\"/" "$d/bash-ls.json" |
+		"$AIRLOCK" hook claude --policy "$d/minute.policy" --db "$d/brk.db" > "$d/minute$i.out" 2>/dev/null
+done
+expect_eq "per-minute breaker: 2nd call within the limit" "$(decision "$d/minute2.out")" allow
+expect_eq "per-minute breaker: 3rd call in the minute denied" "$(decision "$d/minute3.out")" deny
+check "per-minute breaker: the reason names it" grep -q 'breaker per-minute' "$d/minute3.out"
+sed 's/"s-1"/"s-other"/' "$d/bash-ls.json" |
+	"$AIRLOCK" hook claude --policy "$d/minute.policy" --db "$d/brk.db" > "$d/other.out" 2>/dev/null
+expect_eq "per-minute breaker: another session has its own window" "$(decision "$d/other.out")" allow
+printf '[breaker]\n\trepeat = 2\n\taction = deny\n' > "$d/repeat.policy"
+for i in 1 2 3; do
+	"$AIRLOCK" hook claude --policy "$d/repeat.policy" --db "$d/rep.db" < "$d/bash-ls.json" \
+		> "$d/repeat$i.out" 2>/dev/null
+done
+expect_eq "repeat breaker: 2nd identical call allowed" "$(decision "$d/repeat2.out")" allow
+expect_eq "repeat breaker: 3rd identical call denied" "$(decision "$d/repeat3.out")" deny
+check "repeat breaker: the reason names it" grep -q 'breaker repeat' "$d/repeat3.out"
+
 # The per-call path never loads libgit2 (it costs ~15 ms per start).
 LD_DEBUG=libs "$AIRLOCK" hook claude --db "$db" < "$d/bash-ls.json" > /dev/null 2> "$d/ld.txt"
 check "ld.so trace captured" grep -q 'libc.so' "$d/ld.txt"
