@@ -7,6 +7,8 @@
  *  - shapes, tool names and field names are tables: a new agent is a row.
  */
 #include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -264,9 +266,26 @@ static json_t *argv_to_command(json_t *arr)
 }
 
 /* Copies the input with field aliases renamed; refuses conflicting copies. */
+static bool has_alias(json_t *in)
+{
+	const char *key;
+	json_t *v;
+
+	json_object_foreach(in, key, v)
+		for (size_t i = 0; i < nitems(field_aliases); i++)
+			if (strcmp(key, field_aliases[i].alias) == 0)
+				return true;
+	return false;
+}
+
 static json_t *normalise_input(json_t *in, char **errstr)
 {
-	json_t *out = json_copy(in), *cmd; /* shallow: values are only read */
+	json_t *out, *cmd;
+
+	/* the common case, nothing to rename: share it (the call only reads) */
+	if (!has_alias(in) && !json_is_array(json_object_get(in, "command")))
+		return json_incref(in);
+	out = json_copy(in); /* shallow: values are only read */
 
 	/* jansson's shallow copy drops a key it cannot allocate: count them */
 	if (out == NULL || json_object_size(out) != json_object_size(in)) {
@@ -311,47 +330,78 @@ static const char *str_field(json_t *in, const char *k)
 	return json_string_value(json_object_get(in, k));
 }
 
-/* Checks types and fills the call's views into its input. */
-static int bind_fields(struct call *c, char **errstr)
-{
-	static const char *const strings[] = {"command", "cwd",  "query",  "database", "path",
-	                                      "content", "old",  "new",    "method",   "url",
-	                                      "body"};
-	json_t *t, *ra;
+/* The input's string fields, and where the call keeps a view of each. */
+#define NO_VIEW SIZE_MAX
+static const struct {
+	const char *name;
+	size_t view; /* offsetof(struct call, ...), or NO_VIEW: type-checked only */
+} string_fields[] = {
+        {"command", offsetof(struct call, command)},
+        {"cwd", NO_VIEW},
+        {"query", offsetof(struct call, query)},
+        {"database", offsetof(struct call, database)},
+        {"path", offsetof(struct call, path)},
+        {"content", offsetof(struct call, content)},
+        {"old", offsetof(struct call, old_text)},
+        {"new", offsetof(struct call, new_text)},
+        {"method", offsetof(struct call, method)},
+        {"url", offsetof(struct call, url)},
+        {"body", offsetof(struct call, body)},
+};
 
-	for (size_t i = 0; i < nitems(strings); i++) {
-		json_t *v = json_object_get(c->input, strings[i]);
-		if (v && !json_is_string(v) && !(json_is_null(v) && c->tool == TOOL_OTHER)) {
-			if (c->tool == TOOL_OTHER)
-				continue; /* unknown tools keep their own field meanings */
-			*errstr = xasprintf("%s: input.%s must be a string (got %s)", c->name,
-			                    strings[i], json_type_name(v));
+static size_t string_field(const char *name)
+{
+	for (size_t i = 0; i < nitems(string_fields); i++)
+		if (strcmp(name, string_fields[i].name) == 0)
+			return i;
+	return NO_VIEW;
+}
+
+static const char **call_view(struct call *c, size_t field)
+{
+	return (const char **)(void *)((char *)c + string_fields[field].view);
+}
+
+/* Type-checks the input's string fields and points the call's views at
+ * them, in one pass over the input (a lookup per field cost more). */
+static int bind_strings(struct call *c, char **errstr)
+{
+	const char *key;
+	json_t *v;
+
+	json_object_foreach(c->input, key, v) {
+		size_t i = string_field(key);
+		if (i == NO_VIEW || c->tool == TOOL_OTHER) /* unknown tools keep their own meanings */
+			continue;
+		if (!json_is_string(v)) {
+			*errstr = xasprintf("%s: input.%s must be a string (got %s)", c->name, key,
+			                    json_type_name(v));
 			return -1;
 		}
+		if (string_fields[i].view != NO_VIEW)
+			*call_view(c, i) = json_string_value(v);
 	}
 	for (size_t i = 0; i < nitems(required); i++)
 		for (size_t k = 0; required[i].tool == c->tool && k < 3 && required[i].fields[k]; k++)
-			if (str_field(c->input, required[i].fields[k]) == NULL) {
+			if (*call_view(c, string_field(required[i].fields[k])) == NULL) {
 				*errstr = xasprintf("%s call needs input.%s as a string", tool_name(c->tool),
 				                    required[i].fields[k]);
 				return -1;
 			}
+	return 0;
+}
+
+/* Checks types and fills the call's views into its input. */
+static int bind_fields(struct call *c, char **errstr)
+{
+	json_t *t, *ra;
+
+	if (bind_strings(c, errstr) < 0)
+		return -1;
 	if (c->tool == TOOL_EDIT_FILE && !json_is_array(json_object_get(c->input, "edits")) &&
-	    (str_field(c->input, "old") == NULL || str_field(c->input, "new") == NULL)) {
+	    (c->old_text == NULL || c->new_text == NULL)) {
 		*errstr = xstrdup("edit_file call needs input.old and input.new as strings (or edits)");
 		return -1;
-	}
-	if (c->tool != TOOL_OTHER) {
-		c->command = str_field(c->input, "command");
-		c->query = str_field(c->input, "query");
-		c->database = str_field(c->input, "database");
-		c->path = str_field(c->input, "path");
-		c->content = str_field(c->input, "content");
-		c->old_text = str_field(c->input, "old");
-		c->new_text = str_field(c->input, "new");
-		c->method = str_field(c->input, "method");
-		c->url = str_field(c->input, "url");
-		c->body = str_field(c->input, "body");
 	}
 	ra = json_object_get(c->input, "replace_all");
 	if (ra && !json_is_boolean(ra) && c->tool == TOOL_EDIT_FILE) {
