@@ -25,10 +25,12 @@ row() { # label value unit target-op target
 		printf "%-52s %8.3f %-8s target %s %-6s %s\n", l, v, u, op, t, ok ? "ok" : "MISSED" }'
 }
 
+cc -O2 -o "$d/ns-floor" bench/ns-floor.c
+
 BWRAP="bwrap --unshare-all --die-with-parent --ro-bind / / --proc /proc --dev /dev true"
 (cd "$d/wd" && hyperfine -N -w 20 -r "$runs" --export-json "$d/h.json" \
 	true "$AIRLOCK exec -- true" "$BWRAP" "$b once true" "$AIRLOCK --version" \
-	> /dev/null 2>&1)
+	"$d/ns-floor /usr/bin/true" > /dev/null 2>&1)
 med() { jq -r ".results[$1].median * 1000" "$d/h.json"; }
 bare=$(med 0)
 air=$(med 1)
@@ -46,6 +48,11 @@ echo "airlock's own start (jansson, sqlite3, libseccomp, ncursesw linked statica
 printf "  %-28s %8.3f  cpu %.3f\n" "exec-bench once true" "$(med 3)" "$(cpu 3)" \
 	"airlock --version" "$(med 4)" "$(cpu 4)"
 row "sandbox alone / bubblewrap (ratio)" "$(awk -v a="$(med 3)" -v b="$bw" 'BEGIN{print a/b}')" x "<=" 0.5
+echo "the floor: clone into the same seven namespaces, then exec true, and nothing else"
+echo "(no uid map, mounts, seccomp, init or limits; bench/ns-floor.c), ms:"
+printf "  %-28s %8.3f  cpu %.3f\n" "ns-floor true" "$(med 5)" "$(cpu 5)"
+printf "  %-50s %8.3f x  (a real sandbox can only be slower)\n" "floor / bubblewrap (ratio)" \
+	"$(awk -v a="$(med 5)" -v b="$bw" 'BEGIN{print a/b}')"
 echo "  load average at the end: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
 
 out=$("$b" "$d/wd" "$n")
