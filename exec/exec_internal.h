@@ -126,10 +126,11 @@ struct sbx_plan {
 /*
  * Builds the mount plan for a spec: the system binds, /dev, /proc, /tmp,
  * the empty home, the workdir (or its overlay) and the granted paths, every
- * granted path resolved first. Returns 0, or -1 with *errstr (caller frees).
+ * granted path resolved first. host_root: the caller is root on the host,
+ * so /proc's sysctls and the like are rebound read-only. Returns 0, or -1 with *errstr (caller frees).
  */
-int mounts_plan(const struct exec_spec *spec, const char *home, struct sbx_plan *pl,
-                char **errstr) AIRLOCK_MUST_CHECK;
+int mounts_plan(const struct exec_spec *spec, const char *home, bool host_root,
+                struct sbx_plan *pl, char **errstr) AIRLOCK_MUST_CHECK;
 void mounts_plan_clear(struct sbx_plan *pl);
 /* Drops the system paths mounts_plan() resolved once and keeps reusing,
  * after a sandbox could not open one of them. */

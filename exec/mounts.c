@@ -253,7 +253,7 @@ void mounts_forget_system(void)
 	pthread_mutex_unlock(&sys_lock);
 }
 
-static void plan_dev_proc(struct sbx_plan *pl, long long shm_size)
+static void plan_dev_proc(struct sbx_plan *pl, long long shm_size, bool host_root)
 {
 	char opts[64];
 
@@ -268,7 +268,8 @@ static void plan_dev_proc(struct sbx_plan *pl, long long shm_size)
 		op_symlink(pl, dev_links[i][0], dev_links[i][1]);
 	op_add(pl, OP_SETATTR, "/dev")->attr_set = A_DEV | MOUNT_ATTR_RDONLY;
 	op_mount(pl, OP_PROC, "/proc", NULL, A_BIND | MOUNT_ATTR_NOEXEC);
-	for (size_t i = 0; i < nitems(proc_ro); i++)
+	/* only host root owns those files; anyone else cannot write them */
+	for (size_t i = 0; host_root && i < nitems(proc_ro); i++)
 		op_add(pl, OP_REBIND, proc_ro[i])->attr_set = A_RO | MOUNT_ATTR_NOEXEC;
 }
 
@@ -452,7 +453,8 @@ out:
 	return rc;
 }
 
-int mounts_plan(const struct exec_spec *s, const char *home, struct sbx_plan *pl, char **errstr)
+int mounts_plan(const struct exec_spec *s, const char *home, bool host_root, struct sbx_plan *pl,
+                char **errstr)
 {
 	char wd[PATH_MAX];
 
@@ -471,7 +473,7 @@ int mounts_plan(const struct exec_spec *s, const char *home, struct sbx_plan *pl
 	pl->workdir = xstrdup(wd);
 	pl->home = xstrdup(home);
 	plan_system_cached(pl);
-	plan_dev_proc(pl, s->profile->tmp_size > 0 ? s->profile->tmp_size : 64LL << 20);
+	plan_dev_proc(pl, s->profile->tmp_size > 0 ? s->profile->tmp_size : 64LL << 20, host_root);
 	if (plan_dynamic(s, wd, home, pl, errstr) < 0)
 		goto fail;
 	if (pl->n > SBX_MAX_OPS) {

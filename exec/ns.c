@@ -414,20 +414,21 @@ static int ns_prepare(const struct exec_spec *s, void **state, char **errstr)
 {
 	struct ns_state *st = xcalloc(1, sizeof(*st));
 	const struct profile *p = s->profile;
+	bool root = host_root();
 	int rc = -1;
 
 	st->spec = s;
 	st->network = p->network && !s->overlay_dir;
 	snprintf(st->uid_map, sizeof(st->uid_map), "%u %u 1\n", geteuid(), geteuid());
 	snprintf(st->gid_map, sizeof(st->gid_map), "%u %u 1\n", getegid(), getegid());
-	if (mounts_plan(s, home_dir(), &st->plan, errstr) < 0)
+	if (mounts_plan(s, home_dir(), root, &st->plan, errstr) < 0)
 		goto out;
 	st->env = env_build(p, environ, s->env, st->plan.home);
 	st->filter = seccomp_filter(st->network, errstr);
 	if (!st->filter)
 		goto out;
 	limits_from_profile(p, &st->limits);
-	if (cgroup_create(p->processes, host_root(), &st->cgroup, errstr) < 0)
+	if (cgroup_create(p->processes, root, &st->cgroup, errstr) < 0)
 		goto out;
 	pthread_once(&init_once, init_memfd_open);
 	if (init_memfd < 0) {
