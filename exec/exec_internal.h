@@ -127,7 +127,8 @@ struct sbx_plan {
  * Builds the mount plan for a spec: the system binds, /dev, /proc, /tmp,
  * the empty home, the workdir (or its overlay) and the granted paths, every
  * granted path resolved first. host_root: the caller is root on the host,
- * so /proc's sysctls and the like are rebound read-only. Returns 0, or -1 with *errstr (caller frees).
+ * so /proc's sysctls and the like are rebound read-only. Returns 0, or -1
+ * with *errstr (caller frees).
  */
 int mounts_plan(const struct exec_spec *spec, const char *home, bool host_root,
                 struct sbx_plan *pl, char **errstr) AIRLOCK_MUST_CHECK;
@@ -243,8 +244,9 @@ typedef void (*sbx_child_fn)(void *arg, struct sbx_report *r, const int fds[4]);
  * Spawns fn in a clone child with these extra flags, feeds and captures its
  * streams (or lets it inherit 0/1/2), enforces the deadline and reaps it.
  * With done_pipe, the child's init reports the command's status through
- * it. *failed (when not NULL) gets the step that failed. Returns 0 with *res filled when the command ran, or -1 with *errstr
- * (caller frees) when a setup step or the exec failed.
+ * it. *failed (when not NULL) gets the step that failed. Returns 0 with
+ * *res filled when the command ran, or -1 with *errstr (caller frees) when
+ * a setup step or the exec failed.
  */
 int exec_spawn_wait(const struct exec_spec *s, uint64_t flags, bool done_pipe, sbx_child_fn fn,
                     void *arg, struct exec_result *res, enum sbx_step *failed,

@@ -281,8 +281,8 @@ fail:
 }
 
 /* The sandbox's first process: set up, start the command, become init. */
-SBX_CHILD static void __attribute__((noreturn)) child_main(const struct ns_state *st, struct sbx_report *r,
-                                                 const int fds[4])
+SBX_CHILD static void __attribute__((noreturn))
+child_main(const struct ns_state *st, struct sbx_report *r, const int fds[4])
 {
 	char stack[32 * 1024] __attribute__((aligned(16)));
 	struct command_arg a = {st, r, fds};
