@@ -51,4 +51,15 @@ ax --profile tight -- touch made 2>/dev/null
 check "policy profile applies (read-only workdir)" test ! -e made
 ax --profile workspace -- touch made2 2>/dev/null
 check "built-in profile still works beside a policy" test -e made2
+
+# init (exec/init/) acts only as a fresh pid namespace's first process
+# with a valid pid: its kill(-1) anywhere else would reach every process of
+# the uid. Each case runs in a pid namespace of its own, so even a broken
+# guard could only reach that namespace.
+init=$BUILD/exec/init/init.elf
+expect_eq "init: not pid 1, refused" "$(unshare -rfp sh -c "'$init' 5; echo \$?")" 125
+expect_eq "init: pid 1 without a pid, refused" "$(unshare -rfp "$init" >/dev/null 2>&1; echo $?)" 125
+expect_eq "init: pid 1 with a pid, waits and exits" \
+	"$(unshare -rfp "$init" 2 >/dev/null 2>&1; echo $?)" 0
+expect_eq "init: named airlock-init in ps" "$(ax -- cat /proc/1/comm)" airlock-init
 finish

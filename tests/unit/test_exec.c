@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -230,6 +231,60 @@ static void test_fail_closed(void **state)
 	rm_rf(wd);
 }
 
+/* Threads share the cached system plan and the init memfd, and each keeps
+ * its own spawn page: sandboxes started at once must not see each other's
+ * streams, files or status. */
+#define CONC_THREADS 4
+#define CONC_CALLS 8
+
+struct conc {
+	const char *wd;
+	int n, ok;
+};
+
+static void *conc_run(void *arg)
+{
+	struct conc *c = arg;
+	const struct profile *p = exec_builtin_profile("workspace");
+
+	for (int i = 0; i < CONC_CALLS; i++) {
+		char script[256], want[32], *err = NULL;
+		char *argv[] = {(char *)"sh", (char *)"-c", script, NULL};
+		struct exec_result res;
+		snprintf(want, sizeof(want), "t%d-c%d", c->n, i);
+		snprintf(script, sizeof(script), "echo %s > out-%s && cat out-%s && exit %d", want,
+		         want, want, (c->n * CONC_CALLS + i) % 50);
+		struct exec_spec s = {.argv = argv, .workdir = c->wd, .profile = p, .capture = true};
+		if (exec_run(&s, &res, &err) == 0 && res.exit_code == (c->n * CONC_CALLS + i) % 50 &&
+		    res.out && strncmp(res.out, want, strlen(want)) == 0 &&
+		    res.out[strlen(want)] == '\n' && res.outlen == strlen(want) + 1)
+			c->ok++;
+		else
+			fprintf(stderr, "thread %d call %d: %s\n", c->n, i, err ? err : res.out);
+		exec_result_clear(&res);
+		free(err);
+	}
+	return NULL;
+}
+
+static void test_concurrent(void **state)
+{
+	pthread_t t[CONC_THREADS];
+	struct conc c[CONC_THREADS];
+	char *wd = tmpdir_new();
+
+	(void)state;
+	for (int i = 0; i < CONC_THREADS; i++) {
+		c[i] = (struct conc){.wd = wd, .n = i};
+		assert_int_equal(pthread_create(&t[i], NULL, conc_run, &c[i]), 0);
+	}
+	for (int i = 0; i < CONC_THREADS; i++) {
+		assert_int_equal(pthread_join(t[i], NULL), 0);
+		assert_int_equal(c[i].ok, CONC_CALLS);
+	}
+	rm_rf(wd);
+}
+
 static void test_backends(void **state)
 {
 	char *argv[] = {(char *)"true", NULL}, *err = NULL;
@@ -294,6 +349,7 @@ int main(void)
 		cmocka_unit_test(test_run_table),
 		cmocka_unit_test(test_overlay),
 		cmocka_unit_test(test_fail_closed),
+		cmocka_unit_test(test_concurrent),
 		cmocka_unit_test(test_backends),
 		cmocka_unit_test(test_seccomp_precompiled),
 	};
