@@ -110,39 +110,38 @@ static void classify_string(struct classify_ctx *cx, enum tool tool, const char 
 	call_free(c);
 }
 
+static void classify_call_line(void *arg, const struct call *c)
+{
+	classify_one(arg, c, stdout);
+}
+
+static void classify_bad_line(void *arg, size_t lineno, json_t *id, const char *msg)
+{
+	json_t *e = protocol_error(id, lineno, msg);
+
+	(void)arg;
+	protocol_print(stdout, e);
+	json_decref(e);
+}
+
+/* Verdicts go out as soon as the input pauses, not only at its end. */
+static bool classify_flush(void *arg)
+{
+	(void)arg;
+	return fflush(stdout) != EOF;
+}
+
 static int classify_stream(struct classify_ctx *cx)
 {
-	struct reader *r = reader_new(STDIN_FILENO, 0);
-	size_t lineno = 0, len;
-	const char *line;
-	bool toolong;
-	int rc;
+	/* blank lines get the gate's answer: classify shows what the gate does */
+	struct protocol_sink sink = {classify_call_line, classify_bad_line, classify_flush, cx,
+	                             false};
 
-	while ((rc = reader_next(r, &line, &len, &toolong)) == 1) {
-		struct call *c = NULL;
-		json_t *id = NULL;
-		char *err = NULL;
-
-		lineno++;
-		if (toolong)
-			err = xasprintf("line %zu is longer than the line cap; skipped", lineno);
-		if (err || protocol_decode(line, len, lineno, &c, &id, &err) < 0) {
-			json_t *e = protocol_error(id, lineno, err);
-			protocol_print(stdout, e);
-			json_decref(e);
-			json_decref(id);
-			free(err);
-		} else {
-			classify_one(cx, c, stdout);
-			call_free(c);
-		}
-		if (!reader_ready(r) && fflush(stdout) == EOF)
-			break;
-	}
-	reader_free(r);
-	if (rc < 0)
+	if (protocol_each_call(STDIN_FILENO, &sink) < 0) {
 		fprintf(stderr, "airlock classify: cannot read input: %s\n", strerror(errno));
-	return rc < 0 || ferror(stdout) ? EXIT_INTERNAL : EXIT_OK;
+		return EXIT_INTERNAL;
+	}
+	return fflush(stdout) == EOF || ferror(stdout) ? EXIT_INTERNAL : EXIT_OK;
 }
 
 static const struct option classify_longopts[] = {

@@ -96,33 +96,21 @@ static void bad_line(struct preview_ctx *cx, size_t lineno, json_t *id, const ch
 		fprintf(stderr, "airlock preview: line %zu: %s\n", lineno, msg);
 }
 
+static void preview_call_line(void *arg, const struct call *c)
+{
+	preview_one(arg, c);
+}
+
+static void preview_bad_line(void *arg, size_t lineno, json_t *id, const char *msg)
+{
+	bad_line(arg, lineno, id, msg);
+}
+
 static int preview_stream(struct preview_ctx *cx)
 {
-	struct reader *r = reader_new(STDIN_FILENO, 0);
-	size_t lineno = 0, len;
-	const char *line;
-	bool toolong;
-	int rc;
+	struct protocol_sink sink = {preview_call_line, preview_bad_line, NULL, cx, true};
 
-	while ((rc = reader_next(r, &line, &len, &toolong)) == 1) {
-		struct call *c = NULL;
-		json_t *id = NULL;
-		char *err = NULL;
-		lineno++;
-		if (toolong)
-			bad_line(cx, lineno, NULL, "line longer than the line cap; skipped");
-		else if (strspn(line, " \t\r") == len)
-			continue;
-		else if (protocol_decode(line, len, lineno, &c, &id, &err) < 0)
-			bad_line(cx, lineno, id, err);
-		else
-			preview_one(cx, c);
-		call_free(c);
-		json_decref(id);
-		free(err);
-	}
-	reader_free(r);
-	if (rc < 0) {
+	if (protocol_each_call(STDIN_FILENO, &sink) < 0) {
 		fprintf(stderr, "airlock preview: cannot read input: %s\n", strerror(errno));
 		return EXIT_INTERNAL;
 	}

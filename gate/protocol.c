@@ -648,3 +648,40 @@ int reader_next(struct reader *r, const char **line, size_t *len, bool *toolong)
 			r->eof = true;
 	}
 }
+
+int protocol_each_call(int fd, const struct protocol_sink *sink)
+{
+	struct reader *r = reader_new(fd, 0);
+	size_t lineno = 0, len;
+	const char *line;
+	bool toolong;
+	int rc;
+
+	while ((rc = reader_next(r, &line, &len, &toolong)) == 1) {
+		struct call *c = NULL;
+		json_t *id = NULL;
+		char *err = NULL;
+
+		lineno++;
+		if (toolong) {
+			err = xasprintf("line %zu is longer than the line cap (%zu bytes); skipped",
+			                lineno, (size_t)PROTOCOL_LINE_CAP);
+			sink->bad(sink->arg, lineno, NULL, err);
+		} else if (sink->skip_blank && strspn(line, " \t\r") == len) {
+			/* nothing to answer */
+		} else if (protocol_decode(line, len, lineno, &c, &id, &err) < 0) {
+			sink->bad(sink->arg, lineno, id, err);
+		} else {
+			sink->call(sink->arg, c);
+		}
+		call_free(c);
+		json_decref(id);
+		free(err);
+		if (sink->idle && !reader_ready(r) && !sink->idle(sink->arg))
+			break;
+	}
+	int e = errno;
+	reader_free(r);
+	errno = e;
+	return rc < 0 ? -1 : 0;
+}

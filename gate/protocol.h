@@ -55,4 +55,23 @@ int reader_next(struct reader *r, const char **line, size_t *len, bool *toolong)
 /* Returns true when a whole line is already buffered (no read needed). */
 bool reader_ready(const struct reader *r);
 
+/* What protocol_each_call() does with each line of a stream. */
+struct protocol_sink {
+	/* a decoded call; the call is freed when this returns */
+	void (*call)(void *arg, const struct call *c);
+	/* a line that did not decode: its id when one was read (else NULL) */
+	void (*bad)(void *arg, size_t lineno, json_t *id, const char *msg);
+	/* the input has nothing more buffered (flush now); false stops; or NULL */
+	bool (*idle)(void *arg);
+	void *arg;
+	/* blank lines are skipped, not answered as bad JSON (which the gate does) */
+	bool skip_blank;
+};
+/*
+ * Reads calls from fd, one per line, until end of input: the loop of the
+ * commands that only look at calls (classify, preview). A line over the
+ * cap or that does not decode goes to bad() and the stream goes on. Returns 0, or -1 on a read error (errno set).
+ */
+int protocol_each_call(int fd, const struct protocol_sink *sink);
+
 #endif
