@@ -432,7 +432,8 @@ static int ns_prepare(const struct exec_spec *s, void **state, char **errstr)
 		goto out;
 	pthread_once(&init_once, init_memfd_open);
 	if (init_memfd < 0) {
-		*errstr = xasprintf("sandbox: cannot make the memfd for its init: %s",
+		*errstr = xasprintf("sandbox: cannot make the memfd for its init: %s (hint: "
+		                    "vm.memfd_noexec must be 0 or 1; 2 forbids executable memfds)",
 		                    strerror(init_errno));
 		goto out;
 	}

@@ -62,4 +62,17 @@ expect_eq "init: pid 1 without a pid, refused" "$(unshare -rfp "$init" >/dev/nul
 expect_eq "init: pid 1 with a pid, waits and exits" \
 	"$(unshare -rfp "$init" 2 >/dev/null 2>&1; echo $?)" 0
 expect_eq "init: named airlock-init in ps" "$(ax -- cat /proc/1/comm)" airlock-init
+# vm.memfd_noexec=2 forbids executing a memfd, so init cannot start: the
+# call fails closed with the reason. The setting is per pid namespace and
+# only rises below the host's, so a namespace of its own keeps it local.
+if [ "$(id -u)" = 0 ] && [ -w /proc/sys/vm/memfd_noexec ]; then
+	out=$(unshare -pf --mount-proc sh -c \
+		"echo 2 > /proc/sys/vm/memfd_noexec && '$AIRLOCK' exec -- echo ran" 2>&1)
+	expect_eq "memfd_noexec=2: refused, exit 125" "$?" 125
+	case "$out" in
+	*ran*) check "memfd_noexec=2: nothing ran" false ;;
+	*memfd_noexec*) check "memfd_noexec=2: the reason names the setting" true ;;
+	*) check "memfd_noexec=2: the reason names the setting" false ;;
+	esac
+fi
 finish
