@@ -214,6 +214,20 @@ void exec_result_status(struct exec_result *res, int status, const struct rusage
 	res->peak_kb = ru->ru_maxrss;
 }
 
+char *sbx_utoa(char *b, unsigned n)
+{
+	char d[12];
+	int k = 0, i = 0;
+
+	do
+		d[k++] = (char)('0' + n % 10);
+	while ((n /= 10) > 0);
+	while (k > 0)
+		b[i++] = d[--k];
+	b[i] = '\0';
+	return b;
+}
+
 /* Child: async-signal-safe PATH search (execvpe reads the caller's PATH). */
 int exec_lookup_execve(char *const *argv, char *const *env)
 {
@@ -279,7 +293,6 @@ struct spawn_page {
 	sbx_child_fn fn;
 	void *arg;
 	int fds[4];
-	sigset_t mask;
 	char stack[] __attribute__((aligned(16)));
 };
 
@@ -362,16 +375,16 @@ void exec_child_signals(void)
  * handler on the shared memory. Returns the pid, or -1 with errno. */
 static pid_t spawn_clone(struct spawn_page *pg, uint64_t flags, int *pidfd)
 {
-	sigset_t all;
+	sigset_t all, saved;
 	pid_t pid;
 	int e;
 
 	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &pg->mask);
+	pthread_sigmask(SIG_BLOCK, &all, &saved);
 	pid = clone(spawn_child, pg->stack + SPAWN_STACK,
 	            (int)flags | CLONE_VM | CLONE_VFORK | CLONE_PIDFD | SIGCHLD, pg, pidfd);
 	e = errno;
-	pthread_sigmask(SIG_SETMASK, &pg->mask, NULL);
+	pthread_sigmask(SIG_SETMASK, &saved, NULL);
 	errno = e;
 	return pid;
 }

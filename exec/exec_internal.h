@@ -257,6 +257,8 @@ void exec_phases_add(const long long *t);
 /* Child, right before execve: every signal to its default disposition (an
  * ignored SIGPIPE would otherwise survive execve) and none blocked. */
 void exec_child_signals(void);
+/* Writes n in decimal into b (at least 11 bytes); returns b. Child-safe. */
+char *sbx_utoa(char *b, unsigned n);
 /* Child helper: looks argv[0] up in PATH of env and execve()s it; returns
  * errno. */
 int exec_lookup_execve(char *const *argv, char *const *env);

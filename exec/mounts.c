@@ -505,17 +505,8 @@ void mounts_plan_clear(struct sbx_plan *pl)
 /* Writes "/proc/self/fd/N" into b (at least 32 bytes). */
 static char *fd_path(char *b, int fd)
 {
-	char d[12];
-	int n = 0, k = 0;
-
-	do
-		d[n++] = (char)('0' + fd % 10);
-	while ((fd /= 10) > 0);
 	memcpy(b, "/proc/self/fd/", 14);
-	k = 14;
-	while (n > 0)
-		b[k++] = d[--n];
-	b[k] = '\0';
+	sbx_utoa(b + 14, (unsigned)fd);
 	return b;
 }
 

@@ -1,14 +1,15 @@
 /*
  * ns.c: the namespace backend. One clone makes new user, mount, pid, net,
- * ipc, uts and cgroup namespaces at once; the child maps the caller's own
- * uid, builds the root (mounts.c), drops every capability and execs the
- * command, which is the pid namespace's first process. Rules: all planning
- * happens in the parent before clone (the child only makes syscalls, on
- * the parent's memory until execve, so no page tables are copied); a
- * failed step is written to the report and nothing runs; the sandbox dies
- * with airlock (PR_SET_PDEATHSIG, re-checked through a pidfd) and with
- * the command: when a pid namespace's first process exits, the kernel
- * kills and reaps everything else in it, as in Docker without --init.
+ * ipc, uts and cgroup namespaces at once; that first process maps the
+ * caller's own uid, builds the root (mounts.c), drops every capability,
+ * loads the seccomp filter, starts the command and then execs init
+ * (exec/init/), which reports the command's status once the namespace is
+ * empty. Rules: all planning happens in the parent before clone (the
+ * child only makes syscalls, on the parent's memory until execve, so no
+ * page tables are copied); a failed step is written to the report and
+ * nothing runs; the sandbox dies with airlock (PR_SET_PDEATHSIG, re-checked
+ * through a pidfd) and with its init, which exits as soon as the command
+ * does.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -79,7 +80,7 @@ static const struct {
                           "allow seccomp"},
         [STEP_EXEC] = {"start the program", NULL},
         [STEP_INIT] = {"start the sandbox's init from its memfd",
-                       "vm.memfd_noexec must be 0 or 1 (2 forbids executing a memfd)"},
+                       "vm.memfd_noexec must be 0 or 1; 2 forbids executing a memfd"},
 };
 
 void sbx_report_fail(struct sbx_report *r, enum sbx_step step, int err, const char *detail)
@@ -246,25 +247,10 @@ SBX_CHILD static int command_main(void *arg)
 	_exit(e == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_EXEC);
 }
 
-/* Writes n in decimal into b (at least 12 bytes). */
-static char *utoa(char *b, unsigned n)
-{
-	char d[12];
-	int k = 0, i = 0;
-
-	do
-		d[k++] = (char)('0' + n % 10);
-	while ((n /= 10) > 0);
-	while (k > 0)
-		b[i++] = d[--k];
-	b[i] = '\0';
-	return b;
-}
-
 /* Becomes init (exec/init/init.c) with only its two descriptors open. */
 static void init_exec(const struct ns_state *st, struct sbx_report *r, int done, pid_t cmd)
 {
-	char pid[12], *argv[] = {(char *)"airlock-init", utoa(pid, (unsigned)cmd), NULL};
+	char pid[12], *argv[] = {(char *)"airlock-init", sbx_utoa(pid, (unsigned)cmd), NULL};
 	char *envp[] = {NULL};
 	int cg = cgroup_parent_fd(st->cgroup);
 
@@ -390,15 +376,12 @@ static const char *home_dir(void)
 /* True when our uid is root on the host (RLIMIT_NPROC does not bind it):
  * euid 0 and uid 0 mapped to 0 (the initial namespace, or a container that
  * maps root to root). A rootless container's root is a user on the host. */
-static bool host_root(void)
+static bool root_is_host_root(void)
 {
 	char line[128];
 	bool root = false;
-	FILE *f;
+	FILE *f = fopen("/proc/self/uid_map", "re");
 
-	if (geteuid() != 0)
-		return false;
-	f = fopen("/proc/self/uid_map", "re");
 	if (!f)
 		return true; /* cannot tell: assume the stricter case */
 	while (fgets(line, sizeof(line), f)) {
@@ -408,6 +391,23 @@ static bool host_root(void)
 	}
 	fclose(f);
 	return root;
+}
+
+static pthread_once_t root_once = PTHREAD_ONCE_INIT;
+static bool root_mapped_to_root;
+
+static void root_map_read(void)
+{
+	root_mapped_to_root = root_is_host_root();
+}
+
+/* A process's uid map never changes: it is read once, not every call. */
+static bool host_root(void)
+{
+	if (geteuid() != 0)
+		return false;
+	pthread_once(&root_once, root_map_read);
+	return root_mapped_to_root;
 }
 
 static int ns_prepare(const struct exec_spec *s, void **state, char **errstr)
@@ -432,9 +432,9 @@ static int ns_prepare(const struct exec_spec *s, void **state, char **errstr)
 		goto out;
 	pthread_once(&init_once, init_memfd_open);
 	if (init_memfd < 0) {
-		*errstr = xasprintf("sandbox: cannot make the memfd for its init: %s (hint: "
-		                    "vm.memfd_noexec must be 0 or 1; 2 forbids executable memfds)",
-		                    strerror(init_errno));
+		struct sbx_report r = {.step = STEP_NONE};
+		sbx_report_fail(&r, STEP_INIT, init_errno, NULL);
+		*errstr = sbx_report_message(&r);
 		goto out;
 	}
 	st->init_fd = init_memfd;
