@@ -61,7 +61,10 @@ expect_eq "init: not pid 1, refused" "$(unshare -rfp sh -c "'$init' 5; echo \$?"
 expect_eq "init: pid 1 without a pid, refused" "$(unshare -rfp "$init" >/dev/null 2>&1; echo $?)" 125
 expect_eq "init: pid 1 with a pid, waits and exits" \
 	"$(unshare -rfp "$init" 2 >/dev/null 2>&1; echo $?)" 0
-expect_eq "init: named airlock-init in ps" "$(ax -- cat /proc/1/comm)" airlock-init
+# init names itself once it runs, a moment after the command has started
+expect_eq "init: pid 1 names itself airlock-init; the command is pid 2" "$(ax -- sh -c \
+	'for i in $(seq 100); do c=$(cat /proc/1/comm); [ "$c" = airlock-init ] && break; sleep 0.01; done; echo "$c $$"')" \
+	"airlock-init 2"
 # vm.memfd_noexec=2 forbids executing a memfd, so init cannot start: the
 # call fails closed with the reason. The setting is per pid namespace and
 # only rises below the host's, so a namespace of its own keeps it local.
