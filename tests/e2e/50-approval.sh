@@ -7,15 +7,8 @@
 set -u
 . tests/e2e/lib.sh
 : "${AIRLOCK:?}"
-command -v tmux >/dev/null || { echo "tmux is missing (make deps)"; exit 1; }
-
 d=$(mktemp -d /tmp/airlock-e2e-tui.XXXXXX)
-SOCK="airlock-e2e-$$"
-tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
-trap 'tm kill-server 2>/dev/null; rm -rf "$d"' EXIT INT TERM
-# a first session keeps the server up; panes stay after their gate ends
-tm new-session -d -s keep -x 80 -y 24 "sleep 100000"
-tm set-option -g remain-on-exit on >/dev/null
+. tests/e2e/tmux.sh
 
 printf '[tier "low"]\n\taction = ask\n[tier "medium"]\n\taction = ask\n[tier "high"]\n\taction = ask\n' \
 	>"$d/ask.policy"
@@ -36,30 +29,6 @@ start() {
 	tm new-session -d -s "$n" -x 80 -y 24 \
 		"cd '$d/$n/w' || exit 1; env HOME='$d/$n/home' LANG=C.UTF-8 TERM=screen $* '$AIRLOCK' gate --db '$d/$n/a.db' --policy '$pol' < ../calls > ../out 2> ../err & echo \$! > '$d/$n/pid'; wait"
 }
-screen() { tm capture-pane -p -t "$1"; }
-# wait_for NAME TEXT [SECONDS]: until the screen shows TEXT.
-wait_for() {
-	i=0
-	while [ $i -lt $((${3:-10} * 20)) ]; do
-		screen "$1" | grep -qF -- "$2" && return 0
-		sleep 0.05
-		i=$((i + 1))
-	done
-	echo "screen of $1 never showed [$2]:"
-	screen "$1"
-	return 1
-}
-# done_wait NAME: until the gate has exited.
-done_wait() {
-	i=0
-	while [ $i -lt 400 ]; do
-		[ "$(tm display -p -t "$1" '#{pane_dead}')" = 1 ] && return 0
-		sleep 0.05
-		i=$((i + 1))
-	done
-	echo "gate in $1 did not exit"
-	return 1
-}
 field() { jq -r "$2" "$d/$1/out" | sed -n "${3:-1}p"; }
 audit() { sqlite3 "$d/$1/a.db" "$2"; }
 decided() {
@@ -75,7 +44,7 @@ check "approve: screen shows the call" wait_for approve "rm -rf victim"
 check "approve: header" wait_for approve "approve?"
 check "approve: footer keys and countdown" wait_for approve "a approve"
 tm send-keys -t approve a
-check "approve: gate exits" done_wait approve
+check "approve: gate exits" pane_dead approve 20
 expect_eq "approve: decision" "$(field approve .decision)" approved
 check "approve: the command ran" test ! -e "$d/approve/w/victim"
 expect_eq "approve: audit who" "$(decided approve)" "user approved"
@@ -90,7 +59,7 @@ tm send-keys -t deny d
 check "deny: reason prompt" wait_for deny "reason for the agent"
 tm send-keys -t deny -l "use make clean instead"
 tm send-keys -t deny Enter
-check "deny: gate exits" done_wait deny
+check "deny: gate exits" pane_dead deny 20
 expect_eq "deny: decision" "$(field deny .decision)" denied
 expect_eq "deny: reason reaches the agent" "$(field deny .reason)" "use make clean instead"
 check "deny: nothing ran" test -d "$d/deny/w/victim"
@@ -104,7 +73,7 @@ mkdir -p "$d/timeout/w/victim"
 call "rm -rf victim" >"$d/timeout/calls"
 start timeout "$d/timeout.policy"
 check "timeout: countdown shown" wait_for timeout "timeout 0:0"
-check "timeout: gate exits by itself" done_wait timeout
+check "timeout: gate exits by itself" pane_dead timeout 20
 expect_eq "timeout: decision" "$(field timeout .decision)" denied
 expect_eq "timeout: audit who" "$(decided timeout)" "timeout denied"
 check "timeout: nothing ran" test -d "$d/timeout/w/victim"
@@ -128,7 +97,7 @@ tm resize-window -t resize -x 80 -y 24
 sleep 0.6
 expect_eq "resize: back to 24 rows" "$(screen resize | sed -n 24p | grep -c 'a approve')" 1
 tm send-keys -t resize a
-check "resize: gate exits" done_wait resize
+check "resize: gate exits" pane_dead resize 20
 expect_eq "resize: decision" "$(field resize .decision)" approved
 
 # --- remember for the session, then a matching call passes -------------------
@@ -139,7 +108,7 @@ wait_for remember "a approve" >/dev/null
 tm send-keys -t remember A
 check "remember: shows the pattern first" wait_for remember "Shell(rm -rf build)"
 tm send-keys -t remember y
-check "remember: gate exits without asking again" done_wait remember
+check "remember: gate exits without asking again" pane_dead remember 20
 expect_eq "remember: first approved" "$(field remember .decision 1)" approved
 expect_eq "remember: second passes" "$(field remember .decision 2)" auto
 expect_eq "remember: asked once" "$(decided remember 1) / $(decided remember 2)" \
@@ -153,7 +122,7 @@ wait_for edit "a approve" >/dev/null
 tm send-keys -t edit e
 check "edit: the edited call is asked about again" wait_for edit "rm -rf other"
 tm send-keys -t edit a
-check "edit: gate exits" done_wait edit
+check "edit: gate exits" pane_dead edit 20
 expect_eq "edit: decision" "$(field edit .decision)" approved
 check "edit: the edited command ran" test ! -e "$d/edit/w/other"
 check "edit: the original did not" test -d "$d/edit/w/victim"
@@ -178,7 +147,7 @@ check "scroll: search finds line 2500" wait_for scroll "line 2500"
 tm send-keys -t scroll PageDown
 check "scroll: PgDn moves on" wait_for scroll "line 252"
 tm send-keys -t scroll q
-check "scroll: q denies and exits" done_wait scroll
+check "scroll: q denies and exits" pane_dead scroll 20
 expect_eq "scroll: decision" "$(field scroll .decision)" denied
 check "scroll: nothing written" test ! -e "$d/scroll/w/big.txt"
 
@@ -192,7 +161,7 @@ check "hostile: ANSI escape shown" wait_for hostile '\e[8m hidden \e[0m'
 check "hostile: bidi override shown" wait_for hostile '<U+202E> tfel'
 check "hostile: warning" wait_for hostile 'WARNING: the command holds 4'
 tm send-keys -t hostile q
-check "hostile: gate exits" done_wait hostile
+check "hostile: gate exits" pane_dead hostile 20
 expect_eq "hostile: denied" "$(field hostile .decision)" denied
 
 # --- NO_COLOR ---------------------------------------------------------------------
@@ -203,7 +172,7 @@ wait_for nocolor "a approve" >/dev/null
 expect_eq "NO_COLOR: no colour sequences" \
 	"$(tm capture-pane -e -p -t nocolor | grep -cE "$(printf '\033')\\[([0-9;]*;)?[34][0-7](;[0-9;]*)?m")" 0
 tm send-keys -t nocolor q
-done_wait nocolor >/dev/null
+pane_dead nocolor 20 >/dev/null
 
 # --- a signal while waiting: the terminal is restored, the call denied -------------
 mkdir -p "$d/signal/w/victim"
@@ -212,7 +181,7 @@ start signal "$d/ask.policy"
 wait_for signal "a approve" >/dev/null
 check "queue: the header counts the call behind" wait_for signal "waiting behind: 1"
 kill -TERM "$(cat "$d/signal/pid")"
-check "signal: gate exits" done_wait signal
+check "signal: gate exits" pane_dead signal 20
 expect_eq "signal: denied" "$(field signal .decision)" denied
 expect_eq "signal: audit who" "$(decided signal)" "signal denied"
 check "signal: the reason names it" grep -q "interrupted by Terminated" "$d/signal/out"
@@ -238,7 +207,7 @@ tm new-session -d -s typed -x 80 -y 24 \
 sleep 0.5
 tm send-keys -t typed -l "$(call "rm -rf victim")"
 tm send-keys -t typed Enter C-d
-check "typed calls: gate exits" done_wait typed
+check "typed calls: gate exits" pane_dead typed 20
 expect_eq "typed calls: denied" "$(field typed .decision)" denied
 expect_eq "typed calls: reason" "$(field typed .reason)" "no terminal for approval"
 check "typed calls: nothing ran" test -d "$d/typed/w/victim"

@@ -6,37 +6,8 @@
 set -u
 . tests/e2e/lib.sh
 : "${AIRLOCK:?}"
-command -v tmux >/dev/null || { echo "tmux is missing (make deps)"; exit 1; }
-
 d=$(mktemp -d /tmp/airlock-e2e-audit.XXXXXX)
-SOCK="airlock-e2e-audit-$$"
-tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
-trap 'tm kill-server 2>/dev/null; rm -rf "$d"' EXIT INT TERM
-tm new-session -d -s keep -x 80 -y 24 "sleep 100000"
-tm set-option -g remain-on-exit on >/dev/null
-
-screen() { tm capture-pane -p -t "$1"; }
-wait_for() {
-	i=0
-	while [ $i -lt $((${3:-10} * 20)) ]; do
-		screen "$1" | grep -qF -- "$2" && return 0
-		sleep 0.05
-		i=$((i + 1))
-	done
-	echo "screen of $1 never showed [$2]:"
-	screen "$1"
-	return 1
-}
-lacks() { ! screen "$1" | grep -qF -- "$2"; }
-dead() {
-	i=0
-	while [ $i -lt 200 ]; do
-		[ "$(tm display -p -t "$1" '#{pane_dead}')" = 1 ] && return 0
-		sleep 0.05
-		i=$((i + 1))
-	done
-	return 1
-}
+. tests/e2e/tmux.sh
 
 # The log: the oldest call first.
 mkdir -p "$d/w"
@@ -58,6 +29,12 @@ browse() {
 	tm new-session -d -s "$1" -x 80 -y 24 \
 		"cd '$d' || exit 1; env HOME='$d' LANG=C.UTF-8 TERM=screen '$AIRLOCK' audit --db '$d/a.db'"
 }
+# filter_by TEXT: types a filter into the browser's f prompt.
+filter_by() {
+	tm send-keys -t b f
+	tm send-keys -t b -l "$1"
+	tm send-keys -t b Enter
+}
 
 browse b
 check "list: opens on a terminal" wait_for b "airlock audit"
@@ -73,16 +50,12 @@ tm send-keys -t b v
 check "detail: raw view" wait_for b "Every event, as stored"
 tm send-keys -t b q
 check "back to the list" wait_for b "newest first"
-tm send-keys -t b f
-tm send-keys -t b -l "decision:denied"
-tm send-keys -t b Enter
+filter_by "decision:denied"
 check "filter: decision" wait_for b "filter: decision:denied"
 check "filter: hides the rest" lacks b "newest-call"
 tm send-keys -t b c
 check "filter: cleared" wait_for b "newest-call"
-tm send-keys -t b f
-tm send-keys -t b -l "oldest"
-tm send-keys -t b Enter
+filter_by oldest
 check "filter: text" wait_for b "filter: oldest"
 check "filter: text hides the rest" lacks b "ls -la"
 tm send-keys -t b c G
@@ -91,7 +64,7 @@ tm send-keys -t b Enter
 check "detail: outcome of a call that ran" wait_for b "Outcome: ran, exit 0"
 check "detail: its output" wait_for b "oldest-call"
 tm send-keys -t b q q
-check "q leaves" dead b
+check "q leaves" pane_dead b
 check "screen restored" lacks b "airlock audit"
 
 # Not a terminal: the plain list, for scripts.
