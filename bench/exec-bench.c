@@ -44,22 +44,33 @@ static double bare(int n)
 	return (double)(clock_ns() - t0) / 1e6 / n;
 }
 
-static double sandboxed(int n, const char *wd, const char *profile)
+/* Agents think between calls: with gap_us > 0, each call starts that long
+ * after the last ended, and only the calls themselves are timed. */
+static double sandboxed_gap(int n, const char *wd, const char *profile, int gap_us)
 {
 	char *argv[] = {(char *)"/usr/bin/true", NULL}, *err = NULL;
 	struct exec_spec s = {.argv = argv, .workdir = wd, .capture = true,
 	                      .profile = exec_builtin_profile(profile)};
 	struct exec_result r;
-	long long t0 = clock_ns();
+	long long busy = 0;
 
 	for (int i = 0; i < n; i++) {
+		if (gap_us > 0)
+			usleep((useconds_t)gap_us);
+		long long t0 = clock_ns();
 		if (exec_run(&s, &r, &err) < 0 || r.exit_code != 0) {
 			fprintf(stderr, "exec-bench: %s\n", err ? err : "true failed");
 			return -1;
 		}
+		busy += clock_ns() - t0;
 		exec_result_clear(&r);
 	}
-	return (double)(clock_ns() - t0) / 1e6 / n;
+	return (double)busy / 1e6 / n;
+}
+
+static double sandboxed(int n, const char *wd, const char *profile)
+{
+	return sandboxed_gap(n, wd, profile, 0);
 }
 
 /* "once CMD": one sandboxed call, streamed, as `airlock exec` does it,
@@ -91,11 +102,28 @@ int main(int argc, char **argv)
 	double b2 = bare(n / 2), c3 = cpu_ms();
 	double s2 = sandboxed(n / 2, wd, "workspace"), c4 = cpu_ms();
 	double nb = sandboxed(n / 4, wd, "none");
-	if (b1 < 0 || s1 < 0 || b2 < 0 || s2 < 0 || nb < 0)
+	/* the gate keeps the next sandbox built while a call runs */
+	char *err = NULL;
+	unsigned long hits, misses;
+	if (exec_pool_start(&err) < 0) {
+		fprintf(stderr, "exec-bench: %s\n", err);
+		return 1;
+	}
+	double c5 = cpu_ms(), p1 = sandboxed(n / 2, wd, "workspace"), c6 = cpu_ms();
+	double pg = sandboxed_gap(n / 4, wd, "workspace", 20000);
+	exec_pool_stop();
+	double fg = sandboxed_gap(n / 4, wd, "workspace", 20000);
+	exec_pool_stats(&hits, &misses);
+	if (b1 < 0 || s1 < 0 || b2 < 0 || s2 < 0 || nb < 0 || p1 < 0 || pg < 0 || fg < 0)
 		return 1;
 	printf("bare\t%.3f\n", (b1 + b2) / 2);
 	printf("sandbox\t%.3f\n", (s1 + s2) / 2);
 	printf("none\t%.3f\n", nb);
+	printf("pooled\t%.3f\n", p1);
+	printf("spaced_pooled\t%.3f\n", pg);
+	printf("spaced_fresh\t%.3f\n", fg);
+	printf("cpu_pooled\t%.3f\n", (c6 - c5) / (n / 2));
+	printf("pool_hits\t%lu/%lu\n", hits, hits + misses);
 	printf("cpu_bare\t%.3f\n", (c1 - c0 + c3 - c2) / (n / 2 * 2));
 	printf("cpu_sandbox\t%.3f\n", (c2 - c1 + c4 - c3) / (n / 2 * 2));
 	printf("phases\t");

@@ -405,63 +405,109 @@ static int done_pipe_open(struct capture *c)
 	return p[1];
 }
 
-int exec_spawn_wait(const struct exec_spec *s, uint64_t flags, bool done_pipe, sbx_child_fn fn,
-                    void *arg, struct exec_result *res, enum sbx_step *failed, char **errstr)
+/* Opens the child's pipes: capture (spec NULL: a pool build, whose call is
+ * not known yet, so stdin is always a pipe) and the done pipe. */
+static int spawn_pipes(struct spawn *sp, const struct exec_spec *s, bool done_pipe,
+                       struct spawn_page *pg, char **errstr)
 {
-	long long start = clock_ns(),
-	          tmo = s->timeout_ms > 0 ? s->timeout_ms : s->profile->timeout * 1000;
-	struct buf ob, eb;
-	struct capture c = {.ob = &ob,      .eb = &eb,       .done = -1,
-	                    .in = {-1, -1}, .out = {-1, -1}, .err = {-1, -1}};
-	struct spawn_page *pg;
-	struct rusage ru;
-	int pidfd = -1, status = 0, rc = -1;
-	pid_t pid;
+	static const struct exec_spec pool_spec = {.capture = true, .stdin_data = ""};
 
-	capture_reap_late();
-	buf_init(&ob, (size_t)s->profile->output);
-	buf_init(&eb, (size_t)s->profile->output);
+	if (capture_open(&sp->c, s ? s : &pool_spec, errstr) < 0)
+		return -1;
+	capture_child_fds(&sp->c, pg->fds);
+	pg->fds[3] = -1;
+	if (done_pipe && (pg->fds[3] = done_pipe_open(&sp->c)) < 0) {
+		*errstr = xasprintf("exec: cannot make a pipe: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int spawn_start(struct spawn *sp, const struct exec_spec *s, uint64_t flags, bool done_pipe,
+                sbx_child_fn fn, void *arg, char **errstr)
+{
+	struct spawn_page *pg;
+	int rc = -1;
+
+	memset(sp, 0, sizeof(*sp));
+	sp->c = (struct capture){.done = -1, .in = {-1, -1}, .out = {-1, -1}, .err = {-1, -1}};
+	sp->pid = -1;
+	sp->pidfd = -1;
 	pg = page_get();
 	if (!pg) {
 		*errstr = xasprintf("exec: mmap: %s", strerror(errno));
-		goto out;
+		return -1;
 	}
-	if (capture_open(&c, s, errstr) < 0)
+	if (spawn_pipes(sp, s, done_pipe, pg, errstr) < 0)
 		goto out;
-	capture_child_fds(&c, pg->fds);
-	pg->fds[3] = -1;
-	c.msg = &pg->done;
-	if (done_pipe && (pg->fds[3] = done_pipe_open(&c)) < 0) {
-		*errstr = xasprintf("exec: cannot make a pipe: %s", strerror(errno));
-		goto out;
-	}
 	pg->fn = fn;
 	pg->arg = arg;
 	pg->r.t[PH_CLONE] = clock_ns();
-	pid = spawn_clone(pg, flags, &pidfd);
-	if (pid < 0) {
+	sp->pid = spawn_clone(pg, flags, &sp->pidfd);
+	if (sp->pid < 0)
 		sbx_report_fail(&pg->r, STEP_CLONE, errno, NULL);
-		*errstr = sbx_report_message(&pg->r);
-		goto out;
-	}
-	capture_parent_close(&c);
-	close(pg->fds[3]);
-	pg->fds[3] = -1;
-	capture_wait(&c, pidfd, pid, start + (tmo > 0 ? tmo : 600000) * 1000000LL, res, &status,
-	             &ru);
-	res->wall_ms = (clock_ns() - start) / 1000000;
-	pg->r.t[PH_DONE] = clock_ns();
-	exec_phases_add(pg->r.t);
-	rc = spawn_finish(&pg->r, status, &ru, &c, res, errstr);
-	if (failed)
-		*failed = (enum sbx_step)pg->r.step;
+	/* the child has exec'd or died: the page is ours again */
+	sp->r = pg->r;
+	capture_parent_close(&sp->c);
+	rc = 0;
 out:
-	capture_close(&c);
-	if (pg && pg->fds[3] >= 0)
+	if (pg->fds[3] >= 0)
 		close(pg->fds[3]);
-	if (pidfd >= 0)
-		close(pidfd);
+	pg->fds[3] = -1;
+	return rc;
+}
+
+int spawn_wait(struct spawn *sp, const struct exec_spec *s, long long start,
+               struct exec_result *res, enum sbx_step *failed, char **errstr)
+{
+	long long tmo = s->timeout_ms > 0 ? s->timeout_ms : s->profile->timeout * 1000;
+	struct buf ob, eb;
+	struct rusage ru;
+	int status = 0, rc = -1;
+
+	if (failed)
+		*failed = (enum sbx_step)sp->r.step;
+	if (sp->pid < 0) {
+		*errstr = sbx_report_message(&sp->r);
+		return -1;
+	}
+	buf_init(&ob, (size_t)s->profile->output);
+	buf_init(&eb, (size_t)s->profile->output);
+	sp->c.ob = &ob;
+	sp->c.eb = &eb;
+	sp->c.msg = &sp->done;
+	sp->c.stdin_data = s->stdin_data;
+	sp->c.stdin_len = s->stdin_data ? s->stdin_len : 0;
+	capture_wait(&sp->c, sp->pidfd, sp->pid, start + (tmo > 0 ? tmo : 600000) * 1000000LL, res,
+	             &status, &ru);
+	res->wall_ms = (clock_ns() - start) / 1000000;
+	sp->r.t[PH_DONE] = clock_ns();
+	if (!sp->pooled)
+		exec_phases_add(sp->r.t);
+	rc = spawn_finish(&sp->r, status, &ru, &sp->c, res, errstr);
 	buf_free(&ob);
 	buf_free(&eb);
+	return rc;
+}
+
+void spawn_close(struct spawn *sp)
+{
+	capture_close(&sp->c);
+	if (sp->pidfd >= 0)
+		close(sp->pidfd);
+	sp->pidfd = -1;
+}
+
+int exec_spawn_wait(const struct exec_spec *s, uint64_t flags, bool done_pipe, sbx_child_fn fn,
+                    void *arg, struct exec_result *res, enum sbx_step *failed, char **errstr)
+{
+	long long start = clock_ns();
+	struct spawn sp;
+	int rc = -1;
+
+	capture_reap_late();
+	if (spawn_start(&sp, s, flags, done_pipe, fn, arg, errstr) == 0)
+		rc = spawn_wait(&sp, s, start, res, failed, errstr);
+	spawn_close(&sp);
 	return rc;
 }

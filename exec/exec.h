@@ -73,4 +73,19 @@ int exec_job_run(struct exec_job *job, struct exec_result *res, char **errstr) A
 const char *exec_job_backend(const struct exec_job *job);
 void exec_job_free(struct exec_job *job);
 
+/*
+ * For a long-running caller (the gate): from exec_pool_start() on, each
+ * captured namespace call also has the next sandbox like it built in the
+ * background (namespaces, root, capabilities and seccomp done, waiting for
+ * a command), so a following call with the same profile, workdir and
+ * grants waits only for its command. Every sandbox still runs one call.
+ * exec_pool_stop() discards the waiting ones (call it before exiting, so
+ * their cgroups are removed); both are idempotent and thread-safe.
+ * exec_pool_stats() counts the calls that took a built sandbox (hits) and
+ * those that built their own (misses), for tests and the bench.
+ */
+int exec_pool_start(char **errstr) AIRLOCK_MUST_CHECK;
+void exec_pool_stop(void);
+void exec_pool_stats(unsigned long *hits, unsigned long *misses);
+
 #endif

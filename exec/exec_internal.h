@@ -133,6 +133,10 @@ struct sbx_plan {
 int mounts_plan(const struct exec_spec *spec, const char *home, bool host_root,
                 struct sbx_plan *pl, char **errstr) AIRLOCK_MUST_CHECK;
 void mounts_plan_clear(struct sbx_plan *pl);
+/* Makes dst (cleared first by the caller) a deep copy of src. */
+void mounts_plan_copy(struct sbx_plan *dst, const struct sbx_plan *src);
+/* True when two plans build the same root. */
+bool mounts_plan_same(const struct sbx_plan *a, const struct sbx_plan *b);
 /* Drops the system paths mounts_plan() resolved once and keeps reusing,
  * after a sandbox could not open one of them. */
 void mounts_forget_system(void);
@@ -183,8 +187,65 @@ int cgroup_parent_fd(const struct sbx_cgroup *cg);
 /* Removes the cgroup, or queues it while its last task is still exiting,
  * and frees; accepts NULL. */
 void cgroup_destroy(struct sbx_cgroup *cg);
+/* Removes the empty cgroups left by airlock processes that are gone (one
+ * killed while it held a sandbox in its pool, say). */
+void cgroup_sweep_orphans(void);
 /* Waits (bounded, ~50 ms) until every queued cgroup is removed. */
 void cgroup_release_all(void);
+
+/* ---- the namespace sandbox's halves (ns.c) ------------------------------ */
+
+/* What a sandbox is before any command runs: planned by the parent, read
+ * by the child. A pooled sandbox holds a copy of its own (pool.c). */
+struct ns_shell {
+	struct sbx_plan plan;
+	const struct sock_fprog *filter; /* static storage (seccomp.c) */
+	struct sbx_cgroup *cgroup;       /* owned; made when it is built */
+	long long processes;             /* the cgroup's cap */
+	bool root;                       /* root on the host: the cgroup is required */
+	bool network;
+	char uid_map[48], gid_map[48];
+	int parent_pidfd, init_fd; /* process-wide, never closed */
+};
+
+/* The command one call runs in a sandbox; borrowed pointers. */
+struct ns_cmd {
+	char *const *argv;
+	char *const *env;
+	struct sbx_limits limits;
+};
+
+/* Creates the shell's pids cgroup; 0 or -1 with *errstr. */
+int ns_shell_cgroup(struct ns_shell *sh, char **errstr) AIRLOCK_MUST_CHECK;
+/* True when two shells would build the same sandbox. */
+bool ns_shell_same(const struct ns_shell *a, const struct ns_shell *b);
+/* Makes dst a copy of src's plan and settings, without a cgroup. */
+void ns_shell_copy(struct ns_shell *dst, const struct ns_shell *src);
+/* Frees the plan and removes the cgroup; the struct may be reused. */
+void ns_shell_clear(struct ns_shell *sh);
+/* The clone flags for this shell's namespaces. */
+uint64_t ns_shell_flags(const struct ns_shell *sh);
+/* Child: closes every fd but fds, extra and the shell's own, then maps the
+ * uid, joins the cgroup, builds the root, drops capabilities and loads
+ * seccomp. 0, or -1 with the step in *r. */
+int ns_enter(const struct ns_shell *sh, struct sbx_report *r, const int fds[4], int extra);
+/* Child: starts cmd and execs init; returns only on failure (in *r). */
+void ns_launch(const struct ns_shell *sh, const struct ns_cmd *cmd, struct sbx_report *r,
+               const int fds[4]);
+
+/* ---- the pool of sandboxes built ahead (pool.c) ------------------------- */
+
+/* pool_run()'s answer when no built sandbox fits: build one for the call. */
+#define POOL_MISS (-2)
+/* True between exec_pool_start() and exec_pool_stop(). */
+bool pool_enabled(void);
+/* Runs cmd in a sandbox built ahead for this shell: 0 or -1 as
+ * exec_spawn_wait(), or POOL_MISS when none was ready or it failed before
+ * the command started (nothing ran). */
+int pool_run(const struct ns_shell *sh, const struct ns_cmd *cmd, const struct exec_spec *spec,
+             struct exec_result *res, char **errstr);
+/* Asks for sandboxes like sh to be kept ready (copies what it needs). */
+void pool_want(const struct ns_shell *sh);
 
 /* ---- environment (env.c) ------------------------------------------------ */
 
@@ -251,6 +312,29 @@ typedef void (*sbx_child_fn)(void *arg, struct sbx_report *r, const int fds[4]);
 int exec_spawn_wait(const struct exec_spec *s, uint64_t flags, bool done_pipe, sbx_child_fn fn,
                     void *arg, struct exec_result *res, enum sbx_step *failed,
                     char **errstr) AIRLOCK_MUST_CHECK;
+/* A started child, held by whoever waits for it (the caller of
+ * exec_spawn_wait(), or the taker of a pooled sandbox). */
+struct spawn {
+	struct capture c;     /* the parent's ends of the pipes */
+	struct sbx_done done; /* init's message lands here */
+	struct sbx_report r;  /* the child's report, copied once it exec'd or died */
+	pid_t pid;            /* -1 when clone failed (r says why) */
+	int pidfd;
+	bool pooled; /* built ahead (pool.c): its phase times mean nothing */
+};
+/*
+ * The two halves of exec_spawn_wait(). spawn_start opens the pipes (spec
+ * NULL: a pool build, stdin always a pipe) and clones fn, returning once
+ * the child has exec'd or died; -1 with *errstr only when no child was
+ * tried. spawn_wait feeds, captures and reaps it under spec's limits from
+ * start (clock_ns()); same results as exec_spawn_wait(). spawn_close
+ * closes what is left; call it in any case after spawn_start.
+ */
+int spawn_start(struct spawn *sp, const struct exec_spec *spec, uint64_t flags, bool done_pipe,
+                sbx_child_fn fn, void *arg, char **errstr) AIRLOCK_MUST_CHECK;
+int spawn_wait(struct spawn *sp, const struct exec_spec *spec, long long start,
+               struct exec_result *res, enum sbx_step *failed, char **errstr) AIRLOCK_MUST_CHECK;
+void spawn_close(struct spawn *sp);
 /* Adds one call's phase times (only when AIRLOCK_EXEC_PHASES is set). */
 void exec_phases_add(const long long *t);
 

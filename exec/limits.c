@@ -6,10 +6,12 @@
  * cgroup is created per call, joined by the child before it forks, and
  * removed after the pid namespace is gone.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -226,6 +228,28 @@ void cgroup_destroy(struct sbx_cgroup *cg)
 	}
 	free(cg->dir);
 	free(cg);
+}
+
+void cgroup_sweep_orphans(void)
+{
+	char *base = pids_base(), *path;
+	struct dirent *e;
+	DIR *d = base ? opendir(base) : NULL;
+
+	while (d && (e = readdir(d)) != NULL) {
+		int pid;
+		unsigned seq;
+		char end;
+		if (sscanf(e->d_name, "airlock-%d-%u%c", &pid, &seq, &end) != 2 || pid <= 0 ||
+		    pid == (int)getpid() || kill(pid, 0) == 0 || errno != ESRCH)
+			continue;
+		path = xasprintf("%s/%s", base, e->d_name);
+		(void)rmdir(path); /* refused while a task is still in it */
+		free(path);
+	}
+	if (d)
+		closedir(d);
+	free(base);
 }
 
 void cgroup_release_all(void)

@@ -78,6 +78,25 @@ static struct sbx_op *op_add(struct sbx_plan *pl, enum sbx_op_kind k, const char
 	return op;
 }
 
+static char *dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+/* Makes op a deep copy of from (op's old pointers are not freed). */
+static void op_copy(struct sbx_op *op, const struct sbx_op *from)
+{
+	*op = *from;
+	op->src = dup_or_null(from->src);
+	op->dst = dup_or_null(from->dst);
+	op->data = NULL;
+	if (from->data && from->kind == OP_FILE) { /* may hold NULs: len + 1 bytes */
+		op->data = xmalloc(from->len + 1);
+		memcpy(op->data, from->data, from->len + 1);
+	} else if (from->data)
+		op->data = xstrdup(from->data);
+}
+
 static bool plan_has_dir(const struct sbx_plan *pl, const char *staged)
 {
 	for (size_t i = 0; i < pl->n; i++)
@@ -230,17 +249,9 @@ static void plan_system_cached(struct sbx_plan *pl)
 		sys_resolved = true;
 	}
 	for (size_t i = 0; i < sys_plan.n; i++) {
-		const struct sbx_op *from = &sys_plan.ops[i];
-		struct sbx_op *op = op_add(pl, from->kind, "/");
+		struct sbx_op *op = op_add(pl, sys_plan.ops[i].kind, "/");
 		free(op->dst);
-		op->dst = xstrdup(from->dst);
-		op->src = from->src ? xstrdup(from->src) : NULL;
-		if (from->data) { /* OP_FILE's may hold NULs: copy len + 1 bytes */
-			op->data = xmalloc(from->len + 1);
-			memcpy(op->data, from->data, from->len + 1);
-		}
-		op->len = from->len;
-		op->attr_set = from->attr_set;
+		op_copy(op, &sys_plan.ops[i]);
 	}
 	pthread_mutex_unlock(&sys_lock);
 }
@@ -498,6 +509,39 @@ void mounts_plan_clear(struct sbx_plan *pl)
 	free(pl->workdir);
 	free(pl->home);
 	memset(pl, 0, sizeof(*pl));
+}
+
+void mounts_plan_copy(struct sbx_plan *dst, const struct sbx_plan *src)
+{
+	memset(dst, 0, sizeof(*dst));
+	dst->ops = xcalloc(src->n ? src->n : 1, sizeof(*dst->ops));
+	dst->n = dst->alloc = src->n;
+	for (size_t i = 0; i < src->n; i++)
+		op_copy(&dst->ops[i], &src->ops[i]);
+	dst->workdir = dup_or_null(src->workdir);
+	dst->home = dup_or_null(src->home);
+}
+
+static bool str_same(const char *a, const char *b)
+{
+	return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+bool mounts_plan_same(const struct sbx_plan *a, const struct sbx_plan *b)
+{
+	if (a->n != b->n || !str_same(a->workdir, b->workdir) || !str_same(a->home, b->home))
+		return false;
+	for (size_t i = 0; i < a->n; i++) {
+		const struct sbx_op *x = &a->ops[i], *y = &b->ops[i];
+		if (x->kind != y->kind || x->attr_set != y->attr_set || x->len != y->len ||
+		    !str_same(x->src, y->src) || !str_same(x->dst, y->dst))
+			return false;
+		/* data is a string, or OP_FILE's len bytes (which may hold NULs) */
+		if (x->kind == OP_FILE ? x->len && memcmp(x->data, y->data, x->len) != 0
+		                       : !str_same(x->data, y->data))
+			return false;
+	}
+	return true;
 }
 
 /* ---- child side: syscalls only ----------------------------------------- */

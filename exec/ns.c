@@ -109,18 +109,12 @@ char *sbx_report_message(const struct sbx_report *r)
 	                 steps[s].fix ? steps[s].fix : "", steps[s].fix ? ")" : "");
 }
 
-/* Everything the child needs, prepared by the parent. */
+/* One call: the sandbox's shell and the command, prepared by the parent. */
 struct ns_state {
 	const struct exec_spec *spec;
-	struct sbx_plan plan;
-	char **env;
-	const struct sock_fprog *filter;
-	struct sbx_limits limits;
-	struct sbx_cgroup *cgroup;
-	char uid_map[48], gid_map[48];
-	bool network;
-	int parent_pidfd;
-	int init_fd; /* the memfd holding init */
+	struct ns_shell sh;
+	struct ns_cmd cmd;
+	char **env; /* owned; cmd.env points here */
 };
 
 /* ---- child -------------------------------------------------------------- */
@@ -171,20 +165,44 @@ static int caps_drop(void)
 	return (int)syscall(SYS_capset, &h, d);
 }
 
-/* Identity, cgroup and file system: everything that needs the capabilities. */
-static int child_setup(const struct ns_state *st, struct sbx_report *r)
+/* Closes every descriptor but the n in keep (unsorted, -1s ignored): a
+ * sandbox must not hold another call's pipes open while it is being set
+ * up, or waiting in the pool, or that call never sees end-of-file. */
+SBX_CHILD static int keep_only(int *keep, size_t n)
 {
-	struct pollfd p = {st->parent_pidfd, POLLIN, 0};
-	int cg = cgroup_procs_fd(st->cgroup);
+	unsigned next = 0;
+
+	for (size_t i = 1; i < n; i++) /* insertion sort: n is below 12 */
+		for (size_t j = i; j > 0 && keep[j - 1] > keep[j]; j--) {
+			int t = keep[j];
+			keep[j] = keep[j - 1];
+			keep[j - 1] = t;
+		}
+	for (size_t i = 0; i < n; i++) {
+		if (keep[i] < 0 || (unsigned)keep[i] < next)
+			continue;
+		if ((unsigned)keep[i] > next &&
+		    syscall(SYS_close_range, next, (unsigned)keep[i] - 1, 0) < 0)
+			return -1;
+		next = (unsigned)keep[i] + 1;
+	}
+	return (int)syscall(SYS_close_range, next, ~0U, 0);
+}
+
+/* Identity, cgroup and file system: everything that needs the capabilities. */
+static int child_setup(const struct ns_shell *sh, struct sbx_report *r)
+{
+	struct pollfd p = {sh->parent_pidfd, POLLIN, 0};
+	int cg = cgroup_procs_fd(sh->cgroup);
 
 	r->t[PH_CHILD] = clock_ns();
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || poll(&p, 1, 0) != 0) {
 		sbx_report_fail(r, STEP_PARENT_GONE, errno ? errno : ESRCH, NULL);
 		return -1;
 	}
-	if (write_proc("/proc/self/uid_map", st->uid_map) < 0 ||
+	if (write_proc("/proc/self/uid_map", sh->uid_map) < 0 ||
 	    write_proc("/proc/self/setgroups", "deny") < 0 ||
-	    write_proc("/proc/self/gid_map", st->gid_map) < 0) {
+	    write_proc("/proc/self/gid_map", sh->gid_map) < 0) {
 		sbx_report_fail(r, STEP_UIDMAP, errno, "/proc/self/uid_map");
 		return -1;
 	}
@@ -193,17 +211,48 @@ static int child_setup(const struct ns_state *st, struct sbx_report *r)
 		sbx_report_fail(r, STEP_CGROUP, errno, NULL);
 		return -1;
 	}
-	if (mounts_apply(&st->plan, r) < 0)
+	if (mounts_apply(&sh->plan, r) < 0)
 		return -1;
 	r->t[PH_MOUNTED] = clock_ns();
 	if (sethostname("airlock", 7) < 0) {
 		sbx_report_fail(r, STEP_HOSTNAME, errno, NULL);
 		return -1;
 	}
-	if (!st->network && loopback_up() < 0) {
+	if (!sh->network && loopback_up() < 0) {
 		sbx_report_fail(r, STEP_LOOPBACK, errno, NULL);
 		return -1;
 	}
+	return 0;
+}
+
+int ns_enter(const struct ns_shell *sh, struct sbx_report *r, const int fds[4], int extra)
+{
+	int keep[] = {fds[0],
+	              fds[1],
+	              fds[2],
+	              fds[3],
+	              extra,
+	              sh->parent_pidfd,
+	              sh->init_fd,
+	              cgroup_procs_fd(sh->cgroup),
+	              cgroup_parent_fd(sh->cgroup)};
+
+	if (keep_only(keep, nitems(keep)) < 0) {
+		sbx_report_fail(r, STEP_FORK, errno, "(descriptors)");
+		return -1;
+	}
+	if (child_setup(sh, r) < 0)
+		return -1;
+	if (caps_drop() < 0 || prctl(PR_SET_DUMPABLE, 0) < 0) {
+		sbx_report_fail(r, STEP_CAPS, errno, NULL);
+		return -1;
+	}
+	/* init runs under the filter too: it is in the command's reach */
+	if (seccomp_install(sh->filter) < 0) {
+		sbx_report_fail(r, STEP_SECCOMP, errno, NULL);
+		return -1;
+	}
+	r->t[PH_READY] = clock_ns();
 	return 0;
 }
 
@@ -217,7 +266,7 @@ static int child_fds(const int fds[3])
 }
 
 struct command_arg {
-	const struct ns_state *st;
+	const struct ns_cmd *cmd;
 	struct sbx_report *r;
 	const int *fds;
 };
@@ -236,23 +285,23 @@ SBX_CHILD static int command_main(void *arg)
 		_exit(EXIT_INTERNAL);
 	}
 	setsid();
-	if (limits_apply(&a->st->limits) < 0) {
+	if (limits_apply(&a->cmd->limits) < 0) {
 		sbx_report_fail(r, STEP_LIMITS, errno, NULL);
 		_exit(EXIT_INTERNAL);
 	}
 	r->t[PH_EXEC] = clock_ns();
 	exec_child_signals();
-	e = exec_lookup_execve(a->st->spec->argv, a->st->env);
-	sbx_report_fail(r, STEP_EXEC, e, a->st->spec->argv[0]);
+	e = exec_lookup_execve(a->cmd->argv, a->cmd->env);
+	sbx_report_fail(r, STEP_EXEC, e, a->cmd->argv[0]);
 	_exit(e == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_EXEC);
 }
 
 /* Becomes init (exec/init/init.c) with only its two descriptors open. */
-static void init_exec(const struct ns_state *st, struct sbx_report *r, int done, pid_t cmd)
+static void init_exec(const struct ns_shell *sh, struct sbx_report *r, int done, pid_t cmd)
 {
 	char pid[12], *argv[] = {(char *)"airlock-init", sbx_utoa(pid, (unsigned)cmd), NULL};
 	char *envp[] = {NULL};
-	int cg = cgroup_parent_fd(st->cgroup);
+	int cg = cgroup_parent_fd(sh->cgroup);
 
 	if (dup2(done, SBX_INIT_DONE_FD) < 0 || (cg >= 0 ? dup2(cg, SBX_INIT_CG_FD) < 0
 	                                                  : close(SBX_INIT_CG_FD) < 0 && errno != EBADF))
@@ -261,37 +310,34 @@ static void init_exec(const struct ns_state *st, struct sbx_report *r, int done,
 	 * rest close at exec, once the memfd has been used */
 	syscall(SYS_close_range, 0, 2, 0);
 	syscall(SYS_close_range, SBX_INIT_CG_FD + 1, ~0U, CLOSE_RANGE_CLOEXEC);
-	syscall(SYS_execveat, st->init_fd, "", argv, envp, AT_EMPTY_PATH);
+	syscall(SYS_execveat, sh->init_fd, "", argv, envp, AT_EMPTY_PATH);
 fail:
 	sbx_report_fail(r, STEP_INIT, errno, NULL);
 }
 
-/* The sandbox's first process: set up, start the command, become init. */
-SBX_CHILD static void __attribute__((noreturn))
-child_main(const struct ns_state *st, struct sbx_report *r, const int fds[4])
+SBX_CHILD void ns_launch(const struct ns_shell *sh, const struct ns_cmd *cmd, struct sbx_report *r,
+                         const int fds[4])
 {
 	char stack[32 * 1024] __attribute__((aligned(16)));
-	struct command_arg a = {st, r, fds};
-	pid_t cmd;
+	struct command_arg a = {cmd, r, fds};
+	pid_t pid;
 
-	if (child_setup(st, r) < 0)
-		_exit(EXIT_INTERNAL);
-	if (caps_drop() < 0 || prctl(PR_SET_DUMPABLE, 0) < 0) {
-		sbx_report_fail(r, STEP_CAPS, errno, NULL);
-		_exit(EXIT_INTERNAL);
-	}
-	/* init runs under the filter too: it is in the command's reach */
-	if (seccomp_install(st->filter) < 0) {
-		sbx_report_fail(r, STEP_SECCOMP, errno, NULL);
-		_exit(EXIT_INTERNAL);
-	}
-	r->t[PH_READY] = clock_ns();
-	cmd = clone(command_main, stack + sizeof(stack), CLONE_VM | CLONE_VFORK | SIGCHLD, &a);
-	if (cmd < 0)
+	pid = clone(command_main, stack + sizeof(stack), CLONE_VM | CLONE_VFORK | SIGCHLD, &a);
+	if (pid < 0)
 		sbx_report_fail(r, STEP_FORK, errno, NULL);
 	if (r->step == STEP_NONE)
-		init_exec(st, r, fds[3], cmd);
-	_exit(EXIT_INTERNAL); /* as pid 1: the kernel kills the command too */
+		init_exec(sh, r, fds[3], pid);
+}
+
+/* The sandbox's first process: set up, start the command, become init.
+ * Any failure exits, and as pid 1 that takes the command with it. */
+SBX_CHILD static void ns_child(void *arg, struct sbx_report *r, const int fds[4])
+{
+	const struct ns_state *st = arg;
+
+	if (ns_enter(&st->sh, r, fds, -1) == 0)
+		ns_launch(&st->sh, &st->cmd, r, fds);
+	_exit(EXIT_INTERNAL);
 }
 
 /* ---- parent ------------------------------------------------------------- */
@@ -410,44 +456,89 @@ static bool host_root(void)
 	return root_mapped_to_root;
 }
 
-static int ns_prepare(const struct exec_spec *s, void **state, char **errstr)
+/* The process-wide pieces every shell shares: init's memfd, our pidfd. */
+static int shell_process_fds(struct ns_shell *sh, char **errstr)
 {
-	struct ns_state *st = xcalloc(1, sizeof(*st));
-	const struct profile *p = s->profile;
-	bool root = host_root();
-	int rc = -1;
-
-	st->spec = s;
-	st->network = p->network && !s->overlay_dir;
-	snprintf(st->uid_map, sizeof(st->uid_map), "%u %u 1\n", geteuid(), geteuid());
-	snprintf(st->gid_map, sizeof(st->gid_map), "%u %u 1\n", getegid(), getegid());
-	if (mounts_plan(s, home_dir(), root, &st->plan, errstr) < 0)
-		goto out;
-	st->env = env_build(p, environ, s->env, st->plan.home);
-	st->filter = seccomp_filter(st->network, errstr);
-	if (!st->filter)
-		goto out;
-	limits_from_profile(p, &st->limits);
-	if (cgroup_create(p->processes, root, &st->cgroup, errstr) < 0)
-		goto out;
 	pthread_once(&init_once, init_memfd_open);
 	if (init_memfd < 0) {
 		struct sbx_report r = {.step = STEP_NONE};
 		sbx_report_fail(&r, STEP_INIT, init_errno, NULL);
 		*errstr = sbx_report_message(&r);
-		goto out;
+		return -1;
 	}
-	st->init_fd = init_memfd;
+	sh->init_fd = init_memfd;
 	pthread_once(&self_once, self_pidfd_open);
 	if (self_pidfd < 0) {
 		*errstr = xasprintf("sandbox: pidfd_open: %s (needs Linux 5.3+)", strerror(errno));
-		goto out;
+		return -1;
 	}
-	st->parent_pidfd = self_pidfd;
-	rc = 0;
-out:
+	sh->parent_pidfd = self_pidfd;
+	return 0;
+}
+
+/* Everything but the cgroup, which is made when the shell is built. */
+static int shell_plan(const struct exec_spec *s, struct ns_shell *sh, char **errstr)
+{
+	const struct profile *p = s->profile;
+
+	sh->root = host_root();
+	sh->network = p->network && !s->overlay_dir;
+	sh->processes = p->processes;
+	snprintf(sh->uid_map, sizeof(sh->uid_map), "%u %u 1\n", geteuid(), geteuid());
+	snprintf(sh->gid_map, sizeof(sh->gid_map), "%u %u 1\n", getegid(), getegid());
+	if (mounts_plan(s, home_dir(), sh->root, &sh->plan, errstr) < 0)
+		return -1;
+	sh->filter = seccomp_filter(sh->network, errstr);
+	if (!sh->filter)
+		return -1;
+	return shell_process_fds(sh, errstr);
+}
+
+int ns_shell_cgroup(struct ns_shell *sh, char **errstr)
+{
+	return cgroup_create(sh->processes, sh->root, &sh->cgroup, errstr);
+}
+
+bool ns_shell_same(const struct ns_shell *a, const struct ns_shell *b)
+{
+	return a->network == b->network && a->root == b->root && a->processes == b->processes &&
+	       strcmp(a->uid_map, b->uid_map) == 0 && strcmp(a->gid_map, b->gid_map) == 0 &&
+	       mounts_plan_same(&a->plan, &b->plan);
+}
+
+void ns_shell_copy(struct ns_shell *dst, const struct ns_shell *src)
+{
+	*dst = *src;
+	dst->cgroup = NULL;
+	mounts_plan_copy(&dst->plan, &src->plan);
+}
+
+void ns_shell_clear(struct ns_shell *sh)
+{
+	mounts_plan_clear(&sh->plan);
+	cgroup_destroy(sh->cgroup);
+	sh->cgroup = NULL;
+}
+
+uint64_t ns_shell_flags(const struct ns_shell *sh)
+{
+	return CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS |
+	       CLONE_NEWCGROUP | (sh->network ? 0 : CLONE_NEWNET);
+}
+
+static int ns_prepare(const struct exec_spec *s, void **state, char **errstr)
+{
+	struct ns_state *st = xcalloc(1, sizeof(*st));
+
 	*state = st;
-	return rc;
+	st->spec = s;
+	if (shell_plan(s, &st->sh, errstr) < 0)
+		return -1;
+	st->env = env_build(s->profile, environ, s->env, st->sh.plan.home);
+	st->cmd.argv = s->argv;
+	st->cmd.env = st->env;
+	limits_from_profile(s->profile, &st->cmd.limits);
+	return 0;
 }
 
 static void ns_destroy(void *state)
@@ -455,29 +546,42 @@ static void ns_destroy(void *state)
 	struct ns_state *st = state;
 	if (!st)
 		return;
-	mounts_plan_clear(&st->plan);
+	ns_shell_clear(&st->sh);
 	strv_free(st->env);
-	cgroup_destroy(st->cgroup);
 	free(st);
 }
 
-SBX_CHILD static void ns_child(void *arg, struct sbx_report *r, const int fds[4])
+/* A sandbox of its own, built now. */
+static int run_fresh(struct ns_state *st, struct exec_result *res, char **errstr)
 {
-	child_main(arg, r, fds);
-}
-
-static int ns_run(void *state, struct exec_result *res, char **errstr)
-{
-	struct ns_state *st = state;
-	uint64_t flags = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS |
-	                 CLONE_NEWCGROUP | (st->network ? 0 : CLONE_NEWNET);
-
 	enum sbx_step failed = STEP_NONE;
-	int rc = exec_spawn_wait(st->spec, flags, true, ns_child, st, res, &failed, errstr);
+	int rc;
 
+	if (ns_shell_cgroup(&st->sh, errstr) < 0)
+		return -1;
+	rc = exec_spawn_wait(st->spec, ns_shell_flags(&st->sh), true, ns_child, st, res, &failed,
+	                     errstr);
 	if (failed == STEP_OPEN_SOURCE)
 		mounts_forget_system(); /* perhaps a system path moved: re-read it */
 	return rc;
+}
+
+/* Captured calls of a process that keeps a pool (the gate) take a sandbox
+ * built ahead of time when one matches, and ask for the next. Overlays
+ * (preview dry runs) are one-off and always built fresh. */
+static int ns_run(void *state, struct exec_result *res, char **errstr)
+{
+	struct ns_state *st = state;
+	bool pooled = st->spec->capture && !st->spec->overlay_dir && pool_enabled();
+	int rc;
+
+	if (pooled) {
+		rc = pool_run(&st->sh, &st->cmd, st->spec, res, errstr);
+		if (rc != POOL_MISS)
+			return rc;
+		pool_want(&st->sh);
+	}
+	return run_fresh(st, res, errstr);
 }
 
 const struct exec_backend exec_backend_namespace = {

@@ -231,7 +231,7 @@ out:
 
 int cmd_hook(int argc, char **argv)
 {
-	struct gate_opts o = {.mode = "hook"};
+	struct gate_opts o = {.mode = "hook", .single_call = true};
 	struct hook_answer a = {.decision = "deny"};
 	bool tui = false;
 	json_error_t jerr;

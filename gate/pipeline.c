@@ -21,6 +21,7 @@
 #include "core/encode.h"
 #include "core/util.h"
 #include "db/db.h"
+#include "exec/exec.h"
 #include "gate/pipeline.h"
 #include "gate/protocol.h"
 
@@ -148,6 +149,9 @@ int gate_open(const struct gate_opts *o, struct gate **out, int *exit_code, char
 	                                               .policy_digest = policy_digest(g->policy)},
 	                     errstr) < 0)
 		goto out;
+	/* a long session keeps the next sandbox built while a call runs */
+	if (!o->single_call && exec_pool_start(errstr) < 0)
+		goto out;
 	rc = 0;
 out:
 	free(dbpath);
@@ -165,6 +169,7 @@ void gate_close(struct gate *g)
 
 	if (g == NULL)
 		return;
+	exec_pool_stop();
 	if (g->db && db_session_end(g->db, &err) < 0) {
 		fprintf(stderr, "airlock: %s\n", err);
 		free(err);

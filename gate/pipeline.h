@@ -21,6 +21,7 @@ struct gate_opts {
 	const char *approve_with; /* --approve-with CMD, or NULL */
 	bool no_redact;
 	bool no_tty;              /* never open /dev/tty (tests, services) */
+	bool single_call;         /* one call per process (hook): build no sandbox ahead */
 	size_t line_cap;          /* 0: PROTOCOL_LINE_CAP */
 };
 

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/wait.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 
@@ -285,6 +286,116 @@ static void test_concurrent(void **state)
 	rm_rf(wd);
 }
 
+/* The gate's pool: the whole table again through sandboxes built ahead,
+ * which must behave exactly like fresh ones, and most calls must get one. */
+static void test_pool_table(void **state)
+{
+	unsigned long h0, m0, h1, m1;
+	char *err = NULL;
+
+	exec_pool_stats(&h0, &m0);
+	assert_int_equal(exec_pool_start(&err), 0);
+	test_run_table(state);
+	exec_pool_stats(&h1, &m1);
+	exec_pool_stop();
+	print_message("pool: %lu of %lu calls took a built sandbox\n", h1 - h0,
+	              h1 - h0 + m1 - m0);
+	assert_true(h1 - h0 >= (h1 - h0 + m1 - m0) / 2);
+}
+
+/* Runs script in wd (pool on or off) with extra env; returns its stdout. */
+static char *pool_call(const char *wd, const char *script, char *const *env)
+{
+	char *argv[] = {(char *)"sh", (char *)"-c", (char *)script, NULL}, *err = NULL, *out;
+	struct exec_spec s = {.argv = argv, .workdir = wd, .capture = true, .env = env,
+	                      .profile = exec_builtin_profile("workspace")};
+	struct exec_result res;
+
+	if (exec_run(&s, &res, &err) < 0)
+		fail_msg("%s: %s", script, err);
+	assert_int_equal(res.exit_code, 0);
+	out = res.out ? xstrdup(res.out) : xstrdup("");
+	exec_result_clear(&res);
+	return out;
+}
+
+/* Counts this process's pids cgroups (airlock-PID-N) still on disk. */
+static int own_cgroups(void)
+{
+	char *cmd = xasprintf("ls -d /sys/fs/cgroup/pids/airlock-%d-* /sys/fs/cgroup/airlock-%d-* "
+	                      "2>/dev/null | wc -l",
+	                      (int)getpid(), (int)getpid());
+	FILE *f = popen(cmd, "r");
+	int n = -1;
+
+	assert_non_null(f);
+	assert_int_equal(fscanf(f, "%d", &n), 1);
+	pclose(f);
+	free(cmd);
+	return n;
+}
+
+/* A built sandbox carries nothing from one call to the next: not the
+ * credentials granted to the last call, not its /tmp, not its workdir. */
+static void test_pool_isolation(void **state)
+{
+	char *wd = tmpdir_new(), *wd2 = tmpdir_new(), *err = NULL, *out;
+	char *grant[] = {(char *)"GRANTED_TOKEN=s3cret", NULL};
+	unsigned long h0, m0, h1, m1;
+
+	(void)state;
+	write_file(wd2, "here", "second\n");
+	/* a dead airlock's cgroup is swept when a pool starts */
+	pid_t dead = fork();
+	if (dead == 0)
+		_exit(0);
+	assert_true(dead > 0 && waitpid(dead, NULL, 0) == dead);
+	char *orphan = xasprintf("/sys/fs/cgroup/pids/airlock-%d-7", (int)dead);
+	bool v1 = mkdir(orphan, 0700) == 0;
+	assert_int_equal(exec_pool_start(&err), 0);
+	if (v1)
+		assert_int_not_equal(access(orphan, F_OK), 0);
+	free(orphan);
+	exec_pool_stats(&h0, &m0);
+	for (int i = 0; i < 3; i++) { /* the first builds fresh; the rest are pooled */
+		out = pool_call(wd, "echo ${GRANTED_TOKEN:-none}; test -e /tmp/mark && echo leaked; touch /tmp/mark",
+		                grant);
+		assert_string_equal(out, "s3cret\n");
+		free(out);
+		out = pool_call(wd, "echo ${GRANTED_TOKEN:-none}; test ! -e /tmp/mark || echo leaked", NULL);
+		assert_string_equal(out, "none\n");
+		free(out);
+	}
+	/* proof it was built ahead: its init is older than the command by the
+	 * pause (starttime, field 22 of stat, in clock ticks) */
+	usleep(300 * 1000);
+	out = pool_call(wd, "a=$(cut -d' ' -f22 /proc/1/stat); b=$(cut -d' ' -f22 /proc/self/stat);"
+	                    " echo $((b - a))",
+	                NULL);
+	assert_true(strtol(out, NULL, 10) >= sysconf(_SC_CLK_TCK) / 10);
+	free(out);
+	out = pool_call(wd2, "cat here; pwd", NULL); /* another workdir: another shell */
+	assert_non_null(strstr(out, "second\n"));
+	assert_non_null(strstr(out, wd2));
+	free(out);
+	exec_pool_stats(&h1, &m1);
+	assert_true(h1 - h0 >= 5);
+	exec_pool_stop();
+	capture_reap_late();
+	assert_int_equal(own_cgroups(), 0); /* the waiting sandboxes are gone */
+	rm_rf(wd);
+	rm_rf(wd2);
+}
+
+static void test_pool_concurrent(void **state)
+{
+	char *err = NULL;
+
+	assert_int_equal(exec_pool_start(&err), 0);
+	test_concurrent(state);
+	exec_pool_stop();
+}
+
 static void test_backends(void **state)
 {
 	char *argv[] = {(char *)"true", NULL}, *err = NULL;
@@ -350,6 +461,9 @@ int main(void)
 		cmocka_unit_test(test_overlay),
 		cmocka_unit_test(test_fail_closed),
 		cmocka_unit_test(test_concurrent),
+		cmocka_unit_test(test_pool_table),
+		cmocka_unit_test(test_pool_isolation),
+		cmocka_unit_test(test_pool_concurrent),
 		cmocka_unit_test(test_backends),
 		cmocka_unit_test(test_seccomp_precompiled),
 	};
