@@ -204,6 +204,8 @@ struct ns_shell {
 	long long processes;             /* the cgroup's cap */
 	bool root;                       /* root on the host: the cgroup is required */
 	bool network;
+	dev_t wd_dev; /* the workdir when planned: a directory replaced at */
+	ino_t wd_ino; /* the same path is another shell */
 	char uid_map[48], gid_map[48];
 	int parent_pidfd, init_fd; /* process-wide, never closed */
 };

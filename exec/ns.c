@@ -29,6 +29,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -480,6 +481,7 @@ static int shell_process_fds(struct ns_shell *sh, char **errstr)
 static int shell_plan(const struct exec_spec *s, struct ns_shell *sh, char **errstr)
 {
 	const struct profile *p = s->profile;
+	struct stat st;
 
 	sh->root = host_root();
 	sh->network = p->network && !s->overlay_dir;
@@ -488,6 +490,12 @@ static int shell_plan(const struct exec_spec *s, struct ns_shell *sh, char **err
 	snprintf(sh->gid_map, sizeof(sh->gid_map), "%u %u 1\n", getegid(), getegid());
 	if (mounts_plan(s, home_dir(), sh->root, &sh->plan, errstr) < 0)
 		return -1;
+	if (stat(sh->plan.workdir, &st) < 0) {
+		*errstr = xasprintf("workdir %s: %s", sh->plan.workdir, strerror(errno));
+		return -1;
+	}
+	sh->wd_dev = st.st_dev;
+	sh->wd_ino = st.st_ino;
 	sh->filter = seccomp_filter(sh->network, errstr);
 	if (!sh->filter)
 		return -1;
@@ -502,6 +510,7 @@ int ns_shell_cgroup(struct ns_shell *sh, char **errstr)
 bool ns_shell_same(const struct ns_shell *a, const struct ns_shell *b)
 {
 	return a->network == b->network && a->root == b->root && a->processes == b->processes &&
+	       a->wd_dev == b->wd_dev && a->wd_ino == b->wd_ino &&
 	       strcmp(a->uid_map, b->uid_map) == 0 && strcmp(a->gid_map, b->gid_map) == 0 &&
 	       mounts_plan_same(&a->plan, &b->plan);
 }

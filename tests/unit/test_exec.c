@@ -313,7 +313,8 @@ static char *pool_call(const char *wd, const char *script, char *const *env)
 
 	if (exec_run(&s, &res, &err) < 0)
 		fail_msg("%s: %s", script, err);
-	assert_int_equal(res.exit_code, 0);
+	if (res.exit_code != 0)
+		fail_msg("%s: exit %d: %s", script, res.exit_code, res.err);
 	out = res.out ? xstrdup(res.out) : xstrdup("");
 	exec_result_clear(&res);
 	return out;
@@ -374,6 +375,16 @@ static void test_pool_isolation(void **state)
 	                NULL);
 	assert_true(strtol(out, NULL, 10) >= sysconf(_SC_CLK_TCK) / 10);
 	free(out);
+	/* a workdir replaced at the same path is another directory: the
+	 * sandbox built ahead with the old one must not serve the call */
+	char *old = xasprintf("%s.old", wd);
+	assert_int_equal(rename(wd, old), 0);
+	assert_int_equal(mkdir(wd, 0700), 0);
+	write_file(wd, "fresh", "fresh\n");
+	out = pool_call(wd, "cat fresh", NULL);
+	assert_string_equal(out, "fresh\n");
+	free(out);
+	rm_rf(old);
 	out = pool_call(wd2, "cat here; pwd", NULL); /* another workdir: another shell */
 	assert_non_null(strstr(out, "second\n"));
 	assert_non_null(strstr(out, wd2));
