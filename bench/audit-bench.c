@@ -1,9 +1,10 @@
 /*
  * audit-bench.c: the audit log's speed figures (bench/audit.sh builds it
  * against libairlock.a). Modes:
- *   append PATH N   N calls through the public API, 4 chained events each
- *                   (received, classified, decided, finished), one
- *                   transaction per record as the gate does: prints events/s
+ *   append PATH N   N auto calls through the public API as the gate records
+ *                   them: 4 chained events each (received, classified,
+ *                   decided, finished) in 2 commits: prints events/s
+ *   append-ask PATH N  the same for asked calls: 3 commits per call
  *   fill PATH N     N calls of one "received" event each, chained, in bulk
  *                   transactions of 10,000 (to build a large log quickly)
  *   baseline PATH N N one-row transactions into a plain WAL table, no chain:
@@ -43,10 +44,16 @@ static void die(const char *what, char *err)
 	exit(1);
 }
 
-static int bench_append(const char *path, long long n)
+/* mode 'a': an auto call as the gate records it: received, classified and
+ * decided in one commit before it runs (db_call_begin), finished in a
+ * second. mode 'k': an asked call: received (+classified), decided and
+ * finished each in its own commit (the person's wait between them is
+ * not timed). Prints events/s. */
+static int bench_append(const char *path, long long n, char mode)
 {
 	struct db *db = open_or_die(path);
 	struct db_session_info si = {.cwd = "/w", .mode = "gate", .policy_digest = "00"};
+	struct db_decision d = {ACTION_AUTO, DECISION_AUTO, "policy", NULL, 0};
 	struct call *c = call_new();
 	struct verdict *v = verdict_new();
 	struct outcome *o = outcome_new();
@@ -68,9 +75,13 @@ static int bench_append(const char *path, long long n)
 	t0 = now_s();
 	for (long long i = 0; i < n; i++) {
 		int64_t id;
-		if (db_call_received(db, c, v, &id, &err) < 0 ||
-		    db_call_decided(db, id, ACTION_AUTO, DECISION_AUTO, "policy", NULL, 0, &err) < 0 ||
-		    db_call_finished(db, id, o, &err) < 0)
+		int rc = mode == 'a'
+		                 ? db_call_begin(db, c, v, &d, NULL, &id, &err)
+		                 : db_call_received(db, c, v, &id, &err) < 0
+		                           ? -1
+		                           : db_call_decided(db, id, ACTION_ASK, DECISION_APPROVED,
+		                                             "user", NULL, 0, &err);
+		if (rc < 0 || db_call_finished(db, id, o, &err) < 0)
 			die("append", err);
 	}
 	double dt = now_s() - t0;
@@ -216,7 +227,9 @@ int main(int argc, char **argv)
 	if (argc >= 4)
 		parse_ll(argv[3], 1, 100000000, &n);
 	if (argc == 4 && strcmp(argv[1], "append") == 0)
-		return bench_append(argv[2], n);
+		return bench_append(argv[2], n, 'a');
+	if (argc == 4 && strcmp(argv[1], "append-ask") == 0)
+		return bench_append(argv[2], n, 'k');
 	if (argc == 4 && strcmp(argv[1], "fill") == 0)
 		return bench_fill(argv[2], n);
 	if (argc == 4 && strcmp(argv[1], "baseline") == 0)
@@ -225,6 +238,6 @@ int main(int argc, char **argv)
 		return bench_verify(argv[2]);
 	if (argc == 3 && strcmp(argv[1], "page") == 0)
 		return bench_page(argv[2]);
-	fprintf(stderr, "usage: audit-bench append|fill PATH N | verify|page PATH\n");
+	fprintf(stderr, "usage: audit-bench append|append-ask|fill PATH N | verify|page PATH\n");
 	return 2;
 }
