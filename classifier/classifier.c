@@ -51,10 +51,31 @@ void cls_add(struct cctx *x, enum tier t, const char *rule, struct span sp, cons
 	va_end(ap);
 }
 
+/* True when v already lists argv at sp (a later reading of variables
+ * meets the commands that do not depend on them again). */
+static bool command_listed(const struct verdict *v, char *const *argv, struct span sp)
+{
+	for (size_t i = 0; i < v->ncommands; i++) {
+		char *const *a = v->commands[i].argv;
+		size_t k = 0;
+		if (v->commands[i].span.off != sp.off || v->commands[i].span.len != sp.len)
+			continue;
+		while (a[k] && argv[k] && strcmp(a[k], argv[k]) == 0)
+			k++;
+		if (!a[k] && !argv[k])
+			return true;
+	}
+	return false;
+}
+
 void cls_add_command(struct cctx *x, char **argv, struct span sp)
 {
 	struct verdict *v = x->v;
 
+	if (x->reading > 0 && command_listed(v, argv, sp)) {
+		strv_free(argv);
+		return;
+	}
 	if (v->ncommands == x->capcmds) {
 		x->capcmds = x->capcmds ? x->capcmds * 2 : 8;
 		v->commands = xreallocarray(v->commands, x->capcmds, sizeof(*v->commands));
@@ -166,6 +187,7 @@ static void shell_in(struct cctx *x, const char *cmd)
 	if (!input_ok(x, cmd, "command", &n))
 		return;
 	shell_script(x, &x->f);
+	shell_var_readings(x);
 	exfiltration(x, cmd, n);
 }
 

@@ -42,6 +42,8 @@ struct frame {
 	struct span outer; /* used when not exact */
 };
 
+#define CLS_MAX_VARS 16
+
 /* Per-call state shared by every file. */
 struct cctx {
 	struct verdict *v;
@@ -55,6 +57,14 @@ struct cctx {
 	const char *funcs[32]; /* functions defined so far (their bodies judged) */
 	size_t capcmds;        /* v->commands grows by doubling, not by one */
 	size_t nfuncs;
+	/* Literal values the script gives its variables (assignments, export,
+	 * for lists), noted on every pass; from the second pass on, $NAME reads
+	 * as its reading-th value (shell_vars.c). */
+	struct cls_var {
+		const char *name, *val; /* arena */
+	} vars[CLS_MAX_VARS];
+	size_t nvars;
+	int reading; /* 0: variables stay unknown (the first pass) */
 };
 
 /* Maps an offset range of the current frame to a subject span. */
@@ -123,6 +133,19 @@ void shell_script(struct cctx *x, const struct frame *f);
 void shell_script_word(struct cctx *x, const struct word *w);
 /* Classifies script text that does not come verbatim from the subject. */
 void shell_script_text(struct cctx *x, const char *text, size_t len, struct span sp);
+
+/* ---- variables (shell_vars.c) ---- */
+
+/* Notes "NAME=value" (w) when its value is literal. */
+void shell_var_assign(struct cctx *x, const struct word *w);
+/* Notes that NAME (a literal word) may hold the literal word val. */
+void shell_var_value(struct cctx *x, const struct word *name, const struct word *val);
+/* In a later reading, the value $NAME stands for, or NULL. */
+const char *shell_var_lookup(const struct cctx *x, const char *name, size_t n);
+/* Classifies the script again with each set of values its variables may
+ * hold, so `D=/; rm -rf $D` is read as `rm -rf /` too; the strictest
+ * reading wins because findings only add up. */
+void shell_var_readings(struct cctx *x);
 
 /* ---- lexer (shell_lex.c) ---- */
 enum tok_kind { TOK_EOF, TOK_WORD, TOK_OP, TOK_REDIR, TOK_ERR };

@@ -87,9 +87,16 @@ static bool is_name_char(char c)
 	return isalnum((unsigned char)c) || c == '_';
 }
 
-/* Known variables expand to their value; the rest stay raw and dynamic. */
+/* Known variables expand to their value; the rest stay raw and dynamic.
+ * In a later reading, the script's own literal values count as known. */
 static bool lex_known_var(struct lexer *lx, const char *name, size_t n)
 {
+	const char *v = shell_var_lookup(lx->x, name, n);
+
+	if (v) {
+		sb_puts(lx, v);
+		return true;
+	}
 	if (n == 4 && memcmp(name, "HOME", 4) == 0 && lx->x->home[0]) {
 		sb_puts(lx, lx->x->home);
 		return true;

@@ -141,7 +141,8 @@ bool shell_is_function(const struct cctx *x, const char *name)
 
 static void add_function(struct cctx *x, const struct word *w)
 {
-	if (x->nfuncs < nitems(x->funcs) && !(w->flags & (W_DYNAMIC | W_GLOB)))
+	if (x->nfuncs < nitems(x->funcs) && !(w->flags & (W_DYNAMIC | W_GLOB)) &&
+	    !shell_is_function(x, w->val)) /* a later reading defines it again */
 		x->funcs[x->nfuncs++] = w->val;
 }
 
@@ -166,17 +167,19 @@ static enum step parse_for(struct parser *p, size_t off)
 		}
 		return STEP_GO;
 	}
+	struct word name;
+
 	p->lx.cmdpos = false;
 	lex_next(&p->lx, &t);
 	if (t.kind != TOK_WORD) {
 		fail(p, "for without a variable name", off);
 		return STEP_ERR;
 	}
+	name = t.w;
 	lex_next(&p->lx, &t);
 	if (t.kind == TOK_WORD && strcmp(t.w.val, "in") == 0) {
-		do
-			lex_next(&p->lx, &t);
-		while (t.kind == TOK_WORD);
+		for (lex_next(&p->lx, &t); t.kind == TOK_WORD; lex_next(&p->lx, &t))
+			shell_var_value(p->x, &name, &t.w);
 	}
 	if (t.kind != TOK_OP || (t.op != OP_SEMI && t.op != OP_NL)) {
 		fail(p, "for loop header not understood", t.off);

@@ -396,8 +396,10 @@ static void rule_source(struct cctx *x, struct cmdv *c)
 static void rule_export(struct cctx *x, struct cmdv *c)
 {
 	for (size_t i = 1; i < c->n; i++)
-		if (strchr(c->w[i].val, '='))
+		if (strchr(c->w[i].val, '=')) {
 			shell_check_assign(x, &c->w[i]);
+			shell_var_assign(x, &c->w[i]);
+		}
 }
 
 /* hostname NAME sets the host name; without one it only prints. */

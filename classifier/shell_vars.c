@@ -1,0 +1,105 @@
+/*
+ * shell_vars.c: what a script's own variables hold. The first pass keeps
+ * every $NAME unknown (a dynamic word, as before) and notes each literal
+ * value the script gives a name: NAME=value (alone, or before a command,
+ * whose children see it), export/local/declare/readonly NAME=value, and
+ * the words of `for NAME in ...`. Later passes read the script again with
+ * $NAME standing for those values, one value per name per pass.
+ *
+ * Rules: a reading only adds findings (cls_add keeps the strictest), so a
+ * value the shell would not actually hold at that point (a branch not
+ * taken, an assignment after the use, a reassignment airlock cannot see)
+ * can make a call stricter, never laxer; a value that is itself dynamic is
+ * not noted, but one made literal by an earlier reading is (A=/; B=$A).
+ */
+#include <string.h>
+
+#include "classifier/classifier_internal.h"
+#include "core/util.h"
+
+#define MAX_READINGS 4 /* extra passes at most: bounded work per call */
+
+static void note(struct cctx *x, const char *name, size_t n, const char *val)
+{
+	for (size_t i = 0; i < x->nvars; i++)
+		if (strlen(x->vars[i].name) == n && memcmp(x->vars[i].name, name, n) == 0 &&
+		    strcmp(x->vars[i].val, val) == 0)
+			return;
+	if (x->nvars < nitems(x->vars)) {
+		x->vars[x->nvars].name = arena_strndup(x->a, name, n);
+		x->vars[x->nvars].val = arena_strndup(x->a, val, strlen(val));
+		x->nvars++;
+	}
+}
+
+static bool literal(const struct word *w)
+{
+	return !(w->flags & (W_DYNAMIC | W_SUBST | W_PROCSUB));
+}
+
+void shell_var_assign(struct cctx *x, const struct word *w)
+{
+	const char *eq = strchr(w->val, '=');
+	size_t n = eq ? (size_t)(eq - w->val) : 0;
+
+	/* NAME+=value appends to a value airlock may not know */
+	if (n == 0 || w->val[n - 1] == '+' || !literal(w))
+		return;
+	for (size_t i = 0; i < n; i++)
+		if (!(w->val[i] == '_' || (w->val[i] >= 'A' && w->val[i] <= 'Z') ||
+		      (w->val[i] >= 'a' && w->val[i] <= 'z') || (i && w->val[i] >= '0' && w->val[i] <= '9')))
+			return;
+	note(x, w->val, n, eq + 1);
+}
+
+void shell_var_value(struct cctx *x, const struct word *name, const struct word *val)
+{
+	if (literal(name) && literal(val) && !(val->flags & W_GLOB))
+		note(x, name->val, name->len, val->val);
+}
+
+const char *shell_var_lookup(const struct cctx *x, const char *name, size_t n)
+{
+	const char *found = NULL;
+	int k = 0;
+
+	if (x->reading <= 0)
+		return NULL;
+	for (size_t i = 0; i < x->nvars; i++)
+		if (strlen(x->vars[i].name) == n && memcmp(x->vars[i].name, name, n) == 0) {
+			found = x->vars[i].val; /* past its last value, a name keeps it */
+			if (++k == x->reading)
+				break;
+		}
+	return found;
+}
+
+/* The most values any one name has. */
+static int most_values(const struct cctx *x)
+{
+	int most = 0;
+
+	for (size_t i = 0; i < x->nvars; i++) {
+		int k = 0;
+		for (size_t j = 0; j <= i; j++)
+			k += strcmp(x->vars[j].name, x->vars[i].name) == 0;
+		if (k > most)
+			most = k;
+	}
+	return most;
+}
+
+void shell_var_readings(struct cctx *x)
+{
+	size_t before = 0;
+
+	for (int r = 1; r <= MAX_READINGS && x->nvars > 0; r++) {
+		/* done once every value was read and the last pass found no new one */
+		if (r > most_values(x) && x->nvars == before)
+			break;
+		before = x->nvars;
+		x->reading = r;
+		shell_script(x, &x->f);
+	}
+	x->reading = 0;
+}
