@@ -120,6 +120,8 @@ struct scmd {
 	size_t nr, capr;
 	struct scmd *pipe_from; /* its stdout feeds this command's stdin */
 	bool pipe_to;           /* its stdout goes into a pipe */
+	bool bg;                /* run in the background (&) */
+	bool self_call;         /* calls the function whose body it is in */
 	size_t off, end;        /* frame extent */
 };
 

@@ -54,6 +54,8 @@ static const struct classify_rule rules[] = {
 	{"sys.disk", C, "writing onto a block device, mkfs, partitioning", "dd if=x of=/dev/sda"},
 	{"sys.kill", M, "signalling processes (pkill, killall: high)", "kill 1234"},
 	{"sys.kill.all", C, "kill -1 or init", "kill -9 -1"},
+	{"sys.fork_bomb", C, "a function starting copies of itself in a pipe or the background",
+	 ":(){ :|:& };:"},
 	{"sys.power", H, "shutdown, reboot, halt", "reboot"},
 	{"sys.service", H, "starting or changing services", "systemctl stop nginx"},
 	{"sys.cron", H, "installing or removing scheduled commands", "crontab -r"},

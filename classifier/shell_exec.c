@@ -227,8 +227,13 @@ void shell_exec_argv(struct cctx *x, struct cmdv *c)
 		}
 		name = program_name(w0);
 		if (shell_is_function(x, name)) {
+			const struct scmd *sc = c->sc;
 			record(x, c);
 			scan_args(x, c);
+			if (sc && sc->self_call && (sc->bg || sc->pipe_to || sc->pipe_from))
+				cls_add(x, TIER_CRITICAL, "sys.fork_bomb", shell_span_words(x, c->w, c->n),
+				        "function %s starts copies of itself in a pipe or the "
+				        "background: a fork bomb", name);
 			return; /* its body was judged where it was defined */
 		}
 		k = unwrap_step(x, c, name);

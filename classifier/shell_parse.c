@@ -20,6 +20,11 @@ struct parser {
 	struct scmd *cur, *pipe_from;
 	struct scmd **q;  /* commands of the current line */
 	size_t nq, capq;
+	/* the function whose body is being read: a call of it there is a
+	 * self call (a fork bomb when piped or in the background) */
+	const char *defining;
+	int def_sp;    /* stack depth outside its body */
+	bool def_open; /* its body has been entered */
 };
 
 enum step { STEP_GO, STEP_DONE, STEP_ERR };
@@ -78,6 +83,8 @@ static void end_cmd(struct parser *p)
 	p->cur = NULL;
 	if (c == NULL || (c->nw == 0 && c->nr == 0))
 		return;
+	if (p->defining && p->def_open && c->nw && strcmp(c->w[0].val, p->defining) == 0)
+		c->self_call = true;
 	p->q = grow(p->x->a, p->q, p->nq, &p->capq, sizeof(*p->q));
 	p->q[p->nq++] = c;
 }
@@ -103,7 +110,18 @@ static bool push(struct parser *p, char k, size_t off)
 		return false;
 	}
 	p->stack[p->sp++] = k;
+	if (p->defining && p->sp > p->def_sp)
+		p->def_open = true;
 	return true;
+}
+
+/* After a close: the function's body ends where its stack depth returns. */
+static void body_closed(struct parser *p)
+{
+	if (p->defining && p->def_open && p->sp <= p->def_sp) {
+		p->defining = NULL;
+		p->def_open = false;
+	}
 }
 
 static bool pop(struct parser *p, char k, const char *word, size_t off)
@@ -114,6 +132,7 @@ static bool pop(struct parser *p, char k, const char *word, size_t off)
 		return false;
 	}
 	p->sp--;
+	body_closed(p);
 	return true;
 }
 
@@ -144,6 +163,14 @@ static void add_function(struct cctx *x, const struct word *w)
 	if (x->nfuncs < nitems(x->funcs) && !(w->flags & (W_DYNAMIC | W_GLOB)) &&
 	    !shell_is_function(x, w->val)) /* a later reading defines it again */
 		x->funcs[x->nfuncs++] = w->val;
+}
+
+/* Starts reading the body of the function named w. */
+static void define(struct parser *p, const struct word *w)
+{
+	p->defining = w->val;
+	p->def_sp = p->sp;
+	p->def_open = false;
 }
 
 static void skip_blanks(struct parser *p)
@@ -234,6 +261,7 @@ static enum step parse_function(struct parser *p, size_t off)
 		return STEP_ERR;
 	}
 	add_function(p->x, &t.w);
+	define(p, &t.w);
 	skip_blanks(p);
 	if (p->lx.pos + 1 < p->lx.n && p->lx.s[p->lx.pos] == '(' && p->lx.s[p->lx.pos + 1] == ')')
 		p->lx.pos += 2;
@@ -315,6 +343,7 @@ static enum step parse_lparen(struct parser *p, const struct token *t)
 			return STEP_ERR;
 		}
 		add_function(p->x, &p->cur->w[0]);
+		define(p, &p->cur->w[0]);
 		p->cur = NULL;
 		p->lx.cmdpos = true;
 		return STEP_GO;
@@ -352,6 +381,7 @@ static enum step parse_op(struct parser *p, const struct token *t)
 		p->pipe_from = NULL;
 		if (p->sp > 0 && p->stack[p->sp - 1] == '(') {
 			p->sp--;
+			body_closed(p);
 			return STEP_GO;
 		}
 		if (p->subst && p->sp == 0)
@@ -372,10 +402,18 @@ static enum step parse_op(struct parser *p, const struct token *t)
 		p->pipe_from = NULL;
 		flush(p);
 		return STEP_GO;
+	case OP_BG:
+		/* the command just ended, and the pipeline it closes, run apart */
+		if (p->cur)
+			p->cur->bg = true;
+		else if (p->nq)
+			p->q[p->nq - 1]->bg = true;
+		end_cmd(p);
+		p->pipe_from = NULL;
+		return STEP_GO;
 	case OP_SEMI:
 	case OP_AND:
 	case OP_OR:
-	case OP_BG:
 		end_cmd(p);
 		p->pipe_from = NULL;
 		return STEP_GO;
