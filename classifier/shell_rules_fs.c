@@ -75,22 +75,52 @@ static void rule_delete(struct cctx *x, struct cmdv *c)
 	               "destroys");
 }
 
+/* Tests that narrow what find matches (-type alone does not: every file
+ * of a tree is still every file). */
+static const char *const find_filters[] = {
+	"-name",  "-iname",  "-path",  "-ipath", "-wholename", "-iwholename", "-regex",
+	"-iregex", "-lname", "-ilname", "-mtime", "-mmin",     "-atime",      "-amin",
+	"-ctime",  "-cmin",  "-newer",  "-size",  "-user",     "-group",      "-perm",
+	"-empty",  "-links", "-inum",  "-samefile",
+};
+
+/* find -delete under / or the home directory with nothing narrowing it:
+ * as rm -rf of that directory. */
+static void find_delete_roots(struct cctx *x, const struct cmdv *c, size_t nstart)
+{
+	char abs[CLS_MAX_PATH];
+
+	for (size_t i = nstart; i < c->n; i++)
+		for (size_t k = 0; k < nitems(find_filters); k++)
+			if (strcmp(c->w[i].val, find_filters[k]) == 0)
+				return;
+	for (size_t k = 1; k < nstart; k++)
+		if (paths_resolve(x, c->w[k].val, abs, sizeof(abs)) && critical_target(x, abs))
+			cls_add(x, TIER_CRITICAL, "fs.delete.root", shell_span_word(x, &c->w[k]),
+			        "find -delete under %s: the whole filesystem, the home directory or "
+			        "a system directory",
+			        abs);
+}
+
 /* find: -delete, -exec CMD ;, -fprint FILE; the rest only reads. */
 static void rule_find(struct cctx *x, struct cmdv *c)
 {
 	static const char *const execs[] = {"-exec", "-execdir", "-ok", "-okdir"};
 	static const char *const prints[] = {"-fprint", "-fprint0", "-fprintf", "-fls"};
-	size_t i = 1;
+	size_t i = 1, nstart;
 
 	for (; i < c->n && c->w[i].val[0] != '-' && strcmp(c->w[i].val, "(") != 0 &&
 	       strcmp(c->w[i].val, "!") != 0;
 	     i++)
 		paths_read(x, &c->w[i], c->w[i].val);
+	nstart = i;
 	for (; i < c->n; i++) {
 		const char *a = c->w[i].val;
-		if (strcmp(a, "-delete") == 0)
+		if (strcmp(a, "-delete") == 0) {
 			cls_add(x, TIER_HIGH, "fs.delete.recursive", shell_span_word(x, &c->w[i]),
 			        "find -delete deletes every file it matches");
+			find_delete_roots(x, c, nstart);
+		}
 		for (size_t k = 0; k < nitems(prints); k++)
 			if (strcmp(a, prints[k]) == 0 && i + 1 < c->n) {
 				paths_write(x, &c->w[i + 1], c->w[i + 1].val,
@@ -392,6 +422,17 @@ static void rule_source(struct cctx *x, struct cmdv *c)
 	        "runs a script (%s) in the current shell", f ? f->val : "stdin");
 }
 
+/* alias NAME=VALUE: VALUE runs wherever NAME is used (interactive shells,
+ * zsh, expand_aliases), so it is judged as a script now. */
+static void rule_alias(struct cctx *x, struct cmdv *c)
+{
+	for (size_t i = 1; i < c->n; i++) {
+		const char *eq = strchr(c->w[i].val, '=');
+		if (eq)
+			shell_script_text(x, eq + 1, strlen(eq + 1), shell_span_word(x, &c->w[i]));
+	}
+}
+
 /* export/declare/local/readonly NAME=VALUE */
 static void rule_export(struct cctx *x, struct cmdv *c)
 {
@@ -449,7 +490,7 @@ const struct prog rules_fs[] = {
 	NP("whoami"), NP("id"), NP("groups"), NP("uname"), FN("hostname", rule_hostname), NP("uptime"),
 	NP("nproc"), NP("free"), NP("ps"), NP("pgrep"), NP("top"), NP("htop"), NP("env"),
 	NP("printenv"), NP("locale"), NP("getconf"), NP("tput"), NP("clear"), NP("reset"),
-	NP("history"), NP("alias"), NP("unalias"), NP("set"), NP("shopt"), NP("unset"),
+	NP("history"), FN("alias", rule_alias), NP("unalias"), NP("set"), NP("shopt"), NP("unset"),
 	NP("read"), NP("wait"), NP("jobs"), NP("fg"), NP("bg"), NP("hash"), NP("help"),
 	NP("man"), NP("info"), NP("apropos"), NP("whatis"), NP("lscpu"), NP("lsblk"),
 	NP("lsusb"), NP("lspci"), NP("arch"), NP("tty"), NP("stty"), NP("logname"), NP("users"),
