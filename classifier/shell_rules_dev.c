@@ -72,6 +72,7 @@ static const struct verb verbs[] = {
 	{"composer", "require install update", INST}, {"composer", "remove", RMV},
 	{"dotnet", "add restore tool", INST}, {"dotnet", "build test run publish pack clean format", BLD},
 	{"make", "install", INST},
+	{"twine", "upload register", PUB}, {"twine", "check --version", LOW},
 };
 
 static bool has_verb(const char *list, const char *v)
@@ -429,7 +430,7 @@ const struct prog rules_dev[] = {
 	PKG("cargo"), PKG("go"), PKG("gem"), PKG("bundle"), PKG("apt"), PKG("apt-get"),
 	PKG("aptitude"), PKG("dnf"), PKG("yum"), PKG("zypper"), PKG("apk"), PKG("brew"),
 	PKG("conda"), PKG("mamba"), PKG("snap"), PKG("flatpak"), PKG("pipx"), PKG("uv"),
-	PKG("poetry"), PKG("composer"), PKG("dotnet"), PKG("make"),
+	PKG("poetry"), PKG("composer"), PKG("dotnet"), PKG("make"), PKG("twine"),
 	{"pacman", 0, NULL, TIER_LOW, NULL, NULL, rule_pacman},
 	INSTALLER("npx"), INSTALLER("pnpx"), INSTALLER("bunx"), INSTALLER("uvx"),
 	INSTALLER("dpkg"), INSTALLER("rpm"), INSTALLER("easy_install"),

@@ -41,6 +41,16 @@ static void g_branch(struct cctx *x, struct cmdv *c)
 		gw(x, c, "creates, renames or deletes a branch");
 }
 
+/* update-ref -d REF deletes a ref (a branch) outright, as branch -D does. */
+static void g_update_ref(struct cctx *x, struct cmdv *c)
+{
+	if (opt_short(c, 'd', "") || opt_long(c, "--stdin"))
+		cls_add(x, TIER_HIGH, "git.branch.delete", shell_span_words(x, c->w, c->n),
+		        "deletes or rewrites refs, and with them any commits only they hold");
+	else
+		gw(x, c, "moves a ref");
+}
+
 static void g_tag(struct cctx *x, struct cmdv *c)
 {
 	size_t idx;
@@ -245,7 +255,7 @@ static const struct gsub gsubs[] = {
 	GW("add"), GW("commit"), GW("merge"), GW("rebase"), GW("cherry-pick"), GW("revert"),
 	GW("am"), GW("apply"), GW("init"), GW("notes"), GW("worktree"), GW("bisect"), GW("rm"),
 	GW("mv"), GW("sparse-checkout"), GW("replace"), GW("update-index"), GW("mergetool"),
-	GW("read-tree"), GW("checkout-index"), GW("update-ref"), GW("symbolic-ref"),
+	GW("read-tree"), GW("checkout-index"), GF("update-ref", g_update_ref), GW("symbolic-ref"),
 	GW("lfs"), GW("maintenance"), GW("repack"), GW("pack-refs"), GW("commit-tree"),
 	{"filter-branch", TIER_HIGH, "git.history.rewrite", "rewrites the whole history", NULL},
 	{"filter-repo", TIER_HIGH, "git.history.rewrite", "rewrites the whole history", NULL},

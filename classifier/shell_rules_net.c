@@ -222,7 +222,7 @@ const struct prog rules_net[] = {
 	NET("kubectl", "talks to a Kubernetes cluster"), NET("helm", "talks to a Kubernetes cluster"),
 	NET("terraform", "plans or changes cloud infrastructure"),
 	NET("gh", "calls the GitHub API"), NET("glab", "calls the GitLab API"),
-	NET("nmap", "scans network hosts"), 
+	NET("nmap", "scans network hosts"), NET("redis-cli", "sends commands to a Redis server"),
 	NET("mosh", "opens a remote shell"), NET("sshpass", "opens an ssh session"),
 };
 const size_t rules_net_n = nitems(rules_net);
