@@ -133,6 +133,8 @@ static void rule_find(struct cctx *x, struct cmdv *c)
 				continue;
 			while (e < c->n && strcmp(c->w[e].val, ";") != 0 && strcmp(c->w[e].val, "+") != 0)
 				e++;
+			if (i + 1 < e && strcmp(c->w[i + 1].val, "rm") == 0)
+				find_delete_roots(x, c, nstart); /* as -delete */
 			rules_subcommand(x, c, i + 1, e);
 			i = e;
 			break;

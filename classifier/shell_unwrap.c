@@ -542,6 +542,45 @@ static long wrap_su(struct cctx *x, struct cmdv *c, size_t at)
 	return -1;
 }
 
+/* Appends s to b single-quoted, so the shell reads it as one literal word. */
+static void put_quoted(struct buf *b, const char *s, size_t n)
+{
+	buf_puts(b, b->len ? " '" : "'");
+	for (size_t i = 0; i < n; i++)
+		if (s[i] == '\'')
+			buf_puts(b, "'\\''");
+		else
+			buf_append(b, s + i, 1);
+	buf_puts(b, "'");
+}
+
+/* echo WORDS | xargs CMD: the arguments xargs will add are known, so CMD
+ * is also judged with them (`echo / | xargs rm -rf` is rm -rf /). Only the
+ * plain form: -I, -0, -d and -E change how the input becomes arguments. */
+static void xargs_known_input(struct cctx *x, const struct cmdv *c, const struct cmdv *h,
+                              size_t at)
+{
+	static const char *const ws = " \t\n";
+	struct buf b;
+
+	if (c->in != IN_PIPE || !c->in_text || at >= c->n || opt_short(h, 'I', "IanPLdsE") ||
+	    opt_short(h, 'i', "IanPLdsE") || opt_short(h, '0', "IanPLdsE") ||
+	    opt_short(h, 'd', "IanPLdsE") || opt_short(h, 'E', "IanPLdsE") ||
+	    opt_long(h, "--null") || opt_long(h, "--delimiter") || opt_long(h, "--replace"))
+		return;
+	buf_init(&b, CLS_MAX_INPUT);
+	for (size_t i = at; i < c->n; i++)
+		put_quoted(&b, c->w[i].val, c->w[i].len);
+	for (const char *p = c->in_text + strspn(c->in_text, ws); *p; p += strspn(p, ws)) {
+		size_t n = strcspn(p, ws);
+		put_quoted(&b, p, n);
+		p += n;
+	}
+	if (!b.truncated)
+		shell_script_text(x, b.data, b.len, shell_span_words(x, c->w, c->n));
+	buf_free(&b);
+}
+
 static long wrap_xargs(struct cctx *x, struct cmdv *c, size_t at)
 {
 	const char *val;
@@ -549,6 +588,7 @@ static long wrap_xargs(struct cctx *x, struct cmdv *c, size_t at)
 
 	if (opt_value(&h, 'a', "--arg-file", "IanPLdsE", &val))
 		paths_read(x, &c->w[0], val);
+	xargs_known_input(x, c, &h, at);
 	c->dyn_tail = true;
 	return rest_or_self(x, c, at);
 }
