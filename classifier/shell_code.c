@@ -3,7 +3,9 @@
  * perl -e, awk programs, here-docs into python). The code itself is not
  * parsed: running it is exec.inline_code (medium) and calls that delete,
  * reach the network or start programs raise it to high. Substring tables,
- * so a new API is a new row; a miss stays at least medium, never low.
+ * so a new API is a new row; a miss stays at least medium, never low. A
+ * literal command line given to a shell call (system("..."), backquotes)
+ * is judged as a script as well.
  */
 #include <string.h>
 
@@ -90,6 +92,47 @@ static const struct marker markers[] = {
 	{".docker/config.json", "secrets.read", "reads registry credentials"},
 };
 
+/* Calls whose string argument is a shell command line. */
+static const char *const shell_calls[] = {
+	"system(", "popen(", "execSync(", "check_output(", "check_call(", "Popen(",
+	"subprocess.run(", "subprocess.call(", "shell_exec(", "passthru(",
+};
+
+/* Judges the literal command line in code at p (after a shell call's '('
+ * or at a backquote) as a script: os.system('rm -rf /') is rm -rf /. */
+static void shell_string(struct cctx *x, const char *p, const char *end, struct span sp)
+{
+	char q;
+	const char *e;
+
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	if (p >= end || (*p != '\'' && *p != '"' && *p != '`'))
+		return; /* a variable or a list of arguments: not a command line */
+	q = *p++;
+	for (e = p; e < end && *e != q; e++)
+		if (*e == '\\' && e + 1 < end)
+			e++;
+	if (e < end && e > p)
+		shell_script_text(x, p, (size_t)(e - p), sp);
+}
+
+static void shell_strings(struct cctx *x, const char *code, size_t len, struct span sp)
+{
+	const char *end = code + len;
+
+	for (size_t i = 0; i < nitems(shell_calls); i++)
+		for (const char *p = code; (p = strstr(p, shell_calls[i])) != NULL && p < end; p++)
+			shell_string(x, p + strlen(shell_calls[i]), end, sp);
+	for (const char *p = code; (p = memchr(p, '`', (size_t)(end - p))) != NULL; p++) {
+		const char *e = memchr(p + 1, '`', (size_t)(end - p - 1));
+		if (!e)
+			break;
+		shell_string(x, p, end, sp); /* perl and ruby run backquotes in a shell */
+		p = e;
+	}
+}
+
 /* awk: print | "cmd", "cmd" | getline, system(), and > "file". */
 static void awk_scan(struct cctx *x, const char *code, struct span sp)
 {
@@ -102,12 +145,12 @@ static void awk_scan(struct cctx *x, const char *code, struct span sp)
 
 void code_scan(struct cctx *x, const char *lang, const char *code, size_t len, struct span sp)
 {
-	(void)len;
 	if (strcmp(lang, "awk") == 0) {
 		awk_scan(x, code, sp);
 		if (strstr(code, "system("))
 			cls_add(x, TIER_HIGH, "exec.inline_code.spawn", sp,
 			        "the awk program runs commands with system()");
+		shell_strings(x, code, len, sp);
 		return;
 	}
 	cls_add(x, TIER_MEDIUM, "exec.inline_code", sp, "runs inline %s code", lang);
@@ -115,4 +158,5 @@ void code_scan(struct cctx *x, const char *lang, const char *code, size_t len, s
 		if (strstr(code, markers[i].text))
 			cls_add(x, TIER_HIGH, markers[i].rule, sp, "the inline %s code %s (%s)", lang,
 			        markers[i].what, markers[i].text);
+	shell_strings(x, code, len, sp);
 }
