@@ -64,6 +64,7 @@ struct cctx {
 		const char *name, *val; /* arena */
 	} vars[CLS_MAX_VARS];
 	size_t nvars;
+	bool substs; /* holds $(echo WORDS)-like substitutions with known output */
 	int reading; /* 0: variables stay unknown (the first pass) */
 };
 
@@ -126,6 +127,7 @@ struct scmd {
 };
 
 struct lexer;
+struct buf;
 
 /* Returns true when name is a function the script defined. */
 bool shell_is_function(const struct cctx *x, const char *name);
@@ -142,6 +144,11 @@ void shell_script_text(struct cctx *x, const char *text, size_t len, struct span
 void shell_var_assign(struct cctx *x, const struct word *w);
 /* Notes that NAME (a literal word) may hold the literal word val. */
 void shell_var_value(struct cctx *x, const struct word *name, const struct word *val);
+/* $(BODY) or `BODY` whose output is known: `echo WORDS` or `printf WORD`
+ * of plain literal words. In the first pass, notes that the script has
+ * one and returns false; in a later reading, appends the output to out
+ * and returns true. */
+bool shell_var_subst(struct cctx *x, const char *body, size_t n, struct buf *out);
 /* In a later reading, the value $NAME stands for, or NULL. */
 const char *shell_var_lookup(const struct cctx *x, const char *name, size_t n);
 /* Classifies the script again with each set of values its variables may

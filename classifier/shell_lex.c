@@ -108,6 +108,20 @@ static bool lex_known_var(struct lexer *lx, const char *name, size_t n)
 	return false;
 }
 
+/* A substitution whose output is known, in a later reading: its output. */
+static bool lex_subst_known(struct lexer *lx, const char *body, size_t n)
+{
+	struct buf out;
+	bool known;
+
+	buf_init(&out, 0);
+	known = shell_var_subst(lx->x, body, n, &out);
+	if (known)
+		sb_put(lx, out.data ? out.data : "", out.len);
+	buf_free(&out);
+	return known;
+}
+
 /* ` ... `: unescapes the body and classifies it as a script. */
 static void lex_backtick(struct lexer *lx, unsigned *flags)
 {
@@ -129,9 +143,11 @@ static void lex_backtick(struct lexer *lx, unsigned *flags)
 	lx->pos = i + 1;
 	shell_script_text(lx->x, b.data ? b.data : "", b.len,
 	                  cls_span(lx->x, start, lx->pos - start));
+	if (!lex_subst_known(lx, b.data ? b.data : "", b.len)) {
+		sb_put(lx, lx->s + start, lx->pos - start);
+		*flags |= W_DYNAMIC | W_SUBST;
+	}
 	buf_free(&b);
-	sb_put(lx, lx->s + start, lx->pos - start);
-	*flags |= W_DYNAMIC | W_SUBST;
 }
 
 /* $(( ... )): arithmetic; returns false when it is really $( ( ... ) ). */
@@ -173,6 +189,8 @@ static void lex_subst(struct lexer *lx, unsigned *flags)
 		return;
 	}
 	lx->pos = (size_t)end + 1;
+	if (lex_subst_known(lx, lx->s + start + 2, (size_t)end - start - 2))
+		return;
 	sb_put(lx, lx->s + start, lx->pos - start);
 	*flags |= W_DYNAMIC | W_SUBST;
 }

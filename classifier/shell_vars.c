@@ -4,7 +4,8 @@
  * value the script gives a name: NAME=value (alone, or before a command,
  * whose children see it), export/local/declare/readonly NAME=value, and
  * the words of `for NAME in ...`. Later passes read the script again with
- * $NAME standing for those values, one value per name per pass.
+ * $NAME standing for those values, one value per name per pass, and a
+ * $(echo WORDS) of plain words standing for its output.
  *
  * Rules: a reading only adds findings (cls_add keeps the strictest), so a
  * value the shell would not actually hold at that point (a branch not
@@ -89,13 +90,60 @@ static int most_values(const struct cctx *x)
 	return most;
 }
 
+/* Characters of a word whose echo is itself: no quoting, expansion or
+ * operator can hide in it. */
+static const char plain[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+                            "/._~+,:=@-";
+
+bool shell_var_subst(struct cctx *x, const char *body, size_t n, struct buf *out)
+{
+	static const char *const ws = " \t";
+	char text[256];
+	const char *p, *prog;
+	size_t words = 0;
+
+	if (n >= sizeof(text))
+		return false;
+	memcpy(text, body, n);
+	text[n] = '\0';
+	p = text + strspn(text, ws);
+	prog = p;
+	p += strcspn(p, ws);
+	if (!((size_t)(p - prog) == 4 && strncmp(prog, "echo", 4) == 0) &&
+	    !((size_t)(p - prog) == 6 && strncmp(prog, "printf", 6) == 0))
+		return false;
+	for (const char *q = p; *q; q++)
+		if (!strchr(plain, *q) && !strchr(ws, *q) && *q != '\n')
+			return false;
+	if (x->reading <= 0) {
+		x->substs = true;
+		return false;
+	}
+	for (p += strspn(p, ws); *p; p += strspn(p, " \t\n")) {
+		size_t len = strcspn(p, " \t\n");
+		bool tilde = p[0] == '~' && (len == 1 || p[1] == '/') && x->home[0];
+		if (prog[0] == 'p' && words > 0)
+			break; /* printf prints its format; the rest are its arguments */
+		if (words++)
+			buf_puts(out, " ");
+		if (tilde) {
+			buf_puts(out, x->home);
+			buf_append(out, p + 1, len - 1);
+		} else {
+			buf_append(out, p, len);
+		}
+		p += len;
+	}
+	return true;
+}
+
 void shell_var_readings(struct cctx *x)
 {
 	size_t before = 0;
 
-	for (int r = 1; r <= MAX_READINGS && x->nvars > 0; r++) {
+	for (int r = 1; r <= MAX_READINGS && (x->nvars > 0 || x->substs); r++) {
 		/* done once every value was read and the last pass found no new one */
-		if (r > most_values(x) && x->nvars == before)
+		if (r > 1 && r > most_values(x) && x->nvars == before)
 			break;
 		before = x->nvars;
 		x->reading = r;
