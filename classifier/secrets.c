@@ -30,6 +30,14 @@ static const struct {
 	{".azure", "Azure credentials"},
 	{".password-store", "a password store"},
 	{".my.cnf", "MySQL passwords"},
+	{".npmrc", "npm registry tokens"},
+	{".yarnrc.yml", "yarn registry tokens"},
+	{".cargo/credentials", "crates.io tokens"},
+	{".cargo/credentials.toml", "crates.io tokens"},
+	{".gem/credentials", "RubyGems tokens"},
+	{".m2/settings.xml", "Maven repository passwords"},
+	{".terraform.d/credentials.tfrc.json", "Terraform Cloud tokens"},
+	{".config/hub", "GitHub tokens"},
 };
 
 static const struct {
@@ -48,6 +56,21 @@ static const struct {
 static const char *const key_prefixes[] = {"id_rsa", "id_ed25519", "id_ecdsa", "id_dsa"};
 static const char *const key_suffixes[] = {".pem", ".key", ".p12", ".pfx", ".jks",
                                            ".keystore", ".ppk"};
+/* Whole basenames that hold secrets wherever they are. */
+static const struct {
+	const char *name;
+	const char *why;
+} secret_files[] = {
+	{"secrets.yml", "application secrets"},
+	{"secrets.yaml", "application secrets"},
+	{"master.key", "a Rails master key"},
+	{"credentials.yml.enc", "encrypted Rails credentials"},
+	{"terraform.tfstate", "Terraform state, which holds secrets"},
+	{"terraform.tfstate.backup", "Terraform state, which holds secrets"},
+	{".htpasswd", "password hashes"},
+	{".pgpass", "PostgreSQL passwords"},
+	{".npmrc", "npm registry tokens"},
+};
 static const char *const env_benign[] = {".env.example", ".env.sample", ".env.template",
                                          ".env.dist"};
 
@@ -67,6 +90,9 @@ static const char *basename_secret(const char *base)
 				return NULL;
 		return "an environment file with secrets";
 	}
+	for (size_t i = 0; i < nitems(secret_files); i++)
+		if (strcmp(base, secret_files[i].name) == 0)
+			return secret_files[i].why;
 	for (size_t i = 0; i < nitems(key_prefixes); i++)
 		if (strncmp(base, key_prefixes[i], strlen(key_prefixes[i])) == 0)
 			return "an SSH private key";
@@ -106,10 +132,12 @@ static const char *const dot_hints[] = {
 	"ssh", "aws", "kube", "docker", "netrc", "env", "pem", "key", "gnupg", "pgpass",
 	"pypirc", "p12", "pfx", "config/gh", "config/gcloud", "vault-token", "azure",
 	"password-store", "my.cnf", "jks", "ppk", "keystore", "git-credentials",
+	"npmrc", "yarnrc", "cargo/credentials", "gem/credentials", "m2/settings", "terraform.d",
+	"config/hub", "htpasswd", "tfstate",
 };
 static const char *const other_hints[] = {
 	"id_rsa", "id_ed25519", "id_ecdsa", "id_dsa", "shadow", "sudoers", "environ",
-	"credentials", "gcloud", "/etc/ssl", "/etc/ssh/ssh_host",
+	"credentials", "gcloud", "/etc/ssl", "/etc/ssh/ssh_host", "secrets.y", "master.key",
 };
 
 /* One pass over s; compares only where a hint could start. */
@@ -122,7 +150,7 @@ bool secrets_maybe_path(const char *s)
 				if (strncmp(p + 1, dot_hints[i], strlen(dot_hints[i])) == 0)
 					return true;
 			break;
-		case 'i': case 's': case 'e': case 'c': case 'g': case '/':
+		case 'i': case 's': case 'e': case 'c': case 'g': case 'm': case '/':
 			for (size_t i = 0; i < nitems(other_hints); i++)
 				if (other_hints[i][0] == *p &&
 				    strncmp(p, other_hints[i], strlen(other_hints[i])) == 0)
