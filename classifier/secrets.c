@@ -10,11 +10,14 @@
 #include "classifier/classifier_internal.h"
 #include "core/util.h"
 
-/* Under $HOME (or /root). */
-static const struct {
-	const char *rel;
+/* A path (or part of one) that holds secrets, and what they are. */
+struct secret_row {
+	const char *match;
 	const char *why;
-} home_secrets[] = {
+};
+
+/* Under $HOME (or /root). */
+static const struct secret_row home_secrets[] = {
 	{".ssh", "SSH keys"},
 	{".aws", "AWS credentials"},
 	{".config/gcloud", "Google Cloud credentials"},
@@ -40,10 +43,7 @@ static const struct {
 	{".config/hub", "GitHub tokens"},
 };
 
-static const struct {
-	const char *path;
-	const char *why;
-} abs_secrets[] = {
+static const struct secret_row abs_secrets[] = {
 	{"/etc/shadow", "password hashes"},
 	{"/etc/gshadow", "group password hashes"},
 	{"/etc/sudoers", "sudo rules"},
@@ -57,10 +57,7 @@ static const char *const key_prefixes[] = {"id_rsa", "id_ed25519", "id_ecdsa", "
 static const char *const key_suffixes[] = {".pem", ".key", ".p12", ".pfx", ".jks",
                                            ".keystore", ".ppk"};
 /* Whole basenames that hold secrets wherever they are. */
-static const struct {
-	const char *name;
-	const char *why;
-} secret_files[] = {
+static const struct secret_row secret_files[] = {
 	{"secrets.yml", "application secrets"},
 	{"secrets.yaml", "application secrets"},
 	{"master.key", "a Rails master key"},
@@ -91,7 +88,7 @@ static const char *basename_secret(const char *base)
 		return "an environment file with secrets";
 	}
 	for (size_t i = 0; i < nitems(secret_files); i++)
-		if (strcmp(base, secret_files[i].name) == 0)
+		if (strcmp(base, secret_files[i].match) == 0)
 			return secret_files[i].why;
 	for (size_t i = 0; i < nitems(key_prefixes); i++)
 		if (strncmp(base, key_prefixes[i], strlen(key_prefixes[i])) == 0)
@@ -115,10 +112,10 @@ const char *secrets_path(const struct cctx *x, const char *abs)
 		return NULL;
 	if (hl > 1 && strncmp(abs, x->home, hl) == 0 && abs[hl] == '/')
 		for (size_t i = 0; i < nitems(home_secrets); i++)
-			if (dir_match(abs + hl + 1, home_secrets[i].rel))
+			if (dir_match(abs + hl + 1, home_secrets[i].match))
 				return home_secrets[i].why;
 	for (size_t i = 0; i < nitems(abs_secrets); i++)
-		if (strncmp(abs, abs_secrets[i].path, strlen(abs_secrets[i].path)) == 0)
+		if (strncmp(abs, abs_secrets[i].match, strlen(abs_secrets[i].match)) == 0)
 			return abs_secrets[i].why;
 	if (strstr(abs, "/.ssh/") || strstr(abs, "/.aws/") || strstr(abs, "/.gnupg/"))
 		return "another user's keys";
