@@ -31,17 +31,97 @@ static const char *str(json_t *o, const char *key)
 	return json_string_value(json_object_get(o, key));
 }
 
+/* Two A_Const nodes with the same value (their locations differ). */
+static bool const_same(json_t *a, json_t *b)
+{
+	const char *k;
+	json_t *v;
+	size_t na = 0, nb = 0;
+
+	json_object_foreach(a, k, v) {
+		if (strcmp(k, "location") == 0)
+			continue;
+		na++;
+		if (!json_equal(v, json_object_get(b, k)))
+			return false;
+	}
+	json_object_foreach(b, k, v)
+		nb += strcmp(k, "location") != 0;
+	return na == nb;
+}
+
+/* Two column references to the same column. */
+static bool column_same(json_t *a, json_t *b)
+{
+	return a && b && json_equal(json_object_get(a, "fields"), json_object_get(b, "fields"));
+}
+
+/* A WHERE that holds for every row (the tree has false and 0 as {}):
+ * true, NOT false, c = c for equal constants or one column, and an OR with
+ * one such arm or an AND of them. Agents write WHERE 1=1 as a template. */
+static bool always_true(json_t *e)
+{
+	json_t *c = json_object_get(e, "A_Const"), *x = json_object_get(e, "A_Expr"),
+	       *b = json_object_get(e, "BoolExpr"), *arg;
+	size_t i;
+
+	if (c)
+		return json_is_true(json_object_get(json_object_get(c, "boolval"), "boolval"));
+	if (x) {
+		json_t *op = json_array_get(json_object_get(x, "name"), 0);
+		json_t *l = json_object_get(x, "lexpr"), *r = json_object_get(x, "rexpr");
+		if (!str(x, "kind") || strcmp(str(x, "kind"), "AEXPR_OP") != 0 ||
+		    !str(json_object_get(op, "String"), "sval") ||
+		    strcmp(str(json_object_get(op, "String"), "sval"), "=") != 0)
+			return false;
+		if (json_object_get(l, "A_Const") && json_object_get(r, "A_Const"))
+			return const_same(json_object_get(l, "A_Const"), json_object_get(r, "A_Const"));
+		return column_same(json_object_get(l, "ColumnRef"), json_object_get(r, "ColumnRef"));
+	}
+	if (!b || !str(b, "boolop"))
+		return false;
+	json_t *args = json_object_get(b, "args");
+	if (strcmp(str(b, "boolop"), "OR_EXPR") == 0) {
+		json_array_foreach(args, i, arg)
+			if (always_true(arg))
+				return true;
+		return false;
+	}
+	if (strcmp(str(b, "boolop"), "AND_EXPR") == 0) {
+		json_array_foreach(args, i, arg)
+			if (!always_true(arg))
+				return false;
+		return json_array_size(args) > 0;
+	}
+	if (strcmp(str(b, "boolop"), "NOT_EXPR") == 0) { /* NOT false */
+		json_t *a0 = json_object_get(json_array_get(args, 0), "A_Const");
+		return a0 && json_object_get(a0, "boolval") &&
+		       !json_is_true(json_object_get(json_object_get(a0, "boolval"), "boolval"));
+	}
+	return false;
+}
+
 static void n_delete(struct sqlw *s, json_t *n)
 {
+	json_t *w = json_object_get(n, "whereClause");
+
 	add(s, TIER_HIGH, "sql.delete", "DELETE removes rows");
-	if (json_object_get(n, "whereClause") == NULL)
+	if (w == NULL)
 		add(s, TIER_HIGH, "sql.delete.no_where", "DELETE without WHERE empties the table");
+	else if (always_true(w))
+		add(s, TIER_HIGH, "sql.delete.no_where",
+		    "DELETE whose WHERE holds for every row empties the table");
 }
 
 static void n_update(struct sqlw *s, json_t *n)
 {
-	if (json_object_get(n, "whereClause") == NULL)
+	json_t *w = json_object_get(n, "whereClause");
+
+	if (w == NULL)
 		add(s, TIER_HIGH, "sql.update.no_where", "UPDATE without WHERE changes every row");
+	else if (always_true(w))
+		add(s, TIER_HIGH, "sql.update.no_where",
+		    "UPDATE whose WHERE holds for every row changes every row");
 	else
 		add(s, TIER_MEDIUM, "sql.update", "UPDATE changes rows");
 }
