@@ -226,6 +226,9 @@ void paths_read(struct cctx *x, const struct word *w, const char *p)
 		dev_tcp_host(x, abs);
 		cls_add(x, TIER_HIGH, "net.fetch", sp, "opens a network connection through %s", abs);
 	}
+	if (paths_class(x, abs) == PC_DISK) /* every file on it, every secret included */
+		cls_add(x, TIER_HIGH, "secrets.read", sp, "reads the raw device %s: all it stores",
+		        abs);
 	if ((why = secrets_path(x, abs)) != NULL)
 		cls_add(x, TIER_HIGH, "secrets.read", sp, "reads %s (%s)", abs, why);
 }

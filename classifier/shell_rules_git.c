@@ -41,6 +41,22 @@ static void g_branch(struct cctx *x, struct cmdv *c)
 		gw(x, c, "creates, renames or deletes a branch");
 }
 
+/* git rm refuses to drop uncommitted changes unless forced; -f loses
+ * them, and -r takes whole trees out of the working tree. */
+static void g_rm(struct cctx *x, struct cmdv *c)
+{
+	struct span sp = shell_span_words(x, c->w, c->n);
+	bool cached = opt_long(c, "--cached");
+
+	if (!cached && (opt_short(c, 'f', "") || opt_long(c, "--force")))
+		cls_add(x, TIER_HIGH, "fs.delete", sp,
+		        "git rm -f deletes files even with changes that were never committed");
+	if (!cached && (opt_short(c, 'r', "")))
+		cls_add(x, TIER_HIGH, "fs.delete.recursive", sp,
+		        "git rm -r deletes directory trees from the working tree");
+	gw(x, c, "removes files from the index and the working tree");
+}
+
 /* update-ref -d REF deletes a ref (a branch) outright, as branch -D does. */
 static void g_update_ref(struct cctx *x, struct cmdv *c)
 {
@@ -253,7 +269,7 @@ static const struct gsub gsubs[] = {
 	GF("fetch", g_fetch), GF("pull", g_fetch), GF("ls-remote", g_fetch),
 	GF("submodule", g_submodule),
 	GW("add"), GW("commit"), GW("merge"), GW("rebase"), GW("cherry-pick"), GW("revert"),
-	GW("am"), GW("apply"), GW("init"), GW("notes"), GW("worktree"), GW("bisect"), GW("rm"),
+	GW("am"), GW("apply"), GW("init"), GW("notes"), GW("worktree"), GW("bisect"), GF("rm", g_rm),
 	GW("mv"), GW("sparse-checkout"), GW("replace"), GW("update-index"), GW("mergetool"),
 	GW("read-tree"), GW("checkout-index"), GF("update-ref", g_update_ref), GW("symbolic-ref"),
 	GW("lfs"), GW("maintenance"), GW("repack"), GW("pack-refs"), GW("commit-tree"),

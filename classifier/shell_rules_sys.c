@@ -141,6 +141,7 @@ const struct prog rules_sys[] = {
 	POWER("shutdown"), POWER("reboot"), POWER("halt"), POWER("poweroff"),
 	FN("init", rule_init), FN("telinit", rule_init),
 	FN("systemctl", rule_systemctl), FN("service", rule_service),
+	{"launchctl", 0, NULL, TIER_HIGH, "sys.service", "loads or changes macOS services", NULL},
 	FN("crontab", rule_crontab),
 	{"at", 0, NULL, TIER_HIGH, "sys.cron", "schedules a command", NULL},
 	{"batch", 0, NULL, TIER_HIGH, "sys.cron", "schedules a command", NULL},
