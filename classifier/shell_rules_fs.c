@@ -158,6 +158,20 @@ static void link_target(struct cctx *x, const struct word *w)
 		        "links to %s: writes through the link land outside the workdir", abs);
 }
 
+/* mv's source leaves its path: moving /, the home directory or a system
+ * directory away breaks the machine as surely as deleting it. */
+static void move_source(struct cctx *x, const struct word *w)
+{
+	char abs[CLS_MAX_PATH];
+
+	paths_write(x, w, w->val, shell_span_word(x, w));
+	if (paths_resolve(x, w->val, abs, sizeof(abs)) && critical_target(x, abs))
+		cls_add(x, TIER_CRITICAL, "fs.delete.root", shell_span_word(x, w),
+		        "moves %s away: the whole filesystem, the home directory or a system "
+		        "directory",
+		        abs);
+}
+
 /* mv/cp/ln/install: -t DIR or the last operand is the target. */
 static void rule_copy(struct cctx *x, struct cmdv *c)
 {
@@ -180,7 +194,7 @@ static void rule_copy(struct cctx *x, struct cmdv *c)
 		if (strcmp(name, "ln") == 0)
 			link_target(x, w);
 		if (mv)
-			paths_write(x, w, w->val, shell_span_word(x, w));
+			move_source(x, w);
 		else
 			paths_read(x, w, w->val);
 	}
@@ -435,6 +449,30 @@ static void rule_alias(struct cctx *x, struct cmdv *c)
 	}
 }
 
+/* gpg: exporting secret keys or decrypting prints secrets; macOS security
+ * find-*-password -w/-g prints a stored password. Other uses stay what
+ * an unknown program is. */
+static void rule_keys(struct cctx *x, struct cmdv *c)
+{
+	bool gpg = strncmp(c->w[0].val, "gpg", 3) == 0, leak = false;
+	struct span sp = shell_span_words(x, c->w, c->n);
+
+	for (size_t i = 1; i < c->n; i++) {
+		const char *a = c->w[i].val;
+		if (gpg ? strncmp(a, "--export-secret", 15) == 0 || strcmp(a, "--decrypt") == 0 ||
+		                  strcmp(a, "-d") == 0
+		        : (strstr(a, "-password") && (opt_short(c, 'w', "") || opt_short(c, 'g', ""))) ||
+		                  strcmp(a, "dump-keychain") == 0)
+			leak = true;
+	}
+	if (leak)
+		cls_add(x, TIER_HIGH, "secrets.read", sp, "%s prints secret keys or passwords",
+		        c->w[0].val);
+	else
+		cls_add(x, x->o->unknown_program, "exec.unknown_program", shell_span_word(x, &c->w[0]),
+		        "runs '%s', whose other uses airlock does not judge", c->w[0].val);
+}
+
 /* export/declare/local/readonly NAME=VALUE */
 static void rule_export(struct cctx *x, struct cmdv *c)
 {
@@ -492,6 +530,7 @@ const struct prog rules_fs[] = {
 	NP("whoami"), NP("id"), NP("groups"), NP("uname"), FN("hostname", rule_hostname), NP("uptime"),
 	NP("nproc"), NP("free"), NP("ps"), NP("pgrep"), NP("top"), NP("htop"), NP("env"),
 	NP("printenv"), NP("locale"), NP("getconf"), NP("tput"), NP("clear"), NP("reset"),
+	FN("gpg", rule_keys), FN("gpg2", rule_keys), FN("security", rule_keys),
 	NP("history"), FN("alias", rule_alias), NP("unalias"), NP("set"), NP("shopt"), NP("unset"),
 	NP("read"), NP("wait"), NP("jobs"), NP("fg"), NP("bg"), NP("hash"), NP("help"),
 	NP("man"), NP("info"), NP("apropos"), NP("whatis"), NP("lscpu"), NP("lsblk"),
