@@ -202,6 +202,10 @@ struct cmdv {
 	struct span in_span;
 	bool dyn_tail;       /* more arguments appear at run time (xargs) */
 	int hops;            /* wrapper levels removed */
+	/* the program as the tables name it, set by rules_apply() for the row's
+	 * function: /usr/bin/pip -> pip, python3.11 -> python3; w[0] keeps
+	 * what was written */
+	const char *prog;
 };
 
 /* exec.env_inject when w assigns LD_PRELOAD, PATH, BASH_ENV, ... */

@@ -96,6 +96,7 @@ bool rules_apply(struct cctx *x, struct cmdv *c, const char *name)
 	if (row == NULL)
 		return false;
 	rules_generic(x, c, *row);
+	c->prog = (*row)->name; /* a program at a path is the table's program */
 	if ((*row)->fn)
 		(*row)->fn(x, c);
 	return true;

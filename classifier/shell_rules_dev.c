@@ -90,7 +90,7 @@ static void rule_pkg(struct cctx *x, struct cmdv *c)
 {
 	size_t at = 0;
 	const struct word *w = opt_first(c, "C", &at);
-	const char *prog = c->w[0].val, *v = w ? w->val : "";
+	const char *prog = c->prog, *v = w ? w->val : "";
 	struct span sp = shell_span_words(x, c->w, c->n);
 
 	if (strcmp(prog, "pip3") == 0 || strcmp(prog, "pip2") == 0)
@@ -187,7 +187,7 @@ static bool code_flag(const char *flags, const char *a)
 static void rule_interp(struct cctx *x, struct cmdv *c)
 {
 	const struct interp *ip = NULL;
-	const char *name = c->w[0].val;
+	const char *name = c->prog;
 
 	for (size_t i = 0; i < nitems(interps); i++)
 		if (strncmp(name, interps[i].name, strlen(interps[i].name)) == 0)
@@ -344,7 +344,7 @@ static void sql_host(struct cctx *x, const struct cmdv *c, const char *h, const 
 
 static void rule_sqlclient(struct cctx *x, struct cmdv *c)
 {
-	bool pg = strcmp(c->w[0].val, "psql") == 0;
+	bool pg = strcmp(c->prog, "psql") == 0;
 	const char *args = pg ? "cfhpUdvPoTLF" : "eDhPuSpo", *v;
 	bool ran = false;
 	const struct word *w;

@@ -71,7 +71,7 @@ static void rule_delete(struct cctx *x, struct cmdv *c)
 {
 	cls_add(x, TIER_HIGH, "fs.delete", shell_span_words(x, c->w, c->n), "%s destroys file data",
 	        c->w[0].val);
-	delete_targets(x, c, strcmp(c->w[0].val, "truncate") == 0 ? "sr" : "nsu", false,
+	delete_targets(x, c, strcmp(c->prog, "truncate") == 0 ? "sr" : "nsu", false,
 	               "destroys");
 }
 
@@ -176,7 +176,7 @@ static void move_source(struct cctx *x, const struct word *w)
 static void rule_copy(struct cctx *x, struct cmdv *c)
 {
 	size_t idx[64], n = opt_operands(c, 1, "tSb", idx, nitems(idx));
-	const char *t, *name = c->w[0].val;
+	const char *t, *name = c->prog;
 	const struct word *tw = opt_value(c, 't', "--target-directory", "tSb", &t);
 	bool mv = strcmp(name, "mv") == 0;
 	size_t nsrc = tw ? n : (n ? n - 1 : 0);
@@ -217,7 +217,7 @@ static void rule_chmod(struct cctx *x, struct cmdv *c)
 
 	cls_add(x, TIER_MEDIUM, "fs.chmod", shell_span_words(x, c->w, c->n),
 	        "changes file permissions or owners");
-	if (n && !ref && strcmp(c->w[0].val, "chmod") == 0 && setuid_mode(c->w[idx[0]].val))
+	if (n && !ref && strcmp(c->prog, "chmod") == 0 && setuid_mode(c->w[idx[0]].val))
 		cls_add(x, TIER_HIGH, "fs.chmod.setuid", shell_span_word(x, &c->w[idx[0]]),
 		        "sets the setuid or setgid bit");
 	for (size_t i = ref ? 0 : 1; i < n; i++) {
@@ -410,7 +410,7 @@ static void rule_cd(struct cctx *x, struct cmdv *c)
 	const struct word *d = opt_first(c, "", NULL);
 	char abs[CLS_MAX_PATH];
 
-	if (strcmp(c->w[0].val, "popd") == 0 || (d && strcmp(d->val, "-") == 0) ||
+	if (strcmp(c->prog, "popd") == 0 || (d && strcmp(d->val, "-") == 0) ||
 	    (d && (d->flags & (W_DYNAMIC | W_GLOB)))) {
 		x->cwd = NULL;
 		return;
@@ -454,7 +454,7 @@ static void rule_alias(struct cctx *x, struct cmdv *c)
  * an unknown program is. */
 static void rule_keys(struct cctx *x, struct cmdv *c)
 {
-	bool gpg = strncmp(c->w[0].val, "gpg", 3) == 0, leak = false;
+	bool gpg = strncmp(c->prog, "gpg", 3) == 0, leak = false;
 	struct span sp = shell_span_words(x, c->w, c->n);
 
 	for (size_t i = 1; i < c->n; i++) {

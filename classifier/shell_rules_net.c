@@ -199,7 +199,7 @@ static void rule_copy_remote(struct cctx *x, struct cmdv *c)
 	if (opt_long(c, "--delete") || opt_long(c, "--remove-source-files"))
 		cls_add(x, TIER_HIGH, "fs.delete", shell_span_words(x, c->w, c->n),
 		        "deletes files that are not in the source");
-	if (remote_src || strcmp(c->w[0].val, "sftp") == 0 || n <= 1)
+	if (remote_src || strcmp(c->prog, "sftp") == 0 || n <= 1)
 		fetch(x, c, "copies files over the network");
 }
 

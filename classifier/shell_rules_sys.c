@@ -108,11 +108,11 @@ static void rule_ip(struct cctx *x, struct cmdv *c)
 
 static void rule_mount(struct cctx *x, struct cmdv *c)
 {
-	if (c->n > 1 && strcmp(c->w[0].val, "mount") == 0 && !(c->n == 2 && c->w[1].val[0] == '-' &&
+	if (c->n > 1 && strcmp(c->prog, "mount") == 0 && !(c->n == 2 && c->w[1].val[0] == '-' &&
 	                                                        strcmp(c->w[1].val, "-a") != 0))
 		cls_add(x, TIER_HIGH, "sys.admin", shell_span_words(x, c->w, c->n),
 		        "mounts or unmounts filesystems");
-	else if (strcmp(c->w[0].val, "mount") != 0)
+	else if (strcmp(c->prog, "mount") != 0)
 		cls_add(x, TIER_HIGH, "sys.admin", shell_span_words(x, c->w, c->n),
 		        "mounts or unmounts filesystems");
 }
