@@ -154,7 +154,8 @@ static void remote_script(struct cctx *x, const struct cmdv *c, size_t from)
 			buf_puts(&b, " ");
 		buf_append(&b, c->w[i].val, c->w[i].len);
 	}
-	shell_script_text(x, b.data ? b.data : "", b.len, shell_span_words(x, c->w + from, c->n - from));
+	shell_script_text(x, b.data ? b.data : "", b.len,
+	                  shell_span_words(x, c->w + from, c->n - from));
 	buf_free(&b);
 }
 

@@ -239,14 +239,13 @@ void ns_launch(const struct ns_shell *sh, const struct ns_cmd *cmd, struct sbx_r
 
 /* pool_run()'s answer when no built sandbox fits: build one for the call. */
 #define POOL_MISS (-2)
-/* True between exec_pool_start() and exec_pool_stop(). */
-bool pool_enabled(void);
 /* Runs cmd in a sandbox built ahead for this shell: 0 or -1 as
- * exec_spawn_wait(), or POOL_MISS when none was ready or it failed before
- * the command started (nothing ran). */
+ * exec_spawn_wait(), or POOL_MISS when no pool runs (see exec_pool_start),
+ * none was ready, or it failed before the command started (nothing ran). */
 int pool_run(const struct ns_shell *sh, const struct ns_cmd *cmd, const struct exec_spec *spec,
              struct exec_result *res, char **errstr);
-/* Asks for sandboxes like sh to be kept ready (copies what it needs). */
+/* Asks for sandboxes like sh to be kept ready (copies what it needs); a
+ * no-op when no pool runs. */
 void pool_want(const struct ns_shell *sh);
 
 /* ---- environment (env.c) ------------------------------------------------ */

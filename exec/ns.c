@@ -581,10 +581,9 @@ static int run_fresh(struct ns_state *st, struct exec_result *res, char **errstr
 static int ns_run(void *state, struct exec_result *res, char **errstr)
 {
 	struct ns_state *st = state;
-	bool pooled = st->spec->capture && !st->spec->overlay_dir && pool_enabled();
 	int rc;
 
-	if (pooled) {
+	if (st->spec->capture && !st->spec->overlay_dir) {
 		rc = pool_run(&st->sh, &st->cmd, st->spec, res, errstr);
 		if (rc != POOL_MISS)
 			return rc;

@@ -180,14 +180,6 @@ static void *slot_main(void *arg)
 	return NULL;
 }
 
-bool pool_enabled(void)
-{
-	pthread_mutex_lock(&pool.lock);
-	bool on = pool.on;
-	pthread_mutex_unlock(&pool.lock);
-	return on;
-}
-
 /* The slot whose waiting build fits sh, or NULL (pool.lock held). */
 static struct slot *slot_ready(const struct ns_shell *sh)
 {
@@ -208,9 +200,12 @@ int pool_run(const struct ns_shell *sh, const struct ns_cmd *cmd, const struct e
 	struct slot *sl;
 	int rc;
 
-	capture_reap_late();
 	pthread_mutex_lock(&pool.lock);
-	sl = pool.on ? slot_ready(sh) : NULL;
+	if (!pool.on) { /* not a long-running caller: nothing to count */
+		pthread_mutex_unlock(&pool.lock);
+		return POOL_MISS;
+	}
+	sl = slot_ready(sh);
 	if (sl) {
 		b = sl->cur;
 		sl->taken = true;
@@ -230,6 +225,7 @@ int pool_run(const struct ns_shell *sh, const struct ns_cmd *cmd, const struct e
 	pool.hits++;
 	pthread_mutex_unlock(&pool.lock);
 	b->sp.pooled = true;
+	capture_reap_late();
 	rc = spawn_wait(&b->sp, spec, start, res, NULL, errstr);
 	build_free(b);
 	return rc;
