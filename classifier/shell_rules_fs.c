@@ -452,22 +452,25 @@ static void rule_alias(struct cctx *x, struct cmdv *c)
 /* gpg: exporting secret keys or decrypting prints secrets; macOS security
  * find-*-password -w/-g prints a stored password. Other uses stay what
  * an unknown program is. */
+/* True when this gpg or security word makes the program print a secret. */
+static bool key_leak(const struct cmdv *c, bool gpg, const char *a)
+{
+	if (gpg)
+		return strncmp(a, "--export-secret", 15) == 0 || strcmp(a, "--decrypt") == 0 ||
+		       strcmp(a, "-d") == 0;
+	return strcmp(a, "dump-keychain") == 0 ||
+	       (strstr(a, "-password") && (opt_short(c, 'w', "") || opt_short(c, 'g', "")));
+}
+
 static void rule_keys(struct cctx *x, struct cmdv *c)
 {
 	bool gpg = strncmp(c->prog, "gpg", 3) == 0, leak = false;
-	struct span sp = shell_span_words(x, c->w, c->n);
 
-	for (size_t i = 1; i < c->n; i++) {
-		const char *a = c->w[i].val;
-		if (gpg ? strncmp(a, "--export-secret", 15) == 0 || strcmp(a, "--decrypt") == 0 ||
-		                  strcmp(a, "-d") == 0
-		        : (strstr(a, "-password") && (opt_short(c, 'w', "") || opt_short(c, 'g', ""))) ||
-		                  strcmp(a, "dump-keychain") == 0)
-			leak = true;
-	}
+	for (size_t i = 1; i < c->n && !leak; i++)
+		leak = key_leak(c, gpg, c->w[i].val);
 	if (leak)
-		cls_add(x, TIER_HIGH, "secrets.read", sp, "%s prints secret keys or passwords",
-		        c->w[0].val);
+		cls_add(x, TIER_HIGH, "secrets.read", shell_span_words(x, c->w, c->n),
+		        "%s prints secret keys or passwords", c->w[0].val);
 	else
 		cls_add(x, x->o->unknown_program, "exec.unknown_program", shell_span_word(x, &c->w[0]),
 		        "runs '%s', whose other uses airlock does not judge", c->w[0].val);
