@@ -162,12 +162,17 @@ enum op {
 	OP_SEMI, OP_AND, OP_OR, OP_PIPE, OP_PIPE_ERR, OP_BG, OP_NL,
 	OP_LPAREN, OP_RPAREN, OP_DSEMI,
 };
+#define CLS_MAX_SPLIT 16 /* field splits one word may carry */
 struct token {
 	enum tok_kind kind;
 	enum op op;
 	struct word w;
 	struct redir *r;
 	size_t off;
+	/* Where the shell splits w into fields: offsets in w.val of IFS bytes
+	 * that came from unquoted expansions of known values. */
+	unsigned split[CLS_MAX_SPLIT];
+	size_t nsplit;
 };
 struct lexer {
 	struct cctx *x;
@@ -181,10 +186,17 @@ struct lexer {
 	char *sb;             /* scratch for word values: arena, then heap */
 	size_t sblen, sbcap;
 	bool sbheap;
+	int in_dq;            /* inside "...": expansions are not split */
+	unsigned split[CLS_MAX_SPLIT]; /* the current word's, as in struct token */
+	size_t nsplit;
+	bool split_over;      /* more splits than fit: the word is unknown */
 };
 void lex_init(struct lexer *lx, struct cctx *x, const char *s, size_t n, size_t pos);
 void lex_fini(struct lexer *lx);
 void lex_next(struct lexer *lx, struct token *t);
+/* The fields word token t splits into (arena words in *out); 1 and t's own
+ * word when it does not split. */
+size_t lex_fields(struct cctx *x, const struct token *t, struct word **out);
 /* Reads a $( ) body by parsing it; returns the offset of its ')' or -1. */
 long shell_parse_subst(struct cctx *x, const char *s, size_t n, size_t pos);
 

@@ -87,25 +87,41 @@ static bool is_name_char(char c)
 	return isalnum((unsigned char)c) || c == '_';
 }
 
+/* An expansion's value: outside double quotes the shell splits it into
+ * fields at the bytes of IFS (the script's own, when it set one), so
+ * `f="-rf /"; rm $f` is rm with two arguments. The split points are noted
+ * for the parser; the value keeps its bytes for every other reader. */
+static void sb_put_expanded(struct lexer *lx, const char *v, size_t n)
+{
+	const char *ifs = lx->in_dq ? "" : shell_var_lookup(lx->x, "IFS", 3);
+
+	if (ifs == NULL)
+		ifs = " \t\n";
+	for (size_t i = 0; *ifs && i < n; i++) {
+		if (v[i] == '\0' || strchr(ifs, v[i]) == NULL)
+			continue;
+		if (lx->nsplit == nitems(lx->split))
+			lx->split_over = true;
+		else
+			lx->split[lx->nsplit++] = (unsigned)(lx->sblen + i);
+	}
+	sb_put(lx, v, n);
+}
+
 /* Known variables expand to their value; the rest stay raw and dynamic.
  * In a later reading, the script's own literal values count as known. */
 static bool lex_known_var(struct lexer *lx, const char *name, size_t n)
 {
 	const char *v = shell_var_lookup(lx->x, name, n);
 
-	if (v) {
-		sb_puts(lx, v);
-		return true;
-	}
-	if (n == 4 && memcmp(name, "HOME", 4) == 0 && lx->x->home[0]) {
-		sb_puts(lx, lx->x->home);
-		return true;
-	}
-	if (n == 3 && memcmp(name, "PWD", 3) == 0 && lx->x->cwd) {
-		sb_puts(lx, lx->x->cwd);
-		return true;
-	}
-	return false;
+	if (v == NULL && n == 4 && memcmp(name, "HOME", 4) == 0 && lx->x->home[0])
+		v = lx->x->home;
+	if (v == NULL && n == 3 && memcmp(name, "PWD", 3) == 0 && lx->x->cwd)
+		v = lx->x->cwd;
+	if (v == NULL)
+		return false;
+	sb_put_expanded(lx, v, strlen(v));
+	return true;
 }
 
 /* A substitution whose output is known, in a later reading: its output. */
@@ -117,7 +133,7 @@ static bool lex_subst_known(struct lexer *lx, const char *body, size_t n)
 	buf_init(&out, 0);
 	known = shell_var_subst(lx->x, body, n, &out);
 	if (known)
-		sb_put(lx, out.data ? out.data : "", out.len);
+		sb_put_expanded(lx, out.data ? out.data : "", out.len);
 	buf_free(&out);
 	return known;
 }
@@ -331,7 +347,7 @@ static void lex_dollar(struct lexer *lx, unsigned *flags, bool in_dq)
 }
 
 /* "..." (or a here-document body when heredoc: no closing quote). */
-static void lex_dq(struct lexer *lx, unsigned *flags, bool heredoc)
+static void lex_dq_body(struct lexer *lx, unsigned *flags, bool heredoc)
 {
 	size_t start = lx->pos;
 
@@ -360,6 +376,13 @@ static void lex_dq(struct lexer *lx, unsigned *flags, bool heredoc)
 	}
 	if (!heredoc)
 		lex_fail(lx, "unbalanced double quote", start);
+}
+
+static void lex_dq(struct lexer *lx, unsigned *flags, bool heredoc)
+{
+	lx->in_dq++;
+	lex_dq_body(lx, flags, heredoc);
+	lx->in_dq--;
 }
 
 /* How far lex_is_brace and lex_is_bracket look ahead; past it they answer
@@ -515,6 +538,8 @@ static void lex_word(struct lexer *lx, struct token *t)
 	unsigned flags = 0;
 
 	lx->sblen = 0;
+	lx->nsplit = 0;
+	lx->split_over = false;
 	if (lx->cmdpos)
 		alen = assign_len(lx->s + start, lx->n - start);
 	while (lx->pos < lx->n && lx->err == NULL) {
@@ -528,7 +553,11 @@ static void lex_word(struct lexer *lx, struct token *t)
 		lex_word_char(lx, &flags, start, alen);
 	}
 	if (alen)
-		flags |= W_ASSIGN;
+		flags |= W_ASSIGN; /* assignments are not split */
+	else if (lx->split_over)
+		flags |= W_DYNAMIC;
+	else
+		memcpy(t->split, lx->split, (t->nsplit = lx->nsplit) * sizeof(*t->split));
 	t->kind = lx->err ? TOK_ERR : TOK_WORD;
 	t->w.val = arena_strndup(lx->x->a, lx->sb, lx->sblen);
 	t->w.len = lx->sblen;
@@ -744,4 +773,31 @@ void lex_next(struct lexer *lx, struct token *t)
 			return;
 	}
 	lex_word(lx, t);
+}
+
+size_t lex_fields(struct cctx *x, const struct token *t, struct word **out)
+{
+	struct word *f;
+	size_t n = 0, from = 0;
+
+	if (t->nsplit == 0) {
+		*out = (struct word *)&t->w;
+		return 1;
+	}
+	f = arena_alloc(x->a, (t->nsplit + 1) * sizeof(*f));
+	for (size_t i = 0; i <= t->nsplit; i++) {
+		size_t to = i < t->nsplit && t->split[i] < t->w.len ? t->split[i] : t->w.len;
+		if (to > from) { /* runs of IFS bytes make no empty fields */
+			f[n] = t->w;
+			f[n].val = arena_strndup(x->a, t->w.val + from, to - from);
+			f[n].len = to - from;
+			f[n].verbatim = false;
+			n++;
+		}
+		if (to == t->w.len)
+			break;
+		from = to + 1;
+	}
+	*out = f;
+	return n;
 }

@@ -63,8 +63,13 @@ static void *grow(struct arena *a, void *old, size_t n, size_t *cap, size_t size
 static void add_word(struct parser *p, const struct token *t)
 {
 	struct scmd *c = cur_cmd(p, t->w.off);
-	c->w = grow(p->x->a, c->w, c->nw, &c->capw, sizeof(*c->w));
-	c->w[c->nw++] = t->w;
+	struct word *f;
+	size_t n = lex_fields(p->x, t, &f);
+
+	for (size_t i = 0; i < n; i++) {
+		c->w = grow(p->x->a, c->w, c->nw, &c->capw, sizeof(*c->w));
+		c->w[c->nw++] = f[i];
+	}
 	c->end = t->w.off + t->w.rawlen;
 }
 
@@ -205,8 +210,12 @@ static enum step parse_for(struct parser *p, size_t off)
 	name = t.w;
 	lex_next(&p->lx, &t);
 	if (t.kind == TOK_WORD && strcmp(t.w.val, "in") == 0) {
-		for (lex_next(&p->lx, &t); t.kind == TOK_WORD; lex_next(&p->lx, &t))
-			shell_var_value(p->x, &name, &t.w);
+		for (lex_next(&p->lx, &t); t.kind == TOK_WORD; lex_next(&p->lx, &t)) {
+			struct word *f;
+			size_t n = lex_fields(p->x, &t, &f);
+			for (size_t i = 0; i < n; i++)
+				shell_var_value(p->x, &name, &f[i]);
+		}
 	}
 	if (t.kind != TOK_OP || (t.op != OP_SEMI && t.op != OP_NL)) {
 		fail(p, "for loop header not understood", t.off);
