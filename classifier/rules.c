@@ -51,6 +51,7 @@ static const struct classify_rule rules[] = {
 	{"net.listen", H, "listening for connections", "nc -l 8080"},
 	{"pkg.install", H, "installing packages", "pip install requests"},
 	{"pkg.remove", H, "removing packages", "apt-get remove curl"},
+	{"pkg.config", H, "changing where a package manager installs from", "npm config set registry URL"},
 	{"sys.disk", C, "writing onto a block device, mkfs, partitioning", "dd if=x of=/dev/sda"},
 	{"sys.kill", M, "signalling processes (pkill, killall: high)", "kill 1234"},
 	{"sys.kill.all", C, "kill -1 or init", "kill -9 -1"},

@@ -27,15 +27,15 @@ struct verb {
 static const struct verb verbs[] = {
 	{"pip", "install", INST}, {"pip", "uninstall", RMV}, {"pip", "download", NETF},
 	{"pip", "list show freeze check help config cache debug inspect hash index --version", LOW},
-	{"npm", "install i add ci update up upgrade isntall in create init", INST},
+	{"npm", "install i add ci update up upgrade isntall in create init exec x", INST},
 	{"npm", "uninstall remove rm un r unlink", RMV}, {"npm", "publish", PUB},
-	{"npm", "run run-script test t start build exec x restart stop rebuild pack", BLD},
+	{"npm", "run run-script test t start build restart stop rebuild pack", BLD},
 	{"npm", "ls list view info outdated help why audit config --version -v doctor prefix root bin", LOW},
 	{"yarn", " install add upgrade up dlx create import", INST}, {"yarn", "remove", RMV},
 	{"yarn", "publish npm", PUB}, {"yarn", "list info why --version help config", LOW},
 	{"pnpm", "install i add update up dlx create import", INST}, {"pnpm", "remove rm un uninstall", RMV},
 	{"pnpm", "publish", PUB}, {"pnpm", "run test t start build exec", BLD},
-	{"pnpm", "ls list outdated why --version help", LOW},
+	{"pnpm", "ls list outdated why --version help config", LOW},
 	{"bun", "install i add update create x", INST}, {"bun", "remove rm", RMV},
 	{"bun", "run test build", BLD},
 	{"cargo", "install add", INST}, {"cargo", "uninstall remove", RMV}, {"cargo", "publish", PUB},
@@ -71,6 +71,14 @@ static const struct verb verbs[] = {
 	{"poetry", "build check", BLD}, {"poetry", "show --version", LOW}, {"poetry", "publish", PUB},
 	{"composer", "require install update", INST}, {"composer", "remove", RMV},
 	{"dotnet", "add restore tool", INST}, {"dotnet", "build test run publish pack clean format", BLD},
+	{"pdm", "add install update sync lock", INST}, {"pdm", "remove", RMV},
+	{"pdm", "run build", BLD}, {"pdm", "list show info --version", LOW}, {"pdm", "publish", PUB},
+	{"hatch", "run shell env test", INST}, {"hatch", "build clean", BLD},
+	{"hatch", "publish", PUB}, {"hatch", "version status --version", LOW},
+	{"rustup", "install toolchain update target component default self", INST},
+	{"rustup", "show which --version help", LOW},
+	{"nix", "run shell profile develop", INST}, {"nix", "build flake", BLD},
+	{"nix", "search eval log why-depends --version", LOW},
 	{"make", "install", INST},
 	{"twine", "upload register", PUB}, {"twine", "check --version", LOW},
 };
@@ -83,6 +91,31 @@ static bool has_verb(const char *list, const char *v)
 	for (const char *p = list; (p = strstr(p, v)) != NULL; p++)
 		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0') && n)
 			return true;
+	return false;
+}
+
+/* `npm config set registry ...`, `pip config set global.index-url ...`:
+ * every later install trusts where these point. */
+static bool pkg_config_write(struct cctx *x, const struct cmdv *c, size_t at, struct span sp)
+{
+	static const char writes[] = "set delete rm unset edit fix";
+	const char *v = at + 1 < c->n ? c->w[at + 1].val : "";
+
+	if (!has_verb(writes, v) && !(c->w[at + 1 < c->n ? at + 1 : at].flags & W_DYNAMIC))
+		return false;
+	cls_add(x, TIER_HIGH, "pkg.config", sp,
+	        "changes %s's configuration (registries, indexes, install scripts), "
+	        "which later installs trust", c->w[0].val);
+	return true;
+}
+
+/* `go run PKG@VERSION` downloads the module first; the package is the
+ * first word after run's flags, the rest are the program's arguments. */
+static bool go_run_remote(const struct cmdv *c, size_t at)
+{
+	for (size_t i = at + 1; i < c->n; i++)
+		if (c->w[i].val[0] != '-')
+			return strchr(c->w[i].val, '@') != NULL;
 	return false;
 }
 
@@ -99,6 +132,10 @@ static void rule_pkg(struct cctx *x, struct cmdv *c)
 		const struct word *n = at + 1 < c->n ? &c->w[at + 1] : NULL;
 		v = n ? n->val : "";
 	}
+	if (w && strcmp(v, "config") == 0 && pkg_config_write(x, c, at, sp))
+		return;
+	if (strcmp(prog, "go") == 0 && strcmp(v, "run") == 0 && go_run_remote(c, at))
+		v = "install";
 	for (size_t i = 0; i < nitems(verbs); i++) {
 		if (strcmp(verbs[i].prog, prog) != 0 || !has_verb(verbs[i].verbs, v))
 			continue;
@@ -184,6 +221,64 @@ static bool code_flag(const char *flags, const char *a)
 	return a[0] && has_verb(flags, a);
 }
 
+static size_t first_arg(const struct cmdv *c)
+{
+	for (size_t i = 1; i < c->n; i++)
+		if (c->w[i].val[0] != '-')
+			return i;
+	return c->n;
+}
+
+/* deno VERB: install and build verbs settle the call (true); run, serve
+ * and eval are followed by the script or code, read as for any
+ * interpreter (false). */
+static bool deno_verb(struct cctx *x, const struct cmdv *c, const char *v)
+{
+	static const char inst[] = "install add upgrade uninstall",
+	                  build[] = "fmt lint check doc info task test bench compile coverage";
+	struct span sp = shell_span_words(x, c->w, c->n);
+
+	if (has_verb(inst, v))
+		cls_add(x, TIER_HIGH, "pkg.install", sp, "installs packages (downloads and runs their code)");
+	else if (has_verb(build, v))
+		cls_add(x, TIER_MEDIUM, "exec.build", sp, "runs a build, test or project script");
+	else
+		return false;
+	return true;
+}
+
+/* A script given as a URL (deno run https://..., php http://...) is code
+ * fetched from the network. */
+static bool remote_script(struct cctx *x, const struct cmdv *c, size_t i)
+{
+	const char *a = c->w[i].val;
+
+	if (strncmp(a, "http://", 7) != 0 && strncmp(a, "https://", 8) != 0)
+		return false;
+	net_add_url(x, a);
+	cls_add(x, TIER_HIGH, "net.fetch", shell_span_word(x, &c->w[i]),
+	        "runs code fetched from %s", a);
+	return true;
+}
+
+/* python setup.py install|develop puts the package into site-packages. */
+static bool setup_py_install(struct cctx *x, const struct cmdv *c, size_t i)
+{
+	const char *a = c->w[i].val, *base = strrchr(a, '/');
+
+	base = base ? base + 1 : a;
+	if (strcmp(base, "setup.py") != 0)
+		return false;
+	for (size_t k = i + 1; k < c->n; k++)
+		if (strcmp(c->w[k].val, "install") == 0 || strcmp(c->w[k].val, "develop") == 0) {
+			paths_read(x, &c->w[i], a);
+			cls_add(x, TIER_HIGH, "pkg.install", shell_span_words(x, c->w, c->n),
+			        "installs the package (runs its setup.py)");
+			return true;
+		}
+	return false;
+}
+
 static void rule_interp(struct cctx *x, struct cmdv *c)
 {
 	const struct interp *ip = NULL;
@@ -214,7 +309,15 @@ static void rule_interp(struct cctx *x, struct cmdv *c)
 			python_module(x, c, i + 1);
 			return;
 		}
+		if (a[0] != '-' && strcmp(name, "deno") == 0 && i == first_arg(c)) {
+			if (deno_verb(x, c, a))
+				return;
+			if (strcmp(a, "eval") != 0)
+				continue; /* run, serve: the script comes next */
+		}
 		if (a[0] != '-') {
+			if (remote_script(x, c, i) || setup_py_install(x, c, i))
+				return;
 			if (c->w[i].flags & W_PROCSUB) {
 				cls_add(x, TIER_HIGH, "exec.pipe_to_shell", shell_span_word(x, &c->w[i]),
 				        "runs the output of another command as code");
@@ -430,10 +533,12 @@ const struct prog rules_dev[] = {
 	PKG("cargo"), PKG("go"), PKG("gem"), PKG("bundle"), PKG("apt"), PKG("apt-get"),
 	PKG("aptitude"), PKG("dnf"), PKG("yum"), PKG("zypper"), PKG("apk"), PKG("brew"),
 	PKG("conda"), PKG("mamba"), PKG("snap"), PKG("flatpak"), PKG("pipx"), PKG("uv"),
-	PKG("poetry"), PKG("composer"), PKG("dotnet"), PKG("make"), PKG("twine"),
+	PKG("poetry"), PKG("composer"), PKG("dotnet"), PKG("make"), PKG("twine"), PKG("pdm"),
+	PKG("hatch"), PKG("rustup"), PKG("nix"),
 	{"pacman", 0, NULL, TIER_LOW, NULL, NULL, rule_pacman},
 	INSTALLER("npx"), INSTALLER("pnpx"), INSTALLER("bunx"), INSTALLER("uvx"),
-	INSTALLER("dpkg"), INSTALLER("rpm"), INSTALLER("easy_install"),
+	INSTALLER("dpkg"), INSTALLER("rpm"), INSTALLER("easy_install"), INSTALLER("nix-env"),
+	INSTALLER("nix-shell"),
 	BUILD("cmake"), BUILD("ninja"), BUILD("meson"), BUILD("gcc"), BUILD("g++"), BUILD("cc"),
 	BUILD("c++"), BUILD("clang"), BUILD("clang++"), BUILD("ld"), BUILD("as"), BUILD("ar"),
 	BUILD("rustc"), BUILD("javac"), BUILD("java"), BUILD("mvn"), BUILD("gradle"),
