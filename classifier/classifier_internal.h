@@ -66,6 +66,7 @@ struct cctx {
 	size_t nvars;
 	bool substs; /* holds $(echo WORDS)-like substitutions with known output */
 	int reading; /* 0: variables stay unknown (the first pass) */
+	int sql_body; /* reading SQL inside a function body or DO block (sql.c) */
 };
 
 /* Maps an offset range of the current frame to a subject span. */

@@ -15,9 +15,13 @@
 
 struct sqlw {
 	struct cctx *x;
-	struct span sp; /* the current statement */
+	struct span sp;   /* the current statement */
+	const char *stmt; /* its text (not NUL-terminated) */
+	size_t stmtlen;
 	int depth;
 };
+
+#define MAX_BODY_DEPTH 4 /* function bodies inside function bodies */
 
 typedef void (*node_fn)(struct sqlw *s, json_t *node);
 
@@ -132,6 +136,46 @@ static void n_insert(struct sqlw *s, json_t *n)
 	add(s, TIER_MEDIUM, "sql.insert", "INSERT adds rows");
 }
 
+/* MERGE: each WHEN clause is an INSERT, UPDATE or DELETE of its own. */
+static void n_merge(struct sqlw *s, json_t *n)
+{
+	json_t *w;
+	size_t i;
+
+	json_array_foreach(json_object_get(n, "mergeWhenClauses"), i, w) {
+		const char *cmd = str(json_object_get(w, "MergeWhenClause"), "commandType");
+		if (cmd && strcmp(cmd, "CMD_DELETE") == 0)
+			add(s, TIER_HIGH, "sql.delete", "MERGE ... THEN DELETE removes rows");
+		else if (cmd && strcmp(cmd, "CMD_UPDATE") == 0)
+			add(s, TIER_MEDIUM, "sql.update", "MERGE ... THEN UPDATE changes rows");
+		else if (cmd && strcmp(cmd, "CMD_INSERT") == 0)
+			add(s, TIER_MEDIUM, "sql.insert", "MERGE ... THEN INSERT adds rows");
+	}
+}
+
+/* SET of a setting that switches off what keeps data consistent. */
+static void n_set(struct sqlw *s, json_t *n)
+{
+	const char *name = str(n, "name");
+
+	if (name && strcasecmp(name, "session_replication_role") == 0)
+		add(s, TIER_HIGH, "sql.admin",
+		    "session_replication_role turns off triggers and foreign-key checks");
+}
+
+static void n_maintenance(struct sqlw *s, json_t *n)
+{
+	(void)n;
+	add(s, TIER_MEDIUM, "sql.other", "VACUUM and REINDEX rewrite storage and can lock tables "
+	                                 "other sessions use");
+}
+
+static void n_vacuum(struct sqlw *s, json_t *n)
+{
+	if (json_is_true(json_object_get(n, "is_vacuumcmd"))) /* ANALYZE only reads */
+		n_maintenance(s, n);
+}
+
 static void n_drop(struct sqlw *s, json_t *n)
 {
 	const char *type = str(n, "removeType"), *beh = str(n, "behavior");
@@ -191,30 +235,134 @@ static void n_create(struct sqlw *s, json_t *n)
 	add(s, TIER_MEDIUM, "sql.create", "CREATE adds a database object");
 }
 
+/* SQL text found inside a function body, read like any other SQL. */
+static void body_sql(struct sqlw *s, const char *sql)
+{
+	s->x->sql_body++;
+	sql_classify(s->x, sql, strlen(sql), false, 0, s->sp);
+	s->x->sql_body--;
+}
+
+/* The statements of a PL/pgSQL body (pg_query_parse_plpgsql's tree): each
+ * SQL statement and each SELECT it evaluates is read as SQL; EXECUTE of a
+ * string built at run time cannot be read. */
+static void walk_plpgsql(struct sqlw *s, json_t *j, int depth)
+{
+	const char *key, *q;
+	json_t *val;
+	size_t i;
+
+	if (depth > 200) {
+		add(s, TIER_HIGH, "parse.too_deep", "the function body is nested too deeply to read");
+		return;
+	}
+	if (json_is_array(j))
+		json_array_foreach(j, i, val)
+			walk_plpgsql(s, val, depth + 1);
+	json_object_foreach(j, key, val) {
+		if (strcmp(key, "PLpgSQL_stmt_dynexecute") == 0 || strcmp(key, "PLpgSQL_stmt_dynfors") == 0)
+			add(s, TIER_HIGH, "sql.exec", "runs SQL built at run time (EXECUTE)");
+		if (strcmp(key, "sqlstmt") == 0 && (q = str(json_object_get(val, "PLpgSQL_expr"), "query")))
+			body_sql(s, q);
+		else if (strcmp(key, "PLpgSQL_expr") == 0 && (q = str(val, "query")) != NULL &&
+		         (strncasecmp(q, "SELECT", 6) == 0 || strncasecmp(q, "WITH", 4) == 0))
+			body_sql(s, q); /* PERFORM, FOR ... IN, RETURN QUERY; not bare expressions */
+		else if (json_is_object(val) || json_is_array(val))
+			walk_plpgsql(s, val, depth + 1);
+	}
+}
+
+/* A body of LANGUAGE plpgsql (or a DO block): parsed by libpg_query's
+ * PL/pgSQL parser from the whole statement. */
+static void body_plpgsql(struct sqlw *s)
+{
+	char *err = NULL;
+	const struct lazy_pgquery *pg = lazy_pgquery(&err);
+	PgQueryPlpgsqlParseResult r;
+	json_t *root;
+
+	free(err); /* sql_classify already failed closed on a missing library */
+	if (pg == NULL)
+		return;
+	r = pg->pg_query_parse_plpgsql(arena_strndup(s->x->a, s->stmt, s->stmtlen));
+	root = r.error ? NULL : json_loads(r.plpgsql_funcs, 0, NULL);
+	if (root == NULL)
+		add(s, TIER_HIGH, "sql.unparsed", "the PL/pgSQL body cannot be read with certainty");
+	else
+		walk_plpgsql(s, root, 0);
+	json_decref(root);
+	pg->pg_query_free_plpgsql_parse_result(r);
+}
+
+/* What a function or DO block will run: its language, and its body read
+ * as SQL (sql, plpgsql). Nesting past MAX_BODY_DEPTH is not read. */
+static void read_body(struct sqlw *s, const char *lang, const char *body)
+{
+	if (s->x->sql_body >= MAX_BODY_DEPTH) {
+		add(s, TIER_HIGH, "parse.too_deep", "function bodies are nested too deeply to read");
+		return;
+	}
+	if (strcasecmp(lang, "sql") == 0 && body)
+		body_sql(s, body);
+	else if (strcasecmp(lang, "plpgsql") == 0)
+		body_plpgsql(s);
+}
+
+/* A DefElem's string value (a String, or the first of a List of them). */
+static const char *defelem_str(json_t *d)
+{
+	json_t *arg = json_object_get(d, "arg");
+	json_t *items = json_object_get(json_object_get(arg, "List"), "items");
+
+	if (items)
+		arg = json_array_get(items, 0);
+	return str(json_object_get(arg, "String"), "sval");
+}
+
 static void n_function(struct sqlw *s, json_t *n)
 {
 	static const char *const unsafe[] = {"c", "internal", "plpythonu", "plpython3u",
 	                                     "plperlu", "pltclu", "plsh"};
-	json_t *opts = json_object_get(n, "options"), *o;
+	json_t *o;
+	const char *lang = "sql", *body = NULL;
 	size_t i;
 
-	json_array_foreach(opts, i, o) {
+	json_array_foreach(json_object_get(n, "options"), i, o) {
 		json_t *d = json_object_get(o, "DefElem");
 		const char *name = str(d, "defname");
-		const char *lang = str(json_object_get(json_object_get(d, "arg"), "String"), "sval");
-		for (size_t k = 0; name && lang && strcmp(name, "language") == 0 && k < nitems(unsafe); k++)
-			if (strcasecmp(lang, unsafe[k]) == 0) {
-				add(s, TIER_HIGH, "sql.exec", "creates a function in an untrusted language");
-				return;
-			}
+		if (name && strcmp(name, "language") == 0 && defelem_str(d))
+			lang = defelem_str(d);
+		else if (name && strcmp(name, "as") == 0)
+			body = defelem_str(d);
 	}
+	for (size_t k = 0; k < nitems(unsafe); k++)
+		if (strcasecmp(lang, unsafe[k]) == 0) {
+			add(s, TIER_HIGH, "sql.exec", "creates a function in an untrusted language");
+			return;
+		}
 	n_create(s, n);
+	read_body(s, lang, body);
 }
 
 static void n_exec(struct sqlw *s, json_t *n)
 {
 	(void)n;
 	add(s, TIER_HIGH, "sql.exec", "runs procedural code or loads native code on the server");
+}
+
+static void n_do(struct sqlw *s, json_t *n)
+{
+	json_t *o;
+	const char *lang = "plpgsql";
+	size_t i;
+
+	n_exec(s, n);
+	json_array_foreach(json_object_get(n, "args"), i, o) {
+		json_t *d = json_object_get(o, "DefElem");
+		if (str(d, "defname") && strcmp(str(d, "defname"), "language") == 0 && defelem_str(d))
+			lang = defelem_str(d);
+	}
+	read_body(s, lang, NULL);
 }
 
 static void n_admin(struct sqlw *s, json_t *n)
@@ -259,7 +407,7 @@ static const struct {
 	node_fn fn; /* NULL: known and harmless */
 } nodes[] = {
 	{"DeleteStmt", n_delete}, {"UpdateStmt", n_update}, {"InsertStmt", n_insert},
-	{"MergeStmt", n_insert}, {"DropStmt", n_drop}, {"DropdbStmt", n_dropdb},
+	{"MergeStmt", n_merge}, {"DropStmt", n_drop}, {"DropdbStmt", n_dropdb},
 	{"TruncateStmt", n_truncate}, {"AlterTableStmt", n_alter}, {"RenameStmt", n_alter},
 	{"AlterObjectSchemaStmt", n_alter}, {"AlterOwnerStmt", n_alter}, {"AlterSeqStmt", n_alter},
 	{"AlterEnumStmt", n_alter}, {"AlterDomainStmt", n_alter}, {"AlterFunctionStmt", n_alter},
@@ -269,15 +417,15 @@ static const struct {
 	{"CreateSchemaStmt", n_create}, {"CompositeTypeStmt", n_create}, {"CreateEnumStmt", n_create},
 	{"CreateDomainStmt", n_create}, {"CreatedbStmt", n_create}, {"CommentStmt", n_create},
 	{"CreateTrigStmt", n_create}, {"RuleStmt", n_create}, {"DefineStmt", n_create},
-	{"CreateFunctionStmt", n_function}, {"DoStmt", n_exec}, {"LoadStmt", n_exec},
+	{"CreateFunctionStmt", n_function}, {"DoStmt", n_do}, {"LoadStmt", n_exec},
 	{"CreateExtensionStmt", n_exec}, {"AlterSystemStmt", n_admin}, {"CreateRoleStmt", n_admin},
 	{"AlterRoleStmt", n_admin}, {"DropRoleStmt", n_admin}, {"AlterRoleSetStmt", n_admin},
 	{"DropOwnedStmt", n_drop}, {"FuncCall", n_func}, {"SelectStmt", n_select},
 	{"ExplainStmt", NULL}, {"VariableShowStmt", NULL}, {"TransactionStmt", NULL},
-	{"VariableSetStmt", NULL}, {"PrepareStmt", NULL}, {"DeallocateStmt", NULL},
+	{"VariableSetStmt", n_set}, {"PrepareStmt", NULL}, {"DeallocateStmt", NULL},
 	{"DeclareCursorStmt", NULL}, {"FetchStmt", NULL}, {"ClosePortalStmt", NULL},
 	{"ListenStmt", NULL}, {"UnlistenStmt", NULL}, {"NotifyStmt", NULL}, {"CheckPointStmt", NULL},
-	{"DiscardStmt", NULL}, {"VacuumStmt", NULL},
+	{"DiscardStmt", NULL}, {"VacuumStmt", n_vacuum}, {"ReindexStmt", n_maintenance},
 };
 
 /* The node table in name order, built once (rows stay grouped by kind). */
@@ -365,16 +513,19 @@ static int walk_tree(struct cctx *x, const char *tree, const char *sql, size_t l
 		json_t *node = json_object_get(st, "stmt");
 		size_t off = (size_t)json_integer_value(json_object_get(st, "stmt_location"));
 		size_t sl = (size_t)json_integer_value(json_object_get(st, "stmt_len"));
-		struct sqlw s = {x, sp, 0};
+		struct sqlw s = {x, sp, sql + off, 0, 0};
 		const char *type = json_object_iter_key(json_object_iter(node));
 
 		if (off > len)
 			off = len;
 		if (sl == 0 || sl > len - off)
 			sl = len - off;
+		s.stmt = sql + off;
+		s.stmtlen = sl;
 		if (exact)
 			s.sp = cls_span(x, base + off, sl);
-		add_statement(x, sql, off, sl);
+		if (x->sql_body == 0) /* a body's statements run when it is called */
+			add_statement(x, sql, off, sl);
 		if (type && node_index(type) < 0)
 			add(&s, TIER_MEDIUM, "sql.other", "a statement kind airlock does not rate");
 		walk(&s, node);

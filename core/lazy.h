@@ -63,7 +63,9 @@
 	X(pg_query_parse)                                                      \
 	X(pg_query_free_parse_result)                                          \
 	X(pg_query_split_with_scanner)                                         \
-	X(pg_query_free_split_result)
+	X(pg_query_free_split_result)                                          \
+	X(pg_query_parse_plpgsql)                                              \
+	X(pg_query_free_plpgsql_parse_result)
 
 #define LAZY_FIELD(f) __typeof__(f) *f;
 struct lazy_git {
