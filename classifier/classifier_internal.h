@@ -43,6 +43,7 @@ struct frame {
 };
 
 #define CLS_MAX_VARS 16
+#define CLS_MAX_FILES 8 /* scripts written in one call, remembered */
 
 /* Per-call state shared by every file. */
 struct cctx {
@@ -67,6 +68,13 @@ struct cctx {
 	bool substs; /* holds $(echo WORDS)-like substitutions with known output */
 	int reading; /* 0: variables stay unknown (the first pass) */
 	int sql_body; /* reading SQL inside a function body or DO block (sql.c) */
+	/* Files the call writes with content it shows (shell_files.c). */
+	struct cls_file {
+		const char *path, *text; /* arena; path absolute */
+		size_t len;
+	} files[CLS_MAX_FILES];
+	size_t nfiles;
+	bool files_over; /* more were written than fit */
 };
 
 /* Maps an offset range of the current frame to a subject span. */
@@ -320,6 +328,14 @@ void sql_dot_commands(struct cctx *x, char *sql, size_t len, bool exact, size_t 
 /* The keyword fallback (sql_fallback.c). */
 void sql_fallback(struct cctx *x, const char *sql, size_t len, bool exact, size_t base,
                   struct span sp);
+
+/* ---- scripts the call writes, then runs (shell_files.c) ---- */
+/* Notes the file(s) c writes when it shows their content: cat or tee of a
+ * here-document, echo or printf of literal words, into > FILE or tee FILE. */
+void shell_files_note(struct cctx *x, const struct cmdv *c);
+/* w names a file about to run as a script in lang ("sh", "python", ...; NULL:
+ * by its #! line): any content the call wrote there is read as that script. */
+void shell_files_run(struct cctx *x, const struct word *w, const char *lang);
 
 /* ---- inline code of interpreters (shell_code.c) ---- */
 void code_scan(struct cctx *x, const char *lang, const char *code, size_t len, struct span sp);

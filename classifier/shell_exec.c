@@ -157,6 +157,7 @@ void shell_exec_command(struct cctx *x, const struct scmd *sc)
 		return;
 	c.w = sc->w + i;
 	c.n = sc->nw - i;
+	shell_files_note(x, &c);
 	shell_exec_argv(x, &c);
 }
 
@@ -246,6 +247,8 @@ void shell_exec_argv(struct cctx *x, struct cmdv *c)
 				cls_add(x, x->o->unknown_program, "exec.unknown_program",
 				        shell_span_word(x, w0),
 				        "runs '%s', a program airlock does not know", w0->val);
+			if (strchr(w0->val, '/'))
+				shell_files_run(x, w0, NULL); /* ./x.sh the call wrote */
 			return;
 		}
 		c->w += k;

@@ -326,6 +326,7 @@ static void rule_interp(struct cctx *x, struct cmdv *c)
 			paths_read(x, &c->w[i], a);
 			cls_add(x, x->o->unknown_program, "exec.script", shell_span_word(x, &c->w[i]),
 			        "runs the script %s, which airlock cannot see", a);
+			shell_files_run(x, &c->w[i], ip->lang);
 			return;
 		}
 	}

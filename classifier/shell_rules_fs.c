@@ -436,6 +436,8 @@ static void rule_source(struct cctx *x, struct cmdv *c)
 		paths_read(x, f, f->val);
 	cls_add(x, x->o->unknown_program, "exec.script", shell_span_words(x, c->w, c->n),
 	        "runs a script (%s) in the current shell", f ? f->val : "stdin");
+	if (f)
+		shell_files_run(x, f, "sh");
 }
 
 /* alias NAME=VALUE: VALUE runs wherever NAME is used (interactive shells,

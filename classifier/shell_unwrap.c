@@ -391,6 +391,7 @@ static long wrap_shell(struct cctx *x, struct cmdv *c, size_t at)
 		paths_read(x, s, s->val);
 		cls_add(x, x->o->unknown_program, "exec.script", shell_span_word(x, s),
 		        "runs the script %s, which airlock cannot see", s->val);
+		shell_files_run(x, s, "sh");
 	} else {
 		unwrap_stdin_script(x, c, true, c->w[0].val);
 	}
