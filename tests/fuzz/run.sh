@@ -47,8 +47,10 @@ PY
 seeds_for() {
 	case $1 in
 	protocol | reader) echo tests/data/protocol/*.tsv tests/data/gate/*.jsonl ;;
-	shell | sql) echo tests/data/classifier/*.tsv ;;
-	redact) echo tests/data/db/redact.tsv tests/data/classifier/*secret*.tsv ;;
+	shell) echo tests/data/classify/shell.tsv tests/data/classify/evasion.tsv \
+		tests/data/classify/programs.tsv ;;
+	sql) echo tests/data/classify/sql.tsv ;;
+	redact) echo tests/data/db/redact.tsv ;;
 	audit) echo tests/data/db/redact.tsv tests/data/gate/*.jsonl ;;
 	policy) find tests/data/policy examples -type f -name '*policy*' 2>/dev/null ;;
 	diff) echo tests/data/diff/*.tsv tests/data/diff/*.txt ;;
