@@ -432,6 +432,11 @@ static void rule_source(struct cctx *x, struct cmdv *c)
 		        "sources the output of another command as a script");
 		return;
 	}
+	if (f && (strcmp(f->val, "/dev/stdin") == 0 || strcmp(f->val, "/dev/fd/0") == 0 ||
+	          strcmp(f->val, "/proc/self/fd/0") == 0)) {
+		unwrap_stdin_script(x, c, true, c->w[0].val); /* . /dev/stdin <<< "..." */
+		return;
+	}
 	if (f)
 		paths_read(x, f, f->val);
 	cls_add(x, x->o->unknown_program, "exec.script", shell_span_words(x, c->w, c->n),
