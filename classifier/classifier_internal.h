@@ -311,6 +311,12 @@ const char *paths_workdir(struct arena *a, const char *wd);
 const char *secrets_path(const struct cctx *x, const char *abs);
 /* Quick filter: true when the text may name a secret path. */
 bool secrets_maybe_path(const char *s);
+/* True when word expands $NAME or ${NAME} of a variable whose name says it
+ * holds a credential (GITHUB_TOKEN, AWS_SECRET_ACCESS_KEY, DB_PASSWORD);
+ * *name, *len: that name, inside word. */
+bool secrets_env_ref(const char *word, const char **name, size_t *len);
+/* True when the variable name NAME (n, len) says it holds a credential. */
+bool secrets_env_name(const char *n, size_t len);
 
 /* ---- network (net.c) ---- */
 /* Adds the host of a URL or user@host:path or host to hosts[]. */

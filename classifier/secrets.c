@@ -41,6 +41,11 @@ static const struct secret_row home_secrets[] = {
 	{".m2/settings.xml", "Maven repository passwords"},
 	{".terraform.d/credentials.tfrc.json", "Terraform Cloud tokens"},
 	{".config/hub", "GitHub tokens"},
+	{".config/rclone/rclone.conf", "cloud storage credentials"},
+	{".bash_history", "shell history, which holds typed secrets"},
+	{".zsh_history", "shell history, which holds typed secrets"},
+	{".psql_history", "psql history, which holds passwords set in SQL"},
+	{".mysql_history", "mysql history, which holds passwords set in SQL"},
 };
 
 static const struct secret_row abs_secrets[] = {
@@ -50,6 +55,8 @@ static const struct secret_row abs_secrets[] = {
 	{"/etc/ssh/ssh_host_", "SSH host keys"},
 	{"/etc/ssl/private", "TLS private keys"},
 	{"/root/.ssh", "root's SSH keys"},
+	{"/var/run/secrets/", "mounted service secrets (Kubernetes, Docker)"},
+	{"/run/secrets/", "mounted service secrets (Kubernetes, Docker)"},
 };
 
 /* Basename prefixes and suffixes. */
@@ -67,6 +74,8 @@ static const struct secret_row secret_files[] = {
 	{".htpasswd", "password hashes"},
 	{".pgpass", "PostgreSQL passwords"},
 	{".npmrc", "npm registry tokens"},
+	{".envrc", "direnv exports, which hold secrets"},
+	{"wp-config.php", "WordPress database passwords and keys"},
 };
 static const char *const env_benign[] = {".env.example", ".env.sample", ".env.template",
                                          ".env.dist"};
@@ -100,6 +109,8 @@ static const char *basename_secret(const char *base)
 	}
 	if (strcmp(base, "credentials") == 0 || strcmp(base, "credentials.json") == 0)
 		return "a credentials file";
+	if (strncmp(base, "service-account", 15) == 0 && bl > 5 && strcmp(base + bl - 5, ".json") == 0)
+		return "a cloud service account key";
 	return NULL;
 }
 
@@ -130,11 +141,13 @@ static const char *const dot_hints[] = {
 	"pypirc", "p12", "pfx", "config/gh", "config/gcloud", "vault-token", "azure",
 	"password-store", "my.cnf", "jks", "ppk", "keystore", "git-credentials",
 	"npmrc", "yarnrc", "cargo/credentials", "gem/credentials", "m2/settings", "terraform.d",
-	"config/hub", "htpasswd", "tfstate",
+	"config/hub", "htpasswd", "tfstate", "config/rclone", "bash_history", "zsh_history",
+	"psql_history", "mysql_history",
 };
 static const char *const other_hints[] = {
 	"id_rsa", "id_ed25519", "id_ecdsa", "id_dsa", "shadow", "sudoers", "environ",
 	"credentials", "gcloud", "/etc/ssl", "/etc/ssh/ssh_host", "secrets.y", "master.key",
+	"/var/run/secrets/", "/run/secrets/", "wp-config.php", "service-account",
 };
 
 /* One pass over s; compares only where a hint could start. */
@@ -147,7 +160,7 @@ bool secrets_maybe_path(const char *s)
 				if (strncmp(p + 1, dot_hints[i], strlen(dot_hints[i])) == 0)
 					return true;
 			break;
-		case 'i': case 's': case 'e': case 'c': case 'g': case 'm': case '/':
+		case 'i': case 's': case 'e': case 'c': case 'g': case 'm': case 'w': case '/':
 			for (size_t i = 0; i < nitems(other_hints); i++)
 				if (other_hints[i][0] == *p &&
 				    strncmp(p, other_hints[i], strlen(other_hints[i])) == 0)
@@ -155,6 +168,50 @@ bool secrets_maybe_path(const char *s)
 			break;
 		default:
 			break;
+		}
+	}
+	return false;
+}
+
+/* ---- environment variables that hold credentials ---- */
+
+static const char *const env_words[] = {"TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL",
+                                        "APIKEY", "API_KEY", "PRIVATE_KEY", "ACCESS_KEY"};
+/* Names that point at a credential rather than hold it. */
+static const char *const env_pointers[] = {"_FILE", "_PATH", "_DIR", "_SOCK",
+                                           "APPLICATION_CREDENTIALS"};
+
+bool secrets_env_name(const char *n, size_t len)
+{
+	char name[128];
+
+	if (len == 0 || len >= sizeof(name))
+		return false;
+	memcpy(name, n, len);
+	name[len] = '\0';
+	for (size_t i = 0; i < nitems(env_pointers); i++) {
+		size_t pl = strlen(env_pointers[i]);
+		if (len > pl && strcmp(name + len - pl, env_pointers[i]) == 0)
+			return false;
+	}
+	for (size_t i = 0; i < nitems(env_words); i++)
+		if (strstr(name, env_words[i]))
+			return true;
+	return (len > 4 && strcmp(name + len - 4, "_KEY") == 0) ||
+	       (len > 4 && strcmp(name + len - 4, "_PAT") == 0);
+}
+
+bool secrets_env_ref(const char *word, const char **name, size_t *len)
+{
+	for (const char *p = strchr(word, '$'); p; p = strchr(p + 1, '$')) {
+		const char *n = p + 1 + (p[1] == '{');
+		size_t l = 0;
+		while ((n[l] >= 'A' && n[l] <= 'Z') || (n[l] >= '0' && n[l] <= '9') || n[l] == '_')
+			l++;
+		if (secrets_env_name(n, l)) {
+			*name = n;
+			*len = l;
+			return true;
 		}
 	}
 	return false;

@@ -52,6 +52,18 @@ void shell_check_assign(struct cctx *x, const struct word *w)
 		}
 }
 
+/* $GITHUB_TOKEN and the like in a word the command gets. */
+static void env_secret(struct cctx *x, const struct word *w)
+{
+	const char *name;
+	size_t len;
+
+	if ((w->flags & W_DYNAMIC) && secrets_env_ref(w->val, &name, &len))
+		cls_add(x, TIER_HIGH, "secrets.read", shell_span_word(x, w),
+		        "reads $%.*s, an environment variable that holds a credential", (int)len,
+		        name);
+}
+
 static void exec_redir(struct cctx *x, struct redir *r, struct cmdv *c)
 {
 	const struct word *t = &r->target;
@@ -89,6 +101,7 @@ static void exec_redir(struct cctx *x, struct redir *r, struct cmdv *c)
 		c->in_span = sp;
 		break;
 	case R_HERESTR:
+		env_secret(x, t);
 		c->in = IN_DOC;
 		c->in_text = t->val;
 		c->in_len = t->len;
@@ -187,11 +200,13 @@ static void record(struct cctx *x, const struct cmdv *c)
 	cls_add_command(x, argv, shell_span_words(x, c->w, c->n));
 }
 
-/* Secret paths and /dev/tcp among the arguments of any program. */
+/* Secret paths, credential variables and /dev/tcp among the arguments of
+ * any program. */
 static void scan_args(struct cctx *x, const struct cmdv *c)
 {
 	for (size_t i = 1; i < c->n; i++) {
 		const char *s = c->w[i].val, *eq;
+		env_secret(x, &c->w[i]);
 		if (!secrets_maybe_path(s) && strstr(s, "/dev/tcp/") == NULL &&
 		    strstr(s, "/dev/udp/") == NULL)
 			continue;

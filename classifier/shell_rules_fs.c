@@ -445,6 +445,16 @@ static void rule_source(struct cctx *x, struct cmdv *c)
 		shell_files_run(x, f, "sh");
 }
 
+/* printenv NAME: the value of a credential variable. */
+static void rule_printenv(struct cctx *x, struct cmdv *c)
+{
+	for (size_t i = 1; i < c->n; i++)
+		if (secrets_env_name(c->w[i].val, c->w[i].len))
+			cls_add(x, TIER_HIGH, "secrets.read", shell_span_word(x, &c->w[i]),
+			        "prints %s, an environment variable that holds a credential",
+			        c->w[i].val);
+}
+
 /* alias NAME=VALUE: VALUE runs wherever NAME is used (interactive shells,
  * zsh, expand_aliases), so it is judged as a script now. */
 static void rule_alias(struct cctx *x, struct cmdv *c)
@@ -539,7 +549,7 @@ const struct prog rules_fs[] = {
 	NP("date"), NP("seq"), NP("yes"), NP("expr"), NP("which"), NP("whereis"), NP("type"),
 	NP("whoami"), NP("id"), NP("groups"), NP("uname"), FN("hostname", rule_hostname), NP("uptime"),
 	NP("nproc"), NP("free"), NP("ps"), NP("pgrep"), NP("top"), NP("htop"), NP("env"),
-	NP("printenv"), NP("locale"), NP("getconf"), NP("tput"), NP("clear"), NP("reset"),
+	FN("printenv", rule_printenv), NP("locale"), NP("getconf"), NP("tput"), NP("clear"), NP("reset"),
 	FN("gpg", rule_keys), FN("gpg2", rule_keys), FN("security", rule_keys),
 	NP("history"), FN("alias", rule_alias), NP("unalias"), NP("set"), NP("shopt"), NP("unset"),
 	NP("read"), NP("wait"), NP("jobs"), NP("fg"), NP("bg"), NP("hash"), NP("help"),
