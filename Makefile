@@ -114,6 +114,7 @@ test-e2e: $(BIN)
 	@AIRLOCK=$(abspath $(BIN)) BUILD=$(abspath $(BUILD)) sh tests/run-e2e.sh
 
 check: deps
+	LSAN_OPTIONS=suppressions=$(abspath tests/lsan.supp):print_suppressions=0 \
 	$(MAKE) BUILD=build-san WERROR=-Werror OPT='-O1 -g' \
 		SAN='-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer' \
 		test-unit test-e2e

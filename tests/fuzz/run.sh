@@ -9,6 +9,7 @@ set -u
 cd "$(dirname "$0")/../.." || exit 2
 : "${BUILD:=build-fuzz}" "${FUZZ_TIME:=10}"
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}"
+export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$PWD/tests/lsan.supp:print_suppressions=0}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 
 # seed NAME SOURCES...: one corpus file per TSV first field or JSONL line;
