@@ -302,7 +302,9 @@ static void read_body(struct sqlw *s, const char *lang, const char *body)
 		add(s, TIER_HIGH, "parse.too_deep", "function bodies are nested too deeply to read");
 		return;
 	}
-	if (strcasecmp(lang, "sql") == 0 && body)
+	if (body == NULL) /* libpg_query asserts (aborts) on a body-less DO or function */
+		return;
+	if (strcasecmp(lang, "sql") == 0)
 		body_sql(s, body);
 	else if (strcasecmp(lang, "plpgsql") == 0)
 		body_plpgsql(s);
@@ -353,16 +355,19 @@ static void n_exec(struct sqlw *s, json_t *n)
 static void n_do(struct sqlw *s, json_t *n)
 {
 	json_t *o;
-	const char *lang = "plpgsql";
+	const char *lang = "plpgsql", *body = NULL;
 	size_t i;
 
 	n_exec(s, n);
 	json_array_foreach(json_object_get(n, "args"), i, o) {
 		json_t *d = json_object_get(o, "DefElem");
-		if (str(d, "defname") && strcmp(str(d, "defname"), "language") == 0 && defelem_str(d))
+		const char *name = str(d, "defname");
+		if (name && strcmp(name, "language") == 0 && defelem_str(d))
 			lang = defelem_str(d);
+		else if (name && strcmp(name, "as") == 0)
+			body = defelem_str(d);
 	}
-	read_body(s, lang, NULL);
+	read_body(s, lang, body);
 }
 
 static void n_admin(struct sqlw *s, json_t *n)
