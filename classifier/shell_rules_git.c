@@ -241,6 +241,44 @@ static void g_submodule(struct cctx *x, struct cmdv *c)
 	gw(x, c, "changes submodules");
 }
 
+/* git grep -O<cmd> / --open-files-in-pager=<cmd> runs cmd with the
+ * matching files as its arguments: the command is judged as a script. */
+static void g_grep(struct cctx *x, struct cmdv *c)
+{
+	for (size_t i = 1; i < c->n; i++) {
+		const struct word *w = &c->w[i];
+		const char *a = w->val, *pager = NULL;
+		if (strcmp(a, "--") == 0)
+			return;
+		if (strncmp(a, "-O", 2) == 0 && a[2])
+			pager = a + 2;
+		else if (strncmp(a, "--open-files-in-pager=", 22) == 0)
+			pager = a + 22;
+		if (pager == NULL)
+			continue;
+		if (w->flags & (W_DYNAMIC | W_GLOB))
+			cls_add(x, TIER_HIGH, "exec.dynamic_command", shell_span_word(x, w),
+			        "git grep runs a pager command that is only known at run time");
+		else
+			shell_script_text(x, pager, strlen(pager), shell_span_word(x, w));
+	}
+}
+
+/* git lfs: push uploads, pull/fetch/clone download. */
+static void g_lfs(struct cctx *x, struct cmdv *c)
+{
+	const char *s = c->n > 1 ? c->w[1].val : "";
+	struct span sp = shell_span_words(x, c->w, c->n);
+
+	if (strcmp(s, "push") == 0)
+		cls_add(x, TIER_HIGH, "net.upload", sp, "uploads large files to a remote");
+	else if (strcmp(s, "pull") == 0 || strcmp(s, "fetch") == 0 || strcmp(s, "clone") == 0)
+		cls_add(x, TIER_HIGH, "net.fetch", sp, "downloads large files from a remote");
+	if (strcmp(s, "ls-files") != 0 && strcmp(s, "status") != 0 && strcmp(s, "env") != 0 &&
+	    strcmp(s, "version") != 0)
+		gw(x, c, "changes large-file tracking or the working tree");
+}
+
 struct gsub {
 	const char *name;
 	enum tier tier;
@@ -257,7 +295,7 @@ static const struct gsub gsubs[] = {
 	GO("diff"), GO("log"), GO("show"), GO("format-patch"), GO("whatchanged"),
 	GO("range-diff"), GR("status"), GR("blame"), GR("annotate"), GR("shortlog"),
 	GR("describe"), GR("rev-parse"), GR("rev-list"), GR("ls-files"), GR("ls-tree"),
-	GR("cat-file"), GR("grep"), GR("name-rev"), GR("merge-base"), GR("count-objects"),
+	GR("cat-file"), GF("grep", g_grep), GR("name-rev"), GR("merge-base"), GR("count-objects"),
 	GR("check-ignore"), GR("check-attr"), GR("for-each-ref"), GR("show-ref"), GR("var"),
 	GR("version"), GR("help"), GR("cherry"), GR("fsck"), GR("diff-tree"), GR("diff-files"),
 	GR("diff-index"), GR("verify-commit"), GR("verify-tag"), GR("show-branch"),
@@ -272,10 +310,15 @@ static const struct gsub gsubs[] = {
 	GW("am"), GW("apply"), GW("init"), GW("notes"), GW("worktree"), GW("bisect"), GF("rm", g_rm),
 	GW("mv"), GW("sparse-checkout"), GW("replace"), GW("update-index"), GW("mergetool"),
 	GW("read-tree"), GW("checkout-index"), GF("update-ref", g_update_ref), GW("symbolic-ref"),
-	GW("lfs"), GW("maintenance"), GW("repack"), GW("pack-refs"), GW("commit-tree"),
+	GF("lfs", g_lfs), GW("maintenance"), GW("repack"), GW("pack-refs"), GW("commit-tree"),
 	{"filter-branch", TIER_HIGH, "git.history.rewrite", "rewrites the whole history", NULL},
 	{"filter-repo", TIER_HIGH, "git.history.rewrite", "rewrites the whole history", NULL},
 	{"send-email", TIER_HIGH, "net.upload", "sends patches by email", NULL},
+	{"credential", TIER_HIGH, "secrets.read", "reads or changes stored git credentials", NULL},
+	{"credential-store", TIER_HIGH, "secrets.read", "reads or changes stored git credentials",
+	 NULL},
+	{"credential-cache", TIER_HIGH, "secrets.read", "reads or changes cached git credentials",
+	 NULL},
 	{"request-pull", TIER_HIGH, "net.fetch", "contacts a remote", NULL},
 	{"daemon", TIER_HIGH, "net.listen", "serves the repository on the network", NULL},
 	{"instaweb", TIER_HIGH, "net.listen", "serves the repository on the network", NULL},
