@@ -26,6 +26,7 @@
 #include <sys/uio.h>
 #include <sys/un.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <netinet/in.h>
 #include <arpa/inet.h>
 #include <unistd.h>
@@ -258,6 +259,43 @@ static int p_write(char **a)
 
 static int p_link(char **a) { return verdict(link(a[0], a[1]), "hard link"); }
 
+/* The "shocker" escape: a file handle for the host's root, opened by handle
+ * (needs CAP_DAC_READ_SEARCH in the initial namespace; seccomp denies it). */
+static int p_handle(char **a)
+{
+	struct {
+		unsigned int bytes;
+		int type;
+		unsigned char f[8];
+	} h = {8, 1, {2, 0, 0, 0, 0, 0, 0, 0}}; /* ext4: inode 2, the root directory */
+	(void)a;
+	return verdict(syscall(SYS_open_by_handle_at, AT_FDCWD, &h, O_RDONLY), "open_by_handle_at");
+}
+static int p_module(char **a) { (void)a; return verdict(syscall(SYS_finit_module, 0, "", 0), "finit_module"); }
+static int p_kexec(char **a) { (void)a; return verdict(syscall(SYS_kexec_load, 0, 0, NULL, 0), "kexec_load"); }
+static int p_reboot(char **a)
+{
+	(void)a; /* CAD_OFF: harmless even if it worked, but it must not */
+	return verdict(syscall(SYS_reboot, 0xfee1dead, 672274793, 0, NULL), "reboot");
+}
+static int p_clock(char **a)
+{
+	struct timespec ts;
+	(void)a;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return verdict(clock_settime(CLOCK_REALTIME, &ts), "clock_settime");
+}
+static int p_swapon(char **a) { (void)a; return verdict(syscall(SYS_swapon, "/tmp/swap", 0), "swapon"); }
+static int p_iopl(char **a) { (void)a; return verdict(syscall(SYS_iopl, 3), "iopl"); }
+static int p_setns(char **a)
+{
+	int fd = open("/proc/1/ns/mnt", O_RDONLY);
+	(void)a;
+	if (fd < 0)
+		return verdict(fd, "open /proc/1/ns/mnt");
+	return verdict(setns(fd, 0), "setns into pid 1's mount namespace");
+}
+
 static const struct {
 	const char *name;
 	int (*fn)(char **);
@@ -273,7 +311,10 @@ static const struct {
 	{"tiocsti", p_tiocsti, 0},   {"tioclinux", p_tioclinux, 0}, {"mknod", p_mknod, 1},
 	{"personality", p_personality, 0}, {"status", p_status, 0}, {"forkbomb", p_forkbomb, 0},
 	{"membomb", p_membomb, 0},   {"grandchild", p_grandchild, 1}, {"kill", p_kill, 1},
-	{"write", p_write, 1},       {"link", p_link, 2},
+	{"write", p_write, 1},       {"link", p_link, 2},           {"handle", p_handle, 0},
+	{"module", p_module, 0},     {"kexec", p_kexec, 0},         {"reboot", p_reboot, 0},
+	{"clock", p_clock, 0},       {"swapon", p_swapon, 0},       {"iopl", p_iopl, 0},
+	{"setns", p_setns, 0},
 };
 
 int main(int argc, char **argv)

@@ -202,6 +202,14 @@ blocked userfaultfd uffd
 blocked io-uring-setup iouring
 blocked tiocsti tiocsti
 blocked personality personality
+blocked open-by-handle handle
+blocked finit-module module
+blocked kexec-load kexec
+blocked reboot reboot
+blocked clock-settime clock
+blocked swapon swapon
+blocked iopl iopl
+blocked setns-init-mnt setns
 # SIGSYS (128+31) from the filter; a kernel that cannot run int 0x80 at all
 # (SIGSEGV outside the sandbox too) refuses it before the filter sees it.
 "$WORK/probe" i386 >/dev/null 2>&1
