@@ -445,6 +445,45 @@ static void rule_source(struct cctx *x, struct cmdv *c)
 		shell_files_run(x, f, "sh");
 }
 
+/* Text an editor command or a pager option runs through the shell: what
+ * follows the first '!' (vim -c ':!rm -rf /', +'r !curl ...'); man -P CMD
+ * runs CMD whole. */
+static void shell_text_of(struct cctx *x, const struct word *w, const char *cmd, bool bang)
+{
+	const char *p = bang ? strchr(cmd, '!') : cmd;
+
+	if (p == NULL || (bang && p[1] == '\0'))
+		return; /* :q! and :wq! run nothing */
+	if (w->flags & (W_DYNAMIC | W_GLOB))
+		cls_add(x, TIER_HIGH, "exec.dynamic_command", shell_span_word(x, w),
+		        "%s runs a command that is only known at run time", cmd);
+	else
+		shell_script_text(x, p + bang, strlen(p + bang), shell_span_word(x, w));
+}
+
+/* vim -c CMD, --cmd CMD, +CMD: ex commands, of which :!CMD runs a shell. */
+static void rule_editor(struct cctx *x, struct cmdv *c)
+{
+	for (size_t i = 1; i < c->n; i++) {
+		const char *a = c->w[i].val;
+		if (strcmp(a, "--") == 0)
+			return;
+		if ((strcmp(a, "-c") == 0 || strcmp(a, "--cmd") == 0) && i + 1 < c->n)
+			shell_text_of(x, &c->w[i + 1], c->w[i + 1].val, true);
+		else if (a[0] == '+' && a[1])
+			shell_text_of(x, &c->w[i], a + 1, true);
+	}
+}
+
+static void rule_man(struct cctx *x, struct cmdv *c)
+{
+	const char *v;
+	const struct word *w = opt_value(c, 'P', "--pager", "PMSmLrEIHCR", &v);
+
+	if (w)
+		shell_text_of(x, w, v, false);
+}
+
 /* printenv NAME: the value of a credential variable. */
 static void rule_printenv(struct cctx *x, struct cmdv *c)
 {
@@ -553,7 +592,7 @@ const struct prog rules_fs[] = {
 	FN("gpg", rule_keys), FN("gpg2", rule_keys), FN("security", rule_keys),
 	NP("history"), FN("alias", rule_alias), NP("unalias"), NP("set"), NP("shopt"), NP("unset"),
 	NP("read"), NP("wait"), NP("jobs"), NP("fg"), NP("bg"), NP("hash"), NP("help"),
-	NP("man"), NP("info"), NP("apropos"), NP("whatis"), NP("lscpu"), NP("lsblk"),
+	FN("man", rule_man), NP("info"), NP("apropos"), NP("whatis"), NP("lscpu"), NP("lsblk"),
 	NP("lsusb"), NP("lspci"), NP("arch"), NP("tty"), NP("stty"), NP("logname"), NP("users"),
 	NP("who"), NP("w"), NP("last"), NP("cal"), NP("bc"), NP("dc"), NP("factor"),
 	NP("numfmt"), NP("shuf"), NP("tsort"), FN("export", rule_export), FN("declare", rule_export),
@@ -571,8 +610,9 @@ const struct prog rules_fs[] = {
 	FN("find", rule_find), FN("mv", rule_copy), FN("cp", rule_copy), FN("ln", rule_copy),
 	FN("install", rule_copy), FN("cd", rule_cd), FN("pushd", rule_cd), FN("popd", rule_cd),
 	FN("source", rule_source), FN(".", rule_source),
-	WR("touch", "dtr"), WR("mkdir", "m"), WR("mkfifo", "m"), WR("vim", ""), WR("vi", ""),
-	WR("nvim", ""), WR("nano", ""), WR("emacs", ""), WR("ed", ""), WR("split", "albn"),
+	WR("touch", "dtr"), WR("mkdir", "m"), WR("mkfifo", "m"), {"vim", P_WRITE, "cSTtquiwWU", TIER_LOW, NULL, NULL, rule_editor},
+	{"vi", P_WRITE, "cSTtquiwWU", TIER_LOW, NULL, NULL, rule_editor},
+	{"nvim", P_WRITE, "cSTtquiwWU", TIER_LOW, NULL, NULL, rule_editor}, WR("nano", ""), WR("emacs", ""), WR("ed", ""), WR("split", "albn"),
 	FN("chmod", rule_chmod), FN("chown", rule_chmod), FN("chgrp", rule_chmod),
 	FN("dd", rule_dd), FN("sed", rule_sed), FN("awk", rule_awk), FN("gawk", rule_awk),
 	FN("mawk", rule_awk), FN("nawk", rule_awk), FN("tar", rule_tar), FN("unzip", rule_unzip),

@@ -4,6 +4,8 @@
  * shells and eval have their script re-parsed. One table row per wrapper.
  * A script whose text is only known at run time is exec.dynamic_command.
  */
+#include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "classifier/classifier_internal.h"
@@ -183,6 +185,9 @@ static long wrap_watch(struct cctx *x, struct cmdv *c, size_t at);
 static long wrap_command(struct cctx *x, struct cmdv *c, size_t at);
 static long wrap_time(struct cctx *x, struct cmdv *c, size_t at);
 static long wrap_flock(struct cctx *x, struct cmdv *c, size_t at);
+static long wrap_runuser(struct cctx *x, struct cmdv *c, size_t at);
+static long wrap_script(struct cctx *x, struct cmdv *c, size_t at);
+static long wrap_parallel(struct cctx *x, struct cmdv *c, size_t at);
 
 static const char priv[] = "exec.privileged";
 
@@ -211,6 +216,8 @@ static const struct wrapper wrappers[] = {
 	{"bash", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
 	{"builtin", NULL, "", 0, NULL, NULL, NULL, NULL},
 	{"bundle", "exec", "", 0, NULL, NULL, NULL, NULL},
+	{"cgexec", NULL, "g", 0, NULL, NULL, NULL, NULL},
+	{"chrt", NULL, "TPD", 1, NULL, NULL, NULL, NULL},
 	{"busybox", NULL, "", 0, NULL, NULL, NULL, NULL},
 	{"caffeinate", NULL, "t", 0, NULL, NULL, NULL, NULL},
 	{"chroot", NULL, "", 1, priv, "runs a command inside a chroot as root", NULL, NULL},
@@ -220,16 +227,21 @@ static const struct wrapper wrappers[] = {
 	{"env", NULL, "uCS", 0, NULL, NULL, wrap_env, long_env},
 	{"eval", NULL, NULL, 0, NULL, NULL, wrap_eval, NULL},
 	{"exec", NULL, "a", 0, NULL, NULL, NULL, NULL},
+	{"firejail", NULL, "", 0, NULL, NULL, NULL, NULL},
 	{"flock", NULL, "wEc", 0, NULL, NULL, wrap_flock, long_flock},
 	{"ionice", NULL, "cnP", 0, NULL, NULL, NULL, long_ionice},
 	{"ksh", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
+	{"ltrace", NULL, "aAeFlnopsuwx", 0, NULL, NULL, NULL, NULL},
 	{"mksh", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
 	{"nice", NULL, "n", 0, NULL, NULL, NULL, long_nice},
 	{"nohup", NULL, "", 0, NULL, NULL, NULL, NULL},
+	{"parallel", NULL, "jSdEIP", 0, NULL, NULL, wrap_parallel, NULL},
 	{"pipenv", "run", "", 0, NULL, NULL, NULL, NULL},
 	{"pkexec", NULL, "u", 0, priv, "runs a command as root (pkexec)", NULL, long_pkexec},
 	{"poetry", "run", "", 0, NULL, NULL, NULL, NULL},
-	{"runuser", NULL, "ugG", 0, priv, "runs a command as another user (runuser)", NULL, long_runuser},
+	{"runuser", NULL, "ugG", 0, priv, "runs a command as another user (runuser)", wrap_runuser,
+	 long_runuser},
+	{"script", NULL, "cEIOBT", 0, NULL, NULL, wrap_script, NULL},
 	{"setsid", NULL, "", 0, NULL, NULL, NULL, NULL},
 	{"sh", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
 	{"stdbuf", NULL, "ioe", 0, NULL, NULL, NULL, long_stdbuf},
@@ -249,6 +261,38 @@ static const struct wrapper wrappers[] = {
 static int wrapper_cmp(const void *k, const void *e)
 {
 	return strcmp(k, ((const struct wrapper *)e)->name);
+}
+
+/* The table in name order for bsearch, built once: rows can be added
+ * anywhere without breaking the lookup. */
+static const struct wrapper *sorted[nitems(wrappers)];
+static pthread_once_t sorted_once = PTHREAD_ONCE_INIT;
+
+static int wrapper_order(const void *a, const void *b)
+{
+	return strcmp((*(const struct wrapper *const *)a)->name,
+	              (*(const struct wrapper *const *)b)->name);
+}
+
+static void sorted_build(void)
+{
+	for (size_t i = 0; i < nitems(wrappers); i++)
+		sorted[i] = &wrappers[i];
+	qsort(sorted, nitems(sorted), sizeof(sorted[0]), wrapper_order);
+}
+
+static int sorted_cmp(const void *k, const void *e)
+{
+	return wrapper_cmp(k, *(const struct wrapper *const *)e);
+}
+
+static const struct wrapper *wrapper_find(const char *name)
+{
+	const struct wrapper *const *row;
+
+	pthread_once(&sorted_once, sorted_build);
+	row = bsearch(name, sorted, nitems(sorted), sizeof(sorted[0]), sorted_cmp);
+	return row ? *row : NULL;
 }
 
 static void record_self(struct cctx *x, const struct cmdv *c)
@@ -284,8 +328,7 @@ static bool privileged_query(const struct cmdv *c, const char *name)
 
 long unwrap_step(struct cctx *x, struct cmdv *c, const char *name)
 {
-	const struct wrapper *wr = bsearch(name, wrappers, nitems(wrappers), sizeof(*wrappers),
-	                                   wrapper_cmp);
+	const struct wrapper *wr = wrapper_find(name);
 	size_t at = 1;
 
 	if (wr == NULL)
@@ -524,22 +567,87 @@ static long wrap_flock(struct cctx *x, struct cmdv *c, size_t at)
 	return rest_or_self(x, c, at + 1); /* after the lock file */
 }
 
-static long wrap_su(struct cctx *x, struct cmdv *c, size_t at)
+/* The script given to -c / --command (su, runuser, script): judged as a
+ * script. Returns false when there is none. */
+static bool dash_c_script(struct cctx *x, const struct cmdv *c, const char *argopts)
 {
 	const char *val;
-	const struct word *s = opt_value(c, 'c', "--command", "cgGs", &val);
+	const struct word *s = opt_value(c, 'c', "--command", argopts, &val);
 
-	(void)at;
-	record_self(x, c);
 	if (s == NULL)
-		return -1;
+		return false;
 	if (s->flags & (W_DYNAMIC | W_GLOB))
 		cls_add(x, TIER_HIGH, "exec.dynamic_command", shell_span_word(x, s),
-		        "su -c runs text that is only known at run time");
+		        "%s -c runs text that is only known at run time", c->w[0].val);
 	else if (strcmp(val, s->val) == 0)
 		shell_script_word(x, s);
 	else
 		shell_script_text(x, val, strlen(val), shell_span_word(x, s));
+	return true;
+}
+
+static long wrap_su(struct cctx *x, struct cmdv *c, size_t at)
+{
+	(void)at;
+	record_self(x, c);
+	dash_c_script(x, c, "cgGs");
+	return -1;
+}
+
+/* runuser -l USER -c CMD is su; runuser -u USER CMD... wraps a command. */
+static long wrap_runuser(struct cctx *x, struct cmdv *c, size_t at)
+{
+	const char *val;
+
+	if (opt_value(c, 'c', "--command", "ugGcs", &val) == NULL)
+		return rest_or_self(x, c, at);
+	record_self(x, c);
+	dash_c_script(x, c, "ugGcs");
+	return -1;
+}
+
+/* script -c CMD [FILE] runs CMD through the shell, recording a typescript. */
+static long wrap_script(struct cctx *x, struct cmdv *c, size_t at)
+{
+	(void)at;
+	record_self(x, c);
+	if (!dash_c_script(x, c, "cEIOBT"))
+		cls_add(x, x->o->unknown_program, "exec.script", shell_span_word(x, &c->w[0]),
+		        "script starts a shell reading commands from the terminal");
+	return -1;
+}
+
+/* parallel CMD ::: ARGS: CMD runs through the shell once per argument,
+ * with {} replaced by it (or the argument appended). Without ::: the
+ * arguments come from stdin, unknown, as with xargs. */
+static long wrap_parallel(struct cctx *x, struct cmdv *c, size_t at)
+{
+	size_t sep = at, shown = 0;
+	struct buf cmd;
+
+	while (sep < c->n && strcmp(c->w[sep].val, ":::") != 0)
+		sep++;
+	if (sep == c->n || sep == at) {
+		c->dyn_tail = true;
+		return rest_or_self(x, c, at);
+	}
+	record_self(x, c);
+	buf_init(&cmd, 0);
+	for (size_t i = at; i < sep; i++)
+		buf_printf(&cmd, "%s%s", i > at ? " " : "", c->w[i].val);
+	for (size_t i = sep + 1; i < c->n && shown < 16; i++, shown++) {
+		struct buf one;
+		const char *brace = strstr(cmd.data, "{}");
+		buf_init(&one, 0);
+		if (brace)
+			buf_printf(&one, "%.*s%s%s", (int)(brace - cmd.data), cmd.data, c->w[i].val,
+			           brace + 2);
+		else
+			buf_printf(&one, "%s %s", cmd.data, c->w[i].val);
+		shell_script_text(x, one.data, one.len, shell_span_words(x, c->w + at, c->n - at));
+		buf_free(&one);
+	}
+	buf_free(&cmd);
 	return -1;
 }
 
