@@ -279,6 +279,40 @@ static bool setup_py_install(struct cctx *x, const struct cmdv *c, size_t i)
 	return false;
 }
 
+/* A cluster of one-letter options ending in the code flag: python -Bc,
+ * perl -ne / -lane / -pE, ruby -pe. */
+static bool cluster_code_flag(const char *lang, const char *a, size_t l)
+{
+	if (a[0] != '-' || a[1] == '-' || l <= 2)
+		return false;
+	if (strcmp(lang, "python") == 0)
+		return a[l - 1] == 'c';
+	if (strcmp(lang, "perl") == 0)
+		return a[l - 1] == 'e' || a[l - 1] == 'E';
+	return strcmp(lang, "ruby") == 0 && a[l - 1] == 'e';
+}
+
+/* perl -i / -pi.bak and ruby -i edit the files after the code in place. */
+static void inplace_files(struct cctx *x, const struct cmdv *c, size_t from)
+{
+	bool inplace = false;
+
+	if (strcmp(c->prog, "perl") != 0 && strcmp(c->prog, "ruby") != 0)
+		return;
+	for (size_t i = 1; i < from - 1 && !inplace; i++) {
+		const char *a = c->w[i].val;
+		/* -i in a cluster, before a letter whose value is the rest (-Mstrict) */
+		for (size_t k = 1; a[0] == '-' && a[1] != '-' && a[k] && !inplace; k++) {
+			if (strchr("MmIeExC0l", a[k]))
+				break;
+			inplace = a[k] == 'i';
+		}
+	}
+	for (size_t i = from; inplace && i < c->n; i++)
+		if (c->w[i].val[0] != '-')
+			paths_write(x, &c->w[i], c->w[i].val, shell_span_word(x, &c->w[i]));
+}
+
 static void rule_interp(struct cctx *x, struct cmdv *c)
 {
 	const struct interp *ip = NULL;
@@ -295,14 +329,14 @@ static void rule_interp(struct cctx *x, struct cmdv *c)
 		size_t l = strlen(a);
 		if (strcmp(a, "--") == 0 || strcmp(a, "-") == 0)
 			break;
-		if (code_flag(ip->flags, a) || (a[0] == '-' && a[1] != '-' && l > 2 &&
-		                                strcmp(ip->lang, "python") == 0 && a[l - 1] == 'c')) {
+		if (code_flag(ip->flags, a) || cluster_code_flag(ip->lang, a, l)) {
 			if (i + 1 < c->n && (c->w[i + 1].flags & (W_DYNAMIC | W_GLOB)))
 				cls_add(x, TIER_HIGH, "exec.dynamic_command", shell_span_word(x, &c->w[i + 1]),
 				        "the %s code is only known at run time", ip->lang);
 			if (i + 1 < c->n)
 				code_scan(x, ip->lang, c->w[i + 1].val, c->w[i + 1].len,
 				          shell_span_word(x, &c->w[i + 1]));
+			inplace_files(x, c, i + 2);
 			return;
 		}
 		if (strcmp(ip->lang, "python") == 0 && strcmp(a, "-m") == 0 && i + 1 < c->n) {
