@@ -180,6 +180,22 @@ static bool input_ok(struct cctx *x, const char *text, const char *what, size_t 
 	return true;
 }
 
+/* Cloud metadata services hand the machine's own credentials to whoever
+ * asks from inside it. */
+static const char *const metadata_hosts[] = {"169.254.169.254", "169.254.170.2",
+                                             "100.100.100.200", "fd00:ec2::254",
+                                             "metadata.google.internal", "metadata.goog"};
+
+static void metadata(struct cctx *x)
+{
+	for (size_t i = 0; x->v->hosts && x->v->hosts[i]; i++)
+		for (size_t k = 0; k < nitems(metadata_hosts); k++)
+			if (strcasecmp(x->v->hosts[i], metadata_hosts[k]) == 0)
+				cls_add(x, TIER_HIGH, "secrets.read", whole(x),
+				        "asks the cloud metadata service %s, which hands out the "
+				        "machine's credentials", x->v->hosts[i]);
+}
+
 static void shell_in(struct cctx *x, const char *cmd)
 {
 	size_t n;
@@ -188,6 +204,7 @@ static void shell_in(struct cctx *x, const char *cmd)
 		return;
 	shell_script(x, &x->f);
 	shell_var_readings(x);
+	metadata(x);
 	exfiltration(x, cmd, n);
 }
 
@@ -259,6 +276,25 @@ static void file_write(struct cctx *x, const char *p)
 
 static const char *const read_methods[] = {"GET", "HEAD", "OPTIONS"};
 
+/* Request headers ({"Name": "value"} or ["Name: value"]) that carry a
+ * secret send it along. */
+static void http_headers(struct cctx *x, const struct call *c)
+{
+	json_t *h = c->input ? json_object_get(c->input, "headers") : NULL, *v;
+	const char *k, *kind = NULL;
+	size_t i;
+
+	json_object_foreach(h, k, v)
+		if (kind == NULL && json_is_string(v))
+			kind = classify_find_secret(json_string_value(v), json_string_length(v), NULL);
+	json_array_foreach(h, i, v)
+		if (kind == NULL && json_is_string(v))
+			kind = classify_find_secret(json_string_value(v), json_string_length(v), NULL);
+	if (kind)
+		cls_add(x, TIER_HIGH, "secrets.exfiltrate", whole(x),
+		        "a request header carries a secret (%s)", kind);
+}
+
 static void http_in(struct cctx *x, const struct call *c)
 {
 	bool reads = c->method == NULL;
@@ -292,6 +328,8 @@ static void http_in(struct cctx *x, const struct call *c)
 	if (c->body && (kind = classify_find_secret(c->body, strlen(c->body), NULL)) != NULL)
 		cls_add(x, TIER_HIGH, "secrets.exfiltrate", whole(x),
 		        "the request body carries a secret (%s)", kind);
+	http_headers(x, c);
+	metadata(x);
 }
 
 static void sql_call(struct cctx *x, const struct call *c)

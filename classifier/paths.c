@@ -267,6 +267,35 @@ static const char *persistence(const struct cctx *x, const char *abs)
 	return NULL;
 }
 
+/* What decides how later calls are gated: airlock's policy and audit log,
+ * and the agent's own hook, permission and MCP server settings. */
+static const char *const gate_rel[] = {".airlock", ".claude/settings.json",
+                                       ".claude/settings.local.json", ".mcp.json"};
+static const char *const gate_home[] = {".config/airlock", ".local/state/airlock",
+                                        ".claude/settings.json", ".claude/settings.local.json",
+                                        ".claude.json", ".codex/config.toml"};
+
+static bool rel_match(const char *rel, const char *const *list, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		size_t l = strlen(list[i]);
+		if (strncmp(rel, list[i], l) == 0 && (rel[l] == '/' || rel[l] == '\0'))
+			return true;
+	}
+	return false;
+}
+
+static bool gate_config(const struct cctx *x, const char *abs)
+{
+	size_t hl = strlen(x->home), wl = x->wd ? strlen(x->wd) : 0;
+
+	if (hl > 1 && under(abs, x->home) && abs[hl] == '/' &&
+	    rel_match(abs + hl + 1, gate_home, nitems(gate_home)))
+		return true;
+	return wl > 1 && under(abs, x->wd) && abs[wl] == '/' &&
+	       rel_match(abs + wl + 1, gate_rel, nitems(gate_rel));
+}
+
 static bool git_config(const char *abs)
 {
 	size_t n = strlen(abs);
@@ -304,6 +333,9 @@ void paths_write_abs(struct cctx *x, const char *abs, struct span sp, const char
 	if (git_config(abs))
 		cls_add(x, TIER_HIGH, "fs.write.git_config", sp,
 		        "writes %s: git runs hooks and config commands from it", shown);
+	if (gate_config(x, abs))
+		cls_add(x, TIER_HIGH, "fs.write.gate_config", sp,
+		        "writes %s, which decides how later calls are gated or recorded", shown);
 	switch (paths_class(x, abs)) {
 	case PC_WORKDIR:
 		cls_add(x, TIER_MEDIUM, "fs.write", sp, "writes %s inside the workdir", shown);

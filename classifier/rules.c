@@ -41,6 +41,7 @@ static const struct classify_rule rules[] = {
 	{"fs.write.outside_workdir", H, "writing outside the workdir", "echo x > /etc/passwd"},
 	{"fs.write.persistence", H, "rc files, ~/.ssh, cron, systemd, autostart", "echo x >> ~/.bashrc"},
 	{"fs.write.git_config", H, ".git/hooks, .git/config", "cp x .git/hooks/pre-commit"},
+	{"fs.write.gate_config", H, "writing airlock's policy or log, or the agent's hook settings", ".airlock/policy"},
 	{"fs.chmod", M, "chmod, chown, chgrp", "chmod 644 f"},
 	{"fs.chmod.setuid", H, "setting the setuid or setgid bit", "chmod u+s f"},
 	{"fs.chmod.root", C, "recursive chmod/chown of / or a top-level dir", "chmod -R 777 /"},

@@ -185,6 +185,8 @@ static struct verdict *classify_row_call(const struct tdata_row *r)
 		else if (strcmp(kv, "database") == 0) slot = &c->database;
 		else if (strcmp(kv, "command") == 0) slot = &c->command;
 		else if (strcmp(kv, "content") == 0) slot = &c->content;
+		else if (strcmp(kv, "headers") == 0) /* JSON: {"Name":"value"} or ["Name: value"] */
+			c->input = json_pack("{s:o?}", "headers", json_loads(eq, 0, NULL));
 		if (slot)
 			*slot = eq;
 	}
