@@ -371,6 +371,12 @@ static int want_home(char *const *list, const char *home, struct want **w, size_
 	return 0;
 }
 
+/* Paths in a writable workdir kept read-only (see want_workdir). */
+static const char *const protected[] = {
+	".git/hooks", ".git/config", ".airlock", ".claude/settings.json",
+	".claude/settings.local.json", ".mcp.json",
+};
+
 /* The workdir: bound, or an overlay whose upper/work live in overlay_dir. */
 static int want_workdir(const struct exec_spec *s, const char *wd, struct want **w, size_t *n,
                         char **errstr)
@@ -398,10 +404,12 @@ static int want_workdir(const struct exec_spec *s, const char *wd, struct want *
 		want_push(w, n, OP_OVERLAY, xstrdup(wd), xstrdup(wd), xstrdup(real), A_BIND, true);
 		rw = true;
 	}
-	/* A writable workdir must not plant hooks or config the host's git runs. */
-	for (int i = 0; rw && i < 2; i++)
-		want_push(w, n, OP_REBIND, NULL,
-		          xasprintf("%s/.git/%s", wd, i ? "config" : "hooks"), NULL, A_RO, false);
+	/* A writable workdir must not plant what runs or decides later: hooks and
+	 * config the host's git runs, airlock's project policy, the agent's hook
+	 * and MCP settings. Those that exist stay read-only. */
+	for (size_t i = 0; rw && i < nitems(protected); i++)
+		want_push(w, n, OP_REBIND, NULL, xasprintf("%s/%s", wd, protected[i]), NULL, A_RO,
+		          false);
 	return 0;
 }
 

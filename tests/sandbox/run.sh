@@ -130,6 +130,21 @@ OUT=$(ax -- ./probe write .git/hooks/pre-commit 2>&1)
 [ ! -e "$WORK/wd/.git/hooks/pre-commit" ] && ok write-git-hooks || bad write-git-hooks "hook planted"
 OUT=$(ax -- ./probe write .git/config 2>&1)
 grep -q PWNED "$WORK/wd/.git/config" && bad write-git-config "config changed" || ok write-git-config
+# (made here, not at the top: a project policy makes airlock exec read the
+# user's too, and the no-userns case above runs with HOME=/root)
+mkdir -p "$WORK/wd/.airlock" "$WORK/wd/.claude"
+echo "# project policy" > "$WORK/wd/.airlock/policy"
+echo "{}" > "$WORK/wd/.claude/settings.json"
+[ "$AS" = nobody ] && chown -R 65534:65534 "$WORK/wd/.airlock" "$WORK/wd/.claude"
+OUT=$(ax -- ./probe write .airlock/policy 2>&1)
+grep -q PWNED "$WORK/wd/.airlock/policy" && bad write-airlock-policy "policy changed" || ok write-airlock-policy
+OUT=$(ax -- ./probe write .airlock/other 2>&1)
+[ ! -e "$WORK/wd/.airlock/other" ] && ok write-airlock-dir || bad write-airlock-dir "file planted"
+OUT=$(ax -- ./probe write .claude/settings.json 2>&1)
+grep -q PWNED "$WORK/wd/.claude/settings.json" && bad write-claude-settings "hooks changed" ||
+	ok write-claude-settings
+OUT=$(ax -- ./probe write .claude/notes.md 2>&1)
+[ -e "$WORK/wd/.claude/notes.md" ] && ok write-claude-other || bad write-claude-other "not written"
 OUT=$(ax --profile readonly -- ./probe write ro.txt 2>&1)
 [ ! -e "$WORK/wd/ro.txt" ] && ok readonly-workdir || bad readonly-workdir "file written"
 OUT=$(ax -- ./probe write made.txt 2>&1)
