@@ -419,15 +419,39 @@ static void container_escape(struct cctx *x, struct cmdv *c)
 	}
 }
 
+/* docker compose / docker-compose VERB that only shows state. */
+static bool compose_read_only(const struct cmdv *c)
+{
+	static const char ro[] = "ps logs config ls images top version port events";
+	const struct word *v = opt_first(c, "fp", NULL);
+
+	return v == NULL || has_verb(ro, v->val);
+}
+
+static void rule_compose(struct cctx *x, struct cmdv *c)
+{
+	if (!compose_read_only(c))
+		cls_add(x, TIER_HIGH, "exec.container", shell_span_words(x, c->w, c->n),
+		        "runs or changes containers");
+}
+
 static void rule_container(struct cctx *x, struct cmdv *c)
 {
 	static const char ro[] = "ps images logs inspect version info stats top events history port "
 	                         "diff search --version help";
-	const struct word *w = opt_first(c, "H", NULL);
+	size_t at = 0;
+	const struct word *w = opt_first(c, "H", &at);
 	const char *v = w ? w->val : "";
 
 	if (has_verb(ro, v) || w == NULL)
 		return;
+	if (strcmp(v, "compose") == 0) { /* docker compose VERB */
+		struct cmdv sub = *c;
+		sub.w = c->w + at;
+		sub.n = c->n - at;
+		if (compose_read_only(&sub))
+			return;
+	}
 	cls_add(x, TIER_HIGH, "exec.container", shell_span_words(x, c->w, c->n),
 	        "%s %s runs or changes containers and images (and may pull from the network)",
 	        c->w[0].val, v);
@@ -594,7 +618,7 @@ const struct prog rules_dev[] = {
 	{"docker", 0, NULL, TIER_LOW, NULL, NULL, rule_container},
 	{"podman", 0, NULL, TIER_LOW, NULL, NULL, rule_container},
 	{"nerdctl", 0, NULL, TIER_LOW, NULL, NULL, rule_container},
-	{"docker-compose", 0, NULL, TIER_HIGH, "exec.container", "runs containers", NULL},
+	{"docker-compose", 0, NULL, TIER_LOW, NULL, NULL, rule_compose},
 	{"qemu-system-x86_64", 0, NULL, TIER_HIGH, "exec.container", "runs a virtual machine", NULL},
 	{"qemu-system-aarch64", 0, NULL, TIER_HIGH, "exec.container", "runs a virtual machine", NULL},
 	{"virsh", 0, NULL, TIER_HIGH, "exec.container", "manages virtual machines", NULL},
