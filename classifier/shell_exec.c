@@ -162,9 +162,14 @@ void shell_exec_command(struct cctx *x, const struct scmd *sc)
 		piped_text(x, &c, sc->pipe_from);
 	for (size_t k = 0; k < sc->nr; k++)
 		exec_redir(x, sc->r[k], &c);
-	for (; i < sc->nw && (sc->w[i].flags & W_ASSIGN); i++) {
-		shell_check_assign(x, &sc->w[i]);
-		shell_var_assign(x, &sc->w[i]); /* before a command: its children see it */
+	for (; i < sc->nw && (sc->w[i].flags & W_ASSIGN); i++)
+		;
+	for (size_t k = 0; k < i; k++) {
+		/* IFS before a command (IFS= read -r line) reaches only that command:
+		 * bash never takes IFS from its environment */
+		if (i == sc->nw || strncmp(sc->w[k].val, "IFS=", 4) != 0)
+			shell_check_assign(x, &sc->w[k]);
+		shell_var_assign(x, &sc->w[k]); /* before a command: its children see it */
 	}
 	if (i == sc->nw) /* redirections or assignments only (`>o`): w may be NULL */
 		return;

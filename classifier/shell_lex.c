@@ -462,6 +462,13 @@ static size_t assign_len(const char *s, size_t n)
 		return 0;
 	while (i < n && is_name_char(s[i]))
 		i++;
+	if (i < n && s[i] == '[') { /* NAME[SUBSCRIPT]=value: an array element */
+		size_t e = i + 1;
+		while (e < n && s[e] != ']' && !is_meta(s[e]))
+			e++;
+		if (e < n && s[e] == ']')
+			i = e + 1;
+	}
 	if (i + 1 < n && s[i] == '+' && s[i + 1] == '=')
 		return i + 2;
 	return i < n && s[i] == '=' ? i + 1 : 0;

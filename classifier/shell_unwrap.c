@@ -222,6 +222,7 @@ static const struct wrapper wrappers[] = {
 	{"caffeinate", NULL, "t", 0, NULL, NULL, NULL, NULL},
 	{"chroot", NULL, "", 1, priv, "runs a command inside a chroot as root", NULL, NULL},
 	{"command", NULL, "", 0, NULL, NULL, wrap_command, NULL},
+	{"coproc", NULL, "", 0, NULL, NULL, NULL, NULL},
 	{"dash", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
 	{"doas", NULL, "uC", 0, priv, "runs a command as another user (doas)", NULL, NULL},
 	{"env", NULL, "uCS", 0, NULL, NULL, wrap_env, long_env},
