@@ -143,6 +143,54 @@ static void awk_scan(struct cctx *x, const char *code, struct span sp)
 		cls_add(x, TIER_MEDIUM, "fs.write", sp, "the awk program writes a file");
 }
 
+/* A string literal in the code that names a secret file, or a credential
+ * variable the code reads from its environment. */
+static void code_literal(struct cctx *x, const char *lit, size_t n, bool env, struct span sp)
+{
+	char text[CLS_MAX_PATH], abs[CLS_MAX_PATH];
+	const char *why;
+
+	if (n == 0 || n >= sizeof(text))
+		return;
+	memcpy(text, lit, n);
+	text[n] = '\0';
+	if (env && secrets_env_name(text, n)) {
+		cls_add(x, TIER_HIGH, "secrets.read", sp,
+		        "the inline code reads %s, an environment variable that holds a credential",
+		        text);
+		return;
+	}
+	if (!secrets_maybe_path(text) || !paths_resolve(x, text, abs, sizeof(abs)) ||
+	    (why = secrets_path(x, abs)) == NULL)
+		return;
+	cls_add_path(x, &x->v->reads, abs);
+	cls_add(x, TIER_HIGH, "secrets.read", sp, "the inline code names %s (%s)", abs, why);
+}
+
+/* Every '...' and "..." literal of the code, and process.env.NAME. */
+static void code_literals(struct cctx *x, const char *code, size_t len, struct span sp)
+{
+	const char *end = code + len, *p;
+	bool env = strstr(code, "environ") || strstr(code, "getenv") || strstr(code, "ENV");
+
+	for (p = code; p < end; p++) {
+		const char *e;
+		if (*p != '\'' && *p != '"')
+			continue;
+		for (e = p + 1; e < end && *e != *p && *e != '\n'; e++)
+			if (*e == '\\' && e + 1 < end)
+				e++;
+		if (e >= end || *e != *p)
+			break;
+		code_literal(x, p + 1, (size_t)(e - p - 1), env, sp);
+		p = e;
+	}
+	for (p = code; (p = strstr(p, "process.env.")) != NULL; p++) {
+		size_t n = strspn(p + 12, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+		code_literal(x, p + 12, n, true, sp);
+	}
+}
+
 void code_scan(struct cctx *x, const char *lang, const char *code, size_t len, struct span sp)
 {
 	if (strcmp(lang, "awk") == 0) {
@@ -159,4 +207,5 @@ void code_scan(struct cctx *x, const char *lang, const char *code, size_t len, s
 			cls_add(x, TIER_HIGH, markers[i].rule, sp, "the inline %s code %s (%s)", lang,
 			        markers[i].what, markers[i].text);
 	shell_strings(x, code, len, sp);
+	code_literals(x, code, len, sp);
 }
