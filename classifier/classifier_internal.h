@@ -343,6 +343,11 @@ void shell_files_note(struct cctx *x, const struct cmdv *c);
  * by its #! line): any content the call wrote there is read as that script. */
 void shell_files_run(struct cctx *x, const struct word *w, const char *lang);
 
+/* ---- package names (pkg_names.c) ---- */
+/* The popular package (static) that the requirement spec is one edit away
+ * from, in eco ("python", "npm", "cargo", "gem"), or NULL. */
+const char *pkg_typosquat(const char *eco, const char *spec);
+
 /* ---- inline code of interpreters (shell_code.c) ---- */
 void code_scan(struct cctx *x, const char *lang, const char *code, size_t len, struct span sp);
 

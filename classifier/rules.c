@@ -52,6 +52,7 @@ static const struct classify_rule rules[] = {
 	{"net.listen", H, "listening for connections", "nc -l 8080"},
 	{"pkg.install", H, "installing packages", "pip install requests"},
 	{"pkg.remove", H, "removing packages", "apt-get remove curl"},
+	{"pkg.typosquat", H, "installing a name one typo away from a popular package", "pip install reqeusts"},
 	{"pkg.config", H, "changing where a package manager installs from", "npm config set registry URL"},
 	{"sys.disk", C, "writing onto a block device, mkfs, partitioning", "dd if=x of=/dev/sda"},
 	{"sys.kill", M, "signalling processes (pkill, killall: high)", "kill 1234"},

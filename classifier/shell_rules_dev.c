@@ -94,6 +94,34 @@ static bool has_verb(const char *list, const char *v)
 	return false;
 }
 
+/* Which registry a package manager installs from. */
+static const struct {
+	const char *prog, *eco;
+} registries[] = {
+	{"pip", "python"}, {"uv", "python"}, {"poetry", "python"}, {"pipx", "python"},
+	{"pdm", "python"}, {"npm", "npm"}, {"yarn", "npm"}, {"pnpm", "npm"}, {"bun", "npm"},
+	{"cargo", "cargo"}, {"gem", "gem"},
+};
+
+/* Names one typo away from a popular package among the operands from `from`. */
+static void typosquats(struct cctx *x, const struct cmdv *c, const char *prog, size_t from)
+{
+	const char *eco = NULL, *like;
+
+	for (size_t i = 0; i < nitems(registries); i++)
+		if (strcmp(registries[i].prog, prog) == 0)
+			eco = registries[i].eco;
+	for (size_t i = from; eco && i < c->n; i++) {
+		const struct word *w = &c->w[i];
+		if (w->val[0] == '-' || (w->flags & (W_DYNAMIC | W_GLOB)) || strchr(w->val, '/'))
+			continue; /* options, and paths or URLs rather than registry names */
+		if ((like = pkg_typosquat(eco, w->val)) != NULL)
+			cls_add(x, TIER_HIGH, "pkg.typosquat", shell_span_word(x, w),
+			        "%s is one letter away from the popular package %s: a common "
+			        "typo-squat", w->val, like);
+	}
+}
+
 /* `npm config set registry ...`, `pip config set global.index-url ...`:
  * every later install trusts where these point. */
 static bool pkg_config_write(struct cctx *x, const struct cmdv *c, size_t at, struct span sp)
@@ -141,6 +169,8 @@ static void rule_pkg(struct cctx *x, struct cmdv *c)
 			continue;
 		if (verbs[i].rule)
 			cls_add(x, verbs[i].tier, verbs[i].rule, sp, "%s", verbs[i].why);
+		if (verbs[i].rule && strcmp(verbs[i].rule, "pkg.install") == 0)
+			typosquats(x, c, prog, w ? at + 1 : c->n);
 		return;
 	}
 	if (strcmp(prog, "make") == 0 || strcmp(prog, "yarn") == 0)
