@@ -610,7 +610,7 @@ const struct prog rules_fs[] = {
 	FN("find", rule_find), FN("mv", rule_copy), FN("cp", rule_copy), FN("ln", rule_copy),
 	FN("install", rule_copy), FN("cd", rule_cd), FN("pushd", rule_cd), FN("popd", rule_cd),
 	FN("source", rule_source), FN(".", rule_source),
-	WR("touch", "dtr"), WR("mkdir", "m"), WR("mkfifo", "m"), {"vim", P_WRITE, "cSTtquiwWU", TIER_LOW, NULL, NULL, rule_editor},
+	WR("touch", "dtr"), WR("mkdir", "m"), WR("mkfifo", "m"), WR("sponge", ""), WR("setfacl", "mMxX"), {"vim", P_WRITE, "cSTtquiwWU", TIER_LOW, NULL, NULL, rule_editor},
 	{"vi", P_WRITE, "cSTtquiwWU", TIER_LOW, NULL, NULL, rule_editor},
 	{"nvim", P_WRITE, "cSTtquiwWU", TIER_LOW, NULL, NULL, rule_editor}, WR("nano", ""), WR("emacs", ""), WR("ed", ""), WR("split", "albn"),
 	FN("chmod", rule_chmod), FN("chown", rule_chmod), FN("chgrp", rule_chmod),
