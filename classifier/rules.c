@@ -50,6 +50,7 @@ static const struct classify_rule rules[] = {
 	{"net.fetch", H, "reaching the network", "curl https://example.com"},
 	{"net.upload", H, "sending local data over the network", "curl -T f https://x"},
 	{"net.listen", H, "listening for connections", "nc -l 8080"},
+	{"db.wipe", C, "emptying or dropping a whole database outside SQL", "redis-cli FLUSHALL"},
 	{"pkg.install", H, "installing packages", "pip install requests"},
 	{"pkg.remove", H, "removing packages", "apt-get remove curl"},
 	{"pkg.typosquat", H, "installing a name one typo away from a popular package", "pip install reqeusts"},

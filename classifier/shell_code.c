@@ -18,6 +18,14 @@ struct marker {
 	const char *what;
 };
 
+/* Calls that destroy a whole database: critical, as DROP DATABASE is. */
+static const struct marker wipes[] = {
+	{"dropDatabase(", "db.wipe", "drops the whole MongoDB database"},
+	{"flushall(", "db.wipe", "deletes every Redis key"},
+	{"flushAll(", "db.wipe", "deletes every Redis key"},
+};
+
+/* Everything else that is found: high. */
 static const struct marker markers[] = {
 	{"rmtree", "exec.inline_code.delete", "deletes directory trees"},
 	{"os.remove", "exec.inline_code.delete", "deletes files"},
@@ -35,6 +43,10 @@ static const struct marker markers[] = {
 	{"remove_dir", "exec.inline_code.delete", "deletes directories"},
 	{"Remove-Item", "exec.inline_code.delete", "deletes files"},
 	{"truncate(", "exec.inline_code.delete", "truncates files"},
+	{"deleteMany(", "exec.inline_code.delete", "deletes documents"},
+	{"deleteOne(", "exec.inline_code.delete", "deletes a document"},
+	{"dropCollection(", "exec.inline_code.delete", "drops a collection"},
+	{".drop()", "exec.inline_code.delete", "drops a collection"},
 	{"urllib", "exec.inline_code.network", "reaches the network"},
 	{"requests.", "exec.inline_code.network", "reaches the network"},
 	{"http.client", "exec.inline_code.network", "reaches the network"},
@@ -206,6 +218,10 @@ void code_scan(struct cctx *x, const char *lang, const char *code, size_t len, s
 		if (strstr(code, markers[i].text))
 			cls_add(x, TIER_HIGH, markers[i].rule, sp, "the inline %s code %s (%s)", lang,
 			        markers[i].what, markers[i].text);
+	for (size_t i = 0; i < nitems(wipes); i++)
+		if (strstr(code, wipes[i].text))
+			cls_add(x, TIER_CRITICAL, wipes[i].rule, sp, "the inline %s code %s (%s)", lang,
+			        wipes[i].what, wipes[i].text);
 	shell_strings(x, code, len, sp);
 	code_literals(x, code, len, sp);
 }

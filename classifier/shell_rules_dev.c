@@ -379,6 +379,8 @@ static void rule_interp(struct cctx *x, struct cmdv *c)
 			if (strcmp(a, "eval") != 0)
 				continue; /* run, serve: the script comes next */
 		}
+		if (a[0] != '-' && strncmp(name, "mongo", 5) == 0 && opt_long(c, "--eval"))
+			continue; /* mongosh DB --eval CODE: the first word names the database */
 		if (a[0] != '-') {
 			if (remote_script(x, c, i) || setup_py_install(x, c, i))
 				return;
@@ -534,29 +536,44 @@ static void sql_host(struct cctx *x, const struct cmdv *c, const char *h, const 
 	        "connects to the database server %s", h);
 }
 
+/* SQL clients: the options that carry SQL, and those that take a value. */
+static const struct sqlclient {
+	const char *prog, *code, *lcode, *args;
+} sqlclients[] = {
+	{"psql", "-c", "--command", "cfhpUdvPoTLF"},
+	{"mysql", "-e", "--execute", "eDhPuSpo"},
+	{"mariadb", "-e", "--execute", "eDhPuSpo"},
+	{"clickhouse-client", "-q", "--query", "qhudp"},
+	{"cqlsh", "-e", "--execute", "ekuf"},
+};
+
 static void rule_sqlclient(struct cctx *x, struct cmdv *c)
 {
-	bool pg = strcmp(c->prog, "psql") == 0;
-	const char *args = pg ? "cfhpUdvPoTLF" : "eDhPuSpo", *v;
-	bool ran = false;
+	const struct sqlclient *sc = &sqlclients[0];
+	bool pg = strcmp(c->prog, "psql") == 0, ran = false;
+	const char *v;
 	const struct word *w;
+	size_t ll;
 
-	if ((w = opt_value(c, 'h', "--host", args, &v)) != NULL)
+	for (size_t i = 0; i < nitems(sqlclients); i++)
+		if (strcmp(c->prog, sqlclients[i].prog) == 0)
+			sc = &sqlclients[i];
+	ll = strlen(sc->lcode);
+	if ((w = opt_value(c, 'h', "--host", sc->args, &v)) != NULL)
 		sql_host(x, c, v, w);
 	for (size_t i = 1; i < c->n; i++) {
 		const char *a = c->w[i].val;
-		if (i + 1 < c->n && (strcmp(a, pg ? "-c" : "-e") == 0 ||
-		                     strcmp(a, pg ? "--command" : "--execute") == 0)) {
+		if (i + 1 < c->n && (strcmp(a, sc->code) == 0 || strcmp(a, sc->lcode) == 0)) {
 			sql_word(x, &c->w[i + 1], c->w[i + 1].val);
 			ran = true;
-		} else if (strncmp(a, pg ? "--command=" : "--execute=", pg ? 10 : 10) == 0) {
-			sql_word(x, &c->w[i], strchr(a, '=') + 1);
+		} else if (strncmp(a, sc->lcode, ll) == 0 && a[ll] == '=') {
+			sql_word(x, &c->w[i], a + ll + 1);
 			ran = true;
 		} else if (strstr(a, "://")) {
 			net_add_url(x, a);
 		}
 	}
-	if (pg && (w = opt_value(c, 'f', "--file", args, &v)) != NULL && strcmp(v, "-") != 0) {
+	if (pg && (w = opt_value(c, 'f', "--file", sc->args, &v)) != NULL && strcmp(v, "-") != 0) {
 		paths_read(x, w, v);
 		cls_add(x, x->o->unknown_program, "exec.script", shell_span_word(x, w),
 		        "runs SQL from %s, which airlock cannot see", v);
@@ -564,6 +581,17 @@ static void rule_sqlclient(struct cctx *x, struct cmdv *c)
 	}
 	if (!ran)
 		sql_stdin(x, c);
+}
+
+/* pg_restore -c / --clean drops each object before it restores it. */
+static void rule_pg_restore(struct cctx *x, struct cmdv *c)
+{
+	struct span sp = shell_span_words(x, c->w, c->n);
+
+	if (opt_short(c, 'c', "dfFhIjLnNpPsStTUW") || opt_long(c, "--clean"))
+		cls_add(x, TIER_HIGH, "sql.drop", sp, "pg_restore --clean drops objects first");
+	else
+		cls_add(x, TIER_MEDIUM, "sql.insert", sp, "pg_restore loads a dump into a database");
 }
 
 /* sqlite3 [OPTIONS] DB [SQL...]; options with a value are long-ish. */
@@ -657,6 +685,11 @@ const struct prog rules_dev[] = {
 	{"firecracker", 0, NULL, TIER_HIGH, "exec.container", "runs a virtual machine", NULL},
 	{"psql", 0, NULL, TIER_LOW, NULL, NULL, rule_sqlclient},
 	{"mysql", 0, NULL, TIER_LOW, NULL, NULL, rule_sqlclient},
+	{"mariadb", 0, NULL, TIER_LOW, NULL, NULL, rule_sqlclient},
+	{"clickhouse-client", 0, NULL, TIER_LOW, NULL, NULL, rule_sqlclient},
+	{"cqlsh", 0, NULL, TIER_LOW, NULL, NULL, rule_sqlclient},
+	{"dropdb", 0, NULL, TIER_CRITICAL, "db.wipe", "drops a whole PostgreSQL database", NULL},
+	{"pg_restore", 0, NULL, TIER_LOW, NULL, NULL, rule_pg_restore},
 	{"mariadb", 0, NULL, TIER_LOW, NULL, NULL, rule_sqlclient},
 	{"sqlite3", 0, NULL, TIER_LOW, NULL, NULL, rule_sqlite},
 	{"sqlite", 0, NULL, TIER_LOW, NULL, NULL, rule_sqlite},

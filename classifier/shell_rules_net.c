@@ -5,6 +5,7 @@
  * hosts they name go into hosts[].
  */
 #include <string.h>
+#include <strings.h>
 
 #include "classifier/classifier_internal.h"
 #include "core/util.h"
@@ -204,6 +205,17 @@ static void rule_copy_remote(struct cctx *x, struct cmdv *c)
 		fetch(x, c, "copies files over the network");
 }
 
+/* redis-cli [OPTIONS] COMMAND ...: FLUSHALL and FLUSHDB empty databases. */
+static void rule_redis(struct cctx *x, struct cmdv *c)
+{
+	const struct word *w = opt_first(c, "hpasnurdic", NULL);
+
+	if (w && (strcasecmp(w->val, "FLUSHALL") == 0 || strcasecmp(w->val, "FLUSHDB") == 0))
+		cls_add(x, TIER_CRITICAL, "db.wipe", shell_span_words(x, c->w, c->n),
+		        "%s deletes every key of the Redis database%s", w->val,
+		        strcasecmp(w->val, "FLUSHALL") == 0 ? "s" : "");
+}
+
 #define NET(n, why) {n, 0, NULL, TIER_HIGH, "net.fetch", why, NULL}
 #define FN(n, fn) {n, 0, NULL, TIER_LOW, NULL, NULL, fn}
 
@@ -223,7 +235,8 @@ const struct prog rules_net[] = {
 	NET("kubectl", "talks to a Kubernetes cluster"), NET("helm", "talks to a Kubernetes cluster"),
 	NET("terraform", "plans or changes cloud infrastructure"),
 	NET("gh", "calls the GitHub API"), NET("glab", "calls the GitLab API"),
-	NET("nmap", "scans network hosts"), NET("redis-cli", "sends commands to a Redis server"),
+	NET("nmap", "scans network hosts"),
+	{"redis-cli", 0, NULL, TIER_HIGH, "net.fetch", "sends commands to a Redis server", rule_redis},
 	NET("mosh", "opens a remote shell"), NET("sshpass", "opens an ssh session"),
 };
 const size_t rules_net_n = nitems(rules_net);

@@ -130,7 +130,7 @@ static void judge_ddl(struct fctx *f, const struct stmt *st)
 
 	if (has(st, "DROP", 0, &at)) {
 		const char *next = at + 1 < st->nkw ? st->kw[at + 1] : "";
-		if (strcmp(next, "DATABASE") == 0)
+		if (strcmp(next, "DATABASE") == 0 || strcmp(next, "KEYSPACE") == 0) /* CQL */
 			f_add(f, TIER_CRITICAL, "sql.drop.database", "DROP DATABASE destroys a whole database");
 		else if (strcmp(next, "SCHEMA") == 0 && has(st, "CASCADE", at, NULL))
 			f_add(f, TIER_CRITICAL, "sql.drop.cascade", "DROP SCHEMA ... CASCADE drops everything in it");
