@@ -313,6 +313,11 @@ static json_t *normalise_input(json_t *in, char **errstr)
 		}
 	}
 	cmd = json_object_get(out, "command");
+	if (json_is_array(cmd) && json_array_size(cmd) == 0) {
+		*errstr = xstrdup("input.command is an empty array: it names no program to run");
+		json_decref(out);
+		return NULL;
+	}
 	if (json_is_array(cmd)) {
 		json_t *s = argv_to_command(cmd);
 		if (s == NULL) {
