@@ -216,7 +216,76 @@ static void rule_redis(struct cctx *x, struct cmdv *c)
 		        strcasecmp(w->val, "FLUSHALL") == 0 ? "s" : "");
 }
 
+/* Subcommands of cloud CLIs and secret managers that print secrets. */
+static const struct {
+	const char *prog, *words; /* words: the subcommand, space-separated */
+} secret_verbs[] = {
+	{"aws", "secretsmanager get-secret-value"}, {"aws", "ssm get-parameter"},
+	{"aws", "ssm get-parameters"}, {"aws", "configure get"},
+	{"aws", "configure export-credentials"}, {"aws", "sts get-session-token"},
+	{"aws", "sts assume-role"}, {"gcloud", "secrets versions access"},
+	{"gcloud", "auth print-access-token"}, {"gcloud", "auth print-identity-token"},
+	{"az", "keyvault secret show"}, {"az", "account get-access-token"},
+	{"kubectl", "get secret"}, {"kubectl", "get secrets"}, {"gh", "auth token"},
+	{"heroku", "config"}, {"vault", "read"}, {"vault", "kv get"}, {"op", "read"},
+	{"op", "item get"}, {"op", "inject"}, {"bw", "get"}, {"bw", "export"},
+	{"doppler", "secrets"},
+};
+
+/* True when the words of `seq` follow in order among c's non-option words,
+ * starting where the first one appears (options and their values between
+ * them are skipped: kubectl -n prod get secret x). */
+static bool has_subcommand(const struct cmdv *c, const char *seq)
+{
+	for (size_t i = 1; i < c->n; i++) {
+		const char *q = seq;
+		size_t k = i;
+		while (*q && k < c->n) {
+			size_t n = strcspn(q, " ");
+			if (c->w[k].val[0] == '-' && k > i) {
+				k++;
+				continue;
+			}
+			if (strlen(c->w[k].val) != n || strncmp(c->w[k].val, q, n) != 0)
+				break;
+			q += n + (q[n] == ' ');
+			k++;
+		}
+		if (*q == '\0')
+			return true;
+	}
+	return false;
+}
+
+static void rule_secret_cli(struct cctx *x, struct cmdv *c)
+{
+	for (size_t i = 0; i < nitems(secret_verbs); i++)
+		if (strcmp(secret_verbs[i].prog, c->prog) == 0 && has_subcommand(c, secret_verbs[i].words)) {
+			cls_add(x, TIER_HIGH, "secrets.read", shell_span_words(x, c->w, c->n),
+			        "%s %s prints stored secrets or credentials", c->prog,
+			        secret_verbs[i].words);
+			return;
+		}
+}
+
+/* pass NAME shows NAME (show is the default verb); these verbs do not. */
+static void rule_pass(struct cctx *x, struct cmdv *c)
+{
+	static const char quiet[] = " ls list find search init help version git rm mv cp ";
+	const struct word *w = opt_first(c, "", NULL);
+	char key[40];
+
+	if (w == NULL)
+		return; /* lists the store */
+	snprintf(key, sizeof(key), " %s ", w->val);
+	if (strlen(w->val) < sizeof(key) - 2 && strstr(quiet, key))
+		return;
+	cls_add(x, TIER_HIGH, "secrets.read", shell_span_words(x, c->w, c->n),
+	        "%s %s prints passwords from the store", c->prog, w->val);
+}
+
 #define NET(n, why) {n, 0, NULL, TIER_HIGH, "net.fetch", why, NULL}
+#define NETS(n, why) {n, 0, NULL, TIER_HIGH, "net.fetch", why, rule_secret_cli}
 #define FN(n, fn) {n, 0, NULL, TIER_LOW, NULL, NULL, fn}
 
 const struct prog rules_net[] = {
@@ -230,13 +299,18 @@ const struct prog rules_net[] = {
 	NET("host", "queries DNS over the network"), NET("whois", "queries a whois server"),
 	NET("http", "sends an HTTP request (httpie)"), NET("https", "sends an HTTP request (httpie)"),
 	NET("xh", "sends an HTTP request"), NET("aria2c", "downloads files"),
-	NET("aws", "calls cloud APIs over the network"), NET("gcloud", "calls cloud APIs"),
-	NET("az", "calls cloud APIs"), NET("gsutil", "copies cloud storage objects"),
-	NET("kubectl", "talks to a Kubernetes cluster"), NET("helm", "talks to a Kubernetes cluster"),
+	NETS("aws", "calls cloud APIs over the network"), NETS("gcloud", "calls cloud APIs"),
+	NETS("az", "calls cloud APIs"), NET("gsutil", "copies cloud storage objects"),
+	NETS("kubectl", "talks to a Kubernetes cluster"), NET("helm", "talks to a Kubernetes cluster"),
 	NET("terraform", "plans or changes cloud infrastructure"),
-	NET("gh", "calls the GitHub API"), NET("glab", "calls the GitLab API"),
+	NETS("gh", "calls the GitHub API"), NET("glab", "calls the GitLab API"),
 	NET("nmap", "scans network hosts"),
 	{"redis-cli", 0, NULL, TIER_HIGH, "net.fetch", "sends commands to a Redis server", rule_redis},
+	NETS("heroku", "calls the Heroku API"), NETS("vault", "talks to a Vault server"),
+	NETS("op", "talks to 1Password"), NETS("bw", "talks to Bitwarden"),
+	NETS("doppler", "talks to Doppler"),
+	{"pass", 0, NULL, TIER_LOW, NULL, NULL, rule_pass},
+	{"gopass", 0, NULL, TIER_LOW, NULL, NULL, rule_pass},
 	NET("mosh", "opens a remote shell"), NET("sshpass", "opens an ssh session"),
 };
 const size_t rules_net_n = nitems(rules_net);
