@@ -379,6 +379,11 @@ static void rule_interp(struct cctx *x, struct cmdv *c)
 			if (strcmp(a, "eval") != 0)
 				continue; /* run, serve: the script comes next */
 		}
+		if (strcmp(ip->lang, "php") == 0 && strcmp(a, "-S") == 0) {
+			cls_add(x, TIER_HIGH, "net.listen", shell_span_words(x, c->w, c->n),
+			        "php -S serves files on the network");
+			return;
+		}
 		if (a[0] != '-' && strncmp(name, "mongo", 5) == 0 && opt_long(c, "--eval"))
 			continue; /* mongosh DB --eval CODE: the first word names the database */
 		if (a[0] != '-') {

@@ -20,15 +20,18 @@ static void upload(struct cctx *x, const struct word *w, const char *what)
 	cls_add(x, TIER_HIGH, "net.upload", shell_span_word(x, w), "%s", what);
 }
 
-/* A data argument: @file and <file read a file; anything else is data. */
-static void data_arg(struct cctx *x, const struct word *w, const char *v)
+/* A data argument: @file and <file read a file, as does name@file of
+ * --data-urlencode (urlencode); anything else is data. */
+static void data_arg(struct cctx *x, const struct word *w, const char *v, bool urlencode)
 {
 	const char *at = strchr(v, '@');
 
 	if (v[0] == '@' && strcmp(v, "@-") != 0)
 		paths_read(x, w, v + 1);
 	else if (at && strchr(v, '=') && strchr(v, '=') < at)
-		paths_read(x, w, at + 1); /* -F name=@file, --data-urlencode name@file */
+		paths_read(x, w, at + 1); /* -F name=@file */
+	else if (urlencode && at && !strchr(v, '=') && at[1] && strcmp(at + 1, "-") != 0)
+		paths_read(x, w, at + 1);
 	else if ((at = strchr(v, '<')) != NULL && strchr(v, '=') && strchr(v, '=') < at)
 		paths_read(x, w, at + 1);
 	upload(x, w, "sends data to a remote host");
@@ -48,14 +51,14 @@ static void rule_curl(struct cctx *x, struct cmdv *c)
 	for (size_t i = 0; i < n; i++)
 		net_add_url(x, c->w[idx[i]].val);
 	if ((w = opt_value(c, 'd', NULL, curl_args, &v)) || (w = opt_value(c, 'F', NULL, curl_args, &v)))
-		data_arg(x, w, v);
+		data_arg(x, w, v, false);
 	if ((w = opt_value(c, 'T', NULL, curl_args, &v)) != NULL) {
 		paths_read(x, w, v);
 		upload(x, w, "uploads a local file");
 	}
 	for (size_t i = 0; i < nitems(datas); i++)
 		if ((w = opt_value(c, 0, datas[i], NULL, &v)) != NULL)
-			data_arg(x, w, v);
+			data_arg(x, w, v, strcmp(datas[i], "--data-urlencode") == 0);
 	if ((w = opt_value(c, 'X', "--request", curl_args, &v)) != NULL &&
 	    strcmp(v, "GET") != 0 && strcmp(v, "HEAD") != 0)
 		upload(x, w, "sends a request that changes remote state");
@@ -268,6 +271,21 @@ static void rule_secret_cli(struct cctx *x, struct cmdv *c)
 		}
 }
 
+/* openssl s_client connects, s_server listens; the rest work on files. */
+static void rule_openssl(struct cctx *x, struct cmdv *c)
+{
+	const char *v = c->n > 1 ? c->w[1].val : "";
+	struct span sp = shell_span_words(x, c->w, c->n);
+
+	if (strcmp(v, "s_client") == 0 || strcmp(v, "ocsp") == 0)
+		cls_add(x, TIER_HIGH, "net.fetch", sp, "openssl %s connects to a remote host", v);
+	else if (strcmp(v, "s_server") == 0)
+		cls_add(x, TIER_HIGH, "net.listen", sp, "openssl s_server listens for connections");
+	else if (strcmp(v, "version") != 0 && strcmp(v, "help") != 0 && strcmp(v, "x509") != 0)
+		cls_add(x, x->o->unknown_program, "exec.unknown_program", sp,
+		        "openssl %s reads and writes files airlock does not follow", v);
+}
+
 /* pass NAME shows NAME (show is the default verb); these verbs do not. */
 static void rule_pass(struct cctx *x, struct cmdv *c)
 {
@@ -311,6 +329,18 @@ const struct prog rules_net[] = {
 	NETS("doppler", "talks to Doppler"),
 	{"pass", 0, NULL, TIER_LOW, NULL, NULL, rule_pass},
 	{"gopass", 0, NULL, TIER_LOW, NULL, NULL, rule_pass},
-	NET("mosh", "opens a remote shell"), NET("sshpass", "opens an ssh session"),
+	NET("mosh", "opens a remote shell"),
+	{"ngrok", 0, NULL, TIER_HIGH, "net.listen", "exposes a local port to the internet", NULL},
+	{"cloudflared", 0, NULL, TIER_HIGH, "net.listen", "exposes a local port to the internet",
+	 NULL},
+	{"lt", 0, NULL, TIER_HIGH, "net.listen", "exposes a local port to the internet", NULL},
+	{"bore", 0, NULL, TIER_HIGH, "net.listen", "exposes a local port to the internet", NULL},
+	{"mail", 0, NULL, TIER_HIGH, "net.upload", "sends mail", NULL},
+	{"mailx", 0, NULL, TIER_HIGH, "net.upload", "sends mail", NULL},
+	{"mutt", 0, NULL, TIER_HIGH, "net.upload", "sends mail", NULL},
+	{"sendmail", 0, NULL, TIER_HIGH, "net.upload", "sends mail", NULL},
+	{"msmtp", 0, NULL, TIER_HIGH, "net.upload", "sends mail", NULL},
+	{"swaks", 0, NULL, TIER_HIGH, "net.upload", "sends mail", NULL},
+	{"openssl", 0, NULL, TIER_LOW, NULL, NULL, rule_openssl}, NET("sshpass", "opens an ssh session"),
 };
 const size_t rules_net_n = nitems(rules_net);
