@@ -303,6 +303,8 @@ static void rule_pass(struct cctx *x, struct cmdv *c)
 }
 
 #define NET(n, why) {n, 0, NULL, TIER_HIGH, "net.fetch", why, NULL}
+#define TUNNEL(n) {n, 0, NULL, TIER_HIGH, "net.listen", "exposes a local port to the internet", NULL}
+#define MAIL(n) {n, 0, NULL, TIER_HIGH, "net.upload", "sends mail", NULL}
 #define NETS(n, why) {n, 0, NULL, TIER_HIGH, "net.fetch", why, rule_secret_cli}
 #define FN(n, fn) {n, 0, NULL, TIER_LOW, NULL, NULL, fn}
 
@@ -330,17 +332,8 @@ const struct prog rules_net[] = {
 	{"pass", 0, NULL, TIER_LOW, NULL, NULL, rule_pass},
 	{"gopass", 0, NULL, TIER_LOW, NULL, NULL, rule_pass},
 	NET("mosh", "opens a remote shell"),
-	{"ngrok", 0, NULL, TIER_HIGH, "net.listen", "exposes a local port to the internet", NULL},
-	{"cloudflared", 0, NULL, TIER_HIGH, "net.listen", "exposes a local port to the internet",
-	 NULL},
-	{"lt", 0, NULL, TIER_HIGH, "net.listen", "exposes a local port to the internet", NULL},
-	{"bore", 0, NULL, TIER_HIGH, "net.listen", "exposes a local port to the internet", NULL},
-	{"mail", 0, NULL, TIER_HIGH, "net.upload", "sends mail", NULL},
-	{"mailx", 0, NULL, TIER_HIGH, "net.upload", "sends mail", NULL},
-	{"mutt", 0, NULL, TIER_HIGH, "net.upload", "sends mail", NULL},
-	{"sendmail", 0, NULL, TIER_HIGH, "net.upload", "sends mail", NULL},
-	{"msmtp", 0, NULL, TIER_HIGH, "net.upload", "sends mail", NULL},
-	{"swaks", 0, NULL, TIER_HIGH, "net.upload", "sends mail", NULL},
+	TUNNEL("ngrok"), TUNNEL("cloudflared"), TUNNEL("lt"), TUNNEL("bore"), MAIL("mail"),
+	MAIL("mailx"), MAIL("mutt"), MAIL("sendmail"), MAIL("msmtp"), MAIL("swaks"),
 	{"openssl", 0, NULL, TIER_LOW, NULL, NULL, rule_openssl}, NET("sshpass", "opens an ssh session"),
 };
 const size_t rules_net_n = nitems(rules_net);
