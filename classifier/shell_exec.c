@@ -5,9 +5,11 @@
  * off until the real program, which the program table judges.
  * A command name that is not a literal word is exec.dynamic_command (high).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "classifier/classifier_internal.h"
+#include "core/lazy.h"
 #include "core/util.h"
 
 struct span shell_span_words(const struct cctx *x, const struct word *w, size_t n)
@@ -110,44 +112,107 @@ static void exec_redir(struct cctx *x, struct redir *r, struct cmdv *c)
 	}
 }
 
-/* echo/printf with literal arguments piped in: their text is known. */
+/* A here-document or here-string of s: its text (the last one wins, as
+ * in the shell). */
+static bool stage_doc(const struct scmd *s, const char **text, size_t *len, size_t *off)
+{
+	bool found = false;
+
+	for (size_t k = 0; k < s->nr; k++)
+		if (s->r[k]->kind == R_HEREDOC || s->r[k]->kind == R_HERESTR) {
+			const struct redir *r = s->r[k];
+			*text = r->kind == R_HEREDOC ? (r->body ? r->body : "") : r->target.val;
+			*len = r->kind == R_HEREDOC ? r->bodylen : r->target.len;
+			*off = r->off;
+			found = true;
+		}
+	return found;
+}
+
+/* base64 -d of text into out; false when it is not base64 or libcrypto
+ * is missing (the pipe then stays unknown). */
+static bool base64_decode(struct cctx *x, const char *text, size_t len, struct buf *out)
+{
+	const struct lazy_crypto *lc;
+	char *err = NULL, *clean = arena_alloc(x->a, len + 1);
+	unsigned char *dec;
+	size_t n = 0, pad = 0;
+	int got;
+
+	for (size_t i = 0; i < len; i++)
+		if (!strchr(" \t\r\n", text[i]))
+			clean[n++] = text[i];
+	if (n == 0 || n % 4 != 0 || (lc = lazy_crypto(&err)) == NULL) {
+		free(err);
+		return false;
+	}
+	pad = (clean[n - 1] == '=') + (clean[n - 2] == '=');
+	dec = arena_alloc(x->a, n / 4 * 3 + 1);
+	if ((got = lc->EVP_DecodeBlock(dec, (const unsigned char *)clean, (int)n)) < 0 ||
+	    (size_t)got < pad)
+		return false;
+	buf_append(out, (const char *)dec, (size_t)got - pad);
+	return true;
+}
+
+/* What stage s writes to its stdout, when the call shows it: cat of a
+ * here-document, echo/printf of literal words, base64 -d of either. */
+static bool stage_output(struct cctx *x, const struct scmd *s, struct buf *out, size_t *off,
+                         int depth)
+{
+	const char *text;
+	size_t i = 0, len;
+	const char *p;
+
+	while (i < s->nw && (s->w[i].flags & W_ASSIGN))
+		i++;
+	if (i >= s->nw || depth > 4)
+		return false;
+	p = s->w[i].val;
+	*off = s->off;
+	if (i + 1 == s->nw && strcmp(p, "cat") == 0 && stage_doc(s, &text, &len, off)) {
+		buf_append(out, text, len); /* cat <<EOF | sh: the here-document */
+		return true;
+	}
+	if (strcmp(p, "base64") == 0 && i + 2 == s->nw &&
+	    (strcmp(s->w[i + 1].val, "-d") == 0 || strcmp(s->w[i + 1].val, "--decode") == 0 ||
+	     strcmp(s->w[i + 1].val, "-D") == 0)) {
+		struct buf in;
+		bool ok;
+		buf_init(&in, CLS_MAX_INPUT);
+		ok = stage_doc(s, &text, &len, off) ? (buf_append(&in, text, len), true)
+		     : s->pipe_from && stage_output(x, s->pipe_from, &in, off, depth + 1);
+		ok = ok && base64_decode(x, in.data ? in.data : "", in.len, out);
+		buf_free(&in);
+		return ok;
+	}
+	if (strcmp(p, "echo") != 0 && strcmp(p, "printf") != 0)
+		return false;
+	for (size_t k = i + 1; k < s->nw; k++) {
+		if (s->w[k].flags & (W_DYNAMIC | W_GLOB))
+			return false;
+		if (k == i + 1 && s->w[k].val[0] == '-' && strcmp(p, "echo") == 0)
+			continue;
+		if (out->len)
+			buf_puts(out, " ");
+		buf_puts(out, s->w[k].val);
+	}
+	return true;
+}
+
+/* Where a piped command's stdin comes from, and its text when known. */
 static void piped_text(struct cctx *x, struct cmdv *c, const struct scmd *from)
 {
-	size_t i = 0;
 	struct buf b;
+	size_t off;
 
 	c->in = IN_PIPE;
-	while (i < from->nw && (from->w[i].flags & W_ASSIGN))
-		i++;
-	if (i + 1 == from->nw && strcmp(from->w[i].val, "cat") == 0) {
-		/* cat <<EOF | sh: the here-document is what sh reads */
-		for (size_t k = 0; k < from->nr; k++)
-			if (from->r[k]->kind == R_HEREDOC || from->r[k]->kind == R_HERESTR) {
-				const struct redir *r = from->r[k];
-				c->in_text = r->kind == R_HEREDOC ? (r->body ? r->body : "") : r->target.val;
-				c->in_len = r->kind == R_HEREDOC ? r->bodylen : r->target.len;
-				c->in_span = cls_span(x, r->off, from->end - r->off);
-			}
-		return;
-	}
-	if (i >= from->nw || (strcmp(from->w[i].val, "echo") != 0 &&
-	                      strcmp(from->w[i].val, "printf") != 0))
-		return;
 	buf_init(&b, CLS_MAX_INPUT);
-	for (size_t k = i + 1; k < from->nw; k++) {
-		if (from->w[k].flags & (W_DYNAMIC | W_GLOB)) {
-			buf_free(&b);
-			return;
-		}
-		if (k == i + 1 && from->w[k].val[0] == '-' && strcmp(from->w[i].val, "echo") == 0)
-			continue;
-		if (b.len)
-			buf_puts(&b, " ");
-		buf_puts(&b, from->w[k].val);
+	if (stage_output(x, from, &b, &off, 0)) {
+		c->in_text = arena_strndup(x->a, b.data ? b.data : "", b.len);
+		c->in_len = b.len;
+		c->in_span = cls_span(x, off, from->end - off);
 	}
-	c->in_text = arena_strndup(x->a, b.data ? b.data : "", b.len);
-	c->in_len = b.len;
-	c->in_span = shell_span_words(x, from->w, from->nw);
 	buf_free(&b);
 }
 

@@ -57,7 +57,8 @@
 	X(EVP_DigestInit_ex)                                                   \
 	X(EVP_DigestUpdate)                                                    \
 	X(EVP_DigestFinal_ex)                                                  \
-	X(EVP_sha256)
+	X(EVP_sha256)                                                          \
+	X(EVP_DecodeBlock)
 
 #define LAZY_PGQUERY_FUNCS(X)                                                  \
 	X(pg_query_parse)                                                      \
