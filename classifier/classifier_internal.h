@@ -342,6 +342,8 @@ void shell_files_note(struct cctx *x, const struct cmdv *c);
 /* w names a file about to run as a script in lang ("sh", "python", ...; NULL:
  * by its #! line): any content the call wrote there is read as that script. */
 void shell_files_run(struct cctx *x, const struct word *w, const char *lang);
+/* What printf FMT writes with no arguments: fmt with \n, \t and \\ decoded. */
+void shell_printf_text(struct buf *b, const char *fmt);
 
 /* ---- package names (pkg_names.c) ---- */
 /* The popular package (static) that the requirement spec is one edit away

@@ -188,6 +188,10 @@ static bool stage_output(struct cctx *x, const struct scmd *s, struct buf *out, 
 	}
 	if (strcmp(p, "echo") != 0 && strcmp(p, "printf") != 0)
 		return false;
+	if (strcmp(p, "printf") == 0 && i + 2 == s->nw && !(s->w[i + 1].flags & W_DYNAMIC)) {
+		shell_printf_text(out, s->w[i + 1].val); /* printf 'a\nb\n': two lines */
+		return true;
+	}
 	for (size_t k = i + 1; k < s->nw; k++) {
 		if (s->w[k].flags & (W_DYNAMIC | W_GLOB))
 			return false;

@@ -29,9 +29,7 @@ static void note(struct cctx *x, const char *abs, const char *text, size_t len)
 	x->nfiles++;
 }
 
-/* printf's format with its common escapes: what it writes when it has no
- * arguments to substitute. */
-static void printf_text(struct buf *b, const char *fmt)
+void shell_printf_text(struct buf *b, const char *fmt)
 {
 	for (; *fmt; fmt++) {
 		if (fmt[0] == '\\' && fmt[1] && strchr("nt\\", fmt[1])) {
@@ -62,7 +60,7 @@ static bool output_text(const struct cmdv *c, struct buf *b)
 			return false;
 	if (p[0] == 'p') {
 		if (c->n > 1)
-			printf_text(b, c->w[1].val);
+			shell_printf_text(b, c->w[1].val);
 		return true;
 	}
 	while (i < c->n && strcmp(c->w[i].val, "-n") == 0)

@@ -673,7 +673,8 @@ static void xargs_known_input(struct cctx *x, const struct cmdv *c, const struct
 	static const char *const ws = " \t\n";
 	struct buf b;
 
-	if (c->in != IN_PIPE || !c->in_text || at >= c->n || opt_short(h, 'I', "IanPLdsE") ||
+	if ((c->in != IN_PIPE && c->in != IN_DOC) || !c->in_text || at >= c->n ||
+	    opt_short(h, 'I', "IanPLdsE") ||
 	    opt_short(h, 'i', "IanPLdsE") || opt_short(h, '0', "IanPLdsE") ||
 	    opt_short(h, 'd', "IanPLdsE") || opt_short(h, 'E', "IanPLdsE") ||
 	    opt_long(h, "--null") || opt_long(h, "--delimiter") || opt_long(h, "--replace"))
@@ -691,6 +692,45 @@ static void xargs_known_input(struct cctx *x, const struct cmdv *c, const struct
 	buf_free(&b);
 }
 
+/* xargs -I R CMD...: CMD runs once per input line, R in its words replaced
+ * by the line (leading blanks dropped), as xargs does; the first 16 lines. */
+static void xargs_replace(struct cctx *x, const struct cmdv *c, const struct cmdv *h, size_t at)
+{
+	const char *r = NULL, *p;
+	size_t rl, lines = 0;
+
+	if ((c->in != IN_PIPE && c->in != IN_DOC) || !c->in_text || at >= c->n ||
+	    (!opt_value(h, 'I', "--replace", "IanPLdsE", &r) && !opt_value(h, 'i', NULL, "", &r)))
+		return;
+	if (r == NULL || r[0] == '\0')
+		r = "{}";
+	rl = strlen(r);
+	for (p = c->in_text; *p && lines < 16; lines++) {
+		size_t n = strcspn(p, "\n");
+		const char *line = p + strspn(p, " \t");
+		size_t ll = n - (size_t)(line - p);
+		struct buf b;
+		buf_init(&b, CLS_MAX_INPUT);
+		for (size_t i = at; i < c->n; i++) {
+			struct buf w;
+			const char *v = c->w[i].val, *q;
+			buf_init(&w, CLS_MAX_INPUT);
+			while ((q = strstr(v, r)) != NULL) {
+				buf_append(&w, v, (size_t)(q - v));
+				buf_append(&w, line, ll);
+				v = q + rl;
+			}
+			buf_puts(&w, v);
+			put_quoted(&b, w.data ? w.data : "", w.len);
+			buf_free(&w);
+		}
+		if (!b.truncated && ll)
+			shell_script_text(x, b.data, b.len, shell_span_words(x, c->w, c->n));
+		buf_free(&b);
+		p += n + (p[n] == '\n');
+	}
+}
+
 static long wrap_xargs(struct cctx *x, struct cmdv *c, size_t at)
 {
 	const char *val;
@@ -699,6 +739,7 @@ static long wrap_xargs(struct cctx *x, struct cmdv *c, size_t at)
 	if (opt_value(&h, 'a', "--arg-file", "IanPLdsE", &val))
 		paths_read(x, &c->w[0], val);
 	xargs_known_input(x, c, &h, at);
+	xargs_replace(x, c, &h, at);
 	c->dyn_tail = true;
 	return rest_or_self(x, c, at);
 }
