@@ -118,15 +118,21 @@ const char *pkg_typosquat(const char *eco, const char *spec)
 	if (e == nitems(ecosystems) || (n = bare_name(spec, name, sizeof(name),
 	                                              ecosystems[e].fold)) < 5)
 		return NULL;
+	/* folding keeps lengths, so only names within one letter are folded */
 	for (size_t i = 0; i < ecosystems[e].n; i++) {
+		size_t kl = strlen(ecosystems[e].names[i]);
+		if (kl != n)
+			continue;
 		bare_name(ecosystems[e].names[i], known, sizeof(known), ecosystems[e].fold);
 		if (strcmp(name, known) == 0)
 			return NULL; /* the popular package itself */
 	}
 	for (size_t i = 0; i < ecosystems[e].n; i++) {
-		size_t kl = bare_name(ecosystems[e].names[i], known, sizeof(known),
-		                      ecosystems[e].fold);
-		if (kl >= 5 && one_edit(name, n, known, kl))
+		size_t kl = strlen(ecosystems[e].names[i]);
+		if (kl < 5 || kl + 1 < n || kl > n + 1)
+			continue;
+		bare_name(ecosystems[e].names[i], known, sizeof(known), ecosystems[e].fold);
+		if (one_edit(name, n, known, kl))
 			return ecosystems[e].names[i];
 	}
 	return NULL;
