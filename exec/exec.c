@@ -4,6 +4,7 @@
  * Rules: only the profile named "none" is unsandboxed; the built-ins are
  * static and never modified.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,12 +66,17 @@ void exec_result_clear(struct exec_result *res)
 {
 	free(res->out);
 	free(res->err);
+	free(res->removed);
 	memset(res, 0, sizeof(*res));
 }
 
 int exec_run(const struct exec_spec *spec, struct exec_result *res, char **errstr)
 {
 	struct exec_job *job = NULL;
+	char wd[PATH_MAX];
+	bool guard = spec->profile && spec->profile->workdir_rw && !spec->overlay_dir &&
+	             spec->workdir && realpath(spec->workdir, wd);
+	unsigned absent = guard ? guard_absent(wd) : 0;
 	int rc;
 
 	memset(res, 0, sizeof(*res));
@@ -79,5 +85,15 @@ int exec_run(const struct exec_spec *spec, struct exec_result *res, char **errst
 		return -1;
 	rc = exec_job_run(job, res, errstr);
 	exec_job_free(job);
+	if (absent) /* also after a failure: the command may have started */
+		res->removed = guard_sweep(wd, absent);
+	if (rc < 0 && res->removed) {
+		char *e = xasprintf("%s; it created %s, which airlock removed",
+		                    *errstr ? *errstr : "not run", res->removed);
+		free(*errstr);
+		*errstr = e;
+		free(res->removed);
+		res->removed = NULL;
+	}
 	return rc;
 }

@@ -39,6 +39,8 @@ struct exec_result {
 	long long wall_ms, cpu_ms, peak_kb;
 	int exec_errno; /* on -1: errno of a failed execve (ENOENT: 127, else 126);
 	                 * 0 when the sandbox itself could not be built (125) */
+	char *removed;  /* guarded paths the run created in a writable workdir and
+	                 * airlock removed ("a, b"); owned, NULL when none */
 };
 
 /* Returns the built-in profile with this name (readonly, workspace,

@@ -33,6 +33,14 @@ struct exec_backend {
 extern const struct exec_backend exec_backend_namespace; /* ns.c */
 extern const struct exec_backend exec_backend_none;      /* backend.c */
 
+/* ---- what a writable workdir must not gain (guard.c) -------------------- */
+
+/* A bit per guarded path that does not exist under the workdir wd. */
+unsigned guard_absent(const char *wd);
+/* Removes the guarded paths of `absent` that exist now; returns them as
+ * "a, b" (caller frees) or NULL when the run created none. */
+char *guard_sweep(const char *wd, unsigned absent);
+
 /* ---- steps and the report page (ns.c) ----------------------------------- */
 
 /* A setup step; each has a name and a fix in ns.c's table. */

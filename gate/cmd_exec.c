@@ -157,6 +157,9 @@ int cmd_exec(int argc, char **argv)
 		goto out;
 	}
 	rc = exit_of(&res, o.timeout_s ? o.timeout_s : prof->timeout);
+	if (res.removed)
+		fprintf(stderr, "airlock exec: removed %s, which the command created: a sandboxed "
+		                "command may not set up the gate or the agent\n", res.removed);
 	exec_result_clear(&res);
 out:
 	free(err);

@@ -271,6 +271,17 @@ static int run_sandboxed(struct gate *g, const struct call *c, const struct plan
 	o->cpu_ms = r.cpu_ms;
 	o->peak_kb = r.peak_kb;
 	r.out = r.err = NULL;
+	if (r.removed) { /* the agent and the audit log both see it */
+		char *note = xasprintf("%sairlock: removed %s, which the call created: a sandboxed "
+		                       "call may not set up the gate or the agent\n",
+		                       o->errlen && o->err[o->errlen - 1] != '\n' ? "\n" : "",
+		                       r.removed);
+		size_t n = strlen(note);
+		o->err = xrealloc(o->err, o->errlen + n + 1);
+		memcpy(o->err + o->errlen, note, n + 1);
+		o->errlen += n;
+		free(note);
+	}
 	exec_result_clear(&r);
 	return 0;
 }

@@ -145,6 +145,18 @@ grep -q PWNED "$WORK/wd/.claude/settings.json" && bad write-claude-settings "hoo
 	ok write-claude-settings
 OUT=$(ax -- ./probe write .claude/notes.md 2>&1)
 [ -e "$WORK/wd/.claude/notes.md" ] && ok write-claude-other || bad write-claude-other "not written"
+# absent ones have no mount point: airlock removes what the run created
+OUT=$(ax -- sh -c 'echo "{}" > .mcp.json; echo "{}" > .claude/settings.local.json' 2>&1)
+if [ ! -e "$WORK/wd/.mcp.json" ] && [ ! -e "$WORK/wd/.claude/settings.local.json" ]; then
+	case "$OUT" in *"removed "*.mcp.json*) case "$OUT" in *settings.local.json*)
+		ok create-agent-settings ;; *) bad create-agent-settings "not said" ;; esac ;;
+	*) bad create-agent-settings "removed without saying so" ;; esac
+else
+	bad create-agent-settings "planted"
+fi
+OUT=$(ax -- sh -c 'ln -s "$HOME" .mcp.json' 2>&1)
+[ ! -e "$WORK/wd/.mcp.json" ] && [ ! -L "$WORK/wd/.mcp.json" ] && [ -d "$WORK/home/.ssh" ] &&
+	ok create-settings-symlink || bad create-settings-symlink "symlink kept or its target removed"
 OUT=$(ax --profile readonly -- ./probe write ro.txt 2>&1)
 [ ! -e "$WORK/wd/ro.txt" ] && ok readonly-workdir || bad readonly-workdir "file written"
 OUT=$(ax -- ./probe write made.txt 2>&1)
