@@ -10,6 +10,18 @@
 #include "classifier/classifier_internal.h"
 #include "core/util.h"
 
+/* A glob that matches every entry or every dotfile of a directory: *, .*,
+ * .[!.]*, .??* (no letter or digit narrows it). */
+static bool match_all(const char *g)
+{
+	if (strchr(g, '*') == NULL || strchr(g, '/'))
+		return false;
+	for (; *g; g++)
+		if (strchr("*.?[]!^", *g) == NULL)
+			return false;
+	return true;
+}
+
 /* / , $HOME or above, /usr and other depth-1 directories, ancestors of wd. */
 static bool critical_target(const struct cctx *x, const char *abs)
 {
@@ -20,7 +32,7 @@ static bool critical_target(const struct cctx *x, const char *abs)
 		return true;
 	if (hl > 1 && strncmp(x->home, abs, al) == 0 && (x->home[al] == '/' || al == hl))
 		return true;
-	if (hl > 1 && strncmp(abs, x->home, hl) == 0 && strcmp(abs + hl, "/*") == 0)
+	if (hl > 1 && strncmp(abs, x->home, hl) == 0 && abs[hl] == '/' && match_all(abs + hl + 1))
 		return true;
 	if (wl > al && strncmp(x->wd, abs, al) == 0 && x->wd[al] == '/')
 		return true;
