@@ -321,22 +321,30 @@ static const char *defelem_str(json_t *d)
 	return str(json_object_get(arg, "String"), "sval");
 }
 
+/* The LANGUAGE and AS options of a function or DO block; *lang and *body
+ * keep their defaults when absent. */
+static void lang_and_body(json_t *options, const char **lang, const char **body)
+{
+	json_t *o;
+	size_t i;
+
+	json_array_foreach(options, i, o) {
+		json_t *d = json_object_get(o, "DefElem");
+		const char *name = str(d, "defname");
+		if (name && strcmp(name, "language") == 0 && defelem_str(d))
+			*lang = defelem_str(d);
+		else if (name && strcmp(name, "as") == 0)
+			*body = defelem_str(d);
+	}
+}
+
 static void n_function(struct sqlw *s, json_t *n)
 {
 	static const char *const unsafe[] = {"c", "internal", "plpythonu", "plpython3u",
 	                                     "plperlu", "pltclu", "plsh"};
-	json_t *o;
 	const char *lang = "sql", *body = NULL;
-	size_t i;
 
-	json_array_foreach(json_object_get(n, "options"), i, o) {
-		json_t *d = json_object_get(o, "DefElem");
-		const char *name = str(d, "defname");
-		if (name && strcmp(name, "language") == 0 && defelem_str(d))
-			lang = defelem_str(d);
-		else if (name && strcmp(name, "as") == 0)
-			body = defelem_str(d);
-	}
+	lang_and_body(json_object_get(n, "options"), &lang, &body);
 	for (size_t k = 0; k < nitems(unsafe); k++)
 		if (strcasecmp(lang, unsafe[k]) == 0) {
 			add(s, TIER_HIGH, "sql.exec", "creates a function in an untrusted language");
@@ -354,19 +362,10 @@ static void n_exec(struct sqlw *s, json_t *n)
 
 static void n_do(struct sqlw *s, json_t *n)
 {
-	json_t *o;
 	const char *lang = "plpgsql", *body = NULL;
-	size_t i;
 
 	n_exec(s, n);
-	json_array_foreach(json_object_get(n, "args"), i, o) {
-		json_t *d = json_object_get(o, "DefElem");
-		const char *name = str(d, "defname");
-		if (name && strcmp(name, "language") == 0 && defelem_str(d))
-			lang = defelem_str(d);
-		else if (name && strcmp(name, "as") == 0)
-			body = defelem_str(d);
-	}
+	lang_and_body(json_object_get(n, "args"), &lang, &body);
 	read_body(s, lang, body);
 }
 
