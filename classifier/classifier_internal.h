@@ -265,6 +265,9 @@ void rules_generic(struct cctx *x, struct cmdv *c, const struct prog *p);
 void rules_subcommand(struct cctx *x, struct cmdv *c, size_t at, size_t end);
 /* What a shell or interpreter reads from stdin (pipe, here-doc, file). */
 void unwrap_stdin_script(struct cctx *x, struct cmdv *c, bool shell, const char *what);
+/* Classifies words [at, n) of c, joined with spaces as a shell joins
+ * them (ssh's remote command, eval, watch), as a script. */
+void shell_script_words(struct cctx *x, const struct cmdv *c, size_t at);
 /* Returns the operand after skipping options, or NULL. */
 const struct word *opt_first(const struct cmdv *c, const char *argopts, size_t *at);
 

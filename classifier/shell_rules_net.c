@@ -148,21 +148,6 @@ static const char ssh_args[] = "bcDEeFIiJLlmOopQRSWw";
 /* ssh HOST CMD...: the remote shell joins the words and runs them; what
  * it would do there is judged like a local script (a remote rm -rf / is
  * no less catastrophic). */
-static void remote_script(struct cctx *x, const struct cmdv *c, size_t from)
-{
-	struct buf b;
-
-	buf_init(&b, 0);
-	for (size_t i = from; i < c->n; i++) {
-		if (i > from)
-			buf_puts(&b, " ");
-		buf_append(&b, c->w[i].val, c->w[i].len);
-	}
-	shell_script_text(x, b.data ? b.data : "", b.len,
-	                  shell_span_words(x, c->w + from, c->n - from));
-	buf_free(&b);
-}
-
 static void rule_ssh(struct cctx *x, struct cmdv *c)
 {
 	size_t at;
@@ -180,7 +165,7 @@ static void rule_ssh(struct cctx *x, struct cmdv *c)
 	fetch(x, c, h && at + 1 < c->n ? "runs a command on a remote host over ssh"
 	                               : "opens an ssh session to a remote host");
 	if (h && at + 1 < c->n)
-		remote_script(x, c, at + 1);
+		shell_script_words(x, c, at + 1);
 }
 
 /* scp/rsync/sftp: remote operands are host:path; the last is the target. */

@@ -445,16 +445,23 @@ static long wrap_shell(struct cctx *x, struct cmdv *c, size_t at)
 /* Joins words [at, n) with spaces and classifies the text as a script. */
 static void script_of_words(struct cctx *x, struct cmdv *c, size_t at, const char *who)
 {
-	struct buf b;
-
 	for (size_t i = at; i < c->n; i++)
 		if (c->w[i].flags & (W_DYNAMIC | W_GLOB)) {
 			cls_add(x, TIER_HIGH, "exec.dynamic_command", shell_span_word(x, &c->w[i]),
 			        "%s runs text that is only known at run time", who);
 			return;
 		}
-	if (at + 1 == c->n) {
-		shell_script_word(x, &c->w[at]);
+	shell_script_words(x, c, at);
+}
+
+void shell_script_words(struct cctx *x, const struct cmdv *c, size_t at)
+{
+	struct buf b;
+
+	if (at >= c->n)
+		return;
+	if (at + 1 == c->n && !(c->w[at].flags & (W_DYNAMIC | W_GLOB))) {
+		shell_script_word(x, &c->w[at]); /* its spans point into the command */
 		return;
 	}
 	buf_init(&b, 0);
