@@ -345,8 +345,12 @@ void shell_files_note(struct cctx *x, const struct cmdv *c);
 /* w names a file about to run as a script in lang ("sh", "python", ...; NULL:
  * by its #! line): any content the call wrote there is read as that script. */
 void shell_files_run(struct cctx *x, const struct word *w, const char *lang);
-/* What printf FMT writes with no arguments: fmt with \n, \t and \\ decoded. */
-void shell_printf_text(struct buf *b, const char *fmt);
+/* What the command w[0..n) writes to stdout when the call shows it, given
+ * its stdin text (in, NULL when unknown): cat and tee of stdin, base64 -d
+ * of stdin, echo and printf of literal words. Appends to out; false when
+ * the output is not known. */
+bool shell_cmd_output(struct cctx *x, const struct word *w, size_t n, const char *in,
+                      size_t inlen, struct buf *out);
 
 /* ---- package names (pkg_names.c) ---- */
 /* The popular package (static) that the requirement spec is one edit away

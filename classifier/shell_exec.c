@@ -155,53 +155,111 @@ static bool base64_decode(struct cctx *x, const char *text, size_t len, struct b
 	return true;
 }
 
-/* What stage s writes to its stdout, when the call shows it: cat of a
- * here-document, echo/printf of literal words, base64 -d of either. */
+/* printf FORMAT ARGS...: %s-style conversions take the next argument,
+ * \n \t \\ and %% are decoded, and the format is reused while arguments
+ * remain, as printf does. */
+static void printf_out(struct buf *b, const struct word *w, size_t n)
+{
+	size_t a = 1;
+
+	for (int round = 0; round < 16; round++) {
+		size_t used = a;
+		for (const char *f = w[0].val; *f; f++) {
+			if (f[0] == '\\' && f[1] && strchr("nt\\", f[1])) {
+				f++;
+				buf_puts(b, *f == 'n' ? "\n" : *f == 't' ? "\t" : "\\");
+			} else if (f[0] == '%' && f[1] == '%') {
+				buf_puts(b, "%");
+				f++;
+			} else if (f[0] == '%' && f[1]) {
+				f += 1 + strspn(f + 1, "-+ #0123456789.");
+				if (*f == '\0')
+					break;
+				if (a < n)
+					buf_puts(b, w[a++].val);
+			} else {
+				buf_append(b, f, 1);
+			}
+		}
+		if (a >= n || a == used)
+			break; /* all arguments printed, or a format that takes none */
+	}
+}
+
+/* echo's leading options (-n, -e, -E and their clusters); *newline is
+ * false after -n. Returns the index of the first word it prints. */
+static size_t echo_opts(const struct word *w, size_t n, bool *newline)
+{
+	size_t i = 1;
+
+	*newline = true;
+	for (; i < n && w[i].val[0] == '-' && w[i].val[1] &&
+	       strspn(w[i].val + 1, "neE") == w[i].len - 1; i++)
+		if (strchr(w[i].val, 'n'))
+			*newline = false;
+	return i;
+}
+
+bool shell_cmd_output(struct cctx *x, const struct word *w, size_t n, const char *in,
+                      size_t inlen, struct buf *out)
+{
+	const char *p = w[0].val;
+	bool newline;
+
+	if (n == 0 || (w[0].flags & (W_DYNAMIC | W_GLOB)))
+		return false;
+	if (strcmp(p, "cat") == 0 || strcmp(p, "tee") == 0) {
+		if (in == NULL || (p[0] == 'c' && n > 1))
+			return false; /* cat FILE: a file airlock does not read */
+		buf_append(out, in, inlen);
+		return true;
+	}
+	if (strcmp(p, "base64") == 0)
+		return in && n == 2 && (strcmp(w[1].val, "-d") == 0 || strcmp(w[1].val, "-D") == 0 ||
+		                        strcmp(w[1].val, "--decode") == 0) &&
+		       base64_decode(x, in, inlen, out);
+	if (strcmp(p, "echo") != 0 && strcmp(p, "printf") != 0)
+		return false;
+	for (size_t k = 1; k < n; k++)
+		if (w[k].flags & (W_DYNAMIC | W_GLOB))
+			return false;
+	if (p[0] == 'p') {
+		if (n > 1)
+			printf_out(out, w + 1, n - 1);
+		return true;
+	}
+	for (size_t k = echo_opts(w, n, &newline), first = k; k < n; k++)
+		buf_printf(out, "%s%s", k > first ? " " : "", w[k].val);
+	if (newline)
+		buf_puts(out, "\n");
+	return true;
+}
+
+/* What stage s of a pipeline writes to its stdout, when the call shows it:
+ * its words' output given its stdin (a here-document, or the stage before
+ * it, recursively). *off: where the text that shows it starts. */
 static bool stage_output(struct cctx *x, const struct scmd *s, struct buf *out, size_t *off,
                          int depth)
 {
-	const char *text;
-	size_t i = 0, len;
-	const char *p;
+	const char *text = NULL;
+	size_t i = 0, len = 0;
+	struct buf in;
+	bool ok;
 
 	while (i < s->nw && (s->w[i].flags & W_ASSIGN))
 		i++;
 	if (i >= s->nw || depth > 4)
 		return false;
-	p = s->w[i].val;
 	*off = s->off;
-	if (i + 1 == s->nw && strcmp(p, "cat") == 0 && stage_doc(s, &text, &len, off)) {
-		buf_append(out, text, len); /* cat <<EOF | sh: the here-document */
-		return true;
+	buf_init(&in, CLS_MAX_INPUT);
+	if (!stage_doc(s, &text, &len, off) && s->pipe_from &&
+	    stage_output(x, s->pipe_from, &in, off, depth + 1)) {
+		text = in.data ? in.data : "";
+		len = in.len;
 	}
-	if (strcmp(p, "base64") == 0 && i + 2 == s->nw &&
-	    (strcmp(s->w[i + 1].val, "-d") == 0 || strcmp(s->w[i + 1].val, "--decode") == 0 ||
-	     strcmp(s->w[i + 1].val, "-D") == 0)) {
-		struct buf in;
-		bool ok;
-		buf_init(&in, CLS_MAX_INPUT);
-		ok = stage_doc(s, &text, &len, off) ? (buf_append(&in, text, len), true)
-		     : s->pipe_from && stage_output(x, s->pipe_from, &in, off, depth + 1);
-		ok = ok && base64_decode(x, in.data ? in.data : "", in.len, out);
-		buf_free(&in);
-		return ok;
-	}
-	if (strcmp(p, "echo") != 0 && strcmp(p, "printf") != 0)
-		return false;
-	if (strcmp(p, "printf") == 0 && i + 2 == s->nw && !(s->w[i + 1].flags & W_DYNAMIC)) {
-		shell_printf_text(out, s->w[i + 1].val); /* printf 'a\nb\n': two lines */
-		return true;
-	}
-	for (size_t k = i + 1; k < s->nw; k++) {
-		if (s->w[k].flags & (W_DYNAMIC | W_GLOB))
-			return false;
-		if (k == i + 1 && s->w[k].val[0] == '-' && strcmp(p, "echo") == 0)
-			continue;
-		if (out->len)
-			buf_puts(out, " ");
-		buf_puts(out, s->w[k].val);
-	}
-	return true;
+	ok = shell_cmd_output(x, s->w + i, s->nw - i, text, len, out);
+	buf_free(&in);
+	return ok;
 }
 
 /* Where a piped command's stdin comes from, and its text when known. */

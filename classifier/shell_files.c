@@ -29,51 +29,6 @@ static void note(struct cctx *x, const char *abs, const char *text, size_t len)
 	x->nfiles++;
 }
 
-void shell_printf_text(struct buf *b, const char *fmt)
-{
-	for (; *fmt; fmt++) {
-		if (fmt[0] == '\\' && fmt[1] && strchr("nt\\", fmt[1])) {
-			fmt++;
-			buf_puts(b, *fmt == 'n' ? "\n" : *fmt == 't' ? "\t" : "\\");
-		} else {
-			buf_append(b, fmt, 1);
-		}
-	}
-}
-
-/* What cat, tee, echo or printf writes to stdout, when the call shows it. */
-static bool output_text(const struct cmdv *c, struct buf *b)
-{
-	const char *p = c->w[0].val;
-	size_t i = 1;
-
-	if (strcmp(p, "cat") == 0 || strcmp(p, "tee") == 0) {
-		if (c->in_text == NULL || (strcmp(p, "cat") == 0 && c->n > 1))
-			return false;
-		buf_append(b, c->in_text, c->in_len);
-		return true;
-	}
-	if (strcmp(p, "echo") != 0 && strcmp(p, "printf") != 0)
-		return false;
-	for (size_t k = 1; k < c->n; k++)
-		if (c->w[k].flags & (W_DYNAMIC | W_GLOB))
-			return false;
-	if (p[0] == 'p') {
-		if (c->n > 1)
-			shell_printf_text(b, c->w[1].val);
-		return true;
-	}
-	while (i < c->n && strcmp(c->w[i].val, "-n") == 0)
-		i++;
-	for (size_t k = i; k < c->n; k++) {
-		if (k > i)
-			buf_puts(b, " ");
-		buf_puts(b, c->w[k].val);
-	}
-	buf_puts(b, "\n");
-	return true;
-}
-
 static void note_path(struct cctx *x, const struct word *w, const struct buf *b)
 {
 	char abs[CLS_MAX_PATH];
@@ -86,10 +41,8 @@ void shell_files_note(struct cctx *x, const struct cmdv *c)
 {
 	struct buf b;
 
-	if (c->n == 0 || (c->w[0].flags & (W_DYNAMIC | W_GLOB)))
-		return;
 	buf_init(&b, CLS_MAX_INPUT);
-	if (!output_text(c, &b))
+	if (!shell_cmd_output(x, c->w, c->n, c->in_text, c->in_len, &b))
 		goto out;
 	for (size_t i = 0; c->sc && i < c->sc->nr; i++) {
 		const struct redir *r = c->sc->r[i];
