@@ -229,8 +229,9 @@ struct cmdv {
 	const char *prog;
 };
 
-/* exec.env_inject when w assigns LD_PRELOAD, PATH, BASH_ENV, ... */
-void shell_check_assign(struct cctx *x, const struct word *w);
+/* exec.env_inject when w assigns LD_PRELOAD, PATH, BASH_ENV, ...; prefix:
+ * w stands before a command, whose environment alone it sets. */
+void shell_check_assign(struct cctx *x, const struct word *w, bool prefix);
 /* Classifies one parsed simple command (redirections, then argv). */
 void shell_exec_command(struct cctx *x, const struct scmd *sc);
 /* Classifies an argv view: unwraps wrappers, records it, applies rules. */

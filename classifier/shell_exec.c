@@ -34,13 +34,17 @@ static const char *const inject_vars[] = {
 	"GIT_EXEC_PATH", "IFS", "SHELLOPTS", "BASHOPTS", "GCONV_PATH",
 };
 
-void shell_check_assign(struct cctx *x, const struct word *w)
+void shell_check_assign(struct cctx *x, const struct word *w, bool prefix)
 {
 	const char *eq = strchr(w->val, '=');
 	size_t n = eq ? (size_t)(eq - w->val) : 0;
 
 	if (n && w->val[n - 1] == '+')
 		n--;
+	/* IFS= before a command (IFS= read -r line) reaches only that command,
+	 * and no shell takes IFS from its environment */
+	if (prefix && n == 3 && memcmp(w->val, "IFS", 3) == 0)
+		return;
 	/* PATH=$PATH:dir only appends: the programs found first stay the same */
 	if (n == 4 && memcmp(w->val, "PATH", 4) == 0 &&
 	    (strncmp(eq + 1, "$PATH:", 6) == 0 || strncmp(eq + 1, "${PATH}:", 8) == 0))
@@ -292,10 +296,7 @@ void shell_exec_command(struct cctx *x, const struct scmd *sc)
 	for (; i < sc->nw && (sc->w[i].flags & W_ASSIGN); i++)
 		;
 	for (size_t k = 0; k < i; k++) {
-		/* IFS before a command (IFS= read -r line) reaches only that command:
-		 * bash never takes IFS from its environment */
-		if (i == sc->nw || strncmp(sc->w[k].val, "IFS=", 4) != 0)
-			shell_check_assign(x, &sc->w[k]);
+		shell_check_assign(x, &sc->w[k], i < sc->nw);
 		shell_var_assign(x, &sc->w[k]); /* before a command: its children see it */
 	}
 	if (i == sc->nw) /* redirections or assignments only (`>o`): w may be NULL */

@@ -549,7 +549,7 @@ static void rule_export(struct cctx *x, struct cmdv *c)
 {
 	for (size_t i = 1; i < c->n; i++)
 		if (strchr(c->w[i].val, '=')) {
-			shell_check_assign(x, &c->w[i]);
+			shell_check_assign(x, &c->w[i], false);
 			shell_var_assign(x, &c->w[i]);
 		}
 }
