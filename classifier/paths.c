@@ -296,12 +296,22 @@ static bool gate_config(const struct cctx *x, const char *abs)
 	       rel_match(abs + wl + 1, gate_rel, nitems(gate_rel));
 }
 
+/* What git reads from its directory that runs commands, or says where to read
+ * them from: hooks, config (core.fsmonitor, aliases), config.worktree,
+ * commondir (config and hooks then come from there), info/attributes (which
+ * filters run) and modules/ (each submodule's own config and hooks). */
+static const char *const git_run[] = {"hooks",     "config",          "config.worktree",
+                                      "commondir", "info/attributes", "modules"};
+
+/* A .git itself (replacing or moving it swaps every one of those) or one of
+ * git_run inside it, at any depth: a nested repository's hooks run too. */
 static bool git_config(const char *abs)
 {
-	size_t n = strlen(abs);
-	return strstr(abs, "/.git/hooks") != NULL ||
-	       (n >= 12 && strcmp(abs + n - 12, "/.git/config") == 0) ||
-	       strstr(abs, "/.git/info/attributes") != NULL;
+	for (const char *p = strstr(abs, "/.git"); p; p = strstr(p + 1, "/.git")) {
+		if (p[5] == '\0' || (p[5] == '/' && rel_match(p + 6, git_run, nitems(git_run))))
+			return true;
+	}
+	return false;
 }
 
 void paths_write_abs(struct cctx *x, const char *abs, struct span sp, const char *shown)

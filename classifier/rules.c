@@ -40,7 +40,7 @@ static const struct classify_rule rules[] = {
 	{"fs.write.tmp", M, "writing under /tmp, /var/tmp, /dev/shm", "git diff --output=/tmp/x"},
 	{"fs.write.outside_workdir", H, "writing outside the workdir", "echo x > /etc/passwd"},
 	{"fs.write.persistence", H, "rc files, ~/.ssh, cron, systemd, autostart", "echo x >> ~/.bashrc"},
-	{"fs.write.git_config", H, ".git/hooks, .git/config", "cp x .git/hooks/pre-commit"},
+	{"fs.write.git_config", H, ".git/hooks, config, commondir, modules/, or .git itself", "cp x .git/hooks/pre-commit"},
 	{"fs.write.gate_config", H, "writing airlock's policy or log, or the agent's hook settings", ".airlock/policy"},
 	{"fs.chmod", M, "chmod, chown, chgrp", "chmod 644 f"},
 	{"fs.chmod.setuid", H, "setting the setuid or setgid bit", "chmod u+s f"},
