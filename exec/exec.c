@@ -76,17 +76,19 @@ int exec_run(const struct exec_spec *spec, struct exec_result *res, char **errst
 	char wd[PATH_MAX];
 	bool guard = spec->profile && spec->profile->workdir_rw && !spec->overlay_dir &&
 	             spec->workdir && realpath(spec->workdir, wd);
-	unsigned absent = guard ? guard_absent(wd) : 0;
+	struct guard_note before;
 	int rc;
 
 	memset(res, 0, sizeof(*res));
 	res->exit_code = -1;
+	if (guard)
+		guard_note(wd, &before);
 	if (exec_prepare(spec, &job, errstr) < 0)
 		return -1;
 	rc = exec_job_run(job, res, errstr);
 	exec_job_free(job);
-	if (absent) /* also after a failure: the command may have started */
-		res->removed = guard_sweep(wd, absent);
+	if (guard) /* also after a failure: the command may have started */
+		res->removed = guard_sweep(wd, &before);
 	if (rc < 0 && res->removed) {
 		char *e = xasprintf("%s; it created %s, which airlock removed",
 		                    *errstr ? *errstr : "not run", res->removed);

@@ -35,11 +35,40 @@ extern const struct exec_backend exec_backend_none;      /* backend.c */
 
 /* ---- what a writable workdir must not gain (guard.c) -------------------- */
 
-/* A bit per guarded path that does not exist under the workdir wd. */
-unsigned guard_absent(const char *wd);
-/* Removes the guarded paths of `absent` that exist now; returns them as
- * "a, b" (caller frees) or NULL when the run created none. */
-char *guard_sweep(const char *wd, unsigned absent);
+/* The paths a writable workdir keeps, relative to it (guard.c's table,
+ * which mounts.c reads too). Each one that exists is bound read-only, but
+ * the holders are bound onto themselves, still writable, so that they
+ * cannot be renamed away; guard_sweep() acts on those the run made. */
+enum guard_kind {
+	GUARD_PIN,     /* a directory holding others; a link or file made here goes */
+	GUARD_GITDIR,  /* .git: a PIN when a directory, read-only whole when not */
+	GUARD_REMOVE,  /* made by the run: removed */
+	GUARD_CONFIG,  /* made by the run: kept only if every key is inert */
+	GUARD_HOOKS,   /* made by the run: all but *.sample removed */
+	GUARD_MODULES, /* made by the run: each submodule's config and hooks, as above */
+};
+struct guard_path {
+	const char *rel;
+	enum guard_kind kind;
+};
+#define GUARD_NPATHS 11
+extern const struct guard_path guard_paths[GUARD_NPATHS];
+
+/* What each guarded path is (lstat, links never followed). */
+struct guard_id {
+	bool present, is_dir;
+	dev_t dev;
+	ino_t ino;
+};
+struct guard_note {
+	struct guard_id id[GUARD_NPATHS];
+};
+/* Notes what each guarded path under the workdir wd is, before a run. */
+void guard_note(const char *wd, struct guard_note *g);
+/* Acts on each guarded path the run made (created, replaced, or under a
+ * holder it replaced); returns what went as "a, b (why)" (caller frees) or
+ * NULL when nothing did. */
+char *guard_sweep(const char *wd, const struct guard_note *before);
 
 /* ---- steps and the report page (ns.c) ----------------------------------- */
 

@@ -1,17 +1,23 @@
 /*
- * guard.c: what a writable workdir must not gain. The mount plan keeps
- * airlock's project policy and the agent's hook and MCP settings read-only
- * when they exist (mounts.c); one that does not exist has no mount point,
- * so a command could create it, and the next session would obey it (a
- * Claude Code hook in .claude/settings.json runs outside any sandbox).
- * exec_run() notes which are absent before the run and removes those that
- * appeared after it, without following links, and says so in the result.
- * A .git the run created is kept, but its live hooks are removed too.
- * Rules: only paths that did not exist before are touched; the sandbox has
- * exited by then, so nothing it started can race the removal.
+ * guard.c: what a writable workdir must not gain. A sandboxed command may
+ * change the project, but not plant what runs or decides later on the host:
+ * the hooks and config the host's git runs (core.fsmonitor runs on every
+ * `git status`), airlock's project policy, the agent's hook and MCP
+ * settings (a Claude Code hook runs outside any sandbox).
+ *
+ * Two halves share guard_paths[]. The mount plan (mounts.c) keeps each path
+ * that exists read-only, and pins the directories that hold them: bound
+ * onto itself, still writable, a directory cannot be renamed away (a mount
+ * point cannot be), so `mv .git x && mkdir .git` does not get round the
+ * read-only config. A path that does not exist has no mount point, so
+ * exec_run() notes what each is before the run (guard_note) and afterwards
+ * (guard_sweep) acts on those the run made: created, or replaced, or under
+ * a directory it replaced. Rules: act only on what the run made; never
+ * follow links; the sandbox has exited, so nothing it started can race us.
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
@@ -20,36 +26,90 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/lazy.h"
 #include "core/util.h"
 #include "exec/exec_internal.h"
 
-static const char *const guarded[] = {
-	".airlock", ".claude/settings.json", ".claude/settings.local.json", ".mcp.json",
+/* Sorted, so that a directory comes before what it holds. */
+const struct guard_path guard_paths[GUARD_NPATHS] = {
+	{".airlock", GUARD_REMOVE},
+	{".claude", GUARD_PIN},
+	{".claude/settings.json", GUARD_REMOVE},
+	{".claude/settings.local.json", GUARD_REMOVE},
+	{".git", GUARD_GITDIR},
+	{".git/commondir", GUARD_REMOVE}, /* config and hooks come from there */
+	{".git/config", GUARD_CONFIG},
+	{".git/config.worktree", GUARD_REMOVE}, /* read when config says so */
+	{".git/hooks", GUARD_HOOKS},
+	{".git/modules", GUARD_MODULES}, /* submodules' own config and hooks */
+	{".mcp.json", GUARD_REMOVE},
 };
 
-/* The bit guard_absent() sets when the workdir had no .git: a repository
- * the run creates keeps everything but live hooks (git init's *.sample
- * files are inert; anything else in .git/hooks runs on the host later). */
-#define GIT_BIT (1u << nitems(guarded))
+/*
+ * The keys a config the run made may hold: what git init, clone, remote and
+ * branch write, and identity. Any other may run a command (fsmonitor,
+ * aliases, pagers, editors, filters, ssh, credential helpers, includes), so
+ * a config holding one is removed whole: git works without one.
+ */
+static const char *const inert_keys[] = {
+	"core.repositoryformatversion", "core.filemode", "core.bare", "core.logallrefupdates",
+	"core.ignorecase", "core.precomposeunicode", "core.symlinks", "core.autocrlf",
+	"core.eol", "core.safecrlf", "core.quotepath", "extensions.objectformat",
+	"extensions.refstorage", "init.defaultbranch", "user.name", "user.email",
+	"remote.*.url", "remote.*.pushurl", "remote.*.fetch", "remote.*.push",
+	"remote.*.tagopt", "remote.*.prune", "remote.*.mirror", "branch.*.remote",
+	"branch.*.merge", "branch.*.rebase", "branch.*.pushremote", "branch.*.description",
+	"submodule.*.url", "submodule.*.active", "pull.rebase", "pull.ff", "push.default",
+	"push.autosetupremote", "fetch.prune", "merge.ff", "color.ui", "gc.auto",
+	"index.version",
+};
 
-unsigned guard_absent(const char *wd)
+/* Bounds on a .git/modules the run made: deeper or wider, it goes whole. */
+#define MODULES_DEPTH 8
+#define MODULES_ENTRIES 4096
+
+/* True when entry j is a directory that holds entry i. */
+static bool holds(size_t j, size_t i)
 {
-	unsigned absent = 0;
+	size_t n = strlen(guard_paths[j].rel);
+	return j != i && strncmp(guard_paths[i].rel, guard_paths[j].rel, n) == 0 &&
+	       guard_paths[i].rel[n] == '/';
+}
+
+/* Links are never followed: under a holder that is a link or a file, a path
+ * counts as absent, and is never acted on, wherever the link points. */
+void guard_note(const char *wd, struct guard_note *g)
+{
 	struct stat st;
 
-	for (size_t i = 0; i < nitems(guarded); i++) {
-		char *p = xasprintf("%s/%s", wd, guarded[i]);
-		if (lstat(p, &st) < 0 && errno == ENOENT)
-			absent |= 1u << i;
+	memset(g, 0, sizeof(*g));
+	for (size_t i = 0; i < GUARD_NPATHS; i++) {
+		char *p = xasprintf("%s/%s", wd, guard_paths[i].rel);
+		bool under_link = false;
+		for (size_t j = 0; j < i; j++)
+			under_link |= holds(j, i) && !g->id[j].is_dir;
+		if (!under_link && lstat(p, &st) == 0)
+			g->id[i] = (struct guard_id){true, S_ISDIR(st.st_mode), st.st_dev, st.st_ino};
 		free(p);
 	}
-	{
-		char *g = xasprintf("%s/.git", wd);
-		if (lstat(g, &st) < 0 && errno == ENOENT)
-			absent |= GIT_BIT;
-		free(g);
-	}
-	return absent;
+}
+
+static bool id_same(const struct guard_id *a, const struct guard_id *b)
+{
+	return a->present == b->present &&
+	       (!a->present || (a->dev == b->dev && a->ino == b->ino));
+}
+
+/* The run made entry i: it exists now, and it or a directory holding it is
+ * not the one that was there before. */
+static bool made(const struct guard_note *before, const struct guard_note *after, size_t i)
+{
+	if (!after->id[i].present)
+		return false;
+	for (size_t j = 0; j < GUARD_NPATHS; j++)
+		if ((j == i || holds(j, i)) && !id_same(&before->id[j], &after->id[j]))
+			return true;
+	return false;
 }
 
 static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *f)
@@ -58,51 +118,179 @@ static int remove_one(const char *path, const struct stat *st, int flag, struct 
 	return remove(path) < 0 && errno != ENOENT ? -1 : 0;
 }
 
-/* Live hooks in a .git/hooks the run created: every entry but *.sample. */
-static void sweep_hooks(const char *wd, struct buf *b)
+/* Removes path (a whole tree, links not followed) and says so in b. */
+static void drop(const char *path, const char *shown, const char *why, struct buf *b)
 {
-	char *dir = xasprintf("%s/.git/hooks", wd);
-	DIR *d = opendir(dir);
+	int rc = nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+	buf_printf(b, "%s%s%s%s", b->len ? ", " : "", shown, why ? why : "",
+	           rc == 0 ? "" : " (could not be removed)");
+}
+
+/* A hooks directory the run made: every entry but git init's inert
+ * *.sample files goes; a link or file named hooks goes whole. */
+static void sweep_hooks(const char *dir, const char *shown, struct buf *b)
+{
+	DIR *d;
 	struct dirent *e;
+	struct stat st;
 	size_t sl = strlen(".sample");
 
-	while (d && (e = readdir(d)) != NULL) {
+	if (lstat(dir, &st) < 0)
+		return;
+	if (!S_ISDIR(st.st_mode) || (d = opendir(dir)) == NULL) {
+		drop(dir, shown, NULL, b);
+		return;
+	}
+	while ((e = readdir(d)) != NULL) {
 		size_t n = strlen(e->d_name);
-		char *p;
+		char *p, *s;
 		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
 		    (n > sl && strcmp(e->d_name + n - sl, ".sample") == 0))
 			continue;
 		p = xasprintf("%s/%s", dir, e->d_name);
-		buf_printf(b, "%s.git/hooks/%s%s", b->len ? ", " : "", e->d_name,
-		           nftw(p, remove_one, 16, FTW_DEPTH | FTW_PHYS) == 0 ? ""
-		                                                               : " (could not be removed)");
+		s = xasprintf("%s/%s", shown, e->d_name);
+		drop(p, s, NULL, b);
 		free(p);
+		free(s);
 	}
-	if (d)
-		closedir(d);
-	free(dir);
+	closedir(d);
 }
 
-char *guard_sweep(const char *wd, unsigned absent)
+/* The first key of a config file that is not inert, as a new string; NULL
+ * when all are. A file libgit2 cannot read counts as not inert. */
+static char *config_risky_key(const char *path)
 {
-	struct buf b;
-	struct stat st;
+	char *err = NULL, *key = NULL;
+	const struct lazy_git *g = lazy_git(&err);
+	git_config *cfg = NULL;
+	git_config_iterator *it = NULL;
+	git_config_entry *e;
+	int rc = 0;
 
-	buf_init(&b, 0);
-	for (size_t i = 0; i < nitems(guarded); i++) {
-		char *p;
-		if (!(absent & (1u << i)))
+	if (g == NULL || g->git_config_open_ondisk(&cfg, path) < 0 ||
+	    g->git_config_iterator_new(&it, cfg) < 0) {
+		key = xstrdup("something unreadable");
+		goto out;
+	}
+	while (key == NULL && (rc = g->git_config_next(&e, it)) == 0) {
+		bool inert = false;
+		for (size_t i = 0; !inert && i < nitems(inert_keys); i++)
+			inert = fnmatch(inert_keys[i], e->name, 0) == 0;
+		if (!inert)
+			key = xstrdup(e->name);
+	}
+	if (key == NULL && rc != GIT_ITEROVER)
+		key = xstrdup("something unreadable");
+out:
+	if (it)
+		g->git_config_iterator_free(it);
+	if (cfg)
+		g->git_config_free(cfg);
+	free(err);
+	return key;
+}
+
+/* A config the run made: kept when every key is inert, else removed. */
+static void check_config(const char *path, const char *shown, struct buf *b)
+{
+	struct stat st;
+	char *key, *why;
+
+	if (lstat(path, &st) < 0)
+		return;
+	if (!S_ISREG(st.st_mode)) {
+		drop(path, shown, NULL, b);
+		return;
+	}
+	if ((key = config_risky_key(path)) == NULL)
+		return;
+	why = xasprintf(" (it set %s)", key);
+	drop(path, shown, why, b);
+	free(why);
+	free(key);
+}
+
+/* Everything git reads from a .git/modules the run made: each submodule's
+ * config, hooks, commondir and config.worktree, at any depth (a module's
+ * name may hold slashes, and modules nest). -1 when a bound is hit. */
+static int sweep_modules(const char *dir, const char *shown, int depth, int *left,
+                         struct buf *b)
+{
+	DIR *d;
+	struct dirent *e;
+	int rc = 0;
+
+	if (depth > MODULES_DEPTH)
+		return -1;
+	if ((d = opendir(dir)) == NULL)
+		return 0;
+	while (rc == 0 && (e = readdir(d)) != NULL) {
+		char *p, *s;
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
 			continue;
-		p = xasprintf("%s/%s", wd, guarded[i]);
-		if (lstat(p, &st) == 0) {
-			int rc = S_ISDIR(st.st_mode) ? nftw(p, remove_one, 16, FTW_DEPTH | FTW_PHYS)
-			                             : unlink(p);
-			buf_printf(&b, "%s%s%s", b.len ? ", " : "", guarded[i],
-			           rc == 0 ? "" : " (could not be removed)");
+		if (--*left < 0) {
+			rc = -1;
+			break;
 		}
+		p = xasprintf("%s/%s", dir, e->d_name);
+		s = xasprintf("%s/%s", shown, e->d_name);
+		if (strcmp(e->d_name, "config") == 0)
+			check_config(p, s, b);
+		else if (strcmp(e->d_name, "hooks") == 0)
+			sweep_hooks(p, s, b);
+		else if (strcmp(e->d_name, "commondir") == 0 ||
+		         strcmp(e->d_name, "config.worktree") == 0)
+			drop(p, s, NULL, b);
+		else if (e->d_type == DT_DIR)
+			rc = sweep_modules(p, s, depth + 1, left, b);
+		free(p);
+		free(s);
+	}
+	closedir(d);
+	return rc;
+}
+
+static void act(const char *path, const struct guard_path *gp, const struct guard_id *now,
+                struct buf *b)
+{
+	int left = MODULES_ENTRIES;
+
+	switch (gp->kind) {
+	case GUARD_PIN:    /* a new directory: what it holds is checked entry by */
+	case GUARD_GITDIR: /* entry; a link or file made in its place goes */
+		if (!now->is_dir)
+			drop(path, gp->rel, NULL, b);
+		break;
+	case GUARD_REMOVE:
+		drop(path, gp->rel, NULL, b);
+		break;
+	case GUARD_CONFIG:
+		check_config(path, gp->rel, b);
+		break;
+	case GUARD_HOOKS:
+		sweep_hooks(path, gp->rel, b);
+		break;
+	case GUARD_MODULES:
+		if (sweep_modules(path, gp->rel, 0, &left, b) < 0)
+			drop(path, gp->rel, " (too large to check)", b);
+		break;
+	}
+}
+
+char *guard_sweep(const char *wd, const struct guard_note *before)
+{
+	struct guard_note after;
+	struct buf b;
+
+	guard_note(wd, &after);
+	buf_init(&b, 0);
+	for (size_t i = 0; i < GUARD_NPATHS; i++) {
+		char *p;
+		if (!made(before, &after, i))
+			continue;
+		p = xasprintf("%s/%s", wd, guard_paths[i].rel);
+		act(p, &guard_paths[i], &after.id[i], &b);
 		free(p);
 	}
-	if (absent & GIT_BIT)
-		sweep_hooks(wd, &b);
 	return b.len ? buf_take(&b, NULL) : (buf_free(&b), NULL);
 }

@@ -371,11 +371,26 @@ static int want_home(char *const *list, const char *home, struct want **w, size_
 	return 0;
 }
 
-/* Paths in a writable workdir kept read-only (see want_workdir). */
-static const char *const protected[] = {
-	".git/hooks", ".git/config", ".airlock", ".claude/settings.json",
-	".claude/settings.local.json", ".mcp.json",
-};
+/* What a writable workdir keeps (guard.c's table): each path that exists
+ * read-only, each holder bound onto itself, writable, so that it cannot be
+ * renamed away and replaced by one without the protection. A .git that is
+ * a file or a link (a worktree's pointer) is read-only whole. */
+static void want_guarded(const char *wd, struct want **w, size_t *n)
+{
+	char *git = xasprintf("%s/.git", wd);
+	struct stat st;
+	bool git_whole = lstat(git, &st) == 0 && !S_ISDIR(st.st_mode);
+
+	free(git);
+	for (size_t i = 0; i < GUARD_NPATHS; i++) {
+		const struct guard_path *g = &guard_paths[i];
+		bool holder = g->kind == GUARD_PIN || (g->kind == GUARD_GITDIR && !git_whole);
+		if (git_whole && strncmp(g->rel, ".git/", 5) == 0)
+			continue;
+		want_push(w, n, OP_REBIND, NULL, xasprintf("%s/%s", wd, g->rel), NULL,
+		          holder ? A_BIND : A_RO, false);
+	}
+}
 
 /* The workdir: bound, or an overlay whose upper/work live in overlay_dir. */
 static int want_workdir(const struct exec_spec *s, const char *wd, struct want **w, size_t *n,
@@ -406,10 +421,9 @@ static int want_workdir(const struct exec_spec *s, const char *wd, struct want *
 	}
 	/* A writable workdir must not plant what runs or decides later: hooks and
 	 * config the host's git runs, airlock's project policy, the agent's hook
-	 * and MCP settings. Those that exist stay read-only. */
-	for (size_t i = 0; rw && i < nitems(protected); i++)
-		want_push(w, n, OP_REBIND, NULL, xasprintf("%s/%s", wd, protected[i]), NULL, A_RO,
-		          false);
+	 * and MCP settings. */
+	if (rw)
+		want_guarded(wd, w, n);
 	return 0;
 }
 

@@ -158,8 +158,10 @@ int cmd_exec(int argc, char **argv)
 	}
 	rc = exit_of(&res, o.timeout_s ? o.timeout_s : prof->timeout);
 	if (res.removed)
-		fprintf(stderr, "airlock exec: removed %s, which the command created: a sandboxed "
-		                "command may not set up the gate or the agent\n", res.removed);
+		fprintf(stderr, "airlock exec: removed %s, which the command made: a sandboxed "
+		                "command may not plant git hooks or config, or set up the "
+		                "gate or the agent\n",
+		        res.removed);
 	exec_result_clear(&res);
 out:
 	free(err);

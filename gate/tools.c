@@ -272,8 +272,9 @@ static int run_sandboxed(struct gate *g, const struct call *c, const struct plan
 	o->peak_kb = r.peak_kb;
 	r.out = r.err = NULL;
 	if (r.removed) { /* the agent and the audit log both see it */
-		char *note = xasprintf("%sairlock: removed %s, which the call created: a sandboxed "
-		                       "call may not set up the gate or the agent\n",
+		char *note = xasprintf("%sairlock: removed %s, which the call made: a sandboxed "
+		                       "call may not plant git hooks or config, or set up the "
+		                       "gate or the agent\n",
 		                       o->errlen && o->err[o->errlen - 1] != '\n' ? "\n" : "",
 		                       r.removed);
 		size_t n = strlen(note);

@@ -163,6 +163,39 @@ OUT=$(cd "$WORK/repo" && env -i PATH=/usr/bin:/bin HOME="$WORK/home" $RUN "$AIRL
 OUT=$(ax -- sh -c 'ln -s "$HOME" .mcp.json' 2>&1)
 [ ! -e "$WORK/wd/.mcp.json" ] && [ ! -L "$WORK/wd/.mcp.json" ] && [ -d "$WORK/home/.ssh" ] &&
 	ok create-settings-symlink || bad create-settings-symlink "symlink kept or its target removed"
+# the directories that hold protected paths cannot be renamed away and
+# replaced by fresh ones without the protection
+OUT=$(ax -- sh -c 'mv .git .git-old; mkdir -p .git; echo "[core] fsmonitor = x" >> .git/config' 2>&1)
+[ ! -e "$WORK/wd/.git-old" ] && ! grep -q fsmonitor "$WORK/wd/.git/config" &&
+	ok rename-git-dir || bad rename-git-dir ".git replaced"
+OUT=$(ax -- sh -c 'mv .claude .claude-old; mkdir -p .claude; echo HOOKED > .claude/settings.json' 2>&1)
+[ ! -e "$WORK/wd/.claude-old" ] && ! grep -q HOOKED "$WORK/wd/.claude/settings.json" &&
+	ok rename-claude-dir || bad rename-claude-dir ".claude replaced"
+# commondir and config.worktree would make git read config from elsewhere
+OUT=$(ax -- sh -c 'echo ../evil > .git/commondir; echo x > .git/config.worktree' 2>&1)
+[ ! -e "$WORK/wd/.git/commondir" ] && [ ! -e "$WORK/wd/.git/config.worktree" ] &&
+	ok git-commondir || bad git-commondir "redirection planted"
+# a submodule's own config and hooks are read-only like the top's
+mkdir -p "$WORK/wd/.git/modules/lib/hooks" && echo "[core]" > "$WORK/wd/.git/modules/lib/config"
+[ "$AS" = nobody ] && chown -R 65534:65534 "$WORK/wd/.git/modules"
+OUT=$(ax -- sh -c 'echo "fsmonitor = x" >> .git/modules/lib/config; echo x > .git/modules/lib/hooks/post-checkout' 2>&1)
+! grep -q fsmonitor "$WORK/wd/.git/modules/lib/config" && [ ! -e "$WORK/wd/.git/modules/lib/hooks/post-checkout" ] &&
+	ok write-submodule-config || bad write-submodule-config "submodule config or hook planted"
+# a repository the run creates keeps an inert config, loses one that runs
+# commands, and a .git made a link is removed without touching its target
+mkdir -p "$WORK/repo2" "$WORK/repo3" && [ "$AS" = nobody ] && chown 65534:65534 "$WORK/repo2" "$WORK/repo3"
+OUT=$(cd "$WORK/repo2" && env -i PATH=/usr/bin:/bin HOME="$WORK/home" $RUN "$AIRLOCK" exec -- sh -c \
+	'git init -q . && git remote add origin https://example.com/x && mkdir -p .git/modules/m && printf "[core]\n\tfsmonitor = x\n" > .git/modules/m/config' 2>&1)
+grep -q 'url = https://example.com/x' "$WORK/repo2/.git/config" && [ ! -e "$WORK/repo2/.git/modules/m/config" ] &&
+	ok create-repo-config || bad create-repo-config "inert config lost, or a submodule's fsmonitor kept"
+OUT=$(cd "$WORK/repo3" && env -i PATH=/usr/bin:/bin HOME="$WORK/home" $RUN "$AIRLOCK" exec -- sh -c \
+	'git init -q . && git config alias.st "!touch x"' 2>&1)
+[ -d "$WORK/repo3/.git" ] && ! grep -q alias "$WORK/repo3/.git/config" 2>/dev/null &&
+	ok create-repo-alias || bad create-repo-alias "alias kept"
+OUT=$(cd "$WORK/repo3" && rm -rf .git && env -i PATH=/usr/bin:/bin HOME="$WORK/home" $RUN "$AIRLOCK" exec -- \
+	sh -c 'ln -s "$PWD/../wd/.git" .git' 2>&1)
+[ ! -e "$WORK/repo3/.git" ] && [ ! -L "$WORK/repo3/.git" ] && [ -e "$WORK/wd/.git/config" ] &&
+	ok create-git-symlink || bad create-git-symlink "link kept or its target touched"
 OUT=$(ax --profile readonly -- ./probe write ro.txt 2>&1)
 [ ! -e "$WORK/wd/ro.txt" ] && ok readonly-workdir || bad readonly-workdir "file written"
 OUT=$(ax -- ./probe write made.txt 2>&1)
