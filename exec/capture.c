@@ -194,9 +194,13 @@ bool capture_wait(struct capture *c, int pidfd, pid_t pid, long long deadline,
 	memset(ru, 0, sizeof(*ru));
 	*status = 0;
 	/* init said the namespace is empty: its own exit (tearing down the
-	 * mount namespace takes an RCU grace period) need not hold the call */
-	if (c->done_seen && !res->timed_out)
+	 * mount namespace takes an RCU grace period) need not hold the call.
+	 * It is killed all the same, so that nothing could outlive the call
+	 * even if something but init had written "done". */
+	if (c->done_seen && !res->timed_out) {
+		syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0);
 		return reap_or_queue(pid);
+	}
 	int w;
 	while ((w = wait4(pid, status, 0, ru)) < 0 && errno == EINTR)
 		;

@@ -18,7 +18,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fnmatch.h>
-#include <ftw.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,45 +112,80 @@ static bool made(const struct guard_note *before, const struct guard_note *after
 	return false;
 }
 
-static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *f)
+#define DIR_FLAGS (O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+
+/* Removes name under dfd, a whole tree, every step relative to a directory
+ * already opened without following links: a link swapped in by anything
+ * still running cannot carry the removal outside. */
+static int remove_at(int dfd, const char *name, int depth)
 {
-	(void)st, (void)flag, (void)f;
-	return remove(path) < 0 && errno != ENOENT ? -1 : 0;
+	struct stat st;
+	struct dirent *e;
+	DIR *d;
+	int fd, rc = 0;
+
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return errno == ENOENT ? 0 : -1;
+	if (!S_ISDIR(st.st_mode))
+		return unlinkat(dfd, name, 0);
+	if (depth > 64 || (fd = openat(dfd, name, DIR_FLAGS)) < 0)
+		return -1;
+	if ((d = fdopendir(fd)) == NULL) {
+		close(fd);
+		return -1;
+	}
+	while ((e = readdir(d)) != NULL)
+		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+			rc |= remove_at(dirfd(d), e->d_name, depth + 1);
+	closedir(d);
+	return rc < 0 ? -1 : unlinkat(dfd, name, AT_REMOVEDIR);
 }
 
-/* Removes path (a whole tree, links not followed) and says so in b. */
-static void drop(const char *path, const char *shown, const char *why, struct buf *b)
+/* Removes name under dfd and says so in b. */
+static void drop(int dfd, const char *name, const char *shown, const char *why, struct buf *b)
 {
-	int rc = nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+	int rc = remove_at(dfd, name, 0);
 	buf_printf(b, "%s%s%s%s", b->len ? ", " : "", shown, why ? why : "",
 	           rc == 0 ? "" : " (could not be removed)");
 }
 
+/* The directory name under dfd, opened without following a link; NULL when
+ * it is not one. */
+static DIR *open_dir_at(int dfd, const char *name)
+{
+	int fd = openat(dfd, name, DIR_FLAGS);
+	DIR *d = fd < 0 ? NULL : fdopendir(fd);
+
+	if (fd >= 0 && d == NULL)
+		close(fd);
+	return d;
+}
+
+static bool dot(const char *name)
+{
+	return strcmp(name, ".") == 0 || strcmp(name, "..") == 0;
+}
+
 /* A hooks directory the run made: every entry but git init's inert
  * *.sample files goes; a link or file named hooks goes whole. */
-static void sweep_hooks(const char *dir, const char *shown, struct buf *b)
+static void sweep_hooks(int dfd, const char *name, const char *shown, struct buf *b)
 {
-	DIR *d;
+	DIR *d = open_dir_at(dfd, name);
 	struct dirent *e;
-	struct stat st;
 	size_t sl = strlen(".sample");
 
-	if (lstat(dir, &st) < 0)
-		return;
-	if (!S_ISDIR(st.st_mode) || (d = opendir(dir)) == NULL) {
-		drop(dir, shown, NULL, b);
+	if (d == NULL) {
+		if (errno != ENOENT)
+			drop(dfd, name, shown, NULL, b);
 		return;
 	}
 	while ((e = readdir(d)) != NULL) {
 		size_t n = strlen(e->d_name);
-		char *p, *s;
-		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
-		    (n > sl && strcmp(e->d_name + n - sl, ".sample") == 0))
+		char *s;
+		if (dot(e->d_name) || (n > sl && strcmp(e->d_name + n - sl, ".sample") == 0))
 			continue;
-		p = xasprintf("%s/%s", dir, e->d_name);
 		s = xasprintf("%s/%s", shown, e->d_name);
-		drop(p, s, NULL, b);
-		free(p);
+		drop(dirfd(d), e->d_name, s, NULL, b);
 		free(s);
 	}
 	closedir(d);
@@ -191,29 +226,33 @@ out:
 }
 
 /* A config the run made: kept when every key is inert, else removed. */
-static void check_config(const char *path, const char *shown, struct buf *b)
+static void check_config(int dfd, const char *name, const char *shown, struct buf *b)
 {
 	struct stat st;
-	char *key, *why;
+	char *key, *why, *path;
 
-	if (lstat(path, &st) < 0)
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 		return;
 	if (!S_ISREG(st.st_mode)) {
-		drop(path, shown, NULL, b);
+		drop(dfd, name, shown, NULL, b);
 		return;
 	}
-	if ((key = config_risky_key(path)) == NULL)
+	path = xasprintf("/proc/self/fd/%d/%s", dfd, name);
+	key = config_risky_key(path);
+	free(path);
+	if (key == NULL)
 		return;
 	why = xasprintf(" (it set %s)", key);
-	drop(path, shown, why, b);
+	drop(dfd, name, shown, why, b);
 	free(why);
 	free(key);
 }
 
 /* Everything git reads from a .git/modules the run made: each submodule's
  * config, hooks, commondir and config.worktree, at any depth (a module's
- * name may hold slashes, and modules nest). -1 when a bound is hit. */
-static int sweep_modules(const char *dir, const char *shown, int depth, int *left,
+ * name may hold slashes, and modules nest); a link, which git would
+ * follow, goes. -1 when a bound is hit. */
+static int sweep_modules(int dfd, const char *name, const char *shown, int depth, int *left,
                          struct buf *b)
 {
 	DIR *d;
@@ -222,36 +261,38 @@ static int sweep_modules(const char *dir, const char *shown, int depth, int *lef
 
 	if (depth > MODULES_DEPTH)
 		return -1;
-	if ((d = opendir(dir)) == NULL)
+	if ((d = open_dir_at(dfd, name)) == NULL) {
+		if (errno != ENOENT)
+			drop(dfd, name, shown, NULL, b);
 		return 0;
+	}
 	while (rc == 0 && (e = readdir(d)) != NULL) {
-		char *p, *s;
-		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+		const char *n = e->d_name;
+		char *s;
+		if (dot(n))
 			continue;
 		if (--*left < 0) {
 			rc = -1;
 			break;
 		}
-		p = xasprintf("%s/%s", dir, e->d_name);
-		s = xasprintf("%s/%s", shown, e->d_name);
-		if (strcmp(e->d_name, "config") == 0)
-			check_config(p, s, b);
-		else if (strcmp(e->d_name, "hooks") == 0)
-			sweep_hooks(p, s, b);
-		else if (strcmp(e->d_name, "commondir") == 0 ||
-		         strcmp(e->d_name, "config.worktree") == 0)
-			drop(p, s, NULL, b);
+		s = xasprintf("%s/%s", shown, n);
+		if (strcmp(n, "config") == 0)
+			check_config(dirfd(d), n, s, b);
+		else if (strcmp(n, "hooks") == 0)
+			sweep_hooks(dirfd(d), n, s, b);
+		else if (strcmp(n, "commondir") == 0 || strcmp(n, "config.worktree") == 0 ||
+		         e->d_type == DT_LNK)
+			drop(dirfd(d), n, s, NULL, b);
 		else if (e->d_type == DT_DIR)
-			rc = sweep_modules(p, s, depth + 1, left, b);
-		free(p);
+			rc = sweep_modules(dirfd(d), n, s, depth + 1, left, b);
 		free(s);
 	}
 	closedir(d);
 	return rc;
 }
 
-static void act(const char *path, const struct guard_path *gp, const struct guard_id *now,
-                struct buf *b)
+static void act(int dfd, const char *name, const struct guard_path *gp,
+                const struct guard_id *now, struct buf *b)
 {
 	int left = MODULES_ENTRIES;
 
@@ -259,22 +300,41 @@ static void act(const char *path, const struct guard_path *gp, const struct guar
 	case GUARD_PIN:    /* a new directory: what it holds is checked entry by */
 	case GUARD_GITDIR: /* entry; a link or file made in its place goes */
 		if (!now->is_dir)
-			drop(path, gp->rel, NULL, b);
+			drop(dfd, name, gp->rel, NULL, b);
 		break;
 	case GUARD_REMOVE:
-		drop(path, gp->rel, NULL, b);
+		drop(dfd, name, gp->rel, NULL, b);
 		break;
 	case GUARD_CONFIG:
-		check_config(path, gp->rel, b);
+		check_config(dfd, name, gp->rel, b);
 		break;
 	case GUARD_HOOKS:
-		sweep_hooks(path, gp->rel, b);
+		sweep_hooks(dfd, name, gp->rel, b);
 		break;
 	case GUARD_MODULES:
-		if (sweep_modules(path, gp->rel, 0, &left, b) < 0)
-			drop(path, gp->rel, " (too large to check)", b);
+		if (sweep_modules(dfd, name, gp->rel, 0, &left, b) < 0)
+			drop(dfd, name, gp->rel, " (too large to check)", b);
 		break;
 	}
+}
+
+/* Opens the directory holding rel under wd, a component at a time, never
+ * through a link; its fd, with *name at rel's last component, or -1. */
+static int open_parent(const char *wd, const char *rel, const char **name)
+{
+	char part[PATH_MAX];
+	const char *slash;
+	int fd = open(wd, DIR_FLAGS), next;
+
+	while (fd >= 0 && (slash = strchr(rel, '/')) != NULL) {
+		snprintf(part, sizeof(part), "%.*s", (int)(slash - rel), rel);
+		next = openat(fd, part, DIR_FLAGS);
+		close(fd);
+		fd = next;
+		rel = slash + 1;
+	}
+	*name = rel;
+	return fd;
 }
 
 char *guard_sweep(const char *wd, const struct guard_note *before)
@@ -285,12 +345,17 @@ char *guard_sweep(const char *wd, const struct guard_note *before)
 	guard_note(wd, &after);
 	buf_init(&b, 0);
 	for (size_t i = 0; i < GUARD_NPATHS; i++) {
-		char *p;
+		const char *name;
+		int dfd;
 		if (!made(before, &after, i))
 			continue;
-		p = xasprintf("%s/%s", wd, guard_paths[i].rel);
-		act(p, &guard_paths[i], &after.id[i], &b);
-		free(p);
+		if ((dfd = open_parent(wd, guard_paths[i].rel, &name)) < 0) {
+			buf_printf(&b, "%s%s (could not be removed)", b.len ? ", " : "",
+			           guard_paths[i].rel);
+			continue;
+		}
+		act(dfd, name, &guard_paths[i], &after.id[i], &b);
+		close(dfd);
 	}
 	return b.len ? buf_take(&b, NULL) : (buf_free(&b), NULL);
 }

@@ -402,8 +402,14 @@ static void init_memfd_open(void)
 		close(fd);
 		fd = h;
 	}
+	/* Execute-only: exec of a file its process cannot read leaves the new
+	 * image non-dumpable from its first instruction (the kernel's
+	 * would_dump), so the command, under the same uid, cannot open init's
+	 * /proc/1/mem, fd or environ and take it over. A dumpable init could be
+	 * made to forge "done", outlive airlock, or leave the pids cgroup. */
 	if (fd < 0 || write(fd, sbx_init_elf, n) != (ssize_t)n ||
-	    fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) < 0) {
+	    fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) < 0 ||
+	    fchmod(fd, 0111) < 0) {
 		init_errno = errno ? errno : EIO;
 		if (fd >= 0)
 			close(fd);

@@ -85,6 +85,35 @@ static const char *const denied[] = {
         "iopl",
 };
 
+/* Syscalls newer than some libseccomp this builds against, refused by
+ * number: syscalls added since Linux 5.x have one number on every
+ * architecture. open_tree_attr clones a mount like open_tree. */
+static const struct {
+	const char *name;
+	int nr;
+} denied_new[] = {{"open_tree_attr", 467}};
+
+/*
+ * Setting a set-user-ID or set-group-ID bit, refused (systemd's
+ * RestrictSUIDSGID): a file made so in a writable workdir keeps the bit on
+ * the host, where nosuid no longer holds, and runs as the caller (root
+ * included) for whoever runs it. {syscall, its number if libseccomp does
+ * not know it, the mode argument, the flags argument (open: only with
+ * O_CREAT or O_TMPFILE) or -1}. openat2 passes both in memory seccomp
+ * cannot read: it answers "no such call", and libc falls back to openat.
+ */
+static const struct {
+	const char *name;
+	int nr, mode, flags;
+} suid_calls[] = {
+        {"chmod", -1, 1, -1},  {"fchmod", -1, 1, -1},   {"fchmodat", -1, 2, -1},
+        {"fchmodat2", 452, 2, -1}, {"mkdir", -1, 1, -1}, {"mkdirat", -1, 2, -1},
+        {"mknod", -1, 1, -1},  {"mknodat", -1, 2, -1},  {"creat", -1, 1, -1},
+        {"open", -1, 2, 1},    {"openat", -1, 3, 2},
+};
+static const unsigned suid_bits[] = {S_ISUID, S_ISGID};
+static const unsigned create_flags[] = {O_CREAT, O_TMPFILE};
+
 /* clone(2) flags that would make a namespace: each refused. */
 static const unsigned long clone_ns_flags[] = {CLONE_NEWNS,    CLONE_NEWUTS, CLONE_NEWIPC,
                                                CLONE_NEWUSER,  CLONE_NEWPID, CLONE_NEWNET,
@@ -98,6 +127,37 @@ static const int af_denied[] = {AF_VSOCK, AF_ALG};
 
 #define M32 0xffffffffULL
 
+/* A syscall's number from libseccomp, else the fallback (-1: none). */
+static int sys_nr(const char *name, int fallback)
+{
+	int nr = seccomp_syscall_resolve_name(name);
+	return nr != __NR_SCMP_ERROR ? nr : fallback;
+}
+
+static int add_suid_rules(scmp_filter_ctx ctx)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < nitems(suid_calls); i++) {
+		int nr = sys_nr(suid_calls[i].name, suid_calls[i].nr);
+		for (size_t b = 0; nr >= 0 && b < nitems(suid_bits); b++) {
+			struct scmp_arg_cmp c[2] = {SCMP_CMP((unsigned)suid_calls[i].mode,
+			                                     SCMP_CMP_MASKED_EQ, suid_bits[b],
+			                                     suid_bits[b])};
+			if (suid_calls[i].flags < 0) {
+				rc |= seccomp_rule_add_array(ctx, SCMP_ACT_ERRNO(EPERM), nr, 1, c);
+				continue;
+			}
+			for (size_t f = 0; f < nitems(create_flags); f++) {
+				c[1] = SCMP_CMP((unsigned)suid_calls[i].flags, SCMP_CMP_MASKED_EQ,
+				                create_flags[f], create_flags[f]);
+				rc |= seccomp_rule_add_array(ctx, SCMP_ACT_ERRNO(EPERM), nr, 2, c);
+			}
+		}
+	}
+	return rc | seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(openat2), 0);
+}
+
 static int add_rules(scmp_filter_ctx ctx, bool network)
 {
 	int rc = 0;
@@ -107,6 +167,10 @@ static int add_rules(scmp_filter_ctx ctx, bool network)
 		if (nr != __NR_SCMP_ERROR)
 			rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), nr, 0);
 	}
+	for (size_t i = 0; i < nitems(denied_new); i++)
+		rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM),
+		                       sys_nr(denied_new[i].name, denied_new[i].nr), 0);
+	rc |= add_suid_rules(ctx);
 	for (size_t i = 0; i < nitems(clone_ns_flags); i++)
 		rc |= seccomp_rule_add(
 		        ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(clone), 1,

@@ -59,6 +59,7 @@ __asm__(".text\n.globl _start\n_start:\n\tmov x0, sp\n\tbl init_main\n\tbrk #0\n
 #define SIGKILL 9
 #define RUSAGE_CHILDREN (-1)
 #define PR_SET_NAME 15
+#define PR_SET_DUMPABLE 4
 
 struct timeval_k {
 	long sec, usec;
@@ -103,6 +104,9 @@ void __attribute__((noreturn, used)) init_main(long *sp)
 	if (sys(NR_GETPID, 0, 0, 0, 0) != 1 || cmd <= 1)
 		for (;;)
 			sys(NR_EXIT_GROUP, 125, 0, 0, 0);
+	/* already so (ns.c execs init from an execute-only memfd); said again
+	 * for a host whose fs.suid_dumpable is 1 */
+	sys(NR_PRCTL, PR_SET_DUMPABLE, 0, 0, 0);
 	sys(NR_PRCTL, PR_SET_NAME, (word) "airlock-init", 0, 0); /* not "memfd:..." in ps */
 	for (;;) { /* the command's status; orphans are reaped as they come */
 		w = sys(NR_WAIT4, -1, (word)&st, 0, 0);

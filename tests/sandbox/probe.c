@@ -296,6 +296,52 @@ static int p_setns(char **a)
 	return verdict(setns(fd, 0), "setns into pid 1's mount namespace");
 }
 
+/* init is the only process the command shares a uid with that it must not
+ * reach: through /proc it could forge "done" or rewrite init's code. */
+static int p_initproc(char **a)
+{
+	const char *what[] = {"/proc/1/mem", "/proc/1/fd/3", "/proc/1/environ"};
+	int flags[] = {O_RDWR, O_WRONLY, O_RDONLY};
+	(void)a;
+	for (int i = 0; i < 3; i++) {
+		int fd = open(what[i], flags[i]);
+		if (fd >= 0)
+			return verdict(fd, what[i]);
+	}
+	return verdict(-1, "open init's /proc/1/mem, fd and environ");
+}
+
+/* Each way to make a set-user-ID or set-group-ID file in the workdir. */
+static int p_suid(char **a)
+{
+	struct stat st;
+	int fd, bad = 0;
+	char p[256];
+
+	snprintf(p, sizeof(p), "%s.1", a[0]);
+	if ((fd = open(p, O_CREAT | O_WRONLY, 0755)) >= 0) {
+		close(fd);
+		bad |= chmod(p, 04755) == 0 || chmod(p, 02755) == 0;
+		bad |= syscall(SYS_fchmodat, AT_FDCWD, p, 04755) == 0;
+		bad |= syscall(452 /* fchmodat2 */, AT_FDCWD, p, 04755, 0) == 0;
+		if ((fd = open(p, O_WRONLY)) >= 0) {
+			bad |= fchmod(fd, 04755) == 0;
+			close(fd);
+		}
+	}
+	snprintf(p, sizeof(p), "%s.2", a[0]);
+	if ((fd = open(p, O_CREAT | O_WRONLY, 04755)) >= 0) {
+		bad |= fstat(fd, &st) == 0 && (st.st_mode & (S_ISUID | S_ISGID));
+		close(fd);
+	}
+	snprintf(p, sizeof(p), "%s.3", a[0]);
+	bad |= mknod(p, S_IFREG | 04755, 0) == 0;
+	snprintf(p, sizeof(p), "%s.4", a[0]);
+	bad |= mkdir(p, 02755) == 0 && stat(p, &st) == 0 && (st.st_mode & S_ISGID);
+	errno = EPERM;
+	return verdict(bad ? 0 : -1, "make a set-user-ID or set-group-ID file");
+}
+
 static const struct {
 	const char *name;
 	int (*fn)(char **);
@@ -314,7 +360,7 @@ static const struct {
 	{"write", p_write, 1},       {"link", p_link, 2},           {"handle", p_handle, 0},
 	{"module", p_module, 0},     {"kexec", p_kexec, 0},         {"reboot", p_reboot, 0},
 	{"clock", p_clock, 0},       {"swapon", p_swapon, 0},       {"iopl", p_iopl, 0},
-	{"setns", p_setns, 0},
+	{"setns", p_setns, 0},       {"initproc", p_initproc, 0},   {"suid", p_suid, 1},
 };
 
 int main(int argc, char **argv)

@@ -276,6 +276,11 @@ blocked clock-settime clock
 blocked swapon swapon
 blocked iopl iopl
 blocked setns-init-mnt setns
+blocked init-proc-takeover initproc
+# a set-user-ID file made in a writable workdir would stay one on the host
+if blocked suid-file suid made-suid && [ -n "$(find "$WORK/wd" -maxdepth 1 -name 'made-suid*' -perm /6000)" ]; then
+	bad suid-file-on-host "a set-user-ID or set-group-ID file is on the host"
+fi
 # SIGSYS (128+31) from the filter; a kernel that cannot run int 0x80 at all
 # (SIGSEGV outside the sandbox too) refuses it before the filter sees it.
 "$WORK/probe" i386 >/dev/null 2>&1
