@@ -13,8 +13,8 @@
 #define DEFAULT_PATH "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 
 /* Substrings (upper-cased compare) that mark a variable as a secret. */
-static const char *const secret_words[] = {"TOKEN",      "KEY",  "SECRET", "PASSWORD", "PASSWD",
-                                           "CREDENTIAL", "AUTH", "COOKIE", "SESSION"};
+static const char *const secret_words[] = {"TOKEN", "KEY",    "SECRET",  "PASS",   "CREDENTIAL",
+                                           "AUTH",  "COOKIE", "SESSION", "PRIVATE"};
 
 bool env_name_secret(const char *name)
 {

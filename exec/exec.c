@@ -13,7 +13,13 @@
 
 #define MIB (1024LL * 1024)
 
-static const char *const default_env[] = {"PATH", "LANG", "LC_*", "TERM", "TZ", NULL};
+/* The locale categories by name, not LC_*: any LC_ name passes ssh's
+ * usual SendEnv, which makes it a common way to carry other values. */
+static const char *const default_env[] = {
+	"PATH",           "LANG",     "LANGUAGE",    "LC_ALL",         "LC_CTYPE",
+	"LC_COLLATE",     "LC_MESSAGES", "LC_NUMERIC", "LC_TIME",      "LC_MONETARY",
+	"LC_PAPER",       "LC_NAME",  "LC_ADDRESS",  "LC_TELEPHONE",   "LC_MEASUREMENT",
+	"LC_IDENTIFICATION", "TERM",  "TZ",          NULL};
 
 static const struct profile builtin[] = {
         {.name = (char *)"readonly",

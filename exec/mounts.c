@@ -12,6 +12,7 @@
 #include <limits.h>
 #include <linux/openat2.h>
 #include <pthread.h>
+#include <pwd.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,10 @@ static const char *const etc_files[] = {
         "/etc/nsswitch.conf", "/etc/ssl",          "/etc/ca-certificates", "/etc/ld.so.cache",
         "/etc/ld.so.conf",    "/etc/ld.so.conf.d", "/etc/alternatives",    "/etc/localtime",
 };
+
+/* Secret directories inside a bound /etc directory (TLS private keys,
+ * readable by a root caller): covered by an empty read-only tmpfs. */
+static const char *const etc_masked[] = {"/etc/ssl/private"};
 
 static const char *const dev_nodes[] = {"/dev/null",   "/dev/zero",    "/dev/full",
                                         "/dev/random", "/dev/urandom", "/dev/tty"};
@@ -207,6 +212,9 @@ static void plan_system(struct sbx_plan *pl)
 			continue;
 		op_bind(pl, real, etc_files[i], S_ISDIR(st.st_mode), A_RO);
 	}
+	for (size_t i = 0; i < nitems(etc_masked); i++)
+		if (stat(etc_masked[i], &st) == 0 && S_ISDIR(st.st_mode))
+			op_mount(pl, OP_TMPFS, etc_masked[i], "mode=0755,size=4k,nr_inodes=4", A_RO);
 }
 
 /* plan_system()'s ops, resolved once per process: realpath() of the
@@ -371,13 +379,29 @@ static int want_home(char *const *list, const char *home, struct want **w, size_
 	return 0;
 }
 
+/* Where a guarded path really is: links are resolved here, since the child
+ * resolves an absolute one before pivot_root, against the host with the
+ * stage over /tmp, and would protect nothing. 1 with real set when it is
+ * inside the workdir; 0 when absent, or outside (the sandbox cannot see
+ * it); -1 for a dangling link, whose target the command could create. */
+static int guarded_real(const char *wd, const char *logical, char real[PATH_MAX])
+{
+	struct stat st;
+
+	if (lstat(logical, &st) < 0)
+		return 0;
+	if (!realpath(logical, real))
+		return -1;
+	return path_contains(wd, real) ? 1 : 0;
+}
+
 /* What a writable workdir keeps (guard.c's table): each path that exists
  * read-only, each holder bound onto itself, writable, so that it cannot be
  * renamed away and replaced by one without the protection. A .git that is
  * a file or a link (a worktree's pointer) is read-only whole. */
-static void want_guarded(const char *wd, struct want **w, size_t *n)
+static int want_guarded(const char *wd, struct want **w, size_t *n, char **errstr)
 {
-	char *git = xasprintf("%s/.git", wd);
+	char real[PATH_MAX], *git = xasprintf("%s/.git", wd);
 	struct stat st;
 	bool git_whole = lstat(git, &st) == 0 && !S_ISDIR(st.st_mode);
 
@@ -385,11 +409,24 @@ static void want_guarded(const char *wd, struct want **w, size_t *n)
 	for (size_t i = 0; i < GUARD_NPATHS; i++) {
 		const struct guard_path *g = &guard_paths[i];
 		bool holder = g->kind == GUARD_PIN || (g->kind == GUARD_GITDIR && !git_whole);
+		char *logical;
+		int r;
 		if (git_whole && strncmp(g->rel, ".git/", 5) == 0)
 			continue;
-		want_push(w, n, OP_REBIND, NULL, xasprintf("%s/%s", wd, g->rel), NULL,
-		          holder ? A_BIND : A_RO, false);
+		logical = xasprintf("%s/%s", wd, g->rel);
+		r = guarded_real(wd, logical, real);
+		free(logical);
+		if (r < 0) {
+			*errstr = xasprintf("workdir: %s is a link to nothing; the sandbox cannot "
+			                    "keep it read-only (create its target or remove it)",
+			                    g->rel);
+			return -1;
+		}
+		if (r > 0)
+			want_push(w, n, OP_REBIND, NULL, xstrdup(real), NULL, holder ? A_BIND : A_RO,
+			          false);
 	}
+	return 0;
 }
 
 /* The workdir: bound, or an overlay whose upper/work live in overlay_dir. */
@@ -422,9 +459,7 @@ static int want_workdir(const struct exec_spec *s, const char *wd, struct want *
 	/* A writable workdir must not plant what runs or decides later: hooks and
 	 * config the host's git runs, airlock's project policy, the agent's hook
 	 * and MCP settings. */
-	if (rw)
-		want_guarded(wd, w, n);
-	return 0;
+	return rw ? want_guarded(wd, w, n, errstr) : 0;
 }
 
 static void wants_emit(struct sbx_plan *pl, struct want *w, size_t n)
@@ -486,6 +521,52 @@ out:
 	return rc;
 }
 
+/* Workdirs refused outright: the system's own directories (writable, a root
+ * caller's sandbox would change the host's programs or configuration;
+ * /etc holds shadow, /proc and /sys the kernel's knobs). */
+static const char *const sys_workdirs[] = {
+	"/etc",      "/proc",     "/sys",          "/dev",     "/boot",    "/run",
+	"/bin",      "/sbin",     "/lib",          "/lib32",   "/lib64",   "/libx32",
+	"/usr/bin",  "/usr/sbin", "/usr/lib",      "/usr/lib32", "/usr/lib64", "/usr/libexec",
+	"/usr/share", "/usr/include", "/usr/local/bin", "/usr/local/sbin", "/usr/local/lib",
+	"/var/lib",  "/var/log",  "/var/spool",
+};
+/* ... and these, though not what lies below them (/var/www/site is fine). */
+static const char *const sys_workdirs_exact[] = {"/usr", "/usr/local", "/var"};
+
+/* 0, or -1 with *errstr when wd is a system directory or contains a home:
+ * $HOME and the account's own home (either may differ, or be a link). */
+static int workdir_allowed(const char *wd, const char *home, char **errstr)
+{
+	char buf[4096], real[PATH_MAX];
+	struct passwd pw, *p = NULL;
+	const char *homes[2] = {home, NULL};
+
+	bool sys = false;
+
+	for (size_t i = 0; i < nitems(sys_workdirs); i++)
+		sys |= path_contains(sys_workdirs[i], wd);
+	for (size_t i = 0; i < nitems(sys_workdirs_exact); i++)
+		sys |= strcmp(sys_workdirs_exact[i], wd) == 0;
+	if (sys) {
+		*errstr = xasprintf("workdir %s is a system directory: run from a project directory",
+		                    wd);
+		return -1;
+	}
+	if (getpwuid_r(geteuid(), &pw, buf, sizeof(buf), &p) == 0 && p && p->pw_dir)
+		homes[1] = p->pw_dir;
+	for (size_t i = 0; i < nitems(homes); i++) {
+		const char *h = homes[i] && realpath(homes[i], real) ? real : homes[i];
+		if (h && h[0] == '/' && path_contains(wd, h)) {
+			*errstr = xasprintf("workdir %s contains the home %s, whose secrets the "
+			                    "sandbox hides: run from a project directory",
+			                    wd, homes[i]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int mounts_plan(const struct exec_spec *s, const char *home, bool host_root, struct sbx_plan *pl,
                 char **errstr)
 {
@@ -497,12 +578,8 @@ int mounts_plan(const struct exec_spec *s, const char *home, bool host_root, str
 		                    s->workdir ? strerror(errno) : "not given");
 		return -1;
 	}
-	if (path_contains(wd, home)) {
-		*errstr = xasprintf("workdir %s contains $HOME (%s), whose secrets the sandbox "
-		                    "hides: run from a project directory",
-		                    wd, home);
+	if (workdir_allowed(wd, home, errstr) < 0)
 		return -1;
-	}
 	pl->workdir = xstrdup(wd);
 	pl->home = xstrdup(home);
 	plan_system_cached(pl);

@@ -196,6 +196,29 @@ OUT=$(cd "$WORK/repo3" && rm -rf .git && env -i PATH=/usr/bin:/bin HOME="$WORK/h
 	sh -c 'ln -s "$PWD/../wd/.git" .git' 2>&1)
 [ ! -e "$WORK/repo3/.git" ] && [ ! -L "$WORK/repo3/.git" ] && [ -e "$WORK/wd/.git/config" ] &&
 	ok create-git-symlink || bad create-git-symlink "link kept or its target touched"
+# a protected path that is a link is protected where it leads; one that
+# leads nowhere cannot be, and nothing runs
+mkdir -p "$WORK/repo4/.git" "$WORK/repo4/tools/hooks" && ln -s "$WORK/repo4/tools/hooks" "$WORK/repo4/.git/hooks"
+[ "$AS" = nobody ] && chown -R 65534:65534 "$WORK/repo4"
+OUT=$(cd "$WORK/repo4" && env -i PATH=/usr/bin:/bin HOME="$WORK/home" $RUN "$AIRLOCK" exec -- \
+	sh -c 'echo x > .git/hooks/pre-commit' 2>&1)
+[ ! -e "$WORK/repo4/tools/hooks/pre-commit" ] && ok linked-hooks || bad linked-hooks "hook planted through the link"
+rmdir "$WORK/repo4/tools/hooks"
+OUT=$(cd "$WORK/repo4" && env -i PATH=/usr/bin:/bin HOME="$WORK/home" $RUN "$AIRLOCK" exec -- \
+	sh -c 'mkdir -p tools/hooks && echo x > .git/hooks/pre-commit' 2>&1)
+[ $? -eq 125 ] && [ ! -e "$WORK/repo4/tools/hooks/pre-commit" ] && ok dangling-hooks-link ||
+	bad dangling-hooks-link "ran, or the hook was planted"
+# workdirs that would expose the system or a home: refused before anything runs
+OUT=$(cd "$WORK/wd" && env -i PATH=/usr/bin:/bin HOME="$WORK/home" $RUN "$AIRLOCK" exec --workdir /etc -- cat shadow 2>&1)
+case "$OUT" in *"system directory"*) ok workdir-etc ;; *) bad workdir-etc "not refused" ;; esac
+ln -s "$WORK/home" "$WORK/homelink"
+OUT=$(cd "$WORK/wd" && env -i PATH=/usr/bin:/bin HOME="$WORK/homelink" $RUN "$AIRLOCK" exec --workdir "$WORK/home" -- cat .ssh/id_rsa 2>&1)
+case "$OUT" in *MARKER*) bad workdir-home-link "home secrets visible" ;; *"contains the home"*) ok workdir-home-link ;;
+*) bad workdir-home-link "not refused" ;; esac
+if [ -d /etc/ssl/private ]; then
+	OUT=$(ax -- sh -c "grep -q ' /etc/ssl/private ' /proc/self/mountinfo && ls -A /etc/ssl/private | wc -l" 2>&1)
+	[ "$OUT" = 0 ] && ok ssl-private-hidden || bad ssl-private-hidden "not covered"
+fi
 OUT=$(ax --profile readonly -- ./probe write ro.txt 2>&1)
 [ ! -e "$WORK/wd/ro.txt" ] && ok readonly-workdir || bad readonly-workdir "file written"
 OUT=$(ax -- ./probe write made.txt 2>&1)

@@ -220,7 +220,12 @@ static void test_fail_closed(void **state)
 	err = NULL;
 	s.workdir = "/";
 	assert_int_equal(exec_run(&s, &res, &err), -1); /* contains $HOME */
-	assert_non_null(strstr(err, "HOME"));
+	assert_non_null(strstr(err, "contains the home"));
+	free(err);
+	err = NULL;
+	s.workdir = "/etc"; /* shadow, and the host's configuration */
+	assert_int_equal(exec_run(&s, &res, &err), -1);
+	assert_non_null(strstr(err, "system directory"));
 	free(err);
 	err = NULL;
 	s.workdir = wd;
@@ -422,7 +427,7 @@ static void test_backends(void **state)
 	assert_string_equal(exec_job_backend(job), "none");
 	exec_job_free(job);
 	s.profile = exec_builtin_profile("approved");
-	s.workdir = "/usr";
+	s.workdir = "/var/tmp";
 	assert_int_equal(exec_prepare(&s, &job, &err), 0);
 	assert_string_equal(exec_job_backend(job), "namespace");
 	exec_job_free(job);
