@@ -5,6 +5,8 @@
  * Rules it keeps:
  *  - fail closed: bad input, a policy or log error, anything unexpected
  *    answers "deny" with the reason (exit 0, so Claude Code shows it);
+ *    every other exit is 2, the one that blocks: Claude Code runs the
+ *    tool after any other status;
  *  - an auto-run Bash command is rewritten to run inside `airlock exec`;
  *  - nothing slow on this path: libgit2 is not loaded unless a policy file
  *    needs it (docs/integrations.md has the measured wall time).
@@ -63,7 +65,12 @@ static int answer_write(struct hook_answer *a)
 	json_decref(root);
 	free(a->reason);
 	json_decref(a->updated);
-	return rc < 0 ? EXIT_INTERNAL : EXIT_OK;
+	/* Claude Code runs the tool after any exit but 0 and 2: an answer that
+	 * could not be written blocks (2, with the reason on stderr) */
+	if (rc < 0)
+		fprintf(stderr, "airlock: cannot write the hook answer: %s; blocked\n",
+		        strerror(errno));
+	return rc < 0 ? EXIT_USAGE : EXIT_OK;
 }
 
 static void deny(struct hook_answer *a, const char *fmt, ...) AIRLOCK_PRINTF(2, 3);
