@@ -54,10 +54,22 @@ static bool inside_workdir(struct gate *g, const char *abs)
 	return ok;
 }
 
+/* read_file, edit_file and sql run in airlock's own process: a FIFO, a
+ * device, or airlock's own stdin (/dev/stdin) would block the gate or eat
+ * its input. They open regular files only. */
+static int not_regular(const char *path, char **errstr)
+{
+	*errstr = xasprintf("%s is not a regular file (a directory, FIFO, device or socket); "
+	                    "airlock opens only regular files",
+	                    path);
+	return -1;
+}
+
 static int read_whole(const char *path, long long cap, char **data, size_t *len,
                       bool *truncated, char **errstr)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
 	struct buf b;
 	char chunk[65536];
 	ssize_t n;
@@ -65,6 +77,10 @@ static int read_whole(const char *path, long long cap, char **data, size_t *len,
 	if (fd < 0) {
 		*errstr = xasprintf("cannot open %s: %s", path, strerror(errno));
 		return -1;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return not_regular(path, errstr);
 	}
 	buf_init(&b, (size_t)cap);
 	while ((n = read(fd, chunk, sizeof(chunk))) > 0 && !b.truncated)
@@ -201,6 +217,7 @@ static int run_sql(struct gate *g, const struct call *c, const struct plan *pl,
 	bool ro = pl->profile && !pl->profile->workdir_rw;
 	char *path, *msg = NULL;
 	sqlite3 *db = NULL;
+	struct stat st;
 	struct buf b;
 	int rc = -1;
 
@@ -216,6 +233,10 @@ static int run_sql(struct gate *g, const struct call *c, const struct plan *pl,
 	if (!ro && pl->action == ACTION_AUTO && !inside_workdir(g, path)) {
 		*errstr = xasprintf("database %s is outside the workdir (or a symlink); an auto-run "
 		                    "write may only land inside it", c->database);
+		goto out;
+	}
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		not_regular(c->database, errstr);
 		goto out;
 	}
 	if (sqlite3_open_v2(path, &db, ro ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE, NULL) !=
@@ -243,6 +264,16 @@ out:
 	return rc;
 }
 
+/* The agent may ask for less time than the profile gives, never more (a
+ * day at most when the profile sets none). */
+static long long call_timeout_ms(const struct call *c, const struct profile *p)
+{
+	long long cap = p && p->timeout > 0 ? p->timeout * 1000LL : 86400000LL;
+	if (c->timeout_ms <= 0)
+		return 0; /* the profile's */
+	return c->timeout_ms < cap ? c->timeout_ms : cap;
+}
+
 /* Runs argv through the sandbox under the plan's profile. */
 static int run_sandboxed(struct gate *g, const struct call *c, const struct plan *pl,
                          char *const *argv, const struct profile *prof, struct outcome *o,
@@ -254,7 +285,7 @@ static int run_sandboxed(struct gate *g, const struct call *c, const struct plan
 		.profile = prof,
 		.env = pl->env,
 		.binds = pl->binds,
-		.timeout_ms = c->timeout_ms,
+		.timeout_ms = call_timeout_ms(c, prof),
 		.capture = true,
 	};
 	struct exec_result r;
