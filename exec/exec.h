@@ -47,6 +47,10 @@ struct exec_result {
  * approved, none), or NULL. Static storage. */
 const struct profile *exec_builtin_profile(const char *name);
 
+/* 0 when wd may be a sandbox's workdir; -1 with *errstr (caller frees) when
+ * it is a system directory or holds a home (its secrets would show). */
+int exec_workdir_check(const char *wd, char **errstr);
+
 /*
  * Runs the command and waits for it. Returns 0 when it ran (whatever its
  * exit status), or -1 with *errstr (caller frees) when the sandbox could not

@@ -567,6 +567,18 @@ static int workdir_allowed(const char *wd, const char *home, char **errstr)
 	return 0;
 }
 
+int exec_workdir_check(const char *wd, char **errstr)
+{
+	const char *home = getenv("HOME");
+	char real[PATH_MAX];
+
+	if (!realpath(wd, real)) {
+		*errstr = xasprintf("workdir %s: %s", wd, strerror(errno));
+		return -1;
+	}
+	return workdir_allowed(real, home && home[0] == '/' ? home : NULL, errstr);
+}
+
 int mounts_plan(const struct exec_spec *s, const char *home, bool host_root, struct sbx_plan *pl,
                 char **errstr)
 {

@@ -116,7 +116,8 @@ int gate_open(const struct gate_opts *o, struct gate **out, int *exit_code, char
 {
 	struct gate *g = xcalloc(1, sizeof(*g));
 	struct policy_source src = {0};
-	char *dbpath = NULL;
+	char *dbpath = NULL, *err = NULL;
+	bool sandboxable;
 	int rc = -1;
 
 	g->opts = *o;
@@ -134,7 +135,14 @@ int gate_open(const struct gate_opts *o, struct gate **out, int *exit_code, char
 	src.file = o->policy_file;
 	if (policy_load(&src, &g->policy, errstr) < 0)
 		goto out;
-	classify_opts_init(&g->copts, g->workdir, g->home);
+	/* A workdir that is a system directory or holds a home cannot be
+	 * sandboxed; nor may everything in it count as "inside the workdir"
+	 * (medium, auto): the classifier then treats every path as outside. */
+	sandboxable = exec_workdir_check(g->workdir, &err) == 0;
+	if (!sandboxable)
+		fprintf(stderr, "airlock: %s; every path counts as outside it\n", err);
+	free(err);
+	classify_opts_init(&g->copts, sandboxable ? g->workdir : NULL, g->home);
 	policy_classify_opts(g->policy, &g->copts);
 
 	*exit_code = EXIT_INTERNAL;
@@ -288,7 +296,11 @@ static int ask(struct gate *g, const struct call *c, const struct verdict *v,
 		refuse(o, "cannot write the audit log", err);
 		return -1;
 	}
-	if ((*pv = gate_preview(g, c, v, pl, o)) && o->preview &&
+	/* a dry run is for the person who decides: with no one to ask it would
+	 * only run the call (sandboxed) before denying it */
+	if (g->opts.no_tty && !g->opts.approve_with)
+		*pv = NULL;
+	else if ((*pv = gate_preview(g, c, v, pl, o)) && o->preview &&
 	    db_call_previewed(g->db, o->audit_id, o->preview, &err) < 0) {
 		refuse(o, "cannot write the audit log", err);
 		return -1;
@@ -300,6 +312,23 @@ static int ask(struct gate *g, const struct call *c, const struct verdict *v,
 		return -1;
 	}
 	return 0;
+}
+
+/* A cwd the call names that is not the workdir: the classifier reads the
+ * call's paths from its cwd, but tools run in the workdir, so such a call
+ * would be judged on one set of paths and run on another. It is denied. */
+static void deny_elsewhere(struct gate *g, const struct call *c, struct plan *pl)
+{
+	char real[PATH_MAX];
+
+	if (c->cwd == NULL ||
+	    (realpath(c->cwd, real) && g->workdir && strcmp(real, g->workdir) == 0))
+		return;
+	free(pl->reason);
+	pl->reason = xasprintf("the call's cwd %s is not the workdir %s, where calls run: "
+	                       "leave cwd out, or start airlock in that directory",
+	                       c->cwd, g->workdir ? g->workdir : "(none)");
+	pl->action = ACTION_DENY;
 }
 
 struct outcome *gate_call(struct gate *g, const struct call *c, struct verdict **vout)
@@ -315,6 +344,7 @@ struct outcome *gate_call(struct gate *g, const struct call *c, struct verdict *
 
 	policy_decide(g->policy, c, v, time(NULL), &pl);
 	redact_granted(g, &pl);
+	deny_elsewhere(g, c, &pl);
 	if (pl.action == ACTION_ASK) {
 		if (ask(g, c, v, &pl, &pv, &edited, o) < 0 && o->audit_id == 0)
 			goto out; /* not even received: nothing more can be recorded */
