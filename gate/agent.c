@@ -203,6 +203,16 @@ static const char *const path_keys[] = {"path",   "file_path",   "filePath", "fi
                                         "file",   "source",      "destination", "target",
                                         "dir",    "directory",   "src",      "dest",
                                         "notebook_path"};
+/* Arguments that change nothing a call does: search patterns and filters,
+ * output shapes and limits, a note for the model (Claude Code's Grep, Glob,
+ * LS and WebFetch, the MCP filesystem server's search). */
+static const char *const inert_keys[] = {
+	"pattern", "patterns", "glob",   "exclude",   "excludePatterns", "include",
+	"ignore",  "type",     "output_mode", "head_limit", "encoding",  "description",
+	"prompt",  "-A",       "-B",     "-C",        "-i",              "-n",
+	/* NotebookEdit: the cell written; the notebook's path is what is judged */
+	"new_source", "cell_id", "cell_type", "edit_mode",
+};
 /* Claude Code's search tools: no path means the current directory. */
 static const char *const search_tools[] = {"Glob", "Grep", "LS"};
 static const char *const path_list_keys[] = {"paths", "files"};
@@ -265,37 +275,49 @@ static struct call *derived(const char *name, const char *kind, json_t *fields, 
 	return agent_canonical_call(name, kind, fields, id, SHAPE_MCP);
 }
 
-static void push_call(struct call ***v, size_t *n, struct call *c)
+/* Adds c (when the mapping worked) and marks the argument key as read. */
+static bool push_call(struct call ***v, size_t *n, struct call *c, json_t *used, const char *key)
 {
 	if (c == NULL)
-		return;
+		return false;
 	*v = xreallocarray(*v, *n + 2, sizeof(**v));
 	(*v)[(*n)++] = c;
 	(*v)[*n] = NULL;
+	json_object_set_new(used, key, json_true());
+	return true;
 }
 
 /* One derived call per path the tool names. */
-static void map_path(const char *name, const char *tool, json_t *args, const char *path,
-                     json_t *id, struct call ***v, size_t *n)
+static void map_path(const char *name, const char *tool, json_t *args, const char *key,
+                     const char *path, json_t *id, json_t *used, struct call ***v, size_t *n)
 {
 	json_t *content = json_object_get(args, "content"), *edits = json_object_get(args, "edits");
 	bool writes = has_word(tool, write_words, nitems(write_words)) || content || edits;
 
-	if (json_is_array(edits))
-		push_call(v, n, derived(name, "edit_file",
-		                        json_pack("{s:s, s:O}", "path", path, "edits", edits), id));
-	else if (writes)
-		push_call(v, n, derived(name, "write_file",
-		                        json_pack("{s:s, s:s}", "path", path, "content",
-		                                  json_is_string(content) ? json_string_value(content)
-		                                                          : ""),
-		                        id));
-	else
-		push_call(v, n, derived(name, "read_file", json_pack("{s:s}", "path", path), id));
+	if (json_is_array(edits)) {
+		if (push_call(v, n,
+		              derived(name, "edit_file",
+		                      json_pack("{s:s, s:O}", "path", path, "edits", edits), id),
+		              used, key))
+			json_object_set_new(used, "edits", json_true());
+	} else if (writes) {
+		if (push_call(v, n,
+		              derived(name, "write_file",
+		                      json_pack("{s:s, s:s}", "path", path, "content",
+		                                json_is_string(content) ? json_string_value(content)
+		                                                        : ""),
+		                      id),
+		              used, key) &&
+		    (content == NULL || json_is_string(content)))
+			json_object_set_new(used, "content", json_true());
+	} else {
+		push_call(v, n, derived(name, "read_file", json_pack("{s:s}", "path", path), id), used,
+		          key);
+	}
 }
 
 static void map_paths(const char *name, const char *tool, json_t *args, json_t *id,
-                      struct call ***v, size_t *n)
+                      json_t *used, struct call ***v, size_t *n)
 {
 	json_t *list, *e;
 	size_t i;
@@ -303,14 +325,32 @@ static void map_paths(const char *name, const char *tool, json_t *args, json_t *
 	for (size_t k = 0; k < nitems(path_keys); k++) {
 		const char *p = json_string_value(json_object_get(args, path_keys[k]));
 		if (p && *p)
-			map_path(name, tool, args, p, id, v, n);
+			map_path(name, tool, args, path_keys[k], p, id, used, v, n);
 	}
 	for (size_t k = 0; k < nitems(path_list_keys); k++) {
 		list = json_object_get(args, path_list_keys[k]);
 		json_array_foreach(list, i, e)
 			if (json_is_string(e))
-				map_path(name, tool, args, json_string_value(e), id, v, n);
+				map_path(name, tool, args, path_list_keys[k], json_string_value(e), id,
+				         used, v, n);
 	}
+}
+
+/* True when every argument was read by the mapping, or changes nothing a
+ * call does: a flag, a number, or a search pattern or limit by name. */
+static bool all_read(json_t *args, json_t *used)
+{
+	const char *key;
+	json_t *val;
+
+	json_object_foreach(args, key, val) {
+		bool inert = json_is_boolean(val) || json_is_number(val) || json_is_null(val);
+		for (size_t i = 0; !inert && i < nitems(inert_keys); i++)
+			inert = strcmp(key, inert_keys[i]) == 0;
+		if (!inert && !json_object_get(used, key))
+			return false;
+	}
+	return true;
 }
 
 struct call *agent_other_call(const char *name, json_t *args, json_t *id)
@@ -330,26 +370,35 @@ struct call **agent_tool_calls(const char *name, const char *tool, json_t *args,
 	struct call **v = NULL;
 	size_t n = 0;
 	json_t *cmd = json_object_get(args, "command"), *url = json_object_get(args, "url");
-	const char *sql = json_string_value(json_object_get(args, "sql"));
+	json_t *used = json_object();
+	const char *sql = json_string_value(json_object_get(args, "sql")), *sql_key = "sql";
 	const char *query = json_string_value(json_object_get(args, "query"));
 
 	if (!json_is_object(args))
 		args = NULL;
 	if (args && (json_is_string(cmd) || json_is_array(cmd)))
-		push_call(&v, &n, derived(name, "shell", json_pack("{s:O}", "command", cmd), id));
-	if (args && !sql && query &&
-	    (has_word(name, sql_words, nitems(sql_words)) || starts_sql(query)))
-		sql = query;
+		push_call(&v, &n, derived(name, "shell", json_pack("{s:O}", "command", cmd), id),
+		          used, "command");
+	/* "query" is SQL only for a tool that says so by name (a web search
+	 * for "select ..." is not SQL) */
+	if (args && !sql && query && has_word(tool, sql_words, nitems(sql_words)) &&
+	    starts_sql(query))
+		sql = query, sql_key = "query";
 	if (sql)
-		push_call(&v, &n, derived(name, "sql", json_pack("{s:s}", "query", sql), id));
+		push_call(&v, &n, derived(name, "sql", json_pack("{s:s}", "query", sql), id), used,
+		          sql_key);
 	if (json_is_string(url) && strncasecmp(json_string_value(url), "http", 4) == 0)
-		push_call(&v, &n, derived(name, "http", json_pack("{s:O}", "url", url), id));
+		push_call(&v, &n, derived(name, "http", json_pack("{s:O}", "url", url), id), used,
+		          "url");
 	if (args)
-		map_paths(name, tool, args, id, &v, &n);
-	if (n == 0) /* nothing we can read: an unknown tool, the original arguments */
-		push_call(&v, &n, agent_other_call(name, args, id));
-	else /* the recorded call keeps what the agent actually sent */
+		map_paths(name, tool, args, id, used, &v, &n);
+	/* nothing read, or not all of it: the unknown tool stays, with the
+	 * original arguments, beside whatever was read */
+	if (n == 0 || (args && !all_read(args, used)))
+		push_call(&v, &n, agent_other_call(name, args, id), used, "");
+	if (n > 1 || v[0]->tool != TOOL_OTHER) /* the recorded call keeps what was sent */
 		json_object_set(v[0]->input, "arguments", args ? args : json_object());
+	json_decref(used);
 	return v;
 }
 
