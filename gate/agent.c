@@ -38,6 +38,12 @@ static void child_exec(char *const *argv, int in[2], int out[2], int err_fd, pid
 
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
 		_exit(EXIT_INTERNAL); /* the parent is already gone: never run orphaned */
+	/* A session of its own, without the terminal: the approval screen
+	 * reads keys from that terminal, and a child that shared it could push
+	 * an "a" into it (TIOCSTI) and approve its own call. Its stderr may
+	 * still be the terminal; airlock forwards the signals it receives. */
+	if (setsid() < 0)
+		_exit(EXIT_INTERNAL);
 	signal(SIGPIPE, SIG_DFL);
 	if (dup2(in[0], STDIN_FILENO) < 0 || dup2(out[1], STDOUT_FILENO) < 0)
 		_exit(EXIT_INTERNAL);

@@ -179,6 +179,9 @@ int term_open(const char *path, struct term **out, char **errstr)
 		return -1;
 	}
 	set_term(t->scr);
+	/* keys typed before the screen was shown (typeahead meant for the
+	 * agent, or queued by a process injecting input) never answer it */
+	flushinp();
 	cbreak();
 	noecho();
 	nonl();
