@@ -211,14 +211,54 @@ static void dev_tcp_host(struct cctx *x, const char *abs)
 	net_add_host(x, h, e ? (size_t)(e - h) : strlen(h));
 }
 
+/* A path holding expansions, with each $NAME, ${...}, $(...) and `...` as
+ * a *: what the shell could make of it, as a glob (/proc/$PPID/environ is
+ * /proc/STAR/environ). False when nothing literal is left. */
+static bool dynamic_as_glob(const char *p, char *out, size_t cap)
+{
+	size_t n = 0, lit = 0;
+
+	while (*p && n + 2 < cap) {
+		if (*p == '$' || *p == '`') {
+			char open = p[0] == '`' ? '`' : p[1] == '{' ? '}' : p[1] == '(' ? ')' : 0;
+			const char *end = open ? strchr(p + 1 + (open != '`'), open) : NULL;
+			if (open && end == NULL)
+				return false; /* unbalanced: nothing to say */
+			p = open ? end + 1 : p + 1 + strspn(p + 1, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			                                          "abcdefghijklmnopqrstuvwxyz0123456789_");
+			out[n++] = '*';
+			continue;
+		}
+		lit += *p != '/';
+		out[n++] = *p++;
+	}
+	out[n] = '\0';
+	return *p == '\0' && lit > 0;
+}
+
+/* A read whose path is known only at run time: a secret it may reach. */
+static void read_dynamic(struct cctx *x, const char *p, struct span sp)
+{
+	char glob[CLS_MAX_PATH], abs[CLS_MAX_PATH];
+	const char *why;
+
+	if (dynamic_as_glob(p, glob, sizeof(glob)) && paths_resolve(x, glob, abs, sizeof(abs)) &&
+	    (why = secrets_path(x, abs)) != NULL)
+		cls_add(x, TIER_HIGH, "secrets.read", sp, "may read %s (%s)", p, why);
+}
+
 void paths_read(struct cctx *x, const struct word *w, const char *p)
 {
 	char abs[CLS_MAX_PATH];
 	const char *why;
 	struct span sp = shell_span_word(x, w);
 
-	if ((w->flags & W_PROCSUB) || (w->flags & W_DYNAMIC))
+	if (w->flags & W_PROCSUB)
 		return;
+	if (w->flags & W_DYNAMIC) {
+		read_dynamic(x, p, sp);
+		return;
+	}
 	if (!paths_resolve(x, p, abs, sizeof(abs)))
 		return;
 	cls_add_path(x, &x->v->reads, abs);
@@ -269,12 +309,17 @@ static const char *persistence(const struct cctx *x, const char *abs)
 
 /* What decides how later calls are gated: airlock's policy and audit log,
  * and the agent's own hook, permission and MCP server settings. */
-static const char *const gate_rel[] = {".airlock", ".claude/settings.json",
-                                       ".claude/settings.local.json", ".mcp.json"};
-static const char *const gate_home[] = {".config/airlock", ".local/state/airlock",
-                                        ".claude/settings.json", ".claude/settings.local.json",
-                                        ".claude.json", ".codex/config.toml"};
+static const char *const gate_rel[] = {
+	".airlock",         ".claude/settings.json", ".claude/settings.local.json", ".mcp.json",
+	".cursor/mcp.json", ".vscode/mcp.json",      ".vscode/tasks.json",          ".gemini/settings.json",
+	".codex/config.toml",
+};
+static const char *const gate_home[] = {
+	".config/airlock",  ".local/state/airlock",  ".claude/settings.json", ".claude/settings.local.json",
+	".claude.json",     ".codex/config.toml",    ".cursor/mcp.json",      ".gemini/settings.json",
+};
 
+/* rel is one of list, or under one. */
 static bool rel_match(const char *rel, const char *const *list, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
@@ -285,15 +330,27 @@ static bool rel_match(const char *rel, const char *const *list, size_t n)
 	return false;
 }
 
+/* rel is one of list, under one, or the directory that holds one: moving
+ * or copying a directory onto .claude replaces the settings in it. */
+static bool rel_match_or_holder(const char *rel, const char *const *list, size_t n)
+{
+	size_t l = strlen(rel);
+
+	for (size_t i = 0; i < n; i++)
+		if (strncmp(list[i], rel, l) == 0 && list[i][l] == '/')
+			return true;
+	return rel_match(rel, list, n);
+}
+
 static bool gate_config(const struct cctx *x, const char *abs)
 {
 	size_t hl = strlen(x->home), wl = x->wd ? strlen(x->wd) : 0;
 
 	if (hl > 1 && under(abs, x->home) && abs[hl] == '/' &&
-	    rel_match(abs + hl + 1, gate_home, nitems(gate_home)))
+	    rel_match_or_holder(abs + hl + 1, gate_home, nitems(gate_home)))
 		return true;
 	return wl > 1 && under(abs, x->wd) && abs[wl] == '/' &&
-	       rel_match(abs + wl + 1, gate_rel, nitems(gate_rel));
+	       rel_match_or_holder(abs + wl + 1, gate_rel, nitems(gate_rel));
 }
 
 /* What git reads from its directory that runs commands, or says where to read

@@ -5,6 +5,8 @@
  * lists err towards matching (globs such as ~/.ssh/STAR match too).
  */
 #include <ctype.h>
+#include <fnmatch.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "classifier/classifier_internal.h"
@@ -46,6 +48,20 @@ static const struct secret_row home_secrets[] = {
 	{".zsh_history", "shell history, which holds typed secrets"},
 	{".psql_history", "psql history, which holds passwords set in SQL"},
 	{".mysql_history", "mysql history, which holds passwords set in SQL"},
+	{".claude/.credentials.json", "Claude Code's login token"},
+	{".codex/auth.json", "Codex's login token"},
+	{".config/github-copilot", "GitHub Copilot tokens"},
+	{".cache/huggingface/token", "a Hugging Face token"},
+	{".huggingface/token", "a Hugging Face token"},
+	{".s3cfg", "S3 credentials"},
+	{".boto", "cloud storage credentials"},
+	{".terraformrc", "Terraform tokens"},
+	{".config/op", "1Password CLI sessions"},
+	{".local/share/keyrings", "the desktop keyring"},
+	{".mozilla", "browser cookies and saved passwords"},
+	{".config/google-chrome", "browser cookies and saved passwords"},
+	{".config/chromium", "browser cookies and saved passwords"},
+	{".config/BraveSoftware", "browser cookies and saved passwords"},
 };
 
 static const struct secret_row abs_secrets[] = {
@@ -76,6 +92,9 @@ static const struct secret_row secret_files[] = {
 	{".npmrc", "npm registry tokens"},
 	{".envrc", "direnv exports, which hold secrets"},
 	{"wp-config.php", "WordPress database passwords and keys"},
+	{"logins.json", "saved browser passwords"},
+	{"key4.db", "the browser's password key"},
+	{"cookies.sqlite", "browser cookies"},
 };
 static const char *const env_benign[] = {".env.example", ".env.sample", ".env.template",
                                          ".env.dist"};
@@ -90,7 +109,11 @@ static const char *basename_secret(const char *base)
 {
 	size_t bl = strlen(base);
 
-	if (strncmp(base, ".env", 4) == 0 && (base[4] == '\0' || base[4] == '.' || base[4] == '*')) {
+	/* .env, .env.prod, .env-prod, .env_local, an editor's .env~; prod.env */
+	if ((strncmp(base, ".env", 4) == 0 && strchr(".-_~*", base[4])) ||
+	    (bl > 4 && strcmp(base + bl - 4, ".env") == 0 &&
+	     strspn(base, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-") ==
+	             bl)) {
 		for (size_t i = 0; i < nitems(env_benign); i++)
 			if (strcmp(base, env_benign[i]) == 0)
 				return NULL;
@@ -114,11 +137,83 @@ static const char *basename_secret(const char *base)
 	return NULL;
 }
 
+/* Secret names a glob's last component is tried against (a file of each
+ * suffix stands for the suffix). */
+static const char *const glob_names[] = {
+	".env", "id_rsa", "id_ed25519", "id_ecdsa", "id_dsa", "secrets.yml", "secrets.yaml",
+	"master.key", "credentials", "credentials.json", ".htpasswd", ".pgpass", ".npmrc",
+	".envrc", "terraform.tfstate", "x.pem", "x.key", "x.p12", "x.pfx", "x.jks", "x.ppk",
+};
+
+/* True when the first components of the glob pat match every component of
+ * path, as the shell would expand them (a leading dot must be literal). */
+static bool glob_reaches(const char *pat, const char *path)
+{
+	char pc[256], sc[256];
+
+	while (*path == '/' && *pat == '/') {
+		size_t pn = strcspn(++pat, "/"), sn = strcspn(++path, "/");
+		if (pn >= sizeof(pc) || sn >= sizeof(sc))
+			return false;
+		memcpy(pc, pat, pn), pc[pn] = '\0';
+		memcpy(sc, path, sn), sc[sn] = '\0';
+		if (fnmatch(pc, sc, FNM_PERIOD) != 0)
+			return false;
+		pat += pn, path += sn;
+	}
+	return *path == '\0';
+}
+
+/* The characters of a glob component that match only themselves. */
+static size_t glob_literals(const char *g)
+{
+	size_t n = 0;
+	bool in_class = false;
+
+	for (; *g; g++) {
+		if (*g == '[')
+			in_class = true;
+		else if (*g == ']')
+			in_class = false;
+		else if (!in_class && *g != '*' && *g != '?')
+			n++;
+	}
+	return n;
+}
+
+/* A glob (~/.ss?/id_*, /etc/shado?, .en?) that can expand to a secret: its
+ * directories reach a secret directory or file, or its last component, with
+ * at least two literal characters (so not a bare *), matches a secret name. */
+static const char *glob_secret(const struct cctx *x, const char *pat)
+{
+	char cand[CLS_MAX_PATH];
+	const char *base = strrchr(pat, '/');
+	size_t lit;
+
+	for (size_t i = 0; i < nitems(home_secrets); i++) {
+		snprintf(cand, sizeof(cand), "%s/%s", x->home, home_secrets[i].match);
+		if (glob_reaches(pat, cand))
+			return home_secrets[i].why;
+	}
+	for (size_t i = 0; i < nitems(abs_secrets); i++)
+		if (glob_reaches(pat, abs_secrets[i].match))
+			return abs_secrets[i].why;
+	base = base ? base + 1 : pat;
+	lit = glob_literals(base);
+	for (size_t i = 0; lit >= 2 && i < nitems(glob_names); i++)
+		if (fnmatch(base, glob_names[i], FNM_PERIOD) == 0)
+			return basename_secret(glob_names[i]);
+	return NULL;
+}
+
 const char *secrets_path(const struct cctx *x, const char *abs)
 {
 	size_t hl = strlen(x->home);
 	const char *base = strrchr(abs, '/');
 
+	if (strpbrk(abs, "*?[") && (base = glob_secret(x, abs)) != NULL)
+		return base;
+	base = strrchr(abs, '/');
 	if (!secrets_maybe_path(abs)) /* every pattern below holds a hint */
 		return NULL;
 	if (hl > 1 && strncmp(abs, x->home, hl) == 0 && abs[hl] == '/')
@@ -142,12 +237,15 @@ static const char *const dot_hints[] = {
 	"password-store", "my.cnf", "jks", "ppk", "keystore", "git-credentials",
 	"npmrc", "yarnrc", "cargo/credentials", "gem/credentials", "m2/settings", "terraform.d",
 	"config/hub", "htpasswd", "tfstate", "config/rclone", "bash_history", "zsh_history",
-	"psql_history", "mysql_history",
+	"psql_history", "mysql_history", "codex/auth", "config/github-copilot", "cache/huggingface",
+	"huggingface", "s3cfg", "boto", "terraformrc", "config/op", "local/share/keyrings",
+	"mozilla", "config/google-chrome", "config/chromium", "config/BraveSoftware",
 };
 static const char *const other_hints[] = {
 	"id_rsa", "id_ed25519", "id_ecdsa", "id_dsa", "shadow", "sudoers", "environ",
 	"credentials", "gcloud", "/etc/ssl", "/etc/ssh/ssh_host", "secrets.y", "master.key",
 	"/var/run/secrets/", "/run/secrets/", "wp-config.php", "service-account",
+	"logins.json", "key4.db", "cookies.sqlite",
 };
 
 /* One pass over s; compares only where a hint could start. */
@@ -161,6 +259,7 @@ bool secrets_maybe_path(const char *s)
 					return true;
 			break;
 		case 'i': case 's': case 'e': case 'c': case 'g': case 'm': case 'w': case '/':
+		case 'l': case 'k':
 			for (size_t i = 0; i < nitems(other_hints); i++)
 				if (other_hints[i][0] == *p &&
 				    strncmp(p, other_hints[i], strlen(other_hints[i])) == 0)
@@ -175,8 +274,9 @@ bool secrets_maybe_path(const char *s)
 
 /* ---- environment variables that hold credentials ---- */
 
-static const char *const env_words[] = {"TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL",
-                                        "APIKEY", "API_KEY", "PRIVATE_KEY", "ACCESS_KEY"};
+static const char *const env_words[] = {"TOKEN",       "SECRET",     "PASS",  "CREDENTIAL",
+                                        "APIKEY",      "API_KEY",    "PRIVATE_KEY", "ACCESS_KEY",
+                                        "DATABASE_URL", "_DSN"};
 /* Names that point at a credential rather than hold it. */
 static const char *const env_pointers[] = {"_FILE", "_PATH", "_DIR", "_SOCK",
                                            "APPLICATION_CREDENTIALS"};
@@ -198,7 +298,8 @@ bool secrets_env_name(const char *n, size_t len)
 		if (strstr(name, env_words[i]))
 			return true;
 	return (len > 4 && strcmp(name + len - 4, "_KEY") == 0) ||
-	       (len > 4 && strcmp(name + len - 4, "_PAT") == 0);
+	       (len > 4 && strcmp(name + len - 4, "_PAT") == 0) ||
+	       (len > 4 && strcmp(name + len - 4, "_PWD") == 0); /* MYSQL_PWD, not OLDPWD */
 }
 
 bool secrets_env_ref(const char *word, const char **name, size_t *len)
