@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -180,6 +181,31 @@ static int converse(int wfd, int rfd, const char *json, struct buf *out, long lo
 	return rc;
 }
 
+/* Waits for pid until the deadline (0: none); -1 when it passed. A program
+ * can close its stdout and keep running: the deadline holds until it exits. */
+static int wait_until(pid_t pid, long long deadline, int *status)
+{
+	int fd = (int)syscall(SYS_pidfd_open, pid, 0), rc = 0;
+
+	while (deadline && fd >= 0) {
+		struct pollfd p = {.fd = fd, .events = POLLIN};
+		long long left = (deadline - clock_ns()) / 1000000;
+		if (left <= 0) {
+			rc = -1;
+			break;
+		}
+		if (poll(&p, 1, (int)(left > 1000 ? 1000 : left)) > 0)
+			break;
+	}
+	if (fd >= 0)
+		close(fd);
+	if (rc < 0)
+		kill(-pid, SIGKILL);
+	while (waitpid(pid, status, 0) < 0 && errno == EINTR)
+		;
+	return rc;
+}
+
 static void approve_with(struct gate *g, const struct call *c, const struct verdict *v,
                          const struct plan *pl, const char *preview, struct approval *a)
 {
@@ -208,8 +234,8 @@ static void approve_with(struct gate *g, const struct call *c, const struct verd
 	in[1] = -1;
 	if (timed_out)
 		kill(-pid, SIGKILL);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
+	if (wait_until(pid, timed_out ? 0 : deadline, &status) < 0)
+		timed_out = 1;
 	line = one_line(res.data ? res.data : "");
 	if (timed_out) {
 		a->who = "timeout";
