@@ -57,17 +57,33 @@ static bool call_shaped(json_t *o)
 	       json_object_get(o, "tool");
 }
 
-/* Returns the result for a call line, or NULL when the line is chatter. */
+/* A line that starts like a JSON object (after blanks or a UTF-8 BOM):
+ * one that does not parse is a broken call, not chatter, and is answered. */
+static bool object_like(const char *line, size_t len)
+{
+	size_t i = len >= 3 && memcmp(line, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
+
+	while (i < len && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r'))
+		i++;
+	return i < len && line[i] == '{';
+}
+
+/* Returns the result for a call line, or NULL when the line is chatter.
+ * An object line that is not strict JSON (a NUL, invalid UTF-8, trailing
+ * text, a duplicate key) could be a call the lax reading would miss, so
+ * protocol_decode() answers it with its error: the agent is not left
+ * waiting for a result that never comes. */
 static json_t *run_line(struct gate *g, const char *line, size_t len, size_t lineno)
 {
-	json_t *root = memchr(line, '\0', len) ? NULL : json_loadb(line, len, 0, NULL);
+	json_t *root = memchr(line, '\0', len) ? NULL
+	                                        : json_loadb(line, len, JSON_REJECT_DUPLICATES, NULL);
 	json_t *res = NULL, *id = NULL;
 	struct call *c = NULL;
 	struct verdict *v = NULL;
 	struct outcome *o;
 	char *err = NULL;
 
-	if (!call_shaped(root))
+	if (root == NULL ? !object_like(line, len) : !call_shaped(root))
 		goto out;
 	json_decref(root); /* decode strictly (duplicate keys are an error) */
 	root = NULL;

@@ -62,6 +62,26 @@ echo '{"cwd":"'"$d/wd"'","hook_event_name":"PreToolUse","tool_name":"Bash","tool
 	"$AIRLOCK" hook claude --db "$d/h.db" >&- 2>/dev/null
 expect_eq "hook, stdout closed: exit 2" "$?" 2
 
+# airlock run: a broken call line gets an error result (the agent would
+# otherwise wait for ever); chatter, even JSON chatter, is passed through
+cat >"$d/broken.py" <<'PY'
+import sys
+calls = ['{"tool":"shell","input":{"command":"ls"}} trailing',
+         '{"tool":"shell","tool":"x","input":{"command":"ls"}}',
+         '{"tool":"shell","input":{"command":"ls"}',
+         '{"id":"ok","tool":"shell","input":{"command":"echo ok"}}']
+print("chatter", flush=True)
+print('{"log":"not a call"}', flush=True)
+with open(sys.argv[1], "w") as f:
+    for c in calls:
+        print(c, flush=True)
+        f.write(sys.stdin.readline())
+PY
+out=$(cd "$d/wd" && timeout 20 "$AIRLOCK" run --no-tty --db "$d/run.db" -- python3 "$d/broken.py" "$d/broken.out")
+expect_eq "run: chatter passes through" "$out" 'chatter
+{"log":"not a call"}'
+expect_eq "run: each broken call answered" "$(jq -r .decision "$d/broken.out" | tr '\n' ' ')" "error error error auto "
+
 # --approve-with: a program that closes its stdout is still held to the
 # approval timeout
 printf '[tier "high"]\n\taction = ask\n\tapproval-timeout = 2\n' >"$d/aw.policy"
