@@ -63,6 +63,7 @@ struct mcp {
 	bool server_gone;
 	char *server;           /* NAME in mcp:NAME.TOOL; owned */
 	bool named;             /* --name given: serverInfo does not replace it */
+	bool initializing;      /* initialize sent, not answered (names wait for it) */
 	json_t *pending;        /* id text -> {"kind", "audit", "decision"} */
 	json_t *annotations;    /* tool name -> annotations object */
 	json_t *done;           /* [{"audit","decision","error","text"}] for the main thread */
@@ -141,9 +142,13 @@ static void learn(struct mcp *m, json_t *msg)
 		goto out;
 	kind = json_string_value(json_object_get(p, "kind"));
 	name = json_string_value(json_object_get(json_object_get(res, "serverInfo"), "name"));
-	if (strcmp(kind, "initialize") == 0 && name && *name && !m->named) {
-		free(m->server);
-		m->server = xstrdup(name);
+	if (strcmp(kind, "initialize") == 0) {
+		if (name && *name && !m->named) {
+			free(m->server);
+			m->server = xstrdup(name);
+		}
+		m->initializing = false;
+		pthread_cond_broadcast(&m->listed);
 	} else if (strcmp(kind, "tools/list") == 0) {
 		learn_tools(m, res);
 		if (m->lists > 0)
@@ -184,8 +189,16 @@ static void *pump_main(void *arg)
 			continue;
 		}
 		client_write(m, NULL, line, len);
-		if ((msg = json_loadb(line, len, 0, NULL)) != NULL && json_is_object(msg))
+		msg = json_loadb(line, len, 0, NULL);
+		if (json_is_object(msg))
 			learn(m, msg);
+		else if (json_is_array(msg)) { /* a batch's responses */
+			json_t *e;
+			size_t i;
+			json_array_foreach(msg, i, e)
+				if (json_is_object(e))
+					learn(m, e);
+		}
 		json_decref(msg);
 	}
 	reader_free(r);
@@ -246,6 +259,58 @@ static void annotate(struct mcp *m, struct verdict *v, const char *tool)
 	pthread_mutex_unlock(&m->lock);
 }
 
+/* True when a request with this id awaits its response. */
+static bool in_flight(struct mcp *m, json_t *id)
+{
+	char *k = id_key(id);
+	bool busy;
+
+	pthread_mutex_lock(&m->lock);
+	busy = k && json_object_get(m->pending, k) != NULL;
+	pthread_mutex_unlock(&m->lock);
+	free(k);
+	return busy;
+}
+
+/* Every forwarded call's outcome is recorded from the response to its id:
+ * a notification (no id) gets none, and a second call with the id of one
+ * in flight would take its response. Such a call, once recorded as
+ * received and decided, is not forwarded: an error. */
+static void unanswerable(struct mcp *m, json_t *id, struct outcome *o)
+{
+	if (o->decision != DECISION_AUTO && o->decision != DECISION_APPROVED)
+		return;
+	if (id == NULL || json_is_null(id))
+		outcome_set_reason(o, "a tools/call without an id (a notification) gets no "
+		                      "response to record; not forwarded");
+	else if (in_flight(m, id))
+		outcome_set_reason(o, "a tools/call with this id is already in flight; not "
+		                      "forwarded");
+	else
+		return;
+	o->decision = DECISION_ERROR;
+}
+
+/* mcp:SERVER.TOOL. Until the server has answered initialize (at most
+ * 5 s), its name is not known: a call the client pipelines behind
+ * initialize waits, so that a rule on mcp:NAME.TOOL cannot be missed
+ * because the call was named after the server's command. */
+static char *server_tool_name(struct mcp *m, const char *tool)
+{
+	struct timespec until;
+	char *name;
+
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += 5;
+	pthread_mutex_lock(&m->lock);
+	while (m->initializing && !m->server_gone &&
+	       pthread_cond_timedwait(&m->listed, &m->lock, &until) == 0)
+		;
+	name = xasprintf("mcp:%s.%s", m->server, tool);
+	pthread_mutex_unlock(&m->lock);
+	return name;
+}
+
 /* Decides one tools/call. Returns NULL to forward it, else airlock's reply. */
 static json_t *gate_tools_call(struct mcp *m, json_t *req)
 {
@@ -261,19 +326,18 @@ static json_t *gate_tools_call(struct mcp *m, json_t *req)
 	if (tool == NULL || *tool == '\0' || (args && !json_is_object(args)))
 		return rpc_error(id, -32602, "airlock: tools/call needs params.name as a string and "
 		                             "params.arguments as an object");
-	pthread_mutex_lock(&m->lock);
-	name = xasprintf("mcp:%s.%s", m->server, tool);
-	pthread_mutex_unlock(&m->lock);
+	name = server_tool_name(m, tool);
 	calls = agent_tool_calls(name, tool, args, id);
 	v = agent_classify_calls(m->g, calls);
 	annotate(m, v, tool);
 	o = gate_decide(m->g, calls[0], v, GATE_ASK_PERSON, &pl);
+	unanswerable(m, id, o);
 	if ((o->decision == DECISION_AUTO || o->decision == DECISION_APPROVED) && id)
 		pending_add(m, id, json_pack("{s:s, s:I, s:i, s:I}", "kind", "call", "audit",
 		                             (json_int_t)o->audit_id, "decision", (int)o->decision,
 		                             "start", (json_int_t)clock_ns()));
 	else if (o->decision != DECISION_AUTO && o->decision != DECISION_APPROVED) {
-		if (o->decision != DECISION_ERROR && gate_finish(m->g, o, &err) < 0)
+		if ((o->decision != DECISION_ERROR || o->audit_id) && gate_finish(m->g, o, &err) < 0)
 			fprintf(stderr, "airlock mcp: %s\n", err);
 		reply = id ? tool_denied(id, o->reason ? o->reason : "denied") : json_null();
 	}
@@ -297,6 +361,11 @@ static json_t *client_message(struct mcp *m, json_t *msg)
 		                                                        : NULL;
 	if (strcmp(method, "tools/call") == 0)
 		return gate_tools_call(m, msg);
+	if (strcmp(method, "initialize") == 0 && !m->named) {
+		pthread_mutex_lock(&m->lock);
+		m->initializing = true;
+		pthread_mutex_unlock(&m->lock);
+	}
 	if (strcmp(method, "initialize") == 0 || strcmp(method, "tools/list") == 0)
 		pending_add(m, id, json_pack("{s:s}", "kind", method));
 	return NULL;
@@ -395,6 +464,32 @@ static void drain_done(struct mcp *m)
 	json_decref(done);
 }
 
+/* Calls forwarded whose response never came (the server left, or sent
+ * one longer than the line cap, which is dropped): each still gets its
+ * outcome in the audit log. */
+static void finish_unanswered(struct mcp *m)
+{
+	const char *k;
+	json_t *p;
+
+	json_object_foreach(m->pending, k, p) {
+		struct outcome *o;
+		char *err = NULL;
+		if (strcmp(json_string_value(json_object_get(p, "kind")), "call") != 0)
+			continue;
+		o = outcome_new();
+		o->audit_id = json_integer_value(json_object_get(p, "audit"));
+		o->decision = DECISION_ERROR;
+		outcome_set_reason(o, "forwarded, but no response from the server was seen (it "
+		                      "left, or its response was longer than the line cap)");
+		if (gate_finish(m->g, o, &err) < 0) {
+			fprintf(stderr, "airlock mcp: %s\n", err);
+			free(err);
+		}
+		outcome_free(o);
+	}
+}
+
 /* Reads client lines until the client or the server goes away. */
 static void mcp_loop(struct mcp *m)
 {
@@ -479,6 +574,7 @@ static int mcp_serve(struct mcp *m, char **argv, char **errstr)
 	pthread_join(pump, NULL);
 	close(m->srv.out_fd);
 	drain_done(m);
+	finish_unanswered(m);
 	return rc;
 }
 

@@ -82,6 +82,22 @@ expect_eq "run: chatter passes through" "$out" 'chatter
 {"log":"not a call"}'
 expect_eq "run: each broken call answered" "$(jq -r .decision "$d/broken.out" | tr '\n' ' ')" "error error error auto "
 
+# airlock mcp: every call the client sends is received, decided and finished
+# in the log (inside a batch, as a notification, with an id in flight), and
+# a call pipelined behind initialize is named after the server, not its
+# command
+F=$PWD/tests/data/integrations/fake-mcp-server.py
+printf '%s\n' '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}' \
+	'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read_text_file","arguments":{"path":"a"}}}' \
+	'[{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"read_text_file","arguments":{"path":"b"}}},{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"read_text_file","arguments":{"path":"c"}}}]' \
+	'{"jsonrpc":"2.0","method":"tools/call","params":{"name":"read_text_file","arguments":{"path":"n"}}}' |
+	(cat; sleep 2) | (cd "$d/wd" && timeout 20 "$AIRLOCK" mcp --no-tty --db "$d/m.db" -- python3 "$F" "$d/m.log") >/dev/null 2>&1
+ev() { sqlite3 "$d/m.db" "SELECT count(*) FROM events WHERE kind='$1'"; }
+expect_eq "mcp: every call received" "$(ev received)" 4
+expect_eq "mcp: every call finished" "$(ev finished)" 4
+expect_eq "mcp: named after the server" \
+	"$(sqlite3 "$d/m.db" "SELECT count(*) FROM events WHERE kind='received' AND body LIKE '%mcp:fake.read_text_file%'")" 4
+
 # --approve-with: a program that closes its stdout is still held to the
 # approval timeout
 printf '[tier "high"]\n\taction = ask\n\tapproval-timeout = 2\n' >"$d/aw.policy"
