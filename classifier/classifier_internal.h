@@ -55,9 +55,17 @@ struct cctx {
 	const char *cwd;  /* current directory for relative paths; NULL unknown */
 	int depth;
 	struct frame f;
-	const char *funcs[32]; /* functions defined so far (their bodies judged) */
+	const char **funcs;    /* functions defined so far (arena; bodies judged) */
+	size_t nfuncs, capfuncs;
 	size_t capcmds;        /* v->commands grows by doubling, not by one */
-	size_t nfuncs;
+	/* Which function calls which, from inside function bodies, for fork
+	 * bombs through other functions (shell_exec.c). */
+	struct cls_call {
+		const char *from, *to;
+		bool spawn; /* in a pipe or the background: copies run at once */
+	} *calls;
+	size_t ncalls, capcalls;
+	const char *in_func; /* the function whose body is read or run, or NULL */
 	/* Literal values the script gives its variables (assignments, export,
 	 * for lists), noted on every pass; from the second pass on, $NAME reads
 	 * as its reading-th value (shell_vars.c). */
@@ -131,7 +139,7 @@ struct scmd {
 	struct scmd *pipe_from; /* its stdout feeds this command's stdin */
 	bool pipe_to;           /* its stdout goes into a pipe */
 	bool bg;                /* run in the background (&) */
-	bool self_call;         /* calls the function whose body it is in */
+	const char *func;       /* the function whose body it is in, or NULL */
 	size_t off, end;        /* frame extent */
 };
 
@@ -140,6 +148,8 @@ struct buf;
 
 /* Returns true when name is a function the script defined. */
 bool shell_is_function(const struct cctx *x, const char *name);
+/* Grows an arena array of n items of size bytes to hold one more. */
+void *shell_grow(struct arena *a, void *old, size_t n, size_t *cap, size_t size);
 /* Parses and classifies a whole script in frame f (recursion entry). */
 void shell_script(struct cctx *x, const struct frame *f);
 /* Classifies the text of a word as a script (bash -c, eval, su -c). */

@@ -286,9 +286,11 @@ void shell_exec_command(struct cctx *x, const struct scmd *sc)
 {
 	struct cmdv c;
 	size_t i = 0;
+	const char *in_func = x->in_func;
 
 	memset(&c, 0, sizeof(c));
 	c.sc = sc;
+	x->in_func = sc->func; /* eval and $( ) it runs are in the same body */
 	if (sc->pipe_from)
 		piped_text(x, &c, sc->pipe_from);
 	for (size_t k = 0; k < sc->nr; k++)
@@ -299,12 +301,13 @@ void shell_exec_command(struct cctx *x, const struct scmd *sc)
 		shell_check_assign(x, &sc->w[k], i < sc->nw);
 		shell_var_assign(x, &sc->w[k]); /* before a command: its children see it */
 	}
-	if (i == sc->nw) /* redirections or assignments only (`>o`): w may be NULL */
-		return;
-	c.w = sc->w + i;
-	c.n = sc->nw - i;
-	shell_files_note(x, &c);
-	shell_exec_argv(x, &c);
+	if (i < sc->nw) { /* else redirections or assignments only (`>o`) */
+		c.w = sc->w + i;
+		c.n = sc->nw - i;
+		shell_files_note(x, &c);
+		shell_exec_argv(x, &c);
+	}
+	x->in_func = in_func;
 }
 
 /* Directories whose programs are the ones the tables describe. */
@@ -355,8 +358,60 @@ static void scan_args(struct cctx *x, const struct cmdv *c)
 	}
 }
 
+/* True when a path of calls leads from function `from` to `to` (the
+ * same name counts) with an edge that spawns copies on it, or without
+ * one when spawned already. seen[]: per edge, the spawned states (1, 2)
+ * it was followed in, so each edge is walked at most twice. */
+static bool calls_reach(const struct cctx *x, const char *from, const char *to, bool spawned,
+                        unsigned char *seen)
+{
+	if (spawned && strcmp(from, to) == 0)
+		return true;
+	for (size_t i = 0; i < x->ncalls; i++) {
+		bool s = spawned || x->calls[i].spawn;
+		unsigned char bit = s ? 2 : 1;
+		if ((seen[i] & bit) || strcmp(x->calls[i].from, from) != 0)
+			continue;
+		seen[i] |= bit;
+		if (calls_reach(x, x->calls[i].to, to, s, seen))
+			return true;
+	}
+	return false;
+}
+
+/* Notes that the function whose body holds c calls name; when that call
+ * leads back to the caller and a call on the way starts copies at once
+ * (a pipe, the background), the copies multiply: a fork bomb, also through
+ * other functions (f calls g|g&, g calls f). */
+static void note_call(struct cctx *x, const struct cmdv *c, const char *name)
+{
+	const struct scmd *sc = c->sc;
+	bool spawn = sc && (sc->bg || sc->pipe_to || sc->pipe_from);
+	const char *from = x->in_func;
+
+	if (from == NULL)
+		return;
+	for (size_t i = 0; i < x->ncalls; i++)
+		if (strcmp(x->calls[i].from, from) == 0 && strcmp(x->calls[i].to, name) == 0 &&
+		    x->calls[i].spawn == spawn)
+			goto check; /* seen in an earlier reading */
+	x->calls = shell_grow(x->a, x->calls, x->ncalls, &x->capcalls, sizeof(*x->calls));
+	x->calls[x->ncalls].from = from;
+	x->calls[x->ncalls].to = arena_strndup(x->a, name, strlen(name));
+	x->calls[x->ncalls++].spawn = spawn;
+check:
+	/* a cycle closes at a call of a function defined already */
+	if (shell_is_function(x, name) &&
+	    calls_reach(x, name, from, spawn, memset(arena_alloc(x->a, x->ncalls), 0, x->ncalls)))
+		cls_add(x, TIER_CRITICAL, "sys.fork_bomb", shell_span_words(x, c->w, c->n),
+		        "function %s starts copies of itself in a pipe or the background, "
+		        "directly or through other functions: a fork bomb", from);
+}
+
 void shell_exec_argv(struct cctx *x, struct cmdv *c)
 {
+	bool func = false;
+
 	for (int hop = 0; c->n > 0; hop++) {
 		const struct word *w0 = &c->w[0];
 		const char *name;
@@ -375,23 +430,19 @@ void shell_exec_argv(struct cctx *x, struct cmdv *c)
 			return;
 		}
 		name = program_name(w0);
-		if (shell_is_function(x, name)) {
-			const struct scmd *sc = c->sc;
-			record(x, c);
-			scan_args(x, c);
-			if (sc && sc->self_call && (sc->bg || sc->pipe_to || sc->pipe_from))
-				cls_add(x, TIER_CRITICAL, "sys.fork_bomb", shell_span_words(x, c->w, c->n),
-				        "function %s starts copies of itself in a pipe or the "
-				        "background: a fork bomb", name);
-			return; /* its body was judged where it was defined */
-		}
+		if (hop == 0)
+			note_call(x, c, name);
+		/* A function's body was judged where it was defined; the program
+		 * of its name is judged too, as the function may be gone (unset
+		 * -f) or never defined (a branch not taken, a subshell). */
+		func = func || shell_is_function(x, name);
 		k = unwrap_step(x, c, name);
 		if (k < 0)
 			return;
 		if (k == 0) {
 			record(x, c);
 			scan_args(x, c);
-			if (!rules_apply(x, c, name))
+			if (!rules_apply(x, c, name) && !func)
 				cls_add(x, x->o->unknown_program, "exec.unknown_program",
 				        shell_span_word(x, w0),
 				        "runs '%s', a program airlock does not know", w0->val);

@@ -25,6 +25,7 @@ struct parser {
 	const char *defining;
 	int def_sp;    /* stack depth outside its body */
 	bool def_open; /* its body has been entered */
+	const char *outer_func; /* x->in_func when this parse began (eval, $( )) */
 };
 
 enum step { STEP_GO, STEP_DONE, STEP_ERR };
@@ -47,8 +48,7 @@ static struct scmd *cur_cmd(struct parser *p, size_t off)
 	return p->cur;
 }
 
-/* Grows an arena array of n items to hold one more. */
-static void *grow(struct arena *a, void *old, size_t n, size_t *cap, size_t size)
+void *shell_grow(struct arena *a, void *old, size_t n, size_t *cap, size_t size)
 {
 	void *nw;
 	if (n < *cap)
@@ -67,7 +67,7 @@ static void add_word(struct parser *p, const struct token *t)
 	size_t n = lex_fields(p->x, t, &f);
 
 	for (size_t i = 0; i < n; i++) {
-		c->w = grow(p->x->a, c->w, c->nw, &c->capw, sizeof(*c->w));
+		c->w = shell_grow(p->x->a, c->w, c->nw, &c->capw, sizeof(*c->w));
 		c->w[c->nw++] = f[i];
 	}
 	c->end = t->w.off + t->w.rawlen;
@@ -76,7 +76,7 @@ static void add_word(struct parser *p, const struct token *t)
 static void add_redir(struct parser *p, const struct token *t)
 {
 	struct scmd *c = cur_cmd(p, t->off);
-	c->r = grow(p->x->a, c->r, c->nr, &c->capr, sizeof(*c->r));
+	c->r = shell_grow(p->x->a, c->r, c->nr, &c->capr, sizeof(*c->r));
 	c->r[c->nr++] = t->r;
 	if (t->r->target.off + t->r->target.rawlen > c->end)
 		c->end = t->r->target.off + t->r->target.rawlen;
@@ -88,10 +88,16 @@ static void end_cmd(struct parser *p)
 	p->cur = NULL;
 	if (c == NULL || (c->nw == 0 && c->nr == 0))
 		return;
-	if (p->defining && p->def_open && c->nw && strcmp(c->w[0].val, p->defining) == 0)
-		c->self_call = true;
-	p->q = grow(p->x->a, p->q, p->nq, &p->capq, sizeof(*p->q));
+	c->func = p->x->in_func;
+	p->q = shell_grow(p->x->a, p->q, p->nq, &p->capq, sizeof(*p->q));
 	p->q[p->nq++] = c;
+}
+
+/* The function whose body the next command is in: this parse's own
+ * definition, else the one whose body holds this whole parse. */
+static const char *cur_func(const struct parser *p)
+{
+	return p->defining && p->def_open ? p->defining : p->outer_func;
 }
 
 static void flush(struct parser *p)
@@ -163,11 +169,14 @@ bool shell_is_function(const struct cctx *x, const char *name)
 	return false;
 }
 
+/* The list grows (input is capped): a fixed table that drops names would
+ * turn a later fork bomb into an unknown program. */
 static void add_function(struct cctx *x, const struct word *w)
 {
-	if (x->nfuncs < nitems(x->funcs) && !(w->flags & (W_DYNAMIC | W_GLOB)) &&
-	    !shell_is_function(x, w->val)) /* a later reading defines it again */
-		x->funcs[x->nfuncs++] = w->val;
+	if (w->flags & (W_DYNAMIC | W_GLOB) || shell_is_function(x, w->val))
+		return; /* a later reading defines it again */
+	x->funcs = shell_grow(x->a, x->funcs, x->nfuncs, &x->capfuncs, sizeof(*x->funcs));
+	x->funcs[x->nfuncs++] = w->val;
 }
 
 /* Starts reading the body of the function named w. */
@@ -480,13 +489,18 @@ static long parse_run(struct cctx *x, const char *s, size_t n, size_t pos, bool 
 	memset(&p, 0, sizeof(p));
 	p.x = x;
 	p.subst = subst;
+	p.outer_func = x->in_func;
 	lex_init(&p.lx, x, s, n, pos);
 	while (st == STEP_GO) {
+		x->in_func = cur_func(&p); /* what $( ) met by the lexer is inside */
 		lex_next(&p.lx, &t);
+		x->in_func = cur_func(&p);
 		st = parse_token(&p, &t);
 		end = (long)t.off;
 	}
+	x->in_func = cur_func(&p);
 	end_cmd(&p);
+	x->in_func = p.outer_func;
 	flush(&p);
 	lex_fini(&p.lx);
 	return st == STEP_DONE ? end : -1;
