@@ -188,6 +188,8 @@ struct token {
 	struct word w;
 	struct redir *r;
 	size_t off;
+	struct word *alts; /* the words a brace expansion of w makes (arena) */
+	size_t nalts;
 	/* Where the shell splits w into fields: offsets in w.val of IFS bytes
 	 * that came from unquoted expansions of known values. */
 	unsigned split[CLS_MAX_SPLIT];
@@ -209,6 +211,8 @@ struct lexer {
 	unsigned split[CLS_MAX_SPLIT]; /* the current word's, as in struct token */
 	size_t nsplit;
 	bool split_over;      /* more splits than fit: the word is unknown */
+	bool brace;           /* the current word has a brace expansion */
+	bool no_brace;        /* expanding one: do not expand its words again */
 };
 void lex_init(struct lexer *lx, struct cctx *x, const char *s, size_t n, size_t pos);
 void lex_fini(struct lexer *lx);
