@@ -217,6 +217,10 @@ struct lexer {
 void lex_init(struct lexer *lx, struct cctx *x, const char *s, size_t n, size_t pos);
 void lex_fini(struct lexer *lx);
 void lex_next(struct lexer *lx, struct token *t);
+/* Runs the $( ), ` ` and ${ } of s[from, to) as the shell expands a
+ * here-document body (arithmetic, unquoted here-documents); lx->pos and
+ * the current word are kept. */
+void lex_expansions(struct lexer *lx, size_t from, size_t to);
 /* The fields word token t splits into (arena words in *out); 1 and t's own
  * word when it does not split. */
 size_t lex_fields(struct cctx *x, const struct token *t, struct word **out);

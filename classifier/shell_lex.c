@@ -12,6 +12,9 @@
 #include "classifier/classifier_internal.h"
 #include "core/util.h"
 
+static void lex_word(struct lexer *lx, struct token *t);
+static void lex_procsub(struct lexer *lx, struct token *t);
+
 static void sb_put(struct lexer *lx, const char *p, size_t n)
 {
 	if (lx->sblen + n + 1 > lx->sbcap) {
@@ -473,23 +476,54 @@ static void lex_tilde(struct lexer *lx, unsigned *flags)
 	lx->pos = e;
 }
 
-/* a=( ... ): an array assignment; its elements are data. */
+/* One element of an array literal at lx->pos: a word (its $( ) and ` `
+ * run) or <( ); false at its ')' or on an error. */
+static bool lex_array_elem(struct lexer *lx)
+{
+	struct token t;
+	char c;
+
+	while (lx->pos < lx->n && (is_blank(lx->s[lx->pos]) || lx->s[lx->pos] == '\n'))
+		lx->pos++;
+	if (lx->pos < lx->n && lx->s[lx->pos] == '#') {
+		const char *nl = memchr(lx->s + lx->pos, '\n', lx->n - lx->pos);
+		lx->pos = nl ? (size_t)(nl - lx->s) : lx->n;
+		return true;
+	}
+	if (lx->pos >= lx->n || lx->err)
+		return false;
+	c = lx->s[lx->pos];
+	memset(&t, 0, offsetof(struct token, split));
+	if ((c == '<' || c == '>') && lx->pos + 1 < lx->n && lx->s[lx->pos + 1] == '(')
+		lex_procsub(lx, &t);
+	else if (!is_meta(c))
+		lex_word(lx, &t);
+	else if (c != ')')
+		lex_fail(lx, "unexpected operator in an array assignment", lx->pos);
+	return c != ')' && lx->err == NULL;
+}
+
+/* a=( ... ): an array assignment. Its elements are words as anywhere
+ * else (quotes hold parentheses; substitutions in them run); the value is
+ * unknown. */
 static void lex_array(struct lexer *lx, unsigned *flags)
 {
-	int depth = 0;
-	size_t start = lx->pos;
+	size_t start = lx->pos, plen = lx->sblen;
+	char *prefix = arena_strndup(lx->x->a, lx->sb, lx->sblen);
+	bool cmdpos = lx->cmdpos;
 
-	for (; lx->pos < lx->n; lx->pos++) {
-		char c = lx->s[lx->pos];
-		depth += (c == '(') - (c == ')');
-		if (c == '\\')
-			lx->pos++;
-		if (depth == 0)
-			break;
-	}
-	if (depth != 0) {
+	lx->cmdpos = false;
+	for (lx->pos++; lex_array_elem(lx);)
+		;
+	lx->cmdpos = cmdpos;
+	lx->sblen = 0;
+	lx->nsplit = 0;
+	lx->brace = false;
+	sb_put(lx, prefix, plen);
+	if (lx->err)
+		return;
+	if (lx->pos >= lx->n) {
 		lex_fail(lx, "unterminated array assignment", start);
-		lx->pos = lx->n;
 		return;
 	}
 	lx->pos++;
@@ -585,8 +619,6 @@ static void lex_verbatim(struct lexer *lx, struct word *w)
 		w->voff = w->off + 1;
 	}
 }
-
-static void lex_word(struct lexer *lx, struct token *t);
 
 #define MAX_BRACE 16 /* words one brace expansion makes; past it the word is unknown */
 
@@ -795,6 +827,19 @@ static const struct {
 	{">&", R_DUP_OUT},     {">|", R_CLOBBER},  {"<", R_IN},        {">", R_OUT},
 };
 
+void lex_expansions(struct lexer *lx, size_t from, size_t to)
+{
+	size_t n = lx->n, pos = lx->pos, savelen = lx->sblen;
+	unsigned fl = 0;
+
+	lx->n = to;
+	lx->pos = from;
+	lex_dq(lx, &fl, true);
+	lx->n = n;
+	lx->pos = pos;
+	lx->sblen = savelen;
+}
+
 /* Reads the bodies of pending here-documents after a newline at lx->pos. */
 static void lex_heredocs(struct lexer *lx)
 {
@@ -825,16 +870,8 @@ static void lex_heredocs(struct lexer *lx)
 		r->body = arena_strndup(lx->x->a, b.data ? b.data : "", b.len);
 		r->bodylen = b.len;
 		buf_free(&b);
-		if (!r->quoted_delim) {
-			/* its $( ) and ` ` run: scan the raw body like "..." */
-			size_t n = lx->n, savelen = lx->sblen;
-			unsigned fl = 0;
-			lx->n = p;
-			lx->pos = body;
-			lex_dq(lx, &fl, true);
-			lx->n = n;
-			lx->sblen = savelen;
-		}
+		if (!r->quoted_delim)
+			lex_expansions(lx, body, p); /* its $( ) and ` ` run */
 		lx->pos = p;
 	}
 	lx->npending = 0;

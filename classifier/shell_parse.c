@@ -147,18 +147,55 @@ static bool pop(struct parser *p, char k, const char *word, size_t off)
 	return true;
 }
 
-/* Skips a raw (( ... )) at lx.pos; false when unbalanced. */
-static bool skip_arith(struct parser *p)
+/* The offset just past the ')' matching the '(' at s[i] (quotes hold
+ * parentheses), or 0 when there is none. *dbl: it closes with "))" right
+ * after its inner group closes, as (( ... )) must. */
+static size_t arith_end(const char *s, size_t n, size_t i, bool *dbl)
 {
 	int depth = 0;
-	for (size_t i = p->lx.pos; i < p->lx.n; i++) {
-		depth += (p->lx.s[i] == '(') - (p->lx.s[i] == ')');
-		if (depth == 0) {
-			p->lx.pos = i + 1;
-			return true;
+	size_t inner = 0;
+
+	for (; i < n; i++) {
+		char c = s[i];
+		if (c == '\\') {
+			i++;
+		} else if (c == '\'' || c == '"') {
+			const char *q = memchr(s + i + 1, c, n - i - 1);
+			if (q == NULL)
+				return 0;
+			i = (size_t)(q - s);
+		} else if (c == '(' || c == ')') {
+			depth += c == '(' ? 1 : -1;
+			if (depth == 1 && c == ')')
+				inner = i;
+			if (depth == 0) {
+				*dbl = inner + 1 == i;
+				return i + 1;
+			}
 		}
 	}
-	return false;
+	return 0;
+}
+
+/* (( ... )) at lx.pos: its $( ), ` ` and ${ } run. When it does not close
+ * with "))" bash reads it as two nested subshells ((rm -rf ~) ), and so
+ * does this when subshell: the '(' are then pushed as groups. */
+static enum step parse_arith(struct parser *p, size_t off, bool subshell)
+{
+	bool dbl = false;
+	size_t end = arith_end(p->lx.s, p->lx.n, off, &dbl);
+
+	if (end == 0) {
+		fail(p, "unterminated (( ))", off);
+		return STEP_ERR;
+	}
+	if (!dbl && subshell) {
+		p->lx.pos = off + 1;
+		return push(p, '(', off) ? STEP_GO : STEP_ERR;
+	}
+	lex_expansions(&p->lx, off + 2, end - 2);
+	p->lx.pos = end;
+	return STEP_GO;
 }
 
 bool shell_is_function(const struct cctx *x, const char *name)
@@ -201,13 +238,8 @@ static enum step parse_for(struct parser *p, size_t off)
 	if (!push(p, 'w', off))
 		return STEP_ERR;
 	skip_blanks(p);
-	if (p->lx.pos + 1 < p->lx.n && p->lx.s[p->lx.pos] == '(' && p->lx.s[p->lx.pos + 1] == '(') {
-		if (!skip_arith(p)) {
-			fail(p, "unterminated for (( ))", off);
-			return STEP_ERR;
-		}
-		return STEP_GO;
-	}
+	if (p->lx.pos + 1 < p->lx.n && p->lx.s[p->lx.pos] == '(' && p->lx.s[p->lx.pos + 1] == '(')
+		return parse_arith(p, p->lx.pos, false);
 	struct word name;
 
 	p->lx.cmdpos = false;
@@ -370,14 +402,8 @@ static enum step parse_lparen(struct parser *p, const struct token *t)
 		fail(p, "unexpected '('", t->off);
 		return STEP_ERR;
 	}
-	if (t->off + 1 < p->lx.n && p->lx.s[t->off + 1] == '(') {
-		p->lx.pos = t->off;
-		if (!skip_arith(p)) {
-			fail(p, "unterminated (( ))", t->off);
-			return STEP_ERR;
-		}
-		return STEP_GO;
-	}
+	if (t->off + 1 < p->lx.n && p->lx.s[t->off + 1] == '(')
+		return parse_arith(p, t->off, true);
 	return push(p, '(', t->off) ? STEP_GO : STEP_ERR;
 }
 
