@@ -66,6 +66,22 @@ struct cctx {
 	} *calls;
 	size_t ncalls, capcalls;
 	const char *in_func; /* the function whose body is read or run, or NULL */
+	/* hash -p PATH NAME: NAME runs PATH (path NULL: unknown) (shell_eval.c) */
+	struct cls_hash {
+		const char *name, *path;
+	} *hashes;
+	size_t nhashes, caphashes;
+	bool hashing;
+	/* Literal values holding $( ) or ` `: code once bash evaluates values
+	 * as arithmetic or names (shell_vars.c). */
+	struct cls_code {
+		const char *text;
+		size_t len;
+		struct span sp;
+		bool run;
+	} *codes;
+	size_t ncodes, capcodes;
+	bool evaluates; /* the script evaluates values: codes run */
 	/* Literal values the script gives its variables (assignments, export,
 	 * for lists), noted on every pass; from the second pass on, $NAME reads
 	 * as its reading-th value (shell_vars.c). */
@@ -156,6 +172,10 @@ void shell_script(struct cctx *x, const struct frame *f);
 void shell_script_word(struct cctx *x, const struct word *w);
 /* Classifies script text that does not come verbatim from the subject. */
 void shell_script_text(struct cctx *x, const char *text, size_t len, struct span sp);
+/* Runs the $( ) and ` ` of text bash evaluates as arithmetic, a name with
+ * a subscript or a prompt (judged as commands; the rest is data). */
+void shell_expand_word(struct cctx *x, const struct word *w);
+void shell_expand_text(struct cctx *x, const char *text, size_t len, struct span sp);
 
 /* ---- variables (shell_vars.c) ---- */
 
@@ -170,6 +190,10 @@ void shell_var_value(struct cctx *x, const struct word *name, const struct word 
 bool shell_var_subst(struct cctx *x, const char *body, size_t n, struct buf *out);
 /* In a later reading, the value $NAME stands for, or NULL. */
 const char *shell_var_lookup(const struct cctx *x, const char *name, size_t n);
+/* Bash evaluates values as code here (arithmetic, declare -n, ${!x},
+ * ${x@P}): every literal value holding $( ) or ` ` is judged, now and
+ * when noted later. */
+void shell_var_evaluated(struct cctx *x);
 /* Classifies the script again with each set of values its variables may
  * hold, so `D=/; rm -rf $D` is read as `rm -rf /` too; the strictest
  * reading wins because findings only add up. */
@@ -246,6 +270,16 @@ struct cmdv {
 	 * what was written */
 	const char *prog;
 };
+
+/* ---- builtins that evaluate text (shell_eval.c) ---- */
+
+/* trap, mapfile -C, hash -p, let, declare -i/-n, test -v, printf -v, read. */
+void shell_eval_builtin(struct cctx *x, const struct cmdv *c, const char *name);
+/* Notes hash -p PATH NAME (pw: the word holding path). */
+void shell_hash_note(struct cctx *x, const struct word *name, const struct word *pw,
+                     const char *path);
+/* Judges c once more as the program hash -p gave its name, if any. */
+void shell_hash_run(struct cctx *x, const struct cmdv *c, const char *name);
 
 /* exec.env_inject when w assigns LD_PRELOAD, PATH, BASH_ENV, ...; prefix:
  * w stands before a command, whose environment alone it sets. */

@@ -34,6 +34,28 @@ static const char *const inject_vars[] = {
 	"GIT_EXEC_PATH", "IFS", "SHELLOPTS", "BASHOPTS", "GCONV_PATH",
 };
 
+/* Variables whose value bash runs: prompts are expanded ($( ) runs, with
+ * set -x for PS4), PROMPT_COMMAND is a command, and BASH_FUNC_NAME%% in
+ * the environment defines NAME in a child bash. */
+static void assign_code(struct cctx *x, const struct word *w, size_t n)
+{
+	static const char *const prompts[] = {"PS0", "PS1", "PS2", "PS4"};
+	const char *val = w->val + n + 1 + (w->val[n] == '+');
+
+	if (w->flags & (W_DYNAMIC | W_GLOB))
+		return; /* its substitutions ran as it was read; the rest is unknown */
+	for (size_t i = 0; i < nitems(prompts); i++)
+		if (n == 3 && memcmp(w->val, prompts[i], 3) == 0)
+			shell_expand_word(x, w);
+	if (n == 14 && memcmp(w->val, "PROMPT_COMMAND", 14) == 0)
+		shell_script_text(x, val, strlen(val), shell_span_word(x, w));
+	if (n > 10 && memcmp(w->val, "BASH_FUNC_", 10) == 0) {
+		cls_add(x, TIER_HIGH, "exec.env_inject", shell_span_word(x, w),
+		        "defines a function for a child bash through its environment");
+		shell_script_text(x, val, strlen(val), shell_span_word(x, w));
+	}
+}
+
 void shell_check_assign(struct cctx *x, const struct word *w, bool prefix)
 {
 	const char *eq = strchr(w->val, '=');
@@ -49,6 +71,7 @@ void shell_check_assign(struct cctx *x, const struct word *w, bool prefix)
 	if (n == 4 && memcmp(w->val, "PATH", 4) == 0 &&
 	    (strncmp(eq + 1, "$PATH:", 6) == 0 || strncmp(eq + 1, "${PATH}:", 8) == 0))
 		return;
+	assign_code(x, w, n);
 	for (size_t i = 0; i < nitems(inject_vars); i++)
 		if (strlen(inject_vars[i]) == n && memcmp(w->val, inject_vars[i], n) == 0) {
 			cls_add(x, TIER_HIGH, "exec.env_inject", shell_span_word(x, w),
@@ -436,12 +459,14 @@ void shell_exec_argv(struct cctx *x, struct cmdv *c)
 		 * of its name is judged too, as the function may be gone (unset
 		 * -f) or never defined (a branch not taken, a subshell). */
 		func = func || shell_is_function(x, name);
+		shell_hash_run(x, c, name);
 		k = unwrap_step(x, c, name);
 		if (k < 0)
 			return;
 		if (k == 0) {
 			record(x, c);
 			scan_args(x, c);
+			shell_eval_builtin(x, c, name);
 			if (!rules_apply(x, c, name) && !func)
 				cls_add(x, x->o->unknown_program, "exec.unknown_program",
 				        shell_span_word(x, w0),

@@ -204,6 +204,7 @@ static bool lex_arith(struct lexer *lx, unsigned *flags)
 	lx->pos = i;
 	sb_put(lx, lx->s + start, i - start);
 	*flags |= W_DYNAMIC;
+	shell_var_evaluated(lx->x);
 	return true;
 }
 
@@ -257,6 +258,11 @@ static void lex_param(struct lexer *lx, unsigned *flags)
 		lx->pos = i + 1;
 		return;
 	}
+	/* ${!x}, ${a[x]}, ${x@P}: the value of x is a name, arithmetic or
+	 * a prompt, evaluated */
+	if ((name < lx->n && lx->s[name] == '!') || (i < lx->n && lx->s[i] == '[') ||
+	    (i + 1 < lx->n && lx->s[i] == '@' && lx->s[i + 1] == 'P'))
+		shell_var_evaluated(lx->x);
 	set = lex_param_set(lx, name, i);
 	for (i = start + 2; i < lx->n && depth > 0;) {
 		char c = lx->s[i];

@@ -193,6 +193,7 @@ static enum step parse_arith(struct parser *p, size_t off, bool subshell)
 		p->lx.pos = off + 1;
 		return push(p, '(', off) ? STEP_GO : STEP_ERR;
 	}
+	shell_var_evaluated(p->x);
 	lex_expansions(&p->lx, off + 2, end - 2);
 	p->lx.pos = end;
 	return STEP_GO;
@@ -284,10 +285,25 @@ static enum step parse_case(struct parser *p, size_t off)
 	return STEP_GO;
 }
 
-/* [[ ... ]]: a test; its words are data (substitutions already ran). */
+static bool is_arith_op(const struct token *t)
+{
+	static const char *const ops[] = {"-eq", "-ne", "-lt", "-le", "-gt", "-ge"};
+
+	for (size_t i = 0; t->kind == TOK_WORD && !(t->w.flags & W_QUOTED) && i < nitems(ops); i++)
+		if (strcmp(t->w.val, ops[i]) == 0)
+			return true;
+	return false;
+}
+
+/* [[ ... ]]: a test; its words are data (substitutions already ran),
+ * except the operands of -eq and the like, which bash evaluates as
+ * arithmetic: their $( ) run even from quoted text. */
 static enum step parse_test(struct parser *p, size_t off)
 {
 	struct token t;
+	struct word prev = {0};
+	bool arith = false;
+
 	for (;;) {
 		p->lx.cmdpos = false;
 		lex_next(&p->lx, &t);
@@ -297,6 +313,16 @@ static enum step parse_test(struct parser *p, size_t off)
 		}
 		if (t.kind == TOK_WORD && strcmp(t.w.val, "]]") == 0 && !(t.w.flags & W_QUOTED))
 			return STEP_GO;
+		if (is_arith_op(&t)) {
+			shell_var_evaluated(p->x);
+			if (prev.val)
+				shell_expand_word(p->x, &prev);
+			arith = true;
+		} else if (t.kind == TOK_WORD && arith) {
+			shell_expand_word(p->x, &t.w);
+			arith = false;
+		}
+		prev = t.kind == TOK_WORD ? t.w : (struct word){0};
 	}
 }
 
@@ -577,18 +603,70 @@ void shell_script_text(struct cctx *x, const char *text, size_t len, struct span
 	shell_script(x, &f);
 }
 
+/* The frame of word w's text: exact (spans point into it) when w is a
+ * verbatim slice of an exact frame, else mapped to w's span. */
+static struct frame word_frame(const struct cctx *x, const struct word *w)
+{
+	struct frame f = {w->val, w->len, 0, false, shell_span_word(x, w)};
+
+	if (w->verbatim && x->f.exact) {
+		f.text = x->f.text + w->voff;
+		f.base = x->f.base + w->voff;
+		f.exact = true;
+		f.outer = cls_span(x, w->voff, w->len);
+	}
+	return f;
+}
+
 void shell_script_word(struct cctx *x, const struct word *w)
+{
+	struct frame f = word_frame(x, w);
+
+	shell_script(x, &f);
+}
+
+/* Runs the substitutions of frame f's text, read as a here-document body;
+ * one it cannot read fails closed. */
+static void expand_frame(struct cctx *x, const struct frame *f)
+{
+	struct frame save = x->f;
+	const char *cwd = x->cwd;
+	struct lexer lx;
+
+	if (!depth_ok(x))
+		return;
+	x->f = *f;
+	x->depth++;
+	lex_init(&lx, x, f->text, f->len, 0);
+	lex_expansions(&lx, 0, f->len);
+	if (lx.err)
+		cls_add(x, TIER_HIGH, "parse.uncertain", cls_span(x, lx.errpos, f->len - lx.errpos),
+		        "cannot read text the shell evaluates: %s", lx.err);
+	lex_fini(&lx);
+	x->depth--;
+	x->f = save;
+	x->cwd = cwd;
+}
+
+static bool has_subst(const char *text, size_t len)
+{
+	return memchr(text, '`', len) || memmem(text, len, "$(", 2);
+}
+
+void shell_expand_text(struct cctx *x, const char *text, size_t len, struct span sp)
+{
+	struct frame f = {text, len, 0, false, sp};
+
+	if (has_subst(text, len))
+		expand_frame(x, &f);
+}
+
+void shell_expand_word(struct cctx *x, const struct word *w)
 {
 	struct frame f;
 
-	if (!w->verbatim || !x->f.exact) {
-		shell_script_text(x, w->val, w->len, shell_span_word(x, w));
+	if (!has_subst(w->val, w->len))
 		return;
-	}
-	f.text = x->f.text + w->voff;
-	f.len = w->len;
-	f.base = x->f.base + w->voff;
-	f.exact = true;
-	f.outer = cls_span(x, w->voff, w->len);
-	shell_script(x, &f);
+	f = word_frame(x, w);
+	expand_frame(x, &f);
 }
