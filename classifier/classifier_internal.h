@@ -66,6 +66,8 @@ struct cctx {
 	} *calls;
 	size_t ncalls, capcalls;
 	const char *in_func; /* the function whose body is read or run, or NULL */
+	const struct cmdv *cur; /* the command being judged: its stdin and fds */
+	bool procsub_out;       /* the next parse is a >( ) body: stdin is a pipe */
 	/* hash -p PATH NAME: NAME runs PATH (path NULL: unknown) (shell_eval.c) */
 	struct cls_hash {
 		const char *name, *path;
@@ -155,6 +157,7 @@ struct scmd {
 	struct scmd *pipe_from; /* its stdout feeds this command's stdin */
 	bool pipe_to;           /* its stdout goes into a pipe */
 	bool bg;                /* run in the background (&) */
+	bool in_pipe;           /* in a >( ) body: stdin is what is written there */
 	const char *func;       /* the function whose body it is in, or NULL */
 	size_t off, end;        /* frame extent */
 };

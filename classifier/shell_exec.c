@@ -5,6 +5,7 @@
  * off until the real program, which the program table judges.
  * A command name that is not a literal word is exec.dynamic_command (high).
  */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -182,9 +183,65 @@ static bool base64_decode(struct cctx *x, const char *text, size_t len, struct b
 	return true;
 }
 
-/* printf FORMAT ARGS...: %s-style conversions take the next argument,
- * \n \t \\ and %% are decoded, and the format is reused while arguments
- * remain, as printf does. */
+/* How a backslash escape is read: in printf's format (\NNN), in echo -e
+ * (\0NNN), or in printf's %b argument (either). */
+enum esc_mode { ESC_FORMAT, ESC_ECHO, ESC_B };
+
+/* Up to max octal digits at f: their value; *used: how many. */
+static int octal(const char *f, int max, size_t *used)
+{
+	int v = 0;
+
+	for (*used = 0; (int)*used < max && f[*used] >= '0' && f[*used] <= '7'; (*used)++)
+		v = v * 8 + (f[*used] - '0');
+	return v;
+}
+
+/* Decodes the escape after a backslash at f into b, as printf or echo -e
+ * do, so `printf '\162\155 -rf ~'` writes rm; returns the bytes read. */
+static size_t put_escape(struct buf *b, const char *f, enum esc_mode mode)
+{
+	static const char from[] = "abefnrtv\\\"", to[] = "\a\b\033\f\n\r\t\v\\\"";
+	const char *k = f[0] ? strchr(from, f[0]) : NULL;
+	size_t used = 0;
+	char c;
+
+	if (k) {
+		buf_append(b, to + (k - from), 1);
+		return 1;
+	}
+	if (f[0] == 'x' && isxdigit((unsigned char)f[1])) {
+		c = (char)strtol((char[]){f[1], isxdigit((unsigned char)f[2]) ? f[2] : 0, 0}, NULL, 16);
+		buf_append(b, &c, 1);
+		return isxdigit((unsigned char)f[2]) ? 3 : 2;
+	}
+	if (f[0] == '0' && mode != ESC_FORMAT) {
+		c = (char)octal(f + 1, 3, &used);
+		buf_append(b, &c, 1);
+		return used + 1;
+	}
+	if (f[0] >= '0' && f[0] <= '7' && mode != ESC_ECHO) {
+		c = (char)octal(f, 3, &used);
+		buf_append(b, &c, 1);
+		return used;
+	}
+	buf_puts(b, "\\"); /* not an escape: the backslash stays */
+	return 0;
+}
+
+/* Appends s with its escapes decoded in mode. */
+static void put_escaped(struct buf *b, const char *s, enum esc_mode mode)
+{
+	for (; *s; s++)
+		if (s[0] == '\\' && s[1])
+			s += put_escape(b, s + 1, mode);
+		else
+			buf_append(b, s, 1);
+}
+
+/* printf FORMAT ARGS...: %s-style conversions take the next argument (%b
+ * with its escapes decoded), escapes and %% are decoded, and the format
+ * is reused while arguments remain, as printf does. */
 static void printf_out(struct buf *b, const struct word *w, size_t n)
 {
 	size_t a = 1;
@@ -192,9 +249,8 @@ static void printf_out(struct buf *b, const struct word *w, size_t n)
 	for (int round = 0; round < 16; round++) {
 		size_t used = a;
 		for (const char *f = w[0].val; *f; f++) {
-			if (f[0] == '\\' && f[1] && strchr("nt\\", f[1])) {
-				f++;
-				buf_puts(b, *f == 'n' ? "\n" : *f == 't' ? "\t" : "\\");
+			if (f[0] == '\\' && f[1]) {
+				f += put_escape(b, f + 1, ESC_FORMAT);
 			} else if (f[0] == '%' && f[1] == '%') {
 				buf_puts(b, "%");
 				f++;
@@ -202,7 +258,9 @@ static void printf_out(struct buf *b, const struct word *w, size_t n)
 				f += 1 + strspn(f + 1, "-+ #0123456789.");
 				if (*f == '\0')
 					break;
-				if (a < n)
+				if (a < n && *f == 'b')
+					put_escaped(b, w[a++].val, ESC_B);
+				else if (a < n)
 					buf_puts(b, w[a++].val);
 			} else {
 				buf_append(b, f, 1);
@@ -214,16 +272,20 @@ static void printf_out(struct buf *b, const struct word *w, size_t n)
 }
 
 /* echo's leading options (-n, -e, -E and their clusters); *newline is
- * false after -n. Returns the index of the first word it prints. */
-static size_t echo_opts(const struct word *w, size_t n, bool *newline)
+ * false after -n, *esc true after -e (unless a later -E). Returns the
+ * index of the first word it prints. */
+static size_t echo_opts(const struct word *w, size_t n, bool *newline, bool *esc)
 {
 	size_t i = 1;
 
 	*newline = true;
+	*esc = false;
 	for (; i < n && w[i].val[0] == '-' && w[i].val[1] &&
 	       strspn(w[i].val + 1, "neE") == w[i].len - 1; i++)
-		if (strchr(w[i].val, 'n'))
-			*newline = false;
+		for (const char *o = w[i].val + 1; *o; o++) {
+			*newline &= *o != 'n';
+			*esc = *o == 'e' || (*esc && *o != 'E');
+		}
 	return i;
 }
 
@@ -231,7 +293,7 @@ bool shell_cmd_output(struct cctx *x, const struct word *w, size_t n, const char
                       size_t inlen, struct buf *out)
 {
 	const char *p = w[0].val;
-	bool newline;
+	bool newline, esc;
 
 	if (n == 0 || (w[0].flags & (W_DYNAMIC | W_GLOB)))
 		return false;
@@ -255,8 +317,14 @@ bool shell_cmd_output(struct cctx *x, const struct word *w, size_t n, const char
 			printf_out(out, w + 1, n - 1);
 		return true;
 	}
-	for (size_t k = echo_opts(w, n, &newline), first = k; k < n; k++)
-		buf_printf(out, "%s%s", k > first ? " " : "", w[k].val);
+	for (size_t k = echo_opts(w, n, &newline, &esc), first = k; k < n; k++) {
+		if (k > first)
+			buf_puts(out, " ");
+		if (esc)
+			put_escaped(out, w[k].val, ESC_ECHO);
+		else
+			buf_puts(out, w[k].val);
+	}
 	if (newline)
 		buf_puts(out, "\n");
 	return true;
@@ -316,6 +384,8 @@ void shell_exec_command(struct cctx *x, const struct scmd *sc)
 	x->in_func = sc->func; /* eval and $( ) it runs are in the same body */
 	if (sc->pipe_from)
 		piped_text(x, &c, sc->pipe_from);
+	else if (sc->in_pipe)
+		c.in = IN_PIPE; /* tee >(sh): what tee writes, unknown here */
 	for (size_t k = 0; k < sc->nr; k++)
 		exec_redir(x, sc->r[k], &c);
 	for (; i < sc->nw && (sc->w[i].flags & W_ASSIGN); i++)
@@ -325,10 +395,13 @@ void shell_exec_command(struct cctx *x, const struct scmd *sc)
 		shell_var_assign(x, &sc->w[k]); /* before a command: its children see it */
 	}
 	if (i < sc->nw) { /* else redirections or assignments only (`>o`) */
+		const struct cmdv *cur = x->cur;
 		c.w = sc->w + i;
 		c.n = sc->nw - i;
 		shell_files_note(x, &c);
+		x->cur = &c; /* bash /dev/stdin, . /dev/fd/3: what they read */
 		shell_exec_argv(x, &c);
+		x->cur = cur;
 	}
 	x->in_func = in_func;
 }

@@ -795,8 +795,11 @@ static void lex_word(struct lexer *lx, struct token *t)
 static void lex_procsub(struct lexer *lx, struct token *t)
 {
 	size_t start = lx->pos;
-	long end = shell_parse_subst(lx->x, lx->s, lx->n, lx->pos + 2);
+	long end;
 
+	lx->x->procsub_out = lx->s[start] == '>';
+	end = shell_parse_subst(lx->x, lx->s, lx->n, lx->pos + 2);
+	lx->x->procsub_out = false;
 	memset(&t->w, 0, sizeof(t->w));
 	if (end < 0) {
 		lex_fail(lx, "unterminated process substitution", start);

@@ -26,6 +26,7 @@ struct parser {
 	int def_sp;    /* stack depth outside its body */
 	bool def_open; /* its body has been entered */
 	const char *outer_func; /* x->in_func when this parse began (eval, $( )) */
+	bool in_pipe;           /* a >( ) body: its commands read a pipe */
 };
 
 enum step { STEP_GO, STEP_DONE, STEP_ERR };
@@ -89,6 +90,7 @@ static void end_cmd(struct parser *p)
 	if (c == NULL || (c->nw == 0 && c->nr == 0))
 		return;
 	c->func = p->x->in_func;
+	c->in_pipe = p->in_pipe && c->pipe_from == NULL;
 	p->q = shell_grow(p->x->a, p->q, p->nq, &p->capq, sizeof(*p->q));
 	p->q[p->nq++] = c;
 }
@@ -491,6 +493,15 @@ static enum step parse_op(struct parser *p, const struct token *t)
 	return STEP_ERR; /* fail safe */
 }
 
+/* The command so far is bash's `time` keyword (with -p) and nothing else. */
+static bool after_time(const struct parser *p)
+{
+	const struct scmd *c = p->cur;
+
+	return c && c->nr == 0 && (c->nw == 1 || (c->nw == 2 && strcmp(c->w[1].val, "-p") == 0)) &&
+	       c->w[0].flags == 0 && strcmp(c->w[0].val, "time") == 0;
+}
+
 static enum step parse_token(struct parser *p, const struct token *t)
 {
 	bool used = false;
@@ -500,6 +511,8 @@ static enum step parse_token(struct parser *p, const struct token *t)
 		return parse_case_pattern(p, t);
 	switch (t->kind) {
 	case TOK_WORD:
+		if (after_time(p) && t->w.flags == 0 && strcmp(t->w.val, "!") == 0)
+			return STEP_GO; /* time ! CMD: the pipeline is negated, CMD runs */
 		if ((p->cur == NULL || p->cur->nw == 0) && t->w.flags == 0) {
 			s = parse_reserved(p, t, &used);
 			if (used || s != STEP_GO)
@@ -542,6 +555,8 @@ static long parse_run(struct cctx *x, const char *s, size_t n, size_t pos, bool 
 	p.x = x;
 	p.subst = subst;
 	p.outer_func = x->in_func;
+	p.in_pipe = x->procsub_out;
+	x->procsub_out = false;
 	lex_init(&p.lx, x, s, n, pos);
 	while (st == STEP_GO) {
 		x->in_func = cur_func(&p); /* what $( ) met by the lexer is inside */
