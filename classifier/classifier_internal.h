@@ -240,6 +240,7 @@ struct lexer {
 	bool split_over;      /* more splits than fit: the word is unknown */
 	bool brace;           /* the current word has a brace expansion */
 	bool no_brace;        /* expanding one: do not expand its words again */
+	bool decl;            /* after declare/local/...: NAME=value is an assignment */
 };
 void lex_init(struct lexer *lx, struct cctx *x, const char *s, size_t n, size_t pos);
 void lex_fini(struct lexer *lx);

@@ -750,6 +750,18 @@ static void lex_brace_words(struct lexer *lx, struct token *t)
 	t->nalts = n;
 }
 
+/* Builtins whose NAME=value arguments bash reads as assignments: arrays
+ * a=( ... ), a tilde after '=', no field splitting. */
+static bool is_decl(const char *w)
+{
+	static const char *const decl[] = {"declare", "export", "local", "readonly", "typeset"};
+
+	for (size_t i = 0; i < nitems(decl); i++)
+		if (strcmp(w, decl[i]) == 0)
+			return true;
+	return false;
+}
+
 static void lex_word(struct lexer *lx, struct token *t)
 {
 	size_t start = lx->pos, alen = 0;
@@ -759,7 +771,7 @@ static void lex_word(struct lexer *lx, struct token *t)
 	lx->nsplit = 0;
 	lx->split_over = false;
 	lx->brace = false;
-	if (lx->cmdpos)
+	if (lx->cmdpos || lx->decl)
 		alen = assign_len(lx->s + start, lx->n - start);
 	while (lx->pos < lx->n && lx->err == NULL) {
 		if (is_meta(lx->s[lx->pos])) {
@@ -785,6 +797,8 @@ static void lex_word(struct lexer *lx, struct token *t)
 	t->w.flags = flags;
 	t->w.verbatim = false;
 	lex_verbatim(lx, &t->w);
+	if (lx->cmdpos && !alen)
+		lx->decl = flags == 0 && is_decl(t->w.val);
 	if (!alen)
 		lx->cmdpos = false;
 	if (lx->brace && !lx->no_brace && !alen && !(flags & W_SUBST) && t->kind == TOK_WORD)
@@ -948,6 +962,7 @@ static bool lex_op(struct lexer *lx, struct token *t)
 		t->op = ops[i].op;
 		t->off = lx->pos;
 		lx->pos += l;
+		lx->decl = false;
 		if (t->op == OP_NL && lx->npending)
 			lex_heredocs(lx);
 		if (t->op != OP_RPAREN)

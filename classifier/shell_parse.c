@@ -682,6 +682,10 @@ void shell_expand_word(struct cctx *x, const struct word *w)
 
 	if (!has_subst(w->val, w->len))
 		return;
+	/* its substitutions ran as it was read, unless quotes kept them text */
+	if ((w->flags & W_SUBST) && w->off + w->rawlen <= x->f.len &&
+	    !memchr(x->f.text + w->off, '\'', w->rawlen))
+		return;
 	f = word_frame(x, w);
 	expand_frame(x, &f);
 }
