@@ -141,14 +141,19 @@ void shell_eval_builtin(struct cctx *x, const struct cmdv *c, const char *name)
 void shell_hash_note(struct cctx *x, const struct word *name, const struct word *pw,
                      const char *path)
 {
+	const char *known = (pw->flags & (W_DYNAMIC | W_GLOB)) ? NULL : path;
+
 	if (name->flags & (W_DYNAMIC | W_GLOB))
 		return;
-	for (size_t i = 0; i < x->nhashes; i++)
-		if (strcmp(x->hashes[i].name, name->val) == 0 && strcmp(x->hashes[i].path, path) == 0)
-			return;
+	for (size_t i = 0; i < x->nhashes; i++) {
+		const struct cls_hash *h = &x->hashes[i];
+		if (strcmp(h->name, name->val) == 0 &&
+		    (h->path == known || (h->path && known && strcmp(h->path, known) == 0)))
+			return; /* seen in an earlier reading */
+	}
 	x->hashes = shell_grow(x->a, x->hashes, x->nhashes, &x->caphashes, sizeof(*x->hashes));
 	x->hashes[x->nhashes].name = name->val;
-	x->hashes[x->nhashes].path = (pw->flags & (W_DYNAMIC | W_GLOB)) ? NULL : path;
+	x->hashes[x->nhashes].path = known;
 	x->nhashes++;
 }
 

@@ -126,7 +126,8 @@ static void run_fd(struct cctx *x, long fd, const char *lang, struct span sp)
 	if (doc && doc->kind == R_HEREDOC)
 		run_text(x, lang, doc->body ? doc->body : "", doc->bodylen, sp);
 	else if (doc)
-		run_text(x, lang, doc->target.val, doc->target.len, shell_span_word(x, &doc->target));
+		run_text(x, lang, doc->target.val, doc->target.len,
+		         shell_span_word(x, &doc->target));
 	else if (c && fd == 0 && c->in == IN_PIPE && c->in_text)
 		run_text(x, lang, c->in_text, c->in_len, c->in_span);
 	else if (c && fd == 0 && c->in == IN_PIPE)

@@ -665,7 +665,7 @@ static int brace_group(const char *t, size_t n, size_t *open, size_t *close, siz
 		size_t j = i;
 		if (t[i] != '{')
 			continue;
-		for (; j < n; j = t[j] == '{' || t[j] == '}' || t[j] == ',' ? j + 1 : brace_skip(t, n, j)) {
+		for (; j < n; j = t[j] && strchr("{},", t[j]) ? j + 1 : brace_skip(t, n, j)) {
 			depth += (t[j] == '{') - (t[j] == '}');
 			if (depth == 1 && t[j] == ',' && ncut == MAX_BRACE)
 				return -1;
