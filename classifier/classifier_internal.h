@@ -55,9 +55,35 @@ struct cctx {
 	const char *cwd;  /* current directory for relative paths; NULL unknown */
 	int depth;
 	struct frame f;
-	const char *funcs[32]; /* functions defined so far (their bodies judged) */
+	const char **funcs;    /* functions defined so far (arena; bodies judged) */
+	size_t nfuncs, capfuncs;
 	size_t capcmds;        /* v->commands grows by doubling, not by one */
-	size_t nfuncs;
+	/* Which function calls which, from inside function bodies, for fork
+	 * bombs through other functions (shell_exec.c). */
+	struct cls_call {
+		const char *from, *to;
+		bool spawn; /* in a pipe or the background: copies run at once */
+	} *calls;
+	size_t ncalls, capcalls;
+	const char *in_func; /* the function whose body is read or run, or NULL */
+	const struct cmdv *cur; /* the command being judged: its stdin and fds */
+	bool procsub_out;       /* the next parse is a >( ) body: stdin is a pipe */
+	/* hash -p PATH NAME: NAME runs PATH (path NULL: unknown) (shell_eval.c) */
+	struct cls_hash {
+		const char *name, *path;
+	} *hashes;
+	size_t nhashes, caphashes;
+	bool hashing;
+	/* Literal values holding $( ) or ` `: code once bash evaluates values
+	 * as arithmetic or names (shell_vars.c). */
+	struct cls_code {
+		const char *text;
+		size_t len;
+		struct span sp;
+		bool run;
+	} *codes;
+	size_t ncodes, capcodes;
+	bool evaluates; /* the script evaluates values: codes run */
 	/* Literal values the script gives its variables (assignments, export,
 	 * for lists), noted on every pass; from the second pass on, $NAME reads
 	 * as its reading-th value (shell_vars.c). */
@@ -131,7 +157,8 @@ struct scmd {
 	struct scmd *pipe_from; /* its stdout feeds this command's stdin */
 	bool pipe_to;           /* its stdout goes into a pipe */
 	bool bg;                /* run in the background (&) */
-	bool self_call;         /* calls the function whose body it is in */
+	bool in_pipe;           /* in a >( ) body: stdin is what is written there */
+	const char *func;       /* the function whose body it is in, or NULL */
 	size_t off, end;        /* frame extent */
 };
 
@@ -140,12 +167,18 @@ struct buf;
 
 /* Returns true when name is a function the script defined. */
 bool shell_is_function(const struct cctx *x, const char *name);
+/* Grows an arena array of n items of size bytes to hold one more. */
+void *shell_grow(struct arena *a, void *old, size_t n, size_t *cap, size_t size);
 /* Parses and classifies a whole script in frame f (recursion entry). */
 void shell_script(struct cctx *x, const struct frame *f);
 /* Classifies the text of a word as a script (bash -c, eval, su -c). */
 void shell_script_word(struct cctx *x, const struct word *w);
 /* Classifies script text that does not come verbatim from the subject. */
 void shell_script_text(struct cctx *x, const char *text, size_t len, struct span sp);
+/* Runs the $( ) and ` ` of text bash evaluates as arithmetic, a name with
+ * a subscript or a prompt (judged as commands; the rest is data). */
+void shell_expand_word(struct cctx *x, const struct word *w);
+void shell_expand_text(struct cctx *x, const char *text, size_t len, struct span sp);
 
 /* ---- variables (shell_vars.c) ---- */
 
@@ -160,6 +193,10 @@ void shell_var_value(struct cctx *x, const struct word *name, const struct word 
 bool shell_var_subst(struct cctx *x, const char *body, size_t n, struct buf *out);
 /* In a later reading, the value $NAME stands for, or NULL. */
 const char *shell_var_lookup(const struct cctx *x, const char *name, size_t n);
+/* Bash evaluates values as code here (arithmetic, declare -n, ${!x},
+ * ${x@P}): every literal value holding $( ) or ` ` is judged, now and
+ * when noted later. */
+void shell_var_evaluated(struct cctx *x);
 /* Classifies the script again with each set of values its variables may
  * hold, so `D=/; rm -rf $D` is read as `rm -rf /` too; the strictest
  * reading wins because findings only add up. */
@@ -178,6 +215,8 @@ struct token {
 	struct word w;
 	struct redir *r;
 	size_t off;
+	struct word *alts; /* the words a brace expansion of w makes (arena) */
+	size_t nalts;
 	/* Where the shell splits w into fields: offsets in w.val of IFS bytes
 	 * that came from unquoted expansions of known values. */
 	unsigned split[CLS_MAX_SPLIT];
@@ -199,10 +238,17 @@ struct lexer {
 	unsigned split[CLS_MAX_SPLIT]; /* the current word's, as in struct token */
 	size_t nsplit;
 	bool split_over;      /* more splits than fit: the word is unknown */
+	bool brace;           /* the current word has a brace expansion */
+	bool no_brace;        /* expanding one: do not expand its words again */
+	bool decl;            /* after declare/local/...: NAME=value is an assignment */
 };
 void lex_init(struct lexer *lx, struct cctx *x, const char *s, size_t n, size_t pos);
 void lex_fini(struct lexer *lx);
 void lex_next(struct lexer *lx, struct token *t);
+/* Runs the $( ), ` ` and ${ } of s[from, to) as the shell expands a
+ * here-document body (arithmetic, unquoted here-documents); lx->pos and
+ * the current word are kept. */
+void lex_expansions(struct lexer *lx, size_t from, size_t to);
 /* The fields word token t splits into (arena words in *out); 1 and t's own
  * word when it does not split. */
 size_t lex_fields(struct cctx *x, const struct token *t, struct word **out);
@@ -228,6 +274,16 @@ struct cmdv {
 	 * what was written */
 	const char *prog;
 };
+
+/* ---- builtins that evaluate text (shell_eval.c) ---- */
+
+/* trap, mapfile -C, hash -p, let, declare -i/-n, test -v, printf -v, read. */
+void shell_eval_builtin(struct cctx *x, const struct cmdv *c, const char *name);
+/* Notes hash -p PATH NAME (pw: the word holding path). */
+void shell_hash_note(struct cctx *x, const struct word *name, const struct word *pw,
+                     const char *path);
+/* Judges c once more as the program hash -p gave its name, if any. */
+void shell_hash_run(struct cctx *x, const struct cmdv *c, const char *name);
 
 /* exec.env_inject when w assigns LD_PRELOAD, PATH, BASH_ENV, ...; prefix:
  * w stands before a command, whose environment alone it sets. */

@@ -5,6 +5,7 @@
  * off until the real program, which the program table judges.
  * A command name that is not a literal word is exec.dynamic_command (high).
  */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,6 +35,28 @@ static const char *const inject_vars[] = {
 	"GIT_EXEC_PATH", "IFS", "SHELLOPTS", "BASHOPTS", "GCONV_PATH",
 };
 
+/* Variables whose value bash runs: prompts are expanded ($( ) runs, with
+ * set -x for PS4), PROMPT_COMMAND is a command, and BASH_FUNC_NAME%% in
+ * the environment defines NAME in a child bash. */
+static void assign_code(struct cctx *x, const struct word *w, size_t n)
+{
+	static const char *const prompts[] = {"PS0", "PS1", "PS2", "PS4"};
+	const char *val = w->val + n + 1 + (w->val[n] == '+');
+
+	if (w->flags & (W_DYNAMIC | W_GLOB))
+		return; /* its substitutions ran as it was read; the rest is unknown */
+	for (size_t i = 0; i < nitems(prompts); i++)
+		if (n == 3 && memcmp(w->val, prompts[i], 3) == 0)
+			shell_expand_word(x, w);
+	if (n == 14 && memcmp(w->val, "PROMPT_COMMAND", 14) == 0)
+		shell_script_text(x, val, strlen(val), shell_span_word(x, w));
+	if (n > 10 && memcmp(w->val, "BASH_FUNC_", 10) == 0) {
+		cls_add(x, TIER_HIGH, "exec.env_inject", shell_span_word(x, w),
+		        "defines a function for a child bash through its environment");
+		shell_script_text(x, val, strlen(val), shell_span_word(x, w));
+	}
+}
+
 void shell_check_assign(struct cctx *x, const struct word *w, bool prefix)
 {
 	const char *eq = strchr(w->val, '=');
@@ -49,6 +72,7 @@ void shell_check_assign(struct cctx *x, const struct word *w, bool prefix)
 	if (n == 4 && memcmp(w->val, "PATH", 4) == 0 &&
 	    (strncmp(eq + 1, "$PATH:", 6) == 0 || strncmp(eq + 1, "${PATH}:", 8) == 0))
 		return;
+	assign_code(x, w, n);
 	for (size_t i = 0; i < nitems(inject_vars); i++)
 		if (strlen(inject_vars[i]) == n && memcmp(w->val, inject_vars[i], n) == 0) {
 			cls_add(x, TIER_HIGH, "exec.env_inject", shell_span_word(x, w),
@@ -159,9 +183,71 @@ static bool base64_decode(struct cctx *x, const char *text, size_t len, struct b
 	return true;
 }
 
-/* printf FORMAT ARGS...: %s-style conversions take the next argument,
- * \n \t \\ and %% are decoded, and the format is reused while arguments
- * remain, as printf does. */
+/* How a backslash escape is read: in printf's format (\NNN), in echo -e
+ * (\0NNN), or in printf's %b argument (either). */
+enum esc_mode { ESC_FORMAT, ESC_ECHO, ESC_B };
+
+static int hex(char c)
+{
+	return isdigit((unsigned char)c) ? c - '0' : tolower((unsigned char)c) - 'a' + 10;
+}
+
+/* Up to max octal digits at f: their value; *used: how many. */
+static int octal(const char *f, int max, size_t *used)
+{
+	int v = 0;
+
+	for (*used = 0; (int)*used < max && f[*used] >= '0' && f[*used] <= '7'; (*used)++)
+		v = v * 8 + (f[*used] - '0');
+	return v;
+}
+
+/* Decodes the escape after a backslash at f into b, as printf or echo -e
+ * do, so `printf '\162\155 -rf ~'` writes rm; returns the bytes read. */
+static size_t put_escape(struct buf *b, const char *f, enum esc_mode mode)
+{
+	static const char from[] = "abefnrtv\\\"", to[] = "\a\b\033\f\n\r\t\v\\\"";
+	const char *k = f[0] ? strchr(from, f[0]) : NULL;
+	size_t used = 0;
+	char c;
+
+	if (k) {
+		buf_append(b, to + (k - from), 1);
+		return 1;
+	}
+	if (f[0] == 'x' && isxdigit((unsigned char)f[1])) {
+		used = isxdigit((unsigned char)f[2]) ? 2 : 1;
+		c = (char)(used == 2 ? hex(f[1]) * 16 + hex(f[2]) : hex(f[1]));
+		buf_append(b, &c, 1);
+		return used + 1;
+	}
+	if (f[0] == '0' && mode != ESC_FORMAT) {
+		c = (char)octal(f + 1, 3, &used);
+		buf_append(b, &c, 1);
+		return used + 1;
+	}
+	if (f[0] >= '0' && f[0] <= '7' && mode != ESC_ECHO) {
+		c = (char)octal(f, 3, &used);
+		buf_append(b, &c, 1);
+		return used;
+	}
+	buf_puts(b, "\\"); /* not an escape: the backslash stays */
+	return 0;
+}
+
+/* Appends s with its escapes decoded in mode. */
+static void put_escaped(struct buf *b, const char *s, enum esc_mode mode)
+{
+	for (; *s; s++)
+		if (s[0] == '\\' && s[1])
+			s += put_escape(b, s + 1, mode);
+		else
+			buf_append(b, s, 1);
+}
+
+/* printf FORMAT ARGS...: %s-style conversions take the next argument (%b
+ * with its escapes decoded), escapes and %% are decoded, and the format
+ * is reused while arguments remain, as printf does. */
 static void printf_out(struct buf *b, const struct word *w, size_t n)
 {
 	size_t a = 1;
@@ -169,9 +255,8 @@ static void printf_out(struct buf *b, const struct word *w, size_t n)
 	for (int round = 0; round < 16; round++) {
 		size_t used = a;
 		for (const char *f = w[0].val; *f; f++) {
-			if (f[0] == '\\' && f[1] && strchr("nt\\", f[1])) {
-				f++;
-				buf_puts(b, *f == 'n' ? "\n" : *f == 't' ? "\t" : "\\");
+			if (f[0] == '\\' && f[1]) {
+				f += put_escape(b, f + 1, ESC_FORMAT);
 			} else if (f[0] == '%' && f[1] == '%') {
 				buf_puts(b, "%");
 				f++;
@@ -179,7 +264,9 @@ static void printf_out(struct buf *b, const struct word *w, size_t n)
 				f += 1 + strspn(f + 1, "-+ #0123456789.");
 				if (*f == '\0')
 					break;
-				if (a < n)
+				if (a < n && *f == 'b')
+					put_escaped(b, w[a++].val, ESC_B);
+				else if (a < n)
 					buf_puts(b, w[a++].val);
 			} else {
 				buf_append(b, f, 1);
@@ -191,16 +278,20 @@ static void printf_out(struct buf *b, const struct word *w, size_t n)
 }
 
 /* echo's leading options (-n, -e, -E and their clusters); *newline is
- * false after -n. Returns the index of the first word it prints. */
-static size_t echo_opts(const struct word *w, size_t n, bool *newline)
+ * false after -n, *esc true after -e (unless a later -E). Returns the
+ * index of the first word it prints. */
+static size_t echo_opts(const struct word *w, size_t n, bool *newline, bool *esc)
 {
 	size_t i = 1;
 
 	*newline = true;
+	*esc = false;
 	for (; i < n && w[i].val[0] == '-' && w[i].val[1] &&
 	       strspn(w[i].val + 1, "neE") == w[i].len - 1; i++)
-		if (strchr(w[i].val, 'n'))
-			*newline = false;
+		for (const char *o = w[i].val + 1; *o; o++) {
+			*newline &= *o != 'n';
+			*esc = *o == 'e' || (*esc && *o != 'E');
+		}
 	return i;
 }
 
@@ -208,7 +299,7 @@ bool shell_cmd_output(struct cctx *x, const struct word *w, size_t n, const char
                       size_t inlen, struct buf *out)
 {
 	const char *p = w[0].val;
-	bool newline;
+	bool newline, esc;
 
 	if (n == 0 || (w[0].flags & (W_DYNAMIC | W_GLOB)))
 		return false;
@@ -232,8 +323,14 @@ bool shell_cmd_output(struct cctx *x, const struct word *w, size_t n, const char
 			printf_out(out, w + 1, n - 1);
 		return true;
 	}
-	for (size_t k = echo_opts(w, n, &newline), first = k; k < n; k++)
-		buf_printf(out, "%s%s", k > first ? " " : "", w[k].val);
+	for (size_t k = echo_opts(w, n, &newline, &esc), first = k; k < n; k++) {
+		if (k > first)
+			buf_puts(out, " ");
+		if (esc)
+			put_escaped(out, w[k].val, ESC_ECHO);
+		else
+			buf_puts(out, w[k].val);
+	}
 	if (newline)
 		buf_puts(out, "\n");
 	return true;
@@ -286,11 +383,15 @@ void shell_exec_command(struct cctx *x, const struct scmd *sc)
 {
 	struct cmdv c;
 	size_t i = 0;
+	const char *in_func = x->in_func;
 
 	memset(&c, 0, sizeof(c));
 	c.sc = sc;
+	x->in_func = sc->func; /* eval and $( ) it runs are in the same body */
 	if (sc->pipe_from)
 		piped_text(x, &c, sc->pipe_from);
+	else if (sc->in_pipe)
+		c.in = IN_PIPE; /* tee >(sh): what tee writes, unknown here */
 	for (size_t k = 0; k < sc->nr; k++)
 		exec_redir(x, sc->r[k], &c);
 	for (; i < sc->nw && (sc->w[i].flags & W_ASSIGN); i++)
@@ -299,12 +400,16 @@ void shell_exec_command(struct cctx *x, const struct scmd *sc)
 		shell_check_assign(x, &sc->w[k], i < sc->nw);
 		shell_var_assign(x, &sc->w[k]); /* before a command: its children see it */
 	}
-	if (i == sc->nw) /* redirections or assignments only (`>o`): w may be NULL */
-		return;
-	c.w = sc->w + i;
-	c.n = sc->nw - i;
-	shell_files_note(x, &c);
-	shell_exec_argv(x, &c);
+	if (i < sc->nw) { /* else redirections or assignments only (`>o`) */
+		const struct cmdv *cur = x->cur;
+		c.w = sc->w + i;
+		c.n = sc->nw - i;
+		shell_files_note(x, &c);
+		x->cur = &c; /* bash /dev/stdin, . /dev/fd/3: what they read */
+		shell_exec_argv(x, &c);
+		x->cur = cur;
+	}
+	x->in_func = in_func;
 }
 
 /* Directories whose programs are the ones the tables describe. */
@@ -355,8 +460,60 @@ static void scan_args(struct cctx *x, const struct cmdv *c)
 	}
 }
 
+/* True when a path of calls leads from function `from` to `to` (the
+ * same name counts) with an edge that spawns copies on it, or without
+ * one when spawned already. seen[]: per edge, the spawned states (1, 2)
+ * it was followed in, so each edge is walked at most twice. */
+static bool calls_reach(const struct cctx *x, const char *from, const char *to, bool spawned,
+                        unsigned char *seen)
+{
+	if (spawned && strcmp(from, to) == 0)
+		return true;
+	for (size_t i = 0; i < x->ncalls; i++) {
+		bool s = spawned || x->calls[i].spawn;
+		unsigned char bit = s ? 2 : 1;
+		if ((seen[i] & bit) || strcmp(x->calls[i].from, from) != 0)
+			continue;
+		seen[i] |= bit;
+		if (calls_reach(x, x->calls[i].to, to, s, seen))
+			return true;
+	}
+	return false;
+}
+
+/* Notes that the function whose body holds c calls name; when that call
+ * leads back to the caller and a call on the way starts copies at once
+ * (a pipe, the background), the copies multiply: a fork bomb, also through
+ * other functions (f calls g|g&, g calls f). */
+static void note_call(struct cctx *x, const struct cmdv *c, const char *name)
+{
+	const struct scmd *sc = c->sc;
+	bool spawn = sc && (sc->bg || sc->pipe_to || sc->pipe_from);
+	const char *from = x->in_func;
+
+	if (from == NULL)
+		return;
+	for (size_t i = 0; i < x->ncalls; i++)
+		if (strcmp(x->calls[i].from, from) == 0 && strcmp(x->calls[i].to, name) == 0 &&
+		    x->calls[i].spawn == spawn)
+			goto check; /* seen in an earlier reading */
+	x->calls = shell_grow(x->a, x->calls, x->ncalls, &x->capcalls, sizeof(*x->calls));
+	x->calls[x->ncalls].from = from;
+	x->calls[x->ncalls].to = arena_strndup(x->a, name, strlen(name));
+	x->calls[x->ncalls++].spawn = spawn;
+check:
+	/* a cycle closes at a call of a function defined already */
+	if (shell_is_function(x, name) &&
+	    calls_reach(x, name, from, spawn, memset(arena_alloc(x->a, x->ncalls), 0, x->ncalls)))
+		cls_add(x, TIER_CRITICAL, "sys.fork_bomb", shell_span_words(x, c->w, c->n),
+		        "function %s starts copies of itself in a pipe or the background, "
+		        "directly or through other functions: a fork bomb", from);
+}
+
 void shell_exec_argv(struct cctx *x, struct cmdv *c)
 {
+	bool func = false;
+
 	for (int hop = 0; c->n > 0; hop++) {
 		const struct word *w0 = &c->w[0];
 		const char *name;
@@ -375,23 +532,21 @@ void shell_exec_argv(struct cctx *x, struct cmdv *c)
 			return;
 		}
 		name = program_name(w0);
-		if (shell_is_function(x, name)) {
-			const struct scmd *sc = c->sc;
-			record(x, c);
-			scan_args(x, c);
-			if (sc && sc->self_call && (sc->bg || sc->pipe_to || sc->pipe_from))
-				cls_add(x, TIER_CRITICAL, "sys.fork_bomb", shell_span_words(x, c->w, c->n),
-				        "function %s starts copies of itself in a pipe or the "
-				        "background: a fork bomb", name);
-			return; /* its body was judged where it was defined */
-		}
+		if (hop == 0)
+			note_call(x, c, name);
+		/* A function's body was judged where it was defined; the program
+		 * of its name is judged too, as the function may be gone (unset
+		 * -f) or never defined (a branch not taken, a subshell). */
+		func = func || shell_is_function(x, name);
+		shell_hash_run(x, c, name);
 		k = unwrap_step(x, c, name);
 		if (k < 0)
 			return;
 		if (k == 0) {
 			record(x, c);
 			scan_args(x, c);
-			if (!rules_apply(x, c, name))
+			shell_eval_builtin(x, c, name);
+			if (!rules_apply(x, c, name) && !func)
 				cls_add(x, x->o->unknown_program, "exec.unknown_program",
 				        shell_span_word(x, w0),
 				        "runs '%s', a program airlock does not know", w0->val);

@@ -8,6 +8,7 @@
  * the call writes more scripts than fit, running an unknown file is
  * parse.uncertain rather than a guess.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "classifier/classifier_internal.h"
@@ -76,25 +77,86 @@ static const char *shebang_lang(const char *text, size_t len)
 	return "sh";
 }
 
+/* The descriptor /dev/stdin, /dev/fd/N or /proc/self/fd/N names, or -1. */
+static long fd_of(const char *p)
+{
+	static const char *const dirs[] = {"/dev/fd/", "/proc/self/fd/"};
+	char *end;
+	long fd;
+
+	if (strcmp(p, "/dev/stdin") == 0)
+		return 0;
+	for (size_t i = 0; i < nitems(dirs); i++)
+		if (strncmp(p, dirs[i], strlen(dirs[i])) == 0) {
+			p += strlen(dirs[i]);
+			fd = strtol(p, &end, 10);
+			return end != p && *end == '\0' && fd >= 0 && fd < 1024 ? fd : -1;
+		}
+	return -1;
+}
+
+static void run_text(struct cctx *x, const char *lang, const char *text, size_t len,
+                     struct span sp)
+{
+	if (lang == NULL)
+		lang = shebang_lang(text, len);
+	if (strcmp(lang, "sh") == 0)
+		shell_script_text(x, text, len, sp);
+	else
+		code_scan(x, lang, text, len, sp);
+}
+
+/* A script read from descriptor fd of the command being judged: its
+ * here-document or here-string (the last for that fd wins, as in the
+ * shell), or for stdin the text piped in; a pipe whose text is unknown
+ * is code airlock cannot see. */
+static void run_fd(struct cctx *x, long fd, const char *lang, struct span sp)
+{
+	const struct cmdv *c = x->cur;
+	const struct redir *doc = NULL;
+
+	for (size_t i = 0; c && c->sc && i < c->sc->nr; i++) {
+		const struct redir *r = c->sc->r[i];
+		if ((r->fd == fd || (r->fd == -1 && fd == 0)) &&
+		    (r->kind == R_HEREDOC || r->kind == R_HERESTR))
+			doc = r;
+		else if (r->fd == fd || (r->fd == -1 && fd == 0 && r->kind == R_IN))
+			doc = NULL; /* a later redirection of it wins */
+	}
+	if (doc && doc->kind == R_HEREDOC)
+		run_text(x, lang, doc->body ? doc->body : "", doc->bodylen, sp);
+	else if (doc)
+		run_text(x, lang, doc->target.val, doc->target.len,
+		         shell_span_word(x, &doc->target));
+	else if (c && fd == 0 && c->in == IN_PIPE && c->in_text)
+		run_text(x, lang, c->in_text, c->in_len, c->in_span);
+	else if (c && fd == 0 && c->in == IN_PIPE)
+		cls_add(x, TIER_HIGH, "exec.pipe_to_shell", sp,
+		        "runs a script piped from another command");
+}
+
 void shell_files_run(struct cctx *x, const struct word *w, const char *lang)
 {
 	char abs[CLS_MAX_PATH];
 	struct span sp = shell_span_word(x, w);
 	bool found = false;
+	long fd;
 
-	if ((w->flags & (W_DYNAMIC | W_GLOB)) || !paths_resolve(x, w->val, abs, sizeof(abs)))
+	if (w->flags & (W_DYNAMIC | W_GLOB))
+		return;
+	if ((fd = fd_of(w->val)) >= 0) {
+		run_fd(x, fd, lang, sp);
+		return;
+	}
+	if (!paths_resolve(x, w->val, abs, sizeof(abs)))
 		return;
 	for (size_t i = 0; i < x->nfiles; i++) {
 		const char *l = lang;
+
 		if (strcmp(x->files[i].path, abs) != 0)
 			continue;
 		found = true;
-		if (l == NULL)
-			l = shebang_lang(x->files[i].text, x->files[i].len);
-		if (strcmp(l, "sh") == 0)
-			shell_script_text(x, x->files[i].text, x->files[i].len, sp);
-		else
-			code_scan(x, l, x->files[i].text, x->files[i].len, sp);
+		run_text(x, l, x->files[i].text, x->files[i].len, sp);
 	}
 	if (!found && x->files_over)
 		cls_add(x, TIER_HIGH, "parse.uncertain", sp,

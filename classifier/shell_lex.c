@@ -12,6 +12,9 @@
 #include "classifier/classifier_internal.h"
 #include "core/util.h"
 
+static void lex_word(struct lexer *lx, struct token *t);
+static void lex_procsub(struct lexer *lx, struct token *t);
+
 static void sb_put(struct lexer *lx, const char *p, size_t n)
 {
 	if (lx->sblen + n + 1 > lx->sbcap) {
@@ -109,9 +112,9 @@ static void sb_put_expanded(struct lexer *lx, const char *v, size_t n)
 	sb_put(lx, v, n);
 }
 
-/* Known variables expand to their value; the rest stay raw and dynamic.
- * In a later reading, the script's own literal values count as known. */
-static bool lex_known_var(struct lexer *lx, const char *name, size_t n)
+/* The value of a variable airlock knows: HOME, PWD, and in a later
+ * reading the script's own literal values; NULL when unknown. */
+static const char *lex_var_value(const struct lexer *lx, const char *name, size_t n)
 {
 	const char *v = shell_var_lookup(lx->x, name, n);
 
@@ -119,6 +122,15 @@ static bool lex_known_var(struct lexer *lx, const char *name, size_t n)
 		v = lx->x->home;
 	if (v == NULL && n == 3 && memcmp(name, "PWD", 3) == 0 && lx->x->cwd)
 		v = lx->x->cwd;
+	return v;
+}
+
+/* Known variables expand to their value; the rest stay raw and dynamic.
+ * In a later reading, the script's own literal values count as known. */
+static bool lex_known_var(struct lexer *lx, const char *name, size_t n)
+{
+	const char *v = lex_var_value(lx, name, n);
+
 	if (v == NULL)
 		return false;
 	sb_put_expanded(lx, v, strlen(v));
@@ -192,6 +204,7 @@ static bool lex_arith(struct lexer *lx, unsigned *flags)
 	lx->pos = i;
 	sb_put(lx, lx->s + start, i - start);
 	*flags |= W_DYNAMIC;
+	shell_var_evaluated(lx->x);
 	return true;
 }
 
@@ -214,10 +227,29 @@ static void lex_subst(struct lexer *lx, unsigned *flags)
 
 static void lex_dq(struct lexer *lx, unsigned *flags, bool heredoc);
 
-/* ${ ... }: HOME and PWD expand; command substitutions inside run. */
+/* ${NAME:?msg}, ${NAME-word}, ${NAME:=word}...: with NAME set these are
+ * NAME's value; returns it when NAME is known, else NULL. */
+static const char *lex_param_set(const struct lexer *lx, size_t name, size_t e)
+{
+	const char *op = lx->s + e, *v;
+
+	if (e >= lx->n || e == name)
+		return NULL;
+	if (op[0] == ':' && e + 1 < lx->n)
+		op++;
+	if (!op[0] || !strchr("?-=", op[0]))
+		return NULL;
+	v = lex_var_value(lx, lx->s + name, e - name);
+	return v && (v[0] || op == lx->s + e) ? v : NULL; /* ${x:-w} of "" is w */
+}
+
+/* ${ ... }: HOME and PWD expand; command substitutions inside run. Inside
+ * double quotes (and unquoted here-documents) single quotes are literal
+ * there, so a $( ) between them runs too. */
 static void lex_param(struct lexer *lx, unsigned *flags)
 {
 	size_t start = lx->pos, i = lx->pos + 2, name = i;
+	const char *set;
 	int depth = 1;
 
 	while (i < lx->n && is_name_char(lx->s[i]))
@@ -226,11 +258,17 @@ static void lex_param(struct lexer *lx, unsigned *flags)
 		lx->pos = i + 1;
 		return;
 	}
+	/* ${!x}, ${a[x]}, ${x@P}: the value of x is a name, arithmetic or
+	 * a prompt, evaluated */
+	if ((name < lx->n && lx->s[name] == '!') || (i < lx->n && lx->s[i] == '[') ||
+	    (i + 1 < lx->n && lx->s[i] == '@' && lx->s[i + 1] == 'P'))
+		shell_var_evaluated(lx->x);
+	set = lex_param_set(lx, name, i);
 	for (i = start + 2; i < lx->n && depth > 0;) {
 		char c = lx->s[i];
 		if (c == '\\') {
 			i += 2;
-		} else if (c == '\'') {
+		} else if (c == '\'' && !lx->in_dq) {
 			const char *q = memchr(lx->s + i + 1, '\'', lx->n - i - 1);
 			i = q ? (size_t)(q - lx->s) + 1 : lx->n;
 		} else if (c == '$' && i + 1 < lx->n && lx->s[i + 1] == '(') {
@@ -257,6 +295,10 @@ static void lex_param(struct lexer *lx, unsigned *flags)
 		return;
 	}
 	lx->pos = i;
+	if (set) {
+		sb_put_expanded(lx, set, strlen(set));
+		return;
+	}
 	sb_put(lx, lx->s + start, i - start);
 	*flags |= W_DYNAMIC;
 }
@@ -413,14 +455,22 @@ static bool lex_is_bracket(const struct lexer *lx)
 	return false;
 }
 
-static void lex_tilde(struct lexer *lx)
+static void lex_tilde(struct lexer *lx, unsigned *flags)
 {
 	size_t e = lx->pos + 1;
 
-	while (e < lx->n && !is_meta(lx->s[e]) && lx->s[e] != '/' && lx->s[e] != ':')
+	/* at '{' too: brace expansion comes first (~{a,b} is ~a ~b) */
+	while (e < lx->n && !is_meta(lx->s[e]) && !strchr("/:{", lx->s[e]))
 		e++;
 	if (e == lx->pos + 1 && lx->x->home[0]) {
 		sb_puts(lx, lx->x->home);
+	} else if (e == lx->pos + 2 && lx->s[lx->pos + 1] == '+') {
+		/* ~+ is $PWD where the command runs, which a cd earlier on the
+		 * same line changes after this word is read: "." follows it */
+		sb_putc(lx, '.');
+	} else if (e == lx->pos + 2 && strchr("+-", lx->s[lx->pos + 1])) {
+		sb_put(lx, lx->s + lx->pos, 2); /* ~- is $OLDPWD: unknown */
+		*flags |= W_DYNAMIC;
 	} else if (e - lx->pos == 5 && memcmp(lx->s + lx->pos + 1, "root", 4) == 0) {
 		sb_puts(lx, "/root");
 	} else if (e > lx->pos + 1) {
@@ -432,23 +482,54 @@ static void lex_tilde(struct lexer *lx)
 	lx->pos = e;
 }
 
-/* a=( ... ): an array assignment; its elements are data. */
+/* One element of an array literal at lx->pos: a word (its $( ) and ` `
+ * run) or <( ); false at its ')' or on an error. */
+static bool lex_array_elem(struct lexer *lx)
+{
+	struct token t;
+	char c;
+
+	while (lx->pos < lx->n && (is_blank(lx->s[lx->pos]) || lx->s[lx->pos] == '\n'))
+		lx->pos++;
+	if (lx->pos < lx->n && lx->s[lx->pos] == '#') {
+		const char *nl = memchr(lx->s + lx->pos, '\n', lx->n - lx->pos);
+		lx->pos = nl ? (size_t)(nl - lx->s) : lx->n;
+		return true;
+	}
+	if (lx->pos >= lx->n || lx->err)
+		return false;
+	c = lx->s[lx->pos];
+	memset(&t, 0, offsetof(struct token, split));
+	if ((c == '<' || c == '>') && lx->pos + 1 < lx->n && lx->s[lx->pos + 1] == '(')
+		lex_procsub(lx, &t);
+	else if (!is_meta(c))
+		lex_word(lx, &t);
+	else if (c != ')')
+		lex_fail(lx, "unexpected operator in an array assignment", lx->pos);
+	return c != ')' && lx->err == NULL;
+}
+
+/* a=( ... ): an array assignment. Its elements are words as anywhere
+ * else (quotes hold parentheses; substitutions in them run); the value is
+ * unknown. */
 static void lex_array(struct lexer *lx, unsigned *flags)
 {
-	int depth = 0;
-	size_t start = lx->pos;
+	size_t start = lx->pos, plen = lx->sblen;
+	char *prefix = arena_strndup(lx->x->a, lx->sb, lx->sblen);
+	bool cmdpos = lx->cmdpos;
 
-	for (; lx->pos < lx->n; lx->pos++) {
-		char c = lx->s[lx->pos];
-		depth += (c == '(') - (c == ')');
-		if (c == '\\')
-			lx->pos++;
-		if (depth == 0)
-			break;
-	}
-	if (depth != 0) {
+	lx->cmdpos = false;
+	for (lx->pos++; lex_array_elem(lx);)
+		;
+	lx->cmdpos = cmdpos;
+	lx->sblen = 0;
+	lx->nsplit = 0;
+	lx->brace = false;
+	sb_put(lx, prefix, plen);
+	if (lx->err)
+		return;
+	if (lx->pos >= lx->n) {
 		lex_fail(lx, "unterminated array assignment", start);
-		lx->pos = lx->n;
 		return;
 	}
 	lx->pos++;
@@ -511,10 +592,15 @@ static void lex_word_char(struct lexer *lx, unsigned *flags, size_t start, size_
 	case '`': lex_backtick(lx, flags); return;
 	case '*': case '?': *flags |= W_GLOB; break;
 	case '[': if (lex_is_bracket(lx)) *flags |= W_GLOB; break;
-	case '{': if (lex_is_brace(lx)) *flags |= W_GLOB; break;
+	case '{':
+		if (lex_is_brace(lx)) {
+			*flags |= W_GLOB;
+			lx->brace = true;
+		}
+		break;
 	case '~':
 		if (lx->pos == start || (alen && lx->pos == start + alen)) {
-			lex_tilde(lx);
+			lex_tilde(lx, flags);
 			return;
 		}
 		break;
@@ -540,6 +626,142 @@ static void lex_verbatim(struct lexer *lx, struct word *w)
 	}
 }
 
+#define MAX_BRACE 16 /* words one brace expansion makes; past it the word is unknown */
+
+/* The offset after the quoted, escaped or ${ } part that starts at t[i]:
+ * braces and commas in it are not brace expansion. */
+static size_t brace_skip(const char *t, size_t n, size_t i)
+{
+	int depth = 0;
+
+	if (t[i] == '\\')
+		return i + 2 < n ? i + 2 : n;
+	if (t[i] == '\'') {
+		const char *q = memchr(t + i + 1, '\'', n - i - 1);
+		return q ? (size_t)(q - t) + 1 : n;
+	}
+	if (t[i] == '"') {
+		for (i++; i < n && t[i] != '"'; i++)
+			i += t[i] == '\\';
+		return i < n ? i + 1 : n;
+	}
+	if (t[i] != '$' || i + 1 >= n || t[i + 1] != '{')
+		return i + 1;
+	for (i++; i < n; i++) {
+		depth += (t[i] == '{') - (t[i] == '}');
+		if (depth == 0)
+			return i + 1;
+	}
+	return n;
+}
+
+/* The first brace group {a,b} of t[0..n): its braces (*open, *close) and
+ * commas (cut[], at most MAX_BRACE). Returns the number of commas; 0 when
+ * there is none; -1 for forms not modelled ({1..3}, too many commas). */
+static int brace_group(const char *t, size_t n, size_t *open, size_t *close, size_t *cut)
+{
+	for (size_t i = 0; i < n; i = brace_skip(t, n, i)) {
+		int depth = 0, ncut = 0;
+		size_t j = i;
+		if (t[i] != '{')
+			continue;
+		for (; j < n; j = t[j] && strchr("{},", t[j]) ? j + 1 : brace_skip(t, n, j)) {
+			depth += (t[j] == '{') - (t[j] == '}');
+			if (depth == 1 && t[j] == ',' && ncut == MAX_BRACE)
+				return -1;
+			if (depth == 1 && t[j] == ',')
+				cut[ncut++] = j;
+			if (depth == 1 && t[j] == '.' && j + 1 < n && t[j + 1] == '.')
+				return -1;
+			if (depth == 0)
+				break;
+		}
+		if (j < n && ncut > 0) {
+			*open = i;
+			*close = j;
+			return ncut;
+		}
+	}
+	return 0;
+}
+
+/* Brace-expands t[0..n) as the shell does before any other expansion,
+ * appending the words to out; false when they are too many or the form
+ * is not modelled. */
+static bool brace_expand(struct cctx *x, const char *t, size_t n, const char **out,
+                         size_t *nout, int depth)
+{
+	size_t open, close, cut[MAX_BRACE + 2];
+	int ncut = brace_group(t, n, &open, &close, cut + 1);
+
+	if (ncut < 0 || depth > 8)
+		return false;
+	if (ncut == 0) {
+		if (*nout == MAX_BRACE)
+			return false;
+		out[(*nout)++] = arena_strndup(x->a, t, n);
+		return true;
+	}
+	cut[0] = open;
+	cut[ncut + 1] = close;
+	for (int k = 0; k <= ncut; k++) {
+		size_t alen = cut[k + 1] - cut[k] - 1, len = open + alen + (n - close - 1);
+		char *w = arena_alloc(x->a, len + 1);
+		memcpy(w, t, open);
+		memcpy(w + open, t + cut[k] + 1, alen);
+		memcpy(w + open + alen, t + close + 1, n - close - 1);
+		if (!brace_expand(x, w, len, out, nout, depth + 1))
+			return false;
+	}
+	return true;
+}
+
+/* rm -rf {~,x} is rm -rf ~ x: each word of the expansion is read as a
+ * word of its own (tilde and all); empty unquoted ones are dropped, as the
+ * shell drops them. When it cannot, the word stays unknown (W_GLOB). */
+static void lex_brace_words(struct lexer *lx, struct token *t)
+{
+	const char *alt[MAX_BRACE];
+	size_t nalt = 0, n = 0;
+	struct word *w;
+
+	if (!brace_expand(lx->x, lx->s + t->w.off, t->w.rawlen, alt, &nalt, 0))
+		return;
+	w = arena_alloc(lx->x->a, (nalt ? nalt : 1) * sizeof(*w));
+	for (size_t i = 0; i < nalt; i++) {
+		struct lexer sub;
+		struct token st;
+		lex_init(&sub, lx->x, alt[i], strlen(alt[i]), 0);
+		sub.cmdpos = false;
+		sub.no_brace = true;
+		memset(&st, 0, offsetof(struct token, split));
+		lex_word(&sub, &st);
+		lex_fini(&sub);
+		if (st.kind != TOK_WORD || sub.pos != sub.n)
+			return;
+		if (st.w.len == 0 && !(st.w.flags & W_QUOTED))
+			continue;
+		w[n] = st.w;
+		w[n].off = t->w.off;
+		w[n].rawlen = t->w.rawlen;
+		w[n++].verbatim = false;
+	}
+	t->alts = w;
+	t->nalts = n;
+}
+
+/* Builtins whose NAME=value arguments bash reads as assignments: arrays
+ * a=( ... ), a tilde after '=', no field splitting. */
+static bool is_decl(const char *w)
+{
+	static const char *const decl[] = {"declare", "export", "local", "readonly", "typeset"};
+
+	for (size_t i = 0; i < nitems(decl); i++)
+		if (strcmp(w, decl[i]) == 0)
+			return true;
+	return false;
+}
+
 static void lex_word(struct lexer *lx, struct token *t)
 {
 	size_t start = lx->pos, alen = 0;
@@ -548,7 +770,8 @@ static void lex_word(struct lexer *lx, struct token *t)
 	lx->sblen = 0;
 	lx->nsplit = 0;
 	lx->split_over = false;
-	if (lx->cmdpos)
+	lx->brace = false;
+	if (lx->cmdpos || lx->decl)
 		alen = assign_len(lx->s + start, lx->n - start);
 	while (lx->pos < lx->n && lx->err == NULL) {
 		if (is_meta(lx->s[lx->pos])) {
@@ -574,16 +797,23 @@ static void lex_word(struct lexer *lx, struct token *t)
 	t->w.flags = flags;
 	t->w.verbatim = false;
 	lex_verbatim(lx, &t->w);
+	if (lx->cmdpos && !alen)
+		lx->decl = flags == 0 && is_decl(t->w.val);
 	if (!alen)
 		lx->cmdpos = false;
+	if (lx->brace && !lx->no_brace && !alen && !(flags & W_SUBST) && t->kind == TOK_WORD)
+		lex_brace_words(lx, t);
 }
 
 /* <( ... ) and >( ... ): the body runs; the word is a /dev/fd path. */
 static void lex_procsub(struct lexer *lx, struct token *t)
 {
 	size_t start = lx->pos;
-	long end = shell_parse_subst(lx->x, lx->s, lx->n, lx->pos + 2);
+	long end;
 
+	lx->x->procsub_out = lx->s[start] == '>';
+	end = shell_parse_subst(lx->x, lx->s, lx->n, lx->pos + 2);
+	lx->x->procsub_out = false;
 	memset(&t->w, 0, sizeof(t->w));
 	if (end < 0) {
 		lex_fail(lx, "unterminated process substitution", start);
@@ -620,6 +850,19 @@ static const struct {
 	{">&", R_DUP_OUT},     {">|", R_CLOBBER},  {"<", R_IN},        {">", R_OUT},
 };
 
+void lex_expansions(struct lexer *lx, size_t from, size_t to)
+{
+	size_t n = lx->n, pos = lx->pos, savelen = lx->sblen;
+	unsigned fl = 0;
+
+	lx->n = to;
+	lx->pos = from;
+	lex_dq(lx, &fl, true);
+	lx->n = n;
+	lx->pos = pos;
+	lx->sblen = savelen;
+}
+
 /* Reads the bodies of pending here-documents after a newline at lx->pos. */
 static void lex_heredocs(struct lexer *lx)
 {
@@ -650,16 +893,8 @@ static void lex_heredocs(struct lexer *lx)
 		r->body = arena_strndup(lx->x->a, b.data ? b.data : "", b.len);
 		r->bodylen = b.len;
 		buf_free(&b);
-		if (!r->quoted_delim) {
-			/* its $( ) and ` ` run: scan the raw body like "..." */
-			size_t n = lx->n, savelen = lx->sblen;
-			unsigned fl = 0;
-			lx->n = p;
-			lx->pos = body;
-			lex_dq(lx, &fl, true);
-			lx->n = n;
-			lx->sblen = savelen;
-		}
+		if (!r->quoted_delim)
+			lex_expansions(lx, body, p); /* its $( ) and ` ` run */
 		lx->pos = p;
 	}
 	lx->npending = 0;
@@ -727,6 +962,7 @@ static bool lex_op(struct lexer *lx, struct token *t)
 		t->op = ops[i].op;
 		t->off = lx->pos;
 		lx->pos += l;
+		lx->decl = false;
 		if (t->op == OP_NL && lx->npending)
 			lex_heredocs(lx);
 		if (t->op != OP_RPAREN)
@@ -790,6 +1026,10 @@ size_t lex_fields(struct cctx *x, const struct token *t, struct word **out)
 	struct word *f;
 	size_t n = 0, from = 0;
 
+	if (t->alts) {
+		*out = t->alts;
+		return t->nalts;
+	}
 	if (t->nsplit == 0) {
 		*out = (struct word *)&t->w;
 		return 1;

@@ -25,6 +25,8 @@ struct parser {
 	const char *defining;
 	int def_sp;    /* stack depth outside its body */
 	bool def_open; /* its body has been entered */
+	const char *outer_func; /* x->in_func when this parse began (eval, $( )) */
+	bool in_pipe;           /* a >( ) body: its commands read a pipe */
 };
 
 enum step { STEP_GO, STEP_DONE, STEP_ERR };
@@ -47,8 +49,7 @@ static struct scmd *cur_cmd(struct parser *p, size_t off)
 	return p->cur;
 }
 
-/* Grows an arena array of n items to hold one more. */
-static void *grow(struct arena *a, void *old, size_t n, size_t *cap, size_t size)
+void *shell_grow(struct arena *a, void *old, size_t n, size_t *cap, size_t size)
 {
 	void *nw;
 	if (n < *cap)
@@ -67,7 +68,7 @@ static void add_word(struct parser *p, const struct token *t)
 	size_t n = lex_fields(p->x, t, &f);
 
 	for (size_t i = 0; i < n; i++) {
-		c->w = grow(p->x->a, c->w, c->nw, &c->capw, sizeof(*c->w));
+		c->w = shell_grow(p->x->a, c->w, c->nw, &c->capw, sizeof(*c->w));
 		c->w[c->nw++] = f[i];
 	}
 	c->end = t->w.off + t->w.rawlen;
@@ -76,7 +77,7 @@ static void add_word(struct parser *p, const struct token *t)
 static void add_redir(struct parser *p, const struct token *t)
 {
 	struct scmd *c = cur_cmd(p, t->off);
-	c->r = grow(p->x->a, c->r, c->nr, &c->capr, sizeof(*c->r));
+	c->r = shell_grow(p->x->a, c->r, c->nr, &c->capr, sizeof(*c->r));
 	c->r[c->nr++] = t->r;
 	if (t->r->target.off + t->r->target.rawlen > c->end)
 		c->end = t->r->target.off + t->r->target.rawlen;
@@ -88,10 +89,17 @@ static void end_cmd(struct parser *p)
 	p->cur = NULL;
 	if (c == NULL || (c->nw == 0 && c->nr == 0))
 		return;
-	if (p->defining && p->def_open && c->nw && strcmp(c->w[0].val, p->defining) == 0)
-		c->self_call = true;
-	p->q = grow(p->x->a, p->q, p->nq, &p->capq, sizeof(*p->q));
+	c->func = p->x->in_func;
+	c->in_pipe = p->in_pipe && c->pipe_from == NULL;
+	p->q = shell_grow(p->x->a, p->q, p->nq, &p->capq, sizeof(*p->q));
 	p->q[p->nq++] = c;
+}
+
+/* The function whose body the next command is in: this parse's own
+ * definition, else the one whose body holds this whole parse. */
+static const char *cur_func(const struct parser *p)
+{
+	return p->defining && p->def_open ? p->defining : p->outer_func;
 }
 
 static void flush(struct parser *p)
@@ -141,18 +149,56 @@ static bool pop(struct parser *p, char k, const char *word, size_t off)
 	return true;
 }
 
-/* Skips a raw (( ... )) at lx.pos; false when unbalanced. */
-static bool skip_arith(struct parser *p)
+/* The offset just past the ')' matching the '(' at s[i] (quotes hold
+ * parentheses), or 0 when there is none. *dbl: it closes with "))" right
+ * after its inner group closes, as (( ... )) must. */
+static size_t arith_end(const char *s, size_t n, size_t i, bool *dbl)
 {
 	int depth = 0;
-	for (size_t i = p->lx.pos; i < p->lx.n; i++) {
-		depth += (p->lx.s[i] == '(') - (p->lx.s[i] == ')');
-		if (depth == 0) {
-			p->lx.pos = i + 1;
-			return true;
+	size_t inner = 0;
+
+	for (; i < n; i++) {
+		char c = s[i];
+		if (c == '\\') {
+			i++;
+		} else if (c == '\'' || c == '"') {
+			const char *q = memchr(s + i + 1, c, n - i - 1);
+			if (q == NULL)
+				return 0;
+			i = (size_t)(q - s);
+		} else if (c == '(' || c == ')') {
+			depth += c == '(' ? 1 : -1;
+			if (depth == 1 && c == ')')
+				inner = i;
+			if (depth == 0) {
+				*dbl = inner + 1 == i;
+				return i + 1;
+			}
 		}
 	}
-	return false;
+	return 0;
+}
+
+/* (( ... )) at lx.pos: its $( ), ` ` and ${ } run. When it does not close
+ * with "))" bash reads it as two nested subshells ((rm -rf ~) ), and so
+ * does this when subshell: the '(' are then pushed as groups. */
+static enum step parse_arith(struct parser *p, size_t off, bool subshell)
+{
+	bool dbl = false;
+	size_t end = arith_end(p->lx.s, p->lx.n, off, &dbl);
+
+	if (end == 0) {
+		fail(p, "unterminated (( ))", off);
+		return STEP_ERR;
+	}
+	if (!dbl && subshell) {
+		p->lx.pos = off + 1;
+		return push(p, '(', off) ? STEP_GO : STEP_ERR;
+	}
+	shell_var_evaluated(p->x);
+	lex_expansions(&p->lx, off + 2, end - 2);
+	p->lx.pos = end;
+	return STEP_GO;
 }
 
 bool shell_is_function(const struct cctx *x, const char *name)
@@ -163,11 +209,14 @@ bool shell_is_function(const struct cctx *x, const char *name)
 	return false;
 }
 
+/* The list grows (input is capped): a fixed table that drops names would
+ * turn a later fork bomb into an unknown program. */
 static void add_function(struct cctx *x, const struct word *w)
 {
-	if (x->nfuncs < nitems(x->funcs) && !(w->flags & (W_DYNAMIC | W_GLOB)) &&
-	    !shell_is_function(x, w->val)) /* a later reading defines it again */
-		x->funcs[x->nfuncs++] = w->val;
+	if (w->flags & (W_DYNAMIC | W_GLOB) || shell_is_function(x, w->val))
+		return; /* a later reading defines it again */
+	x->funcs = shell_grow(x->a, x->funcs, x->nfuncs, &x->capfuncs, sizeof(*x->funcs));
+	x->funcs[x->nfuncs++] = w->val;
 }
 
 /* Starts reading the body of the function named w. */
@@ -192,13 +241,8 @@ static enum step parse_for(struct parser *p, size_t off)
 	if (!push(p, 'w', off))
 		return STEP_ERR;
 	skip_blanks(p);
-	if (p->lx.pos + 1 < p->lx.n && p->lx.s[p->lx.pos] == '(' && p->lx.s[p->lx.pos + 1] == '(') {
-		if (!skip_arith(p)) {
-			fail(p, "unterminated for (( ))", off);
-			return STEP_ERR;
-		}
-		return STEP_GO;
-	}
+	if (p->lx.pos + 1 < p->lx.n && p->lx.s[p->lx.pos] == '(' && p->lx.s[p->lx.pos + 1] == '(')
+		return parse_arith(p, p->lx.pos, false);
 	struct word name;
 
 	p->lx.cmdpos = false;
@@ -243,10 +287,25 @@ static enum step parse_case(struct parser *p, size_t off)
 	return STEP_GO;
 }
 
-/* [[ ... ]]: a test; its words are data (substitutions already ran). */
+static bool is_arith_op(const struct token *t)
+{
+	static const char *const ops[] = {"-eq", "-ne", "-lt", "-le", "-gt", "-ge"};
+
+	for (size_t i = 0; t->kind == TOK_WORD && !(t->w.flags & W_QUOTED) && i < nitems(ops); i++)
+		if (strcmp(t->w.val, ops[i]) == 0)
+			return true;
+	return false;
+}
+
+/* [[ ... ]]: a test; its words are data (substitutions already ran),
+ * except the operands of -eq and the like, which bash evaluates as
+ * arithmetic: their $( ) run even from quoted text. */
 static enum step parse_test(struct parser *p, size_t off)
 {
 	struct token t;
+	struct word prev = {0};
+	bool arith = false;
+
 	for (;;) {
 		p->lx.cmdpos = false;
 		lex_next(&p->lx, &t);
@@ -256,6 +315,16 @@ static enum step parse_test(struct parser *p, size_t off)
 		}
 		if (t.kind == TOK_WORD && strcmp(t.w.val, "]]") == 0 && !(t.w.flags & W_QUOTED))
 			return STEP_GO;
+		if (is_arith_op(&t)) {
+			shell_var_evaluated(p->x);
+			if (prev.val)
+				shell_expand_word(p->x, &prev);
+			arith = true;
+		} else if (t.kind == TOK_WORD && arith) {
+			shell_expand_word(p->x, &t.w);
+			arith = false;
+		}
+		prev = t.kind == TOK_WORD ? t.w : (struct word){0};
 	}
 }
 
@@ -361,14 +430,8 @@ static enum step parse_lparen(struct parser *p, const struct token *t)
 		fail(p, "unexpected '('", t->off);
 		return STEP_ERR;
 	}
-	if (t->off + 1 < p->lx.n && p->lx.s[t->off + 1] == '(') {
-		p->lx.pos = t->off;
-		if (!skip_arith(p)) {
-			fail(p, "unterminated (( ))", t->off);
-			return STEP_ERR;
-		}
-		return STEP_GO;
-	}
+	if (t->off + 1 < p->lx.n && p->lx.s[t->off + 1] == '(')
+		return parse_arith(p, t->off, true);
 	return push(p, '(', t->off) ? STEP_GO : STEP_ERR;
 }
 
@@ -430,6 +493,15 @@ static enum step parse_op(struct parser *p, const struct token *t)
 	return STEP_ERR; /* fail safe */
 }
 
+/* The command so far is bash's `time` keyword (with -p) and nothing else. */
+static bool after_time(const struct parser *p)
+{
+	const struct scmd *c = p->cur;
+
+	return c && c->nr == 0 && (c->nw == 1 || (c->nw == 2 && strcmp(c->w[1].val, "-p") == 0)) &&
+	       c->w[0].flags == 0 && strcmp(c->w[0].val, "time") == 0;
+}
+
 static enum step parse_token(struct parser *p, const struct token *t)
 {
 	bool used = false;
@@ -439,6 +511,8 @@ static enum step parse_token(struct parser *p, const struct token *t)
 		return parse_case_pattern(p, t);
 	switch (t->kind) {
 	case TOK_WORD:
+		if (after_time(p) && t->w.flags == 0 && strcmp(t->w.val, "!") == 0)
+			return STEP_GO; /* time ! CMD: the pipeline is negated, CMD runs */
 		if ((p->cur == NULL || p->cur->nw == 0) && t->w.flags == 0) {
 			s = parse_reserved(p, t, &used);
 			if (used || s != STEP_GO)
@@ -480,13 +554,20 @@ static long parse_run(struct cctx *x, const char *s, size_t n, size_t pos, bool 
 	memset(&p, 0, sizeof(p));
 	p.x = x;
 	p.subst = subst;
+	p.outer_func = x->in_func;
+	p.in_pipe = x->procsub_out;
+	x->procsub_out = false;
 	lex_init(&p.lx, x, s, n, pos);
 	while (st == STEP_GO) {
+		x->in_func = cur_func(&p); /* what $( ) met by the lexer is inside */
 		lex_next(&p.lx, &t);
+		x->in_func = cur_func(&p);
 		st = parse_token(&p, &t);
 		end = (long)t.off;
 	}
+	x->in_func = cur_func(&p);
 	end_cmd(&p);
+	x->in_func = p.outer_func;
 	flush(&p);
 	lex_fini(&p.lx);
 	return st == STEP_DONE ? end : -1;
@@ -537,18 +618,74 @@ void shell_script_text(struct cctx *x, const char *text, size_t len, struct span
 	shell_script(x, &f);
 }
 
+/* The frame of word w's text: exact (spans point into it) when w is a
+ * verbatim slice of an exact frame, else mapped to w's span. */
+static struct frame word_frame(const struct cctx *x, const struct word *w)
+{
+	struct frame f = {w->val, w->len, 0, false, shell_span_word(x, w)};
+
+	if (w->verbatim && x->f.exact) {
+		f.text = x->f.text + w->voff;
+		f.base = x->f.base + w->voff;
+		f.exact = true;
+		f.outer = cls_span(x, w->voff, w->len);
+	}
+	return f;
+}
+
 void shell_script_word(struct cctx *x, const struct word *w)
+{
+	struct frame f = word_frame(x, w);
+
+	shell_script(x, &f);
+}
+
+/* Runs the substitutions of frame f's text, read as a here-document body;
+ * one it cannot read fails closed. */
+static void expand_frame(struct cctx *x, const struct frame *f)
+{
+	struct frame save = x->f;
+	const char *cwd = x->cwd;
+	struct lexer lx;
+
+	if (!depth_ok(x))
+		return;
+	x->f = *f;
+	x->depth++;
+	lex_init(&lx, x, f->text, f->len, 0);
+	lex_expansions(&lx, 0, f->len);
+	if (lx.err)
+		cls_add(x, TIER_HIGH, "parse.uncertain", cls_span(x, lx.errpos, f->len - lx.errpos),
+		        "cannot read text the shell evaluates: %s", lx.err);
+	lex_fini(&lx);
+	x->depth--;
+	x->f = save;
+	x->cwd = cwd;
+}
+
+static bool has_subst(const char *text, size_t len)
+{
+	return memchr(text, '`', len) || memmem(text, len, "$(", 2);
+}
+
+void shell_expand_text(struct cctx *x, const char *text, size_t len, struct span sp)
+{
+	struct frame f = {text, len, 0, false, sp};
+
+	if (has_subst(text, len))
+		expand_frame(x, &f);
+}
+
+void shell_expand_word(struct cctx *x, const struct word *w)
 {
 	struct frame f;
 
-	if (!w->verbatim || !x->f.exact) {
-		shell_script_text(x, w->val, w->len, shell_span_word(x, w));
+	if (!has_subst(w->val, w->len))
 		return;
-	}
-	f.text = x->f.text + w->voff;
-	f.len = w->len;
-	f.base = x->f.base + w->voff;
-	f.exact = true;
-	f.outer = cls_span(x, w->voff, w->len);
-	shell_script(x, &f);
+	/* its substitutions ran as it was read, unless quotes kept them text */
+	if ((w->flags & W_SUBST) && w->off + w->rawlen <= x->f.len &&
+	    !memchr(x->f.text + w->off, '\'', w->rawlen))
+		return;
+	f = word_frame(x, w);
+	expand_frame(x, &f);
 }

@@ -38,10 +38,46 @@ static bool literal(const struct word *w)
 	return !(w->flags & (W_DYNAMIC | W_SUBST | W_PROCSUB));
 }
 
+/* A literal value holding $( ) or ` ` is only text until bash evaluates
+ * it (x='a[$(cmd)]'; echo $((x))): noted, and judged once the script
+ * evaluates values anywhere, before or after. */
+static void note_code(struct cctx *x, const struct word *w, const char *val)
+{
+	size_t len = strlen(val);
+	struct cls_code *k;
+
+	if (!strchr(val, '`') && !strstr(val, "$("))
+		return;
+	for (size_t i = 0; i < x->ncodes; i++)
+		if (x->codes[i].len == len && memcmp(x->codes[i].text, val, len) == 0)
+			return;
+	x->codes = shell_grow(x->a, x->codes, x->ncodes, &x->capcodes, sizeof(*x->codes));
+	k = &x->codes[x->ncodes++];
+	k->text = arena_strndup(x->a, val, len);
+	k->len = len;
+	k->sp = shell_span_word(x, w);
+	k->run = false;
+	if (x->evaluates)
+		shell_var_evaluated(x);
+}
+
+void shell_var_evaluated(struct cctx *x)
+{
+	x->evaluates = true;
+	for (size_t i = 0; i < x->ncodes; i++)
+		if (!x->codes[i].run) {
+			x->codes[i].run = true;
+			shell_expand_text(x, x->codes[i].text, x->codes[i].len, x->codes[i].sp);
+		}
+}
+
 void shell_var_assign(struct cctx *x, const struct word *w)
 {
 	const char *eq = strchr(w->val, '=');
 	size_t n = eq ? (size_t)(eq - w->val) : 0;
+
+	if (n && literal(w))
+		note_code(x, w, eq + 1);
 
 	/* NAME+=value appends to a value airlock may not know */
 	if (n == 0 || w->val[n - 1] == '+' || !literal(w))
@@ -55,6 +91,8 @@ void shell_var_assign(struct cctx *x, const struct word *w)
 
 void shell_var_value(struct cctx *x, const struct word *name, const struct word *val)
 {
+	if (literal(val))
+		note_code(x, val, val->val);
 	if (literal(name) && literal(val) && !(val->flags & W_GLOB))
 		note(x, name->val, name->len, val->val);
 }

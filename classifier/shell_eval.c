@@ -1,0 +1,183 @@
+/*
+ * shell_eval.c: bash builtins that take text and evaluate it later, as a
+ * command (trap's action, mapfile -C, hash -p's program) or as arithmetic
+ * or a variable name whose array subscript is expanded (let, declare -i,
+ * test -v, printf -v, read). One table row per builtin.
+ * Rules: a command text is judged as a script; the $( ) and ` ` of text
+ * evaluated as arithmetic or a name run, so they are judged as commands;
+ * text known only at run time is exec.dynamic_command.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "classifier/classifier_internal.h"
+#include "core/util.h"
+
+/* Judges w as a script the shell runs later (for who). */
+static void eval_script(struct cctx *x, const struct word *w, const char *val, const char *who)
+{
+	if (w->flags & (W_DYNAMIC | W_GLOB))
+		cls_add(x, TIER_HIGH, "exec.dynamic_command", shell_span_word(x, w),
+		        "%s runs text that is only known at run time", who);
+	else if (val == w->val)
+		shell_script_word(x, w);
+	else
+		shell_script_text(x, val, strlen(val), shell_span_word(x, w));
+}
+
+/* trap ACTION SIGNAL...: ACTION runs when the signal (or EXIT) comes;
+ * `-` and '' reset or ignore; alone, or as a number, it is a signal. */
+static void eval_trap(struct cctx *x, const struct cmdv *c)
+{
+	size_t idx[2];
+	const struct word *a;
+
+	if (opt_operands(c, 1, "", idx, 2) < 2 || opt_short(c, 'p', "") || opt_short(c, 'l', ""))
+		return;
+	a = &c->w[idx[0]];
+	if (strcmp(a->val, "-") != 0 && a->len > 0 && strspn(a->val, "0123456789") != a->len)
+		eval_script(x, a, a->val, "trap");
+}
+
+/* mapfile -C CALLBACK: CALLBACK runs every -c lines. */
+static void eval_mapfile(struct cctx *x, const struct cmdv *c)
+{
+	const char *val;
+	const struct word *w = opt_value(c, 'C', NULL, "dnOsuCc", &val);
+
+	if (w)
+		eval_script(x, w, val, c->w[0].val);
+}
+
+/* hash -p PATH NAME...: NAME now runs PATH. */
+static void eval_hash(struct cctx *x, const struct cmdv *c)
+{
+	const char *path;
+	const struct word *p = opt_value(c, 'p', NULL, "pt", &path);
+	size_t idx[16], n;
+
+	if (p == NULL)
+		return;
+	n = opt_operands(c, 1, "pt", idx, nitems(idx));
+	for (size_t i = 0; i < n; i++)
+		shell_hash_note(x, &c->w[idx[i]], p, path);
+}
+
+/* let EXPR...: arithmetic. */
+static void eval_let(struct cctx *x, const struct cmdv *c)
+{
+	shell_var_evaluated(x);
+	for (size_t i = 1; i < c->n; i++)
+		shell_expand_word(x, &c->w[i]);
+}
+
+/* test -v NAME / [ -v NAME ]: NAME's subscript is expanded. */
+static void eval_test(struct cctx *x, const struct cmdv *c)
+{
+	for (size_t i = 1; i + 1 < c->n; i++)
+		if (strcmp(c->w[i].val, "-v") == 0)
+			shell_expand_word(x, &c->w[i + 1]);
+}
+
+/* declare -i NAME=EXPR (arithmetic) and -n NAME=REF (a name whose
+ * subscript is expanded at every use); typeset and local alike. */
+static void eval_declare(struct cctx *x, const struct cmdv *c)
+{
+	if (!opt_short(c, 'i', "") && !opt_short(c, 'n', ""))
+		return;
+	shell_var_evaluated(x);
+	for (size_t i = 1; i < c->n; i++)
+		if (c->w[i].val[0] != '-' && c->w[i].val[0] != '+')
+			shell_expand_word(x, &c->w[i]);
+}
+
+/* printf -v NAME: NAME's subscript is expanded. */
+static void eval_printf(struct cctx *x, const struct cmdv *c)
+{
+	const char *val;
+	const struct word *w = opt_value(c, 'v', NULL, "v", &val);
+
+	if (w) {
+		shell_var_evaluated(x);
+		shell_expand_word(x, w);
+	}
+}
+
+/* read NAME...: each NAME's subscript is expanded. */
+static void eval_read(struct cctx *x, const struct cmdv *c)
+{
+	size_t idx[16], n = opt_operands(c, 1, "adinNptu", idx, nitems(idx));
+
+	shell_var_evaluated(x);
+	for (size_t i = 0; i < n; i++)
+		shell_expand_word(x, &c->w[idx[i]]);
+}
+
+/* In name order, for bsearch. */
+static const struct evaluator {
+	const char *name;
+	void (*fn)(struct cctx *x, const struct cmdv *c);
+} evaluators[] = {
+	{"[", eval_test},         {"declare", eval_declare}, {"hash", eval_hash},
+	{"let", eval_let},        {"local", eval_declare},   {"mapfile", eval_mapfile},
+	{"printf", eval_printf},  {"read", eval_read},       {"readarray", eval_mapfile},
+	{"test", eval_test},      {"trap", eval_trap},       {"typeset", eval_declare},
+};
+
+static int evaluator_cmp(const void *k, const void *e)
+{
+	return strcmp(k, ((const struct evaluator *)e)->name);
+}
+
+void shell_eval_builtin(struct cctx *x, const struct cmdv *c, const char *name)
+{
+	const struct evaluator *e =
+	    bsearch(name, evaluators, nitems(evaluators), sizeof(*evaluators), evaluator_cmp);
+
+	if (e)
+		e->fn(x, c);
+}
+
+void shell_hash_note(struct cctx *x, const struct word *name, const struct word *pw,
+                     const char *path)
+{
+	const char *known = (pw->flags & (W_DYNAMIC | W_GLOB)) ? NULL : path;
+
+	if (name->flags & (W_DYNAMIC | W_GLOB))
+		return;
+	for (size_t i = 0; i < x->nhashes; i++) {
+		const struct cls_hash *h = &x->hashes[i];
+		if (strcmp(h->name, name->val) == 0 &&
+		    (h->path == known || (h->path && known && strcmp(h->path, known) == 0)))
+			return; /* seen in an earlier reading */
+	}
+	x->hashes = shell_grow(x->a, x->hashes, x->nhashes, &x->caphashes, sizeof(*x->hashes));
+	x->hashes[x->nhashes].name = name->val;
+	x->hashes[x->nhashes].path = known;
+	x->nhashes++;
+}
+
+void shell_hash_run(struct cctx *x, const struct cmdv *c, const char *name)
+{
+	for (size_t i = 0; i < x->nhashes && !x->hashing; i++) {
+		struct cmdv h = *c;
+		struct word w0;
+		if (strcmp(x->hashes[i].name, name) != 0)
+			continue;
+		if (x->hashes[i].path == NULL) {
+			cls_add(x, TIER_HIGH, "exec.dynamic_command", shell_span_word(x, &c->w[0]),
+			        "hash -p made %s run a program known only at run time", name);
+			continue;
+		}
+		w0 = c->w[0];
+		w0.val = x->hashes[i].path;
+		w0.len = strlen(w0.val);
+		w0.verbatim = false;
+		h.w = arena_alloc(x->a, c->n * sizeof(*h.w));
+		memcpy(h.w, c->w, c->n * sizeof(*h.w));
+		h.w[0] = w0;
+		x->hashing = true; /* hash -p /bin/ls ls: once, not forever */
+		shell_exec_argv(x, &h);
+		x->hashing = false;
+	}
+}
