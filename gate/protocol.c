@@ -210,8 +210,36 @@ static bool type_is(json_t *o, const char *v)
 }
 
 /* Picks the shape: the first row whose test matches decides. */
+/* The keys that say which shape a call has. A call that names more than
+ * one ({"tool":"read_file","tool_name":"shell"}) would run as one shape
+ * and be read as another by whoever looks at it: refused. */
+static const char *shape_key(json_t *root)
+{
+	static const char *const keys[] = {"jsonrpc", "hook_event_name", "tool_name", "tool"};
+	const char *found = NULL, *type = json_string_value(json_object_get(root, "type"));
+
+	if (type && (strcmp(type, "tool_use") == 0 || strcmp(type, "function_call") == 0 ||
+	             strcmp(type, "function") == 0))
+		found = "type";
+	for (size_t i = 0; i < nitems(keys); i++) {
+		if (!has(root, keys[i]))
+			continue;
+		if (found && !(strcmp(found, "hook_event_name") == 0 &&
+		               strcmp(keys[i], "tool_name") == 0)) /* a hook payload has both */
+			return NULL;
+		found = found ? found : keys[i];
+	}
+	return found ? found : "";
+}
+
 static int decode_shape(json_t *root, struct raw_call *rc, char **errstr)
 {
+	if (shape_key(root) == NULL) {
+		rc->id = json_object_get(root, "id");
+		*errstr = xstrdup("ambiguous call shape: it holds the keys of more than one (\"tool\", "
+		                  "\"tool_name\", \"jsonrpc\", a \"type\"); send one");
+		return -1;
+	}
 	if (has(root, "jsonrpc"))
 		return shape_mcp(root, rc, errstr);
 	if (type_is(root, "tool_use"))
