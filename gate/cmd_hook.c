@@ -215,7 +215,10 @@ static void hook_decide(struct gate_opts *go, json_t *root, bool tui, struct hoo
 	}
 	calls = agent_named_calls(c, json_object_get(root, "tool_input"), gate_workdir(g));
 	v = calls ? agent_classify_calls(g, calls) : gate_classify(g, c);
-	o = gate_decide(g, calls ? calls[0] : c, v, tui ? GATE_ASK_PERSON : GATE_ASK_RETURN, &pl);
+	/* rules match the one derived call, or with several the tool itself: a
+	 * rule about one part (a host allowed) must not allow the others */
+	o = gate_decide(g, calls && calls[1] == NULL ? calls[0] : c, v,
+	                tui ? GATE_ASK_PERSON : GATE_ASK_RETURN, &pl);
 	answer_decided(a, c, json_object_get(root, "tool_input"), v, &pl, o, tui);
 	if (strcmp(a->decision, "ask") != 0) {
 		outcome_set_reason(o, "%s; handed back to Claude Code, which runs it", a->reason);

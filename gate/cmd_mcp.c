@@ -317,7 +317,7 @@ static json_t *gate_tools_call(struct mcp *m, json_t *req)
 	json_t *id = json_object_get(req, "id"), *params = json_object_get(req, "params");
 	json_t *args = json_object_get(params, "arguments"), *reply = NULL;
 	const char *tool = json_string_value(json_object_get(params, "name"));
-	struct call **calls;
+	struct call **calls, *whole;
 	struct verdict *v;
 	struct outcome *o;
 	struct plan pl = {0};
@@ -330,7 +330,10 @@ static json_t *gate_tools_call(struct mcp *m, json_t *req)
 	calls = agent_tool_calls(name, tool, args, id);
 	v = agent_classify_calls(m->g, calls);
 	annotate(m, v, tool);
-	o = gate_decide(m->g, calls[0], v, GATE_ASK_PERSON, &pl);
+	/* rules match the one derived call, or with several the tool itself:
+	 * an allowed host must not allow the secret read beside it */
+	whole = calls[1] ? agent_other_call(name, args, id) : NULL;
+	o = gate_decide(m->g, whole ? whole : calls[0], v, GATE_ASK_PERSON, &pl);
 	unanswerable(m, id, o);
 	if ((o->decision == DECISION_AUTO || o->decision == DECISION_APPROVED) && id)
 		pending_add(m, id, json_pack("{s:s, s:I, s:i, s:I}", "kind", "call", "audit",
@@ -347,6 +350,7 @@ static json_t *gate_tools_call(struct mcp *m, json_t *req)
 	outcome_free(o);
 	verdict_free(v);
 	agent_calls_free(calls);
+	call_free(whole);
 	return reply;
 }
 

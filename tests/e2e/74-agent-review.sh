@@ -98,6 +98,18 @@ expect_eq "mcp: every call finished" "$(ev finished)" 4
 expect_eq "mcp: named after the server" \
 	"$(sqlite3 "$d/m.db" "SELECT count(*) FROM events WHERE kind='received' AND body LIKE '%mcp:fake.read_text_file%'")" 4
 
+# a rule that allows one part of a tool's arguments (a host) does not allow
+# the rest (a secret path beside it)
+printf '[rules]\n\tallow = WebFetch(domain:example.com)\n' >"$d/wf.policy"
+mcp_once() {
+	echo "$1" | (cat; sleep 1) | (cd "$d/wd" && timeout 20 "$AIRLOCK" mcp --no-tty --name srv \
+		--policy "$d/wf.policy" --db "$d/wf.db" -- python3 "$F" "$d/wf.log") 2>/dev/null
+}
+out=$(mcp_once '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"fetch","arguments":{"url":"https://example.com/u","path":"'"$HOME"'/.ssh/id_rsa"}}}')
+check "allowed host, secret beside it: not forwarded" lacks "ran fetch"
+out=$(mcp_once '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"fetch","arguments":{"url":"https://example.com/u"}}}')
+check "allowed host alone: forwarded" sh -c "printf '%s' '$out' | grep -q 'ran fetch'"
+
 # --approve-with: a program that closes its stdout is still held to the
 # approval timeout
 printf '[tier "high"]\n\taction = ask\n\tapproval-timeout = 2\n' >"$d/aw.policy"
