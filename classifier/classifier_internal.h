@@ -272,6 +272,11 @@ void shell_script_words(struct cctx *x, const struct cmdv *c, size_t at);
 /* Returns the operand after skipping options, or NULL. */
 const struct word *opt_first(const struct cmdv *c, const char *argopts, size_t *at);
 
+/* The name the tables know a program by: an absolute path the kernel folds
+ * into a standard bin directory (/bin//rm, /usr/bin/../bin/rm,
+ * /proc/self/root/bin/rm) gives its last component (in buf); any other
+ * name is returned as it is. */
+const char *rules_prog_name(const char *name, char *buf, size_t sz);
 /* The program table: returns true when the program is known and handled. */
 bool rules_apply(struct cctx *x, struct cmdv *c, const char *name);
 /* Wrapper table: returns the index of the wrapped command's name in c->w,
@@ -281,6 +286,12 @@ long unwrap_step(struct cctx *x, struct cmdv *c, const char *name);
 /* Option helpers for argv views. */
 bool opt_short(const struct cmdv *c, char letter, const char *argopts);
 bool opt_long(const struct cmdv *c, const char *name);
+/* True when the word a is the long option name (with its "--"), whole or
+ * abbreviated as getopt_long and git accept (`--rec` for --recursive),
+ * alone or with =VALUE; *val, when val is given, gets VALUE or NULL. An
+ * abbreviation that may also start another option counts: the strictest
+ * reading. */
+bool opt_long_is(const char *a, const char *name, const char **val);
 /* Returns the value of -X VAL, -XVAL, --name=VAL or --name VAL, or NULL. */
 const struct word *opt_value(const struct cmdv *c, char letter, const char *lname,
                              const char *argopts, const char **val);

@@ -62,6 +62,70 @@ static const char *normalize(const char *name, char *buf, size_t sz)
 	return name;
 }
 
+/* Directories whose programs are the ones the tables describe. */
+static const char *const bin_dirs[] = {
+	"/bin", "/usr/bin", "/usr/local/bin", "/sbin", "/usr/sbin", "/usr/local/sbin",
+};
+
+/* Folds an absolute path as the kernel walks it: empty and "." components
+ * dropped, ".." takes one back, and a leading /proc/self/root (or
+ * /proc/PID/root, /proc/thread-self/root: the same root) dropped. Returns
+ * false when it does not fit. */
+static bool path_fold(const char *p, char *out, size_t sz)
+{
+	size_t n = 0;
+
+	while (*p) {
+		size_t l;
+		p += strspn(p, "/");
+		l = strcspn(p, "/");
+		if (l == 2 && p[0] == '.' && p[1] == '.')
+			while (n > 0 && out[--n] != '/')
+				;
+		else if (l && !(l == 1 && p[0] == '.')) {
+			if (n + l + 2 > sz)
+				return false;
+			out[n++] = '/';
+			memcpy(out + n, p, l);
+			n += l;
+		}
+		p += l;
+	}
+	out[n] = '\0';
+	return true;
+}
+
+/* /proc/X/root/ with X self, thread-self or a number: its length, or 0. */
+static size_t proc_root(const char *p)
+{
+	size_t l;
+
+	if (strncmp(p, "/proc/", 6) != 0)
+		return 0;
+	l = strcspn(p + 6, "/");
+	if (l == 0 || (strspn(p + 6, "0123456789") != l && strncmp(p + 6, "self/", 5) != 0 &&
+	               strncmp(p + 6, "thread-self/", 12) != 0))
+		return 0;
+	return strncmp(p + 6 + l, "/root/", 6) == 0 ? 6 + l + 5 : 0;
+}
+
+const char *rules_prog_name(const char *name, char *buf, size_t sz)
+{
+	const char *p, *slash;
+	size_t skip;
+
+	if (name[0] != '/' || !path_fold(name, buf, sz))
+		return name;
+	for (p = buf; (skip = proc_root(p)) != 0;)
+		p += skip;
+	slash = strrchr(p, '/');
+	for (size_t i = 0; i < nitems(bin_dirs); i++)
+		if ((size_t)(slash - p) == strlen(bin_dirs[i]) &&
+		    strncmp(p, bin_dirs[i], strlen(bin_dirs[i])) == 0)
+			return slash + 1;
+	return name;
+}
+
 void rules_generic(struct cctx *x, struct cmdv *c, const struct prog *p)
 {
 	size_t idx[64], n;
@@ -88,10 +152,11 @@ void rules_generic(struct cctx *x, struct cmdv *c, const struct prog *p)
 
 bool rules_apply(struct cctx *x, struct cmdv *c, const char *name)
 {
-	char buf[32];
+	char buf[32], path[CLS_MAX_PATH];
 	const struct prog *const *row;
 
 	pthread_once(&table_once, table_build);
+	name = rules_prog_name(name, path, sizeof(path));
 	row = bsearch(normalize(name, buf, sizeof(buf)), table, ntable, sizeof(*table), key_cmp);
 	if (row == NULL)
 		return false;

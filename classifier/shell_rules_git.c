@@ -252,8 +252,8 @@ static void g_grep(struct cctx *x, struct cmdv *c)
 			return;
 		if (strncmp(a, "-O", 2) == 0 && a[2])
 			pager = a + 2;
-		else if (strncmp(a, "--open-files-in-pager=", 22) == 0)
-			pager = a + 22;
+		else
+			opt_long_is(a, "--open-files-in-pager", &pager);
 		if (pager == NULL)
 			continue;
 		if (w->flags & (W_DYNAMIC | W_GLOB))

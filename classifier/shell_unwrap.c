@@ -39,14 +39,31 @@ bool opt_short(const struct cmdv *c, char letter, const char *argopts)
 	return false;
 }
 
+/* Whole options that are also the start of a longer one: written out, they
+ * are themselves, not an abbreviation (tar --checkpoint=10). */
+static const char *const whole_longs[] = {"--checkpoint"};
+
+bool opt_long_is(const char *a, const char *name, const char **val)
+{
+	size_t l = strcspn(a, "=");
+
+	if (l < 3 || a[0] != '-' || a[1] != '-' || l > strlen(name) || strncmp(a, name, l) != 0)
+		return false;
+	for (size_t i = 0; i < nitems(whole_longs) && name[l]; i++)
+		if (strlen(whole_longs[i]) == l && strncmp(a, whole_longs[i], l) == 0)
+			return false;
+	if (val)
+		*val = a[l] == '=' ? a + l + 1 : NULL;
+	return true;
+}
+
 bool opt_long(const struct cmdv *c, const char *name)
 {
-	size_t l = strlen(name);
 	for (size_t i = 1; i < c->n; i++) {
 		const char *a = c->w[i].val;
 		if (strcmp(a, "--") == 0)
 			return false;
-		if (strncmp(a, name, l) == 0 && (a[l] == '\0' || a[l] == '='))
+		if (opt_long_is(a, name, NULL))
 			return true;
 	}
 	return false;
@@ -55,15 +72,13 @@ bool opt_long(const struct cmdv *c, const char *name)
 const struct word *opt_value(const struct cmdv *c, char letter, const char *lname,
                              const char *argopts, const char **val)
 {
-	size_t l = lname ? strlen(lname) : 0;
-
 	for (size_t i = 1; i < c->n; i++) {
-		const char *a = c->w[i].val;
+		const char *a = c->w[i].val, *eq;
 		if (strcmp(a, "--") == 0)
 			break;
-		if (lname && strncmp(a, lname, l) == 0 && (a[l] == '=' || a[l] == '\0')) {
-			if (a[l] == '=') {
-				*val = a + l + 1;
+		if (lname && opt_long_is(a, lname, &eq)) {
+			if (eq) {
+				*val = eq;
 				return &c->w[i];
 			}
 			if (i + 1 < c->n) {
@@ -146,9 +161,11 @@ static size_t skip_opts(const struct cmdv *c, size_t i, const char *argopts,
 		if (!is_opt(a))
 			return i;
 		if (a[1] == '-') {
-			for (size_t k = 0; longargs && longargs[k]; k++)
-				if (strcmp(a, longargs[k]) == 0)
+			for (size_t k = 0; longargs && longargs[k] && !strchr(a, '='); k++)
+				if (opt_long_is(a, longargs[k], NULL)) {
 					i++;
+					break;
+				}
 			i++;
 			continue;
 		}
@@ -329,8 +346,12 @@ static bool privileged_query(const struct cmdv *c, const char *name)
 
 long unwrap_step(struct cctx *x, struct cmdv *c, const char *name)
 {
-	const struct wrapper *wr = wrapper_find(name);
+	char path[CLS_MAX_PATH];
+	const struct wrapper *wr;
 	size_t at = 1;
+
+	name = rules_prog_name(name, path, sizeof(path));
+	wr = wrapper_find(name);
 
 	if (wr == NULL)
 		return 0;
