@@ -295,6 +295,10 @@ bool opt_long_is(const char *a, const char *name, const char **val);
 /* Returns the value of -X VAL, -XVAL, --name=VAL or --name VAL, or NULL. */
 const struct word *opt_value(const struct cmdv *c, char letter, const char *lname,
                              const char *argopts, const char **val);
+/* opt_value for word *ip alone: moves *ip past a value word it takes
+ * (this option's or another's), so a caller can walk every occurrence. */
+const struct word *opt_value_at(const struct cmdv *c, size_t *ip, char letter,
+                                const char *lname, const char *argopts, const char **val);
 /* Non-option operands after index start; argopts names short options that
  * take an argument. Fills idx (max) and returns the count. */
 size_t opt_operands(const struct cmdv *c, size_t start, const char *argopts,

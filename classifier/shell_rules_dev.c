@@ -198,19 +198,35 @@ static void rule_pacman(struct cctx *x, struct cmdv *c)
 
 struct interp {
 	const char *name, *lang;
-	const char *flags; /* space-separated options whose value is code */
+	const char *flags; /* space-separated words whose value is code; long ones
+	                    * also as --eval=CODE or abbreviated */
+	const char *code;  /* letters whose value is code, also clustered (-Bc, -lne)
+	                    * or attached (-c'...') */
+	const char *vals;  /* letters that take a value, attached or the next word */
+	const char *rest;  /* letters whose value is the rest of their word only */
+	const char *lvals; /* space-separated words whose value is the next word */
 };
 
 static const struct interp interps[] = {
-	{"python", "python", "-c"}, {"python3", "python", "-c"}, {"python2", "python", "-c"},
-	{"pypy", "python", "-c"}, {"pypy3", "python", "-c"},
-	{"node", "js", "-e -p --eval --print"}, {"nodejs", "js", "-e -p --eval --print"},
-	{"perl", "perl", "-e -E"}, {"ruby", "ruby", "-e"}, {"php", "php", "-r"},
-	{"lua", "lua", "-e"}, {"luajit", "lua", "-e"}, {"Rscript", "r", "-e"},
-	{"julia", "julia", "-e --eval"}, {"pwsh", "powershell", "-c -Command -command"},
-	{"powershell", "powershell", "-c -Command -command"}, {"osascript", "applescript", "-e"},
-	{"tclsh", "tcl", ""}, {"irb", "ruby", ""}, {"deno", "js", "eval"}, {"mongosh", "js", "--eval"},
-	{"mongo", "js", "--eval"},
+	{"python", "python", "", "c", "WXQ", "", "--check-hash-based-pycs"},
+	{"python3", "python", "", "c", "WXQ", "", "--check-hash-based-pycs"},
+	{"python2", "python", "", "c", "WXQ", "", ""},
+	{"pypy", "python", "", "c", "WXQ", "", ""}, {"pypy3", "python", "", "c", "WXQ", "", ""},
+	{"node", "js", "--eval --print", "ep", "rC", "",
+	 "--require --import --loader --experimental-loader --conditions --input-type --title"},
+	{"nodejs", "js", "--eval --print", "ep", "rC", "",
+	 "--require --import --loader --experimental-loader --conditions --input-type --title"},
+	{"perl", "perl", "", "eE", "I", "MmxdDFVC", ""},
+	{"ruby", "ruby", "", "e", "rICE", "FKTWx", ""},
+	{"php", "php", "", "r", "cdzt", "", ""},
+	{"lua", "lua", "", "e", "l", "", ""}, {"luajit", "lua", "", "e", "l", "", ""},
+	{"Rscript", "r", "-e", "", "", "", ""}, {"julia", "julia", "--eval", "e", "", "", ""},
+	{"pwsh", "powershell", "-c -Command -command", "", "", "", ""},
+	{"powershell", "powershell", "-c -Command -command", "", "", "", ""},
+	{"osascript", "applescript", "", "e", "", "", ""},
+	{"tclsh", "tcl", "", "", "", "", ""}, {"irb", "ruby", "", "", "", "", ""},
+	{"deno", "js", "eval", "", "", "", ""}, {"mongosh", "js", "--eval", "", "", "", ""},
+	{"mongo", "js", "--eval", "", "", "", ""},
 };
 
 /* python -m MODULE */
@@ -246,9 +262,64 @@ static void python_module(struct cctx *x, struct cmdv *c, size_t at)
 	        "runs the Python module %s", m);
 }
 
-static bool code_flag(const char *flags, const char *a)
+/* A long option of the space-separated list, whole, abbreviated or with
+ * =VALUE (*eq). */
+static bool long_in(const char *list, const char *a, const char **eq)
 {
-	return a[0] && has_verb(flags, a);
+	char name[48];
+
+	for (const char *p = list; *p; p += strspn(p, " ")) {
+		size_t n = strcspn(p, " ");
+		if (n < sizeof(name) && p[0] == '-' && p[1] == '-') {
+			memcpy(name, p, n);
+			name[n] = '\0';
+			if (opt_long_is(a, name, eq))
+				return true;
+		}
+		p += n;
+	}
+	return false;
+}
+
+enum iopt { IO_OPERAND, IO_FLAG, IO_VALUE, IO_CODE };
+
+/* What word i of an interpreter's argv is: code (IO_CODE; *cw, *code: the
+ * word holding it and the code, NULL when missing), an option whose value
+ * is the next word, another option, or an operand (the script). */
+static enum iopt interp_opt(const struct interp *ip, const struct cmdv *c, size_t i,
+                            const struct word **cw, const char **code)
+{
+	const char *a = c->w[i].val, *eq = NULL;
+
+	*cw = i + 1 < c->n ? &c->w[i + 1] : NULL;
+	*code = *cw ? (*cw)->val : NULL;
+	if (a[0] != '-' || a[1] == '\0')
+		return has_verb(ip->flags, a) ? IO_CODE : IO_OPERAND; /* deno eval */
+	if (has_verb(ip->flags, a))
+		return IO_CODE;
+	if (long_in(ip->flags, a, &eq)) {
+		if (eq) {
+			*cw = &c->w[i];
+			*code = eq;
+		}
+		return IO_CODE;
+	}
+	if (has_verb(ip->lvals, a))
+		return IO_VALUE;
+	for (size_t k = 1; a[1] != '-' && a[k]; k++) {
+		if (strchr(ip->code, a[k])) {
+			if (a[k + 1]) {
+				*cw = &c->w[i];
+				*code = a + k + 1;
+			}
+			return IO_CODE;
+		}
+		if (strchr(ip->vals, a[k]))
+			return a[k + 1] ? IO_FLAG : IO_VALUE;
+		if (strchr(ip->rest, a[k]))
+			break;
+	}
+	return IO_FLAG;
 }
 
 static size_t first_arg(const struct cmdv *c)
@@ -309,19 +380,6 @@ static bool setup_py_install(struct cctx *x, const struct cmdv *c, size_t i)
 	return false;
 }
 
-/* A cluster of one-letter options ending in the code flag: python -Bc,
- * perl -ne / -lane / -pE, ruby -pe. */
-static bool cluster_code_flag(const char *lang, const char *a, size_t l)
-{
-	if (a[0] != '-' || a[1] == '-' || l <= 2)
-		return false;
-	if (strcmp(lang, "python") == 0)
-		return a[l - 1] == 'c';
-	if (strcmp(lang, "perl") == 0)
-		return a[l - 1] == 'e' || a[l - 1] == 'E';
-	return strcmp(lang, "ruby") == 0 && a[l - 1] == 'e';
-}
-
 /* perl -i / -pi.bak and ruby -i edit the files after the code in place. */
 static void inplace_files(struct cctx *x, const struct cmdv *c, size_t from)
 {
@@ -355,51 +413,53 @@ static void rule_interp(struct cctx *x, struct cmdv *c)
 	                  strcmp(c->w[1].val, "-v") == 0 || strcmp(c->w[1].val, "--help") == 0))
 		return; /* prints a version or usage and exits */
 	for (size_t i = 1; ip && i < c->n; i++) {
-		const char *a = c->w[i].val;
-		size_t l = strlen(a);
+		const char *a = c->w[i].val, *code;
+		const struct word *cw;
 		if (strcmp(a, "--") == 0 || strcmp(a, "-") == 0)
 			break;
-		if (code_flag(ip->flags, a) || cluster_code_flag(ip->lang, a, l)) {
-			if (i + 1 < c->n && (c->w[i + 1].flags & (W_DYNAMIC | W_GLOB)))
-				cls_add(x, TIER_HIGH, "exec.dynamic_command", shell_span_word(x, &c->w[i + 1]),
-				        "the %s code is only known at run time", ip->lang);
-			if (i + 1 < c->n)
-				code_scan(x, ip->lang, c->w[i + 1].val, c->w[i + 1].len,
-				          shell_span_word(x, &c->w[i + 1]));
-			inplace_files(x, c, i + 2);
-			return;
-		}
 		if (strcmp(ip->lang, "python") == 0 && strcmp(a, "-m") == 0 && i + 1 < c->n) {
 			python_module(x, c, i + 1);
 			return;
-		}
-		if (a[0] != '-' && strcmp(name, "deno") == 0 && i == first_arg(c)) {
-			if (deno_verb(x, c, a))
-				return;
-			if (strcmp(a, "eval") != 0)
-				continue; /* run, serve: the script comes next */
 		}
 		if (strcmp(ip->lang, "php") == 0 && strcmp(a, "-S") == 0) {
 			cls_add(x, TIER_HIGH, "net.listen", shell_span_words(x, c->w, c->n),
 			        "php -S serves files on the network");
 			return;
 		}
-		if (a[0] != '-' && strncmp(name, "mongo", 5) == 0 && opt_long(c, "--eval"))
-			continue; /* mongosh DB --eval CODE: the first word names the database */
-		if (a[0] != '-') {
-			if (remote_script(x, c, i) || setup_py_install(x, c, i))
-				return;
-			if (c->w[i].flags & W_PROCSUB) {
-				cls_add(x, TIER_HIGH, "exec.pipe_to_shell", shell_span_word(x, &c->w[i]),
-				        "runs the output of another command as code");
-				return;
-			}
-			paths_read(x, &c->w[i], a);
-			cls_add(x, x->o->unknown_program, "exec.script", shell_span_word(x, &c->w[i]),
-			        "runs the script %s, which airlock cannot see", a);
-			shell_files_run(x, &c->w[i], ip->lang);
+		switch (interp_opt(ip, c, i, &cw, &code)) {
+		case IO_CODE:
+			if (cw && (cw->flags & (W_DYNAMIC | W_GLOB)))
+				cls_add(x, TIER_HIGH, "exec.dynamic_command", shell_span_word(x, cw),
+				        "the %s code is only known at run time", ip->lang);
+			if (cw)
+				code_scan(x, ip->lang, code, strlen(code), shell_span_word(x, cw));
+			inplace_files(x, c, cw == &c->w[i] ? i + 1 : i + 2);
+			return;
+		case IO_VALUE:
+			i++;
+			continue;
+		case IO_FLAG:
+			continue;
+		case IO_OPERAND:
+			break;
+		}
+		if (strcmp(name, "deno") == 0 && i == first_arg(c) && deno_verb(x, c, a))
+			return;
+		if ((strcmp(name, "deno") == 0 && i == first_arg(c)) ||
+		    (strncmp(name, "mongo", 5) == 0 && opt_long(c, "--eval")))
+			continue; /* deno run SCRIPT; mongosh DB --eval CODE */
+		if (remote_script(x, c, i) || setup_py_install(x, c, i))
+			return;
+		if (c->w[i].flags & W_PROCSUB) {
+			cls_add(x, TIER_HIGH, "exec.pipe_to_shell", shell_span_word(x, &c->w[i]),
+			        "runs the output of another command as code");
 			return;
 		}
+		paths_read(x, &c->w[i], a);
+		cls_add(x, x->o->unknown_program, "exec.script", shell_span_word(x, &c->w[i]),
+		        "runs the script %s, which airlock cannot see", a);
+		shell_files_run(x, &c->w[i], ip->lang);
+		return;
 	}
 	unwrap_stdin_script(x, c, false, name);
 }
@@ -546,8 +606,9 @@ static const struct sqlclient {
 	const char *prog, *code, *lcode, *args;
 } sqlclients[] = {
 	{"psql", "-c", "--command", "cfhpUdvPoTLF"},
-	{"mysql", "-e", "--execute", "eDhPuSpo"},
-	{"mariadb", "-e", "--execute", "eDhPuSpo"},
+	/* mysql -p takes its password attached only: -p -e SQL is two options */
+	{"mysql", "-e", "--execute", "eDhPuSo"},
+	{"mariadb", "-e", "--execute", "eDhPuSo"},
 	{"clickhouse-client", "-q", "--query", "qhudp"},
 	{"cqlsh", "-e", "--execute", "ekuf"},
 };
@@ -558,21 +619,18 @@ static void rule_sqlclient(struct cctx *x, struct cmdv *c)
 	bool pg = strcmp(c->prog, "psql") == 0, ran = false;
 	const char *v;
 	const struct word *w;
-	size_t ll;
 
 	for (size_t i = 0; i < nitems(sqlclients); i++)
 		if (strcmp(c->prog, sqlclients[i].prog) == 0)
 			sc = &sqlclients[i];
-	ll = strlen(sc->lcode);
 	if ((w = opt_value(c, 'h', "--host", sc->args, &v)) != NULL)
 		sql_host(x, c, v, w);
+	/* every -c SQL, also in a cluster (-tAc), attached (-c'...') or as
+	 * --command=SQL or an abbreviation of it */
 	for (size_t i = 1; i < c->n; i++) {
 		const char *a = c->w[i].val;
-		if (i + 1 < c->n && (strcmp(a, sc->code) == 0 || strcmp(a, sc->lcode) == 0)) {
-			sql_word(x, &c->w[i + 1], c->w[i + 1].val);
-			ran = true;
-		} else if (strncmp(a, sc->lcode, ll) == 0 && a[ll] == '=') {
-			sql_word(x, &c->w[i], a + ll + 1);
+		if ((w = opt_value_at(c, &i, sc->code[1], sc->lcode, sc->args, &v)) != NULL) {
+			sql_word(x, w, v);
 			ran = true;
 		} else if (strstr(a, "://")) {
 			net_add_url(x, a);

@@ -69,45 +69,56 @@ bool opt_long(const struct cmdv *c, const char *name)
 	return false;
 }
 
+const struct word *opt_value_at(const struct cmdv *c, size_t *ip, char letter,
+                                const char *lname, const char *argopts, const char **val)
+{
+	size_t i = *ip;
+	const char *a = c->w[i].val, *eq;
+
+	if (lname && opt_long_is(a, lname, &eq)) {
+		if (eq) {
+			*val = eq;
+			return &c->w[i];
+		}
+		if (i + 1 >= c->n)
+			return NULL;
+		*ip = i + 1;
+		*val = c->w[i + 1].val;
+		return &c->w[i + 1];
+	}
+	if (!is_opt(a) || a[1] == '-')
+		return NULL;
+	for (size_t k = 1; a[k]; k++) {
+		bool takes = argopts && strchr(argopts, a[k]);
+		if (a[k] == letter && letter && (takes || !argopts)) {
+			if (a[k + 1]) {
+				*val = a + k + 1;
+				return &c->w[i];
+			}
+			if (i + 1 >= c->n)
+				return NULL;
+			*ip = i + 1;
+			*val = c->w[i + 1].val;
+			return &c->w[i + 1];
+		}
+		if (takes) {
+			if (a[k + 1] == '\0')
+				*ip = i + 1;
+			break;
+		}
+	}
+	return NULL;
+}
+
 const struct word *opt_value(const struct cmdv *c, char letter, const char *lname,
                              const char *argopts, const char **val)
 {
 	for (size_t i = 1; i < c->n; i++) {
-		const char *a = c->w[i].val, *eq;
-		if (strcmp(a, "--") == 0)
+		const struct word *w;
+		if (strcmp(c->w[i].val, "--") == 0)
 			break;
-		if (lname && opt_long_is(a, lname, &eq)) {
-			if (eq) {
-				*val = eq;
-				return &c->w[i];
-			}
-			if (i + 1 < c->n) {
-				*val = c->w[i + 1].val;
-				return &c->w[i + 1];
-			}
-			return NULL;
-		}
-		if (!letter || !is_opt(a) || a[1] == '-')
-			continue;
-		for (size_t k = 1; a[k]; k++) {
-			bool takes = argopts && strchr(argopts, a[k]);
-			if (a[k] == letter && (takes || !argopts)) {
-				if (a[k + 1]) {
-					*val = a + k + 1;
-					return &c->w[i];
-				}
-				if (i + 1 < c->n) {
-					*val = c->w[i + 1].val;
-					return &c->w[i + 1];
-				}
-				return NULL;
-			}
-			if (takes) {
-				if (a[k + 1] == '\0')
-					i++;
-				break;
-			}
-		}
+		if ((w = opt_value_at(c, &i, letter, lname, argopts, val)) != NULL)
+			return w;
 	}
 	return NULL;
 }
