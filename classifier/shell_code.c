@@ -203,6 +203,25 @@ static void code_literals(struct cctx *x, const char *code, size_t len, struct s
 	}
 }
 
+/* Tcl and expect: `exec CMD ARGS` and `spawn CMD ARGS` run a program; the
+ * words up to the end of the command (newline, ';' or ']') are judged as
+ * one. */
+static void tcl_commands(struct cctx *x, const char *code, size_t len, struct span sp)
+{
+	static const char *const runs[] = {"exec ", "spawn "};
+	const char *end = code + len;
+
+	for (size_t i = 0; i < nitems(runs); i++)
+		for (const char *p = code; (p = strstr(p, runs[i])) != NULL && p < end; p++) {
+			const char *s = p + strlen(runs[i]);
+			if (p > code && strchr(" \t\n;[{", p[-1]) == NULL)
+				continue;
+			cls_add(x, TIER_HIGH, "exec.inline_code.spawn", sp,
+			        "the inline tcl code starts other programs (%s)", runs[i]);
+			shell_script_text(x, s, strcspn(s, "\n;]"), sp);
+		}
+}
+
 void code_scan(struct cctx *x, const char *lang, const char *code, size_t len, struct span sp)
 {
 	if (strcmp(lang, "awk") == 0) {
@@ -222,6 +241,8 @@ void code_scan(struct cctx *x, const char *lang, const char *code, size_t len, s
 		if (strstr(code, wipes[i].text))
 			cls_add(x, TIER_CRITICAL, wipes[i].rule, sp, "the inline %s code %s (%s)", lang,
 			        wipes[i].what, wipes[i].text);
+	if (strcmp(lang, "tcl") == 0)
+		tcl_commands(x, code, len, sp);
 	shell_strings(x, code, len, sp);
 	code_literals(x, code, len, sp);
 }

@@ -147,6 +147,8 @@ static bool go_run_remote(const struct cmdv *c, size_t at)
 	return false;
 }
 
+static void rule_interp(struct cctx *x, struct cmdv *c);
+
 static void rule_pkg(struct cctx *x, struct cmdv *c)
 {
 	size_t at = 0;
@@ -154,6 +156,11 @@ static void rule_pkg(struct cctx *x, struct cmdv *c)
 	const char *prog = c->prog, *v = w ? w->val : "";
 	struct span sp = shell_span_words(x, c->w, c->n);
 
+	if (strcmp(prog, "bun") == 0 && (opt_short(c, 'e', "") || opt_short(c, 'p', "") ||
+	                                 opt_long(c, "--eval") || opt_long(c, "--print"))) {
+		rule_interp(x, c); /* bun -e CODE */
+		return;
+	}
 	if (strcmp(prog, "pip3") == 0 || strcmp(prog, "pip2") == 0)
 		prog = "pip";
 	if (strcmp(prog, "uv") == 0 && w && (strcmp(v, "pip") == 0 || strcmp(v, "tool") == 0)) {
@@ -178,6 +185,159 @@ static void rule_pkg(struct cctx *x, struct cmdv *c)
 	else
 		cls_add(x, x->o->unknown_program, "exec.unknown_program", sp,
 		        "%s %s is not a command airlock knows", c->w[0].val, v);
+}
+
+/* The text of a make function call at p ("$(shell " or "${shell "): up to
+ * its closing bracket, nested ones counted; *n its length. */
+static const char *make_call(const char *p, size_t *n)
+{
+	char open = p[1], close = open == '(' ? ')' : '}';
+	const char *s = p + 8, *e = s;
+	int depth = 1;
+
+	for (; *e && depth; e++)
+		depth += (*e == open) - (*e == close);
+	*n = (size_t)(e - s) - (depth == 0);
+	return s;
+}
+
+/* make --eval TEXT / -E TEXT: makefile text, whose $(shell CMD) and
+ * VAR != CMD run CMD through the shell while make reads it. */
+static void make_eval(struct cctx *x, const struct cmdv *c)
+{
+	const char *v, *p;
+	const struct word *w;
+	size_t n;
+
+	for (size_t i = 1; i < c->n; i++) {
+		if ((w = opt_value_at(c, &i, 'E', "--eval", "CEfIjlLoOW", &v)) == NULL)
+			continue;
+		for (p = v; (p = strstr(p, "shell ")) != NULL; p++)
+			if (p >= v + 2 && p[-1] && (p[-1] == '(' || p[-1] == '{') && p[-2] == '$') {
+				const char *cmd = make_call(p - 2, &n);
+				shell_script_text(x, cmd, n, shell_span_word(x, w));
+			}
+		if ((p = strstr(v, "!=")) != NULL)
+			shell_script_text(x, p + 2, strlen(p + 2), shell_span_word(x, w));
+	}
+}
+
+static void rule_make(struct cctx *x, struct cmdv *c)
+{
+	make_eval(x, c);
+	rule_pkg(x, c);
+}
+
+/* cmake -E TOOL ARGS: the portable tools, each the program it stands for
+ * (remove_directory is rm -r). */
+static const struct {
+	const char *tool, *prog, *flag;
+} cmake_tools[] = {
+	{"rm", "rm", NULL}, {"remove", "rm", NULL}, {"remove_directory", "rm", "-r"},
+	{"copy", "cp", NULL}, {"copy_if_different", "cp", NULL}, {"copy_directory", "cp", "-r"},
+	{"copy_directory_if_different", "cp", "-r"}, {"rename", "mv", NULL},
+	{"make_directory", "mkdir", NULL}, {"create_symlink", "ln", "-s"},
+	{"create_hardlink", "ln", NULL}, {"touch", "touch", NULL}, {"touch_nocreate", "touch", NULL},
+	{"tar", "tar", NULL}, {"env", "env", NULL}, {"time", "time", NULL}, {"cat", "cat", NULL},
+	{"echo", "echo", NULL}, {"echo_append", "echo", NULL}, {"true", "true", NULL},
+	{"false", "false", NULL}, {"sleep", "sleep", NULL}, {"md5sum", "md5sum", NULL},
+	{"sha256sum", "sha256sum", NULL}, {"compare_files", "cmp", NULL},
+};
+
+/* Runs argv words [at, n) of c as the command prog [flag] ARGS. */
+static void run_as(struct cctx *x, const struct cmdv *c, size_t at, const char *prog,
+                   const char *flag)
+{
+	size_t m = c->n - at + (flag != NULL), k = 0;
+	struct word *w = arena_alloc(x->a, m * sizeof(*w));
+	struct cmdv sub = *c;
+
+	w[k] = c->w[at];
+	w[k].val = prog;
+	w[k].len = strlen(prog);
+	w[k++].verbatim = false;
+	if (flag) {
+		w[k] = w[0];
+		w[k].val = flag;
+		w[k++].len = strlen(flag);
+	}
+	memcpy(w + k, c->w + at + 1, (c->n - at - 1) * sizeof(*w));
+	sub.w = w;
+	sub.n = m;
+	shell_exec_argv(x, &sub);
+}
+
+static void rule_cmake(struct cctx *x, struct cmdv *c)
+{
+	const char *tool = c->n > 2 && strcmp(c->w[1].val, "-E") == 0 ? c->w[2].val : NULL;
+
+	if (tool && strcmp(tool, "chdir") == 0 && c->n > 4) {
+		rules_subcommand(x, c, 4, c->n);
+		return;
+	}
+	for (size_t i = 0; tool && i < nitems(cmake_tools); i++)
+		if (strcmp(tool, cmake_tools[i].tool) == 0) {
+			run_as(x, c, 2, cmake_tools[i].prog, cmake_tools[i].flag);
+			return;
+		}
+	cls_add(x, TIER_MEDIUM, "exec.build", shell_span_words(x, c->w, c->n),
+	        "runs a build or test tool");
+}
+
+/* gdb -ex CMD: `shell CMD` / `!CMD` run a shell command, `python CODE`
+ * Python; --args PROG ARGS runs PROG. gdb takes long options with one or
+ * two dashes. */
+static void gdb_command(struct cctx *x, const struct word *w, const char *cmd)
+{
+	struct span sp = shell_span_word(x, w);
+
+	cmd += strspn(cmd, " \t");
+	if (strncmp(cmd, "shell ", 6) == 0 || cmd[0] == '!')
+		shell_script_text(x, cmd + (cmd[0] == '!' ? 1 : 6),
+		                  strlen(cmd + (cmd[0] == '!' ? 1 : 6)), sp);
+	else if (strncmp(cmd, "python ", 7) == 0 || strncmp(cmd, "pi ", 3) == 0 ||
+	         strncmp(cmd, "py ", 3) == 0)
+		code_scan(x, "python", strchr(cmd, ' ') + 1, strlen(strchr(cmd, ' ') + 1), sp);
+}
+
+/* gdb reads long options with one dash too (getopt_long_only). */
+static bool gdb_long(const char *a, const char *name, const char **eq)
+{
+	char buf[48];
+	size_t l = strcspn(a, "=");
+
+	if (a[0] != '-' || l + 2 > sizeof(buf))
+		return false;
+	snprintf(buf, sizeof(buf), "%s%.*s", a[1] == '-' ? "" : "-", (int)l, a);
+	if (!opt_long_is(buf, name, NULL))
+		return false;
+	*eq = a[l] == '=' ? a + l + 1 : NULL;
+	return true;
+}
+
+static void rule_gdb(struct cctx *x, struct cmdv *c)
+{
+	static const char *const ex[] = {"--ex", "--eval-command", "--iex", "--init-eval-command"};
+	const char *eq;
+
+	for (size_t i = 1; i < c->n; i++) {
+		if (gdb_long(c->w[i].val, "--args", &eq)) {
+			struct cmdv sub = *c;
+			sub.w = c->w + i + 1;
+			sub.n = c->n - i - 1;
+			shell_exec_argv(x, &sub);
+			return;
+		}
+		for (size_t k = 0; k < nitems(ex); k++) {
+			if (!gdb_long(c->w[i].val, ex[k], &eq))
+				continue;
+			if (eq)
+				gdb_command(x, &c->w[i], eq);
+			else if (++i < c->n)
+				gdb_command(x, &c->w[i], c->w[i].val);
+			break;
+		}
+	}
 }
 
 /* pacman -S/-U install, -R removes, -Q queries */
@@ -225,7 +385,10 @@ static const struct interp interps[] = {
 	{"powershell", "powershell", "-c -Command -command", "", "", "", ""},
 	{"osascript", "applescript", "", "e", "", "", ""},
 	{"tclsh", "tcl", "", "", "", "", ""}, {"irb", "ruby", "", "", "", "", ""},
-	{"deno", "js", "eval", "", "", "", ""}, {"mongosh", "js", "--eval", "", "", "", ""},
+	{"deno", "js", "eval", "", "", "", ""}, {"bun", "js", "--eval --print", "ep", "r", "", ""},
+	{"ts-node", "js", "--eval --print", "ep", "rO", "", "--require --compiler --project"},
+	{"tsx", "js", "--eval --print", "ep", "r", "", "--require --import --tsconfig"},
+	{"expect", "tcl", "", "c", "", "", ""}, {"mongosh", "js", "--eval", "", "", "", ""},
 	{"mongo", "js", "--eval", "", "", "", ""},
 };
 
@@ -713,13 +876,16 @@ const struct prog rules_dev[] = {
 	PKG("cargo"), PKG("go"), PKG("gem"), PKG("bundle"), PKG("apt"), PKG("apt-get"),
 	PKG("aptitude"), PKG("dnf"), PKG("yum"), PKG("zypper"), PKG("apk"), PKG("brew"),
 	PKG("conda"), PKG("mamba"), PKG("snap"), PKG("flatpak"), PKG("pipx"), PKG("uv"),
-	PKG("poetry"), PKG("composer"), PKG("dotnet"), PKG("make"), PKG("twine"), PKG("pdm"),
+	PKG("poetry"), PKG("composer"), PKG("dotnet"), PKG("twine"), PKG("pdm"),
+	{"make", 0, NULL, TIER_LOW, NULL, NULL, rule_make},
+	{"cmake", 0, NULL, TIER_LOW, NULL, NULL, rule_cmake},
+	{"gdb", 0, NULL, TIER_MEDIUM, "exec.build", "runs a build or test tool", rule_gdb},
 	PKG("hatch"), PKG("rustup"), PKG("nix"),
 	{"pacman", 0, NULL, TIER_LOW, NULL, NULL, rule_pacman},
 	INSTALLER("npx"), INSTALLER("pnpx"), INSTALLER("bunx"), INSTALLER("uvx"),
 	INSTALLER("dpkg"), INSTALLER("rpm"), INSTALLER("easy_install"), INSTALLER("nix-env"),
 	INSTALLER("nix-shell"),
-	BUILD("cmake"), BUILD("ninja"), BUILD("meson"), BUILD("gcc"), BUILD("g++"), BUILD("cc"),
+	BUILD("ninja"), BUILD("meson"), BUILD("gcc"), BUILD("g++"), BUILD("cc"),
 	BUILD("c++"), BUILD("clang"), BUILD("clang++"), BUILD("ld"), BUILD("as"), BUILD("ar"),
 	BUILD("rustc"), BUILD("javac"), BUILD("java"), BUILD("mvn"), BUILD("gradle"),
 	BUILD("ant"), BUILD("pytest"), BUILD("tox"), BUILD("nox"), BUILD("ruff"), BUILD("black"),
@@ -729,13 +895,14 @@ const struct prog rules_dev[] = {
 	BUILD("swiftc"), BUILD("zig"), BUILD("autoreconf"), BUILD("autoconf"),
 	BUILD("automake"), BUILD("bazel"), BUILD("scons"), BUILD("ctest"), BUILD("gofmt"),
 	BUILD("rustfmt"), BUILD("clang-format"), BUILD("pre-commit"), BUILD("just"),
-	BUILD("shellcheck"), BUILD("valgrind"), BUILD("gdb"), BUILD("pkg-config"),
+	BUILD("shellcheck"), BUILD("pkg-config"),
 	BUILD("bmake"), BUILD("gmake"), BUILD("cargo-fmt"), BUILD("golangci-lint"),
 	INTERP("python"), INTERP("python3"), INTERP("python2"), INTERP("pypy"), INTERP("pypy3"),
 	INTERP("node"), INTERP("nodejs"), INTERP("perl"), INTERP("ruby"), INTERP("php"),
 	INTERP("lua"), INTERP("luajit"), INTERP("Rscript"), INTERP("julia"), INTERP("pwsh"),
 	INTERP("powershell"), INTERP("osascript"), INTERP("tclsh"), INTERP("irb"),
-	INTERP("deno"), INTERP("mongosh"), INTERP("mongo"),
+	INTERP("deno"), INTERP("mongosh"), INTERP("mongo"), INTERP("ts-node"), INTERP("tsx"),
+	INTERP("expect"),
 	{"docker", 0, NULL, TIER_LOW, NULL, NULL, rule_container},
 	{"podman", 0, NULL, TIER_LOW, NULL, NULL, rule_container},
 	{"nerdctl", 0, NULL, TIER_LOW, NULL, NULL, rule_container},

@@ -122,6 +122,70 @@ static void rule_mount(struct cctx *x, struct cmdv *c)
 #define ADMIN(n, why) {n, 0, NULL, TIER_HIGH, "sys.admin", why, NULL}
 #define FN(n, fn) {n, 0, NULL, TIER_LOW, NULL, NULL, fn}
 
+/* tmux commands whose last words are a shell command (or, for send-keys,
+ * keys typed into a shell), and their options that take a value. */
+static const struct {
+	const char *cmd, *argopts;
+} tmux_cmds[] = {
+	{"new-session", "cefFnstxy"}, {"new", "cefFnstxy"}, {"new-window", "ceFnt"},
+	{"neww", "ceFnt"}, {"split-window", "celtF"}, {"splitw", "celtF"},
+	{"respawn-pane", "cet"}, {"respawnp", "cet"}, {"respawn-window", "cet"},
+	{"respawnw", "cet"}, {"run-shell", "cdt"}, {"run", "cdt"}, {"send-keys", "cNt"},
+	{"send", "cNt"},
+};
+
+/* tmux commands that only show state. */
+static const char *const tmux_ro[] = {"ls", "list-sessions", "list-windows", "lsw",
+	"list-panes", "lsp", "has-session", "has", "display-message", "display",
+	"capture-pane", "capturep", "show-options", "show", "list-keys", "lsk", NULL};
+
+static bool has_word(const char *const *list, const char *w)
+{
+	for (size_t i = 0; list[i]; i++)
+		if (strcmp(list[i], w) == 0)
+			return true;
+	return false;
+}
+
+/* Key names send-keys turns into keys rather than text. */
+static bool tmux_key(const char *k)
+{
+	return strcmp(k, "Enter") == 0 || strcmp(k, "C-m") == 0 || strcmp(k, "KPEnter") == 0 ||
+	       strcmp(k, "C-j") == 0;
+}
+
+/* tmux [-c CMD] COMMAND [options] [shell-command]: the command runs in a
+ * new pane (or is typed into one by send-keys), so it is judged as a
+ * script. */
+static void rule_tmux(struct cctx *x, struct cmdv *c)
+{
+	size_t at = 0, end;
+	const char *v;
+	const struct word *w = opt_value(c, 'c', NULL, "LSfcT", &v);
+	struct cmdv sub = *c;
+
+	if (w)
+		shell_script_word(x, w); /* tmux -c CMD, as sh -c */
+	if (opt_first(c, "LSfcT", &at) == NULL || has_word(tmux_ro, c->w[at].val))
+		return;
+	for (size_t i = 0; i < nitems(tmux_cmds); i++) {
+		if (strcmp(c->w[at].val, tmux_cmds[i].cmd) != 0)
+			continue;
+		sub.w = c->w + at;
+		sub.n = c->n - at;
+		if (opt_first(&sub, tmux_cmds[i].argopts, &at) == NULL)
+			return;
+		end = sub.n;
+		while (end > at && tmux_key(sub.w[end - 1].val))
+			end--;
+		sub.n = end;
+		shell_script_words(x, &sub, at);
+		return;
+	}
+	cls_add(x, x->o->unknown_program, "exec.unknown_program", shell_span_words(x, c->w, c->n),
+	        "tmux %s is not a command airlock judges", c->w[at].val);
+}
+
 const struct prog rules_sys[] = {
 	DISK("mkfs", "creates a filesystem, erasing the device"),
 	DISK("mke2fs", "creates a filesystem, erasing the device"),
@@ -133,7 +197,7 @@ const struct prog rules_sys[] = {
 	DISK("hdparm", "changes or erases disk settings"),
 	FN("fdisk", rule_fdisk), FN("sfdisk", rule_fdisk), FN("gdisk", rule_fdisk),
 	FN("sgdisk", rule_fdisk), FN("parted", rule_fdisk), FN("cfdisk", rule_fdisk),
-	FN("kill", rule_kill),
+	FN("kill", rule_kill), FN("tmux", rule_tmux),
 	{"pkill", 0, NULL, TIER_HIGH, "sys.kill", "kills processes by name", NULL},
 	{"killall", 0, NULL, TIER_HIGH, "sys.kill", "kills processes by name", NULL},
 	{"killall5", 0, NULL, TIER_CRITICAL, "sys.kill.all", "kills every process", NULL},

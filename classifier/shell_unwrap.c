@@ -216,6 +216,10 @@ static long wrap_flock(struct cctx *x, struct cmdv *c, size_t at);
 static long wrap_runuser(struct cctx *x, struct cmdv *c, size_t at);
 static long wrap_script(struct cctx *x, struct cmdv *c, size_t at);
 static long wrap_parallel(struct cctx *x, struct cmdv *c, size_t at);
+static long wrap_words(struct cctx *x, struct cmdv *c, size_t at);
+static long wrap_dashdash(struct cctx *x, struct cmdv *c, size_t at);
+static long wrap_bwrap(struct cctx *x, struct cmdv *c, size_t at);
+static long wrap_screen(struct cctx *x, struct cmdv *c, size_t at);
 
 static const char priv[] = "exec.privileged";
 
@@ -235,12 +239,48 @@ static const char *const long_pkexec[] = {"--user", NULL};
 static const char *const long_stdbuf[] = {"--input", "--output", "--error", NULL};
 static const char *const long_time[] = {"--format", "--output", NULL};
 static const char *const long_timeout[] = {"--signal", "--kill-after", NULL};
+static const char *const long_conda[] = {"--name", "--prefix", "--cwd", NULL};
+static const char *const long_fakeroot[] = {"--lib", "--faked", NULL};
+static const char *const long_setpriv[] = {"--reuid", "--regid", "--ruid", "--rgid", "--euid",
+	"--egid", "--groups", "--inh-caps", "--ambient-caps", "--bounding-set", "--securebits",
+	"--selinux-label", "--apparmor-profile", "--landlock-access", "--landlock-rule",
+	"--pdeathsig", NULL};
+static const char *const long_xvfb[] = {"--error-file", "--auth-file", "--server-num",
+	"--xauth-protocol", "--server-args", "--wait", NULL};
 static const char *const long_xargs[] = {"--arg-file", "--delimiter", "--max-args",
 	"--max-procs", "--max-lines", "--max-chars", "--process-slot-var", "--eof",
 	"--replace", NULL};
 
 static const struct wrapper wrappers[] = {
+	{"asdf", "exec", "", 0, NULL, NULL, NULL, NULL},
 	{"ash", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
+	{"bun", "exec", "", 0, NULL, NULL, wrap_words, NULL}, /* bun exec 'SCRIPT' */
+	{"bwrap", NULL, NULL, 0, NULL, NULL, wrap_bwrap, NULL},
+	{"conda", "run", "np", 0, NULL, NULL, NULL, long_conda},
+	{"cross-env", NULL, "", 0, NULL, NULL, wrap_env, NULL},
+	{"cross-env-shell", NULL, "", 0, NULL, NULL, wrap_words, NULL},
+	{"csh", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
+	{"direnv", "exec", "", 1, NULL, NULL, NULL, NULL},
+	{"dotenv", NULL, "evcp", 0, NULL, NULL, NULL, NULL},
+	{"fakeroot", NULL, "lsib", 0, NULL, NULL, NULL, long_fakeroot},
+	{"faketime", NULL, "p", 1, NULL, NULL, NULL, NULL},
+	{"fish", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
+	{"mamba", "run", "np", 0, NULL, NULL, NULL, long_conda},
+	{"micromamba", "run", "np", 0, NULL, NULL, NULL, long_conda},
+	{"mise", NULL, NULL, 0, NULL, NULL, wrap_dashdash, NULL}, /* mise exec|x TOOLS -- CMD */
+	{"pdm", "run", "", 0, NULL, NULL, NULL, NULL},
+	{"pnpm", "exec", "", 0, NULL, NULL, NULL, NULL},
+	{"proot", NULL, "rRbmwqkv", 0, NULL, NULL, NULL, NULL},
+	{"rbash", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
+	{"screen", NULL, "SceshptTX", 0, NULL, NULL, wrap_screen, NULL},
+	{"setpriv", NULL, "", 0, NULL, NULL, NULL, long_setpriv},
+	{"sg", NULL, NULL, 1, NULL, NULL, wrap_words, NULL}, /* sg GROUP [-c] CMD */
+	{"ssh-agent", NULL, "aEPtO", 0, NULL, NULL, NULL, NULL},
+	{"tcsh", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
+	{"valgrind", NULL, "", 0, NULL, NULL, NULL, NULL},
+	{"xvfb-run", NULL, "efnpsw", 0, NULL, NULL, NULL, long_xvfb},
+	{"yarn", "exec", "", 0, NULL, NULL, NULL, NULL},
+	{"yash", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
 	{"bash", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
 	{"builtin", NULL, "", 0, NULL, NULL, NULL, NULL},
 	{"bundle", "exec", "", 0, NULL, NULL, NULL, NULL},
@@ -781,4 +821,73 @@ static long wrap_xargs(struct cctx *x, struct cmdv *c, size_t at)
 	xargs_replace(x, c, &h, at);
 	c->dyn_tail = true;
 	return rest_or_self(x, c, at);
+}
+
+/* Words [at, n) are one command line the tool runs through a shell (bun
+ * exec, cross-env-shell, sg GROUP -c): judged as a script. */
+static long wrap_words(struct cctx *x, struct cmdv *c, size_t at)
+{
+	record_self(x, c);
+	if (at < c->n && strcmp(c->w[at].val, "-c") == 0)
+		at++;
+	if (at < c->n)
+		script_of_words(x, c, at, c->w[0].val);
+	return -1;
+}
+
+/* mise exec|x [TOOL@VERSION...] -- CMD: the command follows the "--". */
+static long wrap_dashdash(struct cctx *x, struct cmdv *c, size_t at)
+{
+	(void)at;
+	if (c->n < 2 || (strcmp(c->w[1].val, "exec") != 0 && strcmp(c->w[1].val, "x") != 0))
+		return 0;
+	for (size_t i = 2; i < c->n; i++)
+		if (strcmp(c->w[i].val, "--") == 0)
+			return rest_or_self(x, c, i + 1);
+	return rest_or_self(x, c, skip_opts(c, 2, "", NULL));
+}
+
+/* bwrap's options with two values; the flags take none; every other
+ * option takes one. */
+static const char *const bwrap_two[] = {"--setenv", "--bind", "--bind-try", "--dev-bind",
+	"--dev-bind-try", "--ro-bind", "--ro-bind-try", "--file", "--bind-data",
+	"--ro-bind-data", "--symlink", "--chmod", "--overlay-src", NULL};
+static const char *const bwrap_flags[] = {"--unshare-all", "--share-net", "--unshare-user",
+	"--unshare-user-try", "--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts",
+	"--unshare-cgroup", "--unshare-cgroup-try", "--clearenv", "--new-session",
+	"--die-with-parent", "--as-pid-1", "--disable-userns", "--assert-userns-disabled",
+	"--level-prefix", NULL};
+
+static bool word_in(const char *const *list, const char *a)
+{
+	for (size_t k = 0; list[k]; k++)
+		if (strcmp(list[k], a) == 0)
+			return true;
+	return false;
+}
+
+static long wrap_bwrap(struct cctx *x, struct cmdv *c, size_t at)
+{
+	for (at = 1; at < c->n && strncmp(c->w[at].val, "--", 2) == 0; at++) {
+		const char *a = c->w[at].val;
+		if (a[2] == '\0')
+			return rest_or_self(x, c, at + 1);
+		if (!word_in(bwrap_flags, a))
+			at += word_in(bwrap_two, a) ? 2 : 1;
+	}
+	return rest_or_self(x, c, at);
+}
+
+/* screen CMD runs CMD in a new session; without one it starts or attaches
+ * a shell airlock cannot see, except -ls / -list, which only list. */
+static long wrap_screen(struct cctx *x, struct cmdv *c, size_t at)
+{
+	if (at < c->n)
+		return (long)at;
+	record_self(x, c);
+	if (c->n != 2 || (strcmp(c->w[1].val, "-ls") != 0 && strcmp(c->w[1].val, "-list") != 0))
+		cls_add(x, x->o->unknown_program, "exec.unknown_program",
+		        shell_span_words(x, c->w, c->n),
+		        "screen starts or attaches a shell session airlock cannot see");
+	return -1;
 }
