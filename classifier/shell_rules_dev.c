@@ -25,7 +25,7 @@ struct verb {
 #define PUB TIER_HIGH, "net.upload", "publishes a package"
 
 static const struct verb verbs[] = {
-	{"pip", "install", INST}, {"pip", "uninstall", RMV}, {"pip", "download", NETF},
+	{"pip", "install wheel", INST}, {"pip", "uninstall", RMV}, {"pip", "download", NETF},
 	{"pip", "list show freeze check help config cache debug inspect hash index --version", LOW},
 	{"npm", "install i add ci update up upgrade isntall in create init exec x", INST},
 	{"npm", "uninstall remove rm un r unlink", RMV}, {"npm", "publish", PUB},
@@ -62,6 +62,10 @@ static const struct verb verbs[] = {
 	{"brew", "update", NETF}, {"brew", "list info search doctor --version", LOW},
 	{"conda", "install create update", INST}, {"conda", "remove uninstall", RMV},
 	{"conda", "list info search env", LOW}, {"mamba", "install create update", INST},
+	{"micromamba", "install create update", INST}, {"micromamba", "remove uninstall", RMV},
+	{"micromamba", "list info search env", LOW},
+	{"pixi", "add install global update upgrade", INST}, {"pixi", "remove rm", RMV},
+	{"pixi", "build", BLD}, {"pixi", "list tree search info --version", LOW},
 	{"snap", "install refresh", INST}, {"snap", "remove", RMV}, {"snap", "list info", LOW},
 	{"flatpak", "install update", INST}, {"flatpak", "uninstall", RMV}, {"flatpak", "list info", LOW},
 	{"pipx", "install inject run upgrade", INST}, {"pipx", "uninstall", RMV}, {"pipx", "list", LOW},
@@ -149,11 +153,55 @@ static bool go_run_remote(const struct cmdv *c, size_t at)
 
 static void rule_interp(struct cctx *x, struct cmdv *c);
 
+static bool known_verb(const char *prog, const char *v)
+{
+	for (size_t i = 0; i < nitems(verbs); i++)
+		if (strcmp(verbs[i].prog, prog) == 0 && has_verb(verbs[i].verbs, v))
+			return true;
+	return false;
+}
+
+/* The verb: the first operand, except that a word right after an option
+ * may be its value (npm --prefix DIR install, pip --timeout 60 install,
+ * apt-get -t RELEASE install), so a known verb further on wins; with none,
+ * the first operand. */
+static const struct word *pkg_verb(const struct cmdv *c, const char *prog, size_t *at)
+{
+	size_t first = 0;
+
+	for (size_t i = 1; i < c->n; i++) {
+		const char *a = c->w[i].val, *prev = c->w[i - 1].val;
+		if (strcmp(a, "--") == 0)
+			break;
+		if (a[0] == '-')
+			continue;
+		if (known_verb(prog, a)) {
+			first = i;
+			break;
+		}
+		if (first == 0)
+			first = i;
+		if (i == 1 || prev[0] != '-' || strchr(prev, '='))
+			break; /* an operand no option can own */
+	}
+	if (first)
+		*at = first;
+	return first ? &c->w[first] : NULL;
+}
+
+/* npm|pnpm|yarn set KEY VALUE is npm config set. */
+static bool npm_set(const char *prog, const char *v)
+{
+	return (strcmp(prog, "npm") == 0 || strcmp(prog, "pnpm") == 0 ||
+	        strcmp(prog, "yarn") == 0) &&
+	       (strcmp(v, "set") == 0 || strcmp(v, "delete") == 0);
+}
+
 static void rule_pkg(struct cctx *x, struct cmdv *c)
 {
 	size_t at = 0;
-	const struct word *w = opt_first(c, "C", &at);
-	const char *prog = c->prog, *v = w ? w->val : "";
+	const struct word *w;
+	const char *prog = c->prog, *v;
 	struct span sp = shell_span_words(x, c->w, c->n);
 
 	if (strcmp(prog, "bun") == 0 && (opt_short(c, 'e', "") || opt_short(c, 'p', "") ||
@@ -163,6 +211,10 @@ static void rule_pkg(struct cctx *x, struct cmdv *c)
 	}
 	if (strcmp(prog, "pip3") == 0 || strcmp(prog, "pip2") == 0)
 		prog = "pip";
+	w = pkg_verb(c, prog, &at);
+	v = w ? w->val : "";
+	if (npm_set(prog, v) && pkg_config_write(x, c, at - 1, sp))
+		return;
 	if (strcmp(prog, "uv") == 0 && w && (strcmp(v, "pip") == 0 || strcmp(v, "tool") == 0)) {
 		const struct word *n = at + 1 < c->n ? &c->w[at + 1] : NULL;
 		v = n ? n->val : "";
@@ -340,18 +392,63 @@ static void rule_gdb(struct cctx *x, struct cmdv *c)
 	}
 }
 
-/* pacman -S/-U install, -R removes, -Q queries */
+/* pacman -S/-U install (not -Ss, -Si, -Sl, -Sg, -Sp, which only look),
+ * -R removes, -Q queries; the operation may come after other options
+ * (pacman --noconfirm -S). yay and paru with no operation upgrade or
+ * install interactively. */
+static const struct {
+	const char *name;
+	char op; /* operation letter; 0: a -S modifier that only looks */
+} pacman_longs[] = {
+	{"--sync", 'S'}, {"--upgrade", 'U'}, {"--remove", 'R'}, {"--query", 'Q'},
+	{"--database", 'D'}, {"--files", 'F'}, {"--deptest", 'T'}, {"--search", 0},
+	{"--info", 0}, {"--list", 0}, {"--groups", 0}, {"--print", 0},
+};
+
+static char pacman_op(const struct cmdv *c, bool *look)
+{
+	char op = 0;
+
+	for (size_t i = 1; i < c->n && strcmp(c->w[i].val, "--") != 0; i++) {
+		const char *a = c->w[i].val;
+		for (size_t k = 0; a[0] == '-' && a[1] == '-' && k < nitems(pacman_longs); k++)
+			if (opt_long_is(a, pacman_longs[k].name, NULL)) {
+				*look |= pacman_longs[k].op == 0;
+				op = pacman_longs[k].op ? pacman_longs[k].op : op;
+			}
+		for (size_t k = 1; a[0] == '-' && a[1] != '-' && a[k]; k++) {
+			if (a[k] >= 'A' && a[k] <= 'Z')
+				op = a[k];
+			else if (strchr("silgp", a[k]))
+				*look = true;
+		}
+	}
+	return op;
+}
+
 static void rule_pacman(struct cctx *x, struct cmdv *c)
 {
-	const char *a = c->n > 1 ? c->w[1].val : "--";
+	bool look = false;
+	char op = pacman_op(c, &look);
 	struct span sp = shell_span_words(x, c->w, c->n);
 
-	if (strncmp(a, "-S", 2) == 0 && strcspn(a, "sil") == strlen(a))
+	if ((op == 'S' && !look) || op == 'U' || (op == 0 && strcmp(c->prog, "pacman") != 0))
 		cls_add(x, TIER_HIGH, "pkg.install", sp, "installs packages");
-	else if (strncmp(a, "-U", 2) == 0)
-		cls_add(x, TIER_HIGH, "pkg.install", sp, "installs packages");
-	else if (strncmp(a, "-R", 2) == 0)
+	else if (op == 'R')
 		cls_add(x, TIER_HIGH, "pkg.remove", sp, "removes installed packages");
+}
+
+/* makepkg builds a package by running its PKGBUILD; -i / -s install it or
+ * its dependencies. */
+static void rule_makepkg(struct cctx *x, struct cmdv *c)
+{
+	struct span sp = shell_span_words(x, c->w, c->n);
+
+	if (opt_short(c, 'i', "p") || opt_short(c, 's', "p") || opt_long(c, "--install") ||
+	    opt_long(c, "--syncdeps"))
+		cls_add(x, TIER_HIGH, "pkg.install", sp, "installs the package or its dependencies");
+	else
+		cls_add(x, TIER_MEDIUM, "exec.build", sp, "runs a PKGBUILD to build a package");
 }
 
 /* ---- interpreters ---- */
@@ -882,6 +979,10 @@ const struct prog rules_dev[] = {
 	{"gdb", 0, NULL, TIER_MEDIUM, "exec.build", "runs a build or test tool", rule_gdb},
 	PKG("hatch"), PKG("rustup"), PKG("nix"),
 	{"pacman", 0, NULL, TIER_LOW, NULL, NULL, rule_pacman},
+	{"yay", 0, NULL, TIER_LOW, NULL, NULL, rule_pacman},
+	{"paru", 0, NULL, TIER_LOW, NULL, NULL, rule_pacman},
+	{"makepkg", 0, NULL, TIER_LOW, NULL, NULL, rule_makepkg}, PKG("micromamba"), PKG("pixi"),
+	INSTALLER("cpanm"), INSTALLER("cpan"),
 	INSTALLER("npx"), INSTALLER("pnpx"), INSTALLER("bunx"), INSTALLER("uvx"),
 	INSTALLER("dpkg"), INSTALLER("rpm"), INSTALLER("easy_install"), INSTALLER("nix-env"),
 	INSTALLER("nix-shell"),

@@ -269,6 +269,7 @@ static const struct wrapper wrappers[] = {
 	{"micromamba", "run", "np", 0, NULL, NULL, NULL, long_conda},
 	{"mise", NULL, NULL, 0, NULL, NULL, wrap_dashdash, NULL}, /* mise exec|x TOOLS -- CMD */
 	{"pdm", "run", "", 0, NULL, NULL, NULL, NULL},
+	{"pixi", "run", "", 0, NULL, NULL, NULL, NULL},
 	{"pnpm", "exec", "", 0, NULL, NULL, NULL, NULL},
 	{"proot", NULL, "rRbmwqkv", 0, NULL, NULL, NULL, NULL},
 	{"rbash", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
