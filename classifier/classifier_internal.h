@@ -277,6 +277,12 @@ const struct word *opt_first(const struct cmdv *c, const char *argopts, size_t *
  * /proc/self/root/bin/rm) gives its last component (in buf); any other
  * name is returned as it is. */
 const char *rules_prog_name(const char *name, char *buf, size_t sz);
+/* The assignments this command's environment gets from the words before
+ * it (NAME=v CMD, env NAME=v CMD, sudo NAME=v CMD): the next one from *i
+ * on (start at 0), *namelen the length of its NAME; NULL after the last. */
+const struct word *rules_env_next(const struct cmdv *c, size_t *i, size_t *namelen);
+/* The value the last such assignment gives name, or NULL; *wp its word. */
+const char *rules_env(const struct cmdv *c, const char *name, const struct word **wp);
 /* The program table: returns true when the program is known and handled. */
 bool rules_apply(struct cctx *x, struct cmdv *c, const char *name);
 /* Wrapper table: returns the index of the wrapped command's name in c->w,

@@ -150,12 +150,80 @@ void rules_generic(struct cctx *x, struct cmdv *c, const struct prog *p)
 	}
 }
 
+/* The NAME of an assignment word NAME=value, or 0 when w is not one. */
+static size_t assign_name(const struct word *w)
+{
+	size_t n = strspn(w->val, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_");
+
+	return n && w->val[n] == '=' && !(w->val[0] >= '0' && w->val[0] <= '9') ? n : 0;
+}
+
+const struct word *rules_env_next(const struct cmdv *c, size_t *i, size_t *namelen)
+{
+	const struct scmd *sc = c->sc;
+	size_t end;
+
+	if (sc == NULL || c->w < sc->w || c->w >= sc->w + sc->nw)
+		return NULL;
+	end = (size_t)(c->w - sc->w);
+	for (; *i < end; (*i)++)
+		if ((*namelen = assign_name(&sc->w[*i])) != 0)
+			return &sc->w[(*i)++];
+	return NULL;
+}
+
+const char *rules_env(const struct cmdv *c, const char *name, const struct word **wp)
+{
+	const struct word *w, *found = NULL;
+	size_t i = 0, n, l = strlen(name);
+
+	while ((w = rules_env_next(c, &i, &n)) != NULL)
+		if (n == l && strncmp(w->val, name, l) == 0)
+			found = w;
+	if (wp)
+		*wp = found;
+	return found ? found->val + l + 1 : NULL;
+}
+
+/* Variables whose value is a command line that the program (or one it
+ * starts: git's editor, man's pager, less's preprocessor) runs through the
+ * shell. */
+static const char *const cmd_vars[] = {
+	"EDITOR", "VISUAL", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "PAGER", "GIT_PAGER",
+	"MANPAGER", "SYSTEMD_PAGER", "GIT_SSH_COMMAND", "GIT_SSH", "GIT_ASKPASS", "SSH_ASKPASS",
+	"GIT_EXTERNAL_DIFF", "LESSOPEN", "LESSCLOSE", "RSYNC_RSH", "CVS_RSH", "BROWSER",
+	"SUDO_ASKPASS", "FCEDIT",
+};
+
+/* A command-line variable set for this command: its value is judged as a
+ * script (LESSOPEN's leading | or || only says how less reads it). */
+static void env_commands(struct cctx *x, const struct cmdv *c)
+{
+	const struct word *w;
+	size_t i = 0, n;
+
+	while ((w = rules_env_next(c, &i, &n)) != NULL)
+		for (size_t k = 0; k < nitems(cmd_vars); k++) {
+			const char *v = w->val + n + 1;
+			if (strlen(cmd_vars[k]) != n || strncmp(w->val, cmd_vars[k], n) != 0)
+				continue;
+			v += strspn(v, "|-");
+			if (w->flags & (W_DYNAMIC | W_GLOB))
+				cls_add(x, TIER_HIGH, "exec.dynamic_command", shell_span_word(x, w),
+				        "%s holds a command that is only known at run time", cmd_vars[k]);
+			else if (*v)
+				shell_script_text(x, v, strlen(v), shell_span_word(x, w));
+			break;
+		}
+}
+
 bool rules_apply(struct cctx *x, struct cmdv *c, const char *name)
 {
 	char buf[32], path[CLS_MAX_PATH];
 	const struct prog *const *row;
 
 	pthread_once(&table_once, table_build);
+	env_commands(x, c);
 	name = rules_prog_name(name, path, sizeof(path));
 	row = bsearch(normalize(name, buf, sizeof(buf)), table, ntable, sizeof(*table), key_cmp);
 	if (row == NULL)

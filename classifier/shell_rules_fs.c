@@ -317,12 +317,44 @@ static void rule_awk(struct cctx *x, struct cmdv *c)
 		paths_read(x, &c->w[idx[i]], c->w[idx[i]].val);
 }
 
-/* tar: the mode decides; some options run programs. */
-static void rule_tar(struct cctx *x, struct cmdv *c)
+/* TAR_OPTIONS, which tar reads as options before its own: does a word of
+ * it name the long option? */
+static bool tar_env_opt(const char *opts, const char *name)
+{
+	char word[64];
+
+	for (const char *p = opts + strspn(opts, " \t"); *p; p += strspn(p, " \t")) {
+		size_t n = strcspn(p, " \t");
+		snprintf(word, sizeof(word), "%.*s", (int)n, p);
+		if (opt_long_is(word, name, NULL))
+			return true;
+		p += n;
+	}
+	return false;
+}
+
+/* tar options that run programs, given or in TAR_OPTIONS. */
+static void tar_hooks(struct cctx *x, const struct cmdv *c)
 {
 	static const char *const hooks[] = {"--to-command", "--use-compress-program",
 	                                    "--checkpoint-action", "--info-script",
 	                                    "--new-volume-script", "--rsh-command"};
+	const struct word *env;
+	const char *opts = rules_env(c, "TAR_OPTIONS", &env);
+
+	for (size_t i = 0; i < nitems(hooks); i++) {
+		if (opt_long(c, hooks[i]))
+			cls_add(x, TIER_HIGH, "exec.hook_program", shell_span_words(x, c->w, c->n),
+			        "tar %s runs another program", hooks[i]);
+		if (opts && tar_env_opt(opts, hooks[i]))
+			cls_add(x, TIER_HIGH, "exec.hook_program", shell_span_word(x, env),
+			        "TAR_OPTIONS holds %s, which runs another program", hooks[i]);
+	}
+}
+
+/* tar: the mode decides; some options run programs. */
+static void rule_tar(struct cctx *x, struct cmdv *c)
+{
 	const char *mode = c->n > 1 ? c->w[1].val : "", *val;
 	const struct word *f = opt_value(c, 'f', "--file", "fCTXbIgKLNV", &val);
 
@@ -333,10 +365,7 @@ static void rule_tar(struct cctx *x, struct cmdv *c)
 	bool create = strpbrk(mode, "cru") || opt_long(c, "--create") || opt_long(c, "--append");
 	bool extract = strchr(mode, 'x') || opt_long(c, "--extract") || opt_long(c, "--get");
 
-	for (size_t i = 0; i < nitems(hooks); i++)
-		if (opt_long(c, hooks[i]))
-			cls_add(x, TIER_HIGH, "exec.hook_program", shell_span_words(x, c->w, c->n),
-			        "tar %s runs another program", hooks[i]);
+	tar_hooks(x, c);
 	if (opt_value(c, 'I', NULL, "fCTXbIgKLNV", &val))
 		cls_add(x, TIER_HIGH, "exec.hook_program", shell_span_words(x, c->w, c->n),
 		        "tar -I runs another program");

@@ -330,22 +330,84 @@ static const char *const safe_keys[] = {"color.", "core.quotepath", "user.name",
                                         "advice.", "init.defaultbranch", "log.", "column.",
                                         "i18n.", "safe.directory"};
 
+/* Config keys whose value is a command line git runs through the shell
+ * (a leading '!' on alias and credential.helper says so). */
+static const char *const cmd_keys[] = {"core.fsmonitor", "core.pager", "core.editor",
+	"core.sshcommand", "core.askpass", "sequence.editor", "diff.external", "gpg.program",
+	"credential.helper", "interactive.difffilter", "alias.", "pager."};
+static const char *const cmd_suffixes[] = {".textconv", ".clean", ".smudge", ".process",
+	".driver", ".command", ".cmd"};
+
+static bool cmd_key(const char *k, size_t n)
+{
+	for (size_t i = 0; i < nitems(cmd_keys); i++) {
+		size_t l = strlen(cmd_keys[i]);
+		if (n >= l && strncasecmp(k, cmd_keys[i], l) == 0 && (n == l || k[l - 1] == '.'))
+			return true;
+	}
+	for (size_t i = 0; i < nitems(cmd_suffixes); i++) {
+		size_t l = strlen(cmd_suffixes[i]);
+		if (n > l && strncasecmp(k + n - l, cmd_suffixes[i], l) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* KEY=VALUE given to git for this run (git -c, GIT_CONFIG_KEY_n and
+ * _VALUE_n): git.config_override unless the key cannot run anything; a
+ * command-line value is judged as a script. */
+static void config_pair(struct cctx *x, const struct word *w, const char *key, size_t n,
+                        const char *val)
+{
+	bool safe = false;
+
+	for (size_t k = 0; k < nitems(safe_keys); k++)
+		safe |= strncasecmp(key, safe_keys[k], strlen(safe_keys[k])) == 0;
+	if (safe)
+		return;
+	cls_add(x, TIER_HIGH, "git.config_override", shell_span_word(x, w),
+	        "setting %.*s for git can make it run another program", (int)n, key);
+	if (val && cmd_key(key, n) && !(w->flags & (W_DYNAMIC | W_GLOB))) {
+		val += val[0] == '!';
+		shell_script_text(x, val, strlen(val), shell_span_word(x, w));
+	}
+}
+
+/* Variables that hand git configuration for this run: each
+ * GIT_CONFIG_KEY_n with its GIT_CONFIG_VALUE_n, as git -c; a config file or
+ * parameter list it reads (GIT_CONFIG_SYSTEM, GIT_CONFIG_PARAMETERS). */
+static void git_env(struct cctx *x, const struct cmdv *c)
+{
+	const struct word *w;
+	size_t i = 0, n;
+
+	while ((w = rules_env_next(c, &i, &n)) != NULL) {
+		char name[64];
+		if (n > 15 && strncmp(w->val, "GIT_CONFIG_KEY_", 15) == 0) {
+			snprintf(name, sizeof(name), "GIT_CONFIG_VALUE_%.*s", (int)(n - 15), w->val + 15);
+			config_pair(x, w, w->val + n + 1, strlen(w->val + n + 1), rules_env(c, name, NULL));
+		} else if ((n == 17 && strncmp(w->val, "GIT_CONFIG_SYSTEM", n) == 0) ||
+		           (n == 21 && strncmp(w->val, "GIT_CONFIG_PARAMETERS", n) == 0) ||
+		           (n == 10 && strncmp(w->val, "GIT_CONFIG", n) == 0)) {
+			cls_add(x, TIER_HIGH, "git.config_override", shell_span_word(x, w),
+			        "%.*s makes git read configuration that can run programs", (int)n,
+			        w->val);
+		}
+	}
+}
+
 /* Global options before the subcommand; returns its index or c->n. */
 static size_t git_globals(struct cctx *x, struct cmdv *c)
 {
 	size_t i = 1;
 	for (; i < c->n; i++) {
-		const char *a = c->w[i].val;
-		bool safe = false;
+		const char *a = c->w[i].val, *eq;
 		if (a[0] != '-')
 			return i;
 		if (strcmp(a, "-c") == 0 && i + 1 < c->n) {
 			a = c->w[++i].val;
-			for (size_t k = 0; k < nitems(safe_keys); k++)
-				safe |= strncasecmp(a, safe_keys[k], strlen(safe_keys[k])) == 0;
-			if (!safe)
-				cls_add(x, TIER_HIGH, "git.config_override", shell_span_word(x, &c->w[i]),
-				        "git -c %s can make git run another program", a);
+			eq = strchr(a, '=');
+			config_pair(x, &c->w[i], a, eq ? (size_t)(eq - a) : strlen(a), eq ? eq + 1 : NULL);
 		} else if (strcmp(a, "-C") == 0 && i + 1 < c->n) {
 			char abs[CLS_MAX_PATH];
 			i++;
@@ -366,6 +428,8 @@ static void rule_git(struct cctx *x, struct cmdv *c)
 {
 	const char *cwd = x->cwd;
 	size_t at = git_globals(x, c);
+
+	git_env(x, c);
 	struct cmdv sub = *c;
 
 	if (at >= c->n) {
