@@ -145,14 +145,124 @@ static void shell_strings(struct cctx *x, const char *code, size_t len, struct s
 	}
 }
 
-/* awk: print | "cmd", "cmd" | getline, system(), and > "file". */
-static void awk_scan(struct cctx *x, const char *code, struct span sp)
+/* awk. The program's statements are split at ; { } and newlines outside
+ * strings. In a print or printf statement, > "FILE" and >> "FILE" write
+ * FILE, | "CMD" runs CMD, and a target that is not a literal is only known
+ * at run time; "CMD" | getline and |& run commands; system (CMD) with or
+ * without a space; gawk's /inet/ files reach the network. */
+
+/* Past the string literal whose opening quote is at p. */
+static const char *awk_string(const char *p, const char *end)
 {
-	if (strstr(code, "| \"") || strstr(code, "|\"") || strstr(code, "|&") ||
-	    strstr(code, "| getline") || strstr(code, "|getline"))
-		cls_add(x, TIER_HIGH, "exec.inline_code.spawn", sp, "the awk program pipes to or from a command");
-	if (strstr(code, "> \"") || strstr(code, ">\"") || strstr(code, ">> \""))
-		cls_add(x, TIER_MEDIUM, "fs.write", sp, "the awk program writes a file");
+	for (p++; p < end && *p != '"'; p++)
+		if (*p == '\\' && p + 1 < end)
+			p++;
+	return p;
+}
+
+/* The file a print writes: FILE is the literal's text. */
+static void awk_file(struct cctx *x, const char *f, size_t n, struct span sp)
+{
+	char abs[CLS_MAX_PATH];
+	const char *path = arena_strndup(x->a, f, n);
+
+	if (strncmp(path, "/inet", 5) == 0) {
+		const char *h = strchr(path + 6, '/');
+		h = h ? strchr(h + 1, '/') : NULL;
+		if (h)
+			net_add_host(x, h + 1, strcspn(h + 1, "/"));
+		cls_add(x, TIER_HIGH, "net.fetch", sp, "the awk program opens %s, a network connection",
+		        path);
+	} else if (strcmp(path, "/dev/stdout") != 0 && strcmp(path, "/dev/stderr") != 0 &&
+	           strcmp(path, "-") != 0) {
+		if (paths_resolve(x, path, abs, sizeof(abs)))
+			paths_write_abs(x, abs, sp, abs);
+	}
+}
+
+/* The target after > >> or | in a print statement, at p. */
+static void awk_target(struct cctx *x, const char *p, const char *end, char op, struct span sp)
+{
+	const char *e;
+
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	if (p < end && *p == '"') {
+		e = awk_string(p, end);
+		if (op == '|')
+			shell_script_text(x, p + 1, (size_t)(e - p - 1), sp);
+		else
+			awk_file(x, p + 1, (size_t)(e - p - 1), sp);
+	} else if (op == '|') {
+		cls_add(x, TIER_HIGH, "exec.dynamic_command", sp,
+		        "the awk program prints into a command only known at run time");
+	} else {
+		cls_add(x, TIER_HIGH, "fs.write.outside_workdir", sp,
+		        "the awk program writes a file named only at run time");
+	}
+}
+
+/* One statement [p, end): redirections of print and printf. */
+static void awk_statement(struct cctx *x, const char *p, const char *end, struct span sp)
+{
+	int depth = 0;
+
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	if ((size_t)(end - p) < 5 || strncmp(p, "print", 5) != 0)
+		return;
+	for (p += 5; p < end; p++) {
+		if (*p == '"')
+			p = awk_string(p, end);
+		else if (*p == '(' || *p == ')')
+			depth += *p == '(' ? 1 : -1;
+		else if (depth == 0 && (*p == '>' || (*p == '|' && p[1] != '|' && p[1] != '&'))) {
+			char op = *p;
+			p += op == '>' && p + 1 < end && p[1] == '>';
+			awk_target(x, p + 1, end, op, sp);
+			return;
+		}
+	}
+}
+
+/* system (CMD): the literal command line, with or without a space. */
+static void awk_system(struct cctx *x, const char *code, const char *end, struct span sp)
+{
+	for (const char *p = code; (p = strstr(p, "system")) != NULL && p < end; p++) {
+		const char *q = p + 6;
+		while (q < end && (*q == ' ' || *q == '\t'))
+			q++;
+		if (q >= end || *q != '(')
+			continue;
+		cls_add(x, TIER_HIGH, "exec.inline_code.spawn", sp,
+		        "the awk program runs commands with system()");
+		shell_string(x, q + 1, end, sp);
+	}
+}
+
+static void awk_scan(struct cctx *x, const char *code, size_t len, struct span sp)
+{
+	const char *end = code + len, *st = code;
+
+	for (const char *p = code; p <= end; p++) {
+		if (p < end && *p == '"') {
+			const char *e = awk_string(p, end);
+			if (e - p > 6 && strncmp(p + 1, "/inet", 5) == 0) /* getline < "/inet/..." */
+				awk_file(x, p + 1, (size_t)(e - p - 1), sp);
+			p = e;
+			continue;
+		}
+		if (p < end && !strchr(";{}\n", *p))
+			continue;
+		awk_statement(x, st, p, sp);
+		st = p + 1;
+	}
+	if (strstr(code, "|&") || strstr(code, "| getline") || strstr(code, "|getline"))
+		cls_add(x, TIER_HIGH, "exec.inline_code.spawn", sp,
+		        "the awk program pipes to or from a command");
+	if (strstr(code, "| \"") || strstr(code, "|\""))
+		cls_add(x, TIER_HIGH, "exec.inline_code.spawn", sp, "the awk program pipes to a command");
+	awk_system(x, code, end, sp);
 }
 
 /* A string literal in the code that names a secret file, or a credential
@@ -225,11 +335,7 @@ static void tcl_commands(struct cctx *x, const char *code, size_t len, struct sp
 void code_scan(struct cctx *x, const char *lang, const char *code, size_t len, struct span sp)
 {
 	if (strcmp(lang, "awk") == 0) {
-		awk_scan(x, code, sp);
-		if (strstr(code, "system("))
-			cls_add(x, TIER_HIGH, "exec.inline_code.spawn", sp,
-			        "the awk program runs commands with system()");
-		shell_strings(x, code, len, sp);
+		awk_scan(x, code, len, sp);
 		return;
 	}
 	cls_add(x, TIER_MEDIUM, "exec.inline_code", sp, "runs inline %s code", lang);

@@ -253,49 +253,145 @@ static void rule_dd(struct cctx *x, struct cmdv *c)
 	}
 }
 
-/* sed: -i writes its files; the script's e command and s///e run
- * commands, w FILE writes one. */
-static void sed_script(struct cctx *x, const struct word *w)
+/* sed: -i writes its files; in the script, e CMD and s///e run commands,
+ * w FILE (and s///w FILE) write one, r FILE reads one. */
+
+/* Past a regex or s/// part that starts after the delimiter at p. */
+static const char *sed_delim(const char *p, char d)
 {
-	const char *s = w->val;
+	for (p++; *p && *p != d && *p != '\n'; p++)
+		if (*p == '\\' && p[1])
+			p++;
+	return p;
+}
+
+/* Past one address: N, $, first~step, /re/ or \cREc with I/M flags. */
+static const char *sed_addr(const char *p)
+{
+	if (*p == '/' || (*p == '\\' && p[1])) {
+		p = sed_delim(p + (*p == '\\'), *p == '\\' ? p[1] : '/');
+		p += *p != '\0';
+		return p + strspn(p, "IM");
+	}
+	return p + strspn(p, "0123456789$~+");
+}
+
+/* The argument of e, w, r, a, i, c: the rest of the line. */
+static size_t sed_line(const char *p)
+{
+	return strcspn(p, "\n");
+}
+
+static void sed_run(struct cctx *x, const struct word *w, const char *cmd, size_t n,
+                    const char *why)
+{
 	struct span sp = shell_span_word(x, w);
 
-	for (const char *p = s; *p; p++) {
-		const char *q = p;
-		if (*p != ';' && *p != '\n' && *p != '}' && p != s)
-			continue;
-		q = p == s ? p : p + 1;
-		while (*q == ' ' || *q == '\t' || (*q >= '0' && *q <= '9') || *q == ',' || *q == '$')
-			q++;
-		if (*q == 'e' && (q[1] == '\0' || q[1] == ' ' || q[1] == ';'))
-			cls_add(x, TIER_HIGH, "exec.hook_program", sp, "the sed script runs commands (e)");
-		if ((*q == 'w' || *q == 'W') && q[1] == ' ')
-			cls_add(x, TIER_MEDIUM, "fs.write", sp, "the sed script writes a file (w)");
+	cls_add(x, TIER_HIGH, "exec.hook_program", sp, "%s", why);
+	if (n && !(w->flags & (W_DYNAMIC | W_GLOB)))
+		shell_script_text(x, cmd, n, sp);
+}
+
+/* A file named in the script: written (w) or read (r). */
+static void sed_file(struct cctx *x, const struct word *w, const char *p, size_t n, bool wr)
+{
+	char *f;
+
+	p += strspn(p, " \t");
+	n = sed_line(p) < n ? sed_line(p) : n;
+	if (n == 0 || strncmp(p, "/dev/stdout", n) == 0 || strncmp(p, "/dev/stderr", n) == 0)
+		return;
+	f = arena_strndup(x->a, p, n);
+	if (wr)
+		paths_write(x, w, f, shell_span_word(x, w));
+	else
+		paths_read(x, w, f);
+}
+
+/* s/RE/REPL/FLAGS: e runs the result (REPL when it is the whole line),
+ * w FILE writes. Returns the end of the command. */
+static const char *sed_subst(struct cctx *x, const struct word *w, const char *p)
+{
+	char d = p[1];
+	const char *re, *repl, *end;
+
+	if (d == '\0' || d == '\n')
+		return p + 1;
+	re = sed_delim(p + 1, d);
+	if (*re != d)
+		return re;
+	repl = sed_delim(re, d);
+	if (*repl != d)
+		return repl;
+	end = repl + 1 + strcspn(repl + 1, ";}\nw");
+	if (memchr(repl + 1, 'e', (size_t)(end - repl - 1)))
+		sed_run(x, w, re + 1, (size_t)(repl - re - 1), "s///e runs the result as a command");
+	if (*end == 'w') {
+		sed_file(x, w, end + 1, sed_line(end + 1), true);
+		end += 1 + sed_line(end + 1);
 	}
-	{
-		size_t l = strlen(s);
-		const char *last = strrchr(s, s[1] ? s[1] : '/');
-		if (l > 3 && s[0] == 's' && last && last > s + 1 && strpbrk(last + 1, "e"))
-			cls_add(x, TIER_HIGH, "exec.hook_program", sp, "s///e runs the result as a command");
-		if (l > 3 && s[0] == 's' && last && last > s + 1 && strpbrk(last + 1, "w"))
-			cls_add(x, TIER_MEDIUM, "fs.write", sp, "s///w writes a file");
+	return end;
+}
+
+static void sed_script(struct cctx *x, const struct word *w, const char *s)
+{
+	const char *p = s;
+
+	while (*p) {
+		p += strspn(p, " \t\n;{}");
+		p = sed_addr(p);
+		if (*p == ',')
+			p = sed_addr(p + 1);
+		p += strspn(p, " \t!");
+		switch (*p) {
+		case 's':
+			p = sed_subst(x, w, p);
+			continue;
+		case 'y':
+			p = sed_delim(sed_delim(p + 1, p[1]), p[1]);
+			break;
+		case 'e':
+			sed_run(x, w, p + 1 + strspn(p + 1, " \t"), sed_line(p + 1 + strspn(p + 1, " \t")),
+			        "the sed script runs commands (e)");
+			p += sed_line(p);
+			continue;
+		case 'w': case 'W': case 'r': case 'R':
+			sed_file(x, w, p + 1, sed_line(p + 1), *p == 'w' || *p == 'W');
+			p += sed_line(p);
+			continue;
+		case 'a': case 'i': case 'c': case ':': case 'b': case 't': case 'T':
+			p += sed_line(p);
+			continue;
+		case '\0':
+			return;
+		default:
+			break;
+		}
+		p += *p != '\0';
 	}
 }
 
 static void rule_sed(struct cctx *x, struct cmdv *c)
 {
 	size_t idx[64], n = opt_operands(c, 1, "efl", idx, nitems(idx));
-	bool inplace = opt_short(c, 'i', "efl") || opt_long(c, "--in-place");
+	bool inplace = opt_short(c, 'i', "efl") || opt_long(c, "--in-place"), given = false;
 	const char *val;
-	const struct word *e = opt_value(c, 'e', "--expression", "efl", &val);
-	const struct word *f = opt_value(c, 'f', "--file", "efl", &val);
-	size_t first = (e || f) ? 0 : 1;
 
-	if (e)
-		sed_script(x, e);
-	else if (n)
-		sed_script(x, &c->w[idx[0]]);
-	for (size_t i = first; i < n; i++) {
+	/* every -e SCRIPT; -f FILE is a script airlock cannot see */
+	for (size_t i = 1; i < c->n && strcmp(c->w[i].val, "--") != 0; i++) {
+		size_t j = i;
+		const struct word *e = opt_value_at(c, &j, 'e', "--expression", "efl", &val);
+		const struct word *f = e ? NULL : opt_value_at(c, &i, 'f', "--file", "efl", &val);
+		if (e)
+			sed_script(x, e, val);
+		if (f)
+			paths_read(x, f, val);
+		given |= e || f;
+		i = j > i ? j : i;
+	}
+	if (!given && n)
+		sed_script(x, &c->w[idx[0]], c->w[idx[0]].val);
+	for (size_t i = given ? 0 : 1; i < n; i++) {
 		const struct word *w = &c->w[idx[i]];
 		if (inplace)
 			paths_write(x, w, w->val, shell_span_word(x, w));
