@@ -622,6 +622,45 @@ static bool remote_script(struct cctx *x, const struct cmdv *c, size_t i)
 	return true;
 }
 
+/* Framework commands run by an interpreter's script that empty a whole
+ * database: python manage.py flush, php artisan migrate:fresh. */
+static const struct {
+	const char *script, *cmd;
+} db_wipes[] = {
+	{"manage.py", "flush"}, {"manage.py", "reset_db"}, {"artisan", "migrate:fresh"},
+	{"artisan", "migrate:reset"}, {"artisan", "migrate:refresh"}, {"artisan", "db:wipe"},
+};
+
+static bool script_db_wipe(struct cctx *x, const struct cmdv *c, size_t i)
+{
+	const char *a = c->w[i].val, *base = strrchr(a, '/');
+
+	base = base ? base + 1 : a;
+	for (size_t k = 0; i + 1 < c->n && k < nitems(db_wipes); k++)
+		if (strcmp(base, db_wipes[k].script) == 0 && strcmp(c->w[i + 1].val, db_wipes[k].cmd) == 0) {
+			cls_add(x, TIER_CRITICAL, "db.wipe", shell_span_words(x, c->w, c->n),
+			        "%s %s empties the whole database", base, db_wipes[k].cmd);
+			return true;
+		}
+	return false;
+}
+
+/* rails|rake db:drop, db:reset, db:purge drop the database. */
+static void rule_rails(struct cctx *x, struct cmdv *c)
+{
+	static const char wipes[] = "db:drop db:drop:all db:reset db:purge db:purge:all "
+	                            "db:schema:load db:structure:load";
+	struct span sp = shell_span_words(x, c->w, c->n);
+
+	for (size_t i = 1; i < c->n; i++)
+		if (has_verb(wipes, c->w[i].val)) {
+			cls_add(x, TIER_CRITICAL, "db.wipe", sp, "%s %s drops the database", c->prog,
+			        c->w[i].val);
+			return;
+		}
+	cls_add(x, TIER_MEDIUM, "exec.build", sp, "runs a build, test or project task");
+}
+
 /* python setup.py install|develop puts the package into site-packages. */
 static bool setup_py_install(struct cctx *x, const struct cmdv *c, size_t i)
 {
@@ -708,6 +747,7 @@ static void rule_interp(struct cctx *x, struct cmdv *c)
 		if ((strcmp(name, "deno") == 0 && i == first_arg(c)) ||
 		    (strncmp(name, "mongo", 5) == 0 && opt_long(c, "--eval")))
 			continue; /* deno run SCRIPT; mongosh DB --eval CODE */
+		script_db_wipe(x, c, i);
 		if (remote_script(x, c, i) || setup_py_install(x, c, i))
 			return;
 		if (c->w[i].flags & W_PROCSUB) {
@@ -983,6 +1023,8 @@ const struct prog rules_dev[] = {
 	{"paru", 0, NULL, TIER_LOW, NULL, NULL, rule_pacman},
 	{"makepkg", 0, NULL, TIER_LOW, NULL, NULL, rule_makepkg}, PKG("micromamba"), PKG("pixi"),
 	INSTALLER("cpanm"), INSTALLER("cpan"),
+	{"rails", 0, NULL, TIER_LOW, NULL, NULL, rule_rails},
+	{"rake", 0, NULL, TIER_LOW, NULL, NULL, rule_rails},
 	INSTALLER("npx"), INSTALLER("pnpx"), INSTALLER("bunx"), INSTALLER("uvx"),
 	INSTALLER("dpkg"), INSTALLER("rpm"), INSTALLER("easy_install"), INSTALLER("nix-env"),
 	INSTALLER("nix-shell"),

@@ -184,12 +184,30 @@ static void move_source(struct cctx *x, const struct word *w)
 		        abs);
 }
 
+/* u+s, g=s, 4755, 04755, 7755, 2755: a mode that sets setuid or setgid
+ * (06000 of an octal mode, whatever its length). */
+static bool setuid_mode(const char *m)
+{
+	unsigned long v = 0;
+	size_t n = strspn(m, "01234567");
+
+	if (strchr(m, 's') && (m[0] == '+' || m[0] == 'u' || m[0] == 'g' || m[0] == 'a' ||
+	                       strchr(m, '+') || strchr(m, '=')))
+		return true;
+	if (n == 0 || m[n] != '\0' || n > 6)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		v = v * 8 + (unsigned long)(m[i] - '0');
+	return (v & 06000) != 0;
+}
+
 /* mv/cp/ln/install: -t DIR or the last operand is the target. */
 static void rule_copy(struct cctx *x, struct cmdv *c)
 {
-	size_t idx[64], n = opt_operands(c, 1, "tSb", idx, nitems(idx));
 	const char *t, *name = c->prog;
-	const struct word *tw = opt_value(c, 't', "--target-directory", "tSb", &t);
+	const char *ao = strcmp(name, "install") == 0 ? "tSbmgo" : "tSb"; /* install -m MODE */
+	size_t idx[64], n = opt_operands(c, 1, ao, idx, nitems(idx));
+	const struct word *tw = opt_value(c, 't', "--target-directory", ao, &t);
 	bool mv = strcmp(name, "mv") == 0;
 	size_t nsrc = tw ? n : (n ? n - 1 : 0);
 
@@ -198,6 +216,10 @@ static void rule_copy(struct cctx *x, struct cmdv *c)
 	else if (n)
 		paths_write(x, &c->w[idx[n - 1]], c->w[idx[n - 1]].val,
 		            shell_span_word(x, &c->w[idx[n - 1]]));
+	if (strcmp(name, "install") == 0 && opt_value(c, 'm', "--mode", ao, &t) &&
+	    setuid_mode(t))
+		cls_add(x, TIER_HIGH, "fs.chmod.setuid", shell_span_words(x, c->w, c->n),
+		        "install -m %s sets the setuid or setgid bit", t);
 	if (!tw && n && strcmp(c->w[idx[n - 1]].val, "/dev/null") == 0 && mv)
 		cls_add(x, TIER_HIGH, "fs.delete", shell_span_words(x, c->w, c->n),
 		        "moves files onto /dev/null, which destroys them");
@@ -210,14 +232,6 @@ static void rule_copy(struct cctx *x, struct cmdv *c)
 		else
 			paths_read(x, w, w->val);
 	}
-}
-
-static bool setuid_mode(const char *m)
-{
-	if (strchr(m, 's') && (m[0] == '+' || m[0] == 'u' || m[0] == 'g' || m[0] == 'a' ||
-	                       strchr(m, '+') || strchr(m, '=')))
-		return true;
-	return strlen(m) == 4 && (m[0] == '4' || m[0] == '2' || m[0] == '6');
 }
 
 static void rule_chmod(struct cctx *x, struct cmdv *c)
@@ -736,7 +750,7 @@ const struct prog rules_fs[] = {
 	FN("local", rule_export), FN("readonly", rule_export), FN("typeset", rule_export), NP("let"), NP("return"), NP("exit"), NP("break"),
 	NP("continue"), NP("shift"), NP("trap"), NP("umask"), NP("ulimit"), NP("getopts"),
 	NP("times"), NP("caller"), NP("disown"), NP("dirs"), NP("mktemp"), WR("tee", ""),
-	NP("vmstat"), NP("iostat"), NP("pidof"), NP("fuser"), NP("ss"), NP("netstat"),
+	NP("vmstat"), NP("iostat"), NP("pidof"), NP("ss"), NP("netstat"),
 	NP("watchman"), NP("cowsay"), NP("pstree"), NP("uuidgen"),
 	{"rm", 0, NULL, TIER_LOW, NULL, NULL, rule_rm},
 	{"rmdir", P_WRITE, "", TIER_LOW, NULL, NULL, NULL},
