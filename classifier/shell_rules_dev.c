@@ -1003,7 +1003,22 @@ static void rule_sqlite(struct cctx *x, struct cmdv *c)
 	paths_read(x, db, db->val);
 }
 
+/* A compiler's or linker's -o FILE (or -oFILE): the file it writes. */
+static void rule_compiler(struct cctx *x, struct cmdv *c)
+{
+	for (size_t i = 1; i < c->n; i++) {
+		const struct word *w = &c->w[i];
+		if (strcmp(w->val, "-o") == 0 && i + 1 < c->n) {
+			w = &c->w[++i];
+			paths_write(x, w, w->val, shell_span_word(x, w));
+		} else if (strncmp(w->val, "-o", 2) == 0 && w->val[2]) {
+			paths_write(x, w, w->val + 2, shell_span_word(x, w));
+		}
+	}
+}
+
 #define PKG(n) {n, 0, NULL, TIER_LOW, NULL, NULL, rule_pkg}
+#define CC(n) {n, 0, NULL, TIER_MEDIUM, "exec.build", "runs a build or test tool", rule_compiler}
 #define BUILD(n) {n, 0, NULL, TIER_MEDIUM, "exec.build", "runs a build or test tool", NULL}
 #define INTERP(n) {n, 0, NULL, TIER_LOW, NULL, NULL, rule_interp}
 #define INSTALLER(n) {n, 0, NULL, TIER_HIGH, "pkg.install", "downloads and runs a package", NULL}
@@ -1028,9 +1043,9 @@ const struct prog rules_dev[] = {
 	INSTALLER("npx"), INSTALLER("pnpx"), INSTALLER("bunx"), INSTALLER("uvx"),
 	INSTALLER("dpkg"), INSTALLER("rpm"), INSTALLER("easy_install"), INSTALLER("nix-env"),
 	INSTALLER("nix-shell"),
-	BUILD("ninja"), BUILD("meson"), BUILD("gcc"), BUILD("g++"), BUILD("cc"),
-	BUILD("c++"), BUILD("clang"), BUILD("clang++"), BUILD("ld"), BUILD("as"), BUILD("ar"),
-	BUILD("rustc"), BUILD("javac"), BUILD("java"), BUILD("mvn"), BUILD("gradle"),
+	BUILD("ninja"), BUILD("meson"), CC("gcc"), CC("g++"), CC("cc"),
+	CC("c++"), CC("clang"), CC("clang++"), CC("ld"), CC("as"), BUILD("ar"),
+	CC("rustc"), BUILD("javac"), BUILD("java"), BUILD("mvn"), BUILD("gradle"),
 	BUILD("ant"), BUILD("pytest"), BUILD("tox"), BUILD("nox"), BUILD("ruff"), BUILD("black"),
 	BUILD("isort"), BUILD("mypy"), BUILD("flake8"), BUILD("pylint"), BUILD("eslint"),
 	BUILD("prettier"), BUILD("tsc"), BUILD("jest"), BUILD("vitest"), BUILD("mocha"),

@@ -474,6 +474,8 @@ static void rule_tar(struct cctx *x, struct cmdv *c)
 	}
 	bool create = strpbrk(mode, "cru") || opt_long(c, "--create") || opt_long(c, "--append");
 	bool extract = strchr(mode, 'x') || opt_long(c, "--extract") || opt_long(c, "--get");
+	bool absolute = (mode[0] != '-' && strchr(mode, 'P')) || opt_short(c, 'P', "fCTXbIgKLNV") ||
+	                opt_long(c, "--absolute-names");
 
 	tar_hooks(x, c);
 	if (opt_value(c, 'I', NULL, "fCTXbIgKLNV", &val))
@@ -489,6 +491,9 @@ static void rule_tar(struct cctx *x, struct cmdv *c)
 		if (d == NULL)
 			here.val = ".";
 		paths_write(x, d ? d : &here, d ? val : ".", shell_span_words(x, c->w, c->n));
+		if (absolute)
+			cls_add(x, TIER_HIGH, "fs.write.outside_workdir", shell_span_words(x, c->w, c->n),
+			        "tar -P extracts members with absolute names anywhere on the machine");
 	}
 }
 
@@ -531,7 +536,8 @@ static void rule_inplace(struct cctx *x, struct cmdv *c)
 	}
 }
 
-/* sort -o FILE, uniq IN OUT, patch: write what they name. */
+/* sort -o FILE, patch -o FILE: write what they name; sort
+ * --compress-program runs a program. */
 static void rule_outfile(struct cctx *x, struct cmdv *c)
 {
 	const char *val;
@@ -539,6 +545,78 @@ static void rule_outfile(struct cctx *x, struct cmdv *c)
 
 	if (o)
 		paths_write(x, o, val, shell_span_word(x, o));
+	if (strcmp(c->prog, "sort") == 0 && opt_long(c, "--compress-program"))
+		cls_add(x, TIER_HIGH, "exec.hook_program", shell_span_words(x, c->w, c->n),
+		        "sort --compress-program runs another program");
+}
+
+/* Programs whose second operand is the file they write (uniq IN OUT, xxd
+ * [-r] IN OUT), and their options that take a value. */
+static const struct {
+	const char *prog, *argopts;
+} in_out[] = {{"uniq", "fsw"}, {"xxd", "clogsn"}};
+
+static void rule_in_out(struct cctx *x, struct cmdv *c)
+{
+	size_t idx[2];
+
+	for (size_t i = 0; i < nitems(in_out); i++)
+		if (strcmp(c->prog, in_out[i].prog) == 0 &&
+		    opt_operands(c, 1, in_out[i].argopts, idx, 2) == 2)
+			paths_write(x, &c->w[idx[1]], c->w[idx[1]].val,
+			            shell_span_word(x, &c->w[idx[1]]));
+}
+
+/* iconv -o FILE / --output=FILE */
+static void rule_iconv(struct cctx *x, struct cmdv *c)
+{
+	const char *val;
+	const struct word *o = opt_value(c, 'o', "--output", "fto", &val);
+
+	if (o)
+		paths_write(x, o, val, shell_span_word(x, o));
+}
+
+/* history -w|-a FILE writes the history there; -r|-n FILE reads it. */
+static void rule_history(struct cctx *x, struct cmdv *c)
+{
+	const struct word *f = opt_first(c, "", NULL);
+
+	if (f && (opt_short(c, 'w', "") || opt_short(c, 'a', "")))
+		paths_write(x, f, f->val, shell_span_word(x, f));
+	else if (f && (opt_short(c, 'r', "") || opt_short(c, 'n', "")))
+		paths_read(x, f, f->val);
+}
+
+/* csplit -f PREFIX writes PREFIX00, PREFIX01, ... (xx00 without -f). */
+static void rule_csplit(struct cctx *x, struct cmdv *c)
+{
+	const char *val;
+	const struct word *f = opt_value(c, 'f', "--prefix", "fbn", &val);
+	size_t idx;
+	char out[CLS_MAX_PATH];
+
+	if (opt_operands(c, 1, "fbn", &idx, 1))
+		paths_read(x, &c->w[idx], c->w[idx].val);
+	if (f && snprintf(out, sizeof(out), "%s00", val) < (int)sizeof(out))
+		paths_write(x, f, out, shell_span_word(x, f));
+	else
+		paths_write(x, &c->w[0], "xx00", shell_span_words(x, c->w, c->n));
+}
+
+/* mktemp -p DIR, --tmpdir=DIR or a TEMPLATE with a directory create a file
+ * there; the default ($TMPDIR or /tmp) is left unrecorded. */
+static void rule_mktemp(struct cctx *x, struct cmdv *c)
+{
+	const char *dir = NULL;
+	const struct word *p = opt_value(c, 'p', "--tmpdir", "p", &dir);
+	const struct word *t = opt_first(c, "p", NULL);
+	char out[CLS_MAX_PATH];
+
+	if (p && dir[0] && snprintf(out, sizeof(out), "%s/tmp.XXXXXXXXXX", dir) < (int)sizeof(out))
+		paths_write(x, p, out, shell_span_word(x, p));
+	else if (t && strchr(t->val, '/'))
+		paths_write(x, t, t->val, shell_span_word(x, t));
 }
 
 static void rule_patch(struct cctx *x, struct cmdv *c)
@@ -719,29 +797,29 @@ static void rule_rg(struct cctx *x, struct cmdv *c)
 const struct prog rules_fs[] = {
 	RO("cat", ""), RO("tac", ""), RO("head", "nc"), RO("tail", "ncs"), RO("less", "bhjpPtxyz"),
 	RO("more", "n"), RO("nl", "bdfhilnsvw"), RO("wc", ""), {"sort", P_READ, "otTkS", TIER_LOW, NULL, NULL, rule_outfile},
-	RO("uniq", "fsw"), RO("diff", "CDFILSUWx"), RO("cmp", "in"), RO("comm", ""),
+	{"uniq", P_READ, "fsw", TIER_LOW, NULL, NULL, rule_in_out}, RO("diff", "CDFILSUWx"), RO("cmp", "in"), RO("comm", ""),
 	RO("stat", "cf"), RO("du", "BdtX"), RO("df", "Bt"), RO("file", "emfFP"),
-	{"tree", P_READ | P_CWD, "LPIHoT", TIER_LOW, NULL, NULL, NULL}, RO("od", "AjNtw"), RO("hexdump", "enfsC"), RO("xxd", "clogs"),
+	{"tree", P_READ | P_CWD, "LPIHoT", TIER_LOW, NULL, NULL, NULL}, RO("od", "AjNtw"), RO("hexdump", "enfsC"), {"xxd", P_READ, "clogsn", TIER_LOW, NULL, NULL, rule_in_out},
 	RO("strings", "ntTe"), RO("md5sum", ""), RO("sha1sum", ""), RO("sha256sum", ""),
 	RO("sha512sum", ""), RO("b2sum", ""), RO("cksum", ""), RO("base64", "w"),
 	RO("zcat", ""), RO("bzcat", ""), RO("xzcat", ""), RO("zless", ""), RO("cut", "bcdf"),
 	RO("tr", ""), RO("fold", "w"), RO("expand", "t"), RO("paste", "d"), RO("column", "cstnoR"),
 	{"ls", P_READ | P_CWD, "ITw", TIER_LOW, NULL, NULL, NULL},
 	{"dir", P_READ | P_CWD, "ITw", TIER_LOW, NULL, NULL, NULL}, RO("realpath", ""), RO("readlink", ""),
-	RO("basename", ""), RO("dirname", ""), RO("lsof", ""), RO("iconv", "ft"),
+	RO("basename", ""), RO("dirname", ""), RO("lsof", ""), {"iconv", P_READ, "fto", TIER_LOW, NULL, NULL, rule_iconv},
 	RO("view", ""), RO("bat", "lLrmp"), RO("fmt", "w"), RO("pr", ""), RO("rev", ""),
 	RO("look", ""), RO("namei", ""), RO("getfacl", ""), RO("lsattr", ""), RO("sum", ""),
 	RO1("grep", "efmABCdD", NULL), RO1("egrep", "efmABCdD", NULL),
 	RO1("fgrep", "efmABCdD", NULL), RO1("rg", "efgmABCtTMjE", rule_rg),
 	RO1("ag", "ABCGgm", NULL), RO1("ack", "ABC", NULL), RO1("jq", "f", NULL),
-	RO1("yq", "", NULL), RO1("test", "", NULL), RO1("[", "", NULL), RO1("csplit", "fbn", NULL),
+	RO1("yq", "", NULL), RO1("test", "", NULL), RO1("[", "", NULL), FN("csplit", rule_csplit),
 	NP("echo"), NP("printf"), NP("true"), NP("false"), NP(":"), NP("pwd"), NP("sleep"),
 	NP("date"), NP("seq"), NP("yes"), NP("expr"), NP("which"), NP("whereis"), NP("type"),
 	NP("whoami"), NP("id"), NP("groups"), NP("uname"), FN("hostname", rule_hostname), NP("uptime"),
 	NP("nproc"), NP("free"), NP("ps"), NP("pgrep"), NP("top"), NP("htop"), NP("env"),
 	FN("printenv", rule_printenv), NP("locale"), NP("getconf"), NP("tput"), NP("clear"), NP("reset"),
 	FN("gpg", rule_keys), FN("gpg2", rule_keys), FN("security", rule_keys),
-	NP("history"), FN("alias", rule_alias), NP("unalias"), NP("set"), NP("shopt"), NP("unset"),
+	FN("history", rule_history), FN("alias", rule_alias), NP("unalias"), NP("set"), NP("shopt"), NP("unset"),
 	NP("read"), NP("mapfile"), NP("readarray"), NP("wait"), NP("jobs"), NP("fg"), NP("bg"), NP("hash"), NP("help"),
 	FN("man", rule_man), NP("info"), NP("apropos"), NP("whatis"), NP("lscpu"), NP("lsblk"),
 	NP("lsusb"), NP("lspci"), NP("arch"), NP("tty"), NP("stty"), NP("logname"), NP("users"),
@@ -749,7 +827,7 @@ const struct prog rules_fs[] = {
 	NP("numfmt"), NP("shuf"), NP("tsort"), FN("export", rule_export), FN("declare", rule_export),
 	FN("local", rule_export), FN("readonly", rule_export), FN("typeset", rule_export), NP("let"), NP("return"), NP("exit"), NP("break"),
 	NP("continue"), NP("shift"), NP("trap"), NP("umask"), NP("ulimit"), NP("getopts"),
-	NP("times"), NP("caller"), NP("disown"), NP("dirs"), NP("mktemp"), WR("tee", ""),
+	NP("times"), NP("caller"), NP("disown"), NP("dirs"), FN("mktemp", rule_mktemp), WR("tee", ""),
 	NP("vmstat"), NP("iostat"), NP("pidof"), NP("ss"), NP("netstat"),
 	NP("watchman"), NP("cowsay"), NP("pstree"), NP("uuidgen"),
 	{"rm", 0, NULL, TIER_LOW, NULL, NULL, rule_rm},

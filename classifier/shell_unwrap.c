@@ -220,6 +220,7 @@ static long wrap_words(struct cctx *x, struct cmdv *c, size_t at);
 static long wrap_dashdash(struct cctx *x, struct cmdv *c, size_t at);
 static long wrap_bwrap(struct cctx *x, struct cmdv *c, size_t at);
 static long wrap_screen(struct cctx *x, struct cmdv *c, size_t at);
+static long wrap_trace(struct cctx *x, struct cmdv *c, size_t at);
 
 static const char priv[] = "exec.privileged";
 
@@ -250,6 +251,8 @@ static const char *const long_xvfb[] = {"--error-file", "--auth-file", "--server
 static const char *const long_xargs[] = {"--arg-file", "--delimiter", "--max-args",
 	"--max-procs", "--max-lines", "--max-chars", "--process-slot-var", "--eof",
 	"--replace", NULL};
+
+static const char strace_opts[] = "oepsuEIbSXP", ltrace_opts[] = "aAeFlnopsuwx";
 
 static const struct wrapper wrappers[] = {
 	{"asdf", "exec", "", 0, NULL, NULL, NULL, NULL},
@@ -301,7 +304,7 @@ static const struct wrapper wrappers[] = {
 	{"flock", NULL, "wEc", 0, NULL, NULL, wrap_flock, long_flock},
 	{"ionice", NULL, "cnP", 0, NULL, NULL, NULL, long_ionice},
 	{"ksh", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
-	{"ltrace", NULL, "aAeFlnopsuwx", 0, NULL, NULL, NULL, NULL},
+	{"ltrace", NULL, ltrace_opts, 0, NULL, NULL, wrap_trace, NULL},
 	{"mksh", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
 	{"nice", NULL, "n", 0, NULL, NULL, NULL, long_nice},
 	{"nohup", NULL, "", 0, NULL, NULL, NULL, NULL},
@@ -315,7 +318,7 @@ static const struct wrapper wrappers[] = {
 	{"setsid", NULL, "", 0, NULL, NULL, NULL, NULL},
 	{"sh", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
 	{"stdbuf", NULL, "ioe", 0, NULL, NULL, NULL, long_stdbuf},
-	{"strace", NULL, "oepsuEIbSXP", 0, NULL, NULL, NULL, NULL},
+	{"strace", NULL, strace_opts, 0, NULL, NULL, wrap_trace, NULL},
 	{"su", NULL, NULL, 0, priv, "switches user (su)", wrap_su, NULL},
 	{"sudo", NULL, "ugpCDRTUrth", 0, priv, "runs a command as root (sudo)", NULL, long_sudo},
 	{"taskset", NULL, "", 1, NULL, NULL, NULL, NULL},
@@ -625,6 +628,21 @@ static long wrap_time(struct cctx *x, struct cmdv *c, size_t at)
 	struct cmdv h = wrapper_head(c, at);
 	const struct word *o = opt_value(&h, 'o', "--output", "fo", &val);
 
+	if (o)
+		paths_write(x, o, val, shell_span_word(x, o));
+	return rest_or_self(x, c, at);
+}
+
+/* strace|ltrace -o FILE writes the trace there. */
+static long wrap_trace(struct cctx *x, struct cmdv *c, size_t at)
+{
+	const char *val;
+	struct cmdv h = wrapper_head(c, at);
+	const char *base = strrchr(c->w[0].val, '/');
+	const struct word *o;
+
+	base = base ? base + 1 : c->w[0].val;
+	o = opt_value(&h, 'o', "--output", base[0] == 'l' ? ltrace_opts : strace_opts, &val);
 	if (o)
 		paths_write(x, o, val, shell_span_word(x, o));
 	return rest_or_self(x, c, at);
