@@ -690,18 +690,54 @@ static void shell_text_of(struct cctx *x, const struct word *w, const char *cmd,
 		shell_script_text(x, p + bang, strlen(p + bang), shell_span_word(x, w));
 }
 
-/* vim -c CMD, --cmd CMD, +CMD: ex commands, of which :!CMD runs a shell. */
+/* ed and ex command lines from stdin: each line's text after a '!' (!CMD,
+ * r !CMD, w !CMD) runs through the shell. Known text is read line by
+ * line; unknown piped text may hold any command. */
+static void ex_stdin(struct cctx *x, const struct cmdv *c)
+{
+	const char *p = c->in_text, *end = p ? p + c->in_len : NULL;
+
+	if (c->in == IN_PIPE && p == NULL)
+		cls_add(x, TIER_HIGH, "exec.pipe_to_shell", shell_span_word(x, &c->w[0]),
+		        "pipes commands into %s, whose ! lines run in a shell", c->w[0].val);
+	if (c->in == IN_FILE)
+		cls_add(x, x->o->unknown_program, "exec.script", shell_span_word(x, &c->w[0]),
+		        "%s runs commands from a file airlock cannot see", c->w[0].val);
+	for (; p && p < end; p++) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p)), *bang;
+		nl = nl ? nl : end;
+		bang = memchr(p, '!', (size_t)(nl - p));
+		if (bang && bang + 1 < nl)
+			shell_script_text(x, bang + 1, (size_t)(nl - bang - 1), c->in_span);
+		p = nl;
+	}
+}
+
+/* vim -c CMD, --cmd CMD, +CMD: ex commands, of which :!CMD runs a shell;
+ * ex, and vim -e/-E/-es, read more of them from stdin. */
 static void rule_editor(struct cctx *x, struct cmdv *c)
 {
+	bool ex = strcmp(c->prog, "ex") == 0;
+
 	for (size_t i = 1; i < c->n; i++) {
 		const char *a = c->w[i].val;
 		if (strcmp(a, "--") == 0)
-			return;
+			break;
 		if ((strcmp(a, "-c") == 0 || strcmp(a, "--cmd") == 0) && i + 1 < c->n)
 			shell_text_of(x, &c->w[i + 1], c->w[i + 1].val, true);
 		else if (a[0] == '+' && a[1])
 			shell_text_of(x, &c->w[i], a + 1, true);
+		else if (a[0] == '-' && a[1] != '-' && strpbrk(a + 1, "eE") &&
+		         strspn(a + 1, "eEsnRZMl") == strlen(a + 1))
+			ex = true;
 	}
+	if (ex && c->in != IN_NONE)
+		ex_stdin(x, c);
+}
+
+static void rule_ed(struct cctx *x, struct cmdv *c)
+{
+	ex_stdin(x, c);
 }
 
 static void rule_man(struct cctx *x, struct cmdv *c)
@@ -807,7 +843,8 @@ const struct prog rules_fs[] = {
 	{"ls", P_READ | P_CWD, "ITw", TIER_LOW, NULL, NULL, NULL},
 	{"dir", P_READ | P_CWD, "ITw", TIER_LOW, NULL, NULL, NULL}, RO("realpath", ""), RO("readlink", ""),
 	RO("basename", ""), RO("dirname", ""), RO("lsof", ""), {"iconv", P_READ, "fto", TIER_LOW, NULL, NULL, rule_iconv},
-	RO("view", ""), RO("bat", "lLrmp"), RO("fmt", "w"), RO("pr", ""), RO("rev", ""),
+	{"view", P_READ, "cSTtquiwWU", TIER_LOW, NULL, NULL, rule_editor},
+	{"ex", P_WRITE, "cSTtquiwWU", TIER_LOW, NULL, NULL, rule_editor}, RO("bat", "lLrmp"), RO("fmt", "w"), RO("pr", ""), RO("rev", ""),
 	RO("look", ""), RO("namei", ""), RO("getfacl", ""), RO("lsattr", ""), RO("sum", ""),
 	RO1("grep", "efmABCdD", NULL), RO1("egrep", "efmABCdD", NULL),
 	RO1("fgrep", "efmABCdD", NULL), RO1("rg", "efgmABCtTMjE", rule_rg),
@@ -841,7 +878,8 @@ const struct prog rules_fs[] = {
 	FN("source", rule_source), FN(".", rule_source),
 	WR("touch", "dtr"), WR("mkdir", "m"), WR("mkfifo", "m"), WR("sponge", ""), WR("setfacl", "mMxX"), {"vim", P_WRITE, "cSTtquiwWU", TIER_LOW, NULL, NULL, rule_editor},
 	{"vi", P_WRITE, "cSTtquiwWU", TIER_LOW, NULL, NULL, rule_editor},
-	{"nvim", P_WRITE, "cSTtquiwWU", TIER_LOW, NULL, NULL, rule_editor}, WR("nano", ""), WR("emacs", ""), WR("ed", ""), WR("split", "albn"),
+	{"nvim", P_WRITE, "cSTtquiwWU", TIER_LOW, NULL, NULL, rule_editor}, WR("nano", ""), WR("emacs", ""), {"ed", P_WRITE, "p", TIER_LOW, NULL, NULL, rule_ed},
+	{"red", P_WRITE, "p", TIER_LOW, NULL, NULL, rule_ed}, WR("split", "albn"),
 	FN("chmod", rule_chmod), FN("chown", rule_chmod), FN("chgrp", rule_chmod),
 	FN("dd", rule_dd), FN("sed", rule_sed), FN("awk", rule_awk), FN("gawk", rule_awk),
 	FN("mawk", rule_awk), FN("nawk", rule_awk), FN("tar", rule_tar), FN("unzip", rule_unzip),
