@@ -777,7 +777,9 @@ static void rule_alias(struct cctx *x, struct cmdv *c)
 static bool key_leak(const struct cmdv *c, bool gpg, const char *a)
 {
 	if (gpg)
-		return strncmp(a, "--export-secret", 15) == 0 || strcmp(a, "--decrypt") == 0 ||
+		return opt_long_is(a, "--export-secret-keys", NULL) ||
+		       opt_long_is(a, "--export-secret-subkeys", NULL) ||
+		       opt_long_is(a, "--decrypt", NULL) ||
 		       strcmp(a, "-d") == 0;
 	return strcmp(a, "dump-keychain") == 0 ||
 	       (strstr(a, "-password") && (opt_short(c, 'w', "") || opt_short(c, 'g', "")));

@@ -41,7 +41,7 @@ bool opt_short(const struct cmdv *c, char letter, const char *argopts)
 
 /* Whole options that are also the start of a longer one: written out, they
  * are themselves, not an abbreviation (tar --checkpoint=10). */
-static const char *const whole_longs[] = {"--checkpoint"};
+static const char *const whole_longs[] = {"--checkpoint", "--export"};
 
 bool opt_long_is(const char *a, const char *name, const char **val)
 {
