@@ -281,6 +281,10 @@ const char *rules_prog_name(const char *name, char *buf, size_t sz);
  * it (NAME=v CMD, env NAME=v CMD, sudo NAME=v CMD): the next one from *i
  * on (start at 0), *namelen the length of its NAME; NULL after the last. */
 const struct word *rules_env_next(const struct cmdv *c, size_t *i, size_t *namelen);
+/* NAME=VALUE (w, NAME n bytes) sets a variable whose value is a command
+ * line programs run (EDITOR, PAGER, GIT_SSH_COMMAND, LESSOPEN, ...): the
+ * value is judged as a script. */
+void rules_env_command(struct cctx *x, const struct word *w, size_t n);
 /* The value the last such assignment gives name, or NULL; *wp its word. */
 const char *rules_env(const struct cmdv *c, const char *name, const struct word **wp);
 /* The program table: returns true when the program is known and handled. */

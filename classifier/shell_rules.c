@@ -195,26 +195,30 @@ static const char *const cmd_vars[] = {
 	"SUDO_ASKPASS", "FCEDIT",
 };
 
-/* A command-line variable set for this command: its value is judged as a
- * script (LESSOPEN's leading | or || only says how less reads it). */
+void rules_env_command(struct cctx *x, const struct word *w, size_t n)
+{
+	for (size_t k = 0; k < nitems(cmd_vars); k++) {
+		const char *v = w->val + n + 1;
+		if (strlen(cmd_vars[k]) != n || strncmp(w->val, cmd_vars[k], n) != 0)
+			continue;
+		v += strspn(v, "|-"); /* LESSOPEN's | or || only says how less reads it */
+		if (w->flags & (W_DYNAMIC | W_GLOB))
+			cls_add(x, TIER_HIGH, "exec.dynamic_command", shell_span_word(x, w),
+			        "%s holds a command that is only known at run time", cmd_vars[k]);
+		else if (*v)
+			shell_script_text(x, v, strlen(v), shell_span_word(x, w));
+		return;
+	}
+}
+
+/* The command-line variables set for this command. */
 static void env_commands(struct cctx *x, const struct cmdv *c)
 {
 	const struct word *w;
 	size_t i = 0, n;
 
 	while ((w = rules_env_next(c, &i, &n)) != NULL)
-		for (size_t k = 0; k < nitems(cmd_vars); k++) {
-			const char *v = w->val + n + 1;
-			if (strlen(cmd_vars[k]) != n || strncmp(w->val, cmd_vars[k], n) != 0)
-				continue;
-			v += strspn(v, "|-");
-			if (w->flags & (W_DYNAMIC | W_GLOB))
-				cls_add(x, TIER_HIGH, "exec.dynamic_command", shell_span_word(x, w),
-				        "%s holds a command that is only known at run time", cmd_vars[k]);
-			else if (*v)
-				shell_script_text(x, v, strlen(v), shell_span_word(x, w));
-			break;
-		}
+		rules_env_command(x, w, n);
 }
 
 bool rules_apply(struct cctx *x, struct cmdv *c, const char *name)

@@ -799,14 +799,24 @@ static void rule_keys(struct cctx *x, struct cmdv *c)
 		        "runs '%s', whose other uses airlock does not judge", c->w[0].val);
 }
 
-/* export/declare/local/readonly NAME=VALUE */
+/* export/declare/local/readonly NAME=VALUE; an exported editor, pager or
+ * ssh command runs in later commands, and GIT_CONFIG_* hands every later
+ * git configuration. */
 static void rule_export(struct cctx *x, struct cmdv *c)
 {
-	for (size_t i = 1; i < c->n; i++)
-		if (strchr(c->w[i].val, '=')) {
-			shell_check_assign(x, &c->w[i], false);
-			shell_var_assign(x, &c->w[i]);
-		}
+	for (size_t i = 1; i < c->n; i++) {
+		const char *eq = strchr(c->w[i].val, '=');
+		if (eq == NULL)
+			continue;
+		shell_check_assign(x, &c->w[i], false);
+		shell_var_assign(x, &c->w[i]);
+		rules_env_command(x, &c->w[i], (size_t)(eq - c->w[i].val));
+		if (strncmp(c->w[i].val, "GIT_CONFIG_", 11) == 0 &&
+		    strncmp(c->w[i].val, "GIT_CONFIG_COUNT=", 17) != 0)
+			cls_add(x, TIER_HIGH, "git.config_override", shell_span_word(x, &c->w[i]),
+			        "%.*s hands git configuration that can make it run programs",
+			        (int)(eq - c->w[i].val), c->w[i].val);
+	}
 }
 
 /* hostname NAME sets the host name; without one it only prints. */
