@@ -328,6 +328,21 @@ void shell_script_words(struct cctx *x, const struct cmdv *c, size_t at);
 /* Returns the operand after skipping options, or NULL. */
 const struct word *opt_first(const struct cmdv *c, const char *argopts, size_t *at);
 
+/* The name the tables know a program by: an absolute path the kernel folds
+ * into a standard bin directory (/bin//rm, /usr/bin/../bin/rm,
+ * /proc/self/root/bin/rm) gives its last component (in buf); any other
+ * name is returned as it is. */
+const char *rules_prog_name(const char *name, char *buf, size_t sz);
+/* The assignments this command's environment gets from the words before
+ * it (NAME=v CMD, env NAME=v CMD, sudo NAME=v CMD): the next one from *i
+ * on (start at 0), *namelen the length of its NAME; NULL after the last. */
+const struct word *rules_env_next(const struct cmdv *c, size_t *i, size_t *namelen);
+/* NAME=VALUE (w, NAME n bytes) sets a variable whose value is a command
+ * line programs run (EDITOR, PAGER, GIT_SSH_COMMAND, LESSOPEN, ...): the
+ * value is judged as a script. */
+void rules_env_command(struct cctx *x, const struct word *w, size_t n);
+/* The value the last such assignment gives name, or NULL; *wp its word. */
+const char *rules_env(const struct cmdv *c, const char *name, const struct word **wp);
 /* The program table: returns true when the program is known and handled. */
 bool rules_apply(struct cctx *x, struct cmdv *c, const char *name);
 /* Wrapper table: returns the index of the wrapped command's name in c->w,
@@ -337,9 +352,19 @@ long unwrap_step(struct cctx *x, struct cmdv *c, const char *name);
 /* Option helpers for argv views. */
 bool opt_short(const struct cmdv *c, char letter, const char *argopts);
 bool opt_long(const struct cmdv *c, const char *name);
+/* True when the word a is the long option name (with its "--"), whole or
+ * abbreviated as getopt_long and git accept (`--rec` for --recursive),
+ * alone or with =VALUE; *val, when val is given, gets VALUE or NULL. An
+ * abbreviation that may also start another option counts: the strictest
+ * reading. */
+bool opt_long_is(const char *a, const char *name, const char **val);
 /* Returns the value of -X VAL, -XVAL, --name=VAL or --name VAL, or NULL. */
 const struct word *opt_value(const struct cmdv *c, char letter, const char *lname,
                              const char *argopts, const char **val);
+/* opt_value for word *ip alone: moves *ip past a value word it takes
+ * (this option's or another's), so a caller can walk every occurrence. */
+const struct word *opt_value_at(const struct cmdv *c, size_t *ip, char letter,
+                                const char *lname, const char *argopts, const char **val);
 /* Non-option operands after index start; argopts names short options that
  * take an argument. Fills idx (max) and returns the count. */
 size_t opt_operands(const struct cmdv *c, size_t start, const char *argopts,

@@ -36,6 +36,8 @@ static const struct marker markers[] = {
 	{"rmSync", "exec.inline_code.delete", "deletes files"},
 	{"rmdirSync", "exec.inline_code.delete", "deletes directories"},
 	{"fs.rm(", "exec.inline_code.delete", "deletes files"},
+	{".rm(", "exec.inline_code.delete", "deletes files"},
+	{".rmdir(", "exec.inline_code.delete", "deletes directories"},
 	{"unlink ", "exec.inline_code.delete", "deletes files"},
 	{"unlink(", "exec.inline_code.delete", "deletes files"},
 	{"File.delete", "exec.inline_code.delete", "deletes files"},
@@ -68,6 +70,18 @@ static const struct marker markers[] = {
 	{"curl_exec", "exec.inline_code.network", "reaches the network"},
 	{"Invoke-WebRequest", "exec.inline_code.network", "reaches the network"},
 	{"paramiko", "exec.inline_code.network", "opens ssh connections"},
+	{"import requests", "exec.inline_code.network", "reaches the network"},
+	{"from requests", "exec.inline_code.network", "reaches the network"},
+	{"require(\"http", "exec.inline_code.network", "reaches the network"},
+	{"require('http", "exec.inline_code.network", "reaches the network"},
+	{"require(\"net\")", "exec.inline_code.network", "opens sockets"},
+	{"require('net')", "exec.inline_code.network", "opens sockets"},
+	{"require(\"dgram", "exec.inline_code.network", "opens sockets"},
+	{"require('dgram", "exec.inline_code.network", "opens sockets"},
+	{"require(\"tls", "exec.inline_code.network", "opens sockets"},
+	{"require('tls", "exec.inline_code.network", "opens sockets"},
+	{"node:http", "exec.inline_code.network", "reaches the network"},
+	{"node:net", "exec.inline_code.network", "opens sockets"},
 	{"ftplib", "exec.inline_code.network", "reaches the network"},
 	{"smtplib", "exec.inline_code.network", "sends mail"},
 	{"subprocess", "exec.inline_code.spawn", "starts other programs"},
@@ -75,6 +89,22 @@ static const struct marker markers[] = {
 	{"os.popen", "exec.inline_code.spawn", "starts other programs"},
 	{"os.exec", "exec.inline_code.spawn", "replaces itself with another program"},
 	{"os.spawn", "exec.inline_code.spawn", "starts other programs"},
+	{"posix_spawn", "exec.inline_code.spawn", "starts other programs"},
+	{"spawn(", "exec.inline_code.spawn", "starts other programs"},
+	{"spawn \"", "exec.inline_code.spawn", "starts other programs"},
+	{"exec \"", "exec.inline_code.spawn", "replaces itself with another program"},
+	{"exec '", "exec.inline_code.spawn", "replaces itself with another program"},
+	{"exec {", "exec.inline_code.spawn", "replaces itself with another program"},
+	{"qx{", "exec.inline_code.spawn", "runs shell commands (qx)"},
+	{"qx(", "exec.inline_code.spawn", "runs shell commands (qx)"},
+	{"qx[", "exec.inline_code.spawn", "runs shell commands (qx)"},
+	{"qx/", "exec.inline_code.spawn", "runs shell commands (qx)"},
+	{"%x(", "exec.inline_code.spawn", "runs shell commands (%x)"},
+	{"%x{", "exec.inline_code.spawn", "runs shell commands (%x)"},
+	{"%x[", "exec.inline_code.spawn", "runs shell commands (%x)"},
+	{"fork(", "exec.inline_code.spawn", "starts copies of itself"},
+	{"fork ", "exec.inline_code.spawn", "starts copies of itself"},
+	{"fork;", "exec.inline_code.spawn", "starts copies of itself"},
 	{"pty.spawn", "exec.inline_code.spawn", "starts a terminal program"},
 	{"child_process", "exec.inline_code.spawn", "starts other programs"},
 	{"execSync", "exec.inline_code.spawn", "starts other programs"},
@@ -104,11 +134,36 @@ static const struct marker markers[] = {
 	{".docker/config.json", "secrets.read", "reads registry credentials"},
 };
 
-/* Calls whose string argument is a shell command line. */
-static const char *const shell_calls[] = {
-	"system(", "popen(", "execSync(", "check_output(", "check_call(", "Popen(",
-	"subprocess.run(", "subprocess.call(", "shell_exec(", "passthru(",
+/* Calls whose string argument is a shell command line, in the languages
+ * where it is one (NULL: any; python's exec() runs Python). */
+static const struct {
+	const char *call, *langs;
+} shell_calls[] = {
+	{"system(", NULL}, {"system ", NULL}, {"popen(", NULL}, {"execSync(", NULL},
+	{"check_output(", NULL}, {"check_call(", NULL}, {"Popen(", NULL},
+	{"subprocess.run(", NULL}, {"subprocess.call(", NULL}, {"shell_exec(", NULL},
+	{"passthru(", NULL}, {"spawn(", NULL}, {"spawn ", "ruby perl"},
+	{"exec(", "ruby perl js php"}, {"exec ", "ruby perl"},
 };
+
+/* Quote-like operators whose text is a shell command line: perl qx{...},
+ * ruby %x(...). */
+static const struct {
+	const char *op, *lang;
+} shell_quotes[] = {{"qx", "perl"}, {"%x", "ruby"}};
+
+static bool lang_in(const char *langs, const char *lang)
+{
+	const char *p;
+	size_t n = strlen(lang);
+
+	if (langs == NULL)
+		return true;
+	for (p = langs; (p = strstr(p, lang)) != NULL; p++)
+		if ((p == langs || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+			return true;
+	return false;
+}
 
 /* Judges the literal command line in code at p (after a shell call's '('
  * or at a backquote) as a script: os.system('rm -rf /') is rm -rf /. */
@@ -129,13 +184,59 @@ static void shell_string(struct cctx *x, const char *p, const char *end, struct 
 		shell_script_text(x, p, (size_t)(e - p), sp);
 }
 
-static void shell_strings(struct cctx *x, const char *code, size_t len, struct span sp)
+/* qx{CMD}, %x(CMD): p at the opening bracket or delimiter. */
+static void shell_quoted(struct cctx *x, const char *p, const char *end, struct span sp)
+{
+	static const char opens[] = "({[<", closes[] = ")}]>";
+	const char *o = strchr(opens, *p), *e;
+	char close = o && *p ? closes[o - opens] : *p;
+
+	if (p >= end || *p == '\0' || *p == ' ' || *p == '=' || *p == ',' || *p == ';')
+		return;
+	e = memchr(p + 1, close, (size_t)(end - p - 1));
+	if (e && e > p + 1)
+		shell_script_text(x, p + 1, (size_t)(e - p - 1), sp);
+}
+
+/* perl's open(F, "|CMD") and open(F, "CMD|") run CMD with a pipe. */
+static void perl_pipe_opens(struct cctx *x, const char *code, const char *end, struct span sp)
+{
+	for (const char *p = code; (p = strstr(p, "open")) != NULL && p < end; p++) {
+		const char *q = memchr(p, '"', (size_t)(end - p)), *e;
+		size_t stmt = strcspn(p, ";");
+		if (q == NULL || q > p + stmt)
+			continue;
+		e = memchr(q + 1, '"', (size_t)(end - q - 1));
+		if (e == NULL || e == q + 1 || (q[1] != '|' && e[-1] != '|'))
+			continue;
+		cls_add(x, TIER_HIGH, "exec.inline_code.spawn", sp,
+		        "the inline perl code opens a pipe to a command");
+		q += q[1] == '|';
+		e -= e[-1] == '|';
+		if (e > q + 1)
+			shell_script_text(x, q + 1, (size_t)(e - q - 1), sp);
+	}
+}
+
+static void shell_strings(struct cctx *x, const char *lang, const char *code, size_t len,
+                          struct span sp)
 {
 	const char *end = code + len;
 
-	for (size_t i = 0; i < nitems(shell_calls); i++)
-		for (const char *p = code; (p = strstr(p, shell_calls[i])) != NULL && p < end; p++)
-			shell_string(x, p + strlen(shell_calls[i]), end, sp);
+	for (size_t i = 0; i < nitems(shell_calls); i++) {
+		if (!lang_in(shell_calls[i].langs, lang))
+			continue;
+		for (const char *p = code; (p = strstr(p, shell_calls[i].call)) != NULL && p < end; p++)
+			shell_string(x, p + strlen(shell_calls[i].call), end, sp);
+	}
+	for (size_t i = 0; i < nitems(shell_quotes); i++)
+		for (const char *p = code; strcmp(lang, shell_quotes[i].lang) == 0 &&
+		                           (p = strstr(p, shell_quotes[i].op)) != NULL && p < end; p++)
+			if (p == code || !(p[-1] == '_' || (p[-1] >= 'a' && p[-1] <= 'z') ||
+			                   (p[-1] >= 'A' && p[-1] <= 'Z')))
+				shell_quoted(x, p + 2, end, sp);
+	if (strcmp(lang, "perl") == 0)
+		perl_pipe_opens(x, code, end, sp);
 	for (const char *p = code; (p = memchr(p, '`', (size_t)(end - p))) != NULL; p++) {
 		const char *e = memchr(p + 1, '`', (size_t)(end - p - 1));
 		if (!e)
@@ -145,19 +246,160 @@ static void shell_strings(struct cctx *x, const char *code, size_t len, struct s
 	}
 }
 
-/* awk: print | "cmd", "cmd" | getline, system(), and > "file". */
-static void awk_scan(struct cctx *x, const char *code, struct span sp)
+/* awk. The program's statements are split at ; { } and newlines outside
+ * strings. In a print or printf statement, > "FILE" and >> "FILE" write
+ * FILE, | "CMD" runs CMD, and a target that is not a literal is only known
+ * at run time; "CMD" | getline and |& run commands; system (CMD) with or
+ * without a space; gawk's /inet/ files reach the network. */
+
+/* Past the string literal whose opening quote is at p. */
+static const char *awk_string(const char *p, const char *end)
 {
-	if (strstr(code, "| \"") || strstr(code, "|\"") || strstr(code, "|&") ||
-	    strstr(code, "| getline") || strstr(code, "|getline"))
-		cls_add(x, TIER_HIGH, "exec.inline_code.spawn", sp, "the awk program pipes to or from a command");
-	if (strstr(code, "> \"") || strstr(code, ">\"") || strstr(code, ">> \""))
-		cls_add(x, TIER_MEDIUM, "fs.write", sp, "the awk program writes a file");
+	for (p++; p < end && *p != '"'; p++)
+		if (*p == '\\' && p + 1 < end)
+			p++;
+	return p;
+}
+
+/* The file a print writes: FILE is the literal's text. */
+static void awk_file(struct cctx *x, const char *f, size_t n, struct span sp)
+{
+	char abs[CLS_MAX_PATH];
+	const char *path = arena_strndup(x->a, f, n);
+
+	if (strncmp(path, "/inet", 5) == 0) {
+		const char *h = strchr(path + 6, '/');
+		h = h ? strchr(h + 1, '/') : NULL;
+		if (h)
+			net_add_host(x, h + 1, strcspn(h + 1, "/"));
+		cls_add(x, TIER_HIGH, "net.fetch", sp, "the awk program opens %s, a network connection",
+		        path);
+	} else if (strcmp(path, "/dev/stdout") != 0 && strcmp(path, "/dev/stderr") != 0 &&
+	           strcmp(path, "-") != 0) {
+		if (paths_resolve(x, path, abs, sizeof(abs)))
+			paths_write_abs(x, abs, sp, abs);
+	}
+}
+
+/* The target after > >> or | in a print statement, at p. */
+static void awk_target(struct cctx *x, const char *p, const char *end, char op, struct span sp)
+{
+	const char *e;
+
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	if (p < end && *p == '"') {
+		e = awk_string(p, end);
+		if (op == '|')
+			shell_script_text(x, p + 1, (size_t)(e - p - 1), sp);
+		else
+			awk_file(x, p + 1, (size_t)(e - p - 1), sp);
+	} else if (op == '|') {
+		cls_add(x, TIER_HIGH, "exec.dynamic_command", sp,
+		        "the awk program prints into a command only known at run time");
+	} else {
+		cls_add(x, TIER_HIGH, "fs.write.outside_workdir", sp,
+		        "the awk program writes a file named only at run time");
+	}
+}
+
+/* One statement [p, end): redirections of print and printf. */
+static void awk_statement(struct cctx *x, const char *p, const char *end, struct span sp)
+{
+	int depth = 0;
+
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	if ((size_t)(end - p) < 5 || strncmp(p, "print", 5) != 0)
+		return;
+	for (p += 5; p < end; p++) {
+		if (*p == '"')
+			p = awk_string(p, end);
+		else if (*p == '(' || *p == ')')
+			depth += *p == '(' ? 1 : -1;
+		else if (depth == 0 && (*p == '>' || (*p == '|' && p[1] != '|' && p[1] != '&'))) {
+			char op = *p;
+			p += op == '>' && p + 1 < end && p[1] == '>';
+			awk_target(x, p + 1, end, op, sp);
+			return;
+		}
+	}
+}
+
+/* system (CMD): the literal command line, with or without a space. */
+static void awk_system(struct cctx *x, const char *code, const char *end, struct span sp)
+{
+	for (const char *p = code; (p = strstr(p, "system")) != NULL && p < end; p++) {
+		const char *q = p + 6;
+		while (q < end && (*q == ' ' || *q == '\t'))
+			q++;
+		if (q >= end || *q != '(')
+			continue;
+		cls_add(x, TIER_HIGH, "exec.inline_code.spawn", sp,
+		        "the awk program runs commands with system()");
+		shell_string(x, q + 1, end, sp);
+	}
+}
+
+static void awk_scan(struct cctx *x, const char *code, size_t len, struct span sp)
+{
+	const char *end = code + len, *st = code;
+
+	for (const char *p = code; p <= end; p++) {
+		if (p < end && *p == '"') {
+			const char *e = awk_string(p, end);
+			if (e - p > 6 && strncmp(p + 1, "/inet", 5) == 0) /* getline < "/inet/..." */
+				awk_file(x, p + 1, (size_t)(e - p - 1), sp);
+			p = e;
+			continue;
+		}
+		if (p < end && !strchr(";{}\n", *p))
+			continue;
+		awk_statement(x, st, p, sp);
+		st = p + 1;
+	}
+	if (strstr(code, "|&") || strstr(code, "| getline") || strstr(code, "|getline"))
+		cls_add(x, TIER_HIGH, "exec.inline_code.spawn", sp,
+		        "the awk program pipes to or from a command");
+	if (strstr(code, "| \"") || strstr(code, "|\""))
+		cls_add(x, TIER_HIGH, "exec.inline_code.spawn", sp, "the awk program pipes to a command");
+	awk_system(x, code, end, sp);
+}
+
+/* Signs that code writes a file: open modes, write calls, perl's > opens. */
+static const char *const write_signs[] = {
+	"\"w\"", "'w'", "\"a\"", "'a'", "\"w+\"", "'w+'", "\"a+\"", "'a+'", "\"wb\"", "'wb'",
+	"\"ab\"", "'ab'", "write_text", "write_bytes", "writeFile", "appendFile", "WriteAll",
+	"File.write", "IO.write", "file_put_contents", "\">", "'>", "copyfile", "shutil.copy",
+	"shutil.move", "os.replace", "os.rename", "symlink", "createWriteStream",
+};
+
+static bool code_writes(const char *code)
+{
+	for (size_t i = 0; i < nitems(write_signs); i++)
+		if (strstr(code, write_signs[i]))
+			return true;
+	return false;
+}
+
+/* A literal absolute or ~ path in code that writes files: counted as
+ * written, the strictest reading (~/.bashrc is fs.write.persistence). */
+static void code_write_path(struct cctx *x, const char *text, struct span sp)
+{
+	char abs[CLS_MAX_PATH];
+	const char *p = text + (text[0] == '>' ? 1 + (text[1] == '>') : 0);
+
+	p += strspn(p, " ");
+	if ((p[0] != '/' && strncmp(p, "~/", 2) != 0) || strchr(p, ' ') || strchr(p, '\n'))
+		return;
+	if (paths_resolve(x, paths_tilde(x, p), abs, sizeof(abs)))
+		paths_write_abs(x, abs, sp, abs);
 }
 
 /* A string literal in the code that names a secret file, or a credential
  * variable the code reads from its environment. */
-static void code_literal(struct cctx *x, const char *lit, size_t n, bool env, struct span sp)
+static void code_literal(struct cctx *x, const char *lit, size_t n, bool env, bool writes,
+                         struct span sp)
 {
 	char text[CLS_MAX_PATH], abs[CLS_MAX_PATH];
 	const char *why;
@@ -166,6 +408,8 @@ static void code_literal(struct cctx *x, const char *lit, size_t n, bool env, st
 		return;
 	memcpy(text, lit, n);
 	text[n] = '\0';
+	if (writes)
+		code_write_path(x, text, sp);
 	if (env && secrets_env_name(text, n)) {
 		cls_add(x, TIER_HIGH, "secrets.read", sp,
 		        "the inline code reads %s, an environment variable that holds a credential",
@@ -184,6 +428,7 @@ static void code_literals(struct cctx *x, const char *code, size_t len, struct s
 {
 	const char *end = code + len, *p;
 	bool env = strstr(code, "environ") || strstr(code, "getenv") || strstr(code, "ENV");
+	bool writes = code_writes(code);
 
 	for (p = code; p < end; p++) {
 		const char *e;
@@ -194,23 +439,67 @@ static void code_literals(struct cctx *x, const char *code, size_t len, struct s
 				e++;
 		if (e >= end || *e != *p)
 			break;
-		code_literal(x, p + 1, (size_t)(e - p - 1), env, sp);
+		code_literal(x, p + 1, (size_t)(e - p - 1), env, writes, sp);
 		p = e;
 	}
 	for (p = code; (p = strstr(p, "process.env.")) != NULL; p++) {
 		size_t n = strspn(p + 12, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
-		code_literal(x, p + 12, n, true, sp);
+		code_literal(x, p + 12, n, true, false, sp);
 	}
+}
+
+/* Tcl and expect: `exec CMD ARGS` and `spawn CMD ARGS` run a program; the
+ * words up to the end of the command (newline, ';' or ']') are judged as
+ * one. */
+static void tcl_commands(struct cctx *x, const char *code, size_t len, struct span sp)
+{
+	static const char *const runs[] = {"exec ", "spawn "};
+	const char *end = code + len;
+
+	for (size_t i = 0; i < nitems(runs); i++)
+		for (const char *p = code; (p = strstr(p, runs[i])) != NULL && p < end; p++) {
+			const char *s = p + strlen(runs[i]);
+			if (p > code && strchr(" \t\n;[{", p[-1]) == NULL)
+				continue;
+			cls_add(x, TIER_HIGH, "exec.inline_code.spawn", sp,
+			        "the inline tcl code starts other programs (%s)", runs[i]);
+			shell_script_text(x, s, strcspn(s, "\n;]"), sp);
+		}
+}
+
+/* Loops that only start copies of the program, as written without blanks:
+ * perl's fork while fork, python's while True: os.fork(). */
+static const char *const fork_loops[] = {
+	"forkwhilefork", "forkwhile1", "forkwhile(1)", "1whilefork", "forkuntil0",
+	"while(1){fork", "while(true){fork", "while1:os.fork", "whileTrue:os.fork",
+	"whileTrue:__import__(\"os\").fork", "whileTrue:__import__('os').fork",
+	"loop{fork", "loop{Process.fork", "for(;;)fork", "for(;;){fork",
+	"while(1){pcntl_fork", "while(true){pcntl_fork",
+};
+
+static void code_fork_bomb(struct cctx *x, const char *code, size_t len, struct span sp)
+{
+	char flat[4096];
+	size_t n = 0;
+
+	if (strstr(code, "fork") == NULL)
+		return;
+	for (size_t i = 0; i < len && n + 1 < sizeof(flat); i++)
+		if (code[i] != ' ' && code[i] != '\t' && code[i] != '\n')
+			flat[n++] = code[i];
+	flat[n] = '\0';
+	for (size_t i = 0; i < nitems(fork_loops); i++)
+		if (strstr(flat, fork_loops[i])) {
+			cls_add(x, TIER_CRITICAL, "sys.fork_bomb", sp,
+			        "the inline code starts copies of itself in a loop: a fork bomb");
+			return;
+		}
 }
 
 void code_scan(struct cctx *x, const char *lang, const char *code, size_t len, struct span sp)
 {
 	if (strcmp(lang, "awk") == 0) {
-		awk_scan(x, code, sp);
-		if (strstr(code, "system("))
-			cls_add(x, TIER_HIGH, "exec.inline_code.spawn", sp,
-			        "the awk program runs commands with system()");
-		shell_strings(x, code, len, sp);
+		awk_scan(x, code, len, sp);
 		return;
 	}
 	cls_add(x, TIER_MEDIUM, "exec.inline_code", sp, "runs inline %s code", lang);
@@ -222,6 +511,9 @@ void code_scan(struct cctx *x, const char *lang, const char *code, size_t len, s
 		if (strstr(code, wipes[i].text))
 			cls_add(x, TIER_CRITICAL, wipes[i].rule, sp, "the inline %s code %s (%s)", lang,
 			        wipes[i].what, wipes[i].text);
-	shell_strings(x, code, len, sp);
+	if (strcmp(lang, "tcl") == 0)
+		tcl_commands(x, code, len, sp);
+	shell_strings(x, lang, code, len, sp);
 	code_literals(x, code, len, sp);
+	code_fork_bomb(x, code, len, sp);
 }

@@ -62,6 +62,70 @@ static const char *normalize(const char *name, char *buf, size_t sz)
 	return name;
 }
 
+/* Directories whose programs are the ones the tables describe. */
+static const char *const bin_dirs[] = {
+	"/bin", "/usr/bin", "/usr/local/bin", "/sbin", "/usr/sbin", "/usr/local/sbin",
+};
+
+/* Folds an absolute path as the kernel walks it: empty and "." components
+ * dropped, ".." takes one back, and a leading /proc/self/root (or
+ * /proc/PID/root, /proc/thread-self/root: the same root) dropped. Returns
+ * false when it does not fit. */
+static bool path_fold(const char *p, char *out, size_t sz)
+{
+	size_t n = 0;
+
+	while (*p) {
+		size_t l;
+		p += strspn(p, "/");
+		l = strcspn(p, "/");
+		if (l == 2 && p[0] == '.' && p[1] == '.')
+			while (n > 0 && out[--n] != '/')
+				;
+		else if (l && !(l == 1 && p[0] == '.')) {
+			if (n + l + 2 > sz)
+				return false;
+			out[n++] = '/';
+			memcpy(out + n, p, l);
+			n += l;
+		}
+		p += l;
+	}
+	out[n] = '\0';
+	return true;
+}
+
+/* /proc/X/root/ with X self, thread-self or a number: its length, or 0. */
+static size_t proc_root(const char *p)
+{
+	size_t l;
+
+	if (strncmp(p, "/proc/", 6) != 0)
+		return 0;
+	l = strcspn(p + 6, "/");
+	if (l == 0 || (strspn(p + 6, "0123456789") != l && strncmp(p + 6, "self/", 5) != 0 &&
+	               strncmp(p + 6, "thread-self/", 12) != 0))
+		return 0;
+	return strncmp(p + 6 + l, "/root/", 6) == 0 ? 6 + l + 5 : 0;
+}
+
+const char *rules_prog_name(const char *name, char *buf, size_t sz)
+{
+	const char *p, *slash;
+	size_t skip;
+
+	if (name[0] != '/' || !path_fold(name, buf, sz))
+		return name;
+	for (p = buf; (skip = proc_root(p)) != 0;)
+		p += skip;
+	slash = strrchr(p, '/');
+	for (size_t i = 0; i < nitems(bin_dirs); i++)
+		if ((size_t)(slash - p) == strlen(bin_dirs[i]) &&
+		    strncmp(p, bin_dirs[i], strlen(bin_dirs[i])) == 0)
+			return slash + 1;
+	return name;
+}
+
 void rules_generic(struct cctx *x, struct cmdv *c, const struct prog *p)
 {
 	size_t idx[64], n;
@@ -86,12 +150,85 @@ void rules_generic(struct cctx *x, struct cmdv *c, const struct prog *p)
 	}
 }
 
+/* The NAME of an assignment word NAME=value, or 0 when w is not one. */
+static size_t assign_name(const struct word *w)
+{
+	size_t n = strspn(w->val, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_");
+
+	return n && w->val[n] == '=' && !(w->val[0] >= '0' && w->val[0] <= '9') ? n : 0;
+}
+
+const struct word *rules_env_next(const struct cmdv *c, size_t *i, size_t *namelen)
+{
+	const struct scmd *sc = c->sc;
+	size_t end;
+
+	if (sc == NULL || c->w < sc->w || c->w >= sc->w + sc->nw)
+		return NULL;
+	end = (size_t)(c->w - sc->w);
+	for (; *i < end; (*i)++)
+		if ((*namelen = assign_name(&sc->w[*i])) != 0)
+			return &sc->w[(*i)++];
+	return NULL;
+}
+
+const char *rules_env(const struct cmdv *c, const char *name, const struct word **wp)
+{
+	const struct word *w, *found = NULL;
+	size_t i = 0, n, l = strlen(name);
+
+	while ((w = rules_env_next(c, &i, &n)) != NULL)
+		if (n == l && strncmp(w->val, name, l) == 0)
+			found = w;
+	if (wp)
+		*wp = found;
+	return found ? found->val + l + 1 : NULL;
+}
+
+/* Variables whose value is a command line that the program (or one it
+ * starts: git's editor, man's pager, less's preprocessor) runs through the
+ * shell. */
+static const char *const cmd_vars[] = {
+	"EDITOR", "VISUAL", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "PAGER", "GIT_PAGER",
+	"MANPAGER", "SYSTEMD_PAGER", "GIT_SSH_COMMAND", "GIT_SSH", "GIT_ASKPASS", "SSH_ASKPASS",
+	"GIT_EXTERNAL_DIFF", "LESSOPEN", "LESSCLOSE", "RSYNC_RSH", "CVS_RSH", "BROWSER",
+	"SUDO_ASKPASS", "FCEDIT",
+};
+
+void rules_env_command(struct cctx *x, const struct word *w, size_t n)
+{
+	for (size_t k = 0; k < nitems(cmd_vars); k++) {
+		const char *v = w->val + n + 1;
+		if (strlen(cmd_vars[k]) != n || strncmp(w->val, cmd_vars[k], n) != 0)
+			continue;
+		v += strspn(v, "|-"); /* LESSOPEN's | or || only says how less reads it */
+		if (w->flags & (W_DYNAMIC | W_GLOB))
+			cls_add(x, TIER_HIGH, "exec.dynamic_command", shell_span_word(x, w),
+			        "%s holds a command that is only known at run time", cmd_vars[k]);
+		else if (*v)
+			shell_script_text(x, v, strlen(v), shell_span_word(x, w));
+		return;
+	}
+}
+
+/* The command-line variables set for this command. */
+static void env_commands(struct cctx *x, const struct cmdv *c)
+{
+	const struct word *w;
+	size_t i = 0, n;
+
+	while ((w = rules_env_next(c, &i, &n)) != NULL)
+		rules_env_command(x, w, n);
+}
+
 bool rules_apply(struct cctx *x, struct cmdv *c, const char *name)
 {
-	char buf[32];
+	char buf[32], path[CLS_MAX_PATH];
 	const struct prog *const *row;
 
 	pthread_once(&table_once, table_build);
+	env_commands(x, c);
+	name = rules_prog_name(name, path, sizeof(path));
 	row = bsearch(normalize(name, buf, sizeof(buf)), table, ntable, sizeof(*table), key_cmp);
 	if (row == NULL)
 		return false;

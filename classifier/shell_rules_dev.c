@@ -25,7 +25,7 @@ struct verb {
 #define PUB TIER_HIGH, "net.upload", "publishes a package"
 
 static const struct verb verbs[] = {
-	{"pip", "install", INST}, {"pip", "uninstall", RMV}, {"pip", "download", NETF},
+	{"pip", "install wheel", INST}, {"pip", "uninstall", RMV}, {"pip", "download", NETF},
 	{"pip", "list show freeze check help config cache debug inspect hash index --version", LOW},
 	{"npm", "install i add ci update up upgrade isntall in create init exec x", INST},
 	{"npm", "uninstall remove rm un r unlink", RMV}, {"npm", "publish", PUB},
@@ -62,6 +62,10 @@ static const struct verb verbs[] = {
 	{"brew", "update", NETF}, {"brew", "list info search doctor --version", LOW},
 	{"conda", "install create update", INST}, {"conda", "remove uninstall", RMV},
 	{"conda", "list info search env", LOW}, {"mamba", "install create update", INST},
+	{"micromamba", "install create update", INST}, {"micromamba", "remove uninstall", RMV},
+	{"micromamba", "list info search env", LOW},
+	{"pixi", "add install global update upgrade", INST}, {"pixi", "remove rm", RMV},
+	{"pixi", "build", BLD}, {"pixi", "list tree search info --version", LOW},
 	{"snap", "install refresh", INST}, {"snap", "remove", RMV}, {"snap", "list info", LOW},
 	{"flatpak", "install update", INST}, {"flatpak", "uninstall", RMV}, {"flatpak", "list info", LOW},
 	{"pipx", "install inject run upgrade", INST}, {"pipx", "uninstall", RMV}, {"pipx", "list", LOW},
@@ -147,15 +151,70 @@ static bool go_run_remote(const struct cmdv *c, size_t at)
 	return false;
 }
 
+static void rule_interp(struct cctx *x, struct cmdv *c);
+
+static bool known_verb(const char *prog, const char *v)
+{
+	for (size_t i = 0; i < nitems(verbs); i++)
+		if (strcmp(verbs[i].prog, prog) == 0 && has_verb(verbs[i].verbs, v))
+			return true;
+	return false;
+}
+
+/* The verb: the first operand, except that a word right after an option
+ * may be its value (npm --prefix DIR install, pip --timeout 60 install,
+ * apt-get -t RELEASE install), so a known verb further on wins; with none,
+ * the first operand. */
+static const struct word *pkg_verb(const struct cmdv *c, const char *prog, size_t *at)
+{
+	size_t first = 0;
+
+	for (size_t i = 1; i < c->n; i++) {
+		const char *a = c->w[i].val, *prev = c->w[i - 1].val;
+		if (strcmp(a, "--") == 0)
+			break;
+		if (a[0] == '-')
+			continue;
+		if (known_verb(prog, a)) {
+			first = i;
+			break;
+		}
+		if (first == 0)
+			first = i;
+		if (i == 1 || prev[0] != '-' || strchr(prev, '='))
+			break; /* an operand no option can own */
+	}
+	if (first)
+		*at = first;
+	return first ? &c->w[first] : NULL;
+}
+
+/* npm|pnpm|yarn set KEY VALUE is npm config set. */
+static bool npm_set(const char *prog, const char *v)
+{
+	return (strcmp(prog, "npm") == 0 || strcmp(prog, "pnpm") == 0 ||
+	        strcmp(prog, "yarn") == 0) &&
+	       (strcmp(v, "set") == 0 || strcmp(v, "delete") == 0);
+}
+
 static void rule_pkg(struct cctx *x, struct cmdv *c)
 {
 	size_t at = 0;
-	const struct word *w = opt_first(c, "C", &at);
-	const char *prog = c->prog, *v = w ? w->val : "";
+	const struct word *w;
+	const char *prog = c->prog, *v;
 	struct span sp = shell_span_words(x, c->w, c->n);
 
+	if (strcmp(prog, "bun") == 0 && (opt_short(c, 'e', "") || opt_short(c, 'p', "") ||
+	                                 opt_long(c, "--eval") || opt_long(c, "--print"))) {
+		rule_interp(x, c); /* bun -e CODE */
+		return;
+	}
 	if (strcmp(prog, "pip3") == 0 || strcmp(prog, "pip2") == 0)
 		prog = "pip";
+	w = pkg_verb(c, prog, &at);
+	v = w ? w->val : "";
+	if (npm_set(prog, v) && pkg_config_write(x, c, at - 1, sp))
+		return;
 	if (strcmp(prog, "uv") == 0 && w && (strcmp(v, "pip") == 0 || strcmp(v, "tool") == 0)) {
 		const struct word *n = at + 1 < c->n ? &c->w[at + 1] : NULL;
 		v = n ? n->val : "";
@@ -180,37 +239,254 @@ static void rule_pkg(struct cctx *x, struct cmdv *c)
 		        "%s %s is not a command airlock knows", c->w[0].val, v);
 }
 
-/* pacman -S/-U install, -R removes, -Q queries */
+/* The text of a make function call at p ("$(shell " or "${shell "): up to
+ * its closing bracket, nested ones counted; *n its length. */
+static const char *make_call(const char *p, size_t *n)
+{
+	char open = p[1], close = open == '(' ? ')' : '}';
+	const char *s = p + 8, *e = s;
+	int depth = 1;
+
+	for (; *e && depth; e++)
+		depth += (*e == open) - (*e == close);
+	*n = (size_t)(e - s) - (depth == 0);
+	return s;
+}
+
+/* make --eval TEXT / -E TEXT: makefile text, whose $(shell CMD) and
+ * VAR != CMD run CMD through the shell while make reads it. */
+static void make_eval(struct cctx *x, const struct cmdv *c)
+{
+	const char *v, *p;
+	const struct word *w;
+	size_t n;
+
+	for (size_t i = 1; i < c->n; i++) {
+		if ((w = opt_value_at(c, &i, 'E', "--eval", "CEfIjlLoOW", &v)) == NULL)
+			continue;
+		for (p = v; (p = strstr(p, "shell ")) != NULL; p++)
+			if (p >= v + 2 && p[-1] && (p[-1] == '(' || p[-1] == '{') && p[-2] == '$') {
+				const char *cmd = make_call(p - 2, &n);
+				shell_script_text(x, cmd, n, shell_span_word(x, w));
+			}
+		if ((p = strstr(v, "!=")) != NULL)
+			shell_script_text(x, p + 2, strlen(p + 2), shell_span_word(x, w));
+	}
+}
+
+static void rule_make(struct cctx *x, struct cmdv *c)
+{
+	make_eval(x, c);
+	rule_pkg(x, c);
+}
+
+/* cmake -E TOOL ARGS: the portable tools, each the program it stands for
+ * (remove_directory is rm -r). */
+static const struct {
+	const char *tool, *prog, *flag;
+} cmake_tools[] = {
+	{"rm", "rm", NULL}, {"remove", "rm", NULL}, {"remove_directory", "rm", "-r"},
+	{"copy", "cp", NULL}, {"copy_if_different", "cp", NULL}, {"copy_directory", "cp", "-r"},
+	{"copy_directory_if_different", "cp", "-r"}, {"rename", "mv", NULL},
+	{"make_directory", "mkdir", NULL}, {"create_symlink", "ln", "-s"},
+	{"create_hardlink", "ln", NULL}, {"touch", "touch", NULL}, {"touch_nocreate", "touch", NULL},
+	{"tar", "tar", NULL}, {"env", "env", NULL}, {"time", "time", NULL}, {"cat", "cat", NULL},
+	{"echo", "echo", NULL}, {"echo_append", "echo", NULL}, {"true", "true", NULL},
+	{"false", "false", NULL}, {"sleep", "sleep", NULL}, {"md5sum", "md5sum", NULL},
+	{"sha256sum", "sha256sum", NULL}, {"compare_files", "cmp", NULL},
+};
+
+/* Runs argv words [at, n) of c as the command prog [flag] ARGS. */
+static void run_as(struct cctx *x, const struct cmdv *c, size_t at, const char *prog,
+                   const char *flag)
+{
+	size_t m = c->n - at + (flag != NULL), k = 0;
+	struct word *w = arena_alloc(x->a, m * sizeof(*w));
+	struct cmdv sub = *c;
+
+	w[k] = c->w[at];
+	w[k].val = prog;
+	w[k].len = strlen(prog);
+	w[k++].verbatim = false;
+	if (flag) {
+		w[k] = w[0];
+		w[k].val = flag;
+		w[k++].len = strlen(flag);
+	}
+	memcpy(w + k, c->w + at + 1, (c->n - at - 1) * sizeof(*w));
+	sub.w = w;
+	sub.n = m;
+	shell_exec_argv(x, &sub);
+}
+
+static void rule_cmake(struct cctx *x, struct cmdv *c)
+{
+	const char *tool = c->n > 2 && strcmp(c->w[1].val, "-E") == 0 ? c->w[2].val : NULL;
+
+	if (tool && strcmp(tool, "chdir") == 0 && c->n > 4) {
+		rules_subcommand(x, c, 4, c->n);
+		return;
+	}
+	for (size_t i = 0; tool && i < nitems(cmake_tools); i++)
+		if (strcmp(tool, cmake_tools[i].tool) == 0) {
+			run_as(x, c, 2, cmake_tools[i].prog, cmake_tools[i].flag);
+			return;
+		}
+	cls_add(x, TIER_MEDIUM, "exec.build", shell_span_words(x, c->w, c->n),
+	        "runs a build or test tool");
+}
+
+/* gdb -ex CMD: `shell CMD` / `!CMD` run a shell command, `python CODE`
+ * Python; --args PROG ARGS runs PROG. gdb takes long options with one or
+ * two dashes. */
+static void gdb_command(struct cctx *x, const struct word *w, const char *cmd)
+{
+	struct span sp = shell_span_word(x, w);
+
+	cmd += strspn(cmd, " \t");
+	if (strncmp(cmd, "shell ", 6) == 0 || cmd[0] == '!')
+		shell_script_text(x, cmd + (cmd[0] == '!' ? 1 : 6),
+		                  strlen(cmd + (cmd[0] == '!' ? 1 : 6)), sp);
+	else if (strncmp(cmd, "python ", 7) == 0 || strncmp(cmd, "pi ", 3) == 0 ||
+	         strncmp(cmd, "py ", 3) == 0)
+		code_scan(x, "python", strchr(cmd, ' ') + 1, strlen(strchr(cmd, ' ') + 1), sp);
+}
+
+/* gdb reads long options with one dash too (getopt_long_only). */
+static bool gdb_long(const char *a, const char *name, const char **eq)
+{
+	char buf[48];
+	size_t l = strcspn(a, "=");
+
+	if (a[0] != '-' || l + 2 > sizeof(buf))
+		return false;
+	snprintf(buf, sizeof(buf), "%s%.*s", a[1] == '-' ? "" : "-", (int)l, a);
+	if (!opt_long_is(buf, name, NULL))
+		return false;
+	*eq = a[l] == '=' ? a + l + 1 : NULL;
+	return true;
+}
+
+static void rule_gdb(struct cctx *x, struct cmdv *c)
+{
+	static const char *const ex[] = {"--ex", "--eval-command", "--iex", "--init-eval-command"};
+	const char *eq;
+
+	for (size_t i = 1; i < c->n; i++) {
+		if (gdb_long(c->w[i].val, "--args", &eq)) {
+			struct cmdv sub = *c;
+			sub.w = c->w + i + 1;
+			sub.n = c->n - i - 1;
+			shell_exec_argv(x, &sub);
+			return;
+		}
+		for (size_t k = 0; k < nitems(ex); k++) {
+			if (!gdb_long(c->w[i].val, ex[k], &eq))
+				continue;
+			if (eq)
+				gdb_command(x, &c->w[i], eq);
+			else if (++i < c->n)
+				gdb_command(x, &c->w[i], c->w[i].val);
+			break;
+		}
+	}
+}
+
+/* pacman -S/-U install (not -Ss, -Si, -Sl, -Sg, -Sp, which only look),
+ * -R removes, -Q queries; the operation may come after other options
+ * (pacman --noconfirm -S). yay and paru with no operation upgrade or
+ * install interactively. */
+static const struct {
+	const char *name;
+	char op; /* operation letter; 0: a -S modifier that only looks */
+} pacman_longs[] = {
+	{"--sync", 'S'}, {"--upgrade", 'U'}, {"--remove", 'R'}, {"--query", 'Q'},
+	{"--database", 'D'}, {"--files", 'F'}, {"--deptest", 'T'}, {"--search", 0},
+	{"--info", 0}, {"--list", 0}, {"--groups", 0}, {"--print", 0},
+};
+
+static char pacman_op(const struct cmdv *c, bool *look)
+{
+	char op = 0;
+
+	for (size_t i = 1; i < c->n && strcmp(c->w[i].val, "--") != 0; i++) {
+		const char *a = c->w[i].val;
+		for (size_t k = 0; a[0] == '-' && a[1] == '-' && k < nitems(pacman_longs); k++)
+			if (opt_long_is(a, pacman_longs[k].name, NULL)) {
+				*look |= pacman_longs[k].op == 0;
+				op = pacman_longs[k].op ? pacman_longs[k].op : op;
+			}
+		for (size_t k = 1; a[0] == '-' && a[1] != '-' && a[k]; k++) {
+			if (a[k] >= 'A' && a[k] <= 'Z')
+				op = a[k];
+			else if (strchr("silgp", a[k]))
+				*look = true;
+		}
+	}
+	return op;
+}
+
 static void rule_pacman(struct cctx *x, struct cmdv *c)
 {
-	const char *a = c->n > 1 ? c->w[1].val : "--";
+	bool look = false;
+	char op = pacman_op(c, &look);
 	struct span sp = shell_span_words(x, c->w, c->n);
 
-	if (strncmp(a, "-S", 2) == 0 && strcspn(a, "sil") == strlen(a))
+	if ((op == 'S' && !look) || op == 'U' || (op == 0 && strcmp(c->prog, "pacman") != 0))
 		cls_add(x, TIER_HIGH, "pkg.install", sp, "installs packages");
-	else if (strncmp(a, "-U", 2) == 0)
-		cls_add(x, TIER_HIGH, "pkg.install", sp, "installs packages");
-	else if (strncmp(a, "-R", 2) == 0)
+	else if (op == 'R')
 		cls_add(x, TIER_HIGH, "pkg.remove", sp, "removes installed packages");
+}
+
+/* makepkg builds a package by running its PKGBUILD; -i / -s install it or
+ * its dependencies. */
+static void rule_makepkg(struct cctx *x, struct cmdv *c)
+{
+	struct span sp = shell_span_words(x, c->w, c->n);
+
+	if (opt_short(c, 'i', "p") || opt_short(c, 's', "p") || opt_long(c, "--install") ||
+	    opt_long(c, "--syncdeps"))
+		cls_add(x, TIER_HIGH, "pkg.install", sp, "installs the package or its dependencies");
+	else
+		cls_add(x, TIER_MEDIUM, "exec.build", sp, "runs a PKGBUILD to build a package");
 }
 
 /* ---- interpreters ---- */
 
 struct interp {
 	const char *name, *lang;
-	const char *flags; /* space-separated options whose value is code */
+	const char *flags; /* space-separated words whose value is code; long ones
+	                    * also as --eval=CODE or abbreviated */
+	const char *code;  /* letters whose value is code, also clustered (-Bc, -lne)
+	                    * or attached (-c'...') */
+	const char *vals;  /* letters that take a value, attached or the next word */
+	const char *rest;  /* letters whose value is the rest of their word only */
+	const char *lvals; /* space-separated words whose value is the next word */
 };
 
 static const struct interp interps[] = {
-	{"python", "python", "-c"}, {"python3", "python", "-c"}, {"python2", "python", "-c"},
-	{"pypy", "python", "-c"}, {"pypy3", "python", "-c"},
-	{"node", "js", "-e -p --eval --print"}, {"nodejs", "js", "-e -p --eval --print"},
-	{"perl", "perl", "-e -E"}, {"ruby", "ruby", "-e"}, {"php", "php", "-r"},
-	{"lua", "lua", "-e"}, {"luajit", "lua", "-e"}, {"Rscript", "r", "-e"},
-	{"julia", "julia", "-e --eval"}, {"pwsh", "powershell", "-c -Command -command"},
-	{"powershell", "powershell", "-c -Command -command"}, {"osascript", "applescript", "-e"},
-	{"tclsh", "tcl", ""}, {"irb", "ruby", ""}, {"deno", "js", "eval"}, {"mongosh", "js", "--eval"},
-	{"mongo", "js", "--eval"},
+	{"python", "python", "", "c", "WXQ", "", "--check-hash-based-pycs"},
+	{"python3", "python", "", "c", "WXQ", "", "--check-hash-based-pycs"},
+	{"python2", "python", "", "c", "WXQ", "", ""},
+	{"pypy", "python", "", "c", "WXQ", "", ""}, {"pypy3", "python", "", "c", "WXQ", "", ""},
+	{"node", "js", "--eval --print", "ep", "rC", "",
+	 "--require --import --loader --experimental-loader --conditions --input-type --title"},
+	{"nodejs", "js", "--eval --print", "ep", "rC", "",
+	 "--require --import --loader --experimental-loader --conditions --input-type --title"},
+	{"perl", "perl", "", "eE", "I", "MmxdDFVC", ""},
+	{"ruby", "ruby", "", "e", "rICE", "FKTWx", ""},
+	{"php", "php", "", "r", "cdzt", "", ""},
+	{"lua", "lua", "", "e", "l", "", ""}, {"luajit", "lua", "", "e", "l", "", ""},
+	{"Rscript", "r", "-e", "", "", "", ""}, {"julia", "julia", "--eval", "e", "", "", ""},
+	{"pwsh", "powershell", "-c -Command -command", "", "", "", ""},
+	{"powershell", "powershell", "-c -Command -command", "", "", "", ""},
+	{"osascript", "applescript", "", "e", "", "", ""},
+	{"tclsh", "tcl", "", "", "", "", ""}, {"irb", "ruby", "", "", "", "", ""},
+	{"deno", "js", "eval", "", "", "", ""}, {"bun", "js", "--eval --print", "ep", "r", "", ""},
+	{"ts-node", "js", "--eval --print", "ep", "rO", "", "--require --compiler --project"},
+	{"tsx", "js", "--eval --print", "ep", "r", "", "--require --import --tsconfig"},
+	{"expect", "tcl", "", "c", "", "", ""}, {"mongosh", "js", "--eval", "", "", "", ""},
+	{"mongo", "js", "--eval", "", "", "", ""},
 };
 
 /* python -m MODULE */
@@ -246,9 +522,64 @@ static void python_module(struct cctx *x, struct cmdv *c, size_t at)
 	        "runs the Python module %s", m);
 }
 
-static bool code_flag(const char *flags, const char *a)
+/* A long option of the space-separated list, whole, abbreviated or with
+ * =VALUE (*eq). */
+static bool long_in(const char *list, const char *a, const char **eq)
 {
-	return a[0] && has_verb(flags, a);
+	char name[48];
+
+	for (const char *p = list; *p; p += strspn(p, " ")) {
+		size_t n = strcspn(p, " ");
+		if (n < sizeof(name) && p[0] == '-' && p[1] == '-') {
+			memcpy(name, p, n);
+			name[n] = '\0';
+			if (opt_long_is(a, name, eq))
+				return true;
+		}
+		p += n;
+	}
+	return false;
+}
+
+enum iopt { IO_OPERAND, IO_FLAG, IO_VALUE, IO_CODE };
+
+/* What word i of an interpreter's argv is: code (IO_CODE; *cw, *code: the
+ * word holding it and the code, NULL when missing), an option whose value
+ * is the next word, another option, or an operand (the script). */
+static enum iopt interp_opt(const struct interp *ip, const struct cmdv *c, size_t i,
+                            const struct word **cw, const char **code)
+{
+	const char *a = c->w[i].val, *eq = NULL;
+
+	*cw = i + 1 < c->n ? &c->w[i + 1] : NULL;
+	*code = *cw ? (*cw)->val : NULL;
+	if (a[0] != '-' || a[1] == '\0')
+		return has_verb(ip->flags, a) ? IO_CODE : IO_OPERAND; /* deno eval */
+	if (has_verb(ip->flags, a))
+		return IO_CODE;
+	if (long_in(ip->flags, a, &eq)) {
+		if (eq) {
+			*cw = &c->w[i];
+			*code = eq;
+		}
+		return IO_CODE;
+	}
+	if (has_verb(ip->lvals, a))
+		return IO_VALUE;
+	for (size_t k = 1; a[1] != '-' && a[k]; k++) {
+		if (strchr(ip->code, a[k])) {
+			if (a[k + 1]) {
+				*cw = &c->w[i];
+				*code = a + k + 1;
+			}
+			return IO_CODE;
+		}
+		if (strchr(ip->vals, a[k]))
+			return a[k + 1] ? IO_FLAG : IO_VALUE;
+		if (strchr(ip->rest, a[k]))
+			break;
+	}
+	return IO_FLAG;
 }
 
 static size_t first_arg(const struct cmdv *c)
@@ -291,6 +622,45 @@ static bool remote_script(struct cctx *x, const struct cmdv *c, size_t i)
 	return true;
 }
 
+/* Framework commands run by an interpreter's script that empty a whole
+ * database: python manage.py flush, php artisan migrate:fresh. */
+static const struct {
+	const char *script, *cmd;
+} db_wipes[] = {
+	{"manage.py", "flush"}, {"manage.py", "reset_db"}, {"artisan", "migrate:fresh"},
+	{"artisan", "migrate:reset"}, {"artisan", "migrate:refresh"}, {"artisan", "db:wipe"},
+};
+
+static bool script_db_wipe(struct cctx *x, const struct cmdv *c, size_t i)
+{
+	const char *a = c->w[i].val, *base = strrchr(a, '/');
+
+	base = base ? base + 1 : a;
+	for (size_t k = 0; i + 1 < c->n && k < nitems(db_wipes); k++)
+		if (strcmp(base, db_wipes[k].script) == 0 && strcmp(c->w[i + 1].val, db_wipes[k].cmd) == 0) {
+			cls_add(x, TIER_CRITICAL, "db.wipe", shell_span_words(x, c->w, c->n),
+			        "%s %s empties the whole database", base, db_wipes[k].cmd);
+			return true;
+		}
+	return false;
+}
+
+/* rails|rake db:drop, db:reset, db:purge drop the database. */
+static void rule_rails(struct cctx *x, struct cmdv *c)
+{
+	static const char wipes[] = "db:drop db:drop:all db:reset db:purge db:purge:all "
+	                            "db:schema:load db:structure:load";
+	struct span sp = shell_span_words(x, c->w, c->n);
+
+	for (size_t i = 1; i < c->n; i++)
+		if (has_verb(wipes, c->w[i].val)) {
+			cls_add(x, TIER_CRITICAL, "db.wipe", sp, "%s %s drops the database", c->prog,
+			        c->w[i].val);
+			return;
+		}
+	cls_add(x, TIER_MEDIUM, "exec.build", sp, "runs a build, test or project task");
+}
+
 /* python setup.py install|develop puts the package into site-packages. */
 static bool setup_py_install(struct cctx *x, const struct cmdv *c, size_t i)
 {
@@ -307,19 +677,6 @@ static bool setup_py_install(struct cctx *x, const struct cmdv *c, size_t i)
 			return true;
 		}
 	return false;
-}
-
-/* A cluster of one-letter options ending in the code flag: python -Bc,
- * perl -ne / -lane / -pE, ruby -pe. */
-static bool cluster_code_flag(const char *lang, const char *a, size_t l)
-{
-	if (a[0] != '-' || a[1] == '-' || l <= 2)
-		return false;
-	if (strcmp(lang, "python") == 0)
-		return a[l - 1] == 'c';
-	if (strcmp(lang, "perl") == 0)
-		return a[l - 1] == 'e' || a[l - 1] == 'E';
-	return strcmp(lang, "ruby") == 0 && a[l - 1] == 'e';
 }
 
 /* perl -i / -pi.bak and ruby -i edit the files after the code in place. */
@@ -355,51 +712,54 @@ static void rule_interp(struct cctx *x, struct cmdv *c)
 	                  strcmp(c->w[1].val, "-v") == 0 || strcmp(c->w[1].val, "--help") == 0))
 		return; /* prints a version or usage and exits */
 	for (size_t i = 1; ip && i < c->n; i++) {
-		const char *a = c->w[i].val;
-		size_t l = strlen(a);
+		const char *a = c->w[i].val, *code;
+		const struct word *cw;
 		if (strcmp(a, "--") == 0 || strcmp(a, "-") == 0)
 			break;
-		if (code_flag(ip->flags, a) || cluster_code_flag(ip->lang, a, l)) {
-			if (i + 1 < c->n && (c->w[i + 1].flags & (W_DYNAMIC | W_GLOB)))
-				cls_add(x, TIER_HIGH, "exec.dynamic_command", shell_span_word(x, &c->w[i + 1]),
-				        "the %s code is only known at run time", ip->lang);
-			if (i + 1 < c->n)
-				code_scan(x, ip->lang, c->w[i + 1].val, c->w[i + 1].len,
-				          shell_span_word(x, &c->w[i + 1]));
-			inplace_files(x, c, i + 2);
-			return;
-		}
 		if (strcmp(ip->lang, "python") == 0 && strcmp(a, "-m") == 0 && i + 1 < c->n) {
 			python_module(x, c, i + 1);
 			return;
-		}
-		if (a[0] != '-' && strcmp(name, "deno") == 0 && i == first_arg(c)) {
-			if (deno_verb(x, c, a))
-				return;
-			if (strcmp(a, "eval") != 0)
-				continue; /* run, serve: the script comes next */
 		}
 		if (strcmp(ip->lang, "php") == 0 && strcmp(a, "-S") == 0) {
 			cls_add(x, TIER_HIGH, "net.listen", shell_span_words(x, c->w, c->n),
 			        "php -S serves files on the network");
 			return;
 		}
-		if (a[0] != '-' && strncmp(name, "mongo", 5) == 0 && opt_long(c, "--eval"))
-			continue; /* mongosh DB --eval CODE: the first word names the database */
-		if (a[0] != '-') {
-			if (remote_script(x, c, i) || setup_py_install(x, c, i))
-				return;
-			if (c->w[i].flags & W_PROCSUB) {
-				cls_add(x, TIER_HIGH, "exec.pipe_to_shell", shell_span_word(x, &c->w[i]),
-				        "runs the output of another command as code");
-				return;
-			}
-			paths_read(x, &c->w[i], a);
-			cls_add(x, x->o->unknown_program, "exec.script", shell_span_word(x, &c->w[i]),
-			        "runs the script %s, which airlock cannot see", a);
-			shell_files_run(x, &c->w[i], ip->lang);
+		switch (interp_opt(ip, c, i, &cw, &code)) {
+		case IO_CODE:
+			if (cw && (cw->flags & (W_DYNAMIC | W_GLOB)))
+				cls_add(x, TIER_HIGH, "exec.dynamic_command", shell_span_word(x, cw),
+				        "the %s code is only known at run time", ip->lang);
+			if (cw)
+				code_scan(x, ip->lang, code, strlen(code), shell_span_word(x, cw));
+			inplace_files(x, c, cw == &c->w[i] ? i + 1 : i + 2);
+			return;
+		case IO_VALUE:
+			i++;
+			continue;
+		case IO_FLAG:
+			continue;
+		case IO_OPERAND:
+			break;
+		}
+		if (strcmp(name, "deno") == 0 && i == first_arg(c) && deno_verb(x, c, a))
+			return;
+		if ((strcmp(name, "deno") == 0 && i == first_arg(c)) ||
+		    (strncmp(name, "mongo", 5) == 0 && opt_long(c, "--eval")))
+			continue; /* deno run SCRIPT; mongosh DB --eval CODE */
+		script_db_wipe(x, c, i);
+		if (remote_script(x, c, i) || setup_py_install(x, c, i))
+			return;
+		if (c->w[i].flags & W_PROCSUB) {
+			cls_add(x, TIER_HIGH, "exec.pipe_to_shell", shell_span_word(x, &c->w[i]),
+			        "runs the output of another command as code");
 			return;
 		}
+		paths_read(x, &c->w[i], a);
+		cls_add(x, x->o->unknown_program, "exec.script", shell_span_word(x, &c->w[i]),
+		        "runs the script %s, which airlock cannot see", a);
+		shell_files_run(x, &c->w[i], ip->lang);
+		return;
 	}
 	unwrap_stdin_script(x, c, false, name);
 }
@@ -546,8 +906,9 @@ static const struct sqlclient {
 	const char *prog, *code, *lcode, *args;
 } sqlclients[] = {
 	{"psql", "-c", "--command", "cfhpUdvPoTLF"},
-	{"mysql", "-e", "--execute", "eDhPuSpo"},
-	{"mariadb", "-e", "--execute", "eDhPuSpo"},
+	/* mysql -p takes its password attached only: -p -e SQL is two options */
+	{"mysql", "-e", "--execute", "eDhPuSo"},
+	{"mariadb", "-e", "--execute", "eDhPuSo"},
 	{"clickhouse-client", "-q", "--query", "qhudp"},
 	{"cqlsh", "-e", "--execute", "ekuf"},
 };
@@ -558,21 +919,18 @@ static void rule_sqlclient(struct cctx *x, struct cmdv *c)
 	bool pg = strcmp(c->prog, "psql") == 0, ran = false;
 	const char *v;
 	const struct word *w;
-	size_t ll;
 
 	for (size_t i = 0; i < nitems(sqlclients); i++)
 		if (strcmp(c->prog, sqlclients[i].prog) == 0)
 			sc = &sqlclients[i];
-	ll = strlen(sc->lcode);
 	if ((w = opt_value(c, 'h', "--host", sc->args, &v)) != NULL)
 		sql_host(x, c, v, w);
+	/* every -c SQL, also in a cluster (-tAc), attached (-c'...') or as
+	 * --command=SQL or an abbreviation of it */
 	for (size_t i = 1; i < c->n; i++) {
 		const char *a = c->w[i].val;
-		if (i + 1 < c->n && (strcmp(a, sc->code) == 0 || strcmp(a, sc->lcode) == 0)) {
-			sql_word(x, &c->w[i + 1], c->w[i + 1].val);
-			ran = true;
-		} else if (strncmp(a, sc->lcode, ll) == 0 && a[ll] == '=') {
-			sql_word(x, &c->w[i], a + ll + 1);
+		if ((w = opt_value_at(c, &i, sc->code[1], sc->lcode, sc->args, &v)) != NULL) {
+			sql_word(x, w, v);
 			ran = true;
 		} else if (strstr(a, "://")) {
 			net_add_url(x, a);
@@ -645,7 +1003,22 @@ static void rule_sqlite(struct cctx *x, struct cmdv *c)
 	paths_read(x, db, db->val);
 }
 
+/* A compiler's or linker's -o FILE (or -oFILE): the file it writes. */
+static void rule_compiler(struct cctx *x, struct cmdv *c)
+{
+	for (size_t i = 1; i < c->n; i++) {
+		const struct word *w = &c->w[i];
+		if (strcmp(w->val, "-o") == 0 && i + 1 < c->n) {
+			w = &c->w[++i];
+			paths_write(x, w, w->val, shell_span_word(x, w));
+		} else if (strncmp(w->val, "-o", 2) == 0 && w->val[2]) {
+			paths_write(x, w, w->val + 2, shell_span_word(x, w));
+		}
+	}
+}
+
 #define PKG(n) {n, 0, NULL, TIER_LOW, NULL, NULL, rule_pkg}
+#define CC(n) {n, 0, NULL, TIER_MEDIUM, "exec.build", "runs a build or test tool", rule_compiler}
 #define BUILD(n) {n, 0, NULL, TIER_MEDIUM, "exec.build", "runs a build or test tool", NULL}
 #define INTERP(n) {n, 0, NULL, TIER_LOW, NULL, NULL, rule_interp}
 #define INSTALLER(n) {n, 0, NULL, TIER_HIGH, "pkg.install", "downloads and runs a package", NULL}
@@ -655,15 +1028,24 @@ const struct prog rules_dev[] = {
 	PKG("cargo"), PKG("go"), PKG("gem"), PKG("bundle"), PKG("apt"), PKG("apt-get"),
 	PKG("aptitude"), PKG("dnf"), PKG("yum"), PKG("zypper"), PKG("apk"), PKG("brew"),
 	PKG("conda"), PKG("mamba"), PKG("snap"), PKG("flatpak"), PKG("pipx"), PKG("uv"),
-	PKG("poetry"), PKG("composer"), PKG("dotnet"), PKG("make"), PKG("twine"), PKG("pdm"),
+	PKG("poetry"), PKG("composer"), PKG("dotnet"), PKG("twine"), PKG("pdm"),
+	{"make", 0, NULL, TIER_LOW, NULL, NULL, rule_make},
+	{"cmake", 0, NULL, TIER_LOW, NULL, NULL, rule_cmake},
+	{"gdb", 0, NULL, TIER_MEDIUM, "exec.build", "runs a build or test tool", rule_gdb},
 	PKG("hatch"), PKG("rustup"), PKG("nix"),
 	{"pacman", 0, NULL, TIER_LOW, NULL, NULL, rule_pacman},
+	{"yay", 0, NULL, TIER_LOW, NULL, NULL, rule_pacman},
+	{"paru", 0, NULL, TIER_LOW, NULL, NULL, rule_pacman},
+	{"makepkg", 0, NULL, TIER_LOW, NULL, NULL, rule_makepkg}, PKG("micromamba"), PKG("pixi"),
+	INSTALLER("cpanm"), INSTALLER("cpan"),
+	{"rails", 0, NULL, TIER_LOW, NULL, NULL, rule_rails},
+	{"rake", 0, NULL, TIER_LOW, NULL, NULL, rule_rails},
 	INSTALLER("npx"), INSTALLER("pnpx"), INSTALLER("bunx"), INSTALLER("uvx"),
 	INSTALLER("dpkg"), INSTALLER("rpm"), INSTALLER("easy_install"), INSTALLER("nix-env"),
 	INSTALLER("nix-shell"),
-	BUILD("cmake"), BUILD("ninja"), BUILD("meson"), BUILD("gcc"), BUILD("g++"), BUILD("cc"),
-	BUILD("c++"), BUILD("clang"), BUILD("clang++"), BUILD("ld"), BUILD("as"), BUILD("ar"),
-	BUILD("rustc"), BUILD("javac"), BUILD("java"), BUILD("mvn"), BUILD("gradle"),
+	BUILD("ninja"), BUILD("meson"), CC("gcc"), CC("g++"), CC("cc"),
+	CC("c++"), CC("clang"), CC("clang++"), CC("ld"), CC("as"), BUILD("ar"),
+	CC("rustc"), BUILD("javac"), BUILD("java"), BUILD("mvn"), BUILD("gradle"),
 	BUILD("ant"), BUILD("pytest"), BUILD("tox"), BUILD("nox"), BUILD("ruff"), BUILD("black"),
 	BUILD("isort"), BUILD("mypy"), BUILD("flake8"), BUILD("pylint"), BUILD("eslint"),
 	BUILD("prettier"), BUILD("tsc"), BUILD("jest"), BUILD("vitest"), BUILD("mocha"),
@@ -671,13 +1053,14 @@ const struct prog rules_dev[] = {
 	BUILD("swiftc"), BUILD("zig"), BUILD("autoreconf"), BUILD("autoconf"),
 	BUILD("automake"), BUILD("bazel"), BUILD("scons"), BUILD("ctest"), BUILD("gofmt"),
 	BUILD("rustfmt"), BUILD("clang-format"), BUILD("pre-commit"), BUILD("just"),
-	BUILD("shellcheck"), BUILD("valgrind"), BUILD("gdb"), BUILD("pkg-config"),
+	BUILD("shellcheck"), BUILD("pkg-config"),
 	BUILD("bmake"), BUILD("gmake"), BUILD("cargo-fmt"), BUILD("golangci-lint"),
 	INTERP("python"), INTERP("python3"), INTERP("python2"), INTERP("pypy"), INTERP("pypy3"),
 	INTERP("node"), INTERP("nodejs"), INTERP("perl"), INTERP("ruby"), INTERP("php"),
 	INTERP("lua"), INTERP("luajit"), INTERP("Rscript"), INTERP("julia"), INTERP("pwsh"),
 	INTERP("powershell"), INTERP("osascript"), INTERP("tclsh"), INTERP("irb"),
-	INTERP("deno"), INTERP("mongosh"), INTERP("mongo"),
+	INTERP("deno"), INTERP("mongosh"), INTERP("mongo"), INTERP("ts-node"), INTERP("tsx"),
+	INTERP("expect"),
 	{"docker", 0, NULL, TIER_LOW, NULL, NULL, rule_container},
 	{"podman", 0, NULL, TIER_LOW, NULL, NULL, rule_container},
 	{"nerdctl", 0, NULL, TIER_LOW, NULL, NULL, rule_container},

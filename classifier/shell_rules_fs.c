@@ -184,12 +184,30 @@ static void move_source(struct cctx *x, const struct word *w)
 		        abs);
 }
 
+/* u+s, g=s, 4755, 04755, 7755, 2755: a mode that sets setuid or setgid
+ * (06000 of an octal mode, whatever its length). */
+static bool setuid_mode(const char *m)
+{
+	unsigned long v = 0;
+	size_t n = strspn(m, "01234567");
+
+	if (strchr(m, 's') && (m[0] == '+' || m[0] == 'u' || m[0] == 'g' || m[0] == 'a' ||
+	                       strchr(m, '+') || strchr(m, '=')))
+		return true;
+	if (n == 0 || m[n] != '\0' || n > 6)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		v = v * 8 + (unsigned long)(m[i] - '0');
+	return (v & 06000) != 0;
+}
+
 /* mv/cp/ln/install: -t DIR or the last operand is the target. */
 static void rule_copy(struct cctx *x, struct cmdv *c)
 {
-	size_t idx[64], n = opt_operands(c, 1, "tSb", idx, nitems(idx));
 	const char *t, *name = c->prog;
-	const struct word *tw = opt_value(c, 't', "--target-directory", "tSb", &t);
+	const char *ao = strcmp(name, "install") == 0 ? "tSbmgo" : "tSb"; /* install -m MODE */
+	size_t idx[64], n = opt_operands(c, 1, ao, idx, nitems(idx));
+	const struct word *tw = opt_value(c, 't', "--target-directory", ao, &t);
 	bool mv = strcmp(name, "mv") == 0;
 	size_t nsrc = tw ? n : (n ? n - 1 : 0);
 
@@ -198,6 +216,10 @@ static void rule_copy(struct cctx *x, struct cmdv *c)
 	else if (n)
 		paths_write(x, &c->w[idx[n - 1]], c->w[idx[n - 1]].val,
 		            shell_span_word(x, &c->w[idx[n - 1]]));
+	if (strcmp(name, "install") == 0 && opt_value(c, 'm', "--mode", ao, &t) &&
+	    setuid_mode(t))
+		cls_add(x, TIER_HIGH, "fs.chmod.setuid", shell_span_words(x, c->w, c->n),
+		        "install -m %s sets the setuid or setgid bit", t);
 	if (!tw && n && strcmp(c->w[idx[n - 1]].val, "/dev/null") == 0 && mv)
 		cls_add(x, TIER_HIGH, "fs.delete", shell_span_words(x, c->w, c->n),
 		        "moves files onto /dev/null, which destroys them");
@@ -210,14 +232,6 @@ static void rule_copy(struct cctx *x, struct cmdv *c)
 		else
 			paths_read(x, w, w->val);
 	}
-}
-
-static bool setuid_mode(const char *m)
-{
-	if (strchr(m, 's') && (m[0] == '+' || m[0] == 'u' || m[0] == 'g' || m[0] == 'a' ||
-	                       strchr(m, '+') || strchr(m, '=')))
-		return true;
-	return strlen(m) == 4 && (m[0] == '4' || m[0] == '2' || m[0] == '6');
 }
 
 static void rule_chmod(struct cctx *x, struct cmdv *c)
@@ -253,49 +267,145 @@ static void rule_dd(struct cctx *x, struct cmdv *c)
 	}
 }
 
-/* sed: -i writes its files; the script's e command and s///e run
- * commands, w FILE writes one. */
-static void sed_script(struct cctx *x, const struct word *w)
+/* sed: -i writes its files; in the script, e CMD and s///e run commands,
+ * w FILE (and s///w FILE) write one, r FILE reads one. */
+
+/* Past a regex or s/// part that starts after the delimiter at p. */
+static const char *sed_delim(const char *p, char d)
 {
-	const char *s = w->val;
+	for (p++; *p && *p != d && *p != '\n'; p++)
+		if (*p == '\\' && p[1])
+			p++;
+	return p;
+}
+
+/* Past one address: N, $, first~step, /re/ or \cREc with I/M flags. */
+static const char *sed_addr(const char *p)
+{
+	if (*p == '/' || (*p == '\\' && p[1])) {
+		p = sed_delim(p + (*p == '\\'), *p == '\\' ? p[1] : '/');
+		p += *p != '\0';
+		return p + strspn(p, "IM");
+	}
+	return p + strspn(p, "0123456789$~+");
+}
+
+/* The argument of e, w, r, a, i, c: the rest of the line. */
+static size_t sed_line(const char *p)
+{
+	return strcspn(p, "\n");
+}
+
+static void sed_run(struct cctx *x, const struct word *w, const char *cmd, size_t n,
+                    const char *why)
+{
 	struct span sp = shell_span_word(x, w);
 
-	for (const char *p = s; *p; p++) {
-		const char *q = p;
-		if (*p != ';' && *p != '\n' && *p != '}' && p != s)
-			continue;
-		q = p == s ? p : p + 1;
-		while (*q == ' ' || *q == '\t' || (*q >= '0' && *q <= '9') || *q == ',' || *q == '$')
-			q++;
-		if (*q == 'e' && (q[1] == '\0' || q[1] == ' ' || q[1] == ';'))
-			cls_add(x, TIER_HIGH, "exec.hook_program", sp, "the sed script runs commands (e)");
-		if ((*q == 'w' || *q == 'W') && q[1] == ' ')
-			cls_add(x, TIER_MEDIUM, "fs.write", sp, "the sed script writes a file (w)");
+	cls_add(x, TIER_HIGH, "exec.hook_program", sp, "%s", why);
+	if (n && !(w->flags & (W_DYNAMIC | W_GLOB)))
+		shell_script_text(x, cmd, n, sp);
+}
+
+/* A file named in the script: written (w) or read (r). */
+static void sed_file(struct cctx *x, const struct word *w, const char *p, size_t n, bool wr)
+{
+	char *f;
+
+	p += strspn(p, " \t");
+	n = sed_line(p) < n ? sed_line(p) : n;
+	if (n == 0 || strncmp(p, "/dev/stdout", n) == 0 || strncmp(p, "/dev/stderr", n) == 0)
+		return;
+	f = arena_strndup(x->a, p, n);
+	if (wr)
+		paths_write(x, w, f, shell_span_word(x, w));
+	else
+		paths_read(x, w, f);
+}
+
+/* s/RE/REPL/FLAGS: e runs the result (REPL when it is the whole line),
+ * w FILE writes. Returns the end of the command. */
+static const char *sed_subst(struct cctx *x, const struct word *w, const char *p)
+{
+	char d = p[1];
+	const char *re, *repl, *end;
+
+	if (d == '\0' || d == '\n')
+		return p + 1;
+	re = sed_delim(p + 1, d);
+	if (*re != d)
+		return re;
+	repl = sed_delim(re, d);
+	if (*repl != d)
+		return repl;
+	end = repl + 1 + strcspn(repl + 1, ";}\nw");
+	if (memchr(repl + 1, 'e', (size_t)(end - repl - 1)))
+		sed_run(x, w, re + 1, (size_t)(repl - re - 1), "s///e runs the result as a command");
+	if (*end == 'w') {
+		sed_file(x, w, end + 1, sed_line(end + 1), true);
+		end += 1 + sed_line(end + 1);
 	}
-	{
-		size_t l = strlen(s);
-		const char *last = strrchr(s, s[1] ? s[1] : '/');
-		if (l > 3 && s[0] == 's' && last && last > s + 1 && strpbrk(last + 1, "e"))
-			cls_add(x, TIER_HIGH, "exec.hook_program", sp, "s///e runs the result as a command");
-		if (l > 3 && s[0] == 's' && last && last > s + 1 && strpbrk(last + 1, "w"))
-			cls_add(x, TIER_MEDIUM, "fs.write", sp, "s///w writes a file");
+	return end;
+}
+
+static void sed_script(struct cctx *x, const struct word *w, const char *s)
+{
+	const char *p = s;
+
+	while (*p) {
+		p += strspn(p, " \t\n;{}");
+		p = sed_addr(p);
+		if (*p == ',')
+			p = sed_addr(p + 1);
+		p += strspn(p, " \t!");
+		switch (*p) {
+		case 's':
+			p = sed_subst(x, w, p);
+			continue;
+		case 'y':
+			p = sed_delim(sed_delim(p + 1, p[1]), p[1]);
+			break;
+		case 'e':
+			sed_run(x, w, p + 1 + strspn(p + 1, " \t"), sed_line(p + 1 + strspn(p + 1, " \t")),
+			        "the sed script runs commands (e)");
+			p += sed_line(p);
+			continue;
+		case 'w': case 'W': case 'r': case 'R':
+			sed_file(x, w, p + 1, sed_line(p + 1), *p == 'w' || *p == 'W');
+			p += sed_line(p);
+			continue;
+		case 'a': case 'i': case 'c': case ':': case 'b': case 't': case 'T':
+			p += sed_line(p);
+			continue;
+		case '\0':
+			return;
+		default:
+			break;
+		}
+		p += *p != '\0';
 	}
 }
 
 static void rule_sed(struct cctx *x, struct cmdv *c)
 {
 	size_t idx[64], n = opt_operands(c, 1, "efl", idx, nitems(idx));
-	bool inplace = opt_short(c, 'i', "efl") || opt_long(c, "--in-place");
+	bool inplace = opt_short(c, 'i', "efl") || opt_long(c, "--in-place"), given = false;
 	const char *val;
-	const struct word *e = opt_value(c, 'e', "--expression", "efl", &val);
-	const struct word *f = opt_value(c, 'f', "--file", "efl", &val);
-	size_t first = (e || f) ? 0 : 1;
 
-	if (e)
-		sed_script(x, e);
-	else if (n)
-		sed_script(x, &c->w[idx[0]]);
-	for (size_t i = first; i < n; i++) {
+	/* every -e SCRIPT; -f FILE is a script airlock cannot see */
+	for (size_t i = 1; i < c->n && strcmp(c->w[i].val, "--") != 0; i++) {
+		size_t j = i;
+		const struct word *e = opt_value_at(c, &j, 'e', "--expression", "efl", &val);
+		const struct word *f = e ? NULL : opt_value_at(c, &i, 'f', "--file", "efl", &val);
+		if (e)
+			sed_script(x, e, val);
+		if (f)
+			paths_read(x, f, val);
+		given |= e || f;
+		i = j > i ? j : i;
+	}
+	if (!given && n)
+		sed_script(x, &c->w[idx[0]], c->w[idx[0]].val);
+	for (size_t i = given ? 0 : 1; i < n; i++) {
 		const struct word *w = &c->w[idx[i]];
 		if (inplace)
 			paths_write(x, w, w->val, shell_span_word(x, w));
@@ -317,12 +427,44 @@ static void rule_awk(struct cctx *x, struct cmdv *c)
 		paths_read(x, &c->w[idx[i]], c->w[idx[i]].val);
 }
 
-/* tar: the mode decides; some options run programs. */
-static void rule_tar(struct cctx *x, struct cmdv *c)
+/* TAR_OPTIONS, which tar reads as options before its own: does a word of
+ * it name the long option? */
+static bool tar_env_opt(const char *opts, const char *name)
+{
+	char word[64];
+
+	for (const char *p = opts + strspn(opts, " \t"); *p; p += strspn(p, " \t")) {
+		size_t n = strcspn(p, " \t");
+		snprintf(word, sizeof(word), "%.*s", (int)n, p);
+		if (opt_long_is(word, name, NULL))
+			return true;
+		p += n;
+	}
+	return false;
+}
+
+/* tar options that run programs, given or in TAR_OPTIONS. */
+static void tar_hooks(struct cctx *x, const struct cmdv *c)
 {
 	static const char *const hooks[] = {"--to-command", "--use-compress-program",
 	                                    "--checkpoint-action", "--info-script",
 	                                    "--new-volume-script", "--rsh-command"};
+	const struct word *env;
+	const char *opts = rules_env(c, "TAR_OPTIONS", &env);
+
+	for (size_t i = 0; i < nitems(hooks); i++) {
+		if (opt_long(c, hooks[i]))
+			cls_add(x, TIER_HIGH, "exec.hook_program", shell_span_words(x, c->w, c->n),
+			        "tar %s runs another program", hooks[i]);
+		if (opts && tar_env_opt(opts, hooks[i]))
+			cls_add(x, TIER_HIGH, "exec.hook_program", shell_span_word(x, env),
+			        "TAR_OPTIONS holds %s, which runs another program", hooks[i]);
+	}
+}
+
+/* tar: the mode decides; some options run programs. */
+static void rule_tar(struct cctx *x, struct cmdv *c)
+{
 	const char *mode = c->n > 1 ? c->w[1].val : "", *val;
 	const struct word *f = opt_value(c, 'f', "--file", "fCTXbIgKLNV", &val);
 
@@ -332,11 +474,10 @@ static void rule_tar(struct cctx *x, struct cmdv *c)
 	}
 	bool create = strpbrk(mode, "cru") || opt_long(c, "--create") || opt_long(c, "--append");
 	bool extract = strchr(mode, 'x') || opt_long(c, "--extract") || opt_long(c, "--get");
+	bool absolute = (mode[0] != '-' && strchr(mode, 'P')) || opt_short(c, 'P', "fCTXbIgKLNV") ||
+	                opt_long(c, "--absolute-names");
 
-	for (size_t i = 0; i < nitems(hooks); i++)
-		if (opt_long(c, hooks[i]))
-			cls_add(x, TIER_HIGH, "exec.hook_program", shell_span_words(x, c->w, c->n),
-			        "tar %s runs another program", hooks[i]);
+	tar_hooks(x, c);
 	if (opt_value(c, 'I', NULL, "fCTXbIgKLNV", &val))
 		cls_add(x, TIER_HIGH, "exec.hook_program", shell_span_words(x, c->w, c->n),
 		        "tar -I runs another program");
@@ -350,6 +491,9 @@ static void rule_tar(struct cctx *x, struct cmdv *c)
 		if (d == NULL)
 			here.val = ".";
 		paths_write(x, d ? d : &here, d ? val : ".", shell_span_words(x, c->w, c->n));
+		if (absolute)
+			cls_add(x, TIER_HIGH, "fs.write.outside_workdir", shell_span_words(x, c->w, c->n),
+			        "tar -P extracts members with absolute names anywhere on the machine");
 	}
 }
 
@@ -392,7 +536,8 @@ static void rule_inplace(struct cctx *x, struct cmdv *c)
 	}
 }
 
-/* sort -o FILE, uniq IN OUT, patch: write what they name. */
+/* sort -o FILE, patch -o FILE: write what they name; sort
+ * --compress-program runs a program. */
 static void rule_outfile(struct cctx *x, struct cmdv *c)
 {
 	const char *val;
@@ -400,6 +545,78 @@ static void rule_outfile(struct cctx *x, struct cmdv *c)
 
 	if (o)
 		paths_write(x, o, val, shell_span_word(x, o));
+	if (strcmp(c->prog, "sort") == 0 && opt_long(c, "--compress-program"))
+		cls_add(x, TIER_HIGH, "exec.hook_program", shell_span_words(x, c->w, c->n),
+		        "sort --compress-program runs another program");
+}
+
+/* Programs whose second operand is the file they write (uniq IN OUT, xxd
+ * [-r] IN OUT), and their options that take a value. */
+static const struct {
+	const char *prog, *argopts;
+} in_out[] = {{"uniq", "fsw"}, {"xxd", "clogsn"}};
+
+static void rule_in_out(struct cctx *x, struct cmdv *c)
+{
+	size_t idx[2];
+
+	for (size_t i = 0; i < nitems(in_out); i++)
+		if (strcmp(c->prog, in_out[i].prog) == 0 &&
+		    opt_operands(c, 1, in_out[i].argopts, idx, 2) == 2)
+			paths_write(x, &c->w[idx[1]], c->w[idx[1]].val,
+			            shell_span_word(x, &c->w[idx[1]]));
+}
+
+/* iconv -o FILE / --output=FILE */
+static void rule_iconv(struct cctx *x, struct cmdv *c)
+{
+	const char *val;
+	const struct word *o = opt_value(c, 'o', "--output", "fto", &val);
+
+	if (o)
+		paths_write(x, o, val, shell_span_word(x, o));
+}
+
+/* history -w|-a FILE writes the history there; -r|-n FILE reads it. */
+static void rule_history(struct cctx *x, struct cmdv *c)
+{
+	const struct word *f = opt_first(c, "", NULL);
+
+	if (f && (opt_short(c, 'w', "") || opt_short(c, 'a', "")))
+		paths_write(x, f, f->val, shell_span_word(x, f));
+	else if (f && (opt_short(c, 'r', "") || opt_short(c, 'n', "")))
+		paths_read(x, f, f->val);
+}
+
+/* csplit -f PREFIX writes PREFIX00, PREFIX01, ... (xx00 without -f). */
+static void rule_csplit(struct cctx *x, struct cmdv *c)
+{
+	const char *val;
+	const struct word *f = opt_value(c, 'f', "--prefix", "fbn", &val);
+	size_t idx;
+	char out[CLS_MAX_PATH];
+
+	if (opt_operands(c, 1, "fbn", &idx, 1))
+		paths_read(x, &c->w[idx], c->w[idx].val);
+	if (f && snprintf(out, sizeof(out), "%s00", val) < (int)sizeof(out))
+		paths_write(x, f, out, shell_span_word(x, f));
+	else
+		paths_write(x, &c->w[0], "xx00", shell_span_words(x, c->w, c->n));
+}
+
+/* mktemp -p DIR, --tmpdir=DIR or a TEMPLATE with a directory create a file
+ * there; the default ($TMPDIR or /tmp) is left unrecorded. */
+static void rule_mktemp(struct cctx *x, struct cmdv *c)
+{
+	const char *dir = NULL;
+	const struct word *p = opt_value(c, 'p', "--tmpdir", "p", &dir);
+	const struct word *t = opt_first(c, "p", NULL);
+	char out[CLS_MAX_PATH];
+
+	if (p && dir[0] && snprintf(out, sizeof(out), "%s/tmp.XXXXXXXXXX", dir) < (int)sizeof(out))
+		paths_write(x, p, out, shell_span_word(x, p));
+	else if (t && strchr(t->val, '/'))
+		paths_write(x, t, t->val, shell_span_word(x, t));
 }
 
 static void rule_patch(struct cctx *x, struct cmdv *c)
@@ -473,18 +690,54 @@ static void shell_text_of(struct cctx *x, const struct word *w, const char *cmd,
 		shell_script_text(x, p + bang, strlen(p + bang), shell_span_word(x, w));
 }
 
-/* vim -c CMD, --cmd CMD, +CMD: ex commands, of which :!CMD runs a shell. */
+/* ed and ex command lines from stdin: each line's text after a '!' (!CMD,
+ * r !CMD, w !CMD) runs through the shell. Known text is read line by
+ * line; unknown piped text may hold any command. */
+static void ex_stdin(struct cctx *x, const struct cmdv *c)
+{
+	const char *p = c->in_text, *end = p ? p + c->in_len : NULL;
+
+	if (c->in == IN_PIPE && p == NULL)
+		cls_add(x, TIER_HIGH, "exec.pipe_to_shell", shell_span_word(x, &c->w[0]),
+		        "pipes commands into %s, whose ! lines run in a shell", c->w[0].val);
+	if (c->in == IN_FILE)
+		cls_add(x, x->o->unknown_program, "exec.script", shell_span_word(x, &c->w[0]),
+		        "%s runs commands from a file airlock cannot see", c->w[0].val);
+	for (; p && p < end; p++) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p)), *bang;
+		nl = nl ? nl : end;
+		bang = memchr(p, '!', (size_t)(nl - p));
+		if (bang && bang + 1 < nl)
+			shell_script_text(x, bang + 1, (size_t)(nl - bang - 1), c->in_span);
+		p = nl;
+	}
+}
+
+/* vim -c CMD, --cmd CMD, +CMD: ex commands, of which :!CMD runs a shell;
+ * ex, and vim -e/-E/-es, read more of them from stdin. */
 static void rule_editor(struct cctx *x, struct cmdv *c)
 {
+	bool ex = strcmp(c->prog, "ex") == 0;
+
 	for (size_t i = 1; i < c->n; i++) {
 		const char *a = c->w[i].val;
 		if (strcmp(a, "--") == 0)
-			return;
+			break;
 		if ((strcmp(a, "-c") == 0 || strcmp(a, "--cmd") == 0) && i + 1 < c->n)
 			shell_text_of(x, &c->w[i + 1], c->w[i + 1].val, true);
 		else if (a[0] == '+' && a[1])
 			shell_text_of(x, &c->w[i], a + 1, true);
+		else if (a[0] == '-' && a[1] != '-' && strpbrk(a + 1, "eE") &&
+		         strspn(a + 1, "eEsnRZMl") == strlen(a + 1))
+			ex = true;
 	}
+	if (ex && c->in != IN_NONE)
+		ex_stdin(x, c);
+}
+
+static void rule_ed(struct cctx *x, struct cmdv *c)
+{
+	ex_stdin(x, c);
 }
 
 static void rule_man(struct cctx *x, struct cmdv *c)
@@ -524,7 +777,9 @@ static void rule_alias(struct cctx *x, struct cmdv *c)
 static bool key_leak(const struct cmdv *c, bool gpg, const char *a)
 {
 	if (gpg)
-		return strncmp(a, "--export-secret", 15) == 0 || strcmp(a, "--decrypt") == 0 ||
+		return opt_long_is(a, "--export-secret-keys", NULL) ||
+		       opt_long_is(a, "--export-secret-subkeys", NULL) ||
+		       opt_long_is(a, "--decrypt", NULL) ||
 		       strcmp(a, "-d") == 0;
 	return strcmp(a, "dump-keychain") == 0 ||
 	       (strstr(a, "-password") && (opt_short(c, 'w', "") || opt_short(c, 'g', "")));
@@ -544,14 +799,24 @@ static void rule_keys(struct cctx *x, struct cmdv *c)
 		        "runs '%s', whose other uses airlock does not judge", c->w[0].val);
 }
 
-/* export/declare/local/readonly NAME=VALUE */
+/* export/declare/local/readonly NAME=VALUE; an exported editor, pager or
+ * ssh command runs in later commands, and GIT_CONFIG_* hands every later
+ * git configuration. */
 static void rule_export(struct cctx *x, struct cmdv *c)
 {
-	for (size_t i = 1; i < c->n; i++)
-		if (strchr(c->w[i].val, '=')) {
-			shell_check_assign(x, &c->w[i], false);
-			shell_var_assign(x, &c->w[i]);
-		}
+	for (size_t i = 1; i < c->n; i++) {
+		const char *eq = strchr(c->w[i].val, '=');
+		if (eq == NULL)
+			continue;
+		shell_check_assign(x, &c->w[i], false);
+		shell_var_assign(x, &c->w[i]);
+		rules_env_command(x, &c->w[i], (size_t)(eq - c->w[i].val));
+		if (strncmp(c->w[i].val, "GIT_CONFIG_", 11) == 0 &&
+		    strncmp(c->w[i].val, "GIT_CONFIG_COUNT=", 17) != 0)
+			cls_add(x, TIER_HIGH, "git.config_override", shell_span_word(x, &c->w[i]),
+			        "%.*s hands git configuration that can make it run programs",
+			        (int)(eq - c->w[i].val), c->w[i].val);
+	}
 }
 
 /* hostname NAME sets the host name; without one it only prints. */
@@ -580,29 +845,30 @@ static void rule_rg(struct cctx *x, struct cmdv *c)
 const struct prog rules_fs[] = {
 	RO("cat", ""), RO("tac", ""), RO("head", "nc"), RO("tail", "ncs"), RO("less", "bhjpPtxyz"),
 	RO("more", "n"), RO("nl", "bdfhilnsvw"), RO("wc", ""), {"sort", P_READ, "otTkS", TIER_LOW, NULL, NULL, rule_outfile},
-	RO("uniq", "fsw"), RO("diff", "CDFILSUWx"), RO("cmp", "in"), RO("comm", ""),
+	{"uniq", P_READ, "fsw", TIER_LOW, NULL, NULL, rule_in_out}, RO("diff", "CDFILSUWx"), RO("cmp", "in"), RO("comm", ""),
 	RO("stat", "cf"), RO("du", "BdtX"), RO("df", "Bt"), RO("file", "emfFP"),
-	{"tree", P_READ | P_CWD, "LPIHoT", TIER_LOW, NULL, NULL, NULL}, RO("od", "AjNtw"), RO("hexdump", "enfsC"), RO("xxd", "clogs"),
+	{"tree", P_READ | P_CWD, "LPIHoT", TIER_LOW, NULL, NULL, NULL}, RO("od", "AjNtw"), RO("hexdump", "enfsC"), {"xxd", P_READ, "clogsn", TIER_LOW, NULL, NULL, rule_in_out},
 	RO("strings", "ntTe"), RO("md5sum", ""), RO("sha1sum", ""), RO("sha256sum", ""),
 	RO("sha512sum", ""), RO("b2sum", ""), RO("cksum", ""), RO("base64", "w"),
 	RO("zcat", ""), RO("bzcat", ""), RO("xzcat", ""), RO("zless", ""), RO("cut", "bcdf"),
 	RO("tr", ""), RO("fold", "w"), RO("expand", "t"), RO("paste", "d"), RO("column", "cstnoR"),
 	{"ls", P_READ | P_CWD, "ITw", TIER_LOW, NULL, NULL, NULL},
 	{"dir", P_READ | P_CWD, "ITw", TIER_LOW, NULL, NULL, NULL}, RO("realpath", ""), RO("readlink", ""),
-	RO("basename", ""), RO("dirname", ""), RO("lsof", ""), RO("iconv", "ft"),
-	RO("view", ""), RO("bat", "lLrmp"), RO("fmt", "w"), RO("pr", ""), RO("rev", ""),
+	RO("basename", ""), RO("dirname", ""), RO("lsof", ""), {"iconv", P_READ, "fto", TIER_LOW, NULL, NULL, rule_iconv},
+	{"view", P_READ, "cSTtquiwWU", TIER_LOW, NULL, NULL, rule_editor},
+	{"ex", P_WRITE, "cSTtquiwWU", TIER_LOW, NULL, NULL, rule_editor}, RO("bat", "lLrmp"), RO("fmt", "w"), RO("pr", ""), RO("rev", ""),
 	RO("look", ""), RO("namei", ""), RO("getfacl", ""), RO("lsattr", ""), RO("sum", ""),
 	RO1("grep", "efmABCdD", NULL), RO1("egrep", "efmABCdD", NULL),
 	RO1("fgrep", "efmABCdD", NULL), RO1("rg", "efgmABCtTMjE", rule_rg),
 	RO1("ag", "ABCGgm", NULL), RO1("ack", "ABC", NULL), RO1("jq", "f", NULL),
-	RO1("yq", "", NULL), RO1("test", "", NULL), RO1("[", "", NULL), RO1("csplit", "fbn", NULL),
+	RO1("yq", "", NULL), RO1("test", "", NULL), RO1("[", "", NULL), FN("csplit", rule_csplit),
 	NP("echo"), NP("printf"), NP("true"), NP("false"), NP(":"), NP("pwd"), NP("sleep"),
 	NP("date"), NP("seq"), NP("yes"), NP("expr"), NP("which"), NP("whereis"), NP("type"),
 	NP("whoami"), NP("id"), NP("groups"), NP("uname"), FN("hostname", rule_hostname), NP("uptime"),
 	NP("nproc"), NP("free"), NP("ps"), NP("pgrep"), NP("top"), NP("htop"), NP("env"),
 	FN("printenv", rule_printenv), NP("locale"), NP("getconf"), NP("tput"), NP("clear"), NP("reset"),
 	FN("gpg", rule_keys), FN("gpg2", rule_keys), FN("security", rule_keys),
-	NP("history"), FN("alias", rule_alias), NP("unalias"), NP("set"), NP("shopt"), NP("unset"),
+	FN("history", rule_history), FN("alias", rule_alias), NP("unalias"), NP("set"), NP("shopt"), NP("unset"),
 	NP("read"), NP("mapfile"), NP("readarray"), NP("wait"), NP("jobs"), NP("fg"), NP("bg"), NP("hash"), NP("help"),
 	FN("man", rule_man), NP("info"), NP("apropos"), NP("whatis"), NP("lscpu"), NP("lsblk"),
 	NP("lsusb"), NP("lspci"), NP("arch"), NP("tty"), NP("stty"), NP("logname"), NP("users"),
@@ -610,8 +876,8 @@ const struct prog rules_fs[] = {
 	NP("numfmt"), NP("shuf"), NP("tsort"), FN("export", rule_export), FN("declare", rule_export),
 	FN("local", rule_export), FN("readonly", rule_export), FN("typeset", rule_export), NP("let"), NP("return"), NP("exit"), NP("break"),
 	NP("continue"), NP("shift"), NP("trap"), NP("umask"), NP("ulimit"), NP("getopts"),
-	NP("times"), NP("caller"), NP("disown"), NP("dirs"), NP("mktemp"), WR("tee", ""),
-	NP("vmstat"), NP("iostat"), NP("pidof"), NP("fuser"), NP("ss"), NP("netstat"),
+	NP("times"), NP("caller"), NP("disown"), NP("dirs"), FN("mktemp", rule_mktemp), WR("tee", ""),
+	NP("vmstat"), NP("iostat"), NP("pidof"), NP("ss"), NP("netstat"),
 	NP("watchman"), NP("cowsay"), NP("pstree"), NP("uuidgen"),
 	{"rm", 0, NULL, TIER_LOW, NULL, NULL, rule_rm},
 	{"rmdir", P_WRITE, "", TIER_LOW, NULL, NULL, NULL},
@@ -624,7 +890,8 @@ const struct prog rules_fs[] = {
 	FN("source", rule_source), FN(".", rule_source),
 	WR("touch", "dtr"), WR("mkdir", "m"), WR("mkfifo", "m"), WR("sponge", ""), WR("setfacl", "mMxX"), {"vim", P_WRITE, "cSTtquiwWU", TIER_LOW, NULL, NULL, rule_editor},
 	{"vi", P_WRITE, "cSTtquiwWU", TIER_LOW, NULL, NULL, rule_editor},
-	{"nvim", P_WRITE, "cSTtquiwWU", TIER_LOW, NULL, NULL, rule_editor}, WR("nano", ""), WR("emacs", ""), WR("ed", ""), WR("split", "albn"),
+	{"nvim", P_WRITE, "cSTtquiwWU", TIER_LOW, NULL, NULL, rule_editor}, WR("nano", ""), WR("emacs", ""), {"ed", P_WRITE, "p", TIER_LOW, NULL, NULL, rule_ed},
+	{"red", P_WRITE, "p", TIER_LOW, NULL, NULL, rule_ed}, WR("split", "albn"),
 	FN("chmod", rule_chmod), FN("chown", rule_chmod), FN("chgrp", rule_chmod),
 	FN("dd", rule_dd), FN("sed", rule_sed), FN("awk", rule_awk), FN("gawk", rule_awk),
 	FN("mawk", rule_awk), FN("nawk", rule_awk), FN("tar", rule_tar), FN("unzip", rule_unzip),

@@ -26,6 +26,70 @@ static void g_output(struct cctx *x, struct cmdv *c)
 		paths_write(x, o, v, shell_span_word(x, o));
 }
 
+/* REV:PATH operands (git show HEAD:.env, git cat-file -p :path) print a
+ * file as committed: read as that file of the workdir, so a secret one is
+ * secrets.read. */
+static void object_paths(struct cctx *x, const struct cmdv *c)
+{
+	for (size_t i = 1; i < c->n; i++) {
+		const char *a = c->w[i].val, *colon = strchr(a, ':');
+		if (a[0] == '-' || colon == NULL || colon[1] == '\0' || strstr(a, "://"))
+			continue;
+		colon++;
+		paths_read(x, &c->w[i], colon + (strncmp(colon, "./", 2) == 0 ? 2 : 0));
+	}
+}
+
+static void g_show(struct cctx *x, struct cmdv *c)
+{
+	object_paths(x, c);
+	if (strcmp(c->w[0].val, "cat-file") != 0)
+		g_output(x, c);
+}
+
+/* rebase -x CMD / --exec CMD runs CMD after each commit. */
+static void g_rebase(struct cctx *x, struct cmdv *c)
+{
+	const char *v;
+	const struct word *w;
+
+	for (size_t i = 1; i < c->n && strcmp(c->w[i].val, "--") != 0; i++)
+		if ((w = opt_value_at(c, &i, 'x', "--exec", "xsXS", &v)) != NULL) {
+			if (w->flags & (W_DYNAMIC | W_GLOB))
+				cls_add(x, TIER_HIGH, "exec.dynamic_command", shell_span_word(x, w),
+				        "git rebase --exec runs a command only known at run time");
+			else
+				shell_script_text(x, v, strlen(v), shell_span_word(x, w));
+		}
+	gw(x, c, "rewrites commits of the current branch");
+}
+
+/* bisect run CMD ARGS runs CMD at every step. */
+static void g_bisect(struct cctx *x, struct cmdv *c)
+{
+	if (c->n > 2 && strcmp(c->w[1].val, "run") == 0)
+		rules_subcommand(x, c, 2, c->n);
+	gw(x, c, "moves HEAD while bisecting");
+}
+
+/* archive --remote=URL fetches from URL; --exec=CMD runs CMD as the
+ * remote's git-upload-archive (locally for a local --remote). */
+static void g_archive(struct cctx *x, struct cmdv *c)
+{
+	const char *v;
+	const struct word *w;
+
+	if ((w = opt_value(c, 0, "--remote", NULL, &v)) != NULL && strchr(v, ':')) {
+		net_add_url(x, v);
+		cls_add(x, TIER_HIGH, "net.fetch", shell_span_word(x, w),
+		        "fetches an archive from %s", v);
+	}
+	if ((w = opt_value(c, 0, "--exec", NULL, &v)) != NULL)
+		shell_script_text(x, v, strlen(v), shell_span_word(x, w));
+	if ((w = opt_value(c, 'o', "--output", "o", &v)) != NULL)
+		paths_write(x, w, v, shell_span_word(x, w));
+}
+
 static void g_branch(struct cctx *x, struct cmdv *c)
 {
 	size_t idx;
@@ -252,8 +316,8 @@ static void g_grep(struct cctx *x, struct cmdv *c)
 			return;
 		if (strncmp(a, "-O", 2) == 0 && a[2])
 			pager = a + 2;
-		else if (strncmp(a, "--open-files-in-pager=", 22) == 0)
-			pager = a + 22;
+		else
+			opt_long_is(a, "--open-files-in-pager", &pager);
 		if (pager == NULL)
 			continue;
 		if (w->flags & (W_DYNAMIC | W_GLOB))
@@ -292,10 +356,10 @@ struct gsub {
 #define GF(n, fn) {n, TIER_LOW, NULL, NULL, fn}
 
 static const struct gsub gsubs[] = {
-	GO("diff"), GO("log"), GO("show"), GO("format-patch"), GO("whatchanged"),
+	GO("diff"), GO("log"), GF("show", g_show), GO("format-patch"), GO("whatchanged"),
 	GO("range-diff"), GR("status"), GR("blame"), GR("annotate"), GR("shortlog"),
 	GR("describe"), GR("rev-parse"), GR("rev-list"), GR("ls-files"), GR("ls-tree"),
-	GR("cat-file"), GF("grep", g_grep), GR("name-rev"), GR("merge-base"), GR("count-objects"),
+	GF("cat-file", g_show), GF("grep", g_grep), GR("name-rev"), GR("merge-base"), GR("count-objects"),
 	GR("check-ignore"), GR("check-attr"), GR("for-each-ref"), GR("show-ref"), GR("var"),
 	GR("version"), GR("help"), GR("cherry"), GR("fsck"), GR("diff-tree"), GR("diff-files"),
 	GR("diff-index"), GR("verify-commit"), GR("verify-tag"), GR("show-branch"),
@@ -306,8 +370,9 @@ static const struct gsub gsubs[] = {
 	GF("gc", g_gc), GF("prune", g_gc), GF("reflog", g_gc), GF("clone", g_clone),
 	GF("fetch", g_fetch), GF("pull", g_fetch), GF("ls-remote", g_fetch),
 	GF("submodule", g_submodule),
-	GW("add"), GW("commit"), GW("merge"), GW("rebase"), GW("cherry-pick"), GW("revert"),
-	GW("am"), GW("apply"), GW("init"), GW("notes"), GW("worktree"), GW("bisect"), GF("rm", g_rm),
+	GW("add"), GW("commit"), GW("merge"), GF("rebase", g_rebase), GW("cherry-pick"), GW("revert"),
+	GW("am"), GW("apply"), GW("init"), GW("notes"), GW("worktree"), GF("bisect", g_bisect),
+	GF("rm", g_rm),
 	GW("mv"), GW("sparse-checkout"), GW("replace"), GW("update-index"), GW("mergetool"),
 	GW("read-tree"), GW("checkout-index"), GF("update-ref", g_update_ref), GW("symbolic-ref"),
 	GF("lfs", g_lfs), GW("maintenance"), GW("repack"), GW("pack-refs"), GW("commit-tree"),
@@ -322,7 +387,7 @@ static const struct gsub gsubs[] = {
 	{"request-pull", TIER_HIGH, "net.fetch", "contacts a remote", NULL},
 	{"daemon", TIER_HIGH, "net.listen", "serves the repository on the network", NULL},
 	{"instaweb", TIER_HIGH, "net.listen", "serves the repository on the network", NULL},
-	{"archive", TIER_LOW, NULL, NULL, g_output},
+	{"archive", TIER_LOW, NULL, NULL, g_archive},
 };
 
 /* Config keys that cannot make git run a program. */
@@ -330,22 +395,84 @@ static const char *const safe_keys[] = {"color.", "core.quotepath", "user.name",
                                         "advice.", "init.defaultbranch", "log.", "column.",
                                         "i18n.", "safe.directory"};
 
+/* Config keys whose value is a command line git runs through the shell
+ * (a leading '!' on alias and credential.helper says so). */
+static const char *const cmd_keys[] = {"core.fsmonitor", "core.pager", "core.editor",
+	"core.sshcommand", "core.askpass", "sequence.editor", "diff.external", "gpg.program",
+	"credential.helper", "interactive.difffilter", "alias.", "pager."};
+static const char *const cmd_suffixes[] = {".textconv", ".clean", ".smudge", ".process",
+	".driver", ".command", ".cmd"};
+
+static bool cmd_key(const char *k, size_t n)
+{
+	for (size_t i = 0; i < nitems(cmd_keys); i++) {
+		size_t l = strlen(cmd_keys[i]);
+		if (n >= l && strncasecmp(k, cmd_keys[i], l) == 0 && (n == l || k[l - 1] == '.'))
+			return true;
+	}
+	for (size_t i = 0; i < nitems(cmd_suffixes); i++) {
+		size_t l = strlen(cmd_suffixes[i]);
+		if (n > l && strncasecmp(k + n - l, cmd_suffixes[i], l) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* KEY=VALUE given to git for this run (git -c, GIT_CONFIG_KEY_n and
+ * _VALUE_n): git.config_override unless the key cannot run anything; a
+ * command-line value is judged as a script. */
+static void config_pair(struct cctx *x, const struct word *w, const char *key, size_t n,
+                        const char *val)
+{
+	bool safe = false;
+
+	for (size_t k = 0; k < nitems(safe_keys); k++)
+		safe |= strncasecmp(key, safe_keys[k], strlen(safe_keys[k])) == 0;
+	if (safe)
+		return;
+	cls_add(x, TIER_HIGH, "git.config_override", shell_span_word(x, w),
+	        "setting %.*s for git can make it run another program", (int)n, key);
+	if (val && cmd_key(key, n) && !(w->flags & (W_DYNAMIC | W_GLOB))) {
+		val += val[0] == '!';
+		shell_script_text(x, val, strlen(val), shell_span_word(x, w));
+	}
+}
+
+/* Variables that hand git configuration for this run: each
+ * GIT_CONFIG_KEY_n with its GIT_CONFIG_VALUE_n, as git -c; a config file or
+ * parameter list it reads (GIT_CONFIG_SYSTEM, GIT_CONFIG_PARAMETERS). */
+static void git_env(struct cctx *x, const struct cmdv *c)
+{
+	const struct word *w;
+	size_t i = 0, n;
+
+	while ((w = rules_env_next(c, &i, &n)) != NULL) {
+		char name[64];
+		if (n > 15 && strncmp(w->val, "GIT_CONFIG_KEY_", 15) == 0) {
+			snprintf(name, sizeof(name), "GIT_CONFIG_VALUE_%.*s", (int)(n - 15), w->val + 15);
+			config_pair(x, w, w->val + n + 1, strlen(w->val + n + 1), rules_env(c, name, NULL));
+		} else if ((n == 17 && strncmp(w->val, "GIT_CONFIG_SYSTEM", n) == 0) ||
+		           (n == 21 && strncmp(w->val, "GIT_CONFIG_PARAMETERS", n) == 0) ||
+		           (n == 10 && strncmp(w->val, "GIT_CONFIG", n) == 0)) {
+			cls_add(x, TIER_HIGH, "git.config_override", shell_span_word(x, w),
+			        "%.*s makes git read configuration that can run programs", (int)n,
+			        w->val);
+		}
+	}
+}
+
 /* Global options before the subcommand; returns its index or c->n. */
 static size_t git_globals(struct cctx *x, struct cmdv *c)
 {
 	size_t i = 1;
 	for (; i < c->n; i++) {
-		const char *a = c->w[i].val;
-		bool safe = false;
+		const char *a = c->w[i].val, *eq;
 		if (a[0] != '-')
 			return i;
 		if (strcmp(a, "-c") == 0 && i + 1 < c->n) {
 			a = c->w[++i].val;
-			for (size_t k = 0; k < nitems(safe_keys); k++)
-				safe |= strncasecmp(a, safe_keys[k], strlen(safe_keys[k])) == 0;
-			if (!safe)
-				cls_add(x, TIER_HIGH, "git.config_override", shell_span_word(x, &c->w[i]),
-				        "git -c %s can make git run another program", a);
+			eq = strchr(a, '=');
+			config_pair(x, &c->w[i], a, eq ? (size_t)(eq - a) : strlen(a), eq ? eq + 1 : NULL);
 		} else if (strcmp(a, "-C") == 0 && i + 1 < c->n) {
 			char abs[CLS_MAX_PATH];
 			i++;
@@ -366,6 +493,8 @@ static void rule_git(struct cctx *x, struct cmdv *c)
 {
 	const char *cwd = x->cwd;
 	size_t at = git_globals(x, c);
+
+	git_env(x, c);
 	struct cmdv sub = *c;
 
 	if (at >= c->n) {

@@ -287,6 +287,28 @@ static void rule_pass(struct cctx *x, struct cmdv *c)
 	        "%s %s prints passwords from the store", c->prog, w->val);
 }
 
+/* ansible HOSTS -a CMD runs CMD on every host (the command module, or
+ * shell and raw): judged as a local script, as ssh's is. */
+static void rule_ansible(struct cctx *x, struct cmdv *c)
+{
+	static const char *const runs[] = {"command", "shell", "raw", "ansible.builtin.command",
+	                                   "ansible.builtin.shell", "ansible.builtin.raw"};
+	const char *mod = "command", *args;
+	const struct word *a = opt_value(c, 'a', "--args", "aimuefMkKtTlBP", &args);
+	bool cmd = false;
+
+	opt_value(c, 'm', "--module-name", "aimuefMkKtTlBP", &mod);
+	for (size_t i = 0; i < nitems(runs); i++)
+		cmd |= strcmp(mod, runs[i]) == 0;
+	if (a == NULL || !cmd)
+		return;
+	if (a->flags & (W_DYNAMIC | W_GLOB))
+		cls_add(x, TIER_HIGH, "exec.dynamic_command", shell_span_word(x, a),
+		        "ansible runs a command only known at run time");
+	else
+		shell_script_text(x, args, strlen(args), shell_span_word(x, a));
+}
+
 #define NET(n, why) {n, 0, NULL, TIER_HIGH, "net.fetch", why, NULL}
 #define TUNNEL(n) {n, 0, NULL, TIER_HIGH, "net.listen", "exposes a local port to the internet", NULL}
 #define MAIL(n) {n, 0, NULL, TIER_HIGH, "net.upload", "sends mail", NULL}
@@ -308,6 +330,13 @@ const struct prog rules_net[] = {
 	NETS("az", "calls cloud APIs"), NET("gsutil", "copies cloud storage objects"),
 	NETS("kubectl", "talks to a Kubernetes cluster"), NET("helm", "talks to a Kubernetes cluster"),
 	NET("terraform", "plans or changes cloud infrastructure"),
+	NET("tofu", "plans or changes cloud infrastructure"),
+	NET("terragrunt", "plans or changes cloud infrastructure"),
+	NET("pulumi", "plans or changes cloud infrastructure"),
+	NETS("oc", "talks to an OpenShift cluster"), NET("eksctl", "changes EKS clusters"),
+	NET("rclone", "copies or deletes cloud storage"),
+	{"ansible", 0, NULL, TIER_HIGH, "net.fetch", "runs a module on remote hosts", rule_ansible},
+	NET("ansible-playbook", "runs a playbook on remote hosts"),
 	NETS("gh", "calls the GitHub API"), NET("glab", "calls the GitLab API"),
 	NET("nmap", "scans network hosts"),
 	{"redis-cli", 0, NULL, TIER_HIGH, "net.fetch", "sends commands to a Redis server", rule_redis},

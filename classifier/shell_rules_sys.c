@@ -17,6 +17,25 @@ static void rule_fdisk(struct cctx *x, struct cmdv *c)
 	        "changes the partition table of a disk");
 }
 
+/* The pid a kill operand names as the shell's kill reads it: blanks, a
+ * sign and decimal digits, leading zeros allowed (-01 is -1). False when it
+ * is not a number (a job, %1). */
+static bool kill_pid(const char *a, long *pid)
+{
+	bool neg;
+	long v = 0;
+
+	a += strspn(a, " \t");
+	neg = *a == '-';
+	a += *a == '-' || *a == '+';
+	if (*a < '0' || *a > '9')
+		return false;
+	for (; *a >= '0' && *a <= '9' && v < 100000000; a++)
+		v = v * 10 + (*a - '0');
+	*pid = neg ? -v : v;
+	return *(a + strspn(a, " \t")) == '\0';
+}
+
 static void rule_kill(struct cctx *x, struct cmdv *c)
 {
 	size_t i = 1;
@@ -28,9 +47,10 @@ static void rule_kill(struct cctx *x, struct cmdv *c)
 		i++;
 	for (; i < c->n; i++) {
 		const char *a = c->w[i].val;
+		long pid;
 		if (strcmp(a, "--") == 0)
 			continue;
-		if (strcmp(a, "-1") == 0 || strcmp(a, "1") == 0) {
+		if (kill_pid(a, &pid) && (pid == -1 || pid == 1)) {
 			cls_add(x, TIER_CRITICAL, "sys.kill.all", sp,
 			        "kills every process it may signal, or init");
 			return;
@@ -117,10 +137,147 @@ static void rule_mount(struct cctx *x, struct cmdv *c)
 		        "mounts or unmounts filesystems");
 }
 
+/* fuser -k kills every process using the files; on / (every process has
+ * it as its root directory) or with -m on its filesystem, all of them. */
+static void rule_fuser(struct cctx *x, struct cmdv *c)
+{
+	size_t idx[16], n = opt_operands(c, 1, "", idx, nitems(idx));
+	struct span sp = shell_span_words(x, c->w, c->n);
+	char abs[CLS_MAX_PATH];
+
+	if (!opt_short(c, 'k', "") && !opt_long(c, "--kill"))
+		return;
+	for (size_t i = 0; i < n; i++)
+		if (paths_resolve(x, c->w[idx[i]].val, abs, sizeof(abs)) && strcmp(abs, "/") == 0) {
+			cls_add(x, TIER_CRITICAL, "sys.kill.all", sp,
+			        "fuser -k / kills every process on the machine");
+			return;
+		}
+	cls_add(x, TIER_HIGH, "sys.kill", sp, "kills the processes using the files");
+}
+
+/* Verb tables for tools whose subcommand decides: one row per (tool,
+ * verbs); a verb in no row is low. */
+static const struct {
+	const char *prog, *verbs; /* space-separated, each matched as a word */
+	enum tier tier;
+	const char *rule, *why;
+} sys_verbs[] = {
+	{"zfs", "destroy rollback", TIER_CRITICAL, "sys.disk", "destroys ZFS datasets or snapshots"},
+	{"zfs", "create set inherit rename snapshot clone promote receive recv send mount unmount "
+	        "umount share unshare allow unallow upgrade load-key change-key",
+	 TIER_HIGH, "sys.admin", "changes ZFS datasets"},
+	{"nvme", "format sanitize delete-ns detach-ns write-zeroes write-uncor",
+	 TIER_CRITICAL, "sys.disk", "erases an NVMe namespace"},
+	{"nvme", "create-ns attach-ns set-feature fw-download fw-commit reset subsystem-reset",
+	 TIER_HIGH, "sys.admin", "changes an NVMe device"},
+	{"mdadm", "--zero-superblock --create -C", TIER_CRITICAL, "sys.disk",
+	 "erases or creates RAID metadata on devices"},
+	{"mdadm", "--stop -S --remove -r --fail -f --add -a --grow -G --assemble -A --manage",
+	 TIER_HIGH, "sys.admin", "changes RAID arrays"},
+	{"efibootmgr", "-B --delete-bootnum -c --create -o --bootorder -n --bootnext -a --active "
+	               "-A --inactive -O --delete-bootorder -N --delete-bootnext",
+	 TIER_HIGH, "sys.admin", "changes the firmware's boot entries"},
+	{"mysqladmin", "drop", TIER_CRITICAL, "db.wipe", "drops a whole MySQL database"},
+	{"mysqladmin", "shutdown kill password flush-privileges flush-hosts reload refresh create "
+	               "start-replica stop-replica start-slave stop-slave",
+	 TIER_HIGH, "sys.admin", "changes or stops the MySQL server"},
+};
+
+static bool verb_word(const char *list, const char *w)
+{
+	size_t n = strlen(w);
+
+	for (const char *p = list; n && (p = strstr(p, w)) != NULL; p++)
+		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+			return true;
+	return false;
+}
+
+/* The strictest row any word of the command matches (options included:
+ * mdadm --zero-superblock is its verb). */
+static void rule_sys_verbs(struct cctx *x, struct cmdv *c)
+{
+	size_t best = nitems(sys_verbs);
+
+	for (size_t i = 1; i < c->n; i++)
+		for (size_t k = 0; k < nitems(sys_verbs); k++)
+			if (strcmp(sys_verbs[k].prog, c->prog) == 0 && verb_word(sys_verbs[k].verbs, c->w[i].val) &&
+			    (best == nitems(sys_verbs) || sys_verbs[k].tier > sys_verbs[best].tier))
+				best = k;
+	if (best < nitems(sys_verbs))
+		cls_add(x, sys_verbs[best].tier, sys_verbs[best].rule, shell_span_words(x, c->w, c->n),
+		        "%s", sys_verbs[best].why);
+}
+
 #define DISK(n, why) {n, 0, NULL, TIER_CRITICAL, "sys.disk", why, NULL}
 #define POWER(n) {n, 0, NULL, TIER_HIGH, "sys.power", "shuts down or reboots the machine", NULL}
 #define ADMIN(n, why) {n, 0, NULL, TIER_HIGH, "sys.admin", why, NULL}
 #define FN(n, fn) {n, 0, NULL, TIER_LOW, NULL, NULL, fn}
+
+/* tmux commands whose last words are a shell command (or, for send-keys,
+ * keys typed into a shell), and their options that take a value. */
+static const struct {
+	const char *cmd, *argopts;
+} tmux_cmds[] = {
+	{"new-session", "cefFnstxy"}, {"new", "cefFnstxy"}, {"new-window", "ceFnt"},
+	{"neww", "ceFnt"}, {"split-window", "celtF"}, {"splitw", "celtF"},
+	{"respawn-pane", "cet"}, {"respawnp", "cet"}, {"respawn-window", "cet"},
+	{"respawnw", "cet"}, {"run-shell", "cdt"}, {"run", "cdt"}, {"send-keys", "cNt"},
+	{"send", "cNt"},
+};
+
+/* tmux commands that only show state. */
+static const char *const tmux_ro[] = {"ls", "list-sessions", "list-windows", "lsw",
+	"list-panes", "lsp", "has-session", "has", "display-message", "display",
+	"capture-pane", "capturep", "show-options", "show", "list-keys", "lsk", NULL};
+
+static bool has_word(const char *const *list, const char *w)
+{
+	for (size_t i = 0; list[i]; i++)
+		if (strcmp(list[i], w) == 0)
+			return true;
+	return false;
+}
+
+/* Key names send-keys turns into keys rather than text. */
+static bool tmux_key(const char *k)
+{
+	return strcmp(k, "Enter") == 0 || strcmp(k, "C-m") == 0 || strcmp(k, "KPEnter") == 0 ||
+	       strcmp(k, "C-j") == 0;
+}
+
+/* tmux [-c CMD] COMMAND [options] [shell-command]: the command runs in a
+ * new pane (or is typed into one by send-keys), so it is judged as a
+ * script. */
+static void rule_tmux(struct cctx *x, struct cmdv *c)
+{
+	size_t at = 0, end;
+	const char *v;
+	const struct word *w = opt_value(c, 'c', NULL, "LSfcT", &v);
+	struct cmdv sub = *c;
+
+	if (w)
+		shell_script_word(x, w); /* tmux -c CMD, as sh -c */
+	if (opt_first(c, "LSfcT", &at) == NULL || has_word(tmux_ro, c->w[at].val))
+		return;
+	for (size_t i = 0; i < nitems(tmux_cmds); i++) {
+		if (strcmp(c->w[at].val, tmux_cmds[i].cmd) != 0)
+			continue;
+		sub.w = c->w + at;
+		sub.n = c->n - at;
+		if (opt_first(&sub, tmux_cmds[i].argopts, &at) == NULL)
+			return;
+		end = sub.n;
+		while (end > at && tmux_key(sub.w[end - 1].val))
+			end--;
+		sub.n = end;
+		shell_script_words(x, &sub, at);
+		return;
+	}
+	cls_add(x, x->o->unknown_program, "exec.unknown_program", shell_span_words(x, c->w, c->n),
+	        "tmux %s is not a command airlock judges", c->w[at].val);
+}
 
 const struct prog rules_sys[] = {
 	DISK("mkfs", "creates a filesystem, erasing the device"),
@@ -133,7 +290,12 @@ const struct prog rules_sys[] = {
 	DISK("hdparm", "changes or erases disk settings"),
 	FN("fdisk", rule_fdisk), FN("sfdisk", rule_fdisk), FN("gdisk", rule_fdisk),
 	FN("sgdisk", rule_fdisk), FN("parted", rule_fdisk), FN("cfdisk", rule_fdisk),
-	FN("kill", rule_kill),
+	FN("kill", rule_kill), FN("tmux", rule_tmux), FN("fuser", rule_fuser),
+	FN("zfs", rule_sys_verbs), FN("nvme", rule_sys_verbs), FN("mdadm", rule_sys_verbs),
+	FN("efibootmgr", rule_sys_verbs), FN("mysqladmin", rule_sys_verbs),
+	DISK("mkdosfs", "creates a filesystem, erasing the device"),
+	DISK("mkntfs", "creates a filesystem, erasing the device"),
+	DISK("mkexfatfs", "creates a filesystem, erasing the device"),
 	{"pkill", 0, NULL, TIER_HIGH, "sys.kill", "kills processes by name", NULL},
 	{"killall", 0, NULL, TIER_HIGH, "sys.kill", "kills processes by name", NULL},
 	{"killall5", 0, NULL, TIER_CRITICAL, "sys.kill.all", "kills every process", NULL},

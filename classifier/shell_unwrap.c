@@ -39,60 +39,86 @@ bool opt_short(const struct cmdv *c, char letter, const char *argopts)
 	return false;
 }
 
+/* Whole options that are also the start of a longer one: written out, they
+ * are themselves, not an abbreviation (tar --checkpoint=10). */
+static const char *const whole_longs[] = {"--checkpoint", "--export"};
+
+bool opt_long_is(const char *a, const char *name, const char **val)
+{
+	size_t l = strcspn(a, "=");
+
+	if (l < 3 || a[0] != '-' || a[1] != '-' || l > strlen(name) || strncmp(a, name, l) != 0)
+		return false;
+	for (size_t i = 0; i < nitems(whole_longs) && name[l]; i++)
+		if (strlen(whole_longs[i]) == l && strncmp(a, whole_longs[i], l) == 0)
+			return false;
+	if (val)
+		*val = a[l] == '=' ? a + l + 1 : NULL;
+	return true;
+}
+
 bool opt_long(const struct cmdv *c, const char *name)
 {
-	size_t l = strlen(name);
 	for (size_t i = 1; i < c->n; i++) {
 		const char *a = c->w[i].val;
 		if (strcmp(a, "--") == 0)
 			return false;
-		if (strncmp(a, name, l) == 0 && (a[l] == '\0' || a[l] == '='))
+		if (opt_long_is(a, name, NULL))
 			return true;
 	}
 	return false;
 }
 
+const struct word *opt_value_at(const struct cmdv *c, size_t *ip, char letter,
+                                const char *lname, const char *argopts, const char **val)
+{
+	size_t i = *ip;
+	const char *a = c->w[i].val, *eq;
+
+	if (lname && opt_long_is(a, lname, &eq)) {
+		if (eq) {
+			*val = eq;
+			return &c->w[i];
+		}
+		if (i + 1 >= c->n)
+			return NULL;
+		*ip = i + 1;
+		*val = c->w[i + 1].val;
+		return &c->w[i + 1];
+	}
+	if (!is_opt(a) || a[1] == '-')
+		return NULL;
+	for (size_t k = 1; a[k]; k++) {
+		bool takes = argopts && strchr(argopts, a[k]);
+		if (a[k] == letter && letter && (takes || !argopts)) {
+			if (a[k + 1]) {
+				*val = a + k + 1;
+				return &c->w[i];
+			}
+			if (i + 1 >= c->n)
+				return NULL;
+			*ip = i + 1;
+			*val = c->w[i + 1].val;
+			return &c->w[i + 1];
+		}
+		if (takes) {
+			if (a[k + 1] == '\0')
+				*ip = i + 1;
+			break;
+		}
+	}
+	return NULL;
+}
+
 const struct word *opt_value(const struct cmdv *c, char letter, const char *lname,
                              const char *argopts, const char **val)
 {
-	size_t l = lname ? strlen(lname) : 0;
-
 	for (size_t i = 1; i < c->n; i++) {
-		const char *a = c->w[i].val;
-		if (strcmp(a, "--") == 0)
+		const struct word *w;
+		if (strcmp(c->w[i].val, "--") == 0)
 			break;
-		if (lname && strncmp(a, lname, l) == 0 && (a[l] == '=' || a[l] == '\0')) {
-			if (a[l] == '=') {
-				*val = a + l + 1;
-				return &c->w[i];
-			}
-			if (i + 1 < c->n) {
-				*val = c->w[i + 1].val;
-				return &c->w[i + 1];
-			}
-			return NULL;
-		}
-		if (!letter || !is_opt(a) || a[1] == '-')
-			continue;
-		for (size_t k = 1; a[k]; k++) {
-			bool takes = argopts && strchr(argopts, a[k]);
-			if (a[k] == letter && (takes || !argopts)) {
-				if (a[k + 1]) {
-					*val = a + k + 1;
-					return &c->w[i];
-				}
-				if (i + 1 < c->n) {
-					*val = c->w[i + 1].val;
-					return &c->w[i + 1];
-				}
-				return NULL;
-			}
-			if (takes) {
-				if (a[k + 1] == '\0')
-					i++;
-				break;
-			}
-		}
+		if ((w = opt_value_at(c, &i, letter, lname, argopts, val)) != NULL)
+			return w;
 	}
 	return NULL;
 }
@@ -146,9 +172,11 @@ static size_t skip_opts(const struct cmdv *c, size_t i, const char *argopts,
 		if (!is_opt(a))
 			return i;
 		if (a[1] == '-') {
-			for (size_t k = 0; longargs && longargs[k]; k++)
-				if (strcmp(a, longargs[k]) == 0)
+			for (size_t k = 0; longargs && longargs[k] && !strchr(a, '='); k++)
+				if (opt_long_is(a, longargs[k], NULL)) {
 					i++;
+					break;
+				}
 			i++;
 			continue;
 		}
@@ -188,6 +216,11 @@ static long wrap_flock(struct cctx *x, struct cmdv *c, size_t at);
 static long wrap_runuser(struct cctx *x, struct cmdv *c, size_t at);
 static long wrap_script(struct cctx *x, struct cmdv *c, size_t at);
 static long wrap_parallel(struct cctx *x, struct cmdv *c, size_t at);
+static long wrap_words(struct cctx *x, struct cmdv *c, size_t at);
+static long wrap_dashdash(struct cctx *x, struct cmdv *c, size_t at);
+static long wrap_bwrap(struct cctx *x, struct cmdv *c, size_t at);
+static long wrap_screen(struct cctx *x, struct cmdv *c, size_t at);
+static long wrap_trace(struct cctx *x, struct cmdv *c, size_t at);
 
 static const char priv[] = "exec.privileged";
 
@@ -207,12 +240,51 @@ static const char *const long_pkexec[] = {"--user", NULL};
 static const char *const long_stdbuf[] = {"--input", "--output", "--error", NULL};
 static const char *const long_time[] = {"--format", "--output", NULL};
 static const char *const long_timeout[] = {"--signal", "--kill-after", NULL};
+static const char *const long_conda[] = {"--name", "--prefix", "--cwd", NULL};
+static const char *const long_fakeroot[] = {"--lib", "--faked", NULL};
+static const char *const long_setpriv[] = {"--reuid", "--regid", "--ruid", "--rgid", "--euid",
+	"--egid", "--groups", "--inh-caps", "--ambient-caps", "--bounding-set", "--securebits",
+	"--selinux-label", "--apparmor-profile", "--landlock-access", "--landlock-rule",
+	"--pdeathsig", NULL};
+static const char *const long_xvfb[] = {"--error-file", "--auth-file", "--server-num",
+	"--xauth-protocol", "--server-args", "--wait", NULL};
 static const char *const long_xargs[] = {"--arg-file", "--delimiter", "--max-args",
 	"--max-procs", "--max-lines", "--max-chars", "--process-slot-var", "--eof",
 	"--replace", NULL};
 
+static const char strace_opts[] = "oepsuEIbSXP", ltrace_opts[] = "aAeFlnopsuwx";
+
 static const struct wrapper wrappers[] = {
+	{"asdf", "exec", "", 0, NULL, NULL, NULL, NULL},
 	{"ash", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
+	{"bun", "exec", "", 0, NULL, NULL, wrap_words, NULL}, /* bun exec 'SCRIPT' */
+	{"bwrap", NULL, NULL, 0, NULL, NULL, wrap_bwrap, NULL},
+	{"conda", "run", "np", 0, NULL, NULL, NULL, long_conda},
+	{"cross-env", NULL, "", 0, NULL, NULL, wrap_env, NULL},
+	{"cross-env-shell", NULL, "", 0, NULL, NULL, wrap_words, NULL},
+	{"csh", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
+	{"direnv", "exec", "", 1, NULL, NULL, NULL, NULL},
+	{"dotenv", NULL, "evcp", 0, NULL, NULL, NULL, NULL},
+	{"fakeroot", NULL, "lsib", 0, NULL, NULL, NULL, long_fakeroot},
+	{"faketime", NULL, "p", 1, NULL, NULL, NULL, NULL},
+	{"fish", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
+	{"mamba", "run", "np", 0, NULL, NULL, NULL, long_conda},
+	{"micromamba", "run", "np", 0, NULL, NULL, NULL, long_conda},
+	{"mise", NULL, NULL, 0, NULL, NULL, wrap_dashdash, NULL}, /* mise exec|x TOOLS -- CMD */
+	{"pdm", "run", "", 0, NULL, NULL, NULL, NULL},
+	{"pixi", "run", "", 0, NULL, NULL, NULL, NULL},
+	{"pnpm", "exec", "", 0, NULL, NULL, NULL, NULL},
+	{"proot", NULL, "rRbmwqkv", 0, NULL, NULL, NULL, NULL},
+	{"rbash", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
+	{"screen", NULL, "SceshptTX", 0, NULL, NULL, wrap_screen, NULL},
+	{"setpriv", NULL, "", 0, NULL, NULL, NULL, long_setpriv},
+	{"sg", NULL, NULL, 1, NULL, NULL, wrap_words, NULL}, /* sg GROUP [-c] CMD */
+	{"ssh-agent", NULL, "aEPtO", 0, NULL, NULL, NULL, NULL},
+	{"tcsh", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
+	{"valgrind", NULL, "", 0, NULL, NULL, NULL, NULL},
+	{"xvfb-run", NULL, "efnpsw", 0, NULL, NULL, NULL, long_xvfb},
+	{"yarn", "exec", "", 0, NULL, NULL, NULL, NULL},
+	{"yash", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
 	{"bash", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
 	{"builtin", NULL, "", 0, NULL, NULL, NULL, NULL},
 	{"bundle", "exec", "", 0, NULL, NULL, NULL, NULL},
@@ -232,7 +304,7 @@ static const struct wrapper wrappers[] = {
 	{"flock", NULL, "wEc", 0, NULL, NULL, wrap_flock, long_flock},
 	{"ionice", NULL, "cnP", 0, NULL, NULL, NULL, long_ionice},
 	{"ksh", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
-	{"ltrace", NULL, "aAeFlnopsuwx", 0, NULL, NULL, NULL, NULL},
+	{"ltrace", NULL, ltrace_opts, 0, NULL, NULL, wrap_trace, NULL},
 	{"mksh", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
 	{"nice", NULL, "n", 0, NULL, NULL, NULL, long_nice},
 	{"nohup", NULL, "", 0, NULL, NULL, NULL, NULL},
@@ -246,7 +318,7 @@ static const struct wrapper wrappers[] = {
 	{"setsid", NULL, "", 0, NULL, NULL, NULL, NULL},
 	{"sh", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
 	{"stdbuf", NULL, "ioe", 0, NULL, NULL, NULL, long_stdbuf},
-	{"strace", NULL, "oepsuEIbSXP", 0, NULL, NULL, NULL, NULL},
+	{"strace", NULL, strace_opts, 0, NULL, NULL, wrap_trace, NULL},
 	{"su", NULL, NULL, 0, priv, "switches user (su)", wrap_su, NULL},
 	{"sudo", NULL, "ugpCDRTUrth", 0, priv, "runs a command as root (sudo)", NULL, long_sudo},
 	{"taskset", NULL, "", 1, NULL, NULL, NULL, NULL},
@@ -329,8 +401,12 @@ static bool privileged_query(const struct cmdv *c, const char *name)
 
 long unwrap_step(struct cctx *x, struct cmdv *c, const char *name)
 {
-	const struct wrapper *wr = wrapper_find(name);
+	char path[CLS_MAX_PATH];
+	const struct wrapper *wr;
 	size_t at = 1;
+
+	name = rules_prog_name(name, path, sizeof(path));
+	wr = wrapper_find(name);
 
 	if (wr == NULL)
 		return 0;
@@ -557,6 +633,21 @@ static long wrap_time(struct cctx *x, struct cmdv *c, size_t at)
 	return rest_or_self(x, c, at);
 }
 
+/* strace|ltrace -o FILE writes the trace there. */
+static long wrap_trace(struct cctx *x, struct cmdv *c, size_t at)
+{
+	const char *val;
+	struct cmdv h = wrapper_head(c, at);
+	const char *base = strrchr(c->w[0].val, '/');
+	const struct word *o;
+
+	base = base ? base + 1 : c->w[0].val;
+	o = opt_value(&h, 'o', "--output", base[0] == 'l' ? ltrace_opts : strace_opts, &val);
+	if (o)
+		paths_write(x, o, val, shell_span_word(x, o));
+	return rest_or_self(x, c, at);
+}
+
 static long wrap_flock(struct cctx *x, struct cmdv *c, size_t at)
 {
 	const char *val;
@@ -749,4 +840,73 @@ static long wrap_xargs(struct cctx *x, struct cmdv *c, size_t at)
 	xargs_replace(x, c, &h, at);
 	c->dyn_tail = true;
 	return rest_or_self(x, c, at);
+}
+
+/* Words [at, n) are one command line the tool runs through a shell (bun
+ * exec, cross-env-shell, sg GROUP -c): judged as a script. */
+static long wrap_words(struct cctx *x, struct cmdv *c, size_t at)
+{
+	record_self(x, c);
+	if (at < c->n && strcmp(c->w[at].val, "-c") == 0)
+		at++;
+	if (at < c->n)
+		script_of_words(x, c, at, c->w[0].val);
+	return -1;
+}
+
+/* mise exec|x [TOOL@VERSION...] -- CMD: the command follows the "--". */
+static long wrap_dashdash(struct cctx *x, struct cmdv *c, size_t at)
+{
+	(void)at;
+	if (c->n < 2 || (strcmp(c->w[1].val, "exec") != 0 && strcmp(c->w[1].val, "x") != 0))
+		return 0;
+	for (size_t i = 2; i < c->n; i++)
+		if (strcmp(c->w[i].val, "--") == 0)
+			return rest_or_self(x, c, i + 1);
+	return rest_or_self(x, c, skip_opts(c, 2, "", NULL));
+}
+
+/* bwrap's options with two values; the flags take none; every other
+ * option takes one. */
+static const char *const bwrap_two[] = {"--setenv", "--bind", "--bind-try", "--dev-bind",
+	"--dev-bind-try", "--ro-bind", "--ro-bind-try", "--file", "--bind-data",
+	"--ro-bind-data", "--symlink", "--chmod", "--overlay-src", NULL};
+static const char *const bwrap_flags[] = {"--unshare-all", "--share-net", "--unshare-user",
+	"--unshare-user-try", "--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts",
+	"--unshare-cgroup", "--unshare-cgroup-try", "--clearenv", "--new-session",
+	"--die-with-parent", "--as-pid-1", "--disable-userns", "--assert-userns-disabled",
+	"--level-prefix", NULL};
+
+static bool word_in(const char *const *list, const char *a)
+{
+	for (size_t k = 0; list[k]; k++)
+		if (strcmp(list[k], a) == 0)
+			return true;
+	return false;
+}
+
+static long wrap_bwrap(struct cctx *x, struct cmdv *c, size_t at)
+{
+	for (at = 1; at < c->n && strncmp(c->w[at].val, "--", 2) == 0; at++) {
+		const char *a = c->w[at].val;
+		if (a[2] == '\0')
+			return rest_or_self(x, c, at + 1);
+		if (!word_in(bwrap_flags, a))
+			at += word_in(bwrap_two, a) ? 2 : 1;
+	}
+	return rest_or_self(x, c, at);
+}
+
+/* screen CMD runs CMD in a new session; without one it starts or attaches
+ * a shell airlock cannot see, except -ls / -list, which only list. */
+static long wrap_screen(struct cctx *x, struct cmdv *c, size_t at)
+{
+	if (at < c->n)
+		return (long)at;
+	record_self(x, c);
+	if (c->n != 2 || (strcmp(c->w[1].val, "-ls") != 0 && strcmp(c->w[1].val, "-list") != 0))
+		cls_add(x, x->o->unknown_program, "exec.unknown_program",
+		        shell_span_words(x, c->w, c->n),
+		        "screen starts or attaches a shell session airlock cannot see");
+	return -1;
 }
