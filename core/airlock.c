@@ -216,11 +216,15 @@ void outcome_free(struct outcome *o)
 	free(o);
 }
 
+/* The old reason is freed after the new one is made: callers extend it
+ * ("%s; more", o->reason). */
 void outcome_set_reason(struct outcome *o, const char *fmt, ...)
 {
+	char *old = o->reason;
 	va_list ap;
-	free(o->reason);
+
 	va_start(ap, fmt);
 	o->reason = xvasprintf(fmt, ap);
 	va_end(ap);
+	free(old);
 }
