@@ -525,14 +525,15 @@ out:
  * caller's sandbox would change the host's programs or configuration;
  * /etc holds shadow, /proc and /sys the kernel's knobs). */
 static const char *const sys_workdirs[] = {
-	"/etc",      "/proc",     "/sys",          "/dev",     "/boot",    "/run",
+	"/etc",      "/proc",     "/sys",          "/boot",    "/run",
 	"/bin",      "/sbin",     "/lib",          "/lib32",   "/lib64",   "/libx32",
 	"/usr/bin",  "/usr/sbin", "/usr/lib",      "/usr/lib32", "/usr/lib64", "/usr/libexec",
 	"/usr/share", "/usr/include", "/usr/local/bin", "/usr/local/sbin", "/usr/local/lib",
 	"/var/lib",  "/var/log",  "/var/spool",
 };
-/* ... and these, though not what lies below them (/var/www/site is fine). */
-static const char *const sys_workdirs_exact[] = {"/usr", "/usr/local", "/var"};
+/* ... and these, though not what lies below them (/var/www/site, and
+ * /dev/shm, a tmpfs, are fine). */
+static const char *const sys_workdirs_exact[] = {"/usr", "/usr/local", "/var", "/dev"};
 
 /* 0, or -1 with *errstr when wd is a system directory or contains a home:
  * $HOME and the account's own home (either may differ, or be a link). */
