@@ -180,10 +180,12 @@ static bool prefixed(const char *p, const char *const *list, size_t n)
 static const char *const devnull[] = {"/dev/null", "/dev/zero", "/dev/stdout",
                                       "/dev/stderr", "/dev/stdin", "/dev/tty",
                                       "/dev/fd/", "/proc/self/fd/", "/dev/full"};
-static const char *const disks[] = {"/dev/sd", "/dev/hd", "/dev/vd", "/dev/xvd",
-                                    "/dev/nvme", "/dev/mmcblk", "/dev/loop", "/dev/dm-",
-                                    "/dev/mapper/", "/dev/disk/", "/dev/md", "/dev/mem",
-                                    "/dev/kmem", "/dev/port", "/dev/sr", "/dev/root"};
+static const char *const disks[] = {
+	"/dev/sd",   "/dev/hd",      "/dev/vd",   "/dev/xvd",  "/dev/nvme", "/dev/mmcblk",
+	"/dev/loop", "/dev/dm-",     "/dev/mapper/", "/dev/disk/", "/dev/md", "/dev/mem",
+	"/dev/kmem", "/dev/port",    "/dev/sr",   "/dev/root", "/dev/nbd",  "/dev/zram",
+	"/dev/mtd",  "/dev/rbd",     "/dev/bcache", "/dev/ubi", "/dev/sg",
+};
 static const char *const tmps[] = {"/tmp", "/var/tmp", "/dev/shm"};
 
 enum path_class paths_class(const struct cctx *x, const char *abs)
@@ -369,6 +371,12 @@ static bool git_config(const char *abs)
 			return true;
 	}
 	return false;
+}
+
+const char *paths_protected(const struct cctx *x, const char *abs)
+{
+	return git_config(abs) ? "fs.write.git_config" : gate_config(x, abs) ? "fs.write.gate_config"
+	                                                                      : NULL;
 }
 
 void paths_write_abs(struct cctx *x, const char *abs, struct span sp, const char *shown)

@@ -161,6 +161,8 @@ static void link_target(struct cctx *x, const struct word *w)
 	char abs[CLS_MAX_PATH];
 	enum path_class pc;
 
+	const char *rule;
+
 	if (!paths_resolve(x, w->val, abs, sizeof(abs)))
 		return;
 	pc = paths_class(x, abs);
@@ -168,6 +170,13 @@ static void link_target(struct cctx *x, const struct word *w)
 		cls_add(x, pc == PC_DISK ? TIER_CRITICAL : TIER_HIGH,
 		        pc == PC_DISK ? "sys.disk" : "fs.write.outside_workdir", shell_span_word(x, w),
 		        "links to %s: writes through the link land outside the workdir", abs);
+	/* ln -s .git/hooks h, then a write to h/pre-commit: the write is a
+	 * plain workdir file to every later reading */
+	if ((rule = paths_protected(x, abs)) != NULL)
+		cls_add(x, TIER_HIGH, rule, shell_span_word(x, w),
+		        "links to %s: writes through the link land in what git or the gate "
+		        "reads later",
+		        abs);
 }
 
 /* mv's source leaves its path: moving /, the home directory or a system
