@@ -438,6 +438,19 @@ static void config_pair(struct cctx *x, const struct word *w, const char *key, s
 	}
 }
 
+/* Variables that point git at other configuration, or at another
+ * repository (whose config, fsmonitor included, and hooks it then uses). */
+static const char *const config_env[] = {"GIT_CONFIG_SYSTEM", "GIT_CONFIG_PARAMETERS",
+                                         "GIT_CONFIG", "GIT_DIR", "GIT_COMMON_DIR"};
+
+static bool env_overrides(const char *name, size_t n)
+{
+	for (size_t i = 0; i < nitems(config_env); i++)
+		if (strlen(config_env[i]) == n && strncmp(name, config_env[i], n) == 0)
+			return true;
+	return false;
+}
+
 /* Variables that hand git configuration for this run: each
  * GIT_CONFIG_KEY_n with its GIT_CONFIG_VALUE_n, as git -c; a config file or
  * parameter list it reads (GIT_CONFIG_SYSTEM, GIT_CONFIG_PARAMETERS). */
@@ -451,12 +464,11 @@ static void git_env(struct cctx *x, const struct cmdv *c)
 		if (n > 15 && strncmp(w->val, "GIT_CONFIG_KEY_", 15) == 0) {
 			snprintf(name, sizeof(name), "GIT_CONFIG_VALUE_%.*s", (int)(n - 15), w->val + 15);
 			config_pair(x, w, w->val + n + 1, strlen(w->val + n + 1), rules_env(c, name, NULL));
-		} else if ((n == 17 && strncmp(w->val, "GIT_CONFIG_SYSTEM", n) == 0) ||
-		           (n == 21 && strncmp(w->val, "GIT_CONFIG_PARAMETERS", n) == 0) ||
-		           (n == 10 && strncmp(w->val, "GIT_CONFIG", n) == 0)) {
+		} else if (env_overrides(w->val, n)) {
 			cls_add(x, TIER_HIGH, "git.config_override", shell_span_word(x, w),
-			        "%.*s makes git read configuration that can run programs", (int)n,
-			        w->val);
+			        "%.*s makes git read configuration (or a repository's config and "
+			        "hooks) that can run programs",
+			        (int)n, w->val);
 		}
 	}
 }
@@ -481,8 +493,13 @@ static size_t git_globals(struct cctx *x, struct cmdv *c)
 		} else if (strncmp(a, "--exec-path=", 12) == 0 || strncmp(a, "--config-env", 12) == 0) {
 			cls_add(x, TIER_HIGH, "git.config_override", shell_span_word(x, &c->w[i]),
 			        "%s can make git run another program", a);
-		} else if (strcmp(a, "--git-dir") == 0 || strcmp(a, "--work-tree") == 0 ||
-		           strcmp(a, "--namespace") == 0) {
+		} else if (strncmp(a, "--git-dir", 9) == 0 && (a[9] == '\0' || a[9] == '=')) {
+			cls_add(x, TIER_HIGH, "git.config_override", shell_span_word(x, &c->w[i]),
+			        "%s makes git use another repository, whose config and hooks can "
+			        "run programs",
+			        a);
+			i += a[9] == '\0';
+		} else if (strcmp(a, "--work-tree") == 0 || strcmp(a, "--namespace") == 0) {
 			i++;
 		}
 	}
