@@ -254,23 +254,6 @@ static bool path_of(struct cctx *x, const char *p, char *abs, size_t n, const ch
 	return true;
 }
 
-/* A read of a whole tree that holds secrets: the home, one of its
- * ancestors (/ included), /etc or /root. The agents' search tools (Grep,
- * Glob, LS) arrive as such a read of their directory. */
-static bool holds_secrets(const struct cctx *x, const char *abs)
-{
-	size_t n = strlen(abs);
-	const char *const roots[] = {"/etc", "/root"};
-
-	if (strcmp(abs, "/") == 0 ||
-	    (strncmp(x->home, abs, n) == 0 && (x->home[n] == '/' || x->home[n] == '\0')))
-		return true;
-	for (size_t i = 0; i < nitems(roots); i++)
-		if (strcmp(abs, roots[i]) == 0)
-			return true;
-	return false;
-}
-
 static void file_read(struct cctx *x, const char *p)
 {
 	char abs[CLS_MAX_PATH];
@@ -281,7 +264,7 @@ static void file_read(struct cctx *x, const char *p)
 	cls_add_path(x, &x->v->reads, abs);
 	if ((why = secrets_path(x, abs)) != NULL)
 		cls_add(x, TIER_HIGH, "secrets.read", whole(x), "reads %s (%s)", abs, why);
-	else if (holds_secrets(x, abs))
+	else if (paths_holds_secrets(x, abs)) /* Grep, Glob, LS arrive as reads of a dir */
 		cls_add(x, TIER_HIGH, "secrets.read", whole(x),
 		        "reads %s, a tree that holds secrets (keys, tokens, shadow)", abs);
 }

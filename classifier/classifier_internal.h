@@ -386,6 +386,9 @@ void paths_read(struct cctx *x, const struct word *w, const char *p);
 void paths_write(struct cctx *x, const struct word *w, const char *p, struct span sp);
 /* Classifies one absolute path as written (shared with the file tools). */
 void paths_write_abs(struct cctx *x, const char *abs, struct span sp, const char *shown);
+/* True when abs is a tree that holds secrets: /, the home or one of its
+ * ancestors, /etc, /root. Reading all of it reads the keys and tokens. */
+bool paths_holds_secrets(const struct cctx *x, const char *abs);
 /* The rule a write to abs raises for what git or the gate reads later
  * ("fs.write.git_config", "fs.write.gate_config"), or NULL. */
 const char *paths_protected(const struct cctx *x, const char *abs);

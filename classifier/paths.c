@@ -373,6 +373,20 @@ static bool git_config(const char *abs)
 	return false;
 }
 
+bool paths_holds_secrets(const struct cctx *x, const char *abs)
+{
+	static const char *const roots[] = {"/etc", "/root"};
+	size_t n = strlen(abs);
+
+	if (strcmp(abs, "/") == 0 ||
+	    (strncmp(x->home, abs, n) == 0 && (x->home[n] == '/' || x->home[n] == '\0')))
+		return true;
+	for (size_t i = 0; i < nitems(roots); i++)
+		if (strcmp(abs, roots[i]) == 0)
+			return true;
+	return false;
+}
+
 const char *paths_protected(const struct cctx *x, const char *abs)
 {
 	return git_config(abs) ? "fs.write.git_config" : gate_config(x, abs) ? "fs.write.gate_config"

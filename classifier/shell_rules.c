@@ -221,6 +221,55 @@ static void env_commands(struct cctx *x, const struct cmdv *c)
 		rules_env_command(x, w, n);
 }
 
+/*
+ * Programs that read every file under a directory operand, and what makes
+ * them recurse ("": always). An operand that is a tree holding secrets
+ * (grep -r X ~, find ~ -exec cat, tar czf x ~, cp -r ~ x) reads the keys
+ * and tokens in it; `ls ~` lists names and is not here.
+ */
+static const struct {
+	const char *name, *shorts, *longopt;
+} tree_readers[] = {
+	{"grep", "rR", "--recursive"}, {"egrep", "rR", "--recursive"},
+	{"fgrep", "rR", "--recursive"}, {"rg", "", NULL}, {"ag", "", NULL}, {"ack", "", NULL},
+	{"find", "", NULL}, {"tar", "c", "--create"}, {"zip", "r", "--recurse-paths"},
+	{"cp", "rRa", "--recursive"}, {"rsync", "ra", "--recursive"}, {"scp", "r", NULL},
+};
+
+/* Whether c recurses: one of its short options (tar's leading cluster
+ * "czf" needs no dash), or its long option. */
+static bool recurses(const struct cmdv *c, const char *shorts, const char *longopt)
+{
+	if (*shorts == '\0')
+		return true;
+	for (const char *s = shorts; *s; s++)
+		if (opt_short(c, *s, "") ||
+		    (c->n > 1 && c->w[1].val[0] != '-' && strcmp(c->prog, "tar") == 0 &&
+		     strchr(c->w[1].val, *s)))
+			return true;
+	return longopt && opt_long(c, longopt);
+}
+
+static void tree_reads(struct cctx *x, const struct cmdv *c)
+{
+	char abs[CLS_MAX_PATH];
+
+	for (size_t i = 0; i < nitems(tree_readers); i++) {
+		if (strcmp(c->prog, tree_readers[i].name) != 0 ||
+		    !recurses(c, tree_readers[i].shorts, tree_readers[i].longopt))
+			continue;
+		for (size_t k = 1; k < c->n; k++) {
+			const struct word *w = &c->w[k];
+			if (w->val[0] == '-' || (w->flags & W_DYNAMIC) ||
+			    !paths_resolve(x, w->val, abs, sizeof(abs)) || !paths_holds_secrets(x, abs))
+				continue;
+			cls_add(x, TIER_HIGH, "secrets.read", shell_span_word(x, w),
+			        "reads every file under %s, keys and tokens included", abs);
+		}
+		return;
+	}
+}
+
 bool rules_apply(struct cctx *x, struct cmdv *c, const char *name)
 {
 	char buf[32], path[CLS_MAX_PATH];
@@ -236,6 +285,7 @@ bool rules_apply(struct cctx *x, struct cmdv *c, const char *name)
 	c->prog = (*row)->name; /* a program at a path is the table's program */
 	if ((*row)->fn)
 		(*row)->fn(x, c);
+	tree_reads(x, c);
 	return true;
 }
 

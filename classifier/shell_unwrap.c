@@ -207,6 +207,8 @@ struct wrapper {
 static long wrap_shell(struct cctx *x, struct cmdv *c, size_t at);
 static long wrap_eval(struct cctx *x, struct cmdv *c, size_t at);
 static long wrap_env(struct cctx *x, struct cmdv *c, size_t at);
+static void wrapper_chdirs(struct cctx *x, const struct cmdv *c, const char *name,
+                           const char *argopts, size_t at);
 static long wrap_xargs(struct cctx *x, struct cmdv *c, size_t at);
 static long wrap_su(struct cctx *x, struct cmdv *c, size_t at);
 static long wrap_watch(struct cctx *x, struct cmdv *c, size_t at);
@@ -419,6 +421,7 @@ long unwrap_step(struct cctx *x, struct cmdv *c, const char *name)
 		at = skip_opts(c, at, wr->argopts, wr->longargs);
 	for (int k = 0; k < wr->operands && at < c->n; k++)
 		at++;
+	wrapper_chdirs(x, c, wr->name, wr->argopts, at);
 	if (wr->rule && (at < c->n || wr->fn))
 		cls_add(x, TIER_HIGH, wr->rule, shell_span_word(x, &c->w[0]), "%s", wr->why);
 	if (wr->fn)
@@ -576,6 +579,40 @@ static long wrap_watch(struct cctx *x, struct cmdv *c, size_t at)
 	else
 		record_self(x, c);
 	return -1;
+}
+
+/* env -C DIR, sudo -D DIR: the command runs in DIR, so its relative paths
+ * are read from there (env -C / rm -rf * is cd / && rm -rf *). The change
+ * outlives the command: a stricter reading of what follows, never a laxer. */
+static void wrapper_chdir(struct cctx *x, const struct cmdv *h, char letter, const char *longopt,
+                          const char *argopts)
+{
+	char abs[CLS_MAX_PATH];
+	const char *val;
+	const struct word *w = opt_value(h, letter, longopt, argopts, &val);
+
+	if (w == NULL)
+		return;
+	x->cwd = !(w->flags & W_DYNAMIC) && paths_resolve(x, val, abs, sizeof(abs))
+	                 ? arena_strndup(x->a, abs, strlen(abs))
+	                 : NULL; /* unknown: relative paths count as outside */
+}
+
+/* Wrappers with an option that sets the command's directory. */
+static const struct {
+	const char *name;
+	char letter;
+	const char *longopt;
+} chdir_opts[] = {{"env", 'C', "--chdir"}, {"sudo", 'D', "--chdir"}};
+
+static void wrapper_chdirs(struct cctx *x, const struct cmdv *c, const char *name,
+                           const char *argopts, size_t at)
+{
+	for (size_t i = 0; i < nitems(chdir_opts); i++)
+		if (strcmp(name, chdir_opts[i].name) == 0) {
+			struct cmdv h = wrapper_head(c, at);
+			wrapper_chdir(x, &h, chdir_opts[i].letter, chdir_opts[i].longopt, argopts);
+		}
 }
 
 static long wrap_env(struct cctx *x, struct cmdv *c, size_t at)
