@@ -244,8 +244,11 @@ static void read_dynamic(struct cctx *x, const char *p, struct span sp)
 	char glob[CLS_MAX_PATH], abs[CLS_MAX_PATH];
 	const char *why;
 
-	if (dynamic_as_glob(p, glob, sizeof(glob)) && paths_resolve(x, glob, abs, sizeof(abs)) &&
-	    (why = secrets_path(x, abs)) != NULL)
+	/* resolving costs syscalls: only a glob with a secret's hint, or an
+	 * absolute one, can reach a secret */
+	if (dynamic_as_glob(p, glob, sizeof(glob)) &&
+	    (glob[0] == '/' || glob[0] == '~' || secrets_maybe_path(glob)) &&
+	    paths_resolve(x, glob, abs, sizeof(abs)) && (why = secrets_path(x, abs)) != NULL)
 		cls_add(x, TIER_HIGH, "secrets.read", sp, "may read %s (%s)", p, why);
 }
 

@@ -250,6 +250,14 @@ static bool recurses(const struct cmdv *c, const char *shorts, const char *longo
 	return longopt && opt_long(c, longopt);
 }
 
+/* Only these can name /, the home or an ancestor of it, /etc or /root:
+ * an absolute or ~ path, or one made of . and .. alone (a pattern like
+ * 'fn main' is never looked up). */
+static bool may_be_tree(const char *v)
+{
+	return v[0] == '/' || v[0] == '~' || (v[0] == '.' && strspn(v, "./") == strlen(v));
+}
+
 static void tree_reads(struct cctx *x, const struct cmdv *c)
 {
 	char abs[CLS_MAX_PATH];
@@ -260,7 +268,7 @@ static void tree_reads(struct cctx *x, const struct cmdv *c)
 			continue;
 		for (size_t k = 1; k < c->n; k++) {
 			const struct word *w = &c->w[k];
-			if (w->val[0] == '-' || (w->flags & W_DYNAMIC) ||
+			if (!may_be_tree(w->val) || (w->flags & W_DYNAMIC) ||
 			    !paths_resolve(x, w->val, abs, sizeof(abs)) || !paths_holds_secrets(x, abs))
 				continue;
 			cls_add(x, TIER_HIGH, "secrets.read", shell_span_word(x, w),
