@@ -306,6 +306,7 @@ static char *server_tool_name(struct mcp *m, const char *tool)
 	while (m->initializing && !m->server_gone &&
 	       pthread_cond_timedwait(&m->listed, &m->lock, &until) == 0)
 		;
+	m->initializing = false; /* answered, or waited for once: not again */
 	name = xasprintf("mcp:%s.%s", m->server, tool);
 	pthread_mutex_unlock(&m->lock);
 	return name;
