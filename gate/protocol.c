@@ -210,31 +210,23 @@ static bool type_is(json_t *o, const char *v)
 }
 
 /* Picks the shape: the first row whose test matches decides. */
-/* The keys that say which shape a call has. A call that names more than
- * one ({"tool":"read_file","tool_name":"shell"}) would run as one shape
- * and be read as another by whoever looks at it: refused. */
-static const char *shape_key(json_t *root)
+/* A call that holds the marks of more than one shape
+ * ({"tool":"read_file","tool_name":"shell"}) would run as one and be read
+ * as another by whoever looks at it: refused. A hook payload's
+ * hook_event_name and tool_name are one shape. */
+static bool shape_ambiguous(json_t *root)
 {
-	static const char *const keys[] = {"jsonrpc", "hook_event_name", "tool_name", "tool"};
-	const char *found = NULL, *type = json_string_value(json_object_get(root, "type"));
-
-	if (type && (strcmp(type, "tool_use") == 0 || strcmp(type, "function_call") == 0 ||
-	             strcmp(type, "function") == 0))
-		found = "type";
-	for (size_t i = 0; i < nitems(keys); i++) {
-		if (!has(root, keys[i]))
-			continue;
-		if (found && !(strcmp(found, "hook_event_name") == 0 &&
-		               strcmp(keys[i], "tool_name") == 0)) /* a hook payload has both */
-			return NULL;
-		found = found ? found : keys[i];
-	}
-	return found ? found : "";
+	const char *type = json_string_value(json_object_get(root, "type"));
+	int marks = (type && (strcmp(type, "tool_use") == 0 || strcmp(type, "function_call") == 0 ||
+	                      strcmp(type, "function") == 0)) +
+	            has(root, "jsonrpc") + (has(root, "hook_event_name") || has(root, "tool_name")) +
+	            has(root, "tool");
+	return marks > 1;
 }
 
 static int decode_shape(json_t *root, struct raw_call *rc, char **errstr)
 {
-	if (shape_key(root) == NULL) {
+	if (shape_ambiguous(root)) {
 		rc->id = json_object_get(root, "id");
 		*errstr = xstrdup("ambiguous call shape: it holds the keys of more than one (\"tool\", "
 		                  "\"tool_name\", \"jsonrpc\", a \"type\"); send one");
