@@ -229,23 +229,23 @@ static void env_commands(struct cctx *x, const struct cmdv *c)
  */
 static const struct {
 	const char *name, *shorts, *longopt;
+	bool bare; /* the first word may be a dashless cluster (tar czf) */
 } tree_readers[] = {
-	{"grep", "rR", "--recursive"}, {"egrep", "rR", "--recursive"},
-	{"fgrep", "rR", "--recursive"}, {"rg", "", NULL}, {"ag", "", NULL}, {"ack", "", NULL},
-	{"find", "", NULL}, {"tar", "c", "--create"}, {"zip", "r", "--recurse-paths"},
-	{"cp", "rRa", "--recursive"}, {"rsync", "ra", "--recursive"}, {"scp", "r", NULL},
+	{"grep", "rR", "--recursive", false}, {"egrep", "rR", "--recursive", false},
+	{"fgrep", "rR", "--recursive", false}, {"rg", "", NULL, false}, {"ag", "", NULL, false},
+	{"ack", "", NULL, false}, {"find", "", NULL, false}, {"tar", "c", "--create", true},
+	{"zip", "r", "--recurse-paths", false}, {"cp", "rRa", "--recursive", false},
+	{"rsync", "ra", "--recursive", false}, {"scp", "r", NULL, false},
 };
 
-/* Whether c recurses: one of its short options (tar's leading cluster
- * "czf" needs no dash), or its long option. */
-static bool recurses(const struct cmdv *c, const char *shorts, const char *longopt)
+/* Whether c recurses: one of its short options, or its long option. */
+static bool recurses(const struct cmdv *c, const char *shorts, const char *longopt, bool bare)
 {
 	if (*shorts == '\0')
 		return true;
 	for (const char *s = shorts; *s; s++)
 		if (opt_short(c, *s, "") ||
-		    (c->n > 1 && c->w[1].val[0] != '-' && strcmp(c->prog, "tar") == 0 &&
-		     strchr(c->w[1].val, *s)))
+		    (bare && c->n > 1 && c->w[1].val[0] != '-' && strchr(c->w[1].val, *s)))
 			return true;
 	return longopt && opt_long(c, longopt);
 }
@@ -264,7 +264,8 @@ static void tree_reads(struct cctx *x, const struct cmdv *c)
 
 	for (size_t i = 0; i < nitems(tree_readers); i++) {
 		if (strcmp(c->prog, tree_readers[i].name) != 0 ||
-		    !recurses(c, tree_readers[i].shorts, tree_readers[i].longopt))
+		    !recurses(c, tree_readers[i].shorts, tree_readers[i].longopt,
+		              tree_readers[i].bare))
 			continue;
 		for (size_t k = 1; k < c->n; k++) {
 			const struct word *w = &c->w[k];
