@@ -535,15 +535,33 @@ static const char *const sys_workdirs[] = {
  * /dev/shm, a tmpfs, are fine). */
 static const char *const sys_workdirs_exact[] = {"/usr", "/usr/local", "/var", "/dev"};
 
-/* 0, or -1 with *errstr when wd is a system directory or contains a home:
- * $HOME and the account's own home (either may differ, or be a link). */
+/* The homes whose secrets no workdir may contain: $HOME as given and the
+ * account's own (passwd), each resolved. Resolved once per home string:
+ * a gate plans a sandbox per call, and passwd and realpath cost syscalls. */
+static pthread_mutex_t homes_lock = PTHREAD_MUTEX_INITIALIZER;
+static char *homes_for; /* the home they were resolved for; owned */
+static char homes_real[2][PATH_MAX];
+
+static void homes_resolve(const char *home)
+{
+	char buf[4096];
+	struct passwd pw, *p = NULL;
+	const char *h[2] = {home, NULL};
+
+	if (getpwuid_r(geteuid(), &pw, buf, sizeof(buf), &p) == 0 && p && p->pw_dir)
+		h[1] = p->pw_dir;
+	for (int i = 0; i < 2; i++)
+		if (!h[i] || h[i][0] != '/' || !realpath(h[i], homes_real[i]))
+			snprintf(homes_real[i], PATH_MAX, "%s", h[i] && h[i][0] == '/' ? h[i] : "");
+	free(homes_for);
+	homes_for = xstrdup(home ? home : "");
+}
+
+/* 0, or -1 with *errstr when wd is a system directory or contains a home. */
 static int workdir_allowed(const char *wd, const char *home, char **errstr)
 {
-	char buf[4096], real[PATH_MAX];
-	struct passwd pw, *p = NULL;
-	const char *homes[2] = {home, NULL};
-
 	bool sys = false;
+	int rc = 0;
 
 	for (size_t i = 0; i < nitems(sys_workdirs); i++)
 		sys |= path_contains(sys_workdirs[i], wd);
@@ -554,18 +572,18 @@ static int workdir_allowed(const char *wd, const char *home, char **errstr)
 		                    wd);
 		return -1;
 	}
-	if (getpwuid_r(geteuid(), &pw, buf, sizeof(buf), &p) == 0 && p && p->pw_dir)
-		homes[1] = p->pw_dir;
-	for (size_t i = 0; i < nitems(homes); i++) {
-		const char *h = homes[i] && realpath(homes[i], real) ? real : homes[i];
-		if (h && h[0] == '/' && path_contains(wd, h)) {
+	pthread_mutex_lock(&homes_lock);
+	if (homes_for == NULL || strcmp(homes_for, home ? home : "") != 0)
+		homes_resolve(home);
+	for (int i = 0; rc == 0 && i < 2; i++)
+		if (homes_real[i][0] && path_contains(wd, homes_real[i])) {
 			*errstr = xasprintf("workdir %s contains the home %s, whose secrets the "
 			                    "sandbox hides: run from a project directory",
-			                    wd, homes[i]);
-			return -1;
+			                    wd, homes_real[i]);
+			rc = -1;
 		}
-	}
-	return 0;
+	pthread_mutex_unlock(&homes_lock);
+	return rc;
 }
 
 int exec_workdir_check(const char *wd, char **errstr)
