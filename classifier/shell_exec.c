@@ -412,24 +412,6 @@ void shell_exec_command(struct cctx *x, const struct scmd *sc)
 	x->in_func = in_func;
 }
 
-/* Directories whose programs are the ones the tables describe. */
-static const char *const bin_dirs[] = {
-	"/bin/", "/usr/bin/", "/usr/local/bin/", "/sbin/", "/usr/sbin/", "/usr/local/sbin/",
-};
-
-static const char *program_name(const struct word *w)
-{
-	const char *slash = strrchr(w->val, '/');
-
-	if (slash == NULL)
-		return w->val;
-	for (size_t i = 0; i < nitems(bin_dirs); i++)
-		if ((size_t)(slash - w->val + 1) == strlen(bin_dirs[i]) &&
-		    strncmp(w->val, bin_dirs[i], strlen(bin_dirs[i])) == 0)
-			return slash + 1;
-	return w->val;
-}
-
 static void record(struct cctx *x, const struct cmdv *c)
 {
 	char **argv = xcalloc(c->n + 1, sizeof(*argv));
@@ -512,6 +494,7 @@ check:
 
 void shell_exec_argv(struct cctx *x, struct cmdv *c)
 {
+	char pbuf[CLS_MAX_PATH]; /* a program's folded path, for one hop */
 	bool func = false;
 
 	for (int hop = 0; c->n > 0; hop++) {
@@ -531,7 +514,7 @@ void shell_exec_argv(struct cctx *x, struct cmdv *c)
 			scan_args(x, c);
 			return;
 		}
-		name = program_name(w0);
+		name = rules_prog_name(w0->val, pbuf, sizeof(pbuf)); /* /bin//rm is rm */
 		if (hop == 0)
 			note_call(x, c, name);
 		/* A function's body was judged where it was defined; the program
