@@ -67,5 +67,8 @@ bool utf8_valid(const char *p, size_t n);
 int parse_ll(const char *s, long long min, long long max, long long *out);
 /* Monotonic clock in nanoseconds. */
 long long clock_ns(void);
+/* Writes all of p[0..n) to fd, retrying short writes and EINTR; 0 or -1
+ * with errno. */
+int fd_write_all(int fd, const void *p, size_t n);
 
 #endif

@@ -16,7 +16,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/kcmp.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -31,6 +33,59 @@ static void close_fd(int *fd)
 	*fd = -1;
 }
 
+/*
+ * Streaming mode hands the child airlock's own 0, 1 and 2, except those
+ * that lead to a file: a descriptor with a path behind it can be reopened
+ * through /proc/self/fd/N with more access than it was opened with, so a
+ * readonly run could write the file on its stdin, or read back and
+ * truncate the log its output is appended to, on a host mount the sandbox
+ * does not show. Those reach the child through a pipe that airlock relays.
+ * Pipes, sockets and character devices (terminals, /dev/null) are passed
+ * as they are: reopening them gives nothing more.
+ */
+static bool relayed(int fd)
+{
+	struct stat st;
+
+	return fstat(fd, &st) == 0 &&
+	       (S_ISREG(st.st_mode) || S_ISDIR(st.st_mode) || S_ISBLK(st.st_mode));
+}
+
+/* Streaming mode: a pipe for each stream that is relayed; 0 or -1. One pipe
+ * serves 1 and 2 when they share an open file (2>&1), keeping their order. */
+static int relay_open(struct capture *c)
+{
+	bool err_relay = relayed(2);
+
+	if (relayed(0)) {
+		c->in_pos = lseek(0, 0, SEEK_CUR);
+		if (c->in_pos < 0)
+			c->in_pos = 0;
+		if (pipe2(c->in, O_CLOEXEC) < 0)
+			return -1;
+		c->relay_in = true;
+	}
+	if (relayed(1) && pipe2(c->out, O_CLOEXEC) < 0)
+		return -1;
+	c->err_on_out = err_relay && c->out[1] >= 0 &&
+	                syscall(SYS_kcmp, getpid(), getpid(), KCMP_FILE, 1, 2) == 0;
+	if (err_relay && !c->err_on_out && pipe2(c->err, O_CLOEXEC) < 0)
+		return -1;
+	return 0;
+}
+
+/* Capture mode: pipes for the three streams (stdin /dev/null when there is
+ * nothing to feed); 0 or -1. */
+static int capture_pipes(struct capture *c)
+{
+	if (pipe2(c->out, O_CLOEXEC) < 0 || pipe2(c->err, O_CLOEXEC) < 0)
+		return -1;
+	if (c->stdin_data)
+		return pipe2(c->in, O_CLOEXEC);
+	c->in[0] = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	return c->in[0] < 0 ? -1 : 0;
+}
+
 int capture_open(struct capture *c, const struct exec_spec *s, char **errstr)
 {
 	c->on = s->capture;
@@ -38,14 +93,12 @@ int capture_open(struct capture *c, const struct exec_spec *s, char **errstr)
 	c->stdin_data = s->stdin_data;
 	c->stdin_len = s->stdin_data ? s->stdin_len : 0;
 	c->stdin_off = 0;
+	c->relay_in = c->err_on_out = false;
 	c->done = -1;
 	c->done_seen = false;
-	if (!c->on)
-		return 0;
-	if (pipe2(c->out, O_CLOEXEC) < 0 || pipe2(c->err, O_CLOEXEC) < 0 ||
-	    (c->stdin_data ? pipe2(c->in, O_CLOEXEC)
-	                   : (c->in[0] = open("/dev/null", O_RDONLY | O_CLOEXEC))) < 0) {
-		*errstr = xasprintf("cannot set up the output pipes: %s", strerror(errno));
+	if ((c->on ? capture_pipes(c) : relay_open(c)) < 0) {
+		*errstr = xasprintf("cannot set up the %s pipes: %s", c->on ? "output" : "relay",
+		                    strerror(errno));
 		capture_close(c);
 		return -1;
 	}
@@ -54,9 +107,9 @@ int capture_open(struct capture *c, const struct exec_spec *s, char **errstr)
 
 void capture_child_fds(const struct capture *c, int fds[3])
 {
-	fds[0] = c->on ? c->in[0] : 0;
-	fds[1] = c->on ? c->out[1] : 1;
-	fds[2] = c->on ? c->err[1] : 2;
+	fds[0] = c->in[0] >= 0 ? c->in[0] : 0;
+	fds[1] = c->out[1] >= 0 ? c->out[1] : 1;
+	fds[2] = c->err[1] >= 0 ? c->err[1] : c->err_on_out ? c->out[1] : 2;
 }
 
 void capture_parent_close(struct capture *c)
@@ -78,19 +131,22 @@ void capture_close(struct capture *c)
 	}
 }
 
-/* Reads what is ready into b; closes the fd at EOF or at the cap. */
-static void drain(int *fd, struct buf *b, bool *truncated)
+/* Reads what is ready into b (capture) or onto airlock's own fd `to` (a
+ * relayed stream); closes the fd at EOF, at the cap, or when `to` fails. */
+static void drain(int *fd, struct buf *b, int to, bool *truncated)
 {
 	char chunk[65536];
 	ssize_t n = read(*fd, chunk, sizeof(chunk));
 
 	if (n < 0 && (errno == EINTR || errno == EAGAIN))
 		return;
-	if (n > 0)
+	if (n > 0 && b)
 		buf_append(b, chunk, (size_t)n);
-	if (b->truncated)
+	else if (n > 0 && fd_write_all(to, chunk, (size_t)n) < 0)
+		n = 0;
+	if (b && b->truncated)
 		*truncated = true;
-	if (n <= 0 || b->truncated)
+	if (n <= 0 || (b && b->truncated))
 		close_fd(fd);
 }
 
@@ -101,6 +157,23 @@ static void feed(struct capture *c)
 	if (n > 0)
 		c->stdin_off += (size_t)n;
 	if ((n < 0 && errno != EAGAIN && errno != EINTR) || c->stdin_off >= c->stdin_len)
+		close_fd(&c->in[1]);
+}
+
+/* A relayed stdin: the next piece of the file from where the child has
+ * got to (pread, so what the pipe did not take is read again next time). */
+static void relay_feed(struct capture *c)
+{
+	char chunk[65536];
+	ssize_t n = pread(0, chunk, sizeof(chunk), c->in_pos), w = 0;
+
+	if (n < 0 && errno == EINTR)
+		return;
+	if (n > 0)
+		w = write(c->in[1], chunk, (size_t)n);
+	if (w > 0)
+		c->in_pos += w;
+	if (n <= 0 || (w < 0 && errno != EAGAIN && errno != EINTR))
 		close_fd(&c->in[1]);
 }
 
@@ -116,11 +189,11 @@ static bool pump(struct capture *c, int pidfd, int wait_ms, struct exec_result *
 	if (poll(p, 5, wait_ms) < 0)
 		return errno == EINTR;
 	if (p[1].revents)
-		drain(&c->out[0], c->ob, &res->truncated);
+		drain(&c->out[0], c->on ? c->ob : NULL, 1, &res->truncated);
 	if (p[2].revents)
-		drain(&c->err[0], c->eb, &res->truncated);
+		drain(&c->err[0], c->on ? c->eb : NULL, 2, &res->truncated);
 	if (p[3].revents)
-		feed(c);
+		c->relay_in ? relay_feed(c) : feed(c);
 	if (p[4].revents) { /* one message of less than PIPE_BUF: read whole */
 		c->done_seen = read(c->done, c->msg, sizeof(*c->msg)) == sizeof(*c->msg);
 		close_fd(&c->done);
@@ -171,7 +244,7 @@ bool capture_wait(struct capture *c, int pidfd, pid_t pid, long long deadline,
 {
 	bool alive = true;
 
-	if (c->in[1] >= 0 && c->stdin_len == 0)
+	if (c->in[1] >= 0 && c->stdin_len == 0 && !c->relay_in)
 		close_fd(&c->in[1]);
 	while (alive || c->out[0] >= 0 || c->err[0] >= 0) {
 		long long left = (deadline - clock_ns()) / 1000000;

@@ -306,9 +306,13 @@ struct capture {
 	struct sbx_done *msg; /* where the done message goes */
 	const char *stdin_data;
 	size_t stdin_len, stdin_off;
-	struct buf *ob, *eb;
+	struct buf *ob, *eb; /* capture mode; NULL when streaming */
+	bool relay_in;       /* streaming: stdin is a file, relayed from in_pos */
+	bool err_on_out;     /* streaming: 2 shares 1's file, and its relay pipe */
+	off_t in_pos;
 };
-/* Opens the pipes (capture mode) or /dev/null; 0 or -1 with *errstr. */
+/* Opens the pipes (capture mode) or /dev/null; when streaming, the relay
+ * pipes for the streams that lead to files. 0 or -1 with *errstr. */
 int capture_open(struct capture *c, const struct exec_spec *spec, char **errstr) AIRLOCK_MUST_CHECK;
 /* The fds the child puts on 0, 1 and 2. */
 void capture_child_fds(const struct capture *c, int fds[3]);

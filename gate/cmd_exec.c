@@ -144,6 +144,9 @@ int cmd_exec(int argc, char **argv)
 		goto out;
 	}
 	prof->network |= o.network;
+	/* A stdin relayed from a file (exec/capture.c) is written to a pipe the
+	 * command may close unread: that is EPIPE, not a reason to die. */
+	signal(SIGPIPE, SIG_IGN);
 	struct exec_spec spec = {.argv = o.argv,
 	                         .workdir = cwd,
 	                         .profile = prof,

@@ -117,6 +117,18 @@ OUT=$(ax -- sh -c "./probe link /etc/passwd hl; ./probe write hl" 2>&1)
 	bad hardlink-outside "link made or passwd changed"
 OUT=$(ax -- sh -c "./probe link '$WORK/outside/keep' hl2; ./probe write hl2" 2>&1)
 [ "$(cat "$WORK/outside/keep")" = "keep me" ] && ok hardlink-to-outside-file || bad hardlink-to-outside-file "keep changed"
+# the streams airlock exec is handed: a file on stdin or under stdout has a
+# host path behind it, which /proc/self/fd/N would reopen for writing
+echo "keep me" > "$WORK/outside/stdin"
+echo "old log" > "$WORK/outside/log"
+[ "$AS" = nobody ] && chown 65534:65534 "$WORK/outside/stdin" "$WORK/outside/log"
+OUT=$(ax --profile readonly -- sh -c 'cat; echo pwned > /proc/self/fd/0' < "$WORK/outside/stdin" 2>&1)
+[ "$(cat "$WORK/outside/stdin")" = "keep me" ] && [ "$OUT" = "keep me" ] && ok stdin-file-reopened ||
+	bad stdin-file-reopened "stdin file written (or not read)"
+ax --profile readonly -- sh -c 'echo out; echo err >&2; : > /proc/self/fd/1; echo rw >> /proc/self/fd/2' \
+	>> "$WORK/outside/log" 2>&1
+[ "$(tr '\n' ' ' < "$WORK/outside/log")" = "old log out err rw " ] && ok stdout-file-reopened ||
+	bad stdout-file-reopened "log is: $(tr '\n' ' ' < "$WORK/outside/log")"
 OUT=$(ax -- sh -c 'cat "$HOME/.ssh/id_rsa"; cat ~/.ssh/id_rsa' 2>&1)
 case "$OUT" in *MARKER*) bad read-ssh-key "key visible" ;; *) ok read-ssh-key ;; esac
 OUT=$(ax -- sh -c "cat '$WORK/home/.aws/credentials'" 2>&1)
