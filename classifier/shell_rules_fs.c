@@ -356,6 +356,18 @@ static const char *sed_subst(struct cctx *x, const struct word *w, const char *p
 	return end;
 }
 
+/* y/SRC/DST/: at its closing delimiter, or where the line or script ends
+ * (an unterminated y, which sed refuses, is never walked past its end). */
+static const char *sed_translit(const char *p)
+{
+	char d = p[1];
+
+	if (d == '\0' || d == '\n')
+		return p + 1;
+	p = sed_delim(p + 1, d);
+	return *p == d ? sed_delim(p, d) : p;
+}
+
 static void sed_script(struct cctx *x, const struct word *w, const char *s)
 {
 	const char *p = s;
@@ -371,7 +383,7 @@ static void sed_script(struct cctx *x, const struct word *w, const char *s)
 			p = sed_subst(x, w, p);
 			continue;
 		case 'y':
-			p = sed_delim(sed_delim(p + 1, p[1]), p[1]);
+			p = sed_translit(p);
 			break;
 		case 'e':
 			sed_run(x, w, p + 1 + strspn(p + 1, " \t"), sed_line(p + 1 + strspn(p + 1, " \t")),
