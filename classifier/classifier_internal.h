@@ -186,6 +186,9 @@ void shell_expand_text(struct cctx *x, const char *text, size_t len, struct span
 void shell_var_assign(struct cctx *x, const struct word *w);
 /* Notes that NAME (a literal word) may hold the literal word val. */
 void shell_var_value(struct cctx *x, const struct word *name, const struct word *val);
+/* Notes the literal words w[0..n) as the positional parameters: $1..$9 one
+ * each, $@ and $* all of them joined by spaces. */
+void shell_var_args(struct cctx *x, const struct word *w, size_t n);
 /* $(BODY) or `BODY` whose output is known: `echo WORDS` or `printf WORD`
  * of plain literal words. In the first pass, notes that the script has
  * one and returns false; in a later reading, appends the output to out

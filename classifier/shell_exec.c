@@ -521,6 +521,8 @@ void shell_exec_argv(struct cctx *x, struct cmdv *c)
 		 * of its name is judged too, as the function may be gone (unset
 		 * -f) or never defined (a branch not taken, a subshell). */
 		func = func || shell_is_function(x, name);
+		if (hop == 0 && func)
+			shell_var_args(x, c->w + 1, c->n - 1); /* the body's $1... */
 		shell_hash_run(x, c, name);
 		k = unwrap_step(x, c, name);
 		if (k < 0)

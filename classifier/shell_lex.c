@@ -95,12 +95,8 @@ static bool is_name_char(char c)
  * fields at the bytes of IFS (the script's own, when it set one), so
  * `f="-rf /"; rm $f` is rm with two arguments. The split points are noted
  * for the parser; the value keeps its bytes for every other reader. */
-static void sb_put_expanded(struct lexer *lx, const char *v, size_t n)
+static void sb_put_split(struct lexer *lx, const char *v, size_t n, const char *ifs)
 {
-	const char *ifs = lx->in_dq ? "" : shell_var_lookup(lx->x, "IFS", 3);
-
-	if (ifs == NULL)
-		ifs = " \t\n";
 	for (size_t i = 0; *ifs && i < n; i++) {
 		if (v[i] == '\0' || strchr(ifs, v[i]) == NULL)
 			continue;
@@ -110,6 +106,29 @@ static void sb_put_expanded(struct lexer *lx, const char *v, size_t n)
 			lx->split[lx->nsplit++] = (unsigned)(lx->sblen + i);
 	}
 	sb_put(lx, v, n);
+}
+
+static void sb_put_expanded(struct lexer *lx, const char *v, size_t n)
+{
+	const char *ifs = lx->in_dq ? "" : shell_var_lookup(lx->x, "IFS", 3);
+
+	sb_put_split(lx, v, n, ifs ? ifs : " \t\n");
+}
+
+/* $1..$9, $@ and $* in a later reading: the arguments the script gives its
+ * functions or itself (shell_var_args). $@ and $* are each argument a field,
+ * even inside double quotes ("$*" is one, but more fields are only stricter). */
+static bool lex_positional(struct lexer *lx, char c)
+{
+	const char *v = strchr("123456789@*", c) ? shell_var_lookup(lx->x, &c, 1) : NULL;
+
+	if (v == NULL)
+		return false;
+	if (c == '@' || c == '*')
+		sb_put_split(lx, v, strlen(v), " ");
+	else
+		sb_put_expanded(lx, v, strlen(v));
+	return true;
 }
 
 /* The value of a variable airlock knows: HOME, PWD, and in a later
@@ -375,8 +394,10 @@ static void lex_dollar(struct lexer *lx, unsigned *flags, bool in_dq)
 		}
 		lx->pos = e;
 	} else if (c && (isdigit((unsigned char)c) || strchr("@*#?$!-", c))) {
-		sb_put(lx, s + p, 2);
-		*flags |= W_DYNAMIC;
+		if (!lex_positional(lx, c)) {
+			sb_put(lx, s + p, 2);
+			*flags |= W_DYNAMIC;
+		}
 		lx->pos = p + 2;
 	} else if (c == '\'' && !in_dq) {
 		lex_ansi(lx, flags);

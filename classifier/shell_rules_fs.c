@@ -820,6 +820,26 @@ static void rule_keys(struct cctx *x, struct cmdv *c)
 		        "runs '%s', whose other uses airlock does not judge", c->w[0].val);
 }
 
+/* set [-+OPTIONS] [-o NAME] [--] ARGS: ARGS become $1, $2... Options end at
+ * the first word that is not one, after --, or after a lone - (which also
+ * turns -x and -v off). */
+static void rule_set(struct cctx *x, struct cmdv *c)
+{
+	size_t i = 1;
+
+	for (; i < c->n && (c->w[i].val[0] == '-' || c->w[i].val[0] == '+'); i++) {
+		const char *v = c->w[i].val;
+		if (strcmp(v, "--") == 0 || strcmp(v, "-") == 0) {
+			i++;
+			break;
+		}
+		if (strchr(v, 'o') && i + 1 < c->n) /* -o NAME, -euo NAME */
+			i++;
+	}
+	if (i < c->n)
+		shell_var_args(x, c->w + i, c->n - i);
+}
+
 /* export/declare/local/readonly NAME=VALUE; an exported editor, pager or
  * ssh command runs in later commands, and GIT_CONFIG_* hands every later
  * git configuration. */
@@ -889,7 +909,7 @@ const struct prog rules_fs[] = {
 	NP("nproc"), NP("free"), NP("ps"), NP("pgrep"), NP("top"), NP("htop"), NP("env"),
 	FN("printenv", rule_printenv), NP("locale"), NP("getconf"), NP("tput"), NP("clear"), NP("reset"),
 	FN("gpg", rule_keys), FN("gpg2", rule_keys), FN("security", rule_keys),
-	FN("history", rule_history), FN("alias", rule_alias), NP("unalias"), NP("set"), NP("shopt"), NP("unset"),
+	FN("history", rule_history), FN("alias", rule_alias), NP("unalias"), FN("set", rule_set), NP("shopt"), NP("unset"),
 	NP("read"), NP("mapfile"), NP("readarray"), NP("wait"), NP("jobs"), NP("fg"), NP("bg"), NP("hash"), NP("help"),
 	FN("man", rule_man), NP("info"), NP("apropos"), NP("whatis"), NP("lscpu"), NP("lsblk"),
 	NP("lsusb"), NP("lspci"), NP("arch"), NP("tty"), NP("stty"), NP("logname"), NP("users"),

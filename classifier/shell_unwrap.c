@@ -506,6 +506,8 @@ static long wrap_shell(struct cctx *x, struct cmdv *c, size_t at)
 		cls_add(x, TIER_HIGH, "exec.dynamic_command", shell_span_word(x, s),
 		        "the script given to %s -c is only known at run time", c->w[0].val);
 	} else if (dash_c) {
+		if (i + 2 < c->n) /* sh -c SCRIPT NAME ARGS...: the script's $1... */
+			shell_var_args(x, &c->w[i + 2], c->n - i - 2);
 		shell_script_word(x, s);
 	} else if (s && (s->flags & W_PROCSUB)) {
 		cls_add(x, TIER_HIGH, "exec.pipe_to_shell", shell_span_word(x, s),

@@ -5,7 +5,9 @@
  * whose children see it), export/local/declare/readonly NAME=value, and
  * the words of `for NAME in ...`. Later passes read the script again with
  * $NAME standing for those values, one value per name per pass, and a
- * $(echo WORDS) of plain words standing for its output.
+ * $(echo WORDS) of plain words standing for its output. The arguments a
+ * script gives its functions, `set --` or `sh -c SCRIPT NAME ARGS` are
+ * values of $1..$9, and together of $@ and $*.
  *
  * Rules: a reading only adds findings (cls_add keeps the strictest), so a
  * value the shell would not actually hold at that point (a branch not
@@ -95,6 +97,27 @@ void shell_var_value(struct cctx *x, const struct word *name, const struct word 
 		note_code(x, val, val->val);
 	if (literal(name) && literal(val) && !(val->flags & W_GLOB))
 		note(x, name->val, name->len, val->val);
+}
+
+void shell_var_args(struct cctx *x, const struct word *w, size_t n)
+{
+	struct buf all;
+
+	buf_init(&all, 0);
+	for (size_t i = 0; i < n; i++) {
+		if (!literal(&w[i]) || (w[i].flags & W_GLOB))
+			continue;
+		if (i < 9)
+			note(x, &"123456789"[i], 1, w[i].val);
+		if (all.len)
+			buf_puts(&all, " ");
+		buf_puts(&all, w[i].val);
+	}
+	if (all.len) {
+		note(x, "@", 1, all.data);
+		note(x, "*", 1, all.data);
+	}
+	buf_free(&all);
 }
 
 const char *shell_var_lookup(const struct cctx *x, const char *name, size_t n)
