@@ -392,6 +392,10 @@ void paths_write_abs(struct cctx *x, const char *abs, struct span sp, const char
 /* True when abs is a tree that holds secrets: /, the home or one of its
  * ancestors, /etc, /root. Reading all of it reads the keys and tokens. */
 bool paths_holds_secrets(const struct cctx *x, const char *abs);
+/* True when deleting the tree at abs is catastrophic: /, $HOME or above
+ * (or all of its entries), /usr and other depth-1 directories, ancestors of
+ * the workdir. */
+bool paths_critical(const struct cctx *x, const char *abs);
 /* The rule a write to abs raises for what git or the gate reads later
  * ("fs.write.git_config", "fs.write.gate_config"), or NULL. */
 const char *paths_protected(const struct cctx *x, const char *abs);

@@ -125,6 +125,34 @@ const char *paths_workdir(struct arena *a, const char *wd)
 	return arena_strndup(a, out, strlen(out));
 }
 
+/* A glob that matches every entry or every dotfile of a directory: *, .*,
+ * .[!.]*, .??* (no letter or digit narrows it). */
+static bool match_all(const char *g)
+{
+	if (strchr(g, '*') == NULL || strchr(g, '/'))
+		return false;
+	for (; *g; g++)
+		if (strchr("*.?[]!^", *g) == NULL)
+			return false;
+	return true;
+}
+
+bool paths_critical(const struct cctx *x, const char *abs)
+{
+	size_t al = strlen(abs), hl = strlen(x->home), wl = x->wd ? strlen(x->wd) : 0;
+	const char *slash = strchr(abs + 1, '/');
+
+	if (strcmp(abs, "/") == 0 || slash == NULL || strcmp(slash, "/*") == 0)
+		return true;
+	if (hl > 1 && strncmp(x->home, abs, al) == 0 && (x->home[al] == '/' || al == hl))
+		return true;
+	if (hl > 1 && strncmp(abs, x->home, hl) == 0 && abs[hl] == '/' && match_all(abs + hl + 1))
+		return true;
+	if (wl > al && strncmp(x->wd, abs, al) == 0 && x->wd[al] == '/')
+		return true;
+	return false;
+}
+
 const char *paths_tilde(const struct cctx *x, const char *p)
 {
 	if (p[0] == '~' && (p[1] == '/' || p[1] == '\0') && x->home[0]) {

@@ -7,6 +7,7 @@
  * literal command line given to a shell call (system("..."), backquotes)
  * is judged as a script as well.
  */
+#include <ctype.h>
 #include <string.h>
 
 #include "classifier/classifier_internal.h"
@@ -467,6 +468,134 @@ static void tcl_commands(struct cctx *x, const char *code, size_t len, struct sp
 		}
 }
 
+/* Calls that delete a whole tree, and whether the code must also ask for
+ * it (recursive: true) for the call to recurse. */
+static const struct {
+	const char *name;
+	bool needs_recursive;
+} tree_deletes[] = {
+	{"rmtree", false},      {"remove_tree", false}, {"rm_rf", false},
+	{"rm_r", false},        {"remove_dir", false},  {"remove_entry", false},
+	{"rimraf", false},      {"rimraf.sync", false}, {"rimrafSync", false},
+	{"rmSync", true},       {"rmdirSync", true},
+	{"fs.rm", true},        {"fsPromises.rm", true}, {"Deno.remove", true},
+};
+
+/* Ways inline code names the home directory. */
+static const char *const home_exprs[] = {
+	"Path.home()", "pathlib.Path.home()", "os.homedir()", "require('os').homedir()",
+	"require(\"os\").homedir()", "Dir.home", "os.environ['HOME']", "os.environ[\"HOME\"]",
+	"os.getenv('HOME')", "os.getenv(\"HOME\")", "process.env.HOME", "ENV['HOME']",
+	"ENV[\"HOME\"]", "$ENV{HOME}", "$ENV{'HOME'}", "Deno.env.get('HOME')",
+	"Deno.env.get(\"HOME\")",
+};
+
+/* Calls that only wrap or expand the path literal they are given. */
+static const char *const path_wraps[] = {
+	"Path(", "pathlib.Path(", "os.path.expanduser(", "File.expand_path(",
+};
+
+/* Past blanks; past one call of path_wraps (its literal is the path). */
+static const char *arg_start(const char *a, const char *end, bool *wrapped)
+{
+	while (a < end && (*a == ' ' || *a == '\t'))
+		a++;
+	*wrapped = false;
+	for (size_t i = 0; i < nitems(path_wraps); i++) {
+		size_t n = strlen(path_wraps[i]);
+		if ((size_t)(end - a) > n && strncmp(a, path_wraps[i], n) == 0) {
+			*wrapped = true;
+			return a + n;
+		}
+	}
+	return a;
+}
+
+/* True when the argument ends at a: nothing is added to the path. */
+static bool arg_ends(const char *a, const char *end, bool wrapped)
+{
+	while (a < end && (*a == ' ' || *a == '\t'))
+		a++;
+	if (wrapped && a < end && *a == ')')
+		a++;
+	while (a < end && (*a == ' ' || *a == '\t'))
+		a++;
+	return a >= end || *a == ')' || *a == ',' || *a == ';' || *a == '\n';
+}
+
+/* The path a tree delete's first argument names, when it is a whole
+ * literal or the home directory; false otherwise. */
+static bool tree_delete_arg(const struct cctx *x, const char *a, const char *end, char *out,
+                            size_t cap)
+{
+	bool wrapped;
+
+	a = arg_start(a, end, &wrapped);
+	if (a < end && (*a == '\'' || *a == '"')) {
+		const char *e = memchr(a + 1, *a, (size_t)(end - a - 1));
+		if (e == NULL || (size_t)(e - a - 1) >= cap || !arg_ends(e + 1, end, wrapped))
+			return false;
+		memcpy(out, a + 1, (size_t)(e - a - 1));
+		out[e - a - 1] = '\0';
+		return true;
+	}
+	for (size_t i = 0; i < nitems(home_exprs) && x->home[0]; i++) {
+		size_t n = strlen(home_exprs[i]);
+		if ((size_t)(end - a) >= n && strncmp(a, home_exprs[i], n) == 0 &&
+		    arg_ends(a + n, end, wrapped)) {
+			snprintf(out, cap, "%s", x->home);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* True when p is inside a '...' or "..." literal of the code (as far as a
+ * scan of plain quotes can tell: a miss leaves the call high, not lower). */
+static bool in_literal(const char *code, const char *p)
+{
+	char q = 0;
+
+	for (const char *c = code; c < p; c++) {
+		if (q && *c == '\\' && c + 1 < p)
+			c++;
+		else if (q ? *c == q : (*c == '\'' || *c == '"'))
+			q = q ? 0 : *c;
+		else if (q && *c == '\n')
+			q = 0;
+	}
+	return q != 0;
+}
+
+/* shutil.rmtree('/'), FileUtils.rm_rf(Dir.home), fs.rmSync(os.homedir(),
+ * {recursive: true}): a tree delete of what rm -rf may not delete. */
+static void code_tree_deletes(struct cctx *x, const char *code, size_t len, struct span sp)
+{
+	const char *end = code + len;
+	char path[CLS_MAX_PATH], abs[CLS_MAX_PATH];
+
+	for (size_t i = 0; i < nitems(tree_deletes); i++) {
+		size_t n = strlen(tree_deletes[i].name);
+		if (tree_deletes[i].needs_recursive && !strstr(code, "recursive"))
+			continue;
+		for (const char *p = code; (p = strstr(p, tree_deletes[i].name)) != NULL; p += n) {
+			const char *a = p + n;
+			while (a < end && (*a == ' ' || *a == '\t'))
+				a++;
+			a += a < end && *a == '(';
+			if (p > code && (isalnum((unsigned char)p[-1]) || p[-1] == '_'))
+				continue; /* inside a longer name: form_reader */
+			if (!in_literal(code, p) && tree_delete_arg(x, a, end, path, sizeof(path)) &&
+			    paths_resolve(x, paths_tilde(x, path), abs, sizeof(abs)) &&
+			    paths_critical(x, abs))
+				cls_add(x, TIER_CRITICAL, "fs.delete.root", sp,
+				        "the inline code deletes the tree %s (%s): the whole filesystem, "
+				        "the home directory or a system directory",
+				        abs, tree_deletes[i].name);
+		}
+	}
+}
+
 /* Loops that only start copies of the program, as written without blanks:
  * perl's fork while fork, python's while True: os.fork(). */
 static const char *const fork_loops[] = {
@@ -515,5 +644,6 @@ void code_scan(struct cctx *x, const char *lang, const char *code, size_t len, s
 		tcl_commands(x, code, len, sp);
 	shell_strings(x, lang, code, len, sp);
 	code_literals(x, code, len, sp);
+	code_tree_deletes(x, code, len, sp);
 	code_fork_bomb(x, code, len, sp);
 }

@@ -10,35 +10,6 @@
 #include "classifier/classifier_internal.h"
 #include "core/util.h"
 
-/* A glob that matches every entry or every dotfile of a directory: *, .*,
- * .[!.]*, .??* (no letter or digit narrows it). */
-static bool match_all(const char *g)
-{
-	if (strchr(g, '*') == NULL || strchr(g, '/'))
-		return false;
-	for (; *g; g++)
-		if (strchr("*.?[]!^", *g) == NULL)
-			return false;
-	return true;
-}
-
-/* / , $HOME or above, /usr and other depth-1 directories, ancestors of wd. */
-static bool critical_target(const struct cctx *x, const char *abs)
-{
-	size_t al = strlen(abs), hl = strlen(x->home), wl = x->wd ? strlen(x->wd) : 0;
-	const char *slash = strchr(abs + 1, '/');
-
-	if (strcmp(abs, "/") == 0 || slash == NULL || strcmp(slash, "/*") == 0)
-		return true;
-	if (hl > 1 && strncmp(x->home, abs, al) == 0 && (x->home[al] == '/' || al == hl))
-		return true;
-	if (hl > 1 && strncmp(abs, x->home, hl) == 0 && abs[hl] == '/' && match_all(abs + hl + 1))
-		return true;
-	if (wl > al && strncmp(x->wd, abs, al) == 0 && x->wd[al] == '/')
-		return true;
-	return false;
-}
-
 static void delete_targets(struct cctx *x, struct cmdv *c, const char *argopts,
                            bool recursive, const char *verb)
 {
@@ -54,7 +25,7 @@ static void delete_targets(struct cctx *x, struct cmdv *c, const char *argopts,
 			continue;
 		}
 		cls_add_path(x, &x->v->writes, abs);
-		if ((recursive || strstr(abs, "*")) && critical_target(x, abs))
+		if ((recursive || strstr(abs, "*")) && paths_critical(x, abs))
 			cls_add(x, TIER_CRITICAL, "fs.delete.root", sp,
 			        "%s %s: the whole filesystem, the home directory or a system directory",
 			        verb, abs);
@@ -107,7 +78,7 @@ static void find_delete_roots(struct cctx *x, const struct cmdv *c, size_t nstar
 			if (strcmp(c->w[i].val, find_filters[k]) == 0)
 				return;
 	for (size_t k = 1; k < nstart; k++)
-		if (paths_resolve(x, c->w[k].val, abs, sizeof(abs)) && critical_target(x, abs))
+		if (paths_resolve(x, c->w[k].val, abs, sizeof(abs)) && paths_critical(x, abs))
 			cls_add(x, TIER_CRITICAL, "fs.delete.root", shell_span_word(x, &c->w[k]),
 			        "find -delete under %s: the whole filesystem, the home directory or "
 			        "a system directory",
@@ -186,7 +157,7 @@ static void move_source(struct cctx *x, const struct word *w)
 	char abs[CLS_MAX_PATH];
 
 	paths_write(x, w, w->val, shell_span_word(x, w));
-	if (paths_resolve(x, w->val, abs, sizeof(abs)) && critical_target(x, abs))
+	if (paths_resolve(x, w->val, abs, sizeof(abs)) && paths_critical(x, abs))
 		cls_add(x, TIER_CRITICAL, "fs.delete.root", shell_span_word(x, w),
 		        "moves %s away: the whole filesystem, the home directory or a system "
 		        "directory",
@@ -257,7 +228,7 @@ static void rule_chmod(struct cctx *x, struct cmdv *c)
 		        "sets the setuid or setgid bit");
 	for (size_t i = ref ? 0 : 1; i < n; i++) {
 		const struct word *w = &c->w[idx[i]];
-		if (rec && paths_resolve(x, w->val, abs, sizeof(abs)) && critical_target(x, abs))
+		if (rec && paths_resolve(x, w->val, abs, sizeof(abs)) && paths_critical(x, abs))
 			cls_add(x, TIER_CRITICAL, "fs.chmod.root", shell_span_word(x, w),
 			        "changes permissions of every file under %s", abs);
 		paths_write(x, w, w->val, shell_span_word(x, w));
