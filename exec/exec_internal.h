@@ -210,17 +210,23 @@ int limits_apply(const struct sbx_limits *l);
 struct sbx_cgroup;
 /*
  * Creates a pids cgroup capped at max processes and opens its cgroup.procs
- * for the child to join. *out is NULL (and 0 returned) when no pids cgroup
- * is writable and `required` is false. Caller frees with cgroup_destroy().
+ * for the child to join; where a memory cgroup is writable, caps the tree's
+ * memory at mem bytes too (v2: in the same cgroup; v1: a second one). *out
+ * is NULL (and 0 returned) when no pids cgroup is writable and `required`
+ * is false. Caller frees with cgroup_destroy().
  */
-int cgroup_create(long long max, bool required, struct sbx_cgroup **out,
+int cgroup_create(long long max, long long mem, bool required, struct sbx_cgroup **out,
                   char **errstr) AIRLOCK_MUST_CHECK;
 /* The open cgroup.procs fd of the call's cgroup, or -1 (>= 10). */
 int cgroup_procs_fd(const struct sbx_cgroup *cg);
+/* The open cgroup.procs fd of the call's v1 memory cgroup, or -1 (>= 10). */
+int cgroup_memory_fd(const struct sbx_cgroup *cg);
 /* The open cgroup.procs fd of the caller's own cgroup, or -1 (>= 10):
  * init moves itself back there once its namespace is empty, so the call's
  * cgroup can be removed without waiting for init's exit. */
 int cgroup_parent_fd(const struct sbx_cgroup *cg);
+/* The same for the caller's v1 memory cgroup, or -1 (>= 10). */
+int cgroup_memory_parent_fd(const struct sbx_cgroup *cg);
 /* Removes the cgroup, or queues it while its last task is still exiting,
  * and frees; accepts NULL. */
 void cgroup_destroy(struct sbx_cgroup *cg);
@@ -239,6 +245,7 @@ struct ns_shell {
 	const struct sock_fprog *filter; /* static storage (seccomp.c) */
 	struct sbx_cgroup *cgroup;       /* owned; made when it is built */
 	long long processes;             /* the cgroup's cap */
+	long long memory;                /* the memory cgroup's cap */
 	bool root;                       /* root on the host: the cgroup is required */
 	bool network;
 	dev_t wd_dev; /* the workdir when planned: a directory replaced at */

@@ -1,9 +1,10 @@
 /*
  * limits.c: the resource caps of a call: rlimits (memory, CPU, file size,
  * open files, processes, core 0) and a pids cgroup, because RLIMIT_NPROC
- * does not bind a caller whose uid is root on the host. Rules: a root
+ * does not bind a caller whose uid is root on the host; where writable, a
+ * memory cgroup caps the whole tree's memory as well. Rules: a root
  * caller with a process cap and no writable pids cgroup fails closed; the
- * cgroup is created per call, joined by the child before it forks, and
+ * cgroups are created per call, joined by the child before it forks, and
  * removed after the pid namespace is gone.
  */
 #include <dirent.h>
@@ -65,24 +66,36 @@ int limits_apply(const struct sbx_limits *l)
 }
 
 struct sbx_cgroup {
-	char *dir;
+	char *dir;        /* pids */
+	char *mem_dir;    /* memory (v1), or NULL */
 	int procs;        /* this call's cgroup.procs: the first process joins it */
 	int parent_procs; /* the caller's: init leaves through it when done */
+	int mem_procs;    /* the memory cgroup's cgroup.procs, or -1 */
+	int mem_parent;   /* the caller's memory cgroup.procs, or -1 */
 };
 
-/* The pids hierarchy root and our own cgroup in it, v1 then v2. */
-static char *pids_base(void)
+/* Where a controller's hierarchy is mounted (v1), or the unified one (v2):
+ * the file that must be writable, and the controller's name in
+ * /proc/self/cgroup ("" for v2). */
+struct cg_row {
+	const char *root, *probe, *key;
+};
+static const struct cg_row pids_rows[] = {
+        {"/sys/fs/cgroup/pids", "/sys/fs/cgroup/pids/cgroup.procs", "pids"},
+        {"/sys/fs/cgroup", "/sys/fs/cgroup/cgroup.subtree_control", ""},
+};
+/* v2 needs no row: its memory.max sits in the pids cgroup itself */
+static const struct cg_row memory_rows[] = {
+        {"/sys/fs/cgroup/memory", "/sys/fs/cgroup/memory/cgroup.procs", "memory"},
+};
+
+/* The first hierarchy of rows that is writable, with our own cgroup in it. */
+static char *cg_base(const struct cg_row *rows, size_t nrows)
 {
-	static const struct {
-		const char *root, *probe, *key;
-	} rows[] = {
-	        {"/sys/fs/cgroup/pids", "/sys/fs/cgroup/pids/cgroup.procs", "pids"},
-	        {"/sys/fs/cgroup", "/sys/fs/cgroup/cgroup.subtree_control", ""},
-	};
 	char line[512];
 	char *found = NULL;
 
-	for (size_t i = 0; i < nitems(rows) && !found; i++) {
+	for (size_t i = 0; i < nrows && !found; i++) {
 		if (access(rows[i].probe, W_OK) < 0)
 			continue;
 		FILE *f = fopen("/proc/self/cgroup", "re");
@@ -101,6 +114,11 @@ static char *pids_base(void)
 			fclose(f);
 	}
 	return found;
+}
+
+static char *pids_base(void)
+{
+	return cg_base(pids_rows, nitems(pids_rows));
 }
 
 static int write_file(const char *dir, const char *name, const char *val)
@@ -132,7 +150,47 @@ static int fd_high(int fd)
 	return h;
 }
 
-int cgroup_create(long long max, bool required, struct sbx_cgroup **out, char **errstr)
+/* Removes a cgroup directory, or queues it while its last task is still
+ * exiting (then *dir is taken). */
+static void dir_remove_or_queue(char **dir);
+
+/*
+ * The tree's memory cap, where a memory cgroup is writable (a root caller,
+ * or a delegated v2 memory controller): RLIMIT_AS bounds each process's
+ * address space, not the sum over the tree, nor the tmpfs and memfd pages
+ * it holds, which are charged here. Optional, since RLIMIT_AS still holds.
+ */
+static void memory_add(struct sbx_cgroup *cg, long long max)
+{
+	char val[32], *base, *procs;
+
+	snprintf(val, sizeof(val), "%lld", max);
+	if (max <= 0 || write_file(cg->dir, "memory.max", val) == 0) /* v2: in place */
+		return;
+	base = cg_base(memory_rows, nitems(memory_rows));
+	if (base == NULL)
+		return;
+	cg->mem_dir = xasprintf("%s%s", base, strrchr(cg->dir, '/'));
+	procs = xasprintf("%s/cgroup.procs", cg->mem_dir);
+	if ((mkdir(cg->mem_dir, 0700) < 0 && errno != EEXIST) ||
+	    write_file(cg->mem_dir, "memory.limit_in_bytes", val) < 0 ||
+	    (cg->mem_procs = fd_high(open(procs, O_WRONLY | O_CLOEXEC))) < 0) {
+		(void)rmdir(cg->mem_dir);
+		free(cg->mem_dir);
+		cg->mem_dir = NULL;
+	} else {
+		/* swap too, where it is accounted (the file exists) */
+		(void)write_file(cg->mem_dir, "memory.memsw.limit_in_bytes", val);
+		free(procs);
+		procs = xasprintf("%s/cgroup.procs", base);
+		cg->mem_parent = fd_high(open(procs, O_WRONLY | O_CLOEXEC)); /* optional */
+	}
+	free(procs);
+	free(base);
+}
+
+int cgroup_create(long long max, long long mem, bool required, struct sbx_cgroup **out,
+                  char **errstr)
 {
 	char *base = max > 0 ? pids_base() : NULL, val[32], *procs = NULL;
 	struct sbx_cgroup *cg = NULL;
@@ -149,7 +207,7 @@ int cgroup_create(long long max, bool required, struct sbx_cgroup **out, char **
 		return -1;
 	}
 	cg = xcalloc(1, sizeof(*cg));
-	cg->procs = cg->parent_procs = -1;
+	cg->procs = cg->parent_procs = cg->mem_procs = cg->mem_parent = -1;
 	cg->dir = xasprintf("%s/airlock-%d-%u", base, (int)getpid(), atomic_fetch_add(&cg_seq, 1));
 	snprintf(val, sizeof(val), "%lld", max);
 	if (mkdir(cg->dir, 0700) < 0 && errno != EEXIST) {
@@ -166,6 +224,7 @@ int cgroup_create(long long max, bool required, struct sbx_cgroup **out, char **
 	free(procs);
 	procs = xasprintf("%s/cgroup.procs", base);
 	cg->parent_procs = fd_high(open(procs, O_WRONLY | O_CLOEXEC)); /* optional */
+	memory_add(cg, mem);
 	*out = cg;
 	cg = NULL;
 	rc = 0;
@@ -181,9 +240,19 @@ int cgroup_procs_fd(const struct sbx_cgroup *cg)
 	return cg ? cg->procs : -1;
 }
 
+int cgroup_memory_fd(const struct sbx_cgroup *cg)
+{
+	return cg ? cg->mem_procs : -1;
+}
+
 int cgroup_parent_fd(const struct sbx_cgroup *cg)
 {
 	return cg ? cg->parent_procs : -1;
+}
+
+int cgroup_memory_parent_fd(const struct sbx_cgroup *cg)
+{
+	return cg ? cg->mem_parent : -1;
 }
 
 /* Cgroups whose last task was still exiting at destroy: removed later. */
@@ -206,6 +275,20 @@ static void cgroup_sweep(void)
 	pthread_mutex_unlock(&stale_lock);
 }
 
+static void dir_remove_or_queue(char **dir)
+{
+	if (*dir == NULL || rmdir(*dir) == 0 || errno != EBUSY)
+		return;
+	pthread_mutex_lock(&stale_lock);
+	if (nstale < nitems(stale)) {
+		stale[nstale++] = *dir;
+		*dir = NULL;
+	}
+	pthread_mutex_unlock(&stale_lock);
+	for (int i = 0; *dir && i < 100 && rmdir(*dir) < 0 && errno == EBUSY; i++)
+		usleep(200); /* queue full: wait, bounded */
+}
+
 void cgroup_destroy(struct sbx_cgroup *cg)
 {
 	if (!cg)
@@ -214,25 +297,23 @@ void cgroup_destroy(struct sbx_cgroup *cg)
 		close(cg->procs);
 	if (cg->parent_procs >= 0)
 		close(cg->parent_procs);
+	if (cg->mem_procs >= 0)
+		close(cg->mem_procs);
+	if (cg->mem_parent >= 0)
+		close(cg->mem_parent);
 	/* the sandbox's init may still be exiting (it reports done first):
-	 * queue the directory instead of waiting for it */
-	if (rmdir(cg->dir) < 0 && errno == EBUSY) {
-		pthread_mutex_lock(&stale_lock);
-		if (nstale < nitems(stale)) {
-			stale[nstale++] = cg->dir;
-			cg->dir = NULL;
-		}
-		pthread_mutex_unlock(&stale_lock);
-		for (int i = 0; cg->dir && i < 100 && rmdir(cg->dir) < 0 && errno == EBUSY; i++)
-			usleep(200); /* queue full: wait, bounded */
-	}
+	 * queue the directories instead of waiting for it */
+	dir_remove_or_queue(&cg->dir);
+	dir_remove_or_queue(&cg->mem_dir);
 	free(cg->dir);
+	free(cg->mem_dir);
 	free(cg);
 }
 
-void cgroup_sweep_orphans(void)
+/* Removes the empty airlock-PID-N cgroups under base whose PID is gone. */
+static void sweep_orphans_in(char *base)
 {
-	char *base = pids_base(), *path;
+	char *path;
 	struct dirent *e;
 	DIR *d = base ? opendir(base) : NULL;
 
@@ -250,6 +331,12 @@ void cgroup_sweep_orphans(void)
 	if (d)
 		closedir(d);
 	free(base);
+}
+
+void cgroup_sweep_orphans(void)
+{
+	sweep_orphans_in(pids_base());
+	sweep_orphans_in(cg_base(memory_rows, nitems(memory_rows)));
 }
 
 void cgroup_release_all(void)

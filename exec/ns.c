@@ -194,7 +194,7 @@ SBX_CHILD static int keep_only(int *keep, size_t n)
 static int child_setup(const struct ns_shell *sh, struct sbx_report *r)
 {
 	struct pollfd p = {sh->parent_pidfd, POLLIN, 0};
-	int cg = cgroup_procs_fd(sh->cgroup);
+	int cg = cgroup_procs_fd(sh->cgroup), mem = cgroup_memory_fd(sh->cgroup);
 
 	r->t[PH_CHILD] = clock_ns();
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || poll(&p, 1, 0) != 0) {
@@ -208,7 +208,7 @@ static int child_setup(const struct ns_shell *sh, struct sbx_report *r)
 		return -1;
 	}
 	r->t[PH_MAPPED] = clock_ns();
-	if (cg >= 0 && write(cg, "0", 1) != 1) {
+	if ((cg >= 0 && write(cg, "0", 1) != 1) || (mem >= 0 && write(mem, "0", 1) != 1)) {
 		sbx_report_fail(r, STEP_CGROUP, errno, NULL);
 		return -1;
 	}
@@ -236,7 +236,9 @@ int ns_enter(const struct ns_shell *sh, struct sbx_report *r, const int fds[4], 
 	              sh->parent_pidfd,
 	              sh->init_fd,
 	              cgroup_procs_fd(sh->cgroup),
-	              cgroup_parent_fd(sh->cgroup)};
+	              cgroup_parent_fd(sh->cgroup),
+	              cgroup_memory_fd(sh->cgroup),
+	              cgroup_memory_parent_fd(sh->cgroup)};
 
 	if (keep_only(keep, nitems(keep)) < 0) {
 		sbx_report_fail(r, STEP_FORK, errno, "(descriptors)");
@@ -297,20 +299,27 @@ SBX_CHILD static int command_main(void *arg)
 	_exit(e == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_EXEC);
 }
 
-/* Becomes init (exec/init/init.c) with only its two descriptors open. */
+/* Puts fd at number at, or leaves at closed when fd is -1; 0 or -1. */
+SBX_CHILD static int fd_at(int fd, int at)
+{
+	if (fd >= 0)
+		return dup2(fd, at) < 0 ? -1 : 0;
+	return close(at) < 0 && errno != EBADF ? -1 : 0;
+}
+
+/* Becomes init (exec/init/init.c) with only its descriptors open. */
 static void init_exec(const struct ns_shell *sh, struct sbx_report *r, int done, pid_t cmd)
 {
 	char pid[12], *argv[] = {(char *)"airlock-init", sbx_utoa(pid, (unsigned)cmd), NULL};
 	char *envp[] = {NULL};
-	int cg = cgroup_parent_fd(sh->cgroup);
-
-	if (dup2(done, SBX_INIT_DONE_FD) < 0 || (cg >= 0 ? dup2(cg, SBX_INIT_CG_FD) < 0
-	                                                  : close(SBX_INIT_CG_FD) < 0 && errno != EBADF))
+	if (dup2(done, SBX_INIT_DONE_FD) < 0 ||
+	    fd_at(cgroup_parent_fd(sh->cgroup), SBX_INIT_CG_FD) < 0 ||
+	    fd_at(cgroup_memory_parent_fd(sh->cgroup), SBX_INIT_MEM_FD) < 0)
 		goto fail;
 	/* 0-2 are airlock's own streams: init must not hold them open; the
 	 * rest close at exec, once the memfd has been used */
 	syscall(SYS_close_range, 0, 2, 0);
-	syscall(SYS_close_range, SBX_INIT_CG_FD + 1, ~0U, CLOSE_RANGE_CLOEXEC);
+	syscall(SYS_close_range, SBX_INIT_MEM_FD + 1, ~0U, CLOSE_RANGE_CLOEXEC);
 	syscall(SYS_execveat, sh->init_fd, "", argv, envp, AT_EMPTY_PATH);
 fail:
 	sbx_report_fail(r, STEP_INIT, errno, NULL);
@@ -492,6 +501,7 @@ static int shell_plan(const struct exec_spec *s, struct ns_shell *sh, char **err
 	sh->root = host_root();
 	sh->network = p->network && !s->overlay_dir;
 	sh->processes = p->processes;
+	sh->memory = p->memory;
 	snprintf(sh->uid_map, sizeof(sh->uid_map), "%u %u 1\n", geteuid(), geteuid());
 	snprintf(sh->gid_map, sizeof(sh->gid_map), "%u %u 1\n", getegid(), getegid());
 	if (mounts_plan(s, home_dir(), sh->root, &sh->plan, errstr) < 0)
@@ -510,12 +520,13 @@ static int shell_plan(const struct exec_spec *s, struct ns_shell *sh, char **err
 
 int ns_shell_cgroup(struct ns_shell *sh, char **errstr)
 {
-	return cgroup_create(sh->processes, sh->root, &sh->cgroup, errstr);
+	return cgroup_create(sh->processes, sh->memory, sh->root, &sh->cgroup, errstr);
 }
 
 bool ns_shell_same(const struct ns_shell *a, const struct ns_shell *b)
 {
 	return a->network == b->network && a->root == b->root && a->processes == b->processes &&
+	       a->memory == b->memory &&
 	       a->wd_dev == b->wd_dev && a->wd_ino == b->wd_ino &&
 	       strcmp(a->uid_map, b->uid_map) == 0 && strcmp(a->gid_map, b->gid_map) == 0 &&
 	       mounts_plan_same(&a->plan, &b->plan);

@@ -121,6 +121,7 @@ void __attribute__((noreturn, used)) init_main(long *sp)
 	while ((w = sys(NR_WAIT4, -1, (word)&st, 0, 0)) > 0 || w == -EINTR)
 		;
 	sys(NR_WRITE, SBX_INIT_CG_FD, (word) "0", 1, 0); /* fails harmlessly if closed */
+	sys(NR_WRITE, SBX_INIT_MEM_FD, (word) "0", 1, 0);
 	if (sys(NR_GETRUSAGE, RUSAGE_CHILDREN, (word)&ru, 0, 0) == 0) {
 		d.utime_us = usec(ru.utime);
 		d.stime_us = usec(ru.stime);

@@ -10,6 +10,7 @@
  * empty, so the call's cgroup can go without waiting for init's exit. */
 #define SBX_INIT_DONE_FD 3
 #define SBX_INIT_CG_FD 4
+#define SBX_INIT_MEM_FD 5 /* the caller's memory cgroup.procs (v1), or closed */
 
 /* Written once to the done pipe when the command has exited and
  * everything else in the pid namespace has been killed and reaped. */

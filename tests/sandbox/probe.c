@@ -231,6 +231,30 @@ static int p_membomb(char **a)
 	return total >= (size_t)8 << 30;
 }
 
+/* Four processes each fault in MB MiB and hold it for a second: each stays
+ * under a per-process cap, together they pass a tree cap of less. Prints
+ * how many were killed. */
+static int p_treebomb(char **a)
+{
+	size_t mb = (size_t)atoi(a[0]);
+	int killed = 0, st;
+
+	for (int i = 0; i < 4; i++)
+		if (fork() == 0) {
+			char *p = mmap(NULL, mb << 20, PROT_READ | PROT_WRITE,
+			               MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+			if (p == MAP_FAILED)
+				_exit(2);
+			memset(p, 1, mb << 20);
+			sleep(1);
+			_exit(0);
+		}
+	while (wait(&st) > 0)
+		killed += WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL;
+	printf("killed %d\n", killed);
+	return 0;
+}
+
 /* Leaves a setsid'd, double-forked grandchild running `sleep TAG`. */
 static int p_grandchild(char **a)
 {
@@ -356,7 +380,7 @@ static const struct {
 	{"iouring", p_iouring, 0},   {"x32", p_x32, 0},             {"i386", p_i386, 0},
 	{"tiocsti", p_tiocsti, 0},   {"tioclinux", p_tioclinux, 0}, {"mknod", p_mknod, 1},
 	{"personality", p_personality, 0}, {"status", p_status, 0}, {"forkbomb", p_forkbomb, 0},
-	{"membomb", p_membomb, 0},   {"grandchild", p_grandchild, 1}, {"kill", p_kill, 1},
+	{"membomb", p_membomb, 0},   {"treebomb", p_treebomb, 1},   {"grandchild", p_grandchild, 1}, {"kill", p_kill, 1},
 	{"write", p_write, 1},       {"link", p_link, 2},           {"handle", p_handle, 0},
 	{"module", p_module, 0},     {"kexec", p_kexec, 0},         {"reboot", p_reboot, 0},
 	{"clock", p_clock, 0},       {"swapon", p_swapon, 0},       {"iopl", p_iopl, 0},

@@ -337,6 +337,16 @@ n=$(echo "$OUT" | sed -n 's/^forked //p')
 OUT=$(ax -- ./probe membomb 2>&1)
 rc=$?
 [ $rc -ne 1 ] && ok memory-bomb-capped || bad memory-bomb-capped "allocated it all"
+# the whole tree's memory: four processes of 96 MiB under a 256 MiB profile
+# (each under its own address-space cap); needs a writable memory cgroup,
+# which only a root caller has on cgroup v1 hosts (see docs/sandbox.md)
+mkdir -p "$WORK/home/.config/airlock"
+printf '[profile "tiny"]\n\tmemory = 256m\n' > "$WORK/home/.config/airlock/policy"
+[ "$AS" = nobody ] && chown -R 65534:65534 "$WORK/home/.config"
+if [ -w /sys/fs/cgroup/memory/cgroup.procs ] && [ "$AS" = root ]; then
+	OUT=$(ax --profile tiny -- ./probe treebomb 96 2>&1)
+	case "$OUT" in "killed "[1-4]) ok memory-tree-capped ;; *) bad memory-tree-capped "not capped" ;; esac
+fi
 OUT=$(ax -- sh -c 'dd if=/dev/zero of=/tmp/fill bs=1M count=400 2>&1; echo rc=$?' 2>&1)
 case "$OUT" in *"No space"*) ok fill-tmp-capped ;; *) bad fill-tmp-capped "tmp took 400M" ;; esac
 t0=$(date +%s)
