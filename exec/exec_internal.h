@@ -233,8 +233,6 @@ void cgroup_destroy(struct sbx_cgroup *cg);
 /* Removes the empty cgroups left by airlock processes that are gone (one
  * killed while it held a sandbox in its pool, say). */
 void cgroup_sweep_orphans(void);
-/* Waits (bounded, ~50 ms) until every queued cgroup is removed. */
-void cgroup_release_all(void);
 
 /* ---- the namespace sandbox's halves (ns.c) ------------------------------ */
 

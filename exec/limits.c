@@ -338,16 +338,3 @@ void cgroup_sweep_orphans(void)
 	sweep_orphans_in(pids_base());
 	sweep_orphans_in(cg_base(memory_rows, nitems(memory_rows)));
 }
-
-void cgroup_release_all(void)
-{
-	for (int i = 0; i < 100; i++) {
-		cgroup_sweep();
-		pthread_mutex_lock(&stale_lock);
-		size_t left = nstale;
-		pthread_mutex_unlock(&stale_lock);
-		if (left == 0)
-			return;
-		usleep(500);
-	}
-}
