@@ -7,7 +7,8 @@
  * Rules it keeps:
  *  - the real workdir is only read, beneath its root, never following links;
  *  - anything the walk cannot express exactly (special files, redirected
- *    dirs, a timeout, network or writes outside the workdir) makes the
+ *    dirs, a timeout, network or writes outside the workdir), or that a
+ *    sandboxed run may not leave (exec's guarded paths), makes the
  *    preview incomplete, so approval runs the command instead of applying;
  *  - the overlay dir is removed whatever happened.
  */
@@ -349,6 +350,22 @@ static void verdict_limits(struct diff *d, const struct verdict *v)
 			                    v->writes[i]);
 }
 
+/* A sandboxed run may not plant hooks, git config or gate and agent
+ * settings (exec's guard removes them after a run on the real workdir);
+ * the dry run's overlay is not swept, so applying it must not plant them
+ * either: approval runs the command instead, and the guard sweeps that. */
+static void guard_limits(struct diff *d)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		const struct diff_entry *e = &d->entries[i];
+		bool dir = e->op != DIFF_OP_DELETE && S_ISDIR(e->new_mode);
+		if (exec_path_guarded(e->path, dir))
+			diff_set_incomplete(d, "the dry run changed %s, which a sandboxed run may not "
+			                       "leave in the workdir: not applied from the preview (the "
+			                       "run's guard removes it)", e->path);
+	}
+}
+
 /* Where upper/work go: outside the workdir (overlayfs refuses overlapping
  * layers), tmpfs first (written and walked once, then thrown away; user
  * xattrs on tmpfs need kernel 6.6, so a failed run retries on disk). */
@@ -459,6 +476,7 @@ void overlay_preview(struct diff *d, const struct call *c, const struct diff_opt
 	}
 	walk_dir(&w, "", true);
 	check_foreign(&w);
+	guard_limits(d);
 out:
 	if (w.root >= 0)
 		close(w.root);

@@ -47,6 +47,13 @@ struct exec_result {
  * approved, none), or NULL. Static storage. */
 const struct profile *exec_builtin_profile(const char *name);
 
+/* True when rel (relative to a writable workdir) is a path a sandboxed run
+ * may not leave changed: a guarded path (guard.c's table) or one under it;
+ * a directory made where a guarded directory belongs (.git, .claude) is
+ * allowed. Stricter than the sweep, which keeps inert configs and *.sample
+ * hooks: for callers that cannot sweep, such as a preview's apply. */
+bool exec_path_guarded(const char *rel, bool is_dir);
+
 /* 0 when wd may be a sandbox's workdir; -1 with *errstr (caller frees) when
  * it is a system directory or holds a home (its secrets would show). */
 int exec_workdir_check(const char *wd, char **errstr);
