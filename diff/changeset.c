@@ -189,7 +189,7 @@ static int run_recorded(sqlite3 *db, struct diff_sql *s, struct buf *out, void *
 {
 	sqlite3_session *sess = NULL;
 	const char *tail = s->query;
-	int rc = -1;
+	int rc = -1, src;
 
 	*cs = NULL;
 	*cslen = 0;
@@ -198,15 +198,18 @@ static int run_recorded(sqlite3 *db, struct diff_sql *s, struct buf *out, void *
 		*errstr = xasprintf("cannot start a SQLite session: %s", sqlite3_errmsg(db));
 		goto out;
 	}
+	rc = 0; /* an empty string runs nothing */
 	while (tail && *tail)
 		if ((rc = run_one(db, s, &tail, out, errstr)) < 0)
 			break;
 	if (rc == -1)
 		goto out;
-	if (sqlite3session_changeset(sess, cslen, cs) != SQLITE_OK) {
-		if (rc == 0)
-			*errstr = xasprintf("cannot read the SQLite changeset: %s", sqlite3_errmsg(db));
-		rc = -1;
+	if ((src = sqlite3session_changeset(sess, cslen, cs)) != SQLITE_OK) {
+		if (rc != -2) /* a refusal keeps its own reason */
+			*errstr = xasprintf("cannot read the SQLite changeset (%s; a table the "
+			                    "statements changed, then dropped?): the rows are not "
+			                    "previewed", sqlite3_errstr(src));
+		rc = -2;
 		goto out;
 	}
 	rc = rc == -2 ? -2 : 0; /* refused: what ran before it is still shown */
@@ -475,20 +478,35 @@ static int changeset_walk(struct diff_sql *s, sqlite3 *db, char **errstr)
 	return 0;
 }
 
+/* A table's rows now; 0 when it does not exist (the statement creates it). */
+static long long count_rows(sqlite3 *db, const char *name)
+{
+	char *sql = sqlite3_mprintf("SELECT count(*) FROM main.\"%w\"", name);
+	sqlite3_stmt *q = NULL;
+	long long n = 0;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) == SQLITE_OK && sqlite3_step(q) == SQLITE_ROW)
+		n = sqlite3_column_int64(q, 0);
+	sqlite3_finalize(q);
+	sqlite3_free(sql);
+	return n;
+}
+
 /* Rows per table before the statement (after the rollback). */
 static void count_before(struct diff_sql *s, sqlite3 *db)
 {
-	for (size_t i = 0; i < s->ntables; i++) {
-		char *sql = sqlite3_mprintf("SELECT count(*) FROM main.\"%w\"", s->tables[i].name);
-		sqlite3_stmt *q = NULL;
-		if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) == SQLITE_OK &&
-		    sqlite3_step(q) == SQLITE_ROW)
-			s->tables[i].before = sqlite3_column_int64(q, 0);
-		else
-			s->tables[i].before = 0; /* created by the statement */
-		sqlite3_finalize(q);
-		sqlite3_free(sql);
-	}
+	for (size_t i = 0; i < s->ntables; i++)
+		s->tables[i].before = count_rows(db, s->tables[i].name);
+}
+
+/* The row counts the preview stated are still true: a DROP, whose rows no
+ * changeset records, must not take more rows than the person was shown. */
+static bool same_counts(const struct diff_sql *s, sqlite3 *db)
+{
+	for (size_t i = 0; i < s->ntables; i++)
+		if (count_rows(db, s->tables[i].name) != s->tables[i].before)
+			return false;
+	return true;
 }
 
 static char *db_path(const char *workdir, const char *p)
@@ -609,6 +627,13 @@ int changeset_apply(struct diff *d, struct outcome *o, char **errstr)
 	buf_init(&out, DIFF_TEXT_CAP);
 	if (open_db(s->path, &db, errstr) < 0 || exec_simple(db, "BEGIN IMMEDIATE", errstr) < 0)
 		goto out;
+	if (!same_counts(s, db)) {
+		exec_simple(db, "ROLLBACK", NULL);
+		*errstr = xasprintf("the database %s changed since the preview: a table no longer "
+		                    "holds the rows the preview counted; nothing was committed "
+		                    "(preview again)", s->path);
+		goto out;
+	}
 	if (run_recorded(db, &now, &out, &cs, &cslen, errstr) < 0) {
 		exec_simple(db, "ROLLBACK", NULL);
 		goto out;
