@@ -72,7 +72,7 @@ static int authorize(void *arg, int code, const char *a1, const char *a2, const 
 		char *line;
 		if (ddl_verbs[i].code != code || name == NULL || strncmp(name, "sqlite_", 7) == 0)
 			continue;
-		line = xasprintf("%s %s", ddl_verbs[i].verb, name);
+		line = xasprintf("%s %s", ddl_verbs[i].verb, name); /* escaped when shown */
 		if (strv_contains(a->s->ddl, line))
 			free(line);
 		else
@@ -334,6 +334,16 @@ static void value_text(struct buf *b, sqlite3_value *v)
 	buf_puts(b, n > 60 ? "...'" : "'");
 }
 
+/* A table or column name as shown: the database is the agent's, and a
+ * name holding a newline or an escape sequence must not forge rows or
+ * drive the terminal. */
+static void name_text(struct buf *b, const char *name)
+{
+	char *safe = encode_escape(name, 0);
+	buf_puts(b, safe);
+	free(safe);
+}
+
 static const char *col_name(const struct sql_table *t, int i, char *tmp, size_t n)
 {
 	if ((size_t)i < strv_len(t->cols))
@@ -353,7 +363,8 @@ static char *row_line(sqlite3_changeset_iter *it, const struct sql_table *t, int
 
 	buf_init(&b, 4096);
 	sqlite3changeset_pk(it, &pk, &npk);
-	buf_printf(&b, "%c %s", op == SQLITE_DELETE ? '-' : op == SQLITE_INSERT ? '+' : '~', t->name);
+	buf_printf(&b, "%c ", op == SQLITE_DELETE ? '-' : op == SQLITE_INSERT ? '+' : '~');
+	name_text(&b, t->name);
 	for (int i = 0; i < ncol; i++) {
 		ov = nv = NULL;
 		if (op != SQLITE_INSERT)
@@ -363,8 +374,9 @@ static char *row_line(sqlite3_changeset_iter *it, const struct sql_table *t, int
 		if (op == SQLITE_UPDATE && !(i < npk && pk[i]) && nv == NULL)
 			continue; /* unchanged column */
 		bool key = op == SQLITE_UPDATE && i < npk && pk[i] && nv == NULL;
-		buf_printf(&b, " %s%s", col_name(t, i, tmp, sizeof(tmp)),
-		           op == SQLITE_UPDATE && !key ? " " : "=");
+		buf_puts(&b, " ");
+		name_text(&b, col_name(t, i, tmp, sizeof(tmp)));
+		buf_puts(&b, op == SQLITE_UPDATE && !key ? " " : "=");
 		if (key) {
 			value_text(&b, ov);
 			buf_puts(&b, ":");
@@ -700,28 +712,31 @@ static void table_totals(const struct diff_sql *s, const struct sql_table *t, st
 {
 	char n1[32], n2[32];
 	long long del = t->deleted, upd = t->updated, ins = t->inserted;
+	char *nm = encode_escape(t->name, 0);
 
 	if (t->gone) {
-		buf_printf(b, " DROP would remove table %s with its %s %s\n", t->name,
+		buf_printf(b, " DROP would remove table %s with its %s %s\n", nm,
 		           grouped(t->before, n1), plural(t->before));
-		return;
+		goto out;
 	}
 	if (t->no_pk) {
 		del = untracked(s, t->name, "DELETE");
 		upd = untracked(s, t->name, "UPDATE");
 		ins = untracked(s, t->name, "INSERT") + untracked(s, t->name, "REPLACE");
 		buf_printf(b, " %s has no PRIMARY KEY: SQLite's session extension does not record "
-		              "its rows; counts come from the statements\n", t->name);
+		              "its rows; counts come from the statements\n", nm);
 	}
 	if (del)
 		buf_printf(b, " DELETE would remove %s of %s %s in %s\n", grouped(del, n1),
-		           grouped(t->before, n2), plural(t->before), t->name);
+		           grouped(t->before, n2), plural(t->before), nm);
 	if (upd)
 		buf_printf(b, " UPDATE would change %s of %s %s in %s\n", grouped(upd, n1),
-		           grouped(t->before, n2), plural(t->before), t->name);
+		           grouped(t->before, n2), plural(t->before), nm);
 	if (ins)
 		buf_printf(b, " INSERT would add %s %s to %s (%s before)\n", grouped(ins, n1),
-		           plural(ins), t->name, grouped(t->before, n2));
+		           plural(ins), nm, grouped(t->before, n2));
+out:
+	free(nm);
 }
 
 void changeset_render(const struct diff_sql *s, struct buf *b, bool color)
@@ -736,8 +751,11 @@ void changeset_render(const struct diff_sql *s, struct buf *b, bool color)
 	if (s->skipped)
 		buf_printf(b, " %zu BEGIN/COMMIT statement%s skipped: the whole string runs in one "
 		              "transaction\n", s->skipped, s->skipped == 1 ? "" : "s");
-	for (size_t i = 0; s->ddl && s->ddl[i]; i++)
-		buf_printf(b, " schema: %s\n", s->ddl[i]);
+	for (size_t i = 0; s->ddl && s->ddl[i]; i++) {
+		char *safe = encode_escape(s->ddl[i], 0);
+		buf_printf(b, " schema: %s\n", safe);
+		free(safe);
+	}
 	for (size_t i = 0; i < s->ntables; i++)
 		table_totals(s, &s->tables[i], b);
 	if (s->path && s->rows_total == 0 && s->ntables == 0 && s->ddl == NULL)
@@ -767,7 +785,7 @@ json_t *changeset_to_json(const struct diff_sql *s)
 	a = json_array();
 	for (size_t i = 0; i < s->ntables; i++) {
 		const struct sql_table *t = &s->tables[i];
-		json_array_append_new(a, json_pack("{ss sI sI sI sI sb}", "table", t->name,
+		json_array_append_new(a, json_pack("{so sI sI sI sI sb}", "table", encode_bytes(t->name, strlen(t->name)),
 		                                   "rows_before", (json_int_t)t->before, "deleted",
 		                                   (json_int_t)t->deleted, "inserted",
 		                                   (json_int_t)t->inserted, "updated",
@@ -781,7 +799,7 @@ json_t *changeset_to_json(const struct diff_sql *s)
 	json_object_set_new(j, "rows_total", json_integer((json_int_t)s->rows_total));
 	a = json_array();
 	for (size_t i = 0; s->ddl && s->ddl[i]; i++)
-		json_array_append_new(a, json_string(s->ddl[i]));
+		json_array_append_new(a, encode_bytes(s->ddl[i], strlen(s->ddl[i])));
 	json_object_set_new(j, "schema", a);
 	a = json_array();
 	for (size_t i = 0; s->kinds && s->kinds[i]; i++)
