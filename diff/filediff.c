@@ -341,7 +341,7 @@ static int new_content(struct diff *d, const struct call *c, struct diff_entry *
 	}
 	if (edit_source(d, e, abs, errstr) < 0)
 		return -1;
-	return diff_apply_edits(c, e->old_data, &e->new_data, &e->new_len, errstr);
+	return diff_apply_edits(c, e->old_data, e->old_len, &e->new_data, &e->new_len, errstr);
 }
 
 void filediff_preview(struct diff *d, const struct call *c, const struct diff_opts *o)
