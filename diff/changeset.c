@@ -174,9 +174,10 @@ static int run_one(sqlite3 *db, struct diff_sql *s, const char **tail, struct bu
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
 		if (out)
 			output_row(q, out, &header);
-	if (rc != SQLITE_DONE)
+	if (rc != SQLITE_DONE) {
+		s->failed = sqlite3_errcode(db) & 0xff;
 		*errstr = xasprintf("statement %zu: %s", s->nstmts, sqlite3_errmsg(db));
-	else
+	} else
 		a.st->changes = sqlite3_changes64(db);
 	sqlite3_finalize(q);
 	return rc == SQLITE_DONE ? 1 : -1;
@@ -236,6 +237,59 @@ static int exec_simple(sqlite3 *db, const char *sql, char **errstr)
 	if (errstr)
 		*errstr = xasprintf("%s: %s", sql, sqlite3_errmsg(db));
 	return -1;
+}
+
+#define PROGRESS_STEPS 10000 /* VM steps between deadline checks */
+
+/* What bounds a preview's run: it writes the real database file (then rolls
+ * back), so a statement without end must neither run forever nor fill the
+ * disk. */
+struct sql_limits {
+	long long deadline_ns;
+	long long limit_ms;
+	bool expired;
+};
+
+static int past_deadline(void *arg)
+{
+	struct sql_limits *l = arg;
+	if (clock_ns() > l->deadline_ns)
+		l->expired = true;
+	return l->expired;
+}
+
+/* Sets the preview connection's limits: the dry run's time, and room to
+ * grow the file by DIFF_TOTAL_CAP at most (max_page_count is per
+ * connection: the file keeps no trace of it). */
+static int set_limits(sqlite3 *db, const struct call *c, const struct diff_opts *o,
+                      struct sql_limits *l, char **errstr)
+{
+	long long limit = o->timeout_ms > 0 ? o->timeout_ms : DIFF_DRYRUN_TIMEOUT_MS;
+	sqlite3_stmt *q = NULL;
+	long long pages = -1, size = 0;
+	char *sql;
+
+	l->limit_ms = c->timeout_ms > 0 && c->timeout_ms < limit ? c->timeout_ms : limit;
+	l->deadline_ns = clock_ns() + l->limit_ms * 1000000LL;
+	sqlite3_progress_handler(db, PROGRESS_STEPS, past_deadline, l);
+	if (sqlite3_prepare_v2(db, "SELECT page_count, page_size FROM pragma_page_count, "
+	                           "pragma_page_size", -1, &q, NULL) == SQLITE_OK &&
+	    sqlite3_step(q) == SQLITE_ROW) {
+		pages = sqlite3_column_int64(q, 0);
+		size = sqlite3_column_int64(q, 1);
+	}
+	sqlite3_finalize(q);
+	if (pages < 0 || size <= 0) {
+		*errstr = xasprintf("cannot read the size of the database: %s", sqlite3_errmsg(db));
+		return -1;
+	}
+	sql = sqlite3_mprintf("PRAGMA max_page_count = %lld", pages + DIFF_TOTAL_CAP / size);
+	if (exec_simple(db, sql, errstr) < 0) {
+		sqlite3_free(sql);
+		return -1;
+	}
+	sqlite3_free(sql);
+	return 0;
 }
 
 static void stmts_clear(struct diff_sql *s)
@@ -582,6 +636,7 @@ static void other_preview(struct diff *d, struct diff_sql *s, const struct diff_
 void changeset_preview(struct diff *d, const struct call *c, const struct diff_opts *o)
 {
 	struct diff_sql *s = d->sql = xcalloc(1, sizeof(*s));
+	struct sql_limits lim = {0};
 	sqlite3 *db = NULL;
 	char *err = NULL;
 	int rc;
@@ -598,12 +653,24 @@ void changeset_preview(struct diff *d, const struct call *c, const struct diff_o
 		return;
 	}
 	s->path = db_path(d->workdir, c->database);
-	if (open_db(s->path, &db, &err) < 0 || exec_simple(db, "BEGIN", &err) < 0)
+	if (open_db(s->path, &db, &err) < 0 || set_limits(db, c, o, &lim, &err) < 0 ||
+	    exec_simple(db, "BEGIN", &err) < 0)
 		goto out;
 	rc = run_recorded(db, s, NULL, &s->changeset, &s->changeset_len, &err);
+	sqlite3_progress_handler(db, 0, NULL, NULL); /* the rollback and counts run whole */
+	if (rc == -1 && (lim.expired || s->failed == SQLITE_FULL)) {
+		diff_set_incomplete(d, lim.expired ? "the statement did not finish within %lld ms: "
+		                                     "not previewed (%s)"
+		                                   : "the statement grows the database by more "
+		                                     "than %lld MiB: not previewed (%s)",
+		                    lim.expired ? lim.limit_ms : DIFF_TOTAL_CAP >> 20, err);
+		free(err);
+		err = NULL;
+	}
 	if (rc == 0 || rc == -2)
 		changeset_walk(s, db, rc == 0 ? &err : NULL);
-	if (exec_simple(db, "ROLLBACK", err ? NULL : &err) == 0)
+	/* an interrupt or a full disk has rolled the transaction back already */
+	if (sqlite3_get_autocommit(db) || exec_simple(db, "ROLLBACK", err ? NULL : &err) == 0)
 		count_before(s, db);
 	if (rc == -2) {
 		diff_set_incomplete(d, "%s", err);

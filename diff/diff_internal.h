@@ -60,6 +60,7 @@ struct diff_sql {
 	char **ddl;              /* schema changes: "DROP TABLE users" */
 	char **kinds;            /* other databases: "DELETE users" per statement */
 	size_t skipped;          /* BEGIN/COMMIT statements skipped */
+	int failed;              /* primary SQLite code a statement failed with */
 };
 
 struct diff {
