@@ -166,8 +166,8 @@ static int apply_entry(int rootfd, const struct diff_entry *e)
 		goto out;
 	if (e->op == DIFF_OP_DELETE)
 		rc = unlinkat(pfd, base, S_ISDIR(e->old_mode) ? AT_REMOVEDIR : 0);
-	else if (S_ISDIR(e->new_mode) && e->op == DIFF_OP_ADD)
-		rc = mkdirat(pfd, base, e->new_mode & 07777);
+	else if (S_ISDIR(e->new_mode) && e->op == DIFF_OP_ADD) /* the mode shown, not umask's */
+		rc = mkdirat(pfd, base, 0700) < 0 ? -1 : chmod_dir(pfd, base, e->new_mode & 07777);
 	else if (S_ISDIR(e->new_mode))
 		rc = chmod_dir(pfd, base, e->new_mode & 07777);
 	else
