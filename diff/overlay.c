@@ -393,13 +393,39 @@ static bool overlay_was_mounted(const char *tmp)
 	return ok;
 }
 
+/* The dry run's profile: the call's, but it must not change the host
+ * before anyone approved. A profile without a sandbox gets the workspace
+ * sandbox; paths granted read-write (outside the workdir, or bound over
+ * the overlay inside it) are bound read-only. Either way the real run may
+ * do what the dry run could not show, so the preview is not applied. */
+static struct profile *dry_profile(struct diff *d, const struct profile *p)
+{
+	struct profile *prof;
+
+	if (p == NULL)
+		return profile_dup(exec_builtin_profile("workspace"));
+	if (p->none) {
+		diff_set_incomplete(d, "profile %s runs without a sandbox: the dry run ran in the "
+		                       "workspace sandbox and may differ", p->name);
+		return profile_dup(exec_builtin_profile("workspace"));
+	}
+	prof = profile_dup(p);
+	for (char **w = prof->read_write; w && *w; w++) {
+		diff_set_incomplete(d, "profile %s grants writes to %s: the dry run had it "
+		                       "read-only and cannot show them", p->name, *w);
+		strv_push(&prof->read_only, *w);
+	}
+	strv_free(prof->read_write);
+	prof->read_write = NULL;
+	return prof;
+}
+
 /* Runs the command once on the overlay; fills the dry run fields of d. */
 static int dry_run(struct diff *d, const struct call *c, const struct diff_opts *o,
                    const char *tmp, bool last)
 {
 	char *argv[] = {(char *)"/bin/sh", (char *)"-c", (char *)c->command, NULL};
-	struct profile *prof =
-		profile_dup(o->profile ? o->profile : exec_builtin_profile("workspace"));
+	struct profile *prof = dry_profile(d, o->profile);
 	long long limit = o->timeout_ms > 0 ? o->timeout_ms : DIFF_DRYRUN_TIMEOUT_MS;
 	struct exec_spec spec = {.argv = argv, .workdir = d->workdir, .profile = prof,
 	                         .env = o->env, .binds = o->binds, .capture = true,

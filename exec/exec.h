@@ -24,7 +24,8 @@ struct exec_spec {
 	 * Preview dry runs (diff/): when set, the workdir is mounted as an
 	 * overlay whose upper and work dirs are created under this existing
 	 * host directory ("upper", "work"), so the run's changes land there and
-	 * the real workdir is untouched. Network is forced off.
+	 * the real workdir is untouched. Network is forced off. Refused with
+	 * the none profile, which could not mount it.
 	 */
 	const char *overlay_dir;
 };

@@ -1,0 +1,76 @@
+#!/bin/sh
+# 76-preview-review.sh: what an agent could do through a preview, each found
+# by a hostile review of diff/ and each failing before its fix: a dry run
+# that changes the host before anyone approved (a tier profile without a
+# sandbox, a read-write grant), an approved dry run that plants a guarded
+# path, a SQL preview that never ends, an edit that truncates a binary file.
+# Approvals are scripted with --approve-with (exit 0 approves, 1 denies).
+set -u
+. tests/e2e/lib.sh
+: "${AIRLOCK:?}"
+command -v jq >/dev/null || { echo "jq is missing (make deps)"; exit 1; }
+command -v sqlite3 >/dev/null || { echo "sqlite3 is missing (make deps)"; exit 1; }
+
+d=$(mktemp -d /tmp/airlock-preview-review.XXXXXX)
+trap 'rm -rf "$d"' EXIT INT TERM
+export HOME="$d/home"
+mkdir -p "$HOME" "$d/wd" "$d/granted"
+# policy PROFILE-LINES: every tier asks and runs under profile "p"
+policy() {
+	printf '[profile "p"]\n%s' "$1" >"$d/p.policy"
+	printf '[tier "%s"]\n\taction = ask\n\tprofile = %s\n' low "$2" medium "$2" high "$2" \
+		>>"$d/p.policy"
+	chmod 600 "$d/p.policy"
+}
+# gate APPROVER: the calls on stdin, one result line each
+gate() {
+	"$AIRLOCK" gate --no-tty --db "$d/g.db" --workdir "$d/wd" --policy "$d/p.policy" \
+		--approve-with "$1"
+}
+shell() { printf '{"id":"%s","tool":"shell","input":{"command":"%s"}}\n' "$1" "$2"; }
+
+# a tier whose profile is none: the dry run still runs in the sandbox, and a
+# denied call changes nothing on the host
+policy '' none
+echo keep >"$d/wd/important"
+out=$(shell n "rm -f important; echo ran > $d/ran-on-host" | gate 'cat >/dev/null; exit 1')
+expect_eq "profile none, denied: decision" "$(printf '%s\n' "$out" | jq -r .decision)" denied
+check "profile none, denied: the workdir kept its file" test -f "$d/wd/important"
+check "profile none, denied: nothing written outside" test ! -e "$d/ran-on-host"
+
+# a read-write grant: the dry run has it read-only
+policy "	workdir = rw
+	read-write = $d/granted
+" p
+echo orig >"$d/granted/cache"
+out=$(shell g "echo poisoned > $d/granted/cache; echo done > out.txt" |
+	gate "jq -r .preview > '$d/seen'; exit 1")
+expect_eq "grant, denied: the granted file is untouched" "$(cat "$d/granted/cache")" orig
+check "grant: the preview says it is not applied" grep -q "grants writes to $d/granted" "$d/seen"
+check "grant, denied: nothing in the workdir" test ! -e "$d/wd/out.txt"
+
+# an approved dry run that writes .mcp.json is run (and swept), not applied
+policy '	workdir = rw
+' p
+out=$(shell m "echo {} > .mcp.json; echo ok > fine.txt" | gate 'cat >/dev/null')
+expect_eq "guarded path: run, not applied" "$(printf '%s\n' "$out" | jq -r .applied)" run
+check "guarded path: no .mcp.json planted" test ! -e "$d/wd/.mcp.json"
+check "guarded path: the rest of the command ran" test -f "$d/wd/fine.txt"
+
+# a SQL statement without end: the preview stops, the database is as it was
+sqlite3 "$d/wd/t.db" "CREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT)"
+q='WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) INSERT INTO t SELECT x, hex(randomblob(500)) FROM c'
+j=$(printf '{"tool":"sql","input":{"query":"%s","database":"t.db","timeout_ms":500}}\n' "$q" |
+	timeout 60 "$AIRLOCK" preview --workdir "$d/wd" --format json)
+check "runaway SQL: the preview returns" test $? -eq 0
+expect_eq "runaway SQL: incomplete" "$(printf '%s\n' "$j" | jq -r .preview.complete)" false
+expect_eq "runaway SQL: no rows left" "$(sqlite3 "$d/wd/t.db" 'SELECT count(*) FROM t')" 0
+check "runaway SQL: the file did not grow" test "$(wc -c <"$d/wd/t.db")" -lt 1000000
+
+# edit_file on a file holding a NUL: refused, nothing lost
+printf 'head\000tail\n' >"$d/wd/b.bin"
+out=$(printf '%s\n' '{"id":"e","tool":"edit_file","input":{"path":"b.bin","old_string":"head","new_string":"HEAD"}}' |
+	gate 'cat >/dev/null')
+expect_eq "binary edit: refused" "$(printf '%s\n' "$out" | jq -r .decision)" error
+expect_eq "binary edit: file intact" "$(wc -c <"$d/wd/b.bin" | tr -d ' ')" 10
+finish
