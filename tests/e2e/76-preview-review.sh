@@ -8,12 +8,10 @@
 set -u
 . tests/e2e/lib.sh
 : "${AIRLOCK:?}"
-command -v jq >/dev/null || { echo "jq is missing (make deps)"; exit 1; }
-command -v sqlite3 >/dev/null || { echo "sqlite3 is missing (make deps)"; exit 1; }
-
-d=$(mktemp -d /tmp/airlock-preview-review.XXXXXX)
-trap 'rm -rf "$d"' EXIT INT TERM
-export HOME="$d/home"
+need jq sqlite3
+tmpdir_make
+d=$T_DIR HOME="$T_DIR/home"
+export HOME
 mkdir -p "$HOME" "$d/wd" "$d/granted"
 # policy PROFILE-LINES: every tier asks and runs under profile "p"
 policy() {
