@@ -558,17 +558,35 @@ static long long count_rows(sqlite3 *db, const char *name)
 	return n;
 }
 
-/* Rows per table before the statement (after the rollback). */
+/* The schema's version: any CREATE, DROP or ALTER since changes it. */
+static long long schema_version(sqlite3 *db)
+{
+	sqlite3_stmt *q = NULL;
+	long long v = -1;
+
+	if (sqlite3_prepare_v2(db, "SELECT schema_version FROM pragma_schema_version", -1, &q,
+	                       NULL) == SQLITE_OK &&
+	    sqlite3_step(q) == SQLITE_ROW)
+		v = sqlite3_column_int64(q, 0);
+	sqlite3_finalize(q);
+	return v;
+}
+
+/* Rows per table and the schema before the statement (after the rollback). */
 static void count_before(struct diff_sql *s, sqlite3 *db)
 {
 	for (size_t i = 0; i < s->ntables; i++)
 		s->tables[i].before = count_rows(db, s->tables[i].name);
+	s->schema = schema_version(db);
 }
 
-/* The row counts the preview stated are still true: a DROP, whose rows no
- * changeset records, must not take more rows than the person was shown. */
-static bool same_counts(const struct diff_sql *s, sqlite3 *db)
+/* What the preview stated still holds: the same schema (a trigger added
+ * since could change a table no changeset records: one without a primary
+ * key) and the same row counts (a DROP's rows are in no changeset). */
+static bool same_start(const struct diff_sql *s, sqlite3 *db)
 {
+	if (s->schema < 0 || schema_version(db) != s->schema)
+		return false;
 	for (size_t i = 0; i < s->ntables; i++)
 		if (count_rows(db, s->tables[i].name) != s->tables[i].before)
 			return false;
@@ -706,11 +724,11 @@ int changeset_apply(struct diff *d, struct outcome *o, char **errstr)
 	buf_init(&out, DIFF_TEXT_CAP);
 	if (open_db(s->path, &db, errstr) < 0 || exec_simple(db, "BEGIN IMMEDIATE", errstr) < 0)
 		goto out;
-	if (!same_counts(s, db)) {
+	if (!same_start(s, db)) {
 		exec_simple(db, "ROLLBACK", NULL);
-		*errstr = xasprintf("the database %s changed since the preview: a table no longer "
-		                    "holds the rows the preview counted; nothing was committed "
-		                    "(preview again)", s->path);
+		*errstr = xasprintf("the database %s changed since the preview: its schema, or the "
+		                    "rows a table holds, is not what the preview read; nothing was "
+		                    "committed (preview again)", s->path);
 		goto out;
 	}
 	if (run_recorded(db, &now, &out, &cs, &cslen, errstr) < 0) {

@@ -61,6 +61,7 @@ struct diff_sql {
 	char **kinds;            /* other databases: "DELETE users" per statement */
 	size_t skipped;          /* BEGIN/COMMIT statements skipped */
 	int failed;              /* primary SQLite code a statement failed with */
+	long long schema;        /* PRAGMA schema_version before the statement */
 };
 
 struct diff {
