@@ -334,7 +334,7 @@ static struct sql_table *table_get(struct diff_sql *s, sqlite3 *db, const char *
 	t = &s->tables[s->ntables++];
 	memset(t, 0, sizeof(*t));
 	t->name = xstrdup(name);
-	t->before = -1;
+	t->before = t->after = -1;
 	t->no_pk = true;
 	if (sqlite3_prepare_v2(db, "SELECT name, pk FROM pragma_table_info(?1)", -1, &q, NULL) ==
 	    SQLITE_OK) {
@@ -558,6 +558,24 @@ static long long count_rows(sqlite3 *db, const char *name)
 	return n;
 }
 
+/* Rows after the statements (before the rollback) in the tables the session
+ * cannot record: a trigger's changes there show nowhere else. */
+static void count_after(struct diff_sql *s, sqlite3 *db)
+{
+	for (size_t i = 0; i < s->ntables; i++)
+		if (s->tables[i].no_pk && !s->tables[i].gone)
+			s->tables[i].after = count_rows(db, s->tables[i].name);
+}
+
+/* The apply left those tables with the rows the preview said. */
+static bool same_after(const struct diff_sql *s, sqlite3 *db)
+{
+	for (size_t i = 0; i < s->ntables; i++)
+		if (s->tables[i].after >= 0 && count_rows(db, s->tables[i].name) != s->tables[i].after)
+			return false;
+	return true;
+}
+
 /* The schema's version: any CREATE, DROP or ALTER since changes it. */
 static long long schema_version(sqlite3 *db)
 {
@@ -685,8 +703,10 @@ void changeset_preview(struct diff *d, const struct call *c, const struct diff_o
 		free(err);
 		err = NULL;
 	}
-	if (rc == 0 || rc == -2)
+	if (rc == 0 || rc == -2) {
 		changeset_walk(s, db, rc == 0 ? &err : NULL);
+		count_after(s, db);
+	}
 	/* an interrupt or a full disk has rolled the transaction back already */
 	if (sqlite3_get_autocommit(db) || exec_simple(db, "ROLLBACK", err ? NULL : &err) == 0)
 		count_before(s, db);
@@ -735,7 +755,7 @@ int changeset_apply(struct diff *d, struct outcome *o, char **errstr)
 		exec_simple(db, "ROLLBACK", NULL);
 		goto out;
 	}
-	if (!same_changes(s, &now, cs, cslen)) {
+	if (!same_changes(s, &now, cs, cslen) || !same_after(s, db)) {
 		exec_simple(db, "ROLLBACK", NULL);
 		*errstr = xasprintf("the database %s changed since the preview: the statement would "
 		                    "now make different changes; nothing was committed (preview "
@@ -810,6 +830,9 @@ static void table_totals(const struct diff_sql *s, const struct sql_table *t, st
 		ins = untracked(s, t->name, "INSERT") + untracked(s, t->name, "REPLACE");
 		buf_printf(b, " %s has no PRIMARY KEY: SQLite's session extension does not record "
 		              "its rows; counts come from the statements\n", nm);
+		if (t->after >= 0)
+			buf_printf(b, " %s would hold %s %s (%s before)\n", nm, grouped(t->after, n1),
+			           plural(t->after), grouped(t->before, n2));
 	}
 	if (del)
 		buf_printf(b, " DELETE would remove %s of %s %s in %s\n", grouped(del, n1),
@@ -870,11 +893,14 @@ json_t *changeset_to_json(const struct diff_sql *s)
 	a = json_array();
 	for (size_t i = 0; i < s->ntables; i++) {
 		const struct sql_table *t = &s->tables[i];
-		json_array_append_new(a, json_pack("{so sI sI sI sI sb}", "table", encode_bytes(t->name, strlen(t->name)),
-		                                   "rows_before", (json_int_t)t->before, "deleted",
-		                                   (json_int_t)t->deleted, "inserted",
-		                                   (json_int_t)t->inserted, "updated",
-		                                   (json_int_t)t->updated, "primary_key", !t->no_pk));
+		json_t *o = json_pack("{so sI sI sI sI sb}", "table",
+		                      encode_bytes(t->name, strlen(t->name)), "rows_before",
+		                      (json_int_t)t->before, "deleted", (json_int_t)t->deleted,
+		                      "inserted", (json_int_t)t->inserted, "updated",
+		                      (json_int_t)t->updated, "primary_key", !t->no_pk);
+		if (t->after >= 0)
+			json_object_set_new(o, "rows_after", json_integer((json_int_t)t->after));
+		json_array_append_new(a, o);
 	}
 	json_object_set_new(j, "tables", a);
 	a = json_array();

@@ -41,6 +41,7 @@ struct sql_table {
 	char *name;
 	char **cols;             /* column names, in order */
 	long long before;        /* rows before the statement; -1 unknown */
+	long long after;         /* rows after it, for a table without a primary key; -1 unknown */
 	long long deleted, inserted, updated;
 	bool no_pk;              /* the session extension does not record it */
 	bool gone;               /* dropped by the statement */
