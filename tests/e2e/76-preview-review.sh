@@ -71,4 +71,29 @@ out=$(printf '%s\n' '{"id":"e","tool":"edit_file","input":{"path":"b.bin","old_s
 	gate 'cat >/dev/null')
 expect_eq "binary edit: refused" "$(printf '%s\n' "$out" | jq -r .decision)" error
 expect_eq "binary edit: file intact" "$(wc -c <"$d/wd/b.bin" | tr -d ' ')" 10
+# directory modes around the changes: as a user DAC binds (not root), a dry
+# run that writes into a directory and then makes it read-only, or deletes
+# a read-only tree, is applied whole, not half
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+	u="$d/user"
+	mkdir -p "$u/home"
+	cp "$d/p.policy" "$u/p.policy"
+	# as_user CMD: one approved call in $u/wd as uid 65534
+	as_user() {
+		rm -rf "$u/wd" "$u/g.db"
+		mkdir -p "$u/wd/ro"
+		echo a >"$u/wd/ro/f"
+		chmod 555 "$u/wd/ro"
+		chown -R 65534:65534 "$u"
+		chmod 755 "$d"
+		shell u "$1" | setpriv --reuid=65534 --regid=65534 --clear-groups env HOME="$u/home" \
+			"$AIRLOCK" gate --no-tty --db "$u/g.db" --workdir "$u/wd" --policy "$u/p.policy" \
+			--approve-with 'cat >/dev/null' | jq -r .applied
+	}
+	expect_eq "write then chmod 555: applied" "$(as_user 'chmod 755 ro; echo b > ro/f; chmod 555 ro')" preview
+	expect_eq "write then chmod 555: the content" "$(cat "$u/wd/ro/f")" b
+	check "write then chmod 555: the mode" test "$(stat -c %a "$u/wd/ro")" = 555
+	expect_eq "read-only tree deleted: applied" "$(as_user 'chmod -R u+w ro && rm -rf ro')" preview
+	check "read-only tree deleted: gone" test ! -e "$u/wd/ro"
+fi
 finish
