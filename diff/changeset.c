@@ -393,9 +393,7 @@ static void value_text(struct buf *b, sqlite3_value *v)
  * drive the terminal. */
 static void name_text(struct buf *b, const char *name)
 {
-	char *safe = encode_escape(name, 0);
-	buf_puts(b, safe);
-	free(safe);
+	diff_escape(b, name, strlen(name), false);
 }
 
 static const char *col_name(const struct sql_table *t, int i, char *tmp, size_t n)
@@ -817,7 +815,7 @@ static void table_totals(const struct diff_sql *s, const struct sql_table *t, st
 {
 	char n1[32], n2[32];
 	long long del = t->deleted, upd = t->updated, ins = t->inserted;
-	char *nm = encode_escape(t->name, 0);
+	char *nm = diff_shown(t->name);
 
 	if (t->gone) {
 		buf_printf(b, " DROP would remove table %s with its %s %s\n", nm,
@@ -860,7 +858,7 @@ void changeset_render(const struct diff_sql *s, struct buf *b, bool color)
 		buf_printf(b, " %zu BEGIN/COMMIT statement%s skipped: the whole string runs in one "
 		              "transaction\n", s->skipped, s->skipped == 1 ? "" : "s");
 	for (size_t i = 0; s->ddl && s->ddl[i]; i++) {
-		char *safe = encode_escape(s->ddl[i], 0);
+		char *safe = diff_shown(s->ddl[i]);
 		buf_printf(b, " schema: %s\n", safe);
 		free(safe);
 	}

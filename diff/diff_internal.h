@@ -100,6 +100,14 @@ struct diff_entry *diff_add_entry(struct diff *d, const char *path, enum diff_op
 bool diff_hold(struct diff *d, size_t n);
 
 /* filediff.c */
+/* Appends n bytes with control bytes as \xNN and invisible or reordering
+ * characters (C1, bidi controls, zero-width) as \uXXXX; tabs kept, and a
+ * final newline when keep_newline. */
+void diff_escape(struct buf *b, const char *p, size_t n, bool keep_newline);
+/* Returns a new one-line copy of s escaped so (a path, a name, a title
+ * from outside): it cannot forge lines, drive the terminal or hide behind
+ * bidi controls. Caller frees. */
+char *diff_shown(const char *s);
 /* Fills e->patch/adds/dels/binary from e->old_data/new_data with libgit2. */
 int filediff_entry(struct diff_entry *e, char **errstr);
 /* Reads a whole file at dirfd/path (a final symlink followed only when

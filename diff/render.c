@@ -88,12 +88,10 @@ static void hunks(struct buf *b, const struct diff_entry *e, bool color)
 	}
 }
 
-/* The path as shown: control bytes (a newline, an escape sequence) as
- * \xNN, so a name cannot forge diff lines or drive the terminal; outside
- * the workdir without its leading slash (a/tmp/x). New string. */
+/* In headers: outside the workdir without its leading slash (a/tmp/x). */
 static char *shown_path(const struct diff_entry *e)
 {
-	return encode_escape(e->path + (e->path[0] == '/'), 0);
+	return diff_shown(e->path + (e->path[0] == '/'));
 }
 
 static void entry_header(struct buf *b, const struct diff_entry *e, const char *p, bool color)
@@ -155,7 +153,7 @@ static void render_stat(struct buf *b, const struct diff *d, bool color)
 		const struct diff_entry *e = &d->entries[i];
 		if (S_ISDIR(e->old_mode) || S_ISDIR(e->new_mode))
 			continue;
-		p = encode_escape(e->path, 0);
+		p = diff_shown(e->path);
 		if (e->binary)
 			buf_printf(b, " %-*s | Bin %zu -> %zu bytes\n", (int)w, p, e->old_len,
 			           e->new_len);
@@ -187,10 +185,9 @@ static void render_output(struct buf *b, const char *name, const char *p, size_t
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t k = nl ? (size_t)(nl - p) : (size_t)(end - p);
 		safe = utf8_repair(p, k > 200 ? 200 : k);
-		for (char *c = safe; *c; c++)
-			if ((unsigned char)*c < 0x20 && *c != '\t')
-				*c = '?';
-		buf_printf(b, "> %s%s\n", safe, k > 200 ? "..." : "");
+		buf_puts(b, "> ");
+		diff_escape(b, safe, strlen(safe), false);
+		buf_puts(b, k > 200 ? "...\n" : "\n");
 		free(safe);
 		p += k + 1;
 	}
@@ -203,7 +200,7 @@ static void render_output(struct buf *b, const char *name, const char *p, size_t
 static void head_line(struct buf *b, bool color, const char *c, const char *label,
                       const char *text)
 {
-	char *safe = encode_escape(text, 0);
+	char *safe = diff_shown(text);
 
 	line(b, color, c, "%s%s", label, safe);
 	free(safe);
