@@ -26,15 +26,21 @@
 int filediff_read(int dirfd, const char *path, bool follow, long long cap, char **data,
                   size_t *len, char **errstr)
 {
-	int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW));
+	/* O_NONBLOCK: a FIFO (a link to one, or one swapped in after a stat)
+	 * must not hang the preview, and so the gate, on open or read */
+	int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | (follow ? 0 : O_NOFOLLOW));
 	char chunk[65536];
+	struct stat st;
 	struct buf b;
 	ssize_t n = 0;
 
 	if (fd < 0 && errno == ENOENT)
 		return 0;
-	if (fd < 0) {
-		*errstr = xasprintf("cannot open %s: %s", path, strerror(errno));
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		*errstr = fd < 0 ? xasprintf("cannot open %s: %s", path, strerror(errno))
+		                 : xasprintf("%s is not a regular file", path);
+		if (fd >= 0)
+			close(fd);
 		return -1;
 	}
 	buf_init(&b, (size_t)cap + 1);

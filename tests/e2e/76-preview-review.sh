@@ -3,7 +3,8 @@
 # by a hostile review of diff/ and each failing before its fix: a dry run
 # that changes the host before anyone approved (a tier profile without a
 # sandbox, a read-write grant), an approved dry run that plants a guarded
-# path, a SQL preview that never ends, an edit that truncates a binary file.
+# path, a SQL preview that never ends, an edit that truncates a binary file
+# or hangs on a FIFO, an apply left half done by directory modes.
 # Approvals are scripted with --approve-with (exit 0 approves, 1 denies).
 set -u
 . tests/e2e/lib.sh
@@ -71,6 +72,14 @@ out=$(printf '%s\n' '{"id":"e","tool":"edit_file","input":{"path":"b.bin","old_s
 	gate 'cat >/dev/null')
 expect_eq "binary edit: refused" "$(printf '%s\n' "$out" | jq -r .decision)" error
 expect_eq "binary edit: file intact" "$(wc -c <"$d/wd/b.bin" | tr -d ' ')" 10
+# edit_file through a link to a FIFO: an error, not a gate that hangs
+mkfifo "$d/wd/fifo"
+ln -s fifo "$d/wd/to-fifo"
+j=$(printf '%s\n' '{"tool":"edit_file","input":{"path":"to-fifo","old_string":"a","new_string":"b"}}' |
+	timeout 20 "$AIRLOCK" preview --workdir "$d/wd" --format json)
+expect_eq "edit through a link to a FIFO: an error" "$(printf '%s\n' "$j" | jq -r .preview.error)" \
+	"$d/wd/to-fifo is not a regular file"
+
 # directory modes around the changes: as a user DAC binds (not root), a dry
 # run that writes into a directory and then makes it read-only, or deletes
 # a read-only tree, is applied whole, not half

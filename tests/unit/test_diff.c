@@ -55,7 +55,7 @@ static void write_bytes(const char *path, const char *data, size_t len, mode_t m
 /* One setup step in dir: "f p=text", "x p=text", "o p=text" (uid 65534,
  * mode 0666), "d p", "l p=target",
  * "b p=N" (N bytes with NULs), "n p=N" (N numbered lines), "r p" (remove),
- * "z p=text" (text, a NUL, text). */
+ * "z p=text" (text, a NUL, text), "p p" (a FIFO). */
 static void setup_one(const char *dir, const char *op)
 {
 	const char *arg = op + 2, *eq = strchr(arg, '=');
@@ -79,6 +79,7 @@ static void setup_one(const char *dir, const char *op)
 		assert_int_equal(chown(path, 65534, 65534), 0);
 		break;
 	case 'd': assert_int_equal(mkdir(path, 0755), 0); break;
+	case 'p': assert_int_equal(mkfifo(path, 0644), 0); break;
 	case 'l': assert_int_equal(symlink(val, path), 0); break;
 	case 'b':
 	case 'n':
