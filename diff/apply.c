@@ -210,8 +210,10 @@ static int change_in_readonly(int pfd, const char *base, const struct diff_entry
 }
 
 /* Performs one entry's part of a pass through its parent directory; 1 when
- * it changed the entry, 0 when the pass had nothing to do, -1. */
-static int apply_entry(int rootfd, const struct diff_entry *e, enum apply_step step)
+ * it changed the entry, 0 when the pass had nothing to do, -1. Only a dry
+ * run (shell) is followed into a read-only parent: a file tool's write
+ * there fails as its executor's would. */
+static int apply_entry(int rootfd, const struct diff_entry *e, enum apply_step step, bool shell)
 {
 	bool dir = S_ISDIR(e->op == DIFF_OP_DELETE ? e->old_mode : e->new_mode);
 	bool moddir = dir && e->op == DIFF_OP_MODIFY;
@@ -228,7 +230,7 @@ static int apply_entry(int rootfd, const struct diff_entry *e, enum apply_step s
 		rc = chmod_dir(pfd, base, (e->old_mode | (moddir ? e->new_mode : 0700)) & 07777);
 	else if (step == STEP_MODE)
 		rc = chmod_dir(pfd, base, e->new_mode & 07777); /* the mode shown, not umask's */
-	else if ((rc = change_entry(pfd, base, e, dir)) < 0 && errno == EACCES)
+	else if ((rc = change_entry(pfd, base, e, dir)) < 0 && errno == EACCES && shell)
 		rc = change_in_readonly(pfd, base, e, dir);
 	if (pfd >= 0)
 		close(pfd);
@@ -246,7 +248,8 @@ static int apply_all(struct diff *d, int root, char **errstr)
 			i = passes[p].reverse ? d->n - 1 - k : k;
 			if ((d->entries[i].op == DIFF_OP_DELETE) != passes[p].deletes)
 				continue;
-			if ((rc = apply_entry(root, &d->entries[i], passes[p].step)) < 0)
+			rc = apply_entry(root, &d->entries[i], passes[p].step, d->tool == TOOL_SHELL);
+			if (rc < 0)
 				goto fail;
 			done += (size_t)rc;
 		}
