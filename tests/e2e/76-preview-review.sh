@@ -87,7 +87,7 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 	u="$d/user"
 	mkdir -p "$u/home"
 	cp "$d/p.policy" "$u/p.policy"
-	# as_user CMD: one approved call in $u/wd as uid 65534
+	# as_user CALL: one approved call (a JSON line) in $u/wd as uid 65534
 	as_user() {
 		rm -rf "$u/wd" "$u/g.db"
 		mkdir -p "$u/wd/ro"
@@ -95,14 +95,16 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 		chmod 555 "$u/wd/ro"
 		chown -R 65534:65534 "$u"
 		chmod 755 "$d"
-		shell u "$1" | setpriv --reuid=65534 --regid=65534 --clear-groups env HOME="$u/home" \
+		printf '%s\n' "$1" | setpriv --reuid=65534 --regid=65534 --clear-groups env HOME="$u/home" \
 			"$AIRLOCK" gate --no-tty --db "$u/g.db" --workdir "$u/wd" --policy "$u/p.policy" \
 			--approve-with 'cat >/dev/null' | jq -r .applied
 	}
-	expect_eq "write then chmod 555: applied" "$(as_user 'chmod 755 ro; echo b > ro/f; chmod 555 ro')" preview
+	expect_eq "write then chmod 555: applied" "$(as_user "$(shell u 'chmod 755 ro; echo b > ro/f; chmod 555 ro')")" preview
 	expect_eq "write then chmod 555: the content" "$(cat "$u/wd/ro/f")" b
 	check "write then chmod 555: the mode" test "$(stat -c %a "$u/wd/ro")" = 555
-	expect_eq "read-only tree deleted: applied" "$(as_user 'chmod -R u+w ro && rm -rf ro')" preview
+	expect_eq "read-only tree deleted: applied" "$(as_user "$(shell u 'chmod -R u+w ro && rm -rf ro')")" preview
 	check "read-only tree deleted: gone" test ! -e "$u/wd/ro"
+	as_user '{"tool":"write_file","input":{"path":"ro/f","content":"w\n"}}' >/dev/null
+	expect_eq "write_file in a read-only dir: not written" "$(cat "$u/wd/ro/f")" a
 fi
 finish
