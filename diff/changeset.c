@@ -148,6 +148,7 @@ static int run_one(sqlite3 *db, struct diff_sql *s, const char **tail, struct bu
 	sqlite3_stmt *q = NULL;
 	const char *sql = *tail;
 	bool header = false;
+	sqlite3_int64 total;
 	int rc;
 
 	a.st = stmt_add(s, sql);
@@ -171,14 +172,16 @@ static int run_one(sqlite3 *db, struct diff_sql *s, const char **tail, struct bu
 		*errstr = xasprintf("statement %zu: %s", s->nstmts, sqlite3_errmsg(db));
 		return -1;
 	}
+	total = sqlite3_total_changes64(db);
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
 		if (out)
 			output_row(q, out, &header);
 	if (rc != SQLITE_DONE) {
 		s->failed = sqlite3_errcode(db) & 0xff;
 		*errstr = xasprintf("statement %zu: %s", s->nstmts, sqlite3_errmsg(db));
-	} else
-		a.st->changes = sqlite3_changes64(db);
+	} else /* sqlite3_changes() keeps the last INSERT/UPDATE/DELETE's count
+	        * through a SELECT or a DROP: 0 when nothing changed at all */
+		a.st->changes = sqlite3_total_changes64(db) == total ? 0 : sqlite3_changes64(db);
 	sqlite3_finalize(q);
 	return rc == SQLITE_DONE ? 1 : -1;
 }
