@@ -350,12 +350,18 @@ static void verdict_limits(struct diff *d, const struct verdict *v)
 			                    v->writes[i]);
 }
 
-/* A sandboxed run may not plant hooks, git config or gate and agent
- * settings (exec's guard removes them after a run on the real workdir);
- * the dry run's overlay is not swept, so applying it must not plant them
- * either: approval runs the command instead, and the guard sweeps that. */
-static void guard_limits(struct diff *d)
+/* An apply must not do what the run it stands for could not. A sandboxed
+ * run may not plant hooks, git config or gate and agent settings (exec's
+ * guard removes them after a run on the real workdir); the dry run's
+ * overlay is not swept, so applying it must not plant them either:
+ * approval runs the command instead, and the guard sweeps that. */
+static void guard_limits(struct diff *d, const struct profile *p)
 {
+	/* the overlay is writable whatever the profile: a run under a read-only
+	 * workdir could write none of what the dry run did */
+	if (p && !p->workdir_rw && d->n)
+		diff_set_incomplete(d, "profile %s keeps the workdir read-only: what the dry run "
+		                       "wrote is shown, not applied", p->name ? p->name : "");
 	for (size_t i = 0; i < d->n; i++) {
 		const struct diff_entry *e = &d->entries[i];
 		bool dir = e->op != DIFF_OP_DELETE && S_ISDIR(e->new_mode);
@@ -406,13 +412,13 @@ static struct profile *dry_profile(struct diff *d, const struct profile *p)
 		return profile_dup(exec_builtin_profile("workspace"));
 	if (p->none) {
 		diff_set_incomplete(d, "profile %s runs without a sandbox: the dry run ran in the "
-		                       "workspace sandbox and may differ", p->name);
+		                       "workspace sandbox and may differ", p->name ? p->name : "");
 		return profile_dup(exec_builtin_profile("workspace"));
 	}
 	prof = profile_dup(p);
 	for (char **w = prof->read_write; w && *w; w++) {
 		diff_set_incomplete(d, "profile %s grants writes to %s: the dry run had it "
-		                       "read-only and cannot show them", p->name, *w);
+		                       "read-only and cannot show them", p->name ? p->name : "", *w);
 		strv_push(&prof->read_only, *w);
 	}
 	strv_free(prof->read_write);
@@ -502,7 +508,7 @@ void overlay_preview(struct diff *d, const struct call *c, const struct diff_opt
 	}
 	walk_dir(&w, "", true);
 	check_foreign(&w);
-	guard_limits(d);
+	guard_limits(d, o->profile);
 out:
 	if (w.root >= 0)
 		close(w.root);

@@ -2,9 +2,10 @@
 # 76-preview-review.sh: what an agent could do through a preview, each found
 # by a hostile review of diff/ and each failing before its fix: a dry run
 # that changes the host before anyone approved (a tier profile without a
-# sandbox, a read-write grant), an approved dry run that plants a guarded
-# path, a SQL preview that never ends, an edit that truncates a binary file
-# or hangs on a FIFO, an apply left half done by directory modes.
+# sandbox, a read-write grant), an apply writing a read-only profile's
+# workdir or planting a guarded path, a SQL preview that never ends, an
+# edit that truncates a binary file or hangs on a FIFO, an apply left half
+# done by directory modes.
 # Approvals are scripted with --approve-with (exit 0 approves, 1 denies).
 set -u
 . tests/e2e/lib.sh
@@ -47,6 +48,14 @@ out=$(shell g "echo poisoned > $d/granted/cache; echo done > out.txt" |
 expect_eq "grant, denied: the granted file is untouched" "$(cat "$d/granted/cache")" orig
 check "grant: the preview says it is not applied" grep -q "grants writes to $d/granted" "$d/seen"
 check "grant, denied: nothing in the workdir" test ! -e "$d/wd/out.txt"
+
+# a tier whose profile keeps the workdir read-only: the dry run's writes are
+# shown, and the approved call runs read-only instead of landing them
+policy '	workdir = ro
+' p
+out=$(shell r "echo x > written.txt" | gate 'cat >/dev/null')
+expect_eq "read-only profile: run, not applied" "$(printf '%s\n' "$out" | jq -r .applied)" run
+check "read-only profile: nothing written" test ! -e "$d/wd/written.txt"
 
 # an approved dry run that writes .mcp.json is run (and swept), not applied
 policy '	workdir = rw
