@@ -670,6 +670,15 @@ static void other_preview(struct diff *d, struct diff_sql *s, const struct diff_
 	                       "rows are not previewed");
 }
 
+/* True when the statements change anything: rows, counted rows, schema. */
+static bool changes_any(const struct diff_sql *s)
+{
+	for (size_t i = 0; i < s->nstmts; i++)
+		if (s->stmts[i].changes)
+			return true;
+	return s->changeset_len > 0 || s->ddl != NULL;
+}
+
 void changeset_preview(struct diff *d, const struct call *c, const struct diff_opts *o)
 {
 	struct diff_sql *s = d->sql = xcalloc(1, sizeof(*s));
@@ -716,6 +725,10 @@ void changeset_preview(struct diff *d, const struct call *c, const struct diff_o
 		free(err);
 		err = NULL;
 	}
+	/* the executor opens the database read-only under such a profile */
+	if (o->profile && !o->profile->workdir_rw && changes_any(s))
+		diff_set_incomplete(d, "profile %s opens the database read-only: the changes are "
+		                       "shown, not applied", o->profile->name ? o->profile->name : "");
 out:
 	sqlite3_close(db);
 	d->error = err;

@@ -56,6 +56,11 @@ policy '	workdir = ro
 out=$(shell r "echo x > written.txt" | gate 'cat >/dev/null')
 expect_eq "read-only profile: run, not applied" "$(printf '%s\n' "$out" | jq -r .applied)" run
 check "read-only profile: nothing written" test ! -e "$d/wd/written.txt"
+sqlite3 "$d/wd/ro.db" "CREATE TABLE t(id INTEGER PRIMARY KEY); INSERT INTO t VALUES(1)"
+out=$(printf '%s\n' '{"id":"q","tool":"sql","input":{"query":"DELETE FROM t","database":"ro.db"}}' |
+	gate 'cat >/dev/null')
+expect_eq "read-only profile, SQL: run, not applied" "$(printf '%s\n' "$out" | jq -r .applied)" run
+expect_eq "read-only profile, SQL: the row is kept" "$(sqlite3 "$d/wd/ro.db" 'SELECT count(*) FROM t')" 1
 
 # an approved dry run that writes .mcp.json is run (and swept), not applied
 policy '	workdir = rw
