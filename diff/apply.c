@@ -109,6 +109,45 @@ bool apply_unchanged(int rootfd, const struct diff_entry *e)
 	return same;
 }
 
+/* True when rel's parent is not a directory now: an absent path under a
+ * file reads as absent, but nothing could be made there. */
+static bool parent_not_dir(int rootfd, const char *rel)
+{
+	const char *base;
+	char *copy;
+	int fd = open_parent(rootfd, rel, &copy, &base);
+	bool not_dir = fd < 0 && errno == ENOTDIR;
+
+	if (fd >= 0)
+		close(fd);
+	free(copy);
+	return not_dir;
+}
+
+/* True when the preview deletes a file at a directory prefix of rel (the
+ * file is replaced by a directory, so rel's parent is not one yet). */
+static bool prefix_deleted(const struct diff *d, const char *rel)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		const struct diff_entry *e = &d->entries[i];
+		size_t n = strlen(e->path);
+		if (e->op == DIFF_OP_DELETE && strncmp(rel, e->path, n) == 0 && rel[n] == '/')
+			return true;
+	}
+	return false;
+}
+
+/* The check before anything is applied: the path holds what the preview
+ * read, and a new one can be made where the preview made it. */
+static bool still_applies(int rootfd, const struct diff *d, const struct diff_entry *e)
+{
+	if (e->replaces)
+		return true; /* its DELETE twin is checked */
+	if (!apply_unchanged(rootfd, e))
+		return false;
+	return e->old_mode != 0 || !parent_not_dir(rootfd, e->path) || prefix_deleted(d, e->path);
+}
+
 /* Writes data to a fresh temp file in pfd, then renames it over base. */
 static int replace_file(int pfd, const char *base, const struct diff_entry *e)
 {
@@ -282,7 +321,7 @@ int apply_files(struct diff *d, struct outcome *o, char **errstr)
 		return -1;
 	}
 	for (size_t i = 0; i < d->n; i++)
-		if (!d->entries[i].replaces && !apply_unchanged(root, &d->entries[i])) {
+		if (!still_applies(root, d, &d->entries[i])) {
 			*errstr = xasprintf("the workdir changed since the preview: %s is not what the "
 			                    "preview read; nothing was applied (preview again)",
 			                    d->entries[i].path);
