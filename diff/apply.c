@@ -109,6 +109,45 @@ bool apply_unchanged(int rootfd, const struct diff_entry *e)
 	return same;
 }
 
+/* True when rel's parent is not a directory now: an absent path under a
+ * file reads as absent, but nothing could be made there. */
+static bool parent_not_dir(int rootfd, const char *rel)
+{
+	const char *base;
+	char *copy;
+	int fd = open_parent(rootfd, rel, &copy, &base);
+	bool not_dir = fd < 0 && errno == ENOTDIR;
+
+	if (fd >= 0)
+		close(fd);
+	free(copy);
+	return not_dir;
+}
+
+/* True when the preview deletes a file at a directory prefix of rel (the
+ * file is replaced by a directory, so rel's parent is not one yet). */
+static bool prefix_deleted(const struct diff *d, const char *rel)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		const struct diff_entry *e = &d->entries[i];
+		size_t n = strlen(e->path);
+		if (e->op == DIFF_OP_DELETE && strncmp(rel, e->path, n) == 0 && rel[n] == '/')
+			return true;
+	}
+	return false;
+}
+
+/* The check before anything is applied: the path holds what the preview
+ * read, and a new one can be made where the preview made it. */
+static bool still_applies(int rootfd, const struct diff *d, const struct diff_entry *e)
+{
+	if (e->replaces)
+		return true; /* its DELETE twin is checked */
+	if (!apply_unchanged(rootfd, e))
+		return false;
+	return e->old_mode != 0 || !parent_not_dir(rootfd, e->path) || prefix_deleted(d, e->path);
+}
+
 /* Writes data to a fresh temp file in pfd, then renames it over base. */
 static int replace_file(int pfd, const char *base, const struct diff_entry *e)
 {
@@ -155,49 +194,104 @@ static int chmod_dir(int pfd, const char *base, mode_t mode)
 	return rc;
 }
 
-/* Performs one entry's change through its parent directory. */
-static int apply_entry(int rootfd, const struct diff_entry *e)
-{
-	const char *base;
-	char *copy;
-	int pfd = open_parent(rootfd, e->path, &copy, &base), rc = -1;
+/*
+ * The passes of an apply. Directory modes are set around the changes, not
+ * in walk order: a dry run that wrote into a directory and then made it
+ * read-only ('chmod 555 d'), or made a read-only one writable to change
+ * it, must not leave the apply half done. So modified directories first
+ * get the union of their old and new permissions (each a state shown),
+ * directories to delete get write and search for their owner, new ones
+ * are made 0700; the changes run; then every directory gets the mode the
+ * preview showed, deepest first.
+ */
+enum apply_step { STEP_WIDEN, STEP_CHANGE, STEP_MODE };
 
-	if (pfd < 0)
-		goto out;
+static const struct {
+	enum apply_step step;
+	bool reverse;  /* deepest first (entries are in walk order) */
+	bool deletes;  /* the pass takes deletions, else the rest */
+} passes[] = {
+	{STEP_WIDEN, false, false}, {STEP_WIDEN, false, true},  {STEP_CHANGE, true, true},
+	{STEP_CHANGE, false, false}, {STEP_MODE, true, false},
+};
+
+/* One entry's change (STEP_CHANGE) through its parent pfd. */
+static int change_entry(int pfd, const char *base, const struct diff_entry *e, bool dir)
+{
 	if (e->op == DIFF_OP_DELETE)
-		rc = unlinkat(pfd, base, S_ISDIR(e->old_mode) ? AT_REMOVEDIR : 0);
-	else if (S_ISDIR(e->new_mode) && e->op == DIFF_OP_ADD)
-		rc = mkdirat(pfd, base, e->new_mode & 07777);
-	else if (S_ISDIR(e->new_mode))
-		rc = chmod_dir(pfd, base, e->new_mode & 07777);
-	else
-		rc = replace_file(pfd, base, e);
-out:
-	if (pfd >= 0)
-		close(pfd);
-	free(copy);
+		return unlinkat(pfd, base, dir ? AT_REMOVEDIR : 0);
+	return dir ? mkdirat(pfd, base, 0700) : replace_file(pfd, base, e);
+}
+
+/* The change again, in a parent its owner had made read-only: the dry run
+ * could only have made it while the directory was writable, then left it
+ * with its old mode (or it would be an entry, widened by STEP_WIDEN). The
+ * parent gets write and search for its owner meanwhile, then its mode back. */
+static int change_in_readonly(int pfd, const char *base, const struct diff_entry *e, bool dir)
+{
+	int fd = openat(pfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC), rc = -1, saved;
+	struct stat st;
+
+	if (fd < 0 || fstat(fd, &st) < 0 || st.st_uid != geteuid() ||
+	    fchmod(fd, (st.st_mode | 0300) & 07777) < 0) {
+		if (fd >= 0)
+			close(fd);
+		errno = EACCES;
+		return -1;
+	}
+	rc = change_entry(pfd, base, e, dir);
+	saved = errno;
+	if (fchmod(fd, st.st_mode & 07777) < 0 && rc == 0)
+		rc = -1, saved = errno;
+	close(fd);
+	errno = saved;
 	return rc;
 }
 
-/* Deletions deepest first (entries are in walk order), then the rest. */
+/* Performs one entry's part of a pass through its parent directory; 1 when
+ * it changed the entry, 0 when the pass had nothing to do, -1. Only a dry
+ * run (shell) is followed into a read-only parent: a file tool's write
+ * there fails as its executor's would. */
+static int apply_entry(int rootfd, const struct diff_entry *e, enum apply_step step, bool shell)
+{
+	bool dir = S_ISDIR(e->op == DIFF_OP_DELETE ? e->old_mode : e->new_mode);
+	bool moddir = dir && e->op == DIFF_OP_MODIFY;
+	const char *base;
+	char *copy = NULL;
+	int pfd = -1, rc = 0;
+
+	if ((step == STEP_WIDEN && !(moddir || (dir && e->op == DIFF_OP_DELETE))) ||
+	    (step == STEP_CHANGE && moddir) || (step == STEP_MODE && !dir))
+		return 0;
+	if ((pfd = open_parent(rootfd, e->path, &copy, &base)) < 0)
+		rc = -1;
+	else if (step == STEP_WIDEN)
+		rc = chmod_dir(pfd, base, (e->old_mode | (moddir ? e->new_mode : 0700)) & 07777);
+	else if (step == STEP_MODE)
+		rc = chmod_dir(pfd, base, e->new_mode & 07777); /* the mode shown, not umask's */
+	else if ((rc = change_entry(pfd, base, e, dir)) < 0 && errno == EACCES && shell)
+		rc = change_in_readonly(pfd, base, e, dir);
+	if (pfd >= 0)
+		close(pfd);
+	free(copy);
+	return rc < 0 ? -1 : step == STEP_CHANGE;
+}
+
 static int apply_all(struct diff *d, int root, char **errstr)
 {
-	size_t done = 0, i;
+	size_t done = 0, i = 0;
+	int rc;
 
-	for (i = d->n; i-- > 0;) {
-		if (d->entries[i].op != DIFF_OP_DELETE)
-			continue;
-		if (apply_entry(root, &d->entries[i]) < 0)
-			goto fail;
-		done++;
-	}
-	for (i = 0; i < d->n; i++) {
-		if (d->entries[i].op == DIFF_OP_DELETE)
-			continue;
-		if (apply_entry(root, &d->entries[i]) < 0)
-			goto fail;
-		done++;
-	}
+	for (size_t p = 0; p < nitems(passes); p++)
+		for (size_t k = 0; k < d->n; k++) {
+			i = passes[p].reverse ? d->n - 1 - k : k;
+			if ((d->entries[i].op == DIFF_OP_DELETE) != passes[p].deletes)
+				continue;
+			rc = apply_entry(root, &d->entries[i], passes[p].step, d->tool == TOOL_SHELL);
+			if (rc < 0)
+				goto fail;
+			done += (size_t)rc;
+		}
 	return 0;
 fail:
 	*errstr = xasprintf("cannot apply the preview at %s: %s (%zu of %zu changes were "
@@ -227,7 +321,7 @@ int apply_files(struct diff *d, struct outcome *o, char **errstr)
 		return -1;
 	}
 	for (size_t i = 0; i < d->n; i++)
-		if (!d->entries[i].replaces && !apply_unchanged(root, &d->entries[i])) {
+		if (!still_applies(root, d, &d->entries[i])) {
 			*errstr = xasprintf("the workdir changed since the preview: %s is not what the "
 			                    "preview read; nothing was applied (preview again)",
 			                    d->entries[i].path);

@@ -72,7 +72,7 @@ static int authorize(void *arg, int code, const char *a1, const char *a2, const 
 		char *line;
 		if (ddl_verbs[i].code != code || name == NULL || strncmp(name, "sqlite_", 7) == 0)
 			continue;
-		line = xasprintf("%s %s", ddl_verbs[i].verb, name);
+		line = xasprintf("%s %s", ddl_verbs[i].verb, name); /* escaped when shown */
 		if (strv_contains(a->s->ddl, line))
 			free(line);
 		else
@@ -148,6 +148,7 @@ static int run_one(sqlite3 *db, struct diff_sql *s, const char **tail, struct bu
 	sqlite3_stmt *q = NULL;
 	const char *sql = *tail;
 	bool header = false;
+	sqlite3_int64 total;
 	int rc;
 
 	a.st = stmt_add(s, sql);
@@ -171,13 +172,16 @@ static int run_one(sqlite3 *db, struct diff_sql *s, const char **tail, struct bu
 		*errstr = xasprintf("statement %zu: %s", s->nstmts, sqlite3_errmsg(db));
 		return -1;
 	}
+	total = sqlite3_total_changes64(db);
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
 		if (out)
 			output_row(q, out, &header);
-	if (rc != SQLITE_DONE)
+	if (rc != SQLITE_DONE) {
+		s->failed = sqlite3_errcode(db) & 0xff;
 		*errstr = xasprintf("statement %zu: %s", s->nstmts, sqlite3_errmsg(db));
-	else
-		a.st->changes = sqlite3_changes64(db);
+	} else /* sqlite3_changes() keeps the last INSERT/UPDATE/DELETE's count
+	        * through a SELECT or a DROP: 0 when nothing changed at all */
+		a.st->changes = sqlite3_total_changes64(db) == total ? 0 : sqlite3_changes64(db);
 	sqlite3_finalize(q);
 	return rc == SQLITE_DONE ? 1 : -1;
 }
@@ -189,7 +193,7 @@ static int run_recorded(sqlite3 *db, struct diff_sql *s, struct buf *out, void *
 {
 	sqlite3_session *sess = NULL;
 	const char *tail = s->query;
-	int rc = -1;
+	int rc = -1, src;
 
 	*cs = NULL;
 	*cslen = 0;
@@ -198,15 +202,18 @@ static int run_recorded(sqlite3 *db, struct diff_sql *s, struct buf *out, void *
 		*errstr = xasprintf("cannot start a SQLite session: %s", sqlite3_errmsg(db));
 		goto out;
 	}
+	rc = 0; /* an empty string runs nothing */
 	while (tail && *tail)
 		if ((rc = run_one(db, s, &tail, out, errstr)) < 0)
 			break;
 	if (rc == -1)
 		goto out;
-	if (sqlite3session_changeset(sess, cslen, cs) != SQLITE_OK) {
-		if (rc == 0)
-			*errstr = xasprintf("cannot read the SQLite changeset: %s", sqlite3_errmsg(db));
-		rc = -1;
+	if ((src = sqlite3session_changeset(sess, cslen, cs)) != SQLITE_OK) {
+		if (rc != -2) /* a refusal keeps its own reason */
+			*errstr = xasprintf("cannot read the SQLite changeset (%s; a table the "
+			                    "statements changed, then dropped?): the rows are not "
+			                    "previewed", sqlite3_errstr(src));
+		rc = -2;
 		goto out;
 	}
 	rc = rc == -2 ? -2 : 0; /* refused: what ran before it is still shown */
@@ -233,6 +240,59 @@ static int exec_simple(sqlite3 *db, const char *sql, char **errstr)
 	if (errstr)
 		*errstr = xasprintf("%s: %s", sql, sqlite3_errmsg(db));
 	return -1;
+}
+
+#define PROGRESS_STEPS 10000 /* VM steps between deadline checks */
+
+/* What bounds a preview's run: it writes the real database file (then rolls
+ * back), so a statement without end must neither run forever nor fill the
+ * disk. */
+struct sql_limits {
+	long long deadline_ns;
+	long long limit_ms;
+	bool expired;
+};
+
+static int past_deadline(void *arg)
+{
+	struct sql_limits *l = arg;
+	if (clock_ns() > l->deadline_ns)
+		l->expired = true;
+	return l->expired;
+}
+
+/* Sets the preview connection's limits: the dry run's time, and room to
+ * grow the file by DIFF_TOTAL_CAP at most (max_page_count is per
+ * connection: the file keeps no trace of it). */
+static int set_limits(sqlite3 *db, const struct call *c, const struct diff_opts *o,
+                      struct sql_limits *l, char **errstr)
+{
+	long long limit = o->timeout_ms > 0 ? o->timeout_ms : DIFF_DRYRUN_TIMEOUT_MS;
+	sqlite3_stmt *q = NULL;
+	long long pages = -1, size = 0;
+	char *sql;
+
+	l->limit_ms = c->timeout_ms > 0 && c->timeout_ms < limit ? c->timeout_ms : limit;
+	l->deadline_ns = clock_ns() + l->limit_ms * 1000000LL;
+	sqlite3_progress_handler(db, PROGRESS_STEPS, past_deadline, l);
+	if (sqlite3_prepare_v2(db, "SELECT page_count, page_size FROM pragma_page_count, "
+	                           "pragma_page_size", -1, &q, NULL) == SQLITE_OK &&
+	    sqlite3_step(q) == SQLITE_ROW) {
+		pages = sqlite3_column_int64(q, 0);
+		size = sqlite3_column_int64(q, 1);
+	}
+	sqlite3_finalize(q);
+	if (pages < 0 || size <= 0) {
+		*errstr = xasprintf("cannot read the size of the database: %s", sqlite3_errmsg(db));
+		return -1;
+	}
+	sql = sqlite3_mprintf("PRAGMA max_page_count = %lld", pages + DIFF_TOTAL_CAP / size);
+	if (exec_simple(db, sql, errstr) < 0) {
+		sqlite3_free(sql);
+		return -1;
+	}
+	sqlite3_free(sql);
+	return 0;
 }
 
 static void stmts_clear(struct diff_sql *s)
@@ -277,7 +337,7 @@ static struct sql_table *table_get(struct diff_sql *s, sqlite3 *db, const char *
 	t = &s->tables[s->ntables++];
 	memset(t, 0, sizeof(*t));
 	t->name = xstrdup(name);
-	t->before = -1;
+	t->before = t->after = -1;
 	t->no_pk = true;
 	if (sqlite3_prepare_v2(db, "SELECT name, pk FROM pragma_table_info(?1)", -1, &q, NULL) ==
 	    SQLITE_OK) {
@@ -331,6 +391,14 @@ static void value_text(struct buf *b, sqlite3_value *v)
 	buf_puts(b, n > 60 ? "...'" : "'");
 }
 
+/* A table or column name as shown: the database is the agent's, and a
+ * name holding a newline or an escape sequence must not forge rows or
+ * drive the terminal. */
+static void name_text(struct buf *b, const char *name)
+{
+	diff_escape(b, name, strlen(name), false);
+}
+
 static const char *col_name(const struct sql_table *t, int i, char *tmp, size_t n)
 {
 	if ((size_t)i < strv_len(t->cols))
@@ -350,7 +418,8 @@ static char *row_line(sqlite3_changeset_iter *it, const struct sql_table *t, int
 
 	buf_init(&b, 4096);
 	sqlite3changeset_pk(it, &pk, &npk);
-	buf_printf(&b, "%c %s", op == SQLITE_DELETE ? '-' : op == SQLITE_INSERT ? '+' : '~', t->name);
+	buf_printf(&b, "%c ", op == SQLITE_DELETE ? '-' : op == SQLITE_INSERT ? '+' : '~');
+	name_text(&b, t->name);
 	for (int i = 0; i < ncol; i++) {
 		ov = nv = NULL;
 		if (op != SQLITE_INSERT)
@@ -360,8 +429,9 @@ static char *row_line(sqlite3_changeset_iter *it, const struct sql_table *t, int
 		if (op == SQLITE_UPDATE && !(i < npk && pk[i]) && nv == NULL)
 			continue; /* unchanged column */
 		bool key = op == SQLITE_UPDATE && i < npk && pk[i] && nv == NULL;
-		buf_printf(&b, " %s%s", col_name(t, i, tmp, sizeof(tmp)),
-		           op == SQLITE_UPDATE && !key ? " " : "=");
+		buf_puts(&b, " ");
+		name_text(&b, col_name(t, i, tmp, sizeof(tmp)));
+		buf_puts(&b, op == SQLITE_UPDATE && !key ? " " : "=");
 		if (key) {
 			value_text(&b, ov);
 			buf_puts(&b, ":");
@@ -475,20 +545,71 @@ static int changeset_walk(struct diff_sql *s, sqlite3 *db, char **errstr)
 	return 0;
 }
 
-/* Rows per table before the statement (after the rollback). */
+/* A table's rows now; 0 when it does not exist (the statement creates it). */
+static long long count_rows(sqlite3 *db, const char *name)
+{
+	char *sql = sqlite3_mprintf("SELECT count(*) FROM main.\"%w\"", name);
+	sqlite3_stmt *q = NULL;
+	long long n = 0;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) == SQLITE_OK && sqlite3_step(q) == SQLITE_ROW)
+		n = sqlite3_column_int64(q, 0);
+	sqlite3_finalize(q);
+	sqlite3_free(sql);
+	return n;
+}
+
+/* Rows after the statements (before the rollback) in the tables the session
+ * cannot record: a trigger's changes there show nowhere else. */
+static void count_after(struct diff_sql *s, sqlite3 *db)
+{
+	for (size_t i = 0; i < s->ntables; i++)
+		if (s->tables[i].no_pk && !s->tables[i].gone)
+			s->tables[i].after = count_rows(db, s->tables[i].name);
+}
+
+/* The apply left those tables with the rows the preview said. */
+static bool same_after(const struct diff_sql *s, sqlite3 *db)
+{
+	for (size_t i = 0; i < s->ntables; i++)
+		if (s->tables[i].after >= 0 && count_rows(db, s->tables[i].name) != s->tables[i].after)
+			return false;
+	return true;
+}
+
+/* The schema's version: any CREATE, DROP or ALTER since changes it. */
+static long long schema_version(sqlite3 *db)
+{
+	sqlite3_stmt *q = NULL;
+	long long v = -1;
+
+	if (sqlite3_prepare_v2(db, "SELECT schema_version FROM pragma_schema_version", -1, &q,
+	                       NULL) == SQLITE_OK &&
+	    sqlite3_step(q) == SQLITE_ROW)
+		v = sqlite3_column_int64(q, 0);
+	sqlite3_finalize(q);
+	return v;
+}
+
+/* Rows per table and the schema before the statement (after the rollback). */
 static void count_before(struct diff_sql *s, sqlite3 *db)
 {
-	for (size_t i = 0; i < s->ntables; i++) {
-		char *sql = sqlite3_mprintf("SELECT count(*) FROM main.\"%w\"", s->tables[i].name);
-		sqlite3_stmt *q = NULL;
-		if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) == SQLITE_OK &&
-		    sqlite3_step(q) == SQLITE_ROW)
-			s->tables[i].before = sqlite3_column_int64(q, 0);
-		else
-			s->tables[i].before = 0; /* created by the statement */
-		sqlite3_finalize(q);
-		sqlite3_free(sql);
-	}
+	for (size_t i = 0; i < s->ntables; i++)
+		s->tables[i].before = count_rows(db, s->tables[i].name);
+	s->schema = schema_version(db);
+}
+
+/* What the preview stated still holds: the same schema (a trigger added
+ * since could change a table no changeset records: one without a primary
+ * key) and the same row counts (a DROP's rows are in no changeset). */
+static bool same_start(const struct diff_sql *s, sqlite3 *db)
+{
+	if (s->schema < 0 || schema_version(db) != s->schema)
+		return false;
+	for (size_t i = 0; i < s->ntables; i++)
+		if (count_rows(db, s->tables[i].name) != s->tables[i].before)
+			return false;
+	return true;
 }
 
 static char *db_path(const char *workdir, const char *p)
@@ -549,9 +670,19 @@ static void other_preview(struct diff *d, struct diff_sql *s, const struct diff_
 	                       "rows are not previewed");
 }
 
+/* True when the statements change anything: rows, counted rows, schema. */
+static bool changes_any(const struct diff_sql *s)
+{
+	for (size_t i = 0; i < s->nstmts; i++)
+		if (s->stmts[i].changes)
+			return true;
+	return s->changeset_len > 0 || s->ddl != NULL;
+}
+
 void changeset_preview(struct diff *d, const struct call *c, const struct diff_opts *o)
 {
 	struct diff_sql *s = d->sql = xcalloc(1, sizeof(*s));
+	struct sql_limits lim = {0};
 	sqlite3 *db = NULL;
 	char *err = NULL;
 	int rc;
@@ -568,18 +699,36 @@ void changeset_preview(struct diff *d, const struct call *c, const struct diff_o
 		return;
 	}
 	s->path = db_path(d->workdir, c->database);
-	if (open_db(s->path, &db, &err) < 0 || exec_simple(db, "BEGIN", &err) < 0)
+	if (open_db(s->path, &db, &err) < 0 || set_limits(db, c, o, &lim, &err) < 0 ||
+	    exec_simple(db, "BEGIN", &err) < 0)
 		goto out;
 	rc = run_recorded(db, s, NULL, &s->changeset, &s->changeset_len, &err);
-	if (rc == 0 || rc == -2)
+	sqlite3_progress_handler(db, 0, NULL, NULL); /* the rollback and counts run whole */
+	if (rc == -1 && (lim.expired || s->failed == SQLITE_FULL)) {
+		diff_set_incomplete(d, lim.expired ? "the statement did not finish within %lld ms: "
+		                                     "not previewed (%s)"
+		                                   : "the statement grows the database by more "
+		                                     "than %lld MiB: not previewed (%s)",
+		                    lim.expired ? lim.limit_ms : DIFF_TOTAL_CAP >> 20, err);
+		free(err);
+		err = NULL;
+	}
+	if (rc == 0 || rc == -2) {
 		changeset_walk(s, db, rc == 0 ? &err : NULL);
-	if (exec_simple(db, "ROLLBACK", err ? NULL : &err) == 0)
+		count_after(s, db);
+	}
+	/* an interrupt or a full disk has rolled the transaction back already */
+	if (sqlite3_get_autocommit(db) || exec_simple(db, "ROLLBACK", err ? NULL : &err) == 0)
 		count_before(s, db);
 	if (rc == -2) {
 		diff_set_incomplete(d, "%s", err);
 		free(err);
 		err = NULL;
 	}
+	/* the executor opens the database read-only under such a profile */
+	if (o->profile && !o->profile->workdir_rw && changes_any(s))
+		diff_set_incomplete(d, "profile %s opens the database read-only: the changes are "
+		                       "shown, not applied", o->profile->name ? o->profile->name : "");
 out:
 	sqlite3_close(db);
 	d->error = err;
@@ -609,11 +758,18 @@ int changeset_apply(struct diff *d, struct outcome *o, char **errstr)
 	buf_init(&out, DIFF_TEXT_CAP);
 	if (open_db(s->path, &db, errstr) < 0 || exec_simple(db, "BEGIN IMMEDIATE", errstr) < 0)
 		goto out;
+	if (!same_start(s, db)) {
+		exec_simple(db, "ROLLBACK", NULL);
+		*errstr = xasprintf("the database %s changed since the preview: its schema, or the "
+		                    "rows a table holds, is not what the preview read; nothing was "
+		                    "committed (preview again)", s->path);
+		goto out;
+	}
 	if (run_recorded(db, &now, &out, &cs, &cslen, errstr) < 0) {
 		exec_simple(db, "ROLLBACK", NULL);
 		goto out;
 	}
-	if (!same_changes(s, &now, cs, cslen)) {
+	if (!same_changes(s, &now, cs, cslen) || !same_after(s, db)) {
 		exec_simple(db, "ROLLBACK", NULL);
 		*errstr = xasprintf("the database %s changed since the preview: the statement would "
 		                    "now make different changes; nothing was committed (preview "
@@ -675,28 +831,34 @@ static void table_totals(const struct diff_sql *s, const struct sql_table *t, st
 {
 	char n1[32], n2[32];
 	long long del = t->deleted, upd = t->updated, ins = t->inserted;
+	char *nm = diff_shown(t->name);
 
 	if (t->gone) {
-		buf_printf(b, " DROP would remove table %s with its %s %s\n", t->name,
+		buf_printf(b, " DROP would remove table %s with its %s %s\n", nm,
 		           grouped(t->before, n1), plural(t->before));
-		return;
+		goto out;
 	}
 	if (t->no_pk) {
 		del = untracked(s, t->name, "DELETE");
 		upd = untracked(s, t->name, "UPDATE");
 		ins = untracked(s, t->name, "INSERT") + untracked(s, t->name, "REPLACE");
 		buf_printf(b, " %s has no PRIMARY KEY: SQLite's session extension does not record "
-		              "its rows; counts come from the statements\n", t->name);
+		              "its rows; counts come from the statements\n", nm);
+		if (t->after >= 0)
+			buf_printf(b, " %s would hold %s %s (%s before)\n", nm, grouped(t->after, n1),
+			           plural(t->after), grouped(t->before, n2));
 	}
 	if (del)
 		buf_printf(b, " DELETE would remove %s of %s %s in %s\n", grouped(del, n1),
-		           grouped(t->before, n2), plural(t->before), t->name);
+		           grouped(t->before, n2), plural(t->before), nm);
 	if (upd)
 		buf_printf(b, " UPDATE would change %s of %s %s in %s\n", grouped(upd, n1),
-		           grouped(t->before, n2), plural(t->before), t->name);
+		           grouped(t->before, n2), plural(t->before), nm);
 	if (ins)
 		buf_printf(b, " INSERT would add %s %s to %s (%s before)\n", grouped(ins, n1),
-		           plural(ins), t->name, grouped(t->before, n2));
+		           plural(ins), nm, grouped(t->before, n2));
+out:
+	free(nm);
 }
 
 void changeset_render(const struct diff_sql *s, struct buf *b, bool color)
@@ -711,8 +873,11 @@ void changeset_render(const struct diff_sql *s, struct buf *b, bool color)
 	if (s->skipped)
 		buf_printf(b, " %zu BEGIN/COMMIT statement%s skipped: the whole string runs in one "
 		              "transaction\n", s->skipped, s->skipped == 1 ? "" : "s");
-	for (size_t i = 0; s->ddl && s->ddl[i]; i++)
-		buf_printf(b, " schema: %s\n", s->ddl[i]);
+	for (size_t i = 0; s->ddl && s->ddl[i]; i++) {
+		char *safe = diff_shown(s->ddl[i]);
+		buf_printf(b, " schema: %s\n", safe);
+		free(safe);
+	}
 	for (size_t i = 0; i < s->ntables; i++)
 		table_totals(s, &s->tables[i], b);
 	if (s->path && s->rows_total == 0 && s->ntables == 0 && s->ddl == NULL)
@@ -742,11 +907,14 @@ json_t *changeset_to_json(const struct diff_sql *s)
 	a = json_array();
 	for (size_t i = 0; i < s->ntables; i++) {
 		const struct sql_table *t = &s->tables[i];
-		json_array_append_new(a, json_pack("{ss sI sI sI sI sb}", "table", t->name,
-		                                   "rows_before", (json_int_t)t->before, "deleted",
-		                                   (json_int_t)t->deleted, "inserted",
-		                                   (json_int_t)t->inserted, "updated",
-		                                   (json_int_t)t->updated, "primary_key", !t->no_pk));
+		json_t *o = json_pack("{so sI sI sI sI sb}", "table",
+		                      encode_bytes(t->name, strlen(t->name)), "rows_before",
+		                      (json_int_t)t->before, "deleted", (json_int_t)t->deleted,
+		                      "inserted", (json_int_t)t->inserted, "updated",
+		                      (json_int_t)t->updated, "primary_key", !t->no_pk);
+		if (t->after >= 0)
+			json_object_set_new(o, "rows_after", json_integer((json_int_t)t->after));
+		json_array_append_new(a, o);
 	}
 	json_object_set_new(j, "tables", a);
 	a = json_array();
@@ -756,7 +924,7 @@ json_t *changeset_to_json(const struct diff_sql *s)
 	json_object_set_new(j, "rows_total", json_integer((json_int_t)s->rows_total));
 	a = json_array();
 	for (size_t i = 0; s->ddl && s->ddl[i]; i++)
-		json_array_append_new(a, json_string(s->ddl[i]));
+		json_array_append_new(a, encode_bytes(s->ddl[i], strlen(s->ddl[i])));
 	json_object_set_new(j, "schema", a);
 	a = json_array();
 	for (size_t i = 0; s->kinds && s->kinds[i]; i++)

@@ -69,11 +69,13 @@ int diff_apply(struct diff *d, struct outcome *o, char **errstr) AIRLOCK_MUST_CH
 /*
  * The edit_file rules shared by the preview and the executor: one old/new
  * pair (old must occur exactly once unless replace_all) or a MultiEdit
- * "edits" list applied in order. Returns 0 with a new NUL-terminated
- * *new_content (caller frees) of *len bytes, or -1 with *errstr.
+ * "edits" list applied in order, to old_len bytes of text (a NUL in them
+ * is an error: the edits would drop what follows it). Returns 0 with a new
+ * NUL-terminated *new_content (caller frees) of *len bytes, or -1 with
+ * *errstr.
  */
-int diff_apply_edits(const struct call *c, const char *old_content, char **new_content,
-                     size_t *len, char **errstr) AIRLOCK_MUST_CHECK;
+int diff_apply_edits(const struct call *c, const char *old_content, size_t old_len,
+                     char **new_content, size_t *len, char **errstr) AIRLOCK_MUST_CHECK;
 
 /* Tuning for benchmarks and tests: diffs two buffers as path and returns
  * the rendered text (new string, caller frees), or NULL with *errstr. */

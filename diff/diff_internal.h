@@ -41,6 +41,7 @@ struct sql_table {
 	char *name;
 	char **cols;             /* column names, in order */
 	long long before;        /* rows before the statement; -1 unknown */
+	long long after;         /* rows after it, for a table without a primary key; -1 unknown */
 	long long deleted, inserted, updated;
 	bool no_pk;              /* the session extension does not record it */
 	bool gone;               /* dropped by the statement */
@@ -60,6 +61,8 @@ struct diff_sql {
 	char **ddl;              /* schema changes: "DROP TABLE users" */
 	char **kinds;            /* other databases: "DELETE users" per statement */
 	size_t skipped;          /* BEGIN/COMMIT statements skipped */
+	int failed;              /* primary SQLite code a statement failed with */
+	long long schema;        /* PRAGMA schema_version before the statement */
 };
 
 struct diff {
@@ -97,6 +100,14 @@ struct diff_entry *diff_add_entry(struct diff *d, const char *path, enum diff_op
 bool diff_hold(struct diff *d, size_t n);
 
 /* filediff.c */
+/* Appends n bytes with control bytes as \xNN and invisible or reordering
+ * characters (C1, bidi controls, zero-width) as \uXXXX; tabs kept, and a
+ * final newline when keep_newline. */
+void diff_escape(struct buf *b, const char *p, size_t n, bool keep_newline);
+/* Returns a new one-line copy of s escaped so (a path, a name, a title
+ * from outside): it cannot forge lines, drive the terminal or hide behind
+ * bidi controls. Caller frees. */
+char *diff_shown(const char *s);
 /* Fills e->patch/adds/dels/binary from e->old_data/new_data with libgit2. */
 int filediff_entry(struct diff_entry *e, char **errstr);
 /* Reads a whole file at dirfd/path (a final symlink followed only when

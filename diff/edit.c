@@ -56,16 +56,21 @@ static int edit_one(json_t *e, size_t i, const char *cur, struct buf *out, char 
 	return edit_text(cur, o, n, json_is_true(json_object_get(e, "replace_all")), out, errstr);
 }
 
-int diff_apply_edits(const struct call *c, const char *old_content, char **new_content,
-                     size_t *len, char **errstr)
+int diff_apply_edits(const struct call *c, const char *old_content, size_t old_len,
+                     char **new_content, size_t *len, char **errstr)
 {
 	json_t *edits = json_object_get(c->input, "edits"), *e;
-	char *cur = xstrdup(old_content ? old_content : "");
+	char *cur = xstrndup(old_content ? old_content : "", old_content ? old_len : 0);
 	struct buf out;
 	size_t i;
 	int rc = -1;
 
 	buf_init(&out, 0);
+	if (strlen(cur) != (old_content ? old_len : 0)) { /* the text ops stop at a NUL */
+		*errstr = xasprintf("edit_file: the file holds a NUL byte at offset %zu (binary); "
+		                    "edits apply to text only, nothing was changed", strlen(cur));
+		goto out;
+	}
 	if (!json_is_array(edits)) {
 		if (c->old_text == NULL || c->new_text == NULL) {
 			*errstr = xstrdup("edit_file: needs old_string and new_string");

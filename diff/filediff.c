@@ -26,15 +26,21 @@
 int filediff_read(int dirfd, const char *path, bool follow, long long cap, char **data,
                   size_t *len, char **errstr)
 {
-	int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW));
+	/* O_NONBLOCK: a FIFO (a link to one, or one swapped in after a stat)
+	 * must not hang the preview, and so the gate, on open or read */
+	int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | (follow ? 0 : O_NOFOLLOW));
 	char chunk[65536];
+	struct stat st;
 	struct buf b;
 	ssize_t n = 0;
 
 	if (fd < 0 && errno == ENOENT)
 		return 0;
-	if (fd < 0) {
-		*errstr = xasprintf("cannot open %s: %s", path, strerror(errno));
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		*errstr = fd < 0 ? xasprintf("cannot open %s: %s", path, strerror(errno))
+		                 : xasprintf("%s is not a regular file", path);
+		if (fd >= 0)
+			close(fd);
 		return -1;
 	}
 	buf_init(&b, (size_t)cap + 1);
@@ -65,22 +71,75 @@ struct patch_out {
 	struct buf b;
 };
 
-/* Appends a diff line with control bytes shown as \xNN (tabs and the
- * newline kept): a file must not drive the terminal of the person reading
- * its diff. */
-static void append_line(struct buf *b, const char *p, size_t n)
-{
-	size_t run = 0;
+/* Characters that are invisible or reorder what follows, as UTF-8 lead
+ * bytes and a range of last bytes: the C1 controls (which some terminals
+ * obey), the bidirectional marks, embeddings, overrides and isolates
+ * ("Trojan Source": a line that reads as a comment but is code), the
+ * zero-width ones. */
+static const struct {
+	unsigned char lead[2];
+	size_t nlead;
+	unsigned char lo, hi;
+} hidden[] = {
+	{{0xc2}, 1, 0x80, 0x9f},       /* U+0080-U+009F */
+	{{0xd8}, 1, 0x9c, 0x9c},       /* U+061C arabic letter mark */
+	{{0xe2, 0x80}, 2, 0x8b, 0x8f}, /* U+200B-U+200F */
+	{{0xe2, 0x80}, 2, 0xaa, 0xae}, /* U+202A-U+202E */
+	{{0xe2, 0x81}, 2, 0xa6, 0xa9}, /* U+2066-U+2069 */
+	{{0xef, 0xbb}, 2, 0xbf, 0xbf}, /* U+FEFF */
+};
 
-	for (size_t i = 0; i < n; i++) {
-		unsigned char ch = (unsigned char)p[i];
-		if ((ch >= 0x20 && ch != 0x7f) || ch == '\t' || (ch == '\n' && i == n - 1))
+/* The length of the hidden character p starts with, or 0. */
+static size_t hidden_len(const unsigned char *p, size_t n)
+{
+	for (size_t i = 0; i < nitems(hidden); i++) {
+		size_t k = hidden[i].nlead;
+		if (n > k && memcmp(p, hidden[i].lead, k) == 0 && p[k] >= hidden[i].lo &&
+		    p[k] <= hidden[i].hi)
+			return k + 1;
+	}
+	return 0;
+}
+
+void diff_escape(struct buf *b, const char *p, size_t n, bool keep_newline)
+{
+	const unsigned char *u = (const unsigned char *)p;
+	size_t run = 0, h;
+
+	for (size_t i = 0; i < n; i += h ? h : 1) {
+		unsigned char ch = u[i];
+		h = ch >= 0x80 ? hidden_len(u + i, n - i) : 0;
+		if (!h && ((ch >= 0x20 && ch != 0x7f) || ch == '\t' ||
+		           (ch == '\n' && keep_newline && i == n - 1)))
 			continue;
 		buf_append(b, p + run, i - run);
-		buf_printf(b, "\\x%02x", ch);
-		run = i + 1;
+		if (h) /* the code point, from its 2 or 3 bytes */
+			buf_printf(b, "\\u%04x", h == 2 ? (unsigned)(ch & 0x1f) << 6 | (u[i + 1] & 0x3f)
+			                                 : (unsigned)(ch & 0x0f) << 12 |
+			                                           (unsigned)(u[i + 1] & 0x3f) << 6 |
+			                                           (u[i + 2] & 0x3f));
+		else
+			buf_printf(b, "\\x%02x", ch);
+		run = i + (h ? h : 1);
 	}
 	buf_append(b, p + run, n - run);
+}
+
+char *diff_shown(const char *s)
+{
+	struct buf b;
+
+	buf_init(&b, 0);
+	diff_escape(&b, s, strlen(s), false);
+	return buf_take(&b, NULL);
+}
+
+/* Appends a diff line, escaped (tabs and the final newline kept): a file
+ * must not drive the terminal of the person reading its diff, nor hide
+ * what a line does. */
+static void append_line(struct buf *b, const char *p, size_t n)
+{
+	diff_escape(b, p, n, true);
 }
 
 static int patch_line(const git_diff_delta *delta, const git_diff_hunk *hunk,
@@ -341,7 +400,7 @@ static int new_content(struct diff *d, const struct call *c, struct diff_entry *
 	}
 	if (edit_source(d, e, abs, errstr) < 0)
 		return -1;
-	return diff_apply_edits(c, e->old_data, &e->new_data, &e->new_len, errstr);
+	return diff_apply_edits(c, e->old_data, e->old_len, &e->new_data, &e->new_len, errstr);
 }
 
 void filediff_preview(struct diff *d, const struct call *c, const struct diff_opts *o)

@@ -7,7 +7,8 @@
  * Rules it keeps:
  *  - the real workdir is only read, beneath its root, never following links;
  *  - anything the walk cannot express exactly (special files, redirected
- *    dirs, a timeout, network or writes outside the workdir) makes the
+ *    dirs, a timeout, network or writes outside the workdir), or that a
+ *    sandboxed run may not leave (exec's guarded paths), makes the
  *    preview incomplete, so approval runs the command instead of applying;
  *  - the overlay dir is removed whatever happened.
  */
@@ -349,6 +350,28 @@ static void verdict_limits(struct diff *d, const struct verdict *v)
 			                    v->writes[i]);
 }
 
+/* An apply must not do what the run it stands for could not. A sandboxed
+ * run may not plant hooks, git config or gate and agent settings (exec's
+ * guard removes them after a run on the real workdir); the dry run's
+ * overlay is not swept, so applying it must not plant them either:
+ * approval runs the command instead, and the guard sweeps that. */
+static void guard_limits(struct diff *d, const struct profile *p)
+{
+	/* the overlay is writable whatever the profile: a run under a read-only
+	 * workdir could write none of what the dry run did */
+	if (p && !p->workdir_rw && d->n)
+		diff_set_incomplete(d, "profile %s keeps the workdir read-only: what the dry run "
+		                       "wrote is shown, not applied", p->name ? p->name : "");
+	for (size_t i = 0; i < d->n; i++) {
+		const struct diff_entry *e = &d->entries[i];
+		bool dir = e->op != DIFF_OP_DELETE && S_ISDIR(e->new_mode);
+		if (exec_path_guarded(e->path, dir))
+			diff_set_incomplete(d, "the dry run changed %s, which a sandboxed run may not "
+			                       "leave in the workdir: not applied from the preview (the "
+			                       "run's guard removes it)", e->path);
+	}
+}
+
 /* Where upper/work go: outside the workdir (overlayfs refuses overlapping
  * layers), tmpfs first (written and walked once, then thrown away; user
  * xattrs on tmpfs need kernel 6.6, so a failed run retries on disk). */
@@ -376,13 +399,39 @@ static bool overlay_was_mounted(const char *tmp)
 	return ok;
 }
 
+/* The dry run's profile: the call's, but it must not change the host
+ * before anyone approved. A profile without a sandbox gets the workspace
+ * sandbox; paths granted read-write (outside the workdir, or bound over
+ * the overlay inside it) are bound read-only. Either way the real run may
+ * do what the dry run could not show, so the preview is not applied. */
+static struct profile *dry_profile(struct diff *d, const struct profile *p)
+{
+	struct profile *prof;
+
+	if (p == NULL)
+		return profile_dup(exec_builtin_profile("workspace"));
+	if (p->none) {
+		diff_set_incomplete(d, "profile %s runs without a sandbox: the dry run ran in the "
+		                       "workspace sandbox and may differ", p->name ? p->name : "");
+		return profile_dup(exec_builtin_profile("workspace"));
+	}
+	prof = profile_dup(p);
+	for (char **w = prof->read_write; w && *w; w++) {
+		diff_set_incomplete(d, "profile %s grants writes to %s: the dry run had it "
+		                       "read-only and cannot show them", p->name ? p->name : "", *w);
+		strv_push(&prof->read_only, *w);
+	}
+	strv_free(prof->read_write);
+	prof->read_write = NULL;
+	return prof;
+}
+
 /* Runs the command once on the overlay; fills the dry run fields of d. */
 static int dry_run(struct diff *d, const struct call *c, const struct diff_opts *o,
                    const char *tmp, bool last)
 {
 	char *argv[] = {(char *)"/bin/sh", (char *)"-c", (char *)c->command, NULL};
-	struct profile *prof =
-		profile_dup(o->profile ? o->profile : exec_builtin_profile("workspace"));
+	struct profile *prof = dry_profile(d, o->profile);
 	long long limit = o->timeout_ms > 0 ? o->timeout_ms : DIFF_DRYRUN_TIMEOUT_MS;
 	struct exec_spec spec = {.argv = argv, .workdir = d->workdir, .profile = prof,
 	                         .env = o->env, .binds = o->binds, .capture = true,
@@ -459,6 +508,7 @@ void overlay_preview(struct diff *d, const struct call *c, const struct diff_opt
 	}
 	walk_dir(&w, "", true);
 	check_foreign(&w);
+	guard_limits(d, o->profile);
 out:
 	if (w.root >= 0)
 		close(w.root);

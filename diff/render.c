@@ -88,10 +88,15 @@ static void hunks(struct buf *b, const struct diff_entry *e, bool color)
 	}
 }
 
-static void entry_header(struct buf *b, const struct diff_entry *e, bool color)
+/* In headers: outside the workdir without its leading slash (a/tmp/x). */
+static char *shown_path(const struct diff_entry *e)
+{
+	return diff_shown(e->path + (e->path[0] == '/'));
+}
+
+static void entry_header(struct buf *b, const struct diff_entry *e, const char *p, bool color)
 {
 	char t1[16], t2[16];
-	const char *p = e->path + (e->path[0] == '/');
 
 	line(b, color, C_BOLD, "diff --git a/%s b/%s", p, p);
 	if (e->op == DIFF_OP_ADD)
@@ -108,20 +113,20 @@ static void entry_header(struct buf *b, const struct diff_entry *e, bool color)
 
 static void render_entry(struct buf *b, const struct diff_entry *e, bool color)
 {
-	const char *p = e->path + (e->path[0] == '/'); /* outside the workdir: a/tmp/x */
+	char *p = shown_path(e);
 
-	entry_header(b, e, color);
+	entry_header(b, e, p, color);
 	if (S_ISDIR(e->old_mode) || S_ISDIR(e->new_mode))
-		return;
+		goto out;
 	if (e->binary) {
 		line(b, color, NULL, "Binary files %s%s and %s%s differ (%zu -> %zu bytes)",
 		     e->op == DIFF_OP_ADD ? "" : "a/", e->op == DIFF_OP_ADD ? "/dev/null" : p,
 		     e->op == DIFF_OP_DELETE ? "" : "b/", e->op == DIFF_OP_DELETE ? "/dev/null" : p,
 		     e->old_len, e->new_len);
-		return;
+		goto out;
 	}
 	if (e->patch == NULL)
-		return;
+		goto out;
 	line(b, color, C_BOLD, "--- %s%s", e->op == DIFF_OP_ADD ? "" : "a/",
 	     e->op == DIFF_OP_ADD ? "/dev/null" : p);
 	line(b, color, C_BOLD, "+++ %s%s", e->op == DIFF_OP_DELETE ? "" : "b/",
@@ -129,6 +134,8 @@ static void render_entry(struct buf *b, const struct diff_entry *e, bool color)
 	hunks(b, e, color);
 	if (e->patch_truncated)
 		line(b, color, C_YELLOW, "[diff of %s cut at %u KiB]", p, (1u << 20) >> 10);
+out:
+	free(p);
 }
 
 /* `git diff --stat` lines, then the totals. */
@@ -136,6 +143,7 @@ static void render_stat(struct buf *b, const struct diff *d, bool color)
 {
 	size_t w = 0;
 	struct sum s;
+	char *p;
 
 	for (size_t i = 0; i < d->n; i++)
 		if (strlen(d->entries[i].path) > w)
@@ -145,15 +153,17 @@ static void render_stat(struct buf *b, const struct diff *d, bool color)
 		const struct diff_entry *e = &d->entries[i];
 		if (S_ISDIR(e->old_mode) || S_ISDIR(e->new_mode))
 			continue;
+		p = diff_shown(e->path);
 		if (e->binary)
-			buf_printf(b, " %-*s | Bin %zu -> %zu bytes\n", (int)w, e->path, e->old_len,
+			buf_printf(b, " %-*s | Bin %zu -> %zu bytes\n", (int)w, p, e->old_len,
 			           e->new_len);
 		else if (color)
 			buf_printf(b, " %-*s | %d " C_GREEN "+%d" C_OFF " " C_RED "-%d" C_OFF "\n",
-			           (int)w, e->path, e->adds + e->dels, e->adds, e->dels);
+			           (int)w, p, e->adds + e->dels, e->adds, e->dels);
 		else
-			buf_printf(b, " %-*s | %d +%d -%d\n", (int)w, e->path, e->adds + e->dels,
-			           e->adds, e->dels);
+			buf_printf(b, " %-*s | %d +%d -%d\n", (int)w, p, e->adds + e->dels, e->adds,
+			           e->dels);
+		free(p);
 	}
 	summarize(d, &s);
 	line(b, color, C_BOLD, " %zu file%s changed (%zu added, %zu modified, %zu deleted), +%lld -%lld",
@@ -175,10 +185,9 @@ static void render_output(struct buf *b, const char *name, const char *p, size_t
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t k = nl ? (size_t)(nl - p) : (size_t)(end - p);
 		safe = utf8_repair(p, k > 200 ? 200 : k);
-		for (char *c = safe; *c; c++)
-			if ((unsigned char)*c < 0x20 && *c != '\t')
-				*c = '?';
-		buf_printf(b, "> %s%s\n", safe, k > 200 ? "..." : "");
+		buf_puts(b, "> ");
+		diff_escape(b, safe, strlen(safe), false);
+		buf_puts(b, k > 200 ? "...\n" : "\n");
 		free(safe);
 		p += k + 1;
 	}
@@ -191,7 +200,7 @@ static void render_output(struct buf *b, const char *name, const char *p, size_t
 static void head_line(struct buf *b, bool color, const char *c, const char *label,
                       const char *text)
 {
-	char *safe = encode_escape(text, 0);
+	char *safe = diff_shown(text);
 
 	line(b, color, c, "%s%s", label, safe);
 	free(safe);

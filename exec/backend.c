@@ -99,6 +99,11 @@ int exec_prepare(const struct exec_spec *spec, struct exec_job **out, char **err
 		                    spec->workdir ? spec->workdir : "(none)");
 		return -1;
 	}
+	if (spec->overlay_dir && spec->profile->none) { /* fail safe: it would run on the host */
+		*errstr = xstrdup("exec: a dry run on an overlay needs the sandbox; the none "
+		                  "profile has none");
+		return -1;
+	}
 	job = xcalloc(1, sizeof(*job));
 	job->be = spec->profile->none ? &exec_backend_none : &exec_backend_namespace;
 	if (job->be->prepare(spec, &job->state, errstr) < 0) {

@@ -24,7 +24,8 @@ struct exec_spec {
 	 * Preview dry runs (diff/): when set, the workdir is mounted as an
 	 * overlay whose upper and work dirs are created under this existing
 	 * host directory ("upper", "work"), so the run's changes land there and
-	 * the real workdir is untouched. Network is forced off.
+	 * the real workdir is untouched. Network is forced off. Refused with
+	 * the none profile, which could not mount it.
 	 */
 	const char *overlay_dir;
 };
@@ -46,6 +47,13 @@ struct exec_result {
 /* Returns the built-in profile with this name (readonly, workspace,
  * approved, none), or NULL. Static storage. */
 const struct profile *exec_builtin_profile(const char *name);
+
+/* True when rel (relative to a writable workdir) is a path a sandboxed run
+ * may not leave changed: a guarded path (guard.c's table) or one under it;
+ * a directory made where a guarded directory belongs (.git, .claude) is
+ * allowed. Stricter than the sweep, which keeps inert configs and *.sample
+ * hooks: for callers that cannot sweep, such as a preview's apply. */
+bool exec_path_guarded(const char *rel, bool is_dir);
 
 /* 0 when wd may be a sandbox's workdir; -1 with *errstr (caller frees) when
  * it is a system directory or holds a home (its secrets would show). */

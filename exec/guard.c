@@ -359,3 +359,19 @@ char *guard_sweep(const char *wd, const struct guard_note *before)
 	}
 	return b.len ? buf_take(&b, NULL) : (buf_free(&b), NULL);
 }
+
+bool exec_path_guarded(const char *rel, bool is_dir)
+{
+	for (size_t i = 0; i < GUARD_NPATHS; i++) {
+		const struct guard_path *g = &guard_paths[i];
+		size_t n = strlen(g->rel);
+		bool holder = g->kind == GUARD_PIN || g->kind == GUARD_GITDIR;
+		if (strncmp(rel, g->rel, n) != 0 || (rel[n] != '\0' && rel[n] != '/'))
+			continue;
+		if (rel[n] == '\0' && !(holder && is_dir))
+			return true; /* the path itself; a holder only as a directory */
+		if (rel[n] == '/' && !holder)
+			return true; /* under a guarded file or directory */
+	}
+	return false;
+}

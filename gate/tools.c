@@ -147,12 +147,13 @@ static int run_read(struct gate *g, const struct call *c, const struct plan *pl,
 
 /* The edits of an edit_file call: the rules live in diff/ so the preview
  * shows exactly what this executor does. */
-static int apply_edits(const struct call *c, const char *text, struct buf *out, char **errstr)
+static int apply_edits(const struct call *c, const char *text, size_t textlen, struct buf *out,
+                       char **errstr)
 {
 	char *res = NULL;
 	size_t len = 0;
 
-	if (diff_apply_edits(c, text, &res, &len, errstr) < 0)
+	if (diff_apply_edits(c, text, textlen, &res, &len, errstr) < 0)
 		return -1;
 	buf_append(out, res, len);
 	free(res);
@@ -183,7 +184,7 @@ static int run_write(struct gate *g, const struct call *c, const struct plan *pl
 			*errstr = xasprintf("%s is larger than %lld bytes; not edited", path, FILE_CAP);
 			goto out;
 		}
-		if (apply_edits(c, old, &nb, errstr) < 0)
+		if (apply_edits(c, old, oldlen, &nb, errstr) < 0)
 			goto out;
 	}
 	if (write_atomic(path, nb.data ? nb.data : "", nb.len, errstr) < 0)

@@ -8,8 +8,7 @@
 set -u
 . tests/e2e/lib.sh
 : "${AIRLOCK:?}"
-command -v jq >/dev/null || { echo "jq is missing (make deps)"; exit 1; }
-command -v sqlite3 >/dev/null || { echo "sqlite3 is missing (make deps)"; exit 1; }
+need jq sqlite3
 
 d=$(mktemp -d /tmp/airlock-e2e-preview.XXXXXX)
 trap 'rm -rf "$d"' EXIT INT TERM

@@ -1,6 +1,7 @@
 # lib.sh: tiny assertion helpers for end-to-end tests (sourced).
 #   check "name" CMD...      passes when CMD exits 0
 #   expect_eq "name" A B     passes when A = B
+#   need CMD...              exits 1 unless each CMD is installed
 #   finish                   prints "N passed, N failed" and sets the exit code
 T_PASS=0
 T_FAIL=0
@@ -16,6 +17,12 @@ expect_eq() {
 finish() {
 	echo "$T_PASS passed, $T_FAIL failed"
 	[ "$T_FAIL" -eq 0 ]
+}
+# need CMD...: exits with a hint when a tool a test drives is missing
+need() {
+	for t in "$@"; do
+		command -v "$t" >/dev/null || { echo "$t is missing (make deps)"; exit 1; }
+	done
 }
 # Sets T_DIR to a new directory removed when the script exits. Not a
 # function to call as $(...): a trap set in that subshell fires at once.

@@ -54,7 +54,8 @@ static void write_bytes(const char *path, const char *data, size_t len, mode_t m
 
 /* One setup step in dir: "f p=text", "x p=text", "o p=text" (uid 65534,
  * mode 0666), "d p", "l p=target",
- * "b p=N" (N bytes with NULs), "n p=N" (N numbered lines), "r p" (remove). */
+ * "b p=N" (N bytes with NULs), "n p=N" (N numbered lines), "r p" (remove),
+ * "z p=text" (text, a NUL, text), "p p" (a FIFO). */
 static void setup_one(const char *dir, const char *op)
 {
 	const char *arg = op + 2, *eq = strchr(arg, '=');
@@ -66,11 +67,19 @@ static void setup_one(const char *dir, const char *op)
 	switch (op[0]) {
 	case 'f': write_bytes(path, val, strlen(val), 0644); break;
 	case 'x': write_bytes(path, val, strlen(val), 0755); break;
+	case 'z': /* text, a NUL, the text again */
+		buf_init(&b, 0);
+		buf_append(&b, val, strlen(val) + 1);
+		buf_puts(&b, val);
+		write_bytes(path, b.data, b.len, 0644);
+		buf_free(&b);
+		break;
 	case 'o': /* another user's file that anyone may write */
 		write_bytes(path, val, strlen(val), 0666);
 		assert_int_equal(chown(path, 65534, 65534), 0);
 		break;
 	case 'd': assert_int_equal(mkdir(path, 0755), 0); break;
+	case 'p': assert_int_equal(mkfifo(path, 0644), 0); break;
 	case 'l': assert_int_equal(symlink(val, path), 0); break;
 	case 'b':
 	case 'n':
@@ -342,7 +351,7 @@ static void test_edits(void **state)
 	for (size_t i = 0; i < n; i++) {
 		struct call *c = decode(&rows[i], rows[i].f[1]);
 		char *out = NULL, *err = NULL;
-		int rc = diff_apply_edits(c, rows[i].f[0], &out, &len, &err);
+		int rc = diff_apply_edits(c, rows[i].f[0], strlen(rows[i].f[0]), &out, &len, &err);
 		const char *want = rows[i].f[2];
 		if (strncmp(want, "error: ", 7) == 0) {
 			if (rc == 0 || strstr(err, want + 7) == NULL)

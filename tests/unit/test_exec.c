@@ -196,6 +196,14 @@ static void test_overlay(void **state)
 	assert_true(is_whiteout(p));
 	free(p);
 	exec_result_clear(&res);
+	/* the none profile cannot mount an overlay: refused, nothing runs */
+	s.profile = exec_builtin_profile("none");
+	assert_int_equal(exec_run(&s, &res, &err), -1);
+	assert_non_null(strstr(err, "needs the sandbox"));
+	free(err);
+	p = xasprintf("%s/gone", wd);
+	assert_int_equal(access(p, F_OK), 0);
+	free(p);
 	rm_rf(wd);
 	rm_rf(ov);
 }
