@@ -341,11 +341,15 @@ rc=$?
 # (each under its own address-space cap); needs a writable memory cgroup,
 # which only a root caller has on cgroup v1 hosts (see docs/sandbox.md)
 mkdir -p "$WORK/home/.config/airlock"
-printf '[profile "tiny"]\n\tmemory = 256m\n' > "$WORK/home/.config/airlock/policy"
+printf '[profile "tiny"]\n\tmemory = 256m\n\ttmp-size = 1g\n' > "$WORK/home/.config/airlock/policy"
 [ "$AS" = nobody ] && chown -R 65534:65534 "$WORK/home/.config"
 if [ -w /sys/fs/cgroup/memory/cgroup.procs ] && [ "$AS" = root ]; then
 	OUT=$(ax --profile tiny -- ./probe treebomb 96 2>&1)
 	case "$OUT" in "killed "[1-4]) ok memory-tree-capped ;; *) bad memory-tree-capped "not capped" ;; esac
+	# tmpfs pages count too: 600 MiB into a 1 GiB /tmp under the same cap
+	OUT=$(ax --profile tiny -- sh -c 'dd if=/dev/zero of=/tmp/x bs=1M count=600 2>/dev/null; stat -c %s /tmp/x' 2>&1)
+	[ -n "$OUT" ] && [ "$OUT" -lt 300000000 ] 2>/dev/null && ok memory-tmpfs-capped ||
+		bad memory-tmpfs-capped "wrote ${OUT:-?} bytes"
 fi
 OUT=$(ax -- sh -c 'dd if=/dev/zero of=/tmp/fill bs=1M count=400 2>&1; echo rc=$?' 2>&1)
 case "$OUT" in *"No space"*) ok fill-tmp-capped ;; *) bad fill-tmp-capped "tmp took 400M" ;; esac
