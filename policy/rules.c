@@ -207,6 +207,8 @@ static int parse_host(const char *in, struct pattern *pat, char **errstr)
 	pat->glob = in[0] == '[' ? xstrndup(in + 1, strcspn(in + 1, "]")) : xstrdup(in);
 	for (char *q = pat->glob; *q; q++)
 		*q = (char)tolower((unsigned char)*q);
+	for (size_t n = strlen(pat->glob); n > 1 && pat->glob[n - 1] == '.';)
+		pat->glob[--n] = '\0'; /* example.com. is example.com */
 	return 0;
 }
 
@@ -461,11 +463,25 @@ bool pattern_match_path(const struct pattern *pat, const char *path)
 	return m;
 }
 
-/* "Host:port" or "[v6]:port" -> lower-case host, into out. */
-static void host_clean(const char *h, char *out, size_t size)
+static int hex_value(char ch)
+{
+	return isdigit((unsigned char)ch)  ? ch - '0'
+	       : isxdigit((unsigned char)ch) ? tolower((unsigned char)ch) - 'a' + 10
+	                                     : -1;
+}
+
+/*
+ * "Host:port" or "[v6]:port" -> the host curl connects to, into out: percent-
+ * escapes decoded (curl decodes evil%2ecom), lower case, trailing dots gone.
+ * Returns false when it cannot be compared with certainty: a byte outside
+ * printable ASCII (curl maps non-ASCII hosts through IDNA, so fullwidth
+ * letters are plain ones) or a host too long to hold.
+ */
+static bool host_clean(const char *h, char *out, size_t size)
 {
 	const char *end;
-	size_t n;
+	size_t n, k = 0;
+	bool sure = true;
 
 	if (h[0] == '[') {
 		h++;
@@ -476,11 +492,21 @@ static void host_clean(const char *h, char *out, size_t size)
 			end = NULL; /* a bare IPv6 address */
 	}
 	n = end ? (size_t)(end - h) : strlen(h);
-	if (n >= size)
-		n = size - 1;
-	for (size_t i = 0; i < n; i++)
-		out[i] = (char)tolower((unsigned char)h[i]);
-	out[n] = '\0';
+	for (size_t i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)h[i];
+		if (ch == '%' && i + 2 < n && hex_value(h[i + 1]) >= 0 &&
+		    hex_value(h[i + 2]) >= 0) {
+			ch = (unsigned char)(hex_value(h[i + 1]) * 16 + hex_value(h[i + 2]));
+			i += 2;
+		}
+		sure = sure && ch > ' ' && ch < 0x7f && k + 1 < size;
+		if (k + 1 < size)
+			out[k++] = (char)tolower(ch);
+	}
+	while (k > 1 && out[k - 1] == '.')
+		k--;
+	out[k] = '\0';
+	return sure;
 }
 
 static bool host_match(const struct pattern *pat, const char *host)
@@ -500,17 +526,25 @@ struct subject {
 	uint32_t head;       /* PK_SHELL: word_hash(argv[0]) */
 	struct split path;   /* PK_READ, PK_EDIT */
 	const char *text;    /* host, statement, mcp name */
+	bool unsure;         /* cannot be compared with certainty (see rule_match) */
 };
 
-static bool rule_match(const struct pattern *pat, const struct subject *s)
+/* A subject that cannot be compared with certainty (a path too deep to
+ * split, a host curl may map through IDNA) meets every deny and ask rule
+ * of its kind and no allow rule but a bare one: fail closed. */
+static bool rule_match(const struct rule *r, const struct subject *s)
 {
+	const struct pattern *pat = &r->pat;
+
 	if (pat->all)
 		return true;
+	if (s->unsure)
+		return r->act == RA_DENY || r->act == RA_ASK;
 	switch (s->kind) {
 	case PK_SHELL: return words_match(pat->words, pat->nwords, pat->prefix, s->argv);
 	case PK_READ:
-	case PK_EDIT: return s->path.ok && segs_match(pat->segs, pat->segglob, pat->nsegs,
-	                                              s->path.segs, s->path.n);
+	case PK_EDIT: return segs_match(pat->segs, pat->segglob, pat->nsegs, s->path.segs,
+	                                s->path.n);
 	case PK_HOST: return host_match(pat, s->text);
 	case PK_SQL: return fnmatch(pat->glob, s->text, FNM_CASEFOLD) == 0;
 	case PK_MCP: return fnmatch(pat->glob, s->text, 0) == 0;
@@ -534,7 +568,7 @@ static void eval_rule(const struct rule *r, const struct subject *s, unsigned ma
                       unsigned *seen, const struct rule **first)
 {
 	if (!(mask & RA_BIT(r->act)) || (*seen & RA_BIT(r->act)) ||
-	    (r->pat.head && r->pat.head != s->head) || !rule_match(&r->pat, s))
+	    (r->pat.head && r->pat.head != s->head) || !rule_match(r, s))
 		return;
 	*seen |= RA_BIT(r->act);
 	first[r->act] = r;
@@ -597,8 +631,9 @@ static void eval_strings(const struct ruleset *rs, enum pattern_kind k, char *co
 		char *norm = NULL;
 		if (k == PK_READ || k == PK_EDIT) {
 			split_path(*v, &s.path);
+			s.unsure = !s.path.ok;
 		} else if (k == PK_HOST) {
-			host_clean(*v, host, sizeof(host));
+			s.unsure = !host_clean(*v, host, sizeof(host));
 			s.text = host;
 		} else {
 			s.text = norm = sql_normalize(*v);
@@ -636,6 +671,33 @@ static const struct finding *unexplained(const struct verdict *v)
 	return NULL;
 }
 
+/*
+ * A program run by its path (/usr/bin/git, ./../../usr/bin/git) is still
+ * that program to a deny or ask rule, so they also see the command under
+ * its basename. Allow rules do not: a ./git in the workdir is not git.
+ */
+static void eval_by_name(const struct ruleset *rs, const struct subject *s,
+                         struct evaluation *ev)
+{
+	const char *slash = strrchr(s->argv[0], '/');
+	const unsigned stop = RA_BIT(RA_DENY) | RA_BIT(RA_ASK), mask = ev->mask;
+	size_t n = strv_len(s->argv);
+	struct subject b = *s;
+	char **argv;
+
+	if (slash == NULL || slash[1] == '\0' || !(mask & stop))
+		return;
+	argv = xcalloc(n + 1, sizeof(*argv));
+	memcpy(argv, s->argv, n * sizeof(*argv));
+	argv[0] = (char *)slash + 1;
+	b.argv = argv;
+	b.head = word_hash(argv[0]);
+	ev->mask = mask & stop;
+	eval_subject(rs, &b, false, ev);
+	ev->mask = mask;
+	free(argv);
+}
+
 static void ruleset_eval(const struct ruleset *rs, unsigned mask, const struct call *c,
                          const struct verdict *v, struct evaluation *ev)
 {
@@ -649,6 +711,7 @@ static void ruleset_eval(const struct ruleset *rs, unsigned mask, const struct c
 		if (s.argv && s.argv[0]) {
 			s.head = word_hash(s.argv[0]);
 			eval_subject(rs, &s, t == TOOL_SHELL, ev);
+			eval_by_name(rs, &s, ev);
 		}
 	}
 	eval_strings(rs, PK_READ, v->reads, t == TOOL_READ_FILE, ev);
