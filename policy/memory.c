@@ -176,9 +176,40 @@ static void suggest_each(char *const *v, const char *open, enum subject_form for
 	}
 }
 
+/* True when a string holds a control character: a line break would split
+ * the suggestion (and the saved line) into several rules. */
+static bool strv_has_control(char *const *v)
+{
+	for (; v && *v; v++)
+		for (const char *s = *v; *s; s++)
+			if ((unsigned char)*s < ' ' || *s == 0x7f)
+				return true;
+	return false;
+}
+
+/* The strings a suggestion is built from; SQL turns its whitespace into
+ * spaces, so it is not among them. */
+static bool subjects_have_control(const struct call *c, const struct verdict *v)
+{
+	bool found = strv_has_control(v->reads) || strv_has_control(v->writes) ||
+	             strv_has_control(v->hosts);
+
+	for (size_t i = 0; i < v->ncommands && !found; i++)
+		found = strv_has_control(v->commands[i].argv);
+	if (c->name && strncmp(c->name, "mcp:", 4) == 0)
+		found = found || strv_has_control((char *[]){c->name, NULL});
+	return found;
+}
+
 static int suggest_by_tool(const struct policy *p, const struct call *c,
                            const struct verdict *v, struct buf *b, char **errstr)
 {
+	if (subjects_have_control(c, v)) {
+		*errstr = xstrdup("cannot remember this call: it holds a line break or another "
+		                  "control character, which would split the pattern into other "
+		                  "rules");
+		return -1;
+	}
 	switch (c->tool) {
 	case TOOL_SHELL: return suggest_shell(p, v, b, errstr);
 	case TOOL_READ_FILE: suggest_each(v->reads, "Read(/", FORM_PATH, b); break;
