@@ -284,6 +284,12 @@ static char *suggest(const struct policy *p, const struct call *c, const struct 
 		                    r->act == RA_DENY ? "deny" : "ask", r->pat.text);
 		return NULL;
 	}
+	if (rr.guarded) {
+		*errstr = xasprintf("cannot remember this call: it changes how calls are gated (%s), "
+		                    "and only an allow-critical rule in a policy file lowers that",
+		                    rr.guarded);
+		return NULL;
+	}
 	if (c->tool == TOOL_SHELL && rr.unexplained) {
 		*errstr = xasprintf("cannot remember this call: %s is outside its commands (a "
 		                    "wrapper like sudo, or a redirection), and a rule for the "

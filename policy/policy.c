@@ -87,7 +87,7 @@ static enum action rules_apply(const struct policy *p, const struct rule_result 
 		*reason = rule_reason(p, rr.ask);
 		return ACTION_ASK;
 	}
-	if (t == TIER_CRITICAL && rr.allow_critical) {
+	if ((t == TIER_CRITICAL || rr.guarded) && rr.allow_critical) {
 		*reason = rule_reason(p, rr.allow_critical);
 		return ACTION_AUTO;
 	}
@@ -106,6 +106,10 @@ static char *tier_reason(const struct policy *p, const struct rule_result *rr, e
 
 	if (t == TIER_CRITICAL && rr->allow)
 		note = "; an allow rule matched, but only allow-critical lowers critical";
+	else if (rr->guarded && rr->allow_partial && tc->action != ACTION_AUTO)
+		return xasprintf("tier %s: %s (%s); an allow rule matched, but only allow-critical "
+		                 "lowers %s (it changes how calls are gated)", tier_name(t),
+		                 action_name(tc->action), p->origins[tc->o_action], rr->guarded);
 	else if (rr->allow_partial && rr->unexplained && tc->action != ACTION_AUTO)
 		return xasprintf("tier %s: %s (%s); allow rules matched the commands, but not %s "
 		                 "outside them", tier_name(t), action_name(tc->action),

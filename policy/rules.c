@@ -739,15 +739,32 @@ const struct rule *ruleset_cover(const struct ruleset *rs, unsigned mask,
 	return ev.cover_ok ? ev.cover : NULL;
 }
 
+/*
+ * Findings an allow rule does not vouch for, like a critical tier: a call
+ * that rewrites airlock's policy or log (or the agent's hook settings)
+ * would turn any allow that covers its path (Edit(**)) into every allow.
+ */
+static const char *const guarded_rules[] = {"fs.write.gate_config"};
+
+static const char *guarded(const struct verdict *v)
+{
+	for (size_t i = 0; i < v->nfindings; i++)
+		for (size_t k = 0; k < nitems(guarded_rules); k++)
+			if (v->findings[i].rule && strcmp(v->findings[i].rule, guarded_rules[k]) == 0)
+				return guarded_rules[k];
+	return NULL;
+}
+
 void ruleset_decide(const struct ruleset *rs, const struct call *c, const struct verdict *v,
                     struct rule_result *out)
 {
 	struct evaluation ev;
 
 	ruleset_eval(rs, ~0u, c, v, &ev);
+	out->guarded = guarded(v);
 	out->deny = ev.any[RA_DENY];
 	out->ask = ev.any[RA_ASK];
-	out->allow = ev.nprimary && ev.cover_ok ? ev.cover : NULL;
+	out->allow = ev.nprimary && ev.cover_ok && !out->guarded ? ev.cover : NULL;
 	out->allow_critical = ev.nprimary && ev.crit_ok ? ev.cover_crit : NULL;
 	out->allow_partial = ev.any[RA_ALLOW] ? ev.any[RA_ALLOW] : ev.any[RA_ALLOW_CRITICAL];
 	out->unexplained = ev.unexplained ? ev.unexplained->rule : NULL;
