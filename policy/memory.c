@@ -201,13 +201,45 @@ static bool subjects_have_control(const struct call *c, const struct verdict *v)
 	return found;
 }
 
+/*
+ * Subjects whose rule would cover more than the call: a host that is not a
+ * plain name (*.example.com would become every subdomain), a path that is a
+ * directory (a rule for it covers everything inside). Returns a new reason.
+ */
+static char *broader_subject(const struct call *c, const struct verdict *v)
+{
+	static const char host_chars[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	                                 "0123456789.-_:[]";
+	char *const *paths = c->tool == TOOL_READ_FILE ? v->reads
+	                     : c->tool == TOOL_WRITE_FILE || c->tool == TOOL_EDIT_FILE ? v->writes
+	                                                                                 : NULL;
+	struct stat st;
+
+	for (char *const *h = c->tool == TOOL_HTTP ? v->hosts : NULL; h && *h; h++)
+		if (strspn(*h, host_chars) != strlen(*h))
+			return xasprintf("%s is not a plain host name, and its rule would cover "
+			                 "others", *h);
+	for (; paths && *paths; paths++)
+		if (stat(*paths, &st) == 0 && S_ISDIR(st.st_mode))
+			return xasprintf("%s is a directory, and its rule would cover everything "
+			                 "inside it", *paths);
+	return NULL;
+}
+
 static int suggest_by_tool(const struct policy *p, const struct call *c,
                            const struct verdict *v, struct buf *b, char **errstr)
 {
+	char *why;
+
 	if (subjects_have_control(c, v)) {
 		*errstr = xstrdup("cannot remember this call: it holds a line break or another "
 		                  "control character, which would split the pattern into other "
 		                  "rules");
+		return -1;
+	}
+	if ((why = broader_subject(c, v)) != NULL) {
+		*errstr = xasprintf("cannot remember this call: %s", why);
+		free(why);
 		return -1;
 	}
 	switch (c->tool) {
