@@ -317,9 +317,9 @@ static char *suggest(const struct policy *p, const struct call *c, const struct 
 		return NULL;
 	}
 	if (rr.guarded) {
-		*errstr = xasprintf("cannot remember this call: it changes how calls are gated (%s), "
-		                    "and only an allow-critical rule in a policy file lowers that",
-		                    rr.guarded);
+		*errstr = xasprintf("cannot remember this call: %s (%s), and only an "
+		                    "allow-critical rule in a policy file lowers that",
+		                    rr.guarded_why, rr.guarded);
 		return NULL;
 	}
 	if (c->tool == TOOL_SHELL && rr.unexplained) {

@@ -108,8 +108,8 @@ static char *tier_reason(const struct policy *p, const struct rule_result *rr, e
 		note = "; an allow rule matched, but only allow-critical lowers critical";
 	else if (rr->guarded && rr->allow_partial && tc->action != ACTION_AUTO)
 		return xasprintf("tier %s: %s (%s); an allow rule matched, but only allow-critical "
-		                 "lowers %s (it changes how calls are gated)", tier_name(t),
-		                 action_name(tc->action), p->origins[tc->o_action], rr->guarded);
+		                 "lowers %s (%s)", tier_name(t), action_name(tc->action),
+		                 p->origins[tc->o_action], rr->guarded, rr->guarded_why);
 	else if (rr->allow_partial && rr->unexplained && tc->action != ACTION_AUTO)
 		return xasprintf("tier %s: %s (%s); allow rules matched the commands, but not %s "
 		                 "outside them", tier_name(t), action_name(tc->action),

@@ -168,7 +168,7 @@ struct rule_result {
 	const struct rule *allow_critical; /* allow-critical covered every subject */
 	const struct rule *allow_partial;  /* an allow matched, but not everything */
 	const char *unexplained;           /* shell: a finding no command accounts for */
-	const char *guarded;               /* a finding only allow-critical lowers */
+	const char *guarded, *guarded_why; /* a finding only allow-critical lowers, and why */
 };
 /* Evaluates every rule against the call in one walk. */
 void ruleset_decide(const struct ruleset *rs, const struct call *c, const struct verdict *v,

@@ -782,17 +782,29 @@ const struct rule *ruleset_cover(const struct ruleset *rs, unsigned mask,
 /*
  * Findings an allow rule does not vouch for, like a critical tier: a call
  * that rewrites airlock's policy or log (or the agent's hook settings)
- * would turn any allow that covers its path (Edit(**)) into every allow.
+ * would turn any allow that covers its path (Edit(**)) into every allow,
+ * and git hooks, git config and rc files run code outside the sandbox
+ * later. Only allow-critical lowers them.
  */
-static const char *const guarded_rules[] = {"fs.write.gate_config"};
+static const struct {
+	const char *rule, *why;
+} guarded_rules[] = {
+	{"fs.write.gate_config", "it changes how calls are gated"},
+	{"fs.write.git_config", "git runs it outside the sandbox"},
+	{"fs.write.persistence", "it runs outside the sandbox later"},
+};
 
-static const char *guarded(const struct verdict *v)
+static void guarded(const struct verdict *v, struct rule_result *out)
 {
 	for (size_t i = 0; i < v->nfindings; i++)
 		for (size_t k = 0; k < nitems(guarded_rules); k++)
-			if (v->findings[i].rule && strcmp(v->findings[i].rule, guarded_rules[k]) == 0)
-				return guarded_rules[k];
-	return NULL;
+			if (v->findings[i].rule &&
+			    strcmp(v->findings[i].rule, guarded_rules[k].rule) == 0) {
+				out->guarded = guarded_rules[k].rule;
+				out->guarded_why = guarded_rules[k].why;
+				return;
+			}
+	out->guarded = out->guarded_why = NULL;
 }
 
 void ruleset_decide(const struct ruleset *rs, const struct call *c, const struct verdict *v,
@@ -801,7 +813,7 @@ void ruleset_decide(const struct ruleset *rs, const struct call *c, const struct
 	struct evaluation ev;
 
 	ruleset_eval(rs, ~0u, c, v, &ev);
-	out->guarded = guarded(v);
+	guarded(v, out);
 	out->deny = ev.any[RA_DENY];
 	out->ask = ev.any[RA_ASK];
 	out->allow = ev.nprimary && ev.cover_ok && !out->guarded ? ev.cover : NULL;
