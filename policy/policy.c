@@ -106,10 +106,10 @@ static char *tier_reason(const struct policy *p, const struct rule_result *rr, e
 
 	if (t == TIER_CRITICAL && rr->allow)
 		note = "; an allow rule matched, but only allow-critical lowers critical";
-	else if (rr->guarded && rr->allow_partial && tc->action != ACTION_AUTO)
-		return xasprintf("tier %s: %s (%s); an allow rule matched, but only allow-critical "
-		                 "lowers %s (%s)", tier_name(t), action_name(tc->action),
-		                 p->origins[tc->o_action], rr->guarded, rr->guarded_why);
+	else if (rr->guarded && tc->action != ACTION_AUTO)
+		return xasprintf("tier %s: %s (%s); only allow-critical lowers %s (%s)",
+		                 tier_name(t), action_name(tc->action), p->origins[tc->o_action],
+		                 rr->guarded, rr->guarded_why);
 	else if (rr->allow_partial && rr->unexplained && tc->action != ACTION_AUTO)
 		return xasprintf("tier %s: %s (%s); allow rules matched the commands, but not %s "
 		                 "outside them", tier_name(t), action_name(tc->action),
@@ -139,12 +139,15 @@ void policy_decide(struct policy *p, const struct call *c, const struct verdict 
                    time_t now, struct plan *out)
 {
 	enum tier t = (unsigned)v->tier < TIER_COUNT ? v->tier : TIER_CRITICAL;
-	const struct tier_conf *tc = &p->tiers[t];
+	const struct tier_conf *tc;
 	struct rule_result rr;
 	enum breaker_trip trip;
 
 	memset(out, 0, sizeof(*out));
 	ruleset_decide(&p->rules, c, v, &rr);
+	if (rr.policy_dir && t < TIER_HIGH)
+		t = TIER_HIGH; /* a policy file, whatever the classifier saw (rules.c) */
+	tc = &p->tiers[t];
 	out->action = rules_apply(p, &rr, t, tc->action, &out->reason);
 	if (out->reason == NULL)
 		out->reason = tier_reason(p, &rr, t, tc);

@@ -169,6 +169,7 @@ struct rule_result {
 	const struct rule *allow_partial;  /* an allow matched, but not everything */
 	const char *unexplained;           /* shell: a finding no command accounts for */
 	const char *guarded, *guarded_why; /* a finding only allow-critical lowers, and why */
+	bool policy_dir;                   /* writes into a .airlock directory: at least high */
 };
 /* Evaluates every rule against the call in one walk. */
 void ruleset_decide(const struct ruleset *rs, const struct call *c, const struct verdict *v,

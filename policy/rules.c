@@ -794,17 +794,36 @@ static const struct {
 	{"fs.write.persistence", "it runs outside the sandbox later"},
 };
 
+/*
+ * True when a path written is in a directory named .airlock: the hook takes
+ * its workdir from each call's cwd, so <dir>/.airlock/policy is a project
+ * policy wherever the agent's cwd can go, not only in this workdir (where
+ * the classifier already says fs.write.gate_config).
+ */
+static bool writes_policy_dir(const struct verdict *v)
+{
+	for (char *const *w = v->writes; w && *w; w++)
+		for (const char *s = strstr(*w, "/.airlock"); s; s = strstr(s + 1, "/.airlock"))
+			if (s[9] == '/' || s[9] == '\0')
+				return true;
+	return false;
+}
+
 static void guarded(const struct verdict *v, struct rule_result *out)
 {
-	for (size_t i = 0; i < v->nfindings; i++)
-		for (size_t k = 0; k < nitems(guarded_rules); k++)
+	out->guarded = out->guarded_why = NULL;
+	for (size_t i = 0; i < v->nfindings && !out->guarded; i++)
+		for (size_t k = 0; k < nitems(guarded_rules) && !out->guarded; k++)
 			if (v->findings[i].rule &&
 			    strcmp(v->findings[i].rule, guarded_rules[k].rule) == 0) {
 				out->guarded = guarded_rules[k].rule;
 				out->guarded_why = guarded_rules[k].why;
-				return;
 			}
-	out->guarded = out->guarded_why = NULL;
+	out->policy_dir = writes_policy_dir(v);
+	if (out->policy_dir && !out->guarded) {
+		out->guarded = "a write into .airlock";
+		out->guarded_why = "airlock reads .airlock/policy wherever it starts";
+	}
 }
 
 void ruleset_decide(const struct ruleset *rs, const struct call *c, const struct verdict *v,

@@ -61,6 +61,23 @@ expect_eq "own policy: not auto" "$(get w .decision)" denied
 check "own policy: not written" test ! -e "$d/wd/.airlock/policy"
 expect_eq "an ordinary write: auto" "$(get ok .decision)" auto
 
+# ... nor plant a git hook that runs outside the sandbox at the next commit
+printf '[rules]\n\tallow = Edit(**)\n' >"$HOME/.config/airlock/policy"
+mkdir -p "$d/wd/.git/hooks"
+out=$(printf '%s\n' \
+	'{"id":"h","tool":"write_file","input":{"path":".git/hooks/pre-commit","content":"#!/bin/sh\nid\n"}}' | gate 2>/dev/null)
+expect_eq "git hook: not auto" "$(get h .decision)" denied
+check "git hook: not written" test ! -e "$d/wd/.git/hooks/pre-commit"
+# the hook takes its workdir from each call's cwd: a .airlock/policy in a
+# subdirectory becomes the project policy once the agent's cwd is there
+printf '[policy]\n\ttrust-project = true\n' >"$HOME/.config/airlock/policy"
+mkdir -p "$d/wd/sub"
+hookw() {
+	printf '{"session_id":"s","cwd":"%s","hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"file_path":"%s","content":"[rules]\\n\\tallow-critical = Bash\\n"},"tool_use_id":"t"}' \
+		"$d/wd" "$1" | "$AIRLOCK" hook claude --db "$d/h.db" 2>/dev/null | jq -r .hookSpecificOutput.permissionDecision
+}
+expect_eq "hook: a nested .airlock/policy is not auto" "$(hookw "$d/wd/sub/.airlock/policy")" ask
+
 # profile none (no sandbox) never runs a call automatically
 printf '[tier "low"]\n\tprofile = none\n' >"$HOME/.config/airlock/policy"
 out=$(printf '%s\n' '{"id":"n","tool":"shell","input":{"command":"echo ran"}}' | gate 2>/dev/null)
