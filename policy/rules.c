@@ -4,6 +4,7 @@
  * of a shell call to allow it (`safe && other` is not `safe`); a deny or ask
  * rule fires when it matches any command, path, host, statement or tool.
  */
+#include <arpa/inet.h>
 #include <ctype.h>
 #include <fnmatch.h>
 #include <stdlib.h>
@@ -193,6 +194,30 @@ static int parse_path(const char *in, const char *workdir, const char *home,
 	return 0;
 }
 
+/*
+ * An address in any spelling curl accepts (2130706433, 0x7f.1, 127.1,
+ * ::ffff:127.0.0.1, 0:0::1) -> its canonical text, in place, so a rule for
+ * 169.254.169.254 holds however the agent writes it.
+ */
+static void host_canonical_ip(char *h, size_t size)
+{
+	struct in_addr a4;
+	struct in6_addr a6;
+	char out[INET6_ADDRSTRLEN];
+
+	if (strchr(h, ':') == NULL) {
+		if (inet_aton(h, &a4) == 0 || inet_ntop(AF_INET, &a4, out, sizeof(out)) == NULL)
+			return;
+	} else if (inet_pton(AF_INET6, h, &a6) != 1 ||
+	           inet_ntop(IN6_IS_ADDR_V4MAPPED(&a6) ? AF_INET : AF_INET6,
+	                     IN6_IS_ADDR_V4MAPPED(&a6) ? (void *)&a6.s6_addr[12] : (void *)&a6,
+	                     out, sizeof(out)) == NULL) {
+		return;
+	}
+	if (strlen(out) < size)
+		memcpy(h, out, strlen(out) + 1);
+}
+
 static int parse_host(const char *in, struct pattern *pat, char **errstr)
 {
 	if (strncmp(in, "domain:", 7) != 0 || in[7] == '\0') {
@@ -209,6 +234,13 @@ static int parse_host(const char *in, struct pattern *pat, char **errstr)
 		*q = (char)tolower((unsigned char)*q);
 	for (size_t n = strlen(pat->glob); n > 1 && pat->glob[n - 1] == '.';)
 		pat->glob[--n] = '\0'; /* example.com. is example.com */
+	if (strlen(pat->glob) < INET6_ADDRSTRLEN) {
+		char ip[INET6_ADDRSTRLEN];
+		memcpy(ip, pat->glob, strlen(pat->glob) + 1);
+		host_canonical_ip(ip, sizeof(ip));
+		free(pat->glob);
+		pat->glob = xstrdup(ip);
+	}
 	return 0;
 }
 
@@ -547,6 +579,7 @@ static bool host_clean(const char *h, char *out, size_t size)
 	while (k > 1 && out[k - 1] == '.')
 		k--;
 	out[k] = '\0';
+	host_canonical_ip(out, size);
 	return sure;
 }
 

@@ -36,6 +36,7 @@ cat >"$d/rules.policy" <<'P'
 [rules]
 	allow = WebFetch
 	deny = WebFetch(domain:evil.example)
+	deny = WebFetch(domain:169.254.169.254)
 	deny = Shell(rm *)
 	ask = Shell(git push *)
 P
@@ -44,13 +45,15 @@ out=$(printf '%s\n' \
 	'{"id":"git","tool":"shell","input":{"command":"./../../usr/bin/git push origin main"}}' \
 	'{"id":"dot","tool":"http","input":{"method":"GET","url":"http://evil.example./x"}}' \
 	'{"id":"pct","tool":"http","input":{"method":"GET","url":"http://evil%2eexample/x"}}' \
-	'{"id":"idn","tool":"http","input":{"method":"GET","url":"http://ｅｖｉｌ.example/x"}}' |
+	'{"id":"idn","tool":"http","input":{"method":"GET","url":"http://ｅｖｉｌ.example/x"}}' \
+	'{"id":"ip","tool":"http","input":{"method":"GET","url":"http://2852039166/latest/meta-data/"}}' |
 	(cd "$d/wd" && "$AIRLOCK" classify --policy "$d/rules.policy"))
 expect_eq "deny rule: /bin/rm" "$(get rm .action)" deny
 expect_eq "ask rule: ./../../usr/bin/git" "$(get git .action)" ask
 expect_eq "deny host: trailing dot" "$(get dot .action)" deny
 expect_eq "deny host: percent-escape" "$(get pct .action)" deny
 expect_eq "deny host: fullwidth letters" "$(get idn .action)" deny
+expect_eq "deny host: an address as one number" "$(get ip .action)" deny
 
 # a broad allow does not let the agent rewrite a trusted project's policy
 printf '[policy]\n\ttrust-project = true\n[rules]\n\tallow = Edit(**)\n' >"$HOME/.config/airlock/policy"
