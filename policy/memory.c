@@ -159,7 +159,8 @@ static void suggest_each(char *const *v, const char *open, enum subject_form for
                          struct buf *b)
 {
 	for (; v && *v; v++) {
-		const char *s = *v;
+		char *sql = form == FORM_SQL ? sql_normalize(*v) : NULL; /* as rules see it */
+		const char *s = sql ? sql : *v;
 		buf_printf(b, "%s%s", b->len ? "\n" : "", open);
 		if (form == FORM_HOST) {
 			size_t n = s[0] == '[' ? strcspn(s, "]") + 1 : strcspn(s, ":/");
@@ -169,9 +170,10 @@ static void suggest_each(char *const *v, const char *open, enum subject_form for
 			for (; *s; s++) {
 				if (strchr("*?[\\", *s))
 					buf_append(b, "\\", 1);
-				buf_append(b, form == FORM_SQL && strchr("\t\r\n", *s) ? " " : s, 1);
+				buf_append(b, s, 1);
 			}
 		}
+		free(sql);
 		buf_append(b, ")", 1);
 	}
 }
@@ -187,8 +189,8 @@ static bool strv_has_control(char *const *v)
 	return false;
 }
 
-/* The strings a suggestion is built from; SQL turns its whitespace into
- * spaces, so it is not among them. */
+/* The strings a suggestion is built from; SQL is not among them:
+ * sql_normalize() turns its whitespace into spaces. */
 static bool subjects_have_control(const struct call *c, const struct verdict *v)
 {
 	bool found = strv_has_control(v->reads) || strv_has_control(v->writes) ||

@@ -180,6 +180,9 @@ const struct rule *ruleset_cover(const struct ruleset *rs, unsigned mask,
                                  const struct call *c, const struct verdict *v);
 bool pattern_match_command(const struct pattern *pat, char *const *argv);
 bool pattern_match_path(const struct pattern *pat, const char *path);
+/* A SQL statement as Sql() rules see it: whitespace and comments collapsed
+ * to one space, trimmed, without a trailing ';'. Returns a new string. */
+char *sql_normalize(const char *s);
 /* The kind's rule name, "Shell" ... "Mcp". */
 const char *pattern_kind_name(enum pattern_kind k);
 

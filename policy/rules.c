@@ -244,18 +244,38 @@ static int parse_host(const char *in, struct pattern *pat, char **errstr)
 	return 0;
 }
 
-/* Collapses whitespace, trims it and a trailing ';'. Caller frees. */
-static char *sql_normalize(const char *s)
+/* Length of a comment at s (-- to the line's end, or slash-star to its close), or 0. */
+static size_t sql_comment(const char *s)
+{
+	const char *end;
+
+	if (s[0] == '-' && s[1] == '-')
+		return strcspn(s, "\n");
+	if (s[0] != '/' || s[1] != '*')
+		return 0;
+	end = strstr(s + 2, "*/");
+	return end ? (size_t)(end + 2 - s) : strlen(s);
+}
+
+/* Collapses whitespace, and comments outside quotes, to one space, trims
+ * them and a trailing ';': a comment must not hide a DELETE from a rule.
+ * Caller frees. */
+char *sql_normalize(const char *s)
 {
 	struct buf b;
 	bool space = false;
+	char quote = 0;
 
 	buf_init(&b, 0);
 	for (; *s; s++) {
-		if (isspace((unsigned char)*s)) {
+		size_t n = quote ? 0 : sql_comment(s);
+		if (isspace((unsigned char)*s) || n > 0) { /* in quotes too, as before */
+			s += n ? n - 1 : 0;
 			space = b.len > 0;
 			continue;
 		}
+		if (quote ? *s == quote : strchr("'\"`", *s) != NULL)
+			quote = quote ? 0 : *s;
 		if (space)
 			buf_append(&b, " ", 1);
 		space = false;
