@@ -509,11 +509,24 @@ static bool seg_one(const struct pattern *pat, size_t i, const char *item)
 	                       : strcmp(pat->segs[i], item) == 0;
 }
 
-/* The pattern matches the path or one of its parents (a directory rule
- * covers what is inside it). */
-static bool segs_match(const struct pattern *pat, char *const *segs, size_t n)
+/*
+ * A segment of a path the shell has yet to expand (cat .e*): a deny or ask
+ * rule meets it when the glob could expand to the rule's segment, as bash
+ * expands it (no leading dot unless written); two globs are assumed to meet.
+ */
+static bool seg_one_unexpanded(const struct pattern *pat, size_t i, const char *item)
 {
-	const struct seq q = {pat->nsegs, true, seg_any, seg_one};
+	if (!has_glob(item))
+		return seg_one(pat, i, item);
+	return pat->segglob[i] || fnmatch(item, pat->segs[i], FNM_PERIOD) == 0;
+}
+
+/* The pattern matches the path or one of its parents (a directory rule
+ * covers what is inside it); expand: the path's globs may expand (above). */
+static bool segs_match(const struct pattern *pat, char *const *segs, size_t n, bool expand)
+{
+	const struct seq q = {pat->nsegs, true, seg_any,
+	                      expand ? seg_one_unexpanded : seg_one};
 	return seq_match(&q, pat, segs, n);
 }
 
@@ -551,7 +564,7 @@ bool pattern_match_path(const struct pattern *pat, const char *path)
 	if (pat->all)
 		return true;
 	split_path(path, &sp);
-	m = sp.ok && segs_match(pat, sp.segs, sp.n);
+	m = sp.ok && segs_match(pat, sp.segs, sp.n, false);
 	free(sp.buf);
 	return m;
 }
@@ -621,6 +634,7 @@ struct subject {
 	struct split path;   /* PK_READ, PK_EDIT */
 	const char *text;    /* host, statement, mcp name */
 	bool unsure;         /* cannot be compared with certainty (see rule_match) */
+	bool globbed;        /* a path with glob characters the shell may expand */
 };
 
 /* A subject that cannot be compared with certainty (a path too deep to
@@ -637,7 +651,8 @@ static bool rule_match(const struct rule *r, const struct subject *s)
 	switch (s->kind) {
 	case PK_SHELL: return words_match(pat, s->argv);
 	case PK_READ:
-	case PK_EDIT: return segs_match(pat, s->path.segs, s->path.n);
+	case PK_EDIT: return segs_match(pat, s->path.segs, s->path.n,
+	                                s->globbed && (r->act == RA_DENY || r->act == RA_ASK));
 	case PK_HOST: return host_match(pat, s->text);
 	case PK_SQL: return fnmatch(pat->glob, s->text, FNM_CASEFOLD) == 0;
 	case PK_MCP: return fnmatch(pat->glob, s->text, 0) == 0;
@@ -725,6 +740,7 @@ static void eval_strings(const struct ruleset *rs, enum pattern_kind k, char *co
 		if (k == PK_READ || k == PK_EDIT) {
 			split_path(*v, &s.path);
 			s.unsure = !s.path.ok;
+			s.globbed = has_glob(*v);
 		} else if (k == PK_HOST) {
 			s.unsure = !host_clean(*v, host, sizeof(host));
 			s.text = host;

@@ -1,10 +1,11 @@
 #!/bin/sh
 # 77-policy-review.sh: what a hostile agent or a cloned repository tried
 # against the policy, each found by a review and each failing before its
-# fix: a FIFO or a writable nested include, a program run by its path past
-# a deny rule, a host spelled as curl reads it past a deny rule, a write of
-# the gate's own policy lowered by a broad allow, profile none auto-running,
-# and a rule of many * words stalling every call.
+# fix: a FIFO or a writable nested include; a program run by its path, a
+# host spelled as curl reads it or a path glob past a deny rule; a write of
+# the gate's own policy or a git hook lowered by a broad allow; a nested
+# .airlock/policy for the hook; profile none auto-running; and a rule of
+# many * words stalling every call.
 . tests/e2e/lib.sh
 d=$(mktemp -d /tmp/airlock-polreview.XXXXXX)
 trap 'rm -rf "$d"' EXIT
@@ -37,6 +38,7 @@ cat >"$d/rules.policy" <<'P'
 	allow = WebFetch
 	deny = WebFetch(domain:evil.example)
 	deny = WebFetch(domain:169.254.169.254)
+	deny = Read(.env)
 	deny = Shell(rm *)
 	ask = Shell(git push *)
 P
@@ -54,6 +56,9 @@ expect_eq "deny host: trailing dot" "$(get dot .action)" deny
 expect_eq "deny host: percent-escape" "$(get pct .action)" deny
 expect_eq "deny host: fullwidth letters" "$(get idn .action)" deny
 expect_eq "deny host: an address as one number" "$(get ip .action)" deny
+out=$(printf '%s\n' '{"id":"g","tool":"shell","input":{"command":"cat .e*"}}' |
+	(cd "$d/wd" && "$AIRLOCK" classify --policy "$d/rules.policy"))
+expect_eq "deny path: a glob the shell expands" "$(get g .action)" deny
 
 # a broad allow does not let the agent rewrite a trusted project's policy
 printf '[policy]\n\ttrust-project = true\n[rules]\n\tallow = Edit(**)\n' >"$HOME/.config/airlock/policy"
