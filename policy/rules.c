@@ -9,6 +9,7 @@
 #include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core/util.h"
 #include "policy/policy_internal.h"
@@ -722,6 +723,48 @@ static void eval_subject(const struct ruleset *rs, const struct subject *s, bool
 		ev->cover_crit = first[RA_ALLOW_CRITICAL];
 }
 
+/* Evaluates a second form of a subject against the deny and ask rules only
+ * (a rule that stops a call must see through a spelling; allow must not). */
+static void eval_stop_only(const struct ruleset *rs, const struct subject *s,
+                           struct evaluation *ev)
+{
+	const unsigned mask = ev->mask;
+
+	ev->mask = mask & (RA_BIT(RA_DENY) | RA_BIT(RA_ASK));
+	if (ev->mask)
+		eval_subject(rs, s, false, ev);
+	ev->mask = mask;
+}
+
+/*
+ * "WITH x AS (...), y AS (...) DELETE FROM t" -> "DELETE FROM t": the
+ * statement a common table expression leads into, which is what it does.
+ * Returns a pointer into the normalized statement, or NULL.
+ */
+static const char *sql_after_with(const char *s)
+{
+	int depth = 0;
+	char quote = 0;
+
+	if (strncasecmp(s, "WITH ", 5) != 0)
+		return NULL;
+	for (s += 5; *s; s++) {
+		if (quote) {
+			quote = *s == quote ? 0 : quote;
+		} else if (strchr("'\"`", *s)) {
+			quote = *s;
+		} else if (*s == '(') {
+			depth++;
+		} else if (*s == ')' && depth > 0 && --depth == 0) {
+			const char *next = s + 1 + (s[1] == ' ');
+			if (*next != ',' && *next != '\0' && strncasecmp(next, "AS ", 3) != 0 &&
+			    strncasecmp(next, "AS(", 3) != 0)
+				return next; /* not a column list "name(a, b) AS (...)" */
+		}
+	}
+	return NULL;
+}
+
 static void eval_strings(const struct ruleset *rs, enum pattern_kind k, char *const *v,
                          bool primary, struct evaluation *ev)
 {
@@ -748,6 +791,8 @@ static void eval_strings(const struct ruleset *rs, enum pattern_kind k, char *co
 			s.text = norm = sql_normalize(*v);
 		}
 		eval_subject(rs, &s, primary, ev);
+		if (k == PK_SQL && (s.text = sql_after_with(norm)) != NULL)
+			eval_stop_only(rs, &s, ev);
 		free(s.path.buf);
 		free(norm);
 	}
@@ -789,21 +834,18 @@ static void eval_by_name(const struct ruleset *rs, const struct subject *s,
                          struct evaluation *ev)
 {
 	const char *slash = strrchr(s->argv[0], '/');
-	const unsigned stop = RA_BIT(RA_DENY) | RA_BIT(RA_ASK), mask = ev->mask;
 	size_t n = strv_len(s->argv);
 	struct subject b = *s;
 	char **argv;
 
-	if (slash == NULL || slash[1] == '\0' || !(mask & stop))
+	if (slash == NULL || slash[1] == '\0')
 		return;
 	argv = xcalloc(n + 1, sizeof(*argv));
 	memcpy(argv, s->argv, n * sizeof(*argv));
 	argv[0] = (char *)slash + 1;
 	b.argv = argv;
 	b.head = word_hash(argv[0]);
-	ev->mask = mask & stop;
-	eval_subject(rs, &b, false, ev);
-	ev->mask = mask;
+	eval_stop_only(rs, &b, ev);
 	free(argv);
 }
 
