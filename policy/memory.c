@@ -159,7 +159,7 @@ static void suggest_each(char *const *v, const char *open, enum subject_form for
                          struct buf *b)
 {
 	for (; v && *v; v++) {
-		char *sql = form == FORM_SQL ? sql_normalize(*v) : NULL; /* as rules see it */
+		char *sql = form == FORM_SQL ? pattern_sql_normalize(*v) : NULL; /* as rules see it */
 		const char *s = sql ? sql : *v;
 		buf_printf(b, "%s%s", b->len ? "\n" : "", open);
 		if (form == FORM_HOST) {
@@ -190,7 +190,7 @@ static bool strv_has_control(char *const *v)
 }
 
 /* The strings a suggestion is built from; SQL is not among them:
- * sql_normalize() turns its whitespace into spaces. */
+ * pattern_sql_normalize() turns its whitespace into spaces. */
 static bool subjects_have_control(const struct call *c, const struct verdict *v)
 {
 	bool found = strv_has_control(v->reads) || strv_has_control(v->writes) ||

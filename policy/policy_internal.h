@@ -182,7 +182,7 @@ bool pattern_match_command(const struct pattern *pat, char *const *argv);
 bool pattern_match_path(const struct pattern *pat, const char *path);
 /* A SQL statement as Sql() rules see it: whitespace and comments collapsed
  * to one space, trimmed, without a trailing ';'. Returns a new string. */
-char *sql_normalize(const char *s);
+char *pattern_sql_normalize(const char *s);
 /* The kind's rule name, "Shell" ... "Mcp". */
 const char *pattern_kind_name(enum pattern_kind k);
 

@@ -261,7 +261,7 @@ static size_t sql_comment(const char *s)
 /* Collapses whitespace, and comments outside quotes, to one space, trims
  * them and a trailing ';': a comment must not hide a DELETE from a rule.
  * Caller frees. */
-char *sql_normalize(const char *s)
+char *pattern_sql_normalize(const char *s)
 {
 	struct buf b;
 	bool space = false;
@@ -315,7 +315,7 @@ static int parse_inner(const char *inner, const char *workdir, const char *home,
 	case PK_READ:
 	case PK_EDIT: return parse_path(inner, workdir, home, pat, errstr);
 	case PK_HOST: return parse_host(inner, pat, errstr);
-	case PK_SQL: pat->glob = sql_normalize(inner); return 0;
+	case PK_SQL: pat->glob = pattern_sql_normalize(inner); return 0;
 	case PK_MCP: return parse_mcp(inner, pat);
 	}
 	return -1; /* fail safe */
@@ -452,11 +452,11 @@ static bool seq_any(const struct seq *q, const struct pattern *pat, size_t i)
 }
 
 static bool seq_match(const struct seq *q, const struct pattern *pat, char *const *items,
-                      size_t nitems)
+                      size_t count)
 {
 	size_t m = q->n + (q->open_end ? 1 : 0), i = 0, j = 0, star = SIZE_MAX, mark = 0;
 
-	while (j < nitems) {
+	while (j < count) {
 		if (i < m && seq_any(q, pat, i)) {
 			star = i++;
 			mark = j;
@@ -788,7 +788,7 @@ static void eval_strings(const struct ruleset *rs, enum pattern_kind k, char *co
 			s.unsure = !host_clean(*v, host, sizeof(host));
 			s.text = host;
 		} else {
-			s.text = norm = sql_normalize(*v);
+			s.text = norm = pattern_sql_normalize(*v);
 		}
 		eval_subject(rs, &s, primary, ev);
 		if (k == PK_SQL && (s.text = sql_after_with(norm)) != NULL)
