@@ -4,8 +4,8 @@
 # fix: a FIFO or a writable nested include; a program run by its path, a
 # host spelled as curl reads it or a path glob past a deny rule; a write of
 # the gate's own policy or a git hook lowered by a broad allow; a nested
-# .airlock/policy for the hook; profile none auto-running; and a rule of
-# many * words stalling every call.
+# .airlock/policy for the hook; a credential echoed back to the agent;
+# profile none auto-running; and a rule of many * words stalling every call.
 . tests/e2e/lib.sh
 d=$(mktemp -d /tmp/airlock-polreview.XXXXXX)
 trap 'rm -rf "$d"' EXIT
@@ -13,6 +13,7 @@ export HOME="$d/home"
 mkdir -p "$d/wd/.airlock" "$HOME/.config/airlock"
 gate() { (cd "$d/wd" && timeout 30 "$AIRLOCK" gate --no-tty --db "$d/g.db" "$@"); }
 get() { printf '%s\n' "$out" | jq -r "select(.id==\"$1\") | $2"; }
+lacks() { ! printf '%s' "$out" | grep -q "$1"; }
 check_policy() { timeout 10 "$AIRLOCK" policy check -w "$d/wd" 2>&1; }
 
 # a project file including a FIFO is an error, not a hang
@@ -85,6 +86,14 @@ hookw() {
 		"$d/wd" "$1" | "$AIRLOCK" hook claude --db "$d/h.db" 2>/dev/null | jq -r .hookSpecificOutput.permissionDecision
 }
 expect_eq "hook: a nested .airlock/policy is not auto" "$(hookw "$d/wd/sub/.airlock/policy")" ask
+
+# a granted credential reaches the command, not the agent through its output
+printf '[credential "POLREVIEW_TOKEN"]\n\tfor = Shell(printf *)\n[rules]\n\tallow = Shell(printf *)\n' >"$HOME/.config/airlock/policy"
+out=$(printf '%s\n' '{"id":"t","tool":"shell","input":{"command":"printf %s \"$POLREVIEW_TOKEN\""}}' |
+	POLREVIEW_TOKEN=tok_e2e_s3cr3t_value gate 2>/dev/null)
+expect_eq "credential: granted, ran" "$(get t .decision)" auto
+check "credential: not in the agent's output" lacks tok_e2e_s3cr3t_value
+rm -f "$HOME/.config/airlock/policy"
 
 # profile none (no sandbox) never runs a call automatically
 printf '[tier "low"]\n\tprofile = none\n' >"$HOME/.config/airlock/policy"
