@@ -580,9 +580,9 @@ static int hex_value(char ch)
 /*
  * "Host:port" or "[v6]:port" -> the host curl connects to, into out: percent-
  * escapes decoded (curl decodes evil%2ecom), lower case, trailing dots gone.
- * Returns false when it cannot be compared with certainty: a byte outside
- * printable ASCII (curl maps non-ASCII hosts through IDNA, so fullwidth
- * letters are plain ones) or a host too long to hold.
+ * Returns false when it cannot be compared with certainty: a byte that no
+ * host name holds, non-ASCII above all (curl maps non-ASCII hosts through
+ * IDNA, so fullwidth letters are plain ones), or a host too long to hold.
  */
 static bool host_clean(const char *h, char *out, size_t size)
 {
@@ -606,7 +606,7 @@ static bool host_clean(const char *h, char *out, size_t size)
 			ch = (unsigned char)(hex_value(h[i + 1]) * 16 + hex_value(h[i + 2]));
 			i += 2;
 		}
-		sure = sure && ch > ' ' && ch < 0x7f && k + 1 < size;
+		sure = sure && ch && (isalnum(ch) || strchr(".-_:%", ch)) && k + 1 < size;
 		if (k + 1 < size)
 			out[k++] = (char)tolower(ch);
 	}
