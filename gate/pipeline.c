@@ -265,6 +265,44 @@ static void redact_granted(struct gate *g, const struct plan *pl)
 			db_add_secret_value(g->db, strchr(*e, '=') + 1);
 }
 
+/* Replaces every copy of val in *s (len bytes, may hold NULs). */
+static void cut_value(char **s, size_t *len, const char *val)
+{
+	size_t vl = strlen(val), i = 0;
+	const char *m;
+	struct buf b;
+
+	if (*s == NULL || vl == 0)
+		return;
+	buf_init(&b, 0);
+	while ((m = memmem(*s + i, *len - i, val, vl)) != NULL) {
+		buf_append(&b, *s + i, (size_t)(m - (*s + i)));
+		buf_puts(&b, "[REDACTED:credential]");
+		i = (size_t)(m - *s) + vl;
+	}
+	if (i == 0) {
+		buf_free(&b);
+		return;
+	}
+	buf_append(&b, *s + i, *len - i);
+	free(*s);
+	*s = buf_take(&b, len);
+}
+
+/* A granted credential is for the command, not for the agent: its value is
+ * cut from the output the agent gets back (git echoes a refspec it could
+ * not push, a tool prints its token in an error message). */
+static void redact_granted_output(const struct plan *pl, struct outcome *o)
+{
+	for (char **e = pl->env; e && *e; e++) {
+		const char *val = strchr(*e, '=');
+		if (val && strlen(val + 1) >= DB_SECRET_MIN) {
+			cut_value(&o->out, &o->outlen, val + 1);
+			cut_value(&o->err, &o->errlen, val + 1);
+		}
+	}
+}
+
 /* Records a call decided without asking in one commit: received,
  * classified, decided, and for a denial its outcome too. */
 static int record_decided(struct gate *g, const struct call *c, const struct verdict *v,
@@ -353,8 +391,10 @@ struct outcome *gate_call(struct gate *g, const struct call *c, struct verdict *
 		if (record_decided(g, c, v, &pl, o, who) < 0 || o->decision == DECISION_DENIED)
 			goto out; /* refused, or denied and already recorded whole */
 	}
-	if (o->decision == DECISION_AUTO || o->decision == DECISION_APPROVED)
+	if (o->decision == DECISION_AUTO || o->decision == DECISION_APPROVED) {
 		execute(g, c, &pl, pv, o);
+		redact_granted_output(&pl, o);
+	}
 	if (o->decision == DECISION_AUTO)
 		policy_account_runtime(g->policy, o->duration_ms);
 	if (db_call_finished(g->db, o->audit_id, o, &err) < 0) {

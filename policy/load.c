@@ -5,12 +5,14 @@
  * user (root excepted), is an error, like doas.conf; with no file at any
  * layer libgit2 is never loaded; errors name file, section, key and line.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -43,38 +45,43 @@ struct entry {
 	char *name, *value; /* value NULL: a key with no '=' */
 };
 
-int policy_check_file_mode(const char *path, bool must_exist, bool *exists, char **errstr)
+/* Opens a policy file without blocking (a FIFO must not hang the load) and
+ * checks its type, owner and mode; *fd -1 when absent and !must_exist. */
+static int file_open_checked(const char *path, bool must_exist, int *fd, char **errstr)
 {
 	struct stat st;
-	int fd;
 
-	*exists = false;
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0) {
+	*fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (*fd < 0) {
 		if (errno == ENOENT && !must_exist)
 			return 0;
 		*errstr = xasprintf("%s: cannot read policy file: %s", path, strerror(errno));
 		return -1;
 	}
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+	if (fstat(*fd, &st) < 0 || !S_ISREG(st.st_mode))
 		*errstr = xasprintf("%s: not a regular file", path);
-		close(fd);
-		return -1;
-	}
-	close(fd);
-	*exists = true;
-	if (st.st_mode & (S_IWGRP | S_IWOTH)) {
+	else if (st.st_mode & (S_IWGRP | S_IWOTH))
 		*errstr = xasprintf("%s: unsafe permissions %04o: writable by %s (chmod go-w %s)",
 		                    path, (unsigned)(st.st_mode & 07777),
 		                    st.st_mode & S_IWOTH ? "others" : "group", path);
-		return -1;
-	}
-	if (st.st_uid != geteuid() && st.st_uid != 0) {
+	else if (st.st_uid != geteuid() && st.st_uid != 0)
 		*errstr = xasprintf("%s: unsafe owner uid %u: owned by another user (chown it or "
 		                    "remove it)", path, (unsigned)st.st_uid);
-		return -1;
-	}
-	return 0;
+	else
+		return 0;
+	close(*fd);
+	*fd = -1;
+	return -1;
+}
+
+int policy_check_file_mode(const char *path, bool must_exist, bool *exists, char **errstr)
+{
+	int fd, rc = file_open_checked(path, must_exist, &fd, errstr);
+
+	*exists = fd >= 0;
+	if (fd >= 0)
+		close(fd);
+	return rc;
 }
 
 static char *home_fallback(void)
@@ -197,24 +204,147 @@ static bool trust_scan(const struct lazy_git *g, const struct entry *en, size_t 
 	return trust;
 }
 
-/* include.path targets are policy files too: the same permission rules. */
-static void include_check(const struct policy *p, const struct layer *l, const char *value,
-                          struct load_errors *le)
-{
-	char *path, *dir, *err = NULL;
-	const char *slash = strrchr(l->path, '/');
-	bool exists;
+/*
+ * Includes are checked before libgit2 reads anything: it would open a FIFO
+ * include with a blocking open() (a cloned repository could hang every
+ * call) and read a nested include relative to its own file. So each layer
+ * is read here through a checked descriptor, and every [include] path it
+ * holds is resolved as libgit2 does and checked in turn, to libgit2's depth.
+ * The scan finds more than libgit2 would rather than less: any header whose
+ * name is "include", any line after it; a value with quotes or backslashes
+ * (whose meaning needs git's unescaping) is refused.
+ */
+#define INCLUDE_DEPTH 10          /* libgit2's limit */
+#define POLICY_MAX_FILE (16 << 20) /* bytes in one policy file */
 
-	dir = slash ? xstrndup(l->path, (size_t)(slash - l->path)) : xstrdup(".");
-	if (strncmp(value, "~/", 2) == 0)
-		path = xasprintf("%s/%s", p->home, value + 2);
+struct include_scan {
+	const struct policy *p;
+	struct load_errors *le;
+	const char *top; /* the layer's file, for messages */
+};
+
+static void include_scan_file(struct include_scan *sc, const char *path, bool must_exist,
+                              int depth);
+
+/* "[Include]", "[ include ]", "[include \"x\"]": the name before any subsection. */
+static bool include_header(const char *s, size_t n)
+{
+	while (n && (*s == ' ' || *s == '\t'))
+		s++, n--;
+	return n >= 7 && strncasecmp(s, "include", 7) == 0 &&
+	       (n == 7 || strchr(" \t\".", s[7]) != NULL);
+}
+
+/* Checks one include value of the file at `from`, then its own includes. */
+static void include_follow(struct include_scan *sc, const char *from, const char *val,
+                           size_t n, int depth)
+{
+	const char *slash = strrchr(from, '/');
+	char *v = xstrndup(val, n), *path;
+
+	if (strpbrk(v, "\"\\")) {
+		load_error_add(sc->le, "%s: [include] path = %s: write include paths without "
+		               "quotes or backslashes", from, v);
+		free(v);
+		return;
+	}
+	if (strncmp(v, "~/", 2) == 0)
+		path = xasprintf("%s/%s", sc->p->home, v + 2);
+	else if (v[0] == '/' || slash == NULL)
+		path = xstrdup(v);
 	else
-		path = value[0] == '/' ? xstrdup(value) : xasprintf("%s/%s", dir, value);
-	if (policy_check_file_mode(path, false, &exists, &err) < 0)
-		load_error_add(le, "%s (included from %s)", err, l->path);
-	free(err);
+		path = xasprintf("%.*s/%s", (int)(slash - from), from, v);
+	if (depth >= INCLUDE_DEPTH)
+		load_error_add(sc->le, "%s: includes nested deeper than %d (included from %s)",
+		               path, INCLUDE_DEPTH, sc->top);
+	else
+		include_scan_file(sc, path, false, depth + 1);
 	free(path);
-	free(dir);
+	free(v);
+}
+
+/* One line: a section header (and what follows it) or, in [include], a path. */
+static void include_line(struct include_scan *sc, const char *from, const char *s,
+                         size_t n, bool *in_include, int depth)
+{
+	const char *end = s + n, *key;
+	size_t klen;
+
+	while (s < end && (*s == ' ' || *s == '\t'))
+		s++;
+	if (s < end && *s == '[') {
+		const char *close = memchr(s, ']', (size_t)(end - s));
+		*in_include = include_header(s + 1, (size_t)((close ? close : end) - s - 1));
+		s = close ? close + 1 : end;
+		while (s < end && (*s == ' ' || *s == '\t'))
+			s++;
+	}
+	if (!*in_include)
+		return;
+	for (key = s; s < end && (isalnum((unsigned char)*s) || *s == '-'); s++)
+		;
+	klen = (size_t)(s - key);
+	while (s < end && (*s == ' ' || *s == '\t'))
+		s++;
+	if (klen != 4 || strncasecmp(key, "path", 4) != 0 || s == end || *s != '=')
+		return;
+	for (s++; s < end && (*s == ' ' || *s == '\t'); s++)
+		;
+	n = strcspn(s, "#;\n\r");
+	if (n > (size_t)(end - s))
+		n = (size_t)(end - s);
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
+	if (n)
+		include_follow(sc, from, s, n, depth);
+}
+
+/* Reads a file through a checked descriptor; NULL when absent or on an error. */
+static char *file_read_checked(struct include_scan *sc, const char *path, bool must_exist,
+                               int depth)
+{
+	char *err = NULL, chunk[8192];
+	struct buf b;
+	ssize_t r;
+	int fd;
+
+	if (file_open_checked(path, must_exist, &fd, &err) < 0) {
+		if (depth)
+			load_error_add(sc->le, "%s (included from %s)", err, sc->top);
+		else
+			load_error_add(sc->le, "%s", err);
+		free(err);
+		return NULL;
+	}
+	if (fd < 0)
+		return NULL;
+	buf_init(&b, POLICY_MAX_FILE);
+	while ((r = read(fd, chunk, sizeof(chunk))) > 0 && !b.truncated)
+		buf_append(&b, chunk, (size_t)r);
+	close(fd);
+	if (r < 0 || b.truncated || (b.len && memchr(b.data, '\0', b.len))) {
+		load_error_add(sc->le, "%s: %s", path,
+		               r < 0         ? strerror(errno)
+		               : b.truncated ? "larger than 16 MiB: not a policy file"
+		                             : "holds a NUL byte: not a policy file");
+		buf_free(&b);
+		return NULL;
+	}
+	return b.data ? buf_take(&b, NULL) : xstrdup("");
+}
+
+static void include_scan_file(struct include_scan *sc, const char *path, bool must_exist,
+                              int depth)
+{
+	char *text = file_read_checked(sc, path, must_exist, depth);
+	bool in_include = false;
+
+	for (const char *s = text; s && *s;) {
+		size_t n = strcspn(s, "\n\r");
+		include_line(sc, path, s, n, &in_include, depth);
+		s += n + (s[n] != '\0');
+	}
+	free(text);
 }
 
 static void entries_apply(struct policy *p, const struct lazy_git *g, const struct layer *ly,
@@ -230,8 +360,6 @@ static void entries_apply(struct policy *p, const struct lazy_git *g, const stru
 		cx.path = l->path;
 		cx.origin = l->origin;
 		cx.untrusted = l->kind == LAYER_PROJECT && !p->trust_project;
-		if (strcmp(en[i].name, "include.path") == 0 && en[i].value)
-			include_check(p, l, en[i].value, le);
 		load_apply_entry(&cx, en[i].name, en[i].value);
 	}
 }
@@ -249,6 +377,13 @@ static int load_files(struct policy *p, const struct policy_source *src, char **
 		rc = found;
 		goto out;
 	}
+	for (size_t i = 0; i < nl; i++) {
+		struct include_scan sc = {.p = p, .le = &le, .top = ly[i].path};
+		if (ly[i].exists)
+			include_scan_file(&sc, ly[i].path, true, 0);
+	}
+	if (le.n)
+		goto out;
 	if ((g = lazy_git(errstr)) == NULL)
 		goto out;
 	if (entries_read(g, ly, nl, &en, &n, &le) < 0)

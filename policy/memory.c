@@ -159,7 +159,8 @@ static void suggest_each(char *const *v, const char *open, enum subject_form for
                          struct buf *b)
 {
 	for (; v && *v; v++) {
-		const char *s = *v;
+		char *sql = form == FORM_SQL ? pattern_sql_normalize(*v) : NULL; /* as rules see it */
+		const char *s = sql ? sql : *v;
 		buf_printf(b, "%s%s", b->len ? "\n" : "", open);
 		if (form == FORM_HOST) {
 			size_t n = s[0] == '[' ? strcspn(s, "]") + 1 : strcspn(s, ":/");
@@ -169,16 +170,80 @@ static void suggest_each(char *const *v, const char *open, enum subject_form for
 			for (; *s; s++) {
 				if (strchr("*?[\\", *s))
 					buf_append(b, "\\", 1);
-				buf_append(b, form == FORM_SQL && strchr("\t\r\n", *s) ? " " : s, 1);
+				buf_append(b, s, 1);
 			}
 		}
+		free(sql);
 		buf_append(b, ")", 1);
 	}
+}
+
+/* True when a string holds a control character: a line break would split
+ * the suggestion (and the saved line) into several rules. */
+static bool strv_has_control(char *const *v)
+{
+	for (; v && *v; v++)
+		for (const char *s = *v; *s; s++)
+			if ((unsigned char)*s < ' ' || *s == 0x7f)
+				return true;
+	return false;
+}
+
+/* The strings a suggestion is built from; SQL is not among them:
+ * pattern_sql_normalize() turns its whitespace into spaces. */
+static bool subjects_have_control(const struct call *c, const struct verdict *v)
+{
+	bool found = strv_has_control(v->reads) || strv_has_control(v->writes) ||
+	             strv_has_control(v->hosts);
+
+	for (size_t i = 0; i < v->ncommands && !found; i++)
+		found = strv_has_control(v->commands[i].argv);
+	if (c->name && strncmp(c->name, "mcp:", 4) == 0)
+		found = found || strv_has_control((char *[]){c->name, NULL});
+	return found;
+}
+
+/*
+ * Subjects whose rule would cover more than the call: a host that is not a
+ * plain name (*.example.com would become every subdomain), a path that is a
+ * directory (a rule for it covers everything inside). Returns a new reason.
+ */
+static char *broader_subject(const struct call *c, const struct verdict *v)
+{
+	static const char host_chars[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	                                 "0123456789.-_:[]";
+	char *const *paths = c->tool == TOOL_READ_FILE ? v->reads
+	                     : c->tool == TOOL_WRITE_FILE || c->tool == TOOL_EDIT_FILE ? v->writes
+	                                                                                 : NULL;
+	struct stat st;
+
+	for (char *const *h = c->tool == TOOL_HTTP ? v->hosts : NULL; h && *h; h++)
+		if (strspn(*h, host_chars) != strlen(*h))
+			return xasprintf("%s is not a plain host name, and its rule would cover "
+			                 "others", *h);
+	for (; paths && *paths; paths++)
+		if (stat(*paths, &st) == 0 && S_ISDIR(st.st_mode))
+			return xasprintf("%s is a directory, and its rule would cover everything "
+			                 "inside it", *paths);
+	return NULL;
 }
 
 static int suggest_by_tool(const struct policy *p, const struct call *c,
                            const struct verdict *v, struct buf *b, char **errstr)
 {
+	char *why;
+
+	if (subjects_have_control(c, v)) {
+		*errstr = xstrdup("cannot remember this call: it holds a line break or another "
+		                  "control character, which would split the pattern into other "
+		                  "rules");
+		return -1;
+	}
+	if ((why = broader_subject(c, v)) != NULL) {
+		*errstr = xasprintf("cannot remember this call: %s", why);
+		free(why);
+		return -1;
+	}
 	switch (c->tool) {
 	case TOOL_SHELL: return suggest_shell(p, v, b, errstr);
 	case TOOL_READ_FILE: suggest_each(v->reads, "Read(/", FORM_PATH, b); break;
@@ -251,6 +316,12 @@ static char *suggest(const struct policy *p, const struct call *c, const struct 
 		*errstr = xasprintf("cannot remember this call: rule %s = %s decides it, and an "
 		                    "allow rule would not change that",
 		                    r->act == RA_DENY ? "deny" : "ask", r->pat.text);
+		return NULL;
+	}
+	if (rr.guarded) {
+		*errstr = xasprintf("cannot remember this call: %s (%s), and only an "
+		                    "allow-critical rule in a policy file lowers that",
+		                    rr.guarded_why, rr.guarded);
 		return NULL;
 	}
 	if (c->tool == TOOL_SHELL && rr.unexplained) {

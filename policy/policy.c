@@ -87,7 +87,7 @@ static enum action rules_apply(const struct policy *p, const struct rule_result 
 		*reason = rule_reason(p, rr.ask);
 		return ACTION_ASK;
 	}
-	if (t == TIER_CRITICAL && rr.allow_critical) {
+	if ((t == TIER_CRITICAL || rr.guarded) && rr.allow_critical) {
 		*reason = rule_reason(p, rr.allow_critical);
 		return ACTION_AUTO;
 	}
@@ -106,6 +106,10 @@ static char *tier_reason(const struct policy *p, const struct rule_result *rr, e
 
 	if (t == TIER_CRITICAL && rr->allow)
 		note = "; an allow rule matched, but only allow-critical lowers critical";
+	else if (rr->guarded && tc->action != ACTION_AUTO)
+		return xasprintf("tier %s: %s (%s); only allow-critical lowers %s (%s)",
+		                 tier_name(t), action_name(tc->action), p->origins[tc->o_action],
+		                 rr->guarded, rr->guarded_why);
 	else if (rr->allow_partial && rr->unexplained && tc->action != ACTION_AUTO)
 		return xasprintf("tier %s: %s (%s); allow rules matched the commands, but not %s "
 		                 "outside them", tier_name(t), action_name(tc->action),
@@ -135,12 +139,15 @@ void policy_decide(struct policy *p, const struct call *c, const struct verdict 
                    time_t now, struct plan *out)
 {
 	enum tier t = (unsigned)v->tier < TIER_COUNT ? v->tier : TIER_CRITICAL;
-	const struct tier_conf *tc = &p->tiers[t];
+	const struct tier_conf *tc;
 	struct rule_result rr;
 	enum breaker_trip trip;
 
 	memset(out, 0, sizeof(*out));
 	ruleset_decide(&p->rules, c, v, &rr);
+	if (rr.policy_dir && t < TIER_HIGH)
+		t = TIER_HIGH; /* a policy file, whatever the classifier saw (rules.c) */
+	tc = &p->tiers[t];
 	out->action = rules_apply(p, &rr, t, tc->action, &out->reason);
 	if (out->reason == NULL)
 		out->reason = tier_reason(p, &rr, t, tc);
@@ -159,6 +166,15 @@ void policy_decide(struct policy *p, const struct call *c, const struct verdict 
 		free(out->reason);
 		out->reason = xasprintf("tier %s: no profile \"%s\"", tier_name(t), tc->profile);
 		return;
+	}
+	if (out->action == ACTION_AUTO && out->profile->none) {
+		/* no sandbox at all: only a person may let a call run that way */
+		char *why = out->reason;
+		out->action = ACTION_ASK;
+		out->reason = xasprintf("%s; asks: tier %s runs under profile %s, without a "
+		                        "sandbox, which only a person may approve",
+		                        why, tier_name(t), out->profile->name);
+		free(why);
 	}
 	grant_credentials(p, c, v, out);
 }

@@ -168,6 +168,8 @@ struct rule_result {
 	const struct rule *allow_critical; /* allow-critical covered every subject */
 	const struct rule *allow_partial;  /* an allow matched, but not everything */
 	const char *unexplained;           /* shell: a finding no command accounts for */
+	const char *guarded, *guarded_why; /* a finding only allow-critical lowers, and why */
+	bool policy_dir;                   /* writes into a .airlock directory: at least high */
 };
 /* Evaluates every rule against the call in one walk. */
 void ruleset_decide(const struct ruleset *rs, const struct call *c, const struct verdict *v,
@@ -178,6 +180,9 @@ const struct rule *ruleset_cover(const struct ruleset *rs, unsigned mask,
                                  const struct call *c, const struct verdict *v);
 bool pattern_match_command(const struct pattern *pat, char *const *argv);
 bool pattern_match_path(const struct pattern *pat, const char *path);
+/* A SQL statement as Sql() rules see it: whitespace and comments collapsed
+ * to one space, trimmed, without a trailing ';'. Returns a new string. */
+char *pattern_sql_normalize(const char *s);
 /* The kind's rule name, "Shell" ... "Mcp". */
 const char *pattern_kind_name(enum pattern_kind k);
 

@@ -4,10 +4,12 @@
  * of a shell call to allow it (`safe && other` is not `safe`); a deny or ask
  * rule fires when it matches any command, path, host, statement or tool.
  */
+#include <arpa/inet.h>
 #include <ctype.h>
 #include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core/util.h"
 #include "policy/policy_internal.h"
@@ -193,6 +195,30 @@ static int parse_path(const char *in, const char *workdir, const char *home,
 	return 0;
 }
 
+/*
+ * An address in any spelling curl accepts (2130706433, 0x7f.1, 127.1,
+ * ::ffff:127.0.0.1, 0:0::1) -> its canonical text, in place, so a rule for
+ * 169.254.169.254 holds however the agent writes it.
+ */
+static void host_canonical_ip(char *h, size_t size)
+{
+	struct in_addr a4;
+	struct in6_addr a6;
+	char out[INET6_ADDRSTRLEN];
+
+	if (strchr(h, ':') == NULL) {
+		if (inet_aton(h, &a4) == 0 || inet_ntop(AF_INET, &a4, out, sizeof(out)) == NULL)
+			return;
+	} else if (inet_pton(AF_INET6, h, &a6) != 1 ||
+	           inet_ntop(IN6_IS_ADDR_V4MAPPED(&a6) ? AF_INET : AF_INET6,
+	                     IN6_IS_ADDR_V4MAPPED(&a6) ? (void *)&a6.s6_addr[12] : (void *)&a6,
+	                     out, sizeof(out)) == NULL) {
+		return;
+	}
+	if (strlen(out) < size)
+		memcpy(h, out, strlen(out) + 1);
+}
+
 static int parse_host(const char *in, struct pattern *pat, char **errstr)
 {
 	if (strncmp(in, "domain:", 7) != 0 || in[7] == '\0') {
@@ -207,21 +233,50 @@ static int parse_host(const char *in, struct pattern *pat, char **errstr)
 	pat->glob = in[0] == '[' ? xstrndup(in + 1, strcspn(in + 1, "]")) : xstrdup(in);
 	for (char *q = pat->glob; *q; q++)
 		*q = (char)tolower((unsigned char)*q);
+	for (size_t n = strlen(pat->glob); n > 1 && pat->glob[n - 1] == '.';)
+		pat->glob[--n] = '\0'; /* example.com. is example.com */
+	if (strlen(pat->glob) < INET6_ADDRSTRLEN) {
+		char ip[INET6_ADDRSTRLEN];
+		memcpy(ip, pat->glob, strlen(pat->glob) + 1);
+		host_canonical_ip(ip, sizeof(ip));
+		free(pat->glob);
+		pat->glob = xstrdup(ip);
+	}
 	return 0;
 }
 
-/* Collapses whitespace, trims it and a trailing ';'. Caller frees. */
-static char *sql_normalize(const char *s)
+/* Length of a comment at s (-- to the line's end, or slash-star to its close), or 0. */
+static size_t sql_comment(const char *s)
+{
+	const char *end;
+
+	if (s[0] == '-' && s[1] == '-')
+		return strcspn(s, "\n");
+	if (s[0] != '/' || s[1] != '*')
+		return 0;
+	end = strstr(s + 2, "*/");
+	return end ? (size_t)(end + 2 - s) : strlen(s);
+}
+
+/* Collapses whitespace, and comments outside quotes, to one space, trims
+ * them and a trailing ';': a comment must not hide a DELETE from a rule.
+ * Caller frees. */
+char *pattern_sql_normalize(const char *s)
 {
 	struct buf b;
 	bool space = false;
+	char quote = 0;
 
 	buf_init(&b, 0);
 	for (; *s; s++) {
-		if (isspace((unsigned char)*s)) {
+		size_t n = quote ? 0 : sql_comment(s);
+		if (isspace((unsigned char)*s) || n > 0) { /* in quotes too, as before */
+			s += n ? n - 1 : 0;
 			space = b.len > 0;
 			continue;
 		}
+		if (quote ? *s == quote : strchr("'\"`", *s) != NULL)
+			quote = quote ? 0 : *s;
 		if (space)
 			buf_append(&b, " ", 1);
 		space = false;
@@ -260,7 +315,7 @@ static int parse_inner(const char *inner, const char *workdir, const char *home,
 	case PK_READ:
 	case PK_EDIT: return parse_path(inner, workdir, home, pat, errstr);
 	case PK_HOST: return parse_host(inner, pat, errstr);
-	case PK_SQL: pat->glob = sql_normalize(inner); return 0;
+	case PK_SQL: pat->glob = pattern_sql_normalize(inner); return 0;
 	case PK_MCP: return parse_mcp(inner, pat);
 	}
 	return -1; /* fail safe */
@@ -376,50 +431,104 @@ void ruleset_clear(struct ruleset *rs)
 
 /* Matching ---------------------------------------------------------------- */
 
-static bool words_match(const struct pword *pw, size_t np, bool prefix, char *const *argv)
+/*
+ * Matches a sequence where "any" elements (a lone `*` word, a `**` segment)
+ * take zero or more items and the others exactly one: greedy, going back to
+ * the last "any" on a mismatch, so at most n * m comparisons. (Recursion on
+ * every "any" took minutes for a pattern of 24 `*` words on a 40-word
+ * command, and a project file may add deny rules.) open_end: the pattern
+ * may stop before the items do (a prefix rule, a directory).
+ */
+struct seq {
+	size_t n;
+	bool open_end;
+	bool (*any)(const struct pattern *pat, size_t i);
+	bool (*one)(const struct pattern *pat, size_t i, const char *item);
+};
+
+static bool seq_any(const struct seq *q, const struct pattern *pat, size_t i)
 {
-	if (np == 0)
-		return *argv == NULL || prefix;
-	if (pw->any) {
-		for (size_t k = 0;; k++) {
-			if (words_match(pw + 1, np - 1, prefix, argv + k))
-				return true;
-			if (argv[k] == NULL)
-				return false;
+	return i == q->n ? q->open_end : q->any(pat, i);
+}
+
+static bool seq_match(const struct seq *q, const struct pattern *pat, char *const *items,
+                      size_t count)
+{
+	size_t m = q->n + (q->open_end ? 1 : 0), i = 0, j = 0, star = SIZE_MAX, mark = 0;
+
+	while (j < count) {
+		if (i < m && seq_any(q, pat, i)) {
+			star = i++;
+			mark = j;
+		} else if (i < q->n && q->one(pat, i, items[j])) {
+			i++;
+			j++;
+		} else if (star != SIZE_MAX) {
+			i = star + 1;
+			j = ++mark;
+		} else {
+			return false;
 		}
 	}
-	if (*argv == NULL)
-		return false;
-	if (pw->lit ? strcmp(pw->lit, *argv) != 0 : fnmatch(pw->glob, *argv, 0) != 0)
-		return false;
-	return words_match(pw + 1, np - 1, prefix, argv + 1);
+	while (i < m && seq_any(q, pat, i))
+		i++;
+	return i == m;
+}
+
+static bool word_any(const struct pattern *pat, size_t i)
+{
+	return pat->words[i].any;
+}
+
+static bool word_one(const struct pattern *pat, size_t i, const char *item)
+{
+	const struct pword *w = &pat->words[i];
+	return w->lit ? strcmp(w->lit, item) == 0 : fnmatch(w->glob, item, 0) == 0;
+}
+
+static bool words_match(const struct pattern *pat, char *const *argv)
+{
+	const struct seq q = {pat->nwords, pat->prefix, word_any, word_one};
+	return seq_match(&q, pat, argv, strv_len(argv));
 }
 
 bool pattern_match_command(const struct pattern *pat, char *const *argv)
 {
 	if (pat->kind != PK_SHELL || argv == NULL || argv[0] == NULL)
 		return false;
-	return pat->all || words_match(pat->words, pat->nwords, pat->prefix, argv);
+	return pat->all || words_match(pat, argv);
+}
+
+static bool seg_any(const struct pattern *pat, size_t i)
+{
+	return pat->segglob[i] && strcmp(pat->segs[i], "**") == 0;
+}
+
+static bool seg_one(const struct pattern *pat, size_t i, const char *item)
+{
+	return pat->segglob[i] ? fnmatch(pat->segs[i], item, 0) == 0
+	                       : strcmp(pat->segs[i], item) == 0;
+}
+
+/*
+ * A segment of a path the shell has yet to expand (cat .e*): a deny or ask
+ * rule meets it when the glob could expand to the rule's segment, as bash
+ * expands it (no leading dot unless written); two globs are assumed to meet.
+ */
+static bool seg_one_unexpanded(const struct pattern *pat, size_t i, const char *item)
+{
+	if (!has_glob(item))
+		return seg_one(pat, i, item);
+	return pat->segglob[i] || fnmatch(item, pat->segs[i], FNM_PERIOD) == 0;
 }
 
 /* The pattern matches the path or one of its parents (a directory rule
- * covers what is inside it). */
-static bool segs_match(char *const *ps, const bool *glob, size_t np, char *const *s,
-                       size_t ns)
+ * covers what is inside it); expand: the path's globs may expand (above). */
+static bool segs_match(const struct pattern *pat, char *const *segs, size_t n, bool expand)
 {
-	if (np == 0)
-		return true;
-	if (glob[0] && strcmp(ps[0], "**") == 0) {
-		for (size_t k = 0; k <= ns; k++)
-			if (segs_match(ps + 1, glob + 1, np - 1, s + k, ns - k))
-				return true;
-		return false;
-	}
-	if (ns == 0)
-		return false;
-	if (glob[0] ? fnmatch(ps[0], s[0], 0) != 0 : strcmp(ps[0], s[0]) != 0)
-		return false;
-	return segs_match(ps + 1, glob + 1, np - 1, s + 1, ns - 1);
+	const struct seq q = {pat->nsegs, true, seg_any,
+	                      expand ? seg_one_unexpanded : seg_one};
+	return seq_match(&q, pat, segs, n);
 }
 
 /* A path split in place into segments. */
@@ -456,16 +565,30 @@ bool pattern_match_path(const struct pattern *pat, const char *path)
 	if (pat->all)
 		return true;
 	split_path(path, &sp);
-	m = sp.ok && segs_match(pat->segs, pat->segglob, pat->nsegs, sp.segs, sp.n);
+	m = sp.ok && segs_match(pat, sp.segs, sp.n, false);
 	free(sp.buf);
 	return m;
 }
 
-/* "Host:port" or "[v6]:port" -> lower-case host, into out. */
-static void host_clean(const char *h, char *out, size_t size)
+static int hex_value(char ch)
+{
+	return isdigit((unsigned char)ch)  ? ch - '0'
+	       : isxdigit((unsigned char)ch) ? tolower((unsigned char)ch) - 'a' + 10
+	                                     : -1;
+}
+
+/*
+ * "Host:port" or "[v6]:port" -> the host curl connects to, into out: percent-
+ * escapes decoded (curl decodes evil%2ecom), lower case, trailing dots gone.
+ * Returns false when it cannot be compared with certainty: a byte that no
+ * host name holds, non-ASCII above all (curl maps non-ASCII hosts through
+ * IDNA, so fullwidth letters are plain ones), or a host too long to hold.
+ */
+static bool host_clean(const char *h, char *out, size_t size)
 {
 	const char *end;
-	size_t n;
+	size_t n, k = 0;
+	bool sure = true;
 
 	if (h[0] == '[') {
 		h++;
@@ -476,11 +599,22 @@ static void host_clean(const char *h, char *out, size_t size)
 			end = NULL; /* a bare IPv6 address */
 	}
 	n = end ? (size_t)(end - h) : strlen(h);
-	if (n >= size)
-		n = size - 1;
-	for (size_t i = 0; i < n; i++)
-		out[i] = (char)tolower((unsigned char)h[i]);
-	out[n] = '\0';
+	for (size_t i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)h[i];
+		if (ch == '%' && i + 2 < n && hex_value(h[i + 1]) >= 0 &&
+		    hex_value(h[i + 2]) >= 0) {
+			ch = (unsigned char)(hex_value(h[i + 1]) * 16 + hex_value(h[i + 2]));
+			i += 2;
+		}
+		sure = sure && ch && (isalnum(ch) || strchr(".-_:%", ch)) && k + 1 < size;
+		if (k + 1 < size)
+			out[k++] = (char)tolower(ch);
+	}
+	while (k > 1 && out[k - 1] == '.')
+		k--;
+	out[k] = '\0';
+	host_canonical_ip(out, size);
+	return sure;
 }
 
 static bool host_match(const struct pattern *pat, const char *host)
@@ -500,17 +634,26 @@ struct subject {
 	uint32_t head;       /* PK_SHELL: word_hash(argv[0]) */
 	struct split path;   /* PK_READ, PK_EDIT */
 	const char *text;    /* host, statement, mcp name */
+	bool unsure;         /* cannot be compared with certainty (see rule_match) */
+	bool globbed;        /* a path with glob characters the shell may expand */
 };
 
-static bool rule_match(const struct pattern *pat, const struct subject *s)
+/* A subject that cannot be compared with certainty (a path too deep to
+ * split, a host curl may map through IDNA) meets every deny and ask rule
+ * of its kind and no allow rule but a bare one: fail closed. */
+static bool rule_match(const struct rule *r, const struct subject *s)
 {
+	const struct pattern *pat = &r->pat;
+
 	if (pat->all)
 		return true;
+	if (s->unsure)
+		return r->act == RA_DENY || r->act == RA_ASK;
 	switch (s->kind) {
-	case PK_SHELL: return words_match(pat->words, pat->nwords, pat->prefix, s->argv);
+	case PK_SHELL: return words_match(pat, s->argv);
 	case PK_READ:
-	case PK_EDIT: return s->path.ok && segs_match(pat->segs, pat->segglob, pat->nsegs,
-	                                              s->path.segs, s->path.n);
+	case PK_EDIT: return segs_match(pat, s->path.segs, s->path.n,
+	                                s->globbed && (r->act == RA_DENY || r->act == RA_ASK));
 	case PK_HOST: return host_match(pat, s->text);
 	case PK_SQL: return fnmatch(pat->glob, s->text, FNM_CASEFOLD) == 0;
 	case PK_MCP: return fnmatch(pat->glob, s->text, 0) == 0;
@@ -534,7 +677,7 @@ static void eval_rule(const struct rule *r, const struct subject *s, unsigned ma
                       unsigned *seen, const struct rule **first)
 {
 	if (!(mask & RA_BIT(r->act)) || (*seen & RA_BIT(r->act)) ||
-	    (r->pat.head && r->pat.head != s->head) || !rule_match(&r->pat, s))
+	    (r->pat.head && r->pat.head != s->head) || !rule_match(r, s))
 		return;
 	*seen |= RA_BIT(r->act);
 	first[r->act] = r;
@@ -580,6 +723,48 @@ static void eval_subject(const struct ruleset *rs, const struct subject *s, bool
 		ev->cover_crit = first[RA_ALLOW_CRITICAL];
 }
 
+/* Evaluates a second form of a subject against the deny and ask rules only
+ * (a rule that stops a call must see through a spelling; allow must not). */
+static void eval_stop_only(const struct ruleset *rs, const struct subject *s,
+                           struct evaluation *ev)
+{
+	const unsigned mask = ev->mask;
+
+	ev->mask = mask & (RA_BIT(RA_DENY) | RA_BIT(RA_ASK));
+	if (ev->mask)
+		eval_subject(rs, s, false, ev);
+	ev->mask = mask;
+}
+
+/*
+ * "WITH x AS (...), y AS (...) DELETE FROM t" -> "DELETE FROM t": the
+ * statement a common table expression leads into, which is what it does.
+ * Returns a pointer into the normalized statement, or NULL.
+ */
+static const char *sql_after_with(const char *s)
+{
+	int depth = 0;
+	char quote = 0;
+
+	if (strncasecmp(s, "WITH ", 5) != 0)
+		return NULL;
+	for (s += 5; *s; s++) {
+		if (quote) {
+			quote = *s == quote ? 0 : quote;
+		} else if (strchr("'\"`", *s)) {
+			quote = *s;
+		} else if (*s == '(') {
+			depth++;
+		} else if (*s == ')' && depth > 0 && --depth == 0) {
+			const char *next = s + 1 + (s[1] == ' ');
+			if (*next != ',' && *next != '\0' && strncasecmp(next, "AS ", 3) != 0 &&
+			    strncasecmp(next, "AS(", 3) != 0)
+				return next; /* not a column list "name(a, b) AS (...)" */
+		}
+	}
+	return NULL;
+}
+
 static void eval_strings(const struct ruleset *rs, enum pattern_kind k, char *const *v,
                          bool primary, struct evaluation *ev)
 {
@@ -597,13 +782,17 @@ static void eval_strings(const struct ruleset *rs, enum pattern_kind k, char *co
 		char *norm = NULL;
 		if (k == PK_READ || k == PK_EDIT) {
 			split_path(*v, &s.path);
+			s.unsure = !s.path.ok;
+			s.globbed = has_glob(*v);
 		} else if (k == PK_HOST) {
-			host_clean(*v, host, sizeof(host));
+			s.unsure = !host_clean(*v, host, sizeof(host));
 			s.text = host;
 		} else {
-			s.text = norm = sql_normalize(*v);
+			s.text = norm = pattern_sql_normalize(*v);
 		}
 		eval_subject(rs, &s, primary, ev);
+		if (k == PK_SQL && (s.text = sql_after_with(norm)) != NULL)
+			eval_stop_only(rs, &s, ev);
 		free(s.path.buf);
 		free(norm);
 	}
@@ -636,6 +825,30 @@ static const struct finding *unexplained(const struct verdict *v)
 	return NULL;
 }
 
+/*
+ * A program run by its path (/usr/bin/git, ./../../usr/bin/git) is still
+ * that program to a deny or ask rule, so they also see the command under
+ * its basename. Allow rules do not: a ./git in the workdir is not git.
+ */
+static void eval_by_name(const struct ruleset *rs, const struct subject *s,
+                         struct evaluation *ev)
+{
+	const char *slash = strrchr(s->argv[0], '/');
+	size_t n = strv_len(s->argv);
+	struct subject b = *s;
+	char **argv;
+
+	if (slash == NULL || slash[1] == '\0')
+		return;
+	argv = xcalloc(n + 1, sizeof(*argv));
+	memcpy(argv, s->argv, n * sizeof(*argv));
+	argv[0] = (char *)slash + 1;
+	b.argv = argv;
+	b.head = word_hash(argv[0]);
+	eval_stop_only(rs, &b, ev);
+	free(argv);
+}
+
 static void ruleset_eval(const struct ruleset *rs, unsigned mask, const struct call *c,
                          const struct verdict *v, struct evaluation *ev)
 {
@@ -649,6 +862,7 @@ static void ruleset_eval(const struct ruleset *rs, unsigned mask, const struct c
 		if (s.argv && s.argv[0]) {
 			s.head = word_hash(s.argv[0]);
 			eval_subject(rs, &s, t == TOOL_SHELL, ev);
+			eval_by_name(rs, &s, ev);
 		}
 	}
 	eval_strings(rs, PK_READ, v->reads, t == TOOL_READ_FILE, ev);
@@ -676,15 +890,63 @@ const struct rule *ruleset_cover(const struct ruleset *rs, unsigned mask,
 	return ev.cover_ok ? ev.cover : NULL;
 }
 
+/*
+ * Findings an allow rule does not vouch for, like a critical tier: a call
+ * that rewrites airlock's policy or log (or the agent's hook settings)
+ * would turn any allow that covers its path (Edit(**)) into every allow,
+ * and git hooks, git config and rc files run code outside the sandbox
+ * later. Only allow-critical lowers them.
+ */
+static const struct {
+	const char *rule, *why;
+} guarded_rules[] = {
+	{"fs.write.gate_config", "it changes how calls are gated"},
+	{"fs.write.git_config", "git runs it outside the sandbox"},
+	{"fs.write.persistence", "it runs outside the sandbox later"},
+};
+
+/*
+ * True when a path written is in a directory named .airlock: the hook takes
+ * its workdir from each call's cwd, so <dir>/.airlock/policy is a project
+ * policy wherever the agent's cwd can go, not only in this workdir (where
+ * the classifier already says fs.write.gate_config).
+ */
+static bool writes_policy_dir(const struct verdict *v)
+{
+	for (char *const *w = v->writes; w && *w; w++)
+		for (const char *s = strstr(*w, "/.airlock"); s; s = strstr(s + 1, "/.airlock"))
+			if (s[9] == '/' || s[9] == '\0')
+				return true;
+	return false;
+}
+
+static void guarded(const struct verdict *v, struct rule_result *out)
+{
+	out->guarded = out->guarded_why = NULL;
+	for (size_t i = 0; i < v->nfindings && !out->guarded; i++)
+		for (size_t k = 0; k < nitems(guarded_rules) && !out->guarded; k++)
+			if (v->findings[i].rule &&
+			    strcmp(v->findings[i].rule, guarded_rules[k].rule) == 0) {
+				out->guarded = guarded_rules[k].rule;
+				out->guarded_why = guarded_rules[k].why;
+			}
+	out->policy_dir = writes_policy_dir(v);
+	if (out->policy_dir && !out->guarded) {
+		out->guarded = "a write into .airlock";
+		out->guarded_why = "airlock reads .airlock/policy wherever it starts";
+	}
+}
+
 void ruleset_decide(const struct ruleset *rs, const struct call *c, const struct verdict *v,
                     struct rule_result *out)
 {
 	struct evaluation ev;
 
 	ruleset_eval(rs, ~0u, c, v, &ev);
+	guarded(v, out);
 	out->deny = ev.any[RA_DENY];
 	out->ask = ev.any[RA_ASK];
-	out->allow = ev.nprimary && ev.cover_ok ? ev.cover : NULL;
+	out->allow = ev.nprimary && ev.cover_ok && !out->guarded ? ev.cover : NULL;
 	out->allow_critical = ev.nprimary && ev.crit_ok ? ev.cover_crit : NULL;
 	out->allow_partial = ev.any[RA_ALLOW] ? ev.any[RA_ALLOW] : ev.any[RA_ALLOW_CRITICAL];
 	out->unexplained = ev.unexplained ? ev.unexplained->rule : NULL;

@@ -351,7 +351,9 @@ static void row_patterns(const struct tdata_row *r)
 static void test_patterns(void **state)
 {
 	(void)state;
+	alarm(30); /* a matcher that backtracks without bound fails, not hangs */
 	table(DATA "patterns.tsv", 60, row_patterns);
+	alarm(0);
 }
 
 static void row_decide(const struct tdata_row *r)
@@ -597,6 +599,57 @@ static int count(const char *hay, const char *needle)
 
 #define TRICKY "Shell(echo 'a #b; \"c\"\\*')"
 
+/* Includes are checked before libgit2 opens them: a FIFO would block its
+ * open() for ever, and a nested include is relative to its own file. */
+static void test_includes(void **state)
+{
+	static const struct {
+		const char *text; /* the project file */
+		const char *want;
+	} cases[] = {
+		{"[include]\n\tpath = sub/a\n", "sub/b: unsafe permissions 0666"},
+		{"[include]\n\tpath = fifo\n", "fifo: not a regular file (included from"},
+		{"[tier \"low\"]\n\taction = deny\n[INCLUDE ] PATH=fifo ; x\n", "fifo: not a regular"},
+		{"[include]\n\tpath = /dev/stdin\n", "/dev/stdin: not a regular file"},
+		{"[include]\n\tpath = \"fi\"fo\n", "without quotes or backslashes"},
+		{"[include]\n\tpath = sub/deep\n", "nested deeper than 10"},
+	};
+	struct tree t;
+	char *proj, *path;
+	FILE *f;
+	(void)state;
+	tree_make(&t);
+	proj = xasprintf("%s/.airlock/policy", t.work);
+	path = xasprintf("%s/.airlock/sub", t.work);
+	assert_int_equal(mkdir(path, 0755), 0);
+	free(path);
+	path = xasprintf("%s/.airlock/sub/a", t.work);
+	write_file(path, "[include]\n\tpath = b\n", 0644);
+	free(path);
+	path = xasprintf("%s/.airlock/sub/b", t.work);
+	write_file(path, "[policy]\n\ttrust-project = true\n", 0666);
+	free(path);
+	path = xasprintf("%s/.airlock/sub/deep", t.work); /* includes itself */
+	write_file(path, "[include]\n\tpath = deep\n", 0644);
+	free(path);
+	path = xasprintf("%s/.airlock/fifo", t.work);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	free(path);
+	alarm(20); /* a blocking open fails the test instead of hanging it */
+	for (size_t i = 0; i < nitems(cases); i++) {
+		write_file(proj, cases[i].text, 0644);
+		expect_load_error(&t, cases[i].want);
+	}
+	f = fopen(proj, "w"); /* a NUL byte: libgit2 and a line scan would disagree */
+	assert_non_null(f);
+	fwrite("[tier \"low\"]\n\0[include]\n\tpath = fifo\n", 1, 37, f);
+	fclose(f);
+	expect_load_error(&t, "holds a NUL byte");
+	alarm(0);
+	free(proj);
+	tree_free(&t);
+}
+
 static void test_save_rule(void **state)
 {
 	struct tree t;
@@ -822,6 +875,7 @@ int main(void)
 		cmocka_unit_test(test_bad_files),
 		cmocka_unit_test(test_keys),
 		cmocka_unit_test(test_permissions),
+		cmocka_unit_test(test_includes),
 		cmocka_unit_test(test_save_rule),
 		cmocka_unit_test(test_show_roundtrip),
 		cmocka_unit_test(test_show_origins),
