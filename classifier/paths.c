@@ -280,6 +280,31 @@ static void read_dynamic(struct cctx *x, const char *p, struct span sp)
 		cls_add(x, TIER_HIGH, "secrets.read", sp, "may read %s (%s)", p, why);
 }
 
+/* A relative read after `cd $X`: the directory is known only at run time.
+ * Read from the workdir or the home, would it reach a secret? (.env,
+ * .aws/credentials, ../../.ssh/id_rsa). No path is recorded: it is not
+ * known. */
+static void read_unanchored(struct cctx *x, const char *p, struct span sp)
+{
+	const char *anchors[] = {x->wd, x->home}, *why;
+	char abs[CLS_MAX_PATH];
+
+	if (p[0] == '/' || x->cwd != NULL || !secrets_maybe_path(p))
+		return;
+	for (size_t i = 0; i < nitems(anchors); i++) {
+		int n = anchors[i] && anchors[i][0] ? snprintf(abs, sizeof(abs), "%s/%s", anchors[i], p)
+		                                    : -1;
+		if (n < 0 || (size_t)n >= sizeof(abs))
+			continue;
+		fold(abs);
+		if ((why = secrets_path(x, abs)) != NULL) {
+			cls_add(x, TIER_HIGH, "secrets.read", sp,
+			        "may read %s in a directory known only at run time (%s)", p, why);
+			return;
+		}
+	}
+}
+
 void paths_read(struct cctx *x, const struct word *w, const char *p)
 {
 	char abs[CLS_MAX_PATH];
@@ -292,8 +317,10 @@ void paths_read(struct cctx *x, const struct word *w, const char *p)
 		read_dynamic(x, p, sp);
 		return;
 	}
-	if (!paths_resolve(x, p, abs, sizeof(abs)))
+	if (!paths_resolve(x, p, abs, sizeof(abs))) {
+		read_unanchored(x, p, sp);
 		return;
+	}
 	cls_add_path(x, &x->v->reads, abs);
 	if (paths_class(x, abs) == PC_NET) {
 		dev_tcp_host(x, abs);
