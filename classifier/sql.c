@@ -397,6 +397,12 @@ static void n_func(struct sqlw *s, json_t *n)
 		{"dblink_exec", "net.fetch", "runs SQL on another server"},
 		{"pg_terminate_backend", "sql.admin", "kills other sessions"},
 		{"load_extension", "sql.exec", "loads native code"},
+		{"load_file", "sql.server_file", "reads a file on the server (MySQL)"},
+		/* the sqlite3 shell's own functions, on the machine it runs on */
+		{"readfile", "sql.server_file", "reads a file (sqlite3 readfile)"},
+		{"writefile", "sql.server_file", "writes a file (sqlite3 writefile)"},
+		{"fsdir", "sql.server_file", "lists directories (sqlite3 fsdir)"},
+		{"edit", "sql.exec", "runs an editor program (sqlite3 edit)"},
 	};
 	json_t *names = json_object_get(n, "funcname");
 	const char *f = str(json_object_get(json_array_get(names, json_array_size(names) - 1), "String"), "sval");

@@ -150,7 +150,9 @@ static void judge_ddl(struct fctx *f, const struct stmt *st)
 	if (has(st, "PROGRAM", 0, NULL) && strcmp(k0, "COPY") == 0)
 		f_add(f, TIER_HIGH, "sql.copy.program", "COPY ... PROGRAM runs a shell command on the server");
 	if (has(st, "OUTFILE", 0, NULL) || has(st, "DUMPFILE", 0, NULL) || has(st, "INFILE", 0, NULL) ||
-	    has(st, "LOAD_FILE", 0, NULL) || (strcmp(k0, "VACUUM") == 0 && has(st, "INTO", 0, NULL)))
+	    has(st, "LOAD_FILE", 0, NULL) || has(st, "READFILE", 0, NULL) ||
+	    has(st, "WRITEFILE", 0, NULL) || has(st, "FSDIR", 0, NULL) ||
+	    (strcmp(k0, "VACUUM") == 0 && has(st, "INTO", 0, NULL)))
 		f_add(f, TIER_HIGH, "sql.server_file", "reads or writes a file on the server");
 	if (has(st, "LOAD_EXTENSION", 0, NULL) || strcmp(k0, "DO") == 0)
 		f_add(f, TIER_HIGH, "sql.exec", "runs procedural or native code");
