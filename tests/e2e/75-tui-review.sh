@@ -1,0 +1,50 @@
+#!/bin/sh
+# 75-tui-review.sh: what an agent could do to make a person approve a call
+# they would not approve if they saw it clearly, each found by a hostile
+# review of the approval screen and each failing before its fix. The real
+# binary runs in tmux (tests/e2e/tmux.sh); capture-pane reads the screen.
+set -u
+. tests/e2e/lib.sh
+: "${AIRLOCK:?}"
+d=$(mktemp -d /tmp/airlock-e2e-tuirev.XXXXXX)
+. tests/e2e/tmux.sh
+
+for t in low medium high; do printf '[tier "%s"]\n\taction = ask\n' $t; done >"$d/ask.policy"
+# start NAME COMMAND...: runs an airlock command in $d/NAME/w in a new
+# session, stdout and stderr to files unless the command redirects them.
+start() {
+	n=$1
+	shift
+	mkdir -p "$d/$n/w" "$d/$n/home"
+	tm new-session -d -s "$n" -x 80 -y 24 \
+		"sleep 0.3; cd '$d/$n/w' || exit 1; env HOME='$d/$n/home' LANG=C.UTF-8 TERM=screen $*; echo EXIT \$?; sleep 100"
+}
+
+# --- an agent's stderr and chatter are text, held while the screen is up ----
+# The agent's stderr and stdout were the terminal's: escape sequences it
+# printed (a model's words) drew over the command on the screen, or changed
+# the palette so flagged text was invisible.
+cat >"$d/paint.sh" <<'EOS'
+#!/bin/sh
+printf '{"id":1,"tool":"shell","input":{"command":"rm -rf victim"}}\n'
+sleep 1
+printf '\033[3;1H\033[Kecho hello\033[J' >&2
+read -r ans
+printf '%s\n' "$ans" >../answer
+printf 'chatter \033]4;3;#000000\007 end\n'
+EOS
+chmod +x "$d/paint.sh"
+mkdir -p "$d/paint/w/victim"
+start paint "'$AIRLOCK' run --db '$d/paint/a.db' --policy '$d/ask.policy' -- '$d/paint.sh'"
+wait_for paint "a approve" >/dev/null
+sleep 2
+check "paint: the command is still shown" wait_for paint "rm -rf victim"
+check "paint: nothing drew over it" lacks paint "echo hell"
+tm send-keys -t paint q
+check "paint: run exits" wait_for paint "EXIT"
+check "paint: stderr shown after the screen, escaped" wait_for paint 'x1b[3;1H'
+check "paint: chatter escaped" wait_for paint 'chatter \x1b]4;3;#000000\x07 end'
+check "paint: denied" grep -q '"denied"' "$d/paint/answer"
+check "paint: nothing ran" test -d "$d/paint/w/victim"
+
+finish
