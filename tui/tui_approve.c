@@ -18,6 +18,12 @@
 #include "tui/tui_internal.h"
 
 
+/* How long a call must have been on screen before a key approves it: a
+ * second `a` typed for the call before (a double tap, key repeat) reached
+ * the next queued call's screen milliseconds after it appeared, and
+ * approved what nobody had read. Denying works at once. */
+#define APPROVE_ARM_NS (1000 * 1000000LL)
+
 enum approve_cmd { AC_APPROVE = 100, AC_DENY, AC_QUIT, AC_REMEMBER, AC_SAVE, AC_EDIT };
 enum approve_prompt { AP_REASON = 1, AP_REMEMBER, AP_SAVE };
 
@@ -59,6 +65,8 @@ struct approve_screen {
 	struct browser *b;
 	struct term *t;
 	long long deadline; /* clock_ns(); 0: none */
+	long long shown;    /* io clock when the first frame was drawn; 0: not yet */
+	const struct screen_io *io;
 	size_t hidden;      /* escapes shown in the subject */
 	bool done;
 	char status[40];
@@ -208,10 +216,27 @@ static void do_edit(struct approve_screen *s)
 	finish(s, TUI_EDIT);
 }
 
+static long long io_now(const struct screen_io *io)
+{
+	return io->now ? io->now(io->arg) : clock_ns();
+}
+
+/* True when an approving key comes too soon after the call appeared. */
+static bool too_soon(struct approve_screen *s)
+{
+	if (io_now(s->io) - s->shown >= APPROVE_ARM_NS)
+		return false;
+	browser_message(s->b, "the call has been on screen for under %lld s: read it, then "
+	                      "press the key again", APPROVE_ARM_NS / 1000000000LL);
+	return true;
+}
+
 static void do_cmd(struct approve_screen *s, int cmd)
 {
 	char *label;
 
+	if ((cmd == AC_APPROVE || cmd == AC_REMEMBER || cmd == AC_SAVE) && too_soon(s))
+		return;
 	switch (cmd) {
 	case AC_APPROVE:
 		finish(s, TUI_APPROVE);
@@ -285,6 +310,8 @@ static void approve_loop(struct approve_screen *s, const struct screen_io *io)
 			finish(s, TUI_TIMEOUT);
 			break;
 		}
+		if (s->shown == 0) /* browser_step draws before it reads a key */
+			s->shown = io_now(io);
 		switch (browser_step(s->b, io, &rows, &cmd, &s->ans->first_frame_ns)) {
 		case BA_CMD: do_cmd(s, cmd); break;
 		case BA_PROMPT: do_prompt(s); break;
@@ -313,7 +340,7 @@ static size_t hidden_count(const char *subject, bool ascii)
 static void approve_run(const struct tui_ask *ask, struct tui_answer *ans, struct term *t,
                         bool ascii, const struct screen_io *io)
 {
-	struct approve_screen s = {.ask = ask, .ans = ans, .t = t};
+	struct approve_screen s = {.ask = ask, .ans = ans, .t = t, .io = io};
 	char *err = NULL;
 
 	s.hidden = hidden_count(ask->subject, ascii);

@@ -259,6 +259,7 @@ struct screen_io {
 	void (*draw)(void *arg, const struct trow **rows, int nrows, int cursor_row,
 	             int cursor_col);
 	int (*read)(void *arg, int timeout_ms, struct tkey *k); /* -1: gone */
+	long long (*now)(void *arg); /* a clock in ns; NULL: clock_ns() (tests fake it) */
 };
 /* Fills io with t's functions. */
 void term_screen_io(struct term *t, struct screen_io *io);

@@ -47,4 +47,26 @@ check "paint: chatter escaped" wait_for paint 'chatter \x1b]4;3;#000000\x07 end'
 check "paint: denied" grep -q '"denied"' "$d/paint/answer"
 check "paint: nothing ran" test -d "$d/paint/w/victim"
 
+# --- a second `a` does not approve the next queued call -------------------
+# The next call's screen came up milliseconds after the first was approved,
+# so key repeat (or a double tap) approved a call nobody had seen.
+mkdir -p "$d/tap/w/victim"
+printf '%s\n' '{"id":1,"tool":"shell","input":{"command":"echo first"}}' \
+	'{"id":2,"tool":"shell","input":{"command":"rm -rf victim"}}' >"$d/tap/calls"
+start tap "'$AIRLOCK' gate --db '$d/tap/a.db' --policy '$d/ask.policy' <../calls >../out 2>../err"
+wait_for tap "echo first" >/dev/null
+sleep 1.1
+for i in 1 2 3 4 5 6 7 8; do # a held key repeats
+	tm send-keys -t tap a
+	sleep 0.1
+done
+check "tap: the second call is on screen" wait_for tap "rm -rf victim"
+check "tap: it says why the key did nothing" wait_for tap "read it, then press"
+check "tap: the second call still waits" sh -c "[ \$(wc -l <'$d/tap/out') -eq 1 ]"
+sleep 1.1
+tm send-keys -t tap d Enter
+check "tap: gate exits" wait_for tap "EXIT"
+expect_eq "tap: decisions" "$(jq -r .decision "$d/tap/out" | tr '\n' ' ')" "approved denied "
+check "tap: nothing ran" test -d "$d/tap/w/victim"
+
 finish

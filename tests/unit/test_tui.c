@@ -368,6 +368,8 @@ struct script {
 	size_t n, at;
 	int rows, cols; /* 0: 24x80 */
 	char *last; /* the last frame, rows joined, marks as [[...]] */
+	long long now; /* the screen's clock: each key read moves it */
+	int ms_per_read; /* 0: 1000 */
 };
 
 static void script_size(void *arg, int *rows, int *cols)
@@ -403,7 +405,15 @@ static int script_read(void *arg, int timeout_ms, struct tkey *k)
 	if (s->at >= s->n)
 		return -1;
 	*k = s->keys[s->at++];
+	s->now += (s->ms_per_read ? s->ms_per_read : 1000) * 1000000LL;
 	return 0;
+}
+
+static long long script_now(void *arg)
+{
+	struct script *s = arg;
+
+	return s->now + 1; /* 0 means "not shown yet" to the screen */
 }
 
 static size_t three(void *arg)
@@ -422,7 +432,7 @@ static void test_approve_table(void **state)
 		const struct tdata_row *r = &rows[i];
 		struct verdict *v = verdict_new();
 		struct script s = {0};
-		struct screen_io io = {&s, script_size, script_draw, script_read};
+		struct screen_io io = {&s, script_size, script_draw, script_read, script_now};
 		struct tui_answer ans;
 		char *input = xasprintf("command:\n%s\n", r->f[0]);
 		struct tui_ask ask = {
@@ -435,6 +445,7 @@ static void test_approve_table(void **state)
 
 		verdict_add(v, TIER_HIGH, "fs.delete", (struct span){0, 2}, "deletes files");
 		s.n = parse_keys(r->nf > 1 && strcmp(r->f[1], "-") ? r->f[1] : "", &s.keys);
+		s.ms_per_read = r->nf > 5 ? (int)strtol(r->f[5], NULL, 10) : 0;
 		tui_approve_io(&ask, &ans, &io);
 		if (strcmp(tui_choice_name(ans.choice), r->f[2]) != 0)
 			fail_msg("%s:%zu: choice %s, want %s", r->file, r->line,
@@ -467,7 +478,7 @@ static void test_approve_too_small(void **state)
 	(void)state;
 	for (size_t i = 0; i < nitems(sizes); i++) {
 		struct script s = {.rows = sizes[i][0], .cols = sizes[i][1]};
-		struct screen_io io = {&s, script_size, script_draw, script_read};
+		struct screen_io io = {&s, script_size, script_draw, script_read, NULL};
 		struct tui_answer ans;
 
 		s.n = parse_keys("aAysp<Enter>", &s.keys);
@@ -569,7 +580,7 @@ static void test_audit_table(void **state)
 	for (size_t i = 0; i < n; i++) {
 		const struct tdata_row *r = &rows[i];
 		struct script s = {0};
-		struct screen_io io = {&s, script_size, script_draw, script_read};
+		struct screen_io io = {&s, script_size, script_draw, script_read, NULL};
 		char *err = NULL;
 
 		s.n = parse_keys(strcmp(r->f[0], "-") ? r->f[0] : "", &s.keys);
