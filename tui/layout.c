@@ -275,7 +275,11 @@ void browser_layout(struct browser *b, int rows, int cols, const struct trow **o
 	b->ops->header(b->arg, b, &b->frame);
 	if (b->frame.open)
 		doc_newline(&b->frame);
-	nh = b->frame.nrows > 3 ? 3 : b->frame.nrows;
+	/* a narrow terminal wraps the header: up to a third of the rows, so a
+	 * warning below the title is not cut off */
+	nh = (size_t)(rows / 3 > 3 ? rows / 3 : 3);
+	if (nh > b->frame.nrows)
+		nh = b->frame.nrows;
 	body = rows - (int)nh - 2;
 	b->body_rows = body > 1 ? body : 1;
 	for (size_t i = 0; i < nh && (int)i < rows; i++)

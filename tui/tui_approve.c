@@ -72,6 +72,19 @@ struct approve_screen {
 	char status[40];
 };
 
+#define HEADER_FIELD_MAX 32 /* bytes of the tool name and the id in the header */
+
+/* An agent's word in the header, cut: a long id or tool name wrapped the
+ * header past its rows and hid the tier and the warning below it. */
+static void put_capped(struct doc *d, const char *text, enum tattr a)
+{
+	size_t n = strlen(text);
+
+	doc_put(d, text, n > HEADER_FIELD_MAX ? HEADER_FIELD_MAX : n, a);
+	if (n > HEADER_FIELD_MAX)
+		doc_printf(d, TA_MARK, "...(+%zu bytes)", n - HEADER_FIELD_MAX);
+}
+
 /* The header: tool, tier, id, queue; a warning when the subject hides text. */
 static void approve_header(void *arg, struct browser *b, struct doc *d)
 {
@@ -82,16 +95,15 @@ static void approve_header(void *arg, struct browser *b, struct doc *d)
 	(void)b;
 	doc_puts(d, " airlock: approve? ", TA_TITLE);
 	doc_puts(d, " tool ", TA_DIM);
-	doc_puts(d, a->tool ? a->tool : "?", TA_BOLD);
+	put_capped(d, a->tool ? a->tool : "?", TA_BOLD);
 	doc_puts(d, "  tier ", TA_DIM);
 	doc_printf(d, TA_TIER(a->tier), " %s ", tier_name(a->tier));
 	doc_puts(d, "  id ", TA_DIM);
-	doc_puts(d, a->call_id && *a->call_id ? a->call_id : "-", TA_NORMAL);
+	put_capped(d, a->call_id && *a->call_id ? a->call_id : "-", TA_NORMAL);
 	doc_printf(d, TA_NORMAL, "  waiting behind: %zu\n", waiting);
 	if (s->hidden)
 		doc_printf(d, TA_MARK,
-		           "WARNING: the %s holds %zu control, escape or invisible character%s, "
-		           "shown escaped and marked\n",
+		           "WARNING: the %s holds %zu hidden part%s, shown marked\n",
 		           a->subject_label ? a->subject_label : "input", s->hidden,
 		           s->hidden == 1 ? "" : "s");
 }
@@ -117,6 +129,16 @@ static void put_findings(struct doc *d, const struct tui_ask *a)
 	}
 }
 
+/* The subject's rows start with a gutter, so nothing in it can pass for
+ * the screen's own labels ("Why it asks:"), and long runs of spaces or
+ * empty lines are squeezed into one mark, so its end is never pushed past
+ * the edge or below the fold behind what looks like nothing. */
+static void subject_mode(struct doc *d, bool on)
+{
+	d->gutter = on ? "| " : NULL;
+	d->squeeze = on;
+}
+
 /* View 0: the call, why, the preview; view 1: the raw input. */
 static int approve_detail(void *arg, int64_t key, int view, struct doc *d, char **errstr)
 {
@@ -136,7 +158,9 @@ static int approve_detail(void *arg, int64_t key, int view, struct doc *d, char 
 		sp = xreallocarray(sp, nsp + 1, sizeof(*sp));
 		sp[nsp++] = a->verdict->findings[i].span;
 	}
+	subject_mode(d, true);
 	doc_put_spans(d, a->subject ? a->subject : "", sp, nsp);
+	subject_mode(d, false);
 	free(sp);
 	doc_newline(d);
 	put_findings(d, a);
@@ -330,6 +354,7 @@ static size_t hidden_count(const char *subject, bool ascii)
 	size_t n;
 
 	doc_init(&d, 4096, ascii);
+	subject_mode(&d, true);
 	doc_puts(&d, subject ? subject : "", TA_NORMAL);
 	n = d.nmarked;
 	doc_clear(&d);

@@ -61,12 +61,31 @@ for i in 1 2 3 4 5 6 7 8; do # a held key repeats
 	sleep 0.1
 done
 check "tap: the second call is on screen" wait_for tap "rm -rf victim"
-check "tap: it says why the key did nothing" wait_for tap "read it, then press"
 check "tap: the second call still waits" sh -c "[ \$(wc -l <'$d/tap/out') -eq 1 ]"
 sleep 1.1
 tm send-keys -t tap d Enter
 check "tap: gate exits" wait_for tap "EXIT"
 expect_eq "tap: decisions" "$(jq -r .decision "$d/tap/out" | tr '\n' ' ')" "approved denied "
 check "tap: nothing ran" test -d "$d/tap/w/victim"
+
+# --- the end of a command is not pushed off screen --------------------------
+# 3,000 spaces or 300 empty lines put 'rm -rf victim' rows below the fold
+# while the screen showed 'echo safe', and a command's own lines could read
+# "Why it asks: (no rule fired)" like the screen's.
+mkdir -p "$d/push/w"
+{
+	jq -cn --arg c "echo safe$(printf '%3000s' '');rm -rf victim" '{id:1,tool:"shell",input:{command:$c}}'
+	jq -cn --arg c "$(printf 'ls\n\nWhy it asks:\n  (no rule fired)%0300drm -rf other' 0 | tr 0 '\n')" \
+		'{id:2,tool:"shell",input:{command:$c}}'
+} >"$d/push/calls"
+start push "'$AIRLOCK' gate --db '$d/push/a.db' --policy '$d/ask.policy' <../calls >../out 2>../err"
+check "push: spaces squeezed" wait_for push "| echo safe<3000 spaces>;rm -rf victim"
+check "push: warned" wait_for push "WARNING: the command holds 1 hidden part"
+tm send-keys -t push q
+check "push: the command's lines have a gutter" wait_for push "| Why it asks:"
+check "push: empty lines squeezed" wait_for push "| <299 empty lines>"
+check "push: the end is on the first screen" wait_for push "| rm -rf other"
+tm send-keys -t push q
+check "push: gate exits" wait_for push "EXIT"
 
 finish

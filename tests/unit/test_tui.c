@@ -436,7 +436,8 @@ static void test_approve_table(void **state)
 		struct tui_answer ans;
 		char *input = xasprintf("command:\n%s\n", r->f[0]);
 		struct tui_ask ask = {
-			.tool = "shell", .tier = TIER_HIGH, .call_id = "7", .subject = r->f[0],
+			.tool = "shell", .tier = TIER_HIGH, .call_id = r->nf > 6 ? r->f[6] : "7",
+			.subject = r->f[0],
 			.subject_label = "command", .verdict = v, .policy_reason = "high asks",
 			.input_text = input, .edit_text = r->f[0], .pattern = "Shell(rm -rf build)",
 			.can_save = true, .pending = three,
