@@ -139,6 +139,26 @@ static void subject_mode(struct doc *d, bool on)
 	d->squeeze = on;
 }
 
+/* "The command:", with its length in rows when it has more than one: the
+ * first screen says how much of it there is, even when the rest (and the
+ * findings after it) is below the fold. */
+static void put_subject_label(struct doc *d, const struct tui_ask *a)
+{
+	const char *label = a->subject_label ? a->subject_label : "input";
+	struct doc t;
+
+	doc_init(&t, d->width, d->ascii);
+	subject_mode(&t, true);
+	doc_puts(&t, a->subject ? a->subject : "", TA_NORMAL);
+	if (t.open)
+		doc_newline(&t);
+	if (t.nrows > 1)
+		doc_printf(d, TA_BOLD, "The %s (%zu rows; space scrolls):\n", label, t.nrows);
+	else
+		doc_printf(d, TA_BOLD, "The %s:\n", label);
+	doc_clear(&t);
+}
+
 /* View 0: the call, why, the preview; view 1: the raw input. */
 static int approve_detail(void *arg, int64_t key, int view, struct doc *d, char **errstr)
 {
@@ -153,7 +173,7 @@ static int approve_detail(void *arg, int64_t key, int view, struct doc *d, char 
 		doc_puts(d, a->input_text ? a->input_text : "(none)", TA_NORMAL);
 		return 0;
 	}
-	doc_printf(d, TA_BOLD, "The %s:\n", a->subject_label ? a->subject_label : "input");
+	put_subject_label(d, a);
 	for (size_t i = 0; a->verdict && i < a->verdict->nfindings; i++) {
 		sp = xreallocarray(sp, nsp + 1, sizeof(*sp));
 		sp[nsp++] = a->verdict->findings[i].span;

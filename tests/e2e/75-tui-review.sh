@@ -85,6 +85,7 @@ tm send-keys -t push q
 check "push: the command's lines have a gutter" wait_for push "| Why it asks:"
 check "push: empty lines squeezed" wait_for push "| <299 empty lines>"
 check "push: the end is on the first screen" wait_for push "| rm -rf other"
+check "push: the length is on the first screen" wait_for push "The command (6 rows"
 tm send-keys -t push q
 check "push: gate exits" wait_for push "EXIT"
 
