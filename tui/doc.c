@@ -35,18 +35,23 @@ static const struct {
 	{0x061c, 0x061c},   /* arabic letter mark */
 	{0x115f, 0x1160},   /* hangul fillers */
 	{0x17b4, 0x17b5},
-	{0x180e, 0x180e},   /* mongolian vowel separator */
+	{0x180b, 0x180f},   /* mongolian variation selectors, vowel separator */
 	{0x200b, 0x200f},   /* zero-width space/joiners, LRM, RLM */
 	{0x2028, 0x2029},   /* line and paragraph separators */
 	{0x202a, 0x202e},   /* bidi embeddings and overrides */
 	{0x2060, 0x2064},   /* word joiner, invisible operators */
 	{0x2066, 0x2069},   /* bidi isolates */
 	{0x206a, 0x206f},   /* deprecated format characters */
+	{0x2800, 0x2800},   /* braille pattern blank: a space that is not one */
 	{0x3164, 0x3164},   /* hangul filler */
 	{0xfeff, 0xfeff},   /* zero-width no-break space */
 	{0xffa0, 0xffa0},
 	{0xfff9, 0xfffb},   /* interlinear annotations */
+	{0x13430, 0x1343f}, /* egyptian hieroglyph format controls */
+	{0x1bca0, 0x1bca3}, /* shorthand format controls */
+	{0x1d173, 0x1d17a}, /* musical symbol format controls */
 	{0xe0000, 0xe007f}, /* tag characters */
+	{0xe0100, 0xe01ef}, /* variation selectors supplement */
 };
 
 static bool hostile_cp(uint32_t cp)
