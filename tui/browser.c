@@ -420,6 +420,11 @@ const struct doc *browser_doc(const struct browser *b)
 	return &b->doc;
 }
 
+bool browser_too_small(const struct browser *b)
+{
+	return b->too_small;
+}
+
 bool browser_in_help(const struct browser *b)
 {
 	return b->help;

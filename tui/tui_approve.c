@@ -363,6 +363,8 @@ static void approve_loop(struct approve_screen *s, const struct screen_io *io)
 		case BA_GONE: finish(s, TUI_HANGUP); break;
 		case BA_NONE: break;
 		}
+		if (browser_too_small(s->b)) /* not seen: the second starts when it is */
+			s->shown = 0;
 	}
 	free(rows);
 }

@@ -225,6 +225,8 @@ size_t browser_top(const struct browser *b);
 const struct doc *browser_doc(const struct browser *b);
 /* Forgets the detail document so the next frame rebuilds it. */
 void browser_invalidate(struct browser *b);
+/* True when the last frame was too small to show the screen. */
+bool browser_too_small(const struct browser *b);
 /* Help mode: the help text over the body until a key. */
 bool browser_in_help(const struct browser *b);
 

@@ -370,26 +370,29 @@ struct script {
 	char *last; /* the last frame, rows joined, marks as [[...]] */
 	long long now; /* the screen's clock: each key read moves it */
 	int ms_per_read; /* 0: 1000 */
+	size_t grow_at;  /* rows x cols until this many keys were read, then 24x80 */
 };
 
 static void script_size(void *arg, int *rows, int *cols)
 {
 	struct script *s = arg;
 
-	*rows = s->rows ? s->rows : 24;
-	*cols = s->cols ? s->cols : 80;
+	*rows = s->rows && s->at < s->grow_at ? s->rows : 24;
+	*cols = s->cols && s->at < s->grow_at ? s->cols : 80;
 }
 
 static void script_draw(void *arg, const struct trow **rows, int nrows, int cr, int cc)
 {
 	struct script *s = arg;
 	struct buf b;
+	int cols;
 
 	(void)cr, (void)cc;
+	script_size(s, &(int){0}, &cols);
 	buf_init(&b, 0);
 	for (int i = 0; i < nrows; i++) {
 		char *t = rows[i] ? doc_row_marked(rows[i], TA_MARK) : xstrdup("");
-		assert_true(rows[i] == NULL || rows[i]->cells <= (s->cols ? s->cols : 80));
+		assert_true(rows[i] == NULL || rows[i]->cells <= cols);
 		buf_printf(&b, "%s\n", t);
 		free(t);
 	}
@@ -467,6 +470,28 @@ static void test_approve_table(void **state)
 	tdata_free(rows, n);
 }
 
+/* A terminal too small at first: the call is seen only once it grows, and
+ * the second before a key approves starts then. */
+static void test_approve_grown(void **state)
+{
+	struct verdict *v = verdict_new();
+	struct tui_ask ask = {.tool = "shell", .tier = TIER_HIGH, .call_id = "7",
+	                      .subject = "rm -rf build", .verdict = v};
+	struct script s = {.rows = 3, .cols = 10, .grow_at = 12, .ms_per_read = 100};
+	struct screen_io io = {&s, script_size, script_draw, script_read, script_now};
+	struct tui_answer ans;
+
+	(void)state;
+	s.n = parse_keys("<Tick*12>aaaa", &s.keys); /* 1.2 s too small, then 0.4 s */
+	tui_approve_io(&ask, &ans, &io);
+	assert_int_equal(ans.choice, TUI_HANGUP);
+	assert_non_null(strstr(s.last, "read it, then press"));
+	tui_answer_clear(&ans);
+	free(s.keys);
+	free(s.last);
+	verdict_free(v);
+}
+
 /* A terminal too small to show the call: keys decide nothing, at any size. */
 static void test_approve_too_small(void **state)
 {
@@ -478,7 +503,7 @@ static void test_approve_too_small(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < nitems(sizes); i++) {
-		struct script s = {.rows = sizes[i][0], .cols = sizes[i][1]};
+		struct script s = {.rows = sizes[i][0], .cols = sizes[i][1], .grow_at = SIZE_MAX};
 		struct screen_io io = {&s, script_size, script_draw, script_read, NULL};
 		struct tui_answer ans;
 
@@ -610,6 +635,7 @@ int main(void)
 		cmocka_unit_test(test_escape_every_byte), cmocka_unit_test(test_spans_table),
 		cmocka_unit_test(test_diff_files),    cmocka_unit_test(test_browse_table),
 		cmocka_unit_test(test_approve_table), cmocka_unit_test(test_approve_too_small),
+		cmocka_unit_test(test_approve_grown),
 		cmocka_unit_test(test_audit_table),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
