@@ -110,6 +110,7 @@ static void push_item(struct browser *b, const struct bitem *it, int cols, bool 
 	enum tattr base = sel ? TA_SELECT : TA_NORMAL;
 
 	doc_init(&t, cols, b->ascii);
+	t.squeeze = true; /* a run of spaces cannot push the rest past the edge */
 	if (it->tier >= 0 && it->tier_off + it->tier_len <= n) {
 		doc_put(&t, it->text, it->tier_off, base);
 		doc_put(&t, it->text + it->tier_off, it->tier_len, TA_TIER(it->tier));

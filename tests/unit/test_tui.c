@@ -536,7 +536,8 @@ struct logcall {
 };
 
 static const struct logcall logcalls[] = {
-	{"{\"tool\":\"shell\",\"input\":{\"command\":\"ls -la\"}}", TIER_LOW, NULL, ACTION_AUTO,
+	{"{\"tool\":\"shell\",\"input\":{\"command\":\"ls -la                    ;rm x\"}}",
+	 TIER_LOW, NULL, ACTION_AUTO,
 	 DECISION_AUTO, "policy", NULL, 0, "--- a/file1\n+++ b/file1\n@@ -1 +1 @@\n+x\n", true},
 	{"{\"tool\":\"shell\",\"input\":{\"command\":\"rm -rf build\"}}", TIER_HIGH, "fs.delete",
 	 ACTION_ASK, DECISION_DENIED, "user", "not now", 2500, NULL, true},
