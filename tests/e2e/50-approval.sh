@@ -99,6 +99,7 @@ check "resize: too small decides nothing" test ! -s "$d/resize/out"
 tm resize-window -t resize -x 80 -y 24
 sleep 0.6
 expect_eq "resize: back to 24 rows" "$(screen resize | sed -n 24p | grep -c 'a approve')" 1
+armed
 tm send-keys -t resize a
 check "resize: gate exits" pane_dead resize 20
 expect_eq "resize: decision" "$(field resize .decision)" approved
