@@ -442,7 +442,8 @@ static void test_approve_table(void **state)
 			.tool = "shell", .tier = TIER_HIGH, .call_id = r->nf > 6 ? r->f[6] : "7",
 			.subject = r->f[0],
 			.subject_label = "command", .verdict = v, .policy_reason = "high asks",
-			.input_text = input, .edit_text = r->f[0], .pattern = "Shell(rm -rf build)",
+			.input_text = input, .edit_text = r->f[0],
+			.pattern = r->nf > 7 ? r->f[7] : "Shell(rm -rf build)",
 			.can_save = true, .pending = three,
 		};
 		const char *want_reason = strcmp(r->f[3], "-") ? r->f[3] : NULL;
