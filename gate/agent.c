@@ -156,6 +156,7 @@ struct agent_relay {
 static void *relay_main(void *arg)
 {
 	struct agent_relay *r = arg;
+	bool tty = isatty(STDERR_FILENO) == 1;
 	char chunk[4096];
 
 	for (;;) {
@@ -172,10 +173,14 @@ static void *relay_main(void *arg)
 			break;
 		if (k < 0)
 			continue;
-		gate_terminal_lock(); /* never while an approval screen is up */
+		/* never while an approval screen is up; only a terminal can draw
+		 * over it, and a pipe nobody reads must not hold the screen off */
+		if (tty)
+			gate_terminal_lock();
 		agent_write_text(stderr, chunk, (size_t)k);
 		fflush(stderr);
-		gate_terminal_unlock();
+		if (tty)
+			gate_terminal_unlock();
 	}
 	return NULL;
 }

@@ -47,6 +47,25 @@ check "paint: chatter escaped" wait_for paint 'chatter \x1b]4;3;#000000\x07 end'
 check "paint: denied" grep -q '"denied"' "$d/paint/answer"
 check "paint: nothing ran" test -d "$d/paint/w/victim"
 
+# --- a stderr nobody reads does not hold the screen off ---------------------
+# The relay took the screen's lock for every write: a pipe that filled up
+# blocked it, lock held, and the approval screen never came.
+mkfifo "$d/errfifo"
+cat >"$d/loud.sh" <<'EOS'
+#!/bin/sh
+head -c 100000 /dev/zero | tr '\0' x >&2
+printf '{"id":1,"tool":"shell","input":{"command":"rm -rf victim"}}\n'
+read -r ans
+EOS
+chmod +x "$d/loud.sh"
+sleep 1000 <"$d/errfifo" &
+holder=$!
+start loud "'$AIRLOCK' run --db '$d/loud/a.db' --policy '$d/ask.policy' -- '$d/loud.sh' 2>'$d/errfifo'"
+check "loud: the screen comes" wait_for loud "a approve"
+tm send-keys -t loud q
+kill $holder
+check "loud: run exits" wait_for loud "EXIT"
+
 # --- a second `a` does not approve the next queued call -------------------
 # The next call's screen came up milliseconds after the first was approved,
 # so key repeat (or a double tap) approved a call nobody had seen.
