@@ -281,11 +281,13 @@ static size_t run_of(const char *s, size_t n, char c)
  * behind what looks like nothing. Returns the bytes taken (0: none). */
 static size_t squeeze(struct doc *d, const char *s, size_t n)
 {
-	size_t k = run_of(s, n, s[0]);
+	size_t k;
 	char *m;
 
-	if (!d->squeeze || (s[0] == ' ' && k < SQUEEZE_SPACES) ||
-	    (s[0] == '\n' && k < SQUEEZE_LINES) || (s[0] != ' ' && s[0] != '\n'))
+	if (!d->squeeze || (s[0] != ' ' && s[0] != '\n')) /* before scanning: O(n) */
+		return 0;
+	k = run_of(s, n, s[0]);
+	if (k < (s[0] == ' ' ? SQUEEZE_SPACES : SQUEEZE_LINES))
 		return 0;
 	if (s[0] == '\n') {
 		doc_newline(d);
