@@ -230,6 +230,24 @@ bool utf8_valid(const char *p, size_t n)
 	return true;
 }
 
+void buf_append_printable(struct buf *b, const char *p, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)p;
+
+	for (size_t i = 0; i < n;) {
+		size_t k = utf8_seq(u + i, n - i);
+		bool c1 = k == 2 && u[i] == 0xc2 && u[i + 1] < 0xa0;
+		if (k == 0 || c1 || (k == 1 && (u[i] < 0x20 || u[i] == 0x7f) && u[i] != '\n' &&
+		                     u[i] != '\t')) {
+			buf_printf(b, "\\x%02x", u[i]);
+			i++;
+			continue;
+		}
+		buf_append(b, p + i, k);
+		i += k;
+	}
+}
+
 char *utf8_repair(const char *p, size_t n)
 {
 	const unsigned char *u = (const unsigned char *)p;

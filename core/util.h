@@ -62,6 +62,13 @@ void buf_free(struct buf *b);
 char *utf8_repair(const char *p, size_t n);
 /* Returns true when p[0..n) is valid UTF-8 with no NUL bytes. */
 bool utf8_valid(const char *p, size_t n);
+/*
+ * Appends p[0..n) fit for a terminal: control characters but newline and
+ * tab (C0, DEL, C1 in UTF-8 form) and bytes that are not valid UTF-8 become
+ * \xNN text, so what a child prints cannot move the cursor, repaint the
+ * screen or change the terminal's state (palette, modes).
+ */
+void buf_append_printable(struct buf *b, const char *p, size_t n);
 
 /* Parses a whole decimal integer in [min, max]; returns 0 or -1. */
 int parse_ll(const char *s, long long min, long long max, long long *out);

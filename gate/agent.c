@@ -10,7 +10,10 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -30,9 +33,11 @@ static void close_pair(int p[2])
 			close(p[i]);
 }
 
-/* In the child: wire the pipes, tie its life to ours, exec; reports errno
- * on err_fd when exec fails. Never returns. */
-static void child_exec(char *const *argv, int in[2], int out[2], int err_fd, pid_t parent)
+/* In the child: wire the pipes (errp[1] < 0: stderr stays airlock's), tie
+ * its life to ours, exec; reports errno on err_fd when exec fails. Never
+ * returns. */
+static void child_exec(char *const *argv, int in[2], int out[2], int errp[2], int err_fd,
+                       pid_t parent)
 {
 	int e;
 
@@ -45,10 +50,12 @@ static void child_exec(char *const *argv, int in[2], int out[2], int err_fd, pid
 	if (setsid() < 0)
 		_exit(EXIT_INTERNAL);
 	signal(SIGPIPE, SIG_DFL);
-	if (dup2(in[0], STDIN_FILENO) < 0 || dup2(out[1], STDOUT_FILENO) < 0)
+	if (dup2(in[0], STDIN_FILENO) < 0 || dup2(out[1], STDOUT_FILENO) < 0 ||
+	    (errp[1] >= 0 && dup2(errp[1], STDERR_FILENO) < 0))
 		_exit(EXIT_INTERNAL);
 	close_pair(in);
 	close_pair(out);
+	close_pair(errp);
 	execvp(argv[0], argv);
 	e = errno;
 	if (write(err_fd, &e, sizeof(e)) < 0)
@@ -56,14 +63,18 @@ static void child_exec(char *const *argv, int in[2], int out[2], int err_fd, pid
 	_exit(e == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_EXEC);
 }
 
-int agent_spawn(char *const *argv, struct agent_child *ch, int *exit_code, char **errstr)
+static int spawn(char *const *argv, bool piped, struct agent_child *ch, int *exit_code,
+                 char **errstr)
 {
-	int in[2] = {-1, -1}, out[2] = {-1, -1}, ep[2] = {-1, -1}, e = 0;
+	int in[2] = {-1, -1}, out[2] = {-1, -1}, ep[2] = {-1, -1}, errp[2] = {-1, -1}, e = 0;
 	pid_t parent = getpid();
 	ssize_t n;
 
 	*exit_code = EXIT_INTERNAL;
-	if (pipe2(in, O_CLOEXEC) < 0 || pipe2(out, O_CLOEXEC) < 0 || pipe2(ep, O_CLOEXEC) < 0) {
+	ch->err_fd = -1;
+	ch->relay = NULL;
+	if (pipe2(in, O_CLOEXEC) < 0 || pipe2(out, O_CLOEXEC) < 0 || pipe2(ep, O_CLOEXEC) < 0 ||
+	    (piped && pipe2(errp, O_CLOEXEC) < 0)) {
 		*errstr = xasprintf("cannot create pipes for %s: %s", argv[0], strerror(errno));
 		goto fail;
 	}
@@ -73,7 +84,7 @@ int agent_spawn(char *const *argv, struct agent_child *ch, int *exit_code, char 
 	}
 	if (ch->pid == 0) {
 		close(ep[0]);
-		child_exec(argv, in, out, ep[1], parent);
+		child_exec(argv, in, out, errp, ep[1], parent);
 	}
 	close(ep[1]), ep[1] = -1;
 	do
@@ -89,15 +100,121 @@ int agent_spawn(char *const *argv, struct agent_child *ch, int *exit_code, char 
 	}
 	close(in[0]);
 	close(out[1]);
+	if (piped)
+		close(errp[1]);
 	ch->in_fd = in[1];
 	ch->out_fd = out[0];
+	ch->err_fd = errp[0];
 	return 0;
 fail:
 	close_pair(in);
 	close_pair(out);
 	close_pair(ep);
+	close_pair(errp);
 	ch->pid = -1;
 	return -1;
+}
+
+int agent_spawn(char *const *argv, struct agent_child *ch, int *exit_code, char **errstr)
+{
+	return spawn(argv, false, ch, exit_code, errstr);
+}
+
+int agent_spawn_piped(char *const *argv, struct agent_child *ch, int *exit_code,
+                      char **errstr)
+{
+	return spawn(argv, true, ch, exit_code, errstr);
+}
+
+int agent_write_text(FILE *f, const char *p, size_t n)
+{
+	struct buf b;
+	int rc = 0;
+
+	if (!isatty(fileno(f)))
+		return fwrite(p, 1, n, f) == n ? 0 : -1;
+	buf_init(&b, 0);
+	buf_append_printable(&b, p, n);
+	if (b.len && fwrite(b.data, 1, b.len, f) != b.len)
+		rc = -1;
+	buf_free(&b);
+	return rc;
+}
+
+/* ---- the stderr relay ---------------------------------------------------- */
+
+#define RELAY_QUIET_MS 100   /* after the child exited: this long without output ends it */
+#define RELAY_LINGER_MS 1000 /* ... and never longer than this */
+
+struct agent_relay {
+	pthread_t thread;
+	int fd;
+	atomic_bool stop;
+	atomic_llong deadline;
+};
+
+static void *relay_main(void *arg)
+{
+	struct agent_relay *r = arg;
+	bool tty = isatty(STDERR_FILENO) == 1;
+	char chunk[4096];
+
+	for (;;) {
+		struct pollfd p = {.fd = r->fd, .events = POLLIN};
+		int n = poll(&p, 1, RELAY_QUIET_MS);
+		ssize_t k;
+		if (n < 0 && errno != EINTR)
+			break;
+		if (atomic_load(&r->stop) && (n == 0 || clock_ns() >= atomic_load(&r->deadline)))
+			break;
+		if (n <= 0)
+			continue;
+		if ((k = read(r->fd, chunk, sizeof(chunk))) == 0 || (k < 0 && errno != EINTR))
+			break;
+		if (k < 0)
+			continue;
+		/* never while an approval screen is up; only a terminal can draw
+		 * over it, and a pipe nobody reads must not hold the screen off */
+		if (tty)
+			gate_terminal_lock();
+		agent_write_text(stderr, chunk, (size_t)k);
+		fflush(stderr);
+		if (tty)
+			gate_terminal_unlock();
+	}
+	return NULL;
+}
+
+int agent_relay_start(struct agent_child *ch, char **errstr)
+{
+	struct agent_relay *r;
+	int e;
+
+	if (ch->err_fd < 0)
+		return 0;
+	r = xcalloc(1, sizeof(*r));
+	r->fd = ch->err_fd;
+	if ((e = pthread_create(&r->thread, NULL, relay_main, r)) != 0) {
+		*errstr = xasprintf("cannot start the stderr relay: %s", strerror(e));
+		free(r);
+		return -1;
+	}
+	ch->relay = r;
+	return 0;
+}
+
+void agent_relay_stop(struct agent_child *ch)
+{
+	if (ch->relay) {
+		atomic_store(&ch->relay->deadline, clock_ns() + RELAY_LINGER_MS * 1000000LL);
+		atomic_store(&ch->relay->stop, true);
+		pthread_join(ch->relay->thread, NULL);
+		free(ch->relay);
+		ch->relay = NULL;
+	}
+	if (ch->err_fd >= 0)
+		close(ch->err_fd);
+	ch->err_fd = -1;
 }
 
 static volatile sig_atomic_t forward_pid;

@@ -8,17 +8,21 @@
 #define AIRLOCK_AGENT_H
 
 #include <getopt.h>
+#include <stdio.h>
 #include <stdbool.h>
 #include <sys/types.h>
 
 #include "core/airlock.h"
 #include "gate/pipeline.h"
 
-/* A child with its stdin and stdout on pipes; stderr is airlock's. */
+/* A child with its stdin and stdout on pipes; stderr is airlock's, or a
+ * pipe that a relay thread copies to airlock's (agent_relay_start). */
 struct agent_child {
 	pid_t pid;
 	int in_fd;  /* write end: the child's stdin */
 	int out_fd; /* read end: the child's stdout */
+	int err_fd; /* read end: the child's stderr; -1 when it is airlock's */
+	struct agent_relay *relay;
 };
 
 /*
@@ -29,6 +33,21 @@ struct agent_child {
  */
 int agent_spawn(char *const *argv, struct agent_child *ch, int *exit_code, char **errstr)
 	AIRLOCK_MUST_CHECK;
+/* As agent_spawn, and the child's stderr is a pipe (ch->err_fd) that
+ * agent_relay_start copies: an agent that prints text a model wrote cannot
+ * send escape sequences to the terminal or draw over an approval screen. */
+int agent_spawn_piped(char *const *argv, struct agent_child *ch, int *exit_code,
+                      char **errstr) AIRLOCK_MUST_CHECK;
+/* Starts a thread copying ch->err_fd to airlock's stderr: held while an
+ * approval screen is up (gate_terminal_lock), control characters escaped
+ * when stderr is a terminal. Returns 0, or -1 with *errstr. */
+int agent_relay_start(struct agent_child *ch, char **errstr) AIRLOCK_MUST_CHECK;
+/* After the child exited: copies what is left (waiting at most a second for
+ * a grandchild that still holds the pipe), stops the thread, closes err_fd. */
+void agent_relay_stop(struct agent_child *ch);
+/* Writes text the child printed to f: as is, or with control characters
+ * escaped when f is a terminal. Returns 0 or -1 (errno set). */
+int agent_write_text(FILE *f, const char *p, size_t n);
 /* Passes SIGTERM, SIGHUP, SIGINT and SIGQUIT sent to airlock with kill(2)
  * on to pid (the terminal already signals the whole foreground group). */
 void agent_forward_signals(pid_t pid);

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -452,6 +453,19 @@ out:
 	free(id), free(in), free(ed), free(pattern), free(err);
 }
 
+/* Held while a screen is up: what a child prints waits (agent_relay). */
+static pthread_mutex_t terminal_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void gate_terminal_lock(void)
+{
+	pthread_mutex_lock(&terminal_lock);
+}
+
+void gate_terminal_unlock(void)
+{
+	pthread_mutex_unlock(&terminal_lock);
+}
+
 /* `airlock gate` typed at a terminal reads its calls from it: keys meant
  * for the screen could become input, and input keys could approve. */
 static bool reads_calls_from_tty(struct gate *g)
@@ -474,8 +488,11 @@ void gate_approve(struct gate *g, const struct call *c, const struct verdict *v,
 		no_terminal(a, "terminals are disabled for this gate");
 	else if (reads_calls_from_tty(g)) /* the screen and the reader would share keys */
 		no_terminal(a, "the calls come from the terminal itself (pipe them in)");
-	else
+	else {
+		gate_terminal_lock();
 		ask_person(g, c, v, pl, preview, a, t0);
+		gate_terminal_unlock();
+	}
 	if (a->decision == DECISION_APPROVED && a->edited == NULL) {
 		free(a->reason); /* an approval carries no reason */
 		a->reason = NULL;

@@ -7,8 +7,13 @@
  *  - lines are handled in order: chatter after a call waits for its result;
  *  - a line shaped like a call that cannot be decoded is answered with an
  *    error result (the agent is waiting for one), never run or echoed;
- *  - the agent's stderr is airlock's; its exit status is airlock's; it dies
- *    with airlock (PR_SET_PDEATHSIG) and gets the signals airlock gets.
+ *  - what the agent prints reaches the terminal as text: its stderr is
+ *    relayed (held while an approval screen is up) and both it and the
+ *    chatter have control characters escaped when they go to a terminal, so
+ *    an agent printing what a model wrote cannot draw over the screen or
+ *    change the terminal's colours;
+ *  - its exit status is airlock's; it dies with airlock (PR_SET_PDEATHSIG)
+ *    and gets the signals airlock gets.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -122,7 +127,7 @@ static void run_pump(struct gate *g, struct agent_child *ch, size_t cap)
 			        lineno, cap);
 			res = protocol_error(NULL, lineno, "line longer than the line cap; skipped");
 		} else if ((res = run_line(g, line, len, lineno)) == NULL) {
-			if (!out_gone && (fwrite(line, 1, len, stdout) != len || putchar('\n') == EOF ||
+			if (!out_gone && (agent_write_text(stdout, line, len) < 0 || putchar('\n') == EOF ||
 			                  fflush(stdout) == EOF)) { /* say it once; keep gating */
 				fprintf(stderr, "airlock run: cannot write the agent's output: %s\n",
 				        strerror(errno));
@@ -172,11 +177,19 @@ int cmd_run(int argc, char **argv)
 	if (gate_open(&o, &g, &rc, &err) < 0)
 		goto fail;
 	signal(SIGPIPE, SIG_IGN);
-	if (agent_spawn(argv + optind, &ch, &rc, &err) < 0)
+	if (agent_spawn_piped(argv + optind, &ch, &rc, &err) < 0)
 		goto fail;
 	agent_forward_signals(ch.pid);
+	if (agent_relay_start(&ch, &err) < 0) {
+		kill(ch.pid, SIGKILL);
+		agent_wait(ch.pid);
+		agent_relay_stop(&ch);
+		rc = EXIT_INTERNAL;
+		goto fail;
+	}
 	run_pump(g, &ch, o.line_cap ? o.line_cap : PROTOCOL_LINE_CAP);
 	rc = agent_wait(ch.pid);
+	agent_relay_stop(&ch);
 	gate_close(g);
 	free(cmdline);
 	return rc;

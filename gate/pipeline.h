@@ -72,6 +72,10 @@ struct approval {
 /* Holds the call until a person decides; fills *a (free a->reason). */
 void gate_approve(struct gate *g, const struct call *c, const struct verdict *v,
                   const struct plan *pl, const char *preview, struct approval *a);
+/* Held while the approval screen is up: a thread that writes what a child
+ * printed to the terminal takes it first, so nothing draws over the screen. */
+void gate_terminal_lock(void);
+void gate_terminal_unlock(void);
 
 /* --- gate/preview.c: what a call would change (diff/). ---------------- */
 struct preview;

@@ -359,10 +359,10 @@ enum baction browser_key(struct browser *b, const struct tkey *k, int *cmd)
 {
 	const struct keybind *kb;
 
+	if (k->code == TK_TIMEOUT || k->code == TK_RESIZE || k->code == TK_NONE)
+		return BA_NONE; /* a message stays until a key is pressed, not 250 ms */
 	free(b->msg);
 	b->msg = NULL;
-	if (k->code == TK_TIMEOUT || k->code == TK_RESIZE || k->code == TK_NONE)
-		return BA_NONE;
 	if (b->too_small) { /* nothing is decided about what cannot be seen */
 		browser_message(b, "the terminal is too small to show the call");
 		return BA_NONE;
@@ -418,6 +418,11 @@ size_t browser_top(const struct browser *b)
 const struct doc *browser_doc(const struct browser *b)
 {
 	return &b->doc;
+}
+
+bool browser_too_small(const struct browser *b)
+{
+	return b->too_small;
 }
 
 bool browser_in_help(const struct browser *b)

@@ -35,18 +35,23 @@ static const struct {
 	{0x061c, 0x061c},   /* arabic letter mark */
 	{0x115f, 0x1160},   /* hangul fillers */
 	{0x17b4, 0x17b5},
-	{0x180e, 0x180e},   /* mongolian vowel separator */
+	{0x180b, 0x180f},   /* mongolian variation selectors, vowel separator */
 	{0x200b, 0x200f},   /* zero-width space/joiners, LRM, RLM */
 	{0x2028, 0x2029},   /* line and paragraph separators */
 	{0x202a, 0x202e},   /* bidi embeddings and overrides */
 	{0x2060, 0x2064},   /* word joiner, invisible operators */
 	{0x2066, 0x2069},   /* bidi isolates */
 	{0x206a, 0x206f},   /* deprecated format characters */
+	{0x2800, 0x2800},   /* braille pattern blank: a space that is not one */
 	{0x3164, 0x3164},   /* hangul filler */
 	{0xfeff, 0xfeff},   /* zero-width no-break space */
 	{0xffa0, 0xffa0},
 	{0xfff9, 0xfffb},   /* interlinear annotations */
+	{0x13430, 0x1343f}, /* egyptian hieroglyph format controls */
+	{0x1bca0, 0x1bca3}, /* shorthand format controls */
+	{0x1d173, 0x1d17a}, /* musical symbol format controls */
 	{0xe0000, 0xe007f}, /* tag characters */
+	{0xe0100, 0xe01ef}, /* variation selectors supplement */
 };
 
 static bool hostile_cp(uint32_t cp)
@@ -228,6 +233,14 @@ static void row_add(struct doc *d, const char *p, size_t n, enum tattr a, int ce
 	d->ccells += cells;
 }
 
+/* Starts a row with the gutter (the command's rows are marked as its own,
+ * so text in it cannot pose as the screen's labels). */
+static void row_start(struct doc *d)
+{
+	if (!d->open && d->gutter)
+		row_add(d, d->gutter, strlen(d->gutter), TA_DIM, (int)strlen(d->gutter));
+}
+
 /* Adds one unit, wrapping first when it does not fit. An escape wider
  * than a whole row (a very narrow terminal) is split: it is ASCII. */
 static void put_unit(struct doc *d, const char *p, size_t n, enum tattr a, int cells)
@@ -237,14 +250,59 @@ static void put_unit(struct doc *d, const char *p, size_t n, enum tattr a, int c
 			put_unit(d, p + i, 1, a, 1);
 		return;
 	}
-	if (d->ccells + cells > d->width && d->clen > 0)
+	if (d->ccells + cells > d->width && d->clen > 0) {
 		row_end(d);
+		row_start(d);
+	}
 	row_add(d, p, n, a, cells);
 }
 
 void doc_newline(struct doc *d)
 {
+	row_start(d);
 	row_end(d);
+}
+
+#define SQUEEZE_SPACES 16 /* a run this long of spaces is shown as its length */
+#define SQUEEZE_LINES 3   /* ... and of newlines (2 empty lines stay as they are) */
+
+/* A run of n bytes of c at s (n > 0). */
+static size_t run_of(const char *s, size_t n, char c)
+{
+	size_t k = 0;
+
+	while (k < n && s[k] == c)
+		k++;
+	return k;
+}
+
+/* Squeezes a long run of spaces or newlines at s into one mark, so a
+ * command cannot push its dangerous part past the edge or below the fold
+ * behind what looks like nothing. Returns the bytes taken (0: none). */
+static size_t squeeze(struct doc *d, const char *s, size_t n)
+{
+	size_t k;
+	char *m;
+
+	if (!d->squeeze || (s[0] != ' ' && s[0] != '\n')) /* before scanning: O(n) */
+		return 0;
+	k = run_of(s, n, s[0]);
+	if (k < (s[0] == ' ' ? SQUEEZE_SPACES : SQUEEZE_LINES))
+		return 0;
+	if (s[0] == '\n') {
+		doc_newline(d);
+		m = xasprintf("<%zu empty lines>", k - 1);
+	} else {
+		m = xasprintf("<%zu spaces>", k);
+	}
+	row_start(d);
+	for (const char *p = m; *p; p++) /* wraps like an escape: ASCII */
+		put_unit(d, p, 1, TA_MARK, 1);
+	if (s[0] == '\n')
+		doc_newline(d);
+	d->nmarked++;
+	free(m);
+	return k;
 }
 
 void doc_put(struct doc *d, const char *s, size_t n, enum tattr a)
@@ -255,11 +313,16 @@ void doc_put(struct doc *d, const char *s, size_t n, enum tattr a)
 	size_t i = 0, k;
 
 	while (i < n) {
+		if ((k = squeeze(d, s + i, n - i)) > 0) {
+			i += k;
+			continue;
+		}
 		if (s[i] == '\n') {
-			row_end(d);
+			doc_newline(d);
 			i++;
 			continue;
 		}
+		row_start(d);
 		if (s[i] == '\t' && d->expand_tabs) {
 			int sp = 8 - d->ccells % 8;
 			put_unit(d, "        ", (size_t)sp, a, sp);
@@ -270,7 +333,10 @@ void doc_put(struct doc *d, const char *s, size_t n, enum tattr a)
 		for (k = i; k < n && k - i < (size_t)(d->width - d->ccells) &&
 		            (unsigned char)s[k] >= 0x20 && (unsigned char)s[k] < 0x7f;
 		     k++)
-			;
+			if (d->squeeze && s[k] == ' ' && k > i &&
+			    run_of(s + k, n - k < SQUEEZE_SPACES ? n - k : SQUEEZE_SPACES, ' ') ==
+			        SQUEEZE_SPACES)
+				break; /* squeeze() takes it */
 		if (k > i) {
 			row_add(d, s + i, k - i, a, (int)(k - i));
 			if (d->ccells >= d->width && k < n && s[k] != '\n')
@@ -279,7 +345,8 @@ void doc_put(struct doc *d, const char *s, size_t n, enum tattr a)
 			continue;
 		}
 		i += text_unit(s + i, n - i, d->ascii, out, &cells, &mark);
-		if (cells == 0 && d->clen == 0) { /* a combining mark with nothing to combine */
+		if (cells == 0 && d->clen == (d->gutter ? strlen(d->gutter) : 0)) {
+			/* a combining mark with nothing to combine (but the gutter) */
 			snprintf(out, sizeof(out), "<comb>");
 			cells = 6;
 			mark = UM_HOSTILE;

@@ -110,6 +110,7 @@ static void push_item(struct browser *b, const struct bitem *it, int cols, bool 
 	enum tattr base = sel ? TA_SELECT : TA_NORMAL;
 
 	doc_init(&t, cols, b->ascii);
+	t.squeeze = true; /* a run of spaces cannot push the rest past the edge */
 	if (it->tier >= 0 && it->tier_off + it->tier_len <= n) {
 		doc_put(&t, it->text, it->tier_off, base);
 		doc_put(&t, it->text + it->tier_off, it->tier_len, TA_TIER(it->tier));
@@ -246,6 +247,26 @@ static void footer_keys(struct browser *b, int cols)
 		doc_newline(&b->frame);
 }
 
+/* Rows the footer line needs: a prompt wraps onto up to a third of the
+ * rows, so a question like "remember Shell(...) for this session?" shows
+ * the pattern it asks about, not only its tail. */
+static int prompt_rows(const struct browser *b, int rows, int cols)
+{
+	struct doc t;
+	int n;
+
+	if (!b->prompting)
+		return 1;
+	doc_init(&t, cols, b->ascii);
+	doc_puts(&t, b->prompt_label, TA_BOLD);
+	doc_put(&t, b->pbuf, b->plen, TA_NORMAL);
+	if (t.open)
+		doc_newline(&t);
+	n = t.nrows > 0 ? (int)t.nrows : 1;
+	doc_clear(&t);
+	return n < rows / 3 ? n : rows / 3 > 1 ? rows / 3 : 1;
+}
+
 /* A terminal too small for the screen: a notice, and its keys do nothing
  * (nobody approves what they cannot read); the timeout still runs. */
 static void layout_too_small(struct browser *b, int rows, int cols, const struct trow **out)
@@ -261,8 +282,8 @@ void browser_layout(struct browser *b, int rows, int cols, const struct trow **o
                     int *cursor_row, int *cursor_col)
 {
 	struct slot *s;
-	size_t nh, fl;
-	int body;
+	size_t nh, fl, fe;
+	int body, nf;
 
 	doc_clear(&b->frame);
 	doc_init(&b->frame, cols, b->ascii);
@@ -275,8 +296,13 @@ void browser_layout(struct browser *b, int rows, int cols, const struct trow **o
 	b->ops->header(b->arg, b, &b->frame);
 	if (b->frame.open)
 		doc_newline(&b->frame);
-	nh = b->frame.nrows > 3 ? 3 : b->frame.nrows;
-	body = rows - (int)nh - 2;
+	/* a narrow terminal wraps the header: up to a third of the rows, so a
+	 * warning below the title is not cut off */
+	nh = (size_t)(rows / 3 > 3 ? rows / 3 : 3);
+	if (nh > b->frame.nrows)
+		nh = b->frame.nrows;
+	nf = prompt_rows(b, rows, cols);
+	body = rows - (int)nh - 1 - nf;
 	b->body_rows = body > 1 ? body : 1;
 	for (size_t i = 0; i < nh && (int)i < rows; i++)
 		s[i] = (struct slot){&b->frame, i};
@@ -288,13 +314,15 @@ void browser_layout(struct browser *b, int rows, int cols, const struct trow **o
 		else
 			body_list(b, cols, body, s + nh);
 	}
+	fl = b->frame.nrows;
 	footer_line(b, cursor_col);
-	fl = b->frame.nrows - 1;
+	fe = b->frame.nrows;
 	footer_keys(b, cols);
-	if (rows >= 2) {
-		s[rows - 2] = (struct slot){&b->frame, fl};
+	for (int i = 0; i < nf && rows >= 2; i++) /* the last nf rows of the footer line */
+		if (fe >= (size_t)(nf - i) && fe - (size_t)(nf - i) >= fl)
+			s[rows - 1 - nf + i] = (struct slot){&b->frame, fe - (size_t)(nf - i)};
+	if (rows >= 2)
 		s[rows - 1] = (struct slot){&b->frame, b->frame.nrows - 1};
-	}
 	*cursor_row = b->prompting ? rows - 2 : -1;
 	for (int i = 0; i < rows; i++) /* rows[] is final now: pointers are safe */
 		out[i] = s[i].d ? &s[i].d->rows[s[i].row] : NULL;

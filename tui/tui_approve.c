@@ -18,6 +18,12 @@
 #include "tui/tui_internal.h"
 
 
+/* How long a call must have been on screen before a key approves it: a
+ * second `a` typed for the call before (a double tap, key repeat) reached
+ * the next queued call's screen milliseconds after it appeared, and
+ * approved what nobody had read. Denying works at once. */
+#define APPROVE_ARM_NS (1000 * 1000000LL)
+
 enum approve_cmd { AC_APPROVE = 100, AC_DENY, AC_QUIT, AC_REMEMBER, AC_SAVE, AC_EDIT };
 enum approve_prompt { AP_REASON = 1, AP_REMEMBER, AP_SAVE };
 
@@ -59,10 +65,25 @@ struct approve_screen {
 	struct browser *b;
 	struct term *t;
 	long long deadline; /* clock_ns(); 0: none */
+	long long shown;    /* io clock when the first frame was drawn; 0: not yet */
+	const struct screen_io *io;
 	size_t hidden;      /* escapes shown in the subject */
 	bool done;
 	char status[40];
 };
+
+#define HEADER_FIELD_MAX 32 /* bytes of the tool name and the id in the header */
+
+/* An agent's word in the header, cut: a long id or tool name wrapped the
+ * header past its rows and hid the tier and the warning below it. */
+static void put_capped(struct doc *d, const char *text, enum tattr a)
+{
+	size_t n = strlen(text);
+
+	doc_put(d, text, n > HEADER_FIELD_MAX ? HEADER_FIELD_MAX : n, a);
+	if (n > HEADER_FIELD_MAX)
+		doc_printf(d, TA_MARK, "...(+%zu bytes)", n - HEADER_FIELD_MAX);
+}
 
 /* The header: tool, tier, id, queue; a warning when the subject hides text. */
 static void approve_header(void *arg, struct browser *b, struct doc *d)
@@ -74,16 +95,15 @@ static void approve_header(void *arg, struct browser *b, struct doc *d)
 	(void)b;
 	doc_puts(d, " airlock: approve? ", TA_TITLE);
 	doc_puts(d, " tool ", TA_DIM);
-	doc_puts(d, a->tool ? a->tool : "?", TA_BOLD);
+	put_capped(d, a->tool ? a->tool : "?", TA_BOLD);
 	doc_puts(d, "  tier ", TA_DIM);
 	doc_printf(d, TA_TIER(a->tier), " %s ", tier_name(a->tier));
 	doc_puts(d, "  id ", TA_DIM);
-	doc_puts(d, a->call_id && *a->call_id ? a->call_id : "-", TA_NORMAL);
+	put_capped(d, a->call_id && *a->call_id ? a->call_id : "-", TA_NORMAL);
 	doc_printf(d, TA_NORMAL, "  waiting behind: %zu\n", waiting);
 	if (s->hidden)
 		doc_printf(d, TA_MARK,
-		           "WARNING: the %s holds %zu control, escape or invisible character%s, "
-		           "shown escaped and marked\n",
+		           "WARNING: the %s holds %zu hidden part%s, shown marked\n",
 		           a->subject_label ? a->subject_label : "input", s->hidden,
 		           s->hidden == 1 ? "" : "s");
 }
@@ -109,6 +129,36 @@ static void put_findings(struct doc *d, const struct tui_ask *a)
 	}
 }
 
+/* The subject's rows start with a gutter, so nothing in it can pass for
+ * the screen's own labels ("Why it asks:"), and long runs of spaces or
+ * empty lines are squeezed into one mark, so its end is never pushed past
+ * the edge or below the fold behind what looks like nothing. */
+static void subject_mode(struct doc *d, bool on)
+{
+	d->gutter = on ? "| " : NULL;
+	d->squeeze = on;
+}
+
+/* "The command:", with its length in rows when it has more than one: the
+ * first screen says how much of it there is, even when the rest (and the
+ * findings after it) is below the fold. */
+static void put_subject_label(struct doc *d, const struct tui_ask *a)
+{
+	const char *label = a->subject_label ? a->subject_label : "input";
+	struct doc t;
+
+	doc_init(&t, d->width, d->ascii);
+	subject_mode(&t, true);
+	doc_puts(&t, a->subject ? a->subject : "", TA_NORMAL);
+	if (t.open)
+		doc_newline(&t);
+	if (t.nrows > 1)
+		doc_printf(d, TA_BOLD, "The %s (%zu rows; space scrolls):\n", label, t.nrows);
+	else
+		doc_printf(d, TA_BOLD, "The %s:\n", label);
+	doc_clear(&t);
+}
+
 /* View 0: the call, why, the preview; view 1: the raw input. */
 static int approve_detail(void *arg, int64_t key, int view, struct doc *d, char **errstr)
 {
@@ -123,12 +173,14 @@ static int approve_detail(void *arg, int64_t key, int view, struct doc *d, char 
 		doc_puts(d, a->input_text ? a->input_text : "(none)", TA_NORMAL);
 		return 0;
 	}
-	doc_printf(d, TA_BOLD, "The %s:\n", a->subject_label ? a->subject_label : "input");
+	put_subject_label(d, a);
 	for (size_t i = 0; a->verdict && i < a->verdict->nfindings; i++) {
 		sp = xreallocarray(sp, nsp + 1, sizeof(*sp));
 		sp[nsp++] = a->verdict->findings[i].span;
 	}
+	subject_mode(d, true);
 	doc_put_spans(d, a->subject ? a->subject : "", sp, nsp);
+	subject_mode(d, false);
 	free(sp);
 	doc_newline(d);
 	put_findings(d, a);
@@ -208,10 +260,27 @@ static void do_edit(struct approve_screen *s)
 	finish(s, TUI_EDIT);
 }
 
+static long long io_now(const struct screen_io *io)
+{
+	return io->now ? io->now(io->arg) : clock_ns();
+}
+
+/* True when an approving key comes too soon after the call appeared. */
+static bool too_soon(struct approve_screen *s)
+{
+	if (io_now(s->io) - s->shown >= APPROVE_ARM_NS)
+		return false;
+	browser_message(s->b, "the call has been on screen for under %lld s: read it, then "
+	                      "press the key again", APPROVE_ARM_NS / 1000000000LL);
+	return true;
+}
+
 static void do_cmd(struct approve_screen *s, int cmd)
 {
 	char *label;
 
+	if ((cmd == AC_APPROVE || cmd == AC_REMEMBER || cmd == AC_SAVE) && too_soon(s))
+		return;
 	switch (cmd) {
 	case AC_APPROVE:
 		finish(s, TUI_APPROVE);
@@ -285,6 +354,8 @@ static void approve_loop(struct approve_screen *s, const struct screen_io *io)
 			finish(s, TUI_TIMEOUT);
 			break;
 		}
+		if (s->shown == 0) /* browser_step draws before it reads a key */
+			s->shown = io_now(io);
 		switch (browser_step(s->b, io, &rows, &cmd, &s->ans->first_frame_ns)) {
 		case BA_CMD: do_cmd(s, cmd); break;
 		case BA_PROMPT: do_prompt(s); break;
@@ -292,6 +363,8 @@ static void approve_loop(struct approve_screen *s, const struct screen_io *io)
 		case BA_GONE: finish(s, TUI_HANGUP); break;
 		case BA_NONE: break;
 		}
+		if (browser_too_small(s->b)) /* not seen: the second starts when it is */
+			s->shown = 0;
 	}
 	free(rows);
 }
@@ -303,6 +376,7 @@ static size_t hidden_count(const char *subject, bool ascii)
 	size_t n;
 
 	doc_init(&d, 4096, ascii);
+	subject_mode(&d, true);
 	doc_puts(&d, subject ? subject : "", TA_NORMAL);
 	n = d.nmarked;
 	doc_clear(&d);
@@ -313,7 +387,7 @@ static size_t hidden_count(const char *subject, bool ascii)
 static void approve_run(const struct tui_ask *ask, struct tui_answer *ans, struct term *t,
                         bool ascii, const struct screen_io *io)
 {
-	struct approve_screen s = {.ask = ask, .ans = ans, .t = t};
+	struct approve_screen s = {.ask = ask, .ans = ans, .t = t, .io = io};
 	char *err = NULL;
 
 	s.hidden = hidden_count(ask->subject, ascii);

@@ -108,8 +108,10 @@ static void put_fields(struct doc *d, json_t *o)
 
 	json_object_foreach(o, k, v) {
 		doc_printf(d, TA_DIM, "  %s: ", k);
-		if (json_is_string(v)) {
+		if (json_is_string(v)) { /* squeezed as on the approval screen */
+			d->squeeze = true;
 			doc_puts(d, json_string_value(v), TA_NORMAL);
+			d->squeeze = false;
 		} else {
 			char *t = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
 			doc_puts(d, t ? t : "?", TA_NORMAL);

@@ -70,6 +70,8 @@ struct doc {
 	int width;         /* wrap width in cells (>= 1) */
 	bool ascii;        /* escape all non-ASCII (the terminal is not UTF-8) */
 	bool expand_tabs;  /* tabs become spaces (diffs) instead of \t marks */
+	bool squeeze;      /* long runs of spaces or empty lines become one mark */
+	const char *gutter; /* ASCII put at the start of every row, or NULL */
 	size_t *files;     /* rows that start a file, for n/N */
 	size_t nfiles;
 	size_t nmarked;    /* escapes shown */
@@ -223,6 +225,8 @@ size_t browser_top(const struct browser *b);
 const struct doc *browser_doc(const struct browser *b);
 /* Forgets the detail document so the next frame rebuilds it. */
 void browser_invalidate(struct browser *b);
+/* True when the last frame was too small to show the screen. */
+bool browser_too_small(const struct browser *b);
 /* Help mode: the help text over the body until a key. */
 bool browser_in_help(const struct browser *b);
 
@@ -259,6 +263,7 @@ struct screen_io {
 	void (*draw)(void *arg, const struct trow **rows, int nrows, int cursor_row,
 	             int cursor_col);
 	int (*read)(void *arg, int timeout_ms, struct tkey *k); /* -1: gone */
+	long long (*now)(void *arg); /* a clock in ns; NULL: clock_ns() (tests fake it) */
 };
 /* Fills io with t's functions. */
 void term_screen_io(struct term *t, struct screen_io *io);

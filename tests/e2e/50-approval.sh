@@ -34,6 +34,8 @@ audit() { sqlite3 "$d/$1/a.db" "$2"; }
 decided() {
 	audit "$1" "select json_extract(body,'\$.who')||' '||json_extract(body,'\$.decision') from events where kind='decided' order by id" | sed -n "${2:-1}p"
 }
+# armed: approving keys count once the call has been on screen for 1 s
+armed() { sleep 1.1; }
 call() { jq -cn --arg c "$1" '{id:1,tool:"shell",input:{command:$c}}'; }
 
 # --- approve ---------------------------------------------------------------
@@ -43,6 +45,7 @@ start approve "$d/ask.policy"
 check "approve: screen shows the call" wait_for approve "rm -rf victim"
 check "approve: header" wait_for approve "approve?"
 check "approve: footer keys and countdown" wait_for approve "a approve"
+armed
 tm send-keys -t approve a
 check "approve: gate exits" pane_dead approve 20
 expect_eq "approve: decision" "$(field approve .decision)" approved
@@ -96,6 +99,7 @@ check "resize: too small decides nothing" test ! -s "$d/resize/out"
 tm resize-window -t resize -x 80 -y 24
 sleep 0.6
 expect_eq "resize: back to 24 rows" "$(screen resize | sed -n 24p | grep -c 'a approve')" 1
+armed
 tm send-keys -t resize a
 check "resize: gate exits" pane_dead resize 20
 expect_eq "resize: decision" "$(field resize .decision)" approved
@@ -105,6 +109,7 @@ mkdir -p "$d/remember/w/build"
 { call "rm -rf build"; call "rm -rf build"; } >"$d/remember/calls"
 start remember "$d/ask.policy"
 wait_for remember "a approve" >/dev/null
+armed
 tm send-keys -t remember A
 check "remember: shows the pattern first" wait_for remember "Shell(rm -rf build)"
 tm send-keys -t remember y
@@ -121,6 +126,7 @@ start edit "$d/ask.policy" "EDITOR='$d/editor.sh'"
 wait_for edit "a approve" >/dev/null
 tm send-keys -t edit e
 check "edit: the edited call is asked about again" wait_for edit "rm -rf other"
+armed
 tm send-keys -t edit a
 check "edit: gate exits" pane_dead edit 20
 expect_eq "edit: decision" "$(field edit .decision)" approved

@@ -31,6 +31,15 @@ static void test_utf8_table(void **state)
 			         rows[i].f[2]);
 		assert_true(utf8_valid(fixed, strlen(fixed)));
 		free(fixed);
+		if (rows[i].nf > 3) {
+			struct buf b;
+			buf_init(&b, 0);
+			buf_append_printable(&b, in, strlen(in));
+			if (strcmp(b.data ? b.data : "", rows[i].f[3]) != 0)
+				fail_msg("line %zu: printable [%s], want [%s]", rows[i].line,
+				         b.data ? b.data : "", rows[i].f[3]);
+			buf_free(&b);
+		}
 	}
 	tdata_free(rows, n);
 }

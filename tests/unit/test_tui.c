@@ -368,26 +368,31 @@ struct script {
 	size_t n, at;
 	int rows, cols; /* 0: 24x80 */
 	char *last; /* the last frame, rows joined, marks as [[...]] */
+	long long now; /* the screen's clock: each key read moves it */
+	int ms_per_read; /* 0: 1000 */
+	size_t grow_at;  /* rows x cols until this many keys were read, then 24x80 */
 };
 
 static void script_size(void *arg, int *rows, int *cols)
 {
 	struct script *s = arg;
 
-	*rows = s->rows ? s->rows : 24;
-	*cols = s->cols ? s->cols : 80;
+	*rows = s->rows && s->at < s->grow_at ? s->rows : 24;
+	*cols = s->cols && s->at < s->grow_at ? s->cols : 80;
 }
 
 static void script_draw(void *arg, const struct trow **rows, int nrows, int cr, int cc)
 {
 	struct script *s = arg;
 	struct buf b;
+	int cols;
 
 	(void)cr, (void)cc;
+	script_size(s, &(int){0}, &cols);
 	buf_init(&b, 0);
 	for (int i = 0; i < nrows; i++) {
 		char *t = rows[i] ? doc_row_marked(rows[i], TA_MARK) : xstrdup("");
-		assert_true(rows[i] == NULL || rows[i]->cells <= (s->cols ? s->cols : 80));
+		assert_true(rows[i] == NULL || rows[i]->cells <= cols);
 		buf_printf(&b, "%s\n", t);
 		free(t);
 	}
@@ -403,7 +408,15 @@ static int script_read(void *arg, int timeout_ms, struct tkey *k)
 	if (s->at >= s->n)
 		return -1;
 	*k = s->keys[s->at++];
+	s->now += (s->ms_per_read ? s->ms_per_read : 1000) * 1000000LL;
 	return 0;
+}
+
+static long long script_now(void *arg)
+{
+	struct script *s = arg;
+
+	return s->now + 1; /* 0 means "not shown yet" to the screen */
 }
 
 static size_t three(void *arg)
@@ -422,19 +435,22 @@ static void test_approve_table(void **state)
 		const struct tdata_row *r = &rows[i];
 		struct verdict *v = verdict_new();
 		struct script s = {0};
-		struct screen_io io = {&s, script_size, script_draw, script_read};
+		struct screen_io io = {&s, script_size, script_draw, script_read, script_now};
 		struct tui_answer ans;
 		char *input = xasprintf("command:\n%s\n", r->f[0]);
 		struct tui_ask ask = {
-			.tool = "shell", .tier = TIER_HIGH, .call_id = "7", .subject = r->f[0],
+			.tool = "shell", .tier = TIER_HIGH, .call_id = r->nf > 6 ? r->f[6] : "7",
+			.subject = r->f[0],
 			.subject_label = "command", .verdict = v, .policy_reason = "high asks",
-			.input_text = input, .edit_text = r->f[0], .pattern = "Shell(rm -rf build)",
+			.input_text = input, .edit_text = r->f[0],
+			.pattern = r->nf > 7 ? r->f[7] : "Shell(rm -rf build)",
 			.can_save = true, .pending = three,
 		};
 		const char *want_reason = strcmp(r->f[3], "-") ? r->f[3] : NULL;
 
 		verdict_add(v, TIER_HIGH, "fs.delete", (struct span){0, 2}, "deletes files");
 		s.n = parse_keys(r->nf > 1 && strcmp(r->f[1], "-") ? r->f[1] : "", &s.keys);
+		s.ms_per_read = r->nf > 5 ? (int)strtol(r->f[5], NULL, 10) : 0;
 		tui_approve_io(&ask, &ans, &io);
 		if (strcmp(tui_choice_name(ans.choice), r->f[2]) != 0)
 			fail_msg("%s:%zu: choice %s, want %s", r->file, r->line,
@@ -455,6 +471,28 @@ static void test_approve_table(void **state)
 	tdata_free(rows, n);
 }
 
+/* A terminal too small at first: the call is seen only once it grows, and
+ * the second before a key approves starts then. */
+static void test_approve_grown(void **state)
+{
+	struct verdict *v = verdict_new();
+	struct tui_ask ask = {.tool = "shell", .tier = TIER_HIGH, .call_id = "7",
+	                      .subject = "rm -rf build", .verdict = v};
+	struct script s = {.rows = 3, .cols = 10, .grow_at = 12, .ms_per_read = 100};
+	struct screen_io io = {&s, script_size, script_draw, script_read, script_now};
+	struct tui_answer ans;
+
+	(void)state;
+	s.n = parse_keys("<Tick*12>aaaa", &s.keys); /* 1.2 s too small, then 0.4 s */
+	tui_approve_io(&ask, &ans, &io);
+	assert_int_equal(ans.choice, TUI_HANGUP);
+	assert_non_null(strstr(s.last, "read it, then press"));
+	tui_answer_clear(&ans);
+	free(s.keys);
+	free(s.last);
+	verdict_free(v);
+}
+
 /* A terminal too small to show the call: keys decide nothing, at any size. */
 static void test_approve_too_small(void **state)
 {
@@ -466,8 +504,8 @@ static void test_approve_too_small(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < nitems(sizes); i++) {
-		struct script s = {.rows = sizes[i][0], .cols = sizes[i][1]};
-		struct screen_io io = {&s, script_size, script_draw, script_read};
+		struct script s = {.rows = sizes[i][0], .cols = sizes[i][1], .grow_at = SIZE_MAX};
+		struct screen_io io = {&s, script_size, script_draw, script_read, NULL};
 		struct tui_answer ans;
 
 		s.n = parse_keys("aAysp<Enter>", &s.keys);
@@ -499,7 +537,8 @@ struct logcall {
 };
 
 static const struct logcall logcalls[] = {
-	{"{\"tool\":\"shell\",\"input\":{\"command\":\"ls -la\"}}", TIER_LOW, NULL, ACTION_AUTO,
+	{"{\"tool\":\"shell\",\"input\":{\"command\":\"ls -la                    ;rm x\"}}",
+	 TIER_LOW, NULL, ACTION_AUTO,
 	 DECISION_AUTO, "policy", NULL, 0, "--- a/file1\n+++ b/file1\n@@ -1 +1 @@\n+x\n", true},
 	{"{\"tool\":\"shell\",\"input\":{\"command\":\"rm -rf build\"}}", TIER_HIGH, "fs.delete",
 	 ACTION_ASK, DECISION_DENIED, "user", "not now", 2500, NULL, true},
@@ -569,7 +608,7 @@ static void test_audit_table(void **state)
 	for (size_t i = 0; i < n; i++) {
 		const struct tdata_row *r = &rows[i];
 		struct script s = {0};
-		struct screen_io io = {&s, script_size, script_draw, script_read};
+		struct screen_io io = {&s, script_size, script_draw, script_read, NULL};
 		char *err = NULL;
 
 		s.n = parse_keys(strcmp(r->f[0], "-") ? r->f[0] : "", &s.keys);
@@ -598,6 +637,7 @@ int main(void)
 		cmocka_unit_test(test_escape_every_byte), cmocka_unit_test(test_spans_table),
 		cmocka_unit_test(test_diff_files),    cmocka_unit_test(test_browse_table),
 		cmocka_unit_test(test_approve_table), cmocka_unit_test(test_approve_too_small),
+		cmocka_unit_test(test_approve_grown),
 		cmocka_unit_test(test_audit_table),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
