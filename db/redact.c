@@ -108,17 +108,36 @@ static bool match_shape(const char *s, size_t n, size_t i, struct match *m)
 	return false;
 }
 
-/* A private key block starting at i, as the classifier sees one (shared,
- * so the redactor never keeps a block classify_find_secret reports). */
-static bool match_private_key(const char *s, size_t n, size_t i, struct match *m)
+/*
+ * The next private key block at or after a position, as the classifier sees
+ * one (shared, so the redactor never keeps a block classify_find_secret
+ * reports). Found once and kept until the pass goes beyond its start: asking
+ * again at every "-----BEGIN " made a text of many BEGIN lines quadratic
+ * (minutes for a megabyte, hours for a 16 MiB line).
+ */
+struct key_block {
+	size_t start, end; /* start == SIZE_MAX: none at or after `from` */
+	size_t from;
+	bool known;
+};
+
+static bool match_private_key(const char *s, size_t n, size_t i, struct key_block *kb,
+                              struct match *m)
 {
-	static const char begin[] = "-----BEGIN ";
 	struct span sp;
 
-	if (s[i] != '-' || n - i < sizeof(begin) - 1 || memcmp(s + i, begin, sizeof(begin) - 1) ||
-	    classify_find_private_key(s + i, n - i, &sp) == NULL || sp.off != 0)
+	if (!kb->known || (kb->start != SIZE_MAX && i > kb->start) || i < kb->from) {
+		kb->known = true;
+		kb->from = i;
+		kb->start = SIZE_MAX;
+		if (classify_find_private_key(s + i, n - i, &sp) != NULL) {
+			kb->start = i + sp.off;
+			kb->end = kb->start + sp.len;
+		}
+	}
+	if (i != kb->start)
 		return false;
-	*m = (struct match){i, i + sp.len, "private-key"};
+	*m = (struct match){i, kb->end, "private-key"};
 	return true;
 }
 
@@ -192,7 +211,7 @@ static bool match_secret_name(const char *s, size_t n, size_t i, struct match *m
 
 typedef bool (*matcher)(const char *s, size_t n, size_t i, struct match *m);
 static const matcher matchers[] = {
-	match_private_key, match_jwt, match_shape, match_url_password, match_secret_name,
+	match_jwt, match_shape, match_url_password, match_secret_name,
 };
 
 static bool match_value(const char *s, size_t n, size_t i, char *const *values,
@@ -211,6 +230,7 @@ static bool match_value(const char *s, size_t n, size_t i, char *const *values,
 /* One left-to-right pass of the matchers above; NULL when nothing matched. */
 static char *redact_pass(const char *s, size_t n, char *const *values, size_t *outlen)
 {
+	struct key_block kb = {.known = false};
 	struct buf out;
 	struct match m;
 	size_t i = 0, copied = 0;
@@ -218,7 +238,7 @@ static char *redact_pass(const char *s, size_t n, char *const *values, size_t *o
 
 	buf_init(&out, 0);
 	while (i < n) {
-		bool hit = match_value(s, n, i, values, &m);
+		bool hit = match_value(s, n, i, values, &m) || match_private_key(s, n, i, &kb, &m);
 		for (size_t k = 0; !hit && k < nitems(matchers); k++)
 			hit = matchers[k](s, n, i, &m);
 		if (!hit) {
@@ -238,26 +258,51 @@ static char *redact_pass(const char *s, size_t n, char *const *values, size_t *o
 	return buf_take(&out, outlen);
 }
 
-/* The classifier's own finder (more shapes: Google, GitLab, npm, ...), so
- * nothing the classifier calls a secret is ever stored. */
-static char *classifier_pass(const char *s, size_t n, size_t *outlen)
+/*
+ * One forward walk of a classifier finder: each match is replaced and the
+ * search goes on after it, never from the start again (that made a text of
+ * many tokens quadratic). NULL when nothing matched.
+ */
+static char *classifier_walk(const char *s, size_t n,
+                             const char *(*find)(const char *, size_t, struct span *),
+                             size_t *outlen)
 {
-	char *cur = NULL;
-	size_t len = n;
+	struct buf out;
 	struct span w;
 	const char *kind;
+	size_t pos = 0;
+	bool any = false;
 
-	while ((kind = classify_find_secret(cur ? cur : s, len, &w)) != NULL && w.len > 0 &&
-	       w.off + w.len <= len) {
-		const char *base = cur ? cur : s;
-		char *next = xasprintf("%.*s[REDACTED:%s]%.*s", (int)w.off, base, kind,
-		                       (int)(len - w.off - w.len), base + w.off + w.len);
-		free(cur);
-		cur = next;
-		len = strlen(cur);
+	buf_init(&out, 0);
+	while (pos < n && (kind = find(s + pos, n - pos, &w)) != NULL && w.len > 0 &&
+	       w.off + w.len <= n - pos) {
+		buf_append(&out, s + pos, w.off);
+		buf_printf(&out, "[REDACTED:%s]", kind);
+		pos += w.off + w.len;
+		any = true;
 	}
+	if (!any) {
+		buf_free(&out);
+		return NULL;
+	}
+	buf_append(&out, s + pos, n - pos);
+	return buf_take(&out, outlen);
+}
+
+/* The classifier's own finder (more shapes: Google, GitLab, npm, ...), so
+ * nothing the classifier calls a secret is ever stored: its private key
+ * blocks first, as classify_find_secret() ranks them, then its tokens. */
+static char *classifier_pass(const char *s, size_t n, size_t *outlen)
+{
+	size_t len = n;
+	char *keys = classifier_walk(s, n, classify_find_private_key, &len);
+	char *tokens = classifier_walk(keys ? keys : s, len, classify_find_token, &len);
+
 	*outlen = len;
-	return cur;
+	if (tokens == NULL)
+		return keys;
+	free(keys);
+	return tokens;
 }
 
 char *redact_text(const char *s, size_t n, char *const *values, size_t *outlen)

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -181,6 +182,41 @@ static void test_redact_table(void **state)
 			fail_msg("%s:%zu: got '%s', want '%s'", rows[i].file, rows[i].line, shown,
 			         rows[i].f[1]);
 		free(got);
+	}
+	tdata_free(rows, n);
+}
+
+/* Large texts with many secrets redact in one forward walk: a time bound
+ * far above the linear cost and far below the old quadratic one. */
+static void test_redact_scale(void **state)
+{
+	struct tdata_row *rows;
+	size_t n = tdata_load("tests/data/db/redact_scale.tsv", &rows);
+
+	(void)state;
+	for (size_t i = 0; i < n; i++) {
+		struct buf b;
+		struct timespec t0, t1;
+		size_t len, times = strtoul(rows[i].f[1], NULL, 10), markers = 0;
+		char *text, *got;
+		double secs;
+
+		buf_init(&b, 0);
+		for (size_t k = 0; k < times; k++)
+			buf_puts(&b, rows[i].f[0]);
+		buf_puts(&b, rows[i].nf > 3 ? rows[i].f[3] : "");
+		text = buf_take(&b, &len);
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		got = redact_text(text, len, NULL, &len);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+		for (const char *p = got; p && (p = strstr(p, "[REDACTED:")) != NULL; p++)
+			markers++;
+		if (secs > 5.0 || markers != strtoul(rows[i].f[2], NULL, 10))
+			fail_msg("%s:%zu: %zu markers (want %s) in %.1f s (want under 5)",
+			         rows[i].file, rows[i].line, markers, rows[i].f[2], secs);
+		free(got);
+		free(text);
 	}
 	tdata_free(rows, n);
 }
@@ -832,6 +868,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_redact_table),
+		cmocka_unit_test(test_redact_scale),
 		cmocka_unit_test(test_redact_stored),
 		cmocka_unit_test(test_filters),
 		cmocka_unit_test(test_paging),
