@@ -389,14 +389,19 @@ static int walk_finish(struct db *db, struct walk *w, char **errstr)
 	return 0;
 }
 
+/* Sessions the chain starts and never ends. Counted from the events, not
+ * the derived sessions table: an open session is what a tail cut with the
+ * head anchor moved leaves behind, and an unchained `ended` column could be
+ * edited to hide it. A session whose start was pruned is not counted. */
 static int count_open_sessions(struct db *db, long long *n)
 {
 	sqlite3_stmt *st = NULL;
 	int rc = -1;
 
 	if (sqlite3_prepare_v2(db->sql,
-	                       "SELECT (SELECT count(*) FROM sessions) -"
-	                       " (SELECT count(*) FROM sessions WHERE ended IS NOT NULL)",
+	                       "SELECT count(*) FROM (SELECT session FROM events"
+	                       " WHERE kind IN ('session_start', 'session_end') GROUP BY session"
+	                       " HAVING max(kind = 'session_start') AND NOT max(kind = 'session_end'))",
 	                       -1, &st, NULL) == SQLITE_OK &&
 	    sqlite3_step(st) == SQLITE_ROW) {
 		*n = sqlite3_column_int64(st, 0);

@@ -28,11 +28,16 @@
  * The derived call index, rebuilt from the chain: %1$s is the call index
  * table, %2$s the rules table. Migration 1 -> 2 fills the real tables with
  * it; `audit verify --index` fills temporary ones and compares. Must agree
- * with what record.c writes as it goes.
+ * with what record.c writes as it goes. The mode comes from the chained
+ * session_start event (the sessions table is derived too: trusting it let
+ * an edit mark gated calls "(watched)" and still pass); only a session
+ * whose start was pruned falls back to the table.
  */
 static const char derive_sql[] =
 	"INSERT INTO %1$s(id, session, time, mode, tool, name, summary)"
-	" SELECT r.id, r.session, r.time, (SELECT mode FROM sessions WHERE id = r.session),"
+	" SELECT r.id, r.session, r.time, ifnull((SELECT json_extract(s.body, '$.mode')"
+	" FROM events s WHERE s.id = r.session AND s.kind = 'session_start'),"
+	" (SELECT mode FROM sessions WHERE id = r.session)),"
 	" ifnull(json_extract(r.body, '$.tool'), 'other'), json_extract(r.body, '$.name'),"
 	" json_extract(r.body, '$.summary') FROM events r WHERE r.kind = 'received';"
 	"UPDATE %1$s SET (tier, rules) = (SELECT CASE json_extract(e.body, '$.tier')"
