@@ -15,7 +15,7 @@
 #include "core/util.h"
 #include "db/db_internal.h"
 
-enum charset { CS_UPPER_DIGIT, CS_ALNUM, CS_WORD, CS_TOKEN };
+enum charset { CS_UPPER_DIGIT, CS_ALNUM, CS_WORD, CS_TOKEN, CS_CREDENTIAL };
 
 /* A token: a literal prefix, then at least min characters of a class. */
 struct token_shape {
@@ -66,6 +66,8 @@ static bool in_charset(unsigned char c, enum charset cs)
 		return isalnum(c) || c == '_';
 	case CS_TOKEN:
 		return isalnum(c) || c == '_' || c == '-';
+	case CS_CREDENTIAL: /* RFC 7235 token68 */
+		return isalnum(c) || (c && strchr("-._~+/=", c));
 	}
 	return false;
 }
@@ -209,9 +211,59 @@ static bool match_secret_name(const char *s, size_t n, size_t i, struct match *m
 	return false;
 }
 
+/* Not a word: a digit, a symbol, or a capital after the first letter
+ * ("required" and "Required" are prose; a random token has one of these). */
+static bool looks_random(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!isalpha((unsigned char)s[i]) || (i > 0 && isupper((unsigned char)s[i])))
+			return true;
+	return false;
+}
+
+/*
+ * An HTTP credential at j: an optional scheme word (Bearer, Basic, token,
+ * ...) and a space, then a token68 run of at least 8 characters that is
+ * not a plain word; only the run is a match. The run stops at spaces,
+ * quotes and shell syntax, so redacting it can hide one opaque word, never
+ * a command.
+ */
+static bool match_credential(const char *s, size_t n, size_t j, struct match *m)
+{
+	struct match other;
+	size_t w = j, run;
+
+	while (w < n && isalpha((unsigned char)s[w]))
+		w++;
+	if (w > j && w + 1 < n && s[w] == ' ' && span_of(s, n, w + 1, CS_CREDENTIAL) >= 8)
+		j = w + 1;
+	run = span_of(s, n, j, CS_CREDENTIAL);
+	if (run < 8 || !looks_random(s + j, run))
+		return false;
+	*m = (struct match){j, j + run, "authorization"};
+	/* a JWT or a known token there is left to its own, more telling, kind */
+	return !match_jwt(s, n, j, &other) && !match_shape(s, n, j, &other);
+}
+
+static const char auth_header[] = "authorization";
+
+/* Authorization: CREDENTIAL (also Proxy-Authorization, and the JSON or
+ * assignment shapes "authorization": "...", authorization=...). */
+static bool match_authorization(const char *s, size_t n, size_t i, struct match *m)
+{
+	size_t len = sizeof(auth_header) - 1, j = i + len, seps = 0;
+
+	if ((s[i] | 0x20) != 'a' || n - i < len || strncasecmp(s + i, auth_header, len) != 0 ||
+	    (i > 0 && isalnum((unsigned char)s[i - 1])))
+		return false;
+	for (; j < n && s[j] && strchr(" \t\"':=", s[j]); j++)
+		seps += s[j] == ':' || s[j] == '=';
+	return seps > 0 && match_credential(s, n, j, m);
+}
+
 typedef bool (*matcher)(const char *s, size_t n, size_t i, struct match *m);
 static const matcher matchers[] = {
-	match_jwt, match_shape, match_url_password, match_secret_name,
+	match_jwt, match_shape, match_url_password, match_secret_name, match_authorization,
 };
 
 static bool match_value(const char *s, size_t n, size_t i, char *const *values,
@@ -347,6 +399,38 @@ static json_t *redact_string(json_t *v, char *const *values)
 	return out ? out : json_string("[REDACTED:unencodable]");
 }
 
+/* A header object's key: Authorization or Proxy-Authorization, any case. */
+static bool auth_key(const char *key)
+{
+	size_t n = strlen(key), len = sizeof(auth_header) - 1;
+
+	return n >= len && strcasecmp(key + n - len, auth_header) == 0 &&
+	       (n == len || strcasecmp(key, "proxy-authorization") == 0);
+}
+
+/* An Authorization header's value ({"Authorization": "Bearer ..."}): its
+ * credential, then whatever else the text holds. */
+static json_t *redact_auth_value(json_t *v, char *const *values)
+{
+	const char *s = json_string_value(v);
+	size_t n = json_string_length(v);
+	struct match m;
+	json_t *out, *marked;
+	char *text;
+
+	if (!match_credential(s, n, 0, &m))
+		return redact_string(v, values);
+	text = xasprintf("%.*s[REDACTED:%s]%.*s", (int)m.start, s, m.kind, (int)(n - m.end),
+	                 s + m.end);
+	marked = json_string(text);
+	free(text);
+	if (marked == NULL)
+		return json_string("[REDACTED:unencodable]");
+	out = redact_string(marked, values);
+	json_decref(marked);
+	return out;
+}
+
 json_t *redact_json(json_t *v, char *const *values)
 {
 	json_t *out, *item;
@@ -365,7 +449,9 @@ json_t *redact_json(json_t *v, char *const *values)
 		json_object_foreach(v, key, item) {
 			size_t n;
 			char *k = redact_text(key, strlen(key), values, &n);
-			json_object_set_new(out, k ? k : key, redact_json(item, values));
+			json_object_set_new(out, k ? k : key, auth_key(key) && json_is_string(item)
+			                                      ? redact_auth_value(item, values)
+			                                      : redact_json(item, values));
 			free(k);
 		}
 		return out;
