@@ -1,7 +1,8 @@
 #!/bin/sh
 # 77-audit-review.sh: what a hostile review of the audit log found, each
 # failing before its fix: an output full of tokens that froze the gate while
-# it was redacted, Authorization credentials stored in clear, spreadsheet
+# it was redacted, a token cut by the capture cap stored by its first
+# characters, Authorization credentials stored in clear, spreadsheet
 # formulas in the CSV export, an edited log driving the terminal through
 # list and stats, and verify's open-session count read from a table no hash
 # covers.
@@ -20,6 +21,12 @@ took=$(($(date +%s) - start))
 expect_eq "many tokens: the call is answered" "$(printf '%s\n' "$out" | jq -r .decision)" auto
 check "many tokens: recorded in seconds ($took s), not minutes" test "$took" -lt 30
 check "many tokens: none on disk" sh -c "! sqlite3 '$d/t.db' 'SELECT body FROM events' | grep -q glpat-abc"
+
+# a token cut by the 1 MiB capture cap is not stored by its first 29 characters
+printf '%s\n' '{"id":"c","tool":"shell","input":{"command":"head -c 1048543 /dev/zero | tr \"\\\\0\" \" \"; printf \"ghp_%s%s\" abcdefghijklmnopqrstuvwxyzABC DEFGHIJ"}}' |
+	gate "$d/c.db" >/dev/null 2>&1
+expect_eq "cut token: the output was truncated" "$(sqlite3 "$d/c.db" "SELECT json_extract(body, '\$.truncated') FROM events WHERE kind = 'finished'")" 1
+check "cut token: its start is not on disk" sh -c "! sqlite3 '$d/c.db' 'SELECT body FROM events' | grep -q ghp_abcdef"
 
 # Authorization credentials: header text and a headers object
 printf '%s\n' \
