@@ -4,8 +4,8 @@
 # it was redacted, a token cut by the capture cap stored by its first
 # characters, Authorization credentials stored in clear, spreadsheet
 # formulas in the CSV export, an edited log driving the terminal through
-# list and stats, and verify's open-session count read from a table no hash
-# covers.
+# list and stats, verify's open-session count read from a table no hash
+# covers, and a log in the workdir, where the agent's commands can edit it.
 . tests/e2e/lib.sh
 d=$(mktemp -d /tmp/airlock-audit-review.XXXXXX)
 trap 'rm -rf "$d"' EXIT
@@ -56,4 +56,11 @@ sqlite3 "$d/s.db" "DROP TRIGGER events_no_delete; DELETE FROM events WHERE kind 
 	UPDATE chain_head SET (id, hash) = (SELECT id, hash FROM events ORDER BY id DESC LIMIT 1);
 	UPDATE sessions SET ended = 1"
 check "open session counted from the chain" sh -c "'$A' audit verify --db '$d/s.db' | grep -q '1 open session'"
+# a log inside the workdir is refused before it is made: a sandboxed
+# sqlite3 there could cut its tail and move its head anchor unseen
+printf '%s\n' '{"id":"w","tool":"shell","input":{"command":"touch ran"}}' >"$d/w.in"
+(cd "$d/wd" && "$A" gate --no-tty --db "$d/wd/sub/audit.db" <"$d/w.in" >"$d/w.out" 2>"$d/w.err")
+expect_eq "log in the workdir: refused" "$?" 125
+check "log in the workdir: says why" grep -q "inside the workdir" "$d/w.err"
+check "log in the workdir: nothing ran, no file made" sh -c "[ ! -e '$d/wd/ran' ] && [ ! -e '$d/wd/sub' ]"
 finish
