@@ -256,7 +256,8 @@ static bool match_authorization(const char *s, size_t n, size_t i, struct match 
 	if ((s[i] | 0x20) != 'a' || n - i < len || strncasecmp(s + i, auth_header, len) != 0 ||
 	    (i > 0 && isalnum((unsigned char)s[i - 1])))
 		return false;
-	for (; j < n && s[j] && strchr(" \t\"':=", s[j]); j++)
+	/* backslashes too: the header inside escaped JSON ({\"Authorization\": ...}) */
+	for (; j < n && s[j] && strchr(" \t\"':=\\", s[j]); j++)
 		seps += s[j] == ':' || s[j] == '=';
 	return seps > 0 && match_credential(s, n, j, m);
 }
