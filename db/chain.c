@@ -211,7 +211,7 @@ int chain_add(struct db *db, struct chain_tx *tx, int64_t session, int64_t call,
 	sqlite3_bind_text(st, 6, body, (int)e.bodylen, SQLITE_STATIC);
 	sqlite3_bind_blob(st, 7, hash, DB_HASH_LEN, SQLITE_STATIC);
 	sqlite3_bind_int(st, 8, DB_FMT_BINARY);
-	if (sqlite3_step(st) != SQLITE_DONE) {
+	if (sqlite3_step(st) != SQLITE_DONE || sqlite3_changes(db->sql) != 1) {
 		db_fail(db, errstr, "cannot append an event");
 		sqlite3_reset(st);
 		return -1;

@@ -552,6 +552,37 @@ static void test_index(void **state)
 	tdata_free(rows, n);
 }
 
+/* Triggers planted in the file never act on airlock's connection
+ * (tests/data/db/planted.tsv): calls recorded after them are all there. */
+static void test_planted(void **state)
+{
+	struct tdata_row *rows;
+	size_t n = tdata_load("tests/data/db/planted.tsv", &rows);
+
+	(void)state;
+	for (size_t i = 0; i < n; i++) {
+		char *path = tmp_path();
+		int64_t ids[MAXCALLS];
+		struct db *db;
+		struct db_verify_report r;
+		char *err = NULL;
+		int64_t bad;
+
+		make_log(path, ids);
+		raw_sql(path, rows[i].f[0]);
+		make_log(path, ids);
+		db = open_ok(path);
+		if (db_verify_report(db, &r, &err) != 0)
+			fail_msg("%s:%zu: the chain: %s", rows[i].file, rows[i].line, err);
+		db_close(db);
+		if ((bad = index_check(path)) != 0)
+			fail_msg("%s:%zu: call %lld differs from the chain", rows[i].file, rows[i].line,
+			         (long long)bad);
+		free(path);
+	}
+	tdata_free(rows, n);
+}
+
 /* Cutting the tail and moving the head anchor passes verify (no key), but
  * not a pin taken before. */
 static void test_pin(void **state)
@@ -926,6 +957,7 @@ int main(void)
 		cmocka_unit_test(test_tamper),
 		cmocka_unit_test(test_index),
 		cmocka_unit_test(test_pin),
+		cmocka_unit_test(test_planted),
 		cmocka_unit_test(test_tail_refuses_append),
 		cmocka_unit_test(test_prune),
 		cmocka_unit_test(test_migrate_v1),
