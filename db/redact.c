@@ -358,6 +358,32 @@ static char *classifier_pass(const char *s, size_t n, size_t *outlen)
 	return tokens;
 }
 
+/*
+ * After the rounds: key blocks nested deeper than the rounds reach (each
+ * round's walk uncovers one more level: "B B K E K E") would leave one the
+ * classifier still sees. The first such block is cut to the end of the
+ * text (fail closed), then the tokens left go. NULL when nothing is left.
+ */
+static char *classifier_rest(const char *s, size_t n, size_t *outlen)
+{
+	struct span w;
+	char *cut = NULL, *tokens;
+	size_t len = n;
+
+	if (memchr(s, '\0', n) != NULL)
+		return NULL;
+	if (classify_find_private_key(s, n, &w) != NULL) {
+		cut = xasprintf("%.*s[REDACTED:private-key]", (int)w.off, s);
+		len = strlen(cut);
+	}
+	tokens = classifier_walk(cut ? cut : s, len, classify_find_token, &len);
+	*outlen = len;
+	if (tokens == NULL)
+		return cut;
+	free(cut);
+	return tokens;
+}
+
 char *redact_text(const char *s, size_t n, char *const *values, size_t *outlen)
 {
 	char *cur = NULL, *next;
@@ -381,6 +407,10 @@ char *redact_text(const char *s, size_t n, char *const *values, size_t *outlen)
 		}
 		if (!changed)
 			break;
+	}
+	if ((next = classifier_rest(cur ? cur : s, len, &len)) != NULL) {
+		free(cur);
+		cur = next;
 	}
 	if (cur && outlen)
 		*outlen = len;
