@@ -399,12 +399,15 @@ const char *classify_find_private_key(const char *text, size_t len, struct span 
 
 const char *classify_find_secret(const char *text, size_t len, struct span *where)
 {
-	const char *k;
+	const char *k = classify_find_private_key(text, len, where);
 
+	return k ? k : classify_find_token(text, len, where);
+}
+
+const char *classify_find_token(const char *text, size_t len, struct span *where)
+{
 	if (text == NULL)
 		return NULL;
-	if ((k = classify_find_private_key(text, len, where)) != NULL)
-		return k;
 	for (size_t i = 0; i + 4 <= len; i++) {
 		char c = text[i];
 		if (c != 'A' && c != 'g' && c != 's' && c != 'x' && c != 'h' && c != 'r' && c != 'n')

@@ -45,7 +45,9 @@ struct chain_event {
 /*
  * hash = SHA-256(prev || canonical). v2 canonical bytes: the format byte,
  * id, session and call as 8-byte big-endian, then kind, time and body each
- * as a 4-byte big-endian length and the bytes.
+ * as a 4-byte big-endian length and the bytes. Returns 0, -1 on a libcrypto
+ * failure, or 1 when a v1 event has no v1 bytes (text that is not UTF-8,
+ * which the v1 writer never stored: an edit, to be named as one).
  */
 static int chain_hash(struct db *db, const unsigned char *prev, const struct chain_event *e,
                       unsigned char *out, char **errstr)
@@ -58,6 +60,12 @@ static int chain_hash(struct db *db, const unsigned char *prev, const struct cha
 
 	if (c == NULL)
 		return -1;
+	if (e->fmt == DB_FMT_JSON &&
+	    (canon = canonical_json(e->id, e->session, e->call, e->kind, e->time, e->body)) == NULL) {
+		*errstr = xasprintf("event %lld was edited: its text is not valid UTF-8, which"
+		                    " format 1 cannot hold", (long long)e->id);
+		return 1;
+	}
 	if (db->md == NULL && (db->md = c->EVP_MD_CTX_new()) == NULL) {
 		*errstr = xstrdup("SHA-256: cannot allocate a digest context");
 		return -1;
@@ -67,8 +75,7 @@ static int chain_hash(struct db *db, const unsigned char *prev, const struct cha
 	ok = c->EVP_DigestInit_ex(db->md, db->md_ready ? NULL : c->EVP_sha256(), NULL) == 1 &&
 	     c->EVP_DigestUpdate(db->md, prev, DB_HASH_LEN) == 1;
 	if (e->fmt == DB_FMT_JSON) {
-		canon = canonical_json(e->id, e->session, e->call, e->kind, e->time, e->body);
-		ok = ok && canon && c->EVP_DigestUpdate(db->md, canon, strlen(canon)) == 1;
+		ok = ok && c->EVP_DigestUpdate(db->md, canon, strlen(canon)) == 1;
 	} else {
 		head[0] = DB_FMT_BINARY;
 		put_be(head + 1, (uint64_t)e->id, 8);
@@ -192,7 +199,7 @@ int chain_add(struct db *db, struct chain_tx *tx, int64_t session, int64_t call,
 	e.kindlen = strlen(kind);
 	e.timelen = strlen(tx->time);
 	e.bodylen = strlen(body);
-	if (chain_hash(db, tx->hash, &e, hash, errstr) < 0 ||
+	if (chain_hash(db, tx->hash, &e, hash, errstr) != 0 ||
 	    (st = db_stmt(db, ST_INSERT, errstr)) == NULL)
 		return -1;
 	sqlite3_bind_int64(st, 1, e.id);
@@ -204,7 +211,7 @@ int chain_add(struct db *db, struct chain_tx *tx, int64_t session, int64_t call,
 	sqlite3_bind_text(st, 6, body, (int)e.bodylen, SQLITE_STATIC);
 	sqlite3_bind_blob(st, 7, hash, DB_HASH_LEN, SQLITE_STATIC);
 	sqlite3_bind_int(st, 8, DB_FMT_BINARY);
-	if (sqlite3_step(st) != SQLITE_DONE) {
+	if (sqlite3_step(st) != SQLITE_DONE || sqlite3_changes(db->sql) != 1) {
 		db_fail(db, errstr, "cannot append an event");
 		sqlite3_reset(st);
 		return -1;
@@ -314,6 +321,7 @@ static int walk_row(struct db *db, struct walk *w, sqlite3_stmt *st, char **errs
 		.time = (const char *)sqlite3_column_text(st, 4), .timelen = (size_t)sqlite3_column_bytes(st, 4),
 		.body = (const char *)sqlite3_column_text(st, 5), .bodylen = (size_t)sqlite3_column_bytes(st, 5)};
 	unsigned char hash[DB_HASH_LEN];
+	int rc;
 
 	if (e.kind == NULL || e.time == NULL || e.body == NULL)
 		e.kind = e.time = e.body = "";
@@ -330,8 +338,10 @@ static int walk_row(struct db *db, struct walk *w, sqlite3_stmt *st, char **errs
 		*errstr = xasprintf("event %lld has an unknown format %d: edited", (long long)e.id, e.fmt);
 		return 1;
 	}
-	if (chain_hash(db, w->prev, &e, hash, errstr) < 0)
-		return -1;
+	if ((rc = chain_hash(db, w->prev, &e, hash, errstr)) != 0) {
+		w->r->bad_event = rc > 0 ? e.id : 0;
+		return rc;
+	}
 	if (sqlite3_column_bytes(st, 6) != DB_HASH_LEN ||
 	    memcmp(hash, sqlite3_column_blob(st, 6), DB_HASH_LEN) != 0) {
 		w->r->bad_event = e.id;
@@ -389,14 +399,19 @@ static int walk_finish(struct db *db, struct walk *w, char **errstr)
 	return 0;
 }
 
+/* Sessions the chain starts and never ends. Counted from the events, not
+ * the derived sessions table: an open session is what a tail cut with the
+ * head anchor moved leaves behind, and an unchained `ended` column could be
+ * edited to hide it. A session whose start was pruned is not counted. */
 static int count_open_sessions(struct db *db, long long *n)
 {
 	sqlite3_stmt *st = NULL;
 	int rc = -1;
 
 	if (sqlite3_prepare_v2(db->sql,
-	                       "SELECT (SELECT count(*) FROM sessions) -"
-	                       " (SELECT count(*) FROM sessions WHERE ended IS NOT NULL)",
+	                       "SELECT count(*) FROM (SELECT session FROM events"
+	                       " WHERE kind IN ('session_start', 'session_end') GROUP BY session"
+	                       " HAVING max(kind = 'session_start') AND NOT max(kind = 'session_end'))",
 	                       -1, &st, NULL) == SQLITE_OK &&
 	    sqlite3_step(st) == SQLITE_ROW) {
 		*n = sqlite3_column_int64(st, 0);

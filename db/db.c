@@ -28,11 +28,16 @@
  * The derived call index, rebuilt from the chain: %1$s is the call index
  * table, %2$s the rules table. Migration 1 -> 2 fills the real tables with
  * it; `audit verify --index` fills temporary ones and compares. Must agree
- * with what record.c writes as it goes.
+ * with what record.c writes as it goes. The mode comes from the chained
+ * session_start event (the sessions table is derived too: trusting it let
+ * an edit mark gated calls "(watched)" and still pass); only a session
+ * whose start was pruned falls back to the table.
  */
 static const char derive_sql[] =
 	"INSERT INTO %1$s(id, session, time, mode, tool, name, summary)"
-	" SELECT r.id, r.session, r.time, (SELECT mode FROM sessions WHERE id = r.session),"
+	" SELECT r.id, r.session, r.time, ifnull((SELECT json_extract(s.body, '$.mode')"
+	" FROM events s WHERE s.id = r.session AND s.kind = 'session_start'),"
+	" (SELECT mode FROM sessions WHERE id = r.session)),"
 	" ifnull(json_extract(r.body, '$.tool'), 'other'), json_extract(r.body, '$.name'),"
 	" json_extract(r.body, '$.summary') FROM events r WHERE r.kind = 'received';"
 	"UPDATE %1$s SET (tier, rules) = (SELECT CASE json_extract(e.body, '$.tier')"
@@ -319,6 +324,26 @@ out:
 	return rc;
 }
 
+/*
+ * What the file may make airlock's own connection do: nothing. A trigger
+ * planted in the log fired on airlock's writes (RAISE(IGNORE) dropped a
+ * call's events while the call ran), and a view in place of a table would
+ * answer reads. Triggers and views are off for this connection (ours are
+ * append-only speed bumps for other tools, which still see them), and the
+ * schema is untrusted (no functions with side effects from it).
+ */
+static int db_harden(struct db *db, char **errstr)
+{
+	static const int off[] = {SQLITE_DBCONFIG_ENABLE_TRIGGER, SQLITE_DBCONFIG_ENABLE_VIEW,
+	                          SQLITE_DBCONFIG_TRUSTED_SCHEMA};
+	int now = 1;
+
+	for (size_t i = 0; i < nitems(off); i++)
+		if (sqlite3_db_config(db->sql, off[i], 0, &now) != SQLITE_OK || now != 0)
+			return db_fail(db, errstr, "cannot turn off the file's triggers and views");
+	return 0;
+}
+
 /* Remembers which file the path names now, for db_check_file. */
 static void file_remember(struct db *db)
 {
@@ -368,7 +393,8 @@ int db_open(const char *path, struct db **out, char **errstr)
 	}
 	sqlite3_busy_timeout(db->sql, DB_BUSY_MS);
 	/* Look before touching: a foreign or newer file is left as it is. */
-	if (read_header(db, &h, errstr) < 0 || (need = header_check(db, &h, errstr)) < 0)
+	if (db_harden(db, errstr) < 0 || read_header(db, &h, errstr) < 0 ||
+	    (need = header_check(db, &h, errstr)) < 0)
 		goto out;
 	if (sqlite3_exec(db->sql, "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;",
 	                 NULL, NULL, NULL) != SQLITE_OK) {
@@ -420,6 +446,8 @@ int db_open_readonly(const char *path, struct db **out, char **errstr)
 		goto out;
 	}
 	sqlite3_busy_timeout(db->sql, DB_BUSY_MS);
+	if (db_harden(db, errstr) < 0)
+		goto out;
 	if (read_header(db, &h, errstr) < 0) {
 		/* WAL needs a -shm it may not create here: read the file as it is. */
 		free(*errstr);
@@ -427,7 +455,7 @@ int db_open_readonly(const char *path, struct db **out, char **errstr)
 		sqlite3_close(db->sql);
 		uri = immutable_uri(path);
 		if (sqlite3_open_v2(uri, &db->sql, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL) !=
-		    SQLITE_OK || read_header(db, &h, errstr) < 0) {
+		    SQLITE_OK || db_harden(db, errstr) < 0 || read_header(db, &h, errstr) < 0) {
 			if (*errstr == NULL)
 				db_fail(db, errstr, "cannot open read-only");
 			goto out;

@@ -5,6 +5,7 @@
  * Rules it keeps: bodies are redacted before they are hashed or stored;
  * every failure returns -1 with the reason, so the caller refuses the call.
  */
+#include <ctype.h>
 #include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
@@ -300,17 +301,45 @@ int db_call_previewed(struct db *db, int64_t call_id, const char *preview, char 
 	return record(db, 1, kinds, body, call_id, derive_update, &u, NULL, errstr);
 }
 
-/* The finished event's body and its index update. */
-static json_t *finished_body(const struct outcome *o, struct derive_update *u)
+#define CUT_WORD_MAX 4096 /* most bytes a cut stream loses at its end */
+
+/*
+ * A captured stream as stored. When the capture cap cut the output, its
+ * last word may be a secret cut short, too short for any shape to know
+ * (29 of a GitHub token's 36 characters were stored in clear): with
+ * redaction on, that partial word (at most CUT_WORD_MAX bytes) is replaced
+ * by a marker. A stream that ends in white space keeps everything.
+ */
+static json_t *stream_json(const char *s, size_t n, bool cut)
+{
+	size_t keep = n;
+	struct buf b;
+	json_t *j;
+
+	while (cut && keep > 0 && n - keep < CUT_WORD_MAX && !isspace((unsigned char)s[keep - 1]))
+		keep--;
+	if (keep == n)
+		return encode_bytes(s, n);
+	buf_init(&b, 0);
+	buf_append(&b, s, keep);
+	buf_puts(&b, "[REDACTED:cut-word]");
+	j = encode_bytes(b.data, b.len);
+	buf_free(&b);
+	return j;
+}
+
+/* The finished event's body and its index update; cut: see stream_json. */
+static json_t *finished_body(const struct outcome *o, bool cut, struct derive_update *u)
 {
 	*u = (struct derive_update){.which = ST_SUM_FINISHED, .ntext = 1,
 	                            .text = {decision_name(o->decision)}, .nnum = 4,
 	                            .num = {o->ran, o->exit_code, o->signal, o->duration_ms}};
+	cut = cut && o->truncated;
 	return json_pack(
 		"{s:s, s:b, s:i, s:i, s:o, s:o, s:b, s:b, s:I, s:I, s:I, s:o, s:o}", "decision",
 		decision_name(o->decision), "ran", o->ran, "exit_code", o->exit_code, "signal",
-		o->signal, "stdout", encode_bytes(o->out, o->outlen), "stderr",
-		encode_bytes(o->err, o->errlen), "truncated", o->truncated, "timed_out",
+		o->signal, "stdout", stream_json(o->out, o->outlen, cut), "stderr",
+		stream_json(o->err, o->errlen, cut), "truncated", o->truncated, "timed_out",
 		o->timed_out, "duration_ms", (json_int_t)o->duration_ms, "cpu_ms",
 		(json_int_t)o->cpu_ms, "peak_kb", (json_int_t)o->peak_kb, "applied", text(o->applied),
 		"reason", text(o->reason));
@@ -320,7 +349,7 @@ int db_call_finished(struct db *db, int64_t call_id, const struct outcome *o, ch
 {
 	const char *kinds[] = {"finished"};
 	struct derive_update u;
-	json_t *body[] = {finished_body(o, &u)};
+	json_t *body[] = {finished_body(o, db->redact, &u)};
 
 	u.call = call_id;
 	return record(db, 1, kinds, body, call_id, derive_update, &u, NULL, errstr);
@@ -359,7 +388,7 @@ int db_call_begin(struct db *db, const struct call *c, const struct verdict *v,
 	bodies[0] = received_body(c, summary);
 	bodies[1] = encode_verdict_full(v);
 	bodies[2] = decided_body(d, &b.decided);
-	bodies[3] = o ? finished_body(o, &b.finished) : NULL;
+	bodies[3] = o ? finished_body(o, db->redact, &b.finished) : NULL;
 	free(summary);
 	rc = record(db, o ? 4 : 3, kinds, bodies, -1, derive_begin, &b, call_id, errstr);
 	if (rc == 0)

@@ -15,7 +15,7 @@
 #include "core/util.h"
 #include "db/db_internal.h"
 
-enum charset { CS_UPPER_DIGIT, CS_ALNUM, CS_WORD, CS_TOKEN };
+enum charset { CS_UPPER_DIGIT, CS_ALNUM, CS_WORD, CS_TOKEN, CS_CREDENTIAL };
 
 /* A token: a literal prefix, then at least min characters of a class. */
 struct token_shape {
@@ -66,6 +66,8 @@ static bool in_charset(unsigned char c, enum charset cs)
 		return isalnum(c) || c == '_';
 	case CS_TOKEN:
 		return isalnum(c) || c == '_' || c == '-';
+	case CS_CREDENTIAL: /* RFC 7235 token68 */
+		return isalnum(c) || (c && strchr("-._~+/=", c));
 	}
 	return false;
 }
@@ -108,17 +110,36 @@ static bool match_shape(const char *s, size_t n, size_t i, struct match *m)
 	return false;
 }
 
-/* A private key block starting at i, as the classifier sees one (shared,
- * so the redactor never keeps a block classify_find_secret reports). */
-static bool match_private_key(const char *s, size_t n, size_t i, struct match *m)
+/*
+ * The next private key block at or after a position, as the classifier sees
+ * one (shared, so the redactor never keeps a block classify_find_secret
+ * reports). Found once and kept until the pass goes beyond its start: asking
+ * again at every "-----BEGIN " made a text of many BEGIN lines quadratic
+ * (minutes for a megabyte, hours for a 16 MiB line).
+ */
+struct key_block {
+	size_t start, end; /* start == SIZE_MAX: none at or after `from` */
+	size_t from;
+	bool known;
+};
+
+static bool match_private_key(const char *s, size_t n, size_t i, struct key_block *kb,
+                              struct match *m)
 {
-	static const char begin[] = "-----BEGIN ";
 	struct span sp;
 
-	if (s[i] != '-' || n - i < sizeof(begin) - 1 || memcmp(s + i, begin, sizeof(begin) - 1) ||
-	    classify_find_private_key(s + i, n - i, &sp) == NULL || sp.off != 0)
+	if (!kb->known || (kb->start != SIZE_MAX && i > kb->start) || i < kb->from) {
+		kb->known = true;
+		kb->from = i;
+		kb->start = SIZE_MAX;
+		if (classify_find_private_key(s + i, n - i, &sp) != NULL) {
+			kb->start = i + sp.off;
+			kb->end = kb->start + sp.len;
+		}
+	}
+	if (i != kb->start)
 		return false;
-	*m = (struct match){i, i + sp.len, "private-key"};
+	*m = (struct match){i, kb->end, "private-key"};
 	return true;
 }
 
@@ -190,9 +211,60 @@ static bool match_secret_name(const char *s, size_t n, size_t i, struct match *m
 	return false;
 }
 
+/* Not a word: a digit, a symbol, or a capital after the first letter
+ * ("required" and "Required" are prose; a random token has one of these). */
+static bool looks_random(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!isalpha((unsigned char)s[i]) || (i > 0 && isupper((unsigned char)s[i])))
+			return true;
+	return false;
+}
+
+/*
+ * An HTTP credential at j: an optional scheme word (Bearer, Basic, token,
+ * ...) and a space, then a token68 run of at least 8 characters that is
+ * not a plain word; only the run is a match. The run stops at spaces,
+ * quotes and shell syntax, so redacting it can hide one opaque word, never
+ * a command.
+ */
+static bool match_credential(const char *s, size_t n, size_t j, struct match *m)
+{
+	struct match other;
+	size_t w = j, run;
+
+	while (w < n && isalpha((unsigned char)s[w]))
+		w++;
+	if (w > j && w + 1 < n && s[w] == ' ' && span_of(s, n, w + 1, CS_CREDENTIAL) >= 8)
+		j = w + 1;
+	run = span_of(s, n, j, CS_CREDENTIAL);
+	if (run < 8 || !looks_random(s + j, run))
+		return false;
+	*m = (struct match){j, j + run, "authorization"};
+	/* a JWT or a known token there is left to its own, more telling, kind */
+	return !match_jwt(s, n, j, &other) && !match_shape(s, n, j, &other);
+}
+
+static const char auth_header[] = "authorization";
+
+/* Authorization: CREDENTIAL (also Proxy-Authorization, and the JSON or
+ * assignment shapes "authorization": "...", authorization=...). */
+static bool match_authorization(const char *s, size_t n, size_t i, struct match *m)
+{
+	size_t len = sizeof(auth_header) - 1, j = i + len, seps = 0;
+
+	if ((s[i] | 0x20) != 'a' || n - i < len || strncasecmp(s + i, auth_header, len) != 0 ||
+	    (i > 0 && isalnum((unsigned char)s[i - 1])))
+		return false;
+	/* backslashes too: the header inside escaped JSON ({\"Authorization\": ...}) */
+	for (; j < n && s[j] && strchr(" \t\"':=\\", s[j]); j++)
+		seps += s[j] == ':' || s[j] == '=';
+	return seps > 0 && match_credential(s, n, j, m);
+}
+
 typedef bool (*matcher)(const char *s, size_t n, size_t i, struct match *m);
 static const matcher matchers[] = {
-	match_private_key, match_jwt, match_shape, match_url_password, match_secret_name,
+	match_jwt, match_shape, match_url_password, match_secret_name, match_authorization,
 };
 
 static bool match_value(const char *s, size_t n, size_t i, char *const *values,
@@ -211,6 +283,7 @@ static bool match_value(const char *s, size_t n, size_t i, char *const *values,
 /* One left-to-right pass of the matchers above; NULL when nothing matched. */
 static char *redact_pass(const char *s, size_t n, char *const *values, size_t *outlen)
 {
+	struct key_block kb = {.known = false};
 	struct buf out;
 	struct match m;
 	size_t i = 0, copied = 0;
@@ -218,7 +291,7 @@ static char *redact_pass(const char *s, size_t n, char *const *values, size_t *o
 
 	buf_init(&out, 0);
 	while (i < n) {
-		bool hit = match_value(s, n, i, values, &m);
+		bool hit = match_value(s, n, i, values, &m) || match_private_key(s, n, i, &kb, &m);
 		for (size_t k = 0; !hit && k < nitems(matchers); k++)
 			hit = matchers[k](s, n, i, &m);
 		if (!hit) {
@@ -238,26 +311,77 @@ static char *redact_pass(const char *s, size_t n, char *const *values, size_t *o
 	return buf_take(&out, outlen);
 }
 
-/* The classifier's own finder (more shapes: Google, GitLab, npm, ...), so
- * nothing the classifier calls a secret is ever stored. */
-static char *classifier_pass(const char *s, size_t n, size_t *outlen)
+/*
+ * One forward walk of a classifier finder: each match is replaced and the
+ * search goes on after it, never from the start again (that made a text of
+ * many tokens quadratic). NULL when nothing matched.
+ */
+static char *classifier_walk(const char *s, size_t n,
+                             const char *(*find)(const char *, size_t, struct span *),
+                             size_t *outlen)
 {
-	char *cur = NULL;
-	size_t len = n;
+	struct buf out;
 	struct span w;
 	const char *kind;
+	size_t pos = 0;
+	bool any = false;
 
-	while ((kind = classify_find_secret(cur ? cur : s, len, &w)) != NULL && w.len > 0 &&
-	       w.off + w.len <= len) {
-		const char *base = cur ? cur : s;
-		char *next = xasprintf("%.*s[REDACTED:%s]%.*s", (int)w.off, base, kind,
-		                       (int)(len - w.off - w.len), base + w.off + w.len);
-		free(cur);
-		cur = next;
-		len = strlen(cur);
+	buf_init(&out, 0);
+	while (pos < n && (kind = find(s + pos, n - pos, &w)) != NULL && w.len > 0 &&
+	       w.off + w.len <= n - pos) {
+		buf_append(&out, s + pos, w.off);
+		buf_printf(&out, "[REDACTED:%s]", kind);
+		pos += w.off + w.len;
+		any = true;
 	}
+	if (!any) {
+		buf_free(&out);
+		return NULL;
+	}
+	buf_append(&out, s + pos, n - pos);
+	return buf_take(&out, outlen);
+}
+
+/* The classifier's own finder (more shapes: Google, GitLab, npm, ...), so
+ * nothing the classifier calls a secret is ever stored: its private key
+ * blocks first, as classify_find_secret() ranks them, then its tokens. */
+static char *classifier_pass(const char *s, size_t n, size_t *outlen)
+{
+	size_t len = n;
+	char *keys = classifier_walk(s, n, classify_find_private_key, &len);
+	char *tokens = classifier_walk(keys ? keys : s, len, classify_find_token, &len);
+
 	*outlen = len;
-	return cur;
+	if (tokens == NULL)
+		return keys;
+	free(keys);
+	return tokens;
+}
+
+/*
+ * After the rounds: key blocks nested deeper than the rounds reach (each
+ * round's walk uncovers one more level: "B B K E K E") would leave one the
+ * classifier still sees. The first such block is cut to the end of the
+ * text (fail closed), then the tokens left go. NULL when nothing is left.
+ */
+static char *classifier_rest(const char *s, size_t n, size_t *outlen)
+{
+	struct span w;
+	char *cut = NULL, *tokens;
+	size_t len = n;
+
+	if (memchr(s, '\0', n) != NULL)
+		return NULL;
+	if (classify_find_private_key(s, n, &w) != NULL) {
+		cut = xasprintf("%.*s[REDACTED:private-key]", (int)w.off, s);
+		len = strlen(cut);
+	}
+	tokens = classifier_walk(cut ? cut : s, len, classify_find_token, &len);
+	*outlen = len;
+	if (tokens == NULL)
+		return cut;
+	free(cut);
+	return tokens;
 }
 
 char *redact_text(const char *s, size_t n, char *const *values, size_t *outlen)
@@ -284,6 +408,10 @@ char *redact_text(const char *s, size_t n, char *const *values, size_t *outlen)
 		if (!changed)
 			break;
 	}
+	if ((next = classifier_rest(cur ? cur : s, len, &len)) != NULL) {
+		free(cur);
+		cur = next;
+	}
 	if (cur && outlen)
 		*outlen = len;
 	return cur;
@@ -300,6 +428,38 @@ static json_t *redact_string(json_t *v, char *const *values)
 	out = json_stringn(r, n);
 	free(r);
 	return out ? out : json_string("[REDACTED:unencodable]");
+}
+
+/* A header object's key: Authorization or Proxy-Authorization, any case. */
+static bool auth_key(const char *key)
+{
+	size_t n = strlen(key), len = sizeof(auth_header) - 1;
+
+	return n >= len && strcasecmp(key + n - len, auth_header) == 0 &&
+	       (n == len || strcasecmp(key, "proxy-authorization") == 0);
+}
+
+/* An Authorization header's value ({"Authorization": "Bearer ..."}): its
+ * credential, then whatever else the text holds. */
+static json_t *redact_auth_value(json_t *v, char *const *values)
+{
+	const char *s = json_string_value(v);
+	size_t n = json_string_length(v);
+	struct match m;
+	json_t *out, *marked;
+	char *text;
+
+	if (!match_credential(s, n, 0, &m))
+		return redact_string(v, values);
+	text = xasprintf("%.*s[REDACTED:%s]%.*s", (int)m.start, s, m.kind, (int)(n - m.end),
+	                 s + m.end);
+	marked = json_string(text);
+	free(text);
+	if (marked == NULL)
+		return json_string("[REDACTED:unencodable]");
+	out = redact_string(marked, values);
+	json_decref(marked);
+	return out;
 }
 
 json_t *redact_json(json_t *v, char *const *values)
@@ -320,7 +480,9 @@ json_t *redact_json(json_t *v, char *const *values)
 		json_object_foreach(v, key, item) {
 			size_t n;
 			char *k = redact_text(key, strlen(key), values, &n);
-			json_object_set_new(out, k ? k : key, redact_json(item, values));
+			json_object_set_new(out, k ? k : key, auth_key(key) && json_is_string(item)
+			                                      ? redact_auth_value(item, values)
+			                                      : redact_json(item, values));
 			free(k);
 		}
 		return out;

@@ -263,22 +263,25 @@ static char *safe_text(const char *s)
 
 /* ---- list ---- */
 
+/* Every text column is escaped, the time too: a log edited by hand (the
+ * derived index no hash covers) must not drive the terminal either. */
 static void row_print(const struct db_call_row *r)
 {
 	char dur[24] = "-";
 	char *tool = safe_text(r->name && *r->name ? r->name : r->tool);
 	char *summary = safe_text(r->summary), *decision = safe_text(r->decision ? r->decision : "-");
+	char *when = safe_text(r->time ? r->time : "-");
 
 	if (r->duration_ms >= 0)
 		snprintf(dur, sizeof(dur), "%lldms", r->duration_ms);
-	printf("%7lld  %.19s  %-8s  %-8s  %-10s  %7s  %s%s\n", (long long)r->id,
-	       r->time ? r->time : "-",
+	printf("%7lld  %.19s  %-8s  %-8s  %-10s  %7s  %s%s\n", (long long)r->id, when,
 	       r->tier >= 0 && r->tier < TIER_COUNT ? tier_name((enum tier)r->tier) : "-",
 	       decision, tool, dur, r->mode && strcmp(r->mode, "watch") == 0 ? "(watched) " : "",
 	       summary);
 	free(tool);
 	free(summary);
 	free(decision);
+	free(when);
 }
 
 static void row_print_json(const struct db_call_row *r)
@@ -412,9 +415,11 @@ static int audit_show(struct db *db, struct audit_opts *o, int argc, char **argv
 		print_indented(json_object_get(d, "session"));
 		json_array_foreach(json_object_get(d, "events"), i, ev) {
 			char *kind = safe_text(json_string_value(json_object_get(ev, "kind")));
-			printf("%s  %s (event %lld)\n", json_string_value(json_object_get(ev, "time")),
-			       kind, (long long)json_integer_value(json_object_get(ev, "id")));
+			char *when = safe_text(json_string_value(json_object_get(ev, "time")));
+			printf("%s  %s (event %lld)\n", when, kind,
+			       (long long)json_integer_value(json_object_get(ev, "id")));
 			free(kind);
+			free(when);
 			print_indented(json_object_get(ev, "body"));
 		}
 	}
@@ -424,12 +429,29 @@ static int audit_show(struct db *db, struct audit_opts *o, int argc, char **argv
 
 /* ---- export ---- */
 
+/* A cell a spreadsheet would run as a formula (=, +, -, @, tab or CR
+ * first, OWASP's list) unless it is a plain number such as -1: the
+ * summary and the bodies are the agent's text. */
+static bool csv_formula(const char *s)
+{
+	const char *digits = s + (*s == '-');
+
+	if (*s == '\0' || strchr("=+-@\t\r", *s) == NULL)
+		return false;
+	return !(*digits && strspn(digits, "0123456789") == strlen(digits));
+}
+
 static void csv_field(const char *s, bool last)
 {
+	bool formula;
+
 	if (s == NULL)
 		s = "";
-	if (strpbrk(s, ",\"\r\n")) {
+	formula = csv_formula(s);
+	if (formula || strpbrk(s, ",\"\r\n")) {
 		putchar('"');
+		if (formula)
+			putchar('\''); /* shown as text, not run */
 		for (; *s; s++) {
 			if (*s == '"')
 				putchar('"');
@@ -531,10 +553,12 @@ static void stats_section(json_t *st, const char *key, const char *title)
 		}
 	else
 		json_object_foreach(v, k, item) {
+			char *name = safe_text(k);
 			if (json_is_null(item))
-				printf("  %-10s -\n", k);
+				printf("  %-10s -\n", name);
 			else
-				printf("  %-10s %lld\n", k, (long long)json_integer_value(item));
+				printf("  %-10s %lld\n", name, (long long)json_integer_value(item));
+			free(name);
 		}
 }
 

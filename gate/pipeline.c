@@ -112,6 +112,42 @@ static char *home_dir(void)
 	return xstrdup(pw ? pw->pw_dir : "/");
 }
 
+/* Returns true when path (which may not exist yet: its nearest existing
+ * ancestor is resolved) is dir or lies below it. */
+static bool path_below(const char *path, const char *dir)
+{
+	char *p = xstrdup(path), *real = NULL, *slash;
+	size_t n = strlen(dir);
+	bool below;
+
+	while ((real = realpath(p, NULL)) == NULL && (slash = strrchr(p, '/')) != NULL)
+		*(slash == p ? slash + 1 : slash) = '\0';
+	if (real == NULL) /* a relative name with no existing part: the cwd */
+		real = realpath(".", NULL);
+	below = real && strncmp(real, dir, n) == 0 &&
+	        (real[n] == '\0' || real[n] == '/' || strcmp(dir, "/") == 0);
+	free(real);
+	free(p);
+	return below;
+}
+
+/*
+ * The audit log may not live in the workdir: the agent's sandboxed
+ * commands and its file writes may change anything there (medium, auto),
+ * and one `sqlite3` run could cut the log's tail and move its head anchor,
+ * which nothing in the file can reveal. Refused before the file is made.
+ */
+static int db_outside_workdir(const char *dbpath, const char *workdir, char **errstr)
+{
+	if (!path_below(dbpath, workdir))
+		return 0;
+	*errstr = xasprintf("the audit log %s is inside the workdir %s, where the agent's"
+	                    " commands and writes may change it (and could remove its last"
+	                    " events unseen): put it elsewhere with --db or $AIRLOCK_DB",
+	                    dbpath, workdir);
+	return -1;
+}
+
 int gate_open(const struct gate_opts *o, struct gate **out, int *exit_code, char **errstr)
 {
 	struct gate *g = xcalloc(1, sizeof(*g));
@@ -147,6 +183,8 @@ int gate_open(const struct gate_opts *o, struct gate **out, int *exit_code, char
 
 	*exit_code = EXIT_INTERNAL;
 	dbpath = o->db_path ? xstrdup(o->db_path) : db_default_path();
+	if (sandboxable && db_outside_workdir(dbpath, g->workdir, errstr) < 0)
+		goto out;
 	if (db_open(dbpath, &g->db, errstr) < 0)
 		goto out;
 	db_set_redact(g->db, !o->no_redact);
