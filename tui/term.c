@@ -302,20 +302,6 @@ int term_read(struct term *t, int timeout_ms, struct tkey *k)
 
 /* ---- $EDITOR ------------------------------------------------------------ */
 
-static int write_all(int fd, const char *p, size_t n)
-{
-	while (n > 0) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 /* Runs the editor on path with the terminal as its stdio; returns its
  * wait status or -1. */
 static int run_editor(struct term *t, const char *path)
@@ -375,7 +361,7 @@ int term_edit(struct term *t, const char *text, const char *suffix, char **out,
 	int fd = mkstemps(path, suffix ? (int)strlen(suffix) : 0), status, rc = -1;
 
 	*out = NULL;
-	if (fd < 0 || write_all(fd, text, strlen(text)) < 0) {
+	if (fd < 0 || fd_write_all(fd, text, strlen(text)) < 0) {
 		*errstr = xasprintf("cannot write a file for the editor in %s: %s",
 		                    tmp && *tmp ? tmp : "/tmp", strerror(errno));
 		goto out;
