@@ -7,29 +7,14 @@
 #include <string.h>
 
 #include "classifier/classifier_internal.h"
+#include "core/asan.h"
 #include "core/util.h"
 
 /* Under AddressSanitizer every allocation comes from a heap block whose
- * unused bytes stay poisoned, with a poisoned gap after each allocation:
- * a read past a string's end (the parser walking past a NUL) is reported
- * instead of landing silently in the next allocation. The inline first
- * block is not used then: poisoned bytes left in a stack frame would trip
- * whatever used the stack next. */
-#if defined(__has_feature) /* clang before 15 does not define the GCC macro */
-#if __has_feature(address_sanitizer) && !defined(__SANITIZE_ADDRESS__)
-#define __SANITIZE_ADDRESS__ 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__)
-#include <sanitizer/asan_interface.h>
-#define ARENA_CHECKED 1
-#define ARENA_GAP 16
-#else
-#define ARENA_CHECKED 0
-#define ARENA_GAP 0
-#define ASAN_POISON_MEMORY_REGION(p, n) ((void)(p), (void)(n))
-#define ASAN_UNPOISON_MEMORY_REGION(p, n) ((void)(p), (void)(n))
-#endif
+ * unused bytes stay poisoned, with a poisoned gap after each allocation
+ * (core/asan.h). The inline first block is not used then: poisoned bytes
+ * left in a stack frame would trip whatever used the stack next. */
+#define ARENA_GAP (AIRLOCK_ASAN ? 16 : 0)
 
 struct arena_blk {
 	struct arena_blk *next;
@@ -39,7 +24,7 @@ struct arena_blk {
 void arena_init(struct arena *a)
 {
 	a->cur = a->first;
-	a->end = ARENA_CHECKED ? a->first : a->first + sizeof(a->first);
+	a->end = AIRLOCK_ASAN ? a->first : a->first + sizeof(a->first);
 	a->blocks = NULL;
 }
 

@@ -23,6 +23,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/asan.h"
 #include "core/util.h"
 #include "exec/exec_internal.h"
 
@@ -378,12 +379,6 @@ struct spawn_page {
 /* Under AddressSanitizer, the child's frames leave their redzones marked in
  * the stack's shadow (it never returns, it execs): clear them before the
  * page is used again, or the next child trips over them. */
-#if defined(__SANITIZE_ADDRESS__)
-#include <sanitizer/asan_interface.h>
-#define STACK_UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION(p, n)
-#else
-#define STACK_UNPOISON(p, n) ((void)(p), (void)(n))
-#endif
 
 /* One page per thread, kept between calls: a fresh mapping would fault in
  * the child's stack pages again every call (~20 us each on a VM). */
@@ -419,7 +414,7 @@ static struct spawn_page *page_get(void)
 			return NULL;
 		}
 	}
-	STACK_UNPOISON(pg->stack, SPAWN_STACK);
+	ASAN_UNPOISON_MEMORY_REGION(pg->stack, SPAWN_STACK);
 	memset(pg, 0, sizeof(*pg));
 	return pg;
 }

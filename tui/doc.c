@@ -16,6 +16,7 @@
 #include <string.h>
 #include <wchar.h>
 
+#include "core/asan.h"
 #include "core/util.h"
 #include "tui/tui_internal.h"
 
@@ -139,12 +140,15 @@ struct doc_chunk {
 	max_align_t data[];
 };
 
+/* Under AddressSanitizer what a chunk has not handed out stays poisoned,
+ * with a gap after each allocation (core/asan.h). */
 static void *arena_alloc(struct doc *d, size_t n)
 {
 	struct doc_chunk *c = d->chunks;
+	size_t want = n;
 	void *p;
 
-	n = (n + 15) & ~(size_t)15;
+	n = ((n + 15) & ~(size_t)15) + (AIRLOCK_ASAN ? 16 : 0);
 	if (c == NULL || c->cap - c->used < n) {
 		size_t cap = n > CHUNK_SIZE ? n : CHUNK_SIZE;
 		c = xmalloc(sizeof(*c) + cap);
@@ -152,9 +156,11 @@ static void *arena_alloc(struct doc *d, size_t n)
 		c->used = 0;
 		c->next = d->chunks;
 		d->chunks = c;
+		ASAN_POISON_MEMORY_REGION(c->data, cap);
 	}
 	p = (char *)c->data + c->used;
 	c->used += n;
+	ASAN_UNPOISON_MEMORY_REGION(p, want);
 	return p;
 }
 
