@@ -67,16 +67,15 @@ json_t *encode_verdict_full(const struct verdict *v)
 char *encode_escape(const char *s, size_t max)
 {
 	struct buf b;
+	size_t cut;
 
-	buf_init(&b, max ? max - 3 : 0);
-	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p && !b.truncated; p++) {
-		if (*p < 0x20 || *p == 0x7f)
-			buf_printf(&b, "\\x%02x", *p);
-		else
-			buf_append(&b, p, 1);
-	}
-	if (b.truncated) {
-		b.cap = 0;
+	buf_init(&b, 0);
+	buf_append_shown(&b, s ? s : "", s ? strlen(s) : 0, 0);
+	buf_puts(&b, "");
+	if (max > 3 && b.len > max) { /* cut between characters, never inside one */
+		for (cut = max - 3; cut > 0 && (b.data[cut] & 0xc0) == 0x80; cut--)
+			;
+		b.len = cut;
 		buf_puts(&b, "...");
 	}
 	return buf_take(&b, NULL);

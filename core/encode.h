@@ -18,9 +18,11 @@ json_t *encode_bytes(const char *p, size_t n);
 /* Returns a one-line summary of the call for lists; caller frees. Control
  * characters are escaped and the result is cut at max bytes (>= 16). */
 char *encode_summary(const struct call *c, size_t max);
-/* Returns a new one-line copy of s with control characters (< 0x20, 0x7f)
- * written as \xNN, cut at max bytes with "..." (max 0 = no cut; else >= 16);
- * for text from outside shown on a terminal. Caller frees. */
+/* Returns a new one-line copy of s as buf_append_shown() writes it (control
+ * bytes, newlines included, and invalid UTF-8 as \xNN; reordering and
+ * invisible code points as \uNNNN), cut between characters at max bytes
+ * with "..." (max 0 = no cut; else >= 16); for text from outside shown on a
+ * terminal. Caller frees. */
 char *encode_escape(const char *s, size_t max);
 
 #endif

@@ -187,23 +187,24 @@ void buf_free(struct buf *b)
 	buf_init(b, b->cap);
 }
 
-/* Length of the valid UTF-8 sequence at p (1..4), or 0 if invalid. */
-static size_t utf8_seq(const unsigned char *p, size_t n)
+size_t utf8_decode(const unsigned char *p, size_t n, uint32_t *cp)
 {
 	unsigned c = p[0];
 	size_t len;
-	unsigned min, cp;
+	uint32_t v, min;
 
-	if (c == 0)
+	if (n == 0 || c == 0)
 		return 0;
-	if (c < 0x80)
+	if (c < 0x80) {
+		*cp = c;
 		return 1;
+	}
 	if ((c & 0xe0) == 0xc0)
-		len = 2, min = 0x80, cp = c & 0x1f;
+		len = 2, min = 0x80, v = c & 0x1f;
 	else if ((c & 0xf0) == 0xe0)
-		len = 3, min = 0x800, cp = c & 0x0f;
+		len = 3, min = 0x800, v = c & 0x0f;
 	else if ((c & 0xf8) == 0xf0)
-		len = 4, min = 0x10000, cp = c & 0x07;
+		len = 4, min = 0x10000, v = c & 0x07;
 	else
 		return 0;
 	if (len > n)
@@ -211,11 +212,57 @@ static size_t utf8_seq(const unsigned char *p, size_t n)
 	for (size_t i = 1; i < len; i++) {
 		if ((p[i] & 0xc0) != 0x80)
 			return 0;
-		cp = (cp << 6) | (p[i] & 0x3f);
+		v = (v << 6) | (p[i] & 0x3f);
 	}
-	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+	if (v < min || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
 		return 0;
+	*cp = v;
 	return len;
+}
+
+/* Length of the valid UTF-8 sequence at p (1..4), or 0 if invalid. */
+static size_t utf8_seq(const unsigned char *p, size_t n)
+{
+	uint32_t cp;
+
+	return utf8_decode(p, n, &cp);
+}
+
+/* Code points that reorder or hide text. */
+static const struct {
+	uint32_t lo, hi;
+} hidden_ranges[] = {
+	{0x0080, 0x009f},   /* C1 controls (0x9b is a CSI on some terminals) */
+	{0x00ad, 0x00ad},   /* soft hyphen */
+	{0x034f, 0x034f},   /* combining grapheme joiner */
+	{0x061c, 0x061c},   /* arabic letter mark */
+	{0x115f, 0x1160},   /* hangul fillers */
+	{0x17b4, 0x17b5},
+	{0x180b, 0x180f},   /* mongolian variation selectors, vowel separator */
+	{0x200b, 0x200f},   /* zero-width space/joiners, LRM, RLM */
+	{0x2028, 0x2029},   /* line and paragraph separators */
+	{0x202a, 0x202e},   /* bidi embeddings and overrides */
+	{0x2060, 0x2064},   /* word joiner, invisible operators */
+	{0x2066, 0x2069},   /* bidi isolates */
+	{0x206a, 0x206f},   /* deprecated format characters */
+	{0x2800, 0x2800},   /* braille pattern blank: a space that is not one */
+	{0x3164, 0x3164},   /* hangul filler */
+	{0xfeff, 0xfeff},   /* zero-width no-break space */
+	{0xffa0, 0xffa0},
+	{0xfff9, 0xfffb},   /* interlinear annotations */
+	{0x13430, 0x1343f}, /* egyptian hieroglyph format controls */
+	{0x1bca0, 0x1bca3}, /* shorthand format controls */
+	{0x1d173, 0x1d17a}, /* musical symbol format controls */
+	{0xe0000, 0xe007f}, /* tag characters */
+	{0xe0100, 0xe01ef}, /* variation selectors supplement */
+};
+
+bool utf8_hidden(uint32_t cp)
+{
+	for (size_t i = 0; i < nitems(hidden_ranges); i++)
+		if (cp >= hidden_ranges[i].lo && cp <= hidden_ranges[i].hi)
+			return true;
+	return false;
 }
 
 bool utf8_valid(const char *p, size_t n)
@@ -230,22 +277,32 @@ bool utf8_valid(const char *p, size_t n)
 	return true;
 }
 
-void buf_append_printable(struct buf *b, const char *p, size_t n)
+void buf_append_shown(struct buf *b, const char *p, size_t n, unsigned keep)
 {
 	const unsigned char *u = (const unsigned char *)p;
+	size_t run = 0, k;
+	uint32_t cp;
 
-	for (size_t i = 0; i < n;) {
-		size_t k = utf8_seq(u + i, n - i);
-		bool c1 = k == 2 && u[i] == 0xc2 && u[i + 1] < 0xa0;
-		if (k == 0 || c1 || (k == 1 && (u[i] < 0x20 || u[i] == 0x7f) && u[i] != '\n' &&
-		                     u[i] != '\t')) {
-			buf_printf(b, "\\x%02x", u[i]);
-			i++;
+	for (size_t i = 0; i < n; i += k) {
+		k = utf8_decode(u + i, n - i, &cp);
+		if (k > 1 ? !utf8_hidden(cp)
+		          : k == 1 && ((cp >= 0x20 && cp != 0x7f) || (cp == '\t' && (keep & SHOWN_TAB)) ||
+		                       (cp == '\n' && (keep & SHOWN_NEWLINE))))
 			continue;
-		}
-		buf_append(b, p + i, k);
-		i += k;
+		buf_append(b, p + run, i - run);
+		if (k > 1)
+			buf_printf(b, "\\u%04x", (unsigned)cp);
+		else
+			buf_printf(b, "\\x%02x", u[i]);
+		k = k ? k : 1;
+		run = i + k;
 	}
+	buf_append(b, p + run, n - run);
+}
+
+void buf_append_printable(struct buf *b, const char *p, size_t n)
+{
+	buf_append_shown(b, p, n, SHOWN_TAB | SHOWN_NEWLINE);
 }
 
 char *utf8_repair(const char *p, size_t n)

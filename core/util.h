@@ -7,6 +7,7 @@
 #define AIRLOCK_UTIL_H
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -60,14 +61,28 @@ void buf_free(struct buf *b);
  * sequences and NUL bytes become U+FFFD. Caller frees.
  */
 char *utf8_repair(const char *p, size_t n);
+/* Decodes the UTF-8 sequence at p[0..n) into *cp; returns its length
+ * (1..4), or 0 when it is invalid, overlong, a surrogate or NUL. */
+size_t utf8_decode(const unsigned char *p, size_t n, uint32_t *cp);
+/* True for code points that reorder or hide text on a terminal: C1
+ * controls, bidi embeddings, overrides and isolates ("Trojan Source"),
+ * zero-width and other invisible characters. */
+bool utf8_hidden(uint32_t cp);
 /* Returns true when p[0..n) is valid UTF-8 with no NUL bytes. */
 bool utf8_valid(const char *p, size_t n);
 /*
- * Appends p[0..n) fit for a terminal: control characters but newline and
- * tab (C0, DEL, C1 in UTF-8 form) and bytes that are not valid UTF-8 become
- * \xNN text, so what a child prints cannot move the cursor, repaint the
- * screen or change the terminal's state (palette, modes).
+ * Appends p[0..n) fit for a terminal: control bytes (C0 and DEL, but tab
+ * and newline when keep says so) and bytes that are not valid UTF-8 become
+ * \xNN text, and code points that reorder or hide text (utf8_hidden: C1,
+ * bidi, zero-width) \uNNNN, so what an agent or a file holds cannot move
+ * the cursor, repaint the screen, change the terminal's state or read as
+ * something else. The one escaper behind every printed summary, diff line
+ * and log row.
  */
+#define SHOWN_TAB 1u
+#define SHOWN_NEWLINE 2u
+void buf_append_shown(struct buf *b, const char *p, size_t n, unsigned keep);
+/* buf_append_shown() keeping tabs and newlines: a child's output. */
 void buf_append_printable(struct buf *b, const char *p, size_t n);
 
 /* Parses a whole decimal integer in [min, max]; returns 0 or -1. */

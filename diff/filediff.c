@@ -71,58 +71,18 @@ struct patch_out {
 	struct buf b;
 };
 
-/* Characters that are invisible or reorder what follows, as UTF-8 lead
- * bytes and a range of last bytes: the C1 controls (which some terminals
- * obey), the bidirectional marks, embeddings, overrides and isolates
- * ("Trojan Source": a line that reads as a comment but is code), the
- * zero-width ones. */
-static const struct {
-	unsigned char lead[2];
-	size_t nlead;
-	unsigned char lo, hi;
-} hidden[] = {
-	{{0xc2}, 1, 0x80, 0x9f},       /* U+0080-U+009F */
-	{{0xd8}, 1, 0x9c, 0x9c},       /* U+061C arabic letter mark */
-	{{0xe2, 0x80}, 2, 0x8b, 0x8f}, /* U+200B-U+200F */
-	{{0xe2, 0x80}, 2, 0xaa, 0xae}, /* U+202A-U+202E */
-	{{0xe2, 0x81}, 2, 0xa6, 0xa9}, /* U+2066-U+2069 */
-	{{0xef, 0xbb}, 2, 0xbf, 0xbf}, /* U+FEFF */
-};
-
-/* The length of the hidden character p starts with, or 0. */
-static size_t hidden_len(const unsigned char *p, size_t n)
-{
-	for (size_t i = 0; i < nitems(hidden); i++) {
-		size_t k = hidden[i].nlead;
-		if (n > k && memcmp(p, hidden[i].lead, k) == 0 && p[k] >= hidden[i].lo &&
-		    p[k] <= hidden[i].hi)
-			return k + 1;
-	}
-	return 0;
-}
-
+/* Control bytes, invalid UTF-8 and characters that reorder or hide text
+ * (C1, bidi embeddings, overrides and isolates: "Trojan Source", a line
+ * that reads as a comment but is code; zero-width ones) are shown escaped
+ * (core's buf_append_shown); tabs stay, and a line's final newline when
+ * keep_newline says so. */
 void diff_escape(struct buf *b, const char *p, size_t n, bool keep_newline)
 {
-	const unsigned char *u = (const unsigned char *)p;
-	size_t run = 0, h;
+	bool nl = keep_newline && n > 0 && p[n - 1] == '\n';
 
-	for (size_t i = 0; i < n; i += h ? h : 1) {
-		unsigned char ch = u[i];
-		h = ch >= 0x80 ? hidden_len(u + i, n - i) : 0;
-		if (!h && ((ch >= 0x20 && ch != 0x7f) || ch == '\t' ||
-		           (ch == '\n' && keep_newline && i == n - 1)))
-			continue;
-		buf_append(b, p + run, i - run);
-		if (h) /* the code point, from its 2 or 3 bytes */
-			buf_printf(b, "\\u%04x", h == 2 ? (unsigned)(ch & 0x1f) << 6 | (u[i + 1] & 0x3f)
-			                                 : (unsigned)(ch & 0x0f) << 12 |
-			                                           (unsigned)(u[i + 1] & 0x3f) << 6 |
-			                                           (u[i + 2] & 0x3f));
-		else
-			buf_printf(b, "\\x%02x", ch);
-		run = i + (h ? h : 1);
-	}
-	buf_append(b, p + run, n - run);
+	buf_append_shown(b, p, n - nl, SHOWN_TAB);
+	if (nl)
+		buf_append(b, "\n", 1);
 }
 
 char *diff_shown(const char *s)

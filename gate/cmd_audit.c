@@ -211,52 +211,15 @@ static int opts_parse(struct audit_opts *o, int argc, char **argv)
 
 /* ---- terminal-safe text ---- */
 
-/* Code points that move the cursor or reorder text on a terminal: C1
- * controls, bidi marks, embeddings, overrides and isolates. */
-static bool cp_unsafe(unsigned cp)
-{
-	return (cp >= 0x80 && cp <= 0x9f) || cp == 0x061c || cp == 0x200e || cp == 0x200f ||
-	       (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
-}
-
-/* Decodes one UTF-8 sequence at p (n bytes left); returns its length, or 0
- * when it is not valid UTF-8. */
-static size_t utf8_decode(const unsigned char *p, size_t n, unsigned *cp)
-{
-	size_t len = p[0] >= 0xf0 ? 4 : p[0] >= 0xe0 ? 3 : p[0] >= 0xc0 ? 2 : 0;
-
-	if (len == 0 || len > n || !utf8_valid((const char *)p, len))
-		return 0;
-	*cp = len == 2 ? p[0] & 0x1fu : len == 3 ? p[0] & 0x0fu : p[0] & 0x07u;
-	for (size_t i = 1; i < len; i++)
-		*cp = (*cp << 6) | (p[i] & 0x3fu);
-	return len;
-}
-
-/* Returns a new copy of s that a terminal shows as it is: control bytes as
- * \xHH, reordering code points as \uHHHH. Caller frees. */
+/* Returns a new copy of s that a terminal shows as it is (core's
+ * buf_append_shown: control bytes as \xHH, reordering and invisible code
+ * points as \uHHHH). Caller frees. */
 static char *safe_text(const char *s)
 {
-	const unsigned char *p = (const unsigned char *)(s ? s : "");
-	size_t n = strlen((const char *)p), len;
 	struct buf b;
-	unsigned cp;
 
 	buf_init(&b, 0);
-	for (size_t i = 0; i < n; i += len) {
-		len = 1;
-		if (p[i] < 0x20 || p[i] == 0x7f)
-			buf_printf(&b, "\\x%02x", p[i]);
-		else if (p[i] < 0x80)
-			buf_append(&b, p + i, 1);
-		else if ((len = utf8_decode(p + i, n - i, &cp)) == 0) {
-			buf_printf(&b, "\\x%02x", p[i]);
-			len = 1;
-		} else if (cp_unsafe(cp))
-			buf_printf(&b, "\\u%04x", cp);
-		else
-			buf_append(&b, p + i, len);
-	}
+	buf_append_shown(&b, s ? s : "", s ? strlen(s) : 0, 0);
 	buf_puts(&b, "");
 	return buf_take(&b, NULL);
 }

@@ -26,67 +26,6 @@ static const char *const ctl_names[32] = {
 	['\v'] = "\\v", ['\f'] = "\\f", ['\r'] = "\\r", [0x1b] = "\\e",
 };
 
-/* Code points that reorder or hide text: always shown as <U+XXXX>. */
-static const struct {
-	uint32_t lo, hi;
-} hostile_ranges[] = {
-	{0x0080, 0x009f},   /* C1 controls (0x9b is a CSI on some terminals) */
-	{0x00ad, 0x00ad},   /* soft hyphen */
-	{0x034f, 0x034f},   /* combining grapheme joiner */
-	{0x061c, 0x061c},   /* arabic letter mark */
-	{0x115f, 0x1160},   /* hangul fillers */
-	{0x17b4, 0x17b5},
-	{0x180b, 0x180f},   /* mongolian variation selectors, vowel separator */
-	{0x200b, 0x200f},   /* zero-width space/joiners, LRM, RLM */
-	{0x2028, 0x2029},   /* line and paragraph separators */
-	{0x202a, 0x202e},   /* bidi embeddings and overrides */
-	{0x2060, 0x2064},   /* word joiner, invisible operators */
-	{0x2066, 0x2069},   /* bidi isolates */
-	{0x206a, 0x206f},   /* deprecated format characters */
-	{0x2800, 0x2800},   /* braille pattern blank: a space that is not one */
-	{0x3164, 0x3164},   /* hangul filler */
-	{0xfeff, 0xfeff},   /* zero-width no-break space */
-	{0xffa0, 0xffa0},
-	{0xfff9, 0xfffb},   /* interlinear annotations */
-	{0x13430, 0x1343f}, /* egyptian hieroglyph format controls */
-	{0x1bca0, 0x1bca3}, /* shorthand format controls */
-	{0x1d173, 0x1d17a}, /* musical symbol format controls */
-	{0xe0000, 0xe007f}, /* tag characters */
-	{0xe0100, 0xe01ef}, /* variation selectors supplement */
-};
-
-static bool hostile_cp(uint32_t cp)
-{
-	for (size_t i = 0; i < nitems(hostile_ranges); i++)
-		if (cp >= hostile_ranges[i].lo && cp <= hostile_ranges[i].hi)
-			return true;
-	return false;
-}
-
-/* Decodes one UTF-8 sequence; returns its length, or 0 when invalid. */
-static size_t utf8_decode(const unsigned char *s, size_t n, uint32_t *cp)
-{
-	size_t len;
-	uint32_t c, min;
-
-	if (s[0] < 0xc2 || s[0] > 0xf4)
-		return 0;
-	len = s[0] < 0xe0 ? 2 : s[0] < 0xf0 ? 3 : 4;
-	if (n < len)
-		return 0;
-	c = s[0] & (0x3f >> (len - 1));
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		c = (c << 6) | (s[i] & 0x3f);
-	}
-	min = len == 2 ? 0x80 : len == 3 ? 0x800 : 0x10000;
-	if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
-		return 0;
-	*cp = c;
-	return len;
-}
-
 size_t text_unit(const char *s, size_t n, bool ascii, char out[16], int *cells,
                  enum umark *mark)
 {
@@ -116,7 +55,7 @@ size_t text_unit(const char *s, size_t n, bool ascii, char out[16], int *cells,
 		*cells = 4;
 		return 1;
 	}
-	w = hostile_cp(cp) ? -1 : ascii ? -2 : wcwidth((wchar_t)cp);
+	w = utf8_hidden(cp) ? -1 : ascii ? -2 : wcwidth((wchar_t)cp);
 	if (w < 0) {
 		snprintf(out, 16, "<U+%04X>", (unsigned)cp);
 		*cells = (int)strlen(out);

@@ -126,18 +126,28 @@ static void test_names(void **state)
 
 static void test_summary_escapes(void **state)
 {
+	static const struct {
+		const char *command;
+		size_t max;
+		const char *want;
+	} rows[] = {
+		{"echo hi\r\033[2Kls", 64, "echo hi\\x0d\\x1b[2Kls"},
+		{"0123456789012345678901234567890123456789", 20, "01234567890123456..."},
+		/* a bidi override would show "rm" reversed after an innocent word */
+		{"echo \xe2\x80\xaemr -rf ~", 64, "echo \\u202emr -rf ~"},
+		/* cut between characters: never half of the euro sign */
+		{"01234567890123\xe2\x82\xacxy", 18, "01234567890123..."},
+	};
 	struct call *c = call_new();
-	char *s;
 	(void)state;
 	c->tool = TOOL_SHELL;
-	c->command = "echo hi\r\033[2Kls";
-	s = encode_summary(c, 64);
-	assert_string_equal(s, "echo hi\\x0d\\x1b[2Kls");
-	free(s);
-	c->command = "0123456789012345678901234567890123456789";
-	s = encode_summary(c, 20);
-	assert_string_equal(s, "01234567890123456...");
-	free(s);
+	for (size_t i = 0; i < nitems(rows); i++) {
+		char *s;
+		c->command = rows[i].command;
+		s = encode_summary(c, rows[i].max);
+		assert_string_equal(s, rows[i].want);
+		free(s);
+	}
 	call_free(c);
 }
 

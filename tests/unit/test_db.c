@@ -801,7 +801,9 @@ static void test_text_not_utf8(void **state)
 		if (db_call_detail(db, (int64_t)(i * 4 + 2), &detail, &err) != 0)
 			fail_msg("line %zu: detail: %s", rows[i].line, err);
 		dump = json_dumps(detail, JSON_COMPACT);
-		if (!strstr(dump, "\"decided\"") || !strstr(dump, "\xef\xbf\xbd"))
+		/* repaired, or in the one-line summary shown as \xNN text */
+		if (!strstr(dump, "\"decided\"") ||
+		    (!strstr(dump, "\xef\xbf\xbd") && !strstr(dump, "\"ls \\\\xff\"")))
 			fail_msg("line %zu: decided event or repair missing: %s", rows[i].line, dump);
 		free(dump);
 		json_decref(detail);
