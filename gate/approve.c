@@ -355,8 +355,10 @@ static void keep_rule(struct gate *g, const struct call *c, const struct verdict
 	             ? policy_remember(gate_policy(g), c, v, &pat, &err)
 	             : policy_save_rule(gate_policy(g), pattern, ch == TUI_SAVE_PROJECT, &err);
 
-	if (rc < 0) {
-		fprintf(stderr, "airlock: approved, but the rule was not kept: %s\n", err);
+	if (rc < 0) { /* the error may quote the call's pattern: escaped */
+		char *shown = encode_escape(err, 0);
+		fprintf(stderr, "airlock: approved, but the rule was not kept: %s\n", shown);
+		free(shown);
 		free(err);
 	}
 	free(pat);
