@@ -99,8 +99,12 @@ expect_eq "edit through a link to a FIFO: an error" "$(printf '%s\n' "$j" | jq -
 # a read-only tree, is applied whole, not half
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 	u="$d/user"
-	mkdir -p "$u/home"
+	mkdir -p "$u/home" "$d/bin"
 	cp "$d/p.policy" "$u/p.policy"
+	# uid 65534 must be able to run the binary wherever the tree lives (a
+	# clone under a 0700 directory, as CI makes)
+	cp "$AIRLOCK" "$d/bin/airlock"
+	chmod 755 "$d/bin" "$d/bin/airlock"
 	# as_user CALL: one approved call (a JSON line) in $u/wd as uid 65534
 	as_user() {
 		rm -rf "$u/wd" "$u/g.db"
@@ -110,7 +114,7 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 		chown -R 65534:65534 "$u"
 		chmod 755 "$d"
 		printf '%s\n' "$1" | setpriv --reuid=65534 --regid=65534 --clear-groups env HOME="$u/home" \
-			"$AIRLOCK" gate --no-tty --db "$u/g.db" --workdir "$u/wd" --policy "$u/p.policy" \
+			"$d/bin/airlock" gate --no-tty --db "$u/g.db" --workdir "$u/wd" --policy "$u/p.policy" \
 			--approve-with 'cat >/dev/null' | jq -r .applied
 	}
 	expect_eq "write then chmod 555: applied" "$(as_user "$(shell u 'chmod 755 ro; echo b > ro/f; chmod 555 ro')")" preview
