@@ -55,6 +55,10 @@ const char *classify_find_secret(const char *text, size_t len, struct span *wher
  * line (or the end of text). Returns "private-key" or NULL; text may hold
  * NUL bytes. The audit redactor uses it so both always agree. */
 const char *classify_find_private_key(const char *text, size_t len, struct span *where);
+/* Returns why a file of this base name holds secrets (".env", "id_rsa",
+ * "server.key", ...), static, or NULL. exec/ masks such files in a
+ * sandbox's workdir. */
+const char *classify_secret_name(const char *base);
 /* The token part of classify_find_secret(): the first token shape, private
  * key blocks aside. Costs only the bytes up to the token it returns, so a
  * caller that walks forward through many tokens stays linear. */

@@ -181,6 +181,11 @@ static size_t glob_literals(const char *g)
 	return n;
 }
 
+const char *classify_secret_name(const char *base)
+{
+	return basename_secret(base);
+}
+
 /* A glob (~/.ss?/id_*, /etc/shado?, .en?) that can expand to a secret: its
  * directories reach a secret directory or file, or its last component, with
  * at least two literal characters (so not a bare *), matches a secret name. */

@@ -148,6 +148,8 @@ struct profile {
 	bool none;         /* the explicit "none" profile: no sandbox at all */
 	bool network;
 	bool workdir_rw;
+	bool show_secrets; /* the workdir's secret files (.env, keys) are shown;
+	                    * else each is masked by an empty read-only file */
 	char **read_only;  /* extra paths bound read-only; NULL-terminated */
 	char **read_write; /* extra paths bound read-write */
 	char **home;       /* $HOME paths made visible read-only */

@@ -7,6 +7,7 @@
  * and nodev (device nodes: nosuid, noexec) and private; a workdir that
  * contains $HOME is refused, so home secrets never show through it.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -21,6 +22,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "classifier/classifier.h"
 #include "core/util.h"
 #include "exec/exec_internal.h"
 
@@ -429,6 +431,67 @@ static int want_guarded(const char *wd, struct want **w, size_t *n, char **errst
 	return 0;
 }
 
+#define SECRETS_MAX 256     /* masks per workdir; more fails closed */
+#define MASK_SRC "/dev/null" /* what a masked file shows: nodev, so not even that */
+
+/* A mask binds over a file that exists: no mountpoint is made for it. */
+static bool want_is_mask(const struct want *w)
+{
+	return w->kind == OP_BIND && !w->is_dir && w->src && strcmp(w->src, MASK_SRC) == 0;
+}
+
+/* Adds a mask over real (the file a secret name leads to) unless there. */
+static void want_mask(struct want **w, size_t *n, const char *real)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (want_is_mask(&(*w)[i]) && strcmp((*w)[i].dst, real) == 0)
+			return;
+	want_push(w, n, OP_BIND, xstrdup(MASK_SRC), xstrdup(real), NULL, A_RO, false);
+}
+
+/*
+ * The secret files at the workdir's top level (.env, id_rsa, *.pem: the
+ * classifier's names), each masked by /dev/null bound read-only and nodev,
+ * so reading one fails and nothing is shown: the sandbox hides $HOME and
+ * the environment, and an auto-run `grep -r KEY .` must not hand a
+ * workdir's .env to the agent either. A link is followed when it stays in
+ * the workdir. Profiles with show_secrets (approved, none) skip this.
+ */
+static int want_secrets(const char *wd, struct want **w, size_t *n, char **errstr)
+{
+	DIR *d = opendir(wd);
+	struct dirent *e;
+	size_t masked = 0;
+	int rc = 0;
+
+	if (d == NULL) {
+		*errstr = xasprintf("workdir %s: cannot list it to hide its secret files: %s", wd,
+		                    strerror(errno));
+		return -1;
+	}
+	while (rc == 0 && (e = readdir(d)) != NULL) {
+		char real[PATH_MAX], *path;
+		struct stat st;
+		if (e->d_name[0] == '\0' || classify_secret_name(e->d_name) == NULL)
+			continue;
+		path = xasprintf("%s/%s", wd, e->d_name);
+		if (realpath(path, real) && path_contains(wd, real) && stat(real, &st) == 0 &&
+		    S_ISREG(st.st_mode)) {
+			if (++masked > SECRETS_MAX) {
+				*errstr = xasprintf("workdir %s: more than %d secret files to hide; "
+				                    "move them out, or use a profile with secrets = show",
+				                    wd, SECRETS_MAX);
+				rc = -1;
+			} else {
+				want_mask(w, n, real);
+			}
+		}
+		free(path);
+	}
+	closedir(d);
+	return rc;
+}
+
 /* The workdir: bound, or an overlay whose upper/work live in overlay_dir. */
 static int want_workdir(const struct exec_spec *s, const char *wd, struct want **w, size_t *n,
                         char **errstr)
@@ -456,6 +519,8 @@ static int want_workdir(const struct exec_spec *s, const char *wd, struct want *
 		want_push(w, n, OP_OVERLAY, xstrdup(wd), xstrdup(wd), xstrdup(real), A_BIND, true);
 		rw = true;
 	}
+	if (!s->profile->show_secrets && want_secrets(wd, w, n, errstr) < 0)
+		return -1;
 	/* A writable workdir must not plant what runs or decides later: hooks and
 	 * config the host's git runs, airlock's project policy, the agent's hook
 	 * and MCP settings. */
@@ -467,6 +532,12 @@ static void wants_emit(struct sbx_plan *pl, struct want *w, size_t n)
 	qsort(w, n, sizeof(*w), want_cmp);
 	for (size_t i = 0; i < n; i++) {
 		struct sbx_op *op;
+		if (want_is_mask(&w[i])) {
+			op = op_add(pl, OP_BIND, w[i].dst);
+			op->src = xstrdup(w[i].src);
+			op->attr_set = w[i].attr;
+			continue;
+		}
 		if (w[i].kind == OP_BIND) {
 			op_bind(pl, w[i].src, w[i].dst, w[i].is_dir, w[i].attr);
 			continue;

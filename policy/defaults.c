@@ -99,7 +99,7 @@ static bool limit_le(long long a, long long b)
 bool profile_no_looser(const struct profile *a, const struct profile *b)
 {
 	if ((a->none && !b->none) || (a->network && !b->network) ||
-	    (a->workdir_rw && !b->workdir_rw))
+	    (a->workdir_rw && !b->workdir_rw) || (a->show_secrets && !b->show_secrets))
 		return false;
 	if (!strv_subset(a->read_write, b->read_write, NULL) ||
 	    !strv_subset(a->read_only, b->read_only, b->read_write) ||

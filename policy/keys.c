@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "core/lazy.h"
@@ -172,7 +173,8 @@ static long long *profile_limit(struct profile *pr, int key)
 	case PKEY_READ_ONLY:
 	case PKEY_READ_WRITE:
 	case PKEY_HOME:
-	case PKEY_ENV: break;
+	case PKEY_ENV:
+	case PKEY_SECRETS: break;
 	}
 	return NULL;
 }
@@ -198,19 +200,37 @@ static int set_prof_network(struct load_ctx *cx, const char *sub, const char *va
 	return 0;
 }
 
-static int set_prof_workdir(struct load_ctx *cx, const char *sub, const char *val, int arg,
-                            char **why)
+/* Keys of two words, the second the looser: workdir = ro | rw, secrets =
+ * hide | show (the workdir's secret files). A project may only choose the
+ * first. */
+static const struct {
+	int key;
+	const char *tight, *loose;
+	size_t off; /* of the bool in struct profile that is true when loose */
+} choices[] = {
+	{PKEY_WORKDIR, "ro", "rw", offsetof(struct profile, workdir_rw)},
+	{PKEY_SECRETS, "hide", "show", offsetof(struct profile, show_secrets)},
+};
+
+static int set_prof_choice(struct load_ctx *cx, const char *sub, const char *val, int arg,
+                           char **why)
 {
 	struct profile_entry *e = policy_profile_entry(cx->p, sub, true);
-	bool rw = val && strcmp(val, "rw") == 0;
+	size_t i = 0;
+	bool loose, *flag;
 
-	if (!rw && (val == NULL || strcmp(val, "ro") != 0)) {
-		*why = xasprintf("\"%s\" is not ro or rw", val ? val : "");
+	while (i + 1 < nitems(choices) && choices[i].key != arg)
+		i++;
+	loose = val && strcmp(val, choices[i].loose) == 0;
+	flag = (bool *)((char *)e->prof + choices[i].off);
+	if (!loose && (val == NULL || strcmp(val, choices[i].tight) != 0)) {
+		*why = xasprintf("\"%s\" is not %s or %s", val ? val : "", choices[i].tight,
+		                 choices[i].loose);
 		return -1;
 	}
-	if (cx->untrusted && rw && !e->prof->workdir_rw)
+	if (cx->untrusted && loose && !*flag)
 		return IGNORED;
-	e->prof->workdir_rw = rw;
+	*flag = loose;
 	e->o[arg] = cx->origin;
 	return 0;
 }
@@ -479,7 +499,8 @@ static const struct key_def keys[] = {
 	{"tier", "profile", true, set_tier_profile, 0},
 	{"tier", "approval-timeout", true, set_tier_timeout, 0},
 	{"profile", "network", true, set_prof_network, PKEY_NETWORK},
-	{"profile", "workdir", true, set_prof_workdir, PKEY_WORKDIR},
+	{"profile", "workdir", true, set_prof_choice, PKEY_WORKDIR},
+	{"profile", "secrets", true, set_prof_choice, PKEY_SECRETS},
 	{"profile", "read-only", true, set_prof_paths, PKEY_READ_ONLY},
 	{"profile", "read-write", true, set_prof_paths, PKEY_READ_WRITE},
 	{"profile", "home", true, set_prof_paths, PKEY_HOME},

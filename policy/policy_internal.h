@@ -95,9 +95,9 @@ struct tier_conf {
 enum profile_key {
 	PKEY_NETWORK, PKEY_WORKDIR, PKEY_READ_ONLY, PKEY_READ_WRITE, PKEY_HOME, PKEY_ENV,
 	PKEY_MEMORY, PKEY_CPU, PKEY_TIMEOUT, PKEY_PROCESSES, PKEY_FILE_SIZE, PKEY_OUTPUT,
-	PKEY_TMP_SIZE,
+	PKEY_TMP_SIZE, PKEY_SECRETS,
 };
-#define PKEY_COUNT 13
+#define PKEY_COUNT 14
 
 struct profile_entry {
 	struct profile *prof;

@@ -85,6 +85,7 @@ static void render_profile(struct out *o, const struct profile_entry *e)
 	buf_printf(&o->b, "[profile \"%s\"]\n", pr->name);
 	put(o, "network", pr->network ? "true" : "false", e->o[PKEY_NETWORK]);
 	put(o, "workdir", pr->workdir_rw ? "rw" : "ro", e->o[PKEY_WORKDIR]);
+	put(o, "secrets", pr->show_secrets ? "show" : "hide", e->o[PKEY_SECRETS]);
 	put_list(o, "read-only", pr->read_only, e->o[PKEY_READ_ONLY]);
 	put_list(o, "read-write", pr->read_write, e->o[PKEY_READ_WRITE]);
 	put_list(o, "home", pr->home, e->o[PKEY_HOME]);

@@ -117,6 +117,22 @@ OUT=$(ax -- sh -c "./probe link /etc/passwd hl; ./probe write hl" 2>&1)
 	bad hardlink-outside "link made or passwd changed"
 OUT=$(ax -- sh -c "./probe link '$WORK/outside/keep' hl2; ./probe write hl2" 2>&1)
 [ "$(cat "$WORK/outside/keep")" = "keep me" ] && ok hardlink-to-outside-file || bad hardlink-to-outside-file "keep changed"
+# the workdir's own secret files: masked for auto-run profiles, so a
+# recursive grep cannot hand a .env to the agent; a person-approved run sees it
+printf 'API_KEY=WDENV-7731\n' > "$WORK/wd/.env"
+[ "$AS" = nobody ] && chown 65534:65534 "$WORK/wd/.env"
+OUT=$(ax -- sh -c 'cat .env; grep -r WDENV . ; echo x > .env' 2>&1)
+case "$OUT" in *WDENV-7731*) bad workdir-secret-hidden "the .env was read" ;; *)
+	[ "$(cat "$WORK/wd/.env")" = "API_KEY=WDENV-7731" ] && ok workdir-secret-hidden ||
+		bad workdir-secret-hidden "the .env was written" ;;
+esac
+printf 'API_KEY=WDENV-7731\n' > "$WORK/wd/.env" # each case starts from it
+OUT=$(ax --profile readonly -- grep -r WDENV . 2>&1)
+case "$OUT" in *WDENV-7731*) bad workdir-secret-hidden-ro "read" ;; *) ok workdir-secret-hidden-ro ;; esac
+printf 'API_KEY=WDENV-7731\n' > "$WORK/wd/.env"
+OUT=$(ax --profile approved -- cat .env 2>&1)
+case "$OUT" in *WDENV-7731*) ok workdir-secret-approved-shown ;; *) bad workdir-secret-approved-shown "control: not shown" ;; esac
+rm -f "$WORK/wd/.env"
 # the streams airlock exec is handed: a file on stdin or under stdout has a
 # host path behind it, which /proc/self/fd/N would reopen for writing
 echo "keep me" > "$WORK/outside/stdin"
