@@ -18,7 +18,7 @@ static const struct classify_rule rules[] = {
 	{"parse.uncertain", H, "shell syntax it cannot read with certainty", "echo 'unbalanced"},
 	{"parse.too_long", H, "a command or query over 64 KiB", "(65,537 bytes)"},
 	{"parse.binary", H, "control bytes or invalid UTF-8 in the text", "ls \\x01"},
-	{"parse.too_deep", H, "-c scripts, eval or $( ) nested over 12 levels", "eval eval ... ls"},
+	{"parse.too_deep", C, "-c scripts, eval or $( ) nested over 12 levels, or over 16 wrappers (critical: what is past them is unread); SQL nested too deeply (high)", "eval eval ... ls"},
 	{"exec.dynamic_command", H, "a program name or -c script known only at run time", "$CMD -rf x"},
 	{"exec.pipe_to_shell", H, "data piped into a shell or interpreter", "curl x | sh"},
 	{"exec.unknown_program", M, "a program no table knows (policy unknown-program)", "./build.sh"},

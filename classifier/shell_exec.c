@@ -502,9 +502,10 @@ void shell_exec_argv(struct cctx *x, struct cmdv *c)
 		const char *name;
 		long k;
 
-		if (hop > 16) {
-			cls_add(x, TIER_HIGH, "parse.too_deep", shell_span_words(x, c->w, c->n),
-			        "more than 16 wrapper programs around one command");
+		if (hop > 16) { /* unread, so the worst it could hide (see depth_ok) */
+			cls_add(x, TIER_CRITICAL, "parse.too_deep", shell_span_words(x, c->w, c->n),
+			        "more than 16 wrapper programs around one command: what they wrap "
+			        "is not read, so it counts as the worst it could hide");
 			return;
 		}
 		if (w0->flags & (W_DYNAMIC | W_GLOB | W_PROCSUB)) {

@@ -573,12 +573,18 @@ static long parse_run(struct cctx *x, const char *s, size_t n, size_t pos, bool 
 	return st == STEP_DONE ? end : -1;
 }
 
+/* What lies past the depth limit is not read, so it is judged as the worst
+ * it could hide: critical. Otherwise one more wrapping (bash -c around a
+ * command nested just short of the limit) would lower rm -rf / to high, and
+ * nesting this deep is obfuscation, not routine. */
 static bool depth_ok(struct cctx *x)
 {
 	if (x->depth < CLS_MAX_DEPTH)
 		return true;
-	cls_add(x, TIER_HIGH, "parse.too_deep", x->f.exact ? cls_span(x, 0, x->f.len) : x->f.outer,
-	        "nesting of -c scripts, eval and substitutions is deeper than %d levels",
+	cls_add(x, TIER_CRITICAL, "parse.too_deep",
+	        x->f.exact ? cls_span(x, 0, x->f.len) : x->f.outer,
+	        "nesting of -c scripts, eval and substitutions is deeper than %d levels: "
+	        "what is past it is not read, so it counts as the worst it could hide",
 	        CLS_MAX_DEPTH);
 	return false;
 }
