@@ -236,7 +236,7 @@ static int p_membomb(char **a)
  * how many were killed. */
 static int p_treebomb(char **a)
 {
-	size_t mb = (size_t)atoi(a[0]);
+	size_t mb = (size_t)strtoul(a[0], NULL, 10);
 	int killed = 0, st;
 
 	for (int i = 0; i < 4; i++)
