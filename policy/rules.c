@@ -849,6 +849,49 @@ static void eval_by_name(const struct ruleset *rs, const struct subject *s,
 	free(argv);
 }
 
+/*
+ * Options before the first operand are seen through by deny and ask rules:
+ * `git -C . push` and `git --no-pager -c x=y push` are `git push` to
+ * `deny = Shell(git push *)`, and `rm -f db` is `rm db`. Which option
+ * takes a value is the program's business, so every cut of the run is a
+ * form: after each option word, and after the word that follows an
+ * option without "=" (its value, if it takes one). Extra forms can only
+ * make a deny or ask match; allow rules never see them.
+ */
+#define OPTION_RUN_MAX 8
+
+static void eval_past_options(const struct ruleset *rs, const struct subject *s,
+                              struct evaluation *ev)
+{
+	char *const *v = s->argv;
+	const char *slash = strrchr(v[0], '/');
+	struct subject b = *s;
+
+	if (v[1] == NULL || v[1][0] != '-')
+		return;
+	b.head = slash && slash[1] ? word_hash(slash + 1) : s->head;
+	for (size_t i = 1; i <= OPTION_RUN_MAX && v[i]; i++) {
+		bool option = v[i][0] == '-' && v[i][1] != '\0';
+		bool value = !option && v[i - 1][0] == '-' && !strchr(v[i - 1], '=');
+		size_t n;
+		char **form;
+
+		if (!option && !value)
+			break;
+		if (v[i + 1] == NULL)
+			continue;
+		n = strv_len(v + i + 1);
+		form = xcalloc(n + 2, sizeof(*form));
+		form[0] = slash && slash[1] ? (char *)slash + 1 : v[0];
+		memcpy(form + 1, v + i + 1, n * sizeof(*form));
+		b.argv = form;
+		eval_stop_only(rs, &b, ev);
+		free(form);
+		if (strcmp(v[i], "--") == 0) /* what follows is an operand */
+			break;
+	}
+}
+
 static void ruleset_eval(const struct ruleset *rs, unsigned mask, const struct call *c,
                          const struct verdict *v, struct evaluation *ev)
 {
@@ -863,6 +906,7 @@ static void ruleset_eval(const struct ruleset *rs, unsigned mask, const struct c
 			s.head = word_hash(s.argv[0]);
 			eval_subject(rs, &s, t == TOOL_SHELL, ev);
 			eval_by_name(rs, &s, ev);
+			eval_past_options(rs, &s, ev);
 		}
 	}
 	eval_strings(rs, PK_READ, v->reads, t == TOOL_READ_FILE, ev);
