@@ -455,21 +455,72 @@ static void tar_hooks(struct cctx *x, const struct cmdv *c)
 }
 
 /* tar: the mode decides; some options run programs. */
+/*
+ * What tar c, r or u reads: its member operands, below -C's directory when
+ * one is given, so a deny rule on the path of a secrets folder stops
+ * `tar czf x.tgz secrets`.
+ * The old style's dashless cluster (czf) takes its values in order from
+ * the words after it. archive is the -f word, written, not read.
+ */
+static void tar_members(struct cctx *x, const struct cmdv *c, const char *mode,
+                        const struct word *archive)
+{
+	static const char argopts[] = "fCTXbIgKLNV";
+	char path[CLS_MAX_PATH];
+	const char *dir = NULL;
+	size_t idx[64], n, start = 1;
+
+	if (mode[0] != '-' && c->n > 1) /* tar czf ARCHIVE ...: skip the cluster's values */
+		for (const char *m = mode; *m; m++)
+			start += *m == *mode || strchr(argopts, *m) ? 1 : 0;
+	opt_value(c, 'C', "--directory", argopts, &dir);
+	n = opt_operands(c, start, argopts, idx, nitems(idx));
+	for (size_t i = 0; i < n; i++) {
+		const struct word *w = &c->w[idx[i]];
+		struct word in = *w;
+		if (w == archive)
+			continue;
+		if (dir && w->val[0] != '/' &&
+		    snprintf(path, sizeof(path), "%s/%s", dir, w->val) < (int)sizeof(path))
+			in.val = path;
+		paths_read(x, &in, in.val);
+	}
+}
+
+/* Whether one of letters is given as a dashed short option. */
+static bool tar_short(const struct cmdv *c, const char *letters)
+{
+	for (; *letters; letters++)
+		if (opt_short(c, *letters, "fCTXbIgKLNV"))
+			return true;
+	return false;
+}
+
 static void rule_tar(struct cctx *x, struct cmdv *c)
 {
 	const char *mode = c->n > 1 ? c->w[1].val : "", *val;
 	const struct word *f = opt_value(c, 'f', "--file", "fCTXbIgKLNV", &val);
 
-	if (mode[0] != '-' && strchr(mode, 'f') && c->n > 2 && f == NULL) {
-		f = &c->w[2]; /* old style: tar czf ARCHIVE */
-		val = f->val;
+	if (mode[0] != '-' && strchr(mode, 'f') && f == NULL) {
+		/* old style: tar czf ARCHIVE; the cluster's values come in its
+		 * letters' order (tar cbf 20 ARCHIVE) */
+		size_t at = 2;
+		for (const char *m = mode; *m != 'f'; m++)
+			at += m != mode && strchr("fCTXbIgKLNV", *m) ? 1 : 0;
+		f = at < c->n ? &c->w[at] : NULL;
+		val = f ? f->val : NULL;
 	}
-	bool create = strpbrk(mode, "cru") || opt_long(c, "--create") || opt_long(c, "--append");
-	bool extract = strchr(mode, 'x') || opt_long(c, "--extract") || opt_long(c, "--get");
+	/* the mode may come after other options: tar -C dir -czf x.tgz a */
+	bool create = (mode[0] != '-' && strpbrk(mode, "cru")) || tar_short(c, "cru") ||
+	              opt_long(c, "--create") || opt_long(c, "--append") || opt_long(c, "--update");
+	bool extract = (mode[0] != '-' && strchr(mode, 'x')) || tar_short(c, "x") ||
+	               opt_long(c, "--extract") || opt_long(c, "--get");
 	bool absolute = (mode[0] != '-' && strchr(mode, 'P')) || opt_short(c, 'P', "fCTXbIgKLNV") ||
 	                opt_long(c, "--absolute-names");
 
 	tar_hooks(x, c);
+	if (create)
+		tar_members(x, c, mode, f);
 	if (opt_value(c, 'I', NULL, "fCTXbIgKLNV", &val))
 		cls_add(x, TIER_HIGH, "exec.hook_program", shell_span_words(x, c->w, c->n),
 		        "tar -I runs another program");
@@ -509,8 +560,13 @@ static void rule_zip(struct cctx *x, struct cmdv *c)
 	if (opt_long(c, "--unzip-command") || opt_short(c, 'T', "bnt"))
 		cls_add(x, TIER_HIGH, "exec.hook_program", shell_span_words(x, c->w, c->n),
 		        "zip -T/-TT runs a test program");
-	if (a)
-		paths_write(x, a, a->val, shell_span_word(x, a));
+	if (a == NULL)
+		return;
+	paths_write(x, a, a->val, shell_span_word(x, a));
+	/* the files it packs are read (zip -r x.zip secrets) */
+	size_t idx[64], n = opt_operands(c, 1, "bnt", idx, nitems(idx));
+	for (size_t i = 1; i < n; i++)
+		paths_read(x, &c->w[idx[i]], c->w[idx[i]].val);
 }
 
 static void rule_inplace(struct cctx *x, struct cmdv *c)
