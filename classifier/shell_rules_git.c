@@ -107,6 +107,25 @@ static void g_branch(struct cctx *x, struct cmdv *c)
 
 /* git rm refuses to drop uncommitted changes unless forced; -f loses
  * them, and -r takes whole trees out of the working tree. */
+/*
+ * The paths a working-tree command names are writes, so path rules see
+ * them (`deny = Edit(*.lock)` stops `git restore x.lock`): every operand
+ * from index from on (argopts: short options taking a value), `:/` and
+ * `.` being the workdir itself.
+ */
+static void g_pathspecs(struct cctx *x, const struct cmdv *c, size_t from, const char *argopts)
+{
+	size_t idx[64], n = opt_operands(c, from, argopts, idx, nitems(idx));
+
+	for (size_t i = 0; i < n; i++) {
+		const struct word *w = &c->w[idx[i]];
+		struct word here = *w;
+		if (strcmp(w->val, ":/") == 0)
+			here.val = ".";
+		paths_write(x, &here, here.val, shell_span_word(x, w));
+	}
+}
+
 static void g_rm(struct cctx *x, struct cmdv *c)
 {
 	struct span sp = shell_span_words(x, c->w, c->n);
@@ -118,7 +137,15 @@ static void g_rm(struct cctx *x, struct cmdv *c)
 	if (!cached && (opt_short(c, 'r', "")))
 		cls_add(x, TIER_HIGH, "fs.delete.recursive", sp,
 		        "git rm -r deletes directory trees from the working tree");
+	if (!cached)
+		g_pathspecs(x, c, 1, "");
 	gw(x, c, "removes files from the index and the working tree");
+}
+
+static void g_mv(struct cctx *x, struct cmdv *c)
+{
+	g_pathspecs(x, c, 1, ""); /* the sources go, the destination is written */
+	gw(x, c, "moves files in the index and the working tree");
 }
 
 /* update-ref -d REF deletes a ref (a branch) outright, as branch -D does. */
@@ -225,6 +252,8 @@ static void g_checkout(struct cctx *x, struct cmdv *c)
 {
 	bool dashdash = false, dot = false;
 	for (size_t i = 1; i < c->n; i++) {
+		if (!dashdash && strcmp(c->w[i].val, "--") == 0)
+			g_pathspecs(x, c, i, ""); /* what follows -- are paths */
 		dashdash |= strcmp(c->w[i].val, "--") == 0;
 		dot |= strcmp(c->w[i].val, ".") == 0 || strcmp(c->w[i].val, ":/") == 0;
 	}
@@ -240,8 +269,10 @@ static void g_restore(struct cctx *x, struct cmdv *c)
 	if ((opt_short(c, 'S', "s") || opt_long(c, "--staged")) && !opt_short(c, 'W', "s") &&
 	    !opt_long(c, "--worktree"))
 		gw(x, c, "unstages changes");
-	else
+	else {
+		g_pathspecs(x, c, 1, "s");
 		discard(x, c, "overwrites uncommitted changes in the working tree");
+	}
 }
 
 static void g_switch(struct cctx *x, struct cmdv *c)
@@ -373,7 +404,7 @@ static const struct gsub gsubs[] = {
 	GW("add"), GW("commit"), GW("merge"), GF("rebase", g_rebase), GW("cherry-pick"), GW("revert"),
 	GW("am"), GW("apply"), GW("init"), GW("notes"), GW("worktree"), GF("bisect", g_bisect),
 	GF("rm", g_rm),
-	GW("mv"), GW("sparse-checkout"), GW("replace"), GW("update-index"), GW("mergetool"),
+	GF("mv", g_mv), GW("sparse-checkout"), GW("replace"), GW("update-index"), GW("mergetool"),
 	GW("read-tree"), GW("checkout-index"), GF("update-ref", g_update_ref), GW("symbolic-ref"),
 	GF("lfs", g_lfs), GW("maintenance"), GW("repack"), GW("pack-refs"), GW("commit-tree"),
 	{"filter-branch", TIER_HIGH, "git.history.rewrite", "rewrites the whole history", NULL},
