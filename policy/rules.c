@@ -765,6 +765,92 @@ static const char *sql_after_with(const char *s)
 	return NULL;
 }
 
+/*
+ * Where SQL may start inside a statement: after "(" and ")", after a
+ * dollar quote ($$, $tag$: a function's or DO block's body, or a string a
+ * function runs), after ";" (inside such a body), after the words that
+ * lead into another statement (PREPARE x AS, EXPLAIN ANALYZE, a rule's DO
+ * INSTEAD, plpgsql's BEGIN, THEN, ELSE, LOOP), and inside the string
+ * EXECUTE runs. Other strings are data ('delete me' is no DELETE), and
+ * identifiers in double quotes and backticks are skipped. Fills *out
+ * (caller frees); returns the count.
+ */
+static size_t sql_inner_starts(const char *s, size_t **out)
+{
+	static const char *const leads[] = {"AS", "DO", "INSTEAD", "ALSO", "EXPLAIN",
+	                                    "ANALYZE", "VERBOSE", "BEGIN", "THEN", "ELSE",
+	                                    "LOOP", "EXECUTE", "IMMEDIATE"};
+	size_t n = 0, cap = 0;
+	char quote = 0;
+
+	*out = NULL;
+	for (size_t i = 0; s[i]; i++) {
+		size_t at = 0, w;
+		if (quote) {
+			quote = s[i] == quote ? 0 : quote;
+			continue;
+		}
+		if (s[i] == '"' || s[i] == '`') {
+			quote = s[i];
+		} else if (strchr("();", s[i])) {
+			at = i + 1;
+		} else if (s[i] == '$' && (w = strspn(s + i + 1, "abcdefghijklmnopqrstuvwxyz"
+		                                                 "ABCDEFGHIJKLMNOPQRSTUVWXYZ_")) <
+		                                  64 && s[i + 1 + w] == '$') {
+			at = i + w + 2;
+			i += w + 1;
+		} else if ((i == 0 || s[i - 1] == ' ') && isalpha((unsigned char)s[i])) {
+			w = strspn(s + i, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ");
+			for (size_t k = 0; k < nitems(leads) && s[i + w] == ' '; k++)
+				if (strlen(leads[k]) == w && strncasecmp(s + i, leads[k], w) == 0)
+					at = i + w + 1;
+			/* EXECUTE 'DELETE ...': the string is what runs */
+			if (at && s[at] == '\'' && w >= 7 && strncasecmp(s + i + w - 7, "EXECUTE", 7) == 0)
+				at++;
+			i += w - 1;
+		}
+		if (at == 0)
+			continue;
+		at += s[at] == ' ';
+		if (n == cap)
+			*out = xreallocarray(*out, cap = cap ? cap * 2 : 16, sizeof(**out));
+		(*out)[n++] = at;
+	}
+	return n;
+}
+
+/*
+ * A deny or ask rule also meets the SQL a statement holds, so `deny =
+ * Sql(DELETE *)` stops `WITH d AS (DELETE FROM t RETURNING *) SELECT 1`,
+ * `EXPLAIN ANALYZE DELETE FROM t`, `PREPARE p AS DELETE ...`, a DO block
+ * and `dblink_exec('DELETE ...')`. Only rules that start with a literal
+ * need this (a leading * already meets them in the whole statement), and
+ * a start is tried only when it begins with that literal, so the cost
+ * stays linear in the statement.
+ */
+static void eval_sql_inner(const struct ruleset *rs, const char *norm, struct evaluation *ev)
+{
+	size_t *at = NULL, n = 0;
+	bool scanned = false;
+
+	for (size_t i = 0; i < rs->n[PK_SQL]; i++) {
+		const struct rule *r = &rs->v[PK_SQL][i];
+		size_t lit = r->pat.glob ? strcspn(r->pat.glob, "*?[\\") : 0;
+		if ((r->act != RA_DENY && r->act != RA_ASK) || !(ev->mask & RA_BIT(r->act)) ||
+		    ev->any[r->act] != NULL || r->pat.all || lit == 0)
+			continue;
+		if (!scanned) {
+			n = sql_inner_starts(norm, &at);
+			scanned = true;
+		}
+		for (size_t k = 0; k < n && ev->any[r->act] == NULL; k++)
+			if (strncasecmp(norm + at[k], r->pat.glob, lit) == 0 &&
+			    fnmatch(r->pat.glob, norm + at[k], FNM_CASEFOLD) == 0)
+				ev->any[r->act] = r;
+	}
+	free(at);
+}
+
 static void eval_strings(const struct ruleset *rs, enum pattern_kind k, char *const *v,
                          bool primary, struct evaluation *ev)
 {
@@ -793,6 +879,8 @@ static void eval_strings(const struct ruleset *rs, enum pattern_kind k, char *co
 		eval_subject(rs, &s, primary, ev);
 		if (k == PK_SQL && (s.text = sql_after_with(norm)) != NULL)
 			eval_stop_only(rs, &s, ev);
+		if (k == PK_SQL)
+			eval_sql_inner(rs, norm, ev);
 		free(s.path.buf);
 		free(norm);
 	}
