@@ -419,6 +419,8 @@ bool secrets_env_name(const char *n, size_t len);
 /* ---- network (net.c) ---- */
 /* Adds the host of a URL or user@host:path or host to hosts[]. */
 bool net_add_url(struct cctx *x, const char *s);
+/* net_add_url, or for a URL without a scheme (curl evil.com), its host. */
+void net_add_fetch_url(struct cctx *x, const char *s);
 void net_add_host(struct cctx *x, const char *host, size_t n);
 
 /* ---- SQL (sql.c) ---- */

@@ -53,3 +53,19 @@ bool net_add_url(struct cctx *x, const char *s)
 	net_add_host(x, h, (size_t)(e - h));
 	return e > h;
 }
+
+/* A URL curl or wget was given: one without a scheme (`curl evil.com/x`)
+ * is http to the host before the first ':', '/', '?' or '#'. */
+void net_add_fetch_url(struct cctx *x, const char *s)
+{
+	const char *h = s, *e, *at;
+
+	if (s[0] == '-' || net_add_url(x, s))
+		return;
+	e = h + strcspn(h, "/?#");
+	if ((at = memchr(h, '@', (size_t)(e - h))) != NULL)
+		h = at + 1;
+	e = h[0] == '[' ? h + strcspn(h, "]") + 1 : h + strcspn(h, ":/?#");
+	if (e > h)
+		net_add_host(x, h, (size_t)(e - h));
+}

@@ -49,7 +49,7 @@ static void rule_curl(struct cctx *x, struct cmdv *c)
 	const struct word *w;
 
 	for (size_t i = 0; i < n; i++)
-		net_add_url(x, c->w[idx[i]].val);
+		net_add_fetch_url(x, c->w[idx[i]].val);
 	if ((w = opt_value(c, 'd', NULL, curl_args, &v)) || (w = opt_value(c, 'F', NULL, curl_args, &v)))
 		data_arg(x, w, v, false);
 	if ((w = opt_value(c, 'T', NULL, curl_args, &v)) != NULL) {
@@ -66,6 +66,15 @@ static void rule_curl(struct cctx *x, struct cmdv *c)
 		paths_write(x, w, v, shell_span_word(x, w));
 	if ((w = opt_value(c, 'K', "--config", curl_args, &v)) != NULL)
 		paths_read(x, w, v);
+	/* where the bytes go: a proxy, or --connect-to HOST:PORT:TO:PORT */
+	if ((w = opt_value(c, 'x', "--proxy", curl_args, &v)) != NULL ||
+	    (w = opt_value(c, 0, "--preproxy", NULL, &v)) != NULL)
+		net_add_fetch_url(x, v);
+	if ((w = opt_value(c, 0, "--connect-to", NULL, &v)) != NULL && strchr(v, ':') &&
+	    strchr(strchr(v, ':') + 1, ':')) {
+		const char *to = strchr(strchr(v, ':') + 1, ':') + 1;
+		net_add_host(x, to, strcspn(to, ":"));
+	}
 	if (opt_short(c, 'O', curl_args) || opt_long(c, "--remote-name")) {
 		struct word here = c->w[0];
 		here.val = ".";
@@ -83,7 +92,7 @@ static void rule_wget(struct cctx *x, struct cmdv *c)
 	struct word here = c->w[0];
 
 	for (size_t i = 0; i < n; i++)
-		net_add_url(x, c->w[idx[i]].val);
+		net_add_fetch_url(x, c->w[idx[i]].val);
 	if ((w = opt_value(c, 0, "--post-file", NULL, &v)) ||
 	    (w = opt_value(c, 0, "--body-file", NULL, &v))) {
 		paths_read(x, w, v);
