@@ -181,6 +181,30 @@ static bool setuid_mode(const char *m)
 	return (v & 06000) != 0;
 }
 
+/* A source copied, moved or linked into the target directory lands at
+ * DIR/NAME: reported too, so `deny = Edit(*.lock)` sees `cp -t . x.lock`
+ * and `cp x.lock dir/` (when the target is a file, the extra path is one
+ * nothing writes: the strictest reading). */
+static void copy_landing(struct cctx *x, const struct word *tw, const char *dir,
+                         const struct word *src)
+{
+	char path[CLS_MAX_PATH];
+	const char *base;
+	size_t n = strlen(src->val);
+	struct word in = *tw;
+
+	while (n > 1 && src->val[n - 1] == '/')
+		n--;
+	base = memrchr(src->val, '/', n);
+	base = base ? base + 1 : src->val;
+	n -= (size_t)(base - src->val);
+	if ((src->flags & W_DYNAMIC) || n == 0 ||
+	    snprintf(path, sizeof(path), "%s/%.*s", dir, (int)n, base) >= (int)sizeof(path))
+		return;
+	in.val = path;
+	paths_write(x, &in, path, shell_span_word(x, tw));
+}
+
 /* mv/cp/ln/install: -t DIR or the last operand is the target. */
 static void rule_copy(struct cctx *x, struct cmdv *c)
 {
@@ -205,6 +229,10 @@ static void rule_copy(struct cctx *x, struct cmdv *c)
 		        "moves files onto /dev/null, which destroys them");
 	for (size_t i = 0; i < nsrc; i++) {
 		const struct word *w = &c->w[idx[i]];
+		if (tw)
+			copy_landing(x, tw, t, w);
+		else if (!(strcmp(name, "ln") == 0 && n == 1))
+			copy_landing(x, &c->w[idx[n - 1]], c->w[idx[n - 1]].val, w);
 		if (strcmp(name, "ln") == 0)
 			link_target(x, w);
 		if (mv)
