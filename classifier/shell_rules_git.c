@@ -537,6 +537,38 @@ static size_t git_globals(struct cctx *x, struct cmdv *c)
 	return i;
 }
 
+/*
+ * A subcommand only known at run time (git $(cat f) -fdx) may be any of
+ * them, and an expansion after one that options make destructive (git
+ * reset "$opt") may be --hard: either is read as the worst,
+ * exec.dynamic_command. Returns true when the subcommand is not known.
+ */
+static bool git_dynamic(struct cctx *x, const struct cmdv *sub)
+{
+	static const char *const by_option[] = {"reset", "checkout", "switch", "restore", "stash",
+	                                        "branch", "tag", "clean", "worktree", "rm", NULL};
+	const struct word *w0 = &sub->w[0];
+
+	if (w0->flags & (W_DYNAMIC | W_GLOB)) {
+		cls_add(x, TIER_HIGH, "exec.dynamic_command", shell_span_word(x, w0),
+		        "the git subcommand '%s' is only known at run time", w0->val);
+		return true;
+	}
+	for (size_t i = 0; by_option[i]; i++) {
+		if (strcmp(w0->val, by_option[i]) != 0)
+			continue;
+		for (size_t k = 1; k < sub->n; k++)
+			if (sub->w[k].flags & W_DYNAMIC) {
+				cls_add(x, TIER_HIGH, "exec.dynamic_command", shell_span_word(x, &sub->w[k]),
+				        "git %s's options are only known at run time: '%s' may be "
+				        "one that discards work",
+				        w0->val, sub->w[k].val);
+				break;
+			}
+	}
+	return false;
+}
+
 static void rule_git(struct cctx *x, struct cmdv *c)
 {
 	const char *cwd = x->cwd;
@@ -551,6 +583,10 @@ static void rule_git(struct cctx *x, struct cmdv *c)
 	}
 	sub.w = c->w + at;
 	sub.n = c->n - at;
+	if (git_dynamic(x, &sub)) {
+		x->cwd = cwd;
+		return;
+	}
 	for (size_t i = 0; i < nitems(gsubs); i++) {
 		if (gsubs[i].name[0] != sub.w[0].val[0] || strcmp(gsubs[i].name, sub.w[0].val) != 0)
 			continue;
