@@ -571,12 +571,16 @@ static void rule_tar(struct cctx *x, struct cmdv *c)
 /* unzip [-d DIR]; zip ARCHIVE files; gzip and friends work in place. */
 static void rule_unzip(struct cctx *x, struct cmdv *c)
 {
+	const struct word *a;
 	const char *val;
 	const struct word *d = opt_value(c, 'd', NULL, "dxP", &val);
 	struct word here = c->w[0];
 
-	if (opt_short(c, 'l', "dxP") || opt_short(c, 't', "dxP"))
-		return;
+	if ((a = opt_first(c, "dxP", NULL)) != NULL)
+		paths_read(x, a, a->val); /* the archive, whatever the mode */
+	if (opt_short(c, 'l', "dxP") || opt_short(c, 't', "dxP") || opt_short(c, 'p', "dxP") ||
+	    opt_short(c, 'c', "dxP"))
+		return; /* lists, tests or prints: writes nothing */
 	here.val = ".";
 	paths_write(x, d ? d : &here, d ? val : ".", shell_span_words(x, c->w, c->n));
 }
@@ -665,6 +669,20 @@ static void rule_history(struct cctx *x, struct cmdv *c)
 }
 
 /* csplit -f PREFIX writes PREFIX00, PREFIX01, ... (xx00 without -f). */
+/* split [FILE [PREFIX]]: reads FILE, writes PREFIXaa... (xaa by default) */
+static void rule_split(struct cctx *x, struct cmdv *c)
+{
+	size_t idx[2], n = opt_operands(c, 1, "albnt", idx, nitems(idx));
+	char out[CLS_MAX_PATH];
+
+	if (n > 0 && strcmp(c->w[idx[0]].val, "-") != 0)
+		paths_read(x, &c->w[idx[0]], c->w[idx[0]].val);
+	if (n > 1 && snprintf(out, sizeof(out), "%saa", c->w[idx[1]].val) < (int)sizeof(out))
+		paths_write(x, &c->w[idx[1]], out, shell_span_word(x, &c->w[idx[1]]));
+	else if (n < 2)
+		paths_write(x, &c->w[0], "xaa", shell_span_words(x, c->w, c->n));
+}
+
 static void rule_csplit(struct cctx *x, struct cmdv *c)
 {
 	const char *val;
@@ -925,8 +943,27 @@ static void rule_hostname(struct cctx *x, struct cmdv *c)
 		        "changes the host name");
 }
 
+/*
+ * grep, rg and friends: -f FILE reads patterns from FILE, and with -e or
+ * -f given the first operand is a file to search, not the pattern the
+ * table skips (grep -e x secrets/a reads secrets/a).
+ */
+static void rule_grep(struct cctx *x, struct cmdv *c)
+{
+	const char *argopts = strcmp(c->prog, "rg") == 0 ? "efgmABCtTMjE" : "efmABCdD", *v;
+	const struct word *f = opt_value(c, 'f', "--file", argopts, &v);
+	size_t idx;
+
+	if (f && strcmp(v, "-") != 0)
+		paths_read(x, f, v);
+	if ((f || opt_value(c, 'e', "--regexp", argopts, &v)) &&
+	    opt_operands(c, 1, argopts, &idx, 1) == 1)
+		paths_read(x, &c->w[idx], c->w[idx].val);
+}
+
 static void rule_rg(struct cctx *x, struct cmdv *c)
 {
+	rule_grep(x, c);
 	if (opt_long(c, "--pre"))
 		cls_add(x, TIER_HIGH, "exec.hook_program", shell_span_words(x, c->w, c->n),
 		        "rg --pre runs a program on every file it searches");
@@ -954,8 +991,8 @@ const struct prog rules_fs[] = {
 	{"view", P_READ, "cSTtquiwWU", TIER_LOW, NULL, NULL, rule_editor},
 	{"ex", P_WRITE, "cSTtquiwWU", TIER_LOW, NULL, NULL, rule_editor}, RO("bat", "lLrmp"), RO("fmt", "w"), RO("pr", ""), RO("rev", ""),
 	RO("look", ""), RO("namei", ""), RO("getfacl", ""), RO("lsattr", ""), RO("sum", ""),
-	RO1("grep", "efmABCdD", NULL), RO1("egrep", "efmABCdD", NULL),
-	RO1("fgrep", "efmABCdD", NULL), RO1("rg", "efgmABCtTMjE", rule_rg),
+	RO1("grep", "efmABCdD", rule_grep), RO1("egrep", "efmABCdD", rule_grep),
+	RO1("fgrep", "efmABCdD", rule_grep), RO1("rg", "efgmABCtTMjE", rule_rg),
 	RO1("ag", "ABCGgm", NULL), RO1("ack", "ABC", NULL), RO1("jq", "f", NULL),
 	RO1("yq", "", NULL), RO1("test", "", NULL), RO1("[", "", NULL), FN("csplit", rule_csplit),
 	NP("echo"), NP("printf"), NP("true"), NP("false"), NP(":"), NP("pwd"), NP("sleep"),
@@ -969,7 +1006,7 @@ const struct prog rules_fs[] = {
 	FN("man", rule_man), NP("info"), NP("apropos"), NP("whatis"), NP("lscpu"), NP("lsblk"),
 	NP("lsusb"), NP("lspci"), NP("arch"), NP("tty"), NP("stty"), NP("logname"), NP("users"),
 	NP("who"), NP("w"), NP("last"), NP("cal"), NP("bc"), NP("dc"), NP("factor"),
-	NP("numfmt"), NP("shuf"), NP("tsort"), FN("export", rule_export), FN("declare", rule_export),
+	NP("numfmt"), RO("shuf", "inoR"), NP("tsort"), FN("export", rule_export), FN("declare", rule_export),
 	FN("local", rule_export), FN("readonly", rule_export), FN("typeset", rule_export), NP("let"), NP("return"), NP("exit"), NP("break"),
 	NP("continue"), NP("shift"), NP("trap"), NP("umask"), NP("ulimit"), NP("getopts"),
 	NP("times"), NP("caller"), NP("disown"), NP("dirs"), FN("mktemp", rule_mktemp), WR("tee", ""),
@@ -987,7 +1024,7 @@ const struct prog rules_fs[] = {
 	WR("touch", "dtr"), WR("mkdir", "m"), WR("mkfifo", "m"), WR("sponge", ""), WR("setfacl", "mMxX"), {"vim", P_WRITE, "cSTtquiwWU", TIER_LOW, NULL, NULL, rule_editor},
 	{"vi", P_WRITE, "cSTtquiwWU", TIER_LOW, NULL, NULL, rule_editor},
 	{"nvim", P_WRITE, "cSTtquiwWU", TIER_LOW, NULL, NULL, rule_editor}, WR("nano", ""), WR("emacs", ""), {"ed", P_WRITE, "p", TIER_LOW, NULL, NULL, rule_ed},
-	{"red", P_WRITE, "p", TIER_LOW, NULL, NULL, rule_ed}, WR("split", "albn"),
+	{"red", P_WRITE, "p", TIER_LOW, NULL, NULL, rule_ed}, FN("split", rule_split),
 	FN("chmod", rule_chmod), FN("chown", rule_chmod), FN("chgrp", rule_chmod),
 	FN("dd", rule_dd), FN("sed", rule_sed), FN("awk", rule_awk), FN("gawk", rule_awk),
 	FN("mawk", rule_awk), FN("nawk", rule_awk), FN("tar", rule_tar), FN("unzip", rule_unzip),
