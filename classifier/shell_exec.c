@@ -442,6 +442,24 @@ static void scan_args(struct cctx *x, const struct cmdv *c)
 	}
 }
 
+/* A program airlock does not know may read any operand it is given:
+ * each is reported as a read, so path rules see `./tool secrets/a` (a
+ * secret name was read by scan_args already; options and URLs are not
+ * paths). */
+static void unknown_reads(struct cctx *x, const struct cmdv *c)
+{
+	for (size_t i = 1; i < c->n; i++) {
+		const struct word *w = &c->w[i];
+		const char *v = w->val, *eq = strchr(v, '=');
+		if (v[0] == '-' && v[1] == '-' && eq) /* --in=FILE */
+			v = eq + 1;
+		if (v[0] == '-' || v[0] == '\0' || strstr(v, "://") ||
+		    (w->flags & (W_DYNAMIC | W_PROCSUB | W_ASSIGN)) || secrets_maybe_path(v))
+			continue;
+		paths_read(x, w, v);
+	}
+}
+
 /* True when a path of calls leads from function `from` to `to` (the
  * same name counts) with an edge that spawns copies on it, or without
  * one when spawned already. seen[]: per edge, the spawned states (1, 2)
@@ -532,10 +550,12 @@ void shell_exec_argv(struct cctx *x, struct cmdv *c)
 			record(x, c);
 			scan_args(x, c);
 			shell_eval_builtin(x, c, name);
-			if (!rules_apply(x, c, name) && !func)
+			if (!rules_apply(x, c, name) && !func) {
 				cls_add(x, x->o->unknown_program, "exec.unknown_program",
 				        shell_span_word(x, w0),
 				        "runs '%s', a program airlock does not know", w0->val);
+				unknown_reads(x, c);
+			}
 			if (strchr(w0->val, '/'))
 				shell_files_run(x, w0, NULL); /* ./x.sh the call wrote */
 			return;
