@@ -142,6 +142,16 @@ static void g_rm(struct cctx *x, struct cmdv *c)
 	gw(x, c, "removes files from the index and the working tree");
 }
 
+/* add and hash-object read what they store: a path rule on it sees them
+ * (the object database hands the content back to anyone: git show :x). */
+static void g_store(struct cctx *x, struct cmdv *c)
+{
+	size_t idx[64], n = opt_operands(c, 1, "t", idx, nitems(idx));
+
+	for (size_t i = 0; i < n; i++)
+		paths_read(x, &c->w[idx[i]], c->w[idx[i]].val);
+}
+
 static void g_mv(struct cctx *x, struct cmdv *c)
 {
 	g_pathspecs(x, c, 1, ""); /* the sources go, the destination is written */
@@ -394,14 +404,14 @@ static const struct gsub gsubs[] = {
 	GR("check-ignore"), GR("check-attr"), GR("for-each-ref"), GR("show-ref"), GR("var"),
 	GR("version"), GR("help"), GR("cherry"), GR("fsck"), GR("diff-tree"), GR("diff-files"),
 	GR("diff-index"), GR("verify-commit"), GR("verify-tag"), GR("show-branch"),
-	GR("--version"), GR("--help"), GR("hash-object"), GR("bugreport"),
+	GR("--version"), GR("--help"), GF("hash-object", g_store), GR("bugreport"),
 	GF("branch", g_branch), GF("tag", g_tag), GF("remote", g_remote), GF("config", g_config),
 	GF("stash", g_stash), GF("push", g_push), GF("reset", g_reset), GF("clean", g_clean),
 	GF("checkout", g_checkout), GF("restore", g_restore), GF("switch", g_switch),
 	GF("gc", g_gc), GF("prune", g_gc), GF("reflog", g_gc), GF("clone", g_clone),
 	GF("fetch", g_fetch), GF("pull", g_fetch), GF("ls-remote", g_fetch),
 	GF("submodule", g_submodule),
-	GW("add"), GW("commit"), GW("merge"), GF("rebase", g_rebase), GW("cherry-pick"), GW("revert"),
+	{"add", TIER_MEDIUM, "git.write", "changes the repository or the working tree", g_store}, GW("commit"), GW("merge"), GF("rebase", g_rebase), GW("cherry-pick"), GW("revert"),
 	GW("am"), GW("apply"), GW("init"), GW("notes"), GW("worktree"), GF("bisect", g_bisect),
 	GF("rm", g_rm),
 	GF("mv", g_mv), GW("sparse-checkout"), GW("replace"), GW("update-index"), GW("mergetool"),
