@@ -65,7 +65,8 @@ struct mcp {
 	bool named;             /* --name given: serverInfo does not replace it */
 	bool initializing;      /* initialize sent, not answered (names wait for it) */
 	json_t *pending;        /* id text -> {"kind", "audit", "decision"} */
-	json_t *annotations;    /* tool name -> annotations object */
+	json_t *annotations;    /* each tool a tools/list answer named -> its
+	                         * annotations ({} when it has none) */
 	json_t *done;           /* [{"audit","decision","error","text"}] for the main thread */
 };
 
@@ -106,11 +107,14 @@ static void learn_tools(struct mcp *m, json_t *result)
 	json_t *tools = json_object_get(result, "tools"), *t;
 	size_t i;
 
+	/* every tool named is known, hints or not: one never named is judged
+	 * without them (annotate) */
 	json_array_foreach(tools, i, t) {
 		const char *name = json_string_value(json_object_get(t, "name"));
 		json_t *ann = json_object_get(t, "annotations");
-		if (name && json_is_object(ann))
-			json_object_set(m->annotations, name, ann);
+		if (name)
+			json_object_set_new(m->annotations, name,
+			                    json_is_object(ann) ? json_incref(ann) : json_object());
 	}
 }
 
@@ -228,13 +232,33 @@ static json_t *tool_denied(json_t *id, const char *why)
 	return r ? r : rpc_error(id, -32603, "denied by airlock");
 }
 
-/* Raises the tier from the server's own hints; never lowers it. A tools/list
- * still in flight is waited for (up to LIST_WAIT_S) so a client that does
- * not wait for it cannot slip a call past the annotations. */
+/* Raises the tier from the server's own hints about tool (NULL: no
+ * tools/list answer named it); never lowers it. */
+static void hints_raise(struct verdict *v, json_t *ann, const char *tool)
+{
+	json_t *ro = json_object_get(ann, "readOnlyHint");
+	json_t *de = json_object_get(ann, "destructiveHint");
+
+	/* the client never listed it, or the server hides it: hints nobody has
+	 * seen are judged as if they said destructive */
+	if (ann == NULL)
+		verdict_add(v, TIER_HIGH, "mcp.tool.unlisted", (struct span){0, 0},
+		            "no tools/list answer named %s, so the server's hints about it "
+		            "(destructiveHint) are unknown", tool);
+	else if (!json_is_true(ro) && json_is_true(de))
+		verdict_add(v, TIER_HIGH, "mcp.annotation.destructive", (struct span){0, 0},
+		            "the server marks %s as destructive (destructiveHint)", tool);
+	else if (json_is_false(ro))
+		verdict_add(v, TIER_MEDIUM, "mcp.annotation.writes", (struct span){0, 0},
+		            "the server marks %s as not read-only (readOnlyHint false)", tool);
+}
+
+/* Applies the server's hints to v. A tools/list still in flight is waited
+ * for (up to LIST_WAIT_S) so a client that does not wait for it cannot
+ * slip a call past the annotations. */
 static void annotate(struct mcp *m, struct verdict *v, const char *tool)
 {
 	struct timespec until;
-	json_t *ann, *ro, *de;
 
 	clock_gettime(CLOCK_REALTIME, &until);
 	until.tv_sec += LIST_WAIT_S;
@@ -247,15 +271,7 @@ static void annotate(struct mcp *m, struct verdict *v, const char *tool)
 		                "the server's annotations\n", LIST_WAIT_S, tool);
 		m->lists = 0;
 	}
-	ann = json_object_get(m->annotations, tool);
-	ro = json_object_get(ann, "readOnlyHint");
-	de = json_object_get(ann, "destructiveHint");
-	if (!json_is_true(ro) && json_is_true(de))
-		verdict_add(v, TIER_HIGH, "mcp.annotation.destructive", (struct span){0, 0},
-		            "the server marks %s as destructive (destructiveHint)", tool);
-	else if (json_is_false(ro))
-		verdict_add(v, TIER_MEDIUM, "mcp.annotation.writes", (struct span){0, 0},
-		            "the server marks %s as not read-only (readOnlyHint false)", tool);
+	hints_raise(v, json_object_get(m->annotations, tool), tool);
 	pthread_mutex_unlock(&m->lock);
 }
 

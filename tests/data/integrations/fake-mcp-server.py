@@ -17,6 +17,7 @@ TOOLS = [
      "annotations": {"readOnlyHint": False, "destructiveHint": True}},
     {"name": "run_query", "inputSchema": {"type": "object"}},
     {"name": "exec", "inputSchema": {"type": "object"}},
+    {"name": "fetch", "inputSchema": {"type": "object"}},
 ]
 
 

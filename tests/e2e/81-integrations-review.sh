@@ -1,0 +1,36 @@
+#!/bin/sh
+# 81-integrations-review.sh: what a hostile or confused MCP client or
+# server, agent or event stream could do to the integrations, each found by
+# a hostile review and each failing before its fix.
+. tests/e2e/lib.sh
+tmpdir_make
+d=$T_DIR
+export HOME="$d/home"
+mkdir -p "$d/wd" "$HOME"
+echo hello >"$d/wd/notes.md"
+F=$PWD/tests/data/integrations/fake-mcp-server.py
+PY=python3; [ -x /usr/bin/python3 ] && PY=/usr/bin/python3
+# mcp DB LOG SERVER...: the client's lines (stdin) through airlock mcp
+mcp() {
+	db=$1 log=$2; shift 2
+	(cat; sleep 1) | (cd "$d/wd" && timeout 20 "$AIRLOCK" mcp --no-tty --db "$d/$db" -- "$@" "$d/$log") 2>/dev/null
+}
+lacks() { ! printf '%s' "$out" | grep -q "$1"; }
+has() { printf '%s' "$out" | grep -q "$1"; }
+
+# mcp: a client that never asks tools/list cannot slip a call past the
+# server's destructiveHint: a tool no list named is judged without hints
+out=$(printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}' \
+	'{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"wipe","arguments":{"path":"notes.md"}}}' |
+	mcp u.db u.log $PY "$F")
+check "unlisted tool: not forwarded" lacks "ran wipe"
+check "unlisted tool: answered by airlock" has "denied by airlock: "
+expect_eq "unlisted tool: recorded high with its rule" \
+	"$(sqlite3 "$d/u.db" "SELECT tier || ' ' || (rules LIKE '%mcp.tool.unlisted%') FROM call_index WHERE name = 'mcp:fake.wipe'")" "2 1"
+out=$(printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}' \
+	'{"jsonrpc":"2.0","id":2,"method":"tools/list"}' \
+	'{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"lookup","arguments":{"path":"notes.md"}}}' |
+	mcp l.db l.log $PY "$F")
+check "listed read-only tool: forwarded" has "ran lookup"
+
+finish
