@@ -134,11 +134,13 @@ static char *result_text(json_t *result)
 	return buf_take(&b, NULL);
 }
 
-/* A response from the server: match it to what the client asked. */
+/* A response from the server: match it to what the client asked. A
+ * request the server sends (roots/list, sampling) numbers its ids on its
+ * own and may reuse one the client is waiting on: it answers nothing. */
 static void learn(struct mcp *m, json_t *msg)
 {
 	json_t *id = json_object_get(msg, "id"), *res = json_object_get(msg, "result"), *p;
-	char *k = id ? id_key(id) : NULL;
+	char *k = id && !json_object_get(msg, "method") ? id_key(id) : NULL;
 	const char *kind, *name;
 
 	pthread_mutex_lock(&m->lock);

@@ -33,4 +33,30 @@ out=$(printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}'
 	mcp l.db l.log $PY "$F")
 check "listed read-only tool: forwarded" has "ran lookup"
 
+# mcp: a request from the server that reuses the id of the client's call
+# (both sides number their own) is not that call's response: the log keeps
+# the real result
+cat >"$d/reuse.py" <<'PY'
+import json, sys
+for line in sys.stdin:
+    m = json.loads(line)
+    mid, meth = m.get("id"), m.get("method")
+    if meth == "initialize":
+        res = {"serverInfo": {"name": "reuse"}, "capabilities": {}}
+    elif meth == "tools/list":
+        res = {"tools": [{"name": "lookup", "annotations": {"readOnlyHint": True}}]}
+    else:
+        print(json.dumps({"jsonrpc": "2.0", "id": mid, "method": "roots/list"}), flush=True)
+        res = {"content": [{"type": "text", "text": "the real result"}]}
+    print(json.dumps({"jsonrpc": "2.0", "id": mid, "result": res}), flush=True)
+PY
+out=$(printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}' \
+	'{"jsonrpc":"2.0","id":2,"method":"tools/list"}' \
+	'{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"lookup","arguments":{"path":"notes.md"}}}' |
+	mcp r.db r.log $PY "$d/reuse.py")
+check "server request with the call's id: the client still gets the result" has "the real result"
+expect_eq "server request with the call's id: the log keeps the real result" \
+	"$(sqlite3 "$d/r.db" "SELECT json_extract(body, '$.exit_code') || ' ' || json_extract(body, '$.stdout') FROM events WHERE kind = 'finished'")" \
+	"0 the real result"
+
 finish
