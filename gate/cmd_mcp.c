@@ -62,6 +62,7 @@ struct mcp {
 	int lists;              /* tools/list requests not answered yet */
 	bool server_gone;
 	char *server;           /* NAME in mcp:NAME.TOOL; owned */
+	char *cwd;              /* the server's cwd (airlock's), or NULL; owned */
 	bool named;             /* --name given: serverInfo does not replace it */
 	bool initializing;      /* initialize sent, not answered (names wait for it) */
 	json_t *pending;        /* id text -> {"kind", "audit", "decision"} */
@@ -347,6 +348,11 @@ static json_t *gate_tools_call(struct mcp *m, json_t *req)
 		                             "params.arguments as an object");
 	name = server_tool_name(m, tool);
 	calls = agent_tool_calls(name, tool, args, id);
+	/* the server resolves a relative path from its own cwd (airlock's),
+	 * which --workdir does not move: the classifier must too */
+	for (size_t i = 0; calls[i] && m->cwd; i++)
+		if (calls[i]->cwd == NULL)
+			calls[i]->cwd = xstrdup(m->cwd);
 	v = agent_classify_calls(m->g, calls);
 	annotate(m, v, tool);
 	/* rules match the one derived call, or with several the tool itself:
@@ -570,6 +576,7 @@ static void mcp_free(struct mcp *m)
 	json_decref(m->annotations);
 	json_decref(m->done);
 	free(m->server);
+	free(m->cwd);
 	pthread_mutex_destroy(&m->lock);
 	pthread_cond_destroy(&m->listed);
 	for (int i = 0; i < 2; i++)
@@ -641,6 +648,12 @@ int cmd_mcp(int argc, char **argv)
 	}
 	o.agent = cmdline = agent_command_line(argv + optind);
 	m.cap = o.line_cap ? o.line_cap : PROTOCOL_LINE_CAP;
+	if ((m.cwd = getcwd(NULL, 0)) == NULL) {
+		err = xasprintf("cannot read the current directory, where the server runs: %s",
+		                strerror(errno));
+		rc = EXIT_INTERNAL;
+		goto fail;
+	}
 	signal(SIGPIPE, SIG_IGN);
 	if (pipe2(m.wake, O_CLOEXEC) < 0) {
 		err = xasprintf("cannot create a pipe: %s", strerror(errno));

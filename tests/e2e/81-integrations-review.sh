@@ -59,6 +59,17 @@ expect_eq "server request with the call's id: the log keeps the real result" \
 	"$(sqlite3 "$d/r.db" "SELECT json_extract(body, '$.exit_code') || ' ' || json_extract(body, '$.stdout') FROM events WHERE kind = 'finished'")" \
 	"0 the real result"
 
+# mcp --workdir: the server runs where airlock was started, and resolves a
+# relative path from there; the classifier must too (here /, so
+# etc/... is a system path, not a file in the workdir)
+out=$(printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}' \
+	'{"jsonrpc":"2.0","id":2,"method":"tools/list"}' \
+	'{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"write_file","arguments":{"path":"etc/airlock-review-x","content":"x"}}}' |
+	(cat; sleep 1) | (cd / && timeout 20 "$AIRLOCK" mcp --no-tty --workdir "$d/wd" --db "$d/c.db" -- $PY "$F" "$d/c.log") 2>/dev/null)
+check "mcp --workdir: a relative path is judged from the server's cwd" lacks "ran write_file"
+expect_eq "mcp --workdir: the log says where it was resolved" \
+	"$(sqlite3 "$d/c.db" "SELECT json_extract(body, '$.cwd') FROM events WHERE kind = 'received'")" /
+
 # watch: a Codex command given as an argv array is recorded as that
 # command (flagged), and one that is neither text nor argv as an unknown
 # tool, never as an empty command at low

@@ -18,6 +18,7 @@ TOOLS = [
     {"name": "run_query", "inputSchema": {"type": "object"}},
     {"name": "exec", "inputSchema": {"type": "object"}},
     {"name": "fetch", "inputSchema": {"type": "object"}},
+    {"name": "write_file", "inputSchema": {"type": "object"}},
 ]
 
 
