@@ -219,10 +219,13 @@ void agent_relay_stop(struct agent_child *ch)
 
 static volatile sig_atomic_t forward_pid;
 
+/* Every one is passed on, those from the terminal too (Ctrl-C, a hangup):
+ * the child runs in a session of its own (child_exec), so the terminal
+ * cannot reach it, and airlock waits for it to exit. */
 static void forward(int sig, siginfo_t *si, void *uc)
 {
-	(void)uc;
-	if (si->si_code <= 0 && forward_pid > 0) /* sent by kill(2), not the terminal */
+	(void)si, (void)uc;
+	if (forward_pid > 0)
 		kill((pid_t)forward_pid, sig);
 }
 

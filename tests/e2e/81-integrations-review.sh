@@ -83,4 +83,28 @@ expect_eq "watch: a command of another type is an unknown tool" \
 	"$(sqlite3 "$d/w.db" "SELECT tool || ' ' || tier FROM call_index WHERE id = (SELECT max(id) FROM call_index)")" "other 2"
 check "watch: both flagged on stderr" test "$(grep -c FLAGGED "$d/w.err")" -eq 2
 
+# airlock run: Ctrl-C in the terminal stops the agent (in a session of its
+# own, the terminal's SIGINT cannot reach it) and airlock exits with its status
+if command -v tmux >/dev/null; then
+	S="airlock-81-$$"
+	trap 'tmux -L "$S" kill-server 2>/dev/null; rm -rf "$d"' EXIT
+	printf '#!/bin/sh\necho started\nexec sleep 30\n' >"$d/sleeper.sh"
+	chmod +x "$d/sleeper.sh"
+	tmux -L "$S" -f /dev/null new-session -d -s r -x 100 -y 20 \
+		"cd '$d/wd' && '$AIRLOCK' run --no-tty --db '$d/s.db' -- '$d/sleeper.sh'; echo EXIT=\$?; sleep 30"
+	shows() { # shows TEXT: the pane shows TEXT within 5 s
+		i=0
+		while [ $i -lt 50 ]; do
+			tmux -L "$S" capture-pane -p -t r | grep -qF -- "$1" && return 0
+			sleep 0.1
+			i=$((i + 1))
+		done
+		return 1
+	}
+	check "run: the agent started" shows started
+	tmux -L "$S" send-keys -t r C-c
+	check "run: Ctrl-C ends the agent, airlock exits 130" shows EXIT=130
+	tmux -L "$S" kill-server
+fi
+
 finish
