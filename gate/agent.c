@@ -270,6 +270,20 @@ char *agent_shell_quote(const char *s)
 	return buf_take(&b, NULL);
 }
 
+char *agent_reason_text(const char *prefix, const struct verdict *v, const char *why)
+{
+	struct buf b;
+
+	buf_init(&b, 4096);
+	buf_printf(&b, "%s%s", prefix, tier_name(v->tier));
+	for (size_t i = 0; i < v->nfindings; i++)
+		buf_printf(&b, "%s%s (%s)", i ? "; " : ": ", v->findings[i].reason,
+		           v->findings[i].rule);
+	if (why && *why)
+		buf_printf(&b, "; %s", why);
+	return buf_take(&b, NULL);
+}
+
 char *agent_command_line(char *const *argv)
 {
 	struct buf b;

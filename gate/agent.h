@@ -59,6 +59,9 @@ int agent_wait(pid_t pid);
 char *agent_shell_quote(const char *s);
 /* Returns a new string: argv quoted and joined by spaces; caller frees. */
 char *agent_command_line(char *const *argv);
+/* Returns a new "PREFIXtier: reason (rule); reason (rule); why" (why may be
+ * NULL): what an agent is told when a call is not run; caller frees. */
+char *agent_reason_text(const char *prefix, const struct verdict *v, const char *why);
 /* Returns the absolute path of the running airlock (/proc/self/exe), or
  * NULL with *errstr; caller frees. */
 char *agent_self_path(char **errstr);

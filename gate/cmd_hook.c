@@ -114,21 +114,6 @@ static char *read_payload(size_t cap, size_t *len, char **errstr)
 	return buf_take(&b, len);
 }
 
-/* "tier: reason (rule); reason (rule); policy reason" */
-static char *reason_text(const struct verdict *v, const char *why)
-{
-	struct buf b;
-
-	buf_init(&b, 4096);
-	buf_printf(&b, "airlock: %s", tier_name(v->tier));
-	for (size_t i = 0; i < v->nfindings; i++)
-		buf_printf(&b, "%s%s (%s)", i ? "; " : ": ", v->findings[i].reason,
-		           v->findings[i].rule);
-	if (why && *why)
-		buf_printf(&b, "; %s", why);
-	return buf_take(&b, NULL);
-}
-
 /* For Bash: the same input with the command run inside airlock's sandbox. */
 static json_t *bash_sandboxed(json_t *tool_input, const char *profile, char **errstr)
 {
@@ -160,16 +145,16 @@ static void answer_decided(struct hook_answer *a, const struct call *c, json_t *
 
 	if (!tui && pl->action == ACTION_ASK && o->decision == DECISION_DENIED && o->audit_id) {
 		a->decision = "ask"; /* handed to Claude Code's own prompt: not decided here */
-		a->reason = reason_text(v, pl->reason);
+		a->reason = agent_reason_text("airlock: ", v, pl->reason);
 		return;
 	}
 	if (o->decision != DECISION_AUTO && o->decision != DECISION_APPROVED) {
 		a->decision = "deny";
-		a->reason = reason_text(v, o->reason);
+		a->reason = agent_reason_text("airlock: ", v, o->reason);
 		return;
 	}
 	a->decision = "allow";
-	a->reason = reason_text(v, pl->reason);
+	a->reason = agent_reason_text("airlock: ", v, pl->reason);
 	if (c->tool == TOOL_SHELL && c->shape == SHAPE_HOOK) {
 		if (pl->profile == NULL)
 			deny(a, "no sandbox profile for this Bash call; not run");

@@ -226,9 +226,11 @@ static json_t *rpc_error(json_t *id, int code, const char *msg)
 	                 "error", "code", code, "message", msg);
 }
 
-static json_t *tool_denied(json_t *id, const char *why)
+/* The client is told why: the tier and its findings, then the decision's
+ * reason ("no terminal for approval" alone would not say what was asked). */
+static json_t *tool_denied(json_t *id, const struct verdict *v, const char *why)
 {
-	char *text = xasprintf("denied by airlock: %s", why);
+	char *text = agent_reason_text("denied by airlock: ", v, why);
 	json_t *r = json_pack("{s:s, s:O, s:{s:[{s:s, s:s}], s:b}}", "jsonrpc", "2.0", "id", id,
 	                      "result", "content", "type", "text", "text", text, "isError", 1);
 	free(text);
@@ -367,7 +369,7 @@ static json_t *gate_tools_call(struct mcp *m, json_t *req)
 	else if (o->decision != DECISION_AUTO && o->decision != DECISION_APPROVED) {
 		if ((o->decision != DECISION_ERROR || o->audit_id) && gate_finish(m->g, o, &err) < 0)
 			fprintf(stderr, "airlock mcp: %s\n", err);
-		reply = id ? tool_denied(id, o->reason ? o->reason : "denied") : json_null();
+		reply = id ? tool_denied(id, v, o->reason ? o->reason : "denied") : json_null();
 	}
 	free(err);
 	free(name);

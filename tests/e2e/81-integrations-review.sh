@@ -29,9 +29,14 @@ expect_eq "unlisted tool: recorded high with its rule" \
 	"$(sqlite3 "$d/u.db" "SELECT tier || ' ' || (rules LIKE '%mcp.tool.unlisted%') FROM call_index WHERE name = 'mcp:fake.wipe'")" "2 1"
 out=$(printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}' \
 	'{"jsonrpc":"2.0","id":2,"method":"tools/list"}' \
-	'{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"lookup","arguments":{"path":"notes.md"}}}' |
+	'{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"lookup","arguments":{"path":"notes.md"}}}' \
+	'{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"wipe","arguments":{"path":"notes.md"}}}' |
 	mcp l.db l.log $PY "$F")
 check "listed read-only tool: forwarded" has "ran lookup"
+# a denied call tells the client what needed asking, not only that no one
+# could answer
+check "mcp denial names the tier, the rule and the decision" \
+	has "denied by airlock: high: .*(mcp.annotation.destructive); no terminal for approval"
 
 # mcp: a request from the server that reuses the id of the client's call
 # (both sides number their own) is not that call's response: the log keeps
