@@ -82,9 +82,22 @@ static void client_write(struct mcp *m, json_t *msg, const char *raw, size_t len
 	pthread_mutex_unlock(&m->lock);
 }
 
+/* The key a request is matched by. A JavaScript server reads ids 1 and 1.0
+ * as the same number and answers both as 1: an integral real is keyed as
+ * that integer, so its response is matched and a second call cannot reuse
+ * the id of one in flight by writing it 1.0. */
 static char *id_key(json_t *id)
 {
-	return json_dumps(id, JSON_COMPACT | JSON_ENCODE_ANY | JSON_SORT_KEYS);
+	double d = json_real_value(id);
+	json_t *n;
+	char *k;
+
+	if (!json_is_real(id) || d != (double)(json_int_t)d || d < -9.0e18 || d > 9.0e18)
+		return json_dumps(id, JSON_COMPACT | JSON_ENCODE_ANY | JSON_SORT_KEYS);
+	n = json_integer((json_int_t)d);
+	k = json_dumps(n, JSON_COMPACT | JSON_ENCODE_ANY);
+	json_decref(n);
+	return k;
 }
 
 static void pending_add(struct mcp *m, json_t *id, json_t *what)

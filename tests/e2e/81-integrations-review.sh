@@ -64,6 +64,27 @@ expect_eq "server request with the call's id: the log keeps the real result" \
 	"$(sqlite3 "$d/r.db" "SELECT json_extract(body, '$.exit_code') || ' ' || json_extract(body, '$.stdout') FROM events WHERE kind = 'finished'")" \
 	"0 the real result"
 
+# mcp: a JavaScript server answers id 1.0 as 1: the response still finishes
+# the call, and a second call cannot reuse an id in flight as 1.0
+cat >"$d/js.py" <<'PY'
+import json, sys
+def jsid(i):  # JSON.parse then JSON.stringify: 1.0 becomes 1
+    return int(i) if isinstance(i, float) and i.is_integer() else i
+for line in sys.stdin:
+    msg = json.loads(line)
+    for m in msg if isinstance(msg, list) else [msg]:
+        mid, meth = jsid(m.get("id")), m.get("method")
+        res = {"tools": [{"name": "lookup"}]} if meth == "tools/list" else \
+            {"content": [{"type": "text", "text": "ran " + m["params"]["arguments"]["path"]}]}
+        print(json.dumps({"jsonrpc": "2.0", "id": mid, "result": res}), flush=True)
+PY
+out=$(printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' \
+	'[{"jsonrpc":"2.0","id":5.0,"method":"tools/call","params":{"name":"lookup","arguments":{"path":"a"}}},{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"lookup","arguments":{"path":"b"}}}]' |
+	mcp j.db j.log $PY "$d/js.py")
+expect_eq "id 5.0: finished from the server's answer as 5" \
+	"$(sqlite3 "$d/j.db" "SELECT group_concat(c.summary || ':' || ifnull(json_extract(f.body, '$.stdout'), ''), ' ') FROM call_index c JOIN events f ON f.call = c.id AND f.kind = 'finished' WHERE c.ran = 1")" "a:ran a"
+check "id 5 while 5.0 is in flight: not forwarded" lacks "ran b"
+
 # mcp --workdir: the server runs where airlock was started, and resolves a
 # relative path from there; the classifier must too (here /, so
 # etc/... is a system path, not a file in the workdir)
