@@ -604,18 +604,24 @@ static int mcp_serve(struct mcp *m, char **argv, char **errstr)
 	pthread_t pump;
 	int rc;
 
-	if (agent_spawn(argv, &m->srv, &rc, errstr) < 0)
+	/* its stderr is relayed as run relays an agent's: a server that logs
+	 * the arguments a model wrote must not draw over the approval screen */
+	if (agent_spawn_piped(argv, &m->srv, &rc, errstr) < 0)
 		return rc;
 	agent_forward_signals(m->srv.pid);
 	m->to_server = fdopen(m->srv.in_fd, "w");
-	if (m->to_server == NULL || pthread_create(&pump, NULL, pump_main, m) != 0) {
-		*errstr = xasprintf("cannot start the proxy: %s", strerror(errno));
+	if (m->to_server == NULL || agent_relay_start(&m->srv, errstr) < 0 ||
+	    pthread_create(&pump, NULL, pump_main, m) != 0) {
+		if (*errstr == NULL)
+			*errstr = xasprintf("cannot start the proxy: %s", strerror(errno));
 		kill(m->srv.pid, SIGKILL);
 		agent_wait(m->srv.pid);
+		agent_relay_stop(&m->srv);
 		return EXIT_INTERNAL;
 	}
 	mcp_loop(m);
 	rc = server_stop(m);
+	agent_relay_stop(&m->srv);
 	pthread_join(pump, NULL);
 	close(m->srv.out_fd);
 	drain_done(m);

@@ -109,27 +109,39 @@ expect_eq "watch: a command of another type is an unknown tool" \
 	"$(sqlite3 "$d/w.db" "SELECT tool || ' ' || tier FROM call_index WHERE id = (SELECT max(id) FROM call_index)")" "other 2"
 check "watch: both flagged on stderr" test "$(grep -c FLAGGED "$d/w.err")" -eq 2
 
-# airlock run: Ctrl-C in the terminal stops the agent (in a session of its
-# own, the terminal's SIGINT cannot reach it) and airlock exits with its status
+# In a terminal (tmux): Ctrl-C reaches the agent of airlock run (in a
+# session of its own, the terminal's SIGINT cannot), and an MCP server's
+# stderr reaches the terminal as text, relayed as an agent's is (a server
+# logging what a model wrote must not draw over the approval screen)
 if command -v tmux >/dev/null; then
 	S="airlock-81-$$"
 	trap 'tmux -L "$S" kill-server 2>/dev/null; rm -rf "$d"' EXIT
 	printf '#!/bin/sh\necho started\nexec sleep 30\n' >"$d/sleeper.sh"
 	chmod +x "$d/sleeper.sh"
+	cat >"$d/esc.py" <<'PY'
+import sys
+sys.stderr.write("\x1b[2J\x1b[Hplain-ls\n")
+sys.stderr.flush()
+for line in sys.stdin:
+    pass
+PY
 	tmux -L "$S" -f /dev/null new-session -d -s r -x 100 -y 20 \
 		"cd '$d/wd' && '$AIRLOCK' run --no-tty --db '$d/s.db' -- '$d/sleeper.sh'; echo EXIT=\$?; sleep 30"
-	shows() { # shows TEXT: the pane shows TEXT within 5 s
+	tmux -L "$S" new-session -d -s e -x 100 -y 20 \
+		"cd '$d/wd' && sleep 2 | '$AIRLOCK' mcp --no-tty --db '$d/e.db' -- $PY '$d/esc.py'; echo EXIT=\$?; sleep 30"
+	shows() { # shows PANE TEXT: the pane shows TEXT within 5 s
 		i=0
 		while [ $i -lt 50 ]; do
-			tmux -L "$S" capture-pane -p -t r | grep -qF -- "$1" && return 0
+			tmux -L "$S" capture-pane -p -t "$1" | grep -qF -- "$2" && return 0
 			sleep 0.1
 			i=$((i + 1))
 		done
 		return 1
 	}
-	check "run: the agent started" shows started
+	check "run: the agent started" shows r started
 	tmux -L "$S" send-keys -t r C-c
-	check "run: Ctrl-C ends the agent, airlock exits 130" shows EXIT=130
+	check "run: Ctrl-C ends the agent, airlock exits 130" shows r EXIT=130
+	check "mcp: the server's stderr escaped on a terminal" shows e '\x1b[2J\x1b[Hplain-ls'
 	tmux -L "$S" kill-server
 fi
 
