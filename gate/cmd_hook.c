@@ -114,32 +114,58 @@ static char *read_payload(size_t cap, size_t *len, char **errstr)
 	return buf_take(&b, len);
 }
 
+/* " --policy '/abs/FILE'" for the policy file the hook decided with, so
+ * the sandbox is the profile it chose (a tightened timeout, no network),
+ * not the one the other layers define; "" without one. */
+static char *policy_words(const char *file, char **errstr)
+{
+	char *real, *q, *words;
+
+	if (file == NULL)
+		return xstrdup("");
+	if ((real = realpath(file, NULL)) == NULL) {
+		*errstr = xasprintf("cannot resolve the policy file %s: %s", file, strerror(errno));
+		return NULL;
+	}
+	q = agent_shell_quote(real);
+	words = xasprintf(" --policy %s", q);
+	free(q);
+	free(real);
+	return words;
+}
+
 /* For Bash: the same input with the command run inside airlock's sandbox. */
-static json_t *bash_sandboxed(json_t *tool_input, const char *profile, char **errstr)
+static json_t *bash_sandboxed(json_t *tool_input, const char *profile, const char *policy,
+                              char **errstr)
 {
 	const char *cmd = json_string_value(json_object_get(tool_input, "command"));
-	char *self = agent_self_path(errstr), *qself, *qprof, *qcmd;
+	char *self = agent_self_path(errstr), *pol = self ? policy_words(policy, errstr) : NULL;
+	char *qself, *qprof, *qcmd;
 	json_t *in;
 
-	if (self == NULL)
+	if (pol == NULL) {
+		free(self);
 		return NULL;
+	}
 	qself = agent_shell_quote(self);
 	qprof = agent_shell_quote(profile);
 	qcmd = agent_shell_quote(cmd ? cmd : "");
 	in = json_deep_copy(tool_input);
-	json_object_set_new(in, "command", json_sprintf("%s exec --profile %s -- bash -c %s", qself,
-	                                                qprof, qcmd));
+	json_object_set_new(in, "command", json_sprintf("%s exec --profile %s%s -- bash -c %s",
+	                                                qself, qprof, pol, qcmd));
 	free(self);
+	free(pol);
 	free(qself);
 	free(qprof);
 	free(qcmd);
 	return in;
 }
 
-/* Fills the answer from what the gate decided. */
+/* Fills the answer from what the gate decided under the policy file
+ * policy (--policy, or NULL). */
 static void answer_decided(struct hook_answer *a, const struct call *c, json_t *tool_input,
                            const struct verdict *v, const struct plan *pl, struct outcome *o,
-                           bool tui)
+                           bool tui, const char *policy)
 {
 	char *err = NULL;
 
@@ -158,7 +184,7 @@ static void answer_decided(struct hook_answer *a, const struct call *c, json_t *
 	if (c->tool == TOOL_SHELL && c->shape == SHAPE_HOOK) {
 		if (pl->profile == NULL)
 			deny(a, "no sandbox profile for this Bash call; not run");
-		else if ((a->updated = bash_sandboxed(tool_input, pl->profile->name, &err)) == NULL)
+		else if ((a->updated = bash_sandboxed(tool_input, pl->profile->name, policy, &err)) == NULL)
 			deny(a, "cannot sandbox the command: %s", err);
 		free(err);
 	}
@@ -204,7 +230,7 @@ static void hook_decide(struct gate_opts *go, json_t *root, bool tui, struct hoo
 	 * rule about one part (a host allowed) must not allow the others */
 	o = gate_decide(g, calls && calls[1] == NULL ? calls[0] : c, v,
 	                tui ? GATE_ASK_PERSON : GATE_ASK_RETURN, &pl);
-	answer_decided(a, c, json_object_get(root, "tool_input"), v, &pl, o, tui);
+	answer_decided(a, c, json_object_get(root, "tool_input"), v, &pl, o, tui, go->policy_file);
 	if (strcmp(a->decision, "ask") != 0) {
 		outcome_set_reason(o, "%s; handed back to Claude Code, which runs it", a->reason);
 		if (strcmp(a->decision, "deny") == 0 && o->decision != DECISION_ERROR)

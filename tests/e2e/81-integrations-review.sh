@@ -96,6 +96,16 @@ check "mcp --workdir: a relative path is judged from the server's cwd" lacks "ra
 expect_eq "mcp --workdir: the log says where it was resolved" \
 	"$(sqlite3 "$d/c.db" "SELECT json_extract(body, '$.cwd') FROM events WHERE kind = 'received'")" /
 
+# hook --policy FILE: the Bash command runs in the profile that file
+# defines (here a 1 s timeout), not the one the other layers define
+printf '[profile "readonly"]\n\ttimeout = 1\n' >"$d/t.policy"
+chmod 600 "$d/t.policy"
+cmd=$(printf '{"cwd":"%s","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"sleep 4; echo survived"}}' "$d/wd" |
+	"$AIRLOCK" hook claude --policy "$d/t.policy" --db "$d/hp.db" 2>/dev/null | jq -r .hookSpecificOutput.updatedInput.command)
+out=$(cd "$d/wd" && sh -c "$cmd" 2>&1)
+check "hook --policy: the sandbox keeps the policy's timeout" lacks survived
+check "hook --policy: killed at the policy's timeout" has "timed out after 1 s"
+
 # watch: a Codex command given as an argv array is recorded as that
 # command (flagged), and one that is neither text nor argv as an unknown
 # tool, never as an empty command at low
