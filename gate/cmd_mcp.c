@@ -126,9 +126,10 @@ static void learn_tools(struct mcp *m, json_t *result)
 	json_array_foreach(tools, i, t) {
 		const char *name = json_string_value(json_object_get(t, "name"));
 		json_t *ann = json_object_get(t, "annotations");
-		if (name)
-			json_object_set_new(m->annotations, name,
-			                    json_is_object(ann) ? json_incref(ann) : json_object());
+		if (name && json_is_object(ann))
+			json_object_set(m->annotations, name, ann);
+		else if (name && json_object_get(m->annotations, name) == NULL)
+			json_object_set_new(m->annotations, name, json_object());
 	}
 }
 
