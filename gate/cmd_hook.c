@@ -190,11 +190,46 @@ static void answer_decided(struct hook_answer *a, const struct call *c, json_t *
 	}
 }
 
+/* Claude Code's permission modes in which its own prompt is a person's
+ * answer. Under bypassPermissions an "ask" has been seen to run with no
+ * prompt at all, and under auto a model answers prompts: there, and in any
+ * mode not known here, the question is not handed on (fail closed). */
+static const char *const person_modes[] = {"default", "plan", "acceptEdits", "dontAsk"};
+
+/* NULL when Claude Code would put an ask to a person; else the mode. */
+static const char *mode_without_person(json_t *root)
+{
+	json_t *m = json_object_get(root, "permission_mode");
+	const char *s = json_string_value(m);
+
+	if (m == NULL)
+		return NULL; /* no field (an older Claude Code): its default, which asks */
+	for (size_t i = 0; s && i < nitems(person_modes); i++)
+		if (strcmp(s, person_modes[i]) == 0)
+			return NULL;
+	return s ? s : "(not a string)";
+}
+
+/* An ask denied because the mode would not ask a person: say so. */
+static void deny_for_mode(struct hook_answer *a, const struct plan *pl, const char *mode)
+{
+	char *r = a->reason;
+
+	if (mode == NULL || pl->action != ACTION_ASK || strcmp(a->decision, "deny") != 0)
+		return;
+	a->reason = xasprintf("%s; in permission mode %s Claude Code may settle an ask without "
+	                      "a person, so airlock denies it (--tui or --approve-with CMD asks "
+	                      "here)",
+	                      r, mode);
+	free(r);
+}
+
 /* Decodes, classifies and decides one payload; fills a. */
 static void hook_decide(struct gate_opts *go, json_t *root, bool tui, struct hook_answer *a)
 {
 	const char *ev = json_string_value(json_object_get(root, "hook_event_name"));
 	const char *sid = json_string_value(json_object_get(root, "session_id"));
+	const char *nomode = tui ? NULL : mode_without_person(root);
 	struct call *c = NULL, **calls = NULL;
 	struct gate *g = NULL;
 	struct verdict *v = NULL;
@@ -229,8 +264,10 @@ static void hook_decide(struct gate_opts *go, json_t *root, bool tui, struct hoo
 	/* rules match the one derived call, or with several the tool itself: a
 	 * rule about one part (a host allowed) must not allow the others */
 	o = gate_decide(g, calls && calls[1] == NULL ? calls[0] : c, v,
-	                tui ? GATE_ASK_PERSON : GATE_ASK_RETURN, &pl);
-	answer_decided(a, c, json_object_get(root, "tool_input"), v, &pl, o, tui, go->policy_file);
+	                tui || nomode ? GATE_ASK_PERSON : GATE_ASK_RETURN, &pl);
+	answer_decided(a, c, json_object_get(root, "tool_input"), v, &pl, o, tui || nomode,
+	               go->policy_file);
+	deny_for_mode(a, &pl, nomode);
 	if (strcmp(a->decision, "ask") != 0) {
 		outcome_set_reason(o, "%s; handed back to Claude Code, which runs it", a->reason);
 		if (strcmp(a->decision, "deny") == 0 && o->decision != DECISION_ERROR)
