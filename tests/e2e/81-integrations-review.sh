@@ -38,6 +38,21 @@ check "listed read-only tool: forwarded" has "ran lookup"
 check "mcp denial names the tier, the rule and the decision" \
 	has "denied by airlock: high: .*(mcp.annotation.destructive); no terminal for approval"
 
+# ... and a tool listed again without annotations keeps the hints it had
+cat >"$d/twice.py" <<'PY'
+import json, sys
+TOOLS = [{"name": "wipe", "annotations": {"destructiveHint": True}}, {"name": "wipe"}]
+for line in sys.stdin:
+    m = json.loads(line)
+    res = {"tools": TOOLS} if m.get("method") == "tools/list" else \
+        {"content": [{"type": "text", "text": "ran wipe"}]}
+    print(json.dumps({"jsonrpc": "2.0", "id": m.get("id"), "result": res}), flush=True)
+PY
+out=$(printf '%s\n' '{"jsonrpc":"2.0","id":2,"method":"tools/list"}' \
+	'{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"wipe","arguments":{"path":"notes.md"}}}' |
+	mcp t.db t.log $PY "$d/twice.py")
+check "tool listed twice: its destructiveHint holds" lacks '"ran wipe"'
+
 # mcp: a request from the server that reuses the id of the client's call
 # (both sides number their own) is not that call's response: the log keeps
 # the real result
