@@ -134,11 +134,12 @@ static char *policy_words(const char *file, char **errstr)
 	return words;
 }
 
-/* For Bash: the same input with the command run inside airlock's sandbox. */
-static json_t *bash_sandboxed(json_t *tool_input, const char *profile, const char *policy,
-                              char **errstr)
+/* For Bash: the same input with cmd, the command as decoded and judged (an
+ * argv array quoted, an alias read), run inside airlock's sandbox: what
+ * runs is what was recorded. */
+static json_t *bash_sandboxed(json_t *tool_input, const char *cmd, const char *profile,
+                              const char *policy, char **errstr)
 {
-	const char *cmd = json_string_value(json_object_get(tool_input, "command"));
 	char *self = agent_self_path(errstr), *pol = self ? policy_words(policy, errstr) : NULL;
 	char *qself, *qprof, *qcmd;
 	json_t *in;
@@ -184,7 +185,8 @@ static void answer_decided(struct hook_answer *a, const struct call *c, json_t *
 	if (c->tool == TOOL_SHELL && c->shape == SHAPE_HOOK) {
 		if (pl->profile == NULL)
 			deny(a, "no sandbox profile for this Bash call; not run");
-		else if ((a->updated = bash_sandboxed(tool_input, pl->profile->name, policy, &err)) == NULL)
+		else if ((a->updated = bash_sandboxed(tool_input, c->command, pl->profile->name,
+		                                      policy, &err)) == NULL)
 			deny(a, "cannot sandbox the command: %s", err);
 		free(err);
 	}

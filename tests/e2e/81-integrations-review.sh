@@ -121,6 +121,12 @@ out=$(cd "$d/wd" && sh -c "$cmd" 2>&1)
 check "hook --policy: the sandbox keeps the policy's timeout" lacks survived
 check "hook --policy: killed at the policy's timeout" has "timed out after 1 s"
 
+# hook: the sandboxed Bash command is the one judged and recorded: an argv
+# array runs as those words, not as an empty command
+cmd=$(printf '{"cwd":"%s","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":["echo","hi there"]}}' "$d/wd" |
+	"$AIRLOCK" hook claude --db "$d/hv.db" 2>/dev/null | jq -r .hookSpecificOutput.updatedInput.command)
+expect_eq "hook: an argv command runs as judged" "$(cd "$d/wd" && sh -c "$cmd" 2>/dev/null)" "hi there"
+
 # hook: an ask is handed to Claude Code only in a permission mode where a
 # person answers it; under bypassPermissions it could run unasked, so it is
 # denied (and recorded decided), and an unknown mode is treated the same
