@@ -401,18 +401,23 @@ static json_t *client_message(struct mcp *m, json_t *msg)
 	const char *method = json_string_value(json_object_get(msg, "method"));
 	json_t *id = json_object_get(msg, "id");
 
-	if (method == NULL || id == NULL)
+	if (method == NULL || id == NULL || json_is_null(id))
 		return strcmp(method ? method : "", "tools/call") == 0 ? gate_tools_call(m, msg)
 		                                                        : NULL;
 	if (strcmp(method, "tools/call") == 0)
 		return gate_tools_call(m, msg);
+	/* every request is remembered until answered: one reusing the id of a
+	 * request in flight would take its response (a ping answered first
+	 * would be recorded as a call's outcome) */
+	if (in_flight(m, id))
+		return rpc_error(id, -32600, "airlock: a request with this id is already in flight; "
+		                             "not forwarded");
 	if (strcmp(method, "initialize") == 0 && !m->named) {
 		pthread_mutex_lock(&m->lock);
 		m->initializing = true;
 		pthread_mutex_unlock(&m->lock);
 	}
-	if (strcmp(method, "initialize") == 0 || strcmp(method, "tools/list") == 0)
-		pending_add(m, id, json_pack("{s:s}", "kind", method));
+	pending_add(m, id, json_pack("{s:s}", "kind", method));
 	return NULL;
 }
 

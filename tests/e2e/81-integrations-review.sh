@@ -100,6 +100,19 @@ expect_eq "id 5.0: finished from the server's answer as 5" \
 	"$(sqlite3 "$d/j.db" "SELECT group_concat(c.summary || ':' || ifnull(json_extract(f.body, '$.stdout'), ''), ' ') FROM call_index c JOIN events f ON f.call = c.id AND f.kind = 'finished' WHERE c.ran = 1")" "a:ran a"
 check "id 5 while 5.0 is in flight: not forwarded" lacks "ran b"
 
+# mcp: any request whose id is in flight is refused, not only a tools/call:
+# a ping answered first would be recorded as the call's outcome
+out=$(printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' \
+	'[{"jsonrpc":"2.0","id":5,"method":"ping"},{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"lookup","arguments":{"path":"notes.md"}}}]' \
+	'[{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"lookup","arguments":{"path":"notes.md"}}},{"jsonrpc":"2.0","id":6,"method":"ping"}]' |
+	mcp p.db p.log $PY "$F")
+expect_eq "a call behind a ping with its id: not forwarded" \
+	"$(printf '%s\n' "$out" | grep -o 'ran lookup' | wc -l | tr -d ' ')" 1
+check "a ping with the id of a call in flight: refused" has '"id":6,"error":{"code":-32600'
+expect_eq "ids reused: the log records no borrowed answer" \
+	"$(sqlite3 "$d/p.db" "SELECT group_concat(decision || ':' || ifnull(json_extract(f.body, '$.stdout'), ''), ' ') FROM call_index c JOIN events f ON f.call = c.id AND f.kind = 'finished'")" \
+	"error: auto:ran lookup"
+
 # mcp --workdir: the server runs where airlock was started, and resolves a
 # relative path from there; the classifier must too (here /, so
 # etc/... is a system path, not a file in the workdir)
