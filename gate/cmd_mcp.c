@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -395,12 +396,33 @@ static json_t *gate_tools_call(struct mcp *m, json_t *req)
 	return reply;
 }
 
-/* One message from the client: NULL to forward it, else airlock's reply. */
+/* True for a method that is not tools/call but a lenient server could read
+ * as one ("Tools/Call", " tools/call"): it would run ungated. */
+static bool call_lookalike(const char *method)
+{
+	size_t n;
+
+	if (method == NULL || strcmp(method, "tools/call") == 0)
+		return false;
+	method += strspn(method, " \t\r\n");
+	n = strlen(method);
+	while (n > 0 && strchr(" \t\r\n", method[n - 1]))
+		n--;
+	return n == strlen("tools/call") && strncasecmp(method, "tools/call", n) == 0;
+}
+
+/* One message from the client: NULL to forward it, else airlock's reply
+ * (JSON null: none, for a notification). */
 static json_t *client_message(struct mcp *m, json_t *msg)
 {
 	const char *method = json_string_value(json_object_get(msg, "method"));
 	json_t *id = json_object_get(msg, "id");
 
+	if (call_lookalike(method))
+		return id && !json_is_null(id)
+		           ? rpc_error(id, -32601, "airlock: the method is not tools/call, but a "
+		                                   "server could read it as one; not forwarded")
+		           : json_null();
 	if (method == NULL || id == NULL || json_is_null(id))
 		return strcmp(method ? method : "", "tools/call") == 0 ? gate_tools_call(m, msg)
 		                                                        : NULL;

@@ -113,6 +113,15 @@ expect_eq "ids reused: the log records no borrowed answer" \
 	"$(sqlite3 "$d/p.db" "SELECT group_concat(decision || ':' || ifnull(json_extract(f.body, '$.stdout'), ''), ' ') FROM call_index c JOIN events f ON f.call = c.id AND f.kind = 'finished'")" \
 	"error: auto:ran lookup"
 
+# mcp: a method a lenient server could read as tools/call is not forwarded
+out=$(printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' \
+	'{"jsonrpc":"2.0","id":2,"method":"Tools/Call","params":{"name":"wipe","arguments":{"path":"notes.md"}}}' \
+	'{"jsonrpc":"2.0","id":3,"method":" tools/call","params":{"name":"wipe","arguments":{"path":"notes.md"}}}' \
+	'{"jsonrpc":"2.0","method":"TOOLS/CALL","params":{"name":"wipe","arguments":{"path":"notes.md"}}}' |
+	mcp k.db k.log $PY "$F")
+expect_eq "tools/call in another case: never reaches the server" "$(grep -ci 'tools/call' "$d/k.log")" 0
+check "tools/call in another case: refused" has '"id":2,"error":{"code":-32601'
+
 # mcp --workdir: the server runs where airlock was started, and resolves a
 # relative path from there; the classifier must too (here /, so
 # etc/... is a system path, not a file in the workdir)
