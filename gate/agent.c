@@ -219,10 +219,13 @@ void agent_relay_stop(struct agent_child *ch)
 
 static volatile sig_atomic_t forward_pid;
 
+/* Every one is passed on, those from the terminal too (Ctrl-C, a hangup):
+ * the child runs in a session of its own (child_exec), so the terminal
+ * cannot reach it, and airlock waits for it to exit. */
 static void forward(int sig, siginfo_t *si, void *uc)
 {
-	(void)uc;
-	if (si->si_code <= 0 && forward_pid > 0) /* sent by kill(2), not the terminal */
+	(void)si, (void)uc;
+	if (forward_pid > 0)
 		kill((pid_t)forward_pid, sig);
 }
 
@@ -264,6 +267,20 @@ char *agent_shell_quote(const char *s)
 			buf_append(&b, s, 1);
 	}
 	buf_puts(&b, "'");
+	return buf_take(&b, NULL);
+}
+
+char *agent_reason_text(const char *prefix, const struct verdict *v, const char *why)
+{
+	struct buf b;
+
+	buf_init(&b, 4096);
+	buf_printf(&b, "%s%s", prefix, tier_name(v->tier));
+	for (size_t i = 0; i < v->nfindings; i++)
+		buf_printf(&b, "%s%s (%s)", i ? "; " : ": ", v->findings[i].reason,
+		           v->findings[i].rule);
+	if (why && *why)
+		buf_printf(&b, "; %s", why);
 	return buf_take(&b, NULL);
 }
 

@@ -48,8 +48,9 @@ void agent_relay_stop(struct agent_child *ch);
 /* Writes text the child printed to f: as is, or with control characters
  * escaped when f is a terminal. Returns 0 or -1 (errno set). */
 int agent_write_text(FILE *f, const char *p, size_t n);
-/* Passes SIGTERM, SIGHUP, SIGINT and SIGQUIT sent to airlock with kill(2)
- * on to pid (the terminal already signals the whole foreground group). */
+/* Passes SIGTERM, SIGHUP, SIGINT and SIGQUIT that airlock gets, by kill(2)
+ * or from the terminal, on to pid (in a session of its own, it cannot get
+ * the terminal's). */
 void agent_forward_signals(pid_t pid);
 /* Waits for pid; returns its exit status as a shell would (128+signal). */
 int agent_wait(pid_t pid);
@@ -58,6 +59,9 @@ int agent_wait(pid_t pid);
 char *agent_shell_quote(const char *s);
 /* Returns a new string: argv quoted and joined by spaces; caller frees. */
 char *agent_command_line(char *const *argv);
+/* Returns a new "PREFIXtier: reason (rule); reason (rule); why" (why may be
+ * NULL): what an agent is told when a call is not run; caller frees. */
+char *agent_reason_text(const char *prefix, const struct verdict *v, const char *why);
 /* Returns the absolute path of the running airlock (/proc/self/exe), or
  * NULL with *errstr; caller frees. */
 char *agent_self_path(char **errstr);

@@ -19,7 +19,7 @@
 #include "policy/policy.h"
 
 struct exec_opts {
-	const char *profile, *workdir;
+	const char *profile, *workdir, *policy;
 	bool network;
 	long long timeout_s;
 	char **argv;
@@ -30,7 +30,8 @@ static int usage(const char *why)
 	if (why)
 		fprintf(stderr, "airlock exec: %s\n", why);
 	fprintf(stderr, "usage: airlock exec [--profile readonly|workspace|approved|none|NAME] "
-	                "[--workdir DIR] [--network] [--timeout S] -- CMD [ARGS...]\n");
+	                "[--policy FILE] [--workdir DIR] [--network] [--timeout S] -- CMD "
+	                "[ARGS...]\n");
 	return EXIT_USAGE;
 }
 
@@ -51,6 +52,8 @@ static int parse(int argc, char **argv, struct exec_opts *o)
 			o->profile = argv[++i];
 		} else if (strcmp(a, "--workdir") == 0 && has) {
 			o->workdir = argv[++i];
+		} else if (strcmp(a, "--policy") == 0 && has) {
+			o->policy = argv[++i];
 		} else if (strcmp(a, "--timeout") == 0 && has) {
 			if (parse_ll(argv[++i], 1, 86400, &o->timeout_s) < 0)
 				return usage("--timeout takes whole seconds from 1 to 86400");
@@ -85,15 +88,17 @@ static bool policy_present(const char *workdir)
 }
 
 /* Finds the profile: the policy's definition when policy files exist (they
- * may tune a built-in), else the built-in. Returns a copy; caller frees. */
-static struct profile *profile_find(const char *name, const char *workdir, char **errstr)
+ * may tune a built-in; file is --policy FILE, the top layer, or NULL), else
+ * the built-in. Returns a copy; caller frees. */
+static struct profile *profile_find(const char *name, const char *workdir, const char *file,
+                                    char **errstr)
 {
 	const struct profile *builtin = exec_builtin_profile(name), *p;
-	struct policy_source src = {.workdir = workdir, .home = getenv("HOME")};
+	struct policy_source src = {.workdir = workdir, .home = getenv("HOME"), .file = file};
 	struct policy *pol = NULL;
 	struct profile *copy = NULL;
 
-	if (builtin && !policy_present(workdir))
+	if (builtin && file == NULL && !policy_present(workdir))
 		return profile_dup(builtin); /* the fast path: no policy to parse */
 	if (policy_load(&src, &pol, errstr) < 0)
 		return NULL;
@@ -137,7 +142,7 @@ int cmd_exec(int argc, char **argv)
 		        strerror(errno));
 		return EXIT_USAGE;
 	}
-	prof = profile_find(o.profile, cwd, &err);
+	prof = profile_find(o.profile, cwd, o.policy, &err);
 	if (!prof) {
 		fprintf(stderr, "airlock exec: %s\n", err);
 		rc = EXIT_USAGE;

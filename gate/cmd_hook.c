@@ -114,69 +114,116 @@ static char *read_payload(size_t cap, size_t *len, char **errstr)
 	return buf_take(&b, len);
 }
 
-/* "tier: reason (rule); reason (rule); policy reason" */
-static char *reason_text(const struct verdict *v, const char *why)
+/* " --policy '/abs/FILE'" for the policy file the hook decided with, so
+ * the sandbox is the profile it chose (a tightened timeout, no network),
+ * not the one the other layers define; "" without one. */
+static char *policy_words(const char *file, char **errstr)
 {
-	struct buf b;
+	char *real, *q, *words;
 
-	buf_init(&b, 4096);
-	buf_printf(&b, "airlock: %s", tier_name(v->tier));
-	for (size_t i = 0; i < v->nfindings; i++)
-		buf_printf(&b, "%s%s (%s)", i ? "; " : ": ", v->findings[i].reason,
-		           v->findings[i].rule);
-	if (why && *why)
-		buf_printf(&b, "; %s", why);
-	return buf_take(&b, NULL);
+	if (file == NULL)
+		return xstrdup("");
+	if ((real = realpath(file, NULL)) == NULL) {
+		*errstr = xasprintf("cannot resolve the policy file %s: %s", file, strerror(errno));
+		return NULL;
+	}
+	q = agent_shell_quote(real);
+	words = xasprintf(" --policy %s", q);
+	free(q);
+	free(real);
+	return words;
 }
 
-/* For Bash: the same input with the command run inside airlock's sandbox. */
-static json_t *bash_sandboxed(json_t *tool_input, const char *profile, char **errstr)
+/* For Bash: the same input with cmd, the command as decoded and judged (an
+ * argv array quoted, an alias read), run inside airlock's sandbox: what
+ * runs is what was recorded. */
+static json_t *bash_sandboxed(json_t *tool_input, const char *cmd, const char *profile,
+                              const char *policy, char **errstr)
 {
-	const char *cmd = json_string_value(json_object_get(tool_input, "command"));
-	char *self = agent_self_path(errstr), *qself, *qprof, *qcmd;
+	char *self = agent_self_path(errstr), *pol = self ? policy_words(policy, errstr) : NULL;
+	char *qself, *qprof, *qcmd;
 	json_t *in;
 
-	if (self == NULL)
+	if (pol == NULL) {
+		free(self);
 		return NULL;
+	}
 	qself = agent_shell_quote(self);
 	qprof = agent_shell_quote(profile);
 	qcmd = agent_shell_quote(cmd ? cmd : "");
 	in = json_deep_copy(tool_input);
-	json_object_set_new(in, "command", json_sprintf("%s exec --profile %s -- bash -c %s", qself,
-	                                                qprof, qcmd));
+	json_object_set_new(in, "command", json_sprintf("%s exec --profile %s%s -- bash -c %s",
+	                                                qself, qprof, pol, qcmd));
 	free(self);
+	free(pol);
 	free(qself);
 	free(qprof);
 	free(qcmd);
 	return in;
 }
 
-/* Fills the answer from what the gate decided. */
+/* Fills the answer from what the gate decided under the policy file
+ * policy (--policy, or NULL). */
 static void answer_decided(struct hook_answer *a, const struct call *c, json_t *tool_input,
                            const struct verdict *v, const struct plan *pl, struct outcome *o,
-                           bool tui)
+                           bool tui, const char *policy)
 {
 	char *err = NULL;
 
 	if (!tui && pl->action == ACTION_ASK && o->decision == DECISION_DENIED && o->audit_id) {
 		a->decision = "ask"; /* handed to Claude Code's own prompt: not decided here */
-		a->reason = reason_text(v, pl->reason);
+		a->reason = agent_reason_text("airlock: ", v, pl->reason);
 		return;
 	}
 	if (o->decision != DECISION_AUTO && o->decision != DECISION_APPROVED) {
 		a->decision = "deny";
-		a->reason = reason_text(v, o->reason);
+		a->reason = agent_reason_text("airlock: ", v, o->reason);
 		return;
 	}
 	a->decision = "allow";
-	a->reason = reason_text(v, pl->reason);
+	a->reason = agent_reason_text("airlock: ", v, pl->reason);
 	if (c->tool == TOOL_SHELL && c->shape == SHAPE_HOOK) {
 		if (pl->profile == NULL)
 			deny(a, "no sandbox profile for this Bash call; not run");
-		else if ((a->updated = bash_sandboxed(tool_input, pl->profile->name, &err)) == NULL)
+		else if ((a->updated = bash_sandboxed(tool_input, c->command, pl->profile->name,
+		                                      policy, &err)) == NULL)
 			deny(a, "cannot sandbox the command: %s", err);
 		free(err);
 	}
+}
+
+/* Claude Code's permission modes in which its own prompt is a person's
+ * answer. Under bypassPermissions an "ask" has been seen to run with no
+ * prompt at all, and under auto a model answers prompts: there, and in any
+ * mode not known here, the question is not handed on (fail closed). */
+static const char *const person_modes[] = {"default", "plan", "acceptEdits", "dontAsk"};
+
+/* NULL when Claude Code would put an ask to a person; else the mode. */
+static const char *mode_without_person(json_t *root)
+{
+	json_t *m = json_object_get(root, "permission_mode");
+	const char *s = json_string_value(m);
+
+	if (m == NULL)
+		return NULL; /* no field (an older Claude Code): its default, which asks */
+	for (size_t i = 0; s && i < nitems(person_modes); i++)
+		if (strcmp(s, person_modes[i]) == 0)
+			return NULL;
+	return s ? s : "(not a string)";
+}
+
+/* An ask denied because the mode would not ask a person: say so. */
+static void deny_for_mode(struct hook_answer *a, const struct plan *pl, const char *mode)
+{
+	char *r = a->reason;
+
+	if (mode == NULL || pl->action != ACTION_ASK || strcmp(a->decision, "deny") != 0)
+		return;
+	a->reason = xasprintf("%s; in permission mode %s Claude Code may settle an ask without "
+	                      "a person, so airlock denies it (--tui or --approve-with CMD asks "
+	                      "here)",
+	                      r, mode);
+	free(r);
 }
 
 /* Decodes, classifies and decides one payload; fills a. */
@@ -184,6 +231,7 @@ static void hook_decide(struct gate_opts *go, json_t *root, bool tui, struct hoo
 {
 	const char *ev = json_string_value(json_object_get(root, "hook_event_name"));
 	const char *sid = json_string_value(json_object_get(root, "session_id"));
+	const char *nomode = tui ? NULL : mode_without_person(root);
 	struct call *c = NULL, **calls = NULL;
 	struct gate *g = NULL;
 	struct verdict *v = NULL;
@@ -218,8 +266,10 @@ static void hook_decide(struct gate_opts *go, json_t *root, bool tui, struct hoo
 	/* rules match the one derived call, or with several the tool itself: a
 	 * rule about one part (a host allowed) must not allow the others */
 	o = gate_decide(g, calls && calls[1] == NULL ? calls[0] : c, v,
-	                tui ? GATE_ASK_PERSON : GATE_ASK_RETURN, &pl);
-	answer_decided(a, c, json_object_get(root, "tool_input"), v, &pl, o, tui);
+	                tui || nomode ? GATE_ASK_PERSON : GATE_ASK_RETURN, &pl);
+	answer_decided(a, c, json_object_get(root, "tool_input"), v, &pl, o, tui || nomode,
+	               go->policy_file);
+	deny_for_mode(a, &pl, nomode);
 	if (strcmp(a->decision, "ask") != 0) {
 		outcome_set_reason(o, "%s; handed back to Claude Code, which runs it", a->reason);
 		if (strcmp(a->decision, "deny") == 0 && o->decision != DECISION_ERROR)

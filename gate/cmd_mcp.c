@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -62,10 +63,12 @@ struct mcp {
 	int lists;              /* tools/list requests not answered yet */
 	bool server_gone;
 	char *server;           /* NAME in mcp:NAME.TOOL; owned */
+	char *cwd;              /* the server's cwd (airlock's), or NULL; owned */
 	bool named;             /* --name given: serverInfo does not replace it */
 	bool initializing;      /* initialize sent, not answered (names wait for it) */
 	json_t *pending;        /* id text -> {"kind", "audit", "decision"} */
-	json_t *annotations;    /* tool name -> annotations object */
+	json_t *annotations;    /* each tool a tools/list answer named -> its
+	                         * annotations ({} when it has none) */
 	json_t *done;           /* [{"audit","decision","error","text"}] for the main thread */
 };
 
@@ -80,9 +83,22 @@ static void client_write(struct mcp *m, json_t *msg, const char *raw, size_t len
 	pthread_mutex_unlock(&m->lock);
 }
 
+/* The key a request is matched by. A JavaScript server reads ids 1 and 1.0
+ * as the same number and answers both as 1: an integral real is keyed as
+ * that integer, so its response is matched and a second call cannot reuse
+ * the id of one in flight by writing it 1.0. */
 static char *id_key(json_t *id)
 {
-	return json_dumps(id, JSON_COMPACT | JSON_ENCODE_ANY | JSON_SORT_KEYS);
+	double d = json_real_value(id);
+	json_t *n;
+	char *k;
+
+	if (!json_is_real(id) || d != (double)(json_int_t)d || d < -9.0e18 || d > 9.0e18)
+		return json_dumps(id, JSON_COMPACT | JSON_ENCODE_ANY | JSON_SORT_KEYS);
+	n = json_integer((json_int_t)d);
+	k = json_dumps(n, JSON_COMPACT | JSON_ENCODE_ANY);
+	json_decref(n);
+	return k;
 }
 
 static void pending_add(struct mcp *m, json_t *id, json_t *what)
@@ -106,11 +122,15 @@ static void learn_tools(struct mcp *m, json_t *result)
 	json_t *tools = json_object_get(result, "tools"), *t;
 	size_t i;
 
+	/* every tool named is known, hints or not: one never named is judged
+	 * without them (annotate) */
 	json_array_foreach(tools, i, t) {
 		const char *name = json_string_value(json_object_get(t, "name"));
 		json_t *ann = json_object_get(t, "annotations");
 		if (name && json_is_object(ann))
 			json_object_set(m->annotations, name, ann);
+		else if (name && json_object_get(m->annotations, name) == NULL)
+			json_object_set_new(m->annotations, name, json_object());
 	}
 }
 
@@ -130,11 +150,13 @@ static char *result_text(json_t *result)
 	return buf_take(&b, NULL);
 }
 
-/* A response from the server: match it to what the client asked. */
+/* A response from the server: match it to what the client asked. A
+ * request the server sends (roots/list, sampling) numbers its ids on its
+ * own and may reuse one the client is waiting on: it answers nothing. */
 static void learn(struct mcp *m, json_t *msg)
 {
 	json_t *id = json_object_get(msg, "id"), *res = json_object_get(msg, "result"), *p;
-	char *k = id ? id_key(id) : NULL;
+	char *k = id && !json_object_get(msg, "method") ? id_key(id) : NULL;
 	const char *kind, *name;
 
 	pthread_mutex_lock(&m->lock);
@@ -219,22 +241,44 @@ static json_t *rpc_error(json_t *id, int code, const char *msg)
 	                 "error", "code", code, "message", msg);
 }
 
-static json_t *tool_denied(json_t *id, const char *why)
+/* The client is told why: the tier and its findings, then the decision's
+ * reason ("no terminal for approval" alone would not say what was asked). */
+static json_t *tool_denied(json_t *id, const struct verdict *v, const char *why)
 {
-	char *text = xasprintf("denied by airlock: %s", why);
+	char *text = agent_reason_text("denied by airlock: ", v, why);
 	json_t *r = json_pack("{s:s, s:O, s:{s:[{s:s, s:s}], s:b}}", "jsonrpc", "2.0", "id", id,
 	                      "result", "content", "type", "text", "text", text, "isError", 1);
 	free(text);
 	return r ? r : rpc_error(id, -32603, "denied by airlock");
 }
 
-/* Raises the tier from the server's own hints; never lowers it. A tools/list
- * still in flight is waited for (up to LIST_WAIT_S) so a client that does
- * not wait for it cannot slip a call past the annotations. */
+/* Raises the tier from the server's own hints about tool (NULL: no
+ * tools/list answer named it); never lowers it. */
+static void hints_raise(struct verdict *v, json_t *ann, const char *tool)
+{
+	json_t *ro = json_object_get(ann, "readOnlyHint");
+	json_t *de = json_object_get(ann, "destructiveHint");
+
+	/* the client never listed it, or the server hides it: hints nobody has
+	 * seen are judged as if they said destructive */
+	if (ann == NULL)
+		verdict_add(v, TIER_HIGH, "mcp.tool.unlisted", (struct span){0, 0},
+		            "no tools/list answer named %s, so the server's hints about it "
+		            "(destructiveHint) are unknown", tool);
+	else if (!json_is_true(ro) && json_is_true(de))
+		verdict_add(v, TIER_HIGH, "mcp.annotation.destructive", (struct span){0, 0},
+		            "the server marks %s as destructive (destructiveHint)", tool);
+	else if (json_is_false(ro))
+		verdict_add(v, TIER_MEDIUM, "mcp.annotation.writes", (struct span){0, 0},
+		            "the server marks %s as not read-only (readOnlyHint false)", tool);
+}
+
+/* Applies the server's hints to v. A tools/list still in flight is waited
+ * for (up to LIST_WAIT_S) so a client that does not wait for it cannot
+ * slip a call past the annotations. */
 static void annotate(struct mcp *m, struct verdict *v, const char *tool)
 {
 	struct timespec until;
-	json_t *ann, *ro, *de;
 
 	clock_gettime(CLOCK_REALTIME, &until);
 	until.tv_sec += LIST_WAIT_S;
@@ -247,15 +291,7 @@ static void annotate(struct mcp *m, struct verdict *v, const char *tool)
 		                "the server's annotations\n", LIST_WAIT_S, tool);
 		m->lists = 0;
 	}
-	ann = json_object_get(m->annotations, tool);
-	ro = json_object_get(ann, "readOnlyHint");
-	de = json_object_get(ann, "destructiveHint");
-	if (!json_is_true(ro) && json_is_true(de))
-		verdict_add(v, TIER_HIGH, "mcp.annotation.destructive", (struct span){0, 0},
-		            "the server marks %s as destructive (destructiveHint)", tool);
-	else if (json_is_false(ro))
-		verdict_add(v, TIER_MEDIUM, "mcp.annotation.writes", (struct span){0, 0},
-		            "the server marks %s as not read-only (readOnlyHint false)", tool);
+	hints_raise(v, json_object_get(m->annotations, tool), tool);
 	pthread_mutex_unlock(&m->lock);
 }
 
@@ -329,6 +365,11 @@ static json_t *gate_tools_call(struct mcp *m, json_t *req)
 		                             "params.arguments as an object");
 	name = server_tool_name(m, tool);
 	calls = agent_tool_calls(name, tool, args, id);
+	/* the server resolves a relative path from its own cwd (airlock's),
+	 * which --workdir does not move: the classifier must too */
+	for (size_t i = 0; calls[i] && m->cwd; i++)
+		if (calls[i]->cwd == NULL)
+			calls[i]->cwd = xstrdup(m->cwd);
 	v = agent_classify_calls(m->g, calls);
 	annotate(m, v, tool);
 	/* rules match the one derived call, or with several the tool itself:
@@ -343,7 +384,7 @@ static json_t *gate_tools_call(struct mcp *m, json_t *req)
 	else if (o->decision != DECISION_AUTO && o->decision != DECISION_APPROVED) {
 		if ((o->decision != DECISION_ERROR || o->audit_id) && gate_finish(m->g, o, &err) < 0)
 			fprintf(stderr, "airlock mcp: %s\n", err);
-		reply = id ? tool_denied(id, o->reason ? o->reason : "denied") : json_null();
+		reply = id ? tool_denied(id, v, o->reason ? o->reason : "denied") : json_null();
 	}
 	free(err);
 	free(name);
@@ -355,24 +396,50 @@ static json_t *gate_tools_call(struct mcp *m, json_t *req)
 	return reply;
 }
 
-/* One message from the client: NULL to forward it, else airlock's reply. */
+/* True for a method that is not tools/call but a lenient server could read
+ * as one ("Tools/Call", " tools/call"): it would run ungated. */
+static bool call_lookalike(const char *method)
+{
+	size_t n;
+
+	if (method == NULL || strcmp(method, "tools/call") == 0)
+		return false;
+	method += strspn(method, " \t\r\n");
+	n = strlen(method);
+	while (n > 0 && strchr(" \t\r\n", method[n - 1]))
+		n--;
+	return n == strlen("tools/call") && strncasecmp(method, "tools/call", n) == 0;
+}
+
+/* One message from the client: NULL to forward it, else airlock's reply
+ * (JSON null: none, for a notification). */
 static json_t *client_message(struct mcp *m, json_t *msg)
 {
 	const char *method = json_string_value(json_object_get(msg, "method"));
 	json_t *id = json_object_get(msg, "id");
 
-	if (method == NULL || id == NULL)
+	if (call_lookalike(method))
+		return id && !json_is_null(id)
+		           ? rpc_error(id, -32601, "airlock: the method is not tools/call, but a "
+		                                   "server could read it as one; not forwarded")
+		           : json_null();
+	if (method == NULL || id == NULL || json_is_null(id))
 		return strcmp(method ? method : "", "tools/call") == 0 ? gate_tools_call(m, msg)
 		                                                        : NULL;
 	if (strcmp(method, "tools/call") == 0)
 		return gate_tools_call(m, msg);
+	/* every request is remembered until answered: one reusing the id of a
+	 * request in flight would take its response (a ping answered first
+	 * would be recorded as a call's outcome) */
+	if (in_flight(m, id))
+		return rpc_error(id, -32600, "airlock: a request with this id is already in flight; "
+		                             "not forwarded");
 	if (strcmp(method, "initialize") == 0 && !m->named) {
 		pthread_mutex_lock(&m->lock);
 		m->initializing = true;
 		pthread_mutex_unlock(&m->lock);
 	}
-	if (strcmp(method, "initialize") == 0 || strcmp(method, "tools/list") == 0)
-		pending_add(m, id, json_pack("{s:s}", "kind", method));
+	pending_add(m, id, json_pack("{s:s}", "kind", method));
 	return NULL;
 }
 
@@ -552,6 +619,7 @@ static void mcp_free(struct mcp *m)
 	json_decref(m->annotations);
 	json_decref(m->done);
 	free(m->server);
+	free(m->cwd);
 	pthread_mutex_destroy(&m->lock);
 	pthread_cond_destroy(&m->listed);
 	for (int i = 0; i < 2; i++)
@@ -564,18 +632,24 @@ static int mcp_serve(struct mcp *m, char **argv, char **errstr)
 	pthread_t pump;
 	int rc;
 
-	if (agent_spawn(argv, &m->srv, &rc, errstr) < 0)
+	/* its stderr is relayed as run relays an agent's: a server that logs
+	 * the arguments a model wrote must not draw over the approval screen */
+	if (agent_spawn_piped(argv, &m->srv, &rc, errstr) < 0)
 		return rc;
 	agent_forward_signals(m->srv.pid);
 	m->to_server = fdopen(m->srv.in_fd, "w");
-	if (m->to_server == NULL || pthread_create(&pump, NULL, pump_main, m) != 0) {
-		*errstr = xasprintf("cannot start the proxy: %s", strerror(errno));
+	if (m->to_server == NULL || agent_relay_start(&m->srv, errstr) < 0 ||
+	    pthread_create(&pump, NULL, pump_main, m) != 0) {
+		if (*errstr == NULL)
+			*errstr = xasprintf("cannot start the proxy: %s", strerror(errno));
 		kill(m->srv.pid, SIGKILL);
 		agent_wait(m->srv.pid);
+		agent_relay_stop(&m->srv);
 		return EXIT_INTERNAL;
 	}
 	mcp_loop(m);
 	rc = server_stop(m);
+	agent_relay_stop(&m->srv);
 	pthread_join(pump, NULL);
 	close(m->srv.out_fd);
 	drain_done(m);
@@ -623,6 +697,12 @@ int cmd_mcp(int argc, char **argv)
 	}
 	o.agent = cmdline = agent_command_line(argv + optind);
 	m.cap = o.line_cap ? o.line_cap : PROTOCOL_LINE_CAP;
+	if ((m.cwd = getcwd(NULL, 0)) == NULL) {
+		err = xasprintf("cannot read the current directory, where the server runs: %s",
+		                strerror(errno));
+		rc = EXIT_INTERNAL;
+		goto fail;
+	}
 	signal(SIGPIPE, SIG_IGN);
 	if (pipe2(m.wake, O_CLOEXEC) < 0) {
 		err = xasprintf("cannot create a pipe: %s", strerror(errno));

@@ -269,11 +269,16 @@ static struct call **one_call(struct call *c)
 
 static void codex_command(struct watch *w, json_t *item, bool completed)
 {
-	const char *cmd = str(item, "command"), *status = str(item, "status");
+	const char *status = str(item, "status");
 	json_t *ec = json_object_get(item, "exit_code"), *id = json_object_get(item, "id");
-	struct call *c = agent_canonical_call("shell", "shell",
-	                                      json_pack("{s:s}", "command", cmd ? cmd : ""), id,
-	                                      SHAPE_CANONICAL);
+	json_t *cmd = json_object_get(item, "command");
+	/* a string, or an argv array (quoted word by word); anything else is
+	 * an unknown tool: never an empty command, which would read as low */
+	struct call *c = json_is_string(cmd) || json_is_array(cmd)
+	                     ? agent_canonical_call("shell", "shell",
+	                                            json_pack("{s:O}", "command", cmd), id,
+	                                            SHAPE_CANONICAL)
+	                     : NULL;
 
 	if (c == NULL)
 		c = agent_other_call("command_execution", item, id);

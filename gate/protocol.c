@@ -224,10 +224,22 @@ static bool shape_ambiguous(json_t *root)
 	return marks > 1;
 }
 
+/* The id of a line no shape can read: whichever id key it has, so the
+ * error result still answers the call the agent is waiting on. */
+static json_t *any_id(json_t *root)
+{
+	static const char *const keys[] = {"id", "call_id", "tool_use_id"};
+	json_t *id = NULL;
+
+	for (size_t i = 0; id == NULL && i < nitems(keys); i++)
+		id = json_object_get(root, keys[i]);
+	return id;
+}
+
 static int decode_shape(json_t *root, struct raw_call *rc, char **errstr)
 {
 	if (shape_ambiguous(root)) {
-		rc->id = json_object_get(root, "id");
+		rc->id = any_id(root);
 		*errstr = xstrdup("ambiguous call shape: it holds the keys of more than one (\"tool\", "
 		                  "\"tool_name\", \"jsonrpc\", a \"type\"); send one");
 		return -1;
@@ -244,7 +256,7 @@ static int decode_shape(json_t *root, struct raw_call *rc, char **errstr)
 		return shape_hook(root, rc, errstr);
 	if (has(root, "tool"))
 		return shape_canonical(root, rc, errstr);
-	rc->id = json_object_get(root, "id");
+	rc->id = any_id(root);
 	*errstr = xstrdup("unrecognised call shape: expected \"tool\" (canonical), a tool_use "
 	                  "block, a function_call, a chat tool call, a Claude Code hook payload "
 	                  "or an MCP tools/call request");

@@ -69,7 +69,7 @@ printf '[rules]\n\tdeny = Mcp(pol.lookup)\n' > "$d/policy"
 chmod 600 "$d/policy"
 printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"lookup","arguments":{"path":"x"}}}' |
 	mcp --policy "$d/policy" --name pol -- $PY "$data/fake-mcp-server.py" "$d/pol.log" > "$d/pol.out" 2>&1
-check "policy: deny = Mcp(server.tool) applies" grep -q 'denied by airlock: rule deny = Mcp(pol.lookup)' "$d/pol.out"
+check "policy: deny = Mcp(server.tool) applies" grep -q 'denied by airlock: .*; rule deny = Mcp(pol.lookup)' "$d/pol.out"
 check "policy: the denied call never reached the server" test ! -s "$d/pol.log"
 
 # Held for approval: --approve-with decides; approved calls are forwarded.
@@ -79,7 +79,7 @@ for who in 'exit 0' 'echo not now; exit 1'; do
 		mcp --approve-with "$who" --name held -- $PY "$data/fake-mcp-server.py" "$d/held.log"
 done > "$d/held.out" 2>&1
 check "held: approved call forwarded" grep -q '"text": "ran wipe"' "$d/held.out"
-check "held: refused call answered with the reason" grep -q 'denied by airlock: not now' "$d/held.out"
+check "held: refused call answered with the reason" grep -q 'denied by airlock: .*; not now' "$d/held.out"
 expect_eq "held: both decisions recorded" \
 	"$(q "SELECT group_concat(decision || '/' || who, ' ') FROM (SELECT decision, who FROM call_index WHERE name = 'mcp:held.wipe' ORDER BY id)")" \
 	"approved/approve-with denied/approve-with"

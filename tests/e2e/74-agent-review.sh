@@ -102,7 +102,8 @@ expect_eq "mcp: named after the server" \
 # the rest (a secret path beside it)
 printf '[rules]\n\tallow = WebFetch(domain:example.com)\n' >"$d/wf.policy"
 mcp_once() {
-	echo "$1" | (cat; sleep 1) | (cd "$d/wd" && timeout 20 "$AIRLOCK" mcp --no-tty --name srv \
+	printf '%s\n' '{"jsonrpc":"2.0","id":0,"method":"tools/list"}' "$1" | (cat; sleep 1) |
+		(cd "$d/wd" && timeout 20 "$AIRLOCK" mcp --no-tty --name srv \
 		--policy "$d/wf.policy" --db "$d/wf.db" -- python3 "$F" "$d/wf.log") 2>/dev/null
 }
 out=$(mcp_once '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"fetch","arguments":{"url":"https://example.com/u","path":"'"$HOME"'/.ssh/id_rsa"}}}')

@@ -17,6 +17,8 @@ TOOLS = [
      "annotations": {"readOnlyHint": False, "destructiveHint": True}},
     {"name": "run_query", "inputSchema": {"type": "object"}},
     {"name": "exec", "inputSchema": {"type": "object"}},
+    {"name": "fetch", "inputSchema": {"type": "object"}},
+    {"name": "write_file", "inputSchema": {"type": "object"}},
 ]
 
 
