@@ -44,6 +44,14 @@ int db_session_begin(struct db *db, const struct db_session_info *info, char **e
 /* Ends the session with an anchor event. */
 int db_session_end(struct db *db, char **errstr) AIRLOCK_MUST_CHECK;
 
+/* Records an input line that could not be decoded (not a call, so nothing
+ * ran): its number, why, its length and its first 256 bytes, redacted, as
+ * a "rejected" event; past the first 100 of a session each is only
+ * counted, in the session's end event. line may be NULL (a line over the
+ * cap, not kept). */
+int db_input_rejected(struct db *db, size_t lineno, const char *why, const char *line,
+                      size_t len, char **errstr) AIRLOCK_MUST_CHECK;
+
 /* Records the received and classified events of a call in one transaction;
  * sets *call_id. */
 int db_call_received(struct db *db, const struct call *c, const struct verdict *v,

@@ -41,6 +41,7 @@ struct db {
 	int64_t session;
 	char *mode;          /* the session's mode ("gate", "watch", ...); owned */
 	long long session_calls, session_events;
+	long long session_rejected; /* undecodable input lines this session */
 	bool redact;
 	char **secrets;      /* exact values to redact; NULL-terminated, owned */
 	EVP_MD_CTX *md;      /* reused for every hash */

@@ -139,6 +139,7 @@ int db_session_begin(struct db *db, const struct db_session_info *info, char **e
 	db->mode = xstrdup(info->mode);
 	db->session_calls = 0;
 	db->session_events = 1;
+	db->session_rejected = 0;
 	return 0;
 }
 
@@ -162,12 +163,31 @@ int db_session_end(struct db *db, char **errstr)
 
 	if (db->session == 0)
 		return 0;
-	body[0] = json_pack("{s:I, s:I}", "calls", (json_int_t)db->session_calls, "events",
-	                    (json_int_t)db->session_events + 1);
+	body[0] = json_pack("{s:I, s:I, s:I}", "calls", (json_int_t)db->session_calls, "events",
+	                    (json_int_t)db->session_events + 1, "rejected",
+	                    (json_int_t)db->session_rejected);
 	if (record(db, 1, kinds, body, 0, derive_session_end, NULL, NULL, errstr) < 0)
 		return -1;
 	db->session = 0;
 	return 0;
+}
+
+/* Rejected lines kept whole per session: a stream of garbage is counted,
+ * not stored line by line. */
+#define REJECTED_KEPT 100
+
+int db_input_rejected(struct db *db, size_t lineno, const char *why, const char *line,
+                      size_t len, char **errstr)
+{
+	const char *kinds[] = {"rejected"};
+	json_t *body[1];
+
+	if (db->session == 0 || db->session_rejected++ >= REJECTED_KEPT)
+		return 0;
+	body[0] = json_pack("{s:I, s:o, s:I, s:o}", "line", (json_int_t)lineno, "error", text(why),
+	                    "bytes", (json_int_t)len, "head",
+	                    line ? encode_bytes(line, len < 256 ? len : 256) : json_null());
+	return record(db, 1, kinds, body, 0, NULL, NULL, NULL, errstr);
 }
 
 static int derive_received(struct db *db, struct chain_tx *tx, const int64_t *ids,

@@ -456,6 +456,24 @@ out:
 	return o;
 }
 
+/* The error result for a line that is not a call. The line is recorded
+ * too (what an agent sent that airlock could not read is evidence); when
+ * even that fails, the result says so. Takes ownership of id. */
+static json_t *gate_rejected(struct gate *g, json_t *id, size_t lineno, const char *why,
+                             const char *line, size_t len)
+{
+	char *err = NULL, *msg = NULL;
+	json_t *res;
+
+	if (db_input_rejected(g->db, lineno, why, line, len, &err) < 0)
+		msg = xasprintf("%s (and it could not be recorded in the audit log: %s)", why, err);
+	res = protocol_error(id, lineno, msg ? msg : why);
+	json_decref(id);
+	free(msg);
+	free(err);
+	return res;
+}
+
 /* One input line to one result line. */
 static json_t *gate_line(struct gate *g, const char *line, size_t len, size_t lineno,
                          bool toolong)
@@ -469,13 +487,12 @@ static json_t *gate_line(struct gate *g, const char *line, size_t len, size_t li
 	if (toolong) {
 		err = xasprintf("line %zu is longer than the line cap (%zu bytes); skipped", lineno,
 		                g->opts.line_cap ? g->opts.line_cap : (size_t)PROTOCOL_LINE_CAP);
-		res = protocol_error(NULL, lineno, err);
+		res = gate_rejected(g, NULL, lineno, err, NULL, len);
 		free(err);
 		return res;
 	}
 	if (protocol_decode(line, len, lineno, &c, &id, &err) < 0) {
-		res = protocol_error(id, lineno, err);
-		json_decref(id);
+		res = gate_rejected(g, id, lineno, err, line, len);
 		free(err);
 		return res;
 	}

@@ -192,6 +192,22 @@ check "8 writers: chain verifies" "$A" audit verify --db "$cdb"
 
 # ---- a full filesystem refuses calls ----
 mkdir -p "$mnt"
+# A line that is not a call is recorded too (what the agent sent that
+# airlock could not read is evidence): redacted, with the session's count.
+printf '%s\n' 'not json AKIAIOSFODNN7EXAMPLE' '[1,2]' |
+	(cd "$d/wd" && "$A" gate --no-tty --db "$d/rej.db") > "$d/rej.out"
+expect_eq "rejected lines: one error result each" "$(grep -c '"decision":"error"' "$d/rej.out")" 2
+expect_eq "rejected lines: recorded" \
+	"$(sqlite3 "$d/rej.db" "SELECT count(*) FROM events WHERE kind = 'rejected'")" 2
+expect_eq "rejected lines: the line number and why" \
+	"$(sqlite3 "$d/rej.db" "SELECT json_extract(body, '$.line') || ' ' || json_extract(body, '$.error') FROM events WHERE kind = 'rejected' ORDER BY id DESC LIMIT 1")" \
+	"2 a call must be a JSON object (got array)"
+check "rejected lines: secrets redacted" \
+	sh -c "! sqlite3 '$d/rej.db' 'SELECT body FROM events' | grep -q AKIAIOSFODNN7EXAMPLE"
+expect_eq "rejected lines: counted at the session's end" \
+	"$(sqlite3 "$d/rej.db" "SELECT json_extract(body, '$.rejected') FROM events WHERE kind = 'session_end'")" 2
+check "rejected lines: the log verifies" "$A" audit verify --db "$d/rej.db"
+
 if [ "$(id -u)" -eq 0 ] && mount -t tmpfs -o size=1m tmpfs "$mnt" 2>/dev/null; then
 	call f1 read_file path /etc/hostname | "$A" gate --no-tty --db "$mnt/a.db" > /dev/null 2>&1
 	dd if=/dev/zero of="$mnt/fill" bs=4096 2>/dev/null
