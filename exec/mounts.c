@@ -29,6 +29,11 @@
 #define A_BIND (MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV)
 #define A_RO (A_BIND | MOUNT_ATTR_RDONLY)
 #define A_DEV (MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC)
+/* The host's device nodes, bound in: read-only, since a root caller owns
+ * the host's /dev/null and could otherwise chmod it (or touch it) for the
+ * whole machine. A read-only mount still lets a device be read and written:
+ * it refuses changes to the inode, not I/O. */
+#define A_DEVNODE (A_DEV | MOUNT_ATTR_RDONLY)
 
 /* System directories: bound read-only, or re-created as the same symlink. */
 static const char *const sys_dirs[] = {"/usr",   "/bin",   "/sbin",  "/lib",
@@ -281,7 +286,7 @@ static void plan_dev_proc(struct sbx_plan *pl, long long shm_size, bool host_roo
 	op_mount(pl, OP_TMPFS, "/dev", "mode=0755,size=64k,nr_inodes=64", A_DEV);
 	for (size_t i = 0; i < nitems(dev_nodes); i++)
 		if (access(dev_nodes[i], F_OK) == 0)
-			op_bind(pl, dev_nodes[i], dev_nodes[i], false, A_DEV);
+			op_bind(pl, dev_nodes[i], dev_nodes[i], false, A_DEVNODE);
 	op_mount(pl, OP_DEVPTS, "/dev/pts", "newinstance,ptmxmode=0666,mode=0620", A_DEV);
 	snprintf(opts, sizeof(opts), "mode=1777,size=%lld", shm_size);
 	op_mount(pl, OP_TMPFS, "/dev/shm", opts, A_BIND);

@@ -256,6 +256,17 @@ OUT=$(ax -- sh -c 'touch /usr/airlock-x /etc/airlock-x; echo x > /proc/sysrq-tri
 V=$(cat /proc/sys/vm/overcommit_memory)
 OUT=$(ax -- sh -c "echo $V > /proc/sys/vm/overcommit_memory && echo WROTE" 2>&1)
 case "$OUT" in *WROTE*) bad proc-sys-readonly "sysctl written" ;; *) ok proc-sys-readonly ;; esac
+# the device nodes are the host's own inodes: a root caller owns them, so
+# a writable bind would let the command chmod (or touch) /dev/full for the
+# whole machine; writing to a device must still work
+DEVWAS=$(stat -c '%a %Y' /dev/full)
+OUT=$(ax --profile readonly -- sh -c 'chmod 600 /dev/full; touch -d 2001-01-01 /dev/full; echo x > /dev/null && echo WROTE' 2>&1)
+DEVNOW=$(stat -c '%a %Y' /dev/full)
+[ "$DEVNOW" = "$DEVWAS" ] && case "$OUT" in *WROTE*) true ;; *) false ;; esac &&
+	ok host-dev-nodes-unchanged || bad host-dev-nodes-unchanged "host /dev/full was $DEVWAS, now $DEVNOW"
+if [ "$AS" = root ] && [ "$DEVNOW" != "$DEVWAS" ]; then # undo what an old airlock let through
+	chmod "${DEVWAS% *}" /dev/full && touch -d "@${DEVWAS#* }" /dev/full
+fi
 OUT=$(ax -- ./probe mknod dev0 2>&1)
 [ ! -e "$WORK/wd/dev0" ] && ok mknod-device || bad mknod-device "node made"
 OUT=$(ax -- sh -c 'ls /sys/fs/cgroup /run /var/run /root/.ssh 2>/dev/null | head -3' 2>&1)
