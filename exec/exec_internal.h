@@ -148,6 +148,8 @@ struct sbx_op {
 	char *data;        /* mount data, or OP_FILE's contents; owned */
 	size_t len;        /* OP_FILE: bytes in data */
 	unsigned attr_set; /* MOUNT_ATTR_* applied after mounting */
+	bool on_host;      /* its mount point is a host entry (under a bound host
+	                    * directory); set by mounts_mark_host() */
 };
 
 /* The child keeps three fds per op on its stack: the plan's bound. */
@@ -180,6 +182,15 @@ void mounts_forget_system(void);
 /* Child: opens the sources, stages the new root and pivots into it. The
  * plan is only read: other calls' children may be using it too. */
 int mounts_apply(const struct sbx_plan *pl, struct sbx_report *r);
+/* Marks each mount whose mount point is a host directory entry (on_host):
+ * a host rename or unlink of that entry detaches the mount in every
+ * namespace. For a sandbox built ahead, which mounted a while before its
+ * call. */
+void mounts_mark_host(struct sbx_plan *pl);
+/* Child, after mounts_apply() and pivot_root: 0 when every on_host mount is
+ * still in place (or its path is gone); -1 with the path in *r when one was
+ * detached, so the path now shows the host's new, unprotected entry. */
+int mounts_check_attached(const struct sbx_plan *pl, struct sbx_report *r);
 
 /* ---- seccomp (seccomp.c) ------------------------------------------------ */
 

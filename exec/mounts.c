@@ -26,6 +26,10 @@
 #include "core/util.h"
 #include "exec/exec_internal.h"
 
+#ifndef STATX_ATTR_MOUNT_ROOT
+#define STATX_ATTR_MOUNT_ROOT 0x00002000 /* Linux 5.8 */
+#endif
+
 #define A_BIND (MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV)
 #define A_RO (A_BIND | MOUNT_ATTR_RDONLY)
 #define A_DEV (MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC)
@@ -704,6 +708,31 @@ fail:
 	return -1;
 }
 
+/* Ops that make a mount, and those whose source is a host directory (so
+ * that what is mounted under it sits on a host entry). */
+static bool op_mounts(enum sbx_op_kind k)
+{
+	return k == OP_BIND || k == OP_REBIND || k == OP_TMPFS || k == OP_PROC || k == OP_DEVPTS ||
+	       k == OP_OVERLAY;
+}
+
+static bool op_shows_host(enum sbx_op_kind k)
+{
+	return k == OP_BIND || k == OP_REBIND || k == OP_OVERLAY;
+}
+
+void mounts_mark_host(struct sbx_plan *pl)
+{
+	for (size_t i = 0; i < pl->n; i++) {
+		struct sbx_op *op = &pl->ops[i];
+		op->on_host = false;
+		for (size_t j = 0; j < i && op_mounts(op->kind) && !op->on_host; j++)
+			op->on_host = op_shows_host(pl->ops[j].kind) &&
+			              strcmp(pl->ops[j].dst, op->dst) != 0 &&
+			              path_contains(pl->ops[j].dst, op->dst);
+	}
+}
+
 void mounts_plan_clear(struct sbx_plan *pl)
 {
 	for (size_t i = 0; i < pl->n; i++) {
@@ -911,6 +940,32 @@ static int op_attr(const struct sbx_op *op)
 {
 	if (op->kind == OP_OVERLAY)
 		return set_attr(op->dst, op->attr_set, false);
+	return 0;
+}
+
+int mounts_check_attached(const struct sbx_plan *pl, struct sbx_report *r)
+{
+	const size_t stage = strlen(SBX_STAGE);
+
+	for (size_t i = 0; i < pl->n; i++) {
+		const struct sbx_op *op = &pl->ops[i];
+		const char *in = op->dst + stage;
+		struct statx sx;
+		if (!op->on_host)
+			continue;
+		if (statx(AT_FDCWD, in[0] ? in : "/", AT_SYMLINK_NOFOLLOW, 0, &sx) < 0) {
+			if (errno == ENOENT)
+				continue; /* gone on the host: nothing shows there */
+			sbx_report_fail(r, STEP_MOUNT, errno, in);
+			return -1;
+		}
+		/* a kernel that cannot say is treated as detached (fail safe) */
+		if (!(sx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) ||
+		    !(sx.stx_attributes & STATX_ATTR_MOUNT_ROOT)) {
+			sbx_report_fail(r, STEP_MOUNT, ESTALE, in);
+			return -1;
+		}
+	}
 	return 0;
 }
 

@@ -393,6 +393,18 @@ t1=$(date +%s)
 OUT=$(ax -- ./probe grandchild "$TAG" 2>&1)
 sleep 0.2
 pgrep -f "sleep $TAG" >/dev/null && bad grandchild-gone "still running" || ok grandchild-gone
+# the gate's pool: a sandbox built ahead mounted its masks and read-only
+# paths a while before its call; a host rename of one since (git config
+# rewrites .git/config so, editors save .env so) detaches that mount in
+# every namespace, and the call must not find the new file unprotected
+# waitlines FILE N: until FILE has N lines (10 s at most)
+waitlines() {
+	i=0
+	while [ "$(cat "$1" 2>/dev/null | wc -l)" -lt "$2" ] && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
 # every call of a long-running gate gets its sandbox, whoever runs it (one
 # sandbox's setup made airlock's memory non-dumpable, and every later one
 # then failed to map a user's uid)
@@ -400,6 +412,32 @@ OUT=$(cd "$WORK/wd" && printf '{"id":"%s","tool":"shell","input":{"command":"ls"
 	env -i PATH=/usr/bin:/bin HOME="$WORK/home" $RUN "$AIRLOCK" gate --no-tty --db "$WORK/gate1.db" 2>&1)
 [ "$(echo "$OUT" | grep -c '"decision":"auto","exit_code":0')" = 4 ] && ok gate-every-call-runs ||
 	bad gate-every-call-runs "$(echo "$OUT" | grep -o '"error":"[^"]*"' | head -1)"
+mkdir -p "$WORK/pool" && git init -q "$WORK/pool" && printf 'API_KEY=POOL-1\n' > "$WORK/pool/.env"
+printf 'printf "[core]\\n\\tfsmonitor = touch x\\n" >> .git/config; cat .env\n' > "$WORK/pool/build.sh"
+mkfifo "$WORK/gate.in"
+[ "$AS" = nobody ] && chown -R 65534:65534 "$WORK/pool" "$WORK/gate.in"
+(cd "$WORK/pool" && env -i PATH=/usr/bin:/bin HOME="$WORK/home" $RUN "$AIRLOCK" gate --no-tty \
+	--db "$WORK/gate.db" < "$WORK/gate.in" > "$WORK/gate.out" 2>&1) &
+exec 7> "$WORK/gate.in"
+printf '{"id":"1","tool":"shell","input":{"command":"sh build.sh"}}\n' >&7
+waitlines "$WORK/gate.out" 1
+sleep 1 # the pool builds the next sandbox meanwhile
+(cd "$WORK/pool" && env -i PATH=/usr/bin:/bin HOME="$WORK/home" $RUN sh -c \
+	'git config user.name someone && printf "API_KEY=POOL-2\n" > .env.new && mv .env.new .env')
+printf '{"id":"2","tool":"shell","input":{"command":"sh build.sh"}}\n' >&7
+waitlines "$WORK/gate.out" 2
+exec 7>&-
+wait $!
+OUT=$(cat "$WORK/gate.out")
+if grep -q fsmonitor "$WORK/pool/.git/config"; then
+	bad pool-detached-guard "fsmonitor planted in .git/config"
+elif ! grep -q 'user.name\|name = someone' "$WORK/pool/.git/config"; then
+	bad pool-detached-guard "control: the host's git config did not land"
+else
+	ok pool-detached-guard
+fi
+case "$OUT" in *POOL-2*) bad pool-detached-mask "the replaced .env was read" ;;
+*'"id":"2"'*) ok pool-detached-mask ;; *) bad pool-detached-mask "no second result" ;; esac
 
 # the gate's capture mode: needs libairlock.a ($BUILD), run as the identity
 if [ -n "${BUILD:-}" ] && [ -f "$BUILD/libairlock.a" ]; then
