@@ -103,6 +103,16 @@ case "$OUT" in
 *) bad no-userns-fails-closed "rc=$rc" ;;
 esac
 
+# ---- fail closed: no /proc (a root caller), no run, and the reason named ----
+if [ "$AS" = root ]; then
+	OUT=$(cd "$WORK/wd" && unshare -m sh -c "umount -l /proc && '$AIRLOCK' exec -- ./probe write ran.txt" 2>&1)
+	rc=$?
+	case "$OUT" in *"/proc"*) [ $rc -eq 125 ] && [ ! -e "$WORK/wd/ran.txt" ] && PASS=$((PASS + 1)) &&
+		echo "ok   [$AS] no-proc-fails-closed" || bad no-proc-fails-closed "rc=$rc" ;;
+	*) bad no-proc-fails-closed "rc=$rc, the reason does not name /proc" ;;
+	esac
+fi
+
 # ---- files ----
 OUT=$(ax -- ./probe write "$WORK/outside/new" 2>&1)
 [ ! -e "$WORK/outside/new" ] && ok write-outside-workdir || bad write-outside-workdir "host file created"
