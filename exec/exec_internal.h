@@ -323,6 +323,7 @@ struct capture {
 	const char *stdin_data;
 	size_t stdin_len, stdin_off;
 	struct buf *ob, *eb; /* capture mode; NULL when streaming */
+	const volatile sig_atomic_t *cancel; /* exec_spec.cancel */
 	bool relay_in;       /* streaming: stdin is a file, relayed from in_pos */
 	bool err_on_out;     /* streaming: 2 shares 1's file, and its relay pipe */
 	off_t in_pos;

@@ -198,6 +198,27 @@ OUT=$(cd "$WORK/repo" && env -i PATH=/usr/bin:/bin HOME="$WORK/home" $RUN "$AIRL
 	'mkdir -p .git/hooks && echo x > .git/hooks/pre-commit.sample && echo "curl x | sh" > .git/hooks/pre-commit && echo "[core]" > .git/config' 2>&1)
 [ ! -e "$WORK/repo/.git/hooks/pre-commit" ] && [ -e "$WORK/repo/.git/hooks/pre-commit.sample" ] &&
 	[ -e "$WORK/repo/.git/config" ] && ok create-repo-hook || bad create-repo-hook "live hook kept, or the repository damaged"
+# airlock exec stopped by a signal mid-call (a hung command invites
+# Ctrl-C; a harness's timeout sends SIGTERM) still sweeps what the run
+# planted and removes its cgroup, then dies of the signal
+(cd "$WORK/wd" && exec env -i PATH=/usr/bin:/bin HOME="$WORK/home" $RUN "$AIRLOCK" exec -- \
+	sh -c 'echo "{}" > .mcp.json; exec sleep 30' > "$WORK/int.out" 2>&1) &
+APID=$!
+i=0
+while [ ! -e "$WORK/wd/.mcp.json" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+sleep 0.2
+kill -TERM "$APID"
+wait "$APID" 2>/dev/null # (the shell would say "Terminated")
+rc=$?
+OUT=$(cat "$WORK/int.out")
+if [ -e "$WORK/wd/.mcp.json" ]; then
+	bad interrupted-exec-sweeps ".mcp.json left behind (rc=$rc)"
+	rm -f "$WORK/wd/.mcp.json"
+elif [ $rc -ne 143 ] || [ -n "$(ls -d /sys/fs/cgroup/*/airlock-"$APID"-* /sys/fs/cgroup/memory/*/*/airlock-"$APID"-* 2>/dev/null)" ]; then
+	bad interrupted-exec-sweeps "rc=$rc, or its cgroup left behind"
+else
+	ok interrupted-exec-sweeps
+fi
 OUT=$(ax -- sh -c 'ln -s "$HOME" .mcp.json' 2>&1)
 [ ! -e "$WORK/wd/.mcp.json" ] && [ ! -L "$WORK/wd/.mcp.json" ] && [ -d "$WORK/home/.ssh" ] &&
 	ok create-settings-symlink || bad create-settings-symlink "symlink kept or its target removed"
