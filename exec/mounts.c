@@ -614,6 +614,12 @@ static const char *const sys_workdirs[] = {
 /* ... and these, though not what lies below them (/var/www/site, and
  * /dev/shm, a tmpfs, are fine). */
 static const char *const sys_workdirs_exact[] = {"/usr", "/usr/local", "/var", "/dev"};
+/* Shared scratch directories, refused as workdirs themselves (a directory
+ * below one is fine): other programs keep their live sockets and shared
+ * memory there (tmux, ssh-agent, X11, shm segments), and a readonly call
+ * could connect to a tmux server there and have it run anything outside
+ * the sandbox. /tmp would also fall under the stage the root is built on. */
+static const char *const shared_workdirs_exact[] = {"/tmp", "/var/tmp", "/dev/shm"};
 
 /* The homes whose secrets no workdir may contain: $HOME as given and the
  * account's own (passwd), each resolved. Resolved once per home string:
@@ -652,6 +658,14 @@ static int workdir_allowed(const char *wd, const char *home, char **errstr)
 		                    wd);
 		return -1;
 	}
+	for (size_t i = 0; i < nitems(shared_workdirs_exact); i++)
+		if (strcmp(shared_workdirs_exact[i], wd) == 0) {
+			*errstr = xasprintf("workdir %s is a shared scratch directory (other "
+			                    "programs' sockets and shared memory live there): run "
+			                    "from a project directory, or a directory below it",
+			                    wd);
+			return -1;
+		}
 	pthread_mutex_lock(&homes_lock);
 	if (homes_for == NULL || strcmp(homes_for, home ? home : "") != 0)
 		homes_resolve(home);

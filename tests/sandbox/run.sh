@@ -270,6 +270,15 @@ OUT=$(cd "$WORK/repo4" && env -i PATH=/usr/bin:/bin HOME="$WORK/home" $RUN "$AIR
 # workdirs that would expose the system or a home: refused before anything runs
 OUT=$(cd "$WORK/wd" && env -i PATH=/usr/bin:/bin HOME="$WORK/home" $RUN "$AIRLOCK" exec --workdir /etc -- cat shadow 2>&1)
 case "$OUT" in *"system directory"*) ok workdir-etc ;; *) bad workdir-etc "not refused" ;; esac
+# shared scratch directories hold other programs' live sockets (a tmux
+# server there runs whatever a readonly call sends it) and shared memory
+for d in /tmp /var/tmp /dev/shm; do
+	[ -d "$d" ] || continue
+	OUT=$(cd "$WORK/wd" && env -i PATH=/usr/bin:/bin HOME="$WORK/home" $RUN "$AIRLOCK" exec --profile readonly \
+		--workdir "$d" -- sh -c 'echo RAN-IN-SHARED' 2>&1)
+	case "$OUT" in *RAN-IN-SHARED*) bad "workdir-shared-$d" "ran" ;; *"shared scratch"*) ok "workdir-shared-$d" ;;
+	*) bad "workdir-shared-$d" "not refused as shared" ;; esac
+done
 ln -s "$WORK/home" "$WORK/homelink"
 OUT=$(cd "$WORK/wd" && env -i PATH=/usr/bin:/bin HOME="$WORK/homelink" $RUN "$AIRLOCK" exec --workdir "$WORK/home" -- cat .ssh/id_rsa 2>&1)
 case "$OUT" in *MARKER*) bad workdir-home-link "home secrets visible" ;; *"contains the home"*) ok workdir-home-link ;;
