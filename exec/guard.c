@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -225,11 +226,72 @@ out:
 	return key;
 }
 
+/* The largest config the sweep reads; a larger one the run made goes. */
+#define CONFIG_MAX (1024 * 1024)
+
+/* True when a line of the config text opens an include or includeIf
+ * section (names are case-insensitive; "[include.x]" is the old form). */
+static bool config_includes(const char *text, size_t len)
+{
+	static const char word[] = "include";
+	const char *p = text, *end = text + len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p)), *q = p;
+		const char *eol = nl ? nl : end;
+		while (q < eol && (*q == ' ' || *q == '\t'))
+			q++;
+		if (q < eol && *q == '[') {
+			q++;
+			while (q < eol && (*q == ' ' || *q == '\t'))
+				q++;
+			if ((size_t)(eol - q) >= sizeof(word) - 1 &&
+			    strncasecmp(q, word, sizeof(word) - 1) == 0)
+				return true;
+		}
+		p = eol + 1;
+	}
+	return false;
+}
+
+/*
+ * The first risky key of the config name under dfd, as a new string, or
+ * NULL when every key is inert. An include is risky before anything is
+ * read through libgit2, which would follow it: to a FIFO the run left (the
+ * sweep, and the gate with it, hung in open), to airlock's own stdin, or
+ * to a file outside the workdir.
+ */
+static char *config_check_key(int dfd, const char *name)
+{
+	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	char *text = NULL, *key = NULL, *path;
+	struct stat st;
+	ssize_t n = -1;
+
+	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= CONFIG_MAX) {
+		text = xmalloc((size_t)st.st_size + 1);
+		n = read(fd, text, (size_t)st.st_size + 1);
+	}
+	if (fd >= 0)
+		close(fd);
+	if (n < 0 || n > st.st_size)
+		key = xstrdup("something unreadable or too large");
+	else if (config_includes(text, (size_t)n))
+		key = xstrdup("include.path");
+	free(text);
+	if (key)
+		return key;
+	path = xasprintf("/proc/self/fd/%d/%s", dfd, name);
+	key = config_risky_key(path);
+	free(path);
+	return key;
+}
+
 /* A config the run made: kept when every key is inert, else removed. */
 static void check_config(int dfd, const char *name, const char *shown, struct buf *b)
 {
 	struct stat st;
-	char *key, *why, *path;
+	char *key, *why;
 
 	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 		return;
@@ -237,9 +299,7 @@ static void check_config(int dfd, const char *name, const char *shown, struct bu
 		drop(dfd, name, shown, NULL, b);
 		return;
 	}
-	path = xasprintf("/proc/self/fd/%d/%s", dfd, name);
-	key = config_risky_key(path);
-	free(path);
+	key = config_check_key(dfd, name);
 	if (key == NULL)
 		return;
 	why = xasprintf(" (it set %s)", key);

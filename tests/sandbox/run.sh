@@ -255,6 +255,14 @@ OUT=$(cd "$WORK/repo3" && rm -rf .git && env -i PATH=/usr/bin:/bin HOME="$WORK/h
 	sh -c 'ln -s "$PWD/../wd/.git" .git' 2>&1)
 [ ! -e "$WORK/repo3/.git" ] && [ ! -L "$WORK/repo3/.git" ] && [ -e "$WORK/wd/.git/config" ] &&
 	ok create-git-symlink || bad create-git-symlink "link kept or its target touched"
+# the sweep reads a config the run made: an include there must not be
+# followed (to a FIFO the run left, the sweep hung, and the gate with it)
+mkdir -p "$WORK/repo5" && [ "$AS" = nobody ] && chown 65534:65534 "$WORK/repo5"
+OUT=$(cd "$WORK/repo5" && env -i PATH=/usr/bin:/bin HOME="$WORK/home" timeout 20 $RUN "$AIRLOCK" exec -- sh -c \
+	'git init -q . && mkfifo fifo && printf "[include]\n\tpath = ../fifo\n" > .git/config' 2>&1)
+rc=$?
+[ $rc -eq 0 ] && [ ! -e "$WORK/repo5/.git/config" ] && ok config-include-not-followed ||
+	bad config-include-not-followed "rc=$rc (124: the sweep hung), or the config with an include kept"
 # a protected path that is a link is protected where it leads; one that
 # leads nowhere cannot be, and nothing runs
 mkdir -p "$WORK/repo4/.git" "$WORK/repo4/tools/hooks" && ln -s "$WORK/repo4/tools/hooks" "$WORK/repo4/.git/hooks"
