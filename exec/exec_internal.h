@@ -46,12 +46,13 @@ enum guard_kind {
 	GUARD_CONFIG,  /* made by the run: kept only if every key is inert */
 	GUARD_HOOKS,   /* made by the run: all but *.sample removed */
 	GUARD_MODULES, /* made by the run: each submodule's config and hooks, as above */
+	GUARD_WORKTREES, /* made by the run: each linked worktree's commondir and config */
 };
 struct guard_path {
 	const char *rel;
 	enum guard_kind kind;
 };
-#define GUARD_NPATHS 11
+#define GUARD_NPATHS 12
 extern const struct guard_path guard_paths[GUARD_NPATHS];
 
 /* What each guarded path is (lstat, links never followed). */

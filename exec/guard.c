@@ -43,6 +43,7 @@ const struct guard_path guard_paths[GUARD_NPATHS] = {
 	{".git/config.worktree", GUARD_REMOVE}, /* read when config says so */
 	{".git/hooks", GUARD_HOOKS},
 	{".git/modules", GUARD_MODULES}, /* submodules' own config and hooks */
+	{".git/worktrees", GUARD_WORKTREES}, /* linked worktrees' commondir: their config */
 	{".mcp.json", GUARD_REMOVE},
 };
 
@@ -351,6 +352,67 @@ static int sweep_modules(int dfd, const char *name, const char *shown, int depth
 	return rc;
 }
 
+/* The commondir git itself writes for a linked worktree: its common
+ * directory is the .git two levels up, where the read-only config and
+ * hooks are. Anything else points that worktree's git elsewhere. */
+static bool commondir_is_own(int dfd, const char *name)
+{
+	static const char own[] = "../..";
+	char buf[sizeof(own) + 2];
+	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf)) : -1;
+	struct stat st;
+	bool reg = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+
+	if (fd >= 0)
+		close(fd);
+	if (!reg || n < (ssize_t)sizeof(own) - 1)
+		return false;
+	if (buf[n - 1] == '\n')
+		n--;
+	return n == (ssize_t)sizeof(own) - 1 && memcmp(buf, own, (size_t)n) == 0;
+}
+
+/* A .git/worktrees the run made (git worktree add): in each worktree's
+ * directory, a commondir that is not git's own and a config.worktree with
+ * a risky key go (a linked worktree elsewhere on the host reads them on
+ * every git command there); a link goes. -1 when the bound is hit. */
+static int sweep_worktrees(int dfd, const char *name, const char *shown, struct buf *b)
+{
+	DIR *d = open_dir_at(dfd, name), *w;
+	struct dirent *e, *f;
+	int left = MODULES_ENTRIES, rc = 0;
+
+	if (d == NULL) {
+		if (errno != ENOENT)
+			drop(dfd, name, shown, NULL, b);
+		return 0;
+	}
+	while (rc == 0 && (e = readdir(d)) != NULL) {
+		char *s;
+		if (dot(e->d_name))
+			continue;
+		s = xasprintf("%s/%s", shown, e->d_name);
+		if (e->d_type == DT_LNK)
+			drop(dirfd(d), e->d_name, s, NULL, b);
+		else if ((w = open_dir_at(dirfd(d), e->d_name)) != NULL) {
+			while ((f = readdir(w)) != NULL && (rc = --left < 0 ? -1 : 0) == 0) {
+				char *t = xasprintf("%s/%s", s, f->d_name);
+				if (strcmp(f->d_name, "commondir") == 0 &&
+				    !commondir_is_own(dirfd(w), f->d_name))
+					drop(dirfd(w), f->d_name, t, NULL, b);
+				else if (strcmp(f->d_name, "config.worktree") == 0)
+					check_config(dirfd(w), f->d_name, t, b);
+				free(t);
+			}
+			closedir(w);
+		}
+		free(s);
+	}
+	closedir(d);
+	return rc;
+}
+
 static void act(int dfd, const char *name, const struct guard_path *gp,
                 const struct guard_id *now, struct buf *b)
 {
@@ -373,6 +435,10 @@ static void act(int dfd, const char *name, const struct guard_path *gp,
 		break;
 	case GUARD_MODULES:
 		if (sweep_modules(dfd, name, gp->rel, 0, &left, b) < 0)
+			drop(dfd, name, gp->rel, " (too large to check)", b);
+		break;
+	case GUARD_WORKTREES:
+		if (sweep_worktrees(dfd, name, gp->rel, b) < 0)
 			drop(dfd, name, gp->rel, " (too large to check)", b);
 		break;
 	}

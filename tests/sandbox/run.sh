@@ -255,6 +255,25 @@ OUT=$(cd "$WORK/repo3" && rm -rf .git && env -i PATH=/usr/bin:/bin HOME="$WORK/h
 	sh -c 'ln -s "$PWD/../wd/.git" .git' 2>&1)
 [ ! -e "$WORK/repo3/.git" ] && [ ! -L "$WORK/repo3/.git" ] && [ -e "$WORK/wd/.git/config" ] &&
 	ok create-git-symlink || bad create-git-symlink "link kept or its target touched"
+# a linked worktree elsewhere reads its commondir (so its config and
+# hooks) from the main repository's .git/worktrees: read-only, or swept
+# when the run made it
+mkdir -p "$WORK/repo6" && git init -q "$WORK/repo6" &&
+	git -C "$WORK/repo6" -c user.email=a@b -c user.name=a commit -q --allow-empty -m init &&
+	git -C "$WORK/repo6" worktree add -q "$WORK/wt6" 2>/dev/null
+[ "$AS" = nobody ] && chown -R 65534:65534 "$WORK/repo6" "$WORK/wt6"
+OUT=$(cd "$WORK/repo6" && env -i PATH=/usr/bin:/bin HOME="$WORK/home" $RUN "$AIRLOCK" exec -- sh -c \
+	'cp -r .git evil; printf "[core]\n\tfsmonitor = touch x\n" > evil/config; echo "$PWD/evil" > .git/worktrees/wt6/commondir
+	 git worktree add -q new 2>/dev/null && echo "$PWD/evil" > .git/worktrees/new/commondir' 2>&1)
+[ "$(cat "$WORK/repo6/.git/worktrees/wt6/commondir")" = ../.. ] && ok linked-worktree-commondir ||
+	bad linked-worktree-commondir "commondir of a worktree outside the workdir changed"
+rm -rf "$WORK/repo6/evil" "$WORK/repo6/new"
+rm -rf "$WORK/repo6/.git/worktrees/new"
+mv "$WORK/repo6/.git/worktrees" "$WORK/repo6/.git/wt-saved"
+OUT=$(cd "$WORK/repo6" && env -i PATH=/usr/bin:/bin HOME="$WORK/home" $RUN "$AIRLOCK" exec -- sh -c \
+	'git worktree add -q new 2>/dev/null && echo /elsewhere > .git/worktrees/new/commondir' 2>&1)
+[ ! -e "$WORK/repo6/.git/worktrees/new/commondir" ] && [ -e "$WORK/repo6/.git/worktrees/new/HEAD" ] &&
+	ok new-worktree-commondir || bad new-worktree-commondir "a made commondir pointing elsewhere kept"
 # the sweep reads a config the run made: an include there must not be
 # followed (to a FIFO the run left, the sweep hung, and the gate with it)
 mkdir -p "$WORK/repo5" && [ "$AS" = nobody ] && chown 65534:65534 "$WORK/repo5"
