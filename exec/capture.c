@@ -249,8 +249,9 @@ bool capture_wait(struct capture *c, int pidfd, pid_t pid, long long deadline,
 		close_fd(&c->in[1]);
 	while (alive || c->out[0] >= 0 || c->err[0] >= 0) {
 		long long left = (deadline - clock_ns()) / 1000000;
-		if (alive && left <= 0) {
-			res->timed_out = true;
+		bool cancelled = c->cancel && *c->cancel;
+		if (alive && (left <= 0 || cancelled)) {
+			res->timed_out |= left <= 0;
 			syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0);
 			left = 1000;
 		}
@@ -550,6 +551,7 @@ int spawn_wait(struct spawn *sp, const struct exec_spec *s, long long start,
 	sp->c.msg = &sp->done;
 	sp->c.stdin_data = s->stdin_data;
 	sp->c.stdin_len = s->stdin_data ? s->stdin_len : 0;
+	sp->c.cancel = s->cancel;
 	capture_wait(&sp->c, sp->pidfd, sp->pid, start + (tmo > 0 ? tmo : 600000) * 1000000LL, res,
 	             &status, &ru);
 	res->wall_ms = (clock_ns() - start) / 1000000;

@@ -6,6 +6,7 @@
 #ifndef AIRLOCK_EXEC_H
 #define AIRLOCK_EXEC_H
 
+#include <signal.h>
 #include <stdbool.h>
 
 #include "core/airlock.h"
@@ -28,6 +29,13 @@ struct exec_spec {
 	 * the none profile, which could not mount it.
 	 */
 	const char *overlay_dir;
+	/*
+	 * When set and it becomes nonzero (a signal handler's flag), the call
+	 * is killed as at its deadline (not reported as a timeout) and
+	 * exec_run() returns as usual, so the sweep and cleanup still happen.
+	 * Noticed within a second; NULL: never.
+	 */
+	const volatile sig_atomic_t *cancel;
 };
 
 struct exec_result {

@@ -46,12 +46,13 @@ enum guard_kind {
 	GUARD_CONFIG,  /* made by the run: kept only if every key is inert */
 	GUARD_HOOKS,   /* made by the run: all but *.sample removed */
 	GUARD_MODULES, /* made by the run: each submodule's config and hooks, as above */
+	GUARD_WORKTREES, /* made by the run: each linked worktree's commondir and config */
 };
 struct guard_path {
 	const char *rel;
 	enum guard_kind kind;
 };
-#define GUARD_NPATHS 11
+#define GUARD_NPATHS 12
 extern const struct guard_path guard_paths[GUARD_NPATHS];
 
 /* What each guarded path is (lstat, links never followed). */
@@ -148,6 +149,8 @@ struct sbx_op {
 	char *data;        /* mount data, or OP_FILE's contents; owned */
 	size_t len;        /* OP_FILE: bytes in data */
 	unsigned attr_set; /* MOUNT_ATTR_* applied after mounting */
+	bool on_host;      /* its mount point is a host entry (under a bound host
+	                    * directory); set by mounts_mark_host() */
 };
 
 /* The child keeps three fds per op on its stack: the plan's bound. */
@@ -180,6 +183,15 @@ void mounts_forget_system(void);
 /* Child: opens the sources, stages the new root and pivots into it. The
  * plan is only read: other calls' children may be using it too. */
 int mounts_apply(const struct sbx_plan *pl, struct sbx_report *r);
+/* Marks each mount whose mount point is a host directory entry (on_host):
+ * a host rename or unlink of that entry detaches the mount in every
+ * namespace. For a sandbox built ahead, which mounted a while before its
+ * call. */
+void mounts_mark_host(struct sbx_plan *pl);
+/* Child, after mounts_apply() and pivot_root: 0 when every on_host mount is
+ * still in place (or its path is gone); -1 with the path in *r when one was
+ * detached, so the path now shows the host's new, unprotected entry. */
+int mounts_check_attached(const struct sbx_plan *pl, struct sbx_report *r);
 
 /* ---- seccomp (seccomp.c) ------------------------------------------------ */
 
@@ -312,6 +324,7 @@ struct capture {
 	const char *stdin_data;
 	size_t stdin_len, stdin_off;
 	struct buf *ob, *eb; /* capture mode; NULL when streaming */
+	const volatile sig_atomic_t *cancel; /* exec_spec.cancel */
 	bool relay_in;       /* streaming: stdin is a file, relayed from in_pos */
 	bool err_on_out;     /* streaming: 2 shares 1's file, and its relay pipe */
 	off_t in_pos;

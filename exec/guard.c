@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -42,6 +43,7 @@ const struct guard_path guard_paths[GUARD_NPATHS] = {
 	{".git/config.worktree", GUARD_REMOVE}, /* read when config says so */
 	{".git/hooks", GUARD_HOOKS},
 	{".git/modules", GUARD_MODULES}, /* submodules' own config and hooks */
+	{".git/worktrees", GUARD_WORKTREES}, /* linked worktrees' commondir: their config */
 	{".mcp.json", GUARD_REMOVE},
 };
 
@@ -225,11 +227,72 @@ out:
 	return key;
 }
 
+/* The largest config the sweep reads; a larger one the run made goes. */
+#define CONFIG_MAX (1024 * 1024)
+
+/* True when a line of the config text opens an include or includeIf
+ * section (names are case-insensitive; "[include.x]" is the old form). */
+static bool config_includes(const char *text, size_t len)
+{
+	static const char word[] = "include";
+	const char *p = text, *end = text + len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p)), *q = p;
+		const char *eol = nl ? nl : end;
+		while (q < eol && (*q == ' ' || *q == '\t'))
+			q++;
+		if (q < eol && *q == '[') {
+			q++;
+			while (q < eol && (*q == ' ' || *q == '\t'))
+				q++;
+			if ((size_t)(eol - q) >= sizeof(word) - 1 &&
+			    strncasecmp(q, word, sizeof(word) - 1) == 0)
+				return true;
+		}
+		p = eol + 1;
+	}
+	return false;
+}
+
+/*
+ * The first risky key of the config name under dfd, as a new string, or
+ * NULL when every key is inert. An include is risky before anything is
+ * read through libgit2, which would follow it: to a FIFO the run left (the
+ * sweep, and the gate with it, hung in open), to airlock's own stdin, or
+ * to a file outside the workdir.
+ */
+static char *config_check_key(int dfd, const char *name)
+{
+	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	char *text = NULL, *key = NULL, *path;
+	struct stat st;
+	ssize_t n = -1;
+
+	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= CONFIG_MAX) {
+		text = xmalloc((size_t)st.st_size + 1);
+		n = read(fd, text, (size_t)st.st_size + 1);
+	}
+	if (fd >= 0)
+		close(fd);
+	if (n < 0 || n > st.st_size)
+		key = xstrdup("something unreadable or too large");
+	else if (config_includes(text, (size_t)n))
+		key = xstrdup("include.path");
+	free(text);
+	if (key)
+		return key;
+	path = xasprintf("/proc/self/fd/%d/%s", dfd, name);
+	key = config_risky_key(path);
+	free(path);
+	return key;
+}
+
 /* A config the run made: kept when every key is inert, else removed. */
 static void check_config(int dfd, const char *name, const char *shown, struct buf *b)
 {
 	struct stat st;
-	char *key, *why, *path;
+	char *key, *why;
 
 	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 		return;
@@ -237,9 +300,7 @@ static void check_config(int dfd, const char *name, const char *shown, struct bu
 		drop(dfd, name, shown, NULL, b);
 		return;
 	}
-	path = xasprintf("/proc/self/fd/%d/%s", dfd, name);
-	key = config_risky_key(path);
-	free(path);
+	key = config_check_key(dfd, name);
 	if (key == NULL)
 		return;
 	why = xasprintf(" (it set %s)", key);
@@ -291,6 +352,67 @@ static int sweep_modules(int dfd, const char *name, const char *shown, int depth
 	return rc;
 }
 
+/* The commondir git itself writes for a linked worktree: its common
+ * directory is the .git two levels up, where the read-only config and
+ * hooks are. Anything else points that worktree's git elsewhere. */
+static bool commondir_is_own(int dfd, const char *name)
+{
+	static const char own[] = "../..";
+	char buf[sizeof(own) + 2];
+	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf)) : -1;
+	struct stat st;
+	bool reg = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+
+	if (fd >= 0)
+		close(fd);
+	if (!reg || n < (ssize_t)sizeof(own) - 1)
+		return false;
+	if (buf[n - 1] == '\n')
+		n--;
+	return n == (ssize_t)sizeof(own) - 1 && memcmp(buf, own, (size_t)n) == 0;
+}
+
+/* A .git/worktrees the run made (git worktree add): in each worktree's
+ * directory, a commondir that is not git's own and a config.worktree with
+ * a risky key go (a linked worktree elsewhere on the host reads them on
+ * every git command there); a link goes. -1 when the bound is hit. */
+static int sweep_worktrees(int dfd, const char *name, const char *shown, struct buf *b)
+{
+	DIR *d = open_dir_at(dfd, name), *w;
+	struct dirent *e, *f;
+	int left = MODULES_ENTRIES, rc = 0;
+
+	if (d == NULL) {
+		if (errno != ENOENT)
+			drop(dfd, name, shown, NULL, b);
+		return 0;
+	}
+	while (rc == 0 && (e = readdir(d)) != NULL) {
+		char *s;
+		if (dot(e->d_name))
+			continue;
+		s = xasprintf("%s/%s", shown, e->d_name);
+		if (e->d_type == DT_LNK)
+			drop(dirfd(d), e->d_name, s, NULL, b);
+		else if ((w = open_dir_at(dirfd(d), e->d_name)) != NULL) {
+			while ((f = readdir(w)) != NULL && (rc = --left < 0 ? -1 : 0) == 0) {
+				char *t = xasprintf("%s/%s", s, f->d_name);
+				if (strcmp(f->d_name, "commondir") == 0 &&
+				    !commondir_is_own(dirfd(w), f->d_name))
+					drop(dirfd(w), f->d_name, t, NULL, b);
+				else if (strcmp(f->d_name, "config.worktree") == 0)
+					check_config(dirfd(w), f->d_name, t, b);
+				free(t);
+			}
+			closedir(w);
+		}
+		free(s);
+	}
+	closedir(d);
+	return rc;
+}
+
 static void act(int dfd, const char *name, const struct guard_path *gp,
                 const struct guard_id *now, struct buf *b)
 {
@@ -313,6 +435,10 @@ static void act(int dfd, const char *name, const struct guard_path *gp,
 		break;
 	case GUARD_MODULES:
 		if (sweep_modules(dfd, name, gp->rel, 0, &left, b) < 0)
+			drop(dfd, name, gp->rel, " (too large to check)", b);
+		break;
+	case GUARD_WORKTREES:
+		if (sweep_worktrees(dfd, name, gp->rel, b) < 0)
 			drop(dfd, name, gp->rel, " (too large to check)", b);
 		break;
 	}

@@ -201,9 +201,15 @@ int cgroup_create(long long max, long long mem, bool required, struct sbx_cgroup
 	if (!base) {
 		if (!required || max <= 0)
 			return 0;
-		*errstr = xstrdup("no writable pids cgroup: a root caller's process cap needs one "
-		                  "(RLIMIT_NPROC does not bind root); mount the pids controller "
-		                  "(cgroup v1 /sys/fs/cgroup/pids or v2 with +pids) writable");
+		if (access("/proc/self/cgroup", R_OK) < 0) /* the likelier cause, then */
+			*errstr = xasprintf("cannot read /proc/self/cgroup (%s): mount /proc; a "
+			                    "root caller's process cap needs its pids cgroup",
+			                    strerror(errno));
+		else
+			*errstr = xstrdup("no writable pids cgroup: a root caller's process cap "
+			                  "needs one (RLIMIT_NPROC does not bind root); mount the "
+			                  "pids controller (cgroup v1 /sys/fs/cgroup/pids or v2 "
+			                  "with +pids) writable");
 		return -1;
 	}
 	cg = xcalloc(1, sizeof(*cg));

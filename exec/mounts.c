@@ -26,9 +26,18 @@
 #include "core/util.h"
 #include "exec/exec_internal.h"
 
+#ifndef STATX_ATTR_MOUNT_ROOT
+#define STATX_ATTR_MOUNT_ROOT 0x00002000 /* Linux 5.8 */
+#endif
+
 #define A_BIND (MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV)
 #define A_RO (A_BIND | MOUNT_ATTR_RDONLY)
 #define A_DEV (MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC)
+/* The host's device nodes, bound in: read-only, since a root caller owns
+ * the host's /dev/null and could otherwise chmod it (or touch it) for the
+ * whole machine. A read-only mount still lets a device be read and written:
+ * it refuses changes to the inode, not I/O. */
+#define A_DEVNODE (A_DEV | MOUNT_ATTR_RDONLY)
 
 /* System directories: bound read-only, or re-created as the same symlink. */
 static const char *const sys_dirs[] = {"/usr",   "/bin",   "/sbin",  "/lib",
@@ -281,7 +290,7 @@ static void plan_dev_proc(struct sbx_plan *pl, long long shm_size, bool host_roo
 	op_mount(pl, OP_TMPFS, "/dev", "mode=0755,size=64k,nr_inodes=64", A_DEV);
 	for (size_t i = 0; i < nitems(dev_nodes); i++)
 		if (access(dev_nodes[i], F_OK) == 0)
-			op_bind(pl, dev_nodes[i], dev_nodes[i], false, A_DEV);
+			op_bind(pl, dev_nodes[i], dev_nodes[i], false, A_DEVNODE);
 	op_mount(pl, OP_DEVPTS, "/dev/pts", "newinstance,ptmxmode=0666,mode=0620", A_DEV);
 	snprintf(opts, sizeof(opts), "mode=1777,size=%lld", shm_size);
 	op_mount(pl, OP_TMPFS, "/dev/shm", opts, A_BIND);
@@ -605,6 +614,12 @@ static const char *const sys_workdirs[] = {
 /* ... and these, though not what lies below them (/var/www/site, and
  * /dev/shm, a tmpfs, are fine). */
 static const char *const sys_workdirs_exact[] = {"/usr", "/usr/local", "/var", "/dev"};
+/* Shared scratch directories, refused as workdirs themselves (a directory
+ * below one is fine): other programs keep their live sockets and shared
+ * memory there (tmux, ssh-agent, X11, shm segments), and a readonly call
+ * could connect to a tmux server there and have it run anything outside
+ * the sandbox. /tmp would also fall under the stage the root is built on. */
+static const char *const shared_workdirs_exact[] = {"/tmp", "/var/tmp", "/dev/shm"};
 
 /* The homes whose secrets no workdir may contain: $HOME as given and the
  * account's own (passwd), each resolved. Resolved once per home string:
@@ -643,6 +658,14 @@ static int workdir_allowed(const char *wd, const char *home, char **errstr)
 		                    wd);
 		return -1;
 	}
+	for (size_t i = 0; i < nitems(shared_workdirs_exact); i++)
+		if (strcmp(shared_workdirs_exact[i], wd) == 0) {
+			*errstr = xasprintf("workdir %s is a shared scratch directory (other "
+			                    "programs' sockets and shared memory live there): run "
+			                    "from a project directory, or a directory below it",
+			                    wd);
+			return -1;
+		}
 	pthread_mutex_lock(&homes_lock);
 	if (homes_for == NULL || strcmp(homes_for, home ? home : "") != 0)
 		homes_resolve(home);
@@ -697,6 +720,31 @@ int mounts_plan(const struct exec_spec *s, const char *home, bool host_root, str
 fail:
 	mounts_plan_clear(pl);
 	return -1;
+}
+
+/* Ops that make a mount, and those whose source is a host directory (so
+ * that what is mounted under it sits on a host entry). */
+static bool op_mounts(enum sbx_op_kind k)
+{
+	return k == OP_BIND || k == OP_REBIND || k == OP_TMPFS || k == OP_PROC || k == OP_DEVPTS ||
+	       k == OP_OVERLAY;
+}
+
+static bool op_shows_host(enum sbx_op_kind k)
+{
+	return k == OP_BIND || k == OP_REBIND || k == OP_OVERLAY;
+}
+
+void mounts_mark_host(struct sbx_plan *pl)
+{
+	for (size_t i = 0; i < pl->n; i++) {
+		struct sbx_op *op = &pl->ops[i];
+		op->on_host = false;
+		for (size_t j = 0; j < i && op_mounts(op->kind) && !op->on_host; j++)
+			op->on_host = op_shows_host(pl->ops[j].kind) &&
+			              strcmp(pl->ops[j].dst, op->dst) != 0 &&
+			              path_contains(pl->ops[j].dst, op->dst);
+	}
 }
 
 void mounts_plan_clear(struct sbx_plan *pl)
@@ -906,6 +954,32 @@ static int op_attr(const struct sbx_op *op)
 {
 	if (op->kind == OP_OVERLAY)
 		return set_attr(op->dst, op->attr_set, false);
+	return 0;
+}
+
+int mounts_check_attached(const struct sbx_plan *pl, struct sbx_report *r)
+{
+	const size_t stage = strlen(SBX_STAGE);
+
+	for (size_t i = 0; i < pl->n; i++) {
+		const struct sbx_op *op = &pl->ops[i];
+		const char *in = op->dst + stage;
+		struct statx sx;
+		if (!op->on_host)
+			continue;
+		if (statx(AT_FDCWD, in[0] ? in : "/", AT_SYMLINK_NOFOLLOW, 0, &sx) < 0) {
+			if (errno == ENOENT)
+				continue; /* gone on the host: nothing shows there */
+			sbx_report_fail(r, STEP_MOUNT, errno, in);
+			return -1;
+		}
+		/* a kernel that cannot say is treated as detached (fail safe) */
+		if (!(sx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) ||
+		    !(sx.stx_attributes & STATX_ATTR_MOUNT_ROOT)) {
+			sbx_report_fail(r, STEP_MOUNT, ESTALE, in);
+			return -1;
+		}
+	}
 	return 0;
 }
 

@@ -144,11 +144,37 @@ static int loopback_up(void)
 	return rc;
 }
 
-/* No capability survives, and exec as uid 0 grants none back (NOROOT). */
-static int caps_drop(void)
+/*
+ * The capability the first process keeps in its permitted set (never
+ * effective, and it exists only in the sandbox's user namespace) until it
+ * execs init. Until then that process shares airlock's memory, and the
+ * command, same uid and already running, could otherwise open /proc/1/mem
+ * and write airlock's memory: the kernel's ptrace check refuses a caller
+ * that lacks a permitted capability of its target. Marking the process
+ * non-dumpable would do the same, but the dumpable flag belongs to the
+ * memory, airlock's, and stuck there it made /proc/self/uid_map of every
+ * later sandbox root's, so a gate run by a user failed its calls. Which
+ * capability does not matter; this one grants nothing in a namespace.
+ */
+#define CAP_FIRST_KEEPS CAP_WAKE_ALARM
+
+/* Sets all three capability sets to nothing but `keep` permitted. */
+static int caps_set(unsigned long long keep)
 {
 	struct __user_cap_header_struct h = {_LINUX_CAPABILITY_VERSION_3, 0};
 	struct __user_cap_data_struct d[2];
+
+	memset(d, 0, sizeof(d));
+	d[0].permitted = (uint32_t)keep;
+	d[1].permitted = (uint32_t)(keep >> 32);
+	return (int)syscall(SYS_capset, &h, d);
+}
+
+/* No capability survives (but CAP_FIRST_KEEPS, permitted only, which the
+ * command drops before its exec), and exec as uid 0 grants none back
+ * (NOROOT). */
+static int caps_drop(void)
+{
 	int cap = 0;
 
 	while (cap <= 63 && prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) == 0)
@@ -162,8 +188,7 @@ static int caps_drop(void)
 	                  SECBIT_NO_CAP_AMBIENT_RAISE | SECBIT_NO_CAP_AMBIENT_RAISE_LOCKED,
 	          0, 0, 0) < 0)
 		return -1;
-	memset(d, 0, sizeof(d));
-	return (int)syscall(SYS_capset, &h, d);
+	return caps_set(1ULL << CAP_FIRST_KEEPS);
 }
 
 /* Closes every descriptor but the n in keep (unsorted, -1s ignored): a
@@ -246,7 +271,7 @@ int ns_enter(const struct ns_shell *sh, struct sbx_report *r, const int fds[4], 
 	}
 	if (child_setup(sh, r) < 0)
 		return -1;
-	if (caps_drop() < 0 || prctl(PR_SET_DUMPABLE, 0) < 0) {
+	if (caps_drop() < 0) {
 		sbx_report_fail(r, STEP_CAPS, errno, NULL);
 		return -1;
 	}
@@ -288,6 +313,10 @@ SBX_CHILD static int command_main(void *arg)
 		_exit(EXIT_INTERNAL);
 	}
 	setsid();
+	if (caps_set(0) < 0) {
+		sbx_report_fail(r, STEP_CAPS, errno, NULL);
+		_exit(EXIT_INTERNAL);
+	}
 	if (limits_apply(&a->cmd->limits) < 0) {
 		sbx_report_fail(r, STEP_LIMITS, errno, NULL);
 		_exit(EXIT_INTERNAL);

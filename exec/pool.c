@@ -80,7 +80,11 @@ SBX_CHILD static void build_child(void *arg, struct sbx_report *r, const int fds
 	if (ns_enter(&b->sh, r, fds, b->go[1]) == 0) {
 		while (recv(b->go[1], &c, 1, 0) < 0 && errno == EINTR)
 			;
-		if (c == 'g') {
+		/* built a while ago: a host rename of a masked or read-only path
+		 * since (git config rewrites .git/config so) has detached its
+		 * mount, and this sandbox would show the new one unprotected; the
+		 * call then builds its own */
+		if (c == 'g' && mounts_check_attached(&b->sh.plan, r) == 0) {
 			b->went = true;
 			ns_launch(&b->sh, b->cmd, r, fds);
 		}
@@ -92,6 +96,7 @@ SBX_CHILD static void build_child(void *arg, struct sbx_report *r, const int fds
  * b->err when it cannot be built. */
 static bool build_prepare(struct build *b)
 {
+	mounts_mark_host(&b->sh.plan);
 	if (ns_shell_cgroup(&b->sh, &b->err) < 0)
 		return false;
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, b->go) < 0) {

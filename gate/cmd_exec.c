@@ -113,6 +113,32 @@ static struct profile *profile_find(const char *name, const char *workdir, const
 	return copy;
 }
 
+/* SIGINT, SIGTERM and SIGHUP while the command runs: the sandbox is killed
+ * and the call ends as usual, so what the run planted is still swept and
+ * its cgroup removed; then airlock dies of the same signal. Dying at once,
+ * as before, left a created .mcp.json or .airlock/ in place (a hung
+ * command invites Ctrl-C) and the call's cgroup behind. */
+static const int interrupting[] = {SIGINT, SIGTERM, SIGHUP};
+static volatile sig_atomic_t interrupted;
+
+static void on_interrupt(int sig)
+{
+	if (interrupted == 0)
+		interrupted = sig;
+}
+
+/* Catches the signals above, except one already ignored (nohup, or a
+ * shell's background job keeps SIGINT ignored on purpose). */
+static void interrupts_catch(void)
+{
+	struct sigaction sa = {.sa_handler = on_interrupt}, old;
+
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(interrupting) / sizeof(interrupting[0]); i++)
+		if (sigaction(interrupting[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+			sigaction(interrupting[i], &sa, NULL);
+}
+
 /* Maps a result to the exit status a shell would show. */
 static int exit_of(const struct exec_result *r, long long timeout_s)
 {
@@ -152,11 +178,13 @@ int cmd_exec(int argc, char **argv)
 	/* A stdin relayed from a file (exec/capture.c) is written to a pipe the
 	 * command may close unread: that is EPIPE, not a reason to die. */
 	signal(SIGPIPE, SIG_IGN);
+	interrupts_catch();
 	struct exec_spec spec = {.argv = o.argv,
 	                         .workdir = cwd,
 	                         .profile = prof,
 	                         .timeout_ms = o.timeout_s * 1000,
-	                         .capture = false};
+	                         .capture = false,
+	                         .cancel = &interrupted};
 	if (exec_run(&spec, &res, &err) < 0) {
 		fprintf(stderr, "airlock exec: %s\n", err);
 		rc = res.exec_errno == ENOENT ? EXIT_NOT_FOUND
@@ -175,5 +203,12 @@ out:
 	free(err);
 	free(cwd);
 	profile_free(prof);
+	if (interrupted) { /* die of it, as the shell that sent it expects */
+		fprintf(stderr, "airlock exec: interrupted by signal %d; the sandbox was killed\n",
+		        (int)interrupted);
+		signal(interrupted, SIG_DFL);
+		raise(interrupted);
+		rc = 128 + interrupted;
+	}
 	return rc;
 }

@@ -335,6 +335,25 @@ static int p_initproc(char **a)
 	return verdict(-1, "open init's /proc/1/mem, fd and environ");
 }
 
+/* pid 1 shares airlock's memory until it execs init, while the command
+ * already runs: race it from the command's first instruction for 50 ms. */
+static int p_initrace(char **a)
+{
+	struct timespec t0, t;
+	long ms = 0;
+
+	(void)a;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (ms < 50) {
+		int fd = open("/proc/1/mem", O_RDWR);
+		if (fd >= 0)
+			return verdict(fd, "open pid 1's memory before init's exec");
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		ms = (t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000;
+	}
+	return verdict(-1, "open pid 1's memory before init's exec");
+}
+
 /* Each way to make a set-user-ID or set-group-ID file in the workdir. */
 static int p_suid(char **a)
 {
@@ -384,7 +403,8 @@ static const struct {
 	{"write", p_write, 1},       {"link", p_link, 2},           {"handle", p_handle, 0},
 	{"module", p_module, 0},     {"kexec", p_kexec, 0},         {"reboot", p_reboot, 0},
 	{"clock", p_clock, 0},       {"swapon", p_swapon, 0},       {"iopl", p_iopl, 0},
-	{"setns", p_setns, 0},       {"initproc", p_initproc, 0},   {"suid", p_suid, 1},
+	{"setns", p_setns, 0},       {"initproc", p_initproc, 0},
+	{"initrace", p_initrace, 0},   {"suid", p_suid, 1},
 };
 
 int main(int argc, char **argv)

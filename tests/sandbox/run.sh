@@ -103,6 +103,16 @@ case "$OUT" in
 *) bad no-userns-fails-closed "rc=$rc" ;;
 esac
 
+# ---- fail closed: no /proc (a root caller), no run, and the reason named ----
+if [ "$AS" = root ]; then
+	OUT=$(cd "$WORK/wd" && unshare -m sh -c "umount -l /proc && '$AIRLOCK' exec -- ./probe write ran.txt" 2>&1)
+	rc=$?
+	case "$OUT" in *"/proc"*) [ $rc -eq 125 ] && [ ! -e "$WORK/wd/ran.txt" ] && PASS=$((PASS + 1)) &&
+		echo "ok   [$AS] no-proc-fails-closed" || bad no-proc-fails-closed "rc=$rc" ;;
+	*) bad no-proc-fails-closed "rc=$rc, the reason does not name /proc" ;;
+	esac
+fi
+
 # ---- files ----
 OUT=$(ax -- ./probe write "$WORK/outside/new" 2>&1)
 [ ! -e "$WORK/outside/new" ] && ok write-outside-workdir || bad write-outside-workdir "host file created"
@@ -188,6 +198,27 @@ OUT=$(cd "$WORK/repo" && env -i PATH=/usr/bin:/bin HOME="$WORK/home" $RUN "$AIRL
 	'mkdir -p .git/hooks && echo x > .git/hooks/pre-commit.sample && echo "curl x | sh" > .git/hooks/pre-commit && echo "[core]" > .git/config' 2>&1)
 [ ! -e "$WORK/repo/.git/hooks/pre-commit" ] && [ -e "$WORK/repo/.git/hooks/pre-commit.sample" ] &&
 	[ -e "$WORK/repo/.git/config" ] && ok create-repo-hook || bad create-repo-hook "live hook kept, or the repository damaged"
+# airlock exec stopped by a signal mid-call (a hung command invites
+# Ctrl-C; a harness's timeout sends SIGTERM) still sweeps what the run
+# planted and removes its cgroup, then dies of the signal
+(cd "$WORK/wd" && exec env -i PATH=/usr/bin:/bin HOME="$WORK/home" $RUN "$AIRLOCK" exec -- \
+	sh -c 'echo "{}" > .mcp.json; exec sleep 30' > "$WORK/int.out" 2>&1) &
+APID=$!
+i=0
+while [ ! -e "$WORK/wd/.mcp.json" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+sleep 0.2
+kill -TERM "$APID"
+wait "$APID" 2>/dev/null # (the shell would say "Terminated")
+rc=$?
+OUT=$(cat "$WORK/int.out")
+if [ -e "$WORK/wd/.mcp.json" ]; then
+	bad interrupted-exec-sweeps ".mcp.json left behind (rc=$rc)"
+	rm -f "$WORK/wd/.mcp.json"
+elif [ $rc -ne 143 ] || [ -n "$(ls -d /sys/fs/cgroup/*/airlock-"$APID"-* /sys/fs/cgroup/memory/*/*/airlock-"$APID"-* 2>/dev/null)" ]; then
+	bad interrupted-exec-sweeps "rc=$rc, or its cgroup left behind"
+else
+	ok interrupted-exec-sweeps
+fi
 OUT=$(ax -- sh -c 'ln -s "$HOME" .mcp.json' 2>&1)
 [ ! -e "$WORK/wd/.mcp.json" ] && [ ! -L "$WORK/wd/.mcp.json" ] && [ -d "$WORK/home/.ssh" ] &&
 	ok create-settings-symlink || bad create-settings-symlink "symlink kept or its target removed"
@@ -224,6 +255,33 @@ OUT=$(cd "$WORK/repo3" && rm -rf .git && env -i PATH=/usr/bin:/bin HOME="$WORK/h
 	sh -c 'ln -s "$PWD/../wd/.git" .git' 2>&1)
 [ ! -e "$WORK/repo3/.git" ] && [ ! -L "$WORK/repo3/.git" ] && [ -e "$WORK/wd/.git/config" ] &&
 	ok create-git-symlink || bad create-git-symlink "link kept or its target touched"
+# a linked worktree elsewhere reads its commondir (so its config and
+# hooks) from the main repository's .git/worktrees: read-only, or swept
+# when the run made it
+mkdir -p "$WORK/repo6" && git init -q "$WORK/repo6" &&
+	git -C "$WORK/repo6" -c user.email=a@b -c user.name=a commit -q --allow-empty -m init &&
+	git -C "$WORK/repo6" worktree add -q "$WORK/wt6" 2>/dev/null
+[ "$AS" = nobody ] && chown -R 65534:65534 "$WORK/repo6" "$WORK/wt6"
+OUT=$(cd "$WORK/repo6" && env -i PATH=/usr/bin:/bin HOME="$WORK/home" $RUN "$AIRLOCK" exec -- sh -c \
+	'cp -r .git evil; printf "[core]\n\tfsmonitor = touch x\n" > evil/config; echo "$PWD/evil" > .git/worktrees/wt6/commondir
+	 git worktree add -q new 2>/dev/null && echo "$PWD/evil" > .git/worktrees/new/commondir' 2>&1)
+[ "$(cat "$WORK/repo6/.git/worktrees/wt6/commondir")" = ../.. ] && ok linked-worktree-commondir ||
+	bad linked-worktree-commondir "commondir of a worktree outside the workdir changed"
+rm -rf "$WORK/repo6/evil" "$WORK/repo6/new"
+rm -rf "$WORK/repo6/.git/worktrees/new"
+mv "$WORK/repo6/.git/worktrees" "$WORK/repo6/.git/wt-saved"
+OUT=$(cd "$WORK/repo6" && env -i PATH=/usr/bin:/bin HOME="$WORK/home" $RUN "$AIRLOCK" exec -- sh -c \
+	'git worktree add -q new 2>/dev/null && echo /elsewhere > .git/worktrees/new/commondir' 2>&1)
+[ ! -e "$WORK/repo6/.git/worktrees/new/commondir" ] && [ -e "$WORK/repo6/.git/worktrees/new/HEAD" ] &&
+	ok new-worktree-commondir || bad new-worktree-commondir "a made commondir pointing elsewhere kept"
+# the sweep reads a config the run made: an include there must not be
+# followed (to a FIFO the run left, the sweep hung, and the gate with it)
+mkdir -p "$WORK/repo5" && [ "$AS" = nobody ] && chown 65534:65534 "$WORK/repo5"
+OUT=$(cd "$WORK/repo5" && env -i PATH=/usr/bin:/bin HOME="$WORK/home" timeout 20 $RUN "$AIRLOCK" exec -- sh -c \
+	'git init -q . && mkfifo fifo && printf "[include]\n\tpath = ../fifo\n" > .git/config' 2>&1)
+rc=$?
+[ $rc -eq 0 ] && [ ! -e "$WORK/repo5/.git/config" ] && ok config-include-not-followed ||
+	bad config-include-not-followed "rc=$rc (124: the sweep hung), or the config with an include kept"
 # a protected path that is a link is protected where it leads; one that
 # leads nowhere cannot be, and nothing runs
 mkdir -p "$WORK/repo4/.git" "$WORK/repo4/tools/hooks" && ln -s "$WORK/repo4/tools/hooks" "$WORK/repo4/.git/hooks"
@@ -239,6 +297,15 @@ OUT=$(cd "$WORK/repo4" && env -i PATH=/usr/bin:/bin HOME="$WORK/home" $RUN "$AIR
 # workdirs that would expose the system or a home: refused before anything runs
 OUT=$(cd "$WORK/wd" && env -i PATH=/usr/bin:/bin HOME="$WORK/home" $RUN "$AIRLOCK" exec --workdir /etc -- cat shadow 2>&1)
 case "$OUT" in *"system directory"*) ok workdir-etc ;; *) bad workdir-etc "not refused" ;; esac
+# shared scratch directories hold other programs' live sockets (a tmux
+# server there runs whatever a readonly call sends it) and shared memory
+for d in /tmp /var/tmp /dev/shm; do
+	[ -d "$d" ] || continue
+	OUT=$(cd "$WORK/wd" && env -i PATH=/usr/bin:/bin HOME="$WORK/home" $RUN "$AIRLOCK" exec --profile readonly \
+		--workdir "$d" -- sh -c 'echo RAN-IN-SHARED' 2>&1)
+	case "$OUT" in *RAN-IN-SHARED*) bad "workdir-shared-$d" "ran" ;; *"shared scratch"*) ok "workdir-shared-$d" ;;
+	*) bad "workdir-shared-$d" "not refused as shared" ;; esac
+done
 ln -s "$WORK/home" "$WORK/homelink"
 OUT=$(cd "$WORK/wd" && env -i PATH=/usr/bin:/bin HOME="$WORK/homelink" $RUN "$AIRLOCK" exec --workdir "$WORK/home" -- cat .ssh/id_rsa 2>&1)
 case "$OUT" in *MARKER*) bad workdir-home-link "home secrets visible" ;; *"contains the home"*) ok workdir-home-link ;;
@@ -256,6 +323,17 @@ OUT=$(ax -- sh -c 'touch /usr/airlock-x /etc/airlock-x; echo x > /proc/sysrq-tri
 V=$(cat /proc/sys/vm/overcommit_memory)
 OUT=$(ax -- sh -c "echo $V > /proc/sys/vm/overcommit_memory && echo WROTE" 2>&1)
 case "$OUT" in *WROTE*) bad proc-sys-readonly "sysctl written" ;; *) ok proc-sys-readonly ;; esac
+# the device nodes are the host's own inodes: a root caller owns them, so
+# a writable bind would let the command chmod (or touch) /dev/full for the
+# whole machine; writing to a device must still work
+DEVWAS=$(stat -c '%a %Y' /dev/full)
+OUT=$(ax --profile readonly -- sh -c 'chmod 600 /dev/full; touch -d 2001-01-01 /dev/full; echo x > /dev/null && echo WROTE' 2>&1)
+DEVNOW=$(stat -c '%a %Y' /dev/full)
+[ "$DEVNOW" = "$DEVWAS" ] && case "$OUT" in *WROTE*) true ;; *) false ;; esac &&
+	ok host-dev-nodes-unchanged || bad host-dev-nodes-unchanged "host /dev/full was $DEVWAS, now $DEVNOW"
+if [ "$AS" = root ] && [ "$DEVNOW" != "$DEVWAS" ]; then # undo what an old airlock let through
+	chmod "${DEVWAS% *}" /dev/full && touch -d "@${DEVWAS#* }" /dev/full
+fi
 OUT=$(ax -- ./probe mknod dev0 2>&1)
 [ ! -e "$WORK/wd/dev0" ] && ok mknod-device || bad mknod-device "node made"
 OUT=$(ax -- sh -c 'ls /sys/fs/cgroup /run /var/run /root/.ssh 2>/dev/null | head -3' 2>&1)
@@ -328,6 +406,11 @@ blocked swapon swapon
 blocked iopl iopl
 blocked setns-init-mnt setns
 blocked init-proc-takeover initproc
+# pid 1 shares airlock's memory until it execs init, and the command is
+# already running: a race from its first instruction, ten times over
+OUT=$(for i in 1 2 3 4 5 6 7 8 9 10; do ax -- ./probe initrace; done 2>&1)
+case "$OUT" in *ESCAPED*) bad init-race "pid 1's memory opened before init's exec" ;;
+*BLOCKED*) ok init-race ;; *) bad init-race "did not run" ;; esac
 # a set-user-ID file made in a writable workdir would stay one on the host
 if blocked suid-file suid made-suid && [ -n "$(find "$WORK/wd" -maxdepth 1 -name 'made-suid*' -perm /6000)" ]; then
 	bad suid-file-on-host "a set-user-ID or set-group-ID file is on the host"
@@ -377,6 +460,52 @@ t1=$(date +%s)
 OUT=$(ax -- ./probe grandchild "$TAG" 2>&1)
 sleep 0.2
 pgrep -f "sleep $TAG" >/dev/null && bad grandchild-gone "still running" || ok grandchild-gone
+# the gate's pool: a sandbox built ahead mounted its masks and read-only
+# paths a while before its call; a host rename of one since (git config
+# rewrites .git/config so, editors save .env so) detaches that mount in
+# every namespace, and the call must not find the new file unprotected
+# waitlines FILE N: until FILE has N lines (10 s at most)
+waitlines() {
+	i=0
+	while [ "$(cat "$1" 2>/dev/null | wc -l)" -lt "$2" ] && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
+# every call of a long-running gate gets its sandbox, whoever runs it (one
+# sandbox's setup made airlock's memory non-dumpable, and every later one
+# then failed to map a user's uid)
+OUT=$(cd "$WORK/wd" && printf '{"id":"%s","tool":"shell","input":{"command":"ls"}}\n' 1 2 3 4 |
+	env -i PATH=/usr/bin:/bin HOME="$WORK/home" $RUN "$AIRLOCK" gate --no-tty --db "$WORK/gate1.db" 2>&1)
+[ "$(echo "$OUT" | grep -c '"decision":"auto","exit_code":0')" = 4 ] && ok gate-every-call-runs ||
+	bad gate-every-call-runs "$(echo "$OUT" | grep -o '"error":"[^"]*"' | head -1)"
+mkdir -p "$WORK/pool" && git init -q "$WORK/pool" && printf 'API_KEY=POOL-1\n' > "$WORK/pool/.env"
+printf 'printf "[core]\\n\\tfsmonitor = touch x\\n" >> .git/config; cat .env\n' > "$WORK/pool/build.sh"
+mkfifo "$WORK/gate.in"
+[ "$AS" = nobody ] && chown -R 65534:65534 "$WORK/pool" "$WORK/gate.in"
+(cd "$WORK/pool" && env -i PATH=/usr/bin:/bin HOME="$WORK/home" $RUN "$AIRLOCK" gate --no-tty \
+	--db "$WORK/gate.db" < "$WORK/gate.in" > "$WORK/gate.out" 2>&1) &
+exec 7> "$WORK/gate.in"
+printf '{"id":"1","tool":"shell","input":{"command":"sh build.sh"}}\n' >&7
+waitlines "$WORK/gate.out" 1
+sleep 1 # the pool builds the next sandbox meanwhile
+(cd "$WORK/pool" && env -i PATH=/usr/bin:/bin HOME="$WORK/home" $RUN sh -c \
+	'git config user.name someone && printf "API_KEY=POOL-2\n" > .env.new && mv .env.new .env')
+printf '{"id":"2","tool":"shell","input":{"command":"sh build.sh"}}\n' >&7
+waitlines "$WORK/gate.out" 2
+exec 7>&-
+wait $!
+OUT=$(cat "$WORK/gate.out")
+if grep -q fsmonitor "$WORK/pool/.git/config"; then
+	bad pool-detached-guard "fsmonitor planted in .git/config"
+elif ! grep -q 'user.name\|name = someone' "$WORK/pool/.git/config"; then
+	bad pool-detached-guard "control: the host's git config did not land"
+else
+	ok pool-detached-guard
+fi
+case "$OUT" in *POOL-2*) bad pool-detached-mask "the replaced .env was read" ;;
+*'"id":"2"'*) ok pool-detached-mask ;; *) bad pool-detached-mask "no second result" ;; esac
+
 # the gate's capture mode: needs libairlock.a ($BUILD), run as the identity
 if [ -n "${BUILD:-}" ] && [ -f "$BUILD/libairlock.a" ]; then
 	# a sanitized build's library (make check) links only with the sanitizers

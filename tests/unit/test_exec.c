@@ -435,11 +435,19 @@ static void test_backends(void **state)
 	assert_string_equal(exec_job_backend(job), "none");
 	exec_job_free(job);
 	s.profile = exec_builtin_profile("approved");
-	s.workdir = "/var/tmp";
+	s.workdir = "/var/tmp"; /* a shared scratch directory: refused */
+	assert_int_equal(exec_prepare(&s, &job, &err), -1);
+	assert_non_null(strstr(err, "shared scratch"));
+	free(err);
+	err = NULL;
+	char wd[] = "/tmp/airlock-backend.XXXXXX";
+	assert_non_null(mkdtemp(wd));
+	s.workdir = wd;
 	assert_int_equal(exec_prepare(&s, &job, &err), 0);
 	assert_string_equal(exec_job_backend(job), "namespace");
 	exec_job_free(job);
 	exec_job_free(NULL);
+	rmdir(wd);
 }
 
 /* The precompiled filters equal what libseccomp builds from the rules;
