@@ -37,6 +37,10 @@ const struct guard_path guard_paths[GUARD_NPATHS] = {
 	{".claude", GUARD_PIN},
 	{".claude/settings.json", GUARD_REMOVE},
 	{".claude/settings.local.json", GUARD_REMOVE},
+	{".cursor", GUARD_PIN}, /* other agents' and editors' configs run commands too */
+	{".cursor/mcp.json", GUARD_REMOVE},
+	{".gemini", GUARD_PIN},
+	{".gemini/settings.json", GUARD_REMOVE},
 	{".git", GUARD_GITDIR},
 	{".git/commondir", GUARD_REMOVE}, /* config and hooks come from there */
 	{".git/config", GUARD_CONFIG},
@@ -45,6 +49,9 @@ const struct guard_path guard_paths[GUARD_NPATHS] = {
 	{".git/modules", GUARD_MODULES}, /* submodules' own config and hooks */
 	{".git/worktrees", GUARD_WORKTREES}, /* linked worktrees' commondir: their config */
 	{".mcp.json", GUARD_REMOVE},
+	{".vscode", GUARD_PIN},
+	{".vscode/mcp.json", GUARD_REMOVE},
+	{".vscode/tasks.json", GUARD_REMOVE}, /* a folderOpen task runs on opening */
 };
 
 /*

@@ -192,6 +192,22 @@ if [ ! -e "$WORK/wd/.mcp.json" ] && [ ! -e "$WORK/wd/.claude/settings.local.json
 else
 	bad create-agent-settings "planted"
 fi
+# other agents' and editors' configs run commands outside the sandbox too
+# (VS Code runs a folderOpen task when the folder opens): kept read-only
+# when they exist, removed when the run made them
+mkdir -p "$WORK/wd/.vscode" && echo "{}" > "$WORK/wd/.vscode/tasks.json"
+[ "$AS" = nobody ] && chown -R 65534:65534 "$WORK/wd/.vscode"
+OUT=$(ax -- ./probe write .vscode/tasks.json 2>&1)
+grep -q PWNED "$WORK/wd/.vscode/tasks.json" && bad write-editor-tasks "tasks changed" ||
+	ok write-editor-tasks
+OUT=$(ax -- sh -c 'mkdir -p .cursor .gemini; echo "{}" > .cursor/mcp.json; echo "{}" > .gemini/settings.json; echo "{}" > .vscode/mcp.json' 2>&1)
+if [ ! -e "$WORK/wd/.cursor/mcp.json" ] && [ ! -e "$WORK/wd/.gemini/settings.json" ] &&
+   [ ! -e "$WORK/wd/.vscode/mcp.json" ]; then
+	ok create-editor-configs
+else
+	bad create-editor-configs "planted: $(ls "$WORK/wd/.cursor" "$WORK/wd/.gemini" "$WORK/wd/.vscode" 2>&1 | tr '\n' ' ')"
+fi
+rm -rf "$WORK/wd/.vscode" "$WORK/wd/.cursor" "$WORK/wd/.gemini"
 # a repository the run creates keeps git init's samples but no live hook
 mkdir -p "$WORK/repo" && cp "$WORK/probe" "$WORK/repo/" && [ "$AS" = nobody ] && chown -R 65534:65534 "$WORK/repo"
 OUT=$(cd "$WORK/repo" && env -i PATH=/usr/bin:/bin HOME="$WORK/home" $RUN "$AIRLOCK" exec -- sh -c \
