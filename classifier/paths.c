@@ -417,8 +417,11 @@ static bool gate_config(const struct cctx *x, const char *abs)
  * them from: hooks, config (core.fsmonitor, aliases), config.worktree,
  * commondir (config and hooks then come from there), info/attributes (which
  * filters run) and modules/ (each submodule's own config and hooks). */
+/* worktrees: a linked worktree's commondir names the config it runs;
+ * rebase-merge's todo: its exec lines run at git rebase --continue. */
 static const char *const git_run[] = {"hooks",     "config",          "config.worktree",
-                                      "commondir", "info/attributes", "modules"};
+                                      "commondir", "info/attributes", "modules",
+                                      "worktrees", "rebase-merge/git-rebase-todo"};
 
 /* A .git itself (replacing or moving it swaps every one of those) or one of
  * git_run inside it, at any depth: a nested repository's hooks run too. */
