@@ -186,11 +186,11 @@ static int add_rules(scmp_filter_ctx ctx, bool network)
 		                       SCMP_A0(SCMP_CMP_MASKED_EQ, M32, (unsigned)af_denied[i]));
 	if (!network)
 		rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(socket), 1,
-		                       SCMP_A0(SCMP_CMP_NE, AF_UNIX));
+		                       SCMP_A0(SCMP_CMP_NE, AF_UNIX, 0));
 	/* personality: only the default; libseccomp takes one comparison per
 	 * argument, so the 0xffffffff query is refused too (fail safe) */
 	rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(personality), 1,
-	                       SCMP_A0(SCMP_CMP_NE, PER_LINUX));
+	                       SCMP_A0(SCMP_CMP_NE, PER_LINUX, 0));
 	return rc;
 }
 
