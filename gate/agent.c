@@ -542,6 +542,41 @@ struct call **agent_tool_calls(const char *name, const char *tool, json_t *args,
 	return v;
 }
 
+/*
+ * Grep reads the files its glob selects below its path, so a glob that can
+ * name a secret (".env*", "*.pem" at any depth, "{.env,x}") reads secrets: one
+ * read of PATH/GLOB is added per alternative of a {a,b} group, which the
+ * classifier matches against secret names as the shell would expand it.
+ */
+static void grep_glob_reads(const struct call *c, json_t *a, struct call ***v)
+{
+	const char *glob = json_string_value(json_object_get(a, "glob"));
+	const char *dir = json_string_value(json_object_get(a, "path"));
+	const char *open = glob ? strchr(glob, '{') : NULL, *close, *alt;
+	json_t *used = json_object(); /* push_call's bookkeeping; a's keys stay */
+	size_t n = 0;
+
+	if (strcmp(c->name, "Grep") != 0 || glob == NULL || *glob == '\0' || dir == NULL) {
+		json_decref(used);
+		return;
+	}
+	while ((*v)[n])
+		n++;
+	close = open ? strchr(open, '}') : NULL;
+	for (alt = open && close ? open + 1 : glob; alt;) {
+		size_t len = open && close ? strcspn(alt, ",}") : strlen(glob);
+		char *path = open && close
+		           ? xasprintf("%s/%.*s%.*s%s", dir, (int)(open - glob), glob, (int)len, alt,
+		                       close + 1)
+		           : xasprintf("%s/%s", dir, glob);
+		push_call(v, &n, derived(c->name, "read_file", json_pack("{s:s}", "path", path), c->id),
+		          used, "glob");
+		free(path);
+		alt = open && close && alt[len] == ',' ? alt + len + 1 : NULL;
+	}
+	json_decref(used);
+}
+
 struct call **agent_named_calls(const struct call *c, json_t *args, const char *cwd)
 {
 	const char *dot = strchr(c->name, '.');
@@ -557,6 +592,7 @@ struct call **agent_named_calls(const struct call *c, json_t *args, const char *
 		if (strcmp(c->name, search_tools[i]) == 0 && !json_object_get(a, "path") && cwd)
 			json_object_set_new(a, "path", json_string(cwd));
 	v = agent_tool_calls(c->name, c->name, a, c->id);
+	grep_glob_reads(c, a, &v);
 	json_decref(a);
 	return v;
 }

@@ -162,6 +162,18 @@ expect_eq "hook, default mode: still asked" "$(hookmode default)" ask
 expect_eq "hook, bypassPermissions: recorded denied" \
 	"$(sqlite3 "$d/pm.db" "SELECT decision FROM call_index ORDER BY id LIMIT 1")" denied
 
+# hook: Grep runs in Claude Code, unsandboxed, over the files its glob
+# selects: a glob that names secret files reads them
+echo 'API_KEY=sk-live-not-real' >"$d/wd/.env"
+grep_with() {
+	printf '{"cwd":"%s","hook_event_name":"PreToolUse","tool_name":"Grep","tool_input":%s}' "$d/wd" "$1" |
+		"$AIRLOCK" hook claude --no-tty --db "$d/gg.db" 2>/dev/null | jq -r .hookSpecificOutput.permissionDecision
+}
+expect_eq "hook, Grep with a glob of secret files: asked" "$(grep_with '{"pattern":"KEY","glob":".env*"}')" ask
+expect_eq "hook, Grep with a brace glob naming one: asked" "$(grep_with '{"pattern":"KEY","glob":"*.{ts,pem}"}')" ask
+expect_eq "hook, Grep with an ordinary glob: allowed" "$(grep_with '{"pattern":"KEY","glob":"*.ts"}')" allow
+rm -f "$d/wd/.env"
+
 # watch: a Codex command given as an argv array is recorded as that
 # command (flagged), and one that is neither text nor argv as an unknown
 # tool, never as an empty command at low
