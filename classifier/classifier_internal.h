@@ -382,6 +382,9 @@ enum path_class {
  * symlinks; returns false when it cannot (dynamic or cwd unknown). */
 bool paths_resolve(const struct cctx *x, const char *p, char *out, size_t outsz);
 enum path_class paths_class(const struct cctx *x, const char *abs);
+/* The length of a leading /proc/X/root (X self, thread-self or a pid)
+ * followed by '/' or the end, or 0. */
+size_t paths_proc_root(const char *p);
 /* Records a read of word w; raises secrets.read for secret paths. */
 void paths_read(struct cctx *x, const struct word *w, const char *p);
 /* Records a write: fs.write, fs.write.tmp, fs.write.outside_workdir,

@@ -95,20 +95,6 @@ static bool path_fold(const char *p, char *out, size_t sz)
 	return true;
 }
 
-/* /proc/X/root/ with X self, thread-self or a number: its length, or 0. */
-static size_t proc_root(const char *p)
-{
-	size_t l;
-
-	if (strncmp(p, "/proc/", 6) != 0)
-		return 0;
-	l = strcspn(p + 6, "/");
-	if (l == 0 || (strspn(p + 6, "0123456789") != l && strncmp(p + 6, "self/", 5) != 0 &&
-	               strncmp(p + 6, "thread-self/", 12) != 0))
-		return 0;
-	return strncmp(p + 6 + l, "/root/", 6) == 0 ? 6 + l + 5 : 0;
-}
-
 const char *rules_prog_name(const char *name, char *buf, size_t sz)
 {
 	const char *p, *slash;
@@ -116,7 +102,7 @@ const char *rules_prog_name(const char *name, char *buf, size_t sz)
 
 	if (name[0] != '/' || !path_fold(name, buf, sz))
 		return name;
-	for (p = buf; (skip = proc_root(p)) != 0;)
+	for (p = buf; (skip = paths_proc_root(p)) != 0 && p[skip] == '/';)
 		p += skip;
 	slash = strrchr(p, '/');
 	for (size_t i = 0; i < nitems(bin_dirs); i++)
