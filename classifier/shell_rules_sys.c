@@ -115,15 +115,66 @@ static void rule_sysctl(struct cctx *x, struct cmdv *c)
 		}
 }
 
+/* ip's own options (one dash, abbreviated as ip matches them) that take a
+ * value, and the commands that change state. A command word is matched
+ * as ip matches it, by prefix, and an abbreviation of a changing command
+ * counts as it (`ip l s` is link set); later words must be whole (`ip
+ * xfrm state deleteall`, `ip mptcp endpoint add`). */
+static const char *const ip_valopts[] = {"-family", "-netns", "-batch", "-loops", "-rcvbuf"};
+static const char *const ip_writes[] = {"add", "append", "prepend", "change", "chg", "replace",
+	"set", "delete", "deleteall", "flush", "restore", "attach", "update", "allocspi",
+	"expire", "reset"};
+
+static bool ip_prefix(const char *w, const char *const *list, size_t n, bool abbrev)
+{
+	size_t l = strlen(w);
+
+	for (size_t i = 0; l && i < n; i++)
+		if (abbrev ? strncmp(list[i], w, l) == 0 : strcmp(list[i], w) == 0)
+			return true;
+	return false;
+}
+
+/* ip [OPTIONS] OBJECT [COMMAND ...]: no command is show. `netns exec NAME
+ * CMD` and `vrf exec NAME CMD` run CMD (with -all, netns exec has no
+ * NAME); -batch FILE runs the ip commands in FILE, unseen. */
 static void rule_ip(struct cctx *x, struct cmdv *c)
 {
-	for (size_t i = 1; i < c->n; i++)
-		if (strstr(" add del delete set change replace flush append ", c->w[i].val) &&
-		    c->w[i].len > 2) {
-			cls_add(x, TIER_HIGH, "sys.admin", shell_span_words(x, c->w, c->n),
-			        "changes network configuration");
+	struct span sp = shell_span_words(x, c->w, c->n);
+	bool all = false;
+	size_t i = 1;
+
+	for (; i < c->n && c->w[i].val[0] == '-' && c->w[i].len > 1; i++) {
+		const char *a = c->w[i].val;
+		all |= strcmp(a, "-all") == 0 || strcmp(a, "-a") == 0;
+		if (strncmp(a, "-b", 2) == 0 && strncmp("-batch", a, c->w[i].len) == 0) {
+			cls_add(x, TIER_HIGH, "sys.admin", sp,
+			        "runs the ip commands of a file it cannot see");
 			return;
 		}
+		if (strcmp(a, "-r") != 0 && ip_prefix(a, ip_valopts, nitems(ip_valopts), true))
+			i++;
+	}
+	for (size_t k = i + 1; k < c->n; k++) {
+		if (strcmp(c->w[k].val, "exec") == 0) {
+			cls_add(x, TIER_HIGH, "sys.admin", sp,
+			        "runs a command in another network namespace or VRF");
+			rules_subcommand(x, c, k + (all ? 1 : 2), c->n);
+			return;
+		}
+		if (ip_prefix(c->w[k].val, ip_writes, nitems(ip_writes), k == i + 1)) {
+			cls_add(x, TIER_HIGH, "sys.admin", sp, "changes network configuration");
+			return;
+		}
+	}
+}
+
+/* at and batch run the commands of their stdin later: a here-document or
+ * text piped in is judged as the script it is. */
+static void rule_at(struct cctx *x, struct cmdv *c)
+{
+	if (c->in == IN_DOC || c->in == IN_PIPE)
+		unwrap_stdin_script(x, c, true, c->prog);
 }
 
 static void rule_mount(struct cctx *x, struct cmdv *c)
@@ -305,9 +356,8 @@ const struct prog rules_sys[] = {
 	FN("systemctl", rule_systemctl), FN("service", rule_service),
 	{"launchctl", 0, NULL, TIER_HIGH, "sys.service", "loads or changes macOS services", NULL},
 	FN("crontab", rule_crontab),
-	{"at", 0, NULL, TIER_HIGH, "sys.cron", "schedules a command", NULL},
-	{"batch", 0, NULL, TIER_HIGH, "sys.cron", "schedules a command", NULL},
-	{"systemd-run", 0, NULL, TIER_HIGH, "sys.service", "runs a command as a system service", NULL},
+	{"at", 0, NULL, TIER_HIGH, "sys.cron", "schedules a command", rule_at},
+	{"batch", 0, NULL, TIER_HIGH, "sys.cron", "schedules a command", rule_at},
 	FN("mount", rule_mount), FN("umount", rule_mount),
 	ADMIN("swapon", "changes swap devices"), ADMIN("swapoff", "changes swap devices"),
 	ADMIN("useradd", "changes user accounts"), ADMIN("userdel", "deletes user accounts"),
@@ -323,8 +373,7 @@ const struct prog rules_sys[] = {
 	ADMIN("ldconfig", "changes the shared library cache"),
 	ADMIN("update-alternatives", "changes system programs"),
 	ADMIN("hostnamectl", "changes the host name"), ADMIN("timedatectl", "changes the clock"),
-ADMIN("nsenter", "enters other namespaces"),
-	ADMIN("unshare", "creates namespaces"), ADMIN("capsh", "changes capabilities"),
+	ADMIN("capsh", "changes capabilities"),
 	ADMIN("losetup", "attaches loop devices"), ADMIN("dmsetup", "changes device mappings"),
 	FN("sysctl", rule_sysctl), FN("ip", rule_ip),
 };

@@ -254,6 +254,19 @@ static const char *const long_xargs[] = {"--arg-file", "--delimiter", "--max-arg
 	"--max-procs", "--max-lines", "--max-chars", "--process-slot-var", "--eof",
 	"--replace", NULL};
 
+static const char *const long_systemd_run[] = {"--unit", "--property", "--description",
+	"--slice", "--uid", "--gid", "--nice", "--working-directory", "--setenv", "--machine",
+	"--host", "--service-type", "--path-property", "--socket-property", "--timer-property",
+	"--on-active", "--on-boot", "--on-startup", "--on-unit-active", "--on-unit-inactive",
+	"--on-calendar", NULL};
+static const char *const long_run0[] = {"--user", "--group", "--chdir", "--nice", "--setenv",
+	"--property", "--description", "--slice", "--unit", "--background", "--machine",
+	"--shell-prompt-prefix", NULL};
+static const char *const long_unshare[] = {"--root", "--wd", "--setuid", "--setgid",
+	"--propagation", "--setgroups", "--map-user", "--map-group", "--map-users",
+	"--map-groups", "--load-interp", "--monotonic", "--boottime", NULL};
+static const char *const long_nsenter[] = {"--target", "--setuid", "--setgid", NULL};
+
 static const char strace_opts[] = "oepsuEIbSXP", ltrace_opts[] = "aAeFlnopsuwx";
 
 static const struct wrapper wrappers[] = {
@@ -278,6 +291,16 @@ static const struct wrapper wrappers[] = {
 	{"pnpm", "exec", "", 0, NULL, NULL, NULL, NULL},
 	{"proot", NULL, "rRbmwqkv", 0, NULL, NULL, NULL, NULL},
 	{"rbash", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
+	/* systemd's sudo; systemd-run starts CMD as a service (root unless
+	 * --user), unshare and nsenter in other namespaces (nsenter -t 1 -m:
+	 * the host's) */
+	{"run0", NULL, "ugD", 0, priv, "runs a command as root (run0)", NULL, long_run0},
+	{"systemd-run", NULL, "upEHM", 0, "sys.service", "runs a command as a system service",
+	 NULL, long_systemd_run},
+	{"unshare", NULL, "RwSGl", 0, "sys.admin", "runs a command in new namespaces", NULL,
+	 long_unshare},
+	{"nsenter", NULL, "tSG", 0, "sys.admin", "runs a command in other namespaces", NULL,
+	 long_nsenter},
 	{"screen", NULL, "SceshptTX", 0, NULL, NULL, wrap_screen, NULL},
 	{"setpriv", NULL, "", 0, NULL, NULL, NULL, long_setpriv},
 	{"sg", NULL, NULL, 1, NULL, NULL, wrap_words, NULL}, /* sg GROUP [-c] CMD */
@@ -422,11 +445,11 @@ long unwrap_step(struct cctx *x, struct cmdv *c, const char *name)
 	for (int k = 0; k < wr->operands && at < c->n; k++)
 		at++;
 	wrapper_chdirs(x, c, wr->name, wr->argopts, at);
-	if (wr->rule && (at < c->n || wr->fn))
+	if (wr->rule && (at < c->n || wr->fn || wr->rule != priv))
 		cls_add(x, TIER_HIGH, wr->rule, shell_span_word(x, &c->w[0]), "%s", wr->why);
 	if (wr->fn)
 		return wr->fn(x, c, at);
-	if (at >= c->n && wr->rule && !privileged_query(c, name))
+	if (at >= c->n && wr->rule == priv && !privileged_query(c, name))
 		cls_add(x, TIER_HIGH, priv, shell_span_word(x, &c->w[0]),
 		        "starts a shell as another user");
 	return rest_or_self(x, c, at);
