@@ -331,6 +331,11 @@ void shell_script_words(struct cctx *x, const struct cmdv *c, size_t at);
 /* Returns the operand after skipping options, or NULL. */
 const struct word *opt_first(const struct cmdv *c, const char *argopts, size_t *at);
 
+/* An option value that is a command line the tool runs (ssh -o
+ * ProxyCommand=CMD, tar --to-command=CMD, sed's e CMD): exec.hook_program
+ * at word w, and CMD (n bytes) judged as a script when w is literal. */
+void rules_hook(struct cctx *x, const struct word *w, const char *cmd, size_t n,
+                const char *why);
 /* The name the tables know a program by: an absolute path the kernel folds
  * into a standard bin directory (/bin//rm, /usr/bin/../bin/rm,
  * /proc/self/root/bin/rm) gives its last component (in buf); any other

@@ -95,6 +95,16 @@ static bool path_fold(const char *p, char *out, size_t sz)
 	return true;
 }
 
+void rules_hook(struct cctx *x, const struct word *w, const char *cmd, size_t n,
+                const char *why)
+{
+	struct span sp = shell_span_word(x, w);
+
+	cls_add(x, TIER_HIGH, "exec.hook_program", sp, "%s", why);
+	if (n && !(w->flags & (W_DYNAMIC | W_GLOB)))
+		shell_script_text(x, cmd, n, sp);
+}
+
 const char *rules_prog_name(const char *name, char *buf, size_t sz)
 {
 	const char *p, *slash;

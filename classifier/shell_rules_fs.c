@@ -276,16 +276,6 @@ static size_t sed_line(const char *p)
 	return strcspn(p, "\n");
 }
 
-static void sed_run(struct cctx *x, const struct word *w, const char *cmd, size_t n,
-                    const char *why)
-{
-	struct span sp = shell_span_word(x, w);
-
-	cls_add(x, TIER_HIGH, "exec.hook_program", sp, "%s", why);
-	if (n && !(w->flags & (W_DYNAMIC | W_GLOB)))
-		shell_script_text(x, cmd, n, sp);
-}
-
 /* A file named in the script: written (w) or read (r). */
 static void sed_file(struct cctx *x, const struct word *w, const char *p, size_t n, bool wr)
 {
@@ -319,7 +309,7 @@ static const char *sed_subst(struct cctx *x, const struct word *w, const char *p
 		return repl;
 	end = repl + 1 + strcspn(repl + 1, ";}\nw");
 	if (memchr(repl + 1, 'e', (size_t)(end - repl - 1)))
-		sed_run(x, w, re + 1, (size_t)(repl - re - 1), "s///e runs the result as a command");
+		rules_hook(x, w, re + 1, (size_t)(repl - re - 1), "s///e runs the result as a command");
 	if (*end == 'w') {
 		sed_file(x, w, end + 1, sed_line(end + 1), true);
 		end += 1 + sed_line(end + 1);
@@ -357,7 +347,7 @@ static void sed_script(struct cctx *x, const struct word *w, const char *s)
 			p = sed_translit(p);
 			break;
 		case 'e':
-			sed_run(x, w, p + 1 + strspn(p + 1, " \t"), sed_line(p + 1 + strspn(p + 1, " \t")),
+			rules_hook(x, w, p + 1 + strspn(p + 1, " \t"), sed_line(p + 1 + strspn(p + 1, " \t")),
 			        "the sed script runs commands (e)");
 			p += sed_line(p);
 			continue;
@@ -435,7 +425,10 @@ static bool tar_env_opt(const char *opts, const char *name)
 	return false;
 }
 
-/* tar options that run programs, given or in TAR_OPTIONS. */
+#define TAR_ARGOPTS "fCTXbIgKLNV" /* tar's short options that take a value */
+
+/* tar options that run programs, given or in TAR_OPTIONS: the command
+ * line each names is judged as a script. */
 static void tar_hooks(struct cctx *x, const struct cmdv *c)
 {
 	static const char *const hooks[] = {"--to-command", "--use-compress-program",
@@ -445,7 +438,13 @@ static void tar_hooks(struct cctx *x, const struct cmdv *c)
 	const char *opts = rules_env(c, "TAR_OPTIONS", &env);
 
 	for (size_t i = 0; i < nitems(hooks); i++) {
-		if (opt_long(c, hooks[i]))
+		const char *v;
+		const struct word *w = opt_value(c, 0, hooks[i], TAR_ARGOPTS, &v);
+		if (w) {
+			if (strcmp(hooks[i], "--checkpoint-action") == 0) /* exec=CMD; others print */
+				v = strncmp(v, "exec=", 5) == 0 ? v + 5 : "";
+			rules_hook(x, w, v, strlen(v), "tar runs another program");
+		} else if (opt_long(c, hooks[i]))
 			cls_add(x, TIER_HIGH, "exec.hook_program", shell_span_words(x, c->w, c->n),
 			        "tar %s runs another program", hooks[i]);
 		if (opts && tar_env_opt(opts, hooks[i]))
@@ -457,28 +456,32 @@ static void tar_hooks(struct cctx *x, const struct cmdv *c)
 /* tar: the mode decides; some options run programs. */
 static void rule_tar(struct cctx *x, struct cmdv *c)
 {
-	const char *mode = c->n > 1 ? c->w[1].val : "", *val;
-	const struct word *f = opt_value(c, 'f', "--file", "fCTXbIgKLNV", &val);
-
-	if (mode[0] != '-' && strchr(mode, 'f') && c->n > 2 && f == NULL) {
-		f = &c->w[2]; /* old style: tar czf ARCHIVE */
-		val = f->val;
-	}
-	bool create = strpbrk(mode, "cru") || opt_long(c, "--create") || opt_long(c, "--append");
-	bool extract = strchr(mode, 'x') || opt_long(c, "--extract") || opt_long(c, "--get");
-	bool absolute = (mode[0] != '-' && strchr(mode, 'P')) || opt_short(c, 'P', "fCTXbIgKLNV") ||
+	/* old style: the first word is the letters of the options (tar czf);
+	 * otherwise any option word may hold them (tar -C / -xf x.tar) */
+	const char *mode = c->n > 1 && c->w[1].val[0] != '-' ? c->w[1].val : "", *val;
+	const struct word *f;
+	bool create = strpbrk(mode, "cru") || opt_short(c, 'c', TAR_ARGOPTS) ||
+	              opt_short(c, 'r', TAR_ARGOPTS) || opt_short(c, 'u', TAR_ARGOPTS) ||
+	              opt_long(c, "--create") || opt_long(c, "--append") || opt_long(c, "--update");
+	bool extract = strchr(mode, 'x') || opt_short(c, 'x', TAR_ARGOPTS) ||
+	               opt_long(c, "--extract") || opt_long(c, "--get");
+	bool absolute = strchr(mode, 'P') || opt_short(c, 'P', TAR_ARGOPTS) ||
 	                opt_long(c, "--absolute-names");
 
 	tar_hooks(x, c);
-	if (opt_value(c, 'I', NULL, "fCTXbIgKLNV", &val))
-		cls_add(x, TIER_HIGH, "exec.hook_program", shell_span_words(x, c->w, c->n),
-		        "tar -I runs another program");
+	if ((f = opt_value(c, 'I', NULL, TAR_ARGOPTS, &val)) != NULL)
+		rules_hook(x, f, val, strlen(val), "tar -I runs another program");
+	f = opt_value(c, 'f', "--file", TAR_ARGOPTS, &val);
+	if (strchr(mode, 'f') && c->n > 2 && f == NULL) {
+		f = &c->w[2]; /* old style: tar czf ARCHIVE */
+		val = f->val;
+	}
 	if (f && create && strcmp(val, "-") != 0)
 		paths_write(x, f, val, shell_span_word(x, f));
 	else if (f && strcmp(val, "-") != 0)
 		paths_read(x, f, val);
 	if (extract) {
-		const struct word *d = opt_value(c, 'C', "--directory", "fCTXbIgKLNV", &val);
+		const struct word *d = opt_value(c, 'C', "--directory", TAR_ARGOPTS, &val);
 		struct word here = c->w[0];
 		if (d == NULL)
 			here.val = ".";

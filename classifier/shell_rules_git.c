@@ -178,6 +178,28 @@ static void g_stash(struct cctx *x, struct cmdv *c)
 		gw(x, c, "stashes or applies changes");
 }
 
+/* --upload-pack, --receive-pack (push --exec), clone -u, difftool -x name
+ * the program git starts for the other side of a transfer, or the diff
+ * tool: a command line run through the shell (on the remote for an ssh
+ * URL, judged like ssh HOST CMD; here for a local path). */
+static void g_hooks(struct cctx *x, const struct cmdv *c, char letter, const char *lname,
+                    const char *argopts)
+{
+	const struct word *w;
+	const char *v;
+
+	for (size_t i = 1; i < c->n && strcmp(c->w[i].val, "--") != 0; i++)
+		if ((w = opt_value_at(c, &i, letter, lname, argopts, &v)) != NULL)
+			rules_hook(x, w, v, strlen(v), "git runs the command an option names");
+}
+
+static void g_difftool(struct cctx *x, struct cmdv *c)
+{
+	g_hooks(x, c, 'x', "--extcmd", "xt");
+	cls_add(x, x->o->unknown_program, "exec.unknown_program", shell_span_words(x, c->w, c->n),
+	        "git difftool runs the diff tool the configuration names");
+}
+
 static void g_push(struct cctx *x, struct cmdv *c)
 {
 	size_t idx[16], n = opt_operands(c, 1, "o", idx, nitems(idx));
@@ -192,6 +214,8 @@ static void g_push(struct cctx *x, struct cmdv *c)
 		else if (a[0] == '+' || a[0] == ':')
 			force = true;
 	}
+	g_hooks(x, c, 0, "--receive-pack", "o");
+	g_hooks(x, c, 0, "--exec", "o");
 	cls_add(x, TIER_HIGH, "git.push", shell_span_words(x, c->w, c->n),
 	        "publishes commits to a remote");
 	if (force)
@@ -271,6 +295,7 @@ static void g_clone(struct cctx *x, struct cmdv *c)
 
 	if (n)
 		net_add_url(x, c->w[idx[0]].val);
+	g_hooks(x, c, 'u', "--upload-pack", "obcju");
 	cls_add(x, TIER_HIGH, "net.fetch", shell_span_words(x, c->w, c->n),
 	        "downloads a repository");
 	here.val = ".";
@@ -285,6 +310,7 @@ static void g_fetch(struct cctx *x, struct cmdv *c)
 	size_t idx;
 	if (opt_operands(c, 1, "o", &idx, 1))
 		net_add_url(x, c->w[idx].val);
+	g_hooks(x, c, 0, "--upload-pack", "o");
 	cls_add(x, TIER_HIGH, "net.fetch", shell_span_words(x, c->w, c->n),
 	        "fetches from a remote repository");
 	if (strcmp(c->w[0].val, "pull") == 0)
@@ -369,7 +395,7 @@ static const struct gsub gsubs[] = {
 	GF("checkout", g_checkout), GF("restore", g_restore), GF("switch", g_switch),
 	GF("gc", g_gc), GF("prune", g_gc), GF("reflog", g_gc), GF("clone", g_clone),
 	GF("fetch", g_fetch), GF("pull", g_fetch), GF("ls-remote", g_fetch),
-	GF("submodule", g_submodule),
+	GF("submodule", g_submodule), GF("difftool", g_difftool),
 	GW("add"), GW("commit"), GW("merge"), GF("rebase", g_rebase), GW("cherry-pick"), GW("revert"),
 	GW("am"), GW("apply"), GW("init"), GW("notes"), GW("worktree"), GF("bisect", g_bisect),
 	GF("rm", g_rm),

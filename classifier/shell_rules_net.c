@@ -115,8 +115,12 @@ static void rule_nc(struct cctx *x, struct cmdv *c)
 	if (opt_short(c, 'l', args) || opt_long(c, "--listen"))
 		cls_add(x, TIER_HIGH, "net.listen", shell_span_words(x, c->w, c->n),
 		        "listens for network connections");
-	if (opt_value(c, 'e', "--exec", args, &v) || opt_value(c, 'c', "--sh-exec", args, &v) ||
-	    opt_long(c, "--lua-exec"))
+	const struct word *w;
+
+	if ((w = opt_value(c, 'e', "--exec", args, &v)) != NULL ||
+	    (w = opt_value(c, 'c', "--sh-exec", args, &v)) != NULL)
+		rules_hook(x, w, v, strlen(v), "connects a program to a network socket (a remote shell)");
+	else if (opt_long(c, "--lua-exec"))
 		cls_add(x, TIER_HIGH, "exec.hook_program", shell_span_words(x, c->w, c->n),
 		        "connects a program to a network socket (a remote shell)");
 	if (opt_operands(c, 1, args, &idx, 1) == 1 && strspn(c->w[idx].val, "0123456789") != c->w[idx].len)
@@ -130,8 +134,8 @@ static void rule_socat(struct cctx *x, struct cmdv *c)
 		const char *a = c->w[i].val;
 		const char *colon = strchr(a, ':');
 		if (strncasecmp(a, "EXEC:", 5) == 0 || strncasecmp(a, "SYSTEM:", 7) == 0)
-			cls_add(x, TIER_HIGH, "exec.hook_program", shell_span_word(x, &c->w[i]),
-			        "connects a program to a socket");
+			rules_hook(x, &c->w[i], colon + 1, strcspn(colon + 1, ","), /* ,OPTIONS */
+			           "connects a program to a socket");
 		if (strcasestr(a, "LISTEN"))
 			cls_add(x, TIER_HIGH, "net.listen", shell_span_word(x, &c->w[i]),
 			        "listens for network connections");
@@ -145,6 +149,30 @@ static void rule_socat(struct cctx *x, struct cmdv *c)
 
 static const char ssh_args[] = "bcDEeFIiJLlmOopQRSWw";
 
+/* ssh -o KEY=VALUE (or "KEY VALUE") options before the host whose value
+ * is a command line ssh runs: locally (ProxyCommand, LocalCommand,
+ * KnownHostsCommand) or on the host (RemoteCommand, judged like ssh HOST
+ * CMD). */
+static void ssh_hooks(struct cctx *x, const struct cmdv *c, size_t end)
+{
+	static const char *const keys[] = {"ProxyCommand", "LocalCommand", "KnownHostsCommand",
+	                                   "RemoteCommand"};
+	const struct word *w;
+	const char *v;
+
+	for (size_t i = 1; i < end; i++) {
+		if ((w = opt_value_at(c, &i, 'o', NULL, ssh_args, &v)) == NULL)
+			continue;
+		for (size_t k = 0; k < nitems(keys); k++) {
+			size_t l = strlen(keys[k]);
+			if (strncasecmp(v, keys[k], l) == 0 && strchr("= \t", v[l]) && v[l]) {
+				v += l + strspn(v + l, "= \t");
+				rules_hook(x, w, v, strlen(v), "an ssh option runs a command");
+			}
+		}
+	}
+}
+
 /* ssh HOST CMD...: the remote shell joins the words and runs them; what
  * it would do there is judged like a local script (a remote rm -rf / is
  * no less catastrophic). */
@@ -152,11 +180,8 @@ static void rule_ssh(struct cctx *x, struct cmdv *c)
 {
 	size_t at;
 	const struct word *h = opt_first(c, ssh_args, &at);
-	const char *v;
 
-	if (opt_value(c, 'o', NULL, ssh_args, &v) && strncasecmp(v, "ProxyCommand", 12) == 0)
-		cls_add(x, TIER_HIGH, "exec.hook_program", shell_span_words(x, c->w, c->n),
-		        "ssh -o ProxyCommand runs a local program");
+	ssh_hooks(x, c, h ? at : c->n);
 	if (h) {
 		const char *s = strchr(h->val, '@');
 		s = s ? s + 1 : h->val;
@@ -173,9 +198,18 @@ static void rule_copy_remote(struct cctx *x, struct cmdv *c)
 {
 	size_t idx[64], n = opt_operands(c, 1, "cFiloPSJefTB", idx, nitems(idx));
 	bool remote_src = false;
+	const struct word *w;
+	const char *v;
 
+	/* the program that carries the copy: rsync -e/--rsh, scp/sftp -S;
+	 * rsync --rsync-path runs on the remote, judged like ssh HOST CMD */
+	if ((w = opt_value(c, strcmp(c->prog, "rsync") == 0 ? 'e' : 'S', "--rsh", "cFiloPSJefTB",
+	                   &v)) != NULL)
+		rules_hook(x, w, v, strlen(v), "runs another program to reach the remote host");
+	if ((w = opt_value(c, 0, "--rsync-path", NULL, &v)) != NULL)
+		rules_hook(x, w, v, strlen(v), "runs a command on the remote host");
 	for (size_t i = 0; i < n; i++) {
-		const struct word *w = &c->w[idx[i]];
+		w = &c->w[idx[i]];
 		bool remote = net_add_url(x, w->val);
 		if (i + 1 < n)
 			remote_src |= remote;
