@@ -204,6 +204,7 @@ static void shell_in(struct cctx *x, const char *cmd)
 		return;
 	shell_script(x, &x->f);
 	shell_var_readings(x);
+	shell_files_late(x);
 	metadata(x);
 	exfiltration(x, cmd, n);
 }

@@ -101,6 +101,13 @@ struct cctx {
 	} files[CLS_MAX_FILES];
 	size_t nfiles;
 	bool files_over; /* more were written than fit */
+	/* Files run before any write to them was seen (the writer in the
+	 * background, or a fifo: sh p & echo CMD > p): a write to one of them
+	 * later sets files_late, and the script is read once more. */
+	const char *missed[CLS_MAX_FILES];
+	size_t nmissed;
+	bool missed_over; /* more missed than fit: any later write counts */
+	bool files_late;
 };
 
 /* Maps an offset range of the current frame to a subject span. */
@@ -270,6 +277,7 @@ struct cmdv {
 	const char *in_text; /* IN_DOC, or literal text piped from echo/printf */
 	size_t in_len;
 	struct span in_span;
+	const struct word *in_file; /* IN_FILE: the < redirection's target */
 	bool dyn_tail;       /* more arguments appear at run time (xargs) */
 	int hops;            /* wrapper levels removed */
 	/* the program as the tables name it, set by rules_apply() for the row's
@@ -448,6 +456,10 @@ void shell_files_note(struct cctx *x, const struct cmdv *c);
 /* w names a file about to run as a script in lang ("sh", "python", ...; NULL:
  * by its #! line): any content the call wrote there is read as that script. */
 void shell_files_run(struct cctx *x, const struct word *w, const char *lang);
+/* After the script was read: when a file it ran was written only later
+ * in the text (sh p & echo CMD > p), reads the script once more, now
+ * knowing what was written there. */
+void shell_files_late(struct cctx *x);
 /* What the command w[0..n) writes to stdout when the call shows it, given
  * its stdin text (in, NULL when unknown): cat and tee of stdin, base64 -d
  * of stdin, echo and printf of literal words. Appends to out; false when

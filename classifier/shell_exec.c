@@ -121,6 +121,8 @@ static void exec_redir(struct cctx *x, struct redir *r, struct cmdv *c)
 		paths_read(x, t, t->val);
 		if (c->in == IN_NONE || c->in == IN_PIPE)
 			c->in = IN_FILE;
+		if (c->in == IN_FILE)
+			c->in_file = t;
 		break;
 	case R_DUP_IN:
 		break;

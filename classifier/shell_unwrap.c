@@ -506,6 +506,8 @@ void unwrap_stdin_script(struct cctx *x, struct cmdv *c, bool shell, const char 
 	case IN_FILE:
 		cls_add(x, x->o->unknown_program, "exec.script", sp,
 		        "%s runs a script from a file airlock cannot see", what);
+		if (c->in_file) /* sh < x.sh after echo CMD > x.sh */
+			shell_files_run(x, c->in_file, shell ? "sh" : what);
 		break;
 	case IN_NONE:
 		cls_add(x, x->o->unknown_program, "exec.script", sp,
