@@ -367,6 +367,20 @@ static void sed_script(struct cctx *x, const struct word *w, const char *s)
 	}
 }
 
+/* The file operands c->w[idx[0..n)] of sed or awk: written in place
+ * (sed -i, gawk -i inplace) or read. */
+static void inplace_files(struct cctx *x, const struct cmdv *c, const size_t *idx, size_t n,
+                          bool inplace)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct word *w = &c->w[idx[i]];
+		if (inplace)
+			paths_write(x, w, w->val, shell_span_word(x, w));
+		else
+			paths_read(x, w, w->val);
+	}
+}
+
 static void rule_sed(struct cctx *x, struct cmdv *c)
 {
 	size_t idx[64], n = opt_operands(c, 1, "efl", idx, nitems(idx));
@@ -387,26 +401,75 @@ static void rule_sed(struct cctx *x, struct cmdv *c)
 	}
 	if (!given && n)
 		sed_script(x, &c->w[idx[0]], c->w[idx[0]].val);
-	for (size_t i = given ? 0 : 1; i < n; i++) {
-		const struct word *w = &c->w[idx[i]];
-		if (inplace)
-			paths_write(x, w, w->val, shell_span_word(x, w));
-		else
-			paths_read(x, w, w->val);
+	inplace_files(x, c, idx + !given, n - (n && !given), inplace);
+}
+
+#define AWK_ARGOPTS "fvFEeil" /* awk's and gawk's short options that take a value */
+
+/* gawk options that bring in code: a program file (-f, -E), program text
+ * (-e), a source library (-i; -i inplace makes every file operand a write)
+ * or a compiled extension (-l). */
+enum awk_src { AWK_FILE, AWK_TEXT, AWK_INCLUDE, AWK_LOAD };
+static const struct {
+	char letter;
+	const char *lname;
+	enum awk_src src;
+} awk_srcs[] = {{'f', "--file", AWK_FILE}, {'E', "--exec", AWK_FILE},
+	{'e', "--source", AWK_TEXT}, {'i', "--include", AWK_INCLUDE}, {'l', "--load", AWK_LOAD}};
+
+/* One code option's value v (word w); true when its program stands in for
+ * the first operand. */
+static bool awk_src(struct cctx *x, enum awk_src src, const struct word *w, const char *v,
+                    bool *inplace)
+{
+	struct span sp = shell_span_word(x, w);
+
+	switch (src) {
+	case AWK_TEXT:
+		code_scan(x, "awk", v, strlen(v), sp);
+		return true;
+	case AWK_FILE:
+		cls_add(x, x->o->unknown_program, "exec.script", sp,
+		        "runs an awk program from a file airlock cannot see");
+		shell_files_run(x, w, "awk");
+		return true;
+	case AWK_INCLUDE:
+		if (strcmp(v, "inplace") == 0 || strcmp(v, "inplace.awk") == 0) {
+			*inplace = true;
+			return false;
+		}
+		break;
+	case AWK_LOAD:
+		break;
 	}
+	cls_add(x, x->o->unknown_program, "exec.script", sp,
+	        "loads awk code or a compiled extension airlock cannot see");
+	return false;
 }
 
 static void rule_awk(struct cctx *x, struct cmdv *c)
 {
-	size_t idx[64], n = opt_operands(c, 1, "fvF", idx, nitems(idx));
-	const char *val;
-	bool file = opt_value(c, 'f', NULL, "fvF", &val) != NULL;
+	size_t idx[64], n = opt_operands(c, 1, AWK_ARGOPTS, idx, nitems(idx));
+	bool given = false, inplace = false;
 
-	if (!file && n)
+	for (size_t i = 1; i < c->n && strcmp(c->w[i].val, "--") != 0; i++) {
+		size_t at = i;
+		for (size_t k = 0; k < nitems(awk_srcs); k++) {
+			const char *v;
+			const struct word *w;
+			at = i;
+			w = opt_value_at(c, &at, awk_srcs[k].letter, awk_srcs[k].lname, AWK_ARGOPTS, &v);
+			if (w) {
+				given |= awk_src(x, awk_srcs[k].src, w, v, &inplace);
+				break;
+			}
+		}
+		i = at;
+	}
+	if (!given && n)
 		code_scan(x, "awk", c->w[idx[0]].val, c->w[idx[0]].len,
 		          shell_span_word(x, &c->w[idx[0]]));
-	for (size_t i = file ? 0 : 1; i < n; i++)
-		paths_read(x, &c->w[idx[i]], c->w[idx[i]].val);
+	inplace_files(x, c, idx + !given, n - (n && !given), inplace);
 }
 
 /* TAR_OPTIONS, which tar reads as options before its own: does a word of
@@ -735,13 +798,59 @@ static void rule_ed(struct cctx *x, struct cmdv *c)
 	ex_stdin(x, c);
 }
 
+/* man -P CMD / --pager=CMD, and -HCMD / --html=CMD (the browser; its
+ * value is optional, so only an attached one counts): CMD is run. */
 static void rule_man(struct cctx *x, struct cmdv *c)
 {
 	const char *v;
-	const struct word *w = opt_value(c, 'P', "--pager", "PMSmLrEIHCR", &v);
+	const struct word *w = opt_value(c, 'P', "--pager", "PMSmLrEICR", &v);
 
 	if (w)
 		shell_text_of(x, w, v, false);
+	for (size_t i = 1; i < c->n && strcmp(c->w[i].val, "--") != 0; i++) {
+		const char *a = c->w[i].val;
+		if (strncmp(a, "-H", 2) == 0 && a[2])
+			shell_text_of(x, &c->w[i], a + 2, false);
+		else if (opt_long_is(a, "--html", &v) && v)
+			shell_text_of(x, &c->w[i], v, false);
+	}
+}
+
+#define LESS_ARGOPTS "bhjpPtxyzk" /* less's short options that take a value */
+
+/* less +CMD (and +CMD in $LESS) runs CMD as if typed: `!CMD` and `|mCMD`
+ * run CMD through the shell. A lesskey file (-k, LESSKEY...) can set
+ * LESSOPEN, a command less runs, and is not read. */
+static void less_cmds(struct cctx *x, const struct word *w, const char *a)
+{
+	const char *p = strpbrk(a, "!|");
+
+	if (p == NULL || a[1] == '/' || a[1] == '?')
+		return; /* +/pattern searches: the rest is the pattern */
+	p += *p == '|' && p[1] ? 2 : 1; /* |m: pipe to CMD from mark m */
+	rules_hook(x, w, p, strlen(p), "less runs a shell command given with +");
+}
+
+static void rule_less(struct cctx *x, struct cmdv *c)
+{
+	static const char *const keyenv[] = {"LESSKEY", "LESSKEYIN", "LESSKEY_SRC",
+	                                     "LESSKEY_CONTENT"};
+	const struct word *env;
+	const char *v = rules_env(c, "LESS", &env);
+
+	if (v && (v = strchr(v, '+')) != NULL)
+		less_cmds(x, env, v);
+	for (size_t i = 1; i < c->n && strcmp(c->w[i].val, "--") != 0; i++)
+		if (c->w[i].val[0] == '+')
+			less_cmds(x, &c->w[i], c->w[i].val);
+	for (size_t i = 0; i < nitems(keyenv); i++)
+		if (rules_env(c, keyenv[i], &env))
+			cls_add(x, TIER_HIGH, "exec.hook_program", shell_span_word(x, env),
+			        "%s names a lesskey file, which can set commands less runs", keyenv[i]);
+	if (opt_value(c, 'k', "--lesskey-file", LESS_ARGOPTS, &v) ||
+	    opt_long(c, "--lesskey-src") || opt_long(c, "--lesskey-content"))
+		cls_add(x, TIER_HIGH, "exec.hook_program", shell_span_words(x, c->w, c->n),
+		        "a lesskey file can set commands less runs");
 }
 
 /* printenv NAME: the value of a credential variable. */
@@ -852,13 +961,14 @@ static void rule_rg(struct cctx *x, struct cmdv *c)
 }
 
 #define RO(n, ao) {n, P_READ, ao, TIER_LOW, NULL, NULL, NULL}
+#define ROF(n, ao, fn) {n, P_READ, ao, TIER_LOW, NULL, NULL, fn}
 #define RO1(n, ao, fn) {n, P_READ | P_SKIP1, ao, TIER_LOW, NULL, NULL, fn}
 #define NP(n) {n, 0, NULL, TIER_LOW, NULL, NULL, NULL}
 #define WR(n, ao) {n, P_WRITE, ao, TIER_LOW, NULL, NULL, NULL}
 #define FN(n, fn) {n, 0, NULL, TIER_LOW, NULL, NULL, fn}
 
 const struct prog rules_fs[] = {
-	RO("cat", ""), RO("tac", ""), RO("head", "nc"), RO("tail", "ncs"), RO("less", "bhjpPtxyz"),
+	RO("cat", ""), RO("tac", ""), RO("head", "nc"), RO("tail", "ncs"), ROF("less", LESS_ARGOPTS, rule_less),
 	RO("more", "n"), RO("nl", "bdfhilnsvw"), RO("wc", ""), {"sort", P_READ, "otTkS", TIER_LOW, NULL, NULL, rule_outfile},
 	{"uniq", P_READ, "fsw", TIER_LOW, NULL, NULL, rule_in_out}, RO("diff", "CDFILSUWx"), RO("cmp", "in"), RO("comm", ""),
 	RO("stat", "cf"), RO("du", "BdtX"), RO("df", "Bt"), RO("file", "emfFP"),
