@@ -9,6 +9,8 @@
 #include "classifier/classifier_internal.h"
 #include "core/util.h"
 
+static void g_template(struct cctx *x, const struct cmdv *c);
+
 static void gw(struct cctx *x, const struct cmdv *c, const char *what)
 {
 	cls_add(x, TIER_MEDIUM, "git.write", shell_span_words(x, c->w, c->n), "%s", what);
@@ -298,6 +300,7 @@ static void g_clone(struct cctx *x, struct cmdv *c)
 	g_hooks(x, c, 'u', "--upload-pack", "obcju");
 	cls_add(x, TIER_HIGH, "net.fetch", shell_span_words(x, c->w, c->n),
 	        "downloads a repository");
+	g_template(x, c);
 	here.val = ".";
 	if (n > 1)
 		paths_write(x, &c->w[idx[1]], c->w[idx[1]].val, shell_span_word(x, &c->w[idx[1]]));
@@ -354,6 +357,79 @@ static void g_grep(struct cctx *x, struct cmdv *c)
 	}
 }
 
+/* The directory or file operand c->w[at] a subcommand creates or writes
+ * (worktree add PATH, init DIR, bundle create FILE, merge-file FILE). */
+static void g_write_operand(struct cctx *x, const struct cmdv *c, size_t first,
+                            const char *argopts)
+{
+	size_t idx;
+
+	if (opt_operands(c, first, argopts, &idx, 1))
+		paths_write(x, &c->w[idx], c->w[idx].val, shell_span_word(x, &c->w[idx]));
+}
+
+/* --template=DIR copies DIR's hooks into the repository's .git/hooks,
+ * where the next commit or checkout runs them. */
+static void g_template(struct cctx *x, const struct cmdv *c)
+{
+	const char *v;
+	const struct word *w = opt_value(c, 0, "--template", NULL, &v);
+
+	if (w)
+		cls_add(x, TIER_HIGH, "fs.write.git_config", shell_span_word(x, w),
+		        "installs the hooks of the template directory %s, which git then runs", v);
+}
+
+static void g_init(struct cctx *x, struct cmdv *c)
+{
+	g_template(x, c);
+	g_write_operand(x, c, 1, "");
+	gw(x, c, "creates or reinitialises a repository");
+}
+
+/* worktree add PATH checks out into PATH; remove --force drops its
+ * uncommitted changes. */
+static void g_worktree(struct cctx *x, struct cmdv *c)
+{
+	const char *s = c->n > 1 ? c->w[1].val : "";
+
+	if (strcmp(s, "add") == 0)
+		g_write_operand(x, c, 2, "bB");
+	else if (strcmp(s, "remove") == 0 && (opt_short(c, 'f', "") || opt_long(c, "--force")))
+		discard(x, c, "removes a worktree with its uncommitted changes");
+	if (strcmp(s, "list") != 0)
+		gw(x, c, "changes the repository's worktrees");
+}
+
+/* bundle create FILE writes FILE; unbundle stores objects. */
+static void g_bundle(struct cctx *x, struct cmdv *c)
+{
+	const char *s = c->n > 1 ? c->w[1].val : "";
+
+	if (strcmp(s, "create") == 0)
+		g_write_operand(x, c, 2, "");
+	else if (strcmp(s, "unbundle") == 0)
+		gw(x, c, "stores a bundle's objects in the repository");
+}
+
+/* merge-file CURRENT BASE OTHER writes the merge into CURRENT unless -p. */
+static void g_merge_file(struct cctx *x, struct cmdv *c)
+{
+	if (!opt_short(c, 'p', "L") && !opt_long(c, "--stdout"))
+		g_write_operand(x, c, 1, "L");
+}
+
+/* checkout-index --prefix=DIR writes the files under DIR. */
+static void g_checkout_index(struct cctx *x, struct cmdv *c)
+{
+	const char *v;
+	const struct word *w = opt_value(c, 0, "--prefix", NULL, &v);
+
+	if (w)
+		paths_write(x, w, v, shell_span_word(x, w));
+	gw(x, c, "writes files from the index");
+}
+
 /* git lfs: push uploads, pull/fetch/clone download. */
 static void g_lfs(struct cctx *x, struct cmdv *c)
 {
@@ -397,10 +473,11 @@ static const struct gsub gsubs[] = {
 	GF("fetch", g_fetch), GF("pull", g_fetch), GF("ls-remote", g_fetch),
 	GF("submodule", g_submodule), GF("difftool", g_difftool),
 	GW("add"), GW("commit"), GW("merge"), GF("rebase", g_rebase), GW("cherry-pick"), GW("revert"),
-	GW("am"), GW("apply"), GW("init"), GW("notes"), GW("worktree"), GF("bisect", g_bisect),
+	GW("am"), GW("apply"), GF("init", g_init), GW("notes"), GF("worktree", g_worktree),
+	GF("bisect", g_bisect), GF("bundle", g_bundle), GF("merge-file", g_merge_file),
 	GF("rm", g_rm),
 	GW("mv"), GW("sparse-checkout"), GW("replace"), GW("update-index"), GW("mergetool"),
-	GW("read-tree"), GW("checkout-index"), GF("update-ref", g_update_ref), GW("symbolic-ref"),
+	GW("read-tree"), GF("checkout-index", g_checkout_index), GF("update-ref", g_update_ref), GW("symbolic-ref"),
 	GF("lfs", g_lfs), GW("maintenance"), GW("repack"), GW("pack-refs"), GW("commit-tree"),
 	{"filter-branch", TIER_HIGH, "git.history.rewrite", "rewrites the whole history", NULL},
 	{"filter-repo", TIER_HIGH, "git.history.rewrite", "rewrites the whole history", NULL},
