@@ -403,6 +403,8 @@ void paths_read(struct cctx *x, const struct word *w, const char *p);
 /* Records a write: fs.write, fs.write.tmp, fs.write.outside_workdir,
  * fs.write.persistence, fs.write.git_config, sys.disk, net. */
 void paths_write(struct cctx *x, const struct word *w, const char *p, struct span sp);
+/* Records a read of one absolute path (span sp); secrets.read, net, disks. */
+void paths_read_abs(struct cctx *x, const char *abs, struct span sp);
 /* Classifies one absolute path as written (shared with the file tools). */
 void paths_write_abs(struct cctx *x, const char *abs, struct span sp, const char *shown);
 /* True when abs is a tree that holds secrets: /, the home or one of its
@@ -442,7 +444,9 @@ void net_add_host(struct cctx *x, const char *host, size_t n);
  * exact false when it is not verbatim (spans fall back to sp). */
 void sql_classify(struct cctx *x, const char *sql, size_t len, bool exact, size_t base,
                   struct span sp);
-/* sqlite3 dot-commands: judged, then blanked out of sql (sql_fallback.c). */
+/* SQL clients' own commands (sqlite3 dot-commands, psql backslash
+ * commands, mysql client commands): judged, then blanked out of sql
+ * (sql_fallback.c). */
 void sql_dot_commands(struct cctx *x, char *sql, size_t len, bool exact, size_t base,
                       struct span sp);
 /* The keyword fallback (sql_fallback.c). */

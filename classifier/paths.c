@@ -422,7 +422,6 @@ static void read_unanchored(struct cctx *x, const char *p, struct span sp)
 void paths_read(struct cctx *x, const struct word *w, const char *p)
 {
 	char abs[CLS_MAX_PATH];
-	const char *why;
 	struct span sp = shell_span_word(x, w);
 
 	if (w->flags & W_PROCSUB)
@@ -435,6 +434,13 @@ void paths_read(struct cctx *x, const struct word *w, const char *p)
 		read_unanchored(x, p, sp);
 		return;
 	}
+	paths_read_abs(x, abs, sp);
+}
+
+void paths_read_abs(struct cctx *x, const char *abs, struct span sp)
+{
+	const char *why;
+
 	cls_add_path(x, &x->v->reads, abs);
 	if (paths_class(x, abs) == PC_NET) {
 		dev_tcp_host(x, abs);
