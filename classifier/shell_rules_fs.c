@@ -50,12 +50,42 @@ static void rule_rm(struct cctx *x, struct cmdv *c)
 	delete_targets(x, c, "", rec, "deletes");
 }
 
+/* shred, srm, wipe, truncate, unlink: srm -r and wipe -r destroy trees. */
 static void rule_delete(struct cctx *x, struct cmdv *c)
 {
+	bool trunc = strcmp(c->prog, "truncate") == 0;
+	const char *ao = trunc ? "sr" : "nsu";
+	bool rec = !trunc && (opt_short(c, 'r', ao) || opt_short(c, 'R', ao) ||
+	                      opt_long(c, "--recursive"));
+
 	cls_add(x, TIER_HIGH, "fs.delete", shell_span_words(x, c->w, c->n), "%s destroys file data",
 	        c->w[0].val);
-	delete_targets(x, c, strcmp(c->prog, "truncate") == 0 ? "sr" : "nsu", false,
-	               "destroys");
+	if (rec)
+		cls_add(x, TIER_HIGH, "fs.delete.recursive", shell_span_words(x, c->w, c->n),
+		        "destroys directory trees");
+	delete_targets(x, c, ao, rec, "destroys");
+}
+
+/* Trash tools move whole trees out of the way, as mv does: trash ~ takes
+ * the home directory. gio remove|trash FILE is the same from GLib. */
+static void rule_trash(struct cctx *x, struct cmdv *c)
+{
+	struct cmdv sub = *c;
+
+	if (strcmp(c->prog, "gio") == 0) {
+		if (c->n < 2 || (strcmp(c->w[1].val, "remove") != 0 && strcmp(c->w[1].val, "rm") != 0 &&
+		                 strcmp(c->w[1].val, "trash") != 0)) {
+			cls_add(x, x->o->unknown_program, "exec.unknown_program",
+			        shell_span_words(x, c->w, c->n), "runs gio, whose other commands "
+			        "airlock does not judge");
+			return;
+		}
+		sub.w++;
+		sub.n--;
+	}
+	cls_add(x, TIER_HIGH, "fs.delete.recursive", shell_span_words(x, c->w, c->n),
+	        "removes files and directory trees");
+	delete_targets(x, &sub, "", true, "removes");
 }
 
 /* Tests that narrow what find matches (-type alone does not: every file
@@ -1010,6 +1040,9 @@ const struct prog rules_fs[] = {
 	{"shred", 0, NULL, TIER_LOW, NULL, NULL, rule_delete},
 	{"truncate", 0, NULL, TIER_LOW, NULL, NULL, rule_delete},
 	{"srm", 0, NULL, TIER_LOW, NULL, NULL, rule_delete},
+	{"wipe", 0, NULL, TIER_LOW, NULL, NULL, rule_delete}, FN("trash", rule_trash),
+	FN("trash-put", rule_trash), FN("rmtrash", rule_trash), FN("gio", rule_trash),
+	{"trash-empty", 0, NULL, TIER_HIGH, "fs.delete", "empties the trash for good", NULL},
 	FN("find", rule_find), FN("mv", rule_copy), FN("cp", rule_copy), FN("ln", rule_copy),
 	FN("install", rule_copy), FN("cd", rule_cd), FN("pushd", rule_cd), FN("popd", rule_cd),
 	FN("source", rule_source), FN(".", rule_source),

@@ -193,6 +193,28 @@ static void rule_ssh(struct cctx *x, struct cmdv *c)
 		shell_script_words(x, c, at + 1);
 }
 
+/* rsync --delete (any of its forms) deletes what the source lacks from
+ * the target: an empty source over ~ empties the home, as rm -rf of it. */
+static void rsync_deletes(struct cctx *x, const struct cmdv *c, const struct word *target)
+{
+	static const char *const dels[] = {"--delete", "--delete-before", "--delete-during",
+		"--delete-delay", "--delete-after", "--delete-excluded", "--delete-missing-args",
+		"--remove-source-files"};
+	char abs[CLS_MAX_PATH];
+
+	for (size_t i = 0; i < nitems(dels); i++) {
+		if (!opt_long(c, dels[i]))
+			continue;
+		cls_add(x, TIER_HIGH, "fs.delete", shell_span_words(x, c->w, c->n),
+		        "deletes files that are not in the source");
+		if (i < nitems(dels) - 1 && target && !strchr(target->val, ':') &&
+		    paths_resolve(x, target->val, abs, sizeof(abs)) && paths_critical(x, abs))
+			cls_add(x, TIER_CRITICAL, "fs.delete.root", shell_span_word(x, target),
+			        "deletes everything in %s that the source lacks", abs);
+		return;
+	}
+}
+
 /* scp/rsync/sftp: remote operands are host:path; the last is the target. */
 static void rule_copy_remote(struct cctx *x, struct cmdv *c)
 {
@@ -220,9 +242,7 @@ static void rule_copy_remote(struct cctx *x, struct cmdv *c)
 		else if (!remote)
 			paths_read(x, w, w->val);
 	}
-	if (opt_long(c, "--delete") || opt_long(c, "--remove-source-files"))
-		cls_add(x, TIER_HIGH, "fs.delete", shell_span_words(x, c->w, c->n),
-		        "deletes files that are not in the source");
+	rsync_deletes(x, c, n ? &c->w[idx[n - 1]] : NULL);
 	if (remote_src || strcmp(c->prog, "sftp") == 0 || n <= 1)
 		fetch(x, c, "copies files over the network");
 }
