@@ -229,19 +229,50 @@ static const struct {
 	{"efibootmgr", "-B --delete-bootnum -c --create -o --bootorder -n --bootnext -a --active "
 	               "-A --inactive -O --delete-bootorder -N --delete-bootnext",
 	 TIER_HIGH, "sys.admin", "changes the firmware's boot entries"},
+	{"btrfs", "delete", TIER_HIGH, "fs.delete.recursive", "deletes btrfs subvolumes"},
+	{"btrfs", "create snapshot set-default balance resize add remove replace rescue restore "
+	          "defragment defrag --repair --init-csum-tree --init-extent-tree set",
+	 TIER_HIGH, "sys.admin", "changes btrfs filesystems"},
+	{"tc", "add del delete change replace link", TIER_HIGH, "sys.admin",
+	 "changes traffic control (can cut the network)"},
+	{"ethtool", "-s --change -K --features --offload -A --pause -C --coalesce -G --set-ring "
+	            "-L --set-channels -E --change-eeprom -f --flash -r --negotiate -W --set-dump "
+	            "--reset -X --set-rxfh-indir --set-priv-flags",
+	 TIER_HIGH, "sys.admin", "changes network device settings or firmware"},
+	{"nmcli", "up down delete add modify edit connect disconnect reload off on",
+	 TIER_HIGH, "sys.admin", "changes network connections"},
+	{"wg-quick", "up down", TIER_HIGH, "sys.admin", "brings a VPN tunnel up or down"},
+	{"wg", "set setconf addconf syncconf", TIER_HIGH, "sys.admin", "changes a VPN tunnel"},
+	{"loginctl", "terminate-user terminate-session terminate-seat kill-user kill-session",
+	 TIER_HIGH, "sys.kill", "ends user sessions and their processes"},
+	{"loginctl", "enable-linger disable-linger lock-session lock-sessions attach flush-devices",
+	 TIER_HIGH, "sys.admin", "changes login sessions"},
+	{"journalctl", "--vacuum-time --vacuum-size --vacuum-files --rotate --flush "
+	               "--relinquish-var --setup-keys",
+	 TIER_HIGH, "fs.delete", "rotates or deletes the system journal"},
+	{"machinectl", "shell login start stop reboot poweroff terminate kill remove clean "
+	               "copy-to bind enable disable import-tar import-raw import-fs pull-tar "
+	               "pull-raw set-limit",
+	 TIER_HIGH, "sys.admin", "runs commands in or changes local containers"},
+	{"flashrom", "-w --write -E --erase", TIER_CRITICAL, "sys.disk", "rewrites a firmware chip"},
+	{"flashrom", "-r --read", TIER_MEDIUM, "fs.write", "saves a firmware chip to a file"},
 	{"mysqladmin", "drop", TIER_CRITICAL, "db.wipe", "drops a whole MySQL database"},
 	{"mysqladmin", "shutdown kill password flush-privileges flush-hosts reload refresh create "
 	               "start-replica stop-replica start-slave stop-slave",
 	 TIER_HIGH, "sys.admin", "changes or stops the MySQL server"},
 };
 
+/* w, up to an '=' (--vacuum-time=1d), is a word of list. */
 static bool verb_word(const char *list, const char *w)
 {
-	size_t n = strlen(w);
+	size_t n = strcspn(w, "=");
 
-	for (const char *p = list; n && (p = strstr(p, w)) != NULL; p++)
-		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+	for (const char *p = list; n && *p; p += strspn(p, " ")) {
+		size_t l = strcspn(p, " ");
+		if (l == n && strncmp(p, w, n) == 0)
 			return true;
+		p += l;
+	}
 	return false;
 }
 
@@ -339,6 +370,31 @@ const struct prog rules_sys[] = {
 	DISK("pvcreate", "changes LVM volumes"), DISK("lvremove", "deletes LVM volumes"),
 	DISK("vgremove", "deletes LVM volume groups"), DISK("zpool", "changes ZFS pools"),
 	DISK("hdparm", "changes or erases disk settings"),
+	DISK("pvremove", "erases LVM labels from devices"),
+	DISK("lvreduce", "shrinks an LVM volume, cutting off the data past the new end"),
+	FN("flashrom", rule_sys_verbs),
+	ADMIN("fsck", "repairs filesystems, which can lose data"),
+	ADMIN("e2fsck", "repairs filesystems, which can lose data"),
+	ADMIN("xfs_repair", "repairs filesystems, which can lose data"),
+	ADMIN("debugfs", "edits filesystem structures directly"),
+	ADMIN("tune2fs", "changes filesystem settings"), ADMIN("resize2fs", "resizes a filesystem"),
+	ADMIN("xfs_growfs", "resizes a filesystem"), ADMIN("e2label", "relabels a filesystem"),
+	ADMIN("lvcreate", "changes LVM volumes"), ADMIN("lvextend", "changes LVM volumes"),
+	ADMIN("lvresize", "changes LVM volumes"), ADMIN("lvchange", "changes LVM volumes"),
+	ADMIN("vgcreate", "changes LVM volume groups"), ADMIN("vgextend", "changes LVM volume groups"),
+	ADMIN("vgreduce", "changes LVM volume groups"), ADMIN("vgchange", "changes LVM volume groups"),
+	ADMIN("pvmove", "moves LVM data between devices"),
+	ADMIN("grub-install", "changes the boot loader"), ADMIN("update-grub", "changes the boot loader"),
+	ADMIN("grub-mkconfig", "changes the boot loader"),
+	ADMIN("update-initramfs", "rebuilds the boot image"), ADMIN("dracut", "rebuilds the boot image"),
+	ADMIN("logrotate", "rotates and deletes logs"),
+	ADMIN("systemd-tmpfiles", "creates and deletes files by system rules"),
+	ADMIN("pivot_root", "changes the root filesystem"), ADMIN("switch_root", "changes the root filesystem"),
+	{"kexec", 0, NULL, TIER_HIGH, "sys.power", "loads or boots into another kernel", NULL},
+	FN("btrfs", rule_sys_verbs), FN("tc", rule_sys_verbs), FN("ethtool", rule_sys_verbs),
+	FN("nmcli", rule_sys_verbs), FN("wg-quick", rule_sys_verbs), FN("wg", rule_sys_verbs),
+	FN("loginctl", rule_sys_verbs), FN("journalctl", rule_sys_verbs),
+	FN("machinectl", rule_sys_verbs),
 	FN("fdisk", rule_fdisk), FN("sfdisk", rule_fdisk), FN("gdisk", rule_fdisk),
 	FN("sgdisk", rule_fdisk), FN("parted", rule_fdisk), FN("cfdisk", rule_fdisk),
 	FN("kill", rule_kill), FN("tmux", rule_tmux), FN("fuser", rule_fuser),
