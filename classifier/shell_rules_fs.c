@@ -919,6 +919,19 @@ static bool key_leak(const struct cmdv *c, bool gpg, const char *a)
 	       (strstr(a, "-password") && (opt_short(c, 'w', "") || opt_short(c, 'g', "")));
 }
 
+/* gpg options that reach a key server or fetch a key by URL. */
+static bool gpg_keyserver(const struct cmdv *c)
+{
+	static const char *const net[] = {"--recv-keys", "--receive-keys", "--refresh-keys",
+		"--send-keys", "--search-keys", "--fetch-keys", "--locate-keys", "--locate-external-keys",
+		"--auto-key-locate"};
+
+	for (size_t i = 0; i < nitems(net); i++)
+		if (opt_long(c, net[i]))
+			return true;
+	return false;
+}
+
 static void rule_keys(struct cctx *x, struct cmdv *c)
 {
 	bool gpg = strncmp(c->prog, "gpg", 3) == 0, leak = false;
@@ -928,6 +941,9 @@ static void rule_keys(struct cctx *x, struct cmdv *c)
 	if (leak)
 		cls_add(x, TIER_HIGH, "secrets.read", shell_span_words(x, c->w, c->n),
 		        "%s prints secret keys or passwords", c->w[0].val);
+	else if (gpg && gpg_keyserver(c))
+		cls_add(x, TIER_HIGH, "net.fetch", shell_span_words(x, c->w, c->n),
+		        "%s talks to a key server", c->w[0].val);
 	else
 		cls_add(x, x->o->unknown_program, "exec.unknown_program", shell_span_word(x, &c->w[0]),
 		        "runs '%s', whose other uses airlock does not judge", c->w[0].val);
