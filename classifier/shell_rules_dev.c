@@ -260,24 +260,77 @@ static const char *make_call(const char *p, size_t *n)
 	return s;
 }
 
-/* make --eval TEXT / -E TEXT: makefile text, whose $(shell CMD) and
- * VAR != CMD run CMD through the shell while make reads it. */
+/* One line [p, e) of makefile text: a recipe line (after a tab, or after
+ * the ';' of a rule line `target: prereqs ; recipe`) runs through the
+ * shell, its @, - and + prefixes aside. $(VAR) in it is only known at run
+ * time, so the shell reading fails closed on it. */
+static void make_recipe(struct cctx *x, const char *p, const char *e, struct span sp)
+{
+	const char *colon = memchr(p, ':', (size_t)(e - p)), *semi;
+
+	if (*p == '\t') {
+		p++;
+	} else if (colon && colon[1] != '=' && !memchr(p, '=', (size_t)(colon - p)) &&
+	           (semi = memchr(colon, ';', (size_t)(e - colon))) != NULL) {
+		p = semi + 1;
+	} else {
+		return;
+	}
+	p += strspn(p, " \t@-+");
+	if (p < e)
+		shell_script_text(x, p, (size_t)(e - p), sp);
+}
+
+/* Makefile text make reads (--eval, or a makefile on stdin): $(shell CMD)
+ * and VAR != CMD run CMD while make reads it, recipe lines when a target
+ * is made (the first rule's by default). */
+static void make_text(struct cctx *x, const char *v, size_t len, struct span sp)
+{
+	const char *p, *end = v + len;
+	size_t n;
+
+	for (p = v; (p = memmem(p, (size_t)(end - p), "shell ", 6)) != NULL; p++)
+		if (p >= v + 2 && (p[-1] == '(' || p[-1] == '{') && p[-2] == '$') {
+			const char *cmd = make_call(p - 2, &n);
+			shell_script_text(x, cmd, n, sp);
+		}
+	for (p = v; p < end; p++) {
+		const char *e = memchr(p, '\n', (size_t)(end - p)), *ne;
+		e = e ? e : end;
+		if ((ne = memmem(p, (size_t)(e - p), "!=", 2)) != NULL)
+			shell_script_text(x, ne + 2, (size_t)(e - ne - 2), sp);
+		make_recipe(x, p, e, sp);
+		p = e;
+	}
+}
+
+/* make --eval TEXT / -E TEXT, and -f - (or /dev/stdin) with the makefile
+ * in a here-document or piped: its text is read as above. */
 static void make_eval(struct cctx *x, const struct cmdv *c)
 {
-	const char *v, *p;
+	const char *v;
 	const struct word *w;
-	size_t n;
 
 	for (size_t i = 1; i < c->n; i++) {
 		if ((w = opt_value_at(c, &i, 'E', "--eval", "CEfIjlLoOW", &v)) == NULL)
 			continue;
-		for (p = v; (p = strstr(p, "shell ")) != NULL; p++)
-			if (p >= v + 2 && p[-1] && (p[-1] == '(' || p[-1] == '{') && p[-2] == '$') {
-				const char *cmd = make_call(p - 2, &n);
-				shell_script_text(x, cmd, n, shell_span_word(x, w));
-			}
-		if ((p = strstr(v, "!=")) != NULL)
-			shell_script_text(x, p + 2, strlen(p + 2), shell_span_word(x, w));
+		make_text(x, v, strlen(v), shell_span_word(x, w));
+	}
+	for (size_t i = 1; i < c->n; i++) {
+		size_t at = i;
+		if ((w = opt_value_at(c, &at, 'f', "--file", "CEfIjlLoOW", &v)) == NULL &&
+		    (w = opt_value_at(c, &at, 0, "--makefile", "CEfIjlLoOW", &v)) == NULL) {
+			i = at;
+			continue;
+		}
+		i = at;
+		if (strcmp(v, "-") != 0 && strcmp(v, "/dev/stdin") != 0)
+			continue;
+		if (c->in_text && (c->in == IN_DOC || c->in == IN_PIPE))
+			make_text(x, c->in_text, c->in_len, c->in_span);
+		else if (c->in == IN_PIPE)
+			cls_add(x, TIER_HIGH, "exec.pipe_to_shell", shell_span_word(x, w),
+			        "make reads a makefile piped from another command");
 	}
 }
 
