@@ -92,6 +92,7 @@ struct cctx {
 	} vars[CLS_MAX_VARS];
 	size_t nvars;
 	bool substs; /* holds $(echo WORDS)-like substitutions with known output */
+	bool defaults; /* holds ${NAME:-WORD} of a NAME it gives no value: WORD may be it */
 	int reading; /* 0: variables stay unknown (the first pass) */
 	int sql_body; /* reading SQL inside a function body or DO block (sql.c) */
 	/* Files the call writes with content it shows (shell_files.c). */
