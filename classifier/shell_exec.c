@@ -493,6 +493,20 @@ check:
 		        "function %s starts copies of itself in a pipe or the background, "
 		        "directly or through other functions: a fork bomb", from);
 }
+/* A program named by a relative path (../../bin/rm from the workdir) or
+ * through a symlink (./ls -> /bin/rm, made by an earlier call) is the
+ * program the kernel reaches: its table name, or name itself. */
+static const char *prog_resolved(struct cctx *x, const char *name, char *buf, size_t sz)
+{
+	char abs[CLS_MAX_PATH];
+	const char *r;
+
+	if (!paths_resolve(x, name, abs, sizeof(abs)))
+		return name;
+	r = rules_prog_name(abs, buf, sz);
+	return r == abs ? name : r;
+}
+
 
 void shell_exec_argv(struct cctx *x, struct cmdv *c)
 {
@@ -518,6 +532,8 @@ void shell_exec_argv(struct cctx *x, struct cmdv *c)
 			return;
 		}
 		name = rules_prog_name(w0->val, pbuf, sizeof(pbuf)); /* /bin//rm is rm */
+		if (name == w0->val && strchr(name, '/'))
+			name = prog_resolved(x, name, pbuf, sizeof(pbuf));
 		if (hop == 0)
 			note_call(x, c, name);
 		/* A function's body was judged where it was defined; the program

@@ -366,6 +366,13 @@ static void test_symlinks(void **state)
 	assert_true(verdict_has(v, "secrets.read"));
 	assert_true(verdict_has(v, "fs.write.persistence"));
 	verdict_free(v);
+	/* a link in the workdir to rm, left by an earlier call, is rm */
+	snprintf(key, sizeof(key), "%s/ls", dir);
+	assert_int_equal(symlink("/bin/rm", key), 0);
+	v = classify_shell("./ls -rf ~", &o);
+	assert_true(verdict_has(v, "fs.delete.root"));
+	verdict_free(v);
+	unlink(key);
 	unlink(key);
 	unlink(link);
 	snprintf(key, sizeof(key), "%s/home/.ssh", dir);
