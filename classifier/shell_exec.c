@@ -33,6 +33,12 @@ static const char *const inject_vars[] = {
 	"PATH", "PYTHONPATH", "PYTHONSTARTUP", "NODE_OPTIONS", "PERL5OPT", "PERL5LIB",
 	"RUBYOPT", "GIT_SSH_COMMAND", "GIT_EXTERNAL_DIFF", "GIT_CONFIG_GLOBAL",
 	"GIT_EXEC_PATH", "IFS", "SHELLOPTS", "BASHOPTS", "GCONV_PATH",
+	/* config and startup code read from elsewhere: git's config and hook
+	 * templates, rc directories, interpreter and JVM startup options */
+	"XDG_CONFIG_HOME", "GIT_TEMPLATE_DIR", "ZDOTDIR", "VIMINIT", "EXINIT", "LUA_INIT",
+	"JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "RUBYLIB", "PERLLIB",
+	"PYTHONHOME", "NODE_PATH", "DYLD_INSERT_LIBRARIES", "DYLD_LIBRARY_PATH",
+	"npm_config_script_shell", "NPM_CONFIG_SCRIPT_SHELL",
 };
 
 /* Variables whose value bash runs: prompts are expanded ($( ) runs, with

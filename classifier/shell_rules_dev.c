@@ -334,9 +334,40 @@ static void make_eval(struct cctx *x, const struct cmdv *c)
 	}
 }
 
+/* VALUE of one VAR=VALUE make is given: make expands its $(shell CMD),
+ * and pastes it into recipe lines, so shell syntax in it (CC='cc; rm -rf
+ * ~') runs there. */
+static void make_value(struct cctx *x, const struct word *w, const char *v)
+{
+	struct span sp = shell_span_word(x, w);
+
+	if (w->flags & (W_DYNAMIC | W_GLOB))
+		return; /* its substitutions ran as it was read */
+	make_text(x, v, strlen(v), sp);
+	if (strpbrk(v, ";|&`<>\n"))
+		shell_script_text(x, v, strlen(v), sp);
+}
+
+/* make VAR=VALUE arguments and VAR=VALUE in its environment. */
+static void make_vars(struct cctx *x, const struct cmdv *c)
+{
+	const struct word *w;
+	size_t i = 0, n;
+
+	while ((w = rules_env_next(c, &i, &n)) != NULL)
+		make_value(x, w, w->val + n + 1);
+	for (i = 1; i < c->n; i++) {
+		const char *a = c->w[i].val, *eq = strchr(a, '=');
+		if (a[0] != '-' && eq && eq > a && strspn(a, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklm"
+		                                             "nopqrstuvwxyz0123456789_") == (size_t)(eq - a))
+			make_value(x, &c->w[i], eq + 1);
+	}
+}
+
 static void rule_make(struct cctx *x, struct cmdv *c)
 {
 	make_eval(x, c);
+	make_vars(x, c);
 	rule_pkg(x, c);
 }
 
