@@ -923,14 +923,33 @@ static void rule_compose(struct cctx *x, struct cmdv *c)
 		        "runs or changes containers");
 }
 
+/* docker -H/--host HOST, --context NAME or DOCKER_HOST / DOCKER_CONTEXT:
+ * the daemon may be on another machine; search asks the registry. */
+static void container_remote(struct cctx *x, const struct cmdv *c, const char *verb)
+{
+	const struct word *w;
+	const char *v;
+
+	if ((w = opt_value(c, 'H', "--host", "Hc", &v)) != NULL ||
+	    (w = opt_value(c, 'c', "--context", "Hc", &v)) != NULL ||
+	    rules_env(c, "DOCKER_HOST", &w) || rules_env(c, "DOCKER_CONTEXT", &w) ||
+	    rules_env(c, "CONTAINER_HOST", &w))
+		cls_add(x, TIER_HIGH, "net.fetch", shell_span_word(x, w),
+		        "talks to a container daemon that may be on another machine");
+	if (strcmp(verb, "search") == 0)
+		cls_add(x, TIER_HIGH, "net.fetch", shell_span_words(x, c->w, c->n),
+		        "searches an image registry");
+}
+
 static void rule_container(struct cctx *x, struct cmdv *c)
 {
 	static const char ro[] = "ps images logs inspect version info stats top events history port "
 	                         "diff search --version help";
 	size_t at = 0;
-	const struct word *w = opt_first(c, "H", &at);
+	const struct word *w = opt_first(c, "Hc", &at);
 	const char *v = w ? w->val : "";
 
+	container_remote(x, c, v);
 	if (has_verb(ro, v) || w == NULL)
 		return;
 	if (strcmp(v, "compose") == 0) { /* docker compose VERB */
