@@ -435,7 +435,11 @@ static void gdb_command(struct cctx *x, const struct word *w, const char *cmd)
 	struct span sp = shell_span_word(x, w);
 
 	cmd += strspn(cmd, " \t");
-	if (strncmp(cmd, "shell ", 6) == 0 || cmd[0] == '!')
+	if (strncmp(cmd, "platform shell ", 15) == 0) /* lldb */
+		cmd += 9;
+	if (strncmp(cmd, "script ", 7) == 0) /* lldb's python */
+		code_scan(x, "python", cmd + 7, strlen(cmd + 7), sp);
+	else if (strncmp(cmd, "shell ", 6) == 0 || cmd[0] == '!')
 		shell_script_text(x, cmd + (cmd[0] == '!' ? 1 : 6),
 		                  strlen(cmd + (cmd[0] == '!' ? 1 : 6)), sp);
 	else if (strncmp(cmd, "python ", 7) == 0 || strncmp(cmd, "pi ", 3) == 0 ||
@@ -480,6 +484,41 @@ static void rule_gdb(struct cctx *x, struct cmdv *c)
 				gdb_command(x, &c->w[i], c->w[i].val);
 			break;
 		}
+	}
+}
+
+/* lldb -o CMD (-O, -k, -K: before the file, on a crash): gdb's commands
+ * plus `platform shell CMD` and `script CODE`; -s FILE runs commands
+ * airlock cannot see; the program after -- (or --file) is what it runs. */
+static void rule_lldb(struct cctx *x, struct cmdv *c)
+{
+	static const struct {
+		char letter;
+		const char *lname;
+	} cmds[] = {{'o', "--one-line"}, {'O', "--one-line-before-file"},
+		{'k', "--one-line-on-crash"}, {'K', "--source-on-crash"}, {'s', "--source"},
+		{'S', "--source-before-file"}};
+
+	for (size_t i = 1; i < c->n; i++) {
+		size_t at = i;
+		if (strcmp(c->w[i].val, "--") == 0) {
+			rules_subcommand(x, c, i + 1, c->n);
+			return;
+		}
+		for (size_t k = 0; k < nitems(cmds); k++) {
+			const char *v;
+			const struct word *w;
+			at = i;
+			w = opt_value_at(c, &at, cmds[k].letter, cmds[k].lname, "oOkKsSfaOpnc", &v);
+			if (w && strchr("sSK", cmds[k].letter))
+				cls_add(x, x->o->unknown_program, "exec.script", shell_span_word(x, w),
+				        "lldb runs commands from a file airlock cannot see");
+			else if (w)
+				gdb_command(x, w, v);
+			if (w)
+				break;
+		}
+		i = at;
 	}
 }
 
@@ -568,7 +607,7 @@ static const struct interp interps[] = {
 	{"ruby", "ruby", "", "e", "rICE", "FKTWx", ""},
 	{"php", "php", "", "r", "cdzt", "", ""},
 	{"lua", "lua", "", "e", "l", "", ""}, {"luajit", "lua", "", "e", "l", "", ""},
-	{"Rscript", "r", "-e", "", "", "", ""}, {"julia", "julia", "--eval", "e", "", "", ""},
+	{"Rscript", "r", "-e", "", "", "", ""}, {"R", "r", "-e", "", "", "", ""}, {"julia", "julia", "--eval", "e", "", "", ""},
 	{"pwsh", "powershell", "-c -Command -command", "", "", "", ""},
 	{"powershell", "powershell", "-c -Command -command", "", "", "", ""},
 	{"osascript", "applescript", "", "e", "", "", ""},
@@ -852,7 +891,7 @@ static void rule_interp(struct cctx *x, struct cmdv *c)
 		shell_files_run(x, &c->w[i], ip->lang);
 		return;
 	}
-	unwrap_stdin_script(x, c, false, name);
+	unwrap_stdin_script(x, c, false, ip->lang); /* the language, not node or tclsh */
 }
 
 /* ---- containers ---- */
@@ -1142,6 +1181,7 @@ const struct prog rules_dev[] = {
 	{"make", 0, NULL, TIER_LOW, NULL, NULL, rule_make},
 	{"cmake", 0, NULL, TIER_LOW, NULL, NULL, rule_cmake},
 	{"gdb", 0, NULL, TIER_MEDIUM, "exec.build", "runs a build or test tool", rule_gdb},
+	{"lldb", 0, NULL, TIER_MEDIUM, "exec.build", "runs a debugger", rule_lldb},
 	PKG("hatch"), PKG("rustup"), PKG("nix"),
 	{"pacman", 0, NULL, TIER_LOW, NULL, NULL, rule_pacman},
 	{"yay", 0, NULL, TIER_LOW, NULL, NULL, rule_pacman},
@@ -1167,7 +1207,7 @@ const struct prog rules_dev[] = {
 	BUILD("bmake"), BUILD("gmake"), BUILD("cargo-fmt"), BUILD("golangci-lint"),
 	INTERP("python"), INTERP("python3"), INTERP("python2"), INTERP("pypy"), INTERP("pypy3"),
 	INTERP("node"), INTERP("nodejs"), INTERP("perl"), INTERP("ruby"), INTERP("php"),
-	INTERP("lua"), INTERP("luajit"), INTERP("Rscript"), INTERP("julia"), INTERP("pwsh"),
+	INTERP("lua"), INTERP("luajit"), INTERP("Rscript"), INTERP("R"), INTERP("julia"), INTERP("pwsh"),
 	INTERP("powershell"), INTERP("osascript"), INTERP("tclsh"), INTERP("irb"),
 	INTERP("deno"), INTERP("mongosh"), INTERP("mongo"), INTERP("ts-node"), INTERP("tsx"),
 	INTERP("expect"),

@@ -803,6 +803,49 @@ static void ex_stdin(struct cctx *x, const struct cmdv *c)
 
 /* vim -c CMD, --cmd CMD, +CMD: ex commands, of which :!CMD runs a shell;
  * ex, and vim -e/-E/-es, read more of them from stdin. */
+/* Vim commands that run code other than !CMD: the script interfaces
+ * (:py3, :lua, ...: that language's code), :terminal CMD, and calls of
+ * system(), systemlist(), job_start(), jobstart(), termopen() (their
+ * literal command line is judged, as in inline code). */
+static void vim_code(struct cctx *x, const struct word *w, const char *cmd)
+{
+	static const struct {
+		const char *cmd, *lang;
+	} ifaces[] = {{"py3 ", "python"}, {"python3 ", "python"}, {"py ", "python"},
+		{"python ", "python"}, {"pyx ", "python"}, {"py3do ", "python"}, {"lua ", "lua"},
+		{"luado ", "lua"}, {"perl ", "perl"}, {"perldo ", "perl"}, {"ruby ", "ruby"},
+		{"rubydo ", "ruby"}};
+	static const char *const calls[] = {"system(", "systemlist(", "job_start(", "jobstart(",
+	                                    "termopen("};
+	struct span sp = shell_span_word(x, w);
+
+	if (w->flags & (W_DYNAMIC | W_GLOB))
+		return; /* shell_text_of says so */
+	cmd += strspn(cmd, ": \t");
+	for (size_t i = 0; i < nitems(ifaces); i++)
+		if (strncmp(cmd, ifaces[i].cmd, strlen(ifaces[i].cmd)) == 0) {
+			cmd += strlen(ifaces[i].cmd);
+			code_scan(x, ifaces[i].lang, cmd, strlen(cmd), sp);
+			return;
+		}
+	if (strncmp(cmd, "terminal ", 9) == 0 || strncmp(cmd, "ter ", 4) == 0) {
+		cmd = strchr(cmd, ' ') + 1;
+		shell_script_text(x, cmd, strlen(cmd), sp);
+		return;
+	}
+	for (size_t i = 0; i < nitems(calls); i++) {
+		const char *p = strstr(cmd, calls[i]), *e;
+		if (p == NULL)
+			continue;
+		cls_add(x, TIER_HIGH, "exec.inline_code.spawn", sp, "the vim command starts a "
+		        "program (%s)", calls[i]);
+		p += strlen(calls[i]);
+		p += strspn(p, " ");
+		if ((*p == '"' || *p == '\'') && (e = strchr(p + 1, *p)) != NULL && e > p + 1)
+			shell_script_text(x, p + 1, (size_t)(e - p - 1), sp);
+	}
+}
+
 static void rule_editor(struct cctx *x, struct cmdv *c)
 {
 	bool ex = strcmp(c->prog, "ex") == 0;
@@ -811,10 +854,13 @@ static void rule_editor(struct cctx *x, struct cmdv *c)
 		const char *a = c->w[i].val;
 		if (strcmp(a, "--") == 0)
 			break;
-		if ((strcmp(a, "-c") == 0 || strcmp(a, "--cmd") == 0) && i + 1 < c->n)
+		if ((strcmp(a, "-c") == 0 || strcmp(a, "--cmd") == 0) && i + 1 < c->n) {
 			shell_text_of(x, &c->w[i + 1], c->w[i + 1].val, true);
-		else if (a[0] == '+' && a[1])
+			vim_code(x, &c->w[i + 1], c->w[i + 1].val);
+		} else if (a[0] == '+' && a[1]) {
 			shell_text_of(x, &c->w[i], a + 1, true);
+			vim_code(x, &c->w[i], a + 1);
+		}
 		else if (a[0] == '-' && a[1] != '-' && strpbrk(a + 1, "eE") &&
 		         strspn(a + 1, "eEsnRZMl") == strlen(a + 1))
 			ex = true;
