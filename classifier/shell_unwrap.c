@@ -316,6 +316,7 @@ static const struct wrapper wrappers[] = {
 	{"cgexec", NULL, "g", 0, NULL, NULL, NULL, NULL},
 	{"chrt", NULL, "TPD", 1, NULL, NULL, NULL, NULL},
 	{"busybox", NULL, "", 0, NULL, NULL, NULL, NULL},
+	{"toybox", NULL, "", 0, NULL, NULL, NULL, NULL}, /* Android's busybox */
 	{"caffeinate", NULL, "t", 0, NULL, NULL, NULL, NULL},
 	{"chroot", NULL, "", 1, priv, "runs a command inside a chroot as root", NULL, NULL},
 	{"command", NULL, "", 0, NULL, NULL, wrap_command, NULL},
@@ -440,7 +441,7 @@ long unwrap_step(struct cctx *x, struct cmdv *c, const char *name)
 			return 0;
 		at = 2;
 	}
-	if (wr->argopts && strcmp(wr->name, "busybox") != 0)
+	if (wr->argopts && strcmp(wr->name, "busybox") != 0 && strcmp(wr->name, "toybox") != 0)
 		at = skip_opts(c, at, wr->argopts, wr->longargs);
 	for (int k = 0; k < wr->operands && at < c->n; k++)
 		at++;
