@@ -318,12 +318,13 @@ static void make_eval(struct cctx *x, const struct cmdv *c)
 	}
 	for (size_t i = 1; i < c->n; i++) {
 		size_t at = i;
-		if ((w = opt_value_at(c, &at, 'f', "--file", "CEfIjlLoOW", &v)) == NULL &&
-		    (w = opt_value_at(c, &at, 0, "--makefile", "CEfIjlLoOW", &v)) == NULL) {
-			i = at;
-			continue;
+		if ((w = opt_value_at(c, &at, 'f', "--file", "CEfIjlLoOW", &v)) == NULL) {
+			at = i; /* the first call may have stepped past another's value */
+			w = opt_value_at(c, &at, 0, "--makefile", "CEfIjlLoOW", &v);
 		}
 		i = at;
+		if (w == NULL)
+			continue;
 		if (strcmp(v, "-") != 0 && strcmp(v, "/dev/stdin") != 0)
 			continue;
 		if (c->in_text && (c->in == IN_DOC || c->in == IN_PIPE))
