@@ -450,9 +450,10 @@ void sql_classify(struct cctx *x, const char *sql, size_t len, bool exact, size_
  * (sql_fallback.c). */
 void sql_dot_commands(struct cctx *x, char *sql, size_t len, bool exact, size_t base,
                       struct span sp);
-/* The keyword fallback (sql_fallback.c). */
+/* The keyword fallback (sql_fallback.c); record: list its statements
+ * (false when the grammar's reading already did). */
 void sql_fallback(struct cctx *x, const char *sql, size_t len, bool exact, size_t base,
-                  struct span sp);
+                  struct span sp, bool record);
 
 /* ---- scripts the call writes, then runs (shell_files.c) ---- */
 /* Notes the file(s) c writes when it shows their content: cat or tee of a

@@ -584,16 +584,23 @@ void sql_classify(struct cctx *x, const char *sql, size_t len, bool exact, size_
 	const struct lazy_pgquery *pg = lazy_pgquery(&err);
 	PgQueryParseResult r;
 
+	size_t before = strv_len(x->v->statements);
+
 	sql_dot_commands(x, copy, len, exact, base, sp);
 	if (pg == NULL) {
 		cls_add(x, TIER_HIGH, "sql.parser_unavailable", sp,
 		        "cannot read SQL with certainty: %s", err ? err : "libpg_query missing");
 		free(err);
-		sql_fallback(x, copy, len, exact, base, sp);
+		sql_fallback(x, copy, len, exact, base, sp, true);
 		return;
 	}
 	r = pg->pg_query_parse(copy);
 	if (r.error || walk_tree(x, r.parse_tree, copy, len, exact, base, sp) < 0)
-		sql_fallback(x, copy, len, exact, base, sp);
+		sql_fallback(x, copy, len, exact, base, sp, true);
+	else if (memmem(copy, len, "/*!", 3))
+		/* MySQL runs the text of its executable comments (slash-star-bang),
+		 * which PostgreSQL skips: read them by keywords too, and list
+		 * their statements when the grammar saw only a comment */
+		sql_fallback(x, copy, len, exact, base, sp, strv_len(x->v->statements) == before);
 	pg->pg_query_free_parse_result(r);
 }

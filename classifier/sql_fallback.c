@@ -155,8 +155,15 @@ static void judge_ddl(struct fctx *f, const struct stmt *st)
 	    has(st, "WRITEFILE", 0, NULL) || has(st, "FSDIR", 0, NULL) ||
 	    (strcmp(k0, "VACUUM") == 0 && has(st, "INTO", 0, NULL)))
 		f_add(f, TIER_HIGH, "sql.server_file", "reads or writes a file on the server");
-	if (has(st, "LOAD_EXTENSION", 0, NULL) || strcmp(k0, "DO") == 0)
+	if (has(st, "LOAD_EXTENSION", 0, NULL) || strcmp(k0, "DO") == 0 || has(st, "SONAME", 0, NULL))
 		f_add(f, TIER_HIGH, "sql.exec", "runs procedural or native code");
+	if ((strcmp(k0, "SET") == 0 && (has(st, "GLOBAL", 0, NULL) || has(st, "PERSIST", 0, NULL) ||
+	                               has(st, "PERSIST_ONLY", 0, NULL))) ||
+	    strcmp(k0, "KILL") == 0)
+		f_add(f, TIER_HIGH, "sql.admin", "changes the server's global settings (a log file "
+		                                 "setting writes files) or kills sessions");
+	if (strcmp(k0, "FLUSH") == 0)
+		f_add(f, TIER_MEDIUM, "sql.other", "FLUSH reloads or locks server state");
 	if (strcmp(k0, "PRAGMA") == 0 && st->eq)
 		f_add(f, TIER_MEDIUM, "sql.other", "PRAGMA ... = changes database settings");
 	if (strcmp(k0, "CALL") == 0 || strcmp(k0, "EXECUTE") == 0 || strcmp(k0, "SOURCE") == 0)
@@ -193,7 +200,7 @@ static void trim(const char *s, struct stmt *st)
 }
 
 static void pass(struct cctx *x, const char *s, size_t n, bool exact, size_t base,
-                 struct span sp, bool loose)
+                 struct span sp, bool loose, bool record)
 {
 	struct stmt st;
 	size_t i = 0;
@@ -204,7 +211,7 @@ static void pass(struct cctx *x, const char *s, size_t n, bool exact, size_t bas
 		if (i == n || s[i] == ';') {
 			st.end = i;
 			trim(s, &st);
-			judge(x, &st, s, exact, base, sp, !loose);
+			judge(x, &st, s, exact, base, sp, record && !loose);
 			memset(&st, 0, sizeof(st));
 			st.off = ++i;
 			continue;
@@ -235,11 +242,11 @@ static void pass(struct cctx *x, const char *s, size_t n, bool exact, size_t bas
 }
 
 void sql_fallback(struct cctx *x, const char *sql, size_t len, bool exact, size_t base,
-                  struct span sp)
+                  struct span sp, bool record)
 {
-	pass(x, sql, len, exact, base, sp, false);
+	pass(x, sql, len, exact, base, sp, false, record);
 	if (memchr(sql, '\\', len) || memchr(sql, '#', len))
-		pass(x, sql, len, exact, base, sp, true);
+		pass(x, sql, len, exact, base, sp, true, false);
 }
 
 /* What an SQL client's own command does with its argument. */
