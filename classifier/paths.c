@@ -459,6 +459,7 @@ static const char *const persist_home[] = {
 	".zshenv", ".zprofile", ".zlogin", ".config/fish", ".ssh", ".config/autostart",
 	".config/systemd", ".local/share/systemd", ".gitconfig", ".config/git", ".inputrc",
 	".xinitrc", ".xprofile", ".pam_environment", ".npmrc", ".pip", ".config/pip",
+	".bash_aliases", ".local/bin", ".bin",
 };
 static const char *const persist_abs[] = {
 	"/etc/profile", "/etc/bash.bashrc", "/etc/zsh", "/etc/environment", "/etc/cron",
@@ -492,11 +493,12 @@ static const char *persistence(const struct cctx *x, const char *abs)
 static const char *const gate_rel[] = {
 	".airlock",         ".claude/settings.json", ".claude/settings.local.json", ".mcp.json",
 	".cursor/mcp.json", ".vscode/mcp.json",      ".vscode/tasks.json",          ".gemini/settings.json",
-	".codex/config.toml",
+	".codex/config.toml", ".claude/hooks",
 };
 static const char *const gate_home[] = {
 	".config/airlock",  ".local/state/airlock",  ".claude/settings.json", ".claude/settings.local.json",
 	".claude.json",     ".codex/config.toml",    ".cursor/mcp.json",      ".gemini/settings.json",
+	".claude/hooks",
 };
 
 /* rel is one of list, or under one. */
@@ -548,7 +550,8 @@ static bool git_config(const char *abs)
 		if (p[5] == '\0' || (p[5] == '/' && rel_match(p + 6, git_run, nitems(git_run))))
 			return true;
 	}
-	return false;
+	/* husky points core.hooksPath at .husky: its files are the hooks */
+	return strstr(abs, "/.husky/") != NULL;
 }
 
 bool paths_holds_secrets(const struct cctx *x, const char *abs)
