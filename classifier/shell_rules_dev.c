@@ -66,7 +66,7 @@ static const struct verb verbs[] = {
 	{"apk", "add", INST}, {"apk", "del", RMV}, {"apk", "update", NETF}, {"apk", "info search list", LOW},
 	{"brew", "install upgrade reinstall tap", INST}, {"brew", "uninstall remove rm untap", RMV},
 	{"brew", "update", NETF}, {"brew", "list info search doctor --version", LOW},
-	{"conda", "install create update", INST}, {"conda", "remove uninstall", RMV},
+	{"conda", "install create update", INST}, {"mamba", "remove uninstall", RMV}, {"conda", "remove uninstall", RMV},
 	{"conda", "search", NETF}, {"conda", "list info env", LOW}, {"mamba", "install create update", INST},
 	{"micromamba", "install create update", INST}, {"micromamba", "remove uninstall", RMV},
 	{"micromamba", "list info search env", LOW},
@@ -76,7 +76,7 @@ static const struct verb verbs[] = {
 	{"snap", "list", LOW},
 	{"flatpak", "install update", INST}, {"flatpak", "uninstall", RMV}, {"flatpak", "list info", LOW},
 	{"pipx", "install inject run upgrade", INST}, {"pipx", "uninstall", RMV}, {"pipx", "list", LOW},
-	{"uv", "add sync lock install", INST}, {"uv", "remove uninstall", RMV},
+	{"uv", "add sync lock install run", INST}, /* run: uv tool run, as uvx */ {"uv", "remove uninstall", RMV},
 	{"uv", "venv build", BLD}, {"uv", "--version version help", LOW},
 	{"poetry", "add install update lock", INST}, {"poetry", "remove", RMV},
 	{"poetry", "build check", BLD}, {"poetry", "show --version", LOW}, {"poetry", "publish", PUB},
@@ -91,6 +91,17 @@ static const struct verb verbs[] = {
 	{"nix", "run shell profile develop", INST}, {"nix", "build flake", BLD},
 	{"nix", "search eval log why-depends --version", LOW},
 	{"make", "install", INST},
+	/* language version managers download and install runtimes */
+	{"nvm", "install reinstall-packages", INST}, {"nvm", "uninstall", RMV},
+	{"nvm", "ls list current which version --version use alias", LOW},
+	{"pyenv", "install update", INST}, {"pyenv", "uninstall", RMV},
+	{"pyenv", "versions version which global local shell --version", LOW},
+	{"volta", "install fetch pin", INST}, {"volta", "uninstall", RMV}, {"volta", "list which", LOW},
+	{"sdk", "install update upgrade selfupdate", INST}, {"sdk", "uninstall", RMV},
+	{"sdk", "list current version use default", LOW},
+	{"corepack", "enable install prepare use up", INST},
+	{"apt", "download", NETF}, {"apt-get", "download", NETF}, {"snap", "download", NETF},
+	{"brew", "bundle", INST},
 	{"twine", "upload register", PUB}, {"twine", "check --version", LOW},
 };
 
@@ -222,7 +233,10 @@ static void rule_pkg(struct cctx *x, struct cmdv *c)
 	v = w ? w->val : "";
 	if (npm_set(prog, v) && pkg_config_write(x, c, at - 1, sp))
 		return;
-	if (strcmp(prog, "uv") == 0 && w && (strcmp(v, "pip") == 0 || strcmp(v, "tool") == 0)) {
+	if (w && ((strcmp(prog, "uv") == 0 && (strcmp(v, "pip") == 0 || strcmp(v, "tool") == 0)) ||
+	          (strcmp(v, "env") == 0 && (strcmp(prog, "conda") == 0 || strcmp(prog, "mamba") == 0 ||
+	                                     strcmp(prog, "micromamba") == 0)))) {
+		/* uv pip|tool VERB, conda env VERB: the verb is the next word */
 		const struct word *n = at + 1 < c->n ? &c->w[at + 1] : NULL;
 		v = n ? n->val : "";
 	}
@@ -1177,7 +1191,8 @@ const struct prog rules_dev[] = {
 	PKG("pip"), PKG("pip3"), PKG("pip2"), PKG("npm"), PKG("yarn"), PKG("pnpm"), PKG("bun"),
 	PKG("cargo"), PKG("go"), PKG("gem"), PKG("bundle"), PKG("apt"), PKG("apt-get"),
 	PKG("aptitude"), PKG("dnf"), PKG("yum"), PKG("zypper"), PKG("apk"), PKG("brew"),
-	PKG("conda"), PKG("mamba"), PKG("snap"), PKG("flatpak"), PKG("pipx"), PKG("uv"),
+	PKG("conda"), PKG("mamba"), PKG("nvm"), PKG("pyenv"), PKG("volta"), PKG("sdk"),
+	PKG("corepack"), PKG("snap"), PKG("flatpak"), PKG("pipx"), PKG("uv"),
 	PKG("poetry"), PKG("composer"), PKG("dotnet"), PKG("twine"), PKG("pdm"),
 	{"make", 0, NULL, TIER_LOW, NULL, NULL, rule_make},
 	{"cmake", 0, NULL, TIER_LOW, NULL, NULL, rule_cmake},

@@ -223,6 +223,7 @@ static long wrap_dashdash(struct cctx *x, struct cmdv *c, size_t at);
 static long wrap_bwrap(struct cctx *x, struct cmdv *c, size_t at);
 static long wrap_screen(struct cctx *x, struct cmdv *c, size_t at);
 static long wrap_trace(struct cctx *x, struct cmdv *c, size_t at);
+static long wrap_uv_run(struct cctx *x, struct cmdv *c, size_t at);
 
 static const char priv[] = "exec.privileged";
 
@@ -266,6 +267,12 @@ static const char *const long_unshare[] = {"--root", "--wd", "--setuid", "--setg
 	"--propagation", "--setgroups", "--map-user", "--map-group", "--map-users",
 	"--map-groups", "--load-interp", "--monotonic", "--boottime", NULL};
 static const char *const long_nsenter[] = {"--target", "--setuid", "--setgid", NULL};
+
+/* uv run's options that take a value; --with* install packages first. */
+static const char *const long_uv_run[] = {"--with", "--with-requirements", "--with-editable",
+	"--python", "--package", "--extra", "--group", "--env-file", "--directory", "--project",
+	"--index", "--index-url", "--extra-index-url", "--default-index", "--find-links", "--from",
+	NULL};
 
 static const char strace_opts[] = "oepsuEIbSXP", ltrace_opts[] = "aAeFlnopsuwx";
 
@@ -351,7 +358,7 @@ static const struct wrapper wrappers[] = {
 	{"time", NULL, "fo", 0, NULL, NULL, wrap_time, long_time},
 	{"timeout", NULL, "sk", 1, NULL, NULL, NULL, long_timeout},
 	{"unbuffer", NULL, "", 0, NULL, NULL, NULL, NULL},
-	{"uv", "run", "", 0, NULL, NULL, NULL, NULL},
+	{"uv", "run", "pw", 0, NULL, NULL, wrap_uv_run, long_uv_run},
 	{"watch", NULL, "nd", 0, NULL, NULL, wrap_watch, NULL},
 	{"xargs", NULL, "IanPLdsE", 0, NULL, NULL, wrap_xargs, long_xargs},
 	{"zsh", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
@@ -453,6 +460,20 @@ long unwrap_step(struct cctx *x, struct cmdv *c, const char *name)
 	if (at >= c->n && wr->rule == priv && !privileged_query(c, name))
 		cls_add(x, TIER_HIGH, priv, shell_span_word(x, &c->w[0]),
 		        "starts a shell as another user");
+	return rest_or_self(x, c, at);
+}
+
+/* uv run --with PKG CMD installs PKG (from the index) before running CMD. */
+static long wrap_uv_run(struct cctx *x, struct cmdv *c, size_t at)
+{
+	static const char *const with[] = {"--with", "--with-requirements", "--with-editable"};
+
+	for (size_t i = 0; i < nitems(with); i++)
+		if (opt_long(c, with[i]) || opt_short(c, 'w', "pw")) {
+			cls_add(x, TIER_HIGH, "pkg.install", shell_span_words(x, c->w, at),
+			        "uv run --with installs packages before running the command");
+			break;
+		}
 	return rest_or_self(x, c, at);
 }
 
