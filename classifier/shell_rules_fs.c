@@ -585,6 +585,49 @@ static void rule_tar(struct cctx *x, struct cmdv *c)
 	}
 }
 
+/* 7z x|e ARCHIVE [-oDIR]: extracts into DIR (or here); a|u|d change the
+ * archive; l|t only look. */
+static void rule_7z(struct cctx *x, struct cmdv *c)
+{
+	const char *cmd = c->n > 1 ? c->w[1].val : "";
+	size_t idx;
+	struct word here = c->w[0];
+
+	if (strcmp(cmd, "x") == 0 || strcmp(cmd, "e") == 0) {
+		for (size_t i = 2; i < c->n; i++)
+			if (strncmp(c->w[i].val, "-o", 2) == 0 && c->w[i].val[2]) {
+				paths_write(x, &c->w[i], c->w[i].val + 2, shell_span_word(x, &c->w[i]));
+				return;
+			}
+		here.val = ".";
+		paths_write(x, &here, ".", shell_span_words(x, c->w, c->n));
+	} else if (strcmp(cmd, "l") != 0 && strcmp(cmd, "t") != 0 && strcmp(cmd, "i") != 0 &&
+	           opt_operands(c, 2, "", &idx, 1)) {
+		paths_write(x, &c->w[idx], c->w[idx].val, shell_span_word(x, &c->w[idx]));
+	}
+}
+
+/* cpio -i extracts into the current directory (anywhere with
+ * --absolute-filenames); -p DIR copies into DIR; -o writes its stdout. */
+static void rule_cpio(struct cctx *x, struct cmdv *c)
+{
+	static const char ao[] = "CEFHIMORDe";
+	struct word here = c->w[0];
+	const char *v;
+	const struct word *d = opt_value(c, 'D', "--directory", ao, &v);
+	size_t idx;
+
+	here.val = ".";
+	if (opt_short(c, 'i', ao) || opt_long(c, "--extract"))
+		paths_write(x, d ? d : &here, d ? v : ".", shell_span_words(x, c->w, c->n));
+	else if ((opt_short(c, 'p', ao) || opt_long(c, "--pass-through")) &&
+	         opt_operands(c, 1, ao, &idx, 1))
+		paths_write(x, &c->w[idx], c->w[idx].val, shell_span_word(x, &c->w[idx]));
+	if (opt_long(c, "--absolute-filenames"))
+		cls_add(x, TIER_HIGH, "fs.write.outside_workdir", shell_span_words(x, c->w, c->n),
+		        "cpio --absolute-filenames writes members anywhere on the machine");
+}
+
 /* unzip [-d DIR]; zip ARCHIVE files; gzip and friends work in place. */
 static void rule_unzip(struct cctx *x, struct cmdv *c)
 {
@@ -707,15 +750,25 @@ static void rule_mktemp(struct cctx *x, struct cmdv *c)
 		paths_write(x, t, t->val, shell_span_word(x, t));
 }
 
+/* patch [ORIGFILE [PATCHFILE]]: ORIGFILE is the file it rewrites (the
+ * diff's names are not), -d DIR where the diff's files are. */
 static void rule_patch(struct cctx *x, struct cmdv *c)
 {
+	static const char ao[] = "dpioBrDFgVYz";
 	const char *val;
-	const struct word *d = opt_value(c, 'd', "--directory", "dpioBrDF", &val);
+	const struct word *d = opt_value(c, 'd', "--directory", ao, &val);
 	struct word here = c->w[0];
+	size_t idx[2], n = opt_operands(c, 1, ao, idx, 2);
 
 	rule_outfile(x, c);
+	if (n > 1)
+		paths_read(x, &c->w[idx[1]], c->w[idx[1]].val);
 	if (opt_long(c, "--dry-run"))
 		return;
+	if (n) {
+		paths_write(x, &c->w[idx[0]], c->w[idx[0]].val, shell_span_word(x, &c->w[idx[0]]));
+		return;
+	}
 	here.val = ".";
 	paths_write(x, d ? d : &here, d ? val : ".", shell_span_words(x, c->w, c->n));
 }
@@ -803,7 +856,8 @@ static void ex_stdin(struct cctx *x, const struct cmdv *c)
 
 /* vim -c CMD, --cmd CMD, +CMD: ex commands, of which :!CMD runs a shell;
  * ex, and vim -e/-E/-es, read more of them from stdin. */
-/* Vim commands that run code other than !CMD: the script interfaces
+/* Vim commands that run code other than !CMD, or write a file it names
+ * (:w FILE, :saveas FILE): the script interfaces
  * (:py3, :lua, ...: that language's code), :terminal CMD, and calls of
  * system(), systemlist(), job_start(), jobstart(), termopen() (their
  * literal command line is judged, as in inline code). */
@@ -817,6 +871,8 @@ static void vim_code(struct cctx *x, const struct word *w, const char *cmd)
 		{"rubydo ", "ruby"}};
 	static const char *const calls[] = {"system(", "systemlist(", "job_start(", "jobstart(",
 	                                    "termopen("};
+	static const char *const writes[] = {"w ", "w! ", "write ", "write! ", "wq ", "wq! ",
+	                                     "x ", "sav ", "saveas ", "up ", "update "};
 	struct span sp = shell_span_word(x, w);
 
 	if (w->flags & (W_DYNAMIC | W_GLOB))
@@ -828,6 +884,15 @@ static void vim_code(struct cctx *x, const struct word *w, const char *cmd)
 			code_scan(x, ifaces[i].lang, cmd, strlen(cmd), sp);
 			return;
 		}
+	for (size_t i = 0; i < nitems(writes); i++) {
+		size_t l = strlen(writes[i]);
+		const char *f = cmd + l + strspn(cmd + l, " \t");
+		if (strncmp(cmd, writes[i], l) == 0 && *f && *f != '!') {
+			f = arena_strndup(x->a, f, strcspn(f, " \t|"));
+			paths_write(x, w, f, sp); /* :w FILE, :saveas FILE */
+			return;
+		}
+	}
 	if (strncmp(cmd, "terminal ", 9) == 0 || strncmp(cmd, "ter ", 4) == 0) {
 		cmd = strchr(cmd, ' ') + 1;
 		shell_script_text(x, cmd, strlen(cmd), sp);
@@ -854,7 +919,12 @@ static void rule_editor(struct cctx *x, struct cmdv *c)
 		const char *a = c->w[i].val;
 		if (strcmp(a, "--") == 0)
 			break;
-		if ((strcmp(a, "-c") == 0 || strcmp(a, "--cmd") == 0) && i + 1 < c->n) {
+		size_t al = strlen(a);
+		/* -c CMD, also at the end of a cluster (ex -sc CMD) */
+		bool dash_c = strcmp(a, "--cmd") == 0 ||
+		              (a[0] == '-' && al > 1 && a[1] != '-' && a[al - 1] == 'c' &&
+		               strspn(a + 1, "bcdeEhlmMnNRrsZ") == al - 1);
+		if (dash_c && i + 1 < c->n) {
 			shell_text_of(x, &c->w[i + 1], c->w[i + 1].val, true);
 			vim_code(x, &c->w[i + 1], c->w[i + 1].val);
 		} else if (a[0] == '+' && a[1]) {
@@ -1113,7 +1183,8 @@ const struct prog rules_fs[] = {
 	{"nvim", P_WRITE, "cSTtquiwWU", TIER_LOW, NULL, NULL, rule_editor}, WR("nano", ""), WR("emacs", ""), {"ed", P_WRITE, "p", TIER_LOW, NULL, NULL, rule_ed},
 	{"red", P_WRITE, "p", TIER_LOW, NULL, NULL, rule_ed}, WR("split", "albn"),
 	FN("chmod", rule_chmod), FN("chown", rule_chmod), FN("chgrp", rule_chmod),
-	FN("dd", rule_dd), FN("sed", rule_sed), FN("awk", rule_awk), FN("gawk", rule_awk),
+	FN("dd", rule_dd), FN("sed", rule_sed), FN("bsdtar", rule_tar), FN("7z", rule_7z),
+	FN("7za", rule_7z), FN("7zz", rule_7z), FN("7zr", rule_7z), FN("cpio", rule_cpio), FN("awk", rule_awk), FN("gawk", rule_awk),
 	FN("mawk", rule_awk), FN("nawk", rule_awk), FN("tar", rule_tar), FN("unzip", rule_unzip),
 	FN("zip", rule_zip), FN("gzip", rule_inplace), FN("gunzip", rule_inplace),
 	FN("bzip2", rule_inplace), FN("bunzip2", rule_inplace), FN("xz", rule_inplace),

@@ -380,6 +380,17 @@ static void g_template(struct cctx *x, const struct cmdv *c)
 		        "installs the hooks of the template directory %s, which git then runs", v);
 }
 
+/* apply --unsafe-paths lets the patch write outside the work tree. */
+static void g_apply(struct cctx *x, struct cmdv *c)
+{
+	if (opt_long(c, "--unsafe-paths"))
+		cls_add(x, TIER_HIGH, "fs.write.outside_workdir", shell_span_words(x, c->w, c->n),
+		        "git apply --unsafe-paths writes wherever the patch names");
+	if (!opt_long(c, "--check") && !opt_long(c, "--stat") && !opt_long(c, "--numstat") &&
+	    !opt_long(c, "--summary"))
+		gw(x, c, "applies a patch to the working tree");
+}
+
 static void g_init(struct cctx *x, struct cmdv *c)
 {
 	g_template(x, c);
@@ -473,7 +484,7 @@ static const struct gsub gsubs[] = {
 	GF("fetch", g_fetch), GF("pull", g_fetch), GF("ls-remote", g_fetch),
 	GF("submodule", g_submodule), GF("difftool", g_difftool),
 	GW("add"), GW("commit"), GW("merge"), GF("rebase", g_rebase), GW("cherry-pick"), GW("revert"),
-	GW("am"), GW("apply"), GF("init", g_init), GW("notes"), GF("worktree", g_worktree),
+	GW("am"), GF("apply", g_apply), GF("init", g_init), GW("notes"), GF("worktree", g_worktree),
 	GF("bisect", g_bisect), GF("bundle", g_bundle), GF("merge-file", g_merge_file),
 	GF("rm", g_rm),
 	GW("mv"), GW("sparse-checkout"), GW("replace"), GW("update-index"), GW("mergetool"),
