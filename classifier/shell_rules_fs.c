@@ -744,10 +744,16 @@ static void rule_mktemp(struct cctx *x, struct cmdv *c)
 	const struct word *t = opt_first(c, "p", NULL);
 	char out[CLS_MAX_PATH];
 
+	const struct word *ew;
+	const char *env = rules_env(c, "TMPDIR", &ew); /* where -t, --tmpdir or no TEMPLATE go */
+
 	if (p && dir[0] && snprintf(out, sizeof(out), "%s/tmp.XXXXXXXXXX", dir) < (int)sizeof(out))
 		paths_write(x, p, out, shell_span_word(x, p));
 	else if (t && strchr(t->val, '/'))
 		paths_write(x, t, t->val, shell_span_word(x, t));
+	else if (env && env[0] && (t == NULL || p || opt_short(c, 't', "p")) &&
+	         snprintf(out, sizeof(out), "%s/tmp.XXXXXXXXXX", env) < (int)sizeof(out))
+		paths_write(x, ew, out, shell_span_word(x, ew));
 }
 
 /* patch [ORIGFILE [PATCHFILE]]: ORIGFILE is the file it rewrites (the
