@@ -215,6 +215,8 @@ static bool npm_set(const char *prog, const char *v)
 	       (strcmp(v, "set") == 0 || strcmp(v, "delete") == 0);
 }
 
+static void rule_compiler(struct cctx *x, struct cmdv *c);
+
 static void rule_pkg(struct cctx *x, struct cmdv *c)
 {
 	size_t at = 0;
@@ -244,6 +246,8 @@ static void rule_pkg(struct cctx *x, struct cmdv *c)
 		return;
 	if (strcmp(prog, "go") == 0 && strcmp(v, "run") == 0 && go_run_remote(c, at))
 		v = "install";
+	if (strcmp(prog, "go") == 0 && (strcmp(v, "build") == 0 || strcmp(v, "test") == 0))
+		rule_compiler(x, c); /* go build -o FILE */
 	for (size_t i = 0; i < nitems(verbs); i++) {
 		if (strcmp(verbs[i].prog, prog) != 0 || !has_verb(verbs[i].verbs, v))
 			continue;
@@ -425,6 +429,25 @@ static void run_as(struct cctx *x, const struct cmdv *c, size_t at, const char *
 	shell_exec_argv(x, &sub);
 }
 
+/* cmake -B DIR writes the build tree there; --install with --prefix DIR
+ * installs into DIR (without it, into the project's install prefix,
+ * /usr/local by default). */
+static void cmake_dirs(struct cctx *x, const struct cmdv *c)
+{
+	const char *v;
+	const struct word *w;
+
+	if ((w = opt_value(c, 'B', NULL, "BSGTACDUP", &v)) != NULL)
+		paths_write(x, w, v, shell_span_word(x, w));
+	if (!opt_long(c, "--install"))
+		return;
+	if ((w = opt_value(c, 0, "--prefix", NULL, &v)) != NULL)
+		paths_write(x, w, v, shell_span_word(x, w));
+	else
+		cls_add(x, TIER_HIGH, "fs.write.outside_workdir", shell_span_words(x, c->w, c->n),
+		        "cmake --install copies into the install prefix (/usr/local by default)");
+}
+
 static void rule_cmake(struct cctx *x, struct cmdv *c)
 {
 	const char *tool = c->n > 2 && strcmp(c->w[1].val, "-E") == 0 ? c->w[2].val : NULL;
@@ -438,6 +461,7 @@ static void rule_cmake(struct cctx *x, struct cmdv *c)
 			run_as(x, c, 2, cmake_tools[i].prog, cmake_tools[i].flag);
 			return;
 		}
+	cmake_dirs(x, c);
 	cls_add(x, TIER_MEDIUM, "exec.build", shell_span_words(x, c->w, c->n),
 	        "runs a build or test tool");
 }

@@ -628,6 +628,16 @@ static void rule_cpio(struct cctx *x, struct cmdv *c)
 		        "cpio --absolute-filenames writes members anywhere on the machine");
 }
 
+/* yq -i EXPR FILE... rewrites its files in place. */
+static void rule_yq(struct cctx *x, struct cmdv *c)
+{
+	size_t idx[64], n = opt_operands(c, 1, "", idx, nitems(idx));
+
+	if (opt_short(c, 'i', "") || opt_long(c, "--inplace"))
+		for (size_t i = 1; i < n; i++)
+			paths_write(x, &c->w[idx[i]], c->w[idx[i]].val, shell_span_word(x, &c->w[idx[i]]));
+}
+
 /* unzip [-d DIR]; zip ARCHIVE files; gzip and friends work in place. */
 static void rule_unzip(struct cctx *x, struct cmdv *c)
 {
@@ -1154,7 +1164,7 @@ const struct prog rules_fs[] = {
 	RO1("grep", "efmABCdD", NULL), RO1("egrep", "efmABCdD", NULL),
 	RO1("fgrep", "efmABCdD", NULL), RO1("rg", "efgmABCtTMjE", rule_rg),
 	RO1("ag", "ABCGgm", NULL), RO1("ack", "ABC", NULL), RO1("jq", "f", NULL),
-	RO1("yq", "", NULL), RO1("test", "", NULL), RO1("[", "", NULL), FN("csplit", rule_csplit),
+	RO1("yq", "", rule_yq), RO1("test", "", NULL), RO1("[", "", NULL), FN("csplit", rule_csplit),
 	NP("echo"), NP("printf"), NP("true"), NP("false"), NP(":"), NP("pwd"), NP("sleep"),
 	NP("date"), NP("seq"), NP("yes"), NP("expr"), NP("which"), NP("whereis"), NP("type"),
 	NP("whoami"), NP("id"), NP("groups"), NP("uname"), FN("hostname", rule_hostname), NP("uptime"),

@@ -311,6 +311,22 @@ static void rule_secret_cli(struct cctx *x, struct cmdv *c)
 }
 
 /* openssl s_client connects, s_server listens; the rest work on files. */
+/* openssl's -out and -keyout FILE are written, -in, -inkey and -key read. */
+static void openssl_files(struct cctx *x, const struct cmdv *c)
+{
+	static const char *const outs[] = {"-out", "-keyout"}, *const ins[] = {"-in", "-inkey", "-key"};
+
+	for (size_t i = 1; i + 1 < c->n; i++) {
+		const struct word *f = &c->w[i + 1];
+		for (size_t k = 0; k < nitems(outs); k++)
+			if (strcmp(c->w[i].val, outs[k]) == 0)
+				paths_write(x, f, f->val, shell_span_word(x, f));
+		for (size_t k = 0; k < nitems(ins); k++)
+			if (strcmp(c->w[i].val, ins[k]) == 0)
+				paths_read(x, f, f->val);
+	}
+}
+
 static void rule_openssl(struct cctx *x, struct cmdv *c)
 {
 	const char *v = c->n > 1 ? c->w[1].val : "";
@@ -323,6 +339,7 @@ static void rule_openssl(struct cctx *x, struct cmdv *c)
 	else if (strcmp(v, "version") != 0 && strcmp(v, "help") != 0 && strcmp(v, "x509") != 0)
 		cls_add(x, x->o->unknown_program, "exec.unknown_program", sp,
 		        "openssl %s reads and writes files airlock does not follow", v);
+	openssl_files(x, c);
 }
 
 /* pass NAME shows NAME (show is the default verb); these verbs do not. */
