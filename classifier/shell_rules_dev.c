@@ -659,36 +659,99 @@ static const struct interp interps[] = {
 };
 
 /* python -m MODULE */
+/* What python -m MODULE does, by module. */
+enum pymod { PM_PIP, PM_LISTEN, PM_NET, PM_CODE, PM_EXTRACT, PM_OUTFILE, PM_QUIET, PM_BUILD };
+static const struct {
+	const char *name;
+	enum pymod what;
+} pymods[] = {
+	{"pip", PM_PIP}, {"ensurepip", PM_PIP}, {"http.server", PM_LISTEN},
+	{"SimpleHTTPServer", PM_LISTEN}, {"smtpd", PM_LISTEN}, {"ftplib", PM_NET},
+	{"urllib.request", PM_NET}, {"smtplib", PM_NET}, {"telnetlib", PM_NET}, {"poplib", PM_NET},
+	{"imaplib", PM_NET}, {"nntplib", PM_NET}, {"xmlrpc.client", PM_NET}, {"webbrowser", PM_NET},
+	{"timeit", PM_CODE}, {"zipfile", PM_EXTRACT}, {"tarfile", PM_EXTRACT},
+	{"json.tool", PM_OUTFILE}, {"this", PM_QUIET}, {"site", PM_QUIET}, {"venv", PM_BUILD},
+	{"pytest", PM_BUILD}, {"unittest", PM_BUILD}, {"black", PM_BUILD}, {"mypy", PM_BUILD},
+	{"ruff", PM_BUILD}, {"flake8", PM_BUILD}, {"pylint", PM_BUILD}, {"isort", PM_BUILD},
+	{"build", PM_BUILD}, {"compileall", PM_BUILD}, {"py_compile", PM_BUILD},
+	{"coverage", PM_BUILD}, {"tox", PM_BUILD}, {"nox", PM_BUILD}, {"doctest", PM_BUILD},
+};
+
+/* python -m timeit [-s SETUP] STMT...: SETUP and STMT are Python it runs. */
+static void python_timeit(struct cctx *x, const struct cmdv *c, size_t at)
+{
+	for (size_t i = at + 1; i < c->n; i++) {
+		const struct word *w = &c->w[i];
+		if (strcmp(w->val, "-s") == 0 || strcmp(w->val, "--setup") == 0) {
+			if (++i < c->n)
+				code_scan(x, "python", c->w[i].val, c->w[i].len, shell_span_word(x, &c->w[i]));
+		} else if (strcmp(w->val, "-n") == 0 || strcmp(w->val, "-r") == 0 ||
+		           strcmp(w->val, "-u") == 0) {
+			i++;
+		} else if (w->val[0] != '-') {
+			code_scan(x, "python", w->val, w->len, shell_span_word(x, w));
+		}
+	}
+}
+
+/* zipfile|tarfile -e ARCHIVE [DIR] extracts into DIR (-c ARCHIVE FILES
+ * creates ARCHIVE); json.tool IN OUT writes OUT: the last of at least two
+ * operands after the module. */
+static void python_outfile(struct cctx *x, const struct cmdv *c, size_t at, bool extract)
+{
+	size_t idx[4], n = opt_operands(c, at + 1, "", idx, nitems(idx));
+	struct word here = c->w[at];
+
+	if (extract && n && (opt_short(c, 'c', "") || opt_long(c, "--create"))) {
+		paths_write(x, &c->w[idx[0]], c->w[idx[0]].val, shell_span_word(x, &c->w[idx[0]]));
+		return;
+	}
+	if (extract && !opt_short(c, 'e', "") && !opt_long(c, "--extract"))
+		return;
+	if (n >= 2)
+		paths_write(x, &c->w[idx[n - 1]], c->w[idx[n - 1]].val, shell_span_word(x, &c->w[idx[n - 1]]));
+	else if (extract) {
+		here.val = ".";
+		paths_write(x, &here, ".", shell_span_words(x, c->w, c->n));
+	}
+}
+
 static void python_module(struct cctx *x, struct cmdv *c, size_t at)
 {
-	static const char *const build[] = {"venv", "pytest", "unittest", "black", "mypy", "ruff",
-	                                    "flake8", "pylint", "isort", "build", "compileall",
-	                                    "py_compile", "coverage", "tox", "nox", "doctest"};
 	const char *m = c->w[at].val;
 	struct cmdv sub = *c;
+	struct span sp = shell_span_words(x, c->w, c->n);
 
-	if (strcmp(m, "pip") == 0 || strcmp(m, "ensurepip") == 0) {
-		sub.w = c->w + at;
-		sub.n = c->n - at;
-		rules_apply(x, &sub, "pip");
-		return;
-	}
-	if (strcmp(m, "http.server") == 0 || strcmp(m, "SimpleHTTPServer") == 0 ||
-	    strcmp(m, "smtpd") == 0) {
-		cls_add(x, TIER_HIGH, "net.listen", shell_span_words(x, c->w, c->n),
-		        "serves files on the network");
-		return;
-	}
-	if (strcmp(m, "json.tool") == 0 || strcmp(m, "this") == 0 || strcmp(m, "site") == 0)
-		return;
-	for (size_t i = 0; i < nitems(build); i++)
-		if (strcmp(m, build[i]) == 0) {
-			cls_add(x, TIER_MEDIUM, "exec.build", shell_span_words(x, c->w, c->n),
-			        "runs a build or test tool");
+	for (size_t i = 0; i < nitems(pymods); i++) {
+		if (strcmp(m, pymods[i].name) != 0)
+			continue;
+		switch (pymods[i].what) {
+		case PM_PIP:
+			sub.w = c->w + at;
+			sub.n = c->n - at;
+			rules_apply(x, &sub, "pip");
+			return;
+		case PM_LISTEN:
+			cls_add(x, TIER_HIGH, "net.listen", sp, "serves files on the network");
+			return;
+		case PM_NET:
+			cls_add(x, TIER_HIGH, "net.fetch", sp, "python -m %s reaches the network", m);
+			return;
+		case PM_CODE:
+			python_timeit(x, c, at);
+			return;
+		case PM_EXTRACT:
+		case PM_OUTFILE:
+			python_outfile(x, c, at, pymods[i].what == PM_EXTRACT);
+			return;
+		case PM_QUIET:
+			return;
+		case PM_BUILD:
+			cls_add(x, TIER_MEDIUM, "exec.build", sp, "runs a build or test tool");
 			return;
 		}
-	cls_add(x, x->o->unknown_program, "exec.script", shell_span_words(x, c->w, c->n),
-	        "runs the Python module %s", m);
+	}
+	cls_add(x, x->o->unknown_program, "exec.script", sp, "runs the Python module %s", m);
 }
 
 /* A long option of the space-separated list, whole, abbreviated or with
