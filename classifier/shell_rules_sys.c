@@ -177,6 +177,31 @@ static void rule_at(struct cctx *x, struct cmdv *c)
 		unwrap_stdin_script(x, c, true, c->prog);
 }
 
+/* D-Bus calls on the system bus reach services running as root (logind's
+ * Reboot, systemd's StartUnit): busctl uses it unless --user, dbus-send
+ * and gdbus with --system. Listing and introspection only look. */
+static void rule_dbus(struct cctx *x, struct cmdv *c)
+{
+	static const char *const looks[] = {"list", "status", "tree", "introspect", "monitor",
+	                                    "capture", "help", "--version", "--help", "wait"};
+	bool busctl = strcmp(c->prog, "busctl") == 0;
+	bool sys = busctl ? !opt_long(c, "--user") : opt_long(c, "--system");
+	const struct word *v = opt_first(c, "", NULL);
+
+	for (size_t i = 0; busctl && v && i < nitems(looks); i++)
+		if (strcmp(v->val, looks[i]) == 0)
+			return;
+	if (strcmp(c->prog, "gdbus") == 0 && v && strcmp(v->val, "call") != 0 &&
+	    strcmp(v->val, "emit") != 0)
+		return;
+	if (sys)
+		cls_add(x, TIER_HIGH, "sys.admin", shell_span_words(x, c->w, c->n),
+		        "calls a system service over D-Bus (it runs as root)");
+	else
+		cls_add(x, x->o->unknown_program, "exec.unknown_program", shell_span_words(x, c->w, c->n),
+		        "calls a session service over D-Bus");
+}
+
 static void rule_mount(struct cctx *x, struct cmdv *c)
 {
 	if (c->n > 1 && strcmp(c->prog, "mount") == 0 && !(c->n == 2 && c->w[1].val[0] == '-' &&
@@ -431,6 +456,7 @@ const struct prog rules_sys[] = {
 	ADMIN("hostnamectl", "changes the host name"), ADMIN("timedatectl", "changes the clock"),
 	ADMIN("capsh", "changes capabilities"),
 	ADMIN("losetup", "attaches loop devices"), ADMIN("dmsetup", "changes device mappings"),
-	FN("sysctl", rule_sysctl), FN("ip", rule_ip),
+	FN("sysctl", rule_sysctl), FN("ip", rule_ip), FN("busctl", rule_dbus),
+	FN("gdbus", rule_dbus), FN("dbus-send", rule_dbus),
 };
 const size_t rules_sys_n = nitems(rules_sys);

@@ -985,8 +985,46 @@ static long wrap_bwrap(struct cctx *x, struct cmdv *c, size_t at)
 
 /* screen CMD runs CMD in a new session; without one it starts or attaches
  * a shell airlock cannot see, except -ls / -list, which only list. */
+/* screen -X stuff TEXT types TEXT into a session's shell: its \n, \r,
+ * ^M and ^J are Enter. */
+static void screen_stuff(struct cctx *x, const struct word *w)
+{
+	char *t = arena_alloc(x->a, w->len + 1);
+	size_t n = 0;
+
+	for (const char *p = w->val; *p; p++) {
+		if ((p[0] == '\\' && (p[1] == 'n' || p[1] == 'r')) ||
+		    (p[0] == '^' && (p[1] == 'M' || p[1] == 'J'))) {
+			t[n++] = '\n';
+			p++;
+		} else {
+			t[n++] = *p;
+		}
+	}
+	t[n] = '\0';
+	if (w->flags & (W_DYNAMIC | W_GLOB))
+		cls_add(x, TIER_HIGH, "exec.dynamic_command", shell_span_word(x, w),
+		        "screen types text into a session that is only known at run time");
+	else
+		shell_script_text(x, t, n, shell_span_word(x, w));
+}
+
 static long wrap_screen(struct cctx *x, struct cmdv *c, size_t at)
 {
+	/* -X CMD ARGS drives a running session: stuff types into its shell,
+	 * screen and exec start a program in it */
+	for (size_t k = 1; k + 2 < c->n; k++) {
+		if (strcmp(c->w[k].val, "-X") != 0)
+			continue;
+		record_self(x, c);
+		cls_add(x, x->o->unknown_program, "exec.unknown_program",
+		        shell_span_words(x, c->w, c->n), "screen -X drives a session airlock cannot see");
+		if (strcmp(c->w[k + 1].val, "stuff") == 0)
+			screen_stuff(x, &c->w[k + 2]);
+		else if (strcmp(c->w[k + 1].val, "screen") == 0 || strcmp(c->w[k + 1].val, "exec") == 0)
+			rules_subcommand(x, c, k + 2, c->n);
+		return -1;
+	}
 	if (at < c->n)
 		return (long)at;
 	record_self(x, c);
