@@ -252,15 +252,17 @@ static void lex_dq(struct lexer *lx, unsigned *flags, bool heredoc);
  * there. NULL otherwise. */
 static const char *lex_param_default(const struct lexer *lx, const char *op)
 {
-	size_t n = strcspn(op + 1, "}");
+	const char *end = lx->s + lx->n, *e = op + 1;
 
-	if (op + 1 + n >= lx->s + lx->n || n == 0 || strcspn(op + 1, "$`'\"\\{") < n)
-		return NULL;
+	while (e < end && *e != '}' && !strchr("$`'\"\\{", *e))
+		e++;
+	if (e >= end || *e != '}' || e == op + 1)
+		return NULL; /* no closing brace in the frame, empty, or not literal */
 	if (lx->x->reading == 0) {
 		lx->x->defaults = true;
 		return NULL;
 	}
-	return arena_strndup(lx->x->a, op + 1, n);
+	return arena_strndup(lx->x->a, op + 1, (size_t)(e - op - 1));
 }
 
 /* ${NAME:?msg}, ${NAME-word}, ${NAME:=word}...: with NAME set these are

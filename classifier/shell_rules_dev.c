@@ -294,7 +294,8 @@ static void make_recipe(struct cctx *x, const char *p, const char *e, struct spa
 	} else {
 		return;
 	}
-	p += strspn(p, " \t@-+");
+	while (p < e && (*p == ' ' || *p == '\t' || *p == '@' || *p == '-' || *p == '+'))
+		p++;
 	if (p < e)
 		shell_script_text(x, p, (size_t)(e - p), sp);
 }
@@ -345,8 +346,8 @@ static void make_eval(struct cctx *x, const struct cmdv *c)
 			continue;
 		if (strcmp(v, "-") != 0 && strcmp(v, "/dev/stdin") != 0)
 			continue;
-		if (c->in_text && (c->in == IN_DOC || c->in == IN_PIPE))
-			make_text(x, c->in_text, c->in_len, c->in_span);
+		if (c->in_text && (c->in == IN_DOC || c->in == IN_PIPE)) /* make_call wants a NUL */
+			make_text(x, arena_strndup(x->a, c->in_text, c->in_len), c->in_len, c->in_span);
 		else if (c->in == IN_PIPE)
 			cls_add(x, TIER_HIGH, "exec.pipe_to_shell", shell_span_word(x, w),
 			        "make reads a makefile piped from another command");

@@ -902,8 +902,11 @@ static void vim_code(struct cctx *x, const struct word *w, const char *cmd)
 		}
 	for (size_t i = 0; i < nitems(writes); i++) {
 		size_t l = strlen(writes[i]);
-		const char *f = cmd + l + strspn(cmd + l, " \t");
-		if (strncmp(cmd, writes[i], l) == 0 && *f && *f != '!') {
+		const char *f;
+		if (strncmp(cmd, writes[i], l) != 0)
+			continue; /* cmd may be shorter than l: nothing past it is read */
+		f = cmd + l + strspn(cmd + l, " \t");
+		if (*f && *f != '!') {
 			f = arena_strndup(x->a, f, strcspn(f, " \t|"));
 			paths_write(x, w, f, sp); /* :w FILE, :saveas FILE */
 			return;
