@@ -5,6 +5,7 @@
  * binary command, an unknown tool is at least high (unknown tools take
  * opts->unknown_tool), never low.
  */
+#include <ctype.h>
 #include <stdarg.h>
 #include <string.h>
 
@@ -204,6 +205,7 @@ static void shell_in(struct cctx *x, const char *cmd)
 		return;
 	shell_script(x, &x->f);
 	shell_var_readings(x);
+	shell_files_late(x);
 	metadata(x);
 	exfiltration(x, cmd, n);
 }
@@ -298,6 +300,37 @@ static void http_headers(struct cctx *x, const struct call *c)
 		        "a request header carries a secret (%s)", kind);
 }
 
+/* file:[//[localhost]]/PATH with %XX decoded, as a fetcher reads it: a
+ * read of PATH. Another host (file://server/share) is unanchored. */
+static void file_url(struct cctx *x, const char *u)
+{
+	char path[CLS_MAX_PATH];
+	struct word w = {0};
+	size_t n = 0;
+
+	if (strncmp(u, "//", 2) == 0) {
+		size_t hl = strcspn(u + 2, "/");
+		if (hl && strncasecmp(u + 2, "localhost", hl) != 0)
+			net_add_host(x, u + 2, hl);
+		u += 2 + hl;
+	}
+	for (; *u && *u != '?' && *u != '#' && n + 1 < sizeof(path); u++) {
+		static const char hex[] = "0123456789abcdef";
+		const char *hi, *lo;
+		if (*u == '%' && u[1] && u[2] &&
+		    (hi = strchr(hex, tolower((unsigned char)u[1]))) != NULL &&
+		    (lo = strchr(hex, tolower((unsigned char)u[2]))) != NULL && (hi != hex || lo != hex)) {
+			path[n++] = (char)((hi - hex) * 16 + (lo - hex));
+			u += 2;
+		} else {
+			path[n++] = *u;
+		}
+	}
+	path[n] = '\0';
+	w.val = path[0] ? path : "/";
+	paths_read(x, &w, w.val);
+}
+
 static void http_in(struct cctx *x, const struct call *c)
 {
 	bool reads = c->method == NULL;
@@ -308,10 +341,8 @@ static void http_in(struct cctx *x, const struct call *c)
 		cls_add(x, TIER_HIGH, "parse.uncertain", whole(x), "the http call has no url");
 		return;
 	}
-	if (strncmp(c->url, "file:", 5) == 0) {
-		struct word w = {0};
-		w.val = c->url + 5 + strspn(c->url + 5, "/") - 1;
-		paths_read(x, &w, w.val);
+	if (strncasecmp(c->url, "file:", 5) == 0) {
+		file_url(x, c->url + 5);
 		cls_add(x, TIER_HIGH, "net.fetch", whole(x), "fetches a local file through a URL");
 		return;
 	}

@@ -92,6 +92,7 @@ struct cctx {
 	} vars[CLS_MAX_VARS];
 	size_t nvars;
 	bool substs; /* holds $(echo WORDS)-like substitutions with known output */
+	bool defaults; /* holds ${NAME:-WORD} of a NAME it gives no value: WORD may be it */
 	int reading; /* 0: variables stay unknown (the first pass) */
 	int sql_body; /* reading SQL inside a function body or DO block (sql.c) */
 	/* Files the call writes with content it shows (shell_files.c). */
@@ -101,6 +102,13 @@ struct cctx {
 	} files[CLS_MAX_FILES];
 	size_t nfiles;
 	bool files_over; /* more were written than fit */
+	/* Files run before any write to them was seen (the writer in the
+	 * background, or a fifo: sh p & echo CMD > p): a write to one of them
+	 * later sets files_late, and the script is read once more. */
+	const char *missed[CLS_MAX_FILES];
+	size_t nmissed;
+	bool missed_over; /* more missed than fit: any later write counts */
+	bool files_late;
 };
 
 /* Maps an offset range of the current frame to a subject span. */
@@ -270,6 +278,7 @@ struct cmdv {
 	const char *in_text; /* IN_DOC, or literal text piped from echo/printf */
 	size_t in_len;
 	struct span in_span;
+	const struct word *in_file; /* IN_FILE: the < redirection's target */
 	bool dyn_tail;       /* more arguments appear at run time (xargs) */
 	int hops;            /* wrapper levels removed */
 	/* the program as the tables name it, set by rules_apply() for the row's
@@ -331,6 +340,11 @@ void shell_script_words(struct cctx *x, const struct cmdv *c, size_t at);
 /* Returns the operand after skipping options, or NULL. */
 const struct word *opt_first(const struct cmdv *c, const char *argopts, size_t *at);
 
+/* An option value that is a command line the tool runs (ssh -o
+ * ProxyCommand=CMD, tar --to-command=CMD, sed's e CMD): exec.hook_program
+ * at word w, and CMD (n bytes) judged as a script when w is literal. */
+void rules_hook(struct cctx *x, const struct word *w, const char *cmd, size_t n,
+                const char *why);
 /* The name the tables know a program by: an absolute path the kernel folds
  * into a standard bin directory (/bin//rm, /usr/bin/../bin/rm,
  * /proc/self/root/bin/rm) gives its last component (in buf); any other
@@ -382,11 +396,16 @@ enum path_class {
  * symlinks; returns false when it cannot (dynamic or cwd unknown). */
 bool paths_resolve(const struct cctx *x, const char *p, char *out, size_t outsz);
 enum path_class paths_class(const struct cctx *x, const char *abs);
+/* The length of a leading /proc/X/root (X self, thread-self or a pid)
+ * followed by '/' or the end, or 0. */
+size_t paths_proc_root(const char *p);
 /* Records a read of word w; raises secrets.read for secret paths. */
 void paths_read(struct cctx *x, const struct word *w, const char *p);
 /* Records a write: fs.write, fs.write.tmp, fs.write.outside_workdir,
  * fs.write.persistence, fs.write.git_config, sys.disk, net. */
 void paths_write(struct cctx *x, const struct word *w, const char *p, struct span sp);
+/* Records a read of one absolute path (span sp); secrets.read, net, disks. */
+void paths_read_abs(struct cctx *x, const char *abs, struct span sp);
 /* Classifies one absolute path as written (shared with the file tools). */
 void paths_write_abs(struct cctx *x, const char *abs, struct span sp, const char *shown);
 /* True when abs is a tree that holds secrets: /, the home or one of its
@@ -428,12 +447,15 @@ void net_add_host(struct cctx *x, const char *host, size_t n);
  * exact false when it is not verbatim (spans fall back to sp). */
 void sql_classify(struct cctx *x, const char *sql, size_t len, bool exact, size_t base,
                   struct span sp);
-/* sqlite3 dot-commands: judged, then blanked out of sql (sql_fallback.c). */
+/* SQL clients' own commands (sqlite3 dot-commands, psql backslash
+ * commands, mysql client commands): judged, then blanked out of sql
+ * (sql_fallback.c). */
 void sql_dot_commands(struct cctx *x, char *sql, size_t len, bool exact, size_t base,
                       struct span sp);
-/* The keyword fallback (sql_fallback.c). */
+/* The keyword fallback (sql_fallback.c); record: list its statements
+ * (false when the grammar's reading already did). */
 void sql_fallback(struct cctx *x, const char *sql, size_t len, bool exact, size_t base,
-                  struct span sp);
+                  struct span sp, bool record);
 
 /* ---- scripts the call writes, then runs (shell_files.c) ---- */
 /* Notes the file(s) c writes when it shows their content: cat or tee of a
@@ -442,6 +464,10 @@ void shell_files_note(struct cctx *x, const struct cmdv *c);
 /* w names a file about to run as a script in lang ("sh", "python", ...; NULL:
  * by its #! line): any content the call wrote there is read as that script. */
 void shell_files_run(struct cctx *x, const struct word *w, const char *lang);
+/* After the script was read: when a file it ran was written only later
+ * in the text (sh p & echo CMD > p), reads the script once more, now
+ * knowing what was written there. */
+void shell_files_late(struct cctx *x);
 /* What the command w[0..n) writes to stdout when the call shows it, given
  * its stdin text (in, NULL when unknown): cat and tee of stdin, base64 -d
  * of stdin, echo and printf of literal words. Appends to out; false when

@@ -1,12 +1,33 @@
 /*
  * net.c: network destinations for hosts[]: URLs, scp/rsync user@host:path,
- * /dev/tcp/HOST/PORT. Hosts are lower-cased and stripped of user and port.
+ * /dev/tcp/HOST/PORT. Hosts are lower-cased and stripped of user, port and
+ * a final dot; an IPv4 address in any form the resolver takes (2852039166,
+ * 0xa9fea9fe, 0251.0376.0251.0376, ::ffff:169.254.169.254) is written as
+ * a.b.c.d, so policy and the metadata rule see the address it is.
  */
+#include <arpa/inet.h>
 #include <ctype.h>
 #include <string.h>
 
 #include "classifier/classifier_internal.h"
 #include "core/util.h"
+
+/* Rewrites h in place as a dotted quad when it is an IPv4 address in a
+ * form inet_aton takes, or an IPv4-mapped IPv6 address. */
+static void net_canonical_ip(char *h, size_t cap)
+{
+	struct in_addr a4;
+	struct in6_addr a6;
+
+	if (strspn(h, "0123456789abcdefx.") == strlen(h) && isdigit((unsigned char)h[0]) &&
+	    inet_aton(h, &a4) == 1) {
+		inet_ntop(AF_INET, &a4, h, (socklen_t)cap);
+	} else if (strchr(h, ':') && inet_pton(AF_INET6, h, &a6) == 1 &&
+	           IN6_IS_ADDR_V4MAPPED(&a6)) {
+		memcpy(&a4, a6.s6_addr + 12, 4);
+		inet_ntop(AF_INET, &a4, h, (socklen_t)cap);
+	}
+}
 
 void net_add_host(struct cctx *x, const char *host, size_t n)
 {
@@ -23,6 +44,9 @@ void net_add_host(struct cctx *x, const char *host, size_t n)
 	for (; k < n && k + 1 < sizeof(h); k++)
 		h[k] = (char)tolower((unsigned char)host[k]);
 	h[k] = '\0';
+	if (k > 1 && h[k - 1] == '.')
+		h[--k] = '\0';
+	net_canonical_ip(h, sizeof(h));
 	if (k)
 		cls_add_path(x, &x->v->hosts, h);
 }

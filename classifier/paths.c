@@ -60,6 +60,78 @@ static bool splice(char *next, size_t sz, const char *p, size_t keep, const char
 	return true;
 }
 
+/* True when p has a ".." component. */
+static bool has_dotdot(const char *p)
+{
+	for (const char *s = p; (s = strstr(s, "..")) != NULL; s += 2)
+		if ((s == p || s[-1] == '/') && (s[2] == '/' || s[2] == '\0'))
+			return true;
+	return false;
+}
+
+/* Resolves the absolute path p in place as the kernel walks it: component
+ * by component, a symlink replaced by its target before a later ".."
+ * applies, so LINK/../x is x beside LINK's target, not beside LINK (folding
+ * ".." as text first would put `etc-link/../etc/cron.d/x` in the workdir).
+ * Past a component that does not exist, or too many links, the rest folds
+ * as text. */
+static void walk(char *p, size_t sz)
+{
+	char out[CLS_MAX_PATH], rest[CLS_MAX_PATH], link[CLS_MAX_PATH], next[CLS_MAX_PATH];
+	const char *s = rest;
+	size_t n = 0;
+	bool exists = true;
+	int hops = 0;
+
+	if ((size_t)snprintf(rest, sizeof(rest), "%s", p) >= sizeof(rest))
+		return;
+	while (*s) {
+		size_t l, at = n;
+		struct stat st;
+		ssize_t ll;
+		s += strspn(s, "/");
+		l = strcspn(s, "/");
+		if (l == 0 || (l == 1 && s[0] == '.')) {
+			s += l;
+			continue;
+		}
+		if (l == 2 && s[0] == '.' && s[1] == '.') {
+			while (n > 0 && out[--n] != '/')
+				;
+			s += l;
+			continue;
+		}
+		if (n + l + 2 > sizeof(out))
+			return;
+		out[n++] = '/';
+		memcpy(out + n, s, l);
+		n += l;
+		out[n] = '\0';
+		s += l;
+		if (exists && (lstat(out, &st) != 0 || hops >= 40))
+			exists = false;
+		if (!exists || !S_ISLNK(st.st_mode))
+			continue;
+		ll = readlink(out, link, sizeof(link) - 1);
+		if (ll <= 0) {
+			exists = false; /* /proc/PID/root of another process: unreadable */
+			continue;
+		}
+		link[ll] = '\0';
+		if ((size_t)snprintf(next, sizeof(next), "%s%s", link, s) >= sizeof(next))
+			return;
+		memcpy(rest, next, strlen(next) + 1);
+		s = rest;
+		n = link[0] == '/' ? 0 : at;
+		hops++;
+	}
+	if (n == 0)
+		out[n++] = '/';
+	out[n] = '\0';
+	if (n < sz)
+		memcpy(p, out, n + 1);
+}
+
 /* Follows symlinks component by component from offset `from`. */
 static void follow(char *p, size_t sz, size_t from)
 {
@@ -97,6 +169,10 @@ static void follow(char *p, size_t sz, size_t from)
 			if (strlen(next) >= sz)
 				return;
 			memcpy(p, next, strlen(next) + 1);
+			if (has_dotdot(p)) { /* a target with .. meets the links it passes */
+				walk(p, sz);
+				return;
+			}
 			fold(p);
 			changed = true;
 			hops++;
@@ -165,6 +241,37 @@ const char *paths_tilde(const struct cctx *x, const char *p)
 	return p;
 }
 
+size_t paths_proc_root(const char *p)
+{
+	size_t l;
+
+	if (strncmp(p, "/proc/", 6) != 0)
+		return 0;
+	l = strcspn(p + 6, "/");
+	if (l == 0 || (strspn(p + 6, "0123456789") != l && strncmp(p + 6, "self/", 5) != 0 &&
+	               strncmp(p + 6, "thread-self/", 12) != 0))
+		return 0;
+	return strncmp(p + 6 + l, "/root", 5) == 0 && (p[11 + l] == '/' || p[11 + l] == '\0')
+	               ? 11 + l
+	               : 0;
+}
+
+/* Drops leading /proc/X/root components: a process's root is this one's
+ * (another process's cannot be read without ptrace rights, so following
+ * the link would leave /proc/1/root/etc/shadow looking like no secret). */
+static void proc_root_strip(char *p)
+{
+	size_t skip;
+
+	while ((skip = paths_proc_root(p)) != 0) {
+		memmove(p, p + skip, strlen(p + skip) + 1);
+		if (p[0] == '\0') {
+			p[0] = '/';
+			p[1] = '\0';
+		}
+	}
+}
+
 static bool under(const char *p, const char *dir)
 {
 	size_t n = strlen(dir);
@@ -189,7 +296,14 @@ bool paths_resolve(const struct cctx *x, const char *p, char *out, size_t outsz)
 		return false;
 	if (n < 0 || (size_t)n >= outsz)
 		return false;
+	proc_root_strip(out);
+	if (has_dotdot(out)) {
+		walk(out, outsz);
+		proc_root_strip(out);
+		return true;
+	}
 	fold(out);
+	proc_root_strip(out);
 	wl = x->wd ? strlen(x->wd) : 0;
 	if (wl > 1 && under(out, x->wd))
 		from = wl;
@@ -308,7 +422,6 @@ static void read_unanchored(struct cctx *x, const char *p, struct span sp)
 void paths_read(struct cctx *x, const struct word *w, const char *p)
 {
 	char abs[CLS_MAX_PATH];
-	const char *why;
 	struct span sp = shell_span_word(x, w);
 
 	if (w->flags & W_PROCSUB)
@@ -321,6 +434,13 @@ void paths_read(struct cctx *x, const struct word *w, const char *p)
 		read_unanchored(x, p, sp);
 		return;
 	}
+	paths_read_abs(x, abs, sp);
+}
+
+void paths_read_abs(struct cctx *x, const char *abs, struct span sp)
+{
+	const char *why;
+
 	cls_add_path(x, &x->v->reads, abs);
 	if (paths_class(x, abs) == PC_NET) {
 		dev_tcp_host(x, abs);
@@ -339,6 +459,7 @@ static const char *const persist_home[] = {
 	".zshenv", ".zprofile", ".zlogin", ".config/fish", ".ssh", ".config/autostart",
 	".config/systemd", ".local/share/systemd", ".gitconfig", ".config/git", ".inputrc",
 	".xinitrc", ".xprofile", ".pam_environment", ".npmrc", ".pip", ".config/pip",
+	".bash_aliases", ".local/bin", ".bin",
 };
 static const char *const persist_abs[] = {
 	"/etc/profile", "/etc/bash.bashrc", "/etc/zsh", "/etc/environment", "/etc/cron",
@@ -372,11 +493,12 @@ static const char *persistence(const struct cctx *x, const char *abs)
 static const char *const gate_rel[] = {
 	".airlock",         ".claude/settings.json", ".claude/settings.local.json", ".mcp.json",
 	".cursor/mcp.json", ".vscode/mcp.json",      ".vscode/tasks.json",          ".gemini/settings.json",
-	".codex/config.toml",
+	".codex/config.toml", ".claude/hooks",
 };
 static const char *const gate_home[] = {
 	".config/airlock",  ".local/state/airlock",  ".claude/settings.json", ".claude/settings.local.json",
 	".claude.json",     ".codex/config.toml",    ".cursor/mcp.json",      ".gemini/settings.json",
+	".claude/hooks",
 };
 
 /* rel is one of list, or under one. */
@@ -431,7 +553,8 @@ static bool git_config(const char *abs)
 		if (p[5] == '\0' || (p[5] == '/' && rel_match(p + 6, git_run, nitems(git_run))))
 			return true;
 	}
-	return false;
+	/* husky points core.hooksPath at .husky: its files are the hooks */
+	return strstr(abs, "/.husky/") != NULL;
 }
 
 bool paths_holds_secrets(const struct cctx *x, const char *abs)

@@ -62,6 +62,24 @@ static const struct secret_row home_secrets[] = {
 	{".config/google-chrome", "browser cookies and saved passwords"},
 	{".config/chromium", "browser cookies and saved passwords"},
 	{".config/BraveSoftware", "browser cookies and saved passwords"},
+	{".python_history", "Python REPL history, which holds typed secrets"},
+	{".node_repl_history", "Node REPL history, which holds typed secrets"},
+	{".gradle/gradle.properties", "Gradle repository and signing passwords"},
+	{".nuget/NuGet/NuGet.Config", "NuGet API keys"},
+	{".config/composer/auth.json", "Composer registry tokens"},
+	{".composer/auth.json", "Composer registry tokens"},
+	{".config/pypoetry/auth.toml", "Poetry registry tokens"},
+	{".config/doctl", "DigitalOcean tokens"},
+	{".oci", "Oracle Cloud keys"},
+	{".netlify/config.json", "Netlify tokens"},
+	{".vercel", "Vercel tokens"},
+	{".local/share/com.vercel.cli", "Vercel tokens"},
+	{".config/configstore/firebase-tools.json", "Firebase tokens"},
+	{".wrangler/config", "Cloudflare tokens"},
+	{".config/.wrangler/config", "Cloudflare tokens"},
+	{".fly/config.yml", "Fly.io tokens"},
+	{".ngrok2/ngrok.yml", "an ngrok token"},
+	{".config/ngrok", "an ngrok token"},
 };
 
 static const struct secret_row abs_secrets[] = {
@@ -232,6 +250,9 @@ const char *secrets_path(const struct cctx *x, const char *abs)
 		return "another user's keys";
 	if (strncmp(abs, "/proc/", 6) == 0 && strstr(abs, "/environ"))
 		return "a process environment";
+	if (strcmp(abs, "/proc/kcore") == 0 ||
+	    (strncmp(abs, "/proc/", 6) == 0 && strlen(abs) > 10 && strcmp(abs + strlen(abs) - 4, "/mem") == 0))
+		return "a process's or the kernel's memory";
 	return base ? basename_secret(base + 1) : NULL;
 }
 
@@ -245,12 +266,16 @@ static const char *const dot_hints[] = {
 	"psql_history", "mysql_history", "codex/auth", "config/github-copilot", "cache/huggingface",
 	"huggingface", "s3cfg", "boto", "terraformrc", "config/op", "local/share/keyrings",
 	"mozilla", "config/google-chrome", "config/chromium", "config/BraveSoftware",
+	"python_history", "node_repl_history", "gradle/gradle.properties", "nuget", "composer",
+	"config/composer", "config/pypoetry", "config/doctl", "oci", "netlify", "vercel",
+	"local/share/com.vercel", "config/configstore", "wrangler", "config/.wrangler", "fly/",
+	"ngrok2", "config/ngrok",
 };
 static const char *const other_hints[] = {
 	"id_rsa", "id_ed25519", "id_ecdsa", "id_dsa", "shadow", "sudoers", "environ",
 	"credentials", "gcloud", "/etc/ssl", "/etc/ssh/ssh_host", "secrets.y", "master.key",
 	"/var/run/secrets/", "/run/secrets/", "wp-config.php", "service-account",
-	"logins.json", "key4.db", "cookies.sqlite",
+	"logins.json", "key4.db", "cookies.sqlite", "kcore", "/mem",
 };
 
 /* One pass over s; compares only where a hint could start. */

@@ -34,6 +34,7 @@ static const struct marker markers[] = {
 	{"os.rmdir", "exec.inline_code.delete", "deletes directories"},
 	{".unlink(", "exec.inline_code.delete", "deletes files"},
 	{"unlinkSync", "exec.inline_code.delete", "deletes files"},
+	{"Deno.remove", "exec.inline_code.delete", "deletes files"},
 	{"rmSync", "exec.inline_code.delete", "deletes files"},
 	{"rmdirSync", "exec.inline_code.delete", "deletes directories"},
 	{"fs.rm(", "exec.inline_code.delete", "deletes files"},
@@ -108,6 +109,9 @@ static const struct marker markers[] = {
 	{"fork;", "exec.inline_code.spawn", "starts copies of itself"},
 	{"pty.spawn", "exec.inline_code.spawn", "starts a terminal program"},
 	{"child_process", "exec.inline_code.spawn", "starts other programs"},
+	{"Deno.Command", "exec.inline_code.spawn", "starts other programs"},
+	{"Deno.run", "exec.inline_code.spawn", "starts other programs"},
+	{"exec qw", "exec.inline_code.spawn", "replaces itself with another program"},
 	{"execSync", "exec.inline_code.spawn", "starts other programs"},
 	{"spawnSync", "exec.inline_code.spawn", "starts other programs"},
 	{"system(", "exec.inline_code.spawn", "starts other programs"},
@@ -143,7 +147,7 @@ static const struct {
 	{"system(", NULL}, {"system ", NULL}, {"popen(", NULL}, {"execSync(", NULL},
 	{"check_output(", NULL}, {"check_call(", NULL}, {"Popen(", NULL},
 	{"subprocess.run(", NULL}, {"subprocess.call(", NULL}, {"shell_exec(", NULL},
-	{"passthru(", NULL}, {"spawn(", NULL}, {"spawn ", "ruby perl"},
+	{"passthru(", NULL}, {"spawn(", NULL}, {"spawn ", "ruby perl"}, {"os.execute(", NULL},
 	{"exec(", "ruby perl js php"}, {"exec ", "ruby perl"},
 };
 

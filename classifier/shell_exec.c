@@ -33,6 +33,12 @@ static const char *const inject_vars[] = {
 	"PATH", "PYTHONPATH", "PYTHONSTARTUP", "NODE_OPTIONS", "PERL5OPT", "PERL5LIB",
 	"RUBYOPT", "GIT_SSH_COMMAND", "GIT_EXTERNAL_DIFF", "GIT_CONFIG_GLOBAL",
 	"GIT_EXEC_PATH", "IFS", "SHELLOPTS", "BASHOPTS", "GCONV_PATH",
+	/* config and startup code read from elsewhere: git's config and hook
+	 * templates, rc directories, interpreter and JVM startup options */
+	"XDG_CONFIG_HOME", "GIT_TEMPLATE_DIR", "ZDOTDIR", "VIMINIT", "EXINIT", "LUA_INIT",
+	"JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "RUBYLIB", "PERLLIB",
+	"PYTHONHOME", "NODE_PATH", "DYLD_INSERT_LIBRARIES", "DYLD_LIBRARY_PATH",
+	"npm_config_script_shell", "NPM_CONFIG_SCRIPT_SHELL",
 };
 
 /* Variables whose value bash runs: prompts are expanded ($( ) runs, with
@@ -121,6 +127,8 @@ static void exec_redir(struct cctx *x, struct redir *r, struct cmdv *c)
 		paths_read(x, t, t->val);
 		if (c->in == IN_NONE || c->in == IN_PIPE)
 			c->in = IN_FILE;
+		if (c->in == IN_FILE)
+			c->in_file = t;
 		break;
 	case R_DUP_IN:
 		break;
@@ -509,6 +517,20 @@ check:
 		        "function %s starts copies of itself in a pipe or the background, "
 		        "directly or through other functions: a fork bomb", from);
 }
+/* A program named by a relative path (../../bin/rm from the workdir) or
+ * through a symlink (./ls -> /bin/rm, made by an earlier call) is the
+ * program the kernel reaches: its table name, or name itself. */
+static const char *prog_resolved(struct cctx *x, const char *name, char *buf, size_t sz)
+{
+	char abs[CLS_MAX_PATH];
+	const char *r;
+
+	if (!paths_resolve(x, name, abs, sizeof(abs)))
+		return name;
+	r = rules_prog_name(abs, buf, sz);
+	return r == abs ? name : r;
+}
+
 
 void shell_exec_argv(struct cctx *x, struct cmdv *c)
 {
@@ -534,6 +556,8 @@ void shell_exec_argv(struct cctx *x, struct cmdv *c)
 			return;
 		}
 		name = rules_prog_name(w0->val, pbuf, sizeof(pbuf)); /* /bin//rm is rm */
+		if (name == w0->val && strchr(name, '/'))
+			name = prog_resolved(x, name, pbuf, sizeof(pbuf));
 		if (hop == 0)
 			note_call(x, c, name);
 		/* A function's body was judged where it was defined; the program

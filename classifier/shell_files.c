@@ -16,6 +16,9 @@
 
 static void note(struct cctx *x, const char *abs, const char *text, size_t len)
 {
+	x->files_late |= x->missed_over;
+	for (size_t i = 0; i < x->nmissed; i++)
+		x->files_late |= strcmp(x->missed[i], abs) == 0;
 	for (size_t i = 0; i < x->nfiles; i++)
 		if (strcmp(x->files[i].path, abs) == 0 && x->files[i].len == len &&
 		    memcmp(x->files[i].text, text, len) == 0)
@@ -162,4 +165,17 @@ void shell_files_run(struct cctx *x, const struct word *w, const char *lang)
 		cls_add(x, TIER_HIGH, "parse.uncertain", sp,
 		        "the call writes more scripts than airlock keeps; %s may be one of them",
 		        w->val);
+	if (!found && x->nmissed < nitems(x->missed))
+		x->missed[x->nmissed++] = arena_strndup(x->a, abs, strlen(abs));
+	else if (!found)
+		x->missed_over = true;
+}
+
+void shell_files_late(struct cctx *x)
+{
+	if (!x->files_late)
+		return;
+	x->files_late = x->missed_over = false;
+	x->nmissed = 0;
+	shell_script(x, &x->f);
 }

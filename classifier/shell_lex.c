@@ -246,8 +246,28 @@ static void lex_subst(struct lexer *lx, unsigned *flags)
 
 static void lex_dq(struct lexer *lx, unsigned *flags, bool heredoc);
 
+/* ${NAME-WORD} / ${NAME:=WORD} of a NAME the script gives no value: WORD
+ * when it is literal, in a later reading (the variable may be unset, and
+ * rm -rf "${DIR:-/}" then deletes /); the first reading notes that one is
+ * there. NULL otherwise. */
+static const char *lex_param_default(const struct lexer *lx, const char *op)
+{
+	const char *end = lx->s + lx->n, *e = op + 1;
+
+	while (e < end && *e != '}' && !strchr("$`'\"\\{", *e))
+		e++;
+	if (e >= end || *e != '}' || e == op + 1)
+		return NULL; /* no closing brace in the frame, empty, or not literal */
+	if (lx->x->reading == 0) {
+		lx->x->defaults = true;
+		return NULL;
+	}
+	return arena_strndup(lx->x->a, op + 1, (size_t)(e - op - 1));
+}
+
 /* ${NAME:?msg}, ${NAME-word}, ${NAME:=word}...: with NAME set these are
- * NAME's value; returns it when NAME is known, else NULL. */
+ * NAME's value; returns it when NAME is known, else NULL (or the default
+ * word, see lex_param_default). */
 static const char *lex_param_set(const struct lexer *lx, size_t name, size_t e)
 {
 	const char *op = lx->s + e, *v;
@@ -259,6 +279,8 @@ static const char *lex_param_set(const struct lexer *lx, size_t name, size_t e)
 	if (!op[0] || !strchr("?-=", op[0]))
 		return NULL;
 	v = lex_var_value(lx, lx->s + name, e - name);
+	if (v == NULL && op[0] != '?')
+		return lex_param_default(lx, op);
 	return v && (v[0] || op == lx->s + e) ? v : NULL; /* ${x:-w} of "" is w */
 }
 

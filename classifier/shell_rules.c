@@ -95,18 +95,14 @@ static bool path_fold(const char *p, char *out, size_t sz)
 	return true;
 }
 
-/* /proc/X/root/ with X self, thread-self or a number: its length, or 0. */
-static size_t proc_root(const char *p)
+void rules_hook(struct cctx *x, const struct word *w, const char *cmd, size_t n,
+                const char *why)
 {
-	size_t l;
+	struct span sp = shell_span_word(x, w);
 
-	if (strncmp(p, "/proc/", 6) != 0)
-		return 0;
-	l = strcspn(p + 6, "/");
-	if (l == 0 || (strspn(p + 6, "0123456789") != l && strncmp(p + 6, "self/", 5) != 0 &&
-	               strncmp(p + 6, "thread-self/", 12) != 0))
-		return 0;
-	return strncmp(p + 6 + l, "/root/", 6) == 0 ? 6 + l + 5 : 0;
+	cls_add(x, TIER_HIGH, "exec.hook_program", sp, "%s", why);
+	if (n && !(w->flags & (W_DYNAMIC | W_GLOB)))
+		shell_script_text(x, cmd, n, sp);
 }
 
 const char *rules_prog_name(const char *name, char *buf, size_t sz)
@@ -116,7 +112,7 @@ const char *rules_prog_name(const char *name, char *buf, size_t sz)
 
 	if (name[0] != '/' || !path_fold(name, buf, sz))
 		return name;
-	for (p = buf; (skip = proc_root(p)) != 0;)
+	for (p = buf; (skip = paths_proc_root(p)) != 0 && p[skip] == '/';)
 		p += skip;
 	slash = strrchr(p, '/');
 	for (size_t i = 0; i < nitems(bin_dirs); i++)
@@ -192,7 +188,7 @@ static const char *const cmd_vars[] = {
 	"EDITOR", "VISUAL", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "PAGER", "GIT_PAGER",
 	"MANPAGER", "SYSTEMD_PAGER", "GIT_SSH_COMMAND", "GIT_SSH", "GIT_ASKPASS", "SSH_ASKPASS",
 	"GIT_EXTERNAL_DIFF", "LESSOPEN", "LESSCLOSE", "RSYNC_RSH", "CVS_RSH", "BROWSER",
-	"SUDO_ASKPASS", "FCEDIT",
+	"SUDO_ASKPASS", "FCEDIT", "GIT_PROXY_COMMAND",
 };
 
 void rules_env_command(struct cctx *x, const struct word *w, size_t n)

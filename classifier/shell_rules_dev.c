@@ -26,24 +26,30 @@ struct verb {
 
 static const struct verb verbs[] = {
 	{"pip", "install wheel", INST}, {"pip", "uninstall", RMV}, {"pip", "download", NETF},
-	{"pip", "list show freeze check help config cache debug inspect hash index --version", LOW},
+	{"pip", "index search", NETF},
+	{"pip", "list show freeze check help config cache debug inspect hash --version", LOW},
 	{"npm", "install i add ci update up upgrade isntall in create init exec x", INST},
 	{"npm", "uninstall remove rm un r unlink", RMV}, {"npm", "publish", PUB},
 	{"npm", "run run-script test t start build restart stop rebuild pack", BLD},
-	{"npm", "ls list view info outdated help why audit config --version -v doctor prefix root bin", LOW},
+	{"npm", "view v info show outdated audit doctor search s find ping dist-tag owner "
+	        "access team deprecate", NETF},
+	{"npm", "ls list help why config --version -v prefix root bin", LOW},
 	{"yarn", " install add upgrade up dlx create import", INST}, {"yarn", "remove", RMV},
-	{"yarn", "publish npm", PUB}, {"yarn", "list info why --version help config", LOW},
+	{"yarn", "publish npm", PUB}, {"yarn", "info outdated audit", NETF},
+	{"yarn", "list why --version help config", LOW},
 	{"pnpm", "install i add update up dlx create import", INST}, {"pnpm", "remove rm un uninstall", RMV},
 	{"pnpm", "publish", PUB}, {"pnpm", "run test t start build exec", BLD},
-	{"pnpm", "ls list outdated why --version help config", LOW},
+	{"pnpm", "outdated audit view info", NETF}, {"pnpm", "ls list why --version help config", LOW},
 	{"bun", "install i add update create x", INST}, {"bun", "remove rm", RMV},
 	{"bun", "run test build", BLD},
 	{"cargo", "install add", INST}, {"cargo", "uninstall remove", RMV}, {"cargo", "publish", PUB},
-	{"cargo", "build b test t run r check c clippy fmt bench doc clean update fetch fix tree", BLD},
-	{"cargo", "search metadata --version version help", LOW},
+	{"cargo", "build b test t run r check c clippy fmt bench doc clean fix tree", BLD},
+	{"cargo", "search fetch update login owner yank", NETF},
+	{"cargo", "metadata --version version help", LOW},
 	{"go", "install get", INST}, {"go", "build test run vet fmt generate mod work clean tool fix", BLD},
 	{"go", "version env list doc help", LOW},
-	{"gem", "install update", INST}, {"gem", "uninstall", RMV}, {"gem", "list search info", LOW},
+	{"gem", "install update", INST}, {"gem", "uninstall", RMV}, {"gem", "search fetch", NETF},
+	{"gem", "list info", LOW},
 	{"bundle", " install update add", INST}, {"bundle", "remove", RMV},
 	{"apt", "install reinstall upgrade dist-upgrade full-upgrade build-dep source", INST},
 	{"apt", "remove purge autoremove", RMV}, {"apt", "update", NETF},
@@ -60,16 +66,17 @@ static const struct verb verbs[] = {
 	{"apk", "add", INST}, {"apk", "del", RMV}, {"apk", "update", NETF}, {"apk", "info search list", LOW},
 	{"brew", "install upgrade reinstall tap", INST}, {"brew", "uninstall remove rm untap", RMV},
 	{"brew", "update", NETF}, {"brew", "list info search doctor --version", LOW},
-	{"conda", "install create update", INST}, {"conda", "remove uninstall", RMV},
-	{"conda", "list info search env", LOW}, {"mamba", "install create update", INST},
+	{"conda", "install create update", INST}, {"mamba", "remove uninstall", RMV}, {"conda", "remove uninstall", RMV},
+	{"conda", "search", NETF}, {"conda", "list info env", LOW}, {"mamba", "install create update", INST},
 	{"micromamba", "install create update", INST}, {"micromamba", "remove uninstall", RMV},
 	{"micromamba", "list info search env", LOW},
 	{"pixi", "add install global update upgrade", INST}, {"pixi", "remove rm", RMV},
 	{"pixi", "build", BLD}, {"pixi", "list tree search info --version", LOW},
-	{"snap", "install refresh", INST}, {"snap", "remove", RMV}, {"snap", "list info", LOW},
+	{"snap", "install refresh", INST}, {"snap", "remove", RMV}, {"snap", "info find", NETF},
+	{"snap", "list", LOW},
 	{"flatpak", "install update", INST}, {"flatpak", "uninstall", RMV}, {"flatpak", "list info", LOW},
 	{"pipx", "install inject run upgrade", INST}, {"pipx", "uninstall", RMV}, {"pipx", "list", LOW},
-	{"uv", "add sync lock install", INST}, {"uv", "remove uninstall", RMV},
+	{"uv", "add sync lock install run", INST}, /* run: uv tool run, as uvx */ {"uv", "remove uninstall", RMV},
 	{"uv", "venv build", BLD}, {"uv", "--version version help", LOW},
 	{"poetry", "add install update lock", INST}, {"poetry", "remove", RMV},
 	{"poetry", "build check", BLD}, {"poetry", "show --version", LOW}, {"poetry", "publish", PUB},
@@ -84,6 +91,17 @@ static const struct verb verbs[] = {
 	{"nix", "run shell profile develop", INST}, {"nix", "build flake", BLD},
 	{"nix", "search eval log why-depends --version", LOW},
 	{"make", "install", INST},
+	/* language version managers download and install runtimes */
+	{"nvm", "install reinstall-packages", INST}, {"nvm", "uninstall", RMV},
+	{"nvm", "ls list current which version --version use alias", LOW},
+	{"pyenv", "install update", INST}, {"pyenv", "uninstall", RMV},
+	{"pyenv", "versions version which global local shell --version", LOW},
+	{"volta", "install fetch pin", INST}, {"volta", "uninstall", RMV}, {"volta", "list which", LOW},
+	{"sdk", "install update upgrade selfupdate", INST}, {"sdk", "uninstall", RMV},
+	{"sdk", "list current version use default", LOW},
+	{"corepack", "enable install prepare use up", INST},
+	{"apt", "download", NETF}, {"apt-get", "download", NETF}, {"snap", "download", NETF},
+	{"brew", "bundle", INST},
 	{"twine", "upload register", PUB}, {"twine", "check --version", LOW},
 };
 
@@ -197,6 +215,8 @@ static bool npm_set(const char *prog, const char *v)
 	       (strcmp(v, "set") == 0 || strcmp(v, "delete") == 0);
 }
 
+static void rule_compiler(struct cctx *x, struct cmdv *c);
+
 static void rule_pkg(struct cctx *x, struct cmdv *c)
 {
 	size_t at = 0;
@@ -215,7 +235,10 @@ static void rule_pkg(struct cctx *x, struct cmdv *c)
 	v = w ? w->val : "";
 	if (npm_set(prog, v) && pkg_config_write(x, c, at - 1, sp))
 		return;
-	if (strcmp(prog, "uv") == 0 && w && (strcmp(v, "pip") == 0 || strcmp(v, "tool") == 0)) {
+	if (w && ((strcmp(prog, "uv") == 0 && (strcmp(v, "pip") == 0 || strcmp(v, "tool") == 0)) ||
+	          (strcmp(v, "env") == 0 && (strcmp(prog, "conda") == 0 || strcmp(prog, "mamba") == 0 ||
+	                                     strcmp(prog, "micromamba") == 0)))) {
+		/* uv pip|tool VERB, conda env VERB: the verb is the next word */
 		const struct word *n = at + 1 < c->n ? &c->w[at + 1] : NULL;
 		v = n ? n->val : "";
 	}
@@ -223,6 +246,8 @@ static void rule_pkg(struct cctx *x, struct cmdv *c)
 		return;
 	if (strcmp(prog, "go") == 0 && strcmp(v, "run") == 0 && go_run_remote(c, at))
 		v = "install";
+	if (strcmp(prog, "go") == 0 && (strcmp(v, "build") == 0 || strcmp(v, "test") == 0))
+		rule_compiler(x, c); /* go build -o FILE */
 	for (size_t i = 0; i < nitems(verbs); i++) {
 		if (strcmp(verbs[i].prog, prog) != 0 || !has_verb(verbs[i].verbs, v))
 			continue;
@@ -253,30 +278,116 @@ static const char *make_call(const char *p, size_t *n)
 	return s;
 }
 
-/* make --eval TEXT / -E TEXT: makefile text, whose $(shell CMD) and
- * VAR != CMD run CMD through the shell while make reads it. */
+/* One line [p, e) of makefile text: a recipe line (after a tab, or after
+ * the ';' of a rule line `target: prereqs ; recipe`) runs through the
+ * shell, its @, - and + prefixes aside. $(VAR) in it is only known at run
+ * time, so the shell reading fails closed on it. */
+static void make_recipe(struct cctx *x, const char *p, const char *e, struct span sp)
+{
+	const char *colon = memchr(p, ':', (size_t)(e - p)), *semi;
+
+	if (*p == '\t') {
+		p++;
+	} else if (colon && colon[1] != '=' && !memchr(p, '=', (size_t)(colon - p)) &&
+	           (semi = memchr(colon, ';', (size_t)(e - colon))) != NULL) {
+		p = semi + 1;
+	} else {
+		return;
+	}
+	while (p < e && (*p == ' ' || *p == '\t' || *p == '@' || *p == '-' || *p == '+'))
+		p++;
+	if (p < e)
+		shell_script_text(x, p, (size_t)(e - p), sp);
+}
+
+/* Makefile text make reads (--eval, or a makefile on stdin): $(shell CMD)
+ * and VAR != CMD run CMD while make reads it, recipe lines when a target
+ * is made (the first rule's by default). */
+static void make_text(struct cctx *x, const char *v, size_t len, struct span sp)
+{
+	const char *p, *end = v + len;
+	size_t n;
+
+	for (p = v; (p = memmem(p, (size_t)(end - p), "shell ", 6)) != NULL; p++)
+		if (p >= v + 2 && (p[-1] == '(' || p[-1] == '{') && p[-2] == '$') {
+			const char *cmd = make_call(p - 2, &n);
+			shell_script_text(x, cmd, n, sp);
+		}
+	for (p = v; p < end; p++) {
+		const char *e = memchr(p, '\n', (size_t)(end - p)), *ne;
+		e = e ? e : end;
+		if ((ne = memmem(p, (size_t)(e - p), "!=", 2)) != NULL)
+			shell_script_text(x, ne + 2, (size_t)(e - ne - 2), sp);
+		make_recipe(x, p, e, sp);
+		p = e;
+	}
+}
+
+/* make --eval TEXT / -E TEXT, and -f - (or /dev/stdin) with the makefile
+ * in a here-document or piped: its text is read as above. */
 static void make_eval(struct cctx *x, const struct cmdv *c)
 {
-	const char *v, *p;
+	const char *v;
 	const struct word *w;
-	size_t n;
 
 	for (size_t i = 1; i < c->n; i++) {
 		if ((w = opt_value_at(c, &i, 'E', "--eval", "CEfIjlLoOW", &v)) == NULL)
 			continue;
-		for (p = v; (p = strstr(p, "shell ")) != NULL; p++)
-			if (p >= v + 2 && p[-1] && (p[-1] == '(' || p[-1] == '{') && p[-2] == '$') {
-				const char *cmd = make_call(p - 2, &n);
-				shell_script_text(x, cmd, n, shell_span_word(x, w));
-			}
-		if ((p = strstr(v, "!=")) != NULL)
-			shell_script_text(x, p + 2, strlen(p + 2), shell_span_word(x, w));
+		make_text(x, v, strlen(v), shell_span_word(x, w));
+	}
+	for (size_t i = 1; i < c->n; i++) {
+		size_t at = i;
+		if ((w = opt_value_at(c, &at, 'f', "--file", "CEfIjlLoOW", &v)) == NULL) {
+			at = i; /* the first call may have stepped past another's value */
+			w = opt_value_at(c, &at, 0, "--makefile", "CEfIjlLoOW", &v);
+		}
+		i = at;
+		if (w == NULL)
+			continue;
+		if (strcmp(v, "-") != 0 && strcmp(v, "/dev/stdin") != 0)
+			continue;
+		if (c->in_text && (c->in == IN_DOC || c->in == IN_PIPE)) /* make_call wants a NUL */
+			make_text(x, arena_strndup(x->a, c->in_text, c->in_len), c->in_len, c->in_span);
+		else if (c->in == IN_PIPE)
+			cls_add(x, TIER_HIGH, "exec.pipe_to_shell", shell_span_word(x, w),
+			        "make reads a makefile piped from another command");
+	}
+}
+
+/* VALUE of one VAR=VALUE make is given: make expands its $(shell CMD),
+ * and pastes it into recipe lines, so shell syntax in it (CC='cc; rm -rf
+ * ~') runs there. */
+static void make_value(struct cctx *x, const struct word *w, const char *v)
+{
+	struct span sp = shell_span_word(x, w);
+
+	if (w->flags & (W_DYNAMIC | W_GLOB))
+		return; /* its substitutions ran as it was read */
+	make_text(x, v, strlen(v), sp);
+	if (strpbrk(v, ";|&`<>\n"))
+		shell_script_text(x, v, strlen(v), sp);
+}
+
+/* make VAR=VALUE arguments and VAR=VALUE in its environment. */
+static void make_vars(struct cctx *x, const struct cmdv *c)
+{
+	const struct word *w;
+	size_t i = 0, n;
+
+	while ((w = rules_env_next(c, &i, &n)) != NULL)
+		make_value(x, w, w->val + n + 1);
+	for (i = 1; i < c->n; i++) {
+		const char *a = c->w[i].val, *eq = strchr(a, '=');
+		if (a[0] != '-' && eq && eq > a && strspn(a, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklm"
+		                                             "nopqrstuvwxyz0123456789_") == (size_t)(eq - a))
+			make_value(x, &c->w[i], eq + 1);
 	}
 }
 
 static void rule_make(struct cctx *x, struct cmdv *c)
 {
 	make_eval(x, c);
+	make_vars(x, c);
 	rule_pkg(x, c);
 }
 
@@ -319,6 +430,25 @@ static void run_as(struct cctx *x, const struct cmdv *c, size_t at, const char *
 	shell_exec_argv(x, &sub);
 }
 
+/* cmake -B DIR writes the build tree there; --install with --prefix DIR
+ * installs into DIR (without it, into the project's install prefix,
+ * /usr/local by default). */
+static void cmake_dirs(struct cctx *x, const struct cmdv *c)
+{
+	const char *v;
+	const struct word *w;
+
+	if ((w = opt_value(c, 'B', NULL, "BSGTACDUP", &v)) != NULL)
+		paths_write(x, w, v, shell_span_word(x, w));
+	if (!opt_long(c, "--install"))
+		return;
+	if ((w = opt_value(c, 0, "--prefix", NULL, &v)) != NULL)
+		paths_write(x, w, v, shell_span_word(x, w));
+	else
+		cls_add(x, TIER_HIGH, "fs.write.outside_workdir", shell_span_words(x, c->w, c->n),
+		        "cmake --install copies into the install prefix (/usr/local by default)");
+}
+
 static void rule_cmake(struct cctx *x, struct cmdv *c)
 {
 	const char *tool = c->n > 2 && strcmp(c->w[1].val, "-E") == 0 ? c->w[2].val : NULL;
@@ -332,6 +462,7 @@ static void rule_cmake(struct cctx *x, struct cmdv *c)
 			run_as(x, c, 2, cmake_tools[i].prog, cmake_tools[i].flag);
 			return;
 		}
+	cmake_dirs(x, c);
 	cls_add(x, TIER_MEDIUM, "exec.build", shell_span_words(x, c->w, c->n),
 	        "runs a build or test tool");
 }
@@ -344,7 +475,11 @@ static void gdb_command(struct cctx *x, const struct word *w, const char *cmd)
 	struct span sp = shell_span_word(x, w);
 
 	cmd += strspn(cmd, " \t");
-	if (strncmp(cmd, "shell ", 6) == 0 || cmd[0] == '!')
+	if (strncmp(cmd, "platform shell ", 15) == 0) /* lldb */
+		cmd += 9;
+	if (strncmp(cmd, "script ", 7) == 0) /* lldb's python */
+		code_scan(x, "python", cmd + 7, strlen(cmd + 7), sp);
+	else if (strncmp(cmd, "shell ", 6) == 0 || cmd[0] == '!')
 		shell_script_text(x, cmd + (cmd[0] == '!' ? 1 : 6),
 		                  strlen(cmd + (cmd[0] == '!' ? 1 : 6)), sp);
 	else if (strncmp(cmd, "python ", 7) == 0 || strncmp(cmd, "pi ", 3) == 0 ||
@@ -389,6 +524,41 @@ static void rule_gdb(struct cctx *x, struct cmdv *c)
 				gdb_command(x, &c->w[i], c->w[i].val);
 			break;
 		}
+	}
+}
+
+/* lldb -o CMD (-O, -k, -K: before the file, on a crash): gdb's commands
+ * plus `platform shell CMD` and `script CODE`; -s FILE runs commands
+ * airlock cannot see; the program after -- (or --file) is what it runs. */
+static void rule_lldb(struct cctx *x, struct cmdv *c)
+{
+	static const struct {
+		char letter;
+		const char *lname;
+	} cmds[] = {{'o', "--one-line"}, {'O', "--one-line-before-file"},
+		{'k', "--one-line-on-crash"}, {'K', "--source-on-crash"}, {'s', "--source"},
+		{'S', "--source-before-file"}};
+
+	for (size_t i = 1; i < c->n; i++) {
+		size_t at = i;
+		if (strcmp(c->w[i].val, "--") == 0) {
+			rules_subcommand(x, c, i + 1, c->n);
+			return;
+		}
+		for (size_t k = 0; k < nitems(cmds); k++) {
+			const char *v;
+			const struct word *w;
+			at = i;
+			w = opt_value_at(c, &at, cmds[k].letter, cmds[k].lname, "oOkKsSfaOpnc", &v);
+			if (w && strchr("sSK", cmds[k].letter))
+				cls_add(x, x->o->unknown_program, "exec.script", shell_span_word(x, w),
+				        "lldb runs commands from a file airlock cannot see");
+			else if (w)
+				gdb_command(x, w, v);
+			if (w)
+				break;
+		}
+		i = at;
 	}
 }
 
@@ -477,7 +647,7 @@ static const struct interp interps[] = {
 	{"ruby", "ruby", "", "e", "rICE", "FKTWx", ""},
 	{"php", "php", "", "r", "cdzt", "", ""},
 	{"lua", "lua", "", "e", "l", "", ""}, {"luajit", "lua", "", "e", "l", "", ""},
-	{"Rscript", "r", "-e", "", "", "", ""}, {"julia", "julia", "--eval", "e", "", "", ""},
+	{"Rscript", "r", "-e", "", "", "", ""}, {"R", "r", "-e", "", "", "", ""}, {"julia", "julia", "--eval", "e", "", "", ""},
 	{"pwsh", "powershell", "-c -Command -command", "", "", "", ""},
 	{"powershell", "powershell", "-c -Command -command", "", "", "", ""},
 	{"osascript", "applescript", "", "e", "", "", ""},
@@ -490,36 +660,99 @@ static const struct interp interps[] = {
 };
 
 /* python -m MODULE */
+/* What python -m MODULE does, by module. */
+enum pymod { PM_PIP, PM_LISTEN, PM_NET, PM_CODE, PM_EXTRACT, PM_OUTFILE, PM_QUIET, PM_BUILD };
+static const struct {
+	const char *name;
+	enum pymod what;
+} pymods[] = {
+	{"pip", PM_PIP}, {"ensurepip", PM_PIP}, {"http.server", PM_LISTEN},
+	{"SimpleHTTPServer", PM_LISTEN}, {"smtpd", PM_LISTEN}, {"ftplib", PM_NET},
+	{"urllib.request", PM_NET}, {"smtplib", PM_NET}, {"telnetlib", PM_NET}, {"poplib", PM_NET},
+	{"imaplib", PM_NET}, {"nntplib", PM_NET}, {"xmlrpc.client", PM_NET}, {"webbrowser", PM_NET},
+	{"timeit", PM_CODE}, {"zipfile", PM_EXTRACT}, {"tarfile", PM_EXTRACT},
+	{"json.tool", PM_OUTFILE}, {"this", PM_QUIET}, {"site", PM_QUIET}, {"venv", PM_BUILD},
+	{"pytest", PM_BUILD}, {"unittest", PM_BUILD}, {"black", PM_BUILD}, {"mypy", PM_BUILD},
+	{"ruff", PM_BUILD}, {"flake8", PM_BUILD}, {"pylint", PM_BUILD}, {"isort", PM_BUILD},
+	{"build", PM_BUILD}, {"compileall", PM_BUILD}, {"py_compile", PM_BUILD},
+	{"coverage", PM_BUILD}, {"tox", PM_BUILD}, {"nox", PM_BUILD}, {"doctest", PM_BUILD},
+};
+
+/* python -m timeit [-s SETUP] STMT...: SETUP and STMT are Python it runs. */
+static void python_timeit(struct cctx *x, const struct cmdv *c, size_t at)
+{
+	for (size_t i = at + 1; i < c->n; i++) {
+		const struct word *w = &c->w[i];
+		if (strcmp(w->val, "-s") == 0 || strcmp(w->val, "--setup") == 0) {
+			if (++i < c->n)
+				code_scan(x, "python", c->w[i].val, c->w[i].len, shell_span_word(x, &c->w[i]));
+		} else if (strcmp(w->val, "-n") == 0 || strcmp(w->val, "-r") == 0 ||
+		           strcmp(w->val, "-u") == 0) {
+			i++;
+		} else if (w->val[0] != '-') {
+			code_scan(x, "python", w->val, w->len, shell_span_word(x, w));
+		}
+	}
+}
+
+/* zipfile|tarfile -e ARCHIVE [DIR] extracts into DIR (-c ARCHIVE FILES
+ * creates ARCHIVE); json.tool IN OUT writes OUT: the last of at least two
+ * operands after the module. */
+static void python_outfile(struct cctx *x, const struct cmdv *c, size_t at, bool extract)
+{
+	size_t idx[4], n = opt_operands(c, at + 1, "", idx, nitems(idx));
+	struct word here = c->w[at];
+
+	if (extract && n && (opt_short(c, 'c', "") || opt_long(c, "--create"))) {
+		paths_write(x, &c->w[idx[0]], c->w[idx[0]].val, shell_span_word(x, &c->w[idx[0]]));
+		return;
+	}
+	if (extract && !opt_short(c, 'e', "") && !opt_long(c, "--extract"))
+		return;
+	if (n >= 2)
+		paths_write(x, &c->w[idx[n - 1]], c->w[idx[n - 1]].val, shell_span_word(x, &c->w[idx[n - 1]]));
+	else if (extract) {
+		here.val = ".";
+		paths_write(x, &here, ".", shell_span_words(x, c->w, c->n));
+	}
+}
+
 static void python_module(struct cctx *x, struct cmdv *c, size_t at)
 {
-	static const char *const build[] = {"venv", "pytest", "unittest", "black", "mypy", "ruff",
-	                                    "flake8", "pylint", "isort", "build", "compileall",
-	                                    "py_compile", "coverage", "tox", "nox", "doctest"};
 	const char *m = c->w[at].val;
 	struct cmdv sub = *c;
+	struct span sp = shell_span_words(x, c->w, c->n);
 
-	if (strcmp(m, "pip") == 0 || strcmp(m, "ensurepip") == 0) {
-		sub.w = c->w + at;
-		sub.n = c->n - at;
-		rules_apply(x, &sub, "pip");
-		return;
-	}
-	if (strcmp(m, "http.server") == 0 || strcmp(m, "SimpleHTTPServer") == 0 ||
-	    strcmp(m, "smtpd") == 0) {
-		cls_add(x, TIER_HIGH, "net.listen", shell_span_words(x, c->w, c->n),
-		        "serves files on the network");
-		return;
-	}
-	if (strcmp(m, "json.tool") == 0 || strcmp(m, "this") == 0 || strcmp(m, "site") == 0)
-		return;
-	for (size_t i = 0; i < nitems(build); i++)
-		if (strcmp(m, build[i]) == 0) {
-			cls_add(x, TIER_MEDIUM, "exec.build", shell_span_words(x, c->w, c->n),
-			        "runs a build or test tool");
+	for (size_t i = 0; i < nitems(pymods); i++) {
+		if (strcmp(m, pymods[i].name) != 0)
+			continue;
+		switch (pymods[i].what) {
+		case PM_PIP:
+			sub.w = c->w + at;
+			sub.n = c->n - at;
+			rules_apply(x, &sub, "pip");
+			return;
+		case PM_LISTEN:
+			cls_add(x, TIER_HIGH, "net.listen", sp, "serves files on the network");
+			return;
+		case PM_NET:
+			cls_add(x, TIER_HIGH, "net.fetch", sp, "python -m %s reaches the network", m);
+			return;
+		case PM_CODE:
+			python_timeit(x, c, at);
+			return;
+		case PM_EXTRACT:
+		case PM_OUTFILE:
+			python_outfile(x, c, at, pymods[i].what == PM_EXTRACT);
+			return;
+		case PM_QUIET:
+			return;
+		case PM_BUILD:
+			cls_add(x, TIER_MEDIUM, "exec.build", sp, "runs a build or test tool");
 			return;
 		}
-	cls_add(x, x->o->unknown_program, "exec.script", shell_span_words(x, c->w, c->n),
-	        "runs the Python module %s", m);
+	}
+	cls_add(x, x->o->unknown_program, "exec.script", sp, "runs the Python module %s", m);
 }
 
 /* A long option of the space-separated list, whole, abbreviated or with
@@ -761,7 +994,7 @@ static void rule_interp(struct cctx *x, struct cmdv *c)
 		shell_files_run(x, &c->w[i], ip->lang);
 		return;
 	}
-	unwrap_stdin_script(x, c, false, name);
+	unwrap_stdin_script(x, c, false, ip->lang); /* the language, not node or tclsh */
 }
 
 /* ---- containers ---- */
@@ -832,14 +1065,33 @@ static void rule_compose(struct cctx *x, struct cmdv *c)
 		        "runs or changes containers");
 }
 
+/* docker -H/--host HOST, --context NAME or DOCKER_HOST / DOCKER_CONTEXT:
+ * the daemon may be on another machine; search asks the registry. */
+static void container_remote(struct cctx *x, const struct cmdv *c, const char *verb)
+{
+	const struct word *w;
+	const char *v;
+
+	if ((w = opt_value(c, 'H', "--host", "Hc", &v)) != NULL ||
+	    (w = opt_value(c, 'c', "--context", "Hc", &v)) != NULL ||
+	    rules_env(c, "DOCKER_HOST", &w) || rules_env(c, "DOCKER_CONTEXT", &w) ||
+	    rules_env(c, "CONTAINER_HOST", &w))
+		cls_add(x, TIER_HIGH, "net.fetch", shell_span_word(x, w),
+		        "talks to a container daemon that may be on another machine");
+	if (strcmp(verb, "search") == 0)
+		cls_add(x, TIER_HIGH, "net.fetch", shell_span_words(x, c->w, c->n),
+		        "searches an image registry");
+}
+
 static void rule_container(struct cctx *x, struct cmdv *c)
 {
 	static const char ro[] = "ps images logs inspect version info stats top events history port "
 	                         "diff search --version help";
 	size_t at = 0;
-	const struct word *w = opt_first(c, "H", &at);
+	const struct word *w = opt_first(c, "Hc", &at);
 	const char *v = w ? w->val : "";
 
+	container_remote(x, c, v);
 	if (has_verb(ro, v) || w == NULL)
 		return;
 	if (strcmp(v, "compose") == 0) { /* docker compose VERB */
@@ -1027,11 +1279,13 @@ const struct prog rules_dev[] = {
 	PKG("pip"), PKG("pip3"), PKG("pip2"), PKG("npm"), PKG("yarn"), PKG("pnpm"), PKG("bun"),
 	PKG("cargo"), PKG("go"), PKG("gem"), PKG("bundle"), PKG("apt"), PKG("apt-get"),
 	PKG("aptitude"), PKG("dnf"), PKG("yum"), PKG("zypper"), PKG("apk"), PKG("brew"),
-	PKG("conda"), PKG("mamba"), PKG("snap"), PKG("flatpak"), PKG("pipx"), PKG("uv"),
+	PKG("conda"), PKG("mamba"), PKG("nvm"), PKG("pyenv"), PKG("volta"), PKG("sdk"),
+	PKG("corepack"), PKG("snap"), PKG("flatpak"), PKG("pipx"), PKG("uv"),
 	PKG("poetry"), PKG("composer"), PKG("dotnet"), PKG("twine"), PKG("pdm"),
 	{"make", 0, NULL, TIER_LOW, NULL, NULL, rule_make},
 	{"cmake", 0, NULL, TIER_LOW, NULL, NULL, rule_cmake},
 	{"gdb", 0, NULL, TIER_MEDIUM, "exec.build", "runs a build or test tool", rule_gdb},
+	{"lldb", 0, NULL, TIER_MEDIUM, "exec.build", "runs a debugger", rule_lldb},
 	PKG("hatch"), PKG("rustup"), PKG("nix"),
 	{"pacman", 0, NULL, TIER_LOW, NULL, NULL, rule_pacman},
 	{"yay", 0, NULL, TIER_LOW, NULL, NULL, rule_pacman},
@@ -1057,7 +1311,7 @@ const struct prog rules_dev[] = {
 	BUILD("bmake"), BUILD("gmake"), BUILD("cargo-fmt"), BUILD("golangci-lint"),
 	INTERP("python"), INTERP("python3"), INTERP("python2"), INTERP("pypy"), INTERP("pypy3"),
 	INTERP("node"), INTERP("nodejs"), INTERP("perl"), INTERP("ruby"), INTERP("php"),
-	INTERP("lua"), INTERP("luajit"), INTERP("Rscript"), INTERP("julia"), INTERP("pwsh"),
+	INTERP("lua"), INTERP("luajit"), INTERP("Rscript"), INTERP("R"), INTERP("julia"), INTERP("pwsh"),
 	INTERP("powershell"), INTERP("osascript"), INTERP("tclsh"), INTERP("irb"),
 	INTERP("deno"), INTERP("mongosh"), INTERP("mongo"), INTERP("ts-node"), INTERP("tsx"),
 	INTERP("expect"),

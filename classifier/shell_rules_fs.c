@@ -50,12 +50,42 @@ static void rule_rm(struct cctx *x, struct cmdv *c)
 	delete_targets(x, c, "", rec, "deletes");
 }
 
+/* shred, srm, wipe, truncate, unlink: srm -r and wipe -r destroy trees. */
 static void rule_delete(struct cctx *x, struct cmdv *c)
 {
+	bool trunc = strcmp(c->prog, "truncate") == 0;
+	const char *ao = trunc ? "sr" : "nsu";
+	bool rec = !trunc && (opt_short(c, 'r', ao) || opt_short(c, 'R', ao) ||
+	                      opt_long(c, "--recursive"));
+
 	cls_add(x, TIER_HIGH, "fs.delete", shell_span_words(x, c->w, c->n), "%s destroys file data",
 	        c->w[0].val);
-	delete_targets(x, c, strcmp(c->prog, "truncate") == 0 ? "sr" : "nsu", false,
-	               "destroys");
+	if (rec)
+		cls_add(x, TIER_HIGH, "fs.delete.recursive", shell_span_words(x, c->w, c->n),
+		        "destroys directory trees");
+	delete_targets(x, c, ao, rec, "destroys");
+}
+
+/* Trash tools move whole trees out of the way, as mv does: trash ~ takes
+ * the home directory. gio remove|trash FILE is the same from GLib. */
+static void rule_trash(struct cctx *x, struct cmdv *c)
+{
+	struct cmdv sub = *c;
+
+	if (strcmp(c->prog, "gio") == 0) {
+		if (c->n < 2 || (strcmp(c->w[1].val, "remove") != 0 && strcmp(c->w[1].val, "rm") != 0 &&
+		                 strcmp(c->w[1].val, "trash") != 0)) {
+			cls_add(x, x->o->unknown_program, "exec.unknown_program",
+			        shell_span_words(x, c->w, c->n), "runs gio, whose other commands "
+			        "airlock does not judge");
+			return;
+		}
+		sub.w++;
+		sub.n--;
+	}
+	cls_add(x, TIER_HIGH, "fs.delete.recursive", shell_span_words(x, c->w, c->n),
+	        "removes files and directory trees");
+	delete_targets(x, &sub, "", true, "removes");
 }
 
 /* Tests that narrow what find matches (-type alone does not: every file
@@ -304,16 +334,6 @@ static size_t sed_line(const char *p)
 	return strcspn(p, "\n");
 }
 
-static void sed_run(struct cctx *x, const struct word *w, const char *cmd, size_t n,
-                    const char *why)
-{
-	struct span sp = shell_span_word(x, w);
-
-	cls_add(x, TIER_HIGH, "exec.hook_program", sp, "%s", why);
-	if (n && !(w->flags & (W_DYNAMIC | W_GLOB)))
-		shell_script_text(x, cmd, n, sp);
-}
-
 /* A file named in the script: written (w) or read (r). */
 static void sed_file(struct cctx *x, const struct word *w, const char *p, size_t n, bool wr)
 {
@@ -347,7 +367,7 @@ static const char *sed_subst(struct cctx *x, const struct word *w, const char *p
 		return repl;
 	end = repl + 1 + strcspn(repl + 1, ";}\nw");
 	if (memchr(repl + 1, 'e', (size_t)(end - repl - 1)))
-		sed_run(x, w, re + 1, (size_t)(repl - re - 1), "s///e runs the result as a command");
+		rules_hook(x, w, re + 1, (size_t)(repl - re - 1), "s///e runs the result as a command");
 	if (*end == 'w') {
 		sed_file(x, w, end + 1, sed_line(end + 1), true);
 		end += 1 + sed_line(end + 1);
@@ -385,7 +405,7 @@ static void sed_script(struct cctx *x, const struct word *w, const char *s)
 			p = sed_translit(p);
 			break;
 		case 'e':
-			sed_run(x, w, p + 1 + strspn(p + 1, " \t"), sed_line(p + 1 + strspn(p + 1, " \t")),
+			rules_hook(x, w, p + 1 + strspn(p + 1, " \t"), sed_line(p + 1 + strspn(p + 1, " \t")),
 			        "the sed script runs commands (e)");
 			p += sed_line(p);
 			continue;
@@ -402,6 +422,20 @@ static void sed_script(struct cctx *x, const struct word *w, const char *s)
 			break;
 		}
 		p += *p != '\0';
+	}
+}
+
+/* The file operands c->w[idx[0..n)] of sed or awk: written in place
+ * (sed -i, gawk -i inplace) or read. */
+static void inplace_files(struct cctx *x, const struct cmdv *c, const size_t *idx, size_t n,
+                          bool inplace)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct word *w = &c->w[idx[i]];
+		if (inplace)
+			paths_write(x, w, w->val, shell_span_word(x, w));
+		else
+			paths_read(x, w, w->val);
 	}
 }
 
@@ -425,26 +459,75 @@ static void rule_sed(struct cctx *x, struct cmdv *c)
 	}
 	if (!given && n)
 		sed_script(x, &c->w[idx[0]], c->w[idx[0]].val);
-	for (size_t i = given ? 0 : 1; i < n; i++) {
-		const struct word *w = &c->w[idx[i]];
-		if (inplace)
-			paths_write(x, w, w->val, shell_span_word(x, w));
-		else
-			paths_read(x, w, w->val);
+	inplace_files(x, c, idx + !given, n - (n && !given), inplace);
+}
+
+#define AWK_ARGOPTS "fvFEeil" /* awk's and gawk's short options that take a value */
+
+/* gawk options that bring in code: a program file (-f, -E), program text
+ * (-e), a source library (-i; -i inplace makes every file operand a write)
+ * or a compiled extension (-l). */
+enum awk_src { AWK_FILE, AWK_TEXT, AWK_INCLUDE, AWK_LOAD };
+static const struct {
+	char letter;
+	const char *lname;
+	enum awk_src src;
+} awk_srcs[] = {{'f', "--file", AWK_FILE}, {'E', "--exec", AWK_FILE},
+	{'e', "--source", AWK_TEXT}, {'i', "--include", AWK_INCLUDE}, {'l', "--load", AWK_LOAD}};
+
+/* One code option's value v (word w); true when its program stands in for
+ * the first operand. */
+static bool awk_src(struct cctx *x, enum awk_src src, const struct word *w, const char *v,
+                    bool *inplace)
+{
+	struct span sp = shell_span_word(x, w);
+
+	switch (src) {
+	case AWK_TEXT:
+		code_scan(x, "awk", v, strlen(v), sp);
+		return true;
+	case AWK_FILE:
+		cls_add(x, x->o->unknown_program, "exec.script", sp,
+		        "runs an awk program from a file airlock cannot see");
+		shell_files_run(x, w, "awk");
+		return true;
+	case AWK_INCLUDE:
+		if (strcmp(v, "inplace") == 0 || strcmp(v, "inplace.awk") == 0) {
+			*inplace = true;
+			return false;
+		}
+		break;
+	case AWK_LOAD:
+		break;
 	}
+	cls_add(x, x->o->unknown_program, "exec.script", sp,
+	        "loads awk code or a compiled extension airlock cannot see");
+	return false;
 }
 
 static void rule_awk(struct cctx *x, struct cmdv *c)
 {
-	size_t idx[64], n = opt_operands(c, 1, "fvF", idx, nitems(idx));
-	const char *val;
-	bool file = opt_value(c, 'f', NULL, "fvF", &val) != NULL;
+	size_t idx[64], n = opt_operands(c, 1, AWK_ARGOPTS, idx, nitems(idx));
+	bool given = false, inplace = false;
 
-	if (!file && n)
+	for (size_t i = 1; i < c->n && strcmp(c->w[i].val, "--") != 0; i++) {
+		size_t at = i;
+		for (size_t k = 0; k < nitems(awk_srcs); k++) {
+			const char *v;
+			const struct word *w;
+			at = i;
+			w = opt_value_at(c, &at, awk_srcs[k].letter, awk_srcs[k].lname, AWK_ARGOPTS, &v);
+			if (w) {
+				given |= awk_src(x, awk_srcs[k].src, w, v, &inplace);
+				break;
+			}
+		}
+		i = at;
+	}
+	if (!given && n)
 		code_scan(x, "awk", c->w[idx[0]].val, c->w[idx[0]].len,
 		          shell_span_word(x, &c->w[idx[0]]));
-	for (size_t i = file ? 0 : 1; i < n; i++)
-		paths_read(x, &c->w[idx[i]], c->w[idx[i]].val);
+	inplace_files(x, c, idx + !given, n - (n && !given), inplace);
 }
 
 /* TAR_OPTIONS, which tar reads as options before its own: does a word of
@@ -463,7 +546,10 @@ static bool tar_env_opt(const char *opts, const char *name)
 	return false;
 }
 
-/* tar options that run programs, given or in TAR_OPTIONS. */
+#define TAR_ARGOPTS "fCTXbIgKLNV" /* tar's short options that take a value */
+
+/* tar options that run programs, given or in TAR_OPTIONS: the command
+ * line each names is judged as a script. */
 static void tar_hooks(struct cctx *x, const struct cmdv *c)
 {
 	static const char *const hooks[] = {"--to-command", "--use-compress-program",
@@ -473,7 +559,13 @@ static void tar_hooks(struct cctx *x, const struct cmdv *c)
 	const char *opts = rules_env(c, "TAR_OPTIONS", &env);
 
 	for (size_t i = 0; i < nitems(hooks); i++) {
-		if (opt_long(c, hooks[i]))
+		const char *v;
+		const struct word *w = opt_value(c, 0, hooks[i], TAR_ARGOPTS, &v);
+		if (w) {
+			if (strcmp(hooks[i], "--checkpoint-action") == 0) /* exec=CMD; others print */
+				v = strncmp(v, "exec=", 5) == 0 ? v + 5 : "";
+			rules_hook(x, w, v, strlen(v), "tar runs another program");
+		} else if (opt_long(c, hooks[i]))
 			cls_add(x, TIER_HIGH, "exec.hook_program", shell_span_words(x, c->w, c->n),
 			        "tar %s runs another program", hooks[i]);
 		if (opts && tar_env_opt(opts, hooks[i]))
@@ -482,7 +574,6 @@ static void tar_hooks(struct cctx *x, const struct cmdv *c)
 	}
 }
 
-/* tar: the mode decides; some options run programs. */
 /*
  * What tar c, r or u reads: its member operands, below -C's directory when
  * one is given, so a deny rule on the path of a secrets folder stops
@@ -493,7 +584,7 @@ static void tar_hooks(struct cctx *x, const struct cmdv *c)
 static void tar_members(struct cctx *x, const struct cmdv *c, const char *mode,
                         const struct word *archive)
 {
-	static const char argopts[] = "fCTXbIgKLNV";
+	const char *argopts = TAR_ARGOPTS;
 	char path[CLS_MAX_PATH];
 	const char *dir = NULL;
 	size_t idx[64], n, start = 1;
@@ -515,49 +606,42 @@ static void tar_members(struct cctx *x, const struct cmdv *c, const char *mode,
 	}
 }
 
-/* Whether one of letters is given as a dashed short option. */
-static bool tar_short(const struct cmdv *c, const char *letters)
-{
-	for (; *letters; letters++)
-		if (opt_short(c, *letters, "fCTXbIgKLNV"))
-			return true;
-	return false;
-}
-
+/* tar: the mode decides; some options run programs. */
 static void rule_tar(struct cctx *x, struct cmdv *c)
 {
-	const char *mode = c->n > 1 ? c->w[1].val : "", *val;
-	const struct word *f = opt_value(c, 'f', "--file", "fCTXbIgKLNV", &val);
+	/* old style: the first word is the letters of the options (tar czf);
+	 * otherwise any option word may hold them (tar -C / -xf x.tar) */
+	const char *mode = c->n > 1 && c->w[1].val[0] != '-' ? c->w[1].val : "", *val;
+	const struct word *f;
+	bool create = strpbrk(mode, "cru") || opt_short(c, 'c', TAR_ARGOPTS) ||
+	              opt_short(c, 'r', TAR_ARGOPTS) || opt_short(c, 'u', TAR_ARGOPTS) ||
+	              opt_long(c, "--create") || opt_long(c, "--append") || opt_long(c, "--update");
+	bool extract = strchr(mode, 'x') || opt_short(c, 'x', TAR_ARGOPTS) ||
+	               opt_long(c, "--extract") || opt_long(c, "--get");
+	bool absolute = strchr(mode, 'P') || opt_short(c, 'P', TAR_ARGOPTS) ||
+	                opt_long(c, "--absolute-names");
 
-	if (mode[0] != '-' && strchr(mode, 'f') && f == NULL) {
+	tar_hooks(x, c);
+	if ((f = opt_value(c, 'I', NULL, TAR_ARGOPTS, &val)) != NULL)
+		rules_hook(x, f, val, strlen(val), "tar -I runs another program");
+	f = opt_value(c, 'f', "--file", TAR_ARGOPTS, &val);
+	if (strchr(mode, 'f') && f == NULL) {
 		/* old style: tar czf ARCHIVE; the cluster's values come in its
 		 * letters' order (tar cbf 20 ARCHIVE) */
 		size_t at = 2;
 		for (const char *m = mode; *m != 'f'; m++)
-			at += m != mode && strchr("fCTXbIgKLNV", *m) ? 1 : 0;
+			at += m != mode && strchr(TAR_ARGOPTS, *m) ? 1 : 0;
 		f = at < c->n ? &c->w[at] : NULL;
 		val = f ? f->val : NULL;
 	}
-	/* the mode may come after other options: tar -C dir -czf x.tgz a */
-	bool create = (mode[0] != '-' && strpbrk(mode, "cru")) || tar_short(c, "cru") ||
-	              opt_long(c, "--create") || opt_long(c, "--append") || opt_long(c, "--update");
-	bool extract = (mode[0] != '-' && strchr(mode, 'x')) || tar_short(c, "x") ||
-	               opt_long(c, "--extract") || opt_long(c, "--get");
-	bool absolute = (mode[0] != '-' && strchr(mode, 'P')) || opt_short(c, 'P', "fCTXbIgKLNV") ||
-	                opt_long(c, "--absolute-names");
-
-	tar_hooks(x, c);
 	if (create)
 		tar_members(x, c, mode, f);
-	if (opt_value(c, 'I', NULL, "fCTXbIgKLNV", &val))
-		cls_add(x, TIER_HIGH, "exec.hook_program", shell_span_words(x, c->w, c->n),
-		        "tar -I runs another program");
 	if (f && create && strcmp(val, "-") != 0)
 		paths_write(x, f, val, shell_span_word(x, f));
 	else if (f && strcmp(val, "-") != 0)
 		paths_read(x, f, val);
 	if (extract) {
-		const struct word *d = opt_value(c, 'C', "--directory", "fCTXbIgKLNV", &val);
+		const struct word *d = opt_value(c, 'C', "--directory", TAR_ARGOPTS, &val);
 		struct word here = c->w[0];
 		if (d == NULL)
 			here.val = ".";
@@ -566,6 +650,59 @@ static void rule_tar(struct cctx *x, struct cmdv *c)
 			cls_add(x, TIER_HIGH, "fs.write.outside_workdir", shell_span_words(x, c->w, c->n),
 			        "tar -P extracts members with absolute names anywhere on the machine");
 	}
+}
+
+/* 7z x|e ARCHIVE [-oDIR]: extracts into DIR (or here); a|u|d change the
+ * archive; l|t only look. */
+static void rule_7z(struct cctx *x, struct cmdv *c)
+{
+	const char *cmd = c->n > 1 ? c->w[1].val : "";
+	size_t idx;
+	struct word here = c->w[0];
+
+	if (strcmp(cmd, "x") == 0 || strcmp(cmd, "e") == 0) {
+		for (size_t i = 2; i < c->n; i++)
+			if (strncmp(c->w[i].val, "-o", 2) == 0 && c->w[i].val[2]) {
+				paths_write(x, &c->w[i], c->w[i].val + 2, shell_span_word(x, &c->w[i]));
+				return;
+			}
+		here.val = ".";
+		paths_write(x, &here, ".", shell_span_words(x, c->w, c->n));
+	} else if (strcmp(cmd, "l") != 0 && strcmp(cmd, "t") != 0 && strcmp(cmd, "i") != 0 &&
+	           opt_operands(c, 2, "", &idx, 1)) {
+		paths_write(x, &c->w[idx], c->w[idx].val, shell_span_word(x, &c->w[idx]));
+	}
+}
+
+/* cpio -i extracts into the current directory (anywhere with
+ * --absolute-filenames); -p DIR copies into DIR; -o writes its stdout. */
+static void rule_cpio(struct cctx *x, struct cmdv *c)
+{
+	static const char ao[] = "CEFHIMORDe";
+	struct word here = c->w[0];
+	const char *v;
+	const struct word *d = opt_value(c, 'D', "--directory", ao, &v);
+	size_t idx;
+
+	here.val = ".";
+	if (opt_short(c, 'i', ao) || opt_long(c, "--extract"))
+		paths_write(x, d ? d : &here, d ? v : ".", shell_span_words(x, c->w, c->n));
+	else if ((opt_short(c, 'p', ao) || opt_long(c, "--pass-through")) &&
+	         opt_operands(c, 1, ao, &idx, 1))
+		paths_write(x, &c->w[idx], c->w[idx].val, shell_span_word(x, &c->w[idx]));
+	if (opt_long(c, "--absolute-filenames"))
+		cls_add(x, TIER_HIGH, "fs.write.outside_workdir", shell_span_words(x, c->w, c->n),
+		        "cpio --absolute-filenames writes members anywhere on the machine");
+}
+
+/* yq -i EXPR FILE... rewrites its files in place. */
+static void rule_yq(struct cctx *x, struct cmdv *c)
+{
+	size_t idx[64], n = opt_operands(c, 1, "", idx, nitems(idx));
+
+	if (opt_short(c, 'i', "") || opt_long(c, "--inplace"))
+		for (size_t i = 1; i < n; i++)
+			paths_write(x, &c->w[idx[i]], c->w[idx[i]].val, shell_span_word(x, &c->w[idx[i]]));
 }
 
 /* unzip [-d DIR]; zip ARCHIVE files; gzip and friends work in place. */
@@ -707,21 +844,37 @@ static void rule_mktemp(struct cctx *x, struct cmdv *c)
 	const struct word *t = opt_first(c, "p", NULL);
 	char out[CLS_MAX_PATH];
 
+	const struct word *ew;
+	const char *env = rules_env(c, "TMPDIR", &ew); /* where -t, --tmpdir or no TEMPLATE go */
+
 	if (p && dir[0] && snprintf(out, sizeof(out), "%s/tmp.XXXXXXXXXX", dir) < (int)sizeof(out))
 		paths_write(x, p, out, shell_span_word(x, p));
 	else if (t && strchr(t->val, '/'))
 		paths_write(x, t, t->val, shell_span_word(x, t));
+	else if (env && env[0] && (t == NULL || p || opt_short(c, 't', "p")) &&
+	         snprintf(out, sizeof(out), "%s/tmp.XXXXXXXXXX", env) < (int)sizeof(out))
+		paths_write(x, ew, out, shell_span_word(x, ew));
 }
 
+/* patch [ORIGFILE [PATCHFILE]]: ORIGFILE is the file it rewrites (the
+ * diff's names are not), -d DIR where the diff's files are. */
 static void rule_patch(struct cctx *x, struct cmdv *c)
 {
+	static const char ao[] = "dpioBrDFgVYz";
 	const char *val;
-	const struct word *d = opt_value(c, 'd', "--directory", "dpioBrDF", &val);
+	const struct word *d = opt_value(c, 'd', "--directory", ao, &val);
 	struct word here = c->w[0];
+	size_t idx[2], n = opt_operands(c, 1, ao, idx, 2);
 
 	rule_outfile(x, c);
+	if (n > 1)
+		paths_read(x, &c->w[idx[1]], c->w[idx[1]].val);
 	if (opt_long(c, "--dry-run"))
 		return;
+	if (n) {
+		paths_write(x, &c->w[idx[0]], c->w[idx[0]].val, shell_span_word(x, &c->w[idx[0]]));
+		return;
+	}
 	here.val = ".";
 	paths_write(x, d ? d : &here, d ? val : ".", shell_span_words(x, c->w, c->n));
 }
@@ -809,6 +962,64 @@ static void ex_stdin(struct cctx *x, const struct cmdv *c)
 
 /* vim -c CMD, --cmd CMD, +CMD: ex commands, of which :!CMD runs a shell;
  * ex, and vim -e/-E/-es, read more of them from stdin. */
+/* Vim commands that run code other than !CMD, or write a file it names
+ * (:w FILE, :saveas FILE): the script interfaces
+ * (:py3, :lua, ...: that language's code), :terminal CMD, and calls of
+ * system(), systemlist(), job_start(), jobstart(), termopen() (their
+ * literal command line is judged, as in inline code). */
+static void vim_code(struct cctx *x, const struct word *w, const char *cmd)
+{
+	static const struct {
+		const char *cmd, *lang;
+	} ifaces[] = {{"py3 ", "python"}, {"python3 ", "python"}, {"py ", "python"},
+		{"python ", "python"}, {"pyx ", "python"}, {"py3do ", "python"}, {"lua ", "lua"},
+		{"luado ", "lua"}, {"perl ", "perl"}, {"perldo ", "perl"}, {"ruby ", "ruby"},
+		{"rubydo ", "ruby"}};
+	static const char *const calls[] = {"system(", "systemlist(", "job_start(", "jobstart(",
+	                                    "termopen("};
+	static const char *const writes[] = {"w ", "w! ", "write ", "write! ", "wq ", "wq! ",
+	                                     "x ", "sav ", "saveas ", "up ", "update "};
+	struct span sp = shell_span_word(x, w);
+
+	if (w->flags & (W_DYNAMIC | W_GLOB))
+		return; /* shell_text_of says so */
+	cmd += strspn(cmd, ": \t");
+	for (size_t i = 0; i < nitems(ifaces); i++)
+		if (strncmp(cmd, ifaces[i].cmd, strlen(ifaces[i].cmd)) == 0) {
+			cmd += strlen(ifaces[i].cmd);
+			code_scan(x, ifaces[i].lang, cmd, strlen(cmd), sp);
+			return;
+		}
+	for (size_t i = 0; i < nitems(writes); i++) {
+		size_t l = strlen(writes[i]);
+		const char *f;
+		if (strncmp(cmd, writes[i], l) != 0)
+			continue; /* cmd may be shorter than l: nothing past it is read */
+		f = cmd + l + strspn(cmd + l, " \t");
+		if (*f && *f != '!') {
+			f = arena_strndup(x->a, f, strcspn(f, " \t|"));
+			paths_write(x, w, f, sp); /* :w FILE, :saveas FILE */
+			return;
+		}
+	}
+	if (strncmp(cmd, "terminal ", 9) == 0 || strncmp(cmd, "ter ", 4) == 0) {
+		cmd = strchr(cmd, ' ') + 1;
+		shell_script_text(x, cmd, strlen(cmd), sp);
+		return;
+	}
+	for (size_t i = 0; i < nitems(calls); i++) {
+		const char *p = strstr(cmd, calls[i]), *e;
+		if (p == NULL)
+			continue;
+		cls_add(x, TIER_HIGH, "exec.inline_code.spawn", sp, "the vim command starts a "
+		        "program (%s)", calls[i]);
+		p += strlen(calls[i]);
+		p += strspn(p, " ");
+		if ((*p == '"' || *p == '\'') && (e = strchr(p + 1, *p)) != NULL && e > p + 1)
+			shell_script_text(x, p + 1, (size_t)(e - p - 1), sp);
+	}
+}
+
 static void rule_editor(struct cctx *x, struct cmdv *c)
 {
 	bool ex = strcmp(c->prog, "ex") == 0;
@@ -817,10 +1028,18 @@ static void rule_editor(struct cctx *x, struct cmdv *c)
 		const char *a = c->w[i].val;
 		if (strcmp(a, "--") == 0)
 			break;
-		if ((strcmp(a, "-c") == 0 || strcmp(a, "--cmd") == 0) && i + 1 < c->n)
+		size_t al = strlen(a);
+		/* -c CMD, also at the end of a cluster (ex -sc CMD) */
+		bool dash_c = strcmp(a, "--cmd") == 0 ||
+		              (a[0] == '-' && al > 1 && a[1] != '-' && a[al - 1] == 'c' &&
+		               strspn(a + 1, "bcdeEhlmMnNRrsZ") == al - 1);
+		if (dash_c && i + 1 < c->n) {
 			shell_text_of(x, &c->w[i + 1], c->w[i + 1].val, true);
-		else if (a[0] == '+' && a[1])
+			vim_code(x, &c->w[i + 1], c->w[i + 1].val);
+		} else if (a[0] == '+' && a[1]) {
 			shell_text_of(x, &c->w[i], a + 1, true);
+			vim_code(x, &c->w[i], a + 1);
+		}
 		else if (a[0] == '-' && a[1] != '-' && strpbrk(a + 1, "eE") &&
 		         strspn(a + 1, "eEsnRZMl") == strlen(a + 1))
 			ex = true;
@@ -834,13 +1053,59 @@ static void rule_ed(struct cctx *x, struct cmdv *c)
 	ex_stdin(x, c);
 }
 
+/* man -P CMD / --pager=CMD, and -HCMD / --html=CMD (the browser; its
+ * value is optional, so only an attached one counts): CMD is run. */
 static void rule_man(struct cctx *x, struct cmdv *c)
 {
 	const char *v;
-	const struct word *w = opt_value(c, 'P', "--pager", "PMSmLrEIHCR", &v);
+	const struct word *w = opt_value(c, 'P', "--pager", "PMSmLrEICR", &v);
 
 	if (w)
 		shell_text_of(x, w, v, false);
+	for (size_t i = 1; i < c->n && strcmp(c->w[i].val, "--") != 0; i++) {
+		const char *a = c->w[i].val;
+		if (strncmp(a, "-H", 2) == 0 && a[2])
+			shell_text_of(x, &c->w[i], a + 2, false);
+		else if (opt_long_is(a, "--html", &v) && v)
+			shell_text_of(x, &c->w[i], v, false);
+	}
+}
+
+#define LESS_ARGOPTS "bhjpPtxyzk" /* less's short options that take a value */
+
+/* less +CMD (and +CMD in $LESS) runs CMD as if typed: `!CMD` and `|mCMD`
+ * run CMD through the shell. A lesskey file (-k, LESSKEY...) can set
+ * LESSOPEN, a command less runs, and is not read. */
+static void less_cmds(struct cctx *x, const struct word *w, const char *a)
+{
+	const char *p = strpbrk(a, "!|");
+
+	if (p == NULL || a[1] == '/' || a[1] == '?')
+		return; /* +/pattern searches: the rest is the pattern */
+	p += *p == '|' && p[1] ? 2 : 1; /* |m: pipe to CMD from mark m */
+	rules_hook(x, w, p, strlen(p), "less runs a shell command given with +");
+}
+
+static void rule_less(struct cctx *x, struct cmdv *c)
+{
+	static const char *const keyenv[] = {"LESSKEY", "LESSKEYIN", "LESSKEY_SRC",
+	                                     "LESSKEY_CONTENT"};
+	const struct word *env;
+	const char *v = rules_env(c, "LESS", &env);
+
+	if (v && (v = strchr(v, '+')) != NULL)
+		less_cmds(x, env, v);
+	for (size_t i = 1; i < c->n && strcmp(c->w[i].val, "--") != 0; i++)
+		if (c->w[i].val[0] == '+')
+			less_cmds(x, &c->w[i], c->w[i].val);
+	for (size_t i = 0; i < nitems(keyenv); i++)
+		if (rules_env(c, keyenv[i], &env))
+			cls_add(x, TIER_HIGH, "exec.hook_program", shell_span_word(x, env),
+			        "%s names a lesskey file, which can set commands less runs", keyenv[i]);
+	if (opt_value(c, 'k', "--lesskey-file", LESS_ARGOPTS, &v) ||
+	    opt_long(c, "--lesskey-src") || opt_long(c, "--lesskey-content"))
+		cls_add(x, TIER_HIGH, "exec.hook_program", shell_span_words(x, c->w, c->n),
+		        "a lesskey file can set commands less runs");
 }
 
 /* printenv NAME: the value of a credential variable. */
@@ -879,6 +1144,19 @@ static bool key_leak(const struct cmdv *c, bool gpg, const char *a)
 	       (strstr(a, "-password") && (opt_short(c, 'w', "") || opt_short(c, 'g', "")));
 }
 
+/* gpg options that reach a key server or fetch a key by URL. */
+static bool gpg_keyserver(const struct cmdv *c)
+{
+	static const char *const net[] = {"--recv-keys", "--receive-keys", "--refresh-keys",
+		"--send-keys", "--search-keys", "--fetch-keys", "--locate-keys", "--locate-external-keys",
+		"--auto-key-locate"};
+
+	for (size_t i = 0; i < nitems(net); i++)
+		if (opt_long(c, net[i]))
+			return true;
+	return false;
+}
+
 static void rule_keys(struct cctx *x, struct cmdv *c)
 {
 	bool gpg = strncmp(c->prog, "gpg", 3) == 0, leak = false;
@@ -888,6 +1166,9 @@ static void rule_keys(struct cctx *x, struct cmdv *c)
 	if (leak)
 		cls_add(x, TIER_HIGH, "secrets.read", shell_span_words(x, c->w, c->n),
 		        "%s prints secret keys or passwords", c->w[0].val);
+	else if (gpg && gpg_keyserver(c))
+		cls_add(x, TIER_HIGH, "net.fetch", shell_span_words(x, c->w, c->n),
+		        "%s talks to a key server", c->w[0].val);
 	else
 		cls_add(x, x->o->unknown_program, "exec.unknown_program", shell_span_word(x, &c->w[0]),
 		        "runs '%s', whose other uses airlock does not judge", c->w[0].val);
@@ -970,13 +1251,14 @@ static void rule_rg(struct cctx *x, struct cmdv *c)
 }
 
 #define RO(n, ao) {n, P_READ, ao, TIER_LOW, NULL, NULL, NULL}
+#define ROF(n, ao, fn) {n, P_READ, ao, TIER_LOW, NULL, NULL, fn}
 #define RO1(n, ao, fn) {n, P_READ | P_SKIP1, ao, TIER_LOW, NULL, NULL, fn}
 #define NP(n) {n, 0, NULL, TIER_LOW, NULL, NULL, NULL}
 #define WR(n, ao) {n, P_WRITE, ao, TIER_LOW, NULL, NULL, NULL}
 #define FN(n, fn) {n, 0, NULL, TIER_LOW, NULL, NULL, fn}
 
 const struct prog rules_fs[] = {
-	RO("cat", ""), RO("tac", ""), RO("head", "nc"), RO("tail", "ncs"), RO("less", "bhjpPtxyz"),
+	RO("cat", ""), RO("tac", ""), RO("head", "nc"), RO("tail", "ncs"), ROF("less", LESS_ARGOPTS, rule_less),
 	RO("more", "n"), RO("nl", "bdfhilnsvw"), RO("wc", ""), {"sort", P_READ, "otTkS", TIER_LOW, NULL, NULL, rule_outfile},
 	{"uniq", P_READ, "fsw", TIER_LOW, NULL, NULL, rule_in_out}, RO("diff", "CDFILSUWx"), RO("cmp", "in"), RO("comm", ""),
 	RO("stat", "cf"), RO("du", "BdtX"), RO("df", "Bt"), RO("file", "emfFP"),
@@ -994,7 +1276,7 @@ const struct prog rules_fs[] = {
 	RO1("grep", "efmABCdD", rule_grep), RO1("egrep", "efmABCdD", rule_grep),
 	RO1("fgrep", "efmABCdD", rule_grep), RO1("rg", "efgmABCtTMjE", rule_rg),
 	RO1("ag", "ABCGgm", NULL), RO1("ack", "ABC", NULL), RO1("jq", "f", NULL),
-	RO1("yq", "", NULL), RO1("test", "", NULL), RO1("[", "", NULL), FN("csplit", rule_csplit),
+	RO1("yq", "", rule_yq), RO1("test", "", NULL), RO1("[", "", NULL), FN("csplit", rule_csplit),
 	NP("echo"), NP("printf"), NP("true"), NP("false"), NP(":"), NP("pwd"), NP("sleep"),
 	NP("date"), NP("seq"), NP("yes"), NP("expr"), NP("which"), NP("whereis"), NP("type"),
 	NP("whoami"), NP("id"), NP("groups"), NP("uname"), FN("hostname", rule_hostname), NP("uptime"),
@@ -1018,6 +1300,9 @@ const struct prog rules_fs[] = {
 	{"shred", 0, NULL, TIER_LOW, NULL, NULL, rule_delete},
 	{"truncate", 0, NULL, TIER_LOW, NULL, NULL, rule_delete},
 	{"srm", 0, NULL, TIER_LOW, NULL, NULL, rule_delete},
+	{"wipe", 0, NULL, TIER_LOW, NULL, NULL, rule_delete}, FN("trash", rule_trash),
+	FN("trash-put", rule_trash), FN("rmtrash", rule_trash), FN("gio", rule_trash),
+	{"trash-empty", 0, NULL, TIER_HIGH, "fs.delete", "empties the trash for good", NULL},
 	FN("find", rule_find), FN("mv", rule_copy), FN("cp", rule_copy), FN("ln", rule_copy),
 	FN("install", rule_copy), FN("cd", rule_cd), FN("pushd", rule_cd), FN("popd", rule_cd),
 	FN("source", rule_source), FN(".", rule_source),
@@ -1026,7 +1311,8 @@ const struct prog rules_fs[] = {
 	{"nvim", P_WRITE, "cSTtquiwWU", TIER_LOW, NULL, NULL, rule_editor}, WR("nano", ""), WR("emacs", ""), {"ed", P_WRITE, "p", TIER_LOW, NULL, NULL, rule_ed},
 	{"red", P_WRITE, "p", TIER_LOW, NULL, NULL, rule_ed}, FN("split", rule_split),
 	FN("chmod", rule_chmod), FN("chown", rule_chmod), FN("chgrp", rule_chmod),
-	FN("dd", rule_dd), FN("sed", rule_sed), FN("awk", rule_awk), FN("gawk", rule_awk),
+	FN("dd", rule_dd), FN("sed", rule_sed), FN("bsdtar", rule_tar), FN("7z", rule_7z),
+	FN("7za", rule_7z), FN("7zz", rule_7z), FN("7zr", rule_7z), FN("cpio", rule_cpio), FN("awk", rule_awk), FN("gawk", rule_awk),
 	FN("mawk", rule_awk), FN("nawk", rule_awk), FN("tar", rule_tar), FN("unzip", rule_unzip),
 	FN("zip", rule_zip), FN("gzip", rule_inplace), FN("gunzip", rule_inplace),
 	FN("bzip2", rule_inplace), FN("bunzip2", rule_inplace), FN("xz", rule_inplace),

@@ -9,6 +9,8 @@
 #include "classifier/classifier_internal.h"
 #include "core/util.h"
 
+static void g_template(struct cctx *x, const struct cmdv *c);
+
 static void gw(struct cctx *x, const struct cmdv *c, const char *what)
 {
 	cls_add(x, TIER_MEDIUM, "git.write", shell_span_words(x, c->w, c->n), "%s", what);
@@ -215,6 +217,28 @@ static void g_stash(struct cctx *x, struct cmdv *c)
 		gw(x, c, "stashes or applies changes");
 }
 
+/* --upload-pack, --receive-pack (push --exec), clone -u, difftool -x name
+ * the program git starts for the other side of a transfer, or the diff
+ * tool: a command line run through the shell (on the remote for an ssh
+ * URL, judged like ssh HOST CMD; here for a local path). */
+static void g_hooks(struct cctx *x, const struct cmdv *c, char letter, const char *lname,
+                    const char *argopts)
+{
+	const struct word *w;
+	const char *v;
+
+	for (size_t i = 1; i < c->n && strcmp(c->w[i].val, "--") != 0; i++)
+		if ((w = opt_value_at(c, &i, letter, lname, argopts, &v)) != NULL)
+			rules_hook(x, w, v, strlen(v), "git runs the command an option names");
+}
+
+static void g_difftool(struct cctx *x, struct cmdv *c)
+{
+	g_hooks(x, c, 'x', "--extcmd", "xt");
+	cls_add(x, x->o->unknown_program, "exec.unknown_program", shell_span_words(x, c->w, c->n),
+	        "git difftool runs the diff tool the configuration names");
+}
+
 static void g_push(struct cctx *x, struct cmdv *c)
 {
 	size_t idx[16], n = opt_operands(c, 1, "o", idx, nitems(idx));
@@ -229,6 +253,8 @@ static void g_push(struct cctx *x, struct cmdv *c)
 		else if (a[0] == '+' || a[0] == ':')
 			force = true;
 	}
+	g_hooks(x, c, 0, "--receive-pack", "o");
+	g_hooks(x, c, 0, "--exec", "o");
 	cls_add(x, TIER_HIGH, "git.push", shell_span_words(x, c->w, c->n),
 	        "publishes commits to a remote");
 	if (force)
@@ -312,8 +338,10 @@ static void g_clone(struct cctx *x, struct cmdv *c)
 
 	if (n)
 		net_add_url(x, c->w[idx[0]].val);
+	g_hooks(x, c, 'u', "--upload-pack", "obcju");
 	cls_add(x, TIER_HIGH, "net.fetch", shell_span_words(x, c->w, c->n),
 	        "downloads a repository");
+	g_template(x, c);
 	here.val = ".";
 	if (n > 1)
 		paths_write(x, &c->w[idx[1]], c->w[idx[1]].val, shell_span_word(x, &c->w[idx[1]]));
@@ -326,6 +354,7 @@ static void g_fetch(struct cctx *x, struct cmdv *c)
 	size_t idx;
 	if (opt_operands(c, 1, "o", &idx, 1))
 		net_add_url(x, c->w[idx].val);
+	g_hooks(x, c, 0, "--upload-pack", "o");
 	cls_add(x, TIER_HIGH, "net.fetch", shell_span_words(x, c->w, c->n),
 	        "fetches from a remote repository");
 	if (strcmp(c->w[0].val, "pull") == 0)
@@ -369,6 +398,90 @@ static void g_grep(struct cctx *x, struct cmdv *c)
 	}
 }
 
+/* The directory or file operand c->w[at] a subcommand creates or writes
+ * (worktree add PATH, init DIR, bundle create FILE, merge-file FILE). */
+static void g_write_operand(struct cctx *x, const struct cmdv *c, size_t first,
+                            const char *argopts)
+{
+	size_t idx;
+
+	if (opt_operands(c, first, argopts, &idx, 1))
+		paths_write(x, &c->w[idx], c->w[idx].val, shell_span_word(x, &c->w[idx]));
+}
+
+/* --template=DIR copies DIR's hooks into the repository's .git/hooks,
+ * where the next commit or checkout runs them. */
+static void g_template(struct cctx *x, const struct cmdv *c)
+{
+	const char *v;
+	const struct word *w = opt_value(c, 0, "--template", NULL, &v);
+
+	if (w)
+		cls_add(x, TIER_HIGH, "fs.write.git_config", shell_span_word(x, w),
+		        "installs the hooks of the template directory %s, which git then runs", v);
+}
+
+/* apply --unsafe-paths lets the patch write outside the work tree. */
+static void g_apply(struct cctx *x, struct cmdv *c)
+{
+	if (opt_long(c, "--unsafe-paths"))
+		cls_add(x, TIER_HIGH, "fs.write.outside_workdir", shell_span_words(x, c->w, c->n),
+		        "git apply --unsafe-paths writes wherever the patch names");
+	if (!opt_long(c, "--check") && !opt_long(c, "--stat") && !opt_long(c, "--numstat") &&
+	    !opt_long(c, "--summary"))
+		gw(x, c, "applies a patch to the working tree");
+}
+
+static void g_init(struct cctx *x, struct cmdv *c)
+{
+	g_template(x, c);
+	g_write_operand(x, c, 1, "");
+	gw(x, c, "creates or reinitialises a repository");
+}
+
+/* worktree add PATH checks out into PATH; remove --force drops its
+ * uncommitted changes. */
+static void g_worktree(struct cctx *x, struct cmdv *c)
+{
+	const char *s = c->n > 1 ? c->w[1].val : "";
+
+	if (strcmp(s, "add") == 0)
+		g_write_operand(x, c, 2, "bB");
+	else if (strcmp(s, "remove") == 0 && (opt_short(c, 'f', "") || opt_long(c, "--force")))
+		discard(x, c, "removes a worktree with its uncommitted changes");
+	if (strcmp(s, "list") != 0)
+		gw(x, c, "changes the repository's worktrees");
+}
+
+/* bundle create FILE writes FILE; unbundle stores objects. */
+static void g_bundle(struct cctx *x, struct cmdv *c)
+{
+	const char *s = c->n > 1 ? c->w[1].val : "";
+
+	if (strcmp(s, "create") == 0)
+		g_write_operand(x, c, 2, "");
+	else if (strcmp(s, "unbundle") == 0)
+		gw(x, c, "stores a bundle's objects in the repository");
+}
+
+/* merge-file CURRENT BASE OTHER writes the merge into CURRENT unless -p. */
+static void g_merge_file(struct cctx *x, struct cmdv *c)
+{
+	if (!opt_short(c, 'p', "L") && !opt_long(c, "--stdout"))
+		g_write_operand(x, c, 1, "L");
+}
+
+/* checkout-index --prefix=DIR writes the files under DIR. */
+static void g_checkout_index(struct cctx *x, struct cmdv *c)
+{
+	const char *v;
+	const struct word *w = opt_value(c, 0, "--prefix", NULL, &v);
+
+	if (w)
+		paths_write(x, w, v, shell_span_word(x, w));
+	gw(x, c, "writes files from the index");
+}
+
 /* git lfs: push uploads, pull/fetch/clone download. */
 static void g_lfs(struct cctx *x, struct cmdv *c)
 {
@@ -410,12 +523,13 @@ static const struct gsub gsubs[] = {
 	GF("checkout", g_checkout), GF("restore", g_restore), GF("switch", g_switch),
 	GF("gc", g_gc), GF("prune", g_gc), GF("reflog", g_gc), GF("clone", g_clone),
 	GF("fetch", g_fetch), GF("pull", g_fetch), GF("ls-remote", g_fetch),
-	GF("submodule", g_submodule),
+	GF("submodule", g_submodule), GF("difftool", g_difftool),
 	{"add", TIER_MEDIUM, "git.write", "changes the repository or the working tree", g_store}, GW("commit"), GW("merge"), GF("rebase", g_rebase), GW("cherry-pick"), GW("revert"),
-	GW("am"), GW("apply"), GW("init"), GW("notes"), GW("worktree"), GF("bisect", g_bisect),
+	GW("am"), GF("apply", g_apply), GF("init", g_init), GW("notes"), GF("worktree", g_worktree),
+	GF("bisect", g_bisect), GF("bundle", g_bundle), GF("merge-file", g_merge_file),
 	GF("rm", g_rm),
 	GF("mv", g_mv), GW("sparse-checkout"), GW("replace"), GW("update-index"), GW("mergetool"),
-	GW("read-tree"), GW("checkout-index"), GF("update-ref", g_update_ref), GW("symbolic-ref"),
+	GW("read-tree"), GF("checkout-index", g_checkout_index), GF("update-ref", g_update_ref), GW("symbolic-ref"),
 	GF("lfs", g_lfs), GW("maintenance"), GW("repack"), GW("pack-refs"), GW("commit-tree"),
 	{"filter-branch", TIER_HIGH, "git.history.rewrite", "rewrites the whole history", NULL},
 	{"filter-repo", TIER_HIGH, "git.history.rewrite", "rewrites the whole history", NULL},

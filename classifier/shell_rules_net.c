@@ -124,8 +124,12 @@ static void rule_nc(struct cctx *x, struct cmdv *c)
 	if (opt_short(c, 'l', args) || opt_long(c, "--listen"))
 		cls_add(x, TIER_HIGH, "net.listen", shell_span_words(x, c->w, c->n),
 		        "listens for network connections");
-	if (opt_value(c, 'e', "--exec", args, &v) || opt_value(c, 'c', "--sh-exec", args, &v) ||
-	    opt_long(c, "--lua-exec"))
+	const struct word *w;
+
+	if ((w = opt_value(c, 'e', "--exec", args, &v)) != NULL ||
+	    (w = opt_value(c, 'c', "--sh-exec", args, &v)) != NULL)
+		rules_hook(x, w, v, strlen(v), "connects a program to a network socket (a remote shell)");
+	else if (opt_long(c, "--lua-exec"))
 		cls_add(x, TIER_HIGH, "exec.hook_program", shell_span_words(x, c->w, c->n),
 		        "connects a program to a network socket (a remote shell)");
 	if (opt_operands(c, 1, args, &idx, 1) == 1 && strspn(c->w[idx].val, "0123456789") != c->w[idx].len)
@@ -139,8 +143,8 @@ static void rule_socat(struct cctx *x, struct cmdv *c)
 		const char *a = c->w[i].val;
 		const char *colon = strchr(a, ':');
 		if (strncasecmp(a, "EXEC:", 5) == 0 || strncasecmp(a, "SYSTEM:", 7) == 0)
-			cls_add(x, TIER_HIGH, "exec.hook_program", shell_span_word(x, &c->w[i]),
-			        "connects a program to a socket");
+			rules_hook(x, &c->w[i], colon + 1, strcspn(colon + 1, ","), /* ,OPTIONS */
+			           "connects a program to a socket");
 		if (strcasestr(a, "LISTEN"))
 			cls_add(x, TIER_HIGH, "net.listen", shell_span_word(x, &c->w[i]),
 			        "listens for network connections");
@@ -154,6 +158,30 @@ static void rule_socat(struct cctx *x, struct cmdv *c)
 
 static const char ssh_args[] = "bcDEeFIiJLlmOopQRSWw";
 
+/* ssh -o KEY=VALUE (or "KEY VALUE") options before the host whose value
+ * is a command line ssh runs: locally (ProxyCommand, LocalCommand,
+ * KnownHostsCommand) or on the host (RemoteCommand, judged like ssh HOST
+ * CMD). */
+static void ssh_hooks(struct cctx *x, const struct cmdv *c, size_t end)
+{
+	static const char *const keys[] = {"ProxyCommand", "LocalCommand", "KnownHostsCommand",
+	                                   "RemoteCommand"};
+	const struct word *w;
+	const char *v;
+
+	for (size_t i = 1; i < end; i++) {
+		if ((w = opt_value_at(c, &i, 'o', NULL, ssh_args, &v)) == NULL)
+			continue;
+		for (size_t k = 0; k < nitems(keys); k++) {
+			size_t l = strlen(keys[k]);
+			if (strncasecmp(v, keys[k], l) == 0 && strchr("= \t", v[l]) && v[l]) {
+				v += l + strspn(v + l, "= \t");
+				rules_hook(x, w, v, strlen(v), "an ssh option runs a command");
+			}
+		}
+	}
+}
+
 /* ssh HOST CMD...: the remote shell joins the words and runs them; what
  * it would do there is judged like a local script (a remote rm -rf / is
  * no less catastrophic). */
@@ -161,11 +189,8 @@ static void rule_ssh(struct cctx *x, struct cmdv *c)
 {
 	size_t at;
 	const struct word *h = opt_first(c, ssh_args, &at);
-	const char *v;
 
-	if (opt_value(c, 'o', NULL, ssh_args, &v) && strncasecmp(v, "ProxyCommand", 12) == 0)
-		cls_add(x, TIER_HIGH, "exec.hook_program", shell_span_words(x, c->w, c->n),
-		        "ssh -o ProxyCommand runs a local program");
+	ssh_hooks(x, c, h ? at : c->n);
 	if (h) {
 		const char *s = strchr(h->val, '@');
 		s = s ? s + 1 : h->val;
@@ -177,14 +202,45 @@ static void rule_ssh(struct cctx *x, struct cmdv *c)
 		shell_script_words(x, c, at + 1);
 }
 
+/* rsync --delete (any of its forms) deletes what the source lacks from
+ * the target: an empty source over ~ empties the home, as rm -rf of it. */
+static void rsync_deletes(struct cctx *x, const struct cmdv *c, const struct word *target)
+{
+	static const char *const dels[] = {"--delete", "--delete-before", "--delete-during",
+		"--delete-delay", "--delete-after", "--delete-excluded", "--delete-missing-args",
+		"--remove-source-files"};
+	char abs[CLS_MAX_PATH];
+
+	for (size_t i = 0; i < nitems(dels); i++) {
+		if (!opt_long(c, dels[i]))
+			continue;
+		cls_add(x, TIER_HIGH, "fs.delete", shell_span_words(x, c->w, c->n),
+		        "deletes files that are not in the source");
+		if (i < nitems(dels) - 1 && target && !strchr(target->val, ':') &&
+		    paths_resolve(x, target->val, abs, sizeof(abs)) && paths_critical(x, abs))
+			cls_add(x, TIER_CRITICAL, "fs.delete.root", shell_span_word(x, target),
+			        "deletes everything in %s that the source lacks", abs);
+		return;
+	}
+}
+
 /* scp/rsync/sftp: remote operands are host:path; the last is the target. */
 static void rule_copy_remote(struct cctx *x, struct cmdv *c)
 {
 	size_t idx[64], n = opt_operands(c, 1, "cFiloPSJefTB", idx, nitems(idx));
 	bool remote_src = false;
+	const struct word *w;
+	const char *v;
 
+	/* the program that carries the copy: rsync -e/--rsh, scp/sftp -S;
+	 * rsync --rsync-path runs on the remote, judged like ssh HOST CMD */
+	if ((w = opt_value(c, strcmp(c->prog, "rsync") == 0 ? 'e' : 'S', "--rsh", "cFiloPSJefTB",
+	                   &v)) != NULL)
+		rules_hook(x, w, v, strlen(v), "runs another program to reach the remote host");
+	if ((w = opt_value(c, 0, "--rsync-path", NULL, &v)) != NULL)
+		rules_hook(x, w, v, strlen(v), "runs a command on the remote host");
 	for (size_t i = 0; i < n; i++) {
-		const struct word *w = &c->w[idx[i]];
+		w = &c->w[idx[i]];
 		bool remote = net_add_url(x, w->val);
 		if (i + 1 < n)
 			remote_src |= remote;
@@ -195,9 +251,7 @@ static void rule_copy_remote(struct cctx *x, struct cmdv *c)
 		else if (!remote)
 			paths_read(x, w, w->val);
 	}
-	if (opt_long(c, "--delete") || opt_long(c, "--remove-source-files"))
-		cls_add(x, TIER_HIGH, "fs.delete", shell_span_words(x, c->w, c->n),
-		        "deletes files that are not in the source");
+	rsync_deletes(x, c, n ? &c->w[idx[n - 1]] : NULL);
 	if (remote_src || strcmp(c->prog, "sftp") == 0 || n <= 1)
 		fetch(x, c, "copies files over the network");
 }
@@ -266,6 +320,22 @@ static void rule_secret_cli(struct cctx *x, struct cmdv *c)
 }
 
 /* openssl s_client connects, s_server listens; the rest work on files. */
+/* openssl's -out and -keyout FILE are written, -in, -inkey and -key read. */
+static void openssl_files(struct cctx *x, const struct cmdv *c)
+{
+	static const char *const outs[] = {"-out", "-keyout"}, *const ins[] = {"-in", "-inkey", "-key"};
+
+	for (size_t i = 1; i + 1 < c->n; i++) {
+		const struct word *f = &c->w[i + 1];
+		for (size_t k = 0; k < nitems(outs); k++)
+			if (strcmp(c->w[i].val, outs[k]) == 0)
+				paths_write(x, f, f->val, shell_span_word(x, f));
+		for (size_t k = 0; k < nitems(ins); k++)
+			if (strcmp(c->w[i].val, ins[k]) == 0)
+				paths_read(x, f, f->val);
+	}
+}
+
 static void rule_openssl(struct cctx *x, struct cmdv *c)
 {
 	const char *v = c->n > 1 ? c->w[1].val : "";
@@ -278,6 +348,7 @@ static void rule_openssl(struct cctx *x, struct cmdv *c)
 	else if (strcmp(v, "version") != 0 && strcmp(v, "help") != 0 && strcmp(v, "x509") != 0)
 		cls_add(x, x->o->unknown_program, "exec.unknown_program", sp,
 		        "openssl %s reads and writes files airlock does not follow", v);
+	openssl_files(x, c);
 }
 
 /* pass NAME shows NAME (show is the default verb); these verbs do not. */

@@ -115,15 +115,91 @@ static void rule_sysctl(struct cctx *x, struct cmdv *c)
 		}
 }
 
+/* ip's own options (one dash, abbreviated as ip matches them) that take a
+ * value, and the commands that change state. A command word is matched
+ * as ip matches it, by prefix, and an abbreviation of a changing command
+ * counts as it (`ip l s` is link set); later words must be whole (`ip
+ * xfrm state deleteall`, `ip mptcp endpoint add`). */
+static const char *const ip_valopts[] = {"-family", "-netns", "-batch", "-loops", "-rcvbuf"};
+static const char *const ip_writes[] = {"add", "append", "prepend", "change", "chg", "replace",
+	"set", "delete", "deleteall", "flush", "restore", "attach", "update", "allocspi",
+	"expire", "reset"};
+
+static bool ip_prefix(const char *w, const char *const *list, size_t n, bool abbrev)
+{
+	size_t l = strlen(w);
+
+	for (size_t i = 0; l && i < n; i++)
+		if (abbrev ? strncmp(list[i], w, l) == 0 : strcmp(list[i], w) == 0)
+			return true;
+	return false;
+}
+
+/* ip [OPTIONS] OBJECT [COMMAND ...]: no command is show. `netns exec NAME
+ * CMD` and `vrf exec NAME CMD` run CMD (with -all, netns exec has no
+ * NAME); -batch FILE runs the ip commands in FILE, unseen. */
 static void rule_ip(struct cctx *x, struct cmdv *c)
 {
-	for (size_t i = 1; i < c->n; i++)
-		if (strstr(" add del delete set change replace flush append ", c->w[i].val) &&
-		    c->w[i].len > 2) {
-			cls_add(x, TIER_HIGH, "sys.admin", shell_span_words(x, c->w, c->n),
-			        "changes network configuration");
+	struct span sp = shell_span_words(x, c->w, c->n);
+	bool all = false;
+	size_t i = 1;
+
+	for (; i < c->n && c->w[i].val[0] == '-' && c->w[i].len > 1; i++) {
+		const char *a = c->w[i].val;
+		all |= strcmp(a, "-all") == 0 || strcmp(a, "-a") == 0;
+		if (strncmp(a, "-b", 2) == 0 && strncmp("-batch", a, c->w[i].len) == 0) {
+			cls_add(x, TIER_HIGH, "sys.admin", sp,
+			        "runs the ip commands of a file it cannot see");
 			return;
 		}
+		if (strcmp(a, "-r") != 0 && ip_prefix(a, ip_valopts, nitems(ip_valopts), true))
+			i++;
+	}
+	for (size_t k = i + 1; k < c->n; k++) {
+		if (strcmp(c->w[k].val, "exec") == 0) {
+			cls_add(x, TIER_HIGH, "sys.admin", sp,
+			        "runs a command in another network namespace or VRF");
+			rules_subcommand(x, c, k + (all ? 1 : 2), c->n);
+			return;
+		}
+		if (ip_prefix(c->w[k].val, ip_writes, nitems(ip_writes), k == i + 1)) {
+			cls_add(x, TIER_HIGH, "sys.admin", sp, "changes network configuration");
+			return;
+		}
+	}
+}
+
+/* at and batch run the commands of their stdin later: a here-document or
+ * text piped in is judged as the script it is. */
+static void rule_at(struct cctx *x, struct cmdv *c)
+{
+	if (c->in == IN_DOC || c->in == IN_PIPE)
+		unwrap_stdin_script(x, c, true, c->prog);
+}
+
+/* D-Bus calls on the system bus reach services running as root (logind's
+ * Reboot, systemd's StartUnit): busctl uses it unless --user, dbus-send
+ * and gdbus with --system. Listing and introspection only look. */
+static void rule_dbus(struct cctx *x, struct cmdv *c)
+{
+	static const char *const looks[] = {"list", "status", "tree", "introspect", "monitor",
+	                                    "capture", "help", "--version", "--help", "wait"};
+	bool busctl = strcmp(c->prog, "busctl") == 0;
+	bool sys = busctl ? !opt_long(c, "--user") : opt_long(c, "--system");
+	const struct word *v = opt_first(c, "", NULL);
+
+	for (size_t i = 0; busctl && v && i < nitems(looks); i++)
+		if (strcmp(v->val, looks[i]) == 0)
+			return;
+	if (strcmp(c->prog, "gdbus") == 0 && v && strcmp(v->val, "call") != 0 &&
+	    strcmp(v->val, "emit") != 0)
+		return;
+	if (sys)
+		cls_add(x, TIER_HIGH, "sys.admin", shell_span_words(x, c->w, c->n),
+		        "calls a system service over D-Bus (it runs as root)");
+	else
+		cls_add(x, x->o->unknown_program, "exec.unknown_program", shell_span_words(x, c->w, c->n),
+		        "calls a session service over D-Bus");
 }
 
 static void rule_mount(struct cctx *x, struct cmdv *c)
@@ -178,19 +254,50 @@ static const struct {
 	{"efibootmgr", "-B --delete-bootnum -c --create -o --bootorder -n --bootnext -a --active "
 	               "-A --inactive -O --delete-bootorder -N --delete-bootnext",
 	 TIER_HIGH, "sys.admin", "changes the firmware's boot entries"},
+	{"btrfs", "delete", TIER_HIGH, "fs.delete.recursive", "deletes btrfs subvolumes"},
+	{"btrfs", "create snapshot set-default balance resize add remove replace rescue restore "
+	          "defragment defrag --repair --init-csum-tree --init-extent-tree set",
+	 TIER_HIGH, "sys.admin", "changes btrfs filesystems"},
+	{"tc", "add del delete change replace link", TIER_HIGH, "sys.admin",
+	 "changes traffic control (can cut the network)"},
+	{"ethtool", "-s --change -K --features --offload -A --pause -C --coalesce -G --set-ring "
+	            "-L --set-channels -E --change-eeprom -f --flash -r --negotiate -W --set-dump "
+	            "--reset -X --set-rxfh-indir --set-priv-flags",
+	 TIER_HIGH, "sys.admin", "changes network device settings or firmware"},
+	{"nmcli", "up down delete add modify edit connect disconnect reload off on",
+	 TIER_HIGH, "sys.admin", "changes network connections"},
+	{"wg-quick", "up down", TIER_HIGH, "sys.admin", "brings a VPN tunnel up or down"},
+	{"wg", "set setconf addconf syncconf", TIER_HIGH, "sys.admin", "changes a VPN tunnel"},
+	{"loginctl", "terminate-user terminate-session terminate-seat kill-user kill-session",
+	 TIER_HIGH, "sys.kill", "ends user sessions and their processes"},
+	{"loginctl", "enable-linger disable-linger lock-session lock-sessions attach flush-devices",
+	 TIER_HIGH, "sys.admin", "changes login sessions"},
+	{"journalctl", "--vacuum-time --vacuum-size --vacuum-files --rotate --flush "
+	               "--relinquish-var --setup-keys",
+	 TIER_HIGH, "fs.delete", "rotates or deletes the system journal"},
+	{"machinectl", "shell login start stop reboot poweroff terminate kill remove clean "
+	               "copy-to bind enable disable import-tar import-raw import-fs pull-tar "
+	               "pull-raw set-limit",
+	 TIER_HIGH, "sys.admin", "runs commands in or changes local containers"},
+	{"flashrom", "-w --write -E --erase", TIER_CRITICAL, "sys.disk", "rewrites a firmware chip"},
+	{"flashrom", "-r --read", TIER_MEDIUM, "fs.write", "saves a firmware chip to a file"},
 	{"mysqladmin", "drop", TIER_CRITICAL, "db.wipe", "drops a whole MySQL database"},
 	{"mysqladmin", "shutdown kill password flush-privileges flush-hosts reload refresh create "
 	               "start-replica stop-replica start-slave stop-slave",
 	 TIER_HIGH, "sys.admin", "changes or stops the MySQL server"},
 };
 
+/* w, up to an '=' (--vacuum-time=1d), is a word of list. */
 static bool verb_word(const char *list, const char *w)
 {
-	size_t n = strlen(w);
+	size_t n = strcspn(w, "=");
 
-	for (const char *p = list; n && (p = strstr(p, w)) != NULL; p++)
-		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+	for (const char *p = list; n && *p; p += strspn(p, " ")) {
+		size_t l = strcspn(p, " ");
+		if (l == n && strncmp(p, w, n) == 0)
 			return true;
+		p += l;
+	}
 	return false;
 }
 
@@ -288,6 +395,31 @@ const struct prog rules_sys[] = {
 	DISK("pvcreate", "changes LVM volumes"), DISK("lvremove", "deletes LVM volumes"),
 	DISK("vgremove", "deletes LVM volume groups"), DISK("zpool", "changes ZFS pools"),
 	DISK("hdparm", "changes or erases disk settings"),
+	DISK("pvremove", "erases LVM labels from devices"),
+	DISK("lvreduce", "shrinks an LVM volume, cutting off the data past the new end"),
+	FN("flashrom", rule_sys_verbs),
+	ADMIN("fsck", "repairs filesystems, which can lose data"),
+	ADMIN("e2fsck", "repairs filesystems, which can lose data"),
+	ADMIN("xfs_repair", "repairs filesystems, which can lose data"),
+	ADMIN("debugfs", "edits filesystem structures directly"),
+	ADMIN("tune2fs", "changes filesystem settings"), ADMIN("resize2fs", "resizes a filesystem"),
+	ADMIN("xfs_growfs", "resizes a filesystem"), ADMIN("e2label", "relabels a filesystem"),
+	ADMIN("lvcreate", "changes LVM volumes"), ADMIN("lvextend", "changes LVM volumes"),
+	ADMIN("lvresize", "changes LVM volumes"), ADMIN("lvchange", "changes LVM volumes"),
+	ADMIN("vgcreate", "changes LVM volume groups"), ADMIN("vgextend", "changes LVM volume groups"),
+	ADMIN("vgreduce", "changes LVM volume groups"), ADMIN("vgchange", "changes LVM volume groups"),
+	ADMIN("pvmove", "moves LVM data between devices"),
+	ADMIN("grub-install", "changes the boot loader"), ADMIN("update-grub", "changes the boot loader"),
+	ADMIN("grub-mkconfig", "changes the boot loader"),
+	ADMIN("update-initramfs", "rebuilds the boot image"), ADMIN("dracut", "rebuilds the boot image"),
+	ADMIN("logrotate", "rotates and deletes logs"),
+	ADMIN("systemd-tmpfiles", "creates and deletes files by system rules"),
+	ADMIN("pivot_root", "changes the root filesystem"), ADMIN("switch_root", "changes the root filesystem"),
+	{"kexec", 0, NULL, TIER_HIGH, "sys.power", "loads or boots into another kernel", NULL},
+	FN("btrfs", rule_sys_verbs), FN("tc", rule_sys_verbs), FN("ethtool", rule_sys_verbs),
+	FN("nmcli", rule_sys_verbs), FN("wg-quick", rule_sys_verbs), FN("wg", rule_sys_verbs),
+	FN("loginctl", rule_sys_verbs), FN("journalctl", rule_sys_verbs),
+	FN("machinectl", rule_sys_verbs),
 	FN("fdisk", rule_fdisk), FN("sfdisk", rule_fdisk), FN("gdisk", rule_fdisk),
 	FN("sgdisk", rule_fdisk), FN("parted", rule_fdisk), FN("cfdisk", rule_fdisk),
 	FN("kill", rule_kill), FN("tmux", rule_tmux), FN("fuser", rule_fuser),
@@ -305,9 +437,8 @@ const struct prog rules_sys[] = {
 	FN("systemctl", rule_systemctl), FN("service", rule_service),
 	{"launchctl", 0, NULL, TIER_HIGH, "sys.service", "loads or changes macOS services", NULL},
 	FN("crontab", rule_crontab),
-	{"at", 0, NULL, TIER_HIGH, "sys.cron", "schedules a command", NULL},
-	{"batch", 0, NULL, TIER_HIGH, "sys.cron", "schedules a command", NULL},
-	{"systemd-run", 0, NULL, TIER_HIGH, "sys.service", "runs a command as a system service", NULL},
+	{"at", 0, NULL, TIER_HIGH, "sys.cron", "schedules a command", rule_at},
+	{"batch", 0, NULL, TIER_HIGH, "sys.cron", "schedules a command", rule_at},
 	FN("mount", rule_mount), FN("umount", rule_mount),
 	ADMIN("swapon", "changes swap devices"), ADMIN("swapoff", "changes swap devices"),
 	ADMIN("useradd", "changes user accounts"), ADMIN("userdel", "deletes user accounts"),
@@ -323,9 +454,9 @@ const struct prog rules_sys[] = {
 	ADMIN("ldconfig", "changes the shared library cache"),
 	ADMIN("update-alternatives", "changes system programs"),
 	ADMIN("hostnamectl", "changes the host name"), ADMIN("timedatectl", "changes the clock"),
-ADMIN("nsenter", "enters other namespaces"),
-	ADMIN("unshare", "creates namespaces"), ADMIN("capsh", "changes capabilities"),
+	ADMIN("capsh", "changes capabilities"),
 	ADMIN("losetup", "attaches loop devices"), ADMIN("dmsetup", "changes device mappings"),
-	FN("sysctl", rule_sysctl), FN("ip", rule_ip),
+	FN("sysctl", rule_sysctl), FN("ip", rule_ip), FN("busctl", rule_dbus),
+	FN("gdbus", rule_dbus), FN("dbus-send", rule_dbus),
 };
 const size_t rules_sys_n = nitems(rules_sys);

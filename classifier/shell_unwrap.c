@@ -223,6 +223,7 @@ static long wrap_dashdash(struct cctx *x, struct cmdv *c, size_t at);
 static long wrap_bwrap(struct cctx *x, struct cmdv *c, size_t at);
 static long wrap_screen(struct cctx *x, struct cmdv *c, size_t at);
 static long wrap_trace(struct cctx *x, struct cmdv *c, size_t at);
+static long wrap_uv_run(struct cctx *x, struct cmdv *c, size_t at);
 
 static const char priv[] = "exec.privileged";
 
@@ -254,6 +255,25 @@ static const char *const long_xargs[] = {"--arg-file", "--delimiter", "--max-arg
 	"--max-procs", "--max-lines", "--max-chars", "--process-slot-var", "--eof",
 	"--replace", NULL};
 
+static const char *const long_systemd_run[] = {"--unit", "--property", "--description",
+	"--slice", "--uid", "--gid", "--nice", "--working-directory", "--setenv", "--machine",
+	"--host", "--service-type", "--path-property", "--socket-property", "--timer-property",
+	"--on-active", "--on-boot", "--on-startup", "--on-unit-active", "--on-unit-inactive",
+	"--on-calendar", NULL};
+static const char *const long_run0[] = {"--user", "--group", "--chdir", "--nice", "--setenv",
+	"--property", "--description", "--slice", "--unit", "--background", "--machine",
+	"--shell-prompt-prefix", NULL};
+static const char *const long_unshare[] = {"--root", "--wd", "--setuid", "--setgid",
+	"--propagation", "--setgroups", "--map-user", "--map-group", "--map-users",
+	"--map-groups", "--load-interp", "--monotonic", "--boottime", NULL};
+static const char *const long_nsenter[] = {"--target", "--setuid", "--setgid", NULL};
+
+/* uv run's options that take a value; --with* install packages first. */
+static const char *const long_uv_run[] = {"--with", "--with-requirements", "--with-editable",
+	"--python", "--package", "--extra", "--group", "--env-file", "--directory", "--project",
+	"--index", "--index-url", "--extra-index-url", "--default-index", "--find-links", "--from",
+	NULL};
+
 static const char strace_opts[] = "oepsuEIbSXP", ltrace_opts[] = "aAeFlnopsuwx";
 
 static const struct wrapper wrappers[] = {
@@ -278,6 +298,16 @@ static const struct wrapper wrappers[] = {
 	{"pnpm", "exec", "", 0, NULL, NULL, NULL, NULL},
 	{"proot", NULL, "rRbmwqkv", 0, NULL, NULL, NULL, NULL},
 	{"rbash", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
+	/* systemd's sudo; systemd-run starts CMD as a service (root unless
+	 * --user), unshare and nsenter in other namespaces (nsenter -t 1 -m:
+	 * the host's) */
+	{"run0", NULL, "ugD", 0, priv, "runs a command as root (run0)", NULL, long_run0},
+	{"systemd-run", NULL, "upEHM", 0, "sys.service", "runs a command as a system service",
+	 NULL, long_systemd_run},
+	{"unshare", NULL, "RwSGl", 0, "sys.admin", "runs a command in new namespaces", NULL,
+	 long_unshare},
+	{"nsenter", NULL, "tSG", 0, "sys.admin", "runs a command in other namespaces", NULL,
+	 long_nsenter},
 	{"screen", NULL, "SceshptTX", 0, NULL, NULL, wrap_screen, NULL},
 	{"setpriv", NULL, "", 0, NULL, NULL, NULL, long_setpriv},
 	{"sg", NULL, NULL, 1, NULL, NULL, wrap_words, NULL}, /* sg GROUP [-c] CMD */
@@ -293,6 +323,7 @@ static const struct wrapper wrappers[] = {
 	{"cgexec", NULL, "g", 0, NULL, NULL, NULL, NULL},
 	{"chrt", NULL, "TPD", 1, NULL, NULL, NULL, NULL},
 	{"busybox", NULL, "", 0, NULL, NULL, NULL, NULL},
+	{"toybox", NULL, "", 0, NULL, NULL, NULL, NULL}, /* Android's busybox */
 	{"caffeinate", NULL, "t", 0, NULL, NULL, NULL, NULL},
 	{"chroot", NULL, "", 1, priv, "runs a command inside a chroot as root", NULL, NULL},
 	{"command", NULL, "", 0, NULL, NULL, wrap_command, NULL},
@@ -327,7 +358,7 @@ static const struct wrapper wrappers[] = {
 	{"time", NULL, "fo", 0, NULL, NULL, wrap_time, long_time},
 	{"timeout", NULL, "sk", 1, NULL, NULL, NULL, long_timeout},
 	{"unbuffer", NULL, "", 0, NULL, NULL, NULL, NULL},
-	{"uv", "run", "", 0, NULL, NULL, NULL, NULL},
+	{"uv", "run", "pw", 0, NULL, NULL, wrap_uv_run, long_uv_run},
 	{"watch", NULL, "nd", 0, NULL, NULL, wrap_watch, NULL},
 	{"xargs", NULL, "IanPLdsE", 0, NULL, NULL, wrap_xargs, long_xargs},
 	{"zsh", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
@@ -417,18 +448,32 @@ long unwrap_step(struct cctx *x, struct cmdv *c, const char *name)
 			return 0;
 		at = 2;
 	}
-	if (wr->argopts && strcmp(wr->name, "busybox") != 0)
+	if (wr->argopts && strcmp(wr->name, "busybox") != 0 && strcmp(wr->name, "toybox") != 0)
 		at = skip_opts(c, at, wr->argopts, wr->longargs);
 	for (int k = 0; k < wr->operands && at < c->n; k++)
 		at++;
 	wrapper_chdirs(x, c, wr->name, wr->argopts, at);
-	if (wr->rule && (at < c->n || wr->fn))
+	if (wr->rule && (at < c->n || wr->fn || wr->rule != priv))
 		cls_add(x, TIER_HIGH, wr->rule, shell_span_word(x, &c->w[0]), "%s", wr->why);
 	if (wr->fn)
 		return wr->fn(x, c, at);
-	if (at >= c->n && wr->rule && !privileged_query(c, name))
+	if (at >= c->n && wr->rule == priv && !privileged_query(c, name))
 		cls_add(x, TIER_HIGH, priv, shell_span_word(x, &c->w[0]),
 		        "starts a shell as another user");
+	return rest_or_self(x, c, at);
+}
+
+/* uv run --with PKG CMD installs PKG (from the index) before running CMD. */
+static long wrap_uv_run(struct cctx *x, struct cmdv *c, size_t at)
+{
+	static const char *const with[] = {"--with", "--with-requirements", "--with-editable"};
+
+	for (size_t i = 0; i < nitems(with); i++)
+		if (opt_long(c, with[i]) || opt_short(c, 'w', "pw")) {
+			cls_add(x, TIER_HIGH, "pkg.install", shell_span_words(x, c->w, at),
+			        "uv run --with installs packages before running the command");
+			break;
+		}
 	return rest_or_self(x, c, at);
 }
 
@@ -483,6 +528,8 @@ void unwrap_stdin_script(struct cctx *x, struct cmdv *c, bool shell, const char 
 	case IN_FILE:
 		cls_add(x, x->o->unknown_program, "exec.script", sp,
 		        "%s runs a script from a file airlock cannot see", what);
+		if (c->in_file) /* sh < x.sh after echo CMD > x.sh */
+			shell_files_run(x, c->in_file, shell ? "sh" : what);
 		break;
 	case IN_NONE:
 		cls_add(x, x->o->unknown_program, "exec.script", sp,
@@ -938,8 +985,46 @@ static long wrap_bwrap(struct cctx *x, struct cmdv *c, size_t at)
 
 /* screen CMD runs CMD in a new session; without one it starts or attaches
  * a shell airlock cannot see, except -ls / -list, which only list. */
+/* screen -X stuff TEXT types TEXT into a session's shell: its \n, \r,
+ * ^M and ^J are Enter. */
+static void screen_stuff(struct cctx *x, const struct word *w)
+{
+	char *t = arena_alloc(x->a, w->len + 1);
+	size_t n = 0;
+
+	for (const char *p = w->val; *p; p++) {
+		if ((p[0] == '\\' && (p[1] == 'n' || p[1] == 'r')) ||
+		    (p[0] == '^' && (p[1] == 'M' || p[1] == 'J'))) {
+			t[n++] = '\n';
+			p++;
+		} else {
+			t[n++] = *p;
+		}
+	}
+	t[n] = '\0';
+	if (w->flags & (W_DYNAMIC | W_GLOB))
+		cls_add(x, TIER_HIGH, "exec.dynamic_command", shell_span_word(x, w),
+		        "screen types text into a session that is only known at run time");
+	else
+		shell_script_text(x, t, n, shell_span_word(x, w));
+}
+
 static long wrap_screen(struct cctx *x, struct cmdv *c, size_t at)
 {
+	/* -X CMD ARGS drives a running session: stuff types into its shell,
+	 * screen and exec start a program in it */
+	for (size_t k = 1; k + 2 < c->n; k++) {
+		if (strcmp(c->w[k].val, "-X") != 0)
+			continue;
+		record_self(x, c);
+		cls_add(x, x->o->unknown_program, "exec.unknown_program",
+		        shell_span_words(x, c->w, c->n), "screen -X drives a session airlock cannot see");
+		if (strcmp(c->w[k + 1].val, "stuff") == 0)
+			screen_stuff(x, &c->w[k + 2]);
+		else if (strcmp(c->w[k + 1].val, "screen") == 0 || strcmp(c->w[k + 1].val, "exec") == 0)
+			rules_subcommand(x, c, k + 2, c->n);
+		return -1;
+	}
 	if (at < c->n)
 		return (long)at;
 	record_self(x, c);

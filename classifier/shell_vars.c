@@ -202,7 +202,7 @@ void shell_var_readings(struct cctx *x)
 {
 	size_t before = 0;
 
-	for (int r = 1; r <= MAX_READINGS && (x->nvars > 0 || x->substs); r++) {
+	for (int r = 1; r <= MAX_READINGS && (x->nvars > 0 || x->substs || x->defaults); r++) {
 		/* done once every value was read and the last pass found no new one */
 		if (r > 1 && r > most_values(x) && x->nvars == before)
 			break;

@@ -153,14 +153,23 @@ static void n_merge(struct sqlw *s, json_t *n)
 	}
 }
 
-/* SET of a setting that switches off what keeps data consistent. */
-static void n_set(struct sqlw *s, json_t *n)
+/* A setting that switches off what keeps data consistent. */
+static void setting(struct sqlw *s, const char *name)
 {
-	const char *name = str(n, "name");
-
 	if (name && strcasecmp(name, "session_replication_role") == 0)
 		add(s, TIER_HIGH, "sql.admin",
 		    "session_replication_role turns off triggers and foreign-key checks");
+}
+
+/* The text of a string constant node, or NULL. */
+static const char *const_string(json_t *arg)
+{
+	return str(json_object_get(json_object_get(arg, "A_Const"), "sval"), "sval");
+}
+
+static void n_set(struct sqlw *s, json_t *n)
+{
+	setting(s, str(n, "name"));
 }
 
 static void n_maintenance(struct sqlw *s, json_t *n)
@@ -369,6 +378,13 @@ static void n_do(struct sqlw *s, json_t *n)
 	read_body(s, lang, body);
 }
 
+static void n_subscription(struct sqlw *s, json_t *n)
+{
+	(void)n;
+	add(s, TIER_HIGH, "net.fetch", "a subscription connects to another server and copies "
+	                               "its tables into this one");
+}
+
 static void n_admin(struct sqlw *s, json_t *n)
 {
 	(void)n;
@@ -396,6 +412,19 @@ static void n_func(struct sqlw *s, json_t *n)
 		{"dblink", "net.fetch", "connects to another server"},
 		{"dblink_exec", "net.fetch", "runs SQL on another server"},
 		{"pg_terminate_backend", "sql.admin", "kills other sessions"},
+		{"pg_cancel_backend", "sql.admin", "cancels other sessions' queries"},
+		{"pg_reload_conf", "sql.admin", "reloads the server's configuration"},
+		{"pg_promote", "sql.admin", "promotes a standby server to primary"},
+		{"pg_drop_replication_slot", "sql.admin", "drops a replication slot a replica needs"},
+		{"pg_replication_origin_drop", "sql.admin", "drops a replication origin"},
+		{"pg_create_physical_replication_slot", "sql.admin",
+		 "creates a replication slot, which holds WAL until the disk fills"},
+		{"pg_create_logical_replication_slot", "sql.admin",
+		 "creates a replication slot, which holds WAL until the disk fills"},
+		{"pg_file_unlink", "sql.server_file", "deletes a file on the server"},
+		{"pg_file_rename", "sql.server_file", "renames a file on the server"},
+		{"lo_unlink", "sql.delete", "deletes a large object"},
+		{"dblink_connect", "net.fetch", "connects to another server"},
 		{"load_extension", "sql.exec", "loads native code"},
 		{"load_file", "sql.server_file", "reads a file on the server (MySQL)"},
 		/* the sqlite3 shell's own functions, on the machine it runs on */
@@ -410,6 +439,8 @@ static void n_func(struct sqlw *s, json_t *n)
 	for (size_t i = 0; f && i < nitems(fns); i++)
 		if (strcasecmp(f, fns[i].name) == 0)
 			add(s, TIER_HIGH, fns[i].rule, fns[i].why);
+	if (f && strcasecmp(f, "set_config") == 0) /* SET by another name */
+		setting(s, const_string(json_array_get(json_object_get(n, "args"), 0)));
 }
 
 static const struct {
@@ -430,7 +461,9 @@ static const struct {
 	{"CreateFunctionStmt", n_function}, {"DoStmt", n_do}, {"LoadStmt", n_exec},
 	{"CreateExtensionStmt", n_exec}, {"AlterSystemStmt", n_admin}, {"CreateRoleStmt", n_admin},
 	{"AlterRoleStmt", n_admin}, {"DropRoleStmt", n_admin}, {"AlterRoleSetStmt", n_admin},
-	{"DropOwnedStmt", n_drop}, {"FuncCall", n_func}, {"SelectStmt", n_select},
+	{"DropOwnedStmt", n_drop}, {"DropTableSpaceStmt", n_drop}, {"DropSubscriptionStmt", n_drop},
+	{"DropUserMappingStmt", n_drop}, {"CreateSubscriptionStmt", n_subscription},
+	{"AlterSubscriptionStmt", n_subscription}, {"FuncCall", n_func}, {"SelectStmt", n_select},
 	{"ExplainStmt", NULL}, {"VariableShowStmt", NULL}, {"TransactionStmt", NULL},
 	{"VariableSetStmt", n_set}, {"PrepareStmt", NULL}, {"DeallocateStmt", NULL},
 	{"DeclareCursorStmt", NULL}, {"FetchStmt", NULL}, {"ClosePortalStmt", NULL},
@@ -551,16 +584,23 @@ void sql_classify(struct cctx *x, const char *sql, size_t len, bool exact, size_
 	const struct lazy_pgquery *pg = lazy_pgquery(&err);
 	PgQueryParseResult r;
 
+	size_t before = strv_len(x->v->statements);
+
 	sql_dot_commands(x, copy, len, exact, base, sp);
 	if (pg == NULL) {
 		cls_add(x, TIER_HIGH, "sql.parser_unavailable", sp,
 		        "cannot read SQL with certainty: %s", err ? err : "libpg_query missing");
 		free(err);
-		sql_fallback(x, copy, len, exact, base, sp);
+		sql_fallback(x, copy, len, exact, base, sp, true);
 		return;
 	}
 	r = pg->pg_query_parse(copy);
 	if (r.error || walk_tree(x, r.parse_tree, copy, len, exact, base, sp) < 0)
-		sql_fallback(x, copy, len, exact, base, sp);
+		sql_fallback(x, copy, len, exact, base, sp, true);
+	else if (memmem(copy, len, "/*!", 3))
+		/* MySQL runs the text of its executable comments (slash-star-bang),
+		 * which PostgreSQL skips: read them by keywords too, and list
+		 * their statements when the grammar saw only a comment */
+		sql_fallback(x, copy, len, exact, base, sp, strv_len(x->v->statements) == before);
 	pg->pg_query_free_parse_result(r);
 }

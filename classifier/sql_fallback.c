@@ -5,7 +5,8 @@
  * them never fire; MySQL's executable comments (/ *! ... * /) are read.
  * Text is read twice when backslashes or '#' make quoting ambiguous, and a
  * statement that starts with no keyword it knows is high (sql.unparsed).
- * Also: sqlite3 dot-commands (.shell runs a shell command).
+ * Also: SQL clients' own commands (sqlite3 .shell, psql \!, mysql system)
+ * run shell commands, write output files or read SQL from elsewhere.
  */
 #include <ctype.h>
 #include <string.h>
@@ -154,8 +155,15 @@ static void judge_ddl(struct fctx *f, const struct stmt *st)
 	    has(st, "WRITEFILE", 0, NULL) || has(st, "FSDIR", 0, NULL) ||
 	    (strcmp(k0, "VACUUM") == 0 && has(st, "INTO", 0, NULL)))
 		f_add(f, TIER_HIGH, "sql.server_file", "reads or writes a file on the server");
-	if (has(st, "LOAD_EXTENSION", 0, NULL) || strcmp(k0, "DO") == 0)
+	if (has(st, "LOAD_EXTENSION", 0, NULL) || strcmp(k0, "DO") == 0 || has(st, "SONAME", 0, NULL))
 		f_add(f, TIER_HIGH, "sql.exec", "runs procedural or native code");
+	if ((strcmp(k0, "SET") == 0 && (has(st, "GLOBAL", 0, NULL) || has(st, "PERSIST", 0, NULL) ||
+	                               has(st, "PERSIST_ONLY", 0, NULL))) ||
+	    strcmp(k0, "KILL") == 0)
+		f_add(f, TIER_HIGH, "sql.admin", "changes the server's global settings (a log file "
+		                                 "setting writes files) or kills sessions");
+	if (strcmp(k0, "FLUSH") == 0)
+		f_add(f, TIER_MEDIUM, "sql.other", "FLUSH reloads or locks server state");
 	if (strcmp(k0, "PRAGMA") == 0 && st->eq)
 		f_add(f, TIER_MEDIUM, "sql.other", "PRAGMA ... = changes database settings");
 	if (strcmp(k0, "CALL") == 0 || strcmp(k0, "EXECUTE") == 0 || strcmp(k0, "SOURCE") == 0)
@@ -192,7 +200,7 @@ static void trim(const char *s, struct stmt *st)
 }
 
 static void pass(struct cctx *x, const char *s, size_t n, bool exact, size_t base,
-                 struct span sp, bool loose)
+                 struct span sp, bool loose, bool record)
 {
 	struct stmt st;
 	size_t i = 0;
@@ -203,7 +211,7 @@ static void pass(struct cctx *x, const char *s, size_t n, bool exact, size_t bas
 		if (i == n || s[i] == ';') {
 			st.end = i;
 			trim(s, &st);
-			judge(x, &st, s, exact, base, sp, !loose);
+			judge(x, &st, s, exact, base, sp, record && !loose);
 			memset(&st, 0, sizeof(st));
 			st.off = ++i;
 			continue;
@@ -234,53 +242,244 @@ static void pass(struct cctx *x, const char *s, size_t n, bool exact, size_t bas
 }
 
 void sql_fallback(struct cctx *x, const char *sql, size_t len, bool exact, size_t base,
-                  struct span sp)
+                  struct span sp, bool record)
 {
-	pass(x, sql, len, exact, base, sp, false);
+	pass(x, sql, len, exact, base, sp, false, record);
 	if (memchr(sql, '\\', len) || memchr(sql, '#', len))
-		pass(x, sql, len, exact, base, sp, true);
+		pass(x, sql, len, exact, base, sp, true, false);
 }
 
-/* sqlite3 dot-commands at the start of a line: judged, then blanked out so
- * the SQL parser sees only SQL. */
+/* What an SQL client's own command does with its argument. */
+enum meta_act {
+	M_SHELL,  /* runs the rest of the line through the shell */
+	M_OUT,    /* sends output to FILE, or to |CMD */
+	M_LAST,   /* writes the last argument (.backup ?DB? FILE) */
+	M_READ,   /* runs SQL from FILE, or from the output of |CMD */
+	M_IMPORT, /* adds rows from FILE, or from |CMD */
+	M_LOAD,   /* loads native code */
+	M_HOOK,   /* opens the output in another program */
+	M_ENV,    /* sets NAME VALUE; a pager or editor VALUE is a command */
+	M_NONE,   /* any other sqlite3 dot-command: not SQL, nothing to judge */
+};
+
+/* sqlite3 dot-commands and mysql's commands start a line; psql's
+ * backslash commands (and mysql's) may follow SQL on it (SELECT 1 \g |CMD). */
+static const struct {
+	const char *name;
+	enum meta_act act;
+} metas[] = {
+	{".shell", M_SHELL}, {".system", M_SHELL}, {".output", M_OUT}, {".once", M_OUT},
+	{".log", M_OUT}, {".trace", M_OUT}, {".open", M_OUT}, {".clone", M_OUT},
+	{".backup", M_LAST}, {".save", M_LAST}, {".read", M_READ}, {".import", M_IMPORT},
+	{".load", M_LOAD}, {".excel", M_HOOK}, {".www", M_HOOK},
+	{"\\!", M_SHELL}, {"\\o", M_OUT}, {"\\out", M_OUT}, {"\\g", M_OUT}, {"\\gx", M_OUT},
+	{"\\w", M_OUT}, {"\\write", M_OUT}, {"\\i", M_READ}, {"\\include", M_READ},
+	{"\\ir", M_READ}, {"\\include_relative", M_READ}, {"\\setenv", M_ENV},
+	{"\\P", M_SHELL}, {"\\T", M_OUT}, {"\\.", M_READ},
+	{"system", M_SHELL}, {"pager", M_SHELL}, {"tee", M_OUT}, {"source", M_READ},
+	{".", M_NONE}, /* last: .tables, .schema, ... */
+};
+
+/* The client command at s[0..n) (n up to the end of the line), or -1; *al
+ * is set to the length of its name. Words (mysql's) match in any case. */
+static int meta_find(const char *s, size_t n, bool line_start, size_t *al)
+{
+	size_t w = 1;
+
+	if (n > 1 && !isalnum((unsigned char)s[1]))
+		w = 2; /* \! and \. */
+	else
+		while (w < n && (isalnum((unsigned char)s[w]) || s[w] == '_'))
+			w++;
+	if (s[0] != '\\' && s[0] != '.' && !line_start)
+		return -1;
+	for (size_t i = 0; i < nitems(metas); i++) {
+		size_t l = strlen(metas[i].name);
+		bool word = metas[i].name[0] != '\\' && metas[i].name[0] != '.';
+		if (l == w &&
+		    (word ? line_start && strncasecmp(s, metas[i].name, l) == 0
+		          : strncmp(s, metas[i].name, l) == 0) &&
+		    (l == n || s[l] == ' ' || s[l] == '\t' || w == 2)) {
+			*al = l;
+			return (int)i;
+		}
+	}
+	if (line_start && s[0] == '.' && n > 1 && isalpha((unsigned char)s[1])) {
+		*al = w;
+		return (int)nitems(metas) - 1;
+	}
+	return -1;
+}
+
+/* Skips blanks, then options (-x, --bom) unless opts is false: the next
+ * argument's start. *hook is set when -x or -e opens another program. */
+static const char *meta_arg(const char *p, const char *le, bool opts, bool *hook)
+{
+	for (;;) {
+		while (p < le && (*p == ' ' || *p == '\t'))
+			p++;
+		if (!opts || p >= le || *p != '-')
+			return p;
+		*hook |= (p[1] == 'x' || p[1] == 'e') && (p + 2 == le || p[2] == ' ');
+		while (p < le && *p != ' ' && *p != '\t')
+			p++;
+	}
+}
+
+/* An argument the clients let be quoted ("|cmd x", 'PAGER CMD'): [*p, *le)
+ * narrowed to what is inside the quotes. */
+static bool meta_unquote(const char **p, const char **le)
+{
+	const char *close;
+
+	if (*p < *le && (**p == '"' || **p == '\'') &&
+	    (close = memchr(*p + 1, **p, (size_t)(*le - *p - 1))) != NULL) {
+		*le = close;
+		(*p)++;
+		return true;
+	}
+	return false;
+}
+
+/* The file or |command argument [p, le) of an output, read or import. */
+static void meta_target(struct cctx *x, enum meta_act act, const char *p, const char *le,
+                        struct span ds)
+{
+	char abs[CLS_MAX_PATH];
+	size_t pl = 0;
+	char *f;
+
+	bool quoted = meta_unquote(&p, &le);
+
+	if (p < le && *p == '|') {
+		shell_script_text(x, arena_strndup(x->a, p + 1, (size_t)(le - p - 1)),
+		                  (size_t)(le - p - 1), ds);
+		return;
+	}
+	while (p + pl < le && (quoted || (p[pl] != ' ' && p[pl] != '\t')))
+		pl++;
+	f = arena_strndup(x->a, p, pl);
+	if (f[0] == '\0' || strcmp(f, "stdout") == 0 || strcmp(f, "stderr") == 0 ||
+	    strcmp(f, "off") == 0 || strcmp(f, "-") == 0 || !paths_resolve(x, f, abs, sizeof(abs)))
+		return;
+	if (act == M_OUT || act == M_LAST)
+		paths_write_abs(x, abs, ds, abs);
+	else
+		paths_read_abs(x, abs, ds);
+}
+
+static void meta_run(struct cctx *x, int m, const char *arg, const char *le, struct span ds)
+{
+	static const char *const cmd_env[] = {"PAGER", "PSQL_PAGER", "EDITOR", "PSQL_EDITOR",
+	                                      "VISUAL"};
+	bool hook = false;
+	const char *p = meta_arg(arg, le, metas[m].act != M_SHELL, &hook), *q;
+	size_t n = (size_t)(le - p);
+
+	if (hook || metas[m].act == M_HOOK)
+		cls_add(x, TIER_HIGH, "exec.hook_program", ds,
+		        "%s opens the output in another program", metas[m].name);
+	switch (metas[m].act) {
+	case M_SHELL:
+		if (n)
+			shell_script_text(x, arena_strndup(x->a, p, n), n, ds);
+		break;
+	case M_LAST:
+		for (q = le; q > p && q[-1] != ' ' && q[-1] != '\t'; q--)
+			;
+		meta_target(x, M_LAST, q, le, ds);
+		break;
+	case M_READ:
+		cls_add(x, x->o->unknown_program, "exec.script", ds,
+		        "%s runs SQL from a file or command output airlock cannot see", metas[m].name);
+		meta_target(x, M_READ, p, le, ds);
+		break;
+	case M_IMPORT:
+		cls_add(x, TIER_MEDIUM, "sql.insert", ds, ".import adds rows");
+		meta_target(x, M_IMPORT, p, le, ds);
+		break;
+	case M_LOAD:
+		cls_add(x, TIER_HIGH, "sql.exec", ds, "%s loads native code", metas[m].name);
+		break;
+	case M_OUT:
+		meta_target(x, M_OUT, p, le, ds);
+		break;
+	case M_ENV:
+		for (size_t i = 0; i < nitems(cmd_env); i++) {
+			size_t l = strlen(cmd_env[i]);
+			if ((size_t)(le - p) > l && strncmp(p, cmd_env[i], l) == 0 && p[l] == ' ') {
+				const char *e = le;
+				q = meta_arg(p + l, le, false, &hook);
+				meta_unquote(&q, &e);
+				shell_script_text(x, arena_strndup(x->a, q, (size_t)(e - q)),
+				                  (size_t)(e - q), ds);
+			}
+		}
+		break;
+	case M_HOOK:
+	case M_NONE:
+		break;
+	}
+}
+
+/* Where the text stands between lines: in a quote ('\'', '"', '$' for
+ * $$), in a block comment, and whether quoting became ambiguous (a
+ * backslash in a quote: MySQL escapes with it, PostgreSQL does not). */
+struct meta_state {
+	char q;
+	bool comment, ambiguous;
+};
+
+/* The first client command of the line [b, e) outside quotes and
+ * comments, or e; st carries over from line to line. */
+static size_t meta_start(const char *sql, size_t b, size_t e, struct meta_state *st, int *m,
+                         size_t *al)
+{
+	for (size_t i = b; i < e; i++) {
+		char c = sql[i], d = i + 1 < e ? sql[i + 1] : '\0';
+		if (st->comment) {
+			st->comment = !(c == '*' && d == '/');
+			i += !st->comment;
+		} else if (st->q) {
+			st->ambiguous |= c == '\\';
+			if (c == st->q && (c != '$' || d == '$')) {
+				i += c == '$';
+				st->q = 0;
+			}
+		} else if (c == '-' && d == '-') {
+			return e;
+		} else if (c == '/' && d == '*') {
+			st->comment = true;
+			i++;
+		} else if (c == '\'' || c == '"' || (c == '$' && d == '$')) {
+			st->q = c;
+			i += c == '$';
+		} else if ((i == b || c == '\\') && (*m = meta_find(sql + i, e - i, i == b, al)) >= 0) {
+			return i;
+		}
+	}
+	return e;
+}
+
 void sql_dot_commands(struct cctx *x, char *sql, size_t len, bool exact, size_t base,
                       struct span sp)
 {
+	struct meta_state st = {0, false, false};
+
 	for (size_t i = 0; i < len;) {
 		const char *nl = memchr(sql + i, '\n', len - i);
-		size_t e = nl ? (size_t)(nl - sql) : len, b = i;
+		size_t e = nl ? (size_t)(nl - sql) : len, b = i, al = 0;
+		int m = -1;
 		while (b < e && (sql[b] == ' ' || sql[b] == '\t'))
 			b++;
-		if (b < e && sql[b] == '.' && b + 1 < e && isalpha((unsigned char)sql[b + 1])) {
-			struct span ds = exact ? cls_span(x, base + b, e - b) : sp;
-			const char *arg = sql + b, *le = sql + e;
-			size_t al;
+		b = meta_start(sql, b, e, &st, &m, &al);
+		if (b < e) {
 			/* the argument is bounded by this line: sql need not end in NUL */
-			while (arg < le && *arg != ' ' && *arg != '\t')
-				arg++;
-			while (arg < le && (*arg == ' ' || *arg == '\t'))
-				arg++;
-			al = (size_t)(le - arg);
-			if (strncmp(sql + b, ".shell", 6) == 0 || strncmp(sql + b, ".system", 7) == 0)
-				shell_script_text(x, arena_strndup(x->a, arg, al), al, ds);
-			else if (strncmp(sql + b, ".output", 7) == 0 || strncmp(sql + b, ".once", 5) == 0 ||
-			         strncmp(sql + b, ".save", 5) == 0 || strncmp(sql + b, ".backup", 7) == 0) {
-				char abs[CLS_MAX_PATH];
-				size_t pl = 0;
-				char *p;
-				while (pl < al && arg[pl] != ' ' && arg[pl] != '\t')
-					pl++;
-				p = arena_strndup(x->a, arg, pl);
-				if (p[0] && p[0] != '-' && paths_resolve(x, p, abs, sizeof(abs)))
-					paths_write_abs(x, abs, ds, abs);
-			} else if (strncmp(sql + b, ".read", 5) == 0)
-				cls_add(x, x->o->unknown_program, "exec.script", ds,
-				        ".read runs SQL from a file airlock cannot see");
-			else if (strncmp(sql + b, ".load", 5) == 0)
-				cls_add(x, TIER_HIGH, "sql.exec", ds, ".load loads native code");
-			else if (strncmp(sql + b, ".import", 7) == 0)
-				cls_add(x, TIER_MEDIUM, "sql.insert", ds, ".import adds rows");
-			memset(sql + b, ' ', e - b);
+			meta_run(x, m, sql + b + al, sql + e, exact ? cls_span(x, base + b, e - b) : sp);
+			/* blanked so the SQL parser sees SQL; not when the quoting
+			 * before it is ambiguous: the server may read it as SQL */
+			if (!st.ambiguous)
+				memset(sql + b, ' ', e - b);
 		}
 		i = e + 1;
 	}

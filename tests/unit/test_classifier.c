@@ -344,11 +344,35 @@ static void test_symlinks(void **state)
 	verdict_free(v);
 	c = call_new();
 	c->tool = TOOL_WRITE_FILE;
-	c->path = "etc-link/../etc-link/cron.d/x";
+	/* .. after a link leaves the link's target, as the kernel walks it:
+	 * etc-link/.. is /, not the workdir */
+	c->path = "etc-link/../etc/cron.d/x";
 	v = classify_call(c, &o);
 	assert_true(verdict_has(v, "fs.write.persistence"));
+	assert_true(strv_contains(v->writes, "/etc/cron.d/x"));
+	verdict_free(v);
+	c->path = "etc-link/../etc-link/cron.d/x";
+	v = classify_call(c, &o);
+	assert_true(verdict_has(v, "fs.write.outside_workdir"));
+	assert_true(strv_contains(v->writes, "/etc-link/cron.d/x"));
+	verdict_free(v);
+	c->tool = TOOL_READ_FILE;
+	c->path = "etc-link/../etc/shadow";
+	v = classify_call(c, &o);
+	assert_true(verdict_has(v, "secrets.read"));
 	verdict_free(v);
 	call_free(c);
+	v = classify_shell("cat etc-link/../etc/shadow; echo x > etc-link/../root/.bashrc", &o);
+	assert_true(verdict_has(v, "secrets.read"));
+	assert_true(verdict_has(v, "fs.write.persistence"));
+	verdict_free(v);
+	/* a link in the workdir to rm, left by an earlier call, is rm */
+	snprintf(key, sizeof(key), "%s/ls", dir);
+	assert_int_equal(symlink("/bin/rm", key), 0);
+	v = classify_shell("./ls -rf ~", &o);
+	assert_true(verdict_has(v, "fs.delete.root"));
+	verdict_free(v);
+	unlink(key);
 	unlink(key);
 	unlink(link);
 	snprintf(key, sizeof(key), "%s/home/.ssh", dir);
