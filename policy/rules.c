@@ -958,6 +958,8 @@ static void eval_past_options(const struct ruleset *rs, const struct subject *s,
 	if (v[1] == NULL || v[1][0] != '-')
 		return;
 	b.head = slash && slash[1] ? word_hash(slash + 1) : s->head;
+	if (rs->bucket[b.head % SHELL_BUCKETS].n == 0 && rs->wild.n == 0)
+		return; /* no rule could meet a form: the common case, made free */
 	for (size_t i = 1; i <= OPTION_RUN_MAX && v[i]; i++) {
 		bool option = v[i][0] == '-' && v[i][1] != '\0';
 		bool value = !option && v[i - 1][0] == '-' && !strchr(v[i - 1], '=');
