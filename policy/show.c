@@ -17,20 +17,25 @@ struct out {
 	bool origins;
 };
 
-/* A value as git-config syntax: quoted when it holds # ; " \ or edge spaces. */
+/* A value as git-config syntax: quoted when it holds # ; " \ a line break,
+ * a tab or edge spaces; the three control characters git can escape are
+ * escaped (a raw line break would end the value, and the file would not
+ * load back). */
 static void put_value(struct buf *b, const char *v)
 {
+	static const char esc[] = "\n\t\b", as[] = "ntb";
 	size_t n = strlen(v);
 
-	if (strpbrk(v, "#;\"\\") == NULL && n > 0 && v[0] != ' ' && v[n - 1] != ' ') {
+	if (strpbrk(v, "#;\"\\\n\t\b") == NULL && n > 0 && v[0] != ' ' && v[n - 1] != ' ') {
 		buf_puts(b, v);
 		return;
 	}
 	buf_append(b, "\"", 1);
 	for (; *v; v++) {
-		if (*v == '"' || *v == '\\')
+		const char *e = strchr(esc, *v);
+		if (*v == '"' || *v == '\\' || e)
 			buf_append(b, "\\", 1);
-		buf_append(b, v, 1);
+		buf_append(b, e ? &as[e - esc] : v, 1);
 	}
 	buf_append(b, "\"", 1);
 }
