@@ -365,7 +365,9 @@ static int spawn_finish(struct sbx_report *r, int status, const struct rusage *r
 
 /* The child's memory: the report, then its stack (it shares ours until
  * execve, like posix_spawn, so no page tables are copied). */
-#define SPAWN_STACK (128 * 1024)
+/* AddressSanitizer's frames carry redzones: its builds get four times the
+ * stack, so a sanitized child never runs into the report below it. */
+#define SPAWN_STACK ((AIRLOCK_ASAN ? 4 : 1) * 128 * 1024)
 struct spawn_page {
 	struct sbx_report r;
 	struct sbx_done done;
@@ -415,7 +417,9 @@ static struct spawn_page *page_get(void)
 			return NULL;
 		}
 	}
-	ASAN_UNPOISON_MEMORY_REGION(pg->stack, SPAWN_STACK);
+	/* the whole page: a fresh mapping may reuse the range of an exited
+	 * thread's stack whose redzones are still marked in the shadow */
+	ASAN_UNPOISON_MEMORY_REGION(pg, SPAWN_PAGE_SIZE);
 	memset(pg, 0, sizeof(*pg));
 	return pg;
 }
