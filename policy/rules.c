@@ -737,35 +737,6 @@ static void eval_stop_only(const struct ruleset *rs, const struct subject *s,
 }
 
 /*
- * "WITH x AS (...), y AS (...) DELETE FROM t" -> "DELETE FROM t": the
- * statement a common table expression leads into, which is what it does.
- * Returns a pointer into the normalized statement, or NULL.
- */
-static const char *sql_after_with(const char *s)
-{
-	int depth = 0;
-	char quote = 0;
-
-	if (strncasecmp(s, "WITH ", 5) != 0)
-		return NULL;
-	for (s += 5; *s; s++) {
-		if (quote) {
-			quote = *s == quote ? 0 : quote;
-		} else if (strchr("'\"`", *s)) {
-			quote = *s;
-		} else if (*s == '(') {
-			depth++;
-		} else if (*s == ')' && depth > 0 && --depth == 0) {
-			const char *next = s + 1 + (s[1] == ' ');
-			if (*next != ',' && *next != '\0' && strncasecmp(next, "AS ", 3) != 0 &&
-			    strncasecmp(next, "AS(", 3) != 0)
-				return next; /* not a column list "name(a, b) AS (...)" */
-		}
-	}
-	return NULL;
-}
-
-/*
  * Where SQL may start inside a statement: after "(" and ")", after a
  * dollar quote ($$, $tag$: a function's or DO block's body, or a string a
  * function runs), after ";" (inside such a body), after the words that
@@ -779,7 +750,8 @@ static size_t sql_inner_starts(const char *s, size_t **out)
 {
 	static const char *const leads[] = {"AS", "DO", "INSTEAD", "ALSO", "EXPLAIN",
 	                                    "ANALYZE", "VERBOSE", "BEGIN", "THEN", "ELSE",
-	                                    "LOOP", "EXECUTE", "IMMEDIATE"};
+	                                    "LOOP", /* last, the two that run a string: */
+	                                    "EXECUTE", "IMMEDIATE"};
 	size_t n = 0, cap = 0;
 	char quote = 0;
 
@@ -790,8 +762,8 @@ static size_t sql_inner_starts(const char *s, size_t **out)
 			quote = s[i] == quote ? 0 : quote;
 			continue;
 		}
-		if (s[i] == '"' || s[i] == '`') {
-			quote = s[i];
+		if (s[i] == '\'' || s[i] == '"' || s[i] == '`') {
+			quote = s[i]; /* as pattern_sql_normalize reads quotes */
 		} else if (strchr("();", s[i])) {
 			at = i + 1;
 		} else if (s[i] == '$' && (w = strspn(s + i + 1, "abcdefghijklmnopqrstuvwxyz"
@@ -801,12 +773,13 @@ static size_t sql_inner_starts(const char *s, size_t **out)
 			i += w + 1;
 		} else if ((i == 0 || s[i - 1] == ' ') && isalpha((unsigned char)s[i])) {
 			w = strspn(s + i, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ");
-			for (size_t k = 0; k < nitems(leads) && s[i + w] == ' '; k++)
-				if (strlen(leads[k]) == w && strncasecmp(s + i, leads[k], w) == 0)
-					at = i + w + 1;
-			/* EXECUTE 'DELETE ...': the string is what runs */
-			if (at && s[at] == '\'' && w >= 7 && strncasecmp(s + i + w - 7, "EXECUTE", 7) == 0)
-				at++;
+			for (size_t k = 0; k < nitems(leads) && s[i + w] == ' '; k++) {
+				if (strlen(leads[k]) != w || strncasecmp(s + i, leads[k], w) != 0)
+					continue;
+				at = i + w + 1;
+				/* EXECUTE [IMMEDIATE] 'DELETE ...': the string is what runs */
+				at += k >= nitems(leads) - 2 && s[at] == '\'';
+			}
 			i += w - 1;
 		}
 		if (at == 0)
@@ -823,10 +796,9 @@ static size_t sql_inner_starts(const char *s, size_t **out)
  * A deny or ask rule also meets the SQL a statement holds, so `deny =
  * Sql(DELETE *)` stops `WITH d AS (DELETE FROM t RETURNING *) SELECT 1`,
  * `EXPLAIN ANALYZE DELETE FROM t`, `PREPARE p AS DELETE ...`, a DO block
- * and `dblink_exec('DELETE ...')`. Only rules that start with a literal
- * need this (a leading * already meets them in the whole statement), and
- * a start is tried only when it begins with that literal, so the cost
- * stays linear in the statement.
+ * and `dblink_exec($$DELETE ...$$)`. A rule that starts with * meets the
+ * whole statement already; one that starts with a literal is tried only
+ * where a start begins with it, so the cost stays linear in the statement.
  */
 static void eval_sql_inner(const struct ruleset *rs, const char *norm, struct evaluation *ev)
 {
@@ -837,14 +809,14 @@ static void eval_sql_inner(const struct ruleset *rs, const char *norm, struct ev
 		const struct rule *r = &rs->v[PK_SQL][i];
 		size_t lit = r->pat.glob ? strcspn(r->pat.glob, "*?[\\") : 0;
 		if ((r->act != RA_DENY && r->act != RA_ASK) || !(ev->mask & RA_BIT(r->act)) ||
-		    ev->any[r->act] != NULL || r->pat.all || lit == 0)
+		    ev->any[r->act] != NULL || r->pat.all || r->pat.glob[0] == '*')
 			continue;
 		if (!scanned) {
 			n = sql_inner_starts(norm, &at);
 			scanned = true;
 		}
 		for (size_t k = 0; k < n && ev->any[r->act] == NULL; k++)
-			if (strncasecmp(norm + at[k], r->pat.glob, lit) == 0 &&
+			if ((lit == 0 || strncasecmp(norm + at[k], r->pat.glob, lit) == 0) &&
 			    fnmatch(r->pat.glob, norm + at[k], FNM_CASEFOLD) == 0)
 				ev->any[r->act] = r;
 	}
@@ -877,8 +849,6 @@ static void eval_strings(const struct ruleset *rs, enum pattern_kind k, char *co
 			s.text = norm = pattern_sql_normalize(*v);
 		}
 		eval_subject(rs, &s, primary, ev);
-		if (k == PK_SQL && (s.text = sql_after_with(norm)) != NULL)
-			eval_stop_only(rs, &s, ev);
 		if (k == PK_SQL)
 			eval_sql_inner(rs, norm, ev);
 		free(s.path.buf);
