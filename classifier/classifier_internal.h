@@ -314,6 +314,7 @@ enum {
 	P_SKIP1 = 1 << 1, /* ... except the first (a pattern or a program) */
 	P_WRITE = 1 << 2, /* non-option operands are files it writes */
 	P_CWD = 1 << 3,   /* without operands it reads the current directory */
+	P_HOST = 1 << 4,  /* non-option operands are hosts or URLs (ping, dig) */
 };
 typedef void (*prog_fn)(struct cctx *x, struct cmdv *c);
 struct prog {
@@ -440,6 +441,10 @@ bool secrets_env_name(const char *n, size_t len);
 bool net_add_url(struct cctx *x, const char *s);
 /* net_add_url, or for a URL without a scheme (curl evil.com), its host. */
 void net_add_fetch_url(struct cctx *x, const char *s);
+/* An operand of a program whose operands are hosts or URLs (P_HOST): dig's
+ * @SERVER too; numbers, key=value items, +options and an httpie METHOD are
+ * not hosts. */
+void net_add_operand(struct cctx *x, const struct word *w);
 void net_add_host(struct cctx *x, const char *host, size_t n);
 
 /* ---- SQL (sql.c) ---- */

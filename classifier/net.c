@@ -93,3 +93,14 @@ void net_add_fetch_url(struct cctx *x, const char *s)
 	if (e > h)
 		net_add_host(x, h, (size_t)(e - h));
 }
+
+void net_add_operand(struct cctx *x, const struct word *w)
+{
+	const char *v = w->val + (w->val[0] == '@');
+
+	if ((w->flags & W_DYNAMIC) || v[0] == '+' || strchr(v, '=') ||
+	    strspn(v, "0123456789") == strlen(v) ||
+	    strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") == strlen(v))
+		return;
+	net_add_fetch_url(x, v);
+}

@@ -128,7 +128,7 @@ void rules_generic(struct cctx *x, struct cmdv *c, const struct prog *p)
 
 	if (p->rule)
 		cls_add(x, p->tier, p->rule, shell_span_word(x, &c->w[0]), "%s", p->why);
-	if (!(p->flags & (P_READ | P_WRITE)))
+	if (!(p->flags & (P_READ | P_WRITE | P_HOST)))
 		return;
 	n = opt_operands(c, 1, p->argopts, idx, nitems(idx));
 	if (n == 0 && (p->flags & P_CWD)) {
@@ -139,7 +139,9 @@ void rules_generic(struct cctx *x, struct cmdv *c, const struct prog *p)
 	}
 	for (size_t i = (p->flags & P_SKIP1) ? 1 : 0; i < n; i++) {
 		const struct word *w = &c->w[idx[i]];
-		if (p->flags & P_WRITE)
+		if (p->flags & P_HOST)
+			net_add_operand(x, w);
+		else if (p->flags & P_WRITE)
 			paths_write(x, w, w->val, shell_span_word(x, w));
 		else
 			paths_read(x, w, w->val);

@@ -389,42 +389,9 @@ static void rule_ansible(struct cctx *x, struct cmdv *c)
 		shell_script_text(x, args, strlen(args), shell_span_word(x, a));
 }
 
-/*
- * Probes, DNS lookups and httpie/aria2c take their hosts or URLs as
- * operands (dig's @SERVER too); each is reported so host rules see it.
- * Numbers (ping -c 3's value, a port) and httpie's METHOD are not hosts.
- */
-static void rule_net_operands(struct cctx *x, struct cmdv *c)
-{
-	static const struct {
-		const char *name, *argopts;
-	} progs[] = {
-	        {"ping", "cfiIlmMpQsStTwW"}, {"ping6", "cfiIlmMpQsStTwW"},
-	        {"traceroute", "fgimNpqstwzAF"}, {"mtr", "aBcfGimPQsuYZ"},
-	        {"dig", "bcfkpqtxy"}, {"nslookup", ""}, {"host", "cNRtW"},
-	        {"whois", "hpgiTs"}, {"http", "aAbcjsv"}, {"https", "aAbcjsv"},
-	        {"xh", "aAbcjsv"}, {"aria2c", "diojsxk"},
-	};
-	const char *argopts = "";
-	size_t idx[32], n;
-
-	for (size_t i = 0; i < nitems(progs); i++)
-		if (strcmp(c->prog, progs[i].name) == 0)
-			argopts = progs[i].argopts;
-	n = opt_operands(c, 1, argopts, idx, nitems(idx));
-	for (size_t i = 0; i < n; i++) {
-		const char *v = c->w[idx[i]].val;
-		v += v[0] == '@';
-		if (v[0] == '+' || strspn(v, "0123456789") == strlen(v) ||
-		    strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") == strlen(v) || strchr(v, '=') ||
-		    (c->w[idx[i]].flags & W_DYNAMIC))
-			continue;
-		net_add_fetch_url(x, v);
-	}
-}
-
 #define NET(n, why) {n, 0, NULL, TIER_HIGH, "net.fetch", why, NULL}
-#define NETO(n, why) {n, 0, NULL, TIER_HIGH, "net.fetch", why, rule_net_operands}
+/* operands are hosts or URLs (P_HOST); ao: the options that take a value */
+#define NETO(n, ao, why) {n, P_HOST, ao, TIER_HIGH, "net.fetch", why, NULL}
 #define TUNNEL(n) {n, 0, NULL, TIER_HIGH, "net.listen", "exposes a local port to the internet", NULL}
 #define MAIL(n) {n, 0, NULL, TIER_HIGH, "net.upload", "sends mail", NULL}
 #define NETS(n, why) {n, 0, NULL, TIER_HIGH, "net.fetch", why, rule_secret_cli}
@@ -435,12 +402,18 @@ const struct prog rules_net[] = {
 	FN("netcat", rule_nc), FN("telnet", rule_nc), FN("ftp", rule_nc), FN("tftp", rule_nc),
 	FN("lftp", rule_nc), FN("socat", rule_socat), FN("ssh", rule_ssh),
 	FN("scp", rule_copy_remote), FN("sftp", rule_copy_remote), FN("rsync", rule_copy_remote),
-	NETO("ping", "sends network probes"), NETO("ping6", "sends network probes"),
-	NETO("traceroute", "sends network probes"), NETO("mtr", "sends network probes"),
-	NETO("dig", "queries DNS over the network"), NETO("nslookup", "queries DNS over the network"),
-	NETO("host", "queries DNS over the network"), NETO("whois", "queries a whois server"),
-	NETO("http", "sends an HTTP request (httpie)"), NETO("https", "sends an HTTP request (httpie)"),
-	NETO("xh", "sends an HTTP request"), NETO("aria2c", "downloads files"),
+	NETO("ping", "cfiIlmMpQsStTwW", "sends network probes"),
+	NETO("ping6", "cfiIlmMpQsStTwW", "sends network probes"),
+	NETO("traceroute", "fgimNpqstwzAF", "sends network probes"),
+	NETO("mtr", "aBcfGimPQsuYZ", "sends network probes"),
+	NETO("dig", "bcfkpqtxy", "queries DNS over the network"),
+	NETO("nslookup", "", "queries DNS over the network"),
+	NETO("host", "cNRtW", "queries DNS over the network"),
+	NETO("whois", "hpgiTs", "queries a whois server"),
+	NETO("http", "aAbcjsv", "sends an HTTP request (httpie)"),
+	NETO("https", "aAbcjsv", "sends an HTTP request (httpie)"),
+	NETO("xh", "aAbcjsv", "sends an HTTP request"),
+	NETO("aria2c", "diojsxk", "downloads files"),
 	NETS("aws", "calls cloud APIs over the network"), NETS("gcloud", "calls cloud APIs"),
 	NETS("az", "calls cloud APIs"), NET("gsutil", "copies cloud storage objects"),
 	NETS("kubectl", "talks to a Kubernetes cluster"), NET("helm", "talks to a Kubernetes cluster"),
