@@ -575,25 +575,20 @@ static void tar_hooks(struct cctx *x, const struct cmdv *c)
 }
 
 /*
- * What tar c, r or u reads: its member operands, below -C's directory when
- * one is given, so a deny rule on the path of a secrets folder stops
- * `tar czf x.tgz secrets`.
- * The old style's dashless cluster (czf) takes its values in order from
- * the words after it. archive is the -f word, written, not read.
+ * What tar c, r or u reads: its member operands from word start on (past
+ * an old-style cluster's values), below -C's directory when one is given,
+ * so a deny rule on the path of a secrets folder stops `tar czf x.tgz
+ * secrets`. archive is the -f word, written, not read.
  */
-static void tar_members(struct cctx *x, const struct cmdv *c, const char *mode,
+static void tar_members(struct cctx *x, const struct cmdv *c, size_t start,
                         const struct word *archive)
 {
-	const char *argopts = TAR_ARGOPTS;
 	char path[CLS_MAX_PATH];
 	const char *dir = NULL;
-	size_t idx[64], n, start = 1;
+	size_t idx[64], n;
 
-	if (mode[0] != '-' && c->n > 1) /* tar czf ARCHIVE ...: skip the cluster's values */
-		for (const char *m = mode; *m; m++)
-			start += *m == *mode || strchr(argopts, *m) ? 1 : 0;
-	opt_value(c, 'C', "--directory", argopts, &dir);
-	n = opt_operands(c, start, argopts, idx, nitems(idx));
+	opt_value(c, 'C', "--directory", TAR_ARGOPTS, &dir);
+	n = opt_operands(c, start, TAR_ARGOPTS, idx, nitems(idx));
 	for (size_t i = 0; i < n; i++) {
 		const struct word *w = &c->w[idx[i]];
 		struct word in = *w;
@@ -613,6 +608,7 @@ static void rule_tar(struct cctx *x, struct cmdv *c)
 	 * otherwise any option word may hold them (tar -C / -xf x.tar) */
 	const char *mode = c->n > 1 && c->w[1].val[0] != '-' ? c->w[1].val : "", *val;
 	const struct word *f;
+	size_t start = *mode ? 2 : 1; /* where operands may begin */
 	bool create = strpbrk(mode, "cru") || opt_short(c, 'c', TAR_ARGOPTS) ||
 	              opt_short(c, 'r', TAR_ARGOPTS) || opt_short(c, 'u', TAR_ARGOPTS) ||
 	              opt_long(c, "--create") || opt_long(c, "--append") || opt_long(c, "--update");
@@ -625,17 +621,19 @@ static void rule_tar(struct cctx *x, struct cmdv *c)
 	if ((f = opt_value(c, 'I', NULL, TAR_ARGOPTS, &val)) != NULL)
 		rules_hook(x, f, val, strlen(val), "tar -I runs another program");
 	f = opt_value(c, 'f', "--file", TAR_ARGOPTS, &val);
-	if (strchr(mode, 'f') && f == NULL) {
-		/* old style: tar czf ARCHIVE; the cluster's values come in its
-		 * letters' order (tar cbf 20 ARCHIVE) */
-		size_t at = 2;
-		for (const char *m = mode; *m != 'f'; m++)
-			at += m != mode && strchr(TAR_ARGOPTS, *m) ? 1 : 0;
-		f = at < c->n ? &c->w[at] : NULL;
-		val = f ? f->val : NULL;
+	/* old style: the cluster's values follow it in its letters' order
+	 * (tar cbf 20 ARCHIVE); start is the first word past them */
+	for (const char *m = mode; *m; m++) {
+		if (!strchr(TAR_ARGOPTS, *m))
+			continue;
+		if (*m == 'f' && f == NULL && start < c->n) {
+			f = &c->w[start];
+			val = f->val;
+		}
+		start++;
 	}
 	if (create)
-		tar_members(x, c, mode, f);
+		tar_members(x, c, start, f);
 	if (f && create && strcmp(val, "-") != 0)
 		paths_write(x, f, val, shell_span_word(x, f));
 	else if (f && strcmp(val, "-") != 0)
