@@ -107,15 +107,14 @@ static void g_branch(struct cctx *x, struct cmdv *c)
 		gw(x, c, "creates, renames or deletes a branch");
 }
 
-/* git rm refuses to drop uncommitted changes unless forced; -f loses
- * them, and -r takes whole trees out of the working tree. */
 /*
- * The paths a working-tree command names are writes, so path rules see
- * them (`deny = Edit(*.lock)` stops `git restore x.lock`): every operand
- * from index from on (argopts: short options taking a value), `:/` and
- * `.` being the workdir itself.
+ * The paths a command names, so path rules see them: written by one that
+ * changes the working tree (`deny = Edit(*.lock)` stops `git restore
+ * x.lock`), read by one that stores them. Every operand from index from on
+ * (argopts: short options taking a value), `:/` being the workdir itself.
  */
-static void g_pathspecs(struct cctx *x, const struct cmdv *c, size_t from, const char *argopts)
+static void g_pathspecs(struct cctx *x, const struct cmdv *c, size_t from, const char *argopts,
+                        bool write)
 {
 	size_t idx[64], n = opt_operands(c, from, argopts, idx, nitems(idx));
 
@@ -124,10 +123,15 @@ static void g_pathspecs(struct cctx *x, const struct cmdv *c, size_t from, const
 		struct word here = *w;
 		if (strcmp(w->val, ":/") == 0)
 			here.val = ".";
-		paths_write(x, &here, here.val, shell_span_word(x, w));
+		if (write)
+			paths_write(x, &here, here.val, shell_span_word(x, w));
+		else
+			paths_read(x, &here, here.val);
 	}
 }
 
+/* git rm refuses to drop uncommitted changes unless forced; -f loses
+ * them, and -r takes whole trees out of the working tree. */
 static void g_rm(struct cctx *x, struct cmdv *c)
 {
 	struct span sp = shell_span_words(x, c->w, c->n);
@@ -140,7 +144,7 @@ static void g_rm(struct cctx *x, struct cmdv *c)
 		cls_add(x, TIER_HIGH, "fs.delete.recursive", sp,
 		        "git rm -r deletes directory trees from the working tree");
 	if (!cached)
-		g_pathspecs(x, c, 1, "");
+		g_pathspecs(x, c, 1, "", true);
 	gw(x, c, "removes files from the index and the working tree");
 }
 
@@ -148,15 +152,12 @@ static void g_rm(struct cctx *x, struct cmdv *c)
  * (the object database hands the content back to anyone: git show :x). */
 static void g_store(struct cctx *x, struct cmdv *c)
 {
-	size_t idx[64], n = opt_operands(c, 1, "t", idx, nitems(idx));
-
-	for (size_t i = 0; i < n; i++)
-		paths_read(x, &c->w[idx[i]], c->w[idx[i]].val);
+	g_pathspecs(x, c, 1, "t", false);
 }
 
 static void g_mv(struct cctx *x, struct cmdv *c)
 {
-	g_pathspecs(x, c, 1, ""); /* the sources go, the destination is written */
+	g_pathspecs(x, c, 1, "", true); /* the sources go, the destination is written */
 	gw(x, c, "moves files in the index and the working tree");
 }
 
@@ -289,7 +290,7 @@ static void g_checkout(struct cctx *x, struct cmdv *c)
 	bool dashdash = false, dot = false;
 	for (size_t i = 1; i < c->n; i++) {
 		if (!dashdash && strcmp(c->w[i].val, "--") == 0)
-			g_pathspecs(x, c, i, ""); /* what follows -- are paths */
+			g_pathspecs(x, c, i, "", true); /* what follows -- are paths */
 		dashdash |= strcmp(c->w[i].val, "--") == 0;
 		dot |= strcmp(c->w[i].val, ".") == 0 || strcmp(c->w[i].val, ":/") == 0;
 	}
@@ -306,7 +307,7 @@ static void g_restore(struct cctx *x, struct cmdv *c)
 	    !opt_long(c, "--worktree"))
 		gw(x, c, "unstages changes");
 	else {
-		g_pathspecs(x, c, 1, "s");
+		g_pathspecs(x, c, 1, "s", true);
 		discard(x, c, "overwrites uncommitted changes in the working tree");
 	}
 }
