@@ -569,8 +569,11 @@ static void grep_glob_reads(const struct call *c, json_t *a, struct call ***v)
 		           ? xasprintf("%s/%.*s%.*s%s", dir, (int)(open - glob), glob, (int)len, alt,
 		                       close + 1)
 		           : xasprintf("%s/%s", dir, glob);
-		push_call(v, &n, derived(c->name, "read_file", json_pack("{s:s}", "path", path), c->id),
-		          used, "glob");
+		/* a read that cannot be mapped leaves the unknown tool (high) */
+		if (!push_call(v, &n,
+		               derived(c->name, "read_file", json_pack("{s:s}", "path", path), c->id),
+		               used, "glob"))
+			push_call(v, &n, agent_other_call(c->name, a, c->id), used, "glob");
 		free(path);
 		alt = open && close && alt[len] == ',' ? alt + len + 1 : NULL;
 	}
