@@ -324,6 +324,14 @@ char *utf8_repair(const char *p, size_t n)
 	return buf_take(&b, NULL);
 }
 
+bool path_contains(const char *dir, const char *path)
+{
+	size_t n = strlen(dir);
+	if (strcmp(dir, "/") == 0)
+		return path[0] == '/';
+	return strncmp(dir, path, n) == 0 && (path[n] == '\0' || path[n] == '/');
+}
+
 int parse_ll(const char *s, long long min, long long max, long long *out)
 {
 	char *end;

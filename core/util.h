@@ -85,6 +85,10 @@ void buf_append_shown(struct buf *b, const char *p, size_t n, unsigned keep);
 /* buf_append_shown() keeping tabs and newlines: a child's output. */
 void buf_append_printable(struct buf *b, const char *p, size_t n);
 
+/* True when dir is path itself or one of its ancestors; both canonical
+ * (absolute, resolved): the test is on the text. */
+bool path_contains(const char *dir, const char *path);
+
 /* Parses a whole decimal integer in [min, max]; returns 0 or -1. */
 int parse_ll(const char *s, long long min, long long max, long long *out);
 /* Monotonic clock in nanoseconds. */

@@ -319,15 +319,6 @@ static int want_cmp(const void *a, const void *b)
 	return c ? c : (x->seq > y->seq) - (x->seq < y->seq);
 }
 
-/* True when dir is path itself or one of its ancestors. */
-static bool path_contains(const char *dir, const char *path)
-{
-	size_t n = strlen(dir);
-	if (strcmp(dir, "/") == 0)
-		return true;
-	return strncmp(dir, path, n) == 0 && (path[n] == '\0' || path[n] == '/');
-}
-
 /* Resolves a granted path; 1 when found, 0 when absent, -1 when refused. */
 static int grant_resolve(const char *path, const char *home, char real[PATH_MAX], bool *is_dir,
                          char **errstr)

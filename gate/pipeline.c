@@ -117,15 +117,13 @@ static char *home_dir(void)
 static bool path_below(const char *path, const char *dir)
 {
 	char *p = xstrdup(path), *real = NULL, *slash;
-	size_t n = strlen(dir);
 	bool below;
 
 	while ((real = realpath(p, NULL)) == NULL && (slash = strrchr(p, '/')) != NULL)
 		*(slash == p ? slash + 1 : slash) = '\0';
 	if (real == NULL) /* a relative name with no existing part: the cwd */
 		real = realpath(".", NULL);
-	below = real && strncmp(real, dir, n) == 0 &&
-	        (real[n] == '\0' || real[n] == '/' || strcmp(dir, "/") == 0);
+	below = real && path_contains(dir, real);
 	free(real);
 	free(p);
 	return below;

@@ -44,10 +44,8 @@ static char *resolve_path(struct gate *g, const char *p)
 static bool inside_workdir(struct gate *g, const char *abs)
 {
 	char *copy = xstrdup(abs), *dir = dirname(copy), *real = realpath(dir, NULL);
-	const char *wd = gate_workdir(g);
-	size_t n = strlen(wd);
 	struct stat st;
-	bool ok = real && strncmp(real, wd, n) == 0 && (real[n] == '/' || real[n] == '\0') &&
+	bool ok = real && path_contains(gate_workdir(g), real) &&
 	          !(lstat(abs, &st) == 0 && S_ISLNK(st.st_mode));
 	free(real);
 	free(copy);

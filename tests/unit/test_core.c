@@ -1,6 +1,7 @@
 /*
  * test_core.c: the shared helpers: UTF-8 repair (tests/data/core/utf8.tsv),
- * capped buffers, string vectors, verdict bookkeeping, enum names.
+ * path containment (path_contains.tsv), capped buffers, string vectors,
+ * verdict bookkeeping, enum names.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -41,6 +42,19 @@ static void test_utf8_table(void **state)
 			buf_free(&b);
 		}
 	}
+	tdata_free(rows, n);
+}
+
+static void test_path_contains_table(void **state)
+{
+	struct tdata_row *rows;
+	size_t n = tdata_load("tests/data/core/path_contains.tsv", &rows);
+	(void)state;
+	assert_true(n >= 10);
+	for (size_t i = 0; i < n; i++)
+		if (path_contains(rows[i].f[0], rows[i].f[1]) != (strcmp(rows[i].f[2], "yes") == 0))
+			fail_msg("line %zu: path_contains(%s, %s), want %s", rows[i].line,
+			         rows[i].f[0], rows[i].f[1], rows[i].f[2]);
 	tdata_free(rows, n);
 }
 
@@ -170,6 +184,7 @@ int main(void)
 		cmocka_unit_test(test_buf_cap),         cmocka_unit_test(test_strv),
 		cmocka_unit_test(test_verdict_max_tier), cmocka_unit_test(test_names),
 		cmocka_unit_test(test_summary_escapes), cmocka_unit_test(test_parse_ll),
+		cmocka_unit_test(test_path_contains_table),
 	};
 	return cmocka_run_group_tests_name("core", tests, NULL, NULL);
 }
