@@ -6,6 +6,7 @@
  * isolates nothing (docs/sandbox.md says so).
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -24,19 +25,42 @@ struct exec_job {
 struct none_state {
 	const struct exec_spec *spec;
 	char **env;
+	char *cwd; /* owned */
 	struct sbx_limits limits;
 };
+
+int exec_cwd_resolve(const struct exec_spec *s, char **out, char **errstr)
+{
+	char wd[PATH_MAX], cwd[PATH_MAX];
+
+	*out = NULL;
+	if (s->cwd == NULL)
+		return 0;
+	if (!realpath(s->workdir, wd) || !realpath(s->cwd, cwd)) {
+		*errstr = xasprintf("cwd %s: %s", s->cwd, strerror(errno));
+		return -1;
+	}
+	if (!path_contains(wd, cwd)) {
+		*errstr = xasprintf("cwd %s is outside the workdir %s, and the sandbox shows "
+		                    "only the workdir",
+		                    s->cwd, wd);
+		return -1;
+	}
+	*out = xstrdup(cwd);
+	return 0;
+}
 
 static int none_prepare(const struct exec_spec *s, void **state, char **errstr)
 {
 	struct none_state *st = xcalloc(1, sizeof(*st));
 	const char *home = getenv("HOME");
 
-	(void)errstr;
+	*state = st;
 	st->spec = s;
+	if (exec_cwd_resolve(s, &st->cwd, errstr) < 0)
+		return -1;
 	st->env = env_build(s->profile, environ, s->env, home && *home ? home : "/");
 	limits_from_profile(s->profile, &st->limits);
-	*state = st;
 	return 0;
 }
 
@@ -46,6 +70,7 @@ static void none_destroy(void *state)
 	if (!st)
 		return;
 	strv_free(st->env);
+	free(st->cwd);
 	free(st);
 }
 
@@ -62,8 +87,9 @@ SBX_CHILD static void none_child(void *arg, struct sbx_report *r, const int fds[
 		sbx_report_fail(r, STEP_LIMITS, errno, NULL);
 		_exit(EXIT_INTERNAL);
 	}
-	if (chdir(st->spec->workdir) < 0) {
-		sbx_report_fail(r, STEP_CHDIR, errno, st->spec->workdir);
+	const char *dir = st->cwd ? st->cwd : st->spec->workdir;
+	if (chdir(dir) < 0) {
+		sbx_report_fail(r, STEP_CHDIR, errno, dir);
 		_exit(EXIT_INTERNAL);
 	}
 	exec_child_signals();

@@ -13,7 +13,9 @@
 
 struct exec_spec {
 	char *const *argv;             /* argv[0] looked up in the sandbox's PATH */
-	const char *workdir;           /* absolute; the command's cwd */
+	const char *workdir;           /* absolute; the sandbox's project directory */
+	const char *cwd;               /* the command's cwd: the workdir or below it
+	                                * (checked; NULL: the workdir) */
 	const struct profile *profile; /* limits and mounts; required */
 	char *const *env;              /* extra "NAME=value" (granted credentials) */
 	char *const *binds;            /* extra files bound read-only */

@@ -268,6 +268,7 @@ struct ns_shell {
 struct ns_cmd {
 	char *const *argv;
 	char *const *env;
+	const char *cwd; /* resolved, in the workdir; NULL: stay in the workdir */
 	struct sbx_limits limits;
 };
 
@@ -406,6 +407,10 @@ char *sbx_utoa(char *b, unsigned n);
 /* Child helper: looks argv[0] up in PATH of env and execve()s it; returns
  * errno. */
 int exec_lookup_execve(char *const *argv, char *const *env);
+/* The command's cwd for spec: NULL (the workdir) when it names none, else
+ * a new resolved path at or below the workdir in *out; -1 with *errstr when
+ * it is missing or outside, where the sandbox shows nothing of the host. */
+int exec_cwd_resolve(const struct exec_spec *spec, char **out, char **errstr) AIRLOCK_MUST_CHECK;
 /* Fills the result fields from a wait status and rusage. */
 void exec_result_status(struct exec_result *res, int status, const struct rusage *ru);
 

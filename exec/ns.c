@@ -116,6 +116,7 @@ struct ns_state {
 	struct ns_shell sh;
 	struct ns_cmd cmd;
 	char **env; /* owned; cmd.env points here */
+	char *cwd;  /* owned; cmd.cwd points here */
 };
 
 /* ---- child -------------------------------------------------------------- */
@@ -319,6 +320,10 @@ SBX_CHILD static int command_main(void *arg)
 	}
 	if (limits_apply(&a->cmd->limits) < 0) {
 		sbx_report_fail(r, STEP_LIMITS, errno, NULL);
+		_exit(EXIT_INTERNAL);
+	}
+	if (a->cmd->cwd && chdir(a->cmd->cwd) < 0) {
+		sbx_report_fail(r, STEP_CHDIR, errno, a->cmd->cwd);
 		_exit(EXIT_INTERNAL);
 	}
 	r->t[PH_EXEC] = clock_ns();
@@ -587,11 +592,12 @@ static int ns_prepare(const struct exec_spec *s, void **state, char **errstr)
 
 	*state = st;
 	st->spec = s;
-	if (shell_plan(s, &st->sh, errstr) < 0)
+	if (shell_plan(s, &st->sh, errstr) < 0 || exec_cwd_resolve(s, &st->cwd, errstr) < 0)
 		return -1;
 	st->env = env_build(s->profile, environ, s->env, st->sh.plan.home);
 	st->cmd.argv = s->argv;
 	st->cmd.env = st->env;
+	st->cmd.cwd = st->cwd;
 	limits_from_profile(s->profile, &st->cmd.limits);
 	return 0;
 }
@@ -603,6 +609,7 @@ static void ns_destroy(void *state)
 		return;
 	ns_shell_clear(&st->sh);
 	strv_free(st->env);
+	free(st->cwd);
 	free(st);
 }
 

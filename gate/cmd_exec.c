@@ -1,6 +1,6 @@
 /*
- * cmd_exec.c: `airlock exec [--profile P] [--workdir DIR] [--network]
- * [--timeout S] -- CMD [ARGS...]`: one command in the sandbox, output
+ * cmd_exec.c: `airlock exec [--profile P] [--workdir DIR] [--chdir DIR]
+ * [--network] [--timeout S] -- CMD [ARGS...]`: one command in the sandbox, output
  * streamed, its exit status passed through. Rules: a sandbox that cannot be
  * built exits 125 with the step and the fix, and the command never runs;
  * only the explicit profile "none" runs unsandboxed.
@@ -19,7 +19,7 @@
 #include "policy/policy.h"
 
 struct exec_opts {
-	const char *profile, *workdir, *policy;
+	const char *profile, *workdir, *chdir, *policy;
 	bool network;
 	long long timeout_s;
 	char **argv;
@@ -30,8 +30,8 @@ static int usage(const char *why)
 	if (why)
 		fprintf(stderr, "airlock exec: %s\n", why);
 	fprintf(stderr, "usage: airlock exec [--profile readonly|workspace|approved|none|NAME] "
-	                "[--policy FILE] [--workdir DIR] [--network] [--timeout S] -- CMD "
-	                "[ARGS...]\n");
+	                "[--policy FILE] [--workdir DIR] [--chdir DIR] [--network] [--timeout S] "
+	                "-- CMD [ARGS...]\n");
 	return EXIT_USAGE;
 }
 
@@ -52,6 +52,8 @@ static int parse(int argc, char **argv, struct exec_opts *o)
 			o->profile = argv[++i];
 		} else if (strcmp(a, "--workdir") == 0 && has) {
 			o->workdir = argv[++i];
+		} else if (strcmp(a, "--chdir") == 0 && has) {
+			o->chdir = argv[++i];
 		} else if (strcmp(a, "--policy") == 0 && has) {
 			o->policy = argv[++i];
 		} else if (strcmp(a, "--timeout") == 0 && has) {
@@ -181,6 +183,7 @@ int cmd_exec(int argc, char **argv)
 	interrupts_catch();
 	struct exec_spec spec = {.argv = o.argv,
 	                         .workdir = cwd,
+	                         .cwd = o.chdir,
 	                         .profile = prof,
 	                         .timeout_ms = o.timeout_s * 1000,
 	                         .capture = false,

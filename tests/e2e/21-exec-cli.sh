@@ -1,7 +1,8 @@
 #!/bin/sh
 # 21-exec-cli.sh: `airlock exec` as a command: exit status passed through,
 # 126/127/125/2 for the ways a run can fail to start, stdin and stdout
-# streamed, --timeout, --network, --workdir, and profiles from policy files.
+# streamed, --timeout, --network, --workdir, --chdir, and profiles from
+# policy files.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 . tests/e2e/lib.sh
@@ -65,6 +66,26 @@ expect_eq "init: pid 1 with a pid, waits and exits" \
 expect_eq "init: pid 1 names itself airlock-init; the command is pid 2" "$(ax -- sh -c \
 	'for i in $(seq 100); do c=$(cat /proc/1/comm); [ "$c" = airlock-init ] && break; sleep 0.01; done; echo "$c $$"')" \
 	"airlock-init 2"
+# --chdir: the command starts below the workdir, which stays the sandbox's
+# (the hook runs a call from a subdirectory so); a cwd outside it, or a link
+# leading out, is refused before anything runs.
+mkdir -p "$d/wd/sub/deep"
+ln -sfn "$d/other" "$d/wd/out-link"
+expect_eq "--chdir: the command starts there" "$(ax --chdir sub/deep -- pwd 2>&1)" "$(readlink -f "$d/wd/sub/deep")"
+expect_eq "--chdir: the whole workdir is there" "$(ax --chdir sub -- ls -d ../.airlock 2>&1)" "../.airlock"
+expect_eq "--chdir: none profile too" "$(ax --profile none --chdir sub -- pwd 2>&1)" "$(readlink -f "$d/wd/sub")"
+for bad in "$d/other" out-link /; do
+	out=$(ax --chdir "$bad" -- echo ran 2>&1)
+	expect_eq "--chdir $bad: refused, exit 125" "$?" 125
+	case "$out" in
+	*ran*) check "--chdir $bad: nothing ran" false ;;
+	*"outside the workdir"*) check "--chdir $bad: the reason says so" true ;;
+	*) check "--chdir $bad: the reason says so ($out)" false ;;
+	esac
+done
+ax --chdir no-such-dir -- true 2>/dev/null
+expect_eq "--chdir to nothing: refused, exit 125" "$?" 125
+
 # vm.memfd_noexec=2 forbids executing a memfd, so init cannot start: the
 # call fails closed with the reason. The setting is per pid namespace and
 # only rises below the host's, so a namespace of its own keeps it local.
