@@ -13,12 +13,14 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "core/util.h"
+#include "exec/exec.h"
 #include "gate/agent.h"
 #include "gate/commands.h"
 #include "gate/pipeline.h"
@@ -134,39 +136,67 @@ static char *policy_words(const char *file, char **errstr)
 	return words;
 }
 
-/* For Bash: the same input with cmd, the command as decoded and judged (an
- * argv array quoted, an alias read), run inside airlock's sandbox: what
- * runs is what was recorded. */
-static json_t *bash_sandboxed(json_t *tool_input, const char *cmd, const char *profile,
-                              const char *policy, char **errstr)
+/* " --workdir 'WD' --chdir 'CWD'": the sandbox holds the project, and the
+ * command starts where the call was judged from (its cwd, when it names
+ * one); NULL with *errstr when that cwd is outside the project, which the
+ * sandbox does not show. */
+static char *place_words(const char *workdir, const char *cwd, char **errstr)
 {
-	char *self = agent_self_path(errstr), *pol = self ? policy_words(policy, errstr) : NULL;
-	char *qself, *qprof, *qcmd;
-	json_t *in;
+	char real[PATH_MAX], *qwd = agent_shell_quote(workdir), *qcwd, *words;
 
-	if (pol == NULL) {
-		free(self);
+	if (cwd && (!realpath(cwd, real) || !path_contains(workdir, real))) {
+		*errstr = xasprintf("the Bash tool's cwd %s is outside the project %s, and the "
+		                    "sandbox shows only the project: cd back into it",
+		                    cwd, workdir);
+		free(qwd);
 		return NULL;
 	}
+	if (cwd == NULL || strcmp(real, workdir) == 0) {
+		words = xasprintf(" --workdir %s", qwd);
+		free(qwd);
+		return words;
+	}
+	qcwd = agent_shell_quote(real);
+	words = xasprintf(" --workdir %s --chdir %s", qwd, qcwd);
+	free(qwd);
+	free(qcwd);
+	return words;
+}
+
+/* For Bash: the same input with c's command as decoded and judged (an argv
+ * array quoted, an alias read), run inside airlock's sandbox of workdir:
+ * what runs is what was recorded. */
+static json_t *bash_sandboxed(json_t *tool_input, const struct call *c, const char *workdir,
+                              const char *profile, const char *policy, char **errstr)
+{
+	char *self = agent_self_path(errstr), *pol = self ? policy_words(policy, errstr) : NULL;
+	char *place = pol ? place_words(workdir, c->cwd, errstr) : NULL;
+	char *qself, *qprof, *qcmd;
+	json_t *in = NULL;
+
+	if (place == NULL)
+		goto out;
 	qself = agent_shell_quote(self);
 	qprof = agent_shell_quote(profile);
-	qcmd = agent_shell_quote(cmd ? cmd : "");
+	qcmd = agent_shell_quote(c->command ? c->command : "");
 	in = json_deep_copy(tool_input);
-	json_object_set_new(in, "command", json_sprintf("%s exec --profile %s%s -- bash -c %s",
-	                                                qself, qprof, pol, qcmd));
-	free(self);
-	free(pol);
+	json_object_set_new(in, "command", json_sprintf("%s exec --profile %s%s%s -- bash -c %s",
+	                                                qself, qprof, pol, place, qcmd));
 	free(qself);
 	free(qprof);
 	free(qcmd);
+out:
+	free(self);
+	free(pol);
+	free(place);
 	return in;
 }
 
-/* Fills the answer from what the gate decided under the policy file
- * policy (--policy, or NULL). */
+/* Fills the answer from what the gate decided for the project workdir
+ * under the policy file policy (--policy, or NULL). */
 static void answer_decided(struct hook_answer *a, const struct call *c, json_t *tool_input,
                            const struct verdict *v, const struct plan *pl, struct outcome *o,
-                           bool tui, const char *policy)
+                           bool tui, const char *workdir, const char *policy)
 {
 	char *err = NULL;
 
@@ -185,7 +215,7 @@ static void answer_decided(struct hook_answer *a, const struct call *c, json_t *
 	if (c->tool == TOOL_SHELL && c->shape == SHAPE_HOOK) {
 		if (pl->profile == NULL)
 			deny(a, "no sandbox profile for this Bash call; not run");
-		else if ((a->updated = bash_sandboxed(tool_input, c->command, pl->profile->name,
+		else if ((a->updated = bash_sandboxed(tool_input, c, workdir, pl->profile->name,
 		                                      policy, &err)) == NULL)
 			deny(a, "cannot sandbox the command: %s", err);
 		free(err);
@@ -226,6 +256,51 @@ static void deny_for_mode(struct hook_answer *a, const struct plan *pl, const ch
 	free(r);
 }
 
+/* True when dir could hold the project: a sandbox may have it as workdir. */
+static bool project_fits(const char *dir)
+{
+	char *err = NULL;
+	bool yes = exec_workdir_check(dir, &err) == 0;
+
+	free(err);
+	return yes;
+}
+
+/*
+ * The project a call from cwd belongs to: the sandbox's workdir and where
+ * the project's policy file lives. Judged from the cwd alone, `cd sub` left
+ * the project's .airlock/policy unread (its deny rules too) and shrank the
+ * sandbox to sub. Claude Code's CLAUDE_PROJECT_DIR when set, even when the
+ * cwd has left it (`cd ..` must not leave the project's rules behind
+ * either; such a Bash call is not auto-run); when unset (some versions),
+ * the nearest directory up from the cwd, below the home, holding .git or
+ * .airlock, else the cwd. Returns a new string, or NULL without a cwd.
+ */
+static char *hook_project(const char *cwd)
+{
+	const char *env = getenv("CLAUDE_PROJECT_DIR"), *home = getenv("HOME");
+	char real[PATH_MAX], dir[PATH_MAX], top[PATH_MAX], h[PATH_MAX];
+
+	if (env && env[0] == '/' && realpath(env, top) && project_fits(top))
+		return xstrdup(top);
+	if (cwd == NULL || realpath(cwd, real) == NULL)
+		return cwd ? xstrdup(cwd) : NULL; /* gate_open says what is wrong */
+	if (!home || home[0] != '/' || !realpath(home, h))
+		h[0] = '\0';
+	memcpy(dir, real, sizeof(dir));
+	while (strcmp(dir, "/") != 0 && strcmp(dir, h) != 0) {
+		char *slash;
+		snprintf(top, sizeof(top), "%s/.git", dir);
+		bool git = access(top, F_OK) == 0;
+		snprintf(top, sizeof(top), "%s/.airlock", dir);
+		if (git || access(top, F_OK) == 0)
+			return xstrdup(project_fits(dir) ? dir : real);
+		slash = strrchr(dir, '/');
+		*(slash == dir ? slash + 1 : slash) = '\0';
+	}
+	return xstrdup(real);
+}
+
 /* Decodes, classifies and decides one payload; fills a. */
 static void hook_decide(struct gate_opts *go, json_t *root, bool tui, struct hook_answer *a)
 {
@@ -238,7 +313,7 @@ static void hook_decide(struct gate_opts *go, json_t *root, bool tui, struct hoo
 	struct outcome *o = NULL;
 	struct plan pl = {0};
 	json_t *id = NULL;
-	char *err = NULL, *agent = NULL;
+	char *err = NULL, *agent = NULL, *project = NULL;
 	int ec;
 
 	if (json_object_get(root, "hook_event_name") && (ev == NULL || strcmp(ev, "PreToolUse"))) {
@@ -250,7 +325,7 @@ static void hook_decide(struct gate_opts *go, json_t *root, bool tui, struct hoo
 		goto out;
 	}
 	if (go->workdir == NULL)
-		go->workdir = c->cwd;
+		go->workdir = project = hook_project(c->cwd);
 	go->agent = agent = xasprintf("claude-code%s%s", sid ? " session " : "", sid ? sid : "");
 	if (gate_open(go, &g, &ec, &err) < 0) {
 		deny(a, "%s", err);
@@ -261,14 +336,15 @@ static void hook_decide(struct gate_opts *go, json_t *root, bool tui, struct hoo
 		deny(a, "cannot restore the circuit breakers from the audit log: %s", err);
 		goto out;
 	}
-	calls = agent_named_calls(c, json_object_get(root, "tool_input"), gate_workdir(g));
+	calls = agent_named_calls(c, json_object_get(root, "tool_input"),
+	                          c->cwd ? c->cwd : gate_workdir(g));
 	v = calls ? agent_classify_calls(g, calls) : gate_classify(g, c);
 	/* rules match the one derived call, or with several the tool itself: a
 	 * rule about one part (a host allowed) must not allow the others */
 	o = gate_decide(g, calls && calls[1] == NULL ? calls[0] : c, v,
 	                tui || nomode ? GATE_ASK_PERSON : GATE_ASK_RETURN, &pl);
 	answer_decided(a, c, json_object_get(root, "tool_input"), v, &pl, o, tui || nomode,
-	               go->policy_file);
+	               gate_workdir(g), go->policy_file);
 	deny_for_mode(a, &pl, nomode);
 	if (strcmp(a->decision, "ask") != 0) {
 		outcome_set_reason(o, "%s; handed back to Claude Code, which runs it", a->reason);
@@ -287,6 +363,7 @@ out:
 	json_decref(id);
 	gate_close(g);
 	free(agent);
+	free(project);
 }
 
 int cmd_hook(int argc, char **argv)

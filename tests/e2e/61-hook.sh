@@ -36,7 +36,8 @@ cmd=$(jq -r '.hookSpecificOutput.updatedInput.command' "$d/bash-ls.out")
 eval "set -- $cmd"
 expect_eq "rewrite: airlock by absolute path" "$1" "$(readlink -f "$AIRLOCK")"
 expect_eq "rewrite: exec with a profile" "$2 $3" "exec --profile"
-expect_eq "rewrite: bash -c COMMAND" "$5 $6 $7 $8" "-- bash -c ls"
+expect_eq "rewrite: the project is the workdir" "$5 $6" "--workdir $(readlink -f "$d/wd")"
+expect_eq "rewrite: bash -c COMMAND" "$7 $8 $9 ${10}" "-- bash -c ls"
 expect_eq "rewrite: other fields kept" "$(jq -r '.hookSpecificOutput.updatedInput.description' "$d/bash-ls.out")" "List files"
 check "rewrite: the sandboxed command runs" sh -c "cd '$d/wd' && $cmd | grep -qx notes.md"
 for f in write edit read; do
@@ -54,7 +55,7 @@ jq -nc --arg c "$tricky" --arg w "$d/wd" '{cwd:$w, hook_event_name:"PreToolUse",
 	"$AIRLOCK" hook claude --db "$db" > "$d/tricky.out" 2>/dev/null
 if [ "$(jq -r .hookSpecificOutput.permissionDecision "$d/tricky.out")" = allow ]; then
 	eval "set -- $(jq -r .hookSpecificOutput.updatedInput.command "$d/tricky.out")"
-	expect_eq "tricky command round-trips" "$8" "$tricky"
+	expect_eq "tricky command round-trips" "${10}" "$tricky"
 fi
 
 # --tui with no terminal: airlock asks nobody and denies.
@@ -103,6 +104,36 @@ done
 expect_eq "repeat breaker: 2nd identical call allowed" "$(decision "$d/repeat2.out")" allow
 expect_eq "repeat breaker: 3rd identical call denied" "$(decision "$d/repeat3.out")" deny
 check "repeat breaker: the reason names it" grep -q 'breaker repeat' "$d/repeat3.out"
+
+# A call from a subdirectory belongs to the project: its policy applies
+# (judged from the cwd alone, `cd sub` left the project's deny rules unread)
+# and the sandbox holds the whole project, with the command started in sub.
+p=$d/proj
+mkdir -p "$p/.airlock" "$p/sub/deep" "$p/mod" "$d/elsewhere"
+printf '[rules]\n\tdeny = Bash(make:*)\n' > "$p/.airlock/policy"
+chmod 600 "$p/.airlock/policy"
+: > "$p/mod/.git" # a submodule's .git file: not the project under CLAUDE_PROJECT_DIR
+hook_bash() { # CWD COMMAND [ENV...]: the answer
+	c=$1 b=$2
+	shift 2
+	jq -nc --arg c "$b" --arg w "$c" '{cwd:$w, hook_event_name:"PreToolUse", session_id:"s-sub", tool_name:"Bash", tool_input:{command:$c}}' |
+		env "$@" "$AIRLOCK" hook claude --db "$d/sub.db" 2>/dev/null
+}
+a=$(hook_bash "$p/sub/deep" 'make all')
+expect_eq "subdir: the project's deny applies" "$(printf '%s' "$a" | jq -r .hookSpecificOutput.permissionDecision)" deny
+check "subdir: the reason names the project's rule" sh -c "printf '%s' '$a' | grep -q 'Bash(make:'"
+a=$(hook_bash "$p/mod" 'make all' CLAUDE_PROJECT_DIR="$p")
+expect_eq "subdir: CLAUDE_PROJECT_DIR over a nested .git" "$(printf '%s' "$a" | jq -r .hookSpecificOutput.permissionDecision)" deny
+a=$(hook_bash "$p/sub" 'pwd > ../from-sub')
+expect_eq "subdir: a write in the project auto-runs" "$(printf '%s' "$a" | jq -r .hookSpecificOutput.permissionDecision)" allow
+cmd=$(printf '%s' "$a" | jq -r .hookSpecificOutput.updatedInput.command)
+check "subdir: the rewrite starts in sub" sh -c "printf '%s' \"\$1\" | grep -q -- \"--chdir '$p/sub'\"" - "$cmd"
+(cd "$p/sub" && eval "$cmd") 2>/dev/null
+expect_eq "subdir: ran in sub, wrote in the project" "$(cat "$p/from-sub" 2>/dev/null)" "$p/sub"
+a=$(hook_bash "$d/elsewhere" 'ls' CLAUDE_PROJECT_DIR="$p")
+expect_eq "outside the project: not auto-run" "$(printf '%s' "$a" | jq -r .hookSpecificOutput.permissionDecision)" deny
+case $a in *"outside the project"*) r=yes ;; *) r=$a ;; esac
+expect_eq "outside the project: the reason says so" "$r" yes
 
 # The per-call path never loads libgit2 (it costs ~15 ms per start).
 LD_DEBUG=libs "$AIRLOCK" hook claude --db "$db" < "$d/bash-ls.json" > /dev/null 2> "$d/ld.txt"
