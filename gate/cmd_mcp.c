@@ -58,7 +58,9 @@ struct mcp {
 	FILE *to_server;
 	size_t cap;
 	int wake[2];            /* the pump writes here when the server is gone */
-	pthread_mutex_t lock;   /* guards the fields below and writes to stdout */
+	pthread_mutex_t out;    /* keeps lines to the client (stdout) whole */
+	bool passing;           /* pump: a long line is being passed, out held */
+	pthread_mutex_t lock;   /* guards the fields below */
 	pthread_cond_t listed;  /* a tools/list answer came, or the server left */
 	int lists;              /* tools/list requests not answered yet */
 	bool server_gone;
@@ -75,12 +77,12 @@ struct mcp {
 /* Writes one line to the client; the lock keeps lines whole. */
 static void client_write(struct mcp *m, json_t *msg, const char *raw, size_t len)
 {
-	pthread_mutex_lock(&m->lock);
+	pthread_mutex_lock(&m->out);
 	if (msg)
 		protocol_write(stdout, msg);
 	else if (fwrite(raw, 1, len, stdout) == len && putchar('\n') != EOF)
 		fflush(stdout);
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_unlock(&m->out);
 }
 
 /* The key a request is matched by. A JavaScript server reads ids 1 and 1.0
@@ -195,6 +197,40 @@ out:
 	free(k);
 }
 
+/* A server line longer than the cap goes to the client as it arrives,
+ * unread: dropped, the client would wait for its response for ever. The
+ * line's end is written by passed_unread(). */
+static void pass_unread(void *arg, const char *p, size_t n, bool first)
+{
+	struct mcp *m = arg;
+
+	if (first) {
+		pthread_mutex_lock(&m->out);
+		m->passing = true;
+	}
+	if (fwrite(p, 1, n, stdout) != n)
+		fprintf(stderr, "airlock mcp: cannot write to the client: %s\n", strerror(errno));
+}
+
+/* The end of a line pass_unread() forwarded. Not knowing whose response it
+ * was, airlock stops waiting for tools/list and initialize answers (calls
+ * are then judged without the server's annotations, which only ever raise
+ * a tier); a call it answered is recorded when the proxy ends. */
+static void passed_unread(struct mcp *m)
+{
+	if (putchar('\n') == EOF || fflush(stdout) == EOF)
+		fprintf(stderr, "airlock mcp: cannot write to the client: %s\n", strerror(errno));
+	m->passing = false;
+	pthread_mutex_unlock(&m->out);
+	fprintf(stderr, "airlock mcp: a server line is longer than the line cap (%zu bytes); "
+	                "passed to the client unread\n", m->cap);
+	pthread_mutex_lock(&m->lock);
+	m->lists = 0;
+	m->initializing = false;
+	pthread_cond_broadcast(&m->listed);
+	pthread_mutex_unlock(&m->lock);
+}
+
 static void *pump_main(void *arg)
 {
 	struct mcp *m = arg;
@@ -203,11 +239,11 @@ static void *pump_main(void *arg)
 	size_t len;
 	bool toolong;
 
+	reader_set_pass(r, pass_unread, m);
 	while (reader_next(r, &line, &len, &toolong) == 1) {
 		json_t *msg;
 		if (toolong) {
-			fprintf(stderr, "airlock mcp: a server line is longer than the line cap (%zu "
-			                "bytes); dropped\n", m->cap);
+			passed_unread(m);
 			continue;
 		}
 		client_write(m, NULL, line, len);
@@ -223,6 +259,8 @@ static void *pump_main(void *arg)
 		}
 		json_decref(msg);
 	}
+	if (m->passing) /* a read error in the middle of a long line */
+		passed_unread(m);
 	reader_free(r);
 	pthread_mutex_lock(&m->lock);
 	m->server_gone = true;
@@ -536,9 +574,9 @@ static void drain_done(struct mcp *m)
 	json_decref(done);
 }
 
-/* Calls forwarded whose response never came (the server left, or sent
- * one longer than the line cap, which is dropped): each still gets its
- * outcome in the audit log. */
+/* Calls forwarded whose response was never read (the server left, or
+ * sent one longer than the line cap, passed on unread): each still gets
+ * its outcome in the audit log. */
 static void finish_unanswered(struct mcp *m)
 {
 	const char *k;
@@ -552,8 +590,9 @@ static void finish_unanswered(struct mcp *m)
 		o = outcome_new();
 		o->audit_id = json_integer_value(json_object_get(p, "audit"));
 		o->decision = DECISION_ERROR;
-		outcome_set_reason(o, "forwarded, but no response from the server was seen (it "
-		                      "left, or its response was longer than the line cap)");
+		outcome_set_reason(o, "forwarded, but no response from the server was read (it "
+		                      "left, or its response was longer than the line cap and was "
+		                      "passed to the client unread)");
 		if (gate_finish(m->g, o, &err) < 0) {
 			fprintf(stderr, "airlock mcp: %s\n", err);
 			free(err);
@@ -621,6 +660,7 @@ static void mcp_free(struct mcp *m)
 	free(m->server);
 	free(m->cwd);
 	pthread_mutex_destroy(&m->lock);
+	pthread_mutex_destroy(&m->out);
 	pthread_cond_destroy(&m->listed);
 	for (int i = 0; i < 2; i++)
 		if (m->wake[i] >= 0)
@@ -666,6 +706,7 @@ int cmd_mcp(int argc, char **argv)
 	int c, rc = EXIT_USAGE;
 
 	pthread_mutex_init(&m.lock, NULL);
+	pthread_mutex_init(&m.out, NULL);
 	pthread_cond_init(&m.listed, NULL);
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+h", mcp_longopts, NULL)) != -1) {

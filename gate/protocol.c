@@ -610,6 +610,8 @@ struct reader {
 	char *buf;
 	size_t start, len, alloc, cap;
 	bool eof, skipping;
+	reader_pass_fn pass; /* or NULL: a long line is discarded */
+	void *pass_arg;
 };
 
 struct reader *reader_new(int fd, size_t cap)
@@ -628,6 +630,12 @@ void reader_free(struct reader *r)
 		return;
 	free(r->buf);
 	free(r);
+}
+
+void reader_set_pass(struct reader *r, reader_pass_fn fn, void *arg)
+{
+	r->pass = fn;
+	r->pass_arg = arg;
 }
 
 bool reader_ready(const struct reader *r)
@@ -665,6 +673,8 @@ int reader_next(struct reader *r, const char **line, size_t *len, bool *toolong)
 
 		if (nl || (r->eof && (r->len > 0 || r->skipping))) {
 			*toolong = r->skipping || n > r->cap;
+			if (*toolong && r->pass)
+				r->pass(r->pass_arg, r->buf + r->start, n, !r->skipping);
 			*line = *toolong ? "" : r->buf + r->start;
 			*len = *toolong ? 0 : n;
 			r->start += n + (nl != NULL);
@@ -675,6 +685,8 @@ int reader_next(struct reader *r, const char **line, size_t *len, bool *toolong)
 		if (r->eof)
 			return 0;
 		if (r->len > r->cap) { /* too long: drop what we have, remember it */
+			if (r->pass)
+				r->pass(r->pass_arg, r->buf + r->start, r->len, !r->skipping);
 			r->skipping = true;
 			r->start = r->len = 0;
 		}

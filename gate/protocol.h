@@ -54,6 +54,14 @@ void reader_free(struct reader *r);
 int reader_next(struct reader *r, const char **line, size_t *len, bool *toolong);
 /* Returns true when a whole line is already buffered (no read needed). */
 bool reader_ready(const struct reader *r);
+/*
+ * A line longer than the cap is discarded unless fn is set: then its bytes
+ * are handed to fn as they arrive, without the newline, in one or more
+ * calls (first marks the line's first bytes), and reader_next() reports it
+ * too long once it ends. Nothing longer than the cap is ever held.
+ */
+typedef void (*reader_pass_fn)(void *arg, const char *p, size_t n, bool first);
+void reader_set_pass(struct reader *r, reader_pass_fn fn, void *arg);
 
 /* What protocol_each_call() does with each line of a stream. */
 struct protocol_sink {

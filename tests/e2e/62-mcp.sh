@@ -64,6 +64,20 @@ expect_eq "raw: only the ping reached the server" "$(cat "$d/raw.log")" '[{"json
 expect_eq "raw: --name names the server" "$(q "SELECT count(*) FROM call_index WHERE name = 'mcp:raw.exec'")" 1
 expect_eq "raw: garbage answered with a parse error" "$(grep -c '"code":-32700' "$d/raw.out")" 2
 
+# A server line longer than --line-cap reaches the client whole, unread
+# (dropped, the client waited for ever); the call it answered is recorded
+# as unread, and the lines after it pass as before.
+printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' \
+	'{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"lookup","arguments":{"path":"x","pad":300000}}}' \
+	'{"jsonrpc":"2.0","id":3,"method":"ping","params":{"pad":200000}}' \
+	'{"jsonrpc":"2.0","id":4,"method":"ping"}' |
+	mcp --line-cap 100000 --name big -- $PY "$data/fake-mcp-server.py" "$d/big.log" > "$d/big.out" 2> "$d/big.err"
+expect_eq "long line: every answer, one per line" "$(jq -c .id "$d/big.out" | tr '\n' ' ')" "1 2 3 4 "
+expect_eq "long line: a call's answer whole" "$(res 2 "$d/big.out" | jq -r '.result.content[0].text | length')" 300010
+expect_eq "long line: another answer whole" "$(res 3 "$d/big.out" | jq -r '.result.pad | length')" 200000
+check "long line: said on stderr" grep -q 'longer than the line cap (100000 bytes); passed to the client unread' "$d/big.err"
+check "long line: the call recorded as unread" sh -c "sqlite3 '$db' \"SELECT e.body FROM events e JOIN call_index c ON e.call = c.id WHERE c.name = 'mcp:big.lookup' AND e.kind = 'finished'\" | grep -q 'passed to the client unread'"
+
 # Policy rules name MCP tools as Mcp(server.tool).
 printf '[rules]\n\tdeny = Mcp(pol.lookup)\n' > "$d/policy"
 chmod 600 "$d/policy"

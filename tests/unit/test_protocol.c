@@ -126,6 +126,64 @@ static void test_reader_cap(void **state)
 	close(p[0]);
 }
 
+/* What reader_set_pass() hands over: the bytes and the number of firsts. */
+struct passed {
+	struct buf b;
+	int firsts;
+};
+
+static void collect(void *arg, const char *p, size_t n, bool first)
+{
+	struct passed *ps = arg;
+	buf_append(&ps->b, p, n);
+	ps->firsts += first;
+}
+
+/* A line longer than the cap, and longer than the reader's first buffer,
+ * is handed over whole in pieces; the lines around it are read as usual. */
+static void test_reader_pass(void **state)
+{
+	static const size_t big = 200000;
+	struct passed ps = {.firsts = 0};
+	FILE *f = tmpfile();
+	struct reader *r;
+	const char *line;
+	size_t len;
+	bool toolong;
+	(void)state;
+	assert_non_null(f);
+	fputs("a\n", f);
+	for (size_t i = 0; i < big; i++)
+		fputc('0' + (int)(i % 10), f);
+	fputs("\nnext\n0123456789abcdef!", f);
+	fflush(f);
+	rewind(f);
+	buf_init(&ps.b, 0);
+	r = reader_new(fileno(f), 1000);
+	reader_set_pass(r, collect, &ps);
+	assert_int_equal(reader_next(r, &line, &len, &toolong), 1);
+	assert_false(toolong);
+	assert_int_equal(ps.b.len, 0);
+	assert_int_equal(reader_next(r, &line, &len, &toolong), 1);
+	assert_true(toolong);
+	assert_int_equal(ps.firsts, 1);
+	assert_int_equal(ps.b.len, big);
+	for (size_t i = 0; i < big; i++)
+		if (ps.b.data[i] != '0' + (int)(i % 10))
+			fail_msg("byte %zu passed as %c", i, ps.b.data[i]);
+	assert_int_equal(reader_next(r, &line, &len, &toolong), 1);
+	assert_false(toolong);
+	assert_memory_equal(line, "next", 4);
+	assert_int_equal(reader_next(r, &line, &len, &toolong), 1); /* short, unterminated */
+	assert_false(toolong);
+	assert_int_equal(len, 17);
+	assert_int_equal(ps.firsts, 1);
+	assert_int_equal(reader_next(r, &line, &len, &toolong), 0);
+	reader_free(r);
+	buf_free(&ps.b);
+	fclose(f);
+}
+
 static void test_result_encoding(void **state)
 {
 	const char *in = "{\"id\":\"r1\",\"tool\":\"shell\",\"input\":{\"command\":\"ls\"}}";
@@ -164,6 +222,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_decode_table),  cmocka_unit_test(test_nul_byte),
 		cmocka_unit_test(test_deep_nesting),  cmocka_unit_test(test_reader_cap),
+		cmocka_unit_test(test_reader_pass),
 		cmocka_unit_test(test_result_encoding),
 	};
 	return cmocka_run_group_tests_name("protocol", tests, NULL, NULL);

@@ -3,7 +3,8 @@
 
 Answers initialize (serverInfo.name "fake"), tools/list (tools with and
 without annotations), tools/call (result "ran NAME") and echoes any other
-request's method back as its result. Every message it receives is appended
+request's method back as its result. A "pad": N in a call's arguments or
+another request's params adds N bytes to the answer (one long line). Every message it receives is appended
 as one JSON line to the file named by the first argument, so the test can
 check what reached the server and what airlock held back.
 """
@@ -32,9 +33,10 @@ def answer(msg):
     elif method == "tools/list":
         res = {"tools": TOOLS}
     elif method == "tools/call":
-        res = {"content": [{"type": "text", "text": "ran " + msg["params"]["name"]}]}
+        pad = msg["params"].get("arguments", {}).get("pad", 0)
+        res = {"content": [{"type": "text", "text": "ran " + msg["params"]["name"] + "x" * pad}]}
     else:
-        res = {"echo": method}
+        res = {"echo": method, "pad": "x" * msg.get("params", {}).get("pad", 0)}
     return {"jsonrpc": "2.0", "id": mid, "result": res}
 
 
