@@ -412,6 +412,17 @@ static void watch_line(struct watch *w, const char *line, size_t len)
 	json_decref(ev);
 }
 
+/* --tee: a line over the cap is copied as it arrives, never held whole;
+ * its newline follows with the (then empty) line itself. */
+static void tee_pass(void *arg, const char *p, size_t n, bool first)
+{
+	bool *tee = arg;
+
+	(void)first;
+	if (*tee && fwrite(p, 1, n, stdout) != n)
+		*tee = false;
+}
+
 static int watch_stream(struct watch *w, bool tee)
 {
 	struct reader *r = reader_new(STDIN_FILENO, w->opts.line_cap);
@@ -420,6 +431,7 @@ static int watch_stream(struct watch *w, bool tee)
 	bool toolong;
 	int rc;
 
+	reader_set_pass(r, tee_pass, &tee);
 	while ((rc = reader_next(r, &line, &len, &toolong)) == 1) {
 		if (tee && (fwrite(line, 1, len, stdout) != len || putchar('\n') == EOF ||
 		            fflush(stdout) == EOF))

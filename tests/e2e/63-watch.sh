@@ -2,7 +2,8 @@
 # 63-watch.sh: `airlock watch` on recorded Claude Code stream-json and Codex
 # exec --json streams: every tool call recorded in a watched session with
 # its result, high and critical ones flagged on stderr and in the log,
-# nothing blocked, odd lines skipped and counted, --tee passes the stream.
+# nothing blocked, odd lines skipped and counted, --tee passes the stream
+# (a line over the cap too).
 . tests/e2e/lib.sh
 d=$(mktemp -d /tmp/airlock-watch.XXXXXX)
 trap 'rm -rf "$d"' EXIT
@@ -38,6 +39,12 @@ check "claude: tool output in the log" sh -c "sqlite3 '$db' \"SELECT body FROM e
 expect_eq "codex: exit status" "$?" 0
 expect_eq "codex: --tee passes the stream unchanged" "$(cmp "$d/codex.jsonl" "$d/x.out" && echo same)" same
 check "codex: summary" grep -q '^airlock watch: 6 tool calls recorded' "$d/x.err"
+# A line over the cap is still copied whole (it became an empty line), and
+# the lines after it are watched as usual.
+{ head -c 300000 /dev/zero | tr '\0' x; echo; cat "$d/codex.jsonl"; } > "$d/long.jsonl"
+"$AIRLOCK" watch --db "$d/long.db" --workdir "$d/wd" --tee --line-cap 100000 < "$d/long.jsonl" > "$d/long.out" 2> "$d/long.err"
+expect_eq "--tee: a line over the cap copied whole" "$(cmp "$d/long.jsonl" "$d/long.out" && echo same)" same
+check "--tee: the calls after it watched" grep -q '^airlock watch: 6 tool calls recorded.*1 lines not read' "$d/long.err"
 check "codex: curl | sh flagged" grep -q 'FLAGGED \(high\|critical\): curl' "$d/x.err"
 sid=$(q "SELECT id FROM sessions WHERE agent = 'codex thread 0199a213-81c0-7800-8aa1-bbab2a035a53'")
 expect_eq "codex: tools and names" \
