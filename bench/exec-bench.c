@@ -3,7 +3,8 @@
  * exec_run() (capture on, as the gate runs auto-run calls) against N bare
  * fork+exec+wait of the same binary, both in this one process. Prints
  * "bare<TAB>ms per call" and "sandbox<TAB>ms per call" lines, then the
- * sandbox's phase breakdown. Built by bench/exec.sh; not part of airlock.
+ * sandbox's phase breakdown; "secrets DIR" times the search for a
+ * workdir's secret files. Built by bench/exec.sh; not part of airlock.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,10 +89,45 @@ static int once(char **cmd)
 	return r.exit_code;
 }
 
+/* "secrets DIR": the search for DIR's secret files a plan makes, first
+ * (as one `airlock exec` pays it) and then remembered (as the gate pays it
+ * per call): "cold<TAB>ms", "warm<TAB>ms" (median of 50), "found<TAB>N". */
+static int secrets(const char *dir)
+{
+	double warm[50];
+	char **found, *err = NULL;
+	size_t n;
+	long long t0 = clock_ns();
+
+	if (secrets_find(dir, &found, &n, &err) < 0) {
+		fprintf(stderr, "exec-bench: %s\n", err);
+		return 1;
+	}
+	printf("cold\t%.3f\nfound\t%zu\n", (double)(clock_ns() - t0) / 1e6, n);
+	strv_free(found);
+	for (size_t i = 0; i < nitems(warm); i++) {
+		t0 = clock_ns();
+		if (secrets_find(dir, &found, &n, &err) < 0)
+			return 1;
+		warm[i] = (double)(clock_ns() - t0) / 1e6;
+		strv_free(found);
+	}
+	for (size_t i = 1; i < nitems(warm); i++) /* insertion sort: 50 values */
+		for (size_t j = i; j > 0 && warm[j] < warm[j - 1]; j--) {
+			double t = warm[j];
+			warm[j] = warm[j - 1];
+			warm[j - 1] = t;
+		}
+	printf("warm\t%.3f\n", warm[nitems(warm) / 2]);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 2 && strcmp(argv[1], "once") == 0)
 		return once(argv + 2);
+	if (argc > 2 && strcmp(argv[1], "secrets") == 0)
+		return secrets(argv[2]);
 	int n = argc > 2 ? (int)strtol(argv[2], NULL, 10) : 1000;
 	char here[4096];
 	const char *wd = argc > 1 ? argv[1] : getcwd(here, sizeof(here)); /* not /tmp: refused */

@@ -450,45 +450,30 @@ static void want_mask(struct want **w, size_t *n, const char *real)
 }
 
 /*
- * The secret files at the workdir's top level (.env, id_rsa, *.pem: the
- * classifier's names), each masked by /dev/null bound read-only and nodev,
- * so reading one fails and nothing is shown: the sandbox hides $HOME and
- * the environment, and an auto-run `grep -r KEY .` must not hand a
- * workdir's .env to the agent either. A link is followed when it stays in
- * the workdir. Profiles with show_secrets (approved, none) skip this.
+ * The workdir's secret files (secrets.c: .env, id_rsa, *.pem, the
+ * classifier's names, at the top level and below), each masked by
+ * /dev/null bound read-only and nodev, so reading one fails and nothing is
+ * shown: the sandbox hides $HOME and the environment, and an auto-run
+ * `grep -r KEY .` must not hand a workdir's .env to the agent either.
+ * Profiles with show_secrets (approved, none) skip this.
  */
 static int want_secrets(const char *wd, struct want **w, size_t *n, char **errstr)
 {
-	DIR *d = opendir(wd);
-	struct dirent *e;
-	size_t masked = 0;
+	char **found;
+	size_t nfound;
 	int rc = 0;
 
-	if (d == NULL) {
-		*errstr = xasprintf("workdir %s: cannot list it to hide its secret files: %s", wd,
-		                    strerror(errno));
+	if (secrets_find(wd, &found, &nfound, errstr) < 0)
 		return -1;
+	if (nfound > SECRETS_MAX) {
+		*errstr = xasprintf("workdir %s: more than %d secret files to hide; move them "
+		                    "out, or use a profile with secrets = show",
+		                    wd, SECRETS_MAX);
+		rc = -1;
 	}
-	while (rc == 0 && (e = readdir(d)) != NULL) {
-		char real[PATH_MAX], *path;
-		struct stat st;
-		if (e->d_name[0] == '\0' || classify_secret_name(e->d_name) == NULL)
-			continue;
-		path = xasprintf("%s/%s", wd, e->d_name);
-		if (realpath(path, real) && path_contains(wd, real) && stat(real, &st) == 0 &&
-		    S_ISREG(st.st_mode)) {
-			if (++masked > SECRETS_MAX) {
-				*errstr = xasprintf("workdir %s: more than %d secret files to hide; "
-				                    "move them out, or use a profile with secrets = show",
-				                    wd, SECRETS_MAX);
-				rc = -1;
-			} else {
-				want_mask(w, n, real);
-			}
-		}
-		free(path);
-	}
-	closedir(d);
+	for (size_t i = 0; rc == 0 && i < nfound; i++)
+		want_mask(w, n, found[i]);
+	strv_free(found);
 	return rc;
 }
 

@@ -146,6 +146,19 @@ printf 'API_KEY=WDENV-7731\n' > "$WORK/wd/.env"
 OUT=$(ax --profile approved -- cat .env 2>&1)
 case "$OUT" in *WDENV-7731*) ok workdir-secret-approved-shown ;; *) bad workdir-secret-approved-shown "control: not shown" ;; esac
 rm -f "$WORK/wd/.env"
+# ... and below the top level: a monorepo's packages/x/.env and a key in a
+# config directory, read directly, by a recursive grep, or replaced
+mkdir -p "$WORK/wd/packages/api/config"
+printf 'API_KEY=DEEPENV-5150\n' > "$WORK/wd/packages/api/.env"
+printf 'DEEPKEY-5151\n' > "$WORK/wd/packages/api/config/tls.key"
+[ "$AS" = nobody ] && chown -R 65534:65534 "$WORK/wd/packages"
+OUT=$(ax -- sh -c 'cat packages/api/.env packages/api/config/tls.key; grep -r DEEP . ;
+	echo x > packages/api/.env; rm -f packages/api/config/tls.key' 2>&1)
+case "$OUT" in *DEEPENV-5150*|*DEEPKEY-5151*) bad workdir-secret-deep-hidden "a secret below the top was read" ;; *)
+	[ "$(cat "$WORK/wd/packages/api/.env" "$WORK/wd/packages/api/config/tls.key")" = "API_KEY=DEEPENV-5150
+DEEPKEY-5151" ] && ok workdir-secret-deep-hidden || bad workdir-secret-deep-hidden "a secret was changed" ;;
+esac
+rm -rf "$WORK/wd/packages"
 # the streams airlock exec is handed: a file on stdin or under stdout has a
 # host path behind it, which /proc/self/fd/N would reopen for writing
 echo "keep me" > "$WORK/outside/stdin"

@@ -2,10 +2,12 @@
  * test_exec.c: the sandbox through its public interface: a table of calls
  * (tests/data/exec/run.tsv) run with exec_run() in capture mode, each with
  * its exit status, output and flags checked; then the overlay dry run, the
- * fail-closed paths and the backend choice.
+ * fail-closed paths, the backend choice and the secret files a sandbox
+ * masks (tests/data/exec/secrets.tsv).
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -486,6 +488,78 @@ static void test_seccomp_precompiled(void **state)
 	}
 }
 
+/* Makes one row's path under wd: a file, a directory or a link. */
+static void secrets_make(const char *wd, const char *rel, const char *kind)
+{
+	char *p = xasprintf("%s/%s", wd, rel), *cmd;
+
+	cmd = xasprintf("mkdir -p \"$(dirname '%s')\"", p);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	if (strcmp(kind, "dir") == 0)
+		assert_int_equal(mkdir(p, 0755), 0);
+	else if (strncmp(kind, "link:", 5) == 0)
+		assert_int_equal(symlink(kind + 5, p), 0);
+	else
+		write_file(wd, rel, "SECRET=1\n");
+	free(p);
+}
+
+/* Sets every directory's mtime to one fixed time, past the racy window. */
+static void age_dirs(const char *wd)
+{
+	char *cmd = xasprintf("find '%s' -type d -exec touch -h -d '2020-01-01 00:00:00' {} +", wd);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+}
+
+/* secrets_find() over a tree made from tests/data/exec/secrets.tsv: depth,
+ * skipped trees, links out and in, directories with secret names. Run
+ * twice: the second answer comes from the cache and must be the same;
+ * then a file added to a remembered directory must be found. */
+static void test_secrets_table(void **state)
+{
+	struct tdata_row *rows;
+	size_t n = tdata_load("tests/data/exec/secrets.tsv", &rows), nfound, want = 0;
+	char *wd = tmpdir_new(), *err = NULL, **found, real[PATH_MAX];
+	(void)state;
+	assert_true(n >= 15);
+	assert_non_null(realpath(wd, real));
+	for (size_t i = 0; i < n; i++)
+		secrets_make(real, rows[i].f[0], rows[i].f[1]);
+	age_dirs(real); /* else every directory is too new to remember */
+	for (int pass = 0; pass < 2; pass++) {
+		assert_int_equal(secrets_find(real, &found, &nfound, &err), 0);
+		want = 0;
+		for (size_t i = 0; i < n; i++) {
+			char *p = xasprintf("%s/%s", real, rows[i].f[0]);
+			bool yes = strcmp(rows[i].f[2], "masked") == 0;
+			want += yes;
+			if (strv_contains(found, p) != yes)
+				fail_msg("line %zu (pass %d): %s %s, want %s", rows[i].line, pass,
+				         rows[i].f[0], yes ? "not found" : "found", rows[i].f[2]);
+			free(p);
+		}
+		if (nfound != want)
+			fail_msg("pass %d: %zu found, want %zu", pass, nfound, want);
+		strv_free(found);
+	}
+	/* The cache is used: a name added with the directory's mtime put back
+	 * is not seen (the mtime is the whole test, as for git's index)... */
+	secrets_make(real, "apps/web/.env.local", "file");
+	age_dirs(real);
+	assert_int_equal(secrets_find(real, &found, &nfound, &err), 0);
+	assert_int_equal(nfound, want);
+	strv_free(found);
+	/* ...and a directory whose mtime moved is read again. */
+	secrets_make(real, "apps/web/.env.test", "file");
+	assert_int_equal(secrets_find(real, &found, &nfound, &err), 0);
+	assert_int_equal(nfound, want + 2);
+	strv_free(found);
+	tdata_free(rows, n);
+	rm_rf(wd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -498,6 +572,7 @@ int main(void)
 		cmocka_unit_test(test_pool_concurrent),
 		cmocka_unit_test(test_backends),
 		cmocka_unit_test(test_seccomp_precompiled),
+		cmocka_unit_test(test_secrets_table),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

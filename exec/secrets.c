@@ -1,0 +1,326 @@
+/*
+ * secrets.c: the workdir's secret files a sandbox masks (.env, keys,
+ * credentials: the classifier's names), at its top level and below.
+ * Rules:
+ *  - the walk is breadth first, never follows a link to a directory, and
+ *    skips version-control and dependency trees (what is in them is not the
+ *    project's own, and node_modules alone can hold 100,000 directories);
+ *  - it stops at SECRETS_DEPTH levels and SECRETS_ENTRIES directory entries,
+ *    so one plan costs a bounded time (docs/sandbox.md has the figures);
+ *  - a secret file is masked only when its real path stays in the workdir;
+ *  - what a directory holds is remembered for the life of the process (the
+ *    gate plans a sandbox per call) and read again when the directory's
+ *    mtime, inode or device changed. A directory changed within the last
+ *    RACY_NS when read is not remembered: a name added in the same clock
+ *    tick leaves its mtime unchanged (git's "racy" entries).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "classifier/classifier.h"
+#include "core/util.h"
+#include "exec/exec_internal.h"
+
+#define RACY_NS 2000000000LL /* 2 s: coarser than any file system's clock */
+#define CACHE_SLOTS 8192     /* remembered directories; full: start again */
+
+/* Directories never entered: version control, and trees of other people's
+ * code or caches that a package manager or tool rebuilds. */
+static const char *const skipped[] = {
+	".git", ".hg", ".svn", "node_modules", ".venv", "__pycache__", ".tox",
+	".mypy_cache", ".pytest_cache", ".gradle", ".terraform", ".cache",
+};
+
+/* What one directory held when read: its secret names and subdirectories.
+ * Its path is canonical (the walk starts at a real path and never enters a
+ * link), so a secret that is a regular file needs no realpath(); a secret
+ * name on anything else (a link) is resolved each time. */
+struct dir_seen {
+	char *path; /* owned; NULL: a free slot */
+	dev_t dev;
+	ino_t ino;
+	struct timespec mtime;
+	char **files, **others, **subdirs; /* names; owned */
+	size_t entries;                    /* how many it had */
+};
+
+static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct dir_seen cache[CACHE_SLOTS];
+static size_t cache_used;
+
+/* One directory waiting to be read: its path and depth (the top is 0). */
+struct pending_dir {
+	char *path;
+	int depth;
+};
+
+struct walk {
+	const char *wd;
+	struct pending_dir *q; /* queue; [head, n) still to read */
+	size_t head, n, alloc;
+	size_t entries; /* entries read so far */
+	char **found;   /* real paths; owned, NULL-terminated */
+	size_t nfound;
+	bool via_links; /* found holds a link's target */
+};
+
+static bool skipped_name(const char *name)
+{
+	for (size_t i = 0; i < nitems(skipped); i++)
+		if (strcmp(name, skipped[i]) == 0)
+			return true;
+	return false;
+}
+
+/* ---- the cache ------------------------------------------------------------ */
+
+static size_t slot_of(const char *path)
+{
+	uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++)
+		h = (h ^ *p) * 1099511628211ULL;
+	return (size_t)(h & (CACHE_SLOTS - 1));
+}
+
+/* The slot holding path, or the free one where it would go. */
+static struct dir_seen *cache_slot(const char *path)
+{
+	size_t i = slot_of(path);
+
+	while (cache[i].path && strcmp(cache[i].path, path) != 0)
+		i = (i + 1) & (CACHE_SLOTS - 1);
+	return &cache[i];
+}
+
+static void seen_clear(struct dir_seen *s)
+{
+	free(s->path);
+	strv_free(s->files);
+	strv_free(s->others);
+	strv_free(s->subdirs);
+	memset(s, 0, sizeof(*s));
+}
+
+static void cache_clear(void)
+{
+	for (size_t i = 0; i < CACHE_SLOTS; i++)
+		seen_clear(&cache[i]);
+	cache_used = 0;
+}
+
+static bool same_time(const struct timespec *a, const struct timespec *b)
+{
+	return a->tv_sec == b->tv_sec && a->tv_nsec == b->tv_nsec;
+}
+
+/* True when a directory with this mtime may still gain a name within the
+ * same tick of the file system's clock. */
+static bool racy(const struct timespec *mtime)
+{
+	struct timespec now;
+	long long d;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	d = (now.tv_sec - mtime->tv_sec) * 1000000000LL + (now.tv_nsec - mtime->tv_nsec);
+	return d < RACY_NS;
+}
+
+/* ---- reading a directory -------------------------------------------------- */
+
+/* The entry's type, not following a link (DT_DIR, DT_REG, ...). */
+static unsigned char entry_type(DIR *d, const struct dirent *e)
+{
+	struct stat st;
+
+	if (e->d_type != DT_UNKNOWN)
+		return e->d_type;
+	if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return DT_UNKNOWN;
+	return S_ISDIR(st.st_mode) ? DT_DIR : S_ISREG(st.st_mode) ? DT_REG : DT_UNKNOWN;
+}
+
+/* Lists an open directory into s (names only; s->path is the caller's). */
+static void dir_list(DIR *d, struct dir_seen *s)
+{
+	struct dirent *e;
+
+	while ((e = readdir(d)) != NULL) {
+		const char *name = e->d_name;
+		unsigned char t;
+		if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+			continue;
+		s->entries++;
+		t = entry_type(d, e);
+		if (classify_secret_name(name))
+			strv_push(t == DT_REG ? &s->files : &s->others, name);
+		if (t == DT_DIR && !skipped_name(name))
+			strv_push(&s->subdirs, name);
+	}
+}
+
+/*
+ * What path holds: from the cache when its identity and mtime are those
+ * remembered, else read (and remembered unless racy). Returns the entry,
+ * valid until the next call (a temporary in *tmp when not remembered), or
+ * NULL with errno when it cannot be opened.
+ */
+static bool seen_is(const struct dir_seen *s, const struct stat *st)
+{
+	return s->path && s->dev == st->st_dev && s->ino == st->st_ino &&
+	       same_time(&s->mtime, &st->st_mtim);
+}
+
+/* Opens path as a directory, never through a link; NULL with errno. */
+static DIR *dir_open(const char *path, struct stat *st)
+{
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), e;
+	DIR *d;
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, st) == 0 && (d = fdopendir(fd)) != NULL)
+		return d;
+	e = errno;
+	close(fd);
+	errno = e;
+	return NULL;
+}
+
+static const struct dir_seen *dir_get(const char *path, struct dir_seen *tmp)
+{
+	struct dir_seen *s = cache_slot(path);
+	struct stat st;
+	DIR *d;
+
+	/* one lstat when nothing changed: the gate plans a sandbox per call */
+	if (lstat(path, &st) == 0 && seen_is(s, &st))
+		return s;
+	if ((d = dir_open(path, &st)) == NULL)
+		return NULL;
+	if (seen_is(s, &st)) {
+		closedir(d);
+		return s;
+	}
+	if (s->path)
+		seen_clear(s);
+	else if (cache_used + 1 >= CACHE_SLOTS / 2) { /* keep probes short */
+		cache_clear();
+		s = cache_slot(path);
+	}
+	if (racy(&st.st_mtim)) {
+		memset(tmp, 0, sizeof(*tmp));
+		s = tmp;
+	} else {
+		s->path = xstrdup(path);
+		cache_used++;
+	}
+	s->dev = st.st_dev;
+	s->ino = st.st_ino;
+	s->mtime = st.st_mtim;
+	dir_list(d, s);
+	closedir(d);
+	return s;
+}
+
+/* ---- the walk ------------------------------------------------------------- */
+
+static void queue_push(struct walk *wk, char *path, int depth)
+{
+	if (wk->n == wk->alloc) {
+		wk->alloc = wk->alloc ? wk->alloc * 2 : 64;
+		wk->q = xreallocarray(wk->q, wk->alloc, sizeof(*wk->q));
+	}
+	wk->q[wk->n++] = (struct pending_dir){path, depth};
+}
+
+/* Adds real (taken) unless a link's target found it already: regular files
+ * are found once each, as the walk never enters a link. */
+static void found_push(struct walk *wk, char *real)
+{
+	if (wk->via_links && strv_contains(wk->found, real)) {
+		free(real);
+		return;
+	}
+	strv_push_owned(&wk->found, real);
+	wk->nfound++;
+}
+
+/* A secret name on a link: its real path, when a regular file in the
+ * workdir not found already. */
+static void found_resolve(struct walk *wk, const char *path)
+{
+	char real[PATH_MAX];
+	struct stat st;
+
+	if (realpath(path, real) && path_contains(wk->wd, real) && stat(real, &st) == 0 &&
+	    S_ISREG(st.st_mode) && !strv_contains(wk->found, real)) {
+		found_push(wk, xstrdup(real));
+		wk->via_links = true;
+	}
+}
+
+/* One directory: its secrets found, its subdirectories queued. One below
+ * the top that cannot be read is passed over: the sandbox runs as the same
+ * user and cannot read it either. */
+static int walk_dir(struct walk *wk, const struct pending_dir *pd, char **errstr)
+{
+	struct dir_seen tmp;
+	const struct dir_seen *s = dir_get(pd->path, &tmp);
+
+	if (s == NULL) {
+		if (pd->depth > 0)
+			return 0;
+		*errstr = xasprintf("workdir %s: cannot list it to hide its secret files: %s",
+		                    pd->path, strerror(errno));
+		return -1;
+	}
+	wk->entries += s->entries;
+	for (size_t i = 0; s->files && s->files[i]; i++)
+		found_push(wk, xasprintf("%s/%s", pd->path, s->files[i]));
+	for (size_t i = 0; s->others && s->others[i]; i++) {
+		char *p = xasprintf("%s/%s", pd->path, s->others[i]);
+		found_resolve(wk, p);
+		free(p);
+	}
+	for (size_t i = 0; pd->depth < SECRETS_DEPTH && s->subdirs && s->subdirs[i]; i++)
+		queue_push(wk, xasprintf("%s/%s", pd->path, s->subdirs[i]), pd->depth + 1);
+	if (s == &tmp) {
+		strv_free(tmp.files);
+		strv_free(tmp.others);
+		strv_free(tmp.subdirs);
+	}
+	return 0;
+}
+
+int secrets_find(const char *wd, char ***found, size_t *n, char **errstr)
+{
+	struct walk wk = {.wd = wd};
+	int rc = 0;
+
+	queue_push(&wk, xstrdup(wd), 0);
+	pthread_mutex_lock(&cache_lock);
+	while (rc == 0 && wk.head < wk.n && wk.entries < SECRETS_ENTRIES)
+		rc = walk_dir(&wk, &wk.q[wk.head++], errstr);
+	pthread_mutex_unlock(&cache_lock);
+	for (size_t i = 0; i < wk.n; i++)
+		free(wk.q[i].path);
+	free(wk.q);
+	if (rc < 0) {
+		strv_free(wk.found);
+		wk.found = NULL;
+		wk.nfound = 0;
+	}
+	*found = wk.found;
+	*n = wk.nfound;
+	return rc;
+}
