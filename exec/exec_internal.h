@@ -303,15 +303,18 @@ int pool_run(const struct ns_shell *sh, const struct ns_cmd *cmd, const struct e
  * no-op when no pool runs. */
 void pool_want(const struct ns_shell *sh);
 
-/* ---- the workdir's secret files (secrets.c) ------------------------------ */
+/* ---- what a workdir's sandbox masks (secrets.c) -------------------------- */
 
 #define SECRETS_DEPTH 6        /* directory levels below the workdir searched */
 #define SECRETS_ENTRIES 50000 /* directory entries read at most, nearest first */
-/* The real paths of the secret files (the classifier's names) in the
- * workdir wd and below it, as far as the limits above reach; 0 with a new
- * NULL-terminated vector in *found (strv_free) and its length in *n, or -1
- * with *errstr when the workdir itself cannot be listed. */
-int secrets_find(const char *wd, char ***found, size_t *n, char **errstr) AIRLOCK_MUST_CHECK;
+#define MASK_SECRETS 1u        /* secret files (the classifier's names) */
+#define MASK_PIPES 2u          /* sockets and FIFOs */
+/* The real paths of what `what` names in the workdir wd and below it, as
+ * far as the limits above reach; 0 with a new NULL-terminated vector in
+ * *found (strv_free) and its length in *n, or -1 with *errstr when the
+ * workdir itself cannot be listed. */
+int secrets_find(const char *wd, unsigned what, char ***found, size_t *n,
+                 char **errstr) AIRLOCK_MUST_CHECK;
 
 /* ---- environment (env.c) ------------------------------------------------ */
 

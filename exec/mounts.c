@@ -450,24 +450,32 @@ static void want_mask(struct want **w, size_t *n, const char *real)
 }
 
 /*
- * The workdir's secret files (secrets.c: .env, id_rsa, *.pem, the
- * classifier's names, at the top level and below), each masked by
- * /dev/null bound read-only and nodev, so reading one fails and nothing is
- * shown: the sandbox hides $HOME and the environment, and an auto-run
- * `grep -r KEY .` must not hand a workdir's .env to the agent either.
- * Profiles with show_secrets (approved, none) skip this.
+ * What the workdir must not show (secrets.c, at the top level and below),
+ * each masked by /dev/null bound read-only and nodev, so opening or
+ * connecting to it fails:
+ *  - its secret files (.env, id_rsa, *.pem: the classifier's names): the
+ *    sandbox hides $HOME and the environment, and an auto-run `grep -r KEY
+ *    .` must not hand a workdir's .env to the agent either; profiles with
+ *    show_secrets (approved, none) skip these;
+ *  - its sockets and FIFOs, unless the profile has the network: a host
+ *    database or docker daemon listening on one in the project would take
+ *    requests from a sandbox that has no network.
  */
-static int want_secrets(const char *wd, struct want **w, size_t *n, char **errstr)
+static int want_masks(const struct profile *p, const char *wd, struct want **w, size_t *n,
+                      char **errstr)
 {
+	unsigned what = (p->show_secrets ? 0 : MASK_SECRETS) | (p->network ? 0 : MASK_PIPES);
 	char **found;
 	size_t nfound;
 	int rc = 0;
 
-	if (secrets_find(wd, &found, &nfound, errstr) < 0)
+	if (what == 0)
+		return 0;
+	if (secrets_find(wd, what, &found, &nfound, errstr) < 0)
 		return -1;
 	if (nfound > SECRETS_MAX) {
-		*errstr = xasprintf("workdir %s: more than %d secret files to hide; move them "
-		                    "out, or use a profile with secrets = show",
+		*errstr = xasprintf("workdir %s: more than %d secret files, sockets and FIFOs to "
+		                    "mask; move them out, or use a profile that shows them",
 		                    wd, SECRETS_MAX);
 		rc = -1;
 	}
@@ -504,7 +512,7 @@ static int want_workdir(const struct exec_spec *s, const char *wd, struct want *
 		want_push(w, n, OP_OVERLAY, xstrdup(wd), xstrdup(wd), xstrdup(real), A_BIND, true);
 		rw = true;
 	}
-	if (!s->profile->show_secrets && want_secrets(wd, w, n, errstr) < 0)
+	if (want_masks(s->profile, wd, w, n, errstr) < 0)
 		return -1;
 	/* A writable workdir must not plant what runs or decides later: hooks and
 	 * config the host's git runs, airlock's project policy, the agent's hook

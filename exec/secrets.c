@@ -1,6 +1,8 @@
 /*
- * secrets.c: the workdir's secret files a sandbox masks (.env, keys,
- * credentials: the classifier's names), at its top level and below.
+ * secrets.c: what a sandbox masks in its workdir, at the top level and
+ * below: secret files (.env, keys, credentials: the classifier's names),
+ * and sockets and FIFOs, through which a host process listening on one
+ * would take requests from a sandbox that has no network.
  * Rules:
  *  - the walk is breadth first, never follows a link to a directory, and
  *    skips version-control and dependency trees (what is in them is not the
@@ -49,7 +51,8 @@ struct dir_seen {
 	dev_t dev;
 	ino_t ino;
 	struct timespec mtime;
-	char **files, **others, **subdirs; /* names; owned */
+	char **files, **others, **subdirs; /* secret names; owned */
+	char **pipes;                      /* sockets and FIFOs; owned */
 	size_t entries;                    /* how many it had */
 };
 
@@ -65,6 +68,7 @@ struct pending_dir {
 
 struct walk {
 	const char *wd;
+	unsigned what;         /* MASK_SECRETS, MASK_PIPES */
 	struct pending_dir *q; /* queue; [head, n) still to read */
 	size_t head, n, alloc;
 	size_t entries; /* entries read so far */
@@ -108,6 +112,7 @@ static void seen_clear(struct dir_seen *s)
 	strv_free(s->files);
 	strv_free(s->others);
 	strv_free(s->subdirs);
+	strv_free(s->pipes);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -146,7 +151,11 @@ static unsigned char entry_type(DIR *d, const struct dirent *e)
 		return e->d_type;
 	if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 		return DT_UNKNOWN;
-	return S_ISDIR(st.st_mode) ? DT_DIR : S_ISREG(st.st_mode) ? DT_REG : DT_UNKNOWN;
+	return S_ISDIR(st.st_mode)    ? DT_DIR
+	       : S_ISREG(st.st_mode)  ? DT_REG
+	       : S_ISSOCK(st.st_mode) ? DT_SOCK
+	       : S_ISFIFO(st.st_mode) ? DT_FIFO
+	                              : DT_UNKNOWN;
 }
 
 /* Lists an open directory into s (names only; s->path is the caller's). */
@@ -161,7 +170,9 @@ static void dir_list(DIR *d, struct dir_seen *s)
 			continue;
 		s->entries++;
 		t = entry_type(d, e);
-		if (classify_secret_name(name))
+		if (t == DT_SOCK || t == DT_FIFO)
+			strv_push(&s->pipes, name);
+		else if (classify_secret_name(name))
 			strv_push(t == DT_REG ? &s->files : &s->others, name);
 		if (t == DT_DIR && !skipped_name(name))
 			strv_push(&s->subdirs, name);
@@ -280,14 +291,16 @@ static int walk_dir(struct walk *wk, const struct pending_dir *pd, char **errstr
 	if (s == NULL) {
 		if (pd->depth > 0)
 			return 0;
-		*errstr = xasprintf("workdir %s: cannot list it to hide its secret files: %s",
+		*errstr = xasprintf("workdir %s: cannot list it to mask its secret files: %s",
 		                    pd->path, strerror(errno));
 		return -1;
 	}
 	wk->entries += s->entries;
-	for (size_t i = 0; s->files && s->files[i]; i++)
+	for (size_t i = 0; (wk->what & MASK_PIPES) && s->pipes && s->pipes[i]; i++)
+		found_push(wk, xasprintf("%s/%s", pd->path, s->pipes[i]));
+	for (size_t i = 0; (wk->what & MASK_SECRETS) && s->files && s->files[i]; i++)
 		found_push(wk, xasprintf("%s/%s", pd->path, s->files[i]));
-	for (size_t i = 0; s->others && s->others[i]; i++) {
+	for (size_t i = 0; (wk->what & MASK_SECRETS) && s->others && s->others[i]; i++) {
 		char *p = xasprintf("%s/%s", pd->path, s->others[i]);
 		found_resolve(wk, p);
 		free(p);
@@ -298,13 +311,14 @@ static int walk_dir(struct walk *wk, const struct pending_dir *pd, char **errstr
 		strv_free(tmp.files);
 		strv_free(tmp.others);
 		strv_free(tmp.subdirs);
+		strv_free(tmp.pipes);
 	}
 	return 0;
 }
 
-int secrets_find(const char *wd, char ***found, size_t *n, char **errstr)
+int secrets_find(const char *wd, unsigned what, char ***found, size_t *n, char **errstr)
 {
-	struct walk wk = {.wd = wd};
+	struct walk wk = {.wd = wd, .what = what};
 	int rc = 0;
 
 	queue_push(&wk, xstrdup(wd), 0);

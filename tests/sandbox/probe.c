@@ -81,6 +81,21 @@ static int p_abstract(char **a)
 	               "connect abstract unix socket");
 }
 
+static int p_unixpath(char **a)
+{
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", a[0]);
+	if (fd < 0)
+		return verdict(fd, "socket AF_UNIX");
+	return verdict(connect(fd, (struct sockaddr *)&sa, sizeof(sa)), "connect unix socket file");
+}
+
+static int p_fifo(char **a)
+{
+	return verdict(open(a[0], O_WRONLY | O_NONBLOCK), "open a FIFO for writing");
+}
+
 static int p_mount(char **a) { (void)a; return verdict(mount("none", "/tmp", "tmpfs", 0, NULL), "mount tmpfs"); }
 static int p_umount(char **a) { (void)a; return verdict(umount2("/proc", MNT_DETACH), "umount /proc"); }
 static int p_remount(char **a)
@@ -391,7 +406,8 @@ static const struct {
 	int nargs;
 } probes[] = {
 	{"ptrace", p_ptrace, 0},     {"vmread", p_vmread, 0},       {"socket", p_socket, 1},
-	{"connect", p_connect, 1},   {"abstract", p_abstract, 1},   {"mount", p_mount, 0},
+	{"connect", p_connect, 1},   {"abstract", p_abstract, 1},
+	{"unixpath", p_unixpath, 1}, {"fifo", p_fifo, 1},   {"mount", p_mount, 0},
 	{"umount", p_umount, 0},     {"remount", p_remount, 1},     {"userns", p_userns, 0},
 	{"clonens", p_clone_ns, 0},  {"chroot", p_chroot, 0},       {"pivot", p_pivot, 0},
 	{"clone3", p_clone3, 0},     {"keyctl", p_keyctl, 0},       {"addkey", p_addkey, 0},

@@ -402,6 +402,31 @@ PIDS="$PIDS $!"
 sleep 0.3
 blocked connect-host-tcp connect "$PORT" && [ ! -e "$WORK/tcp-hit" ] || bad connect-host-tcp-hostcheck "server saw a connection"
 blocked abstract-unix-host abstract "airlock-test-$$" && [ ! -e "$WORK/unix-hit" ] || bad abstract-unix-hostcheck "listener saw a connection"
+# a host service listening on a socket file, or reading a FIFO, in the
+# workdir: the same inode inside, so the sandbox would reach it without any
+# network; masked unless the profile has the network
+mkdir -p "$WORK/wd/run"
+python3 -c "
+import socket, os
+s=socket.socket(socket.AF_UNIX); s.bind('$WORK/wd/run/db.sock'); os.chmod('$WORK/wd/run/db.sock', 0o777)
+s.listen(5); s.settimeout(60)
+c,_=s.accept(); open('$WORK/path-hit','w').write('hit')" 2>/dev/null &
+PIDS="$PIDS $!"
+mkfifo -m 666 "$WORK/wd/run/cmd.fifo"
+python3 -c "
+import os
+fd=os.open('$WORK/wd/run/cmd.fifo', os.O_RDONLY)
+if os.read(fd, 100): open('$WORK/fifo-hit','w').write('hit')" 2>/dev/null &
+PIDS="$PIDS $!"
+i=0; while [ ! -S "$WORK/wd/run/db.sock" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+blocked workdir-unix-socket-host unixpath run/db.sock && [ ! -e "$WORK/path-hit" ] ||
+	bad workdir-unix-socket-hostcheck "listener saw a connection"
+OUT=$(ax -- sh -c 'echo run > run/cmd.fifo' 2>&1)
+sleep 0.2
+[ ! -e "$WORK/fifo-hit" ] && ok workdir-fifo-host || bad workdir-fifo-host "the host reader got a line"
+OUT=$(ax --network -- ./probe unixpath run/db.sock 2>&1)
+case "$OUT" in *ESCAPED*) ok workdir-unix-socket-with-network ;; *) bad workdir-unix-socket-with-network "control: --network should reach it" ;; esac
+rm -rf "$WORK/wd/run"
 blocked socket-inet socket 2
 blocked socket-inet6 socket 10
 blocked socket-netlink socket 16 3

@@ -17,8 +17,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <sys/xattr.h>
 #include <unistd.h>
@@ -488,7 +490,20 @@ static void test_seccomp_precompiled(void **state)
 	}
 }
 
-/* Makes one row's path under wd: a file, a directory or a link. */
+/* Leaves a unix socket file at p (bound, then closed: nobody listens). */
+static void unix_socket_file(const char *p)
+{
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+
+	assert_true(fd >= 0 && strlen(p) < sizeof(sa.sun_path));
+	memcpy(sa.sun_path, p, strlen(p) + 1);
+	assert_int_equal(bind(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	close(fd);
+}
+
+/* Makes one row's path under wd: a file, a directory, a FIFO, a socket or
+ * a link. */
 static void secrets_make(const char *wd, const char *rel, const char *kind)
 {
 	char *p = xasprintf("%s/%s", wd, rel), *cmd;
@@ -498,6 +513,10 @@ static void secrets_make(const char *wd, const char *rel, const char *kind)
 	free(cmd);
 	if (strcmp(kind, "dir") == 0)
 		assert_int_equal(mkdir(p, 0755), 0);
+	else if (strcmp(kind, "fifo") == 0)
+		assert_int_equal(mkfifo(p, 0600), 0);
+	else if (strcmp(kind, "sock") == 0)
+		unix_socket_file(p);
 	else if (strncmp(kind, "link:", 5) == 0)
 		assert_int_equal(symlink(kind + 5, p), 0);
 	else
@@ -528,12 +547,16 @@ static void test_secrets_table(void **state)
 	for (size_t i = 0; i < n; i++)
 		secrets_make(real, rows[i].f[0], rows[i].f[1]);
 	age_dirs(real); /* else every directory is too new to remember */
-	for (int pass = 0; pass < 2; pass++) {
-		assert_int_equal(secrets_find(real, &found, &nfound, &err), 0);
+	/* passes 0 and 1: secrets only, the second from the cache; 2: secrets
+	 * and pipes, from the same cache */
+	for (int pass = 0; pass < 3; pass++) {
+		unsigned what = pass < 2 ? MASK_SECRETS : MASK_SECRETS | MASK_PIPES;
+		assert_int_equal(secrets_find(real, what, &found, &nfound, &err), 0);
 		want = 0;
 		for (size_t i = 0; i < n; i++) {
 			char *p = xasprintf("%s/%s", real, rows[i].f[0]);
-			bool yes = strcmp(rows[i].f[2], "masked") == 0;
+			bool yes = strcmp(rows[i].f[2], "masked") == 0 ||
+			           (pass == 2 && strcmp(rows[i].f[2], "pipe") == 0);
 			want += yes;
 			if (strv_contains(found, p) != yes)
 				fail_msg("line %zu (pass %d): %s %s, want %s", rows[i].line, pass,
@@ -544,16 +567,19 @@ static void test_secrets_table(void **state)
 			fail_msg("pass %d: %zu found, want %zu", pass, nfound, want);
 		strv_free(found);
 	}
+	want = 0; /* secrets only from here on */
+	for (size_t i = 0; i < n; i++)
+		want += strcmp(rows[i].f[2], "masked") == 0;
 	/* The cache is used: a name added with the directory's mtime put back
 	 * is not seen (the mtime is the whole test, as for git's index)... */
 	secrets_make(real, "apps/web/.env.local", "file");
 	age_dirs(real);
-	assert_int_equal(secrets_find(real, &found, &nfound, &err), 0);
+	assert_int_equal(secrets_find(real, MASK_SECRETS, &found, &nfound, &err), 0);
 	assert_int_equal(nfound, want);
 	strv_free(found);
 	/* ...and a directory whose mtime moved is read again. */
 	secrets_make(real, "apps/web/.env.test", "file");
-	assert_int_equal(secrets_find(real, &found, &nfound, &err), 0);
+	assert_int_equal(secrets_find(real, MASK_SECRETS, &found, &nfound, &err), 0);
 	assert_int_equal(nfound, want + 2);
 	strv_free(found);
 	tdata_free(rows, n);
