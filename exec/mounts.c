@@ -485,6 +485,72 @@ static int want_masks(const struct profile *p, const char *wd, struct want **w, 
 	return rc;
 }
 
+/* The kernel's own file systems: one mounted below the workdir (a chroot
+ * being built, with its proc, sys and dev) would show the host through the
+ * recursive bind: its processes and their command lines, its devices and
+ * kernel knobs. */
+static const char *const kernel_fs[] = {
+	"proc",      "sysfs",    "devtmpfs", "devpts",    "mqueue",     "cgroup",  "cgroup2",
+	"debugfs",   "tracefs",  "securityfs", "pstore",  "efivarfs",   "bpf",     "configfs",
+	"fusectl",   "binfmt_misc", "hugetlbfs", "nsfs",  "rpc_pipefs", "selinuxfs", "autofs",
+};
+
+static bool kernel_fs_type(const char *type)
+{
+	for (size_t i = 0; i < nitems(kernel_fs); i++)
+		if (strcmp(type, kernel_fs[i]) == 0)
+			return true;
+	return false;
+}
+
+/* Undoes mountinfo's octal escapes (\040 for a space) in place. */
+static void mountinfo_unescape(char *s)
+{
+	char *o = s;
+
+	for (; *s; s++, o++) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
+		    s[3] >= '0' && s[3] <= '7') {
+			*o = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
+			s += 3;
+		} else {
+			*o = *s;
+		}
+	}
+	*o = '\0';
+}
+
+/* Each kernel file system mounted below wd on the host is covered by an
+ * empty read-only tmpfs. -1 with *errstr when the mount table cannot be
+ * read: then what lies below the workdir is not known. */
+static int want_kernel_mounts(const char *wd, struct want **w, size_t *n, char **errstr)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	char *line = NULL;
+	size_t cap = 0;
+
+	if (f == NULL) {
+		*errstr = xasprintf("cannot read /proc/self/mountinfo to see what is mounted in the "
+		                    "workdir: %s", strerror(errno));
+		return -1;
+	}
+	while (getline(&line, &cap, f) > 0) {
+		char mp[PATH_MAX], type[64];
+		const char *sep = strstr(line, " - ");
+		/* ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTIONS [OPTIONAL...] - TYPE ... */
+		if (sep == NULL || sscanf(line, "%*s %*s %*s %*s %4095s", mp) != 1 ||
+		    sscanf(sep + 3, "%63s", type) != 1)
+			continue;
+		mountinfo_unescape(mp);
+		if (kernel_fs_type(type) && strcmp(mp, wd) != 0 && path_contains(wd, mp))
+			want_push(w, n, OP_TMPFS, NULL, xstrdup(mp), xstrdup("mode=0555,size=4k"), A_RO,
+			          true);
+	}
+	free(line);
+	fclose(f);
+	return 0;
+}
+
 /* The workdir: bound, or an overlay whose upper/work live in overlay_dir. */
 static int want_workdir(const struct exec_spec *s, const char *wd, struct want **w, size_t *n,
                         char **errstr)
@@ -512,7 +578,8 @@ static int want_workdir(const struct exec_spec *s, const char *wd, struct want *
 		want_push(w, n, OP_OVERLAY, xstrdup(wd), xstrdup(wd), xstrdup(real), A_BIND, true);
 		rw = true;
 	}
-	if (want_masks(s->profile, wd, w, n, errstr) < 0)
+	if (want_masks(s->profile, wd, w, n, errstr) < 0 ||
+	    want_kernel_mounts(wd, w, n, errstr) < 0)
 		return -1;
 	/* A writable workdir must not plant what runs or decides later: hooks and
 	 * config the host's git runs, airlock's project policy, the agent's hook

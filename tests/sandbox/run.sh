@@ -402,6 +402,16 @@ PIDS="$PIDS $!"
 sleep 0.3
 blocked connect-host-tcp connect "$PORT" && [ ! -e "$WORK/tcp-hit" ] || bad connect-host-tcp-hostcheck "server saw a connection"
 blocked abstract-unix-host abstract "airlock-test-$$" && [ ! -e "$WORK/unix-hit" ] || bad abstract-unix-hostcheck "listener saw a connection"
+# a kernel file system mounted in the workdir (a chroot being built, with
+# its proc): the recursive bind would show the host's processes and their
+# command lines; it is covered by an empty tmpfs
+if [ "$(id -u)" = 0 ] && mkdir -p "$WORK/wd/chroot/proc" &&
+	mount -t proc proc "$WORK/wd/chroot/proc" 2>/dev/null; then
+	OUT=$(ax -- sh -c 'ls chroot/proc | wc -l; cat chroot/proc/1/cmdline' 2>&1)
+	umount "$WORK/wd/chroot/proc"
+	case "$OUT" in 0*) ok workdir-host-proc-hidden ;; *) bad workdir-host-proc-hidden "host /proc listed" ;; esac
+fi
+rm -rf "$WORK/wd/chroot"
 # a host service listening on a socket file, or reading a FIFO, in the
 # workdir: the same inode inside, so the sandbox would reach it without any
 # network; masked unless the profile has the network
