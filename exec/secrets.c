@@ -179,12 +179,7 @@ static void dir_list(DIR *d, struct dir_seen *s)
 	}
 }
 
-/*
- * What path holds: from the cache when its identity and mtime are those
- * remembered, else read (and remembered unless racy). Returns the entry,
- * valid until the next call (a temporary in *tmp when not remembered), or
- * NULL with errno when it cannot be opened.
- */
+/* True when s remembers the directory st describes, unchanged. */
 static bool seen_is(const struct dir_seen *s, const struct stat *st)
 {
 	return s->path && s->dev == st->st_dev && s->ino == st->st_ino &&
@@ -207,6 +202,12 @@ static DIR *dir_open(const char *path, struct stat *st)
 	return NULL;
 }
 
+/*
+ * What path holds: from the cache when its identity and mtime are those
+ * remembered, else read (and remembered unless racy). Returns the entry,
+ * valid until the next call (a temporary in *tmp when not remembered), or
+ * NULL with errno when it cannot be opened.
+ */
 static const struct dir_seen *dir_get(const char *path, struct dir_seen *tmp)
 {
 	struct dir_seen *s = cache_slot(path);
