@@ -306,7 +306,7 @@ void pool_want(const struct ns_shell *sh);
 /* ---- what a workdir's sandbox masks (secrets.c) -------------------------- */
 
 #define SECRETS_DEPTH 6        /* directory levels below the workdir searched */
-#define SECRETS_ENTRIES 50000 /* directory entries read at most, nearest first */
+#define SECRETS_ENTRIES 20000 /* directory entries read at most, nearest first */
 #define MASK_SECRETS 1u        /* secret files (the classifier's names) */
 #define MASK_PIPES 2u          /* sockets and FIFOs */
 /* The real paths of what `what` names in the workdir wd and below it, as
