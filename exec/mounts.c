@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/openat2.h>
+#include <poll.h>
 #include <pthread.h>
 #include <pwd.h>
 #include <sched.h>
@@ -520,35 +521,81 @@ static void mountinfo_unescape(char *s)
 	*o = '\0';
 }
 
-/* Each kernel file system mounted below wd on the host is covered by an
- * empty read-only tmpfs. -1 with *errstr when the mount table cannot be
- * read: then what lies below the workdir is not known. */
-static int want_kernel_mounts(const char *wd, struct want **w, size_t *n, char **errstr)
+/* Reads the mount points of the kernel's file systems from mountinfo (f);
+ * returns a new NULL-terminated vector (possibly NULL: none). */
+static char **kernel_mounts_read(FILE *f)
 {
-	FILE *f = fopen("/proc/self/mountinfo", "re");
-	char *line = NULL;
+	char **v = NULL, *line = NULL;
 	size_t cap = 0;
 
-	if (f == NULL) {
-		*errstr = xasprintf("cannot read /proc/self/mountinfo to see what is mounted in the "
-		                    "workdir: %s", strerror(errno));
-		return -1;
-	}
 	while (getline(&line, &cap, f) > 0) {
 		char mp[PATH_MAX], type[64];
 		const char *sep = strstr(line, " - ");
 		/* ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTIONS [OPTIONAL...] - TYPE ... */
 		if (sep == NULL || sscanf(line, "%*s %*s %*s %*s %4095s", mp) != 1 ||
-		    sscanf(sep + 3, "%63s", type) != 1)
+		    sscanf(sep + 3, "%63s", type) != 1 || !kernel_fs_type(type))
 			continue;
 		mountinfo_unescape(mp);
-		if (kernel_fs_type(type) && strcmp(mp, wd) != 0 && path_contains(wd, mp))
-			want_push(w, n, OP_TMPFS, NULL, xstrdup(mp), xstrdup("mode=0555,size=4k"), A_RO,
-			          true);
+		strv_push(&v, mp);
 	}
 	free(line);
+	return v;
+}
+
+/* The host's kernel file system mount points, read again only when poll()
+ * on mountinfo says the mount table changed: the gate plans a sandbox per
+ * call, and reading the table costs per mount. */
+static pthread_mutex_t kmounts_lock = PTHREAD_MUTEX_INITIALIZER;
+static int kmounts_fd = -1;
+static char **kmounts;
+static bool kmounts_known;
+
+/* Brings kmounts up to date (lock held); -1 with *errstr. */
+static int kernel_mounts_refresh(char **errstr)
+{
+	struct pollfd p = {.events = POLLPRI};
+	FILE *f;
+
+	if (kmounts_fd < 0 && (kmounts_fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC)) < 0)
+		goto fail;
+	/* the poll also clears the change it reports; a change after it is
+	 * reported to the next one */
+	p.fd = kmounts_fd;
+	if (poll(&p, 1, 0) < 0)
+		goto fail;
+	if (kmounts_known && p.revents == 0)
+		return 0;
+	kmounts_known = false;
+	if ((f = fopen("/proc/self/mountinfo", "re")) == NULL)
+		goto fail;
+	strv_free(kmounts);
+	kmounts = kernel_mounts_read(f);
+	kmounts_known = !ferror(f);
 	fclose(f);
-	return 0;
+	if (kmounts_known)
+		return 0;
+	errno = EIO;
+fail:
+	*errstr = xasprintf("cannot read /proc/self/mountinfo to see what is mounted in the "
+	                    "workdir: %s", strerror(errno));
+	return -1;
+}
+
+/* Each kernel file system mounted below wd on the host is covered by an
+ * empty read-only tmpfs. -1 with *errstr when the mount table cannot be
+ * read: then what lies below the workdir is not known. */
+static int want_kernel_mounts(const char *wd, struct want **w, size_t *n, char **errstr)
+{
+	int rc;
+
+	pthread_mutex_lock(&kmounts_lock);
+	rc = kernel_mounts_refresh(errstr);
+	for (size_t i = 0; rc == 0 && kmounts && kmounts[i]; i++)
+		if (strcmp(kmounts[i], wd) != 0 && path_contains(wd, kmounts[i]))
+			want_push(w, n, OP_TMPFS, NULL, xstrdup(kmounts[i]),
+			          xstrdup("mode=0555,size=4k"), A_RO, true);
+	pthread_mutex_unlock(&kmounts_lock);
+	return rc;
 }
 
 /* The workdir: bound, or an overlay whose upper/work live in overlay_dir. */
