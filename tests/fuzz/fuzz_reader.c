@@ -3,7 +3,9 @@
  * into arbitrary read sizes. The first input byte picks the read size and
  * the cap; the rest is the stream. Invariant: the reader yields exactly the
  * stream's lines (the last one may lack its newline), each line longer than
- * the cap reported as too long and every other line intact.
+ * the cap reported as too long and every other line intact. With a pass
+ * function (inputs of odd size), each too-long line's bytes are handed
+ * over whole, in order, marked first exactly once, and nothing else is.
  */
 #include <fcntl.h>
 #include <pthread.h>
@@ -36,6 +38,38 @@ static void *writer(void *arg)
 	return NULL;
 }
 
+/* What the pass function was handed for the current line. */
+struct passed {
+	struct buf b;
+	int firsts;
+};
+
+static void pass(void *arg, const char *p, size_t n, bool first)
+{
+	struct passed *ps = arg;
+	if (first && ps->b.len != 0)
+		fuzz_fail("first marks a line's start", NULL, "%zu bytes already passed", ps->b.len);
+	if (!first && ps->firsts == 0)
+		fuzz_fail("first marks a line's start", NULL, "bytes passed before a first");
+	ps->firsts += first;
+	buf_append(&ps->b, p, n);
+}
+
+/* After a line: what was passed must be the line when it was too long,
+ * nothing otherwise. */
+static void expect_passed(struct passed *ps, bool toolong, const uint8_t *want, size_t wlen)
+{
+	if (toolong && (ps->firsts != 1 || ps->b.len != wlen ||
+	                (wlen && memcmp(ps->b.data, want, wlen) != 0)))
+		fuzz_fail("long lines passed whole", NULL, "%d firsts, %zu bytes of %zu", ps->firsts,
+		          ps->b.len, wlen);
+	if (!toolong && (ps->firsts != 0 || ps->b.len != 0))
+		fuzz_fail("only long lines passed", NULL, "%zu bytes passed", ps->b.len);
+	buf_free(&ps->b);
+	buf_init(&ps->b, 0);
+	ps->firsts = 0;
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
@@ -58,6 +92,7 @@ static void expect_line(const char *got, size_t glen, bool toolong, const uint8_
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct feed f;
+	struct passed ps = {.firsts = 0};
 	struct reader *r;
 	pthread_t t;
 	int p[2];
@@ -76,17 +111,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	f.fd = p[1];
 	pthread_create(&t, NULL, writer, &f);
 	r = reader_new(p[0], cap);
+	buf_init(&ps.b, 0);
+	if (size & 1)
+		reader_set_pass(r, pass, &ps);
 	while (reader_next(r, &line, &len, &toolong) == 1) {
 		const uint8_t *nl = memchr(f.p + off, '\n', f.n - off);
 		size_t wlen = nl ? (size_t)(nl - (f.p + off)) : f.n - off;
 		if (off >= f.n)
 			fuzz_fail("no extra lines", NULL, "a line after the end of the stream");
 		expect_line(line, len, toolong, f.p + off, wlen, cap);
+		if (size & 1)
+			expect_passed(&ps, toolong, f.p + off, wlen);
 		off += wlen + (nl != NULL);
 	}
 	if (off != f.n)
 		fuzz_fail("no lost lines", NULL, "stopped at %zu of %zu bytes", off, f.n);
 	reader_free(r);
+	buf_free(&ps.b);
 	pthread_join(t, NULL);
 	close(p[0]);
 	return 0;
