@@ -914,9 +914,11 @@ static void eval_by_name(const struct ruleset *rs, const struct subject *s,
  * takes a value is the program's business, so every cut of the run is a
  * form: after each option word, and after the word that follows an
  * option without "=" (its value, if it takes one). Extra forms can only
- * make a deny or ask match; allow rules never see them.
+ * make a deny or ask match; allow rules never see them. A run longer than
+ * OPTION_RUN_MAX words is not cut (git -c a=1 ... -c e=5 push hid the push
+ * past 8): the command meets every deny and ask rule for its program.
  */
-#define OPTION_RUN_MAX 8
+#define OPTION_RUN_MAX 32
 
 static void eval_past_options(const struct ruleset *rs, const struct subject *s,
                               struct evaluation *ev)
@@ -930,7 +932,7 @@ static void eval_past_options(const struct ruleset *rs, const struct subject *s,
 	b.head = slash && slash[1] ? word_hash(slash + 1) : s->head;
 	if (rs->bucket[b.head % SHELL_BUCKETS].n == 0 && rs->wild.n == 0)
 		return; /* no rule could meet a form: the common case, made free */
-	for (size_t i = 1; i <= OPTION_RUN_MAX && v[i]; i++) {
+	for (size_t i = 1; v[i]; i++) {
 		bool option = v[i][0] == '-' && v[i][1] != '\0';
 		bool value = !option && v[i - 1][0] == '-' && !strchr(v[i - 1], '=');
 		size_t n;
@@ -938,6 +940,12 @@ static void eval_past_options(const struct ruleset *rs, const struct subject *s,
 
 		if (!option && !value)
 			break;
+		if (i > OPTION_RUN_MAX) { /* too long to cut: fail closed */
+			b.argv = v;
+			b.unsure = true;
+			eval_stop_only(rs, &b, ev);
+			return;
+		}
 		if (v[i + 1] == NULL)
 			continue;
 		n = strv_len(v + i + 1);
