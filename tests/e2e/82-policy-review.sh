@@ -28,4 +28,20 @@ expect_eq "options: five -c pairs before push" \
 	"$(action shell command 'git -c a=1 -c b=2 -c c=3 -c d=4 -c e=5 push origin')" deny
 expect_eq "options: nine flags before push" \
 	"$(action shell command 'git -p -p -p -p -p -p -p -p -p push')" deny
+
+# the SQL a statement holds, however it is quoted or built
+for q in "DO 'BEGIN DROP TABLE t; END'" \
+	"CREATE FUNCTION f() RETURNS void AS 'DROP TABLE t' LANGUAGE sql" \
+	"DO \$\$ BEGIN EXECUTE E'DROP TABLE t'; END \$\$" \
+	"DO \$\$ BEGIN EXECUTE ('DROP TABLE t'); END \$\$" \
+	"DO \$\$ BEGIN RAISE NOTICE E'\\''; DROP/**/TABLE t; END \$\$" \
+	"DO \$\$BEGIN DROP TABLE t; END\$\$" \
+	"CREATE FUNCTION f() RETURNS void LANGUAGE sql BEGIN ATOMIC DROP TABLE t; END" \
+	"DO \$a1\$ BEGIN EXECUTE \$b2\$DROP TABLE t\$b2\$; END \$a1\$" \
+	"DO \$\$ BEGIN EXECUTE 'DR' || 'OP TABLE t'; END \$\$" \
+	"DO \$\$ DECLARE q text := 'DROP TABLE t'; BEGIN EXECUTE q; END \$\$"; do
+	expect_eq "sql: $q" "$(action sql query "$q")" deny
+done
+expect_eq "sql: a string in a body is data" \
+	"$(action sql query "DO \$\$ BEGIN RAISE NOTICE 'drop it'; END \$\$")" auto
 finish
