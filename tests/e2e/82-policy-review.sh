@@ -1,7 +1,8 @@
 #!/bin/sh
 # 82-policy-review.sh: spellings a hostile agent tried against deny rules
-# that see through options and into SQL, each found by a review and each
-# failing before its fix.
+# that see through options and into SQL, and a cd into a subdirectory that
+# left the project's policy behind for the hook; each found by a review and
+# each failing before its fix.
 . tests/e2e/lib.sh
 need jq
 d=$(mktemp -d /tmp/airlock-polreview2.XXXXXX)
@@ -44,4 +45,27 @@ for q in "DO 'BEGIN DROP TABLE t; END'" \
 done
 expect_eq "sql: a string in a body is data" \
 	"$(action sql query "DO \$\$ BEGIN RAISE NOTICE 'drop it'; END \$\$")" auto
+
+# the hook's workdir is the agent's cwd: after cd sub, the project's rules
+# (and the user's rules anchored at the project) still hold
+mkdir -p "$d/proj/.airlock" "$d/proj/sub"
+printf '[rules]\n\tdeny = Read(notes.txt)\n\tdeny = Shell(curl *)\n' >"$d/proj/.airlock/policy"
+printf '[rules]\n\tallow = Read\n\tdeny = Read(.env)\n' >"$HOME/.config/airlock/policy"
+chmod 600 "$d/proj/.airlock/policy" "$HOME/.config/airlock/policy"
+# hook CWD TOOL INPUT: the hook's decision
+hook() {
+	printf '{"session_id":"s","cwd":"%s","hook_event_name":"PreToolUse","tool_name":"%s","tool_input":%s,"tool_use_id":"t"}' \
+		"$1" "$2" "$3" | timeout 10 "$AIRLOCK" hook claude --db "$d/h.db" 2>/dev/null |
+		jq -r .hookSpecificOutput.permissionDecision
+}
+expect_eq "hook in the project: its deny holds" \
+	"$(hook "$d/proj" Read "{\"file_path\":\"$d/proj/notes.txt\"}")" deny
+expect_eq "hook in a subdirectory: the project's deny holds" \
+	"$(hook "$d/proj/sub" Read "{\"file_path\":\"$d/proj/notes.txt\"}")" deny
+expect_eq "hook in a subdirectory: the project's deny on a command holds" \
+	"$(hook "$d/proj/sub" Bash '{"command":"curl http://example.com"}')" deny
+expect_eq "hook in a subdirectory: the user's deny anchored at the project holds" \
+	"$(hook "$d/proj/sub" Read "{\"file_path\":\"$d/proj/.env\"}")" deny
+expect_eq "hook in a subdirectory: other reads still allowed" \
+	"$(hook "$d/proj/sub" Read "{\"file_path\":\"$d/proj/sub/x.c\"}")" allow
 finish
