@@ -242,6 +242,15 @@ static int parse_host(const char *in, struct pattern *pat, char **errstr)
 		free(pat->glob);
 		pat->glob = xstrdup(ip);
 	}
+	/* hosts are compared whole: a port, user, scheme or path would never
+	 * match, and a deny rule that never matches must not load quietly */
+	if (strspn(pat->glob, "abcdefghijklmnopqrstuvwxyz0123456789.-_") != strlen(pat->glob) &&
+	    inet_pton(AF_INET6, pat->glob, &(struct in6_addr){0}) != 1) {
+		*errstr = xasprintf("WebFetch takes domain:HOST, and \"%s\" is not a host name "
+		                    "(no scheme, user, port, path or glob but a leading *.; an "
+		                    "international name in its xn-- form)", in);
+		return -1;
+	}
 	return 0;
 }
 

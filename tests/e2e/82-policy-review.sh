@@ -1,8 +1,8 @@
 #!/bin/sh
 # 82-policy-review.sh: spellings a hostile agent tried against deny rules
-# that see through options and into SQL, and a cd into a subdirectory that
-# left the project's policy behind for the hook; each found by a review and
-# each failing before its fix.
+# that see through options and into SQL, a cd into a subdirectory that left
+# the project's policy behind for the hook, and a host rule that could never
+# match; each found by a review and each failing before its fix.
 . tests/e2e/lib.sh
 need jq
 d=$(mktemp -d /tmp/airlock-polreview2.XXXXXX)
@@ -68,4 +68,10 @@ expect_eq "hook in a subdirectory: the user's deny anchored at the project holds
 	"$(hook "$d/proj/sub" Read "{\"file_path\":\"$d/proj/.env\"}")" deny
 expect_eq "hook in a subdirectory: other reads still allowed" \
 	"$(hook "$d/proj/sub" Read "{\"file_path\":\"$d/proj/sub/x.c\"}")" allow
+
+# a host rule that could never match is an error, not a dead deny
+printf '[rules]\n\tdeny = WebFetch(domain:evil.example:8080)\n' >"$d/port.policy"
+chmod 600 "$d/port.policy"
+timeout 10 "$AIRLOCK" policy check "$d/port.policy" >/dev/null 2>&1
+expect_eq "a host rule with a port: an error" "$?" 2
 finish
