@@ -272,39 +272,82 @@ static size_t sql_string_open(const char *s, bool *esc)
 	return (s[0] == 'U' || s[0] == 'u') && s[1] == '&' && s[2] == '\'' ? 3 : 0;
 }
 
+/* Length of a dollar quote's tag at s ($$, $tag$: a name's bytes, not a
+ * digit first), or 0. */
+static size_t sql_dollar_tag(const char *s)
+{
+	size_t w = 0;
+
+	if (s[0] != '$' || isdigit((unsigned char)s[1]))
+		return 0;
+	while (w < 64 && s[1 + w] != '$' && sql_ident(s[1 + w]))
+		w++;
+	return s[1 + w] == '$' ? w + 2 : 0;
+}
+
+/* Length of the text of the dollar quote at s (its tag tag bytes long): up
+ * to the closing tag, or to the end. */
+static size_t sql_dollar_len(const char *s, size_t tag)
+{
+	const char *t = s + tag;
+
+	while (*t && strncmp(t, s, tag) != 0)
+		t++;
+	return (size_t)(t - s) - tag;
+}
+
 /* Length of a comment at s (-- to the line's end, or slash-star to its close), or 0. */
 static size_t sql_comment(const char *s)
 {
 	const char *end;
 
 	if (s[0] == '-' && s[1] == '-')
-		return strcspn(s, "\n");
+		return strcspn(s, "\n\r"); /* PostgreSQL ends it at either */
 	if (s[0] != '/' || s[1] != '*')
 		return 0;
 	end = strstr(s + 2, "*/");
 	return end ? (size_t)(end + 2 - s) : strlen(s);
 }
 
-/* Collapses whitespace, and comments outside quotes, to one space, trims
- * them and a trailing ';': a comment must not hide a DELETE from a rule.
- * Caller frees. */
+/* Collapses whitespace, and comments outside quotes, to one space (in a
+ * quote, whitespace with a line break to one line break: the quote may be
+ * code whose own -- comments end there), trims them and a trailing ';': a
+ * comment must not hide a DELETE from a rule. Caller frees. */
 char *pattern_sql_normalize(const char *s)
 {
 	struct buf b;
-	bool space = false, esc = false;
+	bool space = false, esc = false, line = false;
 	char quote = 0;
+	const char *tag = NULL; /* in a dollar quote: its opening */
+	size_t tagn = 0;
 
 	buf_init(&b, 0);
 	for (; *s; s++) {
-		size_t n = quote ? 0 : sql_comment(s), q;
+		size_t n = quote || tag ? 0 : sql_comment(s), q;
 		if (isspace((unsigned char)*s) || n > 0) { /* in quotes too, as before */
 			s += n ? n - 1 : 0;
 			space = b.len > 0;
+			/* a code string's own -- comments end there */
+			line = line || ((tag || quote) && (*s == '\n' || *s == '\r'));
 			continue;
 		}
 		if (space)
-			buf_append(&b, " ", 1);
-		space = false;
+			buf_append(&b, line ? "\n" : " ", 1);
+		space = line = false;
+		if (tag) { /* $q$--$q$ is a string, not a comment hiding the rest */
+			n = strncmp(s, tag, tagn) == 0 ? tagn : 1;
+			tag = n == tagn ? NULL : tag;
+			buf_append(&b, s, n);
+			s += n - 1;
+			continue;
+		}
+		if ((n = sql_dollar_tag(s)) != 0 && (b.len == 0 || !sql_ident(b.data[b.len - 1]))) {
+			tag = s;
+			tagn = n;
+			buf_append(&b, s, n);
+			s += n - 1;
+			continue;
+		}
 		if (quote) { /* E'\'' holds a quote, so does 'it''s' (read as two) */
 			n = esc && *s == '\\' && s[1] ? 2 : 1;
 			quote = n == 1 && *s == quote ? 0 : quote;
@@ -791,19 +834,6 @@ static size_t sql_string_close(const char *s, bool esc)
 	return i;
 }
 
-/* Length of a dollar quote's tag at s ($$, $tag$: a name's bytes, not a
- * digit first), or 0. */
-static size_t sql_dollar_tag(const char *s)
-{
-	size_t w = 0;
-
-	if (s[0] != '$' || isdigit((unsigned char)s[1]))
-		return 0;
-	while (w < 64 && s[1 + w] != '$' && sql_ident(s[1 + w]))
-		w++;
-	return s[1 + w] == '$' ? w + 2 : 0;
-}
-
 static bool sql_word_is(const char *s, const char *const *words, size_t n)
 {
 	for (size_t k = 0; k < n; k++) {
@@ -835,10 +865,8 @@ static bool sql_exec_known(const char *s)
 		s += q + sql_string_close(s + q, esc);
 		s += *s != '\0';
 	} else if ((tag = sql_dollar_tag(s)) != 0) {
-		const char *end;
-		for (end = s + tag; *end && strncmp(end, s, tag) != 0; end++)
-			;
-		s = *end ? end + tag : end;
+		s += tag + sql_dollar_len(s, tag);
+		s += *s ? tag : 0;
 	} else {
 		return false;
 	}
@@ -850,7 +878,7 @@ static bool sql_exec_known(const char *s)
 struct sql_inner {
 	size_t *at, n, cap;  /* offsets where SQL may start */
 	size_t (*str)[3];    /* code strings: offset of the text, its length, the
-	                      * length of its opening (sql_string_open) */
+	                      * length of its opening (sql_string_open; 0: $$) */
 	size_t nstr, capstr;
 	bool dynamic;        /* an EXECUTE of SQL built at run time */
 };
@@ -873,16 +901,16 @@ static void sql_inner_string(struct sql_inner *in, size_t off, size_t len, size_
 }
 
 /*
- * Where SQL may start inside a statement: after "(" and ")", after a
- * dollar quote ($$, $tag$: a function's or DO block's body, or a string a
- * function runs), after ";" (inside such a body), after the words that
- * lead into another statement (PREPARE x AS, EXPLAIN ANALYZE, a rule's DO
- * INSTEAD, plpgsql's BEGIN, THEN, ELSE, LOOP, BEGIN ATOMIC). Strings are
- * data ('delete me' is no DELETE) except code: what EXECUTE runs, a body
- * after AS ('DROP TABLE t' LANGUAGE sql) and every string of a DO
- * statement (DO 'BEGIN ... END'), E'' and U&'' too; those are listed for
- * the caller to read as SQL. Identifiers in double quotes and backticks
- * are skipped. in_body: s is code run later (a string, not the call).
+ * Where SQL may start inside a statement: after "(" and ")", after ";"
+ * (inside a body), after the words that lead into another statement
+ * (PREPARE x AS, EXPLAIN ANALYZE, a rule's DO INSTEAD, plpgsql's BEGIN,
+ * THEN, ELSE, LOOP, BEGIN ATOMIC). Listed for the caller to read as SQL of
+ * their own: dollar quotes ($$, $f1$: a function's or DO block's body, or
+ * a string a function runs) and code strings: what EXECUTE runs, a body
+ * after AS ('DROP TABLE t' LANGUAGE sql) and every string of a DO statement
+ * (DO 'BEGIN ... END'), E'' and U&'' too. Other strings are data ('delete
+ * me' is no DELETE); identifiers in double quotes and backticks are
+ * skipped. in_body: s is code run later (a string, not the call).
  */
 static void sql_scan(const char *s, bool in_body, struct sql_inner *in)
 {
@@ -913,11 +941,12 @@ static void sql_scan(const char *s, bool in_body, struct sql_inner *in)
 		}
 		if (strchr("();", s[i])) {
 			at = i + 1;
-		} else if ((w = sql_dollar_tag(s + i)) != 0) {
-			at = i + w;
-			i += w - 1;
-			in_body = true;
+		} else if ((i == 0 || !sql_ident(s[i - 1])) && (w = sql_dollar_tag(s + i)) != 0) {
+			size_t len = sql_dollar_len(s + i, w); /* a body, or a string */
+			sql_inner_string(in, i + w, len, 0);
+			i += w + len + (s[i + w + len] ? w : 0) - 1;
 			do_stmt = false;
+			continue;
 		} else if ((i == 0 || !sql_ident(s[i - 1])) && isalpha((unsigned char)s[i])) {
 			for (w = 0; sql_ident(s[i + w]); w++)
 				;
@@ -949,11 +978,13 @@ static void sql_scan(const char *s, bool in_body, struct sql_inner *in)
  */
 static char *sql_code_text(const char *s, size_t len, size_t open)
 {
-	static const char plain[] = "\\'", space[] = "ntrbf";
+	static const char plain[] = "\\'", space[] = "tbf", line[] = "nr";
 	struct buf b;
 
 	if (open == 3)
 		return NULL;
+	if (open == 0) /* a dollar quote holds its text as it is */
+		return xstrndup(s, len);
 	buf_init(&b, 0);
 	for (size_t i = 0; i < len; i++) {
 		char ch = s[i];
@@ -962,6 +993,8 @@ static char *sql_code_text(const char *s, size_t len, size_t open)
 			ch = s[++i];
 		else if (open == 2 && ch == '\\' && next && strchr(space, s[i + 1]))
 			ch = ' ', i++;
+		else if (open == 2 && ch == '\\' && next && strchr(line, s[i + 1]))
+			ch = '\n', i++; /* ends a -- comment */
 		else if (open == 2 && ch == '\\') {
 			buf_free(&b);
 			return NULL;

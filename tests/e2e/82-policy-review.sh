@@ -43,6 +43,15 @@ for q in "DO 'BEGIN DROP TABLE t; END'" \
 	"DO \$\$ DECLARE q text := 'DROP TABLE t'; BEGIN EXECUTE q; END \$\$"; do
 	expect_eq "sql: $q" "$(action sql query "$q")" deny
 done
+# ... and a comment marker is read where PostgreSQL reads one: not in a
+# dollar-quoted string, ended by a carriage return, ended in a code string
+for q in 'WITH a AS (SELECT $$--$$) DROP TABLE t' \
+	"$(printf 'DROP --c\rTABLE t')" \
+	"$(printf "DO 'BEGIN -- c\nDROP TABLE t; END'")" \
+	"$(printf 'DO $$ BEGIN -- c\nDROP TABLE t; END $$')" \
+	"DO E'BEGIN -- c\\nDROP TABLE t; END'"; do
+	expect_eq "sql: $q" "$(action sql query "$q")" deny
+done
 expect_eq "sql: a string in a body is data" \
 	"$(action sql query "DO \$\$ BEGIN RAISE NOTICE 'drop it'; END \$\$")" auto
 
