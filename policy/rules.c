@@ -886,7 +886,8 @@ struct sql_inner {
 static void sql_inner_start(struct sql_inner *in, size_t at)
 {
 	if (in->n == in->cap)
-		in->at = xreallocarray(in->at, in->cap = in->cap ? in->cap * 2 : 16, sizeof(*in->at));
+		in->at = xreallocarray(in->at, in->cap = in->cap ? in->cap * 2 : 16,
+		                       sizeof(*in->at));
 	in->at[in->n++] = at;
 }
 
