@@ -104,6 +104,28 @@ static int word_next(const char **sp, struct pword *w, bool *prefix, char **errs
 	return 0;
 }
 
+/* An option word as a pattern or a command writes it: -x, -rf, --name. */
+static bool option_word(const char *w)
+{
+	return w && w[0] == '-' && w[1] != '\0' && strcmp(w, "--") != 0;
+}
+
+/* Finds the pattern's first run of literal option words after literal words
+ * (git reset --hard *, rm -rf *), for flags_match. */
+static void flags_find(struct pattern *pat)
+{
+	size_t i = 1;
+
+	while (i < pat->nwords && pat->words[i].lit && !option_word(pat->words[i].lit))
+		i++;
+	if (i == pat->nwords || !option_word(pat->words[i].lit))
+		return;
+	pat->flag_at = i;
+	for (pat->flag_end = i; pat->flag_end < pat->nwords; pat->flag_end++)
+		if (!option_word(pat->words[pat->flag_end].lit))
+			break;
+}
+
 static int parse_shell(const char *in, struct pattern *pat, char **errstr)
 {
 	const char *s = in;
@@ -137,6 +159,7 @@ static int parse_shell(const char *in, struct pattern *pat, char **errstr)
 	}
 	if (pat->words[0].lit && !pat->words[0].any)
 		pat->head = word_hash(pat->words[0].lit);
+	flags_find(pat);
 	return 0;
 }
 
@@ -573,6 +596,69 @@ static bool words_match(const struct pattern *pat, char *const *argv)
 	return seq_match(&q, pat, argv, strv_len(argv));
 }
 
+/* Whether one option of a pattern (-x, one letter of a cluster, or
+ * --name) is among the command's option words v[0..n). */
+static bool flag_given(const char *flag, char letter, char *const *v, size_t n)
+{
+	size_t len = strlen(flag);
+
+	for (size_t i = 0; i < n; i++) {
+		if (!option_word(v[i]))
+			continue;
+		if (letter && v[i][1] != '-' && strchr(v[i] + 1, letter))
+			return true;
+		if (!letter && strncmp(v[i], flag, len) == 0 &&
+		    (v[i][len] == '\0' || v[i][len] == '='))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * For deny and ask rules: a run of options in the pattern (rm -rf *, git
+ * reset --hard *) matches the command's options as a set, wherever they
+ * stand before a "--" and however short ones are clustered: rm -fr x, rm
+ * -r -f x, rm -rfv x and rm x -rf are all rm -rf x to it, and git reset -q
+ * --hard HEAD is git reset --hard HEAD. The words before the run must be
+ * the command's first words; the words after it meet the command's other
+ * words (an option's value may stand among them, so a literal there can
+ * fail to meet: a miss, never a wider allow). Spellings of the same option
+ * (-f, --force) are the program's business and are not matched.
+ */
+static bool flags_match(const struct pattern *pat, char *const *argv)
+{
+	size_t n = strv_len(argv), dash, k = 0;
+	struct pattern tail = *pat;
+	char **rest;
+	bool m = true;
+
+	if (pat->flag_at == 0 || n < pat->flag_at)
+		return false;
+	for (size_t i = 0; i < pat->flag_at; i++)
+		if (!word_one(pat, i, argv[i]))
+			return false;
+	for (dash = pat->flag_at; dash < n && strcmp(argv[dash], "--") != 0; dash++)
+		;
+	for (size_t i = pat->flag_at; i < pat->flag_end && m; i++) {
+		const char *f = pat->words[i].lit;
+		if (f[1] == '-')
+			m = flag_given(f, 0, argv + pat->flag_at, dash - pat->flag_at);
+		for (const char *c = f + 1; f[1] != '-' && *c && m; c++)
+			m = flag_given(f, *c, argv + pat->flag_at, dash - pat->flag_at);
+	}
+	if (!m)
+		return false;
+	rest = xcalloc(n + 1, sizeof(*rest));
+	for (size_t i = pat->flag_at; i < n; i++)
+		if (i > dash || (i < dash && !option_word(argv[i])))
+			rest[k++] = argv[i];
+	tail.words = pat->words + pat->flag_end;
+	tail.nwords = pat->nwords - pat->flag_end;
+	m = tail.nwords == 0 ? pat->prefix || k == 0 : words_match(&tail, rest);
+	free(rest);
+	return m;
+}
+
 bool pattern_match_command(const struct pattern *pat, char *const *argv)
 {
 	if (pat->kind != PK_SHELL || argv == NULL || argv[0] == NULL)
@@ -731,7 +817,9 @@ static bool rule_match(const struct rule *r, const struct subject *s)
 	if (s->unsure)
 		return r->act == RA_DENY || r->act == RA_ASK;
 	switch (s->kind) {
-	case PK_SHELL: return words_match(pat, s->argv);
+	case PK_SHELL:
+		return words_match(pat, s->argv) ||
+		       ((r->act == RA_DENY || r->act == RA_ASK) && flags_match(pat, s->argv));
 	case PK_READ:
 	case PK_EDIT: return segs_match(pat, s->path.segs, s->path.n,
 	                                s->globbed && (r->act == RA_DENY || r->act == RA_ASK));

@@ -1,8 +1,9 @@
 #!/bin/sh
 # 82-policy-review.sh: spellings a hostile agent tried against deny rules
-# that see through options and into SQL, a cd into a subdirectory that left
-# the project's policy behind for the hook, and a host rule that could never
-# match; each found by a review and each failing before its fix.
+# that see through options (a long run, a cluster in another order) and
+# into SQL, a cd into a subdirectory that left the project's policy behind
+# for the hook, and a host rule that could never match; each found by a
+# review and each failing before its fix.
 . tests/e2e/lib.sh
 need jq
 d=$(mktemp -d /tmp/airlock-polreview2.XXXXXX)
@@ -20,6 +21,7 @@ cat >"$d/p" <<'P'
 	allow = Shell
 	allow = Sql
 	deny = Shell(git push *)
+	deny = Bash(rm -rf:*)
 	deny = Sql(DROP *)
 P
 chmod 600 "$d/p"
@@ -29,6 +31,11 @@ expect_eq "options: five -c pairs before push" \
 	"$(action shell command 'git -c a=1 -c b=2 -c c=3 -c d=4 -c e=5 push origin')" deny
 expect_eq "options: nine flags before push" \
 	"$(action shell command 'git -p -p -p -p -p -p -p -p -p push')" deny
+# a rule's options are a set, however the command clusters or orders them
+expect_eq "options: rm -fr" "$(action shell command 'rm -fr build')" deny
+expect_eq "options: rm -r -f" "$(action shell command 'rm -r -f build')" deny
+expect_eq "options: rm build -rf" "$(action shell command 'rm build -rf')" deny
+expect_eq "options: rm -r alone is not rm -rf" "$(action shell command 'rm -r build')" auto
 
 # the SQL a statement holds, however it is quoted or built
 for q in "DO 'BEGIN DROP TABLE t; END'" \
