@@ -622,8 +622,10 @@ static bool flag_given(const char *flag, char letter, char *const *v, size_t n)
  * --hard HEAD is git reset --hard HEAD. The words before the run must be
  * the command's first words; the words after it meet the command's other
  * words (an option's value may stand among them, so a literal there can
- * fail to meet: a miss, never a wider allow). Spellings of the same option
- * (-f, --force) are the program's business and are not matched.
+ * fail to meet: a miss, never a wider allow). A longer word with one dash
+ * (find's -delete) is matched whole, not as letters (-maxdepth and -ls
+ * hold d, e, l, t). Spellings of the same option (-f, --force) are the
+ * program's business and are not matched.
  */
 static bool flags_match(const struct pattern *pat, char *const *argv)
 {
@@ -641,9 +643,10 @@ static bool flags_match(const struct pattern *pat, char *const *argv)
 		;
 	for (size_t i = pat->flag_at; i < pat->flag_end && m; i++) {
 		const char *f = pat->words[i].lit;
-		if (f[1] == '-')
+		bool cluster = f[1] != '-' && strlen(f) <= 3; /* -rf; not find's -delete */
+		if (!cluster)
 			m = flag_given(f, 0, argv + pat->flag_at, dash - pat->flag_at);
-		for (const char *c = f + 1; f[1] != '-' && *c && m; c++)
+		for (const char *c = f + 1; cluster && *c && m; c++)
 			m = flag_given(f, *c, argv + pat->flag_at, dash - pat->flag_at);
 	}
 	if (!m)
