@@ -81,8 +81,8 @@ static bool policy_present(const char *workdir)
 {
 	const char *home = getenv("HOME");
 	char *a = home ? xasprintf("%s/.config/airlock/policy", home) : NULL;
-	char *b = xasprintf("%s/.airlock/policy", workdir);
-	bool yes = (a && access(a, F_OK) == 0) || access(b, F_OK) == 0;
+	char *b = policy_project_root(workdir);
+	bool yes = (a && access(a, F_OK) == 0) || b != NULL;
 
 	free(a);
 	free(b);

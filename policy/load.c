@@ -95,6 +95,33 @@ static char *home_fallback(void)
 	return xstrdup(pw ? pw->pw_dir : "/");
 }
 
+char *policy_project_root(const char *workdir)
+{
+	char *dir = xstrdup(workdir), *path, *slash;
+	size_t n = strlen(dir);
+	bool plain = dir[0] == '/' && strstr(dir, "/./") == NULL && strstr(dir, "/../") == NULL &&
+	             !(n >= 2 && strcmp(dir + n - 2, "/.") == 0) &&
+	             !(n >= 3 && strcmp(dir + n - 3, "/..") == 0),
+	     found;
+	struct stat st;
+
+	for (;;) {
+		path = xasprintf("%s/.airlock/policy", strcmp(dir, "/") == 0 ? "" : dir);
+		found = lstat(path, &st) == 0; /* a bad link or mode is found, then refused */
+		free(path);
+		if (found)
+			return dir;
+		if (!plain || strcmp(dir, "/") == 0 || (slash = strrchr(dir, '/')) == NULL)
+			break;
+		if (slash == dir)
+			slash[1] = '\0'; /* /a -> / */
+		else
+			*slash = '\0';
+	}
+	free(dir);
+	return NULL;
+}
+
 /* Finds the layers that exist; returns how many, -1 on a permission error. */
 static int layers_find(struct policy *p, const struct policy_source *src, struct layer *ly,
                        size_t *n, struct load_errors *le)
@@ -105,9 +132,9 @@ static int layers_find(struct policy *p, const struct policy_source *src, struct
 	if (src->home)
 		ly[(*n)++] = (struct layer){.kind = LAYER_USER,
 		                            .path = xasprintf("%s/.config/airlock/policy", src->home)};
-	if (src->workdir)
+	if (src->workdir) /* p->workdir: the project's root when one was found */
 		ly[(*n)++] = (struct layer){.kind = LAYER_PROJECT,
-		                            .path = xasprintf("%s/.airlock/policy", src->workdir)};
+		                            .path = xasprintf("%s/.airlock/policy", p->workdir)};
 	if (src->file)
 		ly[(*n)++] = (struct layer){.kind = LAYER_FILE, .path = xstrdup(src->file),
 		                            .must_exist = true};
@@ -409,7 +436,9 @@ int policy_load(const struct policy_source *src, struct policy **out, char **err
 	struct policy *p = xcalloc(1, sizeof(*p));
 	int rc = -1;
 
-	p->workdir = src->workdir ? xstrdup(src->workdir) : getcwd(NULL, 0);
+	p->workdir = src->workdir && !src->defaults_only ? policy_project_root(src->workdir) : NULL;
+	if (p->workdir == NULL)
+		p->workdir = src->workdir ? xstrdup(src->workdir) : getcwd(NULL, 0);
 	if (p->workdir == NULL)
 		p->workdir = xstrdup("/");
 	p->home = src->home ? xstrdup(src->home) : home_fallback();

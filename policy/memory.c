@@ -189,8 +189,9 @@ static bool strv_has_control(char *const *v)
 	return false;
 }
 
-/* The strings a suggestion is built from; SQL is not among them:
- * pattern_sql_normalize() turns its whitespace into spaces. */
+/* The strings a suggestion is built from; SQL as pattern_sql_normalize()
+ * gives it, which keeps a line break in a dollar quote (a body's -- comment
+ * ends there). */
 static bool subjects_have_control(const struct call *c, const struct verdict *v)
 {
 	bool found = strv_has_control(v->reads) || strv_has_control(v->writes) ||
@@ -198,6 +199,11 @@ static bool subjects_have_control(const struct call *c, const struct verdict *v)
 
 	for (size_t i = 0; i < v->ncommands && !found; i++)
 		found = strv_has_control(v->commands[i].argv);
+	for (char *const *q = v->statements; q && *q && !found; q++) {
+		char *sql = pattern_sql_normalize(*q); /* as suggest_each writes it */
+		found = strv_has_control((char *[]){sql, NULL});
+		free(sql);
+	}
 	if (c->name && strncmp(c->name, "mcp:", 4) == 0)
 		found = found || strv_has_control((char *[]){c->name, NULL});
 	return found;

@@ -16,7 +16,8 @@ struct policy;
 
 /* Where to look for policy files. Any field may be NULL. */
 struct policy_source {
-	const char *workdir;   /* <workdir>/.airlock/policy; anchors relative patterns */
+	const char *workdir;   /* the project file is policy_project_root()'s; anchors
+	                        * relative patterns (at that root when one is found) */
 	const char *home;      /* the home directory: <home>/.config/airlock/policy */
 	const char *file;      /* --policy FILE, the top layer */
 	bool defaults_only;    /* ignore every file: the compiled-in defaults */
@@ -30,6 +31,16 @@ struct policy_source {
 int policy_load(const struct policy_source *src, struct policy **out, char **errstr)
 	AIRLOCK_MUST_CHECK;
 void policy_free(struct policy *p);
+
+/*
+ * The directory whose .airlock/policy is the project layer for workdir: the
+ * nearest at or above it (the hook's workdir is the agent's cwd, which cd
+ * moves into subdirectories, where the project's rules must still hold), or
+ * NULL when there is none or workdir is not an absolute path without "."
+ * or ".." segments (its parents cannot be told apart lexically). New; caller
+ * frees.
+ */
+char *policy_project_root(const char *workdir);
 
 /* Copies the classifier settings (unknown-program, unknown-tool) into opts. */
 void policy_classify_opts(const struct policy *p, struct classify_opts *opts);

@@ -48,6 +48,8 @@ struct pattern {
 	size_t nwords;
 	bool prefix;         /* PK_SHELL: trailing `:*` */
 	uint32_t head;       /* PK_SHELL: hash of a literal first word, 0 when a glob */
+	size_t flag_at;      /* PK_SHELL: its first run of option words (rm -rf *: 1 to */
+	size_t flag_end;     /* 2), after literal words only; 0 when none */
 	char **segs;         /* PK_READ/PK_EDIT: absolute glob segments */
 	bool *segglob;       /* per segment: holds glob characters (else strcmp) */
 	size_t nsegs;

@@ -104,6 +104,28 @@ static int word_next(const char **sp, struct pword *w, bool *prefix, char **errs
 	return 0;
 }
 
+/* An option word as a pattern or a command writes it: -x, -rf, --name. */
+static bool option_word(const char *w)
+{
+	return w && w[0] == '-' && w[1] != '\0' && strcmp(w, "--") != 0;
+}
+
+/* Finds the pattern's first run of literal option words after literal words
+ * (git reset --hard *, rm -rf *), for flags_match. */
+static void flags_find(struct pattern *pat)
+{
+	size_t i = 1;
+
+	while (i < pat->nwords && pat->words[i].lit && !option_word(pat->words[i].lit))
+		i++;
+	if (i == pat->nwords || !option_word(pat->words[i].lit))
+		return;
+	pat->flag_at = i;
+	for (pat->flag_end = i; pat->flag_end < pat->nwords; pat->flag_end++)
+		if (!option_word(pat->words[pat->flag_end].lit))
+			break;
+}
+
 static int parse_shell(const char *in, struct pattern *pat, char **errstr)
 {
 	const char *s = in;
@@ -137,6 +159,7 @@ static int parse_shell(const char *in, struct pattern *pat, char **errstr)
 	}
 	if (pat->words[0].lit && !pat->words[0].any)
 		pat->head = word_hash(pat->words[0].lit);
+	flags_find(pat);
 	return 0;
 }
 
@@ -242,7 +265,58 @@ static int parse_host(const char *in, struct pattern *pat, char **errstr)
 		free(pat->glob);
 		pat->glob = xstrdup(ip);
 	}
+	/* hosts are compared whole: a port, user, scheme or path would never
+	 * match, and a deny rule that never matches must not load quietly */
+	if (strspn(pat->glob, "abcdefghijklmnopqrstuvwxyz0123456789.-_") != strlen(pat->glob) &&
+	    inet_pton(AF_INET6, pat->glob, &(struct in6_addr){0}) != 1) {
+		*errstr = xasprintf("WebFetch takes domain:HOST, and \"%s\" is not a host name "
+		                    "(no scheme, user, port, path or glob but a leading *.; an "
+		                    "international name in its xn-- form)", in);
+		return -1;
+	}
 	return 0;
+}
+
+/* A byte of an unquoted name or keyword (a '$' ends one here: $$BEGIN). */
+static bool sql_ident(char ch)
+{
+	return isalnum((unsigned char)ch) || ch == '_' || (unsigned char)ch >= 0x80;
+}
+
+/* Length of the opening of a string literal at s ('...', E'...' with
+ * backslash escapes, U&'...' with escapes of its own), or 0; *esc: E'. */
+static size_t sql_string_open(const char *s, bool *esc)
+{
+	*esc = (s[0] == 'E' || s[0] == 'e') && s[1] == '\'';
+	if (s[0] == '\'')
+		return 1;
+	if (*esc)
+		return 2;
+	return (s[0] == 'U' || s[0] == 'u') && s[1] == '&' && s[2] == '\'' ? 3 : 0;
+}
+
+/* Length of a dollar quote's tag at s ($$, $tag$: a name's bytes, not a
+ * digit first), or 0. */
+static size_t sql_dollar_tag(const char *s)
+{
+	size_t w = 0;
+
+	if (s[0] != '$' || isdigit((unsigned char)s[1]))
+		return 0;
+	while (w < 64 && s[1 + w] != '$' && sql_ident(s[1 + w]))
+		w++;
+	return s[1 + w] == '$' ? w + 2 : 0;
+}
+
+/* Length of the text of the dollar quote at s (its tag tag bytes long): up
+ * to the closing tag, or to the end. */
+static size_t sql_dollar_len(const char *s, size_t tag)
+{
+	const char *t = s + tag;
+
+	while (*t && strncmp(t, s, tag) != 0)
+		t++;
+	return (size_t)(t - s) - tag;
 }
 
 /* Length of a comment at s (-- to the line's end, or slash-star to its close), or 0. */
@@ -251,36 +325,66 @@ static size_t sql_comment(const char *s)
 	const char *end;
 
 	if (s[0] == '-' && s[1] == '-')
-		return strcspn(s, "\n");
+		return strcspn(s, "\n\r"); /* PostgreSQL ends it at either */
 	if (s[0] != '/' || s[1] != '*')
 		return 0;
 	end = strstr(s + 2, "*/");
 	return end ? (size_t)(end + 2 - s) : strlen(s);
 }
 
-/* Collapses whitespace, and comments outside quotes, to one space, trims
- * them and a trailing ';': a comment must not hide a DELETE from a rule.
- * Caller frees. */
+/* Collapses whitespace, and comments outside quotes, to one space (in a
+ * quote, whitespace with a line break to one line break: the quote may be
+ * code whose own -- comments end there), trims them and a trailing ';': a
+ * comment must not hide a DELETE from a rule. Caller frees. */
 char *pattern_sql_normalize(const char *s)
 {
 	struct buf b;
-	bool space = false;
+	bool space = false, esc = false, line = false;
 	char quote = 0;
+	const char *tag = NULL; /* in a dollar quote: its opening */
+	size_t tagn = 0;
 
 	buf_init(&b, 0);
 	for (; *s; s++) {
-		size_t n = quote ? 0 : sql_comment(s);
+		size_t n = quote || tag ? 0 : sql_comment(s), q;
 		if (isspace((unsigned char)*s) || n > 0) { /* in quotes too, as before */
 			s += n ? n - 1 : 0;
 			space = b.len > 0;
+			/* a code string's own -- comments end there */
+			line = line || ((tag || quote) && (*s == '\n' || *s == '\r'));
 			continue;
 		}
-		if (quote ? *s == quote : strchr("'\"`", *s) != NULL)
-			quote = quote ? 0 : *s;
 		if (space)
-			buf_append(&b, " ", 1);
-		space = false;
-		buf_append(&b, s, 1);
+			buf_append(&b, line ? "\n" : " ", 1);
+		space = line = false;
+		if (tag) { /* $q$--$q$ is a string, not a comment hiding the rest */
+			n = strncmp(s, tag, tagn) == 0 ? tagn : 1;
+			tag = n == tagn ? NULL : tag;
+			buf_append(&b, s, n);
+			s += n - 1;
+			continue;
+		}
+		if ((n = sql_dollar_tag(s)) != 0 && (b.len == 0 || !sql_ident(b.data[b.len - 1]))) {
+			tag = s;
+			tagn = n;
+			buf_append(&b, s, n);
+			s += n - 1;
+			continue;
+		}
+		if (quote) { /* E'\'' holds a quote, so does 'it''s' (read as two) */
+			n = esc && *s == '\\' && s[1] ? 2 : 1;
+			quote = n == 1 && *s == quote ? 0 : quote;
+			buf_append(&b, s, n);
+			s += n - 1;
+			continue;
+		}
+		q = sql_string_open(s, &esc);
+		if (q > 1 && b.len > 0 && sql_ident(b.data[b.len - 1]))
+			q = 0; /* the E of a name */
+		esc = esc && q;
+		quote = q ? '\'' : strchr("\"`", *s) ? *s : 0;
+		buf_append(&b, s, q ? q : 1);
+		s += q ? q - 1 : 0;
 	}
 	while (b.len > 0 && (b.data[b.len - 1] == ';' || b.data[b.len - 1] == ' '))
 		b.data[--b.len] = '\0';
@@ -492,6 +596,72 @@ static bool words_match(const struct pattern *pat, char *const *argv)
 	return seq_match(&q, pat, argv, strv_len(argv));
 }
 
+/* Whether one option of a pattern (-x, one letter of a cluster, or
+ * --name) is among the command's option words v[0..n). */
+static bool flag_given(const char *flag, char letter, char *const *v, size_t n)
+{
+	size_t len = strlen(flag);
+
+	for (size_t i = 0; i < n; i++) {
+		if (!option_word(v[i]))
+			continue;
+		if (letter && v[i][1] != '-' && strchr(v[i] + 1, letter))
+			return true;
+		if (!letter && strncmp(v[i], flag, len) == 0 &&
+		    (v[i][len] == '\0' || v[i][len] == '='))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * For deny and ask rules: a run of options in the pattern (rm -rf *, git
+ * reset --hard *) matches the command's options as a set, wherever they
+ * stand before a "--" and however short ones are clustered: rm -fr x, rm
+ * -r -f x, rm -rfv x and rm x -rf are all rm -rf x to it, and git reset -q
+ * --hard HEAD is git reset --hard HEAD. The words before the run must be
+ * the command's first words; the words after it meet the command's other
+ * words (an option's value may stand among them, so a literal there can
+ * fail to meet: a miss, never a wider allow). A longer word with one dash
+ * (find's -delete) is matched whole, not as letters (-maxdepth and -ls
+ * hold d, e, l, t). Spellings of the same option (-f, --force) are the
+ * program's business and are not matched.
+ */
+static bool flags_match(const struct pattern *pat, char *const *argv)
+{
+	size_t n = strv_len(argv), dash, k = 0;
+	struct pattern tail = *pat;
+	char **rest;
+	bool m = true;
+
+	if (pat->flag_at == 0 || n < pat->flag_at)
+		return false;
+	for (size_t i = 0; i < pat->flag_at; i++)
+		if (!word_one(pat, i, argv[i]))
+			return false;
+	for (dash = pat->flag_at; dash < n && strcmp(argv[dash], "--") != 0; dash++)
+		;
+	for (size_t i = pat->flag_at; i < pat->flag_end && m; i++) {
+		const char *f = pat->words[i].lit;
+		bool cluster = f[1] != '-' && strlen(f) <= 3; /* -rf; not find's -delete */
+		if (!cluster)
+			m = flag_given(f, 0, argv + pat->flag_at, dash - pat->flag_at);
+		for (const char *c = f + 1; cluster && *c && m; c++)
+			m = flag_given(f, *c, argv + pat->flag_at, dash - pat->flag_at);
+	}
+	if (!m)
+		return false;
+	rest = xcalloc(n + 1, sizeof(*rest));
+	for (size_t i = pat->flag_at; i < n; i++)
+		if (i > dash || (i < dash && !option_word(argv[i])))
+			rest[k++] = argv[i];
+	tail.words = pat->words + pat->flag_end;
+	tail.nwords = pat->nwords - pat->flag_end;
+	m = tail.nwords == 0 ? pat->prefix || k == 0 : words_match(&tail, rest);
+	free(rest);
+	return m;
+}
+
 bool pattern_match_command(const struct pattern *pat, char *const *argv)
 {
 	if (pat->kind != PK_SHELL || argv == NULL || argv[0] == NULL)
@@ -650,7 +820,9 @@ static bool rule_match(const struct rule *r, const struct subject *s)
 	if (s->unsure)
 		return r->act == RA_DENY || r->act == RA_ASK;
 	switch (s->kind) {
-	case PK_SHELL: return words_match(pat, s->argv);
+	case PK_SHELL:
+		return words_match(pat, s->argv) ||
+		       ((r->act == RA_DENY || r->act == RA_ASK) && flags_match(pat, s->argv));
 	case PK_READ:
 	case PK_EDIT: return segs_match(pat, s->path.segs, s->path.n,
 	                                s->globbed && (r->act == RA_DENY || r->act == RA_ASK));
@@ -736,91 +908,273 @@ static void eval_stop_only(const struct ruleset *rs, const struct subject *s,
 	ev->mask = mask;
 }
 
-/*
- * Where SQL may start inside a statement: after "(" and ")", after a
- * dollar quote ($$, $tag$: a function's or DO block's body, or a string a
- * function runs), after ";" (inside such a body), after the words that
- * lead into another statement (PREPARE x AS, EXPLAIN ANALYZE, a rule's DO
- * INSTEAD, plpgsql's BEGIN, THEN, ELSE, LOOP), and inside the string
- * EXECUTE runs. Other strings are data ('delete me' is no DELETE), and
- * identifiers in double quotes and backticks are skipped. Fills *out
- * (caller frees); returns the count.
- */
-static size_t sql_inner_starts(const char *s, size_t **out)
+/* Offset of the quote closing a string literal whose text starts at s ('' is
+ * a quote inside it, so is \' when esc), or of the end of s. */
+static size_t sql_string_close(const char *s, bool esc)
 {
-	static const char *const leads[] = {"AS", "DO", "INSTEAD", "ALSO", "EXPLAIN",
-	                                    "ANALYZE", "VERBOSE", "BEGIN", "THEN", "ELSE",
-	                                    "LOOP", /* last, the two that run a string: */
-	                                    "EXECUTE", "IMMEDIATE"};
-	size_t n = 0, cap = 0;
-	char quote = 0;
+	size_t i = 0;
 
-	*out = NULL;
+	for (; s[i]; i++) {
+		if (esc && s[i] == '\\' && s[i + 1])
+			i++;
+		else if (s[i] == '\'' && s[i + 1] == '\'')
+			i++;
+		else if (s[i] == '\'')
+			break;
+	}
+	return i;
+}
+
+static bool sql_word_is(const char *s, const char *const *words, size_t n)
+{
+	for (size_t k = 0; k < n; k++) {
+		size_t w = strlen(words[k]);
+		if (strncasecmp(s, words[k], w) == 0 && !sql_ident(s[w]))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * True when what EXECUTE runs at s is one literal (a string or a dollar
+ * quote, maybe in parentheses, followed by the statement's end, ")", USING,
+ * INTO or LOOP) or no string at all (EXECUTE FUNCTION, GRANT EXECUTE ON). Else
+ * it is SQL built at run time ('DR' || 'OP ...', format(...), a variable).
+ */
+static bool sql_exec_known(const char *s)
+{
+	static const char *const after[] = {"USING", "INTO", "LOOP"};
+	static const char *const none[] = {"IMMEDIATE", "FUNCTION", "PROCEDURE", "ON"};
+	size_t q, tag;
+	bool esc;
+
+	if (sql_word_is(s, none, nitems(none)))
+		return true;
+	if (*s == '(')
+		s += 1 + (s[1] == ' ');
+	if ((q = sql_string_open(s, &esc)) != 0) {
+		s += q + sql_string_close(s + q, esc);
+		s += *s != '\0';
+	} else if ((tag = sql_dollar_tag(s)) != 0) {
+		s += tag + sql_dollar_len(s, tag);
+		s += *s ? tag : 0;
+	} else {
+		return false;
+	}
+	s += *s == ' ';
+	return *s == '\0' || *s == ';' || *s == ')' || sql_word_is(s, after, nitems(after));
+}
+
+/* Where a statement holds more SQL (sql_scan). */
+struct sql_inner {
+	size_t *at, n, cap;  /* offsets where SQL may start */
+	size_t (*str)[3];    /* code strings: offset of the text, its length, the
+	                      * length of its opening (sql_string_open; 0: $$) */
+	size_t nstr, capstr;
+	bool dynamic;        /* an EXECUTE of SQL built at run time */
+};
+
+static void sql_inner_start(struct sql_inner *in, size_t at)
+{
+	if (in->n == in->cap)
+		in->at = xreallocarray(in->at, in->cap = in->cap ? in->cap * 2 : 16,
+		                       sizeof(*in->at));
+	in->at[in->n++] = at;
+}
+
+static void sql_inner_string(struct sql_inner *in, size_t off, size_t len, size_t open)
+{
+	if (in->nstr == in->capstr)
+		in->str = xreallocarray(in->str, in->capstr = in->capstr ? in->capstr * 2 : 4,
+		                        sizeof(*in->str));
+	in->str[in->nstr][0] = off;
+	in->str[in->nstr][1] = len;
+	in->str[in->nstr++][2] = open;
+}
+
+/*
+ * Where SQL may start inside a statement: after "(" and ")", after ";"
+ * (inside a body), after the words that lead into another statement
+ * (PREPARE x AS, EXPLAIN ANALYZE, a rule's DO INSTEAD, plpgsql's BEGIN,
+ * THEN, ELSE, LOOP, BEGIN ATOMIC). Listed for the caller to read as SQL of
+ * their own: dollar quotes ($$, $f1$: a function's or DO block's body, or
+ * a string a function runs) and code strings: what EXECUTE runs, a body
+ * after AS ('DROP TABLE t' LANGUAGE sql) and every string of a DO statement
+ * (DO 'BEGIN ... END'), E'' and U&'' too. Other strings are data ('delete
+ * me' is no DELETE); identifiers in double quotes and backticks are
+ * skipped. in_body: s is code run later (a string, not the call).
+ */
+static void sql_scan(const char *s, bool in_body, struct sql_inner *in)
+{
+	static const char *const leads[] = {"INSTEAD", "ALSO", "EXPLAIN", "ANALYZE",
+	                                    "VERBOSE", "BEGIN", "ATOMIC", "THEN", "ELSE",
+	                                    "LOOP", /* last, those a code string may follow: */
+	                                    "AS", "DO", "EXECUTE", "IMMEDIATE"};
+	bool do_stmt = strncasecmp(s, "DO ", 3) == 0; /* until its $$ body */
+	size_t code_at = SIZE_MAX;
+
 	for (size_t i = 0; s[i]; i++) {
-		size_t at = 0, w;
-		if (quote) {
-			quote = s[i] == quote ? 0 : quote;
+		size_t at = 0, q, w;
+		bool esc;
+		q = sql_string_open(s + i, &esc);
+		if (q > 1 && i > 0 && sql_ident(s[i - 1]))
+			q = 0; /* the E of a name */
+		if (q != 0) {
+			size_t len = sql_string_close(s + i + q, esc);
+			if (do_stmt || i == code_at)
+				sql_inner_string(in, i + q, len, q);
+			i += q + len - (s[i + q + len] == '\0');
 			continue;
 		}
-		if (s[i] == '\'' || s[i] == '"' || s[i] == '`') {
-			quote = s[i]; /* as pattern_sql_normalize reads quotes */
-		} else if (strchr("();", s[i])) {
+		if (s[i] == '"' || s[i] == '`') {
+			const char *close = strchr(s + i + 1, s[i]);
+			i = close ? (size_t)(close - s) : strlen(s) - 1;
+			continue;
+		}
+		if (strchr("();", s[i])) {
 			at = i + 1;
-		} else if (s[i] == '$' && (w = strspn(s + i + 1, "abcdefghijklmnopqrstuvwxyz"
-		                                                 "ABCDEFGHIJKLMNOPQRSTUVWXYZ_")) <
-		                                  64 && s[i + 1 + w] == '$') {
-			at = i + w + 2;
-			i += w + 1;
-		} else if ((i == 0 || s[i - 1] == ' ') && isalpha((unsigned char)s[i])) {
-			w = strspn(s + i, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ");
-			for (size_t k = 0; k < nitems(leads) && s[i + w] == ' '; k++) {
+		} else if ((i == 0 || !sql_ident(s[i - 1])) && (w = sql_dollar_tag(s + i)) != 0) {
+			size_t len = sql_dollar_len(s + i, w); /* a body, or a string */
+			sql_inner_string(in, i + w, len, 0);
+			i += w + len + (s[i + w + len] ? w : 0) - 1;
+			do_stmt = false;
+			continue;
+		} else if ((i == 0 || !sql_ident(s[i - 1])) && isalpha((unsigned char)s[i])) {
+			for (w = 0; sql_ident(s[i + w]); w++)
+				;
+			for (size_t k = 0; k < nitems(leads) && !sql_ident(s[i + w]); k++) {
 				if (strlen(leads[k]) != w || strncasecmp(s + i, leads[k], w) != 0)
 					continue;
-				at = i + w + 1;
-				/* EXECUTE [IMMEDIATE] 'DELETE ...': the string is what runs */
-				at += k >= nitems(leads) - 2 && s[at] == '\'';
+				at = i + w;
+				if (k < nitems(leads) - 4)
+					continue;
+				code_at = at + (s[at] == ' ');
+				code_at += s[code_at] == '(' ? 1 + (s[code_at + 1] == ' ') : 0;
+				if (k >= nitems(leads) - 2 && in_body && i > 0 &&
+				    !sql_exec_known(s + at + (s[at] == ' ')))
+					in->dynamic = true; /* EXECUTE q, EXECUTE 'DR' || 'OP' */
 			}
 			i += w - 1;
 		}
 		if (at == 0)
 			continue;
-		at += s[at] == ' ';
-		if (n == cap)
-			*out = xreallocarray(*out, cap = cap ? cap * 2 : 16, sizeof(**out));
-		(*out)[n++] = at;
+		sql_inner_start(in, at + (s[at] == ' '));
 	}
-	return n;
 }
+
+/*
+ * The SQL a code string holds: '' is a quote, and in E'' the escapes that
+ * stand for a character or a space. NULL when it cannot be read with
+ * certainty here: another escape (E'\x44ROP' is DROP), a U&'' string.
+ * Caller frees.
+ */
+static char *sql_code_text(const char *s, size_t len, size_t open)
+{
+	static const char plain[] = "\\'", space[] = "tbf", line[] = "nr";
+	struct buf b;
+
+	if (open == 3)
+		return NULL;
+	if (open == 0) /* a dollar quote holds its text as it is */
+		return xstrndup(s, len);
+	buf_init(&b, 0);
+	for (size_t i = 0; i < len; i++) {
+		char ch = s[i];
+		bool next = i + 1 < len && s[i + 1] != '\0';
+		if (ch == '\'' || (open == 2 && ch == '\\' && next && strchr(plain, s[i + 1])))
+			ch = s[++i];
+		else if (open == 2 && ch == '\\' && next && strchr(space, s[i + 1]))
+			ch = ' ', i++;
+		else if (open == 2 && ch == '\\' && next && strchr(line, s[i + 1]))
+			ch = '\n', i++; /* ends a -- comment */
+		else if (open == 2 && ch == '\\') {
+			buf_free(&b);
+			return NULL;
+		}
+		buf_append(&b, &ch, 1);
+	}
+	return b.data ? buf_take(&b, NULL) : xstrdup("");
+}
+
+/* Whether a deny or ask rule on SQL is still unmatched (else there is
+ * nothing to look for); meet: SQL that cannot be read with certainty, so
+ * every such rule meets it. */
+static bool sql_stop_left(const struct ruleset *rs, struct evaluation *ev, bool meet)
+{
+	bool left = false;
+
+	for (size_t i = 0; i < rs->n[PK_SQL] && (meet || !left); i++) {
+		const struct rule *r = &rs->v[PK_SQL][i];
+		if ((r->act != RA_DENY && r->act != RA_ASK) || !(ev->mask & RA_BIT(r->act)) ||
+		    ev->any[r->act] != NULL)
+			continue;
+		left = true;
+		if (meet)
+			ev->any[r->act] = r;
+	}
+	return left;
+}
+
+#define SQL_NEST_MAX 4
 
 /*
  * A deny or ask rule also meets the SQL a statement holds, so `deny =
  * Sql(DELETE *)` stops `WITH d AS (DELETE FROM t RETURNING *) SELECT 1`,
- * `EXPLAIN ANALYZE DELETE FROM t`, `PREPARE p AS DELETE ...`, a DO block
- * and `dblink_exec($$DELETE ...$$)`. A rule that starts with * meets the
- * whole statement already; one that starts with a literal is tried only
- * where a start begins with it, so the cost stays linear in the statement.
+ * `EXPLAIN ANALYZE DELETE FROM t`, `PREPARE p AS DELETE ...`, a DO block,
+ * `dblink_exec($$DELETE ...$$)` and `EXECUTE 'DELETE ...'`. A rule that
+ * starts with * meets the whole statement already; one that starts with a
+ * literal is tried only where a start begins with it, so the cost stays
+ * linear in the statement. A code string is read as a statement of its own
+ * (depth: how deep in strings norm is); SQL built at run time, or nested
+ * deeper than SQL_NEST_MAX, meets every rule.
  */
-static void eval_sql_inner(const struct ruleset *rs, const char *norm, struct evaluation *ev)
+static void eval_sql_inner(const struct ruleset *rs, const char *norm, int depth,
+                           struct evaluation *ev)
 {
-	size_t *at = NULL, n = 0;
-	bool scanned = false;
+	struct sql_inner in = {0};
 
+	if (depth > SQL_NEST_MAX) {
+		sql_stop_left(rs, ev, true);
+		return;
+	}
+	if (!sql_stop_left(rs, ev, false))
+		return;
+	sql_scan(norm, depth > 0, &in);
+	if (in.dynamic) {
+		sql_stop_left(rs, ev, true);
+		goto out;
+	}
+	if (depth > 0)
+		sql_inner_start(&in, 0);
 	for (size_t i = 0; i < rs->n[PK_SQL]; i++) {
 		const struct rule *r = &rs->v[PK_SQL][i];
 		size_t lit = r->pat.glob ? strcspn(r->pat.glob, "*?[\\") : 0;
 		if ((r->act != RA_DENY && r->act != RA_ASK) || !(ev->mask & RA_BIT(r->act)) ||
-		    ev->any[r->act] != NULL || r->pat.all || r->pat.glob[0] == '*')
+		    ev->any[r->act] != NULL || r->pat.all || (r->pat.glob[0] == '*' && depth == 0))
 			continue;
-		if (!scanned) {
-			n = sql_inner_starts(norm, &at);
-			scanned = true;
+		if (r->pat.glob[0] == '*') { /* a code string: a statement of its own */
+			ev->any[r->act] = fnmatch(r->pat.glob, norm, FNM_CASEFOLD) == 0 ? r : NULL;
+			continue;
 		}
-		for (size_t k = 0; k < n && ev->any[r->act] == NULL; k++)
-			if ((lit == 0 || strncasecmp(norm + at[k], r->pat.glob, lit) == 0) &&
-			    fnmatch(r->pat.glob, norm + at[k], FNM_CASEFOLD) == 0)
+		for (size_t k = 0; k < in.n && ev->any[r->act] == NULL; k++)
+			if ((lit == 0 || strncasecmp(norm + in.at[k], r->pat.glob, lit) == 0) &&
+			    fnmatch(r->pat.glob, norm + in.at[k], FNM_CASEFOLD) == 0)
 				ev->any[r->act] = r;
 	}
-	free(at);
+	for (size_t k = 0; k < in.nstr; k++) {
+		char *text = sql_code_text(norm + in.str[k][0], in.str[k][1], in.str[k][2]), *inner;
+		if (text == NULL) {
+			sql_stop_left(rs, ev, true);
+			continue;
+		}
+		inner = pattern_sql_normalize(text);
+		eval_sql_inner(rs, inner, depth + 1, ev);
+		free(inner);
+		free(text);
+	}
+out:
+	free(in.at);
+	free(in.str);
 }
 
 static void eval_strings(const struct ruleset *rs, enum pattern_kind k, char *const *v,
@@ -850,7 +1204,7 @@ static void eval_strings(const struct ruleset *rs, enum pattern_kind k, char *co
 		}
 		eval_subject(rs, &s, primary, ev);
 		if (k == PK_SQL)
-			eval_sql_inner(rs, norm, ev);
+			eval_sql_inner(rs, norm, 0, ev);
 		free(s.path.buf);
 		free(norm);
 	}
@@ -914,9 +1268,11 @@ static void eval_by_name(const struct ruleset *rs, const struct subject *s,
  * takes a value is the program's business, so every cut of the run is a
  * form: after each option word, and after the word that follows an
  * option without "=" (its value, if it takes one). Extra forms can only
- * make a deny or ask match; allow rules never see them.
+ * make a deny or ask match; allow rules never see them. A run longer than
+ * OPTION_RUN_MAX words is not cut (git -c a=1 ... -c e=5 push hid the push
+ * past 8): the command meets every deny and ask rule for its program.
  */
-#define OPTION_RUN_MAX 8
+#define OPTION_RUN_MAX 32
 
 static void eval_past_options(const struct ruleset *rs, const struct subject *s,
                               struct evaluation *ev)
@@ -930,7 +1286,7 @@ static void eval_past_options(const struct ruleset *rs, const struct subject *s,
 	b.head = slash && slash[1] ? word_hash(slash + 1) : s->head;
 	if (rs->bucket[b.head % SHELL_BUCKETS].n == 0 && rs->wild.n == 0)
 		return; /* no rule could meet a form: the common case, made free */
-	for (size_t i = 1; i <= OPTION_RUN_MAX && v[i]; i++) {
+	for (size_t i = 1; v[i]; i++) {
 		bool option = v[i][0] == '-' && v[i][1] != '\0';
 		bool value = !option && v[i - 1][0] == '-' && !strchr(v[i - 1], '=');
 		size_t n;
@@ -938,6 +1294,12 @@ static void eval_past_options(const struct ruleset *rs, const struct subject *s,
 
 		if (!option && !value)
 			break;
+		if (i > OPTION_RUN_MAX) { /* too long to cut: fail closed */
+			b.argv = v;
+			b.unsure = true;
+			eval_stop_only(rs, &b, ev);
+			return;
+		}
 		if (v[i + 1] == NULL)
 			continue;
 		n = strv_len(v + i + 1);

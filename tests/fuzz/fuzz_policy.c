@@ -3,11 +3,14 @@
  * rule patterns on arbitrary input. Invariants: a load either fails with a
  * message or succeeds; what `policy show` prints for a loaded policy loads
  * back to the same text; every line that parses as a pattern parses the
- * same way twice, and the pattern remembered for an argv matches that argv.
+ * same way twice, and the pattern remembered for an argv matches that argv;
+ * each line as a SQL statement is decided without a fault, and one that
+ * starts with DELETE meets deny = Sql(DELETE *) however its SQL nests.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -19,6 +22,7 @@
 #define FUZZ_POLICY_MAX 4096
 
 static char path[64], shown[64];
+static struct policy *sql_policy; /* deny = Sql(DELETE *), loaded once */
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -27,6 +31,35 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	snprintf(path, sizeof(path), "/tmp/airlock-fuzz-policy-%d", (int)getpid());
 	snprintf(shown, sizeof(shown), "/tmp/airlock-fuzz-shown-%d", (int)getpid());
 	return 0;
+}
+
+static struct policy *load(const char *file, char **err);
+static void put(const char *file, const char *text);
+
+/* The line as one SQL statement: decided without a fault, and a DELETE is
+ * denied. */
+static void line_sql(const char *line)
+{
+	struct call *c = call_new();
+	struct verdict *v = verdict_new();
+	struct plan pl;
+	char *norm = pattern_sql_normalize(line), *err = NULL;
+
+	if (sql_policy == NULL) {
+		put(path, "[rules]\n\tdeny = Sql(DELETE *)\n\task = Sql(*DROP*)\n\tallow = Sql\n");
+		if ((sql_policy = load(path, &err)) == NULL)
+			fuzz_fail("the SQL policy loads", line, "%s", err);
+	}
+	c->tool = TOOL_SQL;
+	v->tier = TIER_MEDIUM;
+	strv_push(&v->statements, line);
+	policy_decide(sql_policy, c, v, 0, &pl);
+	if (strncasecmp(norm, "DELETE ", 7) == 0 && pl.action != ACTION_DENY)
+		fuzz_fail("a DELETE meets deny = Sql(DELETE *)", line, "%s", pl.reason);
+	plan_clear(&pl);
+	free(norm);
+	verdict_free(v);
+	call_free(c);
 }
 
 static void put(const char *file, const char *text)
@@ -128,8 +161,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (policy_load(&src, &p, &err) < 0)
 		fuzz_fail("defaults load", text, "%s", err);
 	copy = xstrdup(text);
-	for (char *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+	for (char *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
 		line_patterns(p, l);
+		line_sql(l);
+	}
 	policy_free(p);
 	free(copy);
 	free(text);

@@ -1,0 +1,93 @@
+#!/bin/sh
+# 82-policy-review.sh: spellings a hostile agent tried against deny rules
+# that see through options (a long run, a cluster in another order) and
+# into SQL, a cd into a subdirectory that left the project's policy behind
+# for the hook, and a host rule that could never match; each found by a
+# review and each failing before its fix.
+. tests/e2e/lib.sh
+need jq
+d=$(mktemp -d /tmp/airlock-polreview2.XXXXXX)
+trap 'rm -rf "$d"' EXIT
+export HOME="$d/home"
+mkdir -p "$d/wd" "$HOME/.config/airlock"
+# action TOOL FIELD TEXT: the action classify decides for one call
+action() {
+	printf '%s' "$3" | jq -Rsc --arg t "$1" --arg f "$2" '{tool:$t,input:{($f):.}}' |
+		(cd "$d/wd" && timeout 10 "$AIRLOCK" classify --policy "$d/p") | jq -r .action
+}
+
+cat >"$d/p" <<'P'
+[rules]
+	allow = Shell
+	allow = Sql
+	deny = Shell(git push *)
+	deny = Bash(rm -rf:*)
+	deny = Sql(DROP *)
+P
+chmod 600 "$d/p"
+
+# however long the run of options before the subcommand
+expect_eq "options: five -c pairs before push" \
+	"$(action shell command 'git -c a=1 -c b=2 -c c=3 -c d=4 -c e=5 push origin')" deny
+expect_eq "options: nine flags before push" \
+	"$(action shell command 'git -p -p -p -p -p -p -p -p -p push')" deny
+# a rule's options are a set, however the command clusters or orders them
+expect_eq "options: rm -fr" "$(action shell command 'rm -fr build')" deny
+expect_eq "options: rm -r -f" "$(action shell command 'rm -r -f build')" deny
+expect_eq "options: rm build -rf" "$(action shell command 'rm build -rf')" deny
+expect_eq "options: rm -r alone is not rm -rf" "$(action shell command 'rm -r build')" auto
+
+# the SQL a statement holds, however it is quoted or built
+for q in "DO 'BEGIN DROP TABLE t; END'" \
+	"CREATE FUNCTION f() RETURNS void AS 'DROP TABLE t' LANGUAGE sql" \
+	"DO \$\$ BEGIN EXECUTE E'DROP TABLE t'; END \$\$" \
+	"DO \$\$ BEGIN EXECUTE ('DROP TABLE t'); END \$\$" \
+	"DO \$\$ BEGIN RAISE NOTICE E'\\''; DROP/**/TABLE t; END \$\$" \
+	"DO \$\$BEGIN DROP TABLE t; END\$\$" \
+	"CREATE FUNCTION f() RETURNS void LANGUAGE sql BEGIN ATOMIC DROP TABLE t; END" \
+	"DO \$a1\$ BEGIN EXECUTE \$b2\$DROP TABLE t\$b2\$; END \$a1\$" \
+	"DO \$\$ BEGIN EXECUTE 'DR' || 'OP TABLE t'; END \$\$" \
+	"DO \$\$ DECLARE q text := 'DROP TABLE t'; BEGIN EXECUTE q; END \$\$"; do
+	expect_eq "sql: $q" "$(action sql query "$q")" deny
+done
+# ... and a comment marker is read where PostgreSQL reads one: not in a
+# dollar-quoted string, ended by a carriage return, ended in a code string
+for q in 'WITH a AS (SELECT $$--$$) DROP TABLE t' \
+	"$(printf 'DROP --c\rTABLE t')" \
+	"$(printf "DO 'BEGIN -- c\nDROP TABLE t; END'")" \
+	"$(printf 'DO $$ BEGIN -- c\nDROP TABLE t; END $$')" \
+	"DO E'BEGIN -- c\\nDROP TABLE t; END'"; do
+	expect_eq "sql: $q" "$(action sql query "$q")" deny
+done
+expect_eq "sql: a string in a body is data" \
+	"$(action sql query "DO \$\$ BEGIN RAISE NOTICE 'drop it'; END \$\$")" auto
+
+# the hook's workdir is the agent's cwd: after cd sub, the project's rules
+# (and the user's rules anchored at the project) still hold
+mkdir -p "$d/proj/.airlock" "$d/proj/sub"
+printf '[rules]\n\tdeny = Read(notes.txt)\n\tdeny = Shell(curl *)\n' >"$d/proj/.airlock/policy"
+printf '[rules]\n\tallow = Read\n\tdeny = Read(.env)\n' >"$HOME/.config/airlock/policy"
+chmod 600 "$d/proj/.airlock/policy" "$HOME/.config/airlock/policy"
+# hook CWD TOOL INPUT: the hook's decision
+hook() {
+	printf '{"session_id":"s","cwd":"%s","hook_event_name":"PreToolUse","tool_name":"%s","tool_input":%s,"tool_use_id":"t"}' \
+		"$1" "$2" "$3" | timeout 10 "$AIRLOCK" hook claude --db "$d/h.db" 2>/dev/null |
+		jq -r .hookSpecificOutput.permissionDecision
+}
+expect_eq "hook in the project: its deny holds" \
+	"$(hook "$d/proj" Read "{\"file_path\":\"$d/proj/notes.txt\"}")" deny
+expect_eq "hook in a subdirectory: the project's deny holds" \
+	"$(hook "$d/proj/sub" Read "{\"file_path\":\"$d/proj/notes.txt\"}")" deny
+expect_eq "hook in a subdirectory: the project's deny on a command holds" \
+	"$(hook "$d/proj/sub" Bash '{"command":"curl http://example.com"}')" deny
+expect_eq "hook in a subdirectory: the user's deny anchored at the project holds" \
+	"$(hook "$d/proj/sub" Read "{\"file_path\":\"$d/proj/.env\"}")" deny
+expect_eq "hook in a subdirectory: other reads still allowed" \
+	"$(hook "$d/proj/sub" Read "{\"file_path\":\"$d/proj/sub/x.c\"}")" allow
+
+# a host rule that could never match is an error, not a dead deny
+printf '[rules]\n\tdeny = WebFetch(domain:evil.example:8080)\n' >"$d/port.policy"
+chmod 600 "$d/port.policy"
+timeout 10 "$AIRLOCK" policy check "$d/port.policy" >/dev/null 2>&1
+expect_eq "a host rule with a port: an error" "$?" 2
+finish
