@@ -279,7 +279,7 @@ static bool project_fits(const char *dir)
 static char *hook_project(const char *cwd)
 {
 	const char *env = getenv("CLAUDE_PROJECT_DIR"), *home = getenv("HOME");
-	char real[PATH_MAX], dir[PATH_MAX], top[PATH_MAX], h[PATH_MAX];
+	char real[PATH_MAX], dir[PATH_MAX], top[PATH_MAX + 16], h[PATH_MAX];
 
 	if (env && env[0] == '/' && realpath(env, top) && project_fits(top))
 		return xstrdup(top);

@@ -109,7 +109,9 @@ char *policy_project_root(const char *workdir)
 		path = xasprintf("%s/.airlock/policy", strcmp(dir, "/") == 0 ? "" : dir);
 		found = lstat(path, &st) == 0; /* a bad link or mode is found, then refused */
 		free(path);
-		if (found)
+		/* above the workdir, another user's file is not this project's: in
+		 * /tmp anyone could plant one, and it would fail every load below */
+		if (found && (strcmp(dir, workdir) == 0 || st.st_uid == geteuid() || st.st_uid == 0))
 			return dir;
 		if (!plain || strcmp(dir, "/") == 0 || (slash = strrchr(dir, '/')) == NULL)
 			break;

@@ -37,8 +37,8 @@ void policy_free(struct policy *p);
  * nearest at or above it (the hook's workdir is the agent's cwd, which cd
  * moves into subdirectories, where the project's rules must still hold), or
  * NULL when there is none or workdir is not an absolute path without "."
- * or ".." segments (its parents cannot be told apart lexically). New; caller
- * frees.
+ * or ".." segments (its parents cannot be told apart lexically). Above the
+ * workdir only a file of the caller's or root's counts. New; caller frees.
  */
 char *policy_project_root(const char *workdir);
 

@@ -85,6 +85,23 @@ expect_eq "hook in a subdirectory: the user's deny anchored at the project holds
 expect_eq "hook in a subdirectory: other reads still allowed" \
 	"$(hook "$d/proj/sub" Read "{\"file_path\":\"$d/proj/sub/x.c\"}")" allow
 
+# above the workdir, another user's .airlock/policy is not the project's
+# (anyone can plant one in /tmp, and it failed every load below it); in the
+# workdir itself it is still refused
+if [ "$(id -u)" = 0 ]; then
+	mkdir -p "$d/shared/.airlock" "$d/shared/mine"
+	printf '[rules]\n\tdeny = Shell(ls *)\n' >"$d/shared/.airlock/policy"
+	chown -R 65534:65534 "$d/shared/.airlock"
+	chmod 644 "$d/shared/.airlock/policy"
+	printf '%s' '{"tool":"shell","input":{"command":"ls x"}}' |
+		timeout 10 "$AIRLOCK" classify --workdir "$d/shared/mine" >"$d/foreign.out" 2>&1
+	expect_eq "a foreign policy above the workdir: ignored" "$?" 0
+	expect_eq "a foreign policy above the workdir: not applied" "$(jq -r .action "$d/foreign.out" 2>/dev/null)" auto
+	printf '%s' '{"tool":"shell","input":{"command":"ls x"}}' |
+		timeout 10 "$AIRLOCK" classify --workdir "$d/shared" >/dev/null 2>&1
+	expect_eq "a foreign policy in the workdir: refused" "$?" 2
+fi
+
 # a host rule that could never match is an error, not a dead deny
 printf '[rules]\n\tdeny = WebFetch(domain:evil.example:8080)\n' >"$d/port.policy"
 chmod 600 "$d/port.policy"
