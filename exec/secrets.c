@@ -324,8 +324,11 @@ int secrets_find(const char *wd, unsigned what, char ***found, size_t *n, char *
 
 	queue_push(&wk, xstrdup(wd), 0);
 	pthread_mutex_lock(&cache_lock);
-	while (rc == 0 && wk.head < wk.n && wk.entries < SECRETS_ENTRIES)
-		rc = walk_dir(&wk, &wk.q[wk.head++], errstr);
+	while (rc == 0 && wk.head < wk.n && wk.entries < SECRETS_ENTRIES) {
+		/* a copy: walk_dir() queues more, which may move the queue */
+		struct pending_dir pd = wk.q[wk.head++];
+		rc = walk_dir(&wk, &pd, errstr);
+	}
 	pthread_mutex_unlock(&cache_lock);
 	for (size_t i = 0; i < wk.n; i++)
 		free(wk.q[i].path);
