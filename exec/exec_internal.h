@@ -310,10 +310,11 @@ void pool_want(const struct ns_shell *sh);
 #define MASK_SECRETS 1u        /* secret files (the classifier's names) */
 #define MASK_PIPES 2u          /* sockets and FIFOs */
 /* The real paths of what `what` names in the workdir wd and below it, as
- * far as the limits above reach; 0 with a new NULL-terminated vector in
- * *found (strv_free) and its length in *n, or -1 with *errstr when the
- * workdir itself cannot be listed. */
-int secrets_find(const char *wd, unsigned what, char ***found, size_t *n,
+ * far as the limits above reach, never entering a directory in skip (NULL:
+ * none); 0 with a new NULL-terminated vector in *found (strv_free) and its
+ * length in *n, or -1 with *errstr when the workdir itself cannot be
+ * listed. */
+int secrets_find(const char *wd, unsigned what, char *const *skip, char ***found, size_t *n,
                  char **errstr) AIRLOCK_MUST_CHECK;
 
 /* ---- environment (env.c) ------------------------------------------------ */

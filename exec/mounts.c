@@ -462,8 +462,8 @@ static void want_mask(struct want **w, size_t *n, const char *real)
  *    database or docker daemon listening on one in the project would take
  *    requests from a sandbox that has no network.
  */
-static int want_masks(const struct profile *p, const char *wd, struct want **w, size_t *n,
-                      char **errstr)
+static int want_masks(const struct profile *p, const char *wd, char *const *skip,
+                      struct want **w, size_t *n, char **errstr)
 {
 	unsigned what = (p->show_secrets ? 0 : MASK_SECRETS) | (p->network ? 0 : MASK_PIPES);
 	char **found;
@@ -472,7 +472,7 @@ static int want_masks(const struct profile *p, const char *wd, struct want **w, 
 
 	if (what == 0)
 		return 0;
-	if (secrets_find(wd, what, &found, &nfound, errstr) < 0)
+	if (secrets_find(wd, what, skip, &found, &nfound, errstr) < 0)
 		return -1;
 	if (nfound > SECRETS_MAX) {
 		*errstr = xasprintf("workdir %s: more than %d secret files, sockets and FIFOs to "
@@ -584,16 +584,19 @@ fail:
 /* Each kernel file system mounted below wd on the host is covered by an
  * empty read-only tmpfs. -1 with *errstr when the mount table cannot be
  * read: then what lies below the workdir is not known. */
-static int want_kernel_mounts(const char *wd, struct want **w, size_t *n, char **errstr)
+static int want_kernel_mounts(const char *wd, struct want **w, size_t *n, char ***covered,
+                              char **errstr)
 {
 	int rc;
 
 	pthread_mutex_lock(&kmounts_lock);
 	rc = kernel_mounts_refresh(errstr);
 	for (size_t i = 0; rc == 0 && kmounts && kmounts[i]; i++)
-		if (strcmp(kmounts[i], wd) != 0 && path_contains(wd, kmounts[i]))
+		if (strcmp(kmounts[i], wd) != 0 && path_contains(wd, kmounts[i])) {
 			want_push(w, n, OP_TMPFS, NULL, xstrdup(kmounts[i]),
 			          xstrdup("mode=0555,size=4k"), A_RO, true);
+			strv_push(covered, kmounts[i]);
+		}
 	pthread_mutex_unlock(&kmounts_lock);
 	return rc;
 }
@@ -625,8 +628,13 @@ static int want_workdir(const struct exec_spec *s, const char *wd, struct want *
 		want_push(w, n, OP_OVERLAY, xstrdup(wd), xstrdup(wd), xstrdup(real), A_BIND, true);
 		rw = true;
 	}
-	if (want_masks(s->profile, wd, w, n, errstr) < 0 ||
-	    want_kernel_mounts(wd, w, n, errstr) < 0)
+	char **covered = NULL; /* the kernel's mounts below wd: not searched */
+	int rc = want_kernel_mounts(wd, w, n, &covered, errstr) < 0 ||
+	                 want_masks(s->profile, wd, covered, w, n, errstr) < 0
+	         ? -1
+	         : 0;
+	strv_free(covered);
+	if (rc < 0)
 		return -1;
 	/* A writable workdir must not plant what runs or decides later: hooks and
 	 * config the host's git runs, airlock's project policy, the agent's hook

@@ -317,7 +317,8 @@ static int walk_dir(struct walk *wk, const struct pending_dir *pd, char **errstr
 	return 0;
 }
 
-int secrets_find(const char *wd, unsigned what, char ***found, size_t *n, char **errstr)
+int secrets_find(const char *wd, unsigned what, char *const *skip, char ***found, size_t *n,
+                 char **errstr)
 {
 	struct walk wk = {.wd = wd, .what = what};
 	int rc = 0;
@@ -327,7 +328,8 @@ int secrets_find(const char *wd, unsigned what, char ***found, size_t *n, char *
 	while (rc == 0 && wk.head < wk.n && wk.entries < SECRETS_ENTRIES) {
 		/* a copy: walk_dir() queues more, which may move the queue */
 		struct pending_dir pd = wk.q[wk.head++];
-		rc = walk_dir(&wk, &pd, errstr);
+		if (!strv_contains(skip, pd.path))
+			rc = walk_dir(&wk, &pd, errstr);
 	}
 	pthread_mutex_unlock(&cache_lock);
 	for (size_t i = 0; i < wk.n; i++)
