@@ -350,7 +350,7 @@ static int set_rule(struct load_ctx *cx, const char *sub, const char *val, int a
 
 	(void)sub;
 	if (need_value(val, why) < 0 ||
-	    pattern_parse(val, cx->p->workdir, cx->p->home, &pat, why) < 0)
+	    pattern_parse(val, cx->anchor, cx->p->home, &pat, why) < 0)
 		return -1;
 	if (cx->untrusted && (arg == RA_ALLOW || arg == RA_ALLOW_CRITICAL)) {
 		pattern_clear(&pat);
@@ -394,7 +394,7 @@ static int set_cred(struct load_ctx *cx, const char *sub, const char *val, int a
 		*why = xasprintf("\"%s\": needs an absolute path or ~/path", val);
 		return -1;
 	}
-	if (arg == 0 && pattern_parse(val, cx->p->workdir, cx->p->home, &pat, why) < 0)
+	if (arg == 0 && pattern_parse(val, cx->anchor, cx->p->home, &pat, why) < 0)
 		return -1;
 	if (cx->untrusted) {
 		if (arg == 0)
@@ -460,7 +460,7 @@ static int set_trust(struct load_ctx *cx, const char *sub, const char *val, int 
 	(void)arg;
 	if (parse_bool(cx, val, &v, why) < 0)
 		return -1;
-	if (cx->origin == cx->p->project_layer)
+	if (cx->project)
 		return IGNORED; /* only the user decides to trust a project */
 	cx->p->o_trust = cx->origin; /* the value itself was read by trust_scan */
 	return 0;
@@ -626,10 +626,15 @@ static char *sub_check(const struct key_def *k, const char *sub)
 
 static void ignored_add(struct load_ctx *cx, const char *loc, const char *val)
 {
+	char *tail = cx->nested ? xasprintf("(it is inside the project at %s: only that "
+	                                    "project's own file may be trusted)", cx->p->workdir)
+	                        : xstrdup("(set trust-project = true under [policy] in "
+	                                  "~/.config/airlock/policy to trust it)");
+
 	strv_push_owned(&cx->p->warnings,
 	                xasprintf("%s = %s ignored: a project file can only make the policy "
-	                          "stricter (set trust-project = true under [policy] in "
-	                          "~/.config/airlock/policy to trust it)", loc, val ? val : ""));
+	                          "stricter %s", loc, val ? val : "", tail));
+	free(tail);
 }
 
 void load_apply_entry(struct load_ctx *cx, const char *name, const char *value)

@@ -214,9 +214,14 @@ struct load_ctx {
 	struct policy *p;
 	const struct lazy_git *git;
 	struct load_errors *le;
-	const char *path; /* the layer's file */
+	const char *path;   /* the layer's file */
+	const char *anchor; /* where its relative patterns start: a project file's
+	                     * own directory, else the outermost project's */
 	int origin;
-	bool untrusted;   /* a project file without trust-project: stricter only */
+	bool project;       /* a project file, outermost or nested */
+	bool nested;        /* a project file inside another project's */
+	bool untrusted;     /* a nested project file, or one without trust-project:
+	                     * stricter only */
 };
 /* Applies one "section.sub.key" = value (value NULL: no '='). */
 void load_apply_entry(struct load_ctx *cx, const char *name, const char *value);
