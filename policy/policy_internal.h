@@ -89,8 +89,12 @@ struct tier_conf {
 	char *profile;       /* a profile name; owned */
 	long long timeout;   /* approval-timeout, seconds */
 	int o_action, o_profile, o_timeout;
-	char *prev_profile;  /* set by an untrusted project: checked when loading ends */
-	int o_prev_profile;
+	/* Set by untrusted project files, checked in order when loading ends:
+	 * the profile before the first of them, then the one each later file
+	 * replaced (a nested file must not drop an outer file's choice). */
+	char *steps[POLICY_MAX_PROJECT_FILES + 2];
+	int o_steps[POLICY_MAX_PROJECT_FILES + 2];
+	size_t nsteps;
 };
 
 /* Indexes into profile_origin.o[], one per profile key. */

@@ -109,8 +109,8 @@ fi
 # the user trusts projects. The hook's workdir is sub once sub has a .git.
 n="$d/nest"
 mkdir -p "$n/.airlock" "$n/sub/.airlock" "$n/sub/.git" "$d/h2/.config/airlock"
-printf '[rules]\n\tdeny = Shell(make *)\n\tdeny = Read(./a.txt)\n' >"$n/.airlock/policy"
-printf '[rules]\n\tdeny = Shell(ls *)\n\tdeny = Read(./b.txt)\n\tallow = Shell(rm *)\n' >"$n/sub/.airlock/policy"
+printf '[rules]\n\tdeny = Shell(make *)\n\tdeny = Read(./a.txt)\n[tier "medium"]\n\tprofile = readonly\n' >"$n/.airlock/policy"
+printf '[rules]\n\tdeny = Shell(ls *)\n\tdeny = Read(./b.txt)\n\tallow = Shell(rm *)\n[tier "medium"]\n\tprofile = workspace\n' >"$n/sub/.airlock/policy"
 printf '[policy]\n\ttrust-project = true\n[rules]\n\tdeny = Read(./c.txt)\n' >"$d/h2/.config/airlock/policy"
 chmod 600 "$n/.airlock/policy" "$n/sub/.airlock/policy" "$d/h2/.config/airlock/policy"
 # nested WORKDIR TOOL FIELD TEXT: the action, the user trusting projects
@@ -132,6 +132,10 @@ expect_eq "nested: ... and only there" \
 	"$(nested "$n/sub" read_file path "$n/b.txt")" auto
 expect_eq "nested: the user's pattern starts at the outermost project" \
 	"$(nested "$n/sub" read_file path "$n/c.txt")" deny
+# (here the user does not trust projects: the outer file is untrusted too)
+expect_eq "nested: the outer file's stricter tier profile holds" \
+	"$(timeout 10 "$AIRLOCK" policy show -w "$n/sub" 2>/dev/null |
+		sed -n '/^\[tier "medium"\]/,/^\[/s/^	profile = \([a-z]*\).*/\1/p')" readonly
 expect_eq "nested: hook in a sub with a .git, the outer deny holds" \
 	"$(HOME="$d/h2" CLAUDE_PROJECT_DIR= hook "$n/sub" Bash '{"command":"make x"}')" deny
 printf '[rules]\n\tallow = Shell(rm *)\n' >"$n/.airlock/policy"
