@@ -76,16 +76,19 @@ static int parse(int argc, char **argv, struct exec_opts *o)
 }
 
 /* True when a user or project policy file exists (the layers policy_load
- * reads), so a built-in name may have been redefined there. */
+ * reads: any project file, nested or not, or too many of them, which
+ * policy_load refuses), so a built-in name may have been redefined there. */
 static bool policy_present(const char *workdir)
 {
 	const char *home = getenv("HOME");
 	char *a = home ? xasprintf("%s/.config/airlock/policy", home) : NULL;
-	char *b = policy_project_root(workdir);
-	bool yes = (a && access(a, F_OK) == 0) || b != NULL;
+	char *dirs[POLICY_MAX_PROJECT_FILES];
+	size_t n = policy_project_roots(workdir, dirs, POLICY_MAX_PROJECT_FILES);
+	bool yes = (a && access(a, F_OK) == 0) || n > 0;
 
+	for (size_t i = 0; i < n && i < POLICY_MAX_PROJECT_FILES; i++)
+		free(dirs[i]);
 	free(a);
-	free(b);
 	return yes;
 }
 

@@ -274,7 +274,10 @@ static bool project_fits(const char *dir)
  * cwd has left it (`cd ..` must not leave the project's rules behind
  * either; such a Bash call is not auto-run); when unset (some versions),
  * the nearest directory up from the cwd, below the home, holding .git or
- * .airlock, else the cwd. Returns a new string, or NULL without a cwd.
+ * .airlock, else the cwd. A nested .git (git init sub) makes sub the
+ * project here, but policy_load still reads every .airlock/policy above
+ * it, and a nested one only ever adds restrictions. Returns a new string,
+ * or NULL without a cwd.
  */
 static char *hook_project(const char *cwd)
 {

@@ -18,8 +18,8 @@ static const char policy_usage[] =
 	"usage: airlock policy check [-w DIR] [FILE]\n"
 	"       airlock policy show [--defaults] [-w DIR] [--policy FILE]\n"
 	"\n"
-	"check   validate FILE, or every layer (~/.config/airlock/policy,\n"
-	"        DIR/.airlock/policy); exit 2 on any error\n"
+	"check   validate FILE, or every layer (~/.config/airlock/policy, each\n"
+	"        .airlock/policy from DIR up to /); exit 2 on any error\n"
 	"show    print the effective merged policy, each value's origin as a comment;\n"
 	"        --defaults prints the compiled-in defaults as a policy file\n";
 

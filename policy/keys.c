@@ -128,9 +128,12 @@ static int set_tier_profile(struct load_ctx *cx, const char *sub, const char *va
 	if (tier_from_name(sub, &tr) < 0 || need_value(val, why) < 0)
 		return -1;
 	t = &cx->p->tiers[tr];
-	if (cx->untrusted && t->prev_profile == NULL) {
-		t->prev_profile = xstrdup(t->profile); /* load_finish compares them */
-		t->o_prev_profile = t->o_profile;
+	/* the first time this file replaces another layer's choice (at most
+	 * once per untrusted file, so steps[] has room for the final one too) */
+	if (cx->untrusted && (t->nsteps == 0 || t->o_profile != cx->origin) &&
+	    t->nsteps < nitems(t->steps) - 1) {
+		t->steps[t->nsteps] = xstrdup(t->profile); /* load_finish checks them */
+		t->o_steps[t->nsteps++] = t->o_profile;
 	}
 	free(t->profile);
 	t->profile = xstrdup(val);
@@ -350,7 +353,7 @@ static int set_rule(struct load_ctx *cx, const char *sub, const char *val, int a
 
 	(void)sub;
 	if (need_value(val, why) < 0 ||
-	    pattern_parse(val, cx->p->workdir, cx->p->home, &pat, why) < 0)
+	    pattern_parse(val, cx->anchor, cx->p->home, &pat, why) < 0)
 		return -1;
 	if (cx->untrusted && (arg == RA_ALLOW || arg == RA_ALLOW_CRITICAL)) {
 		pattern_clear(&pat);
@@ -394,7 +397,7 @@ static int set_cred(struct load_ctx *cx, const char *sub, const char *val, int a
 		*why = xasprintf("\"%s\": needs an absolute path or ~/path", val);
 		return -1;
 	}
-	if (arg == 0 && pattern_parse(val, cx->p->workdir, cx->p->home, &pat, why) < 0)
+	if (arg == 0 && pattern_parse(val, cx->anchor, cx->p->home, &pat, why) < 0)
 		return -1;
 	if (cx->untrusted) {
 		if (arg == 0)
@@ -460,7 +463,7 @@ static int set_trust(struct load_ctx *cx, const char *sub, const char *val, int 
 	(void)arg;
 	if (parse_bool(cx, val, &v, why) < 0)
 		return -1;
-	if (cx->origin == cx->p->project_layer)
+	if (cx->project)
 		return IGNORED; /* only the user decides to trust a project */
 	cx->p->o_trust = cx->origin; /* the value itself was read by trust_scan */
 	return 0;
@@ -626,10 +629,15 @@ static char *sub_check(const struct key_def *k, const char *sub)
 
 static void ignored_add(struct load_ctx *cx, const char *loc, const char *val)
 {
+	char *tail = cx->nested ? xasprintf("(it is inside the project at %s: only that "
+	                                    "project's own file may be trusted)", cx->p->workdir)
+	                        : xstrdup("(set trust-project = true under [policy] in "
+	                                  "~/.config/airlock/policy to trust it)");
+
 	strv_push_owned(&cx->p->warnings,
 	                xasprintf("%s = %s ignored: a project file can only make the policy "
-	                          "stricter (set trust-project = true under [policy] in "
-	                          "~/.config/airlock/policy to trust it)", loc, val ? val : ""));
+	                          "stricter %s", loc, val ? val : "", tail));
+	free(tail);
 }
 
 void load_apply_entry(struct load_ctx *cx, const char *name, const char *value)
@@ -665,33 +673,52 @@ out:
 	free(sub);
 }
 
+static void no_profile(struct policy *p, enum tier t, const char *name, int origin,
+                       struct load_errors *le)
+{
+	load_error_add(le, "%s: [tier \"%s\"] profile: no profile \"%s\" (built-in: readonly, "
+	               "workspace, approved, none; or define [profile \"%s\"])", p->origins[origin],
+	               tier_name(t), name, name);
+}
+
+/* Walks the untrusted files' choices in order (the final one last): each
+ * stands only when no looser than the last one that stood. */
 static void finish_tier(struct policy *p, enum tier t, struct load_errors *le)
 {
 	struct tier_conf *tc = &p->tiers[t];
-	struct profile_entry *now = policy_profile_entry(p, tc->profile, false), *prev;
+	size_t kept = 0, n = tc->nsteps;
 
-	if (now == NULL) {
-		load_error_add(le, "%s: [tier \"%s\"] profile: no profile \"%s\" (built-in: "
-		               "readonly, workspace, approved, none; or define [profile \"%s\"])",
-		               p->origins[tc->o_profile], tier_name(t), tc->profile, tc->profile);
-		return;
+	if (policy_profile_entry(p, tc->profile, false) == NULL) {
+		no_profile(p, t, tc->profile, tc->o_profile, le);
+		goto out;
 	}
-	if (tc->prev_profile == NULL)
+	if (n == 0)
 		return;
-	prev = policy_profile_entry(p, tc->prev_profile, false);
-	if (prev && !profile_no_looser(now->prof, prev->prof)) {
-		strv_push_owned(&p->warnings,
-		                xasprintf("%s: [tier \"%s\"] profile = %s ignored: looser than %s, "
-		                          "and a project file can only make the policy stricter",
-		                          p->origins[tc->o_profile], tier_name(t), tc->profile,
-		                          tc->prev_profile));
-		free(tc->profile);
-		tc->profile = tc->prev_profile;
-		tc->prev_profile = NULL;
-		tc->o_profile = tc->o_prev_profile;
+	tc->steps[n] = tc->profile; /* set_tier_profile left room */
+	tc->o_steps[n] = tc->o_profile;
+	for (size_t k = 1; k <= n; k++) {
+		struct profile_entry *now = policy_profile_entry(p, tc->steps[k], false),
+		                     *prev = policy_profile_entry(p, tc->steps[kept], false);
+		if (now == NULL) {
+			no_profile(p, t, tc->steps[k], tc->o_steps[k], le);
+		} else if (prev && !profile_no_looser(now->prof, prev->prof)) {
+			strv_push_owned(&p->warnings,
+			                xasprintf("%s: [tier \"%s\"] profile = %s ignored: looser than "
+			                          "%s, and a project file can only make the policy "
+			                          "stricter", p->origins[tc->o_steps[k]], tier_name(t),
+			                          tc->steps[k], tc->steps[kept]));
+		} else {
+			kept = k;
+		}
 	}
-	free(tc->prev_profile);
-	tc->prev_profile = NULL;
+	tc->profile = tc->steps[kept];
+	tc->o_profile = tc->o_steps[kept];
+	tc->steps[kept] = NULL;
+	tc->nsteps = n + 1; /* out: frees the rest, the final one included */
+out:
+	for (size_t k = 0; k < tc->nsteps; k++)
+		free(tc->steps[k]);
+	tc->nsteps = 0;
 }
 
 void load_finish(struct policy *p, struct load_errors *le)

@@ -31,17 +31,27 @@ static const struct {
 	[LAYER_FILE] = {"--policy", GIT_CONFIG_LEVEL_APP},
 };
 
+/* user, the project files (outermost first), --policy FILE */
+#define LAYERS_MAX (POLICY_MAX_PROJECT_FILES + 2)
+
 struct layer {
 	enum layer_kind kind;
 	char *path;
+	const char *root; /* a project layer's directory: anchors its patterns */
 	bool exists, must_exist;
+	bool nested;      /* a project layer inside another: stricter only */
 	int origin;
+};
+
+/* The project layers' directories, outermost first; owned. */
+struct project_roots {
+	char *dir[POLICY_MAX_PROJECT_FILES];
+	size_t n;
 };
 
 /* One config entry, copied out of libgit2. */
 struct entry {
-	int level;
-	size_t seq;
+	size_t layer;       /* index into the layers, which are in merge order */
 	char *name, *value; /* value NULL: a key with no '=' */
 };
 
@@ -95,24 +105,30 @@ static char *home_fallback(void)
 	return xstrdup(pw ? pw->pw_dir : "/");
 }
 
-char *policy_project_root(const char *workdir)
+/* True when dir holds a .airlock/policy that is a project layer for workdir. */
+static bool project_file_at(const char *dir, const char *workdir)
 {
-	char *dir = xstrdup(workdir), *path, *slash;
-	size_t n = strlen(dir);
+	char *path = xasprintf("%s/.airlock/policy", strcmp(dir, "/") == 0 ? "" : dir);
+	struct stat st;
+	bool found = lstat(path, &st) == 0; /* a bad link or mode is found, then refused */
+
+	free(path);
+	/* above the workdir, another user's file is not this project's: in /tmp
+	 * anyone could plant one, and it would fail every load below */
+	return found && (strcmp(dir, workdir) == 0 || st.st_uid == geteuid() || st.st_uid == 0);
+}
+
+size_t policy_project_roots(const char *workdir, char **dirs, size_t max)
+{
+	char *dir = xstrdup(workdir), *slash;
+	size_t n = strlen(dir), total = 0, kept;
 	bool plain = dir[0] == '/' && strstr(dir, "/./") == NULL && strstr(dir, "/../") == NULL &&
 	             !(n >= 2 && strcmp(dir + n - 2, "/.") == 0) &&
-	             !(n >= 3 && strcmp(dir + n - 3, "/..") == 0),
-	     found;
-	struct stat st;
+	             !(n >= 3 && strcmp(dir + n - 3, "/..") == 0);
 
 	for (;;) {
-		path = xasprintf("%s/.airlock/policy", strcmp(dir, "/") == 0 ? "" : dir);
-		found = lstat(path, &st) == 0; /* a bad link or mode is found, then refused */
-		free(path);
-		/* above the workdir, another user's file is not this project's: in
-		 * /tmp anyone could plant one, and it would fail every load below */
-		if (found && (strcmp(dir, workdir) == 0 || st.st_uid == geteuid() || st.st_uid == 0))
-			return dir;
+		if (project_file_at(dir, workdir) && total++ < max)
+			dirs[total - 1] = xstrdup(dir); /* innermost first, for now */
 		if (!plain || strcmp(dir, "/") == 0 || (slash = strrchr(dir, '/')) == NULL)
 			break;
 		if (slash == dir)
@@ -121,12 +137,19 @@ char *policy_project_root(const char *workdir)
 			*slash = '\0';
 	}
 	free(dir);
-	return NULL;
+	kept = total < max ? total : max;
+	for (size_t i = 0; i < kept / 2; i++) { /* outermost first */
+		char *t = dirs[i];
+		dirs[i] = dirs[kept - 1 - i];
+		dirs[kept - 1 - i] = t;
+	}
+	return total;
 }
 
 /* Finds the layers that exist; returns how many, -1 on a permission error. */
-static int layers_find(struct policy *p, const struct policy_source *src, struct layer *ly,
-                       size_t *n, struct load_errors *le)
+static int layers_find(struct policy *p, const struct policy_source *src,
+                       const struct project_roots *pr, struct layer *ly, size_t *n,
+                       struct load_errors *le)
 {
 	int found = 0;
 
@@ -134,9 +157,9 @@ static int layers_find(struct policy *p, const struct policy_source *src, struct
 	if (src->home)
 		ly[(*n)++] = (struct layer){.kind = LAYER_USER,
 		                            .path = xasprintf("%s/.config/airlock/policy", src->home)};
-	if (src->workdir) /* p->workdir: the project's root when one was found */
-		ly[(*n)++] = (struct layer){.kind = LAYER_PROJECT,
-		                            .path = xasprintf("%s/.airlock/policy", p->workdir)};
+	for (size_t i = 0; i < pr->n; i++)
+		ly[(*n)++] = (struct layer){.kind = LAYER_PROJECT, .root = pr->dir[i], .nested = i > 0,
+		                            .path = xasprintf("%s/.airlock/policy", pr->dir[i])};
 	if (src->file)
 		ly[(*n)++] = (struct layer){.kind = LAYER_FILE, .path = xstrdup(src->file),
 		                            .must_exist = true};
@@ -151,39 +174,34 @@ static int layers_find(struct policy *p, const struct policy_source *src, struct
 		ly[i].origin = policy_origin_add(p, ly[i].path);
 		if (ly[i].kind == LAYER_USER)
 			p->user_layer = ly[i].origin;
-		if (ly[i].kind == LAYER_PROJECT)
-			p->project_layer = ly[i].origin;
+		if (ly[i].kind == LAYER_PROJECT && !ly[i].nested)
+			p->project_layer = ly[i].origin; /* the outermost: where saves go */
 	}
 	return le->n ? -1 : found;
 }
 
-static int entry_cmp(const void *a, const void *b)
-{
-	const struct entry *x = a, *y = b;
-	if (x->level != y->level)
-		return x->level < y->level ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-/* Opens the existing layers in one git_config and copies every entry out. */
-static int entries_read(const struct lazy_git *g, struct layer *ly, size_t n,
-                        struct entry **out, size_t *nout, struct load_errors *le)
+/*
+ * Reads one layer through a git_config of its own and appends its entries:
+ * libgit2 takes one file per level in a config (a second is GIT_EEXISTS),
+ * and so each file's [include] still resolves from that file.
+ */
+static int layer_read(const struct lazy_git *g, const struct layer *ly, size_t li,
+                      struct entry **out, size_t *nout, struct load_errors *le)
 {
 	git_config *cfg = NULL;
 	git_config_iterator *it = NULL;
 	git_config_entry *e;
 	int rc = -1;
 
-	if (g->git_config_new(&cfg) < 0)
-		goto gitfail;
-	for (size_t i = 0; i < n; i++) {
-		if (ly[i].exists &&
-		    g->git_config_add_file_ondisk(cfg, ly[i].path, layer_info[ly[i].kind].level,
-		                                  NULL, 0) < 0)
-			goto gitfail;
+	if (g->git_config_new(&cfg) < 0 ||
+	    g->git_config_add_file_ondisk(cfg, ly[li].path, layer_info[ly[li].kind].level, NULL,
+	                                  0) < 0 ||
+	    g->git_config_iterator_new(&it, cfg) < 0) {
+		load_error_add(le, "%s: %s", ly[li].path,
+		               g->git_error_last() ? g->git_error_last()->message
+		                                   : "libgit2 failed to read the policy");
+		goto out;
 	}
-	if (g->git_config_iterator_new(&it, cfg) < 0)
-		goto gitfail;
 	while (g->git_config_next(&e, it) == 0) {
 		if (*nout == POLICY_MAX_ENTRIES) {
 			load_error_add(le, "more than %d policy entries in all files: refusing them",
@@ -191,16 +209,9 @@ static int entries_read(const struct lazy_git *g, struct layer *ly, size_t n,
 			goto out;
 		}
 		*out = xreallocarray(*out, *nout + 1, sizeof(**out));
-		(*out)[*nout] = (struct entry){e->level, *nout, xstrdup(e->name), xstrdup(e->value)};
-		(*nout)++;
+		(*out)[(*nout)++] = (struct entry){li, xstrdup(e->name), xstrdup(e->value)};
 	}
-	if (*nout > 1)
-		qsort(*out, *nout, sizeof(**out), entry_cmp);
 	rc = 0;
-	goto out;
-gitfail:
-	load_error_add(le, "%s", g->git_error_last() ? g->git_error_last()->message
-	                                             : "libgit2 failed to read the policy");
 out:
 	if (it)
 		g->git_config_iterator_free(it);
@@ -209,22 +220,25 @@ out:
 	return rc;
 }
 
-static const struct layer *layer_of(const struct layer *ly, size_t n, int level)
+/* Copies out the existing layers' entries, in merge order (the layers'). */
+static int entries_read(const struct lazy_git *g, const struct layer *ly, size_t n,
+                        struct entry **out, size_t *nout, struct load_errors *le)
 {
 	for (size_t i = 0; i < n; i++)
-		if (ly[i].exists && layer_info[ly[i].kind].level == level)
-			return &ly[i];
-	return NULL;
+		if (ly[i].exists && layer_read(g, ly, i, out, nout, le) < 0)
+			return -1;
+	return 0;
 }
 
 /* trust-project counts only from the user file and --policy FILE. */
-static bool trust_scan(const struct lazy_git *g, const struct entry *en, size_t n)
+static bool trust_scan(const struct lazy_git *g, const struct layer *ly,
+                       const struct entry *en, size_t n)
 {
 	bool trust = false;
 
 	for (size_t i = 0; i < n; i++) {
 		int b = 0;
-		if (en[i].level == GIT_CONFIG_LEVEL_LOCAL ||
+		if (ly[en[i].layer].kind == LAYER_PROJECT ||
 		    strcmp(en[i].name, "policy.trust-project") != 0)
 			continue;
 		if (en[i].value == NULL || g->git_config_parse_bool(&b, en[i].value) == 0)
@@ -376,31 +390,35 @@ static void include_scan_file(struct include_scan *sc, const char *path, bool mu
 	free(text);
 }
 
+/* Applies the entries in order; a project file is trusted (may loosen) only
+ * when it is the outermost and the user file or --policy trusts projects. */
 static void entries_apply(struct policy *p, const struct lazy_git *g, const struct layer *ly,
-                          size_t nl, const struct entry *en, size_t n, struct load_errors *le)
+                          const struct entry *en, size_t n, struct load_errors *le)
 {
 	struct load_ctx cx = {.p = p, .git = g, .le = le};
 
-	p->trust_project = trust_scan(g, en, n);
+	p->trust_project = trust_scan(g, ly, en, n);
 	for (size_t i = 0; i < n; i++) {
-		const struct layer *l = layer_of(ly, nl, en[i].level);
-		if (l == NULL)
-			continue; /* cannot happen: every level we add is a layer */
+		const struct layer *l = &ly[en[i].layer];
 		cx.path = l->path;
 		cx.origin = l->origin;
-		cx.untrusted = l->kind == LAYER_PROJECT && !p->trust_project;
+		cx.anchor = l->root ? l->root : p->workdir;
+		cx.project = l->kind == LAYER_PROJECT;
+		cx.nested = l->nested;
+		cx.untrusted = cx.project && (l->nested || !p->trust_project);
 		load_apply_entry(&cx, en[i].name, en[i].value);
 	}
 }
 
-static int load_files(struct policy *p, const struct policy_source *src, char **errstr)
+static int load_files(struct policy *p, const struct policy_source *src,
+                      const struct project_roots *pr, char **errstr)
 {
-	struct layer ly[3] = {0};
+	struct layer ly[LAYERS_MAX] = {0};
 	struct load_errors le = {0};
 	struct entry *en = NULL;
 	const struct lazy_git *g;
 	size_t nl = 0, n = 0;
-	int rc = -1, found = layers_find(p, src, ly, &nl, &le);
+	int rc = -1, found = layers_find(p, src, pr, ly, &nl, &le);
 
 	if (found <= 0) {
 		rc = found;
@@ -417,7 +435,7 @@ static int load_files(struct policy *p, const struct policy_source *src, char **
 		goto out;
 	if (entries_read(g, ly, nl, &en, &n, &le) < 0)
 		goto out;
-	entries_apply(p, g, ly, nl, en, n, &le);
+	entries_apply(p, g, ly, en, n, &le);
 	load_finish(p, &le);
 	rc = le.n ? -1 : 0;
 out:
@@ -433,23 +451,50 @@ out:
 	return rc;
 }
 
+/* Finds the project layers for workdir; -1 with *errstr when there are more
+ * than POLICY_MAX_PROJECT_FILES (a nest that deep is not a project's). */
+static int roots_find(const char *workdir, struct project_roots *pr, char **errstr)
+{
+	size_t total = policy_project_roots(workdir, pr->dir, POLICY_MAX_PROJECT_FILES);
+	struct buf b;
+
+	pr->n = total < POLICY_MAX_PROJECT_FILES ? total : POLICY_MAX_PROJECT_FILES;
+	if (total <= POLICY_MAX_PROJECT_FILES)
+		return 0;
+	buf_init(&b, 0);
+	buf_printf(&b, "%s: %zu project policy files from here up to /, more than %d: refusing "
+	           "them (remove the nested ones not wanted); the innermost are", workdir,
+	           total, POLICY_MAX_PROJECT_FILES);
+	for (size_t i = pr->n; i-- > 0;)
+		buf_printf(&b, " %s/.airlock/policy%s", pr->dir[i], i ? "," : "");
+	*errstr = buf_take(&b, NULL);
+	return -1;
+}
+
 int policy_load(const struct policy_source *src, struct policy **out, char **errstr)
 {
 	struct policy *p = xcalloc(1, sizeof(*p));
+	struct project_roots pr = {0};
 	int rc = -1;
 
-	p->workdir = src->workdir && !src->defaults_only ? policy_project_root(src->workdir) : NULL;
+	if (src->workdir && !src->defaults_only && roots_find(src->workdir, &pr, errstr) < 0)
+		goto out;
+	/* the outermost project anchors the user's and the session's patterns:
+	 * a file planted in a subdirectory must not move them */
+	p->workdir = pr.n ? xstrdup(pr.dir[0]) : NULL;
 	if (p->workdir == NULL)
 		p->workdir = src->workdir ? xstrdup(src->workdir) : getcwd(NULL, 0);
 	if (p->workdir == NULL)
 		p->workdir = xstrdup("/");
 	p->home = src->home ? xstrdup(src->home) : home_fallback();
 	policy_defaults_apply(p);
-	if (!src->defaults_only && load_files(p, src, errstr) < 0)
+	if (!src->defaults_only && load_files(p, src, &pr, errstr) < 0)
 		goto out;
 	p->session_origin = policy_origin_add(p, "session");
 	rc = 0;
 out:
+	for (size_t i = 0; i < pr.n; i++)
+		free(pr.dir[i]);
 	if (rc < 0) {
 		policy_free(p);
 		p = NULL;

@@ -18,7 +18,8 @@ void policy_free(struct policy *p)
 		return;
 	for (int t = 0; t < TIER_COUNT; t++) {
 		free(p->tiers[t].profile);
-		free(p->tiers[t].prev_profile);
+		for (size_t k = 0; k < p->tiers[t].nsteps; k++)
+			free(p->tiers[t].steps[k]);
 	}
 	for (size_t i = 0; i < p->nprofiles; i++)
 		profile_free(p->profiles[i].prof);

@@ -16,8 +16,9 @@ struct policy;
 
 /* Where to look for policy files. Any field may be NULL. */
 struct policy_source {
-	const char *workdir;   /* the project file is policy_project_root()'s; anchors
-	                        * relative patterns (at that root when one is found) */
+	const char *workdir;   /* the project files are policy_project_roots()'s;
+	                        * anchors relative patterns (at the outermost
+	                        * project's root when one is found) */
 	const char *home;      /* the home directory: <home>/.config/airlock/policy */
 	const char *file;      /* --policy FILE, the top layer */
 	bool defaults_only;    /* ignore every file: the compiled-in defaults */
@@ -32,15 +33,21 @@ int policy_load(const struct policy_source *src, struct policy **out, char **err
 	AIRLOCK_MUST_CHECK;
 void policy_free(struct policy *p);
 
+/* Project policy files one load reads at most (a deeper nest is refused). */
+#define POLICY_MAX_PROJECT_FILES 8
+
 /*
- * The directory whose .airlock/policy is the project layer for workdir: the
- * nearest at or above it (the hook's workdir is the agent's cwd, which cd
- * moves into subdirectories, where the project's rules must still hold), or
- * NULL when there is none or workdir is not an absolute path without "."
- * or ".." segments (its parents cannot be told apart lexically). Above the
- * workdir only a file of the caller's or root's counts. New; caller frees.
+ * The directories whose .airlock/policy are project layers for workdir:
+ * every one from workdir up to / (the hook's workdir is the agent's cwd,
+ * which cd moves into subdirectories, where the project's rules must still
+ * hold, and a nested file must not hide an outer one's rules). Above the
+ * workdir only a file of the caller's or root's counts; only the workdir
+ * itself is looked at when it is not an absolute path without "." or ".."
+ * segments (its parents cannot be told apart lexically). Stores the
+ * innermost max of them in dirs[], OUTERMOST first (new strings; caller
+ * frees each), and returns how many there are, which may exceed max.
  */
-char *policy_project_root(const char *workdir);
+size_t policy_project_roots(const char *workdir, char **dirs, size_t max);
 
 /* Copies the classifier settings (unknown-program, unknown-tool) into opts. */
 void policy_classify_opts(const struct policy *p, struct classify_opts *opts);

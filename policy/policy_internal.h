@@ -89,8 +89,12 @@ struct tier_conf {
 	char *profile;       /* a profile name; owned */
 	long long timeout;   /* approval-timeout, seconds */
 	int o_action, o_profile, o_timeout;
-	char *prev_profile;  /* set by an untrusted project: checked when loading ends */
-	int o_prev_profile;
+	/* Set by untrusted project files, checked in order when loading ends:
+	 * the profile before the first of them, then the one each later file
+	 * replaced (a nested file must not drop an outer file's choice). */
+	char *steps[POLICY_MAX_PROJECT_FILES + 2];
+	int o_steps[POLICY_MAX_PROJECT_FILES + 2];
+	size_t nsteps;
 };
 
 /* Indexes into profile_origin.o[], one per profile key. */
@@ -214,9 +218,14 @@ struct load_ctx {
 	struct policy *p;
 	const struct lazy_git *git;
 	struct load_errors *le;
-	const char *path; /* the layer's file */
+	const char *path;   /* the layer's file */
+	const char *anchor; /* where its relative patterns start: a project file's
+	                     * own directory, else the outermost project's */
 	int origin;
-	bool untrusted;   /* a project file without trust-project: stricter only */
+	bool project;       /* a project file, outermost or nested */
+	bool nested;        /* a project file inside another project's */
+	bool untrusted;     /* a nested project file, or one without trust-project:
+	                     * stricter only */
 };
 /* Applies one "section.sub.key" = value (value NULL: no '='). */
 void load_apply_entry(struct load_ctx *cx, const char *name, const char *value);

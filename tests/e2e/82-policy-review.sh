@@ -2,8 +2,9 @@
 # 82-policy-review.sh: spellings a hostile agent tried against deny rules
 # that see through options (a long run, a cluster in another order) and
 # into SQL, a cd into a subdirectory that left the project's policy behind
-# for the hook, and a host rule that could never match; each found by a
-# review and each failing before its fix.
+# for the hook, a nested .airlock/policy that replaced the project's, and a
+# host rule that could never match; each found by a review and each failing
+# before its fix.
 . tests/e2e/lib.sh
 need jq
 d=$(mktemp -d /tmp/airlock-polreview2.XXXXXX)
@@ -101,6 +102,58 @@ if [ "$(id -u)" = 0 ]; then
 		timeout 10 "$AIRLOCK" classify --workdir "$d/shared" >/dev/null 2>&1
 	expect_eq "a foreign policy in the workdir: refused" "$?" 2
 fi
+
+# a nested .airlock/policy (which a tar xf or git checkout can write with
+# no approval) is one more project layer, never the only one: the outer
+# project's rules still hold under it, and it is stricter-only even when
+# the user trusts projects. The hook's workdir is sub once sub has a .git.
+n="$d/nest"
+mkdir -p "$n/.airlock" "$n/sub/.airlock" "$n/sub/.git" "$d/h2/.config/airlock"
+printf '[rules]\n\tdeny = Shell(make *)\n\tdeny = Read(./a.txt)\n[tier "medium"]\n\tprofile = readonly\n' >"$n/.airlock/policy"
+printf '[rules]\n\tdeny = Shell(ls *)\n\tdeny = Read(./b.txt)\n\tallow = Shell(rm *)\n[tier "medium"]\n\tprofile = workspace\n' >"$n/sub/.airlock/policy"
+printf '[policy]\n\ttrust-project = true\n[rules]\n\tdeny = Read(./c.txt)\n' >"$d/h2/.config/airlock/policy"
+chmod 600 "$n/.airlock/policy" "$n/sub/.airlock/policy" "$d/h2/.config/airlock/policy"
+# nested WORKDIR TOOL FIELD TEXT: the action, the user trusting projects
+nested() {
+	printf '%s' "$4" | jq -Rsc --arg t "$2" --arg f "$3" '{tool:$t,input:{($f):.}}' |
+		HOME="$d/h2" timeout 10 "$AIRLOCK" classify --workdir "$1" | jq -r .action
+}
+expect_eq "nested: the outer file's deny holds in sub" \
+	"$(nested "$n/sub" shell command 'make x')" deny
+expect_eq "nested: the nested file's own deny is added" \
+	"$(nested "$n/sub" shell command 'ls x')" deny
+expect_eq "nested: a trusted project's nested file cannot allow" \
+	"$(nested "$n/sub" shell command 'rm -rf /tmp/zz')" ask
+expect_eq "nested: the outer file's pattern starts at its own directory" \
+	"$(nested "$n/sub" read_file path "$n/a.txt")" deny
+expect_eq "nested: the nested file's pattern starts at its own directory" \
+	"$(nested "$n/sub" read_file path "$n/sub/b.txt")" deny
+expect_eq "nested: ... and only there" \
+	"$(nested "$n/sub" read_file path "$n/b.txt")" auto
+expect_eq "nested: the user's pattern starts at the outermost project" \
+	"$(nested "$n/sub" read_file path "$n/c.txt")" deny
+# (here the user does not trust projects: the outer file is untrusted too)
+expect_eq "nested: the outer file's stricter tier profile holds" \
+	"$(timeout 10 "$AIRLOCK" policy show -w "$n/sub" 2>/dev/null |
+		sed -n '/^\[tier "medium"\]/,/^\[/s/^	profile = \([a-z]*\).*/\1/p')" readonly
+expect_eq "nested: hook in a sub with a .git, the outer deny holds" \
+	"$(HOME="$d/h2" CLAUDE_PROJECT_DIR= hook "$n/sub" Bash '{"command":"make x"}')" deny
+printf '[rules]\n\tallow = Shell(rm *)\n' >"$n/.airlock/policy"
+expect_eq "nested: the outermost trusted file can still loosen" \
+	"$(nested "$n/sub" shell command 'rm -rf /tmp/zz')" auto
+# a nest deeper than POLICY_MAX_PROJECT_FILES is refused, naming files
+w="$n/sub"
+for i in 1 2 3 4 5 6 7; do
+	w="$w/$i"
+	mkdir -p "$w/.airlock"
+	printf '[rules]\n\tdeny = Shell(ls *)\n' >"$w/.airlock/policy"
+	chmod 600 "$w/.airlock/policy"
+done
+printf '%s' '{"tool":"shell","input":{"command":"ls"}}' |
+	HOME="$d/h2" timeout 10 "$AIRLOCK" classify --workdir "$w" >"$d/deep.out" 2>&1
+expect_eq "nested: nine project files: refused" "$?" 2
+check "nested: nine project files: the error names them" \
+	grep -q "more than 8.*$w/.airlock/policy" "$d/deep.out"
 
 # a host rule that could never match is an error, not a dead deny
 printf '[rules]\n\tdeny = WebFetch(domain:evil.example:8080)\n' >"$d/port.policy"
