@@ -346,7 +346,7 @@ static void http_in(struct cctx *x, const struct call *c)
 		cls_add(x, TIER_HIGH, "net.fetch", whole(x), "fetches a local file through a URL");
 		return;
 	}
-	net_add_url(x, c->url);
+	net_add_fetch_url(x, c->url); /* curl fetches it */
 	for (size_t i = 0; c->method && i < nitems(read_methods); i++)
 		if (strcasecmp(c->method, read_methods[i]) == 0)
 			reads = true;
