@@ -452,6 +452,10 @@ void net_add_host(struct cctx *x, const char *host, size_t n);
  * exact false when it is not verbatim (spans fall back to sp). */
 void sql_classify(struct cctx *x, const char *sql, size_t len, bool exact, size_t base,
                   struct span sp);
+/* SQL that another statement runs (a function body, a string it
+ * executes): classified, not listed among the call's statements; past 4
+ * such levels it is parse.too_deep (sql.c). */
+void sql_classify_inner(struct cctx *x, const char *sql, size_t len, struct span sp);
 /* SQL clients' own commands (sqlite3 dot-commands, psql backslash
  * commands, mysql client commands): judged, then blanked out of sql
  * (sql_fallback.c). */

@@ -136,16 +136,28 @@ static void n_insert(struct sqlw *s, json_t *n)
 	add(s, TIER_MEDIUM, "sql.insert", "INSERT adds rows");
 }
 
-/* MERGE: each WHEN clause is an INSERT, UPDATE or DELETE of its own. */
+/* MERGE: each WHEN clause is an INSERT, UPDATE or DELETE of its own; with
+ * a join condition that holds for every row (ON true) and no AND of its
+ * own, a WHEN MATCHED clause reaches every row of the target. */
 static void n_merge(struct sqlw *s, json_t *n)
 {
+	bool every = json_object_get(n, "joinCondition") &&
+	             always_true(json_object_get(n, "joinCondition"));
 	json_t *w;
 	size_t i;
 
 	json_array_foreach(json_object_get(n, "mergeWhenClauses"), i, w) {
-		const char *cmd = str(json_object_get(w, "MergeWhenClause"), "commandType");
-		if (cmd && strcmp(cmd, "CMD_DELETE") == 0)
+		json_t *c = json_object_get(w, "MergeWhenClause");
+		const char *cmd = str(c, "commandType");
+		bool all = every && json_object_get(c, "condition") == NULL;
+		if (cmd && strcmp(cmd, "CMD_DELETE") == 0) {
 			add(s, TIER_HIGH, "sql.delete", "MERGE ... THEN DELETE removes rows");
+			if (all)
+				add(s, TIER_HIGH, "sql.delete.no_where",
+				    "MERGE ... ON true ... THEN DELETE empties the table");
+		} else if (cmd && strcmp(cmd, "CMD_UPDATE") == 0 && all)
+			add(s, TIER_HIGH, "sql.update.no_where",
+			    "MERGE ... ON true ... THEN UPDATE changes every row");
 		else if (cmd && strcmp(cmd, "CMD_UPDATE") == 0)
 			add(s, TIER_MEDIUM, "sql.update", "MERGE ... THEN UPDATE changes rows");
 		else if (cmd && strcmp(cmd, "CMD_INSERT") == 0)
@@ -169,7 +181,16 @@ static const char *const_string(json_t *arg)
 
 static void n_set(struct sqlw *s, json_t *n)
 {
-	setting(s, str(n, "name"));
+	static const char *const mysql_resets[] = {"master", "slave", "replica"};
+	const char *kind = str(n, "kind"), *name = str(n, "name");
+
+	setting(s, name);
+	/* PostgreSQL reads MySQL's RESET MASTER as resetting a setting it
+	 * does not have; MySQL deletes its binary logs or replica state */
+	for (size_t i = 0; kind && name && i < nitems(mysql_resets); i++)
+		if (strcmp(kind, "VAR_RESET") == 0 && strcasecmp(name, mysql_resets[i]) == 0)
+			add(s, TIER_HIGH, "sql.admin", "RESET MASTER, SLAVE or REPLICA deletes MySQL's "
+			                               "binary logs or replication state");
 }
 
 static void n_maintenance(struct sqlw *s, json_t *n)
@@ -244,12 +265,21 @@ static void n_create(struct sqlw *s, json_t *n)
 	add(s, TIER_MEDIUM, "sql.create", "CREATE adds a database object");
 }
 
+void sql_classify_inner(struct cctx *x, const char *sql, size_t len, struct span sp)
+{
+	if (x->sql_body >= MAX_BODY_DEPTH) {
+		cls_add(x, TIER_HIGH, "parse.too_deep", sp, "SQL run by SQL is nested too deeply to read");
+		return;
+	}
+	x->sql_body++;
+	sql_classify(x, sql, len, false, 0, sp);
+	x->sql_body--;
+}
+
 /* SQL text found inside a function body, read like any other SQL. */
 static void body_sql(struct sqlw *s, const char *sql)
 {
-	s->x->sql_body++;
-	sql_classify(s->x, sql, strlen(sql), false, 0, s->sp);
-	s->x->sql_body--;
+	sql_classify_inner(s->x, sql, strlen(sql), s->sp);
 }
 
 /* The statements of a PL/pgSQL body (pg_query_parse_plpgsql's tree): each
@@ -385,6 +415,13 @@ static void n_subscription(struct sqlw *s, json_t *n)
 	                               "its tables into this one");
 }
 
+static void n_foreign(struct sqlw *s, json_t *n)
+{
+	(void)n;
+	add(s, TIER_HIGH, "net.fetch", "IMPORT FOREIGN SCHEMA connects to another server to read "
+	                               "its tables");
+}
+
 static void n_admin(struct sqlw *s, json_t *n)
 {
 	(void)n;
@@ -395,6 +432,35 @@ static void n_select(struct sqlw *s, json_t *n)
 {
 	if (json_object_get(n, "intoClause"))
 		add(s, TIER_MEDIUM, "sql.create", "SELECT INTO creates a table");
+}
+
+/* Functions that run the SQL text of their first argument (crosstab of
+ * two texts runs both): query_to_xml('SELECT pg_read_file(...)', ...)
+ * reads the file. A literal text is read as SQL; text built at run time
+ * cannot be read. */
+static void func_sql_text(struct sqlw *s, json_t *n, const char *f)
+{
+	static const char *const runs_sql[] = {
+		"query_to_xml", "query_to_xmlschema", "query_to_xml_and_xmlschema",
+		"ts_stat",      "crosstab",           "crosstab2",
+		"crosstab3",    "crosstab4",
+	};
+	json_t *args = json_object_get(n, "args");
+	const char *q;
+
+	for (size_t k = 0; k < nitems(runs_sql); k++) {
+		if (strcasecmp(f, runs_sql[k]) != 0)
+			continue;
+		for (size_t i = 0; i < (strcasecmp(f, "crosstab") == 0 ? 2 : 1); i++) {
+			json_t *a = json_array_get(args, i);
+			if (a == NULL)
+				break;
+			if ((q = const_string(a)) != NULL)
+				sql_classify_inner(s->x, q, strlen(q), s->sp);
+			else if (i == 0 || json_object_get(a, "A_Const") == NULL)
+				add(s, TIER_HIGH, "sql.exec", "runs SQL text built at run time");
+		}
+	}
 }
 
 /* Functions that reach the server's files, the network or other sessions. */
@@ -439,6 +505,8 @@ static void n_func(struct sqlw *s, json_t *n)
 	for (size_t i = 0; f && i < nitems(fns); i++)
 		if (strcasecmp(f, fns[i].name) == 0)
 			add(s, TIER_HIGH, fns[i].rule, fns[i].why);
+	if (f)
+		func_sql_text(s, n, f);
 	if (f && strcasecmp(f, "set_config") == 0) /* SET by another name */
 		setting(s, const_string(json_array_get(json_object_get(n, "args"), 0)));
 }
@@ -463,7 +531,7 @@ static const struct {
 	{"AlterRoleStmt", n_admin}, {"DropRoleStmt", n_admin}, {"AlterRoleSetStmt", n_admin},
 	{"DropOwnedStmt", n_drop}, {"DropTableSpaceStmt", n_drop}, {"DropSubscriptionStmt", n_drop},
 	{"DropUserMappingStmt", n_drop}, {"CreateSubscriptionStmt", n_subscription},
-	{"AlterSubscriptionStmt", n_subscription}, {"FuncCall", n_func}, {"SelectStmt", n_select},
+	{"AlterSubscriptionStmt", n_subscription}, {"ImportForeignSchemaStmt", n_foreign}, {"FuncCall", n_func}, {"SelectStmt", n_select},
 	{"ExplainStmt", NULL}, {"VariableShowStmt", NULL}, {"TransactionStmt", NULL},
 	{"VariableSetStmt", n_set}, {"PrepareStmt", NULL}, {"DeallocateStmt", NULL},
 	{"DeclareCursorStmt", NULL}, {"FetchStmt", NULL}, {"ClosePortalStmt", NULL},

@@ -86,14 +86,19 @@ static void f_add(struct fctx *f, enum tier t, const char *rule, const char *why
 }
 
 /* A keyword counts unless a neighbour makes it part of another clause:
- * ON DELETE, FOR UPDATE, DO UPDATE, ON UPDATE. */
+ * ON DELETE, FOR UPDATE, ON UPDATE, and ON CONFLICT ... DO UPDATE (a
+ * MySQL event's DO DELETE is the statement it runs). */
 static bool stmt_kw(const struct stmt *st, const char *kw, size_t *at)
 {
+	size_t conflict = st->nkw;
+
+	has(st, "CONFLICT", 0, &conflict);
 	for (size_t i = 0; i < st->nkw; i++) {
 		const char *prev = i ? st->kw[i - 1] : "";
 		if (strcmp(st->kw[i], kw) != 0)
 			continue;
-		if (strcmp(prev, "ON") == 0 || strcmp(prev, "FOR") == 0 || strcmp(prev, "DO") == 0)
+		if (strcmp(prev, "ON") == 0 || strcmp(prev, "FOR") == 0 ||
+		    (strcmp(prev, "DO") == 0 && conflict < i))
 			continue;
 		*at = i;
 		return true;
@@ -135,6 +140,9 @@ static void judge_ddl(struct fctx *f, const struct stmt *st)
 			f_add(f, TIER_CRITICAL, "sql.drop.database", "DROP DATABASE destroys a whole database");
 		else if (strcmp(next, "SCHEMA") == 0 && has(st, "CASCADE", at, NULL))
 			f_add(f, TIER_CRITICAL, "sql.drop.cascade", "DROP SCHEMA ... CASCADE drops everything in it");
+		else if (strcmp(next, "SCHEMA") == 0)
+			f_add(f, TIER_CRITICAL, "sql.drop.database",
+			      "DROP SCHEMA is MySQL's DROP DATABASE: it destroys a whole database");
 		else if (strcmp(k0, "ALTER") == 0)
 			f_add(f, TIER_HIGH, "sql.alter.drop", "ALTER ... DROP destroys a column or constraint");
 		else if (strcmp(k0, "CREATE") != 0 || strcmp(next, "TABLE") == 0)
@@ -170,6 +178,89 @@ static void judge_ddl(struct fctx *f, const struct stmt *st)
 		f_add(f, TIER_MEDIUM, "sql.other", "runs SQL airlock cannot see");
 }
 
+/* MySQL statements that change accounts or replication, by their first
+ * two keywords (CREATE OR REPLACE USER as CREATE USER). */
+static void judge_admin(struct fctx *f, const struct stmt *st)
+{
+	static const char *const admin[][2] = {
+		{"CREATE", "USER"},   {"ALTER", "USER"},    {"RENAME", "USER"},
+		{"DROP", "USER"},     {"CREATE", "ROLE"},   {"DROP", "ROLE"},
+		{"SET", "PASSWORD"},  {"RESET", "MASTER"},  {"RESET", "SLAVE"},
+		{"RESET", "REPLICA"}, {"RESET", "BINARY"},  {"START", "SLAVE"},
+		{"START", "REPLICA"}, {"START", "GROUP_REPLICATION"},
+	};
+	const char *k1 = st->nkw > 1 ? st->kw[1] : "";
+
+	if (strcmp(k1, "OR") == 0 && st->nkw > 3)
+		k1 = st->kw[3];
+	for (size_t i = 0; i < nitems(admin); i++)
+		if (strcmp(st->kw[0], admin[i][0]) == 0 && strcmp(k1, admin[i][1]) == 0)
+			f_add(f, TIER_HIGH, "sql.admin", "changes database accounts, their passwords or "
+			                                 "replication (RESET MASTER deletes the binary logs)");
+}
+
+/* The end of the quoted string at sql[i] and its text with quotes and
+ * backslash escapes undone (MySQL's reading), or 0 when sql[i] starts no
+ * string. */
+static size_t string_text(struct cctx *x, const char *sql, size_t i, size_t end, char **text)
+{
+	size_t close = skip_quote(sql, end, i, true), n = 0;
+	char *t;
+
+	if ((sql[i] != '\'' && sql[i] != '"') || close > end || close < i + 2 || sql[close - 1] != sql[i])
+		return 0;
+	t = arena_alloc(x->a, close - i);
+	for (size_t k = i + 1; k + 1 < close; k++) {
+		if (sql[k] == '\\' || (sql[k] == sql[i] && sql[k + 1] == sql[i]))
+			k++;
+		t[n++] = sql[k];
+	}
+	t[n] = '\0';
+	*text = t;
+	return close;
+}
+
+/* Skips blanks and one word (or `quoted` name) at sql[i]. */
+static size_t skip_word(const char *sql, size_t i, size_t end)
+{
+	while (i < end && isspace((unsigned char)sql[i]))
+		i++;
+	if (i < end && sql[i] == '`')
+		return skip_quote(sql, end, i, false);
+	while (i < end && (isalnum((unsigned char)sql[i]) || sql[i] == '_' || sql[i] == '$'))
+		i++;
+	return i;
+}
+
+/* MySQL PREPARE NAME FROM '...' and MariaDB EXECUTE IMMEDIATE '...': the
+ * string is SQL the server runs, read as SQL. Anything else there (@var,
+ * CONCAT(...), strings pasted together, a comment) is SQL built at run
+ * time, which cannot be read. */
+static void judge_dynamic(struct fctx *f, const struct stmt *st, const char *sql)
+{
+	size_t from = 0;
+	bool prep = strcmp(st->kw[0], "PREPARE") == 0 && has(st, "FROM", 1, &from) && from <= 2;
+	bool imm = strcmp(st->kw[0], "EXECUTE") == 0 && st->nkw > 1 &&
+	           strcmp(st->kw[1], "IMMEDIATE") == 0;
+	size_t i = skip_word(sql, st->off, st->end), close;
+	char *text;
+
+	if (!prep && !imm)
+		return;
+	i = skip_word(sql, i, st->end);
+	if (prep)
+		i = skip_word(sql, i, st->end);
+	while (i < st->end && isspace((unsigned char)sql[i]))
+		i++;
+	close = i < st->end ? string_text(f->x, sql, i, st->end, &text) : 0;
+	while (close && close < st->end && isspace((unsigned char)sql[close]))
+		close++;
+	if (close && (close == st->end || (imm && strncasecmp(sql + close, "USING", 5) == 0)))
+		sql_classify_inner(f->x, text, strlen(text), f->sp);
+	else
+		f_add(f, TIER_HIGH, "sql.exec", "runs SQL built at run time");
+}
+
 static void judge(struct cctx *x, const struct stmt *st, const char *sql, bool exact,
                   size_t base, struct span sp, bool record)
 {
@@ -189,6 +280,8 @@ static void judge(struct cctx *x, const struct stmt *st, const char *sql, bool e
 	}
 	judge_dml(&f, st);
 	judge_ddl(&f, st);
+	judge_admin(&f, st);
+	judge_dynamic(&f, st, sql);
 }
 
 static void trim(const char *s, struct stmt *st)
