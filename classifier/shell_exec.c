@@ -124,6 +124,11 @@ static void exec_redir(struct cctx *x, struct redir *r, struct cmdv *c)
 			paths_write(x, t, t->val, sp);
 		break;
 	case R_IN:
+		if (t->flags & W_PROCSUB) { /* < <(cmd): another command's output */
+			c->in = IN_PIPE;
+			c->in_text = NULL;
+			break;
+		}
 		paths_read(x, t, t->val);
 		if (c->in == IN_NONE || c->in == IN_PIPE)
 			c->in = IN_FILE;
