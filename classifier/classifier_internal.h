@@ -95,6 +95,7 @@ struct cctx {
 	bool defaults; /* holds ${NAME:-WORD} of a NAME it gives no value: WORD may be it */
 	int reading; /* 0: variables stay unknown (the first pass) */
 	int sql_body; /* reading SQL inside a function body or DO block (sql.c) */
+	bool sql_mysql; /* the SQL goes to mysql or mariadb, where --x is no comment */
 	/* Files the call writes with content it shows (shell_files.c). */
 	struct cls_file {
 		const char *path, *text; /* arena; path absolute */
@@ -465,6 +466,9 @@ void sql_dot_commands(struct cctx *x, char *sql, size_t len, bool exact, size_t 
  * (false when the grammar's reading already did). */
 void sql_fallback(struct cctx *x, const char *sql, size_t len, bool exact, size_t base,
                   struct span sp, bool record);
+/* Whether the text has a -- that MySQL does not take for a comment (one
+ * not followed by a blank): `SELECT 1 --1; DROP ...` runs the DROP there. */
+bool sql_mysql_dashes(const char *sql, size_t len);
 
 /* ---- scripts the call writes, then runs (shell_files.c) ---- */
 /* Notes the file(s) c writes when it shows their content: cat or tee of a

@@ -1168,9 +1168,11 @@ static const struct sqlclient {
 static void rule_sqlclient(struct cctx *x, struct cmdv *c)
 {
 	const struct sqlclient *sc = &sqlclients[0];
-	bool pg = strcmp(c->prog, "psql") == 0, ran = false;
+	bool pg = strcmp(c->prog, "psql") == 0, ran = false, was_mysql = x->sql_mysql;
 	const char *v;
 	const struct word *w;
+
+	x->sql_mysql = strcmp(c->prog, "mysql") == 0 || strcmp(c->prog, "mariadb") == 0;
 
 	for (size_t i = 0; i < nitems(sqlclients); i++)
 		if (strcmp(c->prog, sqlclients[i].prog) == 0)
@@ -1196,6 +1198,7 @@ static void rule_sqlclient(struct cctx *x, struct cmdv *c)
 	}
 	if (!ran)
 		sql_stdin(x, c);
+	x->sql_mysql = was_mysql;
 }
 
 /* pg_restore -c / --clean drops each object before it restores it. */

@@ -40,10 +40,26 @@ static size_t skip_quote(const char *s, size_t n, size_t i, bool backslash)
 	return n;
 }
 
-/* Skips a comment at s[i] if there is one; returns i when not. */
-static size_t skip_comment(const char *s, size_t n, size_t i, bool hash)
+/* MySQL's -- starts a comment only before a blank or control byte. */
+static bool mysql_dash_comment(const char *s, size_t n, size_t i)
 {
-	if ((s[i] == '-' && i + 1 < n && s[i + 1] == '-') || (hash && s[i] == '#')) {
+	return i + 2 >= n || (unsigned char)s[i + 2] <= ' ';
+}
+
+bool sql_mysql_dashes(const char *sql, size_t len)
+{
+	for (const char *p = sql; (p = memmem(p, len - (size_t)(p - sql), "--", 2)) != NULL; p++)
+		if (!mysql_dash_comment(sql, len, (size_t)(p - sql)))
+			return true;
+	return false;
+}
+
+/* Skips a comment at s[i] if there is one; returns i when not. The MySQL
+ * reading (mysql) also has # comments, and -- only before a blank. */
+static size_t skip_comment(const char *s, size_t n, size_t i, bool mysql)
+{
+	if ((s[i] == '-' && i + 1 < n && s[i + 1] == '-' && (!mysql || mysql_dash_comment(s, n, i))) ||
+	    (mysql && s[i] == '#')) {
 		const char *nl = memchr(s + i, '\n', n - i);
 		return nl ? (size_t)(nl - s) : n;
 	}
@@ -338,7 +354,8 @@ void sql_fallback(struct cctx *x, const char *sql, size_t len, bool exact, size_
                   struct span sp, bool record)
 {
 	pass(x, sql, len, exact, base, sp, false, record);
-	if (memchr(sql, '\\', len) || memchr(sql, '#', len))
+	if (memchr(sql, '\\', len) || memchr(sql, '#', len) ||
+	    (x->sql_mysql && sql_mysql_dashes(sql, len)))
 		pass(x, sql, len, exact, base, sp, true, false);
 }
 
@@ -521,6 +538,7 @@ static void meta_run(struct cctx *x, int m, const char *arg, const char *le, str
 struct meta_state {
 	char q;
 	bool comment, ambiguous;
+	bool mysql; /* mysql's client: --x is no comment */
 };
 
 /* The first client command of the line [b, e) outside quotes and
@@ -539,7 +557,7 @@ static size_t meta_start(const char *sql, size_t b, size_t e, struct meta_state 
 				i += c == '$';
 				st->q = 0;
 			}
-		} else if (c == '-' && d == '-') {
+		} else if (c == '-' && d == '-' && (!st->mysql || mysql_dash_comment(sql, e, i))) {
 			return e;
 		} else if (c == '/' && d == '*') {
 			st->comment = true;
@@ -557,7 +575,7 @@ static size_t meta_start(const char *sql, size_t b, size_t e, struct meta_state 
 void sql_dot_commands(struct cctx *x, char *sql, size_t len, bool exact, size_t base,
                       struct span sp)
 {
-	struct meta_state st = {0, false, false};
+	struct meta_state st = {0, false, false, x->sql_mysql};
 
 	for (size_t i = 0; i < len;) {
 		const char *nl = memchr(sql + i, '\n', len - i);
