@@ -369,6 +369,9 @@ enum meta_act {
 	M_LOAD,   /* loads native code */
 	M_HOOK,   /* opens the output in another program */
 	M_ENV,    /* sets NAME VALUE; a pager or editor VALUE is a command */
+	M_COPY,   /* psql \copy: a file on this machine, or PROGRAM 'CMD' */
+	M_GEXEC,  /* psql \gexec: runs each value the query returns as SQL */
+	M_TEXT,   /* psql commands whose arguments are text (\set, \echo) */
 	M_NONE,   /* any other sqlite3 dot-command: not SQL, nothing to judge */
 };
 
@@ -386,6 +389,9 @@ static const struct {
 	{"\\w", M_OUT}, {"\\write", M_OUT}, {"\\i", M_READ}, {"\\include", M_READ},
 	{"\\ir", M_READ}, {"\\include_relative", M_READ}, {"\\setenv", M_ENV},
 	{"\\P", M_SHELL}, {"\\T", M_OUT}, {"\\.", M_READ},
+	{"\\copy", M_COPY}, {"\\gexec", M_GEXEC}, {"\\set", M_TEXT}, {"\\echo", M_TEXT},
+	{"\\qecho", M_TEXT}, {"\\warn", M_TEXT}, {"\\if", M_TEXT}, {"\\elif", M_TEXT},
+	{"\\prompt", M_TEXT}, {"\\else", M_TEXT}, {"\\endif", M_TEXT}, {"\\unset", M_TEXT},
 	{"system", M_SHELL}, {"pager", M_SHELL}, {"tee", M_OUT}, {"source", M_READ},
 	{".", M_NONE}, /* last: .tables, .schema, ... */
 };
@@ -478,6 +484,87 @@ static void meta_target(struct cctx *x, enum meta_act act, const char *p, const 
 		paths_read_abs(x, abs, ds);
 }
 
+/* psql runs the text between backquotes in a backslash command's
+ * arguments as a shell command (\set x `CMD`); mysql's commands do not. */
+static void meta_backquotes(struct cctx *x, int m, const char *p, const char *le, struct span ds)
+{
+	const char *b, *e;
+
+	if (metas[m].name[0] != '\\' || x->sql_mysql)
+		return;
+	while ((b = memchr(p, '`', (size_t)(le - p))) != NULL) {
+		if ((e = memchr(b + 1, '`', (size_t)(le - b - 1))) == NULL) {
+			cls_add(x, TIER_HIGH, "parse.uncertain", ds, "%s: a backquote without its end",
+			        metas[m].name);
+			return;
+		}
+		shell_script_text(x, arena_strndup(x->a, b + 1, (size_t)(e - b - 1)),
+		                  (size_t)(e - b - 1), ds);
+		p = e + 1;
+	}
+}
+
+/* Whether q starts the word kw (any case) that ends at a blank or le. */
+static bool meta_word_is(const char *q, const char *le, const char *kw)
+{
+	size_t l = strlen(kw);
+
+	return (size_t)(le - q) >= l && strncasecmp(q, kw, l) == 0 &&
+	       (q + l == le || isspace((unsigned char)q[l]));
+}
+
+/* The FROM or TO of a \copy's arguments [p, le), outside quotes and
+ * parentheses, or le. */
+static const char *copy_direction(const char *p, const char *le)
+{
+	int depth = 0;
+
+	for (const char *q = p; q < le; q++) {
+		if (*q == '\'' || *q == '"')
+			q += skip_quote(q, (size_t)(le - q), 0, false) - 1;
+		else if (*q == '(' || *q == ')')
+			depth += *q == '(' ? 1 : -1;
+		else if (depth == 0 && (q == p || isspace((unsigned char)q[-1])) &&
+		         (meta_word_is(q, le, "from") || meta_word_is(q, le, "to")))
+			return q;
+	}
+	return le;
+}
+
+/* psql \copy TABLE|(QUERY) FROM|TO FILE|PROGRAM 'CMD'|STDIN|STDOUT: the
+ * file is on this machine, read or written as the user; PROGRAM runs CMD
+ * here. Without FROM or TO it cannot be read. */
+static void meta_copy(struct cctx *x, const char *p, const char *le, struct span ds)
+{
+	static const char *const stdio[] = {"stdin", "stdout", "pstdin", "pstdout"};
+	const char *q = copy_direction(p, le), *w, *ce = le;
+	bool from, unused = false;
+
+	if (q >= le) {
+		cls_add(x, TIER_HIGH, "sql.unparsed", ds, "\\copy without FROM or TO cannot be read");
+		return;
+	}
+	from = meta_word_is(q, le, "from");
+	w = meta_arg(q + (from ? 4 : 2), le, false, &unused);
+	if (meta_word_is(w, le, "program")) {
+		const char *c = meta_arg(w + 7, le, false, &unused);
+		cls_add(x, TIER_HIGH, "sql.copy.program", ds,
+		        "\\copy ... PROGRAM runs a shell command on this machine");
+		if (meta_unquote(&c, &ce))
+			shell_script_text(x, arena_strndup(x->a, c, (size_t)(ce - c)), (size_t)(ce - c), ds);
+		else
+			cls_add(x, TIER_HIGH, "exec.dynamic_command", ds,
+			        "\\copy ... PROGRAM: the command cannot be read");
+		return;
+	}
+	if (from)
+		cls_add(x, TIER_MEDIUM, "sql.insert", ds, "\\copy FROM adds rows");
+	for (size_t i = 0; i < nitems(stdio); i++)
+		if (meta_word_is(w, le, stdio[i]))
+			return;
+	meta_target(x, from ? M_READ : M_OUT, w, le, ds);
+}
+
 static void meta_run(struct cctx *x, int m, const char *arg, const char *le, struct span ds)
 {
 	static const char *const cmd_env[] = {"PAGER", "PSQL_PAGER", "EDITOR", "PSQL_EDITOR",
@@ -486,6 +573,7 @@ static void meta_run(struct cctx *x, int m, const char *arg, const char *le, str
 	const char *p = meta_arg(arg, le, metas[m].act != M_SHELL, &hook), *q;
 	size_t n = (size_t)(le - p);
 
+	meta_backquotes(x, m, arg, le, ds);
 	if (hook || metas[m].act == M_HOOK)
 		cls_add(x, TIER_HIGH, "exec.hook_program", ds,
 		        "%s opens the output in another program", metas[m].name);
@@ -526,7 +614,15 @@ static void meta_run(struct cctx *x, int m, const char *arg, const char *le, str
 			}
 		}
 		break;
+	case M_COPY:
+		meta_copy(x, p, le, ds);
+		break;
+	case M_GEXEC:
+		cls_add(x, TIER_HIGH, "sql.exec", ds,
+		        "\\gexec runs each value the query returns as SQL, built at run time");
+		break;
 	case M_HOOK:
+	case M_TEXT:
 	case M_NONE:
 		break;
 	}
