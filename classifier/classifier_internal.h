@@ -477,6 +477,10 @@ void shell_files_note(struct cctx *x, const struct cmdv *c);
 /* w names a file about to run as a script in lang ("sh", "python", ...; NULL:
  * by its #! line): any content the call wrote there is read as that script. */
 void shell_files_run(struct cctx *x, const struct word *w, const char *lang);
+/* w, a program name without a '/', may be found through a PATH that holds
+ * '.' or the directory of a file the call wrote with that name: that
+ * file's content is read as the script (by its #! line). */
+void shell_files_run_name(struct cctx *x, const struct word *w);
 /* After the script was read: when a file it ran was written only later
  * in the text (sh p & echo CMD > p), reads the script once more, now
  * knowing what was written there. */

@@ -584,6 +584,8 @@ void shell_exec_argv(struct cctx *x, struct cmdv *c)
 				        shell_span_word(x, w0),
 				        "runs '%s', a program airlock does not know", w0->val);
 				unknown_reads(x, c);
+				if (!strchr(w0->val, '/') && x->nfiles) /* x.sh, by PATH=$PATH:. */
+					shell_files_run_name(x, w0);
 			}
 			if (strchr(w0->val, '/'))
 				shell_files_run(x, w0, NULL); /* ./x.sh the call wrote */

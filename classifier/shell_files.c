@@ -171,6 +171,17 @@ void shell_files_run(struct cctx *x, const struct word *w, const char *lang)
 		x->missed_over = true;
 }
 
+void shell_files_run_name(struct cctx *x, const struct word *w)
+{
+	if (w->flags & (W_DYNAMIC | W_GLOB))
+		return;
+	for (size_t i = 0; i < x->nfiles; i++) {
+		const char *base = strrchr(x->files[i].path, '/');
+		if (base && strcmp(base + 1, w->val) == 0)
+			run_text(x, NULL, x->files[i].text, x->files[i].len, shell_span_word(x, w));
+	}
+}
+
 void shell_files_late(struct cctx *x)
 {
 	if (!x->files_late)
