@@ -95,7 +95,10 @@ struct cctx {
 	bool defaults; /* holds ${NAME:-WORD} of a NAME it gives no value: WORD may be it */
 	int reading; /* 0: variables stay unknown (the first pass) */
 	int sql_body; /* reading SQL inside a function body or DO block (sql.c) */
-	bool sql_mysql; /* the SQL goes to mysql or mariadb, where --x is no comment */
+	/* the client the SQL goes to, when a shell call names it: mysql
+	 * and mariadb take --x for no comment, and only psql reads $$ as
+	 * quotes (sqlite, MySQL: $q$ is a name or parameter) */
+	enum sql_dialect { SQL_ANY, SQL_PG, SQL_MYSQL } sql_dialect;
 	/* Files the call writes with content it shows (shell_files.c). */
 	struct cls_file {
 		const char *path, *text; /* arena; path absolute */
@@ -466,9 +469,14 @@ void sql_dot_commands(struct cctx *x, char *sql, size_t len, bool exact, size_t 
  * (false when the grammar's reading already did). */
 void sql_fallback(struct cctx *x, const char *sql, size_t len, bool exact, size_t base,
                   struct span sp, bool record);
-/* Whether the text has a -- that MySQL does not take for a comment (one
- * not followed by a blank): `SELECT 1 --1; DROP ...` runs the DROP there. */
-bool sql_mysql_dashes(const char *sql, size_t len);
+/* Whether the text reads otherwise in the dialect than in PostgreSQL's
+ * grammar: a -- MySQL takes for no comment (`SELECT 1 --1; DROP ...`
+ * runs the DROP there), or a $$ or $tag$ quote that only PostgreSQL has. */
+bool sql_reads_otherwise(const struct cctx *x, const char *sql, size_t len);
+/* Text the grammar read, read once more by keywords as that dialect
+ * does (sql_reads_otherwise): findings only, no statements listed. */
+void sql_fallback_otherwise(struct cctx *x, const char *sql, size_t len, bool exact,
+                            size_t base, struct span sp);
 
 /* ---- scripts the call writes, then runs (shell_files.c) ---- */
 /* Notes the file(s) c writes when it shows their content: cat or tee of a

@@ -1168,11 +1168,14 @@ static const struct sqlclient {
 static void rule_sqlclient(struct cctx *x, struct cmdv *c)
 {
 	const struct sqlclient *sc = &sqlclients[0];
-	bool pg = strcmp(c->prog, "psql") == 0, ran = false, was_mysql = x->sql_mysql;
+	bool pg = strcmp(c->prog, "psql") == 0, ran = false;
+	enum sql_dialect was = x->sql_dialect;
 	const char *v;
 	const struct word *w;
 
-	x->sql_mysql = strcmp(c->prog, "mysql") == 0 || strcmp(c->prog, "mariadb") == 0;
+	x->sql_dialect = pg ? SQL_PG
+	                 : strcmp(c->prog, "mysql") == 0 || strcmp(c->prog, "mariadb") == 0 ? SQL_MYSQL
+	                                                                                     : SQL_ANY;
 
 	for (size_t i = 0; i < nitems(sqlclients); i++)
 		if (strcmp(c->prog, sqlclients[i].prog) == 0)
@@ -1198,7 +1201,7 @@ static void rule_sqlclient(struct cctx *x, struct cmdv *c)
 	}
 	if (!ran)
 		sql_stdin(x, c);
-	x->sql_mysql = was_mysql;
+	x->sql_dialect = was;
 }
 
 /* pg_restore -c / --clean drops each object before it restores it. */

@@ -665,11 +665,15 @@ void sql_classify(struct cctx *x, const char *sql, size_t len, bool exact, size_
 	r = pg->pg_query_parse(copy);
 	if (r.error || walk_tree(x, r.parse_tree, copy, len, exact, base, sp) < 0)
 		sql_fallback(x, copy, len, exact, base, sp, true);
-	else if (memmem(copy, len, "/*!", 3) || (x->sql_mysql && sql_mysql_dashes(copy, len)))
+	else if (memmem(copy, len, "/*!", 3))
 		/* MySQL runs the text of its executable comments (slash-star-bang),
-		 * which PostgreSQL skips, and what follows a -- with no blank:
-		 * read them by keywords too, and list their statements when the
-		 * grammar saw only a comment */
+		 * which PostgreSQL skips: read them by keywords too, and list
+		 * their statements when the grammar saw only a comment */
 		sql_fallback(x, copy, len, exact, base, sp, strv_len(x->v->statements) == before);
+	else if (sql_reads_otherwise(x, copy, len))
+		/* what follows a -- with no blank in MySQL, and a $$ string in
+		 * SQLite or MySQL (no quote there): SELECT $q$; DROP TABLE t;
+		 * SELECT $q$ drops t */
+		sql_fallback_otherwise(x, copy, len, exact, base, sp);
 	pg->pg_query_free_parse_result(r);
 }

@@ -46,12 +46,45 @@ static bool mysql_dash_comment(const char *s, size_t n, size_t i)
 	return i + 2 >= n || (unsigned char)s[i + 2] <= ' ';
 }
 
-bool sql_mysql_dashes(const char *sql, size_t len)
+static bool mysql_dashes(const char *sql, size_t len)
 {
 	for (const char *p = sql; (p = memmem(p, len - (size_t)(p - sql), "--", 2)) != NULL; p++)
 		if (!mysql_dash_comment(sql, len, (size_t)(p - sql)))
 			return true;
 	return false;
+}
+
+static bool ident_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_' || c == '$';
+}
+
+/* The length of the $$ or $tag$ that opens a dollar quote at s[i], or 0:
+ * PostgreSQL's, where a '$' after a name's letters is part of the name. */
+static size_t dollar_tag(const char *s, size_t n, size_t i)
+{
+	size_t k = i + 1;
+
+	if (s[i] != '$' || (i > 0 && ident_char(s[i - 1])))
+		return 0;
+	if (k < n && (isalpha((unsigned char)s[k]) || s[k] == '_'))
+		while (k < n && (isalnum((unsigned char)s[k]) || s[k] == '_'))
+			k++;
+	return k < n && s[k] == '$' ? k - i + 1 : 0;
+}
+
+static bool has_dollar_quote(const char *sql, size_t len)
+{
+	for (const char *p = sql; (p = memchr(p, '$', len - (size_t)(p - sql))) != NULL; p++)
+		if (dollar_tag(sql, len, (size_t)(p - sql)))
+			return true;
+	return false;
+}
+
+bool sql_reads_otherwise(const struct cctx *x, const char *sql, size_t len)
+{
+	return (x->sql_dialect == SQL_MYSQL && mysql_dashes(sql, len)) ||
+	       (x->sql_dialect != SQL_PG && has_dollar_quote(sql, len));
 }
 
 /* Skips a comment at s[i] if there is one; returns i when not. The MySQL
@@ -277,19 +310,29 @@ static void judge_dynamic(struct fctx *f, const struct stmt *st, const char *sql
 		f_add(f, TIER_HIGH, "sql.exec", "runs SQL built at run time");
 }
 
+/* How a pass reads the text. */
+enum {
+	RD_MYSQL = 1,  /* backslash escapes, # comments, -- only before a blank */
+	RD_DOLLAR = 2, /* $$ and $tag$ quotes, PostgreSQL's */
+	RD_EXTRA = 4,  /* one more reading of text already read: it only adds
+	                * findings, and a statement it cannot place is no
+	                * sql.unparsed */
+	RD_RECORD = 8, /* lists the statements */
+};
+
 static void judge(struct cctx *x, const struct stmt *st, const char *sql, bool exact,
-                  size_t base, struct span sp, bool record)
+                  size_t base, struct span sp, unsigned how)
 {
 	struct fctx f = {x, exact ? cls_span(x, base + st->off, st->end - st->off) : sp};
 	bool known = false;
 
-	if (record && st->end > st->off)
+	if ((how & RD_RECORD) && st->end > st->off)
 		strv_push_owned(&x->v->statements, xstrndup(sql + st->off, st->end - st->off));
 	if (st->nkw == 0)
 		return;
 	for (size_t i = 0; i < nitems(read_first); i++)
 		known |= strcmp(st->kw[0], read_first[i]) == 0;
-	if (!known) {
+	if (!known && !(how & RD_EXTRA)) {
 		cls_add(x, TIER_HIGH, "sql.unparsed", f.sp,
 		        "cannot read this SQL with certainty: it starts with %s", st->kw[0]);
 		return;
@@ -309,10 +352,11 @@ static void trim(const char *s, struct stmt *st)
 }
 
 static void pass(struct cctx *x, const char *s, size_t n, bool exact, size_t base,
-                 struct span sp, bool loose, bool record)
+                 struct span sp, unsigned how)
 {
+	bool mysql = how & RD_MYSQL;
 	struct stmt st;
-	size_t i = 0;
+	size_t i = 0, tl;
 
 	memset(&st, 0, sizeof(st));
 	while (i <= n) {
@@ -320,23 +364,21 @@ static void pass(struct cctx *x, const char *s, size_t n, bool exact, size_t bas
 		if (i == n || s[i] == ';') {
 			st.end = i;
 			trim(s, &st);
-			judge(x, &st, s, exact, base, sp, record && !loose);
+			judge(x, &st, s, exact, base, sp, how);
 			memset(&st, 0, sizeof(st));
 			st.off = ++i;
 			continue;
 		}
-		if ((j = skip_comment(s, n, i, loose)) != i) {
+		if ((j = skip_comment(s, n, i, mysql)) != i) {
 			i = j;
 		} else if (s[i] == '\'' || s[i] == '"' || s[i] == '`' || s[i] == '[') {
-			i = skip_quote(s, n, i, loose);
-		} else if (s[i] == '$' && i + 1 < n && (s[i + 1] == '$' || isalpha((unsigned char)s[i + 1]))) {
-			const char *tag_end = memchr(s + i + 1, '$', n - i - 1);
-			size_t tl = tag_end ? (size_t)(tag_end - s) - i + 1 : 0;
-			const char *close = tl ? memmem(s + i + tl, n - i - tl, s + i, tl) : NULL;
-			i = close ? (size_t)(close - s) + tl : i + 1;
+			i = skip_quote(s, n, i, mysql);
+		} else if ((how & RD_DOLLAR) && (tl = dollar_tag(s, n, i)) != 0) {
+			const char *close = memmem(s + i + tl, n - i - tl, s + i, tl);
+			i = close ? (size_t)(close - s) + tl : n; /* unclosed: PostgreSQL rejects it */
 		} else if (isalpha((unsigned char)s[i]) || s[i] == '_') {
 			size_t k = 0;
-			for (j = i; j < n && (isalnum((unsigned char)s[j]) || s[j] == '_'); j++)
+			for (j = i; j < n && ident_char(s[j]); j++)
 				if (k + 1 < sizeof(st.kw[0]))
 					st.kw[st.nkw < KW_MAX ? st.nkw : KW_MAX - 1][k++] = (char)toupper((unsigned char)s[j]);
 			st.kw[st.nkw < KW_MAX ? st.nkw : KW_MAX - 1][k] = '\0';
@@ -353,10 +395,21 @@ static void pass(struct cctx *x, const char *s, size_t n, bool exact, size_t bas
 void sql_fallback(struct cctx *x, const char *sql, size_t len, bool exact, size_t base,
                   struct span sp, bool record)
 {
-	pass(x, sql, len, exact, base, sp, false, record);
+	pass(x, sql, len, exact, base, sp, RD_DOLLAR | (record ? RD_RECORD : 0));
 	if (memchr(sql, '\\', len) || memchr(sql, '#', len) ||
-	    (x->sql_mysql && sql_mysql_dashes(sql, len)))
-		pass(x, sql, len, exact, base, sp, true, false);
+	    (x->sql_dialect == SQL_MYSQL && mysql_dashes(sql, len)))
+		pass(x, sql, len, exact, base, sp, RD_MYSQL);
+	if (x->sql_dialect != SQL_PG && has_dollar_quote(sql, len))
+		pass(x, sql, len, exact, base, sp, RD_EXTRA);
+}
+
+void sql_fallback_otherwise(struct cctx *x, const char *sql, size_t len, bool exact,
+                            size_t base, struct span sp)
+{
+	if (x->sql_dialect == SQL_MYSQL)
+		pass(x, sql, len, exact, base, sp, RD_MYSQL | RD_EXTRA);
+	else
+		pass(x, sql, len, exact, base, sp, RD_EXTRA);
 }
 
 /* What an SQL client's own command does with its argument. */
@@ -490,7 +543,7 @@ static void meta_backquotes(struct cctx *x, int m, const char *p, const char *le
 {
 	const char *b, *e;
 
-	if (metas[m].name[0] != '\\' || x->sql_mysql)
+	if (metas[m].name[0] != '\\' || x->sql_dialect == SQL_MYSQL)
 		return;
 	while ((b = memchr(p, '`', (size_t)(le - p))) != NULL) {
 		if ((e = memchr(b + 1, '`', (size_t)(le - b - 1))) == NULL) {
@@ -671,7 +724,7 @@ static size_t meta_start(const char *sql, size_t b, size_t e, struct meta_state 
 void sql_dot_commands(struct cctx *x, char *sql, size_t len, bool exact, size_t base,
                       struct span sp)
 {
-	struct meta_state st = {0, false, false, x->sql_mysql};
+	struct meta_state st = {0, false, false, x->sql_dialect == SQL_MYSQL};
 
 	for (size_t i = 0; i < len;) {
 		const char *nl = memchr(sql + i, '\n', len - i);
