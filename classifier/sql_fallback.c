@@ -73,6 +73,29 @@ static size_t dollar_tag(const char *s, size_t n, size_t i)
 	return k < n && s[k] == '$' ? k - i + 1 : 0;
 }
 
+/* A comment opened inside a comment: PostgreSQL nests them, SQLite and
+ * MySQL end both at the first close, so what follows it runs there. */
+static bool has_nested_comment(const char *sql, size_t len)
+{
+	const char *p = sql, *e = sql + len, *open, *close;
+
+	while ((open = memmem(p, (size_t)(e - p), "/*", 2)) != NULL) {
+		close = memmem(open + 2, (size_t)(e - open - 2), "*/", 2);
+		if (close == NULL)
+			return false;
+		if (memmem(open + 2, (size_t)(close - open - 2), "/*", 2))
+			return true;
+		p = close + 2;
+	}
+	return false;
+}
+
+/* Backslash escapes and # comments: MySQL's, where quoting ends elsewhere. */
+static bool mysql_quoting(const char *sql, size_t len)
+{
+	return memchr(sql, '\\', len) || memchr(sql, '#', len);
+}
+
 static bool has_dollar_quote(const char *sql, size_t len)
 {
 	for (const char *p = sql; (p = memchr(p, '$', len - (size_t)(p - sql))) != NULL; p++)
@@ -81,10 +104,17 @@ static bool has_dollar_quote(const char *sql, size_t len)
 	return false;
 }
 
+/* Whether the MySQL reading differs from PostgreSQL's for this text. */
+static bool mysql_differs(const struct cctx *x, const char *sql, size_t len)
+{
+	return x->sql_dialect != SQL_PG &&
+	       (mysql_quoting(sql, len) || (x->sql_dialect == SQL_MYSQL && mysql_dashes(sql, len)));
+}
+
 bool sql_reads_otherwise(const struct cctx *x, const char *sql, size_t len)
 {
-	return (x->sql_dialect == SQL_MYSQL && mysql_dashes(sql, len)) ||
-	       (x->sql_dialect != SQL_PG && has_dollar_quote(sql, len));
+	return mysql_differs(x, sql, len) ||
+	       (x->sql_dialect != SQL_PG && (has_dollar_quote(sql, len) || has_nested_comment(sql, len)));
 }
 
 /* Skips a comment at s[i] if there is one; returns i when not. The MySQL
@@ -396,8 +426,7 @@ void sql_fallback(struct cctx *x, const char *sql, size_t len, bool exact, size_
                   struct span sp, bool record)
 {
 	pass(x, sql, len, exact, base, sp, RD_DOLLAR | (record ? RD_RECORD : 0));
-	if (memchr(sql, '\\', len) || memchr(sql, '#', len) ||
-	    (x->sql_dialect == SQL_MYSQL && mysql_dashes(sql, len)))
+	if (mysql_quoting(sql, len) || (x->sql_dialect == SQL_MYSQL && mysql_dashes(sql, len)))
 		pass(x, sql, len, exact, base, sp, RD_MYSQL);
 	if (x->sql_dialect != SQL_PG && has_dollar_quote(sql, len))
 		pass(x, sql, len, exact, base, sp, RD_EXTRA);
@@ -406,9 +435,9 @@ void sql_fallback(struct cctx *x, const char *sql, size_t len, bool exact, size_
 void sql_fallback_otherwise(struct cctx *x, const char *sql, size_t len, bool exact,
                             size_t base, struct span sp)
 {
-	if (x->sql_dialect == SQL_MYSQL)
+	if (mysql_differs(x, sql, len))
 		pass(x, sql, len, exact, base, sp, RD_MYSQL | RD_EXTRA);
-	else
+	if (x->sql_dialect != SQL_PG && (has_dollar_quote(sql, len) || has_nested_comment(sql, len)))
 		pass(x, sql, len, exact, base, sp, RD_EXTRA);
 }
 
