@@ -8,11 +8,12 @@
 # script run through PATH. Nothing is executed: a canary file must survive.
 . tests/e2e/lib.sh
 need jq
-d=$(mktemp -d /tmp/airlock-clsreview2.XXXXXX)
-trap 'rm -rf "$d"' EXIT
+tmpdir_make
+d=$T_DIR
 mkdir -p "$d/home" "$d/wd"
-export HOME="$d/home"
 : >"$d/wd/canary"
+HOME="$d/home"
+export HOME
 printf '[rules]\ndeny = WebFetch(domain:169.254.169.254)\n' >"$d/policy"
 classify() { (cd "$d/wd" && "$AIRLOCK" classify --workdir "$d/wd" --policy "$d/policy" "$@"); }
 shell_field() { classify --shell "$1" | jq -r "$2"; }
