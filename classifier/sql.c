@@ -502,9 +502,17 @@ static void n_func(struct sqlw *s, json_t *n)
 	json_t *names = json_object_get(n, "funcname");
 	const char *f = str(json_object_get(json_array_get(names, json_array_size(names) - 1), "String"), "sval");
 
+	bool known = false;
+
 	for (size_t i = 0; f && i < nitems(fns); i++)
-		if (strcasecmp(f, fns[i].name) == 0)
+		if (strcasecmp(f, fns[i].name) == 0) {
 			add(s, TIER_HIGH, fns[i].rule, fns[i].why);
+			known = true;
+		}
+	/* dblink_connect_u, dblink_send_query, dblink_open...: the extension's
+	 * every function talks to the other server */
+	if (f && !known && strncasecmp(f, "dblink", 6) == 0)
+		add(s, TIER_HIGH, "net.fetch", "uses a connection to another server (dblink)");
 	if (f)
 		func_sql_text(s, n, f);
 	if (f && strcasecmp(f, "set_config") == 0) /* SET by another name */
