@@ -239,6 +239,9 @@ static void n_alter(struct sqlw *s, json_t *n)
 			add(s, TIER_HIGH, "sql.alter.drop", "ALTER ... DROP destroys a column or constraint");
 			return;
 		}
+		if (st && strcmp(st, "AT_DisableTrigAll") == 0) /* as session_replication_role */
+			add(s, TIER_HIGH, "sql.admin",
+			    "DISABLE TRIGGER ALL turns off the table's foreign-key checks");
 	}
 	add(s, TIER_MEDIUM, "sql.alter", "ALTER changes the schema");
 }
