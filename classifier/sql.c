@@ -60,6 +60,32 @@ static bool column_same(json_t *a, json_t *b)
 	return a && b && json_equal(json_object_get(a, "fields"), json_object_get(b, "fields"));
 }
 
+/* Whether an expression reads the row: a column (CURRENT OF a cursor
+ * names one row). One that reads none is the same for every row (2 > 1,
+ * NULL IS NULL, now() IS NOT NULL, EXISTS (SELECT 1), $1). Past 200
+ * levels it is taken to read none, the stricter reading. */
+static bool reads_row(json_t *e, int depth)
+{
+	static const char *const refs[] = {"ColumnRef", "CurrentOfExpr"};
+	const char *k;
+	json_t *v;
+	size_t i;
+
+	if (depth > 200)
+		return false;
+	json_array_foreach(e, i, v)
+		if (reads_row(v, depth + 1))
+			return true;
+	json_object_foreach(e, k, v) {
+		for (size_t r = 0; r < nitems(refs); r++)
+			if (strcmp(k, refs[r]) == 0)
+				return true;
+		if ((json_is_object(v) || json_is_array(v)) && reads_row(v, depth + 1))
+			return true;
+	}
+	return false;
+}
+
 /* A WHERE that holds for every row (the tree has false and 0 as {}):
  * true, NOT false, c = c for equal constants or one column, and an OR with
  * one such arm or an AND of them. Agents write WHERE 1=1 as a template. */
@@ -105,6 +131,13 @@ static bool always_true(json_t *e)
 	return false;
 }
 
+/* A WHERE true for every row: as always_true, or one that reads no row
+ * at all (WHERE 2 > 1; a constant false one changes nothing either way). */
+static bool every_row(json_t *w)
+{
+	return always_true(w) || !reads_row(w, 0);
+}
+
 static void n_delete(struct sqlw *s, json_t *n)
 {
 	json_t *w = json_object_get(n, "whereClause");
@@ -112,7 +145,7 @@ static void n_delete(struct sqlw *s, json_t *n)
 	add(s, TIER_HIGH, "sql.delete", "DELETE removes rows");
 	if (w == NULL)
 		add(s, TIER_HIGH, "sql.delete.no_where", "DELETE without WHERE empties the table");
-	else if (always_true(w))
+	else if (every_row(w))
 		add(s, TIER_HIGH, "sql.delete.no_where",
 		    "DELETE whose WHERE holds for every row empties the table");
 }
@@ -123,7 +156,7 @@ static void n_update(struct sqlw *s, json_t *n)
 
 	if (w == NULL)
 		add(s, TIER_HIGH, "sql.update.no_where", "UPDATE without WHERE changes every row");
-	else if (always_true(w))
+	else if (every_row(w))
 		add(s, TIER_HIGH, "sql.update.no_where",
 		    "UPDATE whose WHERE holds for every row changes every row");
 	else
@@ -142,7 +175,7 @@ static void n_insert(struct sqlw *s, json_t *n)
 static void n_merge(struct sqlw *s, json_t *n)
 {
 	bool every = json_object_get(n, "joinCondition") &&
-	             always_true(json_object_get(n, "joinCondition"));
+	             every_row(json_object_get(n, "joinCondition"));
 	json_t *w;
 	size_t i;
 
