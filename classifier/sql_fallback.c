@@ -454,6 +454,7 @@ enum meta_act {
 	M_COPY,   /* psql \copy: a file on this machine, or PROGRAM 'CMD' */
 	M_GEXEC,  /* psql \gexec: runs each value the query returns as SQL */
 	M_TEXT,   /* psql commands whose arguments are text (\set, \echo) */
+	M_CD,     /* .cd DIR, \cd [DIR]: later relative files are in DIR */
 	M_NONE,   /* any other sqlite3 dot-command: not SQL, nothing to judge */
 };
 
@@ -466,7 +467,7 @@ static const struct {
 	{".shell", M_SHELL}, {".system", M_SHELL}, {".output", M_OUT}, {".once", M_OUT},
 	{".log", M_OUT}, {".trace", M_OUT}, {".open", M_OUT}, {".clone", M_OUT},
 	{".backup", M_LAST}, {".save", M_LAST}, {".read", M_READ}, {".import", M_IMPORT},
-	{".load", M_LOAD}, {".excel", M_HOOK}, {".www", M_HOOK},
+	{".load", M_LOAD}, {".excel", M_HOOK}, {".www", M_HOOK}, {".cd", M_CD}, {"\\cd", M_CD},
 	{"\\!", M_SHELL}, {"\\o", M_OUT}, {"\\out", M_OUT}, {"\\g", M_OUT}, {"\\gx", M_OUT},
 	{"\\w", M_OUT}, {"\\write", M_OUT}, {"\\i", M_READ}, {"\\include", M_READ},
 	{"\\ir", M_READ}, {"\\include_relative", M_READ}, {"\\setenv", M_ENV},
@@ -558,8 +559,14 @@ static void meta_target(struct cctx *x, enum meta_act act, const char *p, const 
 		pl++;
 	f = arena_strndup(x->a, p, pl);
 	if (f[0] == '\0' || strcmp(f, "stdout") == 0 || strcmp(f, "stderr") == 0 ||
-	    strcmp(f, "off") == 0 || strcmp(f, "-") == 0 || !paths_resolve(x, f, abs, sizeof(abs)))
+	    strcmp(f, "off") == 0 || strcmp(f, "-") == 0)
 		return;
+	if (!paths_resolve(x, f, abs, sizeof(abs))) { /* relative to a directory known at run time */
+		if (act == M_OUT || act == M_LAST)
+			cls_add(x, TIER_HIGH, "fs.write.outside_workdir", ds,
+			        "writes %s in a directory known only at run time", f);
+		return;
+	}
 	if (act == M_OUT || act == M_LAST)
 		paths_write_abs(x, abs, ds, abs);
 	else
@@ -699,6 +706,22 @@ static void meta_run(struct cctx *x, int m, const char *arg, const char *le, str
 	case M_COPY:
 		meta_copy(x, p, le, ds);
 		break;
+	case M_CD: {
+		/* the client's own directory: relative files after it are there
+		 * (home for a bare \cd); one it cannot resolve is unknown */
+		char abs[CLS_MAX_PATH];
+		const char *e = le;
+		while (e > p && (e[-1] == ' ' || e[-1] == '\t'))
+			e--;
+		meta_unquote(&p, &e);
+		q = arena_strndup(x->a, p, (size_t)(e - p));
+		if (q[0] == '\0')
+			x->cwd = x->home[0] ? x->home : NULL;
+		else
+			x->cwd = paths_resolve(x, q, abs, sizeof(abs)) ? arena_strndup(x->a, abs, strlen(abs))
+			                                               : NULL;
+		break;
+	}
 	case M_GEXEC:
 		cls_add(x, TIER_HIGH, "sql.exec", ds,
 		        "\\gexec runs each value the query returns as SQL, built at run time");
