@@ -318,9 +318,38 @@ static void body_sql(struct sqlw *s, const char *sql)
 	sql_classify_inner(s->x, sql, strlen(sql), s->sp);
 }
 
+/* The text of expression e when it is one string literal, '...' (with ''
+ * for a quote) or $tag$...$tag$, in the arena; NULL for anything else. */
+static const char *literal_text(struct cctx *x, const char *e)
+{
+	size_t n = strlen(e), k = 0, tl;
+	char *t;
+
+	while (n && strchr(" \t\r\n", e[n - 1]))
+		n--;
+	while (n && strchr(" \t\r\n", *e)) {
+		e++;
+		n--;
+	}
+	if (n >= 2 && e[0] == '$' && (tl = strcspn(e + 1, "$") + 2) * 2 <= n &&
+	    strncmp(e + n - tl, e, tl) == 0 && memmem(e + tl, n - 2 * tl, e, tl) == NULL)
+		return arena_strndup(x->a, e + tl, n - 2 * tl);
+	if (n < 2 || e[0] != '\'' || e[n - 1] != '\'')
+		return NULL;
+	t = arena_alloc(x->a, n);
+	for (size_t i = 1; i + 1 < n; i++) {
+		if (e[i] == '\'' && e[i + 1] != '\'') /* a quote ends it: 'a' || 'b' */
+			return NULL;
+		t[k++] = e[i];
+		i += e[i] == '\'';
+	}
+	t[k] = '\0';
+	return t;
+}
+
 /* The statements of a PL/pgSQL body (pg_query_parse_plpgsql's tree): each
  * SQL statement and each SELECT it evaluates is read as SQL; EXECUTE of a
- * string built at run time cannot be read. */
+ * string literal is read as SQL too, one built at run time cannot be. */
 static void walk_plpgsql(struct sqlw *s, json_t *j, int depth)
 {
 	const char *key, *q;
@@ -335,8 +364,13 @@ static void walk_plpgsql(struct sqlw *s, json_t *j, int depth)
 		json_array_foreach(j, i, val)
 			walk_plpgsql(s, val, depth + 1);
 	json_object_foreach(j, key, val) {
-		if (strcmp(key, "PLpgSQL_stmt_dynexecute") == 0 || strcmp(key, "PLpgSQL_stmt_dynfors") == 0)
-			add(s, TIER_HIGH, "sql.exec", "runs SQL built at run time (EXECUTE)");
+		if (strcmp(key, "PLpgSQL_stmt_dynexecute") == 0 || strcmp(key, "PLpgSQL_stmt_dynfors") == 0) {
+			q = str(json_object_get(json_object_get(val, "query"), "PLpgSQL_expr"), "query");
+			if ((q = q ? literal_text(s->x, q) : NULL) != NULL)
+				body_sql(s, q);
+			else
+				add(s, TIER_HIGH, "sql.exec", "runs SQL built at run time (EXECUTE)");
+		}
 		if (strcmp(key, "sqlstmt") == 0 && (q = str(json_object_get(val, "PLpgSQL_expr"), "query")))
 			body_sql(s, q);
 		else if (strcmp(key, "PLpgSQL_expr") == 0 && (q = str(val, "query")) != NULL &&

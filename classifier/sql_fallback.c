@@ -157,11 +157,13 @@ static const char *const read_first[] = {
 struct fctx {
 	struct cctx *x;
 	struct span sp;
+	bool extra; /* a reading beside the grammar's (RD_EXTRA) */
 };
 
 static void f_add(struct fctx *f, enum tier t, const char *rule, const char *why)
 {
-	cls_add(f->x, t, rule, f->sp, "%s (read by keywords: PostgreSQL's grammar rejects it)", why);
+	cls_add(f->x, t, rule, f->sp, "%s (read by keywords, %s)", why,
+	        f->extra ? "as MySQL or SQLite quote it" : "PostgreSQL's grammar rejects it");
 }
 
 /* A keyword counts unless a neighbour makes it part of another clause:
@@ -353,7 +355,8 @@ enum {
 static void judge(struct cctx *x, const struct stmt *st, const char *sql, bool exact,
                   size_t base, struct span sp, unsigned how)
 {
-	struct fctx f = {x, exact ? cls_span(x, base + st->off, st->end - st->off) : sp};
+	struct fctx f = {x, exact ? cls_span(x, base + st->off, st->end - st->off) : sp,
+	                 (how & RD_EXTRA) != 0};
 	bool known = false;
 
 	if ((how & RD_RECORD) && st->end > st->off)
