@@ -269,6 +269,9 @@ static void file_read(struct cctx *x, const char *p)
 	else if (paths_holds_secrets(x, abs)) /* Grep, Glob, LS arrive as reads of a dir */
 		cls_add(x, TIER_HIGH, "secrets.read", whole(x),
 		        "reads %s, a tree that holds secrets (keys, tokens, shadow)", abs);
+	else if (paths_class(x, abs) == PC_DISK) /* as cat /dev/sda from the shell */
+		cls_add(x, TIER_HIGH, "secrets.read", whole(x), "reads the raw device %s: all it stores",
+		        abs);
 }
 
 static void file_write(struct cctx *x, const char *p)
