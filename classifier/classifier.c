@@ -376,10 +376,11 @@ static void sql_call(struct cctx *x, const struct call *c)
 	sql_in(x, c->query);
 	if (c->database == NULL || !paths_resolve(x, c->database, abs, sizeof(abs)))
 		return;
+	/* the database is read either way: a browser's cookies.sqlite or
+	 * key4.db is a secret, as sqlite3 of it from the shell is */
 	if (x->v->tier > TIER_LOW)
 		paths_write_abs(x, abs, whole(x), abs);
-	else
-		cls_add_path(x, &x->v->reads, abs);
+	paths_read_abs(x, abs, whole(x));
 }
 
 struct verdict *classify_call(const struct call *c, const struct classify_opts *opts)
