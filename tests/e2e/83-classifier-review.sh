@@ -4,8 +4,8 @@
 # its fix: a quoted declare -a array that runs its $( ), find tests after
 # -delete, http URLs curl reads otherwise (a host deny rule missed), SQL
 # that SQL runs (query_to_xml, PREPARE FROM), MySQL's --x and SQLite's
-# $q$, psql backquotes, redirections onto <( ), awk's getline, a written
-# script run through PATH. Nothing is executed: a canary file must survive.
+# $q$, psql backquotes, the sql tool reading a browser's cookies,
+# redirections onto <( ), awk's getline, a written script run through PATH. Nothing is executed: a canary file must survive.
 . tests/e2e/lib.sh
 need jq
 tmpdir_make
@@ -53,6 +53,8 @@ expect_eq "SQLite \$q\$ hides nothing: high" \
 expect_eq "mysql --1: critical" \
 	"$(shell_field 'mysql -e "SELECT 1 --1; DROP DATABASE prod"' .tier)" critical
 expect_eq "psql backquote: critical" "$(shell_field "psql -c '\\set x \`rm -rf ~\`'" .tier)" critical
+expect_eq "sql tool on cookies.sqlite: asks" \
+	"$(call_field '{"tool":"sql","input":{"query":"SELECT * FROM moz_cookies","database":"~/.mozilla/firefox/p/cookies.sqlite"}}' .action)" ask
 expect_eq "psql copy to cron: high" \
 	"$(shell_field "psql -c \"\\\\copy t TO '/etc/cron.d/x'\"" .tier)" high
 
