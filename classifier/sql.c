@@ -226,6 +226,16 @@ static void n_set(struct sqlw *s, json_t *n)
 			                               "binary logs or replication state");
 }
 
+/* ALTER DATABASE d SET NAME ...: a setting for every later session; its
+ * VariableSetStmt is not a tree node of its own, so the walk does not
+ * meet it */
+static void n_alterdb_set(struct sqlw *s, json_t *n)
+{
+	add(s, TIER_MEDIUM, "sql.alter", "ALTER DATABASE ... SET changes every later session's "
+	                                 "settings");
+	setting(s, str(json_object_get(n, "setstmt"), "name"));
+}
+
 static void n_maintenance(struct sqlw *s, json_t *n)
 {
 	(void)n;
@@ -598,6 +608,7 @@ static const struct {
 	{"TruncateStmt", n_truncate}, {"AlterTableStmt", n_alter}, {"RenameStmt", n_alter},
 	{"AlterObjectSchemaStmt", n_alter}, {"AlterOwnerStmt", n_alter}, {"AlterSeqStmt", n_alter},
 	{"AlterEnumStmt", n_alter}, {"AlterDomainStmt", n_alter}, {"AlterFunctionStmt", n_alter},
+	{"AlterDatabaseSetStmt", n_alterdb_set},
 	{"GrantStmt", n_grant}, {"GrantRoleStmt", n_grant}, {"AlterDefaultPrivilegesStmt", n_grant},
 	{"CopyStmt", n_copy}, {"CreateStmt", n_create}, {"IndexStmt", n_create},
 	{"ViewStmt", n_create}, {"CreateTableAsStmt", n_create}, {"CreateSeqStmt", n_create},
