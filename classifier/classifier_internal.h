@@ -15,6 +15,7 @@
 
 #define CLS_MAX_INPUT CLASSIFY_MAX_INPUT
 #define CLS_MAX_DEPTH 12          /* nested -c / eval / $( ) levels */
+#define CLS_MAX_FILE_RUNS 256     /* readings of written scripts per call */
 #define CLS_MAX_PATH 4096
 #define CLS_MAX_FINDINGS 256      /* past it, one finding per rule and tier */
 #define CLS_MAX_PATHS 1024        /* reads[]/writes[] entries; more is parse.uncertain */
@@ -106,6 +107,7 @@ struct cctx {
 	} files[CLS_MAX_FILES];
 	size_t nfiles;
 	bool files_over; /* more were written than fit */
+	size_t file_runs; /* readings of them so far, at most CLS_MAX_FILE_RUNS */
 	/* Files run before any write to them was seen (the writer in the
 	 * background, or a fifo: sh p & echo CMD > p): a write to one of them
 	 * later sets files_late, and the script is read once more. */

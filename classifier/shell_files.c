@@ -98,9 +98,21 @@ static long fd_of(const char *p)
 	return -1;
 }
 
+/* A written script read as it runs. A script that runs itself or others
+ * several times at each level would be read exponentially often (sh p;
+ * sh p inside p, 12 levels deep): past CLS_MAX_FILE_RUNS readings the
+ * rest is not read, and counts as the worst it could hide. */
 static void run_text(struct cctx *x, const char *lang, const char *text, size_t len,
                      struct span sp)
 {
+	if (++x->file_runs > CLS_MAX_FILE_RUNS) {
+		if (x->file_runs == CLS_MAX_FILE_RUNS + 1)
+			cls_add(x, TIER_CRITICAL, "parse.too_deep", sp,
+			        "scripts the call writes are run more than %d times over: what "
+			        "is past that is not read, so it counts as the worst it could hide",
+			        CLS_MAX_FILE_RUNS);
+		return;
+	}
 	if (lang == NULL)
 		lang = shebang_lang(text, len);
 	if (strcmp(lang, "sh") == 0)
