@@ -269,6 +269,9 @@ static void file_read(struct cctx *x, const char *p)
 	else if (paths_holds_secrets(x, abs)) /* Grep, Glob, LS arrive as reads of a dir */
 		cls_add(x, TIER_HIGH, "secrets.read", whole(x),
 		        "reads %s, a tree that holds secrets (keys, tokens, shadow)", abs);
+	else if (paths_class(x, abs) == PC_DISK) /* as cat /dev/sda from the shell */
+		cls_add(x, TIER_HIGH, "secrets.read", whole(x), "reads the raw device %s: all it stores",
+		        abs);
 }
 
 static void file_write(struct cctx *x, const char *p)
@@ -346,7 +349,7 @@ static void http_in(struct cctx *x, const struct call *c)
 		cls_add(x, TIER_HIGH, "net.fetch", whole(x), "fetches a local file through a URL");
 		return;
 	}
-	net_add_url(x, c->url);
+	net_add_fetch_url(x, c->url); /* curl fetches it */
 	for (size_t i = 0; c->method && i < nitems(read_methods); i++)
 		if (strcasecmp(c->method, read_methods[i]) == 0)
 			reads = true;
@@ -373,10 +376,11 @@ static void sql_call(struct cctx *x, const struct call *c)
 	sql_in(x, c->query);
 	if (c->database == NULL || !paths_resolve(x, c->database, abs, sizeof(abs)))
 		return;
+	/* the database is read either way: a browser's cookies.sqlite or
+	 * key4.db is a secret, as sqlite3 of it from the shell is */
 	if (x->v->tier > TIER_LOW)
 		paths_write_abs(x, abs, whole(x), abs);
-	else
-		cls_add_path(x, &x->v->reads, abs);
+	paths_read_abs(x, abs, whole(x));
 }
 
 struct verdict *classify_call(const struct call *c, const struct classify_opts *opts)

@@ -15,6 +15,7 @@
 
 #define CLS_MAX_INPUT CLASSIFY_MAX_INPUT
 #define CLS_MAX_DEPTH 12          /* nested -c / eval / $( ) levels */
+#define CLS_MAX_FILE_RUNS 256     /* readings of written scripts per call */
 #define CLS_MAX_PATH 4096
 #define CLS_MAX_FINDINGS 256      /* past it, one finding per rule and tier */
 #define CLS_MAX_PATHS 1024        /* reads[]/writes[] entries; more is parse.uncertain */
@@ -95,6 +96,10 @@ struct cctx {
 	bool defaults; /* holds ${NAME:-WORD} of a NAME it gives no value: WORD may be it */
 	int reading; /* 0: variables stay unknown (the first pass) */
 	int sql_body; /* reading SQL inside a function body or DO block (sql.c) */
+	/* the client the SQL goes to, when a shell call names it: mysql
+	 * and mariadb take --x for no comment, and only psql reads $$ as
+	 * quotes (sqlite, MySQL: $q$ is a name or parameter) */
+	enum sql_dialect { SQL_ANY, SQL_PG, SQL_MYSQL } sql_dialect;
 	/* Files the call writes with content it shows (shell_files.c). */
 	struct cls_file {
 		const char *path, *text; /* arena; path absolute */
@@ -102,6 +107,7 @@ struct cctx {
 	} files[CLS_MAX_FILES];
 	size_t nfiles;
 	bool files_over; /* more were written than fit */
+	size_t file_runs; /* readings of them so far, at most CLS_MAX_FILE_RUNS */
 	/* Files run before any write to them was seen (the writer in the
 	 * background, or a fifo: sh p & echo CMD > p): a write to one of them
 	 * later sets files_late, and the script is read once more. */
@@ -452,6 +458,10 @@ void net_add_host(struct cctx *x, const char *host, size_t n);
  * exact false when it is not verbatim (spans fall back to sp). */
 void sql_classify(struct cctx *x, const char *sql, size_t len, bool exact, size_t base,
                   struct span sp);
+/* SQL that another statement runs (a function body, a string it
+ * executes): classified, not listed among the call's statements; past 4
+ * such levels it is parse.too_deep (sql.c). */
+void sql_classify_inner(struct cctx *x, const char *sql, size_t len, struct span sp);
 /* SQL clients' own commands (sqlite3 dot-commands, psql backslash
  * commands, mysql client commands): judged, then blanked out of sql
  * (sql_fallback.c). */
@@ -461,6 +471,14 @@ void sql_dot_commands(struct cctx *x, char *sql, size_t len, bool exact, size_t 
  * (false when the grammar's reading already did). */
 void sql_fallback(struct cctx *x, const char *sql, size_t len, bool exact, size_t base,
                   struct span sp, bool record);
+/* Whether the text reads otherwise in the dialect than in PostgreSQL's
+ * grammar: a -- MySQL takes for no comment (`SELECT 1 --1; DROP ...`
+ * runs the DROP there), or a $$ or $tag$ quote that only PostgreSQL has. */
+bool sql_reads_otherwise(const struct cctx *x, const char *sql, size_t len);
+/* Text the grammar read, read once more by keywords as that dialect
+ * does (sql_reads_otherwise): findings only, no statements listed. */
+void sql_fallback_otherwise(struct cctx *x, const char *sql, size_t len, bool exact,
+                            size_t base, struct span sp);
 
 /* ---- scripts the call writes, then runs (shell_files.c) ---- */
 /* Notes the file(s) c writes when it shows their content: cat or tee of a
@@ -469,6 +487,10 @@ void shell_files_note(struct cctx *x, const struct cmdv *c);
 /* w names a file about to run as a script in lang ("sh", "python", ...; NULL:
  * by its #! line): any content the call wrote there is read as that script. */
 void shell_files_run(struct cctx *x, const struct word *w, const char *lang);
+/* w, a program name without a '/', may be found through a PATH that holds
+ * '.' or the directory of a file the call wrote with that name: that
+ * file's content is read as the script (by its #! line). */
+void shell_files_run_name(struct cctx *x, const struct word *w);
 /* After the script was read: when a file it ran was written only later
  * in the text (sh p & echo CMD > p), reads the script once more, now
  * knowing what was written there. */

@@ -78,18 +78,30 @@ bool net_add_url(struct cctx *x, const char *s)
 	return e > h;
 }
 
-/* A URL curl or wget was given: one without a scheme (`curl evil.com/x`)
- * is http to the host before the first ':', '/', '?' or '#'. */
+/* A URL curl or wget was given, read as curl reads it: a scheme ends at
+ * ":/" and any run of slashes follows (`http:/h`, `http:///h`); without
+ * one (`curl evil.com/x`) it is http. The host follows the last '@' before
+ * the first '/', '?' or '#' (`user:pw@h/x`), up to a ':'. */
 void net_add_fetch_url(struct cctx *x, const char *s)
 {
+	size_t n = strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+.-");
 	const char *h = s, *e, *at;
 
-	if (s[0] == '-' || net_add_url(x, s))
+	if (s[0] == '-')
 		return;
+	if (n && isalpha((unsigned char)s[0]) && s[n] == ':' && s[n + 1] == '/') {
+		if (n == 4 && strncasecmp(s, "file", 4) == 0) /* a local path */
+			return;
+		for (h = s + n + 1; *h == '/'; h++)
+			;
+	}
 	e = h + strcspn(h, "/?#");
-	if ((at = memchr(h, '@', (size_t)(e - h))) != NULL)
+	if ((at = memrchr(h, '@', (size_t)(e - h))) != NULL)
 		h = at + 1;
-	e = h[0] == '[' ? h + strcspn(h, "]") + 1 : h + strcspn(h, ":/?#");
+	if (h[0] == '[' && h[strcspn(h, "]")] == ']')
+		e = h + strcspn(h, "]") + 1;
+	else
+		e = h + strcspn(h, ":/?#");
 	if (e > h)
 		net_add_host(x, h, (size_t)(e - h));
 }
@@ -100,7 +112,7 @@ void net_add_operand(struct cctx *x, const struct word *w)
 
 	if ((w->flags & W_DYNAMIC) || v[0] == '+' || strchr(v, '=') ||
 	    strspn(v, "0123456789") == strlen(v) ||
-	    strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") == strlen(v))
+	    strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") == strlen(v) || net_add_url(x, v))
 		return;
 	net_add_fetch_url(x, v);
 }

@@ -346,6 +346,27 @@ static void awk_system(struct cctx *x, const char *code, const char *end, struct
 	}
 }
 
+/* "CMD" | getline and "CMD" |& ...: the literal before the pipe (its
+ * quotes at p and e) runs as a command. */
+static void awk_getline(struct cctx *x, const char *p, const char *e, const char *end,
+                        struct span sp)
+{
+	const char *q = e + 1;
+
+	while (q < end && (*q == ' ' || *q == '\t'))
+		q++;
+	if (q >= end || *q != '|' || (q + 1 < end && q[1] == '|'))
+		return;
+	if (q + 1 < end && q[1] == '&') {
+		shell_script_text(x, p + 1, (size_t)(e - p - 1), sp);
+		return;
+	}
+	for (q++; q < end && (*q == ' ' || *q == '\t'); q++)
+		;
+	if ((size_t)(end - q) >= 7 && strncmp(q, "getline", 7) == 0)
+		shell_script_text(x, p + 1, (size_t)(e - p - 1), sp);
+}
+
 static void awk_scan(struct cctx *x, const char *code, size_t len, struct span sp)
 {
 	const char *end = code + len, *st = code;
@@ -355,6 +376,8 @@ static void awk_scan(struct cctx *x, const char *code, size_t len, struct span s
 			const char *e = awk_string(p, end);
 			if (e - p > 6 && strncmp(p + 1, "/inet", 5) == 0) /* getline < "/inet/..." */
 				awk_file(x, p + 1, (size_t)(e - p - 1), sp);
+			if (e < end)
+				awk_getline(x, p, e, end, sp);
 			p = e;
 			continue;
 		}

@@ -79,10 +79,30 @@ static void eval_test(struct cctx *x, const struct cmdv *c)
 			shell_expand_word(x, &c->w[i + 1]);
 }
 
+/* declare -a|-A NAME='(...)': bash reads a value that starts with ( as an
+ * array literal even when it was quoted (or came from a variable), so the
+ * $( ) among its elements run as the declare runs. The argument is judged
+ * as the assignment it is read as. */
+static void eval_declare_array(struct cctx *x, const struct cmdv *c)
+{
+	for (size_t i = 1; i < c->n; i++) {
+		const struct word *w = &c->w[i];
+		const char *eq = strchr(w->val, '=');
+		/* NAME=(...) and NAME+=(...); a run-time value's known
+		 * values come in the later readings */
+		if (w->val[0] == '-' || w->val[0] == '+' || eq == NULL || eq[1] != '(' ||
+		    (w->flags & W_DYNAMIC))
+			continue;
+		shell_script_word(x, w);
+	}
+}
+
 /* declare -i NAME=EXPR (arithmetic) and -n NAME=REF (a name whose
  * subscript is expanded at every use); typeset and local alike. */
 static void eval_declare(struct cctx *x, const struct cmdv *c)
 {
+	if (opt_short(c, 'a', "") || opt_short(c, 'A', ""))
+		eval_declare_array(x, c);
 	if (!opt_short(c, 'i', "") && !opt_short(c, 'n', ""))
 		return;
 	shell_var_evaluated(x);
@@ -121,6 +141,7 @@ static const struct evaluator {
 	{"[", eval_test},         {"declare", eval_declare}, {"hash", eval_hash},
 	{"let", eval_let},        {"local", eval_declare},   {"mapfile", eval_mapfile},
 	{"printf", eval_printf},  {"read", eval_read},       {"readarray", eval_mapfile},
+	{"readonly", eval_declare},
 	{"test", eval_test},      {"trap", eval_trap},       {"typeset", eval_declare},
 };
 

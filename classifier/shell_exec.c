@@ -42,12 +42,14 @@ static const char *const inject_vars[] = {
 };
 
 /* Variables whose value bash runs: prompts are expanded ($( ) runs, with
- * set -x for PS4), PROMPT_COMMAND is a command, and BASH_FUNC_NAME%% in
- * the environment defines NAME in a child bash. */
+ * set -x for PS4), PROMPT_COMMAND is a command, BASH_FUNC_NAME%% in the
+ * environment defines NAME in a child bash, and a child shell sources
+ * the file BASH_ENV (ENV for sh) names. */
 static void assign_code(struct cctx *x, const struct word *w, size_t n)
 {
 	static const char *const prompts[] = {"PS0", "PS1", "PS2", "PS4"};
 	const char *val = w->val + n + 1 + (w->val[n] == '+');
+	struct word file = *w;
 
 	if (w->flags & (W_DYNAMIC | W_GLOB))
 		return; /* its substitutions ran as it was read; the rest is unknown */
@@ -56,6 +58,12 @@ static void assign_code(struct cctx *x, const struct word *w, size_t n)
 			shell_expand_word(x, w);
 	if (n == 14 && memcmp(w->val, "PROMPT_COMMAND", 14) == 0)
 		shell_script_text(x, val, strlen(val), shell_span_word(x, w));
+	if ((n == 8 && memcmp(w->val, "BASH_ENV", 8) == 0) || (n == 3 && memcmp(w->val, "ENV", 3) == 0)) {
+		file.val = val; /* BASH_ENV=x.sh after echo CMD > x.sh */
+		file.len = strlen(val);
+		file.flags &= ~W_ASSIGN;
+		shell_files_run(x, &file, "sh");
+	}
 	if (n > 10 && memcmp(w->val, "BASH_FUNC_", 10) == 0) {
 		cls_add(x, TIER_HIGH, "exec.env_inject", shell_span_word(x, w),
 		        "defines a function for a child bash through its environment");
@@ -124,6 +132,11 @@ static void exec_redir(struct cctx *x, struct redir *r, struct cmdv *c)
 			paths_write(x, t, t->val, sp);
 		break;
 	case R_IN:
+		if (t->flags & W_PROCSUB) { /* < <(cmd): another command's output */
+			c->in = IN_PIPE;
+			c->in_text = NULL;
+			break;
+		}
 		paths_read(x, t, t->val);
 		if (c->in == IN_NONE || c->in == IN_PIPE)
 			c->in = IN_FILE;
@@ -579,6 +592,8 @@ void shell_exec_argv(struct cctx *x, struct cmdv *c)
 				        shell_span_word(x, w0),
 				        "runs '%s', a program airlock does not know", w0->val);
 				unknown_reads(x, c);
+				if (!strchr(w0->val, '/') && x->nfiles) /* x.sh, by PATH=$PATH:. */
+					shell_files_run_name(x, w0);
 			}
 			if (strchr(w0->val, '/'))
 				shell_files_run(x, w0, NULL); /* ./x.sh the call wrote */

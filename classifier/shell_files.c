@@ -98,9 +98,21 @@ static long fd_of(const char *p)
 	return -1;
 }
 
+/* A written script read as it runs. A script that runs itself or others
+ * several times at each level would be read exponentially often (sh p;
+ * sh p inside p, 12 levels deep): past CLS_MAX_FILE_RUNS readings the
+ * rest is not read, and counts as the worst it could hide. */
 static void run_text(struct cctx *x, const char *lang, const char *text, size_t len,
                      struct span sp)
 {
+	if (++x->file_runs > CLS_MAX_FILE_RUNS) {
+		if (x->file_runs == CLS_MAX_FILE_RUNS + 1)
+			cls_add(x, TIER_CRITICAL, "parse.too_deep", sp,
+			        "scripts the call writes are run more than %d times over: what "
+			        "is past that is not read, so it counts as the worst it could hide",
+			        CLS_MAX_FILE_RUNS);
+		return;
+	}
 	if (lang == NULL)
 		lang = shebang_lang(text, len);
 	if (strcmp(lang, "sh") == 0)
@@ -169,6 +181,17 @@ void shell_files_run(struct cctx *x, const struct word *w, const char *lang)
 		x->missed[x->nmissed++] = arena_strndup(x->a, abs, strlen(abs));
 	else if (!found)
 		x->missed_over = true;
+}
+
+void shell_files_run_name(struct cctx *x, const struct word *w)
+{
+	if (w->flags & (W_DYNAMIC | W_GLOB))
+		return;
+	for (size_t i = 0; i < x->nfiles; i++) {
+		const char *base = strrchr(x->files[i].path, '/');
+		if (base && strcmp(base + 1, w->val) == 0)
+			run_text(x, NULL, x->files[i].text, x->files[i].len, shell_span_word(x, w));
+	}
 }
 
 void shell_files_late(struct cctx *x)

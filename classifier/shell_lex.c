@@ -970,7 +970,11 @@ static bool lex_redir(struct lexer *lx, struct token *t)
 	lx->pos = p + strlen(redirs[i].text);
 	while (lx->pos < lx->n && is_blank(lx->s[lx->pos]))
 		lx->pos++;
-	if (lx->pos >= lx->n || is_meta(lx->s[lx->pos])) {
+	/* done < <(cmd), exec > >(tee log): a file redirection (the kinds
+	 * before R_DUP_IN) onto a process substitution, whose body runs */
+	bool procsub = r->kind < R_DUP_IN && lx->pos + 1 < lx->n &&
+	               (lx->s[lx->pos] == '<' || lx->s[lx->pos] == '>') && lx->s[lx->pos + 1] == '(';
+	if (!procsub && (lx->pos >= lx->n || is_meta(lx->s[lx->pos]))) {
 		lex_fail(lx, "redirection without a target", r->off);
 		t->kind = TOK_ERR;
 		return true;
@@ -978,7 +982,10 @@ static bool lex_redir(struct lexer *lx, struct token *t)
 	{
 		bool save = lx->cmdpos;
 		lx->cmdpos = false;
-		lex_word(lx, t);
+		if (procsub)
+			lex_procsub(lx, t);
+		else
+			lex_word(lx, t);
 		lx->cmdpos = save;
 	}
 	r->target = t->w;

@@ -502,6 +502,27 @@ static bool after_time(const struct parser *p)
 	       c->w[0].flags == 0 && strcmp(c->w[0].val, "time") == 0;
 }
 
+/* coproc [NAME] before a compound command ({, (, while, if, ...): bash
+ * runs the compound in the background, and the prefix is no command of
+ * its own, so it is set aside. Before a simple command coproc is a
+ * wrapper (shell_unwrap.c) and NAME the program. */
+static void coproc_compound(struct parser *p, const struct token *t)
+{
+	static const char *const opens[] = {"{", "while", "until", "if", "for", "select", "case", "[["};
+	struct scmd *c = p->cur;
+	bool open = t->kind == TOK_OP && t->op == OP_LPAREN;
+
+	if (c == NULL || c->nr || (c->nw != 1 && c->nw != 2) || c->w[0].flags ||
+	    strcmp(c->w[0].val, "coproc") != 0 || (c->nw == 2 && c->w[1].flags))
+		return;
+	for (size_t k = 0; t->kind == TOK_WORD && t->w.flags == 0 && k < nitems(opens); k++)
+		open |= strcmp(t->w.val, opens[k]) == 0;
+	if (!open)
+		return;
+	p->pipe_from = c->pipe_from;
+	p->cur = NULL;
+}
+
 static enum step parse_token(struct parser *p, const struct token *t)
 {
 	bool used = false;
@@ -509,6 +530,7 @@ static enum step parse_token(struct parser *p, const struct token *t)
 
 	if (p->case_pat)
 		return parse_case_pattern(p, t);
+	coproc_compound(p, t);
 	switch (t->kind) {
 	case TOK_WORD:
 		if (after_time(p) && t->w.flags == 0 && strcmp(t->w.val, "!") == 0)

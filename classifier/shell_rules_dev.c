@@ -1169,8 +1169,14 @@ static void rule_sqlclient(struct cctx *x, struct cmdv *c)
 {
 	const struct sqlclient *sc = &sqlclients[0];
 	bool pg = strcmp(c->prog, "psql") == 0, ran = false;
+	enum sql_dialect was = x->sql_dialect;
+	const char *cwd = x->cwd; /* \cd moves the client, not the shell */
 	const char *v;
 	const struct word *w;
+
+	x->sql_dialect = pg ? SQL_PG
+	                 : strcmp(c->prog, "mysql") == 0 || strcmp(c->prog, "mariadb") == 0 ? SQL_MYSQL
+	                                                                                     : SQL_ANY;
 
 	for (size_t i = 0; i < nitems(sqlclients); i++)
 		if (strcmp(c->prog, sqlclients[i].prog) == 0)
@@ -1196,6 +1202,8 @@ static void rule_sqlclient(struct cctx *x, struct cmdv *c)
 	}
 	if (!ran)
 		sql_stdin(x, c);
+	x->sql_dialect = was;
+	x->cwd = cwd;
 }
 
 /* pg_restore -c / --clean drops each object before it restores it. */
@@ -1238,6 +1246,7 @@ static size_t sqlite_operands(struct cctx *x, struct cmdv *c, size_t *idx, size_
 
 static void rule_sqlite(struct cctx *x, struct cmdv *c)
 {
+	const char *cwd = x->cwd; /* .cd moves the client, not the shell */
 	size_t idx[16], first = x->v->nfindings, n = sqlite_operands(x, c, idx, nitems(idx));
 	const struct word *db = n ? &c->w[idx[0]] : NULL;
 
@@ -1245,6 +1254,7 @@ static void rule_sqlite(struct cctx *x, struct cmdv *c)
 		sql_word(x, &c->w[idx[i]], c->w[idx[i]].val);
 	if (n < 2)
 		sql_stdin(x, c);
+	x->cwd = cwd;
 	if (db == NULL)
 		return;
 	for (size_t i = first; i < x->v->nfindings; i++)

@@ -97,16 +97,72 @@ static const char *const find_filters[] = {
 	"-empty",  "-links", "-inum",  "-samefile",
 };
 
-/* find -delete under / or the home directory with nothing narrowing it:
- * as rm -rf of that directory. */
-static void find_delete_roots(struct cctx *x, const struct cmdv *c, size_t nstart)
+/* What separates alternatives of a find expression. */
+static const char *const find_alts[] = {"-o", "-or", ","};
+
+static bool find_word(const struct cmdv *c, size_t i, const char *const *set, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		if (strcmp(c->w[i].val, set[k]) == 0)
+			return true;
+	return false;
+}
+
+/* Whether every alternative of the expression c->w[from, to) (split at
+ * -o and ',' outside parentheses) holds a test that narrows it: a filter
+ * not negated and not matching everything (-name '*'), or a group whose
+ * own alternatives all do. */
+static bool find_narrows(const struct cmdv *c, size_t from, size_t to)
+{
+	static const char *const nots[] = {"!", "-not"};
+	bool narrowed = false, negated = false;
+
+	for (size_t i = from; i < to; i++) {
+		if (find_word(c, i, find_alts, nitems(find_alts))) {
+			if (!narrowed)
+				return false;
+			narrowed = false;
+		} else if (find_word(c, i, nots, nitems(nots))) {
+			negated = !negated;
+			continue;
+		} else if (strcmp(c->w[i].val, "(") == 0) {
+			size_t e = i + 1;
+			for (int depth = 1; e < to; e++) {
+				depth += strcmp(c->w[e].val, "(") == 0;
+				depth -= strcmp(c->w[e].val, ")") == 0;
+				if (depth == 0)
+					break;
+			}
+			narrowed |= !negated && e < to && find_narrows(c, i + 1, e);
+			i = e;
+		} else if (find_word(c, i, find_filters, nitems(find_filters))) {
+			const char *v = i + 1 < to ? c->w[i + 1].val : "*";
+			narrowed |= !negated && strcmp(v, "*") != 0 && strcmp(v, ".*") != 0;
+		}
+		negated = false;
+	}
+	return narrowed;
+}
+
+/* find -delete (at c->w[act]) under / or the home directory with nothing
+ * narrowing it: as rm -rf of that directory. Only tests before the action
+ * narrow it, and only on every path to it: `-delete -name x` deletes
+ * everything, as does `-name x -o -delete` or `! -name x -delete`. */
+static void find_delete_roots(struct cctx *x, const struct cmdv *c, size_t nstart, size_t act)
 {
 	char abs[CLS_MAX_PATH];
+	size_t from = nstart;
+	int depth = 0;
 
-	for (size_t i = nstart; i < c->n; i++)
-		for (size_t k = 0; k < nitems(find_filters); k++)
-			if (strcmp(c->w[i].val, find_filters[k]) == 0)
-				return;
+	for (size_t i = nstart; i < act; i++) { /* the action's own alternative */
+		depth += strcmp(c->w[i].val, "(") == 0;
+		depth -= strcmp(c->w[i].val, ")") == 0;
+		if (depth == 0 && find_word(c, i, find_alts, nitems(find_alts)))
+			from = i + 1;
+	}
+	/* an action inside parentheses: its alternative is not read */
+	if (depth == 0 && find_narrows(c, from, act))
+		return;
 	for (size_t k = 1; k < nstart; k++)
 		if (paths_resolve(x, c->w[k].val, abs, sizeof(abs)) && paths_critical(x, abs))
 			cls_add(x, TIER_CRITICAL, "fs.delete.root", shell_span_word(x, &c->w[k]),
@@ -132,7 +188,7 @@ static void rule_find(struct cctx *x, struct cmdv *c)
 		if (strcmp(a, "-delete") == 0) {
 			cls_add(x, TIER_HIGH, "fs.delete.recursive", shell_span_word(x, &c->w[i]),
 			        "find -delete deletes every file it matches");
-			find_delete_roots(x, c, nstart);
+			find_delete_roots(x, c, nstart, i);
 		}
 		for (size_t k = 0; k < nitems(prints); k++)
 			if (strcmp(a, prints[k]) == 0 && i + 1 < c->n) {
@@ -147,7 +203,7 @@ static void rule_find(struct cctx *x, struct cmdv *c)
 			while (e < c->n && strcmp(c->w[e].val, ";") != 0 && strcmp(c->w[e].val, "+") != 0)
 				e++;
 			if (i + 1 < e && strcmp(c->w[i + 1].val, "rm") == 0)
-				find_delete_roots(x, c, nstart); /* as -delete */
+				find_delete_roots(x, c, nstart, i); /* as -delete */
 			rules_subcommand(x, c, i + 1, e);
 			i = e;
 			break;

@@ -189,6 +189,8 @@ static void g_remote(struct cctx *x, struct cmdv *c)
 	gw(x, c, "changes the repository's remotes");
 }
 
+static bool cmd_key(const char *k, size_t n);
+
 static void g_config(struct cctx *x, struct cmdv *c)
 {
 	static const char *const ro[] = {"--get", "--get-all", "--get-regexp", "-l", "--list",
@@ -204,6 +206,15 @@ static void g_config(struct cctx *x, struct cmdv *c)
 		return;
 	cls_add(x, TIER_HIGH, "git.config", shell_span_words(x, c->w, c->n),
 	        "changes git configuration (hooks, aliases and pagers in it run programs)");
+	/* git config alias.x '!CMD' (or core.pager CMD): CMD runs at the next
+	 * git x, as with git -c; an alias without '!' is a git command */
+	if (opt_operands(c, 1, "f", idx, 4) >= 2) {
+		const struct word *k = &c->w[idx[0]], *v = &c->w[idx[1]];
+		bool git_alias = strncasecmp(k->val, "alias.", 6) == 0 && v->val[0] != '!';
+		if (cmd_key(k->val, k->len) && !git_alias && !(v->flags & (W_DYNAMIC | W_GLOB)))
+			shell_script_text(x, v->val + (v->val[0] == '!'),
+			                  strlen(v->val + (v->val[0] == '!')), shell_span_word(x, v));
+	}
 }
 
 static void g_stash(struct cctx *x, struct cmdv *c)

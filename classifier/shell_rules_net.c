@@ -50,6 +50,8 @@ static void rule_curl(struct cctx *x, struct cmdv *c)
 
 	for (size_t i = 0; i < n; i++)
 		net_add_fetch_url(x, c->w[idx[i]].val);
+	if (opt_value(c, 0, "--url", NULL, &v) != NULL) /* --url=URL, not an operand */
+		net_add_fetch_url(x, v);
 	if ((w = opt_value(c, 'd', NULL, curl_args, &v)) || (w = opt_value(c, 'F', NULL, curl_args, &v)))
 		data_arg(x, w, v, false);
 	if ((w = opt_value(c, 'T', NULL, curl_args, &v)) != NULL) {

@@ -518,6 +518,8 @@ void unwrap_stdin_script(struct cctx *x, struct cmdv *c, bool shell, const char 
 		        "pipes data into %s, which runs it as code", what);
 		if (shell && c->in_text)
 			shell_script_text(x, c->in_text, c->in_len, c->in_span);
+		else if (c->in_text) /* echo 'import os; ...' | python3 */
+			code_scan(x, what, c->in_text, c->in_len, c->in_span);
 		break;
 	case IN_DOC:
 		if (shell)

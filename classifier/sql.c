@@ -60,6 +60,32 @@ static bool column_same(json_t *a, json_t *b)
 	return a && b && json_equal(json_object_get(a, "fields"), json_object_get(b, "fields"));
 }
 
+/* Whether an expression reads the row: a column (CURRENT OF a cursor
+ * names one row). One that reads none is the same for every row (2 > 1,
+ * NULL IS NULL, now() IS NOT NULL, EXISTS (SELECT 1), $1). Past 200
+ * levels it is taken to read none, the stricter reading. */
+static bool reads_row(json_t *e, int depth)
+{
+	static const char *const refs[] = {"ColumnRef", "CurrentOfExpr"};
+	const char *k;
+	json_t *v;
+	size_t i;
+
+	if (depth > 200)
+		return false;
+	json_array_foreach(e, i, v)
+		if (reads_row(v, depth + 1))
+			return true;
+	json_object_foreach(e, k, v) {
+		for (size_t r = 0; r < nitems(refs); r++)
+			if (strcmp(k, refs[r]) == 0)
+				return true;
+		if ((json_is_object(v) || json_is_array(v)) && reads_row(v, depth + 1))
+			return true;
+	}
+	return false;
+}
+
 /* A WHERE that holds for every row (the tree has false and 0 as {}):
  * true, NOT false, c = c for equal constants or one column, and an OR with
  * one such arm or an AND of them. Agents write WHERE 1=1 as a template. */
@@ -105,6 +131,13 @@ static bool always_true(json_t *e)
 	return false;
 }
 
+/* A WHERE true for every row: as always_true, or one that reads no row
+ * at all (WHERE 2 > 1; a constant false one changes nothing either way). */
+static bool every_row(json_t *w)
+{
+	return always_true(w) || !reads_row(w, 0);
+}
+
 static void n_delete(struct sqlw *s, json_t *n)
 {
 	json_t *w = json_object_get(n, "whereClause");
@@ -112,7 +145,7 @@ static void n_delete(struct sqlw *s, json_t *n)
 	add(s, TIER_HIGH, "sql.delete", "DELETE removes rows");
 	if (w == NULL)
 		add(s, TIER_HIGH, "sql.delete.no_where", "DELETE without WHERE empties the table");
-	else if (always_true(w))
+	else if (every_row(w))
 		add(s, TIER_HIGH, "sql.delete.no_where",
 		    "DELETE whose WHERE holds for every row empties the table");
 }
@@ -123,7 +156,7 @@ static void n_update(struct sqlw *s, json_t *n)
 
 	if (w == NULL)
 		add(s, TIER_HIGH, "sql.update.no_where", "UPDATE without WHERE changes every row");
-	else if (always_true(w))
+	else if (every_row(w))
 		add(s, TIER_HIGH, "sql.update.no_where",
 		    "UPDATE whose WHERE holds for every row changes every row");
 	else
@@ -136,16 +169,28 @@ static void n_insert(struct sqlw *s, json_t *n)
 	add(s, TIER_MEDIUM, "sql.insert", "INSERT adds rows");
 }
 
-/* MERGE: each WHEN clause is an INSERT, UPDATE or DELETE of its own. */
+/* MERGE: each WHEN clause is an INSERT, UPDATE or DELETE of its own; with
+ * a join condition that holds for every row (ON true) and no AND of its
+ * own, a WHEN MATCHED clause reaches every row of the target. */
 static void n_merge(struct sqlw *s, json_t *n)
 {
+	bool every = json_object_get(n, "joinCondition") &&
+	             every_row(json_object_get(n, "joinCondition"));
 	json_t *w;
 	size_t i;
 
 	json_array_foreach(json_object_get(n, "mergeWhenClauses"), i, w) {
-		const char *cmd = str(json_object_get(w, "MergeWhenClause"), "commandType");
-		if (cmd && strcmp(cmd, "CMD_DELETE") == 0)
+		json_t *c = json_object_get(w, "MergeWhenClause");
+		const char *cmd = str(c, "commandType");
+		bool all = every && json_object_get(c, "condition") == NULL;
+		if (cmd && strcmp(cmd, "CMD_DELETE") == 0) {
 			add(s, TIER_HIGH, "sql.delete", "MERGE ... THEN DELETE removes rows");
+			if (all)
+				add(s, TIER_HIGH, "sql.delete.no_where",
+				    "MERGE ... ON true ... THEN DELETE empties the table");
+		} else if (cmd && strcmp(cmd, "CMD_UPDATE") == 0 && all)
+			add(s, TIER_HIGH, "sql.update.no_where",
+			    "MERGE ... ON true ... THEN UPDATE changes every row");
 		else if (cmd && strcmp(cmd, "CMD_UPDATE") == 0)
 			add(s, TIER_MEDIUM, "sql.update", "MERGE ... THEN UPDATE changes rows");
 		else if (cmd && strcmp(cmd, "CMD_INSERT") == 0)
@@ -169,7 +214,26 @@ static const char *const_string(json_t *arg)
 
 static void n_set(struct sqlw *s, json_t *n)
 {
-	setting(s, str(n, "name"));
+	static const char *const mysql_resets[] = {"master", "slave", "replica"};
+	const char *kind = str(n, "kind"), *name = str(n, "name");
+
+	setting(s, name);
+	/* PostgreSQL reads MySQL's RESET MASTER as resetting a setting it
+	 * does not have; MySQL deletes its binary logs or replica state */
+	for (size_t i = 0; kind && name && i < nitems(mysql_resets); i++)
+		if (strcmp(kind, "VAR_RESET") == 0 && strcasecmp(name, mysql_resets[i]) == 0)
+			add(s, TIER_HIGH, "sql.admin", "RESET MASTER, SLAVE or REPLICA deletes MySQL's "
+			                               "binary logs or replication state");
+}
+
+/* ALTER DATABASE d SET NAME ...: a setting for every later session; its
+ * VariableSetStmt is not a tree node of its own, so the walk does not
+ * meet it */
+static void n_alterdb_set(struct sqlw *s, json_t *n)
+{
+	add(s, TIER_MEDIUM, "sql.alter", "ALTER DATABASE ... SET changes every later session's "
+	                                 "settings");
+	setting(s, str(json_object_get(n, "setstmt"), "name"));
 }
 
 static void n_maintenance(struct sqlw *s, json_t *n)
@@ -218,6 +282,9 @@ static void n_alter(struct sqlw *s, json_t *n)
 			add(s, TIER_HIGH, "sql.alter.drop", "ALTER ... DROP destroys a column or constraint");
 			return;
 		}
+		if (st && strcmp(st, "AT_DisableTrigAll") == 0) /* as session_replication_role */
+			add(s, TIER_HIGH, "sql.admin",
+			    "DISABLE TRIGGER ALL turns off the table's foreign-key checks");
 	}
 	add(s, TIER_MEDIUM, "sql.alter", "ALTER changes the schema");
 }
@@ -244,17 +311,55 @@ static void n_create(struct sqlw *s, json_t *n)
 	add(s, TIER_MEDIUM, "sql.create", "CREATE adds a database object");
 }
 
+void sql_classify_inner(struct cctx *x, const char *sql, size_t len, struct span sp)
+{
+	if (x->sql_body >= MAX_BODY_DEPTH) {
+		cls_add(x, TIER_HIGH, "parse.too_deep", sp, "SQL run by SQL is nested too deeply to read");
+		return;
+	}
+	x->sql_body++;
+	sql_classify(x, sql, len, false, 0, sp);
+	x->sql_body--;
+}
+
 /* SQL text found inside a function body, read like any other SQL. */
 static void body_sql(struct sqlw *s, const char *sql)
 {
-	s->x->sql_body++;
-	sql_classify(s->x, sql, strlen(sql), false, 0, s->sp);
-	s->x->sql_body--;
+	sql_classify_inner(s->x, sql, strlen(sql), s->sp);
+}
+
+/* The text of expression e when it is one string literal, '...' (with ''
+ * for a quote) or $tag$...$tag$, in the arena; NULL for anything else. */
+static const char *literal_text(struct cctx *x, const char *e)
+{
+	size_t n = strlen(e), k = 0, tl;
+	char *t;
+
+	while (n && strchr(" \t\r\n", e[n - 1]))
+		n--;
+	while (n && strchr(" \t\r\n", *e)) {
+		e++;
+		n--;
+	}
+	if (n >= 2 && e[0] == '$' && (tl = strcspn(e + 1, "$") + 2) * 2 <= n &&
+	    strncmp(e + n - tl, e, tl) == 0 && memmem(e + tl, n - 2 * tl, e, tl) == NULL)
+		return arena_strndup(x->a, e + tl, n - 2 * tl);
+	if (n < 2 || e[0] != '\'' || e[n - 1] != '\'')
+		return NULL;
+	t = arena_alloc(x->a, n);
+	for (size_t i = 1; i + 1 < n; i++) {
+		if (e[i] == '\'' && e[i + 1] != '\'') /* a quote ends it: 'a' || 'b' */
+			return NULL;
+		t[k++] = e[i];
+		i += e[i] == '\'';
+	}
+	t[k] = '\0';
+	return t;
 }
 
 /* The statements of a PL/pgSQL body (pg_query_parse_plpgsql's tree): each
  * SQL statement and each SELECT it evaluates is read as SQL; EXECUTE of a
- * string built at run time cannot be read. */
+ * string literal is read as SQL too, one built at run time cannot be. */
 static void walk_plpgsql(struct sqlw *s, json_t *j, int depth)
 {
 	const char *key, *q;
@@ -269,8 +374,13 @@ static void walk_plpgsql(struct sqlw *s, json_t *j, int depth)
 		json_array_foreach(j, i, val)
 			walk_plpgsql(s, val, depth + 1);
 	json_object_foreach(j, key, val) {
-		if (strcmp(key, "PLpgSQL_stmt_dynexecute") == 0 || strcmp(key, "PLpgSQL_stmt_dynfors") == 0)
-			add(s, TIER_HIGH, "sql.exec", "runs SQL built at run time (EXECUTE)");
+		if (strcmp(key, "PLpgSQL_stmt_dynexecute") == 0 || strcmp(key, "PLpgSQL_stmt_dynfors") == 0) {
+			q = str(json_object_get(json_object_get(val, "query"), "PLpgSQL_expr"), "query");
+			if ((q = q ? literal_text(s->x, q) : NULL) != NULL)
+				body_sql(s, q);
+			else
+				add(s, TIER_HIGH, "sql.exec", "runs SQL built at run time (EXECUTE)");
+		}
 		if (strcmp(key, "sqlstmt") == 0 && (q = str(json_object_get(val, "PLpgSQL_expr"), "query")))
 			body_sql(s, q);
 		else if (strcmp(key, "PLpgSQL_expr") == 0 && (q = str(val, "query")) != NULL &&
@@ -385,6 +495,13 @@ static void n_subscription(struct sqlw *s, json_t *n)
 	                               "its tables into this one");
 }
 
+static void n_foreign(struct sqlw *s, json_t *n)
+{
+	(void)n;
+	add(s, TIER_HIGH, "net.fetch", "IMPORT FOREIGN SCHEMA connects to another server to read "
+	                               "its tables");
+}
+
 static void n_admin(struct sqlw *s, json_t *n)
 {
 	(void)n;
@@ -395,6 +512,35 @@ static void n_select(struct sqlw *s, json_t *n)
 {
 	if (json_object_get(n, "intoClause"))
 		add(s, TIER_MEDIUM, "sql.create", "SELECT INTO creates a table");
+}
+
+/* Functions that run the SQL text of their first argument (crosstab of
+ * two texts runs both): query_to_xml('SELECT pg_read_file(...)', ...)
+ * reads the file. A literal text is read as SQL; text built at run time
+ * cannot be read. */
+static void func_sql_text(struct sqlw *s, json_t *n, const char *f)
+{
+	static const char *const runs_sql[] = {
+		"query_to_xml", "query_to_xmlschema", "query_to_xml_and_xmlschema",
+		"ts_stat",      "crosstab",           "crosstab2",
+		"crosstab3",    "crosstab4",
+	};
+	json_t *args = json_object_get(n, "args");
+	const char *q;
+
+	for (size_t k = 0; k < nitems(runs_sql); k++) {
+		if (strcasecmp(f, runs_sql[k]) != 0)
+			continue;
+		for (size_t i = 0; i < (strcasecmp(f, "crosstab") == 0 ? 2 : 1); i++) {
+			json_t *a = json_array_get(args, i);
+			if (a == NULL)
+				break;
+			if ((q = const_string(a)) != NULL)
+				sql_classify_inner(s->x, q, strlen(q), s->sp);
+			else if (i == 0 || json_object_get(a, "A_Const") == NULL)
+				add(s, TIER_HIGH, "sql.exec", "runs SQL text built at run time");
+		}
+	}
 }
 
 /* Functions that reach the server's files, the network or other sessions. */
@@ -436,9 +582,19 @@ static void n_func(struct sqlw *s, json_t *n)
 	json_t *names = json_object_get(n, "funcname");
 	const char *f = str(json_object_get(json_array_get(names, json_array_size(names) - 1), "String"), "sval");
 
+	bool known = false;
+
 	for (size_t i = 0; f && i < nitems(fns); i++)
-		if (strcasecmp(f, fns[i].name) == 0)
+		if (strcasecmp(f, fns[i].name) == 0) {
 			add(s, TIER_HIGH, fns[i].rule, fns[i].why);
+			known = true;
+		}
+	/* dblink_connect_u, dblink_send_query, dblink_open...: the extension's
+	 * every function talks to the other server */
+	if (f && !known && strncasecmp(f, "dblink", 6) == 0)
+		add(s, TIER_HIGH, "net.fetch", "uses a connection to another server (dblink)");
+	if (f)
+		func_sql_text(s, n, f);
 	if (f && strcasecmp(f, "set_config") == 0) /* SET by another name */
 		setting(s, const_string(json_array_get(json_object_get(n, "args"), 0)));
 }
@@ -452,6 +608,7 @@ static const struct {
 	{"TruncateStmt", n_truncate}, {"AlterTableStmt", n_alter}, {"RenameStmt", n_alter},
 	{"AlterObjectSchemaStmt", n_alter}, {"AlterOwnerStmt", n_alter}, {"AlterSeqStmt", n_alter},
 	{"AlterEnumStmt", n_alter}, {"AlterDomainStmt", n_alter}, {"AlterFunctionStmt", n_alter},
+	{"AlterDatabaseSetStmt", n_alterdb_set},
 	{"GrantStmt", n_grant}, {"GrantRoleStmt", n_grant}, {"AlterDefaultPrivilegesStmt", n_grant},
 	{"CopyStmt", n_copy}, {"CreateStmt", n_create}, {"IndexStmt", n_create},
 	{"ViewStmt", n_create}, {"CreateTableAsStmt", n_create}, {"CreateSeqStmt", n_create},
@@ -463,7 +620,7 @@ static const struct {
 	{"AlterRoleStmt", n_admin}, {"DropRoleStmt", n_admin}, {"AlterRoleSetStmt", n_admin},
 	{"DropOwnedStmt", n_drop}, {"DropTableSpaceStmt", n_drop}, {"DropSubscriptionStmt", n_drop},
 	{"DropUserMappingStmt", n_drop}, {"CreateSubscriptionStmt", n_subscription},
-	{"AlterSubscriptionStmt", n_subscription}, {"FuncCall", n_func}, {"SelectStmt", n_select},
+	{"AlterSubscriptionStmt", n_subscription}, {"ImportForeignSchemaStmt", n_foreign}, {"FuncCall", n_func}, {"SelectStmt", n_select},
 	{"ExplainStmt", NULL}, {"VariableShowStmt", NULL}, {"TransactionStmt", NULL},
 	{"VariableSetStmt", n_set}, {"PrepareStmt", NULL}, {"DeallocateStmt", NULL},
 	{"DeclareCursorStmt", NULL}, {"FetchStmt", NULL}, {"ClosePortalStmt", NULL},
@@ -602,5 +759,10 @@ void sql_classify(struct cctx *x, const char *sql, size_t len, bool exact, size_
 		 * which PostgreSQL skips: read them by keywords too, and list
 		 * their statements when the grammar saw only a comment */
 		sql_fallback(x, copy, len, exact, base, sp, strv_len(x->v->statements) == before);
+	else if (sql_reads_otherwise(x, copy, len))
+		/* what follows a -- with no blank in MySQL, and a $$ string in
+		 * SQLite or MySQL (no quote there): SELECT $q$; DROP TABLE t;
+		 * SELECT $q$ drops t */
+		sql_fallback_otherwise(x, copy, len, exact, base, sp);
 	pg->pg_query_free_parse_result(r);
 }

@@ -40,10 +40,89 @@ static size_t skip_quote(const char *s, size_t n, size_t i, bool backslash)
 	return n;
 }
 
-/* Skips a comment at s[i] if there is one; returns i when not. */
-static size_t skip_comment(const char *s, size_t n, size_t i, bool hash)
+/* MySQL's -- starts a comment only before a blank or control byte. */
+static bool mysql_dash_comment(const char *s, size_t n, size_t i)
 {
-	if ((s[i] == '-' && i + 1 < n && s[i + 1] == '-') || (hash && s[i] == '#')) {
+	return i + 2 >= n || (unsigned char)s[i + 2] <= ' ';
+}
+
+static bool mysql_dashes(const char *sql, size_t len)
+{
+	for (const char *p = sql; (p = memmem(p, len - (size_t)(p - sql), "--", 2)) != NULL; p++)
+		if (!mysql_dash_comment(sql, len, (size_t)(p - sql)))
+			return true;
+	return false;
+}
+
+static bool ident_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_' || c == '$';
+}
+
+/* The length of the $$ or $tag$ that opens a dollar quote at s[i], or 0:
+ * PostgreSQL's, where a '$' after a name's letters is part of the name. */
+static size_t dollar_tag(const char *s, size_t n, size_t i)
+{
+	size_t k = i + 1;
+
+	if (s[i] != '$' || (i > 0 && ident_char(s[i - 1])))
+		return 0;
+	if (k < n && (isalpha((unsigned char)s[k]) || s[k] == '_'))
+		while (k < n && (isalnum((unsigned char)s[k]) || s[k] == '_'))
+			k++;
+	return k < n && s[k] == '$' ? k - i + 1 : 0;
+}
+
+/* A comment opened inside a comment: PostgreSQL nests them, SQLite and
+ * MySQL end both at the first close, so what follows it runs there. */
+static bool has_nested_comment(const char *sql, size_t len)
+{
+	const char *p = sql, *e = sql + len, *open, *close;
+
+	while ((open = memmem(p, (size_t)(e - p), "/*", 2)) != NULL) {
+		close = memmem(open + 2, (size_t)(e - open - 2), "*/", 2);
+		if (close == NULL)
+			return false;
+		if (memmem(open + 2, (size_t)(close - open - 2), "/*", 2))
+			return true;
+		p = close + 2;
+	}
+	return false;
+}
+
+/* Backslash escapes and # comments: MySQL's, where quoting ends elsewhere. */
+static bool mysql_quoting(const char *sql, size_t len)
+{
+	return memchr(sql, '\\', len) || memchr(sql, '#', len);
+}
+
+static bool has_dollar_quote(const char *sql, size_t len)
+{
+	for (const char *p = sql; (p = memchr(p, '$', len - (size_t)(p - sql))) != NULL; p++)
+		if (dollar_tag(sql, len, (size_t)(p - sql)))
+			return true;
+	return false;
+}
+
+/* Whether the MySQL reading differs from PostgreSQL's for this text. */
+static bool mysql_differs(const struct cctx *x, const char *sql, size_t len)
+{
+	return x->sql_dialect != SQL_PG &&
+	       (mysql_quoting(sql, len) || (x->sql_dialect == SQL_MYSQL && mysql_dashes(sql, len)));
+}
+
+bool sql_reads_otherwise(const struct cctx *x, const char *sql, size_t len)
+{
+	return mysql_differs(x, sql, len) ||
+	       (x->sql_dialect != SQL_PG && (has_dollar_quote(sql, len) || has_nested_comment(sql, len)));
+}
+
+/* Skips a comment at s[i] if there is one; returns i when not. The MySQL
+ * reading (mysql) also has # comments, and -- only before a blank. */
+static size_t skip_comment(const char *s, size_t n, size_t i, bool mysql)
+{
+	if ((s[i] == '-' && i + 1 < n && s[i + 1] == '-' && (!mysql || mysql_dash_comment(s, n, i))) ||
+	    (mysql && s[i] == '#')) {
 		const char *nl = memchr(s + i, '\n', n - i);
 		return nl ? (size_t)(nl - s) : n;
 	}
@@ -78,22 +157,29 @@ static const char *const read_first[] = {
 struct fctx {
 	struct cctx *x;
 	struct span sp;
+	bool extra; /* a reading beside the grammar's (RD_EXTRA) */
 };
 
 static void f_add(struct fctx *f, enum tier t, const char *rule, const char *why)
 {
-	cls_add(f->x, t, rule, f->sp, "%s (read by keywords: PostgreSQL's grammar rejects it)", why);
+	cls_add(f->x, t, rule, f->sp, "%s (read by keywords, %s)", why,
+	        f->extra ? "as MySQL or SQLite quote it" : "PostgreSQL's grammar rejects it");
 }
 
 /* A keyword counts unless a neighbour makes it part of another clause:
- * ON DELETE, FOR UPDATE, DO UPDATE, ON UPDATE. */
+ * ON DELETE, FOR UPDATE, ON UPDATE, and ON CONFLICT ... DO UPDATE (a
+ * MySQL event's DO DELETE is the statement it runs). */
 static bool stmt_kw(const struct stmt *st, const char *kw, size_t *at)
 {
+	size_t conflict = st->nkw;
+
+	has(st, "CONFLICT", 0, &conflict);
 	for (size_t i = 0; i < st->nkw; i++) {
 		const char *prev = i ? st->kw[i - 1] : "";
 		if (strcmp(st->kw[i], kw) != 0)
 			continue;
-		if (strcmp(prev, "ON") == 0 || strcmp(prev, "FOR") == 0 || strcmp(prev, "DO") == 0)
+		if (strcmp(prev, "ON") == 0 || strcmp(prev, "FOR") == 0 ||
+		    (strcmp(prev, "DO") == 0 && conflict < i))
 			continue;
 		*at = i;
 		return true;
@@ -135,6 +221,9 @@ static void judge_ddl(struct fctx *f, const struct stmt *st)
 			f_add(f, TIER_CRITICAL, "sql.drop.database", "DROP DATABASE destroys a whole database");
 		else if (strcmp(next, "SCHEMA") == 0 && has(st, "CASCADE", at, NULL))
 			f_add(f, TIER_CRITICAL, "sql.drop.cascade", "DROP SCHEMA ... CASCADE drops everything in it");
+		else if (strcmp(next, "SCHEMA") == 0)
+			f_add(f, TIER_CRITICAL, "sql.drop.database",
+			      "DROP SCHEMA is MySQL's DROP DATABASE: it destroys a whole database");
 		else if (strcmp(k0, "ALTER") == 0)
 			f_add(f, TIER_HIGH, "sql.alter.drop", "ALTER ... DROP destroys a column or constraint");
 		else if (strcmp(k0, "CREATE") != 0 || strcmp(next, "TABLE") == 0)
@@ -170,25 +259,121 @@ static void judge_ddl(struct fctx *f, const struct stmt *st)
 		f_add(f, TIER_MEDIUM, "sql.other", "runs SQL airlock cannot see");
 }
 
-static void judge(struct cctx *x, const struct stmt *st, const char *sql, bool exact,
-                  size_t base, struct span sp, bool record)
+/* MySQL statements that change accounts or replication, by their first
+ * two keywords (CREATE OR REPLACE USER as CREATE USER). */
+static void judge_admin(struct fctx *f, const struct stmt *st)
 {
-	struct fctx f = {x, exact ? cls_span(x, base + st->off, st->end - st->off) : sp};
+	static const char *const admin[][2] = {
+		{"CREATE", "USER"},   {"ALTER", "USER"},    {"RENAME", "USER"},
+		{"DROP", "USER"},     {"CREATE", "ROLE"},   {"DROP", "ROLE"},
+		{"SET", "PASSWORD"},  {"RESET", "MASTER"},  {"RESET", "SLAVE"},
+		{"RESET", "REPLICA"}, {"RESET", "BINARY"},  {"START", "SLAVE"},
+		{"START", "REPLICA"}, {"START", "GROUP_REPLICATION"},
+	};
+	const char *k1 = st->nkw > 1 ? st->kw[1] : "";
+
+	if (strcmp(k1, "OR") == 0 && st->nkw > 3)
+		k1 = st->kw[3];
+	for (size_t i = 0; i < nitems(admin); i++)
+		if (strcmp(st->kw[0], admin[i][0]) == 0 && strcmp(k1, admin[i][1]) == 0)
+			f_add(f, TIER_HIGH, "sql.admin", "changes database accounts, their passwords or "
+			                                 "replication (RESET MASTER deletes the binary logs)");
+}
+
+/* The end of the quoted string at sql[i] and its text with quotes and
+ * backslash escapes undone (MySQL's reading), or 0 when sql[i] starts no
+ * string. */
+static size_t string_text(struct cctx *x, const char *sql, size_t i, size_t end, char **text)
+{
+	size_t close = skip_quote(sql, end, i, true), n = 0;
+	char *t;
+
+	if ((sql[i] != '\'' && sql[i] != '"') || close > end || close < i + 2 || sql[close - 1] != sql[i])
+		return 0;
+	t = arena_alloc(x->a, close - i);
+	for (size_t k = i + 1; k + 1 < close; k++) {
+		if (sql[k] == '\\' || (sql[k] == sql[i] && sql[k + 1] == sql[i]))
+			k++;
+		t[n++] = sql[k];
+	}
+	t[n] = '\0';
+	*text = t;
+	return close;
+}
+
+/* Skips blanks and one word (or `quoted` name) at sql[i]. */
+static size_t skip_word(const char *sql, size_t i, size_t end)
+{
+	while (i < end && isspace((unsigned char)sql[i]))
+		i++;
+	if (i < end && sql[i] == '`')
+		return skip_quote(sql, end, i, false);
+	while (i < end && (isalnum((unsigned char)sql[i]) || sql[i] == '_' || sql[i] == '$'))
+		i++;
+	return i;
+}
+
+/* MySQL PREPARE NAME FROM '...' and MariaDB EXECUTE IMMEDIATE '...': the
+ * string is SQL the server runs, read as SQL. Anything else there (@var,
+ * CONCAT(...), strings pasted together, a comment) is SQL built at run
+ * time, which cannot be read. */
+static void judge_dynamic(struct fctx *f, const struct stmt *st, const char *sql)
+{
+	size_t from = 0;
+	bool prep = strcmp(st->kw[0], "PREPARE") == 0 && has(st, "FROM", 1, &from) && from <= 2;
+	bool imm = strcmp(st->kw[0], "EXECUTE") == 0 && st->nkw > 1 &&
+	           strcmp(st->kw[1], "IMMEDIATE") == 0;
+	size_t i = skip_word(sql, st->off, st->end), close;
+	char *text;
+
+	if (!prep && !imm)
+		return;
+	i = skip_word(sql, i, st->end);
+	if (prep)
+		i = skip_word(sql, i, st->end);
+	while (i < st->end && isspace((unsigned char)sql[i]))
+		i++;
+	close = i < st->end ? string_text(f->x, sql, i, st->end, &text) : 0;
+	while (close && close < st->end && isspace((unsigned char)sql[close]))
+		close++;
+	if (close && (close == st->end || (imm && strncasecmp(sql + close, "USING", 5) == 0)))
+		sql_classify_inner(f->x, text, strlen(text), f->sp);
+	else
+		f_add(f, TIER_HIGH, "sql.exec", "runs SQL built at run time");
+}
+
+/* How a pass reads the text. */
+enum {
+	RD_MYSQL = 1,  /* backslash escapes, # comments, -- only before a blank */
+	RD_DOLLAR = 2, /* $$ and $tag$ quotes, PostgreSQL's */
+	RD_EXTRA = 4,  /* one more reading of text already read: it only adds
+	                * findings, and a statement it cannot place is no
+	                * sql.unparsed */
+	RD_RECORD = 8, /* lists the statements */
+};
+
+static void judge(struct cctx *x, const struct stmt *st, const char *sql, bool exact,
+                  size_t base, struct span sp, unsigned how)
+{
+	struct fctx f = {x, exact ? cls_span(x, base + st->off, st->end - st->off) : sp,
+	                 (how & RD_EXTRA) != 0};
 	bool known = false;
 
-	if (record && st->end > st->off)
+	if ((how & RD_RECORD) && st->end > st->off)
 		strv_push_owned(&x->v->statements, xstrndup(sql + st->off, st->end - st->off));
 	if (st->nkw == 0)
 		return;
 	for (size_t i = 0; i < nitems(read_first); i++)
 		known |= strcmp(st->kw[0], read_first[i]) == 0;
-	if (!known) {
+	if (!known && !(how & RD_EXTRA)) {
 		cls_add(x, TIER_HIGH, "sql.unparsed", f.sp,
 		        "cannot read this SQL with certainty: it starts with %s", st->kw[0]);
 		return;
 	}
 	judge_dml(&f, st);
 	judge_ddl(&f, st);
+	judge_admin(&f, st);
+	judge_dynamic(&f, st, sql);
 }
 
 static void trim(const char *s, struct stmt *st)
@@ -200,10 +385,11 @@ static void trim(const char *s, struct stmt *st)
 }
 
 static void pass(struct cctx *x, const char *s, size_t n, bool exact, size_t base,
-                 struct span sp, bool loose, bool record)
+                 struct span sp, unsigned how)
 {
+	bool mysql = how & RD_MYSQL;
 	struct stmt st;
-	size_t i = 0;
+	size_t i = 0, tl;
 
 	memset(&st, 0, sizeof(st));
 	while (i <= n) {
@@ -211,23 +397,21 @@ static void pass(struct cctx *x, const char *s, size_t n, bool exact, size_t bas
 		if (i == n || s[i] == ';') {
 			st.end = i;
 			trim(s, &st);
-			judge(x, &st, s, exact, base, sp, record && !loose);
+			judge(x, &st, s, exact, base, sp, how);
 			memset(&st, 0, sizeof(st));
 			st.off = ++i;
 			continue;
 		}
-		if ((j = skip_comment(s, n, i, loose)) != i) {
+		if ((j = skip_comment(s, n, i, mysql)) != i) {
 			i = j;
 		} else if (s[i] == '\'' || s[i] == '"' || s[i] == '`' || s[i] == '[') {
-			i = skip_quote(s, n, i, loose);
-		} else if (s[i] == '$' && i + 1 < n && (s[i + 1] == '$' || isalpha((unsigned char)s[i + 1]))) {
-			const char *tag_end = memchr(s + i + 1, '$', n - i - 1);
-			size_t tl = tag_end ? (size_t)(tag_end - s) - i + 1 : 0;
-			const char *close = tl ? memmem(s + i + tl, n - i - tl, s + i, tl) : NULL;
-			i = close ? (size_t)(close - s) + tl : i + 1;
+			i = skip_quote(s, n, i, mysql);
+		} else if ((how & RD_DOLLAR) && (tl = dollar_tag(s, n, i)) != 0) {
+			const char *close = memmem(s + i + tl, n - i - tl, s + i, tl);
+			i = close ? (size_t)(close - s) + tl : n; /* unclosed: PostgreSQL rejects it */
 		} else if (isalpha((unsigned char)s[i]) || s[i] == '_') {
 			size_t k = 0;
-			for (j = i; j < n && (isalnum((unsigned char)s[j]) || s[j] == '_'); j++)
+			for (j = i; j < n && ident_char(s[j]); j++)
 				if (k + 1 < sizeof(st.kw[0]))
 					st.kw[st.nkw < KW_MAX ? st.nkw : KW_MAX - 1][k++] = (char)toupper((unsigned char)s[j]);
 			st.kw[st.nkw < KW_MAX ? st.nkw : KW_MAX - 1][k] = '\0';
@@ -244,9 +428,20 @@ static void pass(struct cctx *x, const char *s, size_t n, bool exact, size_t bas
 void sql_fallback(struct cctx *x, const char *sql, size_t len, bool exact, size_t base,
                   struct span sp, bool record)
 {
-	pass(x, sql, len, exact, base, sp, false, record);
-	if (memchr(sql, '\\', len) || memchr(sql, '#', len))
-		pass(x, sql, len, exact, base, sp, true, false);
+	pass(x, sql, len, exact, base, sp, RD_DOLLAR | (record ? RD_RECORD : 0));
+	if (mysql_quoting(sql, len) || (x->sql_dialect == SQL_MYSQL && mysql_dashes(sql, len)))
+		pass(x, sql, len, exact, base, sp, RD_MYSQL);
+	if (x->sql_dialect != SQL_PG && has_dollar_quote(sql, len))
+		pass(x, sql, len, exact, base, sp, RD_EXTRA);
+}
+
+void sql_fallback_otherwise(struct cctx *x, const char *sql, size_t len, bool exact,
+                            size_t base, struct span sp)
+{
+	if (mysql_differs(x, sql, len))
+		pass(x, sql, len, exact, base, sp, RD_MYSQL | RD_EXTRA);
+	if (x->sql_dialect != SQL_PG && (has_dollar_quote(sql, len) || has_nested_comment(sql, len)))
+		pass(x, sql, len, exact, base, sp, RD_EXTRA);
 }
 
 /* What an SQL client's own command does with its argument. */
@@ -259,6 +454,10 @@ enum meta_act {
 	M_LOAD,   /* loads native code */
 	M_HOOK,   /* opens the output in another program */
 	M_ENV,    /* sets NAME VALUE; a pager or editor VALUE is a command */
+	M_COPY,   /* psql \copy: a file on this machine, or PROGRAM 'CMD' */
+	M_GEXEC,  /* psql \gexec: runs each value the query returns as SQL */
+	M_TEXT,   /* psql commands whose arguments are text (\set, \echo) */
+	M_CD,     /* .cd DIR, \cd [DIR]: later relative files are in DIR */
 	M_NONE,   /* any other sqlite3 dot-command: not SQL, nothing to judge */
 };
 
@@ -271,11 +470,14 @@ static const struct {
 	{".shell", M_SHELL}, {".system", M_SHELL}, {".output", M_OUT}, {".once", M_OUT},
 	{".log", M_OUT}, {".trace", M_OUT}, {".open", M_OUT}, {".clone", M_OUT},
 	{".backup", M_LAST}, {".save", M_LAST}, {".read", M_READ}, {".import", M_IMPORT},
-	{".load", M_LOAD}, {".excel", M_HOOK}, {".www", M_HOOK},
+	{".load", M_LOAD}, {".excel", M_HOOK}, {".www", M_HOOK}, {".cd", M_CD}, {"\\cd", M_CD},
 	{"\\!", M_SHELL}, {"\\o", M_OUT}, {"\\out", M_OUT}, {"\\g", M_OUT}, {"\\gx", M_OUT},
 	{"\\w", M_OUT}, {"\\write", M_OUT}, {"\\i", M_READ}, {"\\include", M_READ},
 	{"\\ir", M_READ}, {"\\include_relative", M_READ}, {"\\setenv", M_ENV},
 	{"\\P", M_SHELL}, {"\\T", M_OUT}, {"\\.", M_READ},
+	{"\\copy", M_COPY}, {"\\gexec", M_GEXEC}, {"\\set", M_TEXT}, {"\\echo", M_TEXT},
+	{"\\qecho", M_TEXT}, {"\\warn", M_TEXT}, {"\\if", M_TEXT}, {"\\elif", M_TEXT},
+	{"\\prompt", M_TEXT}, {"\\else", M_TEXT}, {"\\endif", M_TEXT}, {"\\unset", M_TEXT},
 	{"system", M_SHELL}, {"pager", M_SHELL}, {"tee", M_OUT}, {"source", M_READ},
 	{".", M_NONE}, /* last: .tables, .schema, ... */
 };
@@ -360,12 +562,99 @@ static void meta_target(struct cctx *x, enum meta_act act, const char *p, const 
 		pl++;
 	f = arena_strndup(x->a, p, pl);
 	if (f[0] == '\0' || strcmp(f, "stdout") == 0 || strcmp(f, "stderr") == 0 ||
-	    strcmp(f, "off") == 0 || strcmp(f, "-") == 0 || !paths_resolve(x, f, abs, sizeof(abs)))
+	    strcmp(f, "off") == 0 || strcmp(f, "-") == 0)
 		return;
+	if (!paths_resolve(x, f, abs, sizeof(abs))) { /* relative to a directory known at run time */
+		if (act == M_OUT || act == M_LAST)
+			cls_add(x, TIER_HIGH, "fs.write.outside_workdir", ds,
+			        "writes %s in a directory known only at run time", f);
+		return;
+	}
 	if (act == M_OUT || act == M_LAST)
 		paths_write_abs(x, abs, ds, abs);
 	else
 		paths_read_abs(x, abs, ds);
+}
+
+/* psql runs the text between backquotes in a backslash command's
+ * arguments as a shell command (\set x `CMD`); mysql's commands do not. */
+static void meta_backquotes(struct cctx *x, int m, const char *p, const char *le, struct span ds)
+{
+	const char *b, *e;
+
+	if (metas[m].name[0] != '\\' || x->sql_dialect == SQL_MYSQL)
+		return;
+	while ((b = memchr(p, '`', (size_t)(le - p))) != NULL) {
+		if ((e = memchr(b + 1, '`', (size_t)(le - b - 1))) == NULL) {
+			cls_add(x, TIER_HIGH, "parse.uncertain", ds, "%s: a backquote without its end",
+			        metas[m].name);
+			return;
+		}
+		shell_script_text(x, arena_strndup(x->a, b + 1, (size_t)(e - b - 1)),
+		                  (size_t)(e - b - 1), ds);
+		p = e + 1;
+	}
+}
+
+/* Whether q starts the word kw (any case) that ends at a blank or le. */
+static bool meta_word_is(const char *q, const char *le, const char *kw)
+{
+	size_t l = strlen(kw);
+
+	return (size_t)(le - q) >= l && strncasecmp(q, kw, l) == 0 &&
+	       (q + l == le || isspace((unsigned char)q[l]));
+}
+
+/* The FROM or TO of a \copy's arguments [p, le), outside quotes and
+ * parentheses, or le. */
+static const char *copy_direction(const char *p, const char *le)
+{
+	int depth = 0;
+
+	for (const char *q = p; q < le; q++) {
+		if (*q == '\'' || *q == '"')
+			q += skip_quote(q, (size_t)(le - q), 0, false) - 1;
+		else if (*q == '(' || *q == ')')
+			depth += *q == '(' ? 1 : -1;
+		else if (depth == 0 && (q == p || isspace((unsigned char)q[-1])) &&
+		         (meta_word_is(q, le, "from") || meta_word_is(q, le, "to")))
+			return q;
+	}
+	return le;
+}
+
+/* psql \copy TABLE|(QUERY) FROM|TO FILE|PROGRAM 'CMD'|STDIN|STDOUT: the
+ * file is on this machine, read or written as the user; PROGRAM runs CMD
+ * here. Without FROM or TO it cannot be read. */
+static void meta_copy(struct cctx *x, const char *p, const char *le, struct span ds)
+{
+	static const char *const stdio[] = {"stdin", "stdout", "pstdin", "pstdout"};
+	const char *q = copy_direction(p, le), *w, *ce = le;
+	bool from, unused = false;
+
+	if (q >= le) {
+		cls_add(x, TIER_HIGH, "sql.unparsed", ds, "\\copy without FROM or TO cannot be read");
+		return;
+	}
+	from = meta_word_is(q, le, "from");
+	w = meta_arg(q + (from ? 4 : 2), le, false, &unused);
+	if (meta_word_is(w, le, "program")) {
+		const char *c = meta_arg(w + 7, le, false, &unused);
+		cls_add(x, TIER_HIGH, "sql.copy.program", ds,
+		        "\\copy ... PROGRAM runs a shell command on this machine");
+		if (meta_unquote(&c, &ce))
+			shell_script_text(x, arena_strndup(x->a, c, (size_t)(ce - c)), (size_t)(ce - c), ds);
+		else
+			cls_add(x, TIER_HIGH, "exec.dynamic_command", ds,
+			        "\\copy ... PROGRAM: the command cannot be read");
+		return;
+	}
+	if (from)
+		cls_add(x, TIER_MEDIUM, "sql.insert", ds, "\\copy FROM adds rows");
+	for (size_t i = 0; i < nitems(stdio); i++)
+		if (meta_word_is(w, le, stdio[i]))
+			return;
+	meta_target(x, from ? M_READ : M_OUT, w, le, ds);
 }
 
 static void meta_run(struct cctx *x, int m, const char *arg, const char *le, struct span ds)
@@ -376,6 +665,7 @@ static void meta_run(struct cctx *x, int m, const char *arg, const char *le, str
 	const char *p = meta_arg(arg, le, metas[m].act != M_SHELL, &hook), *q;
 	size_t n = (size_t)(le - p);
 
+	meta_backquotes(x, m, arg, le, ds);
 	if (hook || metas[m].act == M_HOOK)
 		cls_add(x, TIER_HIGH, "exec.hook_program", ds,
 		        "%s opens the output in another program", metas[m].name);
@@ -416,7 +706,31 @@ static void meta_run(struct cctx *x, int m, const char *arg, const char *le, str
 			}
 		}
 		break;
+	case M_COPY:
+		meta_copy(x, p, le, ds);
+		break;
+	case M_CD: {
+		/* the client's own directory: relative files after it are there
+		 * (home for a bare \cd); one it cannot resolve is unknown */
+		char abs[CLS_MAX_PATH];
+		const char *e = le;
+		while (e > p && (e[-1] == ' ' || e[-1] == '\t'))
+			e--;
+		meta_unquote(&p, &e);
+		q = arena_strndup(x->a, p, (size_t)(e - p));
+		if (q[0] == '\0')
+			x->cwd = x->home[0] ? x->home : NULL;
+		else
+			x->cwd = paths_resolve(x, q, abs, sizeof(abs)) ? arena_strndup(x->a, abs, strlen(abs))
+			                                               : NULL;
+		break;
+	}
+	case M_GEXEC:
+		cls_add(x, TIER_HIGH, "sql.exec", ds,
+		        "\\gexec runs each value the query returns as SQL, built at run time");
+		break;
 	case M_HOOK:
+	case M_TEXT:
 	case M_NONE:
 		break;
 	}
@@ -428,6 +742,7 @@ static void meta_run(struct cctx *x, int m, const char *arg, const char *le, str
 struct meta_state {
 	char q;
 	bool comment, ambiguous;
+	bool mysql; /* mysql's client: --x is no comment */
 };
 
 /* The first client command of the line [b, e) outside quotes and
@@ -446,7 +761,7 @@ static size_t meta_start(const char *sql, size_t b, size_t e, struct meta_state 
 				i += c == '$';
 				st->q = 0;
 			}
-		} else if (c == '-' && d == '-') {
+		} else if (c == '-' && d == '-' && (!st->mysql || mysql_dash_comment(sql, e, i))) {
 			return e;
 		} else if (c == '/' && d == '*') {
 			st->comment = true;
@@ -464,7 +779,7 @@ static size_t meta_start(const char *sql, size_t b, size_t e, struct meta_state 
 void sql_dot_commands(struct cctx *x, char *sql, size_t len, bool exact, size_t base,
                       struct span sp)
 {
-	struct meta_state st = {0, false, false};
+	struct meta_state st = {0, false, false, x->sql_dialect == SQL_MYSQL};
 
 	for (size_t i = 0; i < len;) {
 		const char *nl = memchr(sql + i, '\n', len - i);
