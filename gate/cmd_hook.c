@@ -327,6 +327,10 @@ static void hook_decide(struct gate_opts *go, json_t *root, bool tui, struct hoo
 		deny(a, "malformed hook payload: %s", err);
 		goto out;
 	}
+	if (c->cwd && c->cwd[0] != '/') { /* Claude Code sends an absolute one */
+		deny(a, "malformed hook payload: cwd %s is not an absolute path", c->cwd);
+		goto out;
+	}
 	if (go->workdir == NULL)
 		go->workdir = project = hook_project(c->cwd);
 	go->agent = agent = xasprintf("claude-code%s%s", sid ? " session " : "", sid ? sid : "");

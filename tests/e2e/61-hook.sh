@@ -135,6 +135,11 @@ expect_eq "outside the project: not auto-run" "$(printf '%s' "$a" | jq -r .hookS
 case $a in *"outside the project"*) r=yes ;; *) r=$a ;; esac
 expect_eq "outside the project: the reason says so" "$r" yes
 
+a=$(hook_bash '~' 'ls')
+expect_eq "a relative cwd: denied" "$(printf '%s' "$a" | jq -r .hookSpecificOutput.permissionDecision)" deny
+case $a in *"not an absolute path"*) r=yes ;; *) r=$a ;; esac
+expect_eq "a relative cwd: the reason says so" "$r" yes
+
 # The per-call path never loads libgit2 (it costs ~15 ms per start).
 LD_DEBUG=libs "$AIRLOCK" hook claude --db "$db" < "$d/bash-ls.json" > /dev/null 2> "$d/ld.txt"
 check "ld.so trace captured" grep -q 'libc.so' "$d/ld.txt"
