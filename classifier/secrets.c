@@ -91,12 +91,14 @@ static const struct secret_row abs_secrets[] = {
 	{"/root/.ssh", "root's SSH keys"},
 	{"/var/run/secrets/", "mounted service secrets (Kubernetes, Docker)"},
 	{"/run/secrets/", "mounted service secrets (Kubernetes, Docker)"},
+	{"/etc/krb5.keytab", "Kerberos service keys"},
+	{"/tmp/krb5cc_", "a Kerberos ticket cache"},
 };
 
 /* Basename prefixes and suffixes. */
 static const char *const key_prefixes[] = {"id_rsa", "id_ed25519", "id_ecdsa", "id_dsa"};
 static const char *const key_suffixes[] = {".pem", ".key", ".p12", ".pfx", ".jks",
-                                           ".keystore", ".ppk"};
+                                           ".keystore", ".ppk", ".keytab"};
 /* Whole basenames that hold secrets wherever they are. */
 static const struct secret_row secret_files[] = {
 	{"secrets.yml", "application secrets"},
@@ -275,7 +277,7 @@ static const char *const other_hints[] = {
 	"id_rsa", "id_ed25519", "id_ecdsa", "id_dsa", "shadow", "sudoers", "environ",
 	"credentials", "gcloud", "/etc/ssl", "/etc/ssh/ssh_host", "secrets.y", "master.key",
 	"/var/run/secrets/", "/run/secrets/", "wp-config.php", "service-account",
-	"logins.json", "key4.db", "cookies.sqlite", "kcore", "/mem",
+	"logins.json", "key4.db", "cookies.sqlite", "kcore", "/mem", "krb5cc_",
 };
 
 /* One pass over s; compares only where a hint could start. */
