@@ -11,19 +11,25 @@
  *    so one plan costs a bounded time (docs/sandbox.md has the figures);
  *  - a secret file is masked only when its real path stays in the workdir;
  *  - what a directory holds is remembered for the life of the process (the
- *    gate plans a sandbox per call) and read again when the directory's
- *    mtime, inode or device changed. A directory changed within the last
- *    RACY_NS when read is not remembered: a name added in the same clock
- *    tick leaves its mtime unchanged (git's "racy" entries).
+ *    gate plans a sandbox per call). From a process's second search on,
+ *    each directory read is watched with inotify (the watch set before the
+ *    read), and one with no event since is known unchanged without a
+ *    system call; a mount table change or a lost event forgets everything.
+ *    An unwatched directory is read again when its mtime, inode or device
+ *    changed, and one changed within RACY_NS when read is read again next
+ *    time too: a name added in the same clock tick leaves the mtime as it
+ *    was (git's "racy" entries).
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
+#include <poll.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/inotify.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -47,7 +53,10 @@ static const char *const skipped[] = {
  * link), so a secret that is a regular file needs no realpath(); a secret
  * name on anything else (a link) is resolved each time. */
 struct dir_seen {
-	char *path; /* owned; NULL: a free slot */
+	char *path; /* owned; the key, kept once set (NULL: a free slot), so
+	             * that no probe chain is ever cut */
+	bool valid; /* the lists hold what the directory holds */
+	int watch;  /* its inotify watch, or -1: then lstat() decides */
 	dev_t dev;
 	ino_t ino;
 	struct timespec mtime;
@@ -59,6 +68,16 @@ struct dir_seen {
 static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct dir_seen cache[CACHE_SLOTS];
 static size_t cache_used;
+static unsigned searches; /* secrets_find() calls: watching starts at the second */
+static int ino_fd = -1;   /* inotify, or -1 */
+static int mnt_fd = -1;   /* /proc/self/mountinfo: a mount changes what a path
+                           * holds without an inotify event */
+static size_t *watch_slot; /* watch -> its slot + 1 (0: none) */
+static size_t watch_cap;
+
+#define WATCH_MASK                                                                        \
+	(IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF | \
+	 IN_ONLYDIR | IN_DONT_FOLLOW | IN_EXCL_UNLINK)
 
 /* One directory waiting to be read: its path and depth (the top is 0). */
 struct pending_dir {
@@ -106,21 +125,99 @@ static struct dir_seen *cache_slot(const char *path)
 	return &cache[i];
 }
 
-static void seen_clear(struct dir_seen *s)
+/* Forgets what the directory held; keeps its key and watch. */
+static void seen_forget(struct dir_seen *s)
 {
-	free(s->path);
 	strv_free(s->files);
 	strv_free(s->others);
 	strv_free(s->subdirs);
 	strv_free(s->pipes);
-	memset(s, 0, sizeof(*s));
+	s->files = s->others = s->subdirs = s->pipes = NULL;
+	s->entries = 0;
+	s->valid = false;
 }
 
+/* Forgets everything, the watches too (closing inotify drops them). */
 static void cache_clear(void)
 {
-	for (size_t i = 0; i < CACHE_SLOTS; i++)
-		seen_clear(&cache[i]);
+	for (size_t i = 0; i < CACHE_SLOTS; i++) {
+		seen_forget(&cache[i]);
+		free(cache[i].path);
+		cache[i].path = NULL;
+		cache[i].watch = -1;
+	}
 	cache_used = 0;
+	if (ino_fd >= 0)
+		close(ino_fd);
+	ino_fd = -1;
+	free(watch_slot);
+	watch_slot = NULL;
+	watch_cap = 0;
+}
+
+/* From the second search on: inotify and the mount table's poll. */
+static void watch_start(void)
+{
+	if (searches < 2 || ino_fd >= 0)
+		return;
+	ino_fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	if (mnt_fd < 0)
+		mnt_fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
+	if (mnt_fd < 0 && ino_fd >= 0) { /* a mount would go unseen: no watching */
+		close(ino_fd);
+		ino_fd = -1;
+	}
+}
+
+/* Watches s's directory, before it is read or trusted; -1 when it cannot
+ * (no inotify, out of watches): then lstat() decides, as before. */
+static void watch_add(struct dir_seen *s)
+{
+	int w;
+
+	if (ino_fd < 0 || s->watch >= 0 || (w = inotify_add_watch(ino_fd, s->path, WATCH_MASK)) < 0)
+		return;
+	if ((size_t)w >= watch_cap) {
+		size_t cap = (size_t)w * 2 + 64;
+		watch_slot = xreallocarray(watch_slot, cap, sizeof(*watch_slot));
+		memset(watch_slot + watch_cap, 0, (cap - watch_cap) * sizeof(*watch_slot));
+		watch_cap = cap;
+	}
+	watch_slot[w] = (size_t)(s - cache) + 1;
+	s->watch = w;
+}
+
+/* Takes in what changed since the last search: each directory with an
+ * event is forgotten; a mount table change or a lost event forgets all. */
+static void events_drain(void)
+{
+	char buf[16384] __attribute__((aligned(__alignof__(struct inotify_event))));
+	struct pollfd p = {.fd = mnt_fd, .events = POLLPRI};
+	ssize_t n;
+
+	if (ino_fd < 0)
+		return;
+	if (poll(&p, 1, 0) != 0) {
+		cache_clear();
+		return;
+	}
+	while ((n = read(ino_fd, buf, sizeof(buf))) > 0)
+		for (char *q = buf; q < buf + n;) {
+			const struct inotify_event *ev = (const struct inotify_event *)q;
+			struct dir_seen *s;
+			q += sizeof(*ev) + ev->len;
+			if (ev->mask & IN_Q_OVERFLOW) {
+				cache_clear();
+				return;
+			}
+			if (ev->wd < 0 || (size_t)ev->wd >= watch_cap || watch_slot[ev->wd] == 0)
+				continue;
+			s = &cache[watch_slot[ev->wd] - 1];
+			if (s->watch == ev->wd)
+				seen_forget(s);
+			if (ev->mask & IN_IGNORED && s->watch == ev->wd)
+				s->watch = -1; /* the kernel dropped it: deleted, unmounted */
+		}
 }
 
 static bool same_time(const struct timespec *a, const struct timespec *b)
@@ -203,44 +300,42 @@ static DIR *dir_open(const char *path, struct stat *st)
 }
 
 /*
- * What path holds: from the cache when its identity and mtime are those
- * remembered, else read (and remembered unless racy). Returns the entry,
- * valid until the next call (a temporary in *tmp when not remembered), or
- * NULL with errno when it cannot be opened.
+ * What path holds: from the cache when watched with no event since, or
+ * unwatched with its identity and mtime as remembered; else read. Returns
+ * the entry, valid until the next call, or NULL with errno when it cannot
+ * be opened.
  */
-static const struct dir_seen *dir_get(const char *path, struct dir_seen *tmp)
+static const struct dir_seen *dir_get(const char *path)
 {
 	struct dir_seen *s = cache_slot(path);
 	struct stat st;
 	DIR *d;
 
-	/* one lstat when nothing changed: the gate plans a sandbox per call */
-	if (lstat(path, &st) == 0 && seen_is(s, &st))
-		return s;
-	if ((d = dir_open(path, &st)) == NULL)
-		return NULL;
-	if (seen_is(s, &st)) {
-		closedir(d);
-		return s;
-	}
-	if (s->path)
-		seen_clear(s);
-	else if (cache_used + 1 >= CACHE_SLOTS / 2) { /* keep probes short */
-		cache_clear();
-		s = cache_slot(path);
-	}
-	if (racy(&st.st_mtim)) {
-		memset(tmp, 0, sizeof(*tmp));
-		s = tmp;
-	} else {
+	if (s->path == NULL) {
+		if (cache_used + 1 >= CACHE_SLOTS / 2) { /* keep probes short */
+			cache_clear();
+			s = cache_slot(path);
+		}
 		s->path = xstrdup(path);
+		s->watch = -1;
 		cache_used++;
 	}
+	if (s->valid && s->watch >= 0)
+		return s; /* no event since it was read */
+	watch_add(s); /* first: a change from here on is an event */
+	if (s->valid && lstat(path, &st) == 0 && seen_is(s, &st))
+		return s;
+	if ((d = dir_open(path, &st)) == NULL) {
+		seen_forget(s);
+		return NULL;
+	}
+	seen_forget(s);
 	s->dev = st.st_dev;
 	s->ino = st.st_ino;
 	s->mtime = st.st_mtim;
 	dir_list(d, s);
 	closedir(d);
+	s->valid = s->watch >= 0 || !racy(&st.st_mtim);
 	return s;
 }
 
@@ -286,8 +381,7 @@ static void found_resolve(struct walk *wk, const char *path)
  * user and cannot read it either. */
 static int walk_dir(struct walk *wk, const struct pending_dir *pd, char **errstr)
 {
-	struct dir_seen tmp;
-	const struct dir_seen *s = dir_get(pd->path, &tmp);
+	const struct dir_seen *s = dir_get(pd->path);
 
 	if (s == NULL) {
 		if (pd->depth > 0)
@@ -308,12 +402,6 @@ static int walk_dir(struct walk *wk, const struct pending_dir *pd, char **errstr
 	}
 	for (size_t i = 0; pd->depth < SECRETS_DEPTH && s->subdirs && s->subdirs[i]; i++)
 		queue_push(wk, xasprintf("%s/%s", pd->path, s->subdirs[i]), pd->depth + 1);
-	if (s == &tmp) {
-		strv_free(tmp.files);
-		strv_free(tmp.others);
-		strv_free(tmp.subdirs);
-		strv_free(tmp.pipes);
-	}
 	return 0;
 }
 
@@ -325,6 +413,10 @@ int secrets_find(const char *wd, unsigned what, char *const *skip, char ***found
 
 	queue_push(&wk, xstrdup(wd), 0);
 	pthread_mutex_lock(&cache_lock);
+	searches++;
+	watch_start();
+	events_drain();
+	watch_start(); /* again, when the drain forgot everything */
 	while (rc == 0 && wk.head < wk.n && wk.entries < SECRETS_ENTRIES) {
 		/* a copy: walk_dir() queues more, which may move the queue */
 		struct pending_dir pd = wk.q[wk.head++];

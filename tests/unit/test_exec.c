@@ -581,7 +581,7 @@ static void test_secrets_table(void **state)
 {
 	struct tdata_row *rows;
 	size_t n = tdata_load("tests/data/exec/secrets.tsv", &rows), nfound, want = 0;
-	char *wd = tmpdir_new(), *err = NULL, **found, real[PATH_MAX];
+	char *wd = tmpdir_new(), *err = NULL, **found, real[PATH_MAX], *cmd;
 	(void)state;
 	assert_true(n >= 15);
 	assert_non_null(realpath(wd, real));
@@ -621,15 +621,26 @@ static void test_secrets_table(void **state)
 	want = 0; /* secrets only from here on */
 	for (size_t i = 0; i < n; i++)
 		want += strcmp(rows[i].f[2], "masked") == 0;
-	/* The cache is used: a name added with the directory's mtime put back
-	 * is not seen (the mtime is the whole test, as for git's index)... */
+	/* From the second search on, directories are watched: a name added is
+	 * seen even with the directory's mtime put back (an mtime alone would
+	 * miss it), and so is one added deeper and one renamed in... */
 	secrets_make(real, "apps/web/.env.local", "file");
 	age_dirs(real);
 	assert_int_equal(secrets_find(real, MASK_SECRETS, NULL, &found, &nfound, &err), 0);
-	assert_int_equal(nfound, want);
+	assert_int_equal(nfound, want + 1);
 	strv_free(found);
-	/* ...and a directory whose mtime moved is read again. */
-	secrets_make(real, "apps/web/.env.test", "file");
+	secrets_make(real, "apps/web/config/.env.test", "file");
+	secrets_make(real, "apps/web/src/x", "file");
+	cmd = xasprintf("mv '%s/apps/web/src/x' '%s/apps/web/src/prod.pem'", real, real);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	assert_int_equal(secrets_find(real, MASK_SECRETS, NULL, &found, &nfound, &err), 0);
+	assert_int_equal(nfound, want + 3);
+	strv_free(found);
+	/* ...and one removed is gone. */
+	cmd = xasprintf("rm '%s/apps/web/src/prod.pem'", real);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
 	assert_int_equal(secrets_find(real, MASK_SECRETS, NULL, &found, &nfound, &err), 0);
 	assert_int_equal(nfound, want + 2);
 	strv_free(found);
