@@ -9,7 +9,8 @@
  *    project's own, and node_modules alone can hold 100,000 directories);
  *  - it stops at SECRETS_DEPTH levels and SECRETS_ENTRIES directory entries,
  *    so one plan costs a bounded time (docs/sandbox.md has the figures);
- *  - a secret file is masked only when its real path stays in the workdir;
+ *  - a secret file is masked only when its real path stays in the workdir,
+ *    and a .pem only when it holds a private key (certificates are public);
  *  - what a directory holds is remembered for the life of the process (the
  *    gate plans a sandbox per call). From a process's second search on,
  *    each directory read is watched with inotify (the watch set before the
@@ -362,6 +363,33 @@ static void found_push(struct walk *wk, char *real)
 	wk->nfound++;
 }
 
+#define PEM_READ 65536 /* how far a .pem is read for a private key */
+
+/* True when path names a .pem that holds no private key in its first
+ * PEM_READ bytes: a certificate or a CA bundle, public, which tools and
+ * test suites read (a vendored certifi's cacert.pem). One that cannot be
+ * read is not public: it is masked. */
+static bool pem_public(const char *path)
+{
+	size_t n = strlen(path);
+	char *buf;
+	ssize_t got;
+	struct span sp;
+	bool pub;
+	int fd;
+
+	if (n < 4 || strcmp(path + n - 4, ".pem") != 0)
+		return false;
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)) < 0)
+		return false;
+	buf = xmalloc(PEM_READ);
+	got = read(fd, buf, PEM_READ);
+	close(fd);
+	pub = got >= 0 && classify_find_private_key(buf, (size_t)got, &sp) == NULL;
+	free(buf);
+	return pub;
+}
+
 /* A secret name on a link: its real path, when a regular file in the
  * workdir not found already. */
 static void found_resolve(struct walk *wk, const char *path)
@@ -370,7 +398,7 @@ static void found_resolve(struct walk *wk, const char *path)
 	struct stat st;
 
 	if (realpath(path, real) && path_contains(wk->wd, real) && stat(real, &st) == 0 &&
-	    S_ISREG(st.st_mode) && !strv_contains(wk->found, real)) {
+	    S_ISREG(st.st_mode) && !strv_contains(wk->found, real) && !pem_public(real)) {
 		found_push(wk, xstrdup(real));
 		wk->via_links = true;
 	}
@@ -393,8 +421,13 @@ static int walk_dir(struct walk *wk, const struct pending_dir *pd, char **errstr
 	wk->entries += s->entries;
 	for (size_t i = 0; (wk->what & MASK_PIPES) && s->pipes && s->pipes[i]; i++)
 		found_push(wk, xasprintf("%s/%s", pd->path, s->pipes[i]));
-	for (size_t i = 0; (wk->what & MASK_SECRETS) && s->files && s->files[i]; i++)
-		found_push(wk, xasprintf("%s/%s", pd->path, s->files[i]));
+	for (size_t i = 0; (wk->what & MASK_SECRETS) && s->files && s->files[i]; i++) {
+		char *p = xasprintf("%s/%s", pd->path, s->files[i]);
+		if (pem_public(p))
+			free(p);
+		else
+			found_push(wk, p);
+	}
 	for (size_t i = 0; (wk->what & MASK_SECRETS) && s->others && s->others[i]; i++) {
 		char *p = xasprintf("%s/%s", pd->path, s->others[i]);
 		found_resolve(wk, p);

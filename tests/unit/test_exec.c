@@ -558,6 +558,11 @@ static void secrets_make(const char *wd, const char *rel, const char *kind)
 		assert_int_equal(mkfifo(p, 0600), 0);
 	else if (strcmp(kind, "sock") == 0)
 		unix_socket_file(p);
+	else if (strcmp(kind, "key") == 0)
+		write_file(wd, rel, "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n"
+		                    "-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----\n");
+	else if (strcmp(kind, "cert") == 0)
+		write_file(wd, rel, "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n");
 	else if (strncmp(kind, "link:", 5) == 0)
 		assert_int_equal(symlink(kind + 5, p), 0);
 	else
@@ -631,14 +636,14 @@ static void test_secrets_table(void **state)
 	strv_free(found);
 	secrets_make(real, "apps/web/config/.env.test", "file");
 	secrets_make(real, "apps/web/src/x", "file");
-	cmd = xasprintf("mv '%s/apps/web/src/x' '%s/apps/web/src/prod.pem'", real, real);
+	cmd = xasprintf("mv '%s/apps/web/src/x' '%s/apps/web/src/prod.key'", real, real);
 	assert_int_equal(system(cmd), 0);
 	free(cmd);
 	assert_int_equal(secrets_find(real, MASK_SECRETS, NULL, &found, &nfound, &err), 0);
 	assert_int_equal(nfound, want + 3);
 	strv_free(found);
 	/* ...and one removed is gone. */
-	cmd = xasprintf("rm '%s/apps/web/src/prod.pem'", real);
+	cmd = xasprintf("rm '%s/apps/web/src/prod.key'", real);
 	assert_int_equal(system(cmd), 0);
 	free(cmd);
 	assert_int_equal(secrets_find(real, MASK_SECRETS, NULL, &found, &nfound, &err), 0);
