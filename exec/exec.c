@@ -75,6 +75,7 @@ void exec_result_clear(struct exec_result *res)
 	free(res->out);
 	free(res->err);
 	free(res->removed);
+	free(res->masked);
 	memset(res, 0, sizeof(*res));
 }
 

@@ -173,6 +173,9 @@ struct sbx_plan {
 int mounts_plan(const struct exec_spec *spec, const char *home, bool host_root,
                 struct sbx_plan *pl, char **errstr) AIRLOCK_MUST_CHECK;
 void mounts_plan_clear(struct sbx_plan *pl);
+/* What the plan masks in the workdir, for a person: "a/.env, b.key and 4
+ * more" (relative paths); a new string, or NULL when nothing. */
+char *mounts_masked(const struct sbx_plan *pl);
 /* Makes dst (cleared first by the caller) a deep copy of src. */
 void mounts_plan_copy(struct sbx_plan *dst, const struct sbx_plan *src);
 /* True when two plans build the same root. */

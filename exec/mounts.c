@@ -853,6 +853,31 @@ void mounts_mark_host(struct sbx_plan *pl)
 	}
 }
 
+char *mounts_masked(const struct sbx_plan *pl)
+{
+	const size_t stage = strlen(SBX_STAGE), wl = pl->workdir ? strlen(pl->workdir) : 0;
+	struct buf b;
+	size_t n = 0;
+
+	buf_init(&b, 0);
+	for (size_t i = 0; wl && i < pl->n; i++) {
+		const struct sbx_op *op = &pl->ops[i];
+		const char *in = op->dst + stage;
+		if (op->kind != OP_BIND || !op->src || strcmp(op->src, MASK_SRC) != 0 ||
+		    strcmp(in, pl->workdir) == 0 || !path_contains(pl->workdir, in))
+			continue; /* not a mask in the workdir (/dev/null itself is bound so) */
+		if (n++ < 3)
+			buf_printf(&b, "%s%s", n > 1 ? ", " : "", in + wl + 1);
+	}
+	if (n > 3)
+		buf_printf(&b, " and %zu more", n - 3);
+	if (n == 0) {
+		buf_free(&b);
+		return NULL;
+	}
+	return buf_take(&b, NULL);
+}
+
 void mounts_plan_clear(struct sbx_plan *pl)
 {
 	for (size_t i = 0; i < pl->n; i++) {

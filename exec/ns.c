@@ -634,15 +634,18 @@ static int run_fresh(struct ns_state *st, struct exec_result *res, char **errstr
 static int ns_run(void *state, struct exec_result *res, char **errstr)
 {
 	struct ns_state *st = state;
-	int rc;
+	int rc = POOL_MISS;
 
 	if (st->spec->capture && !st->spec->overlay_dir) {
 		rc = pool_run(&st->sh, &st->cmd, st->spec, res, errstr);
-		if (rc != POOL_MISS)
-			return rc;
-		pool_want(&st->sh);
+		if (rc == POOL_MISS)
+			pool_want(&st->sh);
 	}
-	return run_fresh(st, res, errstr);
+	if (rc == POOL_MISS)
+		rc = run_fresh(st, res, errstr);
+	if (rc == 0)
+		res->masked = mounts_masked(&st->sh.plan);
+	return rc;
 }
 
 const struct exec_backend exec_backend_namespace = {

@@ -199,6 +199,10 @@ int cmd_exec(int argc, char **argv)
 		goto out;
 	}
 	rc = exit_of(&res, o.timeout_s ? o.timeout_s : prof->timeout);
+	if (rc != 0 && res.masked) /* perhaps why: say so, once it failed */
+		fprintf(stderr, "airlock exec: this sandbox hides %s (secret files, sockets and "
+		                "FIFOs in the workdir); --profile approved shows secret files\n",
+		        res.masked);
 	if (res.removed)
 		fprintf(stderr, "airlock exec: removed %s, which the command made: a sandboxed "
 		                "command may not plant git hooks or config, or set up the "

@@ -273,6 +273,19 @@ static long long call_timeout_ms(const struct call *c, const struct profile *p)
 	return c->timeout_ms < cap ? c->timeout_ms : cap;
 }
 
+/* Appends note (taken) to the call's stderr, on a line of its own. */
+static void err_note(struct outcome *o, char *note)
+{
+	size_t n = strlen(note), nl = o->errlen && o->err[o->errlen - 1] != '\n';
+
+	o->err = xrealloc(o->err, o->errlen + nl + n + 1);
+	if (nl)
+		o->err[o->errlen++] = '\n';
+	memcpy(o->err + o->errlen, note, n + 1);
+	o->errlen += n;
+	free(note);
+}
+
 /* Runs argv through the sandbox under the plan's profile. */
 static int run_sandboxed(struct gate *g, const struct call *c, const struct plan *pl,
                          char *const *argv, const struct profile *prof, struct outcome *o,
@@ -301,18 +314,16 @@ static int run_sandboxed(struct gate *g, const struct call *c, const struct plan
 	o->cpu_ms = r.cpu_ms;
 	o->peak_kb = r.peak_kb;
 	r.out = r.err = NULL;
-	if (r.removed) { /* the agent and the audit log both see it */
-		char *note = xasprintf("%sairlock: removed %s, which the call made: a sandboxed "
-		                       "call may not plant git hooks or config, or set up the "
-		                       "gate or the agent\n",
-		                       o->errlen && o->err[o->errlen - 1] != '\n' ? "\n" : "",
-		                       r.removed);
-		size_t n = strlen(note);
-		o->err = xrealloc(o->err, o->errlen + n + 1);
-		memcpy(o->err + o->errlen, note, n + 1);
-		o->errlen += n;
-		free(note);
-	}
+	if (r.removed) /* the agent and the audit log both see it */
+		err_note(o, xasprintf("airlock: removed %s, which the call made: a sandboxed call "
+		                      "may not plant git hooks or config, or set up the gate or the "
+		                      "agent\n",
+		                      r.removed));
+	if (r.masked && (r.exit_code != 0 || r.signal)) /* perhaps why it failed */
+		err_note(o, xasprintf("airlock: this sandbox hides %s (secret files, sockets and "
+		                      "FIFOs in the workdir); a call that needs them must be "
+		                      "approved\n",
+		                      r.masked));
 	exec_result_clear(&r);
 	return 0;
 }

@@ -55,4 +55,13 @@ echo "{\"id\":\"o1\",\"tool\":\"sql\",\"input\":{\"query\":\"INSERT INTO t VALUE
 	(cd "$d/wd" && "$AIRLOCK" gate --no-tty --db "$d/audit.db") > "$d/outside.jsonl" 2>/dev/null
 expect_eq "outside-db write refused" "$(jq -r .decision "$d/outside.jsonl")" error
 expect_eq "outside db untouched" "$(sqlite3 "$d/outside.db" 'SELECT count(*) FROM t')" 0
+
+# An auto-run call that fails where the sandbox hid a secret file (a test
+# reading a masked fixture key) tells the agent what was hidden.
+mkdir -p "$d/wd/conf" && printf 'K=1\n' > "$d/wd/conf/.env.local"
+echo '{"id":"m1","tool":"shell","input":{"command":"grep -r K= conf"}}' |
+	(cd "$d/wd" && "$AIRLOCK" gate --no-tty --db "$d/audit.db") > "$d/masked.jsonl" 2>/dev/null
+check "masked: the call failed" jq -e '.exit_code != 0' "$d/masked.jsonl"
+check "masked: its stderr names what was hidden" jq -e '.stderr | contains("sandbox hides conf/.env.local")' "$d/masked.jsonl"
+rm -rf "$d/wd/conf"
 finish

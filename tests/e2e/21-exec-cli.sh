@@ -86,6 +86,18 @@ done
 ax --chdir no-such-dir -- true 2>/dev/null
 expect_eq "--chdir to nothing: refused, exit 125" "$?" 125
 
+# A run that fails where the sandbox hides something says what it hid
+# (a test suite reading a masked fixture key fails with EACCES, and the
+# agent should learn why); a run that succeeds says nothing.
+mkdir -p "$d/wd/sub/fixtures" && printf 'K=1\n' > "$d/wd/sub/fixtures/.env.test"
+out=$(ax -- cat sub/fixtures/.env.test 2>&1)
+case "$out" in
+*"sandbox hides sub/fixtures/.env.test"*) check "masked: a failed run names what was hidden" true ;;
+*) check "masked: a failed run names what was hidden ($out)" false ;;
+esac
+expect_eq "masked: a run that succeeds says nothing" "$(ax -- true 2>&1)" ""
+rm -rf "$d/wd/sub/fixtures"
+
 # vm.memfd_noexec=2 forbids executing a memfd, so init cannot start: the
 # call fails closed with the reason. The setting is per pid namespace and
 # only rises below the host's, so a namespace of its own keeps it local.
