@@ -202,7 +202,7 @@ static void events_drain(void)
 		cache_clear();
 		return;
 	}
-	while ((n = read(ino_fd, buf, sizeof(buf))) > 0)
+	while ((n = read(ino_fd, buf, sizeof(buf))) > 0 || (n < 0 && errno == EINTR))
 		for (char *q = buf; q < buf + n;) {
 			const struct inotify_event *ev = (const struct inotify_event *)q;
 			struct dir_seen *s;
@@ -219,6 +219,8 @@ static void events_drain(void)
 			if (ev->mask & IN_IGNORED && s->watch == ev->wd)
 				s->watch = -1; /* the kernel dropped it: deleted, unmounted */
 		}
+	if (n < 0 && errno != EAGAIN) /* events may be lost: trust nothing remembered */
+		cache_clear();
 }
 
 static bool same_time(const struct timespec *a, const struct timespec *b)
