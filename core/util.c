@@ -332,6 +332,16 @@ bool path_contains(const char *dir, const char *path)
 	return strncmp(dir, path, n) == 0 && (path[n] == '\0' || path[n] == '/');
 }
 
+bool path_up(char *path)
+{
+	char *slash = strrchr(path, '/');
+
+	if (slash == NULL || strcmp(path, "/") == 0)
+		return false;
+	slash[slash == path] = '\0'; /* "/a" keeps its slash */
+	return true;
+}
+
 int parse_ll(const char *s, long long min, long long max, long long *out)
 {
 	char *end;

@@ -88,6 +88,9 @@ void buf_append_printable(struct buf *b, const char *p, size_t n);
 /* True when dir is path itself or one of its ancestors; both canonical
  * (absolute, resolved): the test is on the text. */
 bool path_contains(const char *dir, const char *path);
+/* Cuts path to its parent in place ("/a/b" -> "/a", "/a" -> "/", "a/b" ->
+ * "a"); false, leaving it, when there is none ("/", or no slash). */
+bool path_up(char *path);
 
 /* Parses a whole decimal integer in [min, max]; returns 0 or -1. */
 int parse_ll(const char *s, long long min, long long max, long long *out);

@@ -292,14 +292,12 @@ static char *hook_project(const char *cwd)
 		h[0] = '\0';
 	memcpy(dir, real, sizeof(dir));
 	while (strcmp(dir, "/") != 0 && strcmp(dir, h) != 0) {
-		char *slash;
 		snprintf(top, sizeof(top), "%s/.git", dir);
 		bool git = access(top, F_OK) == 0;
 		snprintf(top, sizeof(top), "%s/.airlock", dir);
 		if (git || access(top, F_OK) == 0)
 			return xstrdup(project_fits(dir) ? dir : real);
-		slash = strrchr(dir, '/');
-		*(slash == dir ? slash + 1 : slash) = '\0';
+		path_up(dir);
 	}
 	return xstrdup(real);
 }

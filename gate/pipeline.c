@@ -116,11 +116,11 @@ static char *home_dir(void)
  * ancestor is resolved) is dir or lies below it. */
 static bool path_below(const char *path, const char *dir)
 {
-	char *p = xstrdup(path), *real = NULL, *slash;
+	char *p = xstrdup(path), *real = NULL;
 	bool below;
 
-	while ((real = realpath(p, NULL)) == NULL && (slash = strrchr(p, '/')) != NULL)
-		*(slash == p ? slash + 1 : slash) = '\0';
+	while ((real = realpath(p, NULL)) == NULL && path_up(p))
+		;
 	if (real == NULL) /* a relative name with no existing part: the cwd */
 		real = realpath(".", NULL);
 	below = real && path_contains(dir, real);

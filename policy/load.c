@@ -120,7 +120,7 @@ static bool project_file_at(const char *dir, const char *workdir)
 
 size_t policy_project_roots(const char *workdir, char **dirs, size_t max)
 {
-	char *dir = xstrdup(workdir), *slash;
+	char *dir = xstrdup(workdir);
 	size_t n = strlen(dir), total = 0, kept;
 	bool plain = dir[0] == '/' && strstr(dir, "/./") == NULL && strstr(dir, "/../") == NULL &&
 	             !(n >= 2 && strcmp(dir + n - 2, "/.") == 0) &&
@@ -129,12 +129,8 @@ size_t policy_project_roots(const char *workdir, char **dirs, size_t max)
 	for (;;) {
 		if (project_file_at(dir, workdir) && total++ < max)
 			dirs[total - 1] = xstrdup(dir); /* innermost first, for now */
-		if (!plain || strcmp(dir, "/") == 0 || (slash = strrchr(dir, '/')) == NULL)
+		if (!plain || !path_up(dir))
 			break;
-		if (slash == dir)
-			slash[1] = '\0'; /* /a -> / */
-		else
-			*slash = '\0';
 	}
 	free(dir);
 	kept = total < max ? total : max;

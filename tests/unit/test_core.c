@@ -1,7 +1,7 @@
 /*
  * test_core.c: the shared helpers: UTF-8 repair (tests/data/core/utf8.tsv),
- * path containment (path_contains.tsv), capped buffers, string vectors,
- * verdict bookkeeping, enum names.
+ * path containment and parents (path_contains.tsv, path_up.tsv), capped
+ * buffers, string vectors, verdict bookkeeping, enum names.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -55,6 +55,23 @@ static void test_path_contains_table(void **state)
 		if (path_contains(rows[i].f[0], rows[i].f[1]) != (strcmp(rows[i].f[2], "yes") == 0))
 			fail_msg("line %zu: path_contains(%s, %s), want %s", rows[i].line,
 			         rows[i].f[0], rows[i].f[1], rows[i].f[2]);
+	tdata_free(rows, n);
+}
+
+static void test_path_up_table(void **state)
+{
+	struct tdata_row *rows;
+	size_t n = tdata_load("tests/data/core/path_up.tsv", &rows);
+	(void)state;
+	assert_true(n >= 6);
+	for (size_t i = 0; i < n; i++) {
+		char *p = xstrdup(rows[i].f[0]);
+		bool up = path_up(p);
+		if (strcmp(p, rows[i].f[1]) != 0 || up != (strcmp(rows[i].f[2], "yes") == 0))
+			fail_msg("line %zu: path_up(%s) -> %s %d, want %s %s", rows[i].line,
+			         rows[i].f[0], p, up, rows[i].f[1], rows[i].f[2]);
+		free(p);
+	}
 	tdata_free(rows, n);
 }
 
@@ -184,7 +201,7 @@ int main(void)
 		cmocka_unit_test(test_buf_cap),         cmocka_unit_test(test_strv),
 		cmocka_unit_test(test_verdict_max_tier), cmocka_unit_test(test_names),
 		cmocka_unit_test(test_summary_escapes), cmocka_unit_test(test_parse_ll),
-		cmocka_unit_test(test_path_contains_table),
+		cmocka_unit_test(test_path_contains_table), cmocka_unit_test(test_path_up_table),
 	};
 	return cmocka_run_group_tests_name("core", tests, NULL, NULL);
 }
