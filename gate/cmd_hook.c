@@ -29,10 +29,12 @@
 static const char hook_usage[] =
 	"usage: airlock hook claude [--tui] [OPTIONS]\n"
 	"A Claude Code PreToolUse hook: reads the hook JSON on stdin, classifies the call\n"
-	"under the policy of its cwd, records it and answers allow, deny or ask.\n"
+	"under the policy of its project, records it and answers allow, deny or ask.\n"
 	"  --tui              ask on /dev/tty (the approval screen) instead of handing\n"
 	"                     the question to Claude Code's own prompt (--approve-with\n"
-	"                     CMD also decides here, with or without --tui)\n" AGENT_GATE_USAGE;
+	"                     CMD also decides here, with or without --tui)\n" AGENT_GATE_USAGE
+	"Without --workdir the project is $CLAUDE_PROJECT_DIR, else the nearest directory\n"
+	"up from the call's cwd (below $HOME) holding .git or .airlock, else the cwd.\n";
 
 static const struct option hook_longopts[] = {
 	AGENT_GATE_LONGOPTS,
