@@ -16,8 +16,8 @@ json_t *encode_bytes(const char *p, size_t n)
 
 	if (p == NULL)
 		return json_string("");
-	if (utf8_valid(p, n))
-		return json_stringn(p, n);
+	if (utf8_valid(p, n)) /* checked: jansson need not walk it again */
+		return json_stringn_nocheck(p, n);
 	fixed = utf8_repair(p, n);
 	s = json_string(fixed);
 	free(fixed);
@@ -38,12 +38,15 @@ void encode_verdict(json_t *obj, const struct verdict *v)
 
 	for (size_t i = 0; i < v->nfindings; i++) {
 		const struct finding *f = &v->findings[i];
-		json_array_append_new(rules, json_string(f->rule));
+		json_t *span = json_array();
+		json_array_append_new(rules, encode_bytes(f->rule, strlen(f->rule)));
 		json_array_append_new(reasons, encode_bytes(f->reason, strlen(f->reason)));
-		json_array_append_new(spans, json_pack("[I,I]", (json_int_t)f->span.off,
-		                                       (json_int_t)f->span.len));
+		/* not json_pack(): its format parser costs more than the pair */
+		json_array_append_new(span, json_integer((json_int_t)f->span.off));
+		json_array_append_new(span, json_integer((json_int_t)f->span.len));
+		json_array_append_new(spans, span);
 	}
-	json_object_set_new(obj, "tier", json_string(tier_name(v->tier)));
+	json_object_set_new(obj, "tier", json_string_nocheck(tier_name(v->tier)));
 	json_object_set_new(obj, "rules", rules);
 	json_object_set_new(obj, "reasons", reasons);
 	json_object_set_new(obj, "spans", spans);
