@@ -1,6 +1,6 @@
 /*
  * cmd_exec.c: `airlock exec [--profile P] [--workdir DIR] [--chdir DIR]
- * [--network] [--timeout S] -- CMD [ARGS...]`: one command in the sandbox, output
+ * [--network] [--timeout S] [--untrusted-project] -- CMD [ARGS...]`: one command in the sandbox, output
  * streamed, its exit status passed through. Rules: a sandbox that cannot be
  * built exits 125 with the step and the fix, and the command never runs;
  * only the explicit profile "none" runs unsandboxed.
@@ -21,6 +21,7 @@
 struct exec_opts {
 	const char *profile, *workdir, *chdir, *policy;
 	bool network;
+	bool untrusted; /* --untrusted-project: policy_source.guessed */
 	long long timeout_s;
 	char **argv;
 };
@@ -31,7 +32,7 @@ static int usage(const char *why)
 		fprintf(stderr, "airlock exec: %s\n", why);
 	fprintf(stderr, "usage: airlock exec [--profile readonly|workspace|approved|none|NAME] "
 	                "[--policy FILE] [--workdir DIR] [--chdir DIR] [--network] [--timeout S] "
-	                "-- CMD [ARGS...]\n");
+	                "[--untrusted-project] -- CMD [ARGS...]\n");
 	return EXIT_USAGE;
 }
 
@@ -48,6 +49,8 @@ static int parse(int argc, char **argv, struct exec_opts *o)
 			break;
 		} else if (strcmp(a, "--network") == 0) {
 			o->network = true;
+		} else if (strcmp(a, "--untrusted-project") == 0) {
+			o->untrusted = true;
 		} else if (strcmp(a, "--profile") == 0 && has) {
 			o->profile = argv[++i];
 		} else if (strcmp(a, "--workdir") == 0 && has) {
@@ -93,13 +96,15 @@ static bool policy_present(const char *workdir)
 }
 
 /* Finds the profile: the policy's definition when policy files exist (they
- * may tune a built-in; file is --policy FILE, the top layer, or NULL), else
- * the built-in. Returns a copy; caller frees. */
-static struct profile *profile_find(const char *name, const char *workdir, const char *file,
+ * may tune a built-in; o->policy is --policy FILE, the top layer, or NULL),
+ * else the built-in. Returns a copy; caller frees. */
+static struct profile *profile_find(const struct exec_opts *o, const char *workdir,
                                     char **errstr)
 {
+	const char *name = o->profile, *file = o->policy;
 	const struct profile *builtin = exec_builtin_profile(name), *p;
-	struct policy_source src = {.workdir = workdir, .home = getenv("HOME"), .file = file};
+	struct policy_source src = {.workdir = workdir, .home = getenv("HOME"), .file = file,
+	                            .guessed = o->untrusted};
 	struct policy *pol = NULL;
 	struct profile *copy = NULL;
 
@@ -173,7 +178,7 @@ int cmd_exec(int argc, char **argv)
 		        strerror(errno));
 		return EXIT_USAGE;
 	}
-	prof = profile_find(o.profile, cwd, o.policy, &err);
+	prof = profile_find(&o, cwd, &err);
 	if (!prof) {
 		fprintf(stderr, "airlock exec: %s\n", err);
 		rc = EXIT_USAGE;

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/util.h"
@@ -121,18 +122,21 @@ static char *read_payload(size_t cap, size_t *len, char **errstr)
 /* " --policy '/abs/FILE'" for the policy file the hook decided with, so
  * the sandbox is the profile it chose (a tightened timeout, no network),
  * not the one the other layers define; "" without one. */
-static char *policy_words(const char *file, char **errstr)
+static char *policy_words(const struct gate_opts *go, char **errstr)
 {
+	const char *file = go->policy_file;
+	/* the policy the sandbox is built under trusts what the gate's did */
+	const char *trust = go->workdir_guessed ? " --untrusted-project" : "";
 	char *real, *q, *words;
 
 	if (file == NULL)
-		return xstrdup("");
+		return xstrdup(trust);
 	if ((real = realpath(file, NULL)) == NULL) {
 		*errstr = xasprintf("cannot resolve the policy file %s: %s", file, strerror(errno));
 		return NULL;
 	}
 	q = agent_shell_quote(real);
-	words = xasprintf(" --policy %s", q);
+	words = xasprintf("%s --policy %s", trust, q);
 	free(q);
 	free(real);
 	return words;
@@ -169,9 +173,9 @@ static char *place_words(const char *workdir, const char *cwd, char **errstr)
  * array quoted, an alias read), run inside airlock's sandbox of workdir:
  * what runs is what was recorded. */
 static json_t *bash_sandboxed(json_t *tool_input, const struct call *c, const char *workdir,
-                              const char *profile, const char *policy, char **errstr)
+                              const char *profile, const struct gate_opts *go, char **errstr)
 {
-	char *self = agent_self_path(errstr), *pol = self ? policy_words(policy, errstr) : NULL;
+	char *self = agent_self_path(errstr), *pol = self ? policy_words(go, errstr) : NULL;
 	char *place = pol ? place_words(workdir, c->cwd, errstr) : NULL;
 	char *qself, *qprof, *qcmd;
 	json_t *in = NULL;
@@ -195,10 +199,10 @@ out:
 }
 
 /* Fills the answer from what the gate decided for the project workdir
- * under the policy file policy (--policy, or NULL). */
+ * under go's policy (--policy FILE, a guessed project's trust). */
 static void answer_decided(struct hook_answer *a, const struct call *c, json_t *tool_input,
                            const struct verdict *v, const struct plan *pl, struct outcome *o,
-                           bool tui, const char *workdir, const char *policy)
+                           bool tui, const char *workdir, const struct gate_opts *go)
 {
 	char *err = NULL;
 
@@ -218,7 +222,7 @@ static void answer_decided(struct hook_answer *a, const struct call *c, json_t *
 		if (pl->profile == NULL)
 			deny(a, "no sandbox profile for this Bash call; not run");
 		else if ((a->updated = bash_sandboxed(tool_input, c, workdir, pl->profile->name,
-		                                      policy, &err)) == NULL)
+		                                      go, &err)) == NULL)
 			deny(a, "cannot sandbox the command: %s", err);
 		free(err);
 	}
@@ -278,16 +282,19 @@ static bool project_fits(const char *dir)
  * the nearest directory up from the cwd, below the home, holding .git or
  * .airlock, else the cwd. A nested .git (git init sub) makes sub the
  * project here, but policy_load still reads every .airlock/policy above
- * it, and a nested one only ever adds restrictions. Returns a new string,
- * or NULL without a cwd.
+ * it, and a nested one only ever adds restrictions. A project found from
+ * the cwd is *guessed: the agent chose it (a `tar xf` can plant
+ * sub/.airlock/policy), so policy trusts no project file then. Returns a
+ * new string, or NULL without a cwd.
  */
-static char *hook_project(const char *cwd)
+static char *hook_project(const char *cwd, bool *guessed)
 {
 	const char *env = getenv("CLAUDE_PROJECT_DIR"), *home = getenv("HOME");
 	char real[PATH_MAX], dir[PATH_MAX], top[PATH_MAX + 16], h[PATH_MAX];
 
 	if (env && env[0] == '/' && realpath(env, top) && project_fits(top))
 		return xstrdup(top);
+	*guessed = true;
 	if (cwd == NULL || realpath(cwd, real) == NULL)
 		return cwd ? xstrdup(cwd) : NULL; /* gate_open says what is wrong */
 	if (!home || home[0] != '/' || !realpath(home, h))
@@ -317,6 +324,7 @@ static void hook_decide(struct gate_opts *go, json_t *root, bool tui, struct hoo
 	struct plan pl = {0};
 	json_t *id = NULL;
 	char *err = NULL, *agent = NULL, *project = NULL;
+	struct stat st;
 	int ec;
 
 	if (json_object_get(root, "hook_event_name") && (ev == NULL || strcmp(ev, "PreToolUse"))) {
@@ -331,8 +339,16 @@ static void hook_decide(struct gate_opts *go, json_t *root, bool tui, struct hoo
 		deny(a, "malformed hook payload: cwd %s is not an absolute path", c->cwd);
 		goto out;
 	}
+	/* relative paths resolve against it: one that is not there is no
+	 * place a call can be judged from, whatever the project */
+	errno = 0;
+	if (c->cwd && (stat(c->cwd, &st) < 0 || !S_ISDIR(st.st_mode))) {
+		deny(a, "the call's cwd %s cannot be used: %s", c->cwd,
+		     errno ? strerror(errno) : "not a directory");
+		goto out;
+	}
 	if (go->workdir == NULL)
-		go->workdir = project = hook_project(c->cwd);
+		go->workdir = project = hook_project(c->cwd, &go->workdir_guessed);
 	go->agent = agent = xasprintf("claude-code%s%s", sid ? " session " : "", sid ? sid : "");
 	if (gate_open(go, &g, &ec, &err) < 0) {
 		deny(a, "%s", err);
@@ -351,7 +367,7 @@ static void hook_decide(struct gate_opts *go, json_t *root, bool tui, struct hoo
 	o = gate_decide(g, calls && calls[1] == NULL ? calls[0] : c, v,
 	                tui || nomode ? GATE_ASK_PERSON : GATE_ASK_RETURN, &pl);
 	answer_decided(a, c, json_object_get(root, "tool_input"), v, &pl, o, tui || nomode,
-	               gate_workdir(g), go->policy_file);
+	               gate_workdir(g), go);
 	deny_for_mode(a, &pl, nomode);
 	if (strcmp(a->decision, "ask") != 0) {
 		outcome_set_reason(o, "%s; handed back to Claude Code, which runs it", a->reason);

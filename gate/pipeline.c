@@ -167,6 +167,7 @@ int gate_open(const struct gate_opts *o, struct gate **out, int *exit_code, char
 	src.workdir = g->workdir;
 	src.home = g->home;
 	src.file = o->policy_file;
+	src.guessed = o->workdir_guessed;
 	if (policy_load(&src, &g->policy, errstr) < 0)
 		goto out;
 	/* A workdir that is a system directory or holds a home cannot be

@@ -22,6 +22,8 @@ struct gate_opts {
 	bool no_redact;
 	bool no_tty;              /* never open /dev/tty (tests, services) */
 	bool single_call;         /* one call per process (hook): build no sandbox ahead */
+	bool workdir_guessed;     /* workdir inferred from the agent's cwd: see
+	                           * policy_source.guessed */
 	size_t line_cap;          /* 0: PROTOCOL_LINE_CAP */
 };
 

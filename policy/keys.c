@@ -631,8 +631,11 @@ static void ignored_add(struct load_ctx *cx, const char *loc, const char *val)
 {
 	char *tail = cx->nested ? xasprintf("(it is inside the project at %s: only that "
 	                                    "project's own file may be trusted)", cx->p->workdir)
-	                        : xstrdup("(set trust-project = true under [policy] in "
-	                                  "~/.config/airlock/policy to trust it)");
+	             : cx->p->workdir_guessed
+	                 ? xstrdup("(the project was guessed from the agent's cwd, so it is never "
+	                           "trusted: set $CLAUDE_PROJECT_DIR or pass --workdir)")
+	                 : xstrdup("(set trust-project = true under [policy] in "
+	                           "~/.config/airlock/policy to trust it)");
 
 	strv_push_owned(&cx->p->warnings,
 	                xasprintf("%s = %s ignored: a project file can only make the policy "

@@ -393,7 +393,7 @@ static void entries_apply(struct policy *p, const struct lazy_git *g, const stru
 {
 	struct load_ctx cx = {.p = p, .git = g, .le = le};
 
-	p->trust_project = trust_scan(g, ly, en, n);
+	p->trust_project = trust_scan(g, ly, en, n) && !p->workdir_guessed;
 	for (size_t i = 0; i < n; i++) {
 		const struct layer *l = &ly[en[i].layer];
 		cx.path = l->path;
@@ -484,6 +484,7 @@ int policy_load(const struct policy_source *src, struct policy **out, char **err
 		p->workdir = xstrdup("/");
 	p->home = src->home ? xstrdup(src->home) : home_fallback();
 	policy_defaults_apply(p);
+	p->workdir_guessed = src->guessed;
 	if (!src->defaults_only && load_files(p, src, &pr, errstr) < 0)
 		goto out;
 	p->session_origin = policy_origin_add(p, "session");

@@ -22,6 +22,10 @@ struct policy_source {
 	const char *home;      /* the home directory: <home>/.config/airlock/policy */
 	const char *file;      /* --policy FILE, the top layer */
 	bool defaults_only;    /* ignore every file: the compiled-in defaults */
+	bool guessed;          /* workdir was inferred from where the agent stands
+	                        * (the hook without $CLAUDE_PROJECT_DIR): no project
+	                        * file is trusted, since planting .airlock in a
+	                        * subdirectory chose the project */
 };
 
 /*

@@ -143,6 +143,7 @@ struct policy {
 	size_t ncreds;
 	struct breaker_conf breaker;
 	bool trust_project;
+	bool workdir_guessed;        /* policy_source.guessed: trust nothing of a project */
 	enum tier unknown_program, unknown_tool;
 	int o_trust, o_unknown_program, o_unknown_tool;
 	int session_origin;          /* origins[] index of remembered rules */

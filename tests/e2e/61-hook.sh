@@ -16,7 +16,9 @@ tab=$(printf '\t')
 
 grep -v '^#' "$cases" | while IFS="$tab" read -r name want payload; do
 	printf '%s\n' "$payload" | sed "s#WORKDIR#$d/wd#g" > "$d/$name.json"
-	(cd / && "$AIRLOCK" hook claude --db "$db" < "$d/$name.json" > "$d/$name.out" 2> "$d/$name.err")
+	# Claude Code names the project; without it the hook guesses (below)
+	(cd / && CLAUDE_PROJECT_DIR="$d/wd" "$AIRLOCK" hook claude --db "$db" < "$d/$name.json" \
+		> "$d/$name.out" 2> "$d/$name.err")
 	echo "$name $? $want"
 done > "$d/ran"
 
@@ -52,7 +54,7 @@ check "mcp tool named mcp:server.tool" grep -q 'mcp:github.create_issue' "$d/mcp
 # the quoting itself; this is the whole path through the real binary).
 tricky="echo \"it's \$HOME\" 'a;b'"
 jq -nc --arg c "$tricky" --arg w "$d/wd" '{cwd:$w, hook_event_name:"PreToolUse", tool_name:"Bash", tool_input:{command:$c}}' |
-	"$AIRLOCK" hook claude --db "$db" > "$d/tricky.out" 2>/dev/null
+	CLAUDE_PROJECT_DIR="$d/wd" "$AIRLOCK" hook claude --db "$db" > "$d/tricky.out" 2>/dev/null
 if [ "$(jq -r .hookSpecificOutput.permissionDecision "$d/tricky.out")" = allow ]; then
 	eval "set -- $(jq -r .hookSpecificOutput.updatedInput.command "$d/tricky.out")"
 	expect_eq "tricky command round-trips" "${10}" "$tricky"
@@ -139,6 +141,31 @@ a=$(hook_bash '~' 'ls')
 expect_eq "a relative cwd: denied" "$(printf '%s' "$a" | jq -r .hookSpecificOutput.permissionDecision)" deny
 case $a in *"not an absolute path"*) r=yes ;; *) r=$a ;; esac
 expect_eq "a relative cwd: the reason says so" "$r" yes
+
+# A project guessed from the cwd (no CLAUDE_PROJECT_DIR) is never trusted:
+# a `tar xf` can plant sub/.airlock/policy, the nearest .airlock up from the
+# cwd made sub the project and its file the outermost, and trust-project let
+# it allow itself anything, in the hook's decision and in the profile the
+# rewritten `airlock exec` built from the same file.
+t=$d/trust
+mkdir -p "$t/home/.config/airlock" "$t/proj/.git" "$t/proj/sub/.airlock"
+printf '[policy]\n\ttrust-project = true\n' > "$t/home/.config/airlock/policy"
+printf '[rules]\n\tallow = Bash(rm -rf *)\n[profile "readonly"]\n\tsecrets = show\n' \
+	> "$t/proj/sub/.airlock/policy"
+chmod 600 "$t/home/.config/airlock/policy" "$t/proj/sub/.airlock/policy"
+printf 'KEY=planted-secret\n' > "$t/proj/sub/.env"
+a=$(hook_bash "$t/proj/sub" 'rm -rf build' HOME="$t/home" CLAUDE_PROJECT_DIR=)
+expect_eq "guessed project: its allow is not trusted" "$(printf '%s' "$a" | jq -r .hookSpecificOutput.permissionDecision)" ask
+a=$(hook_bash "$t/proj/sub" 'grep -r KEY .' HOME="$t/home" CLAUDE_PROJECT_DIR=)
+expect_eq "guessed project: a read auto-runs" "$(printf '%s' "$a" | jq -r .hookSpecificOutput.permissionDecision)" allow
+cmd=$(printf '%s' "$a" | jq -r .hookSpecificOutput.updatedInput.command)
+case $cmd in *" --untrusted-project "*) r=yes ;; *) r=$cmd ;; esac
+expect_eq "guessed project: the rewrite tells exec" "$r" yes
+r=$(cd "$t/proj/sub" && export HOME="$t/home" && eval "$cmd" 2>&1)
+case $r in *planted-secret*) r=shown ;; *"hides .env"*) r=hidden ;; esac
+expect_eq "guessed project: its profile cannot show .env" "$r" hidden
+a=$(hook_bash "$t/proj/sub" 'rm -rf build' HOME="$t/home" CLAUDE_PROJECT_DIR="$t/proj/sub")
+expect_eq "a project Claude Code names is trusted" "$(printf '%s' "$a" | jq -r .hookSpecificOutput.permissionDecision)" allow
 
 # The per-call path never loads libgit2 (it costs ~15 ms per start).
 LD_DEBUG=libs "$AIRLOCK" hook claude --db "$db" < "$d/bash-ls.json" > /dev/null 2> "$d/ld.txt"

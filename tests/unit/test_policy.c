@@ -36,6 +36,7 @@ const char *__lsan_default_suppressions(void)
 struct tree {
 	char root[64];
 	char *home, *work, *file;
+	bool guessed; /* the layers spec said "guessed": policy_source.guessed */
 };
 
 static void write_file(const char *path, const char *text, mode_t mode)
@@ -72,6 +73,7 @@ static void tree_make(struct tree *t)
 	t->home = xasprintf("%s/home", t->root);
 	t->work = xasprintf("%s/work", t->root);
 	t->file = NULL;
+	t->guessed = false;
 	cmd = xasprintf("mkdir -p %s/.config/airlock %s/.airlock", t->home, t->work);
 	assert_int_equal(system(cmd), 0);
 	free(cmd);
@@ -87,13 +89,18 @@ static void tree_free(struct tree *t)
 	free(t->file);
 }
 
-/* "user=a.policy,project=b.policy,file=c.policy" -> files in the tree. */
+/* "user=a.policy,project=b.policy,file=c.policy" -> files in the tree;
+ * a "guessed" item loads them as for a project guessed from the cwd. */
 static void tree_layers(struct tree *t, const char *spec)
 {
 	char *copy = xstrdup(spec), *save = NULL;
 	for (char *it = strtok_r(copy, ",", &save); it && strcmp(it, "-");
 	     it = strtok_r(NULL, ",", &save)) {
 		char *eq = strchr(it, '='), *src, *text, *dst;
+		if (strcmp(it, "guessed") == 0) {
+			t->guessed = true;
+			continue;
+		}
 		assert_non_null(eq);
 		*eq = '\0';
 		src = xasprintf(DATA "files/%s", eq + 1);
@@ -115,7 +122,8 @@ static void tree_layers(struct tree *t, const char *spec)
 
 static struct policy *tree_load(struct tree *t, char **err)
 {
-	struct policy_source src = {.workdir = t->work, .home = t->home, .file = t->file};
+	struct policy_source src = {.workdir = t->work, .home = t->home, .file = t->file,
+	                            .guessed = t->guessed};
 	struct policy *p = NULL;
 	*err = NULL;
 	if (policy_load(&src, &p, err) < 0)
