@@ -543,6 +543,33 @@ static void func_sql_text(struct sqlw *s, json_t *n, const char *f)
 	}
 }
 
+/* Functions that change state from inside a SELECT, which reads as
+ * read-only: sequences and large objects, statistics, WAL and backups. */
+static const struct {
+	const char *name, *rule, *why;
+	enum tier tier;
+} state_fns[] = {
+	{"setval", "sql.update", "sets a sequence: later inserts can reuse or skip ids", TIER_MEDIUM},
+	{"nextval", "sql.update", "advances a sequence", TIER_MEDIUM},
+	{"lo_create", "sql.insert", "creates a large object", TIER_MEDIUM},
+	{"lo_from_bytea", "sql.insert", "creates a large object", TIER_MEDIUM},
+	{"lo_put", "sql.update", "writes into a large object", TIER_MEDIUM},
+	{"lo_truncate", "sql.update", "truncates a large object", TIER_MEDIUM},
+	{"pg_stat_reset", "sql.admin", "discards the server's statistics", TIER_HIGH},
+	{"pg_stat_reset_shared", "sql.admin", "discards the server's statistics", TIER_HIGH},
+	{"pg_stat_reset_single_table_counters", "sql.admin", "discards the server's statistics",
+	 TIER_HIGH},
+	{"pg_stat_statements_reset", "sql.admin", "discards the server's statistics", TIER_HIGH},
+	{"pg_switch_wal", "sql.admin", "forces a WAL segment switch", TIER_HIGH},
+	{"pg_backup_start", "sql.admin", "starts a server backup", TIER_HIGH},
+	{"pg_backup_stop", "sql.admin", "ends a server backup", TIER_HIGH},
+	{"pg_wal_replay_pause", "sql.admin", "pauses a standby's replication", TIER_HIGH},
+	{"pg_replication_origin_create", "sql.admin", "creates a replication origin", TIER_HIGH},
+	{"pg_logical_emit_message", "sql.admin", "writes a message into the WAL", TIER_HIGH},
+	{"pg_truncate_visibility_map", "sql.admin", "truncates a table's visibility map", TIER_HIGH},
+	{"pg_rotate_logfile", "sql.admin", "rotates the server's log file", TIER_HIGH},
+};
+
 /* Functions that reach the server's files, the network or other sessions. */
 static void n_func(struct sqlw *s, json_t *n)
 {
@@ -589,6 +616,9 @@ static void n_func(struct sqlw *s, json_t *n)
 			add(s, TIER_HIGH, fns[i].rule, fns[i].why);
 			known = true;
 		}
+	for (size_t i = 0; f && i < nitems(state_fns); i++)
+		if (strcasecmp(f, state_fns[i].name) == 0)
+			add(s, state_fns[i].tier, state_fns[i].rule, state_fns[i].why);
 	/* dblink_connect_u, dblink_send_query, dblink_open...: the extension's
 	 * every function talks to the other server */
 	if (f && !known && strncasecmp(f, "dblink", 6) == 0)
@@ -618,6 +648,7 @@ static const struct {
 	{"CreateFunctionStmt", n_function}, {"DoStmt", n_do}, {"LoadStmt", n_exec},
 	{"CreateExtensionStmt", n_exec}, {"AlterSystemStmt", n_admin}, {"CreateRoleStmt", n_admin},
 	{"AlterRoleStmt", n_admin}, {"DropRoleStmt", n_admin}, {"AlterRoleSetStmt", n_admin},
+	{"ReassignOwnedStmt", n_admin},
 	{"DropOwnedStmt", n_drop}, {"DropTableSpaceStmt", n_drop}, {"DropSubscriptionStmt", n_drop},
 	{"DropUserMappingStmt", n_drop}, {"CreateSubscriptionStmt", n_subscription},
 	{"AlterSubscriptionStmt", n_subscription}, {"ImportForeignSchemaStmt", n_foreign}, {"FuncCall", n_func}, {"SelectStmt", n_select},
