@@ -515,8 +515,12 @@ int policy_save_rule(struct policy *p, const char *pattern, bool project, char *
 	int rc = -1, origin;
 
 	if (project && !p->trust_project) {
-		*errstr = xstrdup("a project file cannot allow anything unless the user file sets "
-		                  "trust-project = true under [policy]: save to the user file");
+		*errstr = xstrdup(p->workdir_guessed
+		                      ? "the project was guessed from the agent's cwd, so its file "
+		                        "cannot allow anything: save to the user file"
+		                      : "a project file cannot allow anything unless the user file "
+		                        "sets trust-project = true under [policy]: save to the user "
+		                        "file");
 		goto out;
 	}
 	for (char *t = strtok_r(copy, "\n", &save); t; t = strtok_r(NULL, "\n", &save)) {

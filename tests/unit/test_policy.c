@@ -718,6 +718,17 @@ static void test_save_rule(void **state)
 	free(text);
 	free(user);
 	tree_free(&t);
+	/* a trusted project, but one guessed from the cwd: its file allows nothing */
+	tree_make(&t);
+	p = load_ok(&t, "user=trust.policy", 0);
+	assert_int_equal(policy_save_rule(p, "Shell(make test)", true, &err), 0);
+	policy_free(p);
+	p = load_ok(&t, "guessed", 0);
+	assert_int_equal(policy_save_rule(p, "Shell(make test)", true, &err), -1);
+	assert_non_null(strstr(err, "guessed"));
+	free(err);
+	policy_free(p);
+	tree_free(&t);
 	umask(old);
 }
 
