@@ -373,6 +373,20 @@ static void test_symlinks(void **state)
 	assert_true(verdict_has(v, "fs.delete.root"));
 	verdict_free(v);
 	unlink(key);
+	/* a build output's name on a link out of the workdir is not one */
+	snprintf(key, sizeof(key), "%s/build", dir);
+	assert_int_equal(symlink(home, key), 0);
+	v = classify_shell("rm -rf build/", &o);
+	assert_true(verdict_has(v, "fs.delete.root"));
+	assert_false(verdict_has(v, "fs.delete.build_output"));
+	verdict_free(v);
+	unlink(key);
+	snprintf(key, sizeof(key), "%s/node_modules", dir);
+	assert_int_equal(symlink("/etc", key), 0);
+	v = classify_shell("rm -rf node_modules/*; find node_modules -name '*.o' -delete", &o);
+	assert_true(verdict_has(v, "fs.delete.recursive"));
+	assert_false(verdict_has(v, "fs.delete.build_output"));
+	verdict_free(v);
 	unlink(key);
 	unlink(link);
 	snprintf(key, sizeof(key), "%s/home/.ssh", dir);
