@@ -399,10 +399,11 @@ static void rule_find(struct cctx *x, struct cmdv *c)
 				e++;
 			if (i + 1 < e && strcmp(c->w[i + 1].val, "rm") == 0)
 				find_delete_roots(x, c, nstart, i); /* as -delete */
+			x->find_in_workdir = in_wd;
 			x->find_artifacts = in_wd && find_exec_rm_only(c, i, e) &&
 			                    find_deletes_artifacts(c, nstart, i);
 			rules_subcommand(x, c, i + 1, e);
-			x->find_artifacts = false;
+			x->find_in_workdir = x->find_artifacts = false;
 			i = e;
 			break;
 		}
@@ -691,6 +692,12 @@ static void inplace_files(struct cctx *x, const struct cmdv *c, const size_t *id
 		else
 			paths_read(x, w, w->val);
 	}
+	/* xargs sed -i: the files it edits are its input's words, which may
+	 * name anything (cat list | xargs sed -i ...); find DIR -exec's are
+	 * under DIR */
+	if (inplace && c->dyn_tail && !x->find_in_workdir)
+		cls_add(x, TIER_HIGH, "fs.write.outside_workdir", shell_span_word(x, &c->w[0]),
+		        "%s edits in place files named only at run time", c->w[0].val);
 }
 
 static void rule_sed(struct cctx *x, struct cmdv *c)
