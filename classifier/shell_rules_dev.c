@@ -105,6 +105,14 @@ static const struct verb verbs[] = {
 	{"twine", "upload register", PUB}, {"twine", "check --version", LOW},
 };
 
+/* PROG VERB SUBVERB, looked up by "PROG VERB": a query under a verb that
+ * otherwise installs (rustup target list), or a fetch under one that
+ * otherwise builds (go mod download, as cargo fetch). */
+static const struct verb subverbs[] = {
+	{"rustup target", "list", LOW}, {"rustup component", "list", LOW},
+	{"rustup toolchain", "list", LOW}, {"go mod", "download", NETF},
+};
+
 static bool has_verb(const char *list, const char *v)
 {
 	size_t n = strlen(v);
@@ -217,6 +225,28 @@ static bool npm_set(const char *prog, const char *v)
 
 static void rule_compiler(struct cctx *x, struct cmdv *c);
 
+/* The subverbs row for the words after the verb at c->w[at]: its finding
+ * added (none for a query); false when no row names them. */
+static bool pkg_subverb(struct cctx *x, const struct cmdv *c, const char *prog, size_t at,
+                        struct span sp)
+{
+	char key[64];
+	const char *sub = at + 1 < c->n ? c->w[at + 1].val : "";
+
+	if (snprintf(key, sizeof(key), "%s %s", prog, c->w[at].val) >= (int)sizeof(key) ||
+	    (c->w[at].flags & (W_DYNAMIC | W_GLOB)) || (at + 1 < c->n &&
+	                                              (c->w[at + 1].flags & (W_DYNAMIC | W_GLOB))))
+		return false;
+	for (size_t i = 0; i < nitems(subverbs); i++) {
+		if (strcmp(subverbs[i].prog, key) != 0 || !has_verb(subverbs[i].verbs, sub))
+			continue;
+		if (subverbs[i].rule)
+			cls_add(x, subverbs[i].tier, subverbs[i].rule, sp, "%s", subverbs[i].why);
+		return true;
+	}
+	return false;
+}
+
 static void rule_pkg(struct cctx *x, struct cmdv *c)
 {
 	size_t at = 0;
@@ -248,6 +278,8 @@ static void rule_pkg(struct cctx *x, struct cmdv *c)
 		v = "install";
 	if (strcmp(prog, "go") == 0 && (strcmp(v, "build") == 0 || strcmp(v, "test") == 0))
 		rule_compiler(x, c); /* go build -o FILE */
+	if (w && pkg_subverb(x, c, prog, at, sp))
+		return;
 	for (size_t i = 0; i < nitems(verbs); i++) {
 		if (strcmp(verbs[i].prog, prog) != 0 || !has_verb(verbs[i].verbs, v))
 			continue;
