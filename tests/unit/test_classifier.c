@@ -33,7 +33,7 @@
 static const char *const files[] = {
 	"tests/data/classify/shell.tsv", "tests/data/classify/evasion.tsv",
 	"tests/data/classify/sql.tsv", "tests/data/classify/calls.tsv",
-	"tests/data/classify/programs.tsv",
+	"tests/data/classify/programs.tsv", "tests/data/classify/routine.tsv",
 };
 
 static void dump(const struct verdict *v)
@@ -252,6 +252,13 @@ static void test_programs(void **state)
 {
 	(void)state;
 	run_file(files[4], 0);
+}
+
+/* What agents run in ordinary work, each at the tier a person expects. */
+static void test_routine(void **state)
+{
+	(void)state;
+	run_file(files[5], 0);
 }
 
 /* Every rule id in the catalogue is expected by at least one row. */
@@ -519,6 +526,7 @@ int main(void)
 		cmocka_unit_test(test_no_libpg_query), cmocka_unit_test(test_shell),
 		cmocka_unit_test(test_evasion),        cmocka_unit_test(test_sql),
 		cmocka_unit_test(test_calls),          cmocka_unit_test(test_programs),
+		cmocka_unit_test(test_routine),
 		cmocka_unit_test(test_rule_coverage),
 		cmocka_unit_test(test_limits),         cmocka_unit_test(test_symlinks),
 		cmocka_unit_test(test_find_secret),    cmocka_unit_test(test_spans),
