@@ -191,6 +191,26 @@ static void g_remote(struct cctx *x, struct cmdv *c)
 
 static bool cmd_key(const char *k, size_t n);
 
+/* `git config [--local] user.name|user.email VALUE`: the author of the
+ * next commits, in this repository's config, which runs nothing. Agents
+ * set it before their first commit in a fresh checkout. Any other
+ * option (--global, --file, --add) or key is git.config. */
+static bool config_identity(const struct cmdv *c)
+{
+	static const char *const keys[] = {"user.name", "user.email"};
+	size_t k = 1;
+
+	if (k < c->n && strcmp(c->w[k].val, "--local") == 0)
+		k++;
+	if (k + 2 != c->n || c->w[k].val[0] == '-' || c->w[k + 1].val[0] == '-' ||
+	    (c->w[k].flags & (W_DYNAMIC | W_GLOB)))
+		return false;
+	for (size_t i = 0; i < nitems(keys); i++)
+		if (strcasecmp(c->w[k].val, keys[i]) == 0)
+			return true;
+	return false;
+}
+
 static void g_config(struct cctx *x, struct cmdv *c)
 {
 	static const char *const ro[] = {"--get", "--get-all", "--get-regexp", "-l", "--list",
@@ -204,6 +224,10 @@ static void g_config(struct cctx *x, struct cmdv *c)
 	if (opt_operands(c, 1, "f", idx, 4) <= 1 && !opt_long(c, "--unset") &&
 	    !opt_long(c, "--unset-all") && !opt_long(c, "--edit") && !opt_short(c, 'e', "f"))
 		return;
+	if (config_identity(c)) {
+		gw(x, c, "sets the author of the next commits");
+		return;
+	}
 	cls_add(x, TIER_HIGH, "git.config", shell_span_words(x, c->w, c->n),
 	        "changes git configuration (hooks, aliases and pagers in it run programs)");
 	/* git config alias.x '!CMD' (or core.pager CMD): CMD runs at the next
