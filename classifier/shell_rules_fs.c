@@ -59,6 +59,13 @@ static const char *const artifact_exts[] = {
 	".o", ".obj", ".pyc", ".pyo", ".class", ".gcda", ".gcno",
 };
 
+/* Whether component [p, p+n) is *.egg-info or cmake-build-*. */
+static bool artifact_affix(const char *p, size_t n)
+{
+	return (n > 9 && memcmp(p + n - 9, ".egg-info", 9) == 0) ||
+	       (n > 12 && memcmp(p, "cmake-build-", 12) == 0);
+}
+
 /* Whether component [p, p+n) names a build output directory. */
 static bool artifact_dir(const char *p, size_t n, bool first)
 {
@@ -66,8 +73,7 @@ static bool artifact_dir(const char *p, size_t n, bool first)
 		if ((first || artifact_dirs[i].anywhere) && strlen(artifact_dirs[i].name) == n &&
 		    memcmp(artifact_dirs[i].name, p, n) == 0)
 			return true;
-	return (n > 9 && memcmp(p + n - 9, ".egg-info", 9) == 0) ||
-	       (n > 12 && memcmp(p, "cmake-build-", 12) == 0);
+	return artifact_affix(p, n);
 }
 
 /* Whether the last component [p, p+n) is an object file or a.out. */
@@ -101,7 +107,10 @@ static bool artifact_rel(const char *rel, bool first)
 	}
 	if (artifact_file(last, strlen(last)))
 		return true;
-	return !strpbrk(last, "*?[") && artifact_dir(last, strlen(last), first);
+	if (!strpbrk(last, "*?["))
+		return artifact_dir(last, strlen(last), first);
+	/* *.egg-info, cmake-build-*: the literal part says what matches */
+	return artifact_affix(last, strlen(last));
 }
 
 /* The part of abs below dir, or NULL when abs is not strictly below it. */
