@@ -191,13 +191,26 @@ static void g_remote(struct cctx *x, struct cmdv *c)
 
 static bool cmd_key(const char *k, size_t n);
 
-/* `git config [--local] user.name|user.email VALUE`: the author of the
- * next commits, in this repository's config, which runs nothing. Agents
- * set it before their first commit in a fresh checkout. Any other
+/* Config keys that cannot make git run a program. */
+static const char *const safe_keys[] = {"color.", "core.quotepath", "user.name", "user.email",
+                                        "advice.", "init.defaultbranch", "log.", "column.",
+                                        "i18n.", "safe.directory"};
+
+/* Whether the key (n bytes) is one of safe_keys. */
+static bool safe_key(const char *key, size_t n)
+{
+	for (size_t k = 0; k < nitems(safe_keys); k++)
+		if (n >= strlen(safe_keys[k]) && strncasecmp(key, safe_keys[k], strlen(safe_keys[k])) == 0)
+			return true;
+	return false;
+}
+
+/* `git config [--local] KEY VALUE` of a safe key (user.name, user.email,
+ * color.*): this repository's config, and nothing git runs. Agents set
+ * the author before their first commit in a fresh checkout. Any other
  * option (--global, --file, --add) or key is git.config. */
 static bool config_identity(const struct cmdv *c)
 {
-	static const char *const keys[] = {"user.name", "user.email"};
 	size_t k = 1;
 
 	if (k < c->n && strcmp(c->w[k].val, "--local") == 0)
@@ -205,10 +218,7 @@ static bool config_identity(const struct cmdv *c)
 	if (k + 2 != c->n || c->w[k].val[0] == '-' || c->w[k + 1].val[0] == '-' ||
 	    (c->w[k].flags & (W_DYNAMIC | W_GLOB)))
 		return false;
-	for (size_t i = 0; i < nitems(keys); i++)
-		if (strcasecmp(c->w[k].val, keys[i]) == 0)
-			return true;
-	return false;
+	return safe_key(c->w[k].val, c->w[k].len);
 }
 
 static void g_config(struct cctx *x, struct cmdv *c)
@@ -225,7 +235,7 @@ static void g_config(struct cctx *x, struct cmdv *c)
 	    !opt_long(c, "--unset-all") && !opt_long(c, "--edit") && !opt_short(c, 'e', "f"))
 		return;
 	if (config_identity(c)) {
-		gw(x, c, "sets the author of the next commits");
+		gw(x, c, "sets a repository setting that runs nothing");
 		return;
 	}
 	cls_add(x, TIER_HIGH, "git.config", shell_span_words(x, c->w, c->n),
@@ -581,11 +591,6 @@ static const struct gsub gsubs[] = {
 	{"archive", TIER_LOW, NULL, NULL, g_archive},
 };
 
-/* Config keys that cannot make git run a program. */
-static const char *const safe_keys[] = {"color.", "core.quotepath", "user.name", "user.email",
-                                        "advice.", "init.defaultbranch", "log.", "column.",
-                                        "i18n.", "safe.directory"};
-
 /* Config keys whose value is a command line git runs through the shell
  * (a leading '!' on alias and credential.helper says so). */
 static const char *const cmd_keys[] = {"core.fsmonitor", "core.pager", "core.editor",
@@ -615,11 +620,7 @@ static bool cmd_key(const char *k, size_t n)
 static void config_pair(struct cctx *x, const struct word *w, const char *key, size_t n,
                         const char *val)
 {
-	bool safe = false;
-
-	for (size_t k = 0; k < nitems(safe_keys); k++)
-		safe |= strncasecmp(key, safe_keys[k], strlen(safe_keys[k])) == 0;
-	if (safe)
+	if (safe_key(key, n))
 		return;
 	cls_add(x, TIER_HIGH, "git.config_override", shell_span_word(x, w),
 	        "setting %.*s for git can make it run another program", (int)n, key);
