@@ -11,9 +11,25 @@
 
 static void g_template(struct cctx *x, const struct cmdv *c);
 
+/* A change to the repository git runs in (x->cwd: after cd, or git -C
+ * DIR) lands in that repository's .git: outside the workdir, or in a
+ * directory known only at run time (cd $X), it is a write there. */
+static void git_where(struct cctx *x, const struct cmdv *c)
+{
+	struct span sp = shell_span_words(x, c->w, c->n);
+
+	if (x->cwd == NULL)
+		cls_add(x, TIER_HIGH, "fs.write.outside_workdir", sp,
+		        "changes a repository in a directory known only at run time");
+	else if (paths_class(x, x->cwd) == PC_OUTSIDE)
+		cls_add(x, TIER_HIGH, "fs.write.outside_workdir", sp,
+		        "changes the repository at %s, outside the workdir", x->cwd);
+}
+
 static void gw(struct cctx *x, const struct cmdv *c, const char *what)
 {
 	cls_add(x, TIER_MEDIUM, "git.write", shell_span_words(x, c->w, c->n), "%s", what);
+	git_where(x, c);
 }
 
 static void g_output(struct cctx *x, struct cmdv *c)
@@ -754,6 +770,8 @@ static void rule_git(struct cctx *x, struct cmdv *c)
 		if (gsubs[i].rule)
 			cls_add(x, gsubs[i].tier, gsubs[i].rule, shell_span_words(x, c->w, c->n), "%s",
 			        gsubs[i].why);
+		if (gsubs[i].rule && strcmp(gsubs[i].rule, "git.write") == 0)
+			git_where(x, &sub);
 		if (gsubs[i].fn)
 			gsubs[i].fn(x, &sub);
 		x->cwd = cwd;
