@@ -28,19 +28,20 @@ static const struct verb verbs[] = {
 	{"pip", "install wheel", INST}, {"pip", "uninstall", RMV}, {"pip", "download", NETF},
 	{"pip", "index search", NETF},
 	{"pip", "list show freeze check help config cache debug inspect hash --version", LOW},
-	{"npm", "install i add ci update up upgrade isntall in create init exec x", INST},
+	{"npm", "install i add ci update up upgrade isntall in create init exec x link ln", INST},
 	{"npm", "uninstall remove rm un r unlink", RMV}, {"npm", "publish", PUB},
 	{"npm", "run run-script test t start build restart stop rebuild pack", BLD},
 	{"npm", "view v info show outdated audit doctor search s find ping dist-tag owner "
 	        "access team deprecate", NETF},
 	{"npm", "ls list help why config --version -v prefix root bin", LOW},
-	{"yarn", " install add upgrade up dlx create import", INST}, {"yarn", "remove", RMV},
+	{"yarn", " install add upgrade up dlx create import global link", INST},
+	{"yarn", "remove", RMV},
 	{"yarn", "publish npm", PUB}, {"yarn", "info outdated audit", NETF},
 	{"yarn", "list why --version help config", LOW},
-	{"pnpm", "install i add update up dlx create import", INST}, {"pnpm", "remove rm un uninstall", RMV},
+	{"pnpm", "install i add update up dlx create import link ln", INST}, {"pnpm", "remove rm un uninstall", RMV},
 	{"pnpm", "publish", PUB}, {"pnpm", "run test t start build exec", BLD},
 	{"pnpm", "outdated audit view info", NETF}, {"pnpm", "ls list why --version help config", LOW},
-	{"bun", "install i add update create x", INST}, {"bun", "remove rm", RMV},
+	{"bun", "install i add update create x link", INST}, {"bun", "remove rm", RMV},
 	{"bun", "run test build", BLD},
 	{"cargo", "install add", INST}, {"cargo", "uninstall remove", RMV}, {"cargo", "publish", PUB},
 	{"cargo", "build b test t run r check c clippy fmt bench doc clean fix tree", BLD},
@@ -106,11 +107,12 @@ static const struct verb verbs[] = {
 };
 
 /* PROG VERB SUBVERB, looked up by "PROG VERB": a query under a verb that
- * otherwise installs (rustup target list), or a fetch under one that
- * otherwise builds (go mod download, as cargo fetch). */
+ * otherwise installs (rustup target list, yarn global list), or a fetch
+ * under one that otherwise builds (go mod download, as cargo fetch). */
 static const struct verb subverbs[] = {
 	{"rustup target", "list", LOW}, {"rustup component", "list", LOW},
 	{"rustup toolchain", "list", LOW}, {"go mod", "download", NETF},
+	{"yarn global", "list bin dir", LOW}, {"yarn global", "remove", RMV},
 };
 
 static bool has_verb(const char *list, const char *v)
