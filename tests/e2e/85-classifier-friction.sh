@@ -6,7 +6,9 @@
 # named like a build output that leads home, an operand beside it, and
 # files named at run time still ask or are denied. xargs sed -i, whose
 # files its input names, auto-ran read-only at low; it asks now. Setting
-# the commit author and terraform fmt asked; they auto-run now. Nothing
+# the commit author and terraform fmt asked; they auto-run now. git
+# commits in a repository outside the workdir, npm link and yarn global
+# add auto-ran; they ask now. Nothing
 # is executed: the directories must survive.
 . tests/e2e/lib.sh
 need jq
@@ -28,7 +30,7 @@ for c in 'rm -rf build' 'rm -rf node_modules' 'rm -f build/main.o *.pyc' \
 	"find src -name '*.c' -exec sed -i 's/a/b/' {} +" 'rustup target list --installed' \
 	'git log --format="%h %s" -5' 'cargo test 2>&1 | tail -50' \
 	'timeout 60 pytest -x -q || true' 'git config user.email agent@example.com' \
-	'terraform fmt' 'rm -rf dist build *.egg-info'; do
+	'terraform fmt' 'rm -rf dist build *.egg-info' 'git config color.ui auto'; do
 	expect_eq "auto: $c" "$(action "$c")" auto
 done
 expect_eq "rm -rf build: fs.delete.build_output" \
@@ -42,7 +44,8 @@ for c in 'rm -rf src/build' 'rm -rf build src' 'rm -f src/main.c' 'rm -rf ../bui
 	"find -L . -name '*.o' -delete" 'rustup target add wasm32-unknown-unknown' \
 	'go mod download' "grep -rl Old src | xargs sed -i 's/Old/New/'" \
 	"cat files.txt | xargs perl -pi -e 's/a/b/'" 'git config --global user.name x' \
-	'git config core.hooksPath .h' 'terraform plan' 'terraform fmt /etc'; do
+	'git config core.hooksPath .h' 'terraform plan' 'terraform fmt /etc' \
+	'git -C /srv/other commit -am x' 'cd /srv && git stash' 'npm link' 'yarn global add x'; do
 	expect_eq "asks: $c" "$(action "$c")" ask
 done
 
