@@ -115,6 +115,11 @@ struct cctx {
 	size_t nmissed;
 	bool missed_over; /* more missed than fit: any later write counts */
 	bool files_late;
+	/* judging the command of `find DIR... -exec CMD {} +` whose every DIR
+	 * is in the workdir (no -L): its {} names files there; and when the
+	 * expression only matches build outputs (-name __pycache__) and CMD
+	 * is rm, {} is a build output (shell_rules_fs.c) */
+	bool find_in_workdir, find_artifacts;
 };
 
 /* Maps an offset range of the current frame to a subject span. */

@@ -28,19 +28,20 @@ static const struct verb verbs[] = {
 	{"pip", "install wheel", INST}, {"pip", "uninstall", RMV}, {"pip", "download", NETF},
 	{"pip", "index search", NETF},
 	{"pip", "list show freeze check help config cache debug inspect hash --version", LOW},
-	{"npm", "install i add ci update up upgrade isntall in create init exec x", INST},
+	{"npm", "install i add ci update up upgrade isntall in create init exec x link ln", INST},
 	{"npm", "uninstall remove rm un r unlink", RMV}, {"npm", "publish", PUB},
 	{"npm", "run run-script test t start build restart stop rebuild pack", BLD},
 	{"npm", "view v info show outdated audit doctor search s find ping dist-tag owner "
 	        "access team deprecate", NETF},
 	{"npm", "ls list help why config --version -v prefix root bin", LOW},
-	{"yarn", " install add upgrade up dlx create import", INST}, {"yarn", "remove", RMV},
+	{"yarn", " install add upgrade up dlx create import global link", INST},
+	{"yarn", "remove", RMV},
 	{"yarn", "publish npm", PUB}, {"yarn", "info outdated audit", NETF},
 	{"yarn", "list why --version help config", LOW},
-	{"pnpm", "install i add update up dlx create import", INST}, {"pnpm", "remove rm un uninstall", RMV},
+	{"pnpm", "install i add update up dlx create import link ln", INST}, {"pnpm", "remove rm un uninstall", RMV},
 	{"pnpm", "publish", PUB}, {"pnpm", "run test t start build exec", BLD},
 	{"pnpm", "outdated audit view info", NETF}, {"pnpm", "ls list why --version help config", LOW},
-	{"bun", "install i add update create x", INST}, {"bun", "remove rm", RMV},
+	{"bun", "install i add update create x link", INST}, {"bun", "remove rm", RMV},
 	{"bun", "run test build", BLD},
 	{"cargo", "install add", INST}, {"cargo", "uninstall remove", RMV}, {"cargo", "publish", PUB},
 	{"cargo", "build b test t run r check c clippy fmt bench doc clean fix tree", BLD},
@@ -103,6 +104,15 @@ static const struct verb verbs[] = {
 	{"apt", "download", NETF}, {"apt-get", "download", NETF}, {"snap", "download", NETF},
 	{"brew", "bundle", INST},
 	{"twine", "upload register", PUB}, {"twine", "check --version", LOW},
+};
+
+/* PROG VERB SUBVERB, looked up by "PROG VERB": a query under a verb that
+ * otherwise installs (rustup target list, yarn global list), or a fetch
+ * under one that otherwise builds (go mod download, as cargo fetch). */
+static const struct verb subverbs[] = {
+	{"rustup target", "list", LOW}, {"rustup component", "list", LOW},
+	{"rustup toolchain", "list", LOW}, {"go mod", "download", NETF},
+	{"yarn global", "list bin dir", LOW}, {"yarn global", "remove", RMV},
 };
 
 static bool has_verb(const char *list, const char *v)
@@ -217,6 +227,28 @@ static bool npm_set(const char *prog, const char *v)
 
 static void rule_compiler(struct cctx *x, struct cmdv *c);
 
+/* The subverbs row for the words after the verb at c->w[at]: its finding
+ * added (none for a query); false when no row names them. */
+static bool pkg_subverb(struct cctx *x, const struct cmdv *c, const char *prog, size_t at,
+                        struct span sp)
+{
+	char key[64];
+	const char *sub = at + 1 < c->n ? c->w[at + 1].val : "";
+
+	if (snprintf(key, sizeof(key), "%s %s", prog, c->w[at].val) >= (int)sizeof(key) ||
+	    (c->w[at].flags & (W_DYNAMIC | W_GLOB)) || (at + 1 < c->n &&
+	                                              (c->w[at + 1].flags & (W_DYNAMIC | W_GLOB))))
+		return false;
+	for (size_t i = 0; i < nitems(subverbs); i++) {
+		if (strcmp(subverbs[i].prog, key) != 0 || !has_verb(subverbs[i].verbs, sub))
+			continue;
+		if (subverbs[i].rule)
+			cls_add(x, subverbs[i].tier, subverbs[i].rule, sp, "%s", subverbs[i].why);
+		return true;
+	}
+	return false;
+}
+
 static void rule_pkg(struct cctx *x, struct cmdv *c)
 {
 	size_t at = 0;
@@ -248,6 +280,8 @@ static void rule_pkg(struct cctx *x, struct cmdv *c)
 		v = "install";
 	if (strcmp(prog, "go") == 0 && (strcmp(v, "build") == 0 || strcmp(v, "test") == 0))
 		rule_compiler(x, c); /* go build -o FILE */
+	if (w && pkg_subverb(x, c, prog, at, sp))
+		return;
 	for (size_t i = 0; i < nitems(verbs); i++) {
 		if (strcmp(verbs[i].prog, prog) != 0 || !has_verb(verbs[i].verbs, v))
 			continue;
@@ -931,6 +965,9 @@ static void inplace_files(struct cctx *x, const struct cmdv *c, size_t from)
 	for (size_t i = from; inplace && i < c->n; i++)
 		if (c->w[i].val[0] != '-')
 			paths_write(x, &c->w[i], c->w[i].val, shell_span_word(x, &c->w[i]));
+	if (inplace && c->dyn_tail && !x->find_in_workdir) /* xargs perl -pi: its input names the files */
+		cls_add(x, TIER_HIGH, "fs.write.outside_workdir", shell_span_word(x, &c->w[0]),
+		        "%s edits in place files named only at run time", c->w[0].val);
 }
 
 static void rule_interp(struct cctx *x, struct cmdv *c)

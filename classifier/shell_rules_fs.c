@@ -37,11 +37,138 @@ static void delete_targets(struct cctx *x, struct cmdv *c, const char *argopts,
 		        "%s files named only at run time", verb);
 }
 
+/* What a build or test run makes again: deleting it destroys no work.
+ * Names that mean nothing else count at any depth; the generic ones
+ * (build, dist, ...) only right under the workdir or the directory the
+ * command runs in, since src/build/ may well be source. */
+static const struct {
+	const char *name;
+	bool anywhere;
+} artifact_dirs[] = {
+	{"__pycache__", true}, {"node_modules", true}, {".pytest_cache", true},
+	{".mypy_cache", true}, {".ruff_cache", true},  {".tox", true},
+	{".nox", true},        {".nyc_output", true},  {".next", true},
+	{".turbo", true},      {".parcel-cache", true}, {"CMakeFiles", true},
+	{"htmlcov", true},     {"build", false},       {"dist", false},
+	{"out", false},        {"target", false},      {"coverage", false},
+	{"_build", false},     {"builddir", false},
+};
+
+/* Object files, bytecode and coverage data a compiler writes. */
+static const char *const artifact_exts[] = {
+	".o", ".obj", ".pyc", ".pyo", ".class", ".gcda", ".gcno",
+};
+
+/* Whether component [p, p+n) is *.egg-info or cmake-build-*. */
+static bool artifact_affix(const char *p, size_t n)
+{
+	return (n > 9 && memcmp(p + n - 9, ".egg-info", 9) == 0) ||
+	       (n > 12 && memcmp(p, "cmake-build-", 12) == 0);
+}
+
+/* Whether component [p, p+n) names a build output directory. */
+static bool artifact_dir(const char *p, size_t n, bool first)
+{
+	for (size_t i = 0; i < nitems(artifact_dirs); i++)
+		if ((first || artifact_dirs[i].anywhere) && strlen(artifact_dirs[i].name) == n &&
+		    memcmp(artifact_dirs[i].name, p, n) == 0)
+			return true;
+	return artifact_affix(p, n);
+}
+
+/* Whether the last component [p, p+n) is an object file or a.out. */
+static bool artifact_file(const char *p, size_t n)
+{
+	if (n == 5 && memcmp(p, "a.out", 5) == 0)
+		return true;
+	for (size_t i = 0; i < nitems(artifact_exts); i++) {
+		size_t k = strlen(artifact_exts[i]);
+		if (n > k && memcmp(p + n - k, artifact_exts[i], k) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* rel, a path below a directory: a build output is in it. A glob may
+ * stand only in the last component and not start it with a dot (`.*`
+ * matches `..` in older bash); its literal suffix must then say so. */
+static bool artifact_rel(const char *rel, bool first)
+{
+	const char *last = strrchr(rel, '/');
+	const char *p = rel;
+
+	last = last ? last + 1 : rel;
+	if (strpbrk(rel, "*?[") && (strpbrk(rel, "*?[") < last || last[0] == '.'))
+		return false;
+	for (const char *e; p < last; p = e + 1, first = false) {
+		e = strchr(p, '/');
+		if (artifact_dir(p, (size_t)(e - p), first))
+			return true;
+	}
+	if (artifact_file(last, strlen(last)))
+		return true;
+	if (!strpbrk(last, "*?["))
+		return artifact_dir(last, strlen(last), first);
+	/* *.egg-info, cmake-build-*: the literal part says what matches */
+	return artifact_affix(last, strlen(last));
+}
+
+/* The part of abs below dir, or NULL when abs is not strictly below it. */
+static const char *path_below(const char *abs, const char *dir)
+{
+	size_t n = dir ? strlen(dir) : 0;
+
+	if (n == 0 || strncmp(abs, dir, n) != 0 || (abs[n] != '/' && dir[n - 1] != '/'))
+		return NULL;
+	abs += n + (abs[n] == '/');
+	return *abs ? abs : NULL;
+}
+
+/* An operand of rm that names a build output in the workdir (after
+ * symlinks), neither a secret nor something git or the gate reads. */
+static bool delete_is_artifact(struct cctx *x, const struct word *w)
+{
+	char abs[CLS_MAX_PATH];
+	const char *rel;
+
+	if (x->find_artifacts && strcmp(w->val, "{}") == 0)
+		return true;
+	if (!paths_resolve(x, w->val, abs, sizeof(abs)) || paths_class(x, abs) != PC_WORKDIR ||
+	    paths_protected(x, abs) || secrets_path(x, abs) || strstr(abs, "/.git/") ||
+	    (strlen(abs) >= 5 && strcmp(abs + strlen(abs) - 5, "/.git") == 0) ||
+	    (rel = path_below(abs, x->wd)) == NULL)
+		return false;
+	if (artifact_rel(rel, true))
+		return true;
+	rel = path_below(abs, x->cwd);
+	return rel && artifact_rel(rel, true);
+}
+
+/* rm whose every operand is a build output (rm -rf build, rm -f *.o). */
+static bool delete_artifacts_only(struct cctx *x, const struct cmdv *c)
+{
+	size_t idx[64], n = opt_operands(c, 1, "", idx, nitems(idx));
+
+	if (n == 0 || n == nitems(idx) || (c->dyn_tail && !x->find_artifacts) ||
+	    opt_long(c, "--no-preserve-root"))
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!delete_is_artifact(x, &c->w[idx[i]]))
+			return false;
+	return true;
+}
+
 static void rule_rm(struct cctx *x, struct cmdv *c)
 {
 	bool rec = opt_short(c, 'r', "") || opt_short(c, 'R', "") || opt_long(c, "--recursive");
 	struct span sp = shell_span_words(x, c->w, c->n);
 
+	if (delete_artifacts_only(x, c)) {
+		cls_add(x, TIER_MEDIUM, "fs.delete.build_output", sp,
+		        "deletes build outputs or caches in the workdir, which a build makes again");
+		delete_targets(x, c, "", rec, "deletes");
+		return;
+	}
 	cls_add(x, TIER_HIGH, "fs.delete", sp, "deletes files");
 	if (rec)
 		cls_add(x, TIER_HIGH, "fs.delete.recursive", sp, "deletes directory trees");
@@ -171,21 +298,98 @@ static void find_delete_roots(struct cctx *x, const struct cmdv *c, size_t nstar
 			        abs);
 }
 
+/* Whether every start point of find (c->w[1, nstart)) is in the workdir
+ * after symlinks and none is followed below them (no -L, -H, -follow):
+ * then every file it names is there. */
+static bool find_roots_in_workdir(struct cctx *x, const struct cmdv *c, size_t nstart)
+{
+	char abs[CLS_MAX_PATH];
+
+	if (nstart < 2)
+		return false; /* none given, or options first (-L) */
+	for (size_t k = 1; k < nstart; k++)
+		if (!paths_resolve(x, c->w[k].val, abs, sizeof(abs)) ||
+		    paths_class(x, abs) != PC_WORKDIR || strstr(abs, "/.git"))
+			return false;
+	for (size_t i = nstart; i < c->n; i++)
+		if (strcmp(c->w[i].val, "-follow") == 0)
+			return false;
+	return true;
+}
+
+/* Whether c->w[i] is `-name PATTERN` (or -iname) of build outputs: a name
+ * that means nothing else (__pycache__, node_modules) or object files
+ * (*.o, *.pyc). find lists no `..`, so a leading `*` is safe here. */
+static bool find_artifact_name(const struct cmdv *c, size_t i)
+{
+	const char *p;
+
+	if (i + 1 >= c->n || (strcmp(c->w[i].val, "-name") != 0 && strcmp(c->w[i].val, "-iname") != 0))
+		return false;
+	p = c->w[i + 1].val;
+	if (c->w[i + 1].flags & W_DYNAMIC)
+		return false;
+	if (artifact_file(p, strlen(p)))
+		return true; /* the literal suffix says what every match is */
+	return !strpbrk(p, "*?[") && artifact_dir(p, strlen(p), false);
+}
+
+/* find DIR... [-maxdepth N] -name BUILD_OUTPUT [-type d|f] [-prune] then
+ * -delete or -exec rm [-rf] {} + (at c->w[act]), with every DIR in the
+ * workdir and no -L: it deletes only build outputs there. Anything else
+ * in the expression (-o, !, -path, -follow) and it is not read so. */
+static bool find_deletes_artifacts(const struct cmdv *c, size_t nstart, size_t act)
+{
+	size_t names = 0;
+
+	for (size_t i = nstart; i < act; i++) {
+		const char *a = c->w[i].val;
+		if (find_artifact_name(c, i)) {
+			names++;
+			i++;
+		} else if ((strcmp(a, "-type") == 0 || strcmp(a, "-maxdepth") == 0 ||
+		            strcmp(a, "-mindepth") == 0) && i + 1 < act &&
+		           strspn(c->w[i + 1].val, "0123456789df") == c->w[i + 1].len) {
+			i++;
+		} else if (strcmp(a, "-prune") != 0) {
+			return false;
+		}
+	}
+	return names == 1;
+}
+
+/* -exec rm [-r -f ...] {} + (or ;) at c->w[i], ending at c->w[e]. */
+static bool find_exec_rm_only(const struct cmdv *c, size_t i, size_t e)
+{
+	if (i + 2 >= e || strcmp(c->w[i + 1].val, "rm") != 0 || e + 1 != c->n)
+		return false;
+	for (size_t k = i + 2; k < e; k++)
+		if (strcmp(c->w[k].val, "{}") != 0 && c->w[k].val[0] != '-')
+			return false;
+	return strcmp(c->w[e - 1].val, "{}") == 0;
+}
+
 /* find: -delete, -exec CMD ;, -fprint FILE; the rest only reads. */
 static void rule_find(struct cctx *x, struct cmdv *c)
 {
 	static const char *const execs[] = {"-exec", "-execdir", "-ok", "-okdir"};
 	static const char *const prints[] = {"-fprint", "-fprint0", "-fprintf", "-fls"};
 	size_t i = 1, nstart;
+	bool in_wd;
 
 	for (; i < c->n && c->w[i].val[0] != '-' && strcmp(c->w[i].val, "(") != 0 &&
 	       strcmp(c->w[i].val, "!") != 0;
 	     i++)
 		paths_read(x, &c->w[i], c->w[i].val);
 	nstart = i;
+	in_wd = find_roots_in_workdir(x, c, nstart);
 	for (; i < c->n; i++) {
 		const char *a = c->w[i].val;
-		if (strcmp(a, "-delete") == 0) {
+		if (strcmp(a, "-delete") == 0 && i + 1 == c->n && in_wd &&
+		    find_deletes_artifacts(c, nstart, i)) {
+			cls_add(x, TIER_MEDIUM, "fs.delete.build_output", shell_span_word(x, &c->w[i]),
+			        "find -delete of build outputs or caches in the workdir");
+		} else if (strcmp(a, "-delete") == 0) {
 			cls_add(x, TIER_HIGH, "fs.delete.recursive", shell_span_word(x, &c->w[i]),
 			        "find -delete deletes every file it matches");
 			find_delete_roots(x, c, nstart, i);
@@ -204,7 +408,11 @@ static void rule_find(struct cctx *x, struct cmdv *c)
 				e++;
 			if (i + 1 < e && strcmp(c->w[i + 1].val, "rm") == 0)
 				find_delete_roots(x, c, nstart, i); /* as -delete */
+			x->find_in_workdir = in_wd;
+			x->find_artifacts = in_wd && find_exec_rm_only(c, i, e) &&
+			                    find_deletes_artifacts(c, nstart, i);
 			rules_subcommand(x, c, i + 1, e);
+			x->find_in_workdir = x->find_artifacts = false;
 			i = e;
 			break;
 		}
@@ -493,6 +701,12 @@ static void inplace_files(struct cctx *x, const struct cmdv *c, const size_t *id
 		else
 			paths_read(x, w, w->val);
 	}
+	/* xargs sed -i: the files it edits are its input's words, which may
+	 * name anything (cat list | xargs sed -i ...); find DIR -exec's are
+	 * under DIR */
+	if (inplace && c->dyn_tail && !x->find_in_workdir)
+		cls_add(x, TIER_HIGH, "fs.write.outside_workdir", shell_span_word(x, &c->w[0]),
+		        "%s edits in place files named only at run time", c->w[0].val);
 }
 
 static void rule_sed(struct cctx *x, struct cmdv *c)

@@ -11,9 +11,25 @@
 
 static void g_template(struct cctx *x, const struct cmdv *c);
 
+/* A change to the repository git runs in (x->cwd: after cd, or git -C
+ * DIR) lands in that repository's .git: outside the workdir, or in a
+ * directory known only at run time (cd $X), it is a write there. */
+static void git_where(struct cctx *x, const struct cmdv *c)
+{
+	struct span sp = shell_span_words(x, c->w, c->n);
+
+	if (x->cwd == NULL)
+		cls_add(x, TIER_HIGH, "fs.write.outside_workdir", sp,
+		        "changes a repository in a directory known only at run time");
+	else if (paths_class(x, x->cwd) == PC_OUTSIDE)
+		cls_add(x, TIER_HIGH, "fs.write.outside_workdir", sp,
+		        "changes the repository at %s, outside the workdir", x->cwd);
+}
+
 static void gw(struct cctx *x, const struct cmdv *c, const char *what)
 {
 	cls_add(x, TIER_MEDIUM, "git.write", shell_span_words(x, c->w, c->n), "%s", what);
+	git_where(x, c);
 }
 
 static void g_output(struct cctx *x, struct cmdv *c)
@@ -191,6 +207,36 @@ static void g_remote(struct cctx *x, struct cmdv *c)
 
 static bool cmd_key(const char *k, size_t n);
 
+/* Config keys that cannot make git run a program. */
+static const char *const safe_keys[] = {"color.", "core.quotepath", "user.name", "user.email",
+                                        "advice.", "init.defaultbranch", "log.", "column.",
+                                        "i18n.", "safe.directory"};
+
+/* Whether the key (n bytes) is one of safe_keys. */
+static bool safe_key(const char *key, size_t n)
+{
+	for (size_t k = 0; k < nitems(safe_keys); k++)
+		if (n >= strlen(safe_keys[k]) && strncasecmp(key, safe_keys[k], strlen(safe_keys[k])) == 0)
+			return true;
+	return false;
+}
+
+/* `git config [--local] KEY VALUE` of a safe key (user.name, user.email,
+ * color.*): this repository's config, and nothing git runs. Agents set
+ * the author before their first commit in a fresh checkout. Any other
+ * option (--global, --file, --add) or key is git.config. */
+static bool config_identity(const struct cmdv *c)
+{
+	size_t k = 1;
+
+	if (k < c->n && strcmp(c->w[k].val, "--local") == 0)
+		k++;
+	if (k + 2 != c->n || c->w[k].val[0] == '-' || c->w[k + 1].val[0] == '-' ||
+	    (c->w[k].flags & (W_DYNAMIC | W_GLOB)))
+		return false;
+	return safe_key(c->w[k].val, c->w[k].len);
+}
+
 static void g_config(struct cctx *x, struct cmdv *c)
 {
 	static const char *const ro[] = {"--get", "--get-all", "--get-regexp", "-l", "--list",
@@ -204,6 +250,10 @@ static void g_config(struct cctx *x, struct cmdv *c)
 	if (opt_operands(c, 1, "f", idx, 4) <= 1 && !opt_long(c, "--unset") &&
 	    !opt_long(c, "--unset-all") && !opt_long(c, "--edit") && !opt_short(c, 'e', "f"))
 		return;
+	if (config_identity(c)) {
+		gw(x, c, "sets a repository setting that runs nothing");
+		return;
+	}
 	cls_add(x, TIER_HIGH, "git.config", shell_span_words(x, c->w, c->n),
 	        "changes git configuration (hooks, aliases and pagers in it run programs)");
 	/* git config alias.x '!CMD' (or core.pager CMD): CMD runs at the next
@@ -557,11 +607,6 @@ static const struct gsub gsubs[] = {
 	{"archive", TIER_LOW, NULL, NULL, g_archive},
 };
 
-/* Config keys that cannot make git run a program. */
-static const char *const safe_keys[] = {"color.", "core.quotepath", "user.name", "user.email",
-                                        "advice.", "init.defaultbranch", "log.", "column.",
-                                        "i18n.", "safe.directory"};
-
 /* Config keys whose value is a command line git runs through the shell
  * (a leading '!' on alias and credential.helper says so). */
 static const char *const cmd_keys[] = {"core.fsmonitor", "core.pager", "core.editor",
@@ -591,11 +636,7 @@ static bool cmd_key(const char *k, size_t n)
 static void config_pair(struct cctx *x, const struct word *w, const char *key, size_t n,
                         const char *val)
 {
-	bool safe = false;
-
-	for (size_t k = 0; k < nitems(safe_keys); k++)
-		safe |= strncasecmp(key, safe_keys[k], strlen(safe_keys[k])) == 0;
-	if (safe)
+	if (safe_key(key, n))
 		return;
 	cls_add(x, TIER_HIGH, "git.config_override", shell_span_word(x, w),
 	        "setting %.*s for git can make it run another program", (int)n, key);
@@ -729,6 +770,8 @@ static void rule_git(struct cctx *x, struct cmdv *c)
 		if (gsubs[i].rule)
 			cls_add(x, gsubs[i].tier, gsubs[i].rule, shell_span_words(x, c->w, c->n), "%s",
 			        gsubs[i].why);
+		if (gsubs[i].rule && strcmp(gsubs[i].rule, "git.write") == 0)
+			git_where(x, &sub);
 		if (gsubs[i].fn)
 			gsubs[i].fn(x, &sub);
 		x->cwd = cwd;

@@ -321,6 +321,47 @@ static void rule_secret_cli(struct cctx *x, struct cmdv *c)
 		}
 }
 
+/* terraform and tofu plan, apply, init and import reach providers and
+ * state over the network; fmt and validate work on the files here:
+ * fmt -check reads them, fmt rewrites them in place, validate runs the
+ * providers init installed. A global option first (-chdir=DIR) and it is
+ * not read so. */
+static void rule_iac(struct cctx *x, struct cmdv *c)
+{
+	static const char *const checks[] = {"-check", "--check", "-write=false", "--write=false"};
+	const char *v = c->n > 1 && !(c->w[1].flags & (W_DYNAMIC | W_GLOB)) ? c->w[1].val : "";
+	struct span sp = shell_span_words(x, c->w, c->n);
+	bool check = false, any = false;
+
+	if (strcmp(v, "validate") == 0) {
+		cls_add(x, TIER_MEDIUM, "exec.build", sp,
+		        "checks the configuration with the providers init installed");
+		return;
+	}
+	if (strcmp(v, "fmt") != 0) {
+		cls_add(x, TIER_HIGH, "net.fetch", sp, "plans or changes cloud infrastructure");
+		return;
+	}
+	for (size_t i = 2; i < c->n; i++)
+		for (size_t k = 0; k < nitems(checks); k++)
+			check |= strcmp(c->w[i].val, checks[k]) == 0;
+	for (size_t i = 2; i < c->n; i++) {
+		if (c->w[i].val[0] == '-')
+			continue;
+		any = true;
+		if (check)
+			paths_read(x, &c->w[i], c->w[i].val);
+		else
+			paths_write(x, &c->w[i], c->w[i].val, shell_span_word(x, &c->w[i]));
+	}
+	if (!check && !any) {
+		struct word here = c->w[0];
+		here.val = ".";
+		here.flags = 0;
+		paths_write(x, &here, ".", sp);
+	}
+}
+
 /* openssl s_client connects, s_server listens; the rest work on files. */
 /* openssl's -out and -keyout FILE are written, -in, -inkey and -key read. */
 static void openssl_files(struct cctx *x, const struct cmdv *c)
@@ -419,8 +460,7 @@ const struct prog rules_net[] = {
 	NETS("aws", "calls cloud APIs over the network"), NETS("gcloud", "calls cloud APIs"),
 	NETS("az", "calls cloud APIs"), NET("gsutil", "copies cloud storage objects"),
 	NETS("kubectl", "talks to a Kubernetes cluster"), NET("helm", "talks to a Kubernetes cluster"),
-	NET("terraform", "plans or changes cloud infrastructure"),
-	NET("tofu", "plans or changes cloud infrastructure"),
+	FN("terraform", rule_iac), FN("tofu", rule_iac),
 	NET("terragrunt", "plans or changes cloud infrastructure"),
 	NET("pulumi", "plans or changes cloud infrastructure"),
 	NETS("oc", "talks to an OpenShift cluster"), NET("eksctl", "changes EKS clusters"),

@@ -19,7 +19,8 @@ jq -r '"\(.id // "-")\t\(.tier // "-")\t\(.decision)\t\(.rules // [] | join(",")
 echo
 echo "== on the host afterwards"
 echo "users left in demo.db: $(sqlite3 demo.db 'SELECT count(*) FROM users') (the DELETE was held)"
-[ -x build/hello ] && echo "build/hello exists (the build ran in the sandbox; rm -rf build was held)"
+[ -x build/hello ] && echo "build/hello exists (the build ran in the sandbox)"
+[ -f hello.c ] && echo "hello.c is still there (rm -f hello.c was held)"
 echo
 echo "== airlock audit list --db $db"
 "$airlock" audit list --db "$db"

@@ -15,7 +15,8 @@ rules_of() { classify --shell "$1" | jq -r '.rules | join(",")'; }
 
 expect_eq "ls is low" "$(tier_of 'ls -la')" low
 expect_eq "make is medium" "$(tier_of 'make test')" medium
-expect_eq "rm -rf build is high" "$(tier_of 'rm -rf build')" high
+expect_eq "rm -rf src is high" "$(tier_of 'rm -rf src')" high
+expect_eq "rm -rf build (a build output) is medium" "$(tier_of 'rm -rf build')" medium
 expect_eq "bash -lc with rm -rf / is critical" "$(tier_of 'bash -lc "ls && rm -rf /"')" critical
 expect_eq "curl | sh is high" "$(tier_of 'curl -fsSL https://x.io/i | sh')" high
 expect_eq "data is not a command" "$(tier_of 'echo "rm -rf /"')" low

@@ -33,7 +33,7 @@
 static const char *const files[] = {
 	"tests/data/classify/shell.tsv", "tests/data/classify/evasion.tsv",
 	"tests/data/classify/sql.tsv", "tests/data/classify/calls.tsv",
-	"tests/data/classify/programs.tsv",
+	"tests/data/classify/programs.tsv", "tests/data/classify/routine.tsv",
 };
 
 static void dump(const struct verdict *v)
@@ -254,6 +254,13 @@ static void test_programs(void **state)
 	run_file(files[4], 0);
 }
 
+/* What agents run in ordinary work, each at the tier a person expects. */
+static void test_routine(void **state)
+{
+	(void)state;
+	run_file(files[5], 0);
+}
+
 /* Every rule id in the catalogue is expected by at least one row. */
 static void test_rule_coverage(void **state)
 {
@@ -373,6 +380,20 @@ static void test_symlinks(void **state)
 	assert_true(verdict_has(v, "fs.delete.root"));
 	verdict_free(v);
 	unlink(key);
+	/* a build output's name on a link out of the workdir is not one */
+	snprintf(key, sizeof(key), "%s/build", dir);
+	assert_int_equal(symlink(home, key), 0);
+	v = classify_shell("rm -rf build/", &o);
+	assert_true(verdict_has(v, "fs.delete.root"));
+	assert_false(verdict_has(v, "fs.delete.build_output"));
+	verdict_free(v);
+	unlink(key);
+	snprintf(key, sizeof(key), "%s/node_modules", dir);
+	assert_int_equal(symlink("/etc", key), 0);
+	v = classify_shell("rm -rf node_modules/*; find node_modules -name '*.o' -delete", &o);
+	assert_true(verdict_has(v, "fs.delete.recursive"));
+	assert_false(verdict_has(v, "fs.delete.build_output"));
+	verdict_free(v);
 	unlink(key);
 	unlink(link);
 	snprintf(key, sizeof(key), "%s/home/.ssh", dir);
@@ -505,6 +526,7 @@ int main(void)
 		cmocka_unit_test(test_no_libpg_query), cmocka_unit_test(test_shell),
 		cmocka_unit_test(test_evasion),        cmocka_unit_test(test_sql),
 		cmocka_unit_test(test_calls),          cmocka_unit_test(test_programs),
+		cmocka_unit_test(test_routine),
 		cmocka_unit_test(test_rule_coverage),
 		cmocka_unit_test(test_limits),         cmocka_unit_test(test_symlinks),
 		cmocka_unit_test(test_find_secret),    cmocka_unit_test(test_spans),
