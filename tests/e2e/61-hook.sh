@@ -154,7 +154,7 @@ printf '[rules]\n\tallow = Bash(rm -rf *)\n[profile "readonly"]\n\tsecrets = sho
 	> "$t/proj/sub/.airlock/policy"
 chmod 600 "$t/home/.config/airlock/policy" "$t/proj/sub/.airlock/policy"
 printf 'KEY=planted-secret\n' > "$t/proj/sub/.env"
-a=$(hook_bash "$t/proj/sub" 'rm -rf build' HOME="$t/home" CLAUDE_PROJECT_DIR=)
+a=$(hook_bash "$t/proj/sub" 'rm -rf src' HOME="$t/home" CLAUDE_PROJECT_DIR=)
 expect_eq "guessed project: its allow is not trusted" "$(printf '%s' "$a" | jq -r .hookSpecificOutput.permissionDecision)" ask
 a=$(hook_bash "$t/proj/sub" 'grep -r KEY .' HOME="$t/home" CLAUDE_PROJECT_DIR=)
 expect_eq "guessed project: a read auto-runs" "$(printf '%s' "$a" | jq -r .hookSpecificOutput.permissionDecision)" allow
@@ -164,7 +164,7 @@ expect_eq "guessed project: the rewrite tells exec" "$r" yes
 r=$(cd "$t/proj/sub" && export HOME="$t/home" && eval "$cmd" 2>&1)
 case $r in *planted-secret*) r=shown ;; *"hides .env"*) r=hidden ;; esac
 expect_eq "guessed project: its profile cannot show .env" "$r" hidden
-a=$(hook_bash "$t/proj/sub" 'rm -rf build' HOME="$t/home" CLAUDE_PROJECT_DIR="$t/proj/sub")
+a=$(hook_bash "$t/proj/sub" 'rm -rf src' HOME="$t/home" CLAUDE_PROJECT_DIR="$t/proj/sub")
 expect_eq "a project Claude Code names is trusted" "$(printf '%s' "$a" | jq -r .hookSpecificOutput.permissionDecision)" allow
 
 # The per-call path never loads libgit2 (it costs ~15 ms per start).
