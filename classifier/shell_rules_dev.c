@@ -1341,7 +1341,7 @@ const struct prog rules_dev[] = {
 	INSTALLER("cpanm"), INSTALLER("cpan"),
 	{"rails", 0, NULL, TIER_LOW, NULL, NULL, rule_rails},
 	{"rake", 0, NULL, TIER_LOW, NULL, NULL, rule_rails},
-	INSTALLER("npx"), INSTALLER("pnpx"), INSTALLER("bunx"), INSTALLER("uvx"),
+	INSTALLER("pnpx"), INSTALLER("uvx"), /* npx, bunx: wrap_npx in shell_unwrap.c */
 	INSTALLER("dpkg"), INSTALLER("rpm"), INSTALLER("easy_install"), INSTALLER("nix-env"),
 	INSTALLER("nix-shell"),
 	BUILD("ninja"), BUILD("meson"), CC("gcc"), CC("g++"), CC("cc"),

@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "classifier/classifier_internal.h"
 #include "core/util.h"
@@ -224,6 +225,7 @@ static long wrap_bwrap(struct cctx *x, struct cmdv *c, size_t at);
 static long wrap_screen(struct cctx *x, struct cmdv *c, size_t at);
 static long wrap_trace(struct cctx *x, struct cmdv *c, size_t at);
 static long wrap_uv_run(struct cctx *x, struct cmdv *c, size_t at);
+static long wrap_npx(struct cctx *x, struct cmdv *c, size_t at);
 
 static const char priv[] = "exec.privileged";
 
@@ -251,6 +253,7 @@ static const char *const long_setpriv[] = {"--reuid", "--regid", "--ruid", "--rg
 	"--pdeathsig", NULL};
 static const char *const long_xvfb[] = {"--error-file", "--auth-file", "--server-num",
 	"--xauth-protocol", "--server-args", "--wait", NULL};
+static const char *const long_npx[] = {"--package", "--call", "--workspace", NULL};
 static const char *const long_xargs[] = {"--arg-file", "--delimiter", "--max-args",
 	"--max-procs", "--max-lines", "--max-chars", "--process-slot-var", "--eof",
 	"--replace", NULL};
@@ -318,6 +321,7 @@ static const struct wrapper wrappers[] = {
 	{"yarn", "exec", "", 0, NULL, NULL, NULL, NULL},
 	{"yash", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
 	{"bash", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
+	{"bunx", NULL, "p", 0, NULL, NULL, wrap_npx, long_npx},
 	{"builtin", NULL, "", 0, NULL, NULL, NULL, NULL},
 	{"bundle", "exec", "", 0, NULL, NULL, NULL, NULL},
 	{"cgexec", NULL, "g", 0, NULL, NULL, NULL, NULL},
@@ -341,6 +345,7 @@ static const struct wrapper wrappers[] = {
 	{"mksh", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
 	{"nice", NULL, "n", 0, NULL, NULL, NULL, long_nice},
 	{"nohup", NULL, "", 0, NULL, NULL, NULL, NULL},
+	{"npx", NULL, "pcw", 0, NULL, NULL, wrap_npx, long_npx},
 	{"parallel", NULL, "jSdEIP", 0, NULL, NULL, wrap_parallel, NULL},
 	{"pipenv", "run", "", 0, NULL, NULL, NULL, NULL},
 	{"pkexec", NULL, "u", 0, priv, "runs a command as root (pkexec)", NULL, long_pkexec},
@@ -475,6 +480,57 @@ static long wrap_uv_run(struct cctx *x, struct cmdv *c, size_t at)
 			break;
 		}
 	return rest_or_self(x, c, at);
+}
+
+/* Whether the project has name as node_modules/.bin/name, in the cwd or
+ * a directory above it up to the workdir, leading to a program in the
+ * workdir (an earlier call may have planted a link out of it). */
+static bool npx_local(const struct cctx *x, const char *name)
+{
+	char dir[CLS_MAX_PATH], cand[CLS_MAX_PATH], abs[CLS_MAX_PATH];
+	size_t wl = strlen(x->wd);
+
+	if (x->cwd == NULL || (size_t)snprintf(dir, sizeof(dir), "%s", x->cwd) >= sizeof(dir))
+		return false;
+	while (strncmp(dir, x->wd, wl) == 0 && (dir[wl] == '\0' || dir[wl] == '/')) {
+		if ((size_t)snprintf(cand, sizeof(cand), "%s/node_modules/.bin/%s", dir, name) <
+		        sizeof(cand) &&
+		    paths_resolve(x, cand, abs, sizeof(abs)) && paths_class(x, abs) == PC_WORKDIR &&
+		    access(abs, X_OK) == 0)
+			return true;
+		if (dir[wl] == '\0' || !path_up(dir))
+			break;
+	}
+	return false;
+}
+
+/* npx NAME (bunx NAME) runs the project's node_modules/.bin/NAME when it
+ * has one, as `npm run` would: NAME is then the command. Else it downloads
+ * the package NAME from the registry and runs it; so do -p/--package,
+ * -c/--call, NAME@VERSION, a scoped or path NAME, or any option but
+ * -y/--yes/--no/-q (a registry, a workspace). */
+static long wrap_npx(struct cctx *x, struct cmdv *c, size_t at)
+{
+	static const char *const plain[] = {"-y", "--yes", "--no", "--no-install", "-q", "--quiet",
+	                                    "--bun", "--"};
+	const char *name = at < c->n ? c->w[at].val : NULL;
+	bool local = name && !(c->w[at].flags & W_DYNAMIC) && name[0] != '.' && name[0] != '-' &&
+	             strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") ==
+	                 strlen(name);
+
+	for (size_t i = 1; local && i < at; i++) {
+		bool ok = false;
+		for (size_t k = 0; k < nitems(plain) && !ok; k++)
+			ok = strcmp(c->w[i].val, plain[k]) == 0;
+		local = ok;
+	}
+	if (local && npx_local(x, name))
+		return (long)at;
+	cls_add(x, TIER_HIGH, "pkg.install", shell_span_words(x, c->w, at < c->n ? at + 1 : c->n),
+	        "%s downloads and runs a package the project does not have in node_modules/.bin",
+	        c->w[0].val);
+	record_self(x, c);
+	return -1;
 }
 
 /* Shell option parsing: returns the index of the first operand. */

@@ -34,6 +34,7 @@ static const char *const files[] = {
 	"tests/data/classify/shell.tsv", "tests/data/classify/evasion.tsv",
 	"tests/data/classify/sql.tsv", "tests/data/classify/calls.tsv",
 	"tests/data/classify/programs.tsv", "tests/data/classify/routine.tsv",
+	"tests/data/classify/local-bins.tsv",
 };
 
 static void dump(const struct verdict *v)
@@ -259,6 +260,49 @@ static void test_routine(void **state)
 {
 	(void)state;
 	run_file(files[5], 0);
+}
+
+/* npx NAME: the project's own node_modules/.bin/NAME or a download; the
+ * table runs in a real workdir holding the files its header lists. */
+static void test_local_bins(void **state)
+{
+	static const struct {
+		const char *path, *link; /* link NULL: a file; mode below */
+		mode_t mode;
+	} tree[] = {
+		{"node_modules/typescript/bin/tsc", NULL, 0755},
+		{"node_modules/.bin/tsc", "../typescript/bin/tsc", 0},
+		{"node_modules/.bin/eslint", NULL, 0755},
+		{"node_modules/.bin/evil", "/usr/bin/curl", 0},
+		{"node_modules/.bin/noexec", NULL, 0644},
+		{"packages/app/src/x.ts", NULL, 0644},
+		{"packages/app/node_modules/.bin/vitest", NULL, 0755},
+	};
+	char dir[] = "/tmp/airlock-npx-XXXXXX", path[256], *cmd;
+	struct classify_opts saved = opts;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	for (size_t i = 0; i < nitems(tree); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, tree[i].path);
+		cmd = xasprintf("mkdir -p \"$(dirname '%s')\"", path);
+		assert_int_equal(system(cmd), 0);
+		free(cmd);
+		if (tree[i].link)
+			assert_int_equal(symlink(tree[i].link, path), 0);
+		else {
+			FILE *f = fopen(path, "w");
+			assert_non_null(f);
+			fclose(f);
+			assert_int_equal(chmod(path, tree[i].mode), 0);
+		}
+	}
+	classify_opts_init(&opts, dir, HOME);
+	run_file(files[6], 0);
+	opts = saved;
+	cmd = xasprintf("rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
 }
 
 /* Every rule id in the catalogue is expected by at least one row. */
@@ -526,7 +570,7 @@ int main(void)
 		cmocka_unit_test(test_no_libpg_query), cmocka_unit_test(test_shell),
 		cmocka_unit_test(test_evasion),        cmocka_unit_test(test_sql),
 		cmocka_unit_test(test_calls),          cmocka_unit_test(test_programs),
-		cmocka_unit_test(test_routine),
+		cmocka_unit_test(test_routine),        cmocka_unit_test(test_local_bins),
 		cmocka_unit_test(test_rule_coverage),
 		cmocka_unit_test(test_limits),         cmocka_unit_test(test_symlinks),
 		cmocka_unit_test(test_find_secret),    cmocka_unit_test(test_spans),
