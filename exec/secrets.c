@@ -13,9 +13,12 @@
  *    and a .pem only when it holds a private key (certificates are public);
  *  - what a directory holds is remembered for the life of the process (the
  *    gate plans a sandbox per call). From a process's second search on,
- *    each directory read is watched with inotify (the watch set before the
- *    read), and one with no event since is known unchanged without a
- *    system call; a mount table change or a lost event forgets everything.
+ *    each directory read is watched with inotify (the watch set on the
+ *    directory opened, before it is read), and one with no event since is
+ *    known unchanged without a system call. A watch follows its inode, not
+ *    the path: when a watched directory moves, the paths of all below it
+ *    change, so that forgets everything, as do a mount table change, a
+ *    lost event and a workdir that is another directory than last time.
  *    An unwatched directory is read again when its mtime, inode or device
  *    changed, and one changed within RACY_NS when read is read again next
  *    time too: a name added in the same clock tick leaves the mtime as it
@@ -76,9 +79,11 @@ static int mnt_fd = -1;   /* /proc/self/mountinfo: a mount changes what a path
 static size_t *watch_slot; /* watch -> its slot + 1 (0: none) */
 static size_t watch_cap;
 
+/* No IN_DONT_FOLLOW: the watch is set through /proc/self/fd, a link to
+ * the directory opened (itself opened without following one). */
 #define WATCH_MASK                                                                        \
 	(IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF | \
-	 IN_ONLYDIR | IN_DONT_FOLLOW | IN_EXCL_UNLINK)
+	 IN_ONLYDIR | IN_EXCL_UNLINK)
 
 /* One directory waiting to be read: its path and depth (the top is 0). */
 struct pending_dir {
@@ -170,13 +175,20 @@ static void watch_start(void)
 	}
 }
 
-/* Watches s's directory, before it is read or trusted; -1 when it cannot
- * (no inotify, out of watches): then lstat() decides, as before. */
-static void watch_add(struct dir_seen *s)
+/* Watches the directory open at fd as s's, before it is read or trusted;
+ * none when it cannot (no inotify, out of watches, or the same directory
+ * watched already for another path, a bind mount: an event names one
+ * slot): then lstat() decides, as before. */
+static void watch_add(struct dir_seen *s, int fd)
 {
+	char via[32];
 	int w;
 
-	if (ino_fd < 0 || s->watch >= 0 || (w = inotify_add_watch(ino_fd, s->path, WATCH_MASK)) < 0)
+	if (ino_fd < 0 || s->watch >= 0)
+		return;
+	snprintf(via, sizeof(via), "/proc/self/fd/%d", fd);
+	if ((w = inotify_add_watch(ino_fd, via, WATCH_MASK)) < 0 ||
+	    ((size_t)w < watch_cap && watch_slot[w] != 0 && cache[watch_slot[w] - 1].watch == w))
 		return;
 	if ((size_t)w >= watch_cap) {
 		size_t cap = (size_t)w * 2 + 64;
@@ -207,8 +219,8 @@ static void events_drain(void)
 			const struct inotify_event *ev = (const struct inotify_event *)q;
 			struct dir_seen *s;
 			q += sizeof(*ev) + ev->len;
-			if (ev->mask & IN_Q_OVERFLOW) {
-				cache_clear();
+			if (ev->mask & (IN_Q_OVERFLOW | IN_MOVE_SELF)) {
+				cache_clear(); /* lost events; or every path below moved */
 				return;
 			}
 			if (ev->wd < 0 || (size_t)ev->wd >= watch_cap || watch_slot[ev->wd] == 0)
@@ -220,6 +232,19 @@ static void events_drain(void)
 				s->watch = -1; /* the kernel dropped it: deleted, unmounted */
 		}
 	if (n < 0 && errno != EAGAIN) /* events may be lost: trust nothing remembered */
+		cache_clear();
+}
+
+/* The workdir's path may lead to another directory with no event on any
+ * watch (one above it renamed, another made in its place): one lstat() a
+ * search checks that what is remembered for it is what is there. */
+static void root_check(const char *wd)
+{
+	const struct dir_seen *s = cache_slot(wd);
+	struct stat st;
+
+	if (s->path && s->valid &&
+	    (lstat(wd, &st) < 0 || st.st_dev != s->dev || st.st_ino != s->ino))
 		cache_clear();
 }
 
@@ -287,19 +312,30 @@ static bool seen_is(const struct dir_seen *s, const struct stat *st)
 }
 
 /* Opens path as a directory, never through a link; NULL with errno. */
-static DIR *dir_open(const char *path, struct stat *st)
+static DIR *dir_open(const char *path)
 {
 	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), e;
 	DIR *d;
 
 	if (fd < 0)
 		return NULL;
-	if (fstat(fd, st) == 0 && (d = fdopendir(fd)) != NULL)
+	if ((d = fdopendir(fd)) != NULL)
 		return d;
 	e = errno;
 	close(fd);
 	errno = e;
 	return NULL;
+}
+
+/* Reads the open directory st describes into s, afresh. */
+static void dir_read(DIR *d, struct dir_seen *s, const struct stat *st)
+{
+	seen_forget(s);
+	s->dev = st->st_dev;
+	s->ino = st->st_ino;
+	s->mtime = st->st_mtim;
+	dir_list(d, s);
+	s->valid = s->watch >= 0 || !racy(&st->st_mtim);
 }
 
 /*
@@ -325,20 +361,23 @@ static const struct dir_seen *dir_get(const char *path)
 	}
 	if (s->valid && s->watch >= 0)
 		return s; /* no event since it was read */
-	watch_add(s); /* first: a change from here on is an event */
-	if (s->valid && lstat(path, &st) == 0 && seen_is(s, &st))
+	if (ino_fd < 0 && s->valid && lstat(path, &st) == 0 && seen_is(s, &st))
 		return s;
-	if ((d = dir_open(path, &st)) == NULL) {
+	if ((d = dir_open(path)) == NULL) {
 		seen_forget(s);
 		return NULL;
 	}
-	seen_forget(s);
-	s->dev = st.st_dev;
-	s->ino = st.st_ino;
-	s->mtime = st.st_mtim;
-	dir_list(d, s);
+	watch_add(s, dirfd(d)); /* first: a change from here on is an event */
+	if (fstat(dirfd(d), &st) < 0) {
+		int e = errno;
+		closedir(d);
+		seen_forget(s);
+		errno = e;
+		return NULL;
+	}
+	if (!s->valid || !seen_is(s, &st))
+		dir_read(d, s, &st);
 	closedir(d);
-	s->valid = s->watch >= 0 || !racy(&st.st_mtim);
 	return s;
 }
 
@@ -451,6 +490,7 @@ int secrets_find(const char *wd, unsigned what, char *const *skip, char ***found
 	searches++;
 	watch_start();
 	events_drain();
+	root_check(wd);
 	watch_start(); /* again, when the drain forgot everything */
 	while (rc == 0 && wk.head < wk.n && wk.entries < SECRETS_ENTRIES) {
 		/* a copy: walk_dir() queues more, which may move the queue */

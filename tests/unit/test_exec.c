@@ -649,6 +649,22 @@ static void test_secrets_table(void **state)
 	assert_int_equal(secrets_find(real, MASK_SECRETS, NULL, &found, &nfound, &err), 0);
 	assert_int_equal(nfound, want + 2);
 	strv_free(found);
+	/* A watch follows its directory, not the path: with a remembered empty
+	 * x/config moved away as y, and a directory with a .env moved in at
+	 * x/config, the remembered x/config must not answer for it. */
+	secrets_make(real, "x/config", "dir");
+	secrets_make(real, "secretdir/.env", "file");
+	assert_int_equal(secrets_find(real, MASK_SECRETS, NULL, &found, &nfound, &err), 0);
+	strv_free(found);
+	cmd = xasprintf("cd '%s' && mv x y && mkdir x && mv secretdir x/config", real);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	assert_int_equal(secrets_find(real, MASK_SECRETS, NULL, &found, &nfound, &err), 0);
+	cmd = xasprintf("%s/x/config/.env", real);
+	if (!strv_contains(found, cmd))
+		fail_msg("%s not found after its directory was moved in", cmd);
+	free(cmd);
+	strv_free(found);
 	tdata_free(rows, n);
 	rm_rf(wd);
 }
