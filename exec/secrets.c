@@ -7,8 +7,12 @@
  *  - the walk is breadth first, never follows a link to a directory, and
  *    skips version-control and dependency trees (what is in them is not the
  *    project's own, and node_modules alone can hold 100,000 directories);
- *  - it stops at SECRETS_DEPTH levels and SECRETS_ENTRIES directory entries,
- *    so one plan costs a bounded time (docs/sandbox.md has the figures);
+ *  - it reads at most SECRETS_ENTRIES directory entries, so one plan costs a
+ *    bounded time (docs/sandbox.md has the figures), and fails closed when a
+ *    directory is left unread then, or cannot be read for a reason other
+ *    than being gone or closed to the caller: what it holds would show
+ *    unmasked, and a sandbox that can write the workdir could put a secret
+ *    there (20,000 empty files made ahead of it, or a path too long);
  *  - a secret file is masked only when its real path stays in the workdir,
  *    and a .pem only when it holds a private key (certificates are public);
  *  - what a directory holds is remembered for the life of the process (the
@@ -445,17 +449,26 @@ static void found_resolve(struct walk *wk, const char *path)
 	}
 }
 
-/* One directory: its secrets found, its subdirectories queued. One below
- * the top that cannot be read is passed over: the sandbox runs as the same
- * user and cannot read it either. */
+/* Errors that let a directory below the top be passed over: it is gone, or
+ * no longer a directory (a link is not entered: its target is searched
+ * where it is), or closed to the caller, as to the sandbox, which runs as
+ * the same user. Any other (a path too long to open, out of descriptors)
+ * leaves unknown what it shows. */
+static bool unread_harmless(int e)
+{
+	return e == ENOENT || e == ENOTDIR || e == ELOOP || e == EACCES || e == EPERM;
+}
+
+/* One directory: its secrets found, its subdirectories queued. */
 static int walk_dir(struct walk *wk, const struct pending_dir *pd, char **errstr)
 {
 	const struct dir_seen *s = dir_get(pd->path);
 
 	if (s == NULL) {
-		if (pd->depth > 0)
+		if (pd->depth > 0 && unread_harmless(errno))
 			return 0;
-		*errstr = xasprintf("workdir %s: cannot list it to mask its secret files: %s",
+		*errstr = xasprintf("workdir: cannot list %s to mask its secret files, sockets and "
+		                    "FIFOs: %s",
 		                    pd->path, strerror(errno));
 		return -1;
 	}
@@ -474,7 +487,7 @@ static int walk_dir(struct walk *wk, const struct pending_dir *pd, char **errstr
 		found_resolve(wk, p);
 		free(p);
 	}
-	for (size_t i = 0; pd->depth < SECRETS_DEPTH && s->subdirs && s->subdirs[i]; i++)
+	for (size_t i = 0; s->subdirs && s->subdirs[i]; i++)
 		queue_push(wk, xasprintf("%s/%s", pd->path, s->subdirs[i]), pd->depth + 1);
 	return 0;
 }
@@ -492,11 +505,22 @@ int secrets_find(const char *wd, unsigned what, char *const *skip, char ***found
 	events_drain();
 	root_check(wd);
 	watch_start(); /* again, when the drain forgot everything */
-	while (rc == 0 && wk.head < wk.n && wk.entries < SECRETS_ENTRIES) {
+	while (rc == 0 && wk.head < wk.n) {
 		/* a copy: walk_dir() queues more, which may move the queue */
 		struct pending_dir pd = wk.q[wk.head++];
-		if (!strv_contains(skip, pd.path))
+		if (strv_contains(skip, pd.path))
+			continue;
+		if (wk.entries >= SECRETS_ENTRIES) { /* fail safe: pd would show unsearched */
+			*errstr = xasprintf("workdir %s: more than %d entries to search for secret "
+			                    "files, sockets and FIFOs (not counting .git, "
+			                    "node_modules and other tool trees), so %s was not searched "
+			                    "and could show one unmasked: run from a smaller directory, "
+			                    "or use a profile that shows secrets and has the network",
+			                    wd, SECRETS_ENTRIES, pd.path);
+			rc = -1;
+		} else {
 			rc = walk_dir(&wk, &pd, errstr);
+		}
 	}
 	pthread_mutex_unlock(&cache_lock);
 	for (size_t i = 0; i < wk.n; i++)

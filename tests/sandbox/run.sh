@@ -159,6 +159,19 @@ case "$OUT" in *DEEPENV-5150*|*DEEPKEY-5151*) bad workdir-secret-deep-hidden "a 
 DEEPKEY-5151" ] && ok workdir-secret-deep-hidden || bad workdir-secret-deep-hidden "a secret was changed" ;;
 esac
 rm -rf "$WORK/wd/packages"
+# A call that can write the workdir floods it with more entries than the
+# search reads, ahead of a directory with a .env; the next call must not
+# read it.
+mkdir -p "$WORK/wd/svc/conf"
+printf 'API_KEY=MOVEDENV-6160\n' > "$WORK/wd/svc/conf/.env"
+[ "$AS" = nobody ] && chown -R 65534:65534 "$WORK/wd/svc"
+OUT=$(ax -- sh -c 'mkdir flood && cd flood && seq 100001 | xargs touch' 2>&1)
+OUT=$(ax -- cat svc/conf/.env 2>&1)
+case "$OUT" in *MOVEDENV-6160*) bad workdir-secret-flooded "read past the search's limit" ;;
+*"was not searched"*) ok workdir-secret-flooded ;;
+*) bad workdir-secret-flooded "no word of the search's limit" ;;
+esac
+rm -rf "$WORK/wd/svc" "$WORK/wd/flood"
 # the streams airlock exec is handed: a file on stdin or under stdout has a
 # host path behind it, which /proc/self/fd/N would reopen for writing
 echo "keep me" > "$WORK/outside/stdin"

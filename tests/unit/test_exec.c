@@ -669,6 +669,26 @@ static void test_secrets_table(void **state)
 	rm_rf(wd);
 }
 
+/* More entries than the search reads, made ahead of a directory with a
+ * .env: the search fails rather than leave it unmasked. */
+static void test_secrets_too_many(void **state)
+{
+	char *wd = tmpdir_new(), *err = NULL, **found = NULL, real[PATH_MAX], *cmd;
+	size_t nfound;
+	(void)state;
+	assert_non_null(realpath(wd, real));
+	cmd = xasprintf("cd '%s' && mkdir flood && cd flood && seq %d | xargs touch", real,
+	                SECRETS_ENTRIES + 1);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	secrets_make(real, "zz/deep/.env", "file"); /* read after flood, whatever the order */
+	assert_int_equal(secrets_find(real, MASK_SECRETS, NULL, &found, &nfound, &err), -1);
+	assert_null(found);
+	assert_non_null(strstr(err, "was not searched"));
+	free(err);
+	rm_rf(wd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -682,6 +702,7 @@ int main(void)
 		cmocka_unit_test(test_backends),
 		cmocka_unit_test(test_seccomp_precompiled),
 		cmocka_unit_test(test_secrets_table),
+		cmocka_unit_test(test_secrets_too_many),
 		cmocka_unit_test(test_kernel_mounts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
