@@ -159,6 +159,19 @@ case "$OUT" in *DEEPENV-5150*|*DEEPKEY-5151*) bad workdir-secret-deep-hidden "a 
 DEEPKEY-5151" ] && ok workdir-secret-deep-hidden || bad workdir-secret-deep-hidden "a secret was changed" ;;
 esac
 rm -rf "$WORK/wd/packages"
+# A call that can write the workdir carries a masked secret, with its
+# directory, to where the next call's search does not look (a skipped tool
+# tree); the next call must not read it.
+mkdir -p "$WORK/wd/svc/conf"
+printf 'API_KEY=MOVEDENV-6160\n' > "$WORK/wd/svc/conf/.env"
+[ "$AS" = nobody ] && chown -R 65534:65534 "$WORK/wd/svc"
+OUT=$(ax -- sh -c 'mkdir -p node_modules/a; mv svc node_modules/a/ || mv svc/conf node_modules/' 2>&1)
+OUT=$(ax -- sh -c 'cat svc/conf/.env node_modules/conf/.env node_modules/a/svc/conf/.env' 2>&1)
+case "$OUT" in *MOVEDENV-6160*) bad workdir-secret-moved-away "read after its directory moved" ;; *)
+	[ "$(cat "$WORK/wd/svc/conf/.env" 2>&1)" = "API_KEY=MOVEDENV-6160" ] && ok workdir-secret-moved-away ||
+		bad workdir-secret-moved-away "the .env moved or changed" ;;
+esac
+rm -rf "$WORK/wd/svc" "$WORK/wd/node_modules"
 # A call that can write the workdir floods it with more entries than the
 # search reads, ahead of a directory with a .env; the next call must not
 # read it.
