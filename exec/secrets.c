@@ -14,7 +14,7 @@
  *    unmasked, and a sandbox that can write the workdir could put a secret
  *    there (20,000 empty files made ahead of it, or a path too long);
  *  - a secret file is masked only when its real path stays in the workdir,
- *    and a .pem only when it holds a private key (certificates are public);
+ *    and a .pem unless it holds certificates (public) and nothing else;
  *  - what a directory holds is remembered for the life of the process (the
  *    gate plans a sandbox per call). From a process's second search on,
  *    each directory read is watched with inotify (the watch set on the
@@ -28,6 +28,7 @@
  *    time too: a name added in the same clock tick leaves the mtime as it
  *    was (git's "racy" entries).
  */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -408,18 +409,92 @@ static void found_push(struct walk *wk, char *real)
 	wk->nfound++;
 }
 
-#define PEM_READ 65536 /* how far a .pem is read for a private key */
+#define PEM_READ (1 << 20) /* a .pem read whole, up to this; larger is masked */
 
-/* True when path names a .pem that holds no private key in its first
- * PEM_READ bytes: a certificate or a CA bundle, public, which tools and
- * test suites read (a vendored certifi's cacert.pem). One that cannot be
- * read is not public: it is masked. */
+/* PEM block labels that hold nothing secret: certificates, CRLs, public
+ * keys, requests, parameters. */
+static const char *const pem_labels_public[] = {
+	"CERTIFICATE",          "TRUSTED CERTIFICATE", "X509 CERTIFICATE", "X509 CRL",
+	"PUBLIC KEY",           "RSA PUBLIC KEY",      "CERTIFICATE REQUEST",
+	"NEW CERTIFICATE REQUEST", "PKCS7",            "CMS",
+	"DH PARAMETERS",        "X9.42 DH PARAMETERS", "EC PARAMETERS",
+};
+
+/* Text that only private key material carries, in any of its forms: PEM
+ * and SSH2 armour, PuTTY files, `openssl rsa|ec -text` dumps. */
+static const char *const pem_marks_private[] = {
+	"PRIVATE KEY", "Private-Key", "privateExponent", "PuTTY-User-Key-File", "Private-Lines",
+	"priv:",
+};
+
+static bool pem_label_public(const char *label, size_t n)
+{
+	for (size_t i = 0; i < nitems(pem_labels_public); i++)
+		if (strlen(pem_labels_public[i]) == n && memcmp(label, pem_labels_public[i], n) == 0)
+			return true;
+	return false;
+}
+
+/* A line of base64 alone, outside any block: key material without its
+ * armour. Short ones are words ("x=1"). */
+static bool pem_line_bare(const char *l, size_t n)
+{
+	if (n < 16)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!isalnum((unsigned char)l[i]) && l[i] != '+' && l[i] != '/' && l[i] != '=')
+			return false;
+	return true;
+}
+
+/* One line of a .pem: false when it makes the file not public (a block
+ * of another kind, bare base64 outside a block, a control byte). */
+static bool pem_line_public(const char *l, size_t n, bool *inside, bool *blocks)
+{
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)l[i] < 0x20 ? l[i] != '\t' : l[i] == 0x7f)
+			return false; /* binary: DER, or something else */
+	if (n > 16 && memcmp(l, "-----BEGIN ", 11) == 0 && memcmp(l + n - 5, "-----", 5) == 0) {
+		*inside = *blocks = true;
+		return pem_label_public(l + 11, n - 16);
+	}
+	if (n >= 9 && memcmp(l, "-----END ", 9) == 0)
+		*inside = false;
+	return *inside || n == 0 || l[0] == '#' || !pem_line_bare(l, n);
+}
+
+/* True when text (a .pem read whole) holds public blocks and nothing
+ * else that could be a key: comments and prose (a bundle's "# Issuer:"
+ * lines, `openssl x509 -text` dumps) may lie between the blocks. */
+static bool pem_text_public(const char *text, size_t len)
+{
+	bool inside = false, blocks = false;
+
+	for (size_t i = 0; i < nitems(pem_marks_private); i++)
+		if (memmem(text, len, pem_marks_private[i], strlen(pem_marks_private[i])))
+			return false;
+	for (const char *l = text, *end = text + len; l < end;) {
+		const char *nl = memchr(l, '\n', (size_t)(end - l));
+		size_t n = (size_t)((nl ? nl : end) - l);
+		if (n && l[n - 1] == '\r')
+			n--;
+		if (!pem_line_public(l, n, &inside, &blocks))
+			return false;
+		l = nl ? nl + 1 : end;
+	}
+	return blocks;
+}
+
+/* True when path names a .pem that holds only certificates and other
+ * public blocks (a CA bundle, a vendored certifi's cacert.pem), which
+ * tools and test suites read. Anything else is masked: a private key in
+ * any form, one that cannot be read whole, one larger than PEM_READ. */
 static bool pem_public(const char *path)
 {
-	size_t n = strlen(path);
+	size_t n = strlen(path), got = 0;
+	ssize_t r = 0;
+	struct stat st;
 	char *buf;
-	ssize_t got;
-	struct span sp;
 	bool pub;
 	int fd;
 
@@ -427,10 +502,17 @@ static bool pem_public(const char *path)
 		return false;
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)) < 0)
 		return false;
-	buf = xmalloc(PEM_READ);
-	got = read(fd, buf, PEM_READ);
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > PEM_READ) {
+		close(fd);
+		return false;
+	}
+	buf = xmalloc((size_t)st.st_size + 1);
+	while (got <= (size_t)st.st_size &&
+	       (r = read(fd, buf + got, (size_t)st.st_size + 1 - got)) > 0)
+		got += (size_t)r;
 	close(fd);
-	pub = got >= 0 && classify_find_private_key(buf, (size_t)got, &sp) == NULL;
+	/* fail safe: a read error, or a size that changed while read */
+	pub = r >= 0 && got == (size_t)st.st_size && pem_text_public(buf, got);
 	free(buf);
 	return pub;
 }

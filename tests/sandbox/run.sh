@@ -185,6 +185,16 @@ case "$OUT" in *MOVEDENV-6160*) bad workdir-secret-flooded "read past the search
 *) bad workdir-secret-flooded "no word of the search's limit" ;;
 esac
 rm -rf "$WORK/wd/svc" "$WORK/wd/flood"
+# a .pem is shown only when it holds certificates alone: a key after 64 KiB
+# of chain, a PuTTY key and a bare DER key were shown before
+awk 'BEGIN { for (i = 0; i < 1500; i++) printf "-----BEGIN CERTIFICATE-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8A\n-----END CERTIFICATE-----\n"
+	printf "-----BEGIN PRIVATE KEY-----\nPEMKEY-7170\n-----END PRIVATE KEY-----\n" }' > "$WORK/wd/chain.pem"
+printf 'PuTTY-User-Key-File-3: ssh-ed25519\nPrivate-Lines: 1\nPEMKEY-7171\n' > "$WORK/wd/putty.pem"
+printf '\060\202\004\276PEMKEY-7172' > "$WORK/wd/der.pem"
+[ "$AS" = nobody ] && chown 65534:65534 "$WORK/wd/chain.pem" "$WORK/wd/putty.pem" "$WORK/wd/der.pem"
+OUT=$(ax -- sh -c 'grep -a -o "PEMKEY-[0-9]*" chain.pem putty.pem der.pem' 2>&1)
+case "$OUT" in *PEMKEY-*) bad workdir-pem-key-hidden "a key in a .pem was read" ;; *) ok workdir-pem-key-hidden ;; esac
+rm -f "$WORK/wd/chain.pem" "$WORK/wd/putty.pem" "$WORK/wd/der.pem"
 # the streams airlock exec is handed: a file on stdin or under stdout has a
 # host path behind it, which /proc/self/fd/N would reopen for writing
 echo "keep me" > "$WORK/outside/stdin"

@@ -543,8 +543,22 @@ static void unix_socket_file(const char *p)
 	close(fd);
 }
 
-/* Makes one row's path under wd: a file, a directory, a FIFO, a socket or
- * a link. */
+/* A .pem whose private key comes after 80 KiB of certificates (a chain
+ * and its key in one file). */
+static void secrets_make_bigkey(const char *p)
+{
+	FILE *f = fopen(p, "w");
+
+	assert_non_null(f);
+	for (int i = 0; i < 1000; i++)
+		fputs("-----BEGIN CERTIFICATE-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8A\n"
+		      "-----END CERTIFICATE-----\n", f);
+	fputs("-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----\n", f);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* Makes one row's path under wd: a file, a directory, a FIFO, a socket, a
+ * link, or a file of printf(1)'s escapes ("printf:..."). */
 static void secrets_make(const char *wd, const char *rel, const char *kind)
 {
 	char *p = xasprintf("%s/%s", wd, rel), *cmd;
@@ -563,7 +577,13 @@ static void secrets_make(const char *wd, const char *rel, const char *kind)
 		                    "-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----\n");
 	else if (strcmp(kind, "cert") == 0)
 		write_file(wd, rel, "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n");
-	else if (strncmp(kind, "link:", 5) == 0)
+	else if (strcmp(kind, "bigkey") == 0)
+		secrets_make_bigkey(p);
+	else if (strncmp(kind, "printf:", 7) == 0) {
+		cmd = xasprintf("printf '%%s%s' '' > '%s'", kind + 7, p); /* may start with - */
+		assert_int_equal(system(cmd), 0);
+		free(cmd);
+	} else if (strncmp(kind, "link:", 5) == 0)
 		assert_int_equal(symlink(kind + 5, p), 0);
 	else
 		write_file(wd, rel, "SECRET=1\n");
