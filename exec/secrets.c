@@ -38,6 +38,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/inotify.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -288,6 +289,22 @@ static unsigned char entry_type(DIR *d, const struct dirent *e)
 	                              : DT_UNKNOWN;
 }
 
+/* True when name, or name in lower case, is one of the classifier's secret
+ * names: SERVER.KEY, .ENV and ID_RSA, copied from a system that ignores
+ * case, hold what server.key, .env and id_rsa do. */
+static bool secret_name(const char *name)
+{
+	char low[NAME_MAX + 1];
+	size_t i;
+
+	if (classify_secret_name(name))
+		return true;
+	for (i = 0; name[i] && i < NAME_MAX; i++)
+		low[i] = (char)tolower((unsigned char)name[i]);
+	low[i] = '\0';
+	return strcmp(low, name) != 0 && classify_secret_name(low);
+}
+
 /* Lists an open directory into s (names only; s->path is the caller's). */
 static void dir_list(DIR *d, struct dir_seen *s)
 {
@@ -302,7 +319,7 @@ static void dir_list(DIR *d, struct dir_seen *s)
 		t = entry_type(d, e);
 		if (t == DT_SOCK || t == DT_FIFO)
 			strv_push(&s->pipes, name);
-		else if (classify_secret_name(name))
+		else if (secret_name(name))
 			strv_push(t == DT_REG ? &s->files : &s->others, name);
 		if (t == DT_DIR && !skipped_name(name))
 			strv_push(&s->subdirs, name);
@@ -498,7 +515,7 @@ static bool pem_public(const char *path)
 	bool pub;
 	int fd;
 
-	if (n < 4 || strcmp(path + n - 4, ".pem") != 0)
+	if (n < 4 || strcasecmp(path + n - 4, ".pem") != 0)
 		return false;
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)) < 0)
 		return false;

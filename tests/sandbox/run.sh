@@ -195,6 +195,13 @@ printf '\060\202\004\276PEMKEY-7172' > "$WORK/wd/der.pem"
 OUT=$(ax -- sh -c 'grep -a -o "PEMKEY-[0-9]*" chain.pem putty.pem der.pem' 2>&1)
 case "$OUT" in *PEMKEY-*) bad workdir-pem-key-hidden "a key in a .pem was read" ;; *) ok workdir-pem-key-hidden ;; esac
 rm -f "$WORK/wd/chain.pem" "$WORK/wd/putty.pem" "$WORK/wd/der.pem"
+# secret names in another case (copied from a system that ignores case)
+printf 'CASEKEY-8180\n' > "$WORK/wd/SERVER.KEY"
+printf 'API_KEY=CASEKEY-8181\n' > "$WORK/wd/.ENV"
+[ "$AS" = nobody ] && chown 65534:65534 "$WORK/wd/SERVER.KEY" "$WORK/wd/.ENV"
+OUT=$(ax -- cat SERVER.KEY .ENV 2>&1)
+case "$OUT" in *CASEKEY-*) bad workdir-secret-upper-case "read" ;; *) ok workdir-secret-upper-case ;; esac
+rm -f "$WORK/wd/SERVER.KEY" "$WORK/wd/.ENV"
 # the streams airlock exec is handed: a file on stdin or under stdout has a
 # host path behind it, which /proc/self/fd/N would reopen for writing
 echo "keep me" > "$WORK/outside/stdin"
