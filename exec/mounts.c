@@ -567,12 +567,17 @@ static char **kernel_mounts_read(FILE *f)
 	size_t cap = 0;
 
 	while (getline(&line, &cap, f) > 0) {
-		char mp[PATH_MAX], type[64];
+		char type[64], *mp = line;
 		const char *sep = strstr(line, " - ");
-		/* ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTIONS [OPTIONAL...] - TYPE ... */
-		if (sep == NULL || sscanf(line, "%*s %*s %*s %*s %4095s", mp) != 1 ||
-		    sscanf(sep + 3, "%63s", type) != 1 || !kernel_fs_type(type))
+		/* ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTIONS [OPTIONAL...] - TYPE ...;
+		 * the mount point as long as it is: escaped (\040 for a space), it
+		 * can be four times PATH_MAX, and one cut short covers nothing */
+		for (int i = 0; i < 4 && mp; i++)
+			mp = strchr(mp, ' ') ? strchr(mp, ' ') + 1 : NULL;
+		if (sep == NULL || mp == NULL || sscanf(sep + 3, "%63s", type) != 1 ||
+		    !kernel_fs_type(type))
 			continue;
+		mp[strcspn(mp, " ")] = '\0';
 		mountinfo_unescape(mp);
 		strv_push(&v, mp);
 	}

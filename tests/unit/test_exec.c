@@ -511,23 +511,36 @@ static char *run_out(const char *wd, const char *cmd)
  * says it changed. Root only (mount). */
 static void test_kernel_mounts(void **state)
 {
-	char *wd = tmpdir_new(), *dir = xasprintf("%s/chroot/proc", wd), *out, *cmd;
+	/* chroot/proc; and one whose mount point, escaped in mountinfo (\040
+	 * for each space), is longer than PATH_MAX */
+	char sp[201], *wd = tmpdir_new(), *rel[2];
 	(void)state;
-	cmd = xasprintf("mkdir -p '%s'", dir);
-	assert_int_equal(system(cmd), 0);
-	free(cmd);
-	out = run_out(wd, "ls chroot/proc | wc -l");
-	assert_string_equal(out, "0\n");
-	free(out);
-	if (mount("proc", dir, "proc", 0, NULL) < 0) {
-		print_message("cannot mount proc (%s): not checked\n", strerror(errno));
-	} else {
-		out = run_out(wd, "ls chroot/proc | wc -l");
-		umount2(dir, MNT_DETACH);
+	memset(sp, ' ', 200);
+	sp[200] = '\0';
+	rel[0] = xstrdup("chroot/proc");
+	rel[1] = xasprintf("a%s/b%s/c%s/d%s/e%s/f%s/proc", sp, sp, sp, sp, sp, sp);
+	for (int i = 0; i < 2; i++) {
+		char *dir = xasprintf("%s/%s", wd, rel[i]), *out, *cmd;
+		char *ls = xasprintf("ls '%s' | wc -l", rel[i]);
+		cmd = xasprintf("mkdir -p '%s'", dir);
+		assert_int_equal(system(cmd), 0);
+		free(cmd);
+		out = run_out(wd, ls);
 		assert_string_equal(out, "0\n");
 		free(out);
+		if (mount("proc", dir, "proc", 0, NULL) < 0) {
+			print_message("cannot mount proc (%s): not checked\n", strerror(errno));
+		} else {
+			out = run_out(wd, ls);
+			umount2(dir, MNT_DETACH);
+			if (strcmp(out, "0\n") != 0)
+				fail_msg("proc at %s: %s entries shown", i ? "a path of spaces" : rel[i], out);
+			free(out);
+		}
+		free(ls);
+		free(dir);
+		free(rel[i]);
 	}
-	free(dir);
 	rm_rf(wd);
 }
 
