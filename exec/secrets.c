@@ -103,6 +103,7 @@ struct walk {
 	struct pending_dir *q; /* queue; [head, n) still to read */
 	size_t head, n, alloc;
 	size_t entries; /* entries read so far */
+	size_t pem_read; /* .pem bytes read so far */
 	char **found;   /* real paths; owned, NULL-terminated */
 	size_t nfound;
 	bool via_links; /* found holds a link's target */
@@ -426,7 +427,8 @@ static void found_push(struct walk *wk, char *real)
 	wk->nfound++;
 }
 
-#define PEM_READ (1 << 20) /* a .pem read whole, up to this; larger is masked */
+#define PEM_READ (1 << 20)  /* a .pem read whole, up to this; larger is masked */
+#define PEM_TOTAL (64 << 20) /* .pem bytes read a search; past it, each is masked */
 
 /* PEM block labels that hold nothing secret: certificates, CRLs, public
  * keys, requests, parameters. */
@@ -505,8 +507,10 @@ static bool pem_text_public(const char *text, size_t len)
 /* True when path names a .pem that holds only certificates and other
  * public blocks (a CA bundle, a vendored certifi's cacert.pem), which
  * tools and test suites read. Anything else is masked: a private key in
- * any form, one that cannot be read whole, one larger than PEM_READ. */
-static bool pem_public(const char *path)
+ * any form, one that cannot be read whole, one larger than PEM_READ, or
+ * one past the search's PEM_TOTAL (a workdir filled with large .pem files
+ * would make each search read them all). */
+static bool pem_public(struct walk *wk, const char *path)
 {
 	size_t n = strlen(path), got = 0;
 	ssize_t r = 0;
@@ -519,10 +523,12 @@ static bool pem_public(const char *path)
 		return false;
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)) < 0)
 		return false;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > PEM_READ) {
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > PEM_READ ||
+	    wk->pem_read + (size_t)st.st_size > PEM_TOTAL) {
 		close(fd);
 		return false;
 	}
+	wk->pem_read += (size_t)st.st_size;
 	buf = xmalloc((size_t)st.st_size + 1);
 	while (got <= (size_t)st.st_size &&
 	       (r = read(fd, buf + got, (size_t)st.st_size + 1 - got)) > 0)
@@ -542,7 +548,7 @@ static void found_resolve(struct walk *wk, const char *path)
 	struct stat st;
 
 	if (realpath(path, real) && path_contains(wk->wd, real) && stat(real, &st) == 0 &&
-	    S_ISREG(st.st_mode) && !strv_contains(wk->found, real) && !pem_public(real)) {
+	    S_ISREG(st.st_mode) && !strv_contains(wk->found, real) && !pem_public(wk, real)) {
 		found_push(wk, xstrdup(real));
 		wk->via_links = true;
 	}
@@ -576,7 +582,7 @@ static int walk_dir(struct walk *wk, const struct pending_dir *pd, char **errstr
 		found_push(wk, xasprintf("%s/%s", pd->path, s->pipes[i]));
 	for (size_t i = 0; (wk->what & MASK_SECRETS) && s->files && s->files[i]; i++) {
 		char *p = xasprintf("%s/%s", pd->path, s->files[i]);
-		if (pem_public(p))
+		if (pem_public(wk, p))
 			free(p);
 		else
 			found_push(wk, p);

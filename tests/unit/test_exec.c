@@ -702,6 +702,27 @@ static void test_secrets_table(void **state)
 	rm_rf(wd);
 }
 
+/* 70 certificate bundles of 1 MB each: a search reads 64 MiB of .pem at
+ * most, and masks the ones past it rather than read them all each time. */
+static void test_secrets_pem_budget(void **state)
+{
+	char *wd = tmpdir_new(), *err = NULL, **found = NULL, real[PATH_MAX], *cmd;
+	size_t nfound;
+	(void)state;
+	assert_non_null(realpath(wd, real));
+	cmd = xasprintf("cd '%s' && awk 'BEGIN { for (i = 0; i < 17500; i++) printf "
+	                "\"-----BEGIN CERTIFICATE-----\\nMIIB\\n-----END CERTIFICATE-----\\n\" "
+	                "}' > 0.pem && for i in $(seq 69); do cp 0.pem $i.pem; done",
+	                real);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	assert_int_equal(secrets_find(real, MASK_SECRETS, NULL, &found, &nfound, &err), 0);
+	if (nfound < 4 || nfound > 10)
+		fail_msg("%zu of 70 bundles masked, want the 4 to 10 past 64 MiB", nfound);
+	strv_free(found);
+	rm_rf(wd);
+}
+
 /* More entries than the search reads, made ahead of a directory with a
  * .env: the search fails rather than leave it unmasked. */
 static void test_secrets_too_many(void **state)
@@ -736,6 +757,7 @@ int main(void)
 		cmocka_unit_test(test_seccomp_precompiled),
 		cmocka_unit_test(test_secrets_table),
 		cmocka_unit_test(test_secrets_too_many),
+		cmocka_unit_test(test_secrets_pem_budget),
 		cmocka_unit_test(test_kernel_mounts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
