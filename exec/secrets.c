@@ -84,6 +84,7 @@ static int mnt_fd = -1;   /* /proc/self/mountinfo: a mount changes what a path
                            * holds without an inotify event */
 static size_t *watch_slot; /* watch -> its slot + 1 (0: none) */
 static size_t watch_cap;
+static bool watch_full; /* out of watches: no more tried until forgotten */
 
 /* No IN_DONT_FOLLOW: the watch is set through /proc/self/fd, a link to
  * the directory opened (itself opened without following one). */
@@ -166,6 +167,7 @@ static void cache_clear(void)
 	free(watch_slot);
 	watch_slot = NULL;
 	watch_cap = 0;
+	watch_full = false;
 }
 
 /* From the second search on: inotify and the mount table's poll. */
@@ -191,11 +193,14 @@ static void watch_add(struct dir_seen *s, int fd)
 	char via[32];
 	int w;
 
-	if (ino_fd < 0 || s->watch >= 0)
+	if (ino_fd < 0 || watch_full || s->watch >= 0)
 		return;
 	snprintf(via, sizeof(via), "/proc/self/fd/%d", fd);
-	if ((w = inotify_add_watch(ino_fd, via, WATCH_MASK)) < 0 ||
-	    ((size_t)w < watch_cap && watch_slot[w] != 0 && cache[watch_slot[w] - 1].watch == w))
+	if ((w = inotify_add_watch(ino_fd, via, WATCH_MASK)) < 0) {
+		watch_full = errno == ENOSPC;
+		return;
+	}
+	if ((size_t)w < watch_cap && watch_slot[w] != 0 && cache[watch_slot[w] - 1].watch == w)
 		return;
 	if ((size_t)w >= watch_cap) {
 		size_t cap = (size_t)w * 2 + 64;
@@ -384,7 +389,8 @@ static const struct dir_seen *dir_get(const char *path)
 	}
 	if (s->valid && s->watch >= 0)
 		return s; /* no event since it was read */
-	if (ino_fd < 0 && s->valid && lstat(path, &st) == 0 && seen_is(s, &st))
+	/* not watched, and not to be: one lstat(), as cheap as it gets */
+	if ((ino_fd < 0 || watch_full) && s->valid && lstat(path, &st) == 0 && seen_is(s, &st))
 		return s;
 	if ((d = dir_open(path)) == NULL) {
 		seen_forget(s);
