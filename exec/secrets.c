@@ -49,7 +49,12 @@
 #include "exec/exec_internal.h"
 
 #define RACY_NS 2000000000LL /* 2 s: coarser than any file system's clock */
-#define CACHE_SLOTS 8192     /* remembered directories; full: start again */
+/* Slots for remembered directories, a power of two, half of them used at
+ * most (probes stay short); fuller, everything is forgotten and the table
+ * doubles, up to room for every directory SECRETS_ENTRIES entries can
+ * hold: a table too small would forget everything on every search. */
+#define CACHE_MIN 8192
+#define CACHE_MAX (1 << 18)
 
 /* Directories never entered: version control, and trees of other people's
  * code or caches that a package manager or tool rebuilds. */
@@ -76,7 +81,8 @@ struct dir_seen {
 };
 
 static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct dir_seen cache[CACHE_SLOTS];
+static struct dir_seen *cache; /* cache_slots of them, or NULL */
+static size_t cache_slots;
 static size_t cache_used;
 static unsigned searches; /* secrets_find() calls: watching starts at the second */
 static int ino_fd = -1;   /* inotify, or -1 */
@@ -126,7 +132,7 @@ static size_t slot_of(const char *path)
 
 	for (const unsigned char *p = (const unsigned char *)path; *p; p++)
 		h = (h ^ *p) * 1099511628211ULL;
-	return (size_t)(h & (CACHE_SLOTS - 1));
+	return (size_t)(h & (cache_slots - 1));
 }
 
 /* The slot holding path, or the free one where it would go. */
@@ -135,7 +141,7 @@ static struct dir_seen *cache_slot(const char *path)
 	size_t i = slot_of(path);
 
 	while (cache[i].path && strcmp(cache[i].path, path) != 0)
-		i = (i + 1) & (CACHE_SLOTS - 1);
+		i = (i + 1) & (cache_slots - 1);
 	return &cache[i];
 }
 
@@ -154,7 +160,7 @@ static void seen_forget(struct dir_seen *s)
 /* Forgets everything, the watches too (closing inotify drops them). */
 static void cache_clear(void)
 {
-	for (size_t i = 0; i < CACHE_SLOTS; i++) {
+	for (size_t i = 0; i < cache_slots; i++) {
 		seen_forget(&cache[i]);
 		free(cache[i].path);
 		cache[i].path = NULL;
@@ -168,6 +174,16 @@ static void cache_clear(void)
 	watch_slot = NULL;
 	watch_cap = 0;
 	watch_full = false;
+}
+
+/* Makes the (empty) table n slots. */
+static void cache_resize(size_t n)
+{
+	free(cache);
+	cache = xcalloc(n, sizeof(*cache));
+	cache_slots = n;
+	for (size_t i = 0; i < n; i++)
+		cache[i].watch = -1;
 }
 
 /* From the second search on: inotify and the mount table's poll. */
@@ -379,8 +395,9 @@ static const struct dir_seen *dir_get(const char *path)
 	DIR *d;
 
 	if (s->path == NULL) {
-		if (cache_used + 1 >= CACHE_SLOTS / 2) { /* keep probes short */
+		if (cache_used + 1 >= cache_slots / 2) {
 			cache_clear();
+			cache_resize(cache_slots < CACHE_MAX ? cache_slots * 2 : cache_slots);
 			s = cache_slot(path);
 		}
 		s->path = xstrdup(path);
@@ -611,6 +628,8 @@ int secrets_find(const char *wd, unsigned what, char *const *skip, char ***found
 
 	queue_push(&wk, xstrdup(wd), 0);
 	pthread_mutex_lock(&cache_lock);
+	if (cache == NULL)
+		cache_resize(CACHE_MIN);
 	searches++;
 	watch_start();
 	events_drain();
