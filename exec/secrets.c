@@ -577,14 +577,19 @@ static void found_resolve(struct walk *wk, const char *path)
 	}
 }
 
-/* Errors that let a directory below the top be passed over: it is gone, or
- * no longer a directory (a link is not entered: its target is searched
- * where it is), or closed to the caller, as to the sandbox, which runs as
- * the same user. Any other (a path too long to open, out of descriptors)
- * leaves unknown what it shows. */
-static bool unread_harmless(int e)
+/* True when the directory at path, which could not be opened with errno
+ * e, may be passed over: it is gone, or no longer a directory (a link is
+ * not entered: its target is searched where it is), or closed to the
+ * caller, so to the sandbox too, which runs as the same user. Closed means
+ * it cannot be entered: one that can be but not listed (chmod 0111, which
+ * a call that can write the workdir may do to the directory holding a
+ * masked .env) still opens to a name known. Any other error (a path too
+ * long to open, out of descriptors) leaves unknown what it shows. */
+static bool unread_harmless(int e, const char *path)
 {
-	return e == ENOENT || e == ENOTDIR || e == ELOOP || e == EACCES || e == EPERM;
+	if (e == EACCES || e == EPERM)
+		return faccessat(AT_FDCWD, path, X_OK, AT_EACCESS) != 0;
+	return e == ENOENT || e == ENOTDIR || e == ELOOP;
 }
 
 /* One directory: its secrets found, its subdirectories queued. */
@@ -593,11 +598,15 @@ static int walk_dir(struct walk *wk, const struct pending_dir *pd, char **errstr
 	const struct dir_seen *s = dir_get(pd->path);
 
 	if (s == NULL) {
-		if (pd->depth > 0 && unread_harmless(errno))
+		int e = errno;
+		if (pd->depth > 0 && unread_harmless(e, pd->path))
 			return 0;
 		*errstr = xasprintf("workdir: cannot list %s to mask its secret files, sockets and "
-		                    "FIFOs: %s",
-		                    pd->path, strerror(errno));
+		                    "FIFOs: %s%s",
+		                    pd->path, strerror(e),
+		                    e == EACCES ? " (it can be entered but not listed: make it "
+		                                  "readable, or closed)"
+		                                : "");
 		return -1;
 	}
 	wk->entries += s->entries;

@@ -172,6 +172,17 @@ case "$OUT" in *MOVEDENV-6160*) bad workdir-secret-moved-away "read after its di
 		bad workdir-secret-moved-away "the .env moved or changed" ;;
 esac
 rm -rf "$WORK/wd/svc" "$WORK/wd/node_modules"
+# ... or makes that directory one it can enter but not list (chmod 0111):
+# the search, as the same user, cannot list it either
+mkdir -p "$WORK/wd/svc/conf"
+printf 'API_KEY=MOVEDENV-6160\n' > "$WORK/wd/svc/conf/.env"
+[ "$AS" = nobody ] && chown -R 65534:65534 "$WORK/wd/svc"
+OUT=$(ax -- chmod 0111 svc/conf 2>&1)
+OUT=$(ax -- cat svc/conf/.env 2>&1)
+case "$OUT" in *MOVEDENV-6160*) bad workdir-secret-unlisted "read in a directory closed to listing" ;;
+*) ok workdir-secret-unlisted ;; esac
+chmod 0755 "$WORK/wd/svc/conf"
+rm -rf "$WORK/wd/svc"
 # A call that can write the workdir floods it with more entries than the
 # search reads, ahead of a directory with a .env; the next call must not
 # read it.
