@@ -610,8 +610,11 @@ static int walk_dir(struct walk *wk, const struct pending_dir *pd, char **errstr
 		return -1;
 	}
 	wk->entries += s->entries;
-	for (size_t i = 0; (wk->what & MASK_PIPES) && s->pipes && s->pipes[i]; i++)
-		found_push(wk, xasprintf("%s/%s", pd->path, s->pipes[i]));
+	/* a FIFO with a secret name is a secret too: a password manager serves
+	 * a .env through one (1Password's local .env files), network or not */
+	for (size_t i = 0; s->pipes && s->pipes[i]; i++)
+		if ((wk->what & MASK_PIPES) || ((wk->what & MASK_SECRETS) && secret_name(s->pipes[i])))
+			found_push(wk, xasprintf("%s/%s", pd->path, s->pipes[i]));
 	for (size_t i = 0; (wk->what & MASK_SECRETS) && s->files && s->files[i]; i++) {
 		char *p = xasprintf("%s/%s", pd->path, s->files[i]);
 		if (pem_public(wk, p))

@@ -206,6 +206,16 @@ printf '\060\202\004\276PEMKEY-7172' > "$WORK/wd/der.pem"
 OUT=$(ax -- sh -c 'grep -a -o "PEMKEY-[0-9]*" chain.pem putty.pem der.pem' 2>&1)
 case "$OUT" in *PEMKEY-*) bad workdir-pem-key-hidden "a key in a .pem was read" ;; *) ok workdir-pem-key-hidden ;; esac
 rm -f "$WORK/wd/chain.pem" "$WORK/wd/putty.pem" "$WORK/wd/der.pem"
+# a .env that is a FIFO a password manager serves (1Password's local .env
+# files): a secret even where the profile has the network and pipes show
+mkfifo "$WORK/wd/.env"
+[ "$AS" = nobody ] && chown 65534:65534 "$WORK/wd/.env"
+sh -c 'while :; do printf "API_KEY=FIFOENV-9190\n" > "$1"; done' sh "$WORK/wd/.env" &
+FEED=$!
+OUT=$(ax --network -- sh -c 'timeout 3 head -1 .env' 2>&1)
+kill "$FEED"
+case "$OUT" in *FIFOENV-9190*) bad workdir-secret-fifo "read with the network on" ;; *) ok workdir-secret-fifo ;; esac
+rm -f "$WORK/wd/.env"
 # secret names in another case (copied from a system that ignores case)
 printf 'CASEKEY-8180\n' > "$WORK/wd/SERVER.KEY"
 printf 'API_KEY=CASEKEY-8181\n' > "$WORK/wd/.ENV"
