@@ -563,15 +563,16 @@ static bool pem_public(struct walk *wk, const char *path)
 	return pub;
 }
 
-/* A secret name on a link: its real path, when a regular file in the
- * workdir not found already. */
+/* A secret name on a link: its real path, when a regular file, a FIFO or
+ * a socket (what opens to a secret) in the workdir not found already. */
 static void found_resolve(struct walk *wk, const char *path)
 {
 	char real[PATH_MAX];
 	struct stat st;
 
 	if (realpath(path, real) && path_contains(wk->wd, real) && stat(real, &st) == 0 &&
-	    S_ISREG(st.st_mode) && !strv_contains(wk->found, real) && !pem_public(wk, real)) {
+	    (S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)) &&
+	    !strv_contains(wk->found, real) && !pem_public(wk, real)) {
 		found_push(wk, xstrdup(real));
 		wk->via_links = true;
 	}
