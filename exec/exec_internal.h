@@ -308,15 +308,14 @@ void pool_want(const struct ns_shell *sh);
 
 /* ---- what a workdir's sandbox masks (secrets.c) -------------------------- */
 
-#define SECRETS_DEPTH 6        /* directory levels below the workdir searched */
-#define SECRETS_ENTRIES 20000 /* directory entries read at most, nearest first */
+#define SECRETS_ENTRIES 100000 /* directory entries read at most: more fails */
 #define MASK_SECRETS 1u        /* secret files (the classifier's names) */
 #define MASK_PIPES 2u          /* sockets and FIFOs */
-/* The real paths of what `what` names in the workdir wd and below it, as
- * far as the limits above reach, never entering a directory in skip (NULL:
- * none); 0 with a new NULL-terminated vector in *found (strv_free) and its
- * length in *n, or -1 with *errstr when the workdir itself cannot be
- * listed. */
+/* The real paths of what `what` names in the workdir wd and below it,
+ * never entering a directory in skip (NULL: none); 0 with a new
+ * NULL-terminated vector in *found (strv_free) and its length in *n, or -1
+ * with *errstr when a directory cannot be searched (the workdir unlisted,
+ * SECRETS_ENTRIES reached with one still unread). */
 int secrets_find(const char *wd, unsigned what, char *const *skip, char ***found, size_t *n,
                  char **errstr) AIRLOCK_MUST_CHECK;
 

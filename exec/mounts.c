@@ -433,6 +433,7 @@ static int want_guarded(const char *wd, struct want **w, size_t *n, char **errst
 }
 
 #define SECRETS_MAX 256     /* masks per workdir; more fails closed */
+#define PINS_MAX 512        /* directories holding them, pinned; more fails closed */
 #define MASK_SRC "/dev/null" /* what a masked file shows: nodev, so not even that */
 
 /* A mask binds over a file that exists: no mountpoint is made for it. */
@@ -450,6 +451,38 @@ static void want_mask(struct want **w, size_t *n, const char *real)
 	want_push(w, n, OP_BIND, xstrdup(MASK_SRC), xstrdup(real), NULL, A_RO, false);
 }
 
+/* Pins each directory between the workdir and a masked path (real) by
+ * binding it onto itself: a mount point cannot be renamed or removed, so a
+ * call that can write the workdir cannot carry a masked secret or socket,
+ * with its directory, to where the next call's search does not look (into
+ * node_modules, or past the entries it reads) and read it there. -1 with
+ * *errstr past PINS_MAX. */
+static int want_pins(const char *wd, const char *real, struct want **w, size_t *n, size_t *pins,
+                     char **errstr)
+{
+	char *dir = xstrdup(real);
+	int rc = 0;
+
+	while (rc == 0 && path_up(dir) && strcmp(dir, wd) != 0 && path_contains(wd, dir)) {
+		bool have = false;
+		for (size_t i = 0; i < *n && !have; i++)
+			have = (*w)[i].kind == OP_REBIND && strcmp((*w)[i].dst, dir) == 0;
+		if (have)
+			continue;
+		if (++*pins > PINS_MAX) {
+			*errstr = xasprintf("workdir %s: its secret files, sockets and FIFOs lie in "
+			                    "more than %d directories to pin; move them out, or use a "
+			                    "profile that shows them",
+			                    wd, PINS_MAX);
+			rc = -1;
+		} else {
+			want_push(w, n, OP_REBIND, NULL, xstrdup(dir), NULL, A_BIND, true);
+		}
+	}
+	free(dir);
+	return rc;
+}
+
 /*
  * What the workdir must not show (secrets.c, at the top level and below),
  * each masked by /dev/null bound read-only and nodev, so opening or
@@ -461,13 +494,15 @@ static void want_mask(struct want **w, size_t *n, const char *real)
  *  - its sockets and FIFOs, unless the profile has the network: a host
  *    database or docker daemon listening on one in the project would take
  *    requests from a sandbox that has no network.
+ * When the sandbox can write the workdir (pin), the directories holding
+ * them are pinned too (want_pins).
  */
-static int want_masks(const struct profile *p, const char *wd, char *const *skip,
+static int want_masks(const struct profile *p, const char *wd, char *const *skip, bool pin,
                       struct want **w, size_t *n, char **errstr)
 {
 	unsigned what = (p->show_secrets ? 0 : MASK_SECRETS) | (p->network ? 0 : MASK_PIPES);
 	char **found;
-	size_t nfound;
+	size_t nfound, pins = 0;
 	int rc = 0;
 
 	if (what == 0)
@@ -480,8 +515,11 @@ static int want_masks(const struct profile *p, const char *wd, char *const *skip
 		                    wd, SECRETS_MAX);
 		rc = -1;
 	}
-	for (size_t i = 0; rc == 0 && i < nfound; i++)
+	for (size_t i = 0; rc == 0 && i < nfound; i++) {
 		want_mask(w, n, found[i]);
+		if (pin)
+			rc = want_pins(wd, found[i], w, n, &pins, errstr);
+	}
 	strv_free(found);
 	return rc;
 }
@@ -529,12 +567,17 @@ static char **kernel_mounts_read(FILE *f)
 	size_t cap = 0;
 
 	while (getline(&line, &cap, f) > 0) {
-		char mp[PATH_MAX], type[64];
+		char type[64], *mp = line;
 		const char *sep = strstr(line, " - ");
-		/* ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTIONS [OPTIONAL...] - TYPE ... */
-		if (sep == NULL || sscanf(line, "%*s %*s %*s %*s %4095s", mp) != 1 ||
-		    sscanf(sep + 3, "%63s", type) != 1 || !kernel_fs_type(type))
+		/* ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTIONS [OPTIONAL...] - TYPE ...;
+		 * the mount point as long as it is: escaped (\040 for a space), it
+		 * can be four times PATH_MAX, and one cut short covers nothing */
+		for (int i = 0; i < 4 && mp; i++)
+			mp = strchr(mp, ' ') ? strchr(mp, ' ') + 1 : NULL;
+		if (sep == NULL || mp == NULL || sscanf(sep + 3, "%63s", type) != 1 ||
+		    !kernel_fs_type(type))
 			continue;
+		mp[strcspn(mp, " ")] = '\0';
 		mountinfo_unescape(mp);
 		strv_push(&v, mp);
 	}
@@ -630,7 +673,8 @@ static int want_workdir(const struct exec_spec *s, const char *wd, struct want *
 	}
 	char **covered = NULL; /* the kernel's mounts below wd: not searched */
 	int rc = want_kernel_mounts(wd, w, n, &covered, errstr) < 0 ||
-	                 want_masks(s->profile, wd, covered, w, n, errstr) < 0
+	                 want_masks(s->profile, wd, covered, rw && !s->overlay_dir, w, n,
+	                            errstr) < 0
 	         ? -1
 	         : 0;
 	strv_free(covered);

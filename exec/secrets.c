@@ -7,20 +7,28 @@
  *  - the walk is breadth first, never follows a link to a directory, and
  *    skips version-control and dependency trees (what is in them is not the
  *    project's own, and node_modules alone can hold 100,000 directories);
- *  - it stops at SECRETS_DEPTH levels and SECRETS_ENTRIES directory entries,
- *    so one plan costs a bounded time (docs/sandbox.md has the figures);
+ *  - it reads at most SECRETS_ENTRIES directory entries, so one plan costs a
+ *    bounded time (docs/sandbox.md has the figures), and fails closed when a
+ *    directory is left unread then, or cannot be read for a reason other
+ *    than being gone or closed to the caller: what it holds would show
+ *    unmasked, and a sandbox that can write the workdir could put a secret
+ *    there (20,000 empty files made ahead of it, or a path too long);
  *  - a secret file is masked only when its real path stays in the workdir,
- *    and a .pem only when it holds a private key (certificates are public);
+ *    and a .pem unless it holds certificates (public) and nothing else;
  *  - what a directory holds is remembered for the life of the process (the
  *    gate plans a sandbox per call). From a process's second search on,
- *    each directory read is watched with inotify (the watch set before the
- *    read), and one with no event since is known unchanged without a
- *    system call; a mount table change or a lost event forgets everything.
+ *    each directory read is watched with inotify (the watch set on the
+ *    directory opened, before it is read), and one with no event since is
+ *    known unchanged without a system call. A watch follows its inode, not
+ *    the path: when a watched directory moves, the paths of all below it
+ *    change, so that forgets everything, as do a mount table change, a
+ *    lost event and a workdir that is another directory than last time.
  *    An unwatched directory is read again when its mtime, inode or device
  *    changed, and one changed within RACY_NS when read is read again next
  *    time too: a name added in the same clock tick leaves the mtime as it
  *    was (git's "racy" entries).
  */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -30,6 +38,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/inotify.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -40,7 +49,12 @@
 #include "exec/exec_internal.h"
 
 #define RACY_NS 2000000000LL /* 2 s: coarser than any file system's clock */
-#define CACHE_SLOTS 8192     /* remembered directories; full: start again */
+/* Slots for remembered directories, a power of two, half of them used at
+ * most (probes stay short); fuller, everything is forgotten and the table
+ * doubles, up to room for every directory SECRETS_ENTRIES entries can
+ * hold: a table too small would forget everything on every search. */
+#define CACHE_MIN 8192
+#define CACHE_MAX (1 << 18)
 
 /* Directories never entered: version control, and trees of other people's
  * code or caches that a package manager or tool rebuilds. */
@@ -67,7 +81,8 @@ struct dir_seen {
 };
 
 static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct dir_seen cache[CACHE_SLOTS];
+static struct dir_seen *cache; /* cache_slots of them, or NULL */
+static size_t cache_slots;
 static size_t cache_used;
 static unsigned searches; /* secrets_find() calls: watching starts at the second */
 static int ino_fd = -1;   /* inotify, or -1 */
@@ -75,10 +90,13 @@ static int mnt_fd = -1;   /* /proc/self/mountinfo: a mount changes what a path
                            * holds without an inotify event */
 static size_t *watch_slot; /* watch -> its slot + 1 (0: none) */
 static size_t watch_cap;
+static bool watch_full; /* out of watches: no more tried until forgotten */
 
+/* No IN_DONT_FOLLOW: the watch is set through /proc/self/fd, a link to
+ * the directory opened (itself opened without following one). */
 #define WATCH_MASK                                                                        \
 	(IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF | \
-	 IN_ONLYDIR | IN_DONT_FOLLOW | IN_EXCL_UNLINK)
+	 IN_ONLYDIR | IN_EXCL_UNLINK)
 
 /* One directory waiting to be read: its path and depth (the top is 0). */
 struct pending_dir {
@@ -92,6 +110,7 @@ struct walk {
 	struct pending_dir *q; /* queue; [head, n) still to read */
 	size_t head, n, alloc;
 	size_t entries; /* entries read so far */
+	size_t pem_read; /* .pem bytes read so far */
 	char **found;   /* real paths; owned, NULL-terminated */
 	size_t nfound;
 	bool via_links; /* found holds a link's target */
@@ -113,7 +132,7 @@ static size_t slot_of(const char *path)
 
 	for (const unsigned char *p = (const unsigned char *)path; *p; p++)
 		h = (h ^ *p) * 1099511628211ULL;
-	return (size_t)(h & (CACHE_SLOTS - 1));
+	return (size_t)(h & (cache_slots - 1));
 }
 
 /* The slot holding path, or the free one where it would go. */
@@ -122,7 +141,7 @@ static struct dir_seen *cache_slot(const char *path)
 	size_t i = slot_of(path);
 
 	while (cache[i].path && strcmp(cache[i].path, path) != 0)
-		i = (i + 1) & (CACHE_SLOTS - 1);
+		i = (i + 1) & (cache_slots - 1);
 	return &cache[i];
 }
 
@@ -141,7 +160,7 @@ static void seen_forget(struct dir_seen *s)
 /* Forgets everything, the watches too (closing inotify drops them). */
 static void cache_clear(void)
 {
-	for (size_t i = 0; i < CACHE_SLOTS; i++) {
+	for (size_t i = 0; i < cache_slots; i++) {
 		seen_forget(&cache[i]);
 		free(cache[i].path);
 		cache[i].path = NULL;
@@ -154,6 +173,17 @@ static void cache_clear(void)
 	free(watch_slot);
 	watch_slot = NULL;
 	watch_cap = 0;
+	watch_full = false;
+}
+
+/* Makes the (empty) table n slots. */
+static void cache_resize(size_t n)
+{
+	free(cache);
+	cache = xcalloc(n, sizeof(*cache));
+	cache_slots = n;
+	for (size_t i = 0; i < n; i++)
+		cache[i].watch = -1;
 }
 
 /* From the second search on: inotify and the mount table's poll. */
@@ -170,13 +200,23 @@ static void watch_start(void)
 	}
 }
 
-/* Watches s's directory, before it is read or trusted; -1 when it cannot
- * (no inotify, out of watches): then lstat() decides, as before. */
-static void watch_add(struct dir_seen *s)
+/* Watches the directory open at fd as s's, before it is read or trusted;
+ * none when it cannot (no inotify, out of watches, or the same directory
+ * watched already for another path, a bind mount: an event names one
+ * slot): then lstat() decides, as before. */
+static void watch_add(struct dir_seen *s, int fd)
 {
+	char via[32];
 	int w;
 
-	if (ino_fd < 0 || s->watch >= 0 || (w = inotify_add_watch(ino_fd, s->path, WATCH_MASK)) < 0)
+	if (ino_fd < 0 || watch_full || s->watch >= 0)
+		return;
+	snprintf(via, sizeof(via), "/proc/self/fd/%d", fd);
+	if ((w = inotify_add_watch(ino_fd, via, WATCH_MASK)) < 0) {
+		watch_full = errno == ENOSPC;
+		return;
+	}
+	if ((size_t)w < watch_cap && watch_slot[w] != 0 && cache[watch_slot[w] - 1].watch == w)
 		return;
 	if ((size_t)w >= watch_cap) {
 		size_t cap = (size_t)w * 2 + 64;
@@ -207,8 +247,8 @@ static void events_drain(void)
 			const struct inotify_event *ev = (const struct inotify_event *)q;
 			struct dir_seen *s;
 			q += sizeof(*ev) + ev->len;
-			if (ev->mask & IN_Q_OVERFLOW) {
-				cache_clear();
+			if (ev->mask & (IN_Q_OVERFLOW | IN_MOVE_SELF)) {
+				cache_clear(); /* lost events; or every path below moved */
 				return;
 			}
 			if (ev->wd < 0 || (size_t)ev->wd >= watch_cap || watch_slot[ev->wd] == 0)
@@ -220,6 +260,19 @@ static void events_drain(void)
 				s->watch = -1; /* the kernel dropped it: deleted, unmounted */
 		}
 	if (n < 0 && errno != EAGAIN) /* events may be lost: trust nothing remembered */
+		cache_clear();
+}
+
+/* The workdir's path may lead to another directory with no event on any
+ * watch (one above it renamed, another made in its place): one lstat() a
+ * search checks that what is remembered for it is what is there. */
+static void root_check(const char *wd)
+{
+	const struct dir_seen *s = cache_slot(wd);
+	struct stat st;
+
+	if (s->path && s->valid &&
+	    (lstat(wd, &st) < 0 || st.st_dev != s->dev || st.st_ino != s->ino))
 		cache_clear();
 }
 
@@ -258,6 +311,22 @@ static unsigned char entry_type(DIR *d, const struct dirent *e)
 	                              : DT_UNKNOWN;
 }
 
+/* True when name, or name in lower case, is one of the classifier's secret
+ * names: SERVER.KEY, .ENV and ID_RSA, copied from a system that ignores
+ * case, hold what server.key, .env and id_rsa do. */
+static bool secret_name(const char *name)
+{
+	char low[NAME_MAX + 1];
+	size_t i;
+
+	if (classify_secret_name(name))
+		return true;
+	for (i = 0; name[i] && i < NAME_MAX; i++)
+		low[i] = (char)tolower((unsigned char)name[i]);
+	low[i] = '\0';
+	return strcmp(low, name) != 0 && classify_secret_name(low);
+}
+
 /* Lists an open directory into s (names only; s->path is the caller's). */
 static void dir_list(DIR *d, struct dir_seen *s)
 {
@@ -272,7 +341,7 @@ static void dir_list(DIR *d, struct dir_seen *s)
 		t = entry_type(d, e);
 		if (t == DT_SOCK || t == DT_FIFO)
 			strv_push(&s->pipes, name);
-		else if (classify_secret_name(name))
+		else if (secret_name(name))
 			strv_push(t == DT_REG ? &s->files : &s->others, name);
 		if (t == DT_DIR && !skipped_name(name))
 			strv_push(&s->subdirs, name);
@@ -287,19 +356,30 @@ static bool seen_is(const struct dir_seen *s, const struct stat *st)
 }
 
 /* Opens path as a directory, never through a link; NULL with errno. */
-static DIR *dir_open(const char *path, struct stat *st)
+static DIR *dir_open(const char *path)
 {
 	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), e;
 	DIR *d;
 
 	if (fd < 0)
 		return NULL;
-	if (fstat(fd, st) == 0 && (d = fdopendir(fd)) != NULL)
+	if ((d = fdopendir(fd)) != NULL)
 		return d;
 	e = errno;
 	close(fd);
 	errno = e;
 	return NULL;
+}
+
+/* Reads the open directory st describes into s, afresh. */
+static void dir_read(DIR *d, struct dir_seen *s, const struct stat *st)
+{
+	seen_forget(s);
+	s->dev = st->st_dev;
+	s->ino = st->st_ino;
+	s->mtime = st->st_mtim;
+	dir_list(d, s);
+	s->valid = s->watch >= 0 || !racy(&st->st_mtim);
 }
 
 /*
@@ -315,8 +395,9 @@ static const struct dir_seen *dir_get(const char *path)
 	DIR *d;
 
 	if (s->path == NULL) {
-		if (cache_used + 1 >= CACHE_SLOTS / 2) { /* keep probes short */
+		if (cache_used + 1 >= cache_slots / 2) {
 			cache_clear();
+			cache_resize(cache_slots < CACHE_MAX ? cache_slots * 2 : cache_slots);
 			s = cache_slot(path);
 		}
 		s->path = xstrdup(path);
@@ -325,20 +406,24 @@ static const struct dir_seen *dir_get(const char *path)
 	}
 	if (s->valid && s->watch >= 0)
 		return s; /* no event since it was read */
-	watch_add(s); /* first: a change from here on is an event */
-	if (s->valid && lstat(path, &st) == 0 && seen_is(s, &st))
+	/* not watched, and not to be: one lstat(), as cheap as it gets */
+	if ((ino_fd < 0 || watch_full) && s->valid && lstat(path, &st) == 0 && seen_is(s, &st))
 		return s;
-	if ((d = dir_open(path, &st)) == NULL) {
+	if ((d = dir_open(path)) == NULL) {
 		seen_forget(s);
 		return NULL;
 	}
-	seen_forget(s);
-	s->dev = st.st_dev;
-	s->ino = st.st_ino;
-	s->mtime = st.st_mtim;
-	dir_list(d, s);
+	watch_add(s, dirfd(d)); /* first: a change from here on is an event */
+	if (fstat(dirfd(d), &st) < 0) {
+		int e = errno;
+		closedir(d);
+		seen_forget(s);
+		errno = e;
+		return NULL;
+	}
+	if (!s->valid || !seen_is(s, &st))
+		dir_read(d, s, &st);
 	closedir(d);
-	s->valid = s->watch >= 0 || !racy(&st.st_mtim);
 	return s;
 }
 
@@ -365,67 +450,175 @@ static void found_push(struct walk *wk, char *real)
 	wk->nfound++;
 }
 
-#define PEM_READ 65536 /* how far a .pem is read for a private key */
+#define PEM_READ (1 << 20)  /* a .pem read whole, up to this; larger is masked */
+#define PEM_TOTAL (64 << 20) /* .pem bytes read a search; past it, each is masked */
 
-/* True when path names a .pem that holds no private key in its first
- * PEM_READ bytes: a certificate or a CA bundle, public, which tools and
- * test suites read (a vendored certifi's cacert.pem). One that cannot be
- * read is not public: it is masked. */
-static bool pem_public(const char *path)
+/* PEM block labels that hold nothing secret: certificates, CRLs, public
+ * keys, requests, parameters. */
+static const char *const pem_labels_public[] = {
+	"CERTIFICATE",          "TRUSTED CERTIFICATE", "X509 CERTIFICATE", "X509 CRL",
+	"PUBLIC KEY",           "RSA PUBLIC KEY",      "CERTIFICATE REQUEST",
+	"NEW CERTIFICATE REQUEST", "PKCS7",            "CMS",
+	"DH PARAMETERS",        "X9.42 DH PARAMETERS", "EC PARAMETERS",
+};
+
+/* Text that only private key material carries, in any of its forms: PEM
+ * and SSH2 armour, PuTTY files, `openssl rsa|ec -text` dumps. */
+static const char *const pem_marks_private[] = {
+	"PRIVATE KEY", "Private-Key", "privateExponent", "PuTTY-User-Key-File", "Private-Lines",
+	"priv:",
+};
+
+static bool pem_label_public(const char *label, size_t n)
 {
-	size_t n = strlen(path);
+	for (size_t i = 0; i < nitems(pem_labels_public); i++)
+		if (strlen(pem_labels_public[i]) == n && memcmp(label, pem_labels_public[i], n) == 0)
+			return true;
+	return false;
+}
+
+/* A line of base64 alone, outside any block: key material without its
+ * armour. Short ones are words ("x=1"). */
+static bool pem_line_bare(const char *l, size_t n)
+{
+	if (n < 16)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!isalnum((unsigned char)l[i]) && l[i] != '+' && l[i] != '/' && l[i] != '=')
+			return false;
+	return true;
+}
+
+/* One line of a .pem: false when it makes the file not public (a block
+ * of another kind, bare base64 outside a block, a control byte). */
+static bool pem_line_public(const char *l, size_t n, bool *inside, bool *blocks)
+{
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)l[i] < 0x20 ? l[i] != '\t' : l[i] == 0x7f)
+			return false; /* binary: DER, or something else */
+	if (n > 16 && memcmp(l, "-----BEGIN ", 11) == 0 && memcmp(l + n - 5, "-----", 5) == 0) {
+		*inside = *blocks = true;
+		return pem_label_public(l + 11, n - 16);
+	}
+	if (n >= 9 && memcmp(l, "-----END ", 9) == 0)
+		*inside = false;
+	return *inside || n == 0 || l[0] == '#' || !pem_line_bare(l, n);
+}
+
+/* True when text (a .pem read whole) holds public blocks and nothing
+ * else that could be a key: comments and prose (a bundle's "# Issuer:"
+ * lines, `openssl x509 -text` dumps) may lie between the blocks. */
+static bool pem_text_public(const char *text, size_t len)
+{
+	bool inside = false, blocks = false;
+
+	for (size_t i = 0; i < nitems(pem_marks_private); i++)
+		if (memmem(text, len, pem_marks_private[i], strlen(pem_marks_private[i])))
+			return false;
+	for (const char *l = text, *end = text + len; l < end;) {
+		const char *nl = memchr(l, '\n', (size_t)(end - l));
+		size_t n = (size_t)((nl ? nl : end) - l);
+		if (n && l[n - 1] == '\r')
+			n--;
+		if (!pem_line_public(l, n, &inside, &blocks))
+			return false;
+		l = nl ? nl + 1 : end;
+	}
+	return blocks;
+}
+
+/* True when path names a .pem that holds only certificates and other
+ * public blocks (a CA bundle, a vendored certifi's cacert.pem), which
+ * tools and test suites read. Anything else is masked: a private key in
+ * any form, one that cannot be read whole, one larger than PEM_READ, or
+ * one past the search's PEM_TOTAL (a workdir filled with large .pem files
+ * would make each search read them all). */
+static bool pem_public(struct walk *wk, const char *path)
+{
+	size_t n = strlen(path), got = 0;
+	ssize_t r = 0;
+	struct stat st;
 	char *buf;
-	ssize_t got;
-	struct span sp;
 	bool pub;
 	int fd;
 
-	if (n < 4 || strcmp(path + n - 4, ".pem") != 0)
+	if (n < 4 || strcasecmp(path + n - 4, ".pem") != 0)
 		return false;
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)) < 0)
 		return false;
-	buf = xmalloc(PEM_READ);
-	got = read(fd, buf, PEM_READ);
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > PEM_READ ||
+	    wk->pem_read + (size_t)st.st_size > PEM_TOTAL) {
+		close(fd);
+		return false;
+	}
+	wk->pem_read += (size_t)st.st_size;
+	buf = xmalloc((size_t)st.st_size + 1);
+	while (got <= (size_t)st.st_size &&
+	       (r = read(fd, buf + got, (size_t)st.st_size + 1 - got)) > 0)
+		got += (size_t)r;
 	close(fd);
-	pub = got >= 0 && classify_find_private_key(buf, (size_t)got, &sp) == NULL;
+	/* fail safe: a read error, or a size that changed while read */
+	pub = r >= 0 && got == (size_t)st.st_size && pem_text_public(buf, got);
 	free(buf);
 	return pub;
 }
 
-/* A secret name on a link: its real path, when a regular file in the
- * workdir not found already. */
+/* A secret name on a link: its real path, when a regular file, a FIFO or
+ * a socket (what opens to a secret) in the workdir not found already. */
 static void found_resolve(struct walk *wk, const char *path)
 {
 	char real[PATH_MAX];
 	struct stat st;
 
 	if (realpath(path, real) && path_contains(wk->wd, real) && stat(real, &st) == 0 &&
-	    S_ISREG(st.st_mode) && !strv_contains(wk->found, real) && !pem_public(real)) {
+	    (S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)) &&
+	    !strv_contains(wk->found, real) && !pem_public(wk, real)) {
 		found_push(wk, xstrdup(real));
 		wk->via_links = true;
 	}
 }
 
-/* One directory: its secrets found, its subdirectories queued. One below
- * the top that cannot be read is passed over: the sandbox runs as the same
- * user and cannot read it either. */
+/* True when the directory at path, which could not be opened with errno
+ * e, may be passed over: it is gone, or no longer a directory (a link is
+ * not entered: its target is searched where it is), or closed to the
+ * caller, so to the sandbox too, which runs as the same user. Closed means
+ * it cannot be entered: one that can be but not listed (chmod 0111, which
+ * a call that can write the workdir may do to the directory holding a
+ * masked .env) still opens to a name known. Any other error (a path too
+ * long to open, out of descriptors) leaves unknown what it shows. */
+static bool unread_harmless(int e, const char *path)
+{
+	if (e == EACCES || e == EPERM)
+		return faccessat(AT_FDCWD, path, X_OK, AT_EACCESS) != 0;
+	return e == ENOENT || e == ENOTDIR || e == ELOOP;
+}
+
+/* One directory: its secrets found, its subdirectories queued. */
 static int walk_dir(struct walk *wk, const struct pending_dir *pd, char **errstr)
 {
 	const struct dir_seen *s = dir_get(pd->path);
 
 	if (s == NULL) {
-		if (pd->depth > 0)
+		int e = errno;
+		if (pd->depth > 0 && unread_harmless(e, pd->path))
 			return 0;
-		*errstr = xasprintf("workdir %s: cannot list it to mask its secret files: %s",
-		                    pd->path, strerror(errno));
+		*errstr = xasprintf("workdir: cannot list %s to mask its secret files, sockets and "
+		                    "FIFOs: %s%s",
+		                    pd->path, strerror(e),
+		                    e == EACCES ? " (it can be entered but not listed: make it "
+		                                  "readable, or closed)"
+		                                : "");
 		return -1;
 	}
 	wk->entries += s->entries;
-	for (size_t i = 0; (wk->what & MASK_PIPES) && s->pipes && s->pipes[i]; i++)
-		found_push(wk, xasprintf("%s/%s", pd->path, s->pipes[i]));
+	/* a FIFO with a secret name is a secret too: a password manager serves
+	 * a .env through one (1Password's local .env files), network or not */
+	for (size_t i = 0; s->pipes && s->pipes[i]; i++)
+		if ((wk->what & MASK_PIPES) || ((wk->what & MASK_SECRETS) && secret_name(s->pipes[i])))
+			found_push(wk, xasprintf("%s/%s", pd->path, s->pipes[i]));
 	for (size_t i = 0; (wk->what & MASK_SECRETS) && s->files && s->files[i]; i++) {
 		char *p = xasprintf("%s/%s", pd->path, s->files[i]);
-		if (pem_public(p))
+		if (pem_public(wk, p))
 			free(p);
 		else
 			found_push(wk, p);
@@ -435,7 +628,7 @@ static int walk_dir(struct walk *wk, const struct pending_dir *pd, char **errstr
 		found_resolve(wk, p);
 		free(p);
 	}
-	for (size_t i = 0; pd->depth < SECRETS_DEPTH && s->subdirs && s->subdirs[i]; i++)
+	for (size_t i = 0; s->subdirs && s->subdirs[i]; i++)
 		queue_push(wk, xasprintf("%s/%s", pd->path, s->subdirs[i]), pd->depth + 1);
 	return 0;
 }
@@ -448,15 +641,29 @@ int secrets_find(const char *wd, unsigned what, char *const *skip, char ***found
 
 	queue_push(&wk, xstrdup(wd), 0);
 	pthread_mutex_lock(&cache_lock);
+	if (cache == NULL)
+		cache_resize(CACHE_MIN);
 	searches++;
 	watch_start();
 	events_drain();
+	root_check(wd);
 	watch_start(); /* again, when the drain forgot everything */
-	while (rc == 0 && wk.head < wk.n && wk.entries < SECRETS_ENTRIES) {
+	while (rc == 0 && wk.head < wk.n) {
 		/* a copy: walk_dir() queues more, which may move the queue */
 		struct pending_dir pd = wk.q[wk.head++];
-		if (!strv_contains(skip, pd.path))
+		if (strv_contains(skip, pd.path))
+			continue;
+		if (wk.entries >= SECRETS_ENTRIES) { /* fail safe: pd would show unsearched */
+			*errstr = xasprintf("workdir %s: more than %d entries to search for secret "
+			                    "files, sockets and FIFOs (not counting .git, "
+			                    "node_modules and other tool trees), so %s was not searched "
+			                    "and could show one unmasked: run from a smaller directory, "
+			                    "or use a profile that shows secrets and has the network",
+			                    wd, SECRETS_ENTRIES, pd.path);
+			rc = -1;
+		} else {
 			rc = walk_dir(&wk, &pd, errstr);
+		}
 	}
 	pthread_mutex_unlock(&cache_lock);
 	for (size_t i = 0; i < wk.n; i++)

@@ -159,6 +159,70 @@ case "$OUT" in *DEEPENV-5150*|*DEEPKEY-5151*) bad workdir-secret-deep-hidden "a 
 DEEPKEY-5151" ] && ok workdir-secret-deep-hidden || bad workdir-secret-deep-hidden "a secret was changed" ;;
 esac
 rm -rf "$WORK/wd/packages"
+# A call that can write the workdir carries a masked secret, with its
+# directory, to where the next call's search does not look (a skipped tool
+# tree); the next call must not read it.
+mkdir -p "$WORK/wd/svc/conf"
+printf 'API_KEY=MOVEDENV-6160\n' > "$WORK/wd/svc/conf/.env"
+[ "$AS" = nobody ] && chown -R 65534:65534 "$WORK/wd/svc"
+OUT=$(ax -- sh -c 'mkdir -p node_modules/a; mv svc node_modules/a/ || mv svc/conf node_modules/' 2>&1)
+OUT=$(ax -- sh -c 'cat svc/conf/.env node_modules/conf/.env node_modules/a/svc/conf/.env' 2>&1)
+case "$OUT" in *MOVEDENV-6160*) bad workdir-secret-moved-away "read after its directory moved" ;; *)
+	[ "$(cat "$WORK/wd/svc/conf/.env" 2>&1)" = "API_KEY=MOVEDENV-6160" ] && ok workdir-secret-moved-away ||
+		bad workdir-secret-moved-away "the .env moved or changed" ;;
+esac
+rm -rf "$WORK/wd/svc" "$WORK/wd/node_modules"
+# ... or makes that directory one it can enter but not list (chmod 0111):
+# the search, as the same user, cannot list it either
+mkdir -p "$WORK/wd/svc/conf"
+printf 'API_KEY=MOVEDENV-6160\n' > "$WORK/wd/svc/conf/.env"
+[ "$AS" = nobody ] && chown -R 65534:65534 "$WORK/wd/svc"
+OUT=$(ax -- chmod 0111 svc/conf 2>&1)
+OUT=$(ax -- cat svc/conf/.env 2>&1)
+case "$OUT" in *MOVEDENV-6160*) bad workdir-secret-unlisted "read in a directory closed to listing" ;;
+*) ok workdir-secret-unlisted ;; esac
+chmod 0755 "$WORK/wd/svc/conf"
+rm -rf "$WORK/wd/svc"
+# A call that can write the workdir floods it with more entries than the
+# search reads, ahead of a directory with a .env; the next call must not
+# read it.
+mkdir -p "$WORK/wd/svc/conf"
+printf 'API_KEY=MOVEDENV-6160\n' > "$WORK/wd/svc/conf/.env"
+[ "$AS" = nobody ] && chown -R 65534:65534 "$WORK/wd/svc"
+OUT=$(ax -- sh -c 'mkdir flood && cd flood && seq 100001 | xargs touch' 2>&1)
+OUT=$(ax -- cat svc/conf/.env 2>&1)
+case "$OUT" in *MOVEDENV-6160*) bad workdir-secret-flooded "read past the search's limit" ;;
+*"was not searched"*) ok workdir-secret-flooded ;;
+*) bad workdir-secret-flooded "no word of the search's limit" ;;
+esac
+rm -rf "$WORK/wd/svc" "$WORK/wd/flood"
+# a .pem is shown only when it holds certificates alone: a key after 64 KiB
+# of chain, a PuTTY key and a bare DER key were shown before
+awk 'BEGIN { for (i = 0; i < 1500; i++) printf "-----BEGIN CERTIFICATE-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8A\n-----END CERTIFICATE-----\n"
+	printf "-----BEGIN PRIVATE KEY-----\nPEMKEY-7170\n-----END PRIVATE KEY-----\n" }' > "$WORK/wd/chain.pem"
+printf 'PuTTY-User-Key-File-3: ssh-ed25519\nPrivate-Lines: 1\nPEMKEY-7171\n' > "$WORK/wd/putty.pem"
+printf '\060\202\004\276PEMKEY-7172' > "$WORK/wd/der.pem"
+[ "$AS" = nobody ] && chown 65534:65534 "$WORK/wd/chain.pem" "$WORK/wd/putty.pem" "$WORK/wd/der.pem"
+OUT=$(ax -- sh -c 'grep -a -o "PEMKEY-[0-9]*" chain.pem putty.pem der.pem' 2>&1)
+case "$OUT" in *PEMKEY-*) bad workdir-pem-key-hidden "a key in a .pem was read" ;; *) ok workdir-pem-key-hidden ;; esac
+rm -f "$WORK/wd/chain.pem" "$WORK/wd/putty.pem" "$WORK/wd/der.pem"
+# a .env that is a FIFO a password manager serves (1Password's local .env
+# files): a secret even where the profile has the network and pipes show
+mkfifo "$WORK/wd/.env"
+[ "$AS" = nobody ] && chown 65534:65534 "$WORK/wd/.env"
+sh -c 'while :; do printf "API_KEY=FIFOENV-9190\n" > "$1"; done' sh "$WORK/wd/.env" &
+FEED=$!
+OUT=$(ax --network -- sh -c 'timeout 3 head -1 .env' 2>&1)
+kill "$FEED"
+case "$OUT" in *FIFOENV-9190*) bad workdir-secret-fifo "read with the network on" ;; *) ok workdir-secret-fifo ;; esac
+rm -f "$WORK/wd/.env"
+# secret names in another case (copied from a system that ignores case)
+printf 'CASEKEY-8180\n' > "$WORK/wd/SERVER.KEY"
+printf 'API_KEY=CASEKEY-8181\n' > "$WORK/wd/.ENV"
+[ "$AS" = nobody ] && chown 65534:65534 "$WORK/wd/SERVER.KEY" "$WORK/wd/.ENV"
+OUT=$(ax -- cat SERVER.KEY .ENV 2>&1)
+case "$OUT" in *CASEKEY-*) bad workdir-secret-upper-case "read" ;; *) ok workdir-secret-upper-case ;; esac
+rm -f "$WORK/wd/SERVER.KEY" "$WORK/wd/.ENV"
 # the streams airlock exec is handed: a file on stdin or under stdout has a
 # host path behind it, which /proc/self/fd/N would reopen for writing
 echo "keep me" > "$WORK/outside/stdin"

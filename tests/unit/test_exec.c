@@ -511,23 +511,36 @@ static char *run_out(const char *wd, const char *cmd)
  * says it changed. Root only (mount). */
 static void test_kernel_mounts(void **state)
 {
-	char *wd = tmpdir_new(), *dir = xasprintf("%s/chroot/proc", wd), *out, *cmd;
+	/* chroot/proc; and one whose mount point, escaped in mountinfo (\040
+	 * for each space), is longer than PATH_MAX */
+	char sp[201], *wd = tmpdir_new(), *rel[2];
 	(void)state;
-	cmd = xasprintf("mkdir -p '%s'", dir);
-	assert_int_equal(system(cmd), 0);
-	free(cmd);
-	out = run_out(wd, "ls chroot/proc | wc -l");
-	assert_string_equal(out, "0\n");
-	free(out);
-	if (mount("proc", dir, "proc", 0, NULL) < 0) {
-		print_message("cannot mount proc (%s): not checked\n", strerror(errno));
-	} else {
-		out = run_out(wd, "ls chroot/proc | wc -l");
-		umount2(dir, MNT_DETACH);
+	memset(sp, ' ', 200);
+	sp[200] = '\0';
+	rel[0] = xstrdup("chroot/proc");
+	rel[1] = xasprintf("a%s/b%s/c%s/d%s/e%s/f%s/proc", sp, sp, sp, sp, sp, sp);
+	for (int i = 0; i < 2; i++) {
+		char *dir = xasprintf("%s/%s", wd, rel[i]), *out, *cmd;
+		char *ls = xasprintf("ls '%s' | wc -l", rel[i]);
+		cmd = xasprintf("mkdir -p '%s'", dir);
+		assert_int_equal(system(cmd), 0);
+		free(cmd);
+		out = run_out(wd, ls);
 		assert_string_equal(out, "0\n");
 		free(out);
+		if (mount("proc", dir, "proc", 0, NULL) < 0) {
+			print_message("cannot mount proc (%s): not checked\n", strerror(errno));
+		} else {
+			out = run_out(wd, ls);
+			umount2(dir, MNT_DETACH);
+			if (strcmp(out, "0\n") != 0)
+				fail_msg("proc at %s: %s entries shown", i ? "a path of spaces" : rel[i], out);
+			free(out);
+		}
+		free(ls);
+		free(dir);
+		free(rel[i]);
 	}
-	free(dir);
 	rm_rf(wd);
 }
 
@@ -543,8 +556,22 @@ static void unix_socket_file(const char *p)
 	close(fd);
 }
 
-/* Makes one row's path under wd: a file, a directory, a FIFO, a socket or
- * a link. */
+/* A .pem whose private key comes after 80 KiB of certificates (a chain
+ * and its key in one file). */
+static void secrets_make_bigkey(const char *p)
+{
+	FILE *f = fopen(p, "w");
+
+	assert_non_null(f);
+	for (int i = 0; i < 1000; i++)
+		fputs("-----BEGIN CERTIFICATE-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8A\n"
+		      "-----END CERTIFICATE-----\n", f);
+	fputs("-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----\n", f);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* Makes one row's path under wd: a file, a directory, a FIFO, a socket, a
+ * link, or a file of printf(1)'s escapes ("printf:..."). */
 static void secrets_make(const char *wd, const char *rel, const char *kind)
 {
 	char *p = xasprintf("%s/%s", wd, rel), *cmd;
@@ -563,7 +590,13 @@ static void secrets_make(const char *wd, const char *rel, const char *kind)
 		                    "-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----\n");
 	else if (strcmp(kind, "cert") == 0)
 		write_file(wd, rel, "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n");
-	else if (strncmp(kind, "link:", 5) == 0)
+	else if (strcmp(kind, "bigkey") == 0)
+		secrets_make_bigkey(p);
+	else if (strncmp(kind, "printf:", 7) == 0) {
+		cmd = xasprintf("printf '%%s%s' '' > '%s'", kind + 7, p); /* may start with - */
+		assert_int_equal(system(cmd), 0);
+		free(cmd);
+	} else if (strncmp(kind, "link:", 5) == 0)
 		assert_int_equal(symlink(kind + 5, p), 0);
 	else
 		write_file(wd, rel, "SECRET=1\n");
@@ -649,7 +682,64 @@ static void test_secrets_table(void **state)
 	assert_int_equal(secrets_find(real, MASK_SECRETS, NULL, &found, &nfound, &err), 0);
 	assert_int_equal(nfound, want + 2);
 	strv_free(found);
+	/* A watch follows its directory, not the path: with a remembered empty
+	 * x/config moved away as y, and a directory with a .env moved in at
+	 * x/config, the remembered x/config must not answer for it. */
+	secrets_make(real, "x/config", "dir");
+	secrets_make(real, "secretdir/.env", "file");
+	assert_int_equal(secrets_find(real, MASK_SECRETS, NULL, &found, &nfound, &err), 0);
+	strv_free(found);
+	cmd = xasprintf("cd '%s' && mv x y && mkdir x && mv secretdir x/config", real);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	assert_int_equal(secrets_find(real, MASK_SECRETS, NULL, &found, &nfound, &err), 0);
+	cmd = xasprintf("%s/x/config/.env", real);
+	if (!strv_contains(found, cmd))
+		fail_msg("%s not found after its directory was moved in", cmd);
+	free(cmd);
+	strv_free(found);
 	tdata_free(rows, n);
+	rm_rf(wd);
+}
+
+/* 70 certificate bundles of 1 MB each: a search reads 64 MiB of .pem at
+ * most, and masks the ones past it rather than read them all each time. */
+static void test_secrets_pem_budget(void **state)
+{
+	char *wd = tmpdir_new(), *err = NULL, **found = NULL, real[PATH_MAX], *cmd;
+	size_t nfound;
+	(void)state;
+	assert_non_null(realpath(wd, real));
+	cmd = xasprintf("cd '%s' && awk 'BEGIN { for (i = 0; i < 17500; i++) printf "
+	                "\"-----BEGIN CERTIFICATE-----\\nMIIB\\n-----END CERTIFICATE-----\\n\" "
+	                "}' > 0.pem && for i in $(seq 69); do cp 0.pem $i.pem; done",
+	                real);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	assert_int_equal(secrets_find(real, MASK_SECRETS, NULL, &found, &nfound, &err), 0);
+	if (nfound < 4 || nfound > 10)
+		fail_msg("%zu of 70 bundles masked, want the 4 to 10 past 64 MiB", nfound);
+	strv_free(found);
+	rm_rf(wd);
+}
+
+/* More entries than the search reads, made ahead of a directory with a
+ * .env: the search fails rather than leave it unmasked. */
+static void test_secrets_too_many(void **state)
+{
+	char *wd = tmpdir_new(), *err = NULL, **found = NULL, real[PATH_MAX], *cmd;
+	size_t nfound;
+	(void)state;
+	assert_non_null(realpath(wd, real));
+	cmd = xasprintf("cd '%s' && mkdir flood && cd flood && seq %d | xargs touch", real,
+	                SECRETS_ENTRIES + 1);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	secrets_make(real, "zz/deep/.env", "file"); /* read after flood, whatever the order */
+	assert_int_equal(secrets_find(real, MASK_SECRETS, NULL, &found, &nfound, &err), -1);
+	assert_null(found);
+	assert_non_null(strstr(err, "was not searched"));
+	free(err);
 	rm_rf(wd);
 }
 
@@ -666,6 +756,8 @@ int main(void)
 		cmocka_unit_test(test_backends),
 		cmocka_unit_test(test_seccomp_precompiled),
 		cmocka_unit_test(test_secrets_table),
+		cmocka_unit_test(test_secrets_too_many),
+		cmocka_unit_test(test_secrets_pem_budget),
 		cmocka_unit_test(test_kernel_mounts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
