@@ -182,6 +182,7 @@ struct profile *profile_dup(const struct profile *p)
 	d->read_write = strv_dup(p->read_write);
 	d->home = strv_dup(p->home);
 	d->env = strv_dup(p->env);
+	d->secrets_skip = strv_dup(p->secrets_skip);
 	return d;
 }
 
@@ -194,6 +195,7 @@ void profile_free(struct profile *p)
 	strv_free(p->read_write);
 	strv_free(p->home);
 	strv_free(p->env);
+	strv_free(p->secrets_skip);
 	free(p);
 }
 

@@ -154,6 +154,9 @@ struct profile {
 	char **read_write; /* extra paths bound read-write */
 	char **home;       /* $HOME paths made visible read-only */
 	char **env;        /* environment allowlist (names; "LC_*" allowed) */
+	char **secrets_skip; /* workdir-relative directories the search for secret
+	                      * files, sockets and FIFOs does not enter (a huge
+	                      * build or data tree): what they hold shows */
 	long long memory;     /* bytes; 0 = unlimited */
 	long long cpu;        /* seconds */
 	long long timeout;    /* wall seconds */

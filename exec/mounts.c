@@ -495,19 +495,27 @@ static int want_pins(const char *wd, const char *real, struct want **w, size_t *
  *    database or docker daemon listening on one in the project would take
  *    requests from a sandbox that has no network.
  * When the sandbox can write the workdir (pin), the directories holding
- * them are pinned too (want_pins).
+ * them are pinned too (want_pins). The search enters neither the covered
+ * kernel mounts nor the profile's secrets_skip directories (a user's
+ * choice for a huge build or data tree, which would fail the search).
  */
-static int want_masks(const struct profile *p, const char *wd, char *const *skip, bool pin,
+static int want_masks(const struct profile *p, const char *wd, char *const *covered, bool pin,
                       struct want **w, size_t *n, char **errstr)
 {
 	unsigned what = (p->show_secrets ? 0 : MASK_SECRETS) | (p->network ? 0 : MASK_PIPES);
-	char **found;
+	char **found, **skip = strv_dup(covered);
 	size_t nfound, pins = 0;
 	int rc = 0;
 
-	if (what == 0)
+	if (what == 0) {
+		strv_free(skip);
 		return 0;
-	if (secrets_find(wd, what, skip, &found, &nfound, errstr) < 0)
+	}
+	for (char *const *s = p->secrets_skip; s && *s; s++)
+		strv_push_owned(&skip, xasprintf("%s/%s", wd, *s));
+	rc = secrets_find(wd, what, skip, &found, &nfound, errstr);
+	strv_free(skip);
+	if (rc < 0)
 		return -1;
 	if (nfound > SECRETS_MAX) {
 		*errstr = xasprintf("workdir %s: more than %d secret files, sockets and FIFOs to "

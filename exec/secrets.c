@@ -654,12 +654,16 @@ int secrets_find(const char *wd, unsigned what, char *const *skip, char ***found
 		if (strv_contains(skip, pd.path))
 			continue;
 		if (wk.entries >= SECRETS_ENTRIES) { /* fail safe: pd would show unsearched */
+			size_t wl = strlen(wd);
+			const char *rel = strlen(pd.path) > wl ? pd.path + wl + 1 : pd.path;
+			size_t top = strcspn(rel, "/");
 			*errstr = xasprintf("workdir %s: more than %d entries to search for secret "
 			                    "files, sockets and FIFOs (not counting .git, "
 			                    "node_modules and other tool trees), so %s was not searched "
-			                    "and could show one unmasked: run from a smaller directory, "
-			                    "or use a profile that shows secrets and has the network",
-			                    wd, SECRETS_ENTRIES, pd.path);
+			                    "and could show one unmasked: if a tree such as %.*s holds "
+			                    "no secrets, name it in the profile's secrets-skip "
+			                    "(airlock-policy(5)), or run from a smaller directory",
+			                    wd, SECRETS_ENTRIES, pd.path, (int)top, rel);
 			rc = -1;
 		} else {
 			rc = walk_dir(&wk, &pd, errstr);

@@ -103,7 +103,8 @@ bool profile_no_looser(const struct profile *a, const struct profile *b)
 		return false;
 	if (!strv_subset(a->read_write, b->read_write, NULL) ||
 	    !strv_subset(a->read_only, b->read_only, b->read_write) ||
-	    !strv_subset(a->home, b->home, NULL) || !strv_subset(a->env, b->env, NULL))
+	    !strv_subset(a->home, b->home, NULL) || !strv_subset(a->env, b->env, NULL) ||
+	    !strv_subset(a->secrets_skip, b->secrets_skip, NULL))
 		return false;
 	return limit_le(a->memory, b->memory) && limit_le(a->cpu, b->cpu) &&
 	       limit_le(a->timeout, b->timeout) && limit_le(a->processes, b->processes) &&

@@ -177,15 +177,18 @@ static long long *profile_limit(struct profile *pr, int key)
 	case PKEY_READ_WRITE:
 	case PKEY_HOME:
 	case PKEY_ENV:
-	case PKEY_SECRETS: break;
+	case PKEY_SECRETS:
+	case PKEY_SECRETS_SKIP: break;
 	}
 	return NULL;
 }
 
 static char ***profile_list(struct profile *pr, int key)
 {
-	return key == PKEY_READ_ONLY ? &pr->read_only : key == PKEY_READ_WRITE ? &pr->read_write
-	                                                                     : &pr->home;
+	return key == PKEY_READ_ONLY    ? &pr->read_only
+	       : key == PKEY_READ_WRITE ? &pr->read_write
+	       : key == PKEY_HOME       ? &pr->home
+	                                : &pr->secrets_skip;
 }
 
 static int set_prof_network(struct load_ctx *cx, const char *sub, const char *val, int arg,
@@ -243,11 +246,19 @@ static int set_prof_choice(struct load_ctx *cx, const char *sub, const char *val
 static int path_add(struct load_ctx *cx, struct profile_entry *e, int arg, const char *val)
 {
 	char ***list = profile_list(e->prof, arg);
-	char *path = arg != PKEY_HOME && strncmp(val, "~/", 2) == 0
+	bool rel = arg == PKEY_HOME || arg == PKEY_SECRETS_SKIP;
+	char *path = !rel && strncmp(val, "~/", 2) == 0
 	                     ? xasprintf("%s/%s", cx->p->home, val + 2)
 	                     : xstrdup(val);
 	int rc = 0;
 
+	if (arg == PKEY_SECRETS_SKIP) { /* as the search walks it: d/e, no ./ or / */
+		size_t n = strlen(path);
+		while (n > 1 && path[n - 1] == '/')
+			path[--n] = '\0';
+		while (strncmp(path, "./", 2) == 0)
+			memmove(path, path + 2, strlen(path + 2) + 1);
+	}
 	if (strv_contains(*list, path)) {
 		free(path);
 	} else if (cx->untrusted) {
@@ -279,11 +290,18 @@ static int set_prof_paths(struct load_ctx *cx, const char *sub, const char *val,
 		return 0;
 	}
 	if (arg == PKEY_HOME ? val[0] == '/' || strstr(val, "..") != NULL
-	                     : val[0] != '/' && strncmp(val, "~/", 2) != 0) {
+	    : arg == PKEY_SECRETS_SKIP
+	        ? val[0] == '/' || val[0] == '~' || strstr(val, "..") != NULL ||
+	              strstr(val, "//") != NULL || strstr(val, "/./") != NULL ||
+	              strspn(val, "./") == strlen(val)
+	        : val[0] != '/' && strncmp(val, "~/", 2) != 0) {
 		*why = xasprintf("\"%s\": %s", val,
 		                 arg == PKEY_HOME ? "home paths are relative to $HOME (~/x or x), "
 		                                    "without .."
-		                                  : "needs an absolute path or ~/path");
+		                 : arg == PKEY_SECRETS_SKIP
+		                     ? "directories relative to the workdir (target, data/raw), "
+		                       "without .."
+		                     : "needs an absolute path or ~/path");
 		return -1;
 	}
 	return path_add(cx, e, arg, val);
@@ -507,6 +525,7 @@ static const struct key_def keys[] = {
 	{"profile", "read-only", true, set_prof_paths, PKEY_READ_ONLY},
 	{"profile", "read-write", true, set_prof_paths, PKEY_READ_WRITE},
 	{"profile", "home", true, set_prof_paths, PKEY_HOME},
+	{"profile", "secrets-skip", true, set_prof_paths, PKEY_SECRETS_SKIP},
 	{"profile", "env", true, set_prof_env, PKEY_ENV},
 	{"profile", "memory", true, set_prof_limit, PKEY_MEMORY},
 	{"profile", "cpu", true, set_prof_limit, PKEY_CPU},

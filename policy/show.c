@@ -94,6 +94,7 @@ static void render_profile(struct out *o, const struct profile_entry *e)
 	put_list(o, "read-only", pr->read_only, e->o[PKEY_READ_ONLY]);
 	put_list(o, "read-write", pr->read_write, e->o[PKEY_READ_WRITE]);
 	put_list(o, "home", pr->home, e->o[PKEY_HOME]);
+	put_list(o, "secrets-skip", pr->secrets_skip, e->o[PKEY_SECRETS_SKIP]);
 	buf_init(&eb, 0);
 	for (char **n = pr->env; n && *n; n++)
 		buf_printf(&eb, "%s%s", n == pr->env ? "" : " ", *n);

@@ -65,4 +65,21 @@ check "flooded past the search's limit: the result says why" \
 	sh -c "jq -r 'select(.id==\"h\") | .error // .stderr' '$d/out' | grep -q 'was not searched'"
 gate_stop
 expect_eq "every call answered" "$(wc -l <"$d/out" | tr -d ' ')" 8
+check "the refusal names the knob" \
+	sh -c "jq -r 'select(.id==\"h\") | .error // .stderr' '$d/out' | grep -q 'secrets-skip'"
+# A tree the user names in secrets-skip is not searched: the flooded
+# workdir works again, its .env elsewhere still masked; what the skipped
+# tree holds shows (the user's choice, and a project file cannot make it).
+mkdir -p "$d/h/.config/airlock"
+printf '[profile "workspace"]\n\tsecrets-skip = flood\n' >"$d/h/.config/airlock/policy"
+chmod 600 "$d/h/.config/airlock/policy"
+printf 'K=SKIPPED-1\n' >"$d/wd/flood/.env"
+r=$(cd "$d/wd" && HOME="$d/h" "$AIRLOCK" exec --profile workspace -- sh -c 'grep -rh "API_KEY\|K=" x flood/.env; echo rc=$?' 2>&1)
+case $r in *LEAK-*) r=leaked ;; *"was not searched"*) r=refused ;; *"SKIPPED-1"*) r=ran ;; esac
+expect_eq "secrets-skip: the flooded workdir runs, its .env still masked" "$r" ran
+r=$(cd "$d/wd" && mkdir -p .airlock && printf '[profile "workspace"]\n\tsecrets-skip = x\n' >.airlock/policy &&
+	chmod 600 .airlock/policy && HOME="$d/h" "$AIRLOCK" exec --profile workspace -- grep -r API_KEY x 2>&1)
+rm -rf "$d/wd/.airlock"
+case $r in *LEAK-*) r=leaked ;; *) r=masked ;; esac
+expect_eq "secrets-skip: a project file cannot add one" "$r" masked
 finish

@@ -839,6 +839,7 @@ static void test_project_warnings(void **state)
 	assert_true(n >= 10);
 	assert_int_equal(policy_profile(p, "workspace")->network, false);
 	assert_int_equal(policy_profile(p, "workspace")->show_secrets, false);
+	assert_null(policy_profile(p, "workspace")->secrets_skip);
 	assert_int_equal(p->tiers[TIER_MEDIUM].action, ACTION_AUTO);
 	assert_string_equal(p->tiers[TIER_MEDIUM].profile, "workspace");
 	assert_int_equal(p->unknown_tool, TIER_HIGH);
