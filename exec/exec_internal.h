@@ -219,8 +219,10 @@ struct sbx_limits {
 };
 /* Fills the rlimits a profile asks for (core size always 0). */
 void limits_from_profile(const struct profile *p, struct sbx_limits *l);
-/* Child: applies them; -1 with errno. */
-int limits_apply(const struct sbx_limits *l);
+/* Child: applies them, all but the address-space cap when tree_capped (a
+ * memory cgroup holds the whole tree: cgroup_memory_capped()); -1 with
+ * errno. */
+int limits_apply(const struct sbx_limits *l, bool tree_capped);
 
 struct sbx_cgroup;
 /*
@@ -236,6 +238,8 @@ int cgroup_create(long long max, long long mem, bool required, struct sbx_cgroup
 int cgroup_procs_fd(const struct sbx_cgroup *cg);
 /* The open cgroup.procs fd of the call's v1 memory cgroup, or -1 (>= 10). */
 int cgroup_memory_fd(const struct sbx_cgroup *cg);
+/* True when a memory limit caps the call's whole tree (v1 or v2). */
+bool cgroup_memory_capped(const struct sbx_cgroup *cg);
 /* The open cgroup.procs fd of the caller's own cgroup, or -1 (>= 10):
  * init moves itself back there once its namespace is empty, so the call's
  * cgroup can be removed without waiting for init's exit. */
