@@ -41,6 +41,9 @@
 	X(git_config_set_multivar)                                             \
 	X(git_config_multivar_iterator_new)                                    \
 	X(git_buf_dispose)                                                     \
+	X(git_repository_open_ext)                                             \
+	X(git_repository_config_snapshot)                                      \
+	X(git_repository_free)                                                 \
 	X(git_patch_from_buffers)                                              \
 	X(git_patch_print)                                                     \
 	X(git_patch_to_buf)                                                    \

@@ -22,6 +22,7 @@
 #include "core/util.h"
 #include "db/db.h"
 #include "exec/exec.h"
+#include "gate/identity.h"
 #include "gate/pipeline.h"
 #include "gate/protocol.h"
 
@@ -38,6 +39,9 @@ struct qline {
 struct gate {
 	struct gate_opts opts;
 	char *workdir, *home;
+	char **git_ident;    /* the host's git identity, read at the first call
+	                      * that writes to git (libgit2 costs ~9 ms) */
+	bool git_ident_read;
 	struct policy *policy;
 	struct classify_opts copts;
 	struct db *db;
@@ -85,6 +89,19 @@ int gate_breakers_restore(struct gate *g, char **errstr)
 		breaker_replay_one(g, item);
 	json_decref(recent);
 	return 0;
+}
+
+char **gate_call_env(struct gate *g, const struct plan *pl)
+{
+	char **env = strv_dup(pl->env);
+
+	if (pl->git_identity && !g->git_ident_read) {
+		g->git_ident = git_identity_read(g->workdir);
+		g->git_ident_read = true;
+	}
+	for (char **e = pl->git_identity ? g->git_ident : NULL; e && *e; e++)
+		strv_push(&env, *e);
+	return env;
 }
 
 const char *gate_workdir(const struct gate *g)
@@ -230,6 +247,7 @@ void gate_close(struct gate *g)
 	pthread_cond_destroy(&g->cond);
 	free(g->workdir);
 	free(g->home);
+	strv_free(g->git_ident);
 	free(g);
 }
 
@@ -418,6 +436,7 @@ struct outcome *gate_call(struct gate *g, const struct call *c, struct verdict *
 	char *err = NULL;
 
 	policy_decide(g->policy, c, v, time(NULL), &pl);
+	pl.git_identity = git_identity_wanted(v);
 	redact_granted(g, &pl);
 	deny_elsewhere(g, c, &pl);
 	if (pl.action == ACTION_ASK) {

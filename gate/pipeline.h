@@ -57,6 +57,13 @@ int gate_breakers_restore(struct gate *g, char **errstr) AIRLOCK_MUST_CHECK;
 /* Calls read but not yet answered (the approval screen shows it). */
 size_t gate_pending(struct gate *g);
 
+/* The environment a sandboxed run of the call gets beyond the profile's:
+ * the plan's granted credentials and, when plan->git_identity, the host's
+ * git identity (gate/identity.h; read once per gate, so a session that
+ * never writes to git never loads libgit2 for it). Returns a new vector;
+ * caller frees with strv_free. */
+char **gate_call_env(struct gate *g, const struct plan *pl);
+
 /* Accessors for the parts of the gate other gate/ files need. */
 const char *gate_workdir(const struct gate *g);
 struct policy *gate_policy(struct gate *g);

@@ -291,18 +291,21 @@ static int run_sandboxed(struct gate *g, const struct call *c, const struct plan
                          char *const *argv, const struct profile *prof, struct outcome *o,
                          char **errstr)
 {
+	char **env = gate_call_env(g, pl);
 	struct exec_spec spec = {
 		.argv = argv,
 		.workdir = gate_workdir(g),
 		.profile = prof,
-		.env = pl->env,
+		.env = env,
 		.binds = pl->binds,
 		.timeout_ms = call_timeout_ms(c, prof),
 		.capture = true,
 	};
 	struct exec_result r;
+	int rc = exec_run(&spec, &r, errstr);
 
-	if (exec_run(&spec, &r, errstr) < 0)
+	strv_free(env);
+	if (rc < 0)
 		return -1;
 	o->ran = true;
 	o->exit_code = r.exit_code;

@@ -1,0 +1,95 @@
+#!/bin/sh
+# 86-sandbox-usability.sh: routine agent work that must succeed in the
+# sandbox, each failing before its fix for a sandbox reason, not the
+# command's own: `git commit` with the home empty (no identity; the host's
+# is passed, never ~/.gitconfig, with `airlock exec --git-identity`, which
+# the hook asks for on a git write and the gate gives by itself); a runtime
+# that reserves more address space than it uses (a JVM, ASan, wasm) under
+# the per-process address-space cap where a memory cgroup already caps the
+# tree. A toolchain that is missing is skipped with a message.
+. tests/e2e/lib.sh
+need git python3 jq
+d=$(mktemp -d /tmp/airlock-usab.XXXXXX)
+trap 'rm -rf "$d"' EXIT
+export HOME="$d/home"
+unset GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL EMAIL
+unset XDG_CONFIG_HOME GIT_CONFIG_GLOBAL GIT_CONFIG_SYSTEM
+export GIT_CONFIG_NOSYSTEM=1
+mkdir -p "$HOME" "$d/wd"
+# the identity comes through an includeIf, which a hand-written parser
+# would miss; the tokens beside it must never reach the sandbox
+cat > "$HOME/.gitconfig" <<CFG
+[user]
+	name = Host Person
+	email = host@example.org
+[includeIf "gitdir:$d/wd/"]
+	path = $HOME/work.inc
+[http]
+	extraHeader = Authorization: Bearer TOPSECRET-TOKEN
+[credential]
+	helper = store
+CFG
+printf '[user]\n\temail = work@example.org\n' > "$HOME/work.inc"
+(cd "$d/wd" && git init -q && echo a > a && git add a &&
+	git -c user.name=seed -c user.email=seed@x commit -qm init) || exit 1
+ex() { (cd "$d/wd" && "$AIRLOCK" exec "$@"); }
+
+# airlock exec --git-identity: the commit succeeds as the host's identity
+echo b >> "$d/wd/a"
+check "exec --git-identity: git commit succeeds" ex --profile workspace --git-identity -- git commit -qam one
+expect_eq "exec --git-identity: author as on the host (includeIf read)" \
+	"$(git -C "$d/wd" log -1 --format='%an <%ae>|%cn <%ce>')" \
+	"Host Person <work@example.org>|Host Person <work@example.org>"
+out=$(ex --profile workspace --git-identity -- sh -c 'cat "$HOME/.gitconfig"; git config --get http.extraheader; git config --get credential.helper; env' 2>&1)
+check "exec --git-identity: no token, no helper, no config file" \
+	sh -c '! printf "%s" "$1" | grep -q "TOPSECRET\|store\|extraHeader"' x "$out"
+# without the flag, nothing changes (and libgit2 is not loaded)
+echo c >> "$d/wd/a"
+check "exec without the flag: no identity" sh -c "! (cd '$d/wd' && '$AIRLOCK' exec --profile workspace -- git commit -qam two) 2>/dev/null"
+(cd "$d/wd" && LD_DEBUG=libs "$AIRLOCK" exec --profile readonly -- true 2> "$d/ld.txt")
+check "ld.so trace captured" grep -q 'libc.so' "$d/ld.txt"
+expect_eq "exec without the flag: libgit2 not loaded" "$(grep -c 'libgit2' "$d/ld.txt")" 0
+# outside a work tree the flag is harmless and loads nothing
+mkdir -p "$d/plain"
+(cd "$d/plain" && LD_DEBUG=libs "$AIRLOCK" exec --profile readonly --git-identity -- true 2> "$d/ld2.txt")
+expect_eq "--git-identity outside a work tree: libgit2 not loaded" "$(grep -c 'libgit2' "$d/ld2.txt")" 0
+
+# the hook asks for the identity on a git write only, and never loads libgit2
+hook() {
+	printf '{"cwd":"%s","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"%s"}}' "$d/wd" "$1" |
+		(cd / && CLAUDE_PROJECT_DIR="$d/wd" LD_DEBUG=libs "$AIRLOCK" hook claude --db "$d/h.db" 2> "$d/hld.txt") |
+		jq -r .hookSpecificOutput.updatedInput.command
+}
+cmd=$(hook 'git commit -qam three')
+check "hook: a git commit is rewritten with --git-identity" sh -c "printf '%s' \"\$1\" | grep -q -- '--git-identity -- bash -c'" x "$cmd"
+expect_eq "hook: libgit2 not loaded for a git write" "$(grep -c 'libgit2' "$d/hld.txt")" 0
+check "hook: ls is not" sh -c "! printf '%s' \"\$1\" | grep -q -- '--git-identity'" x "$(hook ls)"
+echo d >> "$d/wd/a"
+check "hook: the rewritten git commit runs" sh -c "cd '$d/wd' && $cmd"
+
+# the gate gives the identity to a call with a git finding
+echo e >> "$d/wd/a"
+out=$(printf '%s\n' '{"id":"g","tool":"shell","input":{"command":"git commit -qam four && git log -1 --format=%ae"}}' |
+	(cd "$d/wd" && "$AIRLOCK" gate --no-tty --db "$d/g.db"))
+expect_eq "gate: git commit runs as the host's identity" "$(printf '%s' "$out" | jq -r .stdout)" "work@example.org"
+
+# A memory cgroup caps the tree (root, or a delegated v2 controller): no
+# address-space cap besides it, which a JVM (class space, heap
+# reservation), ASan's shadow or wasm's guard regions failed under.
+capped=no
+if [ "$(id -u)" -eq 0 ] && { [ -w /sys/fs/cgroup/memory/cgroup.procs ] ||
+	grep -qw memory /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null; }; then capped=yes; fi
+# (read-only: reserved address space, no commit charge)
+reserve='import mmap; mmap.mmap(-1, 8 << 30, prot=mmap.PROT_READ); print("reserved")'
+if [ "$capped" = yes ]; then
+	expect_eq "memory cgroup: 8 GiB reserved, untouched" "$(ex --profile readonly -- python3 -c "$reserve" 2>&1)" reserved
+	printf '[profile "readonly"]\n\tmemory = 512m\n' > "$d/m.policy"
+	ex --policy "$d/m.policy" --profile readonly -- python3 -c 'b = bytearray(1 << 30); print("touched")' > "$d/m.out" 2>&1
+	check "memory cgroup: 1 GiB touched under 512m is stopped" sh -c "! grep -q touched '$d/m.out'"
+	if command -v node > /dev/null; then
+		expect_eq "node: a wasm memory" "$(ex --profile readonly -- node -e 'new WebAssembly.Memory({initial: 1}); console.log("ok")' 2>&1)" ok
+	fi
+else
+	echo "skip: address space with a memory cgroup (needs root or a delegated memory controller)"
+fi
+finish
