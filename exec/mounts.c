@@ -49,11 +49,19 @@ static const char *const etc_files[] = {
         "/etc/passwd",        "/etc/group",        "/etc/hosts",           "/etc/resolv.conf",
         "/etc/nsswitch.conf", "/etc/ssl",          "/etc/ca-certificates", "/etc/ld.so.cache",
         "/etc/ld.so.conf",    "/etc/ld.so.conf.d", "/etc/alternatives",    "/etc/localtime",
+        /* Debian's JDKs keep java.security and logging.properties here:
+         * without them javac and every Maven build failed at start */
+        "/etc/java-11-openjdk", "/etc/java-17-openjdk", "/etc/java-21-openjdk",
+        "/etc/java-25-openjdk",
 };
 
 /* Secret directories inside a bound /etc directory (TLS private keys,
- * readable by a root caller): covered by an empty read-only tmpfs. */
-static const char *const etc_masked[] = {"/etc/ssl/private"};
+ * a JMX password file; readable by a root caller): covered by an empty
+ * read-only tmpfs. */
+static const char *const etc_masked[] = {
+        "/etc/ssl/private",
+        "/etc/java-11-openjdk/management", "/etc/java-17-openjdk/management",
+        "/etc/java-21-openjdk/management", "/etc/java-25-openjdk/management"};
 
 static const char *const dev_nodes[] = {"/dev/null",   "/dev/zero",    "/dev/full",
                                         "/dev/random", "/dev/urandom", "/dev/tty"};

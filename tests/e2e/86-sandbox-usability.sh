@@ -6,7 +6,8 @@
 # the hook asks for on a git write and the gate gives by itself); a runtime
 # that reserves more address space than it uses (a JVM, ASan, wasm) under
 # the per-process address-space cap where a memory cgroup already caps the
-# tree. A toolchain that is missing is skipped with a message.
+# tree; a Debian JDK without its /etc/java-N-openjdk. A toolchain that is
+# missing is skipped with a message.
 . tests/e2e/lib.sh
 need git python3 jq
 d=$(mktemp -d /tmp/airlock-usab.XXXXXX)
@@ -91,5 +92,22 @@ if [ "$capped" = yes ]; then
 	fi
 else
 	echo "skip: address space with a memory cgroup (needs root or a delegated memory controller)"
+fi
+# A Debian JDK reads java.security and logging.properties from
+# /etc/java-N-openjdk: javac died without them. (memory = 4g: a JVM's
+# reservations fit under an address-space cap too, cgroup or not.)
+if command -v javac > /dev/null && command -v java > /dev/null; then
+	mkdir -p "$d/wd/src"
+	printf 'public class Hi { public static void main(String[] a) { java.util.logging.Logger.getLogger("x").info("logged"); System.out.println("hi"); } }\n' > "$d/wd/src/Hi.java"
+	printf '[profile "workspace"]\n\tmemory = 4g\n' > "$d/j.policy"
+	ex --policy "$d/j.policy" --profile workspace -- sh -c 'javac -d out src/Hi.java && java -cp out Hi' > "$d/j.out" 2> "$d/j.err"
+	expect_eq "java: javac and java run" "$(cat "$d/j.out")" hi
+	check "java: its logging configured" grep -q 'INFO: logged' "$d/j.err"
+	for m in /etc/java-*-openjdk/management; do
+		[ -d "$m" ] || continue
+		expect_eq "java: $m is hidden" "$(ex --profile readonly -- ls -A "$m" 2>&1)" ""
+	done
+else
+	echo "skip: java (javac or java missing)"
 fi
 finish
