@@ -38,6 +38,53 @@ static bool allowed(char *const *allow, const char *name)
 	return false;
 }
 
+/* True when dir lies under one of the paths the profile shows from the
+ * host: its home grants (relative to home) and its read-only and
+ * read-write grants (absolute). */
+static bool path_shown(const struct profile *p, const char *dir, const char *home)
+{
+	char *const *lists[] = {p->home, p->read_only, p->read_write};
+	bool shown = false;
+
+	for (size_t i = 0; i < nitems(lists) && !shown; i++)
+		for (char *const *e = lists[i]; e && *e && !shown; e++) {
+			const char *rel = strncmp(*e, "~/", 2) == 0 ? *e + 2 : *e;
+			char *abs = i == 0 ? xasprintf("%s/%s", home, rel) : xstrdup(*e);
+			shown = path_contains(abs, dir);
+			free(abs);
+		}
+	return shown;
+}
+
+char *env_path_hidden(const struct profile *p, char *const *from, const char *home)
+{
+	const char *path = NULL;
+	char *copy, *save = NULL, **dirs = NULL;
+	struct buf b;
+
+	for (char *const *e = from; e && *e && !path; e++)
+		if (strncmp(*e, "PATH=", 5) == 0 && allowed(p->env, "PATH"))
+			path = *e + 5;
+	if (path == NULL || home == NULL || home[0] != '/' || strcmp(home, "/") == 0)
+		return NULL;
+	copy = xstrdup(path);
+	for (char *dir = strtok_r(copy, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
+		char *tilde = xasprintf("~%s", dir + strlen(home));
+		if (path_contains(home, dir) && strcmp(home, dir) != 0 &&
+		    !path_shown(p, dir, home) && !strv_contains(dirs, tilde))
+			strv_push(&dirs, tilde);
+		free(tilde);
+	}
+	free(copy);
+	if (dirs == NULL)
+		return NULL;
+	buf_init(&b, 0);
+	for (char **d = dirs; *d; d++)
+		buf_printf(&b, "%s%s", d == dirs ? "" : ", ", *d);
+	strv_free(dirs);
+	return buf_take(&b, NULL);
+}
+
 char **env_build(const struct profile *p, char *const *from, char *const *extra, const char *home)
 {
 	char **env = NULL;

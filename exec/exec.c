@@ -4,8 +4,10 @@
  * Rules: only the profile named "none" is unsandboxed; the built-ins are
  * static and never modified.
  */
+#include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 
 #include "core/util.h"
@@ -70,12 +72,21 @@ const struct profile *exec_builtin_profile(const char *name)
 	return NULL;
 }
 
+char *exec_hidden_path_hint(const char *hidden)
+{
+	return xasprintf("the sandbox shows these PATH directories empty, being in the "
+	                 "home it hides, so a program in one is not found: %s; "
+	                 "`home = DIR` in the profile shows one read-only (airlock-policy(5))",
+	                 hidden);
+}
+
 void exec_result_clear(struct exec_result *res)
 {
 	free(res->out);
 	free(res->err);
 	free(res->removed);
 	free(res->masked);
+	free(res->hidden_path);
 	memset(res, 0, sizeof(*res));
 }
 
@@ -96,6 +107,15 @@ int exec_run(const struct exec_spec *spec, struct exec_result *res, char **errst
 		return -1;
 	rc = exec_job_run(job, res, errstr);
 	exec_job_free(job);
+	if (!spec->profile->none && (rc < 0 ? res->exec_errno == ENOENT : res->exit_code == 127))
+		res->hidden_path = env_path_hidden(spec->profile, environ, getenv("HOME"));
+	if (rc < 0 && res->hidden_path) {
+		char *hint = exec_hidden_path_hint(res->hidden_path);
+		char *e = xasprintf("%s; %s", *errstr ? *errstr : "not found", hint);
+		free(hint);
+		free(*errstr);
+		*errstr = e;
+	}
 	if (guard) /* also after a failure: the command may have started */
 		res->removed = guard_sweep(wd, &before);
 	if (rc < 0 && res->removed) {

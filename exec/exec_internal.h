@@ -332,6 +332,11 @@ int secrets_find(const char *wd, unsigned what, char *const *skip, char ***found
  * granted `extra` entries. Caller frees with strv_free().
  */
 char **env_build(const struct profile *p, char *const *from, char *const *extra, const char *home);
+/* The directories of the PATH the sandbox gets (from `from`, when the
+ * profile passes it) that lie under home and that no home, read-only or
+ * read-write grant shows: empty in the sandbox, so a program there is not
+ * found. "~/.cargo/bin, ~/.local/bin" (caller frees), or NULL. */
+char *env_path_hidden(const struct profile *p, char *const *from, const char *home);
 /* Returns true when a variable name looks like a secret (TOKEN, KEY, ...). */
 bool env_name_secret(const char *name);
 

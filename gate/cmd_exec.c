@@ -214,6 +214,11 @@ int cmd_exec(int argc, char **argv)
 		goto out;
 	}
 	rc = exit_of(&res, o.timeout_s ? o.timeout_s : prof->timeout);
+	if (rc == EXIT_NOT_FOUND && res.hidden_path) { /* bash -c: command not found */
+		char *hint = exec_hidden_path_hint(res.hidden_path);
+		fprintf(stderr, "airlock exec: %s\n", hint);
+		free(hint);
+	}
 	if (rc != 0 && res.masked) /* perhaps why: say so, once it failed */
 		fprintf(stderr, "airlock exec: this sandbox hides %s (secret files, sockets and "
 		                "FIFOs in the workdir); --profile approved shows secret files\n",

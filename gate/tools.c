@@ -322,6 +322,11 @@ static int run_sandboxed(struct gate *g, const struct call *c, const struct plan
 		                      "may not plant git hooks or config, or set up the gate or the "
 		                      "agent\n",
 		                      r.removed));
+	if (r.hidden_path) { /* exit 127: perhaps why */
+		char *hint = exec_hidden_path_hint(r.hidden_path);
+		err_note(o, xasprintf("airlock: %s\n", hint));
+		free(hint);
+	}
 	if (r.masked && (r.exit_code != 0 || r.signal)) /* perhaps why it failed */
 		err_note(o, xasprintf("airlock: this sandbox hides %s (secret files, sockets and "
 		                      "FIFOs in the workdir); a call that needs them must be "

@@ -6,8 +6,9 @@
 # the hook asks for on a git write and the gate gives by itself); a runtime
 # that reserves more address space than it uses (a JVM, ASan, wasm) under
 # the per-process address-space cap where a memory cgroup already caps the
-# tree; a Debian JDK without its /etc/java-N-openjdk. A toolchain that is
-# missing is skipped with a message.
+# tree; a Debian JDK without its /etc/java-N-openjdk; a "command not
+# found" for a toolchain in the hidden home that did not say why. A
+# toolchain that is missing is skipped with a message.
 . tests/e2e/lib.sh
 need git python3 jq
 d=$(mktemp -d /tmp/airlock-usab.XXXXXX)
@@ -73,6 +74,23 @@ echo e >> "$d/wd/a"
 out=$(printf '%s\n' '{"id":"g","tool":"shell","input":{"command":"git commit -qam four && git log -1 --format=%ae"}}' |
 	(cd "$d/wd" && "$AIRLOCK" gate --no-tty --db "$d/g.db"))
 expect_eq "gate: git commit runs as the host's identity" "$(printf '%s' "$out" | jq -r .stdout)" "work@example.org"
+
+# A toolchain installed in the home (rustup's ~/.cargo/bin, pyenv's shims,
+# nvm) is on PATH but the sandbox's home is empty: "not found" now says
+# which PATH directories are hidden and the profile key that shows one.
+mkdir -p "$HOME/tools/bin"
+printf '#!/bin/sh\necho mytool ran\n' > "$HOME/tools/bin/mytool"
+chmod +x "$HOME/tools/bin/mytool"
+(cd "$d/wd" && PATH="$HOME/tools/bin:$PATH" "$AIRLOCK" exec --profile readonly -- mytool) > "$d/t.out" 2>&1
+check "toolchain in the home: exec names the hidden PATH directory" grep -q '~/tools/bin.*home = DIR' "$d/t.out"
+(cd "$d/wd" && PATH="$HOME/tools/bin:$PATH" "$AIRLOCK" exec --profile readonly -- bash -c mytool) > "$d/t.out" 2>&1
+check "toolchain in the home: so does bash's command not found" grep -q '~/tools/bin.*home = DIR' "$d/t.out"
+out=$(printf '%s\n' '{"id":"t","tool":"shell","input":{"command":"mytool"}}' |
+	(cd "$d/wd" && PATH="$HOME/tools/bin:$PATH" "$AIRLOCK" gate --no-tty --db "$d/t.db"))
+check "toolchain in the home: the gate tells the agent" sh -c 'printf "%s" "$1" | jq -r .stderr | grep -q "~/tools/bin.*home = DIR"' x "$out"
+printf '[profile "readonly"]\n\thome = ~/tools/bin\n' > "$d/t.policy"
+expect_eq "toolchain in the home: home = ~/tools/bin runs it" \
+	"$(cd "$d/wd" && PATH="$HOME/tools/bin:$PATH" "$AIRLOCK" exec --policy "$d/t.policy" --profile readonly -- mytool 2>&1)" "mytool ran"
 
 # A memory cgroup caps the tree (root, or a delegated v2 controller): no
 # address-space cap besides it, which a JVM (class space, heap
