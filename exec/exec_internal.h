@@ -324,6 +324,14 @@ void pool_want(const struct ns_shell *sh);
 int secrets_find(const char *wd, unsigned what, char *const *skip, char ***found, size_t *n,
                  char **errstr) AIRLOCK_MUST_CHECK;
 
+/* ---- a linked worktree's repository (gitdir.c) --------------------------- */
+
+/* When wd (resolved) is a linked worktree whose .git file names a
+ * directory in another repository's .git, in git's own layout and linked
+ * back to wd: that repository's .git (the common dir), to bind read-only,
+ * as a new string; else NULL (also when it holds wd, or home). */
+char *gitdir_linked_common(const char *wd, const char *home);
+
 /* ---- environment (env.c) ------------------------------------------------ */
 
 /*

@@ -702,7 +702,9 @@ static int plan_dynamic(const struct exec_spec *s, const char *wd, const char *h
 	if (strcmp(home, "/tmp") != 0)
 		want_push(&w, &n, OP_TMPFS, NULL, xstrdup(home),
 		          xasprintf("mode=0700,size=%lld", tsz), A_BIND, true);
+	char *git_common[] = {gitdir_linked_common(wd, home), NULL}; /* gitdir.c */
 	if (want_workdir(s, wd, &w, &n, errstr) < 0 ||
+	    want_grants(git_common, A_RO, home, &w, &n, errstr) < 0 ||
 	    want_home(p->home, home, &w, &n, errstr) < 0 ||
 	    want_grants(p->read_only, A_RO, home, &w, &n, errstr) < 0 ||
 	    want_grants(p->read_write, A_BIND, home, &w, &n, errstr) < 0 ||
@@ -711,6 +713,7 @@ static int plan_dynamic(const struct exec_spec *s, const char *wd, const char *h
 	wants_emit(pl, w, n);
 	rc = 0;
 out:
+	free(git_common[0]);
 	wants_free(w, n);
 	return rc;
 }

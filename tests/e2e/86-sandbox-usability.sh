@@ -6,7 +6,8 @@
 # the hook asks for on a git write and the gate gives by itself); a runtime
 # that reserves more address space than it uses (a JVM, ASan, wasm) under
 # the per-process address-space cap where a memory cgroup already caps the
-# tree; a Debian JDK without its /etc/java-N-openjdk; a "command not
+# tree; a Debian JDK without its /etc/java-N-openjdk; git in a linked
+# worktree; a "command not
 # found" for a toolchain in the hidden home that did not say why. A
 # toolchain that is missing is skipped with a message.
 . tests/e2e/lib.sh
@@ -74,6 +75,26 @@ echo e >> "$d/wd/a"
 out=$(printf '%s\n' '{"id":"g","tool":"shell","input":{"command":"git commit -qam four && git log -1 --format=%ae"}}' |
 	(cd "$d/wd" && "$AIRLOCK" gate --no-tty --db "$d/g.db"))
 expect_eq "gate: git commit runs as the host's identity" "$(printf '%s' "$out" | jq -r .stdout)" "work@example.org"
+
+# A linked worktree (git worktree add): its .git file names a directory in
+# the main repository's .git, outside the workdir. Every git command failed
+# ("not a git repository"); that .git is now shown read-only.
+(cd "$d/wd" && git worktree add -q "$d/wt" 2>/dev/null) || exit 1
+echo wt >> "$d/wt/a"
+expect_eq "linked worktree: git status" "$(cd "$d/wt" && "$AIRLOCK" exec --profile readonly -- git status --short 2>&1)" " M a"
+expect_eq "linked worktree: git log" "$(cd "$d/wt" && "$AIRLOCK" exec --profile workspace -- git log -1 --format=%s 2>&1)" \
+	"$(git -C "$d/wt" log -1 --format=%s)"
+(cd "$d/wt" && "$AIRLOCK" exec --profile workspace -- sh -c 'touch "$1/hooks/x"' x "$d/wd/.git") 2>/dev/null
+check "linked worktree: the main .git stays read-only" test ! -e "$d/wd/.git/hooks/x"
+# a .git file that names another directory without git's link back to
+# this workdir shows nothing (an archive's .git cannot name ~/.ssh)
+mkdir -p "$d/fake/repo/worktrees/w" "$d/fakewd"
+printf '../..\n' > "$d/fake/repo/worktrees/w/commondir"
+printf '%s\n' "$d/elsewhere/.git" > "$d/fake/repo/worktrees/w/gitdir"
+echo TOPSECRET > "$d/fake/repo/secret"
+printf 'gitdir: %s\n' "$d/fake/repo/worktrees/w" > "$d/fakewd/.git"
+check "a .git file without the link back shows nothing" \
+	sh -c "! (cd '$d/fakewd' && '$AIRLOCK' exec --profile readonly -- cat '$d/fake/repo/secret') 2>/dev/null"
 
 # A toolchain installed in the home (rustup's ~/.cargo/bin, pyenv's shims,
 # nvm) is on PATH but the sandbox's home is empty: "not found" now says
