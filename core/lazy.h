@@ -42,6 +42,7 @@
 	X(git_config_multivar_iterator_new)                                    \
 	X(git_buf_dispose)                                                     \
 	X(git_repository_open_ext)                                             \
+	X(git_config_open_default)                                             \
 	X(git_repository_config_snapshot)                                      \
 	X(git_repository_free)                                                 \
 	X(git_patch_from_buffers)                                              \

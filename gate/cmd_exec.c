@@ -1,6 +1,7 @@
 /*
  * cmd_exec.c: `airlock exec [--profile P] [--workdir DIR] [--chdir DIR]
- * [--network] [--timeout S] [--untrusted-project] [--git-identity] -- CMD [ARGS...]`: one
+ * [--network] [--timeout S] [--untrusted-project] [--git-identity] [--git-trust] -- CMD
+ * [ARGS...]`: one
  * command in the sandbox, output
  * streamed, its exit status passed through. Rules: a sandbox that cannot be
  * built exits 125 with the step and the fix, and the command never runs;
@@ -25,6 +26,7 @@ struct exec_opts {
 	bool network;
 	bool untrusted; /* --untrusted-project: policy_source.guessed */
 	bool identity;  /* --git-identity: pass the host's git identity */
+	bool trust;     /* --git-trust: pass the host's safe.directory */
 	long long timeout_s;
 	char **argv;
 };
@@ -35,7 +37,7 @@ static int usage(const char *why)
 		fprintf(stderr, "airlock exec: %s\n", why);
 	fprintf(stderr, "usage: airlock exec [--profile readonly|workspace|approved|none|NAME] "
 	                "[--policy FILE] [--workdir DIR] [--chdir DIR] [--network] [--timeout S] "
-	                "[--untrusted-project] [--git-identity] -- CMD [ARGS...]\n");
+	                "[--untrusted-project] [--git-identity] [--git-trust] -- CMD [ARGS...]\n");
 	return EXIT_USAGE;
 }
 
@@ -56,6 +58,8 @@ static int parse(int argc, char **argv, struct exec_opts *o)
 			o->untrusted = true;
 		} else if (strcmp(a, "--git-identity") == 0) {
 			o->identity = true;
+		} else if (strcmp(a, "--git-trust") == 0) {
+			o->trust = true;
 		} else if (strcmp(a, "--profile") == 0 && has) {
 			o->profile = argv[++i];
 		} else if (strcmp(a, "--workdir") == 0 && has) {
@@ -172,7 +176,7 @@ int cmd_exec(int argc, char **argv)
 	struct exec_opts o = {.profile = "workspace"};
 	struct exec_result res;
 	struct profile *prof = NULL;
-	char *err = NULL, *cwd = NULL, **ident = NULL;
+	char *err = NULL, *cwd = NULL, **ident = NULL, **trust = NULL;
 	int rc = parse(argc, argv, &o);
 
 	if (rc)
@@ -194,6 +198,9 @@ int cmd_exec(int argc, char **argv)
 	 * libgit2 costs ~9 ms, and this path starts once per call */
 	if (o.identity)
 		ident = git_identity_read(cwd);
+	if (o.trust && (trust = git_trust_read(cwd)) != NULL)
+		for (char **e = trust; *e; e++)
+			strv_push(&ident, *e);
 	/* A stdin relayed from a file (exec/capture.c) is written to a pipe the
 	 * command may close unread: that is EPIPE, not a reason to die. */
 	signal(SIGPIPE, SIG_IGN);
@@ -233,6 +240,7 @@ out:
 	free(err);
 	free(cwd);
 	strv_free(ident);
+	strv_free(trust);
 	profile_free(prof);
 	if (interrupted) { /* die of it, as the shell that sent it expects */
 		fprintf(stderr, "airlock exec: interrupted by signal %d; the sandbox was killed\n",

@@ -172,12 +172,13 @@ static char *place_words(const char *workdir, const char *cwd, char **errstr)
 
 /* For Bash: the same input with c's command as decoded and judged (an argv
  * array quoted, an alias read), run inside airlock's sandbox of workdir:
- * what runs is what was recorded. identity: the call writes to git, so
- * airlock exec passes the host's git identity (--git-identity; the hook
- * itself never loads libgit2). */
+ * what runs is what was recorded. A call that writes to git gets the
+ * host's git identity (--git-identity), one that runs git its
+ * safe.directory (--git-trust): airlock exec reads them; the hook itself
+ * never loads libgit2. */
 static json_t *bash_sandboxed(json_t *tool_input, const struct call *c, const char *workdir,
-                              const char *profile, bool identity, const struct gate_opts *go,
-                              char **errstr)
+                              const char *profile, const struct verdict *v,
+                              const struct gate_opts *go, char **errstr)
 {
 	char *self = agent_self_path(errstr), *pol = self ? policy_words(go, errstr) : NULL;
 	char *place = pol ? place_words(workdir, c->cwd, errstr) : NULL;
@@ -191,8 +192,9 @@ static json_t *bash_sandboxed(json_t *tool_input, const struct call *c, const ch
 	qcmd = agent_shell_quote(c->command ? c->command : "");
 	in = json_deep_copy(tool_input);
 	json_object_set_new(in, "command",
-	                    json_sprintf("%s exec --profile %s%s%s%s -- bash -c %s", qself, qprof,
-	                                 pol, place, identity ? " --git-identity" : "", qcmd));
+	                    json_sprintf("%s exec --profile %s%s%s%s%s -- bash -c %s", qself, qprof,
+	                                 pol, place, git_identity_wanted(v) ? " --git-identity" : "",
+	                                 git_trust_wanted(v) ? " --git-trust" : "", qcmd));
 	free(qself);
 	free(qprof);
 	free(qcmd);
@@ -226,8 +228,8 @@ static void answer_decided(struct hook_answer *a, const struct call *c, json_t *
 	if (c->tool == TOOL_SHELL && c->shape == SHAPE_HOOK) {
 		if (pl->profile == NULL)
 			deny(a, "no sandbox profile for this Bash call; not run");
-		else if ((a->updated = bash_sandboxed(tool_input, c, workdir, pl->profile->name,
-		                                      git_identity_wanted(v), go, &err)) == NULL)
+		else if ((a->updated = bash_sandboxed(tool_input, c, workdir, pl->profile->name, v,
+		                                      go, &err)) == NULL)
 			deny(a, "cannot sandbox the command: %s", err);
 		free(err);
 	}

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/lazy.h"
 #include "core/util.h"
@@ -23,6 +24,17 @@ static const struct {
         {"GIT_COMMITTER_EMAIL", "committer.email", "user.email"},
 };
 
+bool git_trust_wanted(const struct verdict *v)
+{
+	for (size_t i = 0; v && i < v->ncommands; i++) {
+		const char *prog = v->commands[i].argv ? v->commands[i].argv[0] : NULL;
+		const char *base = prog ? strrchr(prog, '/') : NULL;
+		if (prog && strcmp(base ? base + 1 : prog, "git") == 0)
+			return true;
+	}
+	return false;
+}
+
 bool git_identity_wanted(const struct verdict *v)
 {
 	for (size_t i = 0; v && i < v->nfindings; i++)
@@ -31,9 +43,10 @@ bool git_identity_wanted(const struct verdict *v)
 	return false;
 }
 
-/* True when dir or a directory above it holds .git (a directory, or the
- * file a linked worktree or submodule has): a few stats, no libgit2. */
-static bool in_work_tree(const char *dir)
+/* The work tree's top: dir or the nearest directory above it holding .git
+ * (a directory, or the file a linked worktree or submodule has), as a new
+ * string, or NULL: a few stats, no libgit2. */
+static char *work_tree_top(const char *dir)
 {
 	char *p = xasprintf("%s/.git", dir);
 	struct stat st;
@@ -48,7 +61,19 @@ static bool in_work_tree(const char *dir)
 			break;
 		strcpy(slash, "/.git");
 	}
-	free(p);
+	if (!yes || p[0] == '\0') {
+		free(p);
+		return NULL;
+	}
+	return p;
+}
+
+static bool in_work_tree(const char *dir)
+{
+	char *top = work_tree_top(dir);
+	bool yes = top != NULL;
+
+	free(top);
 	return yes;
 }
 
@@ -77,6 +102,60 @@ static git_config *repo_config(const struct lazy_git *g, const char *workdir)
 	if (repo)
 		g->git_repository_free(repo);
 	return cfg;
+}
+
+/* True when the work tree top or its .git is owned by another user: git's
+ * ownership check (safe.directory) then refuses it unless trusted. */
+static bool owned_by_other(const char *top)
+{
+	char *dotgit = xasprintf("%s/.git", top);
+	struct stat a, b;
+	bool other = (lstat(top, &a) == 0 && a.st_uid != geteuid()) ||
+	             (lstat(dotgit, &b) == 0 && b.st_uid != geteuid());
+
+	free(dotgit);
+	return other;
+}
+
+/* Appends " 'name'='value'" quoted as git quotes GIT_CONFIG_PARAMETERS. */
+static void param_append(struct buf *b, const char *name, const char *value)
+{
+	buf_printf(b, "%s'%s'='", b->len ? " " : "", name);
+	for (const char *c = value; *c; c++)
+		if (*c == '\'' || *c == '!')
+			buf_printf(b, "'\\%c'", *c);
+		else
+			buf_append(b, c, 1);
+	buf_puts(b, "'");
+}
+
+char **git_trust_read(const char *workdir)
+{
+	char *top = workdir ? work_tree_top(workdir) : NULL;
+	const struct lazy_git *g = NULL;
+	git_config *cfg = NULL;
+	git_config_iterator *it = NULL;
+	git_config_entry *e;
+	char **env = NULL;
+	struct buf b;
+
+	buf_init(&b, 0);
+	if (top == NULL || !owned_by_other(top) || (g = lazy_git(NULL)) == NULL ||
+	    g->git_config_open_default(&cfg) < 0 ||
+	    g->git_config_multivar_iterator_new(&it, cfg, "safe.directory", NULL) < 0)
+		goto out;
+	while (g->git_config_next(&e, it) == 0)
+		param_append(&b, "safe.directory", e->value ? e->value : "");
+	if (b.len)
+		strv_push_owned(&env, xasprintf("GIT_CONFIG_PARAMETERS=%s", b.data));
+out:
+	if (it)
+		g->git_config_iterator_free(it);
+	if (cfg)
+		g->git_config_free(cfg);
+	buf_free(&b);
+	free(top);
+	return env;
 }
 
 char **git_identity_read(const char *workdir)

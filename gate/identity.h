@@ -30,4 +30,19 @@ bool git_identity_wanted(const struct verdict *v);
  */
 char **git_identity_read(const char *workdir);
 
+/* True when the call runs git at all (a command named git): such a call
+ * is given the host's safe.directory (git_trust_read). */
+bool git_trust_wanted(const struct verdict *v);
+
+/*
+ * For a workdir in a work tree owned by another user (a root agent in a
+ * container on a bind-mounted checkout): the host's safe.directory
+ * values, from the system, global and XDG config where git honours them,
+ * as {"GIT_CONFIG_PARAMETERS='safe.directory'='...' ...", NULL} (caller
+ * frees with strv_free), so git in the sandbox, which sees no
+ * ~/.gitconfig, trusts exactly what the host's trusts; NULL otherwise
+ * (libgit2 is loaded only for such a work tree: a few stats decide).
+ */
+char **git_trust_read(const char *workdir);
+
 #endif

@@ -41,7 +41,8 @@ struct gate {
 	char *workdir, *home;
 	char **git_ident;    /* the host's git identity, read at the first call
 	                      * that writes to git (libgit2 costs ~9 ms) */
-	bool git_ident_read;
+	char **git_trust;    /* the host's safe.directory, at the first git call */
+	bool git_ident_read, git_trust_read;
 	struct policy *policy;
 	struct classify_opts copts;
 	struct db *db;
@@ -99,7 +100,13 @@ char **gate_call_env(struct gate *g, const struct plan *pl)
 		g->git_ident = git_identity_read(g->workdir);
 		g->git_ident_read = true;
 	}
+	if (pl->git_trust && !g->git_trust_read) {
+		g->git_trust = git_trust_read(g->workdir);
+		g->git_trust_read = true;
+	}
 	for (char **e = pl->git_identity ? g->git_ident : NULL; e && *e; e++)
+		strv_push(&env, *e);
+	for (char **e = pl->git_trust ? g->git_trust : NULL; e && *e; e++)
 		strv_push(&env, *e);
 	return env;
 }
@@ -248,6 +255,7 @@ void gate_close(struct gate *g)
 	free(g->workdir);
 	free(g->home);
 	strv_free(g->git_ident);
+	strv_free(g->git_trust);
 	free(g);
 }
 
@@ -437,6 +445,7 @@ struct outcome *gate_call(struct gate *g, const struct call *c, struct verdict *
 
 	policy_decide(g->policy, c, v, time(NULL), &pl);
 	pl.git_identity = git_identity_wanted(v);
+	pl.git_trust = git_trust_wanted(v);
 	redact_granted(g, &pl);
 	deny_elsewhere(g, c, &pl);
 	if (pl.action == ACTION_ASK) {

@@ -59,8 +59,9 @@ size_t gate_pending(struct gate *g);
 
 /* The environment a sandboxed run of the call gets beyond the profile's:
  * the plan's granted credentials and, when plan->git_identity, the host's
- * git identity (gate/identity.h; read once per gate, so a session that
- * never writes to git never loads libgit2 for it). Returns a new vector;
+ * git identity, when plan->git_trust its safe.directory (gate/identity.h;
+ * each read once per gate, so a session that never runs git never loads
+ * libgit2 for them). Returns a new vector;
  * caller frees with strv_free. */
 char **gate_call_env(struct gate *g, const struct plan *pl);
 

@@ -7,7 +7,7 @@
 # that reserves more address space than it uses (a JVM, ASan, wasm) under
 # the per-process address-space cap where a memory cgroup already caps the
 # tree; a Debian JDK without its /etc/java-N-openjdk; git in a linked
-# worktree; a "command not
+# worktree, or in a checkout another user owns that the host trusts; a "command not
 # found" for a toolchain in the hidden home that did not say why. A
 # toolchain that is missing is skipped with a message.
 . tests/e2e/lib.sh
@@ -64,9 +64,11 @@ hook() {
 		jq -r .hookSpecificOutput.updatedInput.command
 }
 cmd=$(hook 'git commit -qam three')
-check "hook: a git commit is rewritten with --git-identity" sh -c "printf '%s' \"\$1\" | grep -q -- '--git-identity -- bash -c'" x "$cmd"
+check "hook: a git commit is rewritten with --git-identity" sh -c "printf '%s' \"\$1\" | grep -q -- '--git-identity --git-trust -- bash -c'" x "$cmd"
 expect_eq "hook: libgit2 not loaded for a git write" "$(grep -c 'libgit2' "$d/hld.txt")" 0
 check "hook: ls is not" sh -c "! printf '%s' \"\$1\" | grep -q -- '--git-identity'" x "$(hook ls)"
+expect_eq "hook: git status gets --git-trust only" "$(hook 'git status' | grep -o -- '--git-[a-z]*')" "--git-trust"
+check "hook: ls gets neither" sh -c "! printf '%s' \"\$1\" | grep -q -- '--git-'" x "$(hook ls)"
 echo d >> "$d/wd/a"
 check "hook: the rewritten git commit runs" sh -c "cd '$d/wd' && $cmd"
 
@@ -75,6 +77,30 @@ echo e >> "$d/wd/a"
 out=$(printf '%s\n' '{"id":"g","tool":"shell","input":{"command":"git commit -qam four && git log -1 --format=%ae"}}' |
 	(cd "$d/wd" && "$AIRLOCK" gate --no-tty --db "$d/g.db"))
 expect_eq "gate: git commit runs as the host's identity" "$(printf '%s' "$out" | jq -r .stdout)" "work@example.org"
+
+# A checkout owned by another user (a root agent in a container on a
+# bind-mounted repository): git refuses it ("dubious ownership") unless
+# safe.directory trusts it, and the sandbox saw no ~/.gitconfig. Now the
+# host's safe.directory values reach it (--git-trust, which the hook adds
+# for any git call; the gate by itself); no more than the host trusts.
+if [ "$(id -u)" -eq 0 ]; then
+	mkdir -p "$d/foreign"
+	(cd "$d/foreign" && git init -q && echo a > a && git add a &&
+		git -c user.name=seed -c user.email=seed@x commit -qm init) || exit 1
+	chown -R 65534:65534 "$d/foreign"
+	fx() { (cd "$d/foreign" && "$AIRLOCK" exec --profile readonly "$@" 2>&1); }
+	check "foreign checkout, not trusted on the host: refused" sh -c 'printf "%s" "$1" | grep -q "dubious ownership"' x "$(fx --git-trust -- git status --short)"
+	printf '[safe]\n\tdirectory = %s\n' "$d/foreign" >> "$HOME/.gitconfig"
+	expect_eq "foreign checkout, trusted on the host: git status" "$(fx --git-trust -- git status --short)" ""
+	check "foreign checkout: not without the flag" sh -c 'printf "%s" "$1" | grep -q "dubious ownership"' x "$(fx -- git status --short)"
+	out=$(printf '%s\n' '{"id":"s","tool":"shell","input":{"command":"git log --format=%s"}}' |
+		(cd "$d/foreign" && "$AIRLOCK" gate --no-tty --db "$d/s.db"))
+	expect_eq "foreign checkout: the gate runs git log" "$(printf '%s' "$out" | jq -r .stdout)" "init"
+else
+	echo "skip: a checkout owned by another user (needs root)"
+fi
+(cd "$d/wd" && LD_DEBUG=libs "$AIRLOCK" exec --profile readonly --git-trust -- true 2> "$d/ld3.txt")
+expect_eq "--git-trust in an own checkout: libgit2 not loaded" "$(grep -c 'libgit2' "$d/ld3.txt")" 0
 
 # A linked worktree (git worktree add): its .git file names a directory in
 # the main repository's .git, outside the workdir. Every git command failed
