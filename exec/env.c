@@ -5,6 +5,8 @@
  * come only as the policy's explicit grants); HOME is the sandbox's empty home.
  */
 #include <fnmatch.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/util.h"
@@ -83,6 +85,36 @@ char *env_path_hidden(const struct profile *p, char *const *from, const char *ho
 		buf_printf(&b, "%s%s", d == dirs ? "" : ", ", *d);
 	strv_free(dirs);
 	return buf_take(&b, NULL);
+}
+
+/* Where a virtual environment's interpreter lives, relative to the workdir:
+ * made by a Python installed in the home (pyenv, uv, conda, asdf), it is a
+ * link into the hidden home. */
+static const char *const venv_pythons[] = {".venv/bin/python", "venv/bin/python"};
+
+char *env_venv_hidden(const struct profile *p, const char *wd, const char *home)
+{
+	char real[PATH_MAX];
+	struct buf b;
+
+	if (wd == NULL || home == NULL || home[0] != '/' || strcmp(home, "/") == 0)
+		return NULL;
+	buf_init(&b, 0);
+	for (size_t i = 0; i < nitems(venv_pythons); i++) {
+		char *link = xasprintf("%s/%s", wd, venv_pythons[i]), *bin, *inst;
+		if (realpath(link, real) && path_contains(home, real) && !path_shown(p, real, home) &&
+		    (bin = strrchr(real, '/')) != NULL) {
+			*bin = '\0'; /* INSTALL/bin: name INSTALL, which the interpreter needs whole */
+			inst = strrchr(real, '/');
+			if (inst && inst > real + strlen(home)) {
+				*inst = '\0';
+				buf_printf(&b, "%s%s leads into ~%s", b.len ? ", " : "",
+				           venv_pythons[i], real + strlen(home));
+			}
+		}
+		free(link);
+	}
+	return b.len ? buf_take(&b, NULL) : (buf_free(&b), NULL);
 }
 
 char **env_build(const struct profile *p, char *const *from, char *const *extra, const char *home)

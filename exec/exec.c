@@ -74,10 +74,26 @@ const struct profile *exec_builtin_profile(const char *name)
 
 char *exec_hidden_path_hint(const char *hidden)
 {
-	return xasprintf("the sandbox shows these PATH directories empty, being in the "
-	                 "home it hides, so a program in one is not found: %s; "
-	                 "`home = DIR` in the profile shows one read-only (airlock-policy(5))",
+	return xasprintf("the sandbox shows the home empty, so what is installed there is "
+	                 "not found: %s; `home = DIR` in the profile shows a directory of it "
+	                 "read-only (airlock-policy(5))",
 	                 hidden);
+}
+
+/* What of the hidden home a command that was not found may have needed:
+ * PATH directories and virtual environments' interpreters; NULL: none. */
+static char *hidden_find(const struct exec_spec *spec)
+{
+	const char *home = getenv("HOME");
+	char *path = env_path_hidden(spec->profile, environ, home);
+	char *venv = env_venv_hidden(spec->profile, spec->workdir, home), *out = NULL;
+
+	if (path || venv)
+		out = xasprintf("%s%s%s%s", path ? "PATH's " : "", path ? path : "",
+		                path && venv ? "; " : "", venv ? venv : "");
+	free(path);
+	free(venv);
+	return out;
 }
 
 void exec_result_clear(struct exec_result *res)
@@ -108,7 +124,7 @@ int exec_run(const struct exec_spec *spec, struct exec_result *res, char **errst
 	rc = exec_job_run(job, res, errstr);
 	exec_job_free(job);
 	if (!spec->profile->none && (rc < 0 ? res->exec_errno == ENOENT : res->exit_code == 127))
-		res->hidden_path = env_path_hidden(spec->profile, environ, getenv("HOME"));
+		res->hidden_path = hidden_find(spec);
 	if (rc < 0 && res->hidden_path) {
 		char *hint = exec_hidden_path_hint(res->hidden_path);
 		char *e = xasprintf("%s; %s", *errstr ? *errstr : "not found", hint);

@@ -345,6 +345,11 @@ char **env_build(const struct profile *p, char *const *from, char *const *extra,
  * read-write grant shows: empty in the sandbox, so a program there is not
  * found. "~/.cargo/bin, ~/.local/bin" (caller frees), or NULL. */
 char *env_path_hidden(const struct profile *p, char *const *from, const char *home);
+/* The workdir's virtual environments whose interpreter is a link into
+ * the part of home the profile does not show (a venv made by pyenv's or
+ * uv's Python): ".venv/bin/python leads into ~/.pyenv/versions/3.11.7"
+ * (caller frees), or NULL. */
+char *env_venv_hidden(const struct profile *p, const char *wd, const char *home);
 /* Returns true when a variable name looks like a secret (TOKEN, KEY, ...). */
 bool env_name_secret(const char *name);
 

@@ -8,7 +8,8 @@
 # the per-process address-space cap where a memory cgroup already caps the
 # tree; a Debian JDK without its /etc/java-N-openjdk; git in a linked
 # worktree, or in a checkout another user owns that the host trusts; a "command not
-# found" for a toolchain in the hidden home that did not say why. A
+# found" for a toolchain, or a venv's Python, in the hidden home that did
+# not say why. A
 # toolchain that is missing is skipped with a message.
 . tests/e2e/lib.sh
 need git python3 jq
@@ -138,6 +139,20 @@ check "toolchain in the home: the gate tells the agent" sh -c 'printf "%s" "$1" 
 printf '[profile "readonly"]\n\thome = ~/tools/bin\n' > "$d/t.policy"
 expect_eq "toolchain in the home: home = ~/tools/bin runs it" \
 	"$(cd "$d/wd" && PATH="$HOME/tools/bin:$PATH" "$AIRLOCK" exec --policy "$d/t.policy" --profile readonly -- mytool 2>&1)" "mytool ran"
+
+# A venv made by a Python installed in the home (pyenv, uv, conda): its
+# .venv/bin/python leads there, and "No such file or directory" said no
+# more; now the installation to show is named.
+mkdir -p "$HOME/pyinst/3.0/bin" "$d/wd/.venv/bin"
+printf '#!/bin/sh\necho venv python ran\n' > "$HOME/pyinst/3.0/bin/python3.0"
+chmod +x "$HOME/pyinst/3.0/bin/python3.0"
+ln -s "$HOME/pyinst/3.0/bin/python3.0" "$d/wd/.venv/bin/python"
+ex --profile readonly -- bash -c '.venv/bin/python -V' > "$d/v.out" 2>&1
+check "venv from a Python in the home: its installation is named" grep -q '.venv/bin/python leads into ~/pyinst/3.0' "$d/v.out"
+printf '[profile "readonly"]\n\thome = ~/pyinst/3.0\n' > "$d/v.policy"
+expect_eq "venv from a Python in the home: home = ~/pyinst/3.0 runs it" \
+	"$(ex --policy "$d/v.policy" --profile readonly -- .venv/bin/python 2>&1)" "venv python ran"
+rm -rf "$d/wd/.venv"
 
 # A memory cgroup caps the tree (root, or a delegated v2 controller): no
 # address-space cap besides it, which a JVM (class space, heap
