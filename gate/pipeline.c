@@ -320,6 +320,16 @@ static void execute(struct gate *g, const struct call *c, const struct plan *pl,
 		o->decision = DECISION_ERROR;
 }
 
+/* The policy's plan, and what the sandbox gets from the host's git config
+ * for a call that runs git (a dry run of an ask too). */
+static void plan_decide(struct gate *g, const struct call *c, const struct verdict *v,
+                        struct plan *pl)
+{
+	policy_decide(g->policy, c, v, time(NULL), pl);
+	pl->git_identity = git_identity_wanted(v);
+	pl->git_trust = git_trust_wanted(v);
+}
+
 /* Granted credential values are redacted wherever they would be recorded. */
 static void redact_granted(struct gate *g, const struct plan *pl)
 {
@@ -443,9 +453,7 @@ struct outcome *gate_call(struct gate *g, const struct call *c, struct verdict *
 	long long wait_ms = 0;
 	char *err = NULL;
 
-	policy_decide(g->policy, c, v, time(NULL), &pl);
-	pl.git_identity = git_identity_wanted(v);
-	pl.git_trust = git_trust_wanted(v);
+	plan_decide(g, c, v, &pl);
 	redact_granted(g, &pl);
 	deny_elsewhere(g, c, &pl);
 	if (pl.action == ACTION_ASK) {
@@ -728,7 +736,7 @@ struct outcome *gate_decide(struct gate *g, const struct call *c, const struct v
 	long long wait_ms = 0;
 	char *err = NULL;
 
-	policy_decide(g->policy, c, v, time(NULL), pl);
+	plan_decide(g, c, v, pl);
 	redact_granted(g, pl);
 	if (db_call_received(g->db, c, v, &o->audit_id, &err) < 0) {
 		refuse(o, "cannot write the audit log", err);

@@ -154,6 +154,15 @@ expect_eq "venv from a Python in the home: home = ~/pyinst/3.0 runs it" \
 	"$(ex --policy "$d/v.policy" --profile readonly -- .venv/bin/python 2>&1)" "venv python ran"
 rm -rf "$d/wd/.venv"
 
+# An asked git commit: its preview's dry run needs the identity too
+printf '[tier "medium"]\n\taction = ask\n' > "$d/ask.policy"
+echo f >> "$d/wd/a"
+out=$(printf '%s\n' '{"id":"p","tool":"shell","input":{"command":"git commit -qam asked"}}' |
+	(cd "$d/wd" && "$AIRLOCK" gate --no-tty --db "$d/p.db" --policy "$d/ask.policy" \
+		--approve-with "cat > '$d/p.json'; echo approve"))
+expect_eq "asked commit: its preview's dry run succeeds" "$(jq -r .preview "$d/p.json" | sed -n 2p | cut -d' ' -f1-4)" "dry run: exit 0"
+expect_eq "asked commit: made as the host's identity" "$(git -C "$d/wd" log -1 --format='%s %ae')" "asked work@example.org"
+
 # A memory cgroup caps the tree (root, or a delegated v2 controller): no
 # address-space cap besides it, which a JVM (class space, heap
 # reservation), ASan's shadow or wasm's guard regions failed under.
