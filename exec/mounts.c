@@ -206,6 +206,18 @@ static bool op_file(struct sbx_plan *pl, const char *real, const char *inside, o
 	return true;
 }
 
+/* The sandbox's hostname (ns.c sets "airlock") resolves, as a host's own
+ * does: Java's InetAddress.getLocalHost() threw UnknownHostException, and
+ * the JVM test suites that call it failed. */
+static void hosts_name_self(struct sbx_op *op)
+{
+	static const char line[] = "\n127.0.1.1\tairlock\n";
+
+	op->data = xrealloc(op->data, op->len + sizeof(line));
+	memcpy(op->data + op->len, line, sizeof(line));
+	op->len += sizeof(line) - 1;
+}
+
 static void plan_system(struct sbx_plan *pl)
 {
 	char target[PATH_MAX], real[PATH_MAX];
@@ -228,8 +240,11 @@ static void plan_system(struct sbx_plan *pl)
 		    !(S_ISDIR(st.st_mode) || S_ISREG(st.st_mode)))
 			continue;
 		if (S_ISREG(st.st_mode) && st.st_size <= ETC_COPY_MAX &&
-		    op_file(pl, real, etc_files[i], st.st_size))
+		    op_file(pl, real, etc_files[i], st.st_size)) {
+			if (strcmp(etc_files[i], "/etc/hosts") == 0)
+				hosts_name_self(&pl->ops[pl->n - 1]);
 			continue;
+		}
 		op_bind(pl, real, etc_files[i], S_ISDIR(st.st_mode), A_RO);
 	}
 	for (size_t i = 0; i < nitems(etc_masked); i++)

@@ -7,7 +7,8 @@
 # that reserves more address space than it uses (a JVM, ASan, wasm) under
 # the per-process address-space cap where a memory cgroup already caps the
 # tree; a Debian JDK without its /etc/java-N-openjdk; git in a linked
-# worktree, or in a checkout another user owns that the host trusts; a "command not
+# worktree, or in a checkout another user owns that the host trusts; a
+# hostname that did not resolve; a "command not
 # found" for a toolchain, or a venv's Python, in the hidden home that did
 # not say why. A
 # toolchain that is missing is skipped with a message.
@@ -162,6 +163,11 @@ out=$(printf '%s\n' '{"id":"p","tool":"shell","input":{"command":"git commit -qa
 		--approve-with "cat > '$d/p.json'; echo approve"))
 expect_eq "asked commit: its preview's dry run succeeds" "$(jq -r .preview "$d/p.json" | sed -n 2p | cut -d' ' -f1-4)" "dry run: exit 0"
 expect_eq "asked commit: made as the host's identity" "$(git -C "$d/wd" log -1 --format='%s %ae')" "asked work@example.org"
+
+# The sandbox's hostname resolves (Java's InetAddress.getLocalHost() threw
+# UnknownHostException, failing the JVM test suites that call it)
+expect_eq "the hostname resolves" \
+	"$(ex --profile readonly -- python3 -c 'import socket; print(socket.gethostbyname(socket.gethostname()))' 2>&1)" 127.0.1.1
 
 # A memory cgroup caps the tree (root, or a delegated v2 controller): no
 # address-space cap besides it, which a JVM (class space, heap
