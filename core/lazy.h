@@ -33,6 +33,7 @@
 	X(git_config_get_entry)                                                \
 	X(git_config_entry_free)                                               \
 	X(git_config_get_string_buf)                                           \
+	X(git_config_get_path)                                                 \
 	X(git_config_get_bool)                                                 \
 	X(git_config_get_int64)                                                \
 	X(git_config_parse_bool)                                               \

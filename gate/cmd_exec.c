@@ -176,7 +176,7 @@ int cmd_exec(int argc, char **argv)
 	struct exec_opts o = {.profile = "workspace"};
 	struct exec_result res;
 	struct profile *prof = NULL;
-	char *err = NULL, *cwd = NULL, **ident = NULL, **trust = NULL;
+	char *err = NULL, *cwd = NULL, **ident = NULL, **trust = NULL, **binds = NULL;
 	int rc = parse(argc, argv, &o);
 
 	if (rc)
@@ -197,7 +197,7 @@ int cmd_exec(int argc, char **argv)
 	/* only when asked (the hook asks for a call that writes to git):
 	 * libgit2 costs ~9 ms, and this path starts once per call */
 	if (o.identity)
-		ident = git_identity_read(cwd);
+		ident = git_identity_read(cwd, &binds);
 	if (o.trust && (trust = git_trust_read(cwd)) != NULL)
 		for (char **e = trust; *e; e++)
 			strv_push(&ident, *e);
@@ -210,6 +210,7 @@ int cmd_exec(int argc, char **argv)
 	                         .cwd = o.chdir,
 	                         .profile = prof,
 	                         .env = ident,
+	                         .binds = binds,
 	                         .timeout_ms = o.timeout_s * 1000,
 	                         .capture = false,
 	                         .cancel = &interrupted};
@@ -241,6 +242,7 @@ out:
 	free(cwd);
 	strv_free(ident);
 	strv_free(trust);
+	strv_free(binds);
 	profile_free(prof);
 	if (interrupted) { /* die of it, as the shell that sent it expects */
 		fprintf(stderr, "airlock exec: interrupted by signal %d; the sandbox was killed\n",

@@ -5,6 +5,7 @@
  * hand (levels, includes and includeIf); libgit2 is loaded only for a
  * workdir inside a git work tree.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -158,15 +159,47 @@ out:
 	return env;
 }
 
-char **git_identity_read(const char *workdir)
+/* The global ignore file git reads (core.excludesFile, else
+ * $XDG_CONFIG_HOME/git/ignore or ~/.config/git/ignore), resolved, when it
+ * is a regular file outside workdir (which shows already); else NULL. */
+static char *excludes_file(const struct lazy_git *g, git_config *cfg, const char *workdir)
+{
+	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+	char real[PATH_MAX], *path = NULL, *found = NULL;
+	git_buf b = {0};
+	struct stat st;
+
+	if (g->git_config_get_path(&b, cfg, "core.excludesfile") == 0 && b.ptr && *b.ptr)
+		path = xstrdup(b.ptr);
+	else if (xdg && xdg[0] == '/')
+		path = xasprintf("%s/git/ignore", xdg);
+	else if (home && home[0] == '/')
+		path = xasprintf("%s/.config/git/ignore", home);
+	g->git_buf_dispose(&b);
+	if (path && path[0] == '/' && realpath(path, real) && stat(real, &st) == 0 &&
+	    S_ISREG(st.st_mode) && !path_contains(workdir, real))
+		found = xstrdup(real);
+	free(path);
+	return found;
+}
+
+char **git_identity_read(const char *workdir, char ***binds)
 {
 	const struct lazy_git *g = NULL;
 	git_config *cfg = NULL;
-	char **env = NULL;
+	char **env = NULL, *ignore;
 
 	if (workdir == NULL || !in_work_tree(workdir) || (g = lazy_git(NULL)) == NULL ||
 	    (cfg = repo_config(g, workdir)) == NULL)
 		return NULL;
+	/* git add -A would take what the host's global ignore file leaves out
+	 * (editor files, .envrc): shown read-only, named as git's config */
+	if ((ignore = excludes_file(g, cfg, workdir)) != NULL) {
+		strv_push(binds, ignore);
+		strv_push(&env, "GIT_CONFIG_COUNT=1");
+		strv_push(&env, "GIT_CONFIG_KEY_0=core.excludesFile");
+		strv_push_owned(&env, xasprintf("GIT_CONFIG_VALUE_0=%s", ignore));
+	}
 	for (size_t i = 0; i < nitems(ident_rows); i++) {
 		const char *set = getenv(ident_rows[i].env);
 		char *v = set && *set ? xstrdup(set) : config_value(g, cfg, ident_rows[i].key);

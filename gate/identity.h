@@ -27,8 +27,12 @@ bool git_identity_wanted(const struct verdict *v);
  * as git reads it (author.name or committer.name before user.name; the
  * system, global, XDG and repository levels, includes and includeIf),
  * read with libgit2, which is loaded only when workdir is in a work tree.
+ * Also the host's global ignore file (core.excludesFile, else git's XDG
+ * default), in the hidden home, so `git add -A` leaves out what it does on
+ * the host: appended to *binds (to bind read-only; caller frees) and
+ * named by GIT_CONFIG_COUNT/KEY_0/VALUE_0 in the entries returned.
  */
-char **git_identity_read(const char *workdir);
+char **git_identity_read(const char *workdir, char ***binds);
 
 /* True when the call runs git at all (a command named git): such a call
  * is given the host's safe.directory (git_trust_read). */

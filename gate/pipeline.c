@@ -41,6 +41,7 @@ struct gate {
 	char *workdir, *home;
 	char **git_ident;    /* the host's git identity, read at the first call
 	                      * that writes to git (libgit2 costs ~9 ms) */
+	char **git_binds;    /* ... and its global ignore file, to bind */
 	char **git_trust;    /* the host's safe.directory, at the first git call */
 	bool git_ident_read, git_trust_read;
 	struct policy *policy;
@@ -92,14 +93,17 @@ int gate_breakers_restore(struct gate *g, char **errstr)
 	return 0;
 }
 
-char **gate_call_env(struct gate *g, const struct plan *pl)
+char **gate_call_env(struct gate *g, const struct plan *pl, char ***binds)
 {
 	char **env = strv_dup(pl->env);
 
+	*binds = strv_dup(pl->binds);
 	if (pl->git_identity && !g->git_ident_read) {
-		g->git_ident = git_identity_read(g->workdir);
+		g->git_ident = git_identity_read(g->workdir, &g->git_binds);
 		g->git_ident_read = true;
 	}
+	for (char **b = pl->git_identity ? g->git_binds : NULL; b && *b; b++)
+		strv_push(binds, *b);
 	if (pl->git_trust && !g->git_trust_read) {
 		g->git_trust = git_trust_read(g->workdir);
 		g->git_trust_read = true;
@@ -255,6 +259,7 @@ void gate_close(struct gate *g)
 	free(g->workdir);
 	free(g->home);
 	strv_free(g->git_ident);
+	strv_free(g->git_binds);
 	strv_free(g->git_trust);
 	free(g);
 }

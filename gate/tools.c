@@ -291,13 +291,13 @@ static int run_sandboxed(struct gate *g, const struct call *c, const struct plan
                          char *const *argv, const struct profile *prof, struct outcome *o,
                          char **errstr)
 {
-	char **env = gate_call_env(g, pl);
+	char **binds = NULL, **env = gate_call_env(g, pl, &binds);
 	struct exec_spec spec = {
 		.argv = argv,
 		.workdir = gate_workdir(g),
 		.profile = prof,
 		.env = env,
-		.binds = pl->binds,
+		.binds = binds,
 		.timeout_ms = call_timeout_ms(c, prof),
 		.capture = true,
 	};
@@ -305,6 +305,7 @@ static int run_sandboxed(struct gate *g, const struct call *c, const struct plan
 	int rc = exec_run(&spec, &r, errstr);
 
 	strv_free(env);
+	strv_free(binds);
 	if (rc < 0)
 		return -1;
 	o->ran = true;

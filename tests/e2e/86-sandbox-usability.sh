@@ -3,7 +3,8 @@
 # sandbox, each failing before its fix for a sandbox reason, not the
 # command's own: `git commit` with the home empty (no identity; the host's
 # is passed, never ~/.gitconfig, with `airlock exec --git-identity`, which
-# the hook asks for on a git write and the gate gives by itself); a runtime
+# the hook asks for on a git write and the gate gives by itself), and `git
+# add -A` taking what the global ignore file leaves out; a runtime
 # that reserves more address space than it uses (a JVM, ASan, wasm) under
 # the per-process address-space cap where a memory cgroup already caps the
 # tree; a Debian JDK without its /etc/java-N-openjdk; git in a linked
@@ -48,6 +49,18 @@ expect_eq "exec --git-identity: author as on the host (includeIf read)" \
 out=$(ex --profile workspace --git-identity -- sh -c 'cat "$HOME/.gitconfig"; git config --get http.extraheader; git config --get credential.helper; env' 2>&1)
 check "exec --git-identity: no token, no helper, no config file" \
 	sh -c '! printf "%s" "$1" | grep -q "TOPSECRET\|store\|extraHeader"' x "$out"
+# the host's global ignore file holds for git add -A, as on the host
+mkdir -p "$HOME/.config/git"
+printf '*.swp\n' > "$HOME/.config/git/ignore"
+touch "$d/wd/junk.swp" "$d/wd/new.txt"
+ex --profile workspace --git-identity -- git add -A 2>/dev/null
+expect_eq "git add -A: the global ignore file holds" "$(git -C "$d/wd" diff --cached --name-only | tr '\n' ' ')" "new.txt "
+git -C "$d/wd" reset -q
+out=$(printf '%s\n' '{"id":"i","tool":"shell","input":{"command":"git add -A && git diff --cached --name-only"}}' |
+	(cd "$d/wd" && "$AIRLOCK" gate --no-tty --db "$d/i.db"))
+expect_eq "gate: git add -A: the global ignore file holds" "$(printf '%s' "$out" | jq -r .stdout)" "new.txt"
+git -C "$d/wd" reset -q
+rm -f "$d/wd/junk.swp" "$d/wd/new.txt"
 # without the flag, nothing changes (and libgit2 is not loaded)
 echo c >> "$d/wd/a"
 check "exec without the flag: no identity" sh -c "! (cd '$d/wd' && '$AIRLOCK' exec --profile workspace -- git commit -qam two) 2>/dev/null"
