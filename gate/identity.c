@@ -161,21 +161,27 @@ out:
 
 /* The global ignore file git reads (core.excludesFile, else
  * $XDG_CONFIG_HOME/git/ignore or ~/.config/git/ignore), resolved, when it
- * is a regular file outside workdir (which shows already); else NULL. */
-static char *excludes_file(const struct lazy_git *g, git_config *cfg, const char *workdir)
+ * is a regular file outside workdir (which shows already); else NULL.
+ * Only the user's and the system's config name it: the repository's own
+ * could name ~/.ssh/id_rsa to have it bound into the sandbox. */
+static char *excludes_file(const struct lazy_git *g, const char *workdir)
 {
 	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
 	char real[PATH_MAX], *path = NULL, *found = NULL;
+	git_config *cfg = NULL;
 	git_buf b = {0};
 	struct stat st;
 
-	if (g->git_config_get_path(&b, cfg, "core.excludesfile") == 0 && b.ptr && *b.ptr)
+	if (g->git_config_open_default(&cfg) == 0 &&
+	    g->git_config_get_path(&b, cfg, "core.excludesfile") == 0 && b.ptr && *b.ptr)
 		path = xstrdup(b.ptr);
 	else if (xdg && xdg[0] == '/')
 		path = xasprintf("%s/git/ignore", xdg);
 	else if (home && home[0] == '/')
 		path = xasprintf("%s/.config/git/ignore", home);
 	g->git_buf_dispose(&b);
+	if (cfg)
+		g->git_config_free(cfg);
 	if (path && path[0] == '/' && realpath(path, real) && stat(real, &st) == 0 &&
 	    S_ISREG(st.st_mode) && !path_contains(workdir, real))
 		found = xstrdup(real);
@@ -194,7 +200,7 @@ char **git_identity_read(const char *workdir, char ***binds)
 		return NULL;
 	/* git add -A would take what the host's global ignore file leaves out
 	 * (editor files, .envrc): shown read-only, named as git's config */
-	if ((ignore = excludes_file(g, cfg, workdir)) != NULL) {
+	if ((ignore = excludes_file(g, workdir)) != NULL) {
 		strv_push(binds, ignore);
 		strv_push(&env, "GIT_CONFIG_COUNT=1");
 		strv_push(&env, "GIT_CONFIG_KEY_0=core.excludesFile");

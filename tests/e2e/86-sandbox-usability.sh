@@ -61,6 +61,14 @@ out=$(printf '%s\n' '{"id":"i","tool":"shell","input":{"command":"git add -A && 
 expect_eq "gate: git add -A: the global ignore file holds" "$(printf '%s' "$out" | jq -r .stdout)" "new.txt"
 git -C "$d/wd" reset -q
 rm -f "$d/wd/junk.swp" "$d/wd/new.txt"
+# ...only the user's: a repository's own core.excludesFile could name a
+# secret for airlock to bind into the sandbox
+mkdir -p "$HOME/.ssh"
+echo TOPSECRET-KEY > "$HOME/.ssh/id_rsa"
+git -C "$d/wd" config core.excludesFile "$HOME/.ssh/id_rsa"
+check "a repository's core.excludesFile is not bound" \
+	sh -c '! (cd "$1" && "$2" exec --profile workspace --git-identity -- cat "$3") 2>/dev/null | grep -q TOPSECRET' x "$d/wd" "$AIRLOCK" "$HOME/.ssh/id_rsa"
+git -C "$d/wd" config --unset core.excludesFile
 # without the flag, nothing changes (and libgit2 is not loaded)
 echo c >> "$d/wd/a"
 check "exec without the flag: no identity" sh -c "! (cd '$d/wd' && '$AIRLOCK' exec --profile workspace -- git commit -qam two) 2>/dev/null"
