@@ -174,6 +174,9 @@ static void memory_add(struct sbx_cgroup *cg, long long max)
 	if (max <= 0)
 		return;
 	if (write_file(cg->dir, "memory.max", val) == 0) { /* v2: in place */
+		/* no swap beyond it, as v1's memsw: with no RLIMIT_AS besides
+		 * (mem_capped), swap would be the tree's only other bound */
+		(void)write_file(cg->dir, "memory.swap.max", "0");
 		cg->mem_capped = true;
 		return;
 	}
