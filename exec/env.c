@@ -71,9 +71,10 @@ char *env_path_hidden(const struct profile *p, char *const *from, const char *ho
 		return NULL;
 	copy = xstrdup(path);
 	for (char *dir = strtok_r(copy, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
-		char *tilde = xasprintf("~%s", dir + strlen(home));
-		if (path_contains(home, dir) && strcmp(home, dir) != 0 &&
-		    !path_shown(p, dir, home) && !strv_contains(dirs, tilde))
+		if (!path_contains(home, dir) || strcmp(home, dir) == 0 || path_shown(p, dir, home))
+			continue;
+		char *tilde = xasprintf("~%s", dir + strlen(home)); /* dir is below home */
+		if (!strv_contains(dirs, tilde))
 			strv_push(&dirs, tilde);
 		free(tilde);
 	}
@@ -114,7 +115,11 @@ char *env_venv_hidden(const struct profile *p, const char *wd, const char *home)
 		}
 		free(link);
 	}
-	return b.len ? buf_take(&b, NULL) : (buf_free(&b), NULL);
+	if (b.len == 0) {
+		buf_free(&b);
+		return NULL;
+	}
+	return buf_take(&b, NULL);
 }
 
 char **env_build(const struct profile *p, char *const *from, char *const *extra, const char *home)

@@ -7,8 +7,8 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
-#include <unistd.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/util.h"
 #include "exec/exec_internal.h"
