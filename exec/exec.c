@@ -131,6 +131,8 @@ int exec_run(const struct exec_spec *spec, struct exec_result *res, char **errst
 		free(hint);
 		free(*errstr);
 		*errstr = e;
+		free(res->hidden_path); /* on -1 the caller clears nothing */
+		res->hidden_path = NULL;
 	}
 	if (guard) /* also after a failure: the command may have started */
 		res->removed = guard_sweep(wd, &before);

@@ -205,6 +205,7 @@ char **git_identity_read(const char *workdir, char ***binds)
 		strv_push(&env, "GIT_CONFIG_COUNT=1");
 		strv_push(&env, "GIT_CONFIG_KEY_0=core.excludesFile");
 		strv_push_owned(&env, xasprintf("GIT_CONFIG_VALUE_0=%s", ignore));
+		free(ignore);
 	}
 	for (size_t i = 0; i < nitems(ident_rows); i++) {
 		const char *set = getenv(ident_rows[i].env);
