@@ -39,11 +39,6 @@ struct qline {
 struct gate {
 	struct gate_opts opts;
 	char *workdir, *home;
-	char **git_ident;    /* the host's git identity, read at the first call
-	                      * that writes to git (libgit2 costs ~9 ms) */
-	char **git_binds;    /* ... and its global ignore file, to bind */
-	char **git_trust;    /* the host's safe.directory, at the first git call */
-	bool git_ident_read, git_trust_read;
 	struct policy *policy;
 	struct classify_opts copts;
 	struct db *db;
@@ -96,22 +91,20 @@ int gate_breakers_restore(struct gate *g, char **errstr)
 char **gate_call_env(struct gate *g, const struct plan *pl, char ***binds)
 {
 	char **env = strv_dup(pl->env);
+	/* read for each call: libgit2 stays loaded once it is (the ~20 ms),
+	 * and a read costs ~0.5 ms; kept for the session, the identity went
+	 * stale when the user ran `git config user.email` meanwhile */
+	char **ident = pl->git_identity ? git_identity_read(g->workdir, binds) : NULL;
+	char **trust = pl->git_trust ? git_trust_read(g->workdir) : NULL;
 
-	*binds = strv_dup(pl->binds);
-	if (pl->git_identity && !g->git_ident_read) {
-		g->git_ident = git_identity_read(g->workdir, &g->git_binds);
-		g->git_ident_read = true;
-	}
-	for (char **b = pl->git_identity ? g->git_binds : NULL; b && *b; b++)
+	for (char **b = pl->binds; b && *b; b++)
 		strv_push(binds, *b);
-	if (pl->git_trust && !g->git_trust_read) {
-		g->git_trust = git_trust_read(g->workdir);
-		g->git_trust_read = true;
-	}
-	for (char **e = pl->git_identity ? g->git_ident : NULL; e && *e; e++)
+	for (char **e = ident; e && *e; e++)
 		strv_push(&env, *e);
-	for (char **e = pl->git_trust ? g->git_trust : NULL; e && *e; e++)
+	for (char **e = trust; e && *e; e++)
 		strv_push(&env, *e);
+	strv_free(ident);
+	strv_free(trust);
 	return env;
 }
 
@@ -258,9 +251,6 @@ void gate_close(struct gate *g)
 	pthread_cond_destroy(&g->cond);
 	free(g->workdir);
 	free(g->home);
-	strv_free(g->git_ident);
-	strv_free(g->git_binds);
-	strv_free(g->git_trust);
 	free(g);
 }
 

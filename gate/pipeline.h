@@ -60,11 +60,11 @@ size_t gate_pending(struct gate *g);
 /* The environment a sandboxed run of the call gets beyond the profile's:
  * the plan's granted credentials and, when plan->git_identity, the host's
  * git identity, when plan->git_trust its safe.directory (gate/identity.h;
- * each read once per gate, so a session that never runs git never loads
+ * read for each such call, so a session that never runs git never loads
  * libgit2 for them). Returns a new vector; caller frees with strv_free.
- * *binds is set to the files to bind read-only: the plan's credential
- * files and, with the identity, the host's global git ignore file (a new
- * vector, NULL when none; caller frees). */
+ * *binds (NULL on entry) is set to the files to bind read-only: the
+ * plan's credential files and, with the identity, the host's global git
+ * ignore file (a new vector, NULL when none; caller frees). */
 char **gate_call_env(struct gate *g, const struct plan *pl, char ***binds);
 
 /* Accessors for the parts of the gate other gate/ files need. */

@@ -95,11 +95,16 @@ check "hook: ls gets neither" sh -c "! printf '%s' \"\$1\" | grep -q -- '--git-'
 echo d >> "$d/wd/a"
 check "hook: the rewritten git commit runs" sh -c "cd '$d/wd' && $cmd"
 
-# the gate gives the identity to a call with a git finding
+# the gate gives the identity to a call with a git finding, as it is
+# when the call comes: a change made on the host meanwhile counts
 echo e >> "$d/wd/a"
-out=$(printf '%s\n' '{"id":"g","tool":"shell","input":{"command":"git commit -qam four && git log -1 --format=%ae"}}' |
+out=$( { printf '%s\n' '{"id":"g","tool":"shell","input":{"command":"git commit -qam four && git log -1 --format=%ae"}}'
+	sleep 2; git -C "$d/wd" config user.email later@example.org; echo e2 >> "$d/wd/a"
+	printf '%s\n' '{"id":"h","tool":"shell","input":{"command":"git commit -qam five && git log -1 --format=%ae"}}'; } |
 	(cd "$d/wd" && "$AIRLOCK" gate --no-tty --db "$d/g.db"))
-expect_eq "gate: git commit runs as the host's identity" "$(printf '%s' "$out" | jq -r .stdout)" "work@example.org"
+expect_eq "gate: git commit runs as the host's identity" "$(printf '%s\n' "$out" | jq -r 'select(.id=="g") | .stdout')" "work@example.org"
+expect_eq "gate: the identity as it is at each call" "$(printf '%s\n' "$out" | jq -r 'select(.id=="h") | .stdout')" "later@example.org"
+git -C "$d/wd" config --unset user.email
 
 # A checkout owned by another user (a root agent in a container on a
 # bind-mounted repository): git refuses it ("dubious ownership") unless
