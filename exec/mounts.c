@@ -53,6 +53,9 @@ static const char *const etc_files[] = {
          * without them javac and every Maven build failed at start */
         "/etc/java-11-openjdk", "/etc/java-17-openjdk", "/etc/java-21-openjdk",
         "/etc/java-25-openjdk",
+        /* ...and Debian's Maven its launcher config (not settings.xml,
+         * which may hold server and proxy passwords) */
+        "/etc/maven/m2.conf", "/etc/maven/logging",
 };
 
 /* Secret directories inside a bound /etc directory (TLS private keys,

@@ -228,6 +228,14 @@ if command -v javac > /dev/null && command -v java > /dev/null; then
 		[ -d "$m" ] || continue
 		expect_eq "java: $m is hidden" "$(ex --profile readonly -- ls -A "$m" 2>&1)" ""
 	done
+	# Debian's Maven reads its launcher config from /etc/maven
+	if command -v mvn > /dev/null && [ -e /etc/maven/m2.conf ]; then
+		check "maven: mvn starts" sh -c 'printf "%s" "$1" | grep -q "Apache Maven"' x \
+			"$(ex --policy "$d/j.policy" --profile workspace -- mvn -v 2>&1)"
+		check "maven: not its global settings.xml" sh -c "! (cd '$d/wd' && '$AIRLOCK' exec --profile readonly -- test -e /etc/maven/settings.xml)"
+	else
+		echo "skip: maven (mvn or /etc/maven/m2.conf missing)"
+	fi
 else
 	echo "skip: java (javac or java missing)"
 fi
