@@ -1,8 +1,7 @@
 /*
  * cmd_exec.c: `airlock exec [--profile P] [--workdir DIR] [--chdir DIR]
- * [--network] [--timeout S] [--untrusted-project] [--git-identity] [--git-trust] -- CMD
- * [ARGS...]`: one
- * command in the sandbox, output
+ * [--network] [--timeout S] [--untrusted-project] [--git-identity]
+ * [--git-trust] -- CMD [ARGS...]`: one command in the sandbox, output
  * streamed, its exit status passed through. Rules: a sandbox that cannot be
  * built exits 125 with the step and the fix, and the command never runs;
  * only the explicit profile "none" runs unsandboxed.
@@ -195,7 +194,7 @@ int cmd_exec(int argc, char **argv)
 	}
 	prof->network |= o.network;
 	/* only when asked (the hook asks for a call that writes to git):
-	 * libgit2 costs ~9 ms, and this path starts once per call */
+	 * loading libgit2 costs ~20 ms, and this path starts once per call */
 	if (o.identity)
 		ident = git_identity_read(cwd, &binds);
 	if (o.trust && (trust = git_trust_read(cwd)) != NULL)
