@@ -33,6 +33,7 @@
 	X(git_config_get_entry)                                                \
 	X(git_config_entry_free)                                               \
 	X(git_config_get_string_buf)                                           \
+	X(git_config_get_path)                                                 \
 	X(git_config_get_bool)                                                 \
 	X(git_config_get_int64)                                                \
 	X(git_config_parse_bool)                                               \
@@ -41,6 +42,10 @@
 	X(git_config_set_multivar)                                             \
 	X(git_config_multivar_iterator_new)                                    \
 	X(git_buf_dispose)                                                     \
+	X(git_repository_open_ext)                                             \
+	X(git_config_open_default)                                             \
+	X(git_repository_config_snapshot)                                      \
+	X(git_repository_free)                                                 \
 	X(git_patch_from_buffers)                                              \
 	X(git_patch_print)                                                     \
 	X(git_patch_to_buf)                                                    \

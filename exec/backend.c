@@ -83,7 +83,7 @@ SBX_CHILD static void none_child(void *arg, struct sbx_report *r, const int fds[
 			_exit(EXIT_INTERNAL);
 	syscall(SYS_close_range, 3, ~0U, CLOSE_RANGE_CLOEXEC);
 	setsid();
-	if (limits_apply(&st->limits) < 0) {
+	if (limits_apply(&st->limits, false) < 0) {
 		sbx_report_fail(r, STEP_LIMITS, errno, NULL);
 		_exit(EXIT_INTERNAL);
 	}

@@ -5,6 +5,8 @@
  * come only as the policy's explicit grants); HOME is the sandbox's empty home.
  */
 #include <fnmatch.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/util.h"
@@ -36,6 +38,88 @@ static bool allowed(char *const *allow, const char *name)
 		if (fnmatch(*a, name, 0) == 0)
 			return true;
 	return false;
+}
+
+/* True when dir lies under one of the paths the profile shows from the
+ * host: its home grants (relative to home) and its read-only and
+ * read-write grants (absolute). */
+static bool path_shown(const struct profile *p, const char *dir, const char *home)
+{
+	char *const *lists[] = {p->home, p->read_only, p->read_write};
+	bool shown = false;
+
+	for (size_t i = 0; i < nitems(lists) && !shown; i++)
+		for (char *const *e = lists[i]; e && *e && !shown; e++) {
+			const char *rel = strncmp(*e, "~/", 2) == 0 ? *e + 2 : *e;
+			char *abs = i == 0 ? xasprintf("%s/%s", home, rel) : xstrdup(*e);
+			shown = path_contains(abs, dir);
+			free(abs);
+		}
+	return shown;
+}
+
+char *env_path_hidden(const struct profile *p, char *const *from, const char *home)
+{
+	const char *path = NULL;
+	char *copy, *save = NULL, **dirs = NULL;
+	struct buf b;
+
+	for (char *const *e = from; e && *e && !path; e++)
+		if (strncmp(*e, "PATH=", 5) == 0 && allowed(p->env, "PATH"))
+			path = *e + 5;
+	if (path == NULL || home == NULL || home[0] != '/' || strcmp(home, "/") == 0)
+		return NULL;
+	copy = xstrdup(path);
+	for (char *dir = strtok_r(copy, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
+		if (!path_contains(home, dir) || strcmp(home, dir) == 0 || path_shown(p, dir, home))
+			continue;
+		char *tilde = xasprintf("~%s", dir + strlen(home)); /* dir is below home */
+		if (!strv_contains(dirs, tilde))
+			strv_push(&dirs, tilde);
+		free(tilde);
+	}
+	free(copy);
+	if (dirs == NULL)
+		return NULL;
+	buf_init(&b, 0);
+	for (char **d = dirs; *d; d++)
+		buf_printf(&b, "%s%s", d == dirs ? "" : ", ", *d);
+	strv_free(dirs);
+	return buf_take(&b, NULL);
+}
+
+/* Where a virtual environment's interpreter lives, relative to the workdir:
+ * made by a Python installed in the home (pyenv, uv, conda, asdf), it is a
+ * link into the hidden home. */
+static const char *const venv_pythons[] = {".venv/bin/python", "venv/bin/python"};
+
+char *env_venv_hidden(const struct profile *p, const char *wd, const char *home)
+{
+	char real[PATH_MAX];
+	struct buf b;
+
+	if (wd == NULL || home == NULL || home[0] != '/' || strcmp(home, "/") == 0)
+		return NULL;
+	buf_init(&b, 0);
+	for (size_t i = 0; i < nitems(venv_pythons); i++) {
+		char *link = xasprintf("%s/%s", wd, venv_pythons[i]), *bin, *inst;
+		if (realpath(link, real) && path_contains(home, real) && !path_shown(p, real, home) &&
+		    (bin = strrchr(real, '/')) != NULL) {
+			*bin = '\0'; /* INSTALL/bin: name INSTALL, which the interpreter needs whole */
+			inst = strrchr(real, '/');
+			if (inst && inst > real + strlen(home)) {
+				*inst = '\0';
+				buf_printf(&b, "%s%s leads into ~%s", b.len ? ", " : "",
+				           venv_pythons[i], real + strlen(home));
+			}
+		}
+		free(link);
+	}
+	if (b.len == 0) {
+		buf_free(&b);
+		return NULL;
+	}
+	return buf_take(&b, NULL);
 }
 
 char **env_build(const struct profile *p, char *const *from, char *const *extra, const char *home)

@@ -4,9 +4,11 @@
  * Rules: only the profile named "none" is unsandboxed; the built-ins are
  * static and never modified.
  */
+#include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/util.h"
 #include "exec/exec_internal.h"
@@ -70,12 +72,37 @@ const struct profile *exec_builtin_profile(const char *name)
 	return NULL;
 }
 
+char *exec_hidden_path_hint(const char *hidden)
+{
+	return xasprintf("the sandbox shows the home empty, so what is installed there is "
+	                 "not found: %s; `home = DIR` in the profile shows a directory of it "
+	                 "read-only (airlock-policy(5))",
+	                 hidden);
+}
+
+/* What of the hidden home a command that was not found may have needed:
+ * PATH directories and virtual environments' interpreters; NULL: none. */
+static char *hidden_find(const struct exec_spec *spec)
+{
+	const char *home = getenv("HOME");
+	char *path = env_path_hidden(spec->profile, environ, home);
+	char *venv = env_venv_hidden(spec->profile, spec->workdir, home), *out = NULL;
+
+	if (path || venv)
+		out = xasprintf("%s%s%s%s", path ? "PATH's " : "", path ? path : "",
+		                path && venv ? "; " : "", venv ? venv : "");
+	free(path);
+	free(venv);
+	return out;
+}
+
 void exec_result_clear(struct exec_result *res)
 {
 	free(res->out);
 	free(res->err);
 	free(res->removed);
 	free(res->masked);
+	free(res->hidden_path);
 	memset(res, 0, sizeof(*res));
 }
 
@@ -96,6 +123,17 @@ int exec_run(const struct exec_spec *spec, struct exec_result *res, char **errst
 		return -1;
 	rc = exec_job_run(job, res, errstr);
 	exec_job_free(job);
+	if (!spec->profile->none && (rc < 0 ? res->exec_errno == ENOENT : res->exit_code == 127))
+		res->hidden_path = hidden_find(spec);
+	if (rc < 0 && res->hidden_path) {
+		char *hint = exec_hidden_path_hint(res->hidden_path);
+		char *e = xasprintf("%s; %s", *errstr ? *errstr : "not found", hint);
+		free(hint);
+		free(*errstr);
+		*errstr = e;
+		free(res->hidden_path); /* on -1 the caller clears nothing */
+		res->hidden_path = NULL;
+	}
 	if (guard) /* also after a failure: the command may have started */
 		res->removed = guard_sweep(wd, &before);
 	if (rc < 0 && res->removed) {

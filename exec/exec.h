@@ -55,6 +55,10 @@ struct exec_result {
 	char *masked;   /* what the sandbox hid in the workdir (secret files,
 	                 * sockets, FIFOs: "a/.env, b.key and 4 more"), for a
 	                 * failed run to mention; owned, NULL when none */
+	char *hidden_path; /* on exit 127 (not found): the PATH directories
+	                    * under $HOME the sandbox shows empty ("~/.cargo/bin"),
+	                    * for the caller to name with the profile key that
+	                    * shows one; owned, NULL when none */
 };
 
 /* Returns the built-in profile with this name (readonly, workspace,
@@ -81,6 +85,9 @@ int exec_workdir_check(const char *wd, char **errstr);
 int exec_run(const struct exec_spec *spec, struct exec_result *res,
              char **errstr) AIRLOCK_MUST_CHECK;
 void exec_result_clear(struct exec_result *res);
+/* The sentence that names res->hidden_path and the profile key that
+ * shows such a directory (new string; caller frees). */
+char *exec_hidden_path_hint(const char *hidden);
 
 /*
  * The backend interface behind exec_run(): prepare builds what a call needs

@@ -219,8 +219,10 @@ struct sbx_limits {
 };
 /* Fills the rlimits a profile asks for (core size always 0). */
 void limits_from_profile(const struct profile *p, struct sbx_limits *l);
-/* Child: applies them; -1 with errno. */
-int limits_apply(const struct sbx_limits *l);
+/* Child: applies them, all but the address-space cap when tree_capped (a
+ * memory cgroup holds the whole tree: cgroup_memory_capped()); -1 with
+ * errno. */
+int limits_apply(const struct sbx_limits *l, bool tree_capped);
 
 struct sbx_cgroup;
 /*
@@ -236,6 +238,8 @@ int cgroup_create(long long max, long long mem, bool required, struct sbx_cgroup
 int cgroup_procs_fd(const struct sbx_cgroup *cg);
 /* The open cgroup.procs fd of the call's v1 memory cgroup, or -1 (>= 10). */
 int cgroup_memory_fd(const struct sbx_cgroup *cg);
+/* True when a memory limit caps the call's whole tree (v1 or v2). */
+bool cgroup_memory_capped(const struct sbx_cgroup *cg);
 /* The open cgroup.procs fd of the caller's own cgroup, or -1 (>= 10):
  * init moves itself back there once its namespace is empty, so the call's
  * cgroup can be removed without waiting for init's exit. */
@@ -319,6 +323,14 @@ void pool_want(const struct ns_shell *sh);
 int secrets_find(const char *wd, unsigned what, char *const *skip, char ***found, size_t *n,
                  char **errstr) AIRLOCK_MUST_CHECK;
 
+/* ---- a linked worktree's repository (gitdir.c) --------------------------- */
+
+/* When wd (resolved) is a linked worktree whose .git file names a
+ * directory in another repository's .git, in git's own layout and linked
+ * back to wd: that repository's .git (the common dir), to bind read-only,
+ * as a new string; else NULL (also when it holds wd, or home). */
+char *gitdir_linked_common(const char *wd, const char *home);
+
 /* ---- environment (env.c) ------------------------------------------------ */
 
 /*
@@ -327,6 +339,16 @@ int secrets_find(const char *wd, unsigned what, char *const *skip, char ***found
  * granted `extra` entries. Caller frees with strv_free().
  */
 char **env_build(const struct profile *p, char *const *from, char *const *extra, const char *home);
+/* The directories of the PATH the sandbox gets (from `from`, when the
+ * profile passes it) that lie under home and that no home, read-only or
+ * read-write grant shows: empty in the sandbox, so a program there is not
+ * found. "~/.cargo/bin, ~/.local/bin" (caller frees), or NULL. */
+char *env_path_hidden(const struct profile *p, char *const *from, const char *home);
+/* The workdir's virtual environments whose interpreter is a link into
+ * the part of home the profile does not show (a venv made by pyenv's or
+ * uv's Python): ".venv/bin/python leads into ~/.pyenv/versions/3.11.7"
+ * (caller frees), or NULL. */
+char *env_venv_hidden(const struct profile *p, const char *wd, const char *home);
 /* Returns true when a variable name looks like a secret (TOKEN, KEY, ...). */
 bool env_name_secret(const char *name);
 

@@ -48,10 +48,15 @@ void limits_from_profile(const struct profile *p, struct sbx_limits *l)
 	}
 }
 
-int limits_apply(const struct sbx_limits *l)
+int limits_apply(const struct sbx_limits *l, bool tree_capped)
 {
 	for (size_t i = 0; i < l->n; i++) {
 		struct rlimit cur, want = l->rl[i];
+		/* a memory cgroup caps what the tree uses; address space is no
+		 * measure of that, and a JVM, ASan or a wasm runtime reserves far
+		 * more than it touches (they failed under 2 GiB of it) */
+		if (tree_capped && l->res[i] == RLIMIT_AS)
+			continue;
 		/* never raise a limit the caller already had lower */
 		if (getrlimit(l->res[i], &cur) == 0 && cur.rlim_max != RLIM_INFINITY &&
 		    want.rlim_max > cur.rlim_max) {
@@ -72,6 +77,7 @@ struct sbx_cgroup {
 	int parent_procs; /* the caller's: init leaves through it when done */
 	int mem_procs;    /* the memory cgroup's cgroup.procs, or -1 */
 	int mem_parent;   /* the caller's memory cgroup.procs, or -1 */
+	bool mem_capped;  /* a memory limit holds the tree (v1 or v2) */
 };
 
 /* Where a controller's hierarchy is mounted (v1), or the unified one (v2):
@@ -165,8 +171,15 @@ static void memory_add(struct sbx_cgroup *cg, long long max)
 	char val[32], *base, *procs;
 
 	snprintf(val, sizeof(val), "%lld", max);
-	if (max <= 0 || write_file(cg->dir, "memory.max", val) == 0) /* v2: in place */
+	if (max <= 0)
 		return;
+	if (write_file(cg->dir, "memory.max", val) == 0) { /* v2: in place */
+		/* no swap beyond it, as v1's memsw: with no RLIMIT_AS besides
+		 * (mem_capped), swap would be the tree's only other bound */
+		(void)write_file(cg->dir, "memory.swap.max", "0");
+		cg->mem_capped = true;
+		return;
+	}
 	base = cg_base(memory_rows, nitems(memory_rows));
 	if (base == NULL)
 		return;
@@ -179,6 +192,7 @@ static void memory_add(struct sbx_cgroup *cg, long long max)
 		free(cg->mem_dir);
 		cg->mem_dir = NULL;
 	} else {
+		cg->mem_capped = true;
 		/* swap too, where it is accounted (the file exists) */
 		(void)write_file(cg->mem_dir, "memory.memsw.limit_in_bytes", val);
 		free(procs);
@@ -249,6 +263,11 @@ int cgroup_procs_fd(const struct sbx_cgroup *cg)
 int cgroup_memory_fd(const struct sbx_cgroup *cg)
 {
 	return cg ? cg->mem_procs : -1;
+}
+
+bool cgroup_memory_capped(const struct sbx_cgroup *cg)
+{
+	return cg && cg->mem_capped;
 }
 
 int cgroup_parent_fd(const struct sbx_cgroup *cg)

@@ -49,11 +49,22 @@ static const char *const etc_files[] = {
         "/etc/passwd",        "/etc/group",        "/etc/hosts",           "/etc/resolv.conf",
         "/etc/nsswitch.conf", "/etc/ssl",          "/etc/ca-certificates", "/etc/ld.so.cache",
         "/etc/ld.so.conf",    "/etc/ld.so.conf.d", "/etc/alternatives",    "/etc/localtime",
+        /* Debian's JDKs keep java.security and logging.properties here:
+         * without them javac and every Maven build failed at start */
+        "/etc/java-11-openjdk", "/etc/java-17-openjdk", "/etc/java-21-openjdk",
+        "/etc/java-25-openjdk",
+        /* ...and Debian's Maven its launcher config (not settings.xml,
+         * which may hold server and proxy passwords) */
+        "/etc/maven/m2.conf", "/etc/maven/logging",
 };
 
 /* Secret directories inside a bound /etc directory (TLS private keys,
- * readable by a root caller): covered by an empty read-only tmpfs. */
-static const char *const etc_masked[] = {"/etc/ssl/private"};
+ * a JMX password file; readable by a root caller): covered by an empty
+ * read-only tmpfs. */
+static const char *const etc_masked[] = {
+        "/etc/ssl/private",
+        "/etc/java-11-openjdk/management", "/etc/java-17-openjdk/management",
+        "/etc/java-21-openjdk/management", "/etc/java-25-openjdk/management"};
 
 static const char *const dev_nodes[] = {"/dev/null",   "/dev/zero",    "/dev/full",
                                         "/dev/random", "/dev/urandom", "/dev/tty"};
@@ -198,6 +209,18 @@ static bool op_file(struct sbx_plan *pl, const char *real, const char *inside, o
 	return true;
 }
 
+/* The sandbox's hostname (ns.c sets "airlock") resolves, as a host's own
+ * does: Java's InetAddress.getLocalHost() threw UnknownHostException, and
+ * the JVM test suites that call it failed. */
+static void hosts_name_self(struct sbx_op *op)
+{
+	static const char line[] = "\n127.0.1.1\tairlock\n";
+
+	op->data = xrealloc(op->data, op->len + sizeof(line));
+	memcpy(op->data + op->len, line, sizeof(line));
+	op->len += sizeof(line) - 1;
+}
+
 static void plan_system(struct sbx_plan *pl)
 {
 	char target[PATH_MAX], real[PATH_MAX];
@@ -220,8 +243,11 @@ static void plan_system(struct sbx_plan *pl)
 		    !(S_ISDIR(st.st_mode) || S_ISREG(st.st_mode)))
 			continue;
 		if (S_ISREG(st.st_mode) && st.st_size <= ETC_COPY_MAX &&
-		    op_file(pl, real, etc_files[i], st.st_size))
+		    op_file(pl, real, etc_files[i], st.st_size)) {
+			if (strcmp(etc_files[i], "/etc/hosts") == 0)
+				hosts_name_self(&pl->ops[pl->n - 1]);
 			continue;
+		}
 		op_bind(pl, real, etc_files[i], S_ISDIR(st.st_mode), A_RO);
 	}
 	for (size_t i = 0; i < nitems(etc_masked); i++)
@@ -746,7 +772,9 @@ static int plan_dynamic(const struct exec_spec *s, const char *wd, const char *h
 	if (strcmp(home, "/tmp") != 0)
 		want_push(&w, &n, OP_TMPFS, NULL, xstrdup(home),
 		          xasprintf("mode=0700,size=%lld", tsz), A_BIND, true);
+	char *git_common[] = {gitdir_linked_common(wd, home), NULL}; /* gitdir.c */
 	if (want_workdir(s, wd, &w, &n, errstr) < 0 ||
+	    want_grants(git_common, A_RO, home, &w, &n, errstr) < 0 ||
 	    want_home(p->home, home, &w, &n, errstr) < 0 ||
 	    want_grants(p->read_only, A_RO, home, &w, &n, errstr) < 0 ||
 	    want_grants(p->read_write, A_BIND, home, &w, &n, errstr) < 0 ||
@@ -755,6 +783,7 @@ static int plan_dynamic(const struct exec_spec *s, const char *wd, const char *h
 	wants_emit(pl, w, n);
 	rc = 0;
 out:
+	free(git_common[0]);
 	wants_free(w, n);
 	return rc;
 }

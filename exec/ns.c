@@ -295,6 +295,7 @@ static int child_fds(const int fds[3])
 }
 
 struct command_arg {
+	const struct ns_shell *sh;
 	const struct ns_cmd *cmd;
 	struct sbx_report *r;
 	const int *fds;
@@ -318,7 +319,7 @@ SBX_CHILD static int command_main(void *arg)
 		sbx_report_fail(r, STEP_CAPS, errno, NULL);
 		_exit(EXIT_INTERNAL);
 	}
-	if (limits_apply(&a->cmd->limits) < 0) {
+	if (limits_apply(&a->cmd->limits, cgroup_memory_capped(a->sh->cgroup)) < 0) {
 		sbx_report_fail(r, STEP_LIMITS, errno, NULL);
 		_exit(EXIT_INTERNAL);
 	}
@@ -363,7 +364,7 @@ SBX_CHILD void ns_launch(const struct ns_shell *sh, const struct ns_cmd *cmd, st
                          const int fds[4])
 {
 	char stack[32 * 1024] __attribute__((aligned(16)));
-	struct command_arg a = {cmd, r, fds};
+	struct command_arg a = {sh, cmd, r, fds};
 	pid_t pid;
 
 	pid = clone(command_main, stack + sizeof(stack), CLONE_VM | CLONE_VFORK | SIGCHLD, &a);

@@ -1,6 +1,7 @@
 /*
  * cmd_exec.c: `airlock exec [--profile P] [--workdir DIR] [--chdir DIR]
- * [--network] [--timeout S] [--untrusted-project] -- CMD [ARGS...]`: one command in the sandbox, output
+ * [--network] [--timeout S] [--untrusted-project] [--git-identity]
+ * [--git-trust] -- CMD [ARGS...]`: one command in the sandbox, output
  * streamed, its exit status passed through. Rules: a sandbox that cannot be
  * built exits 125 with the step and the fix, and the command never runs;
  * only the explicit profile "none" runs unsandboxed.
@@ -16,12 +17,15 @@
 #include "core/util.h"
 #include "exec/exec.h"
 #include "gate/commands.h"
+#include "gate/identity.h"
 #include "policy/policy.h"
 
 struct exec_opts {
 	const char *profile, *workdir, *chdir, *policy;
 	bool network;
 	bool untrusted; /* --untrusted-project: policy_source.guessed */
+	bool identity;  /* --git-identity: pass the host's git identity */
+	bool trust;     /* --git-trust: pass the host's safe.directory */
 	long long timeout_s;
 	char **argv;
 };
@@ -32,7 +36,7 @@ static int usage(const char *why)
 		fprintf(stderr, "airlock exec: %s\n", why);
 	fprintf(stderr, "usage: airlock exec [--profile readonly|workspace|approved|none|NAME] "
 	                "[--policy FILE] [--workdir DIR] [--chdir DIR] [--network] [--timeout S] "
-	                "[--untrusted-project] -- CMD [ARGS...]\n");
+	                "[--untrusted-project] [--git-identity] [--git-trust] -- CMD [ARGS...]\n");
 	return EXIT_USAGE;
 }
 
@@ -51,6 +55,10 @@ static int parse(int argc, char **argv, struct exec_opts *o)
 			o->network = true;
 		} else if (strcmp(a, "--untrusted-project") == 0) {
 			o->untrusted = true;
+		} else if (strcmp(a, "--git-identity") == 0) {
+			o->identity = true;
+		} else if (strcmp(a, "--git-trust") == 0) {
+			o->trust = true;
 		} else if (strcmp(a, "--profile") == 0 && has) {
 			o->profile = argv[++i];
 		} else if (strcmp(a, "--workdir") == 0 && has) {
@@ -167,7 +175,7 @@ int cmd_exec(int argc, char **argv)
 	struct exec_opts o = {.profile = "workspace"};
 	struct exec_result res;
 	struct profile *prof = NULL;
-	char *err = NULL, *cwd = NULL;
+	char *err = NULL, *cwd = NULL, **ident = NULL, **trust = NULL, **binds = NULL;
 	int rc = parse(argc, argv, &o);
 
 	if (rc)
@@ -185,6 +193,13 @@ int cmd_exec(int argc, char **argv)
 		goto out;
 	}
 	prof->network |= o.network;
+	/* only when asked (the hook asks for a call that writes to git):
+	 * loading libgit2 costs ~20 ms, and this path starts once per call */
+	if (o.identity)
+		ident = git_identity_read(cwd, &binds);
+	if (o.trust && (trust = git_trust_read(cwd)) != NULL)
+		for (char **e = trust; *e; e++)
+			strv_push(&ident, *e);
 	/* A stdin relayed from a file (exec/capture.c) is written to a pipe the
 	 * command may close unread: that is EPIPE, not a reason to die. */
 	signal(SIGPIPE, SIG_IGN);
@@ -193,6 +208,8 @@ int cmd_exec(int argc, char **argv)
 	                         .workdir = cwd,
 	                         .cwd = o.chdir,
 	                         .profile = prof,
+	                         .env = ident,
+	                         .binds = binds,
 	                         .timeout_ms = o.timeout_s * 1000,
 	                         .capture = false,
 	                         .cancel = &interrupted};
@@ -204,6 +221,11 @@ int cmd_exec(int argc, char **argv)
 		goto out;
 	}
 	rc = exit_of(&res, o.timeout_s ? o.timeout_s : prof->timeout);
+	if (rc == EXIT_NOT_FOUND && res.hidden_path) { /* bash -c: command not found */
+		char *hint = exec_hidden_path_hint(res.hidden_path);
+		fprintf(stderr, "airlock exec: %s\n", hint);
+		free(hint);
+	}
 	if (rc != 0 && res.masked) /* perhaps why: say so, once it failed */
 		fprintf(stderr, "airlock exec: this sandbox hides %s (secret files, sockets and "
 		                "FIFOs in the workdir); --profile approved shows secret files\n",
@@ -217,6 +239,9 @@ int cmd_exec(int argc, char **argv)
 out:
 	free(err);
 	free(cwd);
+	strv_free(ident);
+	strv_free(trust);
+	strv_free(binds);
 	profile_free(prof);
 	if (interrupted) { /* die of it, as the shell that sent it expects */
 		fprintf(stderr, "airlock exec: interrupted by signal %d; the sandbox was killed\n",

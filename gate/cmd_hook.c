@@ -24,6 +24,7 @@
 #include "exec/exec.h"
 #include "gate/agent.h"
 #include "gate/commands.h"
+#include "gate/identity.h"
 #include "gate/pipeline.h"
 #include "gate/protocol.h"
 
@@ -171,9 +172,13 @@ static char *place_words(const char *workdir, const char *cwd, char **errstr)
 
 /* For Bash: the same input with c's command as decoded and judged (an argv
  * array quoted, an alias read), run inside airlock's sandbox of workdir:
- * what runs is what was recorded. */
+ * what runs is what was recorded. A call that writes to git gets the
+ * host's git identity (--git-identity), one that runs git its
+ * safe.directory (--git-trust): airlock exec reads them; the hook itself
+ * never loads libgit2. */
 static json_t *bash_sandboxed(json_t *tool_input, const struct call *c, const char *workdir,
-                              const char *profile, const struct gate_opts *go, char **errstr)
+                              const char *profile, const struct verdict *v,
+                              const struct gate_opts *go, char **errstr)
 {
 	char *self = agent_self_path(errstr), *pol = self ? policy_words(go, errstr) : NULL;
 	char *place = pol ? place_words(workdir, c->cwd, errstr) : NULL;
@@ -186,8 +191,10 @@ static json_t *bash_sandboxed(json_t *tool_input, const struct call *c, const ch
 	qprof = agent_shell_quote(profile);
 	qcmd = agent_shell_quote(c->command ? c->command : "");
 	in = json_deep_copy(tool_input);
-	json_object_set_new(in, "command", json_sprintf("%s exec --profile %s%s%s -- bash -c %s",
-	                                                qself, qprof, pol, place, qcmd));
+	json_object_set_new(in, "command",
+	                    json_sprintf("%s exec --profile %s%s%s%s%s -- bash -c %s", qself, qprof,
+	                                 pol, place, git_identity_wanted(v) ? " --git-identity" : "",
+	                                 git_trust_wanted(v) ? " --git-trust" : "", qcmd));
 	free(qself);
 	free(qprof);
 	free(qcmd);
@@ -221,7 +228,7 @@ static void answer_decided(struct hook_answer *a, const struct call *c, json_t *
 	if (c->tool == TOOL_SHELL && c->shape == SHAPE_HOOK) {
 		if (pl->profile == NULL)
 			deny(a, "no sandbox profile for this Bash call; not run");
-		else if ((a->updated = bash_sandboxed(tool_input, c, workdir, pl->profile->name,
+		else if ((a->updated = bash_sandboxed(tool_input, c, workdir, pl->profile->name, v,
 		                                      go, &err)) == NULL)
 			deny(a, "cannot sandbox the command: %s", err);
 		free(err);

@@ -57,6 +57,16 @@ int gate_breakers_restore(struct gate *g, char **errstr) AIRLOCK_MUST_CHECK;
 /* Calls read but not yet answered (the approval screen shows it). */
 size_t gate_pending(struct gate *g);
 
+/* The environment a sandboxed run of the call gets beyond the profile's:
+ * the plan's granted credentials and, when plan->git_identity, the host's
+ * git identity, when plan->git_trust its safe.directory (gate/identity.h;
+ * read for each such call, so a session that never runs git never loads
+ * libgit2 for them). Returns a new vector; caller frees with strv_free.
+ * *binds (NULL on entry) is set to the files to bind read-only: the
+ * plan's credential files and, with the identity, the host's global git
+ * ignore file (a new vector, NULL when none; caller frees). */
+char **gate_call_env(struct gate *g, const struct plan *pl, char ***binds);
+
 /* Accessors for the parts of the gate other gate/ files need. */
 const char *gate_workdir(const struct gate *g);
 struct policy *gate_policy(struct gate *g);

@@ -24,16 +24,19 @@ struct preview {
 struct preview *gate_preview(struct gate *g, const struct call *c, const struct verdict *v,
                              const struct plan *pl, struct outcome *o)
 {
+	char **binds = NULL, **env = gate_call_env(g, pl, &binds);
 	struct diff_opts opts = {
 		.workdir = gate_workdir(g),
 		.profile = pl->profile ? pl->profile : exec_builtin_profile("workspace"),
-		.env = pl->env,
-		.binds = pl->binds,
+		.env = env,
+		.binds = binds,
 		.verdict = v,
 	};
 	struct diff *d = diff_preview_call(c, &opts);
 	struct preview *p;
 
+	strv_free(env);
+	strv_free(binds);
 	if (d == NULL)
 		return NULL;
 	p = xcalloc(1, sizeof(*p));

@@ -291,18 +291,22 @@ static int run_sandboxed(struct gate *g, const struct call *c, const struct plan
                          char *const *argv, const struct profile *prof, struct outcome *o,
                          char **errstr)
 {
+	char **binds = NULL, **env = gate_call_env(g, pl, &binds);
 	struct exec_spec spec = {
 		.argv = argv,
 		.workdir = gate_workdir(g),
 		.profile = prof,
-		.env = pl->env,
-		.binds = pl->binds,
+		.env = env,
+		.binds = binds,
 		.timeout_ms = call_timeout_ms(c, prof),
 		.capture = true,
 	};
 	struct exec_result r;
+	int rc = exec_run(&spec, &r, errstr);
 
-	if (exec_run(&spec, &r, errstr) < 0)
+	strv_free(env);
+	strv_free(binds);
+	if (rc < 0)
 		return -1;
 	o->ran = true;
 	o->exit_code = r.exit_code;
@@ -319,6 +323,11 @@ static int run_sandboxed(struct gate *g, const struct call *c, const struct plan
 		                      "may not plant git hooks or config, or set up the gate or the "
 		                      "agent\n",
 		                      r.removed));
+	if (r.hidden_path) { /* exit 127: perhaps why */
+		char *hint = exec_hidden_path_hint(r.hidden_path);
+		err_note(o, xasprintf("airlock: %s\n", hint));
+		free(hint);
+	}
 	if (r.masked && (r.exit_code != 0 || r.signal)) /* perhaps why it failed */
 		err_note(o, xasprintf("airlock: this sandbox hides %s (secret files, sockets and "
 		                      "FIFOs in the workdir); a call that needs them must be "

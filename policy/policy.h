@@ -64,6 +64,10 @@ struct plan {
 	char *reason;                  /* why: the rule or breaker that decided; owned */
 	char **env;                    /* "NAME=value" credentials granted; owned */
 	char **binds;                  /* credential files to bind read-only; owned */
+	bool git_identity;             /* set by the gate: the call writes to git, so
+	                                * its sandbox gets the host's git identity */
+	bool git_trust;                /* set by the gate: the call runs git, so its
+	                                * sandbox gets the host's safe.directory */
 };
 /* Frees what a plan owns and zeroes it. */
 void plan_clear(struct plan *pl);

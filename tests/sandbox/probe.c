@@ -239,7 +239,9 @@ static int p_membomb(char **a)
 		char *p = mmap(NULL, step, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (p == MAP_FAILED)
 			break;
-		p[0] = 1; /* RLIMIT_AS caps address space: no need to fault it all in */
+		/* faulted in: a memory cgroup caps use, not address space, and
+		 * takes the place of RLIMIT_AS where there is one */
+		memset(p, 1, step);
 		total += step;
 	}
 	printf("allocated %zu MiB\n", total >> 20);

@@ -743,6 +743,44 @@ static void test_secrets_too_many(void **state)
 	rm_rf(wd);
 }
 
+/* Splits a space-separated field ("-": none) into a new vector. */
+static char **field_list(const char *f)
+{
+	char **v = NULL, *copy = xstrdup(f), *save = NULL;
+
+	for (char *w = strtok_r(copy, " ", &save); w && strcmp(f, "-") != 0;
+	     w = strtok_r(NULL, " ", &save))
+		strv_push(&v, w);
+	free(copy);
+	return v;
+}
+
+/* env_path_hidden() over tests/data/exec/path_hidden.tsv. */
+static void test_path_hidden_table(void **state)
+{
+	struct tdata_row *rows;
+	size_t n = tdata_load("tests/data/exec/path_hidden.tsv", &rows);
+
+	(void)state;
+	for (size_t i = 0; i < n; i++) {
+		const struct tdata_row *r = &rows[i];
+		struct profile p = *exec_builtin_profile("workspace");
+		char *path = strcmp(r->f[0], "-") ? xasprintf("PATH=%s", r->f[0]) : NULL;
+		char *from[] = {(char *)"LANG=C", path, NULL};
+		p.home = field_list(r->f[2]);
+		p.read_only = field_list(r->f[3]);
+		char *got = env_path_hidden(&p, from, r->f[1]);
+		if (strcmp(got ? got : "-", r->f[4]) != 0)
+			fail_msg("%s:%zu: named [%s], want [%s]", r->file, r->line, got ? got : "-",
+			         r->f[4]);
+		free(got);
+		free(path);
+		strv_free(p.home);
+		strv_free(p.read_only);
+	}
+	tdata_free(rows, n);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -759,6 +797,7 @@ int main(void)
 		cmocka_unit_test(test_secrets_too_many),
 		cmocka_unit_test(test_secrets_pem_budget),
 		cmocka_unit_test(test_kernel_mounts),
+		cmocka_unit_test(test_path_hidden_table),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

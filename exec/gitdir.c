@@ -1,0 +1,84 @@
+/*
+ * gitdir.c: the repository of a workdir that is a linked worktree (`git
+ * worktree add`): its .git is a file naming a directory in the main
+ * repository's .git, outside the workdir and so missing from the sandbox,
+ * where every git command then failed, `git status` included ("not a git
+ * repository"). The main repository's .git is bound read-only: git reads
+ * work; writes fail on the read-only file system rather than plant hooks
+ * or config there. Rules: bound only when the layout is git's own and the
+ * worktree's entry points back at this workdir, so a .git file from an
+ * archive cannot name ~/.ssh to be shown; links are resolved first.
+ */
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/util.h"
+#include "exec/exec_internal.h"
+
+/* The first line of a small regular file, without its newline, in buf
+ * (size PATH_MAX); false when it cannot be read. */
+static bool line_read(const char *path, char buf[PATH_MAX])
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	struct stat st;
+	ssize_t n = -1;
+
+	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+		n = read(fd, buf, PATH_MAX - 1);
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return buf[0] != '\0';
+}
+
+/* rel resolved against dir (when relative) into real; false when absent. */
+static bool resolve_at(const char *dir, const char *rel, char real[PATH_MAX])
+{
+	char *p = rel[0] == '/' ? xstrdup(rel) : xasprintf("%s/%s", dir, rel);
+	bool ok = realpath(p, real) != NULL;
+
+	free(p);
+	return ok;
+}
+
+char *gitdir_linked_common(const char *wd, const char *home)
+{
+	char line[PATH_MAX], gitdir[PATH_MAX], common[PATH_MAX], back[PATH_MAX];
+	char *dotgit = xasprintf("%s/.git", wd), *meta = NULL, *found = NULL;
+	struct stat st;
+
+	/* "gitdir: PATH" in a regular file, PATH a directory... */
+	if (lstat(dotgit, &st) < 0 || !S_ISREG(st.st_mode) || !line_read(dotgit, line) ||
+	    strncmp(line, "gitdir: ", 8) != 0 || !resolve_at(wd, line + 8, gitdir))
+		goto out;
+	/* ...holding "commondir" (a linked worktree's; a submodule has none)
+	 * that names the directory gitdir lies in, git's own layout
+	 * (COMMON/worktrees/NAME)... */
+	meta = xasprintf("%s/commondir", gitdir);
+	if (!line_read(meta, line) || !resolve_at(gitdir, line, common) ||
+	    !path_contains(common, gitdir) || strcmp(common, gitdir) == 0)
+		goto out;
+	/* ...and "gitdir", git's link back to this worktree's .git file */
+	free(meta);
+	meta = xasprintf("%s/gitdir", gitdir);
+	if (!line_read(meta, line) || !resolve_at(gitdir, line, back) ||
+	    strcmp(back, dotgit) != 0)
+		goto out;
+	/* nothing the sandbox shows already, nor a home or the root */
+	if (path_contains(wd, common) || path_contains(common, wd) ||
+	    (home && path_contains(common, home)))
+		goto out;
+	found = xstrdup(common);
+out:
+	free(meta);
+	free(dotgit);
+	return found;
+}
