@@ -290,7 +290,7 @@ static bool project_fits(const char *dir)
  * .airlock, else the cwd. A nested .git (git init sub) makes sub the
  * project here, but policy_load still reads every .airlock/policy above
  * it, and a nested one only ever adds restrictions. A project found from
- * the cwd is *guessed: the agent chose it (a `tar xf` can plant
+ * the cwd is guessed (*guessed set): the agent chose it (a `tar xf` can plant
  * sub/.airlock/policy), so policy trusts no project file then. Returns a
  * new string, or NULL without a cwd.
  */
