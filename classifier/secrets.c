@@ -111,6 +111,13 @@ static const struct secret_row secret_files[] = {
 	{".pgpass", "PostgreSQL passwords"},
 	{".npmrc", "npm registry tokens"},
 	{".envrc", "direnv exports, which hold secrets"},
+	/* a project's own copy holds what the home's does */
+	{".netrc", "machine logins and passwords (.netrc)"},
+	{".git-credentials", "git credentials in plain text"},
+	{".pypirc", "package index upload tokens"},
+	{".vault-token", "a HashiCorp Vault token"},
+	{".s3cfg", "S3 access keys"},
+	{".dev.vars", "local Cloudflare Workers secrets"},
 	{"wp-config.php", "WordPress database passwords and keys"},
 	{"logins.json", "saved browser passwords"},
 	{"key4.db", "the browser's password key"},
@@ -152,6 +159,10 @@ static const char *basename_secret(const char *base)
 	}
 	if (strcmp(base, "credentials") == 0 || strcmp(base, "credentials.json") == 0)
 		return "a credentials file";
+	if (bl > 7 && strcmp(base + bl - 7, ".tfvars") == 0)
+		return "Terraform variables, which often hold secrets";
+	if (bl > 5 && strcmp(base + bl - 5, ".kdbx") == 0)
+		return "a KeePass password database";
 	if (strncmp(base, "service-account", 15) == 0 && bl > 5 && strcmp(base + bl - 5, ".json") == 0)
 		return "a cloud service account key";
 	return NULL;
@@ -271,7 +282,7 @@ static const char *const dot_hints[] = {
 	"python_history", "node_repl_history", "gradle/gradle.properties", "nuget", "composer",
 	"config/composer", "config/pypoetry", "config/doctl", "oci", "netlify", "vercel",
 	"local/share/com.vercel", "config/configstore", "wrangler", "config/.wrangler", "fly/",
-	"ngrok2", "config/ngrok",
+	"ngrok2", "config/ngrok", "dev.vars", "tfvars", "kdbx",
 };
 static const char *const other_hints[] = {
 	"id_rsa", "id_ed25519", "id_ecdsa", "id_dsa", "shadow", "sudoers", "environ",
