@@ -339,7 +339,7 @@ char *gitdir_linked_common(const char *wd, const char *home);
  * granted `extra` entries. Caller frees with strv_free().
  */
 char **env_build(const struct profile *p, char *const *from, char *const *extra, const char *home);
-/* The directories of the PATH the sandbox gets (from `from`, when the
+/* The directories of the sandbox's PATH (taken from `from` when the
  * profile passes it) that lie under home and that no home, read-only or
  * read-write grant shows: empty in the sandbox, so a program there is not
  * found. "~/.cargo/bin, ~/.local/bin" (caller frees), or NULL. */

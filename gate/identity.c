@@ -49,24 +49,18 @@ bool git_identity_wanted(const struct verdict *v)
  * string, or NULL: a few stats, no libgit2. */
 static char *work_tree_top(const char *dir)
 {
-	char *p = xasprintf("%s/.git", dir);
+	char *d = xstrdup(dir);
 	struct stat st;
-	bool yes = false;
 
-	while (!yes) {
-		yes = lstat(p, &st) == 0;
-		char *slash = strrchr(p, '/'); /* p ends in "/.git": drop a level */
-		*slash = '\0';
-		slash = strrchr(p, '/');
-		if (yes || slash == NULL)
-			break;
-		strcpy(slash, "/.git");
-	}
-	if (!yes || p[0] == '\0') {
+	do {
+		char *p = xasprintf("%s/.git", d);
+		bool yes = lstat(p, &st) == 0;
 		free(p);
-		return NULL;
-	}
-	return p;
+		if (yes)
+			return d;
+	} while (path_up(d) && strcmp(d, "/") != 0); /* / is no one's work tree */
+	free(d);
+	return NULL;
 }
 
 static bool in_work_tree(const char *dir)
