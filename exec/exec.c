@@ -118,9 +118,12 @@ int exec_run(const struct exec_spec *spec, struct exec_result *res, char **errst
 	memset(res, 0, sizeof(*res));
 	res->exit_code = -1;
 	if (guard)
-		guard_note(wd, &before);
-	if (exec_prepare(spec, &job, errstr) < 0)
+		guard_note(wd, mounts_home(), &before);
+	if (exec_prepare(spec, &job, errstr) < 0) {
+		if (guard)
+			guard_note_clear(&before);
 		return -1;
+	}
 	rc = exec_job_run(job, res, errstr);
 	exec_job_free(job);
 	if (!spec->profile->none && (rc < 0 ? res->exec_errno == ENOENT : res->exit_code == 127))
@@ -134,8 +137,10 @@ int exec_run(const struct exec_spec *spec, struct exec_result *res, char **errst
 		free(res->hidden_path); /* on -1 the caller clears nothing */
 		res->hidden_path = NULL;
 	}
-	if (guard) /* also after a failure: the command may have started */
-		res->removed = guard_sweep(wd, &before);
+	if (guard) { /* also after a failure: the command may have started */
+		res->removed = guard_sweep(&before);
+		guard_note_clear(&before);
+	}
 	if (rc < 0 && res->removed) {
 		char *e = xasprintf("%s; it created %s, which airlock removed",
 		                    *errstr ? *errstr : "not run", res->removed);

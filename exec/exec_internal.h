@@ -52,7 +52,7 @@ struct guard_path {
 	const char *rel;
 	enum guard_kind kind;
 };
-#define GUARD_NPATHS 19
+#define GUARD_NPATHS 20
 extern const struct guard_path guard_paths[GUARD_NPATHS];
 
 /* What each guarded path is (lstat, links never followed). */
@@ -61,15 +61,38 @@ struct guard_id {
 	dev_t dev;
 	ino_t ino;
 };
-struct guard_note {
-	struct guard_id id[GUARD_NPATHS];
+/* Where a path of the table lies under a root of the guard: the workdir
+ * holds all of them as they are; a linked worktree's common dir and gitdir
+ * (git true) hold the .git part, ".git" standing for the root itself ("")
+ * and ".git/config" for "config"; NULL for the rest. */
+const char *guard_rel(size_t i, bool git);
+
+/* What a link or special file in a git directory is (lstat). */
+struct guard_special {
+	dev_t dev;
+	ino_t ino;
+	struct timespec ctime; /* a rename or a new link changes it */
 };
-/* Notes what each guarded path under the workdir wd is, before a run. */
-void guard_note(const char *wd, struct guard_note *g);
+/* The roots: the workdir, and a linked worktree's two git directories,
+ * which a writable workdir's run may write as well (mounts.c). */
+enum { GUARD_WD, GUARD_COMMON, GUARD_WTDIR, GUARD_NROOTS };
+struct guard_note {
+	char *root[GUARD_NROOTS]; /* owned; NULL when absent */
+	struct guard_id id[GUARD_NROOTS][GUARD_NPATHS];
+	struct guard_special *specials; /* links, FIFOs, sockets and devices in
+	                                 * the git directories, sorted; owned */
+	size_t nspecials;
+	bool specials_cut; /* too many entries to note them all */
+};
+/* Notes what each guarded path under the workdir wd (resolved), and under
+ * the git directories of a linked worktree (found with home as mounts.c
+ * does), is before a run. guard_note_clear() frees. */
+void guard_note(const char *wd, const char *home, struct guard_note *g);
+void guard_note_clear(struct guard_note *g);
 /* Acts on each guarded path the run made (created, replaced, or under a
- * holder it replaced); returns what went as "a, b (why)" (caller frees) or
- * NULL when nothing did. */
-char *guard_sweep(const char *wd, const struct guard_note *before);
+ * holder it replaced) under before's roots; returns what went as "a, b
+ * (why)" (caller frees) or NULL when nothing did. */
+char *guard_sweep(const struct guard_note *before);
 
 /* ---- steps and the report page (ns.c) ----------------------------------- */
 
@@ -163,6 +186,9 @@ struct sbx_plan {
 	char *home;    /* $HOME inside; owned */
 };
 
+/* The home the sandbox hides and mounts_plan() is given: $HOME when it is
+ * an absolute path other than /, else root's or none. Not owned. */
+const char *mounts_home(void);
 /*
  * Builds the mount plan for a spec: the system binds, /dev, /proc, /tmp,
  * the empty home, the workdir (or its overlay) and the granted paths, every
@@ -325,11 +351,18 @@ int secrets_find(const char *wd, unsigned what, char *const *skip, char ***found
 
 /* ---- a linked worktree's repository (gitdir.c) --------------------------- */
 
-/* When wd (resolved) is a linked worktree whose .git file names a
- * directory in another repository's .git, in git's own layout and linked
- * back to wd: that repository's .git (the common dir), to bind read-only,
- * as a new string; else NULL (also when it holds wd, or home). */
-char *gitdir_linked_common(const char *wd, const char *home);
+/* A linked worktree's two directories outside it, resolved: the main
+ * repository's .git (common) and the worktree's own (gitdir, inside it). */
+struct gitdir_linked {
+	char *common, *gitdir; /* owned */
+};
+/* True, with both in *l, when wd (resolved) is a linked worktree whose .git
+ * file names a directory in another repository's .git, in git's own layout
+ * and linked back to wd, and that repository's .git neither holds nor lies
+ * in wd, nor holds home; else false, *l zeroed. gitdir_linked_clear()
+ * frees. */
+bool gitdir_linked_find(const char *wd, const char *home, struct gitdir_linked *l);
+void gitdir_linked_clear(struct gitdir_linked *l);
 
 /* ---- environment (env.c) ------------------------------------------------ */
 

@@ -1,13 +1,15 @@
 /*
  * gitdir.c: the repository of a workdir that is a linked worktree (`git
- * worktree add`): its .git is a file naming a directory in the main
- * repository's .git, outside the workdir and so missing from the sandbox,
- * where every git command then failed, `git status` included ("not a git
- * repository"). The main repository's .git is bound read-only: git reads
- * work; writes fail on the read-only file system rather than plant hooks
- * or config there. Rules: bound only when the layout is git's own and the
- * worktree's entry points back at this workdir, so a .git file from an
- * archive cannot name ~/.ssh to be shown; links are resolved first.
+ * worktree add`): its .git is a file naming a directory (the worktree's
+ * gitdir, COMMON/worktrees/NAME) in the main repository's .git (the
+ * common dir), outside the workdir and so missing from the sandbox, where
+ * every git command then failed, `git status` included ("not a git
+ * repository"). mounts.c binds the common dir: read-only, or writable with
+ * the workdir, under the guard's protection of its hooks and config, as
+ * the workdir's own .git is (guard.c). Rules: found only when the layout
+ * is git's own and the worktree's entry points back at this workdir, so a
+ * .git file from an archive cannot name ~/.ssh to be shown; links are
+ * resolved first.
  */
 #include <fcntl.h>
 #include <limits.h>
@@ -49,12 +51,25 @@ static bool resolve_at(const char *dir, const char *rel, char real[PATH_MAX])
 	return ok;
 }
 
-char *gitdir_linked_common(const char *wd, const char *home)
+/* True when gitdir is common/worktrees/NAME, NAME one component. */
+static bool in_worktrees(const char *common, const char *gitdir)
+{
+	char *dir = xasprintf("%s/worktrees/", common);
+	size_t n = strlen(dir);
+	bool ok = strncmp(gitdir, dir, n) == 0 && gitdir[n] != '\0' &&
+	          strchr(gitdir + n, '/') == NULL;
+
+	free(dir);
+	return ok;
+}
+
+bool gitdir_linked_find(const char *wd, const char *home, struct gitdir_linked *l)
 {
 	char line[PATH_MAX], gitdir[PATH_MAX], common[PATH_MAX], back[PATH_MAX];
-	char *dotgit = xasprintf("%s/.git", wd), *meta = NULL, *found = NULL;
+	char *dotgit = xasprintf("%s/.git", wd), *meta = NULL;
 	struct stat st;
 
+	memset(l, 0, sizeof(*l));
 	/* "gitdir: PATH" in a regular file, PATH a directory... */
 	if (lstat(dotgit, &st) < 0 || !S_ISREG(st.st_mode) || !line_read(dotgit, line) ||
 	    strncmp(line, "gitdir: ", 8) != 0 || !resolve_at(wd, line + 8, gitdir))
@@ -64,7 +79,7 @@ char *gitdir_linked_common(const char *wd, const char *home)
 	 * (COMMON/worktrees/NAME)... */
 	meta = xasprintf("%s/commondir", gitdir);
 	if (!line_read(meta, line) || !resolve_at(gitdir, line, common) ||
-	    !path_contains(common, gitdir) || strcmp(common, gitdir) == 0)
+	    !in_worktrees(common, gitdir))
 		goto out;
 	/* ...and "gitdir", git's link back to this worktree's .git file */
 	free(meta);
@@ -76,9 +91,17 @@ char *gitdir_linked_common(const char *wd, const char *home)
 	if (path_contains(wd, common) || path_contains(common, wd) ||
 	    (home && path_contains(common, home)))
 		goto out;
-	found = xstrdup(common);
+	l->common = xstrdup(common);
+	l->gitdir = xstrdup(gitdir);
 out:
 	free(meta);
 	free(dotgit);
-	return found;
+	return l->common != NULL;
+}
+
+void gitdir_linked_clear(struct gitdir_linked *l)
+{
+	free(l->common);
+	free(l->gitdir);
+	memset(l, 0, sizeof(*l));
 }

@@ -12,8 +12,12 @@
  * read-only config. A path that does not exist has no mount point, so
  * exec_run() notes what each is before the run (guard_note) and afterwards
  * (guard_sweep) acts on those the run made: created, or replaced, or under
- * a directory it replaced. Rules: act only on what the run made; never
- * follow links; the sandbox has exited, so nothing it started can race us.
+ * a directory it replaced. The same is done in a linked worktree's
+ * repository, writable with the workdir (the roots: the table's .git part
+ * under its common dir and its gitdir), and every git directory is walked
+ * for links and special files the run made. Rules: act only on what the
+ * run made; never follow links; the sandbox has exited, so nothing it
+ * started can race us.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -45,6 +49,7 @@ const struct guard_path guard_paths[GUARD_NPATHS] = {
 	{".git/commondir", GUARD_REMOVE}, /* config and hooks come from there */
 	{".git/config", GUARD_CONFIG},
 	{".git/config.worktree", GUARD_REMOVE}, /* read when config says so */
+	{".git/gitdir", GUARD_REMOVE}, /* a linked worktree's link back (gitdir.c) */
 	{".git/hooks", GUARD_HOOKS},
 	{".git/modules", GUARD_MODULES}, /* submodules' own config and hooks */
 	{".git/worktrees", GUARD_WORKTREES}, /* linked worktrees' commondir: their config */
@@ -85,22 +90,46 @@ static bool holds(size_t j, size_t i)
 	       guard_paths[i].rel[n] == '/';
 }
 
+const char *guard_rel(size_t i, bool git)
+{
+	const char *rel = guard_paths[i].rel;
+
+	if (!git)
+		return rel;
+	if (strncmp(rel, ".git", 4) != 0 || (rel[4] != '\0' && rel[4] != '/'))
+		return NULL;
+	return rel[4] ? rel + 5 : "";
+}
+
+/* Path of entry i under root r of g, as a new string; NULL when the root
+ * does not hold it. */
+static char *root_path(const struct guard_note *g, int r, size_t i)
+{
+	const char *rel = guard_rel(i, r != GUARD_WD);
+
+	if (g->root[r] == NULL || rel == NULL)
+		return NULL;
+	return rel[0] ? xasprintf("%s/%s", g->root[r], rel) : xstrdup(g->root[r]);
+}
+
 /* Links are never followed: under a holder that is a link or a file, a path
  * counts as absent, and is never acted on, wherever the link points. */
-void guard_note(const char *wd, struct guard_note *g)
+static void note_ids(struct guard_note *g)
 {
 	struct stat st;
 
-	memset(g, 0, sizeof(*g));
-	for (size_t i = 0; i < GUARD_NPATHS; i++) {
-		char *p = xasprintf("%s/%s", wd, guard_paths[i].rel);
-		bool under_link = false;
-		for (size_t j = 0; j < i; j++)
-			under_link |= holds(j, i) && !g->id[j].is_dir;
-		if (!under_link && lstat(p, &st) == 0)
-			g->id[i] = (struct guard_id){true, S_ISDIR(st.st_mode), st.st_dev, st.st_ino};
-		free(p);
-	}
+	memset(g->id, 0, sizeof(g->id));
+	for (int r = 0; r < GUARD_NROOTS; r++)
+		for (size_t i = 0; i < GUARD_NPATHS; i++) {
+			char *p = root_path(g, r, i);
+			bool under_link = false;
+			for (size_t j = 0; j < i; j++)
+				under_link |= holds(j, i) && !g->id[r][j].is_dir;
+			if (p && !under_link && lstat(p, &st) == 0)
+				g->id[r][i] = (struct guard_id){true, S_ISDIR(st.st_mode), st.st_dev,
+				                                st.st_ino};
+			free(p);
+		}
 }
 
 static bool id_same(const struct guard_id *a, const struct guard_id *b)
@@ -109,14 +138,14 @@ static bool id_same(const struct guard_id *a, const struct guard_id *b)
 	       (!a->present || (a->dev == b->dev && a->ino == b->ino));
 }
 
-/* The run made entry i: it exists now, and it or a directory holding it is
- * not the one that was there before. */
-static bool made(const struct guard_note *before, const struct guard_note *after, size_t i)
+/* The run made entry i under a root: it exists now, and it or a directory
+ * holding it is not the one that was there before. */
+static bool made(const struct guard_id *before, const struct guard_id *after, size_t i)
 {
-	if (!after->id[i].present)
+	if (!after[i].present)
 		return false;
 	for (size_t j = 0; j < GUARD_NPATHS; j++)
-		if ((j == i || holds(j, i)) && !id_same(&before->id[j], &after->id[j]))
+		if ((j == i || holds(j, i)) && !id_same(&before[j], &after[j]))
 			return true;
 	return false;
 }
@@ -420,33 +449,33 @@ static int sweep_worktrees(int dfd, const char *name, const char *shown, struct 
 	return rc;
 }
 
-static void act(int dfd, const char *name, const struct guard_path *gp,
+static void act(int dfd, const char *name, const char *shown, enum guard_kind kind,
                 const struct guard_id *now, struct buf *b)
 {
 	int left = MODULES_ENTRIES;
 
-	switch (gp->kind) {
+	switch (kind) {
 	case GUARD_PIN:    /* a new directory: what it holds is checked entry by */
 	case GUARD_GITDIR: /* entry; a link or file made in its place goes */
 		if (!now->is_dir)
-			drop(dfd, name, gp->rel, NULL, b);
+			drop(dfd, name, shown, NULL, b);
 		break;
 	case GUARD_REMOVE:
-		drop(dfd, name, gp->rel, NULL, b);
+		drop(dfd, name, shown, NULL, b);
 		break;
 	case GUARD_CONFIG:
-		check_config(dfd, name, gp->rel, b);
+		check_config(dfd, name, shown, b);
 		break;
 	case GUARD_HOOKS:
-		sweep_hooks(dfd, name, gp->rel, b);
+		sweep_hooks(dfd, name, shown, b);
 		break;
 	case GUARD_MODULES:
-		if (sweep_modules(dfd, name, gp->rel, 0, &left, b) < 0)
-			drop(dfd, name, gp->rel, " (too large to check)", b);
+		if (sweep_modules(dfd, name, shown, 0, &left, b) < 0)
+			drop(dfd, name, shown, " (too large to check)", b);
 		break;
 	case GUARD_WORKTREES:
-		if (sweep_worktrees(dfd, name, gp->rel, b) < 0)
-			drop(dfd, name, gp->rel, " (too large to check)", b);
+		if (sweep_worktrees(dfd, name, shown, b) < 0)
+			drop(dfd, name, shown, " (too large to check)", b);
 		break;
 	}
 }
@@ -470,26 +499,189 @@ static int open_parent(const char *wd, const char *rel, const char **name)
 	return fd;
 }
 
-char *guard_sweep(const char *wd, const struct guard_note *before)
+/* A walk's bounds: entries read, depth; past either the rest of that git
+ * directory goes unchecked, and the result says so. */
+#define GITDIR_ENTRIES 100000
+#define GITDIR_DEPTH 32
+
+/* One walk of the git directories: noting what is there (into set), or
+ * sweeping what was not (b set). */
+struct gitdir_walk {
+	const struct guard_note *g; /* its roots; sweeping, what was there */
+	struct guard_note *into;    /* noting: where specials go */
+	struct buf *b;
+	int left; /* entries still to read */
+	bool cut; /* a bound was reached */
+	size_t alloc;
+};
+
+static int special_cmp(const void *a, const void *b)
 {
-	struct guard_note after;
+	const struct guard_special *x = a, *y = b;
+	if (x->dev != y->dev)
+		return x->dev < y->dev ? -1 : 1;
+	if (x->ino != y->ino)
+		return x->ino < y->ino ? -1 : 1;
+	if (x->ctime.tv_sec != y->ctime.tv_sec)
+		return x->ctime.tv_sec < y->ctime.tv_sec ? -1 : 1;
+	return (x->ctime.tv_nsec > y->ctime.tv_nsec) - (x->ctime.tv_nsec < y->ctime.tv_nsec);
+}
+
+/* Notes a special entry, or, sweeping, removes it unless it was there
+ * before, unchanged. */
+static void walk_special(struct gitdir_walk *w, int dfd, const char *name, const char *shown,
+                         const struct stat *st)
+{
+	struct guard_special sp = {st->st_dev, st->st_ino, st->st_ctim};
+
+	if (w->into) {
+		if (w->into->nspecials == w->alloc) {
+			w->alloc = w->alloc ? w->alloc * 2 : 16;
+			w->into->specials = xreallocarray(w->into->specials, w->alloc, sizeof(sp));
+		}
+		w->into->specials[w->into->nspecials++] = sp;
+	} else if (bsearch(&sp, w->g->specials, w->g->nspecials, sizeof(sp), special_cmp) == NULL) {
+		drop(dfd, name, shown, S_ISLNK(st->st_mode) ? " (a link)" : " (not a file)", w->b);
+	}
+}
+
+/*
+ * A git directory's files the host's git writes by name later, following
+ * links: reflogs appended (with a commit subject or branch name the agent
+ * chose), COMMIT_EDITMSG and MERGE_MSG rewritten. A link the run left at
+ * .git/logs/HEAD carried the next host commit's reflog line into
+ * ~/.bashrc, its $(...) run by the next shell. So each link, FIFO, socket
+ * or device the run made, renamed or linked goes, at any depth. The
+ * loose-object fan-out and the packs are skipped: git writes there only
+ * by a new name and a rename. Walks the directory open at fd (taken:
+ * closed here).
+ */
+static void walk_dir(struct gitdir_walk *w, int fd, const char *shown, bool objects, int depth)
+{
+	DIR *d = depth > GITDIR_DEPTH ? NULL : fdopendir(fd);
+	struct dirent *e;
+	struct stat st;
+
+	w->cut |= depth > GITDIR_DEPTH;
+	if (d == NULL)
+		close(fd);
+	while (d && (e = readdir(d)) != NULL && !(w->cut |= --w->left < 0)) {
+		const char *n = e->d_name;
+		unsigned char t = e->d_type;
+		char *s;
+		int sub;
+		if (dot(n) || t == DT_REG ||
+		    (objects && (strcmp(n, "pack") == 0 ||
+		                 (strlen(n) == 2 && strspn(n, "0123456789abcdef") == 2))))
+			continue;
+		if (t == DT_UNKNOWN) { /* some file systems do not say */
+			if (fstatat(dirfd(d), n, &st, AT_SYMLINK_NOFOLLOW) < 0 || S_ISREG(st.st_mode))
+				continue;
+			t = S_ISDIR(st.st_mode) ? DT_DIR : DT_LNK;
+		}
+		s = xasprintf("%s/%s", shown, n);
+		if (t == DT_DIR) {
+			if ((sub = openat(dirfd(d), n, DIR_FLAGS)) >= 0)
+				walk_dir(w, sub, s, strcmp(n, "objects") == 0, depth + 1);
+		} else if (fstatat(dirfd(d), n, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		           !S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode)) {
+			walk_special(w, dirfd(d), n, s, &st);
+		}
+		free(s);
+	}
+	if (d)
+		closedir(d);
+}
+
+/* Walks g's git directories: the workdir's .git (when a directory), and a
+ * linked worktree's common dir, which holds its gitdir. */
+static void walk_gitdirs(struct gitdir_walk *w)
+{
+	char *dirs[] = {xasprintf("%s/.git", w->g->root[GUARD_WD]), w->g->root[GUARD_COMMON]};
+
+	for (size_t i = 0; i < nitems(dirs); i++) {
+		const char *shown = i == 0 ? ".git" : dirs[i];
+		int fd = dirs[i] ? open(dirs[i], DIR_FLAGS) : -1;
+		w->left = GITDIR_ENTRIES;
+		if (fd >= 0)
+			walk_dir(w, fd, shown, false, 0); /* takes fd */
+	}
+	free(dirs[0]);
+}
+
+static void note_gitdirs(struct guard_note *g)
+{
+	struct gitdir_walk w = {.g = g, .into = g};
+
+	walk_gitdirs(&w);
+	g->specials_cut = w.cut;
+	if (g->nspecials)
+		qsort(g->specials, g->nspecials, sizeof(*g->specials), special_cmp);
+}
+
+static void sweep_gitdirs(const struct guard_note *before, struct buf *b)
+{
+	struct gitdir_walk w = {.g = before, .b = b};
+
+	walk_gitdirs(&w);
+	if (w.cut || before->specials_cut)
+		buf_printf(b, "%s.git (too large to check for links)", b->len ? ", " : "");
+}
+
+/* Acts on what the run made under root r; in b as the workdir-relative
+ * path, or the whole path outside the workdir. */
+static void sweep_root(const struct guard_note *before, const struct guard_note *after, int r,
+                       struct buf *b)
+{
+	for (size_t i = 0; i < GUARD_NPATHS; i++) {
+		const char *rel = guard_rel(i, r != GUARD_WD), *name;
+		char *shown;
+		int dfd;
+		if (!made(before->id[r], after->id[r], i) || rel == NULL || rel[0] == '\0')
+			continue;
+		shown = r == GUARD_WD ? xstrdup(rel) : xasprintf("%s/%s", after->root[r], rel);
+		if ((dfd = open_parent(after->root[r], rel, &name)) < 0)
+			buf_printf(b, "%s%s (could not be removed)", b->len ? ", " : "", shown);
+		else
+			act(dfd, name, shown, guard_paths[i].kind, &after->id[r][i], b);
+		if (dfd >= 0)
+			close(dfd);
+		free(shown);
+	}
+}
+
+void guard_note(const char *wd, const char *home, struct guard_note *g)
+{
+	struct gitdir_linked l;
+
+	memset(g, 0, sizeof(*g));
+	g->root[GUARD_WD] = xstrdup(wd);
+	if (gitdir_linked_find(wd, home, &l)) { /* the same test as the mount plan's */
+		g->root[GUARD_COMMON] = l.common;
+		g->root[GUARD_WTDIR] = l.gitdir;
+	}
+	note_ids(g);
+	note_gitdirs(g);
+}
+
+void guard_note_clear(struct guard_note *g)
+{
+	for (int r = 0; r < GUARD_NROOTS; r++)
+		free(g->root[r]);
+	free(g->specials);
+	memset(g, 0, sizeof(*g));
+}
+
+char *guard_sweep(const struct guard_note *before)
+{
+	struct guard_note after = *before; /* the same roots, borrowed */
 	struct buf b;
 
-	guard_note(wd, &after);
+	note_ids(&after);
 	buf_init(&b, 0);
-	for (size_t i = 0; i < GUARD_NPATHS; i++) {
-		const char *name;
-		int dfd;
-		if (!made(before, &after, i))
-			continue;
-		if ((dfd = open_parent(wd, guard_paths[i].rel, &name)) < 0) {
-			buf_printf(&b, "%s%s (could not be removed)", b.len ? ", " : "",
-			           guard_paths[i].rel);
-			continue;
-		}
-		act(dfd, name, &guard_paths[i], &after.id[i], &b);
-		close(dfd);
-	}
+	for (int r = 0; r < GUARD_NROOTS; r++)
+		sweep_root(before, &after, r, &b);
+	sweep_gitdirs(before, &b);
 	return b.len ? buf_take(&b, NULL) : (buf_free(&b), NULL);
 }
 

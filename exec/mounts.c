@@ -424,38 +424,61 @@ static int guarded_real(const char *wd, const char *logical, char real[PATH_MAX]
 	return path_contains(wd, real) ? 1 : 0;
 }
 
-/* What a writable workdir keeps (guard.c's table): each path that exists
- * read-only, each holder bound onto itself, writable, so that it cannot be
- * renamed away and replaced by one without the protection. A .git that is
- * a file or a link (a worktree's pointer) is read-only whole. */
-static int want_guarded(const char *wd, struct want **w, size_t *n, char **errstr)
+/* What a writable workdir keeps (guard.c's table) under root: each path
+ * that exists read-only, each holder bound onto itself, writable, so that
+ * it cannot be renamed away and replaced by one without the protection. A
+ * .git that is a file or a link (a worktree's pointer) is read-only whole.
+ * For a linked worktree's git directories (git), the table's .git part,
+ * the root itself bound by the caller. */
+static int want_guarded(const char *root, bool git, struct want **w, size_t *n, char **errstr)
 {
-	char real[PATH_MAX], *git = xasprintf("%s/.git", wd);
+	char real[PATH_MAX], *dotgit = xasprintf("%s/.git", root);
 	struct stat st;
-	bool git_whole = lstat(git, &st) == 0 && !S_ISDIR(st.st_mode);
+	bool git_whole = !git && lstat(dotgit, &st) == 0 && !S_ISDIR(st.st_mode);
 
-	free(git);
+	free(dotgit);
 	for (size_t i = 0; i < GUARD_NPATHS; i++) {
 		const struct guard_path *g = &guard_paths[i];
+		const char *rel = guard_rel(i, git);
 		bool holder = g->kind == GUARD_PIN || (g->kind == GUARD_GITDIR && !git_whole);
 		char *logical;
 		int r;
-		if (git_whole && strncmp(g->rel, ".git/", 5) == 0)
+		if (rel == NULL || rel[0] == '\0' || (git_whole && strncmp(rel, ".git/", 5) == 0))
 			continue;
-		logical = xasprintf("%s/%s", wd, g->rel);
-		r = guarded_real(wd, logical, real);
+		logical = rel[0] ? xasprintf("%s/%s", root, rel) : xstrdup(root);
+		r = guarded_real(root, logical, real);
+		if (r < 0)
+			*errstr = xasprintf("%s%s is a link to nothing; the sandbox cannot keep it "
+			                    "read-only (create its target or remove it)",
+			                    git ? "" : "workdir: ", git ? logical : rel);
 		free(logical);
-		if (r < 0) {
-			*errstr = xasprintf("workdir: %s is a link to nothing; the sandbox cannot "
-			                    "keep it read-only (create its target or remove it)",
-			                    g->rel);
+		if (r < 0)
 			return -1;
-		}
 		if (r > 0)
 			want_push(w, n, OP_REBIND, NULL, xstrdup(real), NULL, holder ? A_BIND : A_RO,
 			          false);
 	}
 	return 0;
+}
+
+/* A linked worktree's repository (gitdir.c): read-only; or, with a
+ * writable workdir, writable as the workdir's own .git is, its hooks and
+ * config kept the same way, the worktree's own gitdir writable and the
+ * other worktrees' entries read-only (a commit writes objects and refs
+ * there, and the index and HEAD in the gitdir). */
+static int want_linked(const struct gitdir_linked *l, bool rw, struct want **w, size_t *n,
+                       char **errstr)
+{
+	want_push(w, n, OP_BIND, xstrdup(l->common), xstrdup(l->common), NULL, rw ? A_BIND : A_RO,
+	          true);
+	if (!rw)
+		return 0;
+	/* from the host: a bind of the staged one would be read-only with the
+	 * worktrees directory above it */
+	want_push(w, n, OP_BIND, xstrdup(l->gitdir), xstrdup(l->gitdir), NULL, A_BIND, true);
+	if (want_guarded(l->common, true, w, n, errstr) < 0)
+		return -1;
+	return want_guarded(l->gitdir, true, w, n, errstr);
 }
 
 #define SECRETS_MAX 256     /* masks per workdir; more fails closed */
@@ -717,7 +740,7 @@ static int want_workdir(const struct exec_spec *s, const char *wd, struct want *
 	/* A writable workdir must not plant what runs or decides later: hooks and
 	 * config the host's git runs, airlock's project policy, the agent's hook
 	 * and MCP settings. */
-	return rw ? want_guarded(wd, w, n, errstr) : 0;
+	return rw ? want_guarded(wd, false, w, n, errstr) : 0;
 }
 
 static void wants_emit(struct sbx_plan *pl, struct want *w, size_t n)
@@ -772,9 +795,11 @@ static int plan_dynamic(const struct exec_spec *s, const char *wd, const char *h
 	if (strcmp(home, "/tmp") != 0)
 		want_push(&w, &n, OP_TMPFS, NULL, xstrdup(home),
 		          xasprintf("mode=0700,size=%lld", tsz), A_BIND, true);
-	char *git_common[] = {gitdir_linked_common(wd, home), NULL}; /* gitdir.c */
+	struct gitdir_linked linked;
+	bool is_linked = gitdir_linked_find(wd, home, &linked);
 	if (want_workdir(s, wd, &w, &n, errstr) < 0 ||
-	    want_grants(git_common, A_RO, home, &w, &n, errstr) < 0 ||
+	    (is_linked && want_linked(&linked, p->workdir_rw && !s->overlay_dir, &w, &n,
+	                              errstr) < 0) ||
 	    want_home(p->home, home, &w, &n, errstr) < 0 ||
 	    want_grants(p->read_only, A_RO, home, &w, &n, errstr) < 0 ||
 	    want_grants(p->read_write, A_BIND, home, &w, &n, errstr) < 0 ||
@@ -783,7 +808,7 @@ static int plan_dynamic(const struct exec_spec *s, const char *wd, const char *h
 	wants_emit(pl, w, n);
 	rc = 0;
 out:
-	free(git_common[0]);
+	gitdir_linked_clear(&linked);
 	wants_free(w, n);
 	return rc;
 }
@@ -877,6 +902,14 @@ int exec_workdir_check(const char *wd, char **errstr)
 		return -1;
 	}
 	return workdir_allowed(real, home && home[0] == '/' ? home : NULL, errstr);
+}
+
+const char *mounts_home(void)
+{
+	const char *h = getenv("HOME");
+	if (h && h[0] == '/' && h[1] != '\0')
+		return h;
+	return geteuid() == 0 ? "/root" : "/nonexistent-home";
 }
 
 int mounts_plan(const struct exec_spec *s, const char *home, bool host_root, struct sbx_plan *pl,

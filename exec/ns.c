@@ -462,14 +462,6 @@ static void init_memfd_open(void)
 	init_memfd = fd;
 }
 
-static const char *home_dir(void)
-{
-	const char *h = getenv("HOME");
-	if (h && h[0] == '/' && h[1] != '\0')
-		return h;
-	return geteuid() == 0 ? "/root" : "/nonexistent-home";
-}
-
 /* True when our uid is root on the host (RLIMIT_NPROC does not bind it):
  * euid 0 and uid 0 mapped to 0 (the initial namespace, or a container that
  * maps root to root). A rootless container's root is a user on the host. */
@@ -539,7 +531,7 @@ static int shell_plan(const struct exec_spec *s, struct ns_shell *sh, char **err
 	sh->memory = p->memory;
 	snprintf(sh->uid_map, sizeof(sh->uid_map), "%u %u 1\n", geteuid(), geteuid());
 	snprintf(sh->gid_map, sizeof(sh->gid_map), "%u %u 1\n", getegid(), getegid());
-	if (mounts_plan(s, home_dir(), sh->root, &sh->plan, errstr) < 0)
+	if (mounts_plan(s, mounts_home(), sh->root, &sh->plan, errstr) < 0)
 		return -1;
 	if (stat(sh->plan.workdir, &st) < 0) {
 		*errstr = xasprintf("workdir %s: %s", sh->plan.workdir, strerror(errno));

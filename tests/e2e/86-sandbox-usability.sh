@@ -132,14 +132,25 @@ expect_eq "--git-trust in an own checkout: libgit2 not loaded" "$(grep -c 'libgi
 
 # A linked worktree (git worktree add): its .git file names a directory in
 # the main repository's .git, outside the workdir. Every git command failed
-# ("not a git repository"); that .git is now shown read-only.
+# ("not a git repository"); then commits did ("Read-only file system").
+# That .git is now read-only with the workdir, writable with it, its hooks
+# and config kept as the workdir's own are.
 (cd "$d/wd" && git worktree add -q "$d/wt" 2>/dev/null) || exit 1
 echo wt >> "$d/wt/a"
 expect_eq "linked worktree: git status" "$(cd "$d/wt" && "$AIRLOCK" exec --profile readonly -- git status --short 2>&1)" " M a"
 expect_eq "linked worktree: git log" "$(cd "$d/wt" && "$AIRLOCK" exec --profile workspace -- git log -1 --format=%s 2>&1)" \
 	"$(git -C "$d/wt" log -1 --format=%s)"
 (cd "$d/wt" && "$AIRLOCK" exec --profile workspace -- sh -c 'touch "$1/hooks/x"' x "$d/wd/.git") 2>/dev/null
-check "linked worktree: the main .git stays read-only" test ! -e "$d/wd/.git/hooks/x"
+check "linked worktree: the main repository's hooks stay read-only" test ! -e "$d/wd/.git/hooks/x"
+check "linked worktree: a readonly call cannot commit" \
+	sh -c "! (cd '$d/wt' && '$AIRLOCK' exec --profile readonly --git-identity -- git commit -qam ro) 2>/dev/null"
+(cd "$d/wt" && "$AIRLOCK" exec --profile workspace --git-identity -- git commit -qam 'in the worktree') > "$d/wtc.out" 2>&1
+expect_eq "linked worktree: a workspace call commits" "$(git -C "$d/wd" log -1 --format=%s wt 2>&1)" "in the worktree"
+echo more >> "$d/wt/a"
+out=$(printf '%s\n' '{"id":"c","tool":"shell","input":{"command":"git commit -qam through-the-gate"}}' |
+	(cd "$d/wt" && "$AIRLOCK" gate --no-tty --db "$d/wt.db"))
+expect_eq "linked worktree: the gate's auto-run commit exits 0" "$(printf '%s' "$out" | jq -r .exit_code)" 0
+expect_eq "linked worktree: and lands on the worktree's branch" "$(git -C "$d/wd" log -1 --format=%s wt 2>&1)" "through-the-gate"
 # a .git file that names another directory without git's link back to
 # this workdir shows nothing (an archive's .git cannot name ~/.ssh)
 mkdir -p "$d/fake/repo/worktrees/w" "$d/fakewd"

@@ -370,6 +370,44 @@ OUT=$(cd "$WORK/repo6" && env -i PATH=/usr/bin:/bin HOME="$WORK/home" $RUN "$AIR
 	'git worktree add -q new 2>/dev/null && echo /elsewhere > .git/worktrees/new/commondir' 2>&1)
 [ ! -e "$WORK/repo6/.git/worktrees/new/commondir" ] && [ -e "$WORK/repo6/.git/worktrees/new/HEAD" ] &&
 	ok new-worktree-commondir || bad new-worktree-commondir "a made commondir pointing elsewhere kept"
+# the host's git writes some .git files by name, following links: a link
+# left at .git/logs/HEAD carried the next host commit's reflog line (a
+# subject the agent chose) into a file outside, ~/.bashrc; COMMIT_EDITMSG
+# would have been overwritten; a FIFO at FETCH_HEAD hangs the host's fetch
+mkdir -p "$WORK/repo8" && git init -q "$WORK/repo8" &&
+	git -C "$WORK/repo8" -c user.email=a@b -c user.name=a commit -q --allow-empty -m init
+echo "# rc" > "$WORK/outside/rc"
+[ "$AS" = nobody ] && chown -R 65534:65534 "$WORK/repo8" "$WORK/outside/rc"
+OUT=$(cd "$WORK/repo8" && env -i PATH=/usr/bin:/bin HOME="$WORK/home" $RUN "$AIRLOCK" exec -- sh -c \
+	'rm -f .git/logs/HEAD; ln -s "$1" .git/logs/HEAD; ln -s "$1" .git/COMMIT_EDITMSG
+	 mkfifo .git/FETCH_HEAD; mkdir -p .git/logs/refs/x; ln -s "$1" .git/logs/refs/x/y' x "$WORK/outside/rc" 2>&1)
+git -C "$WORK/repo8" -c safe.directory='*' -c user.email=a@b -c user.name=a commit -q --allow-empty \
+	-m '$(touch x)' 2>/dev/null
+[ "$(cat "$WORK/outside/rc")" = "# rc" ] && [ ! -L "$WORK/repo8/.git/logs/HEAD" ] &&
+	[ ! -e "$WORK/repo8/.git/FETCH_HEAD" ] && [ ! -L "$WORK/repo8/.git/logs/refs/x/y" ] &&
+	ok gitdir-links || bad gitdir-links "a link or FIFO made in .git kept, or the file outside written"
+# in a linked worktree the main repository's .git is writable (a commit
+# writes objects and refs there), with its hooks and config kept as the
+# workdir's own are, the worktree's commondir and link back read-only, and
+# what the run makes there swept
+mkdir -p "$WORK/repo7" && git init -q "$WORK/repo7" &&
+	git -C "$WORK/repo7" -c user.email=a@b -c user.name=a commit -q --allow-empty -m init &&
+	git -C "$WORK/repo7" worktree add -q "$WORK/wt7" 2>/dev/null
+[ "$AS" = nobody ] && chown -R 65534:65534 "$WORK/repo7" "$WORK/wt7"
+C7="$WORK/repo7/.git" G7="$WORK/repo7/.git/worktrees/wt7"
+CONF7=$(md5sum < "$C7/config") BACK7=$(cat "$G7/gitdir")
+OUT=$(cd "$WORK/wt7" && env -i PATH=/usr/bin:/bin HOME="$WORK/home" $RUN "$AIRLOCK" exec -- sh -c \
+	'C=$1 G=$2
+	 printf "#!/bin/sh\ntouch x\n" > $C/hooks/pre-commit; chmod +x $C/hooks/pre-commit
+	 printf "[core]\n\tfsmonitor = touch x\n" >> $C/config; mv $C/hooks $C/h2
+	 printf "[core]\n\tfsmonitor = touch x\n" | tee $C/config.worktree $G/config.worktree
+	 echo /elsewhere > $C/commondir; echo /elsewhere > $G/commondir; echo /x/.git > $G/gitdir
+	 mkdir -p $C/worktrees/new; mv $G $C/worktrees/moved; ln -sf /x $G/logs/HEAD' x "$C7" "$G7" 2>&1)
+[ ! -e "$C7/hooks/pre-commit" ] && [ "$(md5sum < "$C7/config")" = "$CONF7" ] && [ ! -e "$C7/h2" ] &&
+	[ ! -e "$C7/config.worktree" ] && [ ! -e "$G7/config.worktree" ] && [ ! -e "$C7/commondir" ] &&
+	[ "$(cat "$G7/commondir")" = ../.. ] && [ "$(cat "$G7/gitdir")" = "$BACK7" ] &&
+	[ ! -e "$C7/worktrees/new" ] && [ ! -L "$G7/logs/HEAD" ] &&
+	ok linked-worktree-guard || bad linked-worktree-guard "a hook, config, commondir or link planted in the main repository"
 # the sweep reads a config the run made: an include there must not be
 # followed (to a FIFO the run left, the sweep hung, and the gate with it)
 mkdir -p "$WORK/repo5" && [ "$AS" = nobody ] && chown 65534:65534 "$WORK/repo5"
