@@ -461,14 +461,48 @@ static int want_guarded(const char *root, bool git, struct want **w, size_t *n, 
 	return 0;
 }
 
-/* A linked worktree's repository (gitdir.c): read-only; or, with a
- * writable workdir, writable as the workdir's own .git is, its hooks and
- * config kept the same way, the worktree's own gitdir writable and the
- * other worktrees' entries read-only (a commit writes objects and refs
- * there, and the index and HEAD in the gitdir). */
-static int want_linked(const struct gitdir_linked *l, bool rw, struct want **w, size_t *n,
-                       char **errstr)
+/* Makes dir/upper and dir/work (dir too, when absent) for an overlay. */
+static int overlay_dirs_make(const char *dir, char **errstr)
 {
+	for (int i = 0; i < 3; i++) {
+		char *d = i ? xasprintf("%s/%s", dir, i == 2 ? "work" : "upper") : xstrdup(dir);
+		int e = mkdir(d, 0700) < 0 && errno != EEXIST ? errno : 0;
+		free(d);
+		if (e) {
+			*errstr = xasprintf("overlay dir %s: cannot create upper/work: %s", dir,
+			                    strerror(e));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* A linked worktree's repository (gitdir.c): read-only; an overlay in a
+ * dry run, as the workdir is; or, with a writable workdir, writable as the
+ * workdir's own .git is, its hooks and config kept the same way, the
+ * worktree's own gitdir writable and the other worktrees' entries
+ * read-only (a commit writes objects and refs there, and the index and
+ * HEAD in the gitdir). */
+static int want_linked(const struct exec_spec *s, const struct gitdir_linked *l, struct want **w,
+                       size_t *n, char **errstr)
+{
+	bool rw = s->profile->workdir_rw && !s->overlay_dir;
+	char real[PATH_MAX], *up;
+
+	if (s->overlay_dir) { /* a dry run: what it writes there is thrown away */
+		if (!realpath(s->overlay_dir, real)) {
+			*errstr = xasprintf("overlay dir %s: %s", s->overlay_dir, strerror(errno));
+			return -1;
+		}
+		up = xasprintf("%s/common", real);
+		if (overlay_dirs_make(up, errstr) < 0) {
+			free(up);
+			return -1;
+		}
+		want_push(w, n, OP_OVERLAY, xstrdup(l->common), xstrdup(l->common), up, A_BIND,
+		          true);
+		return 0;
+	}
 	want_push(w, n, OP_BIND, xstrdup(l->common), xstrdup(l->common), NULL, rw ? A_BIND : A_RO,
 	          true);
 	if (!rw)
@@ -715,16 +749,8 @@ static int want_workdir(const struct exec_spec *s, const char *wd, struct want *
 			*errstr = xasprintf("overlay dir %s: %s", s->overlay_dir, strerror(errno));
 			return -1;
 		}
-		for (int i = 0; i < 2; i++) {
-			char *d = xasprintf("%s/%s", real, i ? "work" : "upper");
-			int e = mkdir(d, 0700) < 0 && errno != EEXIST ? errno : 0;
-			free(d);
-			if (e) {
-				*errstr = xasprintf("overlay dir %s: cannot create upper/work: %s",
-				                    real, strerror(e));
-				return -1;
-			}
-		}
+		if (overlay_dirs_make(real, errstr) < 0)
+			return -1;
 		want_push(w, n, OP_OVERLAY, xstrdup(wd), xstrdup(wd), xstrdup(real), A_BIND, true);
 		rw = true;
 	}
@@ -798,8 +824,7 @@ static int plan_dynamic(const struct exec_spec *s, const char *wd, const char *h
 	struct gitdir_linked linked;
 	bool is_linked = gitdir_linked_find(wd, home, &linked);
 	if (want_workdir(s, wd, &w, &n, errstr) < 0 ||
-	    (is_linked && want_linked(&linked, p->workdir_rw && !s->overlay_dir, &w, &n,
-	                              errstr) < 0) ||
+	    (is_linked && want_linked(s, &linked, &w, &n, errstr) < 0) ||
 	    want_home(p->home, home, &w, &n, errstr) < 0 ||
 	    want_grants(p->read_only, A_RO, home, &w, &n, errstr) < 0 ||
 	    want_grants(p->read_write, A_BIND, home, &w, &n, errstr) < 0 ||

@@ -151,6 +151,11 @@ out=$(printf '%s\n' '{"id":"c","tool":"shell","input":{"command":"git commit -qa
 	(cd "$d/wt" && "$AIRLOCK" gate --no-tty --db "$d/wt.db"))
 expect_eq "linked worktree: the gate's auto-run commit exits 0" "$(printf '%s' "$out" | jq -r .exit_code)" 0
 expect_eq "linked worktree: and lands on the worktree's branch" "$(git -C "$d/wd" log -1 --format=%s wt 2>&1)" "through-the-gate"
+# a preview's dry run of a git write there ran against a read-only .git
+echo pending >> "$d/wt/a"
+out=$(printf '%s\n' '{"tool":"shell","input":{"command":"git stash"}}' | "$AIRLOCK" preview --workdir "$d/wt" 2>&1)
+check "linked worktree: a preview shows what git stash would change" sh -c 'printf "%s" "$1" | grep -q "^-pending"' x "$out"
+expect_eq "linked worktree: and leaves the repository alone" "$(git -C "$d/wt" stash list | wc -l)/$(tail -1 "$d/wt/a")" "0/pending"
 # a .git file that names another directory without git's link back to
 # this workdir shows nothing (an archive's .git cannot name ~/.ssh)
 mkdir -p "$d/fake/repo/worktrees/w" "$d/fakewd"
