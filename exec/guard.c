@@ -499,10 +499,11 @@ static int open_parent(const char *wd, const char *rel, const char **name)
 	return fd;
 }
 
-/* A walk's bounds: entries read, depth; past either the rest of that git
- * directory goes unchecked, and the result says so. */
+/* A walk's bounds. Past the entries, the rest of that git directory goes
+ * unchecked, and the result says so; a directory deeper than the depth
+ * (one fd a level) goes whole, since a branch name may be that deep. */
 #define GITDIR_ENTRIES 100000
-#define GITDIR_DEPTH 32
+#define GITDIR_DEPTH 64
 
 /* One walk of the git directories: noting what is there (into set), or
  * sweeping what was not (b set). */
@@ -558,11 +559,10 @@ static void walk_special(struct gitdir_walk *w, int dfd, const char *name, const
  */
 static void walk_dir(struct gitdir_walk *w, int fd, const char *shown, bool objects, int depth)
 {
-	DIR *d = depth > GITDIR_DEPTH ? NULL : fdopendir(fd);
+	DIR *d = fdopendir(fd);
 	struct dirent *e;
 	struct stat st;
 
-	w->cut |= depth > GITDIR_DEPTH;
 	if (d == NULL)
 		close(fd);
 	while (d && (e = readdir(d)) != NULL && !(w->cut |= --w->left < 0)) {
@@ -580,7 +580,10 @@ static void walk_dir(struct gitdir_walk *w, int fd, const char *shown, bool obje
 			t = S_ISDIR(st.st_mode) ? DT_DIR : DT_LNK;
 		}
 		s = xasprintf("%s/%s", shown, n);
-		if (t == DT_DIR) {
+		if (t == DT_DIR && depth >= GITDIR_DEPTH) {
+			if (w->b)
+				drop(dirfd(d), n, s, " (too deep to check for links)", w->b);
+		} else if (t == DT_DIR) {
 			if ((sub = openat(dirfd(d), n, DIR_FLAGS)) >= 0)
 				walk_dir(w, sub, s, strcmp(n, "objects") == 0, depth + 1);
 		} else if (fstatat(dirfd(d), n, &st, AT_SYMLINK_NOFOLLOW) == 0 &&

@@ -380,11 +380,13 @@ echo "# rc" > "$WORK/outside/rc"
 [ "$AS" = nobody ] && chown -R 65534:65534 "$WORK/repo8" "$WORK/outside/rc"
 OUT=$(cd "$WORK/repo8" && env -i PATH=/usr/bin:/bin HOME="$WORK/home" $RUN "$AIRLOCK" exec -- sh -c \
 	'rm -f .git/logs/HEAD; ln -s "$1" .git/logs/HEAD; ln -s "$1" .git/COMMIT_EDITMSG
-	 mkfifo .git/FETCH_HEAD; mkdir -p .git/logs/refs/x; ln -s "$1" .git/logs/refs/x/y' x "$WORK/outside/rc" 2>&1)
+	 mkfifo .git/FETCH_HEAD; mkdir -p .git/logs/refs/x; ln -s "$1" .git/logs/refs/x/y
+	 p=.git/logs/refs/heads; for i in $(seq 70); do p=$p/d; done; mkdir -p $p && ln -s "$1" $p/l' \
+	x "$WORK/outside/rc" 2>&1)
 git -C "$WORK/repo8" -c safe.directory='*' -c user.email=a@b -c user.name=a commit -q --allow-empty \
 	-m '$(touch x)' 2>/dev/null
 [ "$(cat "$WORK/outside/rc")" = "# rc" ] && [ ! -L "$WORK/repo8/.git/logs/HEAD" ] &&
-	[ ! -e "$WORK/repo8/.git/FETCH_HEAD" ] && [ ! -L "$WORK/repo8/.git/logs/refs/x/y" ] &&
+	[ ! -e "$WORK/repo8/.git/FETCH_HEAD" ] && [ -z "$(find "$WORK/repo8/.git" -type l)" ] &&
 	ok gitdir-links || bad gitdir-links "a link or FIFO made in .git kept, or the file outside written"
 # in a linked worktree the main repository's .git is writable (a commit
 # writes objects and refs there), with its hooks and config kept as the
