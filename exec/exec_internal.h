@@ -82,7 +82,6 @@ struct guard_note {
 	struct guard_special *specials; /* links, FIFOs, sockets and devices in
 	                                 * the git directories, sorted; owned */
 	size_t nspecials;
-	bool specials_cut; /* too many entries to note them all */
 };
 /* Notes what each guarded path under the workdir wd (resolved), and under
  * the git directories of a linked worktree (found with home as mounts.c

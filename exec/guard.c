@@ -499,10 +499,11 @@ static int open_parent(const char *wd, const char *rel, const char **name)
 	return fd;
 }
 
-/* A walk's bounds. Past the entries, the rest of that git directory goes
- * unchecked, and the result says so; a directory deeper than the depth
- * (one fd a level) goes whole, since a branch name may be that deep. */
-#define GITDIR_ENTRIES 100000
+/* A walk's depth bound (it holds one fd a level): a directory deeper goes
+ * whole, since a branch name may be that deep. There is no bound on
+ * entries: a walk cut short would leave a link past the cut (a run that
+ * made 100,000 files first hid one); a run that floods .git pays for it
+ * in its own sweep, regular files costing a readdir alone. */
 #define GITDIR_DEPTH 64
 
 /* One walk of the git directories: noting what is there (into set), or
@@ -511,8 +512,6 @@ struct gitdir_walk {
 	const struct guard_note *g; /* its roots; sweeping, what was there */
 	struct guard_note *into;    /* noting: where specials go */
 	struct buf *b;
-	int left; /* entries still to read */
-	bool cut; /* a bound was reached */
 	size_t alloc;
 };
 
@@ -565,7 +564,7 @@ static void walk_dir(struct gitdir_walk *w, int fd, const char *shown, bool obje
 
 	if (d == NULL)
 		close(fd);
-	while (d && (e = readdir(d)) != NULL && !(w->cut |= --w->left < 0)) {
+	while (d && (e = readdir(d)) != NULL) {
 		const char *n = e->d_name;
 		unsigned char t = e->d_type;
 		char *s;
@@ -605,7 +604,6 @@ static void walk_gitdirs(struct gitdir_walk *w)
 	for (size_t i = 0; i < nitems(dirs); i++) {
 		const char *shown = i == 0 ? ".git" : dirs[i];
 		int fd = dirs[i] ? open(dirs[i], DIR_FLAGS) : -1;
-		w->left = GITDIR_ENTRIES;
 		if (fd >= 0)
 			walk_dir(w, fd, shown, false, 0); /* takes fd */
 	}
@@ -617,7 +615,6 @@ static void note_gitdirs(struct guard_note *g)
 	struct gitdir_walk w = {.g = g, .into = g};
 
 	walk_gitdirs(&w);
-	g->specials_cut = w.cut;
 	if (g->nspecials)
 		qsort(g->specials, g->nspecials, sizeof(*g->specials), special_cmp);
 }
@@ -627,8 +624,6 @@ static void sweep_gitdirs(const struct guard_note *before, struct buf *b)
 	struct gitdir_walk w = {.g = before, .b = b};
 
 	walk_gitdirs(&w);
-	if (w.cut || before->specials_cut)
-		buf_printf(b, "%s.git (too large to check for links)", b->len ? ", " : "");
 }
 
 /* Acts on what the run made under root r; in b as the workdir-relative
