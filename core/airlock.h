@@ -87,6 +87,8 @@ struct call {
 	const char *body;      /* http */
 	bool replace_all;      /* edit_file */
 	long long timeout_ms;  /* shell; 0 when not given */
+	bool unsandboxed;      /* holds a shell command its own tool runs (an MCP
+	                        * server, Claude Code), never airlock's sandbox */
 };
 
 /* Returns a new empty call; caller frees with call_free(). */

@@ -410,9 +410,15 @@ struct call *agent_canonical_call(const char *name, const char *kind, json_t *fi
 	return c;
 }
 
+/* A call read from another tool's arguments: that tool runs it, so a
+ * shell command there never runs in airlock's sandbox. */
 static struct call *derived(const char *name, const char *kind, json_t *fields, json_t *id)
 {
-	return agent_canonical_call(name, kind, fields, id, SHAPE_MCP);
+	struct call *c = agent_canonical_call(name, kind, fields, id, SHAPE_MCP);
+
+	if (c)
+		c->unsandboxed = c->tool == TOOL_SHELL;
+	return c;
 }
 
 /* Adds c (when the mapping worked) and marks the argument key as read. */
@@ -622,6 +628,14 @@ void agent_verdict_merge(struct verdict *into, const struct verdict *v)
 	for (size_t k = 0; k < nitems(src); k++)
 		for (size_t i = 0; src[k] && src[k][i]; i++)
 			verdict_add_path(dst[k], src[k][i]);
+}
+
+bool agent_calls_unsandboxed(struct call *const *calls)
+{
+	for (size_t i = 0; calls && calls[i]; i++)
+		if (calls[i]->unsandboxed)
+			return true;
+	return false;
 }
 
 struct verdict *agent_classify_calls(struct gate *g, struct call **calls)

@@ -106,6 +106,9 @@ struct call *agent_canonical_call(const char *name, const char *kind, json_t *fi
                                   json_t *id, enum shape shape);
 /* Returns a new TOOL_OTHER call named name with a copy of args as input. */
 struct call *agent_other_call(const char *name, json_t *args, json_t *id);
+/* True when one of calls is a shell command its own tool runs (derived
+ * from another tool's arguments): never sandboxed by airlock. */
+bool agent_calls_unsandboxed(struct call *const *calls);
 /* Returns a new verdict: every call classified, findings and paths merged. */
 struct verdict *agent_classify_calls(struct gate *g, struct call **calls);
 /* Adds v's findings (spans dropped), commands and paths to into. */

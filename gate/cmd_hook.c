@@ -369,6 +369,7 @@ static void hook_decide(struct gate_opts *go, json_t *root, bool tui, struct hoo
 	calls = agent_named_calls(c, json_object_get(root, "tool_input"),
 	                          c->cwd ? c->cwd : gate_workdir(g));
 	v = calls ? agent_classify_calls(g, calls) : gate_classify(g, c);
+	c->unsandboxed = agent_calls_unsandboxed(calls); /* policy asks then */
 	/* rules match the one derived call, or with several the tool itself: a
 	 * rule about one part (a host allowed) must not allow the others */
 	o = gate_decide(g, calls && calls[1] == NULL ? calls[0] : c, v,

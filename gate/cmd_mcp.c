@@ -413,6 +413,8 @@ static json_t *gate_tools_call(struct mcp *m, json_t *req)
 	/* rules match the one derived call, or with several the tool itself:
 	 * an allowed host must not allow the secret read beside it */
 	whole = calls[1] ? agent_other_call(name, args, id) : NULL;
+	if (whole) /* the server runs what it is sent: policy asks then */
+		whole->unsandboxed = agent_calls_unsandboxed(calls);
 	o = gate_decide(m->g, whole ? whole : calls[0], v, GATE_ASK_PERSON, &pl);
 	unanswerable(m, id, o);
 	if ((o->decision == DECISION_AUTO || o->decision == DECISION_APPROVED) && id)
@@ -422,7 +424,13 @@ static json_t *gate_tools_call(struct mcp *m, json_t *req)
 	else if (o->decision != DECISION_AUTO && o->decision != DECISION_APPROVED) {
 		if ((o->decision != DECISION_ERROR || o->audit_id) && gate_finish(m->g, o, &err) < 0)
 			fprintf(stderr, "airlock mcp: %s\n", err);
-		reply = id ? tool_denied(id, v, o->reason ? o->reason : "denied") : json_null();
+		/* an ask nobody answered says what was asked, and why */
+		char *why = pl.action == ACTION_ASK && pl.reason
+		                    ? xasprintf("%s (it asks: %s)", o->reason ? o->reason : "denied",
+		                                pl.reason)
+		                    : xstrdup(o->reason ? o->reason : "denied");
+		reply = id ? tool_denied(id, v, why) : json_null();
+		free(why);
 	}
 	free(err);
 	free(name);

@@ -168,13 +168,18 @@ void policy_decide(struct policy *p, const struct call *c, const struct verdict 
 		out->reason = xasprintf("tier %s: no profile \"%s\"", tier_name(t), tc->profile);
 		return;
 	}
-	if (out->action == ACTION_AUTO && out->profile->none) {
+	if (out->action == ACTION_AUTO && (out->profile->none || c->unsandboxed)) {
 		/* no sandbox at all: only a person may let a call run that way */
 		char *why = out->reason;
 		out->action = ACTION_ASK;
-		out->reason = xasprintf("%s; asks: tier %s runs under profile %s, without a "
-		                        "sandbox, which only a person may approve",
-		                        why, tier_name(t), out->profile->name);
+		if (c->unsandboxed)
+			out->reason = xasprintf("%s; asks: %s runs the command itself, outside "
+			                        "airlock's sandbox, which only a person may approve",
+			                        why, c->name ? c->name : "the tool");
+		else
+			out->reason = xasprintf("%s; asks: tier %s runs under profile %s, without "
+			                        "a sandbox, which only a person may approve",
+			                        why, tier_name(t), out->profile->name);
 		free(why);
 	}
 	grant_credentials(p, c, v, out);

@@ -29,17 +29,20 @@ for id in 4 5 6; do
 	check "fake: call $id answered by airlock as a tool error" is_true \
 		"select(.id == $id) | .result.isError == true and (.result.content[0].text | startswith(\"denied by airlock: \"))" "$d/fake.out"
 done
-check "fake: low shell call forwarded" is_true 'select(.id == 7) | .result.content[0].text == "ran exec"' "$d/fake.out"
+# the server runs a command it is sent itself, outside airlock's sandbox:
+# even a low one is a person's to allow (none here: denied)
+check "fake: low shell call asks, not forwarded" is_true \
+	'select(.id == 7) | .result.isError and (.result.content[0].text | contains("outside airlock'"'"'s sandbox"))' "$d/fake.out"
 expect_eq "fake: other methods pass through" "$(res 8 "$d/fake.out" | jq -r .result.echo)" resources/list
 expect_eq "fake: bad params refused" "$(res 9 "$d/fake.out" | jq -r .error.code)" -32602
 # What reached the server: exactly the client's lines for what passed.
 expect_eq "fake: denied calls never reached the server" \
-	"$(jq -r 'select(.method == "tools/call") | .id' "$d/fake.log" | tr '\n' ' ')" "3 7 "
+	"$(jq -r 'select(.method == "tools/call") | .id' "$d/fake.log" | tr '\n' ' ')" "3 "
 grep -v '^#' "$data/fake-mcp-script.jsonl" | $PY -c '
 import json, sys
 for l in sys.stdin:
     m = json.loads(l); m.pop("wait", None)
-    if m.get("id") in (None, 1, 2, 3, 7, 8): print(json.dumps(m))' > "$d/fake.want"
+    if m.get("id") in (None, 1, 2, 3, 8): print(json.dumps(m))' > "$d/fake.want"
 expect_eq "fake: forwarded lines unchanged" "$(cat "$d/fake.log")" "$(cat "$d/fake.want")"
 expect_eq "fake: destructiveHint raises to high" \
 	"$(q "SELECT tier || ' ' || (rules LIKE '%mcp.annotation.destructive%') FROM call_index WHERE name = 'mcp:fake.wipe'")" "2 1"
@@ -48,7 +51,12 @@ expect_eq "fake: readOnlyHint does not lower" \
 expect_eq "fake: sql argument to the SQL classifier" \
 	"$(q "SELECT tool FROM call_index WHERE name = 'mcp:fake.run_query'")" sql
 expect_eq "fake: forwarded calls finished with the server's answer" \
-	"$(q "SELECT count(*) FROM call_index WHERE name LIKE 'mcp:fake.%' AND ran = 1")" 2
+	"$(q "SELECT count(*) FROM call_index WHERE name LIKE 'mcp:fake.%' AND ran = 1")" 1
+# a person (here a program) may let it run
+printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"exec","arguments":{"command":"ls"}}}' |
+	(cd "$d/wd" && "$AIRLOCK" mcp --no-tty --db "$db" --approve-with true --name ok -- \
+		$PY "$data/fake-mcp-server.py" "$d/ok.log") > "$d/ok.out" 2> "$d/ok.err"
+expect_eq "fake: an approved shell call reaches the server" "$(jq -r .params.arguments.command "$d/ok.log")" ls
 
 # Lines airlock cannot parse strictly are refused, not forwarded; batches split.
 printf '%s\n' \

@@ -196,6 +196,11 @@ static struct call *make_call(const char *tool)
 		c->name = xstrdup(tool);
 	else if (strncmp(tool, "other:", 6) == 0)
 		c->name = xstrdup(tool + 6);
+	else if (strncmp(tool, "unsandboxed:", 12) == 0) { /* a shell command its tool runs */
+		c->name = xstrdup(tool + 12);
+		c->tool = TOOL_SHELL;
+		c->unsandboxed = true;
+	}
 	for (size_t i = 0; i < nitems(tools); i++)
 		if (strcmp(tools[i].name, tool) == 0) {
 			c->tool = tools[i].tool;
