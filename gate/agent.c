@@ -586,6 +586,39 @@ static void grep_glob_reads(const struct call *c, json_t *a, struct call ***v)
 	json_decref(used);
 }
 
+/*
+ * Glob lists the names its pattern matches, so the directory the pattern
+ * starts in (the part before the first wildcard, up to its last slash) is
+ * listed as LS would list it: a pattern under /root or ../../root/.ssh
+ * reads /root or /root/.ssh, not only the path it is matched from.
+ */
+static void glob_dir_read(const struct call *c, json_t *a, struct call ***v)
+{
+	const char *pat = json_string_value(json_object_get(a, "pattern"));
+	const char *dir = json_string_value(json_object_get(a, "path")), *wild, *slash;
+	json_t *used;
+	char *path;
+	size_t n = 0;
+
+	if (strcmp(c->name, "Glob") != 0 || pat == NULL || dir == NULL)
+		return;
+	wild = pat + strcspn(pat, "*?[{");
+	for (slash = wild; slash > pat && slash[-1] != '/'; slash--)
+		;
+	if (slash == pat) /* no directory before the wildcard: path is read already */
+		return;
+	path = pat[0] == '/' ? xstrndup(pat, (size_t)(slash - pat))
+	                     : xasprintf("%s/%.*s", dir, (int)(slash - pat), pat);
+	used = json_object();
+	while ((*v)[n])
+		n++;
+	if (!push_call(v, &n, derived(c->name, "read_file", json_pack("{s:s}", "path", path), c->id),
+	               used, "pattern"))
+		push_call(v, &n, agent_other_call(c->name, a, c->id), used, "pattern");
+	json_decref(used);
+	free(path);
+}
+
 struct call **agent_named_calls(const struct call *c, json_t *args, const char *cwd)
 {
 	const char *dot = strchr(c->name, '.');
@@ -602,6 +635,7 @@ struct call **agent_named_calls(const struct call *c, json_t *args, const char *
 			json_object_set_new(a, "path", json_string(cwd));
 	v = agent_tool_calls(c->name, c->name, a, c->id);
 	grep_glob_reads(c, a, &v);
+	glob_dir_read(c, a, &v);
 	json_decref(a);
 	return v;
 }
