@@ -226,6 +226,8 @@ static long wrap_screen(struct cctx *x, struct cmdv *c, size_t at);
 static long wrap_trace(struct cctx *x, struct cmdv *c, size_t at);
 static long wrap_uv_run(struct cctx *x, struct cmdv *c, size_t at);
 static long wrap_npx(struct cctx *x, struct cmdv *c, size_t at);
+static long wrap_node_pm(struct cctx *x, struct cmdv *c, size_t at);
+static void script_of_words(struct cctx *x, struct cmdv *c, size_t at, const char *who);
 
 static const char priv[] = "exec.privileged";
 
@@ -298,7 +300,8 @@ static const struct wrapper wrappers[] = {
 	{"mise", NULL, NULL, 0, NULL, NULL, wrap_dashdash, NULL}, /* mise exec|x TOOLS -- CMD */
 	{"pdm", "run", "", 0, NULL, NULL, NULL, NULL},
 	{"pixi", "run", "", 0, NULL, NULL, NULL, NULL},
-	{"pnpm", "exec", "", 0, NULL, NULL, NULL, NULL},
+	{"npm", NULL, NULL, 0, NULL, NULL, wrap_node_pm, NULL},  /* npm exec|x -c CMD */
+	{"pnpm", NULL, NULL, 0, NULL, NULL, wrap_node_pm, NULL}, /* pnpm [-c] exec|dlx */
 	{"proot", NULL, "rRbmwqkv", 0, NULL, NULL, NULL, NULL},
 	{"rbash", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
 	/* systemd's sudo; systemd-run starts CMD as a service (root unless
@@ -318,7 +321,7 @@ static const struct wrapper wrappers[] = {
 	{"tcsh", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
 	{"valgrind", NULL, "", 0, NULL, NULL, NULL, NULL},
 	{"xvfb-run", NULL, "efnpsw", 0, NULL, NULL, NULL, long_xvfb},
-	{"yarn", "exec", "", 0, NULL, NULL, NULL, NULL},
+	{"yarn", NULL, NULL, 0, NULL, NULL, wrap_node_pm, NULL}, /* yarn exec SCRIPT */
 	{"yash", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
 	{"bash", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
 	{"bunx", NULL, "p", 0, NULL, NULL, wrap_npx, long_npx},
@@ -504,6 +507,42 @@ static bool npx_local(const struct cctx *x, const char *name)
 	return false;
 }
 
+/* npx -c|--call CMD, npm exec -c CMD: CMD runs in a shell, with the
+ * project's and the package's bins first on PATH. Options in [from, to). */
+static void npx_call(struct cctx *x, struct cmdv *c, size_t from, size_t to)
+{
+	for (size_t i = from; i < to; i++) {
+		const char *a = c->w[i].val, *v = NULL;
+		const struct word *w = &c->w[i];
+		if ((strcmp(a, "-c") == 0 || strcmp(a, "--call") == 0) && i + 1 < c->n)
+			w = &c->w[++i];
+		else if (strncmp(a, "--call=", 7) == 0)
+			v = a + 7;
+		else
+			continue;
+		if (w->flags & (W_DYNAMIC | W_GLOB))
+			cls_add(x, TIER_HIGH, "exec.dynamic_command", shell_span_word(x, w),
+			        "%s -c runs a command that is only known at run time", c->w[0].val);
+		else if (v)
+			shell_script_text(x, v, strlen(v), shell_span_word(x, w));
+		else
+			shell_script_word(x, w);
+	}
+}
+
+/* A command a package manager finds in node_modules/.bin: the project's
+ * own file, which any earlier call in the workdir may have written, so
+ * not the program of that name the tables know (`npx ls` with a
+ * node_modules/.bin/ls is no ls). Medium, as npm run is. */
+static void npx_local_note(struct cctx *x, const struct cmdv *c, size_t at)
+{
+	if (at < c->n && !(c->w[at].flags & (W_DYNAMIC | W_GLOB)) && !strchr(c->w[at].val, '/') &&
+	    npx_local(x, c->w[at].val))
+		cls_add(x, TIER_MEDIUM, "exec.build", shell_span_word(x, &c->w[at]),
+		        "runs the project's node_modules/.bin/%s, whatever '%s' means elsewhere",
+		        c->w[at].val, c->w[at].val);
+}
+
 /* npx NAME (bunx NAME) runs the project's node_modules/.bin/NAME when it
  * has one, as `npm run` would: NAME is then the command. Else it downloads
  * the package NAME from the registry and runs it; so do -p/--package,
@@ -524,13 +563,58 @@ static long wrap_npx(struct cctx *x, struct cmdv *c, size_t at)
 			ok = strcmp(c->w[i].val, plain[k]) == 0;
 		local = ok;
 	}
-	if (local && npx_local(x, name))
+	if (local && npx_local(x, name)) {
+		npx_local_note(x, c, at);
 		return (long)at;
+	}
 	cls_add(x, TIER_HIGH, "pkg.install", shell_span_words(x, c->w, at < c->n ? at + 1 : c->n),
 	        "%s downloads and runs a package the project does not have in node_modules/.bin",
 	        c->w[0].val);
 	record_self(x, c);
+	npx_call(x, c, 1, at);
 	return -1;
+}
+
+/*
+ * npm, pnpm and yarn by their verb (the first word that is no option):
+ * `npm exec|x -c CMD` runs CMD in a shell (the rest of npm is judged by
+ * its table); `pnpm exec` runs its command, in a shell with -c or
+ * --shell-mode (before or after exec), as `pnpm dlx -c` does; `yarn exec`
+ * (Yarn 2+) runs its words as a script in its shell. A command found in
+ * node_modules/.bin is the project's own. Returns 0 to judge the command
+ * by the tables.
+ */
+static long wrap_node_pm(struct cctx *x, struct cmdv *c, size_t at)
+{
+	char path[CLS_MAX_PATH];
+	const char *prog = rules_prog_name(c->w[0].val, path, sizeof(path)), *v;
+	size_t verb = skip_opts(c, at, "", NULL), cmd;
+	bool shell = false;
+
+	if (verb >= c->n || verb == 0 || strcmp(c->w[verb - 1].val, "--") == 0)
+		return 0;
+	v = c->w[verb].val;
+	cmd = skip_opts(c, verb + 1, "", NULL);
+	for (size_t i = 1; i < cmd; i++)
+		shell |= strcmp(c->w[i].val, "-c") == 0 || strcmp(c->w[i].val, "--shell-mode") == 0;
+	if (strcmp(prog, "npm") == 0) {
+		if (strcmp(v, "exec") == 0 || strcmp(v, "x") == 0)
+			npx_call(x, c, verb + 1, c->n);
+		return 0;
+	}
+	if (strcmp(v, "dlx") == 0 && shell && strcmp(prog, "pnpm") == 0) {
+		script_of_words(x, c, cmd, c->w[0].val);
+		return 0; /* and the table's pkg.install */
+	}
+	if (strcmp(v, "exec") != 0)
+		return 0;
+	npx_local_note(x, c, cmd);
+	if (shell || strcmp(prog, "yarn") == 0) {
+		record_self(x, c);
+		script_of_words(x, c, cmd, c->w[0].val);
+		return -1;
+	}
+	return rest_or_self(x, c, cmd);
 }
 
 /* Shell option parsing: returns the index of the first operand. */
