@@ -484,6 +484,16 @@ bool sql_reads_otherwise(const struct cctx *x, const char *sql, size_t len);
  * does (sql_reads_otherwise): findings only, no statements listed. */
 void sql_fallback_otherwise(struct cctx *x, const char *sql, size_t len, bool exact,
                             size_t base, struct span sp);
+/* What calling a function does, by its name [name, name+n) in any case
+ * (sql.c's table, read by the grammar's walk and by the fallback), or
+ * NULL for one that only reads; sql_fn_runs_sql: whether it runs the SQL
+ * text of an argument (query_to_xml). */
+struct sql_fn {
+	const char *name, *rule, *why;
+	enum tier tier;
+};
+const struct sql_fn *sql_fn_find(const char *name, size_t n);
+bool sql_fn_runs_sql(const char *name, size_t n);
 
 /* ---- scripts the call writes, then runs (shell_files.c) ---- */
 /* Notes the file(s) c writes when it shows their content: cat or tee of a
