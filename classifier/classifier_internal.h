@@ -92,6 +92,9 @@ struct cctx {
 		const char *name, *val; /* arena */
 	} vars[CLS_MAX_VARS];
 	size_t nvars;
+	/* git --work-tree DIR or GIT_WORK_TREE=DIR of the git command being
+	 * judged: NULL none, "" known only at run time (shell_rules_git.c) */
+	const char *git_tree;
 	bool substs; /* holds $(echo WORDS)-like substitutions with known output */
 	bool defaults; /* holds ${NAME:-WORD} of a NAME it gives no value: WORD may be it */
 	int reading; /* 0: variables stay unknown (the first pass) */
@@ -339,6 +342,10 @@ struct prog {
 };
 extern const struct prog rules_fs[], rules_net[], rules_dev[], rules_sys[], rules_git[];
 extern const size_t rules_fs_n, rules_net_n, rules_dev_n, rules_sys_n, rules_git_n;
+/* export NAME=VALUE (w, NAME n bytes) of a variable that points every
+ * later git command at other configuration, a repository or work tree
+ * (shell_rules_git.c). */
+void rules_git_export(struct cctx *x, const struct word *w, size_t n);
 
 /* Applies the generic part of a row (paths by flags, fixed finding). */
 void rules_generic(struct cctx *x, struct cmdv *c, const struct prog *p);

@@ -1463,8 +1463,8 @@ static void rule_set(struct cctx *x, struct cmdv *c)
 }
 
 /* export/declare/local/readonly NAME=VALUE; an exported editor, pager or
- * ssh command runs in later commands, and GIT_CONFIG_* hands every later
- * git configuration. */
+ * ssh command runs in later commands, and GIT_CONFIG_*, GIT_DIR and
+ * GIT_WORK_TREE point every later git elsewhere. */
 static void rule_export(struct cctx *x, struct cmdv *c)
 {
 	for (size_t i = 1; i < c->n; i++) {
@@ -1474,11 +1474,7 @@ static void rule_export(struct cctx *x, struct cmdv *c)
 		shell_check_assign(x, &c->w[i], false);
 		shell_var_assign(x, &c->w[i]);
 		rules_env_command(x, &c->w[i], (size_t)(eq - c->w[i].val));
-		if (strncmp(c->w[i].val, "GIT_CONFIG_", 11) == 0 &&
-		    strncmp(c->w[i].val, "GIT_CONFIG_COUNT=", 17) != 0)
-			cls_add(x, TIER_HIGH, "git.config_override", shell_span_word(x, &c->w[i]),
-			        "%.*s hands git configuration that can make it run programs",
-			        (int)(eq - c->w[i].val), c->w[i].val);
+		rules_git_export(x, &c->w[i], (size_t)(eq - c->w[i].val));
 	}
 }
 

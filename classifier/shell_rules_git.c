@@ -24,6 +24,23 @@ static void git_where(struct cctx *x, const struct cmdv *c)
 	else if (paths_class(x, x->cwd) == PC_OUTSIDE)
 		cls_add(x, TIER_HIGH, "fs.write.outside_workdir", sp,
 		        "changes the repository at %s, outside the workdir", x->cwd);
+	/* --work-tree=/ stash, checkout, merge...: the files land there */
+	if (x->git_tree && x->git_tree[0] == '\0')
+		cls_add(x, TIER_HIGH, "fs.write.outside_workdir", sp,
+		        "changes files in a work tree known only at run time");
+	else if (x->git_tree && paths_class(x, x->git_tree) == PC_OUTSIDE)
+		cls_add(x, TIER_HIGH, "fs.write.outside_workdir", sp,
+		        "changes files in the work tree %s, outside the workdir", x->git_tree);
+}
+
+/* git --work-tree VALUE, GIT_WORK_TREE=VALUE: where its files are. */
+static void git_tree_set(struct cctx *x, const struct word *w, const char *val)
+{
+	char abs[CLS_MAX_PATH];
+
+	x->git_tree = !(w->flags & (W_DYNAMIC | W_GLOB)) && paths_resolve(x, val, abs, sizeof(abs))
+	                  ? arena_strndup(x->a, abs, strlen(abs))
+	                  : "";
 }
 
 static void gw(struct cctx *x, const struct cmdv *c, const char *what)
@@ -672,6 +689,8 @@ static void git_env(struct cctx *x, const struct cmdv *c)
 		if (n > 15 && strncmp(w->val, "GIT_CONFIG_KEY_", 15) == 0) {
 			snprintf(name, sizeof(name), "GIT_CONFIG_VALUE_%.*s", (int)(n - 15), w->val + 15);
 			config_pair(x, w, w->val + n + 1, strlen(w->val + n + 1), rules_env(c, name, NULL));
+		} else if (n == 13 && strncmp(w->val, "GIT_WORK_TREE", 13) == 0) {
+			git_tree_set(x, w, w->val + n + 1);
 		} else if (env_overrides(w->val, n)) {
 			cls_add(x, TIER_HIGH, "git.config_override", shell_span_word(x, w),
 			        "%.*s makes git read configuration (or a repository's config and "
@@ -679,6 +698,18 @@ static void git_env(struct cctx *x, const struct cmdv *c)
 			        (int)n, w->val);
 		}
 	}
+}
+
+void rules_git_export(struct cctx *x, const struct word *w, size_t n)
+{
+	bool keys = n > 11 && strncmp(w->val, "GIT_CONFIG_", 11) == 0 &&
+	            !(n == 16 && strncmp(w->val, "GIT_CONFIG_COUNT", 16) == 0);
+
+	if (keys || env_overrides(w->val, n) || (n == 13 && strncmp(w->val, "GIT_WORK_TREE", 13) == 0))
+		cls_add(x, TIER_HIGH, "git.config_override", shell_span_word(x, w),
+		        "exporting %.*s points every later git at other configuration, a "
+		        "repository (whose config and hooks can run programs) or work tree",
+		        (int)n, w->val);
 }
 
 /* Global options before the subcommand; returns its index or c->n. */
@@ -707,7 +738,11 @@ static size_t git_globals(struct cctx *x, struct cmdv *c)
 			        "run programs",
 			        a);
 			i += a[9] == '\0';
-		} else if (strcmp(a, "--work-tree") == 0 || strcmp(a, "--namespace") == 0) {
+		} else if (opt_long_is(a, "--work-tree", &eq)) {
+			if (eq == NULL && i + 1 < c->n)
+				i++;
+			git_tree_set(x, &c->w[i], eq ? eq : c->w[i].val);
+		} else if (strcmp(a, "--namespace") == 0) {
 			i++;
 		}
 	}
@@ -746,24 +781,19 @@ static bool git_dynamic(struct cctx *x, const struct cmdv *sub)
 	return false;
 }
 
-static void rule_git(struct cctx *x, struct cmdv *c)
+static void git_judge(struct cctx *x, struct cmdv *c)
 {
-	const char *cwd = x->cwd;
 	size_t at = git_globals(x, c);
 
 	git_env(x, c);
 	struct cmdv sub = *c;
 
-	if (at >= c->n) {
-		x->cwd = cwd;
+	if (at >= c->n)
 		return;
-	}
 	sub.w = c->w + at;
 	sub.n = c->n - at;
-	if (git_dynamic(x, &sub)) {
-		x->cwd = cwd;
+	if (git_dynamic(x, &sub))
 		return;
-	}
 	for (size_t i = 0; i < nitems(gsubs); i++) {
 		if (gsubs[i].name[0] != sub.w[0].val[0] || strcmp(gsubs[i].name, sub.w[0].val) != 0)
 			continue;
@@ -774,12 +804,22 @@ static void rule_git(struct cctx *x, struct cmdv *c)
 			git_where(x, &sub);
 		if (gsubs[i].fn)
 			gsubs[i].fn(x, &sub);
-		x->cwd = cwd;
 		return;
 	}
 	cls_add(x, x->o->unknown_program, "exec.unknown_program", shell_span_word(x, &sub.w[0]),
 	        "git %s is not a subcommand airlock knows (an alias can run anything)", sub.w[0].val);
+}
+
+/* git -C DIR and --work-tree DIR hold for this git command alone (and
+ * a git run by one of its -c values has its own). */
+static void rule_git(struct cctx *x, struct cmdv *c)
+{
+	const char *cwd = x->cwd, *tree = x->git_tree;
+
+	x->git_tree = NULL;
+	git_judge(x, c);
 	x->cwd = cwd;
+	x->git_tree = tree;
 }
 
 const struct prog rules_git[] = {
