@@ -227,6 +227,9 @@ static long wrap_trace(struct cctx *x, struct cmdv *c, size_t at);
 static long wrap_uv_run(struct cctx *x, struct cmdv *c, size_t at);
 static long wrap_npx(struct cctx *x, struct cmdv *c, size_t at);
 static long wrap_node_pm(struct cctx *x, struct cmdv *c, size_t at);
+static long wrap_project_env(struct cctx *x, struct cmdv *c, size_t at);
+static long wrap_dotenv(struct cctx *x, struct cmdv *c, size_t at);
+static struct cmdv wrapper_head(const struct cmdv *c, size_t at);
 static void script_of_words(struct cctx *x, struct cmdv *c, size_t at, const char *who);
 
 static const char priv[] = "exec.privileged";
@@ -282,24 +285,24 @@ static const char *const long_uv_run[] = {"--with", "--with-requirements", "--wi
 static const char strace_opts[] = "oepsuEIbSXP", ltrace_opts[] = "aAeFlnopsuwx";
 
 static const struct wrapper wrappers[] = {
-	{"asdf", "exec", "", 0, NULL, NULL, NULL, NULL},
+	{"asdf", "exec", "", 0, NULL, NULL, wrap_project_env, NULL},
 	{"ash", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
 	{"bun", "exec", "", 0, NULL, NULL, wrap_words, NULL}, /* bun exec 'SCRIPT' */
 	{"bwrap", NULL, NULL, 0, NULL, NULL, wrap_bwrap, NULL},
-	{"conda", "run", "np", 0, NULL, NULL, NULL, long_conda},
+	{"conda", "run", "np", 0, NULL, NULL, wrap_project_env, long_conda},
 	{"cross-env", NULL, "", 0, NULL, NULL, wrap_env, NULL},
 	{"cross-env-shell", NULL, "", 0, NULL, NULL, wrap_words, NULL},
 	{"csh", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
-	{"direnv", "exec", "", 1, NULL, NULL, NULL, NULL},
-	{"dotenv", NULL, "evcp", 0, NULL, NULL, NULL, NULL},
+	{"direnv", "exec", "", 1, NULL, NULL, wrap_project_env, NULL}, /* runs DIR/.envrc */
+	{"dotenv", NULL, "evcp", 0, NULL, NULL, wrap_dotenv, NULL},
 	{"fakeroot", NULL, "lsib", 0, NULL, NULL, NULL, long_fakeroot},
 	{"faketime", NULL, "p", 1, NULL, NULL, NULL, NULL},
 	{"fish", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
-	{"mamba", "run", "np", 0, NULL, NULL, NULL, long_conda},
-	{"micromamba", "run", "np", 0, NULL, NULL, NULL, long_conda},
+	{"mamba", "run", "np", 0, NULL, NULL, wrap_project_env, long_conda},
+	{"micromamba", "run", "np", 0, NULL, NULL, wrap_project_env, long_conda},
 	{"mise", NULL, NULL, 0, NULL, NULL, wrap_dashdash, NULL}, /* mise exec|x TOOLS -- CMD */
-	{"pdm", "run", "", 0, NULL, NULL, NULL, NULL},
-	{"pixi", "run", "", 0, NULL, NULL, NULL, NULL},
+	{"pdm", "run", "", 0, NULL, NULL, wrap_project_env, NULL},
+	{"pixi", "run", "", 0, NULL, NULL, wrap_project_env, NULL},
 	{"npm", NULL, NULL, 0, NULL, NULL, wrap_node_pm, NULL},  /* npm exec|x -c CMD */
 	{"pnpm", NULL, NULL, 0, NULL, NULL, wrap_node_pm, NULL}, /* pnpm [-c] exec|dlx */
 	{"proot", NULL, "rRbmwqkv", 0, NULL, NULL, NULL, NULL},
@@ -326,7 +329,7 @@ static const struct wrapper wrappers[] = {
 	{"bash", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
 	{"bunx", NULL, "p", 0, NULL, NULL, wrap_npx, long_npx},
 	{"builtin", NULL, "", 0, NULL, NULL, NULL, NULL},
-	{"bundle", "exec", "", 0, NULL, NULL, NULL, NULL},
+	{"bundle", "exec", "", 0, NULL, NULL, wrap_project_env, NULL},
 	{"cgexec", NULL, "g", 0, NULL, NULL, NULL, NULL},
 	{"chrt", NULL, "TPD", 1, NULL, NULL, NULL, NULL},
 	{"busybox", NULL, "", 0, NULL, NULL, NULL, NULL},
@@ -350,9 +353,9 @@ static const struct wrapper wrappers[] = {
 	{"nohup", NULL, "", 0, NULL, NULL, NULL, NULL},
 	{"npx", NULL, "pcw", 0, NULL, NULL, wrap_npx, long_npx},
 	{"parallel", NULL, "jSdEIP", 0, NULL, NULL, wrap_parallel, NULL},
-	{"pipenv", "run", "", 0, NULL, NULL, NULL, NULL},
+	{"pipenv", "run", "", 0, NULL, NULL, wrap_project_env, NULL},
 	{"pkexec", NULL, "u", 0, priv, "runs a command as root (pkexec)", NULL, long_pkexec},
-	{"poetry", "run", "", 0, NULL, NULL, NULL, NULL},
+	{"poetry", "run", "", 0, NULL, NULL, wrap_project_env, NULL},
 	{"runuser", NULL, "ugG", 0, priv, "runs a command as another user (runuser)", wrap_runuser,
 	 long_runuser},
 	{"script", NULL, "cEIOBT", 0, NULL, NULL, wrap_script, NULL},
@@ -471,7 +474,61 @@ long unwrap_step(struct cctx *x, struct cmdv *c, const char *name)
 	return rest_or_self(x, c, at);
 }
 
-/* uv run --with PKG CMD installs PKG (from the index) before running CMD. */
+/*
+ * uv/poetry/pipenv/pdm/pixi/conda run, bundle exec, asdf exec, direnv
+ * exec, mise exec: CMD runs in the project's environment, whose own bin
+ * directories (.venv/bin, the env's bin) come first on PATH, and pdm,
+ * pipenv and pixi run a script or task of CMD's name from the project's
+ * files (direnv and mise first run .envrc or mise.toml's hooks): the
+ * project's code, whatever CMD means elsewhere (`pdm run ls` is no
+ * /bin/ls). Medium, as npm run is; the command is judged too.
+ */
+static long wrap_project_env(struct cctx *x, struct cmdv *c, size_t at)
+{
+	if (at < c->n)
+		cls_add(x, TIER_MEDIUM, "exec.build", shell_span_words(x, c->w, at + 1),
+		        "runs '%s' in the project's environment, where its own scripts and "
+		        "programs come first",
+		        c->w[at].val);
+	return rest_or_self(x, c, at);
+}
+
+/* The file a --env-file option (or dotenv -e) of the wrapper's own words
+ * [1, at) loads into the command's environment: a read, so `.env` is a
+ * secret read. */
+static void env_files(struct cctx *x, const struct cmdv *c, size_t at, char letter,
+                      const char *argopts)
+{
+	struct cmdv h = wrapper_head(c, at);
+	const char *v;
+
+	for (size_t i = 1; i < h.n; i++) {
+		const struct word *w = opt_value_at(&h, &i, letter, "--env-file", argopts, &v);
+		if (w)
+			paths_read(x, w, v);
+	}
+}
+
+/* dotenv [-e FILE]... CMD: CMD gets FILE's variables (.env without -e),
+ * the secrets it holds; -p NAME prints one. */
+static long wrap_dotenv(struct cctx *x, struct cmdv *c, size_t at)
+{
+	struct cmdv h = wrapper_head(c, at);
+	struct word env = c->w[0];
+
+	if (opt_short(&h, 'e', "evcp"))
+		env_files(x, c, at, 'e', "evcp");
+	else {
+		env.val = ".env";
+		env.len = 4;
+		env.flags = 0;
+		paths_read(x, &env, env.val);
+	}
+	return rest_or_self(x, c, at);
+}
+
+/* uv run --with PKG CMD installs PKG (from the index) before running CMD;
+ * --env-file FILE hands CMD its variables. */
 static long wrap_uv_run(struct cctx *x, struct cmdv *c, size_t at)
 {
 	static const char *const with[] = {"--with", "--with-requirements", "--with-editable"};
@@ -482,7 +539,8 @@ static long wrap_uv_run(struct cctx *x, struct cmdv *c, size_t at)
 			        "uv run --with installs packages before running the command");
 			break;
 		}
-	return rest_or_self(x, c, at);
+	env_files(x, c, at, '\0', "pw");
+	return wrap_project_env(x, c, at);
 }
 
 /* Whether the project has name as node_modules/.bin/name, in the cwd or
@@ -1090,8 +1148,8 @@ static long wrap_dashdash(struct cctx *x, struct cmdv *c, size_t at)
 		return 0;
 	for (size_t i = 2; i < c->n; i++)
 		if (strcmp(c->w[i].val, "--") == 0)
-			return rest_or_self(x, c, i + 1);
-	return rest_or_self(x, c, skip_opts(c, 2, "", NULL));
+			return wrap_project_env(x, c, i + 1);
+	return wrap_project_env(x, c, skip_opts(c, 2, "", NULL));
 }
 
 /* bwrap's options with two values; the flags take none; every other
