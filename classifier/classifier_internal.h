@@ -377,6 +377,12 @@ const struct word *rules_env_next(const struct cmdv *c, size_t *i, size_t *namel
  * line programs run (EDITOR, PAGER, GIT_SSH_COMMAND, LESSOPEN, ...): the
  * value is judged as a script. */
 void rules_env_command(struct cctx *x, const struct word *w, size_t n);
+/* go's -exec, -toolexec and -vettool (one dash or two): the value in the
+ * word a after '=', or "" with *next set when it is the next word; NULL
+ * for any other word. rules_go_hook_text judges such a value (of word w,
+ * for the span) as the command line go runs (shell_rules.c). */
+const char *rules_go_hook(const char *a, bool *next);
+void rules_go_hook_text(struct cctx *x, const struct word *w, const char *v);
 /* The value the last such assignment gives name, or NULL; *wp its word. */
 const char *rules_env(const struct cmdv *c, const char *name, const struct word **wp);
 /* The program table: returns true when the program is known and handled. */

@@ -94,6 +94,13 @@ void shell_check_assign(struct cctx *x, const struct word *w, bool prefix)
 			        inject_vars[i]);
 			return;
 		}
+	/* TF_CLI_ARGS, TF_CLI_ARGS_fmt: arguments added to every (or that)
+	 * terraform command, so `TF_CLI_ARGS_fmt=/etc terraform fmt` writes
+	 * /etc while the command line shows only the workdir */
+	if (n >= 11 && memcmp(w->val, "TF_CLI_ARGS", 11) == 0 && (n == 11 || w->val[11] == '_'))
+		cls_add(x, TIER_HIGH, "exec.env_inject", shell_span_word(x, w),
+		        "sets %.*s, which adds arguments to later terraform commands", (int)n,
+		        w->val);
 }
 
 /* $GITHUB_TOKEN and the like in a word the command gets. */

@@ -193,8 +193,55 @@ static const char *const cmd_vars[] = {
 	"SUDO_ASKPASS", "FCEDIT", "GIT_PROXY_COMMAND",
 };
 
+const char *rules_go_hook(const char *a, bool *next)
+{
+	static const char *const hooks[] = {"exec", "toolexec", "vettool"};
+
+	*next = false;
+	if (a[0] != '-')
+		return NULL;
+	a += 1 + (a[1] == '-');
+	for (size_t k = 0; k < nitems(hooks); k++) {
+		size_t l = strlen(hooks[k]);
+		if (strncmp(a, hooks[k], l) != 0 || (a[l] != '\0' && a[l] != '='))
+			continue;
+		*next = a[l] == '\0';
+		return a[l] ? a + l + 1 : a + l;
+	}
+	return NULL;
+}
+
+void rules_go_hook_text(struct cctx *x, const struct word *w, const char *v)
+{
+	struct span sp = shell_span_word(x, w);
+
+	cls_add(x, TIER_HIGH, "exec.hook_program", sp,
+	        "go's -exec, -toolexec or -vettool makes it run another program");
+	if (w->flags & (W_DYNAMIC | W_GLOB))
+		cls_add(x, TIER_HIGH, "exec.dynamic_command", sp,
+		        "go runs a program that is only known at run time");
+	else if (*v)
+		shell_script_text(x, v, strlen(v), sp);
+}
+
+/* GOFLAGS=-toolexec=CMD (fields -flag=value) hands CMD to every go command. */
+static void goflags(struct cctx *x, const struct word *w, const char *v)
+{
+	while (*v) {
+		size_t l = strcspn(v, " \t");
+		bool next;
+		char *f = arena_strndup(x->a, v, l);
+		const char *h = rules_go_hook(f, &next);
+		if (h && !next)
+			rules_go_hook_text(x, w, h);
+		v += l + strspn(v + l, " \t");
+	}
+}
+
 void rules_env_command(struct cctx *x, const struct word *w, size_t n)
 {
+	if (n == 7 && strncmp(w->val, "GOFLAGS", 7) == 0)
+		goflags(x, w, w->val + n + 1);
 	for (size_t k = 0; k < nitems(cmd_vars); k++) {
 		const char *v = w->val + n + 1;
 		if (strlen(cmd_vars[k]) != n || strncmp(w->val, cmd_vars[k], n) != 0)

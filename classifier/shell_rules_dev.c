@@ -249,6 +249,114 @@ static bool pkg_subverb(struct cctx *x, const struct cmdv *c, const char *prog, 
 	return false;
 }
 
+/* go test -exec XPROG, go build -toolexec CMD, go vet -vettool PROG: go
+ * runs that command line (the test binary or each tool under it). */
+static void go_hooks(struct cctx *x, const struct cmdv *c, size_t from)
+{
+	for (size_t i = from; i < c->n; i++) {
+		bool next;
+		const char *v = rules_go_hook(c->w[i].val, &next);
+		if (v == NULL)
+			continue;
+		if (next && i + 1 < c->n)
+			v = c->w[++i].val;
+		rules_go_hook_text(x, &c->w[i], v);
+	}
+}
+
+/* go env -w NAME=VALUE... (or -u NAME) writes go's own settings file
+ * ($GOENV, under the home): every later go command reads them, a GOPROXY
+ * or a GOFLAGS=-toolexec=CMD included. */
+static bool go_env_write(struct cctx *x, const struct cmdv *c, size_t at, struct span sp)
+{
+	bool write = false;
+
+	for (size_t i = at + 1; i < c->n; i++)
+		write |= strcmp(c->w[i].val, "-w") == 0 || strcmp(c->w[i].val, "-u") == 0;
+	if (!write)
+		return false;
+	cls_add(x, TIER_HIGH, "pkg.config", sp,
+	        "go env -w changes the settings every later go command uses");
+	for (size_t i = at + 1; i < c->n; i++) {
+		const char *eq = strchr(c->w[i].val, '=');
+		if (eq && c->w[i].val[0] != '-')
+			rules_env_command(x, &c->w[i], (size_t)(eq - c->w[i].val));
+	}
+	return true;
+}
+
+/* Maven goals and phases, Gradle tasks that publish what the build made
+ * (the last part of PLUGIN:GOAL or :project:task). */
+static const char *const jvm_uploads[] = {
+	"deploy", "deploy-file", "site-deploy", "stage-deploy", "perform", "upload",
+	"upload-single", "sign-and-deploy-file", "push", "build", /* jib:build pushes */
+};
+
+/* Whether Maven or Gradle word a names a publishing goal or task. */
+static bool jvm_upload(const char *prog, const char *a)
+{
+	const char *goal = strrchr(a, ':');
+	bool mvn = strcmp(prog, "mvn") == 0;
+
+	if (a[0] == '-')
+		return false;
+	if (!mvn) /* gradle publish, publishToMavenCentral, uploadArchives */
+		return strncmp(goal ? goal + 1 : a, "publish", 7) == 0 ||
+		       strncmp(goal ? goal + 1 : a, "upload", 6) == 0;
+	if (goal == NULL) /* a phase: deploy, site-deploy */
+		return strcmp(a, "deploy") == 0 || strcmp(a, "site-deploy") == 0;
+	if (strcmp(goal + 1, "build") == 0 && strncmp(a, "jib:", 4) != 0)
+		return false;
+	for (size_t i = 0; i < nitems(jvm_uploads); i++)
+		if (strcmp(goal + 1, jvm_uploads[i]) == 0)
+			return true;
+	return false;
+}
+
+/* mvn exec:exec -Dexec.executable=PROG [-Dexec.args=ARGS]: runs PROG ARGS. */
+static void mvn_exec(struct cctx *x, const struct cmdv *c)
+{
+	const struct word *prog = NULL, *args = NULL;
+	struct buf b;
+
+	for (size_t i = 1; i < c->n; i++) {
+		if (strncmp(c->w[i].val, "-Dexec.executable=", 18) == 0)
+			prog = &c->w[i];
+		else if (strncmp(c->w[i].val, "-Dexec.args=", 12) == 0)
+			args = &c->w[i];
+	}
+	if (prog == NULL)
+		return;
+	if ((prog->flags | (args ? args->flags : 0)) & (W_DYNAMIC | W_GLOB)) {
+		cls_add(x, TIER_HIGH, "exec.dynamic_command", shell_span_word(x, prog),
+		        "mvn exec runs a program that is only known at run time");
+		return;
+	}
+	buf_init(&b, 0);
+	buf_puts(&b, prog->val + 18);
+	if (args) {
+		buf_puts(&b, " ");
+		buf_puts(&b, args->val + 12);
+	}
+	shell_script_text(x, b.data, b.len, shell_span_word(x, prog));
+	buf_free(&b);
+}
+
+/* mvn and gradle build and test (medium); deploy, release:perform and
+ * publish* send the artifacts away, as npm publish does; exec:exec runs
+ * the program its properties name. */
+static void rule_jvm(struct cctx *x, struct cmdv *c)
+{
+	for (size_t i = 1; i < c->n; i++)
+		if (!(c->w[i].flags & (W_DYNAMIC | W_GLOB)) && jvm_upload(c->prog, c->w[i].val)) {
+			cls_add(x, TIER_HIGH, "net.upload", shell_span_word(x, &c->w[i]),
+			        "%s %s publishes the build's artifacts", c->prog, c->w[i].val);
+			break;
+		}
+	if (strcmp(c->prog, "mvn") == 0)
+		mvn_exec(x, c);
+}
+
 static void rule_pkg(struct cctx *x, struct cmdv *c)
 {
 	size_t at = 0;
@@ -280,6 +388,10 @@ static void rule_pkg(struct cctx *x, struct cmdv *c)
 		v = "install";
 	if (strcmp(prog, "go") == 0 && (strcmp(v, "build") == 0 || strcmp(v, "test") == 0))
 		rule_compiler(x, c); /* go build -o FILE */
+	if (strcmp(prog, "go") == 0)
+		go_hooks(x, c, w ? at + 1 : c->n);
+	if (strcmp(prog, "go") == 0 && strcmp(v, "env") == 0 && go_env_write(x, c, at, sp))
+		return;
 	if (w && pkg_subverb(x, c, prog, at, sp))
 		return;
 	for (size_t i = 0; i < nitems(verbs); i++) {
@@ -1319,6 +1431,7 @@ static void rule_compiler(struct cctx *x, struct cmdv *c)
 #define PKG(n) {n, 0, NULL, TIER_LOW, NULL, NULL, rule_pkg}
 #define CC(n) {n, 0, NULL, TIER_MEDIUM, "exec.build", "runs a build or test tool", rule_compiler}
 #define BUILD(n) {n, 0, NULL, TIER_MEDIUM, "exec.build", "runs a build or test tool", NULL}
+#define JVM(n) {n, 0, NULL, TIER_MEDIUM, "exec.build", "runs a build or test tool", rule_jvm}
 #define INTERP(n) {n, 0, NULL, TIER_LOW, NULL, NULL, rule_interp}
 #define INSTALLER(n) {n, 0, NULL, TIER_HIGH, "pkg.install", "downloads and runs a package", NULL}
 
@@ -1346,7 +1459,7 @@ const struct prog rules_dev[] = {
 	INSTALLER("nix-shell"),
 	BUILD("ninja"), BUILD("meson"), CC("gcc"), CC("g++"), CC("cc"),
 	CC("c++"), CC("clang"), CC("clang++"), CC("ld"), CC("as"), BUILD("ar"),
-	CC("rustc"), BUILD("javac"), BUILD("java"), BUILD("mvn"), BUILD("gradle"),
+	CC("rustc"), BUILD("javac"), BUILD("java"), JVM("mvn"), JVM("gradle"),
 	BUILD("ant"), BUILD("pytest"), BUILD("tox"), BUILD("nox"), BUILD("ruff"), BUILD("black"),
 	BUILD("isort"), BUILD("mypy"), BUILD("flake8"), BUILD("pylint"), BUILD("eslint"),
 	BUILD("prettier"), BUILD("tsc"), BUILD("jest"), BUILD("vitest"), BUILD("mocha"),
