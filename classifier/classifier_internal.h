@@ -377,6 +377,10 @@ const struct word *rules_env_next(const struct cmdv *c, size_t *i, size_t *namel
  * line programs run (EDITOR, PAGER, GIT_SSH_COMMAND, LESSOPEN, ...): the
  * value is judged as a script. */
 void rules_env_command(struct cctx *x, const struct word *w, size_t n);
+/* A writer whose file operands come at run time (xargs CMD): they may
+ * name anything, so fs.write.outside_workdir, unless they are find
+ * DIR -exec's {} in the workdir (x->find_in_workdir). what: "writes". */
+void rules_dyn_writes(struct cctx *x, const struct cmdv *c, const char *what);
 /* go's -exec, -toolexec and -vettool (one dash or two): the value in the
  * word a after '=', or "" with *next set when it is the next word; NULL
  * for any other word. rules_go_hook_text judges such a value (of word w,

@@ -122,6 +122,13 @@ const char *rules_prog_name(const char *name, char *buf, size_t sz)
 	return name;
 }
 
+void rules_dyn_writes(struct cctx *x, const struct cmdv *c, const char *what)
+{
+	if (c->dyn_tail && !x->find_in_workdir)
+		cls_add(x, TIER_HIGH, "fs.write.outside_workdir", shell_span_word(x, &c->w[0]),
+		        "%s %s files named only at run time", c->w[0].val, what);
+}
+
 void rules_generic(struct cctx *x, struct cmdv *c, const struct prog *p)
 {
 	size_t idx[64], n;
@@ -137,6 +144,8 @@ void rules_generic(struct cctx *x, struct cmdv *c, const struct prog *p)
 		here.flags = 0;
 		paths_read(x, &here, ".");
 	}
+	if (p->flags & P_WRITE) /* xargs tee, xargs touch */
+		rules_dyn_writes(x, c, "writes");
 	for (size_t i = (p->flags & P_SKIP1) ? 1 : 0; i < n; i++) {
 		const struct word *w = &c->w[idx[i]];
 		if (p->flags & P_HOST)

@@ -1077,9 +1077,8 @@ static void inplace_files(struct cctx *x, const struct cmdv *c, size_t from)
 	for (size_t i = from; inplace && i < c->n; i++)
 		if (c->w[i].val[0] != '-')
 			paths_write(x, &c->w[i], c->w[i].val, shell_span_word(x, &c->w[i]));
-	if (inplace && c->dyn_tail && !x->find_in_workdir) /* xargs perl -pi: its input names the files */
-		cls_add(x, TIER_HIGH, "fs.write.outside_workdir", shell_span_word(x, &c->w[0]),
-		        "%s edits in place files named only at run time", c->w[0].val);
+	if (inplace) /* xargs perl -pi: its input names the files */
+		rules_dyn_writes(x, c, "edits in place");
 }
 
 static void rule_interp(struct cctx *x, struct cmdv *c)

@@ -514,6 +514,8 @@ static void rule_copy(struct cctx *x, struct cmdv *c)
 	else if (n)
 		paths_write(x, &c->w[idx[n - 1]], c->w[idx[n - 1]].val,
 		            shell_span_word(x, &c->w[idx[n - 1]]));
+	if (!tw) /* xargs cp x: the target is the input's last word */
+		rules_dyn_writes(x, c, "copies or moves onto");
 	if (strcmp(name, "install") == 0 && opt_value(c, 'm', "--mode", ao, &t) &&
 	    setuid_mode(t))
 		cls_add(x, TIER_HIGH, "fs.chmod.setuid", shell_span_words(x, c->w, c->n),
@@ -545,6 +547,7 @@ static void rule_chmod(struct cctx *x, struct cmdv *c)
 
 	cls_add(x, TIER_MEDIUM, "fs.chmod", shell_span_words(x, c->w, c->n),
 	        "changes file permissions or owners");
+	rules_dyn_writes(x, c, "changes the permissions or owners of");
 	if (n && !ref && strcmp(c->prog, "chmod") == 0 && setuid_mode(c->w[idx[0]].val))
 		cls_add(x, TIER_HIGH, "fs.chmod.setuid", shell_span_word(x, &c->w[idx[0]]),
 		        "sets the setuid or setgid bit");
@@ -704,9 +707,8 @@ static void inplace_files(struct cctx *x, const struct cmdv *c, const size_t *id
 	/* xargs sed -i: the files it edits are its input's words, which may
 	 * name anything (cat list | xargs sed -i ...); find DIR -exec's are
 	 * under DIR */
-	if (inplace && c->dyn_tail && !x->find_in_workdir)
-		cls_add(x, TIER_HIGH, "fs.write.outside_workdir", shell_span_word(x, &c->w[0]),
-		        "%s edits in place files named only at run time", c->w[0].val);
+	if (inplace)
+		rules_dyn_writes(x, c, "edits in place");
 }
 
 static void rule_sed(struct cctx *x, struct cmdv *c)

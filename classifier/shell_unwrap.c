@@ -1076,18 +1076,39 @@ static void xargs_known_input(struct cctx *x, const struct cmdv *c, const struct
 	buf_free(&b);
 }
 
+/* The lines of t (a last one without its newline counted); 0 for NULL. */
+static size_t text_lines(const char *t)
+{
+	size_t n = 0;
+
+	for (; t && *t; n++)
+		t += strcspn(t, "\n") + (t[strcspn(t, "\n")] == '\n');
+	return n;
+}
+
 /* xargs -I R CMD...: CMD runs once per input line, R in its words replaced
- * by the line (leading blanks dropped), as xargs does; the first 16 lines. */
-static void xargs_replace(struct cctx *x, const struct cmdv *c, const struct cmdv *h, size_t at)
+ * by the line (leading blanks dropped), as xargs does; the first 16 lines.
+ * Returns false without -I; with it, and input not read whole, the words
+ * holding R are marked known only at run time (`cat list | xargs -I{} cp
+ * x {}` writes anywhere: it was a write of a file named {} here). */
+static bool xargs_replace(struct cctx *x, struct cmdv *c, const struct cmdv *h, size_t at)
 {
 	const char *r = NULL, *p;
 	size_t rl, lines = 0;
+	bool known;
 
-	if ((c->in != IN_PIPE && c->in != IN_DOC) || !c->in_text || at >= c->n ||
+	if (at >= c->n ||
 	    (!opt_value(h, 'I', "--replace", "IanPLdsE", &r) && !opt_value(h, 'i', NULL, "", &r)))
-		return;
+		return false;
 	if (r == NULL || r[0] == '\0')
 		r = "{}";
+	known = (c->in == IN_PIPE || c->in == IN_DOC) && c->in_text;
+	if (!known || text_lines(c->in_text) > 16)
+		for (size_t i = at; i < c->n; i++)
+			if (strstr(c->w[i].val, r))
+				c->w[i].flags |= W_DYNAMIC;
+	if (!known)
+		return true;
 	rl = strlen(r);
 	for (p = c->in_text; *p && lines < 16; lines++) {
 		size_t n = strcspn(p, "\n");
@@ -1113,6 +1134,7 @@ static void xargs_replace(struct cctx *x, const struct cmdv *c, const struct cmd
 		buf_free(&b);
 		p += n + (p[n] == '\n');
 	}
+	return true;
 }
 
 static long wrap_xargs(struct cctx *x, struct cmdv *c, size_t at)
@@ -1123,8 +1145,7 @@ static long wrap_xargs(struct cctx *x, struct cmdv *c, size_t at)
 	if (opt_value(&h, 'a', "--arg-file", "IanPLdsE", &val))
 		paths_read(x, &c->w[0], val);
 	xargs_known_input(x, c, &h, at);
-	xargs_replace(x, c, &h, at);
-	c->dyn_tail = true;
+	c->dyn_tail = !xargs_replace(x, c, &h, at); /* -I replaces, appends nothing */
 	return rest_or_self(x, c, at);
 }
 
