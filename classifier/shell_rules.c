@@ -341,7 +341,11 @@ bool rules_apply(struct cctx *x, struct cmdv *c, const char *name)
 	pthread_once(&table_once, table_build);
 	env_commands(x, c);
 	name = rules_prog_name(name, path, sizeof(path));
-	row = bsearch(normalize(name, buf, sizeof(buf)), table, ntable, sizeof(*table), key_cmp);
+	/* a row of the exact name first: clang-format is no clang-14 */
+	row = bsearch(name, table, ntable, sizeof(*table), key_cmp);
+	if (row == NULL)
+		row = bsearch(normalize(name, buf, sizeof(buf)), table, ntable, sizeof(*table),
+		              key_cmp);
 	if (row == NULL)
 		return false;
 	rules_generic(x, c, *row);

@@ -226,6 +226,7 @@ static bool npm_set(const char *prog, const char *v)
 }
 
 static void rule_compiler(struct cctx *x, struct cmdv *c);
+static void rule_tool_files(struct cctx *x, struct cmdv *c);
 
 /* The subverbs row for the words after the verb at c->w[at]: its finding
  * added (none for a query); false when no row names them. */
@@ -390,6 +391,8 @@ static void rule_pkg(struct cctx *x, struct cmdv *c)
 		rule_compiler(x, c); /* go build -o FILE */
 	if (strcmp(prog, "go") == 0)
 		go_hooks(x, c, w ? at + 1 : c->n);
+	if (strcmp(prog, "go") == 0 || strcmp(prog, "cargo") == 0)
+		rule_tool_files(x, c); /* go test -coverprofile FILE, cargo --target-dir DIR */
 	if (strcmp(prog, "go") == 0 && strcmp(v, "env") == 0 && go_env_write(x, c, at, sp))
 		return;
 	if (w && pkg_subverb(x, c, prog, at, sp))
@@ -1414,6 +1417,82 @@ static void rule_sqlite(struct cctx *x, struct cmdv *c)
 }
 
 /* A compiler's or linker's -o FILE (or -oFILE): the file it writes. */
+/* Build and format tools that write files: a formatter's operands when
+ * it rewrites them in place (writes: the options that make it, "" for
+ * always, unless one of checks is given), and the values of options
+ * that name an output file or directory (outs). sub: the first operand
+ * is a subcommand (ruff format, ruff check --fix). */
+static const struct {
+	const char *prog, *writes, *checks, *outs;
+	bool sub;
+} tool_files[] = {
+	{"gofmt", "-w", NULL, NULL, false},
+	{"black", "", "--check --diff", NULL, false},
+	{"isort", "", "--check-only --check -c --diff --show-diff", NULL, false},
+	{"prettier", "--write -w", NULL, NULL, false},
+	{"clang-format", "-i", NULL, NULL, false},
+	{"rustfmt", "", "--check", NULL, false},
+	{"eslint", "--fix", NULL, "-o --output-file --cache-location", false},
+	{"ruff", "format --fix", "--check --diff", "--cache-dir -o --output-file", true},
+	{"tsc", NULL, NULL, "--outDir --outFile --out --declarationDir --tsBuildInfoFile", false},
+	{"pytest", NULL, NULL, "--junitxml --junit-xml --basetemp --html --report-log", false},
+	{"mypy", NULL, NULL, "--cache-dir --junit-xml --html-report --txt-report", false},
+	{"cargo", NULL, NULL, "--target-dir --artifact-dir --manifest-path", true},
+	{"go", NULL, NULL, "-coverprofile -cpuprofile -memprofile -blockprofile -mutexprofile "
+	                   "-trace -outputdir", true},
+};
+
+/* Whether word a is one of the space-separated options in list, alone
+ * (*val NULL: the value is the next word) or as OPT=VALUE. */
+static bool tool_opt(const char *list, const char *a, const char **val)
+{
+	size_t n = strcspn(a, "=");
+
+	*val = a[n] ? a + n + 1 : NULL;
+	for (const char *p = list; p && *p; p += strcspn(p, " "), p += *p == ' ') {
+		size_t l = strcspn(p, " ");
+		if (l == n && strncmp(p, a, n) == 0)
+			return true;
+	}
+	return false;
+}
+
+static void tool_writes(struct cctx *x, struct cmdv *c, size_t row)
+{
+	bool inplace = tool_files[row].writes && tool_files[row].writes[0] == '\0';
+	const char *v;
+
+	for (size_t i = 1; i < c->n; i++) {
+		const struct word *w = &c->w[i];
+		if (tool_opt(tool_files[row].outs, w->val, &v)) {
+			if (v == NULL && i + 1 < c->n)
+				v = (w = &c->w[++i])->val;
+			if (v)
+				paths_write(x, w, v, shell_span_word(x, w));
+			continue;
+		}
+		inplace |= tool_opt(tool_files[row].writes, w->val, &v) && w->val[0] != '\0';
+		if (tool_opt(tool_files[row].checks, w->val, &v))
+			return;
+	}
+	if (!inplace)
+		return;
+	for (size_t i = 1 + tool_files[row].sub; i < c->n; i++)
+		if (c->w[i].val[0] != '-')
+			paths_write(x, &c->w[i], c->w[i].val, shell_span_word(x, &c->w[i]));
+	rules_dyn_writes(x, c, "rewrites"); /* xargs gofmt -w */
+}
+
+/* The files a build or format tool of tool_files writes: `gofmt -w
+ * /etc/x.go`, `prettier --write ~/.bashrc` and `tsc --outDir /etc` write
+ * there, which exec.build alone did not say. */
+static void rule_tool_files(struct cctx *x, struct cmdv *c)
+{
+	for (size_t k = 0; k < nitems(tool_files); k++)
+		if (strcmp(c->prog, tool_files[k].prog) == 0)
+			tool_writes(x, c, k);
+}
+
 static void rule_compiler(struct cctx *x, struct cmdv *c)
 {
 	for (size_t i = 1; i < c->n; i++) {
@@ -1431,6 +1510,7 @@ static void rule_compiler(struct cctx *x, struct cmdv *c)
 #define CC(n) {n, 0, NULL, TIER_MEDIUM, "exec.build", "runs a build or test tool", rule_compiler}
 #define BUILD(n) {n, 0, NULL, TIER_MEDIUM, "exec.build", "runs a build or test tool", NULL}
 #define JVM(n) {n, 0, NULL, TIER_MEDIUM, "exec.build", "runs a build or test tool", rule_jvm}
+#define TOOL(n) {n, 0, NULL, TIER_MEDIUM, "exec.build", "runs a build or test tool", rule_tool_files}
 #define INTERP(n) {n, 0, NULL, TIER_LOW, NULL, NULL, rule_interp}
 #define INSTALLER(n) {n, 0, NULL, TIER_HIGH, "pkg.install", "downloads and runs a package", NULL}
 
@@ -1459,13 +1539,13 @@ const struct prog rules_dev[] = {
 	BUILD("ninja"), BUILD("meson"), CC("gcc"), CC("g++"), CC("cc"),
 	CC("c++"), CC("clang"), CC("clang++"), CC("ld"), CC("as"), BUILD("ar"),
 	CC("rustc"), BUILD("javac"), BUILD("java"), JVM("mvn"), JVM("gradle"),
-	BUILD("ant"), BUILD("pytest"), BUILD("tox"), BUILD("nox"), BUILD("ruff"), BUILD("black"),
-	BUILD("isort"), BUILD("mypy"), BUILD("flake8"), BUILD("pylint"), BUILD("eslint"),
-	BUILD("prettier"), BUILD("tsc"), BUILD("jest"), BUILD("vitest"), BUILD("mocha"),
+	BUILD("ant"), TOOL("pytest"), BUILD("tox"), BUILD("nox"), TOOL("ruff"), TOOL("black"),
+	TOOL("isort"), TOOL("mypy"), BUILD("flake8"), BUILD("pylint"), TOOL("eslint"),
+	TOOL("prettier"), TOOL("tsc"), BUILD("jest"), BUILD("vitest"), BUILD("mocha"),
 	BUILD("webpack"), BUILD("vite"), BUILD("esbuild"), BUILD("rollup"), BUILD("swift"),
 	BUILD("swiftc"), BUILD("zig"), BUILD("autoreconf"), BUILD("autoconf"),
-	BUILD("automake"), BUILD("bazel"), BUILD("scons"), BUILD("ctest"), BUILD("gofmt"),
-	BUILD("rustfmt"), BUILD("clang-format"), BUILD("pre-commit"), BUILD("just"),
+	BUILD("automake"), BUILD("bazel"), BUILD("scons"), BUILD("ctest"), TOOL("gofmt"),
+	TOOL("rustfmt"), TOOL("clang-format"), BUILD("pre-commit"), BUILD("just"),
 	BUILD("shellcheck"), BUILD("pkg-config"),
 	BUILD("bmake"), BUILD("gmake"), BUILD("cargo-fmt"), BUILD("golangci-lint"),
 	INTERP("python"), INTERP("python3"), INTERP("python2"), INTERP("pypy"), INTERP("pypy3"),
