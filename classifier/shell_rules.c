@@ -199,7 +199,7 @@ static const char *const cmd_vars[] = {
 	"EDITOR", "VISUAL", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "PAGER", "GIT_PAGER",
 	"MANPAGER", "SYSTEMD_PAGER", "GIT_SSH_COMMAND", "GIT_SSH", "GIT_ASKPASS", "SSH_ASKPASS",
 	"GIT_EXTERNAL_DIFF", "LESSOPEN", "LESSCLOSE", "RSYNC_RSH", "CVS_RSH", "BROWSER",
-	"SUDO_ASKPASS", "FCEDIT", "GIT_PROXY_COMMAND",
+	"SUDO_ASKPASS", "FCEDIT", "GIT_PROXY_COMMAND", "BAT_PAGER",
 };
 
 const char *rules_go_hook(const char *a, bool *next)

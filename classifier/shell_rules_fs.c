@@ -1341,7 +1341,7 @@ static void rule_man(struct cctx *x, struct cmdv *c)
 	}
 }
 
-#define LESS_ARGOPTS "bhjpPtxyzk" /* less's short options that take a value */
+#define LESS_ARGOPTS "bhjpPtxyzkoO" /* less's short options that take a value */
 
 /* less +CMD (and +CMD in $LESS) runs CMD as if typed: `!CMD` and `|mCMD`
  * run CMD through the shell. A lesskey file (-k, LESSKEY...) can set
@@ -1376,6 +1376,47 @@ static void rule_less(struct cctx *x, struct cmdv *c)
 	    opt_long(c, "--lesskey-src") || opt_long(c, "--lesskey-content"))
 		cls_add(x, TIER_HIGH, "exec.hook_program", shell_span_words(x, c->w, c->n),
 		        "a lesskey file can set commands less runs");
+	for (size_t i = 1; i < c->n; i++) { /* -o, -O, --log-file FILE: a copy of its input */
+		size_t j = i;
+		const struct word *w = opt_value_at(c, &j, 'o', "--log-file", LESS_ARGOPTS, &v);
+		if (w == NULL) {
+			j = i; /* both from the same word: the first may have moved past it */
+			w = opt_value_at(c, &j, 'O', "--LOG-FILE", LESS_ARGOPTS, &v);
+		}
+		if (w)
+			paths_write(x, w, v, shell_span_word(x, w));
+		i = j;
+	}
+}
+
+/* tree -o FILE writes the listing there. */
+static void rule_tree(struct cctx *x, struct cmdv *c)
+{
+	const char *v;
+	const struct word *o = opt_value(c, 'o', NULL, "LPIHoT", &v);
+
+	if (o)
+		paths_write(x, o, v, shell_span_word(x, o));
+}
+
+/* bat --pager CMD (and BAT_PAGER) runs CMD on its output when it pages. */
+static void rule_bat(struct cctx *x, struct cmdv *c)
+{
+	const char *v;
+	const struct word *p = opt_value(c, '\0', "--pager", "lLrmp", &v);
+
+	if (p)
+		rules_hook(x, p, v, strlen(v), "bat --pager runs another program");
+}
+
+/* date -s|--set changes the system clock (certificates, tokens, make). */
+static void rule_date(struct cctx *x, struct cmdv *c)
+{
+	const char *v;
+
+	if (opt_value(c, 's', "--set", "dfIRsr", &v))
+		cls_add(x, TIER_HIGH, "sys.admin", shell_span_words(x, c->w, c->n),
+		        "sets the system clock");
 }
 
 /* printenv NAME: the value of a credential variable. */
@@ -1528,7 +1569,7 @@ const struct prog rules_fs[] = {
 	RO("more", "n"), RO("nl", "bdfhilnsvw"), RO("wc", ""), {"sort", P_READ, "otTkS", TIER_LOW, NULL, NULL, rule_outfile},
 	{"uniq", P_READ, "fsw", TIER_LOW, NULL, NULL, rule_in_out}, RO("diff", "CDFILSUWx"), RO("cmp", "in"), RO("comm", ""),
 	RO("stat", "cf"), RO("du", "BdtX"), RO("df", "Bt"), RO("file", "emfFP"),
-	{"tree", P_READ | P_CWD, "LPIHoT", TIER_LOW, NULL, NULL, NULL}, RO("od", "AjNtw"), RO("hexdump", "enfsC"), {"xxd", P_READ, "clogsn", TIER_LOW, NULL, NULL, rule_in_out},
+	{"tree", P_READ | P_CWD, "LPIHoT", TIER_LOW, NULL, NULL, rule_tree}, RO("od", "AjNtw"), RO("hexdump", "enfsC"), {"xxd", P_READ, "clogsn", TIER_LOW, NULL, NULL, rule_in_out},
 	RO("strings", "ntTe"), RO("md5sum", ""), RO("sha1sum", ""), RO("sha256sum", ""),
 	RO("sha512sum", ""), RO("b2sum", ""), RO("cksum", ""), RO("base64", "w"),
 	RO("zcat", ""), RO("bzcat", ""), RO("xzcat", ""), RO("zless", ""), RO("cut", "bcdf"),
@@ -1537,14 +1578,14 @@ const struct prog rules_fs[] = {
 	{"dir", P_READ | P_CWD, "ITw", TIER_LOW, NULL, NULL, NULL}, RO("realpath", ""), RO("readlink", ""),
 	RO("basename", ""), RO("dirname", ""), RO("lsof", ""), {"iconv", P_READ, "fto", TIER_LOW, NULL, NULL, rule_iconv},
 	{"view", P_READ, "cSTtquiwWU", TIER_LOW, NULL, NULL, rule_editor},
-	{"ex", P_WRITE, "cSTtquiwWU", TIER_LOW, NULL, NULL, rule_editor}, RO("bat", "lLrmp"), RO("fmt", "w"), RO("pr", ""), RO("rev", ""),
+	{"ex", P_WRITE, "cSTtquiwWU", TIER_LOW, NULL, NULL, rule_editor}, ROF("bat", "lLrmp", rule_bat), RO("fmt", "w"), RO("pr", ""), RO("rev", ""),
 	RO("look", ""), RO("namei", ""), RO("getfacl", ""), RO("lsattr", ""), RO("sum", ""),
 	RO1("grep", "efmABCdD", rule_grep), RO1("egrep", "efmABCdD", rule_grep),
 	RO1("fgrep", "efmABCdD", rule_grep), RO1("rg", "efgmABCtTMjE", rule_rg),
 	RO1("ag", "ABCGgm", NULL), RO1("ack", "ABC", NULL), RO1("jq", "f", NULL),
 	RO1("yq", "", rule_yq), RO1("test", "", NULL), RO1("[", "", NULL), FN("csplit", rule_csplit),
 	NP("echo"), NP("printf"), NP("true"), NP("false"), NP(":"), NP("pwd"), NP("sleep"),
-	NP("date"), NP("seq"), NP("yes"), NP("expr"), NP("which"), NP("whereis"), NP("type"),
+	FN("date", rule_date), NP("seq"), NP("yes"), NP("expr"), NP("which"), NP("whereis"), NP("type"),
 	NP("whoami"), NP("id"), NP("groups"), NP("uname"), FN("hostname", rule_hostname), NP("uptime"),
 	NP("nproc"), NP("free"), NP("ps"), NP("pgrep"), NP("top"), NP("htop"), NP("env"),
 	FN("printenv", rule_printenv), NP("locale"), NP("getconf"), NP("tput"), NP("clear"), NP("reset"),
