@@ -511,6 +511,8 @@ enum meta_act {
 	M_GEXEC,  /* psql \gexec: runs each value the query returns as SQL */
 	M_TEXT,   /* psql commands whose arguments are text (\set, \echo) */
 	M_CD,     /* .cd DIR, \cd [DIR]: later relative files are in DIR */
+	M_RESTORE, /* .restore ?DB? FILE: the database's content replaced by FILE's */
+	M_ARCHIVE, /* .archive|.ar: -x writes files into -C DIR, -c|-u|-i reads them */
 	M_NONE,   /* any other sqlite3 dot-command: not SQL, nothing to judge */
 };
 
@@ -524,6 +526,7 @@ static const struct {
 	{".log", M_OUT}, {".trace", M_OUT}, {".open", M_OUT}, {".clone", M_OUT},
 	{".backup", M_LAST}, {".save", M_LAST}, {".read", M_READ}, {".import", M_IMPORT},
 	{".load", M_LOAD}, {".excel", M_HOOK}, {".www", M_HOOK}, {".cd", M_CD}, {"\\cd", M_CD},
+	{".restore", M_RESTORE}, {".iotrace", M_OUT}, {".archive", M_ARCHIVE}, {".ar", M_ARCHIVE},
 	{"\\!", M_SHELL}, {"\\o", M_OUT}, {"\\out", M_OUT}, {"\\g", M_OUT}, {"\\gx", M_OUT},
 	{"\\w", M_OUT}, {"\\write", M_OUT}, {"\\i", M_READ}, {"\\include", M_READ},
 	{"\\ir", M_READ}, {"\\include_relative", M_READ}, {"\\setenv", M_ENV},
@@ -629,6 +632,55 @@ static void meta_target(struct cctx *x, enum meta_act act, const char *p, const 
 		paths_read_abs(x, abs, ds);
 }
 
+/* .archive (.ar) [OPTIONS] [FILE...] of the sqlite3 shell: -x|--extract
+ * writes the archive's files into -C|--directory DIR (else here); -c,
+ * -u, -i (--create, --update, --insert) read the FILEs into it, so a
+ * secret named there is read; -f|--file ARCHIVE is a zip file instead of
+ * the database, written when files are added. */
+static void meta_archive(struct cctx *x, const char *p, const char *le, struct span ds)
+{
+	const char *dir = ".", *dend = dir + 1, *zip = NULL, *zend = NULL;
+	bool extract = false, adds = false, dirnext = false, zipnext = false;
+
+	while (p < le) {
+		const char *e;
+		p += strspn(p, " \t");
+		e = p + strcspn(p, " \t");
+		if (e > le)
+			e = le;
+		if (dirnext) {
+			dir = p, dend = e, dirnext = false;
+		} else if (zipnext) {
+			zip = p, zend = e, zipnext = false;
+		} else if (e - p > 12 && strncmp(p, "--directory=", 12) == 0) {
+			dir = p + 12, dend = e;
+		} else if (*p == '-' && p[1] == '-') {
+			extract |= strncmp(p, "--extract", (size_t)(e - p)) == 0 && e - p > 3;
+			adds |= (strncmp(p, "--create", 8) == 0 || strncmp(p, "--update", 8) == 0 ||
+			         strncmp(p, "--insert", 8) == 0);
+			dirnext |= e - p == 11 && strncmp(p, "--directory", 11) == 0;
+			zipnext |= e - p == 6 && strncmp(p, "--file", 6) == 0;
+		} else if (*p == '-') {
+			extract |= memchr(p, 'x', (size_t)(e - p)) != NULL;
+			adds |= memchr(p, 'c', (size_t)(e - p)) || memchr(p, 'u', (size_t)(e - p)) ||
+			        memchr(p, 'i', (size_t)(e - p));
+			dirnext |= e[-1] == 'C';
+			zipnext |= e[-1] == 'f';
+		} else if (adds && p < e) {
+			meta_target(x, M_IMPORT, p, e, ds);
+		}
+		p = e;
+	}
+	if (extract) {
+		meta_target(x, M_OUT, dir, dend, ds);
+		cls_add(x, TIER_HIGH, "fs.write.outside_workdir", ds,
+		        ".archive -x writes each name the archive holds: an absolute one, or "
+		        "one through a link it made, anywhere");
+	}
+	if (zip)
+		meta_target(x, adds ? M_OUT : M_IMPORT, zip, zend, ds);
+}
+
 /* psql runs the text between backquotes in a backslash command's
  * arguments as a shell command (\set x `CMD`); mysql's commands do not. */
 static void meta_backquotes(struct cctx *x, int m, const char *p, const char *le, struct span ds)
@@ -715,7 +767,8 @@ static void meta_run(struct cctx *x, int m, const char *arg, const char *le, str
 	static const char *const cmd_env[] = {"PAGER", "PSQL_PAGER", "EDITOR", "PSQL_EDITOR",
 	                                      "VISUAL"};
 	bool hook = false;
-	const char *p = meta_arg(arg, le, metas[m].act != M_SHELL, &hook), *q;
+	const char *p = meta_arg(arg, le, metas[m].act != M_SHELL && metas[m].act != M_ARCHIVE,
+	                         &hook), *q;
 	size_t n = (size_t)(le - p);
 
 	meta_backquotes(x, m, arg, le, ds);
@@ -781,6 +834,16 @@ static void meta_run(struct cctx *x, int m, const char *arg, const char *le, str
 	case M_GEXEC:
 		cls_add(x, TIER_HIGH, "sql.exec", ds,
 		        "\\gexec runs each value the query returns as SQL, built at run time");
+		break;
+	case M_RESTORE:
+		cls_add(x, TIER_HIGH, "sql.truncate", ds,
+		        ".restore replaces the database's whole content with a file's");
+		for (q = le; q > p && q[-1] != ' ' && q[-1] != '\t'; q--)
+			;
+		meta_target(x, M_IMPORT, q, le, ds);
+		break;
+	case M_ARCHIVE:
+		meta_archive(x, p, le, ds);
 		break;
 	case M_HOOK:
 	case M_TEXT:
