@@ -45,7 +45,7 @@ static const struct verb verbs[] = {
 	{"bun", "run test build", BLD},
 	{"cargo", "install add", INST}, {"cargo", "uninstall remove", RMV}, {"cargo", "publish", PUB},
 	{"cargo", "build b test t run r check c clippy fmt bench doc clean fix tree", BLD},
-	{"cargo", "search fetch update login owner yank", NETF},
+	{"cargo", "search fetch update login owner yank vendor", NETF},
 	{"cargo", "metadata --version version help", LOW},
 	{"go", "install get", INST}, {"go", "build test run vet fmt generate mod work clean tool fix", BLD},
 	{"go", "version env list doc help", LOW},
@@ -78,7 +78,8 @@ static const struct verb verbs[] = {
 	{"flatpak", "install update", INST}, {"flatpak", "uninstall", RMV}, {"flatpak", "list info", LOW},
 	{"pipx", "install inject run upgrade", INST}, {"pipx", "uninstall", RMV}, {"pipx", "list", LOW},
 	{"uv", "add sync lock install run", INST}, /* run: uv tool run, as uvx */ {"uv", "remove uninstall", RMV},
-	{"uv", "venv build", BLD}, {"uv", "--version version help", LOW},
+	{"uv", "venv build", BLD}, {"uv", "publish", PUB}, {"uv", "--version version help", LOW},
+	{"flit", "install", INST}, {"flit", "publish", PUB}, {"flit", "build init", BLD},
 	{"poetry", "add install update lock", INST}, {"poetry", "remove", RMV},
 	{"poetry", "build check", BLD}, {"poetry", "show --version", LOW}, {"poetry", "publish", PUB},
 	{"composer", "require install update", INST}, {"composer", "remove", RMV},
@@ -1043,7 +1044,8 @@ static void rule_rails(struct cctx *x, struct cmdv *c)
 	cls_add(x, TIER_MEDIUM, "exec.build", sp, "runs a build, test or project task");
 }
 
-/* python setup.py install|develop puts the package into site-packages. */
+/* python setup.py install|develop puts the package into site-packages;
+ * upload and register publish it, as twine upload does. */
 static bool setup_py_install(struct cctx *x, const struct cmdv *c, size_t i)
 {
 	const char *a = c->w[i].val, *base = strrchr(a, '/');
@@ -1051,13 +1053,21 @@ static bool setup_py_install(struct cctx *x, const struct cmdv *c, size_t i)
 	base = base ? base + 1 : a;
 	if (strcmp(base, "setup.py") != 0)
 		return false;
-	for (size_t k = i + 1; k < c->n; k++)
-		if (strcmp(c->w[k].val, "install") == 0 || strcmp(c->w[k].val, "develop") == 0) {
+	for (size_t k = i + 1; k < c->n; k++) {
+		const char *v = c->w[k].val;
+		if (strcmp(v, "install") == 0 || strcmp(v, "develop") == 0) {
 			paths_read(x, &c->w[i], a);
 			cls_add(x, TIER_HIGH, "pkg.install", shell_span_words(x, c->w, c->n),
 			        "installs the package (runs its setup.py)");
 			return true;
 		}
+		if (strcmp(v, "upload") == 0 || strcmp(v, "register") == 0) {
+			paths_read(x, &c->w[i], a);
+			cls_add(x, TIER_HIGH, "net.upload", shell_span_words(x, c->w, c->n),
+			        "publishes the package to an index");
+			return true;
+		}
+	}
 	return false;
 }
 
@@ -1493,6 +1503,18 @@ static void rule_tool_files(struct cctx *x, struct cmdv *c)
 			tool_writes(x, c, k);
 }
 
+/* ninja install, meson install: into the configured prefix (/usr/local),
+ * as make install. */
+static void rule_install_target(struct cctx *x, struct cmdv *c)
+{
+	for (size_t i = 1; i < c->n; i++)
+		if (strcmp(c->w[i].val, "install") == 0) {
+			cls_add(x, TIER_HIGH, "pkg.install", shell_span_words(x, c->w, c->n),
+			        "%s install copies the build into the install prefix", c->w[0].val);
+			return;
+		}
+}
+
 static void rule_compiler(struct cctx *x, struct cmdv *c)
 {
 	for (size_t i = 1; i < c->n; i++) {
@@ -1510,6 +1532,7 @@ static void rule_compiler(struct cctx *x, struct cmdv *c)
 #define CC(n) {n, 0, NULL, TIER_MEDIUM, "exec.build", "runs a build or test tool", rule_compiler}
 #define BUILD(n) {n, 0, NULL, TIER_MEDIUM, "exec.build", "runs a build or test tool", NULL}
 #define JVM(n) {n, 0, NULL, TIER_MEDIUM, "exec.build", "runs a build or test tool", rule_jvm}
+#define INSTALLS(n) {n, 0, NULL, TIER_MEDIUM, "exec.build", "runs a build or test tool", rule_install_target}
 #define TOOL(n) {n, 0, NULL, TIER_MEDIUM, "exec.build", "runs a build or test tool", rule_tool_files}
 #define INTERP(n) {n, 0, NULL, TIER_LOW, NULL, NULL, rule_interp}
 #define INSTALLER(n) {n, 0, NULL, TIER_HIGH, "pkg.install", "downloads and runs a package", NULL}
@@ -1525,7 +1548,7 @@ const struct prog rules_dev[] = {
 	{"cmake", 0, NULL, TIER_LOW, NULL, NULL, rule_cmake},
 	{"gdb", 0, NULL, TIER_MEDIUM, "exec.build", "runs a build or test tool", rule_gdb},
 	{"lldb", 0, NULL, TIER_MEDIUM, "exec.build", "runs a debugger", rule_lldb},
-	PKG("hatch"), PKG("rustup"), PKG("nix"),
+	PKG("hatch"), PKG("rustup"), PKG("nix"), PKG("flit"),
 	{"pacman", 0, NULL, TIER_LOW, NULL, NULL, rule_pacman},
 	{"yay", 0, NULL, TIER_LOW, NULL, NULL, rule_pacman},
 	{"paru", 0, NULL, TIER_LOW, NULL, NULL, rule_pacman},
@@ -1536,7 +1559,7 @@ const struct prog rules_dev[] = {
 	INSTALLER("pnpx"), INSTALLER("uvx"), /* npx, bunx: wrap_npx in shell_unwrap.c */
 	INSTALLER("dpkg"), INSTALLER("rpm"), INSTALLER("easy_install"), INSTALLER("nix-env"),
 	INSTALLER("nix-shell"),
-	BUILD("ninja"), BUILD("meson"), CC("gcc"), CC("g++"), CC("cc"),
+	INSTALLS("ninja"), INSTALLS("meson"), CC("gcc"), CC("g++"), CC("cc"),
 	CC("c++"), CC("clang"), CC("clang++"), CC("ld"), CC("as"), BUILD("ar"),
 	CC("rustc"), BUILD("javac"), BUILD("java"), JVM("mvn"), JVM("gradle"),
 	BUILD("ant"), TOOL("pytest"), BUILD("tox"), BUILD("nox"), TOOL("ruff"), TOOL("black"),
