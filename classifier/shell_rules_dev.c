@@ -1219,8 +1219,36 @@ static bool compose_read_only(const struct cmdv *c)
 	return v == NULL || has_verb(ro, v->val);
 }
 
+/* What compose (c: from its verb's caller, words after compose) and
+ * docker inspect show of secrets: `config` prints the compose file with
+ * .env's values (or --env-file's) filled in, and inspect a container's
+ * environment, where credentials usually are. */
+static void container_secrets(struct cctx *x, const struct cmdv *c, const char *verb)
+{
+	static const char *const lists[] = {"--services", "--volumes", "--profiles", "--images",
+	                                    "--networks", "-q", "--quiet", "--hash"};
+	const char *v;
+	const struct word *f = opt_value(c, '\0', "--env-file", "fp", &v);
+
+	if (f)
+		paths_read(x, f, v);
+	if (strcmp(verb, "inspect") == 0)
+		cls_add(x, TIER_HIGH, "secrets.read", shell_span_words(x, c->w, c->n),
+		        "prints containers' environment, where their credentials usually are");
+	if (strcmp(verb, "config") != 0)
+		return;
+	for (size_t i = 0; i < nitems(lists); i++)
+		if (opt_long(c, lists[i]) || (lists[i][1] != '-' && opt_short(c, lists[i][1], "fp")))
+			return;
+	cls_add(x, TIER_HIGH, "secrets.read", shell_span_words(x, c->w, c->n),
+	        "prints the compose file with .env's values filled in");
+}
+
 static void rule_compose(struct cctx *x, struct cmdv *c)
 {
+	const struct word *v = opt_first(c, "fp", NULL);
+
+	container_secrets(x, c, v ? v->val : "");
 	if (!compose_read_only(c))
 		cls_add(x, TIER_HIGH, "exec.container", shell_span_words(x, c->w, c->n),
 		        "runs or changes containers");
@@ -1253,12 +1281,18 @@ static void rule_container(struct cctx *x, struct cmdv *c)
 	const char *v = w ? w->val : "";
 
 	container_remote(x, c, v);
+	if (strcmp(v, "inspect") == 0 ||
+	    (strcmp(v, "container") == 0 && at + 1 < c->n && strcmp(c->w[at + 1].val, "inspect") == 0))
+		container_secrets(x, c, "inspect");
 	if (has_verb(ro, v) || w == NULL)
 		return;
 	if (strcmp(v, "compose") == 0) { /* docker compose VERB */
 		struct cmdv sub = *c;
+		const struct word *cv;
 		sub.w = c->w + at;
 		sub.n = c->n - at;
+		cv = opt_first(&sub, "fp", NULL);
+		container_secrets(x, &sub, cv ? cv->val : "");
 		if (compose_read_only(&sub))
 			return;
 	}
