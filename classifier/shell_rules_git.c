@@ -440,18 +440,42 @@ static void g_fetch(struct cctx *x, struct cmdv *c)
 		gw(x, c, "merges fetched commits into the working tree");
 }
 
+/* git submodule: foreach [--recursive] [-q] CMD... runs its words, joined
+ * as git joins them, through the shell in every submodule; update -f and
+ * deinit -f throw the submodules' uncommitted changes away. */
 static void g_submodule(struct cctx *x, struct cmdv *c)
 {
 	const char *s = c->n > 1 ? c->w[1].val : "status";
-	if (strcmp(s, "status") == 0 || strcmp(s, "summary") == 0 || strcmp(s, "foreach") == 0) {
-		if (strcmp(s, "foreach") == 0 && c->n > 2)
-			shell_script_word(x, &c->w[c->n - 1]);
+	size_t at = 2;
+
+	if (strcmp(s, "foreach") == 0) {
+		while (at < c->n && (strcmp(c->w[at].val, "--recursive") == 0 ||
+		                     strcmp(c->w[at].val, "-q") == 0 ||
+		                     strcmp(c->w[at].val, "--quiet") == 0))
+			at++;
+		shell_script_words(x, c, at);
 		return;
 	}
+	if (strcmp(s, "status") == 0 || strcmp(s, "summary") == 0)
+		return;
 	if (strcmp(s, "update") == 0 || strcmp(s, "add") == 0 || strcmp(s, "sync") == 0)
 		cls_add(x, TIER_HIGH, "net.fetch", shell_span_words(x, c->w, c->n),
 		        "fetches submodules");
+	if ((strcmp(s, "update") == 0 || strcmp(s, "deinit") == 0) &&
+	    (opt_short(c, 'f', "") || opt_long(c, "--force")))
+		cls_add(x, TIER_HIGH, "git.checkout.discard", shell_span_words(x, c->w, c->n),
+		        "throws away the submodules' uncommitted changes");
 	gw(x, c, "changes submodules");
+}
+
+/* git read-tree -u --reset: the working tree set to the tree read, its
+ * uncommitted changes gone, as reset --hard. */
+static void g_read_tree(struct cctx *x, struct cmdv *c)
+{
+	if (opt_long(c, "--reset") && opt_short(c, 'u', ""))
+		cls_add(x, TIER_HIGH, "git.checkout.discard", shell_span_words(x, c->w, c->n),
+		        "overwrites the working tree, its uncommitted changes lost");
+	gw(x, c, "reads a tree into the index");
 }
 
 /* git grep -O<cmd> / --open-files-in-pager=<cmd> runs cmd with the
@@ -558,6 +582,9 @@ static void g_checkout_index(struct cctx *x, struct cmdv *c)
 
 	if (w)
 		paths_write(x, w, v, shell_span_word(x, w));
+	if (w == NULL && (opt_short(c, 'f', "") || opt_long(c, "--force")))
+		cls_add(x, TIER_HIGH, "git.checkout.discard", shell_span_words(x, c->w, c->n),
+		        "overwrites working-tree files with the index's, their changes lost");
 	gw(x, c, "writes files from the index");
 }
 
@@ -608,7 +635,7 @@ static const struct gsub gsubs[] = {
 	GF("bisect", g_bisect), GF("bundle", g_bundle), GF("merge-file", g_merge_file),
 	GF("rm", g_rm),
 	GF("mv", g_mv), GW("sparse-checkout"), GW("replace"), GW("update-index"), GW("mergetool"),
-	GW("read-tree"), GF("checkout-index", g_checkout_index), GF("update-ref", g_update_ref), GW("symbolic-ref"),
+	GF("read-tree", g_read_tree), GF("checkout-index", g_checkout_index), GF("update-ref", g_update_ref), GW("symbolic-ref"),
 	GF("lfs", g_lfs), GW("maintenance"), GW("repack"), GW("pack-refs"), GW("commit-tree"),
 	{"filter-branch", TIER_HIGH, "git.history.rewrite", "rewrites the whole history", NULL},
 	{"filter-repo", TIER_HIGH, "git.history.rewrite", "rewrites the whole history", NULL},
