@@ -228,6 +228,7 @@ static bool npm_set(const char *prog, const char *v)
 
 static void rule_compiler(struct cctx *x, struct cmdv *c);
 static void rule_tool_files(struct cctx *x, struct cmdv *c);
+static bool tool_opt(const char *list, const char *a, const char **val);
 
 /* The subverbs row for the words after the verb at c->w[at]: its finding
  * added (none for a query); false when no row names them. */
@@ -359,6 +360,34 @@ static void rule_jvm(struct cctx *x, struct cmdv *c)
 		mvn_exec(x, c);
 }
 
+/* Queries that ask the registry with an option: `pip list --outdated`,
+ * `gem list --remote`, `poetry show --latest`, `go list -m -u|-versions`. */
+static const struct {
+	const char *prog, *verb, *opts;
+} remote_queries[] = {
+	{"pip", "list", "-o --outdated -u --uptodate"},
+	{"gem", "list", "-r --remote -b --both"},
+	{"gem", "info", "-r --remote -b --both"},
+	{"poetry", "show", "-o --outdated -l --latest"},
+	{"go", "list", "-u -versions -retracted"},
+};
+
+/* Whether c (verb at c->w[at]) is a remote_queries row's query. */
+static bool remote_query(const struct cmdv *c, const char *prog, size_t at)
+{
+	for (size_t k = 0; k < nitems(remote_queries); k++) {
+		if (strcmp(prog, remote_queries[k].prog) != 0 ||
+		    strcmp(c->w[at].val, remote_queries[k].verb) != 0)
+			continue;
+		for (size_t i = at + 1; i < c->n; i++) {
+			const char *a = c->w[i].val, *v;
+			if (a[0] == '-' && tool_opt(remote_queries[k].opts, a, &v))
+				return true;
+		}
+	}
+	return false;
+}
+
 static void rule_pkg(struct cctx *x, struct cmdv *c)
 {
 	size_t at = 0;
@@ -396,6 +425,10 @@ static void rule_pkg(struct cctx *x, struct cmdv *c)
 		rule_tool_files(x, c); /* go test -coverprofile FILE, cargo --target-dir DIR */
 	if (strcmp(prog, "go") == 0 && strcmp(v, "env") == 0 && go_env_write(x, c, at, sp))
 		return;
+	if (w && remote_query(c, prog, at)) {
+		cls_add(x, TIER_HIGH, "net.fetch", sp, "asks the package index for newer versions");
+		return;
+	}
 	if (w && pkg_subverb(x, c, prog, at, sp))
 		return;
 	for (size_t i = 0; i < nitems(verbs); i++) {

@@ -211,13 +211,23 @@ static void g_tag(struct cctx *x, struct cmdv *c)
 		gw(x, c, "creates or deletes a tag");
 }
 
+/* git remote: show (without -n), update, prune and set-head -a ask the
+ * remote itself over the network; show and get-url only read, the rest
+ * change the repository's remotes. */
 static void g_remote(struct cctx *x, struct cmdv *c)
 {
 	static const char *const ro[] = {"-v", "--verbose", "show", "get-url"};
+	const char *s = c->n > 1 ? c->w[1].val : "";
+
+	if ((strcmp(s, "show") == 0 && !opt_short(c, 'n', "")) || strcmp(s, "update") == 0 ||
+	    strcmp(s, "prune") == 0 ||
+	    (strcmp(s, "set-head") == 0 && (opt_short(c, 'a', "") || opt_long(c, "--auto"))))
+		cls_add(x, TIER_HIGH, "net.fetch", shell_span_words(x, c->w, c->n),
+		        "git remote %s asks the remote over the network", s);
 	if (c->n == 1)
 		return;
 	for (size_t i = 0; i < nitems(ro); i++)
-		if (strcmp(c->w[1].val, ro[i]) == 0)
+		if (strcmp(s, ro[i]) == 0)
 			return;
 	gw(x, c, "changes the repository's remotes");
 }
