@@ -388,6 +388,35 @@ static bool remote_query(const struct cmdv *c, const char *prog, size_t at)
 	return false;
 }
 
+/* npm's configuration given as flags (`npm run build --script-shell=CMD`;
+ * pnpm's --config.KEY=VALUE), as the npm_config_* variables give it: the
+ * shell scripts run in is a command line, node-options what node loads,
+ * userconfig and globalconfig a file of such settings. */
+static void npm_flags(struct cctx *x, const struct cmdv *c)
+{
+	static const char *const injects[] = {"--node-options", "--userconfig", "--globalconfig"};
+
+	for (size_t i = 1; i < c->n && strcmp(c->w[i].val, "--") != 0; i++) {
+		const struct word *w = &c->w[i];
+		const char *a = w->val, *v = NULL;
+		char flag[64];
+		if (strncmp(a, "--config.", 9) == 0 &&
+		    (size_t)snprintf(flag, sizeof(flag), "--%s", a + 9) < sizeof(flag))
+			a = flag;
+		if (opt_long_is(a, "--script-shell", &v)) {
+			if (v == NULL && i + 1 < c->n)
+				v = (w = &c->w[++i])->val;
+			rules_hook(x, w, v ? v : "", v ? strlen(v) : 0,
+			           "--script-shell names the shell package scripts run in");
+			continue;
+		}
+		for (size_t k = 0; k < nitems(injects); k++)
+			if (opt_long_is(a, injects[k], NULL))
+				cls_add(x, TIER_HIGH, "exec.env_inject", shell_span_word(x, w),
+				        "%s changes what the package scripts load or run", injects[k]);
+	}
+}
+
 static void rule_pkg(struct cctx *x, struct cmdv *c)
 {
 	size_t at = 0;
@@ -402,6 +431,8 @@ static void rule_pkg(struct cctx *x, struct cmdv *c)
 	}
 	if (strcmp(prog, "pip3") == 0 || strcmp(prog, "pip2") == 0)
 		prog = "pip";
+	if (strcmp(prog, "npm") == 0 || strcmp(prog, "pnpm") == 0 || strcmp(prog, "yarn") == 0)
+		npm_flags(x, c);
 	w = pkg_verb(c, prog, &at);
 	v = w ? w->val : "";
 	if (npm_set(prog, v) && pkg_config_write(x, c, at - 1, sp))
