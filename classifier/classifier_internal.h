@@ -510,6 +510,10 @@ struct sql_fn {
 	enum tier tier;
 };
 const struct sql_fn *sql_fn_find(const char *name, size_t n);
+/* Whether [schema, schema+sn) . [rel, rel+rn) is a catalog of credentials
+ * (pg_authid, pg_shadow, pg_user_mappings, mysql.user); schema NULL: as
+ * the search path finds it. */
+bool sql_credential_table(const char *schema, size_t sn, const char *rel, size_t rn);
 bool sql_fn_runs_sql(const char *name, size_t n);
 
 /* ---- scripts the call writes, then runs (shell_files.c) ---- */

@@ -514,6 +514,36 @@ static void n_select(struct sqlw *s, json_t *n)
 		add(s, TIER_MEDIUM, "sql.create", "SELECT INTO creates a table");
 }
 
+/* Catalogs that hold credentials: PostgreSQL's password hashes and
+ * foreign servers' user mappings (passwords in clear), MySQL's account
+ * table. Reading them is as /etc/shadow is. */
+static const char *const credential_tables[][2] = {
+	{"pg_catalog", "pg_authid"},        {"pg_catalog", "pg_shadow"},
+	{"pg_catalog", "pg_user_mappings"}, {"pg_catalog", "pg_user_mapping"},
+	{"mysql", "user"},
+};
+
+bool sql_credential_table(const char *schema, size_t sn, const char *rel, size_t rn)
+{
+	for (size_t i = 0; i < nitems(credential_tables); i++) {
+		const char *cs = credential_tables[i][0], *cr = credential_tables[i][1];
+		bool catalog = strcmp(cs, "pg_catalog") == 0; /* on the search path */
+		if (strlen(cr) == rn && strncasecmp(rel, cr, rn) == 0 &&
+		    ((schema == NULL && catalog) ||
+		     (schema && strlen(cs) == sn && strncasecmp(schema, cs, sn) == 0)))
+			return true;
+	}
+	return false;
+}
+
+static void n_range(struct sqlw *s, json_t *n)
+{
+	const char *schema = str(n, "schemaname"), *rel = str(n, "relname");
+
+	if (rel && sql_credential_table(schema, schema ? strlen(schema) : 0, rel, strlen(rel)))
+		add(s, TIER_HIGH, "secrets.read", "reads stored password hashes or credentials");
+}
+
 /* Functions whose argument is SQL text they run. */
 static const char *const runs_sql[] = {
 	"query_to_xml", "query_to_xmlschema", "query_to_xml_and_xmlschema",
@@ -678,7 +708,7 @@ static const struct {
 	{"ReassignOwnedStmt", n_admin},
 	{"DropOwnedStmt", n_drop}, {"DropTableSpaceStmt", n_drop}, {"DropSubscriptionStmt", n_drop},
 	{"DropUserMappingStmt", n_drop}, {"CreateSubscriptionStmt", n_subscription},
-	{"AlterSubscriptionStmt", n_subscription}, {"ImportForeignSchemaStmt", n_foreign}, {"FuncCall", n_func}, {"SelectStmt", n_select},
+	{"AlterSubscriptionStmt", n_subscription}, {"ImportForeignSchemaStmt", n_foreign}, {"FuncCall", n_func}, {"SelectStmt", n_select}, {"RangeVar", n_range},
 	{"ExplainStmt", NULL}, {"VariableShowStmt", NULL}, {"TransactionStmt", NULL},
 	{"VariableSetStmt", n_set}, {"PrepareStmt", NULL}, {"DeallocateStmt", NULL},
 	{"DeclareCursorStmt", NULL}, {"FetchStmt", NULL}, {"ClosePortalStmt", NULL},

@@ -21,6 +21,7 @@
 struct kw {
 	char s[40];
 	bool call;
+	bool dotted; /* a '.' stands right before it: NAME.THIS */
 };
 
 struct stmt {
@@ -274,6 +275,15 @@ static void judge_ddl(struct fctx *f, const struct stmt *st)
  * (query_to_xml) has it in a string, which this reading skips. */
 static void judge_calls(struct fctx *f, const struct stmt *st)
 {
+	for (size_t i = 0; i < st->nkw; i++) { /* FROM mysql.user, pg_shadow */
+		const char *schema = i + 1 < st->nkw && st->kw[i + 1].dotted ? st->kw[i].s : NULL;
+		const char *rel = schema ? st->kw[i + 1].s : st->kw[i].s;
+		if (sql_credential_table(schema, schema ? strlen(schema) : 0, rel, strlen(rel))) {
+			f_add(f, TIER_HIGH, "secrets.read", "reads stored password hashes or credentials");
+			break;
+		}
+		i += schema != NULL;
+	}
 	for (size_t i = 0; i < st->nkw; i++) {
 		const struct sql_fn *fn;
 		size_t n = strlen(st->kw[i].s);
@@ -464,6 +474,7 @@ static void pass(struct cctx *x, const char *s, size_t n, bool exact, size_t bas
 		} else if (isalpha((unsigned char)s[i]) || s[i] == '_') {
 			struct kw *k = stmt_push(x, &st);
 			size_t l = 0;
+			k->dotted = i > 0 && s[i - 1] == '.';
 			for (j = i; j < n && ident_char(s[j]); j++)
 				if (l + 1 < sizeof(k->s))
 					k->s[l++] = (char)toupper((unsigned char)s[j]);
