@@ -646,7 +646,7 @@ static long wrap_node_pm(struct cctx *x, struct cmdv *c, size_t at)
 {
 	char path[CLS_MAX_PATH];
 	const char *prog = rules_prog_name(c->w[0].val, path, sizeof(path)), *v;
-	size_t verb = skip_opts(c, at, "", NULL), cmd;
+	size_t verb = skip_opts(c, at, "", NULL), cmd, bin;
 	bool shell = false;
 
 	if (verb >= c->n || verb == 0 || strcmp(c->w[verb - 1].val, "--") == 0)
@@ -658,6 +658,13 @@ static long wrap_node_pm(struct cctx *x, struct cmdv *c, size_t at)
 	if (strcmp(prog, "npm") == 0) {
 		if (strcmp(v, "exec") == 0 || strcmp(v, "x") == 0)
 			npx_call(x, c, verb + 1, c->n);
+		return 0;
+	}
+	/* yarn node ARGS (and yarn|pnpm [run] node): node with those
+	 * arguments, its -e code read as node's is; yarn's own finding stays */
+	bin = strcmp(v, "run") == 0 && verb + 1 < c->n ? verb + 1 : verb;
+	if (strcmp(c->w[bin].val, "node") == 0 && strcmp(prog, "npm") != 0) {
+		rules_subcommand(x, c, bin, c->n);
 		return 0;
 	}
 	if (strcmp(v, "dlx") == 0 && shell && strcmp(prog, "pnpm") == 0) {
