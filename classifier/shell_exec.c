@@ -115,6 +115,19 @@ static void env_secret(struct cctx *x, const struct word *w)
 		        name);
 }
 
+/* > FILE empties FILE first: a .env or a key overwritten is credentials
+ * lost, which no build makes again (>> only adds to it). */
+static void redir_truncates_secret(struct cctx *x, const struct word *t, struct span sp)
+{
+	char abs[CLS_MAX_PATH];
+	const char *why;
+
+	if (!(t->flags & (W_DYNAMIC | W_PROCSUB)) && paths_resolve(x, t->val, abs, sizeof(abs)) &&
+	    (why = secrets_path(x, abs)) != NULL)
+		cls_add(x, TIER_HIGH, "fs.delete", sp, "> %s empties it first, and it holds %s", abs,
+		        why);
+}
+
 static void exec_redir(struct cctx *x, struct redir *r, struct cmdv *c)
 {
 	const struct word *t = &r->target;
@@ -129,6 +142,7 @@ static void exec_redir(struct cctx *x, struct redir *r, struct cmdv *c)
 		paths_write(x, t, t->val, sp);
 		if (r->kind == R_APPEND || r->kind == R_APPEND_ALL)
 			break;
+		redir_truncates_secret(x, t, sp);
 		break;
 	case R_RW:
 		paths_write(x, t, t->val, sp);
