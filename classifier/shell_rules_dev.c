@@ -875,7 +875,13 @@ static const struct interp interps[] = {
 
 /* python -m MODULE */
 /* What python -m MODULE does, by module. */
-enum pymod { PM_PIP, PM_LISTEN, PM_NET, PM_CODE, PM_EXTRACT, PM_OUTFILE, PM_QUIET, PM_BUILD };
+enum pymod {
+	PM_PIP, PM_LISTEN, PM_NET, PM_CODE, PM_EXTRACT, PM_OUTFILE, PM_QUIET, PM_BUILD,
+	PM_PROG,    /* the module is the program of its name (python -m twine): its rules */
+	PM_COMPILE, /* compileall: writes .pyc into the directories named, sys.path without */
+	PM_PYBUILD, /* build: installs the build requirements first, unless -n */
+	PM_PROFILE, /* cProfile, profile: -o FILE written */
+};
 static const struct {
 	const char *name;
 	enum pymod what;
@@ -886,11 +892,27 @@ static const struct {
 	{"imaplib", PM_NET}, {"nntplib", PM_NET}, {"xmlrpc.client", PM_NET}, {"webbrowser", PM_NET},
 	{"timeit", PM_CODE}, {"zipfile", PM_EXTRACT}, {"tarfile", PM_EXTRACT},
 	{"json.tool", PM_OUTFILE}, {"this", PM_QUIET}, {"site", PM_QUIET}, {"venv", PM_BUILD},
-	{"pytest", PM_BUILD}, {"unittest", PM_BUILD}, {"black", PM_BUILD}, {"mypy", PM_BUILD},
-	{"ruff", PM_BUILD}, {"flake8", PM_BUILD}, {"pylint", PM_BUILD}, {"isort", PM_BUILD},
-	{"build", PM_BUILD}, {"compileall", PM_BUILD}, {"py_compile", PM_BUILD},
-	{"coverage", PM_BUILD}, {"tox", PM_BUILD}, {"nox", PM_BUILD}, {"doctest", PM_BUILD},
+	{"pytest", PM_PROG}, {"unittest", PM_BUILD}, {"black", PM_PROG}, {"mypy", PM_PROG},
+	{"ruff", PM_PROG}, {"flake8", PM_PROG}, {"pylint", PM_PROG}, {"isort", PM_PROG},
+	{"build", PM_PYBUILD}, {"compileall", PM_COMPILE}, {"py_compile", PM_BUILD},
+	{"coverage", PM_BUILD}, {"tox", PM_PROG}, {"nox", PM_PROG}, {"doctest", PM_BUILD},
+	{"uv", PM_PROG}, {"twine", PM_PROG}, {"poetry", PM_PROG}, {"pdm", PM_PROG},
+	{"hatch", PM_PROG}, {"pipx", PM_PROG}, {"cProfile", PM_PROFILE}, {"profile", PM_PROFILE},
 };
+
+/* python -m compileall [DIR|FILE...]: the .pyc files land beside them
+ * (in __pycache__); with none, in every directory of sys.path. */
+static void python_compileall(struct cctx *x, const struct cmdv *c, size_t at)
+{
+	size_t idx[64], n = opt_operands(c, at + 1, "rdspxijoe", idx, nitems(idx));
+
+	for (size_t i = 0; i < n; i++)
+		paths_write(x, &c->w[idx[i]], c->w[idx[i]].val, shell_span_word(x, &c->w[idx[i]]));
+	if (n == 0)
+		cls_add(x, TIER_HIGH, "fs.write.outside_workdir", shell_span_words(x, c->w, c->n),
+		        "compileall writes .pyc files into every directory of sys.path");
+	rules_dyn_writes(x, c, "compiles");
+}
 
 /* python -m timeit [-s SETUP] STMT...: SETUP and STMT are Python it runs. */
 static void python_timeit(struct cctx *x, const struct cmdv *c, size_t at)
@@ -964,6 +986,32 @@ static void python_module(struct cctx *x, struct cmdv *c, size_t at)
 		case PM_BUILD:
 			cls_add(x, TIER_MEDIUM, "exec.build", sp, "runs a build or test tool");
 			return;
+		case PM_PROG: /* python -m twine upload: twine's rules */
+			sub.w = c->w + at;
+			sub.n = c->n - at;
+			if (!rules_apply(x, &sub, m))
+				cls_add(x, TIER_MEDIUM, "exec.build", sp, "runs a build or test tool");
+			return;
+		case PM_COMPILE:
+			cls_add(x, TIER_MEDIUM, "exec.build", sp, "compiles Python files");
+			python_compileall(x, c, at);
+			return;
+		case PM_PYBUILD:
+			if (opt_short(c, 'n', "o") || opt_long(c, "--no-isolation"))
+				cls_add(x, TIER_MEDIUM, "exec.build", sp, "builds the package");
+			else
+				cls_add(x, TIER_HIGH, "pkg.install", sp,
+				        "python -m build installs the build requirements from the "
+				        "index first (-n, --no-isolation: it does not)");
+			return;
+		case PM_PROFILE: {
+			const char *v;
+			const struct word *o = opt_value(c, 'o', NULL, "os", &v);
+			if (o)
+				paths_write(x, o, v, shell_span_word(x, o));
+			cls_add(x, x->o->unknown_program, "exec.script", sp, "profiles a Python program");
+			return;
+		}
 		}
 	}
 	cls_add(x, x->o->unknown_program, "exec.script", sp, "runs the Python module %s", m);
