@@ -478,6 +478,24 @@ static void g_submodule(struct cctx *x, struct cmdv *c)
 	gw(x, c, "changes submodules");
 }
 
+/* git svn and git p4 talk to another server: dcommit, submit, set-tree
+ * and commit-diff send commits there, the rest fetch (or ask) from it. */
+static void g_bridge(struct cctx *x, struct cmdv *c)
+{
+	static const char *const sends[] = {"dcommit", "submit", "set-tree", "commit-diff"};
+	const char *s = c->n > 1 ? c->w[1].val : "";
+	struct span sp = shell_span_words(x, c->w, c->n);
+
+	for (size_t i = 0; i < nitems(sends); i++)
+		if (strcmp(s, sends[i]) == 0) {
+			cls_add(x, TIER_HIGH, "net.upload", sp, "sends commits to another server");
+			gw(x, c, "rewrites the commits it sent");
+			return;
+		}
+	cls_add(x, TIER_HIGH, "net.fetch", sp, "talks to a Subversion or Perforce server");
+	gw(x, c, "imports commits into the repository");
+}
+
 /* git read-tree -u --reset: the working tree set to the tree read, its
  * uncommitted changes gone, as reset --hard. */
 static void g_read_tree(struct cctx *x, struct cmdv *c)
@@ -650,6 +668,8 @@ static const struct gsub gsubs[] = {
 	{"filter-branch", TIER_HIGH, "git.history.rewrite", "rewrites the whole history", NULL},
 	{"filter-repo", TIER_HIGH, "git.history.rewrite", "rewrites the whole history", NULL},
 	{"send-email", TIER_HIGH, "net.upload", "sends patches by email", NULL},
+	{"imap-send", TIER_HIGH, "net.upload", "uploads patches to an IMAP folder", NULL},
+	GF("svn", g_bridge), GF("p4", g_bridge),
 	{"credential", TIER_HIGH, "secrets.read", "reads or changes stored git credentials", NULL},
 	{"credential-store", TIER_HIGH, "secrets.read", "reads or changes stored git credentials",
 	 NULL},
