@@ -644,9 +644,14 @@ static long wrap_npx(struct cctx *x, struct cmdv *c, size_t at)
  */
 static long wrap_node_pm(struct cctx *x, struct cmdv *c, size_t at)
 {
+	/* global options with a value: pnpm --filter|-F, --dir|-C; npm
+	 * --prefix, --workspace|-w; yarn --cwd; their --loglevel, --reporter */
+	static const char *const longargs[] = {"--filter", "--filter-prod", "--dir",
+		"--workspace-dir", "--reporter", "--loglevel", "--prefix", "--workspace", "--cwd",
+		NULL};
 	char path[CLS_MAX_PATH];
 	const char *prog = rules_prog_name(c->w[0].val, path, sizeof(path)), *v;
-	size_t verb = skip_opts(c, at, "", NULL), cmd, bin;
+	size_t verb = skip_opts(c, at, "FCw", longargs), cmd, bin;
 	bool shell = false;
 
 	if (verb >= c->n || verb == 0 || strcmp(c->w[verb - 1].val, "--") == 0)
