@@ -92,6 +92,9 @@ struct cctx {
 		const char *name, *val; /* arena */
 	} vars[CLS_MAX_VARS];
 	size_t nvars;
+	/* git --work-tree DIR or GIT_WORK_TREE=DIR of the git command being
+	 * judged: NULL none, "" known only at run time (shell_rules_git.c) */
+	const char *git_tree;
 	bool substs; /* holds $(echo WORDS)-like substitutions with known output */
 	bool defaults; /* holds ${NAME:-WORD} of a NAME it gives no value: WORD may be it */
 	int reading; /* 0: variables stay unknown (the first pass) */
@@ -339,6 +342,10 @@ struct prog {
 };
 extern const struct prog rules_fs[], rules_net[], rules_dev[], rules_sys[], rules_git[];
 extern const size_t rules_fs_n, rules_net_n, rules_dev_n, rules_sys_n, rules_git_n;
+/* export NAME=VALUE (w, NAME n bytes) of a variable that points every
+ * later git command at other configuration, a repository or work tree
+ * (shell_rules_git.c). */
+void rules_git_export(struct cctx *x, const struct word *w, size_t n);
 
 /* Applies the generic part of a row (paths by flags, fixed finding). */
 void rules_generic(struct cctx *x, struct cmdv *c, const struct prog *p);
@@ -370,6 +377,16 @@ const struct word *rules_env_next(const struct cmdv *c, size_t *i, size_t *namel
  * line programs run (EDITOR, PAGER, GIT_SSH_COMMAND, LESSOPEN, ...): the
  * value is judged as a script. */
 void rules_env_command(struct cctx *x, const struct word *w, size_t n);
+/* A writer whose file operands come at run time (xargs CMD): they may
+ * name anything, so fs.write.outside_workdir, unless they are find
+ * DIR -exec's {} in the workdir (x->find_in_workdir). what: "writes". */
+void rules_dyn_writes(struct cctx *x, const struct cmdv *c, const char *what);
+/* go's -exec, -toolexec and -vettool (one dash or two): the value in the
+ * word a after '=', or "" with *next set when it is the next word; NULL
+ * for any other word. rules_go_hook_text judges such a value (of word w,
+ * for the span) as the command line go runs (shell_rules.c). */
+const char *rules_go_hook(const char *a, bool *next);
+void rules_go_hook_text(struct cctx *x, const struct word *w, const char *v);
 /* The value the last such assignment gives name, or NULL; *wp its word. */
 const char *rules_env(const struct cmdv *c, const char *name, const struct word **wp);
 /* The program table: returns true when the program is known and handled. */
@@ -484,6 +501,20 @@ bool sql_reads_otherwise(const struct cctx *x, const char *sql, size_t len);
  * does (sql_reads_otherwise): findings only, no statements listed. */
 void sql_fallback_otherwise(struct cctx *x, const char *sql, size_t len, bool exact,
                             size_t base, struct span sp);
+/* What calling a function does, by its name [name, name+n) in any case
+ * (sql.c's table, read by the grammar's walk and by the fallback), or
+ * NULL for one that only reads; sql_fn_runs_sql: whether it runs the SQL
+ * text of an argument (query_to_xml). */
+struct sql_fn {
+	const char *name, *rule, *why;
+	enum tier tier;
+};
+const struct sql_fn *sql_fn_find(const char *name, size_t n);
+/* Whether [schema, schema+sn) . [rel, rel+rn) is a catalog of credentials
+ * (pg_authid, pg_shadow, pg_user_mappings, mysql.user); schema NULL: as
+ * the search path finds it. */
+bool sql_credential_table(const char *schema, size_t sn, const char *rel, size_t rn);
+bool sql_fn_runs_sql(const char *name, size_t n);
 
 /* ---- scripts the call writes, then runs (shell_files.c) ---- */
 /* Notes the file(s) c writes when it shows their content: cat or tee of a

@@ -94,6 +94,13 @@ void shell_check_assign(struct cctx *x, const struct word *w, bool prefix)
 			        inject_vars[i]);
 			return;
 		}
+	/* TF_CLI_ARGS, TF_CLI_ARGS_fmt: arguments added to every (or that)
+	 * terraform command, so `TF_CLI_ARGS_fmt=/etc terraform fmt` writes
+	 * /etc while the command line shows only the workdir */
+	if (n >= 11 && memcmp(w->val, "TF_CLI_ARGS", 11) == 0 && (n == 11 || w->val[11] == '_'))
+		cls_add(x, TIER_HIGH, "exec.env_inject", shell_span_word(x, w),
+		        "sets %.*s, which adds arguments to later terraform commands", (int)n,
+		        w->val);
 }
 
 /* $GITHUB_TOKEN and the like in a word the command gets. */
@@ -106,6 +113,19 @@ static void env_secret(struct cctx *x, const struct word *w)
 		cls_add(x, TIER_HIGH, "secrets.read", shell_span_word(x, w),
 		        "reads $%.*s, an environment variable that holds a credential", (int)len,
 		        name);
+}
+
+/* > FILE empties FILE first: a .env or a key overwritten is credentials
+ * lost, which no build makes again (>> only adds to it). */
+static void redir_truncates_secret(struct cctx *x, const struct word *t, struct span sp)
+{
+	char abs[CLS_MAX_PATH];
+	const char *why;
+
+	if (!(t->flags & (W_DYNAMIC | W_PROCSUB)) && paths_resolve(x, t->val, abs, sizeof(abs)) &&
+	    (why = secrets_path(x, abs)) != NULL)
+		cls_add(x, TIER_HIGH, "fs.delete", sp, "> %s empties it first, and it holds %s", abs,
+		        why);
 }
 
 static void exec_redir(struct cctx *x, struct redir *r, struct cmdv *c)
@@ -122,6 +142,7 @@ static void exec_redir(struct cctx *x, struct redir *r, struct cmdv *c)
 		paths_write(x, t, t->val, sp);
 		if (r->kind == R_APPEND || r->kind == R_APPEND_ALL)
 			break;
+		redir_truncates_secret(x, t, sp);
 		break;
 	case R_RW:
 		paths_write(x, t, t->val, sp);

@@ -45,7 +45,7 @@ static const struct verb verbs[] = {
 	{"bun", "run test build", BLD},
 	{"cargo", "install add", INST}, {"cargo", "uninstall remove", RMV}, {"cargo", "publish", PUB},
 	{"cargo", "build b test t run r check c clippy fmt bench doc clean fix tree", BLD},
-	{"cargo", "search fetch update login owner yank", NETF},
+	{"cargo", "search fetch update login owner yank vendor", NETF},
 	{"cargo", "metadata --version version help", LOW},
 	{"go", "install get", INST}, {"go", "build test run vet fmt generate mod work clean tool fix", BLD},
 	{"go", "version env list doc help", LOW},
@@ -78,7 +78,8 @@ static const struct verb verbs[] = {
 	{"flatpak", "install update", INST}, {"flatpak", "uninstall", RMV}, {"flatpak", "list info", LOW},
 	{"pipx", "install inject run upgrade", INST}, {"pipx", "uninstall", RMV}, {"pipx", "list", LOW},
 	{"uv", "add sync lock install run", INST}, /* run: uv tool run, as uvx */ {"uv", "remove uninstall", RMV},
-	{"uv", "venv build", BLD}, {"uv", "--version version help", LOW},
+	{"uv", "venv build", BLD}, {"uv", "publish", PUB}, {"uv", "--version version help", LOW},
+	{"flit", "install", INST}, {"flit", "publish", PUB}, {"flit", "build init", BLD},
 	{"poetry", "add install update lock", INST}, {"poetry", "remove", RMV},
 	{"poetry", "build check", BLD}, {"poetry", "show --version", LOW}, {"poetry", "publish", PUB},
 	{"composer", "require install update", INST}, {"composer", "remove", RMV},
@@ -226,6 +227,8 @@ static bool npm_set(const char *prog, const char *v)
 }
 
 static void rule_compiler(struct cctx *x, struct cmdv *c);
+static void rule_tool_files(struct cctx *x, struct cmdv *c);
+static bool tool_opt(const char *list, const char *a, const char **val);
 
 /* The subverbs row for the words after the verb at c->w[at]: its finding
  * added (none for a query); false when no row names them. */
@@ -249,6 +252,171 @@ static bool pkg_subverb(struct cctx *x, const struct cmdv *c, const char *prog, 
 	return false;
 }
 
+/* go test -exec XPROG, go build -toolexec CMD, go vet -vettool PROG: go
+ * runs that command line (the test binary or each tool under it). */
+static void go_hooks(struct cctx *x, const struct cmdv *c, size_t from)
+{
+	for (size_t i = from; i < c->n; i++) {
+		bool next;
+		const char *v = rules_go_hook(c->w[i].val, &next);
+		if (v == NULL)
+			continue;
+		if (next && i + 1 < c->n)
+			v = c->w[++i].val;
+		rules_go_hook_text(x, &c->w[i], v);
+	}
+}
+
+/* go env -w NAME=VALUE... (or -u NAME) writes go's own settings file
+ * ($GOENV, under the home): every later go command reads them, a GOPROXY
+ * or a GOFLAGS=-toolexec=CMD included. */
+static bool go_env_write(struct cctx *x, const struct cmdv *c, size_t at, struct span sp)
+{
+	bool write = false;
+
+	for (size_t i = at + 1; i < c->n; i++)
+		write |= strcmp(c->w[i].val, "-w") == 0 || strcmp(c->w[i].val, "-u") == 0;
+	if (!write)
+		return false;
+	cls_add(x, TIER_HIGH, "pkg.config", sp,
+	        "go env -w changes the settings every later go command uses");
+	for (size_t i = at + 1; i < c->n; i++) {
+		const char *eq = strchr(c->w[i].val, '=');
+		if (eq && c->w[i].val[0] != '-')
+			rules_env_command(x, &c->w[i], (size_t)(eq - c->w[i].val));
+	}
+	return true;
+}
+
+/* Maven goals and phases, Gradle tasks that publish what the build made
+ * (the last part of PLUGIN:GOAL or :project:task). */
+static const char *const jvm_uploads[] = {
+	"deploy", "deploy-file", "site-deploy", "stage-deploy", "perform", "upload",
+	"upload-single", "sign-and-deploy-file", "push", "build", /* jib:build pushes */
+};
+
+/* Whether Maven or Gradle word a names a publishing goal or task. */
+static bool jvm_upload(const char *prog, const char *a)
+{
+	const char *goal = strrchr(a, ':');
+	bool mvn = strcmp(prog, "mvn") == 0;
+
+	if (a[0] == '-')
+		return false;
+	if (!mvn) /* gradle publish, publishToMavenCentral, uploadArchives */
+		return strncmp(goal ? goal + 1 : a, "publish", 7) == 0 ||
+		       strncmp(goal ? goal + 1 : a, "upload", 6) == 0;
+	if (goal == NULL) /* a phase: deploy, site-deploy */
+		return strcmp(a, "deploy") == 0 || strcmp(a, "site-deploy") == 0;
+	if (strcmp(goal + 1, "build") == 0 && strncmp(a, "jib:", 4) != 0)
+		return false;
+	for (size_t i = 0; i < nitems(jvm_uploads); i++)
+		if (strcmp(goal + 1, jvm_uploads[i]) == 0)
+			return true;
+	return false;
+}
+
+/* mvn exec:exec -Dexec.executable=PROG [-Dexec.args=ARGS]: runs PROG ARGS. */
+static void mvn_exec(struct cctx *x, const struct cmdv *c)
+{
+	const struct word *prog = NULL, *args = NULL;
+	struct buf b;
+
+	for (size_t i = 1; i < c->n; i++) {
+		if (strncmp(c->w[i].val, "-Dexec.executable=", 18) == 0)
+			prog = &c->w[i];
+		else if (strncmp(c->w[i].val, "-Dexec.args=", 12) == 0)
+			args = &c->w[i];
+	}
+	if (prog == NULL)
+		return;
+	if ((prog->flags | (args ? args->flags : 0)) & (W_DYNAMIC | W_GLOB)) {
+		cls_add(x, TIER_HIGH, "exec.dynamic_command", shell_span_word(x, prog),
+		        "mvn exec runs a program that is only known at run time");
+		return;
+	}
+	buf_init(&b, 0);
+	buf_puts(&b, prog->val + 18);
+	if (args) {
+		buf_puts(&b, " ");
+		buf_puts(&b, args->val + 12);
+	}
+	shell_script_text(x, b.data, b.len, shell_span_word(x, prog));
+	buf_free(&b);
+}
+
+/* mvn and gradle build and test (medium); deploy, release:perform and
+ * publish* send the artifacts away, as npm publish does; exec:exec runs
+ * the program its properties name. */
+static void rule_jvm(struct cctx *x, struct cmdv *c)
+{
+	for (size_t i = 1; i < c->n; i++)
+		if (!(c->w[i].flags & (W_DYNAMIC | W_GLOB)) && jvm_upload(c->prog, c->w[i].val)) {
+			cls_add(x, TIER_HIGH, "net.upload", shell_span_word(x, &c->w[i]),
+			        "%s %s publishes the build's artifacts", c->prog, c->w[i].val);
+			break;
+		}
+	if (strcmp(c->prog, "mvn") == 0)
+		mvn_exec(x, c);
+}
+
+/* Queries that ask the registry with an option: `pip list --outdated`,
+ * `gem list --remote`, `poetry show --latest`, `go list -m -u|-versions`. */
+static const struct {
+	const char *prog, *verb, *opts;
+} remote_queries[] = {
+	{"pip", "list", "-o --outdated -u --uptodate"},
+	{"gem", "list", "-r --remote -b --both"},
+	{"gem", "info", "-r --remote -b --both"},
+	{"poetry", "show", "-o --outdated -l --latest"},
+	{"go", "list", "-u -versions -retracted"},
+};
+
+/* Whether c (verb at c->w[at]) is a remote_queries row's query. */
+static bool remote_query(const struct cmdv *c, const char *prog, size_t at)
+{
+	for (size_t k = 0; k < nitems(remote_queries); k++) {
+		if (strcmp(prog, remote_queries[k].prog) != 0 ||
+		    strcmp(c->w[at].val, remote_queries[k].verb) != 0)
+			continue;
+		for (size_t i = at + 1; i < c->n; i++) {
+			const char *a = c->w[i].val, *v;
+			if (a[0] == '-' && tool_opt(remote_queries[k].opts, a, &v))
+				return true;
+		}
+	}
+	return false;
+}
+
+/* npm's configuration given as flags (`npm run build --script-shell=CMD`;
+ * pnpm's --config.KEY=VALUE), as the npm_config_* variables give it: the
+ * shell scripts run in is a command line, node-options what node loads,
+ * userconfig and globalconfig a file of such settings. */
+static void npm_flags(struct cctx *x, const struct cmdv *c)
+{
+	static const char *const injects[] = {"--node-options", "--userconfig", "--globalconfig"};
+
+	for (size_t i = 1; i < c->n && strcmp(c->w[i].val, "--") != 0; i++) {
+		const struct word *w = &c->w[i];
+		const char *a = w->val, *v = NULL;
+		char flag[64];
+		if (strncmp(a, "--config.", 9) == 0 &&
+		    (size_t)snprintf(flag, sizeof(flag), "--%s", a + 9) < sizeof(flag))
+			a = flag;
+		if (opt_long_is(a, "--script-shell", &v)) {
+			if (v == NULL && i + 1 < c->n)
+				v = (w = &c->w[++i])->val;
+			rules_hook(x, w, v ? v : "", v ? strlen(v) : 0,
+			           "--script-shell names the shell package scripts run in");
+			continue;
+		}
+		for (size_t k = 0; k < nitems(injects); k++)
+			if (opt_long_is(a, injects[k], NULL))
+				cls_add(x, TIER_HIGH, "exec.env_inject", shell_span_word(x, w),
+				        "%s changes what the package scripts load or run", injects[k]);
+	}
+}
+
 static void rule_pkg(struct cctx *x, struct cmdv *c)
 {
 	size_t at = 0;
@@ -263,6 +431,8 @@ static void rule_pkg(struct cctx *x, struct cmdv *c)
 	}
 	if (strcmp(prog, "pip3") == 0 || strcmp(prog, "pip2") == 0)
 		prog = "pip";
+	if (strcmp(prog, "npm") == 0 || strcmp(prog, "pnpm") == 0 || strcmp(prog, "yarn") == 0)
+		npm_flags(x, c);
 	w = pkg_verb(c, prog, &at);
 	v = w ? w->val : "";
 	if (npm_set(prog, v) && pkg_config_write(x, c, at - 1, sp))
@@ -280,6 +450,16 @@ static void rule_pkg(struct cctx *x, struct cmdv *c)
 		v = "install";
 	if (strcmp(prog, "go") == 0 && (strcmp(v, "build") == 0 || strcmp(v, "test") == 0))
 		rule_compiler(x, c); /* go build -o FILE */
+	if (strcmp(prog, "go") == 0)
+		go_hooks(x, c, w ? at + 1 : c->n);
+	if (strcmp(prog, "go") == 0 || strcmp(prog, "cargo") == 0)
+		rule_tool_files(x, c); /* go test -coverprofile FILE, cargo --target-dir DIR */
+	if (strcmp(prog, "go") == 0 && strcmp(v, "env") == 0 && go_env_write(x, c, at, sp))
+		return;
+	if (w && remote_query(c, prog, at)) {
+		cls_add(x, TIER_HIGH, "net.fetch", sp, "asks the package index for newer versions");
+		return;
+	}
 	if (w && pkg_subverb(x, c, prog, at, sp))
 		return;
 	for (size_t i = 0; i < nitems(verbs); i++) {
@@ -695,7 +875,13 @@ static const struct interp interps[] = {
 
 /* python -m MODULE */
 /* What python -m MODULE does, by module. */
-enum pymod { PM_PIP, PM_LISTEN, PM_NET, PM_CODE, PM_EXTRACT, PM_OUTFILE, PM_QUIET, PM_BUILD };
+enum pymod {
+	PM_PIP, PM_LISTEN, PM_NET, PM_CODE, PM_EXTRACT, PM_OUTFILE, PM_QUIET, PM_BUILD,
+	PM_PROG,    /* the module is the program of its name (python -m twine): its rules */
+	PM_COMPILE, /* compileall: writes .pyc into the directories named, sys.path without */
+	PM_PYBUILD, /* build: installs the build requirements first, unless -n */
+	PM_PROFILE, /* cProfile, profile: -o FILE written */
+};
 static const struct {
 	const char *name;
 	enum pymod what;
@@ -706,11 +892,27 @@ static const struct {
 	{"imaplib", PM_NET}, {"nntplib", PM_NET}, {"xmlrpc.client", PM_NET}, {"webbrowser", PM_NET},
 	{"timeit", PM_CODE}, {"zipfile", PM_EXTRACT}, {"tarfile", PM_EXTRACT},
 	{"json.tool", PM_OUTFILE}, {"this", PM_QUIET}, {"site", PM_QUIET}, {"venv", PM_BUILD},
-	{"pytest", PM_BUILD}, {"unittest", PM_BUILD}, {"black", PM_BUILD}, {"mypy", PM_BUILD},
-	{"ruff", PM_BUILD}, {"flake8", PM_BUILD}, {"pylint", PM_BUILD}, {"isort", PM_BUILD},
-	{"build", PM_BUILD}, {"compileall", PM_BUILD}, {"py_compile", PM_BUILD},
-	{"coverage", PM_BUILD}, {"tox", PM_BUILD}, {"nox", PM_BUILD}, {"doctest", PM_BUILD},
+	{"pytest", PM_PROG}, {"unittest", PM_BUILD}, {"black", PM_PROG}, {"mypy", PM_PROG},
+	{"ruff", PM_PROG}, {"flake8", PM_PROG}, {"pylint", PM_PROG}, {"isort", PM_PROG},
+	{"build", PM_PYBUILD}, {"compileall", PM_COMPILE}, {"py_compile", PM_BUILD},
+	{"coverage", PM_BUILD}, {"tox", PM_PROG}, {"nox", PM_PROG}, {"doctest", PM_BUILD},
+	{"uv", PM_PROG}, {"twine", PM_PROG}, {"poetry", PM_PROG}, {"pdm", PM_PROG},
+	{"hatch", PM_PROG}, {"pipx", PM_PROG}, {"cProfile", PM_PROFILE}, {"profile", PM_PROFILE},
 };
+
+/* python -m compileall [DIR|FILE...]: the .pyc files land beside them
+ * (in __pycache__); with none, in every directory of sys.path. */
+static void python_compileall(struct cctx *x, const struct cmdv *c, size_t at)
+{
+	size_t idx[64], n = opt_operands(c, at + 1, "rdspxijoe", idx, nitems(idx));
+
+	for (size_t i = 0; i < n; i++)
+		paths_write(x, &c->w[idx[i]], c->w[idx[i]].val, shell_span_word(x, &c->w[idx[i]]));
+	if (n == 0)
+		cls_add(x, TIER_HIGH, "fs.write.outside_workdir", shell_span_words(x, c->w, c->n),
+		        "compileall writes .pyc files into every directory of sys.path");
+	rules_dyn_writes(x, c, "compiles");
+}
 
 /* python -m timeit [-s SETUP] STMT...: SETUP and STMT are Python it runs. */
 static void python_timeit(struct cctx *x, const struct cmdv *c, size_t at)
@@ -784,6 +986,32 @@ static void python_module(struct cctx *x, struct cmdv *c, size_t at)
 		case PM_BUILD:
 			cls_add(x, TIER_MEDIUM, "exec.build", sp, "runs a build or test tool");
 			return;
+		case PM_PROG: /* python -m twine upload: twine's rules */
+			sub.w = c->w + at;
+			sub.n = c->n - at;
+			if (!rules_apply(x, &sub, m))
+				cls_add(x, TIER_MEDIUM, "exec.build", sp, "runs a build or test tool");
+			return;
+		case PM_COMPILE:
+			cls_add(x, TIER_MEDIUM, "exec.build", sp, "compiles Python files");
+			python_compileall(x, c, at);
+			return;
+		case PM_PYBUILD:
+			if (opt_short(c, 'n', "o") || opt_long(c, "--no-isolation"))
+				cls_add(x, TIER_MEDIUM, "exec.build", sp, "builds the package");
+			else
+				cls_add(x, TIER_HIGH, "pkg.install", sp,
+				        "python -m build installs the build requirements from the "
+				        "index first (-n, --no-isolation: it does not)");
+			return;
+		case PM_PROFILE: {
+			const char *v;
+			const struct word *o = opt_value(c, 'o', NULL, "os", &v);
+			if (o)
+				paths_write(x, o, v, shell_span_word(x, o));
+			cls_add(x, x->o->unknown_program, "exec.script", sp, "profiles a Python program");
+			return;
+		}
 		}
 	}
 	cls_add(x, x->o->unknown_program, "exec.script", sp, "runs the Python module %s", m);
@@ -928,7 +1156,8 @@ static void rule_rails(struct cctx *x, struct cmdv *c)
 	cls_add(x, TIER_MEDIUM, "exec.build", sp, "runs a build, test or project task");
 }
 
-/* python setup.py install|develop puts the package into site-packages. */
+/* python setup.py install|develop puts the package into site-packages;
+ * upload and register publish it, as twine upload does. */
 static bool setup_py_install(struct cctx *x, const struct cmdv *c, size_t i)
 {
 	const char *a = c->w[i].val, *base = strrchr(a, '/');
@@ -936,13 +1165,21 @@ static bool setup_py_install(struct cctx *x, const struct cmdv *c, size_t i)
 	base = base ? base + 1 : a;
 	if (strcmp(base, "setup.py") != 0)
 		return false;
-	for (size_t k = i + 1; k < c->n; k++)
-		if (strcmp(c->w[k].val, "install") == 0 || strcmp(c->w[k].val, "develop") == 0) {
+	for (size_t k = i + 1; k < c->n; k++) {
+		const char *v = c->w[k].val;
+		if (strcmp(v, "install") == 0 || strcmp(v, "develop") == 0) {
 			paths_read(x, &c->w[i], a);
 			cls_add(x, TIER_HIGH, "pkg.install", shell_span_words(x, c->w, c->n),
 			        "installs the package (runs its setup.py)");
 			return true;
 		}
+		if (strcmp(v, "upload") == 0 || strcmp(v, "register") == 0) {
+			paths_read(x, &c->w[i], a);
+			cls_add(x, TIER_HIGH, "net.upload", shell_span_words(x, c->w, c->n),
+			        "publishes the package to an index");
+			return true;
+		}
+	}
 	return false;
 }
 
@@ -965,9 +1202,8 @@ static void inplace_files(struct cctx *x, const struct cmdv *c, size_t from)
 	for (size_t i = from; inplace && i < c->n; i++)
 		if (c->w[i].val[0] != '-')
 			paths_write(x, &c->w[i], c->w[i].val, shell_span_word(x, &c->w[i]));
-	if (inplace && c->dyn_tail && !x->find_in_workdir) /* xargs perl -pi: its input names the files */
-		cls_add(x, TIER_HIGH, "fs.write.outside_workdir", shell_span_word(x, &c->w[0]),
-		        "%s edits in place files named only at run time", c->w[0].val);
+	if (inplace) /* xargs perl -pi: its input names the files */
+		rules_dyn_writes(x, c, "edits in place");
 }
 
 static void rule_interp(struct cctx *x, struct cmdv *c)
@@ -1095,8 +1331,36 @@ static bool compose_read_only(const struct cmdv *c)
 	return v == NULL || has_verb(ro, v->val);
 }
 
+/* What compose (c: from its verb's caller, words after compose) and
+ * docker inspect show of secrets: `config` prints the compose file with
+ * .env's values (or --env-file's) filled in, and inspect a container's
+ * environment, where credentials usually are. */
+static void container_secrets(struct cctx *x, const struct cmdv *c, const char *verb)
+{
+	static const char *const lists[] = {"--services", "--volumes", "--profiles", "--images",
+	                                    "--networks", "-q", "--quiet", "--hash"};
+	const char *v;
+	const struct word *f = opt_value(c, '\0', "--env-file", "fp", &v);
+
+	if (f)
+		paths_read(x, f, v);
+	if (strcmp(verb, "inspect") == 0)
+		cls_add(x, TIER_HIGH, "secrets.read", shell_span_words(x, c->w, c->n),
+		        "prints containers' environment, where their credentials usually are");
+	if (strcmp(verb, "config") != 0)
+		return;
+	for (size_t i = 0; i < nitems(lists); i++)
+		if (opt_long(c, lists[i]) || (lists[i][1] != '-' && opt_short(c, lists[i][1], "fp")))
+			return;
+	cls_add(x, TIER_HIGH, "secrets.read", shell_span_words(x, c->w, c->n),
+	        "prints the compose file with .env's values filled in");
+}
+
 static void rule_compose(struct cctx *x, struct cmdv *c)
 {
+	const struct word *v = opt_first(c, "fp", NULL);
+
+	container_secrets(x, c, v ? v->val : "");
 	if (!compose_read_only(c))
 		cls_add(x, TIER_HIGH, "exec.container", shell_span_words(x, c->w, c->n),
 		        "runs or changes containers");
@@ -1129,12 +1393,18 @@ static void rule_container(struct cctx *x, struct cmdv *c)
 	const char *v = w ? w->val : "";
 
 	container_remote(x, c, v);
+	if (strcmp(v, "inspect") == 0 ||
+	    (strcmp(v, "container") == 0 && at + 1 < c->n && strcmp(c->w[at + 1].val, "inspect") == 0))
+		container_secrets(x, c, "inspect");
 	if (has_verb(ro, v) || w == NULL)
 		return;
 	if (strcmp(v, "compose") == 0) { /* docker compose VERB */
 		struct cmdv sub = *c;
+		const struct word *cv;
 		sub.w = c->w + at;
 		sub.n = c->n - at;
+		cv = opt_first(&sub, "fp", NULL);
+		container_secrets(x, &sub, cv ? cv->val : "");
 		if (compose_read_only(&sub))
 			return;
 	}
@@ -1303,6 +1573,94 @@ static void rule_sqlite(struct cctx *x, struct cmdv *c)
 }
 
 /* A compiler's or linker's -o FILE (or -oFILE): the file it writes. */
+/* Build and format tools that write files: a formatter's operands when
+ * it rewrites them in place (writes: the options that make it, "" for
+ * always, unless one of checks is given), and the values of options
+ * that name an output file or directory (outs). sub: the first operand
+ * is a subcommand (ruff format, ruff check --fix). */
+static const struct {
+	const char *prog, *writes, *checks, *outs;
+	bool sub;
+} tool_files[] = {
+	{"gofmt", "-w", NULL, NULL, false},
+	{"black", "", "--check --diff", NULL, false},
+	{"isort", "", "--check-only --check -c --diff --show-diff", NULL, false},
+	{"prettier", "--write -w", NULL, NULL, false},
+	{"clang-format", "-i", NULL, NULL, false},
+	{"rustfmt", "", "--check", NULL, false},
+	{"eslint", "--fix", NULL, "-o --output-file --cache-location", false},
+	{"ruff", "format --fix", "--check --diff", "--cache-dir -o --output-file", true},
+	{"tsc", NULL, NULL, "--outDir --outFile --out --declarationDir --tsBuildInfoFile", false},
+	{"pytest", NULL, NULL, "--junitxml --junit-xml --basetemp --html --report-log", false},
+	{"mypy", NULL, NULL, "--cache-dir --junit-xml --html-report --txt-report", false},
+	{"cargo", NULL, NULL, "--target-dir --artifact-dir --manifest-path", true},
+	{"go", NULL, NULL, "-coverprofile -cpuprofile -memprofile -blockprofile -mutexprofile "
+	                   "-trace -outputdir", true},
+};
+
+/* Whether word a is one of the space-separated options in list, alone
+ * (*val NULL: the value is the next word) or as OPT=VALUE. */
+static bool tool_opt(const char *list, const char *a, const char **val)
+{
+	size_t n = strcspn(a, "=");
+
+	*val = a[n] ? a + n + 1 : NULL;
+	for (const char *p = list; p && *p; p += strcspn(p, " "), p += *p == ' ') {
+		size_t l = strcspn(p, " ");
+		if (l == n && strncmp(p, a, n) == 0)
+			return true;
+	}
+	return false;
+}
+
+static void tool_writes(struct cctx *x, struct cmdv *c, size_t row)
+{
+	bool inplace = tool_files[row].writes && tool_files[row].writes[0] == '\0';
+	const char *v;
+
+	for (size_t i = 1; i < c->n; i++) {
+		const struct word *w = &c->w[i];
+		if (tool_opt(tool_files[row].outs, w->val, &v)) {
+			if (v == NULL && i + 1 < c->n)
+				v = (w = &c->w[++i])->val;
+			if (v)
+				paths_write(x, w, v, shell_span_word(x, w));
+			continue;
+		}
+		inplace |= tool_opt(tool_files[row].writes, w->val, &v) && w->val[0] != '\0';
+		if (tool_opt(tool_files[row].checks, w->val, &v))
+			return;
+	}
+	if (!inplace)
+		return;
+	for (size_t i = 1 + tool_files[row].sub; i < c->n; i++)
+		if (c->w[i].val[0] != '-')
+			paths_write(x, &c->w[i], c->w[i].val, shell_span_word(x, &c->w[i]));
+	rules_dyn_writes(x, c, "rewrites"); /* xargs gofmt -w */
+}
+
+/* The files a build or format tool of tool_files writes: `gofmt -w
+ * /etc/x.go`, `prettier --write ~/.bashrc` and `tsc --outDir /etc` write
+ * there, which exec.build alone did not say. */
+static void rule_tool_files(struct cctx *x, struct cmdv *c)
+{
+	for (size_t k = 0; k < nitems(tool_files); k++)
+		if (strcmp(c->prog, tool_files[k].prog) == 0)
+			tool_writes(x, c, k);
+}
+
+/* ninja install, meson install: into the configured prefix (/usr/local),
+ * as make install. */
+static void rule_install_target(struct cctx *x, struct cmdv *c)
+{
+	for (size_t i = 1; i < c->n; i++)
+		if (strcmp(c->w[i].val, "install") == 0) {
+			cls_add(x, TIER_HIGH, "pkg.install", shell_span_words(x, c->w, c->n),
+			        "%s install copies the build into the install prefix", c->w[0].val);
+			return;
+		}
+}
+
 static void rule_compiler(struct cctx *x, struct cmdv *c)
 {
 	for (size_t i = 1; i < c->n; i++) {
@@ -1319,6 +1677,9 @@ static void rule_compiler(struct cctx *x, struct cmdv *c)
 #define PKG(n) {n, 0, NULL, TIER_LOW, NULL, NULL, rule_pkg}
 #define CC(n) {n, 0, NULL, TIER_MEDIUM, "exec.build", "runs a build or test tool", rule_compiler}
 #define BUILD(n) {n, 0, NULL, TIER_MEDIUM, "exec.build", "runs a build or test tool", NULL}
+#define JVM(n) {n, 0, NULL, TIER_MEDIUM, "exec.build", "runs a build or test tool", rule_jvm}
+#define INSTALLS(n) {n, 0, NULL, TIER_MEDIUM, "exec.build", "runs a build or test tool", rule_install_target}
+#define TOOL(n) {n, 0, NULL, TIER_MEDIUM, "exec.build", "runs a build or test tool", rule_tool_files}
 #define INTERP(n) {n, 0, NULL, TIER_LOW, NULL, NULL, rule_interp}
 #define INSTALLER(n) {n, 0, NULL, TIER_HIGH, "pkg.install", "downloads and runs a package", NULL}
 
@@ -1333,7 +1694,7 @@ const struct prog rules_dev[] = {
 	{"cmake", 0, NULL, TIER_LOW, NULL, NULL, rule_cmake},
 	{"gdb", 0, NULL, TIER_MEDIUM, "exec.build", "runs a build or test tool", rule_gdb},
 	{"lldb", 0, NULL, TIER_MEDIUM, "exec.build", "runs a debugger", rule_lldb},
-	PKG("hatch"), PKG("rustup"), PKG("nix"),
+	PKG("hatch"), PKG("rustup"), PKG("nix"), PKG("flit"),
 	{"pacman", 0, NULL, TIER_LOW, NULL, NULL, rule_pacman},
 	{"yay", 0, NULL, TIER_LOW, NULL, NULL, rule_pacman},
 	{"paru", 0, NULL, TIER_LOW, NULL, NULL, rule_pacman},
@@ -1344,16 +1705,16 @@ const struct prog rules_dev[] = {
 	INSTALLER("pnpx"), INSTALLER("uvx"), /* npx, bunx: wrap_npx in shell_unwrap.c */
 	INSTALLER("dpkg"), INSTALLER("rpm"), INSTALLER("easy_install"), INSTALLER("nix-env"),
 	INSTALLER("nix-shell"),
-	BUILD("ninja"), BUILD("meson"), CC("gcc"), CC("g++"), CC("cc"),
+	INSTALLS("ninja"), INSTALLS("meson"), CC("gcc"), CC("g++"), CC("cc"),
 	CC("c++"), CC("clang"), CC("clang++"), CC("ld"), CC("as"), BUILD("ar"),
-	CC("rustc"), BUILD("javac"), BUILD("java"), BUILD("mvn"), BUILD("gradle"),
-	BUILD("ant"), BUILD("pytest"), BUILD("tox"), BUILD("nox"), BUILD("ruff"), BUILD("black"),
-	BUILD("isort"), BUILD("mypy"), BUILD("flake8"), BUILD("pylint"), BUILD("eslint"),
-	BUILD("prettier"), BUILD("tsc"), BUILD("jest"), BUILD("vitest"), BUILD("mocha"),
+	CC("rustc"), BUILD("javac"), BUILD("java"), JVM("mvn"), JVM("gradle"),
+	BUILD("ant"), TOOL("pytest"), BUILD("tox"), BUILD("nox"), TOOL("ruff"), TOOL("black"),
+	TOOL("isort"), TOOL("mypy"), BUILD("flake8"), BUILD("pylint"), TOOL("eslint"),
+	TOOL("prettier"), TOOL("tsc"), BUILD("jest"), BUILD("vitest"), BUILD("mocha"),
 	BUILD("webpack"), BUILD("vite"), BUILD("esbuild"), BUILD("rollup"), BUILD("swift"),
 	BUILD("swiftc"), BUILD("zig"), BUILD("autoreconf"), BUILD("autoconf"),
-	BUILD("automake"), BUILD("bazel"), BUILD("scons"), BUILD("ctest"), BUILD("gofmt"),
-	BUILD("rustfmt"), BUILD("clang-format"), BUILD("pre-commit"), BUILD("just"),
+	BUILD("automake"), BUILD("bazel"), BUILD("scons"), BUILD("ctest"), TOOL("gofmt"),
+	TOOL("rustfmt"), TOOL("clang-format"), BUILD("pre-commit"), BUILD("just"),
 	BUILD("shellcheck"), BUILD("pkg-config"),
 	BUILD("bmake"), BUILD("gmake"), BUILD("cargo-fmt"), BUILD("golangci-lint"),
 	INTERP("python"), INTERP("python3"), INTERP("python2"), INTERP("pypy"), INTERP("pypy3"),

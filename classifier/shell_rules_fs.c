@@ -514,6 +514,8 @@ static void rule_copy(struct cctx *x, struct cmdv *c)
 	else if (n)
 		paths_write(x, &c->w[idx[n - 1]], c->w[idx[n - 1]].val,
 		            shell_span_word(x, &c->w[idx[n - 1]]));
+	if (!tw) /* xargs cp x: the target is the input's last word */
+		rules_dyn_writes(x, c, "copies or moves onto");
 	if (strcmp(name, "install") == 0 && opt_value(c, 'm', "--mode", ao, &t) &&
 	    setuid_mode(t))
 		cls_add(x, TIER_HIGH, "fs.chmod.setuid", shell_span_words(x, c->w, c->n),
@@ -545,6 +547,7 @@ static void rule_chmod(struct cctx *x, struct cmdv *c)
 
 	cls_add(x, TIER_MEDIUM, "fs.chmod", shell_span_words(x, c->w, c->n),
 	        "changes file permissions or owners");
+	rules_dyn_writes(x, c, "changes the permissions or owners of");
 	if (n && !ref && strcmp(c->prog, "chmod") == 0 && setuid_mode(c->w[idx[0]].val))
 		cls_add(x, TIER_HIGH, "fs.chmod.setuid", shell_span_word(x, &c->w[idx[0]]),
 		        "sets the setuid or setgid bit");
@@ -704,9 +707,8 @@ static void inplace_files(struct cctx *x, const struct cmdv *c, const size_t *id
 	/* xargs sed -i: the files it edits are its input's words, which may
 	 * name anything (cat list | xargs sed -i ...); find DIR -exec's are
 	 * under DIR */
-	if (inplace && c->dyn_tail && !x->find_in_workdir)
-		cls_add(x, TIER_HIGH, "fs.write.outside_workdir", shell_span_word(x, &c->w[0]),
-		        "%s edits in place files named only at run time", c->w[0].val);
+	if (inplace)
+		rules_dyn_writes(x, c, "edits in place");
 }
 
 static void rule_sed(struct cctx *x, struct cmdv *c)
@@ -1339,7 +1341,7 @@ static void rule_man(struct cctx *x, struct cmdv *c)
 	}
 }
 
-#define LESS_ARGOPTS "bhjpPtxyzk" /* less's short options that take a value */
+#define LESS_ARGOPTS "bhjpPtxyzkoO" /* less's short options that take a value */
 
 /* less +CMD (and +CMD in $LESS) runs CMD as if typed: `!CMD` and `|mCMD`
  * run CMD through the shell. A lesskey file (-k, LESSKEY...) can set
@@ -1374,6 +1376,47 @@ static void rule_less(struct cctx *x, struct cmdv *c)
 	    opt_long(c, "--lesskey-src") || opt_long(c, "--lesskey-content"))
 		cls_add(x, TIER_HIGH, "exec.hook_program", shell_span_words(x, c->w, c->n),
 		        "a lesskey file can set commands less runs");
+	for (size_t i = 1; i < c->n; i++) { /* -o, -O, --log-file FILE: a copy of its input */
+		size_t j = i;
+		const struct word *w = opt_value_at(c, &j, 'o', "--log-file", LESS_ARGOPTS, &v);
+		if (w == NULL) {
+			j = i; /* both from the same word: the first may have moved past it */
+			w = opt_value_at(c, &j, 'O', "--LOG-FILE", LESS_ARGOPTS, &v);
+		}
+		if (w)
+			paths_write(x, w, v, shell_span_word(x, w));
+		i = j;
+	}
+}
+
+/* tree -o FILE writes the listing there. */
+static void rule_tree(struct cctx *x, struct cmdv *c)
+{
+	const char *v;
+	const struct word *o = opt_value(c, 'o', NULL, "LPIHoT", &v);
+
+	if (o)
+		paths_write(x, o, v, shell_span_word(x, o));
+}
+
+/* bat --pager CMD (and BAT_PAGER) runs CMD on its output when it pages. */
+static void rule_bat(struct cctx *x, struct cmdv *c)
+{
+	const char *v;
+	const struct word *p = opt_value(c, '\0', "--pager", "lLrmp", &v);
+
+	if (p)
+		rules_hook(x, p, v, strlen(v), "bat --pager runs another program");
+}
+
+/* date -s|--set changes the system clock (certificates, tokens, make). */
+static void rule_date(struct cctx *x, struct cmdv *c)
+{
+	const char *v;
+
+	if (opt_value(c, 's', "--set", "dfIRsr", &v))
+		cls_add(x, TIER_HIGH, "sys.admin", shell_span_words(x, c->w, c->n),
+		        "sets the system clock");
 }
 
 /* printenv NAME: the value of a credential variable. */
@@ -1463,8 +1506,8 @@ static void rule_set(struct cctx *x, struct cmdv *c)
 }
 
 /* export/declare/local/readonly NAME=VALUE; an exported editor, pager or
- * ssh command runs in later commands, and GIT_CONFIG_* hands every later
- * git configuration. */
+ * ssh command runs in later commands, and GIT_CONFIG_*, GIT_DIR and
+ * GIT_WORK_TREE point every later git elsewhere. */
 static void rule_export(struct cctx *x, struct cmdv *c)
 {
 	for (size_t i = 1; i < c->n; i++) {
@@ -1474,11 +1517,7 @@ static void rule_export(struct cctx *x, struct cmdv *c)
 		shell_check_assign(x, &c->w[i], false);
 		shell_var_assign(x, &c->w[i]);
 		rules_env_command(x, &c->w[i], (size_t)(eq - c->w[i].val));
-		if (strncmp(c->w[i].val, "GIT_CONFIG_", 11) == 0 &&
-		    strncmp(c->w[i].val, "GIT_CONFIG_COUNT=", 17) != 0)
-			cls_add(x, TIER_HIGH, "git.config_override", shell_span_word(x, &c->w[i]),
-			        "%.*s hands git configuration that can make it run programs",
-			        (int)(eq - c->w[i].val), c->w[i].val);
+		rules_git_export(x, &c->w[i], (size_t)(eq - c->w[i].val));
 	}
 }
 
@@ -1530,7 +1569,7 @@ const struct prog rules_fs[] = {
 	RO("more", "n"), RO("nl", "bdfhilnsvw"), RO("wc", ""), {"sort", P_READ, "otTkS", TIER_LOW, NULL, NULL, rule_outfile},
 	{"uniq", P_READ, "fsw", TIER_LOW, NULL, NULL, rule_in_out}, RO("diff", "CDFILSUWx"), RO("cmp", "in"), RO("comm", ""),
 	RO("stat", "cf"), RO("du", "BdtX"), RO("df", "Bt"), RO("file", "emfFP"),
-	{"tree", P_READ | P_CWD, "LPIHoT", TIER_LOW, NULL, NULL, NULL}, RO("od", "AjNtw"), RO("hexdump", "enfsC"), {"xxd", P_READ, "clogsn", TIER_LOW, NULL, NULL, rule_in_out},
+	{"tree", P_READ | P_CWD, "LPIHoT", TIER_LOW, NULL, NULL, rule_tree}, RO("od", "AjNtw"), RO("hexdump", "enfsC"), {"xxd", P_READ, "clogsn", TIER_LOW, NULL, NULL, rule_in_out},
 	RO("strings", "ntTe"), RO("md5sum", ""), RO("sha1sum", ""), RO("sha256sum", ""),
 	RO("sha512sum", ""), RO("b2sum", ""), RO("cksum", ""), RO("base64", "w"),
 	RO("zcat", ""), RO("bzcat", ""), RO("xzcat", ""), RO("zless", ""), RO("cut", "bcdf"),
@@ -1539,14 +1578,14 @@ const struct prog rules_fs[] = {
 	{"dir", P_READ | P_CWD, "ITw", TIER_LOW, NULL, NULL, NULL}, RO("realpath", ""), RO("readlink", ""),
 	RO("basename", ""), RO("dirname", ""), RO("lsof", ""), {"iconv", P_READ, "fto", TIER_LOW, NULL, NULL, rule_iconv},
 	{"view", P_READ, "cSTtquiwWU", TIER_LOW, NULL, NULL, rule_editor},
-	{"ex", P_WRITE, "cSTtquiwWU", TIER_LOW, NULL, NULL, rule_editor}, RO("bat", "lLrmp"), RO("fmt", "w"), RO("pr", ""), RO("rev", ""),
+	{"ex", P_WRITE, "cSTtquiwWU", TIER_LOW, NULL, NULL, rule_editor}, ROF("bat", "lLrmp", rule_bat), RO("fmt", "w"), RO("pr", ""), RO("rev", ""),
 	RO("look", ""), RO("namei", ""), RO("getfacl", ""), RO("lsattr", ""), RO("sum", ""),
 	RO1("grep", "efmABCdD", rule_grep), RO1("egrep", "efmABCdD", rule_grep),
 	RO1("fgrep", "efmABCdD", rule_grep), RO1("rg", "efgmABCtTMjE", rule_rg),
 	RO1("ag", "ABCGgm", NULL), RO1("ack", "ABC", NULL), RO1("jq", "f", NULL),
 	RO1("yq", "", rule_yq), RO1("test", "", NULL), RO1("[", "", NULL), FN("csplit", rule_csplit),
 	NP("echo"), NP("printf"), NP("true"), NP("false"), NP(":"), NP("pwd"), NP("sleep"),
-	NP("date"), NP("seq"), NP("yes"), NP("expr"), NP("which"), NP("whereis"), NP("type"),
+	FN("date", rule_date), NP("seq"), NP("yes"), NP("expr"), NP("which"), NP("whereis"), NP("type"),
 	NP("whoami"), NP("id"), NP("groups"), NP("uname"), FN("hostname", rule_hostname), NP("uptime"),
 	NP("nproc"), NP("free"), NP("ps"), NP("pgrep"), NP("top"), NP("htop"), NP("env"),
 	FN("printenv", rule_printenv), NP("locale"), NP("getconf"), NP("tput"), NP("clear"), NP("reset"),

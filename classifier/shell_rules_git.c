@@ -24,6 +24,23 @@ static void git_where(struct cctx *x, const struct cmdv *c)
 	else if (paths_class(x, x->cwd) == PC_OUTSIDE)
 		cls_add(x, TIER_HIGH, "fs.write.outside_workdir", sp,
 		        "changes the repository at %s, outside the workdir", x->cwd);
+	/* --work-tree=/ stash, checkout, merge...: the files land there */
+	if (x->git_tree && x->git_tree[0] == '\0')
+		cls_add(x, TIER_HIGH, "fs.write.outside_workdir", sp,
+		        "changes files in a work tree known only at run time");
+	else if (x->git_tree && paths_class(x, x->git_tree) == PC_OUTSIDE)
+		cls_add(x, TIER_HIGH, "fs.write.outside_workdir", sp,
+		        "changes files in the work tree %s, outside the workdir", x->git_tree);
+}
+
+/* git --work-tree VALUE, GIT_WORK_TREE=VALUE: where its files are. */
+static void git_tree_set(struct cctx *x, const struct word *w, const char *val)
+{
+	char abs[CLS_MAX_PATH];
+
+	x->git_tree = !(w->flags & (W_DYNAMIC | W_GLOB)) && paths_resolve(x, val, abs, sizeof(abs))
+	                  ? arena_strndup(x->a, abs, strlen(abs))
+	                  : "";
 }
 
 static void gw(struct cctx *x, const struct cmdv *c, const char *what)
@@ -194,13 +211,23 @@ static void g_tag(struct cctx *x, struct cmdv *c)
 		gw(x, c, "creates or deletes a tag");
 }
 
+/* git remote: show (without -n), update, prune and set-head -a ask the
+ * remote itself over the network; show and get-url only read, the rest
+ * change the repository's remotes. */
 static void g_remote(struct cctx *x, struct cmdv *c)
 {
 	static const char *const ro[] = {"-v", "--verbose", "show", "get-url"};
+	const char *s = c->n > 1 ? c->w[1].val : "";
+
+	if ((strcmp(s, "show") == 0 && !opt_short(c, 'n', "")) || strcmp(s, "update") == 0 ||
+	    strcmp(s, "prune") == 0 ||
+	    (strcmp(s, "set-head") == 0 && (opt_short(c, 'a', "") || opt_long(c, "--auto"))))
+		cls_add(x, TIER_HIGH, "net.fetch", shell_span_words(x, c->w, c->n),
+		        "git remote %s asks the remote over the network", s);
 	if (c->n == 1)
 		return;
 	for (size_t i = 0; i < nitems(ro); i++)
-		if (strcmp(c->w[1].val, ro[i]) == 0)
+		if (strcmp(s, ro[i]) == 0)
 			return;
 	gw(x, c, "changes the repository's remotes");
 }
@@ -423,18 +450,60 @@ static void g_fetch(struct cctx *x, struct cmdv *c)
 		gw(x, c, "merges fetched commits into the working tree");
 }
 
+/* git submodule: foreach [--recursive] [-q] CMD... runs its words, joined
+ * as git joins them, through the shell in every submodule; update -f and
+ * deinit -f throw the submodules' uncommitted changes away. */
 static void g_submodule(struct cctx *x, struct cmdv *c)
 {
 	const char *s = c->n > 1 ? c->w[1].val : "status";
-	if (strcmp(s, "status") == 0 || strcmp(s, "summary") == 0 || strcmp(s, "foreach") == 0) {
-		if (strcmp(s, "foreach") == 0 && c->n > 2)
-			shell_script_word(x, &c->w[c->n - 1]);
+	size_t at = 2;
+
+	if (strcmp(s, "foreach") == 0) {
+		while (at < c->n && (strcmp(c->w[at].val, "--recursive") == 0 ||
+		                     strcmp(c->w[at].val, "-q") == 0 ||
+		                     strcmp(c->w[at].val, "--quiet") == 0))
+			at++;
+		shell_script_words(x, c, at);
 		return;
 	}
+	if (strcmp(s, "status") == 0 || strcmp(s, "summary") == 0)
+		return;
 	if (strcmp(s, "update") == 0 || strcmp(s, "add") == 0 || strcmp(s, "sync") == 0)
 		cls_add(x, TIER_HIGH, "net.fetch", shell_span_words(x, c->w, c->n),
 		        "fetches submodules");
+	if ((strcmp(s, "update") == 0 || strcmp(s, "deinit") == 0) &&
+	    (opt_short(c, 'f', "") || opt_long(c, "--force")))
+		cls_add(x, TIER_HIGH, "git.checkout.discard", shell_span_words(x, c->w, c->n),
+		        "throws away the submodules' uncommitted changes");
 	gw(x, c, "changes submodules");
+}
+
+/* git svn and git p4 talk to another server: dcommit, submit, set-tree
+ * and commit-diff send commits there, the rest fetch (or ask) from it. */
+static void g_bridge(struct cctx *x, struct cmdv *c)
+{
+	static const char *const sends[] = {"dcommit", "submit", "set-tree", "commit-diff"};
+	const char *s = c->n > 1 ? c->w[1].val : "";
+	struct span sp = shell_span_words(x, c->w, c->n);
+
+	for (size_t i = 0; i < nitems(sends); i++)
+		if (strcmp(s, sends[i]) == 0) {
+			cls_add(x, TIER_HIGH, "net.upload", sp, "sends commits to another server");
+			gw(x, c, "rewrites the commits it sent");
+			return;
+		}
+	cls_add(x, TIER_HIGH, "net.fetch", sp, "talks to a Subversion or Perforce server");
+	gw(x, c, "imports commits into the repository");
+}
+
+/* git read-tree -u --reset: the working tree set to the tree read, its
+ * uncommitted changes gone, as reset --hard. */
+static void g_read_tree(struct cctx *x, struct cmdv *c)
+{
+	if (opt_long(c, "--reset") && opt_short(c, 'u', ""))
+		cls_add(x, TIER_HIGH, "git.checkout.discard", shell_span_words(x, c->w, c->n),
+		        "overwrites the working tree, its uncommitted changes lost");
+	gw(x, c, "reads a tree into the index");
 }
 
 /* git grep -O<cmd> / --open-files-in-pager=<cmd> runs cmd with the
@@ -541,6 +610,9 @@ static void g_checkout_index(struct cctx *x, struct cmdv *c)
 
 	if (w)
 		paths_write(x, w, v, shell_span_word(x, w));
+	if (w == NULL && (opt_short(c, 'f', "") || opt_long(c, "--force")))
+		cls_add(x, TIER_HIGH, "git.checkout.discard", shell_span_words(x, c->w, c->n),
+		        "overwrites working-tree files with the index's, their changes lost");
 	gw(x, c, "writes files from the index");
 }
 
@@ -591,11 +663,13 @@ static const struct gsub gsubs[] = {
 	GF("bisect", g_bisect), GF("bundle", g_bundle), GF("merge-file", g_merge_file),
 	GF("rm", g_rm),
 	GF("mv", g_mv), GW("sparse-checkout"), GW("replace"), GW("update-index"), GW("mergetool"),
-	GW("read-tree"), GF("checkout-index", g_checkout_index), GF("update-ref", g_update_ref), GW("symbolic-ref"),
+	GF("read-tree", g_read_tree), GF("checkout-index", g_checkout_index), GF("update-ref", g_update_ref), GW("symbolic-ref"),
 	GF("lfs", g_lfs), GW("maintenance"), GW("repack"), GW("pack-refs"), GW("commit-tree"),
 	{"filter-branch", TIER_HIGH, "git.history.rewrite", "rewrites the whole history", NULL},
 	{"filter-repo", TIER_HIGH, "git.history.rewrite", "rewrites the whole history", NULL},
 	{"send-email", TIER_HIGH, "net.upload", "sends patches by email", NULL},
+	{"imap-send", TIER_HIGH, "net.upload", "uploads patches to an IMAP folder", NULL},
+	GF("svn", g_bridge), GF("p4", g_bridge),
 	{"credential", TIER_HIGH, "secrets.read", "reads or changes stored git credentials", NULL},
 	{"credential-store", TIER_HIGH, "secrets.read", "reads or changes stored git credentials",
 	 NULL},
@@ -636,7 +710,10 @@ static bool cmd_key(const char *k, size_t n)
 static void config_pair(struct cctx *x, const struct word *w, const char *key, size_t n,
                         const char *val)
 {
-	if (safe_key(key, n))
+	/* safe.directory runs nothing from a repository's own config, which
+	 * git ignores for it; from the command line it opens repositories
+	 * owned by other users, whose fsmonitor and hooks then run */
+	if (safe_key(key, n) && !(n == 14 && strncasecmp(key, "safe.directory", 14) == 0))
 		return;
 	cls_add(x, TIER_HIGH, "git.config_override", shell_span_word(x, w),
 	        "setting %.*s for git can make it run another program", (int)n, key);
@@ -672,6 +749,8 @@ static void git_env(struct cctx *x, const struct cmdv *c)
 		if (n > 15 && strncmp(w->val, "GIT_CONFIG_KEY_", 15) == 0) {
 			snprintf(name, sizeof(name), "GIT_CONFIG_VALUE_%.*s", (int)(n - 15), w->val + 15);
 			config_pair(x, w, w->val + n + 1, strlen(w->val + n + 1), rules_env(c, name, NULL));
+		} else if (n == 13 && strncmp(w->val, "GIT_WORK_TREE", 13) == 0) {
+			git_tree_set(x, w, w->val + n + 1);
 		} else if (env_overrides(w->val, n)) {
 			cls_add(x, TIER_HIGH, "git.config_override", shell_span_word(x, w),
 			        "%.*s makes git read configuration (or a repository's config and "
@@ -679,6 +758,18 @@ static void git_env(struct cctx *x, const struct cmdv *c)
 			        (int)n, w->val);
 		}
 	}
+}
+
+void rules_git_export(struct cctx *x, const struct word *w, size_t n)
+{
+	bool keys = n > 11 && strncmp(w->val, "GIT_CONFIG_", 11) == 0 &&
+	            !(n == 16 && strncmp(w->val, "GIT_CONFIG_COUNT", 16) == 0);
+
+	if (keys || env_overrides(w->val, n) || (n == 13 && strncmp(w->val, "GIT_WORK_TREE", 13) == 0))
+		cls_add(x, TIER_HIGH, "git.config_override", shell_span_word(x, w),
+		        "exporting %.*s points every later git at other configuration, a "
+		        "repository (whose config and hooks can run programs) or work tree",
+		        (int)n, w->val);
 }
 
 /* Global options before the subcommand; returns its index or c->n. */
@@ -707,7 +798,11 @@ static size_t git_globals(struct cctx *x, struct cmdv *c)
 			        "run programs",
 			        a);
 			i += a[9] == '\0';
-		} else if (strcmp(a, "--work-tree") == 0 || strcmp(a, "--namespace") == 0) {
+		} else if (opt_long_is(a, "--work-tree", &eq)) {
+			if (eq == NULL && i + 1 < c->n)
+				i++;
+			git_tree_set(x, &c->w[i], eq ? eq : c->w[i].val);
+		} else if (strcmp(a, "--namespace") == 0) {
 			i++;
 		}
 	}
@@ -746,24 +841,19 @@ static bool git_dynamic(struct cctx *x, const struct cmdv *sub)
 	return false;
 }
 
-static void rule_git(struct cctx *x, struct cmdv *c)
+static void git_judge(struct cctx *x, struct cmdv *c)
 {
-	const char *cwd = x->cwd;
 	size_t at = git_globals(x, c);
 
 	git_env(x, c);
 	struct cmdv sub = *c;
 
-	if (at >= c->n) {
-		x->cwd = cwd;
+	if (at >= c->n)
 		return;
-	}
 	sub.w = c->w + at;
 	sub.n = c->n - at;
-	if (git_dynamic(x, &sub)) {
-		x->cwd = cwd;
+	if (git_dynamic(x, &sub))
 		return;
-	}
 	for (size_t i = 0; i < nitems(gsubs); i++) {
 		if (gsubs[i].name[0] != sub.w[0].val[0] || strcmp(gsubs[i].name, sub.w[0].val) != 0)
 			continue;
@@ -774,12 +864,22 @@ static void rule_git(struct cctx *x, struct cmdv *c)
 			git_where(x, &sub);
 		if (gsubs[i].fn)
 			gsubs[i].fn(x, &sub);
-		x->cwd = cwd;
 		return;
 	}
 	cls_add(x, x->o->unknown_program, "exec.unknown_program", shell_span_word(x, &sub.w[0]),
 	        "git %s is not a subcommand airlock knows (an alias can run anything)", sub.w[0].val);
+}
+
+/* git -C DIR and --work-tree DIR hold for this git command alone (and
+ * a git run by one of its -c values has its own). */
+static void rule_git(struct cctx *x, struct cmdv *c)
+{
+	const char *cwd = x->cwd, *tree = x->git_tree;
+
+	x->git_tree = NULL;
+	git_judge(x, c);
 	x->cwd = cwd;
+	x->git_tree = tree;
 }
 
 const struct prog rules_git[] = {

@@ -226,6 +226,11 @@ static long wrap_screen(struct cctx *x, struct cmdv *c, size_t at);
 static long wrap_trace(struct cctx *x, struct cmdv *c, size_t at);
 static long wrap_uv_run(struct cctx *x, struct cmdv *c, size_t at);
 static long wrap_npx(struct cctx *x, struct cmdv *c, size_t at);
+static long wrap_node_pm(struct cctx *x, struct cmdv *c, size_t at);
+static long wrap_project_env(struct cctx *x, struct cmdv *c, size_t at);
+static long wrap_dotenv(struct cctx *x, struct cmdv *c, size_t at);
+static struct cmdv wrapper_head(const struct cmdv *c, size_t at);
+static void script_of_words(struct cctx *x, struct cmdv *c, size_t at, const char *who);
 
 static const char priv[] = "exec.privileged";
 
@@ -280,25 +285,26 @@ static const char *const long_uv_run[] = {"--with", "--with-requirements", "--wi
 static const char strace_opts[] = "oepsuEIbSXP", ltrace_opts[] = "aAeFlnopsuwx";
 
 static const struct wrapper wrappers[] = {
-	{"asdf", "exec", "", 0, NULL, NULL, NULL, NULL},
+	{"asdf", "exec", "", 0, NULL, NULL, wrap_project_env, NULL},
 	{"ash", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
 	{"bun", "exec", "", 0, NULL, NULL, wrap_words, NULL}, /* bun exec 'SCRIPT' */
 	{"bwrap", NULL, NULL, 0, NULL, NULL, wrap_bwrap, NULL},
-	{"conda", "run", "np", 0, NULL, NULL, NULL, long_conda},
+	{"conda", "run", "np", 0, NULL, NULL, wrap_project_env, long_conda},
 	{"cross-env", NULL, "", 0, NULL, NULL, wrap_env, NULL},
 	{"cross-env-shell", NULL, "", 0, NULL, NULL, wrap_words, NULL},
 	{"csh", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
-	{"direnv", "exec", "", 1, NULL, NULL, NULL, NULL},
-	{"dotenv", NULL, "evcp", 0, NULL, NULL, NULL, NULL},
+	{"direnv", "exec", "", 1, NULL, NULL, wrap_project_env, NULL}, /* runs DIR/.envrc */
+	{"dotenv", NULL, "evcp", 0, NULL, NULL, wrap_dotenv, NULL},
 	{"fakeroot", NULL, "lsib", 0, NULL, NULL, NULL, long_fakeroot},
 	{"faketime", NULL, "p", 1, NULL, NULL, NULL, NULL},
 	{"fish", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
-	{"mamba", "run", "np", 0, NULL, NULL, NULL, long_conda},
-	{"micromamba", "run", "np", 0, NULL, NULL, NULL, long_conda},
+	{"mamba", "run", "np", 0, NULL, NULL, wrap_project_env, long_conda},
+	{"micromamba", "run", "np", 0, NULL, NULL, wrap_project_env, long_conda},
 	{"mise", NULL, NULL, 0, NULL, NULL, wrap_dashdash, NULL}, /* mise exec|x TOOLS -- CMD */
-	{"pdm", "run", "", 0, NULL, NULL, NULL, NULL},
-	{"pixi", "run", "", 0, NULL, NULL, NULL, NULL},
-	{"pnpm", "exec", "", 0, NULL, NULL, NULL, NULL},
+	{"pdm", "run", "", 0, NULL, NULL, wrap_project_env, NULL},
+	{"pixi", "run", "", 0, NULL, NULL, wrap_project_env, NULL},
+	{"npm", NULL, NULL, 0, NULL, NULL, wrap_node_pm, NULL},  /* npm exec|x -c CMD */
+	{"pnpm", NULL, NULL, 0, NULL, NULL, wrap_node_pm, NULL}, /* pnpm [-c] exec|dlx */
 	{"proot", NULL, "rRbmwqkv", 0, NULL, NULL, NULL, NULL},
 	{"rbash", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
 	/* systemd's sudo; systemd-run starts CMD as a service (root unless
@@ -318,12 +324,12 @@ static const struct wrapper wrappers[] = {
 	{"tcsh", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
 	{"valgrind", NULL, "", 0, NULL, NULL, NULL, NULL},
 	{"xvfb-run", NULL, "efnpsw", 0, NULL, NULL, NULL, long_xvfb},
-	{"yarn", "exec", "", 0, NULL, NULL, NULL, NULL},
+	{"yarn", NULL, NULL, 0, NULL, NULL, wrap_node_pm, NULL}, /* yarn exec SCRIPT */
 	{"yash", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
 	{"bash", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
 	{"bunx", NULL, "p", 0, NULL, NULL, wrap_npx, long_npx},
 	{"builtin", NULL, "", 0, NULL, NULL, NULL, NULL},
-	{"bundle", "exec", "", 0, NULL, NULL, NULL, NULL},
+	{"bundle", "exec", "", 0, NULL, NULL, wrap_project_env, NULL},
 	{"cgexec", NULL, "g", 0, NULL, NULL, NULL, NULL},
 	{"chrt", NULL, "TPD", 1, NULL, NULL, NULL, NULL},
 	{"busybox", NULL, "", 0, NULL, NULL, NULL, NULL},
@@ -347,9 +353,9 @@ static const struct wrapper wrappers[] = {
 	{"nohup", NULL, "", 0, NULL, NULL, NULL, NULL},
 	{"npx", NULL, "pcw", 0, NULL, NULL, wrap_npx, long_npx},
 	{"parallel", NULL, "jSdEIP", 0, NULL, NULL, wrap_parallel, NULL},
-	{"pipenv", "run", "", 0, NULL, NULL, NULL, NULL},
+	{"pipenv", "run", "", 0, NULL, NULL, wrap_project_env, NULL},
 	{"pkexec", NULL, "u", 0, priv, "runs a command as root (pkexec)", NULL, long_pkexec},
-	{"poetry", "run", "", 0, NULL, NULL, NULL, NULL},
+	{"poetry", "run", "", 0, NULL, NULL, wrap_project_env, NULL},
 	{"runuser", NULL, "ugG", 0, priv, "runs a command as another user (runuser)", wrap_runuser,
 	 long_runuser},
 	{"script", NULL, "cEIOBT", 0, NULL, NULL, wrap_script, NULL},
@@ -468,7 +474,61 @@ long unwrap_step(struct cctx *x, struct cmdv *c, const char *name)
 	return rest_or_self(x, c, at);
 }
 
-/* uv run --with PKG CMD installs PKG (from the index) before running CMD. */
+/*
+ * uv/poetry/pipenv/pdm/pixi/conda run, bundle exec, asdf exec, direnv
+ * exec, mise exec: CMD runs in the project's environment, whose own bin
+ * directories (.venv/bin, the env's bin) come first on PATH, and pdm,
+ * pipenv and pixi run a script or task of CMD's name from the project's
+ * files (direnv and mise first run .envrc or mise.toml's hooks): the
+ * project's code, whatever CMD means elsewhere (`pdm run ls` is no
+ * /bin/ls). Medium, as npm run is; the command is judged too.
+ */
+static long wrap_project_env(struct cctx *x, struct cmdv *c, size_t at)
+{
+	if (at < c->n)
+		cls_add(x, TIER_MEDIUM, "exec.build", shell_span_words(x, c->w, at + 1),
+		        "runs '%s' in the project's environment, where its own scripts and "
+		        "programs come first",
+		        c->w[at].val);
+	return rest_or_self(x, c, at);
+}
+
+/* The file a --env-file option (or dotenv -e) of the wrapper's own words
+ * [1, at) loads into the command's environment: a read, so `.env` is a
+ * secret read. */
+static void env_files(struct cctx *x, const struct cmdv *c, size_t at, char letter,
+                      const char *argopts)
+{
+	struct cmdv h = wrapper_head(c, at);
+	const char *v;
+
+	for (size_t i = 1; i < h.n; i++) {
+		const struct word *w = opt_value_at(&h, &i, letter, "--env-file", argopts, &v);
+		if (w)
+			paths_read(x, w, v);
+	}
+}
+
+/* dotenv [-e FILE]... CMD: CMD gets FILE's variables (.env without -e),
+ * the secrets it holds; -p NAME prints one. */
+static long wrap_dotenv(struct cctx *x, struct cmdv *c, size_t at)
+{
+	struct cmdv h = wrapper_head(c, at);
+	struct word env = c->w[0];
+
+	if (opt_short(&h, 'e', "evcp"))
+		env_files(x, c, at, 'e', "evcp");
+	else {
+		env.val = ".env";
+		env.len = 4;
+		env.flags = 0;
+		paths_read(x, &env, env.val);
+	}
+	return rest_or_self(x, c, at);
+}
+
+/* uv run --with PKG CMD installs PKG (from the index) before running CMD;
+ * --env-file FILE hands CMD its variables. */
 static long wrap_uv_run(struct cctx *x, struct cmdv *c, size_t at)
 {
 	static const char *const with[] = {"--with", "--with-requirements", "--with-editable"};
@@ -479,7 +539,8 @@ static long wrap_uv_run(struct cctx *x, struct cmdv *c, size_t at)
 			        "uv run --with installs packages before running the command");
 			break;
 		}
-	return rest_or_self(x, c, at);
+	env_files(x, c, at, '\0', "pw");
+	return wrap_project_env(x, c, at);
 }
 
 /* Whether the project has name as node_modules/.bin/name, in the cwd or
@@ -504,6 +565,42 @@ static bool npx_local(const struct cctx *x, const char *name)
 	return false;
 }
 
+/* npx -c|--call CMD, npm exec -c CMD: CMD runs in a shell, with the
+ * project's and the package's bins first on PATH. Options in [from, to). */
+static void npx_call(struct cctx *x, struct cmdv *c, size_t from, size_t to)
+{
+	for (size_t i = from; i < to; i++) {
+		const char *a = c->w[i].val, *v = NULL;
+		const struct word *w = &c->w[i];
+		if ((strcmp(a, "-c") == 0 || strcmp(a, "--call") == 0) && i + 1 < c->n)
+			w = &c->w[++i];
+		else if (strncmp(a, "--call=", 7) == 0)
+			v = a + 7;
+		else
+			continue;
+		if (w->flags & (W_DYNAMIC | W_GLOB))
+			cls_add(x, TIER_HIGH, "exec.dynamic_command", shell_span_word(x, w),
+			        "%s -c runs a command that is only known at run time", c->w[0].val);
+		else if (v)
+			shell_script_text(x, v, strlen(v), shell_span_word(x, w));
+		else
+			shell_script_word(x, w);
+	}
+}
+
+/* A command a package manager finds in node_modules/.bin: the project's
+ * own file, which any earlier call in the workdir may have written, so
+ * not the program of that name the tables know (`npx ls` with a
+ * node_modules/.bin/ls is no ls). Medium, as npm run is. */
+static void npx_local_note(struct cctx *x, const struct cmdv *c, size_t at)
+{
+	if (at < c->n && !(c->w[at].flags & (W_DYNAMIC | W_GLOB)) && !strchr(c->w[at].val, '/') &&
+	    npx_local(x, c->w[at].val))
+		cls_add(x, TIER_MEDIUM, "exec.build", shell_span_word(x, &c->w[at]),
+		        "runs the project's node_modules/.bin/%s, whatever '%s' means elsewhere",
+		        c->w[at].val, c->w[at].val);
+}
+
 /* npx NAME (bunx NAME) runs the project's node_modules/.bin/NAME when it
  * has one, as `npm run` would: NAME is then the command. Else it downloads
  * the package NAME from the registry and runs it; so do -p/--package,
@@ -524,13 +621,70 @@ static long wrap_npx(struct cctx *x, struct cmdv *c, size_t at)
 			ok = strcmp(c->w[i].val, plain[k]) == 0;
 		local = ok;
 	}
-	if (local && npx_local(x, name))
+	if (local && npx_local(x, name)) {
+		npx_local_note(x, c, at);
 		return (long)at;
+	}
 	cls_add(x, TIER_HIGH, "pkg.install", shell_span_words(x, c->w, at < c->n ? at + 1 : c->n),
 	        "%s downloads and runs a package the project does not have in node_modules/.bin",
 	        c->w[0].val);
 	record_self(x, c);
+	npx_call(x, c, 1, at);
 	return -1;
+}
+
+/*
+ * npm, pnpm and yarn by their verb (the first word that is no option):
+ * `npm exec|x -c CMD` runs CMD in a shell (the rest of npm is judged by
+ * its table); `pnpm exec` runs its command, in a shell with -c or
+ * --shell-mode (before or after exec), as `pnpm dlx -c` does; `yarn exec`
+ * (Yarn 2+) runs its words as a script in its shell. A command found in
+ * node_modules/.bin is the project's own. Returns 0 to judge the command
+ * by the tables.
+ */
+static long wrap_node_pm(struct cctx *x, struct cmdv *c, size_t at)
+{
+	/* global options with a value: pnpm --filter|-F, --dir|-C; npm
+	 * --prefix, --workspace|-w; yarn --cwd; their --loglevel, --reporter */
+	static const char *const longargs[] = {"--filter", "--filter-prod", "--dir",
+		"--workspace-dir", "--reporter", "--loglevel", "--prefix", "--workspace", "--cwd",
+		NULL};
+	char path[CLS_MAX_PATH];
+	const char *prog = rules_prog_name(c->w[0].val, path, sizeof(path)), *v;
+	size_t verb = skip_opts(c, at, "FCw", longargs), cmd, bin;
+	bool shell = false;
+
+	if (verb >= c->n || verb == 0 || strcmp(c->w[verb - 1].val, "--") == 0)
+		return 0;
+	v = c->w[verb].val;
+	cmd = skip_opts(c, verb + 1, "", NULL);
+	for (size_t i = 1; i < cmd; i++)
+		shell |= strcmp(c->w[i].val, "-c") == 0 || strcmp(c->w[i].val, "--shell-mode") == 0;
+	if (strcmp(prog, "npm") == 0) {
+		if (strcmp(v, "exec") == 0 || strcmp(v, "x") == 0)
+			npx_call(x, c, verb + 1, c->n);
+		return 0;
+	}
+	/* yarn node ARGS (and yarn|pnpm [run] node): node with those
+	 * arguments, its -e code read as node's is; yarn's own finding stays */
+	bin = strcmp(v, "run") == 0 && verb + 1 < c->n ? verb + 1 : verb;
+	if (strcmp(c->w[bin].val, "node") == 0 && strcmp(prog, "npm") != 0) {
+		rules_subcommand(x, c, bin, c->n);
+		return 0;
+	}
+	if (strcmp(v, "dlx") == 0 && shell && strcmp(prog, "pnpm") == 0) {
+		script_of_words(x, c, cmd, c->w[0].val);
+		return 0; /* and the table's pkg.install */
+	}
+	if (strcmp(v, "exec") != 0)
+		return 0;
+	npx_local_note(x, c, cmd);
+	if (shell || strcmp(prog, "yarn") == 0) {
+		record_self(x, c);
+		script_of_words(x, c, cmd, c->w[0].val);
+		return -1;
+	}
+	return rest_or_self(x, c, cmd);
 }
 
 /* Shell option parsing: returns the index of the first operand. */
@@ -934,18 +1088,39 @@ static void xargs_known_input(struct cctx *x, const struct cmdv *c, const struct
 	buf_free(&b);
 }
 
+/* The lines of t (a last one without its newline counted); 0 for NULL. */
+static size_t text_lines(const char *t)
+{
+	size_t n = 0;
+
+	for (; t && *t; n++)
+		t += strcspn(t, "\n") + (t[strcspn(t, "\n")] == '\n');
+	return n;
+}
+
 /* xargs -I R CMD...: CMD runs once per input line, R in its words replaced
- * by the line (leading blanks dropped), as xargs does; the first 16 lines. */
-static void xargs_replace(struct cctx *x, const struct cmdv *c, const struct cmdv *h, size_t at)
+ * by the line (leading blanks dropped), as xargs does; the first 16 lines.
+ * Returns false without -I; with it, and input not read whole, the words
+ * holding R are marked known only at run time (`cat list | xargs -I{} cp
+ * x {}` writes anywhere: it was a write of a file named {} here). */
+static bool xargs_replace(struct cctx *x, struct cmdv *c, const struct cmdv *h, size_t at)
 {
 	const char *r = NULL, *p;
 	size_t rl, lines = 0;
+	bool known;
 
-	if ((c->in != IN_PIPE && c->in != IN_DOC) || !c->in_text || at >= c->n ||
+	if (at >= c->n ||
 	    (!opt_value(h, 'I', "--replace", "IanPLdsE", &r) && !opt_value(h, 'i', NULL, "", &r)))
-		return;
+		return false;
 	if (r == NULL || r[0] == '\0')
 		r = "{}";
+	known = (c->in == IN_PIPE || c->in == IN_DOC) && c->in_text;
+	if (!known || text_lines(c->in_text) > 16)
+		for (size_t i = at; i < c->n; i++)
+			if (strstr(c->w[i].val, r))
+				c->w[i].flags |= W_DYNAMIC;
+	if (!known)
+		return true;
 	rl = strlen(r);
 	for (p = c->in_text; *p && lines < 16; lines++) {
 		size_t n = strcspn(p, "\n");
@@ -971,6 +1146,7 @@ static void xargs_replace(struct cctx *x, const struct cmdv *c, const struct cmd
 		buf_free(&b);
 		p += n + (p[n] == '\n');
 	}
+	return true;
 }
 
 static long wrap_xargs(struct cctx *x, struct cmdv *c, size_t at)
@@ -981,8 +1157,7 @@ static long wrap_xargs(struct cctx *x, struct cmdv *c, size_t at)
 	if (opt_value(&h, 'a', "--arg-file", "IanPLdsE", &val))
 		paths_read(x, &c->w[0], val);
 	xargs_known_input(x, c, &h, at);
-	xargs_replace(x, c, &h, at);
-	c->dyn_tail = true;
+	c->dyn_tail = !xargs_replace(x, c, &h, at); /* -I replaces, appends nothing */
 	return rest_or_self(x, c, at);
 }
 
@@ -1006,8 +1181,8 @@ static long wrap_dashdash(struct cctx *x, struct cmdv *c, size_t at)
 		return 0;
 	for (size_t i = 2; i < c->n; i++)
 		if (strcmp(c->w[i].val, "--") == 0)
-			return rest_or_self(x, c, i + 1);
-	return rest_or_self(x, c, skip_opts(c, 2, "", NULL));
+			return wrap_project_env(x, c, i + 1);
+	return wrap_project_env(x, c, skip_opts(c, 2, "", NULL));
 }
 
 /* bwrap's options with two values; the flags take none; every other

@@ -514,17 +514,49 @@ static void n_select(struct sqlw *s, json_t *n)
 		add(s, TIER_MEDIUM, "sql.create", "SELECT INTO creates a table");
 }
 
+/* Catalogs that hold credentials: PostgreSQL's password hashes and
+ * foreign servers' user mappings (passwords in clear), MySQL's account
+ * table. Reading them is as /etc/shadow is. */
+static const char *const credential_tables[][2] = {
+	{"pg_catalog", "pg_authid"},        {"pg_catalog", "pg_shadow"},
+	{"pg_catalog", "pg_user_mappings"}, {"pg_catalog", "pg_user_mapping"},
+	{"mysql", "user"},
+};
+
+bool sql_credential_table(const char *schema, size_t sn, const char *rel, size_t rn)
+{
+	for (size_t i = 0; i < nitems(credential_tables); i++) {
+		const char *cs = credential_tables[i][0], *cr = credential_tables[i][1];
+		bool catalog = strcmp(cs, "pg_catalog") == 0; /* on the search path */
+		if (strlen(cr) == rn && strncasecmp(rel, cr, rn) == 0 &&
+		    ((schema == NULL && catalog) ||
+		     (schema && strlen(cs) == sn && strncasecmp(schema, cs, sn) == 0)))
+			return true;
+	}
+	return false;
+}
+
+static void n_range(struct sqlw *s, json_t *n)
+{
+	const char *schema = str(n, "schemaname"), *rel = str(n, "relname");
+
+	if (rel && sql_credential_table(schema, schema ? strlen(schema) : 0, rel, strlen(rel)))
+		add(s, TIER_HIGH, "secrets.read", "reads stored password hashes or credentials");
+}
+
+/* Functions whose argument is SQL text they run. */
+static const char *const runs_sql[] = {
+	"query_to_xml", "query_to_xmlschema", "query_to_xml_and_xmlschema",
+	"ts_stat",      "crosstab",           "crosstab2",
+	"crosstab3",    "crosstab4",
+};
+
 /* Functions that run the SQL text of their first argument (crosstab of
  * two texts runs both): query_to_xml('SELECT pg_read_file(...)', ...)
  * reads the file. A literal text is read as SQL; text built at run time
  * cannot be read. */
 static void func_sql_text(struct sqlw *s, json_t *n, const char *f)
 {
-	static const char *const runs_sql[] = {
-		"query_to_xml", "query_to_xmlschema", "query_to_xml_and_xmlschema",
-		"ts_stat",      "crosstab",           "crosstab2",
-		"crosstab3",    "crosstab4",
-	};
 	json_t *args = json_object_get(n, "args");
 	const char *q;
 
@@ -543,12 +575,56 @@ static void func_sql_text(struct sqlw *s, json_t *n, const char *f)
 	}
 }
 
-/* Functions that change state from inside a SELECT, which reads as
- * read-only: sequences and large objects, statistics, WAL and backups. */
-static const struct {
-	const char *name, *rule, *why;
-	enum tier tier;
-} state_fns[] = {
+/* Functions that reach the server's files, the network or other sessions,
+ * or change state from inside a SELECT, which reads as read-only:
+ * sequences and large objects, statistics, WAL and backups. Names are
+ * matched in any case, here and by the keyword fallback (sql_fallback.c),
+ * which reads text the grammar rejects. */
+static const struct sql_fn sql_fns[] = {
+	{"pg_read_file", "sql.server_file", "reads a file on the server", TIER_HIGH},
+	{"pg_read_binary_file", "sql.server_file", "reads a file on the server", TIER_HIGH},
+	{"pg_ls_dir", "sql.server_file", "lists a directory on the server", TIER_HIGH},
+	{"pg_ls_logdir", "sql.server_file", "lists a directory on the server", TIER_HIGH},
+	{"pg_ls_waldir", "sql.server_file", "lists a directory on the server", TIER_HIGH},
+	{"pg_ls_tmpdir", "sql.server_file", "lists a directory on the server", TIER_HIGH},
+	{"pg_ls_archive_statusdir", "sql.server_file", "lists a directory on the server",
+	 TIER_HIGH},
+	{"pg_ls_logicalsnapdir", "sql.server_file", "lists a directory on the server", TIER_HIGH},
+	{"pg_ls_logicalmapdir", "sql.server_file", "lists a directory on the server", TIER_HIGH},
+	{"pg_ls_replslotdir", "sql.server_file", "lists a directory on the server", TIER_HIGH},
+	{"pg_stat_file", "sql.server_file", "reads a file's metadata on the server", TIER_HIGH},
+	{"pg_logdir_ls", "sql.server_file", "lists the server's log directory", TIER_HIGH},
+	{"lo_import", "sql.server_file", "reads a file on the server", TIER_HIGH},
+	{"lo_export", "sql.server_file", "writes a file on the server", TIER_HIGH},
+	{"pg_file_write", "sql.server_file", "writes a file on the server", TIER_HIGH},
+	{"dblink", "net.fetch", "connects to another server", TIER_HIGH},
+	{"dblink_exec", "net.fetch", "runs SQL on another server", TIER_HIGH},
+	{"pg_terminate_backend", "sql.admin", "kills other sessions", TIER_HIGH},
+	{"pg_cancel_backend", "sql.admin", "cancels other sessions' queries", TIER_HIGH},
+	{"pg_reload_conf", "sql.admin", "reloads the server's configuration", TIER_HIGH},
+	{"pg_promote", "sql.admin", "promotes a standby server to primary", TIER_HIGH},
+	{"pg_drop_replication_slot", "sql.admin", "drops a replication slot a replica needs",
+	 TIER_HIGH},
+	{"pg_replication_origin_drop", "sql.admin", "drops a replication origin", TIER_HIGH},
+	{"pg_create_physical_replication_slot", "sql.admin",
+	 "creates a replication slot, which holds WAL until the disk fills", TIER_HIGH},
+	{"pg_create_logical_replication_slot", "sql.admin",
+	 "creates a replication slot, which holds WAL until the disk fills", TIER_HIGH},
+	{"pg_file_unlink", "sql.server_file", "deletes a file on the server", TIER_HIGH},
+	{"pg_file_rename", "sql.server_file", "renames a file on the server", TIER_HIGH},
+	{"lo_unlink", "sql.delete", "deletes a large object", TIER_HIGH},
+	{"dblink_connect", "net.fetch", "connects to another server", TIER_HIGH},
+	{"load_extension", "sql.exec", "loads native code", TIER_HIGH},
+	{"load_file", "sql.server_file", "reads a file on the server (MySQL)", TIER_HIGH},
+	/* lib_mysqludf_sys, the usual MySQL UDFs that run shell commands */
+	{"sys_exec", "sql.exec", "runs a shell command on the server (MySQL UDF)", TIER_HIGH},
+	{"sys_eval", "sql.exec", "runs a shell command on the server (MySQL UDF)", TIER_HIGH},
+	/* the sqlite3 shell's own functions, on the machine it runs on */
+	{"readfile", "sql.server_file", "reads a file (sqlite3 readfile)", TIER_HIGH},
+	{"writefile", "sql.server_file", "writes a file (sqlite3 writefile)", TIER_HIGH},
+	{"fsdir", "sql.server_file", "lists directories (sqlite3 fsdir)", TIER_HIGH},
+	{"zipfile", "sql.server_file", "reads or writes a zip file (sqlite3 zipfile)", TIER_HIGH},
+	{"edit", "sql.exec", "runs an editor program (sqlite3 edit)", TIER_HIGH},
 	{"setval", "sql.update", "sets a sequence: later inserts can reuse or skip ids", TIER_MEDIUM},
 	{"nextval", "sql.update", "advances a sequence", TIER_MEDIUM},
 	{"lo_create", "sql.insert", "creates a large object", TIER_MEDIUM},
@@ -561,6 +637,10 @@ static const struct {
 	 TIER_HIGH},
 	{"pg_stat_statements_reset", "sql.admin", "discards the server's statistics", TIER_HIGH},
 	{"pg_switch_wal", "sql.admin", "forces a WAL segment switch", TIER_HIGH},
+	{"pg_create_restore_point", "sql.admin", "writes a named restore point into the WAL",
+	 TIER_HIGH},
+	{"pg_import_system_collations", "sql.create", "creates collations in a schema",
+	 TIER_MEDIUM},
 	{"pg_backup_start", "sql.admin", "starts a server backup", TIER_HIGH},
 	{"pg_backup_stop", "sql.admin", "ends a server backup", TIER_HIGH},
 	{"pg_wal_replay_pause", "sql.admin", "pauses a standby's replication", TIER_HIGH},
@@ -570,59 +650,36 @@ static const struct {
 	{"pg_rotate_logfile", "sql.admin", "rotates the server's log file", TIER_HIGH},
 };
 
-/* Functions that reach the server's files, the network or other sessions. */
+/* dblink_connect_u, dblink_send_query, dblink_open...: the extension's
+ * every function talks to the other server */
+static const struct sql_fn dblink_any = {"dblink", "net.fetch",
+                                         "uses a connection to another server (dblink)",
+                                         TIER_HIGH};
+
+const struct sql_fn *sql_fn_find(const char *name, size_t n)
+{
+	for (size_t i = 0; i < nitems(sql_fns); i++)
+		if (strlen(sql_fns[i].name) == n && strncasecmp(name, sql_fns[i].name, n) == 0)
+			return &sql_fns[i];
+	return n >= 6 && strncasecmp(name, "dblink", 6) == 0 ? &dblink_any : NULL;
+}
+
+bool sql_fn_runs_sql(const char *name, size_t n)
+{
+	for (size_t k = 0; k < nitems(runs_sql); k++)
+		if (strlen(runs_sql[k]) == n && strncasecmp(name, runs_sql[k], n) == 0)
+			return true;
+	return false;
+}
+
 static void n_func(struct sqlw *s, json_t *n)
 {
-	static const struct {
-		const char *name, *rule, *why;
-	} fns[] = {
-		{"pg_read_file", "sql.server_file", "reads a file on the server"},
-		{"pg_read_binary_file", "sql.server_file", "reads a file on the server"},
-		{"pg_ls_dir", "sql.server_file", "lists a directory on the server"},
-		{"lo_import", "sql.server_file", "reads a file on the server"},
-		{"lo_export", "sql.server_file", "writes a file on the server"},
-		{"pg_file_write", "sql.server_file", "writes a file on the server"},
-		{"dblink", "net.fetch", "connects to another server"},
-		{"dblink_exec", "net.fetch", "runs SQL on another server"},
-		{"pg_terminate_backend", "sql.admin", "kills other sessions"},
-		{"pg_cancel_backend", "sql.admin", "cancels other sessions' queries"},
-		{"pg_reload_conf", "sql.admin", "reloads the server's configuration"},
-		{"pg_promote", "sql.admin", "promotes a standby server to primary"},
-		{"pg_drop_replication_slot", "sql.admin", "drops a replication slot a replica needs"},
-		{"pg_replication_origin_drop", "sql.admin", "drops a replication origin"},
-		{"pg_create_physical_replication_slot", "sql.admin",
-		 "creates a replication slot, which holds WAL until the disk fills"},
-		{"pg_create_logical_replication_slot", "sql.admin",
-		 "creates a replication slot, which holds WAL until the disk fills"},
-		{"pg_file_unlink", "sql.server_file", "deletes a file on the server"},
-		{"pg_file_rename", "sql.server_file", "renames a file on the server"},
-		{"lo_unlink", "sql.delete", "deletes a large object"},
-		{"dblink_connect", "net.fetch", "connects to another server"},
-		{"load_extension", "sql.exec", "loads native code"},
-		{"load_file", "sql.server_file", "reads a file on the server (MySQL)"},
-		/* the sqlite3 shell's own functions, on the machine it runs on */
-		{"readfile", "sql.server_file", "reads a file (sqlite3 readfile)"},
-		{"writefile", "sql.server_file", "writes a file (sqlite3 writefile)"},
-		{"fsdir", "sql.server_file", "lists directories (sqlite3 fsdir)"},
-		{"edit", "sql.exec", "runs an editor program (sqlite3 edit)"},
-	};
 	json_t *names = json_object_get(n, "funcname");
 	const char *f = str(json_object_get(json_array_get(names, json_array_size(names) - 1), "String"), "sval");
+	const struct sql_fn *fn = f ? sql_fn_find(f, strlen(f)) : NULL;
 
-	bool known = false;
-
-	for (size_t i = 0; f && i < nitems(fns); i++)
-		if (strcasecmp(f, fns[i].name) == 0) {
-			add(s, TIER_HIGH, fns[i].rule, fns[i].why);
-			known = true;
-		}
-	for (size_t i = 0; f && i < nitems(state_fns); i++)
-		if (strcasecmp(f, state_fns[i].name) == 0)
-			add(s, state_fns[i].tier, state_fns[i].rule, state_fns[i].why);
-	/* dblink_connect_u, dblink_send_query, dblink_open...: the extension's
-	 * every function talks to the other server */
-	if (f && !known && strncasecmp(f, "dblink", 6) == 0)
-		add(s, TIER_HIGH, "net.fetch", "uses a connection to another server (dblink)");
+	if (fn)
+		add(s, fn->tier, fn->rule, fn->why);
 	if (f)
 		func_sql_text(s, n, f);
 	if (f && strcasecmp(f, "set_config") == 0) /* SET by another name */
@@ -651,7 +708,7 @@ static const struct {
 	{"ReassignOwnedStmt", n_admin},
 	{"DropOwnedStmt", n_drop}, {"DropTableSpaceStmt", n_drop}, {"DropSubscriptionStmt", n_drop},
 	{"DropUserMappingStmt", n_drop}, {"CreateSubscriptionStmt", n_subscription},
-	{"AlterSubscriptionStmt", n_subscription}, {"ImportForeignSchemaStmt", n_foreign}, {"FuncCall", n_func}, {"SelectStmt", n_select},
+	{"AlterSubscriptionStmt", n_subscription}, {"ImportForeignSchemaStmt", n_foreign}, {"FuncCall", n_func}, {"SelectStmt", n_select}, {"RangeVar", n_range},
 	{"ExplainStmt", NULL}, {"VariableShowStmt", NULL}, {"TransactionStmt", NULL},
 	{"VariableSetStmt", n_set}, {"PrepareStmt", NULL}, {"DeallocateStmt", NULL},
 	{"DeclareCursorStmt", NULL}, {"FetchStmt", NULL}, {"ClosePortalStmt", NULL},

@@ -16,9 +16,18 @@
 
 #define KW_MAX 64
 
+/* A keyword, upper-cased (one longer than the longest function name
+ * sql_fn_find knows is cut short); call: a '(' follows. */
+struct kw {
+	char s[40];
+	bool call;
+	bool dotted; /* a '.' stands right before it: NAME.THIS */
+};
+
 struct stmt {
-	char kw[KW_MAX][24]; /* upper-cased keywords in order */
-	size_t nkw;
+	struct kw *kw;       /* in order: first, then grown in the arena */
+	size_t nkw, cap;
+	struct kw first[KW_MAX];
 	size_t off, end;
 	bool eq;             /* an '=' outside strings */
 };
@@ -136,7 +145,7 @@ static size_t skip_comment(const char *s, size_t n, size_t i, bool mysql)
 static bool has(const struct stmt *st, const char *kw, size_t from, size_t *at)
 {
 	for (size_t i = from; i < st->nkw; i++)
-		if (strcmp(st->kw[i], kw) == 0) {
+		if (strcmp(st->kw[i].s, kw) == 0) {
 			if (at)
 				*at = i;
 			return true;
@@ -175,8 +184,8 @@ static bool stmt_kw(const struct stmt *st, const char *kw, size_t *at)
 
 	has(st, "CONFLICT", 0, &conflict);
 	for (size_t i = 0; i < st->nkw; i++) {
-		const char *prev = i ? st->kw[i - 1] : "";
-		if (strcmp(st->kw[i], kw) != 0)
+		const char *prev = i ? st->kw[i - 1].s : "";
+		if (strcmp(st->kw[i].s, kw) != 0)
 			continue;
 		if (strcmp(prev, "ON") == 0 || strcmp(prev, "FOR") == 0 ||
 		    (strcmp(prev, "DO") == 0 && conflict < i))
@@ -204,7 +213,7 @@ static void judge_dml(struct fctx *f, const struct stmt *st)
 	}
 	if (has(st, "INSERT", 0, NULL) || has(st, "REPLACE", 0, &at) || has(st, "UPSERT", 0, NULL) ||
 	    has(st, "MERGE", 0, NULL))
-		if (strcmp(st->kw[0], "SELECT") != 0 || !has(st, "REPLACE", 0, NULL))
+		if (strcmp(st->kw[0].s, "SELECT") != 0 || !has(st, "REPLACE", 0, NULL))
 			f_add(f, TIER_MEDIUM, "sql.insert", "INSERT or REPLACE adds rows");
 	if (has(st, "TRUNCATE", 0, NULL))
 		f_add(f, TIER_HIGH, "sql.truncate", "TRUNCATE removes every row");
@@ -213,10 +222,10 @@ static void judge_dml(struct fctx *f, const struct stmt *st)
 static void judge_ddl(struct fctx *f, const struct stmt *st)
 {
 	size_t at;
-	const char *k0 = st->kw[0];
+	const char *k0 = st->kw[0].s;
 
 	if (has(st, "DROP", 0, &at)) {
-		const char *next = at + 1 < st->nkw ? st->kw[at + 1] : "";
+		const char *next = at + 1 < st->nkw ? st->kw[at + 1].s : "";
 		if (strcmp(next, "DATABASE") == 0 || strcmp(next, "KEYSPACE") == 0) /* CQL */
 			f_add(f, TIER_CRITICAL, "sql.drop.database", "DROP DATABASE destroys a whole database");
 		else if (strcmp(next, "SCHEMA") == 0 && has(st, "CASCADE", at, NULL))
@@ -259,6 +268,34 @@ static void judge_ddl(struct fctx *f, const struct stmt *st)
 		f_add(f, TIER_MEDIUM, "sql.other", "runs SQL airlock cannot see");
 }
 
+/* Calls of the functions the grammar's walk judges (sql.c's table): text
+ * the grammar rejects still runs where it is read statement by statement
+ * (a psql script goes on after an error), so `SELECT ^; SELECT
+ * pg_read_file(...)` reads the file. A function that runs SQL text
+ * (query_to_xml) has it in a string, which this reading skips. */
+static void judge_calls(struct fctx *f, const struct stmt *st)
+{
+	for (size_t i = 0; i < st->nkw; i++) { /* FROM mysql.user, pg_shadow */
+		const char *schema = i + 1 < st->nkw && st->kw[i + 1].dotted ? st->kw[i].s : NULL;
+		const char *rel = schema ? st->kw[i + 1].s : st->kw[i].s;
+		if (sql_credential_table(schema, schema ? strlen(schema) : 0, rel, strlen(rel))) {
+			f_add(f, TIER_HIGH, "secrets.read", "reads stored password hashes or credentials");
+			break;
+		}
+		i += schema != NULL;
+	}
+	for (size_t i = 0; i < st->nkw; i++) {
+		const struct sql_fn *fn;
+		size_t n = strlen(st->kw[i].s);
+		if (!st->kw[i].call)
+			continue;
+		if ((fn = sql_fn_find(st->kw[i].s, n)) != NULL)
+			f_add(f, fn->tier, fn->rule, fn->why);
+		else if (sql_fn_runs_sql(st->kw[i].s, n))
+			f_add(f, TIER_HIGH, "sql.exec", "runs SQL text that is not read here");
+	}
+}
+
 /* MySQL statements that change accounts or replication, by their first
  * two keywords (CREATE OR REPLACE USER as CREATE USER). */
 static void judge_admin(struct fctx *f, const struct stmt *st)
@@ -270,12 +307,12 @@ static void judge_admin(struct fctx *f, const struct stmt *st)
 		{"RESET", "REPLICA"}, {"RESET", "BINARY"},  {"START", "SLAVE"},
 		{"START", "REPLICA"}, {"START", "GROUP_REPLICATION"},
 	};
-	const char *k1 = st->nkw > 1 ? st->kw[1] : "";
+	const char *k1 = st->nkw > 1 ? st->kw[1].s : "";
 
 	if (strcmp(k1, "OR") == 0 && st->nkw > 3)
-		k1 = st->kw[3];
+		k1 = st->kw[3].s;
 	for (size_t i = 0; i < nitems(admin); i++)
-		if (strcmp(st->kw[0], admin[i][0]) == 0 && strcmp(k1, admin[i][1]) == 0)
+		if (strcmp(st->kw[0].s, admin[i][0]) == 0 && strcmp(k1, admin[i][1]) == 0)
 			f_add(f, TIER_HIGH, "sql.admin", "changes database accounts, their passwords or "
 			                                 "replication (RESET MASTER deletes the binary logs)");
 }
@@ -320,9 +357,9 @@ static size_t skip_word(const char *sql, size_t i, size_t end)
 static void judge_dynamic(struct fctx *f, const struct stmt *st, const char *sql)
 {
 	size_t from = 0;
-	bool prep = strcmp(st->kw[0], "PREPARE") == 0 && has(st, "FROM", 1, &from) && from <= 2;
-	bool imm = strcmp(st->kw[0], "EXECUTE") == 0 && st->nkw > 1 &&
-	           strcmp(st->kw[1], "IMMEDIATE") == 0;
+	bool prep = strcmp(st->kw[0].s, "PREPARE") == 0 && has(st, "FROM", 1, &from) && from <= 2;
+	bool imm = strcmp(st->kw[0].s, "EXECUTE") == 0 && st->nkw > 1 &&
+	           strcmp(st->kw[1].s, "IMMEDIATE") == 0;
 	size_t i = skip_word(sql, st->off, st->end), close;
 	char *text;
 
@@ -364,16 +401,42 @@ static void judge(struct cctx *x, const struct stmt *st, const char *sql, bool e
 	if (st->nkw == 0)
 		return;
 	for (size_t i = 0; i < nitems(read_first); i++)
-		known |= strcmp(st->kw[0], read_first[i]) == 0;
+		known |= strcmp(st->kw[0].s, read_first[i]) == 0;
 	if (!known && !(how & RD_EXTRA)) {
 		cls_add(x, TIER_HIGH, "sql.unparsed", f.sp,
-		        "cannot read this SQL with certainty: it starts with %s", st->kw[0]);
+		        "cannot read this SQL with certainty: it starts with %s", st->kw[0].s);
 		return;
 	}
 	judge_dml(&f, st);
 	judge_ddl(&f, st);
 	judge_admin(&f, st);
 	judge_dynamic(&f, st, sql);
+	judge_calls(&f, st);
+}
+
+static void stmt_reset(struct stmt *st, size_t off)
+{
+	st->kw = st->first;
+	st->nkw = 0;
+	st->cap = KW_MAX;
+	st->off = off;
+	st->end = 0;
+	st->eq = false;
+}
+
+/* The next keyword's slot. The list grows (in the call's arena) rather
+ * than drop keywords: a DROP or LOAD_FILE past the 64th word of a long
+ * statement was not read (`ALTER TABLE t ADD a INT, ... DROP c`). */
+static struct kw *stmt_push(struct cctx *x, struct stmt *st)
+{
+	if (st->nkw == st->cap) {
+		struct kw *more = arena_alloc(x->a, 2 * st->cap * sizeof(*more));
+		memcpy(more, st->kw, st->nkw * sizeof(*more));
+		st->kw = more;
+		st->cap *= 2;
+	}
+	st->kw[st->nkw].call = false;
+	return &st->kw[st->nkw++];
 }
 
 static void trim(const char *s, struct stmt *st)
@@ -391,15 +454,14 @@ static void pass(struct cctx *x, const char *s, size_t n, bool exact, size_t bas
 	struct stmt st;
 	size_t i = 0, tl;
 
-	memset(&st, 0, sizeof(st));
+	stmt_reset(&st, 0);
 	while (i <= n) {
 		size_t j;
 		if (i == n || s[i] == ';') {
 			st.end = i;
 			trim(s, &st);
 			judge(x, &st, s, exact, base, sp, how);
-			memset(&st, 0, sizeof(st));
-			st.off = ++i;
+			stmt_reset(&st, ++i);
 			continue;
 		}
 		if ((j = skip_comment(s, n, i, mysql)) != i) {
@@ -410,14 +472,16 @@ static void pass(struct cctx *x, const char *s, size_t n, bool exact, size_t bas
 			const char *close = memmem(s + i + tl, n - i - tl, s + i, tl);
 			i = close ? (size_t)(close - s) + tl : n; /* unclosed: PostgreSQL rejects it */
 		} else if (isalpha((unsigned char)s[i]) || s[i] == '_') {
-			size_t k = 0;
+			struct kw *k = stmt_push(x, &st);
+			size_t l = 0;
+			k->dotted = i > 0 && s[i - 1] == '.';
 			for (j = i; j < n && ident_char(s[j]); j++)
-				if (k + 1 < sizeof(st.kw[0]))
-					st.kw[st.nkw < KW_MAX ? st.nkw : KW_MAX - 1][k++] = (char)toupper((unsigned char)s[j]);
-			st.kw[st.nkw < KW_MAX ? st.nkw : KW_MAX - 1][k] = '\0';
-			if (st.nkw < KW_MAX)
-				st.nkw++;
-			i = j;
+				if (l + 1 < sizeof(k->s))
+					k->s[l++] = (char)toupper((unsigned char)s[j]);
+			k->s[l] = '\0';
+			for (i = j; j < n && isspace((unsigned char)s[j]); j++)
+				;
+			k->call = j < n && s[j] == '(';
 		} else {
 			st.eq |= s[i] == '=';
 			i++;
@@ -458,6 +522,8 @@ enum meta_act {
 	M_GEXEC,  /* psql \gexec: runs each value the query returns as SQL */
 	M_TEXT,   /* psql commands whose arguments are text (\set, \echo) */
 	M_CD,     /* .cd DIR, \cd [DIR]: later relative files are in DIR */
+	M_RESTORE, /* .restore ?DB? FILE: the database's content replaced by FILE's */
+	M_ARCHIVE, /* .archive|.ar: -x writes files into -C DIR, -c|-u|-i reads them */
 	M_NONE,   /* any other sqlite3 dot-command: not SQL, nothing to judge */
 };
 
@@ -471,6 +537,7 @@ static const struct {
 	{".log", M_OUT}, {".trace", M_OUT}, {".open", M_OUT}, {".clone", M_OUT},
 	{".backup", M_LAST}, {".save", M_LAST}, {".read", M_READ}, {".import", M_IMPORT},
 	{".load", M_LOAD}, {".excel", M_HOOK}, {".www", M_HOOK}, {".cd", M_CD}, {"\\cd", M_CD},
+	{".restore", M_RESTORE}, {".iotrace", M_OUT}, {".archive", M_ARCHIVE}, {".ar", M_ARCHIVE},
 	{"\\!", M_SHELL}, {"\\o", M_OUT}, {"\\out", M_OUT}, {"\\g", M_OUT}, {"\\gx", M_OUT},
 	{"\\w", M_OUT}, {"\\write", M_OUT}, {"\\i", M_READ}, {"\\include", M_READ},
 	{"\\ir", M_READ}, {"\\include_relative", M_READ}, {"\\setenv", M_ENV},
@@ -576,6 +643,55 @@ static void meta_target(struct cctx *x, enum meta_act act, const char *p, const 
 		paths_read_abs(x, abs, ds);
 }
 
+/* .archive (.ar) [OPTIONS] [FILE...] of the sqlite3 shell: -x|--extract
+ * writes the archive's files into -C|--directory DIR (else here); -c,
+ * -u, -i (--create, --update, --insert) read the FILEs into it, so a
+ * secret named there is read; -f|--file ARCHIVE is a zip file instead of
+ * the database, written when files are added. */
+static void meta_archive(struct cctx *x, const char *p, const char *le, struct span ds)
+{
+	const char *dir = ".", *dend = dir + 1, *zip = NULL, *zend = NULL;
+	bool extract = false, adds = false, dirnext = false, zipnext = false;
+
+	while (p < le) {
+		const char *e;
+		p += strspn(p, " \t");
+		e = p + strcspn(p, " \t");
+		if (e > le)
+			e = le;
+		if (dirnext) {
+			dir = p, dend = e, dirnext = false;
+		} else if (zipnext) {
+			zip = p, zend = e, zipnext = false;
+		} else if (e - p > 12 && strncmp(p, "--directory=", 12) == 0) {
+			dir = p + 12, dend = e;
+		} else if (*p == '-' && p[1] == '-') {
+			extract |= strncmp(p, "--extract", (size_t)(e - p)) == 0 && e - p > 3;
+			adds |= (strncmp(p, "--create", 8) == 0 || strncmp(p, "--update", 8) == 0 ||
+			         strncmp(p, "--insert", 8) == 0);
+			dirnext |= e - p == 11 && strncmp(p, "--directory", 11) == 0;
+			zipnext |= e - p == 6 && strncmp(p, "--file", 6) == 0;
+		} else if (*p == '-') {
+			extract |= memchr(p, 'x', (size_t)(e - p)) != NULL;
+			adds |= memchr(p, 'c', (size_t)(e - p)) || memchr(p, 'u', (size_t)(e - p)) ||
+			        memchr(p, 'i', (size_t)(e - p));
+			dirnext |= e[-1] == 'C';
+			zipnext |= e[-1] == 'f';
+		} else if (adds && p < e) {
+			meta_target(x, M_IMPORT, p, e, ds);
+		}
+		p = e;
+	}
+	if (extract) {
+		meta_target(x, M_OUT, dir, dend, ds);
+		cls_add(x, TIER_HIGH, "fs.write.outside_workdir", ds,
+		        ".archive -x writes each name the archive holds: an absolute one, or "
+		        "one through a link it made, anywhere");
+	}
+	if (zip)
+		meta_target(x, adds ? M_OUT : M_IMPORT, zip, zend, ds);
+}
+
 /* psql runs the text between backquotes in a backslash command's
  * arguments as a shell command (\set x `CMD`); mysql's commands do not. */
 static void meta_backquotes(struct cctx *x, int m, const char *p, const char *le, struct span ds)
@@ -662,7 +778,8 @@ static void meta_run(struct cctx *x, int m, const char *arg, const char *le, str
 	static const char *const cmd_env[] = {"PAGER", "PSQL_PAGER", "EDITOR", "PSQL_EDITOR",
 	                                      "VISUAL"};
 	bool hook = false;
-	const char *p = meta_arg(arg, le, metas[m].act != M_SHELL, &hook), *q;
+	const char *p = meta_arg(arg, le, metas[m].act != M_SHELL && metas[m].act != M_ARCHIVE,
+	                         &hook), *q;
 	size_t n = (size_t)(le - p);
 
 	meta_backquotes(x, m, arg, le, ds);
@@ -728,6 +845,16 @@ static void meta_run(struct cctx *x, int m, const char *arg, const char *le, str
 	case M_GEXEC:
 		cls_add(x, TIER_HIGH, "sql.exec", ds,
 		        "\\gexec runs each value the query returns as SQL, built at run time");
+		break;
+	case M_RESTORE:
+		cls_add(x, TIER_HIGH, "sql.truncate", ds,
+		        ".restore replaces the database's whole content with a file's");
+		for (q = le; q > p && q[-1] != ' ' && q[-1] != '\t'; q--)
+			;
+		meta_target(x, M_IMPORT, q, le, ds);
+		break;
+	case M_ARCHIVE:
+		meta_archive(x, p, le, ds);
 		break;
 	case M_HOOK:
 	case M_TEXT:

@@ -56,9 +56,10 @@ mv "$d/wd/x" "$d/wd/y" && mkdir "$d/wd/x" && mv "$d/wd/conf" "$d/wd/x/config"
 shell f 'grep -r API_KEY .'
 expect_eq "moved in where a directory was remembered: masked" "$(get f .stdout)" ""
 check "moved in where a directory was remembered: not read" sh -c "! grep -q LEAK- '$d/out'"
-# 100,001 empty files ahead of the .env: the search cannot reach it, so
-# the call fails instead of showing it
-shell g 'mkdir flood && cd flood && seq 100001 | xargs touch'
+# 100,001 files ahead of the .env: the search cannot reach it, so the
+# call fails instead of showing it (split, which auto-runs: `xargs touch`
+# writes the files its input names, anywhere, and asks a person)
+shell g 'mkdir flood && cd flood && seq 100001 | split -l 1 -a 5'
 shell h 'grep -r API_KEY x'
 check "flooded past the search's limit: not read" sh -c "! grep -q LEAK- '$d/out'"
 check "flooded past the search's limit: the result says why" \

@@ -275,6 +275,7 @@ static void test_local_bins(void **state)
 		{"node_modules/.bin/eslint", NULL, 0755},
 		{"node_modules/.bin/evil", "/usr/bin/curl", 0},
 		{"node_modules/.bin/noexec", NULL, 0644},
+		{"node_modules/.bin/ls", NULL, 0755}, /* named like a read-only tool */
 		{"packages/app/src/x.ts", NULL, 0644},
 		{"packages/app/node_modules/.bin/vitest", NULL, 0755},
 	};
