@@ -2,7 +2,9 @@
 # 87-sandbox-review.sh: what a hostile review of the sandbox's newest
 # openings found, each failing before its fix: the host's git identity read
 # with libgit2 through a project file its config includes, which an
-# auto-run call replaced with a FIFO (the gate blocked in open() for good).
+# auto-run call replaced with a FIFO (the gate blocked in open() for good);
+# and the hint on exit 127 naming what a venv's python link leads to
+# anywhere in the hidden home (an oracle for the home's files).
 . tests/e2e/lib.sh
 need git jq
 tmpdir_make
@@ -57,5 +59,20 @@ expect_eq "included file made a FIFO: airlock exec --git-identity runs" "$r" ran
 rm -f "$d/wd/.gitconfig" "$d/wd/build.sh"
 expect_eq "the identity still comes through the child" \
 	"$(cd "$d/wd" && "$AIRLOCK" exec --git-identity -- sh -c 'echo $GIT_AUTHOR_EMAIL' 2>&1)" u@example.org
+
+# The hint on exit 127 names the installation a venv's python leads to in
+# the hidden home; the link is the workdir's, so a call could point it at
+# any path there and learn from the hint whether it exists
+mkdir -p "$HOME/.ssh/keys" "$d/wd/.venv/bin" "$HOME/py/3.0/bin"
+printf 'k\n' >"$HOME/.ssh/keys/id_work"
+ln -s "$HOME/.ssh/keys/id_work" "$d/wd/.venv/bin/python"
+r=$(cd "$d/wd" && "$AIRLOCK" exec --profile readonly -- sh -c 'exit 127' 2>&1)
+case $r in *"~/.ssh"*) r=named ;; *) r=silent ;; esac
+expect_eq "venv link to a key in the home: not named" "$r" silent
+printf '#!/bin/sh\n' >"$HOME/py/3.0/bin/python3.0" && chmod +x "$HOME/py/3.0/bin/python3.0"
+ln -sfn "$HOME/py/3.0/bin/python3.0" "$d/wd/.venv/bin/python"
+check "venv link to a Python in the home: still named" \
+	sh -c "cd '$d/wd' && '$AIRLOCK' exec --profile readonly -- sh -c 'exit 127' 2>&1 | grep -q 'leads into ~/py/3.0'"
+rm -rf "$d/wd/.venv"
 
 finish
