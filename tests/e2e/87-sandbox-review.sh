@@ -3,8 +3,9 @@
 # openings found, each failing before its fix: the host's git identity read
 # with libgit2 through a project file its config includes, which an
 # auto-run call replaced with a FIFO (the gate blocked in open() for good);
-# and the hint on exit 127 naming what a venv's python link leads to
-# anywhere in the hidden home (an oracle for the home's files).
+# the hint on exit 127 naming what a venv's python link leads to anywhere
+# in the hidden home (an oracle for the home's files); and a hard link a
+# call made to its own .env, which showed what the user put in it later.
 . tests/e2e/lib.sh
 need git jq
 tmpdir_make
@@ -74,5 +75,18 @@ ln -sfn "$HOME/py/3.0/bin/python3.0" "$d/wd/.venv/bin/python"
 check "venv link to a Python in the home: still named" \
 	sh -c "cd '$d/wd' && '$AIRLOCK' exec --profile readonly -- sh -c 'exit 127' 2>&1 | grep -q 'leads into ~/py/3.0'"
 rm -rf "$d/wd/.venv"
+
+# A call makes a .env (none was there to mask) and a hard link to it under
+# another name; the user fills .env in later, in place (an editor keeps a
+# linked file's inode): the next call must not read it through the link
+mkdir -p "$d/hl"
+(cd "$d/hl" && "$AIRLOCK" exec --profile workspace -- sh -c 'printf "K=\n" >.env && ln .env keep.txt')
+printf 'K=LINKED-1\n' >"$d/k" && cat "$d/k" >"$d/hl/.env"
+r=$(cd "$d/hl" && "$AIRLOCK" exec --profile readonly -- cat keep.txt 2>&1)
+case $r in *LINKED-1*) r=read ;; *"another hard link"*) r=refused ;; esac
+expect_eq "hard link to a .env made ahead: not read, and the refusal says why" "$r" refused
+rm "$d/hl/keep.txt"
+expect_eq "hard link removed: the call runs, the .env masked" \
+	"$(cd "$d/hl" && "$AIRLOCK" exec --profile readonly -- sh -c 'cat .env 2>/dev/null; echo ran')" ran
 
 finish
