@@ -12,6 +12,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -267,14 +268,18 @@ char **git_identity_read(const char *workdir, char ***binds)
 	char **env = NULL;
 	int fds[2] = {-1, -1}, status = 0;
 	struct buf b;
-	pid_t pid = -1;
+	pid_t pid = -1, parent = getpid();
 
 	if (workdir == NULL || !in_work_tree(workdir) || (g = lazy_git(NULL)) == NULL ||
 	    pipe2(fds, O_CLOEXEC) < 0)
 		return NULL;
 	buf_init(&b, 0);
-	if ((pid = fork()) == 0)
+	if ((pid = fork()) == 0) {
+		/* stuck on a FIFO, it must not outlive a gate that dies meanwhile */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
+			_exit(1);
 		identity_send(g, workdir, fds[1]);
+	}
 	close(fds[1]);
 	if (pid < 0 || !identity_receive(fds[0], &b))
 		b.len = 0;
