@@ -219,7 +219,7 @@ static char **identity_collect(const struct lazy_git *g, const char *workdir, ch
 	return env;
 }
 
-#define IDENT_WAIT_MS 1000 /* a read takes ~0.5 ms once libgit2 is loaded */
+#define IDENT_WAIT_MS 2000 /* a read takes ~0.5 ms once libgit2 is loaded */
 #define IDENT_MAX 65536    /* bytes of entries and binds from the child */
 
 /* In the child: the entries as "E...\0" and binds as "B...\0" on fd. */
