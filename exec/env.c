@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "core/util.h"
 #include "exec/exec_internal.h"
@@ -93,6 +94,18 @@ char *env_path_hidden(const struct profile *p, char *const *from, const char *ho
  * link into the hidden home. */
 static const char *const venv_pythons[] = {".venv/bin/python", "venv/bin/python"};
 
+/* True when real (resolved) is an interpreter, INSTALL/bin/python*, a
+ * regular file: the link is the workdir's, so a command could point it
+ * anywhere in the home and learn from the hint what exists there. */
+static bool venv_interpreter(const char *real)
+{
+	const char *base = strrchr(real, '/');
+	struct stat st;
+
+	return base && strncmp(base + 1, "python", 6) == 0 && base - real >= 4 &&
+	       strncmp(base - 4, "/bin", 4) == 0 && stat(real, &st) == 0 && S_ISREG(st.st_mode);
+}
+
 char *env_venv_hidden(const struct profile *p, const char *wd, const char *home)
 {
 	char real[PATH_MAX];
@@ -103,8 +116,8 @@ char *env_venv_hidden(const struct profile *p, const char *wd, const char *home)
 	buf_init(&b, 0);
 	for (size_t i = 0; i < nitems(venv_pythons); i++) {
 		char *link = xasprintf("%s/%s", wd, venv_pythons[i]), *bin, *inst;
-		if (realpath(link, real) && path_contains(home, real) && !path_shown(p, real, home) &&
-		    (bin = strrchr(real, '/')) != NULL) {
+		if (realpath(link, real) && path_contains(home, real) && venv_interpreter(real) &&
+		    !path_shown(p, real, home) && (bin = strrchr(real, '/')) != NULL) {
 			*bin = '\0'; /* INSTALL/bin: name INSTALL, which the interpreter needs whole */
 			inst = strrchr(real, '/');
 			if (inst && inst > real + strlen(home)) {

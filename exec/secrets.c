@@ -117,6 +117,7 @@ struct walk {
 	char **found;   /* real paths; owned, NULL-terminated */
 	size_t nfound;
 	bool via_links; /* found holds a link's target */
+	char *linked;   /* a regular file found with another hard link; owned */
 };
 
 static bool skipped_name(const char *name)
@@ -442,13 +443,21 @@ static void queue_push(struct walk *wk, char *path, int depth)
 }
 
 /* Adds real (taken) unless a link's target found it already: regular files
- * are found once each, as the walk never enters a link. */
+ * are found once each, as the walk never enters a link. A regular file
+ * with another hard link is noted: the mask covers one name, and the
+ * other, in any directory under any name, shows what it holds (a call
+ * made `.env` and `ln .env keep.txt`; the user filled .env in later, in
+ * place, and the next call read keep.txt). */
 static void found_push(struct walk *wk, char *real)
 {
+	struct stat st;
+
 	if (wk->via_links && strv_contains(wk->found, real)) {
 		free(real);
 		return;
 	}
+	if (!wk->linked && lstat(real, &st) == 0 && S_ISREG(st.st_mode) && st.st_nlink > 1)
+		wk->linked = xstrdup(real);
 	strv_push_owned(&wk->found, real);
 	wk->nfound++;
 }
@@ -673,6 +682,14 @@ int secrets_find(const char *wd, unsigned what, char *const *skip, char ***found
 		}
 	}
 	pthread_mutex_unlock(&cache_lock);
+	if (rc == 0 && wk.linked && (what & MASK_SECRETS)) {
+		*errstr = xasprintf("workdir: %s has another hard link, which would show what it "
+		                    "holds unmasked: remove that link (find . -samefile %s lists "
+		                    "it), or use a profile that shows secret files",
+		                    wk.linked, wk.linked);
+		rc = -1;
+	}
+	free(wk.linked);
 	for (size_t i = 0; i < wk.n; i++)
 		free(wk.q[i].path);
 	free(wk.q);

@@ -3,12 +3,18 @@
  * git (see identity.h). Rules: never the config file, only the identity
  * values; config is read by libgit2 as git would read it, never parsed by
  * hand (levels, includes and includeIf); libgit2 is loaded only for a
- * workdir inside a git work tree.
+ * workdir inside a git work tree; the read runs in a child with a deadline.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "core/lazy.h"
@@ -183,14 +189,13 @@ static char *excludes_file(const struct lazy_git *g, const char *workdir)
 	return found;
 }
 
-char **git_identity_read(const char *workdir, char ***binds)
+/* The read proper, with libgit2 (loaded): the entries, the bind appended. */
+static char **identity_collect(const struct lazy_git *g, const char *workdir, char ***binds)
 {
-	const struct lazy_git *g = NULL;
 	git_config *cfg = NULL;
 	char **env = NULL, *ignore;
 
-	if (workdir == NULL || !in_work_tree(workdir) || (g = lazy_git(NULL)) == NULL ||
-	    (cfg = repo_config(g, workdir)) == NULL)
+	if ((cfg = repo_config(g, workdir)) == NULL)
 		return NULL;
 	/* git add -A would take what the host's global ignore file leaves out
 	 * (editor files, .envrc): shown read-only, named as git's config */
@@ -211,5 +216,84 @@ char **git_identity_read(const char *workdir, char ***binds)
 		free(v);
 	}
 	g->git_config_free(cfg);
+	return env;
+}
+
+#define IDENT_WAIT_MS 2000 /* a read takes ~0.5 ms once libgit2 is loaded */
+#define IDENT_MAX 65536    /* bytes of entries and binds from the child */
+
+/* In the child: the entries as "E...\0" and binds as "B...\0" on fd. */
+static void identity_send(const struct lazy_git *g, const char *workdir, int fd)
+{
+	char **binds = NULL, **env = identity_collect(g, workdir, &binds);
+	struct buf b;
+
+	buf_init(&b, 0);
+	for (int k = 0; k < 2; k++)
+		for (char **e = k ? binds : env; e && *e; e++) {
+			buf_puts(&b, k ? "B" : "E");
+			buf_append(&b, *e, strlen(*e) + 1);
+		}
+	_exit(b.len <= IDENT_MAX && fd_write_all(fd, b.data, b.len) == 0 ? 0 : 1);
+}
+
+/* What the child sent, up to IDENT_MAX bytes before the deadline, into b;
+ * false when it sent more, or not all in time. */
+static bool identity_receive(int fd, struct buf *b)
+{
+	long long end = clock_ns() + IDENT_WAIT_MS * 1000000LL, left;
+	char chunk[4096];
+	ssize_t n = 1;
+
+	while (n > 0 && b->len <= IDENT_MAX && (left = end - clock_ns()) > 0) {
+		struct pollfd p = {fd, POLLIN, 0};
+		if (poll(&p, 1, (int)(left / 1000000 + 1)) <= 0)
+			continue; /* EINTR, or the deadline: checked above */
+		if ((n = read(fd, chunk, sizeof(chunk))) > 0)
+			buf_append(b, chunk, (size_t)n);
+	}
+	return n == 0 && b->len <= IDENT_MAX;
+}
+
+/*
+ * libgit2 reads the repository's config and every file it includes: one
+ * the project holds (include.path = ../.gitconfig) a sandboxed call may
+ * replace with a FIFO, on whose open() the gate blocked for good. So the
+ * read runs in a child given IDENT_WAIT_MS; late, or dead, it is killed
+ * and no identity is passed (git in the sandbox says it has none).
+ */
+char **git_identity_read(const char *workdir, char ***binds)
+{
+	const struct lazy_git *g = NULL;
+	char **env = NULL;
+	int fds[2] = {-1, -1}, status = 0;
+	struct buf b;
+	pid_t pid = -1, parent = getpid();
+
+	if (workdir == NULL || !in_work_tree(workdir) || (g = lazy_git(NULL)) == NULL ||
+	    pipe2(fds, O_CLOEXEC) < 0)
+		return NULL;
+	buf_init(&b, 0);
+	if ((pid = fork()) == 0) {
+		/* stuck on a FIFO, it must not outlive a gate that dies meanwhile */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
+			_exit(1);
+		identity_send(g, workdir, fds[1]);
+	}
+	close(fds[1]);
+	if (pid < 0 || !identity_receive(fds[0], &b))
+		b.len = 0;
+	if (pid > 0) {
+		kill(pid, SIGKILL); /* gone already, or late */
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+	}
+	close(fds[0]);
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		b.len = 0;
+	for (size_t i = 0; i < b.len; i += strlen(b.data + i) + 1)
+		if (b.data[i] == 'E' || b.data[i] == 'B')
+			strv_push(b.data[i] == 'E' ? &env : binds, b.data + i + 1);
+	buf_free(&b);
 	return env;
 }

@@ -26,7 +26,8 @@ bool git_identity_wanted(const struct verdict *v);
  * the caller's own GIT_* variable when set, else the repository's config
  * as git reads it (author.name or committer.name before user.name; the
  * system, global, XDG and repository levels, includes and includeIf),
- * read with libgit2, which is loaded only when workdir is in a work tree.
+ * read with libgit2, which is loaded only when workdir is in a work tree,
+ * in a child process given a deadline (an included file may be a FIFO).
  * Also the host's global ignore file (core.excludesFile, else git's XDG
  * default), in the hidden home, so `git add -A` leaves out what it does on
  * the host: appended to *binds (to bind read-only; caller frees) and

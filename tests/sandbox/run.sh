@@ -454,6 +454,15 @@ OUT=$(ax --profile readonly -- ./probe write ro.txt 2>&1)
 [ ! -e "$WORK/wd/ro.txt" ] && ok readonly-workdir || bad readonly-workdir "file written"
 OUT=$(ax -- ./probe write made.txt 2>&1)
 [ -f "$WORK/wd/made.txt" ] && ok workspace-writes-land || bad workspace-writes-land "control: write lost"
+# a call makes a .env where none was (nothing to mask) and a hard link to
+# it; the user fills .env in later, in place: no later call reads the link
+mkdir -p "$WORK/hl"
+[ "$AS" = nobody ] && chown 65534:65534 "$WORK/hl"
+OUT=$(ax --workdir "$WORK/hl" -- sh -c "cd '$WORK/hl' && printf 'K=\n' >.env && ln .env keep.txt" 2>&1)
+printf 'K=HARDLINK-MARKER\n' >"$WORK/hl.new" && cat "$WORK/hl.new" >"$WORK/hl/.env"
+OUT=$(ax --workdir "$WORK/hl" --profile readonly -- cat "$WORK/hl/keep.txt" 2>&1)
+case "$OUT" in *MARKER*) bad secret-hard-link "read through the link" ;;
+*"another hard link"*) ok secret-hard-link ;; *) bad secret-hard-link "not refused" ;; esac
 OUT=$(ax -- sh -c 'touch /usr/airlock-x /etc/airlock-x; echo x > /proc/sysrq-trigger' 2>&1)
 [ ! -e /usr/airlock-x ] && [ ! -e /etc/airlock-x ] && ok system-dirs-readonly || bad system-dirs-readonly "written"
 V=$(cat /proc/sys/vm/overcommit_memory)
