@@ -160,6 +160,35 @@ static int fd_high(int fd)
  * exiting (then *dir is taken). */
 static void dir_remove_or_queue(char **dir);
 
+static pthread_once_t swap_once = PTHREAD_ONCE_INIT;
+static bool swap_none; /* the host has no swap (SwapTotal 0) */
+
+static void swap_read(void)
+{
+	FILE *f = fopen("/proc/meminfo", "re");
+	char line[128];
+	long long kb = -1;
+
+	while (f && kb < 0 && fgets(line, sizeof(line), f))
+		if (sscanf(line, "SwapTotal: %lld kB", &kb) != 1)
+			kb = -1;
+	if (f)
+		fclose(f);
+	swap_none = kb == 0;
+}
+
+/* True when a limit on memory alone bounds the tree: its swap was limited
+ * too (swap_set), or the host has none. Else RLIMIT_AS stays: a memory
+ * bomb over a cgroup that does not account swap went on into the host's
+ * swap, with no other bound. */
+static bool memory_bounded(bool swap_set)
+{
+	if (swap_set)
+		return true;
+	pthread_once(&swap_once, swap_read);
+	return swap_none;
+}
+
 /*
  * The tree's memory cap, where a memory cgroup is writable (a root caller,
  * or a delegated v2 memory controller): RLIMIT_AS bounds each process's
@@ -176,8 +205,7 @@ static void memory_add(struct sbx_cgroup *cg, long long max)
 	if (write_file(cg->dir, "memory.max", val) == 0) { /* v2: in place */
 		/* no swap beyond it, as v1's memsw: with no RLIMIT_AS besides
 		 * (mem_capped), swap would be the tree's only other bound */
-		(void)write_file(cg->dir, "memory.swap.max", "0");
-		cg->mem_capped = true;
+		cg->mem_capped = memory_bounded(write_file(cg->dir, "memory.swap.max", "0") == 0);
 		return;
 	}
 	base = cg_base(memory_rows, nitems(memory_rows));
@@ -192,9 +220,9 @@ static void memory_add(struct sbx_cgroup *cg, long long max)
 		free(cg->mem_dir);
 		cg->mem_dir = NULL;
 	} else {
-		cg->mem_capped = true;
 		/* swap too, where it is accounted (the file exists) */
-		(void)write_file(cg->mem_dir, "memory.memsw.limit_in_bytes", val);
+		cg->mem_capped = memory_bounded(
+		        write_file(cg->mem_dir, "memory.memsw.limit_in_bytes", val) == 0);
 		free(procs);
 		procs = xasprintf("%s/cgroup.procs", base);
 		cg->mem_parent = fd_high(open(procs, O_WRONLY | O_CLOEXEC)); /* optional */
