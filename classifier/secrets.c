@@ -119,6 +119,10 @@ static const struct secret_row secret_files[] = {
 	{".vault-token", "a HashiCorp Vault token"},
 	{".s3cfg", "S3 access keys"},
 	{".dev.vars", "local Cloudflare Workers secrets"},
+	{"kubeconfig", "a Kubernetes cluster's credentials"},
+	{".dockercfg", "container registry logins"},
+	{"secrets.json", "application secrets"},
+	{".secrets", "secrets for local CI runs (act)"},
 	{"wp-config.php", "WordPress database passwords and keys"},
 	{"logins.json", "saved browser passwords"},
 	{"key4.db", "the browser's password key"},
@@ -283,13 +287,13 @@ static const char *const dot_hints[] = {
 	"python_history", "node_repl_history", "gradle/gradle.properties", "nuget", "composer",
 	"config/composer", "config/pypoetry", "config/doctl", "oci", "netlify", "vercel",
 	"local/share/com.vercel", "config/configstore", "wrangler", "config/.wrangler", "fly/",
-	"ngrok2", "config/ngrok", "dev.vars", "tfvars", "kdbx",
+	"ngrok2", "config/ngrok", "dev.vars", "tfvars", "kdbx", "secrets", "dockercfg",
 };
 static const char *const other_hints[] = {
 	"id_rsa", "id_ed25519", "id_ecdsa", "id_dsa", "shadow", "sudoers", "environ",
-	"credentials", "gcloud", "/etc/ssl", "/etc/ssh/ssh_host", "secrets.y", "master.key",
+	"credentials", "gcloud", "/etc/ssl", "/etc/ssh/ssh_host", "secrets.", "master.key",
 	"/var/run/secrets/", "/run/secrets/", "wp-config.php", "service-account",
-	"logins.json", "key4.db", "cookies.sqlite", "kcore", "/mem", "krb5cc_",
+	"logins.json", "key4.db", "cookies.sqlite", "kcore", "/mem", "krb5cc_", "kubeconfig",
 };
 
 /* One pass over s; compares only where a hint could start. */
