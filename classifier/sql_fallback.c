@@ -22,6 +22,7 @@ struct kw {
 	char s[40];
 	bool call;
 	bool dotted; /* a '.' stands right before it: NAME.THIS */
+	bool quoted; /* `NAME` or [NAME]: a name, never a keyword */
 };
 
 struct stmt {
@@ -145,7 +146,7 @@ static size_t skip_comment(const char *s, size_t n, size_t i, bool mysql)
 static bool has(const struct stmt *st, const char *kw, size_t from, size_t *at)
 {
 	for (size_t i = from; i < st->nkw; i++)
-		if (strcmp(st->kw[i].s, kw) == 0) {
+		if (!st->kw[i].quoted && strcmp(st->kw[i].s, kw) == 0) {
 			if (at)
 				*at = i;
 			return true;
@@ -185,7 +186,7 @@ static bool stmt_kw(const struct stmt *st, const char *kw, size_t *at)
 	has(st, "CONFLICT", 0, &conflict);
 	for (size_t i = 0; i < st->nkw; i++) {
 		const char *prev = i ? st->kw[i - 1].s : "";
-		if (strcmp(st->kw[i].s, kw) != 0)
+		if (st->kw[i].quoted || strcmp(st->kw[i].s, kw) != 0)
 			continue;
 		if (strcmp(prev, "ON") == 0 || strcmp(prev, "FOR") == 0 ||
 		    (strcmp(prev, "DO") == 0 && conflict < i))
@@ -447,6 +448,27 @@ static void trim(const char *s, struct stmt *st)
 		st->end--;
 }
 
+/* The word s[from, to), upper-cased: a keyword, or a name in backquotes or
+ * brackets (quoted, the quotes dropped), with what stands around it. */
+static void kw_add(struct cctx *x, struct stmt *st, const char *s, size_t n, size_t from,
+                   size_t to)
+{
+	struct kw *k = stmt_push(x, st);
+	bool q = s[from] == '`' || s[from] == '[';
+	char close = s[from] == '[' ? ']' : '`';
+	size_t l = 0, j = to, end = q && to > from + 1 && s[to - 1] == close ? to - 1 : to;
+
+	k->quoted = q;
+	k->dotted = from > 0 && s[from - 1] == '.';
+	for (size_t i = from + q; i < end; i++)
+		if (l + 1 < sizeof(k->s))
+			k->s[l++] = (char)toupper((unsigned char)s[i]);
+	k->s[l] = '\0';
+	while (j < n && isspace((unsigned char)s[j]))
+		j++;
+	k->call = j < n && s[j] == '(';
+}
+
 static void pass(struct cctx *x, const char *s, size_t n, bool exact, size_t base,
                  struct span sp, unsigned how)
 {
@@ -466,22 +488,20 @@ static void pass(struct cctx *x, const char *s, size_t n, bool exact, size_t bas
 		}
 		if ((j = skip_comment(s, n, i, mysql)) != i) {
 			i = j;
-		} else if (s[i] == '\'' || s[i] == '"' || s[i] == '`' || s[i] == '[') {
+		} else if (s[i] == '`' || s[i] == '[') { /* FROM `mysql`.`user` */
+			j = skip_quote(s, n, i, mysql);
+			kw_add(x, &st, s, n, i, j);
+			i = j;
+		} else if (s[i] == '\'' || s[i] == '"') {
 			i = skip_quote(s, n, i, mysql);
 		} else if ((how & RD_DOLLAR) && (tl = dollar_tag(s, n, i)) != 0) {
 			const char *close = memmem(s + i + tl, n - i - tl, s + i, tl);
 			i = close ? (size_t)(close - s) + tl : n; /* unclosed: PostgreSQL rejects it */
 		} else if (isalpha((unsigned char)s[i]) || s[i] == '_') {
-			struct kw *k = stmt_push(x, &st);
-			size_t l = 0;
-			k->dotted = i > 0 && s[i - 1] == '.';
 			for (j = i; j < n && ident_char(s[j]); j++)
-				if (l + 1 < sizeof(k->s))
-					k->s[l++] = (char)toupper((unsigned char)s[j]);
-			k->s[l] = '\0';
-			for (i = j; j < n && isspace((unsigned char)s[j]); j++)
 				;
-			k->call = j < n && s[j] == '(';
+			kw_add(x, &st, s, n, i, j);
+			i = j;
 		} else {
 			st.eq |= s[i] == '=';
 			i++;
