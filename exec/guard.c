@@ -540,7 +540,8 @@ static void walk_special(struct gitdir_walk *w, int dfd, const char *name, const
 			w->into->specials = xreallocarray(w->into->specials, w->alloc, sizeof(sp));
 		}
 		w->into->specials[w->into->nspecials++] = sp;
-	} else if (bsearch(&sp, w->g->specials, w->g->nspecials, sizeof(sp), special_cmp) == NULL) {
+	} else if (w->g->nspecials == 0 || /* bsearch() wants a base even then */
+	           bsearch(&sp, w->g->specials, w->g->nspecials, sizeof(sp), special_cmp) == NULL) {
 		drop(dfd, name, shown, S_ISLNK(st->st_mode) ? " (a link)" : " (not a file)", w->b);
 	}
 }
