@@ -553,8 +553,10 @@ static void walk_special(struct gitdir_walk *w, int dfd, const char *name, const
  * ~/.bashrc, its $(...) run by the next shell. So each link, FIFO, socket
  * or device the run made, renamed or linked goes, at any depth. The
  * loose-object fan-out and the packs are skipped: git writes there only
- * by a new name and a rename. Walks the directory open at fd (taken:
- * closed here).
+ * by a new name and a rename. Only the git directory's own objects, and
+ * only real directories there: a branch objects/ab has its reflog at
+ * logs/refs/heads/objects/ab, and a link objects/ab carries new objects
+ * outside. Walks the directory open at fd (taken: closed here).
  */
 static void walk_dir(struct gitdir_walk *w, int fd, const char *shown, bool objects, int depth)
 {
@@ -569,22 +571,23 @@ static void walk_dir(struct gitdir_walk *w, int fd, const char *shown, bool obje
 		unsigned char t = e->d_type;
 		char *s;
 		int sub;
-		if (dot(n) || t == DT_REG ||
-		    (objects && (strcmp(n, "pack") == 0 ||
-		                 (strlen(n) == 2 && strspn(n, "0123456789abcdef") == 2))))
+		if (dot(n) || t == DT_REG)
 			continue;
 		if (t == DT_UNKNOWN) { /* some file systems do not say */
 			if (fstatat(dirfd(d), n, &st, AT_SYMLINK_NOFOLLOW) < 0 || S_ISREG(st.st_mode))
 				continue;
 			t = S_ISDIR(st.st_mode) ? DT_DIR : DT_LNK;
 		}
+		if (objects && t == DT_DIR &&
+		    (strcmp(n, "pack") == 0 || (strlen(n) == 2 && strspn(n, "0123456789abcdef") == 2)))
+			continue;
 		s = xasprintf("%s/%s", shown, n);
 		if (t == DT_DIR && depth >= GITDIR_DEPTH) {
 			if (w->b)
 				drop(dirfd(d), n, s, " (too deep to check for links)", w->b);
 		} else if (t == DT_DIR) {
 			if ((sub = openat(dirfd(d), n, DIR_FLAGS)) >= 0)
-				walk_dir(w, sub, s, strcmp(n, "objects") == 0, depth + 1);
+				walk_dir(w, sub, s, depth == 0 && strcmp(n, "objects") == 0, depth + 1);
 		} else if (fstatat(dirfd(d), n, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 		           !S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode)) {
 			walk_special(w, dirfd(d), n, s, &st);

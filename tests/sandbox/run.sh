@@ -388,6 +388,21 @@ git -C "$WORK/repo8" -c safe.directory='*' -c user.email=a@b -c user.name=a comm
 [ "$(cat "$WORK/outside/rc")" = "# rc" ] && [ ! -L "$WORK/repo8/.git/logs/HEAD" ] &&
 	[ ! -e "$WORK/repo8/.git/FETCH_HEAD" ] && [ -z "$(find "$WORK/repo8/.git" -type l)" ] &&
 	ok gitdir-links || bad gitdir-links "a link or FIFO made in .git kept, or the file outside written"
+# the walk skipped every objects/XX and objects/pack, at any depth: the
+# reflog of a branch objects/ab (logs/refs/heads/objects/ab) led outside,
+# and a link objects/cd took the next host commit's objects there
+mkdir -p "$WORK/repo9" && git init -q "$WORK/repo9" &&
+	git -C "$WORK/repo9" -c user.email=a@b -c user.name=a commit -q --allow-empty -m init
+echo "# rc" > "$WORK/outside/rc"
+[ "$AS" = nobody ] && chown -R 65534:65534 "$WORK/repo9" "$WORK/outside/rc"
+OUT=$(cd "$WORK/repo9" && env -i PATH=/usr/bin:/bin HOME="$WORK/home" $RUN "$AIRLOCK" exec -- sh -c \
+	'git checkout -q -b objects/ab && l=.git/logs/refs/heads/objects; rm -f $l/ab
+	 ln -s "$1" $l/ab; mkdir $l/pack; ln -s "$1" $l/pack/x; ln -s "${1%/*}" .git/objects/cd' \
+	x "$WORK/outside/rc" 2>&1)
+git -C "$WORK/repo9" -c safe.directory='*' -c user.email=a@b -c user.name=a commit -q --allow-empty \
+	-m '$(touch x)' 2>/dev/null
+[ "$(cat "$WORK/outside/rc")" = "# rc" ] && [ -z "$(find "$WORK/repo9/.git" -type l)" ] &&
+	ok gitdir-links-objects || bad gitdir-links-objects "a link named like objects/XX kept, or the file outside written"
 # in a linked worktree the main repository's .git is writable (a commit
 # writes objects and refs there), with its hooks and config kept as the
 # workdir's own are, the worktree's commondir and link back read-only, and
