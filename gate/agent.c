@@ -353,6 +353,12 @@ static const char *const inert_keys[] = {
 	/* NotebookEdit: the cell written; the notebook's path is what is judged */
 	"new_source", "cell_id", "cell_type", "edit_mode",
 };
+/* Argument names under which tools take a command or code to run: the
+ * tool runs it itself, so a call holding one is never run unasked, even
+ * where only "command" is read as a shell command (a "cmd", a "script",
+ * a "command" that is an object). */
+static const char *const run_keys[] = {"command", "cmd",  "commandLine", "command_line",
+                                       "script",  "shell", "code"};
 /* Claude Code's search tools: no path means the current directory. */
 static const char *const search_tools[] = {"Glob", "Grep", "LS"};
 static const char *const path_list_keys[] = {"paths", "files"};
@@ -511,6 +517,15 @@ struct call *agent_other_call(const char *name, json_t *args, json_t *id)
 	return c;
 }
 
+/* True when args hold, unread, something the tool may run (run_keys). */
+static bool runs_unread(json_t *args, json_t *used)
+{
+	for (size_t i = 0; args && i < nitems(run_keys); i++)
+		if (json_object_get(args, run_keys[i]) && !json_object_get(used, run_keys[i]))
+			return true;
+	return false;
+}
+
 struct call **agent_tool_calls(const char *name, const char *tool, json_t *args, json_t *id)
 {
 	struct call **v = NULL;
@@ -540,8 +555,11 @@ struct call **agent_tool_calls(const char *name, const char *tool, json_t *args,
 		map_paths(name, tool, args, id, used, &v, &n);
 	/* nothing read, or not all of it: the unknown tool stays, with the
 	 * original arguments, beside whatever was read */
-	if (n == 0 || (args && !all_read(args, used)))
-		push_call(&v, &n, agent_other_call(name, args, id), used, "");
+	if (n == 0 || (args && !all_read(args, used))) {
+		bool runs = runs_unread(args, used);
+		if (push_call(&v, &n, agent_other_call(name, args, id), used, ""))
+			v[n - 1]->unsandboxed = runs;
+	}
 	if (n > 1 || v[0]->tool != TOOL_OTHER) /* the recorded call keeps what was sent */
 		json_object_set(v[0]->input, "arguments", args ? args : json_object());
 	json_decref(used);
