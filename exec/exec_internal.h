@@ -52,7 +52,7 @@ struct guard_path {
 	const char *rel;
 	enum guard_kind kind;
 };
-#define GUARD_NPATHS 20
+#define GUARD_NPATHS 22
 extern const struct guard_path guard_paths[GUARD_NPATHS];
 
 /* What each guarded path is (lstat, links never followed). */

@@ -53,6 +53,8 @@ const struct guard_path guard_paths[GUARD_NPATHS] = {
 	{".git/hooks", GUARD_HOOKS},
 	{".git/modules", GUARD_MODULES}, /* submodules' own config and hooks */
 	{".git/worktrees", GUARD_WORKTREES}, /* linked worktrees' commondir: their config */
+	{".husky", GUARD_PIN},
+	{".husky/_", GUARD_HOOKS}, /* husky's core.hooksPath, git-ignored: unseen in a diff */
 	{".mcp.json", GUARD_REMOVE},
 	{".vscode", GUARD_PIN},
 	{".vscode/mcp.json", GUARD_REMOVE},

@@ -403,6 +403,18 @@ git -C "$WORK/repo9" -c safe.directory='*' -c user.email=a@b -c user.name=a comm
 	-m '$(touch x)' 2>/dev/null
 [ "$(cat "$WORK/outside/rc")" = "# rc" ] && [ -z "$(find "$WORK/repo9/.git" -type l)" ] &&
 	ok gitdir-links-objects || bad gitdir-links-objects "a link named like objects/XX kept, or the file outside written"
+# husky points core.hooksPath at .husky/_, which it git-ignores: a hook
+# planted there ran on the host's next commit, and no diff showed it
+mkdir -p "$WORK/repo10/.husky/_" && git init -q "$WORK/repo10" && git -C "$WORK/repo10" config core.hooksPath .husky/_
+mkdir -p "$WORK/repo11" && git init -q "$WORK/repo11" && git -C "$WORK/repo11" config core.hooksPath .husky/_
+[ "$AS" = nobody ] && chown -R 65534:65534 "$WORK/repo10" "$WORK/repo11"
+for r in repo10 repo11; do
+	OUT=$(cd "$WORK/$r" && env -i PATH=/usr/bin:/bin HOME="$WORK/home" $RUN "$AIRLOCK" exec -- sh -c \
+		'mkdir -p .husky/_; printf "#!/bin/sh\ntouch x\n" > .husky/_/pre-commit; chmod +x .husky/_/pre-commit
+		 mv .husky .h2 2>/dev/null && mv .h2 .husky; echo ok > .husky/pre-commit' 2>&1)
+	[ ! -e "$WORK/$r/.husky/_/pre-commit" ] && [ -e "$WORK/$r/.husky/pre-commit" ] &&
+		ok "husky-hooks-$r" || bad "husky-hooks-$r" "a hook planted in .husky/_"
+done
 # in a linked worktree the main repository's .git is writable (a commit
 # writes objects and refs there), with its hooks and config kept as the
 # workdir's own are, the worktree's commondir and link back read-only, and
