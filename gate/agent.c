@@ -604,26 +604,20 @@ static void grep_glob_reads(const struct call *c, json_t *a, struct call ***v)
 	json_decref(used);
 }
 
-/*
- * Glob lists the names its pattern matches, so the directory the pattern
- * starts in (the part before the first wildcard, up to its last slash) is
- * listed as LS would list it: a pattern under /root or ../../root/.ssh
- * reads /root or /root/.ssh, not only the path it is matched from.
- */
-static void glob_dir_read(const struct call *c, json_t *a, struct call ***v)
+/* The directory pattern pat starts in (the part before the first
+ * wildcard, up to its last slash), read as LS would list it; nothing when
+ * it starts with a wildcard (path is read already). */
+static void glob_dir_push(const struct call *c, json_t *a, const char *pat, const char *dir,
+                          struct call ***v)
 {
-	const char *pat = json_string_value(json_object_get(a, "pattern"));
-	const char *dir = json_string_value(json_object_get(a, "path")), *wild, *slash;
+	const char *wild = pat + strcspn(pat, "*?[{"), *slash;
 	json_t *used;
 	char *path;
 	size_t n = 0;
 
-	if (strcmp(c->name, "Glob") != 0 || pat == NULL || dir == NULL)
-		return;
-	wild = pat + strcspn(pat, "*?[{");
 	for (slash = wild; slash > pat && slash[-1] != '/'; slash--)
 		;
-	if (slash == pat) /* no directory before the wildcard: path is read already */
+	if (slash == pat)
 		return;
 	path = pat[0] == '/' ? xstrndup(pat, (size_t)(slash - pat))
 	                     : xasprintf("%s/%.*s", dir, (int)(slash - pat), pat);
@@ -635,6 +629,35 @@ static void glob_dir_read(const struct call *c, json_t *a, struct call ***v)
 		push_call(v, &n, agent_other_call(c->name, a, c->id), used, "pattern");
 	json_decref(used);
 	free(path);
+}
+
+/*
+ * Glob lists the names its pattern matches, so the directory the pattern
+ * starts in is listed as LS would list it: a pattern under /root or
+ * ../../root/.ssh reads /root or /root/.ssh, not only the path it is
+ * matched from. A {a,b} group is expanded first, one directory per
+ * alternative, as the glob library does: "{/root/.ssh,x}/id_*" lists
+ * /root/.ssh.
+ */
+static void glob_dir_read(const struct call *c, json_t *a, struct call ***v)
+{
+	const char *pat = json_string_value(json_object_get(a, "pattern"));
+	const char *dir = json_string_value(json_object_get(a, "path"));
+	const char *open = pat ? strchr(pat, '{') : NULL, *close = open ? strchr(open, '}') : NULL;
+
+	if (strcmp(c->name, "Glob") != 0 || pat == NULL || dir == NULL)
+		return;
+	if (close == NULL) {
+		glob_dir_push(c, a, pat, dir, v);
+		return;
+	}
+	for (const char *alt = open + 1; alt;) {
+		size_t len = strcspn(alt, ",}");
+		char *one = xasprintf("%.*s%.*s%s", (int)(open - pat), pat, (int)len, alt, close + 1);
+		glob_dir_push(c, a, one, dir, v);
+		free(one);
+		alt = alt[len] == ',' ? alt + len + 1 : NULL;
+	}
 }
 
 struct call **agent_named_calls(const struct call *c, json_t *args, const char *cwd)
