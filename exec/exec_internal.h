@@ -79,6 +79,8 @@ enum { GUARD_WD, GUARD_COMMON, GUARD_WTDIR, GUARD_NROOTS };
 struct guard_note {
 	char *root[GUARD_NROOTS]; /* owned; NULL when absent */
 	struct guard_id id[GUARD_NROOTS][GUARD_NPATHS];
+	char *hooks_rel;         /* core.hooksPath in the workdir; owned, or NULL */
+	struct guard_id hooks_id;
 	struct guard_special *specials; /* links, FIFOs, sockets and devices in
 	                                 * the git directories, sorted; owned */
 	size_t nspecials;
@@ -87,6 +89,11 @@ struct guard_note {
  * the git directories of a linked worktree (found with home as mounts.c
  * does), is before a run. guard_note_clear() frees. */
 void guard_note(const char *wd, const char *home, struct guard_note *g);
+/* The hooks directory the repository config of wd (resolved) names with
+ * core.hooksPath, relative to wd, when it lies in wd and the table does
+ * not hold it already (husky's .husky/_): kept as .git/hooks is. A new
+ * string, or NULL. */
+char *guard_hooks_rel(const char *wd);
 void guard_note_clear(struct guard_note *g);
 /* Acts on each guarded path the run made (created, replaced, or under a
  * holder it replaced) under before's roots; returns what went as "a, b

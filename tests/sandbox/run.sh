@@ -415,6 +415,25 @@ for r in repo10 repo11; do
 	[ ! -e "$WORK/$r/.husky/_/pre-commit" ] && [ -e "$WORK/$r/.husky/pre-commit" ] &&
 		ok "husky-hooks-$r" || bad "husky-hooks-$r" "a hook planted in .husky/_"
 done
+# any core.hooksPath in the workdir (.githooks, tools/hooks) is kept as
+# .git/hooks is: a hook written, swapped in by a link or under a renamed
+# parent ran on the host's next commit
+i=0
+for setup in 'mkdir .githooks; git config core.hooksPath .githooks' \
+	'git config core.hooksPath "$PWD/.githooks"' \
+	'mkdir -p tools/hooks; ln -s tools/hooks .githooks; git config core.hooksPath .githooks' \
+	'mkdir -p tools/hooks; git config core.hooksPath tools/hooks'; do
+	i=$((i + 1))
+	r="$WORK/repo12-$i"
+	mkdir -p "$r" && git init -q "$r" && (cd "$r" && sh -c "$setup")
+	[ "$AS" = nobody ] && chown -R 65534:65534 "$r"
+	OUT=$(cd "$r" && env -i PATH=/usr/bin:/bin HOME="$WORK/home" $RUN "$AIRLOCK" exec -- sh -c \
+		'mkdir evil && printf "#!/bin/sh\ntouch x\n" > evil/pre-commit && chmod +x evil/pre-commit
+		 mkdir -p .githooks; cp evil/pre-commit .githooks/; ln -sfn evil .githooks 2>/dev/null
+		 mv tools t2 2>/dev/null; mkdir -p tools; cp -r evil tools/hooks' 2>&1)
+	git -C "$r" -c safe.directory='*' -c user.email=a@b -c user.name=a commit -q --allow-empty -m x 2>/dev/null
+	[ ! -e "$r/x" ] && ok "hooks-path-$i" || bad "hooks-path-$i" "a hook planted where core.hooksPath points ran"
+done
 # in a linked worktree the main repository's .git is writable (a commit
 # writes objects and refs there), with its hooks and config kept as the
 # workdir's own are, the worktree's commondir and link back read-only, and
