@@ -699,27 +699,32 @@ static char *config_hooks_path(int dfd, const char *name)
 	return out;
 }
 
-/* v made relative to wd, when it names a path in wd without "." or ".."
- * (git resolves a relative one from the work tree's top); else NULL. */
+/* v made relative to wd (resolved), when it names a path in wd; "." and
+ * empty components dropped, ".." refused (git resolves a relative one from
+ * the work tree's top); else NULL. An absolute one is resolved only when it
+ * does not lie in wd as written: a link it names is kept as the link. */
 static char *rel_in(const char *wd, const char *v)
 {
+	char real[PATH_MAX];
 	size_t n = strlen(wd);
-	const char *r = v;
+	struct buf b;
 
+	if (v[0] == '/' && (strncmp(v, wd, n) != 0 || v[n] != '/') && realpath(v, real))
+		v = real;
 	if (v[0] == '/' && (strncmp(v, wd, n) != 0 || v[n] != '/'))
 		return NULL;
-	if (v[0] == '/')
-		r = v + n + 1;
-	while (strncmp(r, "./", 2) == 0)
-		r += 2;
-	for (const char *p = r; *p; p += strcspn(p, "/"), p += *p == '/') {
+	buf_init(&b, 0);
+	for (const char *p = v[0] == '/' ? v + n + 1 : v; *p; p += strspn(p, "/")) {
 		size_t len = strcspn(p, "/");
-		if (len == 0 || (len == 1 && p[0] == '.') || (len == 2 && strncmp(p, "..", 2) == 0))
+		if (len == 2 && strncmp(p, "..", 2) == 0) {
+			buf_free(&b);
 			return NULL;
+		}
+		if (len != 1 || p[0] != '.')
+			buf_printf(&b, "%s%.*s", b.len ? "/" : "", (int)len, p);
+		p += len;
 	}
-	n = strlen(r);
-	n -= n && r[n - 1] == '/';
-	return n ? xstrndup(r, n) : NULL;
+	return b.len ? buf_take(&b, NULL) : (buf_free(&b), NULL);
 }
 
 char *guard_hooks_rel(const char *wd)
