@@ -369,6 +369,11 @@ struct gitdir_linked {
  * frees. */
 bool gitdir_linked_find(const char *wd, const char *home, struct gitdir_linked *l);
 void gitdir_linked_clear(struct gitdir_linked *l);
+/* The directory wd's .git file names when it lies inside wd (git init
+ * --separate-git-dir=.repo): an ordinary directory of the writable
+ * workdir, whose hooks and config the host's git runs, so it is guarded
+ * as .git is. A new string (resolved), or NULL. */
+char *gitdir_inside_find(const char *wd);
 
 /* ---- environment (env.c) ------------------------------------------------ */
 

@@ -793,6 +793,8 @@ void guard_note(const char *wd, const char *home, struct guard_note *g)
 	if (gitdir_linked_find(wd, home, &l)) { /* the same test as the mount plan's */
 		g->root[GUARD_COMMON] = l.common;
 		g->root[GUARD_WTDIR] = l.gitdir;
+	} else { /* a git directory inside the workdir, named by its .git file */
+		g->root[GUARD_COMMON] = gitdir_inside_find(wd);
 	}
 	g->hooks_rel = guard_hooks_rel(wd);
 	note_ids(g);

@@ -790,6 +790,23 @@ static int want_workdir(const struct exec_spec *s, const char *wd, struct want *
 	return rw ? want_guarded(wd, false, w, n, errstr) : 0;
 }
 
+/* A git directory inside the workdir that its .git file names (gitdir.c):
+ * bound onto itself, so that it cannot be renamed away, and its hooks and
+ * config kept as .git's are. */
+static int want_gitdir_inside(const struct exec_spec *s, const char *wd, struct want **w,
+                              size_t *n, char **errstr)
+{
+	char *dir = s->profile->workdir_rw || s->overlay_dir ? gitdir_inside_find(wd) : NULL;
+	int rc = 0;
+
+	if (dir) {
+		want_push(w, n, OP_REBIND, NULL, xstrdup(dir), NULL, A_BIND, false);
+		rc = want_guarded(dir, true, w, n, errstr);
+	}
+	free(dir);
+	return rc;
+}
+
 static void wants_emit(struct sbx_plan *pl, struct want *w, size_t n)
 {
 	qsort(w, n, sizeof(*w), want_cmp);
@@ -846,6 +863,7 @@ static int plan_dynamic(const struct exec_spec *s, const char *wd, const char *h
 	bool is_linked = gitdir_linked_find(wd, home, &linked);
 	if (want_workdir(s, wd, &w, &n, errstr) < 0 ||
 	    (is_linked && want_linked(s, &linked, &w, &n, errstr) < 0) ||
+	    (!is_linked && want_gitdir_inside(s, wd, &w, &n, errstr) < 0) ||
 	    want_home(p->home, home, &w, &n, errstr) < 0 ||
 	    want_grants(p->read_only, A_RO, home, &w, &n, errstr) < 0 ||
 	    want_grants(p->read_write, A_BIND, home, &w, &n, errstr) < 0 ||

@@ -434,6 +434,21 @@ for setup in 'mkdir .githooks; git config core.hooksPath .githooks' \
 	git -C "$r" -c safe.directory='*' -c user.email=a@b -c user.name=a commit -q --allow-empty -m x 2>/dev/null
 	[ ! -e "$r/x" ] && ok "hooks-path-$i" || bad "hooks-path-$i" "a hook planted where core.hooksPath points ran"
 done
+# a .git file naming a git directory inside the workdir (git init
+# --separate-git-dir=.repo): its hooks and config were ordinary files
+i=0
+for atk in 'h=.repo/hooks' 'mv .repo .r2 && cp -r .r2 .repo; h=.repo/hooks' \
+	'h=.repo/hooks; printf "[core]\n\tfsmonitor = touch x\n" >> .repo/config'; do
+	i=$((i + 1))
+	r="$WORK/repo13-$i"
+	mkdir -p "$r" && (cd "$r" && git init -q --separate-git-dir="$r/.repo" .)
+	[ "$AS" = nobody ] && chown -R 65534:65534 "$r"
+	OUT=$(cd "$r" && env -i PATH=/usr/bin:/bin HOME="$WORK/home" $RUN "$AIRLOCK" exec -- sh -c \
+		"$atk"'; mkdir -p $h; printf "#!/bin/sh\ntouch x\n" > $h/pre-commit; chmod +x $h/pre-commit' 2>&1)
+	git -C "$r" -c safe.directory='*' -c user.email=a@b -c user.name=a commit -q --allow-empty -m x 2>/dev/null
+	git -C "$r" -c safe.directory='*' status >/dev/null 2>&1
+	[ ! -e "$r/x" ] && ok "gitdir-inside-$i" || bad "gitdir-inside-$i" "a hook or config planted in a git directory inside the workdir ran"
+done
 # in a linked worktree the main repository's .git is writable (a commit
 # writes objects and refs there), with its hooks and config kept as the
 # workdir's own are, the worktree's commondir and link back read-only, and
