@@ -74,7 +74,8 @@ struct guard_special {
 	struct timespec ctime; /* a rename or a new link changes it */
 };
 /* The roots: the workdir, and a linked worktree's two git directories,
- * which a writable workdir's run may write as well (mounts.c). */
+ * which a writable workdir's run may write as well (mounts.c); or, in
+ * GUARD_COMMON, a git directory inside the workdir its .git file names. */
 enum { GUARD_WD, GUARD_COMMON, GUARD_WTDIR, GUARD_NROOTS };
 struct guard_note {
 	char *root[GUARD_NROOTS]; /* owned; NULL when absent */
