@@ -730,7 +730,7 @@ static char *rel_in(const char *wd, const char *v)
 char *guard_hooks_rel(const char *wd)
 {
 	struct gitdir_linked l;
-	char *git = xasprintf("%s/.git", wd), *v = NULL, *rel = NULL;
+	char *git = xasprintf("%s/.git", wd), *v = NULL, *rel = NULL, *inside = NULL;
 	struct stat st;
 	int dfd = -1;
 
@@ -739,6 +739,9 @@ char *guard_hooks_rel(const char *wd)
 	else if (gitdir_linked_find(wd, NULL, &l)) { /* a linked worktree's: the common one */
 		dfd = open(l.common, DIR_FLAGS);
 		gitdir_linked_clear(&l);
+	} else if ((inside = gitdir_inside_find(wd)) != NULL) {
+		dfd = open(inside, DIR_FLAGS);
+		free(inside);
 	}
 	v = config_hooks_path(dfd, "config");
 	if (v)

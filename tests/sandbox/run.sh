@@ -422,10 +422,13 @@ i=0
 for setup in 'mkdir .githooks; git config core.hooksPath .githooks' \
 	'git config core.hooksPath "$PWD/.githooks"' \
 	'mkdir -p tools/hooks; ln -s tools/hooks .githooks; git config core.hooksPath .githooks' \
-	'mkdir -p tools/hooks; git config core.hooksPath tools/hooks'; do
+	'mkdir -p tools/hooks; git config core.hooksPath tools/hooks' \
+	'mkdir .githooks; git config core.hooksPath .githooks'; do
 	i=$((i + 1))
 	r="$WORK/repo12-$i"
-	mkdir -p "$r" && git init -q "$r" && (cd "$r" && sh -c "$setup")
+	sep= # the last one's git directory is inside the workdir, named by its .git file
+	[ $i -eq 5 ] && sep=--separate-git-dir="$r/.repo"
+	mkdir -p "$r" && (cd "$r" && git init -q $sep . && sh -c "$setup")
 	[ "$AS" = nobody ] && chown -R 65534:65534 "$r"
 	OUT=$(cd "$r" && env -i PATH=/usr/bin:/bin HOME="$WORK/home" $RUN "$AIRLOCK" exec -- sh -c \
 		'mkdir evil && printf "#!/bin/sh\ntouch x\n" > evil/pre-commit && chmod +x evil/pre-commit
