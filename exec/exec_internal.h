@@ -52,7 +52,7 @@ struct guard_path {
 	const char *rel;
 	enum guard_kind kind;
 };
-#define GUARD_NPATHS 20
+#define GUARD_NPATHS 22
 extern const struct guard_path guard_paths[GUARD_NPATHS];
 
 /* What each guarded path is (lstat, links never followed). */
@@ -74,11 +74,14 @@ struct guard_special {
 	struct timespec ctime; /* a rename or a new link changes it */
 };
 /* The roots: the workdir, and a linked worktree's two git directories,
- * which a writable workdir's run may write as well (mounts.c). */
+ * which a writable workdir's run may write as well (mounts.c); or, in
+ * GUARD_COMMON, a git directory inside the workdir its .git file names. */
 enum { GUARD_WD, GUARD_COMMON, GUARD_WTDIR, GUARD_NROOTS };
 struct guard_note {
 	char *root[GUARD_NROOTS]; /* owned; NULL when absent */
 	struct guard_id id[GUARD_NROOTS][GUARD_NPATHS];
+	char *hooks_rel;         /* core.hooksPath in the workdir; owned, or NULL */
+	struct guard_id hooks_id;
 	struct guard_special *specials; /* links, FIFOs, sockets and devices in
 	                                 * the git directories, sorted; owned */
 	size_t nspecials;
@@ -87,6 +90,11 @@ struct guard_note {
  * the git directories of a linked worktree (found with home as mounts.c
  * does), is before a run. guard_note_clear() frees. */
 void guard_note(const char *wd, const char *home, struct guard_note *g);
+/* The hooks directory the repository config of wd (resolved) names with
+ * core.hooksPath, relative to wd, when it lies in wd and the table does
+ * not hold it already (husky's .husky/_): kept as .git/hooks is. A new
+ * string, or NULL. */
+char *guard_hooks_rel(const char *wd);
 void guard_note_clear(struct guard_note *g);
 /* Acts on each guarded path the run made (created, replaced, or under a
  * holder it replaced) under before's roots; returns what went as "a, b
@@ -362,6 +370,11 @@ struct gitdir_linked {
  * frees. */
 bool gitdir_linked_find(const char *wd, const char *home, struct gitdir_linked *l);
 void gitdir_linked_clear(struct gitdir_linked *l);
+/* The directory wd's .git file names when it lies inside wd (git init
+ * --separate-git-dir=.repo): an ordinary directory of the writable
+ * workdir, whose hooks and config the host's git runs, so it is guarded
+ * as .git is. A new string (resolved), or NULL. */
+char *gitdir_inside_find(const char *wd);
 
 /* ---- environment (env.c) ------------------------------------------------ */
 

@@ -63,16 +63,37 @@ static bool in_worktrees(const char *common, const char *gitdir)
 	return ok;
 }
 
+/* "gitdir: PATH" of wd's .git, a regular file, resolved into gitdir. */
+static bool dotgit_file_read(const char *wd, char gitdir[PATH_MAX])
+{
+	char line[PATH_MAX], *dotgit = xasprintf("%s/.git", wd);
+	struct stat st;
+	bool ok = lstat(dotgit, &st) == 0 && S_ISREG(st.st_mode) && line_read(dotgit, line) &&
+	          strncmp(line, "gitdir: ", 8) == 0 && resolve_at(wd, line + 8, gitdir);
+
+	free(dotgit);
+	return ok;
+}
+
+char *gitdir_inside_find(const char *wd)
+{
+	char gitdir[PATH_MAX];
+	struct stat st;
+
+	if (!dotgit_file_read(wd, gitdir) || strcmp(gitdir, wd) == 0 ||
+	    !path_contains(wd, gitdir) || stat(gitdir, &st) < 0 || !S_ISDIR(st.st_mode))
+		return NULL;
+	return xstrdup(gitdir);
+}
+
 bool gitdir_linked_find(const char *wd, const char *home, struct gitdir_linked *l)
 {
 	char line[PATH_MAX], gitdir[PATH_MAX], common[PATH_MAX], back[PATH_MAX];
 	char *dotgit = xasprintf("%s/.git", wd), *meta = NULL;
-	struct stat st;
 
 	memset(l, 0, sizeof(*l));
 	/* "gitdir: PATH" in a regular file, PATH a directory... */
-	if (lstat(dotgit, &st) < 0 || !S_ISREG(st.st_mode) || !line_read(dotgit, line) ||
-	    strncmp(line, "gitdir: ", 8) != 0 || !resolve_at(wd, line + 8, gitdir))
+	if (!dotgit_file_read(wd, gitdir))
 		goto out;
 	/* ...holding "commondir" (a linked worktree's; a submodule has none)
 	 * that names the directory gitdir lies in, git's own layout

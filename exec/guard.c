@@ -53,6 +53,8 @@ const struct guard_path guard_paths[GUARD_NPATHS] = {
 	{".git/hooks", GUARD_HOOKS},
 	{".git/modules", GUARD_MODULES}, /* submodules' own config and hooks */
 	{".git/worktrees", GUARD_WORKTREES}, /* linked worktrees' commondir: their config */
+	{".husky", GUARD_PIN},
+	{".husky/_", GUARD_HOOKS}, /* husky's core.hooksPath, git-ignored: unseen in a diff */
 	{".mcp.json", GUARD_REMOVE},
 	{".vscode", GUARD_PIN},
 	{".vscode/mcp.json", GUARD_REMOVE},
@@ -291,17 +293,13 @@ static bool config_includes(const char *text, size_t len)
 	return false;
 }
 
-/*
- * The first risky key of the config name under dfd, as a new string, or
- * NULL when every key is inert. An include is risky before anything is
- * read through libgit2, which would follow it: to a FIFO the run left (the
- * sweep, and the gate with it, hung in open), to airlock's own stdin, or
- * to a file outside the workdir.
- */
-static char *config_check_key(int dfd, const char *name)
+/* The text of the config name under dfd, read without following a link
+ * or waiting on a FIFO, NUL-terminated (a new string; *len its length);
+ * NULL when it is not a regular file of at most CONFIG_MAX. */
+static char *config_text_read(int dfd, const char *name, size_t *len)
 {
 	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	char *text = NULL, *key = NULL, *path;
+	char *text = NULL;
 	struct stat st;
 	ssize_t n = -1;
 
@@ -311,9 +309,30 @@ static char *config_check_key(int dfd, const char *name)
 	}
 	if (fd >= 0)
 		close(fd);
-	if (n < 0 || n > st.st_size)
+	if (n < 0 || n > st.st_size) {
+		free(text);
+		return NULL;
+	}
+	text[n] = '\0';
+	*len = (size_t)n;
+	return text;
+}
+
+/*
+ * The first risky key of the config name under dfd, as a new string, or
+ * NULL when every key is inert. An include is risky before anything is
+ * read through libgit2, which would follow it: to a FIFO the run left (the
+ * sweep, and the gate with it, hung in open), to airlock's own stdin, or
+ * to a file outside the workdir.
+ */
+static char *config_check_key(int dfd, const char *name)
+{
+	size_t n;
+	char *text = config_text_read(dfd, name, &n), *key = NULL, *path;
+
+	if (text == NULL)
 		key = xstrdup("something unreadable or too large");
-	else if (config_includes(text, (size_t)n))
+	else if (config_includes(text, n))
 		key = xstrdup("include.path");
 	free(text);
 	if (key)
@@ -554,8 +573,10 @@ static void walk_special(struct gitdir_walk *w, int dfd, const char *name, const
  * ~/.bashrc, its $(...) run by the next shell. So each link, FIFO, socket
  * or device the run made, renamed or linked goes, at any depth. The
  * loose-object fan-out and the packs are skipped: git writes there only
- * by a new name and a rename. Walks the directory open at fd (taken:
- * closed here).
+ * by a new name and a rename. Only the git directory's own objects, and
+ * only real directories there: a branch objects/ab has its reflog at
+ * logs/refs/heads/objects/ab, and a link objects/ab carries new objects
+ * outside. Walks the directory open at fd (taken: closed here).
  */
 static void walk_dir(struct gitdir_walk *w, int fd, const char *shown, bool objects, int depth)
 {
@@ -570,22 +591,23 @@ static void walk_dir(struct gitdir_walk *w, int fd, const char *shown, bool obje
 		unsigned char t = e->d_type;
 		char *s;
 		int sub;
-		if (dot(n) || t == DT_REG ||
-		    (objects && (strcmp(n, "pack") == 0 ||
-		                 (strlen(n) == 2 && strspn(n, "0123456789abcdef") == 2))))
+		if (dot(n) || t == DT_REG)
 			continue;
 		if (t == DT_UNKNOWN) { /* some file systems do not say */
 			if (fstatat(dirfd(d), n, &st, AT_SYMLINK_NOFOLLOW) < 0 || S_ISREG(st.st_mode))
 				continue;
 			t = S_ISDIR(st.st_mode) ? DT_DIR : DT_LNK;
 		}
+		if (objects && t == DT_DIR &&
+		    (strcmp(n, "pack") == 0 || (strlen(n) == 2 && strspn(n, "0123456789abcdef") == 2)))
+			continue;
 		s = xasprintf("%s/%s", shown, n);
 		if (t == DT_DIR && depth >= GITDIR_DEPTH) {
 			if (w->b)
 				drop(dirfd(d), n, s, " (too deep to check for links)", w->b);
 		} else if (t == DT_DIR) {
 			if ((sub = openat(dirfd(d), n, DIR_FLAGS)) >= 0)
-				walk_dir(w, sub, s, strcmp(n, "objects") == 0, depth + 1);
+				walk_dir(w, sub, s, depth == 0 && strcmp(n, "objects") == 0, depth + 1);
 		} else if (fstatat(dirfd(d), n, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 		           !S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode)) {
 			walk_special(w, dirfd(d), n, s, &st);
@@ -649,6 +671,123 @@ static void sweep_root(const struct guard_note *before, const struct guard_note 
 	}
 }
 
+/* core.hooksPath of the config name under dfd, as a new string; NULL when
+ * unset or not read (not a file, an include: see config_check_key). */
+static char *config_hooks_path(int dfd, const char *name)
+{
+	char *err = NULL, *path, *out = NULL;
+	const struct lazy_git *g;
+	git_config *cfg = NULL;
+	git_buf buf = {0};
+	size_t n;
+	char *text = dfd < 0 ? NULL : config_text_read(dfd, name, &n);
+	bool skip = text == NULL || strcasestr(text, "hookspath") == NULL ||
+	            config_includes(text, n); /* libgit2 loaded only when it may be set */
+
+	free(text);
+	if (skip || (g = lazy_git(&err)) == NULL) {
+		free(err);
+		return NULL;
+	}
+	path = xasprintf("/proc/self/fd/%d/%s", dfd, name);
+	if (g->git_config_open_ondisk(&cfg, path) == 0 &&
+	    g->git_config_get_path(&buf, cfg, "core.hooksPath") == 0 && buf.ptr)
+		out = xstrdup(buf.ptr);
+	g->git_buf_dispose(&buf);
+	if (cfg)
+		g->git_config_free(cfg);
+	free(path);
+	return out;
+}
+
+/* v made relative to wd (resolved), when it names a path in wd; "." and
+ * empty components dropped, ".." refused (git resolves a relative one from
+ * the work tree's top); else NULL. An absolute one is resolved only when it
+ * does not lie in wd as written: a link it names is kept as the link. */
+static char *rel_in(const char *wd, const char *v)
+{
+	char real[PATH_MAX];
+	size_t n = strlen(wd);
+	struct buf b;
+
+	if (v[0] == '/' && (strncmp(v, wd, n) != 0 || v[n] != '/') && realpath(v, real))
+		v = real;
+	if (v[0] == '/' && (strncmp(v, wd, n) != 0 || v[n] != '/'))
+		return NULL;
+	buf_init(&b, 0);
+	for (const char *p = v[0] == '/' ? v + n + 1 : v; *p; p += strspn(p, "/")) {
+		size_t len = strcspn(p, "/");
+		if (len == 2 && strncmp(p, "..", 2) == 0) {
+			buf_free(&b);
+			return NULL;
+		}
+		if (len != 1 || p[0] != '.')
+			buf_printf(&b, "%s%.*s", b.len ? "/" : "", (int)len, p);
+		p += len;
+	}
+	return b.len ? buf_take(&b, NULL) : (buf_free(&b), NULL);
+}
+
+char *guard_hooks_rel(const char *wd)
+{
+	struct gitdir_linked l;
+	char *git = xasprintf("%s/.git", wd), *v = NULL, *rel = NULL, *inside = NULL;
+	struct stat st;
+	int dfd = -1;
+
+	if (lstat(git, &st) == 0 && S_ISDIR(st.st_mode))
+		dfd = open(git, DIR_FLAGS);
+	else if (gitdir_linked_find(wd, NULL, &l)) { /* a linked worktree's: the common one */
+		dfd = open(l.common, DIR_FLAGS);
+		gitdir_linked_clear(&l);
+	} else if ((inside = gitdir_inside_find(wd)) != NULL) {
+		dfd = open(inside, DIR_FLAGS);
+		free(inside);
+	}
+	v = config_hooks_path(dfd, "config");
+	if (v)
+		rel = rel_in(wd, v);
+	if (rel && exec_path_guarded(rel, true)) { /* .git/hooks, .husky/_: the table's */
+		free(rel);
+		rel = NULL;
+	}
+	if (dfd >= 0)
+		close(dfd);
+	free(v);
+	free(git);
+	return rel;
+}
+
+/* What the hooks directory of core.hooksPath is (lstat, not followed). */
+static void note_hooks(struct guard_note *g)
+{
+	struct stat st;
+	char *p = g->hooks_rel ? xasprintf("%s/%s", g->root[GUARD_WD], g->hooks_rel) : NULL;
+
+	memset(&g->hooks_id, 0, sizeof(g->hooks_id));
+	if (p && lstat(p, &st) == 0)
+		g->hooks_id = (struct guard_id){true, S_ISDIR(st.st_mode), st.st_dev, st.st_ino};
+	free(p);
+}
+
+/* A core.hooksPath directory the run made or replaced: swept as a made
+ * .git/hooks is (the host's next commit runs what it holds). */
+static void sweep_hooks_path(const struct guard_note *before, const struct guard_note *after,
+                             struct buf *b)
+{
+	const char *name;
+	int dfd;
+
+	if (!after->hooks_id.present || id_same(&before->hooks_id, &after->hooks_id))
+		return;
+	if ((dfd = open_parent(after->root[GUARD_WD], after->hooks_rel, &name)) < 0) {
+		buf_printf(b, "%s%s (could not be removed)", b->len ? ", " : "", after->hooks_rel);
+		return;
+	}
+	sweep_hooks(dfd, name, after->hooks_rel, b);
+	close(dfd);
+}
+
 void guard_note(const char *wd, const char *home, struct guard_note *g)
 {
 	struct gitdir_linked l;
@@ -658,8 +797,12 @@ void guard_note(const char *wd, const char *home, struct guard_note *g)
 	if (gitdir_linked_find(wd, home, &l)) { /* the same test as the mount plan's */
 		g->root[GUARD_COMMON] = l.common;
 		g->root[GUARD_WTDIR] = l.gitdir;
+	} else { /* a git directory inside the workdir, named by its .git file */
+		g->root[GUARD_COMMON] = gitdir_inside_find(wd);
 	}
+	g->hooks_rel = guard_hooks_rel(wd);
 	note_ids(g);
+	note_hooks(g);
 	note_gitdirs(g);
 }
 
@@ -667,6 +810,7 @@ void guard_note_clear(struct guard_note *g)
 {
 	for (int r = 0; r < GUARD_NROOTS; r++)
 		free(g->root[r]);
+	free(g->hooks_rel);
 	free(g->specials);
 	memset(g, 0, sizeof(*g));
 }
@@ -677,9 +821,11 @@ char *guard_sweep(const struct guard_note *before)
 	struct buf b;
 
 	note_ids(&after);
+	note_hooks(&after);
 	buf_init(&b, 0);
 	for (int r = 0; r < GUARD_NROOTS; r++)
 		sweep_root(before, &after, r, &b);
+	sweep_hooks_path(before, &after, &b);
 	sweep_gitdirs(before, &b);
 	return b.len ? buf_take(&b, NULL) : (buf_free(&b), NULL);
 }

@@ -424,6 +424,27 @@ static int guarded_real(const char *wd, const char *logical, char real[PATH_MAX]
 	return path_contains(wd, real) ? 1 : 0;
 }
 
+/* The hooks directory core.hooksPath names in the workdir wd (guard.c),
+ * read-only as .git/hooks is: the host's next commit runs what it holds. */
+static int want_hooks_path(const char *wd, struct want **w, size_t *n, char **errstr)
+{
+	char real[PATH_MAX], *rel = guard_hooks_rel(wd), *logical;
+	int r;
+
+	if (rel == NULL)
+		return 0;
+	logical = xasprintf("%s/%s", wd, rel);
+	if ((r = guarded_real(wd, logical, real)) < 0)
+		*errstr = xasprintf("workdir: %s (core.hooksPath) is a link to nothing; the sandbox "
+		                    "cannot keep it read-only (create its target or remove it)",
+		                    rel);
+	else if (r > 0)
+		want_push(w, n, OP_REBIND, NULL, xstrdup(real), NULL, A_RO, false);
+	free(logical);
+	free(rel);
+	return r < 0 ? -1 : 0;
+}
+
 /* What a writable workdir keeps (guard.c's table) under root: each path
  * that exists read-only, each holder bound onto itself, writable, so that
  * it cannot be renamed away and replaced by one without the protection. A
@@ -458,7 +479,7 @@ static int want_guarded(const char *root, bool git, struct want **w, size_t *n, 
 			want_push(w, n, OP_REBIND, NULL, xstrdup(real), NULL, holder ? A_BIND : A_RO,
 			          false);
 	}
-	return 0;
+	return git ? 0 : want_hooks_path(root, w, n, errstr);
 }
 
 /* Makes dir/upper and dir/work (dir too, when absent) for an overlay. */
@@ -769,6 +790,23 @@ static int want_workdir(const struct exec_spec *s, const char *wd, struct want *
 	return rw ? want_guarded(wd, false, w, n, errstr) : 0;
 }
 
+/* A git directory inside the workdir that its .git file names (gitdir.c):
+ * bound onto itself, so that it cannot be renamed away, and its hooks and
+ * config kept as .git's are. */
+static int want_gitdir_inside(const struct exec_spec *s, const char *wd, struct want **w,
+                              size_t *n, char **errstr)
+{
+	char *dir = s->profile->workdir_rw || s->overlay_dir ? gitdir_inside_find(wd) : NULL;
+	int rc = 0;
+
+	if (dir) {
+		want_push(w, n, OP_REBIND, NULL, xstrdup(dir), NULL, A_BIND, false);
+		rc = want_guarded(dir, true, w, n, errstr);
+	}
+	free(dir);
+	return rc;
+}
+
 static void wants_emit(struct sbx_plan *pl, struct want *w, size_t n)
 {
 	qsort(w, n, sizeof(*w), want_cmp);
@@ -825,6 +863,7 @@ static int plan_dynamic(const struct exec_spec *s, const char *wd, const char *h
 	bool is_linked = gitdir_linked_find(wd, home, &linked);
 	if (want_workdir(s, wd, &w, &n, errstr) < 0 ||
 	    (is_linked && want_linked(s, &linked, &w, &n, errstr) < 0) ||
+	    (!is_linked && want_gitdir_inside(s, wd, &w, &n, errstr) < 0) ||
 	    want_home(p->home, home, &w, &n, errstr) < 0 ||
 	    want_grants(p->read_only, A_RO, home, &w, &n, errstr) < 0 ||
 	    want_grants(p->read_write, A_BIND, home, &w, &n, errstr) < 0 ||

@@ -353,6 +353,12 @@ static const char *const inert_keys[] = {
 	/* NotebookEdit: the cell written; the notebook's path is what is judged */
 	"new_source", "cell_id", "cell_type", "edit_mode",
 };
+/* Argument names under which tools take a command or code to run: the
+ * tool runs it itself, so a call holding one is never run unasked, even
+ * where only "command" is read as a shell command (a "cmd", a "script",
+ * a "command" that is an object). */
+static const char *const run_keys[] = {"command", "cmd",  "commandLine", "command_line",
+                                       "script",  "shell", "code"};
 /* Claude Code's search tools: no path means the current directory. */
 static const char *const search_tools[] = {"Glob", "Grep", "LS"};
 static const char *const path_list_keys[] = {"paths", "files"};
@@ -511,6 +517,15 @@ struct call *agent_other_call(const char *name, json_t *args, json_t *id)
 	return c;
 }
 
+/* True when args hold, unread, something the tool may run (run_keys). */
+static bool runs_unread(json_t *args, json_t *used)
+{
+	for (size_t i = 0; args && i < nitems(run_keys); i++)
+		if (json_object_get(args, run_keys[i]) && !json_object_get(used, run_keys[i]))
+			return true;
+	return false;
+}
+
 struct call **agent_tool_calls(const char *name, const char *tool, json_t *args, json_t *id)
 {
 	struct call **v = NULL;
@@ -540,8 +555,11 @@ struct call **agent_tool_calls(const char *name, const char *tool, json_t *args,
 		map_paths(name, tool, args, id, used, &v, &n);
 	/* nothing read, or not all of it: the unknown tool stays, with the
 	 * original arguments, beside whatever was read */
-	if (n == 0 || (args && !all_read(args, used)))
-		push_call(&v, &n, agent_other_call(name, args, id), used, "");
+	if (n == 0 || (args && !all_read(args, used))) {
+		bool runs = runs_unread(args, used);
+		if (push_call(&v, &n, agent_other_call(name, args, id), used, ""))
+			v[n - 1]->unsandboxed = runs;
+	}
 	if (n > 1 || v[0]->tool != TOOL_OTHER) /* the recorded call keeps what was sent */
 		json_object_set(v[0]->input, "arguments", args ? args : json_object());
 	json_decref(used);
@@ -586,26 +604,20 @@ static void grep_glob_reads(const struct call *c, json_t *a, struct call ***v)
 	json_decref(used);
 }
 
-/*
- * Glob lists the names its pattern matches, so the directory the pattern
- * starts in (the part before the first wildcard, up to its last slash) is
- * listed as LS would list it: a pattern under /root or ../../root/.ssh
- * reads /root or /root/.ssh, not only the path it is matched from.
- */
-static void glob_dir_read(const struct call *c, json_t *a, struct call ***v)
+/* The directory pattern pat starts in (the part before the first
+ * wildcard, up to its last slash), read as LS would list it; nothing when
+ * it starts with a wildcard (path is read already). */
+static void glob_dir_push(const struct call *c, json_t *a, const char *pat, const char *dir,
+                          struct call ***v)
 {
-	const char *pat = json_string_value(json_object_get(a, "pattern"));
-	const char *dir = json_string_value(json_object_get(a, "path")), *wild, *slash;
+	const char *wild = pat + strcspn(pat, "*?[{"), *slash;
 	json_t *used;
 	char *path;
 	size_t n = 0;
 
-	if (strcmp(c->name, "Glob") != 0 || pat == NULL || dir == NULL)
-		return;
-	wild = pat + strcspn(pat, "*?[{");
 	for (slash = wild; slash > pat && slash[-1] != '/'; slash--)
 		;
-	if (slash == pat) /* no directory before the wildcard: path is read already */
+	if (slash == pat)
 		return;
 	path = pat[0] == '/' ? xstrndup(pat, (size_t)(slash - pat))
 	                     : xasprintf("%s/%.*s", dir, (int)(slash - pat), pat);
@@ -617,6 +629,35 @@ static void glob_dir_read(const struct call *c, json_t *a, struct call ***v)
 		push_call(v, &n, agent_other_call(c->name, a, c->id), used, "pattern");
 	json_decref(used);
 	free(path);
+}
+
+/*
+ * Glob lists the names its pattern matches, so the directory the pattern
+ * starts in is listed as LS would list it: a pattern under /root or
+ * ../../root/.ssh reads /root or /root/.ssh, not only the path it is
+ * matched from. A {a,b} group is expanded first, one directory per
+ * alternative, as the glob library does: "{/root/.ssh,x}/id_*" lists
+ * /root/.ssh.
+ */
+static void glob_dir_read(const struct call *c, json_t *a, struct call ***v)
+{
+	const char *pat = json_string_value(json_object_get(a, "pattern"));
+	const char *dir = json_string_value(json_object_get(a, "path"));
+	const char *open = pat ? strchr(pat, '{') : NULL, *close = open ? strchr(open, '}') : NULL;
+
+	if (strcmp(c->name, "Glob") != 0 || pat == NULL || dir == NULL)
+		return;
+	if (close == NULL) {
+		glob_dir_push(c, a, pat, dir, v);
+		return;
+	}
+	for (const char *alt = open + 1; alt;) {
+		size_t len = strcspn(alt, ",}");
+		char *one = xasprintf("%.*s%.*s%s", (int)(open - pat), pat, (int)len, alt, close + 1);
+		glob_dir_push(c, a, one, dir, v);
+		free(one);
+		alt = alt[len] == ',' ? alt + len + 1 : NULL;
+	}
 }
 
 struct call **agent_named_calls(const struct call *c, json_t *args, const char *cwd)

@@ -78,14 +78,14 @@ check "the refusal's reason reaches Claude" grep -q 'not today' "$d/no.out"
 
 # The log: decodable calls recorded in hook sessions; asks left to Claude Code.
 q() { sqlite3 "$db" "$1"; }
-expect_eq "hook calls recorded" "$(q "SELECT count(*) FROM call_index c JOIN sessions s ON s.id = c.session WHERE s.mode = 'hook'")" 19
+expect_eq "hook calls recorded" "$(q "SELECT count(*) FROM call_index c JOIN sessions s ON s.id = c.session WHERE s.mode = 'hook'")" 20
 expect_eq "critical denied by policy" "$(q "SELECT decision || ' ' || who FROM call_index WHERE summary = 'rm -rf /'")" "denied policy"
 expect_eq "ask left undecided" "$(q "SELECT coalesce(decision, 'none') FROM call_index WHERE name = 'mcp:github.create_issue'")" none
 # a shell command an MCP server or another tool runs itself never runs in
 # airlock's sandbox: allowed before at low and medium, it now asks
 check "mcp shell: the ask says the tool runs it outside the sandbox" \
 	jq -e '.hookSpecificOutput.permissionDecisionReason | contains("runs the command itself, outside airlock'"'"'s sandbox")' "$d/mcp-shell-build.out"
-expect_eq "session names Claude's session" "$(q "SELECT count(*) FROM sessions WHERE agent = 'claude-code session s-1'")" 18
+expect_eq "session names Claude's session" "$(q "SELECT count(*) FROM sessions WHERE agent = 'claude-code session s-1'")" 19
 check "audit verify" "$AIRLOCK" audit verify --db "$db"
 
 # Circuit breakers hold across hook calls: each is its own process, so the

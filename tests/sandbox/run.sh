@@ -388,6 +388,70 @@ git -C "$WORK/repo8" -c safe.directory='*' -c user.email=a@b -c user.name=a comm
 [ "$(cat "$WORK/outside/rc")" = "# rc" ] && [ ! -L "$WORK/repo8/.git/logs/HEAD" ] &&
 	[ ! -e "$WORK/repo8/.git/FETCH_HEAD" ] && [ -z "$(find "$WORK/repo8/.git" -type l)" ] &&
 	ok gitdir-links || bad gitdir-links "a link or FIFO made in .git kept, or the file outside written"
+# the walk skipped every objects/XX and objects/pack, at any depth: the
+# reflog of a branch objects/ab (logs/refs/heads/objects/ab) led outside,
+# and a link objects/cd took the next host commit's objects there
+mkdir -p "$WORK/repo9" && git init -q "$WORK/repo9" &&
+	git -C "$WORK/repo9" -c user.email=a@b -c user.name=a commit -q --allow-empty -m init
+echo "# rc" > "$WORK/outside/rc"
+[ "$AS" = nobody ] && chown -R 65534:65534 "$WORK/repo9" "$WORK/outside/rc"
+OUT=$(cd "$WORK/repo9" && env -i PATH=/usr/bin:/bin HOME="$WORK/home" $RUN "$AIRLOCK" exec -- sh -c \
+	'git checkout -q -b objects/ab && l=.git/logs/refs/heads/objects; rm -f $l/ab
+	 ln -s "$1" $l/ab; mkdir $l/pack; ln -s "$1" $l/pack/x; ln -s "${1%/*}" .git/objects/cd' \
+	x "$WORK/outside/rc" 2>&1)
+git -C "$WORK/repo9" -c safe.directory='*' -c user.email=a@b -c user.name=a commit -q --allow-empty \
+	-m '$(touch x)' 2>/dev/null
+[ "$(cat "$WORK/outside/rc")" = "# rc" ] && [ -z "$(find "$WORK/repo9/.git" -type l)" ] &&
+	ok gitdir-links-objects || bad gitdir-links-objects "a link named like objects/XX kept, or the file outside written"
+# husky points core.hooksPath at .husky/_, which it git-ignores: a hook
+# planted there ran on the host's next commit, and no diff showed it
+mkdir -p "$WORK/repo10/.husky/_" && git init -q "$WORK/repo10" && git -C "$WORK/repo10" config core.hooksPath .husky/_
+mkdir -p "$WORK/repo11" && git init -q "$WORK/repo11" && git -C "$WORK/repo11" config core.hooksPath .husky/_
+[ "$AS" = nobody ] && chown -R 65534:65534 "$WORK/repo10" "$WORK/repo11"
+for r in repo10 repo11; do
+	OUT=$(cd "$WORK/$r" && env -i PATH=/usr/bin:/bin HOME="$WORK/home" $RUN "$AIRLOCK" exec -- sh -c \
+		'mkdir -p .husky/_; printf "#!/bin/sh\ntouch x\n" > .husky/_/pre-commit; chmod +x .husky/_/pre-commit
+		 mv .husky .h2 2>/dev/null && mv .h2 .husky; echo ok > .husky/pre-commit' 2>&1)
+	[ ! -e "$WORK/$r/.husky/_/pre-commit" ] && [ -e "$WORK/$r/.husky/pre-commit" ] &&
+		ok "husky-hooks-$r" || bad "husky-hooks-$r" "a hook planted in .husky/_"
+done
+# any core.hooksPath in the workdir (.githooks, tools/hooks) is kept as
+# .git/hooks is: a hook written, swapped in by a link or under a renamed
+# parent ran on the host's next commit
+i=0
+for setup in 'mkdir .githooks; git config core.hooksPath .githooks' \
+	'git config core.hooksPath "$PWD/.githooks"' \
+	'mkdir -p tools/hooks; ln -s tools/hooks .githooks; git config core.hooksPath .githooks' \
+	'mkdir -p tools/hooks; git config core.hooksPath tools/hooks' \
+	'mkdir .githooks; git config core.hooksPath .githooks'; do
+	i=$((i + 1))
+	r="$WORK/repo12-$i"
+	sep= # the last one's git directory is inside the workdir, named by its .git file
+	[ $i -eq 5 ] && sep=--separate-git-dir="$r/.repo"
+	mkdir -p "$r" && (cd "$r" && git init -q $sep . && sh -c "$setup")
+	[ "$AS" = nobody ] && chown -R 65534:65534 "$r"
+	OUT=$(cd "$r" && env -i PATH=/usr/bin:/bin HOME="$WORK/home" $RUN "$AIRLOCK" exec -- sh -c \
+		'mkdir evil && printf "#!/bin/sh\ntouch x\n" > evil/pre-commit && chmod +x evil/pre-commit
+		 mkdir -p .githooks; cp evil/pre-commit .githooks/; ln -sfn evil .githooks 2>/dev/null
+		 mv tools t2 2>/dev/null; mkdir -p tools; cp -r evil tools/hooks' 2>&1)
+	git -C "$r" -c safe.directory='*' -c user.email=a@b -c user.name=a commit -q --allow-empty -m x 2>/dev/null
+	[ ! -e "$r/x" ] && ok "hooks-path-$i" || bad "hooks-path-$i" "a hook planted where core.hooksPath points ran"
+done
+# a .git file naming a git directory inside the workdir (git init
+# --separate-git-dir=.repo): its hooks and config were ordinary files
+i=0
+for atk in 'h=.repo/hooks' 'mv .repo .r2 && cp -r .r2 .repo; h=.repo/hooks' \
+	'h=.repo/hooks; printf "[core]\n\tfsmonitor = touch x\n" >> .repo/config'; do
+	i=$((i + 1))
+	r="$WORK/repo13-$i"
+	mkdir -p "$r" && (cd "$r" && git init -q --separate-git-dir="$r/.repo" .)
+	[ "$AS" = nobody ] && chown -R 65534:65534 "$r"
+	OUT=$(cd "$r" && env -i PATH=/usr/bin:/bin HOME="$WORK/home" $RUN "$AIRLOCK" exec -- sh -c \
+		"$atk"'; mkdir -p $h; printf "#!/bin/sh\ntouch x\n" > $h/pre-commit; chmod +x $h/pre-commit' 2>&1)
+	git -C "$r" -c safe.directory='*' -c user.email=a@b -c user.name=a commit -q --allow-empty -m x 2>/dev/null
+	git -C "$r" -c safe.directory='*' status >/dev/null 2>&1
+	[ ! -e "$r/x" ] && ok "gitdir-inside-$i" || bad "gitdir-inside-$i" "a hook or config planted in a git directory inside the workdir ran"
+done
 # in a linked worktree the main repository's .git is writable (a commit
 # writes objects and refs there), with its hooks and config kept as the
 # workdir's own are, the worktree's commondir and link back read-only, and
