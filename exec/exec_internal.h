@@ -92,9 +92,10 @@ struct guard_note {
 void guard_note(const char *wd, const char *home, struct guard_note *g);
 /* The hooks directory the repository config of wd (resolved) names with
  * core.hooksPath, relative to wd, when it lies in wd and the table does
- * not hold it already (husky's .husky/_): kept as .git/hooks is. A new
- * string, or NULL. */
-char *guard_hooks_rel(const char *wd);
+ * not hold it already (husky's .husky/_): kept as .git/hooks is. 0 with
+ * *rel a new string or NULL; -1 (*rel NULL) when the config names one
+ * that cannot be read. */
+int guard_hooks_rel(const char *wd, char **rel);
 void guard_note_clear(struct guard_note *g);
 /* Acts on each guarded path the run made (created, replaced, or under a
  * holder it replaced) under before's roots; returns what went as "a, b

@@ -671,33 +671,42 @@ static void sweep_root(const struct guard_note *before, const struct guard_note 
 	}
 }
 
-/* core.hooksPath of the config name under dfd, as a new string; NULL when
- * unset or not read (not a file, an include: see config_check_key). */
-static char *config_hooks_path(int dfd, const char *name)
+/* core.hooksPath of the config name under dfd, in *out as a new string
+ * (NULL when unset or not read: not a file, an include, see
+ * config_check_key). -1 when the text names it but libgit2 cannot read
+ * it: the hooks directory is then unknown. */
+static int config_hooks_path(int dfd, const char *name, char **out)
 {
-	char *err = NULL, *path, *out = NULL;
-	const struct lazy_git *g;
+	char *err = NULL, *path;
+	const struct lazy_git *g = NULL;
 	git_config *cfg = NULL;
 	git_buf buf = {0};
 	size_t n;
 	char *text = dfd < 0 ? NULL : config_text_read(dfd, name, &n);
 	bool skip = text == NULL || strcasestr(text, "hookspath") == NULL ||
 	            config_includes(text, n); /* libgit2 loaded only when it may be set */
+	int rc = 0, got;
 
 	free(text);
-	if (skip || (g = lazy_git(&err)) == NULL) {
+	*out = NULL;
+	if (skip)
+		return 0;
+	if ((g = lazy_git(&err)) == NULL) {
 		free(err);
-		return NULL;
+		return -1;
 	}
 	path = xasprintf("/proc/self/fd/%d/%s", dfd, name);
-	if (g->git_config_open_ondisk(&cfg, path) == 0 &&
-	    g->git_config_get_path(&buf, cfg, "core.hooksPath") == 0 && buf.ptr)
-		out = xstrdup(buf.ptr);
+	if (g->git_config_open_ondisk(&cfg, path) < 0)
+		rc = -1;
+	else if ((got = g->git_config_get_path(&buf, cfg, "core.hooksPath")) == 0 && buf.ptr)
+		*out = xstrdup(buf.ptr);
+	else if (got < 0 && got != GIT_ENOTFOUND)
+		rc = -1;
 	g->git_buf_dispose(&buf);
 	if (cfg)
 		g->git_config_free(cfg);
 	free(path);
-	return out;
+	return rc;
 }
 
 /* v made relative to wd (resolved), when it names a path in wd; "." and
@@ -728,12 +737,12 @@ static char *rel_in(const char *wd, const char *v)
 	return b.len ? buf_take(&b, NULL) : (buf_free(&b), NULL);
 }
 
-char *guard_hooks_rel(const char *wd)
+int guard_hooks_rel(const char *wd, char **rel_out)
 {
 	struct gitdir_linked l;
 	char *git = xasprintf("%s/.git", wd), *v = NULL, *rel = NULL, *inside = NULL;
 	struct stat st;
-	int dfd = -1;
+	int dfd = -1, rc;
 
 	if (lstat(git, &st) == 0 && S_ISDIR(st.st_mode))
 		dfd = open(git, DIR_FLAGS);
@@ -744,7 +753,7 @@ char *guard_hooks_rel(const char *wd)
 		dfd = open(inside, DIR_FLAGS);
 		free(inside);
 	}
-	v = config_hooks_path(dfd, "config");
+	rc = config_hooks_path(dfd, "config", &v);
 	if (v)
 		rel = rel_in(wd, v);
 	if (rel && exec_path_guarded(rel, true)) { /* .git/hooks, .husky/_: the table's */
@@ -755,7 +764,8 @@ char *guard_hooks_rel(const char *wd)
 		close(dfd);
 	free(v);
 	free(git);
-	return rel;
+	*rel_out = rel;
+	return rc;
 }
 
 /* What the hooks directory of core.hooksPath is (lstat, not followed). */
@@ -800,7 +810,7 @@ void guard_note(const char *wd, const char *home, struct guard_note *g)
 	} else { /* a git directory inside the workdir, named by its .git file */
 		g->root[GUARD_COMMON] = gitdir_inside_find(wd);
 	}
-	g->hooks_rel = guard_hooks_rel(wd);
+	(void)guard_hooks_rel(wd, &g->hooks_rel); /* unknown: the plan refuses the call */
 	note_ids(g);
 	note_hooks(g);
 	note_gitdirs(g);

@@ -428,9 +428,15 @@ static int guarded_real(const char *wd, const char *logical, char real[PATH_MAX]
  * read-only as .git/hooks is: the host's next commit runs what it holds. */
 static int want_hooks_path(const char *wd, struct want **w, size_t *n, char **errstr)
 {
-	char real[PATH_MAX], *rel = guard_hooks_rel(wd), *logical;
+	char real[PATH_MAX], *rel, *logical;
 	int r;
 
+	if (guard_hooks_rel(wd, &rel) < 0) {
+		*errstr = xstrdup("workdir: the repository config sets core.hooksPath, but "
+		                  "libgit2 cannot read that config, so the hooks there cannot be "
+		                  "kept read-only");
+		return -1;
+	}
 	if (rel == NULL)
 		return 0;
 	logical = xasprintf("%s/%s", wd, rel);
@@ -466,7 +472,7 @@ static int want_guarded(const char *root, bool git, struct want **w, size_t *n, 
 		int r;
 		if (rel == NULL || rel[0] == '\0' || (git_whole && strncmp(rel, ".git/", 5) == 0))
 			continue;
-		logical = rel[0] ? xasprintf("%s/%s", root, rel) : xstrdup(root);
+		logical = xasprintf("%s/%s", root, rel);
 		r = guarded_real(root, logical, real);
 		if (r < 0)
 			*errstr = xasprintf("%s%s is a link to nothing; the sandbox cannot keep it "
@@ -851,6 +857,8 @@ static int plan_dynamic(const struct exec_spec *s, const char *wd, const char *h
 	const struct profile *p = s->profile;
 	long long tsz = p->tmp_size > 0 ? p->tmp_size : 256LL << 20;
 	struct want *w = NULL;
+	struct gitdir_linked linked;
+	bool is_linked = gitdir_linked_find(wd, home, &linked);
 	size_t n = 0;
 	int rc = -1;
 
@@ -859,8 +867,6 @@ static int plan_dynamic(const struct exec_spec *s, const char *wd, const char *h
 	if (strcmp(home, "/tmp") != 0)
 		want_push(&w, &n, OP_TMPFS, NULL, xstrdup(home),
 		          xasprintf("mode=0700,size=%lld", tsz), A_BIND, true);
-	struct gitdir_linked linked;
-	bool is_linked = gitdir_linked_find(wd, home, &linked);
 	if (want_workdir(s, wd, &w, &n, errstr) < 0 ||
 	    (is_linked && want_linked(s, &linked, &w, &n, errstr) < 0) ||
 	    (!is_linked && want_gitdir_inside(s, wd, &w, &n, errstr) < 0) ||

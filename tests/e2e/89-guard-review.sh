@@ -45,4 +45,13 @@ done
 expect_eq "mcp: the server started and got initialize" "$(jq -r 'select(.id == 1) | .method' "$d/fake.log")" initialize
 expect_eq "mcp: neither reached the server" "$(jq -r 'select(.method == "tools/call") | .id' "$d/fake.log" | tr -d '\n')" ""
 
+# a core.hooksPath airlock cannot read (libgit2 rejects the config) leaves
+# the hooks directory unknown: the call is refused, nothing runs
+mkdir -p "$d/hp/.githooks" && git init -q "$d/hp" &&
+	printf '[core]\n\thooksPath = .githooks\n[broken\n' >> "$d/hp/.git/config"
+(cd "$d/hp" && "$AIRLOCK" exec -- sh -c 'echo x > .githooks/pre-commit') > "$d/hp.out" 2>&1
+expect_eq "unreadable hooksPath: refused (125)" "$?" 125
+check "unreadable hooksPath: no hook written" test ! -e "$d/hp/.githooks/pre-commit"
+check "unreadable hooksPath: the message says why" grep -q "core.hooksPath" "$d/hp.out"
+
 finish
