@@ -566,98 +566,96 @@ struct call **agent_tool_calls(const char *name, const char *tool, json_t *args,
 	return v;
 }
 
+/* The pattern with its first {a,b} group expanded, one string per
+ * alternative, as the glob library and the shell do: a new vector
+ * (strv_free), the pattern alone when it has no group. */
+static char **brace_first_expand(const char *pat)
+{
+	const char *open = strchr(pat, '{'), *close = open ? strchr(open, '}') : NULL;
+	char **out = NULL;
+
+	if (close == NULL) {
+		strv_push(&out, pat);
+		return out;
+	}
+	for (const char *alt = open + 1; alt;) {
+		size_t len = strcspn(alt, ",}");
+		strv_push_owned(&out, xasprintf("%.*s%.*s%s", (int)(open - pat), pat, (int)len, alt,
+		                                close + 1));
+		alt = alt[len] == ',' ? alt + len + 1 : NULL;
+	}
+	return out;
+}
+
+/* Adds a read of path to c's calls, or, when it cannot be mapped, the
+ * unknown tool (high). */
+static void read_push(const struct call *c, json_t *a, const char *path, struct call ***v)
+{
+	json_t *used = json_object(); /* push_call's bookkeeping; a's keys stay */
+	size_t n = 0;
+
+	while ((*v)[n])
+		n++;
+	if (!push_call(v, &n, derived(c->name, "read_file", json_pack("{s:s}", "path", path), c->id),
+	               used, "read"))
+		push_call(v, &n, agent_other_call(c->name, a, c->id), used, "read");
+	json_decref(used);
+}
+
 /*
  * Grep reads the files its glob selects below its path, so a glob that can
- * name a secret (".env*", "*.pem" at any depth, "{.env,x}") reads secrets: one
- * read of PATH/GLOB is added per alternative of a {a,b} group, which the
+ * name a secret (".env*", "*.pem" at any depth, "{.env,x}") reads secrets:
+ * one read of PATH/GLOB per alternative of a {a,b} group, which the
  * classifier matches against secret names as the shell would expand it.
  */
 static void grep_glob_reads(const struct call *c, json_t *a, struct call ***v)
 {
 	const char *glob = json_string_value(json_object_get(a, "glob"));
 	const char *dir = json_string_value(json_object_get(a, "path"));
-	const char *open = glob ? strchr(glob, '{') : NULL, *close, *alt;
-	json_t *used = json_object(); /* push_call's bookkeeping; a's keys stay */
-	size_t n = 0;
+	char **alts;
 
-	if (strcmp(c->name, "Grep") != 0 || glob == NULL || *glob == '\0' || dir == NULL) {
-		json_decref(used);
+	if (strcmp(c->name, "Grep") != 0 || glob == NULL || *glob == '\0' || dir == NULL)
 		return;
-	}
-	while ((*v)[n])
-		n++;
-	close = open ? strchr(open, '}') : NULL;
-	for (alt = open && close ? open + 1 : glob; alt;) {
-		size_t len = open && close ? strcspn(alt, ",}") : strlen(glob);
-		char *path = open && close
-		           ? xasprintf("%s/%.*s%.*s%s", dir, (int)(open - glob), glob, (int)len, alt,
-		                       close + 1)
-		           : xasprintf("%s/%s", dir, glob);
-		/* a read that cannot be mapped leaves the unknown tool (high) */
-		if (!push_call(v, &n,
-		               derived(c->name, "read_file", json_pack("{s:s}", "path", path), c->id),
-		               used, "glob"))
-			push_call(v, &n, agent_other_call(c->name, a, c->id), used, "glob");
+	alts = brace_first_expand(glob);
+	for (char **p = alts; *p; p++) {
+		char *path = xasprintf("%s/%s", dir, *p);
+		read_push(c, a, path, v);
 		free(path);
-		alt = open && close && alt[len] == ',' ? alt + len + 1 : NULL;
 	}
-	json_decref(used);
-}
-
-/* The directory pattern pat starts in (the part before the first
- * wildcard, up to its last slash), read as LS would list it; nothing when
- * it starts with a wildcard (path is read already). */
-static void glob_dir_push(const struct call *c, json_t *a, const char *pat, const char *dir,
-                          struct call ***v)
-{
-	const char *wild = pat + strcspn(pat, "*?[{"), *slash;
-	json_t *used;
-	char *path;
-	size_t n = 0;
-
-	for (slash = wild; slash > pat && slash[-1] != '/'; slash--)
-		;
-	if (slash == pat)
-		return;
-	path = pat[0] == '/' ? xstrndup(pat, (size_t)(slash - pat))
-	                     : xasprintf("%s/%.*s", dir, (int)(slash - pat), pat);
-	used = json_object();
-	while ((*v)[n])
-		n++;
-	if (!push_call(v, &n, derived(c->name, "read_file", json_pack("{s:s}", "path", path), c->id),
-	               used, "pattern"))
-		push_call(v, &n, agent_other_call(c->name, a, c->id), used, "pattern");
-	json_decref(used);
-	free(path);
+	strv_free(alts);
 }
 
 /*
  * Glob lists the names its pattern matches, so the directory the pattern
- * starts in is listed as LS would list it: a pattern under /root or
- * ../../root/.ssh reads /root or /root/.ssh, not only the path it is
- * matched from. A {a,b} group is expanded first, one directory per
- * alternative, as the glob library does: "{/root/.ssh,x}/id_*" lists
- * /root/.ssh.
+ * starts in (the part before the first wildcard, up to its last slash) is
+ * listed as LS would list it: a pattern under /root or ../../root/.ssh
+ * reads /root or /root/.ssh, not only the path it is matched from; one
+ * directory per alternative of a {a,b} group, expanded first as the glob
+ * library does ("{/root/.ssh,x}/id_*" lists /root/.ssh). A pattern that
+ * starts with a wildcard adds nothing: path is read already.
  */
 static void glob_dir_read(const struct call *c, json_t *a, struct call ***v)
 {
 	const char *pat = json_string_value(json_object_get(a, "pattern"));
 	const char *dir = json_string_value(json_object_get(a, "path"));
-	const char *open = pat ? strchr(pat, '{') : NULL, *close = open ? strchr(open, '}') : NULL;
+	char **alts;
 
 	if (strcmp(c->name, "Glob") != 0 || pat == NULL || dir == NULL)
 		return;
-	if (close == NULL) {
-		glob_dir_push(c, a, pat, dir, v);
-		return;
+	alts = brace_first_expand(pat);
+	for (char **p = alts; *p; p++) {
+		const char *one = *p, *slash = one + strcspn(one, "*?[{");
+		char *path;
+		while (slash > one && slash[-1] != '/')
+			slash--;
+		if (slash == one)
+			continue;
+		path = one[0] == '/' ? xstrndup(one, (size_t)(slash - one))
+		                     : xasprintf("%s/%.*s", dir, (int)(slash - one), one);
+		read_push(c, a, path, v);
+		free(path);
 	}
-	for (const char *alt = open + 1; alt;) {
-		size_t len = strcspn(alt, ",}");
-		char *one = xasprintf("%.*s%.*s%s", (int)(open - pat), pat, (int)len, alt, close + 1);
-		glob_dir_push(c, a, one, dir, v);
-		free(one);
-		alt = alt[len] == ',' ? alt + len + 1 : NULL;
-	}
+	strv_free(alts);
 }
 
 struct call **agent_named_calls(const struct call *c, json_t *args, const char *cwd)
