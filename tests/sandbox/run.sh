@@ -397,7 +397,9 @@ echo "# rc" > "$WORK/outside/rc"
 [ "$AS" = nobody ] && chown -R 65534:65534 "$WORK/repo9" "$WORK/outside/rc"
 OUT=$(cd "$WORK/repo9" && env -i PATH=/usr/bin:/bin HOME="$WORK/home" $RUN "$AIRLOCK" exec -- sh -c \
 	'git checkout -q -b objects/ab && l=.git/logs/refs/heads/objects; rm -f $l/ab
-	 ln -s "$1" $l/ab; mkdir $l/pack; ln -s "$1" $l/pack/x; ln -s "${1%/*}" .git/objects/cd' \
+	 ln -s "$1" $l/ab; mkdir $l/pack; ln -s "$1" $l/pack/x
+	 for x in cd ce cf d0 d1 d2 d3 d4; do  # a fan-out name no object has taken yet
+		[ -e .git/objects/$x ] || { ln -s "${1%/*}" .git/objects/$x; break; }; done' \
 	x "$WORK/outside/rc" 2>&1)
 git -C "$WORK/repo9" -c safe.directory='*' -c user.email=a@b -c user.name=a commit -q --allow-empty \
 	-m '$(touch x)' 2>/dev/null
