@@ -50,9 +50,10 @@
 
 #define RACY_NS 2000000000LL /* 2 s: coarser than any file system's clock */
 /* Slots for remembered directories, a power of two, half of them used at
- * most (probes stay short); fuller, everything is forgotten and the table
- * doubles, up to room for every directory SECRETS_ENTRIES entries can
- * hold: a table too small would forget everything on every search. It
+ * most (probes stay short); fuller, the table doubles, keeping what it
+ * holds, up to room for every directory SECRETS_ENTRIES entries can hold
+ * (past that, everything is forgotten): a table too small would forget
+ * everything on every search. It
  * starts small: each page of it is a page fault (~20 us here) before the
  * first search, and 8,192 slots (720 KiB) added 2.3 ms to every one-shot
  * `airlock exec`, whose workdir mostly holds a few directories. */
@@ -188,6 +189,28 @@ static void cache_resize(size_t n)
 	cache_slots = n;
 	for (size_t i = 0; i < n; i++)
 		cache[i].watch = -1;
+}
+
+/* Doubles the table, keeping what it remembers and its watches: a search
+ * of a workdir bigger than the table was would else forget all it read
+ * before the last doubling, and the next search read it again. */
+static void cache_grow(void)
+{
+	struct dir_seen *old = cache;
+	size_t n = cache_slots;
+
+	cache = NULL;
+	cache_resize(n * 2);
+	for (size_t i = 0; i < n; i++) {
+		struct dir_seen *s;
+		if (old[i].path == NULL)
+			continue;
+		s = cache_slot(old[i].path);
+		*s = old[i];
+		if (s->watch >= 0)
+			watch_slot[s->watch] = (size_t)(s - cache) + 1;
+	}
+	free(old);
 }
 
 /* From the second search on: inotify and the mount table's poll. */
@@ -400,8 +423,12 @@ static const struct dir_seen *dir_get(const char *path)
 
 	if (s->path == NULL) {
 		if (cache_used + 1 >= cache_slots / 2) {
-			cache_clear();
-			cache_resize(cache_slots < CACHE_MAX ? cache_slots * 2 : cache_slots);
+			if (cache_slots < CACHE_MAX) {
+				cache_grow();
+			} else {
+				cache_clear();
+				cache_resize(cache_slots);
+			}
 			s = cache_slot(path);
 		}
 		s->path = xstrdup(path);

@@ -611,6 +611,41 @@ static void age_dirs(const char *wd)
 	free(cmd);
 }
 
+/* A workdir that grows past what the search's table holds (run first, while
+ * the process's table is as small as it starts): it doubles,
+ * keeping what it remembers and the watches, whose events must still
+ * reach the right directory. A .env added to each watched before the table
+ * grew, and to one read after, is found, search after search. */
+static void test_secrets_cache_grows(void **state)
+{
+	char *wd = tmpdir_new(), *err = NULL, **found, real[PATH_MAX], *cmd;
+	size_t nfound;
+	(void)state;
+	assert_non_null(realpath(wd, real));
+	for (int i = 0; i < 8; i++) { /* 100 directories, then 700: watched ones move */
+		cmd = xasprintf("cd '%s' && for i in $(seq %d); do mkdir -p d$i; done", real,
+		                i < 6 ? 100 : 700);
+		assert_int_equal(system(cmd), 0);
+		free(cmd);
+		age_dirs(real);
+		assert_int_equal(secrets_find(real, MASK_SECRETS, NULL, &found, &nfound, &err),
+		                 0);
+		assert_int_equal(nfound, 0);
+		strv_free(found);
+	}
+	cmd = xasprintf("cd '%s' && for i in $(seq 100) 700; do touch d$i/.env; done", real);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	age_dirs(real); /* an mtime put back: only a watch sees the change */
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(secrets_find(real, MASK_SECRETS, NULL, &found, &nfound, &err),
+		                 0);
+		assert_int_equal(nfound, 101);
+		strv_free(found);
+	}
+	rm_rf(wd);
+}
+
 /* secrets_find() over a tree made from tests/data/exec/secrets.tsv: depth,
  * skipped trees, links out and in, directories with secret names. Run
  * twice: the second answer comes from the cache and must be the same;
@@ -784,6 +819,7 @@ static void test_path_hidden_table(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_secrets_cache_grows), /* first: the table is small yet */
 		cmocka_unit_test(test_run_table),
 		cmocka_unit_test(test_overlay),
 		cmocka_unit_test(test_fail_closed),
