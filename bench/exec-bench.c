@@ -99,7 +99,7 @@ static int secrets(const char *dir)
 	size_t n;
 	long long t0 = clock_ns();
 
-	if (secrets_find(dir, MASK_SECRETS | MASK_PIPES, NULL, &found, &n, &err) < 0) {
+	if (secrets_find(dir, MASK_SECRETS | MASK_PIPES, NULL, &found, &n, NULL, &err) < 0) {
 		fprintf(stderr, "exec-bench: %s\n", err);
 		return 1;
 	}
@@ -107,7 +107,7 @@ static int secrets(const char *dir)
 	strv_free(found);
 	for (size_t i = 0; i < nitems(warm); i++) {
 		t0 = clock_ns();
-		if (secrets_find(dir, MASK_SECRETS | MASK_PIPES, NULL, &found, &n, &err) < 0)
+		if (secrets_find(dir, MASK_SECRETS | MASK_PIPES, NULL, &found, &n, NULL, &err) < 0)
 			return 1;
 		warm[i] = (double)(clock_ns() - t0) / 1e6;
 		strv_free(found);

@@ -117,8 +117,11 @@ int exec_run(const struct exec_spec *spec, struct exec_result *res, char **errst
 
 	memset(res, 0, sizeof(*res));
 	res->exit_code = -1;
-	if (guard)
-		guard_note(wd, mounts_home(), &before);
+	if (guard) {
+		char **skip = mounts_search_skip(spec->profile, wd);
+		guard_note(wd, mounts_home(), skip, &before);
+		strv_free(skip);
+	}
 	if (exec_prepare(spec, &job, errstr) < 0) {
 		if (guard)
 			guard_note_clear(&before);

@@ -7,6 +7,7 @@
 #ifndef AIRLOCK_EXEC_INTERNAL_H
 #define AIRLOCK_EXEC_INTERNAL_H
 
+#include <limits.h>
 #include <linux/filter.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -85,11 +86,24 @@ struct guard_note {
 	struct guard_special *specials; /* links, FIFOs, sockets and devices in
 	                                 * the git directories, sorted; owned */
 	size_t nspecials;
+	/* repositories nested in the workdir: each X/.git the search passes */
+	char **skip;              /* what the search does not enter; owned */
+	struct timespec since;    /* the note's time: a change time at or past
+	                           * it is the run's */
+	struct guard_nested *nested; /* what each .git was, sorted; owned */
+	size_t nnested;
+	bool nested_unknown;      /* the search failed: none counts as made */
+};
+struct guard_nested {
+	char *path; /* owned */
+	dev_t dev;
+	ino_t ino;
 };
 /* Notes what each guarded path under the workdir wd (resolved), and under
  * the git directories of a linked worktree (found with home as mounts.c
- * does), is before a run. guard_note_clear() frees. */
-void guard_note(const char *wd, const char *home, struct guard_note *g);
+ * does), is before a run, and the repositories nested in wd outside skip
+ * (mounts_search_skip()). guard_note_clear() frees. */
+void guard_note(const char *wd, const char *home, char *const *skip, struct guard_note *g);
 /* The hooks directory the repository config of wd (resolved) names with
  * core.hooksPath, relative to wd, when it lies in wd and the table does
  * not hold it already (husky's .husky/_): kept as .git/hooks is. 0 with
@@ -197,6 +211,10 @@ struct sbx_plan {
 /* The home the sandbox hides and mounts_plan() is given: $HOME when it is
  * an absolute path other than /, else root's or none. Not owned. */
 const char *mounts_home(void);
+/* What a search of the workdir wd (resolved) does not enter under profile
+ * p: the kernel's mounts below it (NULL when the mount table cannot be
+ * read) and p's secrets_skip; a new vector (strv_free). */
+char **mounts_search_skip(const struct profile *p, const char *wd);
 /*
  * Builds the mount plan for a spec: the system binds, /dev, /proc, /tmp,
  * the empty home, the workdir (or its overlay) and the granted paths, every
@@ -349,13 +367,19 @@ void pool_want(const struct ns_shell *sh);
 #define SECRETS_ENTRIES 100000 /* directory entries read at most: more fails */
 #define MASK_SECRETS 1u        /* secret files (the classifier's names) */
 #define MASK_PIPES 2u          /* sockets and FIFOs */
+#define SEARCH_SWEEP 4u        /* after a run: no SECRETS_ENTRIES bound, and a
+                                * directory below the top that cannot be read is
+                                * passed over, the rest still searched */
 /* The real paths of what `what` names in the workdir wd and below it,
  * never entering a directory in skip (NULL: none); 0 with a new
  * NULL-terminated vector in *found (strv_free) and its length in *n, or -1
  * with *errstr when a directory cannot be searched (the workdir unlisted,
- * SECRETS_ENTRIES reached with one still unread). */
+ * SECRETS_ENTRIES reached with one still unread; see SEARCH_SWEEP).
+ * With gitdirs, the .git entries the walk passes below the top go there
+ * too, as a new vector (NULL when none): nested repositories, of any type,
+ * not entered. */
 int secrets_find(const char *wd, unsigned what, char *const *skip, char ***found, size_t *n,
-                 char **errstr) AIRLOCK_MUST_CHECK;
+                 char ***gitdirs, char **errstr) AIRLOCK_MUST_CHECK;
 
 /* ---- a linked worktree's repository (gitdir.c) --------------------------- */
 
@@ -376,6 +400,9 @@ void gitdir_linked_clear(struct gitdir_linked *l);
  * workdir, whose hooks and config the host's git runs, so it is guarded
  * as .git is. A new string (resolved), or NULL. */
 char *gitdir_inside_find(const char *wd);
+/* "gitdir: PATH" of dir's .git, a regular file, PATH resolved against dir
+ * into gitdir (PATH_MAX); false when there is none or it leads nowhere. */
+bool gitdir_file_read(const char *dir, char gitdir[PATH_MAX]);
 
 /* ---- environment (env.c) ------------------------------------------------ */
 

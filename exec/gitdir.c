@@ -63,8 +63,7 @@ static bool in_worktrees(const char *common, const char *gitdir)
 	return ok;
 }
 
-/* "gitdir: PATH" of wd's .git, a regular file, resolved into gitdir. */
-static bool dotgit_file_read(const char *wd, char gitdir[PATH_MAX])
+bool gitdir_file_read(const char *wd, char gitdir[PATH_MAX])
 {
 	char line[PATH_MAX], *dotgit = xasprintf("%s/.git", wd);
 	struct stat st;
@@ -80,7 +79,7 @@ char *gitdir_inside_find(const char *wd)
 	char gitdir[PATH_MAX];
 	struct stat st;
 
-	if (!dotgit_file_read(wd, gitdir) || strcmp(gitdir, wd) == 0 ||
+	if (!gitdir_file_read(wd, gitdir) || strcmp(gitdir, wd) == 0 ||
 	    !path_contains(wd, gitdir) || stat(gitdir, &st) < 0 || !S_ISDIR(st.st_mode))
 		return NULL;
 	return xstrdup(gitdir);
@@ -93,7 +92,7 @@ bool gitdir_linked_find(const char *wd, const char *home, struct gitdir_linked *
 
 	memset(l, 0, sizeof(*l));
 	/* "gitdir: PATH" in a regular file, PATH a directory... */
-	if (!dotgit_file_read(wd, gitdir))
+	if (!gitdir_file_read(wd, gitdir))
 		goto out;
 	/* ...holding "commondir" (a linked worktree's; a submodule has none)
 	 * that names the directory gitdir lies in, git's own layout

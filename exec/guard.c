@@ -29,6 +29,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/lazy.h"
@@ -206,23 +207,41 @@ static bool dot(const char *name)
 	return strcmp(name, ".") == 0 || strcmp(name, "..") == 0;
 }
 
+/* True when name under dfd changed at or after since (NULL: always):
+ * made, written, renamed or linked then. A change time cannot be set,
+ * from inside a sandbox or out, but by the clock. */
+static bool fresh(int dfd, const char *name, const struct timespec *since)
+{
+	struct stat st;
+
+	if (since == NULL)
+		return true;
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return false;
+	return st.st_ctim.tv_sec > since->tv_sec ||
+	       (st.st_ctim.tv_sec == since->tv_sec && st.st_ctim.tv_nsec >= since->tv_nsec);
+}
+
 /* A hooks directory the run made: every entry but git init's inert
- * *.sample files goes; a link or file named hooks goes whole. */
-static void sweep_hooks(int dfd, const char *name, const char *shown, struct buf *b)
+ * *.sample files goes; a link or file named hooks goes whole. With since,
+ * one the run may have changed: only what changed from then on. */
+static void sweep_hooks(int dfd, const char *name, const char *shown,
+                        const struct timespec *since, struct buf *b)
 {
 	DIR *d = open_dir_at(dfd, name);
 	struct dirent *e;
 	size_t sl = strlen(".sample");
 
 	if (d == NULL) {
-		if (errno != ENOENT)
+		if (errno != ENOENT && fresh(dfd, name, since))
 			drop(dfd, name, shown, NULL, b);
 		return;
 	}
 	while ((e = readdir(d)) != NULL) {
 		size_t n = strlen(e->d_name);
 		char *s;
-		if (dot(e->d_name) || (n > sl && strcmp(e->d_name + n - sl, ".sample") == 0))
+		if (dot(e->d_name) || (n > sl && strcmp(e->d_name + n - sl, ".sample") == 0) ||
+		    !fresh(dirfd(d), e->d_name, since))
 			continue;
 		s = xasprintf("%s/%s", shown, e->d_name);
 		drop(dirfd(d), e->d_name, s, NULL, b);
@@ -395,7 +414,7 @@ static int sweep_modules(int dfd, const char *name, const char *shown, int depth
 		if (strcmp(n, "config") == 0)
 			check_config(dirfd(d), n, s, b);
 		else if (strcmp(n, "hooks") == 0)
-			sweep_hooks(dirfd(d), n, s, b);
+			sweep_hooks(dirfd(d), n, s, NULL, b);
 		else if (strcmp(n, "commondir") == 0 || strcmp(n, "config.worktree") == 0 ||
 		         e->d_type == DT_LNK)
 			drop(dirfd(d), n, s, NULL, b);
@@ -486,7 +505,7 @@ static void act(int dfd, const char *name, const char *shown, enum guard_kind ki
 		check_config(dfd, name, shown, b);
 		break;
 	case GUARD_HOOKS:
-		sweep_hooks(dfd, name, shown, b);
+		sweep_hooks(dfd, name, shown, NULL, b);
 		break;
 	case GUARD_MODULES:
 		if (sweep_modules(dfd, name, shown, 0, &left, b) < 0)
@@ -530,6 +549,7 @@ static int open_parent(const char *wd, const char *rel, const char **name)
 struct gitdir_walk {
 	const struct guard_note *g; /* its roots; sweeping, what was there */
 	struct guard_note *into;    /* noting: where specials go */
+	const struct timespec *since; /* sweeping, else: what changed from then */
 	struct buf *b;
 	size_t alloc;
 };
@@ -559,8 +579,10 @@ static void walk_special(struct gitdir_walk *w, int dfd, const char *name, const
 			w->into->specials = xreallocarray(w->into->specials, w->alloc, sizeof(sp));
 		}
 		w->into->specials[w->into->nspecials++] = sp;
-	} else if (w->g->nspecials == 0 || /* bsearch() wants a base even then */
-	           bsearch(&sp, w->g->specials, w->g->nspecials, sizeof(sp), special_cmp) == NULL) {
+	} else if (w->since ? fresh(dfd, name, w->since)
+	                    : w->g->nspecials == 0 || /* bsearch() wants a base even then */
+	                          bsearch(&sp, w->g->specials, w->g->nspecials, sizeof(sp),
+	                                  special_cmp) == NULL) {
 		drop(dfd, name, shown, S_ISLNK(st->st_mode) ? " (a link)" : " (not a file)", w->b);
 	}
 }
@@ -647,6 +669,156 @@ static void sweep_gitdirs(const struct guard_note *before, struct buf *b)
 	struct gitdir_walk w = {.g = before, .b = b};
 
 	walk_gitdirs(&w);
+}
+
+/* ---- repositories nested in the workdir ---------------------------------- */
+
+/*
+ * A nested repository's config runs when the host's git enters it: the
+ * outer `git status` runs `git status` in each gitlink (`git add -A` makes
+ * one of any nested repository), and core.fsmonitor runs then. Its hooks
+ * run on a commit there. So what a run made or changed there is checked
+ * as in a .git the run made. The plan (mounts.c) keeps a repository found
+ * before the run read-only where it can; this is for what it cannot: a
+ * repository made by the run, one made since the plan (the gate plans
+ * ahead), one past its bound, and where a .git file or link leads.
+ * "Changed" is by change time, which nothing can set but the clock.
+ */
+
+static int nested_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct guard_nested *)a)->path,
+	              ((const struct guard_nested *)b)->path);
+}
+
+/* The nested .git entries under g's workdir: 0 with a new vector in
+ * *gitdirs (NULL: none), or -1 with *errstr. */
+static int nested_find(const struct guard_note *g, char ***gitdirs, char **errstr)
+{
+	char **found = NULL;
+	size_t n;
+	int rc = secrets_find(g->root[GUARD_WD], SEARCH_SWEEP, g->skip, &found, &n, gitdirs,
+	                      errstr);
+
+	strv_free(found);
+	return rc;
+}
+
+static void note_nested(struct guard_note *g, char *const *skip)
+{
+	char **gitdirs = NULL, *err = NULL;
+	struct timespec now;
+	struct stat st;
+
+	/* the clock file systems stamp changes with; a second back, for those
+	 * that keep only seconds (or two): a change made just before counts
+	 * as the run's, and is only checked */
+	clock_gettime(CLOCK_REALTIME_COARSE, &now);
+	g->since = (struct timespec){now.tv_sec - 2, 0};
+	g->skip = strv_dup(skip);
+	if (nested_find(g, &gitdirs, &err) < 0) {
+		g->nested_unknown = true; /* each counts as there before */
+		free(err);
+		return;
+	}
+	for (char **p = gitdirs; p && *p; p++)
+		if (lstat(*p, &st) == 0) {
+			g->nested = xreallocarray(g->nested, g->nnested + 1, sizeof(*g->nested));
+			g->nested[g->nnested++] = (struct guard_nested){xstrdup(*p), st.st_dev,
+			                                                st.st_ino};
+		}
+	strv_free(gitdirs);
+	if (g->nnested)
+		qsort(g->nested, g->nnested, sizeof(*g->nested), nested_cmp);
+}
+
+/* True when the .git at path (st) is the one the note saw there. */
+static bool nested_was(const struct guard_note *g, const char *path, const struct stat *st)
+{
+	struct guard_nested key = {.path = (char *)path};
+	const struct guard_nested *f;
+
+	if (g->nested_unknown)
+		return true;
+	f = g->nnested ? bsearch(&key, g->nested, g->nnested, sizeof(key), nested_cmp) : NULL;
+	return f && f->dev == st->st_dev && f->ino == st->st_ino;
+}
+
+/* A nested git directory gd (real), shown as shown: with since NULL, one
+ * the run made, checked as a made .git is, its links and special files
+ * all gone; else what changed from since on: its config, commondir,
+ * config.worktree, hooks, links and special files (its modules and
+ * worktrees the plan keeps read-only). */
+static void sweep_nested_gitdir(const char *gd, const char *shown, const struct timespec *since,
+                                struct buf *b)
+{
+	int fd = open(gd, DIR_FLAGS);
+	struct stat st;
+
+	for (size_t i = 0; fd >= 0 && i < GUARD_NPATHS; i++) {
+		const char *rel = guard_rel(i, true);
+		enum guard_kind kind = guard_paths[i].kind;
+		struct guard_id id;
+		char *s;
+		if (rel == NULL || rel[0] == '\0' || fstatat(fd, rel, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			continue;
+		id = (struct guard_id){true, S_ISDIR(st.st_mode), st.st_dev, st.st_ino};
+		s = xasprintf("%s/%s", shown, rel);
+		if (since && kind == GUARD_HOOKS && id.is_dir)
+			sweep_hooks(fd, rel, s, since, b);
+		else if (since == NULL || ((kind == GUARD_REMOVE || kind == GUARD_CONFIG || !id.is_dir) &&
+		                           fresh(fd, rel, since)))
+			act(fd, rel, s, kind, &id, b);
+		free(s);
+	}
+	if (fd >= 0) { /* links and specials: made, every one (none noted) */
+		struct guard_note none = {0};
+		struct gitdir_walk w = {.g = &none, .since = since, .b = b};
+		walk_dir(&w, fd, shown, false, 0); /* takes fd */
+	}
+}
+
+/* Where the .git file or link path (st) leads, in real: true when that
+ * is a directory in the workdir other than its own git directories,
+ * which the rest of the guard keeps. */
+static bool nested_target(const struct guard_note *g, const char *path, const struct stat *st,
+                          char real[PATH_MAX])
+{
+	const char *wd = g->root[GUARD_WD];
+	char *dir = xstrdup(path), *own = xasprintf("%s/.git", wd);
+	struct stat t;
+	bool ok;
+
+	path_up(dir);
+	ok = S_ISLNK(st->st_mode) ? realpath(path, real) != NULL : gitdir_file_read(dir, real);
+	ok = ok && stat(real, &t) == 0 && S_ISDIR(t.st_mode) && strcmp(real, wd) != 0 &&
+	     path_contains(wd, real) && !path_contains(own, real) &&
+	     !(g->root[GUARD_COMMON] && path_contains(g->root[GUARD_COMMON], real));
+	free(dir);
+	free(own);
+	return ok;
+}
+
+static void sweep_nested(const struct guard_note *g, struct buf *b)
+{
+	const char *wd = g->root[GUARD_WD];
+	char **gitdirs = NULL, *err = NULL, real[PATH_MAX];
+	size_t wl = strlen(wd);
+	struct stat st;
+
+	if (nested_find(g, &gitdirs, &err) < 0) { /* the workdir is gone: so is what */
+		free(err);                               /* the host's git would run */
+		return;
+	}
+	for (char **p = gitdirs; p && *p; p++) {
+		if (lstat(*p, &st) < 0)
+			continue;
+		if (S_ISDIR(st.st_mode))
+			sweep_nested_gitdir(*p, *p + wl + 1, nested_was(g, *p, &st) ? &g->since : NULL, b);
+		else if (nested_target(g, *p, &st, real))
+			sweep_nested_gitdir(real, real + wl + 1, &g->since, b);
+	}
+	strv_free(gitdirs);
 }
 
 /* Acts on what the run made under root r; in b as the workdir-relative
@@ -794,11 +966,11 @@ static void sweep_hooks_path(const struct guard_note *before, const struct guard
 		buf_printf(b, "%s%s (could not be removed)", b->len ? ", " : "", after->hooks_rel);
 		return;
 	}
-	sweep_hooks(dfd, name, after->hooks_rel, b);
+	sweep_hooks(dfd, name, after->hooks_rel, NULL, b);
 	close(dfd);
 }
 
-void guard_note(const char *wd, const char *home, struct guard_note *g)
+void guard_note(const char *wd, const char *home, char *const *skip, struct guard_note *g)
 {
 	struct gitdir_linked l;
 
@@ -814,6 +986,7 @@ void guard_note(const char *wd, const char *home, struct guard_note *g)
 	note_ids(g);
 	note_hooks(g);
 	note_gitdirs(g);
+	note_nested(g, skip);
 }
 
 void guard_note_clear(struct guard_note *g)
@@ -822,6 +995,10 @@ void guard_note_clear(struct guard_note *g)
 		free(g->root[r]);
 	free(g->hooks_rel);
 	free(g->specials);
+	strv_free(g->skip);
+	for (size_t i = 0; i < g->nnested; i++)
+		free(g->nested[i].path);
+	free(g->nested);
 	memset(g, 0, sizeof(*g));
 }
 
@@ -837,6 +1014,7 @@ char *guard_sweep(const struct guard_note *before)
 		sweep_root(before, &after, r, &b);
 	sweep_hooks_path(before, &after, &b);
 	sweep_gitdirs(before, &b);
+	sweep_nested(before, &b);
 	return b.len ? buf_take(&b, NULL) : (buf_free(&b), NULL);
 }
 

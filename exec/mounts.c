@@ -543,6 +543,7 @@ static int want_linked(const struct exec_spec *s, const struct gitdir_linked *l,
 }
 
 #define SECRETS_MAX 256     /* masks per workdir; more fails closed */
+#define NESTED_MAX 64       /* nested repositories kept read-only; past it, swept */
 #define PINS_MAX 512        /* directories holding them, pinned; more fails closed */
 #define MASK_SRC "/dev/null" /* what a masked file shows: nodev, so not even that */
 
@@ -593,6 +594,46 @@ static int want_pins(const char *wd, const char *real, struct want **w, size_t *
 	return rc;
 }
 
+/* The directories a search of the workdir wd does not enter: the kernel's
+ * mounts below it (covered) and the profile's secrets_skip; a new vector. */
+static char **search_skip(const struct profile *p, const char *wd, char *const *covered)
+{
+	char **skip = strv_dup(covered);
+
+	for (char *const *s = p->secrets_skip; s && *s; s++)
+		strv_push_owned(&skip, xasprintf("%s/%s", wd, *s));
+	return skip;
+}
+
+/*
+ * The repositories nested in a writable workdir (each X/.git the search
+ * passed): read-only where the host's git reads what runs (config, hooks,
+ * and the rest of guard.c's table under .git), the directory pinned, a
+ * .git file read-only. The host's git runs their config when it enters one
+ * (core.fsmonitor on every outer `git status`, once it is a gitlink), and
+ * a user's own would otherwise be changed in place. What the run makes
+ * anew, and what lies past NESTED_MAX, guard_sweep() checks after it.
+ */
+static int want_nested(char *const *gitdirs, struct want **w, size_t *n, char **errstr)
+{
+	struct stat st;
+	size_t kept = 0;
+
+	for (char *const *g = gitdirs; g && *g && kept < NESTED_MAX; g++) {
+		if (lstat(*g, &st) < 0 || S_ISLNK(st.st_mode))
+			continue;
+		kept++;
+		if (!S_ISDIR(st.st_mode)) {
+			want_push(w, n, OP_REBIND, NULL, xstrdup(*g), NULL, A_RO, false);
+			continue;
+		}
+		want_push(w, n, OP_REBIND, NULL, xstrdup(*g), NULL, A_BIND, true);
+		if (want_guarded(*g, true, w, n, errstr) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 /*
  * What the workdir must not show (secrets.c, at the top level and below),
  * each masked by /dev/null bound read-only and nodev, so opening or
@@ -613,21 +654,25 @@ static int want_masks(const struct profile *p, const char *wd, char *const *cove
                       struct want **w, size_t *n, char **errstr)
 {
 	unsigned what = (p->show_secrets ? 0 : MASK_SECRETS) | (p->network ? 0 : MASK_PIPES);
-	char **found, **skip = strv_dup(covered);
+	char **found, **gitdirs = NULL, **skip;
 	size_t nfound, pins = 0;
 	int rc = 0;
 
-	if (what == 0) {
-		strv_free(skip);
+	if (what == 0 && !pin)
+		return 0;
+	skip = search_skip(p, wd, covered);
+	rc = secrets_find(wd, what, skip, &found, &nfound, pin ? &gitdirs : NULL, errstr);
+	strv_free(skip);
+	if (rc < 0 && what == 0) { /* only the nested repositories: the sweep has them */
+		free(*errstr);
+		*errstr = NULL;
 		return 0;
 	}
-	for (char *const *s = p->secrets_skip; s && *s; s++)
-		strv_push_owned(&skip, xasprintf("%s/%s", wd, *s));
-	rc = secrets_find(wd, what, skip, &found, &nfound, errstr);
-	strv_free(skip);
 	if (rc < 0)
 		return -1;
-	if (nfound > SECRETS_MAX) {
+	rc = want_nested(gitdirs, w, n, errstr);
+	strv_free(gitdirs);
+	if (rc == 0 && nfound > SECRETS_MAX) {
 		*errstr = xasprintf("workdir %s: more than %d secret files, sockets and FIFOs to "
 		                    "mask; move them out, or use a profile that shows them",
 		                    wd, SECRETS_MAX);
@@ -760,6 +805,22 @@ static int want_kernel_mounts(const char *wd, struct want **w, size_t *n, char *
 		}
 	pthread_mutex_unlock(&kmounts_lock);
 	return rc;
+}
+
+char **mounts_search_skip(const struct profile *p, const char *wd)
+{
+	char **covered = NULL, **skip, *err = NULL;
+
+	pthread_mutex_lock(&kmounts_lock);
+	if (kernel_mounts_refresh(&err) == 0) /* else the plan fails: nothing runs */
+		for (size_t i = 0; kmounts && kmounts[i]; i++)
+			if (strcmp(kmounts[i], wd) != 0 && path_contains(wd, kmounts[i]))
+				strv_push(&covered, kmounts[i]);
+	pthread_mutex_unlock(&kmounts_lock);
+	free(err);
+	skip = search_skip(p, wd, covered);
+	strv_free(covered);
+	return skip;
 }
 
 /* The workdir: bound, or an overlay whose upper/work live in overlay_dir. */

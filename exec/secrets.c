@@ -16,7 +16,7 @@
  *  - a secret file is masked only when its real path stays in the workdir,
  *    and a .pem unless it holds certificates (public) and nothing else;
  *  - what a directory holds is remembered for the life of the process (the
- *    gate plans a sandbox per call). From a process's second search on,
+ *    gate plans a sandbox per call). From a process's fourth search on,
  *    each directory read is watched with inotify (the watch set on the
  *    directory opened, before it is read), and one with no event since is
  *    known unchanged without a system call. A watch follows its inode, not
@@ -52,8 +52,8 @@
 /* Slots for remembered directories, a power of two, half of them used at
  * most (probes stay short); fuller, the table doubles, keeping what it
  * holds, up to room for every directory SECRETS_ENTRIES entries can hold
- * (past that, everything is forgotten): a table too small would forget
- * everything on every search. It
+ * (past that, reached by a sweep's unbounded search, everything is
+ * forgotten): a table too small would forget everything on every search. It
  * starts small: each page of it is a page fault (~20 us here) before the
  * first search, and 8,192 slots (720 KiB) added 2.3 ms to every one-shot
  * `airlock exec`, whose workdir mostly holds a few directories. */
@@ -82,13 +82,14 @@ struct dir_seen {
 	char **files, **others, **subdirs; /* secret names; owned */
 	char **pipes;                      /* sockets and FIFOs; owned */
 	size_t entries;                    /* how many it had */
+	bool has_git;                      /* an entry named .git */
 };
 
 static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct dir_seen *cache; /* cache_slots of them, or NULL */
 static size_t cache_slots;
 static size_t cache_used;
-static unsigned searches; /* secrets_find() calls: watching starts at the second */
+static unsigned searches; /* secrets_find() calls: watching starts at WATCH_FROM */
 static int ino_fd = -1;   /* inotify, or -1 */
 static int mnt_fd = -1;   /* /proc/self/mountinfo: a mount changes what a path
                            * holds without an inotify event */
@@ -119,6 +120,9 @@ struct walk {
 	size_t nfound;
 	bool via_links; /* found holds a link's target */
 	char *linked;   /* a regular file found with another hard link; owned */
+	char **gitdirs; /* the .git entries below the top, when asked; owned */
+	size_t ngitdirs;
+	bool want_gitdirs;
 };
 
 static bool skipped_name(const char *name)
@@ -159,6 +163,7 @@ static void seen_forget(struct dir_seen *s)
 	strv_free(s->pipes);
 	s->files = s->others = s->subdirs = s->pipes = NULL;
 	s->entries = 0;
+	s->has_git = false;
 	s->valid = false;
 }
 
@@ -213,10 +218,16 @@ static void cache_grow(void)
 	free(old);
 }
 
-/* From the second search on: inotify and the mount table's poll. */
+/* A one-shot `airlock exec` with a writable workdir searches three times
+ * (the guard's note, the plan, the sweep after the run) and exits: a watch
+ * set then costs an open, an fstat and inotify_add_watch() per directory
+ * and never pays back. The gate's later calls search again and again. */
+#define WATCH_FROM 4
+
+/* From search WATCH_FROM on: inotify and the mount table's poll. */
 static void watch_start(void)
 {
-	if (searches < 2 || ino_fd >= 0)
+	if (searches < WATCH_FROM || ino_fd >= 0)
 		return;
 	ino_fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 	if (mnt_fd < 0)
@@ -365,6 +376,7 @@ static void dir_list(DIR *d, struct dir_seen *s)
 		if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
 			continue;
 		s->entries++;
+		s->has_git |= strcmp(name, ".git") == 0;
 		t = entry_type(d, e);
 		if (t == DT_SOCK || t == DT_FIFO)
 			strv_push(&s->pipes, name);
@@ -650,6 +662,10 @@ static int walk_dir(struct walk *wk, const struct pending_dir *pd, char **errstr
 		return -1;
 	}
 	wk->entries += s->entries;
+	if (wk->want_gitdirs && s->has_git && pd->depth > 0) {
+		strv_push_owned(&wk->gitdirs, xasprintf("%s/.git", pd->path));
+		wk->ngitdirs++;
+	}
 	/* a FIFO with a secret name is a secret too: a password manager serves
 	 * a .env through one (1Password's local .env files), network or not */
 	for (size_t i = 0; s->pipes && s->pipes[i]; i++)
@@ -673,9 +689,9 @@ static int walk_dir(struct walk *wk, const struct pending_dir *pd, char **errstr
 }
 
 int secrets_find(const char *wd, unsigned what, char *const *skip, char ***found, size_t *n,
-                 char **errstr)
+                 char ***gitdirs, char **errstr)
 {
-	struct walk wk = {.wd = wd, .what = what};
+	struct walk wk = {.wd = wd, .what = what, .want_gitdirs = gitdirs != NULL};
 	int rc = 0;
 
 	queue_push(&wk, xstrdup(wd), 0);
@@ -692,7 +708,7 @@ int secrets_find(const char *wd, unsigned what, char *const *skip, char ***found
 		struct pending_dir pd = wk.q[wk.head++];
 		if (strv_contains(skip, pd.path))
 			continue;
-		if (wk.entries >= SECRETS_ENTRIES) { /* fail safe: pd would show unsearched */
+		if (wk.entries >= SECRETS_ENTRIES && !(what & SEARCH_SWEEP)) { /* pd unsearched */
 			size_t wl = strlen(wd);
 			const char *rel = strlen(pd.path) > wl ? pd.path + wl + 1 : pd.path;
 			size_t top = strcspn(rel, "/");
@@ -704,8 +720,11 @@ int secrets_find(const char *wd, unsigned what, char *const *skip, char ***found
 			                    "(airlock-policy(5)), or run from a smaller directory",
 			                    wd, SECRETS_ENTRIES, pd.path, (int)top, rel);
 			rc = -1;
-		} else {
-			rc = walk_dir(&wk, &pd, errstr);
+		} else if ((rc = walk_dir(&wk, &pd, errstr)) < 0 && (what & SEARCH_SWEEP) &&
+		           pd.depth > 0) {
+			free(*errstr); /* a path too long, say: the host's git cannot */
+			*errstr = NULL; /* reach it by that path either */
+			rc = 0;
 		}
 	}
 	pthread_mutex_unlock(&cache_lock);
@@ -722,10 +741,13 @@ int secrets_find(const char *wd, unsigned what, char *const *skip, char ***found
 	free(wk.q);
 	if (rc < 0) {
 		strv_free(wk.found);
-		wk.found = NULL;
+		strv_free(wk.gitdirs);
+		wk.found = wk.gitdirs = NULL;
 		wk.nfound = 0;
 	}
 	*found = wk.found;
 	*n = wk.nfound;
+	if (gitdirs)
+		*gitdirs = wk.gitdirs;
 	return rc;
 }

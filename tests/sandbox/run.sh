@@ -454,6 +454,42 @@ for atk in 'h=.repo/hooks' 'mv .repo .r2 && cp -r .r2 .repo; h=.repo/hooks' \
 	git -C "$r" -c safe.directory='*' status >/dev/null 2>&1
 	[ ! -e "$r/x" ] && ok "gitdir-inside-$i" || bad "gitdir-inside-$i" "a hook or config planted in a git directory inside the workdir ran"
 done
+# a repository nested in the workdir: the host's `git add -A` makes it a
+# gitlink, and every outer `git status` after runs `git status` in it, its
+# core.fsmonitor with it; a commit there runs its hooks, and appends its
+# reflog through a link. Made by the run, made through a .git file, one
+# that was there changed in place, or swapped for a copy under its name;
+# and one made beside a path too long to open, which stopped the search.
+i=0
+C='git -c user.email=a@b -c user.name=a'
+for atk in "git init -q sub && $C -C sub commit -q --allow-empty -m s" \
+	"git init -q --separate-git-dir=.evil sub && $C -C sub commit -q --allow-empty -m s" \
+	'true' \
+	'mv sub s0 && mkdir sub && cp -a s0/.git sub/' \
+	'mv sub/.git/config sub/.git/c0; cp sub/.git/c0 sub/.git/config' \
+	"git init -q sub && $C -C sub commit -q --allow-empty -m s && python3 -c '
+import os
+for i in range(30): os.mkdir(\"x\" * 200); os.chdir(\"x\" * 200)'"; do
+	i=$((i + 1))
+	r="$WORK/repo14-$i" M="$WORK/outside/nested-$i"
+	mkdir -p "$r" && git init -q "$r" && $C -C "$r" commit -q --allow-empty -m init
+	if [ $i -ge 3 ] && [ $i -le 5 ]; then # a nested repository there before, a gitlink
+		git init -q "$r/sub" && $C -C "$r/sub" commit -q --allow-empty -m s &&
+			git -C "$r" add sub 2>/dev/null && $C -C "$r" commit -q -m sub
+	fi
+	echo "# rc" > "$M.rc"
+	[ "$AS" = nobody ] && chown -R 65534:65534 "$r" "$M.rc"
+	OUT=$(cd "$r" && env -i PATH=/usr/bin:/bin HOME="$WORK/home" $RUN "$AIRLOCK" exec -- sh -c \
+		"$atk"'; g=$(git -C sub rev-parse --git-dir)
+		 git -C sub config core.fsmonitor "touch $1"; printf "[core]\n\tfsmonitor = touch $1\n" >> $g/config
+		 printf "#!/bin/sh\ntouch $1\n" > $g/hooks/pre-commit; chmod +x $g/hooks/pre-commit
+		 rm -f $g/logs/HEAD; ln -s "$1.rc" $g/logs/HEAD' x "$M" 2>&1)
+	G="$C -c safe.directory=*"
+	$G -C "$r" add -A 2>/dev/null; $G -C "$r" status >/dev/null 2>&1
+	$G -C "$r/sub" commit -q --allow-empty -m '$(touch x)' 2>/dev/null
+	[ ! -e "$M" ] && [ "$(cat "$M.rc")" = "# rc" ] && ok "nested-repo-$i" ||
+		bad "nested-repo-$i" "a nested repository's config, hook or reflog link ran or wrote on the host"
+done
 # in a linked worktree the main repository's .git is writable (a commit
 # writes objects and refs there), with its hooks and config kept as the
 # workdir's own are, the worktree's commondir and link back read-only, and

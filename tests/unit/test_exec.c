@@ -611,6 +611,32 @@ static void age_dirs(const char *wd)
 	free(cmd);
 }
 
+/* The nested repositories secrets_find() lists: each row marked gitdir,
+ * and no other (not the workdir's own .git, nor one in a skipped tree). */
+static void gitdirs_check(const char *real, const struct tdata_row *rows, size_t n)
+{
+	char **found, **gitdirs = NULL, *err = NULL;
+	size_t nfound, want = 0, got = 0;
+
+	assert_int_equal(secrets_find(real, 0, NULL, &found, &nfound, &gitdirs, &err), 0);
+	assert_int_equal(nfound, 0);
+	for (size_t i = 0; i < n; i++) {
+		char *p = xasprintf("%s/%s", real, rows[i].f[0]);
+		bool yes = strcmp(rows[i].f[2], "gitdir") == 0;
+		want += yes;
+		if (strv_contains(gitdirs, p) != yes)
+			fail_msg("line %zu: %s %s as a nested repository", rows[i].line, rows[i].f[0],
+			         yes ? "not listed" : "listed");
+		free(p);
+	}
+	for (char **g = gitdirs; g && *g; g++)
+		got++;
+	assert_int_equal(got, want);
+	assert_true(want >= 4);
+	strv_free(found);
+	strv_free(gitdirs);
+}
+
 /* A workdir that grows past what the search's table holds (run first, while
  * the process's table is as small as it starts): it doubles,
  * keeping what it remembers and the watches, whose events must still
@@ -628,7 +654,7 @@ static void test_secrets_cache_grows(void **state)
 		assert_int_equal(system(cmd), 0);
 		free(cmd);
 		age_dirs(real);
-		assert_int_equal(secrets_find(real, MASK_SECRETS, NULL, &found, &nfound, &err),
+		assert_int_equal(secrets_find(real, MASK_SECRETS, NULL, &found, &nfound, NULL, &err),
 		                 0);
 		assert_int_equal(nfound, 0);
 		strv_free(found);
@@ -638,7 +664,7 @@ static void test_secrets_cache_grows(void **state)
 	free(cmd);
 	age_dirs(real); /* an mtime put back: only a watch sees the change */
 	for (int i = 0; i < 2; i++) {
-		assert_int_equal(secrets_find(real, MASK_SECRETS, NULL, &found, &nfound, &err),
+		assert_int_equal(secrets_find(real, MASK_SECRETS, NULL, &found, &nfound, NULL, &err),
 		                 0);
 		assert_int_equal(nfound, 101);
 		strv_free(found);
@@ -665,7 +691,7 @@ static void test_secrets_table(void **state)
 	 * and pipes, from the same cache */
 	for (int pass = 0; pass < 3; pass++) {
 		unsigned what = pass < 2 ? MASK_SECRETS : MASK_SECRETS | MASK_PIPES;
-		assert_int_equal(secrets_find(real, what, NULL, &found, &nfound, &err), 0);
+		assert_int_equal(secrets_find(real, what, NULL, &found, &nfound, NULL, &err), 0);
 		want = 0;
 		for (size_t i = 0; i < n; i++) {
 			char *p = xasprintf("%s/%s", real, rows[i].f[0]);
@@ -681,10 +707,11 @@ static void test_secrets_table(void **state)
 			fail_msg("pass %d: %zu found, want %zu", pass, nfound, want);
 		strv_free(found);
 	}
+	gitdirs_check(real, rows, n);
 	/* a directory in skip (a kernel file system the plan covers) is not
 	 * entered: a mask under one would have nowhere to go */
 	char *skip[] = {xasprintf("%s/run", real), NULL};
-	assert_int_equal(secrets_find(real, MASK_PIPES, skip, &found, &nfound, &err), 0);
+	assert_int_equal(secrets_find(real, MASK_PIPES, skip, &found, &nfound, NULL, &err), 0);
 	for (size_t i = 0; i < nfound; i++)
 		if (strncmp(found[i], skip[0], strlen(skip[0])) == 0)
 			fail_msg("%s found below a skipped directory", found[i]);
@@ -694,12 +721,12 @@ static void test_secrets_table(void **state)
 	want = 0; /* secrets only from here on */
 	for (size_t i = 0; i < n; i++)
 		want += strcmp(rows[i].f[2], "masked") == 0;
-	/* From the second search on, directories are watched: a name added is
+	/* From the fourth search on, directories are watched: a name added is
 	 * seen even with the directory's mtime put back (an mtime alone would
 	 * miss it), and so is one added deeper and one renamed in... */
 	secrets_make(real, "apps/web/.env.local", "file");
 	age_dirs(real);
-	assert_int_equal(secrets_find(real, MASK_SECRETS, NULL, &found, &nfound, &err), 0);
+	assert_int_equal(secrets_find(real, MASK_SECRETS, NULL, &found, &nfound, NULL, &err), 0);
 	assert_int_equal(nfound, want + 1);
 	strv_free(found);
 	secrets_make(real, "apps/web/config/.env.test", "file");
@@ -707,14 +734,14 @@ static void test_secrets_table(void **state)
 	cmd = xasprintf("mv '%s/apps/web/src/x' '%s/apps/web/src/prod.key'", real, real);
 	assert_int_equal(system(cmd), 0);
 	free(cmd);
-	assert_int_equal(secrets_find(real, MASK_SECRETS, NULL, &found, &nfound, &err), 0);
+	assert_int_equal(secrets_find(real, MASK_SECRETS, NULL, &found, &nfound, NULL, &err), 0);
 	assert_int_equal(nfound, want + 3);
 	strv_free(found);
 	/* ...and one removed is gone. */
 	cmd = xasprintf("rm '%s/apps/web/src/prod.key'", real);
 	assert_int_equal(system(cmd), 0);
 	free(cmd);
-	assert_int_equal(secrets_find(real, MASK_SECRETS, NULL, &found, &nfound, &err), 0);
+	assert_int_equal(secrets_find(real, MASK_SECRETS, NULL, &found, &nfound, NULL, &err), 0);
 	assert_int_equal(nfound, want + 2);
 	strv_free(found);
 	/* A watch follows its directory, not the path: with a remembered empty
@@ -722,12 +749,12 @@ static void test_secrets_table(void **state)
 	 * x/config, the remembered x/config must not answer for it. */
 	secrets_make(real, "x/config", "dir");
 	secrets_make(real, "secretdir/.env", "file");
-	assert_int_equal(secrets_find(real, MASK_SECRETS, NULL, &found, &nfound, &err), 0);
+	assert_int_equal(secrets_find(real, MASK_SECRETS, NULL, &found, &nfound, NULL, &err), 0);
 	strv_free(found);
 	cmd = xasprintf("cd '%s' && mv x y && mkdir x && mv secretdir x/config", real);
 	assert_int_equal(system(cmd), 0);
 	free(cmd);
-	assert_int_equal(secrets_find(real, MASK_SECRETS, NULL, &found, &nfound, &err), 0);
+	assert_int_equal(secrets_find(real, MASK_SECRETS, NULL, &found, &nfound, NULL, &err), 0);
 	cmd = xasprintf("%s/x/config/.env", real);
 	if (!strv_contains(found, cmd))
 		fail_msg("%s not found after its directory was moved in", cmd);
@@ -751,7 +778,7 @@ static void test_secrets_pem_budget(void **state)
 	                real);
 	assert_int_equal(system(cmd), 0);
 	free(cmd);
-	assert_int_equal(secrets_find(real, MASK_SECRETS, NULL, &found, &nfound, &err), 0);
+	assert_int_equal(secrets_find(real, MASK_SECRETS, NULL, &found, &nfound, NULL, &err), 0);
 	if (nfound < 4 || nfound > 10)
 		fail_msg("%zu of 70 bundles masked, want the 4 to 10 past 64 MiB", nfound);
 	strv_free(found);
@@ -771,7 +798,7 @@ static void test_secrets_too_many(void **state)
 	assert_int_equal(system(cmd), 0);
 	free(cmd);
 	secrets_make(real, "zz/deep/.env", "file"); /* read after flood, whatever the order */
-	assert_int_equal(secrets_find(real, MASK_SECRETS, NULL, &found, &nfound, &err), -1);
+	assert_int_equal(secrets_find(real, MASK_SECRETS, NULL, &found, &nfound, NULL, &err), -1);
 	assert_null(found);
 	assert_non_null(strstr(err, "was not searched"));
 	free(err);
