@@ -106,6 +106,46 @@ void exec_result_clear(struct exec_result *res)
 	memset(res, 0, sizeof(*res));
 }
 
+/*
+ * Notes what a guarded run in wd starts from (guard.c), and records the
+ * note until its sweep (pending.c): first, when a run there was killed
+ * before its sweep, what changed from its start on is swept, and the
+ * note taken again. Returns what that recovery removed (a new string or
+ * NULL); the record's path in *pending.
+ */
+static char *guard_begin(const struct exec_spec *spec, const char *wd, struct guard_note *g,
+                         char **pending)
+{
+	char **skip = mounts_search_skip(spec->profile, wd), *recovered = NULL;
+	struct timespec orphan;
+	bool recover;
+
+	guard_note(wd, mounts_home(), skip, g);
+	recover = pending_orphans(wd, &orphan);
+	*pending = pending_begin(wd, recover ? &orphan : &g->since); /* a kill now: again */
+	if (recover) {
+		recovered = guard_recover(g, &orphan);
+		guard_note_clear(g);
+		guard_note(wd, mounts_home(), skip, g);
+	}
+	strv_free(skip);
+	return recovered;
+}
+
+/* "a (left by ...), b": what a recovery and a sweep removed; takes both. */
+static char *removed_join(char *recovered, char *swept)
+{
+	char *s;
+
+	if (recovered == NULL)
+		return swept;
+	s = xasprintf("%s (left by an earlier run that was killed before its check)%s%s",
+	              recovered, swept ? ", " : "", swept ? swept : "");
+	free(recovered);
+	free(swept);
+	return s;
+}
+
 int exec_run(const struct exec_spec *spec, struct exec_result *res, char **errstr)
 {
 	struct exec_job *job = NULL;
@@ -113,18 +153,26 @@ int exec_run(const struct exec_spec *spec, struct exec_result *res, char **errst
 	bool guard = spec->profile && spec->profile->workdir_rw && !spec->overlay_dir &&
 	             spec->workdir && realpath(spec->workdir, wd);
 	struct guard_note before;
+	char *pending = NULL, *recovered = NULL;
 	int rc;
 
 	memset(res, 0, sizeof(*res));
 	res->exit_code = -1;
-	if (guard) {
-		char **skip = mounts_search_skip(spec->profile, wd);
-		guard_note(wd, mounts_home(), skip, &before);
-		strv_free(skip);
-	}
+	if (guard)
+		recovered = guard_begin(spec, wd, &before, &pending);
 	if (exec_prepare(spec, &job, errstr) < 0) {
-		if (guard)
+		if (guard) {
 			guard_note_clear(&before);
+			pending_end(pending);
+		}
+		if (recovered) {
+			char *e = xasprintf("%s; airlock removed %s, left by an earlier run that was "
+			                    "killed before its check",
+			                    *errstr ? *errstr : "not run", recovered);
+			free(*errstr);
+			*errstr = e;
+			free(recovered);
+		}
 		return -1;
 	}
 	rc = exec_job_run(job, res, errstr);
@@ -141,8 +189,9 @@ int exec_run(const struct exec_spec *spec, struct exec_result *res, char **errst
 		res->hidden_path = NULL;
 	}
 	if (guard) { /* also after a failure: the command may have started */
-		res->removed = guard_sweep(&before);
+		res->removed = removed_join(recovered, guard_sweep(&before));
 		guard_note_clear(&before);
+		pending_end(pending);
 	}
 	if (rc < 0 && res->removed) {
 		char *e = xasprintf("%s; it created %s, which airlock removed",

@@ -115,6 +115,23 @@ void guard_note_clear(struct guard_note *g);
  * holder it replaced) under before's roots; returns what went as "a, b
  * (why)" (caller frees) or NULL when nothing did. */
 char *guard_sweep(const struct guard_note *before);
+/* After a run whose sweep never happened (pending.c: its airlock was
+ * killed), acts on what changed under g's roots from since on, by change
+ * time, as guard_sweep() on what a run made; returns what went, as
+ * guard_sweep() does. g is noted afresh after it. */
+char *guard_recover(const struct guard_note *g, const struct timespec *since);
+
+/* ---- a guarded run's note on disk until its sweep (pending.c) ---------- */
+
+/* Records since, a guarded run's note time, for the workdir wd (resolved)
+ * in the user's state directory; the file's path, a new string, or NULL
+ * when it cannot be written (then a kill leaves nothing to recover). */
+char *pending_begin(const char *wd, const struct timespec *since);
+/* Removes the record and frees path (NULL: nothing). */
+void pending_end(char *path);
+/* True when a run in wd left a record and is gone (killed before its
+ * sweep): the earliest such time in *since; those records are removed. */
+bool pending_orphans(const char *wd, struct timespec *since);
 
 /* ---- steps and the report page (ns.c) ----------------------------------- */
 

@@ -685,6 +685,26 @@ static void sweep_gitdirs(const struct guard_note *before, struct buf *b)
  * "Changed" is by change time, which nothing can set but the clock.
  */
 
+/* The table's entry name under dfd, of kind: with since NULL, made by the
+ * run and acted on whole; else acted on when it changed from since on,
+ * but for a hooks directory, which loses what changed in it, and a
+ * directory holding others, left to their own entries. */
+static void act_since(int dfd, const char *name, const char *shown, enum guard_kind kind,
+                      const struct timespec *since, struct buf *b)
+{
+	struct stat st;
+	struct guard_id id;
+	bool holder = kind == GUARD_PIN || kind == GUARD_GITDIR;
+
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return;
+	id = (struct guard_id){true, S_ISDIR(st.st_mode), st.st_dev, st.st_ino};
+	if (since && kind == GUARD_HOOKS && id.is_dir)
+		sweep_hooks(dfd, name, shown, since, b);
+	else if (since == NULL || (!(holder && id.is_dir) && fresh(dfd, name, since)))
+		act(dfd, name, shown, kind, &id, b);
+}
+
 static int nested_cmp(const void *a, const void *b)
 {
 	return strcmp(((const struct guard_nested *)a)->path,
@@ -753,22 +773,14 @@ static void sweep_nested_gitdir(const char *gd, const char *shown, const struct 
                                 struct buf *b)
 {
 	int fd = open(gd, DIR_FLAGS);
-	struct stat st;
 
 	for (size_t i = 0; fd >= 0 && i < GUARD_NPATHS; i++) {
 		const char *rel = guard_rel(i, true);
-		enum guard_kind kind = guard_paths[i].kind;
-		struct guard_id id;
 		char *s;
-		if (rel == NULL || rel[0] == '\0' || fstatat(fd, rel, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		if (rel == NULL || rel[0] == '\0')
 			continue;
-		id = (struct guard_id){true, S_ISDIR(st.st_mode), st.st_dev, st.st_ino};
 		s = xasprintf("%s/%s", shown, rel);
-		if (since && kind == GUARD_HOOKS && id.is_dir)
-			sweep_hooks(fd, rel, s, since, b);
-		else if (since == NULL || ((kind == GUARD_REMOVE || kind == GUARD_CONFIG || !id.is_dir) &&
-		                           fresh(fd, rel, since)))
-			act(fd, rel, s, kind, &id, b);
+		act_since(fd, rel, s, guard_paths[i].kind, since, b);
 		free(s);
 	}
 	if (fd >= 0) { /* links and specials: made, every one (none noted) */
@@ -1015,6 +1027,39 @@ char *guard_sweep(const struct guard_note *before)
 	sweep_hooks_path(before, &after, &b);
 	sweep_gitdirs(before, &b);
 	sweep_nested(before, &b);
+	return b.len ? buf_take(&b, NULL) : (buf_free(&b), NULL);
+}
+
+char *guard_recover(const struct guard_note *g, const struct timespec *since)
+{
+	struct guard_note r = *g; /* the same roots, borrowed */
+	struct gitdir_walk w = {.g = g, .since = since};
+	struct buf b;
+	const char *name;
+	int dfd;
+
+	buf_init(&b, 0);
+	w.b = &b;
+	for (int k = 0; k < GUARD_NROOTS; k++)
+		for (size_t i = 0; g->root[k] && i < GUARD_NPATHS; i++) {
+			const char *rel = guard_rel(i, k != GUARD_WD);
+			char *shown;
+			if (rel == NULL || rel[0] == '\0' ||
+			    (dfd = open_parent(g->root[k], rel, &name)) < 0)
+				continue;
+			shown = k == GUARD_WD ? xstrdup(rel) : xasprintf("%s/%s", g->root[k], rel);
+			act_since(dfd, name, shown, guard_paths[i].kind, since, &b);
+			close(dfd);
+			free(shown);
+		}
+	if (g->hooks_rel && (dfd = open_parent(g->root[GUARD_WD], g->hooks_rel, &name)) >= 0) {
+		sweep_hooks(dfd, name, g->hooks_rel, since, &b);
+		close(dfd);
+	}
+	walk_gitdirs(&w);
+	r.since = *since;
+	r.nested_unknown = true; /* each nested one by change time */
+	sweep_nested(&r, &b);
 	return b.len ? buf_take(&b, NULL) : (buf_free(&b), NULL);
 }
 

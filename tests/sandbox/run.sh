@@ -490,6 +490,23 @@ for i in range(30): os.mkdir(\"x\" * 200); os.chdir(\"x\" * 200)'"; do
 	[ ! -e "$M" ] && [ "$(cat "$M.rc")" = "# rc" ] && ok "nested-repo-$i" ||
 		bad "nested-repo-$i" "a nested repository's config, hook or reflog link ran or wrote on the host"
 done
+# an airlock killed during the run (SIGKILL, the OOM killer) never swept:
+# what the run planted stayed, and the next run's note took it for the
+# user's. The next guarded run now sweeps from the killed one's start on.
+r="$WORK/repo15" M="$WORK/outside/killed"
+mkdir -p "$r" && git init -q "$r" && $C -C "$r" commit -q --allow-empty -m init
+[ "$AS" = nobody ] && chown -R 65534:65534 "$r"
+(cd "$r" && env -i PATH=/usr/bin:/bin HOME="$WORK/home" setsid $RUN "$AIRLOCK" exec -- sh -c \
+	'mkdir .airlock; echo "[tiers]" > .airlock/policy; ln -s "$1" .git/logs/HEAD2
+	 git init -q sub; git -C sub config core.fsmonitor "touch $1"; touch planted; sleep 60' \
+	x "$M" > /dev/null 2>&1 &)
+for _ in $(seq 100); do [ -e "$r/planted" ] && break; sleep 0.1; done
+pkill -9 -f "exec -- sh -c mkdir .airlock" 2>/dev/null
+sleep 0.3
+OUT=$(cd "$r" && env -i PATH=/usr/bin:/bin HOME="$WORK/home" $RUN "$AIRLOCK" exec -- true 2>&1)
+[ -e "$r/planted" ] && [ ! -e "$r/.airlock" ] && [ ! -L "$r/.git/logs/HEAD2" ] &&
+	! grep -q fsmonitor "$r/sub/.git/config" 2>/dev/null &&
+	ok killed-run-swept || bad killed-run-swept "what a run whose airlock was killed planted stayed"
 # in a linked worktree the main repository's .git is writable (a commit
 # writes objects and refs there), with its hooks and config kept as the
 # workdir's own are, the worktree's commondir and link back read-only, and

@@ -23,6 +23,7 @@
 #include <sys/sysmacros.h>
 #include <sys/un.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 
@@ -637,6 +638,77 @@ static void gitdirs_check(const char *real, const struct tdata_row *rows, size_t
 	strv_free(gitdirs);
 }
 
+/* Writes a pending record for wd by hand: writer pid, time since. */
+static void pending_write(const char *dir, const char *wd, long pid, long long since,
+                          const char *name_wd)
+{
+	static int seq;
+	char key[17], *path, *text;
+	uint64_t h = 1469598103934665603ULL;
+
+	for (const unsigned char *p = (const unsigned char *)name_wd; *p; p++)
+		h = (h ^ *p) * 1099511628211ULL;
+	snprintf(key, sizeof(key), "%016llx", (unsigned long long)h);
+	path = xasprintf("%s/%s-%ld-9%d", dir, key, pid, seq++);
+	text = xasprintf("%lld\n%s\n", since, wd);
+	write_file("/", path + 1, text);
+	free(path);
+	free(text);
+}
+
+/* pending.c: a record is an orphan only when its writer is gone (exited,
+ * a zombie, or from before the boot) and it names this workdir whole; a
+ * live writer's, our own, is never taken. The earliest time wins, and
+ * the records taken are gone. */
+static void test_pending_orphans(void **state)
+{
+	char *home = tmpdir_new(), *dir = xasprintf("%s/state/airlock/pending", home);
+	char *old = getenv("XDG_STATE_HOME") ? xstrdup(getenv("XDG_STATE_HOME")) : NULL;
+	char *st = xasprintf("%s/state", home), *mine, *cmd;
+	const char *wd = "/srv/project";
+	struct timespec now = {time(NULL), 0}, since;
+	pid_t dead = fork(), zombie;
+	(void)state;
+	if (dead == 0)
+		_exit(0);
+	assert_int_equal(waitpid(dead, NULL, 0), dead);
+	if ((zombie = fork()) == 0)
+		_exit(0);
+	usleep(100000); /* not waited for yet: a zombie */
+	setenv("XDG_STATE_HOME", st, 1);
+	mine = pending_begin(wd, &now);
+	assert_non_null(mine);
+	assert_false(pending_orphans(wd, &since)); /* our own: live */
+	pending_write(dir, wd, (long)dead, now.tv_sec - 50, wd);
+	pending_write(dir, wd, (long)zombie, now.tv_sec - 70, wd);
+	pending_write(dir, "/srv/project-other", (long)dead, now.tv_sec - 90, wd); /* not ours */
+	pending_write(dir, "/srv/project/x", (long)dead, now.tv_sec - 95, wd);
+	pending_write(dir, wd, (long)getpid(), now.tv_sec - 99, wd); /* live */
+	assert_true(pending_orphans(wd, &since));
+	assert_int_equal(since.tv_sec, now.tv_sec - 70);
+	assert_false(pending_orphans(wd, &since)); /* taken */
+	pending_write(dir, wd, (long)getpid(), 1000, wd); /* before the boot */
+	assert_true(pending_orphans(wd, &since));
+	assert_int_equal(since.tv_sec, 1000);
+	pending_end(mine);
+	assert_int_equal(waitpid(zombie, NULL, 0), zombie);
+	cmd = xasprintf("ls '%s' | wc -l", dir);
+	FILE *f = popen(cmd, "r");
+	int left = -1;
+	assert_int_equal(fscanf(f, "%d", &left), 1);
+	pclose(f);
+	assert_int_equal(left, 3); /* the other workdirs' two and the live one's */
+	if (old)
+		setenv("XDG_STATE_HOME", old, 1);
+	else
+		unsetenv("XDG_STATE_HOME");
+	free(old);
+	free(cmd);
+	free(st);
+	free(dir);
+	rm_rf(home);
+}
+
 /* A workdir that grows past what the search's table holds (run first, while
  * the process's table is as small as it starts): it doubles,
  * keeping what it remembers and the watches, whose events must still
@@ -857,6 +929,7 @@ int main(void)
 		cmocka_unit_test(test_backends),
 		cmocka_unit_test(test_seccomp_precompiled),
 		cmocka_unit_test(test_secrets_table),
+		cmocka_unit_test(test_pending_orphans),
 		cmocka_unit_test(test_secrets_too_many),
 		cmocka_unit_test(test_secrets_pem_budget),
 		cmocka_unit_test(test_kernel_mounts),

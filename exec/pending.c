@@ -1,0 +1,192 @@
+/*
+ * pending.c: a guarded run's note, kept on disk until its sweep is done.
+ * An airlock killed between the two (SIGKILL, the OOM killer, a crash; the
+ * sandbox dies with it) never sweeps: what its run planted stays, and the
+ * next run's note would take it for the user's own. So exec_run() records
+ * the note's time in a file named for the workdir and itself, and removes
+ * it after the sweep; the next guarded run in that workdir that finds one
+ * whose writer is gone sweeps by change time from then on, first.
+ * Rules: the directory is the user's state directory, which no sandbox
+ * sees (its home is empty); a file is another run's while its writer
+ * lives, and never acted on then; one that cannot be written leaves the
+ * run as it was before there were any (nothing recovered after a kill).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/util.h"
+#include "exec/exec_internal.h"
+
+/* The directory of pending notes, as a new string; NULL when the state
+ * directory is unknown or lies in wd (the sandbox could write it). */
+static char *pending_dir(const char *wd)
+{
+	const char *state = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
+	char *dir;
+
+	if (state && state[0] == '/')
+		dir = xasprintf("%s/airlock/pending", state);
+	else if (home && home[0] == '/')
+		dir = xasprintf("%s/.local/state/airlock/pending", home);
+	else
+		return NULL;
+	if (path_contains(wd, dir) || path_contains(dir, wd)) {
+		free(dir);
+		return NULL;
+	}
+	return dir;
+}
+
+/* The workdir's part of a file name: FNV-1a of its path, in hex. */
+static void wd_key(const char *wd, char key[17])
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	for (const unsigned char *p = (const unsigned char *)wd; *p; p++)
+		h = (h ^ *p) * 1099511628211ULL;
+	snprintf(key, 17, "%016llx", (unsigned long long)h);
+}
+
+/* Makes dir and its parents, private; -1 when it cannot. */
+static int dir_make(const char *dir)
+{
+	char *p;
+	int rc = 0;
+
+	if (mkdir(dir, 0700) == 0 || errno == EEXIST)
+		return 0; /* one system call, every run but the first */
+	p = xstrdup(dir);
+	for (char *s = strchr(p + 1, '/'); rc == 0 && s; s = strchr(s + 1, '/')) {
+		*s = '\0';
+		rc = mkdir(p, 0700) < 0 && errno != EEXIST ? -1 : 0;
+		*s = '/';
+	}
+	if (rc == 0 && mkdir(p, 0700) < 0 && errno != EEXIST)
+		rc = -1;
+	free(p);
+	return rc;
+}
+
+char *pending_begin(const char *wd, const struct timespec *since)
+{
+	static unsigned seq;
+	char key[17], *dir = pending_dir(wd), *path = NULL, *text;
+	int fd;
+
+	if (dir == NULL || dir_make(dir) < 0)
+		goto out;
+	wd_key(wd, key);
+	path = xasprintf("%s/%s-%ld-%u", dir, key, (long)getpid(),
+	                 __atomic_fetch_add(&seq, 1, __ATOMIC_RELAXED));
+	text = xasprintf("%lld\n%s\n", (long long)since->tv_sec, wd);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text)) {
+		if (fd >= 0)
+			unlink(path);
+		free(path);
+		path = NULL;
+	}
+	if (fd >= 0)
+		close(fd);
+	free(text);
+out:
+	free(dir);
+	return path;
+}
+
+void pending_end(char *path)
+{
+	if (path)
+		unlink(path);
+	free(path);
+}
+
+/* The boot time, in seconds of CLOCK_REALTIME: a note older was written
+ * by a process gone with the last boot, whatever its pid is now. */
+static long long boot_time(void)
+{
+	struct timespec real, up;
+
+	clock_gettime(CLOCK_REALTIME, &real);
+	clock_gettime(CLOCK_BOOTTIME, &up);
+	return (long long)real.tv_sec - (long long)up.tv_sec - 1;
+}
+
+/* True when process pid is gone: no such process, or a zombie (killed,
+ * its parent not yet waiting: kill() still finds it). */
+static bool writer_gone(pid_t pid)
+{
+	char path[64], buf[512], *paren;
+	int fd;
+	ssize_t n;
+
+	if (kill(pid, 0) < 0 && errno == ESRCH)
+		return true;
+	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return errno == ENOENT;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	paren = strrchr(buf, ')'); /* "PID (COMM) STATE ...": COMM may hold anything */
+	return paren && paren[1] == ' ' && (paren[2] == 'Z' || paren[2] == 'X');
+}
+
+/* The note in dir/name when it is wd's and its writer is gone: its time
+ * in *since; false otherwise (another run's, live, or unreadable). */
+static bool orphan_read(int dfd, const char *name, const char *wd, long long *since)
+{
+	char buf[PATH_MAX + 32], *nl;
+	long pid = 0;
+	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	nl = strchr(buf, '\n'); /* "SECONDS\nWD\n" */
+	if (nl == NULL || sscanf(buf, "%lld", since) != 1 || strncmp(nl + 1, wd, strlen(wd)) != 0 ||
+	    strcmp(nl + 1 + strlen(wd), "\n") != 0)
+		return false;
+	if (sscanf(name + 17, "%ld-", &pid) != 1 || pid <= 0)
+		return false;
+	return *since < boot_time() || writer_gone((pid_t)pid);
+}
+
+bool pending_orphans(const char *wd, struct timespec *since)
+{
+	char key[17], *dir = pending_dir(wd);
+	DIR *d = dir ? opendir(dir) : NULL;
+	struct dirent *e;
+	bool found = false;
+	long long t;
+
+	wd_key(wd, key);
+	while (d && (e = readdir(d)) != NULL) {
+		if (strncmp(e->d_name, key, 16) != 0 || e->d_name[16] != '-' ||
+		    !orphan_read(dirfd(d), e->d_name, wd, &t))
+			continue;
+		if (!found || t < since->tv_sec)
+			*since = (struct timespec){(time_t)t, 0};
+		found = true;
+		unlinkat(dirfd(d), e->d_name, 0); /* swept by the caller next */
+	}
+	if (d)
+		closedir(d);
+	free(dir);
+	return found;
+}
