@@ -5,18 +5,13 @@
  * hand (levels, includes and includeIf); libgit2 is loaded only for a
  * workdir inside a git work tree; the read runs in a child with a deadline.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/child.h"
 #include "core/lazy.h"
 #include "core/util.h"
 #include "gate/identity.h"
@@ -223,9 +218,15 @@ static char **identity_collect(const struct lazy_git *g, const char *workdir, ch
 #define IDENT_MAX 65536    /* bytes of entries and binds from the child */
 
 /* In the child: the entries as "E...\0" and binds as "B...\0" on fd. */
-static void identity_send(const struct lazy_git *g, const char *workdir, int fd)
+struct identity_arg {
+	const struct lazy_git *g;
+	const char *workdir;
+};
+
+static void identity_send(void *arg, int fd)
 {
-	char **binds = NULL, **env = identity_collect(g, workdir, &binds);
+	const struct identity_arg *a = arg;
+	char **binds = NULL, **env = identity_collect(a->g, a->workdir, &binds);
 	struct buf b;
 
 	buf_init(&b, 0);
@@ -237,24 +238,6 @@ static void identity_send(const struct lazy_git *g, const char *workdir, int fd)
 	_exit(b.len <= IDENT_MAX && fd_write_all(fd, b.data, b.len) == 0 ? 0 : 1);
 }
 
-/* What the child sent, up to IDENT_MAX bytes before the deadline, into b;
- * false when it sent more, or not all in time. */
-static bool identity_receive(int fd, struct buf *b)
-{
-	long long end = clock_ns() + IDENT_WAIT_MS * 1000000LL, left;
-	char chunk[4096];
-	ssize_t n = 1;
-
-	while (n > 0 && b->len <= IDENT_MAX && (left = end - clock_ns()) > 0) {
-		struct pollfd p = {fd, POLLIN, 0};
-		if (poll(&p, 1, (int)(left / 1000000 + 1)) <= 0)
-			continue; /* EINTR, or the deadline: checked above */
-		if ((n = read(fd, chunk, sizeof(chunk))) > 0)
-			buf_append(b, chunk, (size_t)n);
-	}
-	return n == 0 && b->len <= IDENT_MAX;
-}
-
 /*
  * libgit2 reads the repository's config and every file it includes: one
  * the project holds (include.path = ../.gitconfig) a sandboxed call may
@@ -264,32 +247,14 @@ static bool identity_receive(int fd, struct buf *b)
  */
 char **git_identity_read(const char *workdir, char ***binds)
 {
-	const struct lazy_git *g = NULL;
+	struct identity_arg a = {NULL, workdir};
 	char **env = NULL;
-	int fds[2] = {-1, -1}, status = 0;
 	struct buf b;
-	pid_t pid = -1, parent = getpid();
 
-	if (workdir == NULL || !in_work_tree(workdir) || (g = lazy_git(NULL)) == NULL ||
-	    pipe2(fds, O_CLOEXEC) < 0)
+	if (workdir == NULL || !in_work_tree(workdir) || (a.g = lazy_git(NULL)) == NULL)
 		return NULL;
 	buf_init(&b, 0);
-	if ((pid = fork()) == 0) {
-		/* stuck on a FIFO, it must not outlive a gate that dies meanwhile */
-		if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
-			_exit(1);
-		identity_send(g, workdir, fds[1]);
-	}
-	close(fds[1]);
-	if (pid < 0 || !identity_receive(fds[0], &b))
-		b.len = 0;
-	if (pid > 0) {
-		kill(pid, SIGKILL); /* gone already, or late */
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-			;
-	}
-	close(fds[0]);
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+	if (child_collect(identity_send, &a, IDENT_WAIT_MS, IDENT_MAX, &b) < 0)
 		b.len = 0;
 	for (size_t i = 0; i < b.len; i += strlen(b.data + i) + 1)
 		if (b.data[i] == 'E' || b.data[i] == 'B')
