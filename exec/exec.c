@@ -111,22 +111,23 @@ void exec_result_clear(struct exec_result *res)
  * note until its sweep (pending.c): first, when a run there was killed
  * before its sweep, what changed from its start on is swept, and the
  * note taken again. Returns what that recovery removed (a new string or
- * NULL); the record's path in *pending.
+ * NULL); the record's path in *pending; *unread when the repository
+ * config cannot be read (the call must not run).
  */
 static char *guard_begin(const struct exec_spec *spec, const char *wd, struct guard_note *g,
-                         char **pending)
+                         char **pending, bool *unread)
 {
 	char **skip = mounts_search_skip(spec->profile, wd), *recovered = NULL;
 	struct timespec orphan;
 	bool recover;
 
-	guard_note(wd, mounts_home(), skip, g);
+	*unread = guard_note(wd, mounts_home(), skip, g) < 0;
 	recover = pending_orphans(wd, &orphan);
 	*pending = pending_begin(wd, recover ? &orphan : &g->since); /* a kill now: again */
 	if (recover) {
 		recovered = guard_recover(g, &orphan);
 		guard_note_clear(g);
-		guard_note(wd, mounts_home(), skip, g);
+		*unread = guard_note(wd, mounts_home(), skip, g) < 0;
 	}
 	strv_free(skip);
 	return recovered;
@@ -154,13 +155,16 @@ int exec_run(const struct exec_spec *spec, struct exec_result *res, char **errst
 	             spec->workdir && realpath(spec->workdir, wd);
 	struct guard_note before;
 	char *pending = NULL, *recovered = NULL;
+	bool unread = false;
 	int rc;
 
 	memset(res, 0, sizeof(*res));
 	res->exit_code = -1;
 	if (guard)
-		recovered = guard_begin(spec, wd, &before, &pending);
-	if (exec_prepare(spec, &job, errstr) < 0) {
+		recovered = guard_begin(spec, wd, &before, &pending, &unread);
+	if (unread)
+		*errstr = xstrdup(GUARD_CONFIG_UNREAD);
+	if (unread || exec_prepare(spec, &job, errstr) < 0) {
 		if (guard) {
 			guard_note_clear(&before);
 			pending_end(pending);

@@ -82,6 +82,7 @@ struct guard_note {
 	char *root[GUARD_NROOTS]; /* owned; NULL when absent */
 	struct guard_id id[GUARD_NROOTS][GUARD_NPATHS];
 	char *hooks_rel;         /* core.hooksPath in the workdir; owned, or NULL */
+	char **include_rels;     /* what the config includes from the workdir; owned */
 	struct guard_id hooks_id;
 	struct guard_special *specials; /* links, FIFOs, sockets and devices in
 	                                 * the git directories, sorted; owned */
@@ -102,14 +103,24 @@ struct guard_nested {
 /* Notes what each guarded path under the workdir wd (resolved), and under
  * the git directories of a linked worktree (found with home as mounts.c
  * does), is before a run, and the repositories nested in wd outside skip
- * (mounts_search_skip()). guard_note_clear() frees. */
-void guard_note(const char *wd, const char *home, char *const *skip, struct guard_note *g);
-/* The hooks directory the repository config of wd (resolved) names with
- * core.hooksPath, relative to wd, when it lies in wd and the table does
- * not hold it already (husky's .husky/_): kept as .git/hooks is. 0 with
- * *rel a new string or NULL; -1 (*rel NULL) when the config names one
- * that cannot be read. */
-int guard_hooks_rel(const char *wd, char **rel);
+ * (mounts_search_skip()). guard_note_clear() frees, also after -1: the
+ * config could not be read (guard_config_refs()), and the call must not run. */
+int guard_note(const char *wd, const char *home, char *const *skip, struct guard_note *g);
+/* Why a call is refused when guard_note() or the plan cannot read the
+ * repository config (guard_config_refs() -1). */
+#define GUARD_CONFIG_UNREAD                                                                  \
+	"workdir: the repository config sets core.hooksPath or includes a file, but libgit2 " \
+	"cannot read that config and what it includes within 2 s (a FIFO, or a config git "  \
+	"rejects), so what the host's git runs cannot be kept read-only"
+
+/* What the repository config of wd (resolved) has git run or read from
+ * the workdir, relative to wd: the hooks directory core.hooksPath names
+ * (*hooks_rel, when the table does not hold it already, as husky's
+ * .husky/_), kept as .git/hooks is; and each file it includes (include.path,
+ * includeIf.*.path; *include_rels, a vector), kept as a config is. 0 with
+ * new strings or NULL; -1 when the config names either but cannot be read
+ * (then *hooks_rel is NULL): what the host's git runs is unknown. */
+int guard_config_refs(const char *wd, char **hooks_rel, char ***include_rels);
 void guard_note_clear(struct guard_note *g);
 /* Acts on each guarded path the run made (created, replaced, or under a
  * holder it replaced) under before's roots; returns what went as "a, b

@@ -24,14 +24,17 @@
 #include <fnmatch.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/magic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "core/child.h"
 #include "core/lazy.h"
 #include "core/util.h"
 #include "exec/exec_internal.h"
@@ -724,17 +727,36 @@ static int nested_find(const struct guard_note *g, char ***gitdirs, char **errst
 	return rc;
 }
 
+/* File systems that stamp a change to the nanosecond, or near: others may
+ * keep seconds (FAT keeps two), and truncate a change's time below the
+ * note's. */
+static const unsigned long fine_fs[] = {
+	EXT4_SUPER_MAGIC, XFS_SUPER_MAGIC, BTRFS_SUPER_MAGIC, TMPFS_MAGIC, OVERLAYFS_SUPER_MAGIC,
+	F2FS_SUPER_MAGIC, 0x2fc12fc1 /* zfs */, 0xca451a4e /* bcachefs */,
+};
+
+/* The note's time: the clock file systems stamp changes with (a change
+ * after it has a change time at or past it); on a file system not known
+ * to keep fine times, two seconds back, where a change the user made just
+ * before counts as the run's, and is only checked. */
+static void note_since(struct guard_note *g)
+{
+	struct statfs fs;
+	struct timespec now;
+	bool fine = false;
+
+	clock_gettime(CLOCK_REALTIME_COARSE, &now);
+	if (statfs(g->root[GUARD_WD], &fs) == 0)
+		for (size_t i = 0; i < nitems(fine_fs); i++)
+			fine |= (unsigned long)fs.f_type == fine_fs[i];
+	g->since = fine ? now : (struct timespec){now.tv_sec - 2, 0};
+}
+
 static void note_nested(struct guard_note *g, char *const *skip)
 {
 	char **gitdirs = NULL, *err = NULL;
-	struct timespec now;
 	struct stat st;
 
-	/* the clock file systems stamp changes with; a second back, for those
-	 * that keep only seconds (or two): a change made just before counts
-	 * as the run's, and is only checked */
-	clock_gettime(CLOCK_REALTIME_COARSE, &now);
-	g->since = (struct timespec){now.tv_sec - 2, 0};
 	g->skip = strv_dup(skip);
 	if (nested_find(g, &gitdirs, &err) < 0) {
 		g->nested_unknown = true; /* each counts as there before */
@@ -855,41 +877,102 @@ static void sweep_root(const struct guard_note *before, const struct guard_note 
 	}
 }
 
-/* core.hooksPath of the config name under dfd, in *out as a new string
- * (NULL when unset or not read: not a file, an include, see
- * config_check_key). -1 when the text names it but libgit2 cannot read
- * it: the hooks directory is then unknown. */
-static int config_hooks_path(int dfd, const char *name, char **out)
+#define CONFIG_WAIT_MS 2000   /* a read takes ~0.5 ms once libgit2 is loaded */
+#define CONFIG_REFS_MAX 65536 /* bytes of paths from the child */
+
+struct config_arg {
+	const struct lazy_git *g;
+	const char *path; /* the config file */
+};
+
+static bool include_key(const char *name)
 {
-	char *err = NULL, *path;
-	const struct lazy_git *g = NULL;
+	size_t n = strlen(name);
+	return strcmp(name, "include.path") == 0 ||
+	       (strncmp(name, "includeif.", 10) == 0 && n > 15 && strcmp(name + n - 5, ".path") == 0);
+}
+
+/* What of the config at a->path decides what the host's git runs, as
+ * libgit2 reads it, its includes followed: core.hooksPath ("H" PATH) and
+ * each include.path and includeIf.*.path ("I" PATH), into b, each
+ * NUL-terminated. -1 when it cannot be read. */
+static int config_refs_read(const struct config_arg *a, struct buf *b)
+{
+	const struct lazy_git *g = a->g;
 	git_config *cfg = NULL;
-	git_buf buf = {0};
+	git_config_iterator *it = NULL;
+	git_config_entry *e;
+	git_buf hp = {0};
+	int rc = -1, got;
+
+	if (g->git_config_open_ondisk(&cfg, a->path) < 0 || g->git_config_iterator_new(&it, cfg) < 0)
+		goto out;
+	if ((got = g->git_config_get_path(&hp, cfg, "core.hooksPath")) == 0 && hp.ptr)
+		buf_append(b, "H", 1), buf_append(b, hp.ptr, strlen(hp.ptr) + 1);
+	else if (got < 0 && got != GIT_ENOTFOUND)
+		goto out;
+	while ((got = g->git_config_next(&e, it)) == 0)
+		if (include_key(e->name) && e->value)
+			buf_append(b, "I", 1), buf_append(b, e->value, strlen(e->value) + 1);
+	rc = got == GIT_ITEROVER ? 0 : -1;
+out:
+	g->git_buf_dispose(&hp);
+	if (it)
+		g->git_config_iterator_free(it);
+	if (cfg)
+		g->git_config_free(cfg);
+	return rc;
+}
+
+/* The child of config_refs(): reads, sends, exits. */
+static void config_refs_send(void *arg, int fd)
+{
+	struct buf b;
+
+	buf_init(&b, 0);
+	_exit(config_refs_read(arg, &b) == 0 && fd_write_all(fd, b.data, b.len) == 0 ? 0 : 1);
+}
+
+/*
+ * core.hooksPath of the config name under dfd (path, its real path) in
+ * *hooks, and the paths it includes in *includes (new, NULL when none).
+ * libgit2 is loaded only when the text names hooksPath or an include. It
+ * opens every file the config includes, and one in the workdir a run may
+ * have left a FIFO (the sweep, and the gate with it, hung in open), so a
+ * config with an include is read in a child with a deadline (child.c).
+ * -1 when the text names either but it cannot be read, or not in time:
+ * what the host's git runs is then unknown.
+ */
+static int config_refs(int dfd, const char *name, const char *path, char **hooks,
+                       char ***includes)
+{
 	size_t n;
-	char *text = dfd < 0 ? NULL : config_text_read(dfd, name, &n);
-	bool skip = text == NULL || strcasestr(text, "hookspath") == NULL ||
-	            config_includes(text, n); /* libgit2 loaded only when it may be set */
-	int rc = 0, got;
+	char *text = dfd < 0 ? NULL : config_text_read(dfd, name, &n), *err = NULL;
+	bool inc = text && config_includes(text, n);
+	bool want = text && (inc || strcasestr(text, "hookspath"));
+	struct config_arg a = {NULL, path};
+	struct buf b;
+	int rc;
 
 	free(text);
-	*out = NULL;
-	if (skip)
+	*hooks = NULL;
+	*includes = NULL;
+	if (!want)
 		return 0;
-	if ((g = lazy_git(&err)) == NULL) {
+	if ((a.g = lazy_git(&err)) == NULL) {
 		free(err);
 		return -1;
 	}
-	path = xasprintf("/proc/self/fd/%d/%s", dfd, name);
-	if (g->git_config_open_ondisk(&cfg, path) < 0)
-		rc = -1;
-	else if ((got = g->git_config_get_path(&buf, cfg, "core.hooksPath")) == 0 && buf.ptr)
-		*out = xstrdup(buf.ptr);
-	else if (got < 0 && got != GIT_ENOTFOUND)
-		rc = -1;
-	g->git_buf_dispose(&buf);
-	if (cfg)
-		g->git_config_free(cfg);
-	free(path);
+	buf_init(&b, 0);
+	rc = inc ? child_collect(config_refs_send, &a, CONFIG_WAIT_MS, CONFIG_REFS_MAX, &b)
+	         : config_refs_read(&a, &b);
+	for (size_t i = 0; rc == 0 && i < b.len; i += strlen(b.data + i) + 1) {
+		if (b.data[i] == 'H' && *hooks == NULL)
+			*hooks = xstrdup(b.data + i + 1);
+		else if (b.data[i] == 'I')
+			strv_push(includes, b.data + i + 1);
+	}
+	buf_free(&b);
 	return rc;
 }
 
@@ -921,34 +1004,86 @@ static char *rel_in(const char *wd, const char *v)
 	return b.len ? buf_take(&b, NULL) : (buf_free(&b), NULL);
 }
 
-int guard_hooks_rel(const char *wd, char **rel_out)
+/* abs with "." and ".." taken out as written (a new string): a path in
+ * the workdir that may not exist yet. */
+static char *path_lexical(const char *abs)
+{
+	struct buf b;
+
+	buf_init(&b, 0);
+	for (const char *p = abs; *p; p += strspn(p, "/")) {
+		size_t len = strcspn(p, "/");
+		if (len == 2 && strncmp(p, "..", 2) == 0) {
+			char *slash = memrchr(b.data ? b.data : "", '/', b.len);
+			b.len = slash ? (size_t)(slash - b.data) : 0;
+		} else if (len && !(len == 1 && p[0] == '.')) {
+			buf_printf(&b, "/%.*s", (int)len, p);
+		}
+		p += len;
+	}
+	return b.len ? buf_take(&b, NULL) : (buf_free(&b), xstrdup("/"));
+}
+
+/* An include's value v, made relative to wd when it names a path there:
+ * relative to the config's directory (confdir), ~/ to the home, as git
+ * resolves them. */
+static char *include_rel(const char *wd, const char *confdir, const char *v)
+{
+	const char *home = getenv("HOME");
+	char *abs = NULL, *lex, *rel;
+
+	if (strncmp(v, "~/", 2) == 0)
+		abs = home && home[0] == '/' ? xasprintf("%s/%s", home, v + 2) : NULL;
+	else if (v[0] == '/')
+		abs = xstrdup(v);
+	else if (v[0] != '\0')
+		abs = xasprintf("%s/%s", confdir, v);
+	if (abs == NULL)
+		return NULL;
+	lex = path_lexical(abs);
+	rel = rel_in(wd, lex);
+	free(lex);
+	free(abs);
+	return rel;
+}
+
+int guard_config_refs(const char *wd, char **hooks_rel, char ***include_rels)
 {
 	struct gitdir_linked l;
-	char *git = xasprintf("%s/.git", wd), *v = NULL, *rel = NULL, *inside = NULL;
+	char *dir = NULL, *config, *v = NULL, *rel = NULL, **inc = NULL;
 	struct stat st;
 	int dfd = -1, rc;
 
-	if (lstat(git, &st) == 0 && S_ISDIR(st.st_mode))
-		dfd = open(git, DIR_FLAGS);
-	else if (gitdir_linked_find(wd, NULL, &l)) { /* a linked worktree's: the common one */
-		dfd = open(l.common, DIR_FLAGS);
-		gitdir_linked_clear(&l);
-	} else if ((inside = gitdir_inside_find(wd)) != NULL) {
-		dfd = open(inside, DIR_FLAGS);
-		free(inside);
+	*include_rels = NULL;
+	if (lstat((dir = xasprintf("%s/.git", wd)), &st) < 0 || !S_ISDIR(st.st_mode)) {
+		free(dir);
+		if ((dir = gitdir_inside_find(wd)) == NULL && gitdir_linked_find(wd, NULL, &l)) {
+			dir = l.common; /* a linked worktree's: the common one */
+			free(l.gitdir);
+		}
 	}
-	rc = config_hooks_path(dfd, "config", &v);
+	if (dir)
+		dfd = open(dir, DIR_FLAGS);
+	config = xasprintf("%s/config", dir ? dir : wd);
+	rc = config_refs(dfd, "config", config, &v, &inc);
 	if (v)
 		rel = rel_in(wd, v);
 	if (rel && exec_path_guarded(rel, true)) { /* .git/hooks, .husky/_: the table's */
 		free(rel);
 		rel = NULL;
 	}
+	for (char **p = inc; p && *p; p++) {
+		char *r = include_rel(wd, dir, *p);
+		if (r)
+			strv_push_owned(include_rels, r);
+	}
 	if (dfd >= 0)
 		close(dfd);
+	strv_free(inc);
+	free(config);
+	free(dir);
 	free(v);
-	free(git);
-	*rel_out = rel;
+	*hooks_rel = rel;
 	return rc;
 }
 
@@ -982,8 +1117,33 @@ static void sweep_hooks_path(const struct guard_note *before, const struct guard
 	close(dfd);
 }
 
-void guard_note(const char *wd, const char *home, char *const *skip, struct guard_note *g)
+/* Each file the repository config includes from the workdir, where git
+ * finds it (links followed, as git does): one the run made or changed
+ * (an existing one the plan keeps read-only) is kept when every key is
+ * inert, else removed. The host's next `git status` reads it. */
+static void sweep_includes(const struct guard_note *g, const struct timespec *since,
+                           struct buf *b)
 {
+	const char *wd = g->root[GUARD_WD], *name;
+	char real[PATH_MAX];
+	int dfd;
+
+	for (char **p = g->include_rels; p && *p; p++) {
+		char *logical = xasprintf("%s/%s", wd, *p);
+		if (realpath(logical, real) && strcmp(real, wd) != 0 && path_contains(wd, real) &&
+		    (dfd = open_parent(wd, real + strlen(wd) + 1, &name)) >= 0) {
+			if (fresh(dfd, name, since))
+				check_config(dfd, name, real + strlen(wd) + 1, b);
+			close(dfd);
+		}
+		free(logical);
+	}
+}
+
+int guard_note(const char *wd, const char *home, char *const *skip, struct guard_note *g)
+{
+	int rc;
+
 	struct gitdir_linked l;
 
 	memset(g, 0, sizeof(*g));
@@ -994,11 +1154,13 @@ void guard_note(const char *wd, const char *home, char *const *skip, struct guar
 	} else { /* a git directory inside the workdir, named by its .git file */
 		g->root[GUARD_COMMON] = gitdir_inside_find(wd);
 	}
-	(void)guard_hooks_rel(wd, &g->hooks_rel); /* unknown: the plan refuses the call */
+	rc = guard_config_refs(wd, &g->hooks_rel, &g->include_rels);
+	note_since(g); /* first: a change from here on is the run's */
 	note_ids(g);
 	note_hooks(g);
 	note_gitdirs(g);
 	note_nested(g, skip);
+	return rc;
 }
 
 void guard_note_clear(struct guard_note *g)
@@ -1006,6 +1168,7 @@ void guard_note_clear(struct guard_note *g)
 	for (int r = 0; r < GUARD_NROOTS; r++)
 		free(g->root[r]);
 	free(g->hooks_rel);
+	strv_free(g->include_rels);
 	free(g->specials);
 	strv_free(g->skip);
 	for (size_t i = 0; i < g->nnested; i++)
@@ -1025,6 +1188,7 @@ char *guard_sweep(const struct guard_note *before)
 	for (int r = 0; r < GUARD_NROOTS; r++)
 		sweep_root(before, &after, r, &b);
 	sweep_hooks_path(before, &after, &b);
+	sweep_includes(before, &before->since, &b);
 	sweep_gitdirs(before, &b);
 	sweep_nested(before, &b);
 	return b.len ? buf_take(&b, NULL) : (buf_free(&b), NULL);
@@ -1056,6 +1220,7 @@ char *guard_recover(const struct guard_note *g, const struct timespec *since)
 		sweep_hooks(dfd, name, g->hooks_rel, since, &b);
 		close(dfd);
 	}
+	sweep_includes(g, since, &b);
 	walk_gitdirs(&w);
 	r.since = *since;
 	r.nested_unknown = true; /* each nested one by change time */

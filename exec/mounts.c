@@ -424,31 +424,43 @@ static int guarded_real(const char *wd, const char *logical, char real[PATH_MAX]
 	return path_contains(wd, real) ? 1 : 0;
 }
 
-/* The hooks directory core.hooksPath names in the workdir wd (guard.c),
- * read-only as .git/hooks is: the host's next commit runs what it holds. */
-static int want_hooks_path(const char *wd, struct want **w, size_t *n, char **errstr)
+/* rel in the workdir wd read-only, when it exists (what, for the message:
+ * "core.hooksPath", "an include"); -1 with *errstr for a link to nothing. */
+static int want_ro_rel(const char *wd, const char *rel, const char *what, struct want **w,
+                       size_t *n, char **errstr)
 {
-	char real[PATH_MAX], *rel, *logical;
-	int r;
+	char real[PATH_MAX], *logical = xasprintf("%s/%s", wd, rel);
+	int r = guarded_real(wd, logical, real);
 
-	if (guard_hooks_rel(wd, &rel) < 0) {
-		*errstr = xstrdup("workdir: the repository config sets core.hooksPath, but "
-		                  "libgit2 cannot read that config, so the hooks there cannot be "
-		                  "kept read-only");
-		return -1;
-	}
-	if (rel == NULL)
-		return 0;
-	logical = xasprintf("%s/%s", wd, rel);
-	if ((r = guarded_real(wd, logical, real)) < 0)
-		*errstr = xasprintf("workdir: %s (core.hooksPath) is a link to nothing; the sandbox "
-		                    "cannot keep it read-only (create its target or remove it)",
-		                    rel);
+	if (r < 0)
+		*errstr = xasprintf("workdir: %s (%s) is a link to nothing; the sandbox cannot keep "
+		                    "it read-only (create its target or remove it)",
+		                    rel, what);
 	else if (r > 0)
 		want_push(w, n, OP_REBIND, NULL, xstrdup(real), NULL, A_RO, false);
 	free(logical);
-	free(rel);
 	return r < 0 ? -1 : 0;
+}
+
+/* What the repository config of wd has the host's git run or read from
+ * the workdir (guard.c): the hooks directory core.hooksPath names, and the
+ * files it includes, read-only as .git/hooks and .git/config are. */
+static int want_config_refs(const char *wd, struct want **w, size_t *n, char **errstr)
+{
+	char *hooks, **inc;
+	int rc = 0;
+
+	if (guard_config_refs(wd, &hooks, &inc) < 0) {
+		*errstr = xstrdup(GUARD_CONFIG_UNREAD);
+		return -1;
+	}
+	if (hooks)
+		rc = want_ro_rel(wd, hooks, "core.hooksPath", w, n, errstr);
+	for (char **p = inc; rc == 0 && p && *p; p++)
+		rc = want_ro_rel(wd, *p, "an include of the repository config", w, n, errstr);
+	free(hooks);
+	strv_free(inc);
+	return rc;
 }
 
 /* What a writable workdir keeps (guard.c's table) under root: each path
@@ -485,7 +497,7 @@ static int want_guarded(const char *root, bool git, struct want **w, size_t *n, 
 			want_push(w, n, OP_REBIND, NULL, xstrdup(real), NULL, holder ? A_BIND : A_RO,
 			          false);
 	}
-	return git ? 0 : want_hooks_path(root, w, n, errstr);
+	return git ? 0 : want_config_refs(root, w, n, errstr);
 }
 
 /* Makes dir/upper and dir/work (dir too, when absent) for an overlay. */

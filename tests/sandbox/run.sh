@@ -490,6 +490,31 @@ for i in range(30): os.mkdir(\"x\" * 200); os.chdir(\"x\" * 200)'"; do
 	[ ! -e "$M" ] && [ "$(cat "$M.rc")" = "# rc" ] && ok "nested-repo-$i" ||
 		bad "nested-repo-$i" "a nested repository's config, hook or reflog link ran or wrote on the host"
 done
+# a file the repository config includes from the workdir (include.path =
+# ../.gitconfig, a shared-config habit): the host's next `git status` reads
+# it, and ran the core.fsmonitor a run wrote there, or made there when it
+# did not exist yet (through a link too), and the hooks of a core.hooksPath
+# set there (libgit2 was not even asked: the config had an include)
+i=0
+for atk in 'printf "[core]\n\tfsmonitor = touch $1\n" >> .gitconfig-project; mv .gitconfig-project x' \
+	'mkdir -p cfg; printf "[core]\n\tfsmonitor = touch $1\n" > cfg/branch.inc' \
+	'mkdir .evil; ln -s .evil cfg; printf "[core]\n\tfsmonitor = touch $1\n" > .evil/branch.inc' \
+	'printf "[core]\n\tfsmonitor = touch $1\n" > .git/config.local' \
+	'mkdir -p .githooks; printf "#!/bin/sh\ntouch $1\n" > .githooks/pre-commit; chmod +x .githooks/pre-commit'; do
+	i=$((i + 1))
+	r="$WORK/repo16-$i" M="$WORK/outside/include-$i"
+	mkdir -p "$r" && git init -q "$r" && git -C "$r" config include.path ../.gitconfig-project &&
+		git -C "$r" config --add include.path config.local &&
+		git -C "$r" config includeIf.onbranch:master.path ../cfg/branch.inc &&
+		git -C "$r" config --add includeIf.onbranch:main.path ../cfg/branch.inc &&
+		printf '[alias]\n\tst = status\n[core]\n\thooksPath = .githooks\n' > "$r/.gitconfig-project"
+	[ "$AS" = nobody ] && chown -R 65534:65534 "$r"
+	OUT=$(cd "$r" && env -i PATH=/usr/bin:/bin HOME="$WORK/home" $RUN "$AIRLOCK" exec -- sh -c "$atk" x "$M" 2>&1)
+	$C -c safe.directory='*' -C "$r" status >/dev/null 2>&1
+	$C -c safe.directory='*' -C "$r" commit -q --allow-empty -m x >/dev/null 2>&1
+	[ ! -e "$M" ] && grep -q 'st = status' "$r/.gitconfig-project" && ok "config-include-$i" ||
+		bad "config-include-$i" "a file the repository config includes ran a command, or the user's was lost"
+done
 # an airlock killed during the run (SIGKILL, the OOM killer) never swept:
 # what the run planted stayed, and the next run's note took it for the
 # user's. The next guarded run now sweeps from the killed one's start on.
