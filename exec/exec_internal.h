@@ -94,6 +94,15 @@ struct guard_note {
 	struct guard_nested *nested; /* what each .git was, sorted; owned */
 	size_t nnested;
 	bool nested_unknown;      /* the search failed: none counts as made */
+	struct guard_file *files; /* rebase todos and included configs; owned */
+	size_t nfiles;
+};
+/* What a file the sweep checks by its change was before the run (stat,
+ * links followed as git follows them). */
+struct guard_file {
+	char *path; /* owned */
+	bool present;
+	struct guard_special id;
 };
 struct guard_nested {
 	char *path; /* owned */

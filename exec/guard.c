@@ -429,6 +429,127 @@ static int sweep_modules(int dfd, const char *name, const char *shown, int depth
 	return rc;
 }
 
+/* True when the todo line l (n bytes, no newline) runs a command, as
+ * git's sequencer reads it: "exec CMD" or "x CMD", after blanks. */
+static bool todo_exec(const char *l, size_t n)
+{
+	static const char *const words[] = {"exec", "x"};
+
+	while (n && (*l == ' ' || *l == '\t'))
+		l++, n--;
+	for (size_t i = 0; i < nitems(words); i++) {
+		size_t w = strlen(words[i]);
+		if (n > w && strncmp(l, words[i], w) == 0 && (l[w] == ' ' || l[w] == '\t'))
+			return true;
+	}
+	return false;
+}
+
+static int special_cmp(const void *a, const void *b)
+{
+	const struct guard_special *x = a, *y = b;
+	if (x->dev != y->dev)
+		return x->dev < y->dev ? -1 : 1;
+	if (x->ino != y->ino)
+		return x->ino < y->ino ? -1 : 1;
+	if (x->ctime.tv_sec != y->ctime.tv_sec)
+		return x->ctime.tv_sec < y->ctime.tv_sec ? -1 : 1;
+	return (x->ctime.tv_nsec > y->ctime.tv_nsec) - (x->ctime.tv_nsec < y->ctime.tv_nsec);
+}
+
+/* Notes what path is (stat: links followed, as git follows them). */
+static void file_note(struct guard_note *g, char *path)
+{
+	struct stat st;
+	struct guard_file f = {path, stat(path, &st) == 0, {0, 0, {0, 0}}};
+
+	if (f.present)
+		f.id = (struct guard_special){st.st_dev, st.st_ino, st.st_ctim};
+	g->files = xreallocarray(g->files, g->nfiles + 1, sizeof(*g->files));
+	g->files[g->nfiles++] = f;
+}
+
+/* True when path, which the run may have written, is there and is not what
+ * the note saw (made, replaced, or changed: its change time is not the
+ * one noted). Without a note of it (g NULL: a recovery, or a repository
+ * nested), when it changed from since on. */
+static bool file_changed(const struct guard_note *g, const char *path,
+                         const struct timespec *since)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0)
+		return false;
+	for (size_t i = 0; g && i < g->nfiles; i++)
+		if (strcmp(g->files[i].path, path) == 0) {
+			struct guard_special now = {st.st_dev, st.st_ino, st.st_ctim};
+			return !g->files[i].present || special_cmp(&now, &g->files[i].id) != 0;
+		}
+	return st.st_ctim.tv_sec > since->tv_sec ||
+	       (st.st_ctim.tv_sec == since->tv_sec && st.st_ctim.tv_nsec >= since->tv_nsec);
+}
+
+/*
+ * The todo of an interactive rebase in the git directory gd (shown as
+ * shown) that the run changed (file_changed()): its exec lines run on the host at
+ * `git rebase --continue` (a run that stopped a rebase of its own at a
+ * `break`, or wrote a todo into the user's, planted them there), so they
+ * go and the rest is kept, replaced whole by a rename; a todo that is no
+ * regular file, or larger than CONFIG_MAX, goes whole.
+ */
+static void sweep_todo(const struct guard_note *g, const char *gd, const char *shown,
+                       const struct timespec *since, struct buf *b)
+{
+	static const char todo[] = "git-rebase-todo", tmp[] = "git-rebase-todo.airlock";
+	char *dir = xasprintf("%s/rebase-merge", gd), *path = xasprintf("%s/%s", dir, todo);
+	char *text, *s;
+	int dfd = open(dir, DIR_FLAGS), fd = -1;
+	size_t n, cut = 0;
+	struct buf out;
+	bool changed = dfd >= 0 && file_changed(g, path, since);
+
+	free(dir);
+	free(path);
+	if (!changed) {
+		if (dfd >= 0)
+			close(dfd);
+		return;
+	}
+	s = xasprintf("%s/rebase-merge/%s", shown, todo);
+	buf_init(&out, 0);
+	if ((text = config_text_read(dfd, todo, &n)) == NULL) {
+		drop(dfd, todo, s, NULL, b);
+		goto out;
+	}
+	for (const char *p = text, *end = text + n, *nl, *next; p < end; p = next) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		next = nl ? nl + 1 : end;
+		if (todo_exec(p, (size_t)((nl ? nl : end) - p)))
+			cut++;
+		else
+			buf_append(&out, p, (size_t)(next - p));
+	}
+	if (cut == 0)
+		goto out;
+	unlinkat(dfd, tmp, 0);
+	fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0 || fd_write_all(fd, out.data ? out.data : "", out.len) < 0 ||
+	    renameat(dfd, tmp, dfd, todo) < 0) {
+		unlinkat(dfd, tmp, 0);
+		drop(dfd, todo, s, " (its exec lines could not be taken out)", b);
+	} else {
+		buf_printf(b, "%s%s (its %zu exec line%s)", b->len ? ", " : "", s, cut,
+		           cut == 1 ? "" : "s");
+	}
+out:
+	if (fd >= 0)
+		close(fd);
+	buf_free(&out);
+	free(text);
+	free(s);
+	close(dfd);
+}
+
 /* The commondir git itself writes for a linked worktree: its common
  * directory is the .git two levels up, where the read-only config and
  * hooks are. Anything else points that worktree's git elsewhere. */
@@ -557,17 +678,6 @@ struct gitdir_walk {
 	size_t alloc;
 };
 
-static int special_cmp(const void *a, const void *b)
-{
-	const struct guard_special *x = a, *y = b;
-	if (x->dev != y->dev)
-		return x->dev < y->dev ? -1 : 1;
-	if (x->ino != y->ino)
-		return x->ino < y->ino ? -1 : 1;
-	if (x->ctime.tv_sec != y->ctime.tv_sec)
-		return x->ctime.tv_sec < y->ctime.tv_sec ? -1 : 1;
-	return (x->ctime.tv_nsec > y->ctime.tv_nsec) - (x->ctime.tv_nsec < y->ctime.tv_nsec);
-}
 
 /* Notes a special entry, or, sweeping, removes it unless it was there
  * before, unchanged. */
@@ -805,6 +915,8 @@ static void sweep_nested_gitdir(const char *gd, const char *shown, const struct 
 		act_since(fd, rel, s, guard_paths[i].kind, since, b);
 		free(s);
 	}
+	if (fd >= 0)
+		sweep_todo(NULL, gd, shown, since ? since : &(struct timespec){0, 0}, b);
 	if (fd >= 0) { /* links and specials: made, every one (none noted) */
 		struct guard_note none = {0};
 		struct gitdir_walk w = {.g = &none, .since = since, .b = b};
@@ -1117,12 +1229,40 @@ static void sweep_hooks_path(const struct guard_note *before, const struct guard
 	close(dfd);
 }
 
+/* The rebase todos of g's git directories: the workdir's .git, one inside
+ * it that its .git file names, a linked worktree's gitdir (where its
+ * rebase state is). */
+static void sweep_todos(const struct guard_note *g, const struct guard_note *noted,
+                        const struct timespec *since, struct buf *b)
+{
+	char *own = xasprintf("%s/.git", g->root[GUARD_WD]);
+	struct stat st;
+
+	if (lstat(own, &st) == 0 && S_ISDIR(st.st_mode))
+		sweep_todo(noted, own, ".git", since, b);
+	for (int r = GUARD_COMMON; r < GUARD_NROOTS; r++)
+		if (g->root[r])
+			sweep_todo(noted, g->root[r], g->root[r], since, b);
+	free(own);
+}
+
+/* What sweep_todos() and sweep_includes() will look at, noted. */
+static void note_files(struct guard_note *g)
+{
+	for (int r = GUARD_WD; r < GUARD_NROOTS; r++)
+		if (g->root[r])
+			file_note(g, xasprintf("%s%s/rebase-merge/git-rebase-todo", g->root[r],
+			                       r == GUARD_WD ? "/.git" : ""));
+	for (char **p = g->include_rels; p && *p; p++)
+		file_note(g, xasprintf("%s/%s", g->root[GUARD_WD], *p));
+}
+
 /* Each file the repository config includes from the workdir, where git
  * finds it (links followed, as git does): one the run made or changed
  * (an existing one the plan keeps read-only) is kept when every key is
  * inert, else removed. The host's next `git status` reads it. */
-static void sweep_includes(const struct guard_note *g, const struct timespec *since,
-                           struct buf *b)
+static void sweep_includes(const struct guard_note *g, const struct guard_note *noted,
+                           const struct timespec *since, struct buf *b)
 {
 	const char *wd = g->root[GUARD_WD], *name;
 	char real[PATH_MAX];
@@ -1130,10 +1270,10 @@ static void sweep_includes(const struct guard_note *g, const struct timespec *si
 
 	for (char **p = g->include_rels; p && *p; p++) {
 		char *logical = xasprintf("%s/%s", wd, *p);
-		if (realpath(logical, real) && strcmp(real, wd) != 0 && path_contains(wd, real) &&
+		if (file_changed(noted, logical, since) && realpath(logical, real) &&
+		    strcmp(real, wd) != 0 && path_contains(wd, real) &&
 		    (dfd = open_parent(wd, real + strlen(wd) + 1, &name)) >= 0) {
-			if (fresh(dfd, name, since))
-				check_config(dfd, name, real + strlen(wd) + 1, b);
+			check_config(dfd, name, real + strlen(wd) + 1, b);
 			close(dfd);
 		}
 		free(logical);
@@ -1160,6 +1300,7 @@ int guard_note(const char *wd, const char *home, char *const *skip, struct guard
 	note_hooks(g);
 	note_gitdirs(g);
 	note_nested(g, skip);
+	note_files(g);
 	return rc;
 }
 
@@ -1174,6 +1315,9 @@ void guard_note_clear(struct guard_note *g)
 	for (size_t i = 0; i < g->nnested; i++)
 		free(g->nested[i].path);
 	free(g->nested);
+	for (size_t i = 0; i < g->nfiles; i++)
+		free(g->files[i].path);
+	free(g->files);
 	memset(g, 0, sizeof(*g));
 }
 
@@ -1188,7 +1332,8 @@ char *guard_sweep(const struct guard_note *before)
 	for (int r = 0; r < GUARD_NROOTS; r++)
 		sweep_root(before, &after, r, &b);
 	sweep_hooks_path(before, &after, &b);
-	sweep_includes(before, &before->since, &b);
+	sweep_includes(before, before, &before->since, &b);
+	sweep_todos(before, before, &before->since, &b);
 	sweep_gitdirs(before, &b);
 	sweep_nested(before, &b);
 	return b.len ? buf_take(&b, NULL) : (buf_free(&b), NULL);
@@ -1220,7 +1365,8 @@ char *guard_recover(const struct guard_note *g, const struct timespec *since)
 		sweep_hooks(dfd, name, g->hooks_rel, since, &b);
 		close(dfd);
 	}
-	sweep_includes(g, since, &b);
+	sweep_includes(g, NULL, since, &b);
+	sweep_todos(g, NULL, since, &b);
 	walk_gitdirs(&w);
 	r.since = *since;
 	r.nested_unknown = true; /* each nested one by change time */

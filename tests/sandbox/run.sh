@@ -515,6 +515,23 @@ for atk in 'printf "[core]\n\tfsmonitor = touch $1\n" >> .gitconfig-project; mv 
 	[ ! -e "$M" ] && grep -q 'st = status' "$r/.gitconfig-project" && ok "config-include-$i" ||
 		bad "config-include-$i" "a file the repository config includes ran a command, or the user's was lost"
 done
+# an interactive rebase the run stopped (break) with exec lines in its
+# todo: they ran on the host at the user's `git rebase --continue`. They
+# go; the picks stay, and a todo of the user's own, unchanged, is kept
+r="$WORK/repo17" M="$WORK/outside/rebase"
+mkdir -p "$r" && git init -q "$r" && for f in 1 2 3; do
+	echo $f > "$r/f$f" && git -C "$r" add f$f && $C -C "$r" commit -qm c$f; done
+[ "$AS" = nobody ] && chown -R 65534:65534 "$r"
+OUT=$(cd "$r" && env -i PATH=/usr/bin:/bin HOME="$WORK/home" $RUN "$AIRLOCK" exec -- sh -c \
+	'GIT_SEQUENCE_EDITOR="sed -i \"1i break\nx touch $1\n  exec\ttouch $1\"" \
+	 git -c user.email=a@b -c user.name=a rebase -q -i HEAD~2' x "$M" 2>&1)
+$C -c safe.directory='*' -C "$r" rebase --continue >/dev/null 2>&1
+[ ! -e "$M" ] && [ "$(git -c safe.directory='*' -C "$r" log --format=%s | head -2 | tr '\n' ' ')" = "c3 c2 " ] &&
+	ok rebase-exec-lines || bad rebase-exec-lines "an exec line the run left in a rebase todo ran on the host"
+GIT_SEQUENCE_EDITOR="sed -i '1i break\nx true'" $C -c safe.directory='*' -C "$r" rebase -q -i HEAD~2 2>/dev/null
+OUT=$(cd "$r" && env -i PATH=/usr/bin:/bin HOME="$WORK/home" $RUN "$AIRLOCK" exec -- true 2>&1)
+grep -Eq '^(x|exec) true' "$r/.git/rebase-merge/git-rebase-todo" && ok rebase-user-todo ||
+	bad rebase-user-todo "the exec line of the user's own rebase went"
 # an airlock killed during the run (SIGKILL, the OOM killer) never swept:
 # what the run planted stayed, and the next run's note took it for the
 # user's. The next guarded run now sweeps from the killed one's start on.
