@@ -101,6 +101,7 @@ void exec_result_clear(struct exec_result *res)
 	free(res->out);
 	free(res->err);
 	free(res->removed);
+	free(res->recovered);
 	free(res->masked);
 	free(res->hidden_path);
 	memset(res, 0, sizeof(*res));
@@ -133,20 +134,6 @@ static char *guard_begin(const struct exec_spec *spec, const char *wd, struct gu
 	return recovered;
 }
 
-/* "a (left by ...), b": what a recovery and a sweep removed; takes both. */
-static char *removed_join(char *recovered, char *swept)
-{
-	char *s;
-
-	if (recovered == NULL)
-		return swept;
-	s = xasprintf("%s (left by an earlier run that was killed before its check)%s%s",
-	              recovered, swept ? ", " : "", swept ? swept : "");
-	free(recovered);
-	free(swept);
-	return s;
-}
-
 int exec_run(const struct exec_spec *spec, struct exec_result *res, char **errstr)
 {
 	struct exec_job *job = NULL;
@@ -170,8 +157,8 @@ int exec_run(const struct exec_spec *spec, struct exec_result *res, char **errst
 			pending_end(pending);
 		}
 		if (recovered) {
-			char *e = xasprintf("%s; airlock removed %s, left by an earlier run that was "
-			                    "killed before its check",
+			char *e = xasprintf("%s; airlock removed what an earlier run whose airlock "
+			                    "was killed left: %s",
 			                    *errstr ? *errstr : "not run", recovered);
 			free(*errstr);
 			*errstr = e;
@@ -193,17 +180,25 @@ int exec_run(const struct exec_spec *spec, struct exec_result *res, char **errst
 		res->hidden_path = NULL;
 	}
 	if (guard) { /* also after a failure: the command may have started */
-		res->removed = removed_join(recovered, guard_sweep(&before));
+		res->removed = guard_sweep(&before);
+		res->recovered = recovered;
 		guard_note_clear(&before);
 		pending_end(pending);
 	}
-	if (rc < 0 && res->removed) {
-		char *e = xasprintf("%s; it created %s, which airlock removed",
-		                    *errstr ? *errstr : "not run", res->removed);
+	if (rc < 0 && (res->removed || res->recovered)) { /* the caller clears nothing */
+		char *e = xasprintf("%s%s%s%s%s%s", *errstr ? *errstr : "not run",
+		                    res->removed ? "; it created " : "",
+		                    res->removed ? res->removed : "",
+		                    res->removed ? ", which airlock removed" : "",
+		                    res->recovered ? "; airlock removed what an earlier run "
+		                                     "whose airlock was killed left: "
+		                                   : "",
+		                    res->recovered ? res->recovered : "");
 		free(*errstr);
 		*errstr = e;
 		free(res->removed);
-		res->removed = NULL;
+		free(res->recovered);
+		res->removed = res->recovered = NULL;
 	}
 	return rc;
 }

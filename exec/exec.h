@@ -52,6 +52,9 @@ struct exec_result {
 	                 * 0 when the sandbox itself could not be built (125) */
 	char *removed;  /* guarded paths the run created in a writable workdir and
 	                 * airlock removed ("a, b"); owned, NULL when none */
+	char *recovered; /* the same, left by an earlier run whose airlock was
+	                  * killed before its check, removed before this one
+	                  * started; owned, NULL when none */
 	char *masked;   /* what the sandbox hid in the workdir (secret files,
 	                 * sockets, FIFOs: "a/.env, b.key and 4 more"), for a
 	                 * failed run to mention; owned, NULL when none */

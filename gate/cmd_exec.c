@@ -230,6 +230,10 @@ int cmd_exec(int argc, char **argv)
 		fprintf(stderr, "airlock exec: this sandbox hides %s (secret files, sockets and "
 		                "FIFOs in the workdir); --profile approved shows secret files\n",
 		        res.masked);
+	if (res.recovered)
+		fprintf(stderr, "airlock exec: removed %s, left in the workdir by an earlier "
+		                "sandboxed run whose airlock was killed before it checked\n",
+		        res.recovered);
 	if (res.removed)
 		fprintf(stderr, "airlock exec: removed %s, which the command made: a sandboxed "
 		                "command may not plant git hooks or config, or set up the "

@@ -318,6 +318,10 @@ static int run_sandboxed(struct gate *g, const struct call *c, const struct plan
 	o->cpu_ms = r.cpu_ms;
 	o->peak_kb = r.peak_kb;
 	r.out = r.err = NULL;
+	if (r.recovered)
+		err_note(o, xasprintf("airlock: removed %s, left in the workdir by an earlier "
+		                      "sandboxed run whose airlock was killed before it checked\n",
+		                      r.recovered));
 	if (r.removed) /* the agent and the audit log both see it */
 		err_note(o, xasprintf("airlock: removed %s, which the call made: a sandboxed call "
 		                      "may not plant git hooks or config, or set up the gate or the "

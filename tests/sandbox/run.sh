@@ -548,6 +548,7 @@ sleep 0.3
 OUT=$(cd "$r" && env -i PATH=/usr/bin:/bin HOME="$WORK/home" $RUN "$AIRLOCK" exec -- true 2>&1)
 [ -e "$r/planted" ] && [ ! -e "$r/.airlock" ] && [ ! -L "$r/.git/logs/HEAD2" ] &&
 	! grep -q fsmonitor "$r/sub/.git/config" 2>/dev/null &&
+	printf '%s' "$OUT" | grep -q 'left in the workdir by an earlier sandboxed run whose airlock was killed' &&
 	ok killed-run-swept || bad killed-run-swept "what a run whose airlock was killed planted stayed"
 # in a linked worktree the main repository's .git is writable (a commit
 # writes objects and refs there), with its hooks and config kept as the
