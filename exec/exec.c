@@ -107,6 +107,18 @@ void exec_result_clear(struct exec_result *res)
 	memset(res, 0, sizeof(*res));
 }
 
+/* The change times a run noted at note may make: to its deadline, past
+ * which its sandbox is dead (the profile's wall-clock limit, and a margin
+ * for killing it); no end for a run with no limit. */
+static struct guard_span run_span(const struct exec_spec *spec, const struct guard_span *note)
+{
+	long long timeout = spec->timeout_ms > 0 ? spec->timeout_ms / 1000 + 1
+	                                         : spec->profile->timeout;
+
+	return (struct guard_span){note->since,
+	                           timeout > 0 ? note->since.tv_sec + (time_t)timeout + 5 : 0};
+}
+
 /*
  * Notes what a guarded run in wd starts from (guard.c), and records the
  * note until its sweep (pending.c): first, when a run there was killed
@@ -119,12 +131,18 @@ static char *guard_begin(const struct exec_spec *spec, const char *wd, struct gu
                          char **pending, bool *unread)
 {
 	char **skip = mounts_search_skip(spec->profile, wd), *recovered = NULL;
-	struct timespec orphan;
+	struct guard_span orphan, mine;
 	bool recover;
 
 	*unread = guard_note(wd, mounts_home(), skip, g) < 0;
+	mine = run_span(spec, &g->since);
 	recover = pending_orphans(wd, &orphan);
-	*pending = pending_begin(wd, recover ? &orphan : &g->since); /* a kill now: again */
+	if (recover) { /* a kill during the recovery: again, all of it */
+		mine.since = orphan.since;
+		if (orphan.until == 0 || orphan.until > mine.until)
+			mine.until = mine.until ? orphan.until : 0;
+	}
+	*pending = pending_begin(wd, &mine);
 	if (recover) {
 		recovered = guard_recover(g, &orphan);
 		guard_note_clear(g);

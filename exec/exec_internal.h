@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <sys/resource.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include "exec/exec.h"
 #include "exec/init/init.h"
@@ -74,6 +75,12 @@ struct guard_special {
 	ino_t ino;
 	struct timespec ctime; /* a rename or a new link changes it */
 };
+/* The change times that are a run's: from since on, to until (whole
+ * seconds, inclusive; 0: no end). */
+struct guard_span {
+	struct timespec since;
+	time_t until;
+};
 /* The roots: the workdir, and a linked worktree's two git directories,
  * which a writable workdir's run may write as well (mounts.c); or, in
  * GUARD_COMMON, a git directory inside the workdir its .git file names. */
@@ -89,8 +96,8 @@ struct guard_note {
 	size_t nspecials;
 	/* repositories nested in the workdir: each X/.git the search passes */
 	char **skip;              /* what the search does not enter; owned */
-	struct timespec since;    /* the note's time: a change time at or past
-	                           * it is the run's */
+	struct guard_span since;  /* from the note's time on: a change time
+	                           * at or past it is the run's */
 	struct guard_nested *nested; /* what each .git was, sorted; owned */
 	size_t nnested;
 	bool nested_unknown;      /* the search failed: none counts as made */
@@ -136,22 +143,24 @@ void guard_note_clear(struct guard_note *g);
  * (why)" (caller frees) or NULL when nothing did. */
 char *guard_sweep(const struct guard_note *before);
 /* After a run whose sweep never happened (pending.c: its airlock was
- * killed), acts on what changed under g's roots from since on, by change
+ * killed), acts on what changed under g's roots in span, by change
  * time, as guard_sweep() on what a run made; returns what went, as
  * guard_sweep() does. g is noted afresh after it. */
-char *guard_recover(const struct guard_note *g, const struct timespec *since);
+char *guard_recover(const struct guard_note *g, const struct guard_span *span);
 
 /* ---- a guarded run's note on disk until its sweep (pending.c) ---------- */
 
-/* Records since, a guarded run's note time, for the workdir wd (resolved)
- * in the user's state directory; the file's path, a new string, or NULL
- * when it cannot be written (then a kill leaves nothing to recover). */
-char *pending_begin(const char *wd, const struct timespec *since);
+/* Records span, the change times a guarded run may make (from its note
+ * to its deadline), for the workdir wd (resolved) in the user's state
+ * directory; the file's path, a new string, or NULL when it cannot be
+ * written (then a kill leaves nothing to recover). */
+char *pending_begin(const char *wd, const struct guard_span *span);
 /* Removes the record and frees path (NULL: nothing). */
 void pending_end(char *path);
 /* True when a run in wd left a record and is gone (killed before its
- * sweep): the earliest such time in *since; those records are removed. */
-bool pending_orphans(const char *wd, struct timespec *since);
+ * sweep): in *span, from the earliest start to the latest deadline of
+ * such records (until 0 when one has none); those records are removed. */
+bool pending_orphans(const char *wd, struct guard_span *span);
 
 /* ---- steps and the report page (ns.c) ----------------------------------- */
 

@@ -210,26 +210,32 @@ static bool dot(const char *name)
 	return strcmp(name, ".") == 0 || strcmp(name, "..") == 0;
 }
 
-/* True when name under dfd changed at or after since (NULL: always):
+/* True when st's change time lies in span. */
+static bool in_span(const struct stat *st, const struct guard_span *span)
+{
+	const struct timespec *c = &st->st_ctim, *from = &span->since;
+
+	return (c->tv_sec > from->tv_sec || (c->tv_sec == from->tv_sec && c->tv_nsec >= from->tv_nsec)) &&
+	       (span->until == 0 || c->tv_sec <= span->until);
+}
+
+/* True when name under dfd changed in since (NULL: always):
  * made, written, renamed or linked then. A change time cannot be set,
  * from inside a sandbox or out, but by the clock. */
-static bool fresh(int dfd, const char *name, const struct timespec *since)
+static bool fresh(int dfd, const char *name, const struct guard_span *since)
 {
 	struct stat st;
 
 	if (since == NULL)
 		return true;
-	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
-		return false;
-	return st.st_ctim.tv_sec > since->tv_sec ||
-	       (st.st_ctim.tv_sec == since->tv_sec && st.st_ctim.tv_nsec >= since->tv_nsec);
+	return fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && in_span(&st, since);
 }
 
 /* A hooks directory the run made: every entry but git init's inert
  * *.sample files goes; a link or file named hooks goes whole. With since,
  * one the run may have changed: only what changed from then on. */
 static void sweep_hooks(int dfd, const char *name, const char *shown,
-                        const struct timespec *since, struct buf *b)
+                        const struct guard_span *since, struct buf *b)
 {
 	DIR *d = open_dir_at(dfd, name);
 	struct dirent *e;
@@ -474,7 +480,7 @@ static void file_note(struct guard_note *g, char *path)
  * one noted). Without a note of it (g NULL: a recovery, or a repository
  * nested), when it changed from since on. */
 static bool file_changed(const struct guard_note *g, const char *path,
-                         const struct timespec *since)
+                         const struct guard_span *since)
 {
 	struct stat st;
 
@@ -485,8 +491,7 @@ static bool file_changed(const struct guard_note *g, const char *path,
 			struct guard_special now = {st.st_dev, st.st_ino, st.st_ctim};
 			return !g->files[i].present || special_cmp(&now, &g->files[i].id) != 0;
 		}
-	return st.st_ctim.tv_sec > since->tv_sec ||
-	       (st.st_ctim.tv_sec == since->tv_sec && st.st_ctim.tv_nsec >= since->tv_nsec);
+	return in_span(&st, since);
 }
 
 /*
@@ -498,7 +503,7 @@ static bool file_changed(const struct guard_note *g, const char *path,
  * regular file, or larger than CONFIG_MAX, goes whole.
  */
 static void sweep_todo(const struct guard_note *g, const char *gd, const char *shown,
-                       const struct timespec *since, struct buf *b)
+                       const struct guard_span *since, struct buf *b)
 {
 	static const char todo[] = "git-rebase-todo", tmp[] = "git-rebase-todo.airlock";
 	char *dir = xasprintf("%s/rebase-merge", gd), *path = xasprintf("%s/%s", dir, todo);
@@ -673,7 +678,7 @@ static int open_parent(const char *wd, const char *rel, const char **name)
 struct gitdir_walk {
 	const struct guard_note *g; /* its roots; sweeping, what was there */
 	struct guard_note *into;    /* noting: where specials go */
-	const struct timespec *since; /* sweeping, else: what changed from then */
+	const struct guard_span *since; /* sweeping, else: what changed from then */
 	struct buf *b;
 	size_t alloc;
 };
@@ -803,7 +808,7 @@ static void sweep_gitdirs(const struct guard_note *before, struct buf *b)
  * but for a hooks directory, which loses what changed in it, and a
  * directory holding others, left to their own entries. */
 static void act_since(int dfd, const char *name, const char *shown, enum guard_kind kind,
-                      const struct timespec *since, struct buf *b)
+                      const struct guard_span *since, struct buf *b)
 {
 	struct stat st;
 	struct guard_id id;
@@ -859,7 +864,7 @@ static void note_since(struct guard_note *g)
 	if (statfs(g->root[GUARD_WD], &fs) == 0)
 		for (size_t i = 0; i < nitems(fine_fs); i++)
 			fine |= (unsigned long)fs.f_type == fine_fs[i];
-	g->since = fine ? now : (struct timespec){now.tv_sec - 2, 0};
+	g->since = (struct guard_span){fine ? now : (struct timespec){now.tv_sec - 2, 0}, 0};
 }
 
 static void note_nested(struct guard_note *g, char *const *skip)
@@ -901,7 +906,7 @@ static bool nested_was(const struct guard_note *g, const char *path, const struc
  * all gone; else what changed from since on: its config, commondir,
  * config.worktree, hooks, links and special files (its modules and
  * worktrees the plan keeps read-only). */
-static void sweep_nested_gitdir(const char *gd, const char *shown, const struct timespec *since,
+static void sweep_nested_gitdir(const char *gd, const char *shown, const struct guard_span *since,
                                 struct buf *b)
 {
 	int fd = open(gd, DIR_FLAGS);
@@ -916,7 +921,7 @@ static void sweep_nested_gitdir(const char *gd, const char *shown, const struct 
 		free(s);
 	}
 	if (fd >= 0)
-		sweep_todo(NULL, gd, shown, since ? since : &(struct timespec){0, 0}, b);
+		sweep_todo(NULL, gd, shown, since ? since : &(struct guard_span){{0, 0}, 0}, b);
 	if (fd >= 0) { /* links and specials: made, every one (none noted) */
 		struct guard_note none = {0};
 		struct gitdir_walk w = {.g = &none, .since = since, .b = b};
@@ -1233,7 +1238,7 @@ static void sweep_hooks_path(const struct guard_note *before, const struct guard
  * it that its .git file names, a linked worktree's gitdir (where its
  * rebase state is). */
 static void sweep_todos(const struct guard_note *g, const struct guard_note *noted,
-                        const struct timespec *since, struct buf *b)
+                        const struct guard_span *since, struct buf *b)
 {
 	char *own = xasprintf("%s/.git", g->root[GUARD_WD]);
 	struct stat st;
@@ -1262,7 +1267,7 @@ static void note_files(struct guard_note *g)
  * (an existing one the plan keeps read-only) is kept when every key is
  * inert, else removed. The host's next `git status` reads it. */
 static void sweep_includes(const struct guard_note *g, const struct guard_note *noted,
-                           const struct timespec *since, struct buf *b)
+                           const struct guard_span *since, struct buf *b)
 {
 	const char *wd = g->root[GUARD_WD], *name;
 	char real[PATH_MAX];
@@ -1339,7 +1344,7 @@ char *guard_sweep(const struct guard_note *before)
 	return b.len ? buf_take(&b, NULL) : (buf_free(&b), NULL);
 }
 
-char *guard_recover(const struct guard_note *g, const struct timespec *since)
+char *guard_recover(const struct guard_note *g, const struct guard_span *since)
 {
 	struct guard_note r = *g; /* the same roots, borrowed */
 	struct gitdir_walk w = {.g = g, .since = since};

@@ -3,9 +3,11 @@
  * An airlock killed between the two (SIGKILL, the OOM killer, a crash; the
  * sandbox dies with it) never sweeps: what its run planted stays, and the
  * next run's note would take it for the user's own. So exec_run() records
- * the note's time in a file named for the workdir and itself, and removes
- * it after the sweep; the next guarded run in that workdir that finds one
- * whose writer is gone sweeps by change time from then on, first.
+ * the span of change times the run may make (from the note to its
+ * deadline, past which the sandbox is dead) in a file named for the
+ * workdir and itself, and removes it after the sweep; the next guarded run
+ * in that workdir that finds one whose writer is gone first sweeps what
+ * changed in that span: not what the user changed after it.
  * Rules: the directory is the user's state directory, which no sandbox
  * sees (its home is empty); a file is another run's while its writer
  * lives, and never acted on then; one that cannot be written leaves the
@@ -77,7 +79,7 @@ static int dir_make(const char *dir)
 	return rc;
 }
 
-char *pending_begin(const char *wd, const struct timespec *since)
+char *pending_begin(const char *wd, const struct guard_span *span)
 {
 	static unsigned seq;
 	char key[17], *dir = pending_dir(wd), *path = NULL, *text;
@@ -88,7 +90,8 @@ char *pending_begin(const char *wd, const struct timespec *since)
 	wd_key(wd, key);
 	path = xasprintf("%s/%s-%ld-%u", dir, key, (long)getpid(),
 	                 __atomic_fetch_add(&seq, 1, __ATOMIC_RELAXED));
-	text = xasprintf("%lld\n%s\n", (long long)since->tv_sec, wd);
+	text = xasprintf("%lld %lld\n%s\n", (long long)span->since.tv_sec, (long long)span->until,
+	                 wd);
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text)) {
 		if (fd >= 0)
@@ -144,9 +147,10 @@ static bool writer_gone(pid_t pid)
 	return paren && paren[1] == ' ' && (paren[2] == 'Z' || paren[2] == 'X');
 }
 
-/* The note in dir/name when it is wd's and its writer is gone: its time
- * in *since; false otherwise (another run's, live, or unreadable). */
-static bool orphan_read(int dfd, const char *name, const char *wd, long long *since)
+/* The note in dir/name when it is wd's and its writer is gone: its span
+ * in since and until; false otherwise (another run's, live, or unreadable). */
+static bool orphan_read(int dfd, const char *name, const char *wd, long long *since,
+                        long long *until)
 {
 	char buf[PATH_MAX + 32], *nl;
 	long pid = 0;
@@ -158,30 +162,32 @@ static bool orphan_read(int dfd, const char *name, const char *wd, long long *si
 	if (n <= 0)
 		return false;
 	buf[n] = '\0';
-	nl = strchr(buf, '\n'); /* "SECONDS\nWD\n" */
-	if (nl == NULL || sscanf(buf, "%lld", since) != 1 || strncmp(nl + 1, wd, strlen(wd)) != 0 ||
-	    strcmp(nl + 1 + strlen(wd), "\n") != 0)
+	nl = strchr(buf, '\n'); /* "SINCE UNTIL\nWD\n", seconds */
+	if (nl == NULL || sscanf(buf, "%lld %lld", since, until) != 2 ||
+	    strncmp(nl + 1, wd, strlen(wd)) != 0 || strcmp(nl + 1 + strlen(wd), "\n") != 0)
 		return false;
 	if (sscanf(name + 17, "%ld-", &pid) != 1 || pid <= 0)
 		return false;
 	return *since < boot_time() || writer_gone((pid_t)pid);
 }
 
-bool pending_orphans(const char *wd, struct timespec *since)
+bool pending_orphans(const char *wd, struct guard_span *span)
 {
 	char key[17], *dir = pending_dir(wd);
 	DIR *d = dir ? opendir(dir) : NULL;
 	struct dirent *e;
 	bool found = false;
-	long long t;
+	long long from, to;
 
 	wd_key(wd, key);
 	while (d && (e = readdir(d)) != NULL) {
 		if (strncmp(e->d_name, key, 16) != 0 || e->d_name[16] != '-' ||
-		    !orphan_read(dirfd(d), e->d_name, wd, &t))
+		    !orphan_read(dirfd(d), e->d_name, wd, &from, &to))
 			continue;
-		if (!found || t < since->tv_sec)
-			*since = (struct timespec){(time_t)t, 0};
+		if (!found || from < span->since.tv_sec)
+			span->since = (struct timespec){(time_t)from, 0};
+		if (!found || (span->until && (to == 0 || to > span->until)))
+			span->until = (time_t)to;
 		found = true;
 		unlinkat(dirfd(d), e->d_name, 0); /* swept by the caller next */
 	}

@@ -650,7 +650,7 @@ static void pending_write(const char *dir, const char *wd, long pid, long long s
 		h = (h ^ *p) * 1099511628211ULL;
 	snprintf(key, sizeof(key), "%016llx", (unsigned long long)h);
 	path = xasprintf("%s/%s-%ld-9%d", dir, key, pid, seq++);
-	text = xasprintf("%lld\n%s\n", since, wd);
+	text = xasprintf("%lld %lld\n%s\n", since, since ? since + 100 : 0, wd);
 	write_file("/", path + 1, text);
 	free(path);
 	free(text);
@@ -666,7 +666,7 @@ static void test_pending_orphans(void **state)
 	char *old = getenv("XDG_STATE_HOME") ? xstrdup(getenv("XDG_STATE_HOME")) : NULL;
 	char *st = xasprintf("%s/state", home), *mine, *cmd;
 	const char *wd = "/srv/project";
-	struct timespec now = {time(NULL), 0}, since;
+	struct guard_span now = {{time(NULL), 0}, 0}, since;
 	pid_t dead = fork(), zombie;
 	(void)state;
 	if (dead == 0)
@@ -679,17 +679,20 @@ static void test_pending_orphans(void **state)
 	mine = pending_begin(wd, &now);
 	assert_non_null(mine);
 	assert_false(pending_orphans(wd, &since)); /* our own: live */
-	pending_write(dir, wd, (long)dead, now.tv_sec - 50, wd);
-	pending_write(dir, wd, (long)zombie, now.tv_sec - 70, wd);
-	pending_write(dir, "/srv/project-other", (long)dead, now.tv_sec - 90, wd); /* not ours */
-	pending_write(dir, "/srv/project/x", (long)dead, now.tv_sec - 95, wd);
-	pending_write(dir, wd, (long)getpid(), now.tv_sec - 99, wd); /* live */
+	pending_write(dir, wd, (long)dead, now.since.tv_sec - 50, wd);
+	pending_write(dir, wd, (long)zombie, now.since.tv_sec - 70, wd);
+	pending_write(dir, "/srv/project-other", (long)dead, now.since.tv_sec - 90, wd); /* not ours */
+	pending_write(dir, "/srv/project/x", (long)dead, now.since.tv_sec - 95, wd);
+	pending_write(dir, wd, (long)getpid(), now.since.tv_sec - 99, wd); /* live */
 	assert_true(pending_orphans(wd, &since));
-	assert_int_equal(since.tv_sec, now.tv_sec - 70);
+	/* from the earliest start to the latest deadline (each 100 s on) */
+	assert_int_equal(since.since.tv_sec, now.since.tv_sec - 70);
+	assert_int_equal(since.until, now.since.tv_sec + 50);
 	assert_false(pending_orphans(wd, &since)); /* taken */
 	pending_write(dir, wd, (long)getpid(), 1000, wd); /* before the boot */
 	assert_true(pending_orphans(wd, &since));
-	assert_int_equal(since.tv_sec, 1000);
+	assert_int_equal(since.since.tv_sec, 1000);
+	assert_int_equal(since.until, 1100);
 	pending_end(mine);
 	assert_int_equal(waitpid(zombie, NULL, 0), zombie);
 	cmd = xasprintf("ls '%s' | wc -l", dir);
@@ -707,6 +710,32 @@ static void test_pending_orphans(void **state)
 	free(st);
 	free(dir);
 	rm_rf(home);
+}
+
+/* guard_recover() acts on what changed in the killed run's span only: a
+ * file the user made after its deadline is the user's, and stays. */
+static void test_recover_span(void **state)
+{
+	char *wd = tmpdir_new(), real[PATH_MAX], path[PATH_MAX + 32], *gone;
+	struct guard_note g;
+	time_t now = time(NULL);
+	struct guard_span before = {{now - 100, 0}, now - 50}, open_end = {{now - 100, 0}, 0};
+	(void)state;
+	assert_non_null(realpath(wd, real));
+	snprintf(path, sizeof(path), "%s/.git", real);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/.claude", real);
+	assert_int_equal(mkdir(path, 0755), 0);
+	write_file(real, ".claude/settings.json", "{}\n");
+	assert_int_equal(guard_note(real, "/nonexistent", NULL, &g), 0);
+	assert_null(guard_recover(&g, &before)); /* made after that run's end */
+	assert_non_null(gone = guard_recover(&g, &open_end));
+	assert_non_null(strstr(gone, ".claude/settings.json"));
+	snprintf(path, sizeof(path), "%s/.claude/settings.json", real);
+	assert_int_equal(access(path, F_OK), -1);
+	free(gone);
+	guard_note_clear(&g);
+	rm_rf(wd);
 }
 
 /* A workdir that grows past what the search's table holds (run first, while
@@ -930,6 +959,7 @@ int main(void)
 		cmocka_unit_test(test_seccomp_precompiled),
 		cmocka_unit_test(test_secrets_table),
 		cmocka_unit_test(test_pending_orphans),
+		cmocka_unit_test(test_recover_span),
 		cmocka_unit_test(test_secrets_too_many),
 		cmocka_unit_test(test_secrets_pem_budget),
 		cmocka_unit_test(test_kernel_mounts),
