@@ -185,10 +185,27 @@ static int remove_at(int dfd, const char *name, int depth)
 	return rc < 0 ? -1 : unlinkat(dfd, name, AT_REMOVEDIR);
 }
 
-/* Removes name under dfd and says so in b. */
+/* What a recovery (guard_recover()) moves aside instead of removing: it
+ * cannot tell what the killed run made from what the user changed in the
+ * same span, so nothing is lost; git, the gate and the agents read none of
+ * these names. Per thread: the gate runs calls on several. */
+#define QUARANTINE ".airlock-killed"
+static __thread bool quarantine;
+
+/* Removes name under dfd (moves it aside, in a recovery) and says so in b. */
 static void drop(int dfd, const char *name, const char *shown, const char *why, struct buf *b)
 {
-	int rc = remove_at(dfd, name, 0);
+	char aside[NAME_MAX + 1];
+	int rc;
+
+	if (quarantine && snprintf(aside, sizeof(aside), "%s" QUARANTINE, name) < (int)sizeof(aside)) {
+		remove_at(dfd, aside, 0); /* an older one */
+		rc = renameat(dfd, name, dfd, aside);
+		buf_printf(b, "%s%s%s%s", b->len ? ", " : "", shown, why ? why : "",
+		           rc == 0 ? " (moved aside as " QUARANTINE ")" : " (could not be moved)");
+		return;
+	}
+	rc = remove_at(dfd, name, 0);
 	buf_printf(b, "%s%s%s%s", b->len ? ", " : "", shown, why ? why : "",
 	           rc == 0 ? "" : " (could not be removed)");
 }
@@ -536,6 +553,10 @@ static void sweep_todo(const struct guard_note *g, const char *gd, const char *s
 	}
 	if (cut == 0)
 		goto out;
+	if (quarantine) { /* the user's own, perhaps: kept aside whole */
+		remove_at(dfd, "git-rebase-todo" QUARANTINE, 0);
+		linkat(dfd, todo, dfd, "git-rebase-todo" QUARANTINE, 0);
+	}
 	unlinkat(dfd, tmp, 0);
 	fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0 || fd_write_all(fd, out.data ? out.data : "", out.len) < 0 ||
@@ -1354,6 +1375,7 @@ char *guard_recover(const struct guard_note *g, const struct guard_span *since)
 
 	buf_init(&b, 0);
 	w.b = &b;
+	quarantine = true;
 	for (int k = 0; k < GUARD_NROOTS; k++)
 		for (size_t i = 0; g->root[k] && i < GUARD_NPATHS; i++) {
 			const char *rel = guard_rel(i, k != GUARD_WD);
@@ -1376,6 +1398,7 @@ char *guard_recover(const struct guard_note *g, const struct guard_span *since)
 	r.since = *since;
 	r.nested_unknown = true; /* each nested one by change time */
 	sweep_nested(&r, &b);
+	quarantine = false;
 	return b.len ? buf_take(&b, NULL) : (buf_free(&b), NULL);
 }
 

@@ -713,10 +713,11 @@ static void test_pending_orphans(void **state)
 }
 
 /* guard_recover() acts on what changed in the killed run's span only: a
- * file the user made after its deadline is the user's, and stays. */
+ * file the user made after its deadline is the user's, and stays; one in
+ * the span is moved aside, since it may be the user's too. */
 static void test_recover_span(void **state)
 {
-	char *wd = tmpdir_new(), real[PATH_MAX], path[PATH_MAX + 32], *gone;
+	char *wd = tmpdir_new(), real[PATH_MAX], path[PATH_MAX + 64], *gone;
 	struct guard_note g;
 	time_t now = time(NULL);
 	struct guard_span before = {{now - 100, 0}, now - 50}, open_end = {{now - 100, 0}, 0};
@@ -733,6 +734,10 @@ static void test_recover_span(void **state)
 	assert_non_null(strstr(gone, ".claude/settings.json"));
 	snprintf(path, sizeof(path), "%s/.claude/settings.json", real);
 	assert_int_equal(access(path, F_OK), -1);
+	/* moved aside, not removed: it may be the user's, changed meanwhile */
+	snprintf(path, sizeof(path), "%s/.claude/settings.json.airlock-killed", real);
+	assert_int_equal(access(path, F_OK), 0);
+	assert_non_null(strstr(gone, "moved aside"));
 	free(gone);
 	guard_note_clear(&g);
 	rm_rf(wd);
