@@ -1162,9 +1162,10 @@ static char *path_lexical(const char *abs)
 	return b.len ? buf_take(&b, NULL) : (buf_free(&b), xstrdup("/"));
 }
 
-/* An include's value v, made relative to wd when it names a path there:
- * relative to the config's directory (confdir), ~/ to the home, as git
- * resolves them. */
+/* A path value v of the config (an include's, core.hooksPath's), made
+ * relative to wd when it names a path there: a relative one against dir
+ * (an include's config directory, the work tree's top for hooks), ~/
+ * against the home, as git resolves them; "." and ".." as written. */
 static char *include_rel(const char *wd, const char *confdir, const char *v)
 {
 	const char *home = getenv("HOME");
@@ -1204,8 +1205,8 @@ int guard_config_refs(const char *wd, char **hooks_rel, char ***include_rels)
 		dfd = open(dir, DIR_FLAGS);
 	config = xasprintf("%s/config", dir ? dir : wd);
 	rc = config_refs(dfd, "config", config, &v, &inc);
-	if (v)
-		rel = rel_in(wd, v);
+	if (v) /* git runs hooks from the work tree's top: a relative one is from there */
+		rel = include_rel(wd, wd, v);
 	if (rel && exec_path_guarded(rel, true)) { /* .git/hooks, .husky/_: the table's */
 		free(rel);
 		rel = NULL;

@@ -419,13 +419,15 @@ for r in repo10 repo11; do
 done
 # any core.hooksPath in the workdir (.githooks, tools/hooks) is kept as
 # .git/hooks is: a hook written, swapped in by a link or under a renamed
-# parent ran on the host's next commit
+# parent ran on the host's next commit; and one spelled with a ".."
+# (tools/../.githooks) was not kept at all
 i=0
 for setup in 'mkdir .githooks; git config core.hooksPath .githooks' \
 	'git config core.hooksPath "$PWD/.githooks"' \
 	'mkdir -p tools/hooks; ln -s tools/hooks .githooks; git config core.hooksPath .githooks' \
 	'mkdir -p tools/hooks; git config core.hooksPath tools/hooks' \
-	'mkdir .githooks; git config core.hooksPath .githooks'; do
+	'mkdir .githooks; git config core.hooksPath .githooks' \
+	'mkdir -p tools .githooks; git config core.hooksPath tools/../.githooks'; do
 	i=$((i + 1))
 	r="$WORK/repo12-$i"
 	sep= # the last one's git directory is inside the workdir, named by its .git file
