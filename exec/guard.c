@@ -1186,31 +1186,17 @@ static char *include_rel(const char *wd, const char *confdir, const char *v)
 	return rel;
 }
 
-int guard_config_refs(const char *wd, char **hooks_rel, char ***include_rels)
+/* The refs (config_refs()) of the config file name in the git directory
+ * dir, added: the hooks path unless one is set already, the includes
+ * resolved against dir and made workdir-relative. */
+static int refs_add(const char *wd, const char *dir, const char *name, char **hooks,
+                    char ***include_rels)
 {
-	struct gitdir_linked l;
-	char *dir = NULL, *config, *v = NULL, *rel = NULL, **inc = NULL;
-	struct stat st;
-	int dfd = -1, rc;
+	char *path = xasprintf("%s/%s", dir, name), *v = NULL, **inc = NULL;
+	int dfd = open(dir, DIR_FLAGS), rc = config_refs(dfd, name, path, &v, &inc);
 
-	*include_rels = NULL;
-	if (lstat((dir = xasprintf("%s/.git", wd)), &st) < 0 || !S_ISDIR(st.st_mode)) {
-		free(dir);
-		if ((dir = gitdir_inside_find(wd)) == NULL && gitdir_linked_find(wd, NULL, &l)) {
-			dir = l.common; /* a linked worktree's: the common one */
-			free(l.gitdir);
-		}
-	}
-	if (dir)
-		dfd = open(dir, DIR_FLAGS);
-	config = xasprintf("%s/config", dir ? dir : wd);
-	rc = config_refs(dfd, "config", config, &v, &inc);
-	if (v) /* git runs hooks from the work tree's top: a relative one is from there */
-		rel = include_rel(wd, wd, v);
-	if (rel && exec_path_guarded(rel, true)) { /* .git/hooks, .husky/_: the table's */
-		free(rel);
-		rel = NULL;
-	}
+	if (v && *hooks == NULL)
+		*hooks = v, v = NULL;
 	for (char **p = inc; p && *p; p++) {
 		char *r = include_rel(wd, dir, *p);
 		if (r)
@@ -1219,7 +1205,37 @@ int guard_config_refs(const char *wd, char **hooks_rel, char ***include_rels)
 	if (dfd >= 0)
 		close(dfd);
 	strv_free(inc);
-	free(config);
+	free(path);
+	free(v);
+	return rc;
+}
+
+int guard_config_refs(const char *wd, char **hooks_rel, char ***include_rels)
+{
+	struct gitdir_linked l = {0};
+	char *dir = NULL, *v = NULL, *rel = NULL;
+	struct stat st;
+	int rc = 0;
+
+	*include_rels = NULL;
+	if (lstat((dir = xasprintf("%s/.git", wd)), &st) < 0 || !S_ISDIR(st.st_mode)) {
+		free(dir);
+		if ((dir = gitdir_inside_find(wd)) == NULL && gitdir_linked_find(wd, NULL, &l))
+			dir = xstrdup(l.common); /* a linked worktree's: the common one */
+	}
+	/* config.worktree first: where extensions.worktreeConfig is set, it
+	 * overrides config; it lies in the worktree's own git directory */
+	if (dir && refs_add(wd, l.gitdir ? l.gitdir : dir, "config.worktree", &v, include_rels) < 0)
+		rc = -1;
+	if (dir && refs_add(wd, dir, "config", &v, include_rels) < 0)
+		rc = -1;
+	if (v) /* git runs hooks from the work tree's top: a relative one is from there */
+		rel = include_rel(wd, wd, v);
+	if (rel && exec_path_guarded(rel, true)) { /* .git/hooks, .husky/_: the table's */
+		free(rel);
+		rel = NULL;
+	}
+	gitdir_linked_clear(&l);
 	free(dir);
 	free(v);
 	*hooks_rel = rel;

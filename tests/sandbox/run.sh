@@ -420,14 +420,15 @@ done
 # any core.hooksPath in the workdir (.githooks, tools/hooks) is kept as
 # .git/hooks is: a hook written, swapped in by a link or under a renamed
 # parent ran on the host's next commit; and one spelled with a ".."
-# (tools/../.githooks) was not kept at all
+# (tools/../.githooks), or set in config.worktree, was not kept at all
 i=0
 for setup in 'mkdir .githooks; git config core.hooksPath .githooks' \
 	'git config core.hooksPath "$PWD/.githooks"' \
 	'mkdir -p tools/hooks; ln -s tools/hooks .githooks; git config core.hooksPath .githooks' \
 	'mkdir -p tools/hooks; git config core.hooksPath tools/hooks' \
 	'mkdir .githooks; git config core.hooksPath .githooks' \
-	'mkdir -p tools .githooks; git config core.hooksPath tools/../.githooks'; do
+	'mkdir -p tools .githooks; git config core.hooksPath tools/../.githooks' \
+	'mkdir .githooks; git config extensions.worktreeConfig true; git config --worktree core.hooksPath .githooks'; do
 	i=$((i + 1))
 	r="$WORK/repo12-$i"
 	sep= # the last one's git directory is inside the workdir, named by its .git file
