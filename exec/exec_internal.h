@@ -54,7 +54,7 @@ struct guard_path {
 	const char *rel;
 	enum guard_kind kind;
 };
-#define GUARD_NPATHS 22
+#define GUARD_NPATHS 24
 extern const struct guard_path guard_paths[GUARD_NPATHS];
 
 /* What each guarded path is (lstat, links never followed). */

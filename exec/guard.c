@@ -45,7 +45,9 @@ const struct guard_path guard_paths[GUARD_NPATHS] = {
 	{".claude", GUARD_PIN},
 	{".claude/settings.json", GUARD_REMOVE},
 	{".claude/settings.local.json", GUARD_REMOVE},
-	{".cursor", GUARD_PIN}, /* other agents' and editors' configs run commands too */
+	{".codex", GUARD_PIN}, /* other agents' and editors' configs run commands too */
+	{".codex/config.toml", GUARD_REMOVE}, /* its MCP servers and notify program */
+	{".cursor", GUARD_PIN},
 	{".cursor/mcp.json", GUARD_REMOVE},
 	{".gemini", GUARD_PIN},
 	{".gemini/settings.json", GUARD_REMOVE},
