@@ -98,6 +98,7 @@ struct guard_nested {
 	char *path; /* owned */
 	dev_t dev;
 	ino_t ino;
+	struct guard_id target; /* where a .git file or link leads, when checked */
 };
 /* Notes what each guarded path under the workdir wd (resolved), and under
  * the git directories of a linked worktree (found with home as mounts.c

@@ -704,9 +704,64 @@ static int nested_find(const struct guard_note *g, char ***gitdirs, char **errst
 	return rc;
 }
 
+/* True when dir is one of g's own git directories (the workdir's .git,
+ * a linked worktree's two, or the one its .git file names), which the
+ * rest of the guard keeps. */
+static bool nested_own(const struct guard_note *g, const char *dir)
+{
+	char *own = xasprintf("%s/.git", g->root[GUARD_WD]);
+	bool is = strcmp(dir, own) == 0;
+
+	for (int r = GUARD_COMMON; r < GUARD_NROOTS; r++)
+		is |= g->root[r] && strcmp(dir, g->root[r]) == 0;
+	free(own);
+	return is;
+}
+
+/* True when real is a linked worktree's entry (X/worktrees/NAME) of one
+ * of g's own git directories X, with git's own commondir: its config and
+ * hooks are X's, which the guard keeps. */
+static bool nested_own_worktree(const struct guard_note *g, const char *real)
+{
+	char *up = xstrdup(real);
+	const char *base;
+	bool is = false;
+	int fd;
+
+	if (path_up(up) && (base = strrchr(up, '/')) && strcmp(base, "/worktrees") == 0 &&
+	    path_up(up) && nested_own(g, up) && (fd = open(real, DIR_FLAGS)) >= 0) {
+		is = commondir_is_own(fd, "commondir");
+		close(fd);
+	}
+	free(up);
+	return is;
+}
+
+/* Where the .git file or link path (st) leads, in real: true when that is
+ * a directory the run could write (in the workdir, or in a linked
+ * worktree's common dir) other than g's own git directories. Inside
+ * those is no exception: a .git/evil the run made holds what a nested
+ * repository's git runs, and nothing else there checks it. */
+static bool nested_target(const struct guard_note *g, const char *path, const struct stat *st,
+                          char real[PATH_MAX])
+{
+	const char *wd = g->root[GUARD_WD], *common = g->root[GUARD_COMMON];
+	char *dir = xstrdup(path);
+	struct stat t;
+	bool ok;
+
+	path_up(dir);
+	ok = S_ISLNK(st->st_mode) ? realpath(path, real) != NULL : gitdir_file_read(dir, real);
+	ok = ok && stat(real, &t) == 0 && S_ISDIR(t.st_mode) && strcmp(real, wd) != 0 &&
+	     (path_contains(wd, real) || (common && path_contains(common, real))) &&
+	     !nested_own(g, real);
+	free(dir);
+	return ok;
+}
+
 static void note_nested(struct guard_note *g, char *const *skip)
 {
-	char **gitdirs = NULL, *err = NULL;
+	char **gitdirs = NULL, *err = NULL, real[PATH_MAX];
 	struct timespec now;
 	struct stat st;
 
@@ -721,37 +776,69 @@ static void note_nested(struct guard_note *g, char *const *skip)
 		free(err);
 		return;
 	}
-	for (char **p = gitdirs; p && *p; p++)
-		if (lstat(*p, &st) == 0) {
-			g->nested = xreallocarray(g->nested, g->nnested + 1, sizeof(*g->nested));
-			g->nested[g->nnested++] = (struct guard_nested){xstrdup(*p), st.st_dev,
-			                                                st.st_ino};
-		}
+	for (char **p = gitdirs; p && *p; p++) {
+		struct guard_nested n;
+		if (lstat(*p, &st) < 0)
+			continue;
+		n = (struct guard_nested){xstrdup(*p), st.st_dev, st.st_ino, {0}};
+		if (!S_ISDIR(st.st_mode) && nested_target(g, *p, &st, real) && stat(real, &st) == 0)
+			n.target = (struct guard_id){true, true, st.st_dev, st.st_ino};
+		g->nested = xreallocarray(g->nested, g->nnested + 1, sizeof(*g->nested));
+		g->nested[g->nnested++] = n;
+	}
 	strv_free(gitdirs);
 	if (g->nnested)
 		qsort(g->nested, g->nnested, sizeof(*g->nested), nested_cmp);
 }
 
-/* True when the .git at path (st) is the one the note saw there. */
-static bool nested_was(const struct guard_note *g, const char *path, const struct stat *st)
+/* The note of the .git at path (st) when it is the one the note saw
+ * there; NULL when the run made it or put it there. */
+static const struct guard_nested *nested_was(const struct guard_note *g, const char *path,
+                                             const struct stat *st)
 {
+	static const struct guard_nested unknown = {0};
 	struct guard_nested key = {.path = (char *)path};
 	const struct guard_nested *f;
 
 	if (g->nested_unknown)
-		return true;
+		return &unknown;
 	f = g->nnested ? bsearch(&key, g->nested, g->nnested, sizeof(key), nested_cmp) : NULL;
-	return f && f->dev == st->st_dev && f->ino == st->st_ino;
+	return f && f->dev == st->st_dev && f->ino == st->st_ino ? f : NULL;
 }
 
-/* A nested git directory gd (real), shown as shown: with since NULL, one
- * the run made, checked as a made .git is, its links and special files
- * all gone; else what changed from since on: its config, commondir,
- * config.worktree, hooks, links and special files (its modules and
- * worktrees the plan keeps read-only). */
-static void sweep_nested_gitdir(const char *gd, const char *shown, const struct timespec *since,
-                                struct buf *b)
+/* The note of the .git file or link path (st) when where it leads, real,
+ * is what it led to before the run: the .git the one noted and unchanged
+ * since (a file rewritten in place keeps its inode), leading to the same
+ * directory. Else (NULL) what lies there counts as the run's, however
+ * old: a directory made by an earlier call, outside any .git, and named
+ * now. */
+static const struct guard_nested *nested_target_was(const struct guard_note *g,
+                                                    const char *path, const struct stat *st,
+                                                    const char *real)
 {
+	const struct guard_nested *f = nested_was(g, path, st);
+	struct stat t;
+
+	if (f == NULL || fresh(AT_FDCWD, path, &g->since))
+		return NULL;
+	if (g->nested_unknown)
+		return f;
+	if (!f->target.present || stat(real, &t) < 0 || t.st_dev != f->target.dev ||
+	    t.st_ino != f->target.ino)
+		return NULL;
+	return f;
+}
+
+/* A nested git directory gd (real), shown as shown: with f NULL, one the
+ * run made, checked as a made .git is, its links and special files all
+ * gone; else (f, its note in g) what changed from g's time on: its
+ * config, commondir, config.worktree, hooks, links and special files (its
+ * modules and worktrees the plan keeps read-only). worktree: gd is a
+ * linked worktree's entry of the guard's own repository. */
+static void sweep_nested_gitdir(const struct guard_note *g, const struct guard_nested *f,
+                                const char *gd, const char *shown, bool worktree, struct buf *b)
+{
+	const struct timespec *since = f ? &g->since : NULL;
 	int fd = open(gd, DIR_FLAGS);
 	struct stat st;
 
@@ -762,6 +849,8 @@ static void sweep_nested_gitdir(const char *gd, const char *shown, const struct 
 		char *s;
 		if (rel == NULL || rel[0] == '\0' || fstatat(fd, rel, &st, AT_SYMLINK_NOFOLLOW) < 0)
 			continue;
+		if (worktree && (strcmp(rel, "commondir") == 0 || strcmp(rel, "gitdir") == 0))
+			continue; /* git's own, leading back to what the guard keeps */
 		id = (struct guard_id){true, S_ISDIR(st.st_mode), st.st_dev, st.st_ino};
 		s = xasprintf("%s/%s", shown, rel);
 		if (since && kind == GUARD_HOOKS && id.is_dir)
@@ -776,27 +865,6 @@ static void sweep_nested_gitdir(const char *gd, const char *shown, const struct 
 		struct gitdir_walk w = {.g = &none, .since = since, .b = b};
 		walk_dir(&w, fd, shown, false, 0); /* takes fd */
 	}
-}
-
-/* Where the .git file or link path (st) leads, in real: true when that
- * is a directory in the workdir other than its own git directories,
- * which the rest of the guard keeps. */
-static bool nested_target(const struct guard_note *g, const char *path, const struct stat *st,
-                          char real[PATH_MAX])
-{
-	const char *wd = g->root[GUARD_WD];
-	char *dir = xstrdup(path), *own = xasprintf("%s/.git", wd);
-	struct stat t;
-	bool ok;
-
-	path_up(dir);
-	ok = S_ISLNK(st->st_mode) ? realpath(path, real) != NULL : gitdir_file_read(dir, real);
-	ok = ok && stat(real, &t) == 0 && S_ISDIR(t.st_mode) && strcmp(real, wd) != 0 &&
-	     path_contains(wd, real) && !path_contains(own, real) &&
-	     !(g->root[GUARD_COMMON] && path_contains(g->root[GUARD_COMMON], real));
-	free(dir);
-	free(own);
-	return ok;
 }
 
 static void sweep_nested(const struct guard_note *g, struct buf *b)
@@ -814,9 +882,11 @@ static void sweep_nested(const struct guard_note *g, struct buf *b)
 		if (lstat(*p, &st) < 0)
 			continue;
 		if (S_ISDIR(st.st_mode))
-			sweep_nested_gitdir(*p, *p + wl + 1, nested_was(g, *p, &st) ? &g->since : NULL, b);
+			sweep_nested_gitdir(g, nested_was(g, *p, &st), *p, *p + wl + 1, false, b);
 		else if (nested_target(g, *p, &st, real))
-			sweep_nested_gitdir(real, real + wl + 1, &g->since, b);
+			sweep_nested_gitdir(g, nested_target_was(g, *p, &st, real), real,
+			                    path_contains(wd, real) ? real + wl + 1 : real,
+			                    nested_own_worktree(g, real), b);
 	}
 	strv_free(gitdirs);
 }

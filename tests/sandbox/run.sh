@@ -459,7 +459,9 @@ done
 # core.fsmonitor with it; a commit there runs its hooks, and appends its
 # reflog through a link. Made by the run, made through a .git file, one
 # that was there changed in place, or swapped for a copy under its name;
-# and one made beside a path too long to open, which stopped the search.
+# and one made beside a path too long to open, which stopped the search;
+# and one whose .git file leads into the outer .git (a new directory
+# there, or .git/worktrees made by the run), which nothing checked.
 i=0
 C='git -c user.email=a@b -c user.name=a'
 for atk in "git init -q sub && $C -C sub commit -q --allow-empty -m s" \
@@ -469,7 +471,12 @@ for atk in "git init -q sub && $C -C sub commit -q --allow-empty -m s" \
 	'mv sub/.git/config sub/.git/c0; cp sub/.git/c0 sub/.git/config' \
 	"git init -q sub && $C -C sub commit -q --allow-empty -m s && python3 -c '
 import os
-for i in range(30): os.mkdir(\"x\" * 200); os.chdir(\"x\" * 200)'"; do
+for i in range(30): os.mkdir(\"x\" * 200); os.chdir(\"x\" * 200)'" \
+	"git init -q --bare .git/evil && git config -f .git/evil/config core.bare false &&
+	 mkdir sub && echo 'gitdir: ../.git/evil' > sub/.git && $C -C sub commit -q --allow-empty -m s" \
+	"mkdir .git/worktrees && git init -q --bare .git/worktrees/evil &&
+	 git config -f .git/worktrees/evil/config core.bare false && mkdir sub &&
+	 echo 'gitdir: ../.git/worktrees/evil' > sub/.git && $C -C sub commit -q --allow-empty -m s"; do
 	i=$((i + 1))
 	r="$WORK/repo14-$i" M="$WORK/outside/nested-$i"
 	mkdir -p "$r" && git init -q "$r" && $C -C "$r" commit -q --allow-empty -m init

@@ -1,0 +1,80 @@
+#!/bin/sh
+# 91-nested-review.sh: what a hostile review of the guard of repositories
+# nested in a writable workdir found, through `airlock exec` and the gate.
+# Each attack plants what a later host git command runs (core.fsmonitor on
+# every outer `git status` once the nested repository is a gitlink, which
+# the sandbox can make itself with `git add`); each checks the host after.
+. tests/e2e/lib.sh
+need git jq
+d=$(mktemp -d /tmp/airlock-nested-review.XXXXXX)
+trap "[ -n \"${KEEP:-}\" ] || rm -rf $d" EXIT
+G="git -c user.email=a@b -c user.name=a -c safe.directory=*"
+C='git -c user.email=a@b -c user.name=a'
+FSM='git config -f "$1/config" core.bare false && git config -f "$1/config" core.fsmonitor "touch $2"'
+# a fresh outer repository, as $d/$1
+repo() {
+	mkdir -p "$d/$1" && (cd "$d/$1" && git init -q && $G commit -q --allow-empty -m init)
+}
+# ax DIR SCRIPT ARGS...: airlock exec in $d/DIR
+ax() {
+	w=$1; shift
+	(cd "$d/$w" && "$AIRLOCK" exec -- sh -c "$@") > "$d/out" 2>&1
+}
+# the host's own git, as a user would run it afterwards
+host_status() { $G -C "$d/$1" add -A 2>/dev/null; $G -C "$d/$1" status >/dev/null 2>&1; }
+
+# a sub/.git file naming a directory the run made inside the outer .git:
+# nothing checked it (only .git's own table entries and its links are)
+repo a
+ax a "git init -q --bare .git/evil && sh -c '$FSM' x .git/evil \"\$1\" &&
+	mkdir sub && echo 'gitdir: ../.git/evil' > sub/.git && $C -C sub commit -q --allow-empty -m s &&
+	git add sub" x "$d/a.m"
+host_status a
+check "exec: a .git file into .git/evil: no fsmonitor ran" test ! -e "$d/a.m"
+check "exec: the config it set went" grep -q 'removed .git/evil/config (it set core.fsmonitor)' "$d/out"
+
+# the same through the gate: the script is medium, run in the sandbox
+repo g
+printf '%s\n' "git init -q --bare .git/evil && $(printf '%s' "$FSM" | sed 's/\$1/.git\/evil/g; s#\$2#'"$d"'/g.m#')
+mkdir sub && echo 'gitdir: ../.git/evil' > sub/.git && $C -C sub commit -q --allow-empty -m s
+git add sub" > "$d/g/x.sh"
+printf '%s\n' '{"id":"1","tool":"shell","input":{"command":"sh x.sh"}}' |
+	(cd "$d/g" && "$AIRLOCK" gate --no-tty --db "$d/g.db") > "$d/g.out"
+expect_eq "gate: the script ran" "$(jq -r .exit_code "$d/g.out")" 0
+host_status g
+check "gate: a .git file into .git/evil: no fsmonitor ran" test ! -e "$d/g.m"
+
+# in a linked worktree, its common dir (outside the workdir) is writable:
+# a repository made there, named by a sub/.git file
+repo l && $G -C "$d/l" worktree add -q "$d/lw" 2>/dev/null
+ax lw "c=\$(git rev-parse --git-common-dir) && git init -q --bare \$c/evil &&
+	sh -c '$FSM' x \$c/evil \"\$1\" && mkdir sub && echo \"gitdir: \$c/evil\" > sub/.git &&
+	$C -C sub commit -q --allow-empty -m s && git add sub" x "$d/l.m"
+host_status lw
+check "exec: a .git file into the common dir: no fsmonitor ran" test ! -e "$d/l.m"
+
+# a directory an earlier call made outside any .git (nothing to check
+# then), named by the .git file of a later one: its config is older than
+# the later call's note, so it passed as unchanged
+repo b
+ax b "git init -q --bare stash && sh -c '$FSM' x stash \"\$1\"" x "$d/b.m"
+repo w # for the last case, made now: it must predate its run's note too
+git init -q --separate-git-dir="$d/w/.sep" "$d/w/sep" && $G -C "$d/w/sep" config alias.st status
+sleep 3 # past the note's two seconds back
+ax b "mkdir sub && echo 'gitdir: ../stash' > sub/.git && $C -C sub commit -q --allow-empty -m s &&
+	git add sub" x "$d/b.m"
+host_status b
+check "exec: a .git file naming an earlier call's directory: no fsmonitor ran" test ! -e "$d/b.m"
+
+# what stays: git worktree add in the workdir keeps its commondir and
+# link back (its config and hooks are the outer repository's); a
+# separate git dir made before the run keeps its config
+ax w "git worktree add -q wt && git -C wt status >/dev/null && echo y > sep/y && git -C sep add y &&
+	git -C sep -c user.email=a@b -c user.name=a commit -qm y"
+expect_eq "exec: git worktree add and a commit in a separate git dir succeed" "$?" 0
+check "exec: the worktree's commondir is kept" test -f "$d/w/.git/worktrees/wt/commondir"
+check "exec: the worktree works on the host" $G -C "$d/w/wt" status
+expect_eq "exec: the separate git dir's config is kept" "$(git -C "$d/w/sep" config alias.st)" status
+check "exec: nothing was removed" sh -c '! grep -q removed "$1"' x "$d/out"
+
+finish
