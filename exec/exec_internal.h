@@ -99,6 +99,7 @@ struct guard_nested {
 	dev_t dev;
 	ino_t ino;
 	struct guard_id target; /* where a .git file or link leads, when checked */
+	struct guard_id hooks;  /* the hooks directory of the git directory */
 };
 /* Notes what each guarded path under the workdir wd (resolved), and under
  * the git directories of a linked worktree (found with home as mounts.c

@@ -759,6 +759,26 @@ static bool nested_target(const struct guard_note *g, const char *path, const st
 	return ok;
 }
 
+/* Notes what a nested git directory gd holds that a later run could move
+ * in with an old change time: its hooks directory, and its links and
+ * special files (into g's, sorted by the caller). A directory moved in
+ * keeps what it holds as it was: a logs/HEAD link made in the skipped
+ * objects/ab by one call, and moved to logs/ by the next, kept the change
+ * time of the first. */
+static void note_nested_gitdir(struct guard_note *g, const char *gd, struct guard_nested *n)
+{
+	struct gitdir_walk w = {.g = g, .into = g, .alloc = g->nspecials};
+	char *hooks = xasprintf("%s/hooks", gd);
+	struct stat st;
+	int fd;
+
+	if (lstat(hooks, &st) == 0)
+		n->hooks = (struct guard_id){true, S_ISDIR(st.st_mode), st.st_dev, st.st_ino};
+	free(hooks);
+	if ((fd = open(gd, DIR_FLAGS)) >= 0)
+		walk_dir(&w, fd, gd, false, 0); /* takes fd */
+}
+
 static void note_nested(struct guard_note *g, char *const *skip)
 {
 	char **gitdirs = NULL, *err = NULL, real[PATH_MAX];
@@ -778,17 +798,25 @@ static void note_nested(struct guard_note *g, char *const *skip)
 	}
 	for (char **p = gitdirs; p && *p; p++) {
 		struct guard_nested n;
+		const char *gd = *p;
 		if (lstat(*p, &st) < 0)
 			continue;
-		n = (struct guard_nested){xstrdup(*p), st.st_dev, st.st_ino, {0}};
-		if (!S_ISDIR(st.st_mode) && nested_target(g, *p, &st, real) && stat(real, &st) == 0)
-			n.target = (struct guard_id){true, true, st.st_dev, st.st_ino};
+		n = (struct guard_nested){xstrdup(*p), st.st_dev, st.st_ino, {0}, {0}};
+		if (!S_ISDIR(st.st_mode)) {
+			gd = nested_target(g, *p, &st, real) && stat(real, &st) == 0 ? real : NULL;
+			if (gd)
+				n.target = (struct guard_id){true, true, st.st_dev, st.st_ino};
+		}
+		if (gd)
+			note_nested_gitdir(g, gd, &n);
 		g->nested = xreallocarray(g->nested, g->nnested + 1, sizeof(*g->nested));
 		g->nested[g->nnested++] = n;
 	}
 	strv_free(gitdirs);
 	if (g->nnested)
 		qsort(g->nested, g->nnested, sizeof(*g->nested), nested_cmp);
+	if (g->nspecials)
+		qsort(g->specials, g->nspecials, sizeof(*g->specials), special_cmp);
 }
 
 /* The note of the .git at path (st) when it is the one the note saw
@@ -831,9 +859,10 @@ static const struct guard_nested *nested_target_was(const struct guard_note *g,
 
 /* A nested git directory gd (real), shown as shown: with f NULL, one the
  * run made, checked as a made .git is, its links and special files all
- * gone; else (f, its note in g) what changed from g's time on: its
- * config, commondir, config.worktree, hooks, links and special files (its
- * modules and worktrees the plan keeps read-only). worktree: gd is a
+ * gone; else (f, its note in g) what changed: its config, commondir,
+ * config.worktree and hooks from g's time on, a hooks directory not the
+ * one noted whole, and each link or special file the note did not see
+ * (its modules and worktrees the plan keeps read-only). worktree: gd is a
  * linked worktree's entry of the guard's own repository. */
 static void sweep_nested_gitdir(const struct guard_note *g, const struct guard_nested *f,
                                 const char *gd, const char *shown, bool worktree, struct buf *b)
@@ -853,16 +882,19 @@ static void sweep_nested_gitdir(const struct guard_note *g, const struct guard_n
 			continue; /* git's own, leading back to what the guard keeps */
 		id = (struct guard_id){true, S_ISDIR(st.st_mode), st.st_dev, st.st_ino};
 		s = xasprintf("%s/%s", shown, rel);
-		if (since && kind == GUARD_HOOKS && id.is_dir)
-			sweep_hooks(fd, rel, s, since, b);
+		if (since && kind == GUARD_HOOKS && id.is_dir) /* one moved in: all of it */
+			sweep_hooks(fd, rel, s,
+			            g->nested_unknown || id_same(&f->hooks, &id) ? since : NULL, b);
 		else if (since == NULL || ((kind == GUARD_REMOVE || kind == GUARD_CONFIG || !id.is_dir) &&
 		                           fresh(fd, rel, since)))
 			act(fd, rel, s, kind, &id, b);
 		free(s);
 	}
-	if (fd >= 0) { /* links and specials: made, every one (none noted) */
+	if (fd >= 0) { /* links and specials: those the note did not see */
 		struct guard_note none = {0};
-		struct gitdir_walk w = {.g = &none, .since = since, .b = b};
+		struct gitdir_walk w = {.g = f ? g : &none, .b = b};
+		if (f && g->nested_unknown) /* no note: what changed from then */
+			w = (struct gitdir_walk){.g = &none, .since = since, .b = b};
 		walk_dir(&w, fd, shown, false, 0); /* takes fd */
 	}
 }

@@ -55,12 +55,33 @@ check "exec: a .git file into the common dir: no fsmonitor ran" test ! -e "$d/l.
 
 # a directory an earlier call made outside any .git (nothing to check
 # then), named by the .git file of a later one: its config is older than
-# the later call's note, so it passed as unchanged
+# the later call's note, so it passed as unchanged. Each two-call case
+# makes its first call here, and its second after one pause below.
 repo b
 ax b "git init -q --bare stash && sh -c '$FSM' x stash \"\$1\"" x "$d/b.m"
 repo w # for the last case, made now: it must predate its run's note too
 git init -q --separate-git-dir="$d/w/.sep" "$d/w/sep" && $G -C "$d/w/sep" config alias.st status
+ln -s ../../shared "$d/w/sep/../.sep/shared" # a link of the user's own, as repo(1) makes
+
+# a link stashed in a nested .git's objects/ab (a loose-object fan-out the
+# walk passes over) by one call, and moved to logs/ by the next: it kept
+# its change time, so the reflog of the host's next commit there went
+# through it; and with more than 64 nested repositories (the plan keeps
+# 64 read-only), a hooks directory moved in the same way kept its hook
+repo c && git init -q "$d/c/sub" && $G -C "$d/c/sub" commit -q --allow-empty -m s &&
+	$G -C "$d/c" add sub 2>/dev/null && $G -C "$d/c" commit -q -m sub
+echo "# rc" > "$d/c.rc"
+ax c 'mkdir -p sub/.git/objects/ab/logs && ln -s "$1" sub/.git/objects/ab/logs/HEAD' x "$d/c.rc"
+repo h && for i in $(seq 10 75); do git init -q "$d/h/r$i"; done
+ax h 'for r in r*; do h=$r/.git/objects/ab/hooks; mkdir -p $h &&
+	printf "#!/bin/sh\ntouch %s\n" "$1" > $h/post-commit && chmod +x $h/post-commit; done' x "$d/h.m"
 sleep 3 # past the note's two seconds back
+ax c 'rm -rf sub/.git/logs && mv sub/.git/objects/ab/logs sub/.git/logs'
+$G -C "$d/c/sub" commit -q --allow-empty -m '$(touch x)' 2>/dev/null
+expect_eq "exec: a link moved into a nested .git took no reflog" "$(cat "$d/c.rc")" "# rc"
+ax h 'for r in r*; do rm -rf $r/.git/hooks 2>/dev/null && mv $r/.git/objects/ab/hooks $r/.git/hooks; done; true'
+for r in "$d"/h/r*; do $G -C "$r" commit -q --allow-empty -m x 2>/dev/null; done
+check "exec: a hooks directory moved into a nested .git ran no hook" test ! -e "$d/h.m"
 ax b "mkdir sub && echo 'gitdir: ../stash' > sub/.git && $C -C sub commit -q --allow-empty -m s &&
 	git add sub" x "$d/b.m"
 host_status b
@@ -75,6 +96,7 @@ expect_eq "exec: git worktree add and a commit in a separate git dir succeed" "$
 check "exec: the worktree's commondir is kept" test -f "$d/w/.git/worktrees/wt/commondir"
 check "exec: the worktree works on the host" $G -C "$d/w/wt" status
 expect_eq "exec: the separate git dir's config is kept" "$(git -C "$d/w/sep" config alias.st)" status
+check "exec: the user's link in it is kept" test -L "$d/w/.sep/shared"
 check "exec: nothing was removed" sh -c '! grep -q removed "$1"' x "$d/out"
 
 finish
