@@ -406,6 +406,14 @@ char *gitdir_inside_find(const char *wd);
  * into gitdir (PATH_MAX); false when there is none or it leads nowhere. */
 bool gitdir_file_read(const char *dir, char gitdir[PATH_MAX]);
 
+/* ---- a repository's index (gitindex.c) ---------------------------------- */
+
+/* The paths of the gitlinks in the index of the git directory gitdir (and
+ * its shared index, when split), relative to its worktree, pushed to
+ * *links (strv_free); 0, or -1 when the index cannot be read or parsed
+ * (what was pushed stays). */
+int gitindex_gitlinks(const char *gitdir, char ***links);
+
 /* ---- environment (env.c) ------------------------------------------------ */
 
 /*

@@ -681,7 +681,8 @@ static void sweep_gitdirs(const struct guard_note *before, struct buf *b)
  * as in a .git the run made. The plan (mounts.c) keeps a repository found
  * before the run read-only where it can; this is for what it cannot: a
  * repository made by the run, one made since the plan (the gate plans
- * ahead), one past its bound, and where a .git file or link leads.
+ * ahead), one past its bound, one the search does not pass but the
+ * index holds as a gitlink, and where a .git file or link leads.
  * "Changed" is by change time, which nothing can set but the clock.
  */
 
@@ -689,6 +690,37 @@ static int nested_cmp(const void *a, const void *b)
 {
 	return strcmp(((const struct guard_nested *)a)->path,
 	              ((const struct guard_nested *)b)->path);
+}
+
+/* The .git of each gitlink in the workdir's index that the search did not
+ * pass (in a skipped tree, or below a directory it cannot list: chmod
+ * 0111), added to *gitdirs. The host's git enters a gitlink wherever it
+ * lies, ignored or not, and the run can write the index (`git add -f
+ * node_modules/x`). Not one reached through a link: git does not enter
+ * it, and the sweep must not act outside the workdir. */
+static void nested_gitlinks(const struct guard_note *g, char ***gitdirs)
+{
+	const char *wd = g->root[GUARD_WD];
+	char gd[PATH_MAX], real[PATH_MAX], **links = NULL, *own = xasprintf("%s/.git", wd);
+	struct stat st;
+	bool found = lstat(own, &st) == 0 && S_ISDIR(st.st_mode);
+
+	if (found)
+		snprintf(gd, sizeof(gd), "%s", own);
+	else
+		found = gitdir_file_read(wd, gd);
+	if (found)
+		(void)gitindex_gitlinks(gd, &links); /* unreadable: the search stands alone */
+	for (char **l = links; l && *l; l++) {
+		char *dir = xasprintf("%s/%s", wd, *l), *dotgit = xasprintf("%s/.git", dir);
+		if (realpath(dir, real) && strcmp(real, dir) == 0 && lstat(dotgit, &st) == 0 &&
+		    !strv_contains(*gitdirs, dotgit))
+			strv_push(gitdirs, dotgit);
+		free(dotgit);
+		free(dir);
+	}
+	strv_free(links);
+	free(own);
 }
 
 /* The nested .git entries under g's workdir: 0 with a new vector in
@@ -701,6 +733,8 @@ static int nested_find(const struct guard_note *g, char ***gitdirs, char **errst
 	                      errstr);
 
 	strv_free(found);
+	if (rc == 0)
+		nested_gitlinks(g, gitdirs);
 	return rc;
 }
 

@@ -44,6 +44,18 @@ expect_eq "gate: the script ran" "$(jq -r .exit_code "$d/g.out")" 0
 host_status g
 check "gate: a .git file into .git/evil: no fsmonitor ran" test ! -e "$d/g.m"
 
+# a repository in node_modules, which the search skips, made a gitlink of
+# the outer index by the script itself (`git add -f`): the host's git
+# enters a gitlink, ignored or not
+repo n && echo node_modules/ > "$d/n/.gitignore"
+printf '%s\n' "git init -q node_modules/x && $C -C node_modules/x commit -q --allow-empty -m s &&
+git -C node_modules/x config core.fsmonitor 'touch $d/n.m' && git add -f node_modules/x" > "$d/n/x.sh"
+printf '%s\n' '{"id":"1","tool":"shell","input":{"command":"sh x.sh"}}' |
+	(cd "$d/n" && "$AIRLOCK" gate --no-tty --db "$d/n.db") > "$d/n.out"
+expect_eq "gate: the node_modules script ran" "$(jq -r .exit_code "$d/n.out")" 0
+$G -C "$d/n" status >/dev/null 2>&1
+check "gate: a gitlink in node_modules: no fsmonitor ran" test ! -e "$d/n.m"
+
 # in a linked worktree, its common dir (outside the workdir) is writable:
 # a repository made there, named by a sub/.git file
 repo l && $G -C "$d/l" worktree add -q "$d/lw" 2>/dev/null

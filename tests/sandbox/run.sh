@@ -497,6 +497,24 @@ for i in range(30): os.mkdir(\"x\" * 200); os.chdir(\"x\" * 200)'" \
 	[ ! -e "$M" ] && [ "$(cat "$M.rc")" = "# rc" ] && ok "nested-repo-$i" ||
 		bad "nested-repo-$i" "a nested repository's config, hook or reflog link ran or wrote on the host"
 done
+# a nested repository the search does not pass, that the run adds to the
+# outer index as a gitlink itself (`git add -f`): in a skipped tree
+# (node_modules), or below a directory the caller can enter but not list
+# (chmod 0111: only the identity nobody cannot). The host's git enters a
+# gitlink wherever it lies, and its core.fsmonitor ran.
+i=0
+for p in node_modules/x hide/x; do
+	i=$((i + 1))
+	r="$WORK/repo15-$i" M="$WORK/outside/gitlink-$i"
+	mkdir -p "$r" && git init -q "$r" && $C -C "$r" commit -q --allow-empty -m init
+	[ "$AS" = nobody ] && chown -R 65534:65534 "$r"
+	OUT=$(cd "$r" && env -i PATH=/usr/bin:/bin HOME="$WORK/home" $RUN "$AIRLOCK" exec -- sh -c \
+		"git init -q $p && $C -C $p commit -q --allow-empty -m s && git add -f $p 2>/dev/null &&
+		 git -C $p config core.fsmonitor \"touch \$1\"; [ $i = 1 ] || chmod 0111 hide" x "$M" 2>&1)
+	$G -C "$r" status >/dev/null 2>&1
+	[ ! -e "$M" ] && ok "gitlink-unsearched-$i" ||
+		bad "gitlink-unsearched-$i" "a gitlink the search did not pass ran its config on the host"
+done
 # in a linked worktree the main repository's .git is writable (a commit
 # writes objects and refs there), with its hooks and config kept as the
 # workdir's own are, the worktree's commondir and link back read-only, and
