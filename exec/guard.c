@@ -550,6 +550,8 @@ struct gitdir_walk {
 	const struct guard_note *g; /* its roots; sweeping, what was there */
 	struct guard_note *into;    /* noting: where specials go */
 	const struct timespec *since; /* sweeping, else: what changed from then */
+	bool moved; /* with since: a directory on the way changed then, so what
+	             * it holds may have come with it, change times and all */
 	struct buf *b;
 	size_t alloc;
 };
@@ -579,7 +581,7 @@ static void walk_special(struct gitdir_walk *w, int dfd, const char *name, const
 			w->into->specials = xreallocarray(w->into->specials, w->alloc, sizeof(sp));
 		}
 		w->into->specials[w->into->nspecials++] = sp;
-	} else if (w->since ? fresh(dfd, name, w->since)
+	} else if (w->since ? w->moved || fresh(dfd, name, w->since)
 	                    : w->g->nspecials == 0 || /* bsearch() wants a base even then */
 	                          bsearch(&sp, w->g->specials, w->g->nspecials, sizeof(sp),
 	                                  special_cmp) == NULL) {
@@ -628,8 +630,11 @@ static void walk_dir(struct gitdir_walk *w, int fd, const char *shown, bool obje
 			if (w->b)
 				drop(dirfd(d), n, s, " (too deep to check for links)", w->b);
 		} else if (t == DT_DIR) {
+			bool moved = w->moved;
+			w->moved |= w->since && fresh(dirfd(d), n, w->since);
 			if ((sub = openat(dirfd(d), n, DIR_FLAGS)) >= 0)
 				walk_dir(w, sub, s, depth == 0 && strcmp(n, "objects") == 0, depth + 1);
+			w->moved = moved;
 		} else if (fstatat(dirfd(d), n, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 		           !S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode)) {
 			walk_special(w, dirfd(d), n, s, &st);
@@ -713,8 +718,8 @@ static void nested_gitlinks(const struct guard_note *g, char ***gitdirs)
 		(void)gitindex_gitlinks(gd, &links); /* unreadable: the search stands alone */
 	for (char **l = links; l && *l; l++) {
 		char *dir = xasprintf("%s/%s", wd, *l), *dotgit = xasprintf("%s/.git", dir);
-		if (realpath(dir, real) && strcmp(real, dir) == 0 && lstat(dotgit, &st) == 0 &&
-		    !strv_contains(*gitdirs, dotgit))
+		if (!strv_contains(*gitdirs, dotgit) && lstat(dotgit, &st) == 0 &&
+		    realpath(dir, real) && strcmp(real, dir) == 0)
 			strv_push(gitdirs, dotgit);
 		free(dotgit);
 		free(dir);
@@ -793,24 +798,16 @@ static bool nested_target(const struct guard_note *g, const char *path, const st
 	return ok;
 }
 
-/* Notes what a nested git directory gd holds that a later run could move
- * in with an old change time: its hooks directory, and its links and
- * special files (into g's, sorted by the caller). A directory moved in
- * keeps what it holds as it was: a logs/HEAD link made in the skipped
- * objects/ab by one call, and moved to logs/ by the next, kept the change
- * time of the first. */
-static void note_nested_gitdir(struct guard_note *g, const char *gd, struct guard_nested *n)
+/* Notes the hooks directory of a nested git directory gd: one moved in
+ * keeps its hooks as they were, change times and all. */
+static void note_nested_hooks(const char *gd, struct guard_nested *n)
 {
-	struct gitdir_walk w = {.g = g, .into = g, .alloc = g->nspecials};
 	char *hooks = xasprintf("%s/hooks", gd);
 	struct stat st;
-	int fd;
 
 	if (lstat(hooks, &st) == 0)
 		n->hooks = (struct guard_id){true, S_ISDIR(st.st_mode), st.st_dev, st.st_ino};
 	free(hooks);
-	if ((fd = open(gd, DIR_FLAGS)) >= 0)
-		walk_dir(&w, fd, gd, false, 0); /* takes fd */
 }
 
 static void note_nested(struct guard_note *g, char *const *skip)
@@ -842,15 +839,13 @@ static void note_nested(struct guard_note *g, char *const *skip)
 				n.target = (struct guard_id){true, true, st.st_dev, st.st_ino};
 		}
 		if (gd)
-			note_nested_gitdir(g, gd, &n);
+			note_nested_hooks(gd, &n);
 		g->nested = xreallocarray(g->nested, g->nnested + 1, sizeof(*g->nested));
 		g->nested[g->nnested++] = n;
 	}
 	strv_free(gitdirs);
 	if (g->nnested)
 		qsort(g->nested, g->nnested, sizeof(*g->nested), nested_cmp);
-	if (g->nspecials)
-		qsort(g->specials, g->nspecials, sizeof(*g->specials), special_cmp);
 }
 
 /* The note of the .git at path (st) when it is the one the note saw
@@ -893,11 +888,14 @@ static const struct guard_nested *nested_target_was(const struct guard_note *g,
 
 /* A nested git directory gd (real), shown as shown: with f NULL, one the
  * run made, checked as a made .git is, its links and special files all
- * gone; else (f, its note in g) what changed: its config, commondir,
- * config.worktree and hooks from g's time on, a hooks directory not the
- * one noted whole, and each link or special file the note did not see
- * (its modules and worktrees the plan keeps read-only). worktree: gd is a
- * linked worktree's entry of the guard's own repository. */
+ * gone; else (f, its note in g) what changed from g's time on: its
+ * config, commondir, config.worktree and hooks, a hooks directory not the
+ * one noted whole, and each link or special file that changed or lies
+ * below a directory that did (one moved in: objects/ab/logs, with a
+ * logs/HEAD link an earlier call left in the fan-out no walk enters,
+ * moved to logs/); its modules and worktrees the plan keeps read-only.
+ * worktree: gd is a linked worktree's entry of the guard's own
+ * repository. */
 static void sweep_nested_gitdir(const struct guard_note *g, const struct guard_nested *f,
                                 const char *gd, const char *shown, bool worktree, struct buf *b)
 {
@@ -924,11 +922,9 @@ static void sweep_nested_gitdir(const struct guard_note *g, const struct guard_n
 			act(fd, rel, s, kind, &id, b);
 		free(s);
 	}
-	if (fd >= 0) { /* links and specials: those the note did not see */
+	if (fd >= 0) { /* links and specials: made, or changed from then */
 		struct guard_note none = {0};
-		struct gitdir_walk w = {.g = f ? g : &none, .b = b};
-		if (f && g->nested_unknown) /* no note: what changed from then */
-			w = (struct gitdir_walk){.g = &none, .since = since, .b = b};
+		struct gitdir_walk w = {.g = &none, .since = since, .b = b};
 		walk_dir(&w, fd, shown, false, 0); /* takes fd */
 	}
 }
