@@ -90,12 +90,11 @@ struct guard_note {
 	char **skip;              /* what the search does not enter; owned */
 	struct timespec since;    /* the note's time: a change time at or past
 	                           * it is the run's */
-	struct guard_nested *nested; /* what each .git was, sorted; owned */
+	struct guard_nested *nested; /* what each .git was, sorted by id; owned */
 	size_t nnested;
 	bool nested_unknown;      /* the search failed: none counts as made */
 };
-struct guard_nested {
-	char *path; /* owned */
+struct guard_nested { /* a nested .git, wherever the run moves it */
 	dev_t dev;
 	ino_t ino;
 	struct guard_id target; /* where a .git file or link leads, when checked */

@@ -693,8 +693,11 @@ static void sweep_gitdirs(const struct guard_note *before, struct buf *b)
 
 static int nested_cmp(const void *a, const void *b)
 {
-	return strcmp(((const struct guard_nested *)a)->path,
-	              ((const struct guard_nested *)b)->path);
+	const struct guard_nested *x = a, *y = b;
+
+	if (x->dev != y->dev)
+		return x->dev < y->dev ? -1 : 1;
+	return (x->ino > y->ino) - (x->ino < y->ino);
 }
 
 /* The .git of each gitlink in the workdir's index that the search did not
@@ -832,7 +835,7 @@ static void note_nested(struct guard_note *g, char *const *skip)
 		const char *gd = *p;
 		if (lstat(*p, &st) < 0)
 			continue;
-		n = (struct guard_nested){xstrdup(*p), st.st_dev, st.st_ino, {0}, {0}};
+		n = (struct guard_nested){st.st_dev, st.st_ino, {0}, {0}};
 		if (!S_ISDIR(st.st_mode)) {
 			gd = nested_target(g, *p, &st, real) && stat(real, &st) == 0 ? real : NULL;
 			if (gd)
@@ -848,19 +851,18 @@ static void note_nested(struct guard_note *g, char *const *skip)
 		qsort(g->nested, g->nnested, sizeof(*g->nested), nested_cmp);
 }
 
-/* The note of the .git at path (st) when it is the one the note saw
- * there; NULL when the run made it or put it there. */
-static const struct guard_nested *nested_was(const struct guard_note *g, const char *path,
-                                             const struct stat *st)
+/* The note of the .git st when it is one the note saw, at this path or
+ * another (`mv pkgs libs` moves a user's nested repository, which must
+ * not count as made: its hooks and config would go); NULL when the run
+ * made it. */
+static const struct guard_nested *nested_was(const struct guard_note *g, const struct stat *st)
 {
 	static const struct guard_nested unknown = {0};
-	struct guard_nested key = {.path = (char *)path};
-	const struct guard_nested *f;
+	struct guard_nested key = {.dev = st->st_dev, .ino = st->st_ino};
 
 	if (g->nested_unknown)
 		return &unknown;
-	f = g->nnested ? bsearch(&key, g->nested, g->nnested, sizeof(key), nested_cmp) : NULL;
-	return f && f->dev == st->st_dev && f->ino == st->st_ino ? f : NULL;
+	return g->nnested ? bsearch(&key, g->nested, g->nnested, sizeof(key), nested_cmp) : NULL;
 }
 
 /* The note of the .git file or link path (st) when where it leads, real,
@@ -873,7 +875,7 @@ static const struct guard_nested *nested_target_was(const struct guard_note *g,
                                                     const char *path, const struct stat *st,
                                                     const char *real)
 {
-	const struct guard_nested *f = nested_was(g, path, st);
+	const struct guard_nested *f = nested_was(g, st);
 	struct stat t;
 
 	if (f == NULL || fresh(AT_FDCWD, path, &g->since))
@@ -944,7 +946,7 @@ static void sweep_nested(const struct guard_note *g, struct buf *b)
 		if (lstat(*p, &st) < 0)
 			continue;
 		if (S_ISDIR(st.st_mode))
-			sweep_nested_gitdir(g, nested_was(g, *p, &st), *p, *p + wl + 1, false, b);
+			sweep_nested_gitdir(g, nested_was(g, &st), *p, *p + wl + 1, false, b);
 		else if (nested_target(g, *p, &st, real))
 			sweep_nested_gitdir(g, nested_target_was(g, *p, &st, real), real,
 			                    path_contains(wd, real) ? real + wl + 1 : real,
@@ -1128,8 +1130,6 @@ void guard_note_clear(struct guard_note *g)
 	free(g->hooks_rel);
 	free(g->specials);
 	strv_free(g->skip);
-	for (size_t i = 0; i < g->nnested; i++)
-		free(g->nested[i].path);
 	free(g->nested);
 	memset(g, 0, sizeof(*g));
 }

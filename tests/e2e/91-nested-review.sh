@@ -74,6 +74,8 @@ ax b "git init -q --bare stash && sh -c '$FSM' x stash \"\$1\"" x "$d/b.m"
 repo w # for the last case, made now: it must predate its run's note too
 git init -q --separate-git-dir="$d/w/.sep" "$d/w/sep" && $G -C "$d/w/sep" config alias.st status
 ln -s ../../shared "$d/w/sep/../.sep/shared" # a link of the user's own, as repo(1) makes
+git init -q "$d/w/pkgs/sub" && $G -C "$d/w/pkgs/sub" config alias.st status &&
+	printf '#!/bin/sh\ntrue\n' > "$d/w/pkgs/sub/.git/hooks/pre-push"
 
 # a link stashed in a nested .git's objects/ab (a loose-object fan-out the
 # walk passes over) by one call, and moved to logs/ by the next: it kept
@@ -101,14 +103,18 @@ check "exec: a .git file naming an earlier call's directory: no fsmonitor ran" t
 
 # what stays: git worktree add in the workdir keeps its commondir and
 # link back (its config and hooks are the outer repository's); a
-# separate git dir made before the run keeps its config
+# separate git dir made before the run keeps its config; a nested
+# repository whose parent the run renames keeps the user's config and
+# hooks (on ab7d6d6 it counted as made there, and both went)
 ax w "git worktree add -q wt && git -C wt status >/dev/null && echo y > sep/y && git -C sep add y &&
-	git -C sep -c user.email=a@b -c user.name=a commit -qm y"
+	git -C sep -c user.email=a@b -c user.name=a commit -qm y && mv pkgs libs"
 expect_eq "exec: git worktree add and a commit in a separate git dir succeed" "$?" 0
 check "exec: the worktree's commondir is kept" test -f "$d/w/.git/worktrees/wt/commondir"
 check "exec: the worktree works on the host" $G -C "$d/w/wt" status
 expect_eq "exec: the separate git dir's config is kept" "$(git -C "$d/w/sep" config alias.st)" status
 check "exec: the user's link in it is kept" test -L "$d/w/.sep/shared"
+expect_eq "exec: a moved nested repository keeps its config" "$(git -C "$d/w/libs/sub" config alias.st)" status
+check "exec: and its hook" test -f "$d/w/libs/sub/.git/hooks/pre-push"
 check "exec: nothing was removed" sh -c '! grep -q removed "$1"' x "$d/out"
 
 finish
