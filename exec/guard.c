@@ -19,6 +19,7 @@
  * run made; never follow links; the sandbox has exited, so nothing it
  * started can race us.
  */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fnmatch.h>
@@ -287,27 +288,24 @@ out:
 /* The largest config the sweep reads; a larger one the run made goes. */
 #define CONFIG_MAX (1024 * 1024)
 
-/* True when a line of the config text opens an include or includeIf
- * section (names are case-insensitive; "[include.x]" is the old form). */
+/* True when the config text may open an include or includeIf section
+ * (names are case-insensitive; "[include.x]" is the old form): any "["
+ * followed by the word, blanks between, anywhere. Not only at the start
+ * of a line after spaces and tabs: git and libgit2 skip a carriage return
+ * there too ("\r[include]"), and a section may follow another on its
+ * line; libgit2 then opened the included FIFO and the sweep hung. A value
+ * that merely holds the text makes the config count as risky. */
 static bool config_includes(const char *text, size_t len)
 {
 	static const char word[] = "include";
-	const char *p = text, *end = text + len;
+	const char *q, *end = text + len;
 
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p)), *q = p;
-		const char *eol = nl ? nl : end;
-		while (q < eol && (*q == ' ' || *q == '\t'))
-			q++;
-		if (q < eol && *q == '[') {
-			q++;
-			while (q < eol && (*q == ' ' || *q == '\t'))
-				q++;
-			if ((size_t)(eol - q) >= sizeof(word) - 1 &&
-			    strncasecmp(q, word, sizeof(word) - 1) == 0)
-				return true;
-		}
-		p = eol + 1;
+	for (const char *p = text; (p = memchr(p, '[', (size_t)(end - p))) != NULL; p++) {
+		for (q = p + 1; q < end && isspace((unsigned char)*q); q++)
+			;
+		if ((size_t)(end - q) >= sizeof(word) - 1 &&
+		    strncasecmp(q, word, sizeof(word) - 1) == 0)
+			return true;
 	}
 	return false;
 }

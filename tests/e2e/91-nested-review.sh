@@ -65,6 +65,16 @@ ax lw "c=\$(git rev-parse --git-common-dir) && git init -q --bare \$c/evil &&
 host_status lw
 check "exec: a .git file into the common dir: no fsmonitor ran" test ! -e "$d/l.m"
 
+# an include the sweep's text check missed: a carriage return before its
+# "[" (git and libgit2 skip it as a blank), so libgit2 read the config and
+# opened the FIFO it names: airlock hung in open(), past SIGTERM
+repo i
+(cd "$d/i" && timeout -s KILL 20 "$AIRLOCK" exec -- sh -c \
+	'git init -q sub && mkfifo f && printf "\r[include]\n\tpath = $PWD/f\n" >> sub/.git/config') \
+	> "$d/out" 2>&1
+check "exec: a hidden include into a FIFO: airlock did not hang" test "$?" -ne 137
+check "exec: the config that held it went" grep -q 'removed sub/.git/config (it set include.path)' "$d/out"
+
 # a directory an earlier call made outside any .git (nothing to check
 # then), named by the .git file of a later one: its config is older than
 # the later call's note, so it passed as unchanged. Each two-call case
