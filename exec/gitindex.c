@@ -23,6 +23,7 @@
 #include "exec/exec_internal.h"
 
 #define INDEX_MAX (1024L * 1024 * 1024) /* larger is not read */
+#define INDEX_SMALL (64 * 1024)          /* read, not mapped */
 #define MODE_GITLINK 0160000
 #define ENTRY_FIXED 40 /* ctime, mtime, dev, ino, mode, uid, gid, size */
 
@@ -132,23 +133,31 @@ static int index_file_read(const char *path, bool all, char ***links, char share
 	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC), rc = -1;
 	struct stat st;
 	void *m = MAP_FAILED;
+	unsigned char *small = NULL;
 
 	shared[0] = '\0';
 	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size < 12 ||
 	    st.st_size > INDEX_MAX)
 		goto out;
-	m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	if (m == MAP_FAILED)
+	if (st.st_size <= INDEX_SMALL) { /* a nested repository's: cheaper read */
+		small = xmalloc((size_t)st.st_size);
+		if (read(fd, small, (size_t)st.st_size) != st.st_size)
+			goto out;
+	} else if ((m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0)) ==
+	           MAP_FAILED) {
 		goto out;
+	}
 	for (size_t hsz = 20; rc < 0 && hsz <= 32; hsz += 12) { /* SHA-1, SHA-256 */
 		char **found = NULL;
 		*unnamed = false;
-		rc = index_parse(m, (size_t)st.st_size, hsz, all, &found, shared, unnamed);
+		rc = index_parse(small ? small : m, (size_t)st.st_size, hsz, all, &found, shared,
+		                 unnamed);
 		for (size_t i = 0; rc == 0 && found && found[i]; i++)
 			strv_push(links, found[i]);
 		strv_free(found);
 	}
 out:
+	free(small);
 	if (m != MAP_FAILED)
 		munmap(m, (size_t)st.st_size);
 	if (fd >= 0)

@@ -698,35 +698,51 @@ static int nested_cmp(const void *a, const void *b)
 	return (x->ino > y->ino) - (x->ino < y->ino);
 }
 
-/* The .git of each gitlink in the workdir's index that the search did not
- * pass (in a skipped tree, or below a directory it cannot list: chmod
- * 0111), added to *gitdirs. The host's git enters a gitlink wherever it
- * lies, ignored or not, and the run can write the index (`git add -f
- * node_modules/x`). Not one reached through a link: git does not enter
- * it, and the sweep must not act outside the workdir. */
-static void nested_gitlinks(const struct guard_note *g, char ***gitdirs)
+/* The .git of each gitlink in the index of the repository whose worktree
+ * is top, added to *gitdirs unless there; only those in the workdir wd,
+ * and not reached through a link: git does not enter one, and the sweep
+ * must not act outside the workdir. */
+static void gitlinks_add(const char *wd, const char *top, char ***gitdirs)
 {
-	const char *wd = g->root[GUARD_WD];
-	char gd[PATH_MAX], real[PATH_MAX], **links = NULL, *own = xasprintf("%s/.git", wd);
+	char gd[PATH_MAX], real[PATH_MAX], **links = NULL, *own = xasprintf("%s/.git", top);
 	struct stat st;
 	bool found = lstat(own, &st) == 0 && S_ISDIR(st.st_mode);
 
 	if (found)
 		snprintf(gd, sizeof(gd), "%s", own);
 	else
-		found = gitdir_file_read(wd, gd);
+		found = gitdir_file_read(top, gd);
 	if (found)
 		(void)gitindex_gitlinks(gd, &links); /* unreadable: the search stands alone */
 	for (char **l = links; l && *l; l++) {
-		char *dir = xasprintf("%s/%s", wd, *l), *dotgit = xasprintf("%s/.git", dir);
+		char *dir = xasprintf("%s/%s", top, *l), *dotgit = xasprintf("%s/.git", dir);
 		if (!strv_contains(*gitdirs, dotgit) && lstat(dotgit, &st) == 0 &&
-		    realpath(dir, real) && strcmp(real, dir) == 0)
+		    realpath(dir, real) && strcmp(real, dir) == 0 && path_contains(wd, real))
 			strv_push(gitdirs, dotgit);
 		free(dotgit);
 		free(dir);
 	}
 	strv_free(links);
 	free(own);
+}
+
+/* The .git of each gitlink that the search did not pass (in a skipped
+ * tree, or below a directory it cannot list: chmod 0111), in the
+ * workdir's index and in each nested repository's, added to *gitdirs.
+ * The host's git enters a gitlink wherever it lies, ignored or not, and
+ * its `git status` in one enters that one's gitlinks in turn; the run can
+ * write any of those indexes (`git add -f node_modules/x`). */
+static void nested_gitlinks(const struct guard_note *g, char ***gitdirs)
+{
+	const char *wd = g->root[GUARD_WD];
+
+	gitlinks_add(wd, wd, gitdirs);
+	for (size_t i = 0; *gitdirs && (*gitdirs)[i]; i++) { /* grows as it goes */
+		char *top = xstrdup((*gitdirs)[i]);
+		path_up(top);
+		gitlinks_add(wd, top, gitdirs);
+		free(top);
+	}
 }
 
 /* The nested .git entries under g's workdir: 0 with a new vector in

@@ -56,6 +56,16 @@ expect_eq "gate: the node_modules script ran" "$(jq -r .exit_code "$d/n.out")" 0
 $G -C "$d/n" status >/dev/null 2>&1
 check "gate: a gitlink in node_modules: no fsmonitor ran" test ! -e "$d/n.m"
 
+# the same one level down: the gitlink in a nested repository's index
+# (the outer `git status` runs `git status` in sub, which enters its own)
+repo n2
+ax n2 "git init -q sub && git init -q sub/node_modules/x &&
+	$C -C sub/node_modules/x commit -q --allow-empty -m s &&
+	git -C sub/node_modules/x config core.fsmonitor \"touch \$1\" &&
+	git -C sub add -f node_modules/x 2>/dev/null && $C -C sub commit -qm n && git add sub" x "$d/n2.m"
+$G -C "$d/n2" status >/dev/null 2>&1
+check "exec: a gitlink in a nested repository's node_modules: no fsmonitor ran" test ! -e "$d/n2.m"
+
 # in a linked worktree, its common dir (outside the workdir) is writable:
 # a repository made there, named by a sub/.git file
 repo l && $G -C "$d/l" worktree add -q "$d/lw" 2>/dev/null
