@@ -208,16 +208,16 @@ static bool dot(const char *name)
 	return strcmp(name, ".") == 0 || strcmp(name, "..") == 0;
 }
 
-/* True when name under dfd changed at or after since (NULL: always):
- * made, written, renamed or linked then. A change time cannot be set,
- * from inside a sandbox or out, but by the clock. */
+/* True when name under dfd ("": dfd itself) changed at or after since
+ * (NULL: always): made, written, renamed or linked then. A change time
+ * cannot be set, from inside a sandbox or out, but by the clock. */
 static bool fresh(int dfd, const char *name, const struct timespec *since)
 {
 	struct stat st;
 
 	if (since == NULL)
 		return true;
-	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW | (name[0] ? 0 : AT_EMPTY_PATH)) < 0)
 		return false;
 	return st.st_ctim.tv_sec > since->tv_sec ||
 	       (st.st_ctim.tv_sec == since->tv_sec && st.st_ctim.tv_nsec >= since->tv_nsec);
@@ -548,11 +548,24 @@ struct gitdir_walk {
 	const struct guard_note *g; /* its roots; sweeping, what was there */
 	struct guard_note *into;    /* noting: where specials go */
 	const struct timespec *since; /* sweeping, else: what changed from then */
-	bool moved; /* with since: a directory on the way changed then, so what
-	             * it holds may have come with it, change times and all */
 	struct buf *b;
 	size_t alloc;
+	int depth;               /* of the directory being read */
+	int fds[GITDIR_DEPTH + 1]; /* the directories open on the way there */
 };
+
+/* With since: true when a directory on the way to the one being read
+ * (below the top) changed from then, so what it holds may have come with
+ * it, change times and all (a directory moved in keeps them). Asked only
+ * for a link or special file found, which are rare: a stat per directory
+ * walked cost 2,000 system calls a call with 200 nested repositories. */
+static bool walk_moved(const struct gitdir_walk *w)
+{
+	for (int i = 1; i <= w->depth; i++)
+		if (fresh(w->fds[i], "", w->since))
+			return true;
+	return false;
+}
 
 static int special_cmp(const void *a, const void *b)
 {
@@ -579,7 +592,7 @@ static void walk_special(struct gitdir_walk *w, int dfd, const char *name, const
 			w->into->specials = xreallocarray(w->into->specials, w->alloc, sizeof(sp));
 		}
 		w->into->specials[w->into->nspecials++] = sp;
-	} else if (w->since ? w->moved || fresh(dfd, name, w->since)
+	} else if (w->since ? fresh(dfd, name, w->since) || walk_moved(w)
 	                    : w->g->nspecials == 0 || /* bsearch() wants a base even then */
 	                          bsearch(&sp, w->g->specials, w->g->nspecials, sizeof(sp),
 	                                  special_cmp) == NULL) {
@@ -608,6 +621,8 @@ static void walk_dir(struct gitdir_walk *w, int fd, const char *shown, bool obje
 
 	if (d == NULL)
 		close(fd);
+	else
+		w->fds[depth] = dirfd(d); /* depth <= GITDIR_DEPTH: deeper goes whole */
 	while (d && (e = readdir(d)) != NULL) {
 		const char *n = e->d_name;
 		unsigned char t = e->d_type;
@@ -628,13 +643,11 @@ static void walk_dir(struct gitdir_walk *w, int fd, const char *shown, bool obje
 			if (w->b)
 				drop(dirfd(d), n, s, " (too deep to check for links)", w->b);
 		} else if (t == DT_DIR) {
-			bool moved = w->moved;
-			w->moved |= w->since && fresh(dirfd(d), n, w->since);
 			if ((sub = openat(dirfd(d), n, DIR_FLAGS)) >= 0)
 				walk_dir(w, sub, s, depth == 0 && strcmp(n, "objects") == 0, depth + 1);
-			w->moved = moved;
 		} else if (fstatat(dirfd(d), n, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 		           !S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode)) {
+			w->depth = depth;
 			walk_special(w, dirfd(d), n, s, &st);
 		}
 		free(s);
@@ -706,14 +719,11 @@ static void gitlinks_add(const char *wd, const char *top, char ***gitdirs)
 {
 	char gd[PATH_MAX], real[PATH_MAX], **links = NULL, *own = xasprintf("%s/.git", top);
 	struct stat st;
-	bool found = lstat(own, &st) == 0 && S_ISDIR(st.st_mode);
 
-	if (found)
-		snprintf(gd, sizeof(gd), "%s", own);
-	else
-		found = gitdir_file_read(top, gd);
-	if (found)
-		(void)gitindex_gitlinks(gd, &links); /* unreadable: the search stands alone */
+	/* .git a directory, else a file naming one; unreadable: the search
+	 * stands alone */
+	if (gitindex_gitlinks(own, &links) < 0 && links == NULL && gitdir_file_read(top, gd))
+		(void)gitindex_gitlinks(gd, &links);
 	for (char **l = links; l && *l; l++) {
 		char *dir = xasprintf("%s/%s", top, *l), *dotgit = xasprintf("%s/.git", dir);
 		if (!strv_contains(*gitdirs, dotgit) && lstat(dotgit, &st) == 0 &&
