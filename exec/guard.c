@@ -818,7 +818,7 @@ static bool nested_target(const struct guard_note *g, const char *path, const st
 
 	path_up(dir);
 	ok = S_ISLNK(st->st_mode) ? realpath(path, real) != NULL : gitdir_file_read(dir, real);
-	ok = ok && stat(real, &t) == 0 && S_ISDIR(t.st_mode) && strcmp(real, wd) != 0 &&
+	ok = ok && stat(real, &t) == 0 && S_ISDIR(t.st_mode) &&
 	     (path_contains(wd, real) || (common && path_contains(common, real))) &&
 	     !nested_own(g, real);
 	free(dir);
@@ -955,6 +955,28 @@ static void sweep_nested_gitdir(const struct guard_note *g, const struct guard_n
 	}
 }
 
+/* A .git file or link at path naming real, a directory that holds it (the
+ * workdir itself, `gitdir: ..`): git takes that worktree for the git
+ * directory, its config, hooks/ and logs/ plain project files there (the
+ * host's `git status` ran a config written at the workdir's top). No
+ * repository is laid out so; unless the note saw it, the .git goes. */
+static void nested_drop_holder(const struct guard_note *g, const char *path,
+                               const struct stat *st, const char *real, struct buf *b)
+{
+	const char *wd = g->root[GUARD_WD], *name;
+	char *dir = xstrdup(path);
+	int dfd;
+
+	path_up(dir);
+	if (path_contains(real, dir) && path_contains(wd, path) &&
+	    nested_target_was(g, path, st, real) == NULL &&
+	    (dfd = open_parent(wd, path + strlen(wd) + 1, &name)) >= 0) {
+		drop(dfd, name, path + strlen(wd) + 1, " (it names a directory that holds it)", b);
+		close(dfd);
+	}
+	free(dir);
+}
+
 static void sweep_nested(const struct guard_note *g, struct buf *b)
 {
 	const char *wd = g->root[GUARD_WD];
@@ -971,7 +993,11 @@ static void sweep_nested(const struct guard_note *g, struct buf *b)
 			continue;
 		if (S_ISDIR(st.st_mode))
 			sweep_nested_gitdir(g, nested_was(g, &st), *p, *p + wl + 1, false, b);
-		else if (nested_target(g, *p, &st, real))
+		else if (!nested_target(g, *p, &st, real))
+			continue;
+		else if (strcmp(real, wd) == 0 || path_contains(real, *p)) /* a worktree */
+			nested_drop_holder(g, *p, &st, real, b);
+		else
 			sweep_nested_gitdir(g, nested_target_was(g, *p, &st, real), real,
 			                    path_contains(wd, real) ? real + wl + 1 : real,
 			                    nested_own_worktree(g, real), b);

@@ -461,7 +461,9 @@ done
 # that was there changed in place, or swapped for a copy under its name;
 # and one made beside a path too long to open, which stopped the search;
 # and one whose .git file leads into the outer .git (a new directory
-# there, or .git/worktrees made by the run), which nothing checked.
+# there, or .git/worktrees made by the run), which nothing checked; or
+# the workdir itself (`gitdir: ..`: its top's config, hooks and logs,
+# plain project files, were the nested repository's).
 i=0
 C='git -c user.email=a@b -c user.name=a'
 for atk in "git init -q sub && $C -C sub commit -q --allow-empty -m s" \
@@ -476,7 +478,9 @@ for i in range(30): os.mkdir(\"x\" * 200); os.chdir(\"x\" * 200)'" \
 	 mkdir sub && echo 'gitdir: ../.git/evil' > sub/.git && $C -C sub commit -q --allow-empty -m s" \
 	"mkdir .git/worktrees && git init -q --bare .git/worktrees/evil &&
 	 git config -f .git/worktrees/evil/config core.bare false && mkdir sub &&
-	 echo 'gitdir: ../.git/worktrees/evil' > sub/.git && $C -C sub commit -q --allow-empty -m s"; do
+	 echo 'gitdir: ../.git/worktrees/evil' > sub/.git && $C -C sub commit -q --allow-empty -m s" \
+	"git init -q --bare /tmp/b && cp -r /tmp/b/HEAD /tmp/b/objects /tmp/b/refs . && mkdir sub &&
+	 echo 'gitdir: ..' > sub/.git && $C -C sub commit -q --allow-empty -m s"; do
 	i=$((i + 1))
 	r="$WORK/repo14-$i" M="$WORK/outside/nested-$i"
 	mkdir -p "$r" && git init -q "$r" && $C -C "$r" commit -q --allow-empty -m init
