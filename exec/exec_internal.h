@@ -98,7 +98,7 @@ struct guard_note {
 	char **skip;              /* what the search does not enter; owned */
 	struct guard_span since;  /* from the note's time on: a change time
 	                           * at or past it is the run's */
-	struct guard_nested *nested; /* what each .git was, sorted; owned */
+	struct guard_nested *nested; /* what each .git was, sorted by id; owned */
 	size_t nnested;
 	bool nested_unknown;      /* the search failed: none counts as made */
 	struct guard_file *files; /* rebase todos and included configs; owned */
@@ -111,10 +111,11 @@ struct guard_file {
 	bool present;
 	struct guard_special id;
 };
-struct guard_nested {
-	char *path; /* owned */
+struct guard_nested { /* a nested .git, wherever the run moves it */
 	dev_t dev;
 	ino_t ino;
+	struct guard_id target; /* where a .git file or link leads, when checked */
+	struct guard_id hooks;  /* the hooks directory of the git directory */
 };
 /* Notes what each guarded path under the workdir wd (resolved), and under
  * the git directories of a linked worktree (found with home as mounts.c
@@ -449,6 +450,18 @@ char *gitdir_inside_find(const char *wd);
 /* "gitdir: PATH" of dir's .git, a regular file, PATH resolved against dir
  * into gitdir (PATH_MAX); false when there is none or it leads nowhere. */
 bool gitdir_file_read(const char *dir, char gitdir[PATH_MAX]);
+
+/* ---- a repository's index (gitindex.c) ---------------------------------- */
+
+/* The paths of the gitlinks in the index of the git directory gitdir (and
+ * its shared index, when split), relative to its worktree, pushed to
+ * *links (strv_free); 0, or -1 when the index cannot be read or parsed
+ * (what was pushed stays). */
+int gitindex_gitlinks(const char *gitdir, char ***links);
+/* The gitlinks of the index image buf (len bytes), pushed to *links; -1
+ * when it does not parse (a split index's shared part is not read). For
+ * the fuzzer (tests/fuzz/fuzz_gitindex.c). */
+int gitindex_parse(const unsigned char *buf, size_t len, char ***links);
 
 /* ---- environment (env.c) ------------------------------------------------ */
 

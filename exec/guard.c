@@ -19,6 +19,7 @@
  * run made; never follow links; the sandbox has exited, so nothing it
  * started can race us.
  */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fnmatch.h>
@@ -238,16 +239,17 @@ static bool in_span(const struct stat *st, const struct guard_span *span)
 	       (span->until == 0 || c->tv_sec <= span->until);
 }
 
-/* True when name under dfd changed in since (NULL: always):
- * made, written, renamed or linked then. A change time cannot be set,
- * from inside a sandbox or out, but by the clock. */
+/* True when name under dfd ("": dfd itself) changed in since (NULL:
+ * always): made, written, renamed or linked then. A change time cannot be
+ * set, from inside a sandbox or out, but by the clock. */
 static bool fresh(int dfd, const char *name, const struct guard_span *since)
 {
 	struct stat st;
 
 	if (since == NULL)
 		return true;
-	return fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && in_span(&st, since);
+	return fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW | (name[0] ? 0 : AT_EMPTY_PATH)) == 0 &&
+	       in_span(&st, since);
 }
 
 /* A hooks directory the run made: every entry but git init's inert
@@ -315,27 +317,24 @@ out:
 /* The largest config the sweep reads; a larger one the run made goes. */
 #define CONFIG_MAX (1024 * 1024)
 
-/* True when a line of the config text opens an include or includeIf
- * section (names are case-insensitive; "[include.x]" is the old form). */
+/* True when the config text may open an include or includeIf section
+ * (names are case-insensitive; "[include.x]" is the old form): any "["
+ * followed by the word, blanks between, anywhere. Not only at the start
+ * of a line after spaces and tabs: git and libgit2 skip a carriage return
+ * there too ("\r[include]"), and a section may follow another on its
+ * line; libgit2 then opened the included FIFO and the sweep hung. A value
+ * that merely holds the text makes the config count as risky. */
 static bool config_includes(const char *text, size_t len)
 {
 	static const char word[] = "include";
-	const char *p = text, *end = text + len;
+	const char *q, *end = text + len;
 
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p)), *q = p;
-		const char *eol = nl ? nl : end;
-		while (q < eol && (*q == ' ' || *q == '\t'))
-			q++;
-		if (q < eol && *q == '[') {
-			q++;
-			while (q < eol && (*q == ' ' || *q == '\t'))
-				q++;
-			if ((size_t)(eol - q) >= sizeof(word) - 1 &&
-			    strncasecmp(q, word, sizeof(word) - 1) == 0)
-				return true;
-		}
-		p = eol + 1;
+	for (const char *p = text; (p = memchr(p, '[', (size_t)(end - p))) != NULL; p++) {
+		for (q = p + 1; q < end && isspace((unsigned char)*q); q++)
+			;
+		if ((size_t)(end - q) >= sizeof(word) - 1 &&
+		    strncasecmp(q, word, sizeof(word) - 1) == 0)
+			return true;
 	}
 	return false;
 }
@@ -704,8 +703,22 @@ struct gitdir_walk {
 	const struct guard_span *since; /* sweeping, else: what changed from then */
 	struct buf *b;
 	size_t alloc;
+	int depth;               /* of the directory being read */
+	int fds[GITDIR_DEPTH + 1]; /* the directories open on the way there */
 };
 
+/* With since: true when a directory on the way to the one being read
+ * (below the top) changed from then, so what it holds may have come with
+ * it, change times and all (a directory moved in keeps them). Asked only
+ * for a link or special file found, which are rare: a stat per directory
+ * walked cost 2,000 system calls a call with 200 nested repositories. */
+static bool walk_moved(const struct gitdir_walk *w)
+{
+	for (int i = 1; i <= w->depth; i++)
+		if (fresh(w->fds[i], "", w->since))
+			return true;
+	return false;
+}
 
 /* Notes a special entry, or, sweeping, removes it unless it was there
  * before, unchanged. */
@@ -720,7 +733,7 @@ static void walk_special(struct gitdir_walk *w, int dfd, const char *name, const
 			w->into->specials = xreallocarray(w->into->specials, w->alloc, sizeof(sp));
 		}
 		w->into->specials[w->into->nspecials++] = sp;
-	} else if (w->since ? fresh(dfd, name, w->since)
+	} else if (w->since ? fresh(dfd, name, w->since) || walk_moved(w)
 	                    : w->g->nspecials == 0 || /* bsearch() wants a base even then */
 	                          bsearch(&sp, w->g->specials, w->g->nspecials, sizeof(sp),
 	                                  special_cmp) == NULL) {
@@ -749,6 +762,8 @@ static void walk_dir(struct gitdir_walk *w, int fd, const char *shown, bool obje
 
 	if (d == NULL)
 		close(fd);
+	else
+		w->fds[depth] = dirfd(d); /* depth <= GITDIR_DEPTH: deeper goes whole */
 	while (d && (e = readdir(d)) != NULL) {
 		const char *n = e->d_name;
 		unsigned char t = e->d_type;
@@ -773,6 +788,7 @@ static void walk_dir(struct gitdir_walk *w, int fd, const char *shown, bool obje
 				walk_dir(w, sub, s, depth == 0 && strcmp(n, "objects") == 0, depth + 1);
 		} else if (fstatat(dirfd(d), n, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 		           !S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode)) {
+			w->depth = depth;
 			walk_special(w, dirfd(d), n, s, &st);
 		}
 		free(s);
@@ -822,7 +838,8 @@ static void sweep_gitdirs(const struct guard_note *before, struct buf *b)
  * as in a .git the run made. The plan (mounts.c) keeps a repository found
  * before the run read-only where it can; this is for what it cannot: a
  * repository made by the run, one made since the plan (the gate plans
- * ahead), one past its bound, and where a .git file or link leads.
+ * ahead), one past its bound, one the search does not pass but the
+ * index holds as a gitlink, and where a .git file or link leads.
  * "Changed" is by change time, which nothing can set but the clock.
  */
 
@@ -848,8 +865,55 @@ static void act_since(int dfd, const char *name, const char *shown, enum guard_k
 
 static int nested_cmp(const void *a, const void *b)
 {
-	return strcmp(((const struct guard_nested *)a)->path,
-	              ((const struct guard_nested *)b)->path);
+	const struct guard_nested *x = a, *y = b;
+
+	if (x->dev != y->dev)
+		return x->dev < y->dev ? -1 : 1;
+	return (x->ino > y->ino) - (x->ino < y->ino);
+}
+
+/* The .git of each gitlink in the index of the repository whose worktree
+ * is top, added to *gitdirs unless there; only those in the workdir wd,
+ * and not reached through a link: git does not enter one, and the sweep
+ * must not act outside the workdir. */
+static void gitlinks_add(const char *wd, const char *top, char ***gitdirs)
+{
+	char gd[PATH_MAX], real[PATH_MAX], **links = NULL, *own = xasprintf("%s/.git", top);
+	struct stat st;
+
+	/* .git a directory, else a file naming one; unreadable: the search
+	 * stands alone */
+	if (gitindex_gitlinks(own, &links) < 0 && links == NULL && gitdir_file_read(top, gd))
+		(void)gitindex_gitlinks(gd, &links);
+	for (char **l = links; l && *l; l++) {
+		char *dir = xasprintf("%s/%s", top, *l), *dotgit = xasprintf("%s/.git", dir);
+		if (!strv_contains(*gitdirs, dotgit) && lstat(dotgit, &st) == 0 &&
+		    realpath(dir, real) && strcmp(real, dir) == 0 && path_contains(wd, real))
+			strv_push(gitdirs, dotgit);
+		free(dotgit);
+		free(dir);
+	}
+	strv_free(links);
+	free(own);
+}
+
+/* The .git of each gitlink that the search did not pass (in a skipped
+ * tree, or below a directory it cannot list: chmod 0111), in the
+ * workdir's index and in each nested repository's, added to *gitdirs.
+ * The host's git enters a gitlink wherever it lies, ignored or not, and
+ * its `git status` in one enters that one's gitlinks in turn; the run can
+ * write any of those indexes (`git add -f node_modules/x`). */
+static void nested_gitlinks(const struct guard_note *g, char ***gitdirs)
+{
+	const char *wd = g->root[GUARD_WD];
+
+	gitlinks_add(wd, wd, gitdirs);
+	for (size_t i = 0; *gitdirs && (*gitdirs)[i]; i++) { /* grows as it goes */
+		char *top = xstrdup((*gitdirs)[i]);
+		path_up(top);
+		gitlinks_add(wd, top, gitdirs);
+		free(top);
+	}
 }
 
 /* The nested .git entries under g's workdir: 0 with a new vector in
@@ -862,6 +926,8 @@ static int nested_find(const struct guard_note *g, char ***gitdirs, char **errst
 	                      errstr);
 
 	strv_free(found);
+	if (rc == 0)
+		nested_gitlinks(g, gitdirs);
 	return rc;
 }
 
@@ -890,9 +956,76 @@ static void note_since(struct guard_note *g)
 	g->since = (struct guard_span){fine ? now : (struct timespec){now.tv_sec - 2, 0}, 0};
 }
 
+/* True when dir is one of g's own git directories (the workdir's .git,
+ * a linked worktree's two, or the one its .git file names), which the
+ * rest of the guard keeps. */
+static bool nested_own(const struct guard_note *g, const char *dir)
+{
+	char *own = xasprintf("%s/.git", g->root[GUARD_WD]);
+	bool is = strcmp(dir, own) == 0;
+
+	for (int r = GUARD_COMMON; r < GUARD_NROOTS; r++)
+		is |= g->root[r] && strcmp(dir, g->root[r]) == 0;
+	free(own);
+	return is;
+}
+
+/* True when real is a linked worktree's entry (X/worktrees/NAME) of one
+ * of g's own git directories X, with git's own commondir: its config and
+ * hooks are X's, which the guard keeps. */
+static bool nested_own_worktree(const struct guard_note *g, const char *real)
+{
+	char *up = xstrdup(real);
+	const char *base;
+	bool is = false;
+	int fd;
+
+	if (path_up(up) && (base = strrchr(up, '/')) && strcmp(base, "/worktrees") == 0 &&
+	    path_up(up) && nested_own(g, up) && (fd = open(real, DIR_FLAGS)) >= 0) {
+		is = commondir_is_own(fd, "commondir");
+		close(fd);
+	}
+	free(up);
+	return is;
+}
+
+/* Where the .git file or link path (st) leads, in real: true when that is
+ * a directory the run could write (in the workdir, or in a linked
+ * worktree's common dir) other than g's own git directories. Inside
+ * those is no exception: a .git/evil the run made holds what a nested
+ * repository's git runs, and nothing else there checks it. */
+static bool nested_target(const struct guard_note *g, const char *path, const struct stat *st,
+                          char real[PATH_MAX])
+{
+	const char *wd = g->root[GUARD_WD], *common = g->root[GUARD_COMMON];
+	char *dir = xstrdup(path);
+	struct stat t;
+	bool ok;
+
+	path_up(dir);
+	ok = S_ISLNK(st->st_mode) ? realpath(path, real) != NULL : gitdir_file_read(dir, real);
+	ok = ok && stat(real, &t) == 0 && S_ISDIR(t.st_mode) &&
+	     (path_contains(wd, real) || (common && path_contains(common, real))) &&
+	     !nested_own(g, real);
+	free(dir);
+	return ok;
+}
+
+/* Notes the hooks directory of a nested git directory gd: one moved in
+ * keeps its hooks as they were, change times and all. */
+static void note_nested_hooks(const char *gd, struct guard_nested *n)
+{
+	char *hooks = xasprintf("%s/hooks", gd);
+	struct stat st;
+
+	if (lstat(hooks, &st) == 0)
+		n->hooks = (struct guard_id){true, S_ISDIR(st.st_mode), st.st_dev, st.st_ino};
+	free(hooks);
+}
+
 static void note_nested(struct guard_note *g, char *const *skip)
 {
-	char **gitdirs = NULL, *err = NULL;
+	char **gitdirs = NULL, *err = NULL, real[PATH_MAX];
 	struct stat st;
 
 	g->skip = strv_dup(skip);
@@ -901,76 +1034,128 @@ static void note_nested(struct guard_note *g, char *const *skip)
 		free(err);
 		return;
 	}
-	for (char **p = gitdirs; p && *p; p++)
-		if (lstat(*p, &st) == 0) {
-			g->nested = xreallocarray(g->nested, g->nnested + 1, sizeof(*g->nested));
-			g->nested[g->nnested++] = (struct guard_nested){xstrdup(*p), st.st_dev,
-			                                                st.st_ino};
+	for (char **p = gitdirs; p && *p; p++) {
+		struct guard_nested n;
+		const char *gd = *p;
+		if (lstat(*p, &st) < 0)
+			continue;
+		n = (struct guard_nested){st.st_dev, st.st_ino, {0}, {0}};
+		if (!S_ISDIR(st.st_mode)) {
+			gd = nested_target(g, *p, &st, real) && stat(real, &st) == 0 ? real : NULL;
+			if (gd)
+				n.target = (struct guard_id){true, true, st.st_dev, st.st_ino};
 		}
+		if (gd)
+			note_nested_hooks(gd, &n);
+		g->nested = xreallocarray(g->nested, g->nnested + 1, sizeof(*g->nested));
+		g->nested[g->nnested++] = n;
+	}
 	strv_free(gitdirs);
 	if (g->nnested)
 		qsort(g->nested, g->nnested, sizeof(*g->nested), nested_cmp);
 }
 
-/* True when the .git at path (st) is the one the note saw there. */
-static bool nested_was(const struct guard_note *g, const char *path, const struct stat *st)
+/* The note of the .git st when it is one the note saw, at this path or
+ * another (`mv pkgs libs` moves a user's nested repository, which must
+ * not count as made: its hooks and config would go); NULL when the run
+ * made it. */
+static const struct guard_nested *nested_was(const struct guard_note *g, const struct stat *st)
 {
-	struct guard_nested key = {.path = (char *)path};
-	const struct guard_nested *f;
+	static const struct guard_nested unknown = {0};
+	struct guard_nested key = {.dev = st->st_dev, .ino = st->st_ino};
 
 	if (g->nested_unknown)
-		return true;
-	f = g->nnested ? bsearch(&key, g->nested, g->nnested, sizeof(key), nested_cmp) : NULL;
-	return f && f->dev == st->st_dev && f->ino == st->st_ino;
+		return &unknown;
+	return g->nnested ? bsearch(&key, g->nested, g->nnested, sizeof(key), nested_cmp) : NULL;
 }
 
-/* A nested git directory gd (real), shown as shown: with since NULL, one
- * the run made, checked as a made .git is, its links and special files
- * all gone; else what changed from since on: its config, commondir,
- * config.worktree, hooks, links and special files (its modules and
- * worktrees the plan keeps read-only). */
-static void sweep_nested_gitdir(const char *gd, const char *shown, const struct guard_span *since,
-                                struct buf *b)
+/* The note of the .git file or link path (st) when where it leads, real,
+ * is what it led to before the run: the .git the one noted and unchanged
+ * since (a file rewritten in place keeps its inode), leading to the same
+ * directory. Else (NULL) what lies there counts as the run's, however
+ * old: a directory made by an earlier call, outside any .git, and named
+ * now. */
+static const struct guard_nested *nested_target_was(const struct guard_note *g,
+                                                    const char *path, const struct stat *st,
+                                                    const char *real)
 {
+	const struct guard_nested *f = nested_was(g, st);
+	struct stat t;
+
+	if (f == NULL || fresh(AT_FDCWD, path, &g->since))
+		return NULL;
+	if (g->nested_unknown)
+		return f;
+	if (!f->target.present || stat(real, &t) < 0 || t.st_dev != f->target.dev ||
+	    t.st_ino != f->target.ino)
+		return NULL;
+	return f;
+}
+
+/* A nested git directory gd (real), shown as shown: with f NULL, one the
+ * run made, checked as a made .git is, its links and special files all
+ * gone; else (f, its note in g) what changed from g's time on: its
+ * config, commondir, config.worktree and hooks, a hooks directory not the
+ * one noted whole, and each link or special file that changed or lies
+ * below a directory that did (one moved in: objects/ab/logs, with a
+ * logs/HEAD link an earlier call left in the fan-out no walk enters,
+ * moved to logs/); its modules and worktrees the plan keeps read-only.
+ * worktree: gd is a linked worktree's entry of the guard's own
+ * repository. */
+static void sweep_nested_gitdir(const struct guard_note *g, const struct guard_nested *f,
+                                const char *gd, const char *shown, bool worktree, struct buf *b)
+{
+	const struct guard_span *since = f ? &g->since : NULL;
 	int fd = open(gd, DIR_FLAGS);
 
 	for (size_t i = 0; fd >= 0 && i < GUARD_NPATHS; i++) {
 		const char *rel = guard_rel(i, true);
+		enum guard_kind kind = guard_paths[i].kind;
+		struct guard_id id;
+		struct stat st;
 		char *s;
-		if (rel == NULL || rel[0] == '\0')
+		if (rel == NULL || rel[0] == '\0' || fstatat(fd, rel, &st, AT_SYMLINK_NOFOLLOW) < 0)
 			continue;
+		if (worktree && (strcmp(rel, "commondir") == 0 || strcmp(rel, "gitdir") == 0))
+			continue; /* git's own, leading back to what the guard keeps */
+		id = (struct guard_id){true, S_ISDIR(st.st_mode), st.st_dev, st.st_ino};
 		s = xasprintf("%s/%s", shown, rel);
-		act_since(fd, rel, s, guard_paths[i].kind, since, b);
+		if (since && kind == GUARD_HOOKS && id.is_dir) /* one moved in: all of it */
+			sweep_hooks(fd, rel, s,
+			            g->nested_unknown || id_same(&f->hooks, &id) ? since : NULL, b);
+		else
+			act_since(fd, rel, s, kind, since, b);
 		free(s);
 	}
 	if (fd >= 0)
 		sweep_todo(NULL, gd, shown, since ? since : &(struct guard_span){{0, 0}, 0}, b);
-	if (fd >= 0) { /* links and specials: made, every one (none noted) */
+	if (fd >= 0) { /* links and specials: made, or changed from then */
 		struct guard_note none = {0};
 		struct gitdir_walk w = {.g = &none, .since = since, .b = b};
 		walk_dir(&w, fd, shown, false, 0); /* takes fd */
 	}
 }
 
-/* Where the .git file or link path (st) leads, in real: true when that
- * is a directory in the workdir other than its own git directories,
- * which the rest of the guard keeps. */
-static bool nested_target(const struct guard_note *g, const char *path, const struct stat *st,
-                          char real[PATH_MAX])
+/* A .git file or link at path naming real, a directory that holds it (the
+ * workdir itself, `gitdir: ..`): git takes that worktree for the git
+ * directory, its config, hooks/ and logs/ plain project files there (the
+ * host's `git status` ran a config written at the workdir's top). No
+ * repository is laid out so; unless the note saw it, the .git goes. */
+static void nested_drop_holder(const struct guard_note *g, const char *path,
+                               const struct stat *st, const char *real, struct buf *b)
 {
-	const char *wd = g->root[GUARD_WD];
-	char *dir = xstrdup(path), *own = xasprintf("%s/.git", wd);
-	struct stat t;
-	bool ok;
+	const char *wd = g->root[GUARD_WD], *name;
+	char *dir = xstrdup(path);
+	int dfd;
 
 	path_up(dir);
-	ok = S_ISLNK(st->st_mode) ? realpath(path, real) != NULL : gitdir_file_read(dir, real);
-	ok = ok && stat(real, &t) == 0 && S_ISDIR(t.st_mode) && strcmp(real, wd) != 0 &&
-	     path_contains(wd, real) && !path_contains(own, real) &&
-	     !(g->root[GUARD_COMMON] && path_contains(g->root[GUARD_COMMON], real));
+	if (path_contains(real, dir) && path_contains(wd, path) &&
+	    nested_target_was(g, path, st, real) == NULL &&
+	    (dfd = open_parent(wd, path + strlen(wd) + 1, &name)) >= 0) {
+		drop(dfd, name, path + strlen(wd) + 1, " (it names a directory that holds it)", b);
+		close(dfd);
+	}
 	free(dir);
-	free(own);
-	return ok;
 }
 
 static void sweep_nested(const struct guard_note *g, struct buf *b)
@@ -988,9 +1173,15 @@ static void sweep_nested(const struct guard_note *g, struct buf *b)
 		if (lstat(*p, &st) < 0)
 			continue;
 		if (S_ISDIR(st.st_mode))
-			sweep_nested_gitdir(*p, *p + wl + 1, nested_was(g, *p, &st) ? &g->since : NULL, b);
-		else if (nested_target(g, *p, &st, real))
-			sweep_nested_gitdir(real, real + wl + 1, &g->since, b);
+			sweep_nested_gitdir(g, nested_was(g, &st), *p, *p + wl + 1, false, b);
+		else if (!nested_target(g, *p, &st, real))
+			continue;
+		else if (strcmp(real, wd) == 0 || path_contains(real, *p)) /* a worktree */
+			nested_drop_holder(g, *p, &st, real, b);
+		else
+			sweep_nested_gitdir(g, nested_target_was(g, *p, &st, real), real,
+			                    path_contains(wd, real) ? real + wl + 1 : real,
+			                    nested_own_worktree(g, real), b);
 	}
 	strv_free(gitdirs);
 }
@@ -1357,8 +1548,6 @@ void guard_note_clear(struct guard_note *g)
 	strv_free(g->include_rels);
 	free(g->specials);
 	strv_free(g->skip);
-	for (size_t i = 0; i < g->nnested; i++)
-		free(g->nested[i].path);
 	free(g->nested);
 	for (size_t i = 0; i < g->nfiles; i++)
 		free(g->files[i].path);

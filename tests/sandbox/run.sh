@@ -463,7 +463,11 @@ done
 # core.fsmonitor with it; a commit there runs its hooks, and appends its
 # reflog through a link. Made by the run, made through a .git file, one
 # that was there changed in place, or swapped for a copy under its name;
-# and one made beside a path too long to open, which stopped the search.
+# and one made beside a path too long to open, which stopped the search;
+# and one whose .git file leads into the outer .git (a new directory
+# there, or .git/worktrees made by the run), which nothing checked; or
+# the workdir itself (`gitdir: ..`: its top's config, hooks and logs,
+# plain project files, were the nested repository's).
 i=0
 C='git -c user.email=a@b -c user.name=a'
 for atk in "git init -q sub && $C -C sub commit -q --allow-empty -m s" \
@@ -473,7 +477,14 @@ for atk in "git init -q sub && $C -C sub commit -q --allow-empty -m s" \
 	'mv sub/.git/config sub/.git/c0; cp sub/.git/c0 sub/.git/config' \
 	"git init -q sub && $C -C sub commit -q --allow-empty -m s && python3 -c '
 import os
-for i in range(30): os.mkdir(\"x\" * 200); os.chdir(\"x\" * 200)'"; do
+for i in range(30): os.mkdir(\"x\" * 200); os.chdir(\"x\" * 200)'" \
+	"git init -q --bare .git/evil && git config -f .git/evil/config core.bare false &&
+	 mkdir sub && echo 'gitdir: ../.git/evil' > sub/.git && $C -C sub commit -q --allow-empty -m s" \
+	"mkdir .git/worktrees && git init -q --bare .git/worktrees/evil &&
+	 git config -f .git/worktrees/evil/config core.bare false && mkdir sub &&
+	 echo 'gitdir: ../.git/worktrees/evil' > sub/.git && $C -C sub commit -q --allow-empty -m s" \
+	"git init -q --bare /tmp/b && cp -r /tmp/b/HEAD /tmp/b/objects /tmp/b/refs . && mkdir sub &&
+	 echo 'gitdir: ..' > sub/.git && $C -C sub commit -q --allow-empty -m s"; do
 	i=$((i + 1))
 	r="$WORK/repo14-$i" M="$WORK/outside/nested-$i"
 	mkdir -p "$r" && git init -q "$r" && $C -C "$r" commit -q --allow-empty -m init
@@ -554,6 +565,24 @@ OUT=$(cd "$r" && env -i PATH=/usr/bin:/bin HOME="$WORK/home" $RUN "$AIRLOCK" exe
 	! grep -q fsmonitor "$r/sub/.git/config" 2>/dev/null &&
 	printf '%s' "$OUT" | grep -q 'left in the workdir by an earlier sandboxed run whose airlock was killed' &&
 	ok killed-run-swept || bad killed-run-swept "what a run whose airlock was killed planted stayed"
+# a nested repository the search does not pass, that the run adds to the
+# outer index as a gitlink itself (`git add -f`): in a skipped tree
+# (node_modules), or below a directory the caller can enter but not list
+# (chmod 0111: only the identity nobody cannot). The host's git enters a
+# gitlink wherever it lies, and its core.fsmonitor ran.
+i=0
+for p in node_modules/x hide/x; do
+	i=$((i + 1))
+	r="$WORK/repo15-$i" M="$WORK/outside/gitlink-$i"
+	mkdir -p "$r" && git init -q "$r" && $C -C "$r" commit -q --allow-empty -m init
+	[ "$AS" = nobody ] && chown -R 65534:65534 "$r"
+	OUT=$(cd "$r" && env -i PATH=/usr/bin:/bin HOME="$WORK/home" $RUN "$AIRLOCK" exec -- sh -c \
+		"git init -q $p && $C -C $p commit -q --allow-empty -m s && git add -f $p 2>/dev/null &&
+		 git -C $p config core.fsmonitor \"touch \$1\"; [ $i = 1 ] || chmod 0111 hide" x "$M" 2>&1)
+	$G -C "$r" status >/dev/null 2>&1
+	[ ! -e "$M" ] && ok "gitlink-unsearched-$i" ||
+		bad "gitlink-unsearched-$i" "a gitlink the search did not pass ran its config on the host"
+done
 # in a linked worktree the main repository's .git is writable (a commit
 # writes objects and refs there), with its hooks and config kept as the
 # workdir's own are, the worktree's commondir and link back read-only, and

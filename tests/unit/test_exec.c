@@ -778,6 +778,46 @@ static void test_secrets_cache_grows(void **state)
 	rm_rf(wd);
 }
 
+/* gitindex_gitlinks() over indexes git itself wrote, in each format the
+ * guard must read: the gitlink a/sub found, the files not; an index that
+ * is not one gives -1. */
+static void test_gitindex_gitlinks(void **state)
+{
+	static const struct {
+		const char *init, *then;
+	} rows[] = {
+		{"", "git update-index --index-version 2"},
+		{"", "git add -N n && git update-index --index-version 3"}, /* extended flags */
+		{"", "git update-index --index-version 4"},                /* prefix-compressed */
+		{"", "git update-index --split-index"}, /* its entries in sharedindex.* */
+		{"--object-format=sha256", "true"},
+	};
+	(void)state;
+	for (size_t i = 0; i < nitems(rows); i++) {
+		char *wd = tmpdir_new(), *gd = xasprintf("%s/.git", wd), **links = NULL, *cmd;
+		cmd = xasprintf("cd '%s' && G='git -c user.email=a@b -c user.name=a' && "
+		                "git init -q %s && mkdir -p a/b && touch f a/b/f a/f n && "
+		                "git init -q %s a/sub && $G -C a/sub commit -q --allow-empty -m s && "
+		                "git add f a/b/f a/f a/sub 2>/dev/null && %s",
+		                wd, rows[i].init, rows[i].init, rows[i].then);
+		assert_int_equal(system(cmd), 0);
+		assert_int_equal(gitindex_gitlinks(gd, &links), 0);
+		assert_non_null(links);
+		assert_string_equal(links[0], "a/sub");
+		assert_null(links[1]);
+		strv_free(links);
+		links = NULL;
+		free(cmd);
+		cmd = xasprintf("printf 'DIRC\\0\\0\\0\\2\\0\\0\\0\\9' > '%s/index'", gd);
+		assert_int_equal(system(cmd), 0);
+		assert_int_equal(gitindex_gitlinks(gd, &links), -1);
+		assert_null(links);
+		free(cmd);
+		free(gd);
+		rm_rf(wd);
+	}
+}
+
 /* secrets_find() over a tree made from tests/data/exec/secrets.tsv: depth,
  * skipped trees, links out and in, directories with secret names. Run
  * twice: the second answer comes from the cache and must be the same;
@@ -965,6 +1005,7 @@ int main(void)
 		cmocka_unit_test(test_secrets_table),
 		cmocka_unit_test(test_pending_orphans),
 		cmocka_unit_test(test_recover_span),
+		cmocka_unit_test(test_gitindex_gitlinks),
 		cmocka_unit_test(test_secrets_too_many),
 		cmocka_unit_test(test_secrets_pem_budget),
 		cmocka_unit_test(test_kernel_mounts),
