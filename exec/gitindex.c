@@ -26,6 +26,7 @@
 #define INDEX_SMALL (64 * 1024)          /* read, not mapped */
 #define MODE_GITLINK 0160000
 #define ENTRY_FIXED 40 /* ctime, mtime, dev, ino, mode, uid, gid, size */
+#define NAME_MASK 0x0fff /* the flags' name length; all ones: longer, up to its NUL */
 
 static uint32_t be32(const unsigned char *p)
 {
@@ -52,6 +53,22 @@ static bool varint_read(const unsigned char **p, const unsigned char *end, size_
 	return true;
 }
 
+/* A v2/v3 gitlink's name whose flags say a length short of its NUL: git
+ * takes the flags' length, but copies one byte more and reads up to a
+ * NUL (2.39: "a/su" for flags 3 over "a/sub"), and another version may
+ * read to the NUL; each reading that differs is pushed too, since the
+ * guard must check the .git of whichever git enters. */
+static void name_variants(const unsigned char *p, size_t flen, const unsigned char *nul,
+                          char ***links)
+{
+	size_t full = (size_t)(nul - p);
+
+	if (full > flen && flen + 1 < PATH_MAX) /* the byte more */
+		strv_push_owned(links, xasprintf("%.*s", (int)(flen + 1), (const char *)p));
+	if (full > flen + 1 && full < PATH_MAX) /* up to the NUL */
+		strv_push_owned(links, xasprintf("%.*s", (int)full, (const char *)p));
+}
+
 /* The entries of the index in buf (len) with hashes of hsz bytes: each
  * gitlink's path (each entry's, with all) pushed to *links, the shared
  * index's name (a split index's "link" extension) into shared when there
@@ -75,19 +92,28 @@ static int index_parse(const unsigned char *buf, size_t len, size_t hsz, bool al
 		return -1;
 	for (uint32_t i = 0; i < n; i++) {
 		const unsigned char *e = p, *nul;
-		size_t fixed = ENTRY_FIXED + hsz + 2, strip = 0, sl;
+		size_t fixed = ENTRY_FIXED + hsz + 2, strip = 0, sl, flen;
 		uint32_t mode;
 		if ((size_t)(end - p) < fixed)
 			return -1;
 		mode = be32(p + 24);
+		flen = ((size_t)p[ENTRY_FIXED + hsz] << 8 | p[ENTRY_FIXED + hsz + 1]) & NAME_MASK;
 		if (version >= 3 && (p[ENTRY_FIXED + hsz] & 0x40))
 			fixed += 2; /* extended flags */
 		p += fixed;
 		if (p > end || (version == 4 && !varint_read(&p, end, &strip)))
 			return -1;
-		if ((nul = memchr(p, '\0', (size_t)(end - p))) == NULL)
+		nul = memchr(p, '\0', (size_t)(end - p));
+		if (version < 4 && flen < NAME_MASK) { /* the name's length is the flags', as git reads it */
+			if ((size_t)(end - p) < flen)
+				return -1;
+			sl = strnlen((const char *)p, flen);
+		} else if (nul == NULL) {
 			return -1;
-		sl = (size_t)(nul - p);
+		} else {
+			sl = (size_t)(nul - p);
+			flen = sl;
+		}
 		if (version < 4) {
 			have = 0;
 		} else if (strip > have) {
@@ -100,20 +126,23 @@ static int index_parse(const unsigned char *buf, size_t len, size_t hsz, bool al
 		memcpy(name + have, p, sl);
 		have += sl;
 		name[have] = '\0';
-		p = nul + 1;
-		if (version < 4) /* padded with NULs to a multiple of 8 */
-			p = e + ((size_t)(nul - e) + 8) / 8 * 8;
+		/* v4: the name and its NUL; else padded with NULs to a multiple of 8 */
+		p = version == 4 ? p + flen + 1 : e + (fixed + flen + 8) / 8 * 8;
 		if (p > end)
 			return -1;
 		if (have == 0 && (mode & 0170000) == MODE_GITLINK)
 			*unnamed = true;
 		else if (have && (all || (mode & 0170000) == MODE_GITLINK))
 			strv_push(links, name);
+		if (version < 4 && (mode & 0170000) == MODE_GITLINK && nul && !all)
+			name_variants(e + fixed, flen, nul, links);
 	}
-	while ((size_t)(end - p) >= 8) { /* extensions */
+	/* extensions, as git reads them: while 8 bytes are left before the
+	 * checksum, and one that runs past it ends the list */
+	while ((size_t)(end - p) >= 8) {
 		uint32_t sz = be32(p + 4);
 		if ((size_t)(end - p) - 8 < sz)
-			return -1;
+			break;
 		if (memcmp(p, "link", 4) == 0 && sz >= hsz) {
 			int o = snprintf(shared, PATH_MAX, "sharedindex.");
 			for (size_t i = 0; i < hsz && o < PATH_MAX - 2; i++)
@@ -121,22 +150,30 @@ static int index_parse(const unsigned char *buf, size_t len, size_t hsz, bool al
 		}
 		p += 8 + sz;
 	}
-	return p == end ? 0 : -1;
+	return 0;
 }
 
-/* index_parse() with either hash size (SHA-1, SHA-256): what the first
- * that parses finds, pushed to *links. */
+/* index_parse() with each hash size (SHA-1, SHA-256): the gitlinks of
+ * every one that parses, pushed to *links, and the first one's shared
+ * index. Both, not the first: git reads the index with the repository's
+ * hash, and one crafted to parse both ways must not hide what the other
+ * way finds. */
 static int index_parse_any(const unsigned char *buf, size_t len, bool all, char ***links,
                            char shared[PATH_MAX], bool *unnamed)
 {
+	char other[PATH_MAX];
+	bool un = false;
 	int rc = -1;
 
-	for (size_t hsz = 20; rc < 0 && hsz <= 32; hsz += 12) {
+	*unnamed = false;
+	for (size_t hsz = 20; hsz <= 32; hsz += 12) {
 		char **found = NULL;
-		*unnamed = false;
-		rc = index_parse(buf, len, hsz, all, &found, shared, unnamed);
-		for (size_t i = 0; rc == 0 && found && found[i]; i++)
-			strv_push(links, found[i]);
+		if (index_parse(buf, len, hsz, all, &found, rc < 0 ? shared : other, &un) == 0) {
+			for (size_t i = 0; found && found[i]; i++)
+				strv_push(links, found[i]); /* a path twice costs a stat */
+			*unnamed |= un;
+			rc = 0;
+		}
 		strv_free(found);
 	}
 	return rc;
