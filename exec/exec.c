@@ -152,6 +152,27 @@ static char *guard_begin(const struct exec_spec *spec, const char *wd, struct gu
 	return recovered;
 }
 
+/* Adds to *errstr what the sweep removed and what a recovery removed
+ * (either NULL), for a run that failed; takes both. */
+static void removed_fold(char **errstr, char *removed, char *recovered)
+{
+	char *e;
+
+	if (removed == NULL && recovered == NULL)
+		return;
+	e = xasprintf("%s%s%s%s%s%s", *errstr ? *errstr : "not run",
+	              removed ? "; it created " : "", removed ? removed : "",
+	              removed ? ", which airlock removed" : "",
+	              recovered ? "; airlock removed what an earlier run whose airlock was "
+	                          "killed left: "
+	                        : "",
+	              recovered ? recovered : "");
+	free(*errstr);
+	*errstr = e;
+	free(removed);
+	free(recovered);
+}
+
 int exec_run(const struct exec_spec *spec, struct exec_result *res, char **errstr)
 {
 	struct exec_job *job = NULL;
@@ -174,14 +195,7 @@ int exec_run(const struct exec_spec *spec, struct exec_result *res, char **errst
 			guard_note_clear(&before);
 			pending_end(pending);
 		}
-		if (recovered) {
-			char *e = xasprintf("%s; airlock removed what an earlier run whose airlock "
-			                    "was killed left: %s",
-			                    *errstr ? *errstr : "not run", recovered);
-			free(*errstr);
-			*errstr = e;
-			free(recovered);
-		}
+		removed_fold(errstr, NULL, recovered);
 		return -1;
 	}
 	rc = exec_job_run(job, res, errstr);
@@ -203,19 +217,8 @@ int exec_run(const struct exec_spec *spec, struct exec_result *res, char **errst
 		guard_note_clear(&before);
 		pending_end(pending);
 	}
-	if (rc < 0 && (res->removed || res->recovered)) { /* the caller clears nothing */
-		char *e = xasprintf("%s%s%s%s%s%s", *errstr ? *errstr : "not run",
-		                    res->removed ? "; it created " : "",
-		                    res->removed ? res->removed : "",
-		                    res->removed ? ", which airlock removed" : "",
-		                    res->recovered ? "; airlock removed what an earlier run "
-		                                     "whose airlock was killed left: "
-		                                   : "",
-		                    res->recovered ? res->recovered : "");
-		free(*errstr);
-		*errstr = e;
-		free(res->removed);
-		free(res->recovered);
+	if (rc < 0) { /* the caller clears nothing: said in the error */
+		removed_fold(errstr, res->removed, res->recovered);
 		res->removed = res->recovered = NULL;
 	}
 	return rc;

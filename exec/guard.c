@@ -199,18 +199,22 @@ static __thread bool quarantine;
 static void drop(int dfd, const char *name, const char *shown, const char *why, struct buf *b)
 {
 	char aside[NAME_MAX + 1];
+	bool move = quarantine &&
+	            snprintf(aside, sizeof(aside), "%s" QUARANTINE, name) < (int)sizeof(aside);
+	const char *how;
 	int rc;
 
-	if (quarantine && snprintf(aside, sizeof(aside), "%s" QUARANTINE, name) < (int)sizeof(aside)) {
+	if (move) {
 		remove_at(dfd, aside, 0); /* an older one */
 		rc = renameat(dfd, name, dfd, aside);
-		buf_printf(b, "%s%s%s%s", b->len ? ", " : "", shown, why ? why : "",
-		           rc == 0 ? " (moved aside as " QUARANTINE ")" : " (could not be moved)");
-		return;
+	} else {
+		rc = remove_at(dfd, name, 0);
 	}
-	rc = remove_at(dfd, name, 0);
-	buf_printf(b, "%s%s%s%s", b->len ? ", " : "", shown, why ? why : "",
-	           rc == 0 ? "" : " (could not be removed)");
+	if (move)
+		how = rc == 0 ? " (moved aside as " QUARANTINE ")" : " (could not be moved)";
+	else
+		how = rc == 0 ? "" : " (could not be removed)";
+	buf_printf(b, "%s%s%s%s", b->len ? ", " : "", shown, why ? why : "", how);
 }
 
 /* The directory name under dfd, opened without following a link; NULL when

@@ -424,22 +424,35 @@ static int guarded_real(const char *wd, const char *logical, char real[PATH_MAX]
 	return path_contains(wd, real) ? 1 : 0;
 }
 
+/* rel under root bound with attr (read-only, or onto itself for a
+ * holder) when it exists; shown names it in the message. -1 with *errstr
+ * for a link to nothing, whose target the command could create. */
+static int want_kept(const char *root, const char *rel, const char *shown, unsigned attr,
+                     struct want **w, size_t *n, char **errstr)
+{
+	char real[PATH_MAX], *logical = xasprintf("%s/%s", root, rel);
+	int r = guarded_real(root, logical, real);
+
+	if (r < 0)
+		*errstr = xasprintf("%s is a link to nothing; the sandbox cannot keep it read-only "
+		                    "(create its target or remove it)",
+		                    shown ? shown : logical);
+	else if (r > 0)
+		want_push(w, n, OP_REBIND, NULL, xstrdup(real), NULL, attr, false);
+	free(logical);
+	return r < 0 ? -1 : 0;
+}
+
 /* rel in the workdir wd read-only, when it exists (what, for the message:
- * "core.hooksPath", "an include"); -1 with *errstr for a link to nothing. */
+ * "core.hooksPath", "an include"). */
 static int want_ro_rel(const char *wd, const char *rel, const char *what, struct want **w,
                        size_t *n, char **errstr)
 {
-	char real[PATH_MAX], *logical = xasprintf("%s/%s", wd, rel);
-	int r = guarded_real(wd, logical, real);
+	char *shown = xasprintf("workdir: %s (%s)", rel, what);
+	int rc = want_kept(wd, rel, shown, A_RO, w, n, errstr);
 
-	if (r < 0)
-		*errstr = xasprintf("workdir: %s (%s) is a link to nothing; the sandbox cannot keep "
-		                    "it read-only (create its target or remove it)",
-		                    rel, what);
-	else if (r > 0)
-		want_push(w, n, OP_REBIND, NULL, xstrdup(real), NULL, A_RO, false);
-	free(logical);
-	return r < 0 ? -1 : 0;
+	free(shown);
+	return rc;
 }
 
 /* What the repository config of wd has the host's git run or read from
@@ -471,7 +484,7 @@ static int want_config_refs(const char *wd, struct want **w, size_t *n, char **e
  * the root itself bound by the caller. */
 static int want_guarded(const char *root, bool git, struct want **w, size_t *n, char **errstr)
 {
-	char real[PATH_MAX], *dotgit = xasprintf("%s/.git", root);
+	char *dotgit = xasprintf("%s/.git", root);
 	struct stat st;
 	bool git_whole = !git && lstat(dotgit, &st) == 0 && !S_ISDIR(st.st_mode);
 
@@ -480,22 +493,15 @@ static int want_guarded(const char *root, bool git, struct want **w, size_t *n, 
 		const struct guard_path *g = &guard_paths[i];
 		const char *rel = guard_rel(i, git);
 		bool holder = g->kind == GUARD_PIN || (g->kind == GUARD_GITDIR && !git_whole);
-		char *logical;
-		int r;
+		char *shown;
+		int rc;
 		if (rel == NULL || rel[0] == '\0' || (git_whole && strncmp(rel, ".git/", 5) == 0))
 			continue;
-		logical = xasprintf("%s/%s", root, rel);
-		r = guarded_real(root, logical, real);
-		if (r < 0)
-			*errstr = xasprintf("%s%s is a link to nothing; the sandbox cannot keep it "
-			                    "read-only (create its target or remove it)",
-			                    git ? "" : "workdir: ", git ? logical : rel);
-		free(logical);
-		if (r < 0)
+		shown = git ? NULL : xasprintf("workdir: %s", rel); /* NULL: the whole path */
+		rc = want_kept(root, rel, shown, holder ? A_BIND : A_RO, w, n, errstr);
+		free(shown);
+		if (rc < 0)
 			return -1;
-		if (r > 0)
-			want_push(w, n, OP_REBIND, NULL, xstrdup(real), NULL, holder ? A_BIND : A_RO,
-			          false);
 	}
 	return git ? 0 : want_config_refs(root, w, n, errstr);
 }
