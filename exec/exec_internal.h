@@ -125,10 +125,11 @@ struct guard_nested { /* a nested .git, wherever the run moves it */
 int guard_note(const char *wd, const char *home, char *const *skip, struct guard_note *g);
 /* Why a call is refused when guard_note() or the plan cannot read the
  * repository config (guard_config_refs() -1). */
-#define GUARD_CONFIG_UNREAD                                                                  \
-	"workdir: the repository config sets core.hooksPath or includes a file, but libgit2 " \
-	"cannot read that config and what it includes within 2 s (a FIFO, or a config git "  \
-	"rejects), so what the host's git runs cannot be kept read-only"
+#define GUARD_CONFIG_UNREAD                                                              \
+	"workdir: the repository config, or a file it includes, cannot be read within 2 s " \
+	"(a FIFO, a config git rejects, or one over 1 MiB), so whether it sets "            \
+	"core.hooksPath or includes a file in the workdir is unknown, and those cannot be " \
+	"kept read-only"
 
 /* What the repository config of wd (resolved) has git run or read from
  * the workdir, relative to wd: the hooks directory core.hooksPath names

@@ -343,12 +343,13 @@ static bool config_includes(const char *text, size_t len)
 	return false;
 }
 
-/* The text of the config name under dfd, read without following a link
- * or waiting on a FIFO, NUL-terminated (a new string; *len its length);
- * NULL when it is not a regular file of at most CONFIG_MAX. */
-static char *config_text_read(int dfd, const char *name, size_t *len)
+/* The text of the config name under dfd, read without waiting on a FIFO
+ * or following a link (follow: the user's own, read as git reads it),
+ * NUL-terminated (a new string; *len its length); NULL when it is not a
+ * regular file of at most CONFIG_MAX. */
+static char *config_text_read(int dfd, const char *name, bool follow, size_t *len)
 {
-	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	int fd = openat(dfd, name, O_RDONLY | (follow ? 0 : O_NOFOLLOW) | O_NONBLOCK | O_CLOEXEC);
 	char *text = NULL;
 	struct stat st;
 	ssize_t n = -1;
@@ -378,7 +379,7 @@ static char *config_text_read(int dfd, const char *name, size_t *len)
 static char *config_check_key(int dfd, const char *name)
 {
 	size_t n;
-	char *text = config_text_read(dfd, name, &n), *key = NULL, *path;
+	char *text = config_text_read(dfd, name, false, &n), *key = NULL, *path;
 
 	if (text == NULL)
 		key = xstrdup("something unreadable or too large");
@@ -544,7 +545,7 @@ static void sweep_todo(const struct guard_note *g, const char *gd, const char *s
 	}
 	s = xasprintf("%s/rebase-merge/%s", shown, todo);
 	buf_init(&out, 0);
-	if ((text = config_text_read(dfd, todo, &n)) == NULL) {
+	if ((text = config_text_read(dfd, todo, false, &n)) == NULL) {
 		drop(dfd, todo, s, NULL, b);
 		goto out;
 	}
@@ -1275,23 +1276,28 @@ static void config_refs_send(void *arg, int fd)
  * opens every file the config includes, and one in the workdir a run may
  * have left a FIFO (the sweep, and the gate with it, hung in open), so a
  * config with an include is read in a child with a deadline (child.c).
- * -1 when the text names either but it cannot be read, or not in time:
+ * -1 when the text names either but it cannot be read, or not in time,
+ * or the config is there but no text it reads (a FIFO, over CONFIG_MAX):
  * what the host's git runs is then unknown.
  */
 static int config_refs(int dfd, const char *name, const char *path, char **hooks,
                        char ***includes)
 {
 	size_t n;
-	char *text = dfd < 0 ? NULL : config_text_read(dfd, name, &n), *err = NULL;
+	char *text = dfd < 0 ? NULL : config_text_read(dfd, name, true, &n), *err = NULL;
 	bool inc = text && config_includes(text, n);
 	bool want = text && (inc || strcasestr(text, "hookspath"));
 	struct config_arg a = {NULL, path};
+	bool read = text != NULL;
+	struct stat st;
 	struct buf b;
 	int rc;
 
 	free(text);
 	*hooks = NULL;
 	*includes = NULL;
+	if (!read && dfd >= 0 && fstatat(dfd, name, &st, 0) == 0)
+		return -1; /* there, but not a file we read (over CONFIG_MAX): unknown */
 	if (!want)
 		return 0;
 	if ((a.g = lazy_git(&err)) == NULL) {

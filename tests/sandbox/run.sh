@@ -421,7 +421,8 @@ done
 # any core.hooksPath in the workdir (.githooks, tools/hooks) is kept as
 # .git/hooks is: a hook written, swapped in by a link or under a renamed
 # parent ran on the host's next commit; and one spelled with a ".."
-# (tools/../.githooks), or set in config.worktree, was not kept at all
+# (tools/../.githooks), set in config.worktree, or in a .git/config that
+# is a link, was not kept at all
 i=0
 for setup in 'mkdir .githooks; git config core.hooksPath .githooks' \
 	'git config core.hooksPath "$PWD/.githooks"' \
@@ -429,7 +430,8 @@ for setup in 'mkdir .githooks; git config core.hooksPath .githooks' \
 	'mkdir -p tools/hooks; git config core.hooksPath tools/hooks' \
 	'mkdir .githooks; git config core.hooksPath .githooks' \
 	'mkdir -p tools .githooks; git config core.hooksPath tools/../.githooks' \
-	'mkdir .githooks; git config extensions.worktreeConfig true; git config --worktree core.hooksPath .githooks'; do
+	'mkdir .githooks; git config extensions.worktreeConfig true; git config --worktree core.hooksPath .githooks' \
+	'mkdir .githooks; git config core.hooksPath .githooks; mv .git/config .git/c; ln -s c .git/config'; do
 	i=$((i + 1))
 	r="$WORK/repo12-$i"
 	sep= # the last one's git directory is inside the workdir, named by its .git file
