@@ -35,7 +35,7 @@ send() { printf '%s\n' "$1" >&3; }
 # stop: closes the input and waits; the exit status in $GRC.
 stop() {
 	exec 3>&-
-	wait "$GPID"
+	wait "$GPID" 2>/dev/null # dash reports a job killed by a signal ("Killed")
 	GRC=$?
 }
 # wait_lines NAME N: waits (at most 60 s) for N result lines.
