@@ -284,9 +284,21 @@ static void sweep_hooks(int dfd, const char *name, const char *shown,
 	closedir(d);
 }
 
+/* True when a config entry is inert (inert_keys[]). */
+typedef bool config_inert_fn(const char *name, const char *value);
+
+static bool key_inert(const char *name, const char *value)
+{
+	(void)value;
+	for (size_t i = 0; i < nitems(inert_keys); i++)
+		if (fnmatch(inert_keys[i], name, 0) == 0)
+			return true;
+	return false;
+}
+
 /* The first key of a config file that is not inert, as a new string; NULL
  * when all are. A file libgit2 cannot read counts as not inert. */
-static char *config_risky_key(const char *path)
+static char *config_risky_key(const char *path, config_inert_fn *inert)
 {
 	char *err = NULL, *key = NULL;
 	const struct lazy_git *g = lazy_git(&err);
@@ -300,13 +312,9 @@ static char *config_risky_key(const char *path)
 		key = xstrdup("something unreadable");
 		goto out;
 	}
-	while (key == NULL && (rc = g->git_config_next(&e, it)) == 0) {
-		bool inert = false;
-		for (size_t i = 0; !inert && i < nitems(inert_keys); i++)
-			inert = fnmatch(inert_keys[i], e->name, 0) == 0;
-		if (!inert)
+	while (key == NULL && (rc = g->git_config_next(&e, it)) == 0)
+		if (!inert(e->name, e->value ? e->value : ""))
 			key = xstrdup(e->name);
-	}
 	if (key == NULL && rc != GIT_ITEROVER)
 		key = xstrdup("something unreadable");
 out:
@@ -376,7 +384,7 @@ static char *config_text_read(int dfd, const char *name, bool follow, size_t *le
  * sweep, and the gate with it, hung in open), to airlock's own stdin, or
  * to a file outside the workdir.
  */
-static char *config_check_key(int dfd, const char *name)
+static char *config_check_key(int dfd, const char *name, config_inert_fn *inert)
 {
 	size_t n;
 	char *text = config_text_read(dfd, name, false, &n), *key = NULL, *path;
@@ -389,13 +397,15 @@ static char *config_check_key(int dfd, const char *name)
 	if (key)
 		return key;
 	path = xasprintf("/proc/self/fd/%d/%s", dfd, name);
-	key = config_risky_key(path);
+	key = config_risky_key(path, inert);
 	free(path);
 	return key;
 }
 
-/* A config the run made: kept when every key is inert, else removed. */
-static void check_config(int dfd, const char *name, const char *shown, struct buf *b)
+/* A config-format file the run made: kept when every entry is inert,
+ * else removed. */
+static void check_config_with(int dfd, const char *name, const char *shown,
+                              config_inert_fn *inert, struct buf *b)
 {
 	struct stat st;
 	char *key, *why;
@@ -406,13 +416,19 @@ static void check_config(int dfd, const char *name, const char *shown, struct bu
 		drop(dfd, name, shown, NULL, b);
 		return;
 	}
-	key = config_check_key(dfd, name);
+	key = config_check_key(dfd, name, inert);
 	if (key == NULL)
 		return;
 	why = xasprintf(" (it set %s)", key);
 	drop(dfd, name, shown, why, b);
 	free(why);
 	free(key);
+}
+
+/* A config the run made: kept when every key is inert, else removed. */
+static void check_config(int dfd, const char *name, const char *shown, struct buf *b)
+{
+	check_config_with(dfd, name, shown, key_inert, b);
 }
 
 /* Everything git reads from a .git/modules the run made: each submodule's
@@ -582,6 +598,110 @@ out:
 	close(dfd);
 }
 
+/* Opens the directory holding rel under wd, a component at a time, never
+ * through a link; its fd, with *name at rel's last component, or -1. */
+static int open_parent(const char *wd, const char *rel, const char **name)
+{
+	char part[PATH_MAX];
+	const char *slash;
+	int fd = open(wd, DIR_FLAGS), next;
+
+	while (fd >= 0 && (slash = strchr(rel, '/')) != NULL) {
+		snprintf(part, sizeof(part), "%.*s", (int)(slash - rel), rel);
+		next = openat(fd, part, DIR_FLAGS);
+		close(fd);
+		fd = next;
+		rel = slash + 1;
+	}
+	*name = rel;
+	return fd;
+}
+
+/* The merge strategies git has. A sequencer reads its strategy from its
+ * state on `git rebase --continue` and `git cherry-pick --continue` (and
+ * revert's), and runs any other as `git merge-NAME`, a name with a slash
+ * as a path: x/../evil ran the workdir's evil on the host once the run
+ * had made a directory git-merge-x there. */
+static const char *const own_strategies[] = {
+	"octopus", "ort", "ours", "recursive", "resolve", "subtree",
+};
+
+static bool strategy_own(const char *s, size_t n)
+{
+	for (size_t i = 0; i < nitems(own_strategies); i++)
+		if (strlen(own_strategies[i]) == n && strncmp(s, own_strategies[i], n) == 0)
+			return true;
+	return false;
+}
+
+/* rebase-merge/strategy, read as git reads it (one line, its newline
+ * dropped): why it goes, as a new string, or NULL when git has it. */
+static char *strategy_risky(int dfd, const char *name)
+{
+	size_t n;
+	char *text = config_text_read(dfd, name, false, &n), *why = NULL;
+
+	if (text == NULL)
+		return xstrdup(" (something unreadable or too large)");
+	if (n && text[n - 1] == '\n' && --n && text[n - 1] == '\r')
+		n--;
+	if (!strategy_own(text, n))
+		why = xstrdup(" (a strategy git does not have: a command it runs)");
+	free(text);
+	return why;
+}
+
+static bool opts_inert(const char *name, const char *value)
+{
+	return strcmp(name, "options.strategy") != 0 || strategy_own(value, strlen(value));
+}
+
+/* sequencer/opts, a config file: why it goes, or NULL. */
+static char *opts_risky(int dfd, const char *name)
+{
+	char *key = config_check_key(dfd, name, opts_inert), *why;
+
+	if (key == NULL)
+		return NULL;
+	why = xasprintf(" (it set %s)", key);
+	free(key);
+	return why;
+}
+
+/* A sequencer's state files besides the todo that name what git runs;
+ * one the run changed (file_changed()) is checked as it says. */
+static const struct {
+	const char *rel;
+	char *(*risky)(int dfd, const char *name);
+} seq_state[] = {
+	{"rebase-merge/strategy", strategy_risky},
+	{"sequencer/opts", opts_risky},
+};
+
+/* The todo (sweep_todo()) and the other state of the sequencers in the
+ * git directory gd: what the host's git reads on --continue. */
+static void sweep_sequencer(const struct guard_note *g, const char *gd, const char *shown,
+                            const struct guard_span *since, struct buf *b)
+{
+	sweep_todo(g, gd, shown, since, b);
+	for (size_t i = 0; i < nitems(seq_state); i++) {
+		char *path = xasprintf("%s/%s", gd, seq_state[i].rel), *why, *s;
+		const char *name;
+		int dfd = -1;
+		if (file_changed(g, path, since) &&
+		    (dfd = open_parent(gd, seq_state[i].rel, &name)) >= 0 &&
+		    (why = seq_state[i].risky(dfd, name)) != NULL) {
+			s = xasprintf("%s/%s", shown, seq_state[i].rel);
+			drop(dfd, name, s, why, b);
+			free(s);
+			free(why);
+		}
+		if (dfd >= 0)
+			close(dfd);
+		free(path);
+	}
+}
+
 /* The commondir git itself writes for a linked worktree: its common
  * directory is the .git two levels up, where the read-only config and
  * hooks are. Anything else points that worktree's git elsewhere. */
@@ -672,25 +792,6 @@ static void act(int dfd, const char *name, const char *shown, enum guard_kind ki
 			drop(dfd, name, shown, " (too large to check)", b);
 		break;
 	}
-}
-
-/* Opens the directory holding rel under wd, a component at a time, never
- * through a link; its fd, with *name at rel's last component, or -1. */
-static int open_parent(const char *wd, const char *rel, const char **name)
-{
-	char part[PATH_MAX];
-	const char *slash;
-	int fd = open(wd, DIR_FLAGS), next;
-
-	while (fd >= 0 && (slash = strchr(rel, '/')) != NULL) {
-		snprintf(part, sizeof(part), "%.*s", (int)(slash - rel), rel);
-		next = openat(fd, part, DIR_FLAGS);
-		close(fd);
-		fd = next;
-		rel = slash + 1;
-	}
-	*name = rel;
-	return fd;
 }
 
 /* A walk's depth bound (it holds one fd a level): a directory deeper goes
@@ -1133,7 +1234,7 @@ static void sweep_nested_gitdir(const struct guard_note *g, const struct guard_n
 		free(s);
 	}
 	if (fd >= 0)
-		sweep_todo(NULL, gd, shown, since ? since : &(struct guard_span){{0, 0}, 0}, b);
+		sweep_sequencer(NULL, gd, shown, since ? since : &(struct guard_span){{0, 0}, 0}, b);
 	if (fd >= 0) { /* links and specials: made, or changed from then */
 		struct guard_note none = {0};
 		struct gitdir_walk w = {.g = &none, .since = since, .b = b};
@@ -1475,7 +1576,7 @@ static void sweep_hooks_path(const struct guard_note *before, const struct guard
 	close(dfd);
 }
 
-/* The rebase todos of g's git directories: the workdir's .git, one inside
+/* The sequencers' state in g's git directories: the workdir's .git, one inside
  * it that its .git file names, a linked worktree's gitdir (where its
  * rebase state is). */
 static void sweep_todos(const struct guard_note *g, const struct guard_note *noted,
@@ -1485,20 +1586,24 @@ static void sweep_todos(const struct guard_note *g, const struct guard_note *not
 	struct stat st;
 
 	if (lstat(own, &st) == 0 && S_ISDIR(st.st_mode))
-		sweep_todo(noted, own, ".git", since, b);
+		sweep_sequencer(noted, own, ".git", since, b);
 	for (int r = GUARD_COMMON; r < GUARD_NROOTS; r++)
 		if (g->root[r])
-			sweep_todo(noted, g->root[r], g->root[r], since, b);
+			sweep_sequencer(noted, g->root[r], g->root[r], since, b);
 	free(own);
 }
 
 /* What sweep_todos() and sweep_includes() will look at, noted. */
 static void note_files(struct guard_note *g)
 {
-	for (int r = GUARD_WD; r < GUARD_NROOTS; r++)
-		if (g->root[r])
-			file_note(g, xasprintf("%s%s/rebase-merge/git-rebase-todo", g->root[r],
-			                       r == GUARD_WD ? "/.git" : ""));
+	for (int r = GUARD_WD; r < GUARD_NROOTS; r++) {
+		const char *git = r == GUARD_WD ? "/.git" : "";
+		if (g->root[r] == NULL)
+			continue;
+		file_note(g, xasprintf("%s%s/rebase-merge/git-rebase-todo", g->root[r], git));
+		for (size_t i = 0; i < nitems(seq_state); i++)
+			file_note(g, xasprintf("%s%s/%s", g->root[r], git, seq_state[i].rel));
+	}
 	for (char **p = g->include_rels; p && *p; p++)
 		file_note(g, xasprintf("%s/%s", g->root[GUARD_WD], *p));
 }

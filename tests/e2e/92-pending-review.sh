@@ -1,0 +1,66 @@
+#!/bin/sh
+# 92-pending-review.sh: what a hostile review of the guard's newest parts
+# found (the record of a run whose airlock was killed, the config's
+# includes and hooksPath, the sequencer's state files), through `airlock
+# exec`. Each attack plants what a later host git command runs; each
+# checks the host after.
+. tests/e2e/lib.sh
+need git
+d=$(mktemp -d /tmp/airlock-pending-review.XXXXXX)
+trap "[ -n \"${KEEP:-}\" ] || rm -rf $d" EXIT
+export XDG_STATE_HOME="$d/state" # this script's own pending records
+G="git -c user.email=a@b -c user.name=a -c safe.directory=*"
+C='git -c user.email=a@b -c user.name=a'
+# a repository with two commits on main and one on side, as $d/$1
+repo() {
+	mkdir -p "$d/$1" && (cd "$d/$1" && git init -q -b main && echo a > f && git add f &&
+		$G commit -qm a && echo b >> f && $G commit -qam b &&
+		git checkout -q -b side HEAD~1 && echo c > g && git add g && $G commit -qm c &&
+		git checkout -q main)
+}
+# ax DIR SCRIPT ARGS...: airlock exec in $d/DIR
+ax() {
+	w=$1; shift
+	(cd "$d/$w" && "$AIRLOCK" exec -- sh -c "$@") > "$d/out" 2>&1
+}
+# a program in the workdir that git runs as `git merge-STRATEGY` when the
+# strategy is x/../evil: git execs a name with a slash as a path
+EVIL='mkdir -p git-merge-x && printf "#!/bin/sh\ntouch %s\nexit 1\n" "$1" > evil && chmod +x evil'
+
+# the merge strategy of a rebase stopped by the run (rebase-merge/strategy):
+# git's sequencer runs `git merge-STRATEGY` for each pick on the host's
+# `git rebase --continue`, and a strategy with a slash is a path
+repo s
+ax s "$EVIL && GIT_SEQUENCE_EDITOR='sed -i 1ibreak' $C rebase -q -i side &&
+	echo x/../evil > .git/rebase-merge/strategy" x "$d/s.m"
+$G -C "$d/s" rebase --continue >/dev/null 2>&1
+check "exec: a rebase's strategy file ran nothing on --continue" test ! -e "$d/s.m"
+check "exec: the strategy file went" grep -q 'rebase-merge/strategy' "$d/out"
+
+# the same for a cherry-pick stopped on a conflict: sequencer/opts is a
+# config file, its options.strategy read on `git cherry-pick --continue`
+repo c
+(cd "$d/c" && git checkout -q -b s2 side~1 && echo z > f && $G commit -qam z &&
+	echo y > h && git add h && $G commit -qm y && git checkout -q main)
+ax c "$EVIL && { $C cherry-pick s2~1 s2 >/dev/null 2>&1; true; } &&
+	printf '[options]\n\tstrategy = x/../evil\n' > .git/sequencer/opts" x "$d/c.m"
+(cd "$d/c" && git checkout -q --theirs f && git add f && $G -c core.editor=true cherry-pick --continue) >/dev/null 2>&1
+check "exec: a cherry-pick's options.strategy ran nothing on --continue" test ! -e "$d/c.m"
+check "exec: the sequencer's opts went" grep -q 'sequencer/opts' "$d/out"
+
+# what stays: a rebase the run stops with one of git's strategies, and a
+# cherry-pick's opts without one, continue on the host as before
+repo k
+ax k "GIT_SEQUENCE_EDITOR='sed -i 1ibreak' $C rebase -q -s resolve -i side"
+check "exec: a rebase's own strategy file is kept" grep -qx resolve "$d/k/.git/rebase-merge/strategy"
+check "exec: and it continues on the host" $G -C "$d/k" rebase --continue
+repo o
+(cd "$d/o" && git checkout -q -b s2 side~1 && echo z > f && $G commit -qam z &&
+	echo y > h && git add h && $G commit -qm y && git checkout -q main)
+ax o "{ $C cherry-pick -x s2~1 s2 >/dev/null 2>&1; true; }"
+check "exec: a cherry-pick's opts are kept" grep -q record-origin "$d/o/.git/sequencer/opts"
+(cd "$d/o" && git checkout -q --theirs f && git add f && $G -c core.editor=true cherry-pick --continue) >/dev/null 2>&1
+expect_eq "exec: and it continues on the host" "$(git -C "$d/o" log --format=%s -1)" y
+check "exec: nothing was removed" sh -c '! grep -q removed "$1"' x "$d/out"
+
+finish
