@@ -1329,31 +1329,33 @@ static bool include_key(const char *name)
 	       (strncmp(name, "includeif.", 10) == 0 && n > 15 && strcmp(name + n - 5, ".path") == 0);
 }
 
-/* What of the config at a->path decides what the host's git runs, as
- * libgit2 reads it, its includes followed: core.hooksPath ("H" PATH) and
- * each include.path and includeIf.*.path ("I" PATH), into b, each
- * NUL-terminated. -1 when it cannot be read. */
+/* What of the config file at a->path itself decides what the host's git
+ * runs: core.hooksPath ("H" VALUE) and each include.path and
+ * includeIf.*.path ("I" VALUE), into b, each NUL-terminated. Not what the
+ * files it includes set: libgit2 does not say which file that came from,
+ * against whose directory git resolves their includes, and it skips an
+ * includeIf without a repository, so config_refs_walk() reads each of
+ * them as a file of its own. -1 when it cannot be read. */
 static int config_refs_read(const struct config_arg *a, struct buf *b)
 {
 	const struct lazy_git *g = a->g;
 	git_config *cfg = NULL;
 	git_config_iterator *it = NULL;
 	git_config_entry *e;
-	git_buf hp = {0};
 	int rc = -1, got;
 
 	if (g->git_config_open_ondisk(&cfg, a->path) < 0 || g->git_config_iterator_new(&it, cfg) < 0)
 		goto out;
-	if ((got = g->git_config_get_path(&hp, cfg, "core.hooksPath")) == 0 && hp.ptr)
-		buf_append(b, "H", 1), buf_append(b, hp.ptr, strlen(hp.ptr) + 1);
-	else if (got < 0 && got != GIT_ENOTFOUND)
-		goto out;
-	while ((got = g->git_config_next(&e, it)) == 0)
-		if (include_key(e->name) && e->value)
+	while ((got = g->git_config_next(&e, it)) == 0) {
+		if (e->include_depth != 0 || e->value == NULL)
+			continue;
+		if (strcmp(e->name, "core.hookspath") == 0)
+			buf_append(b, "H", 1), buf_append(b, e->value, strlen(e->value) + 1);
+		else if (include_key(e->name))
 			buf_append(b, "I", 1), buf_append(b, e->value, strlen(e->value) + 1);
+	}
 	rc = got == GIT_ITEROVER ? 0 : -1;
 out:
-	g->git_buf_dispose(&hp);
 	if (it)
 		g->git_config_iterator_free(it);
 	if (cfg)
@@ -1371,21 +1373,21 @@ static void config_refs_send(void *arg, int fd)
 }
 
 /*
- * core.hooksPath of the config name under dfd (path, its real path) in
- * *hooks, and the paths it includes in *includes (new, NULL when none).
- * libgit2 is loaded only when the text names hooksPath or an include. It
- * opens every file the config includes, and one in the workdir a run may
- * have left a FIFO (the sweep, and the gate with it, hung in open), so a
- * config with an include is read in a child with a deadline (child.c).
- * -1 when the text names either but it cannot be read, or not in time,
- * or the config is there but no text it reads (a FIFO, over CONFIG_MAX):
- * what the host's git runs is then unknown.
+ * The core.hooksPath values (added to *hooks) and includes (added to
+ * *includes) that the config file path itself sets (config_refs_read()),
+ * read as git reads it, through links. libgit2 is loaded only when the
+ * text names hooksPath or an include. It opens every file the config
+ * includes, and one in the workdir a run may have left a FIFO (the sweep,
+ * and the gate with it, hung in open), so a config with an include is
+ * read in a child with a deadline (child.c). -1 when the text names
+ * either but it cannot be read, or not in time, or the file is there but
+ * no text it reads (a FIFO, over CONFIG_MAX): what the host's git runs is
+ * then unknown.
  */
-static int config_refs(int dfd, const char *name, const char *path, char **hooks,
-                       char ***includes)
+static int config_refs(const char *path, char ***hooks, char ***includes)
 {
 	size_t n;
-	char *text = dfd < 0 ? NULL : config_text_read(dfd, name, true, &n), *err = NULL;
+	char *text = config_text_read(AT_FDCWD, path, true, &n), *err = NULL;
 	bool inc = text && config_includes(text, n);
 	bool want = text && (inc || strcasestr(text, "hookspath"));
 	struct config_arg a = {NULL, path};
@@ -1395,9 +1397,7 @@ static int config_refs(int dfd, const char *name, const char *path, char **hooks
 	int rc;
 
 	free(text);
-	*hooks = NULL;
-	*includes = NULL;
-	if (!read && dfd >= 0 && fstatat(dfd, name, &st, 0) == 0)
+	if (!read && stat(path, &st) == 0)
 		return -1; /* there, but not a file we read (over CONFIG_MAX): unknown */
 	if (!want)
 		return 0;
@@ -1408,12 +1408,8 @@ static int config_refs(int dfd, const char *name, const char *path, char **hooks
 	buf_init(&b, 0);
 	rc = inc ? child_collect(config_refs_send, &a, CONFIG_WAIT_MS, CONFIG_REFS_MAX, &b)
 	         : config_refs_read(&a, &b);
-	for (size_t i = 0; rc == 0 && i < b.len; i += strlen(b.data + i) + 1) {
-		if (b.data[i] == 'H' && *hooks == NULL)
-			*hooks = xstrdup(b.data + i + 1);
-		else if (b.data[i] == 'I')
-			strv_push(includes, b.data + i + 1);
-	}
+	for (size_t i = 0; rc == 0 && i < b.len; i += strlen(b.data + i) + 1)
+		strv_push(b.data[i] == 'H' ? hooks : includes, b.data + i + 1);
 	buf_free(&b);
 	return rc;
 }
@@ -1490,90 +1486,143 @@ static char *include_rel(const char *wd, const char *confdir, const char *v)
 	return rel;
 }
 
-/* The refs (config_refs()) of the config file name in the git directory
- * dir, added: the hooks path unless one is set already, the includes
- * resolved against dir and made workdir-relative. */
-static int refs_add(const char *wd, const char *dir, const char *name, char **hooks,
-                    char ***include_rels)
+/* A path value v of the config file at path, as git resolves it: ~/
+ * against the home, a relative one against that file's directory (as git
+ * names the file, links not resolved); a new string, or NULL. */
+static char *include_abs(const char *path, const char *v)
 {
-	char *path = xasprintf("%s/%s", dir, name), *v = NULL, **inc = NULL;
-	int dfd = open(dir, DIR_FLAGS), rc = config_refs(dfd, name, path, &v, &inc);
+	const char *home = getenv("HOME"), *slash = strrchr(path, '/');
 
-	if (v && *hooks == NULL)
-		*hooks = v, v = NULL;
-	for (char **p = inc; p && *p; p++) {
-		char *r = include_rel(wd, dir, *p);
-		if (r)
-			strv_push_owned(include_rels, r);
+	if (strncmp(v, "~/", 2) == 0)
+		return home && home[0] == '/' ? xasprintf("%s/%s", home, v + 2) : NULL;
+	if (v[0] == '/')
+		return xstrdup(v);
+	if (v[0] == '\0' || slash == NULL)
+		return NULL;
+	return xasprintf("%.*s/%s", (int)(slash - path), path, v);
+}
+
+/* git's own bound on nested includes (deeper, it stops with an error), and
+ * ours on the files read for one repository's config. */
+#define INCLUDE_DEPTH 10
+#define INCLUDE_FILES 64
+
+/* What the config file at path decides, and each file it includes, at any
+ * depth, whatever the condition of an includeIf (git may read it; libgit2
+ * never does without a repository): the core.hooksPath values into
+ * *hooks, the included files (their paths as git opens them) into
+ * *files, each once. -1 when one cannot be read, or there are more than
+ * INCLUDE_FILES. */
+static int config_refs_walk(const char *path, int depth, char ***hooks, char ***files)
+{
+	char **inc = NULL;
+	int rc = config_refs(path, hooks, &inc);
+
+	for (char **p = inc; rc == 0 && depth < INCLUDE_DEPTH && p && *p; p++) {
+		char *abs = include_abs(path, *p), *lex = abs ? path_lexical(abs) : NULL;
+		bool seen = false;
+		for (char **f = *files; lex && !seen && f && *f; f++) {
+			char *l = path_lexical(*f);
+			seen = strcmp(l, lex) == 0; /* a cycle: git stops at its bound */
+			free(l);
+		}
+		if (abs && !seen && strv_len(*files) >= INCLUDE_FILES)
+			rc = -1;
+		else if (abs && !seen) {
+			strv_push(files, abs);
+			rc = config_refs_walk(abs, depth + 1, hooks, files);
+		}
+		free(lex);
+		free(abs);
 	}
-	if (dfd >= 0)
-		close(dfd);
 	strv_free(inc);
-	free(path);
-	free(v);
 	return rc;
 }
 
-int guard_config_refs(const char *wd, char **hooks_rel, char ***include_rels)
+int guard_config_refs(const char *wd, char ***hooks_rels, char ***include_rels)
 {
 	struct gitdir_linked l = {0};
-	char *dir = NULL, *v = NULL, *rel = NULL;
+	char *dir = NULL, **hooks = NULL, **files = NULL, *path;
 	struct stat st;
 	int rc = 0;
 
-	*include_rels = NULL;
+	*hooks_rels = *include_rels = NULL;
 	if (lstat((dir = xasprintf("%s/.git", wd)), &st) < 0 || !S_ISDIR(st.st_mode)) {
 		free(dir);
 		if ((dir = gitdir_inside_find(wd)) == NULL && gitdir_linked_find(wd, NULL, &l))
 			dir = xstrdup(l.common); /* a linked worktree's: the common one */
 	}
-	/* config.worktree first: where extensions.worktreeConfig is set, it
-	 * overrides config; it lies in the worktree's own git directory */
-	if (dir && refs_add(wd, l.gitdir ? l.gitdir : dir, "config.worktree", &v, include_rels) < 0)
-		rc = -1;
-	if (dir && refs_add(wd, dir, "config", &v, include_rels) < 0)
-		rc = -1;
-	if (v) /* git runs hooks from the work tree's top: a relative one is from there */
-		rel = include_rel(wd, wd, v);
-	if (rel && exec_path_guarded(rel, true)) { /* .git/hooks, .husky/_: the table's */
-		free(rel);
-		rel = NULL;
+	/* config.worktree too: where extensions.worktreeConfig is set, git
+	 * reads it after config; it lies in the worktree's own git directory */
+	for (int i = 0; dir && rc == 0 && i < 2; i++) {
+		path = i ? xasprintf("%s/config", dir)
+		         : xasprintf("%s/config.worktree", l.gitdir ? l.gitdir : dir);
+		rc = config_refs_walk(path, 0, &hooks, &files);
+		free(path);
+	}
+	for (char **f = files; f && *f; f++) {
+		char *r = include_rel(wd, "/", *f); /* absolute already */
+		if (r && !strv_contains(*include_rels, r))
+			strv_push(include_rels, r);
+		free(r);
+	}
+	/* every value set in any file: which one git takes may depend on an
+	 * includeIf's condition. Relative ones from the work tree's top, where
+	 * git runs hooks */
+	for (char **h = hooks; h && *h; h++) {
+		char *r = include_rel(wd, wd, *h);
+		if (r && !exec_path_guarded(r, true) && !strv_contains(*hooks_rels, r)) {
+			if (strv_len(*hooks_rels) >= GUARD_HOOKS_MAX)
+				rc = -1;
+			else
+				strv_push(hooks_rels, r);
+		}
+		free(r);
 	}
 	gitdir_linked_clear(&l);
 	free(dir);
-	free(v);
-	*hooks_rel = rel;
+	strv_free(hooks);
+	strv_free(files);
 	return rc;
 }
 
-/* What the hooks directory of core.hooksPath is (lstat, not followed). */
+/* What each hooks directory of core.hooksPath is (lstat, not followed). */
 static void note_hooks(struct guard_note *g)
 {
 	struct stat st;
-	char *p = g->hooks_rel ? xasprintf("%s/%s", g->root[GUARD_WD], g->hooks_rel) : NULL;
 
-	memset(&g->hooks_id, 0, sizeof(g->hooks_id));
-	if (p && lstat(p, &st) == 0)
-		g->hooks_id = (struct guard_id){true, S_ISDIR(st.st_mode), st.st_dev, st.st_ino};
-	free(p);
+	memset(g->hooks_id, 0, sizeof(g->hooks_id));
+	for (size_t i = 0; g->hooks_rels && g->hooks_rels[i]; i++) {
+		char *p = xasprintf("%s/%s", g->root[GUARD_WD], g->hooks_rels[i]);
+		if (lstat(p, &st) == 0)
+			g->hooks_id[i] = (struct guard_id){true, S_ISDIR(st.st_mode), st.st_dev,
+			                                   st.st_ino};
+		free(p);
+	}
 }
 
-/* A core.hooksPath directory the run made or replaced: swept as a made
- * .git/hooks is (the host's next commit runs what it holds). */
-static void sweep_hooks_path(const struct guard_note *before, const struct guard_note *after,
-                             struct buf *b)
+/* The core.hooksPath directories (since NULL: those the run made or
+ * replaced, after before) swept as a made .git/hooks is, the host's next
+ * commit running what they hold; with since, what changed in them then. */
+static void sweep_hooks_paths(const struct guard_note *before, const struct guard_note *after,
+                              const struct guard_span *since, struct buf *b)
 {
 	const char *name;
 	int dfd;
 
-	if (!after->hooks_id.present || id_same(&before->hooks_id, &after->hooks_id))
-		return;
-	if ((dfd = open_parent(after->root[GUARD_WD], after->hooks_rel, &name)) < 0) {
-		buf_printf(b, "%s%s (could not be removed)", b->len ? ", " : "", after->hooks_rel);
-		return;
+	for (size_t i = 0; after->hooks_rels && after->hooks_rels[i]; i++) {
+		const char *rel = after->hooks_rels[i];
+		if (since == NULL && (!after->hooks_id[i].present ||
+		                      id_same(&before->hooks_id[i], &after->hooks_id[i])))
+			continue;
+		if ((dfd = open_parent(after->root[GUARD_WD], rel, &name)) < 0) {
+			if (since == NULL)
+				buf_printf(b, "%s%s (could not be removed)", b->len ? ", " : "", rel);
+			continue;
+		}
+		sweep_hooks(dfd, name, rel, since, b);
+		close(dfd);
 	}
-	sweep_hooks(dfd, name, after->hooks_rel, NULL, b);
-	close(dfd);
 }
 
 /* The sequencers' state in g's git directories: the workdir's .git, one inside
@@ -1645,7 +1694,7 @@ int guard_note(const char *wd, const char *home, char *const *skip, struct guard
 	} else { /* a git directory inside the workdir, named by its .git file */
 		g->root[GUARD_COMMON] = gitdir_inside_find(wd);
 	}
-	rc = guard_config_refs(wd, &g->hooks_rel, &g->include_rels);
+	rc = guard_config_refs(wd, &g->hooks_rels, &g->include_rels);
 	note_since(g); /* first: a change from here on is the run's */
 	note_ids(g);
 	note_hooks(g);
@@ -1659,7 +1708,7 @@ void guard_note_clear(struct guard_note *g)
 {
 	for (int r = 0; r < GUARD_NROOTS; r++)
 		free(g->root[r]);
-	free(g->hooks_rel);
+	strv_free(g->hooks_rels);
 	strv_free(g->include_rels);
 	free(g->specials);
 	strv_free(g->skip);
@@ -1680,7 +1729,7 @@ char *guard_sweep(const struct guard_note *before)
 	buf_init(&b, 0);
 	for (int r = 0; r < GUARD_NROOTS; r++)
 		sweep_root(before, &after, r, &b);
-	sweep_hooks_path(before, &after, &b);
+	sweep_hooks_paths(before, &after, NULL, &b);
 	sweep_includes(before, before, &before->since, &b);
 	sweep_todos(before, before, &before->since, &b);
 	sweep_gitdirs(before, &b);
@@ -1711,10 +1760,7 @@ char *guard_recover(const struct guard_note *g, const struct guard_span *since)
 			close(dfd);
 			free(shown);
 		}
-	if (g->hooks_rel && (dfd = open_parent(g->root[GUARD_WD], g->hooks_rel, &name)) >= 0) {
-		sweep_hooks(dfd, name, g->hooks_rel, since, &b);
-		close(dfd);
-	}
+	sweep_hooks_paths(g, g, since, &b);
 	sweep_includes(g, NULL, since, &b);
 	sweep_todos(g, NULL, since, &b);
 	walk_gitdirs(&w);

@@ -460,18 +460,20 @@ static int want_ro_rel(const char *wd, const char *rel, const char *what, struct
  * files it includes, read-only as .git/hooks and .git/config are. */
 static int want_config_refs(const char *wd, struct want **w, size_t *n, char **errstr)
 {
-	char *hooks, **inc;
+	char **hooks, **inc;
 	int rc = 0;
 
 	if (guard_config_refs(wd, &hooks, &inc) < 0) {
+		strv_free(hooks);
+		strv_free(inc);
 		*errstr = xstrdup(GUARD_CONFIG_UNREAD);
 		return -1;
 	}
-	if (hooks)
-		rc = want_ro_rel(wd, hooks, "core.hooksPath", w, n, errstr);
+	for (char **p = hooks; rc == 0 && p && *p; p++)
+		rc = want_ro_rel(wd, *p, "core.hooksPath", w, n, errstr);
 	for (char **p = inc; rc == 0 && p && *p; p++)
 		rc = want_ro_rel(wd, *p, "an include of the repository config", w, n, errstr);
-	free(hooks);
+	strv_free(hooks);
 	strv_free(inc);
 	return rc;
 }

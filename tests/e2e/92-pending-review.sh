@@ -48,6 +48,33 @@ ax c "$EVIL && { $C cherry-pick s2~1 s2 >/dev/null 2>&1; true; } &&
 check "exec: a cherry-pick's options.strategy ran nothing on --continue" test ! -e "$d/c.m"
 check "exec: the sequencer's opts went" grep -q 'sequencer/opts' "$d/out"
 
+# a file that a file the repository config includes includes in turn:
+# git resolves it from the including file's directory (cfg/b here), and
+# reads what an includeIf names, which libgit2 without a repository
+# skipped, so neither nested include was kept or swept
+# (git runs the last core.fsmonitor only: one repository each)
+repo i
+mkdir -p "$d/i/cfg" && printf '[include]\n\tpath = b\n' > "$d/i/cfg/a"
+git -C "$d/i" config include.path ../cfg/a
+ax i 'git config -f cfg/b core.fsmonitor "touch $1"' x "$d/i.m"
+$G -C "$d/i" status >/dev/null 2>&1
+check "exec: a nested include (cfg/b): no fsmonitor ran" test ! -e "$d/i.m"
+repo j
+printf '[include]\n\tpath = local.cfg\n' > "$d/j/shared.cfg"
+git -C "$d/j" config includeIf.gitdir:/.path ../shared.cfg
+ax j 'git config -f local.cfg core.fsmonitor "touch $1"' x "$d/j.m"
+$G -C "$d/j" status >/dev/null 2>&1
+check "exec: an includeIf's include: no fsmonitor ran" test ! -e "$d/j.m"
+
+# core.hooksPath set in a file an includeIf names: git runs hooks from
+# there, and the plan, not knowing it, left the directory writable
+repo h
+mkdir -p "$d/h/.githooks" && printf '[core]\n\thooksPath = .githooks\n' > "$d/h/shared.cfg"
+git -C "$d/h" config includeIf.gitdir:/.path ../shared.cfg
+ax h 'printf "#!/bin/sh\ntouch %s\n" "$1" > .githooks/pre-commit; chmod +x .githooks/pre-commit' x "$d/h.m"
+$G -C "$d/h" commit -q --allow-empty -m x >/dev/null 2>&1
+check "exec: a hook in an includeIf's hooksPath: none ran" test ! -e "$d/h.m"
+
 # what stays: a rebase the run stops with one of git's strategies, and a
 # cherry-pick's opts without one, continue on the host as before
 repo k
