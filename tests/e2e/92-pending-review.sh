@@ -75,6 +75,32 @@ ax h 'printf "#!/bin/sh\ntouch %s\n" "$1" > .githooks/pre-commit; chmod +x .gith
 $G -C "$d/h" commit -q --allow-empty -m x >/dev/null 2>&1
 check "exec: a hook in an includeIf's hooksPath: none ran" test ! -e "$d/h.m"
 
+# a run whose airlock was killed, and its pid taken by another process
+# before the next guarded run: the record's writer looked alive (kill(2)
+# found the pid), so the record was never taken and what the run planted
+# stayed. In a pid namespace of our own, where ns_last_pid hands out the
+# pid, as the kernel does anyway once pids wrap (pid_max is 32768 on many
+# hosts).
+if unshare -Urpf --mount-proc true 2>/dev/null; then
+	mkdir -p "$d/p" && git init -q "$d/p"
+	unshare -Urpf --mount-proc sh -c '
+		cd "$1" || exit
+		"$2" exec -- sh -c "mkdir .airlock; echo x > .airlock/policy; touch planted; sleep 60" \
+			>/dev/null 2>&1 &
+		a=$!
+		for _ in $(seq 100); do [ -e planted ] && break; sleep 0.1; done
+		kill -9 $a; wait $a 2>/dev/null
+		echo $((a - 1)) > /proc/sys/kernel/ns_last_pid
+		sleep 60 & s=$!
+		[ "$s" = "$a" ] || echo "pid not reused: $s for $a"
+		"$2" exec -- true > "$3" 2>&1
+		kill $s' x "$d/p" "$AIRLOCK" "$d/p.out" 2>/dev/null
+	check "exec: a killed run's plant is swept though its pid was reused" test ! -e "$d/p/.airlock"
+	check "exec: and said so" grep -q 'whose airlock was killed' "$d/p.out"
+else
+	echo "skip: no unshare -Urpf here (the pid-reuse case)"
+fi
+
 # what stays: a rebase the run stops with one of git's strategies, and a
 # cherry-pick's opts without one, continue on the host as before
 repo k
