@@ -167,8 +167,13 @@ char *pending_begin(const char *wd, const struct guard_span *span);
 void pending_end(char *path);
 /* True when a run in wd left a record and is gone (killed before its
  * sweep): in *span, from the earliest start to the latest deadline of
- * such records (until 0 when one has none); those records are removed. */
-bool pending_orphans(const char *wd, struct guard_span *span);
+ * such records (until 0 when one has none); their paths in *taken (a new
+ * vector), for pending_orphans_end() once the recovery is done: a kill
+ * before then, or a record of the recovering run that could not be
+ * written, leaves them for the next run. */
+bool pending_orphans(const char *wd, struct guard_span *span, char ***taken);
+/* Removes each record in taken, and frees it (NULL: nothing). */
+void pending_orphans_end(char **taken);
 
 /* ---- steps and the report page (ns.c) ----------------------------------- */
 

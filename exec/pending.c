@@ -217,7 +217,7 @@ static bool orphan_read(int dfd, const char *name, const char *wd, long long *si
 	return *since < boot_time() || writer_gone((pid_t)pid, start);
 }
 
-bool pending_orphans(const char *wd, struct guard_span *span)
+bool pending_orphans(const char *wd, struct guard_span *span, char ***taken)
 {
 	char key[17], *dir = pending_dir(wd);
 	DIR *d = dir ? opendir(dir) : NULL;
@@ -225,6 +225,7 @@ bool pending_orphans(const char *wd, struct guard_span *span)
 	bool found = false;
 	long long from, to;
 
+	*taken = NULL;
 	wd_key(wd, key);
 	while (d && (e = readdir(d)) != NULL) {
 		if (strncmp(e->d_name, key, 16) != 0 || e->d_name[16] != '-' ||
@@ -235,10 +236,17 @@ bool pending_orphans(const char *wd, struct guard_span *span)
 		if (!found || (span->until && (to == 0 || to > span->until)))
 			span->until = (time_t)to;
 		found = true;
-		unlinkat(dirfd(d), e->d_name, 0); /* swept by the caller next */
+		strv_push_owned(taken, xasprintf("%s/%s", dir, e->d_name));
 	}
 	if (d)
 		closedir(d);
 	free(dir);
 	return found;
+}
+
+void pending_orphans_end(char **taken)
+{
+	for (char **p = taken; p && *p; p++)
+		unlink(*p);
+	strv_free(taken);
 }

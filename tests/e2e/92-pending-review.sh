@@ -81,15 +81,18 @@ check "exec: a hook in an includeIf's hooksPath: none ran" test ! -e "$d/h.m"
 # stayed. In a pid namespace of our own, where ns_last_pid hands out the
 # pid, as the kernel does anyway once pids wrap (pid_max is 32768 on many
 # hosts).
+# (sh -c, in the workdir $1: airlock $2 plants .airlock, and is killed;
+# its pid in $a)
+KILLED='cd "$1" || exit
+"$2" exec -- sh -c "mkdir .airlock; echo x > .airlock/policy; touch planted; sleep 60" \
+	>/dev/null 2>&1 &
+a=$!
+for _ in $(seq 100); do [ -e planted ] && break; sleep 0.1; done
+kill -9 $a; wait $a 2>/dev/null
+'
 if unshare -Urpf --mount-proc true 2>/dev/null; then
 	mkdir -p "$d/p" && git init -q "$d/p"
-	unshare -Urpf --mount-proc sh -c '
-		cd "$1" || exit
-		"$2" exec -- sh -c "mkdir .airlock; echo x > .airlock/policy; touch planted; sleep 60" \
-			>/dev/null 2>&1 &
-		a=$!
-		for _ in $(seq 100); do [ -e planted ] && break; sleep 0.1; done
-		kill -9 $a; wait $a 2>/dev/null
+	unshare -Urpf --mount-proc sh -c "$KILLED"'
 		echo $((a - 1)) > /proc/sys/kernel/ns_last_pid
 		sleep 60 & s=$!
 		[ "$s" = "$a" ] || echo "pid not reused: $s for $a"
@@ -97,6 +100,27 @@ if unshare -Urpf --mount-proc true 2>/dev/null; then
 		kill $s' x "$d/p" "$AIRLOCK" "$d/p.out" 2>/dev/null
 	check "exec: a killed run's plant is swept though its pid was reused" test ! -e "$d/p/.airlock"
 	check "exec: and said so" grep -q 'whose airlock was killed' "$d/p.out"
+
+	# the killed run's record was taken (unlinked) before the recovering
+	# run wrote its own; one that could not be written (a full disk; here
+	# a directory in its place) left nothing to say a recovery was due,
+	# and a kill during it (here in its first rename, held by strace)
+	# lost the killed run's span for good
+	if command -v strace >/dev/null; then
+		mkdir -p "$d/r" && git init -q "$d/r"
+		XDG_STATE_HOME="$d/state-r" unshare -Urpf --mount-proc sh -c "$KILLED"'
+			key=$(ls "$4" | cut -d- -f1)
+			for i in $(seq 100 130); do mkdir "$4/$key-$i-0"; done
+			echo 99 > /proc/sys/kernel/ns_last_pid
+			strace -f -o /dev/null -e inject=renameat,renameat2:delay_enter=4000000 \
+				"$2" exec -- true >/dev/null 2>&1 &
+			s=$!
+			sleep 2
+			kill -9 $(ps -o pid= --ppid $s); wait $s
+			rmdir "$4"/*-0 2>/dev/null
+			"$2" exec -- true > "$3" 2>&1' x "$d/r" "$AIRLOCK" "$d/r.out" "$d/state-r/airlock/pending" 2>/dev/null
+		check "exec: a recovery killed before its record was written is done again" test ! -e "$d/r/.airlock"
+	fi
 else
 	echo "skip: no unshare -Urpf here (the pid-reuse case)"
 fi
