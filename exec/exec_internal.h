@@ -145,6 +145,10 @@ int guard_note(const char *wd, const char *home, char *const *skip, struct guard
  * a config names either but cannot be read, or names too many: what the
  * host's git runs is unknown. */
 int guard_config_refs(const char *wd, char ***hooks_rels, char ***include_rels);
+/* The same for the repository nested in wd whose git directory is gitdir
+ * and whose work tree is top: relative to wd, what lies in wd. */
+int guard_nested_refs(const char *wd, const char *top, const char *gitdir, char ***hooks_rels,
+                      char ***include_rels);
 void guard_note_clear(struct guard_note *g);
 /* Acts on each guarded path the run made (created, replaced, or under a
  * holder it replaced) under before's roots; returns what went as "a, b

@@ -1208,8 +1208,12 @@ static const struct guard_nested *nested_target_was(const struct guard_note *g,
  * moved to logs/); its modules and worktrees the plan keeps read-only.
  * worktree: gd is a linked worktree's entry of the guard's own
  * repository. */
+static void sweep_nested_refs(const struct guard_note *g, const char *top, const char *gd,
+                              const struct guard_span *since, struct buf *b);
+
 static void sweep_nested_gitdir(const struct guard_note *g, const struct guard_nested *f,
-                                const char *gd, const char *shown, bool worktree, struct buf *b)
+                                const char *top, const char *gd, const char *shown, bool worktree,
+                                struct buf *b)
 {
 	const struct guard_span *since = f ? &g->since : NULL;
 	int fd = open(gd, DIR_FLAGS);
@@ -1233,6 +1237,8 @@ static void sweep_nested_gitdir(const struct guard_note *g, const struct guard_n
 			act_since(fd, rel, s, kind, since, b);
 		free(s);
 	}
+	if (fd >= 0 && since && !worktree) /* made: its config went, or sets neither */
+		sweep_nested_refs(g, top, gd, since, b);
 	if (fd >= 0)
 		sweep_sequencer(NULL, gd, shown, since ? since : &(struct guard_span){{0, 0}, 0}, b);
 	if (fd >= 0) { /* links and specials: made, or changed from then */
@@ -1276,18 +1282,21 @@ static void sweep_nested(const struct guard_note *g, struct buf *b)
 		return;
 	}
 	for (char **p = gitdirs; p && *p; p++) {
+		char *top = xstrdup(*p);
+		path_up(top);
 		if (lstat(*p, &st) < 0)
-			continue;
-		if (S_ISDIR(st.st_mode))
-			sweep_nested_gitdir(g, nested_was(g, &st), *p, *p + wl + 1, false, b);
+			;
+		else if (S_ISDIR(st.st_mode))
+			sweep_nested_gitdir(g, nested_was(g, &st), top, *p, *p + wl + 1, false, b);
 		else if (!nested_target(g, *p, &st, real))
-			continue;
+			;
 		else if (strcmp(real, wd) == 0 || path_contains(real, *p)) /* a worktree */
 			nested_drop_holder(g, *p, &st, real, b);
 		else
-			sweep_nested_gitdir(g, nested_target_was(g, *p, &st, real), real,
+			sweep_nested_gitdir(g, nested_target_was(g, *p, &st, real), top, real,
 			                    path_contains(wd, real) ? real + wl + 1 : real,
 			                    nested_own_worktree(g, real), b);
+		free(top);
 	}
 	strv_free(gitdirs);
 }
@@ -1539,24 +1548,22 @@ static int config_refs_walk(const char *path, int depth, char ***hooks, char ***
 	return rc;
 }
 
-int guard_config_refs(const char *wd, char ***hooks_rels, char ***include_rels)
+/* What the config of the git directory dir, whose work tree is top, has
+ * git run or read (config_refs_walk()), made relative to wd, when it lies
+ * there: config.worktree too (in wtdir; NULL: dir), where
+ * extensions.worktreeConfig makes git read it after config. Every
+ * core.hooksPath value set in any file: which one git takes may hang on
+ * an includeIf's condition; a relative one from top, where git runs
+ * hooks. As guard_config_refs() says; the vectors are added to. */
+static int refs_of(const char *wd, const char *top, const char *dir, const char *wtdir,
+                   char ***hooks_rels, char ***include_rels)
 {
-	struct gitdir_linked l = {0};
-	char *dir = NULL, **hooks = NULL, **files = NULL, *path;
-	struct stat st;
+	char **hooks = NULL, **files = NULL, *path;
 	int rc = 0;
 
-	*hooks_rels = *include_rels = NULL;
-	if (lstat((dir = xasprintf("%s/.git", wd)), &st) < 0 || !S_ISDIR(st.st_mode)) {
-		free(dir);
-		if ((dir = gitdir_inside_find(wd)) == NULL && gitdir_linked_find(wd, NULL, &l))
-			dir = xstrdup(l.common); /* a linked worktree's: the common one */
-	}
-	/* config.worktree too: where extensions.worktreeConfig is set, git
-	 * reads it after config; it lies in the worktree's own git directory */
-	for (int i = 0; dir && rc == 0 && i < 2; i++) {
+	for (int i = 0; rc == 0 && i < 2; i++) {
 		path = i ? xasprintf("%s/config", dir)
-		         : xasprintf("%s/config.worktree", l.gitdir ? l.gitdir : dir);
+		         : xasprintf("%s/config.worktree", wtdir ? wtdir : dir);
 		rc = config_refs_walk(path, 0, &hooks, &files);
 		free(path);
 	}
@@ -1566,11 +1573,8 @@ int guard_config_refs(const char *wd, char ***hooks_rels, char ***include_rels)
 			strv_push(include_rels, r);
 		free(r);
 	}
-	/* every value set in any file: which one git takes may depend on an
-	 * includeIf's condition. Relative ones from the work tree's top, where
-	 * git runs hooks */
 	for (char **h = hooks; h && *h; h++) {
-		char *r = include_rel(wd, wd, *h);
+		char *r = include_rel(wd, top, *h);
 		if (r && !exec_path_guarded(r, true) && !strv_contains(*hooks_rels, r)) {
 			if (strv_len(*hooks_rels) >= GUARD_HOOKS_MAX)
 				rc = -1;
@@ -1579,11 +1583,36 @@ int guard_config_refs(const char *wd, char ***hooks_rels, char ***include_rels)
 		}
 		free(r);
 	}
-	gitdir_linked_clear(&l);
-	free(dir);
 	strv_free(hooks);
 	strv_free(files);
 	return rc;
+}
+
+int guard_config_refs(const char *wd, char ***hooks_rels, char ***include_rels)
+{
+	struct gitdir_linked l = {0};
+	char *dir = NULL;
+	struct stat st;
+	int rc = 0;
+
+	*hooks_rels = *include_rels = NULL;
+	if (lstat((dir = xasprintf("%s/.git", wd)), &st) < 0 || !S_ISDIR(st.st_mode)) {
+		free(dir);
+		if ((dir = gitdir_inside_find(wd)) == NULL && gitdir_linked_find(wd, NULL, &l))
+			dir = xstrdup(l.common); /* a linked worktree's: the common one */
+	}
+	if (dir)
+		rc = refs_of(wd, wd, dir, l.gitdir, hooks_rels, include_rels);
+	gitdir_linked_clear(&l);
+	free(dir);
+	return rc;
+}
+
+int guard_nested_refs(const char *wd, const char *top, const char *gitdir, char ***hooks_rels,
+                      char ***include_rels)
+{
+	*hooks_rels = *include_rels = NULL;
+	return refs_of(wd, top, gitdir, NULL, hooks_rels, include_rels);
 }
 
 /* What each hooks directory of core.hooksPath is (lstat, not followed). */
@@ -1657,27 +1686,58 @@ static void note_files(struct guard_note *g)
 		file_note(g, xasprintf("%s/%s", g->root[GUARD_WD], *p));
 }
 
-/* Each file the repository config includes from the workdir, where git
- * finds it (links followed, as git does): one the run made or changed
- * (an existing one the plan keeps read-only) is kept when every key is
- * inert, else removed. The host's next `git status` reads it. */
+/* The file rel in wd that a config includes, where git finds it (links
+ * followed, as git does): one the run made or changed (file_changed())
+ * is kept when every key is inert, else removed. The host's next `git
+ * status` reads it. */
+static void include_check(const char *wd, const char *rel, const struct guard_note *noted,
+                          const struct guard_span *since, struct buf *b)
+{
+	char real[PATH_MAX], *logical = xasprintf("%s/%s", wd, rel);
+	const char *name;
+	int dfd;
+
+	if (file_changed(noted, logical, since) && realpath(logical, real) &&
+	    strcmp(real, wd) != 0 && path_contains(wd, real) &&
+	    (dfd = open_parent(wd, real + strlen(wd) + 1, &name)) >= 0) {
+		check_config(dfd, name, real + strlen(wd) + 1, b);
+		close(dfd);
+	}
+	free(logical);
+}
+
+/* Each file the repository config includes from the workdir (an existing
+ * one the plan keeps read-only), by include_check(). */
 static void sweep_includes(const struct guard_note *g, const struct guard_note *noted,
                            const struct guard_span *since, struct buf *b)
 {
+	for (char **p = g->include_rels; p && *p; p++)
+		include_check(g->root[GUARD_WD], *p, noted, since, b);
+}
+
+/* What the config of a nested repository (git directory gd, work tree
+ * top) that was there before has git run from the workdir: each
+ * core.hooksPath directory loses what changed in it from since on, and
+ * each file it includes that changed then is checked (include_check()).
+ * The plan keeps those that existed read-only; a config the run changed
+ * is checked whole before. */
+static void sweep_nested_refs(const struct guard_note *g, const char *top, const char *gd,
+                              const struct guard_span *since, struct buf *b)
+{
 	const char *wd = g->root[GUARD_WD], *name;
-	char real[PATH_MAX];
+	char **hooks = NULL, **inc = NULL;
 	int dfd;
 
-	for (char **p = g->include_rels; p && *p; p++) {
-		char *logical = xasprintf("%s/%s", wd, *p);
-		if (file_changed(noted, logical, since) && realpath(logical, real) &&
-		    strcmp(real, wd) != 0 && path_contains(wd, real) &&
-		    (dfd = open_parent(wd, real + strlen(wd) + 1, &name)) >= 0) {
-			check_config(dfd, name, real + strlen(wd) + 1, b);
+	(void)guard_nested_refs(wd, top, gd, &hooks, &inc); /* what can be read */
+	for (char **h = hooks; h && *h; h++)
+		if ((dfd = open_parent(wd, *h, &name)) >= 0) {
+			sweep_hooks(dfd, name, *h, since, b);
 			close(dfd);
 		}
-		free(logical);
-	}
+	for (char **p = inc; p && *p; p++)
+		include_check(wd, *p, NULL, since, b);
+	strv_free(hooks);
+	strv_free(inc);
 }
 
 int guard_note(const char *wd, const char *home, char *const *skip, struct guard_note *g)

@@ -75,6 +75,21 @@ ax h 'printf "#!/bin/sh\ntouch %s\n" "$1" > .githooks/pre-commit; chmod +x .gith
 $G -C "$d/h" commit -q --allow-empty -m x >/dev/null 2>&1
 check "exec: a hook in an includeIf's hooksPath: none ran" test ! -e "$d/h.m"
 
+# the same for a repository nested in the workdir: its core.hooksPath
+# (a nested project's husky, .husky/_, git-ignored) and what its config
+# includes were neither kept read-only nor swept: only its config and
+# .git/hooks were
+repo n
+(cd "$d/n" && git init -q sub && $G -C sub commit -q --allow-empty -m s &&
+	git -C sub config core.hooksPath .husky/_ && mkdir -p sub/.husky/_ sub/tools &&
+	git -C sub config include.path ../tools/local.cfg)
+ax n 'printf "#!/bin/sh\ntouch %s\n" "$1" > sub/.husky/_/pre-commit; chmod +x sub/.husky/_/pre-commit
+	git config -f sub/tools/local.cfg core.fsmonitor "touch $1.f"; true' x "$d/n.m"
+$G -C "$d/n/sub" commit -q --allow-empty -m x >/dev/null 2>&1
+$G -C "$d/n/sub" status >/dev/null 2>&1
+check "exec: a hook in a nested repository's hooksPath: none ran" test ! -e "$d/n.m"
+check "exec: a nested repository's include: no fsmonitor ran" test ! -e "$d/n.m.f"
+
 # a run whose airlock was killed, and its pid taken by another process
 # before the next guarded run: the record's writer looked alive (kill(2)
 # found the pid), so the record was never taken and what the run planted
@@ -139,5 +154,18 @@ check "exec: a cherry-pick's opts are kept" grep -q record-origin "$d/o/.git/seq
 (cd "$d/o" && git checkout -q --theirs f && git add f && $G -c core.editor=true cherry-pick --continue) >/dev/null 2>&1
 expect_eq "exec: and it continues on the host" "$(git -C "$d/o" log --format=%s -1)" y
 check "exec: nothing was removed" sh -c '! grep -q removed "$1"' x "$d/out"
+# a nested repository's own hooksPath hook and include stay, and a commit
+# in it from the sandbox runs that hook as before
+repo u
+(cd "$d/u" && git init -q sub && git -C sub config core.hooksPath .githooks &&
+	mkdir sub/.githooks && printf '#!/bin/sh\ntouch hook-ran\n' > sub/.githooks/pre-commit &&
+	chmod +x sub/.githooks/pre-commit && printf '[user]\n\tname = a\n' > sub/local.cfg &&
+	git -C sub config include.path ../local.cfg)
+sleep 0.2 # past the clock tick of the note: a change in it counts as the run's
+ax u "git -C sub -c user.email=a@b commit -q --allow-empty -m s && test -e sub/hook-ran"
+expect_eq "exec: a commit in a nested repository with its own hooksPath works" "$?" 0
+check "exec: its hook is kept" test -x "$d/u/sub/.githooks/pre-commit"
+check "exec: its include is kept" test -f "$d/u/sub/local.cfg"
+check "exec: nothing was removed there" sh -c '! grep -q removed "$1"' x "$d/out"
 
 finish
