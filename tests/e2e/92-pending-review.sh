@@ -90,6 +90,18 @@ $G -C "$d/n/sub" status >/dev/null 2>&1
 check "exec: a hook in a nested repository's hooksPath: none ran" test ! -e "$d/n.m"
 check "exec: a nested repository's include: no fsmonitor ran" test ! -e "$d/n.m.f"
 
+# a .git file the run wrote with a carriage return before its newline:
+# git drops both, airlock read the first line and kept the "\r", so where
+# it leads resolved to nothing and the sweep passed it by; the host's
+# `git status` entered the gitlink and ran its fsmonitor
+repo cr
+ax cr 'git init -q --bare .evil && git config -f .evil/config core.bare false &&
+	git config -f .evil/config core.fsmonitor "touch $1" && mkdir sub &&
+	printf "gitdir: ../.evil\r\n" > sub/.git && git -C sub -c user.email=a@b -c user.name=a \
+	commit -q --allow-empty -m s && git add sub' x "$d/cr.m"
+$G -C "$d/cr" status >/dev/null 2>&1
+check "exec: a .git file ending in CRLF: no fsmonitor ran" test ! -e "$d/cr.m"
+
 # a run whose airlock was killed, and its pid taken by another process
 # before the next guarded run: the record's writer looked alive (kill(2)
 # found the pid), so the record was never taken and what the run planted
