@@ -130,13 +130,13 @@ static struct guard_span run_span(const struct exec_spec *spec, const struct gua
 static char *guard_begin(const struct exec_spec *spec, const char *wd, struct guard_note *g,
                          char **pending, bool *unread)
 {
-	char **skip = mounts_search_skip(spec->profile, wd), *recovered = NULL;
+	char **skip = mounts_search_skip(spec->profile, wd), *recovered = NULL, **taken;
 	struct guard_span orphan, mine;
 	bool recover;
 
 	*unread = guard_note(wd, mounts_home(), skip, g) < 0;
 	mine = run_span(spec, &g->since);
-	recover = pending_orphans(wd, &orphan);
+	recover = pending_orphans(wd, &orphan, &taken);
 	if (recover) { /* a kill during the recovery: again, all of it */
 		mine.since = orphan.since;
 		if (orphan.until == 0 || orphan.until > mine.until)
@@ -145,9 +145,12 @@ static char *guard_begin(const struct exec_spec *spec, const char *wd, struct gu
 	*pending = pending_begin(wd, &mine);
 	if (recover) {
 		recovered = guard_recover(g, &orphan);
+		pending_orphans_end(taken); /* done: only now, or a kill lost them */
+		taken = NULL;
 		guard_note_clear(g);
 		*unread = guard_note(wd, mounts_home(), skip, g) < 0;
 	}
+	strv_free(taken);
 	strv_free(skip);
 	return recovered;
 }

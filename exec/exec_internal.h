@@ -56,6 +56,9 @@ struct guard_path {
 };
 #define GUARD_NPATHS 24
 extern const struct guard_path guard_paths[GUARD_NPATHS];
+/* core.hooksPath directories kept at most (guard_config_refs()): one is
+ * the rule, a few where includeIf's choose between them. */
+#define GUARD_HOOKS_MAX 8
 
 /* What each guarded path is (lstat, links never followed). */
 struct guard_id {
@@ -88,9 +91,9 @@ enum { GUARD_WD, GUARD_COMMON, GUARD_WTDIR, GUARD_NROOTS };
 struct guard_note {
 	char *root[GUARD_NROOTS]; /* owned; NULL when absent */
 	struct guard_id id[GUARD_NROOTS][GUARD_NPATHS];
-	char *hooks_rel;         /* core.hooksPath in the workdir; owned, or NULL */
+	char **hooks_rels;       /* core.hooksPath in the workdir; owned, or NULL */
 	char **include_rels;     /* what the config includes from the workdir; owned */
-	struct guard_id hooks_id;
+	struct guard_id hooks_id[GUARD_HOOKS_MAX];
 	struct guard_special *specials; /* links, FIFOs, sockets and devices in
 	                                 * the git directories, sorted; owned */
 	size_t nspecials;
@@ -127,18 +130,25 @@ int guard_note(const char *wd, const char *home, char *const *skip, struct guard
  * repository config (guard_config_refs() -1). */
 #define GUARD_CONFIG_UNREAD                                                              \
 	"workdir: the repository config, or a file it includes, cannot be read within 2 s " \
-	"(a FIFO, a config git rejects, or one over 1 MiB), so whether it sets "            \
+	"(a FIFO, a config git rejects, one over 1 MiB, or over 64 files included or 8 "   \
+	"hooks paths), so whether it sets "                                                 \
 	"core.hooksPath or includes a file in the workdir is unknown, and those cannot be " \
 	"kept read-only"
 
 /* What the repository config of wd (resolved) has git run or read from
- * the workdir, relative to wd: the hooks directory core.hooksPath names
- * (*hooks_rel, when the table does not hold it already, as husky's
- * .husky/_), kept as .git/hooks is; and each file it includes (include.path,
- * includeIf.*.path; *include_rels, a vector), kept as a config is. 0 with
- * new strings or NULL; -1 when the config names either but cannot be read
- * (then *hooks_rel is NULL): what the host's git runs is unknown. */
-int guard_config_refs(const char *wd, char **hooks_rel, char ***include_rels);
+ * the workdir, relative to wd, the files it includes followed at any
+ * depth, an includeIf whatever its condition: each hooks directory
+ * core.hooksPath names (*hooks_rels, those the table does not hold
+ * already, as husky's .husky/_; at most GUARD_HOOKS_MAX), kept as
+ * .git/hooks is; and each file included (include.path, includeIf.*.path;
+ * *include_rels), kept as a config is. 0 with new vectors or NULL; -1 when
+ * a config names either but cannot be read, or names too many: what the
+ * host's git runs is unknown. */
+int guard_config_refs(const char *wd, char ***hooks_rels, char ***include_rels);
+/* The same for the repository nested in wd whose git directory is gitdir
+ * and whose work tree is top: relative to wd, what lies in wd. */
+int guard_nested_refs(const char *wd, const char *top, const char *gitdir, char ***hooks_rels,
+                      char ***include_rels);
 void guard_note_clear(struct guard_note *g);
 /* Acts on each guarded path the run made (created, replaced, or under a
  * holder it replaced) under before's roots; returns what went as "a, b
@@ -161,8 +171,13 @@ char *pending_begin(const char *wd, const struct guard_span *span);
 void pending_end(char *path);
 /* True when a run in wd left a record and is gone (killed before its
  * sweep): in *span, from the earliest start to the latest deadline of
- * such records (until 0 when one has none); those records are removed. */
-bool pending_orphans(const char *wd, struct guard_span *span);
+ * such records (until 0 when one has none); their paths in *taken (a new
+ * vector), for pending_orphans_end() once the recovery is done: a kill
+ * before then, or a record of the recovering run that could not be
+ * written, leaves them for the next run. */
+bool pending_orphans(const char *wd, struct guard_span *span, char ***taken);
+/* Removes each record in taken, and frees it (NULL: nothing). */
+void pending_orphans_end(char **taken);
 
 /* ---- steps and the report page (ns.c) ----------------------------------- */
 

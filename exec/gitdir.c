@@ -22,9 +22,13 @@
 #include "core/util.h"
 #include "exec/exec_internal.h"
 
-/* The first line of a small regular file, without its newline, in buf
- * (size PATH_MAX); false when it cannot be read. */
-static bool line_read(const char *path, char buf[PATH_MAX])
+/* The value of a small regular file git reads whole (a .git file,
+ * commondir, gitdir) as git takes it, in buf (size PATH_MAX): its
+ * trailing newlines and carriage returns dropped, up to its first NUL;
+ * false when it cannot be read or is empty. Not its first line: a
+ * "gitdir: ../x\r\n" the run wrote kept its "\r", so it led nowhere and
+ * the sweep passed it by, where git entered ../x. */
+static bool value_read(const char *path, char buf[PATH_MAX])
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	struct stat st;
@@ -36,8 +40,14 @@ static bool line_read(const char *path, char buf[PATH_MAX])
 		close(fd);
 	if (n <= 0)
 		return false;
+	if (st.st_size > n) { /* longer than a path: git's is what comes before a NUL */
+		if (memchr(buf, '\0', (size_t)n) == NULL)
+			return false;
+	} else {
+		while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
+			n--;
+	}
 	buf[n] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
 	return buf[0] != '\0';
 }
 
@@ -67,7 +77,7 @@ bool gitdir_file_read(const char *wd, char gitdir[PATH_MAX])
 {
 	char line[PATH_MAX], *dotgit = xasprintf("%s/.git", wd);
 	struct stat st;
-	bool ok = lstat(dotgit, &st) == 0 && S_ISREG(st.st_mode) && line_read(dotgit, line) &&
+	bool ok = lstat(dotgit, &st) == 0 && S_ISREG(st.st_mode) && value_read(dotgit, line) &&
 	          strncmp(line, "gitdir: ", 8) == 0 && resolve_at(wd, line + 8, gitdir);
 
 	free(dotgit);
@@ -98,13 +108,13 @@ bool gitdir_linked_find(const char *wd, const char *home, struct gitdir_linked *
 	 * that names the directory gitdir lies in, git's own layout
 	 * (COMMON/worktrees/NAME)... */
 	meta = xasprintf("%s/commondir", gitdir);
-	if (!line_read(meta, line) || !resolve_at(gitdir, line, common) ||
+	if (!value_read(meta, line) || !resolve_at(gitdir, line, common) ||
 	    !in_worktrees(common, gitdir))
 		goto out;
 	/* ...and "gitdir", git's link back to this worktree's .git file */
 	free(meta);
 	meta = xasprintf("%s/gitdir", gitdir);
-	if (!line_read(meta, line) || !resolve_at(gitdir, line, back) ||
+	if (!value_read(meta, line) || !resolve_at(gitdir, line, back) ||
 	    strcmp(back, dotgit) != 0)
 		goto out;
 	/* nothing the sandbox shows already, nor a home or the root */

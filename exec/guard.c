@@ -284,9 +284,21 @@ static void sweep_hooks(int dfd, const char *name, const char *shown,
 	closedir(d);
 }
 
+/* True when a config entry is inert (inert_keys[]). */
+typedef bool config_inert_fn(const char *name, const char *value);
+
+static bool key_inert(const char *name, const char *value)
+{
+	(void)value;
+	for (size_t i = 0; i < nitems(inert_keys); i++)
+		if (fnmatch(inert_keys[i], name, 0) == 0)
+			return true;
+	return false;
+}
+
 /* The first key of a config file that is not inert, as a new string; NULL
  * when all are. A file libgit2 cannot read counts as not inert. */
-static char *config_risky_key(const char *path)
+static char *config_risky_key(const char *path, config_inert_fn *inert)
 {
 	char *err = NULL, *key = NULL;
 	const struct lazy_git *g = lazy_git(&err);
@@ -300,13 +312,9 @@ static char *config_risky_key(const char *path)
 		key = xstrdup("something unreadable");
 		goto out;
 	}
-	while (key == NULL && (rc = g->git_config_next(&e, it)) == 0) {
-		bool inert = false;
-		for (size_t i = 0; !inert && i < nitems(inert_keys); i++)
-			inert = fnmatch(inert_keys[i], e->name, 0) == 0;
-		if (!inert)
+	while (key == NULL && (rc = g->git_config_next(&e, it)) == 0)
+		if (!inert(e->name, e->value ? e->value : ""))
 			key = xstrdup(e->name);
-	}
 	if (key == NULL && rc != GIT_ITEROVER)
 		key = xstrdup("something unreadable");
 out:
@@ -376,7 +384,7 @@ static char *config_text_read(int dfd, const char *name, bool follow, size_t *le
  * sweep, and the gate with it, hung in open), to airlock's own stdin, or
  * to a file outside the workdir.
  */
-static char *config_check_key(int dfd, const char *name)
+static char *config_check_key(int dfd, const char *name, config_inert_fn *inert)
 {
 	size_t n;
 	char *text = config_text_read(dfd, name, false, &n), *key = NULL, *path;
@@ -389,13 +397,15 @@ static char *config_check_key(int dfd, const char *name)
 	if (key)
 		return key;
 	path = xasprintf("/proc/self/fd/%d/%s", dfd, name);
-	key = config_risky_key(path);
+	key = config_risky_key(path, inert);
 	free(path);
 	return key;
 }
 
-/* A config the run made: kept when every key is inert, else removed. */
-static void check_config(int dfd, const char *name, const char *shown, struct buf *b)
+/* A config-format file the run made: kept when every entry is inert,
+ * else removed. */
+static void check_config_with(int dfd, const char *name, const char *shown,
+                              config_inert_fn *inert, struct buf *b)
 {
 	struct stat st;
 	char *key, *why;
@@ -406,13 +416,19 @@ static void check_config(int dfd, const char *name, const char *shown, struct bu
 		drop(dfd, name, shown, NULL, b);
 		return;
 	}
-	key = config_check_key(dfd, name);
+	key = config_check_key(dfd, name, inert);
 	if (key == NULL)
 		return;
 	why = xasprintf(" (it set %s)", key);
 	drop(dfd, name, shown, why, b);
 	free(why);
 	free(key);
+}
+
+/* A config the run made: kept when every key is inert, else removed. */
+static void check_config(int dfd, const char *name, const char *shown, struct buf *b)
+{
+	check_config_with(dfd, name, shown, key_inert, b);
 }
 
 /* Everything git reads from a .git/modules the run made: each submodule's
@@ -582,6 +598,110 @@ out:
 	close(dfd);
 }
 
+/* Opens the directory holding rel under wd, a component at a time, never
+ * through a link; its fd, with *name at rel's last component, or -1. */
+static int open_parent(const char *wd, const char *rel, const char **name)
+{
+	char part[PATH_MAX];
+	const char *slash;
+	int fd = open(wd, DIR_FLAGS), next;
+
+	while (fd >= 0 && (slash = strchr(rel, '/')) != NULL) {
+		snprintf(part, sizeof(part), "%.*s", (int)(slash - rel), rel);
+		next = openat(fd, part, DIR_FLAGS);
+		close(fd);
+		fd = next;
+		rel = slash + 1;
+	}
+	*name = rel;
+	return fd;
+}
+
+/* The merge strategies git has. A sequencer reads its strategy from its
+ * state on `git rebase --continue` and `git cherry-pick --continue` (and
+ * revert's), and runs any other as `git merge-NAME`, a name with a slash
+ * as a path: x/../evil ran the workdir's evil on the host once the run
+ * had made a directory git-merge-x there. */
+static const char *const own_strategies[] = {
+	"octopus", "ort", "ours", "recursive", "resolve", "subtree",
+};
+
+static bool strategy_own(const char *s, size_t n)
+{
+	for (size_t i = 0; i < nitems(own_strategies); i++)
+		if (strlen(own_strategies[i]) == n && strncmp(s, own_strategies[i], n) == 0)
+			return true;
+	return false;
+}
+
+/* rebase-merge/strategy, read as git reads it (one line, its newline
+ * dropped): why it goes, as a new string, or NULL when git has it. */
+static char *strategy_risky(int dfd, const char *name)
+{
+	size_t n;
+	char *text = config_text_read(dfd, name, false, &n), *why = NULL;
+
+	if (text == NULL)
+		return xstrdup(" (something unreadable or too large)");
+	if (n && text[n - 1] == '\n' && --n && text[n - 1] == '\r')
+		n--;
+	if (!strategy_own(text, n))
+		why = xstrdup(" (a strategy git does not have: a command it runs)");
+	free(text);
+	return why;
+}
+
+static bool opts_inert(const char *name, const char *value)
+{
+	return strcmp(name, "options.strategy") != 0 || strategy_own(value, strlen(value));
+}
+
+/* sequencer/opts, a config file: why it goes, or NULL. */
+static char *opts_risky(int dfd, const char *name)
+{
+	char *key = config_check_key(dfd, name, opts_inert), *why;
+
+	if (key == NULL)
+		return NULL;
+	why = xasprintf(" (it set %s)", key);
+	free(key);
+	return why;
+}
+
+/* A sequencer's state files besides the todo that name what git runs;
+ * one the run changed (file_changed()) is checked as it says. */
+static const struct {
+	const char *rel;
+	char *(*risky)(int dfd, const char *name);
+} seq_state[] = {
+	{"rebase-merge/strategy", strategy_risky},
+	{"sequencer/opts", opts_risky},
+};
+
+/* The todo (sweep_todo()) and the other state of the sequencers in the
+ * git directory gd: what the host's git reads on --continue. */
+static void sweep_sequencer(const struct guard_note *g, const char *gd, const char *shown,
+                            const struct guard_span *since, struct buf *b)
+{
+	sweep_todo(g, gd, shown, since, b);
+	for (size_t i = 0; i < nitems(seq_state); i++) {
+		char *path = xasprintf("%s/%s", gd, seq_state[i].rel), *why, *s;
+		const char *name;
+		int dfd = -1;
+		if (file_changed(g, path, since) &&
+		    (dfd = open_parent(gd, seq_state[i].rel, &name)) >= 0 &&
+		    (why = seq_state[i].risky(dfd, name)) != NULL) {
+			s = xasprintf("%s/%s", shown, seq_state[i].rel);
+			drop(dfd, name, s, why, b);
+			free(s);
+			free(why);
+		}
+		if (dfd >= 0)
+			close(dfd);
+		free(path);
+	}
+}
+
 /* The commondir git itself writes for a linked worktree: its common
  * directory is the .git two levels up, where the read-only config and
  * hooks are. Anything else points that worktree's git elsewhere. */
@@ -672,25 +792,6 @@ static void act(int dfd, const char *name, const char *shown, enum guard_kind ki
 			drop(dfd, name, shown, " (too large to check)", b);
 		break;
 	}
-}
-
-/* Opens the directory holding rel under wd, a component at a time, never
- * through a link; its fd, with *name at rel's last component, or -1. */
-static int open_parent(const char *wd, const char *rel, const char **name)
-{
-	char part[PATH_MAX];
-	const char *slash;
-	int fd = open(wd, DIR_FLAGS), next;
-
-	while (fd >= 0 && (slash = strchr(rel, '/')) != NULL) {
-		snprintf(part, sizeof(part), "%.*s", (int)(slash - rel), rel);
-		next = openat(fd, part, DIR_FLAGS);
-		close(fd);
-		fd = next;
-		rel = slash + 1;
-	}
-	*name = rel;
-	return fd;
 }
 
 /* A walk's depth bound (it holds one fd a level): a directory deeper goes
@@ -1107,8 +1208,12 @@ static const struct guard_nested *nested_target_was(const struct guard_note *g,
  * moved to logs/); its modules and worktrees the plan keeps read-only.
  * worktree: gd is a linked worktree's entry of the guard's own
  * repository. */
+static void sweep_nested_refs(const struct guard_note *g, const char *top, const char *gd,
+                              const struct guard_span *since, struct buf *b);
+
 static void sweep_nested_gitdir(const struct guard_note *g, const struct guard_nested *f,
-                                const char *gd, const char *shown, bool worktree, struct buf *b)
+                                const char *top, const char *gd, const char *shown, bool worktree,
+                                struct buf *b)
 {
 	const struct guard_span *since = f ? &g->since : NULL;
 	int fd = open(gd, DIR_FLAGS);
@@ -1132,8 +1237,10 @@ static void sweep_nested_gitdir(const struct guard_note *g, const struct guard_n
 			act_since(fd, rel, s, kind, since, b);
 		free(s);
 	}
+	if (fd >= 0 && since && !worktree) /* made: its config went, or sets neither */
+		sweep_nested_refs(g, top, gd, since, b);
 	if (fd >= 0)
-		sweep_todo(NULL, gd, shown, since ? since : &(struct guard_span){{0, 0}, 0}, b);
+		sweep_sequencer(NULL, gd, shown, since ? since : &(struct guard_span){{0, 0}, 0}, b);
 	if (fd >= 0) { /* links and specials: made, or changed from then */
 		struct guard_note none = {0};
 		struct gitdir_walk w = {.g = &none, .since = since, .b = b};
@@ -1175,18 +1282,21 @@ static void sweep_nested(const struct guard_note *g, struct buf *b)
 		return;
 	}
 	for (char **p = gitdirs; p && *p; p++) {
+		char *top = xstrdup(*p);
+		path_up(top);
 		if (lstat(*p, &st) < 0)
-			continue;
-		if (S_ISDIR(st.st_mode))
-			sweep_nested_gitdir(g, nested_was(g, &st), *p, *p + wl + 1, false, b);
+			;
+		else if (S_ISDIR(st.st_mode))
+			sweep_nested_gitdir(g, nested_was(g, &st), top, *p, *p + wl + 1, false, b);
 		else if (!nested_target(g, *p, &st, real))
-			continue;
+			;
 		else if (strcmp(real, wd) == 0 || path_contains(real, *p)) /* a worktree */
 			nested_drop_holder(g, *p, &st, real, b);
 		else
-			sweep_nested_gitdir(g, nested_target_was(g, *p, &st, real), real,
+			sweep_nested_gitdir(g, nested_target_was(g, *p, &st, real), top, real,
 			                    path_contains(wd, real) ? real + wl + 1 : real,
 			                    nested_own_worktree(g, real), b);
+		free(top);
 	}
 	strv_free(gitdirs);
 }
@@ -1228,31 +1338,33 @@ static bool include_key(const char *name)
 	       (strncmp(name, "includeif.", 10) == 0 && n > 15 && strcmp(name + n - 5, ".path") == 0);
 }
 
-/* What of the config at a->path decides what the host's git runs, as
- * libgit2 reads it, its includes followed: core.hooksPath ("H" PATH) and
- * each include.path and includeIf.*.path ("I" PATH), into b, each
- * NUL-terminated. -1 when it cannot be read. */
+/* What of the config file at a->path itself decides what the host's git
+ * runs: core.hooksPath ("H" VALUE) and each include.path and
+ * includeIf.*.path ("I" VALUE), into b, each NUL-terminated. Not what the
+ * files it includes set: libgit2 does not say which file that came from,
+ * against whose directory git resolves their includes, and it skips an
+ * includeIf without a repository, so config_refs_walk() reads each of
+ * them as a file of its own. -1 when it cannot be read. */
 static int config_refs_read(const struct config_arg *a, struct buf *b)
 {
 	const struct lazy_git *g = a->g;
 	git_config *cfg = NULL;
 	git_config_iterator *it = NULL;
 	git_config_entry *e;
-	git_buf hp = {0};
 	int rc = -1, got;
 
 	if (g->git_config_open_ondisk(&cfg, a->path) < 0 || g->git_config_iterator_new(&it, cfg) < 0)
 		goto out;
-	if ((got = g->git_config_get_path(&hp, cfg, "core.hooksPath")) == 0 && hp.ptr)
-		buf_append(b, "H", 1), buf_append(b, hp.ptr, strlen(hp.ptr) + 1);
-	else if (got < 0 && got != GIT_ENOTFOUND)
-		goto out;
-	while ((got = g->git_config_next(&e, it)) == 0)
-		if (include_key(e->name) && e->value)
+	while ((got = g->git_config_next(&e, it)) == 0) {
+		if (e->include_depth != 0 || e->value == NULL)
+			continue;
+		if (strcmp(e->name, "core.hookspath") == 0)
+			buf_append(b, "H", 1), buf_append(b, e->value, strlen(e->value) + 1);
+		else if (include_key(e->name))
 			buf_append(b, "I", 1), buf_append(b, e->value, strlen(e->value) + 1);
+	}
 	rc = got == GIT_ITEROVER ? 0 : -1;
 out:
-	g->git_buf_dispose(&hp);
 	if (it)
 		g->git_config_iterator_free(it);
 	if (cfg)
@@ -1270,21 +1382,21 @@ static void config_refs_send(void *arg, int fd)
 }
 
 /*
- * core.hooksPath of the config name under dfd (path, its real path) in
- * *hooks, and the paths it includes in *includes (new, NULL when none).
- * libgit2 is loaded only when the text names hooksPath or an include. It
- * opens every file the config includes, and one in the workdir a run may
- * have left a FIFO (the sweep, and the gate with it, hung in open), so a
- * config with an include is read in a child with a deadline (child.c).
- * -1 when the text names either but it cannot be read, or not in time,
- * or the config is there but no text it reads (a FIFO, over CONFIG_MAX):
- * what the host's git runs is then unknown.
+ * The core.hooksPath values (added to *hooks) and includes (added to
+ * *includes) that the config file path itself sets (config_refs_read()),
+ * read as git reads it, through links. libgit2 is loaded only when the
+ * text names hooksPath or an include. It opens every file the config
+ * includes, and one in the workdir a run may have left a FIFO (the sweep,
+ * and the gate with it, hung in open), so a config with an include is
+ * read in a child with a deadline (child.c). -1 when the text names
+ * either but it cannot be read, or not in time, or the file is there but
+ * no text it reads (a FIFO, over CONFIG_MAX): what the host's git runs is
+ * then unknown.
  */
-static int config_refs(int dfd, const char *name, const char *path, char **hooks,
-                       char ***includes)
+static int config_refs(const char *path, char ***hooks, char ***includes)
 {
 	size_t n;
-	char *text = dfd < 0 ? NULL : config_text_read(dfd, name, true, &n), *err = NULL;
+	char *text = config_text_read(AT_FDCWD, path, true, &n), *err = NULL;
 	bool inc = text && config_includes(text, n);
 	bool want = text && (inc || strcasestr(text, "hookspath"));
 	struct config_arg a = {NULL, path};
@@ -1294,9 +1406,7 @@ static int config_refs(int dfd, const char *name, const char *path, char **hooks
 	int rc;
 
 	free(text);
-	*hooks = NULL;
-	*includes = NULL;
-	if (!read && dfd >= 0 && fstatat(dfd, name, &st, 0) == 0)
+	if (!read && stat(path, &st) == 0)
 		return -1; /* there, but not a file we read (over CONFIG_MAX): unknown */
 	if (!want)
 		return 0;
@@ -1307,12 +1417,8 @@ static int config_refs(int dfd, const char *name, const char *path, char **hooks
 	buf_init(&b, 0);
 	rc = inc ? child_collect(config_refs_send, &a, CONFIG_WAIT_MS, CONFIG_REFS_MAX, &b)
 	         : config_refs_read(&a, &b);
-	for (size_t i = 0; rc == 0 && i < b.len; i += strlen(b.data + i) + 1) {
-		if (b.data[i] == 'H' && *hooks == NULL)
-			*hooks = xstrdup(b.data + i + 1);
-		else if (b.data[i] == 'I')
-			strv_push(includes, b.data + i + 1);
-	}
+	for (size_t i = 0; rc == 0 && i < b.len; i += strlen(b.data + i) + 1)
+		strv_push(b.data[i] == 'H' ? hooks : includes, b.data + i + 1);
 	buf_free(&b);
 	return rc;
 }
@@ -1389,93 +1495,166 @@ static char *include_rel(const char *wd, const char *confdir, const char *v)
 	return rel;
 }
 
-/* The refs (config_refs()) of the config file name in the git directory
- * dir, added: the hooks path unless one is set already, the includes
- * resolved against dir and made workdir-relative. */
-static int refs_add(const char *wd, const char *dir, const char *name, char **hooks,
-                    char ***include_rels)
+/* A path value v of the config file at path, as git resolves it: ~/
+ * against the home, a relative one against that file's directory (as git
+ * names the file, links not resolved); a new string, or NULL. */
+static char *include_abs(const char *path, const char *v)
 {
-	char *path = xasprintf("%s/%s", dir, name), *v = NULL, **inc = NULL;
-	int dfd = open(dir, DIR_FLAGS), rc = config_refs(dfd, name, path, &v, &inc);
+	const char *home = getenv("HOME"), *slash = strrchr(path, '/');
 
-	if (v && *hooks == NULL)
-		*hooks = v, v = NULL;
-	for (char **p = inc; p && *p; p++) {
-		char *r = include_rel(wd, dir, *p);
-		if (r)
-			strv_push_owned(include_rels, r);
+	if (strncmp(v, "~/", 2) == 0)
+		return home && home[0] == '/' ? xasprintf("%s/%s", home, v + 2) : NULL;
+	if (v[0] == '/')
+		return xstrdup(v);
+	if (v[0] == '\0' || slash == NULL)
+		return NULL;
+	return xasprintf("%.*s/%s", (int)(slash - path), path, v);
+}
+
+/* git's own bound on nested includes (deeper, it stops with an error), and
+ * ours on the files read for one repository's config. */
+#define INCLUDE_DEPTH 10
+#define INCLUDE_FILES 64
+
+/* What the config file at path decides, and each file it includes, at any
+ * depth, whatever the condition of an includeIf (git may read it; libgit2
+ * never does without a repository): the core.hooksPath values into
+ * *hooks, the included files (their paths as git opens them) into
+ * *files, each once. -1 when one cannot be read, or there are more than
+ * INCLUDE_FILES. */
+static int config_refs_walk(const char *path, int depth, char ***hooks, char ***files)
+{
+	char **inc = NULL;
+	int rc = config_refs(path, hooks, &inc);
+
+	for (char **p = inc; rc == 0 && depth < INCLUDE_DEPTH && p && *p; p++) {
+		char *abs = include_abs(path, *p), *lex = abs ? path_lexical(abs) : NULL;
+		bool seen = false;
+		for (char **f = *files; lex && !seen && f && *f; f++) {
+			char *l = path_lexical(*f);
+			seen = strcmp(l, lex) == 0; /* a cycle: git stops at its bound */
+			free(l);
+		}
+		if (abs && !seen && strv_len(*files) >= INCLUDE_FILES)
+			rc = -1;
+		else if (abs && !seen) {
+			strv_push(files, abs);
+			rc = config_refs_walk(abs, depth + 1, hooks, files);
+		}
+		free(lex);
+		free(abs);
 	}
-	if (dfd >= 0)
-		close(dfd);
 	strv_free(inc);
-	free(path);
-	free(v);
 	return rc;
 }
 
-int guard_config_refs(const char *wd, char **hooks_rel, char ***include_rels)
+/* What the config of the git directory dir, whose work tree is top, has
+ * git run or read (config_refs_walk()), made relative to wd, when it lies
+ * there: config.worktree too (in wtdir; NULL: dir), where
+ * extensions.worktreeConfig makes git read it after config. Every
+ * core.hooksPath value set in any file: which one git takes may hang on
+ * an includeIf's condition; a relative one from top, where git runs
+ * hooks. As guard_config_refs() says; the vectors are added to. */
+static int refs_of(const char *wd, const char *top, const char *dir, const char *wtdir,
+                   char ***hooks_rels, char ***include_rels)
+{
+	char **hooks = NULL, **files = NULL, *path;
+	int rc = 0;
+
+	for (int i = 0; rc == 0 && i < 2; i++) {
+		path = i ? xasprintf("%s/config", dir)
+		         : xasprintf("%s/config.worktree", wtdir ? wtdir : dir);
+		rc = config_refs_walk(path, 0, &hooks, &files);
+		free(path);
+	}
+	for (char **f = files; f && *f; f++) {
+		char *r = include_rel(wd, "/", *f); /* absolute already */
+		if (r && !strv_contains(*include_rels, r))
+			strv_push(include_rels, r);
+		free(r);
+	}
+	for (char **h = hooks; h && *h; h++) {
+		char *r = include_rel(wd, top, *h);
+		if (r && !exec_path_guarded(r, true) && !strv_contains(*hooks_rels, r)) {
+			if (strv_len(*hooks_rels) >= GUARD_HOOKS_MAX)
+				rc = -1;
+			else
+				strv_push(hooks_rels, r);
+		}
+		free(r);
+	}
+	strv_free(hooks);
+	strv_free(files);
+	return rc;
+}
+
+int guard_config_refs(const char *wd, char ***hooks_rels, char ***include_rels)
 {
 	struct gitdir_linked l = {0};
-	char *dir = NULL, *v = NULL, *rel = NULL;
+	char *dir = NULL;
 	struct stat st;
 	int rc = 0;
 
-	*include_rels = NULL;
+	*hooks_rels = *include_rels = NULL;
 	if (lstat((dir = xasprintf("%s/.git", wd)), &st) < 0 || !S_ISDIR(st.st_mode)) {
 		free(dir);
 		if ((dir = gitdir_inside_find(wd)) == NULL && gitdir_linked_find(wd, NULL, &l))
 			dir = xstrdup(l.common); /* a linked worktree's: the common one */
 	}
-	/* config.worktree first: where extensions.worktreeConfig is set, it
-	 * overrides config; it lies in the worktree's own git directory */
-	if (dir && refs_add(wd, l.gitdir ? l.gitdir : dir, "config.worktree", &v, include_rels) < 0)
-		rc = -1;
-	if (dir && refs_add(wd, dir, "config", &v, include_rels) < 0)
-		rc = -1;
-	if (v) /* git runs hooks from the work tree's top: a relative one is from there */
-		rel = include_rel(wd, wd, v);
-	if (rel && exec_path_guarded(rel, true)) { /* .git/hooks, .husky/_: the table's */
-		free(rel);
-		rel = NULL;
-	}
+	if (dir)
+		rc = refs_of(wd, wd, dir, l.gitdir, hooks_rels, include_rels);
 	gitdir_linked_clear(&l);
 	free(dir);
-	free(v);
-	*hooks_rel = rel;
 	return rc;
 }
 
-/* What the hooks directory of core.hooksPath is (lstat, not followed). */
+int guard_nested_refs(const char *wd, const char *top, const char *gitdir, char ***hooks_rels,
+                      char ***include_rels)
+{
+	*hooks_rels = *include_rels = NULL;
+	return refs_of(wd, top, gitdir, NULL, hooks_rels, include_rels);
+}
+
+/* What each hooks directory of core.hooksPath is (lstat, not followed). */
 static void note_hooks(struct guard_note *g)
 {
 	struct stat st;
-	char *p = g->hooks_rel ? xasprintf("%s/%s", g->root[GUARD_WD], g->hooks_rel) : NULL;
 
-	memset(&g->hooks_id, 0, sizeof(g->hooks_id));
-	if (p && lstat(p, &st) == 0)
-		g->hooks_id = (struct guard_id){true, S_ISDIR(st.st_mode), st.st_dev, st.st_ino};
-	free(p);
+	memset(g->hooks_id, 0, sizeof(g->hooks_id));
+	for (size_t i = 0; g->hooks_rels && g->hooks_rels[i]; i++) {
+		char *p = xasprintf("%s/%s", g->root[GUARD_WD], g->hooks_rels[i]);
+		if (lstat(p, &st) == 0)
+			g->hooks_id[i] = (struct guard_id){true, S_ISDIR(st.st_mode), st.st_dev,
+			                                   st.st_ino};
+		free(p);
+	}
 }
 
-/* A core.hooksPath directory the run made or replaced: swept as a made
- * .git/hooks is (the host's next commit runs what it holds). */
-static void sweep_hooks_path(const struct guard_note *before, const struct guard_note *after,
-                             struct buf *b)
+/* The core.hooksPath directories (since NULL: those the run made or
+ * replaced, after before) swept as a made .git/hooks is, the host's next
+ * commit running what they hold; with since, what changed in them then. */
+static void sweep_hooks_paths(const struct guard_note *before, const struct guard_note *after,
+                              const struct guard_span *since, struct buf *b)
 {
 	const char *name;
 	int dfd;
 
-	if (!after->hooks_id.present || id_same(&before->hooks_id, &after->hooks_id))
-		return;
-	if ((dfd = open_parent(after->root[GUARD_WD], after->hooks_rel, &name)) < 0) {
-		buf_printf(b, "%s%s (could not be removed)", b->len ? ", " : "", after->hooks_rel);
-		return;
+	for (size_t i = 0; after->hooks_rels && after->hooks_rels[i]; i++) {
+		const char *rel = after->hooks_rels[i];
+		if (since == NULL && (!after->hooks_id[i].present ||
+		                      id_same(&before->hooks_id[i], &after->hooks_id[i])))
+			continue;
+		if ((dfd = open_parent(after->root[GUARD_WD], rel, &name)) < 0) {
+			if (since == NULL)
+				buf_printf(b, "%s%s (could not be removed)", b->len ? ", " : "", rel);
+			continue;
+		}
+		sweep_hooks(dfd, name, rel, since, b);
+		close(dfd);
 	}
-	sweep_hooks(dfd, name, after->hooks_rel, NULL, b);
-	close(dfd);
 }
 
-/* The rebase todos of g's git directories: the workdir's .git, one inside
+/* The sequencers' state in g's git directories: the workdir's .git, one inside
  * it that its .git file names, a linked worktree's gitdir (where its
  * rebase state is). */
 static void sweep_todos(const struct guard_note *g, const struct guard_note *noted,
@@ -1485,45 +1664,80 @@ static void sweep_todos(const struct guard_note *g, const struct guard_note *not
 	struct stat st;
 
 	if (lstat(own, &st) == 0 && S_ISDIR(st.st_mode))
-		sweep_todo(noted, own, ".git", since, b);
+		sweep_sequencer(noted, own, ".git", since, b);
 	for (int r = GUARD_COMMON; r < GUARD_NROOTS; r++)
 		if (g->root[r])
-			sweep_todo(noted, g->root[r], g->root[r], since, b);
+			sweep_sequencer(noted, g->root[r], g->root[r], since, b);
 	free(own);
 }
 
 /* What sweep_todos() and sweep_includes() will look at, noted. */
 static void note_files(struct guard_note *g)
 {
-	for (int r = GUARD_WD; r < GUARD_NROOTS; r++)
-		if (g->root[r])
-			file_note(g, xasprintf("%s%s/rebase-merge/git-rebase-todo", g->root[r],
-			                       r == GUARD_WD ? "/.git" : ""));
+	for (int r = GUARD_WD; r < GUARD_NROOTS; r++) {
+		const char *git = r == GUARD_WD ? "/.git" : "";
+		if (g->root[r] == NULL)
+			continue;
+		file_note(g, xasprintf("%s%s/rebase-merge/git-rebase-todo", g->root[r], git));
+		for (size_t i = 0; i < nitems(seq_state); i++)
+			file_note(g, xasprintf("%s%s/%s", g->root[r], git, seq_state[i].rel));
+	}
 	for (char **p = g->include_rels; p && *p; p++)
 		file_note(g, xasprintf("%s/%s", g->root[GUARD_WD], *p));
 }
 
-/* Each file the repository config includes from the workdir, where git
- * finds it (links followed, as git does): one the run made or changed
- * (an existing one the plan keeps read-only) is kept when every key is
- * inert, else removed. The host's next `git status` reads it. */
+/* The file rel in wd that a config includes, where git finds it (links
+ * followed, as git does): one the run made or changed (file_changed())
+ * is kept when every key is inert, else removed. The host's next `git
+ * status` reads it. */
+static void include_check(const char *wd, const char *rel, const struct guard_note *noted,
+                          const struct guard_span *since, struct buf *b)
+{
+	char real[PATH_MAX], *logical = xasprintf("%s/%s", wd, rel);
+	const char *name;
+	int dfd;
+
+	if (file_changed(noted, logical, since) && realpath(logical, real) &&
+	    strcmp(real, wd) != 0 && path_contains(wd, real) &&
+	    (dfd = open_parent(wd, real + strlen(wd) + 1, &name)) >= 0) {
+		check_config(dfd, name, real + strlen(wd) + 1, b);
+		close(dfd);
+	}
+	free(logical);
+}
+
+/* Each file the repository config includes from the workdir (an existing
+ * one the plan keeps read-only), by include_check(). */
 static void sweep_includes(const struct guard_note *g, const struct guard_note *noted,
                            const struct guard_span *since, struct buf *b)
 {
+	for (char **p = g->include_rels; p && *p; p++)
+		include_check(g->root[GUARD_WD], *p, noted, since, b);
+}
+
+/* What the config of a nested repository (git directory gd, work tree
+ * top) that was there before has git run from the workdir: each
+ * core.hooksPath directory loses what changed in it from since on, and
+ * each file it includes that changed then is checked (include_check()).
+ * The plan keeps those that existed read-only; a config the run changed
+ * is checked whole before. */
+static void sweep_nested_refs(const struct guard_note *g, const char *top, const char *gd,
+                              const struct guard_span *since, struct buf *b)
+{
 	const char *wd = g->root[GUARD_WD], *name;
-	char real[PATH_MAX];
+	char **hooks = NULL, **inc = NULL;
 	int dfd;
 
-	for (char **p = g->include_rels; p && *p; p++) {
-		char *logical = xasprintf("%s/%s", wd, *p);
-		if (file_changed(noted, logical, since) && realpath(logical, real) &&
-		    strcmp(real, wd) != 0 && path_contains(wd, real) &&
-		    (dfd = open_parent(wd, real + strlen(wd) + 1, &name)) >= 0) {
-			check_config(dfd, name, real + strlen(wd) + 1, b);
+	(void)guard_nested_refs(wd, top, gd, &hooks, &inc); /* what can be read */
+	for (char **h = hooks; h && *h; h++)
+		if ((dfd = open_parent(wd, *h, &name)) >= 0) {
+			sweep_hooks(dfd, name, *h, since, b);
 			close(dfd);
 		}
-		free(logical);
-	}
+	for (char **p = inc; p && *p; p++)
+		include_check(wd, *p, NULL, since, b);
+	strv_free(hooks);
+	strv_free(inc);
 }
 
 int guard_note(const char *wd, const char *home, char *const *skip, struct guard_note *g)
@@ -1540,7 +1754,7 @@ int guard_note(const char *wd, const char *home, char *const *skip, struct guard
 	} else { /* a git directory inside the workdir, named by its .git file */
 		g->root[GUARD_COMMON] = gitdir_inside_find(wd);
 	}
-	rc = guard_config_refs(wd, &g->hooks_rel, &g->include_rels);
+	rc = guard_config_refs(wd, &g->hooks_rels, &g->include_rels);
 	note_since(g); /* first: a change from here on is the run's */
 	note_ids(g);
 	note_hooks(g);
@@ -1554,7 +1768,7 @@ void guard_note_clear(struct guard_note *g)
 {
 	for (int r = 0; r < GUARD_NROOTS; r++)
 		free(g->root[r]);
-	free(g->hooks_rel);
+	strv_free(g->hooks_rels);
 	strv_free(g->include_rels);
 	free(g->specials);
 	strv_free(g->skip);
@@ -1575,7 +1789,7 @@ char *guard_sweep(const struct guard_note *before)
 	buf_init(&b, 0);
 	for (int r = 0; r < GUARD_NROOTS; r++)
 		sweep_root(before, &after, r, &b);
-	sweep_hooks_path(before, &after, &b);
+	sweep_hooks_paths(before, &after, NULL, &b);
 	sweep_includes(before, before, &before->since, &b);
 	sweep_todos(before, before, &before->since, &b);
 	sweep_gitdirs(before, &b);
@@ -1606,10 +1820,7 @@ char *guard_recover(const struct guard_note *g, const struct guard_span *since)
 			close(dfd);
 			free(shown);
 		}
-	if (g->hooks_rel && (dfd = open_parent(g->root[GUARD_WD], g->hooks_rel, &name)) >= 0) {
-		sweep_hooks(dfd, name, g->hooks_rel, since, &b);
-		close(dfd);
-	}
+	sweep_hooks_paths(g, g, since, &b);
 	sweep_includes(g, NULL, since, &b);
 	sweep_todos(g, NULL, since, &b);
 	walk_gitdirs(&w);

@@ -455,25 +455,36 @@ static int want_ro_rel(const char *wd, const char *rel, const char *what, struct
 	return rc;
 }
 
+/* The refs rc, hooks and inc (guard.c: taken) of a repository config,
+ * "" the workdir's, else a nested one's, read-only in wd. */
+static int want_refs(const char *wd, int rc, char **hooks, char **inc, const char *nested,
+                     struct want **w, size_t *n, char **errstr)
+{
+	char *what[2] = {xasprintf("%score.hooksPath", nested),
+	                 xasprintf("an include of %s config", nested[0] ? nested : "the repository")};
+
+	if (rc < 0)
+		*errstr = xstrdup(GUARD_CONFIG_UNREAD);
+	for (char **p = hooks; rc == 0 && p && *p; p++)
+		rc = want_ro_rel(wd, *p, what[0], w, n, errstr);
+	for (char **p = inc; rc == 0 && p && *p; p++)
+		rc = want_ro_rel(wd, *p, what[1], w, n, errstr);
+	strv_free(hooks);
+	strv_free(inc);
+	free(what[0]);
+	free(what[1]);
+	return rc < 0 ? -1 : 0;
+}
+
 /* What the repository config of wd has the host's git run or read from
  * the workdir (guard.c): the hooks directory core.hooksPath names, and the
  * files it includes, read-only as .git/hooks and .git/config are. */
 static int want_config_refs(const char *wd, struct want **w, size_t *n, char **errstr)
 {
-	char *hooks, **inc;
-	int rc = 0;
+	char **hooks, **inc;
+	int rc = guard_config_refs(wd, &hooks, &inc);
 
-	if (guard_config_refs(wd, &hooks, &inc) < 0) {
-		*errstr = xstrdup(GUARD_CONFIG_UNREAD);
-		return -1;
-	}
-	if (hooks)
-		rc = want_ro_rel(wd, hooks, "core.hooksPath", w, n, errstr);
-	for (char **p = inc; rc == 0 && p && *p; p++)
-		rc = want_ro_rel(wd, *p, "an include of the repository config", w, n, errstr);
-	free(hooks);
-	strv_free(inc);
-	return rc;
+	return want_refs(wd, rc, hooks, inc, "", w, n, errstr);
 }
 
 /* What a writable workdir keeps (guard.c's table) under root: each path
@@ -623,6 +634,22 @@ static char **search_skip(const struct profile *p, const char *wd, char *const *
 	return skip;
 }
 
+/* What the config of the repository nested in wd at gitdir (X/.git) has
+ * the host's git run or read from the workdir: its core.hooksPath
+ * directories (a nested project's husky: X/.husky/_, git-ignored) and the
+ * files it includes, read-only as its config is. */
+static int want_nested_refs(const char *wd, const char *gitdir, struct want **w, size_t *n,
+                            char **errstr)
+{
+	char **hooks, **inc, *top = xstrdup(gitdir);
+	int rc;
+
+	path_up(top);
+	rc = guard_nested_refs(wd, top, gitdir, &hooks, &inc);
+	free(top);
+	return want_refs(wd, rc, hooks, inc, "a nested repository's ", w, n, errstr);
+}
+
 /*
  * The repositories nested in a writable workdir (each X/.git the search
  * passed): read-only where the host's git reads what runs (config, hooks,
@@ -632,7 +659,8 @@ static char **search_skip(const struct profile *p, const char *wd, char *const *
  * a user's own would otherwise be changed in place. What the run makes
  * anew, and what lies past NESTED_MAX, guard_sweep() checks after it.
  */
-static int want_nested(char *const *gitdirs, struct want **w, size_t *n, char **errstr)
+static int want_nested(const char *wd, char *const *gitdirs, struct want **w, size_t *n,
+                       char **errstr)
 {
 	struct stat st;
 	size_t kept = 0;
@@ -646,7 +674,8 @@ static int want_nested(char *const *gitdirs, struct want **w, size_t *n, char **
 			continue;
 		}
 		want_push(w, n, OP_REBIND, NULL, xstrdup(*g), NULL, A_BIND, true);
-		if (want_guarded(*g, true, w, n, errstr) < 0)
+		if (want_guarded(*g, true, w, n, errstr) < 0 ||
+		    want_nested_refs(wd, *g, w, n, errstr) < 0)
 			return -1;
 	}
 	return 0;
@@ -688,7 +717,7 @@ static int want_masks(const struct profile *p, const char *wd, char *const *cove
 	}
 	if (rc < 0)
 		return -1;
-	rc = want_nested(gitdirs, w, n, errstr);
+	rc = want_nested(wd, gitdirs, w, n, errstr);
 	strv_free(gitdirs);
 	if (rc == 0 && nfound > SECRETS_MAX) {
 		*errstr = xasprintf("workdir %s: more than %d secret files, sockets and FIFOs to "

@@ -10,7 +10,8 @@
  * changed in that span: not what the user changed after it.
  * Rules: the directory is the user's state directory, which no sandbox
  * sees (its home is empty); a file is another run's while its writer
- * lives, and never acted on then; one that cannot be written leaves the
+ * lives (the pid and its start time: a pid alone is reused), and never
+ * acted on then; one that cannot be written leaves the
  * run as it was before there were any (nothing recovered after a kill).
  */
 #include <dirent.h>
@@ -79,6 +80,57 @@ static int dir_make(const char *dir)
 	return rc;
 }
 
+/* What follows "PID (COMM)" in /proc/PID/stat, read into buf (COMM may
+ * hold anything, so after the last parenthesis); NULL when there is no
+ * such file, with errno. */
+static const char *proc_stat_read(long pid, char *buf, size_t size)
+{
+	char path[64], *paren;
+	int fd;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return NULL;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n <= 0) {
+		errno = EIO;
+		return NULL;
+	}
+	buf[n] = '\0';
+	paren = strrchr(buf, ')');
+	if (paren == NULL || paren[1] != ' ') {
+		errno = EIO;
+		return NULL;
+	}
+	return paren + 2; /* field 3, the state */
+}
+
+/* When the process whose stat fields from the third on are f started, in
+ * clock ticks since boot (field 22); 0 when unknown. With the pid, it
+ * names one process: a pid alone is handed to another once its process
+ * is gone. */
+static unsigned long long proc_start(const char *f)
+{
+	unsigned long long start = 0;
+
+	for (int field = 3; f && field < 22; field++)
+		if ((f = strchr(f, ' ')) != NULL)
+			f++;
+	if (f == NULL || sscanf(f, "%llu", &start) != 1)
+		return 0;
+	return start;
+}
+
+/* This process's start (proc_start()). */
+static unsigned long long self_start(void)
+{
+	char buf[1024];
+
+	return proc_start(proc_stat_read((long)getpid(), buf, sizeof(buf)));
+}
+
 char *pending_begin(const char *wd, const struct guard_span *span)
 {
 	static unsigned seq;
@@ -90,8 +142,8 @@ char *pending_begin(const char *wd, const struct guard_span *span)
 	wd_key(wd, key);
 	path = xasprintf("%s/%s-%ld-%u", dir, key, (long)getpid(),
 	                 __atomic_fetch_add(&seq, 1, __ATOMIC_RELAXED));
-	text = xasprintf("%lld %lld\n%s\n", (long long)span->since.tv_sec, (long long)span->until,
-	                 wd);
+	text = xasprintf("%lld %lld %llu\n%s\n", (long long)span->since.tv_sec,
+	                 (long long)span->until, self_start(), wd);
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text)) {
 		if (fd >= 0)
@@ -125,26 +177,19 @@ static long long boot_time(void)
 	return (long long)real.tv_sec - (long long)up.tv_sec - 1;
 }
 
-/* True when process pid is gone: no such process, or a zombie (killed,
- * its parent not yet waiting: kill() still finds it). */
-static bool writer_gone(pid_t pid)
+/* True when process pid, started at start (0: unknown), is gone: no such
+ * process, a zombie (killed, its parent not yet waiting: kill() still
+ * finds it), or another process that has its pid now. */
+static bool writer_gone(pid_t pid, unsigned long long start)
 {
-	char path[64], buf[512], *paren;
-	int fd;
-	ssize_t n;
+	char buf[1024];
+	const char *f;
 
 	if (kill(pid, 0) < 0 && errno == ESRCH)
 		return true;
-	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+	if ((f = proc_stat_read((long)pid, buf, sizeof(buf))) == NULL)
 		return errno == ENOENT;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return false;
-	buf[n] = '\0';
-	paren = strrchr(buf, ')'); /* "PID (COMM) STATE ...": COMM may hold anything */
-	return paren && paren[1] == ' ' && (paren[2] == 'Z' || paren[2] == 'X');
+	return f[0] == 'Z' || f[0] == 'X' || (start && proc_start(f) != start);
 }
 
 /* The note in dir/name when it is wd's and its writer is gone: its span
@@ -152,7 +197,8 @@ static bool writer_gone(pid_t pid)
 static bool orphan_read(int dfd, const char *name, const char *wd, long long *since,
                         long long *until)
 {
-	char buf[PATH_MAX + 32], *nl;
+	char buf[PATH_MAX + 64], *nl;
+	unsigned long long start = 0;
 	long pid = 0;
 	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
@@ -162,16 +208,16 @@ static bool orphan_read(int dfd, const char *name, const char *wd, long long *si
 	if (n <= 0)
 		return false;
 	buf[n] = '\0';
-	nl = strchr(buf, '\n'); /* "SINCE UNTIL\nWD\n", seconds */
-	if (nl == NULL || sscanf(buf, "%lld %lld", since, until) != 2 ||
+	nl = strchr(buf, '\n'); /* "SINCE UNTIL START\nWD\n", seconds; START, ticks */
+	if (nl == NULL || sscanf(buf, "%lld %lld %llu", since, until, &start) < 2 ||
 	    strncmp(nl + 1, wd, strlen(wd)) != 0 || strcmp(nl + 1 + strlen(wd), "\n") != 0)
 		return false;
 	if (sscanf(name + 17, "%ld-", &pid) != 1 || pid <= 0)
 		return false;
-	return *since < boot_time() || writer_gone((pid_t)pid);
+	return *since < boot_time() || writer_gone((pid_t)pid, start);
 }
 
-bool pending_orphans(const char *wd, struct guard_span *span)
+bool pending_orphans(const char *wd, struct guard_span *span, char ***taken)
 {
 	char key[17], *dir = pending_dir(wd);
 	DIR *d = dir ? opendir(dir) : NULL;
@@ -179,6 +225,7 @@ bool pending_orphans(const char *wd, struct guard_span *span)
 	bool found = false;
 	long long from, to;
 
+	*taken = NULL;
 	wd_key(wd, key);
 	while (d && (e = readdir(d)) != NULL) {
 		if (strncmp(e->d_name, key, 16) != 0 || e->d_name[16] != '-' ||
@@ -189,10 +236,17 @@ bool pending_orphans(const char *wd, struct guard_span *span)
 		if (!found || (span->until && (to == 0 || to > span->until)))
 			span->until = (time_t)to;
 		found = true;
-		unlinkat(dirfd(d), e->d_name, 0); /* swept by the caller next */
+		strv_push_owned(taken, xasprintf("%s/%s", dir, e->d_name));
 	}
 	if (d)
 		closedir(d);
 	free(dir);
 	return found;
+}
+
+void pending_orphans_end(char **taken)
+{
+	for (char **p = taken; p && *p; p++)
+		unlink(*p);
+	strv_free(taken);
 }

@@ -639,8 +639,8 @@ static void gitdirs_check(const char *real, const struct tdata_row *rows, size_t
 }
 
 /* Writes a pending record for wd by hand: writer pid, time since. */
-static void pending_write(const char *dir, const char *wd, long pid, long long since,
-                          const char *name_wd)
+static void pending_write_start(const char *dir, const char *wd, long pid, long long since,
+                                const char *name_wd, const char *start)
 {
 	static int seq;
 	char key[17], *path, *text;
@@ -650,21 +650,29 @@ static void pending_write(const char *dir, const char *wd, long pid, long long s
 		h = (h ^ *p) * 1099511628211ULL;
 	snprintf(key, sizeof(key), "%016llx", (unsigned long long)h);
 	path = xasprintf("%s/%s-%ld-9%d", dir, key, pid, seq++);
-	text = xasprintf("%lld %lld\n%s\n", since, since ? since + 100 : 0, wd);
+	text = xasprintf("%lld %lld%s\n%s\n", since, since ? since + 100 : 0, start, wd);
 	write_file("/", path + 1, text);
 	free(path);
 	free(text);
 }
 
+/* A record as an airlock before start times wrote it. */
+static void pending_write(const char *dir, const char *wd, long pid, long long since,
+                          const char *name_wd)
+{
+	pending_write_start(dir, wd, pid, since, name_wd, "");
+}
+
 /* pending.c: a record is an orphan only when its writer is gone (exited,
- * a zombie, or from before the boot) and it names this workdir whole; a
- * live writer's, our own, is never taken. The earliest time wins, and
- * the records taken are gone. */
+ * a zombie, another process with its pid now, or from before the boot)
+ * and it names this workdir whole; a live writer's, our own, is never
+ * taken. The earliest time wins, and the records taken are gone once the
+ * recovery says it is done. */
 static void test_pending_orphans(void **state)
 {
 	char *home = tmpdir_new(), *dir = xasprintf("%s/state/airlock/pending", home);
 	char *old = getenv("XDG_STATE_HOME") ? xstrdup(getenv("XDG_STATE_HOME")) : NULL;
-	char *st = xasprintf("%s/state", home), *mine, *cmd;
+	char *st = xasprintf("%s/state", home), *mine, *cmd, **taken;
 	const char *wd = "/srv/project";
 	struct guard_span now = {{time(NULL), 0}, 0}, since;
 	pid_t dead = fork(), zombie;
@@ -678,21 +686,31 @@ static void test_pending_orphans(void **state)
 	setenv("XDG_STATE_HOME", st, 1);
 	mine = pending_begin(wd, &now);
 	assert_non_null(mine);
-	assert_false(pending_orphans(wd, &since)); /* our own: live */
+	assert_false(pending_orphans(wd, &since, &taken)); /* our own: live */
+	assert_null(taken);
 	pending_write(dir, wd, (long)dead, now.since.tv_sec - 50, wd);
 	pending_write(dir, wd, (long)zombie, now.since.tv_sec - 70, wd);
 	pending_write(dir, "/srv/project-other", (long)dead, now.since.tv_sec - 90, wd); /* not ours */
 	pending_write(dir, "/srv/project/x", (long)dead, now.since.tv_sec - 95, wd);
 	pending_write(dir, wd, (long)getpid(), now.since.tv_sec - 99, wd); /* live */
-	assert_true(pending_orphans(wd, &since));
+	assert_true(pending_orphans(wd, &since, &taken));
 	/* from the earliest start to the latest deadline (each 100 s on) */
 	assert_int_equal(since.since.tv_sec, now.since.tv_sec - 70);
 	assert_int_equal(since.until, now.since.tv_sec + 50);
-	assert_false(pending_orphans(wd, &since)); /* taken */
+	strv_free(taken); /* the recovery killed: still there */
+	assert_true(pending_orphans(wd, &since, &taken));
+	pending_orphans_end(taken);
+	assert_false(pending_orphans(wd, &since, &taken)); /* taken */
 	pending_write(dir, wd, (long)getpid(), 1000, wd); /* before the boot */
-	assert_true(pending_orphans(wd, &since));
+	assert_true(pending_orphans(wd, &since, &taken));
+	pending_orphans_end(taken);
 	assert_int_equal(since.since.tv_sec, 1000);
 	assert_int_equal(since.until, 1100);
+	/* our pid, but a process that started at another time: it was reused */
+	pending_write_start(dir, wd, (long)getpid(), now.since.tv_sec - 10, wd, " 1");
+	assert_true(pending_orphans(wd, &since, &taken));
+	pending_orphans_end(taken);
+	assert_int_equal(since.since.tv_sec, now.since.tv_sec - 10);
 	pending_end(mine);
 	assert_int_equal(waitpid(zombie, NULL, 0), zombie);
 	cmd = xasprintf("ls '%s' | wc -l", dir);
