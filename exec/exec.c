@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/util.h"
@@ -124,11 +125,11 @@ static struct guard_span run_span(const struct exec_spec *spec, const struct gua
  * note until its sweep (pending.c): first, when a run there was killed
  * before its sweep, what changed from its start on is swept, and the
  * note taken again. Returns what that recovery removed (a new string or
- * NULL); the record's path in *pending; *unread when the repository
- * config cannot be read (the call must not run).
+ * NULL); the record's path in *pending and its span in *span; *unread
+ * when the repository config cannot be read (the call must not run).
  */
 static char *guard_begin(const struct exec_spec *spec, const char *wd, struct guard_note *g,
-                         char **pending, bool *unread)
+                         char **pending, struct guard_span *span, bool *unread)
 {
 	char **skip = mounts_search_skip(spec->profile, wd), *recovered = NULL, **taken;
 	struct guard_span orphan, mine;
@@ -143,6 +144,7 @@ static char *guard_begin(const struct exec_spec *spec, const char *wd, struct gu
 			mine.until = mine.until ? orphan.until : 0;
 	}
 	*pending = pending_begin(wd, &mine);
+	*span = mine;
 	if (recover) {
 		recovered = guard_recover(g, &orphan);
 		pending_orphans_end(taken); /* done: only now, or a kill lost them */
@@ -153,6 +155,21 @@ static char *guard_begin(const struct exec_spec *spec, const char *wd, struct gu
 	strv_free(taken);
 	strv_free(skip);
 	return recovered;
+}
+
+/* The record's deadline counts from the note, the command's from its
+ * start: a plan that took seconds (a large workdir to search) would leave
+ * a killed run's last seconds outside the span. Rewritten then, which is
+ * rare: only when a second boundary passed since the note. */
+static void guard_ready(const struct exec_spec *spec, const char *wd, const char *pending,
+                        struct guard_span *span)
+{
+	struct guard_span now = {{time(NULL), 0}, 0}, late = run_span(spec, &now);
+
+	if (span->until != 0 && late.until > span->until) {
+		span->until = late.until;
+		pending_update(pending, wd, span);
+	}
 }
 
 /* Adds to *errstr what the sweep removed and what a recovery removed
@@ -183,6 +200,7 @@ int exec_run(const struct exec_spec *spec, struct exec_result *res, char **errst
 	bool guard = spec->profile && spec->profile->workdir_rw && !spec->overlay_dir &&
 	             spec->workdir && realpath(spec->workdir, wd);
 	struct guard_note before;
+	struct guard_span span = {{0, 0}, 0};
 	char *pending = NULL, *recovered = NULL;
 	bool unread = false;
 	int rc;
@@ -190,7 +208,7 @@ int exec_run(const struct exec_spec *spec, struct exec_result *res, char **errst
 	memset(res, 0, sizeof(*res));
 	res->exit_code = -1;
 	if (guard)
-		recovered = guard_begin(spec, wd, &before, &pending, &unread);
+		recovered = guard_begin(spec, wd, &before, &pending, &span, &unread);
 	if (unread)
 		*errstr = xstrdup(GUARD_CONFIG_UNREAD);
 	if (unread || exec_prepare(spec, &job, errstr) < 0) {
@@ -201,6 +219,8 @@ int exec_run(const struct exec_spec *spec, struct exec_result *res, char **errst
 		removed_fold(errstr, NULL, recovered);
 		return -1;
 	}
+	if (guard)
+		guard_ready(spec, wd, pending, &span);
 	rc = exec_job_run(job, res, errstr);
 	exec_job_free(job);
 	if (!spec->profile->none && (rc < 0 ? res->exec_errno == ENOENT : res->exit_code == 127))

@@ -167,6 +167,10 @@ char *guard_recover(const struct guard_note *g, const struct guard_span *span);
  * directory; the file's path, a new string, or NULL when it cannot be
  * written (then a kill leaves nothing to recover). */
 char *pending_begin(const char *wd, const struct guard_span *span);
+/* Rewrites the record at path (NULL: nothing) with span: a run whose
+ * plan took long moves its deadline, which counts from the command's
+ * start, past the one recorded at the note. */
+void pending_update(const char *path, const char *wd, const struct guard_span *span);
 /* Removes the record and frees path (NULL: nothing). */
 void pending_end(char *path);
 /* True when a run in wd left a record and is gone (killed before its

@@ -131,32 +131,48 @@ static unsigned long long self_start(void)
 	return proc_start(proc_stat_read((long)getpid(), buf, sizeof(buf)));
 }
 
+/* Writes the record for wd's span to path (made or replaced in place);
+ * -1 when it cannot. A kill half-way leaves a record that does not parse,
+ * which is read as none: safe, as no command has started by then. */
+static int record_write(const char *path, const char *wd, const struct guard_span *span)
+{
+	char *text = xasprintf("%lld %lld %llu\n%s\n", (long long)span->since.tv_sec,
+	                       (long long)span->until, self_start(), wd);
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600), rc = 0;
+
+	if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text))
+		rc = -1;
+	if (fd >= 0)
+		close(fd);
+	free(text);
+	return rc;
+}
+
 char *pending_begin(const char *wd, const struct guard_span *span)
 {
 	static unsigned seq;
-	char key[17], *dir = pending_dir(wd), *path = NULL, *text;
-	int fd;
+	char key[17], *dir = pending_dir(wd), *path = NULL;
 
 	if (dir == NULL || dir_make(dir) < 0)
 		goto out;
 	wd_key(wd, key);
 	path = xasprintf("%s/%s-%ld-%u", dir, key, (long)getpid(),
 	                 __atomic_fetch_add(&seq, 1, __ATOMIC_RELAXED));
-	text = xasprintf("%lld %lld %llu\n%s\n", (long long)span->since.tv_sec,
-	                 (long long)span->until, self_start(), wd);
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text)) {
-		if (fd >= 0)
-			unlink(path);
+	if (record_write(path, wd, span) < 0) {
+		unlink(path);
 		free(path);
 		path = NULL;
 	}
-	if (fd >= 0)
-		close(fd);
-	free(text);
 out:
 	free(dir);
 	return path;
+}
+
+void pending_update(const char *path, const char *wd, const struct guard_span *span)
+{
+	/* in place: the truncation frees the block the text is written to */
+	if (path)
+		(void)record_write(path, wd, span);
 }
 
 void pending_end(char *path)

@@ -672,7 +672,7 @@ static void test_pending_orphans(void **state)
 {
 	char *home = tmpdir_new(), *dir = xasprintf("%s/state/airlock/pending", home);
 	char *old = getenv("XDG_STATE_HOME") ? xstrdup(getenv("XDG_STATE_HOME")) : NULL;
-	char *st = xasprintf("%s/state", home), *mine, *cmd, **taken;
+	char *st = xasprintf("%s/state", home), *mine, *renewed, *cmd, **taken;
 	const char *wd = "/srv/project";
 	struct guard_span now = {{time(NULL), 0}, 0}, since;
 	pid_t dead = fork(), zombie;
@@ -706,6 +706,13 @@ static void test_pending_orphans(void **state)
 	pending_orphans_end(taken);
 	assert_int_equal(since.since.tv_sec, 1000);
 	assert_int_equal(since.until, 1100);
+	/* rewritten after a plan that took long: the later deadline is read */
+	renewed = pending_begin(wd, &(struct guard_span){{1000, 0}, 1100});
+	pending_update(renewed, wd, &(struct guard_span){{1000, 0}, 1250});
+	assert_true(pending_orphans(wd, &since, &taken));
+	pending_orphans_end(taken);
+	assert_int_equal(since.until, 1250);
+	pending_end(renewed); /* taken already: frees it */
 	/* our pid, but a process that started at another time: it was reused */
 	pending_write_start(dir, wd, (long)getpid(), now.since.tv_sec - 10, wd, " 1");
 	assert_true(pending_orphans(wd, &since, &taken));
