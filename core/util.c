@@ -364,6 +364,24 @@ long long clock_ns(void)
 	return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
+int fd_read_all(int fd, void *p, size_t n)
+{
+	char *c = p;
+
+	while (n > 0) {
+		ssize_t r = read(fd, c, n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r == 0)
+			errno = EIO; /* shorter than the caller was told */
+		if (r <= 0)
+			return -1;
+		c += r;
+		n -= (size_t)r;
+	}
+	return 0;
+}
+
 int fd_write_all(int fd, const void *p, size_t n)
 {
 	const char *c = p;

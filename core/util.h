@@ -96,6 +96,9 @@ bool path_up(char *path);
 int parse_ll(const char *s, long long min, long long max, long long *out);
 /* Monotonic clock in nanoseconds. */
 long long clock_ns(void);
+/* Reads exactly n bytes from fd into p, retrying short reads and EINTR;
+ * 0, or -1 with errno (EIO: the file ended first). */
+int fd_read_all(int fd, void *p, size_t n);
 /* Writes all of p[0..n) to fd, retrying short writes and EINTR; 0 or -1
  * with errno. */
 int fd_write_all(int fd, const void *p, size_t n);

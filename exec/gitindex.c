@@ -15,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -23,7 +22,6 @@
 #include "exec/exec_internal.h"
 
 #define INDEX_MAX (1024L * 1024 * 1024) /* larger is not read */
-#define INDEX_SMALL (64 * 1024)          /* read, not mapped */
 #define MODE_GITLINK 0160000
 #define ENTRY_FIXED 40 /* ctime, mtime, dev, ino, mode, uid, gid, size */
 #define NAME_MASK 0x0fff /* the flags' name length; all ones: longer, up to its NUL */
@@ -195,26 +193,20 @@ static int index_file_read(const char *path, bool all, char ***links, char share
 {
 	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC), rc = -1;
 	struct stat st;
-	void *m = MAP_FAILED;
-	unsigned char *small = NULL;
+	unsigned char *buf = NULL;
 
 	shared[0] = '\0';
 	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size < 12 ||
 	    st.st_size > INDEX_MAX)
 		goto out;
-	if (st.st_size <= INDEX_SMALL) { /* a nested repository's: cheaper read */
-		small = xmalloc((size_t)st.st_size);
-		if (read(fd, small, (size_t)st.st_size) != st.st_size)
-			goto out;
-	} else if ((m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0)) ==
-	           MAP_FAILED) {
+	/* read, never mapped: a file another sandbox truncates in place while
+	 * it is read would end this process with SIGBUS */
+	buf = xmalloc((size_t)st.st_size);
+	if (fd_read_all(fd, buf, (size_t)st.st_size) < 0)
 		goto out;
-	}
-	rc = index_parse_any(small ? small : m, (size_t)st.st_size, all, links, shared, unnamed);
+	rc = index_parse_any(buf, (size_t)st.st_size, all, links, shared, unnamed);
 out:
-	free(small);
-	if (m != MAP_FAILED)
-		munmap(m, (size_t)st.st_size);
+	free(buf);
 	if (fd >= 0)
 		close(fd);
 	return rc;

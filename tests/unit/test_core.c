@@ -1,7 +1,7 @@
 /*
  * test_core.c: the shared helpers: UTF-8 repair (tests/data/core/utf8.tsv),
  * path containment and parents (path_contains.tsv, path_up.tsv), capped
- * buffers, string vectors, verdict bookkeeping, enum names.
+ * buffers, string vectors, verdict bookkeeping, enum names, whole reads.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -194,6 +195,24 @@ static void test_parse_ll(void **state)
 	assert_int_equal(parse_ll("99999999999999999999", 0, 100, &v), -1);
 }
 
+/* fd_read_all(): what arrives in pieces is read whole; a file that ends
+ * before the size the caller was told is an error, not a short buffer. */
+static void test_fd_read_all(void **state)
+{
+	char got[8] = {0};
+	int p[2];
+	(void)state;
+	assert_int_equal(pipe(p), 0);
+	assert_int_equal(write(p[1], "abc", 3), 3);
+	assert_int_equal(write(p[1], "defg", 4), 4);
+	assert_int_equal(fd_read_all(p[0], got, 7), 0);
+	assert_string_equal(got, "abcdefg");
+	assert_int_equal(write(p[1], "xy", 2), 2);
+	close(p[1]);
+	assert_int_equal(fd_read_all(p[0], got, 3), -1);
+	close(p[0]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -202,6 +221,7 @@ int main(void)
 		cmocka_unit_test(test_verdict_max_tier), cmocka_unit_test(test_names),
 		cmocka_unit_test(test_summary_escapes), cmocka_unit_test(test_parse_ll),
 		cmocka_unit_test(test_path_contains_table), cmocka_unit_test(test_path_up_table),
+		cmocka_unit_test(test_fd_read_all),
 	};
 	return cmocka_run_group_tests_name("core", tests, NULL, NULL);
 }
