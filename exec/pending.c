@@ -10,7 +10,8 @@
  * changed in that span: not what the user changed after it.
  * Rules: the directory is the user's state directory, which no sandbox
  * sees (its home is empty); a file is another run's while its writer
- * lives (the pid and its start time: a pid alone is reused), and never
+ * lives (the boot, the pid and its start time: a pid alone is reused,
+ * and the clock can move more than the time since the boot), and never
  * acted on then; one that cannot be written leaves the
  * run as it was before there were any (nothing recovered after a kill).
  */
@@ -18,6 +19,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -131,13 +133,40 @@ static unsigned long long self_start(void)
 	return proc_start(proc_stat_read((long)getpid(), buf, sizeof(buf)));
 }
 
+static char boot_id_text[40] = "-";
+
+static void boot_id_load(void)
+{
+	char buf[64];
+	int fd = open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+
+	if (fd >= 0)
+		close(fd);
+	if (n == 37 && buf[36] == '\n') {
+		memcpy(boot_id_text, buf, 36);
+		boot_id_text[36] = '\0';
+	}
+}
+
+/* This boot's id (/proc/sys/kernel/random/boot_id, 36 characters), or
+ * "-" when unknown: a record holds it, as a process is its pid and start
+ * time only within one boot. */
+static const char *boot_id(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	pthread_once(&once, boot_id_load);
+	return boot_id_text;
+}
+
 /* Writes the record for wd's span to path (made or replaced in place);
  * -1 when it cannot. A kill half-way leaves a record that does not parse,
  * which is read as none: safe, as no command has started by then. */
 static int record_write(const char *path, const char *wd, const struct guard_span *span)
 {
-	char *text = xasprintf("%lld %lld %llu\n%s\n", (long long)span->since.tv_sec,
-	                       (long long)span->until, self_start(), wd);
+	char *text = xasprintf("%lld %lld %llu %s\n%s\n", (long long)span->since.tv_sec,
+	                       (long long)span->until, self_start(), boot_id(), wd);
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600), rc = 0;
 
 	if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text))
@@ -183,7 +212,11 @@ void pending_end(char *path)
 }
 
 /* The boot time, in seconds of CLOCK_REALTIME: a note older was written
- * by a process gone with the last boot, whatever its pid is now. */
+ * by a process gone with the last boot, whatever its pid is now. Only for
+ * a record without a boot id (an older airlock's): the clock may be set
+ * forward by more than the time since the boot (a VM restored from a
+ * snapshot, a clock set at boot by NTP), and then a live run's record
+ * looks older. */
 static long long boot_time(void)
 {
 	struct timespec real, up;
@@ -213,7 +246,7 @@ static bool writer_gone(pid_t pid, unsigned long long start)
 static bool orphan_read(int dfd, const char *name, const char *wd, long long *since,
                         long long *until)
 {
-	char buf[PATH_MAX + 64], *nl;
+	char buf[PATH_MAX + 128], boot[40] = "", *nl;
 	unsigned long long start = 0;
 	long pid = 0;
 	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
@@ -224,12 +257,14 @@ static bool orphan_read(int dfd, const char *name, const char *wd, long long *si
 	if (n <= 0)
 		return false;
 	buf[n] = '\0';
-	nl = strchr(buf, '\n'); /* "SINCE UNTIL START\nWD\n", seconds; START, ticks */
-	if (nl == NULL || sscanf(buf, "%lld %lld %llu", since, until, &start) < 2 ||
+	nl = strchr(buf, '\n'); /* "SINCE UNTIL START BOOT\nWD\n", seconds; START, ticks */
+	if (nl == NULL || sscanf(buf, "%lld %lld %llu %39s", since, until, &start, boot) < 2 ||
 	    strncmp(nl + 1, wd, strlen(wd)) != 0 || strcmp(nl + 1 + strlen(wd), "\n") != 0)
 		return false;
 	if (sscanf(name + 17, "%ld-", &pid) != 1 || pid <= 0)
 		return false;
+	if (boot[0] && strcmp(boot, "-") != 0 && strcmp(boot_id(), "-") != 0)
+		return strcmp(boot, boot_id()) != 0 || writer_gone((pid_t)pid, start);
 	return *since < boot_time() || writer_gone((pid_t)pid, start);
 }
 

@@ -672,10 +672,11 @@ static void test_pending_orphans(void **state)
 {
 	char *home = tmpdir_new(), *dir = xasprintf("%s/state/airlock/pending", home);
 	char *old = getenv("XDG_STATE_HOME") ? xstrdup(getenv("XDG_STATE_HOME")) : NULL;
-	char *st = xasprintf("%s/state", home), *mine, *renewed, *cmd, **taken;
+	char *st = xasprintf("%s/state", home), *mine, *cmd, **taken;
 	const char *wd = "/srv/project";
 	struct guard_span now = {{time(NULL), 0}, 0}, since;
-	pid_t dead = fork(), zombie;
+	pid_t dead = fork(), zombie, writer;
+	int wst = -1;
 	(void)state;
 	if (dead == 0)
 		_exit(0);
@@ -706,13 +707,43 @@ static void test_pending_orphans(void **state)
 	pending_orphans_end(taken);
 	assert_int_equal(since.since.tv_sec, 1000);
 	assert_int_equal(since.until, 1100);
-	/* rewritten after a plan that took long: the later deadline is read */
-	renewed = pending_begin(wd, &(struct guard_span){{1000, 0}, 1100});
-	pending_update(renewed, wd, &(struct guard_span){{1000, 0}, 1250});
+	/* rewritten after a plan that took long, by a writer since killed:
+	 * the later deadline is read */
+	if ((writer = fork()) == 0) {
+		char *p = pending_begin(wd, &(struct guard_span){{1000, 0}, 1100});
+		pending_update(p, wd, &(struct guard_span){{1000, 0}, 1250});
+		_exit(p ? 0 : 1);
+	}
+	assert_int_equal(waitpid(writer, &wst, 0), writer);
+	assert_int_equal(wst, 0);
 	assert_true(pending_orphans(wd, &since, &taken));
 	pending_orphans_end(taken);
 	assert_int_equal(since.until, 1250);
-	pending_end(renewed); /* taken already: frees it */
+	/* a boot id: another boot's record is taken, our pid or not; this
+	 * boot's is not, though the clock, set forward past the boot time (a
+	 * VM restored from a snapshot), makes it look older than the boot */
+	{
+		char id[64] = "", *rec;
+		FILE *b = fopen("/proc/sys/kernel/random/boot_id", "r");
+		assert_non_null(b);
+		assert_non_null(fgets(id, sizeof(id), b));
+		fclose(b);
+		id[strcspn(id, "\n")] = '\0';
+		rec = xasprintf(" 0 %s", id);
+		pending_write_start(dir, wd, (long)getpid(), 1000, wd, rec);
+		assert_false(pending_orphans(wd, &since, &taken));
+		assert_null(taken);
+		free(rec);
+		pending_orphans_end(NULL);
+		cmd = xasprintf("grep -l '^1000 ' '%s'/* | xargs rm -f", dir); /* that one */
+		assert_int_equal(system(cmd), 0);
+		free(cmd);
+		pending_write_start(dir, wd, (long)getpid(), now.since.tv_sec - 5, wd,
+		                    " 0 00000000-0000-0000-0000-000000000000");
+		assert_true(pending_orphans(wd, &since, &taken));
+		pending_orphans_end(taken);
+		assert_int_equal(since.since.tv_sec, now.since.tv_sec - 5);
+	}
 	/* our pid, but a process that started at another time: it was reused */
 	pending_write_start(dir, wd, (long)getpid(), now.since.tv_sec - 10, wd, " 1");
 	assert_true(pending_orphans(wd, &since, &taken));
