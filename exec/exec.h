@@ -75,6 +75,12 @@ const struct profile *exec_builtin_profile(const char *name);
  * hooks: for callers that cannot sweep, such as a preview's apply. */
 bool exec_path_guarded(const char *rel, bool is_dir);
 
+/* Adds path (copied) to what no sandbox may write through a profile's
+ * read-write grant, beside airlock's own state directory: the gate's
+ * audit log, whose tail one write could cut unseen. A grant that holds
+ * one, or lies in one, refuses the plan. */
+void exec_protect_path(const char *path);
+
 /* 0 when wd may be a sandbox's workdir; -1 with *errstr (caller frees) when
  * it is a system directory or holds a home (its secrets would show). */
 int exec_workdir_check(const char *wd, char **errstr);

@@ -162,6 +162,10 @@ char *guard_recover(const struct guard_note *g, const struct guard_span *span);
 
 /* ---- a guarded run's note on disk until its sweep (pending.c) ---------- */
 
+/* airlock's state directory ($XDG_STATE_HOME/airlock, else
+ * ~/.local/state/airlock: the pending records, the default audit log), a
+ * new string; NULL when neither is set. No grant may make it writable. */
+char *pending_state_root(void);
 /* Records span, the change times a guarded run may make (from its note
  * to its deadline), for the workdir wd (resolved) in the user's state
  * directory; the file's path, a new string, or NULL when it cannot be

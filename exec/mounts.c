@@ -364,6 +364,47 @@ static int grant_resolve(const char *path, const char *home, char real[PATH_MAX]
 	return 1;
 }
 
+static pthread_mutex_t protect_lock = PTHREAD_MUTEX_INITIALIZER;
+static char **protected; /* exec_protect_path()'s */
+
+void exec_protect_path(const char *path)
+{
+	pthread_mutex_lock(&protect_lock);
+	if (!strv_contains(protected, path))
+		strv_push(&protected, path);
+	pthread_mutex_unlock(&protect_lock);
+}
+
+/* -1 with *errstr when the read-write grant real (path as given) holds
+ * airlock's state (the records a killed run's recovery trusts, the audit
+ * log) or lies in it: a sandbox could forge, cut or remove them. */
+static int grant_protected(const char *path, const char *real, char **errstr)
+{
+	char *root = pending_state_root(), *hit = NULL, rr[PATH_MAX];
+
+	if (root && realpath(root, rr)) { /* made by the first guarded run */
+		free(root);
+		root = xstrdup(rr);
+	}
+	if (root && (path_contains(real, root) || path_contains(root, real)))
+		hit = xstrdup(root);
+	pthread_mutex_lock(&protect_lock);
+	for (char **p = protected; !hit && p && *p; p++)
+		if (path_contains(real, *p) || path_contains(*p, real))
+			hit = xstrdup(*p);
+	pthread_mutex_unlock(&protect_lock);
+	free(root);
+	if (hit == NULL)
+		return 0;
+	*errstr = xasprintf("granted path %s (read-write) resolves to %s, which holds or lies in "
+	                    "airlock's own state %s (the audit log, the records of running "
+	                    "sandboxes): a sandboxed command could rewrite it; grant a narrower "
+	                    "path",
+	                    path, real, hit);
+	free(hit);
+	return -1;
+}
+
 /* Adds the read_only/read_write/binds lists; -1 when one is refused. */
 static int want_grants(char *const *list, unsigned attr, const char *home, struct want **w,
                        size_t *n, char **errstr)
@@ -377,7 +418,7 @@ static int want_grants(char *const *list, unsigned attr, const char *home, struc
 			return -1;
 		}
 		int r = grant_resolve(*p, home, real, &dir, errstr);
-		if (r < 0)
+		if (r < 0 || (r > 0 && attr == A_BIND && grant_protected(*p, real, errstr) < 0))
 			return -1;
 		if (r > 0)
 			want_push(w, n, OP_BIND, xstrdup(real), xstrdup(real), NULL, attr, dir);

@@ -32,19 +32,27 @@
 #include "core/util.h"
 #include "exec/exec_internal.h"
 
+char *pending_state_root(void)
+{
+	const char *state = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
+
+	if (state && state[0] == '/')
+		return xasprintf("%s/airlock", state);
+	if (home && home[0] == '/')
+		return xasprintf("%s/.local/state/airlock", home);
+	return NULL;
+}
+
 /* The directory of pending notes, as a new string; NULL when the state
  * directory is unknown or lies in wd (the sandbox could write it). */
 static char *pending_dir(const char *wd)
 {
-	const char *state = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
-	char *dir;
+	char *root = pending_state_root(), *dir;
 
-	if (state && state[0] == '/')
-		dir = xasprintf("%s/airlock/pending", state);
-	else if (home && home[0] == '/')
-		dir = xasprintf("%s/.local/state/airlock/pending", home);
-	else
+	if (root == NULL)
 		return NULL;
+	dir = xasprintf("%s/pending", root);
+	free(root);
 	if (path_contains(wd, dir) || path_contains(dir, wd)) {
 		free(dir);
 		return NULL;

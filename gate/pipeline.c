@@ -167,6 +167,22 @@ static int db_outside_workdir(const char *dbpath, const char *workdir, char **er
 	return -1;
 }
 
+/* No sandbox may write the audit log, nor the files SQLite keeps beside
+ * it, through a profile's read-write grant (exec/mounts.c refuses one). */
+static void db_protect(const char *dbpath)
+{
+	static const char *const sides[] = {"", "-wal", "-shm", "-journal"};
+	char real[PATH_MAX];
+
+	if (realpath(dbpath, real) == NULL)
+		return; /* db_open() made it, so not reached */
+	for (size_t i = 0; i < nitems(sides); i++) {
+		char *p = xasprintf("%s%s", real, sides[i]);
+		exec_protect_path(p);
+		free(p);
+	}
+}
+
 int gate_open(const struct gate_opts *o, struct gate **out, int *exit_code, char **errstr)
 {
 	struct gate *g = xcalloc(1, sizeof(*g));
@@ -207,6 +223,7 @@ int gate_open(const struct gate_opts *o, struct gate **out, int *exit_code, char
 		goto out;
 	if (db_open(dbpath, &g->db, errstr) < 0)
 		goto out;
+	db_protect(dbpath);
 	db_set_redact(g->db, !o->no_redact);
 	if (db_session_begin(g->db,
 	                     &(struct db_session_info){.cwd = g->workdir,
