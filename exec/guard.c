@@ -1689,18 +1689,28 @@ static void note_files(struct guard_note *g)
 /* The file rel in wd that a config includes, where git finds it (links
  * followed, as git does): one the run made or changed (file_changed())
  * is kept when every key is inert, else removed. The host's next `git
- * status` reads it. */
+ * status` reads it. A link there that the run made and that leads out
+ * of the workdir, or nowhere, goes whole: git follows it on every
+ * command (into /dev/zero, every git command there failed; into a
+ * terminal, it waited), and nothing outside is the run's to check. */
 static void include_check(const char *wd, const char *rel, const struct guard_note *noted,
                           const struct guard_span *since, struct buf *b)
 {
 	char real[PATH_MAX], *logical = xasprintf("%s/%s", wd, rel);
 	const char *name;
+	struct stat st;
 	int dfd;
 
-	if (file_changed(noted, logical, since) && realpath(logical, real) &&
-	    strcmp(real, wd) != 0 && path_contains(wd, real) &&
-	    (dfd = open_parent(wd, real + strlen(wd) + 1, &name)) >= 0) {
-		check_config(dfd, name, real + strlen(wd) + 1, b);
+	if (realpath(logical, real) && strcmp(real, wd) != 0 && path_contains(wd, real)) {
+		if (file_changed(noted, logical, since) &&
+		    (dfd = open_parent(wd, real + strlen(wd) + 1, &name)) >= 0) {
+			check_config(dfd, name, real + strlen(wd) + 1, b);
+			close(dfd);
+		}
+	} else if ((dfd = open_parent(wd, rel, &name)) >= 0) {
+		if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode) &&
+		    fresh(dfd, name, since))
+			drop(dfd, name, rel, " (a link out of the workdir)", b);
 		close(dfd);
 	}
 	free(logical);

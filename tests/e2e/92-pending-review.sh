@@ -180,4 +180,17 @@ check "exec: its hook is kept" test -x "$d/u/sub/.githooks/pre-commit"
 check "exec: its include is kept" test -f "$d/u/sub/local.cfg"
 check "exec: nothing was removed there" sh -c '! grep -q removed "$1"' x "$d/out"
 
+# a link the run made at a path the config includes, leading out of the
+# workdir: git follows it on every command (into /dev/zero: every git
+# command there failed). It goes; a link of the user's own stays.
+repo l
+git -C "$d/l" config include.path ../cfg-local
+git -C "$d/l" config --add include.path ../cfg-mine
+ln -s /dev/null "$d/l/cfg-mine"
+sleep 0.2
+ax l "ln -s /dev/zero cfg-local"
+check "exec: a link out of the workdir at an include path went" test ! -L "$d/l/cfg-local"
+check "exec: the host's git works there" $G -C "$d/l" status
+check "exec: the user's own include link is kept" test -L "$d/l/cfg-mine"
+
 finish
