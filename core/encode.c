@@ -3,6 +3,7 @@
  * Output is always valid UTF-8: jansson refuses anything else, and a
  * command's raw bytes must never break the result stream.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,6 +51,138 @@ void encode_verdict(json_t *obj, const struct verdict *v)
 	json_object_set_new(obj, "rules", rules);
 	json_object_set_new(obj, "reasons", reasons);
 	json_object_set_new(obj, "spans", spans);
+}
+
+static int append_dumped(const char *p, size_t n, void *arg)
+{
+	buf_append(arg, p, n);
+	return 0;
+}
+
+/* Each value goes through jansson's own encoder, so a line written here
+ * holds the bytes json_dumps(..., JSON_COMPACT) writes for the same tree:
+ * only the tree (an allocation per node, a "%p" snprintf and a hash insert
+ * per object or array for jansson's loop check) is left out. */
+int encode_append_json(struct buf *b, const json_t *j)
+{
+	return json_dump_callback(j, append_dumped, b, JSON_COMPACT | JSON_ENCODE_ANY);
+}
+
+int encode_append_bytes(struct buf *b, const char *p, size_t n)
+{
+	json_t *s = encode_bytes(p, n);
+	int rc = s ? encode_append_json(b, s) : -1;
+
+	json_decref(s);
+	return rc;
+}
+
+/* A cache of encoded text that cannot answer wrong: a slot is found by the
+ * string's address but used only when it holds the same bytes. */
+#define NAME_SLOTS 256
+static struct {
+	char *text; /* copy of the string; NULL: empty slot */
+	char *json;
+	size_t len;
+} names[NAME_SLOTS];
+
+int encode_append_name(struct buf *b, const char *name)
+{
+	size_t n = strlen(name), slot = ((uintptr_t)name >> 3) % NAME_SLOTS;
+	struct buf one;
+
+	if (names[slot].text && strcmp(names[slot].text, name) == 0) {
+		buf_append(b, names[slot].json, names[slot].len);
+		return 0;
+	}
+	buf_init(&one, 0);
+	if (encode_append_bytes(&one, name, n) < 0) {
+		buf_free(&one);
+		return -1;
+	}
+	buf_append(b, one.data, one.len);
+	free(names[slot].text);
+	free(names[slot].json);
+	names[slot].text = xstrdup(name);
+	names[slot].json = buf_take(&one, &names[slot].len);
+	return 0;
+}
+
+/* Offsets and lengths under this many bytes are encoded once each. */
+#define SMALL_INTS 1024
+
+static int append_size(struct buf *b, size_t v)
+{
+	static char small[SMALL_INTS][8];
+	static unsigned char small_len[SMALL_INTS];
+	json_t *j;
+	struct buf one;
+	int rc = -1;
+
+	if (v < SMALL_INTS && small_len[v]) {
+		buf_append(b, small[v], small_len[v]);
+		return 0;
+	}
+	if ((j = json_integer((json_int_t)v)) == NULL)
+		return -1;
+	buf_init(&one, 0);
+	if (encode_append_json(&one, j) < 0)
+		goto out;
+	buf_append(b, one.data, one.len);
+	if (v < SMALL_INTS && one.len < sizeof(small[v])) {
+		memcpy(small[v], one.data, one.len);
+		small_len[v] = (unsigned char)one.len;
+	}
+	rc = 0;
+out:
+	buf_free(&one);
+	json_decref(j);
+	return rc;
+}
+
+static int append_span(struct buf *b, struct span sp)
+{
+	buf_append(b, "[", 1);
+	if (append_size(b, sp.off) < 0)
+		return -1;
+	buf_append(b, ",", 1);
+	if (append_size(b, sp.len) < 0)
+		return -1;
+	buf_append(b, "]", 1);
+	return 0;
+}
+
+/* The verdict's parallel arrays, one finding field each, in this order. */
+enum finding_field { FIELD_RULE, FIELD_REASON, FIELD_SPAN };
+
+static int append_finding_field(struct buf *b, const struct finding *f, enum finding_field k)
+{
+	switch (k) {
+	case FIELD_RULE: return encode_append_name(b, f->rule);
+	case FIELD_REASON: return encode_append_bytes(b, f->reason, strlen(f->reason));
+	case FIELD_SPAN: return append_span(b, f->span);
+	}
+	return -1;
+}
+
+int encode_append_verdict(struct buf *b, const struct verdict *v)
+{
+	static const char *const keys[] = {",\"rules\":[", "],\"reasons\":[", "],\"spans\":["};
+
+	buf_puts(b, "\"tier\":");
+	if (encode_append_name(b, tier_name(v->tier)) < 0)
+		return -1;
+	for (enum finding_field k = FIELD_RULE; k <= FIELD_SPAN; k++) {
+		buf_puts(b, keys[k]);
+		for (size_t i = 0; i < v->nfindings; i++) {
+			if (i)
+				buf_append(b, ",", 1);
+			if (append_finding_field(b, &v->findings[i], k) < 0)
+				return -1;
+		}
+	}
+	buf_append(b, "]", 1);
+	return 0;
 }
 
 json_t *encode_verdict_full(const struct verdict *v)
