@@ -274,7 +274,7 @@ const char *secrets_path(const struct cctx *x, const char *abs)
 	return base ? basename_secret(base + 1) : NULL;
 }
 
-/* Hints after a '.', and hints that start elsewhere (first char, rest). */
+/* Hints after a '.'. */
 static const char *const dot_hints[] = {
 	"ssh", "aws", "kube", "docker", "netrc", "env", "pem", "key", "gnupg", "pgpass",
 	"pypirc", "p12", "pfx", "config/gh", "config/gcloud", "vault-token", "azure",
@@ -289,33 +289,37 @@ static const char *const dot_hints[] = {
 	"local/share/com.vercel", "config/configstore", "wrangler", "config/.wrangler", "fly/",
 	"ngrok2", "config/ngrok", "dev.vars", "tfvars", "kdbx", "secrets", "dockercfg",
 };
-static const char *const other_hints[] = {
-	"id_rsa", "id_ed25519", "id_ecdsa", "id_dsa", "shadow", "sudoers", "environ",
-	"credentials", "gcloud", "/etc/ssl", "/etc/ssh/ssh_host", "secrets.", "master.key",
-	"/var/run/secrets/", "/run/secrets/", "wp-config.php", "service-account",
-	"logins.json", "key4.db", "cookies.sqlite", "kcore", "/mem", "krb5cc_", "kubeconfig",
+/* Hints that start elsewhere, by their first byte: a byte that starts none
+ * costs one load. */
+static const char *const *const other_hints[256] = {
+	['/'] = (const char *const[]){"/etc/ssl", "/etc/ssh/ssh_host", "/var/run/secrets/",
+	                              "/run/secrets/", "/mem", NULL},
+	['c'] = (const char *const[]){"credentials", "cookies.sqlite", NULL},
+	['e'] = (const char *const[]){"environ", NULL},
+	['g'] = (const char *const[]){"gcloud", NULL},
+	['i'] = (const char *const[]){"id_rsa", "id_ed25519", "id_ecdsa", "id_dsa", NULL},
+	['k'] = (const char *const[]){"key4.db", "kcore", "krb5cc_", "kubeconfig", NULL},
+	['l'] = (const char *const[]){"logins.json", NULL},
+	['m'] = (const char *const[]){"master.key", NULL},
+	['s'] = (const char *const[]){"shadow", "sudoers", "secrets.", "service-account", NULL},
+	['w'] = (const char *const[]){"wp-config.php", NULL},
 };
 
 /* One pass over s; compares only where a hint could start. */
 bool secrets_maybe_path(const char *s)
 {
 	for (const char *p = s; *p; p++) {
-		switch (*p) {
-		case '.':
+		if (*p == '.') {
+			/* the first byte first: most paths hold a dot, few a hint */
 			for (size_t i = 0; i < nitems(dot_hints); i++)
-				if (strncmp(p + 1, dot_hints[i], strlen(dot_hints[i])) == 0)
+				if (dot_hints[i][0] == p[1] &&
+				    strncmp(p + 1, dot_hints[i], strlen(dot_hints[i])) == 0)
 					return true;
-			break;
-		case 'i': case 's': case 'e': case 'c': case 'g': case 'm': case 'w': case '/':
-		case 'l': case 'k':
-			for (size_t i = 0; i < nitems(other_hints); i++)
-				if (other_hints[i][0] == *p &&
-				    strncmp(p, other_hints[i], strlen(other_hints[i])) == 0)
-					return true;
-			break;
-		default:
-			break;
+			continue;
 		}
+		for (const char *const *h = other_hints[(unsigned char)*p]; h && *h; h++)
+			if ((*h)[1] == p[1] && strncmp(p, *h, strlen(*h)) == 0) /* each 2+ bytes */
+				return true;
 	}
 	return false;
 }
