@@ -228,6 +228,7 @@ int cmd_classify(int argc, char **argv)
 	}
 	classify_opts_init(&cx.copts, wd, src.home ? src.home : "/");
 	policy_classify_opts(cx.policy, &cx.copts);
+	policy_set_reasons(cx.policy, cx.explain); /* only --explain shows them */
 	if (shell || sql) {
 		classify_string(&cx, shell ? TOOL_SHELL : TOOL_SQL, shell ? shell : sql);
 		rc = EXIT_OK;
