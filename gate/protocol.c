@@ -203,10 +203,24 @@ static bool has(json_t *o, const char *k)
 	return json_object_get(o, k) != NULL;
 }
 
-static bool type_is(json_t *o, const char *v)
+/* The keys that tell the shapes apart, each looked up once: a lookup
+ * hashes the key, and the shape tests below ask about each more than once. */
+struct shape_marks {
+	const char *type; /* "type" when a string, else NULL */
+	bool jsonrpc, hook, tool;
+};
+
+static void shape_marks(json_t *root, struct shape_marks *m)
 {
-	json_t *t = json_object_get(o, "type");
-	return json_is_string(t) && strcmp(json_string_value(t), v) == 0;
+	m->type = json_string_value(json_object_get(root, "type"));
+	m->jsonrpc = has(root, "jsonrpc");
+	m->hook = has(root, "hook_event_name") || has(root, "tool_name");
+	m->tool = has(root, "tool");
+}
+
+static bool type_is(const struct shape_marks *m, const char *v)
+{
+	return m->type && strcmp(m->type, v) == 0;
 }
 
 /* Picks the shape: the first row whose test matches decides. */
@@ -214,13 +228,11 @@ static bool type_is(json_t *o, const char *v)
  * ({"tool":"read_file","tool_name":"shell"}) would run as one and be read
  * as another by whoever looks at it: refused. A hook payload's
  * hook_event_name and tool_name are one shape. */
-static bool shape_ambiguous(json_t *root)
+static bool shape_ambiguous(const struct shape_marks *m)
 {
-	const char *type = json_string_value(json_object_get(root, "type"));
-	int marks = (type && (strcmp(type, "tool_use") == 0 || strcmp(type, "function_call") == 0 ||
-	                      strcmp(type, "function") == 0)) +
-	            has(root, "jsonrpc") + (has(root, "hook_event_name") || has(root, "tool_name")) +
-	            has(root, "tool");
+	int marks = (type_is(m, "tool_use") || type_is(m, "function_call") ||
+	             type_is(m, "function")) +
+	            m->jsonrpc + m->hook + m->tool;
 	return marks > 1;
 }
 
@@ -238,23 +250,26 @@ static json_t *any_id(json_t *root)
 
 static int decode_shape(json_t *root, struct raw_call *rc, char **errstr)
 {
-	if (shape_ambiguous(root)) {
+	struct shape_marks m;
+
+	shape_marks(root, &m);
+	if (shape_ambiguous(&m)) {
 		rc->id = any_id(root);
 		*errstr = xstrdup("ambiguous call shape: it holds the keys of more than one (\"tool\", "
 		                  "\"tool_name\", \"jsonrpc\", a \"type\"); send one");
 		return -1;
 	}
-	if (has(root, "jsonrpc"))
+	if (m.jsonrpc)
 		return shape_mcp(root, rc, errstr);
-	if (type_is(root, "tool_use"))
+	if (type_is(&m, "tool_use"))
 		return shape_anthropic(root, rc, errstr);
-	if (type_is(root, "function_call"))
+	if (type_is(&m, "function_call"))
 		return shape_responses(root, rc, errstr);
-	if (type_is(root, "function") && has(root, "function"))
+	if (type_is(&m, "function") && has(root, "function"))
 		return shape_chat(root, rc, errstr);
-	if (has(root, "hook_event_name") || has(root, "tool_name"))
+	if (m.hook)
 		return shape_hook(root, rc, errstr);
-	if (has(root, "tool"))
+	if (m.tool)
 		return shape_canonical(root, rc, errstr);
 	rc->id = any_id(root);
 	*errstr = xstrdup("unrecognised call shape: expected \"tool\" (canonical), a tool_use "
