@@ -77,34 +77,41 @@ int encode_append_bytes(struct buf *b, const char *p, size_t n)
 	return rc;
 }
 
-/* A cache of encoded text that cannot answer wrong: a slot is found by the
- * string's address but used only when it holds the same bytes. */
-#define NAME_SLOTS 256
+/* Encoded text that recurs, kept: a slot is found by a hash of the bytes
+ * and used only when it holds the same bytes, so it cannot answer wrong. */
+#define TEXT_SLOTS 512
+#define TEXT_MAX 256 /* longer text is encoded each time: bounds the memory */
 static struct {
 	char *text; /* copy of the string; NULL: empty slot */
 	char *json;
 	size_t len;
-} names[NAME_SLOTS];
+} texts[TEXT_SLOTS];
 
-int encode_append_name(struct buf *b, const char *name)
+int encode_append_string(struct buf *b, const char *s)
 {
-	size_t n = strlen(name), slot = ((uintptr_t)name >> 3) % NAME_SLOTS;
+	uint32_t h = 2166136261u; /* FNV-1a */
+	size_t n, slot;
 	struct buf one;
 
-	if (names[slot].text && strcmp(names[slot].text, name) == 0) {
-		buf_append(b, names[slot].json, names[slot].len);
+	for (n = 0; s[n] && n <= TEXT_MAX; n++)
+		h = (h ^ (unsigned char)s[n]) * 16777619u;
+	if (n > TEXT_MAX)
+		return encode_append_bytes(b, s, strlen(s));
+	slot = h % TEXT_SLOTS;
+	if (texts[slot].text && strcmp(texts[slot].text, s) == 0) {
+		buf_append(b, texts[slot].json, texts[slot].len);
 		return 0;
 	}
 	buf_init(&one, 0);
-	if (encode_append_bytes(&one, name, n) < 0) {
+	if (encode_append_bytes(&one, s, n) < 0) {
 		buf_free(&one);
 		return -1;
 	}
 	buf_append(b, one.data, one.len);
-	free(names[slot].text);
-	free(names[slot].json);
-	names[slot].text = xstrdup(name);
-	names[slot].json = buf_take(&one, &names[slot].len);
+	free(texts[slot].text);
+	free(texts[slot].json);
+	texts[slot].text = xstrndup(s, n);
+	texts[slot].json = buf_take(&one, &texts[slot].len);
 	return 0;
 }
 
@@ -158,8 +165,8 @@ enum finding_field { FIELD_RULE, FIELD_REASON, FIELD_SPAN };
 static int append_finding_field(struct buf *b, const struct finding *f, enum finding_field k)
 {
 	switch (k) {
-	case FIELD_RULE: return encode_append_name(b, f->rule);
-	case FIELD_REASON: return encode_append_bytes(b, f->reason, strlen(f->reason));
+	case FIELD_RULE: return encode_append_string(b, f->rule);
+	case FIELD_REASON: return encode_append_string(b, f->reason);
 	case FIELD_SPAN: return append_span(b, f->span);
 	}
 	return -1;
@@ -170,7 +177,7 @@ int encode_append_verdict(struct buf *b, const struct verdict *v)
 	static const char *const keys[] = {",\"rules\":[", "],\"reasons\":[", "],\"spans\":["};
 
 	buf_puts(b, "\"tier\":");
-	if (encode_append_name(b, tier_name(v->tier)) < 0)
+	if (encode_append_string(b, tier_name(v->tier)) < 0)
 		return -1;
 	for (enum finding_field k = FIELD_RULE; k <= FIELD_SPAN; k++) {
 		buf_puts(b, keys[k]);

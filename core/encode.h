@@ -22,9 +22,9 @@ void encode_verdict(json_t *obj, const struct verdict *v);
 int encode_append_json(struct buf *b, const json_t *j) AIRLOCK_MUST_CHECK;
 /* Appends p[0..n) as encode_bytes() makes it a string. */
 int encode_append_bytes(struct buf *b, const char *p, size_t n) AIRLOCK_MUST_CHECK;
-/* Appends a name that recurs at one address (tier_name(), a rule id): its
- * encoding is kept and reused while the address holds the same text. */
-int encode_append_name(struct buf *b, const char *name) AIRLOCK_MUST_CHECK;
+/* Appends s as encode_bytes() makes it a string; text that recurs (tier,
+ * tool and rule names, most reasons) is encoded once and kept. */
+int encode_append_string(struct buf *b, const char *name) AIRLOCK_MUST_CHECK;
 /* Appends "tier":..,"rules":[..],"reasons":[..],"spans":[..]: the members
  * encode_verdict() adds, in its order. */
 int encode_append_verdict(struct buf *b, const struct verdict *v) AIRLOCK_MUST_CHECK;

@@ -90,13 +90,13 @@ static void print_json(FILE *f, const struct classify_ctx *cx, const struct call
 		buf_append(&b, ",", 1);
 	}
 	buf_puts(&b, "\"tool\":");
-	if (encode_append_name(&b, tool_name(c->tool)) < 0)
+	if (encode_append_string(&b, tool_name(c->tool)) < 0)
 		goto out;
 	buf_append(&b, ",", 1);
 	if (encode_append_verdict(&b, v) < 0)
 		goto out;
 	buf_puts(&b, ",\"action\":");
-	if (encode_append_name(&b, action_name(pl->action)) < 0)
+	if (encode_append_string(&b, action_name(pl->action)) < 0)
 		goto out;
 	/* json_string(), not encode_bytes(): a reason that is not UTF-8 is left
 	 * out, as json_object_set_new() left out its NULL */
