@@ -78,10 +78,11 @@ int encode_append_bytes(struct buf *b, const char *p, size_t n)
 }
 
 /* Encoded text that recurs, kept: a slot is found by a hash of the bytes
- * and used only when it holds the same bytes, so it cannot answer wrong. */
+ * and used only when it holds the same bytes, so it cannot answer wrong.
+ * Per thread, so that no thread reads a slot another is filling. */
 #define TEXT_SLOTS 512
 #define TEXT_MAX 256 /* longer text is encoded each time: bounds the memory */
-static struct {
+static __thread struct {
 	char *text; /* copy of the string; NULL: empty slot */
 	char *json;
 	size_t len;
@@ -120,8 +121,8 @@ int encode_append_string(struct buf *b, const char *s)
 
 static int append_size(struct buf *b, size_t v)
 {
-	static char small[SMALL_INTS][8];
-	static unsigned char small_len[SMALL_INTS];
+	static __thread char small[SMALL_INTS][8]; /* per thread, as texts[] */
+	static __thread unsigned char small_len[SMALL_INTS];
 	json_t *j;
 	struct buf one;
 	int rc = -1;
