@@ -415,12 +415,14 @@ static const char **call_view(struct call *c, size_t field)
 }
 
 /* Type-checks the input's string fields and points the call's views at
- * them, in one pass over the input (a lookup per field cost more). */
-static int bind_strings(struct call *c, char **errstr)
+ * them, in one pass over the input (a lookup per field cost more); counts
+ * in *bound the keys that went to a view. */
+static int bind_strings(struct call *c, size_t *bound, char **errstr)
 {
 	const char *key;
 	json_t *v;
 
+	*bound = 0;
 	json_object_foreach(c->input, key, v) {
 		size_t i = string_field(key);
 		if (i == NO_VIEW || c->tool == TOOL_OTHER) /* unknown tools keep their own meanings */
@@ -430,8 +432,10 @@ static int bind_strings(struct call *c, char **errstr)
 			                    json_type_name(v));
 			return -1;
 		}
-		if (string_fields[i].view != NO_VIEW)
+		if (string_fields[i].view != NO_VIEW) {
 			*call_view(c, i) = json_string_value(v);
+			(*bound)++;
+		}
 	}
 	for (size_t i = 0; i < nitems(required); i++)
 		for (size_t k = 0; required[i].tool == c->tool && k < 3 && required[i].fields[k]; k++)
@@ -443,31 +447,38 @@ static int bind_strings(struct call *c, char **errstr)
 	return 0;
 }
 
-/* Checks types and fills the call's views into its input. */
-static int bind_fields(struct call *c, char **errstr)
+/* Checks types and fills the call's views into its input; cwd is the hook
+ * payload's, else input.cwd. */
+static int bind_fields(struct call *c, const char *cwd, char **errstr)
 {
-	json_t *t, *ra;
+	json_t *t = NULL, *ra = NULL;
+	size_t bound;
+	bool more; /* keys other than the bound strings: usually none */
 
-	if (bind_strings(c, errstr) < 0)
+	if (bind_strings(c, &bound, errstr) < 0)
 		return -1;
+	more = json_object_size(c->input) > bound; /* keys are unique */
 	if (c->tool == TOOL_EDIT_FILE && !json_is_array(json_object_get(c->input, "edits")) &&
 	    (c->old_text == NULL || c->new_text == NULL)) {
 		*errstr = xstrdup("edit_file call needs input.old and input.new as strings (or edits)");
 		return -1;
 	}
-	ra = json_object_get(c->input, "replace_all");
+	if (more)
+		ra = json_object_get(c->input, "replace_all");
 	if (ra && !json_is_boolean(ra) && c->tool == TOOL_EDIT_FILE) {
 		*errstr = xasprintf("edit_file: input.replace_all must be a boolean (got %s)",
 		                    json_type_name(ra));
 		return -1;
 	}
 	c->replace_all = json_is_true(ra);
-	t = json_object_get(c->input, "timeout_ms");
+	if (more)
+		t = json_object_get(c->input, "timeout_ms");
 	if (t && c->tool == TOOL_SHELL && (!json_is_integer(t) || json_integer_value(t) < 0)) {
 		*errstr = xstrdup("shell: input.timeout_ms must be a non-negative integer");
 		return -1;
 	}
 	c->timeout_ms = json_is_integer(t) ? json_integer_value(t) : 0;
+	c->cwd = xstrdup(cwd ? cwd : more ? str_field(c->input, "cwd") : NULL);
 	return 0;
 }
 
@@ -512,9 +523,9 @@ int protocol_decode_json(json_t *root, size_t lineno, struct call **out, json_t 
 	c->id = json_incref(rc.id ? rc.id : json_null());
 	c->name = tool_display_name(rc.name);
 	c->tool = protocol_tool_alias(rc.name);
-	if ((c->input = normalise_input(rc.input, errstr)) == NULL || bind_fields(c, errstr) < 0)
+	if ((c->input = normalise_input(rc.input, errstr)) == NULL ||
+	    bind_fields(c, rc.cwd, errstr) < 0)
 		goto out;
-	c->cwd = xstrdup(rc.cwd ? rc.cwd : str_field(c->input, "cwd"));
 	rc_status = 0;
 out:
 	if (rc_status < 0) {
