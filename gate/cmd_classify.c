@@ -71,6 +71,48 @@ static void print_text(FILE *f, const struct classify_ctx *cx, const struct call
 	free(summary);
 }
 
+/* {"id","tool","tier","rules","reasons","spans","action"[,"policy"]}: the
+ * bytes json_dumps() writes for that object, written without building it
+ * (the tree cost more than classifying: encode.h). A line jansson cannot
+ * finish for want of memory is left out, as protocol_print() leaves it. */
+static void print_json(FILE *f, const struct classify_ctx *cx, const struct call *c,
+                       const struct verdict *v, const struct plan *pl)
+{
+	static struct buf b; /* reused: one allocation for the whole stream */
+	json_t *reason = NULL;
+
+	b.len = 0;
+	buf_append(&b, "{", 1);
+	if (c->id) { /* json_object_set() leaves a NULL value out */
+		buf_puts(&b, "\"id\":");
+		if (encode_append_json(&b, c->id) < 0)
+			goto out;
+		buf_append(&b, ",", 1);
+	}
+	buf_puts(&b, "\"tool\":");
+	if (encode_append_string(&b, tool_name(c->tool)) < 0)
+		goto out;
+	buf_append(&b, ",", 1);
+	if (encode_append_verdict(&b, v) < 0)
+		goto out;
+	buf_puts(&b, ",\"action\":");
+	if (encode_append_string(&b, action_name(pl->action)) < 0)
+		goto out;
+	/* json_string(), not encode_bytes(): a reason that is not UTF-8 is left
+	 * out, as json_object_set_new() left out its NULL */
+	if (cx->explain && pl->reason && (reason = json_string(pl->reason)) != NULL) {
+		buf_puts(&b, ",\"policy\":");
+		if (encode_append_json(&b, reason) < 0)
+			goto out;
+	}
+	buf_append(&b, "}\n", 2);
+	fwrite(b.data, 1, b.len, f);
+out:
+	json_decref(reason);
+	if (b.alloc > (1u << 20)) /* don't keep a huge line's buffer around */
+		buf_free(&b);
+}
+
 static void classify_one(struct classify_ctx *cx, const struct call *c, FILE *f)
 {
 	struct verdict *v = classify_call(c, &cx->copts);
@@ -80,15 +122,7 @@ static void classify_one(struct classify_ctx *cx, const struct call *c, FILE *f)
 	if (cx->text) {
 		print_text(f, cx, c, v, &pl);
 	} else {
-		json_t *o = json_object();
-		json_object_set(o, "id", c->id);
-		json_object_set_new(o, "tool", json_string(tool_name(c->tool)));
-		encode_verdict(o, v);
-		json_object_set_new(o, "action", json_string(action_name(pl.action)));
-		if (cx->explain && pl.reason)
-			json_object_set_new(o, "policy", json_string(pl.reason));
-		protocol_print(f, o);
-		json_decref(o);
+		print_json(f, cx, c, v, &pl);
 	}
 	plan_clear(&pl);
 	verdict_free(v);
@@ -137,6 +171,13 @@ static int classify_stream(struct classify_ctx *cx)
 	struct protocol_sink sink = {classify_call_line, classify_bad_line, classify_flush, cx,
 	                             false};
 
+	/* into a file or pipe, one write per 64 KiB rather than per 4 KiB:
+	 * classify_flush() still sends all there is whenever the input pauses
+	 * (glibc ignores the size unless it is given the buffer) */
+	static char out[1 << 16];
+
+	if (!isatty(STDOUT_FILENO))
+		setvbuf(stdout, out, _IOFBF, sizeof(out));
 	if (protocol_each_call(STDIN_FILENO, &sink) < 0) {
 		fprintf(stderr, "airlock classify: cannot read input: %s\n", strerror(errno));
 		return EXIT_INTERNAL;
@@ -194,6 +235,7 @@ int cmd_classify(int argc, char **argv)
 	}
 	classify_opts_init(&cx.copts, wd, src.home ? src.home : "/");
 	policy_classify_opts(cx.policy, &cx.copts);
+	policy_set_reasons(cx.policy, cx.explain); /* only --explain shows them */
 	if (shell || sql) {
 		classify_string(&cx, shell ? TOOL_SHELL : TOOL_SQL, shell ? shell : sql);
 		rc = EXIT_OK;

@@ -203,10 +203,24 @@ static bool has(json_t *o, const char *k)
 	return json_object_get(o, k) != NULL;
 }
 
-static bool type_is(json_t *o, const char *v)
+/* The keys that tell the shapes apart, each looked up once: a lookup
+ * hashes the key, and the shape tests below ask about each more than once. */
+struct shape_marks {
+	const char *type; /* "type" when a string, else NULL */
+	bool jsonrpc, hook, tool;
+};
+
+static void shape_marks(json_t *root, struct shape_marks *m)
 {
-	json_t *t = json_object_get(o, "type");
-	return json_is_string(t) && strcmp(json_string_value(t), v) == 0;
+	m->type = json_string_value(json_object_get(root, "type"));
+	m->jsonrpc = has(root, "jsonrpc");
+	m->hook = has(root, "hook_event_name") || has(root, "tool_name");
+	m->tool = has(root, "tool");
+}
+
+static bool type_is(const struct shape_marks *m, const char *v)
+{
+	return m->type && strcmp(m->type, v) == 0;
 }
 
 /* Picks the shape: the first row whose test matches decides. */
@@ -214,13 +228,11 @@ static bool type_is(json_t *o, const char *v)
  * ({"tool":"read_file","tool_name":"shell"}) would run as one and be read
  * as another by whoever looks at it: refused. A hook payload's
  * hook_event_name and tool_name are one shape. */
-static bool shape_ambiguous(json_t *root)
+static bool shape_ambiguous(const struct shape_marks *m)
 {
-	const char *type = json_string_value(json_object_get(root, "type"));
-	int marks = (type && (strcmp(type, "tool_use") == 0 || strcmp(type, "function_call") == 0 ||
-	                      strcmp(type, "function") == 0)) +
-	            has(root, "jsonrpc") + (has(root, "hook_event_name") || has(root, "tool_name")) +
-	            has(root, "tool");
+	int marks = (type_is(m, "tool_use") || type_is(m, "function_call") ||
+	             type_is(m, "function")) +
+	            m->jsonrpc + m->hook + m->tool;
 	return marks > 1;
 }
 
@@ -238,23 +250,26 @@ static json_t *any_id(json_t *root)
 
 static int decode_shape(json_t *root, struct raw_call *rc, char **errstr)
 {
-	if (shape_ambiguous(root)) {
+	struct shape_marks m;
+
+	shape_marks(root, &m);
+	if (shape_ambiguous(&m)) {
 		rc->id = any_id(root);
 		*errstr = xstrdup("ambiguous call shape: it holds the keys of more than one (\"tool\", "
 		                  "\"tool_name\", \"jsonrpc\", a \"type\"); send one");
 		return -1;
 	}
-	if (has(root, "jsonrpc"))
+	if (m.jsonrpc)
 		return shape_mcp(root, rc, errstr);
-	if (type_is(root, "tool_use"))
+	if (type_is(&m, "tool_use"))
 		return shape_anthropic(root, rc, errstr);
-	if (type_is(root, "function_call"))
+	if (type_is(&m, "function_call"))
 		return shape_responses(root, rc, errstr);
-	if (type_is(root, "function") && has(root, "function"))
+	if (type_is(&m, "function") && has(root, "function"))
 		return shape_chat(root, rc, errstr);
-	if (has(root, "hook_event_name") || has(root, "tool_name"))
+	if (m.hook)
 		return shape_hook(root, rc, errstr);
-	if (has(root, "tool"))
+	if (m.tool)
 		return shape_canonical(root, rc, errstr);
 	rc->id = any_id(root);
 	*errstr = xstrdup("unrecognised call shape: expected \"tool\" (canonical), a tool_use "
@@ -400,12 +415,14 @@ static const char **call_view(struct call *c, size_t field)
 }
 
 /* Type-checks the input's string fields and points the call's views at
- * them, in one pass over the input (a lookup per field cost more). */
-static int bind_strings(struct call *c, char **errstr)
+ * them, in one pass over the input (a lookup per field cost more); counts
+ * in *bound the keys that went to a view. */
+static int bind_strings(struct call *c, size_t *bound, char **errstr)
 {
 	const char *key;
 	json_t *v;
 
+	*bound = 0;
 	json_object_foreach(c->input, key, v) {
 		size_t i = string_field(key);
 		if (i == NO_VIEW || c->tool == TOOL_OTHER) /* unknown tools keep their own meanings */
@@ -415,8 +432,10 @@ static int bind_strings(struct call *c, char **errstr)
 			                    json_type_name(v));
 			return -1;
 		}
-		if (string_fields[i].view != NO_VIEW)
+		if (string_fields[i].view != NO_VIEW) {
 			*call_view(c, i) = json_string_value(v);
+			(*bound)++;
+		}
 	}
 	for (size_t i = 0; i < nitems(required); i++)
 		for (size_t k = 0; required[i].tool == c->tool && k < 3 && required[i].fields[k]; k++)
@@ -428,31 +447,38 @@ static int bind_strings(struct call *c, char **errstr)
 	return 0;
 }
 
-/* Checks types and fills the call's views into its input. */
-static int bind_fields(struct call *c, char **errstr)
+/* Checks types and fills the call's views into its input; cwd is the hook
+ * payload's, else input.cwd. */
+static int bind_fields(struct call *c, const char *cwd, char **errstr)
 {
-	json_t *t, *ra;
+	json_t *t = NULL, *ra = NULL;
+	size_t bound;
+	bool more; /* keys other than the bound strings: usually none */
 
-	if (bind_strings(c, errstr) < 0)
+	if (bind_strings(c, &bound, errstr) < 0)
 		return -1;
+	more = json_object_size(c->input) > bound; /* keys are unique */
 	if (c->tool == TOOL_EDIT_FILE && !json_is_array(json_object_get(c->input, "edits")) &&
 	    (c->old_text == NULL || c->new_text == NULL)) {
 		*errstr = xstrdup("edit_file call needs input.old and input.new as strings (or edits)");
 		return -1;
 	}
-	ra = json_object_get(c->input, "replace_all");
+	if (more)
+		ra = json_object_get(c->input, "replace_all");
 	if (ra && !json_is_boolean(ra) && c->tool == TOOL_EDIT_FILE) {
 		*errstr = xasprintf("edit_file: input.replace_all must be a boolean (got %s)",
 		                    json_type_name(ra));
 		return -1;
 	}
 	c->replace_all = json_is_true(ra);
-	t = json_object_get(c->input, "timeout_ms");
+	if (more)
+		t = json_object_get(c->input, "timeout_ms");
 	if (t && c->tool == TOOL_SHELL && (!json_is_integer(t) || json_integer_value(t) < 0)) {
 		*errstr = xstrdup("shell: input.timeout_ms must be a non-negative integer");
 		return -1;
 	}
 	c->timeout_ms = json_is_integer(t) ? json_integer_value(t) : 0;
+	c->cwd = xstrdup(cwd ? cwd : more ? str_field(c->input, "cwd") : NULL);
 	return 0;
 }
 
@@ -497,9 +523,9 @@ int protocol_decode_json(json_t *root, size_t lineno, struct call **out, json_t 
 	c->id = json_incref(rc.id ? rc.id : json_null());
 	c->name = tool_display_name(rc.name);
 	c->tool = protocol_tool_alias(rc.name);
-	if ((c->input = normalise_input(rc.input, errstr)) == NULL || bind_fields(c, errstr) < 0)
+	if ((c->input = normalise_input(rc.input, errstr)) == NULL ||
+	    bind_fields(c, rc.cwd, errstr) < 0)
 		goto out;
-	c->cwd = xstrdup(rc.cwd ? rc.cwd : str_field(c->input, "cwd"));
 	rc_status = 0;
 out:
 	if (rc_status < 0) {

@@ -53,6 +53,11 @@ void plan_clear(struct plan *pl)
 	memset(pl, 0, sizeof(*pl));
 }
 
+void policy_set_reasons(struct policy *p, bool on)
+{
+	p->no_reasons = !on;
+}
+
 const struct profile *policy_profile(const struct policy *p, const char *name)
 {
 	for (size_t i = 0; name && i < p->nprofiles; i++)
@@ -72,31 +77,28 @@ static char *rule_reason(const struct policy *p, const struct rule *r)
 	return xasprintf("rule %s = %s (%s)", act_key(r->act), r->pat.text, p->origins[r->origin]);
 }
 
-/* Applies the rules to the tier's action; sets *reason when a rule decided. */
+/* Applies the rules to the tier's action; sets *reason (unless reason is
+ * NULL) when a rule decided. */
 static enum action rules_apply(const struct policy *p, const struct rule_result *r,
                                enum tier t, enum action a, char **reason)
 {
 	const struct rule_result rr = *r;
+	const struct rule *by = NULL;
+	enum action to = a;
 
-	if (rr.deny) {
-		*reason = rule_reason(p, rr.deny);
-		return ACTION_DENY;
-	}
-	if (rr.ask) {
-		if (a == ACTION_DENY)
-			return a; /* an ask rule never lowers a denying tier */
-		*reason = rule_reason(p, rr.ask);
-		return ACTION_ASK;
-	}
-	if ((t == TIER_CRITICAL || rr.guarded) && rr.allow_critical) {
-		*reason = rule_reason(p, rr.allow_critical);
-		return ACTION_AUTO;
-	}
-	if (t != TIER_CRITICAL && rr.allow) {
-		*reason = rule_reason(p, rr.allow);
-		return ACTION_AUTO;
-	}
-	return a;
+	if (rr.deny)
+		by = rr.deny, to = ACTION_DENY;
+	else if (rr.ask && a != ACTION_DENY) /* an ask rule never lowers a denying tier */
+		by = rr.ask, to = ACTION_ASK;
+	else if (rr.ask)
+		return a;
+	else if ((t == TIER_CRITICAL || rr.guarded) && rr.allow_critical)
+		by = rr.allow_critical, to = ACTION_AUTO;
+	else if (t != TIER_CRITICAL && rr.allow)
+		by = rr.allow, to = ACTION_AUTO;
+	if (by && reason)
+		*reason = rule_reason(p, by);
+	return to;
 }
 
 /* Why the tier's action stood, with a note on an allow that did not apply. */
@@ -136,6 +138,22 @@ static void grant_credentials(const struct policy *p, const struct call *c,
 	}
 }
 
+/* Why a call that would run without a sandbox asks instead. */
+static void unsandboxed_reason(const struct call *c, enum tier t, struct plan *out)
+{
+	char *why = out->reason;
+
+	if (c->unsandboxed)
+		out->reason = xasprintf("%s; asks: %s runs the command itself, outside "
+		                        "airlock's sandbox, which only a person may approve",
+		                        why, c->name ? c->name : "the tool");
+	else
+		out->reason = xasprintf("%s; asks: tier %s runs under profile %s, without "
+		                        "a sandbox, which only a person may approve",
+		                        why, tier_name(t), out->profile->name);
+	free(why);
+}
+
 void policy_decide(struct policy *p, const struct call *c, const struct verdict *v,
                    time_t now, struct plan *out)
 {
@@ -149,14 +167,14 @@ void policy_decide(struct policy *p, const struct call *c, const struct verdict 
 	if (rr.policy_dir && t < TIER_HIGH)
 		t = TIER_HIGH; /* a policy file, whatever the classifier saw (rules.c) */
 	tc = &p->tiers[t];
-	out->action = rules_apply(p, &rr, t, tc->action, &out->reason);
-	if (out->reason == NULL)
+	out->action = rules_apply(p, &rr, t, tc->action, p->no_reasons ? NULL : &out->reason);
+	if (out->reason == NULL && !p->no_reasons)
 		out->reason = tier_reason(p, &rr, t, tc);
 	trip = breaker_record(p, c, now);
 	if (trip != TRIP_NONE && p->breaker.action > out->action) {
 		out->action = p->breaker.action;
 		free(out->reason);
-		out->reason = breaker_reason(p, trip, c);
+		out->reason = p->no_reasons ? NULL : breaker_reason(p, trip, c);
 	}
 	out->approval_timeout = (int)tc->timeout;
 	if (out->action == ACTION_DENY)
@@ -170,17 +188,9 @@ void policy_decide(struct policy *p, const struct call *c, const struct verdict 
 	}
 	if (out->action == ACTION_AUTO && (out->profile->none || c->unsandboxed)) {
 		/* no sandbox at all: only a person may let a call run that way */
-		char *why = out->reason;
 		out->action = ACTION_ASK;
-		if (c->unsandboxed)
-			out->reason = xasprintf("%s; asks: %s runs the command itself, outside "
-			                        "airlock's sandbox, which only a person may approve",
-			                        why, c->name ? c->name : "the tool");
-		else
-			out->reason = xasprintf("%s; asks: tier %s runs under profile %s, without "
-			                        "a sandbox, which only a person may approve",
-			                        why, tier_name(t), out->profile->name);
-		free(why);
+		if (!p->no_reasons)
+			unsandboxed_reason(c, t, out);
 	}
 	grant_credentials(p, c, v, out);
 }

@@ -79,6 +79,10 @@ void plan_clear(struct plan *pl);
 void policy_decide(struct policy *p, const struct call *c, const struct verdict *v,
                    time_t now, struct plan *out);
 
+/* Whether policy_decide() fills plan.reason (it does unless told not to):
+ * formatting it cost a caller that never shows it 4% of a classification. */
+void policy_set_reasons(struct policy *p, bool on);
+
 /* Returns the named profile (borrowed), or NULL when there is none. */
 const struct profile *policy_profile(const struct policy *p, const char *name);
 

@@ -149,6 +149,7 @@ struct policy {
 	int session_origin;          /* origins[] index of remembered rules */
 	char **warnings;             /* loosening a project tried; owned */
 	struct breaker_state bs;
+	bool no_reasons;             /* policy_set_reasons(false): plan.reason stays NULL */
 	char digest[65];             /* computed on first use; "" until then */
 };
 
