@@ -195,6 +195,46 @@ static void test_parse_ll(void **state)
 	assert_int_equal(parse_ll("99999999999999999999", 0, 100, &v), -1);
 }
 
+/* encode_append_verdict() streams what json_dumps() of encode_verdict()'s
+ * tree holds, byte for byte: reasons from tests/data/core/utf8.tsv (bad
+ * UTF-8, controls, NULs cut short), one past the kept-text bound, spans
+ * past the kept numbers; each twice, the second from the kept text. */
+static void test_encode_streamed(void **state)
+{
+	struct tdata_row *rows;
+	size_t n = tdata_load("tests/data/core/utf8.tsv", &rows);
+	char *long_reason = xmalloc(600);
+	(void)state;
+	memset(long_reason, 'r', 599);
+	long_reason[599] = '\0';
+	assert_true(n >= 10);
+	for (int round = 0; round < 2; round++)
+		for (size_t i = 0; i <= n; i++) {
+			struct verdict *v = verdict_new();
+			const char *r = i < n ? rows[i].f[0] : long_reason;
+			json_t *o = json_object();
+			struct buf b;
+			char *want;
+			verdict_add(v, TIER_MEDIUM, "fs.write", (struct span){i, 3}, "%s", r);
+			verdict_add(v, TIER_HIGH, r, (struct span){1023, 1024 + i}, "again: %s", r);
+			encode_verdict(o, v);
+			want = json_dumps(o, JSON_COMPACT);
+			buf_init(&b, 0);
+			buf_append(&b, "{", 1);
+			assert_int_equal(encode_append_verdict(&b, v), 0);
+			buf_append(&b, "}", 2); /* with its NUL */
+			if (strcmp(b.data, want) != 0)
+				fail_msg("row %zu, round %d: streamed %s, dumped %s", i, round, b.data,
+				         want);
+			free(want);
+			buf_free(&b);
+			json_decref(o);
+			verdict_free(v);
+		}
+	free(long_reason);
+	tdata_free(rows, n);
+}
+
 /* fd_read_all(): what arrives in pieces is read whole; a file that ends
  * before the size the caller was told is an error, not a short buffer. */
 static void test_fd_read_all(void **state)
@@ -221,7 +261,7 @@ int main(void)
 		cmocka_unit_test(test_verdict_max_tier), cmocka_unit_test(test_names),
 		cmocka_unit_test(test_summary_escapes), cmocka_unit_test(test_parse_ll),
 		cmocka_unit_test(test_path_contains_table), cmocka_unit_test(test_path_up_table),
-		cmocka_unit_test(test_fd_read_all),
+		cmocka_unit_test(test_fd_read_all), cmocka_unit_test(test_encode_streamed),
 	};
 	return cmocka_run_group_tests_name("core", tests, NULL, NULL);
 }
