@@ -44,7 +44,7 @@ void cls_add(struct cctx *x, enum tier t, const char *rule, struct span sp, cons
 	/* past the cap, a rule is kept once per tier: the tier stays exact and
 	 * the work stays linear in the input */
 	for (size_t i = 0; i < v->nfindings; i++)
-		if (v->findings[i].rule == rule && v->findings[i].tier >= t &&
+		if (strcmp(v->findings[i].rule, rule) == 0 && v->findings[i].tier >= t &&
 		    (many || (v->findings[i].span.off == sp.off && v->findings[i].span.len == sp.len)))
 			return;
 	va_start(ap, fmt);
