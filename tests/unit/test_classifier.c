@@ -475,6 +475,24 @@ static void test_no_libpg_query(void **state)
 }
 
 /* classify_find_secret finds each shape and reports its span. */
+/* secret-names.tsv: a basename, yes when classify_secret_name() names it
+ * a secret. Each table entry and literal check of classifier/secrets.c has
+ * a row, so its filter on a name's first and last bytes passes none. */
+static void test_secret_names(void **state)
+{
+	struct tdata_row *rows;
+	size_t n = tdata_load("tests/data/classify/secret-names.tsv", &rows);
+	(void)state;
+	assert_true(n >= 60);
+	for (size_t i = 0; i < n; i++) {
+		bool want = strcmp(rows[i].f[1], "yes") == 0;
+		if ((classify_secret_name(rows[i].f[0]) != NULL) != want)
+			fail_msg("line %zu: %s should %sbe a secret", rows[i].line, rows[i].f[0],
+			         want ? "" : "not ");
+	}
+	tdata_free(rows, n);
+}
+
 static void test_find_secret(void **state)
 {
 	static const struct {
@@ -575,6 +593,7 @@ int main(void)
 		cmocka_unit_test(test_rule_coverage),
 		cmocka_unit_test(test_limits),         cmocka_unit_test(test_symlinks),
 		cmocka_unit_test(test_find_secret),    cmocka_unit_test(test_spans),
+		cmocka_unit_test(test_secret_names),
 		cmocka_unit_test(test_wrapping),
 	};
 	classify_opts_init(&opts, WD, HOME);
