@@ -350,26 +350,70 @@ static void verdict_limits(struct diff *d, const struct verdict *v)
 			                    v->writes[i]);
 }
 
+/* True when path is dir or lies under it, or (an ancestor made or
+ * replaced) dir lies under path. */
+static bool overlaps(const char *path, const char *dir)
+{
+	return under(path, dir) || under(dir, path);
+}
+
+/* True when rel lies in a repository nested in the workdir (a .git below
+ * its top): that config and those hooks run when the host's git enters
+ * it, and the run's guard sweeps what a run made there. */
+static bool in_nested_repo(const char *rel)
+{
+	for (const char *p = strchr(rel, '/'); p; p = strchr(p + 1, '/'))
+		if (strncmp(p + 1, ".git", 4) == 0 && (p[5] == '/' || p[5] == '\0'))
+			return true;
+	return false;
+}
+
+/* Why a sandboxed run's guard would remove or refuse entry e, or NULL:
+ * guard.c's table, what the repository config names (core.hooksPath, an
+ * included file), a nested repository, a link in the .git directory. */
+static const char *entry_guarded(const struct diff_entry *e, char *const *refs)
+{
+	bool dir = e->op != DIFF_OP_DELETE && S_ISDIR(e->new_mode);
+
+	if (exec_path_guarded(e->path, dir))
+		return "git hooks or config, gate or agent settings";
+	for (char *const *r = refs; r && *r; r++)
+		if (overlaps(e->path, *r))
+			return "core.hooksPath or a config include names it";
+	if (e->op != DIFF_OP_DELETE && in_nested_repo(e->path))
+		return "a nested repository's .git";
+	if (e->op != DIFF_OP_DELETE && S_ISLNK(e->new_mode) && under(e->path, ".git"))
+		return "a link in .git";
+	return NULL;
+}
+
 /* An apply must not do what the run it stands for could not. A sandboxed
  * run may not plant hooks, git config or gate and agent settings (exec's
- * guard removes them after a run on the real workdir); the dry run's
- * overlay is not swept, so applying it must not plant them either:
- * approval runs the command instead, and the guard sweeps that. */
+ * guard removes them after a run on the real workdir: its table, the
+ * hooks directory and included files the config names, nested
+ * repositories); the dry run's overlay is not swept, so applying it must
+ * not plant them either: approval runs the command instead, and the guard
+ * sweeps that. */
 static void guard_limits(struct diff *d, const struct profile *p)
 {
+	char **refs = NULL;
+	const char *why;
+
 	/* the overlay is writable whatever the profile: a run under a read-only
 	 * workdir could write none of what the dry run did */
 	if (p && !p->workdir_rw && d->n)
 		diff_set_incomplete(d, "profile %s keeps the workdir read-only: what the dry run "
 		                       "wrote is shown, not applied", p->name ? p->name : "");
-	for (size_t i = 0; i < d->n; i++) {
-		const struct diff_entry *e = &d->entries[i];
-		bool dir = e->op != DIFF_OP_DELETE && S_ISDIR(e->new_mode);
-		if (exec_path_guarded(e->path, dir))
+	if (d->n && exec_config_guarded(d->workdir, &refs) < 0)
+		diff_set_incomplete(d, "the repository config cannot be read, so which paths its "
+		                       "hooks and includes guard is unknown: not applied from the "
+		                       "preview");
+	for (size_t i = 0; i < d->n; i++)
+		if ((why = entry_guarded(&d->entries[i], refs)) != NULL)
 			diff_set_incomplete(d, "the dry run changed %s, which a sandboxed run may not "
-			                       "leave in the workdir: not applied from the preview (the "
-			                       "run's guard removes it)", e->path);
-	}
+			                       "leave in the workdir (%s): not applied from the preview "
+			                       "(the run's guard removes it)", d->entries[i].path, why);
+	strv_free(refs);
 }
 
 /* Where upper/work go: outside the workdir (overlayfs refuses overlapping

@@ -1,0 +1,41 @@
+#!/bin/sh
+# 94-preview-review2.sh: a second hostile review of previews and their
+# apply ("what the person saw is exactly what lands, and nothing else"),
+# each check failing on d9b0e66 before its fix.
+# Approvals are scripted with --approve-with (exit 0 approves, 1 denies).
+set -u
+. tests/e2e/lib.sh
+: "${AIRLOCK:?}"
+need jq sqlite3 git
+tmpdir_make
+d=$T_DIR HOME="$T_DIR/home"
+export HOME
+mkdir -p "$HOME" "$d/wd"
+# every tier asks and runs with a writable workdir
+printf '[profile "p"]\n\tworkdir = rw\n' >"$d/p.policy"
+printf '[tier "%s"]\n\taction = ask\n\tprofile = p\n' low low medium medium high high >>"$d/p.policy"
+chmod 600 "$d/p.policy"
+# gate APPROVER: the calls on stdin, one result line each
+gate() {
+	"$AIRLOCK" gate --no-tty --db "$d/g.db" --workdir "$d/wd" --policy "$d/p.policy" \
+		--approve-with "$1"
+}
+shell() { printf '{"id":"%s","tool":"shell","input":{"command":"%s"}}\n' "$1" "$2"; }
+field() { printf '%s\n' "$1" | jq -r ".$2"; }
+
+# a hook where core.hooksPath points, and a nested repository's config: a
+# real run's guard removes both, so an approved preview must not plant them
+git -C "$d/wd" init -q .
+git -C "$d/wd" config core.hooksPath .githooks
+out=$(shell h "mkdir .githooks; echo evil > .githooks/pre-commit" | gate 'cat >/dev/null')
+expect_eq "core.hooksPath hook: run, not applied" "$(field "$out" applied)" run
+check "core.hooksPath hook: not planted" test ! -e "$d/wd/.githooks/pre-commit"
+out=$(shell n "mkdir -p sub && git -C sub init -q && git -C sub config core.fsmonitor 'touch $d/pwned'" |
+	gate 'cat >/dev/null')
+expect_eq "nested repository config: run, not applied" "$(field "$out" applied)" run
+check "nested repository config: no fsmonitor planted" \
+	sh -c "! grep -qs fsmonitor '$d/wd/sub/.git/config'"
+rm -rf "$d/wd/sub" "$d/wd/.githooks"
+git -C "$d/wd" config --unset core.hooksPath
+
+finish
