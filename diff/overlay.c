@@ -511,8 +511,18 @@ static int dry_run(struct diff *d, const struct call *c, const struct diff_opts 
 		diff_set_incomplete(d, "the dry run did not finish within %lld ms: what it changed "
 		                       "until then is shown, the command was not previewed whole",
 		                    spec.timeout_ms);
+	/* a stream at its cap is closed: the command gets EPIPE or SIGPIPE and
+	 * may stop there, where the real run (its profile's own cap) goes on */
 	if (r.truncated)
-		diff_add_note(d, "dry run output cut at %lld bytes per stream", prof->output);
+		diff_set_incomplete(d, "the dry run's output passed %lld bytes per stream, where "
+		                       "it was closed: the command may have stopped there, it was "
+		                       "not previewed whole", prof->output);
+	/* killed by a sandbox limit the real run may not hit the same way (the
+	 * overlay's pages are memory), or by its own hand: not shown whole */
+	if (r.exit_code < 0 && !r.timed_out)
+		diff_set_incomplete(d, "the dry run was killed (signal %d): what it changed until "
+		                       "then is shown, the command was not previewed whole",
+		                    r.signal);
 	rc = 0;
 out:
 	exec_result_clear(&r);

@@ -38,4 +38,16 @@ check "nested repository config: no fsmonitor planted" \
 rm -rf "$d/wd/sub" "$d/wd/.githooks"
 git -C "$d/wd" config --unset core.hooksPath
 
+# a dry run whose output passes its cap has that stream closed and may die
+# there (SIGPIPE); the real run, with its profile's larger cap, goes on:
+# what the dry run left is not what the call does
+out=$(shell o "head -c 400000 /dev/zero | tr '\\\\0' x; echo; echo finished > done.txt" |
+	gate 'cat >/dev/null')
+expect_eq "output past the cap: run, not applied" "$(field "$out" applied)" run
+expect_eq "output past the cap: the command finished" "$(cat "$d/wd/done.txt" 2>&1)" finished
+# a dry run killed by a signal (a limit, or its own hand) is not whole either
+out=$(shell k 'echo a > before.txt; kill -9 $$; echo b > after.txt' | gate 'cat >/dev/null')
+expect_eq "killed dry run: run, not applied" "$(field "$out" applied)" run
+rm -f "$d/wd/done.txt" "$d/wd/before.txt" "$d/wd/after.txt"
+
 finish
