@@ -416,6 +416,29 @@ static void guard_limits(struct diff *d, const struct profile *p)
 	strv_free(refs);
 }
 
+/* In a linked worktree the main repository's git directory is an overlay
+ * too (exec: the overlay dir's common/); what the dry run wrote there (a
+ * commit's objects and refs, this worktree's index and HEAD) is neither
+ * shown nor applied, so applying the rest would report a commit that
+ * never lands. */
+static void common_limits(struct diff *d, const char *tmp)
+{
+	char *up = xasprintf("%s/common/upper", tmp), *names = NULL, *err = NULL;
+	mode_t mode;
+	size_t len = 0;
+
+	if (filediff_state(AT_FDCWD, up, &mode, &names, &len, &err) < 0)
+		diff_set_incomplete(d, "cannot read what the dry run wrote to the main repository "
+		                       "of this linked worktree: %s", err);
+	else if (mode != 0 && len > 0)
+		diff_set_incomplete(d, "the dry run changed the main repository's git directory of "
+		                       "this linked worktree (a commit, the index): not shown, so "
+		                       "not applied from the preview");
+	free(names);
+	free(err);
+	free(up);
+}
+
 /* Where upper/work go: outside the workdir (overlayfs refuses overlapping
  * layers), tmpfs first (written and walked once, then thrown away; user
  * xattrs on tmpfs need kernel 6.6, so a failed run retries on disk). */
@@ -563,6 +586,7 @@ void overlay_preview(struct diff *d, const struct call *c, const struct diff_opt
 	walk_dir(&w, "", true);
 	check_foreign(&w);
 	guard_limits(d, o->profile);
+	common_limits(d, tmp);
 out:
 	if (w.root >= 0)
 		close(w.root);

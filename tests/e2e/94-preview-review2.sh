@@ -50,4 +50,21 @@ out=$(shell k 'echo a > before.txt; kill -9 $$; echo b > after.txt' | gate 'cat 
 expect_eq "killed dry run: run, not applied" "$(field "$out" applied)" run
 rm -f "$d/wd/done.txt" "$d/wd/before.txt" "$d/wd/after.txt"
 
+# a linked worktree: the main repository's .git is an overlay in the dry
+# run, neither shown nor applied; an approved commit must land, not be
+# reported from the dry run and lost
+git init -q "$d/main"
+git -C "$d/main" -c user.name=a -c user.email=a@b commit -q --allow-empty -m init
+git -C "$d/main" worktree add -q "$d/lwt" 2>/dev/null
+lgate() {
+	"$AIRLOCK" gate --no-tty --db "$d/g.db" --workdir "$d/lwt" --policy "$d/p.policy" \
+		--approve-with 'cat >/dev/null'
+}
+out=$(shell c "git -c user.name=a -c user.email=a@b commit -q --allow-empty -m second" | lgate)
+expect_eq "linked worktree commit: run, not applied" "$(field "$out" applied)" run
+expect_eq "linked worktree commit: it landed" "$(git -C "$d/lwt" log --oneline | wc -l | tr -d ' ')" 2
+out=$(shell w "echo x > plain.txt" | lgate)
+expect_eq "linked worktree, a plain write: still applied" "$(field "$out" applied)" preview
+expect_eq "linked worktree, a plain write: landed" "$(cat "$d/lwt/plain.txt")" x
+
 finish
