@@ -67,4 +67,16 @@ out=$(shell w "echo x > plain.txt" | lgate)
 expect_eq "linked worktree, a plain write: still applied" "$(field "$out" applied)" preview
 expect_eq "linked worktree, a plain write: landed" "$(cat "$d/lwt/plain.txt")" x
 
+# a preview cut at 8 MiB of text still applies whole: every change must be
+# named before the cut (the stat block), a directory's mode change and a
+# link's target too, not only files' line counts
+mkdir -p "$d/cut/zdir"
+chmod 755 "$d/cut/zdir"
+printf '%s\n' '{"tool":"shell","input":{"command":"for i in 1 2 3 4 5 6 7 8 9; do seq 1 200000 > big$i.txt; done; chmod 777 zdir; ln -s /etc/passwd zlink"}}' |
+	"$AIRLOCK" preview --workdir "$d/cut" >"$d/cut.txt"
+check "cut preview: it says it is cut" grep -q '^\[preview cut at 8 MiB\]' "$d/cut.txt"
+check "cut preview: the directory's mode change is named" \
+	grep -q '^ zdir  *| mode 040755 -> 040777$' "$d/cut.txt"
+check "cut preview: the link's target is named" grep -q '^ zlink  *| .*link -> /etc/passwd$' "$d/cut.txt"
+
 finish
