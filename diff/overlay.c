@@ -30,6 +30,7 @@ struct walk {
 	struct diff *d;
 	int root;          /* the real workdir, O_PATH */
 	const char *upper; /* absolute path of the upper dir */
+	int in_opaque;     /* > 0 below an opaque dir that replaced a lower one */
 };
 
 /* True when path (not followed) has xattr name, equal to want when given. */
@@ -87,6 +88,19 @@ static void add_deleted(struct walk *w, const char *rel)
 		diff_set_incomplete(w->d, "no text diff for %s: %s", rel, err);
 		free(err);
 	}
+}
+
+/* True when rel, made below an opaque directory, had a lower twin that the
+ * opaque listing deleted: the new entry replaces it (rm -rf d; mkdir d;
+ * echo > d/a), and the DELETE twin is the one checked before applying. */
+static bool replaces_deleted(const struct walk *w, const char *rel)
+{
+	if (w->in_opaque == 0)
+		return false;
+	for (size_t i = 0; i < w->d->n; i++)
+		if (w->d->entries[i].op == DIFF_OP_DELETE && strcmp(w->d->entries[i].path, rel) == 0)
+			return true;
+	return false;
 }
 
 /* The lower side of rel: its mode and data (0 when absent). */
@@ -148,6 +162,7 @@ static void upper_file(struct walk *w, const char *rel, const char *upath,
 
 	if (lower && lower_of(w, rel, &lmode, &ldata, &llen) < 0)
 		return;
+	replaces = !lower && replaces_deleted(w, rel);
 	if (S_ISDIR(lmode)) { /* a directory replaced by a file */
 		add_deleted(w, rel);
 		free(ldata);
@@ -190,6 +205,7 @@ static void upper_dir(struct walk *w, const char *rel, const char *upath,
 		                    rel);
 	if (lower && lower_of(w, rel, &lmode, &ldata, &llen) < 0)
 		return;
+	replaces = !lower && replaces_deleted(w, rel);
 	if (lmode && !S_ISDIR(lmode)) { /* a file replaced by a directory */
 		add_deleted(w, rel);
 		lmode = 0;
@@ -209,7 +225,10 @@ static void upper_dir(struct walk *w, const char *rel, const char *upath,
 			e->old_mode = lmode, e->old_data = ldata, e->old_len = llen, ldata = NULL;
 	}
 	free(ldata);
+	opaque = opaque && lmode != 0;
+	w->in_opaque += opaque;
 	walk_dir(w, rel, lmode != 0 && !opaque);
+	w->in_opaque -= opaque;
 }
 
 /* Every entry of one upper directory, in name order. */
