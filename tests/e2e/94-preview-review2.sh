@@ -92,4 +92,14 @@ expect_eq "remade directory: the new file" "$(cat "$d/wd/od/a")" new
 check "remade directory: the old tree is gone" test ! -e "$d/wd/od/s/x"
 rm -rf "$d/wd/od"
 
+# SQL: a row whose (non-integer) PRIMARY KEY is NULL is skipped by SQLite's
+# session extension: the preview listed no row and named no table, yet
+# approval committed the change from the preview
+sqlite3 "$d/wd/n.db" "CREATE TABLE t(k TEXT PRIMARY KEY, v TEXT); INSERT INTO t VALUES(NULL,'safe'),('a','x')"
+out=$(printf '%s\n' '{"id":"q","tool":"sql","input":{"query":"UPDATE t SET v = 1 WHERE k IS NULL","database":"n.db"}}' |
+	gate "jq -r .preview > '$d/seen'")
+expect_eq "NULL key: run, not applied from the preview" "$(field "$out" applied)" run
+check "NULL key: the preview says the rows are not previewed" \
+	grep -q "t holds a row whose PRIMARY KEY is NULL" "$d/seen"
+
 finish
