@@ -353,6 +353,43 @@ static struct sql_table *table_get(struct diff_sql *s, sqlite3 *db, const char *
 	return t;
 }
 
+/* True when a table with a PRIMARY KEY holds a row whose key has a NULL
+ * (SQLite allows one in a key that is not INTEGER PRIMARY KEY, unless
+ * WITHOUT ROWID): the session extension records no change to such a row,
+ * so neither the rows listed nor the changeset compared at apply have it. */
+static bool has_null_pk(sqlite3 *db, const struct sql_table *t)
+{
+	sqlite3_stmt *q = NULL;
+	struct buf w;
+	char *sql;
+	bool found = false;
+
+	if (t->no_pk || t->gone)
+		return false;
+	buf_init(&w, 0);
+	if (sqlite3_prepare_v2(db, "SELECT name FROM pragma_table_info(?1) WHERE pk > 0", -1, &q,
+	                       NULL) == SQLITE_OK) {
+		sqlite3_bind_text(q, 1, t->name, -1, SQLITE_STATIC);
+		while (sqlite3_step(q) == SQLITE_ROW) {
+			sql = sqlite3_mprintf("%s\"%w\" IS NULL", w.len ? " OR " : "",
+			                      (const char *)sqlite3_column_text(q, 0));
+			buf_puts(&w, sql);
+			sqlite3_free(sql);
+		}
+	}
+	sqlite3_finalize(q);
+	q = NULL;
+	sql = sqlite3_mprintf("SELECT EXISTS(SELECT 1 FROM main.\"%w\" WHERE %s)", t->name,
+	                      w.len ? w.data : "0");
+	/* fail safe: a key that cannot be checked counts as holding a NULL */
+	found = sqlite3_prepare_v2(db, sql, -1, &q, NULL) != SQLITE_OK ||
+	        sqlite3_step(q) != SQLITE_ROW || sqlite3_column_int(q, 0) != 0;
+	sqlite3_finalize(q);
+	sqlite3_free(sql);
+	buf_free(&w);
+	return found;
+}
+
 /* One value as SQL text: 42, 1.5, 'it''s', x'00ff', NULL; long ones cut. */
 static void value_text(struct buf *b, sqlite3_value *v)
 {
@@ -563,9 +600,11 @@ static long long count_rows(sqlite3 *db, const char *name)
  * cannot record: a trigger's changes there show nowhere else. */
 static void count_after(struct diff_sql *s, sqlite3 *db)
 {
-	for (size_t i = 0; i < s->ntables; i++)
+	for (size_t i = 0; i < s->ntables; i++) {
 		if (s->tables[i].no_pk && !s->tables[i].gone)
 			s->tables[i].after = count_rows(db, s->tables[i].name);
+		s->tables[i].null_pk |= has_null_pk(db, &s->tables[i]);
+	}
 }
 
 /* The apply left those tables with the rows the preview said. */
@@ -594,8 +633,10 @@ static long long schema_version(sqlite3 *db)
 /* Rows per table and the schema before the statement (after the rollback). */
 static void count_before(struct diff_sql *s, sqlite3 *db)
 {
-	for (size_t i = 0; i < s->ntables; i++)
+	for (size_t i = 0; i < s->ntables; i++) {
 		s->tables[i].before = count_rows(db, s->tables[i].name);
+		s->tables[i].null_pk |= has_null_pk(db, &s->tables[i]);
+	}
 	s->schema = schema_version(db);
 }
 
@@ -720,6 +761,14 @@ void changeset_preview(struct diff *d, const struct call *c, const struct diff_o
 	/* an interrupt or a full disk has rolled the transaction back already */
 	if (sqlite3_get_autocommit(db) || exec_simple(db, "ROLLBACK", err ? NULL : &err) == 0)
 		count_before(s, db);
+	for (size_t i = 0; i < s->ntables; i++)
+		if (s->tables[i].null_pk) {
+			char *nm = diff_shown(s->tables[i].name);
+			diff_set_incomplete(d, "%s holds a row whose PRIMARY KEY is NULL: SQLite's "
+			                       "session extension does not record changes to it, so "
+			                       "the rows are not previewed", nm);
+			free(nm);
+		}
 	if (rc == -2) {
 		diff_set_incomplete(d, "%s", err);
 		free(err);

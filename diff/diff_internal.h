@@ -45,6 +45,7 @@ struct sql_table {
 	long long deleted, inserted, updated;
 	bool no_pk;              /* the session extension does not record it */
 	bool gone;               /* dropped by the statement */
+	bool null_pk;            /* a row's key holds a NULL: the session skips that row */
 };
 
 struct diff_sql {

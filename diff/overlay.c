@@ -30,6 +30,7 @@ struct walk {
 	struct diff *d;
 	int root;          /* the real workdir, O_PATH */
 	const char *upper; /* absolute path of the upper dir */
+	int in_opaque;     /* > 0 below an opaque dir that replaced a lower one */
 };
 
 /* True when path (not followed) has xattr name, equal to want when given. */
@@ -87,6 +88,19 @@ static void add_deleted(struct walk *w, const char *rel)
 		diff_set_incomplete(w->d, "no text diff for %s: %s", rel, err);
 		free(err);
 	}
+}
+
+/* True when rel, made below an opaque directory, had a lower twin that the
+ * opaque listing deleted: the new entry replaces it (rm -rf d; mkdir d;
+ * echo > d/a), and the DELETE twin is the one checked before applying. */
+static bool replaces_deleted(const struct walk *w, const char *rel)
+{
+	if (w->in_opaque == 0)
+		return false;
+	for (size_t i = 0; i < w->d->n; i++)
+		if (w->d->entries[i].op == DIFF_OP_DELETE && strcmp(w->d->entries[i].path, rel) == 0)
+			return true;
+	return false;
 }
 
 /* The lower side of rel: its mode and data (0 when absent). */
@@ -148,6 +162,7 @@ static void upper_file(struct walk *w, const char *rel, const char *upath,
 
 	if (lower && lower_of(w, rel, &lmode, &ldata, &llen) < 0)
 		return;
+	replaces = !lower && replaces_deleted(w, rel);
 	if (S_ISDIR(lmode)) { /* a directory replaced by a file */
 		add_deleted(w, rel);
 		free(ldata);
@@ -190,6 +205,7 @@ static void upper_dir(struct walk *w, const char *rel, const char *upath,
 		                    rel);
 	if (lower && lower_of(w, rel, &lmode, &ldata, &llen) < 0)
 		return;
+	replaces = !lower && replaces_deleted(w, rel);
 	if (lmode && !S_ISDIR(lmode)) { /* a file replaced by a directory */
 		add_deleted(w, rel);
 		lmode = 0;
@@ -209,7 +225,10 @@ static void upper_dir(struct walk *w, const char *rel, const char *upath,
 			e->old_mode = lmode, e->old_data = ldata, e->old_len = llen, ldata = NULL;
 	}
 	free(ldata);
+	opaque = opaque && lmode != 0;
+	w->in_opaque += opaque;
 	walk_dir(w, rel, lmode != 0 && !opaque);
+	w->in_opaque -= opaque;
 }
 
 /* Every entry of one upper directory, in name order. */
@@ -350,26 +369,93 @@ static void verdict_limits(struct diff *d, const struct verdict *v)
 			                    v->writes[i]);
 }
 
+/* True when path is dir or lies under it, or (an ancestor made or
+ * replaced) dir lies under path. */
+static bool overlaps(const char *path, const char *dir)
+{
+	return under(path, dir) || under(dir, path);
+}
+
+/* True when rel lies in a repository nested in the workdir (a .git below
+ * its top): that config and those hooks run when the host's git enters
+ * it, and the run's guard sweeps what a run made there. */
+static bool in_nested_repo(const char *rel)
+{
+	for (const char *p = strchr(rel, '/'); p; p = strchr(p + 1, '/'))
+		if (strncmp(p + 1, ".git", 4) == 0 && (p[5] == '/' || p[5] == '\0'))
+			return true;
+	return false;
+}
+
+/* Why a sandboxed run's guard would remove or refuse entry e, or NULL:
+ * guard.c's table, what the repository config names (core.hooksPath, an
+ * included file), a nested repository, a link in the .git directory. */
+static const char *entry_guarded(const struct diff_entry *e, char *const *refs)
+{
+	bool dir = e->op != DIFF_OP_DELETE && S_ISDIR(e->new_mode);
+
+	if (exec_path_guarded(e->path, dir))
+		return "git hooks or config, gate or agent settings";
+	for (char *const *r = refs; r && *r; r++)
+		if (overlaps(e->path, *r))
+			return "core.hooksPath or a config include names it";
+	if (e->op != DIFF_OP_DELETE && in_nested_repo(e->path))
+		return "a nested repository's .git";
+	if (e->op != DIFF_OP_DELETE && S_ISLNK(e->new_mode) && under(e->path, ".git"))
+		return "a link in .git";
+	return NULL;
+}
+
 /* An apply must not do what the run it stands for could not. A sandboxed
  * run may not plant hooks, git config or gate and agent settings (exec's
- * guard removes them after a run on the real workdir); the dry run's
- * overlay is not swept, so applying it must not plant them either:
- * approval runs the command instead, and the guard sweeps that. */
+ * guard removes them after a run on the real workdir: its table, the
+ * hooks directory and included files the config names, nested
+ * repositories); the dry run's overlay is not swept, so applying it must
+ * not plant them either: approval runs the command instead, and the guard
+ * sweeps that. */
 static void guard_limits(struct diff *d, const struct profile *p)
 {
+	char **refs = NULL;
+	const char *why;
+
 	/* the overlay is writable whatever the profile: a run under a read-only
 	 * workdir could write none of what the dry run did */
 	if (p && !p->workdir_rw && d->n)
 		diff_set_incomplete(d, "profile %s keeps the workdir read-only: what the dry run "
 		                       "wrote is shown, not applied", p->name ? p->name : "");
-	for (size_t i = 0; i < d->n; i++) {
-		const struct diff_entry *e = &d->entries[i];
-		bool dir = e->op != DIFF_OP_DELETE && S_ISDIR(e->new_mode);
-		if (exec_path_guarded(e->path, dir))
+	if (d->n && exec_config_guarded(d->workdir, &refs) < 0)
+		diff_set_incomplete(d, "the repository config cannot be read, so which paths its "
+		                       "hooks and includes guard is unknown: not applied from the "
+		                       "preview");
+	for (size_t i = 0; i < d->n; i++)
+		if ((why = entry_guarded(&d->entries[i], refs)) != NULL)
 			diff_set_incomplete(d, "the dry run changed %s, which a sandboxed run may not "
-			                       "leave in the workdir: not applied from the preview (the "
-			                       "run's guard removes it)", e->path);
-	}
+			                       "leave in the workdir (%s): not applied from the preview "
+			                       "(the run's guard removes it)", d->entries[i].path, why);
+	strv_free(refs);
+}
+
+/* In a linked worktree the main repository's git directory is an overlay
+ * too (exec: the overlay dir's common/); what the dry run wrote there (a
+ * commit's objects and refs, this worktree's index and HEAD) is neither
+ * shown nor applied, so applying the rest would report a commit that
+ * never lands. */
+static void common_limits(struct diff *d, const char *tmp)
+{
+	char *up = xasprintf("%s/common/upper", tmp), *names = NULL, *err = NULL;
+	mode_t mode;
+	size_t len = 0;
+
+	if (filediff_state(AT_FDCWD, up, &mode, &names, &len, &err) < 0)
+		diff_set_incomplete(d, "cannot read what the dry run wrote to the main repository "
+		                       "of this linked worktree: %s", err);
+	else if (mode != 0 && len > 0)
+		diff_set_incomplete(d, "the dry run changed the main repository's git directory of "
+		                       "this linked worktree (a commit, the index): not shown, so "
+		                       "not applied from the preview");
+	free(names);
+	free(err);
+	free(up);
 }
 
 /* Where upper/work go: outside the workdir (overlayfs refuses overlapping
@@ -467,8 +553,18 @@ static int dry_run(struct diff *d, const struct call *c, const struct diff_opts 
 		diff_set_incomplete(d, "the dry run did not finish within %lld ms: what it changed "
 		                       "until then is shown, the command was not previewed whole",
 		                    spec.timeout_ms);
+	/* a stream at its cap is closed: the command gets EPIPE or SIGPIPE and
+	 * may stop there, where the real run (its profile's own cap) goes on */
 	if (r.truncated)
-		diff_add_note(d, "dry run output cut at %lld bytes per stream", prof->output);
+		diff_set_incomplete(d, "the dry run's output passed %lld bytes per stream, where "
+		                       "it was closed: the command may have stopped there, it was "
+		                       "not previewed whole", prof->output);
+	/* killed by a sandbox limit the real run may not hit the same way (the
+	 * overlay's pages are memory), or by its own hand: not shown whole */
+	if (r.exit_code < 0 && !r.timed_out)
+		diff_set_incomplete(d, "the dry run was killed (signal %d): what it changed until "
+		                       "then is shown, the command was not previewed whole",
+		                    r.signal);
 	rc = 0;
 out:
 	exec_result_clear(&r);
@@ -509,6 +605,7 @@ void overlay_preview(struct diff *d, const struct call *c, const struct diff_opt
 	walk_dir(&w, "", true);
 	check_foreign(&w);
 	guard_limits(d, o->profile);
+	common_limits(d, tmp);
 out:
 	if (w.root >= 0)
 		close(w.root);

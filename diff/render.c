@@ -138,32 +138,62 @@ out:
 	free(p);
 }
 
+/* What a stat line cannot say with line counts: a directory made, deleted
+ * or whose mode changed, a link's target, a file's mode change. Every
+ * entry gets a line, so a change past a cut in the diffs below (8 MiB of
+ * text) is still named before anyone approves it. */
+static void stat_extra(struct buf *b, const struct diff_entry *e)
+{
+	char t1[16], t2[16], *target;
+
+	if (e->op == DIFF_OP_ADD && S_ISDIR(e->new_mode))
+		buf_printf(b, "new directory, mode %s", mode_word(e->new_mode, t1, sizeof(t1)));
+	else if (e->op == DIFF_OP_DELETE && S_ISDIR(e->old_mode))
+		buf_puts(b, "deleted directory");
+	else if (e->op != DIFF_OP_DELETE && S_ISLNK(e->new_mode)) {
+		target = diff_shown(e->new_data ? e->new_data : "");
+		buf_printf(b, ", link -> %s", target);
+		free(target);
+	}
+	if (e->op == DIFF_OP_MODIFY && e->old_mode != e->new_mode)
+		buf_printf(b, "%smode %s -> %s", S_ISDIR(e->new_mode) ? "" : ", ",
+		           mode_word(e->old_mode, t1, sizeof(t1)), mode_word(e->new_mode, t2, sizeof(t2)));
+}
+
 /* `git diff --stat` lines, then the totals. */
 static void render_stat(struct buf *b, const struct diff *d, bool color)
 {
-	size_t w = 0;
+	size_t w = 0, i;
 	struct sum s;
 	char *p;
 
-	for (size_t i = 0; i < d->n; i++)
+	for (i = 0; i < d->n; i++)
 		if (strlen(d->entries[i].path) > w)
 			w = strlen(d->entries[i].path);
 	w = w > 60 ? 60 : w;
-	for (size_t i = 0; i < d->n && !b->truncated; i++) {
+	for (i = 0; i < d->n && !b->truncated; i++) {
 		const struct diff_entry *e = &d->entries[i];
-		if (S_ISDIR(e->old_mode) || S_ISDIR(e->new_mode))
-			continue;
+		bool dir = S_ISDIR(e->old_mode) || S_ISDIR(e->new_mode);
 		p = diff_shown(e->path);
-		if (e->binary)
-			buf_printf(b, " %-*s | Bin %zu -> %zu bytes\n", (int)w, p, e->old_len,
+		if (dir)
+			buf_printf(b, " %-*s | ", (int)w, p);
+		else if (e->binary)
+			buf_printf(b, " %-*s | Bin %zu -> %zu bytes", (int)w, p, e->old_len,
 			           e->new_len);
 		else if (color)
-			buf_printf(b, " %-*s | %d " C_GREEN "+%d" C_OFF " " C_RED "-%d" C_OFF "\n",
-			           (int)w, p, e->adds + e->dels, e->adds, e->dels);
+			buf_printf(b, " %-*s | %d " C_GREEN "+%d" C_OFF " " C_RED "-%d" C_OFF, (int)w, p,
+			           e->adds + e->dels, e->adds, e->dels);
 		else
-			buf_printf(b, " %-*s | %d +%d -%d\n", (int)w, p, e->adds + e->dels, e->adds,
+			buf_printf(b, " %-*s | %d +%d -%d", (int)w, p, e->adds + e->dels, e->adds,
 			           e->dels);
+		stat_extra(b, e);
+		buf_puts(b, "\n");
 		free(p);
+	}
+	if (i < d->n) {
+		b->cap = 0; /* room for the notice itself */
+		buf_printf(b, "[%zu more changes not listed: the preview is cut at %u MiB]\n",
+		           d->n - i, DIFF_TEXT_CAP >> 20);
 	}
 	summarize(d, &s);
 	line(b, color, C_BOLD, " %zu file%s changed (%zu added, %zu modified, %zu deleted), +%lld -%lld",

@@ -74,6 +74,12 @@ const struct profile *exec_builtin_profile(const char *name);
  * allowed. Stricter than the sweep, which keeps inert configs and *.sample
  * hooks: for callers that cannot sweep, such as a preview's apply. */
 bool exec_path_guarded(const char *rel, bool is_dir);
+/* What the repository config of wd (resolved) has the host's git run or
+ * read from the workdir, relative to wd: each core.hooksPath directory and
+ * each file it includes, which a run's guard keeps as .git/hooks and
+ * .git/config. 0 with a new vector or NULL (strv_free), -1 when the config
+ * names them but cannot be read: then what is guarded is unknown. */
+int exec_config_guarded(const char *wd, char ***rels) AIRLOCK_MUST_CHECK;
 
 /* Adds path (copied) to what no sandbox may write through a profile's
  * read-write grant, beside airlock's own state directory: the gate's

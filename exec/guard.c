@@ -1841,6 +1841,21 @@ char *guard_recover(const struct guard_note *g, const struct guard_span *since)
 	return b.len ? buf_take(&b, NULL) : (buf_free(&b), NULL);
 }
 
+int exec_config_guarded(const char *wd, char ***rels)
+{
+	char **hooks = NULL, **inc = NULL;
+	int rc = guard_config_refs(wd, &hooks, &inc);
+
+	*rels = NULL;
+	for (char **p = hooks; rc == 0 && p && *p; p++)
+		strv_push(rels, *p);
+	for (char **p = inc; rc == 0 && p && *p; p++)
+		strv_push(rels, *p);
+	strv_free(hooks);
+	strv_free(inc);
+	return rc < 0 ? -1 : 0;
+}
+
 bool exec_path_guarded(const char *rel, bool is_dir)
 {
 	for (size_t i = 0; i < GUARD_NPATHS; i++) {
