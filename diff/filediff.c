@@ -67,6 +67,20 @@ static bool looks_binary(const char *p, size_t n)
 	return p && memchr(p, '\0', n < BINARY_SNIFF ? n : BINARY_SNIFF) != NULL;
 }
 
+/* True when one side would run as a script: it starts with #!, or it is
+ * executable and no ELF (execve() refuses it, and the shell that asked
+ * runs it itself). dash and bash skip NUL bytes past a script's first
+ * line, so "Binary files differ" would hide lines that run: such a file
+ * is diffed as text, its NULs shown escaped like every control byte. */
+static bool runs_as_script(const char *p, size_t n, mode_t mode)
+{
+	if (p == NULL)
+		return false;
+	if (n >= 2 && p[0] == '#' && p[1] == '!')
+		return true;
+	return S_ISREG(mode) && (mode & 0111) && !(n >= 4 && memcmp(p, "\177ELF", 4) == 0);
+}
+
 struct patch_out {
 	struct buf b;
 };
@@ -143,10 +157,14 @@ int filediff_entry(struct diff_entry *e, char **errstr)
 	if (g == NULL)
 		return -1;
 	e->binary = looks_binary(e->old_data, e->old_len) || looks_binary(e->new_data, e->new_len);
+	if (e->binary && (runs_as_script(e->old_data, e->old_len, e->old_mode) ||
+	                  runs_as_script(e->new_data, e->new_len, e->new_mode)))
+		e->binary = false;
 	if (e->binary || S_ISDIR(e->old_mode) || S_ISDIR(e->new_mode))
 		return 0;
 	buf_init(&po.b, PATCH_CAP);
 	g->git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
+	opts.flags |= GIT_DIFF_FORCE_TEXT; /* binary was decided above */
 	if (g->git_patch_from_buffers(&p, e->old_data, e->old_len, e->path, e->new_data,
 	                              e->new_len, e->path, &opts) < 0 ||
 	    g->git_patch_print(p, patch_line, &po) < 0 ||
