@@ -362,7 +362,8 @@ static int new_content(struct diff *d, const struct call *c, struct diff_entry *
 
 	e->new_mode = S_IFREG | 0644;
 	if (stat(abs, &st) == 0 && S_ISREG(st.st_mode))
-		e->new_mode = S_IFREG | (st.st_mode & 07777); /* the executor keeps the mode */
+		e->new_mode = S_IFREG | (st.st_mode & 0777); /* the executor keeps the mode,
+		                                               * not setuid or setgid */
 	if (c->tool == TOOL_WRITE_FILE) {
 		if (c->content == NULL) {
 			*errstr = xstrdup("write_file: no content given");

@@ -105,8 +105,11 @@ static int write_atomic(const char *path, const char *data, size_t len, char **e
 		*errstr = xasprintf("cannot create a file beside %s: %s", path, strerror(errno));
 		goto out;
 	}
+	/* the file's permissions, never its setuid or setgid bit: a write
+	 * clears those (as the kernel does on write()), and through a link
+	 * to /usr/bin/su the new file would have been setuid */
 	if (stat(path, &st) == 0)
-		fchmod(fd, st.st_mode & 07777);
+		fchmod(fd, st.st_mode & 0777);
 	else
 		fchmod(fd, 0644);
 	for (size_t off = 0; off < len;) {

@@ -102,4 +102,19 @@ expect_eq "NULL key: run, not applied from the preview" "$(field "$out" applied)
 check "NULL key: the preview says the rows are not previewed" \
 	grep -q "t holds a row whose PRIMARY KEY is NULL" "$d/seen"
 
+# write_file through a link to a setuid program outside the workdir: the
+# new file took the target's mode, setuid bit and all. A write keeps a
+# file's permissions, never its setuid or setgid bit, in the preview and
+# in what is written, applied from the preview or run.
+ln -s /usr/bin/su "$d/wd/su-link"
+printf '#!/bin/sh\necho mine\n' >"$d/wd/own"
+chmod 4755 "$d/wd/own"
+out=$(printf '%s\n' '{"id":"w","tool":"write_file","input":{"path":"su-link","content":"x"}}' |
+	gate "jq -r .preview > '$d/seen'")
+check "setuid link: the preview shows no setuid mode" sh -c '! grep -q "mode 104755" "$1"' x "$d/seen"
+expect_eq "setuid link: the written file's mode" "$(stat -c %a "$d/wd/su-link")" 755
+out=$(printf '%s\n' '{"id":"w2","tool":"write_file","input":{"path":"own","content":"echo new"}}' |
+	gate 'cat >/dev/null')
+expect_eq "own setuid file: rewritten without its setuid bit" "$(stat -c %a "$d/wd/own")" 755
+
 finish
