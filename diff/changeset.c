@@ -393,8 +393,9 @@ static bool has_null_pk(sqlite3 *db, const struct sql_table *t)
 /* One value as SQL text: 42, 1.5, 'it''s', x'00ff', NULL; long ones cut. */
 static void value_text(struct buf *b, sqlite3_value *v)
 {
-	int n;
+	int n, cut;
 	const unsigned char *p;
+	struct buf q;
 
 	if (v == NULL) {
 		buf_puts(b, "?");
@@ -416,16 +417,18 @@ static void value_text(struct buf *b, sqlite3_value *v)
 	}
 	p = sqlite3_value_text(v);
 	n = sqlite3_value_bytes(v);
+	cut = n < 60 ? n : 60;
+	while (cut > 0 && cut < n && (p[cut] & 0xc0) == 0x80)
+		cut--; /* never half a character */
+	buf_init(&q, 0);
+	for (int i = 0; i < cut; i++)
+		buf_append(&q, p[i] == '\'' ? "''" : (const char *)&p[i], p[i] == '\'' ? 2 : 1);
+	/* as a diff line is: controls, bad UTF-8, bidi and zero-width ones
+	 * escaped, so a value cannot reorder what the approver reads */
 	buf_puts(b, "'");
-	for (int i = 0; i < n && i < 60; i++) {
-		if (p[i] == '\'')
-			buf_puts(b, "''");
-		else if (p[i] < 0x20 || p[i] == 0x7f)
-			buf_printf(b, "\\x%02x", p[i]);
-		else
-			buf_append(b, &p[i], 1);
-	}
-	buf_puts(b, n > 60 ? "...'" : "'");
+	diff_escape(b, q.data ? q.data : "", q.len, false);
+	buf_puts(b, cut < n ? "...'" : "'");
+	buf_free(&q);
 }
 
 /* A table or column name as shown: the database is the agent's, and a
