@@ -311,26 +311,65 @@ struct walk {
 	bool pruned_seen, pruned_ok;
 };
 
+/*
+ * The storage class each column of "SELECT id, session, call, kind, time,
+ * body, hash, fmt" must have, as chain_add writes it. The hash covers values
+ * as the walk reads them, and SQLite converts on read: a kind stored as a
+ * BLOB or a call as 7.5 hashed the same but no query's `kind = 'received'`
+ * or `call = 7` found it any more (a call hidden from list, show and
+ * `verify --index`, a session start hidden from the open-session count).
+ * A NULL column made the walk hash a long column's length from "".
+ */
+static bool row_types_ok(sqlite3_stmt *st)
+{
+	static const int want[] = {SQLITE_INTEGER, SQLITE_INTEGER, SQLITE_INTEGER, SQLITE_TEXT,
+	                           SQLITE_TEXT,    SQLITE_TEXT,    SQLITE_BLOB,    SQLITE_INTEGER};
+
+	for (int i = 0; i < (int)nitems(want); i++) {
+		int t = sqlite3_column_type(st, i);
+
+		if (i == 2 && t == SQLITE_NULL)
+			continue; /* no call: NULL, never 0, which hashes the same */
+		if (t != want[i] || (i == 2 && sqlite3_column_int64(st, i) <= 0))
+			return false;
+	}
+	return true;
+}
+
 /* Checks one row; returns 0 ok, 1 broken (with *errstr), -1 error. */
 static int walk_row(struct db *db, struct walk *w, sqlite3_stmt *st, char **errstr)
 {
-	struct chain_event e = {
-		.id = sqlite3_column_int64(st, 0), .session = sqlite3_column_int64(st, 1),
-		.call = sqlite3_column_int64(st, 2), .fmt = sqlite3_column_int(st, 7),
-		.kind = (const char *)sqlite3_column_text(st, 3), .kindlen = (size_t)sqlite3_column_bytes(st, 3),
-		.time = (const char *)sqlite3_column_text(st, 4), .timelen = (size_t)sqlite3_column_bytes(st, 4),
-		.body = (const char *)sqlite3_column_text(st, 5), .bodylen = (size_t)sqlite3_column_bytes(st, 5)};
+	bool typed = row_types_ok(st); /* before any read converts a value */
+	struct chain_event e = {.id = sqlite3_column_int64(st, 0)};
 	unsigned char hash[DB_HASH_LEN];
 	int rc;
 
-	if (e.kind == NULL || e.time == NULL || e.body == NULL)
-		e.kind = e.time = e.body = "";
+	/* Text before its length: the pointer and the byte count of one value. */
+	e.session = sqlite3_column_int64(st, 1);
+	e.call = sqlite3_column_int64(st, 2);
+	e.fmt = sqlite3_column_int(st, 7);
+	e.kind = (const char *)sqlite3_column_text(st, 3);
+	e.kindlen = (size_t)sqlite3_column_bytes(st, 3);
+	e.time = (const char *)sqlite3_column_text(st, 4);
+	e.timelen = (size_t)sqlite3_column_bytes(st, 4);
+	e.body = (const char *)sqlite3_column_text(st, 5);
+	e.bodylen = (size_t)sqlite3_column_bytes(st, 5);
+	if (typed && (e.kind == NULL || e.time == NULL || e.body == NULL)) {
+		*errstr = xstrdup("out of memory reading an event");
+		return -1;
+	}
 	if (e.id != w->expect) {
 		w->r->bad_event = e.id < w->expect ? e.id : w->expect;
 		*errstr = e.id < w->expect
 		        ? xasprintf("event %lld is out of order: chain broken", (long long)e.id)
 		        : xasprintf("event %lld is missing (the next is %lld): chain broken",
 		                    (long long)w->expect, (long long)e.id);
+		return 1;
+	}
+	if (!typed) {
+		w->r->bad_event = e.id;
+		*errstr = xasprintf("event %lld was edited: a column holds a value of another type"
+		                    " (or none)", (long long)e.id);
 		return 1;
 	}
 	if (e.fmt != DB_FMT_JSON && e.fmt != DB_FMT_BINARY) {

@@ -1,0 +1,55 @@
+#!/bin/sh
+# 95-audit-review2.sh: what a second hostile review of the audit log found,
+# each failing before its fix: a column whose type was changed kept its hash
+# (a call hidden from list and `verify --index`, a cut session hidden from
+# the open-session count) and a NULL column crashed verify.
+. tests/e2e/lib.sh
+need sqlite3
+d=$(mktemp -d /tmp/airlock-audit-review2.XXXXXX)
+trap 'rm -rf "$d"' EXIT
+A=$AIRLOCK
+mkdir -p "$d/wd"
+gate() { (cd "$d/wd" && "$A" gate --no-tty --db "$1") >/dev/null 2>&1; }
+untrigger() { sqlite3 "$1" "DROP TRIGGER events_no_update; DROP TRIGGER events_no_delete; $2"; }
+printf '%s\n' '{"id":"1","tool":"shell","input":{"command":"rm -rf build"}}' \
+	'{"id":"2","tool":"shell","input":{"command":"ls"}}' >"$d/two.in"
+gate "$d/base.db" <"$d/two.in"
+check "the log verifies" "$A" audit verify --index --db "$d/base.db"
+
+# a received event's kind stored as a BLOB (same bytes, same hash) and its
+# index row removed: the call vanished from list and verify --index passed
+cp "$d/base.db" "$d/h.db"
+untrigger "$d/h.db" "UPDATE events SET kind = CAST(kind AS BLOB) WHERE id =
+	(SELECT min(id) FROM events WHERE kind = 'received');
+	DELETE FROM call_index WHERE id = (SELECT min(id) FROM call_index);
+	DELETE FROM call_rules WHERE call NOT IN (SELECT id FROM call_index)"
+"$A" audit verify --index --db "$d/h.db" >"$d/h.out" 2>&1
+expect_eq "kind as a blob: verify fails" "$?" 1
+check "kind as a blob: named as an edit" grep -q "another type" "$d/h.out"
+
+# a call id stored as 3.5 reads back as 3: its decision left `audit show`
+cp "$d/base.db" "$d/r.db"
+untrigger "$d/r.db" "UPDATE events SET call = call + 0.5 WHERE kind = 'decided'"
+"$A" audit verify --db "$d/r.db" >/dev/null 2>&1
+expect_eq "call as a real: verify fails" "$?" 1
+
+# the tail cut with the head anchor moved leaves an open session; a
+# session_start stored as a BLOB hid it from the count
+cp "$d/base.db" "$d/s.db"
+untrigger "$d/s.db" "DELETE FROM events WHERE kind = 'session_end';
+	UPDATE chain_head SET (id, hash) = (SELECT id, hash FROM events ORDER BY id DESC LIMIT 1);
+	UPDATE events SET kind = CAST(kind AS BLOB) WHERE kind = 'session_start'"
+"$A" audit verify --db "$d/s.db" >/dev/null 2>&1
+expect_eq "cut session hidden by a blob kind: verify fails" "$?" 1
+
+# a NULL kind beside a large body: verify hashed the body's length from ""
+cp "$d/base.db" "$d/n.db"
+sqlite3 "$d/n.db" "PRAGMA writable_schema = 1;
+	UPDATE sqlite_schema SET sql = replace(sql, 'kind TEXT NOT NULL', 'kind TEXT')
+	WHERE name = 'events'"
+untrigger "$d/n.db" "UPDATE events SET kind = NULL, body = body || hex(randomblob(4000000))
+	WHERE id = 3"
+"$A" audit verify --db "$d/n.db" >"$d/n.out" 2>&1
+expect_eq "NULL kind: verify reports an edit, no crash" "$?" 1
+check "NULL kind: names event 3" grep -q "event 3 was edited" "$d/n.out"
+finish
