@@ -743,8 +743,12 @@ int db_verify_pin(struct db *db, int64_t id, const char *hex, char **errstr)
 	char have[65] = "";
 	int rc = -1, step;
 
+	/* Only the newest prune anchor is tied to the chain (its "pruned" event,
+	 * which verify checked); an older anchors row is a row anyone can insert,
+	 * and answering from one let a wholly rewritten log keep any old pin. */
 	if (sqlite3_prepare_v2(db->sql, "SELECT hash FROM events WHERE id = ?1 UNION ALL"
-	                       " SELECT hash FROM anchors WHERE through = ?1 LIMIT 1",
+	                       " SELECT hash FROM anchors WHERE through = ?1 AND through ="
+	                       " (SELECT max(through) FROM anchors) LIMIT 1",
 	                       -1, &st, NULL) != SQLITE_OK)
 		return db_fail(db, errstr, "cannot read the pinned event");
 	sqlite3_bind_int64(st, 1, id);

@@ -2,7 +2,8 @@
 # 95-audit-review2.sh: what a second hostile review of the audit log found,
 # each failing before its fix: a column whose type was changed kept its hash
 # (a call hidden from list and `verify --index`, a cut session hidden from
-# the open-session count) and a NULL column crashed verify.
+# the open-session count), a NULL column crashed verify, and an anchors
+# row anyone can insert answered `verify --pin` for a rewritten log.
 . tests/e2e/lib.sh
 need sqlite3
 d=$(mktemp -d /tmp/airlock-audit-review2.XXXXXX)
@@ -52,4 +53,22 @@ untrigger "$d/n.db" "UPDATE events SET kind = NULL, body = body || hex(randomblo
 "$A" audit verify --db "$d/n.db" >"$d/n.out" 2>&1
 expect_eq "NULL kind: verify reports an edit, no crash" "$?" 1
 check "NULL kind: names event 3" grep -q "event 3 was edited" "$d/n.out"
+
+# a pin from one log "held" on another: an anchors row, which anyone can
+# insert, answered it although the chain starts from a newer anchor
+printf '%s\n' '{"id":"p","tool":"shell","input":{"command":"ls"}}' >"$d/one.in"
+gate "$d/p1.db" <"$d/one.in"
+pin=$("$A" audit verify --db "$d/p1.db" | sed -n 's/^head \([0-9]*:[0-9a-f]*\).*/\1/p')
+gate "$d/p2.db" <"$d/two.in"
+gate "$d/p2.db" <"$d/two.in"
+"$A" audit prune --before 2099-01-01 --db "$d/p2.db" >/dev/null
+sqlite3 "$d/p2.db" "INSERT INTO anchors VALUES (${pin%%:*}, X'${pin#*:}', '2020-01-01', 1)"
+"$A" audit verify --db "$d/p2.db" --pin "$pin" >"$d/p.out" 2>&1
+expect_eq "an old anchors row does not answer a pin" "$?" 1
+# a pin on the newest prune anchor, which the chain confirms, still holds
+gate "$d/p3.db" <"$d/two.in"
+pin=$("$A" audit verify --db "$d/p3.db" | sed -n 's/^head \([0-9]*:[0-9a-f]*\).*/\1/p')
+"$A" audit prune --before 2099-01-01 --db "$d/p3.db" >/dev/null
+gate "$d/p3.db" <"$d/one.in"
+check "a pin on the newest prune anchor holds" "$A" audit verify --db "$d/p3.db" --pin "$pin"
 finish
