@@ -165,28 +165,38 @@ static bool match_jwt(const char *s, size_t n, size_t i, struct match *m)
 	return true;
 }
 
-/* scheme://user:PASSWORD@host: only the password goes. */
+/*
+ * scheme://user:PASSWORD@host: only the password goes. It ends at the last
+ * '@' of the authority, not the first: an unencoded '@' in a password
+ * (pip, requests and browsers read "u:p@ss@host" as password "p@ss") left
+ * the part after it stored in clear.
+ */
 static bool match_url_password(const char *s, size_t n, size_t i, struct match *m)
 {
-	size_t j, colon = 0;
+	size_t j, colon = 0, at = 0;
 
 	if (s[i] != ':' || n - i < 3 || s[i + 1] != '/' || s[i + 2] != '/')
 		return false;
 	for (j = i + 3; j < n; j++) {
 		unsigned char c = (unsigned char)s[j];
-		if (c == '@')
+		if (c == '/' || c == '?' || c == '#' || isspace(c) || c == '"' || c == '\'')
 			break;
 		/* [ and ] cannot be in userinfo (RFC 3986); they also keep an
-		 * earlier "[REDACTED:kind]" from passing for a password. */
-		if (c == '/' || c == '?' || c == '#' || isspace(c) || c == '"' || c == '\'' ||
-		    c == '[' || c == ']')
-			return false;
+		 * earlier "[REDACTED:kind]" from passing for a password. After
+		 * an '@' they start an IPv6 host. */
+		if (c == '[' || c == ']') {
+			if (at == 0)
+				return false;
+			break;
+		}
+		if (c == '@')
+			at = j;
 		if (c == ':' && colon == 0)
 			colon = j;
 	}
-	if (j >= n || colon == 0 || colon + 1 == j)
+	if (at == 0 || colon == 0 || colon > at || colon + 1 == at)
 		return false;
-	*m = (struct match){colon + 1, j, "password"};
+	*m = (struct match){colon + 1, at, "password"};
 	return true;
 }
 

@@ -3,7 +3,8 @@
 # each failing before its fix: a column whose type was changed kept its hash
 # (a call hidden from list and `verify --index`, a cut session hidden from
 # the open-session count), a NULL column crashed verify, and an anchors
-# row anyone can insert answered `verify --pin` for a rewritten log.
+# row anyone can insert answered `verify --pin` for a rewritten log, and a
+# URL password was redacted only up to its first '@'.
 . tests/e2e/lib.sh
 need sqlite3
 d=$(mktemp -d /tmp/airlock-audit-review2.XXXXXX)
@@ -71,4 +72,11 @@ pin=$("$A" audit verify --db "$d/p3.db" | sed -n 's/^head \([0-9]*:[0-9a-f]*\).*
 "$A" audit prune --before 2099-01-01 --db "$d/p3.db" >/dev/null
 gate "$d/p3.db" <"$d/one.in"
 check "a pin on the newest prune anchor holds" "$A" audit verify --db "$d/p3.db" --pin "$pin"
+
+# a password with an unencoded @ (pip and requests read "u:p@ss@host" as
+# password "p@ss"): the part after the first @ was stored in clear
+printf '%s\n' '{"id":"u","tool":"shell","input":{"command":"pip download --index-url https://bob:hunter2@Secr3tPart@127.0.0.1:9/simple x"}}' |
+	gate "$d/u.db"
+check "url password after an @: not on disk" sh -c "! sqlite3 '$d/u.db' 'SELECT body FROM events' | grep -q Secr3tPart"
+check "url password after an @: the host stays" sh -c "sqlite3 '$d/u.db' 'SELECT body FROM events' | grep -q 'bob:\[REDACTED:password\]@127.0.0.1'"
 finish
