@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/encode.h"
 #include "core/lazy.h"
 #include "core/util.h"
 #include "db/db_internal.h"
@@ -460,8 +461,53 @@ static int count_open_sessions(struct db *db, long long *n)
 	return rc;
 }
 
+/*
+ * The file's own structure: every index on a table must hold exactly what
+ * the table does. The walk reads events in rowid order and never uses an
+ * index, but `audit show`, the derived rows and `verify --index` look
+ * events up by call through events_call, and filtered lists read the call
+ * index through its indexes: an index built on another expression and then
+ * renamed (writable_schema) put another call's "decided" event under a
+ * call and hid its own, with the chain intact. Only the named tables are
+ * checked (all of them took verify from 1.8 s to 4.8 s per million
+ * events). Returns 0, 1 (*errstr) or -1.
+ */
+static int check_structure(struct db *db, const char *const *tables, size_t n, char **errstr)
+{
+	sqlite3_stmt *st = NULL;
+	const char *what;
+	char *sql = NULL, *shown;
+	int rc = 0;
+
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		free(sql);
+		sql = xasprintf("PRAGMA integrity_check(%s)", tables[i]);
+		if (sqlite3_prepare_v2(db->sql, sql, -1, &st, NULL) != SQLITE_OK ||
+		    sqlite3_step(st) != SQLITE_ROW) {
+			rc = db_fail(db, errstr, "cannot check the file's structure");
+			break;
+		}
+		what = (const char *)sqlite3_column_text(st, 0);
+		if (what == NULL || strcmp(what, "ok") != 0) {
+			/* names the file chose (an index's name): shown, never run */
+			shown = encode_escape(what ? what : "?", 200);
+			*errstr = xasprintf("the file's tables and indexes disagree (%s): an index"
+			                    " was forged or the file is damaged; keep it as evidence",
+			                    shown);
+			free(shown);
+			rc = 1;
+		}
+		sqlite3_finalize(st);
+		st = NULL;
+	}
+	sqlite3_finalize(st);
+	free(sql);
+	return rc;
+}
+
 int db_verify_report(struct db *db, struct db_verify_report *r, char **errstr)
 {
+	static const char *const chain_tables[] = {"events", "anchors", "chain_head"};
 	struct walk w = {.r = r, .expect = 1};
 	sqlite3_stmt *st = NULL;
 	int rc = -1, step;
@@ -470,6 +516,9 @@ int db_verify_report(struct db *db, struct db_verify_report *r, char **errstr)
 	/* One read transaction: a consistent snapshot while others append. */
 	if (sqlite3_exec(db->sql, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
 		return db_fail(db, errstr, "cannot begin a read transaction");
+	if ((rc = check_structure(db, chain_tables, nitems(chain_tables), errstr)) != 0)
+		goto out;
+	rc = -1;
 	if (anchor_load(db, &w.anchor, errstr) < 0)
 		goto out;
 	if (w.anchor.found) {
@@ -687,11 +736,16 @@ static int index_first_difference(struct db *db, int64_t *bad, char **errstr)
 
 int db_verify_index(struct db *db, int64_t *bad_call, char **errstr)
 {
+	static const char *const index_tables[] = {"call_index", "call_rules", "sessions"};
 	char *tables = db_derived_tables_sql("temp.chk_");
 	char *rows = db_derive_sql("temp.chk_call_index", "temp.chk_call_rules");
 	int rc = -1;
 
 	*bad_call = 0;
+	/* the lists read the index through its own indexes: they must agree */
+	if ((rc = check_structure(db, index_tables, nitems(index_tables), errstr)) != 0)
+		goto out;
+	rc = -1;
 	if (exec_sql(db, "DROP TABLE IF EXISTS temp.chk_call_index;"
 	             "DROP TABLE IF EXISTS temp.chk_call_rules; BEGIN", "cannot start", errstr) < 0)
 		goto out;

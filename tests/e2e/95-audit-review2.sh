@@ -4,7 +4,8 @@
 # (a call hidden from list and `verify --index`, a cut session hidden from
 # the open-session count), a NULL column crashed verify, and an anchors
 # row anyone can insert answered `verify --pin` for a rewritten log, and a
-# URL password was redacted only up to its first '@'.
+# URL password was redacted only up to its first '@', and an index built
+# on another expression and renamed moved events between calls unseen.
 . tests/e2e/lib.sh
 need sqlite3
 d=$(mktemp -d /tmp/airlock-audit-review2.XXXXXX)
@@ -79,4 +80,30 @@ printf '%s\n' '{"id":"u","tool":"shell","input":{"command":"pip download --index
 	gate "$d/u.db"
 check "url password after an @: not on disk" sh -c "! sqlite3 '$d/u.db' 'SELECT body FROM events' | grep -q Secr3tPart"
 check "url password after an @: the host stays" sh -c "sqlite3 '$d/u.db' 'SELECT body FROM events' | grep -q 'bob:\[REDACTED:password\]@127.0.0.1'"
+
+# an index built on another expression, then given the real one's text:
+# `audit show` listed another call's decision under a call and hid its own
+# while verify passed; a forged call_index_tier hid a call from
+# `list --tier` while verify --index passed
+forge_index() { # db name table expression
+	sqlite3 "$1" "DROP INDEX $2; CREATE INDEX $2 ON $3($4); PRAGMA writable_schema = 1;
+		UPDATE sqlite_schema SET sql = replace(sql, '$4', '$5') WHERE name = '$2'"
+}
+cp "$d/base.db" "$d/x.db"
+call1=$(sqlite3 "$d/x.db" "SELECT min(id) FROM call_index")
+dec1=$(sqlite3 "$d/x.db" "SELECT id FROM events WHERE call = $call1 AND kind = 'decided'")
+dec2=$(sqlite3 "$d/x.db" "SELECT max(id) FROM events WHERE kind = 'decided'")
+forge_index "$d/x.db" events_call events "CASE WHEN id = $dec1 THEN -1 WHEN id = $dec2 THEN $call1 ELSE call END" call
+"$A" audit verify --db "$d/x.db" >"$d/x.out" 2>&1
+expect_eq "forged events index: verify fails" "$?" 1
+check "forged events index: says so" grep -q "indexes disagree" "$d/x.out"
+cp "$d/base.db" "$d/y.db"
+expect_eq "list --tier medium shows the call" \
+	"$("$A" audit list --tier medium --db "$d/y.db" | grep -c 'rm -rf')" 1
+forge_index "$d/y.db" call_index_tier call_index "CASE WHEN id = $call1 THEN 3 ELSE tier END" tier
+expect_eq "forged tier index: the call is hidden from list --tier" \
+	"$("$A" audit list --tier medium --db "$d/y.db" | grep -c 'rm -rf')" 0
+"$A" audit verify --index --db "$d/y.db" >"$d/y.out" 2>&1
+expect_eq "forged tier index: verify --index fails" "$?" 1
+check "the untouched log still verifies" "$A" audit verify --index --db "$d/base.db"
 finish
