@@ -143,6 +143,70 @@ static bool match_private_key(const char *s, size_t n, size_t i, struct key_bloc
 	return true;
 }
 
+static int base64_value(unsigned char c)
+{
+	if (isupper(c))
+		return c - 'A';
+	if (islower(c))
+		return c - 'a' + 26;
+	if (isdigit(c))
+		return c - '0' + 52;
+	return c == '+' ? 62 : c == '/' ? 63 : -1;
+}
+
+/* A line break inside a wrapped base64 run (base64(1) wraps at 76): "\n",
+ * "\r\n", or the two characters \n of an escaped string. Its length, or 0. */
+static size_t base64_break(const char *s, size_t n, size_t j)
+{
+	size_t k = s[j] == '\r' ? j + 1 : j;
+
+	if (k < n && s[k] == '\n')
+		k++;
+	else if (k + 1 < n && s[k] == '\\' && s[k + 1] == 'n')
+		k += 2;
+	else
+		return 0;
+	return k < n && base64_value((unsigned char)s[k]) >= 0 ? k - j : 0;
+}
+
+/*
+ * A private key block in base64 (a Kubernetes secret's tls.key, `base64
+ * id_rsa`): "LS0tLS1CRUdJTi" is "-----BEGIN " encoded, and the first line
+ * decoded must name a PRIVATE KEY (a certificate is public). The whole
+ * run goes, wrapped lines included.
+ */
+static bool match_base64_key(const char *s, size_t n, size_t i, struct match *m)
+{
+	static const char prefix[] = "LS0tLS1CRUdJTi";
+	unsigned char head[64];
+	size_t j = i, got = 0, brk;
+	unsigned int acc = 0;
+	int bits = 0, v;
+
+	if (s[i] != 'L' || n - i < sizeof(prefix) - 1 || memcmp(s + i, prefix, sizeof(prefix) - 1) ||
+	    !boundary_before(s, i))
+		return false;
+	for (;;) {
+		while (j < n && ((v = base64_value((unsigned char)s[j])) >= 0 || s[j] == '=')) {
+			if (v >= 0 && got < sizeof(head)) {
+				acc = (acc << 6 | (unsigned int)v) & 0xffffff;
+				if ((bits += 6) >= 8)
+					head[got++] = (unsigned char)(acc >> (bits -= 8));
+			}
+			j++;
+		}
+		if (j >= n || (brk = base64_break(s, n, j)) == 0)
+			break;
+		j += brk;
+	}
+	if (memchr(head, '\n', got))
+		got = (size_t)((unsigned char *)memchr(head, '\n', got) - head);
+	if (memmem(head, got, "PRIVATE KEY", 11) == NULL)
+		return false;
+	*m = (struct match){i, j, "private-key"};
+	return true;
+}
+
 /* eyJ<b64url>.eyJ<b64url>.<b64url>: a JWT (header and payload are JSON). */
 static bool match_jwt(const char *s, size_t n, size_t i, struct match *m)
 {
@@ -275,6 +339,7 @@ static bool match_authorization(const char *s, size_t n, size_t i, struct match 
 typedef bool (*matcher)(const char *s, size_t n, size_t i, struct match *m);
 static const matcher matchers[] = {
 	match_jwt, match_shape, match_url_password, match_secret_name, match_authorization,
+	match_base64_key,
 };
 
 static bool match_value(const char *s, size_t n, size_t i, char *const *values,

@@ -5,7 +5,8 @@
 # the open-session count), a NULL column crashed verify, and an anchors
 # row anyone can insert answered `verify --pin` for a rewritten log, and a
 # URL password was redacted only up to its first '@', and an index built
-# on another expression and renamed moved events between calls unseen.
+# on another expression and renamed moved events between calls unseen,
+# and a private key in base64 was stored whole.
 . tests/e2e/lib.sh
 need sqlite3
 d=$(mktemp -d /tmp/airlock-audit-review2.XXXXXX)
@@ -106,4 +107,12 @@ expect_eq "forged tier index: the call is hidden from list --tier" \
 "$A" audit verify --index --db "$d/y.db" >"$d/y.out" 2>&1
 expect_eq "forged tier index: verify --index fails" "$?" 1
 check "the untouched log still verifies" "$A" audit verify --index --db "$d/base.db"
+
+# a private key in base64 (a Kubernetes secret's tls.key, `base64 id_rsa`)
+# was stored whole, in the command and in the wrapped output
+k=LS0tLS1CRUdJTiBPUEVOU1NIIFBSSVZBVEUgS0VZLS0tLS0KYjNCbGJuTnphQzFyWlhrdGRqRUFBQUFBQkc1dmJtVUFBQUFFYm05dVpRQUFBQUFBQUFBQkFBQUFNd0FBQUF0emMyZ3RaV1F5TlRVeE9RCi0tLS0tRU5EIE9QRU5TU0ggUFJJVkFURSBLRVktLS0tLQo=
+printf '%s\n' "{\"id\":\"k\",\"tool\":\"shell\",\"input\":{\"command\":\"echo $k | base64 -d | base64\"}}" |
+	gate "$d/k.db"
+check "base64 key: its output was recorded" sh -c "sqlite3 '$d/k.db' \"SELECT body FROM events WHERE kind = 'finished'\" | grep -q 'REDACTED:private-key'"
+check "base64 key: no part on disk" sh -c "! sqlite3 '$d/k.db' 'SELECT body FROM events' | grep -q 'LS0tLS1CRUdJTi\\|YjNCbGJuTnphQzFy\\|LS0tLS1FTkQ'"
 finish
