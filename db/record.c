@@ -175,6 +175,9 @@ int db_session_end(struct db *db, char **errstr)
 /* Rejected lines kept whole per session: a stream of garbage is counted,
  * not stored line by line. */
 #define REJECTED_KEPT 100
+#define REJECTED_HEAD 256 /* bytes of a rejected line kept */
+
+static json_t *stream_json(const char *s, size_t n, bool cut);
 
 int db_input_rejected(struct db *db, size_t lineno, const char *why, const char *line,
                       size_t len, char **errstr)
@@ -184,9 +187,14 @@ int db_input_rejected(struct db *db, size_t lineno, const char *why, const char 
 
 	if (db->session == 0 || db->session_rejected++ >= REJECTED_KEPT)
 		return 0;
+	/* The head may end inside a token cut too short for any shape (20 of a
+	 * GitHub token's 40 characters were stored): its last word goes, as
+	 * for an output the capture cap cut. */
 	body[0] = json_pack("{s:I, s:o, s:I, s:o}", "line", (json_int_t)lineno, "error", text(why),
 	                    "bytes", (json_int_t)len, "head",
-	                    line ? encode_bytes(line, len < 256 ? len : 256) : json_null());
+	                    line ? stream_json(line, len < REJECTED_HEAD ? len : REJECTED_HEAD,
+	                                       db->redact && len > REJECTED_HEAD)
+	                         : json_null());
 	return record(db, 1, kinds, body, 0, NULL, NULL, NULL, errstr);
 }
 

@@ -6,7 +6,8 @@
 # row anyone can insert answered `verify --pin` for a rewritten log, and a
 # URL password was redacted only up to its first '@', and an index built
 # on another expression and renamed moved events between calls unseen,
-# and a private key in base64 was stored whole.
+# a private key in base64 was stored whole, and a rejected line's head
+# kept the start of a token it cut.
 . tests/e2e/lib.sh
 need sqlite3
 d=$(mktemp -d /tmp/airlock-audit-review2.XXXXXX)
@@ -115,4 +116,11 @@ printf '%s\n' "{\"id\":\"k\",\"tool\":\"shell\",\"input\":{\"command\":\"echo $k
 	gate "$d/k.db"
 check "base64 key: its output was recorded" sh -c "sqlite3 '$d/k.db' \"SELECT body FROM events WHERE kind = 'finished'\" | grep -q 'REDACTED:private-key'"
 check "base64 key: no part on disk" sh -c "! sqlite3 '$d/k.db' 'SELECT body FROM events' | grep -q 'LS0tLS1CRUdJTi\\|YjNCbGJuTnphQzFy\\|LS0tLS1FTkQ'"
+
+# a rejected line's first 256 bytes ended inside a token: its first 20
+# characters were stored, too short for any shape
+python3 -c "print('{\"id\":\"1\",\"tool\":\"shell\",\"input\":{\"command\":\"' + 'x' * 190 + ' ghp_abcdefghijklmnopqrstuvwxyz0123456789\"')" |
+	gate "$d/j.db"
+check "rejected head: recorded" sh -c "sqlite3 '$d/j.db' \"SELECT body FROM events WHERE kind = 'rejected'\" | grep -q 'xxx \[REDACTED:cut-word\]'"
+check "rejected head: no part of the token on disk" sh -c "! sqlite3 '$d/j.db' 'SELECT body FROM events' | grep -q ghp_abc"
 finish
