@@ -245,11 +245,27 @@ static json_t *received_body(const struct call *c, const char *summary)
 	                 "summary", text(summary), "cwd", text(c->cwd));
 }
 
+/*
+ * The call's one-line summary as stored: redacted before the 200-byte cut,
+ * not only after it. A token the cut split was stored in the summary (and
+ * the call index) by its first characters, too short for any shape, while
+ * the full command was redacted. Returns a new string; caller frees.
+ */
+static char *stored_summary(struct db *db, const struct call *c)
+{
+	const char *subject = call_subject(c);
+	char *clean = db->redact ? redact_text(subject, strlen(subject), db->secrets, NULL) : NULL;
+	char *summary = encode_escape(clean ? clean : subject, 200);
+
+	free(clean);
+	return summary;
+}
+
 int db_call_received(struct db *db, const struct call *c, const struct verdict *v,
                      int64_t *call_id, char **errstr)
 {
 	const char *kinds[] = {"received", "classified"};
-	char *summary = encode_summary(c, 200);
+	char *summary = stored_summary(db, c);
 	json_t *bodies[2];
 	int rc;
 
@@ -409,7 +425,7 @@ int db_call_begin(struct db *db, const struct call *c, const struct verdict *v,
 {
 	const char *kinds[] = {"received", "classified", "decided", "finished"};
 	struct derive_begin b = {.v = v, .has_finished = o != NULL};
-	char *summary = encode_summary(c, 200);
+	char *summary = stored_summary(db, c);
 	json_t *bodies[4];
 	int rc;
 

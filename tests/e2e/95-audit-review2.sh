@@ -2,12 +2,12 @@
 # 95-audit-review2.sh: what a second hostile review of the audit log found,
 # each failing before its fix: a column whose type was changed kept its hash
 # (a call hidden from list and `verify --index`, a cut session hidden from
-# the open-session count), a NULL column crashed verify, and an anchors
-# row anyone can insert answered `verify --pin` for a rewritten log, and a
-# URL password was redacted only up to its first '@', and an index built
-# on another expression and renamed moved events between calls unseen,
-# a private key in base64 was stored whole, and a rejected line's head
-# kept the start of a token it cut.
+# the open-session count); a NULL column crashed verify; an anchors row
+# anyone can insert answered `verify --pin` for a rewritten log; an index
+# built on another expression and renamed moved events between calls
+# unseen; a URL password was redacted only up to its first '@'; a private
+# key in base64 was stored whole; a rejected line's head and a call's
+# 200-byte summary kept the start of a token they cut.
 . tests/e2e/lib.sh
 need sqlite3
 d=$(mktemp -d /tmp/airlock-audit-review2.XXXXXX)
@@ -123,4 +123,12 @@ python3 -c "print('{\"id\":\"1\",\"tool\":\"shell\",\"input\":{\"command\":\"' +
 	gate "$d/j.db"
 check "rejected head: recorded" sh -c "sqlite3 '$d/j.db' \"SELECT body FROM events WHERE kind = 'rejected'\" | grep -q 'xxx \[REDACTED:cut-word\]'"
 check "rejected head: no part of the token on disk" sh -c "! sqlite3 '$d/j.db' 'SELECT body FROM events' | grep -q ghp_abc"
+
+# the 200-byte summary was cut before it was redacted: a token the cut
+# split stayed in the summary and the call index by its first characters
+python3 -c "print('{\"id\":\"1\",\"tool\":\"shell\",\"input\":{\"command\":\"echo ' + 'x' * 170 + ' ghp_abcdefghijklmnopqrstuvwxyz0123456789\"}}')" |
+	gate "$d/m.db"
+check "cut summary: no part of the token in the events" sh -c "! sqlite3 '$d/m.db' 'SELECT body FROM events' | grep -q ghp_abc"
+check "cut summary: none in the call index" sh -c "! sqlite3 '$d/m.db' 'SELECT summary FROM call_index' | grep -q ghp_abc"
+check "cut summary: the index matches the chain" "$A" audit verify --index --db "$d/m.db"
 finish
