@@ -537,6 +537,30 @@ static json_t *redact_auth_value(json_t *v, char *const *values)
 	return out;
 }
 
+/*
+ * The key to store: *k (redacted, may be NULL) or key. Two keys redacted to
+ * one ({"ghp_A...": "x", "ghp_B...": "y"}) kept only the last value, so
+ * what the agent sent under the first never reached the log; a repeated
+ * key gets "#2", "#3", ... (*k is replaced; caller frees it).
+ */
+static const char *unique_key(json_t *obj, char **k, const char *key)
+{
+	const char *base = *k ? *k : key;
+	char *next;
+
+	if (json_object_get(obj, base) == NULL)
+		return base;
+	for (int i = 2;; i++) {
+		next = xasprintf("%s#%d", base, i);
+		if (json_object_get(obj, next) == NULL)
+			break;
+		free(next);
+	}
+	free(*k);
+	*k = next;
+	return next;
+}
+
 json_t *redact_json(json_t *v, char *const *values)
 {
 	json_t *out, *item;
@@ -555,9 +579,10 @@ json_t *redact_json(json_t *v, char *const *values)
 		json_object_foreach(v, key, item) {
 			size_t n;
 			char *k = redact_text(key, strlen(key), values, &n);
-			json_object_set_new(out, k ? k : key, auth_key(key) && json_is_string(item)
-			                                      ? redact_auth_value(item, values)
-			                                      : redact_json(item, values));
+			json_object_set_new(out, unique_key(out, &k, key),
+			                    auth_key(key) && json_is_string(item)
+			                        ? redact_auth_value(item, values)
+			                        : redact_json(item, values));
 			free(k);
 		}
 		return out;

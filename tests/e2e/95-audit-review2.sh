@@ -7,7 +7,8 @@
 # built on another expression and renamed moved events between calls
 # unseen; a URL password was redacted only up to its first '@'; a private
 # key in base64 was stored whole; a rejected line's head and a call's
-# 200-byte summary kept the start of a token they cut.
+# 200-byte summary kept the start of a token they cut; two object keys
+# redacted alike kept one value.
 . tests/e2e/lib.sh
 need sqlite3
 d=$(mktemp -d /tmp/airlock-audit-review2.XXXXXX)
@@ -131,4 +132,10 @@ python3 -c "print('{\"id\":\"1\",\"tool\":\"shell\",\"input\":{\"command\":\"ech
 check "cut summary: no part of the token in the events" sh -c "! sqlite3 '$d/m.db' 'SELECT body FROM events' | grep -q ghp_abc"
 check "cut summary: none in the call index" sh -c "! sqlite3 '$d/m.db' 'SELECT summary FROM call_index' | grep -q ghp_abc"
 check "cut summary: the index matches the chain" "$A" audit verify --index --db "$d/m.db"
+
+# two keys redacted to one: the first key's value never reached the log
+printf '%s\n' '{"id":"1","tool":"shell","input":{"command":"ls","ghp_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa":"first value","ghp_bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb":"second value"}}' |
+	gate "$d/q.db"
+expect_eq "keys redacted alike: both values kept" \
+	"$(sqlite3 "$d/q.db" "SELECT count(*) FROM events, json_each(events.body, '\$.input') j WHERE kind = 'received' AND j.value LIKE '% value'")" 2
 finish
