@@ -373,6 +373,15 @@ static int walk_row(struct db *db, struct walk *w, sqlite3_stmt *st, char **errs
 		                    " (or none)", (long long)e.id);
 		return 1;
 	}
+	/* airlock never writes a NUL byte (lengths are strlen's), and format 1
+	 * hashes each text only up to one: "received" plus a NUL hashed as
+	 * before while `kind = 'received'` no longer found the event. */
+	if (memchr(e.kind, '\0', e.kindlen) || memchr(e.time, '\0', e.timelen) ||
+	    memchr(e.body, '\0', e.bodylen)) {
+		w->r->bad_event = e.id;
+		*errstr = xasprintf("event %lld was edited: its text holds a NUL byte", (long long)e.id);
+		return 1;
+	}
 	if (e.fmt != DB_FMT_JSON && e.fmt != DB_FMT_BINARY) {
 		w->r->bad_event = e.id;
 		*errstr = xasprintf("event %lld has an unknown format %d: edited", (long long)e.id, e.fmt);

@@ -8,7 +8,8 @@
 # unseen; a URL password was redacted only up to its first '@'; a private
 # key in base64 was stored whole; a rejected line's head and a call's
 # 200-byte summary kept the start of a token they cut; two object keys
-# redacted alike kept one value.
+# redacted alike kept one value; a NUL byte after a format 1 event's text
+# was not hashed.
 . tests/e2e/lib.sh
 need sqlite3
 d=$(mktemp -d /tmp/airlock-audit-review2.XXXXXX)
@@ -138,4 +139,14 @@ printf '%s\n' '{"id":"1","tool":"shell","input":{"command":"ls","ghp_aaaaaaaaaaa
 	gate "$d/q.db"
 expect_eq "keys redacted alike: both values kept" \
 	"$(sqlite3 "$d/q.db" "SELECT count(*) FROM events, json_each(events.body, '\$.input') j WHERE kind = 'received' AND j.value LIKE '% value'")" 2
+
+# a format 1 (schema v1) event hashes each text only up to a NUL byte:
+# "received" plus a NUL hid a denied call from list, verify --index passing
+sqlite3 "$d/v1.db" <tests/data/db/v1.sql
+"$A" audit verify --db "$d/v1.db" >/dev/null 2>&1
+untrigger "$d/v1.db" "UPDATE events SET kind = kind || char(0) WHERE id = 6;
+	DELETE FROM call_index WHERE id = 6; DELETE FROM call_rules WHERE call = 6"
+"$A" audit verify --index --db "$d/v1.db" >"$d/v1.out" 2>&1
+expect_eq "v1 kind with a NUL: verify fails" "$?" 1
+check "v1 kind with a NUL: names event 6" grep -q "event 6 was edited" "$d/v1.out"
 finish
