@@ -285,6 +285,61 @@ static bool match_secret_name(const char *s, size_t n, size_t i, struct match *m
 	return false;
 }
 
+/* Names that end a password variable or option: PGPASSWORD, DB_PASSWORD,
+ * --password, MYSQL_PWD ("pwd" only after '_': PWD and OLDPWD are the
+ * shell's working directory). */
+static const char *const password_names[] = {"password", "passwd", "_pwd"};
+
+/*
+ * NAME=VALUE, NAME: VALUE (YAML) or "NAME": "VALUE" (JSON, escaped too)
+ * for a password name: the value, quoted (to its closing quote) or not (to
+ * white space or shell syntax). A value that is already a marker or a
+ * $variable is left alone.
+ */
+static bool match_password(const char *s, size_t n, size_t i, struct match *m)
+{
+	size_t j = 0, v, len = 0;
+	char q = 0;
+	bool eq = false, colon = false;
+
+	for (size_t k = 0; k < nitems(password_names) && j == 0; k++) {
+		len = strlen(password_names[k]);
+		/* not a path's last part ("/etc/passwd: No such file") */
+		if (n - i >= len && strncasecmp(s + i, password_names[k], len) == 0 &&
+		    (i == 0 || (s[i - 1] != '/' && s[i - 1] != '.')))
+			j = i + len;
+	}
+	if (j == 0)
+		return false;
+	/* the key's closing quote (JSON), then one '=' or ':' and blanks */
+	while (j < n && (s[j] == '"' || s[j] == '\\' || s[j] == '\''))
+		j++;
+	if (j < n && (s[j] == '=' || s[j] == ':')) {
+		eq = s[j] == '=';
+		colon = !eq;
+		j++;
+	}
+	if (!eq && !colon)
+		return false;
+	while (j < n && (s[j] == ' ' || s[j] == '\t'))
+		j++;
+	if (j < n && s[j] == '\\' && j + 1 < n && s[j + 1] == '"')
+		j++; /* \" in escaped JSON */
+	if (j < n && (s[j] == '"' || s[j] == '\''))
+		q = s[j++];
+	v = j;
+	if (q)
+		while (j < n && s[j] != q && s[j] != '\n' && !(q == '"' && s[j] == '\\'))
+			j++;
+	else
+		while (j < n && !isspace((unsigned char)s[j]) && !strchr("\"'\\,;&|)}`", s[j]))
+			j++;
+	if (j == v || s[v] == '$' || (j - v >= 10 && memcmp(s + v, "[REDACTED:", 10) == 0))
+		return false;
+	*m = (struct match){v, j, "password"};
+	return true;
+}
+
 /* Not a word: a digit, a symbol, or a capital after the first letter
  * ("required" and "Required" are prose; a random token has one of these). */
 static bool looks_random(const char *s, size_t n)
@@ -339,7 +394,7 @@ static bool match_authorization(const char *s, size_t n, size_t i, struct match 
 typedef bool (*matcher)(const char *s, size_t n, size_t i, struct match *m);
 static const matcher matchers[] = {
 	match_jwt, match_shape, match_url_password, match_secret_name, match_authorization,
-	match_base64_key,
+	match_base64_key, match_password,
 };
 
 static bool match_value(const char *s, size_t n, size_t i, char *const *values,

@@ -9,7 +9,7 @@
 # key in base64 was stored whole; a rejected line's head and a call's
 # 200-byte summary kept the start of a token they cut; two object keys
 # redacted alike kept one value; a NUL byte after a format 1 event's text
-# was not hashed.
+# was not hashed; passwords in variables and options were stored.
 . tests/e2e/lib.sh
 need sqlite3
 d=$(mktemp -d /tmp/airlock-audit-review2.XXXXXX)
@@ -149,4 +149,14 @@ untrigger "$d/v1.db" "UPDATE events SET kind = kind || char(0) WHERE id = 6;
 "$A" audit verify --index --db "$d/v1.db" >"$d/v1.out" 2>&1
 expect_eq "v1 kind with a NUL: verify fails" "$?" 1
 check "v1 kind with a NUL: names event 6" grep -q "event 6 was edited" "$d/v1.out"
+
+# passwords in variables and options were stored in clear (a documented
+# limit then): PGPASSWORD=, MYSQL_PWD=, --password=, "password": "..."
+python3 -c 'import json
+for i, c in enumerate(["PGPASSWORD=Sup3rS3cretPw psql -h 127.0.0.1 -p 9 -c \"select 1\"",
+		"echo \x27{\"password\": \"Sup3rS3cretPw2\"}\x27; echo PWD=$PWD"]):
+	print(json.dumps({"id": str(i), "tool": "shell", "input": {"command": c}}))' | gate "$d/w.db"
+check "password variable: not on disk" sh -c "! sqlite3 '$d/w.db' 'SELECT body FROM events' | grep -q Sup3rS3cretPw"
+check "password variable: the name stays" sh -c "sqlite3 '$d/w.db' 'SELECT body FROM events' | grep -q 'PGPASSWORD=\[REDACTED:password\]'"
+check "the working directory is not taken for a password" sh -c "sqlite3 '$d/w.db' 'SELECT body FROM events' | grep -q 'PWD=/'"
 finish
