@@ -359,6 +359,11 @@ static int walk_row(struct db *db, struct walk *w, sqlite3_stmt *st, char **errs
 		*errstr = xstrdup("out of memory reading an event");
 		return -1;
 	}
+	if (e.id == INT64_MAX) { /* the next expected id would overflow */
+		w->r->bad_event = e.id;
+		*errstr = xasprintf("event %lld has an id no log reaches: edited", (long long)e.id);
+		return 1;
+	}
 	if (e.id != w->expect) {
 		w->r->bad_event = e.id < w->expect ? e.id : w->expect;
 		*errstr = e.id < w->expect
@@ -530,6 +535,14 @@ int db_verify_report(struct db *db, struct db_verify_report *r, char **errstr)
 	rc = -1;
 	if (anchor_load(db, &w.anchor, errstr) < 0)
 		goto out;
+	/* through + 1 must be an id: a forged INT64_MAX overflowed (undefined
+	 * behaviour; it named "event -9223372036854775808" as missing) */
+	if (w.anchor.found && (w.anchor.through < 0 || w.anchor.through == INT64_MAX)) {
+		*errstr = xasprintf("the prune anchor names event %lld, which cannot be one:"
+		                    " forged", (long long)w.anchor.through);
+		rc = 1;
+		goto out;
+	}
 	if (w.anchor.found) {
 		memcpy(w.prev, w.anchor.hash, DB_HASH_LEN);
 		w.expect = w.anchor.through + 1;

@@ -9,7 +9,8 @@
 # key in base64 was stored whole; a rejected line's head and a call's
 # 200-byte summary kept the start of a token they cut; two object keys
 # redacted alike kept one value; a NUL byte after a format 1 event's text
-# was not hashed; passwords in variables and options were stored.
+# was not hashed; passwords in variables and options were stored; a prune
+# anchor at INT64_MAX overflowed verify's next id.
 . tests/e2e/lib.sh
 need sqlite3
 d=$(mktemp -d /tmp/airlock-audit-review2.XXXXXX)
@@ -159,4 +160,12 @@ for i, c in enumerate(["PGPASSWORD=Sup3rS3cretPw psql -h 127.0.0.1 -p 9 -c \"sel
 check "password variable: not on disk" sh -c "! sqlite3 '$d/w.db' 'SELECT body FROM events' | grep -q Sup3rS3cretPw"
 check "password variable: the name stays" sh -c "sqlite3 '$d/w.db' 'SELECT body FROM events' | grep -q 'PGPASSWORD=\[REDACTED:password\]'"
 check "the working directory is not taken for a password" sh -c "sqlite3 '$d/w.db' 'SELECT body FROM events' | grep -q 'PWD=/'"
+
+# a prune anchor through INT64_MAX: verify computed through + 1 (signed
+# overflow) and named "event -9223372036854775808" as missing
+cp "$d/base.db" "$d/o.db"
+sqlite3 "$d/o.db" "INSERT INTO anchors VALUES (9223372036854775807, zeroblob(32), 'x', 1)"
+"$A" audit verify --db "$d/o.db" >"$d/o.out" 2>&1
+expect_eq "anchor at INT64_MAX: verify fails" "$?" 1
+check "anchor at INT64_MAX: named as a forged anchor" grep -q "prune anchor names event 9223372036854775807" "$d/o.out"
 finish
