@@ -428,7 +428,8 @@ static int walk_finish(struct db *db, struct walk *w, char **errstr)
 		return -1;
 	chain_hex(found ? head : w->prev, w->r->head);
 	if (!found) {
-		*errstr = xstrdup("the head anchor is missing: the tail cannot be checked (edited)");
+		*errstr = xstrdup("the head anchor is missing (or is not one row): the tail cannot"
+		                  " be checked (edited)");
 		w->r->bad_event = w->expect;
 		return 1;
 	}

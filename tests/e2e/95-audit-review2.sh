@@ -10,7 +10,8 @@
 # 200-byte summary kept the start of a token they cut; two object keys
 # redacted alike kept one value; a NUL byte after a format 1 event's text
 # was not hashed; passwords in variables and options were stored; a prune
-# anchor at INT64_MAX overflowed verify's next id.
+# anchor at INT64_MAX overflowed verify's next id; a second head anchor
+# row passed verify.
 . tests/e2e/lib.sh
 need sqlite3
 d=$(mktemp -d /tmp/airlock-audit-review2.XXXXXX)
@@ -168,4 +169,16 @@ sqlite3 "$d/o.db" "INSERT INTO anchors VALUES (9223372036854775807, zeroblob(32)
 "$A" audit verify --db "$d/o.db" >"$d/o.out" 2>&1
 expect_eq "anchor at INT64_MAX: verify fails" "$?" 1
 check "anchor at INT64_MAX: named as a forged anchor" grep -q "prune anchor names event 9223372036854775807" "$d/o.out"
+
+# a second head anchor row: verify read the first and said ok, while every
+# gate failed to move the head ("not an error")
+cp "$d/base.db" "$d/hh.db"
+sqlite3 "$d/hh.db" "INSERT INTO chain_head VALUES (1, zeroblob(32))"
+"$A" audit verify --db "$d/hh.db" >"$d/hh.out" 2>&1
+expect_eq "two head rows: verify fails" "$?" 1
+check "two head rows: named" grep -q "not one row" "$d/hh.out"
+printf '%s\n' '{"id":"1","tool":"shell","input":{"command":"touch ran"}}' >"$d/hh.in"
+(cd "$d/wd" && "$A" gate --no-tty --db "$d/hh.db" <"$d/hh.in" >/dev/null 2>"$d/hh.err")
+check "two head rows: the gate refuses, pointing to verify" grep -q "audit verify" "$d/hh.err"
+check "two head rows: nothing ran" test ! -e "$d/wd/ran"
 finish
