@@ -133,7 +133,10 @@ static const struct {
 
 static const char *const stmt_sql[ST_COUNT] = {
 	[ST_TAIL] = "SELECT id, hash FROM events ORDER BY id DESC LIMIT 1",
-	[ST_HEAD_GET] = "SELECT id, hash FROM chain_head",
+	/* Exactly one row or none: a second one made every append's head move
+	 * fail ("not an error") while verify, reading the first, said ok. */
+	[ST_HEAD_GET] = "SELECT id, hash FROM chain_head"
+	                " WHERE (SELECT count(*) FROM chain_head) = 1",
 	[ST_HEAD_SET] = "UPDATE chain_head SET id = ?, hash = ?",
 	[ST_INSERT] = "INSERT INTO events(id, session, call, kind, time, body, hash, fmt)"
 	              " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",

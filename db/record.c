@@ -175,6 +175,9 @@ int db_session_end(struct db *db, char **errstr)
 /* Rejected lines kept whole per session: a stream of garbage is counted,
  * not stored line by line. */
 #define REJECTED_KEPT 100
+#define REJECTED_HEAD 256 /* bytes of a rejected line kept */
+
+static json_t *stream_json(const char *s, size_t n, bool cut);
 
 int db_input_rejected(struct db *db, size_t lineno, const char *why, const char *line,
                       size_t len, char **errstr)
@@ -184,9 +187,14 @@ int db_input_rejected(struct db *db, size_t lineno, const char *why, const char 
 
 	if (db->session == 0 || db->session_rejected++ >= REJECTED_KEPT)
 		return 0;
+	/* The head may end inside a token cut too short for any shape (20 of a
+	 * GitHub token's 40 characters were stored): its last word goes, as
+	 * for an output the capture cap cut. */
 	body[0] = json_pack("{s:I, s:o, s:I, s:o}", "line", (json_int_t)lineno, "error", text(why),
 	                    "bytes", (json_int_t)len, "head",
-	                    line ? encode_bytes(line, len < 256 ? len : 256) : json_null());
+	                    line ? stream_json(line, len < REJECTED_HEAD ? len : REJECTED_HEAD,
+	                                       db->redact && len > REJECTED_HEAD)
+	                         : json_null());
 	return record(db, 1, kinds, body, 0, NULL, NULL, NULL, errstr);
 }
 
@@ -237,11 +245,27 @@ static json_t *received_body(const struct call *c, const char *summary)
 	                 "summary", text(summary), "cwd", text(c->cwd));
 }
 
+/*
+ * The call's one-line summary as stored: redacted before the 200-byte cut,
+ * not only after it. A token the cut split was stored in the summary (and
+ * the call index) by its first characters, too short for any shape, while
+ * the full command was redacted. Returns a new string; caller frees.
+ */
+static char *stored_summary(struct db *db, const struct call *c)
+{
+	const char *subject = call_subject(c);
+	char *clean = db->redact ? redact_text(subject, strlen(subject), db->secrets, NULL) : NULL;
+	char *summary = encode_escape(clean ? clean : subject, 200);
+
+	free(clean);
+	return summary;
+}
+
 int db_call_received(struct db *db, const struct call *c, const struct verdict *v,
                      int64_t *call_id, char **errstr)
 {
 	const char *kinds[] = {"received", "classified"};
-	char *summary = encode_summary(c, 200);
+	char *summary = stored_summary(db, c);
 	json_t *bodies[2];
 	int rc;
 
@@ -401,7 +425,7 @@ int db_call_begin(struct db *db, const struct call *c, const struct verdict *v,
 {
 	const char *kinds[] = {"received", "classified", "decided", "finished"};
 	struct derive_begin b = {.v = v, .has_finished = o != NULL};
-	char *summary = encode_summary(c, 200);
+	char *summary = stored_summary(db, c);
 	json_t *bodies[4];
 	int rc;
 

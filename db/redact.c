@@ -143,6 +143,70 @@ static bool match_private_key(const char *s, size_t n, size_t i, struct key_bloc
 	return true;
 }
 
+static int base64_value(unsigned char c)
+{
+	if (isupper(c))
+		return c - 'A';
+	if (islower(c))
+		return c - 'a' + 26;
+	if (isdigit(c))
+		return c - '0' + 52;
+	return c == '+' ? 62 : c == '/' ? 63 : -1;
+}
+
+/* A line break inside a wrapped base64 run (base64(1) wraps at 76): "\n",
+ * "\r\n", or the two characters \n of an escaped string. Its length, or 0. */
+static size_t base64_break(const char *s, size_t n, size_t j)
+{
+	size_t k = s[j] == '\r' ? j + 1 : j;
+
+	if (k < n && s[k] == '\n')
+		k++;
+	else if (k + 1 < n && s[k] == '\\' && s[k + 1] == 'n')
+		k += 2;
+	else
+		return 0;
+	return k < n && base64_value((unsigned char)s[k]) >= 0 ? k - j : 0;
+}
+
+/*
+ * A private key block in base64 (a Kubernetes secret's tls.key, `base64
+ * id_rsa`): "LS0tLS1CRUdJTi" is "-----BEGIN " encoded, and the first line
+ * decoded must name a PRIVATE KEY (a certificate is public). The whole
+ * run goes, wrapped lines included.
+ */
+static bool match_base64_key(const char *s, size_t n, size_t i, struct match *m)
+{
+	static const char prefix[] = "LS0tLS1CRUdJTi";
+	unsigned char head[64];
+	size_t j = i, got = 0, brk;
+	unsigned int acc = 0;
+	int bits = 0, v;
+
+	if (s[i] != 'L' || n - i < sizeof(prefix) - 1 || memcmp(s + i, prefix, sizeof(prefix) - 1) ||
+	    !boundary_before(s, i))
+		return false;
+	for (;;) {
+		while (j < n && ((v = base64_value((unsigned char)s[j])) >= 0 || s[j] == '=')) {
+			if (v >= 0 && got < sizeof(head)) {
+				acc = (acc << 6 | (unsigned int)v) & 0xffffff;
+				if ((bits += 6) >= 8)
+					head[got++] = (unsigned char)(acc >> (bits -= 8));
+			}
+			j++;
+		}
+		if (j >= n || (brk = base64_break(s, n, j)) == 0)
+			break;
+		j += brk;
+	}
+	if (memchr(head, '\n', got))
+		got = (size_t)((unsigned char *)memchr(head, '\n', got) - head);
+	if (memmem(head, got, "PRIVATE KEY", 11) == NULL)
+		return false;
+	*m = (struct match){i, j, "private-key"};
+	return true;
+}
+
 /* eyJ<b64url>.eyJ<b64url>.<b64url>: a JWT (header and payload are JSON). */
 static bool match_jwt(const char *s, size_t n, size_t i, struct match *m)
 {
@@ -165,28 +229,38 @@ static bool match_jwt(const char *s, size_t n, size_t i, struct match *m)
 	return true;
 }
 
-/* scheme://user:PASSWORD@host: only the password goes. */
+/*
+ * scheme://user:PASSWORD@host: only the password goes. It ends at the last
+ * '@' of the authority, not the first: an unencoded '@' in a password
+ * (pip, requests and browsers read "u:p@ss@host" as password "p@ss") left
+ * the part after it stored in clear.
+ */
 static bool match_url_password(const char *s, size_t n, size_t i, struct match *m)
 {
-	size_t j, colon = 0;
+	size_t j, colon = 0, at = 0;
 
 	if (s[i] != ':' || n - i < 3 || s[i + 1] != '/' || s[i + 2] != '/')
 		return false;
 	for (j = i + 3; j < n; j++) {
 		unsigned char c = (unsigned char)s[j];
-		if (c == '@')
+		if (c == '/' || c == '?' || c == '#' || isspace(c) || c == '"' || c == '\'')
 			break;
 		/* [ and ] cannot be in userinfo (RFC 3986); they also keep an
-		 * earlier "[REDACTED:kind]" from passing for a password. */
-		if (c == '/' || c == '?' || c == '#' || isspace(c) || c == '"' || c == '\'' ||
-		    c == '[' || c == ']')
-			return false;
+		 * earlier "[REDACTED:kind]" from passing for a password. After
+		 * an '@' they start an IPv6 host. */
+		if (c == '[' || c == ']') {
+			if (at == 0)
+				return false;
+			break;
+		}
+		if (c == '@')
+			at = j;
 		if (c == ':' && colon == 0)
 			colon = j;
 	}
-	if (j >= n || colon == 0 || colon + 1 == j)
+	if (at == 0 || colon == 0 || colon > at || colon + 1 == at)
 		return false;
-	*m = (struct match){colon + 1, j, "password"};
+	*m = (struct match){colon + 1, at, "password"};
 	return true;
 }
 
@@ -209,6 +283,61 @@ static bool match_secret_name(const char *s, size_t n, size_t i, struct match *m
 		return true;
 	}
 	return false;
+}
+
+/* Names that end a password variable or option: PGPASSWORD, DB_PASSWORD,
+ * --password, MYSQL_PWD ("pwd" only after '_': PWD and OLDPWD are the
+ * shell's working directory). */
+static const char *const password_names[] = {"password", "passwd", "_pwd"};
+
+/*
+ * NAME=VALUE, NAME: VALUE (YAML) or "NAME": "VALUE" (JSON, escaped too)
+ * for a password name: the value, quoted (to its closing quote) or not (to
+ * white space or shell syntax). A value that is already a marker or a
+ * $variable is left alone.
+ */
+static bool match_password(const char *s, size_t n, size_t i, struct match *m)
+{
+	size_t j = 0, v, len = 0;
+	char q = 0;
+	bool eq = false, colon = false;
+
+	for (size_t k = 0; k < nitems(password_names) && j == 0; k++) {
+		len = strlen(password_names[k]);
+		/* not a path's last part ("/etc/passwd: No such file") */
+		if (n - i >= len && strncasecmp(s + i, password_names[k], len) == 0 &&
+		    (i == 0 || (s[i - 1] != '/' && s[i - 1] != '.')))
+			j = i + len;
+	}
+	if (j == 0)
+		return false;
+	/* the key's closing quote (JSON), then one '=' or ':' and blanks */
+	while (j < n && (s[j] == '"' || s[j] == '\\' || s[j] == '\''))
+		j++;
+	if (j < n && (s[j] == '=' || s[j] == ':')) {
+		eq = s[j] == '=';
+		colon = !eq;
+		j++;
+	}
+	if (!eq && !colon)
+		return false;
+	while (j < n && (s[j] == ' ' || s[j] == '\t'))
+		j++;
+	if (j < n && s[j] == '\\' && j + 1 < n && s[j + 1] == '"')
+		j++; /* \" in escaped JSON */
+	if (j < n && (s[j] == '"' || s[j] == '\''))
+		q = s[j++];
+	v = j;
+	if (q)
+		while (j < n && s[j] != q && s[j] != '\n' && !(q == '"' && s[j] == '\\'))
+			j++;
+	else
+		while (j < n && !isspace((unsigned char)s[j]) && !strchr("\"'\\,;&|)}`", s[j]))
+			j++;
+	if (j == v || s[v] == '$' || (j - v >= 10 && memcmp(s + v, "[REDACTED:", 10) == 0))
+		return false;
+	*m = (struct match){v, j, "password"};
+	return true;
 }
 
 /* Not a word: a digit, a symbol, or a capital after the first letter
@@ -265,6 +394,7 @@ static bool match_authorization(const char *s, size_t n, size_t i, struct match 
 typedef bool (*matcher)(const char *s, size_t n, size_t i, struct match *m);
 static const matcher matchers[] = {
 	match_jwt, match_shape, match_url_password, match_secret_name, match_authorization,
+	match_base64_key, match_password,
 };
 
 static bool match_value(const char *s, size_t n, size_t i, char *const *values,
@@ -462,6 +592,30 @@ static json_t *redact_auth_value(json_t *v, char *const *values)
 	return out;
 }
 
+/*
+ * The key to store: *k (redacted, may be NULL) or key. Two keys redacted to
+ * one ({"ghp_A...": "x", "ghp_B...": "y"}) kept only the last value, so
+ * what the agent sent under the first never reached the log; a repeated
+ * key gets "#2", "#3", ... (*k is replaced; caller frees it).
+ */
+static const char *unique_key(json_t *obj, char **k, const char *key)
+{
+	const char *base = *k ? *k : key;
+	char *next;
+
+	if (json_object_get(obj, base) == NULL)
+		return base;
+	for (int i = 2;; i++) {
+		next = xasprintf("%s#%d", base, i);
+		if (json_object_get(obj, next) == NULL)
+			break;
+		free(next);
+	}
+	free(*k);
+	*k = next;
+	return next;
+}
+
 json_t *redact_json(json_t *v, char *const *values)
 {
 	json_t *out, *item;
@@ -480,9 +634,10 @@ json_t *redact_json(json_t *v, char *const *values)
 		json_object_foreach(v, key, item) {
 			size_t n;
 			char *k = redact_text(key, strlen(key), values, &n);
-			json_object_set_new(out, k ? k : key, auth_key(key) && json_is_string(item)
-			                                      ? redact_auth_value(item, values)
-			                                      : redact_json(item, values));
+			json_object_set_new(out, unique_key(out, &k, key),
+			                    auth_key(key) && json_is_string(item)
+			                        ? redact_auth_value(item, values)
+			                        : redact_json(item, values));
 			free(k);
 		}
 		return out;

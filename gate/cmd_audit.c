@@ -568,8 +568,10 @@ static int verify_index(struct db *db, struct audit_opts *o)
 
 	if (rc == 0)
 		return EXIT_OK;
-	if (rc == 1)
+	if (rc == 1 && bad)
 		printf("BROKEN: %s: first bad call %lld: %s\n", o->db_path, (long long)bad, err);
+	else if (rc == 1)
+		printf("BROKEN: %s: %s\n", o->db_path, err);
 	else
 		fprintf(stderr, "airlock audit verify: %s\n", err);
 	free(err);
@@ -642,7 +644,11 @@ static int audit_verify(struct db *db, struct audit_opts *o, int argc, char **ar
 		return EXIT_INTERNAL;
 	}
 	if (rc == 1) {
-		printf("BROKEN: %s: first bad event %lld: %s\n", o->db_path, (long long)r.bad_event, err);
+		if (r.bad_event)
+			printf("BROKEN: %s: first bad event %lld: %s\n", o->db_path,
+			       (long long)r.bad_event, err);
+		else
+			printf("BROKEN: %s: %s\n", o->db_path, err);
 		free(err);
 		return EXIT_FAILURE_;
 	}
