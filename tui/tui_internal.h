@@ -183,6 +183,7 @@ enum baction {
 	BA_PROMPT,  /* a prompt was answered: browser_prompt_text() */
 	BA_QUIT,    /* leave the screen */
 	BA_GONE,    /* the terminal went away */
+	BA_UNKNOWN, /* a key no screen knows: typing meant for someone else? */
 };
 
 enum bmode { BM_LIST, BM_DETAIL };

@@ -1,0 +1,73 @@
+#!/bin/sh
+# 96-tui-review2.sh: a second hostile review of the approval screen: ways a
+# person could approve a call they did not see, or did not mean to, each
+# failing on df13671 before its fix. The real binary runs in tmux
+# (tests/e2e/tmux.sh); capture-pane reads the screen.
+set -u
+. tests/e2e/lib.sh
+: "${AIRLOCK:?}"
+need jq
+d=$(mktemp -d /tmp/airlock-e2e-tuirev2.XXXXXX)
+. tests/e2e/tmux.sh
+
+for t in low medium high; do printf '[tier "%s"]\n\taction = ask\n' $t; done >"$d/ask.policy"
+# gate NAME: runs airlock gate over $d/NAME/calls in $d/NAME/w in a new
+# session; results to $d/NAME/out.
+gate() {
+	n=$1
+	mkdir -p "$d/$n/w" "$d/$n/home"
+	tm new-session -d -s "$n" -x 80 -y 24 \
+		"sleep 0.3; cd '$d/$n/w' || exit 1; env HOME='$d/$n/home' LANG=C.UTF-8 TERM=screen \
+		'$AIRLOCK' gate --db '$d/$n/a.db' --policy '$d/ask.policy' <../calls >../out 2>../err; \
+		echo EXIT \$?; sleep 100"
+}
+# keys NAME KEY COUNT GAP: sends KEY COUNT times, GAP seconds apart.
+keys() {
+	i=0
+	while [ "$i" -lt "$3" ]; do
+		tm send-keys -t "$1" "$2"
+		sleep "$4"
+		i=$((i + 1))
+	done
+}
+lines() { [ "$(wc -l <"$1")" -eq "$2" ]; }
+
+# --- a key held past a second does not approve the next queued call --------
+# The second an approving key waits for counted from when the call appeared,
+# not from the last press: key repeat that went on for over a second after
+# the first call was approved approved the second, unseen.
+mkdir -p "$d/held/w/victim"
+printf '%s\n' '{"id":1,"tool":"shell","input":{"command":"echo first"}}' \
+	'{"id":2,"tool":"shell","input":{"command":"rm -rf victim"}}' >"$d/held/calls"
+gate held
+wait_for held "echo first" >/dev/null
+sleep 1.1
+keys held a 40 0.05 # a held key repeats for 2 s
+check "held: the second call is on screen" wait_for held "rm -rf victim"
+check "held: the second call still waits" lines "$d/held/out" 1
+tm send-keys -t held q
+check "held: gate exits" wait_for held "EXIT"
+expect_eq "held: decisions" "$(jq -r .decision "$d/held/out" | tr '\n' ' ')" "approved denied "
+check "held: nothing ran" test -d "$d/held/w/victim"
+
+# --- typing meant for the agent does not approve ------------------------------
+# Someone typing a message when the screen came up: the keys before it were
+# flushed, but the sentence went on, and its first `a` a second later
+# approved a call the typist had not looked at.
+mkdir -p "$d/typing/w/victim"
+printf '%s\n' '{"id":1,"tool":"shell","input":{"command":"rm -rf victim"}}' >"$d/typing/calls"
+gate typing
+wait_for typing "rm -rf victim" >/dev/null
+for c in t h i s z w o r k s z f i n z t h x n k s z t h x t z w o r k s z; do
+	tm send-keys -t typing "$c"
+	sleep 0.08
+done
+tm send-keys -t typing a # "... that"
+sleep 0.3
+check "typing: the call still waits" lines "$d/typing/out" 0
+tm send-keys -t typing q
+check "typing: gate exits" wait_for typing "EXIT"
+expect_eq "typing: decision" "$(jq -r .decision "$d/typing/out")" "denied"
+check "typing: nothing ran" test -d "$d/typing/w/victim"
+
+finish
