@@ -70,4 +70,31 @@ check "typing: gate exits" wait_for typing "EXIT"
 expect_eq "typing: decision" "$(jq -r .decision "$d/typing/out")" "denied"
 check "typing: nothing ran" test -d "$d/typing/w/victim"
 
+# --- blanks that are not ASCII spaces are squeezed too --------------------------
+# Runs of U+00A0 or U+3000, or lines holding only a space, were not
+# squeezed: 'echo safe' filled the screen and 'rm -rf victim' was below the
+# fold behind what looked like nothing.
+mkdir -p "$d/blank/w"
+nb=$(printf '\302\240')
+id=$(printf '\343\200\200')
+{
+	jq -cn --arg c "echo safe$(printf "%3000s" '' | sed "s/ /$nb/g");rm -rf victim" \
+		'{id:1,tool:"shell",input:{command:$c}}'
+	jq -cn --arg c "echo safe$(printf "%1000s" '' | sed "s/ /$id/g");rm -rf other" \
+		'{id:2,tool:"shell",input:{command:$c}}'
+	jq -cn --arg c "echo safe$(printf '%0300d' 0 | sed 's/0/ \n/g')rm -rf third" \
+		'{id:3,tool:"shell",input:{command:$c}}'
+} >"$d/blank/calls"
+gate blank
+check "blank: U+00A0 run squeezed, the end on the first screen" wait_for blank "rm -rf victim"
+check "blank: U+00A0 run named" wait_for blank "<3000 blanks>"
+check "blank: warned" wait_for blank "WARNING: the command holds 1 hidden part"
+tm send-keys -t blank q
+check "blank: U+3000 run squeezed, the end on the first screen" wait_for blank "rm -rf other"
+tm send-keys -t blank q
+check "blank: blank lines squeezed, the end on the first screen" wait_for blank "rm -rf third"
+check "blank: blank lines named" wait_for blank "<298 blank lines>"
+tm send-keys -t blank q
+check "blank: gate exits" wait_for blank "EXIT"
+
 finish
