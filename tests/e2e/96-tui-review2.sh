@@ -97,4 +97,24 @@ check "blank: blank lines named" wait_for blank "<298 blank lines>"
 tm send-keys -t blank q
 check "blank: gate exits" wait_for blank "EXIT"
 
+# --- ctrl-\ on the screen denies and restores the terminal ------------------------
+# SIGQUIT, the terminal's other interrupt key, was not caught: airlock died
+# on the screen with its terminal left in the alternate screen with echo
+# off, and the call was never recorded as decided.
+mkdir -p "$d/quit/w/victim"
+printf '%s\n' '{"id":1,"tool":"shell","input":{"command":"rm -rf victim"}}' >"$d/quit/calls"
+mkdir -p "$d/quit/home"
+tm new-session -d -s quit -x 80 -y 24 \
+	"sleep 0.3; cd '$d/quit/w' || exit 1; env HOME='$d/quit/home' LANG=C.UTF-8 TERM=screen \
+	'$AIRLOCK' gate --db '$d/quit/a.db' --policy '$d/ask.policy' <../calls >../out 2>../err; \
+	echo EXIT \$?; stty -a | tr ' ' '\n' | grep -x -- '-\\{0,1\\}echo' | sed 's/^/STTY /'; sleep 100"
+wait_for quit "rm -rf victim" >/dev/null
+tm send-keys -t quit 'C-\'
+check "quit: gate exits" wait_for quit "EXIT"
+check "quit: echo is back on" wait_for quit "STTY echo"
+expect_eq "quit: screen restored" "$(tm display -p -t quit '#{alternate_on}')" 0
+expect_eq "quit: denied" "$(jq -r .decision "$d/quit/out" 2>/dev/null)" denied
+expect_eq "quit: audit who" "$(sqlite3 "$d/quit/a.db" "select json_extract(body,'$.who')||' '||json_extract(body,'$.decision') from events where kind='decided'" 2>/dev/null)" "signal denied"
+check "quit: nothing ran" test -d "$d/quit/w/victim"
+
 finish
