@@ -117,4 +117,23 @@ expect_eq "quit: denied" "$(jq -r .decision "$d/quit/out" 2>/dev/null)" denied
 expect_eq "quit: audit who" "$(sqlite3 "$d/quit/a.db" "select json_extract(body,'$.who')||' '||json_extract(body,'$.decision') from events where kind='decided'" 2>/dev/null)" "signal denied"
 check "quit: nothing ran" test -d "$d/quit/w/victim"
 
+# --- a long question shows where it starts, and that it is cut ------------------
+# A remember question longer than its third of the screen showed only its
+# last rows: "...aaaa) for this session? (y/n)", with the start of the
+# pattern it remembers (Shell(rm -rf ~/.ssh ...) cut off, and nothing
+# saying so.
+mkdir -p "$d/ask/w"
+jq -cn --arg c "rm -rf ~/.ssh /tmp/$(printf '%1500s' '' | tr ' ' a)" \
+	'{id:1,tool:"shell",input:{command:$c}}' >"$d/ask/calls"
+gate ask
+wait_for ask "rm -rf ~/.ssh" >/dev/null
+sleep 1.1
+tm send-keys -t ask A
+check "ask: the question's end" wait_for ask "(y/n)"
+check "ask: the question's start" wait_for ask "approve and remember Shell(rm -rf $d/ask/home/.ssh"
+check "ask: the cut is shown" wait_for ask "rows of the question cut"
+tm send-keys -t ask n q
+check "ask: gate exits" wait_for ask "EXIT"
+expect_eq "ask: decision" "$(jq -r .decision "$d/ask/out")" denied
+
 finish
