@@ -380,7 +380,7 @@ enum baction browser_key(struct browser *b, const struct tkey *k, int *cmd)
 	if ((kb = browser_lookup(nav_keys, k)) != NULL)
 		return nav_key(b, kb->cmd);
 	browser_message(b, "unknown key; ? shows the keys");
-	return BA_NONE;
+	return BA_UNKNOWN;
 }
 
 void browser_message(struct browser *b, const char *fmt, ...)

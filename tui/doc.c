@@ -208,37 +208,112 @@ void doc_newline(struct doc *d)
 	row_end(d);
 }
 
-#define SQUEEZE_SPACES 16 /* a run this long of spaces is shown as its length */
+#define SQUEEZE_SPACES 16 /* a run this long of blanks is shown as its length */
 #define SQUEEZE_LINES 3   /* ... and of newlines (2 empty lines stay as they are) */
 
-/* A run of n bytes of c at s (n > 0). */
-static size_t run_of(const char *s, size_t n, char c)
-{
-	size_t k = 0;
+/* The blanks that are not ASCII spaces (Unicode's space separators, UTF-8):
+ * they print as nothing as well as a space does. */
+static const char *const wide_blanks[] = {
+	"\xc2\xa0",     /* no-break space */
+	"\xe1\x9a\x80", /* ogham space mark */
+	"\xe2\x80\x80", "\xe2\x80\x81", "\xe2\x80\x82", "\xe2\x80\x83", "\xe2\x80\x84",
+	"\xe2\x80\x85", "\xe2\x80\x86", "\xe2\x80\x87", "\xe2\x80\x88", "\xe2\x80\x89",
+	"\xe2\x80\x8a", /* en quad ... hair space */
+	"\xe2\x80\xaf", /* narrow no-break space */
+	"\xe2\x81\x9f", /* medium mathematical space */
+	"\xe3\x80\x80", /* ideographic space */
+};
 
-	while (k < n && s[k] == c)
-		k++;
-	return k;
+/* Bytes of the blank at s (a space or a wide blank), 0 when it is none. */
+static size_t blank_len(const char *s, size_t n)
+{
+	if (s[0] == ' ')
+		return 1;
+	if ((unsigned char)s[0] < 0x80)
+		return 0;
+	for (size_t i = 0; i < nitems(wide_blanks); i++) {
+		size_t k = strlen(wide_blanks[i]);
+		if (k <= n && memcmp(s, wide_blanks[i], k) == 0)
+			return k;
+	}
+	return 0;
 }
 
-/* Squeezes a long run of spaces or newlines at s into one mark, so a
- * command cannot push its dangerous part past the edge or below the fold
- * behind what looks like nothing. Returns the bytes taken (0: none). */
+/* A run of blanks at s, of at most max of them (0: any): returns its bytes,
+ * *units how many, *wide whether one is not an ASCII space. */
+static size_t blank_run(const char *s, size_t n, size_t max, size_t *units, bool *wide)
+{
+	size_t i = 0, k;
+
+	*units = 0;
+	*wide = false;
+	while (i < n && (max == 0 || *units < max) && (k = blank_len(s + i, n - i)) > 0) {
+		*wide |= k > 1;
+		(*units)++;
+		i += k;
+	}
+	return i;
+}
+
+/* A run of newlines at s, with blanks between them (lines that only look
+ * empty): returns the bytes up to its last newline, *lines how many
+ * newlines, *blank whether a line held blanks. */
+static size_t line_run(const char *s, size_t n, size_t *lines, bool *blank)
+{
+	size_t i = 0, end = 0, units, b;
+	bool wide, pending = false; /* blanks since the last newline */
+
+	*lines = 0;
+	*blank = false;
+	while (i < n) {
+		if (s[i] == '\n') {
+			(*lines)++;
+			*blank |= pending;
+			pending = false;
+			end = ++i;
+		} else if ((b = blank_run(s + i, n - i, 0, &units, &wide)) > 0) {
+			pending = true; /* after the last newline: the next line's indent */
+			i += b;
+		} else {
+			break;
+		}
+	}
+	return end;
+}
+
+/* True when s starts a run of blanks squeeze() takes. */
+static bool long_blank_run(const char *s, size_t n)
+{
+	size_t units;
+	bool wide;
+
+	blank_run(s, n, SQUEEZE_SPACES, &units, &wide);
+	return units >= SQUEEZE_SPACES;
+}
+
+/* Squeezes a long run of blanks or of (blank or empty) lines at s into one
+ * mark, so a command cannot push its dangerous part past the edge or below
+ * the fold behind what looks like nothing, whether the blanks are ASCII
+ * spaces or not. Returns the bytes taken (0: none). */
 static size_t squeeze(struct doc *d, const char *s, size_t n)
 {
-	size_t k;
+	size_t k, units;
+	bool wide;
 	char *m;
 
-	if (!d->squeeze || (s[0] != ' ' && s[0] != '\n')) /* before scanning: O(n) */
-		return 0;
-	k = run_of(s, n, s[0]);
-	if (k < (s[0] == ' ' ? SQUEEZE_SPACES : SQUEEZE_LINES))
+	if (!d->squeeze || (s[0] != '\n' && blank_len(s, n) == 0)) /* before scanning: O(n) */
 		return 0;
 	if (s[0] == '\n') {
+		k = line_run(s, n, &units, &wide);
+		if (units < SQUEEZE_LINES)
+			return 0;
 		doc_newline(d);
-		m = xasprintf("<%zu empty lines>", k - 1);
+		m = xasprintf("<%zu %s lines>", units - 1, wide ? "blank" : "empty");
 	} else {
-		m = xasprintf("<%zu spaces>", k);
+		k = blank_run(s, n, 0, &units, &wide);
+		if (units < SQUEEZE_SPACES)
+			return 0;
+		m = xasprintf("<%zu %s>", units, wide ? "blanks" : "spaces");
 	}
 	row_start(d);
 	for (const char *p = m; *p; p++) /* wraps like an escape: ASCII */
@@ -278,9 +353,7 @@ void doc_put(struct doc *d, const char *s, size_t n, enum tattr a)
 		for (k = i; k < n && k - i < (size_t)(d->width - d->ccells) &&
 		            (unsigned char)s[k] >= 0x20 && (unsigned char)s[k] < 0x7f;
 		     k++)
-			if (d->squeeze && s[k] == ' ' && k > i &&
-			    run_of(s + k, n - k < SQUEEZE_SPACES ? n - k : SQUEEZE_SPACES, ' ') ==
-			        SQUEEZE_SPACES)
+			if (d->squeeze && s[k] == ' ' && k > i && long_blank_run(s + k, n - k))
 				break; /* squeeze() takes it */
 		if (k > i) {
 			row_add(d, s + i, k - i, a, (int)(k - i));

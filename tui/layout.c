@@ -267,6 +267,34 @@ static int prompt_rows(const struct browser *b, int rows, int cols)
 	return n < rows / 3 ? n : rows / 3 > 1 ? rows / 3 : 1;
 }
 
+/* The footer line's rows fl..fe in its nf slots: its last rows; when it
+ * does not fit, its first row, a mark saying how many rows are cut, and
+ * its last rows. Only the tail showed before: a long question ("remember
+ * Shell(rm -rf ~/.ssh /tmp/aaa...) for this session?") lost its start,
+ * and nothing said so. */
+static void footer_slots(struct browser *b, struct slot *s, int nf, size_t fl, size_t fe)
+{
+	size_t n = fe - fl, head, tail, mark;
+
+	if (n <= (size_t)nf || nf < 2) {
+		for (int i = 0; i < nf; i++) /* the last nf rows of the footer line */
+			if (fe >= (size_t)(nf - i) && fe - (size_t)(nf - i) >= fl)
+				s[i] = (struct slot){&b->frame, fe - (size_t)(nf - i)};
+		return;
+	}
+	head = nf >= 3 ? 1 : 0;
+	tail = (size_t)nf - 1 - head;
+	mark = b->frame.nrows;
+	doc_printf(&b->frame, TA_MARK, "<%zu rows of the question cut>", n - head - tail);
+	if (b->frame.open)
+		doc_newline(&b->frame);
+	if (head)
+		s[0] = (struct slot){&b->frame, fl};
+	s[head] = (struct slot){&b->frame, mark};
+	for (size_t i = 0; i < tail; i++)
+		s[head + 1 + i] = (struct slot){&b->frame, fe - tail + i};
+}
+
 /* A terminal too small for the screen: a notice, and its keys do nothing
  * (nobody approves what they cannot read); the timeout still runs. */
 static void layout_too_small(struct browser *b, int rows, int cols, const struct trow **out)
@@ -282,7 +310,7 @@ void browser_layout(struct browser *b, int rows, int cols, const struct trow **o
                     int *cursor_row, int *cursor_col)
 {
 	struct slot *s;
-	size_t nh, fl, fe;
+	size_t nh, fl, fe, kr;
 	int body, nf;
 
 	doc_clear(&b->frame);
@@ -318,11 +346,11 @@ void browser_layout(struct browser *b, int rows, int cols, const struct trow **o
 	footer_line(b, cursor_col);
 	fe = b->frame.nrows;
 	footer_keys(b, cols);
-	for (int i = 0; i < nf && rows >= 2; i++) /* the last nf rows of the footer line */
-		if (fe >= (size_t)(nf - i) && fe - (size_t)(nf - i) >= fl)
-			s[rows - 1 - nf + i] = (struct slot){&b->frame, fe - (size_t)(nf - i)};
+	kr = b->frame.nrows - 1;
 	if (rows >= 2)
-		s[rows - 1] = (struct slot){&b->frame, b->frame.nrows - 1};
+		footer_slots(b, s + rows - 1 - nf, nf, fl, fe);
+	if (rows >= 2)
+		s[rows - 1] = (struct slot){&b->frame, kr};
 	*cursor_row = b->prompting ? rows - 2 : -1;
 	for (int i = 0; i < rows; i++) /* rows[] is final now: pointers are safe */
 		out[i] = s[i].d ? &s[i].d->rows[s[i].row] : NULL;

@@ -4,8 +4,9 @@
  *  - the screen lives on /dev/tty (newterm), never on stdin/stdout, which
  *    belong to the agent's pipe;
  *  - every way out restores the terminal: term_close() on each return path,
- *    and SIGINT/SIGTERM/SIGHUP only set a flag (handlers installed before
- *    newterm, so ncurses does not install its own that exit the process);
+ *    and SIGINT/SIGTERM/SIGHUP/SIGQUIT only set a flag (handlers installed
+ *    before newterm, so ncurses does not install its own that exit the
+ *    process);
  *  - NO_COLOR turns colour off; attributes still mark what matters.
  */
 #include <errno.h>
@@ -40,8 +41,11 @@ struct term {
 /* ---- signals ---------------------------------------------------------- */
 
 static volatile sig_atomic_t caught;
-static const int caught_signals[] = {SIGINT, SIGTERM, SIGHUP};
-static struct sigaction saved[3];
+/* SIGQUIT too: ctrl-\ is a key on the screen as ctrl-c is, and by default
+ * it killed airlock there, leaving the terminal without echo, in the
+ * alternate screen, and the call undecided in the log */
+static const int caught_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+static struct sigaction saved[nitems(caught_signals)];
 static bool catching;
 
 static void on_signal(int sig)

@@ -18,10 +18,13 @@
 #include "tui/tui_internal.h"
 
 
-/* How long a call must have been on screen before a key approves it: a
- * second `a` typed for the call before (a double tap, key repeat) reached
- * the next queued call's screen milliseconds after it appeared, and
- * approved what nobody had read. Denying works at once. */
+/* How long a call must have been on screen, with no approving key pressed
+ * too soon and no unknown key, before a key approves it: a second `a`
+ * typed for the call before (a double tap) reached the next queued call's
+ * screen milliseconds after it appeared, and approved what nobody had
+ * read; a key held down for over a second, or a sentence typed for the
+ * agent, went on past the second and approved all the same. Denying works
+ * at once. */
 #define APPROVE_ARM_NS (1000 * 1000000LL)
 
 enum approve_cmd { AC_APPROVE = 100, AC_DENY, AC_QUIT, AC_REMEMBER, AC_SAVE, AC_EDIT };
@@ -265,13 +268,18 @@ static long long io_now(const struct screen_io *io)
 	return io->now ? io->now(io->arg) : clock_ns();
 }
 
-/* True when an approving key comes too soon after the call appeared. */
+/* True when an approving key comes too soon after the call appeared or
+ * after a stray key; it starts the second again, so key repeat never
+ * outlasts it. */
 static bool too_soon(struct approve_screen *s)
 {
-	if (io_now(s->io) - s->shown >= APPROVE_ARM_NS)
+	long long now = io_now(s->io);
+
+	if (now - s->shown >= APPROVE_ARM_NS)
 		return false;
-	browser_message(s->b, "the call has been on screen for under %lld s: read it, then "
-	                      "press the key again", APPROVE_ARM_NS / 1000000000LL);
+	s->shown = now;
+	browser_message(s->b, "under %lld s since the call or a key: read it, then press the "
+	                      "key again", APPROVE_ARM_NS / 1000000000LL);
 	return true;
 }
 
@@ -361,6 +369,7 @@ static void approve_loop(struct approve_screen *s, const struct screen_io *io)
 		case BA_PROMPT: do_prompt(s); break;
 		case BA_QUIT: finish(s, TUI_DENY); break;
 		case BA_GONE: finish(s, TUI_HANGUP); break;
+		case BA_UNKNOWN: s->shown = io_now(io); break; /* typing meant elsewhere */
 		case BA_NONE: break;
 		}
 		if (browser_too_small(s->b)) /* not seen: the second starts when it is */

@@ -70,7 +70,7 @@ struct doc {
 	int width;         /* wrap width in cells (>= 1) */
 	bool ascii;        /* escape all non-ASCII (the terminal is not UTF-8) */
 	bool expand_tabs;  /* tabs become spaces (diffs) instead of \t marks */
-	bool squeeze;      /* long runs of spaces or empty lines become one mark */
+	bool squeeze;      /* long runs of blanks or blank lines become one mark */
 	const char *gutter; /* ASCII put at the start of every row, or NULL */
 	size_t *files;     /* rows that start a file, for n/N */
 	size_t nfiles;
@@ -183,6 +183,7 @@ enum baction {
 	BA_PROMPT,  /* a prompt was answered: browser_prompt_text() */
 	BA_QUIT,    /* leave the screen */
 	BA_GONE,    /* the terminal went away */
+	BA_UNKNOWN, /* a key no screen knows: typing meant for someone else? */
 };
 
 enum bmode { BM_LIST, BM_DETAIL };
