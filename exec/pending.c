@@ -266,7 +266,10 @@ static bool orphan_read(int dfd, const char *name, const char *wd, long long *si
 		return false;
 	buf[n] = '\0';
 	nl = strchr(buf, '\n'); /* "SINCE UNTIL START BOOT\nWD\n", seconds; START, ticks */
-	if (nl == NULL || sscanf(buf, "%lld %lld %llu %39s", since, until, &start, boot) < 2 ||
+	if (nl == NULL)
+		return false;
+	*nl = '\0'; /* the fields of the first line only: %s would read on into WD */
+	if (sscanf(buf, "%lld %lld %llu %39s", since, until, &start, boot) < 2 ||
 	    strncmp(nl + 1, wd, strlen(wd)) != 0 || strcmp(nl + 1 + strlen(wd), "\n") != 0)
 		return false;
 	if (sscanf(name + 17, "%ld-", &pid) != 1 || pid <= 0)

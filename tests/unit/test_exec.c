@@ -751,6 +751,29 @@ static void test_pending_orphans(void **state)
 		pending_orphans_end(taken);
 		assert_int_equal(since.since.tv_sec, now.since.tv_sec - 5);
 	}
+	/* our pid and start time, no boot id: live, though the workdir's
+	 * path on the next line is no boot id either */
+	{
+		char st_line[1024], *paren, *f, *rec;
+		unsigned long long own = 0;
+		FILE *sf = fopen("/proc/self/stat", "r");
+		assert_non_null(sf);
+		assert_non_null(fgets(st_line, sizeof(st_line), sf));
+		fclose(sf);
+		paren = strrchr(st_line, ')');
+		f = paren + 2;
+		for (int field = 3; field < 22; field++)
+			f = strchr(f, ' ') + 1;
+		assert_int_equal(sscanf(f, "%llu", &own), 1);
+		rec = xasprintf(" %llu", own);
+		pending_write_start(dir, wd, (long)getpid(), now.since.tv_sec - 10, wd, rec);
+		assert_false(pending_orphans(wd, &since, &taken));
+		free(rec);
+		cmd = xasprintf("grep -l '^%lld ' '%s'/* | xargs rm -f", (long long)now.since.tv_sec - 10,
+		                dir);
+		assert_int_equal(system(cmd), 0);
+		free(cmd);
+	}
 	/* our pid, but a process that started at another time: it was reused */
 	pending_write_start(dir, wd, (long)getpid(), now.since.tv_sec - 10, wd, " 1");
 	assert_true(pending_orphans(wd, &since, &taken));
