@@ -95,12 +95,17 @@ static void add_deleted(struct walk *w, const char *rel)
  * echo > d/a), and the DELETE twin is the one checked before applying. */
 static bool replaces_deleted(const struct walk *w, const char *rel)
 {
+	int fd;
+
 	if (w->in_opaque == 0)
 		return false;
-	for (size_t i = 0; i < w->d->n; i++)
-		if (w->d->entries[i].op == DIFF_OP_DELETE && strcmp(w->d->entries[i].path, rel) == 0)
-			return true;
-	return false;
+	/* the twin is there in the workdir, reached without a link, as
+	 * add_deleted() walked it: one open, not a search of every entry so
+	 * far (rm -rf build && make remade thousands) */
+	if ((fd = apply_open_beneath(w->root, rel, O_PATH | O_NOFOLLOW, 0)) < 0)
+		return false;
+	close(fd);
+	return true;
 }
 
 /* The lower side of rel: its mode and data (0 when absent). */
