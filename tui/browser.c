@@ -368,7 +368,11 @@ enum baction browser_key(struct browser *b, const struct tkey *k, int *cmd)
 		return BA_NONE;
 	}
 	if (b->prompting)
-		return prompt_key(b, k);
+		return k->code == TK_PASTE ? prompt_paste(b, k) : prompt_key(b, k);
+	if (k->code == TK_PASTE) { /* text for another window, never keys */
+		browser_message(b, "a paste is text, not keys: ignored");
+		return BA_UNKNOWN;
+	}
 	if (b->help) { /* any key leaves the help */
 		b->help = false;
 		return BA_NONE;

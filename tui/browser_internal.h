@@ -77,8 +77,9 @@ struct browser {
 const struct keybind *browser_nav_keys(void);
 /* Returns the binding of k in table (ended by a zero row), or NULL. */
 const struct keybind *browser_lookup(const struct keybind *table, const struct tkey *k);
-/* Handles a key while a prompt is open (prompt.c). */
+/* Handles a key, or a paste, while a prompt is open (prompt.c). */
 enum baction prompt_key(struct browser *b, const struct tkey *k);
+enum baction prompt_paste(struct browser *b, const struct tkey *k);
 /* Searches from the top row shown (inclusive) or the row after it. */
 void browser_search_next(struct browser *b, bool inclusive);
 

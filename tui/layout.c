@@ -178,6 +178,18 @@ static void body_help(struct browser *b, int body, struct slot *s)
 		s[i] = (struct slot){&b->frame, first + (size_t)i};
 }
 
+/* A prompt, after the message a key left (the answer is full, a paste
+ * does not answer), which would go unseen under the prompt otherwise. */
+static void put_prompt(struct doc *d, const struct browser *b)
+{
+	if (b->msg) {
+		doc_puts(d, b->msg, TA_BOLD);
+		doc_puts(d, " | ", TA_DIM);
+	}
+	doc_puts(d, b->prompt_label, TA_BOLD);
+	doc_put(d, b->pbuf, b->plen, TA_NORMAL);
+}
+
 /* The row above the keys: the prompt, a message or where we are. */
 static void footer_line(struct browser *b, int *cursor_col)
 {
@@ -185,8 +197,7 @@ static void footer_line(struct browser *b, int *cursor_col)
 
 	*cursor_col = -1;
 	if (b->prompting) {
-		doc_puts(&b->frame, b->prompt_label, TA_BOLD);
-		doc_put(&b->frame, b->pbuf, b->plen, TA_NORMAL);
+		put_prompt(&b->frame, b);
 	} else if (b->msg) {
 		doc_puts(&b->frame, b->msg, TA_BOLD);
 	} else if (b->mode == BM_DETAIL && !b->help) {
@@ -258,8 +269,7 @@ static int prompt_rows(const struct browser *b, int rows, int cols)
 	if (!b->prompting)
 		return 1;
 	doc_init(&t, cols, b->ascii);
-	doc_puts(&t, b->prompt_label, TA_BOLD);
-	doc_put(&t, b->pbuf, b->plen, TA_NORMAL);
+	put_prompt(&t, b);
 	if (t.open)
 		doc_newline(&t);
 	n = t.nrows > 0 ? (int)t.nrows : 1;

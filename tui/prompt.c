@@ -103,11 +103,45 @@ static void prompt_backspace(struct browser *b)
 	b->pbuf[b->plen] = '\0';
 }
 
-enum baction prompt_key(struct browser *b, const struct tkey *k)
+/* Adds one typed or pasted character: 1, or 0 for one no answer holds (a
+ * control character), or -1 when the answer is full. */
+static int prompt_add(struct browser *b, uint32_t cp)
 {
 	char u[4];
-	size_t n;
+	size_t n = utf8_encode(cp, u);
 
+	if (n == 0)
+		return 0;
+	if (b->plen + n > PROMPT_MAX) {
+		browser_message(b, "the answer is limited to %d bytes", PROMPT_MAX);
+		return -1;
+	}
+	memcpy(b->pbuf + b->plen, u, n);
+	b->plen += n;
+	b->pbuf[b->plen] = '\0';
+	return 1;
+}
+
+/* A paste into a one-line answer: its line breaks and tabs are blanks. It
+ * never answers a one-key choice (a pasted "y" is not a person's yes). */
+enum baction prompt_paste(struct browser *b, const struct tkey *k)
+{
+	if (b->single) {
+		browser_message(b, "a paste does not answer: press the key");
+		return BA_NONE;
+	}
+	for (size_t i = 0; i < k->ntext; i++)
+		if (prompt_add(b, k->text[i] == '\n' || k->text[i] == '\r' || k->text[i] == '\t'
+		                      ? ' '
+		                      : k->text[i]) < 0)
+			return BA_NONE;
+	if (k->cut)
+		browser_message(b, "the answer is limited to %d bytes", PROMPT_MAX);
+	return BA_NONE;
+}
+
+enum baction prompt_key(struct browser *b, const struct tkey *k)
+{
 	if (k->code == TK_ESC) {
 		b->prompting = false;
 		browser_message(b, "cancelled");
@@ -130,14 +164,5 @@ enum baction prompt_key(struct browser *b, const struct tkey *k)
 		prompt_backspace(b);
 		return BA_NONE;
 	}
-	if ((n = utf8_encode(k->ch, u)) == 0)
-		return BA_NONE;
-	if (b->plen + n > PROMPT_MAX) {
-		browser_message(b, "the answer is limited to %d bytes", PROMPT_MAX);
-		return BA_NONE;
-	}
-	memcpy(b->pbuf + b->plen, u, n);
-	b->plen += n;
-	b->pbuf[b->plen] = '\0';
-	return b->single ? prompt_done(b) : BA_NONE;
+	return prompt_add(b, k->ch) > 0 && b->single ? prompt_done(b) : BA_NONE;
 }

@@ -7,7 +7,9 @@
  *    and SIGINT/SIGTERM/SIGHUP/SIGQUIT only set a flag (handlers installed
  *    before newterm, so ncurses does not install its own that exit the
  *    process);
- *  - NO_COLOR turns colour off; attributes still mark what matters.
+ *  - NO_COLOR turns colour off; attributes still mark what matters;
+ *  - a paste is text, never keys: bracketed paste (xterm's mode 2004) is on
+ *    while the screen is, so a pasted "a" cannot approve a call.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -29,6 +31,15 @@
 
 #define EDIT_CAP (1u << 20) /* bytes an edited call may hold */
 
+/* Bracketed paste: the terminal wraps pasted text in ESC [200~ ... ESC
+ * [201~. Terminals without it ignore the mode and send the text as keys,
+ * which the screen's one-second arming then meets as typing. */
+#define PASTE_ON "\033[?2004h"
+#define PASTE_OFF "\033[?2004l"
+enum { KEY_PASTE_BEGIN = KEY_MAX + 1, KEY_PASTE_END };
+#define PASTE_CAP 4096    /* code points of a paste kept; the rest is read and dropped */
+#define PASTE_WAIT_MS 500 /* a paste that stops without its end marker ends here */
+
 struct term {
 	int fd;
 	FILE *in, *out;
@@ -36,6 +47,7 @@ struct term {
 	bool utf8;
 	char *old_locale;
 	attr_t attrs[TA_COUNT];
+	uint32_t paste[PASTE_CAP]; /* the last paste read */
 };
 
 /* ---- signals ---------------------------------------------------------- */
@@ -171,6 +183,12 @@ static int term_start(struct term *t, const char *path, char **errstr)
 	return 0;
 }
 
+/* Written to the terminal beside curses' output: a mode, not a drawing. */
+static void paste_mode(const struct term *t, bool on)
+{
+	(void)fd_write_all(t->fd, on ? PASTE_ON : PASTE_OFF, strlen(PASTE_ON));
+}
+
 int term_open(const char *path, struct term **out, char **errstr)
 {
 	struct term *t = xcalloc(1, sizeof(*t));
@@ -191,6 +209,9 @@ int term_open(const char *path, struct term **out, char **errstr)
 	nonl();
 	keypad(stdscr, TRUE);
 	set_escdelay(25);
+	define_key("\033[200~", KEY_PASTE_BEGIN);
+	define_key("\033[201~", KEY_PASTE_END);
+	paste_mode(t, true);
 	curs_set(0);
 	attrs_init(t);
 	*out = t;
@@ -203,6 +224,7 @@ void term_close(struct term *t)
 		return;
 	if (t->scr) {
 		set_term(t->scr);
+		paste_mode(t, false);
 		curs_set(1);
 		endwin();
 		delscreen(t->scr);
@@ -268,6 +290,27 @@ static const struct {
 	{KEY_BACKSPACE, TK_BACKSPACE}, {KEY_RESIZE, TK_RESIZE},
 };
 
+/* Reads a paste up to its end marker into t->paste: the text a person
+ * pasted, which must reach the screen as text, not as keys. */
+static void paste_read(struct term *t, struct tkey *k)
+{
+	wint_t ch;
+	int rc;
+
+	*k = (struct tkey){.code = TK_PASTE, .text = t->paste};
+	wtimeout(stdscr, PASTE_WAIT_MS);
+	while (tui_signal_caught() == 0 && (rc = wget_wch(stdscr, &ch)) != ERR) {
+		if (rc == KEY_CODE_YES && ch == KEY_PASTE_END)
+			break;
+		if (rc == KEY_CODE_YES) /* a key sequence inside the paste: text too */
+			continue;
+		if (k->ntext < PASTE_CAP)
+			t->paste[k->ntext++] = (uint32_t)ch;
+		else
+			k->cut++;
+	}
+}
+
 static bool tty_gone(const struct term *t)
 {
 	struct pollfd p = {.fd = t->fd, .events = POLLIN};
@@ -279,12 +322,15 @@ int term_read(struct term *t, int timeout_ms, struct tkey *k)
 	wint_t ch;
 	int rc;
 
-	k->code = TK_TIMEOUT;
-	k->ch = 0;
+	*k = (struct tkey){.code = TK_TIMEOUT};
 	wtimeout(stdscr, timeout_ms);
 	rc = wget_wch(stdscr, &ch);
 	if (rc == ERR)
 		return tty_gone(t) ? -1 : 0;
+	if (rc == KEY_CODE_YES && ch == KEY_PASTE_BEGIN) {
+		paste_read(t, k);
+		return 0;
+	}
 	if (rc == KEY_CODE_YES) {
 		k->code = TK_NONE;
 		for (size_t i = 0; i < nitems(special_keys); i++)
@@ -371,9 +417,11 @@ int term_edit(struct term *t, const char *text, const char *suffix, char **out,
 		goto out;
 	}
 	def_prog_mode();
+	paste_mode(t, false);
 	endwin();
 	status = run_editor(t, path);
 	reset_prog_mode();
+	paste_mode(t, true); /* the editor may have turned it off on leaving */
 	clearok(curscr, TRUE);
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
 		*errstr = xasprintf("the editor (%s) failed (status %d); the call was not changed",

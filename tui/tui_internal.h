@@ -137,11 +137,16 @@ enum tkey_code {
 	TK_ESC,
 	TK_BACKSPACE,
 	TK_RESIZE,
+	TK_PASTE,   /* text the terminal marked as pasted (bracketed paste) */
 	TK_TIMEOUT, /* nothing typed within the read timeout */
 };
 struct tkey {
 	enum tkey_code code;
-	uint32_t ch;
+	uint32_t ch;          /* TK_CHAR: a Unicode code point */
+	const uint32_t *text; /* TK_PASTE: its code points (the reader's, valid
+	                       * until its next read); ntext of them, and
+	                       * cut more were dropped past the reader's cap */
+	size_t ntext, cut;
 };
 #define TK_CTRL(c) ((uint32_t)((c)&0x1f))
 

@@ -22,7 +22,8 @@
 #include "tui/browser_internal.h"
 #include "tui/tui.h"
 
-/* ---- key notation: plain characters (UTF-8), <Name>, <Name*N>, <c*N> --- */
+/* ---- key notation: plain characters (UTF-8), <Name>, <Name*N>, <c*N>,
+ * <Paste:TEXT> (a bracketed paste of TEXT) ----------------------------- */
 
 static const struct {
 	const char *name;
@@ -53,14 +54,35 @@ static size_t key_char(const char *s, uint32_t *cp)
 	return len;
 }
 
+/* The code points of the pastes in a test's keys (reset by each parse). */
+static uint32_t paste_pool[4096];
+static size_t paste_used;
+
+static struct tkey paste_key(const char *s, const char *end)
+{
+	struct tkey k = {.code = TK_PASTE, .text = paste_pool + paste_used};
+
+	while (s < end && paste_used < nitems(paste_pool)) {
+		s += key_char(s, &paste_pool[paste_used++]);
+		k.ntext++;
+	}
+	return k;
+}
+
 static size_t parse_keys(const char *s, struct tkey **out)
 {
 	size_t n = 0;
 
 	*out = NULL;
+	paste_used = 0;
 	while (*s) {
-		struct tkey k = {TK_CHAR, 0};
+		struct tkey k = {.code = TK_CHAR};
 		const char *end = s[0] == '<' ? strchr(s, '>') : NULL;
+		if (end && strncmp(s, "<Paste:", 7) == 0) {
+			push_key(out, &n, paste_key(s + 7, end), 1);
+			s = end + 1;
+			continue;
+		}
 		if (end && end - s > 1) {
 			char name[32] = {0}, *star;
 			long times = 1;
@@ -74,7 +96,7 @@ static size_t parse_keys(const char *s, struct tkey **out)
 				if (strcmp(name, key_names[i].name) == 0)
 					k.code = key_names[i].code;
 			if (k.code == TK_NONE && strlen(name) == 1)
-				k = (struct tkey){TK_CHAR, (uint32_t)(unsigned char)name[0]};
+				k = (struct tkey){.code = TK_CHAR, .ch = (uint32_t)(unsigned char)name[0]};
 			if (k.code == TK_NONE)
 				fail_msg("unknown key name <%s>", name);
 			push_key(out, &n, k, times);
