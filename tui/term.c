@@ -6,7 +6,8 @@
  *  - every way out restores the terminal: term_close() on each return path,
  *    and SIGINT/SIGTERM/SIGHUP/SIGQUIT only set a flag (handlers installed
  *    before newterm, so ncurses does not install its own that exit the
- *    process);
+ *    process); a fault (SIGSEGV, SIGABRT, ...) puts the terminal's modes
+ *    back before airlock dies of it;
  *  - NO_COLOR turns colour off; attributes still mark what matters;
  *  - a paste is text, never keys: bracketed paste (xterm's mode 2004) is on
  *    while the screen is, so a pasted "a" cannot approve a call.
@@ -22,6 +23,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include <curses.h>
@@ -44,6 +46,7 @@ struct term {
 	int fd;
 	FILE *in, *out;
 	SCREEN *scr;
+	struct termios tio; /* the terminal's modes before curses */
 	bool utf8;
 	char *old_locale;
 	attr_t attrs[TA_COUNT];
@@ -91,6 +94,85 @@ void tui_signals_restore(void)
 int tui_signal_caught(void)
 {
 	return caught;
+}
+
+/* ---- a fault while a screen is up --------------------------------------- */
+
+/* Dying of a fault with the screen up left the terminal without echo, in
+ * the alternate screen, cursor hidden. The handler writes the sequences
+ * that undo that and the modes from before curses (write and tcsetattr are
+ * async-signal-safe; curses is not), then lets the signal do what it did. */
+static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
+static struct sigaction fatal_saved[nitems(fatal_signals)];
+static struct {
+	volatile sig_atomic_t armed;
+	int fd;
+	struct termios tio;
+	char seq[256];
+	size_t len;
+} rescue;
+
+static void on_fatal(int sig, siginfo_t *si, void *ctx)
+{
+	(void)ctx;
+	if (rescue.armed) {
+		rescue.armed = 0;
+		(void)!write(rescue.fd, rescue.seq, rescue.len);
+		tcsetattr(rescue.fd, TCSANOW, &rescue.tio);
+	}
+	for (size_t i = 0; i < nitems(fatal_signals); i++)
+		if (fatal_signals[i] == sig)
+			sigaction(sig, &fatal_saved[i], NULL);
+	/* a fault happens again on return, under the previous handler (the
+	 * default, or a sanitizer's report); a signal sent is sent again */
+	if (si->si_code <= 0)
+		raise(sig);
+}
+
+/* Appends terminfo capability cap to the rescue sequence, if it has one. */
+static void rescue_cap(const char *cap)
+{
+	const char *v = tigetstr(cap);
+	size_t n;
+
+	if (v == NULL || v == (char *)-1 || (n = strlen(v)) > sizeof(rescue.seq) - rescue.len)
+		return;
+	memcpy(rescue.seq + rescue.len, v, n);
+	rescue.len += n;
+}
+
+/* Arms the rescue for the terminal on fd, whose modes before curses are
+ * tio. One screen is up at a time. */
+static void rescue_arm(int fd, const struct termios *tio)
+{
+	struct sigaction sa;
+
+	rescue.fd = fd;
+	rescue.tio = *tio;
+	rescue.len = 0;
+	rescue_cap("sgr0");
+	rescue_cap("cnorm");
+	rescue_cap("rmcup");
+	if (rescue.len + strlen(PASTE_OFF) <= sizeof(rescue.seq)) {
+		memcpy(rescue.seq + rescue.len, PASTE_OFF, strlen(PASTE_OFF));
+		rescue.len += strlen(PASTE_OFF);
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_fatal;
+	sa.sa_flags = SA_SIGINFO;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < nitems(fatal_signals); i++)
+		sigaction(fatal_signals[i], &sa, &fatal_saved[i]);
+	rescue.armed = 1;
+}
+
+static void rescue_disarm(void)
+{
+	if (!rescue.armed)
+		return;
+	rescue.armed = 0;
+	for (size_t i = 0; i < nitems(fatal_signals); i++)
+		sigaction(fatal_signals[i], &fatal_saved[i], NULL);
 }
 
 /* ---- attributes ------------------------------------------------------- */
@@ -166,7 +248,7 @@ static int term_start(struct term *t, const char *path, char **errstr)
 		*errstr = xasprintf("cannot open %s: %s", path, strerror(errno));
 		return -1;
 	}
-	if (!isatty(t->fd)) {
+	if (!isatty(t->fd) || tcgetattr(t->fd, &t->tio) < 0) {
 		*errstr = xasprintf("%s is not a terminal", path);
 		return -1;
 	}
@@ -214,6 +296,7 @@ int term_open(const char *path, struct term **out, char **errstr)
 	paste_mode(t, true);
 	curs_set(0);
 	attrs_init(t);
+	rescue_arm(t->fd, &t->tio);
 	*out = t;
 	return 0;
 }
@@ -223,6 +306,7 @@ void term_close(struct term *t)
 	if (t == NULL)
 		return;
 	if (t->scr) {
+		rescue_disarm();
 		set_term(t->scr);
 		paste_mode(t, false);
 		curs_set(1);

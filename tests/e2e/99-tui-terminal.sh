@@ -1,21 +1,24 @@
 #!/bin/sh
-# 99-tui-paste.sh: a paste is text, never keys. The approval screen turns
-# on bracketed paste, so text pasted into its terminal (meant for another
-# window, or a whole command whose letters are screen keys) neither
-# approves a call nor answers a question; pasted into the deny reason, it
-# is the reason. Each check of the first part failed on 4784450, where a
-# pasted "a" approved. The real binary runs in tmux (tests/e2e/tmux.sh);
-# `paste-buffer -p` brackets a paste as a terminal does.
+# 99-tui-terminal.sh: the approval screen and the terminal around it.
+# A paste is text, never keys: the screen turns on bracketed paste, so text
+# pasted into its terminal (meant for another window, or a whole command
+# whose letters are screen keys) neither approves a call nor answers a
+# question; pasted into the deny reason, it is the reason (on 4784450 a
+# pasted "a" approved). And airlock dying of a fault on the screen leaves
+# the terminal as it found it (on 4784450: no echo, the alternate screen).
+# The real binary runs in tmux (tests/e2e/tmux.sh); `paste-buffer -p`
+# brackets a paste as a terminal does.
 set -u
 . tests/e2e/lib.sh
 : "${AIRLOCK:?}"
 need jq
-d=$(mktemp -d /tmp/airlock-e2e-paste.XXXXXX)
+d=$(mktemp -d /tmp/airlock-e2e-term.XXXXXX)
 . tests/e2e/tmux.sh
 
 for t in low medium high; do printf '[tier "%s"]\n\taction = ask\n' $t; done >"$d/ask.policy"
 # gate NAME: runs airlock gate over $d/NAME/calls in $d/NAME/w in a new
-# session; results to $d/NAME/out.
+# session; results to $d/NAME/out. After it, the session prints airlock's
+# exit status and whether the terminal echoes.
 gate() {
 	n=$1
 	mkdir -p "$d/$n/w/victim" "$d/$n/home"
@@ -23,7 +26,7 @@ gate() {
 	tm new-session -d -s "$n" -x 80 -y 24 \
 		"sleep 0.3; cd '$d/$n/w' || exit 1; env HOME='$d/$n/home' LANG=C.UTF-8 TERM=screen \
 		'$AIRLOCK' gate --db '$d/$n/a.db' --policy '$d/ask.policy' <../calls >../out 2>../err; \
-		echo EXIT \$?; sleep 100"
+		echo EXIT \$?; stty -a | tr ' ;' '\\n\\n' | grep -x -- '-*echo'; sleep 100"
 	wait_for "$n" "rm -rf victim" >/dev/null
 	sleep 1.2 # past the second an approving key waits for
 }
@@ -92,5 +95,23 @@ wait_for pend "EXIT" >/dev/null
 paste pend zz
 check "after the screen: the paste arrives plain" wait_for pend "zz"
 check "after the screen: no bracket markers" lacks pend "[200~"
+
+# --- a fault on the screen -------------------------------------------------------
+# SIGILL and SIGABRT, as a bug would raise them (not SIGSEGV: under make
+# check, AddressSanitizer reports that one and exits 1): airlock still dies
+# of the signal, but the terminal has its echo and main screen back.
+for s in ILL:4 ABRT:6; do
+	sig=${s%:*} n=fault${s%:*}
+	gate "$n"
+	pid=$(pgrep -f -- "--db $d/$n/a.db" | head -n 1)
+	kill -s "$sig" "$pid"
+	check "$sig: airlock died of it" wait_for "$n" "EXIT $((128 + ${s#*:}))"
+	check "$sig: the terminal echoes" wait_for "$n" "echo"
+	check "$sig: no echo-off mode left" lacks "$n" "-echo"
+	expect_eq "$sig: out of the alternate screen" \
+		"$(tm display -p -t "$n" '#{alternate_on}')" 0
+	expect_eq "$sig: cursor shown" "$(tm display -p -t "$n" '#{cursor_flag}')" 1
+	check "$sig: nothing ran" test -d "$d/$n/w/victim"
+done
 
 finish
