@@ -290,17 +290,42 @@ static bool match_secret_name(const char *s, size_t n, size_t i, struct match *m
  * shell's working directory). */
 static const char *const password_names[] = {"password", "passwd", "_pwd"};
 
+/* True when s[v, e) is a value to redact: something, not a $variable and
+ * not a marker already (redacting twice changes nothing). */
+static bool secret_value(const char *s, size_t v, size_t e)
+{
+	return e > v && s[v] != '$' && !(e - v >= 10 && memcmp(s + v, "[REDACTED:", 10) == 0);
+}
+
+/* The value at j, quoted (to its closing quote; a backslash ends a
+ * double-quoted one, as in escaped JSON) or not (to white space or shell
+ * syntax): its text is s[*v, *e). */
+static void value_at(const char *s, size_t n, size_t j, size_t *v, size_t *e)
+{
+	char q = 0;
+
+	if (j < n && s[j] == '\\' && j + 1 < n && s[j + 1] == '"')
+		j++; /* \" in escaped JSON */
+	if (j < n && (s[j] == '"' || s[j] == '\''))
+		q = s[j++];
+	*v = j;
+	if (q)
+		while (j < n && s[j] != q && s[j] != '\n' && !(q == '"' && s[j] == '\\'))
+			j++;
+	else
+		while (j < n && !isspace((unsigned char)s[j]) && !strchr("\"'\\,;&|)}`", s[j]))
+			j++;
+	*e = j;
+}
+
 /*
  * NAME=VALUE, NAME: VALUE (YAML) or "NAME": "VALUE" (JSON, escaped too)
- * for a password name: the value, quoted (to its closing quote) or not (to
- * white space or shell syntax). A value that is already a marker or a
- * $variable is left alone.
+ * for a password name: the value, quoted or not. A value that is already
+ * a marker or a $variable is left alone.
  */
 static bool match_password(const char *s, size_t n, size_t i, struct match *m)
 {
-	size_t j = 0, v, len = 0;
-	char q = 0;
-	bool eq = false, colon = false;
+	size_t j = 0, v, e, len = 0;
 
 	for (size_t k = 0; k < nitems(password_names) && j == 0; k++) {
 		len = strlen(password_names[k]);
@@ -314,29 +339,212 @@ static bool match_password(const char *s, size_t n, size_t i, struct match *m)
 	/* the key's closing quote (JSON), then one '=' or ':' and blanks */
 	while (j < n && (s[j] == '"' || s[j] == '\\' || s[j] == '\''))
 		j++;
-	if (j < n && (s[j] == '=' || s[j] == ':')) {
-		eq = s[j] == '=';
-		colon = !eq;
+	if (j >= n || (s[j] != '=' && s[j] != ':'))
+		return false;
+	for (j++; j < n && (s[j] == ' ' || s[j] == '\t');)
 		j++;
+	value_at(s, n, j, &v, &e);
+	if (!secret_value(s, v, e))
+		return false;
+	*m = (struct match){v, e, "password"};
+	return true;
+}
+
+/*
+ * Options whose value is a password for the programs that read them so:
+ * -pSECRET is a password to mysql and "make parents" to mkdir, so the
+ * program must be in the command. OS_ATTACHED: -pSECRET; OS_WORD: -p
+ * SECRET; OS_EQUALS: --user=SECRET; OS_COLON: only what follows the
+ * value's first ':' (curl -u user:SECRET, openssl -passin pass:SECRET).
+ */
+enum { OS_ATTACHED = 1, OS_WORD = 2, OS_EQUALS = 4, OS_COLON = 8 };
+static const struct opt_secret {
+	const char *prog; /* a program's name; "mysql*": any name it starts */
+	const char *opt;
+	unsigned how;
+} opt_secrets[] = {
+	/* mysql -p SECRET prompts, and SECRET is the database */
+	{"mysql*", "-p", OS_ATTACHED},
+	{"mariadb*", "-p", OS_ATTACHED},
+	{"sshpass", "-p", OS_ATTACHED | OS_WORD},
+	{"redis-cli", "-a", OS_ATTACHED | OS_WORD},
+	{"mongo*", "-p", OS_WORD},
+	{"sqlcmd", "-P", OS_ATTACHED | OS_WORD},
+	{"curl", "-u", OS_ATTACHED | OS_WORD | OS_COLON},
+	{"curl", "-U", OS_ATTACHED | OS_WORD | OS_COLON},
+	{"curl", "--user", OS_WORD | OS_EQUALS | OS_COLON},
+	{"curl", "--proxy-user", OS_WORD | OS_EQUALS | OS_COLON},
+	{"openssl", "-pass", OS_WORD | OS_COLON},
+	{"openssl", "-passin", OS_WORD | OS_COLON},
+	{"openssl", "-passout", OS_WORD | OS_COLON},
+};
+
+/* Option names ending so take a password in any program, as the next word
+ * or after '=': --password SECRET, --db-password SECRET, gpg's
+ * --passphrase SECRET (never --no-password, --password-stdin). */
+static const char *const password_opts[] = {"password", "passwd", "passphrase"};
+
+#define SEGMENT_BACK 1024 /* bytes searched back for the program, and */
+#define ARGV_BACK 64       /* words: bounded, so many options stay linear */
+
+/* Which programs the command holding an option runs (a text's command, or
+ * an argv's words before it). */
+struct runs {
+	bool (*fn)(const struct runs *r, const char *prog);
+	const char *s; /* the text, or NULL for an argv */
+	size_t i;      /* the option's offset in s, or its index in argv */
+	json_t *argv;
+};
+
+/* True when name (n bytes) is prog, or starts it when prog ends in '*'. */
+static bool prog_is(const char *name, size_t n, const char *prog)
+{
+	size_t pl = strlen(prog);
+	bool prefix = prog[pl - 1] == '*';
+
+	pl -= prefix;
+	return (prefix ? n >= pl : n == pl) && memcmp(name, prog, pl) == 0;
+}
+
+/* A text: a word of the command holding i (back to ; & | ( ` or a line
+ * break) is prog, or a path to it: sudo mysql, docker exec db mysql,
+ * /usr/bin/curl. */
+static bool text_runs(const struct runs *r, const char *prog)
+{
+	const char *s = r->s;
+	size_t b = r->i, stop = r->i > SEGMENT_BACK ? r->i - SEGMENT_BACK : 0;
+
+	while (b > stop && s[b - 1] && !strchr(";&|(`\n", s[b - 1]))
+		b--;
+	for (size_t w = b; w < r->i; w++) {
+		size_t e = w;
+		if (w > b && !isspace((unsigned char)s[w - 1]) && !strchr("/\"'", s[w - 1]))
+			continue;
+		while (e < r->i && !isspace((unsigned char)s[e]) && !strchr("/\"'", s[e]))
+			e++;
+		if ((e == r->i || s[e] != '/') && prog_is(s + w, e - w, prog))
+			return true;
 	}
-	if (!eq && !colon)
+	return false;
+}
+
+/* An argv: a word before index i is prog, or a path to it. */
+static bool argv_runs(const struct runs *r, const char *prog)
+{
+	for (size_t k = r->i > ARGV_BACK ? r->i - ARGV_BACK : 0; k < r->i; k++) {
+		const char *w = json_string_value(json_array_get(r->argv, k)), *base;
+		if (w == NULL)
+			continue;
+		base = strrchr(w, '/') ? strrchr(w, '/') + 1 : w;
+		if (prog_is(base, strlen(base), prog))
+			return true;
+	}
+	return false;
+}
+
+enum optval {
+	OV_NONE,
+	OV_HERE, /* in the option's word, from *at: -pSECRET, --password=SECRET */
+	OV_NEXT, /* the next word: --password SECRET, sshpass -p SECRET */
+};
+
+/*
+ * What the option word w does with a password: its name is the first
+ * `name` bytes (letters, digits, '-', '_'); more: the word goes on after
+ * it (a quote, '=' and a value). *colon: only what follows the value's
+ * first ':' is the password.
+ */
+static enum optval option_value(const char *w, size_t name, bool more, const struct runs *r,
+                                size_t *at, bool *colon)
+{
+	size_t d = strspn(w, "-");
+
+	*colon = false;
+	for (size_t k = 0; k < nitems(password_opts) && d < name; k++) {
+		size_t len = strlen(password_opts[k]);
+		if (name - d < len || strncasecmp(w + name - len, password_opts[k], len) != 0 ||
+		    (name - d >= 3 && strncasecmp(w + d, "no-", 3) == 0))
+			continue;
+		*at = name + 1;
+		return !more ? OV_NEXT : w[name] == '=' ? OV_HERE : OV_NONE;
+	}
+	for (size_t k = 0; k < nitems(opt_secrets); k++) {
+		const struct opt_secret *o = &opt_secrets[k];
+		size_t ol = strlen(o->opt);
+		enum optval v = OV_NONE;
+		if (name < ol || memcmp(w, o->opt, ol) != 0)
+			continue;
+		if ((name > ol || (more && w[ol] != '=')) && (o->how & OS_ATTACHED))
+			v = OV_HERE, *at = ol;
+		else if (name == ol && more && w[ol] == '=' && (o->how & OS_EQUALS))
+			v = OV_HERE, *at = ol + 1;
+		else if (name == ol && !more && (o->how & OS_WORD))
+			v = OV_NEXT;
+		if (v != OV_NONE && r->fn(r, o->prog)) {
+			*colon = (o->how & OS_COLON) != 0;
+			return v;
+		}
+	}
+	return OV_NONE;
+}
+
+/* The length of an option's name at w (n bytes): letters, digits, - and _. */
+static size_t option_name(const char *w, size_t n)
+{
+	size_t o = 0;
+
+	while (o < n && (isalnum((unsigned char)w[o]) || w[o] == '-' || w[o] == '_'))
+		o++;
+	return o;
+}
+
+/* The password in s[*v, *e) when colon says it follows the first ':'. */
+static bool after_colon(const char *s, size_t *v, size_t e, bool colon)
+{
+	const char *c;
+
+	if (!colon)
+		return true;
+	if ((c = memchr(s + *v, ':', e - *v)) == NULL)
 		return false;
-	while (j < n && (s[j] == ' ' || s[j] == '\t'))
-		j++;
-	if (j < n && s[j] == '\\' && j + 1 < n && s[j + 1] == '"')
-		j++; /* \" in escaped JSON */
-	if (j < n && (s[j] == '"' || s[j] == '\''))
-		q = s[j++];
-	v = j;
-	if (q)
-		while (j < n && s[j] != q && s[j] != '\n' && !(q == '"' && s[j] == '\\'))
-			j++;
-	else
-		while (j < n && !isspace((unsigned char)s[j]) && !strchr("\"'\\,;&|)}`", s[j]))
-			j++;
-	if (j == v || s[v] == '$' || (j - v >= 10 && memcmp(s + v, "[REDACTED:", 10) == 0))
+	*v = (size_t)(c - s) + 1;
+	return true;
+}
+
+/*
+ * A password given to an option as a separate word or attached to it
+ * (--password SECRET, mysql -pSECRET, curl -u user:SECRET): the value.
+ * Only at an option's start, after a blank or a quote.
+ */
+static bool match_option_password(const char *s, size_t n, size_t i, struct match *m)
+{
+	struct runs r = {text_runs, s, i, NULL};
+	size_t o, v = 0, e = 0, at = 0;
+	bool colon;
+
+	if (s[i] != '-' || (i > 0 && !isspace((unsigned char)s[i - 1]) && s[i - 1] != '\'' &&
+	                    s[i - 1] != '"'))
 		return false;
-	*m = (struct match){v, j, "password"};
+	o = i + option_name(s + i, n - i);
+	switch (o - i < 2 ? OV_NONE
+	                  : option_value(s + i, o - i, o < n && !isspace((unsigned char)s[o]), &r,
+	                                 &at, &colon)) {
+	case OV_NONE:
+		return false;
+	case OV_HERE:
+		value_at(s, n, i + at, &v, &e);
+		break;
+	case OV_NEXT:
+		for (v = o; v < n && (s[v] == ' ' || s[v] == '\t');)
+			v++;
+		if (v == o || v >= n || s[v] == '-')
+			return false;
+		value_at(s, n, v, &v, &e);
+		break;
+	}
+	if (!after_colon(s, &v, e, colon) || !secret_value(s, v, e))
+		return false;
+	*m = (struct match){v, e, "password"};
 	return true;
 }
 
@@ -394,7 +602,7 @@ static bool match_authorization(const char *s, size_t n, size_t i, struct match 
 typedef bool (*matcher)(const char *s, size_t n, size_t i, struct match *m);
 static const matcher matchers[] = {
 	match_jwt, match_shape, match_url_password, match_secret_name, match_authorization,
-	match_base64_key, match_password,
+	match_base64_key, match_option_password, match_password,
 };
 
 static bool match_value(const char *s, size_t n, size_t i, char *const *values,
@@ -569,6 +777,30 @@ static bool auth_key(const char *key)
 	       (n == len || strcasecmp(key, "proxy-authorization") == 0);
 }
 
+/* s (n bytes) with s[start, end) marked as a kind of secret, then
+ * whatever else redact_text finds in it. */
+static json_t *mark_redacted(const char *s, size_t n, size_t start, size_t end,
+                             const char *kind, char *const *values)
+{
+	json_t *marked, *out;
+	struct buf b;
+	char *text;
+	size_t len;
+
+	buf_init(&b, 0);
+	buf_append(&b, s, start);
+	buf_printf(&b, "[REDACTED:%s]", kind);
+	buf_append(&b, s + end, n - end);
+	text = buf_take(&b, &len);
+	marked = json_stringn(text, len);
+	free(text);
+	if (marked == NULL)
+		return json_string("[REDACTED:unencodable]");
+	out = redact_string(marked, values);
+	json_decref(marked);
+	return out;
+}
+
 /* An Authorization header's value ({"Authorization": "Bearer ..."}): its
  * credential, then whatever else the text holds. */
 static json_t *redact_auth_value(json_t *v, char *const *values)
@@ -576,20 +808,36 @@ static json_t *redact_auth_value(json_t *v, char *const *values)
 	const char *s = json_string_value(v);
 	size_t n = json_string_length(v);
 	struct match m;
-	json_t *out, *marked;
-	char *text;
 
 	if (!match_credential(s, n, 0, &m))
 		return redact_string(v, values);
-	text = xasprintf("%.*s[REDACTED:%s]%.*s", (int)m.start, s, m.kind, (int)(n - m.end),
-	                 s + m.end);
-	marked = json_string(text);
-	free(text);
-	if (marked == NULL)
-		return json_string("[REDACTED:unencodable]");
-	out = redact_string(marked, values);
-	json_decref(marked);
-	return out;
+	return mark_redacted(s, n, m.start, m.end, m.kind, values);
+}
+
+/* A word of an argv (["mysql", "-pSECRET"], ["curl", "-u", "bob:SECRET"]):
+ * the password an option takes in it or as the word after it, with the
+ * words before as the command; then what redact_text finds. */
+static json_t *redact_argv_word(json_t *argv, size_t k, char *const *values)
+{
+	json_t *w = json_array_get(argv, k);
+	const char *s = json_string_value(w);
+	const char *prev = k > 0 ? json_string_value(json_array_get(argv, k - 1)) : NULL;
+	size_t n = json_string_length(w), v = 0, at = 0, o;
+	struct runs r = {argv_runs, NULL, k, argv};
+	bool colon = false, hit = false;
+
+	if (s[0] == '-' && (o = option_name(s, n)) >= 2)
+		hit = option_value(s, o, o < n, &r, &at, &colon) == OV_HERE;
+	if (hit) {
+		v = at;
+	} else if (prev && prev[0] == '-' && s[0] != '-' &&
+	           (o = option_name(prev, strlen(prev))) >= 2) {
+		r.i = k - 1;
+		hit = option_value(prev, o, prev[o] != '\0', &r, &at, &colon) == OV_NEXT;
+	}
+	if (!hit || !after_colon(s, &v, n, colon) || !secret_value(s, v, n))
+		return redact_string(w, values);
+	return mark_redacted(s, n, v, n, "password", values);
 }
 
 /*
@@ -627,7 +875,8 @@ json_t *redact_json(json_t *v, char *const *values)
 		return redact_string(v, values);
 	case JSON_ARRAY:
 		out = json_array();
-		json_array_foreach(v, i, item) json_array_append_new(out, redact_json(item, values));
+		json_array_foreach(v, i, item) json_array_append_new(
+			out, json_is_string(item) ? redact_argv_word(v, i, values) : redact_json(item, values));
 		return out;
 	case JSON_OBJECT:
 		out = json_object();

@@ -162,6 +162,19 @@ check "password variable: not on disk" sh -c "! sqlite3 '$d/w.db' 'SELECT body F
 check "password variable: the name stays" sh -c "sqlite3 '$d/w.db' 'SELECT body FROM events' | grep -q 'PGPASSWORD=\[REDACTED:password\]'"
 check "the working directory is not taken for a password" sh -c "sqlite3 '$d/w.db' 'SELECT body FROM events' | grep -q 'PWD=/'"
 
+# passwords given as their own word or attached to an option (a documented
+# limit until this change): --password X, mysql -pX, curl -u u:X,
+# sshpass -p X, all stored in clear on 4784450
+python3 -c 'import json
+for i, c in enumerate(["mysql -h 127.0.0.1 -P 9 -uroot -pSepW0rdPw1 -e \"select 1\"",
+		"curl -s -u bob:SepW0rdPw2 http://127.0.0.1:9/", "sshpass -p SepW0rdPw3 true",
+		"docker login --password SepW0rdPw4 -u bob", "mkdir -p out && ls -p out"]):
+	print(json.dumps({"id": str(i), "tool": "shell", "input": {"command": c}}))' | gate "$d/sw.db"
+check "password words: none on disk" sh -c "! sqlite3 '$d/sw.db' 'SELECT body FROM events' | grep -q SepW0rdPw"
+check "password words: mysql's option stays" sh -c "sqlite3 '$d/sw.db' 'SELECT body FROM events' | grep -qF -- '-p[REDACTED:password]'"
+check "password words: curl's user stays" sh -c "sqlite3 '$d/sw.db' 'SELECT body FROM events' | grep -qF -- '-u bob:[REDACTED:password]'"
+check "password words: mkdir -p is no password" sh -c "sqlite3 '$d/sw.db' 'SELECT body FROM events' | grep -qF -- 'mkdir -p out && ls -p out'"
+
 # a prune anchor through INT64_MAX: verify computed through + 1 (signed
 # overflow) and named "event -9223372036854775808" as missing
 cp "$d/base.db" "$d/o.db"

@@ -186,6 +186,28 @@ static void test_redact_table(void **state)
 	tdata_free(rows, n);
 }
 
+/* Argv arrays: an option's password in the word after it, or attached. */
+static void test_redact_argv(void **state)
+{
+	struct tdata_row *rows;
+	size_t n = tdata_load("tests/data/db/redact_argv.tsv", &rows);
+
+	(void)state;
+	for (size_t i = 0; i < n; i++) {
+		json_t *in = json_loads(rows[i].f[0], 0, NULL), *got;
+		char *text;
+		assert_non_null(in);
+		got = redact_json(in, NULL);
+		text = json_dumps(got, JSON_COMPACT);
+		if (strcmp(text, rows[i].f[1]) != 0)
+			fail_msg("%s:%zu: got %s, want %s", rows[i].file, rows[i].line, text, rows[i].f[1]);
+		free(text);
+		json_decref(got);
+		json_decref(in);
+	}
+	tdata_free(rows, n);
+}
+
 /* Large texts with many secrets redact in one forward walk: a time bound
  * far above the linear cost and far below the old quadratic one. */
 static void test_redact_scale(void **state)
@@ -248,7 +270,7 @@ static void test_redact_stored(void **state)
 	assert_null(strstr(text, "ghp_abc"));
 	assert_null(strstr(text, "TOKENVALUE99"));
 	assert_non_null(strstr(text, "[REDACTED:credential]"));
-	assert_non_null(strstr(text, "-u x:y"));
+	assert_non_null(strstr(text, "-u x:[REDACTED:password]")); /* curl user:password */
 	free(text);
 	json_decref(detail);
 	db_set_redact(db, false);
@@ -951,6 +973,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_redact_table),
 		cmocka_unit_test(test_redact_scale),
+		cmocka_unit_test(test_redact_argv),
 		cmocka_unit_test(test_redact_stored),
 		cmocka_unit_test(test_cut_stream),
 		cmocka_unit_test(test_filters),
