@@ -72,6 +72,7 @@ sget() { echo "$so" | awk -F'\t' -v k="$1" '$1 == k {print $2}'; }
 echo "the workdir's secret files ($(sget found) found in 1,110 directories, 22,200 files;"
 echo "the search reads every entry outside the tool trees, and fails past 100,000), ms:"
 printf "  %-40s %8.3f\n" "search, first (one airlock exec)" "$(sget cold)" \
+	"search, first from what the last kept" "$(sget kept)" \
 	"search, remembered (the gate, per call)" "$(sget warm)" \
 	"airlock exec -- true there (median)" "$(jq -r '.results[0].median * 1000' "$d/p.json")" \
 	"airlock exec -- true, empty workdir" "$air"

@@ -166,6 +166,10 @@ char *guard_recover(const struct guard_note *g, const struct guard_span *span);
  * ~/.local/state/airlock: the pending records, the default audit log), a
  * new string; NULL when neither is set. No grant may make it writable. */
 char *pending_state_root(void);
+/* The file for the workdir wd (resolved) in the state directory's sub
+ * directory sub (made, private), as a new string; NULL when the state
+ * directory is unknown, in wd or holding it, or cannot be made. */
+char *pending_state_file(const char *wd, const char *sub);
 /* Records span, the change times a guarded run may make (from its note
  * to its deadline), for the workdir wd (resolved) in the user's state
  * directory; the file's path, a new string, or NULL when it cannot be
@@ -449,6 +453,12 @@ void pool_want(const struct ns_shell *sh);
  * With gitdirs, the .git entries the walk passes below the top go there
  * too, as a new vector (NULL when none): nested repositories, of any type,
  * not entered. */
+/* Directories this process has read (not taken from what it remembers, or
+ * from what an earlier process kept): for the tests. */
+size_t secrets_dirs_read(void);
+/* Forgets what this process remembers of every search, as a new process
+ * starts (what an earlier one kept is read at the next search). */
+void secrets_forget(void);
 int secrets_find(const char *wd, unsigned what, char *const *skip, char ***found, size_t *n,
                  char ***gitdirs, char **errstr) AIRLOCK_MUST_CHECK;
 

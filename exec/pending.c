@@ -43,15 +43,15 @@ char *pending_state_root(void)
 	return NULL;
 }
 
-/* The directory of pending notes, as a new string; NULL when the state
- * directory is unknown or lies in wd (the sandbox could write it). */
-static char *pending_dir(const char *wd)
+/* The state directory's sub directory sub, as a new string; NULL when the
+ * state directory is unknown or lies in wd (the sandbox could write it). */
+static char *state_sub(const char *wd, const char *sub)
 {
 	char *root = pending_state_root(), *dir;
 
 	if (root == NULL)
 		return NULL;
-	dir = xasprintf("%s/pending", root);
+	dir = xasprintf("%s/%s", root, sub);
 	free(root);
 	if (path_contains(wd, dir) || path_contains(dir, wd)) {
 		free(dir);
@@ -88,6 +88,20 @@ static int dir_make(const char *dir)
 		rc = -1;
 	free(p);
 	return rc;
+}
+
+char *pending_state_file(const char *wd, const char *sub)
+{
+	char key[17], *dir = state_sub(wd, sub), *path;
+
+	if (dir == NULL || dir_make(dir) < 0) {
+		free(dir);
+		return NULL;
+	}
+	wd_key(wd, key);
+	path = xasprintf("%s/%s", dir, key);
+	free(dir);
+	return path;
 }
 
 /* What follows "PID (COMM)" in /proc/PID/stat, read into buf (COMM may
@@ -188,7 +202,7 @@ static int record_write(const char *path, const char *wd, const struct guard_spa
 char *pending_begin(const char *wd, const struct guard_span *span)
 {
 	static unsigned seq;
-	char key[17], *dir = pending_dir(wd), *path = NULL;
+	char key[17], *dir = state_sub(wd, "pending"), *path = NULL;
 
 	if (dir == NULL || dir_make(dir) < 0)
 		goto out;
@@ -281,7 +295,7 @@ static bool orphan_read(int dfd, const char *name, const char *wd, long long *si
 
 bool pending_orphans(const char *wd, struct guard_span *span, char ***taken)
 {
-	char key[17], *dir = pending_dir(wd);
+	char key[17], *dir = state_sub(wd, "pending");
 	DIR *d = dir ? opendir(dir) : NULL;
 	struct dirent *e;
 	bool found = false;

@@ -26,7 +26,10 @@
  *    An unwatched directory is read again when its mtime, inode or device
  *    changed, and one changed within RACY_NS when read is read again next
  *    time too: a name added in the same clock tick leaves the mtime as it
- *    was (git's "racy" entries).
+ *    was (git's "racy" entries);
+ *  - what a process's first searches read is kept for the next process in
+ *    the state directory (see "kept for the next process" below), trusted
+ *    by the same test as an unwatched directory's.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -96,6 +99,8 @@ static int mnt_fd = -1;   /* /proc/self/mountinfo: a mount changes what a path
 static size_t *watch_slot; /* watch -> its slot + 1 (0: none) */
 static size_t watch_cap;
 static bool watch_full; /* out of watches: no more tried until forgotten */
+static bool dirty;      /* a directory was read since the last keep_save() */
+static size_t dirs_read; /* directories read, for the tests */
 
 /* No IN_DONT_FOLLOW: the watch is set through /proc/self/fd, a link to
  * the directory opened (itself opened without following one). */
@@ -331,6 +336,252 @@ static bool racy(const struct timespec *mtime)
 	return d < RACY_NS;
 }
 
+/* The slot for path, taken when it was free (the table grows, or forgets
+ * all, first when it is half full). */
+static struct dir_seen *cache_take(const char *path)
+{
+	struct dir_seen *s = cache_slot(path);
+
+	if (s->path != NULL)
+		return s;
+	if (cache_used + 1 >= cache_slots / 2) {
+		if (cache_slots < CACHE_MAX) {
+			cache_grow();
+		} else {
+			cache_clear();
+			cache_resize(cache_slots);
+		}
+		s = cache_slot(path);
+	}
+	s->path = xstrdup(path);
+	s->watch = -1;
+	cache_used++;
+	return s;
+}
+
+/* ---- kept for the next process ---------------------------------------------- */
+
+/*
+ * A one-shot `airlock exec` read every directory of its workdir afresh (20
+ * ms for 1,110 directories; an lstat() of each is a tenth of that). What a
+ * process's first searches read is written to the state directory
+ * (search/KEY, one file per workdir, private), and the next process's first
+ * search starts from it: each directory kept is trusted only while its
+ * device, inode and mtime are as kept, the test an unwatched directory
+ * passes within a process, and one whose mtime was racy when written is
+ * not kept. A file that is not the user's own and private, or does not
+ * parse, is ignored: the file can only spare reads, never add a trust the
+ * directory itself does not give. The sandbox cannot write it: the state
+ * directory is hidden, and no grant may make it writable.
+ */
+#define KEEP_MAGIC "airlock-search 2"
+#define KEEP_MAX (64u << 20)
+
+static void keep_str(struct buf *b, const char *str)
+{
+	buf_append(b, str, strlen(str) + 1);
+}
+
+static void keep_list(struct buf *b, char *const *v)
+{
+	uint32_t n = (uint32_t)strv_len(v);
+
+	buf_append(b, &n, sizeof(n));
+	for (uint32_t i = 0; i < n; i++)
+		keep_str(b, v[i]);
+}
+
+#define KEEP_DAYS 30 /* a kept file unused this long goes (its workdir may be gone) */
+
+/* Removes the kept files of workdirs not searched for KEEP_DAYS, beside
+ * path: done when a workdir's first file is written, so rarely. */
+static void keep_prune(const char *path)
+{
+	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
+	time_t old = time(NULL) - KEEP_DAYS * 86400;
+	struct dirent *e;
+	struct stat st;
+	DIR *d;
+
+	*slash = '\0';
+	if ((d = opendir(dir)) != NULL) {
+		while ((e = readdir(d)) != NULL)
+			if (e->d_name[0] != '.' &&
+			    fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+			    S_ISREG(st.st_mode) && st.st_mtime < old)
+				unlinkat(dirfd(d), e->d_name, 0);
+		closedir(d);
+	}
+	free(dir);
+}
+
+/* Writes what is remembered of wd's tree, when something was read since. */
+static void keep_save(const char *wd)
+{
+	char *path, *tmp = NULL;
+	struct buf b;
+	int fd = -1;
+
+	if (!dirty || (path = pending_state_file(wd, "search")) == NULL)
+		return;
+	dirty = false;
+	buf_init(&b, KEEP_MAX);
+	keep_str(&b, KEEP_MAGIC);
+	keep_str(&b, wd);
+	for (size_t i = 0; i < cache_slots; i++) {
+		const struct dir_seen *s = &cache[i];
+		uint64_t id[3] = {(uint64_t)s->dev, (uint64_t)s->ino, (uint64_t)s->entries};
+		int64_t t[2] = {(int64_t)s->mtime.tv_sec, (int64_t)s->mtime.tv_nsec};
+		uint8_t git = s->has_git;
+		if (s->path == NULL || !s->valid || racy(&s->mtime) || !path_contains(wd, s->path))
+			continue;
+		keep_str(&b, s->path);
+		buf_append(&b, id, sizeof(id));
+		buf_append(&b, t, sizeof(t));
+		buf_append(&b, &git, 1);
+		keep_list(&b, s->files);
+		keep_list(&b, s->others);
+		keep_list(&b, s->subdirs);
+		keep_list(&b, s->pipes);
+	}
+	if (access(path, F_OK) != 0)
+		keep_prune(path);
+	tmp = xasprintf("%s.%ld", path, (long)getpid());
+	if (!b.truncated &&
+	    (fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600)) >= 0 &&
+	    fd_write_all(fd, b.data, b.len) == 0 && close(fd) == 0 && (fd = -1, rename(tmp, path) == 0))
+		tmp[0] = '\0'; /* renamed: nothing to remove */
+	if (fd >= 0)
+		close(fd);
+	if (tmp[0])
+		unlink(tmp);
+	free(tmp);
+	free(path);
+	buf_free(&b);
+}
+
+/* A reader of a kept file: bytes [p, end); bad once anything is amiss. */
+struct keep_rd {
+	const char *p, *end;
+	bool bad;
+};
+
+static const char *rd_str(struct keep_rd *r)
+{
+	const char *s = r->p, *nul = r->bad ? NULL : memchr(r->p, '\0', (size_t)(r->end - r->p));
+
+	if (nul == NULL) {
+		r->bad = true;
+		return "";
+	}
+	r->p = nul + 1;
+	return s;
+}
+
+static void rd_bytes(struct keep_rd *r, void *out, size_t n)
+{
+	if (r->bad || (size_t)(r->end - r->p) < n) {
+		r->bad = true;
+		memset(out, 0, n);
+		return;
+	}
+	memcpy(out, r->p, n);
+	r->p += n;
+}
+
+static char **rd_list(struct keep_rd *r)
+{
+	uint32_t n = 0;
+	char **v = NULL;
+
+	rd_bytes(r, &n, sizeof(n));
+	for (uint32_t i = 0; i < n && !r->bad; i++) {
+		const char *name = rd_str(r);
+		if (name[0] == '\0' || strchr(name, '/') || strcmp(name, ".") == 0 ||
+		    strcmp(name, "..") == 0)
+			r->bad = true;
+		else
+			strv_push(&v, name);
+	}
+	return v;
+}
+
+/* One kept directory into the table; false when the record is amiss. */
+static bool keep_record(struct keep_rd *r, const char *wd)
+{
+	const char *path = rd_str(r);
+	uint64_t id[3];
+	int64_t t[2];
+	uint8_t git;
+	struct dir_seen *s;
+	char **lists[4];
+
+	rd_bytes(r, id, sizeof(id));
+	rd_bytes(r, t, sizeof(t));
+	rd_bytes(r, &git, 1);
+	for (size_t i = 0; i < nitems(lists); i++)
+		lists[i] = rd_list(r);
+	if (r->bad || path[0] != '/' || !path_contains(wd, path) ||
+	    (s = cache_take(path))->valid) {
+		for (size_t i = 0; i < nitems(lists); i++)
+			strv_free(lists[i]);
+		return !r->bad && path[0] == '/';
+	}
+	s->dev = (dev_t)id[0];
+	s->ino = (ino_t)id[1];
+	s->entries = (size_t)id[2];
+	s->mtime = (struct timespec){(time_t)t[0], (long)t[1]};
+	s->has_git = git != 0;
+	s->files = lists[0];
+	s->others = lists[1];
+	s->subdirs = lists[2];
+	s->pipes = lists[3];
+	s->valid = true;
+	return true;
+}
+
+/* Before a process's first search: what the last process kept of wd. */
+static void keep_load(const char *wd)
+{
+	char *path = pending_state_file(wd, "search"), *data = NULL;
+	struct keep_rd r = {.bad = true};
+	struct stat st;
+	int fd = path ? open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) : -1;
+
+	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
+	    (st.st_mode & 077) == 0 && st.st_size > 0 && (uint64_t)st.st_size <= KEEP_MAX) {
+		data = xmalloc((size_t)st.st_size);
+		if (fd_read_all(fd, data, (size_t)st.st_size) == 0)
+			r = (struct keep_rd){data, data + st.st_size, false};
+	}
+	if (!r.bad && (strcmp(rd_str(&r), KEEP_MAGIC) != 0 || strcmp(rd_str(&r), wd) != 0))
+		r.bad = true;
+	while (!r.bad && r.p < r.end)
+		if (!keep_record(&r, wd))
+			r.bad = true;
+	if (r.bad && cache_used > 0) /* half a file: none of it */
+		cache_clear();
+	if (fd >= 0)
+		close(fd);
+	free(data);
+	free(path);
+}
+
+size_t secrets_dirs_read(void)
+{
+	return dirs_read;
+}
+
+void secrets_forget(void)
+{
+	pthread_mutex_lock(&cache_lock);
+	if (cache)
+		cache_clear();
+	searches = 0;
+	dirty = false;
+	pthread_mutex_unlock(&cache_lock);
+}
+
 /* ---- reading a directory -------------------------------------------------- */
 
 /* The entry's type, not following a link (DT_DIR, DT_REG, ...). */
@@ -419,6 +670,8 @@ static void dir_read(DIR *d, struct dir_seen *s, const struct stat *st)
 	s->mtime = st->st_mtim;
 	dir_list(d, s);
 	s->valid = s->watch >= 0 || !racy(&st->st_mtim);
+	dirty = true;
+	dirs_read++;
 }
 
 /*
@@ -429,24 +682,10 @@ static void dir_read(DIR *d, struct dir_seen *s, const struct stat *st)
  */
 static const struct dir_seen *dir_get(const char *path)
 {
-	struct dir_seen *s = cache_slot(path);
+	struct dir_seen *s = cache_take(path);
 	struct stat st;
 	DIR *d;
 
-	if (s->path == NULL) {
-		if (cache_used + 1 >= cache_slots / 2) {
-			if (cache_slots < CACHE_MAX) {
-				cache_grow();
-			} else {
-				cache_clear();
-				cache_resize(cache_slots);
-			}
-			s = cache_slot(path);
-		}
-		s->path = xstrdup(path);
-		s->watch = -1;
-		cache_used++;
-	}
 	if (s->valid && s->watch >= 0)
 		return s; /* no event since it was read */
 	/* not watched, and not to be: one lstat(), as cheap as it gets */
@@ -698,7 +937,8 @@ int secrets_find(const char *wd, unsigned what, char *const *skip, char ***found
 	pthread_mutex_lock(&cache_lock);
 	if (cache == NULL)
 		cache_resize(CACHE_MIN);
-	searches++;
+	if (++searches == 1 && cache_used == 0)
+		keep_load(wd);
 	watch_start();
 	events_drain();
 	root_check(wd);
@@ -727,6 +967,8 @@ int secrets_find(const char *wd, unsigned what, char *const *skip, char ***found
 			rc = 0;
 		}
 	}
+	if (rc == 0 && searches < WATCH_FROM)
+		keep_save(wd);
 	pthread_mutex_unlock(&cache_lock);
 	if (rc == 0 && wk.linked && (what & MASK_SECRETS)) {
 		*errstr = xasprintf("workdir: %s has another hard link, which would show what it "

@@ -905,6 +905,87 @@ static void test_secrets_cache_grows(void **state)
 	rm_rf(wd);
 }
 
+/* One search as a new process makes it: the .env files found, and how
+ * many directories it read rather than trusted. */
+static size_t search_fresh(const char *real, size_t *read)
+{
+	char **found, *err = NULL;
+	size_t nfound, before;
+
+	secrets_forget();
+	before = secrets_dirs_read();
+	assert_int_equal(secrets_find(real, MASK_SECRETS, NULL, &found, &nfound, NULL, &err), 0);
+	*read = secrets_dirs_read() - before;
+	strv_free(found);
+	return nfound;
+}
+
+/* What a process's search read is kept in the state directory, and the
+ * next process's first search trusts a directory from it only while its
+ * device, inode and mtime are as kept: one changed since is read again, and
+ * a file that is not private, or cut short, spares nothing. */
+static void test_secrets_kept(void **state)
+{
+	char *wd = tmpdir_new(), *st = tmpdir_new(), *wd2, real[PATH_MAX], *cmd, *kept;
+	char *old = getenv("XDG_STATE_HOME") ? xstrdup(getenv("XDG_STATE_HOME")) : NULL;
+	size_t read;
+
+	(void)state;
+	setenv("XDG_STATE_HOME", st, 1);
+	assert_non_null(realpath(wd, real));
+	cmd = xasprintf("cd '%s' && mkdir -p a/b c && touch a/.env c/f", real);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	age_dirs(real);
+	assert_int_equal(search_fresh(real, &read), 1);
+	assert_int_equal(read, 4); /* ., a, a/b, c */
+	assert_int_equal(search_fresh(real, &read), 1);
+	assert_int_equal(read, 0); /* all kept, all unchanged */
+	write_file(real, "c/.env", "X=1\n"); /* c's mtime is now: read, and not kept */
+	assert_int_equal(search_fresh(real, &read), 2);
+	assert_int_equal(read, 1);
+	assert_int_equal(search_fresh(real, &read), 2);
+	assert_int_equal(read, 1);
+	age_dirs(real);
+	assert_int_equal(search_fresh(real, &read), 2);
+	assert_int_equal(read, 1); /* the mtime put back differs from the one read */
+	assert_int_equal(search_fresh(real, &read), 2);
+	assert_int_equal(read, 0);
+	cmd = xasprintf("cd '%s'/airlock/search && f=$(ls) && chmod 0644 $f", st);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	assert_int_equal(search_fresh(real, &read), 2);
+	assert_int_equal(read, 4); /* not private: ignored (and written again) */
+	kept = xasprintf("cd '%s'/airlock/search && f=$(ls) && truncate -s -3 $f", st);
+	assert_int_equal(system(kept), 0);
+	free(kept);
+	assert_int_equal(search_fresh(real, &read), 2);
+	assert_int_equal(read, 4); /* cut short: none of it */
+	/* a workdir's first kept file removes those unused for 30 days */
+	cmd = xasprintf("cd '%s'/airlock/search && touch -d 2020-01-01 0000000000000000 && "
+	                "touch 0000000000000001",
+	                st);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	wd2 = tmpdir_new();
+	assert_non_null(realpath(wd2, real));
+	assert_int_equal(search_fresh(real, &read), 0);
+	rm_rf(wd2);
+	kept = xasprintf("%s/airlock/search/0000000000000000", st);
+	assert_int_equal(access(kept, F_OK), -1);
+	kept[strlen(kept) - 1] = '1';
+	assert_int_equal(access(kept, F_OK), 0);
+	free(kept);
+	if (old)
+		setenv("XDG_STATE_HOME", old, 1);
+	else
+		unsetenv("XDG_STATE_HOME");
+	free(old);
+	secrets_forget();
+	rm_rf(wd);
+	rm_rf(st);
+}
+
 /* gitindex_gitlinks() over indexes git itself wrote, in each format the
  * guard must read: the gitlink a/sub found, the files not; an index that
  * is not one gives -1. */
@@ -1116,10 +1197,29 @@ static void test_path_hidden_table(void **state)
 	tdata_free(rows, n);
 }
 
+/* The state directory the sandbox code writes (pending records, what a
+ * search keeps) is the suite's own, not the user's. */
+static char *state_home;
+
+static int state_setup(void **state)
+{
+	(void)state;
+	state_home = tmpdir_new();
+	return setenv("XDG_STATE_HOME", state_home, 1);
+}
+
+static int state_teardown(void **state)
+{
+	(void)state;
+	rm_rf(state_home);
+	return 0;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_secrets_cache_grows), /* first: the table is small yet */
+		cmocka_unit_test(test_secrets_kept),
 		cmocka_unit_test(test_run_table),
 		cmocka_unit_test(test_overlay),
 		cmocka_unit_test(test_fail_closed),
@@ -1139,5 +1239,5 @@ int main(void)
 		cmocka_unit_test(test_kernel_mounts),
 		cmocka_unit_test(test_path_hidden_table),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, state_setup, state_teardown);
 }
