@@ -153,6 +153,19 @@ void buf_append(struct buf *b, const void *p, size_t n)
 	b->data[b->len] = '\0';
 }
 
+void buf_drop_cut_word(struct buf *b)
+{
+	size_t n = b->len, stop = n > 4096 ? n - 4096 : 0;
+
+	if (!b->truncated)
+		return;
+	while (n > stop && !strchr(" \t\r\n", b->data[n - 1]))
+		n--;
+	b->len = n;
+	if (b->data)
+		b->data[n] = '\0';
+}
+
 void buf_puts(struct buf *b, const char *s)
 {
 	buf_append(b, s, strlen(s));

@@ -52,6 +52,11 @@ void buf_init(struct buf *b, size_t cap);
 void buf_append(struct buf *b, const void *p, size_t n);
 void buf_puts(struct buf *b, const char *s);
 void buf_printf(struct buf *b, const char *fmt, ...) AIRLOCK_PRINTF(2, 3);
+/* A buffer its cap cut may end inside a word: that partial word (back to
+ * the last blank or line break, at most 4 KiB) goes, so a cut keeps no
+ * token's first characters, which would then match no secret's shape and
+ * be stored and shown as they are. No-op unless truncated. */
+void buf_drop_cut_word(struct buf *b);
 /* Hands the data to the caller (who frees it) and resets the buffer. */
 char *buf_take(struct buf *b, size_t *len);
 void buf_free(struct buf *b);

@@ -176,6 +176,7 @@ int filediff_entry(struct diff_entry *e, char **errstr)
 	e->adds = (int)adds;
 	e->dels = (int)dels;
 	e->patch_truncated = po.b.truncated;
+	buf_drop_cut_word(&po.b);
 	if (po.b.len)
 		e->patch = buf_take(&po.b, &e->patch_len);
 	rc = 0;

@@ -132,6 +132,8 @@ static void render_entry(struct buf *b, const struct diff_entry *e, bool color)
 	line(b, color, C_BOLD, "+++ %s%s", e->op == DIFF_OP_DELETE ? "" : "b/",
 	     e->op == DIFF_OP_DELETE ? "/dev/null" : p);
 	hunks(b, e, color);
+	if (e->patch_truncated && !color && e->patch_len && e->patch[e->patch_len - 1] != '\n')
+		buf_puts(b, "\n"); /* the notice on a line of its own */
 	if (e->patch_truncated)
 		line(b, color, C_YELLOW, "[diff of %s cut at %u KiB]", p, (1u << 20) >> 10);
 out:
@@ -271,6 +273,7 @@ char *diff_render(const struct diff *d, enum diff_format f, size_t *len)
 	for (size_t i = 0; i < d->n && !b.truncated && !d->error; i++)
 		render_entry(&b, &d->entries[i], color);
 	if (b.truncated) {
+		buf_drop_cut_word(&b);
 		b.cap = 0; /* room for the notice itself */
 		buf_printf(&b, "\n[preview cut at %u MiB]\n", DIFF_TEXT_CAP >> 20);
 	}

@@ -79,6 +79,18 @@ check "cut preview: the directory's mode change is named" \
 	grep -q '^ zdir  *| mode 040755 -> 040777$' "$d/cut.txt"
 check "cut preview: the link's target is named" grep -q '^ zlink  *| .*link -> /etc/passwd$' "$d/cut.txt"
 
+# a file's diff cut at 1 MiB ended inside a word: a token there kept its
+# first characters, too few for any secret's shape, in the preview and the
+# audit log's previewed event. The cut word goes now.
+mkdir -p "$d/cutw"
+python3 -c 'import json, sys
+w = " ".join("ghp_" + "%036d" % i for i in range(30000))
+print(json.dumps({"tool": "write_file", "input": {"path": "tok.txt", "content": w}}))' |
+	"$AIRLOCK" preview --workdir "$d/cutw" >"$d/cutw.txt"
+check "cut word: the diff says it is cut" grep -q '^\[diff of tok.txt cut at 1024 KiB\]' "$d/cutw.txt"
+check "cut word: the line before the notice ends with a whole word" \
+	sh -c "grep -B1 '^\[diff of tok.txt cut' '$d/cutw.txt' | head -n 1 | grep -Eq '(^| )ghp_[0-9]{36} \$'"
+
 # a directory deleted and made again (rm -rf d; mkdir d; ...): overlayfs
 # makes it opaque, and a path made in it again had a lower twin the
 # preview deletes first; the apply took the new path for one that must be

@@ -104,6 +104,17 @@ static void test_buf_cap(void **state)
 	assert_int_equal(len, 8);
 	free(s);
 	buf_free(&b);
+	/* a cut inside a word: the word goes, back to the blank before it */
+	buf_init(&b, 16);
+	buf_puts(&b, "key: ghp_abcdefghijklmn");
+	buf_drop_cut_word(&b);
+	assert_string_equal(b.data, "key: ");
+	buf_free(&b);
+	buf_init(&b, 16);
+	buf_puts(&b, "line one\nab"); /* not cut: kept whole */
+	buf_drop_cut_word(&b);
+	assert_string_equal(b.data, "line one\nab");
+	buf_free(&b);
 }
 
 static void test_strv(void **state)
