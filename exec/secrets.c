@@ -23,10 +23,12 @@
  *    the path: when a watched directory moves, the paths of all below it
  *    change, so that forgets everything, as do a mount table change, a
  *    lost event and a workdir that is another directory than last time.
- *    An unwatched directory is read again when its mtime, inode or device
- *    changed, and one changed within RACY_NS when read is read again next
- *    time too: a name added in the same clock tick leaves the mtime as it
- *    was (git's "racy" entries);
+ *    An unwatched directory is read again when its mtime, ctime, inode or
+ *    device changed (the ctime too: a sandbox that can write the workdir
+ *    can put an mtime back with utimensat(), never a ctime), and one
+ *    changed within RACY_NS when read is read again next time too: a name
+ *    added in the same clock tick leaves the times as they were (git's
+ *    "racy" entries);
  *  - what a process's first searches read is kept for the next process in
  *    the state directory (see "kept for the next process" below), trusted
  *    by the same test as an unwatched directory's.
@@ -81,7 +83,7 @@ struct dir_seen {
 	int watch;  /* its inotify watch, or -1: then lstat() decides */
 	dev_t dev;
 	ino_t ino;
-	struct timespec mtime;
+	struct timespec mtime, ctime;
 	char **files, **others, **subdirs; /* secret names; owned */
 	char **pipes;                      /* sockets and FIFOs; owned */
 	size_t entries;                    /* how many it had */
@@ -367,14 +369,14 @@ static struct dir_seen *cache_take(const char *path)
  * process's first searches read is written to the state directory
  * (search/KEY, one file per workdir, private), and the next process's first
  * search starts from it: each directory kept is trusted only while its
- * device, inode and mtime are as kept, the test an unwatched directory
- * passes within a process, and one whose mtime was racy when written is
- * not kept. A file that is not the user's own and private, or does not
+ * device, inode, mtime and ctime are as kept, the test an unwatched
+ * directory passes within a process, and one whose times were racy when
+ * written is not kept. A file that is not the user's own and private, or does not
  * parse, is ignored: the file can only spare reads, never add a trust the
  * directory itself does not give. The sandbox cannot write it: the state
  * directory is hidden, and no grant may make it writable.
  */
-#define KEEP_MAGIC "airlock-search 2"
+#define KEEP_MAGIC "airlock-search 3"
 #define KEEP_MAX (64u << 20)
 
 static void keep_str(struct buf *b, const char *str)
@@ -431,9 +433,11 @@ static void keep_save(const char *wd)
 	for (size_t i = 0; i < cache_slots; i++) {
 		const struct dir_seen *s = &cache[i];
 		uint64_t id[3] = {(uint64_t)s->dev, (uint64_t)s->ino, (uint64_t)s->entries};
-		int64_t t[2] = {(int64_t)s->mtime.tv_sec, (int64_t)s->mtime.tv_nsec};
+		int64_t t[4] = {(int64_t)s->mtime.tv_sec, (int64_t)s->mtime.tv_nsec,
+		                (int64_t)s->ctime.tv_sec, (int64_t)s->ctime.tv_nsec};
 		uint8_t git = s->has_git;
-		if (s->path == NULL || !s->valid || racy(&s->mtime) || !path_contains(wd, s->path))
+		if (s->path == NULL || !s->valid || racy(&s->mtime) || racy(&s->ctime) ||
+		    !path_contains(wd, s->path))
 			continue;
 		keep_str(&b, s->path);
 		buf_append(&b, id, sizeof(id));
@@ -511,7 +515,7 @@ static bool keep_record(struct keep_rd *r, const char *wd)
 {
 	const char *path = rd_str(r);
 	uint64_t id[3];
-	int64_t t[2];
+	int64_t t[4];
 	uint8_t git;
 	struct dir_seen *s;
 	char **lists[4];
@@ -531,6 +535,7 @@ static bool keep_record(struct keep_rd *r, const char *wd)
 	s->ino = (ino_t)id[1];
 	s->entries = (size_t)id[2];
 	s->mtime = (struct timespec){(time_t)t[0], (long)t[1]};
+	s->ctime = (struct timespec){(time_t)t[2], (long)t[3]};
 	s->has_git = git != 0;
 	s->files = lists[0];
 	s->others = lists[1];
@@ -642,7 +647,7 @@ static void dir_list(DIR *d, struct dir_seen *s)
 static bool seen_is(const struct dir_seen *s, const struct stat *st)
 {
 	return s->path && s->dev == st->st_dev && s->ino == st->st_ino &&
-	       same_time(&s->mtime, &st->st_mtim);
+	       same_time(&s->mtime, &st->st_mtim) && same_time(&s->ctime, &st->st_ctim);
 }
 
 /* Opens path as a directory, never through a link; NULL with errno. */
@@ -668,8 +673,9 @@ static void dir_read(DIR *d, struct dir_seen *s, const struct stat *st)
 	s->dev = st->st_dev;
 	s->ino = st->st_ino;
 	s->mtime = st->st_mtim;
+	s->ctime = st->st_ctim;
 	dir_list(d, s);
-	s->valid = s->watch >= 0 || !racy(&st->st_mtim);
+	s->valid = s->watch >= 0 || (!racy(&st->st_mtim) && !racy(&st->st_ctim));
 	dirty = true;
 	dirs_read++;
 }

@@ -54,4 +54,19 @@ $G -C "$d/wd" status >/dev/null 2>&1
 $G -C "$d/wd/lib" commit -q --allow-empty -m y 2>/dev/null
 check "exec: nothing ran on the host" test ! -e "$M"
 
+# a nested repository made in a directory whose mtime the run put back:
+# the search before the run had read that directory, and the one after
+# trusted it while its mtime was as read, so the sweep never saw the new
+# .git and its core.fsmonitor stayed (on 4784450; `git -C sub2 status`,
+# as a shell prompt runs it, ran it). The ctime, which no call can set,
+# is checked too now.
+mkdir -p "$d/wd/sub2" && touch -d 2020-01-01 "$d/wd/sub2" && sleep 2.2 # old, not racy
+(cd "$d/wd" && "$AIRLOCK" exec -- sh -c \
+	't=$(stat -c %.9Y sub2); git init -q sub2; git -C sub2 config core.fsmonitor "touch $1";
+	 touch -m -d @$t sub2' x "$M") > "$d/e3.out" 2>&1
+check "mtime put back: the config that went is named" \
+	grep -q 'removed sub2/.git/config (it set core.fsmonitor)' "$d/e3.out"
+git -C "$d/wd/sub2" status >/dev/null 2>&1
+check "mtime put back: git status in it ran nothing" test ! -e "$M"
+
 finish
