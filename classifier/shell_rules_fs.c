@@ -6,6 +6,7 @@
  * workdir is critical; any other deletion is high.
  */
 #include <string.h>
+#include <strings.h>
 
 #include "classifier/classifier_internal.h"
 #include "core/util.h"
@@ -1290,6 +1291,40 @@ static void vim_code(struct cctx *x, const struct word *w, const char *cmd)
 	}
 }
 
+/* vim --remote-send KEYS and --remote-expr EXPR (nvim --server ADDR too)
+ * hand them to a vim already running, outside the sandbox: typed keys run
+ * as its commands (`:!CMD<CR>`), an expression may call system(). */
+static bool vim_remote(struct cctx *x, const struct cmdv *c, size_t i)
+{
+	const struct word *w = &c->w[i + 1];
+	bool keys = strcmp(c->w[i].val, "--remote-send") == 0;
+	const char *v = w->val, *end = v;
+
+	if (!keys && strcmp(c->w[i].val, "--remote-expr") != 0)
+		return false;
+	cls_add(x, TIER_HIGH, "exec.daemon", shell_span_words(x, c->w + i, 2),
+	        "%s hands commands to a running vim, which runs them outside the sandbox",
+	        c->w[i].val);
+	if (!keys) {
+		vim_code(x, w, v);
+		return true;
+	}
+	/* each typed line: up to <CR> (or <Enter>, <NL>) */
+	for (; *end; v = end) {
+		for (end = v; *end; end++)
+			if (*end == '<' && (strncasecmp(end, "<cr>", 4) == 0 ||
+			                    strncasecmp(end, "<enter>", 7) == 0 ||
+			                    strncasecmp(end, "<nl>", 4) == 0))
+				break;
+		const char *line = arena_strndup(x->a, v, (size_t)(end - v));
+		shell_text_of(x, w, line, true);
+		vim_code(x, w, line);
+		if (*end)
+			end = strchr(end, '>') + 1;
+	}
+	return true;
+}
+
 static void rule_editor(struct cctx *x, struct cmdv *c)
 {
 	bool ex = strcmp(c->prog, "ex") == 0;
@@ -1298,6 +1333,10 @@ static void rule_editor(struct cctx *x, struct cmdv *c)
 		const char *a = c->w[i].val;
 		if (strcmp(a, "--") == 0)
 			break;
+		if (i + 1 < c->n && vim_remote(x, c, i)) {
+			i++;
+			continue;
+		}
 		size_t al = strlen(a);
 		/* -c CMD, also at the end of a cluster (ex -sc CMD) */
 		bool dash_c = strcmp(a, "--cmd") == 0 ||
