@@ -1357,6 +1357,46 @@ static void rule_editor(struct cctx *x, struct cmdv *c)
 		ex_stdin(x, c);
 }
 
+/* emacs --eval EXPR runs Emacs Lisp (scanned as elisp code); -l, --load,
+ * --script and -x FILE run a file airlock cannot see. emacsclient -e
+ * hands its operands, each an expression, to an emacs already running,
+ * outside the sandbox (exec.daemon). */
+static void rule_emacs(struct cctx *x, struct cmdv *c)
+{
+	static const char *const loads[] = {"-l", "--load", "-load", "--script", "-script", "-x"};
+	bool client = strcmp(c->prog, "emacsclient") == 0;
+	bool eval = client && (opt_short(c, 'e', "asfTdF") || opt_long(c, "--eval"));
+	size_t idx[16], n;
+
+	if (eval)
+		cls_add(x, TIER_HIGH, "exec.daemon", shell_span_words(x, c->w, c->n),
+		        "emacsclient -e hands Lisp to an emacs already running, which runs it "
+		        "outside the sandbox");
+	for (size_t i = 1; i < c->n && !client; i++) {
+		const char *a = c->w[i].val, *v = NULL;
+		if ((opt_long_is(a, "--eval", &v) || strcmp(a, "-eval") == 0 ||
+		     opt_long_is(a, "--execute", &v)) && (v || i + 1 < c->n)) {
+			i += v == NULL;
+			v = v ? v : c->w[i].val;
+			code_scan(x, "elisp", v, strlen(v), shell_span_word(x, &c->w[i]));
+			continue;
+		}
+		for (size_t k = 0; k < nitems(loads); k++)
+			if (strcmp(a, loads[k]) == 0 || (strncmp(a, loads[k], strlen(loads[k])) == 0 &&
+			                                 a[strlen(loads[k])] == '=' && a[1] == '-'))
+				cls_add(x, x->o->unknown_program, "exec.script", shell_span_word(x, &c->w[i]),
+				        "emacs %s runs Lisp from a file airlock cannot see", a);
+	}
+	n = client ? opt_operands(c, 1, "asfTdF", idx, nitems(idx)) : 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct word *w = &c->w[idx[i]];
+		if (eval)
+			code_scan(x, "elisp", w->val, strlen(w->val), shell_span_word(x, w));
+		else /* FILE: visited in the running emacs, to be changed */
+			paths_write(x, w, w->val, shell_span_word(x, w));
+	}
+}
+
 static void rule_ed(struct cctx *x, struct cmdv *c)
 {
 	ex_stdin(x, c);
@@ -1639,7 +1679,7 @@ const struct prog rules_fs[] = {
 	NP("continue"), NP("shift"), NP("trap"), NP("umask"), NP("ulimit"), NP("getopts"),
 	NP("times"), NP("caller"), NP("disown"), NP("dirs"), FN("mktemp", rule_mktemp), WR("tee", ""),
 	NP("vmstat"), NP("iostat"), NP("pidof"), NP("ss"), NP("netstat"),
-	NP("watchman"), NP("cowsay"), NP("pstree"), NP("uuidgen"),
+	NP("cowsay"), NP("pstree"), NP("uuidgen"),
 	{"rm", 0, NULL, TIER_LOW, NULL, NULL, rule_rm},
 	{"rmdir", P_WRITE, "", TIER_LOW, NULL, NULL, NULL},
 	{"unlink", 0, NULL, TIER_LOW, NULL, NULL, rule_delete},
@@ -1654,7 +1694,8 @@ const struct prog rules_fs[] = {
 	FN("source", rule_source), FN(".", rule_source),
 	WR("touch", "dtr"), WR("mkdir", "m"), WR("mkfifo", "m"), WR("sponge", ""), WR("setfacl", "mMxX"), {"vim", P_WRITE, "cSTtquiwWU", TIER_LOW, NULL, NULL, rule_editor},
 	{"vi", P_WRITE, "cSTtquiwWU", TIER_LOW, NULL, NULL, rule_editor},
-	{"nvim", P_WRITE, "cSTtquiwWU", TIER_LOW, NULL, NULL, rule_editor}, WR("nano", ""), WR("emacs", ""), {"ed", P_WRITE, "p", TIER_LOW, NULL, NULL, rule_ed},
+	{"nvim", P_WRITE, "cSTtquiwWU", TIER_LOW, NULL, NULL, rule_editor}, WR("nano", ""), {"emacs", P_WRITE, "lLfx", TIER_LOW, NULL, NULL, rule_emacs},
+	{"emacsclient", 0, NULL, TIER_LOW, NULL, NULL, rule_emacs}, {"ed", P_WRITE, "p", TIER_LOW, NULL, NULL, rule_ed},
 	{"red", P_WRITE, "p", TIER_LOW, NULL, NULL, rule_ed}, FN("split", rule_split),
 	FN("chmod", rule_chmod), FN("chown", rule_chmod), FN("chgrp", rule_chmod),
 	FN("dd", rule_dd), FN("sed", rule_sed), FN("bsdtar", rule_tar), FN("7z", rule_7z),

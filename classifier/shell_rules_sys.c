@@ -386,6 +386,109 @@ static void rule_tmux(struct cctx *x, struct cmdv *c)
 	        "tmux %s is not a command airlock judges", c->w[at].val);
 }
 
+/* The index of the first word "--" from at on, or c->n. */
+static size_t dashdash(const struct cmdv *c, size_t at)
+{
+	while (at < c->n && strcmp(c->w[at].val, "--") != 0)
+		at++;
+	return at;
+}
+
+static void daemon_add(struct cctx *x, const struct cmdv *c, const char *what)
+{
+	cls_add(x, TIER_HIGH, "exec.daemon", shell_span_words(x, c->w, c->n),
+	        "%s hands a command to a daemon already running, which runs it outside "
+	        "the sandbox",
+	        what);
+}
+
+/*
+ * Programs that hand a command to a server already running, which runs it
+ * outside the sandbox (exec.daemon), the command judged when it is shown.
+ * Their other commands only look or manage queued tasks: unknown.
+ */
+static void daemon_other(struct cctx *x, const struct cmdv *c)
+{
+	cls_add(x, x->o->unknown_program, "exec.unknown_program", shell_span_words(x, c->w, c->n),
+	        "runs %s, whose other commands airlock does not judge", c->prog);
+}
+
+/* watchman [-- ]trigger ROOT NAME PATTERN... -- CMD...: CMD at every
+ * change; -j reads such a command as JSON from stdin. */
+static void rule_watchman(struct cctx *x, struct cmdv *c)
+{
+	size_t at = 1;
+
+	while (at < c->n && strcmp(c->w[at].val, "trigger") != 0)
+		at++;
+	if (at == c->n && !opt_short(c, 'j', "") && !opt_long(c, "--json-command"))
+		return; /* watch, watch-list, watch-del-all, since, find... */
+	daemon_add(x, c, "watchman trigger");
+	rules_subcommand(x, c, dashdash(c, at) + 1, c->n);
+}
+
+/* pueue add [OPTS] [--] CMD...: the words joined, run by sh -c; restart
+ * and edit run a queued command again, maybe edited. */
+static void rule_pueue(struct cctx *x, struct cmdv *c)
+{
+	static const char *const looks[] = {"status", "log", "follow", "help", "--help",
+	                                    "--version", NULL};
+	size_t at = 0;
+	const struct word *v = opt_first(c, "", &at);
+	struct cmdv sub = *c;
+
+	if (v == NULL || has_word(looks, v->val))
+		return;
+	if (strcmp(v->val, "add") != 0 && strcmp(v->val, "restart") != 0 &&
+	    strcmp(v->val, "edit") != 0) {
+		daemon_other(x, c);
+		return;
+	}
+	daemon_add(x, c, "pueue");
+	sub.w += at;
+	sub.n -= at;
+	if (strcmp(v->val, "add") == 0 && opt_first(&sub, "wdgaol", &at))
+		shell_script_words(x, &sub, at + (strcmp(sub.w[at].val, "--") == 0));
+}
+
+/* tsp [OPTS] CMD...: task-spooler queues CMD; options alone manage it. */
+static void rule_tsp(struct cctx *x, struct cmdv *c)
+{
+	size_t at = 0;
+
+	if (opt_first(c, "LDNWSrtcpiuUkKC", &at) == NULL)
+		return;
+	daemon_add(x, c, "tsp");
+	rules_subcommand(x, c, at, c->n);
+}
+
+/* wezterm cli spawn|split-pane|send-text, zellij run|action, kitty @
+ * (launch, send-text, ...): a command run or typed in the terminal's
+ * server; what follows -- is the command. */
+static void rule_terminal(struct cctx *x, struct cmdv *c)
+{
+	static const char *const runs[] = {"cli spawn", "cli split-pane", "cli send-text",
+	                                   "run", "r", "action", "ac", "@", NULL};
+	size_t at = 0;
+	const struct word *v = opt_first(c, "", &at);
+	char verb[64];
+
+	if (v == NULL) {
+		daemon_other(x, c);
+		return;
+	}
+	if (strcmp(v->val, "cli") == 0 && at + 1 < c->n)
+		snprintf(verb, sizeof(verb), "cli %s", c->w[at + 1].val);
+	else
+		snprintf(verb, sizeof(verb), "%s", v->val);
+	if (!has_word(runs, verb)) {
+		daemon_other(x, c);
+		return;
+	}
+	daemon_add(x, c, c->prog);
+	rules_subcommand(x, c, dashdash(c, at) + 1, c->n);
+}
+
 const struct prog rules_sys[] = {
 	DISK("mkfs", "creates a filesystem, erasing the device"),
 	DISK("mke2fs", "creates a filesystem, erasing the device"),
@@ -457,6 +560,8 @@ const struct prog rules_sys[] = {
 	ADMIN("capsh", "changes capabilities"),
 	ADMIN("losetup", "attaches loop devices"), ADMIN("dmsetup", "changes device mappings"),
 	FN("sysctl", rule_sysctl), FN("ip", rule_ip), FN("busctl", rule_dbus),
-	FN("gdbus", rule_dbus), FN("dbus-send", rule_dbus),
+	FN("gdbus", rule_dbus), FN("dbus-send", rule_dbus), FN("watchman", rule_watchman),
+	FN("pueue", rule_pueue), FN("tsp", rule_tsp), FN("wezterm", rule_terminal),
+	FN("zellij", rule_terminal), FN("kitty", rule_terminal),
 };
 const size_t rules_sys_n = nitems(rules_sys);
