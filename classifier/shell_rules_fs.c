@@ -1488,6 +1488,53 @@ static void rule_bat(struct cctx *x, struct cmdv *c)
 		rules_hook(x, p, v, strlen(v), "bat --pager runs another program");
 }
 
+/* dc text: `!` outside a [string] runs the rest of its line through the
+ * shell (GNU dc; `!<`, `!>` and `!=` are comparisons). */
+static void dc_text(struct cctx *x, const struct word *w, const char *t, size_t len)
+{
+	int depth = 0;
+
+	for (const char *p = t, *end = t + len; p < end; p++) {
+		depth += *p == '[';
+		depth -= *p == ']' && depth > 0;
+		if (*p != '!' || depth || (p + 1 < end && strchr("<>=", p[1])))
+			continue;
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		nl = nl ? nl : end;
+		rules_hook(x, w, p + 1, (size_t)(nl - p - 1), "dc's ! runs a shell command");
+		p = nl;
+	}
+}
+
+/* dc -e|--expression TEXT, a here-document or known piped text are read
+ * for `!`; a program file (-f, an operand) or unknown piped text may hold
+ * any command. */
+static void rule_dc(struct cctx *x, struct cmdv *c)
+{
+	size_t idx[1];
+	const char *v;
+
+	for (size_t i = 1; i < c->n && strcmp(c->w[i].val, "--") != 0; i++) {
+		const struct word *w = opt_value_at(c, &i, 'e', "--expression", "ef", &v);
+		if (w && (w->flags & (W_DYNAMIC | W_GLOB)))
+			rules_hook(x, w, v, 0, "dc runs text known only at run time, whose ! runs "
+			           "a shell command");
+		else if (w)
+			dc_text(x, w, v, strlen(v));
+	}
+	if (opt_value(c, 'f', "--file", "ef", &v) || opt_operands(c, 1, "ef", idx, 1))
+		cls_add(x, x->o->unknown_program, "exec.script", shell_span_words(x, c->w, c->n),
+		        "dc runs a program file airlock cannot see (its ! runs shell commands)");
+	if (c->in_text)
+		dc_text(x, &c->w[0], c->in_text, c->in_len);
+	else if (c->in == IN_PIPE)
+		cls_add(x, TIER_HIGH, "exec.pipe_to_shell", shell_span_word(x, &c->w[0]),
+		        "pipes text into dc, whose ! runs shell commands");
+	else if (c->in == IN_FILE)
+		cls_add(x, x->o->unknown_program, "exec.script", shell_span_word(x, &c->w[0]),
+		        "dc runs a program file airlock cannot see (its ! runs shell commands)");
+}
+
 /* date -s|--set changes the system clock (certificates, tokens, make). */
 static void rule_date(struct cctx *x, struct cmdv *c)
 {
@@ -1673,7 +1720,7 @@ const struct prog rules_fs[] = {
 	NP("read"), NP("mapfile"), NP("readarray"), NP("wait"), NP("jobs"), NP("fg"), NP("bg"), NP("hash"), NP("help"),
 	FN("man", rule_man), NP("info"), NP("apropos"), NP("whatis"), NP("lscpu"), NP("lsblk"),
 	NP("lsusb"), NP("lspci"), NP("arch"), NP("tty"), NP("stty"), NP("logname"), NP("users"),
-	NP("who"), NP("w"), NP("last"), NP("cal"), NP("bc"), NP("dc"), NP("factor"),
+	NP("who"), NP("w"), NP("last"), NP("cal"), NP("bc"), FN("dc", rule_dc), NP("factor"),
 	NP("numfmt"), RO("shuf", "inoR"), NP("tsort"), FN("export", rule_export), FN("declare", rule_export),
 	FN("local", rule_export), FN("readonly", rule_export), FN("typeset", rule_export), NP("let"), NP("return"), NP("exit"), NP("break"),
 	NP("continue"), NP("shift"), NP("trap"), NP("umask"), NP("ulimit"), NP("getopts"),
