@@ -582,6 +582,12 @@ static void make_value(struct cctx *x, const struct word *w, const char *v)
 		shell_script_text(x, v, strlen(v), sp);
 }
 
+void rules_make_export(struct cctx *x, const struct word *w, const char *v)
+{
+	if (!(w->flags & (W_DYNAMIC | W_GLOB)) && (strstr(v, "$(shell ") || strstr(v, "${shell ")))
+		make_text(x, v, strlen(v), shell_span_word(x, w));
+}
+
 /* make VAR=VALUE arguments and VAR=VALUE in its environment. */
 static void make_vars(struct cctx *x, const struct cmdv *c)
 {

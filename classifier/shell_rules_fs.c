@@ -1644,6 +1644,7 @@ static void rule_export(struct cctx *x, struct cmdv *c)
 		shell_var_assign(x, &c->w[i]);
 		rules_env_command(x, &c->w[i], (size_t)(eq - c->w[i].val));
 		rules_git_export(x, &c->w[i], (size_t)(eq - c->w[i].val));
+		rules_make_export(x, &c->w[i], eq + 1);
 	}
 }
 
@@ -1683,6 +1684,16 @@ static void rule_rg(struct cctx *x, struct cmdv *c)
 		        "rg --pre runs a program on every file it searches");
 }
 
+/* ack --pager=CMD and ag --pager CMD pipe their output into CMD. */
+static void rule_pager(struct cctx *x, struct cmdv *c)
+{
+	const char *v;
+	const struct word *w = opt_value(c, 0, "--pager", NULL, &v);
+
+	if (w)
+		rules_hook(x, w, v, strlen(v), "--pager runs a command on the output");
+}
+
 #define RO(n, ao) {n, P_READ, ao, TIER_LOW, NULL, NULL, NULL}
 #define ROF(n, ao, fn) {n, P_READ, ao, TIER_LOW, NULL, NULL, fn}
 #define RO1(n, ao, fn) {n, P_READ | P_SKIP1, ao, TIER_LOW, NULL, NULL, fn}
@@ -1708,7 +1719,7 @@ const struct prog rules_fs[] = {
 	RO("look", ""), RO("namei", ""), RO("getfacl", ""), RO("lsattr", ""), RO("sum", ""),
 	RO1("grep", "efmABCdD", rule_grep), RO1("egrep", "efmABCdD", rule_grep),
 	RO1("fgrep", "efmABCdD", rule_grep), RO1("rg", "efgmABCtTMjE", rule_rg),
-	RO1("ag", "ABCGgm", NULL), RO1("ack", "ABC", NULL), RO1("jq", "f", NULL),
+	RO1("ag", "ABCGgm", rule_pager), RO1("ack", "ABC", rule_pager), RO1("jq", "f", NULL),
 	RO1("yq", "", rule_yq), RO1("test", "", NULL), RO1("[", "", NULL), FN("csplit", rule_csplit),
 	NP("echo"), NP("printf"), NP("true"), NP("false"), NP(":"), NP("pwd"), NP("sleep"),
 	FN("date", rule_date), NP("seq"), NP("yes"), NP("expr"), NP("which"), NP("whereis"), NP("type"),
