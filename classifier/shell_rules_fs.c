@@ -966,10 +966,20 @@ static void rule_cpio(struct cctx *x, struct cmdv *c)
 		        "cpio --absolute-filenames writes members anywhere on the machine");
 }
 
-/* yq -i EXPR FILE... rewrites its files in place. */
+/* yq -i EXPR FILE... rewrites its files in place; --split-exp EXPR
+ * writes each document to a file EXPR names from the data (../ and all).
+ * Its short -s is not read: Debian's yq (the jq wrapper) takes -s for
+ * --slurp. */
 static void rule_yq(struct cctx *x, struct cmdv *c)
 {
 	size_t idx[64], n = opt_operands(c, 1, "", idx, nitems(idx));
+	const char *v;
+	const struct word *s = opt_value(c, 0, "--split-exp", "", &v);
+
+	if (s)
+		cls_add(x, TIER_HIGH, "fs.write.outside_workdir", shell_span_word(x, s),
+		        "yq --split-exp writes files whose names come from the data, known only "
+		        "at run time");
 
 	if (opt_short(c, 'i', "") || opt_long(c, "--inplace"))
 		for (size_t i = 1; i < n; i++)
@@ -1026,10 +1036,12 @@ static void rule_inplace(struct cctx *x, struct cmdv *c)
 
 /* sort -o FILE, patch -o FILE: write what they name; sort
  * --compress-program runs a program. */
+/* sort, shuf and info -o FILE / --output=FILE write FILE. */
 static void rule_outfile(struct cctx *x, struct cmdv *c)
 {
-	const char *val;
-	const struct word *o = opt_value(c, 'o', "--output", "otTkS", &val);
+	const char *val, *ao = strcmp(c->prog, "sort") == 0 ? "otTkS"
+	                       : strcmp(c->prog, "shuf") == 0 ? "inoR" : "dfnoO";
+	const struct word *o = opt_value(c, 'o', "--output", ao, &val);
 
 	if (o)
 		paths_write(x, o, val, shell_span_word(x, o));
@@ -1729,10 +1741,10 @@ const struct prog rules_fs[] = {
 	FN("gpg", rule_keys), FN("gpg2", rule_keys), FN("security", rule_keys),
 	FN("history", rule_history), FN("alias", rule_alias), NP("unalias"), FN("set", rule_set), NP("shopt"), NP("unset"),
 	NP("read"), NP("mapfile"), NP("readarray"), NP("wait"), NP("jobs"), NP("fg"), NP("bg"), NP("hash"), NP("help"),
-	FN("man", rule_man), NP("info"), NP("apropos"), NP("whatis"), NP("lscpu"), NP("lsblk"),
+	FN("man", rule_man), FN("info", rule_outfile), NP("apropos"), NP("whatis"), NP("lscpu"), NP("lsblk"),
 	NP("lsusb"), NP("lspci"), NP("arch"), NP("tty"), NP("stty"), NP("logname"), NP("users"),
 	NP("who"), NP("w"), NP("last"), NP("cal"), NP("bc"), FN("dc", rule_dc), NP("factor"),
-	NP("numfmt"), RO("shuf", "inoR"), NP("tsort"), FN("export", rule_export), FN("declare", rule_export),
+	NP("numfmt"), {"shuf", P_READ, "inoR", TIER_LOW, NULL, NULL, rule_outfile}, NP("tsort"), FN("export", rule_export), FN("declare", rule_export),
 	FN("local", rule_export), FN("readonly", rule_export), FN("typeset", rule_export), NP("let"), NP("return"), NP("exit"), NP("break"),
 	NP("continue"), NP("shift"), NP("trap"), NP("umask"), NP("ulimit"), NP("getopts"),
 	NP("times"), NP("caller"), NP("disown"), NP("dirs"), FN("mktemp", rule_mktemp), WR("tee", ""),

@@ -56,6 +56,10 @@ static void g_output(struct cctx *x, struct cmdv *c)
 
 	if (o)
 		paths_write(x, o, v, shell_span_word(x, o));
+	if (strcmp(c->w[0].val, "bugreport") == 0) { /* git-bugreport-*.txt, here without -o */
+		o = opt_value(c, 'o', "--output-directory", "os", &v);
+		paths_write(x, o ? o : &c->w[0], o ? v : ".", shell_span_word(x, o ? o : &c->w[0]));
+	}
 	if (strcmp(c->w[0].val, "format-patch") == 0 &&
 	    (o = opt_value(c, 'o', "--output-directory", "o", &v)) != NULL)
 		paths_write(x, o, v, shell_span_word(x, o));
@@ -651,7 +655,7 @@ static const struct gsub gsubs[] = {
 	GR("check-ignore"), GR("check-attr"), GR("for-each-ref"), GR("show-ref"), GR("var"),
 	GR("version"), GR("help"), GR("cherry"), GR("fsck"), GR("diff-tree"), GR("diff-files"),
 	GR("diff-index"), GR("verify-commit"), GR("verify-tag"), GR("show-branch"),
-	GR("--version"), GR("--help"), GF("hash-object", g_store), GR("bugreport"),
+	GR("--version"), GR("--help"), GF("hash-object", g_store), GO("bugreport"),
 	GF("branch", g_branch), GF("tag", g_tag), GF("remote", g_remote), GF("config", g_config),
 	GF("stash", g_stash), GF("push", g_push), GF("reset", g_reset), GF("clean", g_clean),
 	GF("checkout", g_checkout), GF("restore", g_restore), GF("switch", g_switch),
