@@ -291,14 +291,18 @@ static const struct {
 	{"ack", "", NULL, false}, {"find", "", NULL, false}, {"tar", "c", "--create", true},
 	{"zip", "r", "--recurse-paths", false}, {"cp", "rRa", "--recursive", false},
 	{"rsync", "ra", "--recursive", false}, {"scp", "r", NULL, false},
+	{"bsdtar", "c", "--create", true}, {"7z", "", NULL, false}, {"7za", "", NULL, false},
+	{"7zz", "", NULL, false}, {"7zr", "", NULL, false}, {"diff", "r", "--recursive", false},
+	{"git", NULL, "--no-index", false}, /* git grep|diff --no-index DIR */
 };
 
-/* Whether c recurses: one of its short options, or its long option. */
+/* Whether c recurses: one of its short options (NULL: none), or its long
+ * option. */
 static bool recurses(const struct cmdv *c, const char *shorts, const char *longopt, bool bare)
 {
-	if (*shorts == '\0')
+	if (shorts && *shorts == '\0')
 		return true;
-	for (const char *s = shorts; *s; s++)
+	for (const char *s = shorts; s && *s; s++)
 		if (opt_short(c, *s, "") ||
 		    (bare && c->n > 1 && c->w[1].val[0] != '-' && strchr(c->w[1].val, *s)))
 			return true;
