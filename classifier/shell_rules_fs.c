@@ -11,28 +11,34 @@
 #include "classifier/classifier_internal.h"
 #include "core/util.h"
 
+/* One path p (of word w) that a command deletes: recorded as written,
+ * fs.delete.root when it is / or the home (recursive, or a glob). */
+static void delete_path(struct cctx *x, const struct word *w, const char *p, bool recursive,
+                        const char *verb)
+{
+	char abs[CLS_MAX_PATH];
+	struct span sp = shell_span_word(x, w);
+
+	if (!paths_resolve(x, p, abs, sizeof(abs))) {
+		cls_add(x, TIER_HIGH, "fs.delete", sp, "%s %s, a path only known at run time", verb, p);
+		return;
+	}
+	cls_add_path(x, &x->v->writes, abs);
+	if ((recursive || strstr(abs, "*")) && paths_critical(x, abs))
+		cls_add(x, TIER_CRITICAL, "fs.delete.root", sp,
+		        "%s %s: the whole filesystem, the home directory or a system directory", verb,
+		        abs);
+	if (paths_class(x, abs) == PC_DISK)
+		cls_add(x, TIER_CRITICAL, "sys.disk", sp, "%s the device %s", verb, abs);
+}
+
 static void delete_targets(struct cctx *x, struct cmdv *c, const char *argopts,
                            bool recursive, const char *verb)
 {
 	size_t idx[64], n = opt_operands(c, 1, argopts, idx, nitems(idx));
-	char abs[CLS_MAX_PATH];
 
-	for (size_t i = 0; i < n; i++) {
-		const struct word *w = &c->w[idx[i]];
-		struct span sp = shell_span_word(x, w);
-		if (!paths_resolve(x, w->val, abs, sizeof(abs))) {
-			cls_add(x, TIER_HIGH, "fs.delete", sp, "%s %s, a path only known at run time",
-			        verb, w->val);
-			continue;
-		}
-		cls_add_path(x, &x->v->writes, abs);
-		if ((recursive || strstr(abs, "*")) && paths_critical(x, abs))
-			cls_add(x, TIER_CRITICAL, "fs.delete.root", sp,
-			        "%s %s: the whole filesystem, the home directory or a system directory",
-			        verb, abs);
-		if (paths_class(x, abs) == PC_DISK)
-			cls_add(x, TIER_CRITICAL, "sys.disk", sp, "%s the device %s", verb, abs);
-	}
+	for (size_t i = 0; i < n; i++)
+		delete_path(x, &c->w[idx[i]], c->w[idx[i]].val, recursive, verb);
 	if (n == 0 && c->dyn_tail)
 		cls_add(x, TIER_HIGH, "fs.delete", shell_span_word(x, &c->w[0]),
 		        "%s files named only at run time", verb);
@@ -853,6 +859,14 @@ static void tar_hooks(struct cctx *x, const struct cmdv *c)
  * so a deny rule on the path of a secrets folder stops `tar czf x.tgz
  * secrets`. archive is the -f word, written, not read.
  */
+/* An archiver that deletes what it packs (tar --remove-files, zip -m,
+ * 7z -sdel): the archive may be /dev/null, so it is rm -r of them. */
+static void archive_deletes(struct cctx *x, const struct cmdv *c, const char *how)
+{
+	cls_add(x, TIER_HIGH, "fs.delete.recursive", shell_span_words(x, c->w, c->n),
+	        "%s deletes the files and directories it packs", how);
+}
+
 static void tar_members(struct cctx *x, const struct cmdv *c, size_t start,
                         const struct word *archive)
 {
@@ -860,8 +874,12 @@ static void tar_members(struct cctx *x, const struct cmdv *c, size_t start,
 	const char *dir = NULL;
 	size_t idx[64], n;
 
+	bool remove = opt_long(c, "--remove-files");
+
 	opt_value(c, 'C', "--directory", TAR_ARGOPTS, &dir);
 	n = opt_operands(c, start, TAR_ARGOPTS, idx, nitems(idx));
+	if (remove)
+		archive_deletes(x, c, "tar --remove-files");
 	for (size_t i = 0; i < n; i++) {
 		const struct word *w = &c->w[idx[i]];
 		struct word in = *w;
@@ -871,6 +889,8 @@ static void tar_members(struct cctx *x, const struct cmdv *c, size_t start,
 		    snprintf(path, sizeof(path), "%s/%s", dir, w->val) < (int)sizeof(path))
 			in.val = path;
 		paths_read(x, &in, in.val);
+		if (remove)
+			delete_path(x, w, in.val, true, "tar --remove-files deletes");
 	}
 }
 
@@ -923,6 +943,19 @@ static void rule_tar(struct cctx *x, struct cmdv *c)
 	}
 }
 
+/* 7z -sdel, zip -m|--move: the operands after the archive (from index
+ * start on) are deleted once packed. */
+static void archive_members_delete(struct cctx *x, const struct cmdv *c, const char *how,
+                                   size_t start, const char *argopts)
+{
+	size_t idx[64], n;
+
+	archive_deletes(x, c, how);
+	n = opt_operands(c, start, argopts, idx, nitems(idx));
+	for (size_t i = 1; i < n; i++)
+		delete_path(x, &c->w[idx[i]], c->w[idx[i]].val, true, how);
+}
+
 /* 7z x|e ARCHIVE [-oDIR]: extracts into DIR (or here); a|u|d change the
  * archive; l|t only look. */
 static void rule_7z(struct cctx *x, struct cmdv *c)
@@ -942,6 +975,11 @@ static void rule_7z(struct cctx *x, struct cmdv *c)
 	} else if (strcmp(cmd, "l") != 0 && strcmp(cmd, "t") != 0 && strcmp(cmd, "i") != 0 &&
 	           opt_operands(c, 2, "", &idx, 1)) {
 		paths_write(x, &c->w[idx], c->w[idx].val, shell_span_word(x, &c->w[idx]));
+		for (size_t i = 2; i < c->n; i++)
+			if (strcmp(c->w[i].val, "-sdel") == 0) {
+				archive_members_delete(x, c, "7z -sdel", 2, "");
+				break;
+			}
 	}
 }
 
@@ -1017,6 +1055,8 @@ static void rule_zip(struct cctx *x, struct cmdv *c)
 	size_t idx[64], n = opt_operands(c, 1, "bnt", idx, nitems(idx));
 	for (size_t i = 1; i < n; i++)
 		paths_read(x, &c->w[idx[i]], c->w[idx[i]].val);
+	if (opt_short(c, 'm', "bnt") || opt_long(c, "--move"))
+		archive_members_delete(x, c, "zip -m", 1, "bnt");
 }
 
 static void rule_inplace(struct cctx *x, struct cmdv *c)
