@@ -630,9 +630,29 @@ static void g_lfs(struct cctx *x, struct cmdv *c)
 		cls_add(x, TIER_HIGH, "net.upload", sp, "uploads large files to a remote");
 	else if (strcmp(s, "pull") == 0 || strcmp(s, "fetch") == 0 || strcmp(s, "clone") == 0)
 		cls_add(x, TIER_HIGH, "net.fetch", sp, "downloads large files from a remote");
+	else if (strcmp(s, "install") == 0 || strcmp(s, "uninstall") == 0)
+		cls_add(x, TIER_HIGH, "git.config", sp, "git lfs %s changes git's global (or the "
+		        "repository's) config filters and hooks", s);
 	if (strcmp(s, "ls-files") != 0 && strcmp(s, "status") != 0 && strcmp(s, "env") != 0 &&
 	    strcmp(s, "version") != 0)
 		gw(x, c, "changes large-file tracking or the working tree");
+}
+
+/* git maintenance start|stop installs or removes a schedule (crontab,
+ * systemd timers, launchd) that runs git later; register|unregister
+ * change the global config's maintenance.repo. run works here. */
+static void g_maintenance(struct cctx *x, struct cmdv *c)
+{
+	const char *s = c->n > 1 ? c->w[1].val : "";
+	struct span sp = shell_span_words(x, c->w, c->n);
+
+	if (strcmp(s, "start") == 0 || strcmp(s, "stop") == 0)
+		cls_add(x, TIER_HIGH, "sys.cron", sp, "git maintenance %s changes the machine's "
+		        "schedule of commands", s);
+	else if (strcmp(s, "register") == 0 || strcmp(s, "unregister") == 0)
+		cls_add(x, TIER_HIGH, "git.config", sp, "git maintenance %s changes the global git "
+		        "config", s);
+	gw(x, c, "runs maintenance tasks on the repository");
 }
 
 struct gsub {
@@ -668,7 +688,7 @@ static const struct gsub gsubs[] = {
 	GF("rm", g_rm),
 	GF("mv", g_mv), GW("sparse-checkout"), GW("replace"), GW("update-index"), GW("mergetool"),
 	GF("read-tree", g_read_tree), GF("checkout-index", g_checkout_index), GF("update-ref", g_update_ref), GW("symbolic-ref"),
-	GF("lfs", g_lfs), GW("maintenance"), GW("repack"), GW("pack-refs"), GW("commit-tree"),
+	GF("lfs", g_lfs), GF("maintenance", g_maintenance), GW("repack"), GW("pack-refs"), GW("commit-tree"),
 	{"filter-branch", TIER_HIGH, "git.history.rewrite", "rewrites the whole history", NULL},
 	{"filter-repo", TIER_HIGH, "git.history.rewrite", "rewrites the whole history", NULL},
 	{"send-email", TIER_HIGH, "net.upload", "sends patches by email", NULL},
