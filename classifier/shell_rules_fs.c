@@ -1788,7 +1788,7 @@ const struct prog rules_fs[] = {
 	FN("local", rule_export), FN("readonly", rule_export), FN("typeset", rule_export), NP("let"), NP("return"), NP("exit"), NP("break"),
 	NP("continue"), NP("shift"), NP("trap"), NP("umask"), NP("ulimit"), NP("getopts"),
 	NP("times"), NP("caller"), NP("disown"), NP("dirs"), FN("mktemp", rule_mktemp), WR("tee", ""),
-	NP("vmstat"), NP("iostat"), NP("pidof"), NP("ss"), NP("netstat"),
+	NP("vmstat"), NP("iostat"), NP("pidof"), NP("netstat"),
 	NP("cowsay"), NP("pstree"), NP("uuidgen"),
 	{"rm", 0, NULL, TIER_LOW, NULL, NULL, rule_rm},
 	{"rmdir", P_WRITE, "", TIER_LOW, NULL, NULL, NULL},

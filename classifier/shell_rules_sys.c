@@ -202,6 +202,20 @@ static void rule_dbus(struct cctx *x, struct cmdv *c)
 		        "calls a session service over D-Bus");
 }
 
+/* ss -K|--kill closes the sockets it lists (every one without a filter:
+ * ssh sessions, databases); -D|--diag=FILE writes FILE. */
+static void rule_ss(struct cctx *x, struct cmdv *c)
+{
+	const char *v;
+	const struct word *w = opt_value(c, 'D', "--diag", "fFDANs", &v);
+
+	if (opt_short(c, 'K', "fFDANs") || opt_long(c, "--kill"))
+		cls_add(x, TIER_HIGH, "sys.kill", shell_span_words(x, c->w, c->n),
+		        "ss -K closes the sockets of other processes");
+	if (w)
+		paths_write(x, w, v, shell_span_word(x, w));
+}
+
 static void rule_mount(struct cctx *x, struct cmdv *c)
 {
 	if (c->n > 1 && strcmp(c->prog, "mount") == 0 && !(c->n == 2 && c->w[1].val[0] == '-' &&
@@ -560,7 +574,7 @@ const struct prog rules_sys[] = {
 	ADMIN("capsh", "changes capabilities"),
 	ADMIN("losetup", "attaches loop devices"), ADMIN("dmsetup", "changes device mappings"),
 	FN("sysctl", rule_sysctl), FN("ip", rule_ip), FN("busctl", rule_dbus),
-	FN("gdbus", rule_dbus), FN("dbus-send", rule_dbus), FN("watchman", rule_watchman),
+	FN("gdbus", rule_dbus), FN("dbus-send", rule_dbus), FN("watchman", rule_watchman), FN("ss", rule_ss),
 	FN("pueue", rule_pueue), FN("tsp", rule_tsp), FN("wezterm", rule_terminal),
 	FN("zellij", rule_terminal), FN("kitty", rule_terminal),
 };
