@@ -23,6 +23,8 @@ struct verb {
 #define LOW TIER_LOW, NULL, NULL
 #define NETF TIER_HIGH, "net.fetch", "fetches package indexes or sources"
 #define PUB TIER_HIGH, "net.upload", "publishes a package"
+#define DFLT TIER_HIGH, "pkg.config", "changes the default runtime version for every later command"
+#define PIN TIER_MEDIUM, "fs.write", "writes the project's version file"
 
 static const struct verb verbs[] = {
 	{"pip", "install wheel", INST}, {"pip", "uninstall", RMV}, {"pip", "download", NETF},
@@ -95,12 +97,13 @@ static const struct verb verbs[] = {
 	{"make", "install", INST},
 	/* language version managers download and install runtimes */
 	{"nvm", "install reinstall-packages", INST}, {"nvm", "uninstall", RMV},
-	{"nvm", "ls list current which version --version use alias", LOW},
+	{"nvm", "ls list current which version --version use", LOW}, {"nvm", "alias", DFLT},
 	{"pyenv", "install update", INST}, {"pyenv", "uninstall", RMV},
-	{"pyenv", "versions version which global local shell --version", LOW},
+	{"pyenv", "versions version which shell --version", LOW}, {"pyenv", "global", DFLT},
+	{"pyenv", "local", PIN},
 	{"volta", "install fetch pin", INST}, {"volta", "uninstall", RMV}, {"volta", "list which", LOW},
 	{"sdk", "install update upgrade selfupdate", INST}, {"sdk", "uninstall", RMV},
-	{"sdk", "list current version use default", LOW},
+	{"sdk", "list current version use", LOW}, {"sdk", "default", DFLT},
 	{"corepack", "enable install prepare use up", INST},
 	{"apt", "download", NETF}, {"apt-get", "download", NETF}, {"snap", "download", NETF},
 	{"brew", "bundle", INST},
