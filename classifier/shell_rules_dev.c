@@ -1149,6 +1149,35 @@ static bool script_db_wipe(struct cctx *x, const struct cmdv *c, size_t i)
 	return false;
 }
 
+/* pre-commit install|uninstall writes .git/hooks (its hook then runs
+ * .pre-commit-config.yaml at every commit, outside any sandbox), and
+ * init-templatedir DIR the hooks of every later clone; autoupdate and
+ * try-repo fetch. husky sets core.hooksPath to .husky, whatever it is
+ * asked. */
+static void rule_hooks(struct cctx *x, struct cmdv *c)
+{
+	const struct word *v = opt_first(c, "ct", NULL);
+	struct word hooks = c->w[0];
+
+	if (strcmp(c->prog, "husky") == 0) {
+		if (!opt_long(c, "--version") && !opt_long(c, "--help"))
+			cls_add(x, TIER_HIGH, "git.config", shell_span_words(x, c->w, c->n),
+			        "husky points git's core.hooksPath at the project's hook scripts");
+		return;
+	}
+	if (v && (strcmp(v->val, "install") == 0 || strcmp(v->val, "uninstall") == 0)) {
+		hooks.val = ".git/hooks/pre-commit";
+		paths_write(x, &hooks, hooks.val, shell_span_words(x, c->w, c->n));
+	} else if (v && strcmp(v->val, "init-templatedir") == 0) {
+		size_t idx[2];
+		if (opt_operands(c, 1, "ct", idx, 2) == 2)
+			paths_write(x, &c->w[idx[1]], c->w[idx[1]].val, shell_span_word(x, &c->w[idx[1]]));
+	} else if (v && (strcmp(v->val, "autoupdate") == 0 || strcmp(v->val, "try-repo") == 0)) {
+		cls_add(x, TIER_HIGH, "net.fetch", shell_span_words(x, c->w, c->n),
+		        "fetches the hooks' repositories");
+	}
+}
+
 /* rails|rake db:drop, db:reset, db:purge drop the database. */
 static void rule_rails(struct cctx *x, struct cmdv *c)
 {
@@ -1723,7 +1752,9 @@ const struct prog rules_dev[] = {
 	BUILD("webpack"), BUILD("vite"), BUILD("esbuild"), BUILD("rollup"), BUILD("swift"),
 	BUILD("swiftc"), BUILD("zig"), BUILD("autoreconf"), BUILD("autoconf"),
 	BUILD("automake"), BUILD("bazel"), BUILD("scons"), BUILD("ctest"), TOOL("gofmt"),
-	TOOL("rustfmt"), TOOL("clang-format"), BUILD("pre-commit"), BUILD("just"),
+	TOOL("rustfmt"), TOOL("clang-format"), {"pre-commit", 0, NULL, TIER_MEDIUM, "exec.build", "runs a build or test tool", rule_hooks},
+	{"husky", 0, NULL, TIER_MEDIUM, "exec.build", "runs a build or test tool", rule_hooks},
+	BUILD("just"),
 	BUILD("shellcheck"), BUILD("pkg-config"),
 	BUILD("bmake"), BUILD("gmake"), BUILD("cargo-fmt"), BUILD("golangci-lint"),
 	INTERP("python"), INTERP("python3"), INTERP("python2"), INTERP("pypy"), INTERP("pypy3"),
