@@ -1178,6 +1178,38 @@ static void rule_hooks(struct cctx *x, struct cmdv *c)
 	}
 }
 
+/* direnv allow|permit|grant and mise trust make the directory's .envrc
+ * (mise.toml's env and hooks) run in every shell that enters it, outside
+ * any sandbox: an rc file of the project's. mise install|use installs
+ * tools. direnv exec and mise exec are wrappers (shell_unwrap.c). */
+static void rule_envrc(struct cctx *x, struct cmdv *c)
+{
+	static const char *const trusts[] = {"allow", "permit", "grant", "trust", "edit"};
+	static const char *const looks[] = {"status", "version", "help", "--version", "--help",
+	                                    "deny", "revoke", "block", "ls", "list", "current",
+	                                    "which", "where", "doctor", "env", "hook"};
+	const struct word *v = opt_first(c, "", NULL);
+	struct span sp = shell_span_words(x, c->w, c->n);
+
+	for (size_t i = 0; v && i < nitems(trusts); i++)
+		if (strcmp(v->val, trusts[i]) == 0) {
+			cls_add(x, TIER_HIGH, "fs.write.persistence", sp,
+			        "%s %s makes the project's environment file run in every shell that "
+			        "enters the directory", c->prog, v->val);
+			return;
+		}
+	for (size_t i = 0; v && i < nitems(looks); i++)
+		if (strcmp(v->val, looks[i]) == 0)
+			return;
+	if (v && strcmp(c->prog, "mise") == 0 &&
+	    (strcmp(v->val, "install") == 0 || strcmp(v->val, "use") == 0 ||
+	     strcmp(v->val, "upgrade") == 0 || strcmp(v->val, "i") == 0 || strcmp(v->val, "u") == 0))
+		cls_add(x, TIER_HIGH, "pkg.install", sp, "installs tools (downloads and runs them)");
+	else
+		cls_add(x, x->o->unknown_program, "exec.unknown_program", sp,
+		        "runs %s, whose other commands airlock does not judge", c->prog);
+}
+
 /* rails|rake db:drop, db:reset, db:purge drop the database. */
 static void rule_rails(struct cctx *x, struct cmdv *c)
 {
@@ -1754,7 +1786,8 @@ const struct prog rules_dev[] = {
 	BUILD("automake"), BUILD("bazel"), BUILD("scons"), BUILD("ctest"), TOOL("gofmt"),
 	TOOL("rustfmt"), TOOL("clang-format"), {"pre-commit", 0, NULL, TIER_MEDIUM, "exec.build", "runs a build or test tool", rule_hooks},
 	{"husky", 0, NULL, TIER_MEDIUM, "exec.build", "runs a build or test tool", rule_hooks},
-	BUILD("just"),
+	BUILD("just"), {"direnv", 0, NULL, TIER_LOW, NULL, NULL, rule_envrc},
+	{"mise", 0, NULL, TIER_LOW, NULL, NULL, rule_envrc},
 	BUILD("shellcheck"), BUILD("pkg-config"),
 	BUILD("bmake"), BUILD("gmake"), BUILD("cargo-fmt"), BUILD("golangci-lint"),
 	INTERP("python"), INTERP("python3"), INTERP("python2"), INTERP("pypy"), INTERP("pypy3"),
