@@ -1646,9 +1646,38 @@ static bool gpg_keyserver(const struct cmdv *c)
 	return false;
 }
 
+/* gpg --delete-*-keys destroys keys (a private key is gone for good);
+ * -o|--output FILE writes FILE; --photo-viewer CMD runs CMD. Returns true
+ * when one of them was found. */
+static bool gpg_effects(struct cctx *x, const struct cmdv *c)
+{
+	static const char *const dels[] = {"--delete-keys", "--delete-key", "--delete-secret-keys",
+		"--delete-secret-key", "--delete-secret-and-public-keys",
+		"--delete-secret-and-public-key"};
+	const char *v;
+	const struct word *w = opt_value(c, 'o', "--output", "ourf", &v);
+	bool found = w != NULL;
+
+	if (w)
+		paths_write(x, w, v, shell_span_word(x, w));
+	for (size_t i = 0; i < nitems(dels); i++)
+		if (opt_long(c, dels[i])) {
+			cls_add(x, TIER_HIGH, "fs.delete", shell_span_words(x, c->w, c->n),
+			        "%s deletes keys from the keyring", dels[i]);
+			found = true;
+			break;
+		}
+	if ((w = opt_value(c, 0, "--photo-viewer", NULL, &v)) != NULL) {
+		rules_hook(x, w, v, strlen(v), "gpg --photo-viewer runs a command");
+		found = true;
+	}
+	return found;
+}
+
 static void rule_keys(struct cctx *x, struct cmdv *c)
 {
 	bool gpg = strncmp(c->prog, "gpg", 3) == 0, leak = false;
+	bool seen = gpg && gpg_effects(x, c);
 
 	for (size_t i = 1; i < c->n && !leak; i++)
 		leak = key_leak(c, gpg, c->w[i].val);
@@ -1658,7 +1687,7 @@ static void rule_keys(struct cctx *x, struct cmdv *c)
 	else if (gpg && gpg_keyserver(c))
 		cls_add(x, TIER_HIGH, "net.fetch", shell_span_words(x, c->w, c->n),
 		        "%s talks to a key server", c->w[0].val);
-	else
+	else if (!seen)
 		cls_add(x, x->o->unknown_program, "exec.unknown_program", shell_span_word(x, &c->w[0]),
 		        "runs '%s', whose other uses airlock does not judge", c->w[0].val);
 }
