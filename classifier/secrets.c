@@ -334,18 +334,8 @@ const char *secrets_path(const struct cctx *x, const char *abs)
 static const char *const *const dot_hints[256] = {
 	['a'] = (const char *const[]){"aws", "azure", NULL},
 	['b'] = (const char *const[]){"bash_history", "boto", NULL},
-	['c'] = (const char *const[]){"config/gh", "config/gcloud", "cargo/credentials",
-	                              "config/hub", "config/rclone", "codex/auth",
-	                              "config/github-copilot", "cache/huggingface", "config/op",
-	                              "config/google-chrome", "config/chromium",
-	                              "config/BraveSoftware", "composer", "config/composer",
-	                              "config/pypoetry", "config/doctl", "config/configstore",
-	                              "config/.wrangler", "config/ngrok", "config/containers",
-	                              "config/glab-cli", "config/sops", "config/stripe",
-	                              "config/hcloud", "config/helm", "config/atuin",
-	                              "config/fish", "config/jfrog", "config/supabase",
-	                              "circleci", "config/microsoft-edge", "config/vivaldi",
-	                              "config/opera", NULL},
+	['c'] = (const char *const[]){"cargo/credentials", "codex/auth", "cache/huggingface",
+	                              "composer", "circleci", NULL},
 	['d'] = (const char *const[]){"docker", "dev.vars", "dockercfg", "databrickscfg", "dbt/",
 	                              NULL},
 	['e'] = (const char *const[]){"env", NULL},
@@ -375,6 +365,15 @@ static const char *const *const dot_hints[256] = {
 	['y'] = (const char *const[]){"yarnrc", NULL},
 	['z'] = (const char *const[]){"zsh_history", NULL},
 };
+/* Hints after ".config/" (~/.config/NAME), looked at only past that
+ * prefix: ".com" and ".conf" are everywhere. */
+static const char *const config_hints[] = {
+	"gh", "gcloud", "hub", "rclone", "github-copilot", "op", "google-chrome", "chromium",
+	"BraveSoftware", "composer", "pypoetry", "doctl", "configstore", ".wrangler", "ngrok",
+	"containers", "glab-cli", "sops", "stripe", "hcloud", "helm", "atuin", "fish", "jfrog",
+	"supabase", "microsoft-edge", "vivaldi", "opera",
+};
+
 /* Hints that start elsewhere, by their first byte: a byte that starts none
  * costs one load. */
 static const char *const *const other_hints[256] = {
@@ -399,6 +398,11 @@ bool secrets_maybe_path(const char *s)
 			for (const char *const *h = dot_hints[(unsigned char)p[1]]; h && *h; h++)
 				if ((*h)[1] == p[2] && strncmp(p + 1, *h, strlen(*h)) == 0) /* 3+ */
 					return true;
+			if (p[1] == 'c' && strncmp(p + 1, "config/", 7) == 0)
+				for (size_t i = 0; i < nitems(config_hints); i++)
+					if (config_hints[i][0] == p[8] &&
+					    strncmp(p + 8, config_hints[i], strlen(config_hints[i])) == 0)
+						return true;
 			continue;
 		}
 		for (const char *const *h = other_hints[(unsigned char)*p]; h && *h; h++)

@@ -322,7 +322,8 @@ static void tree_reads(struct cctx *x, const struct cmdv *c)
 	char abs[CLS_MAX_PATH];
 
 	for (size_t i = 0; i < nitems(tree_readers); i++) {
-		if (strcmp(c->prog, tree_readers[i].name) != 0 ||
+		if (tree_readers[i].name[0] != c->prog[0] ||
+		    strcmp(c->prog, tree_readers[i].name) != 0 ||
 		    !recurses(c, tree_readers[i].shorts, tree_readers[i].longopt,
 		              tree_readers[i].bare))
 			continue;
