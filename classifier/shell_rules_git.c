@@ -700,6 +700,11 @@ static const struct gsub gsubs[] = {
 	{"credential-cache", TIER_HIGH, "secrets.read", "reads or changes cached git credentials",
 	 NULL},
 	{"request-pull", TIER_HIGH, "net.fetch", "contacts a remote", NULL},
+	/* the plumbing under push and fetch */
+	{"send-pack", TIER_HIGH, "git.push", "publishes commits to a remote (push's plumbing)", NULL},
+	{"http-push", TIER_HIGH, "git.push", "publishes commits to a remote over HTTP", NULL},
+	{"fetch-pack", TIER_HIGH, "net.fetch", "downloads objects from a remote", NULL},
+	{"http-fetch", TIER_HIGH, "net.fetch", "downloads objects from a remote", NULL},
 	{"daemon", TIER_HIGH, "net.listen", "serves the repository on the network", NULL},
 	{"instaweb", TIER_HIGH, "net.listen", "serves the repository on the network", NULL},
 	{"archive", TIER_LOW, NULL, NULL, g_archive},
@@ -890,8 +895,14 @@ static void git_judge(struct cctx *x, struct cmdv *c)
 			gsubs[i].fn(x, &sub);
 		return;
 	}
-	cls_add(x, x->o->unknown_program, "exec.unknown_program", shell_span_word(x, &sub.w[0]),
-	        "git %s is not a subcommand airlock knows (an alias can run anything)", sub.w[0].val);
+	if (strncmp(sub.w[0].val, "credential-", 11) == 0) /* git-credential-libsecret, -manager */
+		cls_add(x, TIER_HIGH, "secrets.read", shell_span_words(x, c->w, c->n),
+		        "git %s is a credential helper: it reads or changes stored credentials",
+		        sub.w[0].val);
+	else
+		cls_add(x, x->o->unknown_program, "exec.unknown_program", shell_span_word(x, &sub.w[0]),
+		        "git %s is not a subcommand airlock knows (an alias can run anything)",
+		        sub.w[0].val);
 }
 
 /* git -C DIR and --work-tree DIR hold for this git command alone (and
