@@ -731,8 +731,12 @@ static void rule_sed(struct cctx *x, struct cmdv *c)
 		const struct word *f = e ? NULL : opt_value_at(c, &i, 'f', "--file", "efl", &val);
 		if (e)
 			sed_script(x, e, val);
-		if (f)
+		if (f) {
 			paths_read(x, f, val);
+			cls_add(x, x->o->unknown_program, "exec.script", shell_span_word(x, f),
+			        "sed runs a script file airlock cannot see (its e and w commands "
+			        "run programs and write files)");
+		}
 		given |= e || f;
 		i = j > i ? j : i;
 	}

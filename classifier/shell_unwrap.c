@@ -1006,8 +1006,24 @@ static long wrap_runuser(struct cctx *x, struct cmdv *c, size_t at)
 /* script -c CMD [FILE] runs CMD through the shell, recording a typescript. */
 static long wrap_script(struct cctx *x, struct cmdv *c, size_t at)
 {
+	size_t idx;
+	const char *v;
+
 	(void)at;
 	record_self(x, c);
+	static const struct {
+		char letter;
+		const char *lname;
+	} logs[] = {{'O', "--log-out"}, {'I', "--log-in"}, {'B', "--log-io"}, {'T', "--log-timing"}};
+
+	/* the typescript FILE and the -O, -I, -B, -T logs are written */
+	if (opt_operands(c, 1, "cEIOBT", &idx, 1))
+		paths_write(x, &c->w[idx], c->w[idx].val, shell_span_word(x, &c->w[idx]));
+	for (size_t i = 0; i < nitems(logs); i++) {
+		const struct word *w = opt_value(c, logs[i].letter, logs[i].lname, "cEIOBT", &v);
+		if (w)
+			paths_write(x, w, v, shell_span_word(x, w));
+	}
 	if (!dash_c_script(x, c, "cEIOBT"))
 		cls_add(x, x->o->unknown_program, "exec.script", shell_span_word(x, &c->w[0]),
 		        "script starts a shell reading commands from the terminal");
