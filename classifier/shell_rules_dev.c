@@ -1276,6 +1276,96 @@ static void inplace_files(struct cctx *x, const struct cmdv *c, size_t from)
 		rules_dyn_writes(x, c, "edits in place");
 }
 
+/* ruby -run -e CMD [--] ARGS (the un library): CMD is a FileUtils
+ * command run on ARGS, judged as that program (rm_rf as rm -rf); httpd
+ * serves files. Returns true when un is loaded and CMD is one of them. */
+static bool ruby_un(struct cctx *x, const struct cmdv *c, const struct word *cw,
+                    const char *code)
+{
+	static const struct {
+		const char *fn, *prog, *flags;
+	} uns[] = {{"rm", "rm", NULL}, {"rm_f", "rm", "-f"}, {"rm_r", "rm", "-r"},
+		{"rm_rf", "rm", "-rf"}, {"cp", "cp", NULL}, {"mv", "mv", NULL}, {"ln", "ln", NULL},
+		{"mkdir", "mkdir", NULL}, {"rmdir", "rmdir", NULL}, {"install", "install", NULL},
+		{"chmod", "chmod", NULL}, {"touch", "touch", NULL}};
+	bool un = false;
+	size_t at = (size_t)(cw - c->w) + 1, k = 0;
+	struct word *w;
+	struct cmdv sub;
+
+	for (size_t i = 1; i < c->n && !un; i++)
+		un = strcmp(c->w[i].val, "-run") == 0 ||
+		     (strcmp(c->w[i].val, "-r") == 0 && i + 1 < c->n && strcmp(c->w[i + 1].val, "un") == 0);
+	if (!un)
+		return false;
+	if (strcmp(code, "httpd") == 0) {
+		cls_add(x, TIER_HIGH, "net.listen", shell_span_words(x, c->w, c->n),
+		        "ruby -run -e httpd serves files on the network");
+		return true;
+	}
+	for (; k < nitems(uns) && strcmp(code, uns[k].fn) != 0; k++)
+		;
+	if (k == nitems(uns))
+		return false;
+	at += at < c->n && strcmp(c->w[at].val, "--") == 0;
+	w = arena_alloc(x->a, (c->n - at + 2) * sizeof(*w));
+	memset(&sub, 0, sizeof(sub));
+	sub.w = w;
+	w[sub.n] = *cw;
+	w[sub.n].val = uns[k].prog;
+	w[sub.n].len = strlen(uns[k].prog);
+	w[sub.n++].verbatim = false;
+	if (uns[k].flags) {
+		w[sub.n] = w[0];
+		w[sub.n].val = uns[k].flags;
+		w[sub.n++].len = strlen(uns[k].flags);
+	}
+	for (size_t i = at; i < c->n; i++)
+		w[sub.n++] = c->w[i];
+	sub.sc = c->sc;
+	sub.in = IN_NONE;
+	shell_exec_argv(x, &sub);
+	return true;
+}
+
+/* Modules loaded by an option (perl -MLWP::Simple, ruby -rnet/http) that
+ * reach the network or start programs: the code that uses them need not
+ * name them again. */
+static void interp_modules(struct cctx *x, const struct interp *ip, const struct cmdv *c)
+{
+	static const struct {
+		const char *lang, *prefix, *rule;
+	} mods[] = {{"perl", "LWP", "exec.inline_code.network"},
+		{"perl", "HTTP::", "exec.inline_code.network"},
+		{"perl", "IO::Socket", "exec.inline_code.network"},
+		{"perl", "Net::", "exec.inline_code.network"},
+		{"perl", "Socket", "exec.inline_code.network"},
+		{"perl", "WWW::", "exec.inline_code.network"},
+		{"perl", "Mojo::UserAgent", "exec.inline_code.network"},
+		{"perl", "IPC::", "exec.inline_code.spawn"},
+		{"ruby", "socket", "exec.inline_code.network"},
+		{"ruby", "net/", "exec.inline_code.network"},
+		{"ruby", "open-uri", "exec.inline_code.network"},
+		{"ruby", "open3", "exec.inline_code.spawn"}, {"ruby", "pty", "exec.inline_code.spawn"}};
+	bool perl = strcmp(ip->lang, "perl") == 0;
+
+	if (!perl && strcmp(ip->lang, "ruby") != 0)
+		return;
+	for (size_t i = 1; i < c->n && c->w[i].val[0] == '-'; i++) {
+		const char *a = c->w[i].val, *m = NULL;
+		if (perl && (a[1] == 'M' || a[1] == 'm'))
+			m = a + 2 + (a[2] == '-');
+		else if (!perl && a[1] == 'r')
+			m = a[2] ? a + 2 : i + 1 < c->n ? c->w[i + 1].val : "";
+		for (size_t k = 0; m && k < nitems(mods); k++)
+			if (strcmp(mods[k].lang, ip->lang) == 0 &&
+			    strncmp(m, mods[k].prefix, strlen(mods[k].prefix)) == 0)
+				cls_add(x, TIER_HIGH, mods[k].rule, shell_span_word(x, &c->w[i]),
+				        "%s loads %s, which reaches the network or starts programs",
+				        c->w[0].val, m);
+	}
+}
+
 static void rule_interp(struct cctx *x, struct cmdv *c)
 {
 	const struct interp *ip = NULL;
@@ -1287,6 +1377,8 @@ static void rule_interp(struct cctx *x, struct cmdv *c)
 	if (c->n == 2 && (strcmp(c->w[1].val, "--version") == 0 || strcmp(c->w[1].val, "-V") == 0 ||
 	                  strcmp(c->w[1].val, "-v") == 0 || strcmp(c->w[1].val, "--help") == 0))
 		return; /* prints a version or usage and exits */
+	if (ip)
+		interp_modules(x, ip, c);
 	for (size_t i = 1; ip && i < c->n; i++) {
 		const char *a = c->w[i].val, *code;
 		const struct word *cw;
@@ -1308,6 +1400,8 @@ static void rule_interp(struct cctx *x, struct cmdv *c)
 				        "the %s code is only known at run time", ip->lang);
 			if (cw)
 				code_scan(x, ip->lang, code, strlen(code), shell_span_word(x, cw));
+			if (cw && strcmp(ip->lang, "ruby") == 0 && ruby_un(x, c, cw, code))
+				return;
 			inplace_files(x, c, cw == &c->w[i] ? i + 1 : i + 2);
 			return;
 		case IO_VALUE:
