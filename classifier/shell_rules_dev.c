@@ -890,6 +890,7 @@ enum pymod {
 	PM_COMPILE, /* compileall: writes .pyc into the directories named, sys.path without */
 	PM_PYBUILD, /* build: installs the build requirements first, unless -n */
 	PM_PROFILE, /* cProfile, profile: -o FILE written */
+	PM_DOC,     /* pydoc: -p PORT and -b serve documentation */
 };
 static const struct {
 	const char *name;
@@ -907,6 +908,7 @@ static const struct {
 	{"coverage", PM_BUILD}, {"tox", PM_PROG}, {"nox", PM_PROG}, {"doctest", PM_BUILD},
 	{"uv", PM_PROG}, {"twine", PM_PROG}, {"poetry", PM_PROG}, {"pdm", PM_PROG},
 	{"hatch", PM_PROG}, {"pipx", PM_PROG}, {"cProfile", PM_PROFILE}, {"profile", PM_PROFILE},
+	{"pydoc", PM_DOC},
 };
 
 /* python -m compileall [DIR|FILE...]: the .pyc files land beside them
@@ -1012,6 +1014,12 @@ static void python_module(struct cctx *x, struct cmdv *c, size_t at)
 				cls_add(x, TIER_HIGH, "pkg.install", sp,
 				        "python -m build installs the build requirements from the "
 				        "index first (-n, --no-isolation: it does not)");
+			return;
+		case PM_DOC: /* imports the modules it documents: their code runs */
+			if (opt_short(c, 'p', "pn") || opt_short(c, 'b', "pn"))
+				cls_add(x, TIER_HIGH, "net.listen", sp, "pydoc -p|-b serves on the network");
+			cls_add(x, x->o->unknown_program, "exec.script", sp,
+			        "pydoc imports the modules it documents");
 			return;
 		case PM_PROFILE: {
 			const char *v;
@@ -1379,6 +1387,12 @@ static void rule_interp(struct cctx *x, struct cmdv *c)
 		return; /* prints a version or usage and exits */
 	if (ip)
 		interp_modules(x, ip, c);
+	for (size_t i = 1; ip && strcmp(ip->lang, "js") == 0 && i < c->n && c->w[i].val[0] == '-'; i++)
+		if (strncmp(c->w[i].val, "--inspect", 9) == 0) { /* --inspect[-brk|-wait][=H:P] */
+			cls_add(x, TIER_HIGH, "net.listen", shell_span_word(x, &c->w[i]),
+			        "%s opens a debugger port: whoever connects runs code", c->w[i].val);
+			break;
+		}
 	for (size_t i = 1; ip && i < c->n; i++) {
 		const char *a = c->w[i].val, *code;
 		const struct word *cw;
