@@ -1047,9 +1047,18 @@ static void rule_unzip(struct cctx *x, struct cmdv *c)
 
 static void rule_zip(struct cctx *x, struct cmdv *c)
 {
-	const struct word *a = opt_first(c, "bnt", NULL);
+	const struct word *a = opt_first(c, "bnt", NULL), *w;
+	const char *v;
 
-	if (opt_long(c, "--unzip-command") || opt_short(c, 'T', "bnt"))
+	/* -TT CMD / --unzip-command CMD: the command line is judged */
+	if ((w = opt_value(c, 0, "--unzip-command", NULL, &v)) != NULL)
+		rules_hook(x, w, v, strlen(v), "zip --unzip-command runs a test program");
+	for (size_t i = 1; w == NULL && i + 1 < c->n; i++)
+		if (strcmp(c->w[i].val, "-TT") == 0) {
+			w = &c->w[i + 1];
+			rules_hook(x, w, w->val, strlen(w->val), "zip -TT runs a test program");
+		}
+	if (w == NULL && opt_short(c, 'T', "bnt"))
 		cls_add(x, TIER_HIGH, "exec.hook_program", shell_span_words(x, c->w, c->n),
 		        "zip -T/-TT runs a test program");
 	if (a == NULL)
