@@ -230,6 +230,8 @@ static long wrap_node_pm(struct cctx *x, struct cmdv *c, size_t at);
 static long wrap_project_env(struct cctx *x, struct cmdv *c, size_t at);
 static long wrap_dotenv(struct cctx *x, struct cmdv *c, size_t at);
 static struct cmdv wrapper_head(const struct cmdv *c, size_t at);
+static long wrap_entr(struct cctx *x, struct cmdv *c, size_t at);
+static long wrap_each(struct cctx *x, struct cmdv *c, size_t at);
 static void script_of_words(struct cctx *x, struct cmdv *c, size_t at, const char *who);
 
 static const char priv[] = "exec.privileged";
@@ -252,6 +254,16 @@ static const char *const long_time[] = {"--format", "--output", NULL};
 static const char *const long_timeout[] = {"--signal", "--kill-after", NULL};
 static const char *const long_conda[] = {"--name", "--prefix", "--cwd", NULL};
 static const char *const long_fakeroot[] = {"--lib", "--faked", NULL};
+static const char *const long_numactl[] = {"--interleave", "--membind", "--cpunodebind",
+	"--physcpubind", "--preferred", NULL};
+static const char *const long_inhibit[] = {"--what", "--who", "--why", "--mode", NULL};
+static const char *const long_watchexec[] = {"--exts", "--watch", "--ignore", "--shell",
+	"--debounce", "--signal", "--filter", "--workdir", "--project-origin", "--env", NULL};
+static const char *const long_hyperfine[] = {"--warmup", "--runs", "--min-runs", "--max-runs",
+	"--prepare", "--setup", "--cleanup", "--conclude", "--parameter-scan",
+	"--parameter-step-size", "--parameter-list", "--style", "--shell", "--export-json",
+	"--export-csv", "--export-markdown", "--export-asciidoc", "--export-orgmode",
+	"--time-unit", "--command-name", "--output", "--input", NULL};
 static const char *const long_setpriv[] = {"--reuid", "--regid", "--ruid", "--rgid", "--euid",
 	"--egid", "--groups", "--inh-caps", "--ambient-caps", "--bounding-set", "--securebits",
 	"--selinux-label", "--apparmor-profile", "--landlock-access", "--landlock-rule",
@@ -373,7 +385,36 @@ static const struct wrapper wrappers[] = {
 	{"watch", NULL, "nd", 0, NULL, NULL, wrap_watch, NULL},
 	{"xargs", NULL, "IanPLdsE", 0, NULL, NULL, wrap_xargs, long_xargs},
 	{"zsh", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
+	/* run their command as it is given (eatmydata CMD, tini -- CMD) */
+	{"catchsegv", NULL, "", 0, NULL, NULL, NULL, NULL},
+	{"chpst", NULL, "uUe/nlLmdopfcrt", 0, NULL, NULL, NULL, NULL},
+	{"chronic", NULL, "", 0, NULL, NULL, NULL, NULL},
+	{"daemonize", NULL, "ceEoplu", 0, NULL, NULL, NULL, NULL},
+	{"dbus-run-session", NULL, "", 0, NULL, NULL, NULL, NULL},
+	{"dumb-init", NULL, "r", 0, NULL, NULL, NULL, NULL},
+	{"eatmydata", NULL, "", 0, NULL, NULL, NULL, NULL},
+	{"flatpak-spawn", NULL, "", 0, NULL, NULL, NULL, NULL},
+	{"ifne", NULL, "", 0, NULL, NULL, NULL, NULL},
+	{"lckdo", NULL, "W", 1, NULL, NULL, NULL, NULL},
+	{"linux32", NULL, "", 0, NULL, NULL, NULL, NULL},
+	{"linux64", NULL, "", 0, NULL, NULL, NULL, NULL},
+	{"nocache", NULL, "n", 0, NULL, NULL, NULL, NULL},
+	{"numactl", NULL, "imNCpP", 0, NULL, NULL, NULL, long_numactl},
+	{"proxychains", NULL, "f", 0, NULL, NULL, NULL, NULL},
+	{"proxychains4", NULL, "f", 0, NULL, NULL, NULL, NULL},
+	{"rlwrap", NULL, "bCDfgHlOpPqsStwz", 0, NULL, NULL, NULL, NULL},
+	{"systemd-inhibit", NULL, "", 0, NULL, NULL, NULL, long_inhibit},
+	{"tini", NULL, "pe", 0, NULL, NULL, NULL, NULL},
+	{"torsocks", NULL, "uapP", 0, NULL, NULL, NULL, NULL},
+	/* run shell text: entr -s TEXT, watchexec TEXT, each of hyperfine's
+	 * and pee's operands, mispipe's two */
+	{"entr", NULL, "", 0, NULL, NULL, wrap_entr, NULL},
+	{"watchexec", NULL, "ewidsWEfF", 0, NULL, NULL, wrap_words, long_watchexec},
+	{"hyperfine", NULL, "wrmMpcsLPSuinNo", 0, NULL, NULL, wrap_each, long_hyperfine},
+	{"pee", NULL, "", 0, NULL, NULL, wrap_each, NULL},
+	{"mispipe", NULL, "", 0, NULL, NULL, wrap_each, NULL},
 };
+
 
 static int wrapper_cmp(const void *k, const void *e)
 {
@@ -428,6 +469,48 @@ static long rest_or_self(struct cctx *x, struct cmdv *c, size_t at)
 		return -1;
 	}
 	return (long)at;
+}
+
+/* entr [-acdnprz] CMD ARGS runs CMD (at start and at each change of the
+ * files its input lists); with -s its one operand is shell text. */
+static long wrap_entr(struct cctx *x, struct cmdv *c, size_t at)
+{
+	struct cmdv h = wrapper_head(c, at);
+
+	if (!opt_short(&h, 's', ""))
+		return rest_or_self(x, c, at);
+	record_self(x, c);
+	script_of_words(x, c, at, "entr -s");
+	return -1;
+}
+
+/* hyperfine, pee, mispipe: each operand is a command line for the shell,
+ * and hyperfine's -p/-s/-c (--prepare, --setup, --cleanup, --conclude)
+ * values too. */
+static long wrap_each(struct cctx *x, struct cmdv *c, size_t at)
+{
+	static const char *const hooks[] = {"--prepare", "--setup", "--cleanup", "--conclude"};
+	struct cmdv h = wrapper_head(c, at);
+	const char *v;
+
+	record_self(x, c);
+	for (size_t i = 1; i < h.n; i++)
+		for (size_t k = 0; k < nitems(hooks); k++) {
+			size_t j = i;
+			const struct word *w = opt_value_at(&h, &j, hooks[k][2], hooks[k], "pscC", &v);
+			if (w && (w->flags & (W_DYNAMIC | W_GLOB)))
+				cls_add(x, TIER_HIGH, "exec.dynamic_command", shell_span_word(x, w),
+				        "%s runs text that is only known at run time", c->w[0].val);
+			else if (w)
+				shell_script_text(x, v, strlen(v), shell_span_word(x, w));
+		}
+	for (size_t i = at; i < c->n; i++) {
+		struct cmdv one = *c;
+		one.w = c->w + i;
+		one.n = 1;
+		script_of_words(x, &one, 0, c->w[0].val);
+	}
+	return -1;
 }
 
 /* sudo -l, -v, -k, -K, -V only ask or reset; they start nothing. */
