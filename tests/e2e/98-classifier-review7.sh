@@ -6,8 +6,9 @@
 # `!`, ack's pager, an exported MAKEFLAGS --eval, archivers that delete
 # what they pack, trees read whole by 7z, bsdtar and diff -r, git hooks
 # and .envrc made to run in later shells (pre-commit install, direnv
-# allow), git maintenance's schedule, output files of shuf and info, and
-# credential files under the home; each low or medium before its fix.
+# allow), git maintenance's schedule, output files of shuf and info,
+# credential files under the home, wrappers (eatmydata, hyperfine) and
+# ruby -run; each low or medium before its fix.
 # Nothing is executed: a canary file must survive.
 . tests/e2e/lib.sh
 need jq
@@ -29,6 +30,12 @@ expect_eq "pueue add make test: asks" "$(shell_field 'pueue add make test' .acti
 expect_eq "tsp rm -rf ~: denied" "$(shell_field 'tsp rm -rf ~' .action)" deny
 expect_eq "emacsclient -e shell-command: denied" \
 	"$(shell_field "emacsclient -e '(shell-command \"rm -rf ~\")'" .action)" deny
+
+# wrappers and runners whose command was never read
+expect_eq "eatmydata rm -rf ~: denied" "$(shell_field 'eatmydata rm -rf ~' .action)" deny
+expect_eq "hyperfine --prepare 'rm -rf ~': denied" \
+	"$(shell_field "hyperfine --prepare 'rm -rf ~' ls" .action)" deny
+expect_eq "ruby -run -e rm_rf -- ~: denied" "$(shell_field 'ruby -run -e rm_rf -- ~' .action)" deny
 
 # programs whose text runs shell commands
 expect_eq "dc -e '!rm -rf ~': denied" "$(shell_field "dc -e '!rm -rf ~'" .action)" deny
