@@ -420,6 +420,60 @@ static void npm_flags(struct cctx *x, const struct cmdv *c)
 	}
 }
 
+/* cargo watch's -x|--exec CARGO_CMD (a cargo command) and -s|--shell
+ * CMD (shell text) in word i: the text in *v, true for -x. NULL when word
+ * i is neither; *i moves past a separate value. */
+static const struct word *cargo_watch_cmd(const struct cmdv *c, size_t *i, const char **v,
+                                          bool *cargo)
+{
+	const char *a = c->w[*i].val;
+
+	*cargo = a[1] == 'x' || strncmp(a, "--exec", 6) == 0;
+	if (strcmp(a, "-x") == 0 || strcmp(a, "-s") == 0 || strcmp(a, "--exec") == 0 ||
+	    strcmp(a, "--shell") == 0) {
+		if (*i + 1 >= c->n)
+			return NULL;
+		*v = c->w[++*i].val;
+		return &c->w[*i];
+	}
+	if ((strncmp(a, "-x", 2) == 0 || strncmp(a, "-s", 2) == 0) && a[2])
+		*v = a + 2;
+	else if (strncmp(a, "--exec=", 7) == 0 || strncmp(a, "--shell=", 8) == 0)
+		*v = strchr(a, '=') + 1;
+	else
+		return NULL;
+	return &c->w[*i];
+}
+
+/* cargo watch [-x CARGO_CMD] [-s|--shell CMD] [-- CMD...]: runs each at
+ * start and at every change of the sources. */
+static void cargo_watch(struct cctx *x, struct cmdv *c, size_t at)
+{
+	char buf[4096];
+
+	cls_add(x, TIER_MEDIUM, "exec.build", shell_span_words(x, c->w, c->n),
+	        "runs a build, test or project script");
+	for (size_t i = at + 1; i < c->n; i++) {
+		const char *v = NULL;
+		bool cargo;
+		const struct word *w;
+		int n;
+		if (strcmp(c->w[i].val, "--") == 0) {
+			rules_subcommand(x, c, i + 1, c->n);
+			return;
+		}
+		if ((w = cargo_watch_cmd(c, &i, &v, &cargo)) == NULL)
+			continue;
+		n = snprintf(buf, sizeof(buf), "%s%s", cargo ? "cargo " : "", v);
+		if (w->flags & (W_DYNAMIC | W_GLOB))
+			cls_add(x, TIER_HIGH, "exec.dynamic_command", shell_span_word(x, w),
+			        "cargo watch runs a command that is only known at run time");
+		else if (n > 0 && (size_t)n < sizeof(buf))
+			shell_script_text(x, arena_strndup(x->a, buf, (size_t)n), (size_t)n,
+			                  shell_span_word(x, w));
+	}
+}
+
 static void rule_pkg(struct cctx *x, struct cmdv *c)
 {
 	size_t at = 0;
@@ -465,6 +519,10 @@ static void rule_pkg(struct cctx *x, struct cmdv *c)
 	}
 	if (w && pkg_subverb(x, c, prog, at, sp))
 		return;
+	if (strcmp(prog, "cargo") == 0 && strcmp(v, "watch") == 0) {
+		cargo_watch(x, c, at);
+		return;
+	}
 	for (size_t i = 0; i < nitems(verbs); i++) {
 		if (strcmp(verbs[i].prog, prog) != 0 || !has_verb(verbs[i].verbs, v))
 			continue;
