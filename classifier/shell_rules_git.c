@@ -714,9 +714,12 @@ static const struct gsub gsubs[] = {
  * (a leading '!' on alias and credential.helper says so). */
 static const char *const cmd_keys[] = {"core.fsmonitor", "core.pager", "core.editor",
 	"core.sshcommand", "core.askpass", "sequence.editor", "diff.external", "gpg.program",
-	"credential.helper", "interactive.difffilter", "alias.", "pager."};
+	"credential.helper", "interactive.difffilter", "alias.", "pager.", "core.gitproxy",
+	"core.alternaterefscommand", "uploadpack.packobjectshook", "gpg.ssh.defaultkeycommand",
+	"sendemail.tocmd", "sendemail.cccmd", "sendemail.sendmailcmd"};
+/* credential.URL.helper, gpg.ssh.program and the like end so */
 static const char *const cmd_suffixes[] = {".textconv", ".clean", ".smudge", ".process",
-	".driver", ".command", ".cmd"};
+	".driver", ".command", ".cmd", ".helper", ".program"};
 
 static bool cmd_key(const char *k, size_t n)
 {
