@@ -114,6 +114,9 @@ const char *rules_prog_name(const char *name, char *buf, size_t sz)
 		return name;
 	for (p = buf; (skip = paths_proc_root(p)) != 0 && p[skip] == '/';)
 		p += skip;
+	/* the executable of the process that runs it: the shell itself */
+	if (strcmp(p, "/proc/self/exe") == 0 || strcmp(p, "/proc/thread-self/exe") == 0)
+		return "sh";
 	slash = strrchr(p, '/');
 	for (size_t i = 0; i < nitems(bin_dirs); i++)
 		if ((size_t)(slash - p) == strlen(bin_dirs[i]) &&
