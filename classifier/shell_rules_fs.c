@@ -1553,6 +1553,33 @@ static void rule_bat(struct cctx *x, struct cmdv *c)
 		rules_hook(x, p, v, strlen(v), "bat --pager runs another program");
 }
 
+/* rename (Debian's, File::Rename) [-e|-E CODE]... CODE FILES: CODE is Perl
+ * run on each name (it may call system()), and FILES are renamed: writes.
+ * util-linux's rename FROM TO FILES reads the same way, FROM as code. */
+static void rule_rename(struct cctx *x, struct cmdv *c)
+{
+	size_t idx[64], n = opt_operands(c, 1, "eEm", idx, nitems(idx)), first = 1;
+	bool dry = opt_short(c, 'n', "eEm") || opt_long(c, "--nono") || opt_long(c, "--no-act");
+	const char *v;
+
+	for (size_t i = 1; i < c->n && strcmp(c->w[i].val, "--") != 0; i++) {
+		size_t j = i;
+		const struct word *w = opt_value_at(c, &j, 'e', NULL, "eEm", &v);
+		if (w == NULL) /* the first call stepped past -E's value: start again */
+			w = opt_value_at(c, &i, 'E', NULL, "eEm", &v);
+		else
+			i = j;
+		if (w) {
+			code_scan(x, "perl", v, strlen(v), shell_span_word(x, w));
+			first = 0;
+		}
+	}
+	if (first && n)
+		code_scan(x, "perl", c->w[idx[0]].val, c->w[idx[0]].len, shell_span_word(x, &c->w[idx[0]]));
+	for (size_t i = first; i < n && !dry; i++)
+		paths_write(x, &c->w[idx[i]], c->w[idx[i]].val, shell_span_word(x, &c->w[idx[i]]));
+}
+
 /* dc text: `!` outside a [string] runs the rest of its line through the
  * shell (GNU dc; `!<`, `!>` and `!=` are comparisons). */
 static void dc_text(struct cctx *x, const struct word *w, const char *t, size_t len)
@@ -1856,6 +1883,6 @@ const struct prog rules_fs[] = {
 	FN("zip", rule_zip), FN("gzip", rule_inplace), FN("gunzip", rule_inplace),
 	FN("bzip2", rule_inplace), FN("bunzip2", rule_inplace), FN("xz", rule_inplace),
 	FN("unxz", rule_inplace), FN("zstd", rule_inplace), FN("unzstd", rule_inplace),
-	FN("patch", rule_patch),
+	FN("patch", rule_patch), FN("rename", rule_rename),
 };
 const size_t rules_fs_n = nitems(rules_fs);
