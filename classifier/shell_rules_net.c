@@ -436,6 +436,7 @@ static void rule_ansible(struct cctx *x, struct cmdv *c)
 /* operands are hosts or URLs (P_HOST); ao: the options that take a value */
 #define NETO(n, ao, why) {n, P_HOST, ao, TIER_HIGH, "net.fetch", why, NULL}
 #define TUNNEL(n) {n, 0, NULL, TIER_HIGH, "net.listen", "exposes a local port to the internet", NULL}
+#define LISTEN(n) {n, 0, NULL, TIER_HIGH, "net.listen", "serves on the network", NULL}
 #define MAIL(n) {n, 0, NULL, TIER_HIGH, "net.upload", "sends mail", NULL}
 #define NETS(n, why) {n, 0, NULL, TIER_HIGH, "net.fetch", why, rule_secret_cli}
 #define FN(n, fn) {n, 0, NULL, TIER_LOW, NULL, NULL, fn}
@@ -479,5 +480,8 @@ const struct prog rules_net[] = {
 	TUNNEL("ngrok"), TUNNEL("cloudflared"), TUNNEL("lt"), TUNNEL("bore"), MAIL("mail"),
 	MAIL("mailx"), MAIL("mutt"), MAIL("sendmail"), MAIL("msmtp"), MAIL("swaks"),
 	{"openssl", 0, NULL, TIER_LOW, NULL, NULL, rule_openssl}, NET("sshpass", "opens an ssh session"),
+	/* servers (busybox's applets among them): telnetd -l /bin/sh is a remote shell */
+	LISTEN("httpd"), LISTEN("telnetd"), LISTEN("ftpd"), LISTEN("tcpsvd"), LISTEN("udpsvd"),
+	LISTEN("inetd"),
 };
 const size_t rules_net_n = nitems(rules_net);

@@ -231,6 +231,8 @@ static long wrap_project_env(struct cctx *x, struct cmdv *c, size_t at);
 static long wrap_dotenv(struct cctx *x, struct cmdv *c, size_t at);
 static struct cmdv wrapper_head(const struct cmdv *c, size_t at);
 static long wrap_entr(struct cctx *x, struct cmdv *c, size_t at);
+static long wrap_logs(struct cctx *x, struct cmdv *c, size_t at);
+static long wrap_perf(struct cctx *x, struct cmdv *c, size_t at);
 static long wrap_each(struct cctx *x, struct cmdv *c, size_t at);
 static void script_of_words(struct cctx *x, struct cmdv *c, size_t at, const char *who);
 
@@ -254,6 +256,10 @@ static const char *const long_time[] = {"--format", "--output", NULL};
 static const char *const long_timeout[] = {"--signal", "--kill-after", NULL};
 static const char *const long_conda[] = {"--name", "--prefix", "--cwd", NULL};
 static const char *const long_fakeroot[] = {"--lib", "--faked", NULL};
+#define PERF_ARGOPTS "epotCFcGrIumxD" /* perf's short options that take a value */
+static const char *const long_perf[] = {"--event", "--pid", "--tid", "--output", "--cpu",
+	"--freq", "--count", "--cgroup", "--repeat", "--interval-print", "--uid", "--mmap-pages",
+	"--field-separator", "--delay", "--call-graph", NULL};
 static const char *const long_numactl[] = {"--interleave", "--membind", "--cpunodebind",
 	"--physcpubind", "--preferred", NULL};
 static const char *const long_inhibit[] = {"--what", "--who", "--why", "--mode", NULL};
@@ -334,7 +340,8 @@ static const struct wrapper wrappers[] = {
 	{"sg", NULL, NULL, 1, NULL, NULL, wrap_words, NULL}, /* sg GROUP [-c] CMD */
 	{"ssh-agent", NULL, "aEPtO", 0, NULL, NULL, NULL, NULL},
 	{"tcsh", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
-	{"valgrind", NULL, "", 0, NULL, NULL, NULL, NULL},
+	{"valgrind", NULL, "", 0, NULL, NULL, wrap_logs, NULL},
+	{"perf", NULL, NULL, 0, NULL, NULL, wrap_perf, NULL},
 	{"xvfb-run", NULL, "efnpsw", 0, NULL, NULL, NULL, long_xvfb},
 	{"yarn", NULL, NULL, 0, NULL, NULL, wrap_node_pm, NULL}, /* yarn exec SCRIPT */
 	{"yash", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
@@ -511,6 +518,44 @@ static long wrap_each(struct cctx *x, struct cmdv *c, size_t at)
 		script_of_words(x, &one, 0, c->w[0].val);
 	}
 	return -1;
+}
+
+/* valgrind --log-file=F, --xml-file=F; perf -o F (--output): written. */
+static long wrap_logs(struct cctx *x, struct cmdv *c, size_t at)
+{
+	static const char *const logs[] = {"--log-file", "--xml-file", "--output"};
+	struct cmdv h = wrapper_head(c, at);
+	const char *v;
+
+	for (size_t i = 0; i < nitems(logs); i++) {
+		const struct word *w = opt_value(&h, logs[i][2] == 'o' ? 'o' : 0, logs[i],
+		                                 PERF_ARGOPTS, &v);
+		if (w)
+			paths_write(x, w, v, shell_span_word(x, w));
+	}
+	return rest_or_self(x, c, at);
+}
+
+/* perf stat|record|trace|... [OPTS] [--] CMD runs CMD (record writes
+ * perf.data here, or -o FILE); perf's other commands only read. */
+static long wrap_perf(struct cctx *x, struct cmdv *c, size_t at)
+{
+	static const char *const runs[] = {"stat", "record", "trace", "c2c", "mem", "kvm"};
+	struct word here = c->w[0];
+
+	(void)at;
+	for (size_t i = 0; c->n > 1 && i < nitems(runs); i++) {
+		if (strcmp(c->w[1].val, runs[i]) != 0)
+			continue;
+		at = skip_opts(c, 2, PERF_ARGOPTS, long_perf);
+		if (strcmp(runs[i], "record") == 0 && !opt_short(c, 'o', PERF_ARGOPTS) &&
+		    !opt_long(c, "--output")) {
+			here.val = "perf.data";
+			paths_write(x, &here, here.val, shell_span_words(x, c->w, c->n));
+		}
+		return wrap_logs(x, c, at);
+	}
+	return 0;
 }
 
 /* sudo -l, -v, -k, -K, -V only ask or reset; they start nothing. */
