@@ -380,6 +380,28 @@ static void awk_getline(struct cctx *x, const char *p, const char *e, const char
 		shell_script_text(x, p + 1, (size_t)(e - p - 1), sp);
 }
 
+/* The literal [p, e] after `getline <` is a file read (a secret one is
+ * secrets.read); after gawk's @include or @load it is more program (a
+ * source file, or a shared object: native code), unseen. */
+static void awk_source(struct cctx *x, const char *code, const char *p, const char *e,
+                       struct span sp)
+{
+	char abs[CLS_MAX_PATH];
+	const char *b = p, *f;
+
+	while (b > code && (b[-1] == ' ' || b[-1] == '\t'))
+		b--;
+	if ((b - code >= 8 && strncmp(b - 8, "@include", 8) == 0) ||
+	    (b - code >= 5 && strncmp(b - 5, "@load", 5) == 0))
+		cls_add(x, x->o->unknown_program, "exec.script", sp,
+		        "the awk program loads %.*s, code airlock cannot see", (int)(e - p + 1), p);
+	else if (b == code || b[-1] != '<' || (b - code >= 2 && b[-2] == '<'))
+		return;
+	f = arena_strndup(x->a, p + 1, (size_t)(e - p - 1));
+	if (strncmp(f, "/inet", 5) != 0 && paths_resolve(x, f, abs, sizeof(abs)))
+		paths_read_abs(x, abs, sp);
+}
+
 static void awk_scan(struct cctx *x, const char *code, size_t len, struct span sp)
 {
 	const char *end = code + len, *st = code;
@@ -389,8 +411,10 @@ static void awk_scan(struct cctx *x, const char *code, size_t len, struct span s
 			const char *e = awk_string(p, end);
 			if (e - p > 6 && strncmp(p + 1, "/inet", 5) == 0) /* getline < "/inet/..." */
 				awk_file(x, p + 1, (size_t)(e - p - 1), sp);
-			if (e < end)
+			if (e < end) {
 				awk_getline(x, p, e, end, sp);
+				awk_source(x, code, p, e, sp);
+			}
 			p = e;
 			continue;
 		}
