@@ -282,7 +282,12 @@ static const struct {
 	{"kubectl", "get secret"}, {"kubectl", "get secrets"}, {"gh", "auth token"},
 	{"heroku", "config"}, {"vault", "read"}, {"vault", "kv get"}, {"op", "read"},
 	{"op", "item get"}, {"op", "inject"}, {"bw", "get"}, {"bw", "export"},
-	{"doppler", "secrets"},
+	{"doppler", "secrets"}, {"aws", "ecr get-login-password"},
+	{"gcloud", "auth application-default print-access-token"}, {"bw", "list"},
+	{"heroku", "auth:token"}, {"vault", "print token"},
+	/* local stores: the desktop keyring, the kernel's, LastPass */
+	{"secret-tool", "lookup"}, {"secret-tool", "search"}, {"keyctl", "print"},
+	{"keyctl", "read"}, {"keyctl", "pipe"}, {"lpass", "show"}, {"lpass", "export"},
 };
 
 /* True when the words of `seq` follow in order among c's non-option words,
@@ -310,15 +315,30 @@ static bool has_subcommand(const struct cmdv *c, const char *seq)
 	return false;
 }
 
-static void rule_secret_cli(struct cctx *x, struct cmdv *c)
+static bool secret_verb(struct cctx *x, const struct cmdv *c)
 {
 	for (size_t i = 0; i < nitems(secret_verbs); i++)
 		if (strcmp(secret_verbs[i].prog, c->prog) == 0 && has_subcommand(c, secret_verbs[i].words)) {
 			cls_add(x, TIER_HIGH, "secrets.read", shell_span_words(x, c->w, c->n),
 			        "%s %s prints stored secrets or credentials", c->prog,
 			        secret_verbs[i].words);
-			return;
+			return true;
 		}
+	return false;
+}
+
+static void rule_secret_cli(struct cctx *x, struct cmdv *c)
+{
+	secret_verb(x, c);
+}
+
+/* A local secret store (secret-tool, keyctl, lpass): its reading verbs
+ * are secrets.read, the others (store, clear, link) unknown. */
+static void rule_secret_store(struct cctx *x, struct cmdv *c)
+{
+	if (!secret_verb(x, c))
+		cls_add(x, x->o->unknown_program, "exec.unknown_program", shell_span_words(x, c->w, c->n),
+		        "%s changes or lists a secret store in ways airlock does not judge", c->prog);
 }
 
 /* terraform and tofu plan, apply, init and import reach providers and
@@ -482,6 +502,7 @@ const struct prog rules_net[] = {
 	{"openssl", 0, NULL, TIER_LOW, NULL, NULL, rule_openssl}, NET("sshpass", "opens an ssh session"),
 	/* servers (busybox's applets among them): telnetd -l /bin/sh is a remote shell */
 	LISTEN("httpd"), LISTEN("telnetd"), LISTEN("ftpd"), LISTEN("tcpsvd"), LISTEN("udpsvd"),
-	LISTEN("inetd"),
+	LISTEN("inetd"), FN("secret-tool", rule_secret_store), FN("keyctl", rule_secret_store),
+	{"lpass", 0, NULL, TIER_HIGH, "net.fetch", "talks to LastPass", rule_secret_store},
 };
 const size_t rules_net_n = nitems(rules_net);
