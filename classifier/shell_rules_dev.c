@@ -650,6 +650,24 @@ void rules_make_export(struct cctx *x, const struct word *w, const char *v)
 		make_text(x, v, strlen(v), shell_span_word(x, w));
 }
 
+/* Variables whose value recipes run as a command line: SHELL runs every
+ * recipe, and the implicit rules run $(CC), $(RM) and the like. */
+static const char *const make_cmd_vars[] = {"SHELL", "CC", "CXX", "CPP", "LD", "AR", "AS",
+	"FC", "CCLD", "LEX", "YACC", "INSTALL", "MAKE", "NM", "RANLIB", "STRIP", "OBJCOPY",
+	"PKG_CONFIG", "RM"};
+
+/* make NAME=VALUE on the command line (a): a command variable's literal
+ * value is judged as a script, as the recipe that runs it (make CC='rm
+ * -rf ~' runs `rm -rf ~ -c x.c`). */
+static void make_cmd_value(struct cctx *x, const struct word *w, const char *a, const char *eq)
+{
+	for (size_t k = 0; k < nitems(make_cmd_vars); k++)
+		if (strlen(make_cmd_vars[k]) == (size_t)(eq - a) &&
+		    strncmp(a, make_cmd_vars[k], (size_t)(eq - a)) == 0 &&
+		    !(w->flags & (W_DYNAMIC | W_GLOB)) && eq[1] && !strpbrk(eq + 1, ";|&`<>\n"))
+			shell_script_text(x, eq + 1, strlen(eq + 1), shell_span_word(x, w));
+}
+
 /* make VAR=VALUE arguments and VAR=VALUE in its environment. */
 static void make_vars(struct cctx *x, const struct cmdv *c)
 {
@@ -661,8 +679,10 @@ static void make_vars(struct cctx *x, const struct cmdv *c)
 	for (i = 1; i < c->n; i++) {
 		const char *a = c->w[i].val, *eq = strchr(a, '=');
 		if (a[0] != '-' && eq && eq > a && strspn(a, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklm"
-		                                             "nopqrstuvwxyz0123456789_") == (size_t)(eq - a))
+		                                             "nopqrstuvwxyz0123456789_") == (size_t)(eq - a)) {
 			make_value(x, &c->w[i], eq + 1);
+			make_cmd_value(x, &c->w[i], a, eq);
+		}
 	}
 }
 
@@ -1275,6 +1295,20 @@ static void rule_envrc(struct cctx *x, struct cmdv *c)
 	else
 		cls_add(x, x->o->unknown_program, "exec.unknown_program", sp,
 		        "runs %s, whose other commands airlock does not judge", c->prog);
+}
+
+/* nodemon -x|--exec CMD runs CMD through the shell at start and at each
+ * change (its script runs with node otherwise). */
+static void rule_nodemon(struct cctx *x, struct cmdv *c)
+{
+	const char *v;
+	const struct word *w = opt_value(c, 'x', "--exec", "xwerdVeIsP", &v);
+
+	if (w && (w->flags & (W_DYNAMIC | W_GLOB)))
+		cls_add(x, TIER_HIGH, "exec.dynamic_command", shell_span_word(x, w),
+		        "nodemon runs a command that is only known at run time");
+	else if (w)
+		shell_script_text(x, v, strlen(v), shell_span_word(x, w));
 }
 
 /* rails|rake db:drop, db:reset, db:purge drop the database. */
@@ -1953,7 +1987,8 @@ const struct prog rules_dev[] = {
 	BUILD("automake"), BUILD("bazel"), BUILD("scons"), BUILD("ctest"), TOOL("gofmt"),
 	TOOL("rustfmt"), TOOL("clang-format"), {"pre-commit", 0, NULL, TIER_MEDIUM, "exec.build", "runs a build or test tool", rule_hooks},
 	{"husky", 0, NULL, TIER_MEDIUM, "exec.build", "runs a build or test tool", rule_hooks},
-	BUILD("just"), {"direnv", 0, NULL, TIER_LOW, NULL, NULL, rule_envrc},
+	BUILD("just"), {"nodemon", 0, NULL, TIER_MEDIUM, "exec.build", "runs a build or test tool",
+	                 rule_nodemon}, {"direnv", 0, NULL, TIER_LOW, NULL, NULL, rule_envrc},
 	{"mise", 0, NULL, TIER_LOW, NULL, NULL, rule_envrc},
 	BUILD("shellcheck"), BUILD("pkg-config"),
 	BUILD("bmake"), BUILD("gmake"), BUILD("cargo-fmt"), BUILD("golangci-lint"),
