@@ -898,6 +898,30 @@ static void tar_members(struct cctx *x, const struct cmdv *c, size_t start,
 	}
 }
 
+/* tar's files besides the archive that it writes: the -g snapshot
+ * (--listed-incremental), --index-file and --volno-file, also abbreviated
+ * down to 7 characters (--list itself is another option). */
+static void tar_outputs(struct cctx *x, const struct cmdv *c)
+{
+	static const char *const outs[] = {"--listed-incremental", "--index-file", "--volno-file"};
+	const char *v;
+	const struct word *w = opt_value(c, 'g', NULL, TAR_ARGOPTS, &v);
+
+	if (w)
+		paths_write(x, w, v, shell_span_word(x, w));
+	for (size_t i = 1; i < c->n && strcmp(c->w[i].val, "--") != 0; i++)
+		for (size_t k = 0; k < nitems(outs); k++) {
+			const char *a = c->w[i].val;
+			size_t l = strcspn(a, "=");
+			if (l < 7 || l > strlen(outs[k]) || strncmp(a, outs[k], l) != 0)
+				continue;
+			w = a[l] == '=' ? &c->w[i] : i + 1 < c->n ? &c->w[++i] : NULL;
+			if (w)
+				paths_write(x, w, a[l] == '=' ? a + l + 1 : w->val, shell_span_word(x, w));
+			break;
+		}
+}
+
 /* tar: the mode decides; some options run programs. */
 static void rule_tar(struct cctx *x, struct cmdv *c)
 {
@@ -915,6 +939,7 @@ static void rule_tar(struct cctx *x, struct cmdv *c)
 	                opt_long(c, "--absolute-names");
 
 	tar_hooks(x, c);
+	tar_outputs(x, c);
 	if ((f = opt_value(c, 'I', NULL, TAR_ARGOPTS, &val)) != NULL)
 		rules_hook(x, f, val, strlen(val), "tar -I runs another program");
 	f = opt_value(c, 'f', "--file", TAR_ARGOPTS, &val);
