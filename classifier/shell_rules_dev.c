@@ -232,6 +232,7 @@ static bool npm_set(const char *prog, const char *v)
 
 static void rule_compiler(struct cctx *x, struct cmdv *c);
 static void rule_tool_files(struct cctx *x, struct cmdv *c);
+static void venv_dirs(struct cctx *x, const struct cmdv *c, size_t at, const char *argopts);
 static bool tool_opt(const char *list, const char *a, const char **val);
 
 /* The subverbs row for the words after the verb at c->w[at]: its finding
@@ -520,6 +521,11 @@ static void rule_pkg(struct cctx *x, struct cmdv *c)
 	}
 	if (w && pkg_subverb(x, c, prog, at, sp))
 		return;
+	if ((strcmp(prog, "uv") == 0 && strcmp(v, "venv") == 0) || strcmp(prog, "virtualenv") == 0) {
+		cls_add(x, TIER_MEDIUM, "exec.build", sp, "makes a virtual environment");
+		venv_dirs(x, c, strcmp(prog, "uv") == 0 ? at + 1 : 1, "p");
+		return;
+	}
 	if (strcmp(prog, "cargo") == 0 && strcmp(v, "watch") == 0) {
 		cargo_watch(x, c, at);
 		return;
@@ -970,6 +976,7 @@ enum pymod {
 	PM_PYBUILD, /* build: installs the build requirements first, unless -n */
 	PM_PROFILE, /* cProfile, profile: -o FILE written */
 	PM_DOC,     /* pydoc: -p PORT and -b serve documentation */
+	PM_VENV,    /* venv DIR...: writes each DIR */
 };
 static const struct {
 	const char *name;
@@ -980,7 +987,7 @@ static const struct {
 	{"urllib.request", PM_NET}, {"smtplib", PM_NET}, {"telnetlib", PM_NET}, {"poplib", PM_NET},
 	{"imaplib", PM_NET}, {"nntplib", PM_NET}, {"xmlrpc.client", PM_NET}, {"webbrowser", PM_NET},
 	{"timeit", PM_CODE}, {"zipfile", PM_EXTRACT}, {"tarfile", PM_EXTRACT},
-	{"json.tool", PM_OUTFILE}, {"this", PM_QUIET}, {"site", PM_QUIET}, {"venv", PM_BUILD},
+	{"json.tool", PM_OUTFILE}, {"this", PM_QUIET}, {"site", PM_QUIET}, {"venv", PM_VENV},
 	{"pytest", PM_PROG}, {"unittest", PM_BUILD}, {"black", PM_PROG}, {"mypy", PM_PROG},
 	{"ruff", PM_PROG}, {"flake8", PM_PROG}, {"pylint", PM_PROG}, {"isort", PM_PROG},
 	{"build", PM_PYBUILD}, {"compileall", PM_COMPILE}, {"py_compile", PM_BUILD},
@@ -989,6 +996,24 @@ static const struct {
 	{"hatch", PM_PROG}, {"pipx", PM_PROG}, {"cProfile", PM_PROFILE}, {"profile", PM_PROFILE},
 	{"pydoc", PM_DOC},
 };
+
+/* The directories python -m venv, uv venv and virtualenv make (from word
+ * at on; argopts: short options that take a value; --prompt and
+ * --python take one too): each is written. */
+static void venv_dirs(struct cctx *x, const struct cmdv *c, size_t at, const char *argopts)
+{
+	for (size_t i = at; i < c->n; i++) {
+		const struct word *w = &c->w[i];
+		if (strcmp(w->val, "--prompt") == 0 || strcmp(w->val, "--python") == 0 ||
+		    (w->val[0] == '-' && w->val[1] && w->val[1] != '-' && w->val[2] == '\0' &&
+		     strchr(argopts, w->val[1]))) {
+			i++;
+			continue;
+		}
+		if (w->val[0] != '-')
+			paths_write(x, w, w->val, shell_span_word(x, w));
+	}
+}
 
 /* python -m compileall [DIR|FILE...]: the .pyc files land beside them
  * (in __pycache__); with none, in every directory of sys.path. */
@@ -1093,6 +1118,10 @@ static void python_module(struct cctx *x, struct cmdv *c, size_t at)
 				cls_add(x, TIER_HIGH, "pkg.install", sp,
 				        "python -m build installs the build requirements from the "
 				        "index first (-n, --no-isolation: it does not)");
+			return;
+		case PM_VENV:
+			cls_add(x, TIER_MEDIUM, "exec.build", sp, "makes a virtual environment");
+			venv_dirs(x, c, at + 1, "");
 			return;
 		case PM_DOC: /* imports the modules it documents: their code runs */
 			if (opt_short(c, 'p', "pn") || opt_short(c, 'b', "pn"))
@@ -1960,7 +1989,7 @@ const struct prog rules_dev[] = {
 	PKG("aptitude"), PKG("dnf"), PKG("yum"), PKG("zypper"), PKG("apk"), PKG("brew"),
 	PKG("conda"), PKG("mamba"), PKG("nvm"), PKG("pyenv"), PKG("volta"), PKG("sdk"),
 	PKG("corepack"), PKG("snap"), PKG("flatpak"), PKG("pipx"), PKG("uv"),
-	PKG("poetry"), PKG("composer"), PKG("dotnet"), PKG("twine"), PKG("pdm"),
+	PKG("poetry"), PKG("composer"), PKG("dotnet"), PKG("twine"), PKG("pdm"), PKG("virtualenv"),
 	{"make", 0, NULL, TIER_LOW, NULL, NULL, rule_make},
 	{"cmake", 0, NULL, TIER_LOW, NULL, NULL, rule_cmake},
 	{"gdb", 0, NULL, TIER_MEDIUM, "exec.build", "runs a build or test tool", rule_gdb},
