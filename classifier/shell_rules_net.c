@@ -332,6 +332,34 @@ static void rule_secret_cli(struct cctx *x, struct cmdv *c)
 	secret_verb(x, c);
 }
 
+/* ssh-keygen: -R HOST rewrites known_hosts (~/.ssh's, or -f FILE); -l,
+ * -y, -F, -B and -L only read; anything else (a new key, -p, -c) writes
+ * -f FILE (and FILE.pub), or a key under ~/.ssh without one. */
+static void rule_ssh_keygen(struct cctx *x, struct cmdv *c)
+{
+	static const char ao[] = "abCDEfFGIJjKmMnNOPrRsStTVwzZ";
+	const char *v, *def = "~/.ssh/id_ed25519";
+	const struct word *f = opt_value(c, 'f', NULL, ao, &v);
+	struct word k = c->w[0];
+
+	if (opt_short(c, 'F', ao) && f == NULL) { /* searches ~/.ssh/known_hosts */
+		k.val = paths_tilde(x, "~/.ssh/known_hosts");
+		paths_read(x, &k, k.val);
+		return;
+	}
+	if (opt_short(c, 'l', ao) || opt_short(c, 'y', ao) || opt_short(c, 'F', ao) ||
+	    opt_short(c, 'B', ao) || opt_short(c, 'L', ao) || opt_short(c, 'Q', ao))
+		return; /* the -f file was read by the argument scan */
+	if (opt_short(c, 'R', ao))
+		def = "~/.ssh/known_hosts";
+	if (f) {
+		paths_write(x, f, v, shell_span_word(x, f));
+		return;
+	}
+	k.val = paths_tilde(x, def);
+	paths_write(x, &k, k.val, shell_span_words(x, c->w, c->n));
+}
+
 /* A local secret store (secret-tool, keyctl, lpass): its reading verbs
  * are secrets.read, the others (store, clear, link) unknown. */
 static void rule_secret_store(struct cctx *x, struct cmdv *c)
@@ -502,7 +530,7 @@ const struct prog rules_net[] = {
 	{"openssl", 0, NULL, TIER_LOW, NULL, NULL, rule_openssl}, NET("sshpass", "opens an ssh session"),
 	/* servers (busybox's applets among them): telnetd -l /bin/sh is a remote shell */
 	LISTEN("httpd"), LISTEN("telnetd"), LISTEN("ftpd"), LISTEN("tcpsvd"), LISTEN("udpsvd"),
-	LISTEN("inetd"), FN("secret-tool", rule_secret_store), FN("keyctl", rule_secret_store),
+	LISTEN("inetd"), FN("ssh-keygen", rule_ssh_keygen), FN("secret-tool", rule_secret_store), FN("keyctl", rule_secret_store),
 	{"lpass", 0, NULL, TIER_HIGH, "net.fetch", "talks to LastPass", rule_secret_store},
 };
 const size_t rules_net_n = nitems(rules_net);
