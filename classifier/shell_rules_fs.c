@@ -207,6 +207,12 @@ static void rule_trash(struct cctx *x, struct cmdv *c)
 	struct cmdv sub = *c;
 
 	if (strcmp(c->prog, "gio") == 0) {
+		if (c->n > 1 && (strcmp(c->w[1].val, "open") == 0 || strcmp(c->w[1].val, "launch") == 0)) {
+			cls_add(x, TIER_HIGH, "exec.daemon", shell_span_words(x, c->w, c->n),
+			        "gio %s hands a file to the desktop session, which opens it outside "
+			        "the sandbox (a .desktop file's Exec line runs)", c->w[1].val);
+			return;
+		}
 		if (c->n < 2 || (strcmp(c->w[1].val, "remove") != 0 && strcmp(c->w[1].val, "rm") != 0 &&
 		                 strcmp(c->w[1].val, "trash") != 0)) {
 			cls_add(x, x->o->unknown_program, "exec.unknown_program",

@@ -503,7 +503,27 @@ static void rule_terminal(struct cctx *x, struct cmdv *c)
 	rules_subcommand(x, c, dashdash(c, at) + 1, c->n);
 }
 
+/* xdg-mime default|install and xdg-settings set change which program the
+ * desktop runs for a file type or URL from now on; query, get and check
+ * only look. */
+static void rule_handlers(struct cctx *x, struct cmdv *c)
+{
+	const struct word *v = opt_first(c, "", NULL);
+
+	if (v && (strcmp(v->val, "default") == 0 || strcmp(v->val, "install") == 0 ||
+	          strcmp(v->val, "set") == 0 || strcmp(v->val, "uninstall") == 0))
+		cls_add(x, TIER_HIGH, "fs.write.persistence", shell_span_words(x, c->w, c->n),
+		        "%s %s changes which program the desktop runs from now on", c->prog, v->val);
+}
+
+#define DESKTOP(n) {n, 0, NULL, TIER_HIGH, "exec.daemon", "hands a file or URL to the desktop " \
+	"session, which opens it outside the sandbox (a .desktop file's Exec line runs)", NULL}
+
 const struct prog rules_sys[] = {
+	DESKTOP("xdg-open"), DESKTOP("gtk-launch"), DESKTOP("kioclient"), DESKTOP("kioclient5"),
+	DESKTOP("dex"), DESKTOP("sensible-browser"), DESKTOP("x-www-browser"), DESKTOP("exo-open"),
+	DESKTOP("kde-open"), DESKTOP("kde-open5"), FN("xdg-mime", rule_handlers),
+	FN("xdg-settings", rule_handlers),
 	DISK("mkfs", "creates a filesystem, erasing the device"),
 	DISK("mke2fs", "creates a filesystem, erasing the device"),
 	DISK("mkswap", "formats a device as swap"), DISK("wipefs", "erases filesystem signatures"),
