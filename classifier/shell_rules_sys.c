@@ -179,7 +179,8 @@ static void rule_at(struct cctx *x, struct cmdv *c)
 
 /* D-Bus calls on the system bus reach services running as root (logind's
  * Reboot, systemd's StartUnit): busctl uses it unless --user, dbus-send
- * and gdbus with --system. Listing and introspection only look. */
+ * and gdbus with --system. On the session bus they reach the user's
+ * services, outside the sandbox. Listing and introspection only look. */
 static void rule_dbus(struct cctx *x, struct cmdv *c)
 {
 	static const char *const looks[] = {"list", "status", "tree", "introspect", "monitor",
@@ -197,9 +198,10 @@ static void rule_dbus(struct cctx *x, struct cmdv *c)
 	if (sys)
 		cls_add(x, TIER_HIGH, "sys.admin", shell_span_words(x, c->w, c->n),
 		        "calls a system service over D-Bus (it runs as root)");
-	else
-		cls_add(x, x->o->unknown_program, "exec.unknown_program", shell_span_words(x, c->w, c->n),
-		        "calls a session service over D-Bus");
+	else /* the user's systemd (StartTransientUnit), gnome-shell's Eval, ... */
+		cls_add(x, TIER_HIGH, "exec.daemon", shell_span_words(x, c->w, c->n),
+		        "calls a session service over D-Bus, which acts outside the sandbox (the "
+		        "user's systemd starts units, the desktop shell evaluates code)");
 }
 
 /* ss -K|--kill closes the sockets it lists (every one without a filter:
