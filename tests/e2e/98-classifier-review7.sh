@@ -7,8 +7,9 @@
 # what they pack, trees read whole by 7z, bsdtar and diff -r, git hooks
 # and .envrc made to run in later shells (pre-commit install, direnv
 # allow), git maintenance's schedule, output files of shuf and info,
-# credential files under the home, wrappers (eatmydata, hyperfine) and
-# ruby -run; each low or medium before its fix.
+# credential files under the home, wrappers (eatmydata, hyperfine),
+# ruby -run, xdg-open, the session bus and make's CC; each low or medium
+# before its fix.
 # Nothing is executed: a canary file must survive.
 . tests/e2e/lib.sh
 need jq
@@ -30,6 +31,10 @@ expect_eq "pueue add make test: asks" "$(shell_field 'pueue add make test' .acti
 expect_eq "tsp rm -rf ~: denied" "$(shell_field 'tsp rm -rf ~' .action)" deny
 expect_eq "emacsclient -e shell-command: denied" \
 	"$(shell_field "emacsclient -e '(shell-command \"rm -rf ~\")'" .action)" deny
+expect_eq "xdg-open evil.desktop: asks" "$(shell_field 'xdg-open evil.desktop' .action)" ask
+expect_eq "busctl --user call StartUnit: asks" \
+	"$(shell_field 'busctl --user call org.freedesktop.systemd1 /org/freedesktop/systemd1 org.freedesktop.systemd1.Manager StartUnit ss x.service replace' .action)" ask
+expect_eq "make CC='rm -rf ~': denied" "$(shell_field "make CC='rm -rf ~'" .action)" deny
 
 # wrappers and runners whose command was never read
 expect_eq "eatmydata rm -rf ~: denied" "$(shell_field 'eatmydata rm -rf ~' .action)" deny
