@@ -430,6 +430,8 @@ static const struct word *cargo_watch_cmd(const struct cmdv *c, size_t *i, const
 {
 	const char *a = c->w[*i].val;
 
+	if (a[0] != '-' || a[1] == '\0')
+		return NULL;
 	*cargo = a[1] == 'x' || strncmp(a, "--exec", 6) == 0;
 	if (strcmp(a, "-x") == 0 || strcmp(a, "-s") == 0 || strcmp(a, "--exec") == 0 ||
 	    strcmp(a, "--shell") == 0) {
