@@ -163,8 +163,9 @@ static const char ssh_args[] = "bcDEeFIiJLlmOopQRSWw";
 /* ssh -o KEY=VALUE (or "KEY VALUE") options before the host whose value
  * is a command line ssh runs: locally (ProxyCommand, LocalCommand,
  * KnownHostsCommand) or on the host (RemoteCommand, judged like ssh HOST
- * CMD). */
-static void ssh_hooks(struct cctx *x, const struct cmdv *c, size_t end)
+ * CMD). scp and sftp pass their -o to ssh (argopts: the caller's short
+ * options that take a value). */
+static void ssh_hooks(struct cctx *x, const struct cmdv *c, size_t end, const char *argopts)
 {
 	static const char *const keys[] = {"ProxyCommand", "LocalCommand", "KnownHostsCommand",
 	                                   "RemoteCommand"};
@@ -172,7 +173,7 @@ static void ssh_hooks(struct cctx *x, const struct cmdv *c, size_t end)
 	const char *v;
 
 	for (size_t i = 1; i < end; i++) {
-		if ((w = opt_value_at(c, &i, 'o', NULL, ssh_args, &v)) == NULL)
+		if ((w = opt_value_at(c, &i, 'o', NULL, argopts, &v)) == NULL)
 			continue;
 		for (size_t k = 0; k < nitems(keys); k++) {
 			size_t l = strlen(keys[k]);
@@ -192,7 +193,7 @@ static void rule_ssh(struct cctx *x, struct cmdv *c)
 	size_t at;
 	const struct word *h = opt_first(c, ssh_args, &at);
 
-	ssh_hooks(x, c, h ? at : c->n);
+	ssh_hooks(x, c, h ? at : c->n, ssh_args);
 	if (h) {
 		const char *s = strchr(h->val, '@');
 		s = s ? s + 1 : h->val;
@@ -241,6 +242,8 @@ static void rule_copy_remote(struct cctx *x, struct cmdv *c)
 		rules_hook(x, w, v, strlen(v), "runs another program to reach the remote host");
 	if ((w = opt_value(c, 0, "--rsync-path", NULL, &v)) != NULL)
 		rules_hook(x, w, v, strlen(v), "runs a command on the remote host");
+	if (strcmp(c->prog, "rsync") != 0)
+		ssh_hooks(x, c, c->n, "cFiloPSJefTB"); /* scp|sftp -o ProxyCommand=CMD */
 	for (size_t i = 0; i < n; i++) {
 		w = &c->w[idx[i]];
 		bool remote = net_add_url(x, w->val);
