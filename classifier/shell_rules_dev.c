@@ -1511,7 +1511,8 @@ static void rule_interp(struct cctx *x, struct cmdv *c)
 		return; /* prints a version or usage and exits */
 	if (ip)
 		interp_modules(x, ip, c);
-	for (size_t i = 1; ip && strcmp(ip->lang, "js") == 0 && i < c->n && c->w[i].val[0] == '-'; i++)
+	for (size_t i = 1; ip && strcmp(ip->lang, "js") == 0 && i < c->n && c->w[i].val[0] == '-';
+	     i++)
 		if (strncmp(c->w[i].val, "--inspect", 9) == 0) { /* --inspect[-brk|-wait][=H:P] */
 			cls_add(x, TIER_HIGH, "net.listen", shell_span_word(x, &c->w[i]),
 			        "%s opens a debugger port: whoever connects runs code", c->w[i].val);
@@ -2016,7 +2017,8 @@ const struct prog rules_dev[] = {
 	BUILD("webpack"), BUILD("vite"), BUILD("esbuild"), BUILD("rollup"), BUILD("swift"),
 	BUILD("swiftc"), BUILD("zig"), BUILD("autoreconf"), BUILD("autoconf"),
 	BUILD("automake"), BUILD("bazel"), BUILD("scons"), BUILD("ctest"), TOOL("gofmt"),
-	TOOL("rustfmt"), TOOL("clang-format"), {"pre-commit", 0, NULL, TIER_MEDIUM, "exec.build", "runs a build or test tool", rule_hooks},
+	TOOL("rustfmt"), TOOL("clang-format"),
+	{"pre-commit", 0, NULL, TIER_MEDIUM, "exec.build", "runs a build or test tool", rule_hooks},
 	{"husky", 0, NULL, TIER_MEDIUM, "exec.build", "runs a build or test tool", rule_hooks},
 	BUILD("just"), {"nodemon", 0, NULL, TIER_MEDIUM, "exec.build", "runs a build or test tool",
 	                 rule_nodemon}, {"direnv", 0, NULL, TIER_LOW, NULL, NULL, rule_envrc},
