@@ -979,6 +979,7 @@ enum pymod {
 	PM_PROFILE, /* cProfile, profile: -o FILE written */
 	PM_DOC,     /* pydoc: -p PORT and -b serve documentation */
 	PM_VENV,    /* venv DIR...: writes each DIR */
+	PM_SQLITE,  /* sqlite3 DB SQL: judged as the sqlite3 shell, and a module it may be */
 };
 static const struct {
 	const char *name;
@@ -996,7 +997,7 @@ static const struct {
 	{"coverage", PM_BUILD}, {"tox", PM_PROG}, {"nox", PM_PROG}, {"doctest", PM_BUILD},
 	{"uv", PM_PROG}, {"twine", PM_PROG}, {"poetry", PM_PROG}, {"pdm", PM_PROG},
 	{"hatch", PM_PROG}, {"pipx", PM_PROG}, {"cProfile", PM_PROFILE}, {"profile", PM_PROFILE},
-	{"pydoc", PM_DOC},
+	{"pydoc", PM_DOC}, {"sqlite3", PM_SQLITE},
 };
 
 /* The directories python -m venv, uv venv and virtualenv make (from word
@@ -1120,6 +1121,12 @@ static void python_module(struct cctx *x, struct cmdv *c, size_t at)
 				cls_add(x, TIER_HIGH, "pkg.install", sp,
 				        "python -m build installs the build requirements from the "
 				        "index first (-n, --no-isolation: it does not)");
+			return;
+		case PM_SQLITE: /* a sqlite3.py here would run instead: not low */
+			cls_add(x, x->o->unknown_program, "exec.script", sp, "runs the Python module %s", m);
+			sub.w = c->w + at;
+			sub.n = c->n - at;
+			rules_apply(x, &sub, "sqlite3");
 			return;
 		case PM_VENV:
 			cls_add(x, TIER_MEDIUM, "exec.build", sp, "makes a virtual environment");
