@@ -346,6 +346,10 @@ extern const size_t rules_fs_n, rules_net_n, rules_dev_n, rules_sys_n, rules_git
  * later git command at other configuration, a repository or work tree
  * (shell_rules_git.c). */
 void rules_git_export(struct cctx *x, const struct word *w, size_t n);
+/* export NAME=VALUE (w) whose VALUE holds $(shell CMD): every later make
+ * imports it as a variable and runs CMD where it is expanded, MAKEFLAGS's
+ * --eval at once (shell_rules_dev.c). */
+void rules_make_export(struct cctx *x, const struct word *w, const char *v);
 
 /* Applies the generic part of a row (paths by flags, fixed finding). */
 void rules_generic(struct cctx *x, struct cmdv *c, const struct prog *p);

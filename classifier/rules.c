@@ -31,6 +31,7 @@ static const struct classify_rule rules[] = {
 	{"exec.env_inject", H, "LD_PRELOAD, BASH_ENV, PATH (unless it only appends) ... set", "LD_PRELOAD=x.so ls"},
 	{"exec.build", M, "build, test and project tools", "make"},
 	{"exec.hook_program", H, "an option that makes a tool run another program", "rg --pre ./x foo"},
+	{"exec.daemon", H, "handing a command to a running server or daemon, which runs it outside the sandbox", "vim --remote-send ':!id<CR>'"},
 	{"exec.container", H, "running or changing containers", "docker run alpine"},
 	{"exec.container.escape", H, "--privileged, host namespaces, host system mounts", "docker run -v /:/h alpine"},
 	{"fs.delete", H, "deleting or destroying files", "rm x"},

@@ -82,6 +82,32 @@ static const struct secret_row home_secrets[] = {
 	{".fly/config.yml", "Fly.io tokens"},
 	{".ngrok2/ngrok.yml", "an ngrok token"},
 	{".config/ngrok", "an ngrok token"},
+	{".config/containers/auth.json", "container registry logins (podman, buildah)"},
+	{".config/glab-cli", "GitLab CLI tokens"},
+	{".config/sops/age", "age keys that decrypt SOPS files"},
+	{".config/stripe", "Stripe API keys"},
+	{".config/hcloud", "Hetzner Cloud tokens"},
+	{".config/helm/repositories.yaml", "Helm repository passwords"},
+	{".config/atuin/key", "the key of atuin's synced shell history"},
+	{".local/share/atuin", "shell history, which holds typed secrets"},
+	{".config/fish/fish_variables", "fish universal variables, exported tokens among them"},
+	{".config/jfrog", "JFrog tokens"},
+	{".jfrog", "JFrog tokens"},
+	{".config/supabase", "Supabase tokens"},
+	{".supabase", "Supabase tokens"},
+	{".railway", "Railway tokens"},
+	{".circleci/cli.yml", "CircleCI tokens"},
+	{".databrickscfg", "Databricks tokens"},
+	{".dbt/profiles.yml", "database passwords (dbt profiles)"},
+	{".snowflake", "Snowflake connections and passwords"},
+	{".m2/settings-security.xml", "Maven's master password"},
+	{".ivy2/.credentials", "Ivy repository passwords"},
+	{".sbt/.credentials", "sbt repository passwords"},
+	{".gemini/oauth_creds.json", "Gemini CLI's login token"},
+	{".tsh", "Teleport keys and certificates"},
+	{".config/microsoft-edge", "browser cookies and saved passwords"},
+	{".config/vivaldi", "browser cookies and saved passwords"},
+	{".config/opera", "browser cookies and saved passwords"},
 };
 
 static const struct secret_row abs_secrets[] = {
@@ -308,23 +334,20 @@ const char *secrets_path(const struct cctx *x, const char *abs)
 static const char *const *const dot_hints[256] = {
 	['a'] = (const char *const[]){"aws", "azure", NULL},
 	['b'] = (const char *const[]){"bash_history", "boto", NULL},
-	['c'] = (const char *const[]){"config/gh", "config/gcloud", "cargo/credentials",
-	                              "config/hub", "config/rclone", "codex/auth",
-	                              "config/github-copilot", "cache/huggingface", "config/op",
-	                              "config/google-chrome", "config/chromium",
-	                              "config/BraveSoftware", "composer", "config/composer",
-	                              "config/pypoetry", "config/doctl", "config/configstore",
-	                              "config/.wrangler", "config/ngrok", NULL},
-	['d'] = (const char *const[]){"docker", "dev.vars", "dockercfg", NULL},
+	['c'] = (const char *const[]){"cargo/credentials", "codex/auth", "cache/huggingface",
+	                              "composer", "circleci", NULL},
+	['d'] = (const char *const[]){"docker", "dev.vars", "dockercfg", "databrickscfg", "dbt/",
+	                              NULL},
 	['e'] = (const char *const[]){"env", NULL},
 	['f'] = (const char *const[]){"fly/", NULL},
 	['g'] = (const char *const[]){"gnupg", "git-credentials", "gem/credentials",
-	                              "gradle/gradle.properties", NULL},
+	                              "gradle/gradle.properties", "gemini/", NULL},
+	['i'] = (const char *const[]){"ivy2/", NULL},
 	['h'] = (const char *const[]){"htpasswd", "huggingface", NULL},
-	['j'] = (const char *const[]){"jks", NULL},
+	['j'] = (const char *const[]){"jks", "jfrog", NULL},
 	['k'] = (const char *const[]){"kube", "key", "keystore", "kdbx", NULL},
 	['l'] = (const char *const[]){"local/share/keyrings", "local/share/fish",
-	                              "local/share/com.vercel", NULL},
+	                              "local/share/com.vercel", "local/share/atuin", NULL},
 	['m'] = (const char *const[]){"my.cnf", "m2/settings", "mysql_history", "mozilla",
 	                              NULL},
 	['n'] = (const char *const[]){"netrc", "npmrc", "node_repl_history", "nuget", "netlify",
@@ -332,13 +355,25 @@ static const char *const *const dot_hints[256] = {
 	['o'] = (const char *const[]){"oci", NULL},
 	['p'] = (const char *const[]){"pem", "pgpass", "pypirc", "p12", "pfx", "password-store",
 	                              "ppk", "psql_history", "python_history", NULL},
-	['s'] = (const char *const[]){"ssh", "s3cfg", "secrets", NULL},
-	['t'] = (const char *const[]){"terraform.d", "tfstate", "terraformrc", "tfvars", NULL},
+	['r'] = (const char *const[]){"railway", NULL},
+	['s'] = (const char *const[]){"ssh", "s3cfg", "secrets", "supabase", "snowflake", "sbt/",
+	                              NULL},
+	['t'] = (const char *const[]){"terraform.d", "tfstate", "terraformrc", "tfvars", "tsh",
+	                              NULL},
 	['v'] = (const char *const[]){"vault-token", "vercel", NULL},
 	['w'] = (const char *const[]){"wrangler", NULL},
 	['y'] = (const char *const[]){"yarnrc", NULL},
 	['z'] = (const char *const[]){"zsh_history", NULL},
 };
+/* Hints after ".config/" (~/.config/NAME), looked at only past that
+ * prefix: ".com" and ".conf" are everywhere. */
+static const char *const config_hints[] = {
+	"gh", "gcloud", "hub", "rclone", "github-copilot", "op", "google-chrome", "chromium",
+	"BraveSoftware", "composer", "pypoetry", "doctl", "configstore", ".wrangler", "ngrok",
+	"containers", "glab-cli", "sops", "stripe", "hcloud", "helm", "atuin", "fish", "jfrog",
+	"supabase", "microsoft-edge", "vivaldi", "opera",
+};
+
 /* Hints that start elsewhere, by their first byte: a byte that starts none
  * costs one load. */
 static const char *const *const other_hints[256] = {
@@ -363,6 +398,11 @@ bool secrets_maybe_path(const char *s)
 			for (const char *const *h = dot_hints[(unsigned char)p[1]]; h && *h; h++)
 				if ((*h)[1] == p[2] && strncmp(p + 1, *h, strlen(*h)) == 0) /* 3+ */
 					return true;
+			if (p[1] == 'c' && strncmp(p + 1, "config/", 7) == 0)
+				for (size_t i = 0; i < nitems(config_hints); i++)
+					if (config_hints[i][0] == p[8] &&
+					    strncmp(p + 8, config_hints[i], strlen(config_hints[i])) == 0)
+						return true;
 			continue;
 		}
 		for (const char *const *h = other_hints[(unsigned char)*p]; h && *h; h++)

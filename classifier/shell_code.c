@@ -128,6 +128,18 @@ static const struct marker markers[] = {
 	{"proc_open", "exec.inline_code.spawn", "starts other programs"},
 	{"Start-Process", "exec.inline_code.spawn", "starts other programs"},
 	{"do shell script", "exec.inline_code.spawn", "starts other programs"},
+	{"process.binding(", "exec.inline_code.spawn", "reaches node's internals (spawn_sync)"},
+	{"internalBinding(", "exec.inline_code.spawn", "reaches node's internals (spawn_sync)"},
+	{"ctypes", "exec.inline_code.spawn", "calls C functions (system, execve) directly"},
+	{"shell-command", "exec.inline_code.spawn", "starts other programs"},
+	{"call-process", "exec.inline_code.spawn", "starts other programs"},
+	{"start-process", "exec.inline_code.spawn", "starts other programs"},
+	{"make-process", "exec.inline_code.spawn", "starts other programs"},
+	{"delete-directory", "exec.inline_code.delete", "deletes directories"},
+	{"delete-file", "exec.inline_code.delete", "deletes files"},
+	{"url-retrieve", "exec.inline_code.network", "reaches the network"},
+	{"network-stream", "exec.inline_code.network", "opens sockets"},
+	{"make-network-process", "exec.inline_code.network", "opens sockets"},
 	{".ssh/", "secrets.read", "reads SSH keys"},
 	{"id_rsa", "secrets.read", "reads an SSH private key"},
 	{"id_ed25519", "secrets.read", "reads an SSH private key"},
@@ -148,7 +160,8 @@ static const struct {
 	{"check_output(", NULL}, {"check_call(", NULL}, {"Popen(", NULL},
 	{"subprocess.run(", NULL}, {"subprocess.call(", NULL}, {"shell_exec(", NULL},
 	{"passthru(", NULL}, {"spawn(", NULL}, {"spawn ", "ruby perl"}, {"os.execute(", NULL},
-	{"exec(", "ruby perl js php"}, {"exec ", "ruby perl"},
+	{"exec(", "ruby perl js php"}, {"exec ", "ruby perl"}, {"(shell-command ", "elisp"},
+	{"(shell-command-to-string ", "elisp"}, {"(async-shell-command ", "elisp"},
 };
 
 /* Quote-like operators whose text is a shell command line: perl qx{...},
@@ -367,6 +380,28 @@ static void awk_getline(struct cctx *x, const char *p, const char *e, const char
 		shell_script_text(x, p + 1, (size_t)(e - p - 1), sp);
 }
 
+/* The literal [p, e] after `getline <` is a file read (a secret one is
+ * secrets.read); after gawk's @include or @load it is more program (a
+ * source file, or a shared object: native code), unseen. */
+static void awk_source(struct cctx *x, const char *code, const char *p, const char *e,
+                       struct span sp)
+{
+	char abs[CLS_MAX_PATH];
+	const char *b = p, *f;
+
+	while (b > code && (b[-1] == ' ' || b[-1] == '\t'))
+		b--;
+	if ((b - code >= 8 && strncmp(b - 8, "@include", 8) == 0) ||
+	    (b - code >= 5 && strncmp(b - 5, "@load", 5) == 0))
+		cls_add(x, x->o->unknown_program, "exec.script", sp,
+		        "the awk program loads %.*s, code airlock cannot see", (int)(e - p + 1), p);
+	else if (b == code || b[-1] != '<' || (b - code >= 2 && b[-2] == '<'))
+		return;
+	f = arena_strndup(x->a, p + 1, (size_t)(e - p - 1));
+	if (strncmp(f, "/inet", 5) != 0 && paths_resolve(x, f, abs, sizeof(abs)))
+		paths_read_abs(x, abs, sp);
+}
+
 static void awk_scan(struct cctx *x, const char *code, size_t len, struct span sp)
 {
 	const char *end = code + len, *st = code;
@@ -376,8 +411,10 @@ static void awk_scan(struct cctx *x, const char *code, size_t len, struct span s
 			const char *e = awk_string(p, end);
 			if (e - p > 6 && strncmp(p + 1, "/inet", 5) == 0) /* getline < "/inet/..." */
 				awk_file(x, p + 1, (size_t)(e - p - 1), sp);
-			if (e < end)
+			if (e < end) {
 				awk_getline(x, p, e, end, sp);
+				awk_source(x, code, p, e, sp);
+			}
 			p = e;
 			continue;
 		}

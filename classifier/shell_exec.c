@@ -39,6 +39,11 @@ static const char *const inject_vars[] = {
 	"JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "RUBYLIB", "PERLLIB",
 	"PYTHONHOME", "NODE_PATH", "DYLD_INSERT_LIBRARIES", "DYLD_LIBRARY_PATH",
 	"npm_config_script_shell", "NPM_CONFIG_SCRIPT_SHELL",
+	/* options from elsewhere: rg's config file (--pre=CMD), man's MANOPT (-P CMD) */
+	"RIPGREP_CONFIG_PATH", "MANOPT",
+	/* where every rc file is read from (~/.gitconfig's fsmonitor, ~/.bashrc),
+	 * and startup code of perl -d, R, vim and python's user site (.pth) */
+	"HOME", "PERL5DB", "R_PROFILE_USER", "R_PROFILE", "VIMRUNTIME", "PYTHONUSERBASE",
 };
 
 /* Variables whose value bash runs: prompts are expanded ($( ) runs, with

@@ -114,6 +114,9 @@ const char *rules_prog_name(const char *name, char *buf, size_t sz)
 		return name;
 	for (p = buf; (skip = paths_proc_root(p)) != 0 && p[skip] == '/';)
 		p += skip;
+	/* the executable of the process that runs it: the shell itself */
+	if (strcmp(p, "/proc/self/exe") == 0 || strcmp(p, "/proc/thread-self/exe") == 0)
+		return "sh";
 	slash = strrchr(p, '/');
 	for (size_t i = 0; i < nitems(bin_dirs); i++)
 		if ((size_t)(slash - p) == strlen(bin_dirs[i]) &&
@@ -199,7 +202,8 @@ static const char *const cmd_vars[] = {
 	"EDITOR", "VISUAL", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "PAGER", "GIT_PAGER",
 	"MANPAGER", "SYSTEMD_PAGER", "GIT_SSH_COMMAND", "GIT_SSH", "GIT_ASKPASS", "SSH_ASKPASS",
 	"GIT_EXTERNAL_DIFF", "LESSOPEN", "LESSCLOSE", "RSYNC_RSH", "CVS_RSH", "BROWSER",
-	"SUDO_ASKPASS", "FCEDIT", "GIT_PROXY_COMMAND", "BAT_PAGER",
+	"SUDO_ASKPASS", "FCEDIT", "GIT_PROXY_COMMAND", "BAT_PAGER", "ACK_PAGER",
+	"ACK_PAGER_COLOR", "PSQL_PAGER", "PSQL_EDITOR",
 };
 
 const char *rules_go_hook(const char *a, bool *next)
@@ -290,14 +294,18 @@ static const struct {
 	{"ack", "", NULL, false}, {"find", "", NULL, false}, {"tar", "c", "--create", true},
 	{"zip", "r", "--recurse-paths", false}, {"cp", "rRa", "--recursive", false},
 	{"rsync", "ra", "--recursive", false}, {"scp", "r", NULL, false},
+	{"bsdtar", "c", "--create", true}, {"7z", "", NULL, false}, {"7za", "", NULL, false},
+	{"7zz", "", NULL, false}, {"7zr", "", NULL, false}, {"diff", "r", "--recursive", false},
+	{"git", NULL, "--no-index", false}, /* git grep|diff --no-index DIR */
 };
 
-/* Whether c recurses: one of its short options, or its long option. */
+/* Whether c recurses: one of its short options (NULL: none), or its long
+ * option. */
 static bool recurses(const struct cmdv *c, const char *shorts, const char *longopt, bool bare)
 {
-	if (*shorts == '\0')
+	if (shorts && *shorts == '\0')
 		return true;
-	for (const char *s = shorts; *s; s++)
+	for (const char *s = shorts; s && *s; s++)
 		if (opt_short(c, *s, "") ||
 		    (bare && c->n > 1 && c->w[1].val[0] != '-' && strchr(c->w[1].val, *s)))
 			return true;
@@ -317,7 +325,8 @@ static void tree_reads(struct cctx *x, const struct cmdv *c)
 	char abs[CLS_MAX_PATH];
 
 	for (size_t i = 0; i < nitems(tree_readers); i++) {
-		if (strcmp(c->prog, tree_readers[i].name) != 0 ||
+		if (tree_readers[i].name[0] != c->prog[0] ||
+		    strcmp(c->prog, tree_readers[i].name) != 0 ||
 		    !recurses(c, tree_readers[i].shorts, tree_readers[i].longopt,
 		              tree_readers[i].bare))
 			continue;

@@ -23,6 +23,8 @@ struct verb {
 #define LOW TIER_LOW, NULL, NULL
 #define NETF TIER_HIGH, "net.fetch", "fetches package indexes or sources"
 #define PUB TIER_HIGH, "net.upload", "publishes a package"
+#define DFLT TIER_HIGH, "pkg.config", "changes the default runtime version for every later command"
+#define PIN TIER_MEDIUM, "fs.write", "writes the project's version file"
 
 static const struct verb verbs[] = {
 	{"pip", "install wheel", INST}, {"pip", "uninstall", RMV}, {"pip", "download", NETF},
@@ -76,7 +78,8 @@ static const struct verb verbs[] = {
 	{"snap", "install refresh", INST}, {"snap", "remove", RMV}, {"snap", "info find", NETF},
 	{"snap", "list", LOW},
 	{"flatpak", "install update", INST}, {"flatpak", "uninstall", RMV}, {"flatpak", "list info", LOW},
-	{"pipx", "install inject run upgrade", INST}, {"pipx", "uninstall", RMV}, {"pipx", "list", LOW},
+	{"pipx", "install inject run upgrade upgrade-all reinstall reinstall-all", INST},
+	{"pipx", "uninstall uninstall-all uninject", RMV}, {"pipx", "list", LOW},
 	{"uv", "add sync lock install run", INST}, /* run: uv tool run, as uvx */ {"uv", "remove uninstall", RMV},
 	{"uv", "venv build", BLD}, {"uv", "publish", PUB}, {"uv", "--version version help", LOW},
 	{"flit", "install", INST}, {"flit", "publish", PUB}, {"flit", "build init", BLD},
@@ -95,12 +98,13 @@ static const struct verb verbs[] = {
 	{"make", "install", INST},
 	/* language version managers download and install runtimes */
 	{"nvm", "install reinstall-packages", INST}, {"nvm", "uninstall", RMV},
-	{"nvm", "ls list current which version --version use alias", LOW},
+	{"nvm", "ls list current which version --version use", LOW}, {"nvm", "alias", DFLT},
 	{"pyenv", "install update", INST}, {"pyenv", "uninstall", RMV},
-	{"pyenv", "versions version which global local shell --version", LOW},
+	{"pyenv", "versions version which shell --version", LOW}, {"pyenv", "global", DFLT},
+	{"pyenv", "local", PIN},
 	{"volta", "install fetch pin", INST}, {"volta", "uninstall", RMV}, {"volta", "list which", LOW},
 	{"sdk", "install update upgrade selfupdate", INST}, {"sdk", "uninstall", RMV},
-	{"sdk", "list current version use default", LOW},
+	{"sdk", "list current version use", LOW}, {"sdk", "default", DFLT},
 	{"corepack", "enable install prepare use up", INST},
 	{"apt", "download", NETF}, {"apt-get", "download", NETF}, {"snap", "download", NETF},
 	{"brew", "bundle", INST},
@@ -228,6 +232,7 @@ static bool npm_set(const char *prog, const char *v)
 
 static void rule_compiler(struct cctx *x, struct cmdv *c);
 static void rule_tool_files(struct cctx *x, struct cmdv *c);
+static void venv_dirs(struct cctx *x, const struct cmdv *c, size_t at, const char *argopts);
 static bool tool_opt(const char *list, const char *a, const char **val);
 
 /* The subverbs row for the words after the verb at c->w[at]: its finding
@@ -417,6 +422,62 @@ static void npm_flags(struct cctx *x, const struct cmdv *c)
 	}
 }
 
+/* cargo watch's -x|--exec CARGO_CMD (a cargo command) and -s|--shell
+ * CMD (shell text) in word i: the text in *v, true for -x. NULL when word
+ * i is neither; *i moves past a separate value. */
+static const struct word *cargo_watch_cmd(const struct cmdv *c, size_t *i, const char **v,
+                                          bool *cargo)
+{
+	const char *a = c->w[*i].val;
+
+	if (a[0] != '-' || a[1] == '\0')
+		return NULL;
+	*cargo = a[1] == 'x' || strncmp(a, "--exec", 6) == 0;
+	if (strcmp(a, "-x") == 0 || strcmp(a, "-s") == 0 || strcmp(a, "--exec") == 0 ||
+	    strcmp(a, "--shell") == 0) {
+		if (*i + 1 >= c->n)
+			return NULL;
+		*v = c->w[++*i].val;
+		return &c->w[*i];
+	}
+	if ((strncmp(a, "-x", 2) == 0 || strncmp(a, "-s", 2) == 0) && a[2])
+		*v = a + 2;
+	else if (strncmp(a, "--exec=", 7) == 0 || strncmp(a, "--shell=", 8) == 0)
+		*v = strchr(a, '=') + 1;
+	else
+		return NULL;
+	return &c->w[*i];
+}
+
+/* cargo watch [-x CARGO_CMD] [-s|--shell CMD] [-- CMD...]: runs each at
+ * start and at every change of the sources. */
+static void cargo_watch(struct cctx *x, struct cmdv *c, size_t at)
+{
+	char buf[4096];
+
+	cls_add(x, TIER_MEDIUM, "exec.build", shell_span_words(x, c->w, c->n),
+	        "runs a build, test or project script");
+	for (size_t i = at + 1; i < c->n; i++) {
+		const char *v = NULL;
+		bool cargo;
+		const struct word *w;
+		int n;
+		if (strcmp(c->w[i].val, "--") == 0) {
+			rules_subcommand(x, c, i + 1, c->n);
+			return;
+		}
+		if ((w = cargo_watch_cmd(c, &i, &v, &cargo)) == NULL)
+			continue;
+		n = snprintf(buf, sizeof(buf), "%s%s", cargo ? "cargo " : "", v);
+		if (w->flags & (W_DYNAMIC | W_GLOB))
+			cls_add(x, TIER_HIGH, "exec.dynamic_command", shell_span_word(x, w),
+			        "cargo watch runs a command that is only known at run time");
+		else if (n > 0 && (size_t)n < sizeof(buf))
+			shell_script_text(x, arena_strndup(x->a, buf, (size_t)n), (size_t)n,
+			                  shell_span_word(x, w));
+	}
+}
+
 static void rule_pkg(struct cctx *x, struct cmdv *c)
 {
 	size_t at = 0;
@@ -462,6 +523,15 @@ static void rule_pkg(struct cctx *x, struct cmdv *c)
 	}
 	if (w && pkg_subverb(x, c, prog, at, sp))
 		return;
+	if ((strcmp(prog, "uv") == 0 && strcmp(v, "venv") == 0) || strcmp(prog, "virtualenv") == 0) {
+		cls_add(x, TIER_MEDIUM, "exec.build", sp, "makes a virtual environment");
+		venv_dirs(x, c, strcmp(prog, "uv") == 0 ? at + 1 : 1, "p");
+		return;
+	}
+	if (strcmp(prog, "cargo") == 0 && strcmp(v, "watch") == 0) {
+		cargo_watch(x, c, at);
+		return;
+	}
 	for (size_t i = 0; i < nitems(verbs); i++) {
 		if (strcmp(verbs[i].prog, prog) != 0 || !has_verb(verbs[i].verbs, v))
 			continue;
@@ -582,6 +652,30 @@ static void make_value(struct cctx *x, const struct word *w, const char *v)
 		shell_script_text(x, v, strlen(v), sp);
 }
 
+void rules_make_export(struct cctx *x, const struct word *w, const char *v)
+{
+	if (!(w->flags & (W_DYNAMIC | W_GLOB)) && (strstr(v, "$(shell ") || strstr(v, "${shell ")))
+		make_text(x, v, strlen(v), shell_span_word(x, w));
+}
+
+/* Variables whose value recipes run as a command line: SHELL runs every
+ * recipe, and the implicit rules run $(CC), $(RM) and the like. */
+static const char *const make_cmd_vars[] = {"SHELL", "CC", "CXX", "CPP", "LD", "AR", "AS",
+	"FC", "CCLD", "LEX", "YACC", "INSTALL", "MAKE", "NM", "RANLIB", "STRIP", "OBJCOPY",
+	"PKG_CONFIG", "RM"};
+
+/* make NAME=VALUE on the command line (a): a command variable's literal
+ * value is judged as a script, as the recipe that runs it (make CC='rm
+ * -rf ~' runs `rm -rf ~ -c x.c`). */
+static void make_cmd_value(struct cctx *x, const struct word *w, const char *a, const char *eq)
+{
+	for (size_t k = 0; k < nitems(make_cmd_vars); k++)
+		if (strlen(make_cmd_vars[k]) == (size_t)(eq - a) &&
+		    strncmp(a, make_cmd_vars[k], (size_t)(eq - a)) == 0 &&
+		    !(w->flags & (W_DYNAMIC | W_GLOB)) && eq[1] && !strpbrk(eq + 1, ";|&`<>\n"))
+			shell_script_text(x, eq + 1, strlen(eq + 1), shell_span_word(x, w));
+}
+
 /* make VAR=VALUE arguments and VAR=VALUE in its environment. */
 static void make_vars(struct cctx *x, const struct cmdv *c)
 {
@@ -593,8 +687,10 @@ static void make_vars(struct cctx *x, const struct cmdv *c)
 	for (i = 1; i < c->n; i++) {
 		const char *a = c->w[i].val, *eq = strchr(a, '=');
 		if (a[0] != '-' && eq && eq > a && strspn(a, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklm"
-		                                             "nopqrstuvwxyz0123456789_") == (size_t)(eq - a))
+		                                             "nopqrstuvwxyz0123456789_") == (size_t)(eq - a)) {
 			make_value(x, &c->w[i], eq + 1);
+			make_cmd_value(x, &c->w[i], a, eq);
+		}
 	}
 }
 
@@ -881,6 +977,9 @@ enum pymod {
 	PM_COMPILE, /* compileall: writes .pyc into the directories named, sys.path without */
 	PM_PYBUILD, /* build: installs the build requirements first, unless -n */
 	PM_PROFILE, /* cProfile, profile: -o FILE written */
+	PM_DOC,     /* pydoc: -p PORT and -b serve documentation */
+	PM_VENV,    /* venv DIR...: writes each DIR */
+	PM_SQLITE,  /* sqlite3 DB SQL: judged as the sqlite3 shell, and a module it may be */
 };
 static const struct {
 	const char *name;
@@ -891,14 +990,33 @@ static const struct {
 	{"urllib.request", PM_NET}, {"smtplib", PM_NET}, {"telnetlib", PM_NET}, {"poplib", PM_NET},
 	{"imaplib", PM_NET}, {"nntplib", PM_NET}, {"xmlrpc.client", PM_NET}, {"webbrowser", PM_NET},
 	{"timeit", PM_CODE}, {"zipfile", PM_EXTRACT}, {"tarfile", PM_EXTRACT},
-	{"json.tool", PM_OUTFILE}, {"this", PM_QUIET}, {"site", PM_QUIET}, {"venv", PM_BUILD},
+	{"json.tool", PM_OUTFILE}, {"this", PM_QUIET}, {"site", PM_QUIET}, {"venv", PM_VENV},
 	{"pytest", PM_PROG}, {"unittest", PM_BUILD}, {"black", PM_PROG}, {"mypy", PM_PROG},
 	{"ruff", PM_PROG}, {"flake8", PM_PROG}, {"pylint", PM_PROG}, {"isort", PM_PROG},
 	{"build", PM_PYBUILD}, {"compileall", PM_COMPILE}, {"py_compile", PM_BUILD},
 	{"coverage", PM_BUILD}, {"tox", PM_PROG}, {"nox", PM_PROG}, {"doctest", PM_BUILD},
 	{"uv", PM_PROG}, {"twine", PM_PROG}, {"poetry", PM_PROG}, {"pdm", PM_PROG},
 	{"hatch", PM_PROG}, {"pipx", PM_PROG}, {"cProfile", PM_PROFILE}, {"profile", PM_PROFILE},
+	{"pydoc", PM_DOC}, {"sqlite3", PM_SQLITE},
 };
+
+/* The directories python -m venv, uv venv and virtualenv make (from word
+ * at on; argopts: short options that take a value; --prompt and
+ * --python take one too): each is written. */
+static void venv_dirs(struct cctx *x, const struct cmdv *c, size_t at, const char *argopts)
+{
+	for (size_t i = at; i < c->n; i++) {
+		const struct word *w = &c->w[i];
+		if (strcmp(w->val, "--prompt") == 0 || strcmp(w->val, "--python") == 0 ||
+		    (w->val[0] == '-' && w->val[1] && w->val[1] != '-' && w->val[2] == '\0' &&
+		     strchr(argopts, w->val[1]))) {
+			i++;
+			continue;
+		}
+		if (w->val[0] != '-')
+			paths_write(x, w, w->val, shell_span_word(x, w));
+	}
+}
 
 /* python -m compileall [DIR|FILE...]: the .pyc files land beside them
  * (in __pycache__); with none, in every directory of sys.path. */
@@ -1003,6 +1121,22 @@ static void python_module(struct cctx *x, struct cmdv *c, size_t at)
 				cls_add(x, TIER_HIGH, "pkg.install", sp,
 				        "python -m build installs the build requirements from the "
 				        "index first (-n, --no-isolation: it does not)");
+			return;
+		case PM_SQLITE: /* a sqlite3.py here would run instead: not low */
+			cls_add(x, x->o->unknown_program, "exec.script", sp, "runs the Python module %s", m);
+			sub.w = c->w + at;
+			sub.n = c->n - at;
+			rules_apply(x, &sub, "sqlite3");
+			return;
+		case PM_VENV:
+			cls_add(x, TIER_MEDIUM, "exec.build", sp, "makes a virtual environment");
+			venv_dirs(x, c, at + 1, "");
+			return;
+		case PM_DOC: /* imports the modules it documents: their code runs */
+			if (opt_short(c, 'p', "pn") || opt_short(c, 'b', "pn"))
+				cls_add(x, TIER_HIGH, "net.listen", sp, "pydoc -p|-b serves on the network");
+			cls_add(x, x->o->unknown_program, "exec.script", sp,
+			        "pydoc imports the modules it documents");
 			return;
 		case PM_PROFILE: {
 			const char *v;
@@ -1140,6 +1274,81 @@ static bool script_db_wipe(struct cctx *x, const struct cmdv *c, size_t i)
 	return false;
 }
 
+/* pre-commit install|uninstall writes .git/hooks (its hook then runs
+ * .pre-commit-config.yaml at every commit, outside any sandbox), and
+ * init-templatedir DIR the hooks of every later clone; autoupdate and
+ * try-repo fetch. husky sets core.hooksPath to .husky, whatever it is
+ * asked. */
+static void rule_hooks(struct cctx *x, struct cmdv *c)
+{
+	const struct word *v = opt_first(c, "ct", NULL);
+	struct word hooks = c->w[0];
+
+	if (strcmp(c->prog, "husky") == 0) {
+		if (!opt_long(c, "--version") && !opt_long(c, "--help"))
+			cls_add(x, TIER_HIGH, "git.config", shell_span_words(x, c->w, c->n),
+			        "husky points git's core.hooksPath at the project's hook scripts");
+		return;
+	}
+	if (v && (strcmp(v->val, "install") == 0 || strcmp(v->val, "uninstall") == 0)) {
+		hooks.val = ".git/hooks/pre-commit";
+		paths_write(x, &hooks, hooks.val, shell_span_words(x, c->w, c->n));
+	} else if (v && strcmp(v->val, "init-templatedir") == 0) {
+		size_t idx[2];
+		if (opt_operands(c, 1, "ct", idx, 2) == 2)
+			paths_write(x, &c->w[idx[1]], c->w[idx[1]].val, shell_span_word(x, &c->w[idx[1]]));
+	} else if (v && (strcmp(v->val, "autoupdate") == 0 || strcmp(v->val, "try-repo") == 0)) {
+		cls_add(x, TIER_HIGH, "net.fetch", shell_span_words(x, c->w, c->n),
+		        "fetches the hooks' repositories");
+	}
+}
+
+/* direnv allow|permit|grant and mise trust make the directory's .envrc
+ * (mise.toml's env and hooks) run in every shell that enters it, outside
+ * any sandbox: an rc file of the project's. mise install|use installs
+ * tools. direnv exec and mise exec are wrappers (shell_unwrap.c). */
+static void rule_envrc(struct cctx *x, struct cmdv *c)
+{
+	static const char *const trusts[] = {"allow", "permit", "grant", "trust", "edit"};
+	static const char *const looks[] = {"status", "version", "help", "--version", "--help",
+	                                    "deny", "revoke", "block", "ls", "list", "current",
+	                                    "which", "where", "doctor", "env", "hook"};
+	const struct word *v = opt_first(c, "", NULL);
+	struct span sp = shell_span_words(x, c->w, c->n);
+
+	for (size_t i = 0; v && i < nitems(trusts); i++)
+		if (strcmp(v->val, trusts[i]) == 0) {
+			cls_add(x, TIER_HIGH, "fs.write.persistence", sp,
+			        "%s %s makes the project's environment file run in every shell that "
+			        "enters the directory", c->prog, v->val);
+			return;
+		}
+	for (size_t i = 0; v && i < nitems(looks); i++)
+		if (strcmp(v->val, looks[i]) == 0)
+			return;
+	if (v && strcmp(c->prog, "mise") == 0 &&
+	    (strcmp(v->val, "install") == 0 || strcmp(v->val, "use") == 0 ||
+	     strcmp(v->val, "upgrade") == 0 || strcmp(v->val, "i") == 0 || strcmp(v->val, "u") == 0))
+		cls_add(x, TIER_HIGH, "pkg.install", sp, "installs tools (downloads and runs them)");
+	else
+		cls_add(x, x->o->unknown_program, "exec.unknown_program", sp,
+		        "runs %s, whose other commands airlock does not judge", c->prog);
+}
+
+/* nodemon -x|--exec CMD runs CMD through the shell at start and at each
+ * change (its script runs with node otherwise). */
+static void rule_nodemon(struct cctx *x, struct cmdv *c)
+{
+	const char *v;
+	const struct word *w = opt_value(c, 'x', "--exec", "xwerdVeIsP", &v);
+
+	if (w && (w->flags & (W_DYNAMIC | W_GLOB)))
+		cls_add(x, TIER_HIGH, "exec.dynamic_command", shell_span_word(x, w),
+		        "nodemon runs a command that is only known at run time");
+	else if (w)
+		shell_script_text(x, v, strlen(v), shell_span_word(x, w));
+}
+
 /* rails|rake db:drop, db:reset, db:purge drop the database. */
 static void rule_rails(struct cctx *x, struct cmdv *c)
 {
@@ -1206,6 +1415,96 @@ static void inplace_files(struct cctx *x, const struct cmdv *c, size_t from)
 		rules_dyn_writes(x, c, "edits in place");
 }
 
+/* ruby -run -e CMD [--] ARGS (the un library): CMD is a FileUtils
+ * command run on ARGS, judged as that program (rm_rf as rm -rf); httpd
+ * serves files. Returns true when un is loaded and CMD is one of them. */
+static bool ruby_un(struct cctx *x, const struct cmdv *c, const struct word *cw,
+                    const char *code)
+{
+	static const struct {
+		const char *fn, *prog, *flags;
+	} uns[] = {{"rm", "rm", NULL}, {"rm_f", "rm", "-f"}, {"rm_r", "rm", "-r"},
+		{"rm_rf", "rm", "-rf"}, {"cp", "cp", NULL}, {"mv", "mv", NULL}, {"ln", "ln", NULL},
+		{"mkdir", "mkdir", NULL}, {"rmdir", "rmdir", NULL}, {"install", "install", NULL},
+		{"chmod", "chmod", NULL}, {"touch", "touch", NULL}};
+	bool un = false;
+	size_t at = (size_t)(cw - c->w) + 1, k = 0;
+	struct word *w;
+	struct cmdv sub;
+
+	for (size_t i = 1; i < c->n && !un; i++)
+		un = strcmp(c->w[i].val, "-run") == 0 ||
+		     (strcmp(c->w[i].val, "-r") == 0 && i + 1 < c->n && strcmp(c->w[i + 1].val, "un") == 0);
+	if (!un)
+		return false;
+	if (strcmp(code, "httpd") == 0) {
+		cls_add(x, TIER_HIGH, "net.listen", shell_span_words(x, c->w, c->n),
+		        "ruby -run -e httpd serves files on the network");
+		return true;
+	}
+	for (; k < nitems(uns) && strcmp(code, uns[k].fn) != 0; k++)
+		;
+	if (k == nitems(uns))
+		return false;
+	at += at < c->n && strcmp(c->w[at].val, "--") == 0;
+	w = arena_alloc(x->a, (c->n - at + 2) * sizeof(*w));
+	memset(&sub, 0, sizeof(sub));
+	sub.w = w;
+	w[sub.n] = *cw;
+	w[sub.n].val = uns[k].prog;
+	w[sub.n].len = strlen(uns[k].prog);
+	w[sub.n++].verbatim = false;
+	if (uns[k].flags) {
+		w[sub.n] = w[0];
+		w[sub.n].val = uns[k].flags;
+		w[sub.n++].len = strlen(uns[k].flags);
+	}
+	for (size_t i = at; i < c->n; i++)
+		w[sub.n++] = c->w[i];
+	sub.sc = c->sc;
+	sub.in = IN_NONE;
+	shell_exec_argv(x, &sub);
+	return true;
+}
+
+/* Modules loaded by an option (perl -MLWP::Simple, ruby -rnet/http) that
+ * reach the network or start programs: the code that uses them need not
+ * name them again. */
+static void interp_modules(struct cctx *x, const struct interp *ip, const struct cmdv *c)
+{
+	static const struct {
+		const char *lang, *prefix, *rule;
+	} mods[] = {{"perl", "LWP", "exec.inline_code.network"},
+		{"perl", "HTTP::", "exec.inline_code.network"},
+		{"perl", "IO::Socket", "exec.inline_code.network"},
+		{"perl", "Net::", "exec.inline_code.network"},
+		{"perl", "Socket", "exec.inline_code.network"},
+		{"perl", "WWW::", "exec.inline_code.network"},
+		{"perl", "Mojo::UserAgent", "exec.inline_code.network"},
+		{"perl", "IPC::", "exec.inline_code.spawn"},
+		{"ruby", "socket", "exec.inline_code.network"},
+		{"ruby", "net/", "exec.inline_code.network"},
+		{"ruby", "open-uri", "exec.inline_code.network"},
+		{"ruby", "open3", "exec.inline_code.spawn"}, {"ruby", "pty", "exec.inline_code.spawn"}};
+	bool perl = strcmp(ip->lang, "perl") == 0;
+
+	if (!perl && strcmp(ip->lang, "ruby") != 0)
+		return;
+	for (size_t i = 1; i < c->n && c->w[i].val[0] == '-'; i++) {
+		const char *a = c->w[i].val, *m = NULL;
+		if (perl && (a[1] == 'M' || a[1] == 'm'))
+			m = a + 2 + (a[2] == '-');
+		else if (!perl && a[1] == 'r')
+			m = a[2] ? a + 2 : i + 1 < c->n ? c->w[i + 1].val : "";
+		for (size_t k = 0; m && k < nitems(mods); k++)
+			if (strcmp(mods[k].lang, ip->lang) == 0 &&
+			    strncmp(m, mods[k].prefix, strlen(mods[k].prefix)) == 0)
+				cls_add(x, TIER_HIGH, mods[k].rule, shell_span_word(x, &c->w[i]),
+				        "%s loads %s, which reaches the network or starts programs",
+				        c->w[0].val, m);
+	}
+}
+
 static void rule_interp(struct cctx *x, struct cmdv *c)
 {
 	const struct interp *ip = NULL;
@@ -1217,6 +1516,15 @@ static void rule_interp(struct cctx *x, struct cmdv *c)
 	if (c->n == 2 && (strcmp(c->w[1].val, "--version") == 0 || strcmp(c->w[1].val, "-V") == 0 ||
 	                  strcmp(c->w[1].val, "-v") == 0 || strcmp(c->w[1].val, "--help") == 0))
 		return; /* prints a version or usage and exits */
+	if (ip)
+		interp_modules(x, ip, c);
+	for (size_t i = 1; ip && strcmp(ip->lang, "js") == 0 && i < c->n && c->w[i].val[0] == '-';
+	     i++)
+		if (strncmp(c->w[i].val, "--inspect", 9) == 0) { /* --inspect[-brk|-wait][=H:P] */
+			cls_add(x, TIER_HIGH, "net.listen", shell_span_word(x, &c->w[i]),
+			        "%s opens a debugger port: whoever connects runs code", c->w[i].val);
+			break;
+		}
 	for (size_t i = 1; ip && i < c->n; i++) {
 		const char *a = c->w[i].val, *code;
 		const struct word *cw;
@@ -1238,6 +1546,8 @@ static void rule_interp(struct cctx *x, struct cmdv *c)
 				        "the %s code is only known at run time", ip->lang);
 			if (cw)
 				code_scan(x, ip->lang, code, strlen(code), shell_span_word(x, cw));
+			if (cw && strcmp(ip->lang, "ruby") == 0 && ruby_un(x, c, cw, code))
+				return;
 			inplace_files(x, c, cw == &c->w[i] ? i + 1 : i + 2);
 			return;
 		case IO_VALUE:
@@ -1689,7 +1999,7 @@ const struct prog rules_dev[] = {
 	PKG("aptitude"), PKG("dnf"), PKG("yum"), PKG("zypper"), PKG("apk"), PKG("brew"),
 	PKG("conda"), PKG("mamba"), PKG("nvm"), PKG("pyenv"), PKG("volta"), PKG("sdk"),
 	PKG("corepack"), PKG("snap"), PKG("flatpak"), PKG("pipx"), PKG("uv"),
-	PKG("poetry"), PKG("composer"), PKG("dotnet"), PKG("twine"), PKG("pdm"),
+	PKG("poetry"), PKG("composer"), PKG("dotnet"), PKG("twine"), PKG("pdm"), PKG("virtualenv"),
 	{"make", 0, NULL, TIER_LOW, NULL, NULL, rule_make},
 	{"cmake", 0, NULL, TIER_LOW, NULL, NULL, rule_cmake},
 	{"gdb", 0, NULL, TIER_MEDIUM, "exec.build", "runs a build or test tool", rule_gdb},
@@ -1714,7 +2024,12 @@ const struct prog rules_dev[] = {
 	BUILD("webpack"), BUILD("vite"), BUILD("esbuild"), BUILD("rollup"), BUILD("swift"),
 	BUILD("swiftc"), BUILD("zig"), BUILD("autoreconf"), BUILD("autoconf"),
 	BUILD("automake"), BUILD("bazel"), BUILD("scons"), BUILD("ctest"), TOOL("gofmt"),
-	TOOL("rustfmt"), TOOL("clang-format"), BUILD("pre-commit"), BUILD("just"),
+	TOOL("rustfmt"), TOOL("clang-format"),
+	{"pre-commit", 0, NULL, TIER_MEDIUM, "exec.build", "runs a build or test tool", rule_hooks},
+	{"husky", 0, NULL, TIER_MEDIUM, "exec.build", "runs a build or test tool", rule_hooks},
+	BUILD("just"), {"nodemon", 0, NULL, TIER_MEDIUM, "exec.build", "runs a build or test tool",
+	                 rule_nodemon}, {"direnv", 0, NULL, TIER_LOW, NULL, NULL, rule_envrc},
+	{"mise", 0, NULL, TIER_LOW, NULL, NULL, rule_envrc},
 	BUILD("shellcheck"), BUILD("pkg-config"),
 	BUILD("bmake"), BUILD("gmake"), BUILD("cargo-fmt"), BUILD("golangci-lint"),
 	INTERP("python"), INTERP("python3"), INTERP("python2"), INTERP("pypy"), INTERP("pypy3"),

@@ -6,32 +6,39 @@
  * workdir is critical; any other deletion is high.
  */
 #include <string.h>
+#include <strings.h>
 
 #include "classifier/classifier_internal.h"
 #include "core/util.h"
+
+/* One path p (of word w) that a command deletes: recorded as written,
+ * fs.delete.root when it is / or the home (recursive, or a glob). */
+static void delete_path(struct cctx *x, const struct word *w, const char *p, bool recursive,
+                        const char *verb)
+{
+	char abs[CLS_MAX_PATH];
+	struct span sp = shell_span_word(x, w);
+
+	if (!paths_resolve(x, p, abs, sizeof(abs))) {
+		cls_add(x, TIER_HIGH, "fs.delete", sp, "%s %s, a path only known at run time", verb, p);
+		return;
+	}
+	cls_add_path(x, &x->v->writes, abs);
+	if ((recursive || strstr(abs, "*")) && paths_critical(x, abs))
+		cls_add(x, TIER_CRITICAL, "fs.delete.root", sp,
+		        "%s %s: the whole filesystem, the home directory or a system directory", verb,
+		        abs);
+	if (paths_class(x, abs) == PC_DISK)
+		cls_add(x, TIER_CRITICAL, "sys.disk", sp, "%s the device %s", verb, abs);
+}
 
 static void delete_targets(struct cctx *x, struct cmdv *c, const char *argopts,
                            bool recursive, const char *verb)
 {
 	size_t idx[64], n = opt_operands(c, 1, argopts, idx, nitems(idx));
-	char abs[CLS_MAX_PATH];
 
-	for (size_t i = 0; i < n; i++) {
-		const struct word *w = &c->w[idx[i]];
-		struct span sp = shell_span_word(x, w);
-		if (!paths_resolve(x, w->val, abs, sizeof(abs))) {
-			cls_add(x, TIER_HIGH, "fs.delete", sp, "%s %s, a path only known at run time",
-			        verb, w->val);
-			continue;
-		}
-		cls_add_path(x, &x->v->writes, abs);
-		if ((recursive || strstr(abs, "*")) && paths_critical(x, abs))
-			cls_add(x, TIER_CRITICAL, "fs.delete.root", sp,
-			        "%s %s: the whole filesystem, the home directory or a system directory",
-			        verb, abs);
-		if (paths_class(x, abs) == PC_DISK)
-			cls_add(x, TIER_CRITICAL, "sys.disk", sp, "%s the device %s", verb, abs);
-	}
+	for (size_t i = 0; i < n; i++)
+		delete_path(x, &c->w[idx[i]], c->w[idx[i]].val, recursive, verb);
 	if (n == 0 && c->dyn_tail)
 		cls_add(x, TIER_HIGH, "fs.delete", shell_span_word(x, &c->w[0]),
 		        "%s files named only at run time", verb);
@@ -200,6 +207,12 @@ static void rule_trash(struct cctx *x, struct cmdv *c)
 	struct cmdv sub = *c;
 
 	if (strcmp(c->prog, "gio") == 0) {
+		if (c->n > 1 && (strcmp(c->w[1].val, "open") == 0 || strcmp(c->w[1].val, "launch") == 0)) {
+			cls_add(x, TIER_HIGH, "exec.daemon", shell_span_words(x, c->w, c->n),
+			        "gio %s hands a file to the desktop session, which opens it outside "
+			        "the sandbox (a .desktop file's Exec line runs)", c->w[1].val);
+			return;
+		}
 		if (c->n < 2 || (strcmp(c->w[1].val, "remove") != 0 && strcmp(c->w[1].val, "rm") != 0 &&
 		                 strcmp(c->w[1].val, "trash") != 0)) {
 			cls_add(x, x->o->unknown_program, "exec.unknown_program",
@@ -724,8 +737,12 @@ static void rule_sed(struct cctx *x, struct cmdv *c)
 		const struct word *f = e ? NULL : opt_value_at(c, &i, 'f', "--file", "efl", &val);
 		if (e)
 			sed_script(x, e, val);
-		if (f)
+		if (f) {
 			paths_read(x, f, val);
+			cls_add(x, x->o->unknown_program, "exec.script", shell_span_word(x, f),
+			        "sed runs a script file airlock cannot see (its e and w commands "
+			        "run programs and write files)");
+		}
 		given |= e || f;
 		i = j > i ? j : i;
 	}
@@ -852,6 +869,14 @@ static void tar_hooks(struct cctx *x, const struct cmdv *c)
  * so a deny rule on the path of a secrets folder stops `tar czf x.tgz
  * secrets`. archive is the -f word, written, not read.
  */
+/* An archiver that deletes what it packs (tar --remove-files, zip -m,
+ * 7z -sdel): the archive may be /dev/null, so it is rm -r of them. */
+static void archive_deletes(struct cctx *x, const struct cmdv *c, const char *how)
+{
+	cls_add(x, TIER_HIGH, "fs.delete.recursive", shell_span_words(x, c->w, c->n),
+	        "%s deletes the files and directories it packs", how);
+}
+
 static void tar_members(struct cctx *x, const struct cmdv *c, size_t start,
                         const struct word *archive)
 {
@@ -859,8 +884,12 @@ static void tar_members(struct cctx *x, const struct cmdv *c, size_t start,
 	const char *dir = NULL;
 	size_t idx[64], n;
 
+	bool remove = opt_long(c, "--remove-files");
+
 	opt_value(c, 'C', "--directory", TAR_ARGOPTS, &dir);
 	n = opt_operands(c, start, TAR_ARGOPTS, idx, nitems(idx));
+	if (remove)
+		archive_deletes(x, c, "tar --remove-files");
 	for (size_t i = 0; i < n; i++) {
 		const struct word *w = &c->w[idx[i]];
 		struct word in = *w;
@@ -870,7 +899,33 @@ static void tar_members(struct cctx *x, const struct cmdv *c, size_t start,
 		    snprintf(path, sizeof(path), "%s/%s", dir, w->val) < (int)sizeof(path))
 			in.val = path;
 		paths_read(x, &in, in.val);
+		if (remove)
+			delete_path(x, w, in.val, true, "tar --remove-files deletes");
 	}
+}
+
+/* tar's files besides the archive that it writes: the -g snapshot
+ * (--listed-incremental), --index-file and --volno-file, also abbreviated
+ * down to 7 characters (--list itself is another option). */
+static void tar_outputs(struct cctx *x, const struct cmdv *c)
+{
+	static const char *const outs[] = {"--listed-incremental", "--index-file", "--volno-file"};
+	const char *v;
+	const struct word *w = opt_value(c, 'g', NULL, TAR_ARGOPTS, &v);
+
+	if (w)
+		paths_write(x, w, v, shell_span_word(x, w));
+	for (size_t i = 1; i < c->n && strcmp(c->w[i].val, "--") != 0; i++)
+		for (size_t k = 0; k < nitems(outs); k++) {
+			const char *a = c->w[i].val;
+			size_t l = strcspn(a, "=");
+			if (l < 7 || l > strlen(outs[k]) || strncmp(a, outs[k], l) != 0)
+				continue;
+			w = a[l] == '=' ? &c->w[i] : i + 1 < c->n ? &c->w[++i] : NULL;
+			if (w)
+				paths_write(x, w, a[l] == '=' ? a + l + 1 : w->val, shell_span_word(x, w));
+			break;
+		}
 }
 
 /* tar: the mode decides; some options run programs. */
@@ -890,6 +945,7 @@ static void rule_tar(struct cctx *x, struct cmdv *c)
 	                opt_long(c, "--absolute-names");
 
 	tar_hooks(x, c);
+	tar_outputs(x, c);
 	if ((f = opt_value(c, 'I', NULL, TAR_ARGOPTS, &val)) != NULL)
 		rules_hook(x, f, val, strlen(val), "tar -I runs another program");
 	f = opt_value(c, 'f', "--file", TAR_ARGOPTS, &val);
@@ -922,6 +978,19 @@ static void rule_tar(struct cctx *x, struct cmdv *c)
 	}
 }
 
+/* 7z -sdel, zip -m|--move: the operands after the archive (from index
+ * start on) are deleted once packed. */
+static void archive_members_delete(struct cctx *x, const struct cmdv *c, const char *how,
+                                   size_t start, const char *argopts)
+{
+	size_t idx[64], n;
+
+	archive_deletes(x, c, how);
+	n = opt_operands(c, start, argopts, idx, nitems(idx));
+	for (size_t i = 1; i < n; i++)
+		delete_path(x, &c->w[idx[i]], c->w[idx[i]].val, true, how);
+}
+
 /* 7z x|e ARCHIVE [-oDIR]: extracts into DIR (or here); a|u|d change the
  * archive; l|t only look. */
 static void rule_7z(struct cctx *x, struct cmdv *c)
@@ -941,6 +1010,11 @@ static void rule_7z(struct cctx *x, struct cmdv *c)
 	} else if (strcmp(cmd, "l") != 0 && strcmp(cmd, "t") != 0 && strcmp(cmd, "i") != 0 &&
 	           opt_operands(c, 2, "", &idx, 1)) {
 		paths_write(x, &c->w[idx], c->w[idx].val, shell_span_word(x, &c->w[idx]));
+		for (size_t i = 2; i < c->n; i++)
+			if (strcmp(c->w[i].val, "-sdel") == 0) {
+				archive_members_delete(x, c, "7z -sdel", 2, "");
+				break;
+			}
 	}
 }
 
@@ -965,10 +1039,20 @@ static void rule_cpio(struct cctx *x, struct cmdv *c)
 		        "cpio --absolute-filenames writes members anywhere on the machine");
 }
 
-/* yq -i EXPR FILE... rewrites its files in place. */
+/* yq -i EXPR FILE... rewrites its files in place; --split-exp EXPR
+ * writes each document to a file EXPR names from the data (../ and all).
+ * Its short -s is not read: Debian's yq (the jq wrapper) takes -s for
+ * --slurp. */
 static void rule_yq(struct cctx *x, struct cmdv *c)
 {
 	size_t idx[64], n = opt_operands(c, 1, "", idx, nitems(idx));
+	const char *v;
+	const struct word *s = opt_value(c, 0, "--split-exp", "", &v);
+
+	if (s)
+		cls_add(x, TIER_HIGH, "fs.write.outside_workdir", shell_span_word(x, s),
+		        "yq --split-exp writes files whose names come from the data, known only "
+		        "at run time");
 
 	if (opt_short(c, 'i', "") || opt_long(c, "--inplace"))
 		for (size_t i = 1; i < n; i++)
@@ -994,9 +1078,18 @@ static void rule_unzip(struct cctx *x, struct cmdv *c)
 
 static void rule_zip(struct cctx *x, struct cmdv *c)
 {
-	const struct word *a = opt_first(c, "bnt", NULL);
+	const struct word *a = opt_first(c, "bnt", NULL), *w;
+	const char *v;
 
-	if (opt_long(c, "--unzip-command") || opt_short(c, 'T', "bnt"))
+	/* -TT CMD / --unzip-command CMD: the command line is judged */
+	if ((w = opt_value(c, 0, "--unzip-command", NULL, &v)) != NULL)
+		rules_hook(x, w, v, strlen(v), "zip --unzip-command runs a test program");
+	for (size_t i = 1; w == NULL && i + 1 < c->n; i++)
+		if (strcmp(c->w[i].val, "-TT") == 0) {
+			w = &c->w[i + 1];
+			rules_hook(x, w, w->val, strlen(w->val), "zip -TT runs a test program");
+		}
+	if (w == NULL && opt_short(c, 'T', "bnt"))
 		cls_add(x, TIER_HIGH, "exec.hook_program", shell_span_words(x, c->w, c->n),
 		        "zip -T/-TT runs a test program");
 	if (a == NULL)
@@ -1006,6 +1099,8 @@ static void rule_zip(struct cctx *x, struct cmdv *c)
 	size_t idx[64], n = opt_operands(c, 1, "bnt", idx, nitems(idx));
 	for (size_t i = 1; i < n; i++)
 		paths_read(x, &c->w[idx[i]], c->w[idx[i]].val);
+	if (opt_short(c, 'm', "bnt") || opt_long(c, "--move"))
+		archive_members_delete(x, c, "zip -m", 1, "bnt");
 }
 
 static void rule_inplace(struct cctx *x, struct cmdv *c)
@@ -1025,10 +1120,12 @@ static void rule_inplace(struct cctx *x, struct cmdv *c)
 
 /* sort -o FILE, patch -o FILE: write what they name; sort
  * --compress-program runs a program. */
+/* sort, shuf and info -o FILE / --output=FILE write FILE. */
 static void rule_outfile(struct cctx *x, struct cmdv *c)
 {
-	const char *val;
-	const struct word *o = opt_value(c, 'o', "--output", "otTkS", &val);
+	const char *val, *ao = strcmp(c->prog, "sort") == 0 ? "otTkS"
+	                       : strcmp(c->prog, "shuf") == 0 ? "inoR" : "dfnoO";
+	const struct word *o = opt_value(c, 'o', "--output", ao, &val);
 
 	if (o)
 		paths_write(x, o, val, shell_span_word(x, o));
@@ -1290,6 +1387,40 @@ static void vim_code(struct cctx *x, const struct word *w, const char *cmd)
 	}
 }
 
+/* vim --remote-send KEYS and --remote-expr EXPR (nvim --server ADDR too)
+ * hand them to a vim already running, outside the sandbox: typed keys run
+ * as its commands (`:!CMD<CR>`), an expression may call system(). */
+static bool vim_remote(struct cctx *x, const struct cmdv *c, size_t i)
+{
+	const struct word *w = &c->w[i + 1];
+	bool keys = strcmp(c->w[i].val, "--remote-send") == 0;
+	const char *v = w->val, *end = v;
+
+	if (!keys && strcmp(c->w[i].val, "--remote-expr") != 0)
+		return false;
+	cls_add(x, TIER_HIGH, "exec.daemon", shell_span_words(x, c->w + i, 2),
+	        "%s hands commands to a running vim, which runs them outside the sandbox",
+	        c->w[i].val);
+	if (!keys) {
+		vim_code(x, w, v);
+		return true;
+	}
+	/* each typed line: up to <CR> (or <Enter>, <NL>) */
+	for (; *end; v = end) {
+		for (end = v; *end; end++)
+			if (*end == '<' && (strncasecmp(end, "<cr>", 4) == 0 ||
+			                    strncasecmp(end, "<enter>", 7) == 0 ||
+			                    strncasecmp(end, "<nl>", 4) == 0))
+				break;
+		const char *line = arena_strndup(x->a, v, (size_t)(end - v));
+		shell_text_of(x, w, line, true);
+		vim_code(x, w, line);
+		if (*end)
+			end = strchr(end, '>') + 1;
+	}
+	return true;
+}
+
 static void rule_editor(struct cctx *x, struct cmdv *c)
 {
 	bool ex = strcmp(c->prog, "ex") == 0;
@@ -1298,6 +1429,10 @@ static void rule_editor(struct cctx *x, struct cmdv *c)
 		const char *a = c->w[i].val;
 		if (strcmp(a, "--") == 0)
 			break;
+		if (i + 1 < c->n && vim_remote(x, c, i)) {
+			i++;
+			continue;
+		}
 		size_t al = strlen(a);
 		/* -c CMD, also at the end of a cluster (ex -sc CMD) */
 		bool dash_c = strcmp(a, "--cmd") == 0 ||
@@ -1316,6 +1451,46 @@ static void rule_editor(struct cctx *x, struct cmdv *c)
 	}
 	if (ex && c->in != IN_NONE)
 		ex_stdin(x, c);
+}
+
+/* emacs --eval EXPR runs Emacs Lisp (scanned as elisp code); -l, --load,
+ * --script and -x FILE run a file airlock cannot see. emacsclient -e
+ * hands its operands, each an expression, to an emacs already running,
+ * outside the sandbox (exec.daemon). */
+static void rule_emacs(struct cctx *x, struct cmdv *c)
+{
+	static const char *const loads[] = {"-l", "--load", "-load", "--script", "-script", "-x"};
+	bool client = strcmp(c->prog, "emacsclient") == 0;
+	bool eval = client && (opt_short(c, 'e', "asfTdF") || opt_long(c, "--eval"));
+	size_t idx[16], n;
+
+	if (eval)
+		cls_add(x, TIER_HIGH, "exec.daemon", shell_span_words(x, c->w, c->n),
+		        "emacsclient -e hands Lisp to an emacs already running, which runs it "
+		        "outside the sandbox");
+	for (size_t i = 1; i < c->n && !client; i++) {
+		const char *a = c->w[i].val, *v = NULL;
+		if ((opt_long_is(a, "--eval", &v) || strcmp(a, "-eval") == 0 ||
+		     opt_long_is(a, "--execute", &v)) && (v || i + 1 < c->n)) {
+			i += v == NULL;
+			v = v ? v : c->w[i].val;
+			code_scan(x, "elisp", v, strlen(v), shell_span_word(x, &c->w[i]));
+			continue;
+		}
+		for (size_t k = 0; k < nitems(loads); k++)
+			if (strcmp(a, loads[k]) == 0 || (strncmp(a, loads[k], strlen(loads[k])) == 0 &&
+			                                 a[strlen(loads[k])] == '=' && a[1] == '-'))
+				cls_add(x, x->o->unknown_program, "exec.script", shell_span_word(x, &c->w[i]),
+				        "emacs %s runs Lisp from a file airlock cannot see", a);
+	}
+	n = client ? opt_operands(c, 1, "asfTdF", idx, nitems(idx)) : 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct word *w = &c->w[idx[i]];
+		if (eval)
+			code_scan(x, "elisp", w->val, strlen(w->val), shell_span_word(x, w));
+		else /* FILE: visited in the running emacs, to be changed */
+			paths_write(x, w, w->val, shell_span_word(x, w));
+	}
 }
 
 static void rule_ed(struct cctx *x, struct cmdv *c)
@@ -1409,6 +1584,80 @@ static void rule_bat(struct cctx *x, struct cmdv *c)
 		rules_hook(x, p, v, strlen(v), "bat --pager runs another program");
 }
 
+/* rename (Debian's, File::Rename) [-e|-E CODE]... CODE FILES: CODE is Perl
+ * run on each name (it may call system()), and FILES are renamed: writes.
+ * util-linux's rename FROM TO FILES reads the same way, FROM as code. */
+static void rule_rename(struct cctx *x, struct cmdv *c)
+{
+	size_t idx[64], n = opt_operands(c, 1, "eEm", idx, nitems(idx)), first = 1;
+	bool dry = opt_short(c, 'n', "eEm") || opt_long(c, "--nono") || opt_long(c, "--no-act");
+	const char *v;
+
+	for (size_t i = 1; i < c->n && strcmp(c->w[i].val, "--") != 0; i++) {
+		size_t j = i;
+		const struct word *w = opt_value_at(c, &j, 'e', NULL, "eEm", &v);
+		if (w == NULL) /* the first call stepped past -E's value: start again */
+			w = opt_value_at(c, &i, 'E', NULL, "eEm", &v);
+		else
+			i = j;
+		if (w) {
+			code_scan(x, "perl", v, strlen(v), shell_span_word(x, w));
+			first = 0;
+		}
+	}
+	if (first && n)
+		code_scan(x, "perl", c->w[idx[0]].val, c->w[idx[0]].len, shell_span_word(x, &c->w[idx[0]]));
+	for (size_t i = first; i < n && !dry; i++)
+		paths_write(x, &c->w[idx[i]], c->w[idx[i]].val, shell_span_word(x, &c->w[idx[i]]));
+}
+
+/* dc text: `!` outside a [string] runs the rest of its line through the
+ * shell (GNU dc; `!<`, `!>` and `!=` are comparisons). */
+static void dc_text(struct cctx *x, const struct word *w, const char *t, size_t len)
+{
+	int depth = 0;
+
+	for (const char *p = t, *end = t + len; p < end; p++) {
+		depth += *p == '[';
+		depth -= *p == ']' && depth > 0;
+		if (*p != '!' || depth || (p + 1 < end && strchr("<>=", p[1])))
+			continue;
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		nl = nl ? nl : end;
+		rules_hook(x, w, p + 1, (size_t)(nl - p - 1), "dc's ! runs a shell command");
+		p = nl;
+	}
+}
+
+/* dc -e|--expression TEXT, a here-document or known piped text are read
+ * for `!`; a program file (-f, an operand) or unknown piped text may hold
+ * any command. */
+static void rule_dc(struct cctx *x, struct cmdv *c)
+{
+	size_t idx[1];
+	const char *v;
+
+	for (size_t i = 1; i < c->n && strcmp(c->w[i].val, "--") != 0; i++) {
+		const struct word *w = opt_value_at(c, &i, 'e', "--expression", "ef", &v);
+		if (w && (w->flags & (W_DYNAMIC | W_GLOB)))
+			rules_hook(x, w, v, 0, "dc runs text known only at run time, whose ! runs "
+			           "a shell command");
+		else if (w)
+			dc_text(x, w, v, strlen(v));
+	}
+	if (opt_value(c, 'f', "--file", "ef", &v) || opt_operands(c, 1, "ef", idx, 1))
+		cls_add(x, x->o->unknown_program, "exec.script", shell_span_words(x, c->w, c->n),
+		        "dc runs a program file airlock cannot see (its ! runs shell commands)");
+	if (c->in_text)
+		dc_text(x, &c->w[0], c->in_text, c->in_len);
+	else if (c->in == IN_PIPE)
+		cls_add(x, TIER_HIGH, "exec.pipe_to_shell", shell_span_word(x, &c->w[0]),
+		        "pipes text into dc, whose ! runs shell commands");
+	else if (c->in == IN_FILE)
+		cls_add(x, x->o->unknown_program, "exec.script", shell_span_word(x, &c->w[0]),
+		        "dc runs a program file airlock cannot see (its ! runs shell commands)");
+}
+
 /* date -s|--set changes the system clock (certificates, tokens, make). */
 static void rule_date(struct cctx *x, struct cmdv *c)
 {
@@ -1468,9 +1717,38 @@ static bool gpg_keyserver(const struct cmdv *c)
 	return false;
 }
 
+/* gpg --delete-*-keys destroys keys (a private key is gone for good);
+ * -o|--output FILE writes FILE; --photo-viewer CMD runs CMD. Returns true
+ * when one of them was found. */
+static bool gpg_effects(struct cctx *x, const struct cmdv *c)
+{
+	static const char *const dels[] = {"--delete-keys", "--delete-key", "--delete-secret-keys",
+		"--delete-secret-key", "--delete-secret-and-public-keys",
+		"--delete-secret-and-public-key"};
+	const char *v;
+	const struct word *w = opt_value(c, 'o', "--output", "ourf", &v);
+	bool found = w != NULL;
+
+	if (w)
+		paths_write(x, w, v, shell_span_word(x, w));
+	for (size_t i = 0; i < nitems(dels); i++)
+		if (opt_long(c, dels[i])) {
+			cls_add(x, TIER_HIGH, "fs.delete", shell_span_words(x, c->w, c->n),
+			        "%s deletes keys from the keyring", dels[i]);
+			found = true;
+			break;
+		}
+	if ((w = opt_value(c, 0, "--photo-viewer", NULL, &v)) != NULL) {
+		rules_hook(x, w, v, strlen(v), "gpg --photo-viewer runs a command");
+		found = true;
+	}
+	return found;
+}
+
 static void rule_keys(struct cctx *x, struct cmdv *c)
 {
 	bool gpg = strncmp(c->prog, "gpg", 3) == 0, leak = false;
+	bool seen = gpg && gpg_effects(x, c);
 
 	for (size_t i = 1; i < c->n && !leak; i++)
 		leak = key_leak(c, gpg, c->w[i].val);
@@ -1480,7 +1758,7 @@ static void rule_keys(struct cctx *x, struct cmdv *c)
 	else if (gpg && gpg_keyserver(c))
 		cls_add(x, TIER_HIGH, "net.fetch", shell_span_words(x, c->w, c->n),
 		        "%s talks to a key server", c->w[0].val);
-	else
+	else if (!seen)
 		cls_add(x, x->o->unknown_program, "exec.unknown_program", shell_span_word(x, &c->w[0]),
 		        "runs '%s', whose other uses airlock does not judge", c->w[0].val);
 }
@@ -1518,6 +1796,7 @@ static void rule_export(struct cctx *x, struct cmdv *c)
 		shell_var_assign(x, &c->w[i]);
 		rules_env_command(x, &c->w[i], (size_t)(eq - c->w[i].val));
 		rules_git_export(x, &c->w[i], (size_t)(eq - c->w[i].val));
+		rules_make_export(x, &c->w[i], eq + 1);
 	}
 }
 
@@ -1557,6 +1836,16 @@ static void rule_rg(struct cctx *x, struct cmdv *c)
 		        "rg --pre runs a program on every file it searches");
 }
 
+/* ack --pager=CMD and ag --pager CMD pipe their output into CMD. */
+static void rule_pager(struct cctx *x, struct cmdv *c)
+{
+	const char *v;
+	const struct word *w = opt_value(c, 0, "--pager", NULL, &v);
+
+	if (w)
+		rules_hook(x, w, v, strlen(v), "--pager runs a command on the output");
+}
+
 #define RO(n, ao) {n, P_READ, ao, TIER_LOW, NULL, NULL, NULL}
 #define ROF(n, ao, fn) {n, P_READ, ao, TIER_LOW, NULL, NULL, fn}
 #define RO1(n, ao, fn) {n, P_READ | P_SKIP1, ao, TIER_LOW, NULL, NULL, fn}
@@ -1582,7 +1871,7 @@ const struct prog rules_fs[] = {
 	RO("look", ""), RO("namei", ""), RO("getfacl", ""), RO("lsattr", ""), RO("sum", ""),
 	RO1("grep", "efmABCdD", rule_grep), RO1("egrep", "efmABCdD", rule_grep),
 	RO1("fgrep", "efmABCdD", rule_grep), RO1("rg", "efgmABCtTMjE", rule_rg),
-	RO1("ag", "ABCGgm", NULL), RO1("ack", "ABC", NULL), RO1("jq", "f", NULL),
+	RO1("ag", "ABCGgm", rule_pager), RO1("ack", "ABC", rule_pager), RO1("jq", "f", NULL),
 	RO1("yq", "", rule_yq), RO1("test", "", NULL), RO1("[", "", NULL), FN("csplit", rule_csplit),
 	NP("echo"), NP("printf"), NP("true"), NP("false"), NP(":"), NP("pwd"), NP("sleep"),
 	FN("date", rule_date), NP("seq"), NP("yes"), NP("expr"), NP("which"), NP("whereis"), NP("type"),
@@ -1592,15 +1881,15 @@ const struct prog rules_fs[] = {
 	FN("gpg", rule_keys), FN("gpg2", rule_keys), FN("security", rule_keys),
 	FN("history", rule_history), FN("alias", rule_alias), NP("unalias"), FN("set", rule_set), NP("shopt"), NP("unset"),
 	NP("read"), NP("mapfile"), NP("readarray"), NP("wait"), NP("jobs"), NP("fg"), NP("bg"), NP("hash"), NP("help"),
-	FN("man", rule_man), NP("info"), NP("apropos"), NP("whatis"), NP("lscpu"), NP("lsblk"),
+	FN("man", rule_man), FN("info", rule_outfile), NP("apropos"), NP("whatis"), NP("lscpu"), NP("lsblk"),
 	NP("lsusb"), NP("lspci"), NP("arch"), NP("tty"), NP("stty"), NP("logname"), NP("users"),
-	NP("who"), NP("w"), NP("last"), NP("cal"), NP("bc"), NP("dc"), NP("factor"),
-	NP("numfmt"), RO("shuf", "inoR"), NP("tsort"), FN("export", rule_export), FN("declare", rule_export),
+	NP("who"), NP("w"), NP("last"), NP("cal"), NP("bc"), FN("dc", rule_dc), NP("factor"),
+	NP("numfmt"), {"shuf", P_READ, "inoR", TIER_LOW, NULL, NULL, rule_outfile}, NP("tsort"), FN("export", rule_export), FN("declare", rule_export),
 	FN("local", rule_export), FN("readonly", rule_export), FN("typeset", rule_export), NP("let"), NP("return"), NP("exit"), NP("break"),
 	NP("continue"), NP("shift"), NP("trap"), NP("umask"), NP("ulimit"), NP("getopts"),
 	NP("times"), NP("caller"), NP("disown"), NP("dirs"), FN("mktemp", rule_mktemp), WR("tee", ""),
-	NP("vmstat"), NP("iostat"), NP("pidof"), NP("ss"), NP("netstat"),
-	NP("watchman"), NP("cowsay"), NP("pstree"), NP("uuidgen"),
+	NP("vmstat"), NP("iostat"), NP("pidof"), NP("netstat"),
+	NP("cowsay"), NP("pstree"), NP("uuidgen"),
 	{"rm", 0, NULL, TIER_LOW, NULL, NULL, rule_rm},
 	{"rmdir", P_WRITE, "", TIER_LOW, NULL, NULL, NULL},
 	{"unlink", 0, NULL, TIER_LOW, NULL, NULL, rule_delete},
@@ -1615,7 +1904,8 @@ const struct prog rules_fs[] = {
 	FN("source", rule_source), FN(".", rule_source),
 	WR("touch", "dtr"), WR("mkdir", "m"), WR("mkfifo", "m"), WR("sponge", ""), WR("setfacl", "mMxX"), {"vim", P_WRITE, "cSTtquiwWU", TIER_LOW, NULL, NULL, rule_editor},
 	{"vi", P_WRITE, "cSTtquiwWU", TIER_LOW, NULL, NULL, rule_editor},
-	{"nvim", P_WRITE, "cSTtquiwWU", TIER_LOW, NULL, NULL, rule_editor}, WR("nano", ""), WR("emacs", ""), {"ed", P_WRITE, "p", TIER_LOW, NULL, NULL, rule_ed},
+	{"nvim", P_WRITE, "cSTtquiwWU", TIER_LOW, NULL, NULL, rule_editor}, WR("nano", ""), {"emacs", P_WRITE, "lLfx", TIER_LOW, NULL, NULL, rule_emacs},
+	{"emacsclient", 0, NULL, TIER_LOW, NULL, NULL, rule_emacs}, {"ed", P_WRITE, "p", TIER_LOW, NULL, NULL, rule_ed},
 	{"red", P_WRITE, "p", TIER_LOW, NULL, NULL, rule_ed}, FN("split", rule_split),
 	FN("chmod", rule_chmod), FN("chown", rule_chmod), FN("chgrp", rule_chmod),
 	FN("dd", rule_dd), FN("sed", rule_sed), FN("bsdtar", rule_tar), FN("7z", rule_7z),
@@ -1624,6 +1914,6 @@ const struct prog rules_fs[] = {
 	FN("zip", rule_zip), FN("gzip", rule_inplace), FN("gunzip", rule_inplace),
 	FN("bzip2", rule_inplace), FN("bunzip2", rule_inplace), FN("xz", rule_inplace),
 	FN("unxz", rule_inplace), FN("zstd", rule_inplace), FN("unzstd", rule_inplace),
-	FN("patch", rule_patch),
+	FN("patch", rule_patch), FN("rename", rule_rename),
 };
 const size_t rules_fs_n = nitems(rules_fs);

@@ -56,6 +56,10 @@ static void g_output(struct cctx *x, struct cmdv *c)
 
 	if (o)
 		paths_write(x, o, v, shell_span_word(x, o));
+	if (strcmp(c->w[0].val, "bugreport") == 0) { /* git-bugreport-*.txt, here without -o */
+		o = opt_value(c, 'o', "--output-directory", "os", &v);
+		paths_write(x, o ? o : &c->w[0], o ? v : ".", shell_span_word(x, o ? o : &c->w[0]));
+	}
 	if (strcmp(c->w[0].val, "format-patch") == 0 &&
 	    (o = opt_value(c, 'o', "--output-directory", "o", &v)) != NULL)
 		paths_write(x, o, v, shell_span_word(x, o));
@@ -626,9 +630,29 @@ static void g_lfs(struct cctx *x, struct cmdv *c)
 		cls_add(x, TIER_HIGH, "net.upload", sp, "uploads large files to a remote");
 	else if (strcmp(s, "pull") == 0 || strcmp(s, "fetch") == 0 || strcmp(s, "clone") == 0)
 		cls_add(x, TIER_HIGH, "net.fetch", sp, "downloads large files from a remote");
+	else if (strcmp(s, "install") == 0 || strcmp(s, "uninstall") == 0)
+		cls_add(x, TIER_HIGH, "git.config", sp, "git lfs %s changes git's global (or the "
+		        "repository's) config filters and hooks", s);
 	if (strcmp(s, "ls-files") != 0 && strcmp(s, "status") != 0 && strcmp(s, "env") != 0 &&
 	    strcmp(s, "version") != 0)
 		gw(x, c, "changes large-file tracking or the working tree");
+}
+
+/* git maintenance start|stop installs or removes a schedule (crontab,
+ * systemd timers, launchd) that runs git later; register|unregister
+ * change the global config's maintenance.repo. run works here. */
+static void g_maintenance(struct cctx *x, struct cmdv *c)
+{
+	const char *s = c->n > 1 ? c->w[1].val : "";
+	struct span sp = shell_span_words(x, c->w, c->n);
+
+	if (strcmp(s, "start") == 0 || strcmp(s, "stop") == 0)
+		cls_add(x, TIER_HIGH, "sys.cron", sp, "git maintenance %s changes the machine's "
+		        "schedule of commands", s);
+	else if (strcmp(s, "register") == 0 || strcmp(s, "unregister") == 0)
+		cls_add(x, TIER_HIGH, "git.config", sp, "git maintenance %s changes the global git "
+		        "config", s);
+	gw(x, c, "runs maintenance tasks on the repository");
 }
 
 struct gsub {
@@ -651,7 +675,7 @@ static const struct gsub gsubs[] = {
 	GR("check-ignore"), GR("check-attr"), GR("for-each-ref"), GR("show-ref"), GR("var"),
 	GR("version"), GR("help"), GR("cherry"), GR("fsck"), GR("diff-tree"), GR("diff-files"),
 	GR("diff-index"), GR("verify-commit"), GR("verify-tag"), GR("show-branch"),
-	GR("--version"), GR("--help"), GF("hash-object", g_store), GR("bugreport"),
+	GR("--version"), GR("--help"), GF("hash-object", g_store), GO("bugreport"),
 	GF("branch", g_branch), GF("tag", g_tag), GF("remote", g_remote), GF("config", g_config),
 	GF("stash", g_stash), GF("push", g_push), GF("reset", g_reset), GF("clean", g_clean),
 	GF("checkout", g_checkout), GF("restore", g_restore), GF("switch", g_switch),
@@ -664,7 +688,7 @@ static const struct gsub gsubs[] = {
 	GF("rm", g_rm),
 	GF("mv", g_mv), GW("sparse-checkout"), GW("replace"), GW("update-index"), GW("mergetool"),
 	GF("read-tree", g_read_tree), GF("checkout-index", g_checkout_index), GF("update-ref", g_update_ref), GW("symbolic-ref"),
-	GF("lfs", g_lfs), GW("maintenance"), GW("repack"), GW("pack-refs"), GW("commit-tree"),
+	GF("lfs", g_lfs), GF("maintenance", g_maintenance), GW("repack"), GW("pack-refs"), GW("commit-tree"),
 	{"filter-branch", TIER_HIGH, "git.history.rewrite", "rewrites the whole history", NULL},
 	{"filter-repo", TIER_HIGH, "git.history.rewrite", "rewrites the whole history", NULL},
 	{"send-email", TIER_HIGH, "net.upload", "sends patches by email", NULL},
@@ -676,6 +700,11 @@ static const struct gsub gsubs[] = {
 	{"credential-cache", TIER_HIGH, "secrets.read", "reads or changes cached git credentials",
 	 NULL},
 	{"request-pull", TIER_HIGH, "net.fetch", "contacts a remote", NULL},
+	/* the plumbing under push and fetch */
+	{"send-pack", TIER_HIGH, "git.push", "publishes commits to a remote (push's plumbing)", NULL},
+	{"http-push", TIER_HIGH, "git.push", "publishes commits to a remote over HTTP", NULL},
+	{"fetch-pack", TIER_HIGH, "net.fetch", "downloads objects from a remote", NULL},
+	{"http-fetch", TIER_HIGH, "net.fetch", "downloads objects from a remote", NULL},
 	{"daemon", TIER_HIGH, "net.listen", "serves the repository on the network", NULL},
 	{"instaweb", TIER_HIGH, "net.listen", "serves the repository on the network", NULL},
 	{"archive", TIER_LOW, NULL, NULL, g_archive},
@@ -685,9 +714,12 @@ static const struct gsub gsubs[] = {
  * (a leading '!' on alias and credential.helper says so). */
 static const char *const cmd_keys[] = {"core.fsmonitor", "core.pager", "core.editor",
 	"core.sshcommand", "core.askpass", "sequence.editor", "diff.external", "gpg.program",
-	"credential.helper", "interactive.difffilter", "alias.", "pager."};
+	"credential.helper", "interactive.difffilter", "alias.", "pager.", "core.gitproxy",
+	"core.alternaterefscommand", "uploadpack.packobjectshook", "gpg.ssh.defaultkeycommand",
+	"sendemail.tocmd", "sendemail.cccmd", "sendemail.sendmailcmd"};
+/* credential.URL.helper, gpg.ssh.program and the like end so */
 static const char *const cmd_suffixes[] = {".textconv", ".clean", ".smudge", ".process",
-	".driver", ".command", ".cmd"};
+	".driver", ".command", ".cmd", ".helper", ".program"};
 
 static bool cmd_key(const char *k, size_t n)
 {
@@ -866,8 +898,14 @@ static void git_judge(struct cctx *x, struct cmdv *c)
 			gsubs[i].fn(x, &sub);
 		return;
 	}
-	cls_add(x, x->o->unknown_program, "exec.unknown_program", shell_span_word(x, &sub.w[0]),
-	        "git %s is not a subcommand airlock knows (an alias can run anything)", sub.w[0].val);
+	if (strncmp(sub.w[0].val, "credential-", 11) == 0) /* git-credential-libsecret, -manager */
+		cls_add(x, TIER_HIGH, "secrets.read", shell_span_words(x, c->w, c->n),
+		        "git %s is a credential helper: it reads or changes stored credentials",
+		        sub.w[0].val);
+	else
+		cls_add(x, x->o->unknown_program, "exec.unknown_program", shell_span_word(x, &sub.w[0]),
+		        "git %s is not a subcommand airlock knows (an alias can run anything)",
+		        sub.w[0].val);
 }
 
 /* git -C DIR and --work-tree DIR hold for this git command alone (and

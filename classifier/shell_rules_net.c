@@ -163,8 +163,9 @@ static const char ssh_args[] = "bcDEeFIiJLlmOopQRSWw";
 /* ssh -o KEY=VALUE (or "KEY VALUE") options before the host whose value
  * is a command line ssh runs: locally (ProxyCommand, LocalCommand,
  * KnownHostsCommand) or on the host (RemoteCommand, judged like ssh HOST
- * CMD). */
-static void ssh_hooks(struct cctx *x, const struct cmdv *c, size_t end)
+ * CMD). scp and sftp pass their -o to ssh (argopts: the caller's short
+ * options that take a value). */
+static void ssh_hooks(struct cctx *x, const struct cmdv *c, size_t end, const char *argopts)
 {
 	static const char *const keys[] = {"ProxyCommand", "LocalCommand", "KnownHostsCommand",
 	                                   "RemoteCommand"};
@@ -172,7 +173,7 @@ static void ssh_hooks(struct cctx *x, const struct cmdv *c, size_t end)
 	const char *v;
 
 	for (size_t i = 1; i < end; i++) {
-		if ((w = opt_value_at(c, &i, 'o', NULL, ssh_args, &v)) == NULL)
+		if ((w = opt_value_at(c, &i, 'o', NULL, argopts, &v)) == NULL)
 			continue;
 		for (size_t k = 0; k < nitems(keys); k++) {
 			size_t l = strlen(keys[k]);
@@ -192,7 +193,7 @@ static void rule_ssh(struct cctx *x, struct cmdv *c)
 	size_t at;
 	const struct word *h = opt_first(c, ssh_args, &at);
 
-	ssh_hooks(x, c, h ? at : c->n);
+	ssh_hooks(x, c, h ? at : c->n, ssh_args);
 	if (h) {
 		const char *s = strchr(h->val, '@');
 		s = s ? s + 1 : h->val;
@@ -241,6 +242,8 @@ static void rule_copy_remote(struct cctx *x, struct cmdv *c)
 		rules_hook(x, w, v, strlen(v), "runs another program to reach the remote host");
 	if ((w = opt_value(c, 0, "--rsync-path", NULL, &v)) != NULL)
 		rules_hook(x, w, v, strlen(v), "runs a command on the remote host");
+	if (strcmp(c->prog, "rsync") != 0)
+		ssh_hooks(x, c, c->n, "cFiloPSJefTB"); /* scp|sftp -o ProxyCommand=CMD */
 	for (size_t i = 0; i < n; i++) {
 		w = &c->w[idx[i]];
 		bool remote = net_add_url(x, w->val);
@@ -282,7 +285,12 @@ static const struct {
 	{"kubectl", "get secret"}, {"kubectl", "get secrets"}, {"gh", "auth token"},
 	{"heroku", "config"}, {"vault", "read"}, {"vault", "kv get"}, {"op", "read"},
 	{"op", "item get"}, {"op", "inject"}, {"bw", "get"}, {"bw", "export"},
-	{"doppler", "secrets"},
+	{"doppler", "secrets"}, {"aws", "ecr get-login-password"},
+	{"gcloud", "auth application-default print-access-token"}, {"bw", "list"},
+	{"heroku", "auth:token"}, {"vault", "print token"},
+	/* local stores: the desktop keyring, the kernel's, LastPass */
+	{"secret-tool", "lookup"}, {"secret-tool", "search"}, {"keyctl", "print"},
+	{"keyctl", "read"}, {"keyctl", "pipe"}, {"lpass", "show"}, {"lpass", "export"},
 };
 
 /* True when the words of `seq` follow in order among c's non-option words,
@@ -310,15 +318,58 @@ static bool has_subcommand(const struct cmdv *c, const char *seq)
 	return false;
 }
 
-static void rule_secret_cli(struct cctx *x, struct cmdv *c)
+static bool secret_verb(struct cctx *x, const struct cmdv *c)
 {
 	for (size_t i = 0; i < nitems(secret_verbs); i++)
 		if (strcmp(secret_verbs[i].prog, c->prog) == 0 && has_subcommand(c, secret_verbs[i].words)) {
 			cls_add(x, TIER_HIGH, "secrets.read", shell_span_words(x, c->w, c->n),
 			        "%s %s prints stored secrets or credentials", c->prog,
 			        secret_verbs[i].words);
-			return;
+			return true;
 		}
+	return false;
+}
+
+static void rule_secret_cli(struct cctx *x, struct cmdv *c)
+{
+	secret_verb(x, c);
+}
+
+/* ssh-keygen: -R HOST rewrites known_hosts (~/.ssh's, or -f FILE); -l,
+ * -y, -F, -B and -L only read; anything else (a new key, -p, -c) writes
+ * -f FILE (and FILE.pub), or a key under ~/.ssh without one. */
+static void rule_ssh_keygen(struct cctx *x, struct cmdv *c)
+{
+	static const char ao[] = "abCDEfFGIJjKmMnNOPrRsStTVwzZ";
+	const char *v, *def = "~/.ssh/id_ed25519";
+	const struct word *f = opt_value(c, 'f', NULL, ao, &v);
+	struct word k = c->w[0];
+
+	if (opt_short(c, 'F', ao) && f == NULL) { /* searches ~/.ssh/known_hosts */
+		k.val = paths_tilde(x, "~/.ssh/known_hosts");
+		paths_read(x, &k, k.val);
+		return;
+	}
+	if (opt_short(c, 'l', ao) || opt_short(c, 'y', ao) || opt_short(c, 'F', ao) ||
+	    opt_short(c, 'B', ao) || opt_short(c, 'L', ao) || opt_short(c, 'Q', ao))
+		return; /* the -f file was read by the argument scan */
+	if (opt_short(c, 'R', ao))
+		def = "~/.ssh/known_hosts";
+	if (f) {
+		paths_write(x, f, v, shell_span_word(x, f));
+		return;
+	}
+	k.val = paths_tilde(x, def);
+	paths_write(x, &k, k.val, shell_span_words(x, c->w, c->n));
+}
+
+/* A local secret store (secret-tool, keyctl, lpass): its reading verbs
+ * are secrets.read, the others (store, clear, link) unknown. */
+static void rule_secret_store(struct cctx *x, struct cmdv *c)
+{
+	if (!secret_verb(x, c))
+		cls_add(x, x->o->unknown_program, "exec.unknown_program", shell_span_words(x, c->w, c->n),
+		        "%s changes or lists a secret store in ways airlock does not judge", c->prog);
 }
 
 /* terraform and tofu plan, apply, init and import reach providers and
@@ -436,6 +487,7 @@ static void rule_ansible(struct cctx *x, struct cmdv *c)
 /* operands are hosts or URLs (P_HOST); ao: the options that take a value */
 #define NETO(n, ao, why) {n, P_HOST, ao, TIER_HIGH, "net.fetch", why, NULL}
 #define TUNNEL(n) {n, 0, NULL, TIER_HIGH, "net.listen", "exposes a local port to the internet", NULL}
+#define LISTEN(n) {n, 0, NULL, TIER_HIGH, "net.listen", "serves on the network", NULL}
 #define MAIL(n) {n, 0, NULL, TIER_HIGH, "net.upload", "sends mail", NULL}
 #define NETS(n, why) {n, 0, NULL, TIER_HIGH, "net.fetch", why, rule_secret_cli}
 #define FN(n, fn) {n, 0, NULL, TIER_LOW, NULL, NULL, fn}
@@ -479,5 +531,9 @@ const struct prog rules_net[] = {
 	TUNNEL("ngrok"), TUNNEL("cloudflared"), TUNNEL("lt"), TUNNEL("bore"), MAIL("mail"),
 	MAIL("mailx"), MAIL("mutt"), MAIL("sendmail"), MAIL("msmtp"), MAIL("swaks"),
 	{"openssl", 0, NULL, TIER_LOW, NULL, NULL, rule_openssl}, NET("sshpass", "opens an ssh session"),
+	/* servers (busybox's applets among them): telnetd -l /bin/sh is a remote shell */
+	LISTEN("httpd"), LISTEN("telnetd"), LISTEN("ftpd"), LISTEN("tcpsvd"), LISTEN("udpsvd"),
+	LISTEN("inetd"), FN("ssh-keygen", rule_ssh_keygen), FN("secret-tool", rule_secret_store), FN("keyctl", rule_secret_store),
+	{"lpass", 0, NULL, TIER_HIGH, "net.fetch", "talks to LastPass", rule_secret_store},
 };
 const size_t rules_net_n = nitems(rules_net);

@@ -179,7 +179,8 @@ static void rule_at(struct cctx *x, struct cmdv *c)
 
 /* D-Bus calls on the system bus reach services running as root (logind's
  * Reboot, systemd's StartUnit): busctl uses it unless --user, dbus-send
- * and gdbus with --system. Listing and introspection only look. */
+ * and gdbus with --system. On the session bus they reach the user's
+ * services, outside the sandbox. Listing and introspection only look. */
 static void rule_dbus(struct cctx *x, struct cmdv *c)
 {
 	static const char *const looks[] = {"list", "status", "tree", "introspect", "monitor",
@@ -197,9 +198,24 @@ static void rule_dbus(struct cctx *x, struct cmdv *c)
 	if (sys)
 		cls_add(x, TIER_HIGH, "sys.admin", shell_span_words(x, c->w, c->n),
 		        "calls a system service over D-Bus (it runs as root)");
-	else
-		cls_add(x, x->o->unknown_program, "exec.unknown_program", shell_span_words(x, c->w, c->n),
-		        "calls a session service over D-Bus");
+	else /* the user's systemd (StartTransientUnit), gnome-shell's Eval, ... */
+		cls_add(x, TIER_HIGH, "exec.daemon", shell_span_words(x, c->w, c->n),
+		        "calls a session service over D-Bus, which acts outside the sandbox (the "
+		        "user's systemd starts units, the desktop shell evaluates code)");
+}
+
+/* ss -K|--kill closes the sockets it lists (every one without a filter:
+ * ssh sessions, databases); -D|--diag=FILE writes FILE. */
+static void rule_ss(struct cctx *x, struct cmdv *c)
+{
+	const char *v;
+	const struct word *w = opt_value(c, 'D', "--diag", "fFDANs", &v);
+
+	if (opt_short(c, 'K', "fFDANs") || opt_long(c, "--kill"))
+		cls_add(x, TIER_HIGH, "sys.kill", shell_span_words(x, c->w, c->n),
+		        "ss -K closes the sockets of other processes");
+	if (w)
+		paths_write(x, w, v, shell_span_word(x, w));
 }
 
 static void rule_mount(struct cctx *x, struct cmdv *c)
@@ -386,7 +402,130 @@ static void rule_tmux(struct cctx *x, struct cmdv *c)
 	        "tmux %s is not a command airlock judges", c->w[at].val);
 }
 
+/* The index of the first word "--" from at on, or c->n. */
+static size_t dashdash(const struct cmdv *c, size_t at)
+{
+	while (at < c->n && strcmp(c->w[at].val, "--") != 0)
+		at++;
+	return at;
+}
+
+static void daemon_add(struct cctx *x, const struct cmdv *c, const char *what)
+{
+	cls_add(x, TIER_HIGH, "exec.daemon", shell_span_words(x, c->w, c->n),
+	        "%s hands a command to a daemon already running, which runs it outside "
+	        "the sandbox",
+	        what);
+}
+
+/*
+ * Programs that hand a command to a server already running, which runs it
+ * outside the sandbox (exec.daemon), the command judged when it is shown.
+ * Their other commands only look or manage queued tasks: unknown.
+ */
+static void daemon_other(struct cctx *x, const struct cmdv *c)
+{
+	cls_add(x, x->o->unknown_program, "exec.unknown_program", shell_span_words(x, c->w, c->n),
+	        "runs %s, whose other commands airlock does not judge", c->prog);
+}
+
+/* watchman [-- ]trigger ROOT NAME PATTERN... -- CMD...: CMD at every
+ * change; -j reads such a command as JSON from stdin. */
+static void rule_watchman(struct cctx *x, struct cmdv *c)
+{
+	size_t at = 1;
+
+	while (at < c->n && strcmp(c->w[at].val, "trigger") != 0)
+		at++;
+	if (at == c->n && !opt_short(c, 'j', "") && !opt_long(c, "--json-command"))
+		return; /* watch, watch-list, watch-del-all, since, find... */
+	daemon_add(x, c, "watchman trigger");
+	rules_subcommand(x, c, dashdash(c, at) + 1, c->n);
+}
+
+/* pueue add [OPTS] [--] CMD...: the words joined, run by sh -c; restart
+ * and edit run a queued command again, maybe edited. */
+static void rule_pueue(struct cctx *x, struct cmdv *c)
+{
+	static const char *const looks[] = {"status", "log", "follow", "help", "--help",
+	                                    "--version", NULL};
+	size_t at = 0;
+	const struct word *v = opt_first(c, "", &at);
+	struct cmdv sub = *c;
+
+	if (v == NULL || has_word(looks, v->val))
+		return;
+	if (strcmp(v->val, "add") != 0 && strcmp(v->val, "restart") != 0 &&
+	    strcmp(v->val, "edit") != 0) {
+		daemon_other(x, c);
+		return;
+	}
+	daemon_add(x, c, "pueue");
+	sub.w += at;
+	sub.n -= at;
+	if (strcmp(v->val, "add") == 0 && opt_first(&sub, "wdgaol", &at))
+		shell_script_words(x, &sub, at + (strcmp(sub.w[at].val, "--") == 0));
+}
+
+/* tsp [OPTS] CMD...: task-spooler queues CMD; options alone manage it. */
+static void rule_tsp(struct cctx *x, struct cmdv *c)
+{
+	size_t at = 0;
+
+	if (opt_first(c, "LDNWSrtcpiuUkKC", &at) == NULL)
+		return;
+	daemon_add(x, c, "tsp");
+	rules_subcommand(x, c, at, c->n);
+}
+
+/* wezterm cli spawn|split-pane|send-text, zellij run|action, kitty @
+ * (launch, send-text, ...): a command run or typed in the terminal's
+ * server; what follows -- is the command. */
+static void rule_terminal(struct cctx *x, struct cmdv *c)
+{
+	static const char *const runs[] = {"cli spawn", "cli split-pane", "cli send-text",
+	                                   "run", "r", "action", "ac", "@", NULL};
+	size_t at = 0;
+	const struct word *v = opt_first(c, "", &at);
+	char verb[64];
+
+	if (v == NULL) {
+		daemon_other(x, c);
+		return;
+	}
+	if (strcmp(v->val, "cli") == 0 && at + 1 < c->n)
+		snprintf(verb, sizeof(verb), "cli %s", c->w[at + 1].val);
+	else
+		snprintf(verb, sizeof(verb), "%s", v->val);
+	if (!has_word(runs, verb)) {
+		daemon_other(x, c);
+		return;
+	}
+	daemon_add(x, c, c->prog);
+	rules_subcommand(x, c, dashdash(c, at) + 1, c->n);
+}
+
+/* xdg-mime default|install and xdg-settings set change which program the
+ * desktop runs for a file type or URL from now on; query, get and check
+ * only look. */
+static void rule_handlers(struct cctx *x, struct cmdv *c)
+{
+	const struct word *v = opt_first(c, "", NULL);
+
+	if (v && (strcmp(v->val, "default") == 0 || strcmp(v->val, "install") == 0 ||
+	          strcmp(v->val, "set") == 0 || strcmp(v->val, "uninstall") == 0))
+		cls_add(x, TIER_HIGH, "fs.write.persistence", shell_span_words(x, c->w, c->n),
+		        "%s %s changes which program the desktop runs from now on", c->prog, v->val);
+}
+
+#define DESKTOP(n) {n, 0, NULL, TIER_HIGH, "exec.daemon", "hands a file or URL to the desktop " \
+	"session, which opens it outside the sandbox (a .desktop file's Exec line runs)", NULL}
+
 const struct prog rules_sys[] = {
+	DESKTOP("xdg-open"), DESKTOP("gtk-launch"), DESKTOP("kioclient"), DESKTOP("kioclient5"),
+	DESKTOP("dex"), DESKTOP("sensible-browser"), DESKTOP("x-www-browser"), DESKTOP("exo-open"),
+	DESKTOP("kde-open"), DESKTOP("kde-open5"), FN("xdg-mime", rule_handlers),
+	FN("xdg-settings", rule_handlers),
 	DISK("mkfs", "creates a filesystem, erasing the device"),
 	DISK("mke2fs", "creates a filesystem, erasing the device"),
 	DISK("mkswap", "formats a device as swap"), DISK("wipefs", "erases filesystem signatures"),
@@ -457,6 +596,8 @@ const struct prog rules_sys[] = {
 	ADMIN("capsh", "changes capabilities"),
 	ADMIN("losetup", "attaches loop devices"), ADMIN("dmsetup", "changes device mappings"),
 	FN("sysctl", rule_sysctl), FN("ip", rule_ip), FN("busctl", rule_dbus),
-	FN("gdbus", rule_dbus), FN("dbus-send", rule_dbus),
+	FN("gdbus", rule_dbus), FN("dbus-send", rule_dbus), FN("watchman", rule_watchman), FN("ss", rule_ss),
+	FN("pueue", rule_pueue), FN("tsp", rule_tsp), FN("wezterm", rule_terminal),
+	FN("zellij", rule_terminal), FN("kitty", rule_terminal),
 };
 const size_t rules_sys_n = nitems(rules_sys);

@@ -230,6 +230,10 @@ static long wrap_node_pm(struct cctx *x, struct cmdv *c, size_t at);
 static long wrap_project_env(struct cctx *x, struct cmdv *c, size_t at);
 static long wrap_dotenv(struct cctx *x, struct cmdv *c, size_t at);
 static struct cmdv wrapper_head(const struct cmdv *c, size_t at);
+static long wrap_entr(struct cctx *x, struct cmdv *c, size_t at);
+static long wrap_logs(struct cctx *x, struct cmdv *c, size_t at);
+static long wrap_perf(struct cctx *x, struct cmdv *c, size_t at);
+static long wrap_each(struct cctx *x, struct cmdv *c, size_t at);
 static void script_of_words(struct cctx *x, struct cmdv *c, size_t at, const char *who);
 
 static const char priv[] = "exec.privileged";
@@ -252,6 +256,20 @@ static const char *const long_time[] = {"--format", "--output", NULL};
 static const char *const long_timeout[] = {"--signal", "--kill-after", NULL};
 static const char *const long_conda[] = {"--name", "--prefix", "--cwd", NULL};
 static const char *const long_fakeroot[] = {"--lib", "--faked", NULL};
+#define PERF_ARGOPTS "epotCFcGrIumxD" /* perf's short options that take a value */
+static const char *const long_perf[] = {"--event", "--pid", "--tid", "--output", "--cpu",
+	"--freq", "--count", "--cgroup", "--repeat", "--interval-print", "--uid", "--mmap-pages",
+	"--field-separator", "--delay", "--call-graph", NULL};
+static const char *const long_numactl[] = {"--interleave", "--membind", "--cpunodebind",
+	"--physcpubind", "--preferred", NULL};
+static const char *const long_inhibit[] = {"--what", "--who", "--why", "--mode", NULL};
+static const char *const long_watchexec[] = {"--exts", "--watch", "--ignore", "--shell",
+	"--debounce", "--signal", "--filter", "--workdir", "--project-origin", "--env", NULL};
+static const char *const long_hyperfine[] = {"--warmup", "--runs", "--min-runs", "--max-runs",
+	"--prepare", "--setup", "--cleanup", "--conclude", "--parameter-scan",
+	"--parameter-step-size", "--parameter-list", "--style", "--shell", "--export-json",
+	"--export-csv", "--export-markdown", "--export-asciidoc", "--export-orgmode",
+	"--time-unit", "--command-name", "--output", "--input", NULL};
 static const char *const long_setpriv[] = {"--reuid", "--regid", "--ruid", "--rgid", "--euid",
 	"--egid", "--groups", "--inh-caps", "--ambient-caps", "--bounding-set", "--securebits",
 	"--selinux-label", "--apparmor-profile", "--landlock-access", "--landlock-rule",
@@ -322,7 +340,8 @@ static const struct wrapper wrappers[] = {
 	{"sg", NULL, NULL, 1, NULL, NULL, wrap_words, NULL}, /* sg GROUP [-c] CMD */
 	{"ssh-agent", NULL, "aEPtO", 0, NULL, NULL, NULL, NULL},
 	{"tcsh", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
-	{"valgrind", NULL, "", 0, NULL, NULL, NULL, NULL},
+	{"valgrind", NULL, "", 0, NULL, NULL, wrap_logs, NULL},
+	{"perf", NULL, NULL, 0, NULL, NULL, wrap_perf, NULL},
 	{"xvfb-run", NULL, "efnpsw", 0, NULL, NULL, NULL, long_xvfb},
 	{"yarn", NULL, NULL, 0, NULL, NULL, wrap_node_pm, NULL}, /* yarn exec SCRIPT */
 	{"yash", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
@@ -373,7 +392,36 @@ static const struct wrapper wrappers[] = {
 	{"watch", NULL, "nd", 0, NULL, NULL, wrap_watch, NULL},
 	{"xargs", NULL, "IanPLdsE", 0, NULL, NULL, wrap_xargs, long_xargs},
 	{"zsh", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
+	/* run their command as it is given (eatmydata CMD, tini -- CMD) */
+	{"catchsegv", NULL, "", 0, NULL, NULL, NULL, NULL},
+	{"chpst", NULL, "uUe/nlLmdopfcrt", 0, NULL, NULL, NULL, NULL},
+	{"chronic", NULL, "", 0, NULL, NULL, NULL, NULL},
+	{"daemonize", NULL, "ceEoplu", 0, NULL, NULL, NULL, NULL},
+	{"dbus-run-session", NULL, "", 0, NULL, NULL, NULL, NULL},
+	{"dumb-init", NULL, "r", 0, NULL, NULL, NULL, NULL},
+	{"eatmydata", NULL, "", 0, NULL, NULL, NULL, NULL},
+	{"flatpak-spawn", NULL, "", 0, NULL, NULL, NULL, NULL},
+	{"ifne", NULL, "", 0, NULL, NULL, NULL, NULL},
+	{"lckdo", NULL, "W", 1, NULL, NULL, NULL, NULL},
+	{"linux32", NULL, "", 0, NULL, NULL, NULL, NULL},
+	{"linux64", NULL, "", 0, NULL, NULL, NULL, NULL},
+	{"nocache", NULL, "n", 0, NULL, NULL, NULL, NULL},
+	{"numactl", NULL, "imNCpP", 0, NULL, NULL, NULL, long_numactl},
+	{"proxychains", NULL, "f", 0, NULL, NULL, NULL, NULL},
+	{"proxychains4", NULL, "f", 0, NULL, NULL, NULL, NULL},
+	{"rlwrap", NULL, "bCDfgHlOpPqsStwz", 0, NULL, NULL, NULL, NULL},
+	{"systemd-inhibit", NULL, "", 0, NULL, NULL, NULL, long_inhibit},
+	{"tini", NULL, "pe", 0, NULL, NULL, NULL, NULL},
+	{"torsocks", NULL, "uapP", 0, NULL, NULL, NULL, NULL},
+	/* run shell text: entr -s TEXT, watchexec TEXT, each of hyperfine's
+	 * and pee's operands, mispipe's two */
+	{"entr", NULL, "", 0, NULL, NULL, wrap_entr, NULL},
+	{"watchexec", NULL, "ewidsWEfF", 0, NULL, NULL, wrap_words, long_watchexec},
+	{"hyperfine", NULL, "wrmMpcsLPSuinNo", 0, NULL, NULL, wrap_each, long_hyperfine},
+	{"pee", NULL, "", 0, NULL, NULL, wrap_each, NULL},
+	{"mispipe", NULL, "", 0, NULL, NULL, wrap_each, NULL},
 };
+
 
 static int wrapper_cmp(const void *k, const void *e)
 {
@@ -428,6 +476,86 @@ static long rest_or_self(struct cctx *x, struct cmdv *c, size_t at)
 		return -1;
 	}
 	return (long)at;
+}
+
+/* entr [-acdnprz] CMD ARGS runs CMD (at start and at each change of the
+ * files its input lists); with -s its one operand is shell text. */
+static long wrap_entr(struct cctx *x, struct cmdv *c, size_t at)
+{
+	struct cmdv h = wrapper_head(c, at);
+
+	if (!opt_short(&h, 's', ""))
+		return rest_or_self(x, c, at);
+	record_self(x, c);
+	script_of_words(x, c, at, "entr -s");
+	return -1;
+}
+
+/* hyperfine, pee, mispipe: each operand is a command line for the shell,
+ * and hyperfine's -p/-s/-c (--prepare, --setup, --cleanup, --conclude)
+ * values too. */
+static long wrap_each(struct cctx *x, struct cmdv *c, size_t at)
+{
+	static const char *const hooks[] = {"--prepare", "--setup", "--cleanup", "--conclude"};
+	struct cmdv h = wrapper_head(c, at);
+	const char *v;
+
+	record_self(x, c);
+	for (size_t i = 1; i < h.n; i++)
+		for (size_t k = 0; k < nitems(hooks); k++) {
+			size_t j = i;
+			const struct word *w = opt_value_at(&h, &j, hooks[k][2], hooks[k], "pscC", &v);
+			if (w && (w->flags & (W_DYNAMIC | W_GLOB)))
+				cls_add(x, TIER_HIGH, "exec.dynamic_command", shell_span_word(x, w),
+				        "%s runs text that is only known at run time", c->w[0].val);
+			else if (w)
+				shell_script_text(x, v, strlen(v), shell_span_word(x, w));
+		}
+	for (size_t i = at; i < c->n; i++) {
+		struct cmdv one = *c;
+		one.w = c->w + i;
+		one.n = 1;
+		script_of_words(x, &one, 0, c->w[0].val);
+	}
+	return -1;
+}
+
+/* valgrind --log-file=F, --xml-file=F; perf -o F (--output): written. */
+static long wrap_logs(struct cctx *x, struct cmdv *c, size_t at)
+{
+	static const char *const logs[] = {"--log-file", "--xml-file", "--output"};
+	struct cmdv h = wrapper_head(c, at);
+	const char *v;
+
+	for (size_t i = 0; i < nitems(logs); i++) {
+		const struct word *w = opt_value(&h, logs[i][2] == 'o' ? 'o' : 0, logs[i],
+		                                 PERF_ARGOPTS, &v);
+		if (w)
+			paths_write(x, w, v, shell_span_word(x, w));
+	}
+	return rest_or_self(x, c, at);
+}
+
+/* perf stat|record|trace|... [OPTS] [--] CMD runs CMD (record writes
+ * perf.data here, or -o FILE); perf's other commands only read. */
+static long wrap_perf(struct cctx *x, struct cmdv *c, size_t at)
+{
+	static const char *const runs[] = {"stat", "record", "trace", "c2c", "mem", "kvm"};
+	struct word here = c->w[0];
+
+	(void)at;
+	for (size_t i = 0; c->n > 1 && i < nitems(runs); i++) {
+		if (strcmp(c->w[1].val, runs[i]) != 0)
+			continue;
+		at = skip_opts(c, 2, PERF_ARGOPTS, long_perf);
+		if (strcmp(runs[i], "record") == 0 && !opt_short(c, 'o', PERF_ARGOPTS) &&
+		    !opt_long(c, "--output")) {
+			here.val = "perf.data";
+			paths_write(x, &here, here.val, shell_span_words(x, c->w, c->n));
+		}
+		return wrap_logs(x, c, at);
+	}
+	return 0;
 }
 
 /* sudo -l, -v, -k, -K, -V only ask or reset; they start nothing. */
@@ -1006,8 +1134,24 @@ static long wrap_runuser(struct cctx *x, struct cmdv *c, size_t at)
 /* script -c CMD [FILE] runs CMD through the shell, recording a typescript. */
 static long wrap_script(struct cctx *x, struct cmdv *c, size_t at)
 {
+	size_t idx;
+	const char *v;
+
 	(void)at;
 	record_self(x, c);
+	static const struct {
+		char letter;
+		const char *lname;
+	} logs[] = {{'O', "--log-out"}, {'I', "--log-in"}, {'B', "--log-io"}, {'T', "--log-timing"}};
+
+	/* the typescript FILE and the -O, -I, -B, -T logs are written */
+	if (opt_operands(c, 1, "cEIOBT", &idx, 1))
+		paths_write(x, &c->w[idx], c->w[idx].val, shell_span_word(x, &c->w[idx]));
+	for (size_t i = 0; i < nitems(logs); i++) {
+		const struct word *w = opt_value(c, logs[i].letter, logs[i].lname, "cEIOBT", &v);
+		if (w)
+			paths_write(x, w, v, shell_span_word(x, w));
+	}
 	if (!dash_c_script(x, c, "cEIOBT"))
 		cls_add(x, x->o->unknown_program, "exec.script", shell_span_word(x, &c->w[0]),
 		        "script starts a shell reading commands from the terminal");
