@@ -493,7 +493,8 @@ static const char *persistence(const struct cctx *x, const char *abs)
 static const char *const gate_rel[] = {
 	".airlock",         ".claude/settings.json", ".claude/settings.local.json", ".mcp.json",
 	".cursor/mcp.json", ".vscode/mcp.json",      ".vscode/tasks.json",          ".gemini/settings.json",
-	".codex/config.toml", ".claude/hooks",
+	".codex/config.toml", ".claude/hooks",       ".vscode/settings.json",
+	".devcontainer/devcontainer.json",           ".devcontainer.json",
 };
 static const char *const gate_home[] = {
 	".config/airlock",  ".local/state/airlock",  ".claude/settings.json", ".claude/settings.local.json",

@@ -50,6 +50,9 @@ const struct guard_path guard_paths[GUARD_NPATHS] = {
 	{".codex/config.toml", GUARD_REMOVE}, /* its MCP servers and notify program */
 	{".cursor", GUARD_PIN},
 	{".cursor/mcp.json", GUARD_REMOVE},
+	{".devcontainer", GUARD_PIN}, /* initializeCommand runs on the host */
+	{".devcontainer.json", GUARD_REMOVE},
+	{".devcontainer/devcontainer.json", GUARD_REMOVE},
 	{".gemini", GUARD_PIN},
 	{".gemini/settings.json", GUARD_REMOVE},
 	{".git", GUARD_GITDIR},
@@ -65,6 +68,7 @@ const struct guard_path guard_paths[GUARD_NPATHS] = {
 	{".mcp.json", GUARD_REMOVE},
 	{".vscode", GUARD_PIN},
 	{".vscode/mcp.json", GUARD_REMOVE},
+	{".vscode/settings.json", GUARD_REMOVE}, /* interpreter, shell and tool paths it runs */
 	{".vscode/tasks.json", GUARD_REMOVE}, /* a folderOpen task runs on opening */
 };
 

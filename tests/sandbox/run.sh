@@ -276,19 +276,27 @@ fi
 # (VS Code runs a folderOpen task when the folder opens): kept read-only
 # when they exist, removed when the run made them
 mkdir -p "$WORK/wd/.vscode" && echo "{}" > "$WORK/wd/.vscode/tasks.json"
+echo "{}" > "$WORK/wd/.vscode/settings.json"
 [ "$AS" = nobody ] && chown -R 65534:65534 "$WORK/wd/.vscode"
 OUT=$(ax -- ./probe write .vscode/tasks.json 2>&1)
 grep -q PWNED "$WORK/wd/.vscode/tasks.json" && bad write-editor-tasks "tasks changed" ||
 	ok write-editor-tasks
-OUT=$(ax -- sh -c 'mkdir -p .cursor .gemini .codex; echo "{}" > .cursor/mcp.json; echo "{}" > .gemini/settings.json; echo "{}" > .vscode/mcp.json
-	printf "notify = [\"touch\", \"x\"]\n" > .codex/config.toml' 2>&1)
+# VS Code runs the interpreter, shell and tool paths its settings name
+OUT=$(ax -- ./probe write .vscode/settings.json 2>&1)
+grep -q PWNED "$WORK/wd/.vscode/settings.json" && bad write-editor-settings "settings changed" ||
+	ok write-editor-settings
+OUT=$(ax -- sh -c 'mkdir -p .cursor .gemini .codex .devcontainer; echo "{}" > .cursor/mcp.json; echo "{}" > .gemini/settings.json; echo "{}" > .vscode/mcp.json
+	printf "notify = [\"touch\", \"x\"]\n" > .codex/config.toml
+	echo "{\"initializeCommand\": \"touch x\"}" | tee .devcontainer.json > .devcontainer/devcontainer.json' 2>&1)
 if [ ! -e "$WORK/wd/.cursor/mcp.json" ] && [ ! -e "$WORK/wd/.gemini/settings.json" ] &&
-   [ ! -e "$WORK/wd/.vscode/mcp.json" ] && [ ! -e "$WORK/wd/.codex/config.toml" ]; then
+   [ ! -e "$WORK/wd/.vscode/mcp.json" ] && [ ! -e "$WORK/wd/.codex/config.toml" ] &&
+   [ ! -e "$WORK/wd/.devcontainer.json" ] && [ ! -e "$WORK/wd/.devcontainer/devcontainer.json" ]; then
 	ok create-editor-configs
 else
-	bad create-editor-configs "planted: $(ls "$WORK/wd/.cursor" "$WORK/wd/.gemini" "$WORK/wd/.vscode" "$WORK/wd/.codex" 2>&1 | tr '\n' ' ')"
+	bad create-editor-configs "planted: $(ls "$WORK/wd/.cursor" "$WORK/wd/.gemini" "$WORK/wd/.vscode" "$WORK/wd/.codex" "$WORK/wd/.devcontainer" "$WORK/wd/.devcontainer.json" 2>&1 | tr '\n' ' ')"
 fi
-rm -rf "$WORK/wd/.vscode" "$WORK/wd/.cursor" "$WORK/wd/.gemini" "$WORK/wd/.codex"
+rm -rf "$WORK/wd/.vscode" "$WORK/wd/.cursor" "$WORK/wd/.gemini" "$WORK/wd/.codex" "$WORK/wd/.devcontainer" \
+	"$WORK/wd/.devcontainer.json"
 # a repository the run creates keeps git init's samples but no live hook
 mkdir -p "$WORK/repo" && cp "$WORK/probe" "$WORK/repo/" && [ "$AS" = nobody ] && chown -R 65534:65534 "$WORK/repo"
 OUT=$(cd "$WORK/repo" && env -i PATH=/usr/bin:/bin HOME="$WORK/home" $RUN "$AIRLOCK" exec -- sh -c \
