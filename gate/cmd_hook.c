@@ -183,7 +183,7 @@ static json_t *bash_sandboxed(json_t *tool_input, const struct call *c, const ch
 	char *self = agent_self_path(errstr), *pol = self ? policy_words(go, errstr) : NULL;
 	char *place = pol ? place_words(workdir, c->cwd, errstr) : NULL;
 	char *qself, *qprof, *qcmd;
-	json_t *in = NULL;
+	json_t *in = NULL, *cmd;
 
 	if (place == NULL)
 		goto out;
@@ -191,10 +191,18 @@ static json_t *bash_sandboxed(json_t *tool_input, const struct call *c, const ch
 	qprof = agent_shell_quote(profile);
 	qcmd = agent_shell_quote(c->command ? c->command : "");
 	in = json_deep_copy(tool_input);
-	json_object_set_new(in, "command",
-	                    json_sprintf("%s exec --profile %s%s%s%s%s -- bash -c %s", qself, qprof,
-	                                 pol, place, git_identity_wanted(v) ? " --git-identity" : "",
-	                                 git_trust_wanted(v) ? " --git-trust" : "", qcmd));
+	cmd = json_sprintf("%s exec --profile %s%s%s%s%s -- bash -c %s", qself, qprof, pol, place,
+	                   git_identity_wanted(v) ? " --git-identity" : "",
+	                   git_trust_wanted(v) ? " --git-trust" : "", qcmd);
+	/* json_sprintf refuses text that is not UTF-8 (a project or cwd whose
+	 * real path holds such bytes): the input would keep the original
+	 * command, allowed to run outside the sandbox. Fail safe. */
+	if (cmd == NULL || json_object_set_new(in, "command", cmd) < 0) {
+		*errstr = xstrdup("the sandboxed command is not valid UTF-8 (a path in it holds "
+		                  "bytes a JSON answer cannot carry)");
+		json_decref(in);
+		in = NULL;
+	}
 	free(qself);
 	free(qprof);
 	free(qcmd);

@@ -1,0 +1,39 @@
+#!/bin/sh
+# 97-integrations-review2.sh: a second hostile review of the agent
+# integrations (run, hook, mcp, watch): each case a way a call ran, was
+# allowed or went unrecorded other than the gate decided, each failing on
+# 4784450 before its fix.
+set -u
+. tests/e2e/lib.sh
+: "${AIRLOCK:?}"
+need jq sqlite3
+tmpdir_make
+d=$T_DIR
+export HOME="$d/home"
+mkdir -p "$d/wd" "$HOME/.ssh"
+echo hello >"$d/wd/notes.md"
+echo not-a-key >"$HOME/.ssh/id_rsa"
+PY=python3; [ -x /usr/bin/python3 ] && PY=/usr/bin/python3
+F=$PWD/tests/data/integrations/fake-mcp-server.py
+has() { printf '%s' "$out" | grep -q -- "$1"; }
+lacks() { ! has "$1"; }
+# mcp DB LOG SERVER...: the client's lines (stdin) through airlock mcp
+mcp() {
+	db=$1 log=$2; shift 2
+	(cat; sleep 1) | (cd "$d/wd" && timeout 30 "$AIRLOCK" mcp --no-tty --db "$d/$db" "$@" "$d/$log") 2>/dev/null
+}
+
+# --- hook: a sandboxed command JSON cannot carry is denied, not run bare -------
+# A cwd whose real path is not UTF-8 (a symlink the agent made in the
+# project) made json_sprintf fail; the answer kept the original command and
+# said allow: Claude Code ran it outside the sandbox.
+mkdir -p "$d/proj/$(printf 'x\377')" && (cd "$d/proj" && git init -q . && ln -s "$(printf 'x\377')" sub)
+out=$(printf '{"session_id":"u","cwd":"%s/proj/sub","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"echo ran-bare > %s/bare"}}' "$d" "$d" |
+	CLAUDE_PROJECT_DIR="$d/proj" "$AIRLOCK" hook claude --db "$d/u.db" 2>/dev/null)
+expect_eq "hook, non-UTF-8 cwd: denied" "$(printf '%s' "$out" | jq -r .hookSpecificOutput.permissionDecision)" deny
+expect_eq "hook, non-UTF-8 cwd: no input to run" "$(printf '%s' "$out" | jq -r '.hookSpecificOutput.updatedInput // "none"')" none
+check "hook, non-UTF-8 cwd: says why" has "not valid UTF-8"
+expect_eq "hook, non-UTF-8 cwd: recorded denied" \
+	"$(sqlite3 "$d/u.db" "SELECT decision FROM call_index")" denied
+
+finish
