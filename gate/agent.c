@@ -397,8 +397,10 @@ static bool starts_sql(const char *q)
 struct call *agent_canonical_call(const char *name, const char *kind, json_t *fields,
                                   json_t *id, enum shape shape)
 {
-	json_t *root = json_pack("{s:s, s:o, s:O}", "tool", kind, "input", fields, "id",
-	                         id ? id : json_null());
+	/* decoded without the id: an id the protocol refuses (an object, an
+	 * array, which an MCP client may send) must not drop the mapped call,
+	 * leaving only the unknown tool a rule on the tool's name allows */
+	json_t *root = json_pack("{s:s, s:o}", "tool", kind, "input", fields);
 	struct call *c = NULL;
 	json_t *eid = NULL;
 	char *err = NULL;
@@ -411,6 +413,8 @@ struct call *agent_canonical_call(const char *name, const char *kind, json_t *fi
 		free(c->name);
 		c->name = xstrdup(name);
 		c->shape = shape;
+		json_decref(c->id);
+		c->id = json_incref(id ? id : json_null());
 	}
 	json_decref(root);
 	return c;

@@ -100,8 +100,9 @@ void agent_calls_free(struct call **calls);
  * NULL when c is a tool airlock knows: classify c itself. args is the
  * agent's original input. */
 struct call **agent_named_calls(const struct call *c, json_t *args, const char *cwd);
-/* Decodes {"tool": kind, "input": fields, "id": id} and names the call name.
- * Takes fields. Returns a new call, or NULL when it does not decode. */
+/* Decodes {"tool": kind, "input": fields}, names the call name and gives it
+ * id, whatever its type. Takes fields. Returns a new call, or NULL when it
+ * does not decode. */
 struct call *agent_canonical_call(const char *name, const char *kind, json_t *fields,
                                   json_t *id, enum shape shape);
 /* Returns a new TOOL_OTHER call named name with a copy of args as input. */

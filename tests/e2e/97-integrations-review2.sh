@@ -36,4 +36,21 @@ check "hook, non-UTF-8 cwd: says why" has "not valid UTF-8"
 expect_eq "hook, non-UTF-8 cwd: recorded denied" \
 	"$(sqlite3 "$d/u.db" "SELECT decision FROM call_index")" denied
 
+# --- mcp: an id that is not a string or number does not unmap the call -------
+# A tools/call whose id was an object or array lost its mapped calls (they
+# were decoded with that id, which the protocol refuses): only the unknown
+# tool stayed, an allow rule on the tool matched it, and a read of an SSH
+# key was forwarded unjudged.
+printf '[rules]\n\tallow = Mcp(fake.lookup)\n' >"$d/lookup.policy"
+chmod 600 "$d/lookup.policy"
+for id in '{"x":1}' '[7]'; do
+	out=$(printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}' \
+		'{"jsonrpc":"2.0","id":2,"method":"tools/list"}' \
+		'{"jsonrpc":"2.0","id":'"$id"',"method":"tools/call","params":{"name":"lookup","arguments":{"path":"'"$HOME"'/.ssh/id_rsa"}}}' |
+		mcp i.db i.log --policy "$d/lookup.policy" -- $PY "$F")
+	check "mcp, id $id: the key read is not forwarded" lacks "ran lookup"
+	check "mcp, id $id: judged as a secret read" has "secrets.read"
+done
+expect_eq "mcp, odd ids: never reached the server" "$(grep -c '"tools/call"' "$d/i.log")" 0
+
 finish
