@@ -16,6 +16,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <libgen.h>
+#include <math.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -85,22 +86,19 @@ static void client_write(struct mcp *m, json_t *msg, const char *raw, size_t len
 	pthread_mutex_unlock(&m->out);
 }
 
-/* The key a request is matched by. A JavaScript server reads ids 1 and 1.0
- * as the same number and answers both as 1: an integral real is keyed as
- * that integer, so its response is matched and a second call cannot reuse
- * the id of one in flight by writing it 1.0. */
+/* The key a request is matched by. A JavaScript server reads every id as
+ * a double and answers with what it read: 1 and 1.0 are both 1, and
+ * 9007199254740993 (past 2^53) is 9007199254740992. An id is keyed as that
+ * double, so its response is matched, and a second call cannot reuse the
+ * id of one in flight by writing it 1.0, or as another integer that rounds
+ * to the same double (it took the first call's response). */
 static char *id_key(json_t *id)
 {
-	double d = json_real_value(id);
-	json_t *n;
-	char *k;
+	double d = json_is_integer(id) ? (double)json_integer_value(id) : json_real_value(id);
 
-	if (!json_is_real(id) || d != (double)(json_int_t)d || d < -9.0e18 || d > 9.0e18)
+	if (!json_is_number(id) || d != floor(d) || fabs(d) >= 1e21) /* JS writes 1e+21 */
 		return json_dumps(id, JSON_COMPACT | JSON_ENCODE_ANY | JSON_SORT_KEYS);
-	n = json_integer((json_int_t)d);
-	k = json_dumps(n, JSON_COMPACT | JSON_ENCODE_ANY);
-	json_decref(n);
-	return k;
+	return xasprintf("%.0f", d + 0.0); /* + 0.0: -0 is 0 */
 }
 
 static void pending_add(struct mcp *m, json_t *id, json_t *what)

@@ -53,4 +53,34 @@ for id in '{"x":1}' '[7]'; do
 done
 expect_eq "mcp, odd ids: never reached the server" "$(grep -c '"tools/call"' "$d/i.log")" 0
 
+# --- mcp: ids past 2^53 are matched as a JavaScript server reads them ---------
+# A JavaScript server reads 9007199254740993 as 9007199254740992 and answers
+# with that: the call's answer was never matched (recorded as no response)
+# and a second call with id 9007199254740992 was forwarded beside it and
+# recorded with the first one's result.
+cat >"$d/js.py" <<'PY'
+import json, sys
+def jsid(i):  # JSON.parse reads every number as a double
+    return int(float(i)) if isinstance(i, int) and not isinstance(i, bool) else i
+calls = []
+for line in sys.stdin:  # answers the calls at the end: both are in flight
+    m = json.loads(line)
+    if m.get("method") == "tools/list":
+        print(json.dumps({"jsonrpc": "2.0", "id": jsid(m["id"]),
+                          "result": {"tools": [{"name": "lookup"}]}}), flush=True)
+    elif "id" in m:
+        calls.append(m)
+for m in calls:
+    print(json.dumps({"jsonrpc": "2.0", "id": jsid(m["id"]), "result": {"content": [
+        {"type": "text", "text": "ran " + m["params"]["arguments"]["path"]}]}}), flush=True)
+PY
+out=$(printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' \
+	'{"jsonrpc":"2.0","id":9007199254740993,"method":"tools/call","params":{"name":"lookup","arguments":{"path":"a"}}}' \
+	'{"jsonrpc":"2.0","id":9007199254740992,"method":"tools/call","params":{"name":"lookup","arguments":{"path":"b"}}}' |
+	mcp b.db b.log -- $PY "$d/js.py")
+check "mcp, id past 2^53: a second call with the same double is not forwarded" lacks "ran b"
+expect_eq "mcp, id past 2^53: each call recorded with its own outcome" \
+	"$(sqlite3 "$d/b.db" "SELECT group_concat(o, ' ') FROM (SELECT c.summary || ':' || c.decision || ':' || ifnull(json_extract(f.body, '$.stdout'), '') AS o FROM call_index c JOIN events f ON f.call = c.id AND f.kind = 'finished' ORDER BY c.id)")" \
+	"a:auto:ran a b:error:"
+
 finish
