@@ -397,10 +397,37 @@ static const struct {
 	{FMT_CODEX, "item.completed", codex_completed},
 };
 
+/* Shows each NUL in j's strings as U+FFFD. A stream line holding a
+ * \u0000 anywhere (a command's output, a model's text) was not read at all
+ * and the tool calls in it went unrecorded; read as C strings, a command
+ * would end at its NUL and hide the rest. */
+static void nul_repair(json_t *j)
+{
+	const char *p = json_string_value(j), *key;
+	size_t n = json_string_length(j), i;
+	json_t *v;
+	struct buf b;
+
+	if (json_is_object(j))
+		json_object_foreach(j, key, v) nul_repair(v);
+	else if (json_is_array(j))
+		json_array_foreach(j, i, v) nul_repair(v);
+	if (p == NULL || memchr(p, '\0', n) == NULL)
+		return;
+	buf_init(&b, 0);
+	for (i = 0; i < n; i++)
+		buf_append(&b, p[i] ? p + i : "\xef\xbf\xbd", p[i] ? 1 : 3);
+	json_string_setn(j, b.data, b.len);
+	buf_free(&b);
+}
+
 static void watch_line(struct watch *w, const char *line, size_t len)
 {
-	json_t *ev = memchr(line, '\0', len) ? NULL : json_loadb(line, len, 0, NULL);
-	const char *type = str(ev, "type");
+	json_t *ev = memchr(line, '\0', len) ? NULL : json_loadb(line, len, JSON_ALLOW_NUL, NULL);
+	const char *type;
+
+	nul_repair(ev);
+	type = str(ev, "type");
 
 	for (size_t i = 0; type && i < nitems(events); i++)
 		if ((w->format == FMT_AUTO || w->format == events[i].format) &&
