@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +52,42 @@ struct hook_answer {
 	char *reason;         /* owned */
 	json_t *updated;      /* owned, or NULL */
 };
+
+/* The signals that end a hook before it answers: Claude Code's timeout
+ * (SIGTERM), Ctrl-C, a hangup. Killed by one, airlock exited 128+N, a
+ * status after which Claude Code runs the tool: now it blocks (2). */
+static const int stop_signals[] = {SIGTERM, SIGINT, SIGHUP};
+
+static void on_stop(int sig)
+{
+	static const char msg[] = "airlock: stopped by a signal before answering; blocked\n";
+
+	(void)sig;
+	if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0) {
+		/* nothing more to say: the exit status blocks */
+	}
+	_exit(EXIT_USAGE); /* fail safe: the one status Claude Code blocks on */
+}
+
+/* block: true to hold the stop signals off (the answer is being written,
+ * and goes out whole), false to install on_stop for them. */
+static void stop_signals_set(bool block)
+{
+	struct sigaction sa = {.sa_handler = on_stop};
+	sigset_t set;
+
+	sigemptyset(&set);
+	for (size_t i = 0; i < nitems(stop_signals); i++)
+		sigaddset(&set, stop_signals[i]);
+	if (block) {
+		sigprocmask(SIG_BLOCK, &set, NULL);
+		return;
+	}
+	sa.sa_mask = set;
+	for (size_t i = 0; i < nitems(stop_signals); i++)
+		sigaction(stop_signals[i], &sa, NULL);
+	signal(SIGPIPE, SIG_IGN); /* a closed stdout is a write error: blocked (2) */
+}
 
 static int answer_write(struct hook_answer *a)
 {
@@ -442,6 +479,7 @@ int cmd_hook(int argc, char **argv)
 		fputs(hook_usage, stderr);
 		return EXIT_USAGE;
 	}
+	stop_signals_set(false);
 	o.no_tty = o.no_tty || !tui; /* without --tui, Claude Code asks; never the terminal */
 	tui = tui || o.approve_with;  /* a program asked to decide decides */
 	if ((text = read_payload(o.line_cap ? o.line_cap : PROTOCOL_LINE_CAP, &len, &err)) == NULL)
@@ -458,5 +496,6 @@ int cmd_hook(int argc, char **argv)
 	json_decref(root);
 	free(text);
 	free(err);
+	stop_signals_set(true);
 	return answer_write(&a);
 }
