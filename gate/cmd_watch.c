@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/encode.h"
@@ -57,13 +58,22 @@ struct watch {
 static struct gate *watch_gate(struct watch *w)
 {
 	char *err = NULL;
+	struct stat st;
 	int ec;
 
 	if (w->g || w->errors > 0)
 		return w->g;
-	if (w->opts.workdir == NULL)
-		w->opts.workdir = w->cwd;
 	w->opts.agent = w->agent;
+	/* the cwd the stream announced may not exist here (a stream from
+	 * another machine or container, or a made-up one): nothing was then
+	 * recorded or flagged at all. Airlock's own directory serves instead. */
+	errno = 0;
+	if (w->opts.workdir == NULL && w->cwd && stat(w->cwd, &st) == 0 && S_ISDIR(st.st_mode))
+		w->opts.workdir = w->cwd;
+	else if (w->opts.workdir == NULL && w->cwd)
+		fprintf(stderr, "airlock watch: the stream's cwd %s cannot be used here (%s); "
+		                "recording with this directory as the workdir\n",
+		        w->cwd, errno ? strerror(errno) : "not a directory");
 	if (gate_open(&w->opts, &w->g, &ec, &err) < 0) {
 		fprintf(stderr, "airlock watch: %s; nothing is recorded\n", err);
 		free(err);
