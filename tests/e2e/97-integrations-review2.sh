@@ -133,4 +133,21 @@ printf '{"session_id":"p","cwd":"%s/wd","hook_event_name":"PreToolUse","tool_nam
 rc=$( { "$AIRLOCK" hook claude --db "$d/p.db" <"$d/ls.json" 2>/dev/null; echo $? >"$d/p.rc"; } | true; cat "$d/p.rc")
 expect_eq "hook, stdout closed: exits 2, not SIGPIPE" "$rc" 2
 
+# --- run: an agent printing while a long result waits is not deadlocked -------
+# The result went to the agent's stdin from the thread that reads its
+# stdout: a result longer than the pipe waited for the agent to read it,
+# while the agent, printing before it read, waited on its full stdout.
+cat >"$d/chatty.py" <<'PY'
+import json, sys
+print(json.dumps({"id": 1, "tool": "shell", "input": {"command": "seq 1 100000"}}), flush=True)
+for i in range(3000):  # progress lines, before reading the result
+    print("chatter %d %s" % (i, "x" * 60), flush=True)
+res = json.loads(sys.stdin.readline())
+print("result", res["decision"], len(res["stdout"]), flush=True)
+PY
+(cd "$d/wd" && timeout 60 "$AIRLOCK" run --db "$d/r.db" -- $PY "$d/chatty.py" >"$d/r.out" 2>"$d/r.err")
+expect_eq "run, chatter while a long result waits: the agent exits" "$?" 0
+expect_eq "run, chatter while a long result waits: all the chatter" "$(grep -c '^chatter ' "$d/r.out")" 3000
+expect_eq "run, chatter while a long result waits: the whole result" "$(tail -1 "$d/r.out")" "result auto 588895"
+
 finish
