@@ -242,6 +242,11 @@ void agent_forward_signals(pid_t pid)
 		sigaction(sigs[i], &sa, NULL);
 }
 
+void agent_forward_signal(int sig)
+{
+	forward(sig, NULL, NULL);
+}
+
 int agent_wait(pid_t pid)
 {
 	int st;

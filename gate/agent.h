@@ -52,6 +52,9 @@ int agent_write_text(FILE *f, const char *p, size_t n);
  * or from the terminal, on to pid (in a session of its own, it cannot get
  * the terminal's). */
 void agent_forward_signals(pid_t pid);
+/* Passes sig on to the child agent_forward_signals() named, if any: a
+ * signal the approval screen caught with its own handlers (run, mcp). */
+void agent_forward_signal(int sig);
 /* Waits for pid; returns its exit status as a shell would (128+signal). */
 int agent_wait(pid_t pid);
 
