@@ -58,7 +58,8 @@ struct mcp {
 	struct agent_child srv;
 	FILE *to_server;
 	size_t cap;
-	int wake[2];            /* the pump writes here when the server is gone */
+	int wake[2];            /* the pump writes here when a call's response came
+	                         * (done) or the server is gone */
 	pthread_mutex_t out;    /* keeps lines to the client (stdout) whole */
 	bool passing;           /* pump: a long line is being passed, out held */
 	pthread_mutex_t lock;   /* guards the fields below */
@@ -158,6 +159,7 @@ static void learn(struct mcp *m, json_t *msg)
 	json_t *id = json_object_get(msg, "id"), *res = json_object_get(msg, "result"), *p;
 	char *k = id && !json_object_get(msg, "method") ? id_key(id) : NULL;
 	const char *kind, *name;
+	bool finished = false;
 
 	pthread_mutex_lock(&m->lock);
 	if (k == NULL || (p = json_object_get(m->pending, k)) == NULL)
@@ -188,11 +190,17 @@ static void learn(struct mcp *m, json_t *msg)
 		                                "text", utf8_valid(text, strlen(text)) ? text : "", "ms",
 		                                (json_int_t)ms));
 		free(text);
+		finished = true;
 	}
 	json_object_del(m->pending, k);
 out:
 	pthread_mutex_unlock(&m->lock);
 	free(k);
+	/* the main thread records it now, not at the client's next line: a
+	 * quiet client left the call unfinished in the log (lost if airlock
+	 * was then killed). A full pipe already wakes it. */
+	if (finished && write(m->wake[1], "r", 1) < 0 && errno != EAGAIN)
+		fprintf(stderr, "airlock mcp: cannot wake the main thread: %s\n", strerror(errno));
 }
 
 /* A server line longer than the cap goes to the client as it arrives,
@@ -264,7 +272,7 @@ static void *pump_main(void *arg)
 	m->server_gone = true;
 	pthread_cond_broadcast(&m->listed);
 	pthread_mutex_unlock(&m->lock);
-	if (write(m->wake[1], "x", 1) < 0)
+	if (write(m->wake[1], "x", 1) < 0 && errno != EAGAIN)
 		fprintf(stderr, "airlock mcp: cannot wake the main thread: %s\n", strerror(errno));
 	return NULL;
 }
@@ -607,6 +615,22 @@ static void finish_unanswered(struct mcp *m)
 	}
 }
 
+/* The pump woke the main thread: records the responses it read; true
+ * when the server is gone (nothing more can be answered). */
+static bool mcp_woken(struct mcp *m)
+{
+	char b[256];
+	bool gone;
+
+	while (read(m->wake[0], b, sizeof(b)) == (ssize_t)sizeof(b))
+		;
+	drain_done(m);
+	pthread_mutex_lock(&m->lock);
+	gone = m->server_gone;
+	pthread_mutex_unlock(&m->lock);
+	return gone;
+}
+
 /* Reads client lines until the client or the server goes away. */
 static void mcp_loop(struct mcp *m)
 {
@@ -620,8 +644,10 @@ static void mcp_loop(struct mcp *m)
 		if (!reader_ready(r)) {
 			while (poll(pfd, 2, -1) < 0 && errno == EINTR)
 				;
-			if (pfd[1].revents) /* the server is gone: nothing more can be answered */
+			if (pfd[1].revents && mcp_woken(m)) /* the server is gone */
 				break;
+			if (pfd[1].revents) /* a call's response: recorded; wait again */
+				continue;
 		}
 		if (reader_next(r, &line, &len, &toolong) != 1)
 			break;
@@ -751,7 +777,7 @@ int cmd_mcp(int argc, char **argv)
 		goto fail;
 	}
 	signal(SIGPIPE, SIG_IGN);
-	if (pipe2(m.wake, O_CLOEXEC) < 0) {
+	if (pipe2(m.wake, O_CLOEXEC | O_NONBLOCK) < 0) {
 		err = xasprintf("cannot create a pipe: %s", strerror(errno));
 		rc = EXIT_INTERNAL;
 		goto fail;

@@ -84,6 +84,20 @@ expect_eq "mcp, id past 2^53: each call recorded with its own outcome" \
 	"$(sqlite3 "$d/b.db" "SELECT group_concat(o, ' ') FROM (SELECT c.summary || ':' || c.decision || ':' || ifnull(json_extract(f.body, '$.stdout'), '') AS o FROM call_index c JOIN events f ON f.call = c.id AND f.kind = 'finished' ORDER BY c.id)")" \
 	"a:auto:ran a b:error:"
 
+# --- mcp: a call's outcome is recorded when its response comes ---------------
+# Responses were recorded only after the client's next line: a client that
+# waited (as clients do, for the result) left the call decided but not
+# finished in the log, lost for good if airlock was then killed.
+finished() { [ "$(sqlite3 "$d/q.db" "SELECT count(*) FROM events WHERE kind = 'finished'" 2>/dev/null)" = 1 ]; }
+{
+	printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' \
+		'{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"lookup","arguments":{"path":"notes.md"}}}'
+	i=0
+	while [ $i -lt 200 ] && ! finished; do sleep 0.1; i=$((i + 1)); done
+	finished && echo yes >"$d/q.seen"
+} | (cd "$d/wd" && timeout 60 "$AIRLOCK" mcp --no-tty --db "$d/q.db" -- $PY "$F" "$d/q.log" >/dev/null 2>&1)
+check "mcp: the outcome is in the log while the client still waits" test -e "$d/q.seen"
+
 # --- watch: a \u0000 in a line does not hide its tool calls --------------------
 # jansson refuses \u0000 by default, so a line holding one anywhere (a
 # model's text, a description, a command's output) was skipped whole: the
