@@ -54,6 +54,24 @@ for id in '{"x":1}' '[7]'; do
 done
 expect_eq "mcp, odd ids: never reached the server" "$(grep -c '"tools/call"' "$d/i.log")" 0
 
+# --- mcp: a search tool's include glob that names secrets reads them ---------
+# Only Claude Code's Grep had its glob read: an MCP server's search tool
+# given {"path":".","include":".env"} was a read of "." at low, and
+# forwarded: it answers with the lines of .env that match.
+echo 'API_KEY=sk-live-not-real' >"$d/wd/.env"
+for a in '"include":".env"' '"glob":"*.{ts,pem}"'; do
+	out=$(printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' \
+		'{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"lookup","arguments":{"path":".","pattern":"KEY",'"$a"'}}}' |
+		mcp g.db g.log -- $PY "$F")
+	check "mcp, a search with $a: not forwarded" lacks "ran lookup"
+	check "mcp, a search with $a: judged a secret read" has "secrets.read"
+done
+out=$(printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' \
+	'{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"lookup","arguments":{"path":".","pattern":"KEY","include":"*.py"}}}' |
+	mcp g.db g.log -- $PY "$F")
+check "mcp, a search with an ordinary include: forwarded" has "ran lookup"
+rm -f "$d/wd/.env"
+
 # --- mcp: ids past 2^53 are matched as a JavaScript server reads them ---------
 # A JavaScript server reads 9007199254740993 as 9007199254740992 and answers
 # with that: the call's answer was never matched (recorded as no response)
