@@ -82,15 +82,27 @@ static struct gate *watch_gate(struct watch *w)
 	return w->g;
 }
 
+/* One line on stderr, the user's terminal: a finding's reason quotes the
+ * call ("reads /root/.ssh/<ESC>[2K..."), so its control characters are
+ * shown as \xNN, as the summary's are: raw, a model-written path could
+ * erase the FLAGGED line it is on, or retitle the terminal. */
 static void flag(const struct call *c, const struct verdict *v)
 {
 	char *sum = encode_summary(c, 160);
+	struct buf b;
 
-	fprintf(stderr, "airlock watch: FLAGGED %s: %s", tier_name(v->tier), sum);
-	for (size_t i = 0; i < v->nfindings; i++)
-		if (v->findings[i].tier >= TIER_HIGH)
-			fprintf(stderr, " [%s: %s]", v->findings[i].rule, v->findings[i].reason);
-	fputc('\n', stderr);
+	buf_init(&b, 0);
+	buf_printf(&b, "airlock watch: FLAGGED %s: %s", tier_name(v->tier), sum);
+	for (size_t i = 0; i < v->nfindings; i++) {
+		const char *why = v->findings[i].reason ? v->findings[i].reason : "";
+		if (v->findings[i].tier < TIER_HIGH)
+			continue;
+		buf_printf(&b, " [%s: ", v->findings[i].rule);
+		buf_append_shown(&b, why, strlen(why), 0);
+		buf_puts(&b, "]");
+	}
+	fprintf(stderr, "%.*s\n", (int)b.len, b.data);
+	buf_free(&b);
 	free(sum);
 }
 

@@ -133,6 +133,17 @@ check "watch, \\u0000: flagged on stderr" test "$(grep -c FLAGGED "$d/w.err")" -
 expect_eq "watch, \\u0000: the result with a NUL is recorded" \
 	"$(sqlite3 "$d/w.db" "SELECT count(*) FROM events WHERE kind = 'finished'")" 1
 
+# --- watch: a FLAGGED line shows the call's control characters as text -------
+# The summary was escaped, but a finding's reason quotes the path: an ESC
+# the model wrote in it reached the user's terminal raw, and could erase
+# the FLAGGED line it was on or retitle the terminal.
+printf '%s\n' '{"type":"assistant","message":{"content":[{"type":"tool_use","id":"e1","name":"Read","input":{"file_path":"/root/.ssh/\u001b[2K\u001b]0;t\u0007id_rsa"}}]}}' |
+	(cd "$d/wd" && "$AIRLOCK" watch --db "$d/we.db" 2>"$d/we.err")
+esc=$(printf '\033')
+check "watch, ESC in a flagged path: flagged" grep -q "FLAGGED.*secrets.read" "$d/we.err"
+check "watch, ESC in a flagged path: no raw ESC on stderr" test "$(grep -c "$esc" "$d/we.err")" -eq 0
+check "watch, ESC in a flagged path: shown as text" grep -qF '\x1b[2K' "$d/we.err"
+
 # --- watch: a stream's cwd that does not exist here still records -----------
 # The init event's cwd became the workdir; one that does not exist on this
 # machine (a stream from a container, or made up) failed gate_open, and
