@@ -530,7 +530,23 @@ static void client_batch(struct mcp *m, json_t *batch, const char *raw, size_t l
 	json_decref(replies);
 }
 
-static void client_line(struct mcp *m, const char *line, size_t len)
+/* Answers a client line that is not forwarded unread (-32700), and
+ * records it in the log: a duplicate key meant for the server is evidence,
+ * as a line the gate cannot read is. */
+static void client_rejected(struct mcp *m, size_t lineno, const char *why, const char *line,
+                            size_t len)
+{
+	char *note = gate_reject_note(m->g, lineno, why, line, len);
+	char *text = xasprintf("airlock: %s; not forwarded", note);
+	json_t *r = rpc_error(NULL, -32700, text);
+
+	client_write(m, r, NULL, 0);
+	json_decref(r);
+	free(text);
+	free(note);
+}
+
+static void client_line(struct mcp *m, size_t lineno, const char *line, size_t len)
 {
 	json_error_t jerr;
 	json_t *msg, *r = NULL;
@@ -540,10 +556,10 @@ static void client_line(struct mcp *m, const char *line, size_t len)
 		return;
 	msg = memchr(line, '\0', len) ? NULL : json_loadb(line, len, JSON_REJECT_DUPLICATES, &jerr);
 	if (msg == NULL || !(json_is_object(msg) || json_is_array(msg))) {
-		err = xasprintf("airlock: cannot parse the message strictly (%s); not forwarded",
-		                msg ? "not an object" : jerr.text);
-		r = rpc_error(NULL, -32700, err);
-		client_write(m, r, NULL, 0);
+		err = xasprintf("cannot parse the message strictly (%s)",
+		                msg ? "not an object" : memchr(line, '\0', len) ? "a NUL byte"
+		                                                             : jerr.text);
+		client_rejected(m, lineno, err, line, len);
 		free(err);
 	} else if (json_is_array(msg))
 		client_batch(m, msg, line, len);
@@ -637,7 +653,7 @@ static void mcp_loop(struct mcp *m)
 	struct reader *r = reader_new(STDIN_FILENO, m->cap);
 	struct pollfd pfd[2] = {{.fd = STDIN_FILENO, .events = POLLIN}, {.fd = m->wake[0], .events = POLLIN}};
 	const char *line;
-	size_t len;
+	size_t len, lineno = 0;
 	bool toolong;
 
 	for (;;) {
@@ -651,13 +667,11 @@ static void mcp_loop(struct mcp *m)
 		}
 		if (reader_next(r, &line, &len, &toolong) != 1)
 			break;
-		if (toolong) {
-			json_t *e = rpc_error(NULL, -32700, "airlock: message longer than the line cap; "
-			                                    "not forwarded");
-			client_write(m, e, NULL, 0);
-			json_decref(e);
-		} else
-			client_line(m, line, len);
+		lineno++;
+		if (toolong)
+			client_rejected(m, lineno, "message longer than the line cap", NULL, len);
+		else
+			client_line(m, lineno, line, len);
 		drain_done(m);
 	}
 	reader_free(r);

@@ -98,7 +98,8 @@ static json_t *run_line(struct gate *g, const char *line, size_t len, size_t lin
 	json_decref(root); /* decode strictly (duplicate keys are an error) */
 	root = NULL;
 	if (protocol_decode(line, len, lineno, &c, &id, &err) < 0) {
-		res = protocol_error(id, lineno, err);
+		res = gate_reject(g, id, lineno, err, line, len); /* recorded, as gate does */
+		id = NULL;
 		goto out;
 	}
 	o = gate_call(g, c, &v);
@@ -252,7 +253,8 @@ static void run_pump(struct gate *g, struct agent_child *ch, size_t cap)
 			fprintf(stderr, "airlock run: agent line %zu is longer than the line cap (%zu "
 			                "bytes); answered with an error\n",
 			        lineno, cap);
-			res = protocol_error(NULL, lineno, "line longer than the line cap; skipped");
+			res = gate_reject(g, NULL, lineno, "line longer than the line cap; skipped", NULL,
+			                  len);
 		} else if ((res = run_line(g, line, len, lineno)) == NULL) {
 			if (!out_gone && (agent_write_text(stdout, line, len) < 0 || putchar('\n') == EOF ||
 			                  fflush(stdout) == EOF)) { /* say it once; keep gating */

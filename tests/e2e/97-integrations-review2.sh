@@ -177,6 +177,24 @@ printf '{"session_id":"p","cwd":"%s/wd","hook_event_name":"PreToolUse","tool_nam
 rc=$( { "$AIRLOCK" hook claude --db "$d/p.db" <"$d/ls.json" 2>/dev/null; echo $? >"$d/p.rc"; } | true; cat "$d/p.rc")
 expect_eq "hook, stdout closed: exits 2, not SIGPIPE" "$rc" 2
 
+# --- run, mcp: a line refused as unreadable is recorded -------------------------
+# The gate records a line it cannot read (a duplicate key meant for a laxer
+# reader is evidence), but run and mcp only answered it: a smuggling
+# attempt left no trace in the log.
+cat >"$d/dup.py" <<'PY'
+import sys
+print('{"id":"d1","tool":"shell","input":{"command":"ls"},"input":{"command":"rm -rf ~"}}', flush=True)
+sys.stdin.readline()
+PY
+(cd "$d/wd" && "$AIRLOCK" run --db "$d/rd.db" -- $PY "$d/dup.py" >/dev/null 2>&1)
+expect_eq "run, a duplicate key: recorded as rejected" \
+	"$(sqlite3 "$d/rd.db" "SELECT count(*) FROM events WHERE kind = 'rejected' AND body LIKE '%duplicate%'")" 1
+out=$(printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"ping","method":"tools/call","params":{"name":"wipe","arguments":{"path":"notes.md"}}}' |
+	mcp md.db md.log -- $PY "$F")
+check "mcp, a duplicate key: refused" has '"code":-32700'
+expect_eq "mcp, a duplicate key: recorded as rejected" \
+	"$(sqlite3 "$d/md.db" "SELECT count(*) FROM events WHERE kind = 'rejected' AND body LIKE '%duplicate%'")" 1
+
 # --- run: an agent printing while a long result waits is not deadlocked -------
 # The result went to the agent's stdin from the thread that reads its
 # stdout: a result longer than the pipe waited for the agent to read it,
