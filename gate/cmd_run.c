@@ -227,10 +227,32 @@ static void results_stop(struct results *rs)
 	pthread_cond_destroy(&rs->cond);
 }
 
+/* How a line over the cap is read, from its first bytes. */
+struct long_line {
+	bool chatter;  /* it does not start like a JSON object: copied through */
+	bool out_gone; /* airlock's stdout failed */
+};
+
+/* A line over the cap is passed here as it arrives, never held: one that
+ * starts like a JSON object may be a call, and is answered with an error
+ * once it ends; any other is chatter, copied to stdout. Answered too, as it
+ * was, a long log line's error result was read by the agent as the result
+ * of its next call, and every result after it was one call late. */
+static void long_line_pass(void *arg, const char *p, size_t n, bool first)
+{
+	struct long_line *ll = arg;
+
+	if (first)
+		ll->chatter = !object_like(p, n);
+	if (ll->chatter && !ll->out_gone && agent_write_text(stdout, p, n) < 0)
+		ll->out_gone = true;
+}
+
 /* Pumps the agent's stdout until it closes it. */
 static void run_pump(struct gate *g, struct agent_child *ch, size_t cap)
 {
 	struct reader *r = reader_new(ch->out_fd, cap);
+	struct long_line ll = {0};
 	struct results rs;
 	bool out_gone = false;
 	size_t lineno = 0, len;
@@ -247,17 +269,21 @@ static void run_pump(struct gate *g, struct agent_child *ch, size_t cap)
 		return;
 	}
 
+	reader_set_pass(r, long_line_pass, &ll);
 	while (reader_next(r, &line, &len, &toolong) == 1) {
 		lineno++;
-		if (toolong) {
+		if (toolong && !ll.chatter) {
 			fprintf(stderr, "airlock run: agent line %zu is longer than the line cap (%zu "
 			                "bytes); answered with an error\n",
 			        lineno, cap);
 			res = gate_reject(g, NULL, lineno, "line longer than the line cap; skipped", NULL,
 			                  len);
-		} else if ((res = run_line(g, line, len, lineno)) == NULL) {
-			if (!out_gone && (agent_write_text(stdout, line, len) < 0 || putchar('\n') == EOF ||
-			                  fflush(stdout) == EOF)) { /* say it once; keep gating */
+		} else if (toolong || (res = run_line(g, line, len, lineno)) == NULL) {
+			/* chatter (a long line's text is out already: its end) */
+			if (!out_gone && (ll.out_gone ||
+			                  (!toolong && agent_write_text(stdout, line, len) < 0) ||
+			                  putchar('\n') == EOF || fflush(stdout) == EOF)) {
+				/* say it once; keep gating */
 				fprintf(stderr, "airlock run: cannot write the agent's output: %s\n",
 				        strerror(errno));
 				out_gone = true;

@@ -195,6 +195,24 @@ check "mcp, a duplicate key: refused" has '"code":-32700'
 expect_eq "mcp, a duplicate key: recorded as rejected" \
 	"$(sqlite3 "$d/md.db" "SELECT count(*) FROM events WHERE kind = 'rejected' AND body LIKE '%duplicate%'")" 1
 
+# --- run: a long line of chatter is not answered as if it were a call ----------
+# Every line over the cap was answered with an error result: after a long
+# log line, the agent read that error as the result of its next call (which
+# ran unseen), and every result after it was one call late.
+cat >"$d/longchat.py" <<'PY'
+import json, sys
+print("log: " + "x" * 3000, flush=True)
+print(json.dumps({"id": "c1", "tool": "shell", "input": {"command": "echo one"}}), flush=True)
+res = json.loads(sys.stdin.readline())
+print("got", res.get("id"), res.get("decision"), res.get("stdout", "").strip(), flush=True)
+print('{"id":"c2","tool":"shell","input":{"command":"echo ' + "y" * 3000 + '"}}', flush=True)
+print("got", json.loads(sys.stdin.readline()).get("decision"), flush=True)
+PY
+out=$(cd "$d/wd" && timeout 60 "$AIRLOCK" run --line-cap 1024 --db "$d/lc.db" -- $PY "$d/longchat.py" 2>/dev/null)
+check "run, long chatter: copied through" has "log: xxxx"
+check "run, long chatter: the call gets its own result" has "got c1 auto one"
+check "run, a long call line: still answered with an error" has "got error"
+
 # --- run: an agent printing while a long result waits is not deadlocked -------
 # The result went to the agent's stdin from the thread that reads its
 # stdout: a result longer than the pipe waited for the agent to read it,
