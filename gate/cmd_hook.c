@@ -54,9 +54,10 @@ struct hook_answer {
 };
 
 /* The signals that end a hook before it answers: Claude Code's timeout
- * (SIGTERM), Ctrl-C, a hangup. Killed by one, airlock exited 128+N, a
- * status after which Claude Code runs the tool: now it blocks (2). */
-static const int stop_signals[] = {SIGTERM, SIGINT, SIGHUP};
+ * (SIGTERM), Ctrl-C or Ctrl-\, a hangup (the approval screen's set).
+ * Killed by one, airlock exited 128+N, a status after which Claude Code
+ * runs the tool: now it blocks (2). */
+static const int stop_signals[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT};
 
 static void on_stop(int sig)
 {
@@ -84,8 +85,12 @@ static void stop_signals_set(bool block)
 		return;
 	}
 	sa.sa_mask = set;
-	for (size_t i = 0; i < nitems(stop_signals); i++)
-		sigaction(stop_signals[i], &sa, NULL);
+	for (size_t i = 0; i < nitems(stop_signals); i++) {
+		struct sigaction old;
+		/* one the caller ignores (a background job's SIGINT) stays ignored */
+		if (sigaction(stop_signals[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+			sigaction(stop_signals[i], &sa, NULL);
+	}
 	signal(SIGPIPE, SIG_IGN); /* a closed stdout is a write error: blocked (2) */
 }
 
