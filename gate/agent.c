@@ -275,17 +275,30 @@ char *agent_shell_quote(const char *s)
 	return buf_take(&b, NULL);
 }
 
+/* A reason quotes the call (a path, a command): its control characters are
+ * shown as \xNN. The text is shown to a person (Claude Code's prompt, its
+ * transcript, a client's tool error; the hook's stderr), where an escape
+ * sequence a model wrote into a path could redraw the screen. */
+static void reason_append(struct buf *b, const char *s)
+{
+	buf_append_shown(b, s, strlen(s), 0);
+}
+
 char *agent_reason_text(const char *prefix, const struct verdict *v, const char *why)
 {
 	struct buf b;
 
 	buf_init(&b, 4096);
 	buf_printf(&b, "%s%s", prefix, tier_name(v->tier));
-	for (size_t i = 0; i < v->nfindings; i++)
-		buf_printf(&b, "%s%s (%s)", i ? "; " : ": ", v->findings[i].reason,
-		           v->findings[i].rule);
-	if (why && *why)
-		buf_printf(&b, "; %s", why);
+	for (size_t i = 0; i < v->nfindings; i++) {
+		buf_puts(&b, i ? "; " : ": ");
+		reason_append(&b, v->findings[i].reason ? v->findings[i].reason : "");
+		buf_printf(&b, " (%s)", v->findings[i].rule);
+	}
+	if (why && *why) {
+		buf_puts(&b, "; ");
+		reason_append(&b, why);
+	}
 	return buf_take(&b, NULL);
 }
 

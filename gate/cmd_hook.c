@@ -126,13 +126,17 @@ static void deny(struct hook_answer *a, const char *fmt, ...)
 {
 	va_list ap;
 	char *msg;
+	struct buf b;
 
 	va_start(ap, fmt);
 	msg = xvasprintf(fmt, ap);
 	va_end(ap);
 	a->decision = "deny";
 	free(a->reason);
-	a->reason = xasprintf("airlock: %s", msg);
+	buf_init(&b, 0);
+	buf_puts(&b, "airlock: ");
+	buf_append_shown(&b, msg, strlen(msg), 0); /* a path from the payload: as text */
+	a->reason = buf_take(&b, NULL);
 	free(msg);
 }
 

@@ -156,6 +156,23 @@ expect_eq "watch, a cwd not here: the call is recorded high" \
 check "watch, a cwd not here: flagged" grep -q FLAGGED "$d/wn.err"
 check "watch, a cwd not here: says so" grep -q "cannot be used here" "$d/wn.err"
 
+# --- hook, mcp: a denial's reason shows the call's control characters as text -
+# The reason quotes the call (a path a model wrote): Claude Code shows it to
+# the person, and the hook's stderr too; a client shows mcp's tool error.
+# An escape sequence in it went out raw and could redraw that screen.
+printf '{"session_id":"x","cwd":"%s/wd","hook_event_name":"PreToolUse","permission_mode":"bypassPermissions","tool_name":"Read","tool_input":{"file_path":"/root/.ssh/\\u001b[2K\\u001b]0;t\\u0007id_rsa"}}' "$d" |
+	"$AIRLOCK" hook claude --db "$d/x.db" >"$d/x.out" 2>"$d/x.err"
+esc=$(printf '\033')
+expect_eq "hook, ESC in a path: the reason holds none" \
+	"$(jq -r .hookSpecificOutput.permissionDecisionReason "$d/x.out" | grep -c "$esc")" 0
+check "hook, ESC in a path: the reason shows it as text" grep -qF 'reads /root/.ssh/\\x1b[2K' "$d/x.out"
+expect_eq "hook, ESC in a path: stderr holds none" "$(grep -c "$esc" "$d/x.err")" 0
+out=$(printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' \
+	'{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"lookup","arguments":{"path":"/root/.ssh/\u001b[2Kid_rsa"}}}' |
+	mcp x.db x.log -- $PY "$F")
+expect_eq "mcp, ESC in a path: the tool error holds none" \
+	"$(printf '%s\n' "$out" | jq -r 'select(.id == 2) | .result.content[0].text' | grep -c "$esc")" 0
+
 # --- hook: killed while deciding, it blocks ------------------------------------
 # SIGTERM (Claude Code's timeout, a kill) while --approve-with decided ended
 # airlock with 143, a status after which Claude Code runs the tool.
