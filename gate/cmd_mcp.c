@@ -495,7 +495,8 @@ static json_t *client_message(struct mcp *m, json_t *msg)
 	return NULL;
 }
 
-static void server_write(struct mcp *m, json_t *msg, const char *raw, size_t len)
+/* Returns false (said on stderr) when the line could not be written. */
+static bool server_write(struct mcp *m, json_t *msg, const char *raw, size_t len)
 {
 	bool ok = m->to_server &&
 	          (msg ? json_dumpf(msg, m->to_server, JSON_COMPACT) == 0
@@ -503,6 +504,66 @@ static void server_write(struct mcp *m, json_t *msg, const char *raw, size_t len
 	          fputc('\n', m->to_server) != EOF && fflush(m->to_server) != EOF;
 	if (!ok)
 		fprintf(stderr, "airlock mcp: cannot write to the server: %s\n", strerror(errno));
+	return ok;
+}
+
+/* Forgets a request in flight that never reached the server; a call is
+ * finished in the log as not run. */
+static void unsent(struct mcp *m, json_t *id)
+{
+	char *k = id_key(id), *err = NULL;
+	json_t *p;
+	const char *kind;
+	json_int_t audit = 0;
+
+	pthread_mutex_lock(&m->lock);
+	if (k && (p = json_object_get(m->pending, k)) != NULL) {
+		kind = json_string_value(json_object_get(p, "kind"));
+		if (strcmp(kind, "call") == 0)
+			audit = json_integer_value(json_object_get(p, "audit"));
+		else if (strcmp(kind, "tools/list") == 0 && m->lists > 0)
+			m->lists--;
+		else if (strcmp(kind, "initialize") == 0)
+			m->initializing = false;
+		json_object_del(m->pending, k);
+	}
+	pthread_mutex_unlock(&m->lock);
+	free(k);
+	if (audit) {
+		struct outcome *o = outcome_new();
+		o->audit_id = audit;
+		o->decision = DECISION_ERROR;
+		outcome_set_reason(o, "it could not be written to the server; not run");
+		if (gate_finish(m->g, o, &err) < 0) {
+			fprintf(stderr, "airlock mcp: %s\n", err);
+			free(err);
+		}
+		outcome_free(o);
+	}
+}
+
+/* The requests among msgs (one message, or a batch's) that could not be
+ * written: each gets an error answer, as the client waited for ever for
+ * one. Returns the answers: one, an array, or NULL (notifications only). */
+static json_t *forward_failed(struct mcp *m, json_t *msgs)
+{
+	json_t *one = json_is_object(msgs) ? msgs : NULL, *out = json_array(), *e;
+	size_t i, n = one ? 1 : json_array_size(msgs);
+
+	for (i = 0; i < n; i++) {
+		json_t *id = json_object_get(e = one ? one : json_array_get(msgs, i), "id");
+		if (id == NULL || json_is_null(id) || json_object_get(e, "method") == NULL)
+			continue;
+		unsent(m, id);
+		json_array_append_new(out, rpc_error(id, -32603, "airlock: cannot write to the "
+		                                                 "server; not forwarded"));
+	}
+	if (json_array_size(out) == 0 || (one && json_array_size(out) == 1)) {
+		json_t *r = json_array_size(out) ? json_incref(json_array_get(out, 0)) : NULL;
+		json_decref(out);
+		return r;
+	}
+	return out;
 }
 
 /* A batch: forward what passes, answer the rest in one batch reply. */
@@ -520,10 +581,13 @@ static void client_batch(struct mcp *m, json_t *batch, const char *raw, size_t l
 			json_array_append(replies, r);
 		json_decref(r);
 	}
-	if (json_array_size(fwd) == json_array_size(batch))
-		server_write(m, NULL, raw, len);
-	else if (json_array_size(fwd))
-		server_write(m, fwd, NULL, 0);
+	if (json_array_size(fwd) &&
+	    !(json_array_size(fwd) == json_array_size(batch) ? server_write(m, NULL, raw, len)
+	                                                      : server_write(m, fwd, NULL, 0))) {
+		json_t *f = forward_failed(m, fwd);
+		json_array_extend(replies, f);
+		json_decref(f);
+	}
 	if (json_array_size(replies))
 		client_write(m, replies, NULL, 0);
 	json_decref(fwd);
@@ -563,9 +627,10 @@ static void client_line(struct mcp *m, size_t lineno, const char *line, size_t l
 		free(err);
 	} else if (json_is_array(msg))
 		client_batch(m, msg, line, len);
-	else if ((r = client_message(m, msg)) == NULL)
-		server_write(m, NULL, line, len);
-	else if (!json_is_null(r))
+	else if ((r = client_message(m, msg)) == NULL) {
+		if (!server_write(m, NULL, line, len) && (r = forward_failed(m, msg)) != NULL)
+			client_write(m, r, NULL, 0);
+	} else if (!json_is_null(r))
 		client_write(m, r, NULL, 0);
 	json_decref(r);
 	json_decref(msg);

@@ -116,6 +116,26 @@ finished() { [ "$(sqlite3 "$d/q.db" "SELECT count(*) FROM events WHERE kind = 'f
 } | (cd "$d/wd" && timeout 60 "$AIRLOCK" mcp --no-tty --db "$d/q.db" -- $PY "$F" "$d/q.log" >/dev/null 2>&1)
 check "mcp: the outcome is in the log while the client still waits" test -e "$d/q.seen"
 
+# --- mcp: a request the server cannot be sent is answered, not left waiting ---
+# A server that closed its stdin (still running) could not be written to:
+# airlock said so on stderr and the client waited for ever for the answer,
+# the call still "in flight" in the log.
+cat >"$d/closer.py" <<'PY'
+import json, os, sys, time
+m = json.loads(sys.stdin.readline())
+print(json.dumps({"jsonrpc": "2.0", "id": m["id"], "result": {"tools": [{"name": "lookup"}]}}), flush=True)
+os.close(0)
+time.sleep(5)
+PY
+out=$({ printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"tools/list"}'; sleep 1
+	printf '%s\n' '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"lookup","arguments":{"path":"notes.md"}}}' \
+		'{"jsonrpc":"2.0","id":3,"method":"ping"}'; } |
+	(cd "$d/wd" && timeout 60 "$AIRLOCK" mcp --no-tty --db "$d/cl.db" -- $PY "$d/closer.py" 2>/dev/null))
+check "mcp, server stdin closed: the call is answered" has '"id":2,"error":{"code":-32603'
+check "mcp, server stdin closed: the ping is answered" has '"id":3,"error":{"code":-32603'
+expect_eq "mcp, server stdin closed: the call is recorded not run" \
+	"$(sqlite3 "$d/cl.db" "SELECT c.decision || ' ' || c.ran FROM call_index c")" "error 0"
+
 # --- watch: a \u0000 in a line does not hide its tool calls --------------------
 # jansson refuses \u0000 by default, so a line holding one anywhere (a
 # model's text, a description, a command's output) was skipped whole: the
