@@ -242,6 +242,11 @@ void agent_forward_signals(pid_t pid)
 		sigaction(sigs[i], &sa, NULL);
 }
 
+void agent_forward_signal(int sig)
+{
+	forward(sig, NULL, NULL);
+}
+
 int agent_wait(pid_t pid)
 {
 	int st;
@@ -270,17 +275,30 @@ char *agent_shell_quote(const char *s)
 	return buf_take(&b, NULL);
 }
 
+/* A reason quotes the call (a path, a command): its control characters are
+ * shown as \xNN. The text is shown to a person (Claude Code's prompt, its
+ * transcript, a client's tool error; the hook's stderr), where an escape
+ * sequence a model wrote into a path could redraw the screen. */
+static void reason_append(struct buf *b, const char *s)
+{
+	buf_append_shown(b, s, strlen(s), 0);
+}
+
 char *agent_reason_text(const char *prefix, const struct verdict *v, const char *why)
 {
 	struct buf b;
 
 	buf_init(&b, 4096);
 	buf_printf(&b, "%s%s", prefix, tier_name(v->tier));
-	for (size_t i = 0; i < v->nfindings; i++)
-		buf_printf(&b, "%s%s (%s)", i ? "; " : ": ", v->findings[i].reason,
-		           v->findings[i].rule);
-	if (why && *why)
-		buf_printf(&b, "; %s", why);
+	for (size_t i = 0; i < v->nfindings; i++) {
+		buf_puts(&b, i ? "; " : ": ");
+		reason_append(&b, v->findings[i].reason ? v->findings[i].reason : "");
+		buf_printf(&b, " (%s)", v->findings[i].rule);
+	}
+	if (why && *why) {
+		buf_puts(&b, "; ");
+		reason_append(&b, why);
+	}
 	return buf_take(&b, NULL);
 }
 
@@ -362,6 +380,8 @@ static const char *const run_keys[] = {"command", "cmd",  "commandLine", "comman
 /* Claude Code's search tools: no path means the current directory. */
 static const char *const search_tools[] = {"Glob", "Grep", "LS"};
 static const char *const path_list_keys[] = {"paths", "files"};
+/* Arguments that select, by a glob, the files a search reads below its path. */
+static const char *const glob_keys[] = {"glob", "include"};
 /* Words in a tool name that mean it changes what its paths name. */
 static const char *const write_words[] = {"write", "create", "edit",  "update", "delete",
                                           "remove", "move",  "rename", "mkdir", "append",
@@ -397,8 +417,10 @@ static bool starts_sql(const char *q)
 struct call *agent_canonical_call(const char *name, const char *kind, json_t *fields,
                                   json_t *id, enum shape shape)
 {
-	json_t *root = json_pack("{s:s, s:o, s:O}", "tool", kind, "input", fields, "id",
-	                         id ? id : json_null());
+	/* decoded without the id: an id the protocol refuses (an object, an
+	 * array, which an MCP client may send) must not drop the mapped call,
+	 * leaving only the unknown tool a rule on the tool's name allows */
+	json_t *root = json_pack("{s:s, s:o}", "tool", kind, "input", fields);
 	struct call *c = NULL;
 	json_t *eid = NULL;
 	char *err = NULL;
@@ -411,6 +433,8 @@ struct call *agent_canonical_call(const char *name, const char *kind, json_t *fi
 		free(c->name);
 		c->name = xstrdup(name);
 		c->shape = shape;
+		json_decref(c->id);
+		c->id = json_incref(id ? id : json_null());
 	}
 	json_decref(root);
 	return c;
@@ -526,6 +550,58 @@ static bool runs_unread(json_t *args, json_t *used)
 	return false;
 }
 
+/* The pattern with its first {a,b} group expanded, one string per
+ * alternative, as the glob library and the shell do: a new vector
+ * (strv_free), the pattern alone when it has no group. */
+static char **brace_first_expand(const char *pat)
+{
+	const char *open = strchr(pat, '{'), *close = open ? strchr(open, '}') : NULL;
+	char **out = NULL;
+
+	if (close == NULL) {
+		strv_push(&out, pat);
+		return out;
+	}
+	for (const char *alt = open + 1; alt;) {
+		size_t len = strcspn(alt, ",}");
+		strv_push_owned(&out, xasprintf("%.*s%.*s%s", (int)(open - pat), pat, (int)len, alt,
+		                                close + 1));
+		alt = alt[len] == ',' ? alt + len + 1 : NULL;
+	}
+	return out;
+}
+
+/*
+ * A search tool reads the files its glob selects below its path (Claude
+ * Code's Grep "glob", the "include" of a search tool an MCP server offers),
+ * so a glob that can name a secret (".env*", "*.pem" at any depth,
+ * "{.env,x}") reads secrets: one read of PATH/GLOB per alternative of a
+ * {a,b} group, which the classifier matches against secret names as the
+ * shell would expand it. Only Grep's was read: an MCP tool's
+ * {"path":".","include":".env"} was a read of "." at low.
+ */
+static void map_globs(const char *name, json_t *args, json_t *id, json_t *used,
+                      struct call ***v, size_t *n)
+{
+	const char *dir = json_string_value(json_object_get(args, "path"));
+
+	for (size_t k = 0; k < nitems(glob_keys); k++) {
+		const char *glob = json_string_value(json_object_get(args, glob_keys[k]));
+		char **alts;
+		if (glob == NULL || *glob == '\0')
+			continue;
+		alts = brace_first_expand(glob);
+		for (char **p = alts; *p; p++) {
+			char *path = dir && *dir ? xasprintf("%s/%s", dir, *p) : xstrdup(*p);
+			if (!push_call(v, n, derived(name, "read_file", json_pack("{s:s}", "path", path), id),
+			               used, glob_keys[k]))
+				push_call(v, n, agent_other_call(name, args, id), used, glob_keys[k]);
+			free(path);
+		}
+		strv_free(alts);
+	}
+}
+
 struct call **agent_tool_calls(const char *name, const char *tool, json_t *args, json_t *id)
 {
 	struct call **v = NULL;
@@ -551,8 +627,10 @@ struct call **agent_tool_calls(const char *name, const char *tool, json_t *args,
 	if (json_is_string(url) && strncasecmp(json_string_value(url), "http", 4) == 0)
 		push_call(&v, &n, derived(name, "http", json_pack("{s:O}", "url", url), id), used,
 		          "url");
-	if (args)
+	if (args) {
 		map_paths(name, tool, args, id, used, &v, &n);
+		map_globs(name, args, id, used, &v, &n);
+	}
 	/* nothing read, or not all of it: the unknown tool stays, with the
 	 * original arguments, beside whatever was read */
 	if (n == 0 || (args && !all_read(args, used))) {
@@ -564,27 +642,6 @@ struct call **agent_tool_calls(const char *name, const char *tool, json_t *args,
 		json_object_set(v[0]->input, "arguments", args ? args : json_object());
 	json_decref(used);
 	return v;
-}
-
-/* The pattern with its first {a,b} group expanded, one string per
- * alternative, as the glob library and the shell do: a new vector
- * (strv_free), the pattern alone when it has no group. */
-static char **brace_first_expand(const char *pat)
-{
-	const char *open = strchr(pat, '{'), *close = open ? strchr(open, '}') : NULL;
-	char **out = NULL;
-
-	if (close == NULL) {
-		strv_push(&out, pat);
-		return out;
-	}
-	for (const char *alt = open + 1; alt;) {
-		size_t len = strcspn(alt, ",}");
-		strv_push_owned(&out, xasprintf("%.*s%.*s%s", (int)(open - pat), pat, (int)len, alt,
-		                                close + 1));
-		alt = alt[len] == ',' ? alt + len + 1 : NULL;
-	}
-	return out;
 }
 
 /* Adds a read of path to c's calls, or, when it cannot be mapped, the
@@ -600,29 +657,6 @@ static void read_push(const struct call *c, json_t *a, const char *path, struct 
 	               used, "read"))
 		push_call(v, &n, agent_other_call(c->name, a, c->id), used, "read");
 	json_decref(used);
-}
-
-/*
- * Grep reads the files its glob selects below its path, so a glob that can
- * name a secret (".env*", "*.pem" at any depth, "{.env,x}") reads secrets:
- * one read of PATH/GLOB per alternative of a {a,b} group, which the
- * classifier matches against secret names as the shell would expand it.
- */
-static void grep_glob_reads(const struct call *c, json_t *a, struct call ***v)
-{
-	const char *glob = json_string_value(json_object_get(a, "glob"));
-	const char *dir = json_string_value(json_object_get(a, "path"));
-	char **alts;
-
-	if (strcmp(c->name, "Grep") != 0 || glob == NULL || *glob == '\0' || dir == NULL)
-		return;
-	alts = brace_first_expand(glob);
-	for (char **p = alts; *p; p++) {
-		char *path = xasprintf("%s/%s", dir, *p);
-		read_push(c, a, path, v);
-		free(path);
-	}
-	strv_free(alts);
 }
 
 /*
@@ -673,7 +707,6 @@ struct call **agent_named_calls(const struct call *c, json_t *args, const char *
 		if (strcmp(c->name, search_tools[i]) == 0 && !json_object_get(a, "path") && cwd)
 			json_object_set_new(a, "path", json_string(cwd));
 	v = agent_tool_calls(c->name, c->name, a, c->id);
-	grep_glob_reads(c, a, &v);
 	glob_dir_read(c, a, &v);
 	json_decref(a);
 	return v;

@@ -52,6 +52,9 @@ int agent_write_text(FILE *f, const char *p, size_t n);
  * or from the terminal, on to pid (in a session of its own, it cannot get
  * the terminal's). */
 void agent_forward_signals(pid_t pid);
+/* Passes sig on to the child agent_forward_signals() named, if any: a
+ * signal the approval screen caught with its own handlers (run, mcp). */
+void agent_forward_signal(int sig);
 /* Waits for pid; returns its exit status as a shell would (128+signal). */
 int agent_wait(pid_t pid);
 
@@ -100,8 +103,9 @@ void agent_calls_free(struct call **calls);
  * NULL when c is a tool airlock knows: classify c itself. args is the
  * agent's original input. */
 struct call **agent_named_calls(const struct call *c, json_t *args, const char *cwd);
-/* Decodes {"tool": kind, "input": fields, "id": id} and names the call name.
- * Takes fields. Returns a new call, or NULL when it does not decode. */
+/* Decodes {"tool": kind, "input": fields}, names the call name and gives it
+ * id, whatever its type. Takes fields. Returns a new call, or NULL when it
+ * does not decode. */
 struct call *agent_canonical_call(const char *name, const char *kind, json_t *fields,
                                   json_t *id, enum shape shape);
 /* Returns a new TOOL_OTHER call named name with a copy of args as input. */

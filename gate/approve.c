@@ -23,6 +23,7 @@
 
 #include "core/encode.h"
 #include "core/util.h"
+#include "gate/agent.h"
 #include "gate/pipeline.h"
 #include "gate/protocol.h"
 #include "tui/tui.h"
@@ -397,6 +398,7 @@ static void take_answer(struct gate *g, const struct call *c, const struct verdi
 		a->reason = xasprintf("approval interrupted by %s; airlock is stopping",
 		                      strsignal(ans->signal));
 		gate_signals_forward(ans->signal); /* the screen caught it: stop the gate too */
+		agent_forward_signal(ans->signal); /* ... and run's agent, mcp's server */
 		break;
 	case TUI_HANGUP:
 		no_terminal(a, NULL);

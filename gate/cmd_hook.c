@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +53,47 @@ struct hook_answer {
 	json_t *updated;      /* owned, or NULL */
 };
 
+/* The signals that end a hook before it answers: Claude Code's timeout
+ * (SIGTERM), Ctrl-C or Ctrl-\, a hangup (the approval screen's set).
+ * Killed by one, airlock exited 128+N, a status after which Claude Code
+ * runs the tool: now it blocks (2). */
+static const int stop_signals[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT};
+
+static void on_stop(int sig)
+{
+	static const char msg[] = "airlock: stopped by a signal before answering; blocked\n";
+
+	(void)sig;
+	if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0) {
+		/* nothing more to say: the exit status blocks */
+	}
+	_exit(EXIT_USAGE); /* fail safe: the one status Claude Code blocks on */
+}
+
+/* block: true to hold the stop signals off (the answer is being written,
+ * and goes out whole), false to install on_stop for them. */
+static void stop_signals_set(bool block)
+{
+	struct sigaction sa = {.sa_handler = on_stop};
+	sigset_t set;
+
+	sigemptyset(&set);
+	for (size_t i = 0; i < nitems(stop_signals); i++)
+		sigaddset(&set, stop_signals[i]);
+	if (block) {
+		sigprocmask(SIG_BLOCK, &set, NULL);
+		return;
+	}
+	sa.sa_mask = set;
+	for (size_t i = 0; i < nitems(stop_signals); i++) {
+		struct sigaction old;
+		/* one the caller ignores (a background job's SIGINT) stays ignored */
+		if (sigaction(stop_signals[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+			sigaction(stop_signals[i], &sa, NULL);
+	}
+	signal(SIGPIPE, SIG_IGN); /* a closed stdout is a write error: blocked (2) */
+}
+
 static int answer_write(struct hook_answer *a)
 {
 	json_t *spec = json_pack("{s:s, s:s, s:s}", "hookEventName", "PreToolUse",
@@ -84,13 +126,17 @@ static void deny(struct hook_answer *a, const char *fmt, ...)
 {
 	va_list ap;
 	char *msg;
+	struct buf b;
 
 	va_start(ap, fmt);
 	msg = xvasprintf(fmt, ap);
 	va_end(ap);
 	a->decision = "deny";
 	free(a->reason);
-	a->reason = xasprintf("airlock: %s", msg);
+	buf_init(&b, 0);
+	buf_puts(&b, "airlock: ");
+	buf_append_shown(&b, msg, strlen(msg), 0); /* a path from the payload: as text */
+	a->reason = buf_take(&b, NULL);
 	free(msg);
 }
 
@@ -183,7 +229,7 @@ static json_t *bash_sandboxed(json_t *tool_input, const struct call *c, const ch
 	char *self = agent_self_path(errstr), *pol = self ? policy_words(go, errstr) : NULL;
 	char *place = pol ? place_words(workdir, c->cwd, errstr) : NULL;
 	char *qself, *qprof, *qcmd;
-	json_t *in = NULL;
+	json_t *in = NULL, *cmd;
 
 	if (place == NULL)
 		goto out;
@@ -191,10 +237,18 @@ static json_t *bash_sandboxed(json_t *tool_input, const struct call *c, const ch
 	qprof = agent_shell_quote(profile);
 	qcmd = agent_shell_quote(c->command ? c->command : "");
 	in = json_deep_copy(tool_input);
-	json_object_set_new(in, "command",
-	                    json_sprintf("%s exec --profile %s%s%s%s%s -- bash -c %s", qself, qprof,
-	                                 pol, place, git_identity_wanted(v) ? " --git-identity" : "",
-	                                 git_trust_wanted(v) ? " --git-trust" : "", qcmd));
+	cmd = json_sprintf("%s exec --profile %s%s%s%s%s -- bash -c %s", qself, qprof, pol, place,
+	                   git_identity_wanted(v) ? " --git-identity" : "",
+	                   git_trust_wanted(v) ? " --git-trust" : "", qcmd);
+	/* json_sprintf refuses text that is not UTF-8 (a project or cwd whose
+	 * real path holds such bytes): the input would keep the original
+	 * command, allowed to run outside the sandbox. Fail safe. */
+	if (cmd == NULL || json_object_set_new(in, "command", cmd) < 0) {
+		*errstr = xstrdup("the sandboxed command is not valid UTF-8 (a path in it holds "
+		                  "bytes a JSON answer cannot carry)");
+		json_decref(in);
+		in = NULL;
+	}
 	free(qself);
 	free(qprof);
 	free(qcmd);
@@ -434,6 +488,7 @@ int cmd_hook(int argc, char **argv)
 		fputs(hook_usage, stderr);
 		return EXIT_USAGE;
 	}
+	stop_signals_set(false);
 	o.no_tty = o.no_tty || !tui; /* without --tui, Claude Code asks; never the terminal */
 	tui = tui || o.approve_with;  /* a program asked to decide decides */
 	if ((text = read_payload(o.line_cap ? o.line_cap : PROTOCOL_LINE_CAP, &len, &err)) == NULL)
@@ -450,5 +505,6 @@ int cmd_hook(int argc, char **argv)
 	json_decref(root);
 	free(text);
 	free(err);
+	stop_signals_set(true);
 	return answer_write(&a);
 }

@@ -16,6 +16,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <libgen.h>
+#include <math.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -57,7 +58,8 @@ struct mcp {
 	struct agent_child srv;
 	FILE *to_server;
 	size_t cap;
-	int wake[2];            /* the pump writes here when the server is gone */
+	int wake[2];            /* the pump writes here when a call's response came
+	                         * (done) or the server is gone */
 	pthread_mutex_t out;    /* keeps lines to the client (stdout) whole */
 	bool passing;           /* pump: a long line is being passed, out held */
 	pthread_mutex_t lock;   /* guards the fields below */
@@ -85,22 +87,19 @@ static void client_write(struct mcp *m, json_t *msg, const char *raw, size_t len
 	pthread_mutex_unlock(&m->out);
 }
 
-/* The key a request is matched by. A JavaScript server reads ids 1 and 1.0
- * as the same number and answers both as 1: an integral real is keyed as
- * that integer, so its response is matched and a second call cannot reuse
- * the id of one in flight by writing it 1.0. */
+/* The key a request is matched by. A JavaScript server reads every id as
+ * a double and answers with what it read: 1 and 1.0 are both 1, and
+ * 9007199254740993 (past 2^53) is 9007199254740992. An id is keyed as that
+ * double, so its response is matched, and a second call cannot reuse the
+ * id of one in flight by writing it 1.0, or as another integer that rounds
+ * to the same double (it took the first call's response). */
 static char *id_key(json_t *id)
 {
-	double d = json_real_value(id);
-	json_t *n;
-	char *k;
+	double d = json_is_integer(id) ? (double)json_integer_value(id) : json_real_value(id);
 
-	if (!json_is_real(id) || d != (double)(json_int_t)d || d < -9.0e18 || d > 9.0e18)
+	if (!json_is_number(id) || d != floor(d) || fabs(d) >= 1e21) /* JS writes 1e+21 */
 		return json_dumps(id, JSON_COMPACT | JSON_ENCODE_ANY | JSON_SORT_KEYS);
-	n = json_integer((json_int_t)d);
-	k = json_dumps(n, JSON_COMPACT | JSON_ENCODE_ANY);
-	json_decref(n);
-	return k;
+	return xasprintf("%.0f", d + 0.0); /* + 0.0: -0 is 0 */
 }
 
 static void pending_add(struct mcp *m, json_t *id, json_t *what)
@@ -160,6 +159,7 @@ static void learn(struct mcp *m, json_t *msg)
 	json_t *id = json_object_get(msg, "id"), *res = json_object_get(msg, "result"), *p;
 	char *k = id && !json_object_get(msg, "method") ? id_key(id) : NULL;
 	const char *kind, *name;
+	bool finished = false;
 
 	pthread_mutex_lock(&m->lock);
 	if (k == NULL || (p = json_object_get(m->pending, k)) == NULL)
@@ -190,11 +190,17 @@ static void learn(struct mcp *m, json_t *msg)
 		                                "text", utf8_valid(text, strlen(text)) ? text : "", "ms",
 		                                (json_int_t)ms));
 		free(text);
+		finished = true;
 	}
 	json_object_del(m->pending, k);
 out:
 	pthread_mutex_unlock(&m->lock);
 	free(k);
+	/* the main thread records it now, not at the client's next line: a
+	 * quiet client left the call unfinished in the log (lost if airlock
+	 * was then killed). A full pipe already wakes it. */
+	if (finished && write(m->wake[1], "r", 1) < 0 && errno != EAGAIN)
+		fprintf(stderr, "airlock mcp: cannot wake the main thread: %s\n", strerror(errno));
 }
 
 /* A server line longer than the cap goes to the client as it arrives,
@@ -266,7 +272,7 @@ static void *pump_main(void *arg)
 	m->server_gone = true;
 	pthread_cond_broadcast(&m->listed);
 	pthread_mutex_unlock(&m->lock);
-	if (write(m->wake[1], "x", 1) < 0)
+	if (write(m->wake[1], "x", 1) < 0 && errno != EAGAIN)
 		fprintf(stderr, "airlock mcp: cannot wake the main thread: %s\n", strerror(errno));
 	return NULL;
 }
@@ -489,7 +495,8 @@ static json_t *client_message(struct mcp *m, json_t *msg)
 	return NULL;
 }
 
-static void server_write(struct mcp *m, json_t *msg, const char *raw, size_t len)
+/* Returns false (said on stderr) when the line could not be written. */
+static bool server_write(struct mcp *m, json_t *msg, const char *raw, size_t len)
 {
 	bool ok = m->to_server &&
 	          (msg ? json_dumpf(msg, m->to_server, JSON_COMPACT) == 0
@@ -497,6 +504,66 @@ static void server_write(struct mcp *m, json_t *msg, const char *raw, size_t len
 	          fputc('\n', m->to_server) != EOF && fflush(m->to_server) != EOF;
 	if (!ok)
 		fprintf(stderr, "airlock mcp: cannot write to the server: %s\n", strerror(errno));
+	return ok;
+}
+
+/* Forgets a request in flight that never reached the server; a call is
+ * finished in the log as not run. */
+static void unsent(struct mcp *m, json_t *id)
+{
+	char *k = id_key(id), *err = NULL;
+	json_t *p;
+	const char *kind;
+	json_int_t audit = 0;
+
+	pthread_mutex_lock(&m->lock);
+	if (k && (p = json_object_get(m->pending, k)) != NULL) {
+		kind = json_string_value(json_object_get(p, "kind"));
+		if (strcmp(kind, "call") == 0)
+			audit = json_integer_value(json_object_get(p, "audit"));
+		else if (strcmp(kind, "tools/list") == 0 && m->lists > 0)
+			m->lists--;
+		else if (strcmp(kind, "initialize") == 0)
+			m->initializing = false;
+		json_object_del(m->pending, k);
+	}
+	pthread_mutex_unlock(&m->lock);
+	free(k);
+	if (audit) {
+		struct outcome *o = outcome_new();
+		o->audit_id = audit;
+		o->decision = DECISION_ERROR;
+		outcome_set_reason(o, "it could not be written to the server; not run");
+		if (gate_finish(m->g, o, &err) < 0) {
+			fprintf(stderr, "airlock mcp: %s\n", err);
+			free(err);
+		}
+		outcome_free(o);
+	}
+}
+
+/* The requests among msgs (one message, or a batch's) that could not be
+ * written: each gets an error answer, as the client waited for ever for
+ * one. Returns the answers: one, an array, or NULL (notifications only). */
+static json_t *forward_failed(struct mcp *m, json_t *msgs)
+{
+	json_t *one = json_is_object(msgs) ? msgs : NULL, *out = json_array(), *e;
+	size_t i, n = one ? 1 : json_array_size(msgs);
+
+	for (i = 0; i < n; i++) {
+		json_t *id = json_object_get(e = one ? one : json_array_get(msgs, i), "id");
+		if (id == NULL || json_is_null(id) || json_object_get(e, "method") == NULL)
+			continue;
+		unsent(m, id);
+		json_array_append_new(out, rpc_error(id, -32603, "airlock: cannot write to the "
+		                                                 "server; not forwarded"));
+	}
+	if (json_array_size(out) == 0 || (one && json_array_size(out) == 1)) {
+		json_t *r = json_array_size(out) ? json_incref(json_array_get(out, 0)) : NULL;
+		json_decref(out);
+		return r;
+	}
+	return out;
 }
 
 /* A batch: forward what passes, answer the rest in one batch reply. */
@@ -514,17 +581,36 @@ static void client_batch(struct mcp *m, json_t *batch, const char *raw, size_t l
 			json_array_append(replies, r);
 		json_decref(r);
 	}
-	if (json_array_size(fwd) == json_array_size(batch))
-		server_write(m, NULL, raw, len);
-	else if (json_array_size(fwd))
-		server_write(m, fwd, NULL, 0);
+	if (json_array_size(fwd) &&
+	    !(json_array_size(fwd) == json_array_size(batch) ? server_write(m, NULL, raw, len)
+	                                                      : server_write(m, fwd, NULL, 0))) {
+		json_t *f = forward_failed(m, fwd);
+		json_array_extend(replies, f);
+		json_decref(f);
+	}
 	if (json_array_size(replies))
 		client_write(m, replies, NULL, 0);
 	json_decref(fwd);
 	json_decref(replies);
 }
 
-static void client_line(struct mcp *m, const char *line, size_t len)
+/* Answers a client line that is not forwarded unread (-32700), and
+ * records it in the log: a duplicate key meant for the server is evidence,
+ * as a line the gate cannot read is. */
+static void client_rejected(struct mcp *m, size_t lineno, const char *why, const char *line,
+                            size_t len)
+{
+	char *note = gate_reject_note(m->g, lineno, why, line, len);
+	char *text = xasprintf("airlock: %s; not forwarded", note);
+	json_t *r = rpc_error(NULL, -32700, text);
+
+	client_write(m, r, NULL, 0);
+	json_decref(r);
+	free(text);
+	free(note);
+}
+
+static void client_line(struct mcp *m, size_t lineno, const char *line, size_t len)
 {
 	json_error_t jerr;
 	json_t *msg, *r = NULL;
@@ -534,16 +620,17 @@ static void client_line(struct mcp *m, const char *line, size_t len)
 		return;
 	msg = memchr(line, '\0', len) ? NULL : json_loadb(line, len, JSON_REJECT_DUPLICATES, &jerr);
 	if (msg == NULL || !(json_is_object(msg) || json_is_array(msg))) {
-		err = xasprintf("airlock: cannot parse the message strictly (%s); not forwarded",
-		                msg ? "not an object" : jerr.text);
-		r = rpc_error(NULL, -32700, err);
-		client_write(m, r, NULL, 0);
+		err = xasprintf("cannot parse the message strictly (%s)",
+		                msg ? "not an object" : memchr(line, '\0', len) ? "a NUL byte"
+		                                                             : jerr.text);
+		client_rejected(m, lineno, err, line, len);
 		free(err);
 	} else if (json_is_array(msg))
 		client_batch(m, msg, line, len);
-	else if ((r = client_message(m, msg)) == NULL)
-		server_write(m, NULL, line, len);
-	else if (!json_is_null(r))
+	else if ((r = client_message(m, msg)) == NULL) {
+		if (!server_write(m, NULL, line, len) && (r = forward_failed(m, msg)) != NULL)
+			client_write(m, r, NULL, 0);
+	} else if (!json_is_null(r))
 		client_write(m, r, NULL, 0);
 	json_decref(r);
 	json_decref(msg);
@@ -609,31 +696,47 @@ static void finish_unanswered(struct mcp *m)
 	}
 }
 
+/* The pump woke the main thread: records the responses it read; true
+ * when the server is gone (nothing more can be answered). */
+static bool mcp_woken(struct mcp *m)
+{
+	char b[256];
+	bool gone;
+
+	while (read(m->wake[0], b, sizeof(b)) == (ssize_t)sizeof(b))
+		;
+	drain_done(m);
+	pthread_mutex_lock(&m->lock);
+	gone = m->server_gone;
+	pthread_mutex_unlock(&m->lock);
+	return gone;
+}
+
 /* Reads client lines until the client or the server goes away. */
 static void mcp_loop(struct mcp *m)
 {
 	struct reader *r = reader_new(STDIN_FILENO, m->cap);
 	struct pollfd pfd[2] = {{.fd = STDIN_FILENO, .events = POLLIN}, {.fd = m->wake[0], .events = POLLIN}};
 	const char *line;
-	size_t len;
+	size_t len, lineno = 0;
 	bool toolong;
 
 	for (;;) {
 		if (!reader_ready(r)) {
 			while (poll(pfd, 2, -1) < 0 && errno == EINTR)
 				;
-			if (pfd[1].revents) /* the server is gone: nothing more can be answered */
+			if (pfd[1].revents && mcp_woken(m)) /* the server is gone */
 				break;
+			if (pfd[1].revents) /* a call's response: recorded; wait again */
+				continue;
 		}
 		if (reader_next(r, &line, &len, &toolong) != 1)
 			break;
-		if (toolong) {
-			json_t *e = rpc_error(NULL, -32700, "airlock: message longer than the line cap; "
-			                                    "not forwarded");
-			client_write(m, e, NULL, 0);
-			json_decref(e);
-		} else
-			client_line(m, line, len);
+		lineno++;
+		if (toolong)
+			client_rejected(m, lineno, "message longer than the line cap", NULL, len);
+		else
+			client_line(m, lineno, line, len);
 		drain_done(m);
 	}
 	reader_free(r);
@@ -753,7 +856,7 @@ int cmd_mcp(int argc, char **argv)
 		goto fail;
 	}
 	signal(SIGPIPE, SIG_IGN);
-	if (pipe2(m.wake, O_CLOEXEC) < 0) {
+	if (pipe2(m.wake, O_CLOEXEC | O_NONBLOCK) < 0) {
 		err = xasprintf("cannot create a pipe: %s", strerror(errno));
 		rc = EXIT_INTERNAL;
 		goto fail;

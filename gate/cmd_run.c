@@ -13,10 +13,15 @@
  *    an agent printing what a model wrote cannot draw over the screen or
  *    change the terminal's colours;
  *  - its exit status is airlock's; it dies with airlock (PR_SET_PDEATHSIG)
- *    and gets the signals airlock gets.
+ *    and gets the signals airlock gets;
+ *  - results go to the agent from a thread of their own: its stdout is read
+ *    while a result longer than the pipe waits for it to read (an agent
+ *    printing as it waits would otherwise block on a full pipe, and airlock
+ *    on the result, for ever).
  */
 #include <errno.h>
 #include <getopt.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -93,7 +98,8 @@ static json_t *run_line(struct gate *g, const char *line, size_t len, size_t lin
 	json_decref(root); /* decode strictly (duplicate keys are an error) */
 	root = NULL;
 	if (protocol_decode(line, len, lineno, &c, &id, &err) < 0) {
-		res = protocol_error(id, lineno, err);
+		res = gate_reject(g, id, lineno, err, line, len); /* recorded, as gate does */
+		id = NULL;
 		goto out;
 	}
 	o = gate_call(g, c, &v);
@@ -108,44 +114,186 @@ out:
 	return res;
 }
 
+#define RESULTS_MAX (256u << 20) /* result bytes queued for an agent not reading */
+
+/* A result line waiting for the agent to read it. */
+struct result_line {
+	char *text;
+	size_t len;
+	struct result_line *next;
+};
+
+/* The results' way to the agent's stdin, written by their own thread. */
+struct results {
+	int fd;
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	struct result_line *head, *tail;
+	size_t bytes;         /* queued */
+	bool closing, gone;
+};
+
+static int write_all(int fd, const char *p, size_t n)
+{
+	while (n > 0) {
+		ssize_t k = write(fd, p, n);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return -1;
+		p += k;
+		n -= (size_t)k;
+	}
+	return 0;
+}
+
+static void *results_main(void *arg)
+{
+	struct results *rs = arg;
+	struct result_line *q;
+
+	pthread_mutex_lock(&rs->lock);
+	for (;;) {
+		while (rs->head == NULL && !rs->closing)
+			pthread_cond_wait(&rs->cond, &rs->lock);
+		if ((q = rs->head) == NULL)
+			break;
+		pthread_mutex_unlock(&rs->lock);
+		if (!rs->gone && write_all(rs->fd, q->text, q->len) < 0) {
+			fprintf(stderr, "airlock run: cannot answer the agent (it closed its stdin?): "
+			                "%s\n", strerror(errno));
+			rs->gone = true; /* only this thread reads or writes it */
+		}
+		pthread_mutex_lock(&rs->lock);
+		rs->head = q->next;
+		if (rs->head == NULL)
+			rs->tail = NULL;
+		rs->bytes -= q->len;
+		pthread_cond_broadcast(&rs->cond);
+		free(q->text);
+		free(q);
+	}
+	pthread_mutex_unlock(&rs->lock);
+	return NULL;
+}
+
+/* Queues res for the agent; waits only while RESULTS_MAX bytes are queued
+ * (an agent that sends calls and never reads their results). */
+static void results_send(struct results *rs, json_t *res)
+{
+	struct result_line *q = xcalloc(1, sizeof(*q));
+	char *text = json_dumps(res, JSON_COMPACT);
+
+	q->text = text ? xasprintf("%s\n", text) : xstrdup("{\"decision\":\"error\"}\n");
+	q->len = strlen(q->text);
+	free(text);
+	pthread_mutex_lock(&rs->lock);
+	while (rs->bytes > RESULTS_MAX && rs->head)
+		pthread_cond_wait(&rs->cond, &rs->lock);
+	if (rs->tail)
+		rs->tail->next = q;
+	else
+		rs->head = q;
+	rs->tail = q;
+	rs->bytes += q->len;
+	pthread_cond_broadcast(&rs->cond);
+	pthread_mutex_unlock(&rs->lock);
+}
+
+/* Starts the writer; -1 when the thread cannot start. */
+static int results_start(struct results *rs, int fd)
+{
+	*rs = (struct results){.fd = fd};
+	pthread_mutex_init(&rs->lock, NULL);
+	pthread_cond_init(&rs->cond, NULL);
+	if ((errno = pthread_create(&rs->thread, NULL, results_main, rs)) == 0)
+		return 0;
+	pthread_mutex_destroy(&rs->lock);
+	pthread_cond_destroy(&rs->cond);
+	return -1;
+}
+
+/* Writes what is queued, then closes the agent's stdin. */
+static void results_stop(struct results *rs)
+{
+	pthread_mutex_lock(&rs->lock);
+	rs->closing = true;
+	pthread_cond_broadcast(&rs->cond);
+	pthread_mutex_unlock(&rs->lock);
+	pthread_join(rs->thread, NULL);
+	close(rs->fd);
+	pthread_mutex_destroy(&rs->lock);
+	pthread_cond_destroy(&rs->cond);
+}
+
+/* How a line over the cap is read, from its first bytes. */
+struct long_line {
+	bool chatter;  /* it does not start like a JSON object: copied through */
+	bool out_gone; /* airlock's stdout failed */
+};
+
+/* A line over the cap is passed here as it arrives, never held: one that
+ * starts like a JSON object may be a call, and is answered with an error
+ * once it ends; any other is chatter, copied to stdout. Answered too, as it
+ * was, a long log line's error result was read by the agent as the result
+ * of its next call, and every result after it was one call late. */
+static void long_line_pass(void *arg, const char *p, size_t n, bool first)
+{
+	struct long_line *ll = arg;
+
+	if (first)
+		ll->chatter = !object_like(p, n);
+	if (ll->chatter && !ll->out_gone && agent_write_text(stdout, p, n) < 0)
+		ll->out_gone = true;
+}
+
 /* Pumps the agent's stdout until it closes it. */
 static void run_pump(struct gate *g, struct agent_child *ch, size_t cap)
 {
 	struct reader *r = reader_new(ch->out_fd, cap);
-	FILE *to_agent = fdopen(ch->in_fd, "w");
-	bool agent_gone = false, out_gone = false;
+	struct long_line ll = {0};
+	struct results rs;
+	bool out_gone = false;
 	size_t lineno = 0, len;
 	const char *line;
 	bool toolong;
 	json_t *res;
 
+	if (results_start(&rs, ch->in_fd) < 0) {
+		fprintf(stderr, "airlock run: cannot start the thread that answers the agent: %s; "
+		                "no call is read\n", strerror(errno));
+		close(ch->in_fd);
+		close(ch->out_fd);
+		reader_free(r);
+		return;
+	}
+
+	reader_set_pass(r, long_line_pass, &ll);
 	while (reader_next(r, &line, &len, &toolong) == 1) {
 		lineno++;
-		if (toolong) {
+		if (toolong && !ll.chatter) {
 			fprintf(stderr, "airlock run: agent line %zu is longer than the line cap (%zu "
 			                "bytes); answered with an error\n",
 			        lineno, cap);
-			res = protocol_error(NULL, lineno, "line longer than the line cap; skipped");
-		} else if ((res = run_line(g, line, len, lineno)) == NULL) {
-			if (!out_gone && (agent_write_text(stdout, line, len) < 0 || putchar('\n') == EOF ||
-			                  fflush(stdout) == EOF)) { /* say it once; keep gating */
+			res = gate_reject(g, NULL, lineno, "line longer than the line cap; skipped", NULL,
+			                  len);
+		} else if (toolong || (res = run_line(g, line, len, lineno)) == NULL) {
+			/* chatter (a long line's text is out already: its end) */
+			if (!out_gone && (ll.out_gone ||
+			                  (!toolong && agent_write_text(stdout, line, len) < 0) ||
+			                  putchar('\n') == EOF || fflush(stdout) == EOF)) {
+				/* say it once; keep gating */
 				fprintf(stderr, "airlock run: cannot write the agent's output: %s\n",
 				        strerror(errno));
 				out_gone = true;
 			}
 			continue;
 		}
-		if (!agent_gone && (to_agent == NULL || protocol_write(to_agent, res) < 0)) {
-			fprintf(stderr, "airlock run: cannot answer the agent (it closed its stdin?): "
-			                "%s\n", strerror(errno));
-			agent_gone = true;
-		}
+		results_send(&rs, res);
 		json_decref(res);
 	}
-	if (to_agent)
-		fclose(to_agent);
-	else
-		close(ch->in_fd);
+	results_stop(&rs);
 	close(ch->out_fd);
 	reader_free(r);
 }

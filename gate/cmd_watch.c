@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/encode.h"
@@ -57,13 +58,22 @@ struct watch {
 static struct gate *watch_gate(struct watch *w)
 {
 	char *err = NULL;
+	struct stat st;
 	int ec;
 
 	if (w->g || w->errors > 0)
 		return w->g;
-	if (w->opts.workdir == NULL)
-		w->opts.workdir = w->cwd;
 	w->opts.agent = w->agent;
+	/* the cwd the stream announced may not exist here (a stream from
+	 * another machine or container, or a made-up one): nothing was then
+	 * recorded or flagged at all. Airlock's own directory serves instead. */
+	errno = 0;
+	if (w->opts.workdir == NULL && w->cwd && stat(w->cwd, &st) == 0 && S_ISDIR(st.st_mode))
+		w->opts.workdir = w->cwd;
+	else if (w->opts.workdir == NULL && w->cwd)
+		fprintf(stderr, "airlock watch: the stream's cwd %s cannot be used here (%s); "
+		                "recording with this directory as the workdir\n",
+		        w->cwd, errno ? strerror(errno) : "not a directory");
 	if (gate_open(&w->opts, &w->g, &ec, &err) < 0) {
 		fprintf(stderr, "airlock watch: %s; nothing is recorded\n", err);
 		free(err);
@@ -72,15 +82,27 @@ static struct gate *watch_gate(struct watch *w)
 	return w->g;
 }
 
+/* One line on stderr, the user's terminal: a finding's reason quotes the
+ * call ("reads /root/.ssh/<ESC>[2K..."), so its control characters are
+ * shown as \xNN, as the summary's are: raw, a model-written path could
+ * erase the FLAGGED line it is on, or retitle the terminal. */
 static void flag(const struct call *c, const struct verdict *v)
 {
 	char *sum = encode_summary(c, 160);
+	struct buf b;
 
-	fprintf(stderr, "airlock watch: FLAGGED %s: %s", tier_name(v->tier), sum);
-	for (size_t i = 0; i < v->nfindings; i++)
-		if (v->findings[i].tier >= TIER_HIGH)
-			fprintf(stderr, " [%s: %s]", v->findings[i].rule, v->findings[i].reason);
-	fputc('\n', stderr);
+	buf_init(&b, 0);
+	buf_printf(&b, "airlock watch: FLAGGED %s: %s", tier_name(v->tier), sum);
+	for (size_t i = 0; i < v->nfindings; i++) {
+		const char *why = v->findings[i].reason ? v->findings[i].reason : "";
+		if (v->findings[i].tier < TIER_HIGH)
+			continue;
+		buf_printf(&b, " [%s: ", v->findings[i].rule);
+		buf_append_shown(&b, why, strlen(why), 0);
+		buf_puts(&b, "]");
+	}
+	fprintf(stderr, "%.*s\n", (int)b.len, b.data);
+	buf_free(&b);
 	free(sum);
 }
 
@@ -397,10 +419,37 @@ static const struct {
 	{FMT_CODEX, "item.completed", codex_completed},
 };
 
+/* Shows each NUL in j's strings as U+FFFD. A stream line holding a
+ * \u0000 anywhere (a command's output, a model's text) was not read at all
+ * and the tool calls in it went unrecorded; read as C strings, a command
+ * would end at its NUL and hide the rest. */
+static void nul_repair(json_t *j)
+{
+	const char *p = json_string_value(j), *key;
+	size_t n = json_string_length(j), i;
+	json_t *v;
+	struct buf b;
+
+	if (json_is_object(j))
+		json_object_foreach(j, key, v) nul_repair(v);
+	else if (json_is_array(j))
+		json_array_foreach(j, i, v) nul_repair(v);
+	if (p == NULL || memchr(p, '\0', n) == NULL)
+		return;
+	buf_init(&b, 0);
+	for (i = 0; i < n; i++)
+		buf_append(&b, p[i] ? p + i : "\xef\xbf\xbd", p[i] ? 1 : 3);
+	json_string_setn(j, b.data, b.len);
+	buf_free(&b);
+}
+
 static void watch_line(struct watch *w, const char *line, size_t len)
 {
-	json_t *ev = memchr(line, '\0', len) ? NULL : json_loadb(line, len, 0, NULL);
-	const char *type = str(ev, "type");
+	json_t *ev = memchr(line, '\0', len) ? NULL : json_loadb(line, len, JSON_ALLOW_NUL, NULL);
+	const char *type;
+
+	nul_repair(ev);
+	type = str(ev, "type");
 
 	for (size_t i = 0; type && i < nitems(events); i++)
 		if ((w->format == FMT_AUTO || w->format == events[i].format) &&

@@ -503,21 +503,28 @@ out:
 	return o;
 }
 
-/* The error result for a line that is not a call. The line is recorded
- * too (what an agent sent that airlock could not read is evidence); when
- * even that fails, the result says so. Takes ownership of id. */
-static json_t *gate_rejected(struct gate *g, json_t *id, size_t lineno, const char *why,
-                             const char *line, size_t len)
+/* The line is recorded: what an agent sent that airlock could not read is
+ * evidence (a duplicate key meant for a laxer reader). */
+char *gate_reject_note(struct gate *g, size_t lineno, const char *why, const char *line,
+                       size_t len)
 {
-	char *err = NULL, *msg = NULL;
-	json_t *res;
+	char *err = NULL, *msg;
 
-	if (db_input_rejected(g->db, lineno, why, line, len, &err) < 0)
-		msg = xasprintf("%s (and it could not be recorded in the audit log: %s)", why, err);
-	res = protocol_error(id, lineno, msg ? msg : why);
+	if (db_input_rejected(g->db, lineno, why, line, len, &err) == 0)
+		return xstrdup(why);
+	msg = xasprintf("%s (and it could not be recorded in the audit log: %s)", why, err);
+	free(err);
+	return msg;
+}
+
+json_t *gate_reject(struct gate *g, json_t *id, size_t lineno, const char *why,
+                    const char *line, size_t len)
+{
+	char *msg = gate_reject_note(g, lineno, why, line, len);
+	json_t *res = protocol_error(id, lineno, msg);
+
 	json_decref(id);
 	free(msg);
-	free(err);
 	return res;
 }
 
@@ -534,12 +541,12 @@ static json_t *gate_line(struct gate *g, const char *line, size_t len, size_t li
 	if (toolong) {
 		err = xasprintf("line %zu is longer than the line cap (%zu bytes); skipped", lineno,
 		                g->opts.line_cap ? g->opts.line_cap : (size_t)PROTOCOL_LINE_CAP);
-		res = gate_rejected(g, NULL, lineno, err, NULL, len);
+		res = gate_reject(g, NULL, lineno, err, NULL, len);
 		free(err);
 		return res;
 	}
 	if (protocol_decode(line, len, lineno, &c, &id, &err) < 0) {
-		res = gate_rejected(g, id, lineno, err, line, len);
+		res = gate_reject(g, id, lineno, err, line, len);
 		free(err);
 		return res;
 	}

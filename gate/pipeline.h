@@ -132,6 +132,16 @@ struct outcome *gate_decide(struct gate *g, const struct call *c, const struct v
 /* Records what happened to a decided call (o->audit_id). Returns 0, or -1
  * with *errstr (caller frees). */
 int gate_finish(struct gate *g, const struct outcome *o, char **errstr) AIRLOCK_MUST_CHECK;
+/* Records a line that could not be read as a call (line/len may be NULL/0,
+ * for one over the cap) as a rejected event, and returns its error result
+ * (protocol_error: caller frees), which says so when even that failed.
+ * Takes ownership of id. */
+json_t *gate_reject(struct gate *g, json_t *id, size_t lineno, const char *why,
+                    const char *line, size_t len);
+/* Records the line as gate_reject() does; returns why, or why and the
+ * log's error when it could not be recorded (a new string). */
+char *gate_reject_note(struct gate *g, size_t lineno, const char *why, const char *line,
+                       size_t len);
 
 /* --- gate/signals.c: SIGTERM, SIGINT, SIGHUP end the session. ------- */
 /*
