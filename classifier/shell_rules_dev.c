@@ -1074,16 +1074,16 @@ static void python_outfile(struct cctx *x, const struct cmdv *c, size_t at, bool
 static void python_module(struct cctx *x, struct cmdv *c, size_t at)
 {
 	const char *m = c->w[at].val;
-	struct cmdv sub = *c;
+	struct cmdv sub = *c; /* the module's words, as a program's */
 	struct span sp = shell_span_words(x, c->w, c->n);
 
+	sub.w = c->w + at;
+	sub.n = c->n - at;
 	for (size_t i = 0; i < nitems(pymods); i++) {
 		if (strcmp(m, pymods[i].name) != 0)
 			continue;
 		switch (pymods[i].what) {
 		case PM_PIP:
-			sub.w = c->w + at;
-			sub.n = c->n - at;
 			rules_apply(x, &sub, "pip");
 			return;
 		case PM_LISTEN:
@@ -1105,8 +1105,6 @@ static void python_module(struct cctx *x, struct cmdv *c, size_t at)
 			cls_add(x, TIER_MEDIUM, "exec.build", sp, "runs a build or test tool");
 			return;
 		case PM_PROG: /* python -m twine upload: twine's rules */
-			sub.w = c->w + at;
-			sub.n = c->n - at;
 			if (!rules_apply(x, &sub, m))
 				cls_add(x, TIER_MEDIUM, "exec.build", sp, "runs a build or test tool");
 			return;
@@ -1124,8 +1122,6 @@ static void python_module(struct cctx *x, struct cmdv *c, size_t at)
 			return;
 		case PM_SQLITE: /* a sqlite3.py here would run instead: not low */
 			cls_add(x, x->o->unknown_program, "exec.script", sp, "runs the Python module %s", m);
-			sub.w = c->w + at;
-			sub.n = c->n - at;
 			rules_apply(x, &sub, "sqlite3");
 			return;
 		case PM_VENV:

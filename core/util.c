@@ -3,6 +3,7 @@
  * Out-of-memory aborts: airlock cannot fail closed without memory anyway,
  * and abort() leaves no half-made decision behind.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -153,17 +154,21 @@ void buf_append(struct buf *b, const void *p, size_t n)
 	b->data[b->len] = '\0';
 }
 
+size_t cut_word_start(const char *s, size_t n)
+{
+	size_t keep = n;
+
+	while (keep > 0 && n - keep < CUT_WORD_MAX && !isspace((unsigned char)s[keep - 1]))
+		keep--;
+	return keep;
+}
+
 void buf_drop_cut_word(struct buf *b)
 {
-	size_t n = b->len, stop = n > 4096 ? n - 4096 : 0;
-
-	if (!b->truncated)
+	if (!b->truncated || b->data == NULL)
 		return;
-	while (n > stop && !strchr(" \t\r\n", b->data[n - 1]))
-		n--;
-	b->len = n;
-	if (b->data)
-		b->data[n] = '\0';
+	b->len = cut_word_start(b->data, b->len);
+	b->data[b->len] = '\0';
 }
 
 void buf_puts(struct buf *b, const char *s)

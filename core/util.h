@@ -52,10 +52,14 @@ void buf_init(struct buf *b, size_t cap);
 void buf_append(struct buf *b, const void *p, size_t n);
 void buf_puts(struct buf *b, const char *s);
 void buf_printf(struct buf *b, const char *fmt, ...) AIRLOCK_PRINTF(2, 3);
-/* A buffer its cap cut may end inside a word: that partial word (back to
- * the last blank or line break, at most 4 KiB) goes, so a cut keeps no
- * token's first characters, which would then match no secret's shape and
- * be stored and shown as they are. No-op unless truncated. */
+/* Where the last word of s[0..n) starts: back to the last white space, at
+ * most CUT_WORD_MAX bytes. A cut that fell inside a word drops or marks
+ * what follows, since a token cut short matches no secret's shape and
+ * would be stored and shown as it is. */
+#define CUT_WORD_MAX 4096
+size_t cut_word_start(const char *s, size_t n);
+/* A buffer its cap cut loses its partial last word (cut_word_start). No-op
+ * unless truncated. */
 void buf_drop_cut_word(struct buf *b);
 /* Hands the data to the caller (who frees it) and resets the buffer. */
 char *buf_take(struct buf *b, size_t *len);

@@ -5,7 +5,6 @@
  * Rules it keeps: bodies are redacted before they are hashed or stored;
  * every failure returns -1 with the reason, so the caller refuses the call.
  */
-#include <ctype.h>
 #include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
@@ -345,8 +344,6 @@ int db_call_previewed(struct db *db, int64_t call_id, const char *preview, char 
 	return record(db, 1, kinds, body, call_id, derive_update, &u, NULL, errstr);
 }
 
-#define CUT_WORD_MAX 4096 /* most bytes a cut stream loses at its end */
-
 /*
  * A captured stream as stored. When the capture cap cut the output, its
  * last word may be a secret cut short, too short for any shape to know
@@ -356,12 +353,10 @@ int db_call_previewed(struct db *db, int64_t call_id, const char *preview, char 
  */
 static json_t *stream_json(const char *s, size_t n, bool cut)
 {
-	size_t keep = n;
+	size_t keep = cut ? cut_word_start(s, n) : n;
 	struct buf b;
 	json_t *j;
 
-	while (cut && keep > 0 && n - keep < CUT_WORD_MAX && !isspace((unsigned char)s[keep - 1]))
-		keep--;
 	if (keep == n)
 		return encode_bytes(s, n);
 	buf_init(&b, 0);

@@ -279,11 +279,6 @@ char *agent_shell_quote(const char *s)
  * shown as \xNN. The text is shown to a person (Claude Code's prompt, its
  * transcript, a client's tool error; the hook's stderr), where an escape
  * sequence a model wrote into a path could redraw the screen. */
-static void reason_append(struct buf *b, const char *s)
-{
-	buf_append_shown(b, s, strlen(s), 0);
-}
-
 char *agent_reason_text(const char *prefix, const struct verdict *v, const char *why)
 {
 	struct buf b;
@@ -291,13 +286,14 @@ char *agent_reason_text(const char *prefix, const struct verdict *v, const char 
 	buf_init(&b, 4096);
 	buf_printf(&b, "%s%s", prefix, tier_name(v->tier));
 	for (size_t i = 0; i < v->nfindings; i++) {
+		const char *r = v->findings[i].reason ? v->findings[i].reason : "";
 		buf_puts(&b, i ? "; " : ": ");
-		reason_append(&b, v->findings[i].reason ? v->findings[i].reason : "");
+		buf_append_shown(&b, r, strlen(r), 0);
 		buf_printf(&b, " (%s)", v->findings[i].rule);
 	}
 	if (why && *why) {
 		buf_puts(&b, "; ");
-		reason_append(&b, why);
+		buf_append_shown(&b, why, strlen(why), 0);
 	}
 	return buf_take(&b, NULL);
 }

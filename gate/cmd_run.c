@@ -134,20 +134,6 @@ struct results {
 	bool closing, gone;
 };
 
-static int write_all(int fd, const char *p, size_t n)
-{
-	while (n > 0) {
-		ssize_t k = write(fd, p, n);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0)
-			return -1;
-		p += k;
-		n -= (size_t)k;
-	}
-	return 0;
-}
-
 static void *results_main(void *arg)
 {
 	struct results *rs = arg;
@@ -160,7 +146,7 @@ static void *results_main(void *arg)
 		if ((q = rs->head) == NULL)
 			break;
 		pthread_mutex_unlock(&rs->lock);
-		if (!rs->gone && write_all(rs->fd, q->text, q->len) < 0) {
+		if (!rs->gone && fd_write_all(rs->fd, q->text, q->len) < 0) {
 			fprintf(stderr, "airlock run: cannot answer the agent (it closed its stdin?): "
 			                "%s\n", strerror(errno));
 			rs->gone = true; /* only this thread reads or writes it */

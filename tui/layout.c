@@ -357,10 +357,10 @@ void browser_layout(struct browser *b, int rows, int cols, const struct trow **o
 	fe = b->frame.nrows;
 	footer_keys(b, cols);
 	kr = b->frame.nrows - 1;
-	if (rows >= 2)
+	if (rows >= 2) {
 		footer_slots(b, s + rows - 1 - nf, nf, fl, fe);
-	if (rows >= 2)
 		s[rows - 1] = (struct slot){&b->frame, kr};
+	}
 	*cursor_row = b->prompting ? rows - 2 : -1;
 	for (int i = 0; i < rows; i++) /* rows[] is final now: pointers are safe */
 		out[i] = s[i].d ? &s[i].d->rows[s[i].row] : NULL;
