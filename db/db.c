@@ -379,6 +379,32 @@ int db_check_file(struct db *db, char **errstr)
 	return -1;
 }
 
+/*
+ * Puts the file in WAL mode (readers beside one writer). The switch takes
+ * the file's exclusive lock and SQLite does not call the busy handler for
+ * it, so gates starting together on a fresh log failed at once with
+ * "database is locked" (seen as 4 of 8 concurrent gates exiting 125). The
+ * switch is retried here, backing off, within the same busy timeout; once
+ * one process has made the file WAL the others' switch is a no-op.
+ */
+static int db_wal(struct db *db, char **errstr)
+{
+	long long deadline = clock_ns() + DB_BUSY_MS * 1000000LL;
+	long pause_us = 500;
+	int rc;
+
+	while ((rc = sqlite3_exec(db->sql, "PRAGMA journal_mode = WAL", NULL, NULL, NULL)) ==
+	               SQLITE_BUSY &&
+	       clock_ns() < deadline) {
+		usleep(pause_us);
+		pause_us = pause_us < 50000 ? pause_us * 2 : pause_us;
+	}
+	if (rc != SQLITE_OK ||
+	    sqlite3_exec(db->sql, "PRAGMA synchronous = NORMAL", NULL, NULL, NULL) != SQLITE_OK)
+		return db_fail(db, errstr, "cannot enable WAL");
+	return 0;
+}
+
 int db_open(const char *path, struct db **out, char **errstr)
 {
 	struct db *db = xcalloc(1, sizeof(*db));
@@ -399,11 +425,8 @@ int db_open(const char *path, struct db **out, char **errstr)
 	if (db_harden(db, errstr) < 0 || read_header(db, &h, errstr) < 0 ||
 	    (need = header_check(db, &h, errstr)) < 0)
 		goto out;
-	if (sqlite3_exec(db->sql, "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;",
-	                 NULL, NULL, NULL) != SQLITE_OK) {
-		db_fail(db, errstr, "cannot enable WAL");
+	if (db_wal(db, errstr) < 0)
 		goto out;
-	}
 	if (need && db_migrate(db, errstr) < 0)
 		goto out;
 	file_remember(db);

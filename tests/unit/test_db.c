@@ -968,6 +968,51 @@ static void test_concurrent(void **state)
 	free(path);
 }
 
+/*
+ * Another process holds a write lock on a fresh log (as one gate does
+ * while it switches the file to WAL) when this one opens it: the switch
+ * waits for the lock instead of failing at once, as SQLite's busy handler
+ * does not cover it. Fails on 09d0c43 ("cannot enable WAL: database is
+ * locked"), which 8 gates starting together hit now and then.
+ */
+static void test_open_waits_for_wal(void **state)
+{
+	char *path = tmp_path(), *err = NULL;
+	int ready[2];
+	char c;
+	pid_t pid;
+	long long t0;
+	struct db *db;
+	int st;
+
+	(void)state;
+	assert_int_equal(pipe(ready), 0);
+	if ((pid = fork()) == 0) {
+		sqlite3 *sql;
+		if (sqlite3_open(path, &sql) != SQLITE_OK ||
+		    sqlite3_exec(sql, "BEGIN IMMEDIATE", NULL, NULL,
+		                 NULL) != SQLITE_OK)
+			_exit(1);
+		if (write(ready[1], "r", 1) != 1)
+			_exit(1);
+		usleep(300 * 1000);
+		sqlite3_exec(sql, "ROLLBACK", NULL, NULL, NULL);
+		sqlite3_close(sql);
+		_exit(0);
+	}
+	close(ready[1]);
+	assert_int_equal(read(ready[0], &c, 1), 1);
+	t0 = clock_ns();
+	if (db_open(path, &db, &err) != 0)
+		fail_msg("db_open beside a writer: %s", err);
+	assert_true(clock_ns() - t0 >= 200 * 1000000LL); /* it did wait for the reader */
+	db_close(db);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	close(ready[0]);
+	free(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -990,6 +1035,7 @@ int main(void)
 		cmocka_unit_test(test_file_removed),
 		cmocka_unit_test(test_text_not_utf8),
 		cmocka_unit_test(test_concurrent),
+		cmocka_unit_test(test_open_waits_for_wal),
 	};
 	int rc;
 
