@@ -73,10 +73,10 @@ int limits_apply(const struct sbx_limits *l, bool tree_capped)
 struct sbx_cgroup {
 	char *dir;        /* pids */
 	char *mem_dir;    /* memory (v1), or NULL */
-	int procs;        /* this call's cgroup.procs: the first process joins it */
+	int procs;        /* join_fd() of this call's cgroup: the first process joins it */
 	int parent_procs; /* the caller's: init leaves through it when done */
-	int mem_procs;    /* the memory cgroup's cgroup.procs, or -1 */
-	int mem_parent;   /* the caller's memory cgroup.procs, or -1 */
+	int mem_procs;    /* join_fd() of the memory cgroup, or -1 */
+	int mem_parent;   /* join_fd() of the caller's memory cgroup, or -1 */
 	bool mem_capped;  /* a memory limit holds the tree (v1 or v2) */
 };
 
@@ -190,6 +190,30 @@ static bool memory_bounded(bool swap_set)
 }
 
 /*
+ * The file a process writes "0" to, to move itself into dir (-1 if none).
+ * v1's "tasks" moves the writing thread alone, and the processes that
+ * write (the sandbox's first process joining, its init leaving) have one
+ * thread each, so it moves the whole process as "cgroup.procs" would. It
+ * is preferred because a cgroup.procs write takes the kernel's threadgroup
+ * lock for writing, which waits out an RCU grace period: measured here at
+ * 0.1 to 0.3 ms a write against 0.02 ms for "tasks", four writes a call.
+ * v2 has only cgroup.procs.
+ */
+static int join_fd(const char *dir)
+{
+	char *path = xasprintf("%s/tasks", dir);
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+
+	if (fd < 0 && errno == ENOENT) {
+		free(path);
+		path = xasprintf("%s/cgroup.procs", dir);
+		fd = open(path, O_WRONLY | O_CLOEXEC);
+	}
+	free(path);
+	return fd_high(fd);
+}
+
+/*
  * The tree's memory cap, where a memory cgroup is writable (a root caller,
  * or a delegated v2 memory controller): RLIMIT_AS bounds each process's
  * address space, not the sum over the tree, nor the tmpfs and memfd pages
@@ -197,7 +221,7 @@ static bool memory_bounded(bool swap_set)
  */
 static void memory_add(struct sbx_cgroup *cg, long long max)
 {
-	char val[32], *base, *procs;
+	char val[32], *base;
 
 	snprintf(val, sizeof(val), "%lld", max);
 	if (max <= 0)
@@ -212,10 +236,9 @@ static void memory_add(struct sbx_cgroup *cg, long long max)
 	if (base == NULL)
 		return;
 	cg->mem_dir = xasprintf("%s%s", base, strrchr(cg->dir, '/'));
-	procs = xasprintf("%s/cgroup.procs", cg->mem_dir);
 	if ((mkdir(cg->mem_dir, 0700) < 0 && errno != EEXIST) ||
 	    write_file(cg->mem_dir, "memory.limit_in_bytes", val) < 0 ||
-	    (cg->mem_procs = fd_high(open(procs, O_WRONLY | O_CLOEXEC))) < 0) {
+	    (cg->mem_procs = join_fd(cg->mem_dir)) < 0) {
 		(void)rmdir(cg->mem_dir);
 		free(cg->mem_dir);
 		cg->mem_dir = NULL;
@@ -223,18 +246,15 @@ static void memory_add(struct sbx_cgroup *cg, long long max)
 		/* swap too, where it is accounted (the file exists) */
 		cg->mem_capped = memory_bounded(
 		        write_file(cg->mem_dir, "memory.memsw.limit_in_bytes", val) == 0);
-		free(procs);
-		procs = xasprintf("%s/cgroup.procs", base);
-		cg->mem_parent = fd_high(open(procs, O_WRONLY | O_CLOEXEC)); /* optional */
+		cg->mem_parent = join_fd(base); /* optional */
 	}
-	free(procs);
 	free(base);
 }
 
 int cgroup_create(long long max, long long mem, bool required, struct sbx_cgroup **out,
                   char **errstr)
 {
-	char *base = max > 0 ? pids_base() : NULL, val[32], *procs = NULL;
+	char *base = max > 0 ? pids_base() : NULL, val[32];
 	struct sbx_cgroup *cg = NULL;
 	int rc = -1;
 
@@ -262,23 +282,18 @@ int cgroup_create(long long max, long long mem, bool required, struct sbx_cgroup
 		*errstr = xasprintf("pids cgroup %s: cannot create: %s", cg->dir, strerror(errno));
 		goto out;
 	}
-	procs = xasprintf("%s/cgroup.procs", cg->dir);
-	if (write_file(cg->dir, "pids.max", val) < 0 ||
-	    (cg->procs = fd_high(open(procs, O_WRONLY | O_CLOEXEC))) < 0) {
+	if (write_file(cg->dir, "pids.max", val) < 0 || (cg->procs = join_fd(cg->dir)) < 0) {
 		*errstr = xasprintf("pids cgroup %s: cannot set pids.max: %s", cg->dir,
 		                    strerror(errno));
 		goto out;
 	}
-	free(procs);
-	procs = xasprintf("%s/cgroup.procs", base);
-	cg->parent_procs = fd_high(open(procs, O_WRONLY | O_CLOEXEC)); /* optional */
+	cg->parent_procs = join_fd(base); /* optional */
 	memory_add(cg, mem);
 	*out = cg;
 	cg = NULL;
 	rc = 0;
 out:
 	cgroup_destroy(cg);
-	free(procs);
 	free(base);
 	return rc;
 }
