@@ -202,7 +202,8 @@ struct sock_fprog *seccomp_filter_compile(bool network, char **errstr)
 	int fd = -1;
 
 	if (!ctx || seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS) < 0 ||
-	    seccomp_attr_set(ctx, SCMP_FLTATR_CTL_NNP, 0) < 0 || add_rules(ctx, network) != 0) {
+	    seccomp_attr_set(ctx, SCMP_FLTATR_CTL_NNP, 0) < 0 ||
+	    seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2) < 0 || add_rules(ctx, network) != 0) {
 		*errstr = xstrdup("seccomp: cannot build the filter (libseccomp rejected a rule)");
 		goto out;
 	}
