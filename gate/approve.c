@@ -332,6 +332,19 @@ static size_t pending_cb(void *arg)
 	return gate_pending(arg);
 }
 
+static bool gone_cb(void *arg)
+{
+	return gate_requester_gone(arg);
+}
+
+/* The call's requester exited before a person decided: nobody reads the
+ * result, so it is not run (it was shown until then, or never). */
+static void requester_gone(struct approval *a)
+{
+	a->who = "agent-gone";
+	a->reason = xstrdup("the agent exited before a person decided; the call was not run");
+}
+
 /* Says once per process why no screen can be shown (the reason the agent
  * gets stays the short fixed text). */
 static void no_terminal(struct approval *a, const char *why)
@@ -404,6 +417,9 @@ static void take_answer(struct gate *g, const struct call *c, const struct verdi
 		no_terminal(a, NULL);
 		a->reason = xstrdup("no terminal for approval: the terminal went away while waiting");
 		break;
+	case TUI_GONE:
+		requester_gone(a);
+		break;
 	}
 }
 
@@ -437,7 +453,7 @@ static void ask_person(struct gate *g, const struct call *c, const struct verdic
 		.edit_text = ed, .edit_suffix = subjects[subject_row(c->tool)].suffix,
 		.pattern = pattern, .no_pattern = err, .can_save = pattern != NULL,
 		.timeout_s = pl->approval_timeout, .pending = pending_cb, .pending_arg = g,
-		.tty = getenv("AIRLOCK_TTY"),
+		.gone = gone_cb, .gone_arg = g, .tty = getenv("AIRLOCK_TTY"),
 	};
 	struct tui_answer ans;
 	char *terr = NULL;
@@ -486,7 +502,9 @@ void gate_approve(struct gate *g, const struct call *c, const struct verdict *v,
 	memset(a, 0, sizeof(*a));
 	a->decision = DECISION_DENIED; /* fail safe: only an explicit yes approves */
 	a->who = "user";
-	if (gate_options(g)->approve_with)
+	if (gate_requester_gone(g)) /* calls it left queued: not asked one by one */
+		requester_gone(a);
+	else if (gate_options(g)->approve_with)
 		approve_with(g, c, v, pl, preview, a);
 	else if (gate_options(g)->no_tty)
 		no_terminal(a, "terminals are disabled for this gate");

@@ -314,6 +314,7 @@ int cmd_run(int argc, char **argv)
 	if (agent_spawn_piped(argv + optind, &ch, &rc, &err) < 0)
 		goto fail;
 	agent_forward_signals(ch.pid);
+	gate_set_requester(g, ch.pid);
 	if (agent_relay_start(&ch, &err) < 0) {
 		kill(ch.pid, SIGKILL);
 		agent_wait(ch.pid);

@@ -9,11 +9,13 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <poll.h>
 #include <pthread.h>
 #include <pwd.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -52,6 +54,7 @@ struct gate {
 	int read_errno;
 	int stop;        /* gate_stop(): the signal, or -1 when the output went away */
 	pthread_t reader;
+	int requester;   /* pidfd of gate_set_requester()'s process, or -1 */
 };
 
 /* One past call, from its received event's body, into the breakers. */
@@ -192,6 +195,7 @@ int gate_open(const struct gate_opts *o, struct gate **out, int *exit_code, char
 	int rc = -1;
 
 	g->opts = *o;
+	g->requester = -1;
 	pthread_mutex_init(&g->lock, NULL);
 	pthread_cond_init(&g->cond, NULL);
 	*exit_code = EXIT_USAGE;
@@ -266,6 +270,8 @@ void gate_close(struct gate *g)
 	}
 	pthread_mutex_destroy(&g->lock);
 	pthread_cond_destroy(&g->cond);
+	if (g->requester >= 0)
+		close(g->requester);
 	free(g->workdir);
 	free(g->home);
 	free(g);
@@ -645,6 +651,20 @@ size_t gate_pending(struct gate *g)
 	n = g->queued;
 	pthread_mutex_unlock(&g->lock);
 	return n;
+}
+
+void gate_set_requester(struct gate *g, pid_t pid)
+{
+	if (pid > 0 && g->requester < 0)
+		g->requester = (int)syscall(SYS_pidfd_open, pid, 0);
+}
+
+bool gate_requester_gone(struct gate *g)
+{
+	struct pollfd p = {.fd = g->requester, .events = POLLIN};
+
+	/* a pidfd is readable once its process has exited, reaped or not */
+	return g->requester >= 0 && poll(&p, 1, 0) > 0;
 }
 
 void gate_stop(struct gate *g, int sig)

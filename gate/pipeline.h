@@ -57,6 +57,16 @@ int gate_breakers_restore(struct gate *g, char **errstr) AIRLOCK_MUST_CHECK;
 /* Calls read but not yet answered (the approval screen shows it). */
 size_t gate_pending(struct gate *g);
 
+/*
+ * Names the process the calls come from and their results go back to (run's
+ * agent). Once it has exited nobody reads a result: a call waiting for a
+ * person is denied instead of shown, and a screen already up closes. Without
+ * a pidfd (an old kernel) it is never seen gone. Call once, before calls.
+ */
+void gate_set_requester(struct gate *g, pid_t pid);
+/* True once the process named by gate_set_requester() has exited. */
+bool gate_requester_gone(struct gate *g);
+
 /* The environment a sandboxed run of the call gets beyond the profile's:
  * the plan's granted credentials and, when plan->git_identity, the host's
  * git identity, when plan->git_trust its safe.directory (gate/identity.h;

@@ -34,6 +34,8 @@ struct tui_ask {
 	int timeout_s;             /* seconds until a timeout denies; 0: never */
 	size_t (*pending)(void *arg); /* calls waiting behind this one, or NULL */
 	void *pending_arg;
+	bool (*gone)(void *arg);      /* the caller left (run's agent exited), or NULL */
+	void *gone_arg;
 	const char *tty;           /* NULL: /dev/tty */
 };
 
@@ -47,6 +49,7 @@ enum tui_choice {
 	TUI_TIMEOUT,
 	TUI_SIGNAL,       /* SIGINT, SIGTERM or SIGHUP while waiting */
 	TUI_HANGUP,       /* the terminal went away */
+	TUI_GONE,         /* ask->gone: nobody waits for the answer any more */
 };
 /* Returns a static name: "approve" ... */
 const char *tui_choice_name(enum tui_choice c);

@@ -47,7 +47,7 @@ static const char *const choice_names[] = {
 	[TUI_APPROVE] = "approve", [TUI_DENY] = "deny",       [TUI_REMEMBER] = "remember",
 	[TUI_SAVE_PROJECT] = "save-project", [TUI_SAVE_USER] = "save-user",
 	[TUI_EDIT] = "edit",       [TUI_TIMEOUT] = "timeout", [TUI_SIGNAL] = "signal",
-	[TUI_HANGUP] = "hangup",
+	[TUI_HANGUP] = "hangup",       [TUI_GONE] = "gone",
 };
 
 const char *tui_choice_name(enum tui_choice c)
@@ -360,6 +360,10 @@ static void approve_loop(struct approve_screen *s, const struct screen_io *io)
 		}
 		if (s->deadline && clock_ns() >= s->deadline) {
 			finish(s, TUI_TIMEOUT);
+			break;
+		}
+		if (s->ask->gone && s->ask->gone(s->ask->gone_arg)) { /* checked each tick */
+			finish(s, TUI_GONE);
 			break;
 		}
 		if (s->shown == 0) /* browser_step draws before it reads a key */

@@ -241,4 +241,27 @@ seq 1 20000 | sed 's/^/line /' >"$d/with2/content"
 expect_eq "approve-with: large call, stdin unread" "$(field with2 .decision 1)" approved
 expect_eq "approve-with: a hung program times out" "$(decided with2 2)" "timeout denied"
 
+# --- run: the agent exits while its call waits -------------------------------------------
+# Nobody reads the result any more: the screen closes and the call is not
+# run; a second call the agent left queued is denied without a screen.
+mkdir -p "$d/gone/w/victim" "$d/gone/home"
+cat >"$d/gone/agent.sh" <<'EOF'
+#!/bin/sh
+echo '{"id":"g1","tool":"shell","input":{"command":"rm -rf victim"}}'
+echo '{"id":"g2","tool":"shell","input":{"command":"rm -rf victim"}}'
+while [ ! -e ../go ]; do sleep 0.1; done # exits once the test saw the screen
+EOF
+chmod +x "$d/gone/agent.sh"
+tm new-session -d -s gone -x 80 -y 24 \
+	"cd '$d/gone/w' && env HOME='$d/gone/home' LANG=C.UTF-8 TERM=screen '$AIRLOCK' run --db '$d/gone/a.db' --policy '$d/ask.policy' -- ../agent.sh 2> ../err"
+check "agent gone: the screen shows the call" wait_for gone "rm -rf victim"
+touch "$d/gone/go"
+check "agent gone: run exits without a key" pane_dead gone 20
+expect_eq "agent gone: the shown call" "$(decided gone 1)" "agent-gone denied"
+expect_eq "agent gone: the queued call, never shown" "$(decided gone 2)" "agent-gone denied"
+check "agent gone: nothing ran" test -d "$d/gone/w/victim"
+expect_eq "agent gone: the reason" \
+	"$(audit gone "select json_extract(body,'\$.reason') from events where kind='decided' limit 1")" \
+	"the agent exited before a person decided; the call was not run"
+
 finish

@@ -515,6 +515,37 @@ static void test_approve_grown(void **state)
 	verdict_free(v);
 }
 
+static bool gone_after(void *arg)
+{
+	int *left = arg;
+	return --*left < 0;
+}
+
+/* The caller left (run's agent exited) while the call was up: the screen
+ * closes on the next tick with TUI_GONE, and keys after it decide nothing. */
+static void test_approve_gone(void **state)
+{
+	struct verdict *v = verdict_new();
+	int left = 3;
+	struct tui_ask ask = {.tool = "shell", .tier = TIER_HIGH, .call_id = "7",
+	                      .subject = "rm -rf build", .verdict = v, .gone = gone_after,
+	                      .gone_arg = &left};
+	struct script s = {.rows = 24, .cols = 80, .grow_at = SIZE_MAX, .ms_per_read = 250};
+	struct screen_io io = {&s, script_size, script_draw, script_read, script_now};
+	struct tui_answer ans;
+
+	(void)state;
+	s.n = parse_keys("<Tick*3>a", &s.keys);
+	tui_approve_io(&ask, &ans, &io);
+	assert_int_equal(ans.choice, TUI_GONE);
+	assert_string_equal(tui_choice_name(ans.choice), "gone");
+	assert_int_equal(left, -1);
+	tui_answer_clear(&ans);
+	free(s.keys);
+	free(s.last);
+	verdict_free(v);
+}
+
 /* A terminal too small to show the call: keys decide nothing, at any size. */
 static void test_approve_too_small(void **state)
 {
@@ -659,7 +690,7 @@ int main(void)
 		cmocka_unit_test(test_escape_every_byte), cmocka_unit_test(test_spans_table),
 		cmocka_unit_test(test_diff_files),    cmocka_unit_test(test_browse_table),
 		cmocka_unit_test(test_approve_table), cmocka_unit_test(test_approve_too_small),
-		cmocka_unit_test(test_approve_grown),
+		cmocka_unit_test(test_approve_grown),  cmocka_unit_test(test_approve_gone),
 		cmocka_unit_test(test_audit_table),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
