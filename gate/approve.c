@@ -334,15 +334,18 @@ static size_t pending_cb(void *arg)
 
 static bool gone_cb(void *arg)
 {
-	return gate_requester_gone(arg);
+	return gate_requester_gone(arg) != NULL;
 }
 
-/* The call's requester exited before a person decided: nobody reads the
+/* The call's requester left before a person decided: nobody reads the
  * result, so it is not run (it was shown until then, or never). */
-static void requester_gone(struct approval *a)
+static void requester_gone(struct gate *g, struct approval *a)
 {
+	const char *what = gate_requester_gone(g);
+
 	a->who = "agent-gone";
-	a->reason = xstrdup("the agent exited before a person decided; the call was not run");
+	a->reason = xasprintf("%s before a person decided; the call was not run",
+	                      what ? what : "the agent left");
 }
 
 /* Says once per process why no screen can be shown (the reason the agent
@@ -418,7 +421,7 @@ static void take_answer(struct gate *g, const struct call *c, const struct verdi
 		a->reason = xstrdup("no terminal for approval: the terminal went away while waiting");
 		break;
 	case TUI_GONE:
-		requester_gone(a);
+		requester_gone(g, a);
 		break;
 	}
 }
@@ -503,7 +506,7 @@ void gate_approve(struct gate *g, const struct call *c, const struct verdict *v,
 	a->decision = DECISION_DENIED; /* fail safe: only an explicit yes approves */
 	a->who = "user";
 	if (gate_requester_gone(g)) /* calls it left queued: not asked one by one */
-		requester_gone(a);
+		requester_gone(g, a);
 	else if (gate_options(g)->approve_with)
 		approve_with(g, c, v, pl, preview, a);
 	else if (gate_options(g)->no_tty)

@@ -76,6 +76,7 @@ int cmd_gate(int argc, char **argv)
 		return sig ? 128 + sig : rc;
 	}
 	gate_signals_attach(g);
+	gate_watch_results(g, STDOUT_FILENO);
 	rc = gate_stream(g, STDIN_FILENO, stdout);
 	gate_signals_attach(NULL);
 	gate_close(g); /* ends the session in the log, also after a signal */

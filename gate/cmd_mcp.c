@@ -863,6 +863,7 @@ int cmd_mcp(int argc, char **argv)
 	}
 	if (gate_open(&o, &m.g, &rc, &err) < 0)
 		goto fail;
+	gate_watch_results(m.g, STDOUT_FILENO); /* the client */
 	rc = mcp_serve(&m, argv + optind, &err);
 	if (err)
 		goto fail;

@@ -15,6 +15,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -55,6 +56,7 @@ struct gate {
 	int stop;        /* gate_stop(): the signal, or -1 when the output went away */
 	pthread_t reader;
 	int requester;   /* pidfd of gate_set_requester()'s process, or -1 */
+	int results;     /* gate_watch_results()'s pipe or socket, or -1 (borrowed) */
 };
 
 /* One past call, from its received event's body, into the breakers. */
@@ -195,7 +197,7 @@ int gate_open(const struct gate_opts *o, struct gate **out, int *exit_code, char
 	int rc = -1;
 
 	g->opts = *o;
-	g->requester = -1;
+	g->requester = g->results = -1;
 	pthread_mutex_init(&g->lock, NULL);
 	pthread_cond_init(&g->cond, NULL);
 	*exit_code = EXIT_USAGE;
@@ -659,12 +661,28 @@ void gate_set_requester(struct gate *g, pid_t pid)
 		g->requester = (int)syscall(SYS_pidfd_open, pid, 0);
 }
 
-bool gate_requester_gone(struct gate *g)
+void gate_watch_results(struct gate *g, int fd)
 {
-	struct pollfd p = {.fd = g->requester, .events = POLLIN};
+	struct stat st;
 
-	/* a pidfd is readable once its process has exited, reaped or not */
-	return g->requester >= 0 && poll(&p, 1, 0) > 0;
+	if (fstat(fd, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)))
+		g->results = fd;
+}
+
+const char *gate_requester_gone(struct gate *g)
+{
+	/* a pidfd is readable once its process has exited, reaped or not; a
+	 * pipe's write end reports POLLERR once its last reader closed */
+	struct pollfd p[2] = {{.fd = g->requester, .events = POLLIN},
+	                      {.fd = g->results, .events = 0}};
+
+	if (poll(p, 2, 0) <= 0)
+		return NULL;
+	if (p[0].revents & POLLIN)
+		return "the agent exited";
+	if (p[1].revents & (POLLERR | POLLHUP))
+		return "nobody reads the results any more (their pipe or socket closed)";
+	return NULL;
 }
 
 void gate_stop(struct gate *g, int sig)

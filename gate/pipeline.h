@@ -64,8 +64,12 @@ size_t gate_pending(struct gate *g);
  * a pidfd (an old kernel) it is never seen gone. Call once, before calls.
  */
 void gate_set_requester(struct gate *g, pid_t pid);
-/* True once the process named by gate_set_requester() has exited. */
-bool gate_requester_gone(struct gate *g);
+/* The same for results written to fd (mcp's and the gate's stdout): gone
+ * once a pipe or socket there has no reader left. Other kinds of file
+ * (a terminal, a regular file) are not watched. Borrows fd. */
+void gate_watch_results(struct gate *g, int fd);
+/* Once either of the above is gone, what went (static text); else NULL. */
+const char *gate_requester_gone(struct gate *g);
 
 /* The environment a sandboxed run of the call gets beyond the profile's:
  * the plan's granted credentials and, when plan->git_identity, the host's

@@ -263,5 +263,32 @@ check "agent gone: nothing ran" test -d "$d/gone/w/victim"
 expect_eq "agent gone: the reason" \
 	"$(audit gone "select json_extract(body,'\$.reason') from events where kind='decided' limit 1")" \
 	"the agent exited before a person decided; the call was not run"
+# `airlock gate` and `airlock mcp`: the reader of the results (the process
+# at the other end of stdout) goes away while a call is on the screen.
+mkdir -p "$d/gone2/w/victim" "$d/gone2/home"
+call "rm -rf victim" >"$d/gone2/calls"
+mkfifo "$d/gone2/fifo"
+(exec 3<"$d/gone2/fifo"; while [ ! -e "$d/gone2/go" ]; do sleep 0.1; done) &
+tm new-session -d -s gone2 -x 80 -y 24 \
+	"cd '$d/gone2/w' && env HOME='$d/gone2/home' LANG=C.UTF-8 TERM=screen '$AIRLOCK' gate --db '$d/gone2/a.db' --policy '$d/ask.policy' < ../calls > ../fifo 2> ../err"
+check "reader gone: the screen shows the call" wait_for gone2 "rm -rf victim"
+touch "$d/gone2/go"
+check "reader gone: gate exits without a key" pane_dead gone2 20
+expect_eq "reader gone: denied" "$(decided gone2 1)" "agent-gone denied"
+check "reader gone: nothing ran" test -d "$d/gone2/w/victim"
+wait
+mkdir -p "$d/gone3/w" "$d/gone3/home"
+printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"exec","arguments":{"command":"rm -rf victim"}}}' >"$d/gone3/calls"
+mkfifo "$d/gone3/fifo"
+(exec 3<"$d/gone3/fifo"; while [ ! -e "$d/gone3/go" ]; do sleep 0.1; done) &
+PY=python3; [ -x /usr/bin/python3 ] && PY=/usr/bin/python3
+tm new-session -d -s gone3 -x 80 -y 24 \
+	"cd '$d/gone3/w' && env HOME='$d/gone3/home' LANG=C.UTF-8 TERM=screen '$AIRLOCK' mcp --db '$d/gone3/a.db' --policy '$d/ask.policy' -- $PY '$PWD/tests/data/integrations/fake-mcp-server.py' ../server.log < ../calls > ../fifo 2> ../err"
+check "mcp client gone: the screen shows the call" wait_for gone3 "rm -rf victim"
+touch "$d/gone3/go"
+check "mcp client gone: mcp exits without a key" pane_dead gone3 20
+expect_eq "mcp client gone: denied" "$(decided gone3 1)" "agent-gone denied"
+check "mcp client gone: never reached the server" sh -c "! grep -q tools/call '$d/gone3/server.log' 2>/dev/null"
+wait
 
 finish
