@@ -416,6 +416,17 @@ static int walk_row(struct db *db, struct walk *w, sqlite3_stmt *st, char **errs
 	return 0;
 }
 
+/* Checks every row st yields; returns 0 ok, 1 broken, -1 error. */
+static int walk_rows(struct db *db, struct walk *w, sqlite3_stmt *st, char **errstr)
+{
+	int step, rc;
+
+	while ((step = sqlite3_step(st)) == SQLITE_ROW)
+		if ((rc = walk_row(db, w, st, errstr)) != 0)
+			return rc;
+	return step == SQLITE_DONE ? 0 : db_fail(db, errstr, "cannot read events");
+}
+
 /* After the walk: the head anchor must name the last event, and a prune
  * anchor must be confirmed by a chained "pruned" event. */
 static int walk_finish(struct db *db, struct walk *w, char **errstr)
@@ -525,7 +536,7 @@ int db_verify_report(struct db *db, struct db_verify_report *r, char **errstr)
 	static const char *const chain_tables[] = {"events", "anchors", "chain_head"};
 	struct walk w = {.r = r, .expect = 1};
 	sqlite3_stmt *st = NULL;
-	int rc = -1, step;
+	int rc = -1;
 
 	memset(r, 0, sizeof(*r));
 	/* One read transaction: a consistent snapshot while others append. */
@@ -554,17 +565,83 @@ int db_verify_report(struct db *db, struct db_verify_report *r, char **errstr)
 		db_fail(db, errstr, "cannot read events");
 		goto out;
 	}
-	while ((step = sqlite3_step(st)) == SQLITE_ROW)
-		if ((rc = walk_row(db, &w, st, errstr)) != 0)
-			goto out;
-	rc = -1;
-	if (step != SQLITE_DONE) {
-		db_fail(db, errstr, "cannot read events");
+	if ((rc = walk_rows(db, &w, st, errstr)) != 0)
 		goto out;
-	}
 	if ((rc = walk_finish(db, &w, errstr)) != 0)
 		goto out;
 	rc = count_open_sessions(db, &r->open_sessions) < 0 ? db_fail(db, errstr, "cannot count sessions") : 0;
+out:
+	sqlite3_finalize(st);
+	sqlite3_exec(db->sql, "COMMIT", NULL, NULL, NULL);
+	return rc;
+}
+
+#define RANGE_MAX 100000
+
+/* The hash the event before first left (zero before the first event, the
+ * prune anchor's when pruned up to it). Returns 0, 1 broken, -1 error. */
+static int range_seed(struct db *db, int64_t first, unsigned char *prev, char **errstr)
+{
+	struct anchor a;
+	sqlite3_stmt *st = NULL;
+	int step, rc = -1;
+
+	if (first == 1)
+		return 0; /* prev is zero */
+	if (sqlite3_prepare_v2(db->sql, "SELECT hash FROM events WHERE id = ?", -1, &st, NULL) !=
+	    SQLITE_OK)
+		return db_fail(db, errstr, "cannot read events");
+	sqlite3_bind_int64(st, 1, first - 1);
+	if ((step = sqlite3_step(st)) == SQLITE_ROW && sqlite3_column_bytes(st, 0) == DB_HASH_LEN) {
+		memcpy(prev, sqlite3_column_blob(st, 0), DB_HASH_LEN);
+		rc = 0;
+	} else if (step == SQLITE_ROW || step == SQLITE_DONE) {
+		rc = anchor_load(db, &a, errstr);
+		if (rc == 0 && a.found && a.through == first - 1)
+			memcpy(prev, a.hash, DB_HASH_LEN);
+		else if (rc == 0) {
+			*errstr = xasprintf("event %lld, before this call's, is missing or has no hash:"
+			                    " chain broken", (long long)(first - 1));
+			rc = 1;
+		}
+	} else
+		db_fail(db, errstr, "cannot read events");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int db_verify_range(struct db *db, int64_t first, int64_t last, char **errstr)
+{
+	struct db_verify_report r = {0};
+	struct walk w = {.r = &r, .expect = first};
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	if (first < 1 || last < first || last - first >= RANGE_MAX) {
+		*errstr = xasprintf("events %lld..%lld are too far apart to check alone",
+		                    (long long)first, (long long)last);
+		return 2;
+	}
+	if (sqlite3_exec(db->sql, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
+		return db_fail(db, errstr, "cannot begin a read transaction");
+	if ((rc = range_seed(db, first, w.prev, errstr)) != 0)
+		goto out;
+	rc = -1;
+	if (sqlite3_prepare_v2(db->sql, "SELECT id, session, call, kind, time, body, hash, fmt"
+	                       " FROM events WHERE id BETWEEN ? AND ? ORDER BY id", -1, &st,
+	                       NULL) != SQLITE_OK) {
+		db_fail(db, errstr, "cannot read events");
+		goto out;
+	}
+	sqlite3_bind_int64(st, 1, first);
+	sqlite3_bind_int64(st, 2, last + 1); /* the next event's hash covers last's */
+	if ((rc = walk_rows(db, &w, st, errstr)) != 0)
+		goto out;
+	if (w.expect <= last) {
+		*errstr = xasprintf("event %lld is missing: chain broken", (long long)w.expect);
+		rc = 1;
+	} else /* last was the newest: the head anchor must name it */
+		rc = w.expect == last + 1 ? walk_finish(db, &w, errstr) : 0;
 out:
 	sqlite3_finalize(st);
 	sqlite3_exec(db->sql, "COMMIT", NULL, NULL, NULL);

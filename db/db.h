@@ -162,7 +162,10 @@ long long db_calls_count(struct db *db, const struct db_filter *f, char **errstr
 	AIRLOCK_MUST_CHECK;
 /*
  * Sets *detail to a new object: {"call": {summary fields}, "session": {the
- * session_start body + id}, "events": [{"id","kind","time","body"}...]}.
+ * session_start body + id}, "events": [{"id","kind","time","body"}...],
+ * "integrity": {"ok", "broken", "events": [first, last], "error"}} where
+ * integrity is db_verify_range() over the call's events ("ok" false and
+ * "broken" false: not checked).
  * Returns 0, 1 when no call has that id (with *errstr), -1 on error.
  */
 int db_call_detail(struct db *db, int64_t call_id, json_t **detail, char **errstr)
@@ -194,6 +197,18 @@ struct db_verify_report {
 };
 /* Like db_verify with the full report. Same return values. */
 int db_verify_report(struct db *db, struct db_verify_report *r, char **errstr)
+	AIRLOCK_MUST_CHECK;
+/*
+ * Checks the chain around events first..last alone (a call's, for `audit
+ * show`): each of them and the event after last must hash from the stored
+ * hash of the one before (from the prune anchor after a prune), and when
+ * last is the newest event the head anchor must name it. Catches an edit of
+ * these rows that did not rewrite every later hash; a rewrite needs the
+ * whole walk and a pin. Returns 0 intact, 1 broken (*errstr names the
+ * event), 2 not checked (more than 100,000 events apart; *errstr says so),
+ * -1 on error.
+ */
+int db_verify_range(struct db *db, int64_t first, int64_t last, char **errstr)
 	AIRLOCK_MUST_CHECK;
 /*
  * Checks a pin: a head printed by an earlier verify ("ID:HASH", kept away

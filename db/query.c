@@ -321,6 +321,30 @@ static int call_events(struct db *db, int64_t call, json_t *events, char **errst
 	return step == SQLITE_DONE ? 0 : db_fail(db, errstr, "cannot read the call's events");
 }
 
+/* {"ok", "broken", "events": [first, last], "error"}: db_verify_range()
+ * over the events of detail. */
+static json_t *call_integrity(struct db *db, json_t *events)
+{
+	int64_t first = INT64_MAX, last = 0, id;
+	json_t *ev, *in;
+	char *err = NULL;
+	size_t i;
+	int rc;
+
+	json_array_foreach(events, i, ev) {
+		id = json_integer_value(json_object_get(ev, "id"));
+		first = id < first ? id : first;
+		last = id > last ? id : last;
+	}
+	rc = last ? db_verify_range(db, first, last, &err) : 2;
+	in = json_pack("{s:b, s:b, s:[I,I]}", "ok", rc == 0, "broken", rc == 1 || rc < 0,
+	               "events", (json_int_t)(last ? first : 0), (json_int_t)last);
+	if (rc != 0)
+		json_object_set_new(in, "error", json_string(err ? err : "the call has no events"));
+	free(err);
+	return in;
+}
+
 int db_call_detail(struct db *db, int64_t call_id, json_t **detail, char **errstr)
 {
 	json_t *call = NULL, *events = json_array();
@@ -335,9 +359,9 @@ int db_call_detail(struct db *db, int64_t call_id, json_t **detail, char **errst
 		rc = 1;
 		goto out;
 	}
-	*detail = json_pack("{s:o, s:o, s:O}", "call", call ? call : json_null(), "session",
+	*detail = json_pack("{s:o, s:o, s:O, s:o}", "call", call ? call : json_null(), "session",
 	                    session_json(db, json_integer_value(json_object_get(call, "session"))),
-	                    "events", events);
+	                    "events", events, "integrity", call_integrity(db, events));
 	call = NULL;
 	rc = 0;
 out:

@@ -350,13 +350,29 @@ static void print_indented(json_t *v)
 	free(s);
 }
 
+static void print_integrity(json_t *in)
+{
+	json_t *ev = json_object_get(in, "events");
+	char *why = safe_text(json_string_value(json_object_get(in, "error")));
+
+	if (json_is_true(json_object_get(in, "ok")))
+		printf("integrity: ok: events %lld..%lld chain to their neighbours (this call only;"
+		       " `airlock audit verify` checks the whole log)\n",
+		       (long long)json_integer_value(json_array_get(ev, 0)),
+		       (long long)json_integer_value(json_array_get(ev, 1)));
+	else
+		printf("integrity: NOT CONFIRMED: %s; what follows may be forged: run `airlock audit"
+		       " verify`\n", why ? why : "?");
+	free(why);
+}
+
 static int audit_show(struct db *db, struct audit_opts *o, int argc, char **argv)
 {
 	long long id;
 	json_t *d = NULL, *ev;
 	char *err = NULL;
 	size_t i;
-	int rc;
+	int rc, broken;
 
 	if (argc != 2 || parse_ll(argv[1], 1, INT64_MAX, &id) < 0) {
 		fprintf(stderr, "airlock audit show: want one call id (see `airlock audit list`)\n");
@@ -367,11 +383,14 @@ static int audit_show(struct db *db, struct audit_opts *o, int argc, char **argv
 		free(err);
 		return rc == 1 ? EXIT_FAILURE_ : EXIT_INTERNAL;
 	}
+	/* an edited call must not read as a true record: say so first, exit 1 */
+	broken = json_is_true(json_object_get(json_object_get(d, "integrity"), "broken"));
 	if (o->json) {
 		char *s = json_dumps(d, JSON_COMPACT | JSON_SORT_KEYS);
 		puts(s ? s : "null");
 		free(s);
 	} else {
+		print_integrity(json_object_get(d, "integrity"));
 		printf("call %lld\n", id);
 		print_indented(json_object_get(d, "call"));
 		printf("session\n");
@@ -387,7 +406,7 @@ static int audit_show(struct db *db, struct audit_opts *o, int argc, char **argv
 		}
 	}
 	json_decref(d);
-	return EXIT_OK;
+	return broken ? EXIT_FAILURE_ : EXIT_OK;
 }
 
 /* ---- export ---- */

@@ -197,6 +197,24 @@ static void put_event(struct doc *d, json_t *ev)
 	}
 }
 
+/* Whether the call's events still chain to their neighbours: an edited
+ * call must not read as a true record. */
+static void put_integrity(struct doc *d, json_t *in)
+{
+	json_t *ev = json_object_get(in, "events");
+
+	if (json_is_true(json_object_get(in, "ok"))) {
+		doc_printf(d, TA_DIM, "Chain: events %lld..%lld intact (this call; `airlock audit "
+		           "verify` checks the whole log)\n",
+		           (long long)json_integer_value(json_array_get(ev, 0)),
+		           (long long)json_integer_value(json_array_get(ev, 1)));
+		return;
+	}
+	doc_puts(d, "Chain NOT CONFIRMED: ", TA_CRITICAL);
+	doc_puts(d, jstr(in, "error"), TA_CRITICAL);
+	doc_puts(d, "; what follows may be forged\n", TA_CRITICAL);
+}
+
 static int audit_detail(void *arg, int64_t key, int view, struct doc *d, char **errstr)
 {
 	struct audit_screen *s = arg;
@@ -216,6 +234,7 @@ static int audit_detail(void *arg, int64_t key, int view, struct doc *d, char **
 	doc_puts(d, " in ", TA_DIM);
 	doc_puts(d, jstr(sess, "cwd"), TA_NORMAL);
 	doc_newline(d);
+	put_integrity(d, json_object_get(det, "integrity"));
 	if (view == 1) {
 		raw = json_dumps(det, JSON_INDENT(2));
 		doc_puts(d, "Every event, as stored (v: back):\n", TA_BOLD);

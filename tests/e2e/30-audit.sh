@@ -76,8 +76,17 @@ tamper() { # name sql expected-event
 	esac
 }
 last=$(sqlite3 "$db" 'SELECT max(id) FROM events')
+rmid=$(sqlite3 "$db" "SELECT id FROM events WHERE kind = 'received' AND body LIKE '%rm -rf%'")
+check "show: an intact call says so" sh -c "'$A' audit show $rmid --db '$db' | head -1 | grep -q '^integrity: ok: events $rmid\.\.'"
 tamper "edited" "UPDATE events SET body = replace(body, 'rm -rf', 'ls') WHERE kind = 'received' AND body LIKE '%rm -rf%'" \
-	"$(sqlite3 "$db" "SELECT id FROM events WHERE kind = 'received' AND body LIKE '%rm -rf%'")"
+	"$rmid"
+# show checks the chain around the call's own events: an edited call does
+# not read as a true record (the shown text is the forged one)
+out=$("$A" audit show "$rmid" --db "$d/t.db")
+expect_eq "show of an edited call exits 1" "$?" 1
+expect_eq "show of an edited call says so first" "$(echo "$out" | head -1)" \
+	"integrity: NOT CONFIRMED: event $rmid was edited, replaced or reordered: hash mismatch; what follows may be forged: run \`airlock audit verify\`"
+expect_eq "show --json: integrity" "$("$A" audit show "$rmid" --json --db "$d/t.db" | jq -c '.integrity | [.ok, .broken]')" "[false,true]"
 tamper "deleted" "DELETE FROM events WHERE id = 4" 4
 tamper "swapped" "UPDATE events SET id = -1 WHERE id = 3; UPDATE events SET id = 3 WHERE id = 4; UPDATE events SET id = 4 WHERE id = -1" 3
 tamper "tail removed" "DELETE FROM events WHERE id > $((last - 2))" $((last - 1))

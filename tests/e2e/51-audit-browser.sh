@@ -46,6 +46,7 @@ tm send-keys -t b j Enter
 check "detail: the denied call" wait_for b "Decision: denied (policy said ask), by approve-with"
 check "detail: its reason" wait_for b "reason: not on a friday"
 check "detail: its input" wait_for b "command: rm -rf precious"
+check "detail: its chain checked" wait_for b "Chain: events"
 tm send-keys -t b v
 check "detail: raw view" wait_for b "Every event, as stored"
 tm send-keys -t b q

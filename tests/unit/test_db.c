@@ -497,6 +497,19 @@ static int64_t resolve_id(const char *s, int64_t last)
 	return strtoll(s, NULL, 10);
 }
 
+/* The log of calls.tsv at path with its triggers dropped and sql run on
+ * it, opened; *last is its last event before sql. */
+static struct db *tampered_log(const char *path, const char *sql, long long *last)
+{
+	int64_t ids[MAXCALLS];
+
+	make_log(path, ids);
+	verify_ok(path, last);
+	raw_sql(path, "DROP TRIGGER events_no_update; DROP TRIGGER events_no_delete;");
+	raw_sql(path, sql);
+	return open_ok(path);
+}
+
 static void test_tamper(void **state)
 {
 	struct tdata_row *rows;
@@ -505,16 +518,10 @@ static void test_tamper(void **state)
 	(void)state;
 	for (size_t i = 0; i < n; i++) {
 		char *path = tmp_path(), *err = NULL;
-		int64_t ids[MAXCALLS];
 		long long last;
-		struct db *db;
+		struct db *db = tampered_log(path, rows[i].f[0], &last);
 		struct db_verify_report r;
 
-		make_log(path, ids);
-		verify_ok(path, &last);
-		raw_sql(path, "DROP TRIGGER events_no_update; DROP TRIGGER events_no_delete;");
-		raw_sql(path, rows[i].f[0]);
-		db = open_ok(path);
 		if (db_verify_report(db, &r, &err) != 1)
 			fail_msg("%s:%zu: tampering not caught: %s", rows[i].file, rows[i].line,
 			         rows[i].f[0]);
@@ -927,6 +934,33 @@ static void test_foreign_files(void **state)
 	free(path);
 }
 
+/* One call's events checked alone (audit show): what the range catches,
+ * and what it leaves to the whole walk. */
+static void test_tamper_range(void **state)
+{
+	struct tdata_row *rows;
+	size_t n = tdata_load("tests/data/db/tamper_range.tsv", &rows);
+
+	(void)state;
+	for (size_t i = 0; i < n; i++) {
+		char *path = tmp_path(), *err = NULL;
+		long long last;
+		struct db *db = tampered_log(path, rows[i].f[0], &last);
+		int rc;
+
+		rc = db_verify_range(db, resolve_id(rows[i].f[1], last), resolve_id(rows[i].f[2], last),
+		                     &err);
+		if (rc != atoi(rows[i].f[3]) ||
+		    (strcmp(rows[i].f[4], "-") != 0 && (err == NULL || !strstr(err, rows[i].f[4]))))
+			fail_msg("%s:%zu: got %d '%s', want %s '%s'", rows[i].file, rows[i].line, rc,
+			         err ? err : "", rows[i].f[3], rows[i].f[4]);
+		free(err);
+		db_close(db);
+		free(path);
+	}
+	tdata_free(rows, n);
+}
+
 /* Four processes append at once; the chain stays linear. */
 static void test_concurrent(void **state)
 {
@@ -1025,6 +1059,7 @@ int main(void)
 		cmocka_unit_test(test_paging),
 		cmocka_unit_test(test_detail_export_stats),
 		cmocka_unit_test(test_tamper),
+		cmocka_unit_test(test_tamper_range),
 		cmocka_unit_test(test_index),
 		cmocka_unit_test(test_pin),
 		cmocka_unit_test(test_planted),
