@@ -87,6 +87,16 @@ awk -v n="$n" -v a="$a" -v j="$j" 'BEGIN {
 sh_out=$(taskset -c 0 "$d/classify-bench" shell "$d/shell.txt")
 echo "$sh_out" | awk '{
 	printf "  classify_shell() alone: %.0f calls/s, median %.2f us, mean %.2f us, p99 %.2f us (p99 / 50 us budget %.2fx), max %.0f us\n", $2, $3, $5, $4, $4 / 50, $6 }'
+# The tail is the SQL clients': a psql call is 1 in 30 of the mix and pays
+# libpg_query's parse plus jansson reading its JSON tree (~17 us for 525
+# bytes), so the mix's p99 falls among them. Each part alone:
+grep -v psql "$d/shell.txt" > "$d/shell-nosql.txt"
+grep psql "$d/shell.txt" > "$d/shell-sql.txt"
+for part in nosql sql; do
+	taskset -c 0 "$d/classify-bench" shell "$d/shell-$part.txt" | awk -v p="$part" '{
+		printf "    %-28s %6d calls: median %.2f us, p99 %.2f us\n",
+		       p == "sql" ? "the psql calls alone:" : "the mix without psql calls:", $1, $3, $4 }'
+done
 # What no implementation on jansson can beat: its own round trip of the
 # input plus the classification (median), with nothing else.
 echo "$sh_out" | awk -v n="$n" -v f="$f" -v j="$j" '{
