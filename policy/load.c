@@ -55,6 +55,23 @@ struct entry {
 	char *name, *value; /* value NULL: a key with no '=' */
 };
 
+/* True when path, or the directory holding it, is a symbolic link to
+ * nothing: a policy file that is there but cannot be read, not an absent
+ * one (removing a link's target must not drop the rules silently). */
+static bool dangling(const char *path)
+{
+	struct stat st;
+	char *dir;
+	bool link;
+
+	if (lstat(path, &st) == 0)
+		return true; /* open() said ENOENT: only a link to nothing is there */
+	dir = xstrdup(path);
+	link = path_up(dir) && lstat(dir, &st) == 0 && S_ISLNK(st.st_mode) && stat(dir, &st) < 0;
+	free(dir);
+	return link;
+}
+
 /* Opens a policy file without blocking (a FIFO must not hang the load) and
  * checks its type, owner and mode; *fd -1 when absent and !must_exist. */
 static int file_open_checked(const char *path, bool must_exist, int *fd, char **errstr)
@@ -63,9 +80,15 @@ static int file_open_checked(const char *path, bool must_exist, int *fd, char **
 
 	*fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (*fd < 0) {
-		if (errno == ENOENT && !must_exist)
+		int err = errno;
+		if (err == ENOENT && !must_exist && !dangling(path))
 			return 0;
-		*errstr = xasprintf("%s: cannot read policy file: %s", path, strerror(errno));
+		if (err == ENOENT && !must_exist)
+			*errstr = xasprintf("%s: it or its directory is a symbolic link to nothing: "
+			                    "its rules cannot be read (restore the target or remove "
+			                    "the link)", path);
+		else
+			*errstr = xasprintf("%s: cannot read policy file: %s", path, strerror(err));
 		return -1;
 	}
 	if (fstat(*fd, &st) < 0 || !S_ISREG(st.st_mode))
@@ -105,14 +128,27 @@ static char *home_fallback(void)
 	return xstrdup(pw ? pw->pw_dir : "/");
 }
 
-/* True when dir holds a .airlock/policy that is a project layer for workdir. */
+/* True when dir holds a .airlock/policy that is a project layer for workdir:
+ * a file or a link (a bad link or mode is found, then refused), or a
+ * .airlock that cannot be searched or is a link to nothing (its rules
+ * cannot be read: refused, where they used to be passed over). */
 static bool project_file_at(const char *dir, const char *workdir)
 {
-	char *path = xasprintf("%s/.airlock/policy", strcmp(dir, "/") == 0 ? "" : dir);
-	struct stat st;
-	bool found = lstat(path, &st) == 0; /* a bad link or mode is found, then refused */
+	char *ad = xasprintf("%s/.airlock", strcmp(dir, "/") == 0 ? "" : dir), *path;
+	struct stat st, pst;
+	bool found = lstat(ad, &st) == 0; /* where it is absent, one lstat as before */
 
-	free(path);
+	if (found) {
+		path = xasprintf("%s/policy", ad);
+		if (lstat(path, &pst) == 0)
+			st = pst;
+		else if (errno != ENOENT && errno != ENOTDIR)
+			found = true; /* unreadable (EACCES): there, so refused, not passed over */
+		else
+			found = errno == ENOENT && S_ISLNK(st.st_mode) && stat(ad, &pst) < 0;
+		free(path);
+	}
+	free(ad);
 	/* above the workdir, another user's file is not this project's: in /tmp
 	 * anyone could plant one, and it would fail every load below */
 	return found && (strcmp(dir, workdir) == 0 || st.st_uid == geteuid() || st.st_uid == 0);
@@ -297,7 +333,7 @@ static void include_follow(struct include_scan *sc, const char *from, const char
 		load_error_add(sc->le, "%s: includes nested deeper than %d (included from %s)",
 		               path, INCLUDE_DEPTH, sc->top);
 	else
-		include_scan_file(sc, path, false, depth + 1);
+		include_scan_file(sc, path, true, depth + 1); /* a missing one is an error */
 	free(path);
 	free(v);
 }

@@ -1,0 +1,85 @@
+#!/bin/sh
+# 100-policy-review3.sh: what a third hostile review of the policy layer
+# found, through the real binary: an include hidden from the check that
+# runs before libgit2 reads (a BOM, a \v or \f, a second header on the
+# line), which hung every call on a FIFO or read a file anyone may write;
+# a policy file, its .airlock or an include that is a link to nothing or
+# gone, which dropped its rules silently; a project clearing the user's
+# read-only grant or choosing a profile without it, which made a path
+# inside the writable workdir writable. Each failed before its fix.
+set -u
+. tests/e2e/lib.sh
+: "${AIRLOCK:?}"
+need jq
+tmpdir_make
+d=$T_DIR
+export HOME="$d/home"
+mkdir -p "$d/wd/.airlock" "$HOME/.config/airlock"
+cd "$d/wd" || exit 1
+# act CMD: the action classify decides for a shell command here; empty
+# when the policy does not load (classify refuses every call then)
+act() {
+	printf '%s' "$1" | jq -Rsc '{tool:"shell",input:{command:.}}' |
+		timeout 10 "$AIRLOCK" classify 2>"$d/err" | jq -r .action 2>/dev/null
+}
+# chk: `airlock policy check` here; prints its exit code, its output in $d/out
+chk() {
+	timeout 10 "$AIRLOCK" policy check >"$d/out" 2>&1
+	echo "$?"
+}
+# proj TEXT: the project file (printf format)
+proj() {
+	rm -f .airlock/policy
+	# shellcheck disable=SC2059
+	printf "$1" >.airlock/policy
+	chmod 600 .airlock/policy
+}
+
+# 2. A policy file that is there but cannot be read fails closed. A link to
+# nothing was taken for no file at all: a user file kept in a dotfiles
+# checkout, a project file linked to a file of the workdir (which an
+# auto-run mv moves away), a .airlock linked elsewhere.
+echo s >secret
+mkdir -p "$d/dotfiles"
+printf '[rules]\n\tdeny = Read(./secret)\n' >"$d/dotfiles/airlock"
+chmod 600 "$d/dotfiles/airlock"
+ln -s "$d/dotfiles/airlock" "$HOME/.config/airlock/policy"
+expect_eq "user file a link: its deny holds" "$(act 'cat secret')" deny
+mv "$d/dotfiles/airlock" "$d/dotfiles/airlock.moved"
+expect_eq "user file a link to nothing: the call refused, not run by default" \
+	"$(act 'cat secret')" ""
+expect_eq "user file a link to nothing: policy check fails" "$(chk)" 2
+check "user file a link to nothing: named" grep -q "symbolic link to nothing" "$d/out"
+rm -f "$HOME/.config/airlock/policy"
+
+printf '[rules]\n\tdeny = Shell(curl *)\n' >airlock.conf
+chmod 600 airlock.conf
+rm -f .airlock/policy
+ln -s ../airlock.conf .airlock/policy
+expect_eq "project file a link: its deny holds" "$(act 'curl http://example.com')" deny
+expect_eq "the agent moves the link's target away: an auto-run mv" \
+	"$(act 'mv airlock.conf old.conf')" auto
+mv airlock.conf old.conf
+expect_eq "project file a link to nothing: the call refused" \
+	"$(act 'curl http://example.com')" ""
+check "project file a link to nothing: named" grep -q "symbolic link to nothing" "$d/err"
+rm -f .airlock/policy
+rmdir .airlock
+ln -s "$d/elsewhere" .airlock
+expect_eq ".airlock a link to nothing: policy check fails" "$(chk)" 2
+rm .airlock
+mkdir .airlock
+
+# 3. An include that is gone was skipped, as git does: the project's (or
+# the user's) rules kept in a file of the workdir went with an auto-run mv.
+mkdir -p rules
+printf '[rules]\n\tdeny = Shell(curl *)\n' >rules/deny.policy
+chmod 600 rules/deny.policy
+proj '[include]\n\tpath = ../rules/deny.policy\n'
+expect_eq "included deny: holds" "$(act 'curl http://example.com')" deny
+mv rules/deny.policy rules/old
+expect_eq "included file gone: the call refused" "$(act 'curl http://example.com')" ""
+check "included file gone: named" grep -q "deny.policy: cannot read policy file" "$d/err"
+rm -f .airlock/policy
+
+finish
