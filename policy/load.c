@@ -287,7 +287,9 @@ static bool trust_scan(const struct lazy_git *g, const struct layer *ly,
  * holds is resolved as libgit2 does and checked in turn, to libgit2's depth.
  * The scan finds more than libgit2 would rather than less: any header whose
  * name is "include", any line after it; a value with quotes or backslashes
- * (whose meaning needs git's unescaping) is refused.
+ * (whose meaning needs git's unescaping) is refused. It reads lines as
+ * libgit2 does: a UTF-8 BOM skipped, a line ended by \n only, and \v, \f
+ * and \r blanks like a space (else "\v path = fifo" hid an include).
  */
 #define INCLUDE_DEPTH 10          /* libgit2's limit */
 #define POLICY_MAX_FILE (16 << 20) /* bytes in one policy file */
@@ -301,10 +303,16 @@ struct include_scan {
 static void include_scan_file(struct include_scan *sc, const char *path, bool must_exist,
                               int depth);
 
+/* libgit2's blanks (git__isspace): a line break other than \n is one too. */
+static bool cfg_blank(char c)
+{
+	return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
 /* "[Include]", "[ include ]", "[include \"x\"]": the name before any subsection. */
 static bool include_header(const char *s, size_t n)
 {
-	while (n && (*s == ' ' || *s == '\t'))
+	while (n && cfg_blank(*s))
 		s++, n--;
 	return n >= 7 && strncasecmp(s, "include", 7) == 0 &&
 	       (n == 7 || strchr(" \t\".", s[7]) != NULL);
@@ -338,37 +346,38 @@ static void include_follow(struct include_scan *sc, const char *from, const char
 	free(v);
 }
 
-/* One line: a section header (and what follows it) or, in [include], a path. */
+/* One line: section headers (libgit2 reads on after one, so "[a] [include]
+ * path = x" is an include) and, in [include], a path. */
 static void include_line(struct include_scan *sc, const char *from, const char *s,
                          size_t n, bool *in_include, int depth)
 {
-	const char *end = s + n, *key;
+	const char *end = s + n, *key, *close;
 	size_t klen;
 
-	while (s < end && (*s == ' ' || *s == '\t'))
-		s++;
-	if (s < end && *s == '[') {
-		const char *close = memchr(s, ']', (size_t)(end - s));
+	for (;;) {
+		while (s < end && cfg_blank(*s))
+			s++;
+		if (s == end || *s != '[')
+			break;
+		close = memchr(s, ']', (size_t)(end - s));
 		*in_include = include_header(s + 1, (size_t)((close ? close : end) - s - 1));
 		s = close ? close + 1 : end;
-		while (s < end && (*s == ' ' || *s == '\t'))
-			s++;
 	}
 	if (!*in_include)
 		return;
 	for (key = s; s < end && (isalnum((unsigned char)*s) || *s == '-'); s++)
 		;
 	klen = (size_t)(s - key);
-	while (s < end && (*s == ' ' || *s == '\t'))
+	while (s < end && cfg_blank(*s))
 		s++;
 	if (klen != 4 || strncasecmp(key, "path", 4) != 0 || s == end || *s != '=')
 		return;
-	for (s++; s < end && (*s == ' ' || *s == '\t'); s++)
+	for (s++; s < end && cfg_blank(*s); s++)
 		;
-	n = strcspn(s, "#;\n\r");
+	n = strcspn(s, "#;\n");
 	if (n > (size_t)(end - s))
 		n = (size_t)(end - s);
-	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+	while (n && cfg_blank(s[n - 1]))
 		n--;
 	if (n)
 		include_follow(sc, from, s, n, depth);
@@ -413,9 +422,12 @@ static void include_scan_file(struct include_scan *sc, const char *path, bool mu
 {
 	char *text = file_read_checked(sc, path, must_exist, depth);
 	bool in_include = false;
+	const char *s = text;
 
-	for (const char *s = text; s && *s;) {
-		size_t n = strcspn(s, "\n\r");
+	if (s && strncmp(s, "\xef\xbb\xbf", 3) == 0) /* libgit2 skips a UTF-8 BOM */
+		s += 3;
+	while (s && *s) {
+		size_t n = strcspn(s, "\n");
 		include_line(sc, path, s, n, &in_include, depth);
 		s += n + (s[n] != '\0');
 	}

@@ -35,6 +35,33 @@ proj() {
 	chmod 600 .airlock/policy
 }
 
+# 1. Includes are checked before libgit2 reads anything (a FIFO would hang
+# it), by a scan that must find every include libgit2 reads: libgit2 skips
+# a UTF-8 BOM, counts \v \f \r as blanks, ends a line at \n only and reads
+# on after a header. Each of these hid the include and hung the load.
+mkfifo "$d/fifo"
+# hidden NAME FORMAT: a project file including the FIFO, hidden as NAME says
+hidden() {
+	# shellcheck disable=SC2059
+	proj "$(printf "$2" "$d/fifo")"
+	expect_eq "include behind $1: refused, not a hang" "$(chk)" 2
+	check "include behind $1: the FIFO named" grep -q "fifo: not a regular file" "$d/out"
+}
+hidden "a BOM" '\357\273\277[include]\n\tpath = %s\n'
+hidden "a vertical tab before the key" '[include]\n\v path = %s\n'
+hidden "a vertical tab before =" '[include]\n\tpath\v= %s\n'
+hidden "a carriage return before =" '[include]\n\tpath\r= %s\n'
+hidden "a form feed after the path" '[include]\n\tpath = %s\f\n'
+hidden "a header before it on the line" '[rules] [include] path = %s\n'
+# ... and an include so hidden escaped the permission check: a file anyone
+# may write fed the project's rules
+printf '[rules]\n\tdeny = Shell(ls *)\n' >"$d/shared"
+chmod 666 "$d/shared"
+proj "$(printf '\357\273\277[include]\n\tpath = %s\n' "$d/shared")"
+expect_eq "hidden include of a world-writable file: refused" "$(chk)" 2
+check "hidden include of a world-writable file: named" grep -q "shared: unsafe permissions" "$d/out"
+rm -f .airlock/policy
+
 # 2. A policy file that is there but cannot be read fails closed. A link to
 # nothing was taken for no file at all: a user file kept in a dotfiles
 # checkout, a project file linked to a file of the workdir (which an
