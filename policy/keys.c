@@ -284,6 +284,10 @@ static int set_prof_paths(struct load_ctx *cx, const char *sub, const char *val,
 		return -1;
 	}
 	if (*val == '\0') {
+		/* a read-only grant also keeps a path inside the writable workdir
+		 * or a read-write grant read-only: dropping it would loosen */
+		if (cx->untrusted && arg == PKEY_READ_ONLY && *list)
+			return IGNORED;
 		strv_free(*list);
 		*list = NULL;
 		e->o[arg] = cx->origin;

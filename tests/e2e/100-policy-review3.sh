@@ -109,4 +109,27 @@ expect_eq "included file gone: the call refused" "$(act 'curl http://example.com
 check "included file gone: named" grep -q "deny.policy: cannot read policy file" "$d/err"
 rm -f .airlock/policy
 
+# 4. A read-only grant also keeps a path inside the writable workdir (or a
+# read-write grant) read-only. A project cleared it (an empty value "only
+# removes") or moved the tier to a profile without it, and the sandbox
+# wrote there.
+mkdir -p vendor
+printf '[profile "workspace"]\n\tread-only = %s/vendor\n' "$d/wd" >"$HOME/.config/airlock/policy"
+chmod 600 "$HOME/.config/airlock/policy"
+timeout 60 "$AIRLOCK" exec --profile workspace -- sh -c 'echo x > vendor/f' >/dev/null 2>&1
+check "read-only grant: vendor/ not written" test ! -e vendor/f
+proj '[profile "workspace"]\n\tread-only =\n'
+timeout 60 "$AIRLOCK" exec --profile workspace -- sh -c 'echo x > vendor/f' >/dev/null 2>&1
+check "project clears the read-only grant: vendor/ still not written" test ! -e vendor/f
+timeout 10 "$AIRLOCK" policy show >"$d/out" 2>&1
+check "project clears the read-only grant: ignored, with a warning" \
+	grep -q 'read-only =  ignored' "$d/out"
+printf '[tier "medium"]\n\tprofile = guarded\n[profile "guarded"]\n\tworkdir = rw\n\tread-only = %s/vendor\n[profile "open"]\n\tworkdir = rw\n' \
+	"$d/wd" >"$HOME/.config/airlock/policy"
+proj '[tier "medium"]\n\tprofile = open\n'
+timeout 10 "$AIRLOCK" policy show >"$d/out" 2>&1
+expect_eq "project moves the tier to a profile without the grant: ignored" \
+	"$(sed -n '/^\[tier "medium"\]/,/^\[/s/^	profile = \([a-z]*\).*/\1/p' "$d/out")" guarded
+rm -f .airlock/policy "$HOME/.config/airlock/policy"
+
 finish

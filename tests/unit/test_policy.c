@@ -830,18 +830,23 @@ static void test_credentials(void **state)
 	unsetenv("AIRLOCK_TEST_TOKEN");
 }
 
+/* How many warnings the policy holds; each must say what was ignored. */
+static int ignored_count(const struct policy *p)
+{
+	int n = 0;
+	for (char *const *w = policy_warnings(p); w && *w; w++, n++)
+		assert_non_null(strstr(*w, "ignored"));
+	return n;
+}
+
 static void test_project_warnings(void **state)
 {
 	struct tree t;
 	struct policy *p;
-	char *const *w;
-	int n = 0;
 	(void)state;
 	tree_make(&t);
 	p = load_ok(&t, "project=loosen.policy", 0);
-	for (w = policy_warnings(p); w && *w; w++, n++)
-		assert_non_null(strstr(*w, "ignored"));
-	assert_true(n >= 10);
+	assert_true(ignored_count(p) >= 10);
 	assert_int_equal(policy_profile(p, "workspace")->network, false);
 	assert_int_equal(policy_profile(p, "workspace")->show_secrets, false);
 	assert_null(policy_profile(p, "workspace")->secrets_skip);
@@ -860,6 +865,22 @@ static void test_project_warnings(void **state)
 		assert_int_equal(o.unknown_tool, TIER_CRITICAL);
 		assert_int_equal(o.unknown_program, TIER_MEDIUM);
 	}
+	policy_free(p);
+	tree_free(&t);
+}
+
+/* A read-only grant can keep a path inside a writable one read-only: a
+ * project may neither clear it nor move a tier to a profile without it. */
+static void test_project_read_only(void **state)
+{
+	struct tree t;
+	struct policy *p;
+	(void)state;
+	tree_make(&t);
+	p = load_ok(&t, "user=readonly-user.policy,project=readonly-project.policy", 0);
+	assert_int_equal(ignored_count(p), 2);
+	assert_true(strv_contains(policy_profile(p, "guarded")->read_only, "/srv/proj/vendor"));
+	assert_string_equal(p->tiers[TIER_MEDIUM].profile, "guarded");
 	policy_free(p);
 	tree_free(&t);
 }
@@ -907,6 +928,7 @@ int main(void)
 		cmocka_unit_test(test_show_origins),
 		cmocka_unit_test(test_credentials),
 		cmocka_unit_test(test_project_warnings),
+		cmocka_unit_test(test_project_read_only),
 		cmocka_unit_test(test_digest),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
