@@ -132,4 +132,14 @@ expect_eq "project moves the tier to a profile without the grant: ignored" \
 	"$(sed -n '/^\[tier "medium"\]/,/^\[/s/^	profile = \([a-z]*\).*/\1/p' "$d/out")" guarded
 rm -f .airlock/policy "$HOME/.config/airlock/policy"
 
+# 5. `policy show` prints the effective policy, and the audit log keeps a
+# digest of that text: a quote in a profile's name (a project may define
+# profiles) ended the header early, and the text stood for another policy.
+proj '[profile "w\\"]x"]\n\tmemory = 1g\n'
+timeout 10 "$AIRLOCK" policy show >"$d/shown" 2>/dev/null
+chmod 600 "$d/shown"
+check "a quote in a profile's name: show's output reads back" \
+	timeout 10 "$AIRLOCK" policy check "$d/shown"
+rm -f .airlock/policy
+
 finish

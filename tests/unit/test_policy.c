@@ -772,6 +772,7 @@ static void test_show_roundtrip(void **state)
 	roundtrip("-");
 	roundtrip("user=rules.policy");
 	roundtrip("user=credentials.policy,file=stricter.policy");
+	roundtrip("user=odd-names.policy");
 }
 
 static void test_show_origins(void **state)
