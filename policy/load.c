@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -295,7 +296,7 @@ static bool trust_scan(const struct lazy_git *g, const struct layer *ly,
 #define POLICY_MAX_FILE (16 << 20) /* bytes in one policy file */
 
 struct include_scan {
-	const struct policy *p;
+	struct policy *p;
 	struct load_errors *le;
 	const char *top; /* the layer's file, for messages */
 };
@@ -383,6 +384,23 @@ static void include_line(struct include_scan *sc, const char *from, const char *
 		include_follow(sc, from, s, n, depth);
 }
 
+/* Notes the real path of a policy file read through fd (one readlink: the
+ * file that was opened, not what the path names by now). */
+static void file_note(struct policy *p, int fd, const char *path)
+{
+	char proc[64], real[PATH_MAX];
+	ssize_t n;
+
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	n = readlink(proc, real, sizeof(real) - 1);
+	if (n > 0 && real[0] == '/') {
+		real[n] = '\0';
+		strv_push(&p->files, real);
+	} else if (realpath(path, real)) { /* no /proc */
+		strv_push(&p->files, real);
+	}
+}
+
 /* Reads a file through a checked descriptor; NULL when absent or on an error. */
 static char *file_read_checked(struct include_scan *sc, const char *path, bool must_exist,
                                int depth)
@@ -402,6 +420,7 @@ static char *file_read_checked(struct include_scan *sc, const char *path, bool m
 	}
 	if (fd < 0)
 		return NULL;
+	file_note(sc->p, fd, path);
 	buf_init(&b, POLICY_MAX_FILE);
 	while ((r = read(fd, chunk, sizeof(chunk))) > 0 && !b.truncated)
 		buf_append(&b, chunk, (size_t)r);

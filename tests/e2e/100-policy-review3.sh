@@ -64,8 +64,9 @@ rm -f .airlock/policy
 
 # 2. A policy file that is there but cannot be read fails closed. A link to
 # nothing was taken for no file at all: a user file kept in a dotfiles
-# checkout, a project file linked to a file of the workdir (which an
-# auto-run mv moves away), a .airlock linked elsewhere.
+# checkout, a project file linked to a file of the workdir (moved away by
+# a checkout, or by an auto-run mv before section 6), a .airlock linked
+# elsewhere.
 echo s >secret
 mkdir -p "$d/dotfiles"
 printf '[rules]\n\tdeny = Read(./secret)\n' >"$d/dotfiles/airlock"
@@ -84,9 +85,7 @@ chmod 600 airlock.conf
 rm -f .airlock/policy
 ln -s ../airlock.conf .airlock/policy
 expect_eq "project file a link: its deny holds" "$(act 'curl http://example.com')" deny
-expect_eq "the agent moves the link's target away: an auto-run mv" \
-	"$(act 'mv airlock.conf old.conf')" auto
-mv airlock.conf old.conf
+mv airlock.conf old.conf # (an auto-run mv did, before section 6's fix)
 expect_eq "project file a link to nothing: the call refused" \
 	"$(act 'curl http://example.com')" ""
 check "project file a link to nothing: named" grep -q "symbolic link to nothing" "$d/err"
@@ -141,5 +140,43 @@ chmod 600 "$d/shown"
 check "a quote in a profile's name: show's output reads back" \
 	timeout 10 "$AIRLOCK" policy check "$d/shown"
 rm -f .airlock/policy
+
+# 6. The classifier knows .airlock/policy and the user file by name; a file
+# the policy is read from under another name (an include, the target of a
+# linked layer) was an ordinary workdir file: an auto-run write (medium)
+# rewrote it, and under trust-project the project then allowed itself
+# allow-critical = Shell. A write to such a file, or to a directory on the
+# way to it in the workdir, is now at least high and only allow-critical
+# lowers it.
+printf '[policy]\n\ttrust-project = true\n[rules]\n\tallow = Edit(**)\n' >"$HOME/.config/airlock/policy"
+chmod 600 "$HOME/.config/airlock/policy"
+mkdir -p rules
+printf '[rules]\n\tdeny = Shell(curl *)\n' >rules/deny.policy
+chmod 600 rules/deny.policy
+proj '[include]\n\tpath = ../rules/deny.policy\n'
+expect_eq "trusted include: its deny holds" "$(act 'curl http://example.com')" deny
+# incl NAME CMD: CMD writes the include as NAME says, and asks
+incl() {
+	expect_eq "a write to the include: $1" "$(act "$2")" ask
+}
+incl "allow-critical by redirection" "printf '[rules]\\n\\tallow-critical = Shell\\n' > rules/deny.policy"
+incl "sed -i" 'sed -i s/deny/allow/ rules/deny.policy'
+incl "cp over it" 'cp /tmp/x rules/deny.policy'
+incl "its directory moved" 'mv rules rules.old'
+incl "a link in its place" 'ln -sf /tmp/x rules/deny.policy'
+printf '%s' "{\"tool\":\"write_file\",\"input\":{\"path\":\"rules/deny.policy\",\"content\":\"x\"}}" |
+	timeout 10 "$AIRLOCK" classify >"$d/out" 2>&1
+expect_eq "the include written by a file tool, under allow = Edit(**)" \
+	"$(jq -r .action "$d/out")" ask
+expect_eq "a write beside it: still auto" "$(act 'echo x > rules.txt')" auto
+rm -f .airlock/policy
+ln -s ../airlock.conf .airlock/policy
+printf '[rules]\n\tdeny = Shell(curl *)\n' >airlock.conf
+chmod 600 airlock.conf
+expect_eq "a linked project file's target: a write asks" \
+	"$(act 'echo "[rules]" > airlock.conf')" ask
+expect_eq "a linked project file's target: moving it away asks" \
+	"$(act 'mv airlock.conf old.conf')" ask
+rm -f .airlock/policy "$HOME/.config/airlock/policy"
 
 finish
