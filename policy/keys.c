@@ -128,6 +128,14 @@ static int set_tier_profile(struct load_ctx *cx, const char *sub, const char *va
 	if (tier_from_name(sub, &tr) < 0 || need_value(val, why) < 0)
 		return -1;
 	t = &cx->p->tiers[tr];
+	/* a trusted layer above the project files (--policy FILE) decides: the
+	 * choices before it are no longer checked against each other (they
+	 * were, and its own was then dropped for "looser" than the default) */
+	if (!cx->untrusted) {
+		for (size_t k = 0; k < t->nsteps; k++)
+			free(t->steps[k]);
+		t->nsteps = 0;
+	}
 	/* the first time this file replaces another layer's choice (at most
 	 * once per untrusted file, so steps[] has room for the final one too) */
 	if (cx->untrusted && (t->nsteps == 0 || t->o_profile != cx->origin) &&

@@ -179,4 +179,16 @@ expect_eq "a linked project file's target: moving it away asks" \
 	"$(act 'mv airlock.conf old.conf')" ask
 rm -f .airlock/policy "$HOME/.config/airlock/policy"
 
+# 7. --policy FILE is the top layer. A project file that chose any tier
+# profile before it (even a stricter one) made its choice be checked as a
+# project's: dropped as "looser" than the default, so medium ran under
+# workspace (a writable workdir) although both files chose a read-only one.
+proj '[tier "medium"]\n\tprofile = readonly\n'
+printf '[tier "medium"]\n\tprofile = mine\n[profile "mine"]\n\tenv = PATH AWS_REGION\n' >"$d/top.policy"
+chmod 600 "$d/top.policy"
+timeout 10 "$AIRLOCK" policy show --policy "$d/top.policy" >"$d/out" 2>&1
+expect_eq "--policy FILE's tier profile stands over a project's" \
+	"$(sed -n '/^\[tier "medium"\]/,/^\[/s/^	profile = \([a-z]*\).*/\1/p' "$d/out")" mine
+rm -f .airlock/policy
+
 finish

@@ -886,6 +886,22 @@ static void test_project_read_only(void **state)
 	tree_free(&t);
 }
 
+/* --policy FILE is above the project files: its tier profile stands even
+ * when a project chose one before it (it was dropped for "looser" than the
+ * default, and medium ran under workspace, a writable workdir). */
+static void test_file_tier_profile(void **state)
+{
+	struct tree t;
+	struct policy *p;
+	(void)state;
+	tree_make(&t);
+	p = load_ok(&t, "project=tier-readonly.policy,file=tier-mine.policy", 0);
+	assert_string_equal(p->tiers[TIER_MEDIUM].profile, "mine");
+	assert_null(policy_warnings(p));
+	policy_free(p);
+	tree_free(&t);
+}
+
 static void test_digest(void **state)
 {
 	struct tree t;
@@ -930,6 +946,7 @@ int main(void)
 		cmocka_unit_test(test_credentials),
 		cmocka_unit_test(test_project_warnings),
 		cmocka_unit_test(test_project_read_only),
+		cmocka_unit_test(test_file_tier_profile),
 		cmocka_unit_test(test_digest),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
