@@ -191,4 +191,13 @@ expect_eq "--policy FILE's tier profile stands over a project's" \
 	"$(sed -n '/^\[tier "medium"\]/,/^\[/s/^	profile = \([a-z]*\).*/\1/p' "$d/out")" mine
 rm -f .airlock/policy
 
+# 8. Names in quotes are case-sensitive: [profile "Approved"] is a new
+# profile no tier uses, and the user's secrets = hide for approved calls
+# changed nothing, without a word. policy check says so now.
+printf '[profile "Approved"]\n\tsecrets = hide\n' >"$d/case.policy"
+chmod 600 "$d/case.policy"
+timeout 10 "$AIRLOCK" policy check "$d/case.policy" >"$d/out" 2>&1
+check "a profile differing only in case: policy check warns" \
+	grep -q 'did you mean \[profile "approved"\]' "$d/out"
+
 finish

@@ -902,6 +902,31 @@ static void test_file_tier_profile(void **state)
 	tree_free(&t);
 }
 
+/* A profile that differs from another only in case, and that no tier uses,
+ * changes nothing: said, not silent. */
+static void test_profile_case(void **state)
+{
+	struct tree t;
+	char *err = NULL;
+	struct policy *p;
+	(void)state;
+	p = load_text(&t, "[profile \"Approved\"]\n\tsecrets = hide\n", &err);
+	assert_non_null(p);
+	assert_non_null(policy_warnings(p));
+	assert_non_null(strstr(policy_warnings(p)[0], "did you mean [profile \"approved\"]"));
+	assert_true(policy_profile(p, "approved")->show_secrets);
+	policy_free(p);
+	tree_free(&t);
+	p = load_text(&t, "[tier \"low\"]\n\tprofile = Quiet\n[profile \"Quiet\"]\n"
+	              "\tmemory = 1g\n[profile \"quiet\"]\n\tmemory = 2g\n", &err);
+	assert_non_null(p);
+	assert_non_null(policy_warnings(p)); /* quiet: unused, and Quiet is the one used */
+	assert_non_null(strstr(policy_warnings(p)[0], "[profile \"quiet\"] changes nothing"));
+	assert_null(policy_warnings(p)[1]);
+	policy_free(p);
+	tree_free(&t);
+}
+
 static void test_digest(void **state)
 {
 	struct tree t;
@@ -947,6 +972,7 @@ int main(void)
 		cmocka_unit_test(test_project_warnings),
 		cmocka_unit_test(test_project_read_only),
 		cmocka_unit_test(test_file_tier_profile),
+		cmocka_unit_test(test_profile_case),
 		cmocka_unit_test(test_digest),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
