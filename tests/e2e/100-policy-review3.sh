@@ -178,6 +178,14 @@ expect_eq "a linked project file's target: a write asks" \
 expect_eq "a linked project file's target: moving it away asks" \
 	"$(act 'mv airlock.conf old.conf')" ask
 rm -f .airlock/policy "$HOME/.config/airlock/policy"
+# ... and the gate's own --policy FILE kept in the workdir, whose name the
+# classifier does not know either
+printf '[rules]\n\tdeny = Shell(curl *)\n' >gate.policy
+chmod 600 gate.policy
+printf '%s' '{"tool":"shell","input":{"command":"echo x > gate.policy"}}' |
+	timeout 10 "$AIRLOCK" classify --policy gate.policy >"$d/out" 2>&1
+expect_eq "--policy FILE in the workdir: a write to it asks" "$(jq -r .action "$d/out")" ask
+rm -f gate.policy
 
 # 7. --policy FILE is the top layer. A project file that chose any tier
 # profile before it (even a stricter one) made its choice be checked as a
