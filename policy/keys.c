@@ -776,6 +776,8 @@ static void profile_case_warn(struct policy *p)
 			continue;
 		for (int k = 0; k < PKEY_COUNT && o == 0; k++)
 			o = e->o[k];
+		if (o == 0)
+			continue; /* a built-in no file touched: the other one is meant */
 		for (size_t k = 0; k < p->nprofiles; k++) {
 			const char *other = p->profiles[k].prof->name;
 			if (k == i || strcasecmp(e->prof->name, other) != 0)

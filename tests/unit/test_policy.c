@@ -925,6 +925,13 @@ static void test_profile_case(void **state)
 	assert_null(policy_warnings(p)[1]);
 	policy_free(p);
 	tree_free(&t);
+	/* the built-in no file touched is not the one said to change nothing */
+	p = load_text(&t, "[tier \"low\"]\n\tprofile = Readonly\n[profile \"Readonly\"]\n"
+	              "\tmemory = 1g\n", &err);
+	assert_non_null(p);
+	assert_null(policy_warnings(p));
+	policy_free(p);
+	tree_free(&t);
 }
 
 static void test_digest(void **state)
