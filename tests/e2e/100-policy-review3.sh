@@ -208,4 +208,13 @@ timeout 10 "$AIRLOCK" policy check "$d/case.policy" >"$d/out" 2>&1
 check "a profile differing only in case: policy check warns" \
 	grep -q 'did you mean \[profile "approved"\]' "$d/out"
 
+# 9. A pattern whose parentheses do not pair loaded as another rule: the
+# typo `deny = Bash(rm -rf:*))` was a rule for the word "-rf:*)", and
+# `rm -rf x` was only asked about (its tier), while policy check said ok.
+printf '[rules]\n\tdeny = Bash(rm -rf:*))\n' >"$d/paren.policy"
+chmod 600 "$d/paren.policy"
+timeout 10 "$AIRLOCK" policy check "$d/paren.policy" >"$d/out" 2>&1
+expect_eq "deny = Bash(rm -rf:*)): policy check fails" "$?" 2
+check "deny = Bash(rm -rf:*)): the pattern named" grep -q "parentheses do not pair" "$d/out"
+
 finish
