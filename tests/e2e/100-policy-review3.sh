@@ -6,7 +6,12 @@
 # a policy file, its .airlock or an include that is a link to nothing or
 # gone, which dropped its rules silently; a project clearing the user's
 # read-only grant or choosing a profile without it, which made a path
-# inside the writable workdir writable. Each failed before its fix.
+# inside the writable workdir writable; a profile name that made `policy
+# show` print another policy; an included policy file (a linked layer's
+# target, the gate's --policy file) that an auto-run write rewrote, up to
+# allow-critical = Shell; --policy FILE's tier profile dropped after a
+# project's; [profile "Approved"] changing nothing; a deny pattern with one
+# `)` too many that denied nothing. Each failed before its fix.
 set -u
 . tests/e2e/lib.sh
 : "${AIRLOCK:?}"
