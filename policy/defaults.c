@@ -101,8 +101,11 @@ bool profile_no_looser(const struct profile *a, const struct profile *b)
 	if ((a->none && !b->none) || (a->network && !b->network) ||
 	    (a->workdir_rw && !b->workdir_rw) || (a->show_secrets && !b->show_secrets))
 		return false;
+	/* b's read-only grants may keep a path inside its writable workdir or a
+	 * read-write grant read-only: where a writes anything, a keeps them too */
 	if (!strv_subset(a->read_write, b->read_write, NULL) ||
 	    !strv_subset(a->read_only, b->read_only, b->read_write) ||
+	    ((a->workdir_rw || a->read_write) && !strv_subset(b->read_only, a->read_only, NULL)) ||
 	    !strv_subset(a->home, b->home, NULL) || !strv_subset(a->env, b->env, NULL) ||
 	    !strv_subset(a->secrets_skip, b->secrets_skip, NULL))
 		return false;

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <stddef.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core/lazy.h"
 #include "core/util.h"
@@ -128,6 +129,14 @@ static int set_tier_profile(struct load_ctx *cx, const char *sub, const char *va
 	if (tier_from_name(sub, &tr) < 0 || need_value(val, why) < 0)
 		return -1;
 	t = &cx->p->tiers[tr];
+	/* a trusted layer above the project files (--policy FILE) decides: the
+	 * choices before it are no longer checked against each other (they
+	 * were, and its own was then dropped for "looser" than the default) */
+	if (!cx->untrusted) {
+		for (size_t k = 0; k < t->nsteps; k++)
+			free(t->steps[k]);
+		t->nsteps = 0;
+	}
 	/* the first time this file replaces another layer's choice (at most
 	 * once per untrusted file, so steps[] has room for the final one too) */
 	if (cx->untrusted && (t->nsteps == 0 || t->o_profile != cx->origin) &&
@@ -284,6 +293,10 @@ static int set_prof_paths(struct load_ctx *cx, const char *sub, const char *val,
 		return -1;
 	}
 	if (*val == '\0') {
+		/* a read-only grant also keeps a path inside the writable workdir
+		 * or a read-write grant read-only: dropping it would loosen */
+		if (cx->untrusted && arg == PKEY_READ_ONLY && *list)
+			return IGNORED;
 		strv_free(*list);
 		*list = NULL;
 		e->o[arg] = cx->origin;
@@ -743,10 +756,47 @@ out:
 	tc->nsteps = 0;
 }
 
+static bool profile_used(const struct policy *p, const char *name)
+{
+	for (int t = 0; t < TIER_COUNT; t++)
+		if (strcmp(p->tiers[t].profile, name) == 0)
+			return true;
+	return false;
+}
+
+/* A profile no tier uses whose name differs from another's only in case
+ * was almost surely meant as that one: [profile "Approved"] secrets = hide
+ * changed nothing, silently (names in quotes are case-sensitive). */
+static void profile_case_warn(struct policy *p)
+{
+	for (size_t i = 0; i < p->nprofiles; i++) {
+		const struct profile_entry *e = &p->profiles[i];
+		int o = 0;
+		if (profile_used(p, e->prof->name))
+			continue;
+		for (int k = 0; k < PKEY_COUNT && o == 0; k++)
+			o = e->o[k];
+		if (o == 0)
+			continue; /* a built-in no file touched: the other one is meant */
+		for (size_t k = 0; k < p->nprofiles; k++) {
+			const char *other = p->profiles[k].prof->name;
+			if (k == i || strcasecmp(e->prof->name, other) != 0)
+				continue;
+			strv_push_owned(&p->warnings,
+			                xasprintf("%s: [profile \"%s\"] changes nothing: no tier uses "
+			                          "it, and profile names are case-sensitive (did you "
+			                          "mean [profile \"%s\"]?)", p->origins[o],
+			                          e->prof->name, other));
+			break;
+		}
+	}
+}
+
 void load_finish(struct policy *p, struct load_errors *le)
 {
 	for (int t = 0; t < TIER_COUNT; t++)
 		finish_tier(p, (enum tier)t, le);
+	profile_case_warn(p);
 	for (size_t i = 0; i < p->ncreds; i++) {
 		size_t n = 0;
 		for (int k = 0; k < PK_COUNT; k++)

@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,6 +56,23 @@ struct entry {
 	char *name, *value; /* value NULL: a key with no '=' */
 };
 
+/* True when path, or the directory holding it, is a symbolic link to
+ * nothing: a policy file that is there but cannot be read, not an absent
+ * one (removing a link's target must not drop the rules silently). */
+static bool dangling(const char *path)
+{
+	struct stat st;
+	char *dir;
+	bool link;
+
+	if (lstat(path, &st) == 0)
+		return true; /* open() said ENOENT: only a link to nothing is there */
+	dir = xstrdup(path);
+	link = path_up(dir) && lstat(dir, &st) == 0 && S_ISLNK(st.st_mode) && stat(dir, &st) < 0;
+	free(dir);
+	return link;
+}
+
 /* Opens a policy file without blocking (a FIFO must not hang the load) and
  * checks its type, owner and mode; *fd -1 when absent and !must_exist. */
 static int file_open_checked(const char *path, bool must_exist, int *fd, char **errstr)
@@ -63,9 +81,15 @@ static int file_open_checked(const char *path, bool must_exist, int *fd, char **
 
 	*fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (*fd < 0) {
-		if (errno == ENOENT && !must_exist)
+		int err = errno;
+		if (err == ENOENT && !must_exist && !dangling(path))
 			return 0;
-		*errstr = xasprintf("%s: cannot read policy file: %s", path, strerror(errno));
+		if (err == ENOENT && !must_exist)
+			*errstr = xasprintf("%s: it or its directory is a symbolic link to nothing: "
+			                    "its rules cannot be read (restore the target or remove "
+			                    "the link)", path);
+		else
+			*errstr = xasprintf("%s: cannot read policy file: %s", path, strerror(err));
 		return -1;
 	}
 	if (fstat(*fd, &st) < 0 || !S_ISREG(st.st_mode))
@@ -105,14 +129,27 @@ static char *home_fallback(void)
 	return xstrdup(pw ? pw->pw_dir : "/");
 }
 
-/* True when dir holds a .airlock/policy that is a project layer for workdir. */
+/* True when dir holds a .airlock/policy that is a project layer for workdir:
+ * a file or a link (a bad link or mode is found, then refused), or a
+ * .airlock that cannot be searched or is a link to nothing (its rules
+ * cannot be read: refused, where they used to be passed over). */
 static bool project_file_at(const char *dir, const char *workdir)
 {
-	char *path = xasprintf("%s/.airlock/policy", strcmp(dir, "/") == 0 ? "" : dir);
-	struct stat st;
-	bool found = lstat(path, &st) == 0; /* a bad link or mode is found, then refused */
+	char *ad = xasprintf("%s/.airlock", strcmp(dir, "/") == 0 ? "" : dir), *path;
+	struct stat st, pst;
+	bool found = lstat(ad, &st) == 0; /* where it is absent, one lstat as before */
 
-	free(path);
+	if (found) {
+		path = xasprintf("%s/policy", ad);
+		if (lstat(path, &pst) == 0)
+			st = pst;
+		else if (errno != ENOENT && errno != ENOTDIR)
+			found = true; /* unreadable (EACCES): there, so refused, not passed over */
+		else
+			found = errno == ENOENT && S_ISLNK(st.st_mode) && stat(ad, &pst) < 0;
+		free(path);
+	}
+	free(ad);
 	/* above the workdir, another user's file is not this project's: in /tmp
 	 * anyone could plant one, and it would fail every load below */
 	return found && (strcmp(dir, workdir) == 0 || st.st_uid == geteuid() || st.st_uid == 0);
@@ -251,13 +288,15 @@ static bool trust_scan(const struct lazy_git *g, const struct layer *ly,
  * holds is resolved as libgit2 does and checked in turn, to libgit2's depth.
  * The scan finds more than libgit2 would rather than less: any header whose
  * name is "include", any line after it; a value with quotes or backslashes
- * (whose meaning needs git's unescaping) is refused.
+ * (whose meaning needs git's unescaping) is refused. It reads lines as
+ * libgit2 does: a UTF-8 BOM skipped, a line ended by \n only, and \v, \f
+ * and \r blanks like a space (else "\v path = fifo" hid an include).
  */
 #define INCLUDE_DEPTH 10          /* libgit2's limit */
 #define POLICY_MAX_FILE (16 << 20) /* bytes in one policy file */
 
 struct include_scan {
-	const struct policy *p;
+	struct policy *p;
 	struct load_errors *le;
 	const char *top; /* the layer's file, for messages */
 };
@@ -265,10 +304,16 @@ struct include_scan {
 static void include_scan_file(struct include_scan *sc, const char *path, bool must_exist,
                               int depth);
 
+/* libgit2's blanks (git__isspace): a line break other than \n is one too. */
+static bool cfg_blank(char c)
+{
+	return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
 /* "[Include]", "[ include ]", "[include \"x\"]": the name before any subsection. */
 static bool include_header(const char *s, size_t n)
 {
-	while (n && (*s == ' ' || *s == '\t'))
+	while (n && cfg_blank(*s))
 		s++, n--;
 	return n >= 7 && strncasecmp(s, "include", 7) == 0 &&
 	       (n == 7 || strchr(" \t\".", s[7]) != NULL);
@@ -297,45 +342,63 @@ static void include_follow(struct include_scan *sc, const char *from, const char
 		load_error_add(sc->le, "%s: includes nested deeper than %d (included from %s)",
 		               path, INCLUDE_DEPTH, sc->top);
 	else
-		include_scan_file(sc, path, false, depth + 1);
+		include_scan_file(sc, path, true, depth + 1); /* a missing one is an error */
 	free(path);
 	free(v);
 }
 
-/* One line: a section header (and what follows it) or, in [include], a path. */
+/* One line: section headers (libgit2 reads on after one, so "[a] [include]
+ * path = x" is an include) and, in [include], a path. */
 static void include_line(struct include_scan *sc, const char *from, const char *s,
                          size_t n, bool *in_include, int depth)
 {
-	const char *end = s + n, *key;
+	const char *end = s + n, *key, *close;
 	size_t klen;
 
-	while (s < end && (*s == ' ' || *s == '\t'))
-		s++;
-	if (s < end && *s == '[') {
-		const char *close = memchr(s, ']', (size_t)(end - s));
+	for (;;) {
+		while (s < end && cfg_blank(*s))
+			s++;
+		if (s == end || *s != '[')
+			break;
+		close = memchr(s, ']', (size_t)(end - s));
 		*in_include = include_header(s + 1, (size_t)((close ? close : end) - s - 1));
 		s = close ? close + 1 : end;
-		while (s < end && (*s == ' ' || *s == '\t'))
-			s++;
 	}
 	if (!*in_include)
 		return;
 	for (key = s; s < end && (isalnum((unsigned char)*s) || *s == '-'); s++)
 		;
 	klen = (size_t)(s - key);
-	while (s < end && (*s == ' ' || *s == '\t'))
+	while (s < end && cfg_blank(*s))
 		s++;
 	if (klen != 4 || strncasecmp(key, "path", 4) != 0 || s == end || *s != '=')
 		return;
-	for (s++; s < end && (*s == ' ' || *s == '\t'); s++)
+	for (s++; s < end && cfg_blank(*s); s++)
 		;
-	n = strcspn(s, "#;\n\r");
+	n = strcspn(s, "#;\n");
 	if (n > (size_t)(end - s))
 		n = (size_t)(end - s);
-	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+	while (n && cfg_blank(s[n - 1]))
 		n--;
 	if (n)
 		include_follow(sc, from, s, n, depth);
+}
+
+/* Notes the real path of a policy file read through fd (one readlink: the
+ * file that was opened, not what the path names by now). */
+static void file_note(struct policy *p, int fd, const char *path)
+{
+	char proc[64], real[PATH_MAX];
+	ssize_t n;
+
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	n = readlink(proc, real, sizeof(real) - 1);
+	if (n > 0 && real[0] == '/') {
+		real[n] = '\0';
+		strv_push(&p->files, real);
+	} else if (realpath(path, real)) { /* no /proc */
+		strv_push(&p->files, real);
+	}
 }
 
 /* Reads a file through a checked descriptor; NULL when absent or on an error. */
@@ -357,6 +420,7 @@ static char *file_read_checked(struct include_scan *sc, const char *path, bool m
 	}
 	if (fd < 0)
 		return NULL;
+	file_note(sc->p, fd, path);
 	buf_init(&b, POLICY_MAX_FILE);
 	while ((r = read(fd, chunk, sizeof(chunk))) > 0 && !b.truncated)
 		buf_append(&b, chunk, (size_t)r);
@@ -377,9 +441,12 @@ static void include_scan_file(struct include_scan *sc, const char *path, bool mu
 {
 	char *text = file_read_checked(sc, path, must_exist, depth);
 	bool in_include = false;
+	const char *s = text;
 
-	for (const char *s = text; s && *s;) {
-		size_t n = strcspn(s, "\n\r");
+	if (s && strncmp(s, "\xef\xbb\xbf", 3) == 0) /* libgit2 skips a UTF-8 BOM */
+		s += 3;
+	while (s && *s) {
+		size_t n = strcspn(s, "\n");
 		include_line(sc, path, s, n, &in_include, depth);
 		s += n + (s[n] != '\0');
 	}

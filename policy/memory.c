@@ -316,7 +316,7 @@ static char *suggest(const struct policy *p, const struct call *c, const struct 
 		                  "(an allow-critical rule in a policy file is the only way)");
 		return NULL;
 	}
-	ruleset_decide(&p->rules, c, v, &rr);
+	policy_rules_decide(p, c, v, &rr);
 	if (rr.deny || rr.ask) {
 		const struct rule *r = rr.deny ? rr.deny : rr.ask;
 		*errstr = xasprintf("cannot remember this call: rule %s = %s decides it, and an "

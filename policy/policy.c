@@ -33,6 +33,7 @@ void policy_free(struct policy *p)
 	free(p->creds);
 	breaker_state_clear(&p->bs);
 	strv_free(p->warnings);
+	strv_free(p->files);
 	strv_free(p->origins);
 	free(p->workdir);
 	free(p->home);
@@ -154,6 +155,49 @@ static void unsandboxed_reason(const struct call *c, enum tier t, struct plan *o
 	free(why);
 }
 
+/* True when a write to w can change the policy file f: w is f, the
+ * directory holding it, or a directory between it and the workdir (`mv
+ * rules rules.old` and a new rules/ replace an include). */
+static bool write_reaches(const char *w, const char *f, const char *workdir)
+{
+	size_t n = strlen(w);
+
+	if (strcmp(w, f) == 0)
+		return true;
+	if (strncmp(w, f, n) != 0 || f[n] != '/' || n <= 1)
+		return false;
+	return strchr(f + n + 1, '/') == NULL ||
+	       (path_contains(workdir, w) && strcmp(w, workdir) != 0);
+}
+
+/* A file the policy was read from that the call writes (NULL: none). The
+ * classifier knows .airlock/policy and the user file by name; an include
+ * (rules/shared.policy, which any auto-run write could turn into allow-
+ * critical = Shell under trust-project), or the target of a linked layer,
+ * only the policy knows. */
+static const char *policy_file_written(const struct policy *p, const struct verdict *v)
+{
+	for (char *const *w = v->writes; p->files && w && *w; w++)
+		for (char *const *f = p->files; *f; f++)
+			if (write_reaches(*w, *f, p->workdir))
+				return *f;
+	return NULL;
+}
+
+void policy_rules_decide(const struct policy *p, const struct call *c,
+                         const struct verdict *v, struct rule_result *out)
+{
+	ruleset_decide(&p->rules, c, v, out);
+	if (out->policy_dir || policy_file_written(p, v) == NULL)
+		return;
+	out->policy_dir = true; /* as a write into .airlock: at least high */
+	out->allow = NULL;      /* only allow-critical lowers it */
+	if (out->guarded == NULL) {
+		out->guarded = "a write to a policy file";
+		out->guarded_why = "airlock reads its rules from it";
+	}
+}
+
 void policy_decide(struct policy *p, const struct call *c, const struct verdict *v,
                    time_t now, struct plan *out)
 {
@@ -163,7 +207,7 @@ void policy_decide(struct policy *p, const struct call *c, const struct verdict 
 	enum breaker_trip trip;
 
 	memset(out, 0, sizeof(*out));
-	ruleset_decide(&p->rules, c, v, &rr);
+	policy_rules_decide(p, c, v, &rr);
 	if (rr.policy_dir && t < TIER_HIGH)
 		t = TIER_HIGH; /* a policy file, whatever the classifier saw (rules.c) */
 	tc = &p->tiers[t];

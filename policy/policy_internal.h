@@ -148,6 +148,8 @@ struct policy {
 	int o_trust, o_unknown_program, o_unknown_tool;
 	int session_origin;          /* origins[] index of remembered rules */
 	char **warnings;             /* loosening a project tried; owned */
+	char **files;                /* the real paths of the files read (layers and
+	                              * includes): writes to them are guarded; owned */
 	struct breaker_state bs;
 	bool no_reasons;             /* policy_set_reasons(false): plan.reason stays NULL */
 	char digest[65];             /* computed on first use; "" until then */
@@ -182,6 +184,10 @@ struct rule_result {
 /* Evaluates every rule against the call in one walk. */
 void ruleset_decide(const struct ruleset *rs, const struct call *c, const struct verdict *v,
                     struct rule_result *out);
+/* ruleset_decide() over the policy's rules, with writes to the files the
+ * policy was read from guarded (policy.c). */
+void policy_rules_decide(const struct policy *p, const struct call *c,
+                         const struct verdict *v, struct rule_result *out);
 /* Returns a rule with act in mask when such rules cover every subject the
  * call acts on (each command, path, host, statement), else NULL. */
 const struct rule *ruleset_cover(const struct ruleset *rs, unsigned mask,

@@ -444,6 +444,35 @@ static int split_form(const char *text, enum pattern_kind *kind, char **inner)
 	return -1;
 }
 
+/*
+ * True when the parentheses of a pattern's inner text pair up (outside
+ * quotes for Shell and Sql; a backslash escapes in Shell). A typo such as
+ * `deny = Bash(rm -rf:*))` loaded as a rule for the word "-rf:*)" and
+ * denied nothing; `Read(a (1).txt)` and `Sql(SELECT count(*) FROM t)` pair.
+ */
+static bool parens_pair(const char *s, enum pattern_kind kind)
+{
+	bool quotes = kind == PK_SHELL || kind == PK_SQL;
+	long depth = 0;
+	char q = 0;
+
+	for (; *s && depth >= 0; s++) {
+		if (q) {
+			if (*s == q)
+				q = 0;
+			else if (*s == '\\' && q == '"' && kind == PK_SHELL && s[1])
+				s++;
+		} else if (quotes && (*s == '\'' || *s == '"')) {
+			q = *s;
+		} else if (*s == '\\' && kind == PK_SHELL && s[1]) {
+			s++;
+		} else {
+			depth += *s == '(' ? 1 : *s == ')' ? -1 : 0;
+		}
+	}
+	return depth == 0;
+}
+
 int pattern_parse(const char *text, const char *workdir, const char *home,
                   struct pattern *out, char **errstr)
 {
@@ -469,6 +498,8 @@ int pattern_parse(const char *text, const char *workdir, const char *home,
 	} else if (inner == NULL) {
 		out->all = true;
 		rc = 0;
+	} else if (!parens_pair(inner, out->kind)) {
+		why = xstrdup("its parentheses do not pair (one ) too many at the end?)");
 	} else {
 		rc = parse_inner(inner, workdir ? workdir : "/", home ? home : "/", out, &why);
 	}

@@ -40,6 +40,20 @@ static void put_value(struct buf *b, const char *v)
 	buf_append(b, "\"", 1);
 }
 
+/* A section header; the name escaped as git-config reads it back (a quote
+ * in a profile's name ended the header early, and show printed another
+ * policy than the one loaded). */
+static void put_header(struct buf *b, const char *section, const char *name)
+{
+	buf_printf(b, "[%s \"", section);
+	for (; *name; name++) {
+		if (*name == '"' || *name == '\\')
+			buf_append(b, "\\", 1);
+		buf_append(b, name, 1);
+	}
+	buf_puts(b, "\"]\n");
+}
+
 static void put(struct out *o, const char *key, const char *val, int origin)
 {
 	buf_printf(&o->b, "\t%s = ", key);
@@ -87,7 +101,7 @@ static void render_profile(struct out *o, const struct profile_entry *e)
 	char *env = NULL;
 	struct buf eb;
 
-	buf_printf(&o->b, "[profile \"%s\"]\n", pr->name);
+	put_header(&o->b, "profile", pr->name);
 	put(o, "network", pr->network ? "true" : "false", e->o[PKEY_NETWORK]);
 	put(o, "workdir", pr->workdir_rw ? "rw" : "ro", e->o[PKEY_WORKDIR]);
 	put(o, "secrets", pr->show_secrets ? "show" : "hide", e->o[PKEY_SECRETS]);
@@ -132,7 +146,7 @@ static void render_rest(struct out *o)
 	buf_puts(&o->b, "[rules]\n");
 	render_rules(o, &p->rules, false);
 	for (size_t i = 0; i < p->ncreds; i++) {
-		buf_printf(&o->b, "[credential \"%s\"]\n", p->creds[i].name);
+		put_header(&o->b, "credential", p->creds[i].name);
 		render_rules(o, &p->creds[i].rs, true);
 		if (p->creds[i].file)
 			put(o, "file", p->creds[i].file, p->creds[i].origin);

@@ -772,6 +772,7 @@ static void test_show_roundtrip(void **state)
 	roundtrip("-");
 	roundtrip("user=rules.policy");
 	roundtrip("user=credentials.policy,file=stricter.policy");
+	roundtrip("user=odd-names.policy");
 }
 
 static void test_show_origins(void **state)
@@ -830,18 +831,23 @@ static void test_credentials(void **state)
 	unsetenv("AIRLOCK_TEST_TOKEN");
 }
 
+/* How many warnings the policy holds; each must say what was ignored. */
+static int ignored_count(const struct policy *p)
+{
+	int n = 0;
+	for (char *const *w = policy_warnings(p); w && *w; w++, n++)
+		assert_non_null(strstr(*w, "ignored"));
+	return n;
+}
+
 static void test_project_warnings(void **state)
 {
 	struct tree t;
 	struct policy *p;
-	char *const *w;
-	int n = 0;
 	(void)state;
 	tree_make(&t);
 	p = load_ok(&t, "project=loosen.policy", 0);
-	for (w = policy_warnings(p); w && *w; w++, n++)
-		assert_non_null(strstr(*w, "ignored"));
-	assert_true(n >= 10);
+	assert_true(ignored_count(p) >= 10);
 	assert_int_equal(policy_profile(p, "workspace")->network, false);
 	assert_int_equal(policy_profile(p, "workspace")->show_secrets, false);
 	assert_null(policy_profile(p, "workspace")->secrets_skip);
@@ -860,6 +866,70 @@ static void test_project_warnings(void **state)
 		assert_int_equal(o.unknown_tool, TIER_CRITICAL);
 		assert_int_equal(o.unknown_program, TIER_MEDIUM);
 	}
+	policy_free(p);
+	tree_free(&t);
+}
+
+/* A read-only grant can keep a path inside a writable one read-only: a
+ * project may neither clear it nor move a tier to a profile without it. */
+static void test_project_read_only(void **state)
+{
+	struct tree t;
+	struct policy *p;
+	(void)state;
+	tree_make(&t);
+	p = load_ok(&t, "user=readonly-user.policy,project=readonly-project.policy", 0);
+	assert_int_equal(ignored_count(p), 2);
+	assert_true(strv_contains(policy_profile(p, "guarded")->read_only, "/srv/proj/vendor"));
+	assert_string_equal(p->tiers[TIER_MEDIUM].profile, "guarded");
+	policy_free(p);
+	tree_free(&t);
+}
+
+/* --policy FILE is above the project files: its tier profile stands even
+ * when a project chose one before it (it was dropped for "looser" than the
+ * default, and medium ran under workspace, a writable workdir). */
+static void test_file_tier_profile(void **state)
+{
+	struct tree t;
+	struct policy *p;
+	(void)state;
+	tree_make(&t);
+	p = load_ok(&t, "project=tier-readonly.policy,file=tier-mine.policy", 0);
+	assert_string_equal(p->tiers[TIER_MEDIUM].profile, "mine");
+	assert_null(policy_warnings(p));
+	policy_free(p);
+	tree_free(&t);
+}
+
+/* A profile that differs from another only in case, and that no tier uses,
+ * changes nothing: said, not silent. */
+static void test_profile_case(void **state)
+{
+	struct tree t;
+	char *err = NULL;
+	struct policy *p;
+	(void)state;
+	p = load_text(&t, "[profile \"Approved\"]\n\tsecrets = hide\n", &err);
+	assert_non_null(p);
+	assert_non_null(policy_warnings(p));
+	assert_non_null(strstr(policy_warnings(p)[0], "did you mean [profile \"approved\"]"));
+	assert_true(policy_profile(p, "approved")->show_secrets);
+	policy_free(p);
+	tree_free(&t);
+	p = load_text(&t, "[tier \"low\"]\n\tprofile = Quiet\n[profile \"Quiet\"]\n"
+	              "\tmemory = 1g\n[profile \"quiet\"]\n\tmemory = 2g\n", &err);
+	assert_non_null(p);
+	assert_non_null(policy_warnings(p)); /* quiet: unused, and Quiet is the one used */
+	assert_non_null(strstr(policy_warnings(p)[0], "[profile \"quiet\"] changes nothing"));
+	assert_null(policy_warnings(p)[1]);
+	policy_free(p);
+	tree_free(&t);
+	/* the built-in no file touched is not the one said to change nothing */
+	p = load_text(&t, "[tier \"low\"]\n\tprofile = Readonly\n[profile \"Readonly\"]\n"
+	              "\tmemory = 1g\n", &err);
+	assert_non_null(p);
+	assert_null(policy_warnings(p));
 	policy_free(p);
 	tree_free(&t);
 }
@@ -907,6 +977,9 @@ int main(void)
 		cmocka_unit_test(test_show_origins),
 		cmocka_unit_test(test_credentials),
 		cmocka_unit_test(test_project_warnings),
+		cmocka_unit_test(test_project_read_only),
+		cmocka_unit_test(test_file_tier_profile),
+		cmocka_unit_test(test_profile_case),
 		cmocka_unit_test(test_digest),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
