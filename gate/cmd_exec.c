@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/airlock.h"
@@ -88,18 +89,24 @@ static int parse(int argc, char **argv, struct exec_opts *o)
 
 /* True when a user or project policy file exists (the layers policy_load
  * reads: any project file, nested or not, or too many of them, which
- * policy_load refuses), so a built-in name may have been redefined there. */
+ * policy_load refuses), so a built-in name may have been redefined there.
+ * A link to nothing counts: policy_load refuses it, as the gate does; with
+ * access() it read as no file and the built-in profile ran. */
 static bool policy_present(const char *workdir)
 {
 	const char *home = getenv("HOME");
-	char *a = home ? xasprintf("%s/.config/airlock/policy", home) : NULL;
+	char *dir = home ? xasprintf("%s/.config/airlock", home) : NULL;
+	char *a = home ? xasprintf("%s/policy", dir) : NULL;
 	char *dirs[POLICY_MAX_PROJECT_FILES];
 	size_t n = policy_project_roots(workdir, dirs, POLICY_MAX_PROJECT_FILES);
-	bool yes = (a && access(a, F_OK) == 0) || n > 0;
+	struct stat st;
+	bool yes = (a && (lstat(a, &st) == 0 || (stat(dir, &st) < 0 && lstat(dir, &st) == 0))) ||
+	           n > 0;
 
 	for (size_t i = 0; i < n && i < POLICY_MAX_PROJECT_FILES; i++)
 		free(dirs[i]);
 	free(a);
+	free(dir);
 	return yes;
 }
 

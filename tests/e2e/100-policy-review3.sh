@@ -222,4 +222,16 @@ timeout 10 "$AIRLOCK" policy check "$d/paren.policy" >"$d/out" 2>&1
 expect_eq "deny = Bash(rm -rf:*)): policy check fails" "$?" 2
 check "deny = Bash(rm -rf:*)): the pattern named" grep -q "parentheses do not pair" "$d/out"
 
+# 10. `airlock exec` took a user policy file that is a link to nothing (or
+# whose directory is one) for no file, and ran its built-in profile, where
+# the gate and the hook refuse (section 2).
+mkdir -p "$d/xh1/.config/airlock" "$d/xh2/.config" "$d/xwd"
+ln -s "$d/nowhere" "$d/xh1/.config/airlock/policy"
+ln -s "$d/nowhere" "$d/xh2/.config/airlock"
+for h in xh1 xh2; do
+	(cd "$d/xwd" && HOME="$d/$h" timeout 10 "$AIRLOCK" exec -- true) >"$d/out" 2>&1
+	expect_eq "exec with a dangling user policy ($h): refused" "$?" 2
+	check "exec with a dangling user policy ($h): says why" grep -q "symbolic link to nothing" "$d/out"
+done
+
 finish
