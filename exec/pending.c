@@ -32,15 +32,49 @@
 #include "core/util.h"
 #include "exec/exec_internal.h"
 
+/*
+ * path with its longest existing prefix resolved (links followed), as a
+ * new string; NULL when the rest holds a "." or ".." (it could lead
+ * anywhere once made). The state directory must be compared with the
+ * workdir where it really is: GNU stow links ~/.local into a dotfiles
+ * repository when it holds .local/bin, and with that repository the
+ * workdir, a sandbox rewrote the kept search so that the next call showed
+ * a .env unmasked (a text test saw ~/.local/state apart from ~/dots).
+ */
+static char *path_resolved(const char *path)
+{
+	char *head = xstrdup(path), real[PATH_MAX], *out = NULL;
+	const char *rest;
+	bool found;
+
+	while (!(found = realpath(head, real) != NULL) && path_up(head))
+		;
+	rest = path + strlen(head);
+	for (const char *c = rest + strspn(rest, "/"); found && *c; c += strspn(c, "/")) {
+		size_t n = strcspn(c, "/");
+		found = !(n == 1 && c[0] == '.') && !(n == 2 && c[0] == '.' && c[1] == '.');
+		c += n;
+	}
+	if (found) /* head is "/" or ends where a "/" follows */
+		out = xasprintf("%s%s", strcmp(real, "/") == 0 && rest[0] == '/' ? "" : real, rest);
+	free(head);
+	return out;
+}
+
 char *pending_state_root(void)
 {
 	const char *state = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
+	char *root = NULL, *real;
 
 	if (state && state[0] == '/')
-		return xasprintf("%s/airlock", state);
-	if (home && home[0] == '/')
-		return xasprintf("%s/.local/state/airlock", home);
-	return NULL;
+		root = xasprintf("%s/airlock", state);
+	else if (home && home[0] == '/')
+		root = xasprintf("%s/.local/state/airlock", home);
+	if (root == NULL)
+		return NULL;
+	real = path_resolved(root);
+	free(root);
+	return real;
 }
 
 /* The state directory's sub directory sub, as a new string; NULL when the
