@@ -758,6 +758,23 @@ sleep 0.2
 OUT=$(ax --network -- ./probe unixpath run/db.sock 2>&1)
 case "$OUT" in *ESCAPED*) ok workdir-unix-socket-with-network ;; *) bad workdir-unix-socket-with-network "control: --network should reach it" ;; esac
 rm -rf "$WORK/wd/run"
+# the same in a directory a profile grants read-only (home = ~/.ssh): a
+# read-only bind refuses no connect(), and ssh keeps its ControlMaster
+# sockets there (a shell on each host it has open), gpg-agent in ~/.gnupg
+python3 -c "
+import socket, os
+s=socket.socket(socket.AF_UNIX); s.bind('$WORK/home/.ssh/cm-git@host:22'); os.chmod('$WORK/home/.ssh/cm-git@host:22', 0o777)
+s.listen(5); s.settimeout(60)
+c,_=s.accept(); open('$WORK/grant-hit','w').write('hit')" 2>/dev/null &
+PIDS="$PIDS $!"
+printf '[profile "ssh"]\n\thome = ~/.ssh\n' >"$WORK/ssh.policy"
+i=0; while [ ! -S "$WORK/home/.ssh/cm-git@host:22" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+OUT=$(ax --policy "$WORK/ssh.policy" --profile ssh -- ./probe unixpath "$WORK/home/.ssh/cm-git@host:22" 2>&1)
+case "$OUT" in
+*BLOCKED*) [ ! -e "$WORK/grant-hit" ] && ok granted-home-socket || bad granted-home-socket "listener saw a connection" ;;
+*) bad granted-home-socket "connected" ;;
+esac
+rm -f "$WORK/home/.ssh/cm-git@host:22" "$WORK/ssh.policy"
 blocked socket-inet socket 2
 blocked socket-inet6 socket 10
 blocked socket-netlink socket 16 3
