@@ -54,4 +54,40 @@ expect_eq "state dir linked into the workdir: the next call's .env stays masked"
 check "state dir linked into the workdir: no kept search written there" \
 	test ! -e "$HOME/dots/.local/state/airlock/search"
 
+# ---- core.hooksPath in the user's global git config ----
+export HOME="$d/h2"
+unset XDG_CONFIG_HOME GIT_CONFIG_GLOBAL GIT_CONFIG_SYSTEM GIT_CONFIG_COUNT
+export GIT_CONFIG_NOSYSTEM=1
+mkdir -p "$HOME" "$d/r1/.githooks" "$d/r2" "$d/r3"
+printf '[core]\n\thooksPath = .githooks\n[user]\n\tname = U\n\temail = u@example.org\n' \
+	>"$HOME/.gitconfig"
+plant='mkdir -p .githooks; printf "#!/bin/sh\necho ran >>../hook-ran\n" >.githooks/pre-commit;
+chmod +x .githooks/pre-commit'
+# commit_ran DIR: 1 when a commit in DIR on the host ran a hook
+commit_ran() {
+	rm -f "$d/hook-ran"
+	(cd "$1" && echo b >a && git commit -qam b >/dev/null 2>&1)
+	[ -e "$d/hook-ran" ] && echo 1 || echo 0
+}
+for r in r1 r2; do
+	(cd "$d/$r" && git init -q && echo a >a && git add a && git commit -qm a)
+	(cd "$d/$r" && "$AIRLOCK" exec --profile workspace -- sh -c "$plant" >/dev/null 2>&1)
+done
+expect_eq "global hooksPath, directory there: the host's commit runs no hook" \
+	"$(commit_ran "$d/r1")" 0
+expect_eq "global hooksPath, directory made by the call: the host's commit runs no hook" \
+	"$(commit_ran "$d/r2")" 0
+# set in a file the global config includes, under a condition
+printf '[user]\n\tname = U\n\temail = u@example.org\n[includeIf "gitdir:/"]\n\tpath = hooks.inc\n' \
+	>"$HOME/.gitconfig"
+printf '[core]\n\thooksPath = .githooks\n' >"$HOME/hooks.inc"
+(cd "$d/r3" && git init -q && echo a >a && git add a && git commit -qm a)
+(cd "$d/r3" && "$AIRLOCK" exec --profile workspace -- sh -c "$plant" >/dev/null 2>&1)
+expect_eq "global hooksPath in an included file: the host's commit runs no hook" \
+	"$(commit_ran "$d/r3")" 0
+# control: the user's own hook there still runs
+rm -f "$d/r3/.githooks/pre-commit"
+(cd "$d/r3" && sh -c "$plant")
+expect_eq "global hooksPath: the user's own hook runs (control)" "$(commit_ran "$d/r3")" 1
+
 finish
