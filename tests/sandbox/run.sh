@@ -723,6 +723,25 @@ PIDS="$PIDS $!"
 sleep 0.3
 blocked connect-host-tcp connect "$PORT" && [ ! -e "$WORK/tcp-hit" ] || bad connect-host-tcp-hostcheck "server saw a connection"
 blocked abstract-unix-host abstract "airlock-test-$$" && [ ! -e "$WORK/unix-hit" ] || bad abstract-unix-hostcheck "listener saw a connection"
+# with the network the sandbox shares the host's network namespace, and so
+# its abstract sockets (an X server's @/tmp/.X11-unix/X0: keystrokes into
+# the desktop); Landlock's scope (Linux 6.12, ABI 6) refuses those made
+# outside the sandbox, and its own still work
+if [ "$("$WORK/probe" llabi)" -ge 6 ]; then
+	python3 -c "
+import socket
+s=socket.socket(socket.AF_UNIX); s.bind('\0airlock-test-net-$$'); s.listen(5); s.settimeout(60)
+c,_=s.accept(); open('$WORK/unix-net-hit','w').write('hit')" 2>/dev/null &
+	PIDS="$PIDS $!"
+	sleep 0.3
+	blocked_net abstract-unix-host-with-network abstract "airlock-test-net-$$"
+	[ ! -e "$WORK/unix-net-hit" ] || bad abstract-unix-host-with-networkcheck "listener saw a connection"
+	OUT=$(ax --network -- python3 -c "
+import socket
+a=socket.socket(socket.AF_UNIX); a.bind('\0own-$$'); a.listen(1)
+c=socket.socket(socket.AF_UNIX); c.connect('\0own-$$'); print('own-ok')" 2>&1)
+	case "$OUT" in own-ok) ok abstract-unix-own-with-network ;; *) bad abstract-unix-own-with-network "control: its own socket refused" ;; esac
+fi
 # a kernel file system mounted in the workdir (a chroot being built, with
 # its proc): the recursive bind would show the host's processes and their
 # command lines; it is covered by an empty tmpfs
