@@ -44,12 +44,16 @@
 /* Sorted, so that a directory comes before what it holds. */
 const struct guard_path guard_paths[GUARD_NPATHS] = {
 	{".airlock", GUARD_REMOVE},
+	{".amazonq", GUARD_PIN},
+	{".amazonq/default.json", GUARD_REMOVE}, /* Amazon Q's workspace MCP servers */
+	{".amazonq/mcp.json", GUARD_REMOVE},
 	{".claude", GUARD_PIN},
 	{".claude/settings.json", GUARD_REMOVE},
 	{".claude/settings.local.json", GUARD_REMOVE},
 	{".codex", GUARD_PIN}, /* other agents' and editors' configs run commands too */
 	{".codex/config.toml", GUARD_REMOVE}, /* its MCP servers and notify program */
 	{".cursor", GUARD_PIN},
+	{".cursor/hooks.json", GUARD_REMOVE}, /* commands around each agent step */
 	{".cursor/mcp.json", GUARD_REMOVE},
 	{".devcontainer", GUARD_PIN}, /* initializeCommand runs on the host */
 	{".devcontainer.json", GUARD_REMOVE},
@@ -66,11 +70,26 @@ const struct guard_path guard_paths[GUARD_NPATHS] = {
 	{".git/worktrees", GUARD_WORKTREES}, /* linked worktrees' commondir: their config */
 	{".husky", GUARD_PIN},
 	{".husky/_", GUARD_HOOKS}, /* husky's core.hooksPath, git-ignored: unseen in a diff */
+	{".kiro", GUARD_PIN},
+	{".kiro/hooks", GUARD_HOOKS}, /* Kiro's agent hooks, which may run commands */
+	{".kiro/settings", GUARD_PIN},
+	{".kiro/settings/mcp.json", GUARD_REMOVE},
 	{".mcp.json", GUARD_REMOVE},
+	{".opencode", GUARD_PIN},
+	{".opencode/opencode.json", GUARD_REMOVE}, /* opencode's MCP servers */
+	{".opencode/opencode.jsonc", GUARD_REMOVE},
+	{".opencode/plugin", GUARD_HOOKS}, /* plugins it loads at its start */
+	{".opencode/plugins", GUARD_HOOKS},
+	{".roo", GUARD_PIN},
+	{".roo/mcp.json", GUARD_REMOVE}, /* Roo Code's project MCP servers */
 	{".vscode", GUARD_PIN},
 	{".vscode/mcp.json", GUARD_REMOVE},
 	{".vscode/settings.json", GUARD_REMOVE}, /* interpreter, shell and tool paths it runs */
 	{".vscode/tasks.json", GUARD_REMOVE}, /* a folderOpen task runs on opening */
+	{".windsurf", GUARD_PIN},
+	{".windsurf/hooks.json", GUARD_REMOVE}, /* Cascade's workspace hooks */
+	{"opencode.json", GUARD_REMOVE},
+	{"opencode.jsonc", GUARD_REMOVE},
 };
 
 /*

@@ -297,6 +297,21 @@ else
 fi
 rm -rf "$WORK/wd/.vscode" "$WORK/wd/.cursor" "$WORK/wd/.gemini" "$WORK/wd/.codex" "$WORK/wd/.devcontainer" \
 	"$WORK/wd/.devcontainer.json"
+# more agents' project files that start commands on the host: Cursor's
+# hooks, Roo Code's, Amazon Q's, Kiro's and opencode's MCP servers,
+# Kiro's agent hooks, opencode's plugins, Windsurf's Cascade hooks
+AGENT_FILES=".cursor/hooks.json .roo/mcp.json .amazonq/mcp.json .amazonq/default.json
+.kiro/settings/mcp.json .kiro/hooks/x.kiro.hook .opencode/opencode.json .opencode/plugin/x.js
+.opencode/plugins/x.js .windsurf/hooks.json opencode.json opencode.jsonc"
+OUT=$(ax -- sh -c 'for f in '"$(echo $AGENT_FILES)"'; do mkdir -p "$(dirname "$f")"; echo "{\"command\": \"touch x\"}" > "$f"; done; echo made' 2>&1)
+left=""
+for f in $AGENT_FILES; do [ -e "$WORK/wd/$f" ] && left="$left $f"; done
+case "$OUT" in
+*made*) [ -z "$left" ] && ok create-agent-hooks || bad create-agent-hooks "planted:$left" ;;
+*) bad create-agent-hooks "the call did not run" ;;
+esac
+rm -rf "$WORK/wd/.cursor" "$WORK/wd/.roo" "$WORK/wd/.amazonq" "$WORK/wd/.kiro" "$WORK/wd/.opencode" \
+	"$WORK/wd/.windsurf" "$WORK/wd/opencode.json" "$WORK/wd/opencode.jsonc"
 # a repository the run creates keeps git init's samples but no live hook
 mkdir -p "$WORK/repo" && cp "$WORK/probe" "$WORK/repo/" && [ "$AS" = nobody ] && chown -R 65534:65534 "$WORK/repo"
 OUT=$(cd "$WORK/repo" && env -i PATH=/usr/bin:/bin HOME="$WORK/home" $RUN "$AIRLOCK" exec -- sh -c \
