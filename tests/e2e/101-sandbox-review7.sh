@@ -22,9 +22,9 @@ echo 'SECRET=stow-marker' >"$HOME/dots/config/.env"
 cat >"$HOME/dots/forge.py" <<'EOF'
 import glob, os, struct
 S = ".local/state/airlock"
-for p in glob.glob(S + "/pending/*"):
-    os.mkdir(glob.glob(S + "/search/*")[0] + "." + p.rsplit("-", 2)[1])
-p = glob.glob(S + "/search/*")[0]
+p = [f for f in glob.glob(S + "/search/*") if "." not in os.path.basename(f)][0]
+for r in glob.glob(S + "/pending/*"):
+    os.mkdir(p + "." + r.rsplit("-", 2)[1])
 b, o, out = open(p, "rb").read(), 0, []
 def rstr():
     global o
