@@ -90,4 +90,33 @@ rm -f "$d/r3/.githooks/pre-commit"
 (cd "$d/r3" && sh -c "$plant")
 expect_eq "global hooksPath: the user's own hook runs (control)" "$(commit_ran "$d/r3")" 1
 
+# ---- one pid in two pid namespaces: one cgroup each ----
+if [ "$(id -u)" = 0 ] && [ -w /sys/fs/cgroup/pids/cgroup.procs ] && command -v unshare >/dev/null; then
+	mkdir -p "$d/ns"
+	printf '[profile "p64"]\n\tprocesses = 64\n\tworkdir = rw\n[profile "p4k"]\n\tprocesses = 4096\n\tworkdir = rw\n' >"$d/ns.policy"
+	# wait_for FILE: up to 30 s
+	wait_for() {
+		i=0
+		while [ ! -e "$1" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+	}
+	(cd "$d/ns" && unshare -pf --mount-proc sh -c "'$AIRLOCK' exec --policy '$d/ns.policy' \
+		--profile p64 -- sh -c 'touch a-up; while [ ! -e go ]; do sleep 0.1; done; n=0
+		for i in \$(seq 150); do (sleep 20 &) 2>/dev/null && n=\$((n + 1)); done; echo \$n >count.t && mv count.t count'" \
+		>/dev/null 2>&1) &
+	wait_for "$d/ns/a-up"
+	(cd "$d/ns" && unshare -pf --mount-proc sh -c "'$AIRLOCK' exec --policy '$d/ns.policy' \
+		--profile p4k -- sh -c 'touch b-up; while [ ! -e done ]; do sleep 0.1; done'" \
+		>/dev/null 2>&1) &
+	wait_for "$d/ns/b-up"
+	touch "$d/ns/go"
+	wait_for "$d/ns/count"
+	n=$(cat "$d/ns/count" 2>/dev/null)
+	touch "$d/ns/done"
+	wait
+	expect_eq "one pid in two pid namespaces: a call capped at 64 processes stays capped" \
+		"$([ -n "$n" ] && [ "$n" -lt 150 ] && echo capped || echo "not capped ($n)")" capped
+else
+	echo "(not root, or no writable pids cgroup: the shared-cgroup case is skipped)"
+fi
+
 finish
