@@ -407,6 +407,22 @@ static int grant_protected(const char *path, const char *real, char **errstr)
 
 static void want_mask(struct want **w, size_t *n, const char *real);
 
+/* True when name under dfd is another mount's root (or cannot be told):
+ * the walk below does not enter it, since a FUSE or network file system
+ * whose server hangs would hang every call's plan. Its cached attributes
+ * are asked for (AT_STATX_DONT_SYNC), which such a file system answers
+ * without its server. */
+static bool mount_root_at(int dfd, const char *name)
+{
+	struct statx sx;
+
+	if (statx(dfd, name, AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT | AT_STATX_DONT_SYNC, 0,
+	          &sx) < 0)
+		return true;
+	return !(sx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) ||
+	       (sx.stx_attributes & STATX_ATTR_MOUNT_ROOT);
+}
+
 /* Directory entries a call reads in its granted directories, all taken
  * together, for their sockets and FIFOs. */
 #define GRANT_PIPES_ENTRIES 1024
@@ -416,9 +432,10 @@ static void want_mask(struct want **w, size_t *n, const char *real);
  * dst, when the sandbox has no network (budget non-NULL): a read-only bind
  * refuses no connect(), so `home = ~/.ssh` handed a call with no network
  * the user's ssh ControlMaster sockets (a shell on every host it had open)
- * and `~/.gnupg` gpg-agent's. Breadth first, never into a link; past
- * *budget entries the rest is left as it is (a granted tree is the user's,
- * which no call can fill). A socket granted by its own path stays.
+ * and `~/.gnupg` gpg-agent's. Breadth first, never into a link nor another
+ * mount (mount_root_at()); past *budget entries the rest is left as it is
+ * (a granted tree is the user's, which no call can fill). A socket granted
+ * by its own path stays.
  */
 static void want_grant_pipes(const char *real, const char *dst, size_t *budget,
                              struct want **w, size_t *n)
@@ -449,7 +466,9 @@ static void want_grant_pipes(const char *real, const char *dst, size_t *budget,
 				    : S_ISFIFO(st.st_mode) ? DT_FIFO
 				                           : DT_REG;
 			if (t == DT_DIR) {
-				strv_push_owned(&queue, xasprintf("%s/%s", queue[head], e->d_name));
+				if (!mount_root_at(dirfd(d), e->d_name))
+					strv_push_owned(&queue,
+					                xasprintf("%s/%s", queue[head], e->d_name));
 			} else if (t == DT_SOCK || t == DT_FIFO) {
 				char *at = xasprintf("%s%s/%s", dst, queue[head], e->d_name);
 				want_mask(w, n, at);
