@@ -223,6 +223,16 @@ printf 'API_KEY=CASEKEY-8181\n' > "$WORK/wd/.ENV"
 OUT=$(ax -- cat SERVER.KEY .ENV 2>&1)
 case "$OUT" in *CASEKEY-*) bad workdir-secret-upper-case "read" ;; *) ok workdir-secret-upper-case ;; esac
 rm -f "$WORK/wd/SERVER.KEY" "$WORK/wd/.ENV"
+# the copies an editor or tool leaves beside a secret hold what it does:
+# Emacs' backup and auto-save, Vim's swap file, git mergetool's .orig
+mkdir -p "$WORK/wd/ed"
+for f in 'server.key~' '#.env#' '..env.swp' '.env.~3~' 'id_ed25519.orig'; do
+	printf 'EDCOPY-7170\n' >"$WORK/wd/ed/$f"
+done
+[ "$AS" = nobody ] && chown -R 65534:65534 "$WORK/wd/ed"
+OUT=$(ax -- sh -c 'cat ed/*' 2>&1)
+case "$OUT" in *EDCOPY-*) bad workdir-secret-editor-copies "read" ;; *) ok workdir-secret-editor-copies ;; esac
+rm -rf "$WORK/wd/ed"
 # the streams airlock exec is handed: a file on stdin or under stdout has a
 # host path behind it, which /proc/self/fd/N would reopen for writing
 echo "keep me" > "$WORK/outside/stdin"
