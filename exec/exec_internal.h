@@ -162,6 +162,10 @@ char *guard_recover(const struct guard_note *g, const struct guard_span *span);
 
 /* ---- a guarded run's note on disk until its sweep (pending.c) ---------- */
 
+/* path with its longest existing prefix resolved (links followed), as a
+ * new string; NULL when the rest holds a "." or ".." (it could lead
+ * anywhere once made). */
+char *pending_path_resolved(const char *path);
 /* airlock's state directory ($XDG_STATE_HOME/airlock, else
  * ~/.local/state/airlock: the pending records, the default audit log), a
  * new string; NULL when neither is set. No grant may make it writable. */

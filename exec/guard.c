@@ -1450,29 +1450,39 @@ static int config_refs(const char *path, char ***hooks, char ***includes)
 /* v made relative to wd (resolved), when it names a path in wd; "." and
  * empty components dropped, ".." refused (git resolves a relative one from
  * the work tree's top); else NULL. An absolute one is resolved only when it
- * does not lie in wd as written: a link it names is kept as the link. */
+ * does not lie in wd as written (a link it names is kept as the link), and
+ * through its longest existing part: a link to a directory not made yet
+ * leads into wd as well once the run makes it. */
 static char *rel_in(const char *wd, const char *v)
 {
-	char real[PATH_MAX];
+	char *real = NULL, *out;
 	size_t n = strlen(wd);
 	struct buf b;
 
-	if (v[0] == '/' && (strncmp(v, wd, n) != 0 || v[n] != '/') && realpath(v, real))
+	/* a link into the workdir, to a directory the run may make too: a
+	 * global core.hooksPath ~/.githooks, stow's link to dots/githooks */
+	if (v[0] == '/' && (strncmp(v, wd, n) != 0 || v[n] != '/') &&
+	    (real = pending_path_resolved(v)) != NULL)
 		v = real;
-	if (v[0] == '/' && (strncmp(v, wd, n) != 0 || v[n] != '/'))
+	if (v[0] == '/' && (strncmp(v, wd, n) != 0 || v[n] != '/')) {
+		free(real);
 		return NULL;
+	}
 	buf_init(&b, 0);
 	for (const char *p = v[0] == '/' ? v + n + 1 : v; *p; p += strspn(p, "/")) {
 		size_t len = strcspn(p, "/");
 		if (len == 2 && strncmp(p, "..", 2) == 0) {
 			buf_free(&b);
+			free(real);
 			return NULL;
 		}
 		if (len != 1 || p[0] != '.')
 			buf_printf(&b, "%s%.*s", b.len ? "/" : "", (int)len, p);
 		p += len;
 	}
-	return b.len ? buf_take(&b, NULL) : (buf_free(&b), NULL);
+	out = b.len ? buf_take(&b, NULL) : (buf_free(&b), NULL);
+	free(real);
+	return out;
 }
 
 /* abs with "." and ".." taken out as written (a new string): a path in
@@ -1808,7 +1818,7 @@ static int refs_of(const char *wd, const char *top, const char *dir, const char 
 	char **hooks = NULL, **files = NULL, *path;
 	int rc = global_refs_add(&hooks, &files);
 
-	for (int i = 0; rc == 0 && i < 2; i++) {
+	for (int i = 0; rc == 0 && dir && i < 2; i++) { /* no repository: the global ones */
 		path = i ? xasprintf("%s/config", dir)
 		         : xasprintf("%s/config.worktree", wtdir ? wtdir : dir);
 		rc = config_refs_walk(path, 0, &hooks, &files);
@@ -1848,8 +1858,7 @@ int guard_config_refs(const char *wd, char ***hooks_rels, char ***include_rels)
 		if ((dir = gitdir_inside_find(wd)) == NULL && gitdir_linked_find(wd, NULL, &l))
 			dir = xstrdup(l.common); /* a linked worktree's: the common one */
 	}
-	if (dir)
-		rc = refs_of(wd, wd, dir, l.gitdir, hooks_rels, include_rels);
+	rc = refs_of(wd, wd, dir, l.gitdir, hooks_rels, include_rels);
 	gitdir_linked_clear(&l);
 	free(dir);
 	return rc;

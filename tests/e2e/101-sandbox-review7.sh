@@ -1,11 +1,17 @@
 #!/bin/sh
 # 101-sandbox-review7.sh: what the seventh hostile review of the sandbox
-# found, each failing before its fix. airlock's state directory reached
+# found, each failing before its fix: airlock's state directory reached
 # through a link into the workdir (GNU stow links ~/.local into a dotfiles
-# repository): a call rewrote the kept search there and the next call read
-# a .env unmasked.
+# repository), where a call rewrote the kept search and the next call read
+# a .env unmasked; a core.hooksPath set in the user's global git config
+# (`git config --global core.hooksPath .githooks`), or in a file it
+# includes, or leading into the workdir through a link to a directory not
+# made yet, unread: a call planted a pre-commit hook and the host's next
+# commit ran it; two airlocks in two pid namespaces with one pid (CI jobs
+# under `unshare -p`, containers on one cgroup tree) sharing one pids
+# cgroup, the later one's process cap holding for both.
 . tests/e2e/lib.sh
-need python3
+need python3 git
 tmpdir_make
 d=$T_DIR
 unset XDG_STATE_HOME
@@ -89,6 +95,22 @@ expect_eq "global hooksPath in an included file: the host's commit runs no hook"
 rm -f "$d/r3/.githooks/pre-commit"
 (cd "$d/r3" && sh -c "$plant")
 expect_eq "global hooksPath: the user's own hook runs (control)" "$(commit_ran "$d/r3")" 1
+
+# an absolute one that leads into the workdir through a link to a
+# directory not made yet (stow's ~/.githooks -> dots/githooks), the
+# workdir no repository: the call made it, and every repository's commit
+# on the host ran the hook
+export HOME="$d/h3"
+mkdir -p "$HOME/dots" "$d/other"
+ln -s dots/githooks "$HOME/.githooks"
+printf '[core]\n\thooksPath = ~/.githooks\n[user]\n\tname = U\n\temail = u@example.org\n' \
+	>"$HOME/.gitconfig"
+(cd "$d/other" && git init -q && echo a >a && git add a && git commit -qm a)
+(cd "$HOME/dots" && "$AIRLOCK" exec --profile workspace -- sh -c 'mkdir -p githooks
+printf "#!/bin/sh\necho ran >>../hook-ran\n" >githooks/pre-commit; chmod +x githooks/pre-commit' \
+	>/dev/null 2>&1)
+expect_eq "global hooksPath through a link to a directory not made yet: no hook runs" \
+	"$(commit_ran "$d/other")" 0
 
 # ---- one pid in two pid namespaces: one cgroup each ----
 if [ "$(id -u)" = 0 ] && [ -w /sys/fs/cgroup/pids/cgroup.procs ] && command -v unshare >/dev/null; then
