@@ -52,6 +52,11 @@ const struct guard_path guard_paths[GUARD_NPATHS] = {
 	{".claude/settings.local.json", GUARD_REMOVE},
 	{".codex", GUARD_PIN}, /* other agents' and editors' configs run commands too */
 	{".codex/config.toml", GUARD_REMOVE}, /* its MCP servers and notify program */
+	{".config", GUARD_PIN}, /* lefthook's local config may lie here */
+	{".config/lefthook-local.json", GUARD_REMOVE},
+	{".config/lefthook-local.toml", GUARD_REMOVE},
+	{".config/lefthook-local.yaml", GUARD_REMOVE},
+	{".config/lefthook-local.yml", GUARD_REMOVE},
 	{".cursor", GUARD_PIN},
 	{".cursor/hooks.json", GUARD_REMOVE}, /* commands around each agent step */
 	{".cursor/mcp.json", GUARD_REMOVE},
@@ -74,6 +79,12 @@ const struct guard_path guard_paths[GUARD_NPATHS] = {
 	{".kiro/hooks", GUARD_HOOKS}, /* Kiro's agent hooks, which may run commands */
 	{".kiro/settings", GUARD_PIN},
 	{".kiro/settings/mcp.json", GUARD_REMOVE},
+	{".lefthook-local", GUARD_HOOKS}, /* lefthook's local scripts; its local config, */
+	/* merged into what its git hooks run, is git-ignored: unseen in a diff */
+	{".lefthook-local.json", GUARD_REMOVE},
+	{".lefthook-local.toml", GUARD_REMOVE},
+	{".lefthook-local.yaml", GUARD_REMOVE},
+	{".lefthook-local.yml", GUARD_REMOVE},
 	{".mcp.json", GUARD_REMOVE},
 	{".opencode", GUARD_PIN},
 	{".opencode/opencode.json", GUARD_REMOVE}, /* opencode's MCP servers */
@@ -88,6 +99,10 @@ const struct guard_path guard_paths[GUARD_NPATHS] = {
 	{".vscode/tasks.json", GUARD_REMOVE}, /* a folderOpen task runs on opening */
 	{".windsurf", GUARD_PIN},
 	{".windsurf/hooks.json", GUARD_REMOVE}, /* Cascade's workspace hooks */
+	{"lefthook-local.json", GUARD_REMOVE},
+	{"lefthook-local.toml", GUARD_REMOVE},
+	{"lefthook-local.yaml", GUARD_REMOVE},
+	{"lefthook-local.yml", GUARD_REMOVE},
 	{"opencode.json", GUARD_REMOVE},
 	{"opencode.jsonc", GUARD_REMOVE},
 };

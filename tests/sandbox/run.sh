@@ -322,6 +322,18 @@ case "$OUT" in
 esac
 rm -rf "$WORK/wd/.cursor" "$WORK/wd/.roo" "$WORK/wd/.amazonq" "$WORK/wd/.kiro" "$WORK/wd/.opencode" \
 	"$WORK/wd/.windsurf" "$WORK/wd/opencode.json" "$WORK/wd/opencode.jsonc"
+# lefthook merges a git-ignored local config (and scripts) into what the
+# git hook it installed runs: no diff shows a command planted there
+OUT=$(ax -- sh -c 'mkdir -p .config .lefthook-local/pre-commit
+printf "pre-commit:\n  commands:\n    x:\n      run: touch x\n" | tee lefthook-local.yml .lefthook-local.yaml > .config/lefthook-local.toml
+echo "touch x" > .lefthook-local/pre-commit/x.sh; echo made' 2>&1)
+left=$(ls "$WORK/wd/lefthook-local.yml" "$WORK/wd/.lefthook-local.yaml" "$WORK/wd/.config/lefthook-local.toml" \
+	"$WORK/wd/.lefthook-local/pre-commit/x.sh" 2>/dev/null)
+case "$OUT" in
+*made*) [ -z "$left" ] && ok create-lefthook-local || bad create-lefthook-local "planted: $left" ;;
+*) bad create-lefthook-local "the call did not run" ;;
+esac
+rm -rf "$WORK/wd/lefthook-local.yml" "$WORK/wd/.lefthook-local.yaml" "$WORK/wd/.config" "$WORK/wd/.lefthook-local"
 # a repository the run creates keeps git init's samples but no live hook
 mkdir -p "$WORK/repo" && cp "$WORK/probe" "$WORK/repo/" && [ "$AS" = nobody ] && chown -R 65534:65534 "$WORK/repo"
 OUT=$(cd "$WORK/repo" && env -i PATH=/usr/bin:/bin HOME="$WORK/home" $RUN "$AIRLOCK" exec -- sh -c \
