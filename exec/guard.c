@@ -63,6 +63,8 @@ const struct guard_path guard_paths[GUARD_NPATHS] = {
 	{".devcontainer", GUARD_PIN}, /* initializeCommand runs on the host */
 	{".devcontainer.json", GUARD_REMOVE},
 	{".devcontainer/devcontainer.json", GUARD_REMOVE},
+	{".envrc.local", GUARD_REMOVE}, /* what an allowed .envrc sources: direnv */
+	{".envrc.private", GUARD_REMOVE}, /* hashes the .envrc alone; git-ignored */
 	{".gemini", GUARD_PIN},
 	{".gemini/settings.json", GUARD_REMOVE},
 	{".git", GUARD_GITDIR},

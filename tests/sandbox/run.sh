@@ -322,6 +322,15 @@ case "$OUT" in
 esac
 rm -rf "$WORK/wd/.cursor" "$WORK/wd/.roo" "$WORK/wd/.amazonq" "$WORK/wd/.kiro" "$WORK/wd/.opencode" \
 	"$WORK/wd/.windsurf" "$WORK/wd/opencode.json" "$WORK/wd/opencode.jsonc"
+# direnv runs an allowed .envrc, which hashes the .envrc alone: what it
+# sources, a git-ignored .envrc.local by the usual pattern, runs unchecked
+OUT=$(ax -- sh -c 'echo "touch x" > .envrc.local; echo "touch x" > .envrc.private; echo made' 2>&1)
+case "$OUT" in
+*made*) [ ! -e "$WORK/wd/.envrc.local" ] && [ ! -e "$WORK/wd/.envrc.private" ] && ok create-direnv-local ||
+	bad create-direnv-local "planted" ;;
+*) bad create-direnv-local "the call did not run" ;;
+esac
+rm -f "$WORK/wd/.envrc.local" "$WORK/wd/.envrc.private"
 # lefthook merges a git-ignored local config (and scripts) into what the
 # git hook it installed runs: no diff shows a command planted there
 OUT=$(ax -- sh -c 'mkdir -p .config .lefthook-local/pre-commit
