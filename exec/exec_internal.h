@@ -54,7 +54,7 @@ struct guard_path {
 	const char *rel;
 	enum guard_kind kind;
 };
-#define GUARD_NPATHS 28
+#define GUARD_NPATHS 63
 extern const struct guard_path guard_paths[GUARD_NPATHS];
 /* core.hooksPath directories kept at most (guard_config_refs()): one is
  * the rule, a few where includeIf's choose between them. */
@@ -162,6 +162,10 @@ char *guard_recover(const struct guard_note *g, const struct guard_span *span);
 
 /* ---- a guarded run's note on disk until its sweep (pending.c) ---------- */
 
+/* path with its longest existing prefix resolved (links followed), as a
+ * new string; NULL when the rest holds a "." or ".." (it could lead
+ * anywhere once made). */
+char *pending_path_resolved(const char *path);
 /* airlock's state directory ($XDG_STATE_HOME/airlock, else
  * ~/.local/state/airlock: the pending records, the default audit log), a
  * new string; NULL when neither is set. No grant may make it writable. */

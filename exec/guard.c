@@ -26,6 +26,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/magic.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,16 +44,27 @@
 /* Sorted, so that a directory comes before what it holds. */
 const struct guard_path guard_paths[GUARD_NPATHS] = {
 	{".airlock", GUARD_REMOVE},
+	{".amazonq", GUARD_PIN},
+	{".amazonq/default.json", GUARD_REMOVE}, /* Amazon Q's workspace MCP servers */
+	{".amazonq/mcp.json", GUARD_REMOVE},
 	{".claude", GUARD_PIN},
 	{".claude/settings.json", GUARD_REMOVE},
 	{".claude/settings.local.json", GUARD_REMOVE},
 	{".codex", GUARD_PIN}, /* other agents' and editors' configs run commands too */
 	{".codex/config.toml", GUARD_REMOVE}, /* its MCP servers and notify program */
+	{".config", GUARD_PIN}, /* lefthook's local config may lie here */
+	{".config/lefthook-local.json", GUARD_REMOVE},
+	{".config/lefthook-local.toml", GUARD_REMOVE},
+	{".config/lefthook-local.yaml", GUARD_REMOVE},
+	{".config/lefthook-local.yml", GUARD_REMOVE},
 	{".cursor", GUARD_PIN},
+	{".cursor/hooks.json", GUARD_REMOVE}, /* commands around each agent step */
 	{".cursor/mcp.json", GUARD_REMOVE},
 	{".devcontainer", GUARD_PIN}, /* initializeCommand runs on the host */
 	{".devcontainer.json", GUARD_REMOVE},
 	{".devcontainer/devcontainer.json", GUARD_REMOVE},
+	{".envrc.local", GUARD_REMOVE}, /* what an allowed .envrc sources: direnv */
+	{".envrc.private", GUARD_REMOVE}, /* hashes the .envrc alone; git-ignored */
 	{".gemini", GUARD_PIN},
 	{".gemini/settings.json", GUARD_REMOVE},
 	{".git", GUARD_GITDIR},
@@ -65,11 +77,36 @@ const struct guard_path guard_paths[GUARD_NPATHS] = {
 	{".git/worktrees", GUARD_WORKTREES}, /* linked worktrees' commondir: their config */
 	{".husky", GUARD_PIN},
 	{".husky/_", GUARD_HOOKS}, /* husky's core.hooksPath, git-ignored: unseen in a diff */
+	{".kiro", GUARD_PIN},
+	{".kiro/hooks", GUARD_HOOKS}, /* Kiro's agent hooks, which may run commands */
+	{".kiro/settings", GUARD_PIN},
+	{".kiro/settings/mcp.json", GUARD_REMOVE},
+	{".lefthook-local", GUARD_HOOKS}, /* lefthook's local scripts; its local config, */
+	/* merged into what its git hooks run, is git-ignored: unseen in a diff */
+	{".lefthook-local.json", GUARD_REMOVE},
+	{".lefthook-local.toml", GUARD_REMOVE},
+	{".lefthook-local.yaml", GUARD_REMOVE},
+	{".lefthook-local.yml", GUARD_REMOVE},
 	{".mcp.json", GUARD_REMOVE},
+	{".opencode", GUARD_PIN},
+	{".opencode/opencode.json", GUARD_REMOVE}, /* opencode's MCP servers */
+	{".opencode/opencode.jsonc", GUARD_REMOVE},
+	{".opencode/plugin", GUARD_HOOKS}, /* plugins it loads at its start */
+	{".opencode/plugins", GUARD_HOOKS},
+	{".roo", GUARD_PIN},
+	{".roo/mcp.json", GUARD_REMOVE}, /* Roo Code's project MCP servers */
 	{".vscode", GUARD_PIN},
 	{".vscode/mcp.json", GUARD_REMOVE},
 	{".vscode/settings.json", GUARD_REMOVE}, /* interpreter, shell and tool paths it runs */
 	{".vscode/tasks.json", GUARD_REMOVE}, /* a folderOpen task runs on opening */
+	{".windsurf", GUARD_PIN},
+	{".windsurf/hooks.json", GUARD_REMOVE}, /* Cascade's workspace hooks */
+	{"lefthook-local.json", GUARD_REMOVE},
+	{"lefthook-local.toml", GUARD_REMOVE},
+	{"lefthook-local.yaml", GUARD_REMOVE},
+	{"lefthook-local.yml", GUARD_REMOVE},
+	{"opencode.json", GUARD_REMOVE},
+	{"opencode.jsonc", GUARD_REMOVE},
 };
 
 /*
@@ -1430,29 +1467,39 @@ static int config_refs(const char *path, char ***hooks, char ***includes)
 /* v made relative to wd (resolved), when it names a path in wd; "." and
  * empty components dropped, ".." refused (git resolves a relative one from
  * the work tree's top); else NULL. An absolute one is resolved only when it
- * does not lie in wd as written: a link it names is kept as the link. */
+ * does not lie in wd as written (a link it names is kept as the link), and
+ * through its longest existing part: a link to a directory not made yet
+ * leads into wd as well once the run makes it. */
 static char *rel_in(const char *wd, const char *v)
 {
-	char real[PATH_MAX];
+	char *real = NULL, *out;
 	size_t n = strlen(wd);
 	struct buf b;
 
-	if (v[0] == '/' && (strncmp(v, wd, n) != 0 || v[n] != '/') && realpath(v, real))
+	/* a link into the workdir, to a directory the run may make too: a
+	 * global core.hooksPath ~/.githooks, stow's link to dots/githooks */
+	if (v[0] == '/' && (strncmp(v, wd, n) != 0 || v[n] != '/') &&
+	    (real = pending_path_resolved(v)) != NULL)
 		v = real;
-	if (v[0] == '/' && (strncmp(v, wd, n) != 0 || v[n] != '/'))
+	if (v[0] == '/' && (strncmp(v, wd, n) != 0 || v[n] != '/')) {
+		free(real);
 		return NULL;
+	}
 	buf_init(&b, 0);
 	for (const char *p = v[0] == '/' ? v + n + 1 : v; *p; p += strspn(p, "/")) {
 		size_t len = strcspn(p, "/");
 		if (len == 2 && strncmp(p, "..", 2) == 0) {
 			buf_free(&b);
+			free(real);
 			return NULL;
 		}
 		if (len != 1 || p[0] != '.')
 			buf_printf(&b, "%s%.*s", b.len ? "/" : "", (int)len, p);
 		p += len;
 	}
-	return b.len ? buf_take(&b, NULL) : (buf_free(&b), NULL);
+	out = b.len ? buf_take(&b, NULL) : (buf_free(&b), NULL);
+	free(real);
+	return out;
 }
 
 /* abs with "." and ".." taken out as written (a new string): a path in
@@ -1552,6 +1599,229 @@ static int config_refs_walk(const char *path, int depth, char ***hooks, char ***
 	return rc;
 }
 
+/*
+ * The user's and the system's git config, which every repository reads
+ * before its own: a relative core.hooksPath there (`git config --global
+ * core.hooksPath .githooks`, so that each project's committed hooks run)
+ * names a directory in every work tree, and an include there may name a
+ * file in the workdir (a dotfiles repository's gitconfig). Read as the
+ * repository's config is, and kept for the process while each file read
+ * has the identity and times it had (a stat a file a call); one changed in
+ * the last RACY_S seconds is read again next time (a change in the same
+ * clock tick keeps the times).
+ */
+#define RACY_S 2
+
+struct global_refs {
+	bool valid;
+	int rc;
+	char **paths;           /* every file read, the ntop top ones first */
+	size_t ntop;
+	struct stat *st;        /* what each was (st_nlink 0: absent) */
+	char **hooks, **files;  /* config_refs_walk()'s */
+};
+
+static pthread_mutex_t global_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct global_refs global;
+
+/* The files git reads before a repository's own config, as the
+ * environment tells it (GIT_CONFIG_NOSYSTEM, GIT_CONFIG_SYSTEM,
+ * GIT_CONFIG_GLOBAL, XDG_CONFIG_HOME, HOME). */
+static char **global_config_paths(void)
+{
+	const char *nosys = getenv("GIT_CONFIG_NOSYSTEM"), *sys = getenv("GIT_CONFIG_SYSTEM");
+	const char *glob = getenv("GIT_CONFIG_GLOBAL"), *xdg = getenv("XDG_CONFIG_HOME");
+	const char *home = getenv("HOME");
+	char **v = NULL;
+
+	if (!nosys || !nosys[0] || strcmp(nosys, "0") == 0 || strcasecmp(nosys, "false") == 0)
+		strv_push(&v, sys && sys[0] ? sys : "/etc/gitconfig");
+	if (glob && glob[0]) {
+		strv_push(&v, glob);
+		return v;
+	}
+	if (xdg && xdg[0] == '/')
+		strv_push_owned(&v, xasprintf("%s/git/config", xdg));
+	else if (home && home[0] == '/')
+		strv_push_owned(&v, xasprintf("%s/.config/git/config", home));
+	if (home && home[0] == '/')
+		strv_push_owned(&v, xasprintf("%s/.gitconfig", home));
+	return v;
+}
+
+static void stamp(const char *path, struct stat *st)
+{
+	if (stat(path, st) < 0)
+		memset(st, 0, sizeof(*st));
+}
+
+static bool stamp_same(const struct stat *a, const struct stat *b)
+{
+	return a->st_nlink == b->st_nlink && a->st_dev == b->st_dev && a->st_ino == b->st_ino &&
+	       a->st_size == b->st_size && a->st_mtim.tv_sec == b->st_mtim.tv_sec &&
+	       a->st_mtim.tv_nsec == b->st_mtim.tv_nsec && a->st_ctim.tv_sec == b->st_ctim.tv_sec &&
+	       a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
+}
+
+/* True when what global holds was read from the files as they are. */
+static bool global_fresh(void)
+{
+	struct stat st;
+	char **want = global_config_paths();
+	size_t ntop = strv_len(want);
+	bool fresh = global.valid && global.ntop == ntop;
+
+	for (size_t i = 0; fresh && i < ntop; i++) /* the same files, as the environment names */
+		fresh = strcmp(global.paths[i], want[i]) == 0;
+	for (size_t i = 0; fresh && global.paths[i]; i++) {
+		stamp(global.paths[i], &st);
+		fresh = stamp_same(&st, &global.st[i]) &&
+		        (st.st_nlink == 0 || st.st_ctim.tv_sec + RACY_S < time(NULL));
+	}
+	strv_free(want);
+	return fresh;
+}
+
+/* A config header line l (trimmed, starting with '['): its section
+ * name's length into *n, true when the line is that header alone. */
+static bool header_plain(const char *l, size_t len, size_t *n)
+{
+	const char *q;
+
+	*n = strcspn(l + 1, " \t\"].");
+	q = l + 1 + *n;
+	q += strspn(q, " \t");
+	if (*q == '"') /* [includeIf "gitdir:~/work/"]: its condition is not read */
+		for (q++; *q && *q != '"'; q++)
+			if (*q == '\\' && q[1])
+				q++;
+	if (*q == '"')
+		q++;
+	q += strspn(q, " \t");
+	return *q == ']' && q == l + len - 1;
+}
+
+/* The include paths of a config text into *paths, when each line is
+ * plain: no backslash anywhere (a continuation, an escape), a header
+ * alone on its line, an include's value unquoted; false otherwise, when
+ * libgit2 reads it. */
+static bool includes_plain(const char *text, char ***paths)
+{
+	bool inc = false;
+
+	if (strchr(text, '\\'))
+		return false;
+	if (strncmp(text, "\xef\xbb\xbf", 3) == 0) /* git skips a byte order mark */
+		text += 3;
+	for (const char *l = text; *l; l += strcspn(l, "\n"), l += *l == '\n') {
+		size_t len = strcspn(l, "\n"), n;
+		char *line = xstrndup(l, len), *t = line + strspn(line, " \t"), *v;
+		bool ok = true;
+		if (*t != '[')
+			t[strcspn(t, "#;")] = '\0'; /* no quote matters outside an include */
+		len = strlen(t);
+		while (len && isspace((unsigned char)t[len - 1]))
+			t[--len] = '\0';
+		if (*t == '[') {
+			ok = header_plain(t, len, &n);
+			inc = ok && ((n == 7 && strncasecmp(t + 1, "include", 7) == 0) ||
+			             (n == 9 && strncasecmp(t + 1, "includeif", 9) == 0));
+		} else if (inc && *t) {
+			ok = !strchr(t, '"');
+			n = strcspn(t, " \t=");
+			v = t + n + strspn(t + n, " \t");
+			if (ok && n == 4 && strncasecmp(t, "path", 4) == 0 && *v == '=')
+				strv_push(paths, v + 1 + strspn(v + 1, " \t"));
+		}
+		free(line);
+		if (!ok)
+			return false;
+	}
+	return true;
+}
+
+/* The fast way to global_read(): the files the config at path includes
+ * into *files, at any depth, when every one is plain (includes_plain())
+ * and none names core.hooksPath: 0; 1 when libgit2 must read them. */
+static int global_walk_plain(const char *path, int depth, char ***files)
+{
+	size_t n;
+	char *text = config_text_read(AT_FDCWD, path, true, &n), **inc = NULL;
+	struct stat st;
+	int rc = 0;
+
+	if (text == NULL)
+		return stat(path, &st) == 0 ? 1 : 0; /* absent: nothing; else unknown */
+	if (strlen(text) != n || strcasestr(text, "hookspath") || !includes_plain(text, &inc))
+		rc = 1;
+	free(text);
+	for (char **p = inc; rc == 0 && p && *p; p++) {
+		char *abs = include_abs(path, *p);
+		if (abs && strv_contains(*files, abs)) /* a cycle */
+			;
+		else if (abs && (depth >= INCLUDE_DEPTH || strv_len(*files) >= INCLUDE_FILES))
+			rc = 1;
+		else if (abs) {
+			strv_push(files, abs);
+			rc = global_walk_plain(abs, depth + 1, files);
+		}
+		free(abs);
+	}
+	strv_free(inc);
+	return rc;
+}
+
+/* Reads the global configs afresh into global (global_lock held). */
+static void global_read(void)
+{
+	char **tops = global_config_paths();
+	size_t n;
+
+	strv_free(global.paths);
+	strv_free(global.hooks);
+	strv_free(global.files);
+	free(global.st);
+	memset(&global, 0, sizeof(global));
+	for (char **t = tops; global.rc == 0 && t && *t; t++)
+		global.rc = global_walk_plain(*t, 0, &global.files);
+	if (global.rc != 0) { /* libgit2's reading, in a child: several ms */
+		strv_free(global.files);
+		global.files = NULL;
+		global.rc = 0;
+		for (char **t = tops; global.rc == 0 && t && *t; t++)
+			global.rc = config_refs_walk(*t, 0, &global.hooks, &global.files);
+	}
+	/* stamped after the read: a change during it is seen next time, as
+	 * then it is within RACY_S, or has other times than these */
+	global.paths = tops;
+	global.ntop = strv_len(tops);
+	for (char **f = global.files; f && *f; f++)
+		strv_push(&global.paths, *f);
+	n = strv_len(global.paths);
+	global.st = xcalloc(n + 1, sizeof(*global.st));
+	for (size_t i = 0; i < n; i++)
+		stamp(global.paths[i], &global.st[i]);
+	global.valid = true;
+}
+
+/* Adds the global configs' core.hooksPath values and included files to
+ * hooks and files; -1 when one of them cannot be read. */
+static int global_refs_add(char ***hooks, char ***files)
+{
+	int rc;
+
+	pthread_mutex_lock(&global_lock);
+	if (!global_fresh())
+		global_read();
+	rc = global.rc;
+	for (char **h = global.hooks; h && *h; h++)
+		strv_push(hooks, *h);
+	for (char **f = global.files; f && *f; f++)
+		strv_push(files, *f);
+	pthread_mutex_unlock(&global_lock);
+	return rc;
+}
+
 /* What the config of the git directory dir, whose work tree is top, has
  * git run or read (config_refs_walk()), made relative to wd, when it lies
  * there: config.worktree too (in wtdir; NULL: dir), where
@@ -1563,9 +1833,9 @@ static int refs_of(const char *wd, const char *top, const char *dir, const char 
                    char ***hooks_rels, char ***include_rels)
 {
 	char **hooks = NULL, **files = NULL, *path;
-	int rc = 0;
+	int rc = global_refs_add(&hooks, &files);
 
-	for (int i = 0; rc == 0 && i < 2; i++) {
+	for (int i = 0; rc == 0 && dir && i < 2; i++) { /* no repository: the global ones */
 		path = i ? xasprintf("%s/config", dir)
 		         : xasprintf("%s/config.worktree", wtdir ? wtdir : dir);
 		rc = config_refs_walk(path, 0, &hooks, &files);
@@ -1605,8 +1875,7 @@ int guard_config_refs(const char *wd, char ***hooks_rels, char ***include_rels)
 		if ((dir = gitdir_inside_find(wd)) == NULL && gitdir_linked_find(wd, NULL, &l))
 			dir = xstrdup(l.common); /* a linked worktree's: the common one */
 	}
-	if (dir)
-		rc = refs_of(wd, wd, dir, l.gitdir, hooks_rels, include_rels);
+	rc = refs_of(wd, wd, dir, l.gitdir, hooks_rels, include_rels);
 	gitdir_linked_clear(&l);
 	free(dir);
 	return rc;

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/util.h"
@@ -143,6 +144,30 @@ static int write_file(const char *dir, const char *name, const char *val)
 
 static atomic_uint cg_seq;
 static void cgroup_sweep(void);
+
+static pthread_once_t pidns_once = PTHREAD_ONCE_INIT;
+static unsigned long pidns_ino; /* 0: unknown */
+
+static void pidns_read(void)
+{
+	struct stat st;
+
+	if (stat("/proc/self/ns/pid", &st) == 0)
+		pidns_ino = (unsigned long)st.st_ino;
+}
+
+/* Our pid namespace, in the names of the cgroups we make: two airlocks in
+ * two pid namespaces (containers, CI jobs under `unshare -p`) may have one
+ * pid and one cgroup hierarchy, and a name of pid and sequence alone made
+ * them share a cgroup: the later one's pids.max held for both (a call
+ * capped at 64 processes ran 150 beside one allowed 4096), and a sweep in
+ * one namespace, where that pid was gone, removed the other's cgroup
+ * before its first process joined. */
+static unsigned long pidns_id(void)
+{
+	pthread_once(&pidns_once, pidns_read);
+	return pidns_ino;
+}
 
 /* Moves fd to 10 or above, clear of the numbers the child dup2()s onto. */
 static int fd_high(int fd)
@@ -276,11 +301,18 @@ int cgroup_create(long long max, long long mem, bool required, struct sbx_cgroup
 	}
 	cg = xcalloc(1, sizeof(*cg));
 	cg->procs = cg->parent_procs = cg->mem_procs = cg->mem_parent = -1;
-	cg->dir = xasprintf("%s/airlock-%d-%u", base, (int)getpid(), atomic_fetch_add(&cg_seq, 1));
 	snprintf(val, sizeof(val), "%lld", max);
-	if (mkdir(cg->dir, 0700) < 0 && errno != EEXIST) {
-		*errstr = xasprintf("pids cgroup %s: cannot create: %s", cg->dir, strerror(errno));
-		goto out;
+	for (int tries = 0;; tries++) { /* one of our own, never one that is there */
+		cg->dir = xasprintf("%s/airlock-%d-%u-%lx", base, (int)getpid(),
+		                    atomic_fetch_add(&cg_seq, 1), pidns_id());
+		if (mkdir(cg->dir, 0700) == 0)
+			break;
+		if (errno != EEXIST || tries == 63) {
+			*errstr = xasprintf("pids cgroup %s: cannot create: %s", cg->dir,
+			                    strerror(errno));
+			goto out;
+		}
+		free(cg->dir);
 	}
 	if (write_file(cg->dir, "pids.max", val) < 0 || (cg->procs = join_fd(cg->dir)) < 0) {
 		*errstr = xasprintf("pids cgroup %s: cannot set pids.max: %s", cg->dir,
@@ -378,7 +410,23 @@ void cgroup_destroy(struct sbx_cgroup *cg)
 	free(cg);
 }
 
-/* Removes the empty airlock-PID-N cgroups under base whose PID is gone. */
+/* A cgroup of another pid namespace's airlock is removed only this long
+ * after it was made: its pid means nothing here. */
+#define FOREIGN_AGE 3600
+
+/* True when the cgroup dir/name of another pid namespace is old enough to
+ * be an orphan (one just made may not have been joined yet). */
+static bool foreign_old(DIR *d, const char *name)
+{
+	struct stat st;
+
+	return fstatat(dirfd(d), name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	       st.st_ctime + FOREIGN_AGE < time(NULL);
+}
+
+/* Removes the empty airlock-PID-N-NS cgroups under base whose PID is gone
+ * (NS ours), or that another pid namespace made an hour ago or more; and
+ * those named airlock-PID-N, by an older airlock, whose PID is gone. */
 static void sweep_orphans_in(char *base)
 {
 	char *path;
@@ -386,11 +434,17 @@ static void sweep_orphans_in(char *base)
 	DIR *d = base ? opendir(base) : NULL;
 
 	while (d && (e = readdir(d)) != NULL) {
-		int pid;
+		int pid = 0, n;
 		unsigned seq;
+		unsigned long ns = 0;
 		char end;
-		if (sscanf(e->d_name, "airlock-%d-%u%c", &pid, &seq, &end) != 2 || pid <= 0 ||
-		    pid == (int)getpid() || kill(pid, 0) == 0 || errno != ESRCH)
+		n = sscanf(e->d_name, "airlock-%d-%u-%lx%c", &pid, &seq, &ns, &end);
+		if (n != 3 && sscanf(e->d_name, "airlock-%d-%u%c", &pid, &seq, &end) == 2)
+			ns = pidns_id(), n = 3; /* an older airlock's: judged as ours */
+		if (n != 3 || pid <= 0)
+			continue;
+		if (ns != pidns_id() ? !foreign_old(d, e->d_name)
+		                     : pid == (int)getpid() || kill(pid, 0) == 0 || errno != ESRCH)
 			continue;
 		path = xasprintf("%s/%s", base, e->d_name);
 		(void)rmdir(path); /* refused while a task is still in it */

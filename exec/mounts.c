@@ -405,9 +405,86 @@ static int grant_protected(const char *path, const char *real, char **errstr)
 	return -1;
 }
 
+static void want_mask(struct want **w, size_t *n, const char *real);
+
+/* True when name under dfd is another mount's root (or cannot be told):
+ * the walk below does not enter it, since a FUSE or network file system
+ * whose server hangs would hang every call's plan. Its cached attributes
+ * are asked for (AT_STATX_DONT_SYNC), which such a file system answers
+ * without its server. */
+static bool mount_root_at(int dfd, const char *name)
+{
+	struct statx sx;
+
+	if (statx(dfd, name, AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT | AT_STATX_DONT_SYNC, 0,
+	          &sx) < 0)
+		return true;
+	return !(sx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) ||
+	       (sx.stx_attributes & STATX_ATTR_MOUNT_ROOT);
+}
+
+/* Directory entries a call reads in its granted directories, all taken
+ * together, for their sockets and FIFOs. */
+#define GRANT_PIPES_ENTRIES 1024
+
+/*
+ * Masks each socket and FIFO below the granted directory real, bound at
+ * dst, when the sandbox has no network (budget non-NULL): a read-only bind
+ * refuses no connect(), so `home = ~/.ssh` handed a call with no network
+ * the user's ssh ControlMaster sockets (a shell on every host it had open)
+ * and `~/.gnupg` gpg-agent's. Breadth first, never into a link nor another
+ * mount (mount_root_at()); past *budget entries the rest is left as it is
+ * (a granted tree is the user's, which no call can fill). A socket granted
+ * by its own path stays.
+ */
+static void want_grant_pipes(const char *real, const char *dst, size_t *budget,
+                             struct want **w, size_t *n)
+{
+	char **queue = NULL;
+	size_t head = 0;
+
+	if (budget == NULL)
+		return;
+	strv_push(&queue, "");
+	for (; queue[head] && *budget > 0; head++) {
+		char *dir = xasprintf("%s%s", real, queue[head]);
+		int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+		struct dirent *e;
+		struct stat st;
+
+		if (d == NULL && fd >= 0)
+			close(fd);
+		while (d && *budget > 0 && (e = readdir(d)) != NULL) {
+			unsigned char t = e->d_type;
+			if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+				continue;
+			(*budget)--;
+			if (t == DT_UNKNOWN && fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0)
+				t = S_ISDIR(st.st_mode)    ? DT_DIR
+				    : S_ISSOCK(st.st_mode) ? DT_SOCK
+				    : S_ISFIFO(st.st_mode) ? DT_FIFO
+				                           : DT_REG;
+			if (t == DT_DIR) {
+				if (!mount_root_at(dirfd(d), e->d_name))
+					strv_push_owned(&queue,
+					                xasprintf("%s/%s", queue[head], e->d_name));
+			} else if (t == DT_SOCK || t == DT_FIFO) {
+				char *at = xasprintf("%s%s/%s", dst, queue[head], e->d_name);
+				want_mask(w, n, at);
+				free(at);
+			}
+		}
+		if (d)
+			closedir(d);
+		free(dir);
+	}
+	strv_free(queue);
+}
+
 /* Adds the read_only/read_write/binds lists; -1 when one is refused. */
-static int want_grants(char *const *list, unsigned attr, const char *home, struct want **w,
-                       size_t *n, char **errstr)
+static int want_grants(char *const *list, unsigned attr, const char *home, size_t *budget,
+                       struct want **w, size_t *n, char **errstr)
 {
 	char real[PATH_MAX];
 	bool dir = false;
@@ -422,12 +499,15 @@ static int want_grants(char *const *list, unsigned attr, const char *home, struc
 			return -1;
 		if (r > 0)
 			want_push(w, n, OP_BIND, xstrdup(real), xstrdup(real), NULL, attr, dir);
+		if (r > 0 && dir)
+			want_grant_pipes(real, real, budget, w, n);
 	}
 	return 0;
 }
 
 /* $HOME paths granted read-only, bound at their place under the empty home. */
-static int want_home(char *const *list, const char *home, struct want **w, size_t *n, char **errstr)
+static int want_home(char *const *list, const char *home, size_t *budget, struct want **w,
+                     size_t *n, char **errstr)
 {
 	char real[PATH_MAX];
 	struct stat st;
@@ -440,11 +520,14 @@ static int want_home(char *const *list, const char *home, struct want **w, size_
 			return -1;
 		}
 		char *logical = xasprintf("%s/%s", home, rel);
-		if (realpath(logical, real) && stat(real, &st) == 0)
+		if (realpath(logical, real) && stat(real, &st) == 0) {
 			want_push(w, n, OP_BIND, xstrdup(real), logical, NULL, A_RO,
 			          S_ISDIR(st.st_mode));
-		else
+			if (S_ISDIR(st.st_mode))
+				want_grant_pipes(real, logical, budget, w, n);
+		} else {
 			free(logical);
+		}
 	}
 	return 0;
 }
@@ -1008,7 +1091,8 @@ static int plan_dynamic(const struct exec_spec *s, const char *wd, const char *h
 	struct want *w = NULL;
 	struct gitdir_linked linked;
 	bool is_linked = gitdir_linked_find(wd, home, &linked);
-	size_t n = 0;
+	size_t n = 0, left = GRANT_PIPES_ENTRIES;
+	size_t *budget = p->network && !s->overlay_dir ? NULL : &left; /* want_grant_pipes() */
 	int rc = -1;
 
 	want_push(&w, &n, OP_TMPFS, NULL, xstrdup("/tmp"), xasprintf("mode=1777,size=%lld", tsz),
@@ -1019,10 +1103,10 @@ static int plan_dynamic(const struct exec_spec *s, const char *wd, const char *h
 	if (want_workdir(s, wd, &w, &n, errstr) < 0 ||
 	    (is_linked && want_linked(s, &linked, &w, &n, errstr) < 0) ||
 	    (!is_linked && want_gitdir_inside(s, wd, &w, &n, errstr) < 0) ||
-	    want_home(p->home, home, &w, &n, errstr) < 0 ||
-	    want_grants(p->read_only, A_RO, home, &w, &n, errstr) < 0 ||
-	    want_grants(p->read_write, A_BIND, home, &w, &n, errstr) < 0 ||
-	    want_grants(s->binds, A_RO, home, &w, &n, errstr) < 0)
+	    want_home(p->home, home, budget, &w, &n, errstr) < 0 ||
+	    want_grants(p->read_only, A_RO, home, budget, &w, &n, errstr) < 0 ||
+	    want_grants(p->read_write, A_BIND, home, budget, &w, &n, errstr) < 0 ||
+	    want_grants(s->binds, A_RO, home, budget, &w, &n, errstr) < 0)
 		goto out;
 	wants_emit(pl, w, n);
 	rc = 0;

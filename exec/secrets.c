@@ -1,6 +1,7 @@
 /*
  * secrets.c: what a sandbox masks in its workdir, at the top level and
- * below: secret files (.env, keys, credentials: the classifier's names),
+ * below: secret files (.env, keys, credentials: the classifier's names,
+ * and the copies editors leave of them: server.key~, #.env#, ..env.swp),
  * and sockets and FIFOs, through which a host process listening on one
  * would take requests from a sandbox that has no network.
  * Rules:
@@ -376,7 +377,7 @@ static struct dir_seen *cache_take(const char *path)
  * directory itself does not give. The sandbox cannot write it: the state
  * directory is hidden, and no grant may make it writable.
  */
-#define KEEP_MAGIC "airlock-search 3"
+#define KEEP_MAGIC "airlock-search 4" /* 4: copies of secrets are secrets */
 #define KEEP_MAX (64u << 20)
 
 static void keep_str(struct buf *b, const char *str)
@@ -608,7 +609,7 @@ static unsigned char entry_type(DIR *d, const struct dirent *e)
 /* True when name, or name in lower case, is one of the classifier's secret
  * names: SERVER.KEY, .ENV and ID_RSA, copied from a system that ignores
  * case, hold what server.key, .env and id_rsa do. */
-static bool secret_name(const char *name)
+static bool secret_name_as_is(const char *name)
 {
 	char low[NAME_MAX + 1];
 	size_t i;
@@ -619,6 +620,66 @@ static bool secret_name(const char *name)
 		low[i] = (char)tolower((unsigned char)name[i]);
 	low[i] = '\0';
 	return strcmp(low, name) != 0 && classify_secret_name(low);
+}
+
+/* The names editors and tools give a file's copies, which hold what it
+ * does: {prefix, suffix} around the file's own name. */
+static const struct {
+	const char *pre, *suf;
+} copy_names[] = {
+	{"", "~"},    /* Emacs' and Vim's backup: server.key~ */
+	{"#", "#"},   /* Emacs' auto-save: #.env# */
+	{".", ".swp"}, /* Vim's swap file, its text in blocks: ..env.swp */
+	{".", ".swo"}, {".", ".swn"}, {".", ".un~"}, /* the next swap files; undo */
+	{"", ".bak"}, {"", ".orig"}, /* git mergetool's, patch's */
+	{"", ".old"}, {"", ".save"}, /* nano's */
+	{"", "___jb_tmp___"}, {"", "___jb_old___"}, /* JetBrains' safe write */
+};
+
+/* True when name is a secret name (secret_name_as_is()), or the name of a
+ * copy of one (copy_names[], up to two deep: #server.key~#, or an Emacs
+ * numbered backup .env.~2~): an editor left ..env.swp or #.env# beside
+ * a masked .env, and server.key~ beside server.key, and they showed
+ * what the masked file held. */
+static bool secret_name(const char *name)
+{
+	char core[NAME_MAX + 1];
+	size_t n = strlen(name);
+
+	if (secret_name_as_is(name))
+		return true;
+	if (n > NAME_MAX)
+		return false;
+	memcpy(core, name, n + 1);
+	for (int depth = 0; depth < 2; depth++) {
+		bool cut = false;
+		for (size_t i = 0; i < nitems(copy_names) && !cut; i++) {
+			size_t p = strlen(copy_names[i].pre), q = strlen(copy_names[i].suf);
+			if (n > p + q && strncmp(core, copy_names[i].pre, p) == 0 &&
+			    strcmp(core + n - q, copy_names[i].suf) == 0) {
+				memmove(core, core + p, n - p - q);
+				n -= p + q;
+				core[n] = '\0';
+				cut = true;
+			}
+		}
+		/* Emacs' numbered backups: NAME.~N~ */
+		if (!cut && n > 4 && core[n - 1] == '~') {
+			size_t k = n - 1;
+			while (k > 0 && isdigit((unsigned char)core[k - 1]))
+				k--;
+			if (k < n - 1 && k >= 3 && core[k - 1] == '~' && core[k - 2] == '.') {
+				n = k - 2;
+				core[n] = '\0';
+				cut = true;
+			}
+		}
+		if (!cut)
+			return false;
+		if (secret_name_as_is(core))
+			return true;
+	}
+	return false;
 }
 
 /* Lists an open directory into s (names only; s->path is the caller's). */

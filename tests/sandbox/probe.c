@@ -81,6 +81,15 @@ static int p_abstract(char **a)
 	               "connect abstract unix socket");
 }
 
+/* Prints Landlock's ABI version here (0: none); run on the host. */
+static int p_llabi(char **a)
+{
+	long v = syscall(SYS_landlock_create_ruleset, NULL, 0, 1U /* VERSION */);
+	(void)a;
+	printf("%ld\n", v > 0 ? v : 0);
+	return 0;
+}
+
 static int p_unixpath(char **a)
 {
 	struct sockaddr_un sa = {.sun_family = AF_UNIX};
@@ -408,7 +417,7 @@ static const struct {
 	int nargs;
 } probes[] = {
 	{"ptrace", p_ptrace, 0},     {"vmread", p_vmread, 0},       {"socket", p_socket, 1},
-	{"connect", p_connect, 1},   {"abstract", p_abstract, 1},
+	{"connect", p_connect, 1},   {"abstract", p_abstract, 1},   {"llabi", p_llabi, 0},
 	{"unixpath", p_unixpath, 1}, {"fifo", p_fifo, 1},   {"mount", p_mount, 0},
 	{"umount", p_umount, 0},     {"remount", p_remount, 1},     {"userns", p_userns, 0},
 	{"clonens", p_clone_ns, 0},  {"chroot", p_chroot, 0},       {"pivot", p_pivot, 0},

@@ -223,6 +223,16 @@ printf 'API_KEY=CASEKEY-8181\n' > "$WORK/wd/.ENV"
 OUT=$(ax -- cat SERVER.KEY .ENV 2>&1)
 case "$OUT" in *CASEKEY-*) bad workdir-secret-upper-case "read" ;; *) ok workdir-secret-upper-case ;; esac
 rm -f "$WORK/wd/SERVER.KEY" "$WORK/wd/.ENV"
+# the copies an editor or tool leaves beside a secret hold what it does:
+# Emacs' backup and auto-save, Vim's swap file, git mergetool's .orig
+mkdir -p "$WORK/wd/ed"
+for f in 'server.key~' '#.env#' '..env.swp' '.env.~3~' 'id_ed25519.orig'; do
+	printf 'EDCOPY-7170\n' >"$WORK/wd/ed/$f"
+done
+[ "$AS" = nobody ] && chown -R 65534:65534 "$WORK/wd/ed"
+OUT=$(ax -- sh -c 'cat ed/*' 2>&1)
+case "$OUT" in *EDCOPY-*) bad workdir-secret-editor-copies "read" ;; *) ok workdir-secret-editor-copies ;; esac
+rm -rf "$WORK/wd/ed"
 # the streams airlock exec is handed: a file on stdin or under stdout has a
 # host path behind it, which /proc/self/fd/N would reopen for writing
 echo "keep me" > "$WORK/outside/stdin"
@@ -297,6 +307,42 @@ else
 fi
 rm -rf "$WORK/wd/.vscode" "$WORK/wd/.cursor" "$WORK/wd/.gemini" "$WORK/wd/.codex" "$WORK/wd/.devcontainer" \
 	"$WORK/wd/.devcontainer.json"
+# more agents' project files that start commands on the host: Cursor's
+# hooks, Roo Code's, Amazon Q's, Kiro's and opencode's MCP servers,
+# Kiro's agent hooks, opencode's plugins, Windsurf's Cascade hooks
+AGENT_FILES=".cursor/hooks.json .roo/mcp.json .amazonq/mcp.json .amazonq/default.json
+.kiro/settings/mcp.json .kiro/hooks/x.kiro.hook .opencode/opencode.json .opencode/plugin/x.js
+.opencode/plugins/x.js .windsurf/hooks.json opencode.json opencode.jsonc"
+OUT=$(ax -- sh -c 'for f in '"$(echo $AGENT_FILES)"'; do mkdir -p "$(dirname "$f")"; echo "{\"command\": \"touch x\"}" > "$f"; done; echo made' 2>&1)
+left=""
+for f in $AGENT_FILES; do [ -e "$WORK/wd/$f" ] && left="$left $f"; done
+case "$OUT" in
+*made*) [ -z "$left" ] && ok create-agent-hooks || bad create-agent-hooks "planted:$left" ;;
+*) bad create-agent-hooks "the call did not run" ;;
+esac
+rm -rf "$WORK/wd/.cursor" "$WORK/wd/.roo" "$WORK/wd/.amazonq" "$WORK/wd/.kiro" "$WORK/wd/.opencode" \
+	"$WORK/wd/.windsurf" "$WORK/wd/opencode.json" "$WORK/wd/opencode.jsonc"
+# direnv runs an allowed .envrc, which hashes the .envrc alone: what it
+# sources, a git-ignored .envrc.local by the usual pattern, runs unchecked
+OUT=$(ax -- sh -c 'echo "touch x" > .envrc.local; echo "touch x" > .envrc.private; echo made' 2>&1)
+case "$OUT" in
+*made*) [ ! -e "$WORK/wd/.envrc.local" ] && [ ! -e "$WORK/wd/.envrc.private" ] && ok create-direnv-local ||
+	bad create-direnv-local "planted" ;;
+*) bad create-direnv-local "the call did not run" ;;
+esac
+rm -f "$WORK/wd/.envrc.local" "$WORK/wd/.envrc.private"
+# lefthook merges a git-ignored local config (and scripts) into what the
+# git hook it installed runs: no diff shows a command planted there
+OUT=$(ax -- sh -c 'mkdir -p .config .lefthook-local/pre-commit
+printf "pre-commit:\n  commands:\n    x:\n      run: touch x\n" | tee lefthook-local.yml .lefthook-local.yaml > .config/lefthook-local.toml
+echo "touch x" > .lefthook-local/pre-commit/x.sh; echo made' 2>&1)
+left=$(ls "$WORK/wd/lefthook-local.yml" "$WORK/wd/.lefthook-local.yaml" "$WORK/wd/.config/lefthook-local.toml" \
+	"$WORK/wd/.lefthook-local/pre-commit/x.sh" 2>/dev/null)
+case "$OUT" in
+*made*) [ -z "$left" ] && ok create-lefthook-local || bad create-lefthook-local "planted: $left" ;;
+*) bad create-lefthook-local "the call did not run" ;;
+esac
+rm -rf "$WORK/wd/lefthook-local.yml" "$WORK/wd/.lefthook-local.yaml" "$WORK/wd/.config" "$WORK/wd/.lefthook-local"
 # a repository the run creates keeps git init's samples but no live hook
 mkdir -p "$WORK/repo" && cp "$WORK/probe" "$WORK/repo/" && [ "$AS" = nobody ] && chown -R 65534:65534 "$WORK/repo"
 OUT=$(cd "$WORK/repo" && env -i PATH=/usr/bin:/bin HOME="$WORK/home" $RUN "$AIRLOCK" exec -- sh -c \
@@ -723,6 +769,25 @@ PIDS="$PIDS $!"
 sleep 0.3
 blocked connect-host-tcp connect "$PORT" && [ ! -e "$WORK/tcp-hit" ] || bad connect-host-tcp-hostcheck "server saw a connection"
 blocked abstract-unix-host abstract "airlock-test-$$" && [ ! -e "$WORK/unix-hit" ] || bad abstract-unix-hostcheck "listener saw a connection"
+# with the network the sandbox shares the host's network namespace, and so
+# its abstract sockets (an X server's @/tmp/.X11-unix/X0: keystrokes into
+# the desktop); Landlock's scope (Linux 6.12, ABI 6) refuses those made
+# outside the sandbox, and its own still work
+if [ "$("$WORK/probe" llabi)" -ge 6 ]; then
+	python3 -c "
+import socket
+s=socket.socket(socket.AF_UNIX); s.bind('\0airlock-test-net-$$'); s.listen(5); s.settimeout(60)
+c,_=s.accept(); open('$WORK/unix-net-hit','w').write('hit')" 2>/dev/null &
+	PIDS="$PIDS $!"
+	sleep 0.3
+	blocked_net abstract-unix-host-with-network abstract "airlock-test-net-$$"
+	[ ! -e "$WORK/unix-net-hit" ] || bad abstract-unix-host-with-networkcheck "listener saw a connection"
+	OUT=$(ax --network -- python3 -c "
+import socket
+a=socket.socket(socket.AF_UNIX); a.bind('\0own-$$'); a.listen(1)
+c=socket.socket(socket.AF_UNIX); c.connect('\0own-$$'); print('own-ok')" 2>&1)
+	case "$OUT" in own-ok) ok abstract-unix-own-with-network ;; *) bad abstract-unix-own-with-network "control: its own socket refused" ;; esac
+fi
 # a kernel file system mounted in the workdir (a chroot being built, with
 # its proc): the recursive bind would show the host's processes and their
 # command lines; it is covered by an empty tmpfs
@@ -758,6 +823,23 @@ sleep 0.2
 OUT=$(ax --network -- ./probe unixpath run/db.sock 2>&1)
 case "$OUT" in *ESCAPED*) ok workdir-unix-socket-with-network ;; *) bad workdir-unix-socket-with-network "control: --network should reach it" ;; esac
 rm -rf "$WORK/wd/run"
+# the same in a directory a profile grants read-only (home = ~/.ssh): a
+# read-only bind refuses no connect(), and ssh keeps its ControlMaster
+# sockets there (a shell on each host it has open), gpg-agent in ~/.gnupg
+python3 -c "
+import socket, os
+s=socket.socket(socket.AF_UNIX); s.bind('$WORK/home/.ssh/cm-git@host:22'); os.chmod('$WORK/home/.ssh/cm-git@host:22', 0o777)
+s.listen(5); s.settimeout(60)
+c,_=s.accept(); open('$WORK/grant-hit','w').write('hit')" 2>/dev/null &
+PIDS="$PIDS $!"
+printf '[profile "ssh"]\n\thome = ~/.ssh\n' >"$WORK/ssh.policy"
+i=0; while [ ! -S "$WORK/home/.ssh/cm-git@host:22" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+OUT=$(ax --policy "$WORK/ssh.policy" --profile ssh -- ./probe unixpath "$WORK/home/.ssh/cm-git@host:22" 2>&1)
+case "$OUT" in
+*BLOCKED*) [ ! -e "$WORK/grant-hit" ] && ok granted-home-socket || bad granted-home-socket "listener saw a connection" ;;
+*) bad granted-home-socket "connected" ;;
+esac
+rm -f "$WORK/home/.ssh/cm-git@host:22" "$WORK/ssh.policy"
 blocked socket-inet socket 2
 blocked socket-inet6 socket 10
 blocked socket-netlink socket 16 3
