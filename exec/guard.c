@@ -1682,95 +1682,6 @@ static bool global_fresh(void)
 	return fresh;
 }
 
-/* A config header line l (trimmed, starting with '['): its section
- * name's length into *n, true when the line is that header alone. */
-static bool header_plain(const char *l, size_t len, size_t *n)
-{
-	const char *q;
-
-	*n = strcspn(l + 1, " \t\"].");
-	q = l + 1 + *n;
-	q += strspn(q, " \t");
-	if (*q == '"') /* [includeIf "gitdir:~/work/"]: its condition is not read */
-		for (q++; *q && *q != '"'; q++)
-			if (*q == '\\' && q[1])
-				q++;
-	if (*q == '"')
-		q++;
-	q += strspn(q, " \t");
-	return *q == ']' && q == l + len - 1;
-}
-
-/* The include paths of a config text into *paths, when each line is
- * plain: no backslash anywhere (a continuation, an escape), a header
- * alone on its line, an include's value unquoted; false otherwise, when
- * libgit2 reads it. */
-static bool includes_plain(const char *text, char ***paths)
-{
-	bool inc = false;
-
-	if (strchr(text, '\\'))
-		return false;
-	if (strncmp(text, "\xef\xbb\xbf", 3) == 0) /* git skips a byte order mark */
-		text += 3;
-	for (const char *l = text; *l; l += strcspn(l, "\n"), l += *l == '\n') {
-		size_t len = strcspn(l, "\n"), n;
-		char *line = xstrndup(l, len), *t = line + strspn(line, " \t"), *v;
-		bool ok = true;
-		if (*t != '[')
-			t[strcspn(t, "#;")] = '\0'; /* no quote matters outside an include */
-		len = strlen(t);
-		while (len && isspace((unsigned char)t[len - 1]))
-			t[--len] = '\0';
-		if (*t == '[') {
-			ok = header_plain(t, len, &n);
-			inc = ok && ((n == 7 && strncasecmp(t + 1, "include", 7) == 0) ||
-			             (n == 9 && strncasecmp(t + 1, "includeif", 9) == 0));
-		} else if (inc && *t) {
-			ok = !strchr(t, '"');
-			n = strcspn(t, " \t=");
-			v = t + n + strspn(t + n, " \t");
-			if (ok && n == 4 && strncasecmp(t, "path", 4) == 0 && *v == '=')
-				strv_push(paths, v + 1 + strspn(v + 1, " \t"));
-		}
-		free(line);
-		if (!ok)
-			return false;
-	}
-	return true;
-}
-
-/* The fast way to global_read(): the files the config at path includes
- * into *files, at any depth, when every one is plain (includes_plain())
- * and none names core.hooksPath: 0; 1 when libgit2 must read them. */
-static int global_walk_plain(const char *path, int depth, char ***files)
-{
-	size_t n;
-	char *text = config_text_read(AT_FDCWD, path, true, &n), **inc = NULL;
-	struct stat st;
-	int rc = 0;
-
-	if (text == NULL)
-		return stat(path, &st) == 0 ? 1 : 0; /* absent: nothing; else unknown */
-	if (strlen(text) != n || strcasestr(text, "hookspath") || !includes_plain(text, &inc))
-		rc = 1;
-	free(text);
-	for (char **p = inc; rc == 0 && p && *p; p++) {
-		char *abs = include_abs(path, *p);
-		if (abs && strv_contains(*files, abs)) /* a cycle */
-			;
-		else if (abs && (depth >= INCLUDE_DEPTH || strv_len(*files) >= INCLUDE_FILES))
-			rc = 1;
-		else if (abs) {
-			strv_push(files, abs);
-			rc = global_walk_plain(abs, depth + 1, files);
-		}
-		free(abs);
-	}
-	strv_free(inc);
-	return rc;
-}
-
 /* Reads the global configs afresh into global (global_lock held). */
 static void global_read(void)
 {
@@ -1782,15 +1693,10 @@ static void global_read(void)
 	strv_free(global.files);
 	free(global.st);
 	memset(&global, 0, sizeof(global));
+	/* config_refs() loads libgit2 only for a file whose text names an
+	 * include or hooksPath (most global configs name neither) */
 	for (char **t = tops; global.rc == 0 && t && *t; t++)
-		global.rc = global_walk_plain(*t, 0, &global.files);
-	if (global.rc != 0) { /* libgit2's reading, in a child: several ms */
-		strv_free(global.files);
-		global.files = NULL;
-		global.rc = 0;
-		for (char **t = tops; global.rc == 0 && t && *t; t++)
-			global.rc = config_refs_walk(*t, 0, &global.hooks, &global.files);
-	}
+		global.rc = config_refs_walk(*t, 0, &global.hooks, &global.files);
 	/* stamped after the read: a change during it is seen next time, as
 	 * then it is within RACY_S, or has other times than these */
 	global.paths = tops;
