@@ -183,6 +183,7 @@ struct profile *profile_dup(const struct profile *p)
 	d->home = strv_dup(p->home);
 	d->env = strv_dup(p->env);
 	d->secrets_skip = strv_dup(p->secrets_skip);
+	d->hide = strv_dup(p->hide);
 	return d;
 }
 
@@ -196,6 +197,7 @@ void profile_free(struct profile *p)
 	strv_free(p->home);
 	strv_free(p->env);
 	strv_free(p->secrets_skip);
+	strv_free(p->hide);
 	free(p);
 }
 

@@ -159,6 +159,8 @@ struct profile {
 	char **secrets_skip; /* workdir-relative directories the search for secret
 	                      * files, sockets and FIFOs does not enter (a huge
 	                      * build or data tree): what they hold shows */
+	char **hide;       /* absolute paths the policy denies reading (deny =
+	                    * Read(...)): masked where they lie in the workdir */
 	long long memory;     /* bytes; 0 = unlimited */
 	long long cpu;        /* seconds */
 	long long timeout;    /* wall seconds */

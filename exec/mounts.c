@@ -89,6 +89,7 @@ struct want {
 	unsigned attr;
 	bool is_dir;
 	size_t seq; /* insertion order: breaks ties, so a tmpfs precedes a bind on it */
+	bool hides; /* a directory the policy denies reading: nothing below it */
 };
 
 static struct sbx_op *op_add(struct sbx_plan *pl, enum sbx_op_kind k, const char *inside)
@@ -335,7 +336,7 @@ static void want_push(struct want **w, size_t *n, enum sbx_op_kind kind, char *s
                       char *data, unsigned attr, bool is_dir)
 {
 	*w = xreallocarray(*w, *n + 1, sizeof(**w));
-	(*w)[*n] = (struct want){kind, src, dst, data, attr, is_dir, *n};
+	(*w)[*n] = (struct want){kind, src, dst, data, attr, is_dir, *n, false};
 	(*n)++;
 }
 
@@ -858,6 +859,64 @@ static int want_masks(const struct profile *p, const char *wd, char *const *cove
 	return rc;
 }
 
+/*
+ * The paths the policy denies reading (profile->hide: deny = Read(...)
+ * rules that name a path whole) where they lie in the workdir: a file
+ * masked as a secret is, a directory covered by an empty read-only tmpfs.
+ * The rule stops a call that names the path; this stops one that reads it
+ * as part of a tree (`grep -r x .`, `rg`, `tar c .`). When the sandbox can
+ * write the workdir the directories up to it are pinned, so a call cannot
+ * move it out from under the mask. A path that is not there, the workdir
+ * itself, or one outside it (nothing of the host shows there but what is
+ * granted) is left alone.
+ */
+static int want_hidden(char *const *hide, const char *wd, bool pin, struct want **w, size_t *n,
+                       char **errstr)
+{
+	char real[PATH_MAX];
+	struct stat st;
+	size_t pins = 0;
+
+	for (char *const *h = hide; h && *h; h++) {
+		if (realpath(*h, real) == NULL || stat(real, &st) < 0 || strcmp(real, wd) == 0 ||
+		    !path_contains(wd, real))
+			continue;
+		if (S_ISDIR(st.st_mode)) {
+			want_push(w, n, OP_TMPFS, NULL, xstrdup(real),
+			          xstrdup("mode=0755,size=4k,nr_inodes=4"), A_RO, true);
+			(*w)[*n - 1].hides = true;
+		} else {
+			want_mask(w, n, real);
+		}
+		if (pin && want_pins(wd, real, w, n, &pins, errstr) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Drops what would be mounted below a hidden directory (a secret's mask, a
+ * pin, a guarded path, a grant): its tmpfs is empty and read-only, so no
+ * mount point could be made there, and the deny rule wins over a grant. */
+static void wants_drop_hidden(struct want *w, size_t *n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < *n; i++) {
+		bool under = false;
+		for (size_t j = 0; j < *n && !under; j++)
+			under = w[j].hides && i != j && strcmp(w[i].dst, w[j].dst) != 0 &&
+			        path_contains(w[j].dst, w[i].dst);
+		if (under) {
+			free(w[i].src);
+			free(w[i].dst);
+			free(w[i].data);
+		} else {
+			w[k++] = w[i];
+		}
+	}
+	*n = k;
+}
+
 /* The kernel's own file systems: one mounted below the workdir (a chroot
  * being built, with its proc, sys and dev) would show the host through the
  * recursive bind: its processes and their command lines, its devices and
@@ -1016,7 +1075,8 @@ static int want_workdir(const struct exec_spec *s, const char *wd, struct want *
 	char **covered = NULL; /* the kernel's mounts below wd: not searched */
 	int rc = want_kernel_mounts(wd, w, n, &covered, errstr) < 0 ||
 	                 want_masks(s->profile, wd, covered, rw && !s->overlay_dir, w, n,
-	                            errstr) < 0
+	                            errstr) < 0 ||
+	                 want_hidden(s->profile->hide, wd, rw && !s->overlay_dir, w, n, errstr) < 0
 	         ? -1
 	         : 0;
 	strv_free(covered);
@@ -1108,6 +1168,7 @@ static int plan_dynamic(const struct exec_spec *s, const char *wd, const char *h
 	    want_grants(p->read_write, A_BIND, home, budget, &w, &n, errstr) < 0 ||
 	    want_grants(s->binds, A_RO, home, budget, &w, &n, errstr) < 0)
 		goto out;
+	wants_drop_hidden(w, &n);
 	wants_emit(pl, w, n);
 	rc = 0;
 out:

@@ -534,6 +534,51 @@ static int roots_find(const char *workdir, struct project_roots *pr, char **errs
 	return -1;
 }
 
+/* The path a deny = Read(...) rule names whole, as a new string, or NULL:
+ * its literal segments, when nothing or a lone segment `*` or `**` follows
+ * them (Read(./secret), the same with ** as a last segment, Read(./n.txt);
+ * not Read(.env), which is any .env in the tree, nor a glob like *.key). */
+static char *denied_whole(const struct pattern *pat)
+{
+	size_t k = 0;
+	struct buf b;
+
+	while (k < pat->nsegs && !pat->segglob[k])
+		k++;
+	if (k == 0 || (k < pat->nsegs && (k + 1 < pat->nsegs || (strcmp(pat->segs[k], "*") != 0 &&
+	                                                         strcmp(pat->segs[k], "**") != 0))))
+		return NULL;
+	buf_init(&b, 0);
+	for (size_t i = 0; i < k; i++)
+		buf_printf(&b, "/%s", pat->segs[i]);
+	return buf_take(&b, NULL);
+}
+
+/*
+ * What the deny = Read(...) rules name whole goes into every profile's
+ * hide list, for the sandbox to mask where it lies in the workdir: the
+ * rule stops a call that reads the path by name, but `grep -r x .`, `rg`
+ * or `tar c .` read it as part of a tree the rule does not name. The
+ * workdir itself is never hidden (the rule alone holds it).
+ */
+static void hide_denied_reads(struct policy *p)
+{
+	char **hide = NULL;
+
+	for (size_t i = 0; i < p->rules.n[PK_READ]; i++) {
+		const struct rule *r = p->rules.v[PK_READ] + i;
+		char *path = r->act == RA_DENY ? denied_whole(&r->pat) : NULL;
+		if (path && strcmp(path, p->workdir) != 0 && !strv_contains(hide, path))
+			strv_push(&hide, path);
+		free(path);
+	}
+	for (size_t i = 0; hide && i < p->nprofiles; i++) {
+		strv_free(p->profiles[i].prof->hide);
+		p->profiles[i].prof->hide = strv_dup(hide);
+	}
+	strv_free(hide);
+}
+
 int policy_load(const struct policy_source *src, struct policy **out, char **errstr)
 {
 	struct policy *p = xcalloc(1, sizeof(*p));
@@ -554,6 +599,7 @@ int policy_load(const struct policy_source *src, struct policy **out, char **err
 	p->workdir_guessed = src->guessed;
 	if (!src->defaults_only && load_files(p, src, &pr, errstr) < 0)
 		goto out;
+	hide_denied_reads(p);
 	p->session_origin = policy_origin_add(p, "session");
 	rc = 0;
 out:

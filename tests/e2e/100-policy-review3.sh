@@ -234,4 +234,29 @@ for h in xh1 xh2; do
 	check "exec with a dangling user policy ($h): says why" grep -q "symbolic link to nothing" "$d/out"
 done
 
+# 11. A deny = Read(...) rule was not met by a command that reads the path
+# as part of a tree (the review's "left alone" item): `grep -r TOKEN .`
+# auto-ran and printed what secret/ and notes.txt hold. The sandbox now
+# masks what such a rule names whole; what it does not name still shows.
+mkdir -p "$d/hh/.config/airlock" "$d/hw/secret/deep"
+echo TOKEN_IN_SECRET >"$d/hw/secret/deep/k.txt"
+echo TOKEN_NOTE >"$d/hw/notes.txt"
+echo TOKEN_VISIBLE >"$d/hw/ok.txt"
+printf '[rules]\n\tdeny = Read(./secret/**)\n\tdeny = Read(./notes.txt)\n' >"$d/hh/.config/airlock/policy"
+chmod 600 "$d/hh/.config/airlock/policy"
+hcall() {
+	printf '%s' "$1" | jq -Rsc '{tool:"shell",input:{command:.}}' |
+		(cd "$d/hw" && HOME="$d/hh" timeout 30 "$AIRLOCK" gate --no-tty --db "$d/hide.db") 2>/dev/null
+}
+out=$(hcall "grep -r TOKEN .")
+expect_eq "deny = Read(./secret/**): grep -r . auto-runs" "$(printf '%s\n' "$out" | jq -r .decision)" auto
+expect_eq "deny = Read(./secret/**): grep -r . reads only what no rule denies" \
+	"$(printf '%s\n' "$out" | jq -r .stdout)" "./ok.txt:TOKEN_VISIBLE"
+expect_eq "deny = Read(./secret/**): moving it away auto-runs" \
+	"$(hcall "mv secret s2" | jq -r .decision)" auto
+check "deny = Read(./secret/**): ... and fails: the masked directory stays" \
+	sh -c "test -d '$d/hw/secret/deep' && test ! -e '$d/hw/s2'"
+expect_eq "deny = Read(./secret/**): cat of it is still denied by the rule" \
+	"$(hcall "cat secret/deep/k.txt" | jq -r .decision)" denied
+
 finish

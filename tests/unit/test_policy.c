@@ -902,6 +902,45 @@ static void test_file_tier_profile(void **state)
 	tree_free(&t);
 }
 
+/* The paths deny = Read(...) rules name whole go into every profile's hide
+ * list, for the sandbox to mask (`grep -r x .` read a denied directory). */
+static void test_hide_table(void **state)
+{
+	struct tdata_row *rows;
+	size_t n = tdata_load(DATA "hide.tsv", &rows);
+
+	(void)state;
+	for (size_t i = 0; i < n; i++) {
+		struct tree t;
+		char *err = NULL, *text = xasprintf("[rules]\n\t%s\n", rows[i].f[0]), *want = NULL;
+		struct policy *p = load_text(&t, text, &err);
+		char *const *hide;
+
+		if (p == NULL)
+			fail_msg("line %zu: load failed: %s", rows[i].line, err);
+		if (strncmp(rows[i].f[1], "./", 2) == 0)
+			want = xasprintf("%s/%s", t.work, rows[i].f[1] + 2);
+		else if (strncmp(rows[i].f[1], "~/", 2) == 0)
+			want = xasprintf("%s/%s", t.home, rows[i].f[1] + 2);
+		else if (strcmp(rows[i].f[1], "-") != 0)
+			want = xstrdup(rows[i].f[1]);
+		for (const char *const *pn = (const char *const[]){"readonly", "workspace", "approved",
+		                                                    NULL};
+		     *pn; pn++) {
+			hide = policy_profile(p, *pn)->hide;
+			if (want ? !(hide && hide[0] && strcmp(hide[0], want) == 0 && !hide[1])
+			         : hide != NULL)
+				fail_msg("line %zu: %s: profile %s hides [%s], want [%s]", rows[i].line,
+				         rows[i].f[0], *pn, hide && hide[0] ? hide[0] : "", want ? want : "");
+		}
+		free(want);
+		free(text);
+		policy_free(p);
+		tree_free(&t);
+	}
+	tdata_free(rows, n);
+}
+
 /* A profile that differs from another only in case, and that no tier uses,
  * changes nothing: said, not silent. */
 static void test_profile_case(void **state)
@@ -980,6 +1019,7 @@ int main(void)
 		cmocka_unit_test(test_project_read_only),
 		cmocka_unit_test(test_file_tier_profile),
 		cmocka_unit_test(test_profile_case),
+		cmocka_unit_test(test_hide_table),
 		cmocka_unit_test(test_digest),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
