@@ -184,6 +184,7 @@ struct profile *profile_dup(const struct profile *p)
 	d->env = strv_dup(p->env);
 	d->secrets_skip = strv_dup(p->secrets_skip);
 	d->hide = strv_dup(p->hide);
+	d->keep = strv_dup(p->keep);
 	return d;
 }
 
@@ -198,6 +199,7 @@ void profile_free(struct profile *p)
 	strv_free(p->env);
 	strv_free(p->secrets_skip);
 	strv_free(p->hide);
+	strv_free(p->keep);
 	free(p);
 }
 

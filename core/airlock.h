@@ -161,6 +161,8 @@ struct profile {
 	                      * build or data tree): what they hold shows */
 	char **hide;       /* absolute paths the policy denies reading (deny =
 	                    * Read(...)): masked where they lie in the workdir */
+	char **keep;       /* ... and writing (deny = Edit(...)): bound read-only
+	                    * where they lie in the workdir */
 	long long memory;     /* bytes; 0 = unlimited */
 	long long cpu;        /* seconds */
 	long long timeout;    /* wall seconds */

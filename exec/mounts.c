@@ -894,6 +894,22 @@ static int want_hidden(char *const *hide, const char *wd, bool pin, struct want 
 	return 0;
 }
 
+/* The paths the policy denies writing (profile->keep: deny = Edit(...)
+ * rules that name a path whole) that lie in a writable workdir: bound
+ * read-only onto themselves, which also keeps them from being moved or
+ * removed. One not there yet is not kept (a call may make it). */
+static void want_denied_writes(char *const *keep, const char *wd, struct want **w, size_t *n)
+{
+	char real[PATH_MAX];
+	struct stat st;
+
+	for (char *const *k = keep; k && *k; k++)
+		if (realpath(*k, real) && stat(real, &st) == 0 && strcmp(real, wd) != 0 &&
+		    path_contains(wd, real))
+			want_push(w, n, OP_REBIND, NULL, xstrdup(real), NULL, A_RO,
+			          S_ISDIR(st.st_mode));
+}
+
 /* Drops what would be mounted below a hidden directory (a secret's mask, a
  * pin, a guarded path, a grant): its tmpfs is empty and read-only, so no
  * mount point could be made there, and the deny rule wins over a grant. */
@@ -1085,6 +1101,8 @@ static int want_workdir(const struct exec_spec *s, const char *wd, struct want *
 	/* A writable workdir must not plant what runs or decides later: hooks and
 	 * config the host's git runs, airlock's project policy, the agent's hook
 	 * and MCP settings. */
+	if (rw)
+		want_denied_writes(s->profile->keep, wd, w, n);
 	return rw ? want_guarded(wd, false, w, n, errstr) : 0;
 }
 

@@ -534,7 +534,7 @@ static int roots_find(const char *workdir, struct project_roots *pr, char **errs
 	return -1;
 }
 
-/* The path a deny = Read(...) rule names whole, as a new string, or NULL:
+/* The path a deny = Read(...) or Edit(...) rule names whole, a new string or NULL:
  * its literal segments, when nothing or a lone segment `*` or `**` follows
  * them (Read(./secret), the same with ** as a last segment, Read(./n.txt);
  * not Read(.env), which is any .env in the tree, nor a glob like *.key). */
@@ -554,29 +554,43 @@ static char *denied_whole(const struct pattern *pat)
 	return buf_take(&b, NULL);
 }
 
-/*
- * What the deny = Read(...) rules name whole goes into every profile's
- * hide list, for the sandbox to mask where it lies in the workdir: the
- * rule stops a call that reads the path by name, but `grep -r x .`, `rg`
- * or `tar c .` read it as part of a tree the rule does not name. The
- * workdir itself is never hidden (the rule alone holds it).
- */
-static void hide_denied_reads(struct policy *p)
+/* The paths the deny rules of kind k name whole (denied_whole()), but
+ * the workdir itself, which the rules alone hold; a new vector or NULL. */
+static char **denied_paths(const struct policy *p, enum pattern_kind k)
 {
-	char **hide = NULL;
+	char **v = NULL;
 
-	for (size_t i = 0; i < p->rules.n[PK_READ]; i++) {
-		const struct rule *r = p->rules.v[PK_READ] + i;
+	for (size_t i = 0; i < p->rules.n[k]; i++) {
+		const struct rule *r = p->rules.v[k] + i;
 		char *path = r->act == RA_DENY ? denied_whole(&r->pat) : NULL;
-		if (path && strcmp(path, p->workdir) != 0 && !strv_contains(hide, path))
-			strv_push(&hide, path);
+		if (path && strcmp(path, p->workdir) != 0 && !strv_contains(v, path))
+			strv_push(&v, path);
 		free(path);
 	}
-	for (size_t i = 0; hide && i < p->nprofiles; i++) {
-		strv_free(p->profiles[i].prof->hide);
-		p->profiles[i].prof->hide = strv_dup(hide);
+	return v;
+}
+
+/*
+ * What the deny = Read(...) rules name whole goes into every profile's
+ * hide list, and what the deny = Edit(...) rules do into its keep list,
+ * for the sandbox to mask or keep read-only where it lies in the workdir:
+ * a rule stops a call that names the path, but `grep -r x .`, `rg` or
+ * `tar c .` read it as part of a tree the rule does not name, and `cp -r
+ * x/. .`, `tar xf` or `git checkout` write it so.
+ */
+static void hide_denied_paths(struct policy *p)
+{
+	char **hide = denied_paths(p, PK_READ), **keep = denied_paths(p, PK_EDIT);
+
+	for (size_t i = 0; (hide || keep) && i < p->nprofiles; i++) {
+		struct profile *pr = p->profiles[i].prof;
+		strv_free(pr->hide);
+		strv_free(pr->keep);
+		pr->hide = strv_dup(hide);
+		pr->keep = strv_dup(keep);
 	}
 	strv_free(hide);
+	strv_free(keep);
 }
 
 int policy_load(const struct policy_source *src, struct policy **out, char **errstr)
@@ -599,7 +613,7 @@ int policy_load(const struct policy_source *src, struct policy **out, char **err
 	p->workdir_guessed = src->guessed;
 	if (!src->defaults_only && load_files(p, src, &pr, errstr) < 0)
 		goto out;
-	hide_denied_reads(p);
+	hide_denied_paths(p);
 	p->session_origin = policy_origin_add(p, "session");
 	rc = 0;
 out:

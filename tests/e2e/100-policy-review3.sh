@@ -259,4 +259,18 @@ check "deny = Read(./secret/**): ... and fails: the masked directory stays" \
 expect_eq "deny = Read(./secret/**): cat of it is still denied by the rule" \
 	"$(hcall "cat secret/deep/k.txt" | jq -r .decision)" denied
 
+# 12. The same for deny = Edit(...): a command that writes a whole tree
+# (`cp -r x/. .`, `tar xf`) was reported with the tree's root and wrote
+# under a denied path. What such a rule names whole is kept read-only.
+mkdir -p "$d/kh/.config/airlock" "$d/kw/keep"
+echo OLD >"$d/kw/keep/f"
+printf '[rules]\n\tdeny = Edit(./keep/**)\n' >"$d/kh/.config/airlock/policy"
+chmod 600 "$d/kh/.config/airlock/policy"
+out=$(printf '%s' 'mkdir -p /tmp/x/keep && echo NEW > /tmp/x/keep/f && echo hi > /tmp/x/other.txt && cp -r /tmp/x/. .' |
+	jq -Rsc '{tool:"shell",input:{command:.}}' |
+	(cd "$d/kw" && HOME="$d/kh" timeout 30 "$AIRLOCK" gate --no-tty --db "$d/keep.db") 2>/dev/null)
+expect_eq "deny = Edit(./keep/**): cp -r x/. . auto-runs" "$(printf '%s\n' "$out" | jq -r .decision)" auto
+expect_eq "deny = Edit(./keep/**): ... writes what no rule denies" "$(cat "$d/kw/other.txt" 2>/dev/null)" hi
+expect_eq "deny = Edit(./keep/**): ... but not under keep/" "$(cat "$d/kw/keep/f")" OLD
+
 finish

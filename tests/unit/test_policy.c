@@ -902,38 +902,50 @@ static void test_file_tier_profile(void **state)
 	tree_free(&t);
 }
 
-/* The paths deny = Read(...) rules name whole go into every profile's hide
- * list, for the sandbox to mask (`grep -r x .` read a denied directory). */
+/* rel from a table ("./x": in the workdir, "~/x": in home, "-": none). */
+static char *table_path(const struct tree *t, const char *rel)
+{
+	if (strncmp(rel, "./", 2) == 0)
+		return xasprintf("%s/%s", t->work, rel + 2);
+	if (strncmp(rel, "~/", 2) == 0)
+		return xasprintf("%s/%s", t->home, rel + 2);
+	return strcmp(rel, "-") == 0 ? NULL : xstrdup(rel);
+}
+
+/* True when v is exactly the one path want, or empty when want is NULL. */
+static bool just(char *const *v, const char *want)
+{
+	return want ? v && v[0] && strcmp(v[0], want) == 0 && !v[1] : v == NULL;
+}
+
+/* The paths deny = Read(...) and Edit(...) rules name whole go into every
+ * profile's hide and keep lists, for the sandbox to mask or keep
+ * read-only (`grep -r x .` read a denied directory, `tar xf` wrote one). */
 static void test_hide_table(void **state)
 {
+	static const char *const names[] = {"readonly", "workspace", "approved"};
 	struct tdata_row *rows;
 	size_t n = tdata_load(DATA "hide.tsv", &rows);
 
 	(void)state;
 	for (size_t i = 0; i < n; i++) {
 		struct tree t;
-		char *err = NULL, *text = xasprintf("[rules]\n\t%s\n", rows[i].f[0]), *want = NULL;
+		char *err = NULL, *text = xasprintf("[rules]\n\t%s\n", rows[i].f[0]);
 		struct policy *p = load_text(&t, text, &err);
-		char *const *hide;
+		char *hide = table_path(&t, rows[i].f[1]), *keep = table_path(&t, rows[i].f[2]);
 
 		if (p == NULL)
 			fail_msg("line %zu: load failed: %s", rows[i].line, err);
-		if (strncmp(rows[i].f[1], "./", 2) == 0)
-			want = xasprintf("%s/%s", t.work, rows[i].f[1] + 2);
-		else if (strncmp(rows[i].f[1], "~/", 2) == 0)
-			want = xasprintf("%s/%s", t.home, rows[i].f[1] + 2);
-		else if (strcmp(rows[i].f[1], "-") != 0)
-			want = xstrdup(rows[i].f[1]);
-		for (const char *const *pn = (const char *const[]){"readonly", "workspace", "approved",
-		                                                    NULL};
-		     *pn; pn++) {
-			hide = policy_profile(p, *pn)->hide;
-			if (want ? !(hide && hide[0] && strcmp(hide[0], want) == 0 && !hide[1])
-			         : hide != NULL)
-				fail_msg("line %zu: %s: profile %s hides [%s], want [%s]", rows[i].line,
-				         rows[i].f[0], *pn, hide && hide[0] ? hide[0] : "", want ? want : "");
+		for (size_t k = 0; k < nitems(names); k++) {
+			const struct profile *pr = policy_profile(p, names[k]);
+			if (!just(pr->hide, hide) || !just(pr->keep, keep))
+				fail_msg("line %zu: %s: profile %s hides [%s] keeps [%s], want [%s] [%s]",
+				         rows[i].line, rows[i].f[0], names[k],
+				         pr->hide ? pr->hide[0] : "", pr->keep ? pr->keep[0] : "",
+				         hide ? hide : "", keep ? keep : "");
 		}
-		free(want);
+		free(hide);
+		free(keep);
 		free(text);
 		policy_free(p);
 		tree_free(&t);
