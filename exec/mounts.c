@@ -915,8 +915,12 @@ static void want_denied_writes(char *const *keep, const char *wd, struct want **
  * mount point could be made there, and the deny rule wins over a grant. */
 static void wants_drop_hidden(struct want *w, size_t *n)
 {
-	size_t k = 0;
+	size_t k = 0, hides = 0;
 
+	for (size_t i = 0; i < *n; i++)
+		hides += w[i].hides;
+	if (hides == 0) /* the usual plan: nothing to look at twice */
+		return;
 	for (size_t i = 0; i < *n; i++) {
 		bool under = false;
 		for (size_t j = 0; j < *n && !under; j++)
