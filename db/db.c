@@ -545,3 +545,8 @@ char *db_redact(struct db *db, const char *s)
 
 	return r ? r : xstrdup(s);
 }
+
+char *db_redact_text(const char *s, size_t len, size_t *outlen)
+{
+	return redact_text(s, len, NULL, outlen);
+}

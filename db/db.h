@@ -108,6 +108,10 @@ void db_add_secret_value(struct db *db, const char *value);
 /* Returns a new redacted copy of s (for callers that print what they store);
  * caller frees. */
 char *db_redact(struct db *db, const char *s);
+/* A new copy of s[0..len) with every shape the log redacts cut (no exact
+ * values: no log is needed), *outlen its length; NULL when nothing was.
+ * exec/ cuts a repository config's credentials with it. */
+char *db_redact_text(const char *s, size_t len, size_t *outlen);
 
 /* The schema version this build writes (PRAGMA user_version). */
 #define DB_SCHEMA_VERSION 2

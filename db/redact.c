@@ -288,7 +288,7 @@ static bool match_secret_name(const char *s, size_t n, size_t i, struct match *m
 /* Names that end a password variable or option: PGPASSWORD, DB_PASSWORD,
  * --password, MYSQL_PWD ("pwd" only after '_': PWD and OLDPWD are the
  * shell's working directory). */
-static const char *const password_names[] = {"password", "passwd", "_pwd"};
+static const char *const password_names[] = {"password", "passwd", "_pwd", "smtppass"};
 
 /* True when s[v, e) is a value to redact: something, not a $variable and
  * not a marker already (redacting twice changes nothing). */
@@ -336,8 +336,11 @@ static bool match_password(const char *s, size_t n, size_t i, struct match *m)
 	}
 	if (j == 0)
 		return false;
-	/* the key's closing quote (JSON), then one '=' or ':' and blanks */
+	/* the key's closing quote (JSON), blanks (a git config's `smtpPass =
+	 * x`, an INI file's), then one '=' or ':' and blanks */
 	while (j < n && (s[j] == '"' || s[j] == '\\' || s[j] == '\''))
+		j++;
+	while (j < n && (s[j] == ' ' || s[j] == '\t'))
 		j++;
 	if (j >= n || (s[j] != '=' && s[j] != ':'))
 		return false;

@@ -145,6 +145,17 @@ int guard_note(const char *wd, const char *home, char *const *skip, struct guard
  * a config names either but cannot be read, or names too many: what the
  * host's git runs is unknown. */
 int guard_config_refs(const char *wd, char ***hooks_rels, char ***include_rels);
+/* The text of the regular file name under dfd (at most 1 MiB), read
+ * without waiting on a FIFO or following a link (follow: through links),
+ * NUL-terminated (a new string, *len its length); NULL when it is not one. */
+char *guard_config_text(int dfd, const char *name, bool follow, size_t *len);
+
+/* ---- repository config credentials (gitcreds.c) ------------------------- */
+
+/* The config text (n bytes) as a sandbox may see it: a new string with
+ * every URL's user information and every shape the audit log redacts cut,
+ * or NULL when it holds none (it is shown as it is). */
+char *gitcreds_cut(const char *text, size_t n);
 /* The same for the repository nested in wd whose git directory is gitdir
  * and whose work tree is top: relative to wd, what lies in wd. */
 int guard_nested_refs(const char *wd, const char *top, const char *gitdir, char ***hooks_rels,
@@ -264,14 +275,16 @@ enum sbx_op_kind {
 	OP_REBIND,  /* dst (inside the stage) bound onto itself, then attrs */
 	OP_OVERLAY, /* overlay: lower = src, upper/work = data/{upper,work} */
 	OP_SETATTR, /* attrs on the mount at dst itself, not its submounts */
+	OP_COVER,   /* dst, a host file, covered read-only by our copy (data, len
+	             * bytes): written in the stage, bound, unlinked */
 };
 
 struct sbx_op {
 	enum sbx_op_kind kind;
 	char *src;         /* owned */
 	char *dst;         /* staged path, SBX_STAGE + the path inside; owned */
-	char *data;        /* mount data, or OP_FILE's contents; owned */
-	size_t len;        /* OP_FILE: bytes in data */
+	char *data;        /* mount data, or OP_FILE's or OP_COVER's contents; owned */
+	size_t len;        /* OP_FILE, OP_COVER: bytes in data */
 	unsigned attr_set; /* MOUNT_ATTR_* applied after mounting */
 	bool on_host;      /* its mount point is a host entry (under a bound host
 	                    * directory); set by mounts_mark_host() */

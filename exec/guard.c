@@ -392,11 +392,8 @@ static bool config_includes(const char *text, size_t len)
 	return false;
 }
 
-/* The text of the config name under dfd, read without waiting on a FIFO
- * or following a link (follow: the user's own, read as git reads it),
- * NUL-terminated (a new string; *len its length); NULL when it is not a
- * regular file of at most CONFIG_MAX. */
-static char *config_text_read(int dfd, const char *name, bool follow, size_t *len)
+/* As exec_internal.h says; follow: the user's own, read as git reads it. */
+char *guard_config_text(int dfd, const char *name, bool follow, size_t *len)
 {
 	int fd = openat(dfd, name, O_RDONLY | (follow ? 0 : O_NOFOLLOW) | O_NONBLOCK | O_CLOEXEC);
 	char *text = NULL;
@@ -428,7 +425,7 @@ static char *config_text_read(int dfd, const char *name, bool follow, size_t *le
 static char *config_check_key(int dfd, const char *name, config_inert_fn *inert)
 {
 	size_t n;
-	char *text = config_text_read(dfd, name, false, &n), *key = NULL, *path;
+	char *text = guard_config_text(dfd, name, false, &n), *key = NULL, *path;
 
 	if (text == NULL)
 		key = xstrdup("something unreadable or too large");
@@ -602,7 +599,7 @@ static void sweep_todo(const struct guard_note *g, const char *gd, const char *s
 	}
 	s = xasprintf("%s/rebase-merge/%s", shown, todo);
 	buf_init(&out, 0);
-	if ((text = config_text_read(dfd, todo, false, &n)) == NULL) {
+	if ((text = guard_config_text(dfd, todo, false, &n)) == NULL) {
 		drop(dfd, todo, s, NULL, b);
 		goto out;
 	}
@@ -680,7 +677,7 @@ static bool strategy_own(const char *s, size_t n)
 static char *strategy_risky(int dfd, const char *name)
 {
 	size_t n;
-	char *text = config_text_read(dfd, name, false, &n), *why = NULL;
+	char *text = guard_config_text(dfd, name, false, &n), *why = NULL;
 
 	if (text == NULL)
 		return xstrdup(" (something unreadable or too large)");
@@ -1437,7 +1434,7 @@ static void config_refs_send(void *arg, int fd)
 static int config_refs(const char *path, char ***hooks, char ***includes)
 {
 	size_t n;
-	char *text = config_text_read(AT_FDCWD, path, true, &n), *err = NULL;
+	char *text = guard_config_text(AT_FDCWD, path, true, &n), *err = NULL;
 	bool inc = text && config_includes(text, n);
 	bool want = text && (inc || strcasestr(text, "hookspath"));
 	struct config_arg a = {NULL, path};

@@ -112,6 +112,12 @@ static char *dup_or_null(const char *s)
 	return s ? xstrdup(s) : NULL;
 }
 
+/* Ops whose data is len bytes of a file, which may hold NULs. */
+static bool op_has_bytes(enum sbx_op_kind k)
+{
+	return k == OP_FILE || k == OP_COVER;
+}
+
 /* Makes op a deep copy of from (op's old pointers are not freed). */
 static void op_copy(struct sbx_op *op, const struct sbx_op *from)
 {
@@ -119,7 +125,7 @@ static void op_copy(struct sbx_op *op, const struct sbx_op *from)
 	op->src = dup_or_null(from->src);
 	op->dst = dup_or_null(from->dst);
 	op->data = NULL;
-	if (from->data && from->kind == OP_FILE) { /* may hold NULs: len + 1 bytes */
+	if (from->data && op_has_bytes(from->kind)) { /* may hold NULs: len + 1 bytes */
 		op->data = xmalloc(from->len + 1);
 		memcpy(op->data, from->data, from->len + 1);
 	} else if (from->data)
@@ -642,6 +648,126 @@ static int want_guarded(const char *root, bool git, struct want **w, size_t *n, 
 	return git ? 0 : want_config_refs(root, w, n, errstr);
 }
 
+#define COVER_MAX (64 * 1024) /* bytes of a covering copy: the stage is a 1 MiB tmpfs */
+#define COVER_DIRS 512        /* directories read for submodules' git directories */
+
+/* Covers the repository config file at path with a copy cut of its
+ * credentials (gitcreds.c) when it holds any, where it really lies in root
+ * (what the sandbox shows of it). -1 with *errstr when such a file cannot
+ * be read whole or its copy is too large for the stage: the call must not
+ * see it uncut. */
+static int want_cover(const char *root, const char *path, struct want **w, size_t *n,
+                      char **errstr)
+{
+	char real[PATH_MAX], *text, *cut;
+	struct stat st;
+	size_t len;
+
+	if (realpath(path, real) == NULL || stat(real, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    !path_contains(root, real))
+		return 0; /* absent, not a file git reads, or not shown */
+	for (size_t i = 0; i < *n; i++)
+		if ((*w)[i].kind == OP_COVER && strcmp((*w)[i].dst, real) == 0)
+			return 0;
+	if ((text = guard_config_text(AT_FDCWD, real, false, &len)) == NULL) {
+		*errstr = xasprintf("%s cannot be read to cut the credentials it may hold (a "
+		                    "repository config over 1 MiB?)", real);
+		return -1;
+	}
+	cut = gitcreds_cut(text, len);
+	free(text);
+	if (cut && strlen(cut) > COVER_MAX) {
+		*errstr = xasprintf("%s holds credentials and is over %d KiB: too large to show "
+		                    "cut; remove them from it, or use a profile that shows secrets",
+		                    real, COVER_MAX / 1024);
+		free(cut);
+		return -1;
+	}
+	if (cut)
+		want_push(w, n, OP_COVER, NULL, xstrdup(real), cut, A_RO, false);
+	return 0;
+}
+
+/* The config files of the git directory gd (config, config.worktree) and
+ * of the submodules' git directories below its modules/ (a submodule's name
+ * may hold slashes: modules/libs/x), covered by want_cover(). *dirs counts
+ * the directories read, COVER_DIRS at most. */
+static int want_module_covers(const char *root, const char *dir, size_t *dirs, struct want **w,
+                              size_t *n, char **errstr);
+static int want_git_covers(const char *root, const char *gd, size_t *dirs, struct want **w,
+                           size_t *n, char **errstr)
+{
+	static const char *const files[] = {"config", "config.worktree"};
+	char *path;
+	int rc = 0;
+
+	for (size_t i = 0; rc == 0 && i < nitems(files); i++) {
+		path = xasprintf("%s/%s", gd, files[i]);
+		rc = want_cover(root, path, w, n, errstr);
+		free(path);
+	}
+	path = xasprintf("%s/modules", gd);
+	if (rc == 0)
+		rc = want_module_covers(root, path, dirs, w, n, errstr);
+	free(path);
+	return rc;
+}
+
+/* Each git directory (one holding HEAD) at or below dir, as
+ * want_git_covers() reads it; never through a link. */
+static int want_module_covers(const char *root, const char *dir, size_t *dirs, struct want **w,
+                              size_t *n, char **errstr)
+{
+	struct stat st;
+	struct dirent *e;
+	char *head = xasprintf("%s/HEAD", dir);
+	bool git = lstat(head, &st) == 0;
+	DIR *d;
+	int rc = 0;
+
+	free(head);
+	if (git)
+		return want_git_covers(root, dir, dirs, w, n, errstr);
+	if (lstat(dir, &st) < 0 || !S_ISDIR(st.st_mode) || (d = opendir(dir)) == NULL)
+		return 0;
+	if (++*dirs > COVER_DIRS) {
+		*errstr = xasprintf("%s: more than %d directories of submodules to read for "
+		                    "credentials; use a profile that shows secrets",
+		                    dir, COVER_DIRS);
+		rc = -1;
+	}
+	while (rc == 0 && (e = readdir(d)) != NULL) {
+		char *sub;
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		sub = xasprintf("%s/%s", dir, e->d_name);
+		rc = want_module_covers(root, sub, dirs, w, n, errstr);
+		free(sub);
+	}
+	closedir(d);
+	return rc;
+}
+
+/* The credentials in the config of each repository the workdir wd shows
+ * (gitdirs: the nested ones the search passed; its own .git too), cut
+ * (want_cover()). */
+static int want_wd_covers(const char *wd, char *const *gitdirs, struct want **w, size_t *n,
+                          char **errstr)
+{
+	char *top = xasprintf("%s/.git", wd);
+	size_t dirs = 0;
+	struct stat st;
+	int rc = lstat(top, &st) == 0 && S_ISDIR(st.st_mode)
+	                 ? want_git_covers(wd, top, &dirs, w, n, errstr)
+	                 : 0;
+
+	free(top);
+	for (char *const *g = gitdirs; rc == 0 && g && *g; g++)
+		if (lstat(*g, &st) == 0 && S_ISDIR(st.st_mode))
+			rc = want_git_covers(wd, *g, &dirs, w, n, errstr);
+	return rc;
+}
+
 /* Makes dir/upper and dir/work (dir too, when absent) for an overlay. */
 static int overlay_dirs_make(const char *dir, char **errstr)
 {
@@ -668,7 +794,20 @@ static int want_linked(const struct exec_spec *s, const struct gitdir_linked *l,
                        size_t *n, char **errstr)
 {
 	bool rw = s->profile->workdir_rw && !s->overlay_dir;
-	char real[PATH_MAX], *up;
+	char real[PATH_MAX], *up, *wt;
+	size_t dirs = 0;
+	int rc;
+
+	if (!s->profile->show_secrets) { /* the common config, and this worktree's own */
+		wt = xasprintf("%s/config.worktree", l->gitdir);
+		rc = want_git_covers(l->common, l->common, &dirs, w, n, errstr) < 0 ||
+		             want_cover(l->common, wt, w, n, errstr) < 0
+		         ? -1
+		         : 0;
+		free(wt);
+		if (rc < 0)
+			return -1;
+	}
 
 	if (s->overlay_dir) { /* a dry run: what it writes there is thrown away */
 		if (!realpath(s->overlay_dir, real)) {
@@ -833,7 +972,8 @@ static int want_masks(const struct profile *p, const char *wd, char *const *cove
 	if (what == 0 && !pin)
 		return 0;
 	skip = search_skip(p, wd, covered);
-	rc = secrets_find(wd, what, skip, &found, &nfound, pin ? &gitdirs : NULL, errstr);
+	rc = secrets_find(wd, what, skip, &found, &nfound,
+	                  pin || !p->show_secrets ? &gitdirs : NULL, errstr);
 	strv_free(skip);
 	if (rc < 0 && what == 0) { /* only the nested repositories: the sweep has them */
 		free(*errstr);
@@ -842,7 +982,9 @@ static int want_masks(const struct profile *p, const char *wd, char *const *cove
 	}
 	if (rc < 0)
 		return -1;
-	rc = want_nested(wd, gitdirs, w, n, errstr);
+	rc = pin ? want_nested(wd, gitdirs, w, n, errstr) : 0;
+	if (rc == 0 && !p->show_secrets)
+		rc = want_wd_covers(wd, gitdirs, w, n, errstr);
 	strv_free(gitdirs);
 	if (rc == 0 && nfound > SECRETS_MAX) {
 		*errstr = xasprintf("workdir %s: more than %d secret files, sockets and FIFOs to "
@@ -1111,18 +1253,23 @@ static int want_workdir(const struct exec_spec *s, const char *wd, struct want *
 }
 
 /* A git directory inside the workdir that its .git file names (gitdir.c):
- * bound onto itself, so that it cannot be renamed away, and its hooks and
- * config kept as .git's are. */
+ * where the workdir can be written, bound onto itself, so that it cannot
+ * be renamed away, and its hooks and config kept as .git's are; its
+ * config's credentials cut unless the profile shows secrets. */
 static int want_gitdir_inside(const struct exec_spec *s, const char *wd, struct want **w,
                               size_t *n, char **errstr)
 {
-	char *dir = s->profile->workdir_rw || s->overlay_dir ? gitdir_inside_find(wd) : NULL;
+	bool keep = s->profile->workdir_rw || s->overlay_dir, cut = !s->profile->show_secrets;
+	char *dir = keep || cut ? gitdir_inside_find(wd) : NULL;
+	size_t dirs = 0;
 	int rc = 0;
 
-	if (dir) {
+	if (dir && keep) {
 		want_push(w, n, OP_REBIND, NULL, xstrdup(dir), NULL, A_BIND, false);
 		rc = want_guarded(dir, true, w, n, errstr);
 	}
+	if (dir && cut && rc == 0)
+		rc = want_git_covers(wd, dir, &dirs, w, n, errstr);
 	free(dir);
 	return rc;
 }
@@ -1144,6 +1291,13 @@ static void wants_emit(struct sbx_plan *pl, struct want *w, size_t n)
 		}
 		if (w[i].kind == OP_REBIND) {
 			op_add(pl, OP_REBIND, w[i].dst)->attr_set = w[i].attr;
+			continue;
+		}
+		if (w[i].kind == OP_COVER) { /* over a file that exists, as a mask */
+			op = op_add(pl, OP_COVER, w[i].dst);
+			op->data = xstrdup(w[i].data);
+			op->len = strlen(op->data);
+			op->attr_set = w[i].attr;
 			continue;
 		}
 		op_mkdirs(pl, w[i].dst, true);
@@ -1333,7 +1487,7 @@ fail:
 static bool op_mounts(enum sbx_op_kind k)
 {
 	return k == OP_BIND || k == OP_REBIND || k == OP_TMPFS || k == OP_PROC || k == OP_DEVPTS ||
-	       k == OP_OVERLAY;
+	       k == OP_OVERLAY || k == OP_COVER;
 }
 
 static bool op_shows_host(enum sbx_op_kind k)
@@ -1416,8 +1570,8 @@ bool mounts_plan_same(const struct sbx_plan *a, const struct sbx_plan *b)
 		if (x->kind != y->kind || x->attr_set != y->attr_set || x->len != y->len ||
 		    !str_same(x->src, y->src) || !str_same(x->dst, y->dst))
 			return false;
-		/* data is a string, or OP_FILE's len bytes (which may hold NULs) */
-		if (x->kind == OP_FILE ? x->len && memcmp(x->data, y->data, x->len) != 0
+		/* data is a string, or a file's len bytes (which may hold NULs) */
+		if (op_has_bytes(x->kind) ? x->len && memcmp(x->data, y->data, x->len) != 0
 		                       : !str_same(x->data, y->data))
 			return false;
 	}
@@ -1536,6 +1690,25 @@ static int write_file_whole(const char *dst, const char *data, size_t len)
 	return close(fd);
 }
 
+/* Covers the host file at op->dst with op's bytes, read-only: a file
+ * written in the stage (its root, which is never a host directory), bound
+ * over it and unlinked, so that the new root does not show it twice. */
+static int cover(const struct sbx_op *op)
+{
+	static const char tmp[] = SBX_STAGE "/.airlock-cover";
+	int e;
+
+	if (write_file_whole(tmp, op->data, op->len) < 0)
+		return -1;
+	if (mount(tmp, op->dst, NULL, MS_BIND, NULL) < 0 || set_attr(op->dst, op->attr_set, false) < 0) {
+		e = errno;
+		unlink(tmp);
+		errno = e;
+		return -1;
+	}
+	return unlink(tmp);
+}
+
 /* Runs one op with its opened sources; -1 with errno. */
 static int op_run(const struct sbx_op *op, const int src[3])
 {
@@ -1573,6 +1746,8 @@ static int op_run(const struct sbx_op *op, const int src[3])
 		return do_overlay(op, src);
 	case OP_SETATTR:
 		return set_attr(op->dst, op->attr_set, false);
+	case OP_COVER:
+		return cover(op);
 	}
 	errno = EINVAL; /* fail safe: an unknown op never passes */
 	return -1;

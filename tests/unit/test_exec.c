@@ -1202,6 +1202,32 @@ static void test_path_hidden_table(void **state)
 	tdata_free(rows, n);
 }
 
+/* gitcreds_cut() over tests/data/exec/gitcreds.tsv, and a config with a
+ * NUL byte (which a row cannot hold), shown as a note alone. */
+static void test_gitcreds_table(void **state)
+{
+	static const char nul[] = "[remote \"o\"]\n\turl = https://tok@h/r\0x\n";
+	struct tdata_row *rows;
+	size_t n = tdata_load("tests/data/exec/gitcreds.tsv", &rows);
+	char *got;
+
+	(void)state;
+	for (size_t i = 0; i < n; i++) {
+		const struct tdata_row *r = &rows[i];
+		got = gitcreds_cut(r->f[0], strlen(r->f[0]));
+		if (strcmp(got ? got : "-", r->f[1]) != 0)
+			fail_msg("%s:%zu: cut to [%s], want [%s]", r->file, r->line, got ? got : "-",
+			         r->f[1]);
+		free(got);
+	}
+	tdata_free(rows, n);
+	got = gitcreds_cut(nul, sizeof(nul) - 1);
+	assert_non_null(got);
+	assert_null(strstr(got, "tok"));
+	assert_non_null(strstr(got, "NUL"));
+	free(got);
+}
+
 /* The state directory the sandbox code writes (pending records, what a
  * search keeps) is the suite's own, not the user's. */
 static char *state_home;
@@ -1243,6 +1269,7 @@ int main(void)
 		cmocka_unit_test(test_secrets_pem_budget),
 		cmocka_unit_test(test_kernel_mounts),
 		cmocka_unit_test(test_path_hidden_table),
+		cmocka_unit_test(test_gitcreds_table),
 	};
 	return cmocka_run_group_tests(tests, state_setup, state_teardown);
 }

@@ -1,0 +1,140 @@
+/*
+ * gitcreds.c: the credentials a repository's config holds, kept out of the
+ * sandbox. A remote's URL with a token in it (`git clone
+ * https://x-access-token:TOKEN@github.com/o/r`, an Azure DevOps PAT as the
+ * user name), the Authorization header actions/checkout leaves in
+ * http.extraheader, an inline credential helper that prints a password: a
+ * call that ran `cat .git/config` handed them to the agent, whose calls
+ * have no network, so git in the sandbox has no use for them.
+ * Rules:
+ *  - the sandbox sees a copy of such a file (mounts.c binds it read-only
+ *    over the real one); a file with nothing to cut is bound as it is;
+ *  - what is cut is found by shape, not by parsing the file: the user
+ *    information of every URL (`scheme://USER[:PASSWORD]@`), whole, since
+ *    a token passed as the user name has no shape of its own, then
+ *    whatever the audit log's redactor cuts (db_redact_text(): token
+ *    shapes, Authorization credentials, URL and assigned passwords,
+ *    private keys); and the value of every extraheader, whatever header it
+ *    sends (`X-Api-Key: plainword` has no shape either), to the end of its
+ *    line and of each line a trailing backslash continues it onto. A
+ *    shape is found wherever it lies (a section name, a
+ *    comment, an include's path), so the copy may lose more than a
+ *    credential, never less;
+ *  - a file whose text the cut cannot be sure of (a NUL byte, which git
+ *    stops reading at) is covered by a note alone.
+ */
+#include <ctype.h>
+#include <string.h>
+#include <strings.h>
+
+#include "core/util.h"
+#include "db/db.h"
+#include "exec/exec_internal.h"
+
+static const char userinfo_mark[] = "REDACTED";
+static const char nul_note[] = "# airlock: this repository config holds a NUL byte; "
+                               "the sandbox is shown none of it\n";
+
+/* The end of the user information of a URL whose "://" ends at s[i]
+ * (the index of its last '@' in the authority, which ends at '/', '?',
+ * '#', white space, a quote or a backslash), or 0 when it has none. */
+static size_t userinfo_end(const char *s, size_t n, size_t i)
+{
+	size_t at = 0;
+
+	for (size_t j = i; j < n; j++) {
+		unsigned char c = (unsigned char)s[j];
+		if (c == '/' || c == '?' || c == '#' || isspace(c) || c == '"' || c == '\'' ||
+		    c == '\\')
+			break;
+		if (c == '@')
+			at = j;
+	}
+	return at;
+}
+
+/* text (n bytes) with every URL's user information replaced, into b;
+ * true when one was. */
+static bool userinfo_cut(const char *text, size_t n, struct buf *b)
+{
+	const char *p = text, *end = text + n, *sep;
+	bool cut = false;
+
+	while ((sep = memmem(p, (size_t)(end - p), "://", 3)) != NULL) {
+		size_t from = (size_t)(sep - text) + 3, at = userinfo_end(text, n, from);
+		buf_append(b, p, from - (size_t)(p - text));
+		if (at > from) {
+			buf_append(b, userinfo_mark, sizeof(userinfo_mark) - 1);
+			cut = true;
+			from = at;
+		}
+		p = text + from;
+	}
+	buf_append(b, p, (size_t)(end - p));
+	return cut;
+}
+
+/* The end of the logical line holding s[i]: its newline, past each one
+ * a backslash escapes (git's continuation), or n. */
+static size_t line_end(const char *s, size_t n, size_t i)
+{
+	const char *nl;
+
+	while ((nl = memchr(s + i, '\n', n - i)) != NULL) {
+		size_t at = (size_t)(nl - s), bs = 0;
+		while (bs < at && s[at - 1 - bs] == '\\')
+			bs++;
+		if (bs % 2 == 0)
+			return at;
+		i = at + 1;
+	}
+	return n;
+}
+
+/* text with the value of each extraheader (after the first '=' on its
+ * line) cut, into b; true when one was. */
+static bool header_cut(const char *text, size_t n, struct buf *b)
+{
+	static const char key[] = "extraheader";
+	size_t from = 0, k, eq, end;
+	bool cut = false;
+
+	for (k = 0; k + sizeof(key) - 1 <= n; k++) {
+		if ((text[k] | 0x20) != 'e' || strncasecmp(text + k, key, sizeof(key) - 1) != 0)
+			continue;
+		end = line_end(text, n, k);
+		for (eq = k; eq < end && text[eq] != '=' && text[eq] != '\n'; eq++)
+			;
+		if (eq >= end || text[eq] != '=')
+			continue;
+		buf_append(b, text + from, eq + 1 - from);
+		buf_append(b, " ", 1);
+		buf_append(b, userinfo_mark, sizeof(userinfo_mark) - 1);
+		from = k = end;
+		cut = true;
+	}
+	buf_append(b, text + from, n - from);
+	return cut;
+}
+
+char *gitcreds_cut(const char *text, size_t n)
+{
+	struct buf h, u;
+	char *out;
+	size_t len;
+	bool cut;
+
+	if (memchr(text, '\0', n))
+		return xstrdup(nul_note);
+	buf_init(&h, 0);
+	buf_init(&u, 0);
+	cut = header_cut(text, n, &h);
+	cut = userinfo_cut(h.data, h.len, &u) || cut;
+	buf_free(&h);
+	out = db_redact_text(u.data, u.len, &len);
+	if (out || !cut) {
+		buf_free(&u);
+		return out;
+	}
+	return buf_take(&u, NULL);
+}
