@@ -106,7 +106,7 @@ static int answer_write(struct hook_answer *a)
 		spec = json_pack("{s:s, s:s, s:s}", "hookEventName", "PreToolUse",
 		                 "permissionDecision", "deny", "permissionDecisionReason",
 		                 "airlock: the reason could not be encoded; denied");
-	if (a->updated && strcmp(a->decision, "allow") == 0)
+	if (a->updated && strcmp(a->decision, "deny") != 0)
 		json_object_set(spec, "updatedInput", a->updated);
 	root = json_pack("{s:o}", "hookSpecificOutput", spec);
 	rc = protocol_write(stdout, root);
@@ -259,17 +259,46 @@ out:
 	return in;
 }
 
+/* For a Bash call allowed or asked: its input run in airlock's sandbox
+ * under the plan's profile (bash_sandboxed()); denied, saying why, when it
+ * cannot be. Other tools keep their input. */
+static void answer_sandboxed(struct hook_answer *a, const struct call *c, json_t *tool_input,
+                             const struct verdict *v, const struct plan *pl,
+                             const char *workdir, const struct gate_opts *go)
+{
+	char *err = NULL;
+
+	if (c->tool != TOOL_SHELL || c->shape != SHAPE_HOOK)
+		return;
+	if (pl->profile == NULL)
+		deny(a, "no sandbox profile for this Bash call; not run");
+	else if ((a->updated = bash_sandboxed(tool_input, c, workdir, pl->profile->name, v, go,
+	                                      &err)) == NULL)
+		deny(a, "cannot sandbox the command: %s", err);
+	free(err);
+}
+
 /* Fills the answer from what the gate decided for the project workdir
  * under go's policy (--policy FILE, a guessed project's trust). */
 static void answer_decided(struct hook_answer *a, const struct call *c, json_t *tool_input,
                            const struct verdict *v, const struct plan *pl, struct outcome *o,
                            bool tui, const char *workdir, const struct gate_opts *go)
 {
-	char *err = NULL;
+	char *why;
 
 	if (!tui && pl->action == ACTION_ASK && o->decision == DECISION_DENIED && o->audit_id) {
-		a->decision = "ask"; /* handed to Claude Code's own prompt: not decided here */
-		a->reason = agent_reason_text("airlock: ", v, pl->reason);
+		/* handed to Claude Code's own prompt: not decided here. What the
+		 * person approves there runs in the sandbox an approval gets, as
+		 * the policy says (the prompt shows the rewritten command); it
+		 * used to run as written, outside any sandbox. */
+		a->decision = "ask";
+		why = pl->profile && c->tool == TOOL_SHELL && c->shape == SHAPE_HOOK
+		              ? xasprintf("%s; approved, it runs in airlock's sandbox (profile %s)",
+		                          pl->reason ? pl->reason : "ask", pl->profile->name)
+		              : xstrdup(pl->reason ? pl->reason : "ask");
+		a->reason = agent_reason_text("airlock: ", v, why);
+		free(why);
+		answer_sandboxed(a, c, tool_input, v, pl, workdir, go);
 		return;
 	}
 	if (o->decision != DECISION_AUTO && o->decision != DECISION_APPROVED) {
@@ -279,14 +308,7 @@ static void answer_decided(struct hook_answer *a, const struct call *c, json_t *
 	}
 	a->decision = "allow";
 	a->reason = agent_reason_text("airlock: ", v, pl->reason);
-	if (c->tool == TOOL_SHELL && c->shape == SHAPE_HOOK) {
-		if (pl->profile == NULL)
-			deny(a, "no sandbox profile for this Bash call; not run");
-		else if ((a->updated = bash_sandboxed(tool_input, c, workdir, pl->profile->name, v,
-		                                      go, &err)) == NULL)
-			deny(a, "cannot sandbox the command: %s", err);
-		free(err);
-	}
+	answer_sandboxed(a, c, tool_input, v, pl, workdir, go);
 }
 
 /* Claude Code's permission modes in which its own prompt is a person's

@@ -50,6 +50,23 @@ check "malformed reason says why" grep -q 'malformed hook payload: invalid JSON'
 check "duplicate keys are refused" grep -q 'duplicate' "$d/duplicate-keys.out"
 check "mcp tool named mcp:server.tool" grep -q 'mcp:github.create_issue' "$d/mcp.out"
 
+# An ask goes to Claude Code's prompt with the command rewritten (Claude
+# Code shows the new input there): what the person approves runs in
+# airlock's sandbox under the profile an approval gets. It used to run as
+# the agent wrote it, outside any sandbox.
+echo K=1 > "$d/wd/.env"
+jq -nc --arg w "$d/wd" '{cwd:$w, hook_event_name:"PreToolUse", tool_name:"Bash", tool_input:{command:"cat .env && ls -A \"$HOME\" | wc -l", description:"clean"}}' |
+	CLAUDE_PROJECT_DIR="$d/wd" "$AIRLOCK" hook claude --db "$db" > "$d/ask.out" 2>/dev/null
+expect_eq "ask: handed to Claude Code" "$(jq -r .hookSpecificOutput.permissionDecision "$d/ask.out")" ask
+eval "set -- $(jq -r '.hookSpecificOutput.updatedInput.command' "$d/ask.out")"
+expect_eq "ask: rewritten into airlock exec, the approved profile" "$2 $3 $4" "exec --profile approved"
+expect_eq "ask: ... of the exact command" "$7 $8 $9 ${10}" "-- bash -c cat .env && ls -A \"\$HOME\" | wc -l"
+expect_eq "ask: other fields kept" "$(jq -r .hookSpecificOutput.updatedInput.description "$d/ask.out")" clean
+check "ask: the reason says where an approval runs it" grep -q "approved, it runs in airlock's sandbox (profile approved)" "$d/ask.out"
+expect_eq "ask: approved, it runs in the sandbox (the secret shown, an empty home)" \
+	"$(cd "$d/wd" && "$@" 2>/dev/null | tr '\n' ' ')" "K=1 0 "
+rm "$d/wd/.env"
+
 # A quote-heavy command, when auto, comes back exactly (the unit test covers
 # the quoting itself; this is the whole path through the real binary).
 tricky="echo \"it's \$HOME\" 'a;b'"
@@ -78,7 +95,7 @@ check "the refusal's reason reaches Claude" grep -q 'not today' "$d/no.out"
 
 # The log: decodable calls recorded in hook sessions; asks left to Claude Code.
 q() { sqlite3 "$db" "$1"; }
-expect_eq "hook calls recorded" "$(q "SELECT count(*) FROM call_index c JOIN sessions s ON s.id = c.session WHERE s.mode = 'hook'")" 20
+expect_eq "hook calls recorded" "$(q "SELECT count(*) FROM call_index c JOIN sessions s ON s.id = c.session WHERE s.mode = 'hook'")" 21
 expect_eq "critical denied by policy" "$(q "SELECT decision || ' ' || who FROM call_index WHERE summary = 'rm -rf /'")" "denied policy"
 expect_eq "ask left undecided" "$(q "SELECT coalesce(decision, 'none') FROM call_index WHERE name = 'mcp:github.create_issue'")" none
 # a shell command an MCP server or another tool runs itself never runs in
