@@ -32,20 +32,22 @@
 #include "exec/exec_internal.h"
 
 static const char userinfo_mark[] = "REDACTED";
+/* as the audit log marks what it cuts, which it then leaves alone */
+static const char header_mark[] = "[REDACTED:extraheader]";
 static const char nul_note[] = "# airlock: this repository config holds a NUL byte; "
                                "the sandbox is shown none of it\n";
 
 /* The end of the user information of a URL whose "://" ends at s[i]
  * (the index of its last '@' in the authority, which ends at '/', '?',
- * '#', white space, a quote or a backslash), or 0 when it has none. */
+ * '#', white space or a quote; not at a backslash, which the file uses to
+ * escape one in the value), or 0 when it has none. */
 static size_t userinfo_end(const char *s, size_t n, size_t i)
 {
 	size_t at = 0;
 
 	for (size_t j = i; j < n; j++) {
 		unsigned char c = (unsigned char)s[j];
-		if (c == '/' || c == '?' || c == '#' || isspace(c) || c == '"' || c == '\'' ||
-		    c == '\\')
+		if (c == '/' || c == '?' || c == '#' || isspace(c) || c == '"' || c == '\'')
 			break;
 		if (c == '@')
 			at = j;
@@ -109,7 +111,7 @@ static bool header_cut(const char *text, size_t n, struct buf *b)
 			continue;
 		buf_append(b, text + from, eq + 1 - from);
 		buf_append(b, " ", 1);
-		buf_append(b, userinfo_mark, sizeof(userinfo_mark) - 1);
+		buf_append(b, header_mark, sizeof(header_mark) - 1);
 		from = k = end;
 		cut = true;
 	}
@@ -120,7 +122,7 @@ static bool header_cut(const char *text, size_t n, struct buf *b)
 char *gitcreds_cut(const char *text, size_t n)
 {
 	struct buf h, u;
-	char *out;
+	char *red;
 	size_t len;
 	bool cut;
 
@@ -129,12 +131,19 @@ char *gitcreds_cut(const char *text, size_t n)
 	buf_init(&h, 0);
 	buf_init(&u, 0);
 	cut = header_cut(text, n, &h);
+	/* the redactor's marks can join two authorities into one (a password
+	 * it cuts held the '/' between them): the user information goes last */
+	if ((red = db_redact_text(h.data, h.len, &len)) != NULL) {
+		buf_free(&h);
+		h.data = red;
+		h.len = len;
+		cut = true;
+	}
 	cut = userinfo_cut(h.data, h.len, &u) || cut;
-	buf_free(&h);
-	out = db_redact_text(u.data, u.len, &len);
-	if (out || !cut) {
+	free(h.data);
+	if (!cut) {
 		buf_free(&u);
-		return out;
+		return NULL;
 	}
 	return buf_take(&u, NULL);
 }

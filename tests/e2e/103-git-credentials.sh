@@ -41,7 +41,7 @@ expect_eq "readonly: the remote's URL is there, its user information cut" \
 expect_eq "readonly: a token as the user name is cut" \
 	"$("$AIRLOCK" exec -- git remote get-url azure)" "https://REDACTED@dev.azure.com/org/_git/r"
 expect_eq "readonly: the extraheader's value is cut" \
-	"$("$AIRLOCK" exec -- git config http.https://github.com/.extraheader)" "REDACTED"
+	"$("$AIRLOCK" exec -- git config http.https://github.com/.extraheader)" "[REDACTED:extraheader]"
 expect_eq "readonly: git reads the rest: user.name" "$("$AIRLOCK" exec -- git config user.name)" Tester
 expect_eq "readonly: git log works on the copy" "$("$AIRLOCK" exec -- git log --format=%s)" one
 check "readonly: grep -r finds no token in .git" sh -c "! '$AIRLOCK' exec -- grep -r -e '$TOK' -e SEADERSECRET .git"

@@ -53,6 +53,7 @@ seeds_for() {
 		tests/data/classify/programs.tsv ;;
 	sql) echo tests/data/classify/sql.tsv ;;
 	redact) echo tests/data/db/redact.tsv ;;
+	gitcreds) echo tests/data/exec/gitcreds.tsv ;;
 	audit) echo tests/data/db/redact.tsv tests/data/gate/*.jsonl ;;
 	policy) find tests/data/policy examples -type f -name '*policy*' 2>/dev/null ;;
 	diff) echo tests/data/diff/*.tsv tests/data/diff/*.txt ;;
