@@ -1448,3 +1448,77 @@ void ruleset_decide(const struct ruleset *rs, const struct call *c, const struct
 	out->allow_partial = ev.any[RA_ALLOW] ? ev.any[RA_ALLOW] : ev.any[RA_ALLOW_CRITICAL];
 	out->unexplained = ev.unexplained ? ev.unexplained->rule : NULL;
 }
+
+/* ---- the deny rules' path globs, as the sandbox holds them ---------------- */
+
+struct policy_globs {
+	struct pattern *v;
+	size_t n;
+};
+
+char *pattern_path_text(const struct pattern *pat)
+{
+	struct buf b;
+
+	buf_init(&b, 0);
+	for (size_t i = 0; i < pat->nsegs; i++)
+		buf_printf(&b, "/%s", pat->segs[i]);
+	return buf_take(&b, NULL);
+}
+
+struct policy_globs *policy_globs_new(char *const *patterns)
+{
+	struct policy_globs *g = xcalloc(1, sizeof(*g));
+
+	g->v = xcalloc(strv_len(patterns) + 1, sizeof(*g->v));
+	for (char *const *t = patterns; t && *t; t++) {
+		struct pattern *pat = &g->v[g->n++];
+		pat->kind = PK_READ;
+		pat->text = xstrdup(*t);
+		/* the text pattern_path_text() made: its segments come back as they
+		 * were, as none is empty, "." or ".." */
+		if ((*t)[0] != '/' || segs_push_path(pat, *t) < 0) {
+			policy_globs_free(g);
+			return NULL;
+		}
+		pat->segglob = xcalloc(pat->nsegs + 1, sizeof(*pat->segglob));
+		for (size_t i = 0; i < pat->nsegs; i++)
+			pat->segglob[i] = has_glob(pat->segs[i]);
+	}
+	return g;
+}
+
+void policy_globs_free(struct policy_globs *g)
+{
+	if (g == NULL)
+		return;
+	for (size_t i = 0; i < g->n; i++)
+		pattern_clear(&g->v[i]);
+	free(g->v);
+	free(g);
+}
+
+bool policy_globs_match(const struct policy_globs *g, char *const *segs, size_t n)
+{
+	for (size_t i = 0; g && i < g->n; i++)
+		if (segs_match(&g->v[i], segs, n, false))
+			return true;
+	return false;
+}
+
+/* When no pattern matches the directory (nor so a parent of it), one that
+ * matches an entry in it matches the whole path, so its last segment meets
+ * the entry's name unless it is `**`: one fnmatch() turns most entries
+ * away before the walk along the segments. */
+bool policy_globs_match_entry(const struct policy_globs *g, char *const *segs, size_t n)
+{
+	for (size_t i = 0; g && n > 0 && i < g->n; i++) {
+		const struct pattern *pat = &g->v[i];
+		size_t last = pat->nsegs - 1;
+		if (pat->nsegs > 0 && !seg_any(pat, last) && !seg_one(pat, last, segs[n - 1]))
+			continue;
+		if (segs_match(pat, segs, n, false))
+			return true;
+	}
+	return false;
+}
