@@ -479,6 +479,10 @@ struct search_globs {
  * search without holds no set; one with an empty set holds none). */
 int secrets_search(const char *wd, unsigned what, char *const *skip, struct search_globs *globs,
                    char ***found, size_t *n, char ***gitdirs, char **errstr) AIRLOCK_MUST_CHECK;
+/* Makes hide and keep the set of globs searches that bring none read for
+ * (the guard's, before the plan's brings them): else the plan's search
+ * read again every directory the guard's had just read. */
+void secrets_globs_expect(char *const *hide, char *const *keep);
 
 /* ---- a linked worktree's repository (gitdir.c) --------------------------- */
 

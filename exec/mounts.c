@@ -1100,6 +1100,9 @@ char **mounts_search_skip(const struct profile *p, const char *wd)
 	free(err);
 	skip = search_skip(p, wd, covered);
 	strv_free(covered);
+	/* the guard searches with this next, the plan after it: the guard's
+	 * reads serve the plan's deny globs too */
+	secrets_globs_expect(p->hide_globs, p->keep_globs);
 	return skip;
 }
 

@@ -1252,3 +1252,12 @@ int secrets_find(const char *wd, unsigned what, char *const *skip, char ***found
 {
 	return secrets_search(wd, what, skip, NULL, found, n, gitdirs, errstr);
 }
+
+void secrets_globs_expect(char *const *hide, char *const *keep)
+{
+	pthread_mutex_lock(&cache_lock);
+	gl_told = true;
+	if (globs_set(hide, keep) < 0) /* the search that brings them fails */
+		globs_drop();
+	pthread_mutex_unlock(&cache_lock);
+}

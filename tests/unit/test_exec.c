@@ -1072,6 +1072,15 @@ static void test_secrets_globs(void **state)
 	/* ... the same: trusted, also when a search without globs came first */
 	GLOBS_EXPECT(real, NULL, NULL, true, "", 0);
 	GLOBS_EXPECT(real, sql, NULL, false, "a/b/y.sql a/x.sql d.sql", 0);
+	/* nothing kept: the guard's search, told the set ahead (as
+	 * mounts_search_skip() does), reads for it, and the plan's reads none */
+	cmd = xasprintf("rm -r '%s'/airlock/search", getenv("XDG_STATE_HOME"));
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	secrets_forget();
+	secrets_globs_expect((char *[]){sql, NULL}, NULL);
+	GLOBS_EXPECT(real, NULL, NULL, false, "", 5);
+	GLOBS_EXPECT(real, sql, NULL, false, "a/b/y.sql a/x.sql d.sql", 0);
 	/* a file made since is found by the next search */
 	write_file(real, "c/new.sql", "x\n");
 	GLOBS_EXPECT(real, sql, NULL, false, "a/b/y.sql a/x.sql c/new.sql d.sql", 1);
