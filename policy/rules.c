@@ -1453,6 +1453,9 @@ void ruleset_decide(const struct ruleset *rs, const struct call *c, const struct
 
 struct policy_globs {
 	struct pattern *v;
+	const char **tail; /* per pattern: the text after a last segment's lone
+	                    * leading `*` with no glob after it (*.sql: ".sql"),
+	                    * or NULL */
 	size_t n;
 };
 
@@ -1471,8 +1474,10 @@ struct policy_globs *policy_globs_new(char *const *patterns)
 	struct policy_globs *g = xcalloc(1, sizeof(*g));
 
 	g->v = xcalloc(strv_len(patterns) + 1, sizeof(*g->v));
+	g->tail = xcalloc(strv_len(patterns) + 1, sizeof(*g->tail));
 	for (char *const *t = patterns; t && *t; t++) {
-		struct pattern *pat = &g->v[g->n++];
+		struct pattern *pat = &g->v[g->n];
+		const char *last;
 		pat->kind = PK_READ;
 		pat->text = xstrdup(*t);
 		/* the text pattern_path_text() made: its segments come back as they
@@ -1484,6 +1489,10 @@ struct policy_globs *policy_globs_new(char *const *patterns)
 		pat->segglob = xcalloc(pat->nsegs + 1, sizeof(*pat->segglob));
 		for (size_t i = 0; i < pat->nsegs; i++)
 			pat->segglob[i] = has_glob(pat->segs[i]);
+		last = pat->nsegs ? pat->segs[pat->nsegs - 1] : "";
+		if (last[0] == '*' && last[1] && !has_glob(last + 1))
+			g->tail[g->n] = last + 1;
+		g->n++;
 	}
 	return g;
 }
@@ -1495,6 +1504,7 @@ void policy_globs_free(struct policy_globs *g)
 	for (size_t i = 0; i < g->n; i++)
 		pattern_clear(&g->v[i]);
 	free(g->v);
+	free(g->tail);
 	free(g);
 }
 
@@ -1506,16 +1516,26 @@ bool policy_globs_match(const struct policy_globs *g, char *const *segs, size_t 
 	return false;
 }
 
+/* True when name ends with tail: what fnmatch("*" tail, name, 0) says
+ * for a name without '/' and a tail without glob characters. */
+static bool tail_meets(const char *tail, const char *name)
+{
+	size_t t = strlen(tail), k = strlen(name);
+	return k >= t && memcmp(name + k - t, tail, t) == 0;
+}
+
 /* When no pattern matches the directory (nor so a parent of it), one that
  * matches an entry in it matches the whole path, so its last segment meets
- * the entry's name unless it is `**`: one fnmatch() turns most entries
- * away before the walk along the segments. */
+ * the entry's name unless it is `**`: one fnmatch() (a compare for `*.sql`)
+ * turns most entries away before the walk along the segments. */
 bool policy_globs_match_entry(const struct policy_globs *g, char *const *segs, size_t n)
 {
 	for (size_t i = 0; g && n > 0 && i < g->n; i++) {
 		const struct pattern *pat = &g->v[i];
 		size_t last = pat->nsegs - 1;
-		if (pat->nsegs > 0 && !seg_any(pat, last) && !seg_one(pat, last, segs[n - 1]))
+		if (g->tail[i] ? !tail_meets(g->tail[i], segs[n - 1])
+		               : pat->nsegs > 0 && !seg_any(pat, last) &&
+		                     !seg_one(pat, last, segs[n - 1]))
 			continue;
 		if (segs_match(pat, segs, n, false))
 			return true;
