@@ -185,6 +185,8 @@ struct profile *profile_dup(const struct profile *p)
 	d->secrets_skip = strv_dup(p->secrets_skip);
 	d->hide = strv_dup(p->hide);
 	d->keep = strv_dup(p->keep);
+	d->hide_globs = strv_dup(p->hide_globs);
+	d->keep_globs = strv_dup(p->keep_globs);
 	return d;
 }
 
@@ -200,6 +202,8 @@ void profile_free(struct profile *p)
 	strv_free(p->secrets_skip);
 	strv_free(p->hide);
 	strv_free(p->keep);
+	strv_free(p->hide_globs);
+	strv_free(p->keep_globs);
 	free(p);
 }
 

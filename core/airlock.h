@@ -163,6 +163,10 @@ struct profile {
 	                    * Read(...)): masked where they lie in the workdir */
 	char **keep;       /* ... and writing (deny = Edit(...)): bound read-only
 	                    * where they lie in the workdir */
+	char **hide_globs; /* the absolute patterns deny = Read(...) rules name
+	                    * paths by otherwise (policy_globs_new()): what
+	                    * they match in the workdir is masked */
+	char **keep_globs; /* ... deny = Edit(...) rules: kept read-only */
 	long long memory;     /* bytes; 0 = unlimited */
 	long long cpu;        /* seconds */
 	long long timeout;    /* wall seconds */

@@ -478,6 +478,24 @@ size_t secrets_dirs_read(void);
 void secrets_forget(void);
 int secrets_find(const char *wd, unsigned what, char *const *skip, char ***found, size_t *n,
                  char ***gitdirs, char **errstr) AIRLOCK_MUST_CHECK;
+/* What a search also finds: the paths in the workdir that the deny rules'
+ * globs match (policy_globs_new()), as the walk meets them (a link not
+ * resolved; nothing below a directory they match, which covers it).
+ * Skipped trees (node_modules, secrets_skip) are not searched. */
+struct search_globs {
+	char *const *hide; /* in: profile->hide_globs (NULL: none) */
+	char *const *keep; /* in: profile->keep_globs */
+	char **hidden;     /* out: what hide matches; a new vector (NULL: none) */
+	char **kept;       /* out: what keep matches */
+};
+/* secrets_find() that, with globs, also finds what globs asks for (a
+ * search without holds no set; one with an empty set holds none). */
+int secrets_search(const char *wd, unsigned what, char *const *skip, struct search_globs *globs,
+                   char ***found, size_t *n, char ***gitdirs, char **errstr) AIRLOCK_MUST_CHECK;
+/* Makes hide and keep the set of globs searches that bring none read for
+ * (the guard's, before the plan's brings them): else the plan's search
+ * read again every directory the guard's had just read. */
+void secrets_globs_expect(char *const *hide, char *const *keep);
 
 /* ---- a linked worktree's repository (gitdir.c) --------------------------- */
 

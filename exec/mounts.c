@@ -960,22 +960,32 @@ static int want_nested(const char *wd, char *const *gitdirs, struct want **w, si
  * them are pinned too (want_pins). The search enters neither the covered
  * kernel mounts nor the profile's secrets_skip directories (a user's
  * choice for a huge build or data tree, which would fail the search).
+ * The same search finds what the deny rules' globs match, into globs,
+ * for want_hidden() and want_denied_writes().
  */
 static int want_masks(const struct profile *p, const char *wd, char *const *covered, bool pin,
-                      struct want **w, size_t *n, char **errstr)
+                      struct search_globs *globs, struct want **w, size_t *n, char **errstr)
 {
 	unsigned what = (p->show_secrets ? 0 : MASK_SECRETS) | (p->network ? 0 : MASK_PIPES);
+	bool globbed = globs->hide || globs->keep;
 	char **found, **gitdirs = NULL, **skip;
 	size_t nfound, pins = 0;
 	int rc = 0;
 
-	if (what == 0 && !pin)
+	if (what == 0 && !pin && !globbed)
 		return 0;
 	skip = search_skip(p, wd, covered);
-	rc = secrets_find(wd, what, skip, &found, &nfound,
-	                  pin || !p->show_secrets ? &gitdirs : NULL, errstr);
+	rc = secrets_search(wd, what, skip, globs, &found, &nfound,
+	                    pin || !p->show_secrets ? &gitdirs : NULL, errstr);
 	strv_free(skip);
-	if (rc < 0 && what == 0) { /* only the nested repositories: the sweep has them */
+	if (rc == 0 && strv_len(globs->hidden) + strv_len(globs->kept) > SECRETS_MAX) {
+		*errstr = xasprintf("workdir %s: more than %d paths that deny = Read(...) or "
+		                    "Edit(...) rules' patterns match to mask or keep read-only: "
+		                    "name their directory in the rule instead",
+		                    wd, SECRETS_MAX);
+		rc = -1;
+	}
+	if (rc < 0 && what == 0 && !globbed) { /* only the nested repositories: the sweep has them */
 		free(*errstr);
 		*errstr = NULL;
 		return 0;
@@ -1001,16 +1011,28 @@ static int want_masks(const struct profile *p, const char *wd, char *const *cove
 	return rc;
 }
 
+/* True when a directory at real is hidden already (a rule naming it whole
+ * and a glob matching it). */
+static bool want_hides(const struct want *w, size_t n, const char *real)
+{
+	for (size_t i = 0; i < n; i++)
+		if (w[i].hides && strcmp(w[i].dst, real) == 0)
+			return true;
+	return false;
+}
+
 /*
  * The paths the policy denies reading (profile->hide: deny = Read(...)
- * rules that name a path whole) where they lie in the workdir: a file
- * masked as a secret is, a directory covered by an empty read-only tmpfs.
+ * rules that name a path whole; or what the search found their globs
+ * match) where they lie in the workdir: a file masked as a secret is, a
+ * directory covered by an empty read-only tmpfs.
  * The rule stops a call that names the path; this stops one that reads it
  * as part of a tree (`grep -r x .`, `rg`, `tar c .`). When the sandbox can
  * write the workdir the directories up to it are pinned, so a call cannot
  * move it out from under the mask. A path that is not there, the workdir
  * itself, or one outside it (nothing of the host shows there but what is
- * granted) is left alone.
+ * granted) is left alone. A file with another hard link fails, as a
+ * secret does: the other name would show what it holds.
  */
 static int want_hidden(char *const *hide, const char *wd, bool pin, struct want **w, size_t *n,
                        char **errstr)
@@ -1021,8 +1043,15 @@ static int want_hidden(char *const *hide, const char *wd, bool pin, struct want 
 
 	for (char *const *h = hide; h && *h; h++) {
 		if (realpath(*h, real) == NULL || stat(real, &st) < 0 || strcmp(real, wd) == 0 ||
-		    !path_contains(wd, real))
+		    !path_contains(wd, real) || want_hides(*w, *n, real))
 			continue;
+		if (S_ISREG(st.st_mode) && st.st_nlink > 1) {
+			*errstr = xasprintf("workdir: %s, which a deny = Read(...) rule names, has "
+			                    "another hard link, which would show what it holds "
+			                    "unmasked: remove that link (find . -samefile %s lists it)",
+			                    real, real);
+			return -1;
+		}
 		if (S_ISDIR(st.st_mode)) {
 			want_push(w, n, OP_TMPFS, NULL, xstrdup(real),
 			          xstrdup("mode=0755,size=4k,nr_inodes=4"), A_RO, true);
@@ -1037,7 +1066,8 @@ static int want_hidden(char *const *hide, const char *wd, bool pin, struct want 
 }
 
 /* The paths the policy denies writing (profile->keep: deny = Edit(...)
- * rules that name a path whole) that lie in a writable workdir: bound
+ * rules that name a path whole; or what the search found their globs
+ * match) that lie in a writable workdir: bound
  * read-only onto themselves, which also keeps them from being moved or
  * removed. One not there yet is not kept (a call may make it). */
 static void want_denied_writes(char *const *keep, const char *wd, struct want **w, size_t *n)
@@ -1212,6 +1242,9 @@ char **mounts_search_skip(const struct profile *p, const char *wd)
 	free(err);
 	skip = search_skip(p, wd, covered);
 	strv_free(covered);
+	/* the guard searches with this next, the plan after it: the guard's
+	 * reads serve the plan's deny globs too */
+	secrets_globs_expect(p->hide_globs, p->keep_globs);
 	return skip;
 }
 
@@ -1235,20 +1268,28 @@ static int want_workdir(const struct exec_spec *s, const char *wd, struct want *
 		rw = true;
 	}
 	char **covered = NULL; /* the kernel's mounts below wd: not searched */
+	struct search_globs globs = {s->profile->hide_globs, s->profile->keep_globs, NULL, NULL};
+	bool pin = rw && !s->overlay_dir;
 	int rc = want_kernel_mounts(wd, w, n, &covered, errstr) < 0 ||
-	                 want_masks(s->profile, wd, covered, rw && !s->overlay_dir, w, n,
-	                            errstr) < 0 ||
-	                 want_hidden(s->profile->hide, wd, rw && !s->overlay_dir, w, n, errstr) < 0
+	                 want_masks(s->profile, wd, covered, pin, &globs, w, n, errstr) < 0 ||
+	                 want_hidden(s->profile->hide, wd, pin, w, n, errstr) < 0 ||
+	                 want_hidden(globs.hidden, wd, pin, w, n, errstr) < 0
 	         ? -1
 	         : 0;
 	strv_free(covered);
-	if (rc < 0)
+	strv_free(globs.hidden);
+	if (rc < 0) {
+		strv_free(globs.kept);
 		return -1;
+	}
 	/* A writable workdir must not plant what runs or decides later: hooks and
 	 * config the host's git runs, airlock's project policy, the agent's hook
 	 * and MCP settings. */
-	if (rw)
+	if (rw) {
 		want_denied_writes(s->profile->keep, wd, w, n);
+		want_denied_writes(globs.kept, wd, w, n);
+	}
+	strv_free(globs.kept);
 	return rw ? want_guarded(wd, false, w, n, errstr) : 0;
 }
 

@@ -53,6 +53,7 @@
 #include "classifier/classifier.h"
 #include "core/util.h"
 #include "exec/exec_internal.h"
+#include "policy/policy.h"
 
 #define RACY_NS 2000000000LL /* 2 s: coarser than any file system's clock */
 /* Slots for remembered directories, a power of two, half of them used at
@@ -89,6 +90,8 @@ struct dir_seen {
 	char **pipes;                      /* sockets and FIFOs; owned */
 	size_t entries;                    /* how many it had */
 	bool has_git;                      /* an entry named .git */
+	char **hides, **keeps; /* names the deny rules' globs match; owned */
+	uint64_t gen;          /* the set of globs they are for (0: none) */
 };
 
 static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -105,6 +108,23 @@ static bool watch_full; /* out of watches: no more tried until forgotten */
 static bool dirty;      /* a directory was read since the last keep_save() */
 static size_t dirs_read; /* directories read, for the tests */
 
+/*
+ * With deny = Read(...) or Edit(...) rules that name paths by a glob
+ * (profile->hide_globs, keep_globs), reading a directory also notes which
+ * of its entries they match (dir_seen.hides, keeps), for one set of
+ * patterns, numbered gl_gen: so what a directory holds is for one set. A
+ * search that brings another set (a policy changed, or the kept file's was
+ * another) makes it the set, under a new number; what was remembered for an
+ * older one serves its secrets still, but a search with globs reads the
+ * directory again. A search that brings no set (the guard's, which has no
+ * policy) takes what is remembered for any, and reads for the set.
+ */
+static char **gl_hide, **gl_keep; /* the set's patterns; owned */
+static struct policy_globs *gl_hide_m, *gl_keep_m; /* compiled; NULL when empty */
+static uint64_t gl_gen;  /* the set's number; 0: none */
+static uint64_t gl_last; /* the last number given */
+static bool gl_told;     /* a search brought its set: a kept file's is not taken */
+
 /* No IN_DONT_FOLLOW: the watch is set through /proc/self/fd, a link to
  * the directory opened (itself opened without following one). */
 #define WATCH_MASK                                                                        \
@@ -120,6 +140,7 @@ struct pending_dir {
 struct walk {
 	const char *wd;
 	unsigned what;         /* MASK_SECRETS, MASK_PIPES */
+	struct search_globs *globs; /* what the deny rules' globs match, or NULL */
 	struct pending_dir *q; /* queue; [head, n) still to read */
 	size_t head, n, alloc;
 	size_t entries; /* entries read so far */
@@ -169,7 +190,10 @@ static void seen_forget(struct dir_seen *s)
 	strv_free(s->others);
 	strv_free(s->subdirs);
 	strv_free(s->pipes);
-	s->files = s->others = s->subdirs = s->pipes = NULL;
+	strv_free(s->hides);
+	strv_free(s->keeps);
+	s->files = s->others = s->subdirs = s->pipes = s->hides = s->keeps = NULL;
+	s->gen = 0;
 	s->entries = 0;
 	s->has_git = false;
 	s->valid = false;
@@ -362,6 +386,93 @@ static struct dir_seen *cache_take(const char *path)
 	return s;
 }
 
+/* ---- the deny rules' globs ------------------------------------------------- */
+
+static bool strv_same(char *const *a, char *const *b)
+{
+	size_t i = 0;
+
+	for (; a && a[i] && b && b[i]; i++)
+		if (strcmp(a[i], b[i]) != 0)
+			return false;
+	return (a == NULL || a[i] == NULL) && (b == NULL || b[i] == NULL);
+}
+
+static void globs_drop(void)
+{
+	strv_free(gl_hide);
+	strv_free(gl_keep);
+	policy_globs_free(gl_hide_m);
+	policy_globs_free(gl_keep_m);
+	gl_hide = gl_keep = NULL;
+	gl_hide_m = gl_keep_m = NULL;
+	gl_gen = 0;
+}
+
+/* Makes hide and keep the set (none when both are empty), unless they are
+ * already; -1 when a pattern is not one policy_globs_new() takes (the
+ * policy or the kept file made them: it cannot happen, and fails closed). */
+static int globs_set(char *const *hide, char *const *keep)
+{
+	struct policy_globs *h = NULL, *k = NULL;
+
+	if (strv_same(hide, gl_hide) && strv_same(keep, gl_keep))
+		return 0;
+	if ((hide && *hide && (h = policy_globs_new(hide)) == NULL) ||
+	    (keep && *keep && (k = policy_globs_new(keep)) == NULL)) {
+		policy_globs_free(h);
+		return -1;
+	}
+	globs_drop();
+	if (h == NULL && k == NULL)
+		return 0;
+	gl_hide = strv_dup(hide);
+	gl_keep = strv_dup(keep);
+	gl_hide_m = h;
+	gl_keep_m = k;
+	gl_gen = ++gl_last;
+	return 0;
+}
+
+/* One directory being read, split for the globs: its segments, with room
+ * for an entry's name after them, and the sets its entries are matched
+ * against (NULL: none, or one that matches the directory, masked or kept
+ * whole). Made once per directory read, so an entry costs no allocation. */
+struct dir_globs {
+	char buf[PATH_MAX];
+	char *segs[PATH_MAX / 2 + 1];
+	size_t n;
+	const struct policy_globs *hide, *keep;
+};
+
+static void dir_globs_start(struct dir_globs *dg, const char *path)
+{
+	char *save = NULL;
+
+	dg->hide = dg->keep = NULL;
+	dg->n = 0;
+	/* a longer path was not opened: its directory is never read */
+	if (gl_gen == 0 || strlen(path) >= sizeof(dg->buf))
+		return;
+	memcpy(dg->buf, path, strlen(path) + 1);
+	for (char *t = strtok_r(dg->buf, "/", &save); t; t = strtok_r(NULL, "/", &save))
+		dg->segs[dg->n++] = t;
+	if (gl_hide_m && !policy_globs_match(gl_hide_m, dg->segs, dg->n))
+		dg->hide = gl_hide_m;
+	if (gl_keep_m && !policy_globs_match(gl_keep_m, dg->segs, dg->n))
+		dg->keep = gl_keep_m;
+}
+
+/* Notes the entry name into s when the globs match it. */
+static void dir_globs_entry(struct dir_globs *dg, struct dir_seen *s, const char *name)
+{
+	dg->segs[dg->n] = (char *)name; /* read, never written */
+	if (dg->hide && policy_globs_match_entry(dg->hide, dg->segs, dg->n + 1))
+		strv_push(&s->hides, name);
+	if (dg->keep && policy_globs_match_entry(dg->keep, dg->segs, dg->n + 1))
+		strv_push(&s->keeps, name);
+}
+
 /* ---- kept for the next process ---------------------------------------------- */
 
 /*
@@ -375,9 +486,12 @@ static struct dir_seen *cache_take(const char *path)
  * written is not kept. A file that is not the user's own and private, or does not
  * parse, is ignored: the file can only spare reads, never add a trust the
  * directory itself does not give. The sandbox cannot write it: the state
- * directory is hidden, and no grant may make it writable.
+ * directory is hidden, and no grant may make it writable. The set of
+ * globs the matches were noted for is written ahead of the directories,
+ * and each notes whether its matches are for it: a process whose policy
+ * has another set reads those directories again.
  */
-#define KEEP_MAGIC "airlock-search 4" /* 4: copies of secrets are secrets */
+#define KEEP_MAGIC "airlock-search 5" /* 5: the deny rules' globs' matches */
 #define KEEP_MAX (64u << 20)
 
 static void keep_str(struct buf *b, const char *str)
@@ -431,12 +545,14 @@ static void keep_save(const char *wd)
 	buf_init(&b, KEEP_MAX);
 	keep_str(&b, KEEP_MAGIC);
 	keep_str(&b, wd);
+	keep_list(&b, gl_hide);
+	keep_list(&b, gl_keep);
 	for (size_t i = 0; i < cache_slots; i++) {
 		const struct dir_seen *s = &cache[i];
 		uint64_t id[3] = {(uint64_t)s->dev, (uint64_t)s->ino, (uint64_t)s->entries};
 		int64_t t[4] = {(int64_t)s->mtime.tv_sec, (int64_t)s->mtime.tv_nsec,
 		                (int64_t)s->ctime.tv_sec, (int64_t)s->ctime.tv_nsec};
-		uint8_t git = s->has_git;
+		uint8_t git = s->has_git, globbed = gl_gen != 0 && s->gen == gl_gen;
 		if (s->path == NULL || !s->valid || racy(&s->mtime) || racy(&s->ctime) ||
 		    !path_contains(wd, s->path))
 			continue;
@@ -448,6 +564,9 @@ static void keep_save(const char *wd)
 		keep_list(&b, s->others);
 		keep_list(&b, s->subdirs);
 		keep_list(&b, s->pipes);
+		buf_append(&b, &globbed, 1);
+		keep_list(&b, globbed ? s->hides : NULL);
+		keep_list(&b, globbed ? s->keeps : NULL);
 	}
 	if (access(path, F_OK) != 0)
 		keep_prune(path);
@@ -494,7 +613,8 @@ static void rd_bytes(struct keep_rd *r, void *out, size_t n)
 	r->p += n;
 }
 
-static char **rd_list(struct keep_rd *r)
+/* A list of names, or with paths, of absolute patterns. */
+static char **rd_list_of(struct keep_rd *r, bool paths)
 {
 	uint32_t n = 0;
 	char **v = NULL;
@@ -502,8 +622,9 @@ static char **rd_list(struct keep_rd *r)
 	rd_bytes(r, &n, sizeof(n));
 	for (uint32_t i = 0; i < n && !r->bad; i++) {
 		const char *name = rd_str(r);
-		if (name[0] == '\0' || strchr(name, '/') || strcmp(name, ".") == 0 ||
-		    strcmp(name, "..") == 0)
+		if (paths ? name[0] != '/'
+		          : name[0] == '\0' || strchr(name, '/') || strcmp(name, ".") == 0 ||
+		                strcmp(name, "..") == 0)
 			r->bad = true;
 		else
 			strv_push(&v, name);
@@ -511,21 +632,35 @@ static char **rd_list(struct keep_rd *r)
 	return v;
 }
 
-/* One kept directory into the table; false when the record is amiss. */
-static bool keep_record(struct keep_rd *r, const char *wd)
+static char **rd_list(struct keep_rd *r)
+{
+	return rd_list_of(r, false);
+}
+
+/* One kept directory into the table, its matches for the set gen (0:
+ * none, dropped); false when the record is amiss. */
+static bool keep_record(struct keep_rd *r, const char *wd, uint64_t gen)
 {
 	const char *path = rd_str(r);
 	uint64_t id[3];
 	int64_t t[4];
-	uint8_t git;
+	uint8_t git, globbed;
 	struct dir_seen *s;
-	char **lists[4];
+	char **lists[6];
 
 	rd_bytes(r, id, sizeof(id));
 	rd_bytes(r, t, sizeof(t));
 	rd_bytes(r, &git, 1);
-	for (size_t i = 0; i < nitems(lists); i++)
+	for (size_t i = 0; i < 4; i++)
 		lists[i] = rd_list(r);
+	rd_bytes(r, &globbed, 1);
+	for (size_t i = 4; i < nitems(lists); i++)
+		lists[i] = rd_list(r);
+	if (!globbed || gen == 0) {
+		strv_free(lists[4]);
+		strv_free(lists[5]);
+		lists[4] = lists[5] = NULL;
+	}
 	if (r->bad || path[0] != '/' || !path_contains(wd, path) ||
 	    (s = cache_take(path))->valid) {
 		for (size_t i = 0; i < nitems(lists); i++)
@@ -542,8 +677,30 @@ static bool keep_record(struct keep_rd *r, const char *wd)
 	s->others = lists[1];
 	s->subdirs = lists[2];
 	s->pipes = lists[3];
+	s->hides = lists[4];
+	s->keeps = lists[5];
+	s->gen = globbed ? gen : 0;
 	s->valid = true;
 	return true;
+}
+
+/* The set of globs a kept file's matches are for: the search's when it is
+ * the same, or the file's when the search brought none yet (the guard's
+ * search comes first); 0 when another set, or none, so none serve. */
+static uint64_t keep_globs(struct keep_rd *r)
+{
+	char **hide = rd_list_of(r, true), **keep = rd_list_of(r, true);
+	uint64_t gen = 0;
+
+	if (!r->bad && (hide || keep)) {
+		if (gl_gen == 0 && !gl_told && globs_set(hide, keep) < 0)
+			r->bad = true;
+		else if (strv_same(hide, gl_hide) && strv_same(keep, gl_keep))
+			gen = gl_gen;
+	}
+	strv_free(hide);
+	strv_free(keep);
+	return gen;
 }
 
 /* Before a process's first search: what the last process kept of wd. */
@@ -551,6 +708,7 @@ static void keep_load(const char *wd)
 {
 	char *path = pending_state_file(wd, "search"), *data = NULL;
 	struct keep_rd r = {.bad = true};
+	uint64_t gen;
 	struct stat st;
 	int fd = path ? open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) : -1;
 
@@ -562,8 +720,9 @@ static void keep_load(const char *wd)
 	}
 	if (!r.bad && (strcmp(rd_str(&r), KEEP_MAGIC) != 0 || strcmp(rd_str(&r), wd) != 0))
 		r.bad = true;
+	gen = r.bad ? 0 : keep_globs(&r);
 	while (!r.bad && r.p < r.end)
-		if (!keep_record(&r, wd))
+		if (!keep_record(&r, wd, gen))
 			r.bad = true;
 	if (r.bad && cache_used > 0) /* half a file: none of it */
 		cache_clear();
@@ -583,6 +742,8 @@ void secrets_forget(void)
 	pthread_mutex_lock(&cache_lock);
 	if (cache)
 		cache_clear();
+	globs_drop();
+	gl_told = false;
 	searches = 0;
 	dirty = false;
 	pthread_mutex_unlock(&cache_lock);
@@ -685,8 +846,11 @@ static bool secret_name(const char *name)
 /* Lists an open directory into s (names only; s->path is the caller's). */
 static void dir_list(DIR *d, struct dir_seen *s)
 {
+	struct dir_globs dg;
 	struct dirent *e;
 
+	dir_globs_start(&dg, s->path);
+	s->gen = gl_gen;
 	while ((e = readdir(d)) != NULL) {
 		const char *name = e->d_name;
 		unsigned char t;
@@ -701,6 +865,8 @@ static void dir_list(DIR *d, struct dir_seen *s)
 			strv_push(t == DT_REG ? &s->files : &s->others, name);
 		if (t == DT_DIR && !skipped_name(name))
 			strv_push(&s->subdirs, name);
+		if (dg.hide || dg.keep)
+			dir_globs_entry(&dg, s, name);
 	}
 }
 
@@ -743,20 +909,22 @@ static void dir_read(DIR *d, struct dir_seen *s, const struct stat *st)
 
 /*
  * What path holds: from the cache when watched with no event since, or
- * unwatched with its identity and mtime as remembered; else read. Returns
- * the entry, valid until the next call, or NULL with errno when it cannot
- * be opened.
+ * unwatched with its identity and mtime as remembered; else read. With
+ * gen, what is remembered serves only when read for that set of globs.
+ * Returns the entry, valid until the next call, or NULL with errno when
+ * it cannot be opened.
  */
-static const struct dir_seen *dir_get(const char *path)
+static const struct dir_seen *dir_get(const char *path, uint64_t gen)
 {
 	struct dir_seen *s = cache_take(path);
+	bool fits = s->valid && (gen == 0 || s->gen == gen);
 	struct stat st;
 	DIR *d;
 
-	if (s->valid && s->watch >= 0)
+	if (fits && s->watch >= 0)
 		return s; /* no event since it was read */
 	/* not watched, and not to be: one lstat(), as cheap as it gets */
-	if ((ino_fd < 0 || watch_full) && s->valid && lstat(path, &st) == 0 && seen_is(s, &st))
+	if ((ino_fd < 0 || watch_full) && fits && lstat(path, &st) == 0 && seen_is(s, &st))
 		return s;
 	if ((d = dir_open(path)) == NULL) {
 		seen_forget(s);
@@ -770,7 +938,7 @@ static const struct dir_seen *dir_get(const char *path)
 		errno = e;
 		return NULL;
 	}
-	if (!s->valid || !seen_is(s, &st))
+	if (!fits || !seen_is(s, &st))
 		dir_read(d, s, &st);
 	closedir(d);
 	return s;
@@ -953,7 +1121,8 @@ static bool unread_harmless(int e, const char *path)
 /* One directory: its secrets found, its subdirectories queued. */
 static int walk_dir(struct walk *wk, const struct pending_dir *pd, char **errstr)
 {
-	const struct dir_seen *s = dir_get(pd->path);
+	bool globbed = wk->globs && gl_gen != 0; /* the search's set is gl_gen's */
+	const struct dir_seen *s = dir_get(pd->path, globbed ? gl_gen : 0);
 
 	if (s == NULL) {
 		int e = errno;
@@ -989,21 +1158,33 @@ static int walk_dir(struct walk *wk, const struct pending_dir *pd, char **errstr
 		found_resolve(wk, p);
 		free(p);
 	}
+	for (size_t i = 0; globbed && s->hides && s->hides[i]; i++)
+		strv_push_owned(&wk->globs->hidden, xasprintf("%s/%s", pd->path, s->hides[i]));
+	for (size_t i = 0; globbed && s->keeps && s->keeps[i]; i++)
+		strv_push_owned(&wk->globs->kept, xasprintf("%s/%s", pd->path, s->keeps[i]));
 	for (size_t i = 0; s->subdirs && s->subdirs[i]; i++)
 		queue_push(wk, xasprintf("%s/%s", pd->path, s->subdirs[i]), pd->depth + 1);
 	return 0;
 }
 
-int secrets_find(const char *wd, unsigned what, char *const *skip, char ***found, size_t *n,
-                 char ***gitdirs, char **errstr)
+int secrets_search(const char *wd, unsigned what, char *const *skip, struct search_globs *globs,
+                   char ***found, size_t *n, char ***gitdirs, char **errstr)
 {
-	struct walk wk = {.wd = wd, .what = what, .want_gitdirs = gitdirs != NULL};
+	struct walk wk = {.wd = wd, .what = what, .globs = globs, .want_gitdirs = gitdirs != NULL};
 	int rc = 0;
 
 	queue_push(&wk, xstrdup(wd), 0);
+	if (globs)
+		globs->hidden = globs->kept = NULL;
 	pthread_mutex_lock(&cache_lock);
 	if (cache == NULL)
 		cache_resize(CACHE_MIN);
+	gl_told |= globs != NULL;
+	if (globs && globs_set(globs->hide, globs->keep) < 0) {
+		*errstr = xstrdup("workdir: a deny rule's path pattern cannot be matched in the "
+		                  "sandbox (not an absolute path of at most 128 segments)");
+		rc = -1; /* fail safe: what it matches would show */
+	}
 	if (++searches == 1 && cache_used == 0)
 		keep_load(wd);
 	watch_start();
@@ -1053,10 +1234,30 @@ int secrets_find(const char *wd, unsigned what, char *const *skip, char ***found
 		strv_free(wk.gitdirs);
 		wk.found = wk.gitdirs = NULL;
 		wk.nfound = 0;
+		if (globs) {
+			strv_free(globs->hidden);
+			strv_free(globs->kept);
+			globs->hidden = globs->kept = NULL;
+		}
 	}
 	*found = wk.found;
 	*n = wk.nfound;
 	if (gitdirs)
 		*gitdirs = wk.gitdirs;
 	return rc;
+}
+
+int secrets_find(const char *wd, unsigned what, char *const *skip, char ***found, size_t *n,
+                 char ***gitdirs, char **errstr)
+{
+	return secrets_search(wd, what, skip, NULL, found, n, gitdirs, errstr);
+}
+
+void secrets_globs_expect(char *const *hide, char *const *keep)
+{
+	pthread_mutex_lock(&cache_lock);
+	gl_told = true;
+	if (globs_set(hide, keep) < 0) /* the search that brings them fails */
+		globs_drop();
+	pthread_mutex_unlock(&cache_lock);
 }

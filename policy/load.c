@@ -554,15 +554,37 @@ static char *denied_whole(const struct pattern *pat)
 	return buf_take(&b, NULL);
 }
 
+/* The pattern a deny = Read(...) or Edit(...) rule names paths by that
+ * denied_whole() does not take (any .sql: Read(*.sql); a key in config:
+ * Read(./config/NAME.key) with a * for NAME), as policy_globs_new() takes
+ * it; a new string, or NULL. A bare Read, every
+ * path, is the rules' alone. */
+static char *denied_glob(const struct pattern *pat)
+{
+	char *whole;
+
+	if (pat->all || pat->nsegs == 0)
+		return NULL;
+	if ((whole = denied_whole(pat)) != NULL) {
+		free(whole);
+		return NULL;
+	}
+	return pattern_path_text(pat);
+}
+
 /* The paths the deny rules of kind k name whole (denied_whole()), but
- * the workdir itself, which the rules alone hold; a new vector or NULL. */
-static char **denied_paths(const struct policy *p, enum pattern_kind k)
+ * the workdir itself, which the rules alone hold, or with globs, the
+ * patterns they name paths by otherwise (denied_glob()); a new vector or
+ * NULL. */
+static char **denied_paths(const struct policy *p, enum pattern_kind k, bool globs)
 {
 	char **v = NULL;
 
 	for (size_t i = 0; i < p->rules.n[k]; i++) {
 		const struct rule *r = p->rules.v[k] + i;
-		char *path = r->act == RA_DENY ? denied_whole(&r->pat) : NULL;
+		char *path = r->act != RA_DENY ? NULL
+		             : globs           ? denied_glob(&r->pat)
+		                               : denied_whole(&r->pat);
 		if (path && strcmp(path, p->workdir) != 0 && !strv_contains(v, path))
 			strv_push(&v, path);
 		free(path);
@@ -573,24 +595,34 @@ static char **denied_paths(const struct policy *p, enum pattern_kind k)
 /*
  * What the deny = Read(...) rules name whole goes into every profile's
  * hide list, and what the deny = Edit(...) rules do into its keep list,
- * for the sandbox to mask or keep read-only where it lies in the workdir:
+ * the patterns they name paths by otherwise into hide_globs and
+ * keep_globs, for the sandbox to mask or keep read-only where it lies in
+ * the workdir (the globs: what its search of the workdir finds they match):
  * a rule stops a call that names the path, but `grep -r x .`, `rg` or
  * `tar c .` read it as part of a tree the rule does not name, and `cp -r
  * x/. .`, `tar xf` or `git checkout` write it so.
  */
 static void hide_denied_paths(struct policy *p)
 {
-	char **hide = denied_paths(p, PK_READ), **keep = denied_paths(p, PK_EDIT);
+	char **hide = denied_paths(p, PK_READ, false), **keep = denied_paths(p, PK_EDIT, false);
+	char **hide_globs = denied_paths(p, PK_READ, true);
+	char **keep_globs = denied_paths(p, PK_EDIT, true);
 
-	for (size_t i = 0; (hide || keep) && i < p->nprofiles; i++) {
+	for (size_t i = 0; (hide || keep || hide_globs || keep_globs) && i < p->nprofiles; i++) {
 		struct profile *pr = p->profiles[i].prof;
 		strv_free(pr->hide);
 		strv_free(pr->keep);
+		strv_free(pr->hide_globs);
+		strv_free(pr->keep_globs);
 		pr->hide = strv_dup(hide);
 		pr->keep = strv_dup(keep);
+		pr->hide_globs = strv_dup(hide_globs);
+		pr->keep_globs = strv_dup(keep_globs);
 	}
 	strv_free(hide);
 	strv_free(keep);
+	strv_free(hide_globs);
+	strv_free(keep_globs);
 }
 
 int policy_load(const struct policy_source *src, struct policy **out, char **errstr)

@@ -143,4 +143,22 @@ int policy_show(const struct policy *p, FILE *f, bool origins);
  */
 char *const *policy_warnings(const struct policy *p);
 
+/*
+ * The path patterns deny = Read(...) and Edit(...) rules name only by a
+ * glob, as the sandbox holds them (profile->hide_globs, keep_globs: each
+ * a rule's absolute segments joined by '/'), matched by the rules' own
+ * matcher, so a path the rule denies is the path the sandbox masks.
+ */
+struct policy_globs;
+/* Returns a new set of the patterns, or NULL when one is not an absolute
+ * path of at most 128 segments; caller frees with policy_globs_free(). */
+struct policy_globs *policy_globs_new(char *const *patterns);
+void policy_globs_free(struct policy_globs *g);
+/* True when a pattern of g matches the path split into segs[0..n) (an
+ * absolute path at its slashes), or a parent of it, as a rule does. */
+bool policy_globs_match(const struct policy_globs *g, char *const *segs, size_t n);
+/* policy_globs_match() for an entry segs[n - 1] of the directory
+ * segs[0..n - 1), which the caller found g does not match: cheaper. */
+bool policy_globs_match_entry(const struct policy_globs *g, char *const *segs, size_t n);
+
 #endif

@@ -194,6 +194,9 @@ const struct rule *ruleset_cover(const struct ruleset *rs, unsigned mask,
                                  const struct call *c, const struct verdict *v);
 bool pattern_match_command(const struct pattern *pat, char *const *argv);
 bool pattern_match_path(const struct pattern *pat, const char *path);
+/* A Read or Edit pattern's absolute segments, each after a '/': the form
+ * policy_globs_new() takes; a new string. */
+char *pattern_path_text(const struct pattern *pat);
 /* A SQL statement as Sql() rules see it: whitespace and comments collapsed
  * to one space, trimmed, without a trailing ';'. Returns a new string. */
 char *pattern_sql_normalize(const char *s);

@@ -1448,3 +1448,97 @@ void ruleset_decide(const struct ruleset *rs, const struct call *c, const struct
 	out->allow_partial = ev.any[RA_ALLOW] ? ev.any[RA_ALLOW] : ev.any[RA_ALLOW_CRITICAL];
 	out->unexplained = ev.unexplained ? ev.unexplained->rule : NULL;
 }
+
+/* ---- the deny rules' path globs, as the sandbox holds them ---------------- */
+
+struct policy_globs {
+	struct pattern *v;
+	const char **tail; /* per pattern: the text after a last segment's lone
+	                    * leading `*` with no glob after it (*.sql: ".sql"),
+	                    * or NULL */
+	size_t n;
+};
+
+char *pattern_path_text(const struct pattern *pat)
+{
+	struct buf b;
+
+	buf_init(&b, 0);
+	for (size_t i = 0; i < pat->nsegs; i++)
+		buf_printf(&b, "/%s", pat->segs[i]);
+	return buf_take(&b, NULL);
+}
+
+struct policy_globs *policy_globs_new(char *const *patterns)
+{
+	struct policy_globs *g = xcalloc(1, sizeof(*g));
+
+	g->v = xcalloc(strv_len(patterns) + 1, sizeof(*g->v));
+	g->tail = xcalloc(strv_len(patterns) + 1, sizeof(*g->tail));
+	for (char *const *t = patterns; t && *t; t++) {
+		struct pattern *pat = &g->v[g->n];
+		const char *last;
+		pat->kind = PK_READ;
+		pat->text = xstrdup(*t);
+		/* the text pattern_path_text() made: its segments come back as they
+		 * were, as none is empty, "." or ".." */
+		if ((*t)[0] != '/' || segs_push_path(pat, *t) < 0) {
+			policy_globs_free(g);
+			return NULL;
+		}
+		pat->segglob = xcalloc(pat->nsegs + 1, sizeof(*pat->segglob));
+		for (size_t i = 0; i < pat->nsegs; i++)
+			pat->segglob[i] = has_glob(pat->segs[i]);
+		last = pat->nsegs ? pat->segs[pat->nsegs - 1] : "";
+		if (last[0] == '*' && last[1] && !has_glob(last + 1))
+			g->tail[g->n] = last + 1;
+		g->n++;
+	}
+	return g;
+}
+
+void policy_globs_free(struct policy_globs *g)
+{
+	if (g == NULL)
+		return;
+	for (size_t i = 0; i < g->n; i++)
+		pattern_clear(&g->v[i]);
+	free(g->v);
+	free(g->tail);
+	free(g);
+}
+
+bool policy_globs_match(const struct policy_globs *g, char *const *segs, size_t n)
+{
+	for (size_t i = 0; g && i < g->n; i++)
+		if (segs_match(&g->v[i], segs, n, false))
+			return true;
+	return false;
+}
+
+/* True when name ends with tail: what fnmatch("*" tail, name, 0) says
+ * for a name without '/' and a tail without glob characters. */
+static bool tail_meets(const char *tail, const char *name)
+{
+	size_t t = strlen(tail), k = strlen(name);
+	return k >= t && memcmp(name + k - t, tail, t) == 0;
+}
+
+/* When no pattern matches the directory (nor so a parent of it), one that
+ * matches an entry in it matches the whole path, so its last segment meets
+ * the entry's name unless it is `**`: one fnmatch() (a compare for `*.sql`)
+ * turns most entries away before the walk along the segments. */
+bool policy_globs_match_entry(const struct policy_globs *g, char *const *segs, size_t n)
+{
+	for (size_t i = 0; g && n > 0 && i < g->n; i++) {
+		const struct pattern *pat = &g->v[i];
+		size_t last = pat->nsegs - 1;
+		if (g->tail[i] ? !tail_meets(g->tail[i], segs[n - 1])
+		               : pat->nsegs > 0 && !seg_any(pat, last) &&
+		                     !seg_one(pat, last, segs[n - 1]))
+			continue;
+		if (segs_match(pat, segs, n, false))
+			return true;
+	}
+	return false;
+}

@@ -991,6 +991,106 @@ static void test_secrets_kept(void **state)
 	rm_rf(st);
 }
 
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* One search with the deny rules' globs hide and keep (all NULL: a search
+ * that brings no set, as the guard's): what each matched, names relative
+ * to real sorted and joined by spaces, and how many directories it read. */
+static char *globs_search(const char *real, const char *hide, const char *keep, size_t *read,
+                          bool fresh)
+{
+	char *hv[] = {(char *)hide, NULL}, *kv[] = {(char *)keep, NULL};
+	struct search_globs g = {hide ? hv : NULL, keep ? kv : NULL, NULL, NULL};
+	char **found, *err = NULL;
+	size_t nfound, before;
+	struct buf b;
+
+	if (fresh)
+		secrets_forget();
+	before = secrets_dirs_read();
+	assert_int_equal(secrets_search(real, MASK_SECRETS, NULL, hide || keep ? &g : NULL,
+	                                &found, &nfound, NULL, &err),
+	                 0);
+	*read = secrets_dirs_read() - before;
+	if (g.hidden)
+		qsort(g.hidden, strv_len(g.hidden), sizeof(char *), str_cmp);
+	buf_init(&b, 0);
+	for (char **v = g.hidden; v && *v; v++)
+		buf_printf(&b, "%s%s", b.len ? " " : "", *v + strlen(real) + 1);
+	for (char **v = g.kept; v && *v; v++)
+		buf_printf(&b, "%skeep:%s", b.len ? " " : "", *v + strlen(real) + 1);
+	strv_free(g.hidden);
+	strv_free(g.kept);
+	strv_free(found);
+	return buf_take(&b, NULL);
+}
+
+#define GLOBS_EXPECT(real, hide, keep, fresh, want, want_read)                        \
+	do {                                                                          \
+		size_t r_;                                                            \
+		char *got_ = globs_search(real, hide, keep, &r_, fresh);              \
+		assert_string_equal(got_, want);                                      \
+		if ((long)(want_read) >= 0)                                           \
+			assert_int_equal(r_, (size_t)(want_read));                    \
+		free(got_);                                                           \
+	} while (0)
+
+/* The search finds what the deny rules' globs match as rules.c matches
+ * (a directory whole, nothing below it listed; nothing in a skipped tree),
+ * and what it remembers, in the process and in the kept file, is for one
+ * set of globs: another set (a policy changed) reads again and finds what
+ * it matches, the pattern removed or added between searches. */
+static void test_secrets_globs(void **state)
+{
+	char *wd = tmpdir_new(), real[PATH_MAX], *cmd, *sql, *txt, *lock;
+	(void)state;
+	assert_non_null(realpath(wd, real));
+	cmd = xasprintf("cd '%s' && mkdir -p a/b c d.sql node_modules/m && touch a/x.sql "
+	                "a/b/y.sql a/b/y.sqlx c/Cargo.lock c/f.txt d.sql/in.sql "
+	                "node_modules/m/q.sql && sleep 2.1",
+	                real);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	sql = xasprintf("%s/**/*.sql", real);
+	txt = xasprintf("%s/c/*.txt", real);
+	lock = xasprintf("%s/**/*.lock", real);
+	/* ., a, a/b, c, d.sql: read afresh, kept for the next process */
+	GLOBS_EXPECT(real, sql, lock, true, "a/b/y.sql a/x.sql d.sql keep:c/Cargo.lock", 5);
+	GLOBS_EXPECT(real, sql, lock, true, "a/b/y.sql a/x.sql d.sql keep:c/Cargo.lock", 0);
+	/* another set in the same process: read again */
+	GLOBS_EXPECT(real, txt, lock, false, "c/f.txt keep:c/Cargo.lock", 5);
+	GLOBS_EXPECT(real, txt, NULL, false, "c/f.txt", 5);
+	GLOBS_EXPECT(real, txt, NULL, false, "c/f.txt", -1);
+	/* a search without globs finds none; the set stands for the next */
+	GLOBS_EXPECT(real, NULL, NULL, false, "", -1);
+	GLOBS_EXPECT(real, txt, NULL, false, "c/f.txt", 0);
+	/* the kept file's set is another than the next process's: read again */
+	GLOBS_EXPECT(real, sql, NULL, true, "a/b/y.sql a/x.sql d.sql", 5);
+	/* ... the same: trusted, also when a search without globs came first */
+	GLOBS_EXPECT(real, NULL, NULL, true, "", 0);
+	GLOBS_EXPECT(real, sql, NULL, false, "a/b/y.sql a/x.sql d.sql", 0);
+	/* nothing kept: the guard's search, told the set ahead (as
+	 * mounts_search_skip() does), reads for it, and the plan's reads none */
+	cmd = xasprintf("rm -r '%s'/airlock/search", getenv("XDG_STATE_HOME"));
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	secrets_forget();
+	secrets_globs_expect((char *[]){sql, NULL}, NULL);
+	GLOBS_EXPECT(real, NULL, NULL, false, "", 5);
+	GLOBS_EXPECT(real, sql, NULL, false, "a/b/y.sql a/x.sql d.sql", 0);
+	/* a file made since is found by the next search */
+	write_file(real, "c/new.sql", "x\n");
+	GLOBS_EXPECT(real, sql, NULL, false, "a/b/y.sql a/x.sql c/new.sql d.sql", 1);
+	free(sql);
+	free(txt);
+	free(lock);
+	secrets_forget();
+	rm_rf(wd);
+}
+
 /* gitindex_gitlinks() over indexes git itself wrote, in each format the
  * guard must read: the gitlink a/sub found, the files not; an index that
  * is not one gives -1. */
@@ -1251,6 +1351,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_secrets_cache_grows), /* first: the table is small yet */
 		cmocka_unit_test(test_secrets_kept),
+		cmocka_unit_test(test_secrets_globs),
 		cmocka_unit_test(test_run_table),
 		cmocka_unit_test(test_overlay),
 		cmocka_unit_test(test_fail_closed),

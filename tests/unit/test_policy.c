@@ -321,6 +321,36 @@ static void test_no_file_no_libgit2(void **state)
 	assert_int_equal(WEXITSTATUS(status), 0);
 }
 
+/*
+ * The sandbox's matcher of a deny rule's glob (policy_globs_*(), over the
+ * pattern as the profile carries it) says of path what the rule does
+ * (want): it masks what the rule denies, no more. Its cheaper form for a
+ * directory's entry agrees too, where the directory does not match.
+ */
+static void globs_agree(const struct tdata_row *r, const struct pattern *pat, const char *path,
+                        bool want)
+{
+	char *text = pattern_path_text(pat), *pats[] = {text, NULL}, *buf = xstrdup(path);
+	char *segs[256], *save = NULL;
+	struct policy_globs *g = policy_globs_new(pats);
+	size_t n = 0;
+
+	if (g == NULL)
+		fail_msg("line %zu: %s: the sandbox cannot take %s", r->line, r->f[0], text);
+	for (char *t = strtok_r(buf, "/", &save); t && n < nitems(segs); t = strtok_r(NULL, "/", &save))
+		segs[n++] = t;
+	if (policy_globs_match(g, segs, n) != want)
+		fail_msg("line %zu: %s vs %s: the sandbox's matcher (%s) disagrees with the rule",
+		         r->line, r->f[0], path, text);
+	if (n > 0 && !policy_globs_match(g, segs, n - 1) &&
+	    policy_globs_match_entry(g, segs, n) != want)
+		fail_msg("line %zu: %s vs %s: the matcher of an entry (%s) disagrees", r->line,
+		         r->f[0], path, text);
+	policy_globs_free(g);
+	free(buf);
+	free(text);
+}
+
 static void row_patterns(const struct tdata_row *r)
 {
 	struct ruleset rs = {0};
@@ -353,6 +383,11 @@ static void row_patterns(const struct tdata_row *r)
 		ruleset_decide(&rs, c, v, &rr);
 		if ((rr.allow != NULL) != (strcmp(r->f[3], "match") == 0))
 			fail_msg("line %zu: %s vs %s: want %s", r->line, r->f[0], r->f[2], r->f[3]);
+		if (kind && strcmp(kind, "read") != 0 && strcmp(kind, "write") != 0)
+			kind = NULL;
+		for (size_t k = PK_READ; kind && k <= PK_EDIT; k++)
+			if (rs.n[k] == 1 && !rs.v[k][0].pat.all)
+				globs_agree(r, &rs.v[k][0].pat, r->f[2], strcmp(r->f[3], "match") == 0);
 		ruleset_clear(&rs);
 		call_free(c);
 		verdict_free(v);
@@ -933,6 +968,7 @@ static void test_hide_table(void **state)
 		char *err = NULL, *text = xasprintf("[rules]\n\t%s\n", rows[i].f[0]);
 		struct policy *p = load_text(&t, text, &err);
 		char *hide = table_path(&t, rows[i].f[1]), *keep = table_path(&t, rows[i].f[2]);
+		char *hglob = table_path(&t, rows[i].f[3]), *kglob = table_path(&t, rows[i].f[4]);
 
 		if (p == NULL)
 			fail_msg("line %zu: load failed: %s", rows[i].line, err);
@@ -943,9 +979,18 @@ static void test_hide_table(void **state)
 				         rows[i].line, rows[i].f[0], names[k],
 				         pr->hide ? pr->hide[0] : "", pr->keep ? pr->keep[0] : "",
 				         hide ? hide : "", keep ? keep : "");
+			if (!just(pr->hide_globs, hglob) || !just(pr->keep_globs, kglob))
+				fail_msg("line %zu: %s: profile %s hide glob [%s] keep glob [%s], want "
+				         "[%s] [%s]",
+				         rows[i].line, rows[i].f[0], names[k],
+				         pr->hide_globs ? pr->hide_globs[0] : "",
+				         pr->keep_globs ? pr->keep_globs[0] : "", hglob ? hglob : "",
+				         kglob ? kglob : "");
 		}
 		free(hide);
 		free(keep);
+		free(hglob);
+		free(kglob);
 		free(text);
 		policy_free(p);
 		tree_free(&t);
