@@ -533,7 +533,8 @@ static void rule_pkg(struct cctx *x, struct cmdv *c)
 		return;
 	}
 	for (size_t i = 0; i < nitems(verbs); i++) {
-		if (strcmp(verbs[i].prog, prog) != 0 || !has_verb(verbs[i].verbs, v))
+		if (verbs[i].prog[0] != prog[0] || strcmp(verbs[i].prog, prog) != 0 ||
+		    !has_verb(verbs[i].verbs, v))
 			continue;
 		if (verbs[i].rule)
 			cls_add(x, verbs[i].tier, verbs[i].rule, sp, "%s", verbs[i].why);

@@ -320,7 +320,7 @@ static bool has_alias(json_t *in)
 
 	json_object_foreach(in, key, v)
 		for (size_t i = 0; i < nitems(field_aliases); i++)
-			if (strcmp(key, field_aliases[i].alias) == 0)
+			if (key[0] == field_aliases[i].alias[0] && strcmp(key, field_aliases[i].alias) == 0)
 				return true;
 	return false;
 }
