@@ -35,7 +35,11 @@ static void sb_put(struct lexer *lx, const char *p, size_t n)
 
 static void sb_putc(struct lexer *lx, char c)
 {
-	sb_put(lx, &c, 1);
+	if (lx->sblen + 2 > lx->sbcap) { /* sb_put() grows it */
+		sb_put(lx, &c, 1);
+		return;
+	}
+	lx->sb[lx->sblen++] = c; /* most words go a byte at a time: no memcpy() each */
 }
 
 static void sb_puts(struct lexer *lx, const char *s)
