@@ -553,8 +553,9 @@ static const char *persistence(const struct cctx *x, const char *abs)
 				return persist_home[i];
 		}
 	}
-	for (size_t i = 0; i < nitems(persist_abs); i++)
-		if (strncmp(abs, persist_abs[i], strlen(persist_abs[i])) == 0)
+	for (size_t i = 0; i < nitems(persist_abs); i++) /* each is "/" and more */
+		if (abs[1] == persist_abs[i][1] &&
+		    strncmp(abs, persist_abs[i], strlen(persist_abs[i])) == 0)
 			return persist_abs[i];
 	if (strstr(abs, "/.ssh/") || strstr(abs, "/.bashrc"))
 		return ".ssh or a shell rc file";
@@ -579,7 +580,10 @@ static const char *const gate_home[] = {
 static bool rel_match(const char *rel, const char *const *list, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		size_t l = strlen(list[i]);
+		size_t l;
+		if (rel[0] != list[i][0]) /* none is empty: the first byte rules most out */
+			continue;
+		l = strlen(list[i]);
 		if (strncmp(rel, list[i], l) == 0 && (rel[l] == '/' || rel[l] == '\0'))
 			return true;
 	}
@@ -593,7 +597,7 @@ static bool rel_match_or_holder(const char *rel, const char *const *list, size_t
 	size_t l = strlen(rel);
 
 	for (size_t i = 0; i < n; i++)
-		if (strncmp(list[i], rel, l) == 0 && list[i][l] == '/')
+		if (list[i][0] == rel[0] && strncmp(list[i], rel, l) == 0 && list[i][l] == '/')
 			return true;
 	return rel_match(rel, list, n);
 }
