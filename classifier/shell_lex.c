@@ -804,7 +804,7 @@ static bool is_decl(const char *w)
 	static const char *const decl[] = {"declare", "export", "local", "readonly", "typeset"};
 
 	for (size_t i = 0; i < nitems(decl); i++)
-		if (strcmp(w, decl[i]) == 0)
+		if (w[0] == decl[i][0] && strcmp(w, decl[i]) == 0)
 			return true;
 	return false;
 }

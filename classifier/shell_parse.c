@@ -379,7 +379,7 @@ static enum step parse_reserved(struct parser *p, const struct token *t, bool *u
 		return parse_function(p, t->off);
 	for (size_t i = 0; i < nitems(reserved); i++) {
 		const struct reserved *r = &reserved[i];
-		if (strcmp(r->word, w) != 0)
+		if (r->word[0] != w[0] || strcmp(r->word, w) != 0)
 			continue;
 		p->lx.cmdpos = true;
 		if (r->need && (p->sp == 0 || p->stack[p->sp - 1] != r->need)) {
