@@ -353,21 +353,37 @@ static bool under(const char *p, const char *dir)
 	return strncmp(p, dir, n) == 0 && (p[n] == '/' || p[n] == '\0');
 }
 
+/* out = dir "/" p (dir NULL: p alone), as snprintf() would write it;
+ * false when it does not fit. No printf: this runs for every path. */
+static bool join(char *out, size_t outsz, const char *dir, const char *p)
+{
+	size_t dl = dir ? strlen(dir) : 0, pl = strlen(p), n = dir ? dl + 1 + pl : pl;
+
+	if (n >= outsz) { /* what snprintf() leaves there: a cut copy */
+		if (dir)
+			snprintf(out, outsz, "%s/%s", dir, p);
+		else
+			snprintf(out, outsz, "%s", p);
+		return false;
+	}
+	if (dir) {
+		memcpy(out, dir, dl);
+		out[dl] = '/';
+	}
+	memcpy(out + n - pl, p, pl + 1);
+	return true;
+}
+
 bool paths_resolve(const struct cctx *x, const char *p, char *out, size_t outsz)
 {
 	size_t from = 0, wl;
-	int n;
 
 	p = paths_tilde(x, p);
 	if (p[0] == '\0')
 		return false;
-	if (p[0] == '/')
-		n = snprintf(out, outsz, "%s", p);
-	else if (x->cwd)
-		n = snprintf(out, outsz, "%s/%s", x->cwd, p);
-	else
+	if (p[0] != '/' && x->cwd == NULL)
 		return false;
-	if (n < 0 || (size_t)n >= outsz)
+	if (!join(out, outsz, p[0] == '/' ? NULL : x->cwd, p))
 		return false;
 	proc_root_strip(out);
 	if (has_dotdot(out)) {
