@@ -5,7 +5,6 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <jansson.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +13,6 @@
 #include <unistd.h>
 
 #include "classifier/classifier.h"
-#include "core/asan.h"
 #include "core/encode.h"
 #include "core/util.h"
 #include "gate/commands.h"
@@ -32,68 +30,6 @@ struct classify_ctx {
 	struct classify_opts copts;
 	bool text, explain;
 };
-
-/*
- * jansson's blocks, pooled. Each line is parsed into a tree of a few
- * dozen small blocks (an SQL call's parse tree into a hundred) that are
- * all freed before the next line: glibc handed them back through
- * _int_free() once its per-size cache was full. Here a block up to
- * POOL_MAX bytes goes on a free list of its size class and is reused by
- * the next tree. Blocks are never returned to the system: the pool is no
- * larger than the most jansson ever held at once. Not under
- * AddressSanitizer, which must see each block on its own.
- */
-#define POOL_STEP 16 /* the alignment malloc() gives, kept by the header */
-#define POOL_MAX 256
-#define POOL_CHUNK (64u << 10)
-
-struct pool_block {
-	size_t cls; /* size class (1..POOL_MAX/POOL_STEP), or 0: from malloc() */
-	size_t pad; /* keeps the payload POOL_STEP-aligned */
-};
-
-static struct pool_block *pool_free_list[POOL_MAX / POOL_STEP + 1];
-static char *pool_cur, *pool_end;
-
-static void *pool_malloc(size_t n)
-{
-	size_t cls = n == 0 ? 1 : (n + POOL_STEP - 1) / POOL_STEP, sz;
-	struct pool_block *b;
-
-	if (cls > POOL_MAX / POOL_STEP) {
-		b = xmalloc(sizeof(*b) + n);
-		b->cls = 0;
-		return b + 1;
-	}
-	if ((b = pool_free_list[cls]) != NULL) {
-		memcpy(&pool_free_list[cls], b + 1, sizeof(b)); /* the next, kept in the payload */
-		return b + 1;
-	}
-	sz = sizeof(*b) + cls * POOL_STEP;
-	if ((size_t)(pool_end - pool_cur) < sz) {
-		pool_cur = xmalloc(POOL_CHUNK); /* the rest of the last chunk is left */
-		pool_end = pool_cur + POOL_CHUNK;
-	}
-	b = (struct pool_block *)(void *)pool_cur;
-	pool_cur += sz;
-	b->cls = cls;
-	return b + 1;
-}
-
-static void pool_free(void *p)
-{
-	struct pool_block *b;
-
-	if (p == NULL)
-		return;
-	b = (struct pool_block *)p - 1;
-	if (b->cls == 0) {
-		free(b);
-		return;
-	}
-	memcpy(p, &pool_free_list[b->cls], sizeof(b));
-	pool_free_list[b->cls] = b;
-}
 
 /* Prints the line of the subject holding the span, with carets under it. */
 static void explain_span(FILE *f, const char *subject, struct span sp)
@@ -120,7 +56,6 @@ static void print_text(FILE *f, const struct classify_ctx *cx, const struct call
 {
 	char *id = json_dumps(c->id, JSON_ENCODE_ANY | JSON_COMPACT);
 	char *summary = encode_summary(c, 120);
-	json_free_t jfree;
 
 	fprintf(f, "%s %s %s -> %s: %s\n", id ? id : "null", c->name, tier_name(v->tier),
 	        action_name(pl->action), summary);
@@ -132,8 +67,7 @@ static void print_text(FILE *f, const struct classify_ctx *cx, const struct call
 	}
 	if (cx->explain && pl->reason)
 		fprintf(f, "  policy: %s\n", pl->reason);
-	json_get_alloc_funcs(NULL, &jfree); /* json_dumps() text is jansson's (the pool) */
-	jfree(id);
+	free(id);
 	free(summary);
 }
 
@@ -266,9 +200,6 @@ int cmd_classify(int argc, char **argv)
 	char *wd = NULL, *err = NULL;
 	int ch, rc = EXIT_USAGE;
 
-	/* before any JSON is made: every block jansson frees came from the pool */
-	if (!AIRLOCK_ASAN)
-		json_set_alloc_funcs(pool_malloc, pool_free);
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "+h", classify_longopts, NULL)) != -1) {
 		switch (ch) {
