@@ -111,6 +111,7 @@ static void ctx_init(struct cctx *x, struct arena *a, struct verdict *v,
 	x->home = o->home ? o->home : "";
 	x->wd = paths_workdir(a, o->workdir);
 	x->cwd = x->wd;
+	x->seen = paths_seen_new(a);
 	x->f.text = subject ? subject : "";
 	x->f.len = strlen(x->f.text);
 	x->f.exact = true;

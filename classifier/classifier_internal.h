@@ -54,6 +54,7 @@ struct cctx {
 	const char *wd;   /* workdir with symlinks resolved */
 	const char *home; /* may be "" */
 	const char *cwd;  /* current directory for relative paths; NULL unknown */
+	struct paths_seen *seen; /* this call's lstat() answers (paths.c) */
 	int depth;
 	struct frame f;
 	const char **funcs;    /* functions defined so far (arena; bodies judged) */
@@ -455,6 +456,16 @@ const char *paths_protected(const struct cctx *x, const char *abs);
 const char *paths_tilde(const struct cctx *x, const char *p);
 /* Returns the realpath of the workdir (cached). */
 const char *paths_workdir(struct arena *a, const char *wd);
+/* Returns an empty memory of lstat() answers for one call, in a. */
+struct paths_seen *paths_seen_new(struct arena *a);
+
+/* ---- name lookup (names.c) ---- */
+struct names;
+/* Returns an index of names[0..n), which must outlive it (never freed:
+ * built once per table). A name given twice finds its first index. */
+struct names *names_new(const char *const *names, size_t n);
+/* Returns i where names[i] is s, or SIZE_MAX. */
+size_t names_find(const struct names *ix, const char *s);
 
 /* ---- secrets (secrets.c) ---- */
 /* Returns a static description when abs is a secret path, else NULL. */

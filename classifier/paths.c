@@ -60,6 +60,89 @@ static bool splice(char *next, size_t sz, const char *p, size_t keep, const char
 	return true;
 }
 
+/* What lstat() and readlink() said of a path during this call. A call is
+ * judged against the filesystem as it stands when the call arrives, so
+ * within one call the same question gets the same answer and is asked
+ * once. Never kept across calls: a call may create links. */
+enum seen_kind { SEEN_MISSING, SEEN_PLAIN, SEEN_LINK, SEEN_BADLINK };
+
+#define SEEN_MAX 16 /* past it, paths are looked up each time */
+
+struct paths_seen {
+	struct arena *a;
+	size_t n;
+	struct seen {
+		const char *path, *link; /* arena; link for SEEN_LINK */
+		size_t len;
+		enum seen_kind kind;
+	} e[SEEN_MAX];
+};
+
+struct paths_seen *paths_seen_new(struct arena *a)
+{
+	struct paths_seen *s = arena_alloc(a, sizeof(*s));
+
+	s->a = a;
+	s->n = 0;
+	return s;
+}
+
+/* The entry for p, or NULL. */
+static const struct seen *seen_find(const struct paths_seen *s, const char *p, size_t len)
+{
+	for (size_t i = 0; s && i < s->n; i++)
+		if (s->e[i].len == len && memcmp(s->e[i].path, p, len) == 0)
+			return &s->e[i];
+	return NULL;
+}
+
+static void seen_put(struct paths_seen *s, const char *p, size_t len, enum seen_kind k,
+                     const char *link, size_t ll)
+{
+	struct seen *e;
+
+	if (s == NULL || s->n == SEEN_MAX)
+		return;
+	e = &s->e[s->n++];
+	e->path = arena_strndup(s->a, p, len);
+	e->len = len;
+	e->link = k == SEEN_LINK ? arena_strndup(s->a, link, ll) : NULL;
+	e->kind = k;
+}
+
+/* Whether path p is missing, not a link, a link (its target copied into
+ * link[cap]) or a link that cannot be read. */
+static enum seen_kind look(struct paths_seen *s, const char *p, char *link, size_t cap)
+{
+	size_t len = strlen(p);
+	const struct seen *e = seen_find(s, p, len);
+	struct stat st;
+	ssize_t ll = 0;
+	enum seen_kind k;
+
+	if (e) {
+		if (e->kind == SEEN_LINK) { /* it came from a buffer of cap bytes too */
+			size_t l = strlen(e->link);
+			l = l < cap ? l : cap - 1;
+			memcpy(link, e->link, l);
+			link[l] = '\0';
+		}
+		return e->kind;
+	}
+	if (lstat(p, &st) != 0)
+		k = SEEN_MISSING;
+	else if (!S_ISLNK(st.st_mode))
+		k = SEEN_PLAIN;
+	else if ((ll = readlink(p, link, cap - 1)) <= 0)
+		k = SEEN_BADLINK; /* /proc/PID/root of another process: unreadable */
+	else {
+		link[ll] = '\0';
+		k = SEEN_LINK;
+	}
+	seen_put(s, p, len, k, link, (size_t)ll);
+	return k;
+}
+
 /* True when p has a ".." component. */
 static bool has_dotdot(const char *p)
 {
@@ -75,7 +158,7 @@ static bool has_dotdot(const char *p)
  * ".." as text first would put `etc-link/../etc/cron.d/x` in the workdir).
  * Past a component that does not exist, or too many links, the rest folds
  * as text. */
-static void walk(char *p, size_t sz)
+static void walk(struct paths_seen *seen, char *p, size_t sz)
 {
 	char out[CLS_MAX_PATH], rest[CLS_MAX_PATH], link[CLS_MAX_PATH], next[CLS_MAX_PATH];
 	const char *s = rest;
@@ -87,8 +170,7 @@ static void walk(char *p, size_t sz)
 		return;
 	while (*s) {
 		size_t l, at = n;
-		struct stat st;
-		ssize_t ll;
+		enum seen_kind k = SEEN_MISSING;
 		s += strspn(s, "/");
 		l = strcspn(s, "/");
 		if (l == 0 || (l == 1 && s[0] == '.')) {
@@ -108,16 +190,14 @@ static void walk(char *p, size_t sz)
 		n += l;
 		out[n] = '\0';
 		s += l;
-		if (exists && (lstat(out, &st) != 0 || hops >= 40))
+		if (exists && (hops >= 40 || (k = look(seen, out, link, sizeof(link))) == SEEN_MISSING))
 			exists = false;
-		if (!exists || !S_ISLNK(st.st_mode))
+		if (!exists || k == SEEN_PLAIN)
 			continue;
-		ll = readlink(out, link, sizeof(link) - 1);
-		if (ll <= 0) {
-			exists = false; /* /proc/PID/root of another process: unreadable */
+		if (k == SEEN_BADLINK) {
+			exists = false;
 			continue;
 		}
-		link[ll] = '\0';
 		if ((size_t)snprintf(next, sizeof(next), "%s%s", link, s) >= sizeof(next))
 			return;
 		memcpy(rest, next, strlen(next) + 1);
@@ -133,44 +213,37 @@ static void walk(char *p, size_t sz)
 }
 
 /* Follows symlinks component by component from offset `from`. */
-static void follow(char *p, size_t sz, size_t from)
+static void follow(struct paths_seen *seen, char *p, size_t sz, size_t from)
 {
 	char link[CLS_MAX_PATH], next[CLS_MAX_PATH];
-	struct stat st;
 
 	for (int hops = 0; hops < 40;) {
 		size_t i = from;
 		bool changed = false;
 		while (p[i]) {
-			ssize_t n;
+			enum seen_kind k;
 			size_t e = i + 1;
 			while (p[e] && p[e] != '/')
 				e++;
 			{
 				char c = p[e];
 				p[e] = '\0';
-				if (lstat(p, &st) != 0) {
-					p[e] = c;
-					return;
-				}
-				if (!S_ISLNK(st.st_mode)) {
-					p[e] = c;
-					i = e;
-					continue;
-				}
-				n = readlink(p, link, sizeof(link) - 1);
+				k = look(seen, p, link, sizeof(link));
 				p[e] = c;
 			}
-			if (n <= 0)
+			if (k == SEEN_PLAIN) {
+				i = e;
+				continue;
+			}
+			if (k != SEEN_LINK)
 				return;
-			link[n] = '\0';
 			if (!splice(next, sizeof(next), p, link[0] == '/' ? 0 : i, link, p + e))
 				return;
 			if (strlen(next) >= sz)
 				return;
 			memcpy(p, next, strlen(next) + 1);
 			if (has_dotdot(p)) { /* a target with .. meets the links it passes */
-				walk(p, sz);
+				walk(seen, p, sz);
 				return;
 			}
 			fold(p);
@@ -280,25 +353,41 @@ static bool under(const char *p, const char *dir)
 	return strncmp(p, dir, n) == 0 && (p[n] == '/' || p[n] == '\0');
 }
 
+/* out = dir "/" p (dir NULL: p alone), as snprintf() would write it;
+ * false when it does not fit. No printf: this runs for every path. */
+static bool join(char *out, size_t outsz, const char *dir, const char *p)
+{
+	size_t dl = dir ? strlen(dir) : 0, pl = strlen(p), n = dir ? dl + 1 + pl : pl;
+
+	if (n >= outsz) { /* what snprintf() leaves there: a cut copy */
+		if (dir)
+			snprintf(out, outsz, "%s/%s", dir, p);
+		else
+			snprintf(out, outsz, "%s", p);
+		return false;
+	}
+	if (dir) {
+		memcpy(out, dir, dl);
+		out[dl] = '/';
+	}
+	memcpy(out + n - pl, p, pl + 1);
+	return true;
+}
+
 bool paths_resolve(const struct cctx *x, const char *p, char *out, size_t outsz)
 {
 	size_t from = 0, wl;
-	int n;
 
 	p = paths_tilde(x, p);
 	if (p[0] == '\0')
 		return false;
-	if (p[0] == '/')
-		n = snprintf(out, outsz, "%s", p);
-	else if (x->cwd)
-		n = snprintf(out, outsz, "%s/%s", x->cwd, p);
-	else
+	if (p[0] != '/' && x->cwd == NULL)
 		return false;
-	if (n < 0 || (size_t)n >= outsz)
+	if (!join(out, outsz, p[0] == '/' ? NULL : x->cwd, p))
 		return false;
 	proc_root_strip(out);
 	if (has_dotdot(out)) {
-		walk(out, outsz);
+		walk(x->seen, out, outsz);
 		proc_root_strip(out);
 		return true;
 	}
@@ -307,7 +396,7 @@ bool paths_resolve(const struct cctx *x, const char *p, char *out, size_t outsz)
 	wl = x->wd ? strlen(x->wd) : 0;
 	if (wl > 1 && under(out, x->wd))
 		from = wl;
-	follow(out, outsz, from);
+	follow(x->seen, out, outsz, from);
 	return true;
 }
 
@@ -480,8 +569,9 @@ static const char *persistence(const struct cctx *x, const char *abs)
 				return persist_home[i];
 		}
 	}
-	for (size_t i = 0; i < nitems(persist_abs); i++)
-		if (strncmp(abs, persist_abs[i], strlen(persist_abs[i])) == 0)
+	for (size_t i = 0; i < nitems(persist_abs); i++) /* each is "/" and more */
+		if (abs[1] == persist_abs[i][1] &&
+		    strncmp(abs, persist_abs[i], strlen(persist_abs[i])) == 0)
 			return persist_abs[i];
 	if (strstr(abs, "/.ssh/") || strstr(abs, "/.bashrc"))
 		return ".ssh or a shell rc file";
@@ -506,7 +596,10 @@ static const char *const gate_home[] = {
 static bool rel_match(const char *rel, const char *const *list, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		size_t l = strlen(list[i]);
+		size_t l;
+		if (rel[0] != list[i][0]) /* none is empty: the first byte rules most out */
+			continue;
+		l = strlen(list[i]);
 		if (strncmp(rel, list[i], l) == 0 && (rel[l] == '/' || rel[l] == '\0'))
 			return true;
 	}
@@ -520,7 +613,7 @@ static bool rel_match_or_holder(const char *rel, const char *const *list, size_t
 	size_t l = strlen(rel);
 
 	for (size_t i = 0; i < n; i++)
-		if (strncmp(list[i], rel, l) == 0 && list[i][l] == '/')
+		if (list[i][0] == rel[0] && strncmp(list[i], rel, l) == 0 && list[i][l] == '/')
 			return true;
 	return rel_match(rel, list, n);
 }

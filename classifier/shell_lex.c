@@ -35,7 +35,11 @@ static void sb_put(struct lexer *lx, const char *p, size_t n)
 
 static void sb_putc(struct lexer *lx, char c)
 {
-	sb_put(lx, &c, 1);
+	if (lx->sblen + 2 > lx->sbcap) { /* sb_put() grows it */
+		sb_put(lx, &c, 1);
+		return;
+	}
+	lx->sb[lx->sblen++] = c; /* most words go a byte at a time: no memcpy() each */
 }
 
 static void sb_puts(struct lexer *lx, const char *s)
@@ -800,7 +804,7 @@ static bool is_decl(const char *w)
 	static const char *const decl[] = {"declare", "export", "local", "readonly", "typeset"};
 
 	for (size_t i = 0; i < nitems(decl); i++)
-		if (strcmp(w, decl[i]) == 0)
+		if (w[0] == decl[i][0] && strcmp(w, decl[i]) == 0)
 			return true;
 	return false;
 }

@@ -362,6 +362,12 @@ static enum step parse_reserved(struct parser *p, const struct token *t, bool *u
 {
 	const char *w = t->w.val;
 
+	/* each reserved word is short and starts with one of these: most
+	 * command names are ruled out before a strcmp() */
+	if (w[0] == '\0' || strchr("fsc[itewud{}!", w[0]) == NULL || strnlen(w, 9) > 8) {
+		*used = false;
+		return STEP_GO;
+	}
 	*used = true;
 	if (strcmp(w, "for") == 0 || strcmp(w, "select") == 0)
 		return parse_for(p, t->off);
@@ -373,7 +379,7 @@ static enum step parse_reserved(struct parser *p, const struct token *t, bool *u
 		return parse_function(p, t->off);
 	for (size_t i = 0; i < nitems(reserved); i++) {
 		const struct reserved *r = &reserved[i];
-		if (strcmp(r->word, w) != 0)
+		if (r->word[0] != w[0] || strcmp(r->word, w) != 0)
 			continue;
 		p->lx.cmdpos = true;
 		if (r->need && (p->sp == 0 || p->stack[p->sp - 1] != r->need)) {

@@ -1,10 +1,11 @@
 /*
  * shell_rules.c: the program table: one row per program, gathered from the
  * per-concern tables (shell_rules_fs.c, _net.c, _dev.c, _sys.c), sorted
- * once, looked up by binary search. A program in no table is unknown and
+ * once, looked up by name hash (names.c). A program in no table is unknown and
  * takes opts->unknown_program; a new program is a new row.
  */
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,11 +14,21 @@
 
 static const struct prog **table;
 static size_t ntable;
+/* Each distinct name of the table, and the row a binary search of the
+ * sorted table finds for it: the one kept for a name given twice. */
+static const char **row_names;
+static const struct prog **named_rows;
+static struct names *by_name;
 static pthread_once_t table_once = PTHREAD_ONCE_INIT;
 
 static int row_cmp(const void *a, const void *b)
 {
 	return strcmp((*(const struct prog *const *)a)->name, (*(const struct prog *const *)b)->name);
+}
+
+static int key_cmp(const void *k, const void *e)
+{
+	return strcmp(k, (*(const struct prog *const *)e)->name);
 }
 
 static void table_build(void)
@@ -38,11 +49,24 @@ static void table_build(void)
 		for (size_t j = 0; j < *parts[i].n; j++)
 			table[k++] = &parts[i].rows[j];
 	qsort(table, ntable, sizeof(*table), row_cmp);
+	row_names = xcalloc(ntable, sizeof(*row_names));
+	named_rows = xcalloc(ntable, sizeof(*named_rows));
+	k = 0;
+	for (size_t i = 0; i < ntable; i++) {
+		if (i > 0 && strcmp(table[i - 1]->name, table[i]->name) == 0)
+			continue;
+		row_names[k] = table[i]->name;
+		named_rows[k++] = *(const struct prog *const *)bsearch(table[i]->name, table, ntable,
+		                                                        sizeof(*table), key_cmp);
+	}
+	by_name = names_new(row_names, k);
 }
 
-static int key_cmp(const void *k, const void *e)
+static const struct prog *row_find(const char *name)
 {
-	return strcmp(k, (*(const struct prog *const *)e)->name);
+	size_t i = names_find(by_name, name);
+
+	return i == SIZE_MAX ? NULL : named_rows[i];
 }
 
 /* Versioned names: python3.11 -> python3, mkfs.ext4 -> mkfs, pip3.12 -> pip3. */
@@ -345,22 +369,21 @@ static void tree_reads(struct cctx *x, const struct cmdv *c)
 bool rules_apply(struct cctx *x, struct cmdv *c, const char *name)
 {
 	char buf[32], path[CLS_MAX_PATH];
-	const struct prog *const *row;
+	const struct prog *row;
 
 	pthread_once(&table_once, table_build);
 	env_commands(x, c);
 	name = rules_prog_name(name, path, sizeof(path));
 	/* a row of the exact name first: clang-format is no clang-14 */
-	row = bsearch(name, table, ntable, sizeof(*table), key_cmp);
+	row = row_find(name);
 	if (row == NULL)
-		row = bsearch(normalize(name, buf, sizeof(buf)), table, ntable, sizeof(*table),
-		              key_cmp);
+		row = row_find(normalize(name, buf, sizeof(buf)));
 	if (row == NULL)
 		return false;
-	rules_generic(x, c, *row);
-	c->prog = (*row)->name; /* a program at a path is the table's program */
-	if ((*row)->fn)
-		(*row)->fn(x, c);
+	rules_generic(x, c, row);
+	c->prog = row->name; /* a program at a path is the table's program */
+	if (row->fn)
+		row->fn(x, c);
 	tree_reads(x, c);
 	return true;
 }

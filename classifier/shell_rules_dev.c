@@ -189,7 +189,8 @@ static void rule_interp(struct cctx *x, struct cmdv *c);
 static bool known_verb(const char *prog, const char *v)
 {
 	for (size_t i = 0; i < nitems(verbs); i++)
-		if (strcmp(verbs[i].prog, prog) == 0 && has_verb(verbs[i].verbs, v))
+		if (verbs[i].prog[0] == prog[0] && strcmp(verbs[i].prog, prog) == 0 &&
+		    has_verb(verbs[i].verbs, v))
 			return true;
 	return false;
 }
@@ -533,7 +534,8 @@ static void rule_pkg(struct cctx *x, struct cmdv *c)
 		return;
 	}
 	for (size_t i = 0; i < nitems(verbs); i++) {
-		if (strcmp(verbs[i].prog, prog) != 0 || !has_verb(verbs[i].verbs, v))
+		if (verbs[i].prog[0] != prog[0] || strcmp(verbs[i].prog, prog) != 0 ||
+		    !has_verb(verbs[i].verbs, v))
 			continue;
 		if (verbs[i].rule)
 			cls_add(x, verbs[i].tier, verbs[i].rule, sp, "%s", verbs[i].why);

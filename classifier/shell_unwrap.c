@@ -5,6 +5,7 @@
  * A script whose text is only known at run time is exec.dynamic_command.
  */
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -423,41 +424,25 @@ static const struct wrapper wrappers[] = {
 };
 
 
-static int wrapper_cmp(const void *k, const void *e)
-{
-	return strcmp(k, ((const struct wrapper *)e)->name);
-}
+/* The table by name, built once: rows can be added anywhere. */
+static const char *wrapper_names[nitems(wrappers)];
+static struct names *by_name;
+static pthread_once_t by_name_once = PTHREAD_ONCE_INIT;
 
-/* The table in name order for bsearch, built once: rows can be added
- * anywhere without breaking the lookup. */
-static const struct wrapper *sorted[nitems(wrappers)];
-static pthread_once_t sorted_once = PTHREAD_ONCE_INIT;
-
-static int wrapper_order(const void *a, const void *b)
-{
-	return strcmp((*(const struct wrapper *const *)a)->name,
-	              (*(const struct wrapper *const *)b)->name);
-}
-
-static void sorted_build(void)
+static void by_name_build(void)
 {
 	for (size_t i = 0; i < nitems(wrappers); i++)
-		sorted[i] = &wrappers[i];
-	qsort(sorted, nitems(sorted), sizeof(sorted[0]), wrapper_order);
-}
-
-static int sorted_cmp(const void *k, const void *e)
-{
-	return wrapper_cmp(k, *(const struct wrapper *const *)e);
+		wrapper_names[i] = wrappers[i].name;
+	by_name = names_new(wrapper_names, nitems(wrappers));
 }
 
 static const struct wrapper *wrapper_find(const char *name)
 {
-	const struct wrapper *const *row;
+	size_t i;
 
-	pthread_once(&sorted_once, sorted_build);
-	row = bsearch(name, sorted, nitems(sorted), sizeof(sorted[0]), sorted_cmp);
-	return row ? *row : NULL;
+	pthread_once(&by_name_once, by_name_build);
+	i = names_find(by_name, name);
+	return i == SIZE_MAX ? NULL : &wrappers[i];
 }
 
 static void record_self(struct cctx *x, const struct cmdv *c)

@@ -65,7 +65,25 @@ static int append_dumped(const char *p, size_t n, void *arg)
  * per object or array for jansson's loop check) is left out. */
 int encode_append_json(struct buf *b, const json_t *j)
 {
+	if (json_is_integer(j)) /* a call's id, most often: no snprintf per line */
+		return encode_append_integer(b, json_integer_value(j));
 	return json_dump_callback(j, append_dumped, b, JSON_COMPACT | JSON_ENCODE_ANY);
+}
+
+/* The digits jansson's "%" JSON_INTEGER_FORMAT writes, without printf. */
+int encode_append_integer(struct buf *b, json_int_t v)
+{
+	char d[24], *p = d + sizeof(d);
+	/* through unsigned: the negation of the least value does not overflow */
+	unsigned long long u = v < 0 ? 0 - (unsigned long long)v : (unsigned long long)v;
+
+	do
+		*--p = (char)('0' + u % 10);
+	while ((u /= 10) != 0);
+	if (v < 0)
+		*--p = '-';
+	buf_append(b, p, (size_t)(d + sizeof(d) - p));
+	return 0;
 }
 
 int encode_append_bytes(struct buf *b, const char *p, size_t n)
@@ -116,36 +134,9 @@ int encode_append_string(struct buf *b, const char *s)
 	return 0;
 }
 
-/* Offsets and lengths under this many bytes are encoded once each. */
-#define SMALL_INTS 1024
-
 static int append_size(struct buf *b, size_t v)
 {
-	static __thread char small[SMALL_INTS][8]; /* per thread, as texts[] */
-	static __thread unsigned char small_len[SMALL_INTS];
-	json_t *j;
-	struct buf one;
-	int rc = -1;
-
-	if (v < SMALL_INTS && small_len[v]) {
-		buf_append(b, small[v], small_len[v]);
-		return 0;
-	}
-	if ((j = json_integer((json_int_t)v)) == NULL)
-		return -1;
-	buf_init(&one, 0);
-	if (encode_append_json(&one, j) < 0)
-		goto out;
-	buf_append(b, one.data, one.len);
-	if (v < SMALL_INTS && one.len < sizeof(small[v])) {
-		memcpy(small[v], one.data, one.len);
-		small_len[v] = (unsigned char)one.len;
-	}
-	rc = 0;
-out:
-	buf_free(&one);
-	json_decref(j);
-	return rc;
+	return encode_append_integer(b, (json_int_t)v);
 }
 
 static int append_span(struct buf *b, struct span sp)

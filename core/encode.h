@@ -20,6 +20,8 @@ void encode_verdict(json_t *obj, const struct verdict *v);
  */
 /* Appends j (any type) compact. */
 int encode_append_json(struct buf *b, const json_t *j) AIRLOCK_MUST_CHECK;
+/* Appends v as jansson writes an integer. Returns 0. */
+int encode_append_integer(struct buf *b, json_int_t v) AIRLOCK_MUST_CHECK;
 /* Appends p[0..n) as encode_bytes() makes it a string. */
 int encode_append_bytes(struct buf *b, const char *p, size_t n) AIRLOCK_MUST_CHECK;
 /* Appends s as encode_bytes() makes it a string; text that recurs (tier,

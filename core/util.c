@@ -67,6 +67,19 @@ char *xstrndup(const char *s, size_t n)
 char *xvasprintf(const char *fmt, va_list ap)
 {
 	char *p;
+
+	/* most of the classifier's reasons are a fixed text or one "%s": the
+	 * same bytes, without vasprintf()'s buffer and its shrinking realloc() */
+	if (strchr(fmt, '%') == NULL)
+		return xstrdup(fmt);
+	if (strcmp(fmt, "%s") == 0) {
+		va_list cp;
+		const char *s;
+		va_copy(cp, ap);
+		s = va_arg(cp, const char *);
+		va_end(cp);
+		return xstrdup(s ? s : "(null)"); /* what glibc prints for NULL */
+	}
 	if (vasprintf(&p, fmt, ap) < 0)
 		oom(0);
 	return p;

@@ -210,12 +210,30 @@ struct shape_marks {
 	bool jsonrpc, hook, tool;
 };
 
+/* k[0..kl) is the key lit, as json_object_get() compares them. */
+static bool key_is(const char *k, size_t kl, const char *lit)
+{
+	return kl == strlen(lit) && memcmp(k, lit, kl) == 0;
+}
+
+/* One pass over the call's few keys, not a hashed lookup of each mark. */
 static void shape_marks(json_t *root, struct shape_marks *m)
 {
-	m->type = json_string_value(json_object_get(root, "type"));
-	m->jsonrpc = has(root, "jsonrpc");
-	m->hook = has(root, "hook_event_name") || has(root, "tool_name");
-	m->tool = has(root, "tool");
+	const char *k;
+	size_t kl;
+	json_t *v;
+
+	memset(m, 0, sizeof(*m));
+	json_object_keylen_foreach(root, k, kl, v) {
+		if (key_is(k, kl, "type"))
+			m->type = json_string_value(v);
+		else if (key_is(k, kl, "jsonrpc"))
+			m->jsonrpc = true;
+		else if (key_is(k, kl, "hook_event_name") || key_is(k, kl, "tool_name"))
+			m->hook = true;
+		else if (key_is(k, kl, "tool"))
+			m->tool = true;
+	}
 }
 
 static bool type_is(const struct shape_marks *m, const char *v)
@@ -320,7 +338,7 @@ static bool has_alias(json_t *in)
 
 	json_object_foreach(in, key, v)
 		for (size_t i = 0; i < nitems(field_aliases); i++)
-			if (strcmp(key, field_aliases[i].alias) == 0)
+			if (key[0] == field_aliases[i].alias[0] && strcmp(key, field_aliases[i].alias) == 0)
 				return true;
 	return false;
 }
