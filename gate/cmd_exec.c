@@ -235,7 +235,9 @@ int cmd_exec(int argc, char **argv)
 	}
 	if (rc != 0 && res.masked) /* perhaps why: say so, once it failed */
 		fprintf(stderr, "airlock exec: this sandbox hides %s (secret files, sockets and "
-		                "FIFOs in the workdir); --profile approved shows secret files\n",
+		                "FIFOs in the workdir, and what the policy's deny = Read rules "
+		                "name); --profile approved shows secret files, never what a deny "
+		                "rule names\n",
 		        res.masked);
 	if (res.recovered)
 		fprintf(stderr, "airlock exec: removed %s, left in the workdir by an earlier "

@@ -337,8 +337,9 @@ static int run_sandboxed(struct gate *g, const struct call *c, const struct plan
 	}
 	if (r.masked && (r.exit_code != 0 || r.signal)) /* perhaps why it failed */
 		err_note(o, xasprintf("airlock: this sandbox hides %s (secret files, sockets and "
-		                      "FIFOs in the workdir); a call that needs them must be "
-		                      "approved\n",
+		                      "FIFOs in the workdir, and what the policy's deny = Read "
+		                      "rules name); a call that needs a secret file must be "
+		                      "approved, and no call reads what a deny rule names\n",
 		                      r.masked));
 	exec_result_clear(&r);
 	return 0;

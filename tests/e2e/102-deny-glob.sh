@@ -117,4 +117,12 @@ pol ''
 expect_eq "no glob rule: the next process shows everything" "$(ex 'cat ok.txt top.sql')" \
 	"$(printf 'TOKEN_OK\nTOKEN_TOP')"
 
+# a run that fails where a glob's match is masked says that approval does
+# not show it (it used to say that --profile approved shows secret files)
+pol '\tdeny = Read(**/*.sql)\n'
+msg=$(timeout 60 "$AIRLOCK" exec -- cat top.sql 2>&1 >/dev/null)
+check "a failed run: the hint names top.sql" sh -c "printf '%s' \"\$1\" | grep -q 'hides .*top.sql'" _ "$msg"
+check "a failed run: approval does not show what a deny rule names" \
+	sh -c "printf '%s' \"\$1\" | grep -q 'never what a deny rule names'" _ "$msg"
+
 finish
