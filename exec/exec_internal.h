@@ -519,6 +519,9 @@ char *gitdir_inside_find(const char *wd);
 /* "gitdir: PATH" of dir's .git, a regular file, PATH resolved against dir
  * into gitdir (PATH_MAX); false when there is none or it leads nowhere. */
 bool gitdir_file_read(const char *dir, char gitdir[PATH_MAX]);
+/* The directory the "commondir" file of gitdir names (a linked worktree's
+ * repository), resolved into common (PATH_MAX); false when there is none. */
+bool gitdir_common_read(const char *gitdir, char common[PATH_MAX]);
 
 /* ---- a repository's index (gitindex.c) ---------------------------------- */
 

@@ -748,23 +748,48 @@ static int want_module_covers(const char *root, const char *dir, size_t *dirs, s
 	return rc;
 }
 
+/* The git directory a .git entry (dotgit) leads git to, and the common
+ * directory that one names, as want_git_covers() reads them: a directory,
+ * a link to one, or a file naming one ("gitdir: ../store/x", or a linked
+ * worktree's). Each a covered config of the workdir wd (want_cover()
+ * takes only what lies in it). */
+static int want_dotgit_covers(const char *wd, const char *dotgit, size_t *dirs, struct want **w,
+                              size_t *n, char **errstr)
+{
+	char gd[PATH_MAX], common[PATH_MAX], *dir;
+	struct stat st;
+	bool found;
+	int rc;
+
+	if (lstat(dotgit, &st) == 0 && S_ISREG(st.st_mode)) {
+		dir = xstrdup(dotgit);
+		path_up(dir);
+		found = gitdir_file_read(dir, gd);
+		free(dir);
+	} else {
+		found = realpath(dotgit, gd) != NULL;
+	}
+	if (!found || stat(gd, &st) < 0 || !S_ISDIR(st.st_mode))
+		return 0;
+	rc = want_git_covers(wd, gd, dirs, w, n, errstr);
+	if (rc == 0 && gitdir_common_read(gd, common) && strcmp(common, gd) != 0)
+		rc = want_git_covers(wd, common, dirs, w, n, errstr);
+	return rc;
+}
+
 /* The credentials in the config of each repository the workdir wd shows
  * (gitdirs: the nested ones the search passed; its own .git too), cut
- * (want_cover()). */
+ * (want_cover()): each .git followed to its git directory, as git does. */
 static int want_wd_covers(const char *wd, char *const *gitdirs, struct want **w, size_t *n,
                           char **errstr)
 {
 	char *top = xasprintf("%s/.git", wd);
 	size_t dirs = 0;
-	struct stat st;
-	int rc = lstat(top, &st) == 0 && S_ISDIR(st.st_mode)
-	                 ? want_git_covers(wd, top, &dirs, w, n, errstr)
-	                 : 0;
+	int rc = want_dotgit_covers(wd, top, &dirs, w, n, errstr);
 
 	free(top);
 	for (char *const *g = gitdirs; rc == 0 && g && *g; g++)
-		if (lstat(*g, &st) == 0 && S_ISDIR(st.st_mode))
-			rc = want_git_covers(wd, *g, &dirs, w, n, errstr);
+		rc = want_dotgit_covers(wd, *g, &dirs, w, n, errstr);
 	return rc;
 }
 

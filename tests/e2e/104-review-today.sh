@@ -1,0 +1,41 @@
+#!/bin/sh
+# 104-review-today.sh: a hostile review of three features of 3677942 (the
+# credential cut of repository configs, deny = Read/Edit globs held by the
+# sandbox, a hook's ask rewritten into the sandbox). Each check here failed
+# on 3677942 and passes with the fix its commit describes.
+set -u
+. tests/e2e/lib.sh
+: "${AIRLOCK:?}"
+need git
+tmpdir_make
+d=$T_DIR
+unset XDG_STATE_HOME
+export HOME="$d/home"
+mkdir -p "$HOME"
+TOK=ghs_abcdefghijklmnopqrstuvwxyz0123456789
+no_tok() { ! printf '%s' "$1" | grep -q "$TOK"; }
+
+# 1. a .git that is not a directory: a link to the git directory (the
+# `repo` tool's layout), a nested repository's link, and a nested
+# repository whose .git file names a git directory elsewhere in the
+# workdir (git init --separate-git-dir): their configs were shown uncut
+git init -q "$d/ln"
+cd "$d/ln" || exit 1
+mv .git .realgit
+ln -s .realgit .git
+git remote add origin "https://u:$TOK@example.com/top"
+git init -q "$d/g2"
+mv "$d/g2/.git" .g2
+mkdir sub2
+ln -s ../.g2 sub2/.git
+git -C sub2 remote add origin "https://u:$TOK@example.com/sub2"
+mkdir store
+git init -q --separate-git-dir="$d/ln/store/x" sub
+git -C sub remote add origin "https://u:$TOK@example.com/sub"
+out=$("$AIRLOCK" exec -- sh -c 'cat .git/config sub2/.git/config store/x/config' 2>&1)
+check "a .git link, a nested .git link, a nested .git file: no credential shows" no_tok "$out"
+check "... the files are there, cut" sh -c "printf '%s' '$out' | grep -c 'REDACTED@example.com' | grep -qx 3"
+expect_eq "... git reads the cut copy" "$("$AIRLOCK" exec -- git -C sub remote get-url origin)" \
+	"https://REDACTED@example.com/sub"
+
+finish
