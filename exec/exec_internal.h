@@ -149,6 +149,9 @@ int guard_config_refs(const char *wd, char ***hooks_rels, char ***include_rels);
  * without waiting on a FIFO or following a link (follow: through links),
  * NUL-terminated (a new string, *len its length); NULL when it is not one. */
 char *guard_config_text(int dfd, const char *name, bool follow, size_t *len);
+/* True when config text (len bytes) may open an include or includeIf
+ * section: a "[" and the word, blanks between, anywhere. */
+bool guard_config_includes(const char *text, size_t len);
 
 /* ---- repository config credentials (gitcreds.c) ------------------------- */
 
@@ -156,6 +159,13 @@ char *guard_config_text(int dfd, const char *name, bool follow, size_t *len);
  * every URL's user information and every shape the audit log redacts cut,
  * or NULL when it holds none (it is shown as it is). */
 char *gitcreds_cut(const char *text, size_t n);
+/* What the sandbox is to see of the config text (n bytes): as
+ * gitcreds_cut(), and then, when git may read a value otherwise than it
+ * lies in the text (a quote or a backslash there), a note alone unless git
+ * reads no credential from the copy (libgit2 reads it: quotes inside a
+ * URL's user information, `https://u:"tok"@h`, or a line continued inside
+ * it hide it from the shapes, not from git). A new string, or NULL. */
+char *gitcreds_shown(const char *text, size_t n);
 /* The same for the repository nested in wd whose git directory is gitdir
  * and whose work tree is top: relative to wd, what lies in wd. */
 int guard_nested_refs(const char *wd, const char *top, const char *gitdir, char ***hooks_rels,

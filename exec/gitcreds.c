@@ -21,12 +21,19 @@
  *    comment, an include's path), so the copy may lose more than a
  *    credential, never less;
  *  - a file whose text the cut cannot be sure of (a NUL byte, which git
- *    stops reading at) is covered by a note alone.
+ *    stops reading at) is covered by a note alone; so is a copy from
+ *    which git still reads a credential (libgit2 reads it: quotes inside
+ *    a value, `https://u:"tok"@h`, or a backslash continuing its line
+ *    hide user information from the shapes), or one libgit2 cannot read.
  */
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
+#include "core/lazy.h"
 #include "core/util.h"
 #include "db/db.h"
 #include "exec/exec_internal.h"
@@ -36,6 +43,9 @@ static const char userinfo_mark[] = "REDACTED";
 static const char header_mark[] = "[REDACTED:extraheader]";
 static const char nul_note[] = "# airlock: this repository config holds a NUL byte; "
                                "the sandbox is shown none of it\n";
+static const char unsure_note[] = "# airlock: this repository config holds credentials that "
+                                  "could not be cut for sure; the sandbox is shown none of "
+                                  "it\n";
 
 /* The end of the user information of a URL whose "://" ends at s[i]
  * (the index of its last '@' in the authority, which ends at '/', '?',
@@ -77,14 +87,15 @@ static bool userinfo_cut(const char *text, size_t n, struct buf *b)
 }
 
 /* The end of the logical line holding s[i]: its newline, past each one
- * a backslash escapes (git's continuation), or n. */
+ * a backslash escapes (git's continuation; before a CRLF too, which git
+ * reads as a newline), or n. */
 static size_t line_end(const char *s, size_t n, size_t i)
 {
 	const char *nl;
 
 	while ((nl = memchr(s + i, '\n', n - i)) != NULL) {
-		size_t at = (size_t)(nl - s), bs = 0;
-		while (bs < at && s[at - 1 - bs] == '\\')
+		size_t at = (size_t)(nl - s), bs = 0, eol = at > 0 && s[at - 1] == '\r' ? at - 1 : at;
+		while (bs < eol && s[eol - 1 - bs] == '\\')
 			bs++;
 		if (bs % 2 == 0)
 			return at;
@@ -146,4 +157,101 @@ char *gitcreds_cut(const char *text, size_t n)
 		return NULL;
 	}
 	return buf_take(&u, NULL);
+}
+
+/* True when s, a name or value as git reads it, holds what the cut takes:
+ * a URL's user information other than the cut's mark, or a shape the
+ * audit log's redactor cuts; or, for an extraheader (header), any value
+ * but the mark. */
+static bool entry_uncut(const char *s, bool header)
+{
+	struct buf b;
+	size_t n = strlen(s), len;
+	char *red;
+	bool same;
+
+	if (header)
+		return n > 0 && strcmp(s, header_mark) != 0;
+	if ((red = db_redact_text(s, n, &len)) != NULL) {
+		free(red);
+		return true;
+	}
+	buf_init(&b, 0);
+	userinfo_cut(s, n, &b);
+	same = b.len == n && memcmp(b.data, s, n) == 0;
+	buf_free(&b);
+	return !same;
+}
+
+/* True when git reads no credential from the config text (n bytes): each
+ * entry libgit2 reads of it (from a memfd: no file is made) passes
+ * entry_uncut(). False when it cannot be read, or may include another
+ * file (which libgit2 would open: a FIFO there would hang the plan). */
+static bool cut_sure(const char *text, size_t n)
+{
+	char *err = NULL, *path = NULL;
+	const struct lazy_git *g = NULL;
+	git_config *cfg = NULL;
+	git_config_iterator *it = NULL;
+	git_config_entry *e;
+	bool sure = false;
+	int fd = -1, rc;
+
+	if (guard_config_includes(text, n) || (g = lazy_git(&err)) == NULL)
+		goto out;
+	if ((fd = memfd_create("airlock-gitcreds", MFD_CLOEXEC)) < 0 ||
+	    write(fd, text, n) != (ssize_t)n)
+		goto out;
+	path = xasprintf("/proc/self/fd/%d", fd);
+	if (g->git_config_open_ondisk(&cfg, path) < 0 || g->git_config_iterator_new(&it, cfg) < 0)
+		goto out;
+	while ((rc = g->git_config_next(&e, it)) == 0) {
+		const char *dot = strrchr(e->name, '.');
+		bool header = dot && strcasecmp(dot + 1, "extraheader") == 0;
+		if (entry_uncut(e->name, false) || (e->value && entry_uncut(e->value, header)))
+			goto out;
+	}
+	sure = rc == GIT_ITEROVER;
+out:
+	if (it)
+		g->git_config_iterator_free(it);
+	if (cfg)
+		g->git_config_free(cfg);
+	if (fd >= 0)
+		close(fd);
+	free(path);
+	free(err);
+	return sure;
+}
+
+/* True when git may read a value of text (n bytes) otherwise than it lies
+ * there, so that the shapes of the text are not those of what git reads: a
+ * backslash (an escape, a line continued) anywhere, or a quote on a line
+ * holding a '=' (a value's; a section name's are on its own line). */
+static bool value_may_differ(const char *text, size_t n)
+{
+	const char *p = text, *end = text + n, *nl;
+
+	if (memchr(text, '\\', n))
+		return true;
+	for (; p < end; p = nl + 1) {
+		size_t len;
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			nl = end;
+		len = (size_t)(nl - p);
+		if (memchr(p, '=', len) && memchr(p, '"', len))
+			return true;
+	}
+	return false;
+}
+
+char *gitcreds_shown(const char *text, size_t n)
+{
+	char *cut = gitcreds_cut(text, n);
+
+	if ((cut && strcmp(cut, nul_note) == 0) || !value_may_differ(text, n) ||
+	    cut_sure(cut ? cut : text, cut ? strlen(cut) : n))
+		return cut;
+	free(cut);
+	return xstrdup(unsure_note);
 }

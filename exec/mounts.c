@@ -674,7 +674,7 @@ static int want_cover(const char *root, const char *path, struct want **w, size_
 		                    "repository config over 1 MiB?)", real);
 		return -1;
 	}
-	cut = gitcreds_cut(text, len);
+	cut = gitcreds_shown(text, len);
 	free(text);
 	if (cut && strlen(cut) > COVER_MAX) {
 		*errstr = xasprintf("%s holds credentials and is over %d KiB: too large to show "

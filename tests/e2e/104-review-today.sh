@@ -38,4 +38,23 @@ check "... the files are there, cut" sh -c "printf '%s' '$out' | grep -c 'REDACT
 expect_eq "... git reads the cut copy" "$("$AIRLOCK" exec -- git -C sub remote get-url origin)" \
 	"https://REDACTED@example.com/sub"
 
+# 2. shapes git reads through and the cut did not: quotes inside a URL's
+# user information, a backslash continuing the line inside it, and in a
+# CRLF file an extraheader continued onto its next line
+git init -q "$d/q"
+cd "$d/q" || exit 1
+PW=plainpassw0rdvalue # no token shape: only the URL's form says it is one
+printf '[remote "a"]\n\turl = https://u:"%s"@example.com/a\n' "$PW" >>.git/config
+printf '[remote "b"]\n\turl = https://u\\\n:%s@example.com/b\n' "$PW" >>.git/config
+check "the host's git reads the password (the test's premise)" sh -c "git remote get-url a | grep -q '$PW' && git remote get-url b | grep -q '$PW'"
+out=$("$AIRLOCK" exec -- sh -c 'cat .git/config; git remote get-url a; git remote get-url b' 2>&1)
+check "quotes or a continuation in a URL: no credential shows" sh -c "! printf '%s' '$out' | grep -q '$PW'"
+check "... the copy says why it shows nothing" sh -c "printf '%s' '$out' | grep -q 'could not be cut for sure'"
+expect_eq "... git still works on it" "$("$AIRLOCK" exec -- git rev-parse --is-inside-work-tree)" true
+git init -q "$d/crlf"
+printf '[http]\r\n\textraheader = AUTHORIZATION: basic \\\r\nCRLFHEADERSECRET\r\n' >>"$d/crlf/.git/config"
+check "CRLF: the host's git reads the header whole (premise)" sh -c "git -C '$d/crlf' config http.extraheader | grep -q CRLFHEADERSECRET"
+out=$(cd "$d/crlf" && "$AIRLOCK" exec -- cat .git/config 2>&1)
+check "CRLF: a continued extraheader is cut whole" sh -c "! printf '%s' '$out' | grep -q CRLFHEADERSECRET"
+
 finish
