@@ -6,7 +6,7 @@
 set -u
 . tests/e2e/lib.sh
 : "${AIRLOCK:?}"
-need git
+need git jq
 tmpdir_make
 d=$T_DIR
 unset XDG_STATE_HOME
@@ -14,6 +14,8 @@ export HOME="$d/home"
 mkdir -p "$HOME"
 TOK=ghs_abcdefghijklmnopqrstuvwxyz0123456789
 no_tok() { ! printf '%s' "$1" | grep -q "$TOK"; }
+has() { printf '%s' "$1" | grep -q -e "$2"; }    # has TEXT PATTERN
+hasnt() { ! printf '%s' "$1" | grep -q -e "$2"; } # hasnt TEXT PATTERN
 
 # 1. a .git that is not a directory: a link to the git directory (the
 # `repo` tool's layout), a nested repository's link, and a nested
@@ -34,7 +36,7 @@ git init -q --separate-git-dir="$d/ln/store/x" sub
 git -C sub remote add origin "https://u:$TOK@example.com/sub"
 out=$("$AIRLOCK" exec -- sh -c 'cat .git/config sub2/.git/config store/x/config' 2>&1)
 check "a .git link, a nested .git link, a nested .git file: no credential shows" no_tok "$out"
-check "... the files are there, cut" sh -c "printf '%s' '$out' | grep -c 'REDACTED@example.com' | grep -qx 3"
+expect_eq "... the files are there, cut" "$(printf '%s\n' "$out" | grep -c 'REDACTED@example.com')" 3
 expect_eq "... git reads the cut copy" "$("$AIRLOCK" exec -- git -C sub remote get-url origin)" \
 	"https://REDACTED@example.com/sub"
 
@@ -48,13 +50,27 @@ printf '[remote "a"]\n\turl = https://u:"%s"@example.com/a\n' "$PW" >>.git/confi
 printf '[remote "b"]\n\turl = https://u\\\n:%s@example.com/b\n' "$PW" >>.git/config
 check "the host's git reads the password (the test's premise)" sh -c "git remote get-url a | grep -q '$PW' && git remote get-url b | grep -q '$PW'"
 out=$("$AIRLOCK" exec -- sh -c 'cat .git/config; git remote get-url a; git remote get-url b' 2>&1)
-check "quotes or a continuation in a URL: no credential shows" sh -c "! printf '%s' '$out' | grep -q '$PW'"
-check "... the copy says why it shows nothing" sh -c "printf '%s' '$out' | grep -q 'could not be cut for sure'"
+check "quotes or a continuation in a URL: no credential shows" hasnt "$out" "$PW"
+check "... the copy says why it shows nothing" has "$out" 'could not be cut for sure'
 expect_eq "... git still works on it" "$("$AIRLOCK" exec -- git rev-parse --is-inside-work-tree)" true
 git init -q "$d/crlf"
 printf '[http]\r\n\textraheader = AUTHORIZATION: basic \\\r\nCRLFHEADERSECRET\r\n' >>"$d/crlf/.git/config"
 check "CRLF: the host's git reads the header whole (premise)" sh -c "git -C '$d/crlf' config http.extraheader | grep -q CRLFHEADERSECRET"
 out=$(cd "$d/crlf" && "$AIRLOCK" exec -- cat .git/config 2>&1)
-check "CRLF: a continued extraheader is cut whole" sh -c "! printf '%s' '$out' | grep -q CRLFHEADERSECRET"
+check "CRLF: a continued extraheader is cut whole" hasnt "$out" CRLFHEADERSECRET
+
+# 3. a hook's ask under a tier whose profile is none: the prompt Claude
+# Code shows a person said the command "runs in airlock's sandbox
+# (profile none)"; none is no sandbox at all
+mkdir -p "$d/hk"
+printf '[tier "medium"]\n\taction = ask\n\tprofile = none\n' >"$d/hk.policy"
+chmod 600 "$d/hk.policy"
+out=$(jq -nc --arg w "$d/hk" '{cwd:$w, hook_event_name:"PreToolUse", tool_name:"Bash", tool_input:{command:"rm -rf build"}}' |
+	CLAUDE_PROJECT_DIR="$d/hk" "$AIRLOCK" hook claude --db "$d/hk.db" --policy "$d/hk.policy" 2>/dev/null)
+expect_eq "hook ask, profile none: handed to Claude Code" \
+	"$(printf '%s' "$out" | jq -r .hookSpecificOutput.permissionDecision)" ask
+why=$(printf '%s' "$out" | jq -r .hookSpecificOutput.permissionDecisionReason)
+check "hook ask, profile none: the prompt does not promise a sandbox" hasnt "$why" "in airlock's sandbox"
+check "hook ask, profile none: it says there is none" has "$why" 'NO sandbox (profile none)'
 
 finish
