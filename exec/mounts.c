@@ -1094,17 +1094,25 @@ static int want_hidden(char *const *hide, const char *wd, bool pin, struct want 
  * rules that name a path whole; or what the search found their globs
  * match) that lie in a writable workdir: bound
  * read-only onto themselves, which also keeps them from being moved or
- * removed. One not there yet is not kept (a call may make it). */
-static void want_denied_writes(char *const *keep, const char *wd, struct want **w, size_t *n)
+ * removed, and (pin) the directories up to each pinned (want_pins()):
+ * else `mv sub sub.old; mkdir sub` and a new sub/yarn.lock replaced a
+ * kept one. One not there yet is not kept (a call may make it). */
+static int want_denied_writes(char *const *keep, const char *wd, bool pin, struct want **w,
+                              size_t *n, char **errstr)
 {
 	char real[PATH_MAX];
 	struct stat st;
+	size_t pins = 0;
 
-	for (char *const *k = keep; k && *k; k++)
-		if (realpath(*k, real) && stat(real, &st) == 0 && strcmp(real, wd) != 0 &&
-		    path_contains(wd, real))
-			want_push(w, n, OP_REBIND, NULL, xstrdup(real), NULL, A_RO,
-			          S_ISDIR(st.st_mode));
+	for (char *const *k = keep; k && *k; k++) {
+		if (!realpath(*k, real) || stat(real, &st) < 0 || strcmp(real, wd) == 0 ||
+		    !path_contains(wd, real))
+			continue;
+		want_push(w, n, OP_REBIND, NULL, xstrdup(real), NULL, A_RO, S_ISDIR(st.st_mode));
+		if (pin && want_pins(wd, real, w, n, &pins, errstr) < 0)
+			return -1;
+	}
+	return 0;
 }
 
 /* Drops what would be mounted below a hidden directory (a secret's mask, a
@@ -1310,9 +1318,10 @@ static int want_workdir(const struct exec_spec *s, const char *wd, struct want *
 	/* A writable workdir must not plant what runs or decides later: hooks and
 	 * config the host's git runs, airlock's project policy, the agent's hook
 	 * and MCP settings. */
-	if (rw) {
-		want_denied_writes(s->profile->keep, wd, w, n);
-		want_denied_writes(globs.kept, wd, w, n);
+	if (rw && (want_denied_writes(s->profile->keep, wd, pin, w, n, errstr) < 0 ||
+	           want_denied_writes(globs.kept, wd, pin, w, n, errstr) < 0)) {
+		strv_free(globs.kept);
+		return -1;
 	}
 	strv_free(globs.kept);
 	return rw ? want_guarded(wd, false, w, n, errstr) : 0;

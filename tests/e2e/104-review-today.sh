@@ -73,4 +73,19 @@ why=$(printf '%s' "$out" | jq -r .hookSpecificOutput.permissionDecisionReason)
 check "hook ask, profile none: the prompt does not promise a sandbox" hasnt "$why" "in airlock's sandbox"
 check "hook ask, profile none: it says there is none" has "$why" 'NO sandbox (profile none)'
 
+# 4. deny = Edit(<glob>): the kept file is read-only, but the directory
+# holding it could be renamed and a new one made with a new file in its
+# place; the same for a path an Edit rule names whole
+mkdir -p "$d/e/.airlock" "$d/e/sub" "$d/e/whole"
+cd "$d/e" || exit 1
+echo OLD >sub/yarn.lock
+echo OLD >whole/keep.txt
+printf '[rules]\ndeny = Edit(**/*.lock)\ndeny = Edit(whole/keep.txt)\n' >.airlock/policy
+chmod 600 .airlock/policy
+"$AIRLOCK" exec --profile workspace -- sh -c 'mv sub sub.old; mkdir -p sub; echo EVIL >sub/yarn.lock
+mv whole whole.old; mkdir -p whole; echo EVIL >whole/keep.txt; echo ok >sub/other' >/dev/null 2>&1
+expect_eq "Edit glob: the kept file was not replaced through its directory" "$(cat sub/yarn.lock)" OLD
+expect_eq "Edit path: nor one a rule names whole" "$(cat whole/keep.txt)" OLD
+expect_eq "... the directory is still writable" "$(cat sub/other 2>&1)" ok
+
 finish
