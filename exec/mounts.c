@@ -688,10 +688,42 @@ static int want_cover(const char *root, const char *path, struct want **w, size_
 	return 0;
 }
 
-/* The config files of the git directory gd (config, config.worktree) and
- * of the submodules' git directories below its modules/ (a submodule's name
- * may hold slashes: modules/libs/x), covered by want_cover(). *dirs counts
- * the directories read, COVER_DIRS at most. */
+/* The config.worktree of each linked worktree's entry in the git
+ * directory gd (worktrees/NAME: `git config --worktree` writes there, and
+ * it lies in the workdir that holds gd), covered by want_cover(). */
+static int want_worktree_covers(const char *root, const char *gd, size_t *dirs,
+                                struct want **w, size_t *n, char **errstr)
+{
+	char *dir = xasprintf("%s/worktrees", gd), *path;
+	struct dirent *e;
+	struct stat st;
+	DIR *d = lstat(dir, &st) == 0 && S_ISDIR(st.st_mode) ? opendir(dir) : NULL;
+	int rc = 0;
+
+	if (d && ++*dirs > COVER_DIRS) {
+		*errstr = xasprintf("%s: more than %d directories of submodules and worktrees to "
+		                    "read for credentials; use a profile that shows secrets",
+		                    dir, COVER_DIRS);
+		rc = -1;
+	}
+	while (d && rc == 0 && (e = readdir(d)) != NULL) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		path = xasprintf("%s/%s/config.worktree", dir, e->d_name);
+		rc = want_cover(root, path, w, n, errstr);
+		free(path);
+	}
+	if (d)
+		closedir(d);
+	free(dir);
+	return rc;
+}
+
+/* The config files of the git directory gd (config, config.worktree, its
+ * linked worktrees' config.worktree) and of the submodules' git
+ * directories below its modules/ (a submodule's name may hold slashes:
+ * modules/libs/x), covered by want_cover(). *dirs counts the directories
+ * read, COVER_DIRS at most. */
 static int want_module_covers(const char *root, const char *dir, size_t *dirs, struct want **w,
                               size_t *n, char **errstr);
 static int want_git_covers(const char *root, const char *gd, size_t *dirs, struct want **w,
@@ -706,6 +738,8 @@ static int want_git_covers(const char *root, const char *gd, size_t *dirs, struc
 		rc = want_cover(root, path, w, n, errstr);
 		free(path);
 	}
+	if (rc == 0)
+		rc = want_worktree_covers(root, gd, dirs, w, n, errstr);
 	path = xasprintf("%s/modules", gd);
 	if (rc == 0)
 		rc = want_module_covers(root, path, dirs, w, n, errstr);

@@ -88,4 +88,16 @@ expect_eq "Edit glob: the kept file was not replaced through its directory" "$(c
 expect_eq "Edit path: nor one a rule names whole" "$(cat whole/keep.txt)" OLD
 expect_eq "... the directory is still writable" "$(cat sub/other 2>&1)" ok
 
+# 5. a linked worktree's own config (git config --worktree) lies in the
+# main repository's .git/worktrees/NAME/config.worktree, in its workdir
+git init -q "$d/m"
+cd "$d/m" || exit 1
+git -c user.name=T -c user.email=t@e commit -q --allow-empty -m one
+git worktree add -q "$d/mwt" 2>/dev/null
+git config extensions.worktreeConfig true
+git -C "$d/mwt" config --worktree http.extraheader "AUTHORIZATION: basic WTSECRETWTSECRET"
+out=$("$AIRLOCK" exec -- cat .git/worktrees/mwt/config.worktree 2>&1)
+check "a worktree's config.worktree in the workdir: cut" has "$out" 'extraheader = \[REDACTED:extraheader\]'
+check "... its secret not shown" hasnt "$out" WTSECRET
+
 finish
