@@ -782,11 +782,33 @@ static int want_module_covers(const char *root, const char *dir, size_t *dirs, s
 	return rc;
 }
 
+/* The files the config of the git directory gd (its work tree top) has
+ * git include from the workdir wd (a .gitconfig.local beside it): what a
+ * repository's config would show through them is covered as it is
+ * (want_cover()). -1 with *errstr when the config cannot be read for them. */
+static int want_include_covers(const char *wd, const char *top, const char *gd,
+                               struct want **w, size_t *n, char **errstr)
+{
+	char **hooks, **inc;
+	int rc = guard_nested_refs(wd, top, gd, &hooks, &inc);
+
+	if (rc < 0)
+		*errstr = xstrdup(GUARD_CONFIG_UNREAD);
+	for (char **p = inc; rc == 0 && p && *p; p++) {
+		char *path = xasprintf("%s/%s", wd, *p);
+		rc = want_cover(wd, path, w, n, errstr);
+		free(path);
+	}
+	strv_free(hooks);
+	strv_free(inc);
+	return rc;
+}
+
 /* The git directory a .git entry (dotgit) leads git to, and the common
  * directory that one names, as want_git_covers() reads them: a directory,
  * a link to one, or a file naming one ("gitdir: ../store/x", or a linked
  * worktree's). Each a covered config of the workdir wd (want_cover()
- * takes only what lies in it). */
+ * takes only what lies in it), and the files their configs include. */
 static int want_dotgit_covers(const char *wd, const char *dotgit, size_t *dirs, struct want **w,
                               size_t *n, char **errstr)
 {
@@ -805,9 +827,18 @@ static int want_dotgit_covers(const char *wd, const char *dotgit, size_t *dirs, 
 	}
 	if (!found || stat(gd, &st) < 0 || !S_ISDIR(st.st_mode))
 		return 0;
-	rc = want_git_covers(wd, gd, dirs, w, n, errstr);
+	dir = xstrdup(dotgit);
+	path_up(dir);
+	rc = want_git_covers(wd, gd, dirs, w, n, errstr) < 0 ||
+	             want_include_covers(wd, dir, gd, w, n, errstr) < 0
+	         ? -1
+	         : 0;
 	if (rc == 0 && gitdir_common_read(gd, common) && strcmp(common, gd) != 0)
-		rc = want_git_covers(wd, common, dirs, w, n, errstr);
+		rc = want_git_covers(wd, common, dirs, w, n, errstr) < 0 ||
+		             want_include_covers(wd, dir, common, w, n, errstr) < 0
+		         ? -1
+		         : 0;
+	free(dir);
 	return rc;
 }
 

@@ -100,4 +100,15 @@ out=$("$AIRLOCK" exec -- cat .git/worktrees/mwt/config.worktree 2>&1)
 check "a worktree's config.worktree in the workdir: cut" has "$out" 'extraheader = \[REDACTED:extraheader\]'
 check "... its secret not shown" hasnt "$out" WTSECRET
 
+# 6. a file the repository config includes from the workdir (include.path
+# = ../.gitconfig.local): git reads the remote's token from it
+git init -q "$d/inc"
+cd "$d/inc" || exit 1
+printf '[remote "origin"]\n\turl = https://u:%s@example.com/inc\n' "$TOK" >.gitconfig.local
+git config include.path ../.gitconfig.local
+out=$("$AIRLOCK" exec -- sh -c 'git remote get-url origin; cat .gitconfig.local' 2>&1)
+check "an included file in the workdir: no credential shows" no_tok "$out"
+expect_eq "... git reads the cut remote" "$("$AIRLOCK" exec -- git remote get-url origin)" \
+	"https://REDACTED@example.com/inc"
+
 finish
