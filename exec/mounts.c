@@ -1161,7 +1161,9 @@ static int want_hidden(char *const *hide, const char *wd, bool pin, struct want 
  * read-only onto themselves, which also keeps them from being moved or
  * removed, and (pin) the directories up to each pinned (want_pins()):
  * else `mv sub sub.old; mkdir sub` and a new sub/yarn.lock replaced a
- * kept one. One not there yet is not kept (a call may make it). */
+ * kept one. One not there yet is not kept (a call may make it). A file
+ * with another hard link fails, as a hidden one does: the other name
+ * would write it. */
 static int want_denied_writes(char *const *keep, const char *wd, bool pin, struct want **w,
                               size_t *n, char **errstr)
 {
@@ -1173,6 +1175,13 @@ static int want_denied_writes(char *const *keep, const char *wd, bool pin, struc
 		if (!realpath(*k, real) || stat(real, &st) < 0 || strcmp(real, wd) == 0 ||
 		    !path_contains(wd, real))
 			continue;
+		if (S_ISREG(st.st_mode) && st.st_nlink > 1) {
+			*errstr = xasprintf("workdir: %s, which a deny = Edit(...) rule keeps, has "
+			                    "another hard link, through which it could be written: "
+			                    "remove that link (find . -samefile %s lists it)",
+			                    real, real);
+			return -1;
+		}
 		want_push(w, n, OP_REBIND, NULL, xstrdup(real), NULL, A_RO, S_ISDIR(st.st_mode));
 		if (pin && want_pins(wd, real, w, n, &pins, errstr) < 0)
 			return -1;

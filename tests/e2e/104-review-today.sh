@@ -87,6 +87,13 @@ mv whole whole.old; mkdir -p whole; echo EVIL >whole/keep.txt; echo ok >sub/othe
 expect_eq "Edit glob: the kept file was not replaced through its directory" "$(cat sub/yarn.lock)" OLD
 expect_eq "Edit path: nor one a rule names whole" "$(cat whole/keep.txt)" OLD
 expect_eq "... the directory is still writable" "$(cat sub/other 2>&1)" ok
+# a kept file with another hard link was written through that name
+echo OLD >h.lock
+ln h.lock h.txt
+out=$("$AIRLOCK" exec --profile workspace -- sh -c 'echo EVIL >h.txt' 2>&1)
+expect_eq "Edit glob: a kept file is not written through another hard link" "$(cat h.lock)" OLD
+check "... the call fails, saying why" has "$out" 'another hard link'
+rm h.txt h.lock
 
 # 5. a linked worktree's own config (git config --worktree) lies in the
 # main repository's .git/worktrees/NAME/config.worktree, in its workdir
