@@ -15,8 +15,10 @@
  *    whatever the audit log's redactor cuts (db_redact_text(): token
  *    shapes, Authorization credentials, URL and assigned passwords,
  *    private keys); and the value of every extraheader, whatever header it
- *    sends (`X-Api-Key: plainword` has no shape either), to the end of its
- *    line and of each line a trailing backslash continues it onto. A
+ *    sends (`X-Api-Key: plainword` has no shape either), and of every
+ *    credential helper (an inline script prints a password in any
+ *    spelling), to the end of its line and of each line a trailing
+ *    backslash continues it onto. A
  *    shape is found wherever it lies (a section name, a
  *    comment, an include's path), so the copy may lose more than a
  *    credential, never less;
@@ -40,7 +42,6 @@
 
 static const char userinfo_mark[] = "REDACTED";
 /* as the audit log marks what it cuts, which it then leaves alone */
-static const char header_mark[] = "[REDACTED:extraheader]";
 static const char nul_note[] = "# airlock: this repository config holds a NUL byte; "
                                "the sandbox is shown none of it\n";
 static const char unsure_note[] = "# airlock: this repository config holds credentials that "
@@ -104,16 +105,51 @@ static size_t line_end(const char *s, size_t n, size_t i)
 	return n;
 }
 
-/* text with the value of each extraheader (after the first '=' on its
+/* Keys whose every value is cut, whatever it holds, and the mark put in
+ * its place: an extraheader (`X-Api-Key: plainword` has no shape), and a
+ * credential helper (an inline one, `!f() { echo password=...; }; f`,
+ * prints the password in any spelling; the sandbox has no network for
+ * any helper). */
+static const struct whole_key {
+	const char *key, *mark;
+} whole_keys[] = {
+	{"extraheader", "[REDACTED:extraheader]"},
+	{"helper", "[REDACTED:credential-helper]"},
+};
+
+/* The whole_keys[] row whose key s (left bytes) starts with, or NULL. */
+static const struct whole_key *whole_key_at(const char *s, size_t left)
+{
+	for (size_t i = 0; i < nitems(whole_keys); i++) {
+		const char *key = whole_keys[i].key;
+		size_t len = strlen(key);
+		if ((s[0] | 0x20) == key[0] && len <= left && strncasecmp(s, key, len) == 0)
+			return &whole_keys[i];
+	}
+	return NULL;
+}
+
+/* The whole_keys[] row of a config entry's name (its last part), or NULL. */
+static const struct whole_key *whole_key_of(const char *name)
+{
+	const char *dot = strrchr(name, '.');
+
+	for (size_t i = 0; dot && i < nitems(whole_keys); i++)
+		if (strcasecmp(dot + 1, whole_keys[i].key) == 0)
+			return &whole_keys[i];
+	return NULL;
+}
+
+/* text with the value of each whole_keys[] key (after the first '=' on its
  * line) cut, into b; true when one was. */
 static bool header_cut(const char *text, size_t n, struct buf *b)
 {
-	static const char key[] = "extraheader";
+	const struct whole_key *wk;
 	size_t from = 0, k, eq, end;
 	bool cut = false;
 
-	for (k = 0; k + sizeof(key) - 1 <= n; k++) {
-		if ((text[k] | 0x20) != 'e' || strncasecmp(text + k, key, sizeof(key) - 1) != 0)
+	for (k = 0; k < n; k++) {
+		if ((wk = whole_key_at(text + k, n - k)) == NULL)
 			continue;
 		end = line_end(text, n, k);
 		for (eq = k; eq < end && text[eq] != '=' && text[eq] != '\n'; eq++)
@@ -122,7 +158,7 @@ static bool header_cut(const char *text, size_t n, struct buf *b)
 			continue;
 		buf_append(b, text + from, eq + 1 - from);
 		buf_append(b, " ", 1);
-		buf_append(b, header_mark, sizeof(header_mark) - 1);
+		buf_append(b, wk->mark, strlen(wk->mark));
 		from = k = end;
 		cut = true;
 	}
@@ -161,17 +197,17 @@ char *gitcreds_cut(const char *text, size_t n)
 
 /* True when s, a name or value as git reads it, holds what the cut takes:
  * a URL's user information other than the cut's mark, or a shape the
- * audit log's redactor cuts; or, for an extraheader (header), any value
- * but the mark. */
-static bool entry_uncut(const char *s, bool header)
+ * audit log's redactor cuts; or, for a whole_keys[] key's value (wk), any
+ * value but its mark. */
+static bool entry_uncut(const char *s, const struct whole_key *wk)
 {
 	struct buf b;
 	size_t n = strlen(s), len;
 	char *red;
 	bool same;
 
-	if (header)
-		return n > 0 && strcmp(s, header_mark) != 0;
+	if (wk)
+		return n > 0 && strcmp(s, wk->mark) != 0;
 	if ((red = db_redact_text(s, n, &len)) != NULL) {
 		free(red);
 		return true;
@@ -206,9 +242,8 @@ static bool cut_sure(const char *text, size_t n)
 	if (g->git_config_open_ondisk(&cfg, path) < 0 || g->git_config_iterator_new(&it, cfg) < 0)
 		goto out;
 	while ((rc = g->git_config_next(&e, it)) == 0) {
-		const char *dot = strrchr(e->name, '.');
-		bool header = dot && strcasecmp(dot + 1, "extraheader") == 0;
-		if (entry_uncut(e->name, false) || (e->value && entry_uncut(e->value, header)))
+		if (entry_uncut(e->name, NULL) ||
+		    (e->value && entry_uncut(e->value, whole_key_of(e->name))))
 			goto out;
 	}
 	sure = rc == GIT_ITEROVER;

@@ -118,4 +118,15 @@ check "an included file in the workdir: no credential shows" no_tok "$out"
 expect_eq "... git reads the cut remote" "$("$AIRLOCK" exec -- git remote get-url origin)" \
 	"https://REDACTED@example.com/inc"
 
+# 7. an inline credential helper printing its password in a spelling no
+# shape knows (printf "password=%s" VALUE, a base64 of it)
+git init -q "$d/ch"
+cd "$d/ch" || exit 1
+git config credential.helper '!f() { printf "password=%s\n" s3cr3tinline; }; f'
+git config credential.https://example.com.helper '!f() { echo "password=$(echo czNjcjN0aW5saW5lMg== | base64 -d)"; }; f'
+out=$("$AIRLOCK" exec -- cat .git/config 2>&1)
+check "an inline credential helper: its password not shown" hasnt "$out" s3cr3tinline
+check "... nor its base64" hasnt "$out" czNjcjN0aW5saW5lMg
+check "... the helper cut whole" has "$out" 'helper = \[REDACTED:credential-helper\]'
+
 finish
