@@ -149,9 +149,6 @@ int guard_config_refs(const char *wd, char ***hooks_rels, char ***include_rels);
  * without waiting on a FIFO or following a link (follow: through links),
  * NUL-terminated (a new string, *len its length); NULL when it is not one. */
 char *guard_config_text(int dfd, const char *name, bool follow, size_t *len);
-/* True when config text (len bytes) may open an include or includeIf
- * section: a "[" and the word, blanks between, anywhere. */
-bool guard_config_includes(const char *text, size_t len);
 
 /* ---- repository config credentials (gitcreds.c) ------------------------- */
 

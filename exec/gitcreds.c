@@ -26,7 +26,9 @@
  *    stops reading at) is covered by a note alone; so is a copy from
  *    which git still reads a credential (libgit2 reads it: quotes inside
  *    a value, `https://u:"tok"@h`, or a backslash continuing its line
- *    hide user information from the shapes), or one libgit2 cannot read.
+ *    hide user information from the shapes), or one libgit2 cannot read
+ *    (its includes disarmed first: the files they name are covered on
+ *    their own).
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -219,13 +221,31 @@ static bool entry_uncut(const char *s, const struct whole_key *wk)
 	return !same;
 }
 
+/* Makes each section that may be an include or includeIf (a "[", blanks,
+ * the word, as guard.c's config_includes() finds them) an ordinary one in
+ * t (n bytes): libgit2 then reads its path as a value, and opens no file
+ * (a FIFO there would hang the plan). */
+static void includes_disarm(char *t, size_t n)
+{
+	static const char word[] = "include";
+	char *q, *end = t + n;
+
+	for (char *p = t; (p = memchr(p, '[', (size_t)(end - p))) != NULL; p++) {
+		for (q = p + 1; q < end && isspace((unsigned char)*q); q++)
+			;
+		if ((size_t)(end - q) >= sizeof(word) - 1 &&
+		    strncasecmp(q, word, sizeof(word) - 1) == 0)
+			*q = 'x';
+	}
+}
+
 /* True when git reads no credential from the config text (n bytes): each
- * entry libgit2 reads of it (from a memfd: no file is made) passes
- * entry_uncut(). False when it cannot be read, or may include another
- * file (which libgit2 would open: a FIFO there would hang the plan). */
+ * entry libgit2 reads of it, its includes disarmed (includes_disarm(); the
+ * files they name are covered on their own), from a memfd (no file is
+ * made), passes entry_uncut(). False when it cannot be read. */
 static bool cut_sure(const char *text, size_t n)
 {
-	char *err = NULL, *path = NULL;
+	char *err = NULL, *path = NULL, *t = xmalloc(n + 1);
 	const struct lazy_git *g = NULL;
 	git_config *cfg = NULL;
 	git_config_iterator *it = NULL;
@@ -233,10 +253,12 @@ static bool cut_sure(const char *text, size_t n)
 	bool sure = false;
 	int fd = -1, rc;
 
-	if (guard_config_includes(text, n) || (g = lazy_git(&err)) == NULL)
+	memcpy(t, text, n);
+	includes_disarm(t, n);
+	if ((g = lazy_git(&err)) == NULL)
 		goto out;
 	if ((fd = memfd_create("airlock-gitcreds", MFD_CLOEXEC)) < 0 ||
-	    write(fd, text, n) != (ssize_t)n)
+	    write(fd, t, n) != (ssize_t)n)
 		goto out;
 	path = xasprintf("/proc/self/fd/%d", fd);
 	if (g->git_config_open_ondisk(&cfg, path) < 0 || g->git_config_iterator_new(&it, cfg) < 0)
@@ -256,6 +278,7 @@ out:
 		close(fd);
 	free(path);
 	free(err);
+	free(t);
 	return sure;
 }
 

@@ -377,7 +377,7 @@ out:
  * there too ("\r[include]"), and a section may follow another on its
  * line; libgit2 then opened the included FIFO and the sweep hung. A value
  * that merely holds the text makes the config count as risky. */
-bool guard_config_includes(const char *text, size_t len)
+static bool config_includes(const char *text, size_t len)
 {
 	static const char word[] = "include";
 	const char *q, *end = text + len;
@@ -429,7 +429,7 @@ static char *config_check_key(int dfd, const char *name, config_inert_fn *inert)
 
 	if (text == NULL)
 		key = xstrdup("something unreadable or too large");
-	else if (guard_config_includes(text, n))
+	else if (config_includes(text, n))
 		key = xstrdup("include.path");
 	free(text);
 	if (key)
@@ -1435,7 +1435,7 @@ static int config_refs(const char *path, char ***hooks, char ***includes)
 {
 	size_t n;
 	char *text = guard_config_text(AT_FDCWD, path, true, &n), *err = NULL;
-	bool inc = text && guard_config_includes(text, n);
+	bool inc = text && config_includes(text, n);
 	bool want = text && (inc || strcasestr(text, "hookspath"));
 	struct config_arg a = {NULL, path};
 	bool read = text != NULL;
