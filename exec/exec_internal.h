@@ -156,6 +156,13 @@ char *guard_config_text(int dfd, const char *name, bool follow, size_t *len);
  * every URL's user information and every shape the audit log redacts cut,
  * or NULL when it holds none (it is shown as it is). */
 char *gitcreds_cut(const char *text, size_t n);
+/* What the sandbox is to see of the config text (n bytes): as
+ * gitcreds_cut(), and then, when git may read a value otherwise than it
+ * lies in the text (a quote or a backslash there), a note alone unless git
+ * reads no credential from the copy (libgit2 reads it: quotes inside a
+ * URL's user information, `https://u:"tok"@h`, or a line continued inside
+ * it hide it from the shapes, not from git). A new string, or NULL. */
+char *gitcreds_shown(const char *text, size_t n);
 /* The same for the repository nested in wd whose git directory is gitdir
  * and whose work tree is top: relative to wd, what lies in wd. */
 int guard_nested_refs(const char *wd, const char *top, const char *gitdir, char ***hooks_rels,
@@ -519,6 +526,9 @@ char *gitdir_inside_find(const char *wd);
 /* "gitdir: PATH" of dir's .git, a regular file, PATH resolved against dir
  * into gitdir (PATH_MAX); false when there is none or it leads nowhere. */
 bool gitdir_file_read(const char *dir, char gitdir[PATH_MAX]);
+/* The directory the "commondir" file of gitdir names (a linked worktree's
+ * repository), resolved into common (PATH_MAX); false when there is none. */
+bool gitdir_common_read(const char *gitdir, char common[PATH_MAX]);
 
 /* ---- a repository's index (gitindex.c) ---------------------------------- */
 

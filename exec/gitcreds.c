@@ -15,27 +15,40 @@
  *    whatever the audit log's redactor cuts (db_redact_text(): token
  *    shapes, Authorization credentials, URL and assigned passwords,
  *    private keys); and the value of every extraheader, whatever header it
- *    sends (`X-Api-Key: plainword` has no shape either), to the end of its
- *    line and of each line a trailing backslash continues it onto. A
+ *    sends (`X-Api-Key: plainword` has no shape either), and of every
+ *    credential helper (an inline script prints a password in any
+ *    spelling), to the end of its line and of each line a trailing
+ *    backslash continues it onto. A
  *    shape is found wherever it lies (a section name, a
  *    comment, an include's path), so the copy may lose more than a
  *    credential, never less;
  *  - a file whose text the cut cannot be sure of (a NUL byte, which git
- *    stops reading at) is covered by a note alone.
+ *    stops reading at) is covered by a note alone; so is a copy from
+ *    which git still reads a credential (libgit2 reads it: quotes inside
+ *    a value, `https://u:"tok"@h`, or a backslash continuing its line
+ *    hide user information from the shapes), or one libgit2 cannot read
+ *    (its includes disarmed first: the files they name are covered on
+ *    their own).
  */
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
+#include "core/lazy.h"
 #include "core/util.h"
 #include "db/db.h"
 #include "exec/exec_internal.h"
 
 static const char userinfo_mark[] = "REDACTED";
 /* as the audit log marks what it cuts, which it then leaves alone */
-static const char header_mark[] = "[REDACTED:extraheader]";
 static const char nul_note[] = "# airlock: this repository config holds a NUL byte; "
                                "the sandbox is shown none of it\n";
+static const char unsure_note[] = "# airlock: this repository config holds credentials that "
+                                  "could not be cut for sure; the sandbox is shown none of "
+                                  "it\n";
 
 /* The end of the user information of a URL whose "://" ends at s[i]
  * (the index of its last '@' in the authority, which ends at '/', '?',
@@ -77,14 +90,15 @@ static bool userinfo_cut(const char *text, size_t n, struct buf *b)
 }
 
 /* The end of the logical line holding s[i]: its newline, past each one
- * a backslash escapes (git's continuation), or n. */
+ * a backslash escapes (git's continuation; before a CRLF too, which git
+ * reads as a newline), or n. */
 static size_t line_end(const char *s, size_t n, size_t i)
 {
 	const char *nl;
 
 	while ((nl = memchr(s + i, '\n', n - i)) != NULL) {
-		size_t at = (size_t)(nl - s), bs = 0;
-		while (bs < at && s[at - 1 - bs] == '\\')
+		size_t at = (size_t)(nl - s), bs = 0, eol = at > 0 && s[at - 1] == '\r' ? at - 1 : at;
+		while (bs < eol && s[eol - 1 - bs] == '\\')
 			bs++;
 		if (bs % 2 == 0)
 			return at;
@@ -93,16 +107,51 @@ static size_t line_end(const char *s, size_t n, size_t i)
 	return n;
 }
 
-/* text with the value of each extraheader (after the first '=' on its
+/* Keys whose every value is cut, whatever it holds, and the mark put in
+ * its place: an extraheader (`X-Api-Key: plainword` has no shape), and a
+ * credential helper (an inline one, `!f() { echo password=...; }; f`,
+ * prints the password in any spelling; the sandbox has no network for
+ * any helper). */
+static const struct whole_key {
+	const char *key, *mark;
+} whole_keys[] = {
+	{"extraheader", "[REDACTED:extraheader]"},
+	{"helper", "[REDACTED:credential-helper]"},
+};
+
+/* The whole_keys[] row whose key s (left bytes) starts with, or NULL. */
+static const struct whole_key *whole_key_at(const char *s, size_t left)
+{
+	for (size_t i = 0; i < nitems(whole_keys); i++) {
+		const char *key = whole_keys[i].key;
+		size_t len = strlen(key);
+		if ((s[0] | 0x20) == key[0] && len <= left && strncasecmp(s, key, len) == 0)
+			return &whole_keys[i];
+	}
+	return NULL;
+}
+
+/* The whole_keys[] row of a config entry's name (its last part), or NULL. */
+static const struct whole_key *whole_key_of(const char *name)
+{
+	const char *dot = strrchr(name, '.');
+
+	for (size_t i = 0; dot && i < nitems(whole_keys); i++)
+		if (strcasecmp(dot + 1, whole_keys[i].key) == 0)
+			return &whole_keys[i];
+	return NULL;
+}
+
+/* text with the value of each whole_keys[] key (after the first '=' on its
  * line) cut, into b; true when one was. */
 static bool header_cut(const char *text, size_t n, struct buf *b)
 {
-	static const char key[] = "extraheader";
+	const struct whole_key *wk;
 	size_t from = 0, k, eq, end;
 	bool cut = false;
 
-	for (k = 0; k + sizeof(key) - 1 <= n; k++) {
-		if ((text[k] | 0x20) != 'e' || strncasecmp(text + k, key, sizeof(key) - 1) != 0)
+	for (k = 0; k < n; k++) {
+		if ((wk = whole_key_at(text + k, n - k)) == NULL)
 			continue;
 		end = line_end(text, n, k);
 		for (eq = k; eq < end && text[eq] != '=' && text[eq] != '\n'; eq++)
@@ -111,7 +160,7 @@ static bool header_cut(const char *text, size_t n, struct buf *b)
 			continue;
 		buf_append(b, text + from, eq + 1 - from);
 		buf_append(b, " ", 1);
-		buf_append(b, header_mark, sizeof(header_mark) - 1);
+		buf_append(b, wk->mark, strlen(wk->mark));
 		from = k = end;
 		cut = true;
 	}
@@ -146,4 +195,121 @@ char *gitcreds_cut(const char *text, size_t n)
 		return NULL;
 	}
 	return buf_take(&u, NULL);
+}
+
+/* True when s, a name or value as git reads it, holds what the cut takes:
+ * a URL's user information other than the cut's mark, or a shape the
+ * audit log's redactor cuts; or, for a whole_keys[] key's value (wk), any
+ * value but its mark. */
+static bool entry_uncut(const char *s, const struct whole_key *wk)
+{
+	struct buf b;
+	size_t n = strlen(s), len;
+	char *red;
+	bool same;
+
+	if (wk)
+		return n > 0 && strcmp(s, wk->mark) != 0;
+	if ((red = db_redact_text(s, n, &len)) != NULL) {
+		free(red);
+		return true;
+	}
+	buf_init(&b, 0);
+	userinfo_cut(s, n, &b);
+	same = b.len == n && memcmp(b.data, s, n) == 0;
+	buf_free(&b);
+	return !same;
+}
+
+/* Makes each section that may be an include or includeIf (a "[", blanks,
+ * the word, as guard.c's config_includes() finds them) an ordinary one in
+ * t (n bytes): libgit2 then reads its path as a value, and opens no file
+ * (a FIFO there would hang the plan). */
+static void includes_disarm(char *t, size_t n)
+{
+	static const char word[] = "include";
+	char *q, *end = t + n;
+
+	for (char *p = t; (p = memchr(p, '[', (size_t)(end - p))) != NULL; p++) {
+		for (q = p + 1; q < end && isspace((unsigned char)*q); q++)
+			;
+		if ((size_t)(end - q) >= sizeof(word) - 1 &&
+		    strncasecmp(q, word, sizeof(word) - 1) == 0)
+			*q = 'x';
+	}
+}
+
+/* True when git reads no credential from the config text (n bytes): each
+ * entry libgit2 reads of it, its includes disarmed (includes_disarm(); the
+ * files they name are covered on their own), from a memfd (no file is
+ * made), passes entry_uncut(). False when it cannot be read. */
+static bool cut_sure(const char *text, size_t n)
+{
+	char *err = NULL, *path = NULL, *t = xmalloc(n + 1);
+	const struct lazy_git *g = NULL;
+	git_config *cfg = NULL;
+	git_config_iterator *it = NULL;
+	git_config_entry *e;
+	bool sure = false;
+	int fd = -1, rc;
+
+	memcpy(t, text, n);
+	includes_disarm(t, n);
+	if ((g = lazy_git(&err)) == NULL)
+		goto out;
+	if ((fd = memfd_create("airlock-gitcreds", MFD_CLOEXEC)) < 0 ||
+	    write(fd, t, n) != (ssize_t)n)
+		goto out;
+	path = xasprintf("/proc/self/fd/%d", fd);
+	if (g->git_config_open_ondisk(&cfg, path) < 0 || g->git_config_iterator_new(&it, cfg) < 0)
+		goto out;
+	while ((rc = g->git_config_next(&e, it)) == 0) {
+		if (entry_uncut(e->name, NULL) ||
+		    (e->value && entry_uncut(e->value, whole_key_of(e->name))))
+			goto out;
+	}
+	sure = rc == GIT_ITEROVER;
+out:
+	if (it)
+		g->git_config_iterator_free(it);
+	if (cfg)
+		g->git_config_free(cfg);
+	if (fd >= 0)
+		close(fd);
+	free(path);
+	free(err);
+	free(t);
+	return sure;
+}
+
+/* True when git may read a value of text (n bytes) otherwise than it lies
+ * there, so that the shapes of the text are not those of what git reads: a
+ * backslash (an escape, a line continued) anywhere, or a quote on a line
+ * holding a '=' (a value's; a section name's are on its own line). */
+static bool value_may_differ(const char *text, size_t n)
+{
+	const char *p = text, *end = text + n, *nl;
+
+	if (memchr(text, '\\', n))
+		return true;
+	for (; p < end; p = nl + 1) {
+		size_t len;
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			nl = end;
+		len = (size_t)(nl - p);
+		if (memchr(p, '=', len) && memchr(p, '"', len))
+			return true;
+	}
+	return false;
+}
+
+char *gitcreds_shown(const char *text, size_t n)
+{
+	char *cut = gitcreds_cut(text, n);
+
+	if ((cut && strcmp(cut, nul_note) == 0) || !value_may_differ(text, n) ||
+	    cut_sure(cut ? cut : text, cut ? strlen(cut) : n))
+		return cut;
+	free(cut);
+	return xstrdup(unsure_note);
 }

@@ -84,6 +84,15 @@ bool gitdir_file_read(const char *wd, char gitdir[PATH_MAX])
 	return ok;
 }
 
+bool gitdir_common_read(const char *gitdir, char common[PATH_MAX])
+{
+	char line[PATH_MAX], *meta = xasprintf("%s/commondir", gitdir);
+	bool ok = value_read(meta, line) && resolve_at(gitdir, line, common);
+
+	free(meta);
+	return ok;
+}
+
 char *gitdir_inside_find(const char *wd)
 {
 	char gitdir[PATH_MAX];

@@ -674,7 +674,7 @@ static int want_cover(const char *root, const char *path, struct want **w, size_
 		                    "repository config over 1 MiB?)", real);
 		return -1;
 	}
-	cut = gitcreds_cut(text, len);
+	cut = gitcreds_shown(text, len);
 	free(text);
 	if (cut && strlen(cut) > COVER_MAX) {
 		*errstr = xasprintf("%s holds credentials and is over %d KiB: too large to show "
@@ -688,10 +688,42 @@ static int want_cover(const char *root, const char *path, struct want **w, size_
 	return 0;
 }
 
-/* The config files of the git directory gd (config, config.worktree) and
- * of the submodules' git directories below its modules/ (a submodule's name
- * may hold slashes: modules/libs/x), covered by want_cover(). *dirs counts
- * the directories read, COVER_DIRS at most. */
+/* The config.worktree of each linked worktree's entry in the git
+ * directory gd (worktrees/NAME: `git config --worktree` writes there, and
+ * it lies in the workdir that holds gd), covered by want_cover(). */
+static int want_worktree_covers(const char *root, const char *gd, size_t *dirs,
+                                struct want **w, size_t *n, char **errstr)
+{
+	char *dir = xasprintf("%s/worktrees", gd), *path;
+	struct dirent *e;
+	struct stat st;
+	DIR *d = lstat(dir, &st) == 0 && S_ISDIR(st.st_mode) ? opendir(dir) : NULL;
+	int rc = 0;
+
+	if (d && ++*dirs > COVER_DIRS) {
+		*errstr = xasprintf("%s: more than %d directories of submodules and worktrees to "
+		                    "read for credentials; use a profile that shows secrets",
+		                    dir, COVER_DIRS);
+		rc = -1;
+	}
+	while (d && rc == 0 && (e = readdir(d)) != NULL) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		path = xasprintf("%s/%s/config.worktree", dir, e->d_name);
+		rc = want_cover(root, path, w, n, errstr);
+		free(path);
+	}
+	if (d)
+		closedir(d);
+	free(dir);
+	return rc;
+}
+
+/* The config files of the git directory gd (config, config.worktree, its
+ * linked worktrees' config.worktree) and of the submodules' git
+ * directories below its modules/ (a submodule's name may hold slashes:
+ * modules/libs/x), covered by want_cover(). *dirs counts the directories
+ * read, COVER_DIRS at most. */
 static int want_module_covers(const char *root, const char *dir, size_t *dirs, struct want **w,
                               size_t *n, char **errstr);
 static int want_git_covers(const char *root, const char *gd, size_t *dirs, struct want **w,
@@ -706,6 +738,8 @@ static int want_git_covers(const char *root, const char *gd, size_t *dirs, struc
 		rc = want_cover(root, path, w, n, errstr);
 		free(path);
 	}
+	if (rc == 0)
+		rc = want_worktree_covers(root, gd, dirs, w, n, errstr);
 	path = xasprintf("%s/modules", gd);
 	if (rc == 0)
 		rc = want_module_covers(root, path, dirs, w, n, errstr);
@@ -748,23 +782,79 @@ static int want_module_covers(const char *root, const char *dir, size_t *dirs, s
 	return rc;
 }
 
+/* The files the config of the git directory gd (its work tree top) has
+ * git include from the workdir wd (a .gitconfig.local beside it): what a
+ * repository's config would show through them is covered as it is
+ * (want_cover()). -1 with *errstr when the config cannot be read for them. */
+static int want_include_covers(const char *wd, const char *top, const char *gd,
+                               struct want **w, size_t *n, char **errstr)
+{
+	char **hooks, **inc;
+	int rc = guard_nested_refs(wd, top, gd, &hooks, &inc);
+
+	if (rc < 0)
+		*errstr = xstrdup(GUARD_CONFIG_UNREAD);
+	for (char **p = inc; rc == 0 && p && *p; p++) {
+		char *path = xasprintf("%s/%s", wd, *p);
+		rc = want_cover(wd, path, w, n, errstr);
+		free(path);
+	}
+	strv_free(hooks);
+	strv_free(inc);
+	return rc;
+}
+
+/* The git directory a .git entry (dotgit) leads git to, and the common
+ * directory that one names, as want_git_covers() reads them: a directory,
+ * a link to one, or a file naming one ("gitdir: ../store/x", or a linked
+ * worktree's). Each a covered config of the workdir wd (want_cover()
+ * takes only what lies in it), and the files their configs include. */
+static int want_dotgit_covers(const char *wd, const char *dotgit, size_t *dirs, struct want **w,
+                              size_t *n, char **errstr)
+{
+	char gd[PATH_MAX], common[PATH_MAX], *dir;
+	struct stat st;
+	bool found;
+	int rc;
+
+	if (lstat(dotgit, &st) == 0 && S_ISREG(st.st_mode)) {
+		dir = xstrdup(dotgit);
+		path_up(dir);
+		found = gitdir_file_read(dir, gd);
+		free(dir);
+	} else {
+		found = realpath(dotgit, gd) != NULL;
+	}
+	if (!found || stat(gd, &st) < 0 || !S_ISDIR(st.st_mode))
+		return 0;
+	dir = xstrdup(dotgit);
+	path_up(dir);
+	rc = want_git_covers(wd, gd, dirs, w, n, errstr) < 0 ||
+	             want_include_covers(wd, dir, gd, w, n, errstr) < 0
+	         ? -1
+	         : 0;
+	if (rc == 0 && gitdir_common_read(gd, common) && strcmp(common, gd) != 0)
+		rc = want_git_covers(wd, common, dirs, w, n, errstr) < 0 ||
+		             want_include_covers(wd, dir, common, w, n, errstr) < 0
+		         ? -1
+		         : 0;
+	free(dir);
+	return rc;
+}
+
 /* The credentials in the config of each repository the workdir wd shows
  * (gitdirs: the nested ones the search passed; its own .git too), cut
- * (want_cover()). */
+ * (want_cover()): each .git followed to its git directory, as git does. */
 static int want_wd_covers(const char *wd, char *const *gitdirs, struct want **w, size_t *n,
                           char **errstr)
 {
 	char *top = xasprintf("%s/.git", wd);
 	size_t dirs = 0;
-	struct stat st;
-	int rc = lstat(top, &st) == 0 && S_ISDIR(st.st_mode)
-	                 ? want_git_covers(wd, top, &dirs, w, n, errstr)
-	                 : 0;
+	int rc = want_dotgit_covers(wd, top, &dirs, w, n, errstr);
 
 	free(top);
 	for (char *const *g = gitdirs; rc == 0 && g && *g; g++)
-		if (lstat(*g, &st) == 0 && S_ISDIR(st.st_mode))
-			rc = want_git_covers(wd, *g, &dirs, w, n, errstr);
+		rc = want_dotgit_covers(wd, *g, &dirs, w, n, errstr);
 	return rc;
 }
 
@@ -1069,17 +1159,34 @@ static int want_hidden(char *const *hide, const char *wd, bool pin, struct want 
  * rules that name a path whole; or what the search found their globs
  * match) that lie in a writable workdir: bound
  * read-only onto themselves, which also keeps them from being moved or
- * removed. One not there yet is not kept (a call may make it). */
-static void want_denied_writes(char *const *keep, const char *wd, struct want **w, size_t *n)
+ * removed, and (pin) the directories up to each pinned (want_pins()):
+ * else `mv sub sub.old; mkdir sub` and a new sub/yarn.lock replaced a
+ * kept one. One not there yet is not kept (a call may make it). A file
+ * with another hard link fails, as a hidden one does: the other name
+ * would write it. */
+static int want_denied_writes(char *const *keep, const char *wd, bool pin, struct want **w,
+                              size_t *n, char **errstr)
 {
 	char real[PATH_MAX];
 	struct stat st;
+	size_t pins = 0;
 
-	for (char *const *k = keep; k && *k; k++)
-		if (realpath(*k, real) && stat(real, &st) == 0 && strcmp(real, wd) != 0 &&
-		    path_contains(wd, real))
-			want_push(w, n, OP_REBIND, NULL, xstrdup(real), NULL, A_RO,
-			          S_ISDIR(st.st_mode));
+	for (char *const *k = keep; k && *k; k++) {
+		if (!realpath(*k, real) || stat(real, &st) < 0 || strcmp(real, wd) == 0 ||
+		    !path_contains(wd, real))
+			continue;
+		if (S_ISREG(st.st_mode) && st.st_nlink > 1) {
+			*errstr = xasprintf("workdir: %s, which a deny = Edit(...) rule keeps, has "
+			                    "another hard link, through which it could be written: "
+			                    "remove that link (find . -samefile %s lists it)",
+			                    real, real);
+			return -1;
+		}
+		want_push(w, n, OP_REBIND, NULL, xstrdup(real), NULL, A_RO, S_ISDIR(st.st_mode));
+		if (pin && want_pins(wd, real, w, n, &pins, errstr) < 0)
+			return -1;
+	}
+	return 0;
 }
 
 /* Drops what would be mounted below a hidden directory (a secret's mask, a
@@ -1285,9 +1392,10 @@ static int want_workdir(const struct exec_spec *s, const char *wd, struct want *
 	/* A writable workdir must not plant what runs or decides later: hooks and
 	 * config the host's git runs, airlock's project policy, the agent's hook
 	 * and MCP settings. */
-	if (rw) {
-		want_denied_writes(s->profile->keep, wd, w, n);
-		want_denied_writes(globs.kept, wd, w, n);
+	if (rw && (want_denied_writes(s->profile->keep, wd, pin, w, n, errstr) < 0 ||
+	           want_denied_writes(globs.kept, wd, pin, w, n, errstr) < 0)) {
+		strv_free(globs.kept);
+		return -1;
 	}
 	strv_free(globs.kept);
 	return rw ? want_guarded(wd, false, w, n, errstr) : 0;

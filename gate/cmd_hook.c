@@ -292,8 +292,11 @@ static void answer_decided(struct hook_answer *a, const struct call *c, json_t *
 		 * the policy says (the prompt shows the rewritten command); it
 		 * used to run as written, outside any sandbox. */
 		a->decision = "ask";
+		/* profile none is no sandbox: the person must not be told one */
 		why = pl->profile && c->tool == TOOL_SHELL && c->shape == SHAPE_HOOK
-		              ? xasprintf("%s; approved, it runs in airlock's sandbox (profile %s)",
+		              ? xasprintf(pl->profile->none
+		                                  ? "%s; approved, it runs with NO sandbox (profile %s)"
+		                                  : "%s; approved, it runs in airlock's sandbox (profile %s)",
 		                          pl->reason ? pl->reason : "ask", pl->profile->name)
 		              : xstrdup(pl->reason ? pl->reason : "ask");
 		a->reason = agent_reason_text("airlock: ", v, why);

@@ -2,7 +2,7 @@
  * fuzz_gitcreds.c: the cut of a repository config's credentials
  * (exec/gitcreds.c) on arbitrary text. Invariants: what a sandbox is shown
  * holds no secret shape classify_find_secret() knows, no URL with user
- * information but the mark, no extraheader value. Not that cutting
+ * information but the mark, no extraheader or credential helper value. Not that cutting
  * again changes nothing: the audit redactor it calls stops after 4
  * rounds, and a mark that swallowed a shell separator (`-p(x` cut whole)
  * can let a fifth find one more option password; more, never less.
@@ -29,10 +29,10 @@ static const char *userinfo_left(const char *s)
 	return NULL;
 }
 
-/* The first extraheader with a value but the mark, or NULL. */
-static const char *header_left(const char *s)
+/* The first key (extraheader, helper) with a value but a mark, or NULL. */
+static const char *header_left(const char *s, const char *key)
 {
-	for (const char *p = s; (p = strcasestr(p, "extraheader")) != NULL; p++) {
+	for (const char *p = s; (p = strcasestr(p, key)) != NULL; p++) {
 		const char *eq = p + strcspn(p, "=\n");
 		if (*eq == '=' && strncmp(eq, "= [REDACTED:", 12) != 0)
 			return p;
@@ -51,8 +51,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		          where.off, where.len, shown);
 	if ((left = userinfo_left(shown)) != NULL)
 		fuzz_fail("the cut leaves no URL user information", s, "at [%.40s]", left);
-	if ((left = header_left(shown)) != NULL)
+	if ((left = header_left(shown, "extraheader")) != NULL)
 		fuzz_fail("the cut leaves no extraheader value", s, "at [%.40s]", left);
+	if ((left = header_left(shown, "helper")) != NULL)
+		fuzz_fail("the cut leaves no credential helper value", s, "at [%.40s]", left);
 	free(cut);
 	free(s);
 	return 0;
