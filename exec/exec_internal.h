@@ -167,6 +167,10 @@ char *gitcreds_shown(const char *text, size_t n);
  * and whose work tree is top: relative to wd, what lies in wd. */
 int guard_nested_refs(const char *wd, const char *top, const char *gitdir, char ***hooks_rels,
                       char ***include_rels);
+/* The files the config of that repository itself includes from wd
+ * (relative to wd), not the user's or the system's: reading those costs a
+ * one-shot call libgit2 (~15 ms) when ~/.gitconfig has an includeIf. */
+int guard_repo_includes(const char *wd, const char *top, const char *gitdir, char ***include_rels);
 void guard_note_clear(struct guard_note *g);
 /* Acts on each guarded path the run made (created, replaced, or under a
  * holder it replaced) under before's roots; returns what went as "a, b

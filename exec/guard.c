@@ -1731,12 +1731,13 @@ static int global_refs_add(char ***hooks, char ***files)
  * extensions.worktreeConfig makes git read it after config. Every
  * core.hooksPath value set in any file: which one git takes may hang on
  * an includeIf's condition; a relative one from top, where git runs
- * hooks. As guard_config_refs() says; the vectors are added to. */
+ * hooks. As guard_config_refs() says; the vectors are added to. Without
+ * user, the user's and the system's configs are left out. */
 static int refs_of(const char *wd, const char *top, const char *dir, const char *wtdir,
-                   char ***hooks_rels, char ***include_rels)
+                   bool user, char ***hooks_rels, char ***include_rels)
 {
 	char **hooks = NULL, **files = NULL, *path;
-	int rc = global_refs_add(&hooks, &files);
+	int rc = user ? global_refs_add(&hooks, &files) : 0;
 
 	for (int i = 0; rc == 0 && dir && i < 2; i++) { /* no repository: the global ones */
 		path = i ? xasprintf("%s/config", dir)
@@ -1778,7 +1779,7 @@ int guard_config_refs(const char *wd, char ***hooks_rels, char ***include_rels)
 		if ((dir = gitdir_inside_find(wd)) == NULL && gitdir_linked_find(wd, NULL, &l))
 			dir = xstrdup(l.common); /* a linked worktree's: the common one */
 	}
-	rc = refs_of(wd, wd, dir, l.gitdir, hooks_rels, include_rels);
+	rc = refs_of(wd, wd, dir, l.gitdir, true, hooks_rels, include_rels);
 	gitdir_linked_clear(&l);
 	free(dir);
 	return rc;
@@ -1788,7 +1789,18 @@ int guard_nested_refs(const char *wd, const char *top, const char *gitdir, char 
                       char ***include_rels)
 {
 	*hooks_rels = *include_rels = NULL;
-	return refs_of(wd, top, gitdir, NULL, hooks_rels, include_rels);
+	return refs_of(wd, top, gitdir, NULL, true, hooks_rels, include_rels);
+}
+
+int guard_repo_includes(const char *wd, const char *top, const char *gitdir, char ***include_rels)
+{
+	char **hooks = NULL;
+	int rc;
+
+	*include_rels = NULL;
+	rc = refs_of(wd, top, gitdir, NULL, false, &hooks, include_rels);
+	strv_free(hooks);
+	return rc;
 }
 
 /* What each hooks directory of core.hooksPath is (lstat, not followed). */
