@@ -844,9 +844,51 @@ static int want_dotgit_covers(const char *wd, const char *dotgit, size_t *dirs, 
 	return rc;
 }
 
+/* Where tools clone a repository, with the URL it was fetched from, into
+ * a tree the search does not enter: pip's editable VCS installs
+ * (`pip install -e git+https://TOKEN@host/r#egg=x` clones into
+ * .venv/src/x) and Terraform's git module sources (.terraform/modules/x). */
+static const char *const clone_dirs[] = {".venv/src", ".terraform/modules"};
+
+/* The repositories cloned into each of clone_dirs[] in wd, one level
+ * down, as want_dotgit_covers() reads them. */
+static int want_clone_covers(const char *wd, size_t *dirs, struct want **w, size_t *n,
+                             char **errstr)
+{
+	int rc = 0;
+
+	for (size_t i = 0; rc == 0 && i < nitems(clone_dirs); i++) {
+		char *dir = xasprintf("%s/%s", wd, clone_dirs[i]);
+		struct stat st;
+		struct dirent *e;
+		DIR *d = lstat(dir, &st) == 0 && S_ISDIR(st.st_mode) ? opendir(dir) : NULL;
+		while (d && rc == 0 && (e = readdir(d)) != NULL) {
+			char *dotgit;
+			if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+				continue;
+			if (++*dirs > COVER_DIRS) {
+				*errstr = xasprintf("%s: more than %d directories of repositories to "
+				                    "read for credentials; use a profile that shows "
+				                    "secrets",
+				                    dir, COVER_DIRS);
+				rc = -1;
+				break;
+			}
+			dotgit = xasprintf("%s/%s/.git", dir, e->d_name);
+			rc = want_dotgit_covers(wd, dotgit, dirs, w, n, errstr);
+			free(dotgit);
+		}
+		if (d)
+			closedir(d);
+		free(dir);
+	}
+	return rc;
+}
+
 /* The credentials in the config of each repository the workdir wd shows
- * (gitdirs: the nested ones the search passed; its own .git too), cut
- * (want_cover()): each .git followed to its git directory, as git does. */
+ * (gitdirs: the nested ones the search passed; its own .git too; those
+ * tools clone into trees the search skips), cut (want_cover()): each .git
+ * followed to its git directory, as git does. */
 static int want_wd_covers(const char *wd, char *const *gitdirs, struct want **w, size_t *n,
                           char **errstr)
 {
@@ -857,7 +899,7 @@ static int want_wd_covers(const char *wd, char *const *gitdirs, struct want **w,
 	free(top);
 	for (char *const *g = gitdirs; rc == 0 && g && *g; g++)
 		rc = want_dotgit_covers(wd, *g, &dirs, w, n, errstr);
-	return rc;
+	return rc == 0 ? want_clone_covers(wd, &dirs, w, n, errstr) : rc;
 }
 
 /* Makes dir/upper and dir/work (dir too, when absent) for an overlay. */

@@ -99,4 +99,14 @@ git init -q "$d/big"
 out=$(cd "$d/big" && "$AIRLOCK" exec -- cat .git/config 2>&1)
 check "over 64 KiB with credentials: the call fails" sh -c "! printf '%s' '$out' | grep -q '$PAT'"
 check "over 64 KiB with credentials: it says why" sh -c "printf '%s' '$out' | grep -q 'too large to show'"
+# clones tools leave in trees the search skips: pip's editable VCS installs
+# (.venv/src/NAME) and Terraform's git module sources (.terraform/modules/NAME)
+mkdir -p "$d/w/.venv/src" "$d/w/.terraform/modules"
+git init -q "$d/w/.venv/src/pkg"
+git -C "$d/w/.venv/src/pkg" remote add origin "https://u:$TOK@example.com/p"
+git init -q "$d/w/.terraform/modules/net"
+git -C "$d/w/.terraform/modules/net" remote add origin "https://$PAT@example.com/n"
+out=$(cd "$d/w" && "$AIRLOCK" exec -- cat .venv/src/pkg/.git/config .terraform/modules/net/.git/config)
+check "pip's .venv/src clone: no credential shows" sh -c "! printf '%s' '$out' | grep -q -e '$TOK' -e '$PAT'"
+check "... the URLs do, cut" sh -c "test \$(printf '%s' '$out' | grep -c 'REDACTED@example.com') = 2"
 finish
