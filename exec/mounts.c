@@ -649,198 +649,174 @@ static int want_guarded(const char *root, bool git, struct want **w, size_t *n, 
 }
 
 #define COVER_MAX (64 * 1024) /* bytes of a covering copy: the stage is a 1 MiB tmpfs */
-#define COVER_DIRS 512        /* directories read for submodules' git directories */
+#define COVER_ENTRIES 512     /* entries read for submodules, worktrees and clones */
+
+/* One plan's search for repository configs to cover. */
+struct covers {
+	const char *root; /* what the sandbox shows of them: a config elsewhere is not */
+	size_t entries;   /* directory entries read, COVER_ENTRIES at most */
+	struct want **w;
+	size_t *n;
+	char **errstr;
+};
+
+typedef int cover_fn(struct covers *c, const char *path);
 
 /* Covers the repository config file at path with a copy cut of its
- * credentials (gitcreds.c) when it holds any, where it really lies in root
- * (what the sandbox shows of it). -1 with *errstr when such a file cannot
- * be read whole or its copy is too large for the stage: the call must not
- * see it uncut. */
-static int want_cover(const char *root, const char *path, struct want **w, size_t *n,
-                      char **errstr)
+ * credentials (gitcreds.c) when it holds any, where it really lies in
+ * c->root. -1 with *errstr when such a file cannot be read whole or its
+ * copy is too large for the stage: the call must not see it uncut. */
+static int want_cover(struct covers *c, const char *path)
 {
 	char real[PATH_MAX], *text, *cut;
 	struct stat st;
 	size_t len;
 
 	if (realpath(path, real) == NULL || stat(real, &st) < 0 || !S_ISREG(st.st_mode) ||
-	    !path_contains(root, real))
+	    !path_contains(c->root, real))
 		return 0; /* absent, not a file git reads, or not shown */
-	for (size_t i = 0; i < *n; i++)
-		if ((*w)[i].kind == OP_COVER && strcmp((*w)[i].dst, real) == 0)
+	for (size_t i = 0; i < *c->n; i++)
+		if ((*c->w)[i].kind == OP_COVER && strcmp((*c->w)[i].dst, real) == 0)
 			return 0;
 	if ((text = guard_config_text(AT_FDCWD, real, false, &len)) == NULL) {
-		*errstr = xasprintf("%s cannot be read to cut the credentials it may hold (a "
-		                    "repository config over 1 MiB?)", real);
+		*c->errstr = xasprintf("%s cannot be read to cut the credentials it may hold (a "
+		                       "repository config over 1 MiB?)", real);
 		return -1;
 	}
 	cut = gitcreds_shown(text, len);
 	free(text);
 	if (cut && strlen(cut) > COVER_MAX) {
-		*errstr = xasprintf("%s holds credentials and is over %d KiB: too large to show "
-		                    "cut; remove them from it, or use a profile that shows secrets",
-		                    real, COVER_MAX / 1024);
+		*c->errstr = xasprintf("%s holds credentials and is over %d KiB: too large to "
+		                       "show cut; remove them from it, or use a profile that "
+		                       "shows secrets",
+		                       real, COVER_MAX / 1024);
 		free(cut);
 		return -1;
 	}
 	if (cut)
-		want_push(w, n, OP_COVER, NULL, xstrdup(real), cut, A_RO, false);
+		want_push(c->w, c->n, OP_COVER, NULL, xstrdup(real), cut, A_RO, false);
 	return 0;
 }
 
-/* The config.worktree of each linked worktree's entry in the git
- * directory gd (worktrees/NAME: `git config --worktree` writes there, and
- * it lies in the workdir that holds gd), covered by want_cover(). */
-static int want_worktree_covers(const char *root, const char *gd, size_t *dirs,
-                                struct want **w, size_t *n, char **errstr)
-{
-	char *dir = xasprintf("%s/worktrees", gd), *path;
-	struct dirent *e;
-	struct stat st;
-	DIR *d = lstat(dir, &st) == 0 && S_ISDIR(st.st_mode) ? opendir(dir) : NULL;
-	int rc = 0;
-
-	if (d && ++*dirs > COVER_DIRS) {
-		*errstr = xasprintf("%s: more than %d directories of submodules and worktrees to "
-		                    "read for credentials; use a profile that shows secrets",
-		                    dir, COVER_DIRS);
-		rc = -1;
-	}
-	while (d && rc == 0 && (e = readdir(d)) != NULL) {
-		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-			continue;
-		path = xasprintf("%s/%s/config.worktree", dir, e->d_name);
-		rc = want_cover(root, path, w, n, errstr);
-		free(path);
-	}
-	if (d)
-		closedir(d);
-	free(dir);
-	return rc;
-}
-
-/* The config files of the git directory gd (config, config.worktree, its
- * linked worktrees' config.worktree) and of the submodules' git
- * directories below its modules/ (a submodule's name may hold slashes:
- * modules/libs/x), covered by want_cover(). *dirs counts the directories
- * read, COVER_DIRS at most. */
-static int want_module_covers(const char *root, const char *dir, size_t *dirs, struct want **w,
-                              size_t *n, char **errstr);
-static int want_git_covers(const char *root, const char *gd, size_t *dirs, struct want **w,
-                           size_t *n, char **errstr)
-{
-	static const char *const files[] = {"config", "config.worktree"};
-	char *path;
-	int rc = 0;
-
-	for (size_t i = 0; rc == 0 && i < nitems(files); i++) {
-		path = xasprintf("%s/%s", gd, files[i]);
-		rc = want_cover(root, path, w, n, errstr);
-		free(path);
-	}
-	if (rc == 0)
-		rc = want_worktree_covers(root, gd, dirs, w, n, errstr);
-	path = xasprintf("%s/modules", gd);
-	if (rc == 0)
-		rc = want_module_covers(root, path, dirs, w, n, errstr);
-	free(path);
-	return rc;
-}
-
-/* Each git directory (one holding HEAD) at or below dir, as
- * want_git_covers() reads it; never through a link. */
-static int want_module_covers(const char *root, const char *dir, size_t *dirs, struct want **w,
-                              size_t *n, char **errstr)
+/* fn on dir/NAME + tail for each entry NAME of the directory dir (none
+ * when dir is absent or a link), each counted against COVER_ENTRIES: a
+ * call could fill .venv/src with empty names to make every plan slow. */
+static int covers_each(struct covers *c, const char *dir, const char *tail, cover_fn *fn)
 {
 	struct stat st;
 	struct dirent *e;
-	char *head = xasprintf("%s/HEAD", dir);
-	bool git = lstat(head, &st) == 0;
 	DIR *d;
 	int rc = 0;
 
-	free(head);
-	if (git)
-		return want_git_covers(root, dir, dirs, w, n, errstr);
 	if (lstat(dir, &st) < 0 || !S_ISDIR(st.st_mode) || (d = opendir(dir)) == NULL)
 		return 0;
-	if (++*dirs > COVER_DIRS) {
-		*errstr = xasprintf("%s: more than %d directories of submodules to read for "
-		                    "credentials; use a profile that shows secrets",
-		                    dir, COVER_DIRS);
-		rc = -1;
-	}
 	while (rc == 0 && (e = readdir(d)) != NULL) {
-		char *sub;
+		char *path;
 		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
 			continue;
-		sub = xasprintf("%s/%s", dir, e->d_name);
-		rc = want_module_covers(root, sub, dirs, w, n, errstr);
-		free(sub);
+		if (++c->entries > COVER_ENTRIES) {
+			*c->errstr = xasprintf("%s: more than %d submodules, worktrees and clones to "
+			                       "read for credentials; use a profile that shows "
+			                       "secrets",
+			                       dir, COVER_ENTRIES);
+			rc = -1;
+			break;
+		}
+		path = xasprintf("%s/%s%s", dir, e->d_name, tail);
+		rc = fn(c, path);
+		free(path);
 	}
 	closedir(d);
 	return rc;
 }
 
+static int want_module_covers(struct covers *c, const char *dir);
+
+/* The config files of the git directory gd: config, config.worktree, each
+ * linked worktree's entry's config.worktree (worktrees/NAME: `git config
+ * --worktree` writes there), and the submodules' git directories below
+ * modules/ (a submodule's name may hold slashes: modules/libs/x). */
+static int want_git_covers(struct covers *c, const char *gd)
+{
+	static const struct {
+		const char *name, *tail;
+		cover_fn *fn;
+	} parts[] = {
+		{"config", NULL, want_cover},
+		{"config.worktree", NULL, want_cover},
+		{"worktrees", "/config.worktree", want_cover},
+		{"modules", NULL, want_module_covers},
+	};
+	int rc = 0;
+
+	for (size_t i = 0; rc == 0 && i < nitems(parts); i++) {
+		char *path = xasprintf("%s/%s", gd, parts[i].name);
+		rc = parts[i].tail ? covers_each(c, path, parts[i].tail, parts[i].fn)
+		                   : parts[i].fn(c, path);
+		free(path);
+	}
+	return rc;
+}
+
+/* Each git directory (one holding HEAD) at or below dir, as
+ * want_git_covers() reads it; never through a link. */
+static int want_module_covers(struct covers *c, const char *dir)
+{
+	struct stat st;
+	char *head = xasprintf("%s/HEAD", dir);
+	bool git = lstat(head, &st) == 0;
+
+	free(head);
+	return git ? want_git_covers(c, dir) : covers_each(c, dir, "", want_module_covers);
+}
+
 /* The files the config of the git directory gd (its work tree top) has
- * git include from the workdir wd (a .gitconfig.local beside it): what a
- * repository's config would show through them is covered as it is
- * (want_cover()). Not the user's global config's includes: for a
+ * git include from the workdir c->root (a .gitconfig.local beside it),
+ * covered as it is. Not the user's global config's includes: for a
  * dotfiles repository as the workdir only, and an includeIf there would
  * make every readonly one-shot call load libgit2 (7.9 -> 24.2 ms). -1
  * with *errstr when the config cannot be read for them. */
-static int want_include_covers(const char *wd, const char *top, const char *gd,
-                               struct want **w, size_t *n, char **errstr)
+static int want_include_covers(struct covers *c, const char *top, const char *gd)
 {
 	char **inc;
-	int rc = guard_repo_includes(wd, top, gd, &inc);
+	int rc = guard_repo_includes(c->root, top, gd, &inc);
 
 	if (rc < 0)
-		*errstr = xstrdup(GUARD_CONFIG_UNREAD);
+		*c->errstr = xstrdup(GUARD_CONFIG_UNREAD);
 	for (char **p = inc; rc == 0 && p && *p; p++) {
-		char *path = xasprintf("%s/%s", wd, *p);
-		rc = want_cover(wd, path, w, n, errstr);
+		char *path = xasprintf("%s/%s", c->root, *p);
+		rc = want_cover(c, path);
 		free(path);
 	}
 	strv_free(inc);
 	return rc;
 }
 
-/* The git directory a .git entry (dotgit) leads git to, and the common
- * directory that one names, as want_git_covers() reads them: a directory,
- * a link to one, or a file naming one ("gitdir: ../store/x", or a linked
- * worktree's). Each a covered config of the workdir wd (want_cover()
- * takes only what lies in it), and the files their configs include. */
-static int want_dotgit_covers(const char *wd, const char *dotgit, size_t *dirs, struct want **w,
-                              size_t *n, char **errstr)
+/* The git directory a .git entry (dotgit) of the workdir c->root leads
+ * git to, and the common directory that one names, as want_git_covers()
+ * reads them: a directory, a link to one, or a file naming one ("gitdir:
+ * ../store/x", or a linked worktree's); and the files their configs
+ * include. */
+static int want_dotgit_covers(struct covers *c, const char *dotgit)
 {
-	char gd[PATH_MAX], common[PATH_MAX], *dir;
+	char gd[PATH_MAX], common[PATH_MAX], *top = xstrdup(dotgit);
 	struct stat st;
 	bool found;
-	int rc;
+	int rc = 0;
 
-	if (lstat(dotgit, &st) == 0 && S_ISREG(st.st_mode)) {
-		dir = xstrdup(dotgit);
-		path_up(dir);
-		found = gitdir_file_read(dir, gd);
-		free(dir);
-	} else {
+	path_up(top);
+	if (lstat(dotgit, &st) == 0 && S_ISREG(st.st_mode))
+		found = gitdir_file_read(top, gd);
+	else
 		found = realpath(dotgit, gd) != NULL;
+	if (found && stat(gd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		rc = want_git_covers(c, gd) < 0 || want_include_covers(c, top, gd) < 0 ? -1 : 0;
+		if (rc == 0 && gitdir_common_read(gd, common) && strcmp(common, gd) != 0)
+			rc = want_git_covers(c, common) < 0 || want_include_covers(c, top, common) < 0
+			         ? -1
+			         : 0;
 	}
-	if (!found || stat(gd, &st) < 0 || !S_ISDIR(st.st_mode))
-		return 0;
-	dir = xstrdup(dotgit);
-	path_up(dir);
-	rc = want_git_covers(wd, gd, dirs, w, n, errstr) < 0 ||
-	             want_include_covers(wd, dir, gd, w, n, errstr) < 0
-	         ? -1
-	         : 0;
-	if (rc == 0 && gitdir_common_read(gd, common) && strcmp(common, gd) != 0)
-		rc = want_git_covers(wd, common, dirs, w, n, errstr) < 0 ||
-		             want_include_covers(wd, dir, common, w, n, errstr) < 0
-		         ? -1
-		         : 0;
-	free(dir);
+	free(top);
 	return rc;
 }
 
@@ -850,56 +826,26 @@ static int want_dotgit_covers(const char *wd, const char *dotgit, size_t *dirs, 
  * .venv/src/x) and Terraform's git module sources (.terraform/modules/x). */
 static const char *const clone_dirs[] = {".venv/src", ".terraform/modules"};
 
-/* The repositories cloned into each of clone_dirs[] in wd, one level
- * down, as want_dotgit_covers() reads them. */
-static int want_clone_covers(const char *wd, size_t *dirs, struct want **w, size_t *n,
-                             char **errstr)
-{
-	int rc = 0;
-
-	for (size_t i = 0; rc == 0 && i < nitems(clone_dirs); i++) {
-		char *dir = xasprintf("%s/%s", wd, clone_dirs[i]);
-		struct stat st;
-		struct dirent *e;
-		DIR *d = lstat(dir, &st) == 0 && S_ISDIR(st.st_mode) ? opendir(dir) : NULL;
-		while (d && rc == 0 && (e = readdir(d)) != NULL) {
-			char *dotgit;
-			if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-				continue;
-			if (++*dirs > COVER_DIRS) {
-				*errstr = xasprintf("%s: more than %d directories of repositories to "
-				                    "read for credentials; use a profile that shows "
-				                    "secrets",
-				                    dir, COVER_DIRS);
-				rc = -1;
-				break;
-			}
-			dotgit = xasprintf("%s/%s/.git", dir, e->d_name);
-			rc = want_dotgit_covers(wd, dotgit, dirs, w, n, errstr);
-			free(dotgit);
-		}
-		if (d)
-			closedir(d);
-		free(dir);
-	}
-	return rc;
-}
-
 /* The credentials in the config of each repository the workdir wd shows
  * (gitdirs: the nested ones the search passed; its own .git too; those
- * tools clone into trees the search skips), cut (want_cover()): each .git
- * followed to its git directory, as git does. */
+ * tools clone into clone_dirs[], one level down), cut (want_cover()): each
+ * .git followed to its git directory, as git does. */
 static int want_wd_covers(const char *wd, char *const *gitdirs, struct want **w, size_t *n,
                           char **errstr)
 {
+	struct covers c = {wd, 0, w, n, errstr};
 	char *top = xasprintf("%s/.git", wd);
-	size_t dirs = 0;
-	int rc = want_dotgit_covers(wd, top, &dirs, w, n, errstr);
+	int rc = want_dotgit_covers(&c, top);
 
 	free(top);
 	for (char *const *g = gitdirs; rc == 0 && g && *g; g++)
-		rc = want_dotgit_covers(wd, *g, &dirs, w, n, errstr);
-	return rc == 0 ? want_clone_covers(wd, &dirs, w, n, errstr) : rc;
+		rc = want_dotgit_covers(&c, *g);
+	for (size_t i = 0; rc == 0 && i < nitems(clone_dirs); i++) {
+		char *dir = xasprintf("%s/%s", wd, clone_dirs[i]);
+		rc = covers_each(&c, dir, "/.git", want_dotgit_covers);
+		free(dir);
+	}
+	return rc;
 }
 
 /* Makes dir/upper and dir/work (dir too, when absent) for an overlay. */
@@ -929,15 +875,12 @@ static int want_linked(const struct exec_spec *s, const struct gitdir_linked *l,
 {
 	bool rw = s->profile->workdir_rw && !s->overlay_dir;
 	char real[PATH_MAX], *up, *wt;
-	size_t dirs = 0;
+	struct covers c = {l->common, 0, w, n, errstr};
 	int rc;
 
 	if (!s->profile->show_secrets) { /* the common config, and this worktree's own */
 		wt = xasprintf("%s/config.worktree", l->gitdir);
-		rc = want_git_covers(l->common, l->common, &dirs, w, n, errstr) < 0 ||
-		             want_cover(l->common, wt, w, n, errstr) < 0
-		         ? -1
-		         : 0;
+		rc = want_git_covers(&c, l->common) < 0 || want_cover(&c, wt) < 0 ? -1 : 0;
 		free(wt);
 		if (rc < 0)
 			return -1;
@@ -1454,7 +1397,7 @@ static int want_gitdir_inside(const struct exec_spec *s, const char *wd, struct 
 {
 	bool keep = s->profile->workdir_rw || s->overlay_dir, cut = !s->profile->show_secrets;
 	char *dir = keep || cut ? gitdir_inside_find(wd) : NULL;
-	size_t dirs = 0;
+	struct covers c = {wd, 0, w, n, errstr};
 	int rc = 0;
 
 	if (dir && keep) {
@@ -1462,7 +1405,7 @@ static int want_gitdir_inside(const struct exec_spec *s, const char *wd, struct 
 		rc = want_guarded(dir, true, w, n, errstr);
 	}
 	if (dir && cut && rc == 0)
-		rc = want_git_covers(wd, dir, &dirs, w, n, errstr);
+		rc = want_git_covers(&c, dir);
 	free(dir);
 	return rc;
 }

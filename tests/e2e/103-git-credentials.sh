@@ -109,4 +109,9 @@ git -C "$d/w/.terraform/modules/net" remote add origin "https://$PAT@example.com
 out=$(cd "$d/w" && "$AIRLOCK" exec -- cat .venv/src/pkg/.git/config .terraform/modules/net/.git/config)
 check "pip's .venv/src clone: no credential shows" sh -c "! printf '%s' '$out' | grep -q -e '$TOK' -e '$PAT'"
 check "... the URLs do, cut" sh -c "test \$(printf '%s' '$out' | grep -c 'REDACTED@example.com') = 2"
+# bounded: a call that fills .venv/src with names cannot make every plan slow
+(cd "$d/w/.venv/src" && i=0 && while [ $i -lt 520 ]; do mkdir "e$i"; i=$((i + 1)); done)
+out=$(cd "$d/w" && "$AIRLOCK" exec -- true 2>&1)
+check "520 entries in .venv/src: the call fails, saying why" \
+	sh -c "printf '%s' \"\$1\" | grep -q 'more than 512 submodules, worktrees and clones'" _ "$out"
 finish
