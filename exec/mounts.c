@@ -1389,23 +1389,19 @@ static int want_workdir(const struct exec_spec *s, const char *wd, struct want *
 }
 
 /* A git directory inside the workdir that its .git file names (gitdir.c):
- * where the workdir can be written, bound onto itself, so that it cannot
- * be renamed away, and its hooks and config kept as .git's are; its
- * config's credentials cut unless the profile shows secrets. */
+ * bound onto itself, so that it cannot be renamed away, and its hooks and
+ * config kept as .git's are. Its config's credentials are cut with every
+ * .git's (want_wd_covers()). */
 static int want_gitdir_inside(const struct exec_spec *s, const char *wd, struct want **w,
                               size_t *n, char **errstr)
 {
-	bool keep = s->profile->workdir_rw || s->overlay_dir, cut = !s->profile->show_secrets;
-	char *dir = keep || cut ? gitdir_inside_find(wd) : NULL;
-	struct covers c = {wd, 0, w, n, errstr};
+	char *dir = s->profile->workdir_rw || s->overlay_dir ? gitdir_inside_find(wd) : NULL;
 	int rc = 0;
 
-	if (dir && keep) {
+	if (dir) {
 		want_push(w, n, OP_REBIND, NULL, xstrdup(dir), NULL, A_BIND, false);
 		rc = want_guarded(dir, true, w, n, errstr);
 	}
-	if (dir && cut && rc == 0)
-		rc = want_git_covers(&c, dir);
 	free(dir);
 	return rc;
 }
