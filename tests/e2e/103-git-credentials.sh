@@ -109,6 +109,15 @@ git -C "$d/w/.terraform/modules/net" remote add origin "https://$PAT@example.com
 out=$(cd "$d/w" && "$AIRLOCK" exec -- cat .venv/src/pkg/.git/config .terraform/modules/net/.git/config)
 check "pip's .venv/src clone: no credential shows" sh -c "! printf '%s' '$out' | grep -q -e '$TOK' -e '$PAT'"
 check "... the URLs do, cut" sh -c "test \$(printf '%s' '$out' | grep -c 'REDACTED@example.com') = 2"
+# the workdir's own .git a file naming a directory inside it
+# (git init --separate-git-dir=.gitstore), readonly and writable
+git init -q --separate-git-dir="$d/gi/.gitstore" "$d/gi"
+git -C "$d/gi" remote add origin "https://u:$TOK@example.com/gi"
+for p in readonly workspace; do
+	expect_eq "a .git file naming .gitstore ($p): the URL is cut" \
+		"$(cd "$d/gi" && "$AIRLOCK" exec --profile $p -- git remote get-url origin)" \
+		"https://REDACTED@example.com/gi"
+done
 # bounded: a call that fills .venv/src with names cannot make every plan slow
 (cd "$d/w/.venv/src" && i=0 && while [ $i -lt 520 ]; do mkdir "e$i"; i=$((i + 1)); done)
 out=$(cd "$d/w" && "$AIRLOCK" exec -- true 2>&1)
