@@ -145,6 +145,9 @@ int guard_note(const char *wd, const char *home, char *const *skip, struct guard
  * a config names either but cannot be read, or names too many: what the
  * host's git runs is unknown. */
 int guard_config_refs(const char *wd, char ***hooks_rels, char ***include_rels);
+/* The next place in the config text [p, end) that may open an include
+ * or includeIf section (the word after a "[" and blanks), or NULL. */
+char *guard_include_next(const char *p, const char *end);
 /* The text of the regular file name under dfd (at most 1 MiB), read
  * without waiting on a FIFO or following a link (follow: through links),
  * NUL-terminated (a new string, *len its length); NULL when it is not one. */

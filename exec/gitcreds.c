@@ -43,7 +43,6 @@
 #include "exec/exec_internal.h"
 
 static const char userinfo_mark[] = "REDACTED";
-/* as the audit log marks what it cuts, which it then leaves alone */
 static const char nul_note[] = "# airlock: this repository config holds a NUL byte; "
                                "the sandbox is shown none of it\n";
 static const char unsure_note[] = "# airlock: this repository config holds credentials that "
@@ -108,7 +107,8 @@ static size_t line_end(const char *s, size_t n, size_t i)
 }
 
 /* Keys whose every value is cut, whatever it holds, and the mark put in
- * its place: an extraheader (`X-Api-Key: plainword` has no shape), and a
+ * its place (as the audit log marks what it cuts, which it then leaves
+ * alone): an extraheader (`X-Api-Key: plainword` has no shape), and a
  * credential helper (an inline one, `!f() { echo password=...; }; f`,
  * prints the password in any spelling; the sandbox has no network for
  * any helper). */
@@ -221,22 +221,14 @@ static bool entry_uncut(const char *s, const struct whole_key *wk)
 	return !same;
 }
 
-/* Makes each section that may be an include or includeIf (a "[", blanks,
- * the word, as guard.c's config_includes() finds them) an ordinary one in
- * t (n bytes): libgit2 then reads its path as a value, and opens no file
- * (a FIFO there would hang the plan). */
+/* Makes each section that may be an include or includeIf
+ * (guard_include_next()) an ordinary one in t (n bytes): libgit2 then
+ * reads its path as a value, and opens no file (a FIFO there would hang
+ * the plan). */
 static void includes_disarm(char *t, size_t n)
 {
-	static const char word[] = "include";
-	char *q, *end = t + n;
-
-	for (char *p = t; (p = memchr(p, '[', (size_t)(end - p))) != NULL; p++) {
-		for (q = p + 1; q < end && isspace((unsigned char)*q); q++)
-			;
-		if ((size_t)(end - q) >= sizeof(word) - 1 &&
-		    strncasecmp(q, word, sizeof(word) - 1) == 0)
-			*q = 'x';
-	}
+	for (char *q = t; (q = guard_include_next(q, t + n)) != NULL; q++)
+		*q = 'x';
 }
 
 /* True when git reads no credential from the config text (n bytes): each

@@ -370,26 +370,31 @@ out:
 /* The largest config the sweep reads; a larger one the run made goes. */
 #define CONFIG_MAX (1024 * 1024)
 
-/* True when the config text may open an include or includeIf section
- * (names are case-insensitive; "[include.x]" is the old form): any "["
- * followed by the word, blanks between, anywhere. Not only at the start
- * of a line after spaces and tabs: git and libgit2 skip a carriage return
- * there too ("\r[include]"), and a section may follow another on its
- * line; libgit2 then opened the included FIFO and the sweep hung. A value
- * that merely holds the text makes the config count as risky. */
-static bool config_includes(const char *text, size_t len)
+/* Where the config text may open an include or includeIf section (names
+ * are case-insensitive; "[include.x]" is the old form): the next "["
+ * followed by the word, blanks between, anywhere from p. Not only at the
+ * start of a line after spaces and tabs: git and libgit2 skip a carriage
+ * return there too ("\r[include]"), and a section may follow another on
+ * its line; libgit2 then opened the included FIFO and the sweep hung. A
+ * value that merely holds the text counts too. */
+char *guard_include_next(const char *p, const char *end)
 {
 	static const char word[] = "include";
-	const char *q, *end = text + len;
+	const char *q;
 
-	for (const char *p = text; (p = memchr(p, '[', (size_t)(end - p))) != NULL; p++) {
+	for (; (p = memchr(p, '[', (size_t)(end - p))) != NULL; p++) {
 		for (q = p + 1; q < end && isspace((unsigned char)*q); q++)
 			;
 		if ((size_t)(end - q) >= sizeof(word) - 1 &&
 		    strncasecmp(q, word, sizeof(word) - 1) == 0)
-			return true;
+			return (char *)q;
 	}
-	return false;
+	return NULL;
+}
+
+static bool config_includes(const char *text, size_t len)
+{
+	return guard_include_next(text, text + len) != NULL;
 }
 
 /* As exec_internal.h says; follow: the user's own, read as git reads it. */
