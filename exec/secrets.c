@@ -494,20 +494,6 @@ static void dir_globs_entry(struct dir_globs *dg, struct dir_seen *s, const char
 #define KEEP_MAGIC "airlock-search 5" /* 5: the deny rules' globs' matches */
 #define KEEP_MAX (64u << 20)
 
-static void keep_str(struct buf *b, const char *str)
-{
-	buf_append(b, str, strlen(str) + 1);
-}
-
-static void keep_list(struct buf *b, char *const *v)
-{
-	uint32_t n = (uint32_t)strv_len(v);
-
-	buf_append(b, &n, sizeof(n));
-	for (uint32_t i = 0; i < n; i++)
-		keep_str(b, v[i]);
-}
-
 #define KEEP_DAYS 30 /* a kept file unused this long goes (its workdir may be gone) */
 
 /* Removes the kept files of workdirs not searched for KEEP_DAYS, beside
@@ -535,18 +521,17 @@ static void keep_prune(const char *path)
 /* Writes what is remembered of wd's tree, when something was read since. */
 static void keep_save(const char *wd)
 {
-	char *path, *tmp = NULL;
+	char *path;
 	struct buf b;
-	int fd = -1;
 
 	if (!dirty || (path = pending_state_file(wd, "search")) == NULL)
 		return;
 	dirty = false;
 	buf_init(&b, KEEP_MAX);
-	keep_str(&b, KEEP_MAGIC);
-	keep_str(&b, wd);
-	keep_list(&b, gl_hide);
-	keep_list(&b, gl_keep);
+	kept_str(&b, KEEP_MAGIC);
+	kept_str(&b, wd);
+	kept_list(&b, gl_hide);
+	kept_list(&b, gl_keep);
 	for (size_t i = 0; i < cache_slots; i++) {
 		const struct dir_seen *s = &cache[i];
 		uint64_t id[3] = {(uint64_t)s->dev, (uint64_t)s->ino, (uint64_t)s->entries};
@@ -556,106 +541,44 @@ static void keep_save(const char *wd)
 		if (s->path == NULL || !s->valid || racy(&s->mtime) || racy(&s->ctime) ||
 		    !path_contains(wd, s->path))
 			continue;
-		keep_str(&b, s->path);
+		kept_str(&b, s->path);
 		buf_append(&b, id, sizeof(id));
 		buf_append(&b, t, sizeof(t));
 		buf_append(&b, &git, 1);
-		keep_list(&b, s->files);
-		keep_list(&b, s->others);
-		keep_list(&b, s->subdirs);
-		keep_list(&b, s->pipes);
+		kept_list(&b, s->files);
+		kept_list(&b, s->others);
+		kept_list(&b, s->subdirs);
+		kept_list(&b, s->pipes);
 		buf_append(&b, &globbed, 1);
-		keep_list(&b, globbed ? s->hides : NULL);
-		keep_list(&b, globbed ? s->keeps : NULL);
+		kept_list(&b, globbed ? s->hides : NULL);
+		kept_list(&b, globbed ? s->keeps : NULL);
 	}
 	if (access(path, F_OK) != 0)
 		keep_prune(path);
-	tmp = xasprintf("%s.%ld", path, (long)getpid());
-	if (!b.truncated &&
-	    (fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600)) >= 0 &&
-	    fd_write_all(fd, b.data, b.len) == 0 && close(fd) == 0 && (fd = -1, rename(tmp, path) == 0))
-		tmp[0] = '\0'; /* renamed: nothing to remove */
-	if (fd >= 0)
-		close(fd);
-	if (tmp[0])
-		unlink(tmp);
-	free(tmp);
+	(void)kept_write(path, &b);
 	free(path);
 	buf_free(&b);
 }
 
-/* A reader of a kept file: bytes [p, end); bad once anything is amiss. */
-struct keep_rd {
-	const char *p, *end;
-	bool bad;
-};
-
-static const char *rd_str(struct keep_rd *r)
-{
-	const char *s = r->p, *nul = r->bad ? NULL : memchr(r->p, '\0', (size_t)(r->end - r->p));
-
-	if (nul == NULL) {
-		r->bad = true;
-		return "";
-	}
-	r->p = nul + 1;
-	return s;
-}
-
-static void rd_bytes(struct keep_rd *r, void *out, size_t n)
-{
-	if (r->bad || (size_t)(r->end - r->p) < n) {
-		r->bad = true;
-		memset(out, 0, n);
-		return;
-	}
-	memcpy(out, r->p, n);
-	r->p += n;
-}
-
-/* A list of names, or with paths, of absolute patterns. */
-static char **rd_list_of(struct keep_rd *r, bool paths)
-{
-	uint32_t n = 0;
-	char **v = NULL;
-
-	rd_bytes(r, &n, sizeof(n));
-	for (uint32_t i = 0; i < n && !r->bad; i++) {
-		const char *name = rd_str(r);
-		if (paths ? name[0] != '/'
-		          : name[0] == '\0' || strchr(name, '/') || strcmp(name, ".") == 0 ||
-		                strcmp(name, "..") == 0)
-			r->bad = true;
-		else
-			strv_push(&v, name);
-	}
-	return v;
-}
-
-static char **rd_list(struct keep_rd *r)
-{
-	return rd_list_of(r, false);
-}
-
 /* One kept directory into the table, its matches for the set gen (0:
  * none, dropped); false when the record is amiss. */
-static bool keep_record(struct keep_rd *r, const char *wd, uint64_t gen)
+static bool keep_record(struct kept_rd *r, const char *wd, uint64_t gen)
 {
-	const char *path = rd_str(r);
+	const char *path = kept_rd_str(r);
 	uint64_t id[3];
 	int64_t t[4];
 	uint8_t git, globbed;
 	struct dir_seen *s;
 	char **lists[6];
 
-	rd_bytes(r, id, sizeof(id));
-	rd_bytes(r, t, sizeof(t));
-	rd_bytes(r, &git, 1);
+	kept_rd_bytes(r, id, sizeof(id));
+	kept_rd_bytes(r, t, sizeof(t));
+	kept_rd_bytes(r, &git, 1);
 	for (size_t i = 0; i < 4; i++)
-		lists[i] = rd_list(r);
-	rd_bytes(r, &globbed, 1);
+		lists[i] = kept_rd_list(r, KEPT_NAMES);
+	kept_rd_bytes(r, &globbed, 1);
 	for (size_t i = 4; i < nitems(lists); i++)
-		lists[i] = rd_list(r);
+		lists[i] = kept_rd_list(r, KEPT_NAMES);
 	if (!globbed || gen == 0) {
 		strv_free(lists[4]);
 		strv_free(lists[5]);
@@ -687,9 +610,9 @@ static bool keep_record(struct keep_rd *r, const char *wd, uint64_t gen)
 /* The set of globs a kept file's matches are for: the search's when it is
  * the same, or the file's when the search brought none yet (the guard's
  * search comes first); 0 when another set, or none, so none serve. */
-static uint64_t keep_globs(struct keep_rd *r)
+static uint64_t keep_globs(struct kept_rd *r)
 {
-	char **hide = rd_list_of(r, true), **keep = rd_list_of(r, true);
+	char **hide = kept_rd_list(r, KEPT_PATHS), **keep = kept_rd_list(r, KEPT_PATHS);
 	uint64_t gen = 0;
 
 	if (!r->bad && (hide || keep)) {
@@ -706,19 +629,13 @@ static uint64_t keep_globs(struct keep_rd *r)
 /* Before a process's first search: what the last process kept of wd. */
 static void keep_load(const char *wd)
 {
-	char *path = pending_state_file(wd, "search"), *data = NULL;
-	struct keep_rd r = {.bad = true};
+	char *path = pending_state_file(wd, "search");
+	size_t len;
+	char *data = path ? kept_read(path, KEEP_MAX, &len) : NULL;
+	struct kept_rd r = {data, data ? data + len : NULL, data == NULL};
 	uint64_t gen;
-	struct stat st;
-	int fd = path ? open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) : -1;
 
-	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
-	    (st.st_mode & 077) == 0 && st.st_size > 0 && (uint64_t)st.st_size <= KEEP_MAX) {
-		data = xmalloc((size_t)st.st_size);
-		if (fd_read_all(fd, data, (size_t)st.st_size) == 0)
-			r = (struct keep_rd){data, data + st.st_size, false};
-	}
-	if (!r.bad && (strcmp(rd_str(&r), KEEP_MAGIC) != 0 || strcmp(rd_str(&r), wd) != 0))
+	if (!r.bad && (strcmp(kept_rd_str(&r), KEEP_MAGIC) != 0 || strcmp(kept_rd_str(&r), wd) != 0))
 		r.bad = true;
 	gen = r.bad ? 0 : keep_globs(&r);
 	while (!r.bad && r.p < r.end)
@@ -726,8 +643,6 @@ static void keep_load(const char *wd)
 			r.bad = true;
 	if (r.bad && cache_used > 0) /* half a file: none of it */
 		cache_clear();
-	if (fd >= 0)
-		close(fd);
 	free(data);
 	free(path);
 }

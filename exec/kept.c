@@ -1,0 +1,125 @@
+/*
+ * kept.c: what one process learned, kept in the state directory for the
+ * next (the secret files search's tree, the global git config's
+ * references). Rules: a kept file is written whole or not at all (a
+ * private temporary renamed over it); it is read only when it is a
+ * regular file, the user's own and private, and within a bound; a reader
+ * that meets anything amiss marks itself bad and reads nothing more, so a
+ * damaged or forged file can only cost a fresh read, never add trust.
+ */
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/util.h"
+#include "exec/exec_internal.h"
+
+void kept_str(struct buf *b, const char *s)
+{
+	buf_append(b, s, strlen(s) + 1);
+}
+
+void kept_list(struct buf *b, char *const *v)
+{
+	uint32_t n = (uint32_t)strv_len(v);
+
+	buf_append(b, &n, sizeof(n));
+	for (uint32_t i = 0; i < n; i++)
+		kept_str(b, v[i]);
+}
+
+int kept_write(const char *path, const struct buf *b)
+{
+	char *tmp = xasprintf("%s.%ld", path, (long)getpid());
+	int fd = -1, rc = -1;
+
+	if (!b->truncated &&
+	    (fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600)) >= 0 &&
+	    fd_write_all(fd, b->data, b->len) == 0 && close(fd) == 0 && (fd = -1, rename(tmp, path) == 0))
+		rc = 0;
+	if (fd >= 0)
+		close(fd);
+	if (rc < 0)
+		unlink(tmp);
+	free(tmp);
+	return rc;
+}
+
+char *kept_read(const char *path, size_t max, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	char *data = NULL;
+	struct stat st;
+
+	*len = 0;
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
+	    (st.st_mode & 077) == 0 && st.st_size > 0 && (uint64_t)st.st_size <= max) {
+		data = xmalloc((size_t)st.st_size);
+		if (fd_read_all(fd, data, (size_t)st.st_size) == 0) {
+			*len = (size_t)st.st_size;
+		} else {
+			free(data);
+			data = NULL;
+		}
+	}
+	close(fd);
+	return data;
+}
+
+const char *kept_rd_str(struct kept_rd *r)
+{
+	const char *s = r->p, *nul = r->bad ? NULL : memchr(r->p, '\0', (size_t)(r->end - r->p));
+
+	if (nul == NULL) {
+		r->bad = true;
+		return "";
+	}
+	r->p = nul + 1;
+	return s;
+}
+
+void kept_rd_bytes(struct kept_rd *r, void *out, size_t n)
+{
+	if (r->bad || (size_t)(r->end - r->p) < n) {
+		r->bad = true;
+		memset(out, 0, n);
+		return;
+	}
+	memcpy(out, r->p, n);
+	r->p += n;
+}
+
+/* True when s may stand in a list of the kind k. */
+static bool kind_ok(enum kept_kind k, const char *s)
+{
+	switch (k) {
+	case KEPT_NAMES: /* one directory entry's name */
+		return s[0] != '\0' && !strchr(s, '/') && strcmp(s, ".") != 0 && strcmp(s, "..") != 0;
+	case KEPT_PATHS:
+		return s[0] == '/';
+	case KEPT_ANY:
+		return true;
+	}
+	return false;
+}
+
+char **kept_rd_list(struct kept_rd *r, enum kept_kind k)
+{
+	uint32_t n = 0;
+	char **v = NULL;
+
+	kept_rd_bytes(r, &n, sizeof(n));
+	for (uint32_t i = 0; i < n && !r->bad; i++) {
+		const char *s = kept_rd_str(r);
+		if (kind_ok(k, s))
+			strv_push(&v, s);
+		else
+			r->bad = true;
+	}
+	return v;
+}
