@@ -185,51 +185,8 @@ char *guard_sweep(const struct guard_note *before);
  * guard_sweep() does. g is noted afresh after it. */
 char *guard_recover(const struct guard_note *g, const struct guard_span *span);
 
-/* ---- what one process learned, kept for the next (kept.c) -------------- */
-
-struct buf;
-/* Appends s with its NUL; a list as a 32-bit count and its strings. */
-void kept_str(struct buf *b, const char *s);
-void kept_list(struct buf *b, char *const *v);
-/* Writes b to path whole (a private temporary renamed over it); -1 when
- * it could not be, or b was truncated (then nothing changed). */
-int kept_write(const char *path, const struct buf *b);
-/* The bytes of the kept file path (a new buffer, their count in *len);
- * NULL when it is absent, not a regular file, not the user's own and
- * private, empty, or over max bytes. */
-char *kept_read(const char *path, size_t max, size_t *len);
-
-/* A reader of a kept file's bytes [p, end); bad once anything is amiss,
- * and from then on it reads empty strings, zeros and empty lists. */
-struct kept_rd {
-	const char *p, *end;
-	bool bad;
-};
-enum kept_kind {
-	KEPT_ANY,   /* any string */
-	KEPT_NAMES, /* directory entry names: no '/', not empty, "." or ".." */
-	KEPT_PATHS, /* absolute paths */
-};
-const char *kept_rd_str(struct kept_rd *r);
-void kept_rd_bytes(struct kept_rd *r, void *out, size_t n);
-/* A list kept_list() wrote, each string of the kind k, else bad (a new
- * vector, what was read before then, for the caller to free). */
-char **kept_rd_list(struct kept_rd *r, enum kept_kind k);
-
 /* ---- a guarded run's note on disk until its sweep (pending.c) ---------- */
 
-/* path with its longest existing prefix resolved (links followed), as a
- * new string; NULL when the rest holds a "." or ".." (it could lead
- * anywhere once made). */
-char *pending_path_resolved(const char *path);
-/* airlock's state directory ($XDG_STATE_HOME/airlock, else
- * ~/.local/state/airlock: the pending records, the default audit log), a
- * new string; NULL when neither is set. No grant may make it writable. */
-char *pending_state_root(void);
-/* The file for the workdir wd (resolved) in the state directory's sub
- * directory sub (made, private), as a new string; NULL when the state
- * directory is unknown, in wd or holding it, or cannot be made. */
-char *pending_state_file(const char *wd, const char *sub);
 /* Records span, the change times a guarded run may make (from its note
  * to its deadline), for the workdir wd (resolved) in the user's state
  * directory; the file's path, a new string, or NULL when it cannot be

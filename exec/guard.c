@@ -38,6 +38,8 @@
 
 #include "core/child.h"
 #include "core/lazy.h"
+#include "core/kept.h"
+#include "core/state.h"
 #include "core/util.h"
 #include "exec/exec_internal.h"
 
@@ -1481,7 +1483,7 @@ static char *rel_in(const char *wd, const char *v)
 	/* a link into the workdir, to a directory the run may make too: a
 	 * global core.hooksPath ~/.githooks, stow's link to dots/githooks */
 	if (v[0] == '/' && (strncmp(v, wd, n) != 0 || v[n] != '/') &&
-	    (real = pending_path_resolved(v)) != NULL)
+	    (real = state_path_resolved(v)) != NULL)
 		v = real;
 	if (v[0] == '/' && (strncmp(v, wd, n) != 0 || v[n] != '/')) {
 		free(real);
@@ -1718,7 +1720,7 @@ static void global_read(void)
  * include loaded libgit2 and read it in a child with a deadline: 24 ms a
  * call against 10 ms without, for a common ~/.gitconfig. What a read found
  * is kept in the state directory (gitglobal/KEY: per workdir, as
- * pending_state_file() refuses a state directory the sandbox could
+ * state_file() refuses a state directory the sandbox could
  * write), with the environment that names the files and resolves "~/";
  * the next process takes it as what it read itself, so global_fresh()
  * tests it file by file before any use. A read that failed is not kept:
@@ -1759,7 +1761,7 @@ static bool global_env_same(struct kept_rd *r)
 /* Writes global, read afresh by this process, for the next in wd. */
 static void global_save(const char *wd)
 {
-	char *path = global.rc == 0 ? pending_state_file(wd, "gitglobal") : NULL;
+	char *path = global.rc == 0 ? state_file(wd, "gitglobal") : NULL;
 	size_t n = strv_len(global.paths);
 	uint32_t ntop = (uint32_t)global.ntop;
 	struct buf b;
@@ -1790,7 +1792,7 @@ static void global_save(const char *wd)
  * is none, or it is amiss, or another environment's). */
 static void global_load(const char *wd)
 {
-	char *path = pending_state_file(wd, "gitglobal");
+	char *path = state_file(wd, "gitglobal");
 	size_t len, n;
 	char *data = path ? kept_read(path, GKEEP_MAX, &len) : NULL;
 	struct kept_rd r = {data, data ? data + len : NULL, data == NULL};

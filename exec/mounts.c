@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "classifier/classifier.h"
+#include "core/state.h"
 #include "core/util.h"
 #include "exec/exec_internal.h"
 
@@ -387,7 +388,7 @@ void exec_protect_path(const char *path)
  * log) or lies in it: a sandbox could forge, cut or remove them. */
 static int grant_protected(const char *path, const char *real, char **errstr)
 {
-	char *root = pending_state_root(), *hit = NULL, rr[PATH_MAX];
+	char *root = state_root(), *hit = NULL, rr[PATH_MAX];
 
 	if (root && realpath(root, rr)) { /* made by the first guarded run */
 		free(root);

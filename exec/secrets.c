@@ -51,6 +51,8 @@
 #include <unistd.h>
 
 #include "classifier/classifier.h"
+#include "core/kept.h"
+#include "core/state.h"
 #include "core/util.h"
 #include "exec/exec_internal.h"
 #include "policy/policy.h"
@@ -524,7 +526,7 @@ static void keep_save(const char *wd)
 	char *path;
 	struct buf b;
 
-	if (!dirty || (path = pending_state_file(wd, "search")) == NULL)
+	if (!dirty || (path = state_file(wd, "search")) == NULL)
 		return;
 	dirty = false;
 	buf_init(&b, KEEP_MAX);
@@ -629,7 +631,7 @@ static uint64_t keep_globs(struct kept_rd *r)
 /* Before a process's first search: what the last process kept of wd. */
 static void keep_load(const char *wd)
 {
-	char *path = pending_state_file(wd, "search");
+	char *path = state_file(wd, "search");
 	size_t len;
 	char *data = path ? kept_read(path, KEEP_MAX, &len) : NULL;
 	struct kept_rd r = {data, data ? data + len : NULL, data == NULL};

@@ -1329,95 +1329,6 @@ static void test_gitcreds_table(void **state)
 	free(got);
 }
 
-/* "a|b" as a vector ("-": none). */
-static char **bar_split(const char *s)
-{
-	char **v = NULL, *copy = xstrdup(s), *save = NULL;
-
-	if (strcmp(s, "-") != 0)
-		for (char *t = strtok_r(copy, "|", &save); t; t = strtok_r(NULL, "|", &save))
-			strv_push(&v, t);
-	free(copy);
-	return v;
-}
-
-/* kept_list() then kept_rd_list() over tests/data/exec/kept.tsv: what a
- * list reads back as, whole, cut short, or of the wrong kind. */
-static void test_kept_table(void **state)
-{
-	static const struct {
-		const char *name;
-		enum kept_kind kind;
-	} kinds[] = {{"any", KEPT_ANY}, {"names", KEPT_NAMES}, {"paths", KEPT_PATHS}};
-	struct tdata_row *rows;
-	size_t n = tdata_load("tests/data/exec/kept.tsv", &rows);
-
-	(void)state;
-	for (size_t i = 0; i < n; i++) {
-		const struct tdata_row *r = &rows[i];
-		char **in = bar_split(r->f[0]), **out, *got;
-		enum kept_kind kind = KEPT_ANY;
-		size_t keep, k;
-		struct buf b, j;
-
-		for (k = 0; k < nitems(kinds) && strcmp(kinds[k].name, r->f[1]) != 0; k++)
-			;
-		assert_true(k < nitems(kinds));
-		kind = kinds[k].kind;
-		buf_init(&b, 0);
-		kept_list(&b, in);
-		keep = strcmp(r->f[2], "all") == 0 ? b.len : strtoul(r->f[2], NULL, 10);
-		assert_true(keep <= b.len);
-		struct kept_rd rd = {b.data ? b.data : "", (b.data ? b.data : "") + keep, false};
-		out = kept_rd_list(&rd, kind);
-		buf_init(&j, 0);
-		for (char **o = out; o && *o; o++)
-			buf_printf(&j, "%s%s", o == out ? "" : "|", *o);
-		got = rd.bad ? xstrdup("bad") : j.len ? buf_take(&j, NULL) : xstrdup("-");
-		if (strcmp(got, r->f[3]) != 0)
-			fail_msg("%s:%zu: read [%s], want [%s]", r->file, r->line, got, r->f[3]);
-		assert_true(rd.bad || rd.p == rd.end);
-		free(got);
-		buf_free(&j);
-		buf_free(&b);
-		strv_free(in);
-		strv_free(out);
-	}
-	tdata_free(rows, n);
-}
-
-/* kept_write() then kept_read(): whole; refused when another can read
- * it, through a link, empty, or over the bound. */
-static void test_kept_file(void **state)
-{
-	char *dir = tmpdir_new(), *path = xasprintf("%s/k", dir), *link = xasprintf("%s/l", dir);
-	char *data;
-	size_t len;
-	struct buf b;
-
-	(void)state;
-	buf_init(&b, 0);
-	kept_str(&b, "magic");
-	assert_int_equal(kept_write(path, &b), 0);
-	data = kept_read(path, 1024, &len);
-	assert_non_null(data);
-	assert_int_equal(len, 6);
-	assert_memory_equal(data, "magic", 6);
-	free(data);
-	assert_null(kept_read(path, 5, &len)); /* over the bound */
-	assert_int_equal(symlink("k", link), 0);
-	assert_null(kept_read(link, 1024, &len));
-	assert_int_equal(chmod(path, 0640), 0);
-	assert_null(kept_read(path, 1024, &len));
-	assert_int_equal(chmod(path, 0600), 0);
-	assert_int_equal(truncate(path, 0), 0);
-	assert_null(kept_read(path, 1024, &len));
-	buf_free(&b);
-	rm_rf(dir);
-	free(path);
-	free(link);
-}
-
 /* The state directory the sandbox code writes (pending records, what a
  * search keeps) is the suite's own, not the user's. */
 static char *state_home;
@@ -1461,8 +1372,6 @@ int main(void)
 		cmocka_unit_test(test_kernel_mounts),
 		cmocka_unit_test(test_path_hidden_table),
 		cmocka_unit_test(test_gitcreds_table),
-		cmocka_unit_test(test_kept_table),
-		cmocka_unit_test(test_kept_file),
 	};
 	return cmocka_run_group_tests(tests, state_setup, state_teardown);
 }

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "core/util.h"
-#include "exec/exec_internal.h"
+#include "core/kept.h"
 
 void kept_str(struct buf *b, const char *s)
 {

@@ -1,0 +1,155 @@
+/*
+ * state.c: airlock's state directory ($XDG_STATE_HOME/airlock, else
+ * ~/.local/state/airlock), where a guarded run's pending record, the
+ * default audit log and what one process keeps for the next lie. Rules:
+ * it is private (0700, made so); a file in it for a workdir is refused
+ * when the state directory lies in that workdir or holds it, judged where
+ * it really is, since a sandbox that can write the workdir could then
+ * write the file.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/state.h"
+#include "core/util.h"
+
+/* The state directory must be compared with the workdir where it really
+ * is: GNU stow links ~/.local into a dotfiles repository when it holds
+ * .local/bin, and with that repository the workdir, a sandbox rewrote the
+ * kept search so that the next call showed a .env unmasked (a text test
+ * saw ~/.local/state apart from ~/dots). */
+/* path's longest existing part resolved, the rest appended as it is (a new
+ * string); NULL when the rest holds a "." or "..". */
+static char *resolved_once(const char *path)
+{
+	char *head = xstrdup(path), real[PATH_MAX], *out = NULL;
+	const char *rest;
+	bool found;
+
+	while (!(found = realpath(head, real) != NULL) && path_up(head))
+		;
+	rest = path + strlen(head);
+	for (const char *c = rest + strspn(rest, "/"); found && *c; c += strspn(c, "/")) {
+		size_t n = strcspn(c, "/");
+		found = !(n == 1 && c[0] == '.') && !(n == 2 && c[0] == '.' && c[1] == '.');
+		c += n;
+	}
+	if (found) /* head is "/" or ends where a "/" follows */
+		out = xasprintf("%s%s", strcmp(real, "/") == 0 && rest[0] == '/' ? "" : real, rest);
+	free(head);
+	return out;
+}
+
+char *state_path_resolved(const char *path)
+{
+	char *cur = resolved_once(path), target[PATH_MAX];
+
+	/* its first missing part may be a link to nothing yet (realpath()
+	 * fails on it): followed, as the kernel will once its target exists */
+	for (int hops = 0; cur && hops < 40; hops++) {
+		char *head = xstrdup(cur), real[PATH_MAX], *next;
+		ssize_t n;
+		while (!realpath(head, real) && path_up(head))
+			;
+		const char *rest = cur + strlen(head), *first = rest + strspn(rest, "/");
+		size_t len = strcspn(first, "/");
+		char *link = xasprintf("%s/%.*s", strcmp(real, "/") == 0 ? "" : real, (int)len, first);
+		n = len ? readlink(link, target, sizeof(target) - 1) : -1;
+		free(link);
+		free(head);
+		if (n <= 0)
+			return cur;
+		target[n] = '\0';
+		next = target[0] == '/' ? xasprintf("%s%s", target, first + len)
+		                        : xasprintf("%s/%s%s", strcmp(real, "/") == 0 ? "" : real,
+		                                    target, first + len);
+		free(cur);
+		cur = resolved_once(next);
+		free(next);
+	}
+	free(cur);
+	return NULL; /* a loop of links */
+}
+
+char *state_root(void)
+{
+	const char *state = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
+	char *root = NULL, *real;
+
+	if (state && state[0] == '/')
+		root = xasprintf("%s/airlock", state);
+	else if (home && home[0] == '/')
+		root = xasprintf("%s/.local/state/airlock", home);
+	if (root == NULL)
+		return NULL;
+	real = state_path_resolved(root);
+	free(root);
+	return real;
+}
+
+/* The state directory's sub directory sub, as a new string; NULL when the
+ * state directory is unknown or lies in wd (the sandbox could write it). */
+char *state_dir(const char *wd, const char *sub)
+{
+	char *root = state_root(), *dir;
+
+	if (root == NULL)
+		return NULL;
+	dir = xasprintf("%s/%s", root, sub);
+	free(root);
+	if (path_contains(wd, dir) || path_contains(dir, wd)) {
+		free(dir);
+		return NULL;
+	}
+	return dir;
+}
+
+/* The workdir's part of a file name: FNV-1a of its path, in hex. */
+void state_key(const char *wd, char key[17])
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	for (const unsigned char *p = (const unsigned char *)wd; *p; p++)
+		h = (h ^ *p) * 1099511628211ULL;
+	snprintf(key, 17, "%016llx", (unsigned long long)h);
+}
+
+/* Makes dir and its parents, private; -1 when it cannot. */
+int state_dir_make(const char *dir)
+{
+	char *p;
+	int rc = 0;
+
+	if (mkdir(dir, 0700) == 0 || errno == EEXIST)
+		return 0; /* one system call, every run but the first */
+	p = xstrdup(dir);
+	for (char *s = strchr(p + 1, '/'); rc == 0 && s; s = strchr(s + 1, '/')) {
+		*s = '\0';
+		rc = mkdir(p, 0700) < 0 && errno != EEXIST ? -1 : 0;
+		*s = '/';
+	}
+	if (rc == 0 && mkdir(p, 0700) < 0 && errno != EEXIST)
+		rc = -1;
+	free(p);
+	return rc;
+}
+
+char *state_file(const char *wd, const char *sub)
+{
+	char key[17], *dir = state_dir(wd, sub), *path;
+
+	if (dir == NULL || state_dir_make(dir) < 0) {
+		free(dir);
+		return NULL;
+	}
+	state_key(wd, key);
+	path = xasprintf("%s/%s", dir, key);
+	free(dir);
+	return path;
+}
