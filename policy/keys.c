@@ -13,7 +13,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "core/lazy.h"
 #include "core/util.h"
 #include "policy/policy_internal.h"
 
@@ -63,9 +62,9 @@ char *load_errors_take(struct load_errors *le)
 static int parse_num(struct load_ctx *cx, const char *val, long long max, long long *out,
                      char **why)
 {
-	int64_t v = 0;
+	int64_t v = cx->typed->int_v;
 
-	if (val == NULL || cx->git->git_config_parse_int64(&v, val) < 0 || v < 0 || v > max) {
+	if (val == NULL || cx->typed->int_rc < 0 || v < 0 || v > max) {
 		*why = xasprintf("\"%s\" is not a number from 0 to %lld (k, m, g suffixes allowed)",
 		                 val ? val : "", max);
 		return -1;
@@ -76,9 +75,9 @@ static int parse_num(struct load_ctx *cx, const char *val, long long max, long l
 
 static int parse_bool(struct load_ctx *cx, const char *val, bool *out, char **why)
 {
-	int b = 1;
+	int b = val ? cx->typed->bool_v : 1;
 
-	if (val && cx->git->git_config_parse_bool(&b, val) < 0) {
+	if (val && cx->typed->bool_rc < 0) {
 		*why = xasprintf("\"%s\" is not a boolean (true or false)", val);
 		return -1;
 	}

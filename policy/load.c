@@ -17,7 +17,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/kept.h"
 #include "core/lazy.h"
+#include "core/state.h"
 #include "core/util.h"
 #include "policy/policy_internal.h"
 
@@ -54,7 +56,17 @@ struct project_roots {
 struct entry {
 	size_t layer;       /* index into the layers, which are in merge order */
 	char *name, *value; /* value NULL: a key with no '=' */
+	struct entry_typed typed;
 };
+
+static void entries_free(struct entry *en, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(en[i].name);
+		free(en[i].value);
+	}
+	free(en);
+}
 
 /* True when path, or the directory holding it, is a symbolic link to
  * nothing: a policy file that is there but cannot be read, not an absent
@@ -213,6 +225,18 @@ static int layers_find(struct policy *p, const struct policy_source *src,
 	return le->n ? -1 : found;
 }
 
+/* The value v read as a boolean and as a number, as keys.c takes them. */
+static struct entry_typed typed_of(const struct lazy_git *g, const char *v)
+{
+	struct entry_typed t = {.bool_v = 1, .int_rc = -1};
+
+	if (v != NULL) {
+		t.bool_rc = g->git_config_parse_bool(&t.bool_v, v) < 0 ? -1 : 0;
+		t.int_rc = g->git_config_parse_int64(&t.int_v, v) < 0 ? -1 : 0;
+	}
+	return t;
+}
+
 /*
  * Reads one layer through a git_config of its own and appends its entries:
  * libgit2 takes one file per level in a config (a second is GIT_EEXISTS),
@@ -242,7 +266,8 @@ static int layer_read(const struct lazy_git *g, const struct layer *ly, size_t l
 			goto out;
 		}
 		*out = xreallocarray(*out, *nout + 1, sizeof(**out));
-		(*out)[(*nout)++] = (struct entry){li, xstrdup(e->name), xstrdup(e->value)};
+		(*out)[(*nout)++] = (struct entry){li, xstrdup(e->name), xstrdup(e->value),
+		                                   typed_of(g, e->value)};
 	}
 	rc = 0;
 out:
@@ -264,18 +289,16 @@ static int entries_read(const struct lazy_git *g, const struct layer *ly, size_t
 }
 
 /* trust-project counts only from the user file and --policy FILE. */
-static bool trust_scan(const struct lazy_git *g, const struct layer *ly,
-                       const struct entry *en, size_t n)
+static bool trust_scan(const struct layer *ly, const struct entry *en, size_t n)
 {
 	bool trust = false;
 
 	for (size_t i = 0; i < n; i++) {
-		int b = 0;
 		if (ly[en[i].layer].kind == LAYER_PROJECT ||
 		    strcmp(en[i].name, "policy.trust-project") != 0)
 			continue;
-		if (en[i].value == NULL || g->git_config_parse_bool(&b, en[i].value) == 0)
-			trust = en[i].value == NULL || b;
+		if (en[i].value == NULL || en[i].typed.bool_rc == 0)
+			trust = en[i].value == NULL || en[i].typed.bool_v;
 	}
 	return trust;
 }
@@ -299,6 +322,7 @@ struct include_scan {
 	struct policy *p;
 	struct load_errors *le;
 	const char *top; /* the layer's file, for messages */
+	struct buf *read; /* each file's path and text, in the order read (kept below) */
 };
 
 static void include_scan_file(struct include_scan *sc, const char *path, bool must_exist,
@@ -436,6 +460,195 @@ static char *file_read_checked(struct include_scan *sc, const char *path, bool m
 	return b.data ? buf_take(&b, NULL) : xstrdup("");
 }
 
+/*
+ * Kept for the next process (core/kept.c). With a policy file at any
+ * layer, each call loaded libgit2 to read it: 11 ms of a Claude Code hook's
+ * 21 (and as much again in the `airlock exec` it rewrites the call into).
+ * What libgit2 read (the entries, their values typed) is kept in the state
+ * directory (policy/KEY, per outermost project; state_file() refuses a
+ * state directory the sandbox could write) beside the exact bytes it was
+ * read from: each existing layer's kind and path, $HOME (libgit2 resolves
+ * "~/" with it), and the path and whole text of every file the include
+ * scan read, in order. The next process, after its own scan, takes the
+ * entries only when those bytes are the same, so what it applies is what
+ * libgit2 reads of the files as they are, never a reading of other text.
+ * A reading whose files changed while libgit2 read them is not kept.
+ */
+#define POLICY_KEPT_MAGIC "airlock-policy 1"
+#define POLICY_KEPT_MAX (64u << 20)
+#define READ_ABSENT UINT64_MAX
+
+/* Notes a file the scan read (text NULL: absent or refused). */
+static void read_note(struct buf *read, const char *path, const char *text)
+{
+	uint64_t n = text ? strlen(text) : READ_ABSENT; /* a policy file holds no NUL */
+
+	if (read == NULL)
+		return;
+	kept_str(read, path);
+	buf_append(read, &n, sizeof(n));
+	if (text)
+		buf_append(read, text, (size_t)n);
+}
+
+/* The rest of what the entries are read from: $HOME and each existing
+ * layer's index, kind and path. */
+static void read_head(struct buf *head, const struct layer *ly, size_t nl)
+{
+	const char *home = getenv("HOME");
+
+	kept_str(head, home ? home : "");
+	for (uint32_t i = 0; i < nl; i++) {
+		uint32_t kind = (uint32_t)ly[i].kind;
+		if (!ly[i].exists)
+			continue;
+		buf_append(head, &i, sizeof(i));
+		buf_append(head, &kind, sizeof(kind));
+		kept_str(head, ly[i].path);
+	}
+}
+
+/* True when the file at path holds text[0..n) and nothing more (a regular
+ * file; never waits on a FIFO). */
+static bool file_holds(const char *path, const char *text, uint64_t n)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	char *got = NULL;
+	struct stat st;
+	bool same;
+
+	same = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size == n;
+	if (same && n) {
+		got = xmalloc((size_t)n);
+		same = fd_read_all(fd, got, (size_t)n) == 0 && memcmp(got, text, (size_t)n) == 0;
+	}
+	if (fd >= 0)
+		close(fd);
+	free(got);
+	return same;
+}
+
+/* True when every file the scan read still holds what it noted: the
+ * files did not change while libgit2 read them. */
+static bool read_same(const struct buf *read)
+{
+	struct kept_rd r = {read->data, read->data + read->len, read->data == NULL};
+	bool same = true;
+
+	while (same && !r.bad && r.p < r.end) {
+		const char *path = kept_rd_str(&r);
+		uint64_t n;
+		kept_rd_bytes(&r, &n, sizeof(n));
+		if (n == READ_ABSENT || r.bad || (uint64_t)(r.end - r.p) < n)
+			return false; /* refused or gone then: nothing to keep */
+		same = file_holds(path, r.p, n);
+		r.p += n;
+	}
+	return same && !r.bad;
+}
+
+/* Appends a blob as a 64-bit length and its bytes. */
+static void blob_put(struct buf *b, const struct buf *blob)
+{
+	uint64_t n = blob->len;
+
+	buf_append(b, &n, sizeof(n));
+	if (n)
+		buf_append(b, blob->data, blob->len);
+}
+
+/* True when the reader's next blob is blob's bytes. */
+static bool blob_same(struct kept_rd *r, const struct buf *blob)
+{
+	uint64_t n;
+
+	kept_rd_bytes(r, &n, sizeof(n));
+	if (r->bad || n != blob->len || (uint64_t)(r->end - r->p) < n ||
+	    (n && memcmp(r->p, blob->data, (size_t)n) != 0))
+		return false;
+	r->p += n;
+	return true;
+}
+
+/* Writes the entries libgit2 read from head and read, for the next process. */
+static void kept_save(const char *wd, const struct buf *head, const struct buf *read,
+                      const struct entry *en, size_t n)
+{
+	char *path = state_file(wd, "policy");
+	uint32_t count = (uint32_t)n;
+	struct buf b;
+
+	if (path == NULL)
+		return;
+	buf_init(&b, POLICY_KEPT_MAX);
+	kept_str(&b, POLICY_KEPT_MAGIC);
+	blob_put(&b, head);
+	blob_put(&b, read);
+	buf_append(&b, &count, sizeof(count));
+	for (size_t i = 0; i < n; i++) {
+		uint32_t layer = (uint32_t)en[i].layer;
+		uint8_t has = en[i].value != NULL;
+		int32_t t[3] = {en[i].typed.bool_rc, en[i].typed.int_rc, en[i].typed.bool_v};
+		int64_t v = en[i].typed.int_v;
+		buf_append(&b, &layer, sizeof(layer));
+		kept_str(&b, en[i].name);
+		buf_append(&b, &has, 1);
+		kept_str(&b, has ? en[i].value : "");
+		buf_append(&b, t, sizeof(t));
+		buf_append(&b, &v, sizeof(v));
+	}
+	(void)kept_write(path, &b);
+	buf_free(&b);
+	free(path);
+}
+
+/* The entries the last process kept in wd, when they were read from
+ * head and read as they are now: 0 with them in *out and *nout, else -1. */
+static int kept_take(const char *wd, const struct buf *head, const struct buf *read,
+                     const struct layer *ly, size_t nl, struct entry **out, size_t *nout)
+{
+	char *path = state_file(wd, "policy");
+	size_t len;
+	char *data = path ? kept_read(path, POLICY_KEPT_MAX, &len) : NULL;
+	struct kept_rd r = {data, data ? data + len : NULL, data == NULL};
+	uint32_t count = 0;
+
+	if (!r.bad && strcmp(kept_rd_str(&r), POLICY_KEPT_MAGIC) == 0 && blob_same(&r, head) &&
+	    blob_same(&r, read))
+		kept_rd_bytes(&r, &count, sizeof(count));
+	else
+		r.bad = true;
+	for (uint32_t i = 0; i < count && !r.bad && *nout < POLICY_MAX_ENTRIES; i++) {
+		uint32_t layer;
+		uint8_t has;
+		int32_t t[3];
+		struct entry e = {0};
+		kept_rd_bytes(&r, &layer, sizeof(layer));
+		const char *name = kept_rd_str(&r);
+		kept_rd_bytes(&r, &has, 1);
+		const char *value = kept_rd_str(&r);
+		kept_rd_bytes(&r, t, sizeof(t));
+		kept_rd_bytes(&r, &e.typed.int_v, sizeof(e.typed.int_v));
+		if (r.bad || layer >= nl || !ly[layer].exists || name[0] == '\0') {
+			r.bad = true;
+			break;
+		}
+		e = (struct entry){layer, xstrdup(name), has ? xstrdup(value) : NULL,
+		                   {t[0], t[1], t[2], e.typed.int_v}};
+		*out = xreallocarray(*out, *nout + 1, sizeof(**out));
+		(*out)[(*nout)++] = e;
+	}
+	if (r.bad || r.p != r.end || *nout != count) {
+		entries_free(*out, *nout);
+		*out = NULL;
+		*nout = 0;
+		r.bad = true;
+	}
+	free(data);
+	free(path);
+	return r.bad ? -1 : 0;
+}
+
 static void include_scan_file(struct include_scan *sc, const char *path, bool must_exist,
                               int depth)
 {
@@ -443,6 +656,7 @@ static void include_scan_file(struct include_scan *sc, const char *path, bool mu
 	bool in_include = false;
 	const char *s = text;
 
+	read_note(sc->read, path, text);
 	if (s && strncmp(s, "\xef\xbb\xbf", 3) == 0) /* libgit2 skips a UTF-8 BOM */
 		s += 3;
 	while (s && *s) {
@@ -455,14 +669,15 @@ static void include_scan_file(struct include_scan *sc, const char *path, bool mu
 
 /* Applies the entries in order; a project file is trusted (may loosen) only
  * when it is the outermost and the user file or --policy trusts projects. */
-static void entries_apply(struct policy *p, const struct lazy_git *g, const struct layer *ly,
-                          const struct entry *en, size_t n, struct load_errors *le)
+static void entries_apply(struct policy *p, const struct layer *ly, const struct entry *en,
+                          size_t n, struct load_errors *le)
 {
-	struct load_ctx cx = {.p = p, .git = g, .le = le};
+	struct load_ctx cx = {.p = p, .le = le};
 
-	p->trust_project = trust_scan(g, ly, en, n) && !p->workdir_guessed;
+	p->trust_project = trust_scan(ly, en, n) && !p->workdir_guessed;
 	for (size_t i = 0; i < n; i++) {
 		const struct layer *l = &ly[en[i].layer];
+		cx.typed = &en[i].typed;
 		cx.path = l->path;
 		cx.origin = l->origin;
 		cx.anchor = l->root ? l->root : p->workdir;
@@ -480,35 +695,43 @@ static int load_files(struct policy *p, const struct policy_source *src,
 	struct load_errors le = {0};
 	struct entry *en = NULL;
 	const struct lazy_git *g;
+	struct buf head, read;
+	bool keepable;
 	size_t nl = 0, n = 0;
 	int rc = -1, found = layers_find(p, src, pr, ly, &nl, &le);
 
+	buf_init(&head, POLICY_KEPT_MAX);
+	buf_init(&read, POLICY_KEPT_MAX);
 	if (found <= 0) {
 		rc = found;
 		goto out;
 	}
 	for (size_t i = 0; i < nl; i++) {
-		struct include_scan sc = {.p = p, .le = &le, .top = ly[i].path};
+		struct include_scan sc = {.p = p, .le = &le, .top = ly[i].path, .read = &read};
 		if (ly[i].exists)
 			include_scan_file(&sc, ly[i].path, true, 0);
 	}
 	if (le.n)
 		goto out;
-	if ((g = lazy_git(errstr)) == NULL)
-		goto out;
-	if (entries_read(g, ly, nl, &en, &n, &le) < 0)
-		goto out;
-	entries_apply(p, g, ly, en, n, &le);
+	read_head(&head, ly, nl);
+	keepable = !head.truncated && !read.truncated; /* else a change past the cut hides */
+	if (!keepable || kept_take(p->workdir, &head, &read, ly, nl, &en, &n) < 0) {
+		if ((g = lazy_git(errstr)) == NULL)
+			goto out;
+		if (entries_read(g, ly, nl, &en, &n, &le) < 0)
+			goto out;
+		if (keepable && read_same(&read))
+			kept_save(p->workdir, &head, &read, en, n);
+	}
+	entries_apply(p, ly, en, n, &le);
 	load_finish(p, &le);
 	rc = le.n ? -1 : 0;
 out:
 	if (le.n)
 		*errstr = load_errors_take(&le);
-	for (size_t i = 0; i < n; i++) {
-		free(en[i].name);
-		free(en[i].value);
-	}
-	free(en);
+	entries_free(en, n);
+	buf_free(&head);
+	buf_free(&read);
 	for (size_t i = 0; i < nl; i++)
 		free(ly[i].path);
 	return rc;

@@ -224,10 +224,16 @@ struct load_errors {
 void load_error_add(struct load_errors *le, const char *fmt, ...) AIRLOCK_PRINTF(2, 3);
 /* Returns the messages, one a line, as a new string; resets le. */
 char *load_errors_take(struct load_errors *le);
-struct lazy_git;
+/* An entry's value read as a boolean and as a number by libgit2, when the
+ * entry is read (so applying it, from a kept reading too, needs none). */
+struct entry_typed {
+	int bool_rc, int_rc; /* 0, or -1: not one */
+	int bool_v;          /* a key with no '=' is true */
+	int64_t int_v;
+};
 struct load_ctx {
 	struct policy *p;
-	const struct lazy_git *git;
+	const struct entry_typed *typed; /* the entry's being applied */
 	struct load_errors *le;
 	const char *path;   /* the layer's file */
 	const char *anchor; /* where its relative patterns start: a project file's

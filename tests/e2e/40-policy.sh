@@ -107,6 +107,15 @@ expect_eq "121st asks" "$(sed -n 121p "$d/verdicts.jsonl" | jq -r .action)" ask
 
 # no policy file at any layer: libgit2 is never loaded
 expect_eq "no file, no libgit2" "$(cd "$d/wd" && LD_DEBUG=libs "$A" classify --shell ls 2>&1 >/dev/null | grep -c 'libgit2')" 0
-check "with a file, libgit2 loads" sh -c "cd '$d/wd' && LD_DEBUG=libs '$A' classify --policy '$d/allow.policy' --shell ls 2>&1 >/dev/null | grep -q libgit2"
+# a file read for the first time loads it; read again, what libgit2 read
+# of the same text is kept (policy/load.c), and it is not loaded
+{ cat "$d/allow.policy"; echo "# $$ $(date +%s%N)"; } >"$d/fresh.policy"
+chmod 600 "$d/fresh.policy"
+# (grep -c: grep -q would end the pipe at the first line, and airlock,
+# writing ld.so's trace, with it, before it kept anything)
+check "with a file read first, libgit2 loads" test "$(cd "$d/wd" && LD_DEBUG=libs "$A" classify --policy "$d/fresh.policy" --shell ls 2>&1 >/dev/null | grep -c libgit2)" -gt 0
+expect_eq "the same file again: its kept reading, no libgit2" "$(cd "$d/wd" && LD_DEBUG=libs "$A" classify --policy "$d/fresh.policy" --shell ls 2>&1 >/dev/null | grep -c 'libgit2')" 0
+echo "# changed" >>"$d/fresh.policy"
+check "the file changed: libgit2 loads again" test "$(cd "$d/wd" && LD_DEBUG=libs "$A" classify --policy "$d/fresh.policy" --shell ls 2>&1 >/dev/null | grep -c libgit2)" -gt 0
 
 finish

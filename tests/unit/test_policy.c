@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -120,7 +121,9 @@ static void tree_layers(struct tree *t, const char *spec)
 	free(copy);
 }
 
-static struct policy *tree_load(struct tree *t, char **err)
+static char *show_text(const struct policy *p, bool origins);
+
+static struct policy *tree_load_once(struct tree *t, char **err)
 {
 	struct policy_source src = {.workdir = t->work, .home = t->home, .file = t->file,
 	                            .guessed = t->guessed};
@@ -128,6 +131,31 @@ static struct policy *tree_load(struct tree *t, char **err)
 	*err = NULL;
 	if (policy_load(&src, &p, err) < 0)
 		return NULL;
+	return p;
+}
+
+/* Every load in these tests is made twice: the second from what the first
+ * kept in the state directory (policy/load.c), which must give the same
+ * policy, origins and all, or the same error. */
+static struct policy *tree_load(struct tree *t, char **err)
+{
+	struct policy *p = tree_load_once(t, err), *q;
+	char *err2, *a, *b;
+
+	q = tree_load_once(t, &err2);
+	if ((p == NULL) != (q == NULL) || (p == NULL && strcmp(*err, err2) != 0))
+		fail_msg("a second load differs: [%s] then [%s]", p ? "loaded" : *err,
+		         q ? "loaded" : err2);
+	if (p) {
+		a = show_text(p, true);
+		b = show_text(q, true);
+		if (strcmp(a, b) != 0)
+			fail_msg("a second load shows another policy:\n%s\n---\n%s", a, b);
+		free(a);
+		free(b);
+	}
+	free(err2);
+	policy_free(q);
 	return p;
 }
 
@@ -1056,10 +1084,191 @@ static void test_digest(void **state)
 	tree_free(&t);
 }
 
+/* The one kept policy file in the suite's state directory, as a new
+ * string (NULL: none). */
+static char *kept_policy_file(void)
+{
+	char *cmd = xasprintf("ls %s/airlock/policy/* 2>/dev/null", getenv("XDG_STATE_HOME"));
+	FILE *f = popen(cmd, "r");
+	char line[512], *out = NULL;
+
+	if (f && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		out = xstrdup(line);
+	}
+	if (f)
+		pclose(f);
+	free(cmd);
+	return out;
+}
+
+static void kept_policy_clear(void)
+{
+	char *cmd = xasprintf("rm -rf %s/airlock/policy", getenv("XDG_STATE_HOME"));
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+}
+
+/* Loads in a new process (forked before anything loaded libgit2): 0 when
+ * it loaded without libgit2, 1 with it, 2 when it failed. */
+static int load_in_child(struct tree *t)
+{
+	pid_t pid = fork();
+	int status;
+
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		char *err, *maps;
+		struct policy *p = tree_load_once(t, &err);
+		maps = read_all("/proc/self/maps");
+		_exit(p == NULL ? 2 : strstr(maps, "libgit2") ? 1 : 0);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	return WEXITSTATUS(status);
+}
+
+static char *bytes_read(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char chunk[4096];
+	size_t n;
+	struct buf b;
+
+	assert_non_null(f);
+	buf_init(&b, 0);
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		buf_append(&b, chunk, n);
+	fclose(f);
+	return buf_take(&b, len);
+}
+
+static void bytes_write(const char *path, const char *data, size_t len, mode_t mode)
+{
+	FILE *f = fopen(path, "wb");
+
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, len, f), len);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(chmod(path, mode), 0);
+}
+
+/* A policy file read once is kept: the next process applies it without
+ * libgit2. Run before anything in this process loads libgit2. */
+static void test_kept_no_libgit2(void **state)
+{
+	struct tree t;
+	char *user;
+
+	(void)state;
+	kept_policy_clear();
+	tree_make(&t);
+	user = xasprintf("%s/.config/airlock/policy", t.home);
+	write_file(user, "[tier \"low\"]\n\taction = ask\n[include]\n\tpath = inc\n", 0600);
+	free(user);
+	user = xasprintf("%s/.config/airlock/inc", t.home);
+	write_file(user, "[rules]\n\tdeny = Shell(ls)\n", 0600);
+	free(user);
+	assert_int_equal(load_in_child(&t), 1); /* read, and kept */
+	assert_int_equal(load_in_child(&t), 0); /* from what was kept */
+	tree_free(&t);
+}
+
+/* The tier low's action as the tree's files load now, one load. */
+static char *low_action(struct tree *t)
+{
+	char *err = NULL, *show, *sect, *at;
+	struct policy *p = tree_load_once(t, &err);
+
+	if (p == NULL)
+		fail_msg("load failed: %s", err);
+	show = show_text(p, false);
+	sect = section_text(show, "[tier \"low\"]");
+	at = strstr(sect, "action = ");
+	at = at ? xstrndup(at + 9, strcspn(at + 9, "\n")) : xstrdup("-");
+	free(sect);
+	free(show);
+	policy_free(p);
+	return at;
+}
+
+/* What was kept never stands in for other text: a file changed in place
+ * with its times put back, an included file changed, and a kept file that
+ * is not private or is cut short, each read afresh. */
+static void test_kept_changes(void **state)
+{
+	struct tree t;
+	struct timespec old[2] = {{1000000000, 0}, {1000000000, 0}};
+	char *user, *inc, *kept, *a;
+
+	(void)state;
+	kept_policy_clear();
+	tree_make(&t);
+	user = xasprintf("%s/.config/airlock/policy", t.home);
+	inc = xasprintf("%s/.config/airlock/inc", t.home);
+	write_file(user, "[tier \"low\"]\n\taction = deny\n", 0600);
+	assert_int_equal(utimensat(AT_FDCWD, user, old, 0), 0);
+	assert_string_equal(a = low_action(&t), "deny"), free(a);
+	assert_non_null(kept = kept_policy_file());
+	/* the same size and times, another value */
+	write_file(user, "[tier \"low\"]\n\taction = auto\n", 0600);
+	assert_int_equal(utimensat(AT_FDCWD, user, old, 0), 0);
+	assert_string_equal(a = low_action(&t), "auto"), free(a);
+	/* an included file */
+	write_file(user, "[include]\n\tpath = inc\n", 0600);
+	write_file(inc, "[tier \"low\"]\n\taction = deny\n", 0600);
+	assert_string_equal(a = low_action(&t), "deny"), free(a);
+	write_file(inc, "[tier \"low\"]\n\taction = auto\n", 0600);
+	assert_string_equal(a = low_action(&t), "auto"), free(a);
+	/* a kept file that says deny where the file says auto: the state
+	 * directory is trusted as the file is (a private one is taken, which
+	 * shows the forgery reaches the policy), and only when it is private
+	 * and whole */
+	{
+		size_t len;
+		char *data = bytes_read(kept, &len), *at = NULL;
+		for (char *p = data; (p = memmem(p, len - (size_t)(p - data), "auto", 4)); p++)
+			at = p; /* the entry's value: after the file's own text */
+		assert_non_null(at);
+		memcpy(at, "deny", 4);
+		bytes_write(kept, data, len, 0600);
+		assert_string_equal(a = low_action(&t), "deny"), free(a);
+		bytes_write(kept, data, len, 0644);
+		assert_string_equal(a = low_action(&t), "auto"), free(a);
+		bytes_write(kept, data, len - 1, 0600);
+		assert_string_equal(a = low_action(&t), "auto"), free(a);
+		free(data);
+	}
+	free(kept);
+	free(user);
+	free(inc);
+	tree_free(&t);
+}
+
+/* What the loads keep goes to the suite's own state directory. */
+static char state_home[] = "/tmp/airlock-policy-state-XXXXXX";
+
+static int state_setup(void **state)
+{
+	(void)state;
+	return mkdtemp(state_home) && setenv("XDG_STATE_HOME", state_home, 1) == 0 ? 0 : -1;
+}
+
+static int state_teardown(void **state)
+{
+	char *cmd = xasprintf("rm -rf '%s'", state_home);
+	int rc = system(cmd);
+
+	(void)state;
+	free(cmd);
+	return rc == 0 ? 0 : -1;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_no_file_no_libgit2), /* first: nothing loaded yet */
+		cmocka_unit_test(test_kept_no_libgit2),    /* likewise */
+		cmocka_unit_test(test_kept_changes),
 		cmocka_unit_test(test_patterns),
 		cmocka_unit_test(test_decide),
 		cmocka_unit_test(test_breakers),
@@ -1079,5 +1288,5 @@ int main(void)
 		cmocka_unit_test(test_hide_table),
 		cmocka_unit_test(test_digest),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, state_setup, state_teardown);
 }
