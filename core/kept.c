@@ -7,11 +7,13 @@
  * that meets anything amiss marks itself bad and reads nothing more, so a
  * damaged or forged file can only cost a fresh read, never add trust.
  */
+#include <dirent.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/util.h"
@@ -31,11 +33,43 @@ void kept_list(struct buf *b, char *const *v)
 		kept_str(b, v[i]);
 }
 
+#define KEPT_DAYS 30 /* a kept file unused this long goes (its workdir may be gone) */
+
+/* Removes the kept files beside path not written for KEPT_DAYS: done when a
+ * workdir's first file is written, so rarely. */
+static void kept_prune(const char *path)
+{
+	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
+	time_t old = time(NULL) - KEPT_DAYS * 86400;
+	struct dirent *e;
+	struct stat st;
+	DIR *d;
+
+	if (slash == NULL) {
+		free(dir);
+		return;
+	}
+	*slash = '\0';
+	if ((d = opendir(dir)) != NULL) {
+		while ((e = readdir(d)) != NULL)
+			if (e->d_name[0] != '.' &&
+			    fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+			    S_ISREG(st.st_mode) && st.st_mtime < old)
+				unlinkat(dirfd(d), e->d_name, 0);
+		closedir(d);
+	}
+	free(dir);
+}
+
 int kept_write(const char *path, const struct buf *b)
 {
-	char *tmp = xasprintf("%s.%ld", path, (long)getpid());
+	static unsigned seq; /* two threads of one process may write one path */
+	char *tmp = xasprintf("%s.%ld.%u", path, (long)getpid(),
+	                      __atomic_fetch_add(&seq, 1, __ATOMIC_RELAXED));
 	int fd = -1, rc = -1;
 
+	if (access(path, F_OK) != 0)
+		kept_prune(path);
 	if (!b->truncated &&
 	    (fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600)) >= 0 &&
 	    fd_write_all(fd, b->data, b->len) == 0 && close(fd) == 0 && (fd = -1, rename(tmp, path) == 0))

@@ -13,7 +13,9 @@ struct buf;
 void kept_str(struct buf *b, const char *s);
 void kept_list(struct buf *b, char *const *v);
 /* Writes b to path whole (a private temporary renamed over it); -1 when
- * it could not be, or b was truncated (then nothing changed). */
+ * it could not be, or b was truncated (then nothing changed). The first
+ * file written in a directory removes those beside it not written for
+ * 30 days (their workdirs may be gone). */
 int kept_write(const char *path, const struct buf *b);
 /* The bytes of the kept file path (a new buffer, their count in *len);
  * NULL when it is absent, not a regular file, not the user's own and

@@ -496,30 +496,6 @@ static void dir_globs_entry(struct dir_globs *dg, struct dir_seen *s, const char
 #define KEEP_MAGIC "airlock-search 5" /* 5: the deny rules' globs' matches */
 #define KEEP_MAX (64u << 20)
 
-#define KEEP_DAYS 30 /* a kept file unused this long goes (its workdir may be gone) */
-
-/* Removes the kept files of workdirs not searched for KEEP_DAYS, beside
- * path: done when a workdir's first file is written, so rarely. */
-static void keep_prune(const char *path)
-{
-	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
-	time_t old = time(NULL) - KEEP_DAYS * 86400;
-	struct dirent *e;
-	struct stat st;
-	DIR *d;
-
-	*slash = '\0';
-	if ((d = opendir(dir)) != NULL) {
-		while ((e = readdir(d)) != NULL)
-			if (e->d_name[0] != '.' &&
-			    fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-			    S_ISREG(st.st_mode) && st.st_mtime < old)
-				unlinkat(dirfd(d), e->d_name, 0);
-		closedir(d);
-	}
-	free(dir);
-}
-
 /* Writes what is remembered of wd's tree, when something was read since. */
 static void keep_save(const char *wd)
 {
@@ -555,8 +531,6 @@ static void keep_save(const char *wd)
 		kept_list(&b, globbed ? s->hides : NULL);
 		kept_list(&b, globbed ? s->keeps : NULL);
 	}
-	if (access(path, F_OK) != 0)
-		keep_prune(path);
 	(void)kept_write(path, &b);
 	free(path);
 	buf_free(&b);

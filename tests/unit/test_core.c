@@ -3,6 +3,7 @@
  * path containment and parents (path_contains.tsv, path_up.tsv), capped
  * buffers, string vectors, verdict bookkeeping, enum names, whole reads.
  */
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -352,6 +354,27 @@ static void test_kept_file(void **state)
 	assert_int_equal(chmod(path, 0600), 0);
 	assert_int_equal(truncate(path, 0), 0);
 	assert_null(kept_read(path, 1024, &len));
+	/* a first file in the directory removes those not written for 30
+	 * days, no other */
+	{
+		struct timespec old[2] = {{time(NULL) - 31 * 86400, 0}, {time(NULL) - 31 * 86400, 0}};
+		struct timespec fresh[2] = {{time(NULL) - 29 * 86400, 0}, {time(NULL) - 29 * 86400, 0}};
+		char *other = xasprintf("%s/k2", dir);
+		assert_int_equal(utimensat(AT_FDCWD, path, old, AT_SYMLINK_NOFOLLOW), 0);
+		assert_int_equal(utimensat(AT_FDCWD, link, old, AT_SYMLINK_NOFOLLOW), 0);
+		assert_int_equal(kept_write(other, &b), 0);
+		assert_int_equal(access(path, F_OK), -1);
+		assert_int_equal(unlink(link), 0); /* a link is left alone */
+		assert_int_equal(symlink("k", link), 0);
+		assert_int_equal(kept_write(path, &b), 0);
+		assert_int_equal(utimensat(AT_FDCWD, path, fresh, 0), 0);
+		assert_int_equal(unlink(other), 0);
+		assert_int_equal(kept_write(other, &b), 0);
+		assert_int_equal(access(path, F_OK), 0);
+		assert_int_equal(kept_write(other, &b), 0); /* there: no prune */
+		assert_int_equal(unlink(other), 0);
+		free(other);
+	}
 	buf_free(&b);
 	assert_int_equal(unlink(path), 0);
 	assert_int_equal(unlink(link), 0);
