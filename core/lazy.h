@@ -15,6 +15,7 @@
 #define AIRLOCK_LAZY_H
 
 #include <git2.h>
+#include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <pg_query.h>
 
@@ -57,6 +58,7 @@
 	X(git_diff_options_init)
 
 #define LAZY_CRYPTO_FUNCS(X)                                                   \
+	X(OPENSSL_init_crypto)                                                 \
 	X(EVP_MD_CTX_new)                                                      \
 	X(EVP_MD_CTX_free)                                                     \
 	X(EVP_DigestInit_ex)                                                   \
