@@ -137,6 +137,7 @@ static const struct secret_row secret_files[] = {
 	{"terraform.tfstate.backup", "Terraform state, which holds secrets"},
 	{".htpasswd", "password hashes"},
 	{".pgpass", "PostgreSQL passwords"},
+	{".my.cnf", "MySQL passwords"},
 	{".npmrc", "npm registry tokens"},
 	{".envrc", "direnv exports, which hold secrets"},
 	/* a project's own copy holds what the home's does */
@@ -166,7 +167,8 @@ static bool dir_match(const char *p, const char *dir)
 
 /* The bytes a secret basename can start or end with: those of the
  * tables above, and of the literal checks in basename_secret() (".env*",
- * "credentials", "service-account*"; "*.env", "*.tfvars", "*.kdbx"),
+ * "credentials", "client_secret*", "service-account*"; "*.env",
+ * "*.tfvars", "*.kdbx", "*accessKeys.csv"),
  * which must name theirs here. A name that starts and ends with neither,
  * most of a source tree, is answered without a comparison: the sandbox's
  * search asks for every entry of the workdir (a quarter of its time on a
@@ -218,8 +220,15 @@ static const char *basename_secret(const char *base)
 		if (bl > sl && strcmp(base + bl - sl, key_suffixes[i]) == 0)
 			return "a key or certificate file";
 	}
-	if (strcmp(base, "credentials") == 0 || strcmp(base, "credentials.json") == 0)
+	if (strcmp(base, "credentials") == 0 || strcmp(base, "credentials.json") == 0 ||
+	    strcmp(base, "credentials.csv") == 0)
 		return "a credentials file";
+	/* Google's OAuth client download: client_secret_ID.apps.googleusercontent.com.json */
+	if (strncmp(base, "client_secret", 13) == 0 && bl > 5 && strcmp(base + bl - 5, ".json") == 0)
+		return "an OAuth client secret";
+	/* the AWS console's access key download: NAME_accessKeys.csv */
+	if (bl >= 14 && strcmp(base + bl - 14, "accessKeys.csv") == 0)
+		return "AWS access keys";
 	if (bl > 7 && strcmp(base + bl - 7, ".tfvars") == 0)
 		return "Terraform variables, which often hold secrets";
 	if (bl > 5 && strcmp(base + bl - 5, ".kdbx") == 0)
@@ -234,6 +243,7 @@ static const char *basename_secret(const char *base)
 static const char *const glob_names[] = {
 	".env", "id_rsa", "id_ed25519", "id_ecdsa", "id_dsa", "secrets.yml", "secrets.yaml",
 	"master.key", "credentials", "credentials.json", ".htpasswd", ".pgpass", ".npmrc",
+	".my.cnf", "client_secret.json",
 	".envrc", "terraform.tfstate", "x.pem", "x.key", "x.p12", "x.pfx", "x.jks", "x.ppk",
 };
 
@@ -379,7 +389,8 @@ static const char *const config_hints[] = {
 static const char *const *const other_hints[256] = {
 	['/'] = (const char *const[]){"/etc/ssl", "/etc/ssh/ssh_host", "/var/run/secrets/",
 	                              "/run/secrets/", "/mem", NULL},
-	['c'] = (const char *const[]){"credentials", "cookies.sqlite", NULL},
+	['a'] = (const char *const[]){"accessKeys.csv", NULL},
+	['c'] = (const char *const[]){"credentials", "cookies.sqlite", "client_secret", NULL},
 	['e'] = (const char *const[]){"environ", NULL},
 	['g'] = (const char *const[]){"gcloud", NULL},
 	['i'] = (const char *const[]){"id_rsa", "id_ed25519", "id_ecdsa", "id_dsa", NULL},

@@ -493,7 +493,7 @@ static void dir_globs_entry(struct dir_globs *dg, struct dir_seen *s, const char
  * and each notes whether its matches are for it: a process whose policy
  * has another set reads those directories again.
  */
-#define KEEP_MAGIC "airlock-search 5" /* 5: the deny rules' globs' matches */
+#define KEEP_MAGIC "airlock-search 6" /* 6: .my.cnf, client_secret*.json, *accessKeys.csv */
 #define KEEP_MAX (64u << 20)
 
 /* Writes what is remembered of wd's tree, when something was read since. */
