@@ -55,6 +55,30 @@ printf "  %-50s %8.3f x  (a real sandbox can only be slower)\n" "floor / bubblew
 	"$(awk -v a="$(med 5)" -v b="$bw" 'BEGIN{print a/b}')"
 echo "  load average at the end: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
 
+# What a user's files add to each one-shot call, and what the kept files
+# spare: a ~/.gitconfig with an include (the guard reads it for a
+# writable workdir) and a project policy file (read with libgit2), each
+# in a fresh home and state directory: the first call reads with libgit2,
+# the rest from what it kept.
+mkdir -p "$d/h/.local/state" "$d/pw/.airlock" "$d/gw"
+printf '[user]\n\tname = b\n[include]\n\tpath = ~/.gitconfig.local\n' >"$d/h/.gitconfig"
+printf '[core]\n\teditor = vi\n' >"$d/h/.gitconfig.local"
+printf '[tier "low"]\n\taction = auto\n' >"$d/pw/.airlock/policy"
+chmod 600 "$d/pw/.airlock/policy"
+touch -d '2020-01-01' "$d/h/.gitconfig" "$d/h/.gitconfig.local"
+sleep 3 # their ctimes are racy for 2 s (whole seconds): nothing would be kept
+(cd "$d/gw" && HOME="$d/h" XDG_STATE_HOME="$d/h/.local/state" hyperfine -N -w 5 -r "$((runs / 4))" \
+	--export-json "$d/k.json" "$AIRLOCK exec -- true" "$AIRLOCK exec --profile readonly -- true" \
+	> /dev/null 2>&1)
+(cd "$d/pw" && HOME="$d/h" XDG_STATE_HOME="$d/h/.local/state" hyperfine -N -w 5 -r "$((runs / 4))" \
+	--export-json "$d/k2.json" "$AIRLOCK exec --profile readonly -- true" > /dev/null 2>&1)
+kmed() { jq -r ".results[$2].median * 1000" "$d/$1"; }
+echo "a user's files, read once and kept (medians, ms; the first call reads them with libgit2):"
+printf "  %-50s %8.3f\n" "exec -- true, ~/.gitconfig with an include" "$(kmed k.json 0)" \
+	"exec --profile readonly -- true, the same home" "$(kmed k.json 1)" \
+	"exec --profile readonly -- true, a project policy" "$(kmed k2.json 0)" \
+	"exec -- true, neither (from above)" "$air"
+
 # The search for a workdir's secret files, which every plan makes: a
 # project of 1,110 directories and 22,200 files (10 x 10 x 10 below the top,
 # 20 files each, a .env in each leaf's parent), once cold and then as the
