@@ -278,13 +278,25 @@ static void answer_sandboxed(struct hook_answer *a, const struct call *c, json_t
 	free(err);
 }
 
+/* What a person approving a call that needs the network should know: the
+ * profile it runs in has none, and the call fails there. A new string,
+ * empty when not so. */
+static char *no_network_note(const struct plan *pl)
+{
+	return pl->net_wanted && !pl->profile->none && !pl->profile->network
+	               ? xasprintf(", without the network this call needs ([profile \"%s\"] "
+	                           "network = true in a policy gives it)",
+	                           pl->profile->name)
+	               : xstrdup("");
+}
+
 /* Fills the answer from what the gate decided for the project workdir
  * under go's policy (--policy FILE, a guessed project's trust). */
 static void answer_decided(struct hook_answer *a, const struct call *c, json_t *tool_input,
                            const struct verdict *v, const struct plan *pl, struct outcome *o,
                            bool tui, const char *workdir, const struct gate_opts *go)
 {
-	char *why;
+	char *why, *net;
 
 	if (!tui && pl->action == ACTION_ASK && o->decision == DECISION_DENIED && o->audit_id) {
 		/* handed to Claude Code's own prompt: not decided here. What the
@@ -293,14 +305,16 @@ static void answer_decided(struct hook_answer *a, const struct call *c, json_t *
 		 * used to run as written, outside any sandbox. */
 		a->decision = "ask";
 		/* profile none is no sandbox: the person must not be told one */
+		net = pl->profile ? no_network_note(pl) : NULL;
 		why = pl->profile && c->tool == TOOL_SHELL && c->shape == SHAPE_HOOK
 		              ? xasprintf(pl->profile->none
-		                                  ? "%s; approved, it runs with NO sandbox (profile %s)"
-		                                  : "%s; approved, it runs in airlock's sandbox (profile %s)",
-		                          pl->reason ? pl->reason : "ask", pl->profile->name)
+		                                  ? "%s; approved, it runs with NO sandbox (profile %s)%s"
+		                                  : "%s; approved, it runs in airlock's sandbox (profile %s)%s",
+		                          pl->reason ? pl->reason : "ask", pl->profile->name, net)
 		              : xstrdup(pl->reason ? pl->reason : "ask");
 		a->reason = agent_reason_text("airlock: ", v, why);
 		free(why);
+		free(net);
 		answer_sandboxed(a, c, tool_input, v, pl, workdir, go);
 		return;
 	}

@@ -341,6 +341,11 @@ static int run_sandboxed(struct gate *g, const struct call *c, const struct plan
 		                      "rules name); a call that needs a secret file must be "
 		                      "approved, and no call reads what a deny rule names\n",
 		                      r.masked));
+	if (pl->net_wanted && !prof->network && (r.exit_code != 0 || r.signal))
+		err_note(o, xasprintf("airlock: this call reaches the network, and its sandbox "
+		                      "(profile %s) has none; a policy gives that profile the "
+		                      "network with [profile \"%s\"] network = true\n",
+		                      prof->name, prof->name));
 	exec_result_clear(&r);
 	return 0;
 }
