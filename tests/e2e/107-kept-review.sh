@@ -40,4 +40,35 @@ expect_eq "stow: a call in the dotfiles repository cannot undo another project's
 check "stow: nothing is kept in a state directory inside a repository" \
 	test -z "$(find "$d/dots/.local/state" -type f -path '*/policy/*')"
 rm "$HOME/.local"
+
+# ---- "~/" in a policy include: libgit2's $HOME, not the policy's home ----
+# With $HOME not absolute the hook's home is the passwd entry's: the
+# include check read /tmp/X/inc through it, libgit2 read $HOME/tmp/X/inc
+# from the current directory, and its reading was kept beside the first
+# file's bytes: an edit to the file libgit2 read went unseen.
+export XDG_STATE_HOME="$d/state"
+x=${d#/}
+mkdir -p "$d/wd2/.airlock" "$d/c1/c2/rel" "$d/$x" "$XDG_STATE_HOME"
+printf '[include]\n\tpath = ~/../../../%s/inc\n' "$x" >"$d/wd2/.airlock/policy"
+printf '[rules]\n\tdeny = Shell(make a)\n' >"$d/inc"
+printf '[rules]\n\tdeny = Shell(make b)\n' >"$d/$x/inc"
+chmod 600 "$d/wd2/.airlock/policy" "$d/inc" "$d/$x/inc"
+# decide_rel COMMAND: the hook's answer in wd2, run from c1/c2 with HOME=rel
+decide_rel() {
+	jq -cn --arg c "$1" --arg w "$d/wd2" '{session_id: "s", cwd: $w,
+		hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: {command: $c},
+		tool_use_id: "t"}' | (cd "$d/c1/c2" && HOME=rel "$AIRLOCK" hook claude 2>/dev/null) |
+		jq -r .hookSpecificOutput.permissionDecision
+}
+expect_eq "relative HOME: the rule libgit2 read holds" "$(decide_rel 'make b')" deny
+printf '[rules]\n\tdeny = Shell(make c)\n' >"$d/$x/inc"
+expect_eq "relative HOME: an edit to the file libgit2 reads decides the next call" \
+	"$(decide_rel 'make c')" deny
+expect_eq "relative HOME: the rule it dropped is gone" "$(decide_rel 'make b')" allow
+jq -cn '{session_id: "s", cwd: "'"$d/wd2"'", hook_event_name: "PreToolUse", tool_name: "Bash",
+	tool_input: {command: "make c"}, tool_use_id: "t"}' >"$d/payload.json"
+expect_eq "HOME unset: a \"~/\" include fails the load, the call is denied" \
+	"$(cd "$d/c1/c2" && env -u HOME "$AIRLOCK" hook claude <"$d/payload.json" 2>/dev/null |
+		jq -r .hookSpecificOutput.permissionDecision)" deny
+unset XDG_STATE_HOME
 finish
