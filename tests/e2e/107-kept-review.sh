@@ -4,10 +4,10 @@
 # search) found. Each case failed on 9139e5a: a later call must never be
 # weaker than the files say now.
 . tests/e2e/lib.sh
-need jq python3
+need jq python3 git
 tmpdir_make
 d=$T_DIR
-unset XDG_STATE_HOME
+unset XDG_STATE_HOME XDG_CONFIG_HOME GIT_CONFIG_GLOBAL GIT_CONFIG_SYSTEM GIT_CONFIG_NOSYSTEM GIT_CONFIG_COUNT
 export HOME="$d/home" AIRLOCK_DB="$d/audit.db"
 # decide DIR COMMAND: the hook's answer for a Bash call in DIR
 decide() {
@@ -70,5 +70,28 @@ jq -cn '{session_id: "s", cwd: "'"$d/wd2"'", hook_event_name: "PreToolUse", tool
 expect_eq "HOME unset: a \"~/\" include fails the load, the call is denied" \
 	"$(cd "$d/c1/c2" && env -u HOME "$AIRLOCK" hook claude <"$d/payload.json" 2>/dev/null |
 		jq -r .hookSpecificOutput.permissionDecision)" deny
-unset XDG_STATE_HOME
+unset XDG_STATE_HOME XDG_CONFIG_HOME GIT_CONFIG_GLOBAL GIT_CONFIG_SYSTEM GIT_CONFIG_NOSYSTEM GIT_CONFIG_COUNT
+# ---- GIT_CONFIG_NOSYSTEM as git reads a boolean ----
+# "no", "off" and "00" are false to git, which reads the system config
+# then; the guard skipped it, and its core.hooksPath went unguarded: a
+# planted pre-commit hook ran at the host's next commit.
+plant='mkdir -p .githooks; printf "#!/bin/sh\necho ran >>../hook-ran\n" >.githooks/pre-commit;
+chmod +x .githooks/pre-commit'
+# commit_ran DIR: 1 when a commit in DIR on the host ran a hook
+commit_ran() {
+	rm -f "$d/hook-ran"
+	(cd "$1" && echo b >>a && git commit -qam b >/dev/null 2>&1)
+	[ -e "$d/hook-ran" ] && echo 1 || echo 0
+}
+printf '[core]\n\thooksPath = .githooks\n' >"$d/sysconfig"
+for v in no off 00; do
+	r=$d/nosys-$v
+	mkdir -p "$r"
+	(cd "$r" && git init -q && git config user.name U && git config user.email u@example.org &&
+		echo a >a && git add a && git commit -qm a)
+	(cd "$r" && GIT_CONFIG_SYSTEM="$d/sysconfig" GIT_CONFIG_NOSYSTEM=$v \
+		"$AIRLOCK" exec --profile workspace -- sh -c "$plant" >/dev/null 2>&1)
+	expect_eq "GIT_CONFIG_NOSYSTEM=$v: the system config's hooksPath is guarded" \
+		"$(GIT_CONFIG_SYSTEM="$d/sysconfig" GIT_CONFIG_NOSYSTEM=$v commit_ran "$r")" 0
+done
 finish
