@@ -75,14 +75,6 @@ unset XDG_STATE_HOME XDG_CONFIG_HOME GIT_CONFIG_GLOBAL GIT_CONFIG_SYSTEM GIT_CON
 # "no", "off" and "00" are false to git, which reads the system config
 # then; the guard skipped it, and its core.hooksPath went unguarded: a
 # planted pre-commit hook ran at the host's next commit.
-plant='mkdir -p .githooks; printf "#!/bin/sh\necho ran >>../hook-ran\n" >.githooks/pre-commit;
-chmod +x .githooks/pre-commit'
-# commit_ran DIR: 1 when a commit in DIR on the host ran a hook
-commit_ran() {
-	rm -f "$d/hook-ran"
-	(cd "$1" && echo b >>a && git commit -qam b >/dev/null 2>&1)
-	[ -e "$d/hook-ran" ] && echo 1 || echo 0
-}
 printf '[core]\n\thooksPath = .githooks\n' >"$d/sysconfig"
 for v in no off 00; do
 	r=$d/nosys-$v
