@@ -5,10 +5,13 @@
  * it is private (0700, made so); a file in it for a workdir is refused
  * when the state directory lies in that workdir or holds it, judged where
  * it really is, since a sandbox that can write the workdir could then
- * write the file.
+ * write the file; and every kept file is refused when the state directory
+ * lies in a repository or project (another call's workdir could hold it).
  */
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -93,20 +96,24 @@ char *state_root(void)
 	return real;
 }
 
-/* The state directory's sub directory sub, as a new string; NULL when the
- * state directory is unknown or lies in wd (the sandbox could write it). */
-char *state_dir(const char *wd, const char *sub)
+/* The sub directory sub of the state directory root, as a new string;
+ * NULL when it lies in wd or holds it (the sandbox could write it). */
+static char *dir_of(const char *root, const char *wd, const char *sub)
 {
-	char *root = state_root(), *dir;
+	char *dir = xasprintf("%s/%s", root, sub);
 
-	if (root == NULL)
-		return NULL;
-	dir = xasprintf("%s/%s", root, sub);
-	free(root);
 	if (path_contains(wd, dir) || path_contains(dir, wd)) {
 		free(dir);
 		return NULL;
 	}
+	return dir;
+}
+
+char *state_dir(const char *wd, const char *sub)
+{
+	char *root = state_root(), *dir = root ? dir_of(root, wd, sub) : NULL;
+
+	free(root);
 	return dir;
 }
 
@@ -140,10 +147,64 @@ int state_dir_make(const char *dir)
 	return rc;
 }
 
+/* Marks of a directory another call may have as its workdir: a repository
+ * or a project with a policy file. */
+static const char *const project_marks[] = {".git", ".hg", ".jj", ".airlock"};
+
+/* True when a directory above the resolved state directory root, other
+ * than the home (never a workdir: `airlock exec` refuses it), holds a
+ * project mark. A call whose workdir holds the state directory can write
+ * the files kept there for every other workdir: GNU stow links ~/.local
+ * into a dotfiles repository, and a sandboxed call in that repository
+ * rewrote the policy reading kept for another project, whose next call
+ * ran what its deny rule names. state_dir() sees only its own workdir.
+ * About an lstat a level; the answer is kept for the process. */
+static bool root_in_project(const char *root)
+{
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	static char *last_root, *last_home;
+	static bool last;
+	const char *h = getenv("HOME");
+	char home[PATH_MAX], *dir;
+	bool in = false;
+
+	if (!h || h[0] != '/' || !realpath(h, home))
+		home[0] = '\0';
+	pthread_mutex_lock(&lock);
+	if (last_root && strcmp(last_root, root) == 0 && strcmp(last_home, home) == 0) {
+		in = last;
+		goto out;
+	}
+	dir = xstrdup(root);
+	while (!in && path_up(dir)) {
+		struct stat st;
+		if (strcmp(dir, home) == 0)
+			continue;
+		for (size_t i = 0; !in && i < nitems(project_marks); i++) {
+			char *mark = xasprintf("%s/%s", strcmp(dir, "/") == 0 ? "" : dir,
+			                       project_marks[i]);
+			in = lstat(mark, &st) == 0;
+			free(mark);
+		}
+	}
+	free(dir);
+	free(last_root);
+	free(last_home);
+	last_root = xstrdup(root);
+	last_home = xstrdup(home);
+	last = in;
+out:
+	pthread_mutex_unlock(&lock);
+	return in;
+}
+
 char *state_file(const char *wd, const char *sub)
 {
-	char key[17], *dir = state_dir(wd, sub), *path;
+	char key[17], *root = state_root(), *dir = NULL, *path;
 
+	if (root && !root_in_project(root))
+		dir = dir_of(root, wd, sub);
+	free(root);
 	if (dir == NULL || state_dir_make(dir) < 0) {
 		free(dir);
 		return NULL;

@@ -14,7 +14,9 @@ char *state_path_resolved(const char *path);
 char *state_root(void);
 /* The file for the workdir wd (resolved) in the state directory's sub
  * directory sub (made, private), as a new string; NULL when the state
- * directory is unknown, in wd or holding it, or cannot be made. */
+ * directory is unknown, in wd or holding it, in a repository or project
+ * (a directory above it, the home excepted, holds .git, .hg, .jj or
+ * .airlock: a call there could write it), or cannot be made. */
 char *state_file(const char *wd, const char *sub);
 /* The state directory's sub directory sub, as a new string, not made;
  * NULL when the state directory is unknown, in wd or holding it. */

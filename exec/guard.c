@@ -1628,6 +1628,25 @@ struct global_refs {
 static pthread_mutex_t global_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct global_refs global;
 
+/* True when git takes v as a true boolean (git_parse_maybe_bool(): true,
+ * yes, on in any case, or a number other than 0, with a k, m or g unit);
+ * false for anything else, where git reads the system config or stops.
+ * "no", "off" and "00" used to skip it here while git read it, and a
+ * hooksPath of GIT_CONFIG_SYSTEM's went unguarded. */
+static bool git_env_true(const char *v)
+{
+	char *end;
+	long long n;
+
+	if (strcasecmp(v, "true") == 0 || strcasecmp(v, "yes") == 0 || strcasecmp(v, "on") == 0)
+		return true;
+	errno = 0;
+	n = strtoll(v, &end, 0);
+	if (end != v && *end && strchr("kKmMgG", *end))
+		end++;
+	return end != v && *end == '\0' && errno == 0 && n != 0;
+}
+
 /* The files git reads before a repository's own config, as the
  * environment tells it (GIT_CONFIG_NOSYSTEM, GIT_CONFIG_SYSTEM,
  * GIT_CONFIG_GLOBAL, XDG_CONFIG_HOME, HOME). */
@@ -1638,7 +1657,7 @@ static char **global_config_paths(void)
 	const char *home = getenv("HOME");
 	char **v = NULL;
 
-	if (!nosys || !nosys[0] || strcmp(nosys, "0") == 0 || strcasecmp(nosys, "false") == 0)
+	if (!nosys || !git_env_true(nosys))
 		strv_push(&v, sys && sys[0] ? sys : "/etc/gitconfig");
 	if (glob && glob[0]) {
 		strv_push(&v, glob);

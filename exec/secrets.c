@@ -361,6 +361,12 @@ static bool racy(const struct timespec *mtime)
 	long long d;
 
 	clock_gettime(CLOCK_REALTIME, &now);
+	/* a time from a kept file may be anything: far off either way, the
+	 * product below overflowed (UBSan stopped the call) */
+	if (mtime->tv_sec > now.tv_sec)
+		return true;
+	if (mtime->tv_sec < now.tv_sec - RACY_NS / 1000000000LL - 1)
+		return false;
 	d = (now.tv_sec - mtime->tv_sec) * 1000000000LL + (now.tv_nsec - mtime->tv_nsec);
 	return d < RACY_NS;
 }
@@ -560,6 +566,9 @@ static bool keep_record(struct kept_rd *r, const char *wd, uint64_t gen)
 		strv_free(lists[5]);
 		lists[4] = lists[5] = NULL;
 	}
+	for (size_t i = 0; i < nitems(t); i += 2) /* nanoseconds as a clock gives them */
+		if (t[i + 1] < 0 || t[i + 1] >= 1000000000)
+			r->bad = true;
 	if (r->bad || path[0] != '/' || !path_contains(wd, path) ||
 	    (s = cache_take(path))->valid) {
 		for (size_t i = 0; i < nitems(lists); i++)

@@ -356,9 +356,20 @@ static void include_follow(struct include_scan *sc, const char *from, const char
 		free(v);
 		return;
 	}
-	if (strncmp(v, "~/", 2) == 0)
-		path = xasprintf("%s/%s", sc->p->home, v + 2);
-	else if (v[0] == '/' || slash == NULL)
+	if (strncmp(v, "~/", 2) == 0) {
+		/* libgit2's "~/" is $HOME as it stands (a list when it holds a
+		 * ':'), not the policy's home: the hook's is the passwd entry's
+		 * when $HOME is not absolute, and the scan checked, and the
+		 * reading was kept beside, another file than libgit2 read */
+		const char *home = getenv("HOME");
+		if (home == NULL || home[0] == '\0' || strchr(home, ':')) {
+			load_error_add(sc->le, "%s: [include] path = %s: \"~/\" needs $HOME set to "
+			               "one directory", from, v);
+			free(v);
+			return;
+		}
+		path = xasprintf("%s/%s", home, v + 2);
+	} else if (v[0] == '/' || slash == NULL)
 		path = xstrdup(v);
 	else
 		path = xasprintf("%.*s/%s", (int)(slash - from), from, v);

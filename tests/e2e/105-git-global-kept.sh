@@ -21,14 +21,6 @@ printf '[user]\n\tname = U\n\temail = u@example.org\n[include]\n\tpath = ~/local
 	>"$HOME/.gitconfig"
 printf '[core]\n\teditor = vi\n' >"$HOME/local.inc"
 kept() { find "$XDG_STATE_HOME/airlock/gitglobal" -type f 2>/dev/null | head -n 1; }
-plant='mkdir -p .githooks; printf "#!/bin/sh\necho ran >>../hook-ran\n" >.githooks/pre-commit;
-chmod +x .githooks/pre-commit'
-# commit_ran DIR: 1 when a commit in DIR on the host ran a hook
-commit_ran() {
-	rm -f "$d/hook-ran"
-	(cd "$1" && echo b >>a && git commit -qam b >/dev/null 2>&1)
-	[ -e "$d/hook-ran" ] && echo 1 || echo 0
-}
 # libgit2 DIR: 1 when a writable call in DIR loads libgit2
 libgit2() {
 	(cd "$1" && LD_DEBUG=libs "$AIRLOCK" exec --profile workspace -- true 2>"$d/ld.txt" >/dev/null)

@@ -30,3 +30,14 @@ tmpdir_make() {
 	T_DIR=$(mktemp -d /tmp/airlock-test.XXXXXX)
 	trap 'rm -rf "$T_DIR"' EXIT
 }
+# A command that plants a pre-commit hook in .githooks, which records
+# that it ran in ../hook-ran (for a repository right under T_DIR).
+plant='mkdir -p .githooks; printf "#!/bin/sh\necho ran >>../hook-ran\n" >.githooks/pre-commit;
+chmod +x .githooks/pre-commit'
+# commit_ran DIR: 1 when a commit in DIR (right under T_DIR) on the host
+# ran a hook, else 0
+commit_ran() {
+	rm -f "$T_DIR/hook-ran"
+	(cd "$1" && echo b >>a && git commit -qam b >/dev/null 2>&1)
+	[ -e "$T_DIR/hook-ran" ] && echo 1 || echo 0
+}

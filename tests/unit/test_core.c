@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 
 #include "core/encode.h"
 #include "core/kept.h"
+#include "core/state.h"
 #include "core/util.h"
 #include "tdata.h"
 
@@ -383,6 +385,66 @@ static void test_kept_file(void **state)
 	free(link);
 }
 
+/* state_file(): refused when a directory above the state directory, the
+ * home excepted, is a repository or project (a call there could write
+ * what is kept for others); the home's own .git refuses nothing. */
+static void test_state_file(void **state)
+{
+	static const struct {
+		const char *state, *mark; /* XDG_STATE_HOME, below dir; a mark made first */
+		bool kept;
+	} cases[] = {
+		{"plain/st", NULL, true},
+		{"dots/.local/st", "dots/.git", false},
+		{"proj/a/b", "proj/.airlock", false},
+		{"hg/st", "hg/.hg", false},
+		{"home/.local/state", "home/.git", true},
+	};
+	char dir[] = "/tmp/airlock-state-XXXXXX";
+	char *old_home = getenv("HOME") ? xstrdup(getenv("HOME")) : NULL;
+	char *old_state = getenv("XDG_STATE_HOME") ? xstrdup(getenv("XDG_STATE_HOME")) : NULL;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	for (size_t i = 0; i < nitems(cases); i++) {
+		char *home = xasprintf("%s/home", dir), *st = xasprintf("%s/%s", dir, cases[i].state);
+		char *path, *cmd;
+		if (cases[i].mark) {
+			char *mark = xasprintf("%s/%s", dir, cases[i].mark);
+			cmd = xasprintf("mkdir -p '%s'", mark);
+			assert_int_equal(system(cmd), 0);
+			free(cmd);
+			free(mark);
+		}
+		cmd = xasprintf("mkdir -p '%s' '%s'", home, st);
+		assert_int_equal(system(cmd), 0);
+		free(cmd);
+		setenv("HOME", home, 1);
+		setenv("XDG_STATE_HOME", st, 1);
+		path = state_file("/nonexistent/wd", "kept");
+		if ((path != NULL) != cases[i].kept)
+			fail_msg("%s: state_file() gave %s", cases[i].state, path ? path : "NULL");
+		free(path);
+		free(home);
+		free(st);
+	}
+	{
+		char *cmd = xasprintf("rm -rf '%s'", dir);
+		assert_int_equal(system(cmd), 0);
+		free(cmd);
+	}
+	if (old_home)
+		setenv("HOME", old_home, 1);
+	else
+		unsetenv("HOME");
+	if (old_state)
+		setenv("XDG_STATE_HOME", old_state, 1);
+	else
+		unsetenv("XDG_STATE_HOME");
+	free(old_home);
+	free(old_state);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -393,6 +455,7 @@ int main(void)
 		cmocka_unit_test(test_path_contains_table), cmocka_unit_test(test_path_up_table),
 		cmocka_unit_test(test_fd_read_all), cmocka_unit_test(test_encode_streamed),
 		cmocka_unit_test(test_kept_table),    cmocka_unit_test(test_kept_file),
+		cmocka_unit_test(test_state_file),
 	};
 	return cmocka_run_group_tests_name("core", tests, NULL, NULL);
 }
