@@ -16,6 +16,7 @@ void classify_opts_init(struct classify_opts *opts, const char *workdir, const c
 {
 	opts->workdir = workdir;
 	opts->home = home;
+	opts->state = NULL;
 	opts->unknown_program = TIER_MEDIUM;
 	opts->unknown_tool = TIER_HIGH;
 }

@@ -15,6 +15,11 @@
 struct classify_opts {
 	const char *workdir;       /* absolute; relative paths resolve against it */
 	const char *home;          /* $HOME, for ~ and secret paths */
+	const char *state;         /* airlock's state directory, resolved (its kept
+	                            * files and records decide later calls): a
+	                            * write there is gate tampering, wherever
+	                            * $XDG_STATE_HOME puts it; NULL: only
+	                            * ~/.local/state/airlock */
 	enum tier unknown_program; /* policy [policy] unknown-program, default medium */
 	enum tier unknown_tool;    /* policy [policy] unknown-tool, default high */
 };

@@ -621,10 +621,18 @@ static bool rel_match_or_holder(const char *rel, const char *const *list, size_t
 static bool gate_config(const struct cctx *x, const char *abs)
 {
 	size_t hl = strlen(x->home), wl = x->wd ? strlen(x->wd) : 0;
+	const char *st = x->o->state;
 
 	if (hl > 1 && under(abs, x->home) && abs[hl] == '/' &&
 	    rel_match_or_holder(abs + hl + 1, gate_home, nitems(gate_home)))
 		return true;
+	/* $XDG_STATE_HOME/airlock, in it, or the directory holding it (a
+	 * move onto that replaces it) */
+	if (st && st[0] == '/' && st[1]) {
+		size_t pl = (size_t)(strrchr(st, '/') - st);
+		if (under(abs, st) || (pl > 0 && strlen(abs) == pl && strncmp(abs, st, pl) == 0))
+			return true;
+	}
 	return wl > 1 && under(abs, x->wd) && abs[wl] == '/' &&
 	       rel_match_or_holder(abs + wl + 1, gate_rel, nitems(gate_rel));
 }

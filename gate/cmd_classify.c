@@ -14,6 +14,7 @@
 
 #include "classifier/classifier.h"
 #include "core/encode.h"
+#include "core/state.h"
 #include "core/util.h"
 #include "gate/commands.h"
 #include "gate/protocol.h"
@@ -197,7 +198,7 @@ int cmd_classify(int argc, char **argv)
 	struct classify_ctx cx = {0};
 	struct policy_source src = {0};
 	const char *shell = NULL, *sql = NULL;
-	char *wd = NULL, *err = NULL;
+	char *wd = NULL, *err = NULL, *state = NULL;
 	int ch, rc = EXIT_USAGE;
 
 	optind = 1;
@@ -234,6 +235,7 @@ int cmd_classify(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	classify_opts_init(&cx.copts, wd, src.home ? src.home : "/");
+	cx.copts.state = state = state_root();
 	policy_classify_opts(cx.policy, &cx.copts);
 	policy_set_reasons(cx.policy, cx.explain); /* only --explain shows them */
 	if (shell || sql) {
@@ -242,6 +244,7 @@ int cmd_classify(int argc, char **argv)
 	} else
 		rc = classify_stream(&cx);
 	policy_free(cx.policy);
+	free(state);
 	free(wd);
 	return rc;
 usage:

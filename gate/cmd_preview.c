@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "classifier/classifier.h"
+#include "core/state.h"
 #include "core/util.h"
 #include "diff/diff.h"
 #include "exec/exec.h"
@@ -157,7 +158,7 @@ int cmd_preview(int argc, char **argv)
 	struct preview_ctx cx = {0};
 	struct policy_source src = {0};
 	const char *wd = ".", *policy = NULL, *h = getenv("HOME");
-	char *err = NULL;
+	char *err = NULL, *state = NULL;
 	int rc = EXIT_USAGE;
 
 	if (preview_args(argc, argv, &cx, &wd, &policy, &rc) < 0)
@@ -177,9 +178,11 @@ int cmd_preview(int argc, char **argv)
 		goto out;
 	}
 	classify_opts_init(&cx.copts, cx.workdir, cx.home);
+	cx.copts.state = state = state_root();
 	policy_classify_opts(cx.policy, &cx.copts);
 	rc = preview_stream(&cx);
 out:
+	free(state);
 	policy_free(cx.policy);
 	free(cx.workdir);
 	free(cx.home);

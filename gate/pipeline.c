@@ -22,6 +22,7 @@
 
 #include "classifier/classifier.h"
 #include "core/encode.h"
+#include "core/state.h"
 #include "core/util.h"
 #include "db/db.h"
 #include "exec/exec.h"
@@ -42,6 +43,7 @@ struct qline {
 struct gate {
 	struct gate_opts opts;
 	char *workdir, *home;
+	char *state; /* airlock's state directory, resolved, or NULL */
 	struct policy *policy;
 	struct classify_opts copts;
 	struct db *db;
@@ -221,6 +223,7 @@ int gate_open(const struct gate_opts *o, struct gate **out, int *exit_code, char
 		fprintf(stderr, "airlock: %s; every path counts as outside it\n", err);
 	free(err);
 	classify_opts_init(&g->copts, sandboxable ? g->workdir : NULL, g->home);
+	g->copts.state = g->state = state_root();
 	policy_classify_opts(g->policy, &g->copts);
 
 	*exit_code = EXIT_INTERNAL;
@@ -276,6 +279,7 @@ void gate_close(struct gate *g)
 		close(g->requester);
 	free(g->workdir);
 	free(g->home);
+	free(g->state);
 	free(g);
 }
 

@@ -107,5 +107,20 @@ sleep 3 # past the racy window: the search is kept again after this call
 touch "$d/w3/new"
 (cd "$d/w3" && "$AIRLOCK" exec -- true >/dev/null 2>&1)
 expect_eq "a kept search with a time far off: the call runs" "$?" 0
+
+# ---- the state directory wherever $XDG_STATE_HOME puts it ----
+# Under ~/.local/state a Write there was gate tampering; under /tmp it was
+# an auto-run write outside the workdir, and the gate's own write_file tool
+# (not sandboxed) forged a kept policy reading.
+export XDG_STATE_HOME="$d/xs"
+mkdir -p "$XDG_STATE_HOME/airlock/policy" "$d/w4"
+wcall() { jq -cn --arg p "$1" '{id: 1, tool: "write_file", input: {path: $p, content: "x"}}'; }
+verdict() { (cd "$d/w4" && "$AIRLOCK" classify | jq -r '"\(.tier) \(.rules | index("fs.write.gate_config") != null) \(.action)"'); }
+expect_eq "write_file into \$XDG_STATE_HOME/airlock: gate tampering, asked" \
+	"$(wcall "$XDG_STATE_HOME/airlock/policy/0123456789abcdef" | verdict)" "high true ask"
+expect_eq "write_file onto \$XDG_STATE_HOME itself: likewise" \
+	"$(wcall "$XDG_STATE_HOME" | verdict)" "high true ask"
+expect_eq "write_file beside it: not gate tampering" \
+	"$(wcall "$d/other.txt" | verdict | cut -d' ' -f2)" false
 unset XDG_STATE_HOME
 finish
