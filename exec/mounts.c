@@ -1365,12 +1365,20 @@ static int want_workdir(const struct exec_spec *s, const char *wd, struct want *
 	char **covered = NULL; /* the kernel's mounts below wd: not searched */
 	struct search_globs globs = {s->profile->hide_globs, s->profile->keep_globs, NULL, NULL};
 	bool pin = rw && !s->overlay_dir;
+	/* airlock's own state directory, where the workdir holds it (GNU stow
+	 * links ~/.local into a dotfiles repository, or the workdir is
+	 * ~/.local): hidden as a directory a deny rule names is, so a call
+	 * cannot forge the pending records a recovery trusts, the kept
+	 * readings later calls take, or the default audit log */
+	char *state[] = {state_root(), NULL};
 	int rc = want_kernel_mounts(wd, w, n, &covered, errstr) < 0 ||
 	                 want_masks(s->profile, wd, covered, pin, &globs, w, n, errstr) < 0 ||
 	                 want_hidden(s->profile->hide, wd, pin, w, n, errstr) < 0 ||
-	                 want_hidden(globs.hidden, wd, pin, w, n, errstr) < 0
+	                 want_hidden(globs.hidden, wd, pin, w, n, errstr) < 0 ||
+	                 (state[0] && want_hidden(state, wd, pin, w, n, errstr) < 0)
 	         ? -1
 	         : 0;
+	free(state[0]);
 	strv_free(covered);
 	strv_free(globs.hidden);
 	if (rc < 0) {

@@ -39,6 +39,17 @@ expect_eq "stow: a call in the dotfiles repository cannot undo another project's
 	"$(decide "$d/P" 'make publish')" deny
 check "stow: nothing is kept in a state directory inside a repository" \
 	test -z "$(find "$d/dots/.local/state" -type f -path '*/policy/*')"
+# and the sandbox does not show it at all: the pending records a recovery
+# trusts were writable there, and so from a workdir of ~/.local itself,
+# which is no repository
+mkdir -p "$d/dots/.local/state/airlock/pending"
+out=$(cd "$d/dots" && "$AIRLOCK" exec -- sh -c \
+	': >.local/state/airlock/pending/forged && echo wrote; ls -A .local/state/airlock' 2>/dev/null)
+expect_eq "stow: the state directory is empty and read-only in the sandbox" "$out" ""
+out=$(cd "$HOME/.local" && "$AIRLOCK" exec -- sh -c \
+	': >state/airlock/pending/forged && echo wrote; mv state s2 && echo moved' 2>/dev/null)
+expect_eq "workdir ~/.local: the state directory cannot be written or moved" "$out" ""
+check "workdir ~/.local: nothing forged" test ! -e "$d/dots/.local/state/airlock/pending/forged"
 rm "$HOME/.local"
 
 # ---- "~/" in a policy include: libgit2's $HOME, not the policy's home ----
