@@ -7,6 +7,7 @@
  * each line as a SQL statement is decided without a fault, and one that
  * starts with DELETE meets deny = Sql(DELETE *) however its SQL nests.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,16 +22,21 @@
 
 #define FUZZ_POLICY_MAX 4096
 
-static char path[64], shown[64];
+static char path[64], shown[64], state[64];
 static struct policy *sql_policy; /* deny = Sql(DELETE *), loaded once */
 
+/* What a load keeps (policy/load.c) goes to a state directory of the
+ * run's own, not the user's; the loads below take it back. */
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
 	snprintf(path, sizeof(path), "/tmp/airlock-fuzz-policy-%d", (int)getpid());
 	snprintf(shown, sizeof(shown), "/tmp/airlock-fuzz-shown-%d", (int)getpid());
-	return 0;
+	snprintf(state, sizeof(state), "/tmp/airlock-fuzz-state-%d", (int)getpid());
+	if (mkdir(state, 0700) < 0 && errno != EEXIST)
+		return 1;
+	return setenv("XDG_STATE_HOME", state, 1) == 0 ? 0 : 1;
 }
 
 static struct policy *load(const char *file, char **err);
@@ -97,6 +103,15 @@ static void file_roundtrip(const char *text)
 		return;
 	}
 	a = policy_render(p, false);
+	/* loaded again, from what the first load kept: the same policy */
+	if ((q = load(path, &err)) == NULL)
+		fuzz_fail("a second load, from the kept reading, loads", text, "%s", err);
+	b = policy_render(q, false);
+	if (strcmp(a, b) != 0)
+		fuzz_fail("a second load, from the kept reading, is the same", text,
+		          "--- first:\n%s--- second:\n%s", a, b);
+	free(b);
+	policy_free(q);
 	put(shown, a);
 	if ((q = load(shown, &err)) == NULL)
 		fuzz_fail("show output loads back", text, "%s\n--- shown:\n%s", err, a);
