@@ -16,8 +16,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/util.h"
 #include "core/kept.h"
+#include "core/util.h"
 
 void kept_str(struct buf *b, const char *s)
 {
@@ -71,7 +71,7 @@ int kept_write(const char *path, const struct buf *b)
 	if (access(path, F_OK) != 0)
 		kept_prune(path);
 	if (!b->truncated &&
-	    (fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600)) >= 0 &&
+	    (fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600)) >= 0 &&
 	    fd_write_all(fd, b->data, b->len) == 0 && close(fd) == 0 && (fd = -1, rename(tmp, path) == 0))
 		rc = 0;
 	if (fd >= 0)
@@ -84,7 +84,8 @@ int kept_write(const char *path, const struct buf *b)
 
 char *kept_read(const char *path, size_t max, size_t *len)
 {
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO left at the path must not hang the call */
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	char *data = NULL;
 	struct stat st;
 

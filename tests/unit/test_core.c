@@ -356,6 +356,13 @@ static void test_kept_file(void **state)
 	assert_int_equal(chmod(path, 0600), 0);
 	assert_int_equal(truncate(path, 0), 0);
 	assert_null(kept_read(path, 1024, &len));
+	{ /* a FIFO at the path: refused at once, not waited on */
+		char *fifo = xasprintf("%s/fifo", dir);
+		assert_int_equal(mkfifo(fifo, 0600), 0);
+		assert_null(kept_read(fifo, 1024, &len));
+		assert_int_equal(unlink(fifo), 0);
+		free(fifo);
+	}
 	/* a first file in the directory removes those not written for 30
 	 * days, no other */
 	{
