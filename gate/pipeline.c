@@ -344,14 +344,32 @@ static void execute(struct gate *g, const struct call *c, const struct plan *pl,
 		o->decision = DECISION_ERROR;
 }
 
-/* The policy's plan, and what the sandbox gets from the host's git config
- * for a call that runs git (a dry run of an ask too). */
+/* The rules whose calls need the network (net.listen does not: the
+ * sandbox has its own loopback). */
+static const char *const net_rules[] = {"net.fetch",   "net.upload", "net.connect",
+                                        "pkg.install", "git.push",   "git.push.force"};
+
+static bool network_wanted(const struct verdict *v)
+{
+	if (v->hosts && v->hosts[0])
+		return true;
+	for (size_t i = 0; i < v->nfindings; i++)
+		for (size_t k = 0; k < nitems(net_rules); k++)
+			if (strcmp(v->findings[i].rule, net_rules[k]) == 0)
+				return true;
+	return false;
+}
+
+/* The policy's plan, what the sandbox gets from the host's git config for
+ * a call that runs git (a dry run of an ask too), and whether the call
+ * needs the network (a profile without it is then named). */
 static void plan_decide(struct gate *g, const struct call *c, const struct verdict *v,
                         struct plan *pl)
 {
 	policy_decide(g->policy, c, v, time(NULL), pl);
 	pl->git_identity = git_identity_wanted(v);
 	pl->git_trust = git_trust_wanted(v);
+	pl->net_wanted = network_wanted(v);
 }
 
 /* Granted credential values are redacted wherever they would be recorded. */

@@ -198,22 +198,6 @@ void policy_rules_decide(const struct policy *p, const struct call *c,
 	}
 }
 
-/* The rules whose calls need the network (net.listen does not: the
- * sandbox has its own loopback). */
-static const char *const net_rules[] = {"net.fetch",   "net.upload", "net.connect",
-                                        "pkg.install", "git.push",   "git.push.force"};
-
-static bool network_wanted(const struct verdict *v)
-{
-	if (v->hosts && v->hosts[0])
-		return true;
-	for (size_t i = 0; i < v->nfindings; i++)
-		for (size_t k = 0; k < nitems(net_rules); k++)
-			if (strcmp(v->findings[i].rule, net_rules[k]) == 0)
-				return true;
-	return false;
-}
-
 void policy_decide(struct policy *p, const struct call *c, const struct verdict *v,
                    time_t now, struct plan *out)
 {
@@ -240,7 +224,6 @@ void policy_decide(struct policy *p, const struct call *c, const struct verdict 
 	if (out->action == ACTION_DENY)
 		return;
 	out->profile = policy_profile(p, tc->profile);
-	out->net_wanted = network_wanted(v);
 	if (out->profile == NULL) { /* load_finish checked it: fail safe anyway */
 		out->action = ACTION_DENY;
 		free(out->reason);

@@ -68,9 +68,10 @@ struct plan {
 	                                * its sandbox gets the host's git identity */
 	bool git_trust;                /* set by the gate: the call runs git, so its
 	                                * sandbox gets the host's safe.directory */
-	bool net_wanted;               /* the call reaches past the machine (a host,
-	                                * a fetch, an install, a push): run under a
-	                                * profile without the network, it fails */
+	bool net_wanted;               /* set by the gate: the call reaches past the
+	                                * machine (a host, a fetch, an install, a
+	                                * push); under a profile without the
+	                                * network it fails, and is told why */
 };
 /* Frees what a plan owns and zeroes it. */
 void plan_clear(struct plan *pl);
