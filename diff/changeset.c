@@ -390,10 +390,58 @@ static bool has_null_pk(sqlite3 *db, const struct sql_table *t)
 	return found;
 }
 
-/* One value as SQL text: 42, 1.5, 'it''s', x'00ff', NULL; long ones cut. */
-static void value_text(struct buf *b, sqlite3_value *v)
+#define TEXT_SHOWN 60 /* bytes of a text value shown, from where it changed */
+#define BLOB_SHOWN 16
+#define SHOWN_BEFORE 20 /* of them, before the first changed byte */
+
+/* Where an UPDATE's old and new value first differ, when both are text
+ * or both blobs; else 0. A change past the part shown would otherwise
+ * show the same cut text on both sides of the arrow (a URL's query, a
+ * JSON document's last field), and the approver would see no change. */
+static int value_changed_at(sqlite3_value *a, sqlite3_value *b)
 {
-	int n, cut;
+	int type = a && b ? sqlite3_value_type(a) : SQLITE_NULL, n, m, i = 0;
+	const unsigned char *p, *q;
+
+	if (type != SQLITE_TEXT && type != SQLITE_BLOB)
+		return 0;
+	if (sqlite3_value_type(b) != type)
+		return 0;
+	p = type == SQLITE_TEXT ? sqlite3_value_text(a) : sqlite3_value_blob(a);
+	n = sqlite3_value_bytes(a);
+	q = type == SQLITE_TEXT ? sqlite3_value_text(b) : sqlite3_value_blob(b);
+	m = sqlite3_value_bytes(b);
+	while (p && q && i < n && i < m && p[i] == q[i])
+		i++;
+	return i;
+}
+
+/* The first byte shown of a value of n bytes that changes at byte at:
+ * 0 while the change falls in the first part shown. */
+static int shown_from(int at, int n, int shown)
+{
+	int before = shown < TEXT_SHOWN ? shown / 4 : SHOWN_BEFORE;
+
+	if (n <= shown || at < shown - before)
+		return 0;
+	return at - before;
+}
+
+/* A cut value's length, and where the part shown starts if not at 0. */
+static void value_cut_note(struct buf *b, int from, int n)
+{
+	if (from > 0)
+		buf_printf(b, " (%d bytes, from byte %d)", n, from);
+	else
+		buf_printf(b, " (%d bytes)", n);
+}
+
+/* One value as SQL text: 42, 1.5, 'it''s', x'00ff', NULL; a long one cut
+ * to the part from byte at of it on (see value_changed_at()), with its
+ * length. */
+static void value_text(struct buf *b, sqlite3_value *v, int at)
+{
+	int n, from, end;
 	const unsigned char *p;
 	struct buf q;
 
@@ -408,26 +456,34 @@ static void value_text(struct buf *b, sqlite3_value *v)
 	case SQLITE_BLOB:
 		n = sqlite3_value_bytes(v);
 		p = sqlite3_value_blob(v);
-		buf_puts(b, "x'");
-		for (int i = 0; i < n && i < 16; i++)
+		from = shown_from(at, n, BLOB_SHOWN);
+		buf_puts(b, from > 0 ? "x'..." : "x'");
+		for (int i = from; i < n && i < from + BLOB_SHOWN; i++)
 			buf_printf(b, "%02x", p[i]);
-		buf_printf(b, n > 16 ? "...' (%d bytes)" : "'", n);
+		buf_puts(b, from + BLOB_SHOWN < n ? "...'" : "'");
+		if (n > BLOB_SHOWN)
+			value_cut_note(b, from, n);
 		return;
 	default: break;
 	}
 	p = sqlite3_value_text(v);
 	n = sqlite3_value_bytes(v);
-	cut = n < 60 ? n : 60;
-	while (cut > 0 && cut < n && (p[cut] & 0xc0) == 0x80)
-		cut--; /* never half a character */
+	from = shown_from(at, n, TEXT_SHOWN);
+	while (from > 0 && (p[from] & 0xc0) == 0x80)
+		from--; /* never half a character */
+	end = from + TEXT_SHOWN < n ? from + TEXT_SHOWN : n;
+	while (end > from && end < n && (p[end] & 0xc0) == 0x80)
+		end--;
 	buf_init(&q, 0);
-	for (int i = 0; i < cut; i++)
+	for (int i = from; i < end; i++)
 		buf_append(&q, p[i] == '\'' ? "''" : (const char *)&p[i], p[i] == '\'' ? 2 : 1);
 	/* as a diff line is: controls, bad UTF-8, bidi and zero-width ones
 	 * escaped, so a value cannot reorder what the approver reads */
-	buf_puts(b, "'");
+	buf_puts(b, from > 0 ? "'..." : "'");
 	diff_escape(b, q.data ? q.data : "", q.len, false);
-	buf_puts(b, cut < n ? "...'" : "'");
+	buf_puts(b, end < n ? "...'" : "'");
+	if (from > 0 || end < n)
+		value_cut_note(b, from, n);
 	buf_free(&q);
 }
 
@@ -454,7 +510,7 @@ static char *row_line(sqlite3_changeset_iter *it, const struct sql_table *t, int
 	sqlite3_value *ov, *nv;
 	struct buf b;
 	char tmp[16];
-	int npk = 0;
+	int npk = 0, at;
 
 	buf_init(&b, 4096);
 	sqlite3changeset_pk(it, &pk, &npk);
@@ -473,14 +529,15 @@ static char *row_line(sqlite3_changeset_iter *it, const struct sql_table *t, int
 		name_text(&b, col_name(t, i, tmp, sizeof(tmp)));
 		buf_puts(&b, op == SQLITE_UPDATE && !key ? " " : "=");
 		if (key) {
-			value_text(&b, ov);
+			value_text(&b, ov, 0);
 			buf_puts(&b, ":");
 			continue;
 		}
-		value_text(&b, op == SQLITE_INSERT ? nv : ov);
+		at = op == SQLITE_UPDATE ? value_changed_at(ov, nv) : 0;
+		value_text(&b, op == SQLITE_INSERT ? nv : ov, at);
 		if (op == SQLITE_UPDATE) {
 			buf_puts(&b, " -> ");
-			value_text(&b, nv);
+			value_text(&b, nv, at);
 		}
 	}
 	return buf_take(&b, NULL);
