@@ -130,47 +130,93 @@ static int secrets(const char *dir)
 	return 0;
 }
 
+#define ROUNDS 5
+
+static int dbl_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static double median(double *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), dbl_cmp);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* ROUNDS rounds of k bare calls, then k sandboxed ones: the cost above
+ * bare is each round's difference, so a burst of load on this shared
+ * machine moves one round, not the figure (the median of the rounds).
+ * Fills bare[] and diff[]; returns the mean sandboxed time, -1 on error. */
+static double rounds(int k, const char *wd, double *bare_ms, double *diff, double *cpu_b,
+                     double *cpu_s)
+{
+	double sum = 0;
+
+	*cpu_b = *cpu_s = 0;
+	for (int i = 0; i < ROUNDS; i++) {
+		double c0 = cpu_ms(), b = bare(k), c1 = cpu_ms();
+		double sb = sandboxed(k, wd, "workspace"), c2 = cpu_ms();
+		if (b < 0 || sb < 0)
+			return -1;
+		bare_ms[i] = b;
+		diff[i] = sb - b;
+		sum += sb;
+		*cpu_b += (c1 - c0) / k / ROUNDS;
+		*cpu_s += (c2 - c1) / k / ROUNDS;
+	}
+	return sum / ROUNDS;
+}
+
+static void print_rounds(const char *name, double *diff)
+{
+	printf("%s_over_bare\t%.3f\n", name, median(diff, ROUNDS)); /* sorts diff */
+	printf("%s_spread\t%.3f..%.3f\n", name, diff[0], diff[ROUNDS - 1]);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 2 && strcmp(argv[1], "once") == 0)
 		return once(argv + 2);
 	if (argc > 2 && strcmp(argv[1], "secrets") == 0)
 		return secrets(argv[2]);
-	int n = argc > 2 ? (int)strtol(argv[2], NULL, 10) : 1000;
-	char here[4096];
+	int n = argc > 2 ? (int)strtol(argv[2], NULL, 10) : 1000, k = n / 2 / ROUNDS;
+	char here[4096], *err = NULL;
 	const char *wd = argc > 1 ? argv[1] : getcwd(here, sizeof(here)); /* not /tmp: refused */
+	double bf[ROUNDS], df[ROUNDS], bp[ROUNDS], dp[ROUNDS], cb, cs, cbp, cp;
+	unsigned long hits, misses;
 
 	setenv("AIRLOCK_EXEC_PHASES", "1", 1);
-	/* interleave halves so drift in machine load hits both sides */
-	double c0 = cpu_ms(), b1 = bare(n / 2), c1 = cpu_ms();
-	double s1 = sandboxed(n / 2, wd, "workspace"), c2 = cpu_ms();
-	double b2 = bare(n / 2), c3 = cpu_ms();
-	double s2 = sandboxed(n / 2, wd, "workspace"), c4 = cpu_ms();
+	double fresh = rounds(k, wd, bf, df, &cb, &cs);
 	double nb = sandboxed(n / 4, wd, "none");
 	/* the gate keeps the next sandbox built while a call runs */
-	char *err = NULL;
-	unsigned long hits, misses;
 	if (exec_pool_start(&err) < 0) {
 		fprintf(stderr, "exec-bench: %s\n", err);
 		return 1;
 	}
-	double c5 = cpu_ms(), p1 = sandboxed(n / 2, wd, "workspace"), c6 = cpu_ms();
+	double pooled = rounds(k, wd, bp, dp, &cbp, &cp);
 	double pg = sandboxed_gap(n / 4, wd, "workspace", 20000);
 	exec_pool_stop();
 	double fg = sandboxed_gap(n / 4, wd, "workspace", 20000);
 	exec_pool_stats(&hits, &misses);
-	if (b1 < 0 || s1 < 0 || b2 < 0 || s2 < 0 || nb < 0 || p1 < 0 || pg < 0 || fg < 0)
+	if (fresh < 0 || nb < 0 || pooled < 0 || pg < 0 || fg < 0)
 		return 1;
-	printf("bare\t%.3f\n", (b1 + b2) / 2);
-	printf("sandbox\t%.3f\n", (s1 + s2) / 2);
+	double all[2 * ROUNDS];
+	memcpy(all, bf, sizeof(bf));
+	memcpy(all + ROUNDS, bp, sizeof(bp));
+	printf("rounds\t%d of %d calls each\n", ROUNDS, k);
+	printf("bare\t%.3f\n", median(all, 2 * ROUNDS));
+	printf("sandbox\t%.3f\n", fresh);
 	printf("none\t%.3f\n", nb);
-	printf("pooled\t%.3f\n", p1);
+	printf("pooled\t%.3f\n", pooled);
+	print_rounds("sandbox", df);
+	print_rounds("pooled", dp);
 	printf("spaced_pooled\t%.3f\n", pg);
 	printf("spaced_fresh\t%.3f\n", fg);
-	printf("cpu_pooled\t%.3f\n", (c6 - c5) / (n / 2));
+	printf("cpu_pooled\t%.3f\n", cp);
 	printf("pool_hits\t%lu/%lu\n", hits, hits + misses);
-	printf("cpu_bare\t%.3f\n", (c1 - c0 + c3 - c2) / (n / 2 * 2));
-	printf("cpu_sandbox\t%.3f\n", (c2 - c1 + c4 - c3) / (n / 2 * 2));
+	printf("cpu_bare\t%.3f\n", (cb + cbp) / 2);
+	printf("cpu_sandbox\t%.3f\n", cs);
 	printf("phases\t");
 	exec_phases_print(stdout);
 	return 0;

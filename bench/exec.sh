@@ -107,15 +107,18 @@ get() { echo "$out" | awk -F'\t' -v k="$1" '$1 == k {print $2}'; }
 gb=$(get bare)
 gs=$(get sandbox)
 gp=$(get pooled)
-echo "gate mode, $n calls in one process, ms per call:"
+echo "gate mode, $n calls in one process ($(get rounds), each against as many bare calls), ms per call:"
 printf "  %-40s %8.3f\n" "bare fork+exec true" "$gb" \
 	"exec_run, a sandbox built per call" "$gs" \
 	"exec_run with the gate's pool" "$gp" \
 	"exec_run none backend" "$(get none)"
 echo "  (the gate keeps the next sandbox built on the other core while a call runs;"
 echo "   $(get pool_hits) pooled calls took one)"
-row "gate: sandbox (pooled, as the gate runs) - bare" "$(awk -v a="$gp" -v b="$gb" 'BEGIN{print a-b}')" ms "<=" 3
-row "gate: sandbox built per call - bare" "$(awk -v a="$gs" -v b="$gb" 'BEGIN{print a-b}')" ms "<=" 3
+echo "cost above bare: the median of the rounds' differences (the rounds' range after it):"
+row "gate: sandbox (pooled, as the gate runs) - bare" "$(get pooled_over_bare)" ms "<=" 3
+echo "  rounds: $(get pooled_spread) ms"
+row "gate: sandbox built per call - bare" "$(get sandbox_over_bare)" ms "<=" 3
+echo "  rounds: $(get sandbox_spread) ms"
 cb=$(get cpu_bare)
 printf "  cpu per call (user+sys, this process and children): bare %.3f  per call %.3f  pooled %.3f\n" \
 	"$cb" "$(get cpu_sandbox)" "$(get cpu_pooled)"
