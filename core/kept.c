@@ -33,6 +33,44 @@ void kept_list(struct buf *b, char *const *v)
 		kept_str(b, v[i]);
 }
 
+/* The stamp's fields, in the order kept_stamp() writes them. */
+static void stamp_of(const char *path, int64_t f[7])
+{
+	struct stat st;
+
+	memset(f, 0, 7 * sizeof(*f));
+	if (stat(path, &st) < 0)
+		return;
+	f[0] = (int64_t)st.st_dev;
+	f[1] = (int64_t)st.st_ino;
+	f[2] = (int64_t)st.st_size;
+	f[3] = (int64_t)st.st_ctim.tv_sec;
+	f[4] = (int64_t)st.st_ctim.tv_nsec;
+	f[5] = (int64_t)st.st_mtim.tv_sec;
+	f[6] = (int64_t)st.st_mtim.tv_nsec;
+}
+
+void kept_stamp(struct buf *b, const char *path)
+{
+	int64_t f[7];
+
+	stamp_of(path, f);
+	kept_str(b, path);
+	buf_append(b, f, sizeof(f));
+}
+
+bool kept_rd_stamp_same(struct kept_rd *r)
+{
+	const char *path = kept_rd_str(r);
+	int64_t was[7], now[7];
+
+	kept_rd_bytes(r, was, sizeof(was));
+	if (r->bad || path[0] != '/')
+		return false;
+	stamp_of(path, now);
+	return now[1] != 0 && memcmp(was, now, sizeof(now)) == 0;
+}
+
 #define KEPT_DAYS 30 /* a kept file unused this long goes (its workdir may be gone) */
 
 /* Removes the kept files beside path not written for KEPT_DAYS: done when a

@@ -12,6 +12,12 @@ struct buf;
 /* Appends s with its NUL; a list as a 32-bit count and its strings. */
 void kept_str(struct buf *b, const char *s);
 void kept_list(struct buf *b, char *const *v);
+/* Appends path and its stamp: device, inode, size, and the change and
+ * modify times to the nanosecond (zeros when it cannot be stat'ed).
+ * kept_rd_stamp_same() reads them back: true when the file at that path
+ * has the same stamp now. A package upgrade replaces a file, and with it
+ * the inode and the change time. */
+void kept_stamp(struct buf *b, const char *path);
 /* Writes b to path whole (a private temporary renamed over it); -1 when
  * it could not be, or b was truncated (then nothing changed). The first
  * file written in a directory removes those beside it not written for
@@ -38,5 +44,6 @@ void kept_rd_bytes(struct kept_rd *r, void *out, size_t n);
 /* A list kept_list() wrote, each string of the kind k, else bad (a new
  * vector, what was read before then, for the caller to free). */
 char **kept_rd_list(struct kept_rd *r, enum kept_kind k);
+bool kept_rd_stamp_same(struct kept_rd *r);
 
 #endif

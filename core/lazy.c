@@ -122,3 +122,17 @@ const struct lazy_pgquery *lazy_pgquery(char **errstr)
 {
 	return lazy_get(&pgquery_lib, &pgquery_table, errstr);
 }
+
+char *lazy_git_path(void)
+{
+	Dl_info info;
+	bool loaded;
+
+	pthread_mutex_lock(&lazy_lock);
+	loaded = git_lib.loaded;
+	pthread_mutex_unlock(&lazy_lock);
+	if (!loaded || dladdr((void *)git_table.git_libgit2_init, &info) == 0 ||
+	    info.dli_fname == NULL || info.dli_fname[0] != '/')
+		return NULL;
+	return xstrdup(info.dli_fname);
+}

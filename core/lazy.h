@@ -95,5 +95,9 @@ struct lazy_pgquery {
 const struct lazy_git *lazy_git(char **errstr);
 const struct lazy_crypto *lazy_crypto(char **errstr);
 const struct lazy_pgquery *lazy_pgquery(char **errstr);
+/* The file libgit2 was loaded from (a new string), NULL when it is not
+ * loaded: what this process read with it is kept beside its stamp, so
+ * that an upgraded libgit2 reads the files again. */
+char *lazy_git_path(void);
 
 #endif

@@ -483,9 +483,12 @@ static char *file_read_checked(struct include_scan *sc, const char *path, bool m
  * scan read, in order. The next process, after its own scan, takes the
  * entries only when those bytes are the same, so what it applies is what
  * libgit2 reads of the files as they are, never a reading of other text.
- * A reading whose files changed while libgit2 read them is not kept.
+ * A reading whose files changed while libgit2 read them is not kept. Nor
+ * is one taken once libgit2 may read them otherwise: the library file it
+ * was loaded from is kept with its stamp (an upgrade replaces the file),
+ * and with $LD_LIBRARY_PATH, which may make the next process load another.
  */
-#define POLICY_KEPT_MAGIC "airlock-policy 1"
+#define POLICY_KEPT_MAGIC "airlock-policy 2"
 #define POLICY_KEPT_MAX (64u << 20)
 #define READ_ABSENT UINT64_MAX
 
@@ -585,16 +588,23 @@ static bool blob_same(struct kept_rd *r, const struct buf *blob)
 static void kept_save(const char *wd, const struct buf *head, const struct buf *read,
                       const struct entry *en, size_t n)
 {
-	char *path = state_file(wd, "policy");
+	char *path = state_file(wd, "policy"), *lib = lazy_git_path();
+	const char *ldpath = getenv("LD_LIBRARY_PATH");
 	uint32_t count = (uint32_t)n;
 	struct buf b;
 
-	if (path == NULL)
+	if (path == NULL || lib == NULL) {
+		free(path);
+		free(lib);
 		return;
+	}
 	buf_init(&b, POLICY_KEPT_MAX);
 	kept_str(&b, POLICY_KEPT_MAGIC);
 	blob_put(&b, head);
 	blob_put(&b, read);
+	kept_stamp(&b, lib);
+	kept_str(&b, ldpath ? ldpath : "");
+	free(lib);
 	buf_append(&b, &count, sizeof(count));
 	for (size_t i = 0; i < n; i++) {
 		uint32_t layer = (uint32_t)en[i].layer;
@@ -624,8 +634,11 @@ static int kept_take(const char *wd, const struct buf *head, const struct buf *r
 	struct kept_rd r = {data, data ? data + len : NULL, data == NULL};
 	uint32_t count = 0;
 
+	const char *ldpath = getenv("LD_LIBRARY_PATH");
+
 	if (!r.bad && strcmp(kept_rd_str(&r), POLICY_KEPT_MAGIC) == 0 && blob_same(&r, head) &&
-	    blob_same(&r, read))
+	    blob_same(&r, read) && kept_rd_stamp_same(&r) &&
+	    strcmp(kept_rd_str(&r), ldpath ? ldpath : "") == 0)
 		kept_rd_bytes(&r, &count, sizeof(count));
 	else
 		r.bad = true;

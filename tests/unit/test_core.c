@@ -327,6 +327,62 @@ static void test_kept_table(void **state)
 	tdata_free(rows, n);
 }
 
+/* kept_stamp() then kept_rd_stamp_same(): the same file unchanged; not
+ * once it is replaced (a package upgrade renames a new file over it) or
+ * touched, nor a path that is gone or relative, nor a cut stamp. */
+static void write_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(fputs(text, f) >= 0, 1);
+	assert_int_equal(fclose(f), 0);
+}
+
+static bool stamp_same_now(const struct buf *b, size_t cut)
+{
+	struct kept_rd r = {b->data, b->data + b->len - cut, false};
+	return kept_rd_stamp_same(&r);
+}
+
+static void test_kept_stamp(void **state)
+{
+	char dir[] = "/tmp/airlock-stamp-XXXXXX", *path, *tmp;
+	struct timespec t[2] = {{1000000000, 0}, {1000000000, 0}};
+	struct buf b;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	path = xasprintf("%s/lib.so", dir);
+	tmp = xasprintf("%s/lib.so.new", dir);
+	write_text(path, "v1");
+	buf_init(&b, 0);
+	kept_stamp(&b, path);
+	assert_true(stamp_same_now(&b, 0));
+	assert_false(stamp_same_now(&b, 1));
+	write_text(tmp, "v2");
+	assert_int_equal(rename(tmp, path), 0);
+	assert_false(stamp_same_now(&b, 0));
+	buf_free(&b);
+	buf_init(&b, 0);
+	kept_stamp(&b, path);
+	assert_true(stamp_same_now(&b, 0));
+	assert_int_equal(utimensat(AT_FDCWD, path, t, 0), 0);
+	assert_false(stamp_same_now(&b, 0));
+	buf_free(&b);
+	buf_init(&b, 0);
+	kept_stamp(&b, path);
+	assert_int_equal(unlink(path), 0);
+	assert_false(stamp_same_now(&b, 0));
+	buf_free(&b);
+	buf_init(&b, 0);
+	kept_stamp(&b, "lib.so"); /* relative: never the same */
+	assert_false(stamp_same_now(&b, 0));
+	buf_free(&b);
+	assert_int_equal(rmdir(dir), 0);
+	free(path);
+	free(tmp);
+}
+
 /* kept_write() then kept_read(): whole; refused when another can read
  * it, through a link, empty, or over the bound. */
 static void test_kept_file(void **state)
@@ -462,6 +518,7 @@ int main(void)
 		cmocka_unit_test(test_path_contains_table), cmocka_unit_test(test_path_up_table),
 		cmocka_unit_test(test_fd_read_all), cmocka_unit_test(test_encode_streamed),
 		cmocka_unit_test(test_kept_table),    cmocka_unit_test(test_kept_file),
+		cmocka_unit_test(test_kept_stamp),
 		cmocka_unit_test(test_state_file),
 	};
 	return cmocka_run_group_tests_name("core", tests, NULL, NULL);

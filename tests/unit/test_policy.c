@@ -18,6 +18,7 @@
 
 #include <cmocka.h>
 
+#include "core/lazy.h"
 #include "core/util.h"
 #include "policy/policy.h"
 #include "policy/policy_internal.h"
@@ -1236,6 +1237,25 @@ static void test_kept_changes(void **state)
 		assert_string_equal(a = low_action(&t), "auto"), free(a);
 		bytes_write(kept, data, len - 1, 0600);
 		assert_string_equal(a = low_action(&t), "auto"), free(a);
+		/* read by another libgit2: the file it was loaded from has
+		 * another stamp (an upgrade), or $LD_LIBRARY_PATH may find
+		 * another one */
+		char *lib = lazy_git_path(), *at_lib, *was = getenv("LD_LIBRARY_PATH");
+		assert_non_null(lib);
+		at_lib = memmem(data, len, lib, strlen(lib) + 1);
+		assert_non_null(at_lib);
+		was = was ? xstrdup(was) : NULL;
+		bytes_write(kept, data, len, 0600);
+		assert_int_equal(setenv("LD_LIBRARY_PATH", "/nonexistent", 1), 0);
+		assert_string_equal(a = low_action(&t), "auto"), free(a);
+		assert_int_equal(was ? setenv("LD_LIBRARY_PATH", was, 1) : unsetenv("LD_LIBRARY_PATH"), 0);
+		free(was);
+		bytes_write(kept, data, len, 0600);
+		assert_string_equal(a = low_action(&t), "deny"), free(a);
+		at_lib[strlen(lib) + 1 + 8] ^= 1; /* the inode */
+		bytes_write(kept, data, len, 0600);
+		assert_string_equal(a = low_action(&t), "auto"), free(a);
+		free(lib);
 		free(data);
 	}
 	free(kept);
