@@ -9,6 +9,8 @@
  */
 #include <dirent.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,6 +101,31 @@ static void kept_prune(const char *path)
 	free(dir);
 }
 
+/*
+ * Every kept file starts with the stamp of the airlock binary that wrote
+ * it (/proc/self/exe's, as kept_stamp() takes it), and only that binary
+ * takes it. What is kept is what this airlock's code made of the
+ * files it read (the guard's includes, the search's secret names), and
+ * an upgrade that reads them otherwise must read them again, not rely on
+ * each format's version being raised by hand. Without /proc nothing is
+ * kept: every process reads afresh.
+ */
+static pthread_once_t self_once = PTHREAD_ONCE_INIT;
+static int64_t self_stamp[7];
+static bool self_known;
+
+static void self_read(void)
+{
+	stamp_of("/proc/self/exe", self_stamp); /* the running image, not a binary replaced since */
+	self_known = self_stamp[1] != 0;
+}
+
+static bool self_get(void)
+{
+	pthread_once(&self_once, self_read);
+	return self_known;
+}
+
 int kept_write(const char *path, const struct buf *b)
 {
 	static unsigned seq; /* two threads of one process may write one path */
@@ -108,8 +135,9 @@ int kept_write(const char *path, const struct buf *b)
 
 	if (access(path, F_OK) != 0)
 		kept_prune(path);
-	if (!b->truncated &&
+	if (!b->truncated && self_get() &&
 	    (fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600)) >= 0 &&
+	    fd_write_all(fd, self_stamp, sizeof(self_stamp)) == 0 &&
 	    fd_write_all(fd, b->data, b->len) == 0 && close(fd) == 0 && (fd = -1, rename(tmp, path) == 0))
 		rc = 0;
 	if (fd >= 0)
@@ -130,11 +158,15 @@ char *kept_read(const char *path, size_t max, size_t *len)
 	*len = 0;
 	if (fd < 0)
 		return NULL;
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
-	    (st.st_mode & 077) == 0 && st.st_size > 0 && (uint64_t)st.st_size <= max) {
+	if (self_get() && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
+	    (st.st_mode & 077) == 0 && (uint64_t)st.st_size > sizeof(self_stamp) &&
+	    (uint64_t)st.st_size - sizeof(self_stamp) <= max) {
+		size_t n = (size_t)st.st_size - sizeof(self_stamp);
 		data = xmalloc((size_t)st.st_size);
-		if (fd_read_all(fd, data, (size_t)st.st_size) == 0) {
-			*len = (size_t)st.st_size;
+		if (fd_read_all(fd, data, (size_t)st.st_size) == 0 &&
+		    memcmp(data, self_stamp, sizeof(self_stamp)) == 0) {
+			memmove(data, data + sizeof(self_stamp), n);
+			*len = n;
 		} else {
 			free(data);
 			data = NULL;

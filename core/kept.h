@@ -18,14 +18,16 @@ void kept_list(struct buf *b, char *const *v);
  * has the same stamp now. A package upgrade replaces a file, and with it
  * the inode and the change time. */
 void kept_stamp(struct buf *b, const char *path);
-/* Writes b to path whole (a private temporary renamed over it); -1 when
- * it could not be, or b was truncated (then nothing changed). The first
+/* Writes b to path whole (a private temporary renamed over it), after the
+ * stamp of the running airlock binary; -1 when it could not be, or b was
+ * truncated (then nothing changed). The first
  * file written in a directory removes those beside it not written for
  * 30 days (their workdirs may be gone). */
 int kept_write(const char *path, const struct buf *b);
-/* The bytes of the kept file path (a new buffer, their count in *len);
- * NULL when it is absent, not a regular file, not the user's own and
- * private, empty, or over max bytes. */
+/* The bytes kept_write() wrote at path (a new buffer, their count in
+ * *len); NULL when it is absent, not a regular file, not the user's own
+ * and private, empty, over max bytes, or written by another airlock
+ * binary (an upgrade may read the files otherwise). */
 char *kept_read(const char *path, size_t max, size_t *len);
 
 /* A reader of a kept file's bytes [p, end); bad once anything is amiss,

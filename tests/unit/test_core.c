@@ -405,6 +405,20 @@ static void test_kept_file(void **state)
 	assert_memory_equal(data, "magic", 6);
 	free(data);
 	assert_null(kept_read(path, 5, &len)); /* over the bound */
+	{ /* written by another airlock binary (its stamp leads the file) */
+		int fd = open(path, O_RDWR);
+		char c;
+		assert_true(fd >= 0);
+		assert_int_equal(pread(fd, &c, 1, 8), 1); /* the inode's first byte */
+		c ^= 1;
+		assert_int_equal(pwrite(fd, &c, 1, 8), 1);
+		assert_null(kept_read(path, 1024, &len));
+		c ^= 1;
+		assert_int_equal(pwrite(fd, &c, 1, 8), 1);
+		assert_int_equal(close(fd), 0);
+		assert_non_null(data = kept_read(path, 1024, &len));
+		free(data);
+	}
 	assert_int_equal(symlink("k", link), 0);
 	assert_null(kept_read(link, 1024, &len));
 	assert_int_equal(chmod(path, 0640), 0);
