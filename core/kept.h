@@ -13,16 +13,15 @@ struct buf;
 void kept_str(struct buf *b, const char *s);
 void kept_list(struct buf *b, char *const *v);
 /* Appends path and its stamp: device, inode, size, and the change and
- * modify times to the nanosecond (zeros when it cannot be stat'ed).
- * kept_rd_stamp_same() reads them back: true when the file at that path
- * has the same stamp now. A package upgrade replaces a file, and with it
- * the inode and the change time. */
+ * modify times to the nanosecond (zeros when it cannot be stat'ed). A
+ * package upgrade replaces a file, and with it the inode and the change
+ * time. */
 void kept_stamp(struct buf *b, const char *path);
 /* Writes b to path whole (a private temporary renamed over it), after the
  * stamp of the running airlock binary; -1 when it could not be, or b was
- * truncated (then nothing changed). The first
- * file written in a directory removes those beside it not written for
- * 30 days (their workdirs may be gone). */
+ * truncated (then nothing changed). The first file written in a directory
+ * removes those beside it not written for 30 days (their workdirs may be
+ * gone). */
 int kept_write(const char *path, const struct buf *b);
 /* The bytes kept_write() wrote at path (a new buffer, their count in
  * *len); NULL when it is absent, not a regular file, not the user's own
@@ -46,6 +45,8 @@ void kept_rd_bytes(struct kept_rd *r, void *out, size_t n);
 /* A list kept_list() wrote, each string of the kind k, else bad (a new
  * vector, what was read before then, for the caller to free). */
 char **kept_rd_list(struct kept_rd *r, enum kept_kind k);
+/* Reads what kept_stamp() wrote: true when the file at that path has the
+ * same stamp now; false, and bad when the bytes are amiss, else. */
 bool kept_rd_stamp_same(struct kept_rd *r);
 
 #endif

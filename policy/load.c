@@ -632,9 +632,8 @@ static int kept_take(const char *wd, const struct buf *head, const struct buf *r
 	size_t len;
 	char *data = path ? kept_read(path, POLICY_KEPT_MAX, &len) : NULL;
 	struct kept_rd r = {data, data ? data + len : NULL, data == NULL};
-	uint32_t count = 0;
-
 	const char *ldpath = getenv("LD_LIBRARY_PATH");
+	uint32_t count = 0;
 
 	if (!r.bad && strcmp(kept_rd_str(&r), POLICY_KEPT_MAGIC) == 0 && blob_same(&r, head) &&
 	    blob_same(&r, read) && kept_rd_stamp_same(&r) &&
