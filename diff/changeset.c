@@ -230,6 +230,18 @@ static int open_db(const char *path, sqlite3 **db, char **errstr)
 	}
 	sqlite3_busy_timeout(*db, BUSY_MS);
 	sqlite3_extended_result_codes(*db, 1);
+	/* The statement runs in airlock's own process, before anyone approved
+	 * it. Debian's SQLite is built with SQLITE_ENABLE_FTS3_TOKENIZER: the
+	 * two-argument fts3_tokenizer() takes a blob as a pointer to a
+	 * tokenizer's functions, so a string (or a trigger the database
+	 * holds) made the preview call any address it named. Off here; the
+	 * statement then fails in the preview and the call is refused. */
+	if (sqlite3_db_config(*db, SQLITE_DBCONFIG_ENABLE_FTS3_TOKENIZER, 0, (int *)NULL) !=
+	    SQLITE_OK) {
+		*errstr = xasprintf("cannot open database %s: cannot turn off fts3_tokenizer(): %s",
+		                    path, sqlite3_errmsg(*db));
+		return -1;
+	}
 	return 0;
 }
 
