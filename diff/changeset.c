@@ -16,6 +16,7 @@
 #include <strings.h>
 
 #include "core/encode.h"
+#include "core/lazy.h"
 #include "diff/diff_internal.h"
 
 #define BUSY_MS 2000
@@ -668,23 +669,108 @@ static long long count_rows(sqlite3 *db, const char *name)
 	return n;
 }
 
+/* Feeds one column value to the digest: its type, then its bytes. */
+static bool digest_value(const struct lazy_crypto *c, EVP_MD_CTX *ctx, sqlite3_stmt *q, int i)
+{
+	unsigned char type = (unsigned char)sqlite3_column_type(q, i);
+	sqlite3_int64 iv;
+	double dv;
+	const void *p;
+	unsigned long long n;
+
+	if (c->EVP_DigestUpdate(ctx, &type, 1) != 1)
+		return false;
+	switch (type) {
+	case SQLITE_INTEGER:
+		iv = sqlite3_column_int64(q, i);
+		return c->EVP_DigestUpdate(ctx, &iv, sizeof(iv)) == 1;
+	case SQLITE_FLOAT:
+		dv = sqlite3_column_double(q, i);
+		return c->EVP_DigestUpdate(ctx, &dv, sizeof(dv)) == 1;
+	case SQLITE_NULL: return true;
+	default:
+		p = type == SQLITE_TEXT ? (const void *)sqlite3_column_text(q, i)
+		                        : sqlite3_column_blob(q, i);
+		n = (unsigned long long)sqlite3_column_bytes(q, i);
+		return c->EVP_DigestUpdate(ctx, &n, sizeof(n)) == 1 &&
+		       (n == 0 || c->EVP_DigestUpdate(ctx, p, (size_t)n) == 1);
+	}
+}
+
+/*
+ * The SHA-256 of every row of a table the session cannot record (one
+ * without a PRIMARY KEY), in scan order with its rowid. Its rows are
+ * counted, not listed, and the count alone let them change between
+ * preview and approval: 'DELETE FROM log WHERE lvl = 'debug'' removed
+ * the row a second connection had made 'debug' since, the same number
+ * of rows as shown. A table that does not exist (yet) sums as empty.
+ * False when it cannot be read.
+ */
+static bool table_digest(sqlite3 *db, const char *name, unsigned char md[32])
+{
+	const struct lazy_crypto *c;
+	EVP_MD_CTX *ctx = NULL;
+	sqlite3_stmt *q = NULL;
+	char *sql, *err = NULL;
+	unsigned int mdlen = 0;
+	bool ok = false;
+	int rc = SQLITE_DONE;
+
+	if ((c = lazy_crypto(&err)) == NULL || (ctx = c->EVP_MD_CTX_new()) == NULL ||
+	    c->EVP_DigestInit_ex(ctx, c->EVP_sha256(), NULL) != 1)
+		goto out;
+	sql = sqlite3_mprintf("SELECT _rowid_, * FROM main.\"%w\"", name);
+	if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) != SQLITE_OK) {
+		sqlite3_finalize(q); /* a view has no rowid */
+		q = NULL;
+		sqlite3_free(sql);
+		sql = sqlite3_mprintf("SELECT * FROM main.\"%w\"", name);
+		if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) != SQLITE_OK) {
+			sqlite3_finalize(q);
+			q = NULL;
+		}
+	}
+	sqlite3_free(sql);
+	while (q && (rc = sqlite3_step(q)) == SQLITE_ROW)
+		for (int i = 0; i < sqlite3_column_count(q); i++)
+			if (!digest_value(c, ctx, q, i))
+				goto out;
+	ok = rc == SQLITE_DONE && c->EVP_DigestFinal_ex(ctx, md, &mdlen) == 1 && mdlen == 32;
+out:
+	sqlite3_finalize(q);
+	if (ctx)
+		c->EVP_MD_CTX_free(ctx);
+	free(err);
+	return ok;
+}
+
 /* Rows after the statements (before the rollback) in the tables the session
  * cannot record: a trigger's changes there show nowhere else. */
 static void count_after(struct diff_sql *s, sqlite3 *db)
 {
 	for (size_t i = 0; i < s->ntables; i++) {
-		if (s->tables[i].no_pk && !s->tables[i].gone)
-			s->tables[i].after = count_rows(db, s->tables[i].name);
-		s->tables[i].null_pk |= has_null_pk(db, &s->tables[i]);
+		struct sql_table *t = &s->tables[i];
+		if (t->no_pk && !t->gone) {
+			t->after = count_rows(db, t->name);
+			t->summed_after = table_digest(db, t->name, t->sum_after);
+		}
+		t->null_pk |= has_null_pk(db, t);
 	}
 }
 
 /* The apply left those tables with the rows the preview said. */
 static bool same_after(const struct diff_sql *s, sqlite3 *db)
 {
-	for (size_t i = 0; i < s->ntables; i++)
-		if (s->tables[i].after >= 0 && count_rows(db, s->tables[i].name) != s->tables[i].after)
+	unsigned char md[32];
+
+	for (size_t i = 0; i < s->ntables; i++) {
+		const struct sql_table *t = &s->tables[i];
+		if (t->after >= 0 && count_rows(db, t->name) != t->after)
 			return false;
+		if (t->summed_after &&
+		    (!table_digest(db, t->name, md) || memcmp(md, t->sum_after, 32) != 0))
+			return false;
+	}
 	return true;
 }
 
@@ -706,8 +792,11 @@ static long long schema_version(sqlite3 *db)
 static void count_before(struct diff_sql *s, sqlite3 *db)
 {
 	for (size_t i = 0; i < s->ntables; i++) {
-		s->tables[i].before = count_rows(db, s->tables[i].name);
-		s->tables[i].null_pk |= has_null_pk(db, &s->tables[i]);
+		struct sql_table *t = &s->tables[i];
+		t->before = count_rows(db, t->name);
+		if (t->no_pk)
+			t->summed_before = table_digest(db, t->name, t->sum_before);
+		t->null_pk |= has_null_pk(db, t);
 	}
 	s->schema = schema_version(db);
 }
@@ -717,11 +806,18 @@ static void count_before(struct diff_sql *s, sqlite3 *db)
  * key) and the same row counts (a DROP's rows are in no changeset). */
 static bool same_start(const struct diff_sql *s, sqlite3 *db)
 {
+	unsigned char md[32];
+
 	if (s->schema < 0 || schema_version(db) != s->schema)
 		return false;
-	for (size_t i = 0; i < s->ntables; i++)
-		if (count_rows(db, s->tables[i].name) != s->tables[i].before)
+	for (size_t i = 0; i < s->ntables; i++) {
+		const struct sql_table *t = &s->tables[i];
+		if (count_rows(db, t->name) != t->before)
 			return false;
+		if (t->summed_before &&
+		    (!table_digest(db, t->name, md) || memcmp(md, t->sum_before, 32) != 0))
+			return false;
+	}
 	return true;
 }
 
@@ -833,6 +929,14 @@ void changeset_preview(struct diff *d, const struct call *c, const struct diff_o
 	/* an interrupt or a full disk has rolled the transaction back already */
 	if (sqlite3_get_autocommit(db) || exec_simple(db, "ROLLBACK", err ? NULL : &err) == 0)
 		count_before(s, db);
+	for (size_t i = 0; i < s->ntables; i++)
+		if (s->tables[i].no_pk && (!s->tables[i].summed_before ||
+		                           (s->tables[i].after >= 0 && !s->tables[i].summed_after))) {
+			char *nm = diff_shown(s->tables[i].name);
+			diff_set_incomplete(d, "the rows of %s (no PRIMARY KEY) cannot be read to check "
+			                       "at approval that they are still the ones previewed", nm);
+			free(nm);
+		}
 	for (size_t i = 0; i < s->ntables; i++)
 		if (s->tables[i].null_pk) {
 			char *nm = diff_shown(s->tables[i].name);

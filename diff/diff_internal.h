@@ -46,6 +46,8 @@ struct sql_table {
 	bool no_pk;              /* the session extension does not record it */
 	bool gone;               /* dropped by the statement */
 	bool null_pk;            /* a row's key holds a NULL: the session skips that row */
+	unsigned char sum_before[32], sum_after[32]; /* no_pk: SHA-256 of its rows */
+	bool summed_before, summed_after;
 };
 
 struct diff_sql {
