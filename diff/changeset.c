@@ -161,9 +161,12 @@ static int run_one(sqlite3 *db, struct diff_sql *s, const char **tail, struct bu
 		return 0;
 	}
 	if (rc != SQLITE_OK && (a.skip || a.refused)) {
-		if (a.refused)
-			*errstr = xasprintf("statement %zu: %s is not previewed", s->nstmts, a.refused);
-		else
+		if (a.refused) {
+			*errstr = xasprintf("statement %zu: %s is not previewed; it and any statement "
+			                    "after it did not run in the preview, so what they change "
+			                    "is not shown", s->nstmts, a.refused);
+			s->unrun = s->nstmts;
+		} else
 			s->skipped++;
 		strv_free(a.st->tables);
 		free(s->stmts[--s->nstmts].kind);
@@ -914,6 +917,7 @@ void changeset_preview(struct diff *d, const struct call *c, const struct diff_o
 	rc = run_recorded(db, s, NULL, &s->changeset, &s->changeset_len, &err);
 	sqlite3_progress_handler(db, 0, NULL, NULL); /* the rollback and counts run whole */
 	if (rc == -1 && (lim.expired || s->failed == SQLITE_FULL)) {
+		s->unrun = 1; /* rolled back before the changeset was read: no row is shown */
 		diff_set_incomplete(d, lim.expired ? "the statement did not finish within %lld ms: "
 		                                     "not previewed (%s)"
 		                                   : "the statement grows the database by more "
@@ -1105,7 +1109,13 @@ void changeset_render(const struct diff_sql *s, struct buf *b, bool color)
 	}
 	for (size_t i = 0; i < s->ntables; i++)
 		table_totals(s, &s->tables[i], b);
-	if (s->path && s->rows_total == 0 && s->ntables == 0 && s->ddl == NULL)
+	/* a string cut at a refused or interrupted statement: what the rest
+	 * would change is unknown, never "no rows would change" (on approval
+	 * the whole string runs) */
+	if (s->unrun)
+		buf_printf(b, " statements from %zu on are not previewed: the rows they would "
+		              "change are not shown\n", s->unrun);
+	else if (s->path && s->rows_total == 0 && s->ntables == 0 && s->ddl == NULL)
 		buf_puts(b, " no rows would change\n");
 	for (size_t i = 0; s->rows && s->rows[i]; i++) {
 		const char *r = s->rows[i];
@@ -1147,6 +1157,8 @@ json_t *changeset_to_json(const struct diff_sql *s)
 		json_array_append_new(a, encode_bytes(s->rows[i], strlen(s->rows[i])));
 	json_object_set_new(j, "rows", a);
 	json_object_set_new(j, "rows_total", json_integer((json_int_t)s->rows_total));
+	if (s->unrun)
+		json_object_set_new(j, "not_previewed_from", json_integer((json_int_t)s->unrun));
 	a = json_array();
 	for (size_t i = 0; s->ddl && s->ddl[i]; i++)
 		json_array_append_new(a, encode_bytes(s->ddl[i], strlen(s->ddl[i])));

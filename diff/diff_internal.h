@@ -64,6 +64,8 @@ struct diff_sql {
 	char **ddl;              /* schema changes: "DROP TABLE users" */
 	char **kinds;            /* other databases: "DELETE users" per statement */
 	size_t skipped;          /* BEGIN/COMMIT statements skipped */
+	size_t unrun;            /* 1-based: the first statement whose rows are not shown
+	                          * (refused, or interrupted: 1); 0 when all ran */
 	int failed;              /* primary SQLite code a statement failed with */
 	long long schema;        /* PRAGMA schema_version before the statement */
 };
