@@ -268,6 +268,10 @@ char *diff_render(const struct diff *d, enum diff_format f, size_t *len)
 		changeset_render(d->sql, &b, color);
 	if (d->n && !d->error)
 		render_stat(&b, d, color);
+	else if (d->tool == TOOL_SHELL && !d->ran && !d->error)
+		/* "no changes" read as a harmless command, when none ran: on
+		 * approval it runs unpreviewed */
+		buf_puts(&b, " the dry run did not run: what the command changes is not known\n");
 	else if (d->tool != TOOL_SQL && !d->error)
 		buf_puts(&b, " no changes\n");
 	for (size_t i = 0; i < d->n && !b.truncated && !d->error; i++)

@@ -447,6 +447,36 @@ static void test_locked_database(void **state)
 	free(path);
 }
 
+/* A dry run that could not start (here: the sandbox refuses a secret file
+ * with a second hard link) changed nothing because it never ran: the
+ * preview must not read " no changes", which looks like a harmless call
+ * that approval then runs unpreviewed. */
+static void test_dry_run_unavailable(void **state)
+{
+	struct env *e = *state;
+	struct diff_opts o = {.workdir = e->dir};
+	struct tdata_row r = {.line = 0, .file = "test_dry_run_unavailable"};
+	char *cmd = xasprintf("cd '%s' && echo S=1 > .env && ln .env other", e->dir), *text;
+	struct call *c;
+	struct diff *d;
+
+	env_reset(e);
+	assert_int_equal(system(cmd), 0);
+	c = decode(&r, "{\"tool\":\"shell\",\"input\":{\"command\":\"echo hi > f\"}}");
+	d = diff_preview_call(c, &o);
+	text = diff_render(d, DIFF_FORMAT_PLAIN, NULL);
+	assert_false(diff_complete(d, NULL));
+	if (strstr(text, "dry run unavailable")) { /* a sandbox that refuses the link */
+		assert_null(strstr(text, " no changes"));
+		assert_non_null(strstr(text, "the dry run did not run: what the command changes "
+		                             "is not known"));
+	}
+	free(text);
+	diff_free(d);
+	call_free(c);
+	free(cmd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -457,6 +487,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_sql, env_setup, env_teardown),
 		cmocka_unit_test_setup_teardown(test_shell, env_setup, env_teardown),
 		cmocka_unit_test_setup_teardown(test_locked_database, env_setup, env_teardown),
+		cmocka_unit_test_setup_teardown(test_dry_run_unavailable, env_setup, env_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
