@@ -1,0 +1,89 @@
+#!/bin/sh
+# 111-preview-review3.sh: a third hostile review of previews and their
+# apply ("what is approved is what happens"), each check failing on
+# 044efe1 before its fix.
+# Approvals are scripted with --approve-with (exit 0 approves, 1 denies).
+set -u
+. tests/e2e/lib.sh
+: "${AIRLOCK:?}"
+need jq sqlite3
+tmpdir_make
+d=$T_DIR HOME="$T_DIR/home"
+export HOME
+mkdir -p "$HOME" "$d/wd"
+# every tier asks and runs with a writable workdir
+printf '[profile "p"]\n\tworkdir = rw\n' >"$d/p.policy"
+printf '[tier "%s"]\n\taction = ask\n\tprofile = p\n' low low medium medium high high >>"$d/p.policy"
+chmod 600 "$d/p.policy"
+# gate APPROVER: the calls on stdin, one result line each
+gate() {
+	"$AIRLOCK" gate --no-tty --db "$d/g.db" --workdir "$d/wd" --policy "$d/p.policy" \
+		--approve-with "$1"
+}
+# sql ID QUERY: a sql call on t.db in the workdir
+sql() { jq -cn --arg id "$1" --arg q "$2" '{id:$id,tool:"sql",input:{database:"t.db",query:$q}}'; }
+field() { printf '%s\n' "$1" | jq -r ".$2"; }
+preview() { "$AIRLOCK" preview --workdir "$1" --policy "$d/p.policy"; }
+
+# the two-argument fts3_tokenizer() (on in Debian's SQLite) takes a blob as
+# the address of a tokenizer's functions: the preview, run in airlock's own
+# process before anyone approved, called the address the statement named
+sqlite3 "$d/wd/t.db" 'CREATE TABLE t(id INTEGER PRIMARY KEY); INSERT INTO t VALUES(1);'
+q="SELECT fts3_tokenizer('simple', x'4141414141414141'); CREATE VIRTUAL TABLE v USING fts3(tokenize=simple); INSERT INTO v VALUES('x')"
+sql f "$q" | preview "$d/wd" >"$d/fts.txt" 2>&1
+expect_eq "fts3_tokenizer pointer: the preview fails, it does not crash" "$?" 1
+check "fts3_tokenizer pointer: the preview says why" grep -q 'fts3tokenize disabled' "$d/fts.txt"
+out=$(sql f2 "$q" | gate 'cat >/dev/null')
+expect_eq "fts3_tokenizer pointer: the gate answers, refused" "$(field "$out" decision)" error
+
+# a table without a PRIMARY KEY is counted, not listed: rows a second
+# connection changed between preview and approval, same counts, were
+# deleted as if they were the ones previewed
+sqlite3 "$d/wd/t.db" "CREATE TABLE log(lvl TEXT, msg TEXT);
+	INSERT INTO log VALUES('debug','junk1'),('debug','junk2'),('info','keep-me');"
+out=$(sql l "DELETE FROM log WHERE lvl = 'debug'" |
+	gate "cat >/dev/null; sqlite3 '$d/wd/t.db' \"UPDATE log SET lvl = 'debug' WHERE msg = 'keep-me'; UPDATE log SET lvl = 'info' WHERE msg = 'junk2'\"")
+expect_eq "no primary key, rows changed since the preview: refused" "$(field "$out" decision)" error
+expect_eq "no primary key, rows changed since the preview: nothing deleted" \
+	"$(sqlite3 "$d/wd/t.db" 'SELECT group_concat(msg) FROM (SELECT msg FROM log ORDER BY msg)')" \
+	junk1,junk2,keep-me
+out=$(sql l2 "DELETE FROM log WHERE lvl = 'debug'" | gate 'cat >/dev/null')
+expect_eq "no primary key, unchanged: applied" "$(field "$out" applied)" preview
+expect_eq "no primary key, unchanged: the rows left" \
+	"$(sqlite3 "$d/wd/t.db" 'SELECT group_concat(msg) FROM (SELECT msg FROM log ORDER BY msg)')" \
+	junk2
+
+# a string cut at a statement the preview refuses (PRAGMA): the rest never
+# ran in the preview, which showed one row deleted or "no rows would
+# change"; the approved run emptied the table
+sqlite3 "$d/wd/t.db" 'CREATE TABLE u(id INTEGER PRIMARY KEY); INSERT INTO u VALUES(1),(2),(3);'
+sql p "DELETE FROM u WHERE id = 1; PRAGMA user_version; DELETE FROM u" | preview "$d/wd" >"$d/cut.txt"
+check "cut at PRAGMA: the preview says the rest is not shown" \
+	grep -q '^ statements from 2 on are not previewed: the rows they would change are not shown$' \
+	"$d/cut.txt"
+sql p2 "PRAGMA user_version; DELETE FROM u" | preview "$d/wd" >"$d/cut1.txt"
+check "PRAGMA first: no 'no rows would change'" sh -c '! grep -q "no rows would change" "$1"' x \
+	"$d/cut1.txt"
+check "PRAGMA first: the preview says nothing is shown" \
+	grep -q '^ statements from 1 on are not previewed' "$d/cut1.txt"
+out=$(sql p3 "DELETE FROM u WHERE id = 1; PRAGMA user_version; DELETE FROM u" |
+	gate "jq -r .preview > '$d/seen'")
+check "cut at PRAGMA: the approver was told" grep -q 'statements from 2 on are not previewed' \
+	"$d/seen"
+expect_eq "cut at PRAGMA: run, not applied" "$(field "$out" applied)" run
+
+# a dry run that cannot start (the sandbox refuses a secret file with a
+# second hard link) changed nothing because it never ran: " no changes"
+# read as a harmless call, which approval then runs unpreviewed
+mkdir -p "$d/hl"
+echo S=1 >"$d/hl/.env"
+ln "$d/hl/.env" "$d/hl/other"
+printf '%s\n' '{"tool":"shell","input":{"command":"echo hi > f"}}' | preview "$d/hl" >"$d/hl.txt"
+if grep -q 'dry run unavailable' "$d/hl.txt"; then
+	check "dry run unavailable: not shown as no changes" sh -c '! grep -q "^ no changes$" "$1"' x \
+		"$d/hl.txt"
+	check "dry run unavailable: says the changes are unknown" \
+		grep -q '^ the dry run did not run: what the command changes is not known$' "$d/hl.txt"
+fi
+
+finish
