@@ -1056,6 +1056,14 @@ static const char *plural(long long n)
 	return n == 1 ? "row" : "rows";
 }
 
+/* True when a table without a primary key holds other rows after the
+ * statements than before (its digests differ). */
+static bool no_pk_rewritten(const struct sql_table *t)
+{
+	return t->no_pk && t->summed_before && t->summed_after &&
+	       memcmp(t->sum_before, t->sum_after, sizeof(t->sum_before)) != 0;
+}
+
 static void table_totals(const struct diff_sql *s, const struct sql_table *t, struct buf *b)
 {
 	char n1[32], n2[32];
@@ -1076,6 +1084,12 @@ static void table_totals(const struct diff_sql *s, const struct sql_table *t, st
 		if (t->after >= 0)
 			buf_printf(b, " %s would hold %s %s (%s before)\n", nm, grouped(t->after, n1),
 			           plural(t->after), grouped(t->before, n2));
+		/* a trigger's UPDATE there is in no statement's count, and the
+		 * row count stays: "would hold 2 rows (2 before)" read as no
+		 * change while every admin grant was handed to another user */
+		if (no_pk_rewritten(t) && del + upd + ins == 0)
+			buf_printf(b, " %s: rows it holds would change (a trigger's writes, not "
+			              "counted by any statement; which rows is not shown)\n", nm);
 	}
 	if (del)
 		buf_printf(b, " DELETE would remove %s of %s %s in %s\n", grouped(del, n1),
@@ -1149,6 +1163,8 @@ json_t *changeset_to_json(const struct diff_sql *s)
 		                      (json_int_t)t->updated, "primary_key", !t->no_pk);
 		if (t->after >= 0)
 			json_object_set_new(o, "rows_after", json_integer((json_int_t)t->after));
+		if (t->no_pk && t->summed_before && t->summed_after)
+			json_object_set_new(o, "rows_changed", json_boolean(no_pk_rewritten(t)));
 		json_array_append_new(a, o);
 	}
 	json_object_set_new(j, "tables", a);

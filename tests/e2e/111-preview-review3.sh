@@ -53,6 +53,18 @@ expect_eq "no primary key, unchanged: the rows left" \
 	"$(sqlite3 "$d/wd/t.db" 'SELECT group_concat(msg) FROM (SELECT msg FROM log ORDER BY msg)')" \
 	junk2
 
+# a trigger that rewrites rows of a table without a primary key: no
+# statement counts them, and the row count stays, so the preview read
+# "grants would hold 2 rows (2 before)" while the admin grant changed hands
+sqlite3 "$d/wd/t.db" "CREATE TABLE users(id INTEGER PRIMARY KEY, name TEXT);
+	INSERT INTO users VALUES(1,'a'); CREATE TABLE grants(who TEXT, what TEXT);
+	INSERT INTO grants VALUES('alice','admin'),('bob','read');
+	CREATE TRIGGER tr AFTER UPDATE ON users BEGIN
+	UPDATE grants SET who = 'mallory' WHERE what = 'admin'; END;"
+sql g "UPDATE users SET name = 'b' WHERE id = 1" | preview "$d/wd" >"$d/trig.txt"
+check "trigger rewriting rows without a key: the preview says they change" \
+	grep -q '^ grants: rows it holds would change' "$d/trig.txt"
+
 # a string cut at a statement the preview refuses (PRAGMA): the rest never
 # ran in the preview, which showed one row deleted or "no rows would
 # change"; the approved run emptied the table
