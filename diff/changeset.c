@@ -62,8 +62,14 @@ static int authorize(void *arg, int code, const char *a1, const char *a2, const 
 	case SQLITE_INSERT:
 	case SQLITE_UPDATE:
 	case SQLITE_DELETE:
-		if (a1 && strncmp(a1, "sqlite_", 7) != 0 && (db == NULL || strcmp(db, "main") == 0) &&
-		    !strv_contains(a->st->tables, a1))
+		/* sqlite_master's rows are the schema (shown as DDL); but a
+		 * statement writing sqlite_sequence (no primary key, so in no
+		 * changeset) resets AUTOINCREMENT, and a new row takes a
+		 * deleted one's id and what refers to it: counted like any
+		 * table without a key. SQLite's own upkeep of it on an INSERT
+		 * asks no authorizer. */
+		if (a1 && (strncmp(a1, "sqlite_", 7) != 0 || strcmp(a1, "sqlite_sequence") == 0) &&
+		    (db == NULL || strcmp(db, "main") == 0) && !strv_contains(a->st->tables, a1))
 			strv_push(&a->st->tables, a1);
 		return SQLITE_OK;
 	default: break;

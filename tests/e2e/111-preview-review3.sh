@@ -65,6 +65,17 @@ sql g "UPDATE users SET name = 'b' WHERE id = 1" | preview "$d/wd" >"$d/trig.txt
 check "trigger rewriting rows without a key: the preview says they change" \
 	grep -q '^ grants: rows it holds would change' "$d/trig.txt"
 
+# a statement writing sqlite_sequence (no primary key, skipped as a
+# system table) resets AUTOINCREMENT, so a new row takes a deleted one's
+# id; the preview said "no rows would change"
+sqlite3 "$d/wd/t.db" "CREATE TABLE ids(id INTEGER PRIMARY KEY AUTOINCREMENT, n TEXT);
+	INSERT INTO ids(n) VALUES('root');"
+sql s "UPDATE sqlite_sequence SET seq = 0" | preview "$d/wd" >"$d/seq.txt"
+check "sqlite_sequence reset: not 'no rows would change'" \
+	sh -c '! grep -q "no rows would change" "$1"' x "$d/seq.txt"
+check "sqlite_sequence reset: the rows are counted" \
+	grep -q '^ UPDATE would change 1 of 1 row in sqlite_sequence$' "$d/seq.txt"
+
 # a string cut at a statement the preview refuses (PRAGMA): the rest never
 # ran in the preview, which showed one row deleted or "no rows would
 # change"; the approved run emptied the table
