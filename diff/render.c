@@ -160,6 +160,10 @@ static void stat_extra(struct buf *b, const struct diff_entry *e)
 	if (e->op == DIFF_OP_MODIFY && e->old_mode != e->new_mode)
 		buf_printf(b, "%smode %s -> %s", S_ISDIR(e->new_mode) ? "" : ", ",
 		           mode_word(e->old_mode, t1, sizeof(t1)), mode_word(e->new_mode, t2, sizeof(t2)));
+	/* a new file that runs (or is setuid, setgid, sticky): its "new file
+	 * mode" header may lie past the cut, as a modified file's mode did */
+	else if (e->op == DIFF_OP_ADD && S_ISREG(e->new_mode) && (e->new_mode & 07111))
+		buf_printf(b, ", mode %s", mode_word(e->new_mode, t1, sizeof(t1)));
 }
 
 /* `git diff --stat` lines, then the totals. */

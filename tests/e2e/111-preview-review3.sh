@@ -95,6 +95,16 @@ check "cut at PRAGMA: the approver was told" grep -q 'statements from 2 on are n
 	"$d/seen"
 expect_eq "cut at PRAGMA: run, not applied" "$(field "$out" applied)" run
 
+# a preview cut at 8 MiB names every change in its stat block first; a new
+# file's mode (executable) was only in its "new file mode" header, past
+# the cut
+mkdir -p "$d/cut"
+printf '%s\n' '{"tool":"shell","input":{"command":"for i in 1 2 3 4 5 6 7 8 9; do seq 1 200000 > big$i.txt; done; printf x > zrun; chmod 755 zrun"}}' |
+	preview "$d/cut" >"$d/cut8.txt"
+check "cut preview: it is cut" grep -q '^\[preview cut at 8 MiB\]' "$d/cut8.txt"
+check "cut preview: a new executable's mode is named" \
+	grep -q '^ zrun  *| 1 +1 -0, mode 100755$' "$d/cut8.txt"
+
 # a dry run that cannot start (the sandbox refuses a secret file with a
 # second hard link) changed nothing because it never ran: " no changes"
 # read as a harmless call, which approval then runs unpreviewed
