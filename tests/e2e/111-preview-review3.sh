@@ -95,6 +95,16 @@ check "cut at PRAGMA: the approver was told" grep -q 'statements from 2 on are n
 	"$d/seen"
 expect_eq "cut at PRAGMA: run, not applied" "$(field "$out" applied)" run
 
+# a directory the preview writes into, removed between preview and
+# approval: the new path in it still read as absent, so the apply began,
+# changed a.txt, then stopped at d/new with the preview half applied
+mkdir -p "$d/wd/dd"
+echo old >"$d/wd/a.txt"
+out=$(printf '%s\n' '{"id":"h","tool":"shell","input":{"command":"echo new > a.txt; echo n > dd/new"}}' |
+	gate "cat >/dev/null; rm -rf '$d/wd/dd'")
+expect_eq "parent removed since the preview: refused" "$(field "$out" decision)" error
+expect_eq "parent removed since the preview: nothing applied" "$(cat "$d/wd/a.txt")" old
+
 # a preview cut at 8 MiB names every change in its stat block first; a new
 # file's mode (executable) was only in its "new file mode" header, past
 # the cut
