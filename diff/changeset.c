@@ -610,12 +610,23 @@ static void row_pk(sqlite3_changeset_iter *it, int op, struct row_key *k)
 	k->ikey = k->is_int ? sqlite3_value_int64(v) : 0;
 }
 
-/* Lists the first rows_cap of up to ROWS_SORTED changes in key order. */
+/*
+ * Lists the first rows_cap of up to ROWS_SORTED changes in key order, and
+ * past them the first change of each table and kind not listed yet (up
+ * to rows_cap more): 20 harmless INSERTs into one table filled the list,
+ * and the one UPDATE a trigger made in another ('role user -> admin') was
+ * only a count. (Keys are sorted by table, then kind: a pair's first key
+ * is where it starts.)
+ */
 static void rows_keep(struct diff_sql *s, struct row_key *keys, size_t n)
 {
+	size_t extra = 0;
+
 	qsort(keys, n, sizeof(*keys), row_cmp);
 	for (size_t i = 0; i < n; i++) {
-		if (i < s->rows_cap)
+		bool first = i == 0 || keys[i].table != keys[i - 1].table ||
+		             keys[i].op != keys[i - 1].op;
+		if (i < s->rows_cap || (first && extra++ < s->rows_cap))
 			strv_push_owned(&s->rows, keys[i].line);
 		else
 			free(keys[i].line);
@@ -1142,7 +1153,12 @@ void changeset_render(const struct diff_sql *s, struct buf *b, bool color)
 		const char *col = *r == '-' ? "\033[31m" : *r == '+' ? "\033[32m" : "\033[33m";
 		buf_printf(b, "%s%s%s\n", color ? col : "", r, color ? "\033[m" : "");
 	}
-	if (s->rows_total > strv_len(s->rows))
+	if (s->rows_total > strv_len(s->rows) && strv_len(s->rows) > s->rows_cap)
+		buf_printf(b, " ... and %s more changed rows (first %zu shown, then the first of "
+		              "%zu more tables or kinds of change)\n",
+		           grouped((long long)(s->rows_total - strv_len(s->rows)), n1), s->rows_cap,
+		           strv_len(s->rows) - s->rows_cap);
+	else if (s->rows_total > strv_len(s->rows))
 		buf_printf(b, " ... and %s more changed rows (first %zu shown)\n",
 		           grouped((long long)(s->rows_total - strv_len(s->rows)), n1),
 		           strv_len(s->rows));

@@ -76,6 +76,17 @@ check "sqlite_sequence reset: not 'no rows would change'" \
 check "sqlite_sequence reset: the rows are counted" \
 	grep -q '^ UPDATE would change 1 of 1 row in sqlite_sequence$' "$d/seq.txt"
 
+# 20 harmless rows fill the rows listed; the change that matters, a
+# trigger's UPDATE in another table, was only a count past them
+sqlite3 "$d/wd/t.db" "CREATE TABLE staff(id INTEGER PRIMARY KEY, role TEXT);
+	INSERT INTO staff VALUES(7, 'user'); CREATE TABLE aaa(id INTEGER PRIMARY KEY, v);
+	CREATE TRIGGER tr2 AFTER INSERT ON aaa WHEN new.id = 20 BEGIN
+	UPDATE staff SET role = 'admin' WHERE id = 7; END;"
+sql r "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c WHERE x<25) INSERT INTO aaa SELECT x, x FROM c" |
+	preview "$d/wd" >"$d/rows.txt"
+check "a change past the rows listed: each table's first is listed" \
+	grep -q "^~ staff id=7: role 'user' -> 'admin'$" "$d/rows.txt"
+
 # a string cut at a statement the preview refuses (PRAGMA): the rest never
 # ran in the preview, which showed one row deleted or "no rows would
 # change"; the approved run emptied the table
