@@ -76,7 +76,8 @@ struct diff {
 	char *title;             /* one line: what was previewed; owned */
 	char *error;             /* the preview failed like the call would; owned */
 	char *incomplete;        /* why apply must not stand in for the run; owned */
-	char **notes;            /* extra lines shown after the title */
+	char **notes;            /* extra lines shown after the title, DIFF_NOTES_CAP at most */
+	size_t notes_more;       /* notes past the cap: counted, not kept */
 	struct diff_entry *entries;
 	size_t n, alloc;
 	long long held;          /* bytes of old+new data held, against DIFF_TOTAL_CAP */
@@ -93,6 +94,7 @@ struct diff {
 };
 
 /* diff.c */
+#define DIFF_NOTES_CAP 20 /* notes kept; the rest are counted */
 /* Returns a new NUL-terminated copy of n bytes (which may hold NULs). */
 char *diff_memdup(const void *p, size_t n);
 struct diff *diff_new(enum tool t, const char *workdir);

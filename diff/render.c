@@ -197,6 +197,12 @@ static void render_stat(struct buf *b, const struct diff *d, bool color)
 		free(p);
 	}
 	if (i < d->n) {
+		char *nl = b->len ? memrchr(b->data, '\n', b->len) : NULL;
+		if (b->len && b->data[b->len - 1] != '\n') { /* a cut line: a path half shown */
+			b->len = nl ? (size_t)(nl - b->data) + 1 : 0;
+			b->data[b->len] = '\0';
+			i--;
+		}
 		b->cap = 0; /* room for the notice itself */
 		buf_printf(b, "[%zu more changes not listed: the preview is cut at %u MiB]\n",
 		           d->n - i, DIFF_TEXT_CAP >> 20);
@@ -252,6 +258,8 @@ static void render_head(struct buf *b, const struct diff *d, bool color)
 		head_line(b, color, C_YELLOW, "not applied from the preview: ", d->incomplete);
 	for (size_t i = 0; d->notes && d->notes[i]; i++)
 		head_line(b, color, C_YELLOW, "note: ", d->notes[i]);
+	if (d->notes_more)
+		line(b, color, C_YELLOW, "note: ... and %zu more notes (not listed)", d->notes_more);
 	if (d->tool == TOOL_SHELL && d->ran) {
 		line(b, color, NULL, "dry run: %s %d%s in %lld ms",
 		     d->timed_out ? "timed out; exit" : "exit", d->exit_code,
@@ -339,6 +347,8 @@ json_t *diff_to_json(const struct diff *d)
 	for (size_t i = 0; d->notes && d->notes[i]; i++)
 		json_array_append_new(notes, encode_bytes(d->notes[i], strlen(d->notes[i])));
 	json_object_set_new(j, "notes", notes);
+	if (d->notes_more)
+		json_object_set_new(j, "notes_more", json_integer((json_int_t)d->notes_more));
 	summarize(d, &s);
 	json_object_set_new(j, "summary",
 	                    json_pack("{sI sI sI sI sI}", "added", (json_int_t)s.added, "modified",

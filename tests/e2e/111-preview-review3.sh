@@ -126,6 +126,20 @@ check "cut preview: it is cut" grep -q '^\[preview cut at 8 MiB\]' "$d/cut8.txt"
 check "cut preview: a new executable's mode is named" \
 	grep -q '^ zrun  *| 1 +1 -0, mode 100755$' "$d/cut8.txt"
 
+# a dry run writing thousands of files into a nested .git made a note for
+# each (each compared with all before it: 45,000 held the gate 23 s), a
+# wall of lines before the stat block and the deletion named after it
+mkdir -p "$d/many/src"
+echo code >"$d/many/src/main.c"
+printf '%s\n' '{"tool":"shell","input":{"command":"rm -rf src; mkdir -p sub/.git; cd sub/.git; i=0; while [ $i -lt 2000 ]; do : > f$i; i=$((i+1)); done"}}' |
+	preview "$d/many" >"$d/many.txt"
+check "many guarded paths: at most 20 notes listed" \
+	test "$(grep -c '^note: the dry run changed' "$d/many.txt")" -le 20
+check "many guarded paths: the rest are counted" \
+	grep -q '^note: \.\.\. and [0-9]* more notes (not listed)$' "$d/many.txt"
+check "many guarded paths: the deletion is near the top" \
+	sh -c 'grep -n "^ src  *| deleted directory" "$1" | cut -d: -f1 | awk "\$1 < 40 {ok=1} END {exit !ok}"' x "$d/many.txt"
+
 # a dry run that cannot start (the sandbox refuses a secret file with a
 # second hard link) changed nothing because it never ran: " no changes"
 # read as a harmless call, which approval then runs unpreviewed

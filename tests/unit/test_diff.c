@@ -20,6 +20,7 @@
 #include "classifier/classifier.h"
 #include "core/util.h"
 #include "diff/diff.h"
+#include "diff/diff_internal.h"
 #include "exec/exec.h"
 #include "gate/pipeline.h"
 #include "gate/protocol.h"
@@ -477,6 +478,56 @@ static void test_dry_run_unavailable(void **state)
 	free(cmd);
 }
 
+/* A dry run that wrote 45,000 files into a nested .git made a note for
+ * each (compared with every one before: 23 s of a held gate), and their
+ * lines came before the stat block. Notes past DIFF_NOTES_CAP are counted. */
+static void test_notes_capped(void **state)
+{
+	struct diff *d = diff_new(TOOL_SHELL, "/");
+	char *text;
+
+	(void)state;
+	for (int i = 0; i < 5000; i++)
+		diff_set_incomplete(d, "the dry run changed sub/.git/f%d", i);
+	assert_int_equal(strv_len(d->notes), DIFF_NOTES_CAP);
+	assert_int_equal(d->notes_more, 5000 - 1 - DIFF_NOTES_CAP);
+	text = diff_render(d, DIFF_FORMAT_PLAIN, NULL);
+	assert_non_null(strstr(text, "\nnote: ... and 4979 more notes (not listed)\n"));
+	free(text);
+	diff_free(d);
+}
+
+/* A stat block cut at 8 MiB ended in half a path glued to its notice
+ * ("000[7394 more changes not listed"): the line cut goes, and it is
+ * counted with the changes not listed. */
+static void test_stat_cut_whole_lines(void **state)
+{
+	struct diff *d = diff_new(TOOL_SHELL, "/");
+	char name[200], *text, *notice, *line_start;
+	size_t n = 50000, shown = 0, more = 0;
+
+	(void)state;
+	d->ran = true;
+	for (size_t i = 0; i < n; i++) {
+		struct diff_entry *e;
+		snprintf(name, sizeof(name), "%0180zu", i);
+		e = diff_add_entry(d, name, DIFF_OP_ADD);
+		e->new_mode = S_IFREG | 0644;
+	}
+	text = diff_render(d, DIFF_FORMAT_PLAIN, NULL);
+	notice = strstr(text, " more changes not listed");
+	assert_non_null(notice);
+	while (notice > text && *notice != '[')
+		notice--;
+	assert_true(notice > text && notice[-1] == '\n');
+	assert_int_equal(sscanf(notice, "[%zu more changes", &more), 1);
+	for (line_start = text; line_start < notice; line_start = strchr(line_start, '\n') + 1)
+		shown += strncmp(line_start, " 0", 2) == 0;
+	assert_int_equal(shown + more, n);
+	free(text);
+	diff_free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -488,6 +539,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_shell, env_setup, env_teardown),
 		cmocka_unit_test_setup_teardown(test_locked_database, env_setup, env_teardown),
 		cmocka_unit_test_setup_teardown(test_dry_run_unavailable, env_setup, env_teardown),
+		cmocka_unit_test(test_notes_capped),
+		cmocka_unit_test(test_stat_cut_whole_lines),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
