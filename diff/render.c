@@ -254,8 +254,15 @@ static void render_head(struct buf *b, const struct diff *d, bool color)
 	head_line(b, color, C_BOLD, "preview: ", d->title ? d->title : tool_name(d->tool));
 	if (d->error)
 		head_line(b, color, C_RED, "error: ", d->error);
-	if (d->incomplete && !d->error)
+	if (d->incomplete && !d->error) {
 		head_line(b, color, C_YELLOW, "not applied from the preview: ", d->incomplete);
+		/* "what it changed until then is shown" read as a part of what
+		 * approval does; a command that tells the dry run (its overlay
+		 * in /proc/self/mountinfo) wrote notes.txt there, slept past the
+		 * limit, and the approved run deleted src/ */
+		line(b, color, C_YELLOW, "on approval the call itself runs, not this preview: what it "
+		                         "does may differ from anything shown here");
+	}
 	for (size_t i = 0; d->notes && d->notes[i]; i++)
 		head_line(b, color, C_YELLOW, "note: ", d->notes[i]);
 	if (d->notes_more)

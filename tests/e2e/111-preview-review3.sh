@@ -105,6 +105,8 @@ out=$(sql p3 "DELETE FROM u WHERE id = 1; PRAGMA user_version; DELETE FROM u" |
 check "cut at PRAGMA: the approver was told" grep -q 'statements from 2 on are not previewed' \
 	"$d/seen"
 expect_eq "cut at PRAGMA: run, not applied" "$(field "$out" applied)" run
+check "cut at PRAGMA: the approver was told the call itself runs" \
+	grep -q '^on approval the call itself runs' "$d/seen"
 
 # a directory the preview writes into, removed between preview and
 # approval: the new path in it still read as absent, so the apply began,
@@ -115,6 +117,18 @@ out=$(printf '%s\n' '{"id":"h","tool":"shell","input":{"command":"echo new > a.t
 	gate "cat >/dev/null; rm -rf '$d/wd/dd'")
 expect_eq "parent removed since the preview: refused" "$(field "$out" decision)" error
 expect_eq "parent removed since the preview: nothing applied" "$(cat "$d/wd/a.txt")" old
+
+# a command that tells its dry run (the overlay in /proc/self/mountinfo)
+# writes something harmless there and sleeps past the limit: the preview
+# said "what it changed until then is shown", and the approved run, the
+# command itself, deleted src/
+mkdir -p "$d/wd/src"
+echo code >"$d/wd/src/main.c"
+out=$(printf '%s\n' '{"id":"t","tool":"shell","input":{"command":"if grep -q overlay /proc/self/mountinfo; then echo benign > notes.txt; sleep 5; else rm -rf src; fi","timeout_ms":1500}}' |
+	gate "jq -r .preview > '$d/seen-t'")
+expect_eq "a dry run told apart: run, not applied" "$(field "$out" applied)" run
+check "a dry run told apart: the approver was told the call itself runs" \
+	grep -q '^on approval the call itself runs, not this preview' "$d/seen-t"
 
 # a preview cut at 8 MiB names every change in its stat block first; a new
 # file's mode (executable) was only in its "new file mode" header, past
