@@ -525,16 +525,20 @@ static const char *col_name(const struct sql_table *t, int i, char *tmp, size_t 
 	return tmp;
 }
 
+#define ROW_LINE_CAP 4096 /* one listed row; up to ROWS_SORTED are held to sort */
+
 /* "- users id=1 name='a'", "+ ...", "~ users id=3: name 'a' -> 'b'" */
 static char *row_line(sqlite3_changeset_iter *it, const struct sql_table *t, int op, int ncol)
 {
 	unsigned char *pk = NULL;
 	sqlite3_value *ov, *nv;
-	struct buf b;
+	struct buf b, names;
 	char tmp[16];
-	int npk = 0, at;
+	int npk = 0, at, cut = 0;
+	size_t mark = 0;
 
-	buf_init(&b, 4096);
+	buf_init(&b, ROW_LINE_CAP);
+	buf_init(&names, 1024);
 	sqlite3changeset_pk(it, &pk, &npk);
 	buf_printf(&b, "%c ", op == SQLITE_DELETE ? '-' : op == SQLITE_INSERT ? '+' : '~');
 	name_text(&b, t->name);
@@ -546,6 +550,13 @@ static char *row_line(sqlite3_changeset_iter *it, const struct sql_table *t, int
 			sqlite3changeset_new(it, i, &nv);
 		if (op == SQLITE_UPDATE && !(i < npk && pk[i]) && nv == NULL)
 			continue; /* unchanged column */
+		if (b.truncated) { /* past the cap: named and counted below */
+			cut++;
+			buf_puts(&names, cut > 1 ? ", " : "");
+			name_text(&names, col_name(t, i, tmp, sizeof(tmp)));
+			continue;
+		}
+		mark = b.len;
 		bool key = op == SQLITE_UPDATE && i < npk && pk[i] && nv == NULL;
 		buf_puts(&b, " ");
 		name_text(&b, col_name(t, i, tmp, sizeof(tmp)));
@@ -561,7 +572,23 @@ static char *row_line(sqlite3_changeset_iter *it, const struct sql_table *t, int
 			buf_puts(&b, " -> ");
 			value_text(&b, nv, at);
 		}
+		if (b.truncated) {
+			cut++;
+			name_text(&names, col_name(t, i, tmp, sizeof(tmp)));
+		}
 	}
+	/* the line was cut at its cap without a word: 80 changed columns of
+	 * long text hid the last one, 'role 'user' -> 'admin''; the columns
+	 * past the cap are named (1 KiB of names) */
+	if (cut) {
+		b.len = mark;
+		b.data[b.len] = '\0';
+		b.cap = 0;
+		buf_printf(&b, " [... %d more column%s not shown, the row cut at %d KiB: %s%s]", cut,
+		           cut == 1 ? "" : "s", ROW_LINE_CAP >> 10, names.data ? names.data : "",
+		           names.truncated ? "..." : "");
+	}
+	buf_free(&names);
 	return buf_take(&b, NULL);
 }
 

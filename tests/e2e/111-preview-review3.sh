@@ -87,6 +87,16 @@ sql r "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c WHERE x<25) 
 check "a change past the rows listed: each table's first is listed" \
 	grep -q "^~ staff id=7: role 'user' -> 'admin'$" "$d/rows.txt"
 
+# a row line is cut at 4 KiB: 80 changed columns of long text hid the
+# last one (role 'user' -> 'admin') without a word
+cols=$(i=1; while [ $i -le 80 ]; do printf 'c%d TEXT, ' $i; i=$((i+1)); done)
+sets=$(i=1; while [ $i -le 80 ]; do printf "c%d = printf('%%.55c', 'x'), " $i; i=$((i+1)); done)
+sqlite3 "$d/wd/t.db" "CREATE TABLE wide(id INTEGER PRIMARY KEY, ${cols}role TEXT);
+	INSERT INTO wide(id, role) VALUES(7, 'user');"
+sql w "UPDATE wide SET ${sets}role = 'admin' WHERE id = 7" | preview "$d/wd" >"$d/wide.txt"
+check "a wide row: the cut is stated and the columns past it named" \
+	grep -q '\[\.\.\. 23 more columns not shown, the row cut at 4 KiB: c59, .*, c80, role\]$' "$d/wide.txt"
+
 # a string cut at a statement the preview refuses (PRAGMA): the rest never
 # ran in the preview, which showed one row deleted or "no rows would
 # change"; the approved run emptied the table
