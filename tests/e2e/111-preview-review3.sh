@@ -140,6 +140,18 @@ expect_eq "a dry run told apart: run, not applied" "$(field "$out" applied)" run
 check "a dry run told apart: the approver was told the call itself runs" \
 	grep -q '^on approval the call itself runs, not this preview' "$d/seen-t"
 
+# edit_file through a symlink runs (not applied); the preview said the
+# edit "runs through it", yet the executor renames the result over the
+# link: the link becomes a file, and what it pointed to is left as it was
+printf 'one\ntwo\n' >"$d/wd/real.txt"
+ln -s real.txt "$d/wd/link.txt"
+out=$(printf '%s\n' '{"id":"e","tool":"edit_file","input":{"path":"link.txt","old_string":"two","new_string":"2"}}' |
+	gate "jq -r .preview > '$d/seen-e'")
+check "edit through a link: the preview says the link is replaced, not its target edited" \
+	grep -q 'link.txt is a symlink to real.txt: the edit reads that file, and the link is replaced by a regular file holding the result; real.txt itself is not changed' "$d/seen-e"
+expect_eq "edit through a link: its target unchanged, as the preview says" "$(cat "$d/wd/real.txt")" "one
+two"
+
 # a preview cut at 8 MiB names every change in its stat block first; a new
 # file's mode (executable) was only in its "new file mode" header, past
 # the cut
