@@ -542,6 +542,7 @@ static char *row_line(sqlite3_changeset_iter *it, const struct sql_table *t, int
 	sqlite3changeset_pk(it, &pk, &npk);
 	buf_printf(&b, "%c ", op == SQLITE_DELETE ? '-' : op == SQLITE_INSERT ? '+' : '~');
 	name_text(&b, t->name);
+	mark = b.len;
 	for (int i = 0; i < ncol; i++) {
 		ov = nv = NULL;
 		if (op != SQLITE_INSERT)

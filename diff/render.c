@@ -198,7 +198,7 @@ static void render_stat(struct buf *b, const struct diff *d, bool color)
 	}
 	if (i < d->n) {
 		char *nl = b->len ? memrchr(b->data, '\n', b->len) : NULL;
-		if (b->len && b->data[b->len - 1] != '\n') { /* a cut line: a path half shown */
+		if (i > 0 && b->len && b->data[b->len - 1] != '\n') { /* a path half shown */
 			b->len = nl ? (size_t)(nl - b->data) + 1 : 0;
 			b->data[b->len] = '\0';
 			i--;
