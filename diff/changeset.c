@@ -10,10 +10,12 @@
  */
 #define SQLITE_ENABLE_SESSION 1
 #define SQLITE_ENABLE_PREUPDATE_HOOK 1
+#include <errno.h>
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "core/encode.h"
 #include "core/lazy.h"
@@ -343,6 +345,7 @@ void changeset_free(struct diff_sql *s)
 	strv_free(s->ddl);
 	strv_free(s->kinds);
 	free(s->path);
+	free(s->real);
 	free(s->query);
 	free(s);
 }
@@ -869,6 +872,22 @@ static bool same_start(const struct diff_sql *s, sqlite3 *db)
 	return true;
 }
 
+/* Which file path names (through any links), now: its resolved path and
+ * inode. With the database's lock held, it is the file being read. */
+static bool db_identity(const char *path, char **real, dev_t *dev, ino_t *ino)
+{
+	struct stat st;
+
+	*real = realpath(path, NULL);
+	if (*real == NULL || stat(*real, &st) < 0) {
+		free(*real);
+		*real = NULL;
+		return false;
+	}
+	*dev = st.st_dev, *ino = st.st_ino;
+	return true;
+}
+
 static char *db_path(const char *workdir, const char *p)
 {
 	const char *home = getenv("HOME");
@@ -959,6 +978,10 @@ void changeset_preview(struct diff *d, const struct call *c, const struct diff_o
 	if (open_db(s->path, &db, &err) < 0 || set_limits(db, c, o, &lim, &err) < 0 ||
 	    exec_simple(db, "BEGIN", &err) < 0)
 		goto out;
+	if (!db_identity(s->path, &s->real, &s->dev, &s->ino)) {
+		err = xasprintf("cannot resolve the database %s: %s", s->path, strerror(errno));
+		goto out;
+	}
 	rc = run_recorded(db, s, NULL, &s->changeset, &s->changeset_len, &err);
 	sqlite3_progress_handler(db, 0, NULL, NULL); /* the rollback and counts run whole */
 	if (rc == -1 && (lim.expired || s->failed == SQLITE_FULL)) {
@@ -1027,11 +1050,25 @@ int changeset_apply(struct diff *d, struct outcome *o, char **errstr)
 	sqlite3 *db = NULL;
 	void *cs = NULL;
 	int cslen = 0, rc = -1;
+	char *real = NULL;
+	dev_t dev = 0;
+	ino_t ino = 0;
 	struct buf out;
 
 	buf_init(&out, DIFF_TEXT_CAP);
-	if (open_db(s->path, &db, errstr) < 0 || exec_simple(db, "BEGIN IMMEDIATE", errstr) < 0)
+	/* the file the preview read, not what its path names now: a link
+	 * swapped between preview and approval (t.db -> a.db, then -> b.db)
+	 * had the previewed change committed to another database */
+	if (open_db(s->real, &db, errstr) < 0 || exec_simple(db, "BEGIN IMMEDIATE", errstr) < 0)
 		goto out;
+	if (!db_identity(s->path, &real, &dev, &ino) || strcmp(real, s->real) != 0 ||
+	    dev != s->dev || ino != s->ino) {
+		exec_simple(db, "ROLLBACK", NULL);
+		*errstr = xasprintf("the database %s changed since the preview: it is not the file "
+		                    "the preview read (%s); nothing was committed (preview again)",
+		                    s->path, s->real);
+		goto out;
+	}
 	if (!same_start(s, db)) {
 		exec_simple(db, "ROLLBACK", NULL);
 		*errstr = xasprintf("the database %s changed since the preview: its schema, or the "
@@ -1061,6 +1098,7 @@ int changeset_apply(struct diff *d, struct outcome *o, char **errstr)
 	rc = 0;
 out:
 	buf_free(&out);
+	free(real);
 	stmts_clear(&now);
 	strv_free(now.ddl);
 	sqlite3_free(cs);

@@ -52,6 +52,9 @@ struct sql_table {
 
 struct diff_sql {
 	char *path;              /* the database file, absolute */
+	char *real;              /* path resolved when previewed; the apply opens it */
+	dev_t dev;               /* and the file found there then */
+	ino_t ino;
 	char *query;
 	void *changeset;         /* sqlite3session_changeset(); sqlite3_free */
 	int changeset_len;

@@ -97,6 +97,18 @@ sql w "UPDATE wide SET ${sets}role = 'admin' WHERE id = 7" | preview "$d/wd" >"$
 check "a wide row: the cut is stated and the columns past it named" \
 	grep -q '\[\.\.\. 23 more columns not shown, the row cut at 4 KiB: c59, .*, c80, role\]$' "$d/wide.txt"
 
+# the database named through a link swapped between preview and approval
+# (t2.db -> a.db, then -> b.db, same rows): the previewed change was
+# committed to a file no one previewed
+sqlite3 "$d/wd/a.db" "CREATE TABLE u(id INTEGER PRIMARY KEY, n TEXT); INSERT INTO u VALUES(1,'x'),(2,'y');"
+cp "$d/wd/a.db" "$d/wd/b.db"
+ln -s a.db "$d/wd/t2.db"
+out=$(jq -cn '{id:"k",tool:"sql",input:{database:"t2.db",query:"DELETE FROM u WHERE id = 1"}}' |
+	gate "cat >/dev/null; ln -sfn b.db '$d/wd/t2.db'")
+expect_eq "database link swapped: refused" "$(field "$out" decision)" error
+expect_eq "database link swapped: the other file untouched" \
+	"$(sqlite3 "$d/wd/b.db" 'SELECT count(*) FROM u')" 2
+
 # a string cut at a statement the preview refuses (PRAGMA): the rest never
 # ran in the preview, which showed one row deleted or "no rows would
 # change"; the approved run emptied the table
