@@ -109,43 +109,51 @@ bool apply_unchanged(int rootfd, const struct diff_entry *e)
 	return same;
 }
 
-/* True when rel's parent is not a directory now: an absent path under a
- * file reads as absent, but nothing could be made there. */
-static bool parent_not_dir(int rootfd, const char *rel)
+/* True when rel's parent is a directory now, reached without a link, or
+ * one the preview makes (a new directory, or one replacing a file:
+ * entries are in walk order, so it comes before its contents; *made
+ * keeps the last one found, for the many files a new directory holds).
+ * An absent path under a directory removed since the preview read as
+ * absent, and the apply stopped there with the changes before it made. */
+static bool parent_ready(int rootfd, const struct diff *d, size_t i, const char **made)
 {
-	const char *base;
+	const char *rel = d->entries[i].path, *slash = strrchr(rel, '/'), *base;
+	size_t n = slash ? (size_t)(slash - rel) : 0;
 	char *copy;
-	int fd = open_parent(rootfd, rel, &copy, &base);
-	bool not_dir = fd < 0 && errno == ENOTDIR;
+	int fd;
 
-	if (fd >= 0)
-		close(fd);
+	if (slash == NULL)
+		return true; /* the workdir itself */
+	if (*made && strlen(*made) == n && strncmp(*made, rel, n) == 0)
+		return true;
+	fd = open_parent(rootfd, rel, &copy, &base);
 	free(copy);
-	return not_dir;
-}
-
-/* True when the preview deletes a file at a directory prefix of rel (the
- * file is replaced by a directory, so rel's parent is not one yet). */
-static bool prefix_deleted(const struct diff *d, const char *rel)
-{
-	for (size_t i = 0; i < d->n; i++) {
-		const struct diff_entry *e = &d->entries[i];
-		size_t n = strlen(e->path);
-		if (e->op == DIFF_OP_DELETE && strncmp(rel, e->path, n) == 0 && rel[n] == '/')
+	if (fd >= 0) {
+		close(fd);
+		return true;
+	}
+	for (size_t k = i; k-- > 0;) {
+		const struct diff_entry *p = &d->entries[k];
+		if (p->op != DIFF_OP_DELETE && S_ISDIR(p->new_mode) && strlen(p->path) == n &&
+		    strncmp(p->path, rel, n) == 0) {
+			*made = p->path;
 			return true;
+		}
 	}
 	return false;
 }
 
 /* The check before anything is applied: the path holds what the preview
  * read, and a new one can be made where the preview made it. */
-static bool still_applies(int rootfd, const struct diff *d, const struct diff_entry *e)
+static bool still_applies(int rootfd, const struct diff *d, size_t i, const char **made)
 {
+	const struct diff_entry *e = &d->entries[i];
+
 	if (e->replaces)
 		return true; /* its DELETE twin is checked */
 	if (!apply_unchanged(rootfd, e))
 		return false;
-	return e->old_mode != 0 || !parent_not_dir(rootfd, e->path) || prefix_deleted(d, e->path);
+	return e->old_mode != 0 || parent_ready(rootfd, d, i, made);
 }
 
 /* Writes data to a fresh temp file in pfd, then renames it over base. */
@@ -315,13 +323,14 @@ static int flush(int root)
 int apply_files(struct diff *d, struct outcome *o, char **errstr)
 {
 	int root = open(d->workdir, O_PATH | O_DIRECTORY | O_CLOEXEC), rc = -1;
+	const char *made = NULL;
 
 	if (root < 0) {
 		*errstr = xasprintf("cannot open the workdir %s: %s", d->workdir, strerror(errno));
 		return -1;
 	}
 	for (size_t i = 0; i < d->n; i++)
-		if (!still_applies(root, d, &d->entries[i])) {
+		if (!still_applies(root, d, i, &made)) {
 			*errstr = xasprintf("the workdir changed since the preview: %s is not what the "
 			                    "preview read; nothing was applied (preview again)",
 			                    d->entries[i].path);

@@ -10,12 +10,15 @@
  */
 #define SQLITE_ENABLE_SESSION 1
 #define SQLITE_ENABLE_PREUPDATE_HOOK 1
+#include <errno.h>
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "core/encode.h"
+#include "core/lazy.h"
 #include "diff/diff_internal.h"
 
 #define BUSY_MS 2000
@@ -61,8 +64,14 @@ static int authorize(void *arg, int code, const char *a1, const char *a2, const 
 	case SQLITE_INSERT:
 	case SQLITE_UPDATE:
 	case SQLITE_DELETE:
-		if (a1 && strncmp(a1, "sqlite_", 7) != 0 && (db == NULL || strcmp(db, "main") == 0) &&
-		    !strv_contains(a->st->tables, a1))
+		/* sqlite_master's rows are the schema (shown as DDL); but a
+		 * statement writing sqlite_sequence (no primary key, so in no
+		 * changeset) resets AUTOINCREMENT, and a new row takes a
+		 * deleted one's id and what refers to it: counted like any
+		 * table without a key. SQLite's own upkeep of it on an INSERT
+		 * asks no authorizer. */
+		if (a1 && (strncmp(a1, "sqlite_", 7) != 0 || strcmp(a1, "sqlite_sequence") == 0) &&
+		    (db == NULL || strcmp(db, "main") == 0) && !strv_contains(a->st->tables, a1))
 			strv_push(&a->st->tables, a1);
 		return SQLITE_OK;
 	default: break;
@@ -160,9 +169,12 @@ static int run_one(sqlite3 *db, struct diff_sql *s, const char **tail, struct bu
 		return 0;
 	}
 	if (rc != SQLITE_OK && (a.skip || a.refused)) {
-		if (a.refused)
-			*errstr = xasprintf("statement %zu: %s is not previewed", s->nstmts, a.refused);
-		else
+		if (a.refused) {
+			*errstr = xasprintf("statement %zu: %s is not previewed; it and any statement "
+			                    "after it did not run in the preview, so what they change "
+			                    "is not shown", s->nstmts, a.refused);
+			s->unrun = s->nstmts;
+		} else
 			s->skipped++;
 		strv_free(a.st->tables);
 		free(s->stmts[--s->nstmts].kind);
@@ -230,6 +242,18 @@ static int open_db(const char *path, sqlite3 **db, char **errstr)
 	}
 	sqlite3_busy_timeout(*db, BUSY_MS);
 	sqlite3_extended_result_codes(*db, 1);
+	/* The statement runs in airlock's own process, before anyone approved
+	 * it. Debian's SQLite is built with SQLITE_ENABLE_FTS3_TOKENIZER: the
+	 * two-argument fts3_tokenizer() takes a blob as a pointer to a
+	 * tokenizer's functions, so a string (or a trigger the database
+	 * holds) made the preview call any address it named. Off here; the
+	 * statement then fails in the preview and the call is refused. */
+	if (sqlite3_db_config(*db, SQLITE_DBCONFIG_ENABLE_FTS3_TOKENIZER, 0, (int *)NULL) !=
+	    SQLITE_OK) {
+		*errstr = xasprintf("cannot open database %s: cannot turn off fts3_tokenizer(): %s",
+		                    path, sqlite3_errmsg(*db));
+		return -1;
+	}
 	return 0;
 }
 
@@ -321,6 +345,7 @@ void changeset_free(struct diff_sql *s)
 	strv_free(s->ddl);
 	strv_free(s->kinds);
 	free(s->path);
+	free(s->real);
 	free(s->query);
 	free(s);
 }
@@ -503,19 +528,24 @@ static const char *col_name(const struct sql_table *t, int i, char *tmp, size_t 
 	return tmp;
 }
 
+#define ROW_LINE_CAP 4096 /* one listed row; up to ROWS_SORTED are held to sort */
+
 /* "- users id=1 name='a'", "+ ...", "~ users id=3: name 'a' -> 'b'" */
 static char *row_line(sqlite3_changeset_iter *it, const struct sql_table *t, int op, int ncol)
 {
 	unsigned char *pk = NULL;
 	sqlite3_value *ov, *nv;
-	struct buf b;
+	struct buf b, names;
 	char tmp[16];
-	int npk = 0, at;
+	int npk = 0, at, cut = 0;
+	size_t mark = 0;
 
-	buf_init(&b, 4096);
+	buf_init(&b, ROW_LINE_CAP);
+	buf_init(&names, 1024);
 	sqlite3changeset_pk(it, &pk, &npk);
 	buf_printf(&b, "%c ", op == SQLITE_DELETE ? '-' : op == SQLITE_INSERT ? '+' : '~');
 	name_text(&b, t->name);
+	mark = b.len;
 	for (int i = 0; i < ncol; i++) {
 		ov = nv = NULL;
 		if (op != SQLITE_INSERT)
@@ -524,6 +554,13 @@ static char *row_line(sqlite3_changeset_iter *it, const struct sql_table *t, int
 			sqlite3changeset_new(it, i, &nv);
 		if (op == SQLITE_UPDATE && !(i < npk && pk[i]) && nv == NULL)
 			continue; /* unchanged column */
+		if (b.truncated) { /* past the cap: named and counted below */
+			cut++;
+			buf_puts(&names, cut > 1 ? ", " : "");
+			name_text(&names, col_name(t, i, tmp, sizeof(tmp)));
+			continue;
+		}
+		mark = b.len;
 		bool key = op == SQLITE_UPDATE && i < npk && pk[i] && nv == NULL;
 		buf_puts(&b, " ");
 		name_text(&b, col_name(t, i, tmp, sizeof(tmp)));
@@ -539,7 +576,23 @@ static char *row_line(sqlite3_changeset_iter *it, const struct sql_table *t, int
 			buf_puts(&b, " -> ");
 			value_text(&b, nv, at);
 		}
+		if (b.truncated) {
+			cut++;
+			name_text(&names, col_name(t, i, tmp, sizeof(tmp)));
+		}
 	}
+	/* the line was cut at its cap without a word: 80 changed columns of
+	 * long text hid the last one, 'role 'user' -> 'admin''; the columns
+	 * past the cap are named (1 KiB of names) */
+	if (cut) {
+		b.len = mark;
+		b.data[b.len] = '\0';
+		b.cap = 0;
+		buf_printf(&b, " [... %d more column%s not shown, the row cut at %d KiB: %s%s]", cut,
+		           cut == 1 ? "" : "s", ROW_LINE_CAP >> 10, names.data ? names.data : "",
+		           names.truncated ? "..." : "");
+	}
+	buf_free(&names);
 	return buf_take(&b, NULL);
 }
 
@@ -588,12 +641,23 @@ static void row_pk(sqlite3_changeset_iter *it, int op, struct row_key *k)
 	k->ikey = k->is_int ? sqlite3_value_int64(v) : 0;
 }
 
-/* Lists the first rows_cap of up to ROWS_SORTED changes in key order. */
+/*
+ * Lists the first rows_cap of up to ROWS_SORTED changes in key order, and
+ * past them the first change of each table and kind not listed yet (up
+ * to rows_cap more): 20 harmless INSERTs into one table filled the list,
+ * and the one UPDATE a trigger made in another ('role user -> admin') was
+ * only a count. (Keys are sorted by table, then kind: a pair's first key
+ * is where it starts.)
+ */
 static void rows_keep(struct diff_sql *s, struct row_key *keys, size_t n)
 {
+	size_t extra = 0;
+
 	qsort(keys, n, sizeof(*keys), row_cmp);
 	for (size_t i = 0; i < n; i++) {
-		if (i < s->rows_cap)
+		bool first = i == 0 || keys[i].table != keys[i - 1].table ||
+		             keys[i].op != keys[i - 1].op;
+		if (i < s->rows_cap || (first && extra++ < s->rows_cap))
 			strv_push_owned(&s->rows, keys[i].line);
 		else
 			free(keys[i].line);
@@ -656,23 +720,108 @@ static long long count_rows(sqlite3 *db, const char *name)
 	return n;
 }
 
+/* Feeds one column value to the digest: its type, then its bytes. */
+static bool digest_value(const struct lazy_crypto *c, EVP_MD_CTX *ctx, sqlite3_stmt *q, int i)
+{
+	unsigned char type = (unsigned char)sqlite3_column_type(q, i);
+	sqlite3_int64 iv;
+	double dv;
+	const void *p;
+	unsigned long long n;
+
+	if (c->EVP_DigestUpdate(ctx, &type, 1) != 1)
+		return false;
+	switch (type) {
+	case SQLITE_INTEGER:
+		iv = sqlite3_column_int64(q, i);
+		return c->EVP_DigestUpdate(ctx, &iv, sizeof(iv)) == 1;
+	case SQLITE_FLOAT:
+		dv = sqlite3_column_double(q, i);
+		return c->EVP_DigestUpdate(ctx, &dv, sizeof(dv)) == 1;
+	case SQLITE_NULL: return true;
+	default:
+		p = type == SQLITE_TEXT ? (const void *)sqlite3_column_text(q, i)
+		                        : sqlite3_column_blob(q, i);
+		n = (unsigned long long)sqlite3_column_bytes(q, i);
+		return c->EVP_DigestUpdate(ctx, &n, sizeof(n)) == 1 &&
+		       (n == 0 || c->EVP_DigestUpdate(ctx, p, (size_t)n) == 1);
+	}
+}
+
+/*
+ * The SHA-256 of every row of a table the session cannot record (one
+ * without a PRIMARY KEY), in scan order with its rowid. Its rows are
+ * counted, not listed, and the count alone let them change between
+ * preview and approval: 'DELETE FROM log WHERE lvl = 'debug'' removed
+ * the row a second connection had made 'debug' since, the same number
+ * of rows as shown. A table that does not exist (yet) sums as empty.
+ * False when it cannot be read.
+ */
+static bool table_digest(sqlite3 *db, const char *name, unsigned char md[32])
+{
+	const struct lazy_crypto *c;
+	EVP_MD_CTX *ctx = NULL;
+	sqlite3_stmt *q = NULL;
+	char *sql, *err = NULL;
+	unsigned int mdlen = 0;
+	bool ok = false;
+	int rc = SQLITE_DONE;
+
+	if ((c = lazy_crypto(&err)) == NULL || (ctx = c->EVP_MD_CTX_new()) == NULL ||
+	    c->EVP_DigestInit_ex(ctx, c->EVP_sha256(), NULL) != 1)
+		goto out;
+	sql = sqlite3_mprintf("SELECT _rowid_, * FROM main.\"%w\"", name);
+	if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) != SQLITE_OK) {
+		sqlite3_finalize(q); /* a view has no rowid */
+		q = NULL;
+		sqlite3_free(sql);
+		sql = sqlite3_mprintf("SELECT * FROM main.\"%w\"", name);
+		if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) != SQLITE_OK) {
+			sqlite3_finalize(q);
+			q = NULL;
+		}
+	}
+	sqlite3_free(sql);
+	while (q && (rc = sqlite3_step(q)) == SQLITE_ROW)
+		for (int i = 0; i < sqlite3_column_count(q); i++)
+			if (!digest_value(c, ctx, q, i))
+				goto out;
+	ok = rc == SQLITE_DONE && c->EVP_DigestFinal_ex(ctx, md, &mdlen) == 1 && mdlen == 32;
+out:
+	sqlite3_finalize(q);
+	if (ctx)
+		c->EVP_MD_CTX_free(ctx);
+	free(err);
+	return ok;
+}
+
 /* Rows after the statements (before the rollback) in the tables the session
  * cannot record: a trigger's changes there show nowhere else. */
 static void count_after(struct diff_sql *s, sqlite3 *db)
 {
 	for (size_t i = 0; i < s->ntables; i++) {
-		if (s->tables[i].no_pk && !s->tables[i].gone)
-			s->tables[i].after = count_rows(db, s->tables[i].name);
-		s->tables[i].null_pk |= has_null_pk(db, &s->tables[i]);
+		struct sql_table *t = &s->tables[i];
+		if (t->no_pk && !t->gone) {
+			t->after = count_rows(db, t->name);
+			t->summed_after = table_digest(db, t->name, t->sum_after);
+		}
+		t->null_pk |= has_null_pk(db, t);
 	}
 }
 
 /* The apply left those tables with the rows the preview said. */
 static bool same_after(const struct diff_sql *s, sqlite3 *db)
 {
-	for (size_t i = 0; i < s->ntables; i++)
-		if (s->tables[i].after >= 0 && count_rows(db, s->tables[i].name) != s->tables[i].after)
+	unsigned char md[32];
+
+	for (size_t i = 0; i < s->ntables; i++) {
+		const struct sql_table *t = &s->tables[i];
+		if (t->after >= 0 && count_rows(db, t->name) != t->after)
 			return false;
+		if (t->summed_after &&
+		    (!table_digest(db, t->name, md) || memcmp(md, t->sum_after, 32) != 0))
+			return false;
+	}
 	return true;
 }
 
@@ -694,8 +843,11 @@ static long long schema_version(sqlite3 *db)
 static void count_before(struct diff_sql *s, sqlite3 *db)
 {
 	for (size_t i = 0; i < s->ntables; i++) {
-		s->tables[i].before = count_rows(db, s->tables[i].name);
-		s->tables[i].null_pk |= has_null_pk(db, &s->tables[i]);
+		struct sql_table *t = &s->tables[i];
+		t->before = count_rows(db, t->name);
+		if (t->no_pk)
+			t->summed_before = table_digest(db, t->name, t->sum_before);
+		t->null_pk |= has_null_pk(db, t);
 	}
 	s->schema = schema_version(db);
 }
@@ -705,11 +857,34 @@ static void count_before(struct diff_sql *s, sqlite3 *db)
  * key) and the same row counts (a DROP's rows are in no changeset). */
 static bool same_start(const struct diff_sql *s, sqlite3 *db)
 {
+	unsigned char md[32];
+
 	if (s->schema < 0 || schema_version(db) != s->schema)
 		return false;
-	for (size_t i = 0; i < s->ntables; i++)
-		if (count_rows(db, s->tables[i].name) != s->tables[i].before)
+	for (size_t i = 0; i < s->ntables; i++) {
+		const struct sql_table *t = &s->tables[i];
+		if (count_rows(db, t->name) != t->before)
 			return false;
+		if (t->summed_before &&
+		    (!table_digest(db, t->name, md) || memcmp(md, t->sum_before, 32) != 0))
+			return false;
+	}
+	return true;
+}
+
+/* Which file path names (through any links), now: its resolved path and
+ * inode. With the database's lock held, it is the file being read. */
+static bool db_identity(const char *path, char **real, dev_t *dev, ino_t *ino)
+{
+	struct stat st;
+
+	*real = realpath(path, NULL);
+	if (*real == NULL || stat(*real, &st) < 0) {
+		free(*real);
+		*real = NULL;
+		return false;
+	}
+	*dev = st.st_dev, *ino = st.st_ino;
 	return true;
 }
 
@@ -803,9 +978,14 @@ void changeset_preview(struct diff *d, const struct call *c, const struct diff_o
 	if (open_db(s->path, &db, &err) < 0 || set_limits(db, c, o, &lim, &err) < 0 ||
 	    exec_simple(db, "BEGIN", &err) < 0)
 		goto out;
+	if (!db_identity(s->path, &s->real, &s->dev, &s->ino)) {
+		err = xasprintf("cannot resolve the database %s: %s", s->path, strerror(errno));
+		goto out;
+	}
 	rc = run_recorded(db, s, NULL, &s->changeset, &s->changeset_len, &err);
 	sqlite3_progress_handler(db, 0, NULL, NULL); /* the rollback and counts run whole */
 	if (rc == -1 && (lim.expired || s->failed == SQLITE_FULL)) {
+		s->unrun = 1; /* rolled back before the changeset was read: no row is shown */
 		diff_set_incomplete(d, lim.expired ? "the statement did not finish within %lld ms: "
 		                                     "not previewed (%s)"
 		                                   : "the statement grows the database by more "
@@ -821,6 +1001,14 @@ void changeset_preview(struct diff *d, const struct call *c, const struct diff_o
 	/* an interrupt or a full disk has rolled the transaction back already */
 	if (sqlite3_get_autocommit(db) || exec_simple(db, "ROLLBACK", err ? NULL : &err) == 0)
 		count_before(s, db);
+	for (size_t i = 0; i < s->ntables; i++)
+		if (s->tables[i].no_pk && (!s->tables[i].summed_before ||
+		                           (s->tables[i].after >= 0 && !s->tables[i].summed_after))) {
+			char *nm = diff_shown(s->tables[i].name);
+			diff_set_incomplete(d, "the rows of %s (no PRIMARY KEY) cannot be read to check "
+			                       "at approval that they are still the ones previewed", nm);
+			free(nm);
+		}
 	for (size_t i = 0; i < s->ntables; i++)
 		if (s->tables[i].null_pk) {
 			char *nm = diff_shown(s->tables[i].name);
@@ -862,11 +1050,25 @@ int changeset_apply(struct diff *d, struct outcome *o, char **errstr)
 	sqlite3 *db = NULL;
 	void *cs = NULL;
 	int cslen = 0, rc = -1;
+	char *real = NULL;
+	dev_t dev = 0;
+	ino_t ino = 0;
 	struct buf out;
 
 	buf_init(&out, DIFF_TEXT_CAP);
-	if (open_db(s->path, &db, errstr) < 0 || exec_simple(db, "BEGIN IMMEDIATE", errstr) < 0)
+	/* the file the preview read, not what its path names now: a link
+	 * swapped between preview and approval (t.db -> a.db, then -> b.db)
+	 * had the previewed change committed to another database */
+	if (open_db(s->real, &db, errstr) < 0 || exec_simple(db, "BEGIN IMMEDIATE", errstr) < 0)
 		goto out;
+	if (!db_identity(s->path, &real, &dev, &ino) || strcmp(real, s->real) != 0 ||
+	    dev != s->dev || ino != s->ino) {
+		exec_simple(db, "ROLLBACK", NULL);
+		*errstr = xasprintf("the database %s changed since the preview: it is not the file "
+		                    "the preview read (%s); nothing was committed (preview again)",
+		                    s->path, s->real);
+		goto out;
+	}
 	if (!same_start(s, db)) {
 		exec_simple(db, "ROLLBACK", NULL);
 		*errstr = xasprintf("the database %s changed since the preview: its schema, or the "
@@ -896,6 +1098,7 @@ int changeset_apply(struct diff *d, struct outcome *o, char **errstr)
 	rc = 0;
 out:
 	buf_free(&out);
+	free(real);
 	stmts_clear(&now);
 	strv_free(now.ddl);
 	sqlite3_free(cs);
@@ -936,6 +1139,14 @@ static const char *plural(long long n)
 	return n == 1 ? "row" : "rows";
 }
 
+/* True when a table without a primary key holds other rows after the
+ * statements than before (its digests differ). */
+static bool no_pk_rewritten(const struct sql_table *t)
+{
+	return t->no_pk && t->summed_before && t->summed_after &&
+	       memcmp(t->sum_before, t->sum_after, sizeof(t->sum_before)) != 0;
+}
+
 static void table_totals(const struct diff_sql *s, const struct sql_table *t, struct buf *b)
 {
 	char n1[32], n2[32];
@@ -956,6 +1167,12 @@ static void table_totals(const struct diff_sql *s, const struct sql_table *t, st
 		if (t->after >= 0)
 			buf_printf(b, " %s would hold %s %s (%s before)\n", nm, grouped(t->after, n1),
 			           plural(t->after), grouped(t->before, n2));
+		/* a trigger's UPDATE there is in no statement's count, and the
+		 * row count stays: "would hold 2 rows (2 before)" read as no
+		 * change while every admin grant was handed to another user */
+		if (no_pk_rewritten(t) && del + upd + ins == 0)
+			buf_printf(b, " %s: rows it holds would change (a trigger's writes, not "
+			              "counted by any statement; which rows is not shown)\n", nm);
 	}
 	if (del)
 		buf_printf(b, " DELETE would remove %s of %s %s in %s\n", grouped(del, n1),
@@ -989,14 +1206,25 @@ void changeset_render(const struct diff_sql *s, struct buf *b, bool color)
 	}
 	for (size_t i = 0; i < s->ntables; i++)
 		table_totals(s, &s->tables[i], b);
-	if (s->path && s->rows_total == 0 && s->ntables == 0 && s->ddl == NULL)
+	/* a string cut at a refused or interrupted statement: what the rest
+	 * would change is unknown, never "no rows would change" (on approval
+	 * the whole string runs) */
+	if (s->unrun)
+		buf_printf(b, " statements from %zu on are not previewed: the rows they would "
+		              "change are not shown\n", s->unrun);
+	else if (s->path && s->rows_total == 0 && s->ntables == 0 && s->ddl == NULL)
 		buf_puts(b, " no rows would change\n");
 	for (size_t i = 0; s->rows && s->rows[i]; i++) {
 		const char *r = s->rows[i];
 		const char *col = *r == '-' ? "\033[31m" : *r == '+' ? "\033[32m" : "\033[33m";
 		buf_printf(b, "%s%s%s\n", color ? col : "", r, color ? "\033[m" : "");
 	}
-	if (s->rows_total > strv_len(s->rows))
+	if (s->rows_total > strv_len(s->rows) && strv_len(s->rows) > s->rows_cap)
+		buf_printf(b, " ... and %s more changed rows (first %zu shown, then the first of "
+		              "%zu more tables or kinds of change)\n",
+		           grouped((long long)(s->rows_total - strv_len(s->rows)), n1), s->rows_cap,
+		           strv_len(s->rows) - s->rows_cap);
+	else if (s->rows_total > strv_len(s->rows))
 		buf_printf(b, " ... and %s more changed rows (first %zu shown)\n",
 		           grouped((long long)(s->rows_total - strv_len(s->rows)), n1),
 		           strv_len(s->rows));
@@ -1023,6 +1251,8 @@ json_t *changeset_to_json(const struct diff_sql *s)
 		                      (json_int_t)t->updated, "primary_key", !t->no_pk);
 		if (t->after >= 0)
 			json_object_set_new(o, "rows_after", json_integer((json_int_t)t->after));
+		if (t->no_pk && t->summed_before && t->summed_after)
+			json_object_set_new(o, "rows_changed", json_boolean(no_pk_rewritten(t)));
 		json_array_append_new(a, o);
 	}
 	json_object_set_new(j, "tables", a);
@@ -1031,6 +1261,8 @@ json_t *changeset_to_json(const struct diff_sql *s)
 		json_array_append_new(a, encode_bytes(s->rows[i], strlen(s->rows[i])));
 	json_object_set_new(j, "rows", a);
 	json_object_set_new(j, "rows_total", json_integer((json_int_t)s->rows_total));
+	if (s->unrun)
+		json_object_set_new(j, "not_previewed_from", json_integer((json_int_t)s->unrun));
 	a = json_array();
 	for (size_t i = 0; s->ddl && s->ddl[i]; i++)
 		json_array_append_new(a, encode_bytes(s->ddl[i], strlen(s->ddl[i])));

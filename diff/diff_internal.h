@@ -46,10 +46,15 @@ struct sql_table {
 	bool no_pk;              /* the session extension does not record it */
 	bool gone;               /* dropped by the statement */
 	bool null_pk;            /* a row's key holds a NULL: the session skips that row */
+	unsigned char sum_before[32], sum_after[32]; /* no_pk: SHA-256 of its rows */
+	bool summed_before, summed_after;
 };
 
 struct diff_sql {
 	char *path;              /* the database file, absolute */
+	char *real;              /* path resolved when previewed; the apply opens it */
+	dev_t dev;               /* and the file found there then */
+	ino_t ino;
 	char *query;
 	void *changeset;         /* sqlite3session_changeset(); sqlite3_free */
 	int changeset_len;
@@ -62,6 +67,8 @@ struct diff_sql {
 	char **ddl;              /* schema changes: "DROP TABLE users" */
 	char **kinds;            /* other databases: "DELETE users" per statement */
 	size_t skipped;          /* BEGIN/COMMIT statements skipped */
+	size_t unrun;            /* 1-based: the first statement whose rows are not shown
+	                          * (refused, or interrupted: 1); 0 when all ran */
 	int failed;              /* primary SQLite code a statement failed with */
 	long long schema;        /* PRAGMA schema_version before the statement */
 };
@@ -72,7 +79,8 @@ struct diff {
 	char *title;             /* one line: what was previewed; owned */
 	char *error;             /* the preview failed like the call would; owned */
 	char *incomplete;        /* why apply must not stand in for the run; owned */
-	char **notes;            /* extra lines shown after the title */
+	char **notes;            /* extra lines shown after the title, DIFF_NOTES_CAP at most */
+	size_t notes_more;       /* notes past the cap: counted, not kept */
 	struct diff_entry *entries;
 	size_t n, alloc;
 	long long held;          /* bytes of old+new data held, against DIFF_TOTAL_CAP */
@@ -89,6 +97,7 @@ struct diff {
 };
 
 /* diff.c */
+#define DIFF_NOTES_CAP 20 /* notes kept; the rest are counted */
 /* Returns a new NUL-terminated copy of n bytes (which may hold NULs). */
 char *diff_memdup(const void *p, size_t n);
 struct diff *diff_new(enum tool t, const char *workdir);

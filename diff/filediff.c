@@ -360,8 +360,13 @@ static int edit_source(struct diff *d, struct diff_entry *e, const char *abs, ch
 
 	if (!S_ISLNK(e->old_mode))
 		return 0;
-	diff_set_incomplete(d, "%s is a symlink; the edit runs through it instead of being "
-	                       "applied from the preview", e->path);
+	/* what the executor (gate/tools.c) does: it reads through the link and
+	 * renames the result over it; "runs through it" read as the target
+	 * being edited, and the target was left as it was */
+	diff_set_incomplete(d, "%s is a symlink to %s: the edit reads that file, and the link "
+	                       "is replaced by a regular file holding the result; %s itself is "
+	                       "not changed (run, not applied from the preview)", e->path,
+	                    e->old_data ? e->old_data : "", e->old_data ? e->old_data : "");
 	if (filediff_read(AT_FDCWD, abs, true, DIFF_FILE_CAP, &data, &len, errstr) <= 0) {
 		if (*errstr == NULL)
 			*errstr = xasprintf("cannot open %s: %s", abs, strerror(ENOENT));

@@ -160,6 +160,10 @@ static void stat_extra(struct buf *b, const struct diff_entry *e)
 	if (e->op == DIFF_OP_MODIFY && e->old_mode != e->new_mode)
 		buf_printf(b, "%smode %s -> %s", S_ISDIR(e->new_mode) ? "" : ", ",
 		           mode_word(e->old_mode, t1, sizeof(t1)), mode_word(e->new_mode, t2, sizeof(t2)));
+	/* a new file that runs (or is setuid, setgid, sticky): its "new file
+	 * mode" header may lie past the cut, as a modified file's mode did */
+	else if (e->op == DIFF_OP_ADD && S_ISREG(e->new_mode) && (e->new_mode & 07111))
+		buf_printf(b, ", mode %s", mode_word(e->new_mode, t1, sizeof(t1)));
 }
 
 /* `git diff --stat` lines, then the totals. */
@@ -193,6 +197,12 @@ static void render_stat(struct buf *b, const struct diff *d, bool color)
 		free(p);
 	}
 	if (i < d->n) {
+		char *nl = b->len ? memrchr(b->data, '\n', b->len) : NULL;
+		if (i > 0 && b->len && b->data[b->len - 1] != '\n') { /* a path half shown */
+			b->len = nl ? (size_t)(nl - b->data) + 1 : 0;
+			b->data[b->len] = '\0';
+			i--;
+		}
 		b->cap = 0; /* room for the notice itself */
 		buf_printf(b, "[%zu more changes not listed: the preview is cut at %u MiB]\n",
 		           d->n - i, DIFF_TEXT_CAP >> 20);
@@ -244,10 +254,19 @@ static void render_head(struct buf *b, const struct diff *d, bool color)
 	head_line(b, color, C_BOLD, "preview: ", d->title ? d->title : tool_name(d->tool));
 	if (d->error)
 		head_line(b, color, C_RED, "error: ", d->error);
-	if (d->incomplete && !d->error)
+	if (d->incomplete && !d->error) {
 		head_line(b, color, C_YELLOW, "not applied from the preview: ", d->incomplete);
+		/* "what it changed until then is shown" read as a part of what
+		 * approval does; a command that tells the dry run (its overlay
+		 * in /proc/self/mountinfo) wrote notes.txt there, slept past the
+		 * limit, and the approved run deleted src/ */
+		line(b, color, C_YELLOW, "on approval the call itself runs, not this preview: what it "
+		                         "does may differ from anything shown here");
+	}
 	for (size_t i = 0; d->notes && d->notes[i]; i++)
 		head_line(b, color, C_YELLOW, "note: ", d->notes[i]);
+	if (d->notes_more)
+		line(b, color, C_YELLOW, "note: ... and %zu more notes (not listed)", d->notes_more);
 	if (d->tool == TOOL_SHELL && d->ran) {
 		line(b, color, NULL, "dry run: %s %d%s in %lld ms",
 		     d->timed_out ? "timed out; exit" : "exit", d->exit_code,
@@ -268,6 +287,10 @@ char *diff_render(const struct diff *d, enum diff_format f, size_t *len)
 		changeset_render(d->sql, &b, color);
 	if (d->n && !d->error)
 		render_stat(&b, d, color);
+	else if (d->tool == TOOL_SHELL && !d->ran && !d->error)
+		/* "no changes" read as a harmless command, when none ran: on
+		 * approval it runs unpreviewed */
+		buf_puts(&b, " the dry run did not run: what the command changes is not known\n");
 	else if (d->tool != TOOL_SQL && !d->error)
 		buf_puts(&b, " no changes\n");
 	for (size_t i = 0; i < d->n && !b.truncated && !d->error; i++)
@@ -331,6 +354,8 @@ json_t *diff_to_json(const struct diff *d)
 	for (size_t i = 0; d->notes && d->notes[i]; i++)
 		json_array_append_new(notes, encode_bytes(d->notes[i], strlen(d->notes[i])));
 	json_object_set_new(j, "notes", notes);
+	if (d->notes_more)
+		json_object_set_new(j, "notes_more", json_integer((json_int_t)d->notes_more));
 	summarize(d, &s);
 	json_object_set_new(j, "summary",
 	                    json_pack("{sI sI sI sI sI}", "added", (json_int_t)s.added, "modified",

@@ -20,6 +20,7 @@
 #include "classifier/classifier.h"
 #include "core/util.h"
 #include "diff/diff.h"
+#include "diff/diff_internal.h"
 #include "exec/exec.h"
 #include "gate/pipeline.h"
 #include "gate/protocol.h"
@@ -447,6 +448,86 @@ static void test_locked_database(void **state)
 	free(path);
 }
 
+/* A dry run that could not start (here: the sandbox refuses a secret file
+ * with a second hard link) changed nothing because it never ran: the
+ * preview must not read " no changes", which looks like a harmless call
+ * that approval then runs unpreviewed. */
+static void test_dry_run_unavailable(void **state)
+{
+	struct env *e = *state;
+	struct diff_opts o = {.workdir = e->dir};
+	struct tdata_row r = {.line = 0, .file = "test_dry_run_unavailable"};
+	char *cmd = xasprintf("cd '%s' && echo S=1 > .env && ln .env other", e->dir), *text;
+	struct call *c;
+	struct diff *d;
+
+	env_reset(e);
+	assert_int_equal(system(cmd), 0);
+	c = decode(&r, "{\"tool\":\"shell\",\"input\":{\"command\":\"echo hi > f\"}}");
+	d = diff_preview_call(c, &o);
+	text = diff_render(d, DIFF_FORMAT_PLAIN, NULL);
+	assert_false(diff_complete(d, NULL));
+	if (strstr(text, "dry run unavailable")) { /* a sandbox that refuses the link */
+		assert_null(strstr(text, " no changes"));
+		assert_non_null(strstr(text, "the dry run did not run: what the command changes "
+		                             "is not known"));
+	}
+	free(text);
+	diff_free(d);
+	call_free(c);
+	free(cmd);
+}
+
+/* A dry run that wrote 45,000 files into a nested .git made a note for
+ * each (compared with every one before: 23 s of a held gate), and their
+ * lines came before the stat block. Notes past DIFF_NOTES_CAP are counted. */
+static void test_notes_capped(void **state)
+{
+	struct diff *d = diff_new(TOOL_SHELL, "/");
+	char *text;
+
+	(void)state;
+	for (int i = 0; i < 5000; i++)
+		diff_set_incomplete(d, "the dry run changed sub/.git/f%d", i);
+	assert_int_equal(strv_len(d->notes), DIFF_NOTES_CAP);
+	assert_int_equal(d->notes_more, 5000 - 1 - DIFF_NOTES_CAP);
+	text = diff_render(d, DIFF_FORMAT_PLAIN, NULL);
+	assert_non_null(strstr(text, "\nnote: ... and 4979 more notes (not listed)\n"));
+	free(text);
+	diff_free(d);
+}
+
+/* A stat block cut at 8 MiB ended in half a path glued to its notice
+ * ("000[7394 more changes not listed"): the line cut goes, and it is
+ * counted with the changes not listed. */
+static void test_stat_cut_whole_lines(void **state)
+{
+	struct diff *d = diff_new(TOOL_SHELL, "/");
+	char name[200], *text, *notice, *line_start;
+	size_t n = 50000, shown = 0, more = 0;
+
+	(void)state;
+	d->ran = true;
+	for (size_t i = 0; i < n; i++) {
+		struct diff_entry *e;
+		snprintf(name, sizeof(name), "%0180zu", i);
+		e = diff_add_entry(d, name, DIFF_OP_ADD);
+		e->new_mode = S_IFREG | 0644;
+	}
+	text = diff_render(d, DIFF_FORMAT_PLAIN, NULL);
+	notice = strstr(text, " more changes not listed");
+	assert_non_null(notice);
+	while (notice > text && *notice != '[')
+		notice--;
+	assert_true(notice > text && notice[-1] == '\n');
+	assert_int_equal(sscanf(notice, "[%zu more changes", &more), 1);
+	for (line_start = text; line_start < notice; line_start = strchr(line_start, '\n') + 1)
+		shown += strncmp(line_start, " 0", 2) == 0;
+	assert_int_equal(shown + more, n);
+	free(text);
+	diff_free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -457,6 +538,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_sql, env_setup, env_teardown),
 		cmocka_unit_test_setup_teardown(test_shell, env_setup, env_teardown),
 		cmocka_unit_test_setup_teardown(test_locked_database, env_setup, env_teardown),
+		cmocka_unit_test_setup_teardown(test_dry_run_unavailable, env_setup, env_teardown),
+		cmocka_unit_test(test_notes_capped),
+		cmocka_unit_test(test_stat_cut_whole_lines),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
