@@ -241,8 +241,16 @@ static int run_sql(struct gate *g, const struct call *c, const struct plan *pl,
 		not_regular(c->database, errstr);
 		goto out;
 	}
+	/* The SQL runs in the gate's own process. Debian's SQLite is built
+	 * with SQLITE_ENABLE_FTS3_TOKENIZER: the two-argument fts3_tokenizer()
+	 * takes a blob as the address of a tokenizer's functions, and an
+	 * auto-run call naming 0x4141414141414141 made the gate jump there
+	 * (SIGSEGV; code the agent chose, outside any sandbox). Off before
+	 * the first statement, or the call does not run. */
 	if (sqlite3_open_v2(path, &db, ro ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE, NULL) !=
-	    SQLITE_OK) {
+	            SQLITE_OK ||
+	    sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_FTS3_TOKENIZER, 0, (int *)NULL) !=
+	            SQLITE_OK) {
 		*errstr = xasprintf("cannot open database %s: %s", c->database, sqlite3_errmsg(db));
 		goto out;
 	}

@@ -35,6 +35,17 @@ expect_eq "fts3_tokenizer pointer: the preview fails, it does not crash" "$?" 1
 check "fts3_tokenizer pointer: the preview says why" grep -q 'fts3tokenize disabled' "$d/fts.txt"
 out=$(sql f2 "$q" | gate 'cat >/dev/null')
 expect_eq "fts3_tokenizer pointer: the gate answers, refused" "$(field "$out" decision)" error
+# and the gate's own executor, which runs an auto-run call's SQL in its
+# process: under the default policy the same string (INSERT, medium) ran
+# there, and the gate died of SIGSEGV at the address it named
+mkdir -p "$d/wd3"
+sqlite3 "$d/wd3/t.db" 'CREATE TABLE t(id INTEGER PRIMARY KEY);'
+out=$(sql f3 "$q" | "$AIRLOCK" gate --no-tty --db "$d/g3.db" --workdir "$d/wd3")
+expect_eq "fts3_tokenizer pointer: the gate's executor survives it" "$?" 0
+expect_eq "fts3_tokenizer pointer: the auto-run call fails, said why" \
+	"$(field "$out" decision) $(field "$out" exit_code)" "auto 1"
+expect_eq "fts3_tokenizer pointer: the error names it" \
+	"$(field "$out" stderr | grep -c 'fts3tokenize disabled')" 1
 
 # a table without a PRIMARY KEY is counted, not listed: rows a second
 # connection changed between preview and approval, same counts, were
