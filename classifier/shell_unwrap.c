@@ -216,6 +216,7 @@ static long wrap_su(struct cctx *x, struct cmdv *c, size_t at);
 static long wrap_watch(struct cctx *x, struct cmdv *c, size_t at);
 static long wrap_command(struct cctx *x, struct cmdv *c, size_t at);
 static long wrap_time(struct cctx *x, struct cmdv *c, size_t at);
+static long wrap_jobs(struct cctx *x, struct cmdv *c, size_t at);
 static long wrap_flock(struct cctx *x, struct cmdv *c, size_t at);
 static long wrap_runuser(struct cctx *x, struct cmdv *c, size_t at);
 static long wrap_script(struct cctx *x, struct cmdv *c, size_t at);
@@ -366,6 +367,7 @@ static const struct wrapper wrappers[] = {
 	{"firejail", NULL, "", 0, NULL, NULL, NULL, NULL},
 	{"flock", NULL, "wEc", 0, NULL, NULL, wrap_flock, long_flock},
 	{"ionice", NULL, "cnP", 0, NULL, NULL, NULL, long_ionice},
+	{"jobs", NULL, "", 0, NULL, NULL, wrap_jobs, NULL}, /* jobs -x CMD */
 	{"ksh", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
 	{"ltrace", NULL, ltrace_opts, 0, NULL, NULL, wrap_trace, NULL},
 	{"mksh", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
@@ -863,6 +865,22 @@ void unwrap_stdin_script(struct cctx *x, struct cmdv *c, bool shell, const char 
 	}
 }
 
+/* Whether a shell's options [1, end) make it expand history in what it
+ * reads: -i (interactive: history and expansion on), or -H or -o
+ * histexpand. */
+static bool shell_histexpand(const struct cmdv *c, size_t end)
+{
+	for (size_t i = 1; i < end; i++) {
+		const char *a = c->w[i].val;
+		if (a[0] != '-' || a[1] == '-')
+			continue;
+		if (strchr(a, 'i') || strchr(a, 'H') ||
+		    (strchr(a, 'o') && i + 1 < end && strcmp(c->w[i + 1].val, "histexpand") == 0))
+			return true;
+	}
+	return false;
+}
+
 static long wrap_shell(struct cctx *x, struct cmdv *c, size_t at)
 {
 	bool dash_c;
@@ -890,6 +908,12 @@ static long wrap_shell(struct cctx *x, struct cmdv *c, size_t at)
 		        "runs the script %s, which airlock cannot see", s->val);
 		shell_files_run(x, s, "sh");
 	} else {
+		/* bash -i <<EOF: `!!`, `!:1` in the text become earlier lines */
+		if (c->in == IN_DOC && memchr(c->in_text, '!', c->in_len) && shell_histexpand(c, i))
+			cls_add(x, TIER_HIGH, "exec.dynamic_command", shell_span_word(x, &c->w[0]),
+			        "%s expands history in its input: a `!` word runs earlier "
+			        "command lines",
+			        c->w[0].val);
 		unwrap_stdin_script(x, c, true, c->w[0].val);
 	}
 	return -1;
@@ -1031,6 +1055,17 @@ static long wrap_command(struct cctx *x, struct cmdv *c, size_t at)
 		return -1;
 	}
 	return (long)at;
+}
+
+/* jobs -x CMD ARGS runs CMD (job specs in ARGS replaced by process group
+ * ids); without -x jobs only lists, as the table's row says. */
+static long wrap_jobs(struct cctx *x, struct cmdv *c, size_t at)
+{
+	struct cmdv h = wrapper_head(c, at);
+
+	if (!opt_short(&h, 'x', ""))
+		return 0;
+	return rest_or_self(x, c, at);
 }
 
 static long wrap_time(struct cctx *x, struct cmdv *c, size_t at)
