@@ -647,10 +647,35 @@ static const char *const git_run[] = {"hooks",     "config",          "config.wo
                                       "commondir", "info/attributes", "modules",
                                       "worktrees", "rebase-merge/git-rebase-todo"};
 
+/* A directory holding HEAD, objects/ and refs/ is a bare repository to git
+ * run in it (safe.bareRepository defaults to all), and its config's
+ * core.fsmonitor (with core.worktree) runs at the next git status there,
+ * the host's or an editor's: so a file named config beside a HEAD, or a
+ * HEAD beside a config, is that repository's config. One stat, only for
+ * those two names. */
+static bool bare_repo_file(const char *abs)
+{
+	const char *base = strrchr(abs, '/');
+	const char *other;
+	char sib[CLS_MAX_PATH];
+	struct stat st;
+
+	if (base == NULL)
+		return false;
+	base++;
+	other = strcmp(base, "config") == 0 ? "HEAD" : strcmp(base, "HEAD") == 0 ? "config" : NULL;
+	if (other == NULL ||
+	    (size_t)snprintf(sib, sizeof(sib), "%.*s%s", (int)(base - abs), abs, other) >= sizeof(sib))
+		return false;
+	return stat(sib, &st) == 0 && S_ISREG(st.st_mode);
+}
+
 /* A .git itself (replacing or moving it swaps every one of those) or one of
  * git_run inside it, at any depth: a nested repository's hooks run too. */
 static bool git_config(const char *abs)
 {
+	if (bare_repo_file(abs))
+		return true;
 	for (const char *p = strstr(abs, "/.git"); p; p = strstr(p + 1, "/.git")) {
 		if (p[5] == '\0' || (p[5] == '/' && rel_match(p + 6, git_run, nitems(git_run))))
 			return true;

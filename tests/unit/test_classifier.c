@@ -447,6 +447,56 @@ static void test_symlinks(void **state)
 	rmdir(dir);
 }
 
+/* A config beside a HEAD (or a HEAD beside a config) makes a bare
+ * repository of its directory: git status there runs core.fsmonitor. */
+static void test_bare_repo(void **state)
+{
+	char dir[] = "/tmp/airlock-bare-XXXXXX", p[160];
+	struct classify_opts o;
+	struct verdict *v;
+	struct call *c = call_new();
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(p, sizeof(p), "%s/sub", dir);
+	assert_int_equal(mkdir(p, 0700), 0);
+	snprintf(p, sizeof(p), "%s/sub/HEAD", dir);
+	assert_non_null(f = fopen(p, "w"));
+	fclose(f);
+	snprintf(p, sizeof(p), "%s/lib", dir);
+	assert_int_equal(mkdir(p, 0700), 0);
+	snprintf(p, sizeof(p), "%s/lib/config", dir);
+	assert_non_null(f = fopen(p, "w"));
+	fclose(f);
+	classify_opts_init(&o, dir, HOME);
+	c->tool = TOOL_WRITE_FILE;
+	c->path = "sub/config";
+	v = classify_call(c, &o);
+	assert_true(verdict_has(v, "fs.write.git_config"));
+	verdict_free(v);
+	c->path = "lib/HEAD";
+	v = classify_call(c, &o);
+	assert_true(verdict_has(v, "fs.write.git_config"));
+	verdict_free(v);
+	c->path = "config"; /* no HEAD beside it */
+	v = classify_call(c, &o);
+	assert_false(verdict_has(v, "fs.write.git_config"));
+	verdict_free(v);
+	call_free(c);
+	v = classify_shell("printf '[core]\\n' > sub/config", &o);
+	assert_true(verdict_has(v, "fs.write.git_config"));
+	verdict_free(v);
+	unlink(p);
+	snprintf(p, sizeof(p), "%s/sub/HEAD", dir);
+	unlink(p);
+	snprintf(p, sizeof(p), "%s/sub", dir);
+	rmdir(p);
+	snprintf(p, sizeof(p), "%s/lib", dir);
+	rmdir(p);
+	rmdir(dir);
+}
+
 /* libpg_query hidden by a bind mount in a private mount namespace: the SQL
  * classifier must fail closed. Runs first, before anything loads it. */
 static void test_no_libpg_query(void **state)
@@ -592,6 +642,7 @@ int main(void)
 		cmocka_unit_test(test_routine),        cmocka_unit_test(test_local_bins),
 		cmocka_unit_test(test_rule_coverage),
 		cmocka_unit_test(test_limits),         cmocka_unit_test(test_symlinks),
+		cmocka_unit_test(test_bare_repo),
 		cmocka_unit_test(test_find_secret),    cmocka_unit_test(test_spans),
 		cmocka_unit_test(test_secret_names),
 		cmocka_unit_test(test_wrapping),
