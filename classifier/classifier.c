@@ -7,6 +7,7 @@
  */
 #include <ctype.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "classifier/classifier_internal.h"
@@ -336,6 +337,34 @@ static void file_url(struct cctx *x, const char *u)
 	paths_read(x, &w, w.val);
 }
 
+/* A secret shape in text as the server reads it: %XX decoded (and + as a
+ * space, as a form decodes it), so AKIA%49OSFODNN7EXAMPLE in a query or
+ * -----BEGIN%20RSA%20PRIVATE%20KEY----- in a form body is still found.
+ * Only text with a % is decoded. */
+static const char *secret_decoded(const char *text)
+{
+	static const char hex[] = "0123456789abcdef";
+	const char *kind, *hi, *lo;
+	char *d;
+	size_t n = 0;
+
+	if (strchr(text, '%') == NULL)
+		return NULL;
+	d = xmalloc(strlen(text) + 1);
+	for (const char *u = text; *u; u++) {
+		if (*u == '%' && u[1] && u[2] && (hi = strchr(hex, tolower((unsigned char)u[1]))) &&
+		    (lo = strchr(hex, tolower((unsigned char)u[2])))) {
+			d[n++] = (char)((hi - hex) * 16 + (lo - hex));
+			u += 2;
+		} else {
+			d[n++] = *u == '+' ? ' ' : *u;
+		}
+	}
+	kind = classify_find_secret(d, n, NULL);
+	free(d);
+	return kind;
+}
+
 static void http_in(struct cctx *x, const struct call *c)
 {
 	bool reads = c->method == NULL;
@@ -364,7 +393,11 @@ static void http_in(struct cctx *x, const struct call *c)
 	if ((kind = classify_find_secret(c->url, strlen(c->url), &sp)) != NULL)
 		cls_add(x, TIER_HIGH, "secrets.exfiltrate", sp, "the URL carries a secret (%s)",
 		        kind);
-	if (c->body && (kind = classify_find_secret(c->body, strlen(c->body), NULL)) != NULL)
+	else if ((kind = secret_decoded(c->url)) != NULL)
+		cls_add(x, TIER_HIGH, "secrets.exfiltrate", whole(x),
+		        "the URL carries a secret (%s), %%-encoded", kind);
+	if (c->body && ((kind = classify_find_secret(c->body, strlen(c->body), NULL)) != NULL ||
+	                (kind = secret_decoded(c->body)) != NULL))
 		cls_add(x, TIER_HIGH, "secrets.exfiltrate", whole(x),
 		        "the request body carries a secret (%s)", kind);
 	http_headers(x, c);
