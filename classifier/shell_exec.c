@@ -41,6 +41,9 @@ static const char *const inject_vars[] = {
 	"npm_config_script_shell", "NPM_CONFIG_SCRIPT_SHELL",
 	/* options from elsewhere: rg's config file (--pre=CMD), man's MANOPT (-P CMD) */
 	"RIPGREP_CONFIG_PATH", "MANOPT",
+	/* bat's config (--pager=CMD), psql's startup file (\! CMD), zip's
+	 * options (-TT CMD) */
+	"BAT_CONFIG_PATH", "PSQLRC", "ZIPOPT",
 	/* where every rc file is read from (~/.gitconfig's fsmonitor, ~/.bashrc),
 	 * and startup code of perl -d, R, vim and python's user site (.pth) */
 	"HOME", "PERL5DB", "R_PROFILE_USER", "R_PROFILE", "VIMRUNTIME", "PYTHONUSERBASE",

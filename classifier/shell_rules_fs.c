@@ -1168,8 +1168,23 @@ static void rule_history(struct cctx *x, struct cmdv *c)
 
 	if (f && (opt_short(c, 'w', "") || opt_short(c, 'a', "")))
 		paths_write(x, f, f->val, shell_span_word(x, f));
+	else if (opt_short(c, 'w', "") || opt_short(c, 'a', ""))
+		cls_add(x, TIER_HIGH, "fs.write.outside_workdir", shell_span_words(x, c->w, c->n),
+		        "history -w|-a writes $HISTFILE (~/.bash_history, or any file the script "
+		        "named, ~/.bashrc too), known only at run time");
 	else if (f && (opt_short(c, 'r', "") || opt_short(c, 'n', "")))
 		paths_read(x, f, f->val);
+}
+
+/* cowsay|cowthink -f FILE: a cow file is Perl that cowsay runs. */
+static void rule_cowsay(struct cctx *x, struct cmdv *c)
+{
+	const char *v;
+	const struct word *w = opt_value(c, 'f', NULL, "efTW", &v);
+
+	if (w && strchr(v, '/'))
+		cls_add(x, x->o->unknown_program, "exec.script", shell_span_word(x, w),
+		        "%s -f runs the cow file %s, Perl code airlock cannot see", c->w[0].val, v);
 }
 
 /* csplit -f PREFIX writes PREFIX00, PREFIX01, ... (xx00 without -f). */
@@ -1889,7 +1904,7 @@ const struct prog rules_fs[] = {
 	NP("continue"), NP("shift"), NP("trap"), NP("umask"), NP("ulimit"), NP("getopts"),
 	NP("times"), NP("caller"), NP("disown"), NP("dirs"), FN("mktemp", rule_mktemp), WR("tee", ""),
 	NP("vmstat"), NP("iostat"), NP("pidof"), NP("netstat"),
-	NP("cowsay"), NP("pstree"), NP("uuidgen"),
+	FN("cowsay", rule_cowsay), FN("cowthink", rule_cowsay), NP("pstree"), NP("uuidgen"),
 	{"rm", 0, NULL, TIER_LOW, NULL, NULL, rule_rm},
 	{"rmdir", P_WRITE, "", TIER_LOW, NULL, NULL, NULL},
 	{"unlink", 0, NULL, TIER_LOW, NULL, NULL, rule_delete},
