@@ -545,7 +545,7 @@ static void g_write_operand(struct cctx *x, const struct cmdv *c, size_t first,
 }
 
 /* --template=DIR copies DIR's hooks into the repository's .git/hooks,
- * where the next commit or checkout runs them. */
+ * where the next commit or checkout runs them; --separate-git-dir. */
 static void g_template(struct cctx *x, const struct cmdv *c)
 {
 	const char *v;
@@ -554,6 +554,14 @@ static void g_template(struct cctx *x, const struct cmdv *c)
 	if (w)
 		cls_add(x, TIER_HIGH, "fs.write.git_config", shell_span_word(x, w),
 		        "installs the hooks of the template directory %s, which git then runs", v);
+	/* --separate-git-dir=DIR moves the git directory there and leaves a
+	 * .git file naming it: its hooks and config become files no .git
+	 * path shows */
+	if ((w = opt_value(c, 0, "--separate-git-dir", NULL, &v)) != NULL)
+		cls_add(x, TIER_HIGH, "fs.write.git_config", shell_span_word(x, w),
+		        "moves the git directory to %s, where its hooks and config are no longer "
+		        "under a .git",
+		        v);
 }
 
 /* apply --unsafe-paths lets the patch write outside the work tree. */
