@@ -133,6 +133,26 @@ static void eval_read(struct cctx *x, const struct cmdv *c)
 		shell_expand_word(x, &c->w[idx[i]]);
 }
 
+/* compgen -W WORDLIST expands WORDLIST again (its $( ) and ` ` run, even
+ * quoted), and compgen -C COMMAND runs COMMAND for the completions. */
+static void eval_compgen(struct cctx *x, const struct cmdv *c)
+{
+	static const char argopts[] = "oAGWFCXPS";
+
+	for (size_t i = 1; i < c->n && strcmp(c->w[i].val, "--") != 0; i++) {
+		const char *v;
+		size_t j = i;
+		const struct word *w = opt_value_at(c, &j, 'W', NULL, argopts, &v);
+		if (w) {
+			shell_var_evaluated(x);
+			shell_expand_word(x, w);
+		} else if ((w = opt_value_at(c, &i, 'C', NULL, argopts, &v)) != NULL) {
+			eval_script(x, w, v, "compgen -C");
+		}
+		i = j > i ? j : i;
+	}
+}
+
 /* fc [-e EDITOR] [-s] [FIRST]: runs command lines from the history again
  * (after an editor, or with `old=new` replaced), lines `history -s` or
  * `history -r FILE` may have put there; -l only lists them. */
@@ -185,7 +205,8 @@ static const struct evaluator {
 	const char *name;
 	void (*fn)(struct cctx *x, const struct cmdv *c);
 } evaluators[] = {
-	{"[", eval_test},         {"declare", eval_declare}, {"fc", eval_fc},
+	{"[", eval_test},         {"compgen", eval_compgen}, {"declare", eval_declare},
+	{"fc", eval_fc},
 	{"hash", eval_hash},
 	{"let", eval_let},        {"local", eval_declare},   {"mapfile", eval_mapfile},
 	{"printf", eval_printf},  {"read", eval_read},       {"readarray", eval_mapfile},

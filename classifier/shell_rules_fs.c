@@ -1895,7 +1895,7 @@ const struct prog rules_fs[] = {
 	FN("printenv", rule_printenv), NP("locale"), NP("getconf"), NP("tput"), NP("clear"), NP("reset"),
 	FN("gpg", rule_keys), FN("gpg2", rule_keys), FN("security", rule_keys),
 	FN("history", rule_history), NP("fc"), FN("alias", rule_alias), NP("unalias"), FN("set", rule_set), NP("shopt"), NP("unset"),
-	NP("read"), NP("mapfile"), NP("readarray"), NP("wait"), NP("jobs"), NP("fg"), NP("bg"), NP("hash"), NP("help"),
+	NP("read"), NP("mapfile"), NP("readarray"), NP("wait"), NP("jobs"), NP("fg"), NP("bg"), NP("hash"), NP("help"), NP("compgen"),
 	FN("man", rule_man), FN("info", rule_outfile), NP("apropos"), NP("whatis"), NP("lscpu"), NP("lsblk"),
 	NP("lsusb"), NP("lspci"), NP("arch"), NP("tty"), NP("stty"), NP("logname"), NP("users"),
 	NP("who"), NP("w"), NP("last"), NP("cal"), NP("bc"), FN("dc", rule_dc), NP("factor"),
