@@ -200,6 +200,17 @@ static void eval_histexpand(struct cctx *x, const struct cmdv *c)
 		        "turns on history expansion: a later `!` word runs earlier command lines");
 }
 
+/* unset 'a[SUBSCRIPT]': the subscript of an array is expanded (its $( )
+ * runs, quoted or not). */
+static void eval_unset(struct cctx *x, const struct cmdv *c)
+{
+	for (size_t i = 1; i < c->n; i++)
+		if (strchr(c->w[i].val, '[')) {
+			shell_var_evaluated(x);
+			shell_expand_word(x, &c->w[i]);
+		}
+}
+
 /* In name order, for bsearch. */
 static const struct evaluator {
 	const char *name;
@@ -212,6 +223,7 @@ static const struct evaluator {
 	{"printf", eval_printf},  {"read", eval_read},       {"readarray", eval_mapfile},
 	{"readonly", eval_declare}, {"set", eval_histexpand}, {"shopt", eval_histexpand},
 	{"test", eval_test},      {"trap", eval_trap},       {"typeset", eval_declare},
+	{"unset", eval_unset},
 };
 
 static int evaluator_cmp(const void *k, const void *e)
