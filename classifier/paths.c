@@ -575,6 +575,11 @@ static const char *persistence(const struct cctx *x, const char *abs)
 			return persist_abs[i];
 	if (strstr(abs, "/.ssh/") || strstr(abs, "/.bashrc"))
 		return ".ssh or a shell rc file";
+	/* what an allowed .envrc sources (source_env_if_exists): direnv
+	 * trusts the .envrc by its hash alone, so these run unseen in the
+	 * user's shell */
+	if (strstr(abs, "/.envrc.local") || strstr(abs, "/.envrc.private"))
+		return "direnv's local .envrc";
 	return NULL;
 }
 
@@ -585,6 +590,12 @@ static const char *const gate_rel[] = {
 	".cursor/mcp.json", ".vscode/mcp.json",      ".vscode/tasks.json",          ".gemini/settings.json",
 	".codex/config.toml", ".claude/hooks",       ".vscode/settings.json",
 	".devcontainer/devcontainer.json",           ".devcontainer.json",
+	/* the other agents' and editors' MCP servers, hooks and plugins, as
+	 * exec/guard.c keeps them read-only in the sandbox: write_file is not
+	 * sandboxed */
+	".amazonq/mcp.json", ".amazonq/default.json", ".cursor/hooks.json", ".kiro/hooks",
+	".kiro/settings/mcp.json", ".opencode/opencode.json", ".opencode/opencode.jsonc",
+	".opencode/plugin", ".opencode/plugins", ".roo/mcp.json", ".windsurf/hooks.json",
 };
 static const char *const gate_home[] = {
 	".config/airlock",  ".local/state/airlock",  ".claude/settings.json", ".claude/settings.local.json",
@@ -680,8 +691,11 @@ static bool git_config(const char *abs)
 		if (p[5] == '\0' || (p[5] == '/' && rel_match(p + 6, git_run, nitems(git_run))))
 			return true;
 	}
-	/* husky points core.hooksPath at .husky: its files are the hooks */
-	return strstr(abs, "/.husky/") != NULL;
+	/* husky points core.hooksPath at .husky: its files are the hooks;
+	 * lefthook merges its git-ignored local config and scripts into
+	 * what the hook it installed runs */
+	return strstr(abs, "/.husky/") != NULL || strstr(abs, "/.lefthook-local") != NULL ||
+	       strstr(abs, "/.config/lefthook-local.") != NULL;
 }
 
 bool paths_holds_secrets(const struct cctx *x, const char *abs)
