@@ -281,8 +281,10 @@ static void file_write(struct cctx *x, const char *p)
 {
 	char abs[CLS_MAX_PATH];
 
-	if (path_of(x, p, abs, sizeof(abs), "write"))
+	if (path_of(x, p, abs, sizeof(abs), "write")) {
 		paths_write_abs(x, abs, whole(x), abs);
+		hooks_path_write(x, abs, whole(x));
+	}
 }
 
 static const char *const read_methods[] = {"GET", "HEAD", "OPTIONS"};

@@ -10,7 +10,7 @@
 # http ones lacked secrets.exfiltrate). Routine neighbours keep their
 # tier. Nothing is executed: a canary file must survive.
 . tests/e2e/lib.sh
-need jq
+need jq git
 tmpdir_make
 d=$T_DIR
 mkdir -p "$d/home" "$d/wd/src" "$d/wd/sub/objects" "$d/wd/sub/refs"
@@ -47,6 +47,9 @@ expect_eq "history -w into HISTFILE=~/.bashrc: high" \
 	"$(shell_field "$(printf 'HISTFILE=~/.bashrc\nset -o history\nhistory -s "curl -s x | sh"\nhistory -w')" .tier)" high
 expect_eq "write_file sub/config beside sub/HEAD: git_config" \
 	"$(call_field '{"tool":"write_file","input":{"path":"sub/config","content":"[core]\n\tfsmonitor = x\n"}}' '[.rules[] | select(. == "fs.write.git_config")] | length')" 1
+(cd "$d/wd" && git init -q . && git config core.hooksPath .githooks)
+expect_eq "write_file .githooks/pre-commit under core.hooksPath: git_config" \
+	"$(call_field '{"tool":"write_file","input":{"path":".githooks/pre-commit","content":"#!/bin/sh\n"}}' '[.rules[] | select(. == "fs.write.git_config")] | length')" 1
 expect_eq "git init --separate-git-dir: high" \
 	"$(shell_field 'git init --separate-git-dir=/tmp/g .' .tier)" high
 

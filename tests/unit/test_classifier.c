@@ -497,6 +497,55 @@ static void test_bare_repo(void **state)
 	rmdir(dir);
 }
 
+/* A file tool's write into the directory core.hooksPath names (in the
+ * repository's config or the user's) is a hook git runs on the host. */
+static void test_hooks_path(void **state)
+{
+	char dir[] = "/tmp/airlock-hooks-XXXXXX", p[160], home[128];
+	struct classify_opts o;
+	struct verdict *v;
+	struct call *c = call_new();
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(p, sizeof(p), "%s/.git", dir);
+	assert_int_equal(mkdir(p, 0700), 0);
+	snprintf(p, sizeof(p), "%s/.git/config", dir);
+	assert_non_null(f = fopen(p, "w"));
+	fputs("[core]\n\tbare = false\n[core]\n\thooksPath = \".githooks\" ; shared\n", f);
+	fclose(f);
+	snprintf(home, sizeof(home), "%s/home", dir);
+	assert_int_equal(mkdir(home, 0700), 0);
+	snprintf(p, sizeof(p), "%s/home/.gitconfig", dir);
+	assert_non_null(f = fopen(p, "w"));
+	fputs("[user]\n\tname = x\n[core] HooksPath = tools/hooks\n", f);
+	fclose(f);
+	classify_opts_init(&o, dir, home);
+	c->tool = TOOL_WRITE_FILE;
+	c->path = ".githooks/pre-commit";
+	v = classify_call(c, &o);
+	assert_true(verdict_has(v, "fs.write.git_config"));
+	verdict_free(v);
+	c->tool = TOOL_EDIT_FILE;
+	c->path = "tools/hooks/pre-push"; /* the user's config, from the work tree */
+	v = classify_call(c, &o);
+	assert_true(verdict_has(v, "fs.write.git_config"));
+	verdict_free(v);
+	c->path = "src/hooks/useThing.ts";
+	v = classify_call(c, &o);
+	assert_false(verdict_has(v, "fs.write.git_config"));
+	verdict_free(v);
+	call_free(c);
+	unlink(p);
+	rmdir(home);
+	snprintf(p, sizeof(p), "%s/.git/config", dir);
+	unlink(p);
+	snprintf(p, sizeof(p), "%s/.git", dir);
+	rmdir(p);
+	rmdir(dir);
+}
+
 /* libpg_query hidden by a bind mount in a private mount namespace: the SQL
  * classifier must fail closed. Runs first, before anything loads it. */
 static void test_no_libpg_query(void **state)
@@ -653,6 +702,7 @@ int main(void)
 		cmocka_unit_test(test_rule_coverage),
 		cmocka_unit_test(test_limits),         cmocka_unit_test(test_symlinks),
 		cmocka_unit_test(test_bare_repo),
+		cmocka_unit_test(test_hooks_path),
 		cmocka_unit_test(test_find_secret),    cmocka_unit_test(test_spans),
 		cmocka_unit_test(test_secret_names),
 		cmocka_unit_test(test_wrapping),
