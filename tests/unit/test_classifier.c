@@ -447,103 +447,92 @@ static void test_symlinks(void **state)
 	rmdir(dir);
 }
 
+/* Writes text to dir/rel, making its directories. */
+static void put_file(const char *dir, const char *rel, const char *text)
+{
+	char *cmd = xasprintf("mkdir -p \"$(dirname '%s/%s')\"", dir, rel), *p;
+	FILE *f;
+
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	p = xasprintf("%s/%s", dir, rel);
+	assert_non_null(f = fopen(p, "w"));
+	fputs(text, f);
+	fclose(f);
+	free(p);
+}
+
+/* Whether a file tool's write of path fires rule, in the workdir o names. */
+static bool file_call_has(enum tool tool, const char *path, const struct classify_opts *o,
+                          const char *rule)
+{
+	struct call *c = call_new();
+	struct verdict *v;
+	bool has;
+
+	c->tool = tool;
+	c->path = path;
+	v = classify_call(c, o);
+	has = verdict_has(v, rule);
+	verdict_free(v);
+	c->path = NULL;
+	call_free(c);
+	return has;
+}
+
+static void rm_tree(const char *dir)
+{
+	char *cmd = xasprintf("rm -rf '%s'", dir);
+
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+}
+
 /* A config beside a HEAD (or a HEAD beside a config) makes a bare
  * repository of its directory: git status there runs core.fsmonitor. */
 static void test_bare_repo(void **state)
 {
-	char dir[] = "/tmp/airlock-bare-XXXXXX", p[160];
+	char dir[] = "/tmp/airlock-bare-XXXXXX";
 	struct classify_opts o;
 	struct verdict *v;
-	struct call *c = call_new();
-	FILE *f;
 
 	(void)state;
 	assert_non_null(mkdtemp(dir));
-	snprintf(p, sizeof(p), "%s/sub", dir);
-	assert_int_equal(mkdir(p, 0700), 0);
-	snprintf(p, sizeof(p), "%s/sub/HEAD", dir);
-	assert_non_null(f = fopen(p, "w"));
-	fclose(f);
-	snprintf(p, sizeof(p), "%s/lib", dir);
-	assert_int_equal(mkdir(p, 0700), 0);
-	snprintf(p, sizeof(p), "%s/lib/config", dir);
-	assert_non_null(f = fopen(p, "w"));
-	fclose(f);
+	put_file(dir, "sub/HEAD", "ref: refs/heads/main\n");
+	put_file(dir, "lib/config", "");
 	classify_opts_init(&o, dir, HOME);
-	c->tool = TOOL_WRITE_FILE;
-	c->path = "sub/config";
-	v = classify_call(c, &o);
-	assert_true(verdict_has(v, "fs.write.git_config"));
-	verdict_free(v);
-	c->path = "lib/HEAD";
-	v = classify_call(c, &o);
-	assert_true(verdict_has(v, "fs.write.git_config"));
-	verdict_free(v);
-	c->path = "config"; /* no HEAD beside it */
-	v = classify_call(c, &o);
-	assert_false(verdict_has(v, "fs.write.git_config"));
-	verdict_free(v);
-	call_free(c);
+	assert_true(file_call_has(TOOL_WRITE_FILE, "sub/config", &o, "fs.write.git_config"));
+	assert_true(file_call_has(TOOL_WRITE_FILE, "lib/HEAD", &o, "fs.write.git_config"));
+	/* no HEAD beside it */
+	assert_false(file_call_has(TOOL_WRITE_FILE, "config", &o, "fs.write.git_config"));
 	v = classify_shell("printf '[core]\\n' > sub/config", &o);
 	assert_true(verdict_has(v, "fs.write.git_config"));
 	verdict_free(v);
-	unlink(p);
-	snprintf(p, sizeof(p), "%s/sub/HEAD", dir);
-	unlink(p);
-	snprintf(p, sizeof(p), "%s/sub", dir);
-	rmdir(p);
-	snprintf(p, sizeof(p), "%s/lib", dir);
-	rmdir(p);
-	rmdir(dir);
+	rm_tree(dir);
 }
 
 /* A file tool's write into the directory core.hooksPath names (in the
  * repository's config or the user's) is a hook git runs on the host. */
 static void test_hooks_path(void **state)
 {
-	char dir[] = "/tmp/airlock-hooks-XXXXXX", p[160], home[128];
+	char dir[] = "/tmp/airlock-hooks-XXXXXX", home[128];
 	struct classify_opts o;
-	struct verdict *v;
-	struct call *c = call_new();
-	FILE *f;
 
 	(void)state;
 	assert_non_null(mkdtemp(dir));
-	snprintf(p, sizeof(p), "%s/.git", dir);
-	assert_int_equal(mkdir(p, 0700), 0);
-	snprintf(p, sizeof(p), "%s/.git/config", dir);
-	assert_non_null(f = fopen(p, "w"));
-	fputs("[core]\n\tbare = false\n[core]\n\thooksPath = \".githooks\" ; shared\n", f);
-	fclose(f);
+	put_file(dir, ".git/config",
+	         "[core]\n\tbare = false\n[core]\n\thooksPath = \".githooks\" ; shared\n");
+	put_file(dir, "home/.gitconfig", "[user]\n\tname = x\n[core] HooksPath = tools/hooks\n");
 	snprintf(home, sizeof(home), "%s/home", dir);
-	assert_int_equal(mkdir(home, 0700), 0);
-	snprintf(p, sizeof(p), "%s/home/.gitconfig", dir);
-	assert_non_null(f = fopen(p, "w"));
-	fputs("[user]\n\tname = x\n[core] HooksPath = tools/hooks\n", f);
-	fclose(f);
 	classify_opts_init(&o, dir, home);
-	c->tool = TOOL_WRITE_FILE;
-	c->path = ".githooks/pre-commit";
-	v = classify_call(c, &o);
-	assert_true(verdict_has(v, "fs.write.git_config"));
-	verdict_free(v);
-	c->tool = TOOL_EDIT_FILE;
-	c->path = "tools/hooks/pre-push"; /* the user's config, from the work tree */
-	v = classify_call(c, &o);
-	assert_true(verdict_has(v, "fs.write.git_config"));
-	verdict_free(v);
-	c->path = "src/hooks/useThing.ts";
-	v = classify_call(c, &o);
-	assert_false(verdict_has(v, "fs.write.git_config"));
-	verdict_free(v);
-	call_free(c);
-	unlink(p);
-	rmdir(home);
-	snprintf(p, sizeof(p), "%s/.git/config", dir);
-	unlink(p);
-	snprintf(p, sizeof(p), "%s/.git", dir);
-	rmdir(p);
-	rmdir(dir);
+	assert_true(file_call_has(TOOL_WRITE_FILE, ".githooks/pre-commit", &o,
+	                          "fs.write.git_config"));
+	/* the user's config, from the work tree */
+	assert_true(file_call_has(TOOL_EDIT_FILE, "tools/hooks/pre-push", &o,
+	                          "fs.write.git_config"));
+	assert_false(file_call_has(TOOL_EDIT_FILE, "src/hooks/useThing.ts", &o,
+	                           "fs.write.git_config"));
+	rm_tree(dir);
 }
 
 /* libpg_query hidden by a bind mount in a private mount namespace: the SQL
