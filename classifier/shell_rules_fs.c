@@ -1188,11 +1188,17 @@ static void rule_cowsay(struct cctx *x, struct cmdv *c)
 }
 
 /* csplit -f PREFIX writes PREFIX00, PREFIX01, ... (xx00 without -f). */
-/* split [FILE [PREFIX]]: reads FILE, writes PREFIXaa... (xaa by default) */
+/* split [FILE [PREFIX]]: reads FILE, writes PREFIXaa... (xaa by default);
+ * --filter=CMD runs CMD (through $SHELL -c) for each part instead. */
 static void rule_split(struct cctx *x, struct cmdv *c)
 {
 	size_t idx[2], n = opt_operands(c, 1, "albnt", idx, nitems(idx));
 	char out[CLS_MAX_PATH];
+	const char *v;
+	const struct word *f = opt_value(c, 0, "--filter", "albnt", &v);
+
+	if (f)
+		rules_hook(x, f, v, strlen(v), "split --filter runs a command for each part");
 
 	if (n > 0 && strcmp(c->w[idx[0]].val, "-") != 0)
 		paths_read(x, &c->w[idx[0]], c->w[idx[0]].val);
