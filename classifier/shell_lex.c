@@ -322,6 +322,16 @@ static const char *lex_param_set(const struct lexer *lx, size_t name, size_t e)
 	return v && (v[0] || op == lx->s + e) ? v : NULL; /* ${x:-w} of "" is w */
 }
 
+/* Whether zsh's parameter flags at s, "(...)", hold e (the value's $( )
+ * run) or P (the value is a name). */
+static bool zsh_flags_evaluate(const char *s, size_t n)
+{
+	for (size_t i = 1; i < n && s[i] != ')'; i++)
+		if (s[i] == 'e' || s[i] == 'P')
+			return true;
+	return false;
+}
+
 /* ${ ... }: HOME and PWD expand; command substitutions inside run. Inside
  * double quotes (and unquoted here-documents) single quotes are literal
  * there, so a $( ) between them runs too. */
@@ -338,9 +348,10 @@ static void lex_param(struct lexer *lx, unsigned *flags)
 		return;
 	}
 	/* ${!x}, ${a[x]}, ${x@P}: the value of x is a name, arithmetic or
-	 * a prompt, evaluated */
+	 * a prompt, evaluated; zsh's ${(e)x} and ${(P)x} flags likewise */
 	if ((name < lx->n && lx->s[name] == '!') || (i < lx->n && lx->s[i] == '[') ||
-	    (i + 1 < lx->n && lx->s[i] == '@' && lx->s[i + 1] == 'P'))
+	    (i + 1 < lx->n && lx->s[i] == '@' && lx->s[i + 1] == 'P') ||
+	    (name < lx->n && lx->s[name] == '(' && zsh_flags_evaluate(lx->s + name, lx->n - name)))
 		shell_var_evaluated(lx->x);
 	set = lex_param_set(lx, name, i);
 	/* the subscript of ${a[...]}, ${#a[...]} or ${!a[...]} */

@@ -134,6 +134,10 @@ const char *rules_prog_name(const char *name, char *buf, size_t sz)
 	const char *p, *slash;
 	size_t skip;
 
+	/* zsh expands =NAME to the path of NAME (its EQUALS option, on by
+	 * default): `zsh -c '=rm -rf ~'` runs rm; bash finds no =rm */
+	if (name[0] == '=' && name[1] != '\0' && strchr(name, '/') == NULL)
+		return name + 1;
 	if (name[0] != '/' || !path_fold(name, buf, sz))
 		return name;
 	for (p = buf; (skip = paths_proc_root(p)) != 0 && p[skip] == '/';)

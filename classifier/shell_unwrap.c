@@ -373,6 +373,8 @@ static const struct wrapper wrappers[] = {
 	{"mksh", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
 	{"nice", NULL, "n", 0, NULL, NULL, NULL, long_nice},
 	{"nohup", NULL, "", 0, NULL, NULL, NULL, NULL},
+	{"noglob", NULL, "", 0, NULL, NULL, NULL, NULL},    /* zsh's precommand modifiers */
+	{"nocorrect", NULL, "", 0, NULL, NULL, NULL, NULL},
 	{"npx", NULL, "pcw", 0, NULL, NULL, wrap_npx, long_npx},
 	{"parallel", NULL, "jSdEIP", 0, NULL, NULL, wrap_parallel, NULL},
 	{"pipenv", "run", "", 0, NULL, NULL, wrap_project_env, NULL},
@@ -881,11 +883,41 @@ static bool shell_histexpand(const struct cmdv *c, size_t end)
 	return false;
 }
 
+/* fish's command substitution is (CMD), unquoted, anywhere in a word:
+ * `fish -c '(echo rm) -rf ~'` runs rm, where sh reads a subshell. The
+ * script is read once more with each such ( written $( . */
+static void fish_substs(struct cctx *x, const struct word *s)
+{
+	struct buf b;
+	char q = 0;
+
+	if (memchr(s->val, '(', s->len) == NULL)
+		return;
+	buf_init(&b, s->len + 16);
+	for (size_t i = 0; i < s->len; i++) {
+		char ch = s->val[i];
+		if (q == 0 && ch == '\\' && i + 1 < s->len) {
+			buf_append(&b, s->val + i++, 2);
+			continue;
+		}
+		if (q == 0 && (ch == '\'' || ch == '"'))
+			q = ch;
+		else if (q == ch)
+			q = 0;
+		if (q == 0 && ch == '(' && (i == 0 || s->val[i - 1] != '$'))
+			buf_append(&b, "$", 1);
+		buf_append(&b, &ch, 1);
+	}
+	shell_script_text(x, b.data, b.len, shell_span_word(x, s));
+	buf_free(&b);
+}
+
 static long wrap_shell(struct cctx *x, struct cmdv *c, size_t at)
 {
 	bool dash_c;
 	size_t i = shell_opts(c, &dash_c);
 	const struct word *s = i < c->n ? &c->w[i] : NULL;
+	char pbuf[CLS_MAX_PATH];
 
 	(void)at;
 	record_self(x, c);
@@ -899,6 +931,8 @@ static long wrap_shell(struct cctx *x, struct cmdv *c, size_t at)
 		if (i + 2 < c->n) /* sh -c SCRIPT NAME ARGS...: the script's $1... */
 			shell_var_args(x, &c->w[i + 2], c->n - i - 2);
 		shell_script_word(x, s);
+		if (strcmp(rules_prog_name(c->w[0].val, pbuf, sizeof(pbuf)), "fish") == 0)
+			fish_substs(x, s);
 	} else if (s && (s->flags & W_PROCSUB)) {
 		cls_add(x, TIER_HIGH, "exec.pipe_to_shell", shell_span_word(x, s),
 		        "runs the output of another command as a script");
