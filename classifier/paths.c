@@ -549,6 +549,16 @@ static const char *const persist_home[] = {
 	".config/systemd", ".local/share/systemd", ".gitconfig", ".config/git", ".inputrc",
 	".xinitrc", ".xprofile", ".pam_environment", ".npmrc", ".pip", ".config/pip",
 	".bash_aliases", ".local/bin", ".bin",
+	/* startup files other programs run code from: editors, debuggers,
+	 * REPLs and clients, direnv's own rc, the session's environment and
+	 * desktop entries, gradle's init scripts, cargo's config (its runner
+	 * and rustc wrapper), docker's credential helpers, kubectl's exec
+	 * plugins */
+	".vimrc", ".vim", ".config/nvim", ".emacs", ".emacs.el", ".emacs.d", ".config/emacs",
+	".tmux.conf", ".config/tmux", ".gdbinit", ".config/gdb", ".lldbinit", ".irbrc", ".pryrc",
+	".Rprofile", ".psqlrc", ".sqliterc", ".curlrc", ".wgetrc", ".direnvrc", ".config/direnv",
+	".config/environment.d", ".local/share/applications", ".gradle/init.d", ".gradle/init.gradle",
+	".cargo/config", ".cargo/config.toml", ".docker/config.json", ".kube/config",
 };
 static const char *const persist_abs[] = {
 	"/etc/profile", "/etc/bash.bashrc", "/etc/zsh", "/etc/environment", "/etc/cron",
@@ -575,6 +585,12 @@ static const char *persistence(const struct cctx *x, const char *abs)
 			return persist_abs[i];
 	if (strstr(abs, "/.ssh/") || strstr(abs, "/.bashrc"))
 		return ".ssh or a shell rc file";
+	/* python runs a .pth file's import lines, and sitecustomize, at every
+	 * start of an interpreter that has that site-packages */
+	if (strstr(abs, "/site-packages/") &&
+	    ((strlen(abs) > 4 && strcmp(abs + strlen(abs) - 4, ".pth") == 0) ||
+	     strstr(abs, "/sitecustomize.py") || strstr(abs, "/usercustomize.py")))
+		return "a python startup file";
 	/* what an allowed .envrc sources (source_env_if_exists): direnv
 	 * trusts the .envrc by its hash alone, so these run unseen in the
 	 * user's shell */
