@@ -313,10 +313,22 @@ static const char *glob_secret(const struct cctx *x, const char *pat)
 	return NULL;
 }
 
+/* The part of abs below /root/ or /home/USER/, or NULL. */
+static const char *other_home(const char *abs)
+{
+	const char *s;
+
+	if (strncmp(abs, "/root/", 6) == 0)
+		return abs + 6;
+	if (strncmp(abs, "/home/", 6) != 0 || (s = strchr(abs + 6, '/')) == NULL || s == abs + 6)
+		return NULL;
+	return s + 1;
+}
+
 const char *secrets_path(const struct cctx *x, const char *abs)
 {
 	size_t hl = strlen(x->home);
-	const char *base = strrchr(abs, '/');
+	const char *base = strrchr(abs, '/'), *rel;
 
 	if (strpbrk(abs, "*?[") && (base = glob_secret(x, abs)) != NULL)
 		return base;
@@ -326,6 +338,10 @@ const char *secrets_path(const struct cctx *x, const char *abs)
 	if (hl > 1 && strncmp(abs, x->home, hl) == 0 && abs[hl] == '/')
 		for (size_t i = 0; i < nitems(home_secrets); i++)
 			if (dir_match(abs + hl + 1, home_secrets[i].match))
+				return home_secrets[i].why;
+	if ((rel = other_home(abs)) != NULL) /* root's or another user's home */
+		for (size_t i = 0; i < nitems(home_secrets); i++)
+			if (dir_match(rel, home_secrets[i].match))
 				return home_secrets[i].why;
 	for (size_t i = 0; i < nitems(abs_secrets); i++)
 		if (strncmp(abs, abs_secrets[i].match, strlen(abs_secrets[i].match)) == 0)
