@@ -1116,6 +1116,8 @@ static void rule_inplace(struct cctx *x, struct cmdv *c)
 		else
 			paths_write(x, w, w->val, shell_span_word(x, w));
 	}
+	if (!out) /* ls | xargs gzip: files named at run time replaced */
+		rules_dyn_writes(x, c, "replaces");
 }
 
 /* sort -o FILE, patch -o FILE: write what they name; sort

@@ -1214,7 +1214,9 @@ static long wrap_script(struct cctx *x, struct cmdv *c, size_t at)
 
 /* parallel CMD ::: ARGS: CMD runs through the shell once per argument,
  * with {} replaced by it (or the argument appended). Without ::: the
- * arguments come from stdin, unknown, as with xargs. */
+ * arguments come from stdin, unknown, as with xargs. With no CMD the
+ * arguments (`parallel ::: 'rm -rf ~'`), or stdin's lines, are the
+ * commands. */
 static long wrap_parallel(struct cctx *x, struct cmdv *c, size_t at)
 {
 	size_t sep = at, shown = 0;
@@ -1222,7 +1224,22 @@ static long wrap_parallel(struct cctx *x, struct cmdv *c, size_t at)
 
 	while (sep < c->n && strcmp(c->w[sep].val, ":::") != 0)
 		sep++;
-	if (sep == c->n || sep == at) {
+	if (sep == at && sep < c->n) {
+		record_self(x, c);
+		for (size_t i = sep + 1; i < c->n; i++) {
+			struct cmdv one = *c;
+			one.w = c->w + i;
+			one.n = 1;
+			script_of_words(x, &one, 0, "parallel");
+		}
+		return -1;
+	}
+	if (at >= c->n) {
+		record_self(x, c);
+		unwrap_stdin_script(x, c, true, "parallel");
+		return -1;
+	}
+	if (sep == c->n) {
 		c->dyn_tail = true;
 		return rest_or_self(x, c, at);
 	}
