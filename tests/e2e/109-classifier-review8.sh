@@ -3,10 +3,13 @@
 # classifier found, through the real binary in a real workdir: text bash
 # runs differently from how it reads (jobs -x, fc and history expansion,
 # compgen -W/-C, single quotes in an array subscript or $(( )), history
-# -w into $HISTFILE), variables that hold a command other tools run or
+# -w into $HISTFILE, split --filter, parallel with no command, sqlite3
+# dot-commands by prefix, zsh's =NAME, git filter-branch filters, xargs
+# gzip), variables that hold a command other tools run or
 # point at their options, a bare repository's config planted beside a
 # HEAD, git init --separate-git-dir, secret shapes and %-encoded keys in
-# an http call, and lowrite; each low or medium before its fix (the
+# an http call, and lowrite; each low or medium before its fix (filter-
+# branch was high and is now denied; the
 # http ones lacked secrets.exfiltrate). Routine neighbours keep their
 # tier. Nothing is executed: a canary file must survive.
 . tests/e2e/lib.sh
@@ -31,6 +34,16 @@ expect_eq "set -H then !!: asks" \
 expect_eq "compgen -W '\$(rm -rf ~)': denied" \
 	"$(shell_field "compgen -W '\$(rm -rf ~)' x" .action)" deny
 expect_eq "compgen -C 'rm -rf ~': denied" "$(shell_field "compgen -C 'rm -rf ~' x" .action)" deny
+
+# programs and shells that run what they are handed
+expect_eq "split --filter='rm -rf ~': denied" \
+	"$(shell_field "split --filter='rm -rf ~' big.log" .action)" deny
+expect_eq "parallel ::: 'rm -rf ~': denied" "$(shell_field "parallel ::: 'rm -rf ~'" .action)" deny
+expect_eq "sqlite3 .sh rm -rf ~: denied" "$(shell_field "sqlite3 app.db '.sh rm -rf ~'" .action)" deny
+expect_eq "zsh -c '=rm -rf ~': denied" "$(shell_field "zsh -c '=rm -rf ~'" .action)" deny
+expect_eq "git filter-branch --tree-filter 'rm -rf ~': denied" \
+	"$(shell_field "git filter-branch --tree-filter 'rm -rf ~' HEAD" .action)" deny
+expect_eq "ls | xargs gzip: high" "$(shell_field 'ls | xargs gzip' .tier)" high
 
 # single quotes that do not stop a $( )
 expect_eq "\${a['\$(rm -rf ~)']}: denied" \
@@ -77,6 +90,7 @@ expect_eq "m['key one']=v: low" "$(shell_field "declare -A m; m['key one']=v" .t
 expect_eq "write_file config with no HEAD beside it: medium" \
 	"$(call_field '{"tool":"write_file","input":{"path":"src/config","content":"x"}}' .tier)" medium
 expect_eq "set +H: low" "$(shell_field 'set +H; echo hi!' .tier)" low
+expect_eq "sqlite3 .tables .schema: low" "$(shell_field "sqlite3 app.db '.tables' '.schema t'" .tier)" low
 
 check "classify runs nothing" test -f "$d/wd/canary"
 finish
