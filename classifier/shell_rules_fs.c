@@ -512,6 +512,35 @@ static void copy_landing(struct cctx *x, const struct word *tw, const char *dir,
 	paths_write(x, &in, path, shell_span_word(x, tw));
 }
 
+/* mv of workdir files to a target outside it (/tmp above all, which a
+ * sandboxed run throws away): gone from the workdir, as rm would make
+ * them. */
+static void move_out(struct cctx *x, const struct cmdv *c, const struct word *tw,
+                     const char *t, const size_t *idx, size_t nsrc)
+{
+	char abs[CLS_MAX_PATH];
+
+	if ((tw->flags & (W_DYNAMIC | W_GLOB)) || !paths_resolve(x, t, abs, sizeof(abs)) ||
+	    paths_class(x, abs) == PC_WORKDIR || paths_class(x, abs) == PC_DEVNULL)
+		return;
+	for (size_t i = 0; i < nsrc; i++) {
+		const struct word *w = &c->w[idx[i]];
+		if ((w->flags & W_DYNAMIC) || !paths_resolve(x, w->val, abs, sizeof(abs)) ||
+		    paths_class(x, abs) != PC_WORKDIR)
+			continue;
+		if (!delete_is_artifact(x, w)) {
+			cls_add(x, TIER_HIGH, "fs.delete", shell_span_words(x, c->w, c->n),
+			        "moves %s out of the workdir to %s: gone from it (a sandboxed "
+			        "run's /tmp is thrown away)",
+			        w->val, t);
+			return;
+		}
+		/* mv build /tmp/: as rm -rf build */
+		cls_add(x, TIER_MEDIUM, "fs.delete.build_output", shell_span_word(x, w),
+		        "moves the build output %s out of the workdir", w->val);
+	}
+}
+
 /* mv/cp/ln/install: -t DIR or the last operand is the target. */
 static void rule_copy(struct cctx *x, struct cmdv *c)
 {
@@ -536,6 +565,9 @@ static void rule_copy(struct cctx *x, struct cmdv *c)
 	if (!tw && n && strcmp(c->w[idx[n - 1]].val, "/dev/null") == 0 && mv)
 		cls_add(x, TIER_HIGH, "fs.delete", shell_span_words(x, c->w, c->n),
 		        "moves files onto /dev/null, which destroys them");
+	else if (mv && (tw || n > 1))
+		move_out(x, c, tw ? tw : &c->w[idx[n - 1]], tw ? t : c->w[idx[n - 1]].val, idx,
+		         nsrc);
 	for (size_t i = 0; i < nsrc; i++) {
 		const struct word *w = &c->w[idx[i]];
 		if (tw)
