@@ -523,6 +523,11 @@ static void move_out(struct cctx *x, const struct cmdv *c, const struct word *tw
 	if ((tw->flags & (W_DYNAMIC | W_GLOB)) || !paths_resolve(x, t, abs, sizeof(abs)) ||
 	    paths_class(x, abs) == PC_WORKDIR || paths_class(x, abs) == PC_DEVNULL)
 		return;
+	if (c->dyn_tail) { /* ls | xargs mv -t /tmp */
+		cls_add(x, TIER_HIGH, "fs.delete", shell_span_words(x, c->w, c->n),
+		        "moves files named at run time to %s, out of the workdir", t);
+		return;
+	}
 	for (size_t i = 0; i < nsrc; i++) {
 		const struct word *w = &c->w[idx[i]];
 		if ((w->flags & W_DYNAMIC) || !paths_resolve(x, w->val, abs, sizeof(abs)) ||
