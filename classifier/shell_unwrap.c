@@ -835,6 +835,25 @@ static size_t shell_opts(const struct cmdv *c, bool *dash_c)
 	return i;
 }
 
+/* Whether a shell's options [1, end) hold -s: it reads its script from
+ * stdin, and the words after the options are its $1, $2... (`curl URL |
+ * bash -s -- --yes`), not a script file. */
+static bool shell_dash_s(const struct cmdv *c, size_t end)
+{
+	for (size_t i = 1; i < end; i++) {
+		const char *a = c->w[i].val;
+		if (a[0] != '-' || a[1] == '-' || a[1] == '\0')
+			continue;
+		for (size_t k = 1; a[k]; k++) {
+			if (a[k] == 's')
+				return true;
+			if ((a[k] == 'o' || a[k] == 'O') && a[k + 1] == '\0')
+				i++; /* -o NAME */
+		}
+	}
+	return false;
+}
+
 void unwrap_stdin_script(struct cctx *x, struct cmdv *c, bool shell, const char *what)
 {
 	struct span sp = shell_span_word(x, &c->w[0]);
@@ -933,6 +952,10 @@ static long wrap_shell(struct cctx *x, struct cmdv *c, size_t at)
 		shell_script_word(x, s);
 		if (strcmp(rules_prog_name(c->w[0].val, pbuf, sizeof(pbuf)), "fish") == 0)
 			fish_substs(x, s);
+	} else if (s && shell_dash_s(c, i)) {
+		/* bash -s ARGS: the script is stdin, ARGS its $1... */
+		shell_var_args(x, s, c->n - i);
+		unwrap_stdin_script(x, c, true, c->w[0].val);
 	} else if (s && (s->flags & W_PROCSUB)) {
 		cls_add(x, TIER_HIGH, "exec.pipe_to_shell", shell_span_word(x, s),
 		        "runs the output of another command as a script");
