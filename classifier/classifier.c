@@ -259,6 +259,24 @@ static bool path_of(struct cctx *x, const char *p, char *abs, size_t n, const ch
 	return true;
 }
 
+/* A file tool's relative path is judged against the call's cwd and, when
+ * that differs, against the workdir too: airlock's own executor (gate/
+ * tools.c) takes it from the workdir whatever the cwd, so `.claude/
+ * settings.json` with the cwd in sub/ wrote the workdir's own settings
+ * while it read as sub/.claude/settings.json. */
+static void file_tool(struct cctx *x, const char *p, void (*judge)(struct cctx *, const char *))
+{
+	const char *cwd = x->cwd;
+
+	judge(x, p);
+	if (p == NULL || p[0] == '/' || p[0] == '~' || cwd == NULL || x->wd == NULL ||
+	    strcmp(cwd, x->wd) == 0)
+		return;
+	x->cwd = x->wd;
+	judge(x, p);
+	x->cwd = cwd;
+}
+
 static void file_read(struct cctx *x, const char *p)
 {
 	char abs[CLS_MAX_PATH];
@@ -432,9 +450,9 @@ struct verdict *classify_call(const struct call *c, const struct classify_opts *
 	switch (c->tool) {
 	case TOOL_SHELL: shell_in(&x, c->command); break;
 	case TOOL_SQL: sql_call(&x, c); break;
-	case TOOL_READ_FILE: file_read(&x, c->path); break;
+	case TOOL_READ_FILE: file_tool(&x, c->path, file_read); break;
 	case TOOL_WRITE_FILE:
-	case TOOL_EDIT_FILE: file_write(&x, c->path); break;
+	case TOOL_EDIT_FILE: file_tool(&x, c->path, file_write); break;
 	case TOOL_HTTP: http_in(&x, c); break;
 	case TOOL_OTHER:
 		cls_add(&x, opts->unknown_tool, "tool.unknown", whole(&x),

@@ -63,6 +63,8 @@ expect_eq "write_file sub/config beside sub/HEAD: git_config" \
 (cd "$d/wd" && git init -q . && git config core.hooksPath .githooks)
 expect_eq "write_file .githooks/pre-commit under core.hooksPath: git_config" \
 	"$(call_field '{"tool":"write_file","input":{"path":".githooks/pre-commit","content":"#!/bin/sh\n"}}' '[.rules[] | select(. == "fs.write.git_config")] | length')" 1
+expect_eq "write_file .claude/settings.json with cwd sub/: gate_config" \
+	"$(call_field "{\"tool\":\"write_file\",\"input\":{\"path\":\".claude/settings.json\",\"content\":\"{}\",\"cwd\":\"$d/wd/src\"}}" '[.rules[] | select(. == "fs.write.gate_config")] | length')" 1
 expect_eq "git init --separate-git-dir: high" \
 	"$(shell_field 'git init --separate-git-dir=/tmp/g .' .tier)" high
 

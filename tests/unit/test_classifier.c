@@ -163,7 +163,8 @@ static enum tool tool_of(const char *name)
 	return TOOL_OTHER;
 }
 
-/* calls.tsv: tool, fields "key=value|key=value", tier, rules, checks */
+/* calls.tsv: tool, fields "key=value|key=value" (path, url, method, body,
+ * query, database, command, content, headers, cwd), tier, rules, checks */
 static struct verdict *classify_row_call(const struct tdata_row *r)
 {
 	struct call *c = call_new();
@@ -186,6 +187,7 @@ static struct verdict *classify_row_call(const struct tdata_row *r)
 		else if (strcmp(kv, "database") == 0) slot = &c->database;
 		else if (strcmp(kv, "command") == 0) slot = &c->command;
 		else if (strcmp(kv, "content") == 0) slot = &c->content;
+		else if (strcmp(kv, "cwd") == 0) c->cwd = xstrdup(eq); /* owned by the call */
 		else if (strcmp(kv, "headers") == 0) /* JSON: {"Name":"value"} or ["Name: value"] */
 			c->input = json_pack("{s:o?}", "headers", json_loads(eq, 0, NULL));
 		if (slot)
