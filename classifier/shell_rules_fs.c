@@ -1354,14 +1354,30 @@ static void rule_source(struct cctx *x, struct cmdv *c)
 static void shell_text_of(struct cctx *x, const struct word *w, const char *cmd, bool bang)
 {
 	const char *p = bang ? strchr(cmd, '!') : cmd;
+	struct buf b;
+	int k = 0;
 
 	if (p == NULL || (bang && p[1] == '\0'))
 		return; /* :q! and :wq! run nothing */
-	if (w->flags & (W_DYNAMIC | W_GLOB))
+	if (w->flags & (W_DYNAMIC | W_GLOB)) {
 		cls_add(x, TIER_HIGH, "exec.dynamic_command", shell_span_word(x, w),
 		        "%s runs a command that is only known at run time", cmd);
-	else
-		shell_script_text(x, p + bang, strlen(p + bang), shell_span_word(x, w));
+		return;
+	}
+	if (!bang) {
+		shell_script_text(x, p, strlen(p), shell_span_word(x, w));
+		return;
+	}
+	/* every '!' may start the shell text (sil! !CMD, e! | !CMD, r!CMD),
+	 * which may read the buffer (w !sh, %!sh): each judged as `cat | CMD` */
+	buf_init(&b, 0);
+	for (; p && p[1] && k < 8; p = strchr(p + 1, '!'), k++) {
+		b.len = 0;
+		buf_puts(&b, "cat | ");
+		buf_puts(&b, p + 1);
+		shell_script_text(x, b.data, b.len, shell_span_word(x, w));
+	}
+	buf_free(&b);
 }
 
 /* ed and ex command lines from stdin: each line's text after a '!' (!CMD,
@@ -1481,6 +1497,30 @@ static bool vim_remote(struct cctx *x, const struct cmdv *c, size_t i)
 	return true;
 }
 
+/* vim -u VIMRC, -S SESSION, nvim -l SCRIPT, and :source, :luafile,
+ * :pyfile ... in a -c command: a script file airlock cannot see. */
+static void editor_script(struct cctx *x, const struct word *w, const char *file)
+{
+	static const char *const none[] = {"NONE", "NORC", "DEFAULTS"};
+
+	for (size_t i = 0; i < nitems(none); i++)
+		if (strcmp(file, none[i]) == 0)
+			return;
+	cls_add(x, x->o->unknown_program, "exec.script", shell_span_word(x, w),
+	        "runs the vim script %s, which airlock cannot see", file);
+}
+
+static void editor_source(struct cctx *x, const struct word *w, const char *cmd)
+{
+	static const char *const srcs[] = {"so ", "source ", "luafile ", "pyfile ", "py3file ",
+	                                   "pyxfile ", "rubyfile ", "perlfile ", "runtime "};
+
+	cmd += strspn(cmd, ": \t");
+	for (size_t i = 0; i < nitems(srcs); i++)
+		if (strncmp(cmd, srcs[i], strlen(srcs[i])) == 0)
+			editor_script(x, w, cmd + strlen(srcs[i]));
+}
+
 static void rule_editor(struct cctx *x, struct cmdv *c)
 {
 	bool ex = strcmp(c->prog, "ex") == 0;
@@ -1501,9 +1541,15 @@ static void rule_editor(struct cctx *x, struct cmdv *c)
 		if (dash_c && i + 1 < c->n) {
 			shell_text_of(x, &c->w[i + 1], c->w[i + 1].val, true);
 			vim_code(x, &c->w[i + 1], c->w[i + 1].val);
+			editor_source(x, &c->w[i + 1], c->w[i + 1].val);
 		} else if (a[0] == '+' && a[1]) {
 			shell_text_of(x, &c->w[i], a + 1, true);
 			vim_code(x, &c->w[i], a + 1);
+			editor_source(x, &c->w[i], a + 1);
+		} else if ((strcmp(a, "-u") == 0 || strcmp(a, "-S") == 0 ||
+		            (strcmp(a, "-l") == 0 && strcmp(c->prog, "nvim") == 0)) &&
+		           i + 1 < c->n && c->w[i + 1].val[0] != '-') {
+			editor_script(x, &c->w[i + 1], c->w[i + 1].val);
 		}
 		else if (a[0] == '-' && a[1] != '-' && strpbrk(a + 1, "eE") &&
 		         strspn(a + 1, "eEsnRZMl") == strlen(a + 1))
