@@ -7,6 +7,7 @@
  */
 #include <ctype.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "classifier/classifier_internal.h"
@@ -258,6 +259,24 @@ static bool path_of(struct cctx *x, const char *p, char *abs, size_t n, const ch
 	return true;
 }
 
+/* A file tool's relative path is judged against the call's cwd and, when
+ * that differs, against the workdir too: airlock's own executor (gate/
+ * tools.c) takes it from the workdir whatever the cwd, so `.claude/
+ * settings.json` with the cwd in sub/ wrote the workdir's own settings
+ * while it read as sub/.claude/settings.json. */
+static void file_tool(struct cctx *x, const char *p, void (*judge)(struct cctx *, const char *))
+{
+	const char *cwd = x->cwd;
+
+	judge(x, p);
+	if (p == NULL || p[0] == '/' || p[0] == '~' || cwd == NULL || x->wd == NULL ||
+	    strcmp(cwd, x->wd) == 0)
+		return;
+	x->cwd = x->wd;
+	judge(x, p);
+	x->cwd = cwd;
+}
+
 static void file_read(struct cctx *x, const char *p)
 {
 	char abs[CLS_MAX_PATH];
@@ -280,8 +299,10 @@ static void file_write(struct cctx *x, const char *p)
 {
 	char abs[CLS_MAX_PATH];
 
-	if (path_of(x, p, abs, sizeof(abs), "write"))
+	if (path_of(x, p, abs, sizeof(abs), "write")) {
 		paths_write_abs(x, abs, whole(x), abs);
+		hooks_path_write(x, abs, whole(x));
+	}
 }
 
 static const char *const read_methods[] = {"GET", "HEAD", "OPTIONS"};
@@ -336,6 +357,34 @@ static void file_url(struct cctx *x, const char *u)
 	paths_read(x, &w, w.val);
 }
 
+/* A secret shape in text as the server reads it: %XX decoded (and + as a
+ * space, as a form decodes it), so AKIA%49OSFODNN7EXAMPLE in a query or
+ * -----BEGIN%20RSA%20PRIVATE%20KEY----- in a form body is still found.
+ * Only text with a % is decoded. */
+static const char *secret_decoded(const char *text)
+{
+	static const char hex[] = "0123456789abcdef";
+	const char *kind, *hi, *lo;
+	char *d;
+	size_t n = 0;
+
+	if (strchr(text, '%') == NULL)
+		return NULL;
+	d = xmalloc(strlen(text) + 1);
+	for (const char *u = text; *u; u++) {
+		if (*u == '%' && u[1] && u[2] && (hi = strchr(hex, tolower((unsigned char)u[1]))) &&
+		    (lo = strchr(hex, tolower((unsigned char)u[2])))) {
+			d[n++] = (char)((hi - hex) * 16 + (lo - hex));
+			u += 2;
+		} else {
+			d[n++] = *u == '+' ? ' ' : *u;
+		}
+	}
+	kind = classify_find_secret(d, n, NULL);
+	free(d);
+	return kind;
+}
+
 static void http_in(struct cctx *x, const struct call *c)
 {
 	bool reads = c->method == NULL;
@@ -364,7 +413,11 @@ static void http_in(struct cctx *x, const struct call *c)
 	if ((kind = classify_find_secret(c->url, strlen(c->url), &sp)) != NULL)
 		cls_add(x, TIER_HIGH, "secrets.exfiltrate", sp, "the URL carries a secret (%s)",
 		        kind);
-	if (c->body && (kind = classify_find_secret(c->body, strlen(c->body), NULL)) != NULL)
+	else if ((kind = secret_decoded(c->url)) != NULL)
+		cls_add(x, TIER_HIGH, "secrets.exfiltrate", whole(x),
+		        "the URL carries a secret (%s), %%-encoded", kind);
+	if (c->body && ((kind = classify_find_secret(c->body, strlen(c->body), NULL)) != NULL ||
+	                (kind = secret_decoded(c->body)) != NULL))
 		cls_add(x, TIER_HIGH, "secrets.exfiltrate", whole(x),
 		        "the request body carries a secret (%s)", kind);
 	http_headers(x, c);
@@ -397,9 +450,9 @@ struct verdict *classify_call(const struct call *c, const struct classify_opts *
 	switch (c->tool) {
 	case TOOL_SHELL: shell_in(&x, c->command); break;
 	case TOOL_SQL: sql_call(&x, c); break;
-	case TOOL_READ_FILE: file_read(&x, c->path); break;
+	case TOOL_READ_FILE: file_tool(&x, c->path, file_read); break;
 	case TOOL_WRITE_FILE:
-	case TOOL_EDIT_FILE: file_write(&x, c->path); break;
+	case TOOL_EDIT_FILE: file_tool(&x, c->path, file_write); break;
 	case TOOL_HTTP: http_in(&x, c); break;
 	case TOOL_OTHER:
 		cls_add(&x, opts->unknown_tool, "tool.unknown", whole(&x),

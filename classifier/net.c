@@ -13,19 +13,32 @@
 #include "core/util.h"
 
 /* Rewrites h in place as a dotted quad when it is an IPv4 address in a
- * form inet_aton takes, or an IPv4-mapped IPv6 address. */
+ * form inet_aton takes, or an IPv4-mapped IPv6 address; any other IPv6
+ * address in its one short form (fd00:ec2:0::254 and fd00:ec2::254%25eth0,
+ * with a zone, are fd00:ec2::254). */
 static void net_canonical_ip(char *h, size_t cap)
 {
 	struct in_addr a4;
 	struct in6_addr a6;
+	char v6[INET6_ADDRSTRLEN + 1];
+	size_t l = strcspn(h, "%"); /* the zone, %25eth0 in a URL, is no part of it */
 
 	if (strspn(h, "0123456789abcdefx.") == strlen(h) && isdigit((unsigned char)h[0]) &&
 	    inet_aton(h, &a4) == 1) {
 		inet_ntop(AF_INET, &a4, h, (socklen_t)cap);
-	} else if (strchr(h, ':') && inet_pton(AF_INET6, h, &a6) == 1 &&
-	           IN6_IS_ADDR_V4MAPPED(&a6)) {
+		return;
+	}
+	if (strchr(h, ':') == NULL || l >= sizeof(v6))
+		return;
+	memcpy(v6, h, l);
+	v6[l] = '\0';
+	if (inet_pton(AF_INET6, v6, &a6) != 1)
+		return;
+	if (IN6_IS_ADDR_V4MAPPED(&a6)) {
 		memcpy(&a4, a6.s6_addr + 12, 4);
 		inet_ntop(AF_INET, &a4, h, (socklen_t)cap);
+	} else {
+		inet_ntop(AF_INET6, &a6, h, (socklen_t)cap);
 	}
 }
 

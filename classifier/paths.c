@@ -549,6 +549,16 @@ static const char *const persist_home[] = {
 	".config/systemd", ".local/share/systemd", ".gitconfig", ".config/git", ".inputrc",
 	".xinitrc", ".xprofile", ".pam_environment", ".npmrc", ".pip", ".config/pip",
 	".bash_aliases", ".local/bin", ".bin",
+	/* startup files other programs run code from: editors, debuggers,
+	 * REPLs and clients, direnv's own rc, the session's environment and
+	 * desktop entries, gradle's init scripts, cargo's config (its runner
+	 * and rustc wrapper), docker's credential helpers, kubectl's exec
+	 * plugins */
+	".vimrc", ".vim", ".config/nvim", ".emacs", ".emacs.el", ".emacs.d", ".config/emacs",
+	".tmux.conf", ".config/tmux", ".gdbinit", ".config/gdb", ".lldbinit", ".irbrc", ".pryrc",
+	".Rprofile", ".psqlrc", ".sqliterc", ".curlrc", ".wgetrc", ".direnvrc", ".config/direnv",
+	".config/environment.d", ".local/share/applications", ".gradle/init.d", ".gradle/init.gradle",
+	".cargo/config", ".cargo/config.toml", ".docker/config.json", ".kube/config",
 };
 static const char *const persist_abs[] = {
 	"/etc/profile", "/etc/bash.bashrc", "/etc/zsh", "/etc/environment", "/etc/cron",
@@ -575,6 +585,17 @@ static const char *persistence(const struct cctx *x, const char *abs)
 			return persist_abs[i];
 	if (strstr(abs, "/.ssh/") || strstr(abs, "/.bashrc"))
 		return ".ssh or a shell rc file";
+	/* python runs a .pth file's import lines, and sitecustomize, at every
+	 * start of an interpreter that has that site-packages */
+	if (strstr(abs, "/site-packages/") &&
+	    ((strlen(abs) > 4 && strcmp(abs + strlen(abs) - 4, ".pth") == 0) ||
+	     strstr(abs, "/sitecustomize.py") || strstr(abs, "/usercustomize.py")))
+		return "a python startup file";
+	/* what an allowed .envrc sources (source_env_if_exists): direnv
+	 * trusts the .envrc by its hash alone, so these run unseen in the
+	 * user's shell */
+	if (strstr(abs, "/.envrc.local") || strstr(abs, "/.envrc.private"))
+		return "direnv's local .envrc";
 	return NULL;
 }
 
@@ -585,6 +606,12 @@ static const char *const gate_rel[] = {
 	".cursor/mcp.json", ".vscode/mcp.json",      ".vscode/tasks.json",          ".gemini/settings.json",
 	".codex/config.toml", ".claude/hooks",       ".vscode/settings.json",
 	".devcontainer/devcontainer.json",           ".devcontainer.json",
+	/* the other agents' and editors' MCP servers, hooks and plugins, as
+	 * exec/guard.c keeps them read-only in the sandbox: write_file is not
+	 * sandboxed */
+	".amazonq/mcp.json", ".amazonq/default.json", ".cursor/hooks.json", ".kiro/hooks",
+	".kiro/settings/mcp.json", ".opencode/opencode.json", ".opencode/opencode.jsonc",
+	".opencode/plugin", ".opencode/plugins", ".roo/mcp.json", ".windsurf/hooks.json",
 };
 static const char *const gate_home[] = {
 	".config/airlock",  ".local/state/airlock",  ".claude/settings.json", ".claude/settings.local.json",
@@ -647,16 +674,44 @@ static const char *const git_run[] = {"hooks",     "config",          "config.wo
                                       "commondir", "info/attributes", "modules",
                                       "worktrees", "rebase-merge/git-rebase-todo"};
 
+/* A directory holding HEAD, objects/ and refs/ is a bare repository to git
+ * run in it (safe.bareRepository defaults to all), and its config's
+ * core.fsmonitor (with core.worktree) runs at the next git status there,
+ * the host's or an editor's: so a file named config beside a HEAD, or a
+ * HEAD beside a config, is that repository's config. One stat, only for
+ * those two names. */
+static bool bare_repo_file(const char *abs)
+{
+	const char *base = strrchr(abs, '/');
+	const char *other;
+	char sib[CLS_MAX_PATH];
+	struct stat st;
+
+	if (base == NULL)
+		return false;
+	base++;
+	other = strcmp(base, "config") == 0 ? "HEAD" : strcmp(base, "HEAD") == 0 ? "config" : NULL;
+	if (other == NULL ||
+	    (size_t)snprintf(sib, sizeof(sib), "%.*s%s", (int)(base - abs), abs, other) >= sizeof(sib))
+		return false;
+	return stat(sib, &st) == 0 && S_ISREG(st.st_mode);
+}
+
 /* A .git itself (replacing or moving it swaps every one of those) or one of
  * git_run inside it, at any depth: a nested repository's hooks run too. */
 static bool git_config(const char *abs)
 {
+	if (bare_repo_file(abs))
+		return true;
 	for (const char *p = strstr(abs, "/.git"); p; p = strstr(p + 1, "/.git")) {
 		if (p[5] == '\0' || (p[5] == '/' && rel_match(p + 6, git_run, nitems(git_run))))
 			return true;
 	}
-	/* husky points core.hooksPath at .husky: its files are the hooks */
-	return strstr(abs, "/.husky/") != NULL;
+	/* husky points core.hooksPath at .husky: its files are the hooks;
+	 * lefthook merges its git-ignored local config and scripts into
+	 * what the hook it installed runs */
+	return strstr(abs, "/.husky/") != NULL || strstr(abs, "/.lefthook-local") != NULL ||
+	       strstr(abs, "/.config/lefthook-local.") != NULL;
 }
 
 bool paths_holds_secrets(const struct cctx *x, const char *abs)

@@ -313,10 +313,22 @@ static const char *glob_secret(const struct cctx *x, const char *pat)
 	return NULL;
 }
 
+/* The part of abs below /root/ or /home/USER/, or NULL. */
+static const char *other_home(const char *abs)
+{
+	const char *s;
+
+	if (strncmp(abs, "/root/", 6) == 0)
+		return abs + 6;
+	if (strncmp(abs, "/home/", 6) != 0 || (s = strchr(abs + 6, '/')) == NULL || s == abs + 6)
+		return NULL;
+	return s + 1;
+}
+
 const char *secrets_path(const struct cctx *x, const char *abs)
 {
 	size_t hl = strlen(x->home);
-	const char *base = strrchr(abs, '/');
+	const char *base = strrchr(abs, '/'), *rel;
 
 	if (strpbrk(abs, "*?[") && (base = glob_secret(x, abs)) != NULL)
 		return base;
@@ -326,6 +338,10 @@ const char *secrets_path(const struct cctx *x, const char *abs)
 	if (hl > 1 && strncmp(abs, x->home, hl) == 0 && abs[hl] == '/')
 		for (size_t i = 0; i < nitems(home_secrets); i++)
 			if (dir_match(abs + hl + 1, home_secrets[i].match))
+				return home_secrets[i].why;
+	if ((rel = other_home(abs)) != NULL) /* root's or another user's home */
+		for (size_t i = 0; i < nitems(home_secrets); i++)
+			if (dir_match(rel, home_secrets[i].match))
 				return home_secrets[i].why;
 	for (size_t i = 0; i < nitems(abs_secrets); i++)
 		if (strncmp(abs, abs_secrets[i].match, strlen(abs_secrets[i].match)) == 0)
@@ -502,6 +518,15 @@ static const struct secret_shape shapes[] = {
 	{"rk_live_", "stripe-key", 20, "", false},
 	{"glpat-", "gitlab-token", 20, "-_", false},
 	{"npm_", "npm-token", 36, "", false},
+	{"glrt-", "gitlab-token", 20, "-_", false},  /* runner */
+	{"gldt-", "gitlab-token", 20, "-_", false},  /* deploy */
+	{"glptt-", "gitlab-token", 20, "-_", false}, /* pipeline trigger */
+	{"pypi-AgE", "pypi-token", 50, "-_", false}, /* a macaroon: pypi.org's and test's */
+	{"dckr_pat_", "docker-token", 24, "-_", false},
+	{"hf_", "huggingface-token", 30, "", false},
+	{"shpat_", "shopify-token", 32, "", false},
+	{"shpss_", "shopify-token", 32, "", false},
+	{"ya29.", "google-oauth-token", 30, "-_.", false},
 };
 
 static size_t body_len(const char *p, size_t n, const struct secret_shape *s)
@@ -527,15 +552,30 @@ static bool word_start(const char *text, size_t i)
 const char *classify_find_private_key(const char *text, size_t len, struct span *where)
 {
 	const char *b = text ? memmem(text, len, "-----BEGIN ", 11) : NULL, *k, *n, *stop;
+	size_t kl = 16;
 
-	if (b == NULL || (k = memmem(b + 11, len - (size_t)(b + 11 - text), "PRIVATE KEY-----",
-	                             16)) == NULL)
+	if (b == NULL)
+		return NULL;
+	/* the first PRIVATE KEY that ends a line's dashes, or OpenPGP's
+	 * PRIVATE KEY BLOCK----- (one pass: the redactor calls this again
+	 * after each block) */
+	for (k = b + 11; (k = memmem(k, len - (size_t)(k - text), "PRIVATE KEY", 11)) != NULL;
+	     k += 11) {
+		size_t rest = len - (size_t)(k - text);
+		if (rest >= 16 && memcmp(k + 11, "-----", 5) == 0)
+			break;
+		if (rest >= 22 && memcmp(k + 11, " BLOCK-----", 11) == 0) {
+			kl = 22;
+			break;
+		}
+	}
+	if (k == NULL)
 		return NULL;
 	/* the BEGIN nearest the key: a certificate before it is not the block */
 	while ((n = memmem(b + 11, (size_t)(k - (b + 11)), "-----BEGIN ", 11)) != NULL)
 		b = n;
 	if (memmem(b, (size_t)(k - b), "-----END ", 9)) {
-		stop = k + 16; /* k is on the END line */
+		stop = k + kl; /* k is on the END line */
 	} else {
 		const char *e = memmem(k, len - (size_t)(k - text), "-----END ", 9);
 		const char *e2 = e ? memmem(e + 9, len - (size_t)(e + 9 - text), "-----", 5) : NULL;
@@ -561,7 +601,8 @@ const char *classify_find_token(const char *text, size_t len, struct span *where
 		return NULL;
 	for (size_t i = 0; i + 4 <= len; i++) {
 		char c = text[i];
-		if (c != 'A' && c != 'g' && c != 's' && c != 'x' && c != 'h' && c != 'r' && c != 'n')
+		if (c != 'A' && c != 'g' && c != 's' && c != 'x' && c != 'h' && c != 'r' && c != 'n' &&
+		    c != 'p' && c != 'd' && c != 'y')
 			continue;
 		for (size_t s = 0; s < nitems(shapes); s++) {
 			size_t pl = strlen(shapes[s].prefix), bl;

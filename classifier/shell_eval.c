@@ -133,16 +133,97 @@ static void eval_read(struct cctx *x, const struct cmdv *c)
 		shell_expand_word(x, &c->w[idx[i]]);
 }
 
+/* compgen -W WORDLIST expands WORDLIST again (its $( ) and ` ` run, even
+ * quoted), and compgen -C COMMAND runs COMMAND for the completions. */
+static void eval_compgen(struct cctx *x, const struct cmdv *c)
+{
+	static const char argopts[] = "oAGWFCXPS";
+
+	for (size_t i = 1; i < c->n && strcmp(c->w[i].val, "--") != 0; i++) {
+		const char *v;
+		size_t j = i;
+		const struct word *w = opt_value_at(c, &j, 'W', NULL, argopts, &v);
+		if (w) {
+			shell_var_evaluated(x);
+			shell_expand_word(x, w);
+		} else if ((w = opt_value_at(c, &i, 'C', NULL, argopts, &v)) != NULL) {
+			eval_script(x, w, v, "compgen -C");
+		}
+		i = j > i ? j : i;
+	}
+}
+
+/* fc [-e EDITOR] [-s] [FIRST]: runs command lines from the history again
+ * (after an editor, or with `old=new` replaced), lines `history -s` or
+ * `history -r FILE` may have put there; -l only lists them. */
+static void eval_fc(struct cctx *x, const struct cmdv *c)
+{
+	if (!opt_short(c, 'l', "e"))
+		cls_add(x, TIER_HIGH, "exec.dynamic_command", shell_span_words(x, c->w, c->n),
+		        "fc runs command lines from the history, known only at run time");
+}
+
+/* Whether options words [1, n) turn on history expansion: -H in a cluster
+ * or -o histexpand (not +H, which turns it off). */
+static bool histexpand_on(const struct cmdv *c)
+{
+	for (size_t i = 1; i < c->n; i++) {
+		const char *a = c->w[i].val;
+		if (a[0] != '-' || a[1] == '-' || a[1] == '\0')
+			break;
+		if (strchr(a, 'H'))
+			return true;
+		if (strchr(a, 'o') && i + 1 < c->n && strcmp(c->w[++i].val, "histexpand") == 0)
+			return true;
+	}
+	return false;
+}
+
+static bool has_word(const struct cmdv *c, const char *w)
+{
+	for (size_t i = 1; i < c->n; i++)
+		if (strcmp(c->w[i].val, w) == 0)
+			return true;
+	return false;
+}
+
+/* set -H, set -o histexpand, shopt -s -o histexpand: with the history on
+ * (set -o history), a later `!!`, `!:1` or `!name` word is replaced by
+ * words of an earlier command line before it runs, which no reading of
+ * the text here sees. */
+static void eval_histexpand(struct cctx *x, const struct cmdv *c)
+{
+	if (strcmp(c->w[0].val, "shopt") == 0 ? opt_short(c, 'o', "") && opt_short(c, 's', "") &&
+	                                        has_word(c, "histexpand")
+	                                      : histexpand_on(c))
+		cls_add(x, TIER_HIGH, "exec.dynamic_command", shell_span_words(x, c->w, c->n),
+		        "turns on history expansion: a later `!` word runs earlier command lines");
+}
+
+/* unset 'a[SUBSCRIPT]': the subscript of an array is expanded (its $( )
+ * runs, quoted or not). */
+static void eval_unset(struct cctx *x, const struct cmdv *c)
+{
+	for (size_t i = 1; i < c->n; i++)
+		if (strchr(c->w[i].val, '[')) {
+			shell_var_evaluated(x);
+			shell_expand_word(x, &c->w[i]);
+		}
+}
+
 /* In name order, for bsearch. */
 static const struct evaluator {
 	const char *name;
 	void (*fn)(struct cctx *x, const struct cmdv *c);
 } evaluators[] = {
-	{"[", eval_test},         {"declare", eval_declare}, {"hash", eval_hash},
+	{"[", eval_test},         {"compgen", eval_compgen}, {"declare", eval_declare},
+	{"fc", eval_fc},
+	{"hash", eval_hash},
 	{"let", eval_let},        {"local", eval_declare},   {"mapfile", eval_mapfile},
 	{"printf", eval_printf},  {"read", eval_read},       {"readarray", eval_mapfile},
-	{"readonly", eval_declare},
+	{"readonly", eval_declare}, {"set", eval_histexpand}, {"shopt", eval_histexpand},
 	{"test", eval_test},      {"trap", eval_trap},       {"typeset", eval_declare},
+	{"unset", eval_unset},
 };
 
 static int evaluator_cmp(const void *k, const void *e)

@@ -41,10 +41,42 @@ static const char *const inject_vars[] = {
 	"npm_config_script_shell", "NPM_CONFIG_SCRIPT_SHELL",
 	/* options from elsewhere: rg's config file (--pre=CMD), man's MANOPT (-P CMD) */
 	"RIPGREP_CONFIG_PATH", "MANOPT",
+	/* bat's config (--pager=CMD), psql's startup file (\! CMD), zip's
+	 * options (-TT CMD) */
+	"BAT_CONFIG_PATH", "PSQLRC", "ZIPOPT",
 	/* where every rc file is read from (~/.gitconfig's fsmonitor, ~/.bashrc),
 	 * and startup code of perl -d, R, vim and python's user site (.pth) */
 	"HOME", "PERL5DB", "R_PROFILE_USER", "R_PROFILE", "VIMRUNTIME", "PYTHONUSERBASE",
 };
+
+/* BASH_CMDS[NAME]=PATH is `hash -p PATH NAME` (NAME then runs PATH) and
+ * BASH_ALIASES[NAME]=VALUE is `alias NAME=VALUE`: both judged so, and any
+ * assignment to either table is exec.env_inject (an array literal's
+ * entries are not read). */
+static void bash_tables(struct cctx *x, const struct word *w, size_t n, const char *val)
+{
+	bool cmds = n >= 9 && memcmp(w->val, "BASH_CMDS", 9) == 0 && (n == 9 || w->val[9] == '[');
+	bool aliases =
+	    n >= 12 && memcmp(w->val, "BASH_ALIASES", 12) == 0 && (n == 12 || w->val[12] == '[');
+	size_t k = cmds ? 9 : 12;
+	struct word name = *w, path = *w;
+
+	if (!cmds && !aliases)
+		return;
+	path.flags &= ~W_GLOB; /* the [ of the subscript; a value is not globbed */
+	cls_add(x, TIER_HIGH, "exec.env_inject", shell_span_word(x, w),
+	        "sets %s, which makes a command name run something else",
+	        cmds ? "BASH_CMDS" : "BASH_ALIASES");
+	if (n < k + 3 || w->val[k] != '[' || w->val[n - 1] != ']')
+		return;
+	name.val = arena_strndup(x->a, w->val + k + 1, n - k - 2);
+	name.len = n - k - 2;
+	name.flags &= ~W_GLOB;
+	if (cmds)
+		shell_hash_note(x, &name, &path, val);
+	else if (!(w->flags & W_DYNAMIC))
+		shell_script_text(x, val, strlen(val), shell_span_word(x, w));
+}
 
 /* Variables whose value bash runs: prompts are expanded ($( ) runs, with
  * set -x for PS4), PROMPT_COMMAND is a command, BASH_FUNC_NAME%% in the
@@ -56,6 +88,7 @@ static void assign_code(struct cctx *x, const struct word *w, size_t n)
 	const char *val = w->val + n + 1 + (w->val[n] == '+');
 	struct word file = *w;
 
+	bash_tables(x, w, n, val);
 	if (w->flags & (W_DYNAMIC | W_GLOB))
 		return; /* its substitutions ran as it was read; the rest is unknown */
 	for (size_t i = 0; i < nitems(prompts); i++)

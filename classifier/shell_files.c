@@ -41,10 +41,48 @@ static void note_path(struct cctx *x, const struct word *w, const struct buf *b)
 		note(x, abs, b->data ? b->data : "", b->len);
 }
 
+/* What writes its known stdin to a file unchanged: `sponge FILE`, `dd
+ * of=FILE` (no if=, or if=/dev/stdin), `cp|install /dev/stdin FILE`. */
+static void note_stdin_copy(struct cctx *x, const struct cmdv *c)
+{
+	const char *p = c->w[0].val;
+	struct buf b;
+	const struct word *to = NULL;
+	bool from_stdin = true;
+
+	if (c->in_text == NULL || c->n < 2)
+		return;
+	if (strcmp(p, "sponge") == 0 && c->w[c->n - 1].val[0] != '-') {
+		to = &c->w[c->n - 1];
+	} else if (strcmp(p, "dd") == 0) {
+		for (size_t i = 1; i < c->n; i++)
+			if (strncmp(c->w[i].val, "of=", 3) == 0)
+				to = &c->w[i];
+			else if (strncmp(c->w[i].val, "if=", 3) == 0)
+				from_stdin = strcmp(c->w[i].val + 3, "/dev/stdin") == 0;
+	} else if ((strcmp(p, "cp") == 0 || strcmp(p, "install") == 0) && c->n == 3 &&
+	           strcmp(c->w[1].val, "/dev/stdin") == 0) {
+		to = &c->w[2];
+	}
+	if (to == NULL || !from_stdin)
+		return;
+	buf_init(&b, c->in_len + 1);
+	buf_append(&b, c->in_text, c->in_len);
+	if (strcmp(p, "dd") == 0) {
+		struct word w = *to;
+		w.val = to->val + 3;
+		note_path(x, &w, &b);
+	} else {
+		note_path(x, to, &b);
+	}
+	buf_free(&b);
+}
+
 void shell_files_note(struct cctx *x, const struct cmdv *c)
 {
 	struct buf b;
 
+	note_stdin_copy(x, c);
 	buf_init(&b, CLS_MAX_INPUT);
 	if (!shell_cmd_output(x, c->w, c->n, c->in_text, c->in_len, &b))
 		goto out;

@@ -202,6 +202,19 @@ static void lex_backtick(struct lexer *lx, unsigned *flags)
 	buf_free(&b);
 }
 
+/* '...' at i where bash's quotes do not stop expansion (an array
+ * subscript, arithmetic: `${a['$(cmd)']}`, `$(( '$(cmd)' ))`): its $( )
+ * and ` ` run. Returns the offset past the closing quote. */
+static size_t lex_quote_runs(struct lexer *lx, size_t i)
+{
+	const char *q = memchr(lx->s + i + 1, '\'', lx->n - i - 1);
+	size_t e = q ? (size_t)(q - lx->s) : lx->n;
+
+	if (memchr(lx->s + i + 1, '$', e - i - 1) || memchr(lx->s + i + 1, '`', e - i - 1))
+		lex_expansions(lx, i + 1, e);
+	return q ? e + 1 : lx->n;
+}
+
 /* $(( ... )): arithmetic; returns false when it is really $( ( ... ) ). */
 static bool lex_arith(struct lexer *lx, unsigned *flags)
 {
@@ -210,12 +223,33 @@ static bool lex_arith(struct lexer *lx, unsigned *flags)
 
 	for (; i < lx->n && depth > 0; i++) {
 		char c = lx->s[i];
+		if (c == '\'') {
+			i = lex_quote_runs(lx, i) - 1;
+			continue;
+		}
+		/* $(cmd) and `cmd` inside: read (and judged) whole, so
+		 * $(( $(date +%s) - t )) stays arithmetic */
+		if (c == '$' && i + 2 < lx->n && lx->s[i + 1] == '(' && lx->s[i + 2] != '(') {
+			long end = shell_parse_subst(lx->x, lx->s, lx->n, i + 2);
+			if (end < 0)
+				return false;
+			i = (size_t)end;
+			*flags |= W_SUBST;
+			continue;
+		}
+		if (c == '`') {
+			const char *q = memchr(lx->s + i + 1, '`', lx->n - i - 1);
+			if (q == NULL)
+				return false;
+			lex_expansions(lx, i, (size_t)(q - lx->s) + 1);
+			i = (size_t)(q - lx->s);
+			*flags |= W_SUBST;
+			continue;
+		}
 		if (c == '(')
 			depth++;
 		else if (c == ')')
 			depth--;
-		else if (c == '`' || (c == '$' && i + 1 < lx->n && lx->s[i + 1] == '('))
-			return false;
 		if (depth == 1 && c == ')' && (i + 1 >= lx->n || lx->s[i + 1] != ')'))
 			return false;
 	}
@@ -288,14 +322,24 @@ static const char *lex_param_set(const struct lexer *lx, size_t name, size_t e)
 	return v && (v[0] || op == lx->s + e) ? v : NULL; /* ${x:-w} of "" is w */
 }
 
+/* Whether zsh's parameter flags at s, "(...)", hold e (the value's $( )
+ * run) or P (the value is a name). */
+static bool zsh_flags_evaluate(const char *s, size_t n)
+{
+	for (size_t i = 1; i < n && s[i] != ')'; i++)
+		if (s[i] == 'e' || s[i] == 'P')
+			return true;
+	return false;
+}
+
 /* ${ ... }: HOME and PWD expand; command substitutions inside run. Inside
  * double quotes (and unquoted here-documents) single quotes are literal
  * there, so a $( ) between them runs too. */
 static void lex_param(struct lexer *lx, unsigned *flags)
 {
-	size_t start = lx->pos, i = lx->pos + 2, name = i;
+	size_t start = lx->pos, i = lx->pos + 2, name = i, sub;
 	const char *set;
-	int depth = 1;
+	int depth = 1, bdepth = 0;
 
 	while (i < lx->n && is_name_char(lx->s[i]))
 		i++;
@@ -304,15 +348,27 @@ static void lex_param(struct lexer *lx, unsigned *flags)
 		return;
 	}
 	/* ${!x}, ${a[x]}, ${x@P}: the value of x is a name, arithmetic or
-	 * a prompt, evaluated */
+	 * a prompt, evaluated; zsh's ${(e)x} and ${(P)x} flags likewise */
 	if ((name < lx->n && lx->s[name] == '!') || (i < lx->n && lx->s[i] == '[') ||
-	    (i + 1 < lx->n && lx->s[i] == '@' && lx->s[i + 1] == 'P'))
+	    (i + 1 < lx->n && lx->s[i] == '@' && lx->s[i + 1] == 'P') ||
+	    (name < lx->n && lx->s[name] == '(' && zsh_flags_evaluate(lx->s + name, lx->n - name)))
 		shell_var_evaluated(lx->x);
 	set = lex_param_set(lx, name, i);
+	/* the subscript of ${a[...]}, ${#a[...]} or ${!a[...]} */
+	sub = name < lx->n && (lx->s[name] == '#' || lx->s[name] == '!') ? name + 1 : name;
+	while (sub < lx->n && is_name_char(lx->s[sub]))
+		sub++;
+	sub = sub < lx->n && lx->s[sub] == '[' ? sub : 0;
 	for (i = start + 2; i < lx->n && depth > 0;) {
 		char c = lx->s[i];
+		if (sub && i == sub)
+			bdepth = 1; /* the subscript: quotes there do not stop $( ) */
+		else if (bdepth && (c == '[' || c == ']'))
+			bdepth += c == '[' ? 1 : -1;
 		if (c == '\\') {
 			i += 2;
+		} else if (c == '\'' && !lx->in_dq && bdepth) {
+			i = lex_quote_runs(lx, i);
 		} else if (c == '\'' && !lx->in_dq) {
 			const char *q = memchr(lx->s + i + 1, '\'', lx->n - i - 1);
 			i = q ? (size_t)(q - lx->s) + 1 : lx->n;
@@ -593,8 +649,17 @@ static size_t assign_len(const char *s, size_t n)
 		i++;
 	if (i < n && s[i] == '[') { /* NAME[SUBSCRIPT]=value: an array element */
 		size_t e = i + 1;
-		while (e < n && s[e] != ']' && !is_meta(s[e]))
+		int paren = 0;
+		/* quotes, blanks and $( ) may be in the subscript, as bash reads
+		 * it: a[ '$(cmd)' ]=1 is an assignment, and cmd runs */
+		while (e < n && s[e] != ']' && s[e] != '\n' &&
+		       (paren > 0 || !is_meta(s[e]) || s[e] == ' ' || s[e] == '\t' || s[e] == '(')) {
+			const char *q;
+			if ((s[e] == '\'' || s[e] == '"') && (q = memchr(s + e + 1, s[e], n - e - 1)))
+				e = (size_t)(q - s);
+			paren += (s[e] == '(') - (s[e] == ')' && paren > 0);
 			e++;
+		}
 		if (e < n && s[e] == ']')
 			i = e + 1;
 	}
@@ -820,8 +885,17 @@ static void lex_word(struct lexer *lx, struct token *t)
 	lx->brace = false;
 	if (lx->cmdpos || lx->decl)
 		alen = assign_len(lx->s + start, lx->n - start);
+	/* NAME['$(cmd)']=v: the subscript is arithmetic, its quotes do not
+	 * stop the $( ) */
+	for (size_t k = start; alen && k < start + alen; k++) {
+		const char *q;
+		if (lx->s[k] == '"' && (q = memchr(lx->s + k + 1, '"', start + alen - k - 1)))
+			k = (size_t)(q - lx->s);
+		else if (lx->s[k] == '\'')
+			k = lex_quote_runs(lx, k) - 1;
+	}
 	while (lx->pos < lx->n && lx->err == NULL) {
-		if (is_meta(lx->s[lx->pos])) {
+		if (is_meta(lx->s[lx->pos]) && lx->pos >= start + alen) {
 			if (alen && lx->s[lx->pos] == '(' && lx->pos == start + alen) {
 				lex_array(lx, &flags);
 				continue;

@@ -134,6 +134,10 @@ const char *rules_prog_name(const char *name, char *buf, size_t sz)
 	const char *p, *slash;
 	size_t skip;
 
+	/* zsh expands =NAME to the path of NAME (its EQUALS option, on by
+	 * default): `zsh -c '=rm -rf ~'` runs rm; bash finds no =rm */
+	if (name[0] == '=' && name[1] != '\0' && strchr(name, '/') == NULL)
+		return name + 1;
 	if (name[0] != '/' || !path_fold(name, buf, sz))
 		return name;
 	for (p = buf; (skip = paths_proc_root(p)) != 0 && p[skip] == '/';)
@@ -228,6 +232,12 @@ static const char *const cmd_vars[] = {
 	"GIT_EXTERNAL_DIFF", "LESSOPEN", "LESSCLOSE", "RSYNC_RSH", "CVS_RSH", "BROWSER",
 	"SUDO_ASKPASS", "FCEDIT", "GIT_PROXY_COMMAND", "BAT_PAGER", "ACK_PAGER",
 	"ACK_PAGER_COLOR", "PSQL_PAGER", "PSQL_EDITOR",
+	/* other tools' pagers, editors and command hooks */
+	"GH_PAGER", "GH_EDITOR", "GH_BROWSER", "GLAB_PAGER", "KUBE_EDITOR", "AWS_PAGER",
+	"HGEDITOR", "SVN_EDITOR", "SUDO_EDITOR", "SYSTEMD_EDITOR", "TIG_EDITOR", "PERLDOC_PAGER",
+	"DELTA_PAGER", "DIFFPROG", "RSYNC_CONNECT_PROG", "RUSTC_WRAPPER", "RUSTC_WORKSPACE_WRAPPER",
+	"CARGO_BUILD_RUSTC_WRAPPER", "CCACHE_PREFIX", "CMAKE_C_COMPILER_LAUNCHER",
+	"CMAKE_CXX_COMPILER_LAUNCHER",
 };
 
 const char *rules_go_hook(const char *a, bool *next)

@@ -512,6 +512,40 @@ static void copy_landing(struct cctx *x, const struct word *tw, const char *dir,
 	paths_write(x, &in, path, shell_span_word(x, tw));
 }
 
+/* mv of workdir files to a target outside it (/tmp above all, which a
+ * sandboxed run throws away): gone from the workdir, as rm would make
+ * them. */
+static void move_out(struct cctx *x, const struct cmdv *c, const struct word *tw,
+                     const char *t, const size_t *idx, size_t nsrc)
+{
+	char abs[CLS_MAX_PATH];
+
+	if ((tw->flags & (W_DYNAMIC | W_GLOB)) || !paths_resolve(x, t, abs, sizeof(abs)) ||
+	    paths_class(x, abs) == PC_WORKDIR || paths_class(x, abs) == PC_DEVNULL)
+		return;
+	if (c->dyn_tail) { /* ls | xargs mv -t /tmp */
+		cls_add(x, TIER_HIGH, "fs.delete", shell_span_words(x, c->w, c->n),
+		        "moves files named at run time to %s, out of the workdir", t);
+		return;
+	}
+	for (size_t i = 0; i < nsrc; i++) {
+		const struct word *w = &c->w[idx[i]];
+		if ((w->flags & W_DYNAMIC) || !paths_resolve(x, w->val, abs, sizeof(abs)) ||
+		    paths_class(x, abs) != PC_WORKDIR)
+			continue;
+		if (!delete_is_artifact(x, w)) {
+			cls_add(x, TIER_HIGH, "fs.delete", shell_span_words(x, c->w, c->n),
+			        "moves %s out of the workdir to %s: gone from it (a sandboxed "
+			        "run's /tmp is thrown away)",
+			        w->val, t);
+			return;
+		}
+		/* mv build /tmp/: as rm -rf build */
+		cls_add(x, TIER_MEDIUM, "fs.delete.build_output", shell_span_word(x, w),
+		        "moves the build output %s out of the workdir", w->val);
+	}
+}
+
 /* mv/cp/ln/install: -t DIR or the last operand is the target. */
 static void rule_copy(struct cctx *x, struct cmdv *c)
 {
@@ -536,6 +570,9 @@ static void rule_copy(struct cctx *x, struct cmdv *c)
 	if (!tw && n && strcmp(c->w[idx[n - 1]].val, "/dev/null") == 0 && mv)
 		cls_add(x, TIER_HIGH, "fs.delete", shell_span_words(x, c->w, c->n),
 		        "moves files onto /dev/null, which destroys them");
+	else if (mv && (tw || n > 1))
+		move_out(x, c, tw ? tw : &c->w[idx[n - 1]], tw ? t : c->w[idx[n - 1]].val, idx,
+		         nsrc);
 	for (size_t i = 0; i < nsrc; i++) {
 		const struct word *w = &c->w[idx[i]];
 		if (tw)
@@ -1116,6 +1153,8 @@ static void rule_inplace(struct cctx *x, struct cmdv *c)
 		else
 			paths_write(x, w, w->val, shell_span_word(x, w));
 	}
+	if (!out) /* ls | xargs gzip: files named at run time replaced */
+		rules_dyn_writes(x, c, "replaces");
 }
 
 /* sort -o FILE, patch -o FILE: write what they name; sort
@@ -1168,16 +1207,37 @@ static void rule_history(struct cctx *x, struct cmdv *c)
 
 	if (f && (opt_short(c, 'w', "") || opt_short(c, 'a', "")))
 		paths_write(x, f, f->val, shell_span_word(x, f));
+	else if (opt_short(c, 'w', "") || opt_short(c, 'a', ""))
+		cls_add(x, TIER_HIGH, "fs.write.outside_workdir", shell_span_words(x, c->w, c->n),
+		        "history -w|-a writes $HISTFILE (~/.bash_history, or any file the script "
+		        "named, ~/.bashrc too), known only at run time");
 	else if (f && (opt_short(c, 'r', "") || opt_short(c, 'n', "")))
 		paths_read(x, f, f->val);
 }
 
+/* cowsay|cowthink -f FILE: a cow file is Perl that cowsay runs. */
+static void rule_cowsay(struct cctx *x, struct cmdv *c)
+{
+	const char *v;
+	const struct word *w = opt_value(c, 'f', NULL, "efTW", &v);
+
+	if (w && strchr(v, '/'))
+		cls_add(x, x->o->unknown_program, "exec.script", shell_span_word(x, w),
+		        "%s -f runs the cow file %s, Perl code airlock cannot see", c->w[0].val, v);
+}
+
 /* csplit -f PREFIX writes PREFIX00, PREFIX01, ... (xx00 without -f). */
-/* split [FILE [PREFIX]]: reads FILE, writes PREFIXaa... (xaa by default) */
+/* split [FILE [PREFIX]]: reads FILE, writes PREFIXaa... (xaa by default);
+ * --filter=CMD runs CMD (through $SHELL -c) for each part instead. */
 static void rule_split(struct cctx *x, struct cmdv *c)
 {
 	size_t idx[2], n = opt_operands(c, 1, "albnt", idx, nitems(idx));
 	char out[CLS_MAX_PATH];
+	const char *v;
+	const struct word *f = opt_value(c, 0, "--filter", "albnt", &v);
+
+	if (f)
+		rules_hook(x, f, v, strlen(v), "split --filter runs a command for each part");
 
 	if (n > 0 && strcmp(c->w[idx[0]].val, "-") != 0)
 		paths_read(x, &c->w[idx[0]], c->w[idx[0]].val);
@@ -1294,14 +1354,30 @@ static void rule_source(struct cctx *x, struct cmdv *c)
 static void shell_text_of(struct cctx *x, const struct word *w, const char *cmd, bool bang)
 {
 	const char *p = bang ? strchr(cmd, '!') : cmd;
+	struct buf b;
+	int k = 0;
 
 	if (p == NULL || (bang && p[1] == '\0'))
 		return; /* :q! and :wq! run nothing */
-	if (w->flags & (W_DYNAMIC | W_GLOB))
+	if (w->flags & (W_DYNAMIC | W_GLOB)) {
 		cls_add(x, TIER_HIGH, "exec.dynamic_command", shell_span_word(x, w),
 		        "%s runs a command that is only known at run time", cmd);
-	else
-		shell_script_text(x, p + bang, strlen(p + bang), shell_span_word(x, w));
+		return;
+	}
+	if (!bang) {
+		shell_script_text(x, p, strlen(p), shell_span_word(x, w));
+		return;
+	}
+	/* every '!' may start the shell text (sil! !CMD, e! | !CMD, r!CMD),
+	 * which may read the buffer (w !sh, %!sh): each judged as `cat | CMD` */
+	buf_init(&b, 0);
+	for (; p && p[1] && k < 8; p = strchr(p + 1, '!'), k++) {
+		b.len = 0;
+		buf_puts(&b, "cat | ");
+		buf_puts(&b, p + 1);
+		shell_script_text(x, b.data, b.len, shell_span_word(x, w));
+	}
+	buf_free(&b);
 }
 
 /* ed and ex command lines from stdin: each line's text after a '!' (!CMD,
@@ -1421,6 +1497,30 @@ static bool vim_remote(struct cctx *x, const struct cmdv *c, size_t i)
 	return true;
 }
 
+/* vim -u VIMRC, -S SESSION, nvim -l SCRIPT, and :source, :luafile,
+ * :pyfile ... in a -c command: a script file airlock cannot see. */
+static void editor_script(struct cctx *x, const struct word *w, const char *file)
+{
+	static const char *const none[] = {"NONE", "NORC", "DEFAULTS"};
+
+	for (size_t i = 0; i < nitems(none); i++)
+		if (strcmp(file, none[i]) == 0)
+			return;
+	cls_add(x, x->o->unknown_program, "exec.script", shell_span_word(x, w),
+	        "runs the vim script %s, which airlock cannot see", file);
+}
+
+static void editor_source(struct cctx *x, const struct word *w, const char *cmd)
+{
+	static const char *const srcs[] = {"so ", "source ", "luafile ", "pyfile ", "py3file ",
+	                                   "pyxfile ", "rubyfile ", "perlfile ", "runtime "};
+
+	cmd += strspn(cmd, ": \t");
+	for (size_t i = 0; i < nitems(srcs); i++)
+		if (strncmp(cmd, srcs[i], strlen(srcs[i])) == 0)
+			editor_script(x, w, cmd + strlen(srcs[i]));
+}
+
 static void rule_editor(struct cctx *x, struct cmdv *c)
 {
 	bool ex = strcmp(c->prog, "ex") == 0;
@@ -1441,9 +1541,15 @@ static void rule_editor(struct cctx *x, struct cmdv *c)
 		if (dash_c && i + 1 < c->n) {
 			shell_text_of(x, &c->w[i + 1], c->w[i + 1].val, true);
 			vim_code(x, &c->w[i + 1], c->w[i + 1].val);
+			editor_source(x, &c->w[i + 1], c->w[i + 1].val);
 		} else if (a[0] == '+' && a[1]) {
 			shell_text_of(x, &c->w[i], a + 1, true);
 			vim_code(x, &c->w[i], a + 1);
+			editor_source(x, &c->w[i], a + 1);
+		} else if ((strcmp(a, "-u") == 0 || strcmp(a, "-S") == 0 ||
+		            (strcmp(a, "-l") == 0 && strcmp(c->prog, "nvim") == 0)) &&
+		           i + 1 < c->n && c->w[i + 1].val[0] != '-') {
+			editor_script(x, &c->w[i + 1], c->w[i + 1].val);
 		}
 		else if (a[0] == '-' && a[1] != '-' && strpbrk(a + 1, "eE") &&
 		         strspn(a + 1, "eEsnRZMl") == strlen(a + 1))
@@ -1879,8 +1985,8 @@ const struct prog rules_fs[] = {
 	NP("nproc"), NP("free"), NP("ps"), NP("pgrep"), NP("top"), NP("htop"), NP("env"),
 	FN("printenv", rule_printenv), NP("locale"), NP("getconf"), NP("tput"), NP("clear"), NP("reset"),
 	FN("gpg", rule_keys), FN("gpg2", rule_keys), FN("security", rule_keys),
-	FN("history", rule_history), FN("alias", rule_alias), NP("unalias"), FN("set", rule_set), NP("shopt"), NP("unset"),
-	NP("read"), NP("mapfile"), NP("readarray"), NP("wait"), NP("jobs"), NP("fg"), NP("bg"), NP("hash"), NP("help"),
+	FN("history", rule_history), NP("fc"), FN("alias", rule_alias), NP("unalias"), FN("set", rule_set), NP("shopt"), NP("unset"),
+	NP("read"), NP("mapfile"), NP("readarray"), NP("wait"), NP("jobs"), NP("fg"), NP("bg"), NP("hash"), NP("help"), NP("compgen"),
 	FN("man", rule_man), FN("info", rule_outfile), NP("apropos"), NP("whatis"), NP("lscpu"), NP("lsblk"),
 	NP("lsusb"), NP("lspci"), NP("arch"), NP("tty"), NP("stty"), NP("logname"), NP("users"),
 	NP("who"), NP("w"), NP("last"), NP("cal"), NP("bc"), FN("dc", rule_dc), NP("factor"),
@@ -1889,7 +1995,7 @@ const struct prog rules_fs[] = {
 	NP("continue"), NP("shift"), NP("trap"), NP("umask"), NP("ulimit"), NP("getopts"),
 	NP("times"), NP("caller"), NP("disown"), NP("dirs"), FN("mktemp", rule_mktemp), WR("tee", ""),
 	NP("vmstat"), NP("iostat"), NP("pidof"), NP("netstat"),
-	NP("cowsay"), NP("pstree"), NP("uuidgen"),
+	FN("cowsay", rule_cowsay), FN("cowthink", rule_cowsay), NP("pstree"), NP("uuidgen"),
 	{"rm", 0, NULL, TIER_LOW, NULL, NULL, rule_rm},
 	{"rmdir", P_WRITE, "", TIER_LOW, NULL, NULL, NULL},
 	{"unlink", 0, NULL, TIER_LOW, NULL, NULL, rule_delete},

@@ -325,6 +325,33 @@ static void g_hooks(struct cctx *x, const struct cmdv *c, char letter, const cha
 			rules_hook(x, w, v, strlen(v), "git runs the command an option names");
 }
 
+/* filter-branch's filters are shell text it evals for every commit;
+ * send-email's --to-cmd and the like (and an --smtp-server that is a
+ * path: a sendmail-like program) are commands it runs. */
+static void g_filter_branch(struct cctx *x, struct cmdv *c)
+{
+	static const char *const filters[] = {"--env-filter", "--tree-filter", "--index-filter",
+		"--parent-filter", "--msg-filter", "--commit-filter", "--tag-name-filter"};
+
+	cls_add(x, TIER_HIGH, "git.history.rewrite", shell_span_words(x, c->w, c->n),
+	        "rewrites the whole history");
+	for (size_t i = 0; i < nitems(filters); i++)
+		g_hooks(x, c, 0, filters[i], "d");
+}
+
+static void g_send_email(struct cctx *x, struct cmdv *c)
+{
+	static const char *const cmds[] = {"--to-cmd", "--cc-cmd", "--header-cmd", "--sendmail-cmd"};
+	const struct word *w;
+	const char *v;
+
+	cls_add(x, TIER_HIGH, "net.upload", shell_span_words(x, c->w, c->n), "sends patches by email");
+	for (size_t i = 0; i < nitems(cmds); i++)
+		g_hooks(x, c, 0, cmds[i], "");
+	if ((w = opt_value(c, 0, "--smtp-server", "", &v)) != NULL && v[0] == '/')
+		rules_hook(x, w, v, strlen(v), "git send-email runs the program --smtp-server names");
+}
+
 static void g_difftool(struct cctx *x, struct cmdv *c)
 {
 	g_hooks(x, c, 'x', "--extcmd", "xt");
@@ -424,13 +451,73 @@ static void g_gc(struct cctx *x, struct cmdv *c)
 		gw(x, c, "repacks or expires repository data");
 }
 
+static void config_pair(struct cctx *x, const struct word *w, const char *key, size_t n,
+                        const char *val);
+
+/* An ext::CMD ARGS remote (git-remote-ext) runs CMD: its words are split
+ * at spaces, "% " a space inside one and "%%" a %; judged as that argv
+ * quoted for the shell. git allows it only where protocol.ext.allow says
+ * so, which a -c, an environment or a config can. */
+static void g_ext_url(struct cctx *x, const struct word *w)
+{
+	struct buf b;
+	bool open = false;
+
+	if (strncmp(w->val, "ext::", 5) != 0)
+		return;
+	buf_init(&b, w->len * 2);
+	for (const char *p = w->val + 5; *p; p++) {
+		if (*p == ' ' && open) {
+			buf_puts(&b, "' ");
+			open = false;
+			continue;
+		}
+		if (*p == ' ')
+			continue;
+		if (!open) {
+			buf_puts(&b, "'");
+			open = true;
+		}
+		if (*p == '%' && (p[1] == ' ' || p[1] == '%'))
+			p++;
+		if (*p == '\'')
+			buf_puts(&b, "'\\''");
+		else
+			buf_append(&b, p, 1);
+	}
+	if (open)
+		buf_puts(&b, "'");
+	cls_add(x, TIER_HIGH, "exec.hook_program", shell_span_word(x, w),
+	        "an ext:: remote runs the command it names");
+	if (b.len)
+		shell_script_text(x, b.data, b.len, shell_span_word(x, w));
+	buf_free(&b);
+}
+
+/* clone -c|--config KEY=VALUE: the new repository's config, which the
+ * checkout and every later git command there read. */
+static void g_clone_config(struct cctx *x, const struct cmdv *c)
+{
+	const struct word *w;
+	const char *v;
+
+	for (size_t i = 1; i < c->n && strcmp(c->w[i].val, "--") != 0; i++)
+		if ((w = opt_value_at(c, &i, 'c', "--config", "obcju", &v)) != NULL) {
+			const char *eq = strchr(v, '=');
+			config_pair(x, w, v, eq ? (size_t)(eq - v) : strlen(v), eq ? eq + 1 : NULL);
+		}
+}
+
 static void g_clone(struct cctx *x, struct cmdv *c)
 {
 	size_t idx[4], n = opt_operands(c, 1, "obcju", idx, nitems(idx));
 	struct word here = c->w[0];
 
-	if (n)
+	if (n) {
 		net_add_url(x, c->w[idx[0]].val);
+		g_ext_url(x, &c->w[idx[0]]);
+	}
+	g_clone_config(x, c);
 	g_hooks(x, c, 'u', "--upload-pack", "obcju");
 	cls_add(x, TIER_HIGH, "net.fetch", shell_span_words(x, c->w, c->n),
 	        "downloads a repository");
@@ -445,8 +532,10 @@ static void g_clone(struct cctx *x, struct cmdv *c)
 static void g_fetch(struct cctx *x, struct cmdv *c)
 {
 	size_t idx;
-	if (opt_operands(c, 1, "o", &idx, 1))
+	if (opt_operands(c, 1, "o", &idx, 1)) {
 		net_add_url(x, c->w[idx].val);
+		g_ext_url(x, &c->w[idx]);
+	}
 	g_hooks(x, c, 0, "--upload-pack", "o");
 	cls_add(x, TIER_HIGH, "net.fetch", shell_span_words(x, c->w, c->n),
 	        "fetches from a remote repository");
@@ -545,7 +634,7 @@ static void g_write_operand(struct cctx *x, const struct cmdv *c, size_t first,
 }
 
 /* --template=DIR copies DIR's hooks into the repository's .git/hooks,
- * where the next commit or checkout runs them. */
+ * where the next commit or checkout runs them; --separate-git-dir. */
 static void g_template(struct cctx *x, const struct cmdv *c)
 {
 	const char *v;
@@ -554,6 +643,14 @@ static void g_template(struct cctx *x, const struct cmdv *c)
 	if (w)
 		cls_add(x, TIER_HIGH, "fs.write.git_config", shell_span_word(x, w),
 		        "installs the hooks of the template directory %s, which git then runs", v);
+	/* --separate-git-dir=DIR moves the git directory there and leaves a
+	 * .git file naming it: its hooks and config become files no .git
+	 * path shows */
+	if ((w = opt_value(c, 0, "--separate-git-dir", NULL, &v)) != NULL)
+		cls_add(x, TIER_HIGH, "fs.write.git_config", shell_span_word(x, w),
+		        "moves the git directory to %s, where its hooks and config are no longer "
+		        "under a .git",
+		        v);
 }
 
 /* apply --unsafe-paths lets the patch write outside the work tree. */
@@ -689,9 +786,9 @@ static const struct gsub gsubs[] = {
 	GF("mv", g_mv), GW("sparse-checkout"), GW("replace"), GW("update-index"), GW("mergetool"),
 	GF("read-tree", g_read_tree), GF("checkout-index", g_checkout_index), GF("update-ref", g_update_ref), GW("symbolic-ref"),
 	GF("lfs", g_lfs), GF("maintenance", g_maintenance), GW("repack"), GW("pack-refs"), GW("commit-tree"),
-	{"filter-branch", TIER_HIGH, "git.history.rewrite", "rewrites the whole history", NULL},
+	GF("filter-branch", g_filter_branch),
 	{"filter-repo", TIER_HIGH, "git.history.rewrite", "rewrites the whole history", NULL},
-	{"send-email", TIER_HIGH, "net.upload", "sends patches by email", NULL},
+	GF("send-email", g_send_email),
 	{"imap-send", TIER_HIGH, "net.upload", "uploads patches to an IMAP folder", NULL},
 	GF("svn", g_bridge), GF("p4", g_bridge),
 	{"credential", TIER_HIGH, "secrets.read", "reads or changes stored git credentials", NULL},

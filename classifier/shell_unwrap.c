@@ -216,6 +216,7 @@ static long wrap_su(struct cctx *x, struct cmdv *c, size_t at);
 static long wrap_watch(struct cctx *x, struct cmdv *c, size_t at);
 static long wrap_command(struct cctx *x, struct cmdv *c, size_t at);
 static long wrap_time(struct cctx *x, struct cmdv *c, size_t at);
+static long wrap_jobs(struct cctx *x, struct cmdv *c, size_t at);
 static long wrap_flock(struct cctx *x, struct cmdv *c, size_t at);
 static long wrap_runuser(struct cctx *x, struct cmdv *c, size_t at);
 static long wrap_script(struct cctx *x, struct cmdv *c, size_t at);
@@ -366,11 +367,14 @@ static const struct wrapper wrappers[] = {
 	{"firejail", NULL, "", 0, NULL, NULL, NULL, NULL},
 	{"flock", NULL, "wEc", 0, NULL, NULL, wrap_flock, long_flock},
 	{"ionice", NULL, "cnP", 0, NULL, NULL, NULL, long_ionice},
+	{"jobs", NULL, "", 0, NULL, NULL, wrap_jobs, NULL}, /* jobs -x CMD */
 	{"ksh", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
 	{"ltrace", NULL, ltrace_opts, 0, NULL, NULL, wrap_trace, NULL},
 	{"mksh", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
 	{"nice", NULL, "n", 0, NULL, NULL, NULL, long_nice},
 	{"nohup", NULL, "", 0, NULL, NULL, NULL, NULL},
+	{"noglob", NULL, "", 0, NULL, NULL, NULL, NULL},    /* zsh's precommand modifiers */
+	{"nocorrect", NULL, "", 0, NULL, NULL, NULL, NULL},
 	{"npx", NULL, "pcw", 0, NULL, NULL, wrap_npx, long_npx},
 	{"parallel", NULL, "jSdEIP", 0, NULL, NULL, wrap_parallel, NULL},
 	{"pipenv", "run", "", 0, NULL, NULL, wrap_project_env, NULL},
@@ -831,6 +835,25 @@ static size_t shell_opts(const struct cmdv *c, bool *dash_c)
 	return i;
 }
 
+/* Whether a shell's options [1, end) hold -s: it reads its script from
+ * stdin, and the words after the options are its $1, $2... (`curl URL |
+ * bash -s -- --yes`), not a script file. */
+static bool shell_dash_s(const struct cmdv *c, size_t end)
+{
+	for (size_t i = 1; i < end; i++) {
+		const char *a = c->w[i].val;
+		if (a[0] != '-' || a[1] == '-' || a[1] == '\0')
+			continue;
+		for (size_t k = 1; a[k]; k++) {
+			if (a[k] == 's')
+				return true;
+			if ((a[k] == 'o' || a[k] == 'O') && a[k + 1] == '\0')
+				i++; /* -o NAME */
+		}
+	}
+	return false;
+}
+
 void unwrap_stdin_script(struct cctx *x, struct cmdv *c, bool shell, const char *what)
 {
 	struct span sp = shell_span_word(x, &c->w[0]);
@@ -863,11 +886,57 @@ void unwrap_stdin_script(struct cctx *x, struct cmdv *c, bool shell, const char 
 	}
 }
 
+/* Whether a shell's options [1, end) make it expand history in what it
+ * reads: -i (interactive: history and expansion on), or -H or -o
+ * histexpand. */
+static bool shell_histexpand(const struct cmdv *c, size_t end)
+{
+	for (size_t i = 1; i < end; i++) {
+		const char *a = c->w[i].val;
+		if (a[0] != '-' || a[1] == '-')
+			continue;
+		if (strchr(a, 'i') || strchr(a, 'H') ||
+		    (strchr(a, 'o') && i + 1 < end && strcmp(c->w[i + 1].val, "histexpand") == 0))
+			return true;
+	}
+	return false;
+}
+
+/* fish's command substitution is (CMD), unquoted, anywhere in a word:
+ * `fish -c '(echo rm) -rf ~'` runs rm, where sh reads a subshell. The
+ * script is read once more with each such ( written $( . */
+static void fish_substs(struct cctx *x, const struct word *s)
+{
+	struct buf b;
+	char q = 0;
+
+	if (memchr(s->val, '(', s->len) == NULL)
+		return;
+	buf_init(&b, s->len + 16);
+	for (size_t i = 0; i < s->len; i++) {
+		char ch = s->val[i];
+		if (q == 0 && ch == '\\' && i + 1 < s->len) {
+			buf_append(&b, s->val + i++, 2);
+			continue;
+		}
+		if (q == 0 && (ch == '\'' || ch == '"'))
+			q = ch;
+		else if (q == ch)
+			q = 0;
+		if (q == 0 && ch == '(' && (i == 0 || s->val[i - 1] != '$'))
+			buf_append(&b, "$", 1);
+		buf_append(&b, &ch, 1);
+	}
+	shell_script_text(x, b.data, b.len, shell_span_word(x, s));
+	buf_free(&b);
+}
+
 static long wrap_shell(struct cctx *x, struct cmdv *c, size_t at)
 {
 	bool dash_c;
 	size_t i = shell_opts(c, &dash_c);
 	const struct word *s = i < c->n ? &c->w[i] : NULL;
+	char pbuf[CLS_MAX_PATH];
 
 	(void)at;
 	record_self(x, c);
@@ -881,6 +950,12 @@ static long wrap_shell(struct cctx *x, struct cmdv *c, size_t at)
 		if (i + 2 < c->n) /* sh -c SCRIPT NAME ARGS...: the script's $1... */
 			shell_var_args(x, &c->w[i + 2], c->n - i - 2);
 		shell_script_word(x, s);
+		if (strcmp(rules_prog_name(c->w[0].val, pbuf, sizeof(pbuf)), "fish") == 0)
+			fish_substs(x, s);
+	} else if (s && shell_dash_s(c, i)) {
+		/* bash -s ARGS: the script is stdin, ARGS its $1... */
+		shell_var_args(x, s, c->n - i);
+		unwrap_stdin_script(x, c, true, c->w[0].val);
 	} else if (s && (s->flags & W_PROCSUB)) {
 		cls_add(x, TIER_HIGH, "exec.pipe_to_shell", shell_span_word(x, s),
 		        "runs the output of another command as a script");
@@ -890,6 +965,12 @@ static long wrap_shell(struct cctx *x, struct cmdv *c, size_t at)
 		        "runs the script %s, which airlock cannot see", s->val);
 		shell_files_run(x, s, "sh");
 	} else {
+		/* bash -i <<EOF: `!!`, `!:1` in the text become earlier lines */
+		if (c->in == IN_DOC && memchr(c->in_text, '!', c->in_len) && shell_histexpand(c, i))
+			cls_add(x, TIER_HIGH, "exec.dynamic_command", shell_span_word(x, &c->w[0]),
+			        "%s expands history in its input: a `!` word runs earlier "
+			        "command lines",
+			        c->w[0].val);
 		unwrap_stdin_script(x, c, true, c->w[0].val);
 	}
 	return -1;
@@ -1033,6 +1114,17 @@ static long wrap_command(struct cctx *x, struct cmdv *c, size_t at)
 	return (long)at;
 }
 
+/* jobs -x CMD ARGS runs CMD (job specs in ARGS replaced by process group
+ * ids); without -x jobs only lists, as the table's row says. */
+static long wrap_jobs(struct cctx *x, struct cmdv *c, size_t at)
+{
+	struct cmdv h = wrapper_head(c, at);
+
+	if (!opt_short(&h, 'x', ""))
+		return 0;
+	return rest_or_self(x, c, at);
+}
+
 static long wrap_time(struct cctx *x, struct cmdv *c, size_t at)
 {
 	const char *val;
@@ -1145,7 +1237,9 @@ static long wrap_script(struct cctx *x, struct cmdv *c, size_t at)
 
 /* parallel CMD ::: ARGS: CMD runs through the shell once per argument,
  * with {} replaced by it (or the argument appended). Without ::: the
- * arguments come from stdin, unknown, as with xargs. */
+ * arguments come from stdin, unknown, as with xargs. With no CMD the
+ * arguments (`parallel ::: 'rm -rf ~'`), or stdin's lines, are the
+ * commands. */
 static long wrap_parallel(struct cctx *x, struct cmdv *c, size_t at)
 {
 	size_t sep = at, shown = 0;
@@ -1153,7 +1247,22 @@ static long wrap_parallel(struct cctx *x, struct cmdv *c, size_t at)
 
 	while (sep < c->n && strcmp(c->w[sep].val, ":::") != 0)
 		sep++;
-	if (sep == c->n || sep == at) {
+	if (sep == at && sep < c->n) {
+		record_self(x, c);
+		for (size_t i = sep + 1; i < c->n; i++) {
+			struct cmdv one = *c;
+			one.w = c->w + i;
+			one.n = 1;
+			script_of_words(x, &one, 0, "parallel");
+		}
+		return -1;
+	}
+	if (at >= c->n) {
+		record_self(x, c);
+		unwrap_stdin_script(x, c, true, "parallel");
+		return -1;
+	}
+	if (sep == c->n) {
 		c->dyn_tail = true;
 		return rest_or_self(x, c, at);
 	}

@@ -554,9 +554,9 @@ static const struct {
 	enum meta_act act;
 } metas[] = {
 	{".shell", M_SHELL}, {".system", M_SHELL}, {".output", M_OUT}, {".once", M_OUT},
-	{".log", M_OUT}, {".trace", M_OUT}, {".open", M_OUT}, {".clone", M_OUT},
+	{".load", M_LOAD}, {".log", M_OUT}, {".trace", M_OUT}, {".open", M_OUT}, {".clone", M_OUT},
 	{".backup", M_LAST}, {".save", M_LAST}, {".read", M_READ}, {".import", M_IMPORT},
-	{".load", M_LOAD}, {".excel", M_HOOK}, {".www", M_HOOK}, {".cd", M_CD}, {"\\cd", M_CD},
+	{".excel", M_HOOK}, {".www", M_HOOK}, {".cd", M_CD}, {"\\cd", M_CD},
 	{".restore", M_RESTORE}, {".iotrace", M_OUT}, {".archive", M_ARCHIVE}, {".ar", M_ARCHIVE},
 	{"\\!", M_SHELL}, {"\\o", M_OUT}, {"\\out", M_OUT}, {"\\g", M_OUT}, {"\\gx", M_OUT},
 	{"\\w", M_OUT}, {"\\write", M_OUT}, {"\\i", M_READ}, {"\\include", M_READ},
@@ -593,6 +593,15 @@ static int meta_find(const char *s, size_t n, bool line_start, size_t *al)
 			return (int)i;
 		}
 	}
+	/* sqlite3 takes a dot-command by a prefix (.sh and .sy are .shell and
+	 * .system, .o is .output): the first row it starts, the table's order
+	 * putting the command that runs or loads code first */
+	for (size_t i = 0; line_start && s[0] == '.' && w >= 2 && i + 1 < nitems(metas); i++)
+		if (metas[i].name[0] == '.' && strlen(metas[i].name) > w &&
+		    strncmp(s, metas[i].name, w) == 0 && (w == n || s[w] == ' ' || s[w] == '\t')) {
+			*al = w;
+			return (int)i;
+		}
 	if (line_start && s[0] == '.' && n > 1 && isalpha((unsigned char)s[1])) {
 		*al = w;
 		return (int)nitems(metas) - 1;
@@ -630,6 +639,19 @@ static bool meta_unquote(const char **p, const char **le)
 	return false;
 }
 
+/* A command the client pipes query output into (.once |CMD, \\o |CMD, mysql's
+ * pager CMD): judged as `cat | CMD`, so a shell there runs data it reads
+ * from the database (exec.pipe_to_shell), not commands from a terminal. */
+static void meta_output_command(struct cctx *x, const char *cmd, size_t n, struct span ds)
+{
+	char *t = arena_alloc(x->a, n + 7);
+
+	memcpy(t, "cat | ", 6);
+	memcpy(t + 6, cmd, n);
+	t[n + 6] = '\0';
+	shell_script_text(x, t, n + 6, ds);
+}
+
 /* The file or |command argument [p, le) of an output, read or import. */
 static void meta_target(struct cctx *x, enum meta_act act, const char *p, const char *le,
                         struct span ds)
@@ -641,8 +663,11 @@ static void meta_target(struct cctx *x, enum meta_act act, const char *p, const 
 	bool quoted = meta_unquote(&p, &le);
 
 	if (p < le && *p == '|') {
-		shell_script_text(x, arena_strndup(x->a, p + 1, (size_t)(le - p - 1)),
-		                  (size_t)(le - p - 1), ds);
+		if (act == M_OUT) /* the query's output is its input */
+			meta_output_command(x, p + 1, (size_t)(le - p - 1), ds);
+		else
+			shell_script_text(x, arena_strndup(x->a, p + 1, (size_t)(le - p - 1)),
+			                  (size_t)(le - p - 1), ds);
 		return;
 	}
 	while (p + pl < le && (quoted || (p[pl] != ' ' && p[pl] != '\t')))
@@ -808,7 +833,9 @@ static void meta_run(struct cctx *x, int m, const char *arg, const char *le, str
 		        "%s opens the output in another program", metas[m].name);
 	switch (metas[m].act) {
 	case M_SHELL:
-		if (n)
+		if (n && (strcasecmp(metas[m].name, "pager") == 0 || strcmp(metas[m].name, "\\P") == 0))
+			meta_output_command(x, p, n, ds);
+		else if (n)
 			shell_script_text(x, arena_strndup(x->a, p, n), n, ds);
 		break;
 	case M_LAST:

@@ -163,7 +163,8 @@ static enum tool tool_of(const char *name)
 	return TOOL_OTHER;
 }
 
-/* calls.tsv: tool, fields "key=value|key=value", tier, rules, checks */
+/* calls.tsv: tool, fields "key=value|key=value" (path, url, method, body,
+ * query, database, command, content, headers, cwd), tier, rules, checks */
 static struct verdict *classify_row_call(const struct tdata_row *r)
 {
 	struct call *c = call_new();
@@ -186,6 +187,7 @@ static struct verdict *classify_row_call(const struct tdata_row *r)
 		else if (strcmp(kv, "database") == 0) slot = &c->database;
 		else if (strcmp(kv, "command") == 0) slot = &c->command;
 		else if (strcmp(kv, "content") == 0) slot = &c->content;
+		else if (strcmp(kv, "cwd") == 0) c->cwd = xstrdup(eq); /* owned by the call */
 		else if (strcmp(kv, "headers") == 0) /* JSON: {"Name":"value"} or ["Name: value"] */
 			c->input = json_pack("{s:o?}", "headers", json_loads(eq, 0, NULL));
 		if (slot)
@@ -447,6 +449,94 @@ static void test_symlinks(void **state)
 	rmdir(dir);
 }
 
+/* Writes text to dir/rel, making its directories. */
+static void put_file(const char *dir, const char *rel, const char *text)
+{
+	char *cmd = xasprintf("mkdir -p \"$(dirname '%s/%s')\"", dir, rel), *p;
+	FILE *f;
+
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	p = xasprintf("%s/%s", dir, rel);
+	assert_non_null(f = fopen(p, "w"));
+	fputs(text, f);
+	fclose(f);
+	free(p);
+}
+
+/* Whether a file tool's write of path fires rule, in the workdir o names. */
+static bool file_call_has(enum tool tool, const char *path, const struct classify_opts *o,
+                          const char *rule)
+{
+	struct call *c = call_new();
+	struct verdict *v;
+	bool has;
+
+	c->tool = tool;
+	c->path = path;
+	v = classify_call(c, o);
+	has = verdict_has(v, rule);
+	verdict_free(v);
+	c->path = NULL;
+	call_free(c);
+	return has;
+}
+
+static void rm_tree(const char *dir)
+{
+	char *cmd = xasprintf("rm -rf '%s'", dir);
+
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+}
+
+/* A config beside a HEAD (or a HEAD beside a config) makes a bare
+ * repository of its directory: git status there runs core.fsmonitor. */
+static void test_bare_repo(void **state)
+{
+	char dir[] = "/tmp/airlock-bare-XXXXXX";
+	struct classify_opts o;
+	struct verdict *v;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	put_file(dir, "sub/HEAD", "ref: refs/heads/main\n");
+	put_file(dir, "lib/config", "");
+	classify_opts_init(&o, dir, HOME);
+	assert_true(file_call_has(TOOL_WRITE_FILE, "sub/config", &o, "fs.write.git_config"));
+	assert_true(file_call_has(TOOL_WRITE_FILE, "lib/HEAD", &o, "fs.write.git_config"));
+	/* no HEAD beside it */
+	assert_false(file_call_has(TOOL_WRITE_FILE, "config", &o, "fs.write.git_config"));
+	v = classify_shell("printf '[core]\\n' > sub/config", &o);
+	assert_true(verdict_has(v, "fs.write.git_config"));
+	verdict_free(v);
+	rm_tree(dir);
+}
+
+/* A file tool's write into the directory core.hooksPath names (in the
+ * repository's config or the user's) is a hook git runs on the host. */
+static void test_hooks_path(void **state)
+{
+	char dir[] = "/tmp/airlock-hooks-XXXXXX", home[128];
+	struct classify_opts o;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	put_file(dir, ".git/config",
+	         "[core]\n\tbare = false\n[core]\n\thooksPath = \".githooks\" ; shared\n");
+	put_file(dir, "home/.gitconfig", "[user]\n\tname = x\n[core] HooksPath = tools/hooks\n");
+	snprintf(home, sizeof(home), "%s/home", dir);
+	classify_opts_init(&o, dir, home);
+	assert_true(file_call_has(TOOL_WRITE_FILE, ".githooks/pre-commit", &o,
+	                          "fs.write.git_config"));
+	/* the user's config, from the work tree */
+	assert_true(file_call_has(TOOL_EDIT_FILE, "tools/hooks/pre-push", &o,
+	                          "fs.write.git_config"));
+	assert_false(file_call_has(TOOL_EDIT_FILE, "src/hooks/useThing.ts", &o,
+	                           "fs.write.git_config"));
+	rm_tree(dir);
+}
+
 /* libpg_query hidden by a bind mount in a private mount namespace: the SQL
  * classifier must fail closed. Runs first, before anything loads it. */
 static void test_no_libpg_query(void **state)
@@ -507,6 +597,16 @@ static void test_find_secret(void **state)
 		{"x\n-----BEGIN OPENSSH PRIVATE KEY-----\nabc\n-----END OPENSSH PRIVATE KEY-----\n",
 		 "private-key", 2},
 		{"AIzaSyA1234567890abcdefghijklmnopqrstuv", "google-api-key", 0},
+		{"x\n-----BEGIN PGP PRIVATE KEY BLOCK-----\nlQOYBF0\n-----END PGP PRIVATE KEY BLOCK-----",
+		 "private-key", 2},
+		{"auth dckr_pat_abcdefghijklmnopqrstuvwxyz0", "docker-token", 5},
+		{"password = pypi-AgEIcHlwaS5vcmcCJGE0YjZmZTJjLTM3ZjQtNDk0Ny05YzY2LWI5ZTk1NTQ2ZmE1ZgACKlszLCJ",
+		 "pypi-token", 11},
+		{"HF_TOKEN=hf_abcdefghijklmnopqrstuvwxyzABCDEFGH", "huggingface-token", 9},
+		{"glrt-abcdefghij0123456789", "gitlab-token", 0},
+		{"Bearer ya29.a0AfH6SMBabcdefghijklmnopqrstuvwxyz", "google-oauth-token", 7},
+		{"shpat_0123456789abcdef0123456789abcdef", "shopify-token", 0},
+		{"hf_short pypi-AgEshort dckr_pat_x -----BEGIN PGP PUBLIC KEY BLOCK-----", NULL, 0},
 		{"no secrets here: sk-short AKIA123", NULL, 0},
 		{"-----BEGIN PUBLIC KEY-----", NULL, 0},
 	};
@@ -592,6 +692,8 @@ int main(void)
 		cmocka_unit_test(test_routine),        cmocka_unit_test(test_local_bins),
 		cmocka_unit_test(test_rule_coverage),
 		cmocka_unit_test(test_limits),         cmocka_unit_test(test_symlinks),
+		cmocka_unit_test(test_bare_repo),
+		cmocka_unit_test(test_hooks_path),
 		cmocka_unit_test(test_find_secret),    cmocka_unit_test(test_spans),
 		cmocka_unit_test(test_secret_names),
 		cmocka_unit_test(test_wrapping),
