@@ -18,6 +18,8 @@ void classify_opts_init(struct classify_opts *opts, const char *workdir, const c
 	opts->workdir = workdir;
 	opts->home = home;
 	opts->state = NULL;
+	opts->config_guarded = NULL;
+	opts->config_unread = false;
 	opts->unknown_program = TIER_MEDIUM;
 	opts->unknown_tool = TIER_HIGH;
 }

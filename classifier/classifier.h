@@ -7,6 +7,7 @@
 #ifndef AIRLOCK_CLASSIFIER_H
 #define AIRLOCK_CLASSIFIER_H
 
+#include <stdbool.h>
 #include "core/airlock.h"
 
 /* Shell or SQL text longer than this is not read: parse.too_long (high). */
@@ -20,6 +21,15 @@ struct classify_opts {
 	                            * write there is gate tampering, wherever
 	                            * $XDG_STATE_HOME puts it; NULL: only
 	                            * ~/.local/state/airlock */
+	/* What the repository's and the user's git configs make git run or
+	 * read as config from the workdir, relative to it: each
+	 * core.hooksPath directory and each file an include names
+	 * (exec_config_guarded(), which the caller reads: the classifier does
+	 * no I/O). A file tool's write there is fs.write.git_config: the host's
+	 * next commit runs it. NULL: none known. */
+	char *const *config_guarded;
+	bool config_unread;        /* the caller could not read them: every file
+	                            * tool's write into the workdir asks */
 	enum tier unknown_program; /* policy [policy] unknown-program, default medium */
 	enum tier unknown_tool;    /* policy [policy] unknown-tool, default high */
 };

@@ -442,9 +442,9 @@ void paths_write(struct cctx *x, const struct word *w, const char *p, struct spa
 void paths_read_abs(struct cctx *x, const char *abs, struct span sp);
 /* Classifies one absolute path as written (shared with the file tools). */
 void paths_write_abs(struct cctx *x, const char *abs, struct span sp, const char *shown);
-/* A file tool's write of abs into the directory a git config's
- * core.hooksPath names: fs.write.git_config (hooks_path.c; reads the
- * configs, so only for write_file and edit_file). */
+/* A file tool's write of abs into a path the caller's git configs make
+ * hooks or config (classify_opts.config_guarded): fs.write.git_config
+ * (hooks_path.c). */
 void hooks_path_write(struct cctx *x, const char *abs, struct span sp);
 /* True when abs is a tree that holds secrets: /, the home or one of its
  * ancestors, /etc, /root. Reading all of it reads the keys and tokens. */

@@ -16,6 +16,7 @@
 #include "core/encode.h"
 #include "core/state.h"
 #include "core/util.h"
+#include "exec/exec.h"
 #include "gate/commands.h"
 #include "gate/protocol.h"
 #include "policy/policy.h"
@@ -198,7 +199,7 @@ int cmd_classify(int argc, char **argv)
 	struct classify_ctx cx = {0};
 	struct policy_source src = {0};
 	const char *shell = NULL, *sql = NULL;
-	char *wd = NULL, *err = NULL, *state = NULL;
+	char *wd = NULL, *err = NULL, *state = NULL, **guarded = NULL;
 	int ch, rc = EXIT_USAGE;
 
 	optind = 1;
@@ -236,6 +237,9 @@ int cmd_classify(int argc, char **argv)
 	}
 	classify_opts_init(&cx.copts, wd, src.home ? src.home : "/");
 	cx.copts.state = state = state_root();
+	/* read once: a stream of calls to judge changes no config */
+	cx.copts.config_unread = exec_config_guarded(wd, &guarded) < 0;
+	cx.copts.config_guarded = guarded;
 	policy_classify_opts(cx.policy, &cx.copts);
 	policy_set_reasons(cx.policy, cx.explain); /* only --explain shows them */
 	if (shell || sql) {
@@ -244,6 +248,7 @@ int cmd_classify(int argc, char **argv)
 	} else
 		rc = classify_stream(&cx);
 	policy_free(cx.policy);
+	strv_free(guarded);
 	free(state);
 	free(wd);
 	return rc;

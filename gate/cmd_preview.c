@@ -158,7 +158,7 @@ int cmd_preview(int argc, char **argv)
 	struct preview_ctx cx = {0};
 	struct policy_source src = {0};
 	const char *wd = ".", *policy = NULL, *h = getenv("HOME");
-	char *err = NULL, *state = NULL;
+	char *err = NULL, *state = NULL, **guarded = NULL;
 	int rc = EXIT_USAGE;
 
 	if (preview_args(argc, argv, &cx, &wd, &policy, &rc) < 0)
@@ -179,9 +179,13 @@ int cmd_preview(int argc, char **argv)
 	}
 	classify_opts_init(&cx.copts, cx.workdir, cx.home);
 	cx.copts.state = state = state_root();
+	/* read once: a stream of calls to judge changes no config */
+	cx.copts.config_unread = exec_config_guarded(cx.workdir, &guarded) < 0;
+	cx.copts.config_guarded = guarded;
 	policy_classify_opts(cx.policy, &cx.copts);
 	rc = preview_stream(&cx);
 out:
+	strv_free(guarded);
 	free(state);
 	policy_free(cx.policy);
 	free(cx.workdir);

@@ -484,10 +484,28 @@ static void deny_elsewhere(struct gate *g, const struct call *c, struct plan *pl
 	pl->action = ACTION_DENY;
 }
 
+/* Classifies c. A file tool's write is judged against what the git
+ * configs make hooks or config now (exec_config_guarded(): an earlier call
+ * may have set core.hooksPath); write_file and edit_file run outside the
+ * sandbox, which keeps those paths read-only for shell calls. */
+static struct verdict *classify(struct gate *g, const struct call *c)
+{
+	struct classify_opts o = g->copts;
+	char **rels = NULL;
+	struct verdict *v;
+
+	if ((c->tool == TOOL_WRITE_FILE || c->tool == TOOL_EDIT_FILE) && o.workdir)
+		o.config_unread = exec_config_guarded(o.workdir, &rels) < 0;
+	o.config_guarded = rels;
+	v = classify_call(c, &o);
+	strv_free(rels);
+	return v;
+}
+
 struct outcome *gate_call(struct gate *g, const struct call *c, struct verdict **vout)
 {
 	struct outcome *o = outcome_new();
-	struct verdict *v = classify_call(c, &g->copts);
+	struct verdict *v = classify(g, c);
 	struct call *edited = NULL;
 	struct preview *pv = NULL;
 	struct plan pl = {0};
@@ -792,7 +810,7 @@ int gate_stream(struct gate *g, int in_fd, FILE *out)
 
 struct verdict *gate_classify(struct gate *g, const struct call *c)
 {
-	return classify_call(c, &g->copts);
+	return classify(g, c);
 }
 
 /* The decision of a call that already ran (watch): what policy would do. */

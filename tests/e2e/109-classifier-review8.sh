@@ -63,6 +63,23 @@ expect_eq "write_file sub/config beside sub/HEAD: git_config" \
 (cd "$d/wd" && git init -q . && git config core.hooksPath .githooks)
 expect_eq "write_file .githooks/pre-commit under core.hooksPath: git_config" \
 	"$(call_field '{"tool":"write_file","input":{"path":".githooks/pre-commit","content":"#!/bin/sh\n"}}' '[.rules[] | select(. == "fs.write.git_config")] | length')" 1
+# through the gate, which reads the configs per file-tool call: a hooksPath
+# set after the gate started counts, and an include's file too
+gcall() { "$AIRLOCK" gate --no-tty --db "$d/g.db" --workdir "$d/wd" 2>/dev/null; }
+wf() { printf '{"id":"%s","tool":"write_file","input":{"path":"%s","content":"#!/bin/sh\\necho hi\\n"}}\n' "$1" "$2"; }
+out=$( (wf a src/ok.sh; sleep 0.3; git -C "$d/wd" config core.hooksPath tools/hooks
+	wf b tools/hooks/pre-push; wf c .githooks/pre-commit) |
+	(sleep 0.1; gcall))
+expect_eq "gate: write_file src/ok.sh: auto" "$(printf '%s\n' "$out" | jq -r 'select(.id == "a") | .decision')" auto
+expect_eq "gate: write_file into a hooksPath set since: held" \
+	"$(printf '%s\n' "$out" | jq -r 'select(.id == "b") | .decision + " " + (.rules | index("fs.write.git_config") != null | tostring)')" "denied true"
+check "gate: the hook was not written" test ! -e "$d/wd/tools/hooks/pre-push"
+git -C "$d/wd" config include.path ../local.gitconfig
+out=$(wf d local.gitconfig | gcall)
+expect_eq "gate: write_file into a file the repository config includes: held" \
+	"$(printf '%s\n' "$out" | jq -r '.decision')" denied
+git -C "$d/wd" config --unset include.path
+git -C "$d/wd" config core.hooksPath .githooks
 expect_eq "write_file .claude/settings.json with cwd sub/: gate_config" \
 	"$(call_field "{\"tool\":\"write_file\",\"input\":{\"path\":\".claude/settings.json\",\"content\":\"{}\",\"cwd\":\"$d/wd/src\"}}" '[.rules[] | select(. == "fs.write.gate_config")] | length')" 1
 expect_eq "git init --separate-git-dir: high" \

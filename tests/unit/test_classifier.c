@@ -517,23 +517,30 @@ static void test_bare_repo(void **state)
  * repository's config or the user's) is a hook git runs on the host. */
 static void test_hooks_path(void **state)
 {
-	char dir[] = "/tmp/airlock-hooks-XXXXXX", home[128];
+	char dir[] = "/tmp/airlock-hooks-XXXXXX";
+	char *const guarded[] = {(char *)".githooks", (char *)"tools/hooks",
+	                         (char *)"../outside/hooks", NULL};
 	struct classify_opts o;
 
 	(void)state;
 	assert_non_null(mkdtemp(dir));
-	put_file(dir, ".git/config",
-	         "[core]\n\tbare = false\n[core]\n\thooksPath = \".githooks\" ; shared\n");
-	put_file(dir, "home/.gitconfig", "[user]\n\tname = x\n[core] HooksPath = tools/hooks\n");
-	snprintf(home, sizeof(home), "%s/home", dir);
-	classify_opts_init(&o, dir, home);
+	put_file(dir, "src/x.c", "int x;\n");
+	classify_opts_init(&o, dir, "/nonexistent-home");
+	/* nothing known: a plain workdir write */
+	assert_false(file_call_has(TOOL_WRITE_FILE, ".githooks/pre-commit", &o,
+	                           "fs.write.git_config"));
+	o.config_guarded = guarded;
 	assert_true(file_call_has(TOOL_WRITE_FILE, ".githooks/pre-commit", &o,
 	                          "fs.write.git_config"));
-	/* the user's config, from the work tree */
 	assert_true(file_call_has(TOOL_EDIT_FILE, "tools/hooks/pre-push", &o,
 	                          "fs.write.git_config"));
 	assert_false(file_call_has(TOOL_EDIT_FILE, "src/hooks/useThing.ts", &o,
 	                           "fs.write.git_config"));
+	assert_false(file_call_has(TOOL_EDIT_FILE, "src/x.c", &o, "fs.write.git_config"));
+	/* the configs could not be read: every write into the workdir asks */
+	o.config_guarded = NULL;
+	o.config_unread = true;
+	assert_true(file_call_has(TOOL_EDIT_FILE, "src/x.c", &o, "fs.write.git_config"));
 	rm_tree(dir);
 }
 
