@@ -111,6 +111,46 @@ static void entry_header(struct buf *b, const struct diff_entry *e, const char *
 	}
 }
 
+#define RUNS_SHOWN 20   /* text runs listed of a binary file */
+#define RUN_MIN 4       /* printable bytes in a row that make one, as strings(1) */
+#define RUN_CUT 100     /* bytes of a run shown */
+
+/*
+ * The text runs in a binary file's new content, as strings(1) finds them.
+ * Whether a file is binary is a guess from its bytes (git's NUL rule, a
+ * share of control bytes), and a guess can be padded past: a Makefile
+ * followed by 2,000 NULs read "Binary files differ", and make ran its
+ * lines. Its text shows here; a real binary's few names and messages cost
+ * a few lines.
+ */
+static void text_runs(struct buf *b, bool color, const struct diff_entry *e)
+{
+	size_t shown = 0, more = 0, i = 0, n = e->op == DIFF_OP_DELETE ? 0 : e->new_len;
+	const unsigned char *p = (const unsigned char *)e->new_data;
+
+	while (p && i < n) {
+		size_t start = i;
+		while (i < n && ((p[i] >= 0x20 && p[i] < 0x7f) || p[i] == '\t'))
+			i++;
+		if (i - start >= RUN_MIN) {
+			if (shown == 0)
+				line(b, color, C_YELLOW, "text in it (runs of %d or more printable ASCII bytes):",
+				     RUN_MIN);
+			if (shown < RUNS_SHOWN) {
+				size_t len = i - start < RUN_CUT ? i - start : RUN_CUT;
+				buf_puts(b, "  | ");
+				diff_escape(b, (const char *)p + start, len, false);
+				buf_puts(b, len < i - start ? "...\n" : "\n");
+				shown++;
+			} else
+				more++;
+		}
+		i++;
+	}
+	if (more)
+		line(b, color, C_YELLOW, "  ... and %zu more runs", more);
+}
+
 static void render_entry(struct buf *b, const struct diff_entry *e, bool color)
 {
 	char *p = shown_path(e);
@@ -123,6 +163,7 @@ static void render_entry(struct buf *b, const struct diff_entry *e, bool color)
 		     e->op == DIFF_OP_ADD ? "" : "a/", e->op == DIFF_OP_ADD ? "/dev/null" : p,
 		     e->op == DIFF_OP_DELETE ? "" : "b/", e->op == DIFF_OP_DELETE ? "/dev/null" : p,
 		     e->old_len, e->new_len);
+		text_runs(b, color, e);
 		goto out;
 	}
 	if (e->patch == NULL)
