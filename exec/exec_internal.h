@@ -309,6 +309,12 @@ const char *mounts_home(void);
  * p: the kernel's mounts below it (NULL when the mount table cannot be
  * read) and p's secrets_skip; a new vector (strv_free). */
 char **mounts_search_skip(const struct profile *p, const char *wd);
+/* True when a sandbox of profile p can write in the workdir wd (resolved):
+ * p's workdir is read-write, or one of its read-write grants resolves to
+ * wd or to a path below it (a `readonly` profile granting `build/`, or the
+ * workdir itself); what it can write there is guarded as a writable
+ * workdir is. */
+bool mounts_writes_workdir(const struct profile *p, const char *wd);
 /*
  * Builds the mount plan for a spec: the system binds, /dev, /proc, /tmp,
  * the empty home, the workdir (or its overlay) and the granted paths, every

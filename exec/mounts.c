@@ -1324,6 +1324,18 @@ static int want_kernel_mounts(const char *wd, struct want **w, size_t *n, char *
 	return rc;
 }
 
+bool mounts_writes_workdir(const struct profile *p, const char *wd)
+{
+	char real[PATH_MAX];
+
+	if (p->workdir_rw)
+		return true;
+	for (char *const *g = p->read_write; g && *g; g++)
+		if (realpath(*g, real) && path_contains(wd, real))
+			return true;
+	return false;
+}
+
 char **mounts_search_skip(const struct profile *p, const char *wd)
 {
 	char **covered = NULL, **skip, *err = NULL;
@@ -1364,6 +1376,15 @@ static int want_workdir(const struct exec_spec *s, const char *wd, struct want *
 	}
 	char **covered = NULL; /* the kernel's mounts below wd: not searched */
 	struct search_globs globs = {s->profile->hide_globs, s->profile->keep_globs, NULL, NULL};
+	/* a read-only workdir that a read-write grant opens, whole or in part,
+	 * is guarded as a writable one: without it `read-write = WORKDIR` or
+	 * `WORKDIR/build` in a readonly profile let a call plant .git/hooks
+	 * and .mcp.json, or a nested repository's fsmonitor, and carry a
+	 * masked secret's directory away, with no pin and no sweep (the eighth
+	 * review); pins and guarded paths outside the grant stay read-only,
+	 * as a bind onto itself keeps the flags of what it binds */
+	if (!s->overlay_dir && !rw)
+		rw = mounts_writes_workdir(s->profile, wd);
 	bool pin = rw && !s->overlay_dir;
 	/* airlock's own state directory, where the workdir holds it (GNU stow
 	 * links ~/.local into a dotfiles repository, or the workdir is
@@ -1404,7 +1425,8 @@ static int want_workdir(const struct exec_spec *s, const char *wd, struct want *
 static int want_gitdir_inside(const struct exec_spec *s, const char *wd, struct want **w,
                               size_t *n, char **errstr)
 {
-	char *dir = s->profile->workdir_rw || s->overlay_dir ? gitdir_inside_find(wd) : NULL;
+	char *dir = s->overlay_dir || mounts_writes_workdir(s->profile, wd) ? gitdir_inside_find(wd)
+	                                                                     : NULL;
 	int rc = 0;
 
 	if (dir) {

@@ -1,0 +1,65 @@
+#!/bin/sh
+# 110-sandbox-review8.sh: what the eighth hostile review of the sandbox
+# found, each failing before its fix: a read-write grant that opens a
+# read-only workdir, whole (`read-write = WORKDIR` in a `workdir = ro`
+# profile) or in part (`read-write = WORKDIR/sub`), was bound with no guard
+# at all: a call planted .git/hooks and .mcp.json, or a nested repository
+# whose core.fsmonitor the host's next `git status` there ran, and carried
+# a masked .env's directory into node_modules, where the next call read it.
+. tests/e2e/lib.sh
+need git
+tmpdir_make
+d=$T_DIR
+unset XDG_STATE_HOME
+export HOME="$d/home"
+mkdir -p "$HOME"
+
+# ---- a read-write grant that opens a read-only workdir ----
+w="$d/proj"
+mkdir -p "$w/sub/conf"
+git init -q "$w"
+echo 'SECRET=top-marker' >"$w/.env"
+echo 'SECRET=deep-marker' >"$w/sub/conf/.env"
+cat >"$d/grant.policy" <<EOF2
+[profile "whole"]
+workdir = ro
+read-write = $w
+[profile "part"]
+workdir = ro
+read-write = $w/sub
+EOF2
+ax() { (cd "$w" && "$AIRLOCK" exec --policy "$d/grant.policy" "$@"); }
+plant_repo='cd sub && git init -q . && git config core.fsmonitor "touch ../../fsmonitor-ran; false" &&
+printf "#!/bin/sh\ntouch ../../hook-ran\n" >.git/hooks/pre-commit && chmod +x .git/hooks/pre-commit'
+
+ax --profile whole -- sh -c 'echo x >.git/hooks/post-checkout; echo "{}" >.mcp.json' >/dev/null 2>&1
+check "read-write = WORKDIR in a readonly profile: .git/hooks stays read-only" \
+	test ! -e "$w/.git/hooks/post-checkout"
+check "read-write = WORKDIR in a readonly profile: a planted .mcp.json is swept" \
+	test ! -e "$w/.mcp.json"
+r=$(ax --profile whole -- cat .env 2>/dev/null)
+expect_eq "read-write = WORKDIR in a readonly profile: .env stays masked" "$r" ""
+rm -rf "$w/.git/hooks/post-checkout" "$w/.mcp.json"
+
+for p in whole part; do
+	ax --profile $p -- sh -c "$plant_repo" >/dev/null 2>&1
+	rm -f "$d/fsmonitor-ran"
+	(cd "$w/sub" && git status >/dev/null 2>&1)
+	check "read-write grant ($p) in a readonly profile: a nested repository's fsmonitor is swept" \
+		test ! -e "$d/fsmonitor-ran"
+	check "read-write grant ($p) in a readonly profile: a nested repository's hook is swept" \
+		test ! -e "$w/sub/.git/hooks/pre-commit"
+	rm -rf "$w/sub/.git" "$d/fsmonitor-ran"
+
+	ax --profile $p -- sh -c 'mkdir -p sub/node_modules && mv sub/conf sub/node_modules/' \
+		>/dev/null 2>&1
+	r=$(ax --profile $p -- sh -c 'cat sub/node_modules/conf/.env sub/conf/.env' 2>/dev/null)
+	expect_eq "read-write grant ($p) in a readonly profile: a masked .env's directory stays pinned" \
+		"$r" ""
+	[ -d "$w/sub/node_modules/conf" ] && mv "$w/sub/node_modules/conf" "$w/sub/"
+	rm -rf "$w/sub/node_modules"
+done
+r=$(ax --profile part -- sh -c 'echo built >sub/out && cat sub/out' 2>/dev/null)
+expect_eq "read-write grant (part) in a readonly profile: the grant is still writable" "$r" built
+
+finish
