@@ -1848,9 +1848,9 @@ static void global_load(const char *wd)
 	free(path);
 }
 
-/* Adds the global configs' core.hooksPath values and included files to
- * hooks and files, as they are read from wd; -1 when one of them cannot
- * be read. */
+/* Adds the global configs' core.hooksPath values, the configs and the
+ * files they include to hooks and files, as they are read from wd; -1
+ * when one of them cannot be read. */
 static int global_refs_add(const char *wd, char ***hooks, char ***files)
 {
 	int rc;
@@ -1865,6 +1865,11 @@ static int global_refs_add(const char *wd, char ***hooks, char ***files)
 	rc = global.rc;
 	for (char **h = global.hooks; h && *h; h++)
 		strv_push(hooks, *h);
+	/* the configs themselves too, not only what they include: stow links
+	 * ~/.gitconfig to dots/git/gitconfig, and a call in dots set the
+	 * core.fsmonitor of the user's next `git status` anywhere */
+	for (size_t i = 0; i < global.ntop; i++)
+		strv_push(files, global.paths[i]);
 	for (char **f = global.files; f && *f; f++)
 		strv_push(files, *f);
 	pthread_mutex_unlock(&global_lock);

@@ -5,7 +5,11 @@
 # profile) or in part (`read-write = WORKDIR/sub`), was bound with no guard
 # at all: a call planted .git/hooks and .mcp.json, or a nested repository
 # whose core.fsmonitor the host's next `git status` there ran, and carried
-# a masked .env's directory into node_modules, where the next call read it.
+# a masked .env's directory into node_modules, where the next call read it;
+# the user's global git config lying in the workdir (stow links
+# ~/.gitconfig, or ~/.config, into a dotfiles repository), which a call in
+# that repository wrote a core.fsmonitor into: the user's next `git status`
+# anywhere ran it.
 . tests/e2e/lib.sh
 need git
 tmpdir_make
@@ -61,5 +65,36 @@ for p in whole part; do
 done
 r=$(ax --profile part -- sh -c 'echo built >sub/out && cat sub/out' 2>/dev/null)
 expect_eq "read-write grant (part) in a readonly profile: the grant is still writable" "$r" built
+
+# ---- the user's global git config in the workdir (a dotfiles repository) ----
+export HOME="$d/home2"
+mkdir -p "$HOME/dots/git" "$HOME/dots/.config" "$HOME/other"
+printf '[user]\n\tname = me\n\temail = me@example.com\n' >"$HOME/dots/git/gitconfig"
+ln -s dots/git/gitconfig "$HOME/.gitconfig"
+ln -s dots/.config "$HOME/.config"
+git init -q "$HOME/dots"
+git init -q "$HOME/other"
+(cd "$HOME/other" && echo a >a && git add a && git commit -qm a)
+fsm='[core]
+	fsmonitor = "touch '"$d"'/global-ran; false"'
+(cd "$HOME/dots" && "$AIRLOCK" exec --profile workspace -- sh -c "printf '%s\n' '$fsm' >>git/gitconfig") \
+	>/dev/null 2>&1
+rm -f "$d/global-ran"
+(cd "$HOME/other" && git status >/dev/null 2>&1)
+check "~/.gitconfig linked into the workdir: a call cannot set the next git status's fsmonitor" \
+	test ! -e "$d/global-ran"
+check "~/.gitconfig linked into the workdir: still the user's" \
+	test "$(git config -f "$HOME/dots/git/gitconfig" user.name)" = me
+(cd "$HOME/dots" && "$AIRLOCK" exec --profile workspace -- sh -c \
+	"mkdir -p .config/git && printf '%s\n' '$fsm' >.config/git/config") >/dev/null 2>&1
+rm -f "$d/global-ran"
+(cd "$HOME/other" && git status >/dev/null 2>&1)
+check "~/.config/git/config made through a link into the workdir: swept" \
+	test ! -e "$d/global-ran"
+(cd "$HOME/dots" && "$AIRLOCK" exec --profile workspace -- sh -c \
+	"echo note >>README && mkdir -p .config/git && printf '[user]\n\tname = x\n' >.config/git/config") \
+	>/dev/null 2>&1
+check "~/.config/git/config made through a link into the workdir: an inert one is kept" \
+	test -e "$HOME/dots/.config/git/config"
 
 finish
