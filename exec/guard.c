@@ -45,6 +45,8 @@
 
 /* Sorted, so that a directory comes before what it holds. */
 const struct guard_path guard_paths[GUARD_NPATHS] = {
+	{".aider.conf.yml", GUARD_REMOVE}, /* aider's lint-cmd runs after each edit; .aider* */
+	/* is what aider writes into .gitignore: unseen in a diff */
 	{".airlock", GUARD_REMOVE},
 	{".amazonq", GUARD_PIN},
 	{".amazonq/default.json", GUARD_REMOVE}, /* Amazon Q's workspace MCP servers */
@@ -59,6 +61,9 @@ const struct guard_path guard_paths[GUARD_NPATHS] = {
 	{".config/lefthook-local.toml", GUARD_REMOVE},
 	{".config/lefthook-local.yaml", GUARD_REMOVE},
 	{".config/lefthook-local.yml", GUARD_REMOVE},
+	{".continue", GUARD_PIN},
+	{".continue/mcpServers", GUARD_HOOKS}, /* Continue's workspace MCP servers */
+	{".crush.json", GUARD_REMOVE}, /* Crush's MCP servers and language servers */
 	{".cursor", GUARD_PIN},
 	{".cursor/hooks.json", GUARD_REMOVE}, /* commands around each agent step */
 	{".cursor/mcp.json", GUARD_REMOVE},
@@ -68,6 +73,7 @@ const struct guard_path guard_paths[GUARD_NPATHS] = {
 	{".envrc.local", GUARD_REMOVE}, /* what an allowed .envrc sources: direnv */
 	{".envrc.private", GUARD_REMOVE}, /* hashes the .envrc alone; git-ignored */
 	{".gemini", GUARD_PIN},
+	{".gemini/extensions", GUARD_HOOKS}, /* workspace extensions' MCP servers */
 	{".gemini/settings.json", GUARD_REMOVE},
 	{".git", GUARD_GITDIR},
 	{".git/commondir", GUARD_REMOVE}, /* config and hooks come from there */
@@ -95,6 +101,8 @@ const struct guard_path guard_paths[GUARD_NPATHS] = {
 	{".opencode/opencode.jsonc", GUARD_REMOVE},
 	{".opencode/plugin", GUARD_HOOKS}, /* plugins it loads at its start */
 	{".opencode/plugins", GUARD_HOOKS},
+	{".qwen", GUARD_PIN}, /* Qwen Code, Gemini CLI's fork: its MCP servers */
+	{".qwen/settings.json", GUARD_REMOVE},
 	{".roo", GUARD_PIN},
 	{".roo/mcp.json", GUARD_REMOVE}, /* Roo Code's project MCP servers */
 	{".vscode", GUARD_PIN},
@@ -103,6 +111,9 @@ const struct guard_path guard_paths[GUARD_NPATHS] = {
 	{".vscode/tasks.json", GUARD_REMOVE}, /* a folderOpen task runs on opening */
 	{".windsurf", GUARD_PIN},
 	{".windsurf/hooks.json", GUARD_REMOVE}, /* Cascade's workspace hooks */
+	{".zed", GUARD_PIN},
+	{".zed/settings.json", GUARD_REMOVE}, /* language server and formatter commands */
+	{"crush.json", GUARD_REMOVE},
 	{"lefthook-local.json", GUARD_REMOVE},
 	{"lefthook-local.toml", GUARD_REMOVE},
 	{"lefthook-local.yaml", GUARD_REMOVE},
