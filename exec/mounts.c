@@ -432,8 +432,10 @@ static bool mount_root_at(int dfd, const char *name)
 }
 
 /* Directory entries a call reads in its granted directories, all taken
- * together, for their sockets and FIFOs. */
+ * together, for their sockets and FIFOs; and in its read-write ones, which
+ * a call can fill, on their own, past which the call fails. */
 #define GRANT_PIPES_ENTRIES 1024
+#define GRANT_PIPES_RW_ENTRIES 16384
 
 /*
  * Masks each socket and FIFO below the granted directory real, bound at
@@ -441,20 +443,22 @@ static bool mount_root_at(int dfd, const char *name)
  * refuses no connect(), so `home = ~/.ssh` handed a call with no network
  * the user's ssh ControlMaster sockets (a shell on every host it had open)
  * and `~/.gnupg` gpg-agent's. Breadth first, never into a link nor another
- * mount (mount_root_at()); past *budget entries the rest is left as it is
- * (a granted tree is the user's, which no call can fill). A socket granted
- * by its own path stays.
+ * mount (mount_root_at()); past *budget entries the rest is left as it is,
+ * and false is returned, as it is for a directory of the caller's own that
+ * cannot be opened (the sandbox could chmod it back). A socket granted by
+ * its own path stays.
  */
-static void want_grant_pipes(const char *real, const char *dst, size_t *budget,
+static bool want_grant_pipes(const char *real, const char *dst, size_t *budget,
                              struct want **w, size_t *n)
 {
 	char **queue = NULL;
 	size_t head = 0;
+	bool whole = true;
 
 	if (budget == NULL)
-		return;
+		return true;
 	strv_push(&queue, "");
-	for (; queue[head] && *budget > 0; head++) {
+	for (; queue[head] && whole; head++) {
 		char *dir = xasprintf("%s%s", real, queue[head]);
 		int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
@@ -463,10 +467,16 @@ static void want_grant_pipes(const char *real, const char *dst, size_t *budget,
 
 		if (d == NULL && fd >= 0)
 			close(fd);
-		while (d && *budget > 0 && (e = readdir(d)) != NULL) {
+		if (fd < 0 && errno == EACCES && lstat(dir, &st) == 0 && st.st_uid == geteuid())
+			whole = false;
+		while (d && (e = readdir(d)) != NULL) {
 			unsigned char t = e->d_type;
 			if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
 				continue;
+			if (*budget == 0) {
+				whole = false;
+				break;
+			}
 			(*budget)--;
 			if (t == DT_UNKNOWN && fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0)
 				t = S_ISDIR(st.st_mode)    ? DT_DIR
@@ -488,6 +498,7 @@ static void want_grant_pipes(const char *real, const char *dst, size_t *budget,
 		free(dir);
 	}
 	strv_free(queue);
+	return whole;
 }
 
 /* Adds the read_only/read_write/binds lists; -1 when one is refused. */
@@ -507,8 +518,16 @@ static int want_grants(char *const *list, unsigned attr, const char *home, size_
 			return -1;
 		if (r > 0)
 			want_push(w, n, OP_BIND, xstrdup(real), xstrdup(real), NULL, attr, dir);
-		if (r > 0 && dir)
-			want_grant_pipes(real, real, budget, w, n);
+		/* a read-write grant is the sandbox's to fill: a call made 1,100
+		 * files there, and the next reached a host's socket past them */
+		if (r > 0 && dir && !want_grant_pipes(real, real, budget, w, n) && attr == A_BIND) {
+			*errstr = xasprintf("granted path %s (read-write) holds more than %d entries, "
+			                    "or a directory that cannot be read, to check for "
+			                    "sockets and FIFOs, and a call can fill it to hide a "
+			                    "host's socket: grant a narrower path",
+			                    *p, GRANT_PIPES_RW_ENTRIES);
+			return -1;
+		}
 	}
 	return 0;
 }
@@ -1490,8 +1509,9 @@ static int plan_dynamic(const struct exec_spec *s, const char *wd, const char *h
 	struct want *w = NULL;
 	struct gitdir_linked linked;
 	bool is_linked = gitdir_linked_find(wd, home, &linked);
-	size_t n = 0, left = GRANT_PIPES_ENTRIES;
-	size_t *budget = p->network && !s->overlay_dir ? NULL : &left; /* want_grant_pipes() */
+	size_t n = 0, left = GRANT_PIPES_ENTRIES, rw_left = GRANT_PIPES_RW_ENTRIES;
+	bool pipes = !p->network || s->overlay_dir; /* want_grant_pipes() */
+	size_t *budget = pipes ? &left : NULL, *rw_budget = pipes ? &rw_left : NULL;
 	int rc = -1;
 
 	want_push(&w, &n, OP_TMPFS, NULL, xstrdup("/tmp"), xasprintf("mode=1777,size=%lld", tsz),
@@ -1504,7 +1524,7 @@ static int plan_dynamic(const struct exec_spec *s, const char *wd, const char *h
 	    (!is_linked && want_gitdir_inside(s, wd, &w, &n, errstr) < 0) ||
 	    want_home(p->home, home, budget, &w, &n, errstr) < 0 ||
 	    want_grants(p->read_only, A_RO, home, budget, &w, &n, errstr) < 0 ||
-	    want_grants(p->read_write, A_BIND, home, budget, &w, &n, errstr) < 0 ||
+	    want_grants(p->read_write, A_BIND, home, rw_budget, &w, &n, errstr) < 0 ||
 	    want_grants(s->binds, A_RO, home, budget, &w, &n, errstr) < 0)
 		goto out;
 	wants_drop_hidden(w, &n);

@@ -9,9 +9,11 @@
 # the user's global git config lying in the workdir (stow links
 # ~/.gitconfig, or ~/.config, into a dotfiles repository), which a call in
 # that repository wrote a core.fsmonitor into: the user's next `git status`
-# anywhere ran it.
+# anywhere ran it; a read-write grant's sockets checked only to 1,024
+# entries shared with every other grant, so a call that made 1,100 files
+# there had the next call reach a host service's socket past them.
 . tests/e2e/lib.sh
-need git
+need git python3
 tmpdir_make
 d=$T_DIR
 unset XDG_STATE_HOME
@@ -96,5 +98,47 @@ check "~/.config/git/config made through a link into the workdir: swept" \
 	>/dev/null 2>&1
 check "~/.config/git/config made through a link into the workdir: an inert one is kept" \
 	test -e "$HOME/dots/.config/git/config"
+
+# ---- a read-write grant filled to hide a host's socket ----
+export HOME="$d/home3"
+mkdir -p "$HOME" "$d/shared/zz" "$d/wd3"
+python3 -c '
+import os, socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.bind(sys.argv[1])
+s.listen(8)
+open(sys.argv[1] + ".up", "w").close()
+s.settimeout(120)
+while True:
+    c, _ = s.accept()
+    c.sendall(b"HOST-SERVICE-REACHED")
+    c.close()
+' "$d/shared/zz/sock" >/dev/null 2>&1 &
+srv=$!
+i=0
+while [ ! -e "$d/shared/zz/sock.up" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+printf '[profile "g"]\nworkdir = rw\nread-write = %s\n' "$d/shared" >"$d/g.policy"
+reach='import socket
+s = socket.socket(socket.AF_UNIX)
+try:
+    s.connect("'"$d"'/shared/zz/sock")
+    print(s.recv(100).decode())
+except OSError:
+    print("blocked")'
+gx() { (cd "$d/wd3" && "$AIRLOCK" exec --policy "$d/g.policy" --profile g "$@"); }
+r=$(gx -- python3 -c "$reach" 2>/dev/null)
+expect_eq "read-write grant: a host's socket in it is masked" "$r" blocked
+gx -- sh -c "cd '$d/shared' && for i in \$(seq 1100); do : >f\$i; done" >/dev/null 2>&1
+r=$(gx -- python3 -c "$reach" 2>/dev/null)
+expect_eq "read-write grant filled with 1,100 files: the host's socket stays masked" "$r" blocked
+python3 -c 'import sys
+for i in range(17000): open("%s/g%d" % (sys.argv[1], i), "w").close()' "$d/shared"
+r=$(gx -- python3 -c "$reach" 2>&1)
+case "$r" in
+*"holds more than"*) r=refused ;;
+esac
+expect_eq "read-write grant past what can be checked: the call is refused" "$r" refused
+kill $srv 2>/dev/null
+wait $srv 2>/dev/null
 
 finish
