@@ -318,16 +318,24 @@ void mounts_forget_system(void)
 	pthread_mutex_unlock(&sys_lock);
 }
 
+/* A tmpfs's inodes, one per KiB of its size: each file costs the kernel
+ * about that much memory, which no rlimit counts and its size did not
+ * bound (the default is half the host's pages: a call with no network made
+ * a million empty files in /tmp, 0.9 GB of the host's memory, and could
+ * make three million in each of /tmp, /dev/shm and the home). */
+#define TMPFS_INODES(size) ((size) / 1024 > 1024 ? (size) / 1024 : 1024)
+
 static void plan_dev_proc(struct sbx_plan *pl, long long shm_size, bool host_root)
 {
-	char opts[64];
+	char opts[96];
 
 	op_mount(pl, OP_TMPFS, "/dev", "mode=0755,size=64k,nr_inodes=64", A_DEV);
 	for (size_t i = 0; i < nitems(dev_nodes); i++)
 		if (access(dev_nodes[i], F_OK) == 0)
 			op_bind(pl, dev_nodes[i], dev_nodes[i], false, A_DEVNODE);
 	op_mount(pl, OP_DEVPTS, "/dev/pts", "newinstance,ptmxmode=0666,mode=0620", A_DEV);
-	snprintf(opts, sizeof(opts), "mode=1777,size=%lld", shm_size);
+	snprintf(opts, sizeof(opts), "mode=1777,size=%lld,nr_inodes=%lld", shm_size,
+	         TMPFS_INODES(shm_size));
 	op_mount(pl, OP_TMPFS, "/dev/shm", opts, A_BIND);
 	for (size_t i = 0; i < nitems(dev_links); i++)
 		op_symlink(pl, dev_links[i][0], dev_links[i][1]);
@@ -1514,11 +1522,13 @@ static int plan_dynamic(const struct exec_spec *s, const char *wd, const char *h
 	size_t *budget = pipes ? &left : NULL, *rw_budget = pipes ? &rw_left : NULL;
 	int rc = -1;
 
-	want_push(&w, &n, OP_TMPFS, NULL, xstrdup("/tmp"), xasprintf("mode=1777,size=%lld", tsz),
-	          A_BIND, true);
+	want_push(&w, &n, OP_TMPFS, NULL, xstrdup("/tmp"),
+	          xasprintf("mode=1777,size=%lld,nr_inodes=%lld", tsz, TMPFS_INODES(tsz)), A_BIND,
+	          true);
 	if (strcmp(home, "/tmp") != 0)
 		want_push(&w, &n, OP_TMPFS, NULL, xstrdup(home),
-		          xasprintf("mode=0700,size=%lld", tsz), A_BIND, true);
+		          xasprintf("mode=0700,size=%lld,nr_inodes=%lld", tsz, TMPFS_INODES(tsz)),
+		          A_BIND, true);
 	if (want_workdir(s, wd, &w, &n, errstr) < 0 ||
 	    (is_linked && want_linked(s, &linked, &w, &n, errstr) < 0) ||
 	    (!is_linked && want_gitdir_inside(s, wd, &w, &n, errstr) < 0) ||

@@ -11,7 +11,9 @@
 # that repository wrote a core.fsmonitor into: the user's next `git status`
 # anywhere ran it; a read-write grant's sockets checked only to 1,024
 # entries shared with every other grant, so a call that made 1,100 files
-# there had the next call reach a host service's socket past them.
+# there had the next call reach a host service's socket past them; /tmp,
+# /dev/shm and the home with no bound on inodes, a million empty files in a
+# 256 MiB /tmp pinning 0.9 GB of the host's memory.
 . tests/e2e/lib.sh
 need git python3
 tmpdir_make
@@ -140,5 +142,19 @@ esac
 expect_eq "read-write grant past what can be checked: the call is refused" "$r" refused
 kill $srv 2>/dev/null
 wait $srv 2>/dev/null
+
+# ---- inodes of the sandbox's tmpfs ----
+printf '[profile "small"]\ntmp-size = 4m\n' >"$d/small.policy"
+r=$(cd "$d/wd3" && "$AIRLOCK" exec --policy "$d/small.policy" --profile small -- python3 -c '
+import os
+n = 0
+try:
+    for i in range(20000):
+        os.close(os.open("/tmp/f%d" % i, os.O_CREAT | os.O_WRONLY, 0o600))
+        n += 1
+except OSError:
+    pass
+print("capped" if n < 20000 else "uncapped")' 2>/dev/null)
+expect_eq "a 4 MiB /tmp holds no 20,000 empty files (inodes bounded with its size)" "$r" capped
 
 finish
