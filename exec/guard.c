@@ -310,9 +310,19 @@ static bool fresh(int dfd, const char *name, const struct guard_span *since)
 	       in_span(&st, since);
 }
 
+/* True when name in dfd is a regular file (not followed). */
+static bool regular_at(int dfd, const char *name)
+{
+	struct stat st;
+
+	return fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode);
+}
+
 /* A hooks directory the run made: every entry but git init's inert
- * *.sample files goes; a link or file named hooks goes whole. With since,
- * one the run may have changed: only what changed from then on. */
+ * *.sample files goes (regular files only: a directory so named in
+ * .gemini/extensions is an extension Gemini CLI loads); a link or file
+ * named hooks goes whole. With since, one the run may have changed: only
+ * what changed from then on. */
 static void sweep_hooks(int dfd, const char *name, const char *shown,
                         const struct guard_span *since, struct buf *b)
 {
@@ -328,7 +338,9 @@ static void sweep_hooks(int dfd, const char *name, const char *shown,
 	while ((e = readdir(d)) != NULL) {
 		size_t n = strlen(e->d_name);
 		char *s;
-		if (dot(e->d_name) || (n > sl && strcmp(e->d_name + n - sl, ".sample") == 0) ||
+		if (dot(e->d_name) ||
+		    (n > sl && strcmp(e->d_name + n - sl, ".sample") == 0 &&
+		     regular_at(dirfd(d), e->d_name)) ||
 		    !fresh(dirfd(d), e->d_name, since))
 			continue;
 		s = xasprintf("%s/%s", shown, e->d_name);

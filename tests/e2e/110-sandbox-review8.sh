@@ -157,4 +157,13 @@ except OSError:
 print("capped" if n < 20000 else "uncapped")' 2>/dev/null)
 expect_eq "a 4 MiB /tmp holds no 20,000 empty files (inodes bounded with its size)" "$r" capped
 
+# ---- a directory named *.sample where the sweep keeps git's samples ----
+w4="$d/wd4"
+mkdir -p "$w4"
+(cd "$w4" && "$AIRLOCK" exec --profile workspace -- sh -c \
+	'mkdir -p .gemini/extensions/x.sample && echo "{}" >.gemini/extensions/x.sample/gemini-extension.json') \
+	>/dev/null 2>&1
+check "a directory named *.sample in .gemini/extensions made by a call: removed" \
+	test ! -e "$w4/.gemini/extensions/x.sample"
+
 finish
