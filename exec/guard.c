@@ -484,6 +484,14 @@ static void check_config_with(int dfd, const char *name, const char *shown,
 		drop(dfd, name, shown, NULL, b);
 		return;
 	}
+	/* another name for it, which no mount keeps read-only: a call ran git
+	 * init and `ln .git/config notes.txt`, and the next one wrote the
+	 * fsmonitor of the host's next git status through notes.txt */
+	if (st.st_nlink > 1) {
+		drop(dfd, name, shown, " (it has another hard link, through which it could be "
+		                       "written)", b);
+		return;
+	}
 	key = config_check_key(dfd, name, inert);
 	if (key == NULL)
 		return;

@@ -591,13 +591,21 @@ static int want_kept(const char *root, const char *rel, const char *shown, unsig
 {
 	char real[PATH_MAX], *logical = xasprintf("%s/%s", root, rel);
 	int r = guarded_real(root, logical, real);
+	struct stat st;
 
-	if (r < 0)
+	if (r < 0) {
 		*errstr = xasprintf("%s is a link to nothing; the sandbox cannot keep it read-only "
 		                    "(create its target or remove it)",
 		                    shown ? shown : logical);
-	else if (r > 0)
+	} else if (r > 0 && attr == A_RO && stat(real, &st) == 0 && S_ISREG(st.st_mode) &&
+	           st.st_nlink > 1) { /* as a deny = Edit(...) path: the other name writes it */
+		*errstr = xasprintf("%s has another hard link, through which a call could write it: "
+		                    "remove that link (find . -samefile %s lists it)",
+		                    shown ? shown : logical, real);
+		r = -1;
+	} else if (r > 0) {
 		want_push(w, n, OP_REBIND, NULL, xstrdup(real), NULL, attr, false);
+	}
 	free(logical);
 	return r < 0 ? -1 : 0;
 }

@@ -13,7 +13,9 @@
 # entries shared with every other grant, so a call that made 1,100 files
 # there had the next call reach a host service's socket past them; /tmp,
 # /dev/shm and the home with no bound on inodes, a million empty files in a
-# 256 MiB /tmp pinning 0.9 GB of the host's memory.
+# 256 MiB /tmp pinning 0.9 GB of the host's memory; a .git/config a call
+# made (git init) with a hard link beside it, kept as inert, through which
+# the next call wrote the fsmonitor of the host's next git status.
 . tests/e2e/lib.sh
 need git python3
 tmpdir_make
@@ -157,9 +159,28 @@ except OSError:
 print("capped" if n < 20000 else "uncapped")' 2>/dev/null)
 expect_eq "a 4 MiB /tmp holds no 20,000 empty files (inodes bounded with its size)" "$r" capped
 
-# ---- a directory named *.sample where the sweep keeps git's samples ----
+# ---- a hard link to a config the sweep keeps ----
 w4="$d/wd4"
 mkdir -p "$w4"
+export HOME="$d/home4"
+mkdir -p "$HOME"
+(cd "$w4" && "$AIRLOCK" exec --profile workspace -- sh -c 'git init -q . && ln .git/config notes.txt') \
+	>/dev/null 2>&1
+(cd "$w4" && "$AIRLOCK" exec --profile workspace -- sh -c "printf '%s\n' '$fsm' >>notes.txt") \
+	>/dev/null 2>&1
+rm -f "$d/global-ran"
+(cd "$w4" && git status >/dev/null 2>&1)
+check "a .git/config made with a hard link beside it: the next call cannot write it" \
+	test ! -e "$d/global-ran"
+rm -rf "$w4/.git" "$w4/notes.txt"
+git init -q "$w4"
+ln "$w4/.git/config" "$d/outside-link"
+r=$(cd "$w4" && "$AIRLOCK" exec --profile workspace -- true 2>&1)
+case "$r" in
+*"another hard link"*) r=refused ;;
+esac
+expect_eq "a .git/config with another hard link: a writable call is refused" "$r" refused
+rm -f "$d/outside-link"
 (cd "$w4" && "$AIRLOCK" exec --profile workspace -- sh -c \
 	'mkdir -p .gemini/extensions/x.sample && echo "{}" >.gemini/extensions/x.sample/gemini-extension.json') \
 	>/dev/null 2>&1
