@@ -83,23 +83,23 @@ git init -q "$HOME/other"
 (cd "$HOME/other" && echo a >a && git add a && git commit -qm a)
 fsm='[core]
 	fsmonitor = "touch '"$d"'/global-ran; false"'
-(cd "$HOME/dots" && "$AIRLOCK" exec --profile workspace -- sh -c "printf '%s\n' '$fsm' >>git/gitconfig") \
-	>/dev/null 2>&1
-rm -f "$d/global-ran"
-(cd "$HOME/other" && git status >/dev/null 2>&1)
-check "~/.gitconfig linked into the workdir: a call cannot set the next git status's fsmonitor" \
-	test ! -e "$d/global-ran"
+# wx DIR SCRIPT: a workspace call in DIR running SCRIPT, output dropped
+wx() { (cd "$1" && "$AIRLOCK" exec --profile workspace -- sh -c "$2") >/dev/null 2>&1; }
+# fsm_ran DIR: "ran" when the host's git status in DIR ran $fsm
+fsm_ran() {
+	rm -f "$d/global-ran"
+	(cd "$1" && git status >/dev/null 2>&1)
+	[ -e "$d/global-ran" ] && echo ran
+}
+wx "$HOME/dots" "printf '%s\n' '$fsm' >>git/gitconfig"
+expect_eq "~/.gitconfig linked into the workdir: a call cannot set the next git status's fsmonitor" \
+	"$(fsm_ran "$HOME/other")" ""
 check "~/.gitconfig linked into the workdir: still the user's" \
 	test "$(git config -f "$HOME/dots/git/gitconfig" user.name)" = me
-(cd "$HOME/dots" && "$AIRLOCK" exec --profile workspace -- sh -c \
-	"mkdir -p .config/git && printf '%s\n' '$fsm' >.config/git/config") >/dev/null 2>&1
-rm -f "$d/global-ran"
-(cd "$HOME/other" && git status >/dev/null 2>&1)
-check "~/.config/git/config made through a link into the workdir: swept" \
-	test ! -e "$d/global-ran"
-(cd "$HOME/dots" && "$AIRLOCK" exec --profile workspace -- sh -c \
-	"echo note >>README && mkdir -p .config/git && printf '[user]\n\tname = x\n' >.config/git/config") \
-	>/dev/null 2>&1
+wx "$HOME/dots" "mkdir -p .config/git && printf '%s\n' '$fsm' >.config/git/config"
+expect_eq "~/.config/git/config made through a link into the workdir: swept" \
+	"$(fsm_ran "$HOME/other")" ""
+wx "$HOME/dots" "echo note >>README && mkdir -p .config/git && printf '[user]\n\tname = x\n' >.config/git/config"
 check "~/.config/git/config made through a link into the workdir: an inert one is kept" \
 	test -e "$HOME/dots/.config/git/config"
 
@@ -164,14 +164,10 @@ w4="$d/wd4"
 mkdir -p "$w4"
 export HOME="$d/home4"
 mkdir -p "$HOME"
-(cd "$w4" && "$AIRLOCK" exec --profile workspace -- sh -c 'git init -q . && ln .git/config notes.txt') \
-	>/dev/null 2>&1
-(cd "$w4" && "$AIRLOCK" exec --profile workspace -- sh -c "printf '%s\n' '$fsm' >>notes.txt") \
-	>/dev/null 2>&1
-rm -f "$d/global-ran"
-(cd "$w4" && git status >/dev/null 2>&1)
-check "a .git/config made with a hard link beside it: the next call cannot write it" \
-	test ! -e "$d/global-ran"
+wx "$w4" 'git init -q . && ln .git/config notes.txt'
+wx "$w4" "printf '%s\n' '$fsm' >>notes.txt"
+expect_eq "a .git/config made with a hard link beside it: the next call cannot write it" \
+	"$(fsm_ran "$w4")" ""
 rm -rf "$w4/.git" "$w4/notes.txt"
 git init -q "$w4"
 ln "$w4/.git/config" "$d/outside-link"
@@ -181,9 +177,7 @@ case "$r" in
 esac
 expect_eq "a .git/config with another hard link: a writable call is refused" "$r" refused
 rm -f "$d/outside-link"
-(cd "$w4" && "$AIRLOCK" exec --profile workspace -- sh -c \
-	'mkdir -p .gemini/extensions/x.sample && echo "{}" >.gemini/extensions/x.sample/gemini-extension.json') \
-	>/dev/null 2>&1
+wx "$w4" 'mkdir -p .gemini/extensions/x.sample && echo "{}" >.gemini/extensions/x.sample/gemini-extension.json'
 check "a directory named *.sample in .gemini/extensions made by a call: removed" \
 	test ! -e "$w4/.gemini/extensions/x.sample"
 
