@@ -15,7 +15,9 @@
 # /dev/shm and the home with no bound on inodes, a million empty files in a
 # 256 MiB /tmp pinning 0.9 GB of the host's memory; a .git/config a call
 # made (git init) with a hard link beside it, kept as inert, through which
-# the next call wrote the fsmonitor of the host's next git status.
+# the next call wrote the fsmonitor of the host's next git status; a token
+# with no shape of its own kept under a name that says so in the
+# repository's config (Git Town's git-town.gitea-token), shown uncut.
 . tests/e2e/lib.sh
 need git python3
 tmpdir_make
@@ -180,5 +182,21 @@ rm -f "$d/outside-link"
 wx "$w4" 'mkdir -p .gemini/extensions/x.sample && echo "{}" >.gemini/extensions/x.sample/gemini-extension.json'
 check "a directory named *.sample in .gemini/extensions made by a call: removed" \
 	test ! -e "$w4/.gemini/extensions/x.sample"
+
+# ---- a token under a key that names it, with no shape of its own ----
+w5="$d/wd5"
+git init -q "$w5"
+git -C "$w5" config git-town.gitea-token 0123456789abcdef0123456789abcdef01234567
+git -C "$w5" config github.token plainvalue1234
+git -C "$w5" config hub.oauthtoken hubtokenvalue999
+git -C "$w5" config deploy.client-secret s3cr3tvalue
+r=$(cd "$w5" && "$AIRLOCK" exec --profile readonly -- cat .git/config 2>/dev/null)
+case "$r" in
+*0123456789abcdef* | *plainvalue1234* | *hubtokenvalue999* | *s3cr3tvalue*) r=shown ;;
+*"[REDACTED:token]"*) r=cut ;;
+esac
+expect_eq "a key named token or secret in .git/config: its value is cut" "$r" cut
+r=$(cd "$w5" && "$AIRLOCK" exec --profile readonly -- git config core.bare 2>/dev/null)
+expect_eq "the cut config still reads" "$r" false
 
 finish
