@@ -106,6 +106,7 @@ struct guard_note {
 	bool nested_unknown;      /* the search failed: none counts as made */
 	struct guard_file *files; /* rebase todos and included configs; owned */
 	size_t nfiles;
+	struct guard_id refs_id[2]; /* .git/refs and the common dir's refs */
 };
 /* What a file the sweep checks by its change was before the run (stat,
  * links followed as git follows them). */

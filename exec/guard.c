@@ -1003,6 +1003,148 @@ static void note_gitdirs(struct guard_note *g)
 		qsort(g->specials, g->nspecials, sizeof(*g->specials), special_cmp);
 }
 
+/* The largest packed-refs the sweep reads for replace refs. */
+#define PACKED_MAX (256 * 1024 * 1024)
+
+/* packed-refs under gfd, which the run rewrote, without its refs/replace/
+ * lines (and the peeled line after each), written under git's own lock
+ * and renamed over it; said in b. Whose a line was cannot be told: git
+ * writes the file whole. */
+static void packed_replace_cut(int gfd, const char *shown, struct buf *b)
+{
+	static const char mark[] = " refs/replace/";
+	int fd = openat(gfd, "packed-refs", O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC), out;
+	struct stat st;
+	char *text = NULL;
+	ssize_t n = -1;
+	struct buf kept;
+	bool cut = false, skip_peeled = false;
+
+	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= PACKED_MAX) {
+		text = xmalloc((size_t)st.st_size + 1);
+		n = read(fd, text, (size_t)st.st_size + 1);
+	}
+	if (fd >= 0)
+		close(fd);
+	if (n < 0 || n > st.st_size || memmem(text, (size_t)n, mark, sizeof(mark) - 1) == NULL) {
+		free(text);
+		return;
+	}
+	buf_init(&kept, (size_t)n);
+	for (char *p = text, *end = text + n; p < end;) {
+		char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t len = nl ? (size_t)(nl - p) + 1 : (size_t)(end - p);
+		bool replace = memmem(p, len, mark, sizeof(mark) - 1) != NULL && p[0] != '#';
+		if (replace || (skip_peeled && p[0] == '^'))
+			cut = true;
+		else
+			buf_append(&kept, p, len);
+		skip_peeled = replace || (skip_peeled && p[0] == '^');
+		p += len;
+	}
+	free(text);
+	out = cut ? openat(gfd, "packed-refs.lock", O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+	                   st.st_mode & 0777)
+	          : -1;
+	if (out >= 0 && (write(out, kept.data, kept.len) != (ssize_t)kept.len || close(out) < 0 ||
+	                 renameat(gfd, "packed-refs.lock", gfd, "packed-refs") < 0)) {
+		unlinkat(gfd, "packed-refs.lock", 0);
+		out = -1;
+	}
+	if (cut)
+		buf_printf(b, "%s%s/packed-refs's refs/replace/ lines (replace refs: they change what "
+		              "git shows of a commit)%s",
+		           b->len ? ", " : "", shown, out >= 0 ? "" : " (could not be cut)");
+	buf_free(&kept);
+}
+
+/*
+ * Replace refs the run made (`git replace`): each swaps an object for
+ * another in what the host's git shows (`git show`, `git log -p`), so a
+ * commit the run made showed the user no change while the working tree and
+ * a push held the real one. In the git directory gitdir (shown so), a
+ * loose one changed from since on goes, and every one when refs or
+ * refs/replace changed (moved in, with the change times it had), and the
+ * refs/replace/ lines of a packed-refs the run rewrote.
+ */
+static void sweep_replace(const char *gitdir, const char *shown, const struct guard_span *since,
+                          const struct guard_id *refs, struct buf *b)
+{
+	int gfd = gitdir ? open(gitdir, DIR_FLAGS) : -1, rfd;
+	struct stat st;
+	bool moved;
+	DIR *d;
+	struct dirent *e;
+
+	if (gfd < 0)
+		return;
+	/* refs swapped for a directory that holds an old replace/ (a new entry
+	 * in refs, refs/stash, changes its times too: the note's id tells);
+	 * with no note (a recovery), any change to refs counts */
+	if (refs)
+		moved = fstatat(gfd, "refs", &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		        (!refs->present || refs->dev != st.st_dev || refs->ino != st.st_ino);
+	else
+		moved = fresh(gfd, "refs", since);
+	if ((rfd = openat(gfd, "refs", DIR_FLAGS)) >= 0) {
+		if ((d = open_dir_at(rfd, "replace")) != NULL) {
+			moved = moved || fresh(dirfd(d), "", since);
+			while ((e = readdir(d)) != NULL) {
+				char *s;
+				if (dot(e->d_name) || !(moved || fresh(dirfd(d), e->d_name, since)))
+					continue;
+				s = xasprintf("%s/refs/replace/%s", shown, e->d_name);
+				drop(dirfd(d), e->d_name, s,
+				     " (a replace ref: it changes what git shows of a commit)", b);
+				free(s);
+			}
+			closedir(d);
+		}
+		close(rfd);
+	}
+	if (fresh(gfd, "packed-refs", since))
+		packed_replace_cut(gfd, shown, b);
+	close(gfd);
+}
+
+/* The git directories walk_gitdirs() walks: the workdir's .git, and a
+ * linked worktree's common dir or the one its .git file names (owned). */
+static void replace_dirs(const struct guard_note *g, char *dirs[2])
+{
+	dirs[0] = xasprintf("%s/.git", g->root[GUARD_WD]);
+	dirs[1] = g->root[GUARD_COMMON] ? xstrdup(g->root[GUARD_COMMON]) : NULL;
+}
+
+static void note_refs(struct guard_note *g)
+{
+	char *dirs[2], *p;
+	struct stat st;
+
+	replace_dirs(g, dirs);
+	for (int i = 0; i < 2; i++) {
+		p = dirs[i] ? xasprintf("%s/refs", dirs[i]) : NULL;
+		if (p && lstat(p, &st) == 0)
+			g->refs_id[i] = (struct guard_id){true, S_ISDIR(st.st_mode), st.st_dev, st.st_ino};
+		free(p);
+		free(dirs[i]);
+	}
+}
+
+/* sweep_replace() in g's git directories; noted: g's note is the run's
+ * own, else (a recovery) refs is judged by its change time. */
+static void sweep_replaces(const struct guard_note *g, const struct guard_span *since,
+                           bool noted, struct buf *b)
+{
+	char *dirs[2];
+
+	replace_dirs(g, dirs);
+	for (int i = 0; i < 2; i++) {
+		sweep_replace(dirs[i], i == 0 ? ".git" : dirs[i], since,
+		              noted ? &g->refs_id[i] : NULL, b);
+		free(dirs[i]);
+	}
+}
+
 static void sweep_gitdirs(const struct guard_note *before, struct buf *b)
 {
 	struct gitdir_walk w = {.g = before, .b = b};
@@ -2139,6 +2281,7 @@ int guard_note(const char *wd, const char *home, char *const *skip, struct guard
 	note_ids(g);
 	note_hooks(g);
 	note_gitdirs(g);
+	note_refs(g);
 	note_nested(g, skip);
 	note_files(g);
 	return rc;
@@ -2173,6 +2316,7 @@ char *guard_sweep(const struct guard_note *before)
 	sweep_includes(before, before, &before->since, &b);
 	sweep_todos(before, before, &before->since, &b);
 	sweep_gitdirs(before, &b);
+	sweep_replaces(before, &before->since, true, &b);
 	sweep_nested(before, &b);
 	return b.len ? buf_take(&b, NULL) : (buf_free(&b), NULL);
 }
@@ -2204,6 +2348,7 @@ char *guard_recover(const struct guard_note *g, const struct guard_span *since)
 	sweep_includes(g, NULL, since, &b);
 	sweep_todos(g, NULL, since, &b);
 	walk_gitdirs(&w);
+	sweep_replaces(g, since, false, &b);
 	r.since = *since;
 	r.nested_unknown = true; /* each nested one by change time */
 	sweep_nested(&r, &b);

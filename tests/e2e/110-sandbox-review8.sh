@@ -17,7 +17,9 @@
 # made (git init) with a hard link beside it, kept as inert, through which
 # the next call wrote the fsmonitor of the host's next git status; a token
 # with no shape of its own kept under a name that says so in the
-# repository's config (Git Town's git-town.gitea-token), shown uncut.
+# repository's config (Git Town's git-town.gitea-token), shown uncut; a
+# replace ref a call left, so that the host's git show of the commit it made
+# showed no change while the working tree and a push held the real one.
 . tests/e2e/lib.sh
 need git python3
 tmpdir_make
@@ -198,5 +200,26 @@ esac
 expect_eq "a key named token or secret in .git/config: its value is cut" "$r" cut
 r=$(cd "$w5" && "$AIRLOCK" exec --profile readonly -- git config core.bare 2>/dev/null)
 expect_eq "the cut config still reads" "$r" false
+
+# ---- replace refs: what the host's git shows of a commit ----
+w6="$d/wd6"
+git init -q "$w6"
+git -C "$w6" config user.email me@example.com
+git -C "$w6" config user.name me
+printf 'all:\n\techo build\n' >"$w6/Makefile"
+git -C "$w6" add Makefile
+git -C "$w6" commit -qm init
+swap='printf "all:\n\techo build; touch x\n" >Makefile && git commit -qam "tidy build" &&
+git replace $(git rev-parse HEAD:Makefile) $(printf "all:\n\techo build\n" | git hash-object -w --stdin)'
+wx "$w6" "$swap"
+r=$(git -C "$w6" show HEAD | grep -c 'touch x')
+expect_eq "a replace ref a call made: the host's git show sees the real change" "$r" 1
+wx "$w6" "git reset -q --hard HEAD~1 && $swap && git pack-refs --all"
+r=$(git -C "$w6" show HEAD | grep -c 'touch x')
+expect_eq "a replace ref a call packed: the host's git show sees the real change" "$r" 1
+git -C "$w6" replace HEAD~1 HEAD
+wx "$w6" 'git branch feature && echo y >y && git stash -u -q'
+expect_eq "the user's own replace ref stays through a call that branches and stashes" \
+	"$(git -C "$w6" replace -l | wc -l | tr -d ' ')" 1
 
 finish
