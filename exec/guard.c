@@ -81,6 +81,8 @@ const struct guard_path guard_paths[GUARD_NPATHS] = {
 	{".git/config.worktree", GUARD_REMOVE}, /* read when config says so */
 	{".git/gitdir", GUARD_REMOVE}, /* a linked worktree's link back (gitdir.c) */
 	{".git/hooks", GUARD_HOOKS},
+	{".git/info", GUARD_HOOKS}, /* exclude and attributes: what git status and */
+	/* git diff show of what the run left, unseen in any diff themselves */
 	{".git/modules", GUARD_MODULES}, /* submodules' own config and hooks */
 	{".git/worktrees", GUARD_WORKTREES}, /* linked worktrees' commondir: their config */
 	{".husky", GUARD_PIN},

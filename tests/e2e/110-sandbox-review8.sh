@@ -19,7 +19,10 @@
 # with no shape of its own kept under a name that says so in the
 # repository's config (Git Town's git-town.gitea-token), shown uncut; a
 # replace ref a call left, so that the host's git show of the commit it made
-# showed no change while the working tree and a push held the real one.
+# showed no change while the working tree and a push held the real one;
+# .git/info/exclude and attributes written, so that git status did not show
+# a conftest.py the call planted and git diff showed its Makefile change as
+# binary.
 . tests/e2e/lib.sh
 need git python3
 tmpdir_make
@@ -218,8 +221,17 @@ wx "$w6" "git reset -q --hard HEAD~1 && $swap && git pack-refs --all"
 r=$(git -C "$w6" show HEAD | grep -c 'touch x')
 expect_eq "a replace ref a call packed: the host's git show sees the real change" "$r" 1
 git -C "$w6" replace HEAD~1 HEAD
+sleep 3 # past the racy window: a change in the note's clock tick counts as the run's
 wx "$w6" 'git branch feature && echo y >y && git stash -u -q'
 expect_eq "the user's own replace ref stays through a call that branches and stashes" \
 	"$(git -C "$w6" replace -l | wc -l | tr -d ' ')" 1
+
+# ---- .git/info: what git status and git diff show ----
+wx "$w6" 'echo "open(\"x\", \"w\")" >conftest.py; echo conftest.py >>.git/info/exclude
+echo "Makefile -diff" >.git/info/attributes; echo "# changed" >>Makefile'
+expect_eq "a file the call made shows in the host's git status" \
+	"$(git -C "$w6" status --short | grep -c conftest.py)" 1
+expect_eq "the call's change shows in the host's git diff" \
+	"$(git -C "$w6" diff | grep -c '^+# changed')" 1
 
 finish
