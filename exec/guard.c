@@ -320,11 +320,35 @@ static bool regular_at(int dfd, const char *name)
 	return fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode);
 }
 
+/* True when name in dfd is git init's info/exclude, or one like it: a
+ * regular file of comments and blank lines alone, which excludes nothing. */
+static bool exclude_inert(int dfd, const char *name)
+{
+	size_t n;
+	struct stat st;
+	/* one link only: another name would write it once it is read-only */
+	char *text = strcmp(name, "exclude") == 0 &&
+	                             fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	                             S_ISREG(st.st_mode) && st.st_nlink == 1
+	                     ? guard_config_text(dfd, name, false, &n)
+	                     : NULL;
+	bool inert = text != NULL;
+
+	for (char *p = text; inert && p < text + n; p++) {
+		p += strspn(p, " \t\r");
+		inert = *p == '\n' || *p == '#' || *p == '\0';
+		p += strcspn(p, "\n");
+	}
+	free(text);
+	return inert;
+}
+
 /* A hooks directory the run made: every entry but git init's inert
  * *.sample files goes (regular files only: a directory so named in
- * .gemini/extensions is an extension Gemini CLI loads); a link or file
- * named hooks goes whole. With since, one the run may have changed: only
- * what changed from then on. */
+ * .gemini/extensions is an extension Gemini CLI loads), and but the
+ * comments alone of git init's info/exclude; a link or file named hooks
+ * goes whole. With since, one the run may have changed: only what changed
+ * from then on. */
 static void sweep_hooks(int dfd, const char *name, const char *shown,
                         const struct guard_span *since, struct buf *b)
 {
@@ -343,7 +367,7 @@ static void sweep_hooks(int dfd, const char *name, const char *shown,
 		if (dot(e->d_name) ||
 		    (n > sl && strcmp(e->d_name + n - sl, ".sample") == 0 &&
 		     regular_at(dirfd(d), e->d_name)) ||
-		    !fresh(dirfd(d), e->d_name, since))
+		    exclude_inert(dirfd(d), e->d_name) || !fresh(dirfd(d), e->d_name, since))
 			continue;
 		s = xasprintf("%s/%s", shown, e->d_name);
 		drop(dirfd(d), e->d_name, s, NULL, b);

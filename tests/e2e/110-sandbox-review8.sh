@@ -233,5 +233,11 @@ expect_eq "a file the call made shows in the host's git status" \
 	"$(git -C "$w6" status --short | grep -c conftest.py)" 1
 expect_eq "the call's change shows in the host's git diff" \
 	"$(git -C "$w6" diff | grep -c '^+# changed')" 1
+r=$(cd "$w6" && "$AIRLOCK" exec --profile workspace -- sh -c \
+	'git init -q lib && git init -q lib2 && echo conftest.py >>lib2/.git/info/exclude' 2>&1)
+check "git init in a call: its info/exclude, comments alone, is kept" test -f "$w6/lib/.git/info/exclude"
+expect_eq "git init in a call: nothing said of lib" "$(echo "$r" | grep -c 'lib/')" 0
+check "an info/exclude a call made that excludes something: removed" \
+	test ! -e "$w6/lib2/.git/info/exclude"
 
 finish
