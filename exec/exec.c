@@ -197,8 +197,8 @@ int exec_run(const struct exec_spec *spec, struct exec_result *res, char **errst
 {
 	struct exec_job *job = NULL;
 	char wd[PATH_MAX];
-	bool guard = spec->profile && spec->profile->workdir_rw && !spec->overlay_dir &&
-	             spec->workdir && realpath(spec->workdir, wd);
+	bool guard = spec->profile && !spec->overlay_dir && spec->workdir &&
+	             realpath(spec->workdir, wd) && mounts_writes_workdir(spec->profile, wd);
 	struct guard_note before;
 	struct guard_span span = {{0, 0}, 0};
 	char *pending = NULL, *recovered = NULL;

@@ -54,7 +54,7 @@ struct guard_path {
 	const char *rel;
 	enum guard_kind kind;
 };
-#define GUARD_NPATHS 63
+#define GUARD_NPATHS 74
 extern const struct guard_path guard_paths[GUARD_NPATHS];
 /* core.hooksPath directories kept at most (guard_config_refs()): one is
  * the rule, a few where includeIf's choose between them. */
@@ -106,6 +106,7 @@ struct guard_note {
 	bool nested_unknown;      /* the search failed: none counts as made */
 	struct guard_file *files; /* rebase todos and included configs; owned */
 	size_t nfiles;
+	struct guard_id refs_id[2]; /* .git/refs and the common dir's refs */
 };
 /* What a file the sweep checks by its change was before the run (stat,
  * links followed as git follows them). */
@@ -309,6 +310,12 @@ const char *mounts_home(void);
  * p: the kernel's mounts below it (NULL when the mount table cannot be
  * read) and p's secrets_skip; a new vector (strv_free). */
 char **mounts_search_skip(const struct profile *p, const char *wd);
+/* True when a sandbox of profile p can write in the workdir wd (resolved):
+ * p's workdir is read-write, or one of its read-write grants resolves to
+ * wd or to a path below it (a `readonly` profile granting `build/`, or the
+ * workdir itself); what it can write there is guarded as a writable
+ * workdir is. */
+bool mounts_writes_workdir(const struct profile *p, const char *wd);
 /*
  * Builds the mount plan for a spec: the system binds, /dev, /proc, /tmp,
  * the empty home, the workdir (or its overlay) and the granted paths, every

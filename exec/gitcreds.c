@@ -108,15 +108,21 @@ static size_t line_end(const char *s, size_t n, size_t i)
 
 /* Keys whose every value is cut, whatever it holds, and the mark put in
  * its place (as the audit log marks what it cuts, which it then leaves
- * alone): an extraheader (`X-Api-Key: plainword` has no shape), and a
+ * alone): an extraheader (`X-Api-Key: plainword` has no shape), a
  * credential helper (an inline one, `!f() { echo password=...; }; f`,
  * prints the password in any spelling; the sandbox has no network for
- * any helper). */
+ * any helper), and any key whose name holds "token" or "secret". */
 static const struct whole_key {
 	const char *key, *mark;
+	bool inside; /* the key a name holds anywhere in its last part */
 } whole_keys[] = {
-	{"extraheader", "[REDACTED:extraheader]"},
-	{"helper", "[REDACTED:credential-helper]"},
+	{"extraheader", "[REDACTED:extraheader]", false},
+	{"helper", "[REDACTED:credential-helper]", false},
+	/* what tools keep under such a name in the repository's config has no
+	 * shape of its own: Git Town's git-town.gitea-token, forgejo-token,
+	 * github.token, hub.oauthtoken (forty hex digits were shown uncut) */
+	{"token", "[REDACTED:token]", true},
+	{"secret", "[REDACTED:secret]", true},
 };
 
 /* The whole_keys[] row whose key s (left bytes) starts with, or NULL. */
@@ -137,7 +143,8 @@ static const struct whole_key *whole_key_of(const char *name)
 	const char *dot = strrchr(name, '.');
 
 	for (size_t i = 0; dot && i < nitems(whole_keys); i++)
-		if (strcasecmp(dot + 1, whole_keys[i].key) == 0)
+		if (whole_keys[i].inside ? strcasestr(dot + 1, whole_keys[i].key) != NULL
+		                         : strcasecmp(dot + 1, whole_keys[i].key) == 0)
 			return &whole_keys[i];
 	return NULL;
 }

@@ -45,6 +45,8 @@
 
 /* Sorted, so that a directory comes before what it holds. */
 const struct guard_path guard_paths[GUARD_NPATHS] = {
+	{".aider.conf.yml", GUARD_REMOVE}, /* aider's lint-cmd runs after each edit; .aider* */
+	/* is what aider writes into .gitignore: unseen in a diff */
 	{".airlock", GUARD_REMOVE},
 	{".amazonq", GUARD_PIN},
 	{".amazonq/default.json", GUARD_REMOVE}, /* Amazon Q's workspace MCP servers */
@@ -59,6 +61,9 @@ const struct guard_path guard_paths[GUARD_NPATHS] = {
 	{".config/lefthook-local.toml", GUARD_REMOVE},
 	{".config/lefthook-local.yaml", GUARD_REMOVE},
 	{".config/lefthook-local.yml", GUARD_REMOVE},
+	{".continue", GUARD_PIN},
+	{".continue/mcpServers", GUARD_HOOKS}, /* Continue's workspace MCP servers */
+	{".crush.json", GUARD_REMOVE}, /* Crush's MCP servers and language servers */
 	{".cursor", GUARD_PIN},
 	{".cursor/hooks.json", GUARD_REMOVE}, /* commands around each agent step */
 	{".cursor/mcp.json", GUARD_REMOVE},
@@ -68,6 +73,7 @@ const struct guard_path guard_paths[GUARD_NPATHS] = {
 	{".envrc.local", GUARD_REMOVE}, /* what an allowed .envrc sources: direnv */
 	{".envrc.private", GUARD_REMOVE}, /* hashes the .envrc alone; git-ignored */
 	{".gemini", GUARD_PIN},
+	{".gemini/extensions", GUARD_HOOKS}, /* workspace extensions' MCP servers */
 	{".gemini/settings.json", GUARD_REMOVE},
 	{".git", GUARD_GITDIR},
 	{".git/commondir", GUARD_REMOVE}, /* config and hooks come from there */
@@ -75,6 +81,8 @@ const struct guard_path guard_paths[GUARD_NPATHS] = {
 	{".git/config.worktree", GUARD_REMOVE}, /* read when config says so */
 	{".git/gitdir", GUARD_REMOVE}, /* a linked worktree's link back (gitdir.c) */
 	{".git/hooks", GUARD_HOOKS},
+	{".git/info", GUARD_HOOKS}, /* exclude and attributes: what git status and */
+	/* git diff show of what the run left, unseen in any diff themselves */
 	{".git/modules", GUARD_MODULES}, /* submodules' own config and hooks */
 	{".git/worktrees", GUARD_WORKTREES}, /* linked worktrees' commondir: their config */
 	{".husky", GUARD_PIN},
@@ -95,6 +103,8 @@ const struct guard_path guard_paths[GUARD_NPATHS] = {
 	{".opencode/opencode.jsonc", GUARD_REMOVE},
 	{".opencode/plugin", GUARD_HOOKS}, /* plugins it loads at its start */
 	{".opencode/plugins", GUARD_HOOKS},
+	{".qwen", GUARD_PIN}, /* Qwen Code, Gemini CLI's fork: its MCP servers */
+	{".qwen/settings.json", GUARD_REMOVE},
 	{".roo", GUARD_PIN},
 	{".roo/mcp.json", GUARD_REMOVE}, /* Roo Code's project MCP servers */
 	{".vscode", GUARD_PIN},
@@ -103,6 +113,9 @@ const struct guard_path guard_paths[GUARD_NPATHS] = {
 	{".vscode/tasks.json", GUARD_REMOVE}, /* a folderOpen task runs on opening */
 	{".windsurf", GUARD_PIN},
 	{".windsurf/hooks.json", GUARD_REMOVE}, /* Cascade's workspace hooks */
+	{".zed", GUARD_PIN},
+	{".zed/settings.json", GUARD_REMOVE}, /* language server and formatter commands */
+	{"crush.json", GUARD_REMOVE},
 	{"lefthook-local.json", GUARD_REMOVE},
 	{"lefthook-local.toml", GUARD_REMOVE},
 	{"lefthook-local.yaml", GUARD_REMOVE},
@@ -299,9 +312,43 @@ static bool fresh(int dfd, const char *name, const struct guard_span *since)
 	       in_span(&st, since);
 }
 
+/* True when name in dfd is a regular file (not followed). */
+static bool regular_at(int dfd, const char *name)
+{
+	struct stat st;
+
+	return fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode);
+}
+
+/* True when name in dfd is git init's info/exclude, or one like it: a
+ * regular file of comments and blank lines alone, which excludes nothing. */
+static bool exclude_inert(int dfd, const char *name)
+{
+	size_t n;
+	struct stat st;
+	/* one link only: another name would write it once it is read-only */
+	char *text = strcmp(name, "exclude") == 0 &&
+	                             fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	                             S_ISREG(st.st_mode) && st.st_nlink == 1
+	                     ? guard_config_text(dfd, name, false, &n)
+	                     : NULL;
+	bool inert = text != NULL;
+
+	for (char *p = text; inert && p < text + n; p++) {
+		p += strspn(p, " \t\r");
+		inert = *p == '\n' || *p == '#' || *p == '\0';
+		p += strcspn(p, "\n");
+	}
+	free(text);
+	return inert;
+}
+
 /* A hooks directory the run made: every entry but git init's inert
- * *.sample files goes; a link or file named hooks goes whole. With since,
- * one the run may have changed: only what changed from then on. */
+ * *.sample files goes (regular files only: a directory so named in
+ * .gemini/extensions is an extension Gemini CLI loads), and but the
+ * comments alone of git init's info/exclude; a link or file named hooks
+ * goes whole. With since, one the run may have changed: only what changed
+ * from then on. */
 static void sweep_hooks(int dfd, const char *name, const char *shown,
                         const struct guard_span *since, struct buf *b)
 {
@@ -317,8 +364,10 @@ static void sweep_hooks(int dfd, const char *name, const char *shown,
 	while ((e = readdir(d)) != NULL) {
 		size_t n = strlen(e->d_name);
 		char *s;
-		if (dot(e->d_name) || (n > sl && strcmp(e->d_name + n - sl, ".sample") == 0) ||
-		    !fresh(dirfd(d), e->d_name, since))
+		if (dot(e->d_name) ||
+		    (n > sl && strcmp(e->d_name + n - sl, ".sample") == 0 &&
+		     regular_at(dirfd(d), e->d_name)) ||
+		    exclude_inert(dirfd(d), e->d_name) || !fresh(dirfd(d), e->d_name, since))
 			continue;
 		s = xasprintf("%s/%s", shown, e->d_name);
 		drop(dirfd(d), e->d_name, s, NULL, b);
@@ -459,6 +508,14 @@ static void check_config_with(int dfd, const char *name, const char *shown,
 		return;
 	if (!S_ISREG(st.st_mode)) {
 		drop(dfd, name, shown, NULL, b);
+		return;
+	}
+	/* another name for it, which no mount keeps read-only: a call ran git
+	 * init and `ln .git/config notes.txt`, and the next one wrote the
+	 * fsmonitor of the host's next git status through notes.txt */
+	if (st.st_nlink > 1) {
+		drop(dfd, name, shown, " (it has another hard link, through which it could be "
+		                       "written)", b);
 		return;
 	}
 	key = config_check_key(dfd, name, inert);
@@ -970,6 +1027,148 @@ static void note_gitdirs(struct guard_note *g)
 	walk_gitdirs(&w);
 	if (g->nspecials)
 		qsort(g->specials, g->nspecials, sizeof(*g->specials), special_cmp);
+}
+
+/* The largest packed-refs the sweep reads for replace refs. */
+#define PACKED_MAX (256 * 1024 * 1024)
+
+/* packed-refs under gfd, which the run rewrote, without its refs/replace/
+ * lines (and the peeled line after each), written under git's own lock
+ * and renamed over it; said in b. Whose a line was cannot be told: git
+ * writes the file whole. */
+static void packed_replace_cut(int gfd, const char *shown, struct buf *b)
+{
+	static const char mark[] = " refs/replace/";
+	int fd = openat(gfd, "packed-refs", O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC), out;
+	struct stat st;
+	char *text = NULL;
+	ssize_t n = -1;
+	struct buf kept;
+	bool cut = false, skip_peeled = false;
+
+	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= PACKED_MAX) {
+		text = xmalloc((size_t)st.st_size + 1);
+		n = read(fd, text, (size_t)st.st_size + 1);
+	}
+	if (fd >= 0)
+		close(fd);
+	if (n < 0 || n > st.st_size || memmem(text, (size_t)n, mark, sizeof(mark) - 1) == NULL) {
+		free(text);
+		return;
+	}
+	buf_init(&kept, (size_t)n);
+	for (char *p = text, *end = text + n; p < end;) {
+		char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t len = nl ? (size_t)(nl - p) + 1 : (size_t)(end - p);
+		bool replace = memmem(p, len, mark, sizeof(mark) - 1) != NULL && p[0] != '#';
+		if (replace || (skip_peeled && p[0] == '^'))
+			cut = true;
+		else
+			buf_append(&kept, p, len);
+		skip_peeled = replace || (skip_peeled && p[0] == '^');
+		p += len;
+	}
+	free(text);
+	out = cut ? openat(gfd, "packed-refs.lock", O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+	                   st.st_mode & 0777)
+	          : -1;
+	if (out >= 0 && (write(out, kept.data, kept.len) != (ssize_t)kept.len || close(out) < 0 ||
+	                 renameat(gfd, "packed-refs.lock", gfd, "packed-refs") < 0)) {
+		unlinkat(gfd, "packed-refs.lock", 0);
+		out = -1;
+	}
+	if (cut)
+		buf_printf(b, "%s%s/packed-refs's refs/replace/ lines (replace refs: they change what "
+		              "git shows of a commit)%s",
+		           b->len ? ", " : "", shown, out >= 0 ? "" : " (could not be cut)");
+	buf_free(&kept);
+}
+
+/*
+ * Replace refs the run made (`git replace`): each swaps an object for
+ * another in what the host's git shows (`git show`, `git log -p`), so a
+ * commit the run made showed the user no change while the working tree and
+ * a push held the real one. In the git directory gitdir (shown so), a
+ * loose one changed from since on goes, and every one when refs or
+ * refs/replace changed (moved in, with the change times it had), and the
+ * refs/replace/ lines of a packed-refs the run rewrote.
+ */
+static void sweep_replace(const char *gitdir, const char *shown, const struct guard_span *since,
+                          const struct guard_id *refs, struct buf *b)
+{
+	int gfd = gitdir ? open(gitdir, DIR_FLAGS) : -1, rfd;
+	struct stat st;
+	bool moved;
+	DIR *d;
+	struct dirent *e;
+
+	if (gfd < 0)
+		return;
+	/* refs swapped for a directory that holds an old replace/ (a new entry
+	 * in refs, refs/stash, changes its times too: the note's id tells);
+	 * with no note (a recovery), any change to refs counts */
+	if (refs)
+		moved = fstatat(gfd, "refs", &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		        (!refs->present || refs->dev != st.st_dev || refs->ino != st.st_ino);
+	else
+		moved = fresh(gfd, "refs", since);
+	if ((rfd = openat(gfd, "refs", DIR_FLAGS)) >= 0) {
+		if ((d = open_dir_at(rfd, "replace")) != NULL) {
+			moved = moved || fresh(dirfd(d), "", since);
+			while ((e = readdir(d)) != NULL) {
+				char *s;
+				if (dot(e->d_name) || !(moved || fresh(dirfd(d), e->d_name, since)))
+					continue;
+				s = xasprintf("%s/refs/replace/%s", shown, e->d_name);
+				drop(dirfd(d), e->d_name, s,
+				     " (a replace ref: it changes what git shows of a commit)", b);
+				free(s);
+			}
+			closedir(d);
+		}
+		close(rfd);
+	}
+	if (fresh(gfd, "packed-refs", since))
+		packed_replace_cut(gfd, shown, b);
+	close(gfd);
+}
+
+/* The git directories walk_gitdirs() walks: the workdir's .git, and a
+ * linked worktree's common dir or the one its .git file names (owned). */
+static void replace_dirs(const struct guard_note *g, char *dirs[2])
+{
+	dirs[0] = xasprintf("%s/.git", g->root[GUARD_WD]);
+	dirs[1] = g->root[GUARD_COMMON] ? xstrdup(g->root[GUARD_COMMON]) : NULL;
+}
+
+static void note_refs(struct guard_note *g)
+{
+	char *dirs[2], *p;
+	struct stat st;
+
+	replace_dirs(g, dirs);
+	for (int i = 0; i < 2; i++) {
+		p = dirs[i] ? xasprintf("%s/refs", dirs[i]) : NULL;
+		if (p && lstat(p, &st) == 0)
+			g->refs_id[i] = (struct guard_id){true, S_ISDIR(st.st_mode), st.st_dev, st.st_ino};
+		free(p);
+		free(dirs[i]);
+	}
+}
+
+/* sweep_replace() in g's git directories; noted: g's note is the run's
+ * own, else (a recovery) refs is judged by its change time. */
+static void sweep_replaces(const struct guard_note *g, const struct guard_span *since,
+                           bool noted, struct buf *b)
+{
+	char *dirs[2];
+
+	replace_dirs(g, dirs);
+	for (int i = 0; i < 2; i++) {
+		sweep_replace(dirs[i], i == 0 ? ".git" : dirs[i], since,
+		              noted ? &g->refs_id[i] : NULL, b);
+		free(dirs[i]);
+	}
 }
 
 static void sweep_gitdirs(const struct guard_note *before, struct buf *b)
@@ -1848,9 +2047,9 @@ static void global_load(const char *wd)
 	free(path);
 }
 
-/* Adds the global configs' core.hooksPath values and included files to
- * hooks and files, as they are read from wd; -1 when one of them cannot
- * be read. */
+/* Adds the global configs' core.hooksPath values, the configs and the
+ * files they include to hooks and files, as they are read from wd; -1
+ * when one of them cannot be read. */
 static int global_refs_add(const char *wd, char ***hooks, char ***files)
 {
 	int rc;
@@ -1865,6 +2064,11 @@ static int global_refs_add(const char *wd, char ***hooks, char ***files)
 	rc = global.rc;
 	for (char **h = global.hooks; h && *h; h++)
 		strv_push(hooks, *h);
+	/* the configs themselves too, not only what they include: stow links
+	 * ~/.gitconfig to dots/git/gitconfig, and a call in dots set the
+	 * core.fsmonitor of the user's next `git status` anywhere */
+	for (size_t i = 0; i < global.ntop; i++)
+		strv_push(files, global.paths[i]);
 	for (char **f = global.files; f && *f; f++)
 		strv_push(files, *f);
 	pthread_mutex_unlock(&global_lock);
@@ -2103,6 +2307,7 @@ int guard_note(const char *wd, const char *home, char *const *skip, struct guard
 	note_ids(g);
 	note_hooks(g);
 	note_gitdirs(g);
+	note_refs(g);
 	note_nested(g, skip);
 	note_files(g);
 	return rc;
@@ -2137,6 +2342,7 @@ char *guard_sweep(const struct guard_note *before)
 	sweep_includes(before, before, &before->since, &b);
 	sweep_todos(before, before, &before->since, &b);
 	sweep_gitdirs(before, &b);
+	sweep_replaces(before, &before->since, true, &b);
 	sweep_nested(before, &b);
 	return b.len ? buf_take(&b, NULL) : (buf_free(&b), NULL);
 }
@@ -2168,6 +2374,7 @@ char *guard_recover(const struct guard_note *g, const struct guard_span *since)
 	sweep_includes(g, NULL, since, &b);
 	sweep_todos(g, NULL, since, &b);
 	walk_gitdirs(&w);
+	sweep_replaces(g, since, false, &b);
 	r.since = *since;
 	r.nested_unknown = true; /* each nested one by change time */
 	sweep_nested(&r, &b);

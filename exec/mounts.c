@@ -318,16 +318,24 @@ void mounts_forget_system(void)
 	pthread_mutex_unlock(&sys_lock);
 }
 
+/* A tmpfs's inodes, one per KiB of its size: each file costs the kernel
+ * about that much memory, which no rlimit counts and its size did not
+ * bound (the default is half the host's pages: a call with no network made
+ * a million empty files in /tmp, 0.9 GB of the host's memory, and could
+ * make three million in each of /tmp, /dev/shm and the home). */
+#define TMPFS_INODES(size) ((size) / 1024 > 1024 ? (size) / 1024 : 1024)
+
 static void plan_dev_proc(struct sbx_plan *pl, long long shm_size, bool host_root)
 {
-	char opts[64];
+	char opts[96];
 
 	op_mount(pl, OP_TMPFS, "/dev", "mode=0755,size=64k,nr_inodes=64", A_DEV);
 	for (size_t i = 0; i < nitems(dev_nodes); i++)
 		if (access(dev_nodes[i], F_OK) == 0)
 			op_bind(pl, dev_nodes[i], dev_nodes[i], false, A_DEVNODE);
 	op_mount(pl, OP_DEVPTS, "/dev/pts", "newinstance,ptmxmode=0666,mode=0620", A_DEV);
-	snprintf(opts, sizeof(opts), "mode=1777,size=%lld", shm_size);
+	snprintf(opts, sizeof(opts), "mode=1777,size=%lld,nr_inodes=%lld", shm_size,
+	         TMPFS_INODES(shm_size));
 	op_mount(pl, OP_TMPFS, "/dev/shm", opts, A_BIND);
 	for (size_t i = 0; i < nitems(dev_links); i++)
 		op_symlink(pl, dev_links[i][0], dev_links[i][1]);
@@ -432,8 +440,10 @@ static bool mount_root_at(int dfd, const char *name)
 }
 
 /* Directory entries a call reads in its granted directories, all taken
- * together, for their sockets and FIFOs. */
+ * together, for their sockets and FIFOs; and in its read-write ones, which
+ * a call can fill, on their own, past which the call fails. */
 #define GRANT_PIPES_ENTRIES 1024
+#define GRANT_PIPES_RW_ENTRIES 16384
 
 /*
  * Masks each socket and FIFO below the granted directory real, bound at
@@ -441,20 +451,22 @@ static bool mount_root_at(int dfd, const char *name)
  * refuses no connect(), so `home = ~/.ssh` handed a call with no network
  * the user's ssh ControlMaster sockets (a shell on every host it had open)
  * and `~/.gnupg` gpg-agent's. Breadth first, never into a link nor another
- * mount (mount_root_at()); past *budget entries the rest is left as it is
- * (a granted tree is the user's, which no call can fill). A socket granted
- * by its own path stays.
+ * mount (mount_root_at()); past *budget entries the rest is left as it is,
+ * and false is returned, as it is for a directory of the caller's own that
+ * cannot be opened (the sandbox could chmod it back). A socket granted by
+ * its own path stays.
  */
-static void want_grant_pipes(const char *real, const char *dst, size_t *budget,
+static bool want_grant_pipes(const char *real, const char *dst, size_t *budget,
                              struct want **w, size_t *n)
 {
 	char **queue = NULL;
 	size_t head = 0;
+	bool whole = true;
 
 	if (budget == NULL)
-		return;
+		return true;
 	strv_push(&queue, "");
-	for (; queue[head] && *budget > 0; head++) {
+	for (; queue[head] && whole; head++) {
 		char *dir = xasprintf("%s%s", real, queue[head]);
 		int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
@@ -463,10 +475,16 @@ static void want_grant_pipes(const char *real, const char *dst, size_t *budget,
 
 		if (d == NULL && fd >= 0)
 			close(fd);
-		while (d && *budget > 0 && (e = readdir(d)) != NULL) {
+		if (fd < 0 && errno == EACCES && lstat(dir, &st) == 0 && st.st_uid == geteuid())
+			whole = false;
+		while (d && (e = readdir(d)) != NULL) {
 			unsigned char t = e->d_type;
 			if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
 				continue;
+			if (*budget == 0) {
+				whole = false;
+				break;
+			}
 			(*budget)--;
 			if (t == DT_UNKNOWN && fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0)
 				t = S_ISDIR(st.st_mode)    ? DT_DIR
@@ -488,6 +506,7 @@ static void want_grant_pipes(const char *real, const char *dst, size_t *budget,
 		free(dir);
 	}
 	strv_free(queue);
+	return whole;
 }
 
 /* Adds the read_only/read_write/binds lists; -1 when one is refused. */
@@ -507,8 +526,16 @@ static int want_grants(char *const *list, unsigned attr, const char *home, size_
 			return -1;
 		if (r > 0)
 			want_push(w, n, OP_BIND, xstrdup(real), xstrdup(real), NULL, attr, dir);
-		if (r > 0 && dir)
-			want_grant_pipes(real, real, budget, w, n);
+		/* a read-write grant is the sandbox's to fill: a call made 1,100
+		 * files there, and the next reached a host's socket past them */
+		if (r > 0 && dir && !want_grant_pipes(real, real, budget, w, n) && attr == A_BIND) {
+			*errstr = xasprintf("granted path %s (read-write) holds more than %d entries, "
+			                    "or a directory that cannot be read, to check for "
+			                    "sockets and FIFOs, and a call can fill it to hide a "
+			                    "host's socket: grant a narrower path",
+			                    *p, GRANT_PIPES_RW_ENTRIES);
+			return -1;
+		}
 	}
 	return 0;
 }
@@ -564,13 +591,21 @@ static int want_kept(const char *root, const char *rel, const char *shown, unsig
 {
 	char real[PATH_MAX], *logical = xasprintf("%s/%s", root, rel);
 	int r = guarded_real(root, logical, real);
+	struct stat st;
 
-	if (r < 0)
+	if (r < 0) {
 		*errstr = xasprintf("%s is a link to nothing; the sandbox cannot keep it read-only "
 		                    "(create its target or remove it)",
 		                    shown ? shown : logical);
-	else if (r > 0)
+	} else if (r > 0 && attr == A_RO && stat(real, &st) == 0 && S_ISREG(st.st_mode) &&
+	           st.st_nlink > 1) { /* as a deny = Edit(...) path: the other name writes it */
+		*errstr = xasprintf("%s has another hard link, through which a call could write it: "
+		                    "remove that link (find . -samefile %s lists it)",
+		                    shown ? shown : logical, real);
+		r = -1;
+	} else if (r > 0) {
 		want_push(w, n, OP_REBIND, NULL, xstrdup(real), NULL, attr, false);
+	}
 	free(logical);
 	return r < 0 ? -1 : 0;
 }
@@ -1324,6 +1359,18 @@ static int want_kernel_mounts(const char *wd, struct want **w, size_t *n, char *
 	return rc;
 }
 
+bool mounts_writes_workdir(const struct profile *p, const char *wd)
+{
+	char real[PATH_MAX];
+
+	if (p->workdir_rw)
+		return true;
+	for (char *const *g = p->read_write; g && *g; g++)
+		if (realpath(*g, real) && path_contains(wd, real))
+			return true;
+	return false;
+}
+
 char **mounts_search_skip(const struct profile *p, const char *wd)
 {
 	char **covered = NULL, **skip, *err = NULL;
@@ -1364,6 +1411,15 @@ static int want_workdir(const struct exec_spec *s, const char *wd, struct want *
 	}
 	char **covered = NULL; /* the kernel's mounts below wd: not searched */
 	struct search_globs globs = {s->profile->hide_globs, s->profile->keep_globs, NULL, NULL};
+	/* a read-only workdir that a read-write grant opens, whole or in part,
+	 * is guarded as a writable one: without it `read-write = WORKDIR` or
+	 * `WORKDIR/build` in a readonly profile let a call plant .git/hooks
+	 * and .mcp.json, or a nested repository's fsmonitor, and carry a
+	 * masked secret's directory away, with no pin and no sweep (the eighth
+	 * review); pins and guarded paths outside the grant stay read-only,
+	 * as a bind onto itself keeps the flags of what it binds */
+	if (!s->overlay_dir && !rw)
+		rw = mounts_writes_workdir(s->profile, wd);
 	bool pin = rw && !s->overlay_dir;
 	/* airlock's own state directory, where the workdir holds it (GNU stow
 	 * links ~/.local into a dotfiles repository, or the workdir is
@@ -1404,7 +1460,8 @@ static int want_workdir(const struct exec_spec *s, const char *wd, struct want *
 static int want_gitdir_inside(const struct exec_spec *s, const char *wd, struct want **w,
                               size_t *n, char **errstr)
 {
-	char *dir = s->profile->workdir_rw || s->overlay_dir ? gitdir_inside_find(wd) : NULL;
+	char *dir = s->overlay_dir || mounts_writes_workdir(s->profile, wd) ? gitdir_inside_find(wd)
+	                                                                     : NULL;
 	int rc = 0;
 
 	if (dir) {
@@ -1468,21 +1525,24 @@ static int plan_dynamic(const struct exec_spec *s, const char *wd, const char *h
 	struct want *w = NULL;
 	struct gitdir_linked linked;
 	bool is_linked = gitdir_linked_find(wd, home, &linked);
-	size_t n = 0, left = GRANT_PIPES_ENTRIES;
-	size_t *budget = p->network && !s->overlay_dir ? NULL : &left; /* want_grant_pipes() */
+	size_t n = 0, left = GRANT_PIPES_ENTRIES, rw_left = GRANT_PIPES_RW_ENTRIES;
+	bool pipes = !p->network || s->overlay_dir; /* want_grant_pipes() */
+	size_t *budget = pipes ? &left : NULL, *rw_budget = pipes ? &rw_left : NULL;
 	int rc = -1;
 
-	want_push(&w, &n, OP_TMPFS, NULL, xstrdup("/tmp"), xasprintf("mode=1777,size=%lld", tsz),
-	          A_BIND, true);
+	want_push(&w, &n, OP_TMPFS, NULL, xstrdup("/tmp"),
+	          xasprintf("mode=1777,size=%lld,nr_inodes=%lld", tsz, TMPFS_INODES(tsz)), A_BIND,
+	          true);
 	if (strcmp(home, "/tmp") != 0)
 		want_push(&w, &n, OP_TMPFS, NULL, xstrdup(home),
-		          xasprintf("mode=0700,size=%lld", tsz), A_BIND, true);
+		          xasprintf("mode=0700,size=%lld,nr_inodes=%lld", tsz, TMPFS_INODES(tsz)),
+		          A_BIND, true);
 	if (want_workdir(s, wd, &w, &n, errstr) < 0 ||
 	    (is_linked && want_linked(s, &linked, &w, &n, errstr) < 0) ||
 	    (!is_linked && want_gitdir_inside(s, wd, &w, &n, errstr) < 0) ||
 	    want_home(p->home, home, budget, &w, &n, errstr) < 0 ||
 	    want_grants(p->read_only, A_RO, home, budget, &w, &n, errstr) < 0 ||
-	    want_grants(p->read_write, A_BIND, home, budget, &w, &n, errstr) < 0 ||
+	    want_grants(p->read_write, A_BIND, home, rw_budget, &w, &n, errstr) < 0 ||
 	    want_grants(s->binds, A_RO, home, budget, &w, &n, errstr) < 0)
 		goto out;
 	wants_drop_hidden(w, &n);
