@@ -3,7 +3,8 @@
  * exec_run() (capture on, as the gate runs auto-run calls) against N bare
  * fork+exec+wait of the same binary, both in this one process. Prints
  * "bare<TAB>ms per call" and "sandbox<TAB>ms per call" lines, then the
- * sandbox's phase breakdown; "secrets DIR" times the search for a
+ * sandbox's phase breakdown; "guard DIR" times a gate call's guard in a
+ * repository; "secrets DIR" times the search for a
  * workdir's secret files. Built by bench/exec.sh; not part of airlock.
  */
 #include <stdio.h>
@@ -130,8 +131,6 @@ static int secrets(const char *dir)
 	return 0;
 }
 
-#define ROUNDS 5
-
 static int dbl_cmp(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -143,6 +142,35 @@ static double median(double *v, size_t n)
 	qsort(v, n, sizeof(*v), dbl_cmp);
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
+
+/* "guard DIR": what a gate call's guard costs in DIR (a repository): the
+ * note before the run and the sweep after it, in process, medians of 200:
+ * "note<TAB>ms", "sweep<TAB>ms". */
+static int guard(const char *dir)
+{
+	double note[200], sweep[200];
+	char real[4096];
+
+	if (realpath(dir, real) == NULL)
+		return 1;
+	for (size_t i = 0; i < nitems(note); i++) {
+		struct guard_note g;
+		long long t0 = clock_ns();
+		if (guard_note(real, mounts_home(), NULL, &g) < 0) {
+			fprintf(stderr, "exec-bench: cannot note %s\n", real);
+			return 1;
+		}
+		long long t1 = clock_ns();
+		free(guard_sweep(&g));
+		note[i] = (double)(t1 - t0) / 1e6;
+		sweep[i] = (double)(clock_ns() - t1) / 1e6;
+		guard_note_clear(&g);
+	}
+	printf("note\t%.3f\nsweep\t%.3f\n", median(note, nitems(note)), median(sweep, nitems(sweep)));
+	return 0;
+}
+
+#define ROUNDS 5
 
 /* ROUNDS rounds of k bare calls, then k sandboxed ones: the cost above
  * bare is each round's difference, so a burst of load on this shared
@@ -180,6 +208,8 @@ int main(int argc, char **argv)
 		return once(argv + 2);
 	if (argc > 2 && strcmp(argv[1], "secrets") == 0)
 		return secrets(argv[2]);
+	if (argc > 2 && strcmp(argv[1], "guard") == 0)
+		return guard(argv[2]);
 	int n = argc > 2 ? (int)strtol(argv[2], NULL, 10) : 1000, k = n / 2 / ROUNDS;
 	char here[4096], *err = NULL;
 	const char *wd = argc > 1 ? argv[1] : getcwd(here, sizeof(here)); /* not /tmp: refused */

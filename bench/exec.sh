@@ -102,6 +102,15 @@ printf "  %-40s %8.3f\n" "search, first (one airlock exec)" "$(sget cold)" \
 	"airlock exec -- true there (median)" "$(jq -r '.results[0].median * 1000' "$d/p.json")" \
 	"airlock exec -- true, empty workdir" "$air"
 
+# the guard of a gate call with a writable workdir, in a clone of this
+# repository: its .git walked and the guarded paths noted before the run,
+# and again after it for what the run made
+git clone -q . "$d/repo" 2>/dev/null
+go=$("$b" guard "$d/repo")
+gget() { echo "$go" | awk -F'\t' -v k="$1" '$1 == k {print $2}'; }
+echo "the guard of a gate call in a clone of this repository (in process, medians of 200), ms:"
+printf "  %-40s %8.3f\n" "note, before the run" "$(gget note)" "sweep, after it" "$(gget sweep)"
+
 out=$("$b" "$d/wd" "$n")
 get() { echo "$out" | awk -F'\t' -v k="$1" '$1 == k {print $2}'; }
 gb=$(get bare)
