@@ -470,6 +470,15 @@ static json_t *client_message(struct mcp *m, json_t *msg)
 	const char *method = json_string_value(json_object_get(msg, "method"));
 	json_t *id = json_object_get(msg, "id");
 
+	/* a method that is not a string (["tools/call"]) is not a request
+	 * JSON-RPC knows, but a server that looks its handler up by it
+	 * (handlers[msg.method] in JavaScript) reads "tools/call": it ran
+	 * ungated and unrecorded */
+	if (json_object_get(msg, "method") && method == NULL)
+		return id && !json_is_null(id)
+		           ? rpc_error(id, -32600, "airlock: the method is not a string, which a "
+		                                   "server could read as tools/call; not forwarded")
+		           : json_null();
 	if (call_lookalike(method))
 		return id && !json_is_null(id)
 		           ? rpc_error(id, -32601, "airlock: the method is not tools/call, but a "

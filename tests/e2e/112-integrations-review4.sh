@@ -1,0 +1,41 @@
+#!/bin/sh
+# 112-integrations-review4.sh: a fourth hostile review of the agent
+# integrations (hook, mcp, run, watch): each case a way a call ran, was
+# allowed or went unrecorded other than the gate decided, each failing on
+# 5267361 before its fix.
+set -u
+. tests/e2e/lib.sh
+: "${AIRLOCK:?}"
+need jq sqlite3
+tmpdir_make
+d=$T_DIR
+export HOME="$d/home" XDG_STATE_HOME="$d/state"
+mkdir -p "$d/wd" "$HOME/.ssh"
+echo not-a-key >"$HOME/.ssh/id_rsa"
+PY=python3; [ -x /usr/bin/python3 ] && PY=/usr/bin/python3
+F=$PWD/tests/data/integrations/fake-mcp-server.py
+has() { printf '%s' "$out" | grep -q -- "$1"; }
+lacks() { ! has "$1"; }
+# mcp DB LOG SERVER...: the client's lines (stdin) through airlock mcp
+mcp() {
+	db=$1 log=$2; shift 2
+	(cat; sleep 1) | (cd "$d/wd" && timeout 30 "$AIRLOCK" mcp --no-tty --db "$d/$db" "$@" "$d/$log") 2>/dev/null
+}
+
+# --- mcp: a method that is not a string is not forwarded --------------------
+# {"method":["tools/call"]} is no JSON-RPC request, but a server that looks
+# its handler up by the method (handlers[msg.method] in JavaScript) reads
+# "tools/call": airlock forwarded it unjudged and unrecorded, as any
+# request that is not tools/call.
+: >"$d/m.log"
+out=$(printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' \
+	'{"jsonrpc":"2.0","id":2,"method":["tools/call"],"params":{"name":"wipe","arguments":{"path":"/etc"}}}' \
+	'[{"jsonrpc":"2.0","id":3,"method":{"0":"tools/call"},"params":{"name":"wipe"}},{"jsonrpc":"2.0","id":4,"method":"ping"}]' |
+	mcp m.db m.log -- $PY "$F")
+expect_eq "mcp, a method as an array or object: never reached the server" \
+	"$(grep -c '"tools/call"' "$d/m.log")" 0
+check "mcp, a method as an array: answered as an invalid request" has '"id":2,"error":{"code":-32600'
+check "mcp, a method as an object in a batch: answered" has '"id":3,"error":{"code":-32600'
+check "mcp, the ping beside it: forwarded" has '"echo": "ping"'
+
+finish
