@@ -12,6 +12,7 @@
  *  - one thread (main) touches the gate and the audit log; the pump thread
  *    only forwards server lines and queues what it learns.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -463,13 +464,77 @@ static bool call_lookalike(const char *method)
 	return n == strlen("tools/call") && strncasecmp(method, "tools/call", n) == 0;
 }
 
+/* The keys JSON-RPC and a tools/call's params name. */
+static const char *const envelope_keys[] = {"jsonrpc", "id", "method", "params", "result",
+                                            "error"};
+static const char *const call_keys[] = {"name", "arguments", "_meta"};
+
+/* True when a reader that folds case finds want under key: Go's
+ * encoding/json matches "Method" and "METHOD" to "method", and U+017F
+ * (long s) and U+212A (Kelvin sign) to s and k. */
+static bool key_folds_to(const char *key, const char *want)
+{
+	const unsigned char *k = (const unsigned char *)key;
+
+	for (; *want; want++) {
+		if (*want == 's' && k[0] == 0xc5 && k[1] == 0xbf)
+			k += 2;
+		else if (*want == 'k' && k[0] == 0xe2 && k[1] == 0x84 && k[2] == 0xaa)
+			k += 3;
+		else if (*k && tolower(*k) == *want)
+			k++;
+		else
+			return false;
+	}
+	return *k == '\0';
+}
+
+/* The first key of obj that such a reader takes for one of keys[0..n)
+ * without being spelled as it ("Method", "paramſ"), or NULL. */
+static const char *key_variant(json_t *obj, const char *const *keys, size_t n)
+{
+	const char *key;
+	json_t *v;
+
+	json_object_foreach(obj, key, v)
+		for (size_t i = 0; i < n; i++)
+			if (strcmp(key, keys[i]) != 0 && key_folds_to(key, keys[i]))
+				return key;
+	return NULL;
+}
+
+/* A message with a key that a server folding case reads as a JSON-RPC
+ * or tools/call key: {"method":"ping","Method":"tools/call"} is a ping
+ * here and a call in a Go server (the last key wins there), "Arguments"
+ * beside "arguments" other arguments than were judged. The reply, or
+ * NULL when there is none such. */
+static json_t *key_smuggled(json_t *msg, const char *method)
+{
+	const char *odd = key_variant(msg, envelope_keys, nitems(envelope_keys));
+	json_t *params = json_object_get(msg, "params"), *r;
+	char *text;
+
+	if (odd == NULL && method && strcmp(method, "tools/call") == 0 && json_is_object(params))
+		odd = key_variant(params, call_keys, nitems(call_keys));
+	if (odd == NULL)
+		return NULL;
+	text = xasprintf("airlock: the key \"%s\" is not a JSON-RPC or MCP key, but a server "
+	                 "that folds case reads it as one; not forwarded",
+	                 odd);
+	r = rpc_error(json_object_get(msg, "id"), -32600, text);
+	free(text);
+	return r;
+}
+
 /* One message from the client: NULL to forward it, else airlock's reply
  * (JSON null: none, for a notification). */
 static json_t *client_message(struct mcp *m, json_t *msg)
 {
 	const char *method = json_string_value(json_object_get(msg, "method"));
-	json_t *id = json_object_get(msg, "id");
+	json_t *id = json_object_get(msg, "id"), *odd = key_smuggled(msg, method);
 
+	if (odd) /* answered even without an id: the id may be the variant */
+		return odd;
 	/* a method that is not a string (["tools/call"]) is not a request
 	 * JSON-RPC knows, but a server that looks its handler up by it
 	 * (handlers[msg.method] in JavaScript) reads "tools/call": it ran

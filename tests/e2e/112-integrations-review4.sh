@@ -38,4 +38,28 @@ check "mcp, a method as an array: answered as an invalid request" has '"id":2,"e
 check "mcp, a method as an object in a batch: answered" has '"id":3,"error":{"code":-32600'
 check "mcp, the ping beside it: forwarded" has '"echo": "ping"'
 
+# --- mcp: keys a case-folding server reads as JSON-RPC's are not forwarded ---
+# Go's encoding/json (servers on mcp-go, go-sdk before its fix) matches
+# "Method", "METHOD" and "paramſ" (U+017F) to method and params, the last
+# key winning: {"method":"ping","Method":"tools/call"} was forwarded as a
+# ping and ran as a call there; "Name" and "Arguments" beside the name and
+# arguments airlock judged ran another tool on other arguments.
+printf '[rules]\n\tallow = Mcp(fake.lookup)\n' >"$d/lookup.policy"
+chmod 600 "$d/lookup.policy"
+: >"$d/k.log"
+out=$(printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}' \
+	'{"jsonrpc":"2.0","id":2,"method":"tools/list"}' \
+	'{"jsonrpc":"2.0","id":3,"method":"ping","Method":"tools/call","params":{"name":"wipe","arguments":{"path":"/etc"}}}' \
+	'{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"lookup","arguments":{"path":"notes.md"},"Name":"wipe","Arguments":{"path":"/etc"}}}' \
+	'{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"lookup","arguments":{"path":"notes.md"},"argument\u017f":{"path":"/etc"}}}' \
+	'[{"jsonrpc":"2.0","id":6,"method":"ping","METHOD":"tools/call","params":{"name":"wipe"}}]' \
+	'{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"lookup","arguments":{"path":"notes.md"},"_meta":{"progressToken":7}}}' |
+	mcp k.db k.log --policy "$d/lookup.policy" -- $PY "$F")
+expect_eq "mcp, case-variant keys: none reached the server" \
+	"$(grep -c -i -e '"method": *"ping"' -e 'wipe' "$d/k.log")" 0
+for i in 3 4 5 6; do
+	check "mcp, case-variant keys: request $i answered as invalid" has '"id":'$i',"error":{"code":-32600'
+done
+check "mcp, case-variant keys: the one with exact keys still forwarded" has '"id": 7, "result"'
+
 finish
