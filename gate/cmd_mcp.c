@@ -12,7 +12,6 @@
  *  - one thread (main) touches the gate and the audit log; the pump thread
  *    only forwards server lines and queues what it learns.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -469,27 +468,7 @@ static const char *const envelope_keys[] = {"jsonrpc", "id", "method", "params",
                                             "error"};
 static const char *const call_keys[] = {"name", "arguments", "_meta"};
 
-/* True when a reader that folds case finds want under key: Go's
- * encoding/json matches "Method" and "METHOD" to "method", and U+017F
- * (long s) and U+212A (Kelvin sign) to s and k. */
-static bool key_folds_to(const char *key, const char *want)
-{
-	const unsigned char *k = (const unsigned char *)key;
-
-	for (; *want; want++) {
-		if (*want == 's' && k[0] == 0xc5 && k[1] == 0xbf)
-			k += 2;
-		else if (*want == 'k' && k[0] == 0xe2 && k[1] == 0x84 && k[2] == 0xaa)
-			k += 3;
-		else if (*k && tolower(*k) == *want)
-			k++;
-		else
-			return false;
-	}
-	return *k == '\0';
-}
-
-/* The first key of obj that such a reader takes for one of keys[0..n)
+/* The first key of obj that a reader folding case (agent_key_folds) takes for one of keys[0..n)
  * without being spelled as it ("Method", "paramſ"), or NULL. */
 static const char *key_variant(json_t *obj, const char *const *keys, size_t n)
 {
@@ -498,7 +477,7 @@ static const char *key_variant(json_t *obj, const char *const *keys, size_t n)
 
 	json_object_foreach(obj, key, v)
 		for (size_t i = 0; i < n; i++)
-			if (strcmp(key, keys[i]) != 0 && key_folds_to(key, keys[i]))
+			if (strcmp(key, keys[i]) != 0 && agent_key_folds(key, keys[i]))
 				return key;
 	return NULL;
 }

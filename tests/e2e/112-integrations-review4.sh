@@ -62,4 +62,25 @@ for i in 3 4 5 6; do
 done
 check "mcp, case-variant keys: the one with exact keys still forwarded" has '"id": 7, "result"'
 
+# --- mcp: an argument a case-folding server reads as path is judged as one ---
+# A Go server binding typed arguments (encoding/json) reads "Path" as path.
+# Unread, it left only the unknown tool, which a rule allowing the tool
+# allowed: a write into .git/hooks, which only allow-critical lowers, was
+# forwarded.
+mkdir -p "$d/wd/.git/hooks"
+printf '[rules]\n\tallow = Mcp(fake.write_file)\n' >"$d/wf.policy"
+chmod 600 "$d/wf.policy"
+: >"$d/w.log"
+out=$(printf '%s\n' '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}' \
+	'{"jsonrpc":"2.0","id":1,"method":"tools/list"}' \
+	'{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"write_file","arguments":{"Path":".git/hooks/pre-commit","content":"x"}}}' \
+	'{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"write_file","arguments":{"path":"notes.md","PATH":".git/hooks/post-checkout","content":"x"}}}' \
+	'{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"write_file","arguments":{"path":"notes.md","content":"x"}}}' |
+	mcp w.db w.log --policy "$d/wf.policy" -- $PY "$F")
+expect_eq "mcp, a folded path key: the hook writes never reached the server" \
+	"$(grep -c 'hooks' "$d/w.log")" 0
+check "mcp, a folded path key: judged as the git-hook write" has '"id":2,.*fs.write.git_config'
+check "mcp, beside an exact path: judged too" has '"id":3,.*fs.write.git_config'
+check "mcp, exact keys only: still allowed" has '"text": "ran write_file"'
+
 finish
