@@ -83,4 +83,22 @@ check "mcp, a folded path key: judged as the git-hook write" has '"id":2,.*fs.wr
 check "mcp, beside an exact path: judged too" has '"id":3,.*fs.write.git_config'
 check "mcp, exact keys only: still allowed" has '"text": "ran write_file"'
 
+# --- hook: Grep's and Glob's relative paths are read from the call's cwd -----
+# Claude Code resolves them from the cwd it sends, as it does Read's; they
+# were judged from the project. After a `cd ~` (kept across calls), a Grep
+# of ".ssh" searched the home's keys and was allowed at low as a search of
+# the project's own .ssh.
+mkdir -p "$d/proj" && (cd "$d/proj" && git init -q .)
+hook() {
+	printf '{"session_id":"c","cwd":"%s","hook_event_name":"PreToolUse","permission_mode":"default","tool_name":"%s","tool_input":%s}' "$1" "$2" "$3" |
+		CLAUDE_PROJECT_DIR="$d/proj" "$AIRLOCK" hook claude --db "$d/c.db" 2>/dev/null |
+		jq -r .hookSpecificOutput.permissionDecision
+}
+expect_eq "hook, Grep of .ssh from the home: asked" \
+	"$(hook "$HOME" Grep '{"pattern":"BEGIN","path":".ssh"}')" ask
+expect_eq "hook, Glob of .ssh/* from the home: asked" \
+	"$(hook "$HOME" Glob '{"pattern":".ssh/*"}')" ask
+expect_eq "hook, Grep of a project directory from the project: still allowed" \
+	"$(hook "$d/proj" Grep '{"pattern":"x","path":"src"}')" allow
+
 finish
