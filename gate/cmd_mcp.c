@@ -468,8 +468,9 @@ static const char *const envelope_keys[] = {"jsonrpc", "id", "method", "params",
                                             "error"};
 static const char *const call_keys[] = {"name", "arguments", "_meta"};
 
-/* The first key of obj that a reader folding case (agent_key_folds) takes for one of keys[0..n)
- * without being spelled as it ("Method", "paramſ"), or NULL. */
+/* The first key of obj that a reader folding case (agent_key_folds())
+ * takes for one of keys[0..n) without being spelled as it ("Method",
+ * "paramſ"), or NULL. */
 static const char *key_variant(json_t *obj, const char *const *keys, size_t n)
 {
 	const char *key;
@@ -502,7 +503,7 @@ static json_t *key_smuggled(json_t *msg, const char *method)
 	                 odd);
 	r = rpc_error(json_object_get(msg, "id"), -32600, text);
 	free(text);
-	return r;
+	return r ? r : json_null(); /* fail safe: not forwarded, whatever happens */
 }
 
 /* One message from the client: NULL to forward it, else airlock's reply
