@@ -101,4 +101,14 @@ expect_eq "hook, Glob of .ssh/* from the home: asked" \
 expect_eq "hook, Grep of a project directory from the project: still allowed" \
 	"$(hook "$d/proj" Grep '{"pattern":"x","path":"src"}')" allow
 
+# --- hook: the same folded key in a Claude Code MCP call ----------------------
+printf '[rules]\n\tallow = Mcp(fs.write_file)\n' >"$d/fs.policy"
+chmod 600 "$d/fs.policy"
+mkdir -p "$d/proj/.git/hooks"
+out=$(printf '{"session_id":"f","cwd":"%s/proj","hook_event_name":"PreToolUse","permission_mode":"default","tool_name":"mcp__fs__write_file","tool_input":{"Path":".git/hooks/pre-commit","content":"x"}}' "$d" |
+	CLAUDE_PROJECT_DIR="$d/proj" "$AIRLOCK" hook claude --policy "$d/fs.policy" --db "$d/f.db" 2>/dev/null)
+expect_eq "hook, an MCP call's folded path key: not allowed" \
+	"$(printf '%s' "$out" | jq -r .hookSpecificOutput.permissionDecision)" ask
+check "hook, an MCP call's folded path key: judged as the git-hook write" has fs.write.git_config
+
 finish
