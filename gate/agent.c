@@ -598,41 +598,114 @@ static void map_globs(const char *name, json_t *args, json_t *id, json_t *used,
 	}
 }
 
-struct call **agent_tool_calls(const char *name, const char *tool, json_t *args, json_t *id)
+/* Maps args (an object, or NULL) to the calls the classifier reads,
+ * pushed on v; marks in used the keys read. */
+static void map_args(const char *name, const char *tool, json_t *args, json_t *id, json_t *used,
+                     struct call ***v, size_t *n)
 {
-	struct call **v = NULL;
-	size_t n = 0;
 	json_t *cmd = json_object_get(args, "command"), *url = json_object_get(args, "url");
-	json_t *used = json_object();
 	const char *sql = json_string_value(json_object_get(args, "sql")), *sql_key = "sql";
 	const char *query = json_string_value(json_object_get(args, "query"));
 
-	if (!json_is_object(args))
-		args = NULL;
 	if (args && (json_is_string(cmd) || json_is_array(cmd)))
-		push_call(&v, &n, derived(name, "shell", json_pack("{s:O}", "command", cmd), id),
-		          used, "command");
+		push_call(v, n, derived(name, "shell", json_pack("{s:O}", "command", cmd), id), used,
+		          "command");
 	/* "query" is SQL only for a tool that says so by name (a web search
 	 * for "select ..." is not SQL) */
 	if (args && !sql && query && has_word(tool, sql_words, nitems(sql_words)) &&
 	    starts_sql(query))
 		sql = query, sql_key = "query";
 	if (sql)
-		push_call(&v, &n, derived(name, "sql", json_pack("{s:s}", "query", sql), id), used,
+		push_call(v, n, derived(name, "sql", json_pack("{s:s}", "query", sql), id), used,
 		          sql_key);
 	if (json_is_string(url) && strncasecmp(json_string_value(url), "http", 4) == 0)
-		push_call(&v, &n, derived(name, "http", json_pack("{s:O}", "url", url), id), used,
-		          "url");
+		push_call(v, n, derived(name, "http", json_pack("{s:O}", "url", url), id), used, "url");
 	if (args) {
-		map_paths(name, tool, args, id, used, &v, &n);
-		map_globs(name, args, id, used, &v, &n);
+		map_paths(name, tool, args, id, used, v, n);
+		map_globs(name, args, id, used, v, n);
 	}
+}
+
+/* The arguments the mapping reads by name, beside path_keys and the rest. */
+static const char *const mapped_keys[] = {"url", "sql", "query", "content", "edits"};
+
+bool agent_key_folds(const char *key, const char *want)
+{
+	const unsigned char *k = (const unsigned char *)key;
+
+	for (; *want; want++) {
+		int w = tolower((unsigned char)*want);
+		if (w == 's' && k[0] == 0xc5 && k[1] == 0xbf)
+			k += 2;
+		else if (w == 'k' && k[0] == 0xe2 && k[1] == 0x84 && k[2] == 0xaa)
+			k += 3;
+		else if (*k && tolower(*k) == w)
+			k++;
+		else
+			return false;
+	}
+	return *k == '\0';
+}
+
+/* The mapped key that key folds to (itself when it is one), or NULL. */
+static const char *key_mapped(const char *key)
+{
+	const char *const *tabs[] = {path_keys, path_list_keys, glob_keys, run_keys, mapped_keys};
+	const size_t lens[] = {nitems(path_keys), nitems(path_list_keys), nitems(glob_keys),
+	                       nitems(run_keys), nitems(mapped_keys)};
+
+	for (size_t t = 0; t < nitems(tabs); t++)
+		for (size_t i = 0; i < lens[t]; i++)
+			if (agent_key_folds(key, tabs[t][i]))
+				return tabs[t][i];
+	return NULL;
+}
+
+/*
+ * The arguments as a server that folds case reads them: each key that
+ * folds to a mapped one ("Path", "PATH", "filE_path") in its place, the
+ * last of them winning as in Go's encoding/json. Unread before, "Path"
+ * left only the unknown tool, which a rule allowing the tool allowed: a
+ * Go server binding typed arguments read the SSH key it named. A new
+ * object, or NULL when every key is spelled as the mapping reads it.
+ */
+static json_t *args_folded(json_t *args)
+{
+	const char *key, *m;
+	json_t *val, *alt = NULL;
+
+	json_object_foreach(args, key, val) {
+		if ((m = key_mapped(key)) == NULL || (alt == NULL && strcmp(m, key) == 0))
+			continue;
+		if (alt == NULL) /* the keys before this one are spelled as read */
+			alt = json_deep_copy(args);
+		json_object_del(alt, key);
+		json_object_set(alt, m, val);
+	}
+	return alt;
+}
+
+struct call **agent_tool_calls(const char *name, const char *tool, json_t *args, json_t *id)
+{
+	struct call **v = NULL;
+	size_t n = 0;
+	json_t *used = json_object(), *alt;
+
+	if (!json_is_object(args))
+		args = NULL;
+	map_args(name, tool, args, id, used, &v, &n);
 	/* nothing read, or not all of it: the unknown tool stays, with the
 	 * original arguments, beside whatever was read */
 	if (n == 0 || (args && !all_read(args, used))) {
 		bool runs = runs_unread(args, used);
 		if (push_call(&v, &n, agent_other_call(name, args, id), used, ""))
 			v[n - 1]->unsandboxed = runs;
+	}
+	if ((alt = args_folded(args)) != NULL) { /* judged as both readers read them */
+		json_t *more = json_object();
+		map_args(name, tool, alt, id, more, &v, &n);
+		json_decref(more);
+		json_decref(alt);
 	}
 	if (n > 1 || v[0]->tool != TOOL_OTHER) /* the recorded call keeps what was sent */
 		json_object_set(v[0]->input, "arguments", args ? args : json_object());

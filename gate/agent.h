@@ -97,6 +97,10 @@ int agent_gate_option(int ch, const char *arg, struct gate_opts *o, char **errst
  */
 struct call **agent_tool_calls(const char *name, const char *tool, json_t *args, json_t *id);
 void agent_calls_free(struct call **calls);
+/* True when a reader that folds case takes the JSON key key for want: Go's
+ * encoding/json (and .NET's web defaults) match "Path" and "METHOD" to
+ * path and method, and U+017F and U+212A to s and k. */
+bool agent_key_folds(const char *key, const char *want);
 /* For a decoded agent call: the calls to classify instead of c when c is an
  * MCP tool (mcp:server.tool) or an unknown tool (mapped by its arguments;
  * Claude Code's Glob, Grep and LS read cwd when they name no path). Returns

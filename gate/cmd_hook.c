@@ -461,6 +461,13 @@ static void hook_decide(struct gate_opts *go, json_t *root, bool tui, struct hoo
 	}
 	calls = agent_named_calls(c, json_object_get(root, "tool_input"),
 	                          c->cwd ? c->cwd : gate_workdir(g));
+	/* Claude Code resolves a relative path (Grep's, Glob's, a notebook's)
+	 * from the call's cwd, as it does Read's: judged from the project, a
+	 * Grep of ".ssh" from the home read the home's keys as the project's
+	 * own .ssh, at low. An MCP server keeps the directory it started in. */
+	for (size_t i = 0; calls && calls[i] && c->cwd && strncmp(c->name, "mcp:", 4) != 0; i++)
+		if (calls[i]->cwd == NULL)
+			calls[i]->cwd = xstrdup(c->cwd);
 	v = calls ? agent_classify_calls(g, calls) : gate_classify(g, c);
 	c->unsandboxed = agent_calls_unsandboxed(calls); /* policy asks then */
 	/* rules match the one derived call, or with several the tool itself: a

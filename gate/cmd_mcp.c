@@ -463,13 +463,67 @@ static bool call_lookalike(const char *method)
 	return n == strlen("tools/call") && strncasecmp(method, "tools/call", n) == 0;
 }
 
+/* The keys JSON-RPC and a tools/call's params name. */
+static const char *const envelope_keys[] = {"jsonrpc", "id", "method", "params", "result",
+                                            "error"};
+static const char *const call_keys[] = {"name", "arguments", "_meta"};
+
+/* The first key of obj that a reader folding case (agent_key_folds())
+ * takes for one of keys[0..n) without being spelled as it ("Method",
+ * "paramſ"), or NULL. */
+static const char *key_variant(json_t *obj, const char *const *keys, size_t n)
+{
+	const char *key;
+	json_t *v;
+
+	json_object_foreach(obj, key, v)
+		for (size_t i = 0; i < n; i++)
+			if (strcmp(key, keys[i]) != 0 && agent_key_folds(key, keys[i]))
+				return key;
+	return NULL;
+}
+
+/* A message with a key that a server folding case reads as a JSON-RPC
+ * or tools/call key: {"method":"ping","Method":"tools/call"} is a ping
+ * here and a call in a Go server (the last key wins there), "Arguments"
+ * beside "arguments" other arguments than were judged. The reply, or
+ * NULL when there is none such. */
+static json_t *key_smuggled(json_t *msg, const char *method)
+{
+	const char *odd = key_variant(msg, envelope_keys, nitems(envelope_keys));
+	json_t *params = json_object_get(msg, "params"), *r;
+	char *text;
+
+	if (odd == NULL && method && strcmp(method, "tools/call") == 0 && json_is_object(params))
+		odd = key_variant(params, call_keys, nitems(call_keys));
+	if (odd == NULL)
+		return NULL;
+	text = xasprintf("airlock: the key \"%s\" is not a JSON-RPC or MCP key, but a server "
+	                 "that folds case reads it as one; not forwarded",
+	                 odd);
+	r = rpc_error(json_object_get(msg, "id"), -32600, text);
+	free(text);
+	return r ? r : json_null(); /* fail safe: not forwarded, whatever happens */
+}
+
 /* One message from the client: NULL to forward it, else airlock's reply
  * (JSON null: none, for a notification). */
 static json_t *client_message(struct mcp *m, json_t *msg)
 {
 	const char *method = json_string_value(json_object_get(msg, "method"));
-	json_t *id = json_object_get(msg, "id");
+	json_t *id = json_object_get(msg, "id"), *odd = key_smuggled(msg, method);
 
+	if (odd) /* answered even without an id: the id may be the variant */
+		return odd;
+	/* a method that is not a string (["tools/call"]) is not a request
+	 * JSON-RPC knows, but a server that looks its handler up by it
+	 * (handlers[msg.method] in JavaScript) reads "tools/call": it ran
+	 * ungated and unrecorded */
+	if (json_object_get(msg, "method") && method == NULL)
+		return id && !json_is_null(id)
+		           ? rpc_error(id, -32600, "airlock: the method is not a string, which a "
+		                                   "server could read as tools/call; not forwarded")
+		           : json_null();
 	if (call_lookalike(method))
 		return id && !json_is_null(id)
 		           ? rpc_error(id, -32601, "airlock: the method is not tools/call, but a "
