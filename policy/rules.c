@@ -1345,10 +1345,34 @@ static void eval_past_options(const struct ruleset *rs, const struct subject *s,
 	}
 }
 
+/*
+ * A whole MCP tool (its arguments are not one known call: a path and
+ * another argument) is what an Mcp(...) rule vouches for, not what its
+ * arguments reach: with `allow = Mcp(fake.lookup)`, lookup of
+ * ~/.ssh/id_rsa was refused (mapped to read_file, its path the subject)
+ * but lookup of it with one more argument was allowed (fourth
+ * integrations review). A finding at high or above other than the tool's
+ * own (tool.unknown, the server's mcp.*) makes its paths and hosts
+ * subjects a rule must cover too, as for read_file.
+ */
+static bool mcp_args_risky(const struct call *c, const struct verdict *v)
+{
+	if (c->tool != TOOL_OTHER || !c->name || strncmp(c->name, "mcp:", 4) != 0)
+		return false;
+	for (size_t i = 0; i < v->nfindings; i++) {
+		const char *r = v->findings[i].rule;
+		if (v->findings[i].tier >= TIER_HIGH && r && strcmp(r, "tool.unknown") != 0 &&
+		    strncmp(r, "mcp.", 4) != 0)
+			return true;
+	}
+	return false;
+}
+
 static void ruleset_eval(const struct ruleset *rs, unsigned mask, const struct call *c,
                          const struct verdict *v, struct evaluation *ev)
 {
 	enum tool t = c->tool;
+	bool args = mcp_args_risky(c, v);
 
 	memset(ev, 0, sizeof(*ev));
 	ev->mask = mask;
@@ -1362,9 +1386,9 @@ static void ruleset_eval(const struct ruleset *rs, unsigned mask, const struct c
 			eval_past_options(rs, &s, ev);
 		}
 	}
-	eval_strings(rs, PK_READ, v->reads, t == TOOL_READ_FILE, ev);
-	eval_strings(rs, PK_EDIT, v->writes, t == TOOL_WRITE_FILE || t == TOOL_EDIT_FILE, ev);
-	eval_strings(rs, PK_HOST, v->hosts, t == TOOL_HTTP, ev);
+	eval_strings(rs, PK_READ, v->reads, t == TOOL_READ_FILE || args, ev);
+	eval_strings(rs, PK_EDIT, v->writes, t == TOOL_WRITE_FILE || t == TOOL_EDIT_FILE || args, ev);
+	eval_strings(rs, PK_HOST, v->hosts, t == TOOL_HTTP || args, ev);
 	eval_strings(rs, PK_SQL, v->statements, t == TOOL_SQL, ev);
 	if (c->name && strncmp(c->name, "mcp:", 4) == 0) {
 		struct subject s = {.kind = PK_MCP, .text = c->name + 4};

@@ -111,4 +111,18 @@ expect_eq "hook, an MCP call's folded path key: not allowed" \
 	"$(printf '%s' "$out" | jq -r .hookSpecificOutput.permissionDecision)" ask
 check "hook, an MCP call's folded path key: judged as the git-hook write" has fs.write.git_config
 
+# --- policy: an Mcp(...) rule vouches for the tool, not for a secret ---------
+# Left by the review for the policy's owner: with allow = Mcp(fake.lookup),
+# lookup of ~/.ssh/id_rsa was refused (mapped to read_file, the path the
+# subject) but lookup of it with one more argument (the whole tool then
+# the subject) was allowed, and forwarded.
+: >"$d/l.log"
+out=$(printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}' \
+	'{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"lookup","arguments":{"path":"'"$HOME"'/.ssh/id_rsa","x":"y"}}}' \
+	'{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"lookup","arguments":{"path":"notes.md","x":"y"}}}' |
+	mcp l.db l.log --policy "$d/lookup.policy" -- $PY "$F")
+expect_eq "mcp, a secret read by an allowed tool with two arguments: not forwarded" \
+	"$(grep -c 'id_rsa' "$d/l.log")" 0
+check "mcp, a project file read by it: still forwarded" grep -q 'notes.md' "$d/l.log"
+
 finish
