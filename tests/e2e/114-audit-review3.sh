@@ -1,0 +1,47 @@
+#!/bin/sh
+# 114-audit-review3.sh: what a third hostile review of the audit log found,
+# each failing before its fix: a shared log whose schema names hold escape
+# sequences drove the reviewer's terminal through SQLite's error message;
+# `show --json`, `list --json` and `export --format jsonl` wrote the
+# agent's C1 controls (U+009B is CSI) and bidi overrides raw.
+. tests/e2e/lib.sh
+need sqlite3
+need python3
+d=$(mktemp -d /tmp/airlock-audit-review3.XXXXXX)
+trap 'rm -rf "$d"' EXIT
+A=$AIRLOCK
+mkdir -p "$d/wd"
+gate() { (cd "$d/wd" && "$A" gate --no-tty --db "$1") >/dev/null 2>&1; }
+esc=$(printf '\033')
+printf '%s\n' '{"id":"1","tool":"shell","input":{"command":"ls"}}' >"$d/one.in"
+gate "$d/base.db" <"$d/one.in"
+check "the log verifies" "$A" audit verify --index --db "$d/base.db"
+
+# a schema entry named with an OSC sequence: SQLite's "malformed database
+# schema (NAME)" carried it to the terminal raw
+cp "$d/base.db" "$d/m.db"
+sqlite3 "$d/m.db" "PRAGMA writable_schema = 1; INSERT INTO sqlite_schema VALUES ('table',
+	char(27) || ']0;PWNED' || char(7), 'x', 0, 'CREATE TABLE ' || char(27) || '[31m x(')"
+for sub in list verify stats; do
+	"$A" audit $sub --db "$d/m.db" >"$d/m.out" 2>&1
+	check "schema names: $sub prints no ESC" sh -c "! grep -q '$esc' '$d/m.out'"
+done
+check "schema names: shown escaped" grep -q 'x1b]0;PWNED' "$d/m.out"
+
+# C1 CSI and a bidi override in a command: the JSON outputs wrote them raw
+python3 -c 'import json; print(json.dumps({"id": "1", "tool": "shell",
+	"input": {"command": "echo safe \u202e\u009b31m\u200b hi"}}))' >"$d/c1.in"
+gate "$d/c1.db" <"$d/c1.in"
+id=$("$A" audit list --db "$d/c1.db" | awk 'NR == 1 { print $1 }')
+c1=$(printf '\302\233')
+bidi=$(printf '\342\200\256')
+for sub in "list --json" "show $id --json" "export --format jsonl"; do
+	"$A" audit $sub --db "$d/c1.db" >"$d/c1.out" 2>&1
+	check "C1/bidi: $sub prints no raw C1" sh -c "! grep -q '$c1' '$d/c1.out'"
+	check "C1/bidi: $sub prints no raw bidi" sh -c "! grep -q '$bidi' '$d/c1.out'"
+done
+"$A" audit export --format jsonl --db "$d/c1.db" >"$d/c1.jsonl"
+check "C1/bidi: jsonl still exact" python3 -c 'import json, sys
+c = json.loads(open(sys.argv[1]).readline())
+assert "\u202e\u009b31m\u200b" in json.dumps(c, ensure_ascii=False)' "$d/c1.jsonl"
+finish
