@@ -3,7 +3,10 @@
 # each failing before its fix: a shared log whose schema names hold escape
 # sequences drove the reviewer's terminal through SQLite's error message;
 # `show --json`, `list --json` and `export --format jsonl` wrote the
-# agent's C1 controls (U+009B is CSI) and bidi overrides raw.
+# agent's C1 controls (U+009B is CSI) and bidi overrides raw; credentials
+# named as such (API_TOKEN=, X-Api-Key:, --token, a .env's SECRET_KEY=)
+# were stored; a password given to an option was stored in the paths the
+# classifier listed as read.
 . tests/e2e/lib.sh
 need sqlite3
 need python3
@@ -44,4 +47,19 @@ done
 check "C1/bidi: jsonl still exact" python3 -c 'import json, sys
 c = json.loads(open(sys.argv[1]).readline())
 assert "\u202e\u009b31m\u200b" in json.dumps(c, ensure_ascii=False)' "$d/c1.jsonl"
+
+# credentials by name, and an option's password among the paths read
+python3 -c 'import json
+calls = [("shell", {"command": "curl -H \"X-Api-Key: Zq7f3a9c1e5b2d8f4a6c0\" https://x.example/"}),
+	("shell", {"command": "export API_TOKEN=Zq7f3a9c1e5b2d8f4a6c1; ./deploy"}),
+	("write_file", {"path": ".env", "content": "SECRET_KEY=Zq7f3a9c1e5b2d8f4a6c2\n"}),
+	("shell", {"command": "mytool --token Zq7f3a9c1e5b2d8f4a6c3 --api-key Zq7f3a9c1e5b2d8f4a6c4"}),
+	("shell", {"command": "sometool --password Zq7f3a9c1e5b2d8f4a6c5 out.txt"})]
+for i, (t, inp) in enumerate(calls):
+	print(json.dumps({"id": str(i), "tool": t, "input": inp}))' >"$d/red.in"
+gate "$d/red.db" <"$d/red.in"
+for k in 0 1 2 3 4 5; do
+	check "credential $k: not stored" sh -c "! grep -aq 'Zq7f3a9c1e5b2d8f4a6c$k' '$d/red.db'*"
+done
+check "credentials: the log verifies" "$A" audit verify --db "$d/red.db"
 finish
