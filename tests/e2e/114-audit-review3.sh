@@ -6,7 +6,9 @@
 # agent's C1 controls (U+009B is CSI) and bidi overrides raw; credentials
 # named as such (API_TOKEN=, X-Api-Key:, --token, a .env's SECRET_KEY=)
 # were stored; a password given to an option was stored in the paths the
-# classifier listed as read.
+# classifier listed as read; `show` said "integrity: ok" over a call
+# index row edited to show a call that ran as denied, and over an edited
+# session start (user, cwd) shown beside the call.
 . tests/e2e/lib.sh
 need sqlite3
 need python3
@@ -62,4 +64,22 @@ for k in 0 1 2 3 4 5; do
 	check "credential $k: not stored" sh -c "! grep -aq 'Zq7f3a9c1e5b2d8f4a6c$k' '$d/red.db'*"
 done
 check "credentials: the log verifies" "$A" audit verify --db "$d/red.db"
+
+# the index row show prints (no hash covers it) edited: ran, shown denied
+id=$("$A" audit list --db "$d/base.db" | awk 'NR == 1 { print $1 }')
+cp "$d/base.db" "$d/x.db"
+sqlite3 "$d/x.db" "UPDATE call_index SET decision = 'denied', ran = 0, summary = 'echo hi'"
+"$A" audit show "$id" --db "$d/x.db" >"$d/x.out" 2>&1
+expect_eq "edited index: show exits 1" "$?" 1
+check "edited index: NOT CONFIRMED" grep -q "NOT CONFIRMED: the call index" "$d/x.out"
+"$A" audit show "$id" --db "$d/base.db" >"$d/x.out" 2>&1
+expect_eq "intact log: show exits 0" "$?" 0
+check "intact log: integrity ok" grep -q "^integrity: ok" "$d/x.out"
+# the session start shown beside the call, edited (the hash not rewritten)
+cp "$d/base.db" "$d/y.db"
+sqlite3 "$d/y.db" "DROP TRIGGER events_no_update; UPDATE events SET
+	body = replace(body, '\"cwd\":', '\"cwd\":\"/elsewhere\",\"was\":') WHERE kind = 'session_start'"
+check "edited session start: shown" grep -q elsewhere "$("$A" audit show "$id" --db "$d/y.db" >"$d/y.out" 2>&1; echo "$d/y.out")"
+"$A" audit show "$id" --db "$d/y.db" >/dev/null 2>&1
+expect_eq "edited session start: show exits 1" "$?" 1
 finish
