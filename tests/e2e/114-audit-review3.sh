@@ -8,10 +8,13 @@
 # were stored; a password given to an option was stored in the paths the
 # classifier listed as read; `show` said "integrity: ok" over a call
 # index row edited to show a call that ran as denied, and over an edited
-# session start (user, cwd) shown beside the call.
+# session start (user, cwd) shown beside the call; `prune --before DATE`
+# removed every event up to the last one older than DATE, so a session
+# written while the clock was wrong (2001) took today's calls with it.
 . tests/e2e/lib.sh
 need sqlite3
 need python3
+need cc
 d=$(mktemp -d /tmp/airlock-audit-review3.XXXXXX)
 trap 'rm -rf "$d"' EXIT
 A=$AIRLOCK
@@ -82,4 +85,33 @@ sqlite3 "$d/y.db" "DROP TRIGGER events_no_update; UPDATE events SET
 check "edited session start: shown" grep -q elsewhere "$("$A" audit show "$id" --db "$d/y.db" >"$d/y.out" 2>&1; echo "$d/y.out")"
 "$A" audit show "$id" --db "$d/y.db" >/dev/null 2>&1
 expect_eq "edited session start: show exits 1" "$?" 1
+
+# a session recorded while the clock said 2001, between two of today's
+cat >"$d/shift.c" <<'C'
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <time.h>
+int clock_gettime(clockid_t c, struct timespec *ts)
+{
+	int (*real)(clockid_t, struct timespec *) =
+		(int (*)(clockid_t, struct timespec *))dlsym(RTLD_NEXT, "clock_gettime");
+	int rc = real(c, ts);
+	if (rc == 0 && c == CLOCK_REALTIME && getenv("SHIFT_SECS"))
+		ts->tv_sec += atol(getenv("SHIFT_SECS"));
+	return rc;
+}
+C
+cc -shared -fPIC -o "$d/shift.so" "$d/shift.c" -ldl
+gate "$d/pr.db" <"$d/one.in"
+# (an ASan build wants its runtime first: the shim goes before it)
+(cd "$d/wd" && LD_PRELOAD="$d/shift.so" SHIFT_SECS=-800000000 \
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+	"$A" gate --no-tty --db "$d/pr.db" <"$d/one.in" >/dev/null 2>&1)
+gate "$d/pr.db" <"$d/one.in"
+check "clock went back: 2001 events recorded" sh -c "sqlite3 '$d/pr.db' \"SELECT time FROM events\" | grep -q ^2001"
+"$A" audit prune --before 2020-01-01 --db "$d/pr.db" >/dev/null 2>&1
+expect_eq "prune before 2020: today's first call kept" \
+	"$(sqlite3 "$d/pr.db" "SELECT count(*) FROM events WHERE kind = 'received' AND time NOT LIKE '2001%'")" 2
+check "prune before 2020: verifies" "$A" audit verify --db "$d/pr.db"
 finish
