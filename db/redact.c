@@ -143,6 +143,14 @@ static bool match_private_key(const char *s, size_t n, size_t i, struct key_bloc
 	return true;
 }
 
+static int base16_value(unsigned char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c |= 0x20;
+	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
 static int base64_value(unsigned char c)
 {
 	if (isupper(c))
@@ -789,9 +797,85 @@ static char *classifier_rest(const char *s, size_t n, size_t *outlen)
 	return tokens;
 }
 
+/* The printable ASCII character an escape at s[i] (n bytes) spells, JSON's
+ * \uXXXX or a shell printf's \xHH, and its length in *len; 0 when none. */
+static int escaped_char(const char *s, size_t n, size_t i, size_t *len)
+{
+	size_t digits = i + 1 < n && s[i + 1] == 'u' ? 4 : i + 1 < n && s[i + 1] == 'x' ? 2 : 0;
+	int c = 0;
+
+	if (s[i] != '\\' || digits == 0 || n - i < 2 + digits)
+		return 0;
+	for (size_t k = 0; k < digits; k++) {
+		int h = base16_value((unsigned char)s[i + 2 + k]);
+		if (h < 0)
+			return 0;
+		c = c * 16 + h;
+	}
+	*len = 2 + digits;
+	return c >= 0x20 && c < 0x7f ? c : 0;
+}
+
+/*
+ * Secrets spelled with escapes: "\u0041KIA..." in a JSON file's text,
+ * printf '\x67hp_...' in a command. The text is read with those escapes
+ * decoded and every match that covers one is redacted in the original (a
+ * match with none is the plain passes' business). NULL when nothing
+ * matched; a text with no backslash-u or -x costs one memchr.
+ */
+static char *escaped_pass(const char *s, size_t n, char *const *values, size_t *outlen)
+{
+	struct buf out;
+	struct match m;
+	size_t *map, dn = 0, i = 0, copied = 0, len;
+	char *d;
+	bool any = false;
+	int c;
+
+	if (memmem(s, n, "\\u", 2) == NULL && memmem(s, n, "\\x", 2) == NULL)
+		return NULL;
+	d = xmalloc(n + 1);
+	map = xcalloc(n + 1, sizeof(*map));
+	while (i < n) {
+		map[dn] = i;
+		if ((c = escaped_char(s, n, i, &len)) != 0) {
+			d[dn++] = (char)c;
+			i += len;
+		} else {
+			d[dn++] = s[i++];
+		}
+	}
+	map[dn] = n;
+	d[dn] = '\0';
+	buf_init(&out, 0);
+	for (i = 0; i < dn;) {
+		bool hit = match_value(d, dn, i, values, &m);
+		for (size_t k = 0; !hit && k < nitems(matchers); k++)
+			hit = matchers[k](d, dn, i, &m);
+		if (!hit || m.end <= m.start || map[m.end] - map[m.start] == m.end - m.start ||
+		    map[m.start] < copied) {
+			i++;
+			continue;
+		}
+		any = true;
+		buf_append(&out, s + copied, map[m.start] - copied);
+		buf_printf(&out, "[REDACTED:%s]", m.kind);
+		copied = map[m.end];
+		i = m.end;
+	}
+	free(d);
+	free(map);
+	if (!any) {
+		buf_free(&out);
+		return NULL;
+	}
+	buf_append(&out, s + copied, n - copied);
+	return buf_take(&out, outlen);
+}
+
 char *redact_text(const char *s, size_t n, char *const *values, size_t *outlen)
 {
-	char *cur = NULL, *next;
+	char *cur = escaped_pass(s, n, values, &n), *next;
 	size_t len = n;
 
 	/* To a fixed point: a replacement can make a word boundary that lets a

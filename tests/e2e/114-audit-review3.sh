@@ -10,7 +10,9 @@
 # index row edited to show a call that ran as denied, and over an edited
 # session start (user, cwd) shown beside the call; `prune --before DATE`
 # removed every event up to the last one older than DATE, so a session
-# written while the clock was wrong (2001) took today's calls with it.
+# written while the clock was wrong (2001) took today's calls with it; a
+# secret spelled with escapes (a JSON file's \u0041KIA..., printf '\x67hp_')
+# was stored.
 . tests/e2e/lib.sh
 need sqlite3
 need python3
@@ -59,10 +61,16 @@ calls = [("shell", {"command": "curl -H \"X-Api-Key: Zq7f3a9c1e5b2d8f4a6c0\" htt
 	("shell", {"command": "export API_TOKEN=Zq7f3a9c1e5b2d8f4a6c1; ./deploy"}),
 	("write_file", {"path": ".env", "content": "SECRET_KEY=Zq7f3a9c1e5b2d8f4a6c2\n"}),
 	("shell", {"command": "mytool --token Zq7f3a9c1e5b2d8f4a6c3 --api-key Zq7f3a9c1e5b2d8f4a6c4"}),
-	("shell", {"command": "sometool --password Zq7f3a9c1e5b2d8f4a6c5 out.txt"})]
+	("shell", {"command": "sometool --password Zq7f3a9c1e5b2d8f4a6c5 out.txt"}),
+	("write_file", {"path": "k.json", "content": "{\"k\": \"\\u0041KIAZQ7F3A9C1E5B2D6X\"}"}),
+	("shell", {"command": "printf \"\\x67hp_Zq7f3a9c1e5b2d8f4a6c7Zq7f3a9c1e5b2d\" | gh auth login --with-token"})]
 for i, (t, inp) in enumerate(calls):
 	print(json.dumps({"id": str(i), "tool": t, "input": inp}))' >"$d/red.in"
 gate "$d/red.db" <"$d/red.in"
+check "escapes: the JSON file is recorded, redacted" grep -aq "k.json" "$d/red.db"
+for k in KIAZQ7F3A9C1E5B2D6X hp_Zq7f3a9c1e5b2d8f4a6c7; do
+	check "escaped $k: not stored" sh -c "! grep -aq '$k' '$d/red.db'*"
+done
 for k in 0 1 2 3 4 5; do
 	check "credential $k: not stored" sh -c "! grep -aq 'Zq7f3a9c1e5b2d8f4a6c$k' '$d/red.db'*"
 done
