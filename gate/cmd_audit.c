@@ -569,7 +569,7 @@ static int audit_stats(struct db *db, struct audit_opts *o, int argc, char **arg
 		return EXIT_INTERNAL;
 	}
 	if (o->json) {
-		char *s = json_dumps(st, JSON_COMPACT);
+		char *s = json_dumps(st, JSON_COMPACT | JSON_ENSURE_ASCII);
 		puts(s);
 		free(s);
 	} else {

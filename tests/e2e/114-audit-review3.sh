@@ -50,6 +50,13 @@ for sub in "list --json" "show $id --json" "export --format jsonl"; do
 	check "C1/bidi: $sub prints no raw C1" sh -c "! grep -q '$c1' '$d/c1.out'"
 	check "C1/bidi: $sub prints no raw bidi" sh -c "! grep -q '$bidi' '$d/c1.out'"
 done
+# the index's tool and name (no hash covers them) edited the same way
+sqlite3 "$d/c1.db" "UPDATE call_index SET tool = 'sh' || char(155) || '31m',
+	name = 'x' || char(8238)"
+for sub in "list --json" "stats --json"; do
+	"$A" audit $sub --db "$d/c1.db" >"$d/c1.out" 2>&1
+	check "edited index: $sub prints no raw C1" sh -c "! grep -q '$c1' '$d/c1.out'"
+done
 "$A" audit export --format jsonl --db "$d/c1.db" >"$d/c1.jsonl"
 check "C1/bidi: jsonl still exact" python3 -c 'import json, sys
 c = json.loads(open(sys.argv[1]).readline())
