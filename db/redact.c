@@ -675,9 +675,80 @@ static bool match_authorization(const char *s, size_t n, size_t i, struct match 
 }
 
 typedef bool (*matcher)(const char *s, size_t n, size_t i, struct match *m);
+
+/* What a decoded run is searched for: the shapes and named secrets. */
+static const matcher decoded_matchers[] = {
+	match_jwt, match_shape, match_url_password, match_secret_name, match_authorization,
+	match_password,
+};
+
+#define ENCODED_MIN 28          /* base64 of 20 bytes: the shortest token */
+#define ENCODED_MAX (64 * 1024) /* bytes of a run decoded: bounded work */
+
+/* True when the decoded bytes d[0, n) hold a secret. */
+static bool decoded_secret(const unsigned char *d, size_t n)
+{
+	struct match m;
+
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < nitems(decoded_matchers); k++)
+			if (decoded_matchers[k]((const char *)d, n, i, &m))
+				return true;
+	return false;
+}
+
+/*
+ * A secret in base64 or hex (`printf ghp_... | base64`, a Kubernetes
+ * secret's data, `xxd -p`): a run of 28 or more base64 characters (or an
+ * even run of hex digits) whose decoded bytes hold a shape or a named
+ * secret; the whole run goes. Only at a run's start, so a long run is
+ * decoded once.
+ */
+static bool match_encoded(const char *s, size_t n, size_t i, struct match *m)
+{
+	unsigned char *d;
+	size_t j = i, got = 0, hex;
+	unsigned int acc = 0;
+	int bits = 0, v;
+	bool found;
+
+	if (base64_value((unsigned char)s[i]) < 0 ||
+	    (i > 0 && (base64_value((unsigned char)s[i - 1]) >= 0 || s[i - 1] == '_' ||
+	               s[i - 1] == '-')))
+		return false;
+	while (j < n && base64_value((unsigned char)s[j]) >= 0)
+		j++;
+	hex = j - i;
+	for (size_t k = i; k < j && hex == j - i; k++)
+		hex = base16_value((unsigned char)s[k]) >= 0 ? hex : 0;
+	while (j < n && s[j] == '=' && j - i < ENCODED_MAX)
+		j++;
+	if (j - i < ENCODED_MIN || (j < n && (s[j] == '_' || s[j] == '-')))
+		return false;
+	d = xmalloc(ENCODED_MAX);
+	if (hex >= ENCODED_MIN && hex % 2 == 0) {
+		for (size_t k = i; k + 1 < i + hex && got < ENCODED_MAX; k += 2)
+			d[got++] = (unsigned char)(base16_value((unsigned char)s[k]) * 16 +
+			                           base16_value((unsigned char)s[k + 1]));
+	} else {
+		for (size_t k = i; k < j && got < ENCODED_MAX; k++) {
+			if ((v = base64_value((unsigned char)s[k])) < 0)
+				break;
+			acc = (acc << 6 | (unsigned int)v) & 0xffffff;
+			if ((bits += 6) >= 8)
+				d[got++] = (unsigned char)(acc >> (bits -= 8));
+		}
+	}
+	found = decoded_secret(d, got);
+	free(d);
+	if (found)
+		*m = (struct match){i, j, "encoded-secret"};
+	return found;
+}
+
 static const matcher matchers[] = {
 	match_jwt, match_shape, match_url_password, match_secret_name, match_authorization,
-	match_base64_key, match_option_password, match_password,
+	match_base64_key, match_option_password, match_password, match_encoded,
 };
 
 static bool match_value(const char *s, size_t n, size_t i, char *const *values,

@@ -12,7 +12,8 @@
 # removed every event up to the last one older than DATE, so a session
 # written while the clock was wrong (2001) took today's calls with it; a
 # secret spelled with escapes (a JSON file's \u0041KIA..., printf '\x67hp_')
-# was stored.
+# was stored, and one in base64 or hex (a command's output, a Kubernetes
+# secret) too.
 . tests/e2e/lib.sh
 need sqlite3
 need python3
@@ -70,13 +71,18 @@ calls = [("shell", {"command": "curl -H \"X-Api-Key: Zq7f3a9c1e5b2d8f4a6c0\" htt
 	("shell", {"command": "mytool --token Zq7f3a9c1e5b2d8f4a6c3 --api-key Zq7f3a9c1e5b2d8f4a6c4"}),
 	("shell", {"command": "sometool --password Zq7f3a9c1e5b2d8f4a6c5 out.txt"}),
 	("write_file", {"path": "k.json", "content": "{\"k\": \"\\u0041KIAZQ7F3A9C1E5B2D6X\"}"}),
-	("shell", {"command": "printf \"\\x67hp_Zq7f3a9c1e5b2d8f4a6c7Zq7f3a9c1e5b2d\" | gh auth login --with-token"})]
+	("shell", {"command": "printf \"\\x67hp_Zq7f3a9c1e5b2d8f4a6c7Zq7f3a9c1e5b2d\" | gh auth login --with-token"}),
+	("shell", {"command": "printf ghp_Zq7f3a9c1e5b2d8f4a6c8Zq7f3a9c1e5b2d | base64; printf ghp_Zq7f3a9c1e5b2d8f4a6c9Zq7f3a9c1e5b2d | xxd -p | tr -d \"\\n\""})]
 for i, (t, inp) in enumerate(calls):
 	print(json.dumps({"id": str(i), "tool": t, "input": inp}))' >"$d/red.in"
 gate "$d/red.db" <"$d/red.in"
 check "escapes: the JSON file is recorded, redacted" grep -aq "k.json" "$d/red.db"
 for k in KIAZQ7F3A9C1E5B2D6X hp_Zq7f3a9c1e5b2d8f4a6c7; do
 	check "escaped $k: not stored" sh -c "! grep -aq '$k' '$d/red.db'*"
+done
+for k in $(printf ghp_Zq7f3a9c1e5b2d8f4a6c8Zq7f3a9c1e5b2d | base64 | cut -c1-30) \
+	$(printf ghp_Zq7f3a9c1e5b2d8f4a6c9Zq7f3a9c1e5b2d | od -An -tx1 | tr -d ' \n' | cut -c1-40); do
+	check "encoded $k: not stored" sh -c "! grep -aq '$k' '$d/red.db'*"
 done
 for k in 0 1 2 3 4 5; do
 	check "credential $k: not stored" sh -c "! grep -aq 'Zq7f3a9c1e5b2d8f4a6c$k' '$d/red.db'*"
