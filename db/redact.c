@@ -685,7 +685,29 @@ static const matcher decoded_matchers[] = {
 #define ENCODED_MIN 28          /* base64 of 20 bytes: the shortest token */
 #define ENCODED_MAX (64 * 1024) /* bytes of a run decoded: bounded work */
 
-/* True when the decoded bytes d[0, n) hold a secret. */
+#define ENCODED_AROUND 64 /* decoded bytes beside the secret, at most */
+
+/* True when d[0, n) beside the match m could be no more than a name and
+ * separators: no shell syntax, no second line, a few bytes. A run is
+ * redacted whole, so a script that only carries a token (`echo B64 |
+ * base64 -d | sh`) must not disappear from the log with it. */
+static bool only_secret(const unsigned char *d, size_t n, const struct match *m)
+{
+	size_t around = 0;
+
+	while (n > m->end && isspace(d[n - 1]))
+		n--;
+	for (size_t i = 0; i < n; i++) {
+		if (i >= m->start && i < m->end)
+			continue;
+		if (++around > ENCODED_AROUND || d[i] < 0x20 || d[i] >= 0x7f ||
+		    strchr(";|&$`()<>{}\\", d[i]))
+			return false;
+	}
+	return true;
+}
+
+/* True when the decoded bytes d[0, n) are a secret (see only_secret). */
 static bool decoded_secret(const unsigned char *d, size_t n)
 {
 	struct match m;
@@ -693,7 +715,7 @@ static bool decoded_secret(const unsigned char *d, size_t n)
 	for (size_t i = 0; i < n; i++)
 		for (size_t k = 0; k < nitems(decoded_matchers); k++)
 			if (decoded_matchers[k]((const char *)d, n, i, &m))
-				return true;
+				return only_secret(d, n, &m);
 	return false;
 }
 
