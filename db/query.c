@@ -330,10 +330,14 @@ static int call_events(struct db *db, int64_t call, json_t *events, int64_t *ses
 static json_t *last_event(json_t *events, const char *kind)
 {
 	json_t *ev, *found = NULL;
+	const char *k;
 	size_t i;
 
-	json_array_foreach(events, i, ev) if (strcmp(json_string_value(json_object_get(ev, "kind")),
-	                                             kind) == 0) found = ev;
+	json_array_foreach(events, i, ev) {
+		k = json_string_value(json_object_get(ev, "kind"));
+		if (k && strcmp(k, kind) == 0)
+			found = ev;
+	}
 	return found;
 }
 
