@@ -385,8 +385,11 @@ static bool match_password(const char *s, size_t n, size_t i, struct match *m)
 	size_t j = 0, v, e, len = 0;
 	bool credential = false;
 
-	if (i > 0 && (s[i - 1] == '/' || s[i - 1] == '.'))
-		return false; /* not a path's last part ("/etc/passwd: No such file") */
+	/* not a path's last part ("/etc/passwd: No such file"); after a dot,
+	 * a file name before ':' ("users.passwd: No such file"), but a Java
+	 * property's dotted key before '=' (spring.datasource.password=) */
+	if (i > 0 && s[i - 1] == '/')
+		return false;
 	for (size_t k = 0; k < nitems(password_names) && j == 0; k++) {
 		len = strlen(password_names[k]);
 		if (n - i >= len && strncasecmp(s + i, password_names[k], len) == 0)
@@ -404,7 +407,7 @@ static bool match_password(const char *s, size_t n, size_t i, struct match *m)
 		j++;
 	while (j < n && (s[j] == ' ' || s[j] == '\t'))
 		j++;
-	if (j >= n || (s[j] != '=' && s[j] != ':'))
+	if (j >= n || (s[j] != '=' && s[j] != ':') || (i > 0 && s[i - 1] == '.' && s[j] == ':'))
 		return false;
 	for (j++; j < n && (s[j] == ' ' || s[j] == '\t');)
 		j++;

@@ -6,7 +6,7 @@
 # agent's C1 controls (U+009B is CSI) and bidi overrides raw; credentials
 # named as such (API_TOKEN=, X-Api-Key:, --token, a .env's SECRET_KEY=)
 # were stored; a password given to an option was stored in the paths the
-# classifier listed as read; `show` said "integrity: ok" over a call
+# classifier listed as read; a Java property's dotted password key; `show` said "integrity: ok" over a call
 # index row edited to show a call that ran as denied, and over an edited
 # session start (user, cwd) shown beside the call; `prune --before DATE`
 # removed every event up to the last one older than DATE, so a session
@@ -70,6 +70,7 @@ calls = [("shell", {"command": "curl -H \"X-Api-Key: Zq7f3a9c1e5b2d8f4a6c0\" htt
 	("write_file", {"path": ".env", "content": "SECRET_KEY=Zq7f3a9c1e5b2d8f4a6c2\n"}),
 	("shell", {"command": "mytool --token Zq7f3a9c1e5b2d8f4a6c3 --api-key Zq7f3a9c1e5b2d8f4a6c4"}),
 	("shell", {"command": "sometool --password Zq7f3a9c1e5b2d8f4a6c5 out.txt"}),
+	("write_file", {"path": "application.properties", "content": "spring.datasource.password=Zq7f3a9c1e5b2d8f4a6c6\n"}),
 	("write_file", {"path": "k.json", "content": "{\"k\": \"\\u0041KIAZQ7F3A9C1E5B2D6X\"}"}),
 	("shell", {"command": "printf \"\\x67hp_Zq7f3a9c1e5b2d8f4a6c7Zq7f3a9c1e5b2d\" | gh auth login --with-token"}),
 	("shell", {"command": "printf ghp_Zq7f3a9c1e5b2d8f4a6c8Zq7f3a9c1e5b2d | base64; printf ghp_Zq7f3a9c1e5b2d8f4a6c9Zq7f3a9c1e5b2d | xxd -p | tr -d \"\\n\""})]
@@ -84,7 +85,7 @@ for k in $(printf ghp_Zq7f3a9c1e5b2d8f4a6c8Zq7f3a9c1e5b2d | base64 | cut -c1-30)
 	$(printf ghp_Zq7f3a9c1e5b2d8f4a6c9Zq7f3a9c1e5b2d | od -An -tx1 | tr -d ' \n' | cut -c1-40); do
 	check "encoded $k: not stored" sh -c "! grep -aq '$k' '$d/red.db'*"
 done
-for k in 0 1 2 3 4 5; do
+for k in 0 1 2 3 4 5 6; do
 	check "credential $k: not stored" sh -c "! grep -aq 'Zq7f3a9c1e5b2d8f4a6c$k' '$d/red.db'*"
 done
 check "credentials: the log verifies" "$A" audit verify --db "$d/red.db"
