@@ -425,12 +425,19 @@ static bool csv_formula(const char *s)
 	return !(*digits && strspn(digits, "0123456789") == strlen(digits));
 }
 
-static void csv_field(const char *s, bool last)
+static void csv_field(const char *raw, bool last)
 {
+	struct buf b;
+	char *s, *p;
 	bool formula;
 
-	if (s == NULL)
-		s = "";
+	/* control bytes but tab and newline as \xHH, bidi and C1 as \uHHHH: a
+	 * CSV is read on terminals too (`cat`, `less -r`), and the index's
+	 * columns (who, tool, name) are text an edited log chose */
+	buf_init(&b, 0);
+	buf_append_shown(&b, raw ? raw : "", raw ? strlen(raw) : 0, SHOWN_TAB | SHOWN_NEWLINE);
+	buf_puts(&b, "");
+	s = p = buf_take(&b, NULL);
 	formula = csv_formula(s);
 	if (formula || strpbrk(s, ",\"\r\n")) {
 		putchar('"');
@@ -446,6 +453,7 @@ static void csv_field(const char *s, bool last)
 		fputs(s, stdout);
 	}
 	putchar(last ? '\n' : ',');
+	free(p);
 }
 
 static const char *const csv_columns[] = {

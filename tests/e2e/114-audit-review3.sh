@@ -3,7 +3,8 @@
 # each failing before its fix: a shared log whose schema names hold escape
 # sequences drove the reviewer's terminal through SQLite's error message;
 # `show --json`, `list --json` and `export --format jsonl` wrote the
-# agent's C1 controls (U+009B is CSI) and bidi overrides raw; credentials
+# agent's C1 controls (U+009B is CSI) and bidi overrides raw, and the CSV
+# export an edited index's escape sequences; credentials
 # named as such (API_TOKEN=, X-Api-Key:, --token, a .env's SECRET_KEY=)
 # were stored; a password given to an option was stored in the paths the
 # classifier listed as read; a Java property's dotted password key; `show` said "integrity: ok" over a call
@@ -54,10 +55,14 @@ done
 # the index's tool and name (no hash covers them) edited the same way
 sqlite3 "$d/c1.db" "UPDATE call_index SET tool = 'sh' || char(155) || '31m',
 	name = 'x' || char(8238)"
-for sub in "list --json" "stats --json"; do
+for sub in "list --json" "stats --json" "export --format csv"; do
 	"$A" audit $sub --db "$d/c1.db" >"$d/c1.out" 2>&1
 	check "edited index: $sub prints no raw C1" sh -c "! grep -q '$c1' '$d/c1.out'"
 done
+sqlite3 "$d/c1.db" "UPDATE call_index SET who = char(27) || ']0;PWNED' || char(7)"
+"$A" audit export --format csv --db "$d/c1.db" >"$d/c1.out" 2>&1
+check "edited index: csv prints no ESC" sh -c "! grep -q '$esc' '$d/c1.out'"
+check "edited index: csv shows it escaped" grep -q 'x1b]0;PWNED' "$d/c1.out"
 "$A" audit export --format jsonl --db "$d/c1.db" >"$d/c1.jsonl"
 check "C1/bidi: jsonl still exact" python3 -c 'import json, sys
 c = json.loads(open(sys.argv[1]).readline())
