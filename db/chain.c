@@ -679,7 +679,10 @@ static long long exec_ll(struct db *db, const char *sql, int64_t a, char **errst
 	return n;
 }
 
-/* Finds the last event older than `before`: its id, hash and the count. */
+/* Finds the last event of the log's leading run of events older than
+ * `before`: its id, hash and the count. Only a prefix goes: times follow
+ * the clock, not the ids, and the last older event anywhere (a session
+ * written while the clock said 2001) took every newer event before it. */
 static int prune_cut(struct db *db, const char *before, struct anchor *cut, long long *n,
                      char **errstr)
 {
@@ -691,7 +694,9 @@ static int prune_cut(struct db *db, const char *before, struct anchor *cut, long
 	if (sqlite3_prepare_v2(db->sql,
 	                       "SELECT e.id, e.hash, (SELECT count(*) FROM events WHERE id <= e.id)"
 	                       " FROM events e WHERE e.id = (SELECT max(id) FROM events"
-	                       " WHERE time < ?)", -1, &st, NULL) != SQLITE_OK)
+	                       " WHERE time < ?1 AND id < ifnull((SELECT min(id) FROM events"
+	                       " WHERE time >= ?1), 9223372036854775807))", -1, &st, NULL) !=
+	    SQLITE_OK)
 		return db_fail(db, errstr, "cannot find what to prune");
 	sqlite3_bind_text(st, 1, before, -1, SQLITE_STATIC);
 	switch (sqlite3_step(st)) {

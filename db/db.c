@@ -173,13 +173,18 @@ int db_fail(struct db *db, char **errstr, const char *step)
 {
 	int code = db->sql ? sqlite3_errcode(db->sql) & 0xff : SQLITE_CANTOPEN;
 	const char *hint = NULL;
+	char *why;
 
 	for (size_t i = 0; i < nitems(fail_hints); i++)
 		if (fail_hints[i].code == code)
 			hint = fail_hints[i].hint;
-	*errstr = xasprintf("audit log %s: %s: %s%s%s%s", db->path, step,
-	                    db->sql ? sqlite3_errmsg(db->sql) : "out of memory", hint ? " (" : "",
+	/* SQLite's message quotes names and text the file chose ("malformed
+	 * database schema (NAME)"): a shared log's escape sequences must not
+	 * reach the reviewer's terminal through it */
+	why = encode_escape(db->sql ? sqlite3_errmsg(db->sql) : "out of memory", 400);
+	*errstr = xasprintf("audit log %s: %s: %s%s%s%s", db->path, step, why, hint ? " (" : "",
 	                    hint ? hint : "", hint ? ")" : "");
+	free(why);
 	return -1;
 }
 

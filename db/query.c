@@ -299,17 +299,22 @@ static json_t *session_json(struct db *db, int64_t session)
 	return o;
 }
 
-/* Appends {"id","kind","time","body"} for every event of a call. */
-static int call_events(struct db *db, int64_t call, json_t *events, char **errstr)
+/* Appends {"id","kind","time","body"} for every event of a call; *session:
+ * the session of its first event (0 when none). */
+static int call_events(struct db *db, int64_t call, json_t *events, int64_t *session,
+                       char **errstr)
 {
 	sqlite3_stmt *st = NULL;
 	int step;
 
-	if (sqlite3_prepare_v2(db->sql, "SELECT id, kind, time, body FROM events WHERE call = ?"
-	                       " ORDER BY id", -1, &st, NULL) != SQLITE_OK)
+	*session = 0;
+	if (sqlite3_prepare_v2(db->sql, "SELECT id, kind, time, body, session FROM events"
+	                       " WHERE call = ? ORDER BY id", -1, &st, NULL) != SQLITE_OK)
 		return db_fail(db, errstr, "cannot read the call's events");
 	sqlite3_bind_int64(st, 1, call);
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		if (*session == 0)
+			*session = sqlite3_column_int64(st, 4);
 		json_t *body = json_loads(col_text(st, 3), 0, NULL);
 		json_array_append_new(events, json_pack("{s:I, s:s, s:s, s:o}", "id",
 		                                        (json_int_t)sqlite3_column_int64(st, 0),
@@ -321,12 +326,88 @@ static int call_events(struct db *db, int64_t call, json_t *events, char **errst
 	return step == SQLITE_DONE ? 0 : db_fail(db, errstr, "cannot read the call's events");
 }
 
-/* {"ok", "broken", "events": [first, last], "error"}: db_verify_range()
- * over the events of detail. */
-static json_t *call_integrity(struct db *db, json_t *events)
+/* The last event of a kind among a call's events, or NULL. */
+static json_t *last_event(json_t *events, const char *kind)
 {
-	int64_t first = INT64_MAX, last = 0, id;
-	json_t *ev, *in;
+	json_t *ev, *found = NULL;
+	const char *k;
+	size_t i;
+
+	json_array_foreach(events, i, ev) {
+		k = json_string_value(json_object_get(ev, "kind"));
+		if (k && strcmp(k, kind) == 0)
+			found = ev;
+	}
+	return found;
+}
+
+/* body[key] as the index stores it: JSON null when missing. */
+static json_t *field(json_t *ev, const char *key)
+{
+	json_t *v = json_object_get(json_object_get(ev, "body"), key);
+
+	return v ? json_incref(v) : json_null();
+}
+
+/*
+ * The call's summary fields as rebuilding the index from its chained
+ * events gives them (db.c's derive_sql, in the shape of row_json()).
+ * Returns a new object; NULL when the call has no received event.
+ */
+static json_t *call_from_events(int64_t id, int64_t session, json_t *mode, json_t *events)
+{
+	json_t *r = last_event(events, "received"), *c = last_event(events, "classified");
+	json_t *d = last_event(events, "decided"), *f = last_event(events, "finished");
+	json_t *o, *tool, *tier = c ? json_object_get(json_object_get(c, "body"), "tier") : NULL;
+	json_t *rules = c ? json_object_get(json_object_get(c, "body"), "rules") : NULL;
+	bool tier_ok = false;
+
+	if (r == NULL)
+		return NULL;
+	for (int t = 0; t < TIER_COUNT && json_is_string(tier); t++)
+		tier_ok |= strcmp(json_string_value(tier), tier_name((enum tier)t)) == 0;
+	tool = json_object_get(json_object_get(r, "body"), "tool");
+	o = json_pack("{s:I, s:I, s:O, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:b, s:b,"
+	              " s:o}",
+	              "id", (json_int_t)id, "session", (json_int_t)session, "time",
+	              json_object_get(r, "time"), "mode", mode ? json_incref(mode) : json_null(),
+	              "tool", tool ? json_incref(tool) : json_string("other"), "name",
+	              field(r, "name"), "summary", field(r, "summary"), "tier",
+	              tier_ok ? json_incref(tier) : json_null(), "action", field(d, "action"),
+	              "decision", f ? field(f, "decision") : field(d, "decision"), "who",
+	              field(d, "who"), "finished", f != NULL, "ran",
+	              f && json_is_true(json_object_get(json_object_get(f, "body"), "ran")),
+	              "previewed", last_event(events, "previewed") != NULL, "rules",
+	              json_is_array(rules) ? json_incref(rules) : json_array());
+	if (o && d && json_is_integer(json_object_get(json_object_get(d, "body"), "wait_ms")) &&
+	    json_integer_value(json_object_get(json_object_get(d, "body"), "wait_ms")) >= 0)
+		json_object_set_new(o, "wait_ms", field(d, "wait_ms"));
+	if (o && f) {
+		json_t *b = json_object_get(f, "body");
+		json_t *ex = json_object_get(b, "exit_code"), *sg = json_object_get(b, "signal");
+		json_t *du = json_object_get(b, "duration_ms");
+		json_object_set_new(o, "exit_code",
+		                    json_integer(json_is_integer(ex) ? json_integer_value(ex) : -1));
+		json_object_set_new(o, "signal",
+		                    json_integer(json_is_integer(sg) ? json_integer_value(sg) : 0));
+		json_object_set_new(o, "duration_ms",
+		                    json_integer(json_is_integer(du) ? json_integer_value(du) : -1));
+	}
+	return o;
+}
+
+/*
+ * {"ok", "broken", "events": [first, last], "error"}: db_verify_range()
+ * over the events of detail, and over its session's start event (the user,
+ * host, cwd and mode shown beside the call), and the call's summary fields
+ * (from the derived index, which no hash covers) against the same fields
+ * rebuilt from those events: an edited index row used to show a call
+ * that ran as denied, under "integrity: ok".
+ */
+static json_t *call_integrity(struct db *db, json_t *detail)
+{
+	json_t *events = json_object_get(detail, "events"), *ev, *in, *sess, *want;
+	int64_t first = INT64_MAX, last = 0, id, session = 0;
 	char *err = NULL;
 	size_t i;
 	int rc;
@@ -337,6 +418,30 @@ static json_t *call_integrity(struct db *db, json_t *events)
 		last = id > last ? id : last;
 	}
 	rc = last ? db_verify_range(db, first, last, &err) : 2;
+	sess = json_object_get(detail, "session");
+	if (json_is_object(sess))
+		session = json_integer_value(json_object_get(sess, "id"));
+	if (rc == 0 && session > 0 && (rc = db_verify_range(db, session, session, &err)) != 0) {
+		char *why = err;
+		err = xasprintf("the session's start (event %lld): %s", (long long)session, why);
+		free(why);
+	}
+	if (rc == 0) {
+		/* a session whose start was pruned: the index's mode is all there is */
+		want = call_from_events(json_integer_value(json_object_get(detail, "id")), session,
+		                        json_is_object(sess) ? json_object_get(sess, "mode")
+		                                             : json_object_get(json_object_get(detail,
+		                                                                               "call"),
+		                                                               "mode"),
+		                        events);
+		if (want == NULL || !json_equal(want, json_object_get(detail, "call"))) {
+			err = xstrdup("the call index's row (the call block, what lists and the"
+			              " browser show) differs from the call's events: edited;"
+			              " `airlock audit reindex` rebuilds it from the chain");
+			rc = 1;
+		}
+		json_decref(want);
+	}
 	in = json_pack("{s:b, s:b, s:[I,I]}", "ok", rc == 0, "broken", rc == 1 || rc < 0,
 	               "events", (json_int_t)(last ? first : 0), (json_int_t)last);
 	if (rc != 0)
@@ -348,21 +453,27 @@ static json_t *call_integrity(struct db *db, json_t *events)
 int db_call_detail(struct db *db, int64_t call_id, json_t **detail, char **errstr)
 {
 	json_t *call = NULL, *events = json_array();
+	int64_t session;
 	int rc = -1;
 
 	*detail = NULL;
 	if (call_summary_json(db, call_id, &call, errstr) < 0 ||
-	    call_events(db, call_id, events, errstr) < 0)
+	    call_events(db, call_id, events, &session, errstr) < 0)
 		goto out;
 	if (call == NULL && json_array_size(events) == 0) {
 		*errstr = xasprintf("no call %lld in the audit log", (long long)call_id);
 		rc = 1;
 		goto out;
 	}
-	*detail = json_pack("{s:o, s:o, s:O, s:o}", "call", call ? call : json_null(), "session",
-	                    session_json(db, json_integer_value(json_object_get(call, "session"))),
-	                    "events", events, "integrity", call_integrity(db, events));
+	/* the session as the chained events name it, not as the index does */
+	if (session == 0)
+		session = json_integer_value(json_object_get(call, "session"));
+	*detail = json_pack("{s:o, s:o, s:O, s:I}", "call", call ? call : json_null(), "session",
+	                    session_json(db, session), "events", events, "id",
+	                    (json_int_t)call_id);
 	call = NULL;
+	json_object_set_new(*detail, "integrity", call_integrity(db, *detail));
+	json_object_del(*detail, "id");
 	rc = 0;
 out:
 	json_decref(call);

@@ -143,6 +143,14 @@ static bool match_private_key(const char *s, size_t n, size_t i, struct key_bloc
 	return true;
 }
 
+static int base16_value(unsigned char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c |= 0x20;
+	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
 static int base64_value(unsigned char c)
 {
 	if (isupper(c))
@@ -297,6 +305,54 @@ static bool secret_value(const char *s, size_t v, size_t e)
 	return e > v && s[v] != '$' && !(e - v >= 10 && memcmp(s + v, "[REDACTED:", 10) == 0);
 }
 
+/* Names that end a credential variable, key or header: API_TOKEN,
+ * JWT_SECRET, SECRET_KEY, DATADOG_API_KEY, X-Api-Key, client_secret,
+ * ?access_token=, --token, --api-key. Unlike a password name they are
+ * words of prose and of ordinary settings too ("token: required",
+ * "secret: true"), so their value must look like a credential. */
+static const char *const credential_names[] = {
+	/* longer first: SECRET_KEY= is not SECRET followed by _KEY */
+	"secret_key", "secret-key", "access_key", "access-key", "private_key", "private-key",
+	"apikey", "api_key", "api-key", "token", "secret",
+};
+
+static bool looks_random(const char *s, size_t n);
+
+/* True when s[v, e) may be a credential: a value to redact of 8 bytes or
+ * more that is not a plain word. */
+static bool credential_value(const char *s, size_t v, size_t e)
+{
+	return e - v >= 8 && secret_value(s, v, e) && looks_random(s + v, e - v);
+}
+
+/* The length of the credential name s[i, ...) starts with (n bytes), or 0. */
+static size_t credential_name_at(const char *s, size_t n, size_t i)
+{
+	switch (tolower((unsigned char)s[i])) {
+	case 't': case 's': case 'a': case 'p':
+		break;
+	default:
+		return 0;
+	}
+	for (size_t k = 0; k < nitems(credential_names); k++) {
+		size_t len = strlen(credential_names[k]);
+		if (n - i >= len && strncasecmp(s + i, credential_names[k], len) == 0)
+			return len;
+	}
+	return 0;
+}
+
+/* True when the option name w[0, name) ends in a credential name. */
+static bool credential_option(const char *w, size_t name)
+{
+	for (size_t k = 0; k < nitems(credential_names); k++) {
+		size_t len = strlen(credential_names[k]);
+		if (name >= len && strncasecmp(w + name - len, credential_names[k], len) == 0)
+			return true;
+	}
+	return false;
+}
+
 /* The value at j, quoted (to its closing quote; a backslash ends a
  * double-quoted one, as in escaped JSON) or not (to white space or shell
  * syntax): its text is s[*v, *e). */
@@ -325,14 +381,23 @@ static void value_at(const char *s, size_t n, size_t j, size_t *v, size_t *e)
  */
 static bool match_password(const char *s, size_t n, size_t i, struct match *m)
 {
+	struct match other;
 	size_t j = 0, v, e, len = 0;
+	bool credential = false;
 
+	/* not a path's last part ("/etc/passwd: No such file"); after a dot,
+	 * a file name before ':' ("users.passwd: No such file"), but a Java
+	 * property's dotted key before '=' (spring.datasource.password=) */
+	if (i > 0 && s[i - 1] == '/')
+		return false;
 	for (size_t k = 0; k < nitems(password_names) && j == 0; k++) {
 		len = strlen(password_names[k]);
-		/* not a path's last part ("/etc/passwd: No such file") */
-		if (n - i >= len && strncasecmp(s + i, password_names[k], len) == 0 &&
-		    (i == 0 || (s[i - 1] != '/' && s[i - 1] != '.')))
+		if (n - i >= len && strncasecmp(s + i, password_names[k], len) == 0)
 			j = i + len;
+	}
+	if (j == 0 && (len = credential_name_at(s, n, i)) > 0) {
+		j = i + len;
+		credential = true;
 	}
 	if (j == 0)
 		return false;
@@ -342,14 +407,17 @@ static bool match_password(const char *s, size_t n, size_t i, struct match *m)
 		j++;
 	while (j < n && (s[j] == ' ' || s[j] == '\t'))
 		j++;
-	if (j >= n || (s[j] != '=' && s[j] != ':'))
+	if (j >= n || (s[j] != '=' && s[j] != ':') || (i > 0 && s[i - 1] == '.' && s[j] == ':'))
 		return false;
 	for (j++; j < n && (s[j] == ' ' || s[j] == '\t');)
 		j++;
 	value_at(s, n, j, &v, &e);
-	if (!secret_value(s, v, e))
+	if (credential ? !credential_value(s, v, e) : !secret_value(s, v, e))
 		return false;
-	*m = (struct match){v, e, "password"};
+	/* a known token there keeps its own, more telling, kind */
+	if (credential && (match_jwt(s, n, v, &other) || match_shape(s, n, v, &other)))
+		return false;
+	*m = (struct match){v, e, credential ? "credential" : "password"};
 	return true;
 }
 
@@ -471,6 +539,12 @@ static enum optval option_value(const char *w, size_t name, bool more, const str
 		*at = name + 1;
 		return !more ? OV_NEXT : w[name] == '=' ? OV_HERE : OV_NONE;
 	}
+	/* --token VALUE, --api-key=VALUE: the caller checks the value's look */
+	if (d < name && credential_option(w, name) &&
+	    !(name - d >= 3 && strncasecmp(w + d, "no-", 3) == 0)) {
+		*at = name + 1;
+		return !more ? OV_NEXT : w[name] == '=' ? OV_HERE : OV_NONE;
+	}
 	for (size_t k = 0; k < nitems(opt_secrets); k++) {
 		const struct opt_secret *o = &opt_secrets[k];
 		size_t ol = strlen(o->opt);
@@ -545,7 +619,8 @@ static bool match_option_password(const char *s, size_t n, size_t i, struct matc
 		value_at(s, n, v, &v, &e);
 		break;
 	}
-	if (!after_colon(s, &v, e, colon) || !secret_value(s, v, e))
+	if (!after_colon(s, &v, e, colon) || !secret_value(s, v, e) ||
+	    (credential_option(s + i, o - i) && !credential_value(s, v, e)))
 		return false;
 	*m = (struct match){v, e, "password"};
 	return true;
@@ -603,9 +678,102 @@ static bool match_authorization(const char *s, size_t n, size_t i, struct match 
 }
 
 typedef bool (*matcher)(const char *s, size_t n, size_t i, struct match *m);
+
+/* What a decoded run is searched for: the shapes and named secrets. */
+static const matcher decoded_matchers[] = {
+	match_jwt, match_shape, match_url_password, match_secret_name, match_authorization,
+	match_password,
+};
+
+#define ENCODED_MIN 28          /* base64 of 20 bytes: the shortest token */
+#define ENCODED_MAX (64 * 1024) /* bytes of a run decoded: bounded work */
+
+#define ENCODED_AROUND 64 /* decoded bytes beside the secret, at most */
+
+/* True when d[0, n) beside the match m could be no more than a name and
+ * separators: no shell syntax, no second line, a few bytes. A run is
+ * redacted whole, so a script that only carries a token (`echo B64 |
+ * base64 -d | sh`) must not disappear from the log with it. */
+static bool only_secret(const unsigned char *d, size_t n, const struct match *m)
+{
+	size_t around = 0;
+
+	while (n > m->end && isspace(d[n - 1]))
+		n--;
+	for (size_t i = 0; i < n; i++) {
+		if (i >= m->start && i < m->end)
+			continue;
+		if (++around > ENCODED_AROUND || d[i] < 0x20 || d[i] >= 0x7f ||
+		    strchr(";|&$`()<>{}\\", d[i]))
+			return false;
+	}
+	return true;
+}
+
+/* True when the decoded bytes d[0, n) are a secret (see only_secret). */
+static bool decoded_secret(const unsigned char *d, size_t n)
+{
+	struct match m;
+
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < nitems(decoded_matchers); k++)
+			if (decoded_matchers[k]((const char *)d, n, i, &m))
+				return only_secret(d, n, &m);
+	return false;
+}
+
+/*
+ * A secret in base64 or hex (`printf ghp_... | base64`, a Kubernetes
+ * secret's data, `xxd -p`): a run of 28 or more base64 characters (or an
+ * even run of hex digits) whose decoded bytes hold a shape or a named
+ * secret; the whole run goes. Only at a run's start, so a long run is
+ * decoded once.
+ */
+static bool match_encoded(const char *s, size_t n, size_t i, struct match *m)
+{
+	unsigned char *d;
+	size_t j = i, got = 0, hex;
+	unsigned int acc = 0;
+	int bits = 0, v;
+	bool found;
+
+	if (base64_value((unsigned char)s[i]) < 0 ||
+	    (i > 0 && (base64_value((unsigned char)s[i - 1]) >= 0 || s[i - 1] == '_' ||
+	               s[i - 1] == '-')))
+		return false;
+	while (j < n && base64_value((unsigned char)s[j]) >= 0)
+		j++;
+	hex = j - i;
+	for (size_t k = i; k < j && hex == j - i; k++)
+		hex = base16_value((unsigned char)s[k]) >= 0 ? hex : 0;
+	while (j < n && s[j] == '=' && j - i < ENCODED_MAX)
+		j++;
+	if (j - i < ENCODED_MIN || (j < n && (s[j] == '_' || s[j] == '-')))
+		return false;
+	d = xmalloc(ENCODED_MAX);
+	if (hex >= ENCODED_MIN && hex % 2 == 0) {
+		for (size_t k = i; k + 1 < i + hex && got < ENCODED_MAX; k += 2)
+			d[got++] = (unsigned char)(base16_value((unsigned char)s[k]) * 16 +
+			                           base16_value((unsigned char)s[k + 1]));
+	} else {
+		for (size_t k = i; k < j && got < ENCODED_MAX; k++) {
+			if ((v = base64_value((unsigned char)s[k])) < 0)
+				break;
+			acc = (acc << 6 | (unsigned int)v) & 0xffffff;
+			if ((bits += 6) >= 8)
+				d[got++] = (unsigned char)(acc >> (bits -= 8));
+		}
+	}
+	found = decoded_secret(d, got);
+	free(d);
+	if (found)
+		*m = (struct match){i, j, "encoded-secret"};
+	return found;
+}
+
 static const matcher matchers[] = {
 	match_jwt, match_shape, match_url_password, match_secret_name, match_authorization,
-	match_base64_key, match_option_password, match_password,
+	match_base64_key, match_option_password, match_password, match_encoded,
 };
 
 static bool match_value(const char *s, size_t n, size_t i, char *const *values,
@@ -725,9 +893,85 @@ static char *classifier_rest(const char *s, size_t n, size_t *outlen)
 	return tokens;
 }
 
+/* The printable ASCII character an escape at s[i] (n bytes) spells, JSON's
+ * \uXXXX or a shell printf's \xHH, and its length in *len; 0 when none. */
+static int escaped_char(const char *s, size_t n, size_t i, size_t *len)
+{
+	size_t digits = i + 1 < n && s[i + 1] == 'u' ? 4 : i + 1 < n && s[i + 1] == 'x' ? 2 : 0;
+	int c = 0;
+
+	if (s[i] != '\\' || digits == 0 || n - i < 2 + digits)
+		return 0;
+	for (size_t k = 0; k < digits; k++) {
+		int h = base16_value((unsigned char)s[i + 2 + k]);
+		if (h < 0)
+			return 0;
+		c = c * 16 + h;
+	}
+	*len = 2 + digits;
+	return c >= 0x20 && c < 0x7f ? c : 0;
+}
+
+/*
+ * Secrets spelled with escapes: "\u0041KIA..." in a JSON file's text,
+ * printf '\x67hp_...' in a command. The text is read with those escapes
+ * decoded and every match that covers one is redacted in the original (a
+ * match with none is the plain passes' business). NULL when nothing
+ * matched; a text with no backslash-u or -x costs one memchr.
+ */
+static char *escaped_pass(const char *s, size_t n, char *const *values, size_t *outlen)
+{
+	struct buf out;
+	struct match m;
+	size_t *map, dn = 0, i = 0, copied = 0, len;
+	char *d;
+	bool any = false;
+	int c;
+
+	if (memmem(s, n, "\\u", 2) == NULL && memmem(s, n, "\\x", 2) == NULL)
+		return NULL;
+	d = xmalloc(n + 1);
+	map = xcalloc(n + 1, sizeof(*map));
+	while (i < n) {
+		map[dn] = i;
+		if ((c = escaped_char(s, n, i, &len)) != 0) {
+			d[dn++] = (char)c;
+			i += len;
+		} else {
+			d[dn++] = s[i++];
+		}
+	}
+	map[dn] = n;
+	d[dn] = '\0';
+	buf_init(&out, 0);
+	for (i = 0; i < dn;) {
+		bool hit = match_value(d, dn, i, values, &m);
+		for (size_t k = 0; !hit && k < nitems(matchers); k++)
+			hit = matchers[k](d, dn, i, &m);
+		if (!hit || m.end <= m.start || map[m.end] - map[m.start] == m.end - m.start ||
+		    map[m.start] < copied) {
+			i++;
+			continue;
+		}
+		any = true;
+		buf_append(&out, s + copied, map[m.start] - copied);
+		buf_printf(&out, "[REDACTED:%s]", m.kind);
+		copied = map[m.end];
+		i = m.end;
+	}
+	free(d);
+	free(map);
+	if (!any) {
+		buf_free(&out);
+		return NULL;
+	}
+	buf_append(&out, s + copied, n - copied);
+	return buf_take(&out, outlen);
+}
+
 char *redact_text(const char *s, size_t n, char *const *values, size_t *outlen)
 {
-	char *cur = NULL, *next;
+	char *cur = escaped_pass(s, n, values, &n), *next;
 	size_t len = n;
 
 	/* To a fixed point: a replacement can make a word boundary that lets a
@@ -817,10 +1061,10 @@ static json_t *redact_auth_value(json_t *v, char *const *values)
 	return mark_redacted(s, n, m.start, m.end, m.kind, values);
 }
 
-/* A word of an argv (["mysql", "-pSECRET"], ["curl", "-u", "bob:SECRET"]):
- * the password an option takes in it or as the word after it, with the
- * words before as the command; then what redact_text finds. */
-static json_t *redact_argv_word(json_t *argv, size_t k, char *const *values)
+/* The offset in argv's word k of the password an option gives there
+ * (["mysql", "-pSECRET"], ["curl", "-u", "bob:SECRET"]), with the words
+ * before as the command; -1 when none. */
+static long argv_password(json_t *argv, size_t k)
 {
 	json_t *w = json_array_get(argv, k);
 	const char *s = json_string_value(w);
@@ -828,6 +1072,7 @@ static json_t *redact_argv_word(json_t *argv, size_t k, char *const *values)
 	size_t n = json_string_length(w), v = 0, at = 0, o;
 	struct runs r = {argv_runs, NULL, k, argv};
 	bool colon = false, hit = false;
+	const char *opt = s;
 
 	if (s[0] == '-' && (o = option_name(s, n)) >= 2)
 		hit = option_value(s, o, o < n, &r, &at, &colon) == OV_HERE;
@@ -836,11 +1081,53 @@ static json_t *redact_argv_word(json_t *argv, size_t k, char *const *values)
 	} else if (prev && prev[0] == '-' && s[0] != '-' &&
 	           (o = option_name(prev, strlen(prev))) >= 2) {
 		r.i = k - 1;
+		opt = prev;
 		hit = option_value(prev, o, prev[o] != '\0', &r, &at, &colon) == OV_NEXT;
 	}
-	if (!hit || !after_colon(s, &v, n, colon) || !secret_value(s, v, n))
+	if (!hit || !after_colon(s, &v, n, colon) || !secret_value(s, v, n) ||
+	    (credential_option(opt, o) && !credential_value(s, v, n)))
+		return -1;
+	return (long)v;
+}
+
+/* A word of an argv: the password an option takes in it or as the word
+ * after it; then what redact_text finds. */
+static json_t *redact_argv_word(json_t *argv, size_t k, char *const *values)
+{
+	json_t *w = json_array_get(argv, k);
+	long v = argv_password(argv, k);
+
+	if (v < 0)
 		return redact_string(w, values);
-	return mark_redacted(s, n, v, n, "password", values);
+	return mark_redacted(json_string_value(w), json_string_length(w), (size_t)v,
+	                     json_string_length(w), "password", values);
+}
+
+#define ARGV_SECRETS_MAX 64 /* option passwords gathered from one event */
+#define ARGV_SECRET_MIN 4   /* shorter ones would blank ordinary text */
+
+/* Appends to found (at most ARGV_SECRETS_MAX, NULL-terminated) the
+ * passwords options give in v's argv words; returns the new count. */
+static size_t argv_secrets(json_t *v, char **found, size_t n)
+{
+	json_t *item;
+	const char *key;
+	size_t i;
+	long at;
+
+	if (json_is_object(v))
+		json_object_foreach(v, key, item) n = argv_secrets(item, found, n);
+	else if (json_is_array(v))
+		json_array_foreach(v, i, item) {
+			if (!json_is_string(item)) {
+				n = argv_secrets(item, found, n);
+			} else if (n < ARGV_SECRETS_MAX && (at = argv_password(v, i)) >= 0 &&
+			           json_string_length(item) - (size_t)at >= ARGV_SECRET_MIN) {
+				found[n++] = xstrdup(json_string_value(item) + at);
+				found[n] = NULL;
+			}
+		}
+	return n;
 }
 
 /*
@@ -867,7 +1154,7 @@ static const char *unique_key(json_t *obj, char **k, const char *key)
 	return next;
 }
 
-json_t *redact_json(json_t *v, char *const *values)
+static json_t *redact_json_walk(json_t *v, char *const *values)
 {
 	json_t *out, *item;
 	const char *key;
@@ -879,7 +1166,7 @@ json_t *redact_json(json_t *v, char *const *values)
 	case JSON_ARRAY:
 		out = json_array();
 		json_array_foreach(v, i, item) json_array_append_new(
-			out, json_is_string(item) ? redact_argv_word(v, i, values) : redact_json(item, values));
+			out, json_is_string(item) ? redact_argv_word(v, i, values) : redact_json_walk(item, values));
 		return out;
 	case JSON_OBJECT:
 		out = json_object();
@@ -889,7 +1176,7 @@ json_t *redact_json(json_t *v, char *const *values)
 			json_object_set_new(out, unique_key(out, &k, key),
 			                    auth_key(key) && json_is_string(item)
 			                        ? redact_auth_value(item, values)
-			                        : redact_json(item, values));
+			                        : redact_json_walk(item, values));
 			free(k);
 		}
 		return out;
@@ -901,4 +1188,33 @@ json_t *redact_json(json_t *v, char *const *values)
 		break;
 	}
 	return json_incref(v);
+}
+
+/*
+ * The passwords options give in argv words (commands) are redacted from
+ * every other string of the same body too: the classifier also lists
+ * them as paths a command reads ("reads": ["/wd/SECRET"] for `tool
+ * --password SECRET out.txt`), where no shape shows them.
+ */
+json_t *redact_json(json_t *v, char *const *values)
+{
+	char *found[ARGV_SECRETS_MAX + 1] = {NULL};
+	char **all;
+	size_t n = argv_secrets(v, found, 0), m = 0;
+	json_t *out;
+
+	if (n == 0)
+		return redact_json_walk(v, values);
+	while (values && values[m])
+		m++;
+	all = xcalloc(m + n + 1, sizeof(*all));
+	for (size_t i = 0; i < m; i++)
+		all[i] = values[i];
+	for (size_t i = 0; i < n; i++)
+		all[m + i] = found[i];
+	out = redact_json_walk(v, all);
+	for (size_t i = 0; i < n; i++)
+		free(found[i]);
+	free(all);
+	return out;
 }

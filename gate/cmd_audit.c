@@ -259,7 +259,7 @@ static void row_print_json(const struct db_call_row *r)
 	                      "who", r->who, "wait_ms", (json_int_t)r->wait_ms, "finished",
 	                      r->finished, "ran", r->ran, "exit_code", r->exit_code, "signal",
 	                      r->signal, "duration_ms", (json_int_t)r->duration_ms);
-	char *s = json_dumps(o, JSON_COMPACT);
+	char *s = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII);
 
 	if (s)
 		puts(s);
@@ -386,7 +386,9 @@ static int audit_show(struct db *db, struct audit_opts *o, int argc, char **argv
 	/* an edited call must not read as a true record: say so first, exit 1 */
 	broken = json_is_true(json_object_get(json_object_get(d, "integrity"), "broken"));
 	if (o->json) {
-		char *s = json_dumps(d, JSON_COMPACT | JSON_SORT_KEYS);
+		/* ASCII only: a C1 control (U+009B is CSI) or a bidi override
+		 * the agent wrote reaches the terminal as \uHHHH, same data */
+		char *s = json_dumps(d, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENSURE_ASCII);
 		puts(s ? s : "null");
 		free(s);
 	} else {
@@ -423,12 +425,19 @@ static bool csv_formula(const char *s)
 	return !(*digits && strspn(digits, "0123456789") == strlen(digits));
 }
 
-static void csv_field(const char *s, bool last)
+static void csv_field(const char *raw, bool last)
 {
+	struct buf b;
+	char *s, *p;
 	bool formula;
 
-	if (s == NULL)
-		s = "";
+	/* control bytes but tab and newline as \xHH, bidi and C1 as \uHHHH: a
+	 * CSV is read on terminals too (`cat`, `less -r`), and the index's
+	 * columns (who, tool, name) are text an edited log chose */
+	buf_init(&b, 0);
+	buf_append_shown(&b, raw ? raw : "", raw ? strlen(raw) : 0, SHOWN_TAB | SHOWN_NEWLINE);
+	buf_puts(&b, "");
+	s = p = buf_take(&b, NULL);
 	formula = csv_formula(s);
 	if (formula || strpbrk(s, ",\"\r\n")) {
 		putchar('"');
@@ -444,6 +453,7 @@ static void csv_field(const char *s, bool last)
 		fputs(s, stdout);
 	}
 	putchar(last ? '\n' : ',');
+	free(p);
 }
 
 static const char *const csv_columns[] = {
@@ -480,7 +490,8 @@ static int export_csv(void *arg, json_t *call)
 
 static int export_jsonl(void *arg, json_t *call)
 {
-	char *s = json_dumps(call, JSON_COMPACT | JSON_SORT_KEYS);
+	/* exact for a JSON reader, and no raw C1 or bidi code point on a terminal */
+	char *s = json_dumps(call, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENSURE_ASCII);
 
 	(void)arg;
 	if (s)
@@ -566,7 +577,7 @@ static int audit_stats(struct db *db, struct audit_opts *o, int argc, char **arg
 		return EXIT_INTERNAL;
 	}
 	if (o->json) {
-		char *s = json_dumps(st, JSON_COMPACT);
+		char *s = json_dumps(st, JSON_COMPACT | JSON_ENSURE_ASCII);
 		puts(s);
 		free(s);
 	} else {

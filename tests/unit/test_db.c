@@ -963,6 +963,44 @@ static void test_tamper_range(void **state)
 	tdata_free(rows, n);
 }
 
+/* What `audit show` says of every call after an edit (tamper_show.tsv):
+ * the derived index row and the session start are checked too. */
+static void test_tamper_show(void **state)
+{
+	struct tdata_row *rows;
+	size_t n = tdata_load("tests/data/db/tamper_show.tsv", &rows);
+
+	(void)state;
+	for (size_t i = 0; i < n; i++) {
+		char *path = tmp_path(), *err = NULL, *why = NULL;
+		long long last, want, broken = 0;
+		struct db *db = tampered_log(path, rows[i].f[0], &last);
+
+		if (parse_ll(rows[i].f[1], 0, 1, &want) < 0)
+			fail_msg("%s:%zu: bad expected code '%s'", rows[i].file, rows[i].line, rows[i].f[1]);
+		for (int64_t id = 1; id <= last; id++) {
+			json_t *d = NULL, *in;
+			if (db_call_detail(db, id, &d, &err) != 0) {
+				free(err);
+				err = NULL;
+				continue;
+			}
+			in = json_object_get(d, "integrity");
+			if (json_is_true(json_object_get(in, "broken")) && broken++ == 0)
+				why = xstrdup(json_string_value(json_object_get(in, "error")));
+			json_decref(d);
+		}
+		if ((broken > 0) != (want == 1) ||
+		    (strcmp(rows[i].f[2], "-") != 0 && (why == NULL || !strstr(why, rows[i].f[2]))))
+			fail_msg("%s:%zu: %lld calls broken '%s', want %s '%s'", rows[i].file,
+			         rows[i].line, broken, why ? why : "", rows[i].f[1], rows[i].f[2]);
+		free(why);
+		db_close(db);
+		free(path);
+	}
+	tdata_free(rows, n);
+}
+
 /* Four processes append at once; the chain stays linear. */
 static void test_concurrent(void **state)
 {
@@ -1062,6 +1100,7 @@ int main(void)
 		cmocka_unit_test(test_detail_export_stats),
 		cmocka_unit_test(test_tamper),
 		cmocka_unit_test(test_tamper_range),
+		cmocka_unit_test(test_tamper_show),
 		cmocka_unit_test(test_index),
 		cmocka_unit_test(test_pin),
 		cmocka_unit_test(test_planted),
