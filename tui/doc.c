@@ -304,6 +304,8 @@ static size_t squeeze(struct doc *d, const char *s, size_t n)
 	if (!d->squeeze || (s[0] != '\n' && blank_len(s, n) == 0)) /* before scanning: O(n) */
 		return 0;
 	if (s[0] == '\n') {
+		if (d->oneline) /* shown as a \n mark, one by one */
+			return 0;
 		k = line_run(s, n, &units, &wide);
 		if (units < SQUEEZE_LINES)
 			return 0;
@@ -337,7 +339,7 @@ void doc_put(struct doc *d, const char *s, size_t n, enum tattr a)
 			i += k;
 			continue;
 		}
-		if (s[i] == '\n') {
+		if (s[i] == '\n' && !d->oneline) {
 			doc_newline(d);
 			i++;
 			continue;

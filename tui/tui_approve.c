@@ -77,13 +77,17 @@ struct approve_screen {
 
 #define HEADER_FIELD_MAX 32 /* bytes of the tool name and the id in the header */
 
-/* An agent's word in the header, cut: a long id or tool name wrapped the
- * header past its rows and hid the tier and the warning below it. */
+/* An agent's word in the header, cut, on one row: a long id or tool name
+ * wrapped the header past its rows and hid the tier and the warning below
+ * it; an id of 30 newlines did the same within the cut (and hid how many
+ * calls wait behind this one), so a newline shows as a \n mark. */
 static void put_capped(struct doc *d, const char *text, enum tattr a)
 {
 	size_t n = strlen(text);
 
+	d->oneline = true;
 	doc_put(d, text, n > HEADER_FIELD_MAX ? HEADER_FIELD_MAX : n, a);
+	d->oneline = false;
 	if (n > HEADER_FIELD_MAX)
 		doc_printf(d, TA_MARK, "...(+%zu bytes)", n - HEADER_FIELD_MAX);
 }

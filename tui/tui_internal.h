@@ -71,6 +71,7 @@ struct doc {
 	bool ascii;        /* escape all non-ASCII (the terminal is not UTF-8) */
 	bool expand_tabs;  /* tabs become spaces (diffs) instead of \t marks */
 	bool squeeze;      /* long runs of blanks or blank lines become one mark */
+	bool oneline;      /* '\n' is shown as a \n mark, not a new row */
 	const char *gutter; /* ASCII put at the start of every row, or NULL */
 	size_t *files;     /* rows that start a file, for n/N */
 	size_t nfiles;
