@@ -115,6 +115,18 @@ static void approve_header(void *arg, struct browser *b, struct doc *d)
 		           s->hidden == 1 ? "" : "s");
 }
 
+/* A reason on one row: it quotes the agent's words (a script's name, a
+ * path), and a name holding newlines posed as the screen's own rows
+ * ("policy: tier low: allow", "Preview:") and pushed the real ones below
+ * the fold with empty lines; blanks are squeezed as in the command. */
+static void put_reason(struct doc *d, const char *text)
+{
+	d->oneline = d->squeeze = true;
+	doc_puts(d, text ? text : "", TA_NORMAL);
+	d->oneline = d->squeeze = false;
+	doc_newline(d);
+}
+
 static void put_findings(struct doc *d, const struct tui_ask *a)
 {
 	const struct verdict *v = a->verdict;
@@ -123,16 +135,18 @@ static void put_findings(struct doc *d, const struct tui_ask *a)
 	for (size_t i = 0; v && i < v->nfindings; i++) {
 		doc_puts(d, "  ", TA_NORMAL);
 		doc_printf(d, TA_TIER(v->findings[i].tier), "[%s]", tier_name(v->findings[i].tier));
-		doc_printf(d, TA_NORMAL, " %s: ", v->findings[i].rule);
-		doc_puts(d, v->findings[i].reason ? v->findings[i].reason : "", TA_NORMAL);
-		doc_newline(d);
+		doc_puts(d, " ", TA_NORMAL);
+		d->oneline = true;
+		doc_puts(d, v->findings[i].rule ? v->findings[i].rule : "?", TA_NORMAL);
+		d->oneline = false;
+		doc_puts(d, ": ", TA_NORMAL);
+		put_reason(d, v->findings[i].reason);
 	}
 	if (v == NULL || v->nfindings == 0)
 		doc_puts(d, "  (no rule fired)\n", TA_DIM);
 	if (a->policy_reason) {
 		doc_puts(d, "  policy: ", TA_DIM);
-		doc_puts(d, a->policy_reason, TA_NORMAL);
-		doc_newline(d);
+		put_reason(d, a->policy_reason);
 	}
 }
 
