@@ -71,6 +71,9 @@ struct approve_screen {
 	long long shown;    /* io clock when the first frame was drawn; 0: not yet */
 	const struct screen_io *io;
 	size_t hidden;      /* escapes shown in the subject */
+	size_t must_see;    /* the review's rows up to the end of the findings */
+	int seen_width;     /* the width those rows were wrapped to */
+	size_t seen;        /* the review's rows seen from the top, at seen_width */
 	bool done;
 	char status[40];
 };
@@ -205,6 +208,10 @@ static int approve_detail(void *arg, int64_t key, int view, struct doc *d, char 
 	free(sp);
 	doc_newline(d);
 	put_findings(d, a);
+	if (d->width != s->seen_width) /* wrapped anew: rows are not the ones seen */
+		s->seen = 0;
+	s->seen_width = d->width;
+	s->must_see = d->nrows;
 	if (a->preview && *a->preview) {
 		doc_puts(d, "\nPreview (n/N: next/previous file, /: search):\n", TA_BOLD);
 		doc_put_diff(d, a->preview);
@@ -239,7 +246,19 @@ static const char *approve_status(void *arg)
 	return s->status;
 }
 
+/* Counts the review's rows seen, from the top without a gap: a jump to
+ * the end (G, a search) does not count the rows it skipped. */
+static void approve_drawn(void *arg, struct browser *b, size_t top, size_t bottom)
+{
+	struct approve_screen *s = arg;
+
+	if (browser_view(b) == 0 && browser_doc(b)->width == s->seen_width && top <= s->seen &&
+	    bottom > s->seen)
+		s->seen = bottom;
+}
+
 static const struct browser_ops approve_ops = {
+	.drawn = approve_drawn,
 	.page = approve_page,
 	.detail = approve_detail,
 	.header = approve_header,
@@ -301,11 +320,27 @@ static bool too_soon(struct approve_screen *s)
 	return true;
 }
 
+/* True when an approving key comes before the whole command and why it
+ * asks were on screen: a command of 3,000 bytes showed 'echo xxx...' on
+ * the first screen, and `a` ran its '; rm -rf' tail and approved past the
+ * findings, none of it seen. The person scrolls (space) to its end first. */
+static bool unseen(struct approve_screen *s)
+{
+	if (s->seen >= s->must_see)
+		return false;
+	browser_message(s->b, "not seen yet: rows %zu-%zu of the %s and why it asks; scroll (space)",
+	                s->seen + 1, s->must_see,
+	                s->ask->subject_label ? s->ask->subject_label : "input");
+	return true;
+}
+
 static void do_cmd(struct approve_screen *s, int cmd)
 {
 	char *label;
 
 	if ((cmd == AC_APPROVE || cmd == AC_REMEMBER || cmd == AC_SAVE) && too_soon(s))
+		return;
+	if (cmd == AC_APPROVE && unseen(s)) /* A and s: at their answer */
 		return;
 	switch (cmd) {
 	case AC_APPROVE:
@@ -351,15 +386,15 @@ static void do_prompt(struct approve_screen *s)
 		finish(s, TUI_DENY);
 		break;
 	case AP_REMEMBER:
-		if (txt && (*txt == 'y' || *txt == 'Y'))
+		if (txt && (*txt == 'y' || *txt == 'Y') && !unseen(s))
 			finish(s, TUI_REMEMBER);
-		else
+		else if (!txt || (*txt != 'y' && *txt != 'Y'))
 			browser_message(s->b, "not remembered; still waiting");
 		break;
 	case AP_SAVE:
-		if (txt && (*txt == 'p' || *txt == 'u'))
+		if (txt && (*txt == 'p' || *txt == 'u') && !unseen(s))
 			finish(s, *txt == 'p' ? TUI_SAVE_PROJECT : TUI_SAVE_USER);
-		else
+		else if (!txt || (*txt != 'p' && *txt != 'u'))
 			browser_message(s->b, "not saved; still waiting");
 		break;
 	}
