@@ -183,6 +183,16 @@ static void put_subject_label(struct doc *d, const struct tui_ask *a)
 	doc_clear(&t);
 }
 
+/* The input field by field, long runs of blanks and empty lines squeezed:
+ * a field of 60 newlines ("description") pushed an HTTP call's method and
+ * body below the fold behind what looked like the end of the input. */
+static void put_input(struct doc *d, const struct tui_ask *a)
+{
+	d->squeeze = true;
+	doc_puts(d, a->input_text ? a->input_text : "(none)", TA_NORMAL);
+	d->squeeze = false;
+}
+
 /* View 0: the call, why, the preview; view 1: the raw input. */
 static int approve_detail(void *arg, int64_t key, int view, struct doc *d, char **errstr)
 {
@@ -194,7 +204,7 @@ static int approve_detail(void *arg, int64_t key, int view, struct doc *d, char 
 	(void)key, (void)errstr;
 	if (view == 1) {
 		doc_puts(d, "Input, field by field (v: back to the review):\n", TA_BOLD);
-		doc_puts(d, a->input_text ? a->input_text : "(none)", TA_NORMAL);
+		put_input(d, a);
 		return 0;
 	}
 	put_subject_label(d, a);
@@ -217,7 +227,7 @@ static int approve_detail(void *arg, int64_t key, int view, struct doc *d, char 
 		doc_put_diff(d, a->preview);
 	} else {
 		doc_puts(d, "\nNo preview for this call. The input:\n", TA_BOLD);
-		doc_puts(d, a->input_text ? a->input_text : "(none)", TA_NORMAL);
+		put_input(d, a);
 	}
 	return 0;
 }

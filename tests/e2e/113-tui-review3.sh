@@ -68,6 +68,20 @@ check "reason: the run of newlines is counted" wait_for reason "<40 newlines>y)"
 tm send-keys -t reason q
 check "reason: gate exits" wait_for reason "EXIT" 20
 
+# --- empty lines in the input do not hide the fields after them ---------------
+# An HTTP call has no preview: the input is shown field by field. A
+# "description" of 60 newlines filled the screen with nothing, and the
+# method and body after it were below the fold.
+mkdir -p "$d/input/w"
+jq -cn --arg p "$(printf '%60sz' '' | tr ' ' '\n')" \
+	'{id:1,tool:"http",input:{url:"https://example.com/x",description:$p,method:"POST",body:"BODY-SENT"}}' \
+	>"$d/input/calls"
+gate input
+check "input: the empty lines are counted" wait_for input "<60 empty lines>" 20
+check "input: the body is on the first screen" wait_for input "BODY-SENT" 20
+tm send-keys -t input q
+check "input: gate exits" wait_for input "EXIT" 20
+
 # --- a command longer than the screen is read to its end before `a` ------------
 # 'echo xxx...' filled the first screen; its '; rm -rf victim' tail and the
 # findings below it were never shown, and `a` ran it.
