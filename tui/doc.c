@@ -307,8 +307,10 @@ static size_t squeeze(struct doc *d, const char *s, size_t n)
 		k = line_run(s, n, &units, &wide);
 		if (units < SQUEEZE_LINES)
 			return 0;
-		doc_newline(d);
-		m = xasprintf("<%zu %s lines>", units - 1, wide ? "blank" : "empty");
+		if (!d->oneline)
+			doc_newline(d);
+		m = d->oneline ? xasprintf("<%zu newlines>", units)
+		               : xasprintf("<%zu %s lines>", units - 1, wide ? "blank" : "empty");
 	} else {
 		k = blank_run(s, n, 0, &units, &wide);
 		if (units < SQUEEZE_SPACES)
@@ -318,7 +320,7 @@ static size_t squeeze(struct doc *d, const char *s, size_t n)
 	row_start(d);
 	for (const char *p = m; *p; p++) /* wraps like an escape: ASCII */
 		put_unit(d, p, 1, TA_MARK, 1);
-	if (s[0] == '\n')
+	if (s[0] == '\n' && !d->oneline)
 		doc_newline(d);
 	d->nmarked++;
 	free(m);
@@ -337,7 +339,7 @@ void doc_put(struct doc *d, const char *s, size_t n, enum tattr a)
 			i += k;
 			continue;
 		}
-		if (s[i] == '\n') {
+		if (s[i] == '\n' && !d->oneline) {
 			doc_newline(d);
 			i++;
 			continue;

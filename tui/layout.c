@@ -379,6 +379,8 @@ enum baction browser_step(struct browser *b, const struct screen_io *io,
 	*rows = xreallocarray(*rows, (size_t)nr, sizeof(**rows));
 	browser_layout(b, nr, nc, *rows, &cr, &cc);
 	io->draw(io->arg, *rows, nr, cr, cc);
+	if (b->ops->drawn && !b->too_small && !b->help && b->mode == BM_DETAIL)
+		b->ops->drawn(b->arg, b, b->top, b->top + (size_t)b->body_rows);
 	if (drawn_ns && *drawn_ns == 0)
 		*drawn_ns = clock_ns();
 	if (io->read(io->arg, STEP_TICK_MS, &k) < 0)

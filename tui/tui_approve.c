@@ -71,19 +71,26 @@ struct approve_screen {
 	long long shown;    /* io clock when the first frame was drawn; 0: not yet */
 	const struct screen_io *io;
 	size_t hidden;      /* escapes shown in the subject */
+	size_t must_see;    /* the review's rows up to the end of the findings */
+	int seen_width;     /* the width those rows were wrapped to */
+	size_t seen;        /* the review's rows seen from the top, at seen_width */
 	bool done;
 	char status[40];
 };
 
 #define HEADER_FIELD_MAX 32 /* bytes of the tool name and the id in the header */
 
-/* An agent's word in the header, cut: a long id or tool name wrapped the
- * header past its rows and hid the tier and the warning below it. */
+/* An agent's word in the header, cut, on one row: a long id or tool name
+ * wrapped the header past its rows and hid the tier and the warning below
+ * it; an id of 30 newlines did the same within the cut (and hid how many
+ * calls wait behind this one), so a newline shows as a \n mark. */
 static void put_capped(struct doc *d, const char *text, enum tattr a)
 {
 	size_t n = strlen(text);
 
+	d->oneline = true;
 	doc_put(d, text, n > HEADER_FIELD_MAX ? HEADER_FIELD_MAX : n, a);
+	d->oneline = false;
 	if (n > HEADER_FIELD_MAX)
 		doc_printf(d, TA_MARK, "...(+%zu bytes)", n - HEADER_FIELD_MAX);
 }
@@ -111,6 +118,18 @@ static void approve_header(void *arg, struct browser *b, struct doc *d)
 		           s->hidden == 1 ? "" : "s");
 }
 
+/* A reason on one row: it quotes the agent's words (a script's name, a
+ * path), and a name holding newlines posed as the screen's own rows
+ * ("policy: tier low: allow", "Preview:") and pushed the real ones below
+ * the fold with empty lines; blanks are squeezed as in the command. */
+static void put_reason(struct doc *d, const char *text)
+{
+	d->oneline = d->squeeze = true;
+	doc_puts(d, text ? text : "", TA_NORMAL);
+	d->oneline = d->squeeze = false;
+	doc_newline(d);
+}
+
 static void put_findings(struct doc *d, const struct tui_ask *a)
 {
 	const struct verdict *v = a->verdict;
@@ -119,16 +138,18 @@ static void put_findings(struct doc *d, const struct tui_ask *a)
 	for (size_t i = 0; v && i < v->nfindings; i++) {
 		doc_puts(d, "  ", TA_NORMAL);
 		doc_printf(d, TA_TIER(v->findings[i].tier), "[%s]", tier_name(v->findings[i].tier));
-		doc_printf(d, TA_NORMAL, " %s: ", v->findings[i].rule);
-		doc_puts(d, v->findings[i].reason ? v->findings[i].reason : "", TA_NORMAL);
-		doc_newline(d);
+		doc_puts(d, " ", TA_NORMAL);
+		d->oneline = true;
+		doc_puts(d, v->findings[i].rule ? v->findings[i].rule : "?", TA_NORMAL);
+		d->oneline = false;
+		doc_puts(d, ": ", TA_NORMAL);
+		put_reason(d, v->findings[i].reason);
 	}
 	if (v == NULL || v->nfindings == 0)
 		doc_puts(d, "  (no rule fired)\n", TA_DIM);
 	if (a->policy_reason) {
 		doc_puts(d, "  policy: ", TA_DIM);
-		doc_puts(d, a->policy_reason, TA_NORMAL);
-		doc_newline(d);
+		put_reason(d, a->policy_reason);
 	}
 }
 
@@ -162,6 +183,16 @@ static void put_subject_label(struct doc *d, const struct tui_ask *a)
 	doc_clear(&t);
 }
 
+/* The input field by field, long runs of blanks and empty lines squeezed:
+ * a field of 60 newlines ("description") pushed an HTTP call's method and
+ * body below the fold behind what looked like the end of the input. */
+static void put_input(struct doc *d, const struct tui_ask *a)
+{
+	d->squeeze = true;
+	doc_puts(d, a->input_text ? a->input_text : "(none)", TA_NORMAL);
+	d->squeeze = false;
+}
+
 /* View 0: the call, why, the preview; view 1: the raw input. */
 static int approve_detail(void *arg, int64_t key, int view, struct doc *d, char **errstr)
 {
@@ -173,7 +204,7 @@ static int approve_detail(void *arg, int64_t key, int view, struct doc *d, char 
 	(void)key, (void)errstr;
 	if (view == 1) {
 		doc_puts(d, "Input, field by field (v: back to the review):\n", TA_BOLD);
-		doc_puts(d, a->input_text ? a->input_text : "(none)", TA_NORMAL);
+		put_input(d, a);
 		return 0;
 	}
 	put_subject_label(d, a);
@@ -187,12 +218,16 @@ static int approve_detail(void *arg, int64_t key, int view, struct doc *d, char 
 	free(sp);
 	doc_newline(d);
 	put_findings(d, a);
+	if (d->width != s->seen_width) /* wrapped anew: rows are not the ones seen */
+		s->seen = 0;
+	s->seen_width = d->width;
+	s->must_see = d->nrows;
 	if (a->preview && *a->preview) {
 		doc_puts(d, "\nPreview (n/N: next/previous file, /: search):\n", TA_BOLD);
 		doc_put_diff(d, a->preview);
 	} else {
 		doc_puts(d, "\nNo preview for this call. The input:\n", TA_BOLD);
-		doc_puts(d, a->input_text ? a->input_text : "(none)", TA_NORMAL);
+		put_input(d, a);
 	}
 	return 0;
 }
@@ -221,7 +256,19 @@ static const char *approve_status(void *arg)
 	return s->status;
 }
 
+/* Counts the review's rows seen, from the top without a gap: a jump to
+ * the end (G, a search) does not count the rows it skipped. */
+static void approve_drawn(void *arg, struct browser *b, size_t top, size_t bottom)
+{
+	struct approve_screen *s = arg;
+
+	if (browser_view(b) == 0 && browser_doc(b)->width == s->seen_width && top <= s->seen &&
+	    bottom > s->seen)
+		s->seen = bottom;
+}
+
 static const struct browser_ops approve_ops = {
+	.drawn = approve_drawn,
 	.page = approve_page,
 	.detail = approve_detail,
 	.header = approve_header,
@@ -283,11 +330,27 @@ static bool too_soon(struct approve_screen *s)
 	return true;
 }
 
+/* True when an approving key comes before the whole command and why it
+ * asks were on screen: a command of 3,000 bytes showed 'echo xxx...' on
+ * the first screen, and `a` ran its '; rm -rf' tail and approved past the
+ * findings, none of it seen. The person scrolls (space) to its end first. */
+static bool unseen(struct approve_screen *s)
+{
+	if (s->seen >= s->must_see)
+		return false;
+	browser_message(s->b, "not seen yet: rows %zu-%zu of the %s and why it asks; scroll (space)",
+	                s->seen + 1, s->must_see,
+	                s->ask->subject_label ? s->ask->subject_label : "input");
+	return true;
+}
+
 static void do_cmd(struct approve_screen *s, int cmd)
 {
 	char *label;
 
 	if ((cmd == AC_APPROVE || cmd == AC_REMEMBER || cmd == AC_SAVE) && too_soon(s))
+		return;
+	if (cmd == AC_APPROVE && unseen(s)) /* A and s: at their answer */
 		return;
 	switch (cmd) {
 	case AC_APPROVE:
@@ -333,15 +396,15 @@ static void do_prompt(struct approve_screen *s)
 		finish(s, TUI_DENY);
 		break;
 	case AP_REMEMBER:
-		if (txt && (*txt == 'y' || *txt == 'Y'))
+		if (txt && (*txt == 'y' || *txt == 'Y') && !unseen(s))
 			finish(s, TUI_REMEMBER);
-		else
+		else if (!txt || (*txt != 'y' && *txt != 'Y'))
 			browser_message(s->b, "not remembered; still waiting");
 		break;
 	case AP_SAVE:
-		if (txt && (*txt == 'p' || *txt == 'u'))
+		if (txt && (*txt == 'p' || *txt == 'u') && !unseen(s))
 			finish(s, *txt == 'p' ? TUI_SAVE_PROJECT : TUI_SAVE_USER);
-		else
+		else if (!txt || (*txt != 'p' && *txt != 'u'))
 			browser_message(s->b, "not saved; still waiting");
 		break;
 	}

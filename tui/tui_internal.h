@@ -71,6 +71,7 @@ struct doc {
 	bool ascii;        /* escape all non-ASCII (the terminal is not UTF-8) */
 	bool expand_tabs;  /* tabs become spaces (diffs) instead of \t marks */
 	bool squeeze;      /* long runs of blanks or blank lines become one mark */
+	bool oneline;      /* '\n' is shown as a \n mark, not a new row */
 	const char *gutter; /* ASCII put at the start of every row, or NULL */
 	size_t *files;     /* rows that start a file, for n/N */
 	size_t nfiles;
@@ -179,6 +180,9 @@ struct browser_ops {
 	const char *(*status)(void *arg);
 	const struct keybind *keys; /* the screen's keys, ended by a zero row */
 	int nviews;                 /* detail views `v` cycles through */
+	/* Told, after each frame that showed the detail view, which of its rows
+	 * were on screen: top to bottom (exclusive). May be NULL. */
+	void (*drawn)(void *arg, struct browser *b, size_t top, size_t bottom);
 };
 
 /* What browser_key() tells the screen. */

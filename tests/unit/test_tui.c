@@ -515,6 +515,37 @@ static void test_approve_grown(void **state)
 	verdict_free(v);
 }
 
+/* A reason quotes the agent's words (a script's name): newlines in them
+ * posed as the screen's own rows ("policy: tier low: allow") and empty
+ * lines pushed the policy's real reason below the fold (review 3). */
+static void test_approve_reason(void **state)
+{
+	struct verdict *v = verdict_new();
+	struct tui_ask ask = {.tool = "shell", .tier = TIER_HIGH, .call_id = "7",
+	                      .subject = "source x", .verdict = v,
+	                      .policy_reason = "tier high: ask\n\n\n\nok"};
+	struct script s = {.rows = 24, .cols = 80, .grow_at = SIZE_MAX, .ms_per_read = 100};
+	struct screen_io io = {&s, script_size, script_draw, script_read, script_now};
+	struct tui_answer ans;
+	char fake[200] = "x\n  policy: tier low: allow";
+	size_t n = strlen(fake);
+
+	(void)state;
+	memset(fake + n, '\n', 30); /* 30 empty lines */
+	fake[n + 30] = '\0';
+	verdict_add(v, TIER_HIGH, "exec.script", (struct span){0, 6}, "runs a script (%s)", fake);
+	s.n = parse_keys("<Tick>", &s.keys);
+	tui_approve_io(&ask, &ans, &io);
+	assert_int_equal(ans.choice, TUI_HANGUP);
+	if (strstr(s.last, "(x[[\\n]]  policy: tier low: allow[[<30 newlines>]])") == NULL ||
+	    strstr(s.last, "\n  policy: tier high: ask[[<4 newlines>]]ok\n") == NULL)
+		fail_msg("a reason's newlines made rows:\n%s", s.last);
+	tui_answer_clear(&ans);
+	free(s.keys);
+	free(s.last);
+	verdict_free(v);
+}
+
 static bool gone_after(void *arg)
 {
 	int *left = arg;
@@ -691,6 +722,7 @@ int main(void)
 		cmocka_unit_test(test_diff_files),    cmocka_unit_test(test_browse_table),
 		cmocka_unit_test(test_approve_table), cmocka_unit_test(test_approve_too_small),
 		cmocka_unit_test(test_approve_grown),  cmocka_unit_test(test_approve_gone),
+		cmocka_unit_test(test_approve_reason),
 		cmocka_unit_test(test_audit_table),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
