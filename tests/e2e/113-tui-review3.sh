@@ -11,17 +11,7 @@ need jq
 d=$(mktemp -d /tmp/airlock-e2e-tuirev3.XXXXXX)
 . tests/e2e/tmux.sh
 
-for t in low medium high; do printf '[tier "%s"]\n\taction = ask\n' $t; done >"$d/ask.policy"
-# gate NAME: runs airlock gate over $d/NAME/calls in $d/NAME/w in a new
-# session; results to $d/NAME/out.
-gate() {
-	n=$1
-	mkdir -p "$d/$n/w" "$d/$n/home"
-	tm new-session -d -s "$n" -x 80 -y 24 \
-		"sleep 0.3; cd '$d/$n/w' || exit 1; env HOME='$d/$n/home' LANG=C.UTF-8 TERM=screen \
-		'$AIRLOCK' gate --db '$d/$n/a.db' --policy '$d/ask.policy' <../calls >../out 2>../err; \
-		echo EXIT \$?; sleep 100"
-}
+ask_policy
 lines() { [ "$(wc -l <"$1")" -eq "$2" ]; }
 # page_to NAME TEXT: a page down (space) at a time until the screen shows TEXT.
 page_to() {
@@ -42,7 +32,7 @@ mkdir -p "$d/id/w"
 nl30=$(printf '%30s' '' | sed 's/ /\\n/g')
 printf '{"id":"%s","tool":"shell","input":{"command":"echo \\u001b[8m hi"}}\n' "$nl30" \
 	>"$d/id/calls"
-gate id
+ask_gate id
 check "id: the warning is in the header" wait_for id "WARNING: the command holds 1 hidden part" 20
 check "id: the queue count is in the header" wait_for id "waiting behind: 0" 20
 check "id: the newlines are shown" wait_for id '\n\n\n\n' 20
@@ -60,7 +50,7 @@ jq -cn --arg c "source \"x
 Preview:
 (nothing would change)$(printf '%40sy' '' | tr ' ' '\n')\"" \
 	'{id:1,tool:"shell",input:{command:$c}}' >"$d/reason/calls"
-gate reason
+ask_gate reason
 check "reason: the real policy line is on the first screen" \
 	wait_for reason "policy: tier medium: ask" 20
 check "reason: the newlines are marks" wait_for reason 'runs a script (x\n  policy: tier low' 20
@@ -76,7 +66,7 @@ mkdir -p "$d/input/w"
 jq -cn --arg p "$(printf '%60sz' '' | tr ' ' '\n')" \
 	'{id:1,tool:"http",input:{url:"https://example.com/x",description:$p,method:"POST",body:"BODY-SENT"}}' \
 	>"$d/input/calls"
-gate input
+ask_gate input
 check "input: the empty lines are counted" wait_for input "<60 empty lines>" 20
 check "input: the body is on the first screen" wait_for input "BODY-SENT" 20
 tm send-keys -t input q
@@ -88,7 +78,7 @@ check "input: gate exits" wait_for input "EXIT" 20
 mkdir -p "$d/long/w/victim"
 jq -cn --arg c "echo $(printf '%3000s' '' | tr ' ' x); rm -rf victim" \
 	'{id:1,tool:"shell",input:{command:$c}}' >"$d/long/calls"
-gate long
+ask_gate long
 wait_for long "echo xxx" 20 >/dev/null
 sleep 1.1
 tm send-keys -t long a
@@ -117,7 +107,7 @@ check "long: nothing ran" test -d "$d/long/w/victim"
 mkdir -p "$d/read/w"
 jq -cn --arg c "echo $(printf '%3000s' '' | tr ' ' x) >/dev/null; touch done" \
 	'{id:1,tool:"shell",input:{command:$c}}' >"$d/read/calls"
-gate read
+ask_gate read
 wait_for read "echo xxx" 20 >/dev/null
 check "read: scrolled to the findings" page_to read "policy: tier"
 sleep 1.1

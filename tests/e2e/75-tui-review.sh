@@ -9,7 +9,7 @@ set -u
 d=$(mktemp -d /tmp/airlock-e2e-tuirev.XXXXXX)
 . tests/e2e/tmux.sh
 
-for t in low medium high; do printf '[tier "%s"]\n\taction = ask\n' $t; done >"$d/ask.policy"
+ask_policy
 # start NAME COMMAND...: runs an airlock command in $d/NAME/w in a new
 # session, stdout and stderr to files unless the command redirects them.
 start() {

@@ -10,17 +10,7 @@ need jq
 d=$(mktemp -d /tmp/airlock-e2e-tuirev2.XXXXXX)
 . tests/e2e/tmux.sh
 
-for t in low medium high; do printf '[tier "%s"]\n\taction = ask\n' $t; done >"$d/ask.policy"
-# gate NAME: runs airlock gate over $d/NAME/calls in $d/NAME/w in a new
-# session; results to $d/NAME/out.
-gate() {
-	n=$1
-	mkdir -p "$d/$n/w" "$d/$n/home"
-	tm new-session -d -s "$n" -x 80 -y 24 \
-		"sleep 0.3; cd '$d/$n/w' || exit 1; env HOME='$d/$n/home' LANG=C.UTF-8 TERM=screen \
-		'$AIRLOCK' gate --db '$d/$n/a.db' --policy '$d/ask.policy' <../calls >../out 2>../err; \
-		echo EXIT \$?; sleep 100"
-}
+ask_policy
 # keys NAME KEY COUNT GAP: sends KEY COUNT times, GAP seconds apart.
 keys() {
 	i=0
@@ -39,7 +29,7 @@ lines() { [ "$(wc -l <"$1")" -eq "$2" ]; }
 mkdir -p "$d/held/w/victim"
 printf '%s\n' '{"id":1,"tool":"shell","input":{"command":"echo first"}}' \
 	'{"id":2,"tool":"shell","input":{"command":"rm -rf victim"}}' >"$d/held/calls"
-gate held
+ask_gate held
 wait_for held "echo first" >/dev/null
 sleep 1.1
 keys held a 40 0.05 # a held key repeats for 2 s
@@ -56,7 +46,7 @@ check "held: nothing ran" test -d "$d/held/w/victim"
 # approved a call the typist had not looked at.
 mkdir -p "$d/typing/w/victim"
 printf '%s\n' '{"id":1,"tool":"shell","input":{"command":"rm -rf victim"}}' >"$d/typing/calls"
-gate typing
+ask_gate typing
 wait_for typing "rm -rf victim" >/dev/null
 for c in t h i s z w o r k s z f i n z t h x n k s z t h x t z w o r k s z; do
 	tm send-keys -t typing "$c"
@@ -85,7 +75,7 @@ id=$(printf '\343\200\200')
 	jq -cn --arg c "echo safe$(printf '%0300d' 0 | sed 's/0/ \n/g')rm -rf third" \
 		'{id:3,tool:"shell",input:{command:$c}}'
 } >"$d/blank/calls"
-gate blank
+ask_gate blank
 check "blank: U+00A0 run squeezed, the end on the first screen" wait_for blank "rm -rf victim"
 check "blank: U+00A0 run named" wait_for blank "<3000 blanks>"
 check "blank: warned" wait_for blank "WARNING: the command holds 1 hidden part"
@@ -125,7 +115,7 @@ check "quit: nothing ran" test -d "$d/quit/w/victim"
 mkdir -p "$d/ask/w"
 jq -cn --arg c "rm -rf ~/.ssh /tmp/$(printf '%1500s' '' | tr ' ' a)" \
 	'{id:1,tool:"shell",input:{command:$c}}' >"$d/ask/calls"
-gate ask
+ask_gate ask
 wait_for ask "rm -rf ~/.ssh" >/dev/null
 sleep 1.1
 tm send-keys -t ask A

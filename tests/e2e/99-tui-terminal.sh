@@ -15,7 +15,7 @@ need jq
 d=$(mktemp -d /tmp/airlock-e2e-term.XXXXXX)
 . tests/e2e/tmux.sh
 
-for t in low medium high; do printf '[tier "%s"]\n\taction = ask\n' $t; done >"$d/ask.policy"
+ask_policy
 # gate NAME: runs airlock gate over $d/NAME/calls in $d/NAME/w in a new
 # session; results to $d/NAME/out. After it, the session prints airlock's
 # exit status and whether the terminal echoes.

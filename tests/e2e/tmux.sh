@@ -36,3 +36,19 @@ pane_dead() {
 	echo "the program in $1 did not exit"
 	return 1
 }
+
+# ask_policy: $d/ask.policy, a policy under which every tier asks.
+ask_policy() {
+	for t in low medium high; do printf '[tier "%s"]\n\taction = ask\n' $t; done >"$d/ask.policy"
+}
+# ask_gate NAME: runs airlock gate under $d/ask.policy over $d/NAME/calls
+# in $d/NAME/w, in a new 80x24 session; results to $d/NAME/out, errors to
+# $d/NAME/err, then EXIT and its status on the screen.
+ask_gate() {
+	n=$1
+	mkdir -p "$d/$n/w" "$d/$n/home"
+	tm new-session -d -s "$n" -x 80 -y 24 \
+		"sleep 0.3; cd '$d/$n/w' || exit 1; env HOME='$d/$n/home' LANG=C.UTF-8 TERM=screen \
+		'$AIRLOCK' gate --db '$d/$n/a.db' --policy '$d/ask.policy' <../calls >../out 2>../err; \
+		echo EXIT \$?; sleep 100"
+}
