@@ -237,7 +237,9 @@ static json_t *bash_sandboxed(json_t *tool_input, const struct call *c, const ch
 	qprof = agent_shell_quote(profile);
 	qcmd = agent_shell_quote(c->command ? c->command : "");
 	in = json_deep_copy(tool_input);
-	cmd = json_sprintf("%s exec --profile %s%s%s%s%s -- bash -c %s", qself, qprof, pol, place,
+	/* "bash -c -- CMD": without the "--", a command that starts with '-'
+	 * or '+' is read by bash as its own options and fails. */
+	cmd = json_sprintf("%s exec --profile %s%s%s%s%s -- bash -c -- %s", qself, qprof, pol, place,
 	                   git_identity_wanted(v) ? " --git-identity" : "",
 	                   git_trust_wanted(v) ? " --git-trust" : "", qcmd);
 	/* json_sprintf refuses text that is not UTF-8 (a project or cwd whose

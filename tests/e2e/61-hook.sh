@@ -39,7 +39,7 @@ eval "set -- $cmd"
 expect_eq "rewrite: airlock by absolute path" "$1" "$(readlink -f "$AIRLOCK")"
 expect_eq "rewrite: exec with a profile" "$2 $3" "exec --profile"
 expect_eq "rewrite: the project is the workdir" "$5 $6" "--workdir $(readlink -f "$d/wd")"
-expect_eq "rewrite: bash -c COMMAND" "$7 $8 $9 ${10}" "-- bash -c ls"
+expect_eq "rewrite: bash -c -- COMMAND" "$7 $8 $9 ${10} ${11}" "-- bash -c -- ls"
 expect_eq "rewrite: other fields kept" "$(jq -r '.hookSpecificOutput.updatedInput.description' "$d/bash-ls.out")" "List files"
 check "rewrite: the sandboxed command runs" sh -c "cd '$d/wd' && $cmd | grep -qx notes.md"
 for f in write edit read; do
@@ -60,7 +60,7 @@ jq -nc --arg w "$d/wd" '{cwd:$w, hook_event_name:"PreToolUse", tool_name:"Bash",
 expect_eq "ask: handed to Claude Code" "$(jq -r .hookSpecificOutput.permissionDecision "$d/ask.out")" ask
 eval "set -- $(jq -r '.hookSpecificOutput.updatedInput.command' "$d/ask.out")"
 expect_eq "ask: rewritten into airlock exec, the approved profile" "$2 $3 $4" "exec --profile approved"
-expect_eq "ask: ... of the exact command" "$7 $8 $9 ${10}" "-- bash -c cat .env && ls -A \"\$HOME\" | wc -l"
+expect_eq "ask: ... of the exact command" "$7 $8 $9 ${10} ${11}" "-- bash -c -- cat .env && ls -A \"\$HOME\" | wc -l"
 expect_eq "ask: other fields kept" "$(jq -r .hookSpecificOutput.updatedInput.description "$d/ask.out")" clean
 check "ask: the reason says where an approval runs it" grep -q "approved, it runs in airlock's sandbox (profile approved)" "$d/ask.out"
 expect_eq "ask: approved, it runs in the sandbox (the secret shown, an empty home)" \
@@ -74,8 +74,16 @@ jq -nc --arg c "$tricky" --arg w "$d/wd" '{cwd:$w, hook_event_name:"PreToolUse",
 	CLAUDE_PROJECT_DIR="$d/wd" "$AIRLOCK" hook claude --db "$db" > "$d/tricky.out" 2>/dev/null
 if [ "$(jq -r .hookSpecificOutput.permissionDecision "$d/tricky.out")" = allow ]; then
 	eval "set -- $(jq -r .hookSpecificOutput.updatedInput.command "$d/tricky.out")"
-	expect_eq "tricky command round-trips" "${10}" "$tricky"
+	expect_eq "tricky command round-trips" "${11}" "$tricky"
 fi
+
+# A command that starts with '-' reaches bash as the command, not as bash's
+# options (bash -c '-n; ...' failed with "invalid option").
+jq -nc --arg w "$d/wd" '{cwd:$w, hook_event_name:"PreToolUse", tool_name:"Bash", tool_input:{command:"-n; echo ran"}}' |
+	CLAUDE_PROJECT_DIR="$d/wd" "$AIRLOCK" hook claude --db "$db" > "$d/dash.out" 2>/dev/null
+expect_eq "dash command: allowed" "$(jq -r .hookSpecificOutput.permissionDecision "$d/dash.out")" allow
+cmd=$(jq -r .hookSpecificOutput.updatedInput.command "$d/dash.out")
+check "dash command: bash runs it" sh -c "cd '$d/wd' && $cmd 2>/dev/null | grep -qx ran"
 
 # --tui with no terminal: airlock asks nobody and denies.
 "$AIRLOCK" hook claude --tui --no-tty --db "$db" < "$d/bash-rm.json" > "$d/tui.out" 2>/dev/null
@@ -95,7 +103,7 @@ check "the refusal's reason reaches Claude" grep -q 'not today' "$d/no.out"
 
 # The log: decodable calls recorded in hook sessions; asks left to Claude Code.
 q() { sqlite3 "$db" "$1"; }
-expect_eq "hook calls recorded" "$(q "SELECT count(*) FROM call_index c JOIN sessions s ON s.id = c.session WHERE s.mode = 'hook'")" 21
+expect_eq "hook calls recorded" "$(q "SELECT count(*) FROM call_index c JOIN sessions s ON s.id = c.session WHERE s.mode = 'hook'")" 22
 expect_eq "critical denied by policy" "$(q "SELECT decision || ' ' || who FROM call_index WHERE summary = 'rm -rf /'")" "denied policy"
 expect_eq "ask left undecided" "$(q "SELECT coalesce(decision, 'none') FROM call_index WHERE name = 'mcp:github.create_issue'")" none
 # a shell command an MCP server or another tool runs itself never runs in

@@ -87,7 +87,7 @@ hook() {
 		jq -r .hookSpecificOutput.updatedInput.command
 }
 cmd=$(hook 'git commit -qam three')
-check "hook: a git commit is rewritten with --git-identity" sh -c "printf '%s' \"\$1\" | grep -q -- '--git-identity --git-trust -- bash -c'" x "$cmd"
+check "hook: a git commit is rewritten with --git-identity" sh -c "printf '%s' \"\$1\" | grep -q -- '--git-identity --git-trust -- bash -c --'" x "$cmd"
 expect_eq "hook: libgit2 not loaded for a git write" "$(grep -c 'libgit2' "$d/hld.txt")" 0
 check "hook: ls is not" sh -c "! printf '%s' \"\$1\" | grep -q -- '--git-identity'" x "$(hook ls)"
 expect_eq "hook: git status gets --git-trust only" "$(hook 'git status' | grep -o -- '--git-[a-z]*')" "--git-trust"
