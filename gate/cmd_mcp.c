@@ -70,6 +70,9 @@ struct mcp {
 	char *cwd;              /* the server's cwd (airlock's), or NULL; owned */
 	bool named;             /* --name given: serverInfo does not replace it */
 	bool initializing;      /* initialize sent, not answered (names wait for it) */
+	bool init_seen;         /* the client has sent initialize (main thread only) */
+	bool init_batched;      /* the batch being read holds an initialize (main
+	                         * thread only): not sent until the batch is read */
 	json_t *pending;        /* id text -> {"kind", "audit", "decision"} */
 	json_t *annotations;    /* each tool a tools/list answer named -> its
 	                         * annotations ({} when it has none) */
@@ -392,6 +395,24 @@ static char *server_tool_name(struct mcp *m, const char *tool)
 	return name;
 }
 
+/* Policy rules name a server's tools mcp:NAME.TOOL, NAME its serverInfo.name.
+ * A tools/call sent before initialize (which MCP forbids), or in the same
+ * batch (which reaches the server only once the batch is read), would be
+ * named after the server's command instead, and a rule on the real name
+ * would miss it: refused, unless --name fixed the name. */
+static json_t *unnamed_call(struct mcp *m, json_t *id)
+{
+	if (m->named || (m->init_seen && !m->init_batched))
+		return NULL;
+	return rpc_error(id, -32600, m->init_seen
+		? "airlock: a tools/call in the same batch as initialize; the server's name, "
+		  "which policy rules on mcp:NAME.TOOL match, is not known until initialize is "
+		  "answered: send the call after it (or run airlock mcp --name NAME); not forwarded"
+		: "airlock: a tools/call before initialize; the server's name, which policy rules "
+		  "on mcp:NAME.TOOL match, is not known yet: send initialize first (or run "
+		  "airlock mcp --name NAME); not forwarded");
+}
+
 /* Decides one tools/call. Returns NULL to forward it, else airlock's reply. */
 static json_t *gate_tools_call(struct mcp *m, json_t *req)
 {
@@ -407,6 +428,8 @@ static json_t *gate_tools_call(struct mcp *m, json_t *req)
 	if (tool == NULL || *tool == '\0' || (args && !json_is_object(args)))
 		return rpc_error(id, -32602, "airlock: tools/call needs params.name as a string and "
 		                             "params.arguments as an object");
+	if ((reply = unnamed_call(m, id)) != NULL)
+		return reply;
 	name = server_tool_name(m, tool);
 	calls = agent_tool_calls(name, tool, args, id);
 	/* the server resolves a relative path from its own cwd (airlock's),
@@ -540,6 +563,8 @@ static json_t *client_message(struct mcp *m, json_t *msg)
 	if (in_flight(m, id))
 		return rpc_error(id, -32600, "airlock: a request with this id is already in flight; "
 		                             "not forwarded");
+	if (strcmp(method, "initialize") == 0)
+		m->init_seen = true;
 	if (strcmp(method, "initialize") == 0 && !m->named) {
 		pthread_mutex_lock(&m->lock);
 		m->initializing = true;
@@ -627,6 +652,11 @@ static void client_batch(struct mcp *m, json_t *batch, const char *raw, size_t l
 	size_t i;
 
 	json_array_foreach(batch, i, e) {
+		const char *method = json_string_value(json_object_get(e, "method"));
+		if (method && strcmp(method, "initialize") == 0)
+			m->init_batched = m->init_seen = true;
+	}
+	json_array_foreach(batch, i, e) {
 		json_t *r = json_is_object(e) ? client_message(m, e)
 		                              : rpc_error(NULL, -32600, "airlock: invalid request");
 		if (r == NULL)
@@ -642,6 +672,7 @@ static void client_batch(struct mcp *m, json_t *batch, const char *raw, size_t l
 		json_array_extend(replies, f);
 		json_decref(f);
 	}
+	m->init_batched = false;
 	if (json_array_size(replies))
 		client_write(m, replies, NULL, 0);
 	json_decref(fwd);

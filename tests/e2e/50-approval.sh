@@ -283,7 +283,7 @@ mkfifo "$d/gone3/fifo"
 (exec 3<"$d/gone3/fifo"; while [ ! -e "$d/gone3/go" ]; do sleep 0.1; done) &
 PY=python3; [ -x /usr/bin/python3 ] && PY=/usr/bin/python3
 tm new-session -d -s gone3 -x 80 -y 24 \
-	"cd '$d/gone3/w' && env HOME='$d/gone3/home' LANG=C.UTF-8 TERM=screen '$AIRLOCK' mcp --db '$d/gone3/a.db' --policy '$d/ask.policy' -- $PY '$PWD/tests/data/integrations/fake-mcp-server.py' ../server.log < ../calls > ../fifo 2> ../err"
+	"cd '$d/gone3/w' && env HOME='$d/gone3/home' LANG=C.UTF-8 TERM=screen '$AIRLOCK' mcp --name fake --db '$d/gone3/a.db' --policy '$d/ask.policy' -- $PY '$PWD/tests/data/integrations/fake-mcp-server.py' ../server.log < ../calls > ../fifo 2> ../err"
 check "mcp client gone: the screen shows the call" wait_for gone3 "rm -rf victim"
 touch "$d/gone3/go"
 check "mcp client gone: mcp exits without a key" pane_dead gone3 20

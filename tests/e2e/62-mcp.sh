@@ -72,6 +72,23 @@ expect_eq "raw: only the ping reached the server" "$(cat "$d/raw.log")" '[{"json
 expect_eq "raw: --name names the server" "$(q "SELECT count(*) FROM call_index WHERE name = 'mcp:raw.exec'")" 1
 expect_eq "raw: garbage answered with a parse error" "$(grep -c '"code":-32700' "$d/raw.out")" 2
 
+# Without --name, a call's name waits for the server's serverInfo.name: a
+# tools/call before initialize, or in initialize's batch, was named after
+# the server's command (mcp:fake-mcp-server.py.exec), and a policy rule on
+# mcp:fake.exec missed it. Refused now, never forwarded.
+printf '%s\n' \
+	'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"lookup","arguments":{"path":"x"}}}' \
+	'[{"jsonrpc":"2.0","id":2,"method":"initialize","params":{}},{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"lookup","arguments":{"path":"x"}}}]' \
+	'{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"lookup","arguments":{"path":"x"}}}' |
+	mcp -- $PY "$data/fake-mcp-server.py" "$d/early.log" > "$d/early.out" 2> "$d/early.err"
+check "early: a call before initialize refused" is_true \
+	'select(.id == 1) | .error.code == -32600 and (.error.message | contains("before initialize"))' "$d/early.out"
+check "early: a call in initialize's batch refused" is_true \
+	'if type == "array" then .[] else . end | select(.id == 3) | .error.message | contains("same batch as initialize")' "$d/early.out"
+expect_eq "early: the refused calls never reached the server" \
+	"$(jq -r 'if type == "array" then .[] else . end | select(.method == "tools/call") | .id' "$d/early.log" | tr '\n' ' ')" ""
+expect_eq "early: the call after initialize is named after serverInfo" "$(q "SELECT name FROM call_index WHERE name LIKE 'mcp:%lookup' ORDER BY id DESC LIMIT 1")" mcp:fake.lookup
+
 # A server line longer than --line-cap reaches the client whole, unread
 # (dropped, the client waited for ever); the call it answered is recorded
 # as unread, and the lines after it pass as before.

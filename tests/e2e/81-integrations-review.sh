@@ -13,7 +13,7 @@ PY=python3; [ -x /usr/bin/python3 ] && PY=/usr/bin/python3
 # mcp DB LOG SERVER...: the client's lines (stdin) through airlock mcp
 mcp() {
 	db=$1 log=$2; shift 2
-	(cat; sleep 1) | (cd "$d/wd" && timeout 20 "$AIRLOCK" mcp --no-tty --db "$d/$db" -- "$@" "$d/$log") 2>/dev/null
+	(cat; sleep 1) | (cd "$d/wd" && timeout 20 "$AIRLOCK" mcp --no-tty --name fake --db "$d/$db" -- "$@" "$d/$log") 2>/dev/null
 }
 lacks() { ! printf '%s' "$out" | grep -q "$1"; }
 has() { printf '%s' "$out" | grep -q "$1"; }
@@ -128,7 +128,7 @@ check "tools/call in another case: refused" has '"id":2,"error":{"code":-32601'
 out=$(printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}' \
 	'{"jsonrpc":"2.0","id":2,"method":"tools/list"}' \
 	'{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"write_file","arguments":{"path":"etc/airlock-review-x","content":"x"}}}' |
-	(cat; sleep 1) | (cd / && timeout 20 "$AIRLOCK" mcp --no-tty --workdir "$d/wd" --db "$d/c.db" -- $PY "$F" "$d/c.log") 2>/dev/null)
+	(cat; sleep 1) | (cd / && timeout 20 "$AIRLOCK" mcp --no-tty --name fake --workdir "$d/wd" --db "$d/c.db" -- $PY "$F" "$d/c.log") 2>/dev/null)
 check "mcp --workdir: a relative path is judged from the server's cwd" lacks "ran write_file"
 expect_eq "mcp --workdir: the log says where it was resolved" \
 	"$(sqlite3 "$d/c.db" "SELECT json_extract(body, '$.cwd') FROM events WHERE kind = 'received'")" /

@@ -21,7 +21,7 @@ lacks() { ! has "$1"; }
 # mcp DB LOG SERVER...: the client's lines (stdin) through airlock mcp
 mcp() {
 	db=$1 log=$2; shift 2
-	(cat; sleep 1) | (cd "$d/wd" && timeout 30 "$AIRLOCK" mcp --no-tty --db "$d/$db" "$@" "$d/$log") 2>/dev/null
+	(cat; sleep 1) | (cd "$d/wd" && timeout 30 "$AIRLOCK" mcp --no-tty --name fake --db "$d/$db" "$@" "$d/$log") 2>/dev/null
 }
 
 # --- hook: a sandboxed command JSON cannot carry is denied, not run bare -------
@@ -113,7 +113,7 @@ finished() { [ "$(sqlite3 "$d/q.db" "SELECT count(*) FROM events WHERE kind = 'f
 	i=0
 	while [ $i -lt 200 ] && ! finished; do sleep 0.1; i=$((i + 1)); done
 	finished && echo yes >"$d/q.seen"
-} | (cd "$d/wd" && timeout 60 "$AIRLOCK" mcp --no-tty --db "$d/q.db" -- $PY "$F" "$d/q.log" >/dev/null 2>&1)
+} | (cd "$d/wd" && timeout 60 "$AIRLOCK" mcp --no-tty --name fake --db "$d/q.db" -- $PY "$F" "$d/q.log" >/dev/null 2>&1)
 check "mcp: the outcome is in the log while the client still waits" test -e "$d/q.seen"
 
 # --- mcp: a request the server cannot be sent is answered, not left waiting ---
@@ -130,7 +130,7 @@ PY
 out=$({ printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"tools/list"}'; sleep 1
 	printf '%s\n' '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"lookup","arguments":{"path":"notes.md"}}}' \
 		'{"jsonrpc":"2.0","id":3,"method":"ping"}'; } |
-	(cd "$d/wd" && timeout 60 "$AIRLOCK" mcp --no-tty --db "$d/cl.db" -- $PY "$d/closer.py" 2>/dev/null))
+	(cd "$d/wd" && timeout 60 "$AIRLOCK" mcp --no-tty --name closer --db "$d/cl.db" -- $PY "$d/closer.py" 2>/dev/null))
 check "mcp, server stdin closed: the call is answered" has '"id":2,"error":{"code":-32603'
 check "mcp, server stdin closed: the ping is answered" has '"id":3,"error":{"code":-32603'
 expect_eq "mcp, server stdin closed: the call is recorded not run" \
