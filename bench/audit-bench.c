@@ -12,6 +12,8 @@
  *   verify PATH     db_verify over the whole log: prints seconds
  *   page PATH       open + the first page of 50 calls, unfiltered and with
  *                   filters (the browser's first screen): prints ms
+ *   redact FILE N   db_redact_text() over 1 MiB (the capture cap of one
+ *                   stream) made of FILE repeated, N times: prints MB/s
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -176,6 +178,31 @@ static int bench_baseline(const char *path, long long n)
 	return 0;
 }
 
+static int bench_redact(const char *file, long long n)
+{
+	FILE *f = fopen(file, "rb");
+	size_t cap = 1u << 20, got = 0, len, k;
+	char *text = xmalloc(cap), *out;
+	double t0;
+
+	while (f && got < cap && (k = fread(text + got, 1, cap - got, f)) > 0) {
+		got += k;
+		if (got < cap)
+			rewind(f);
+	}
+	if (f == NULL || got == 0) {
+		fprintf(stderr, "audit-bench: cannot read %s\n", file);
+		exit(1);
+	}
+	fclose(f);
+	t0 = now_s();
+	for (long long i = 0; i < n; i++)
+		free(db_redact_text(text, got, &len));
+	printf("%.1f\n", (double)got * (double)n / (now_s() - t0) / 1e6);
+	free(text);
+	return 0;
+}
+
 static int bench_verify(const char *path)
 {
 	struct db *db = open_or_die(path);
@@ -234,10 +261,13 @@ int main(int argc, char **argv)
 		return bench_fill(argv[2], n);
 	if (argc == 4 && strcmp(argv[1], "baseline") == 0)
 		return bench_baseline(argv[2], n);
+	if (argc == 4 && strcmp(argv[1], "redact") == 0)
+		return bench_redact(argv[2], n);
 	if (argc == 3 && strcmp(argv[1], "verify") == 0)
 		return bench_verify(argv[2]);
 	if (argc == 3 && strcmp(argv[1], "page") == 0)
 		return bench_page(argv[2]);
-	fprintf(stderr, "usage: audit-bench append|append-ask|fill PATH N | verify|page PATH\n");
+	fprintf(stderr, "usage: audit-bench append|append-ask|fill PATH N | redact FILE N | "
+	                "verify|page PATH\n");
 	return 2;
 }
