@@ -605,8 +605,10 @@ const char *classify_find_token(const char *text, size_t len, struct span *where
 		    c != 'p' && c != 'd' && c != 'y')
 			continue;
 		for (size_t s = 0; s < nitems(shapes); s++) {
-			size_t pl = strlen(shapes[s].prefix), bl;
-			if (shapes[s].prefix[0] != c || i + pl > len ||
+			size_t pl, bl;
+			/* the first byte before strlen(): this runs at most offsets
+			 * of every text the audit log stores */
+			if (shapes[s].prefix[0] != c || i + (pl = strlen(shapes[s].prefix)) > len ||
 			    memcmp(text + i, shapes[s].prefix, pl) != 0 || !word_start(text, i))
 				continue;
 			bl = body_len(text + i + pl, len - i - pl, &shapes[s]);
