@@ -775,10 +775,14 @@ static void rule_sed(struct cctx *x, struct cmdv *c)
 		if (e)
 			sed_script(x, e, val);
 		if (f) {
+			size_t len;
+			const char *text = shell_files_stdin_text(x, f, val, &len);
 			paths_read(x, f, val);
 			cls_add(x, x->o->unknown_program, "exec.script", shell_span_word(x, f),
 			        "sed runs a script file airlock cannot see (its e and w commands "
 			        "run programs and write files)");
+			if (text) /* -f - or /dev/stdin: its here-document or piped text */
+				sed_script(x, f, text);
 		}
 		given |= e || f;
 		i = j > i ? j : i;
@@ -807,6 +811,8 @@ static bool awk_src(struct cctx *x, enum awk_src src, const struct word *w, cons
                     bool *inplace)
 {
 	struct span sp = shell_span_word(x, w);
+	const char *text;
+	size_t len;
 
 	switch (src) {
 	case AWK_TEXT:
@@ -815,7 +821,10 @@ static bool awk_src(struct cctx *x, enum awk_src src, const struct word *w, cons
 	case AWK_FILE:
 		cls_add(x, x->o->unknown_program, "exec.script", sp,
 		        "runs an awk program from a file airlock cannot see");
-		shell_files_run(x, w, "awk");
+		if (strcmp(v, "-") != 0)
+			shell_files_run(x, w, "awk");
+		else if ((text = shell_files_stdin_text(x, w, v, &len)) != NULL)
+			code_scan(x, "awk", text, len, sp); /* -f -: stdin, its here-document */
 		return true;
 	case AWK_INCLUDE:
 		if (strcmp(v, "inplace") == 0 || strcmp(v, "inplace.awk") == 0) {
