@@ -881,7 +881,7 @@ static bool tar_env_opt(const char *opts, const char *name)
 	return false;
 }
 
-#define TAR_ARGOPTS "fCTXbIgKLNV" /* tar's short options that take a value */
+#define TAR_ARGOPTS "fCTXbIgKLNVFH" /* tar's short options that take a value */
 
 /* tar options that run programs, given or in TAR_OPTIONS: the command
  * line each names is judged as a script. */
@@ -992,17 +992,24 @@ static void rule_tar(struct cctx *x, struct cmdv *c)
 
 	tar_hooks(x, c);
 	tar_outputs(x, c);
+	/* -I: the compressor; -F: the --info-script run at each volume's end */
 	if ((f = opt_value(c, 'I', NULL, TAR_ARGOPTS, &val)) != NULL)
 		rules_hook(x, f, val, strlen(val), "tar -I runs another program");
+	if ((f = opt_value(c, 'F', NULL, TAR_ARGOPTS, &val)) != NULL)
+		rules_hook(x, f, val, strlen(val), "tar -F runs another program");
 	f = opt_value(c, 'f', "--file", TAR_ARGOPTS, &val);
 	/* old style: the cluster's values follow it in its letters' order
-	 * (tar cbf 20 ARCHIVE); start is the first word past them */
+	 * (tar cbf 20 ARCHIVE, tar cIf CMD ARCHIVE); start is the first word
+	 * past them */
 	for (const char *m = mode; *m; m++) {
 		if (!strchr(TAR_ARGOPTS, *m))
 			continue;
 		if (*m == 'f' && f == NULL && start < c->n) {
 			f = &c->w[start];
 			val = f->val;
+		} else if ((*m == 'I' || *m == 'F') && start < c->n) {
+			rules_hook(x, &c->w[start], c->w[start].val, c->w[start].len,
+			           "tar runs another program");
 		}
 		start++;
 	}
