@@ -883,6 +883,33 @@ static bool tar_env_opt(const char *opts, const char *name)
 
 #define TAR_ARGOPTS "fCTXbIgKLNVFH" /* tar's short options that take a value */
 
+/* tar -I VALUE: a known compressor with options alone (tar -I 'zstd -19
+ * -T0') is as routine as tar --zstd, not a hook to ask about. */
+static bool tar_plain_compressor(const struct word *w, const char *v)
+{
+	static const char *const known[] = {"bzip2", "brotli", "gzip",  "lbzip2", "lz4",
+	                                    "lzip",  "lzma",   "lzop",  "pbzip2", "pigz",
+	                                    "pixz",  "plzip",  "xz",    "zstd",   "zstdmt"};
+	size_t n = strcspn(v, " ");
+
+	if ((w->flags & (W_DYNAMIC | W_GLOB)) ||
+	    v[n + strspn(v + n, " -=.,abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")])
+		return false;
+	for (size_t i = 0; i < nitems(known); i++)
+		if (strlen(known[i]) == n && strncmp(v, known[i], n) == 0)
+			return true;
+	return false;
+}
+
+/* A compressor or other program tar runs: judged as a script. */
+static void tar_hook(struct cctx *x, const struct word *w, const char *v, const char *why)
+{
+	if (tar_plain_compressor(w, v))
+		shell_script_text(x, v, strlen(v), shell_span_word(x, w));
+	else
+		rules_hook(x, w, v, strlen(v), why);
+}
+
 /* tar options that run programs, given or in TAR_OPTIONS: the command
  * line each names is judged as a script. */
 static void tar_hooks(struct cctx *x, const struct cmdv *c)
@@ -899,7 +926,7 @@ static void tar_hooks(struct cctx *x, const struct cmdv *c)
 		if (w) {
 			if (strcmp(hooks[i], "--checkpoint-action") == 0) /* exec=CMD; others print */
 				v = strncmp(v, "exec=", 5) == 0 ? v + 5 : "";
-			rules_hook(x, w, v, strlen(v), "tar runs another program");
+			tar_hook(x, w, v, "tar runs another program");
 		} else if (opt_long(c, hooks[i]))
 			cls_add(x, TIER_HIGH, "exec.hook_program", shell_span_words(x, c->w, c->n),
 			        "tar %s runs another program", hooks[i]);
@@ -994,7 +1021,7 @@ static void rule_tar(struct cctx *x, struct cmdv *c)
 	tar_outputs(x, c);
 	/* -I: the compressor; -F: the --info-script run at each volume's end */
 	if ((f = opt_value(c, 'I', NULL, TAR_ARGOPTS, &val)) != NULL)
-		rules_hook(x, f, val, strlen(val), "tar -I runs another program");
+		tar_hook(x, f, val, "tar -I runs another program");
 	if ((f = opt_value(c, 'F', NULL, TAR_ARGOPTS, &val)) != NULL)
 		rules_hook(x, f, val, strlen(val), "tar -F runs another program");
 	f = opt_value(c, 'f', "--file", TAR_ARGOPTS, &val);
@@ -1008,8 +1035,7 @@ static void rule_tar(struct cctx *x, struct cmdv *c)
 			f = &c->w[start];
 			val = f->val;
 		} else if ((*m == 'I' || *m == 'F') && start < c->n) {
-			rules_hook(x, &c->w[start], c->w[start].val, c->w[start].len,
-			           "tar runs another program");
+			tar_hook(x, &c->w[start], c->w[start].val, "tar runs another program");
 		}
 		start++;
 	}
