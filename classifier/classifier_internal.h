@@ -542,6 +542,13 @@ void shell_files_note(struct cctx *x, const struct cmdv *c);
 /* w names a file about to run as a script in lang ("sh", "python", ...; NULL:
  * by its #! line): any content the call wrote there is read as that script. */
 void shell_files_run(struct cctx *x, const struct word *w, const char *lang);
+/* The script text a program reads for the script file v (of word w) names
+ * when v is "-" or its stdin (/dev/stdin, /dev/fd/0): awk -f -, sed -f -.
+ * Returns the here-document, here-string or known piped text, NUL-ended in
+ * the arena (its length in len), or NULL; unknown piped text is
+ * exec.pipe_to_shell. */
+const char *shell_files_stdin_text(struct cctx *x, const struct word *w, const char *v,
+                                   size_t *len);
 /* w, a program name without a '/', may be found through a PATH that holds
  * '.' or the directory of a file the call wrote with that name: that
  * file's content is read as the script (by its #! line). */

@@ -612,6 +612,11 @@ static const char *const gate_rel[] = {
 	".amazonq/mcp.json", ".amazonq/default.json", ".cursor/hooks.json", ".kiro/hooks",
 	".kiro/settings/mcp.json", ".opencode/opencode.json", ".opencode/opencode.jsonc",
 	".opencode/plugin", ".opencode/plugins", ".roo/mcp.json", ".windsurf/hooks.json",
+	/* the rest of guard.c's table: Zed's language server and formatter
+	 * commands, aider's lint-cmd, Qwen Code's, Crush's, opencode's root
+	 * and Continue's MCP servers, Gemini CLI's workspace extensions */
+	".zed/settings.json", ".aider.conf.yml", ".qwen/settings.json", ".crush.json", "crush.json",
+	"opencode.json", "opencode.jsonc", ".continue/mcpServers", ".gemini/extensions",
 };
 static const char *const gate_home[] = {
 	".config/airlock",  ".local/state/airlock",  ".claude/settings.json", ".claude/settings.local.json",
@@ -711,7 +716,8 @@ static bool git_config(const char *abs)
 	 * lefthook merges its git-ignored local config and scripts into
 	 * what the hook it installed runs */
 	return strstr(abs, "/.husky/") != NULL || strstr(abs, "/.lefthook-local") != NULL ||
-	       strstr(abs, "/.config/lefthook-local.") != NULL;
+	       strstr(abs, "/.config/lefthook-local.") != NULL ||
+	       strstr(abs, "/lefthook-local.") != NULL;
 }
 
 bool paths_holds_secrets(const struct cctx *x, const char *abs)

@@ -25,6 +25,47 @@ static void eval_script(struct cctx *x, const struct word *w, const char *val, c
 		shell_script_text(x, val, strlen(val), shell_span_word(x, w));
 }
 
+/* A NAME or NAME=VALUE a builtin assigns to: bash evaluates the subscript
+ * of NAME[SUBSCRIPT] (its $( ) runs, quoted or not), not VALUE. */
+static void eval_name(struct cctx *x, const struct word *w)
+{
+	const char *eq = strchr(w->val, '=');
+	size_t n = eq ? (size_t)(eq - w->val) : w->len;
+	struct word name = *w;
+
+	if (memchr(w->val, '[', n) == NULL)
+		return;
+	shell_var_evaluated(x);
+	name.len = n; /* a prefix: shell_expand_word reads len bytes */
+	shell_expand_word(x, &name);
+}
+
+/* The NAME a builtin assigns to, given as an option's value (wait -p
+ * NAME) or as an operand (getopts OPTSTRING NAME, mapfile NAME): its
+ * subscript is expanded. */
+static void eval_assigned(struct cctx *x, const struct cmdv *c)
+{
+	static const struct {
+		const char *name, *argopts;
+		char opt;    /* the option whose value is NAME, or 0 */
+		size_t nth;  /* else NAME is this operand (1-based) */
+	} rows[] = {{"getopts", "", 0, 2}, {"mapfile", "dnOsuCc", 0, 1},
+	            {"readarray", "dnOsuCc", 0, 1}, {"wait", "p", 'p', 0}};
+	size_t idx[4], n;
+	const char *val;
+	const struct word *w;
+
+	for (size_t r = 0; r < nitems(rows); r++) {
+		if (strcmp(c->w[0].val, rows[r].name) != 0)
+			continue;
+		if (rows[r].opt && (w = opt_value(c, rows[r].opt, NULL, rows[r].argopts, &val)) != NULL)
+			eval_name(x, w);
+		n = rows[r].opt ? 0 : opt_operands(c, 1, rows[r].argopts, idx, nitems(idx));
+		if (n >= rows[r].nth && rows[r].nth > 0)
+			eval_name(x, &c->w[idx[rows[r].nth - 1]]);
+	}
+}
+
 /* trap ACTION SIGNAL...: ACTION runs when the signal (or EXIT) comes;
  * `-` and '' reset or ignore; alone, or as a number, it is a signal. */
 static void eval_trap(struct cctx *x, const struct cmdv *c)
@@ -47,6 +88,7 @@ static void eval_mapfile(struct cctx *x, const struct cmdv *c)
 
 	if (w)
 		eval_script(x, w, val, c->w[0].val);
+	eval_assigned(x, c);
 }
 
 /* hash -p PATH NAME...: NAME now runs PATH. */
@@ -98,9 +140,14 @@ static void eval_declare_array(struct cctx *x, const struct cmdv *c)
 }
 
 /* declare -i NAME=EXPR (arithmetic) and -n NAME=REF (a name whose
- * subscript is expanded at every use); typeset and local alike. */
+ * subscript is expanded at every use); typeset, local, readonly and
+ * export alike, and the NAME[SUBSCRIPT] each of them assigns to
+ * (declare 'a[$(cmd)]=1'). */
 static void eval_declare(struct cctx *x, const struct cmdv *c)
 {
+	for (size_t i = 1; i < c->n; i++)
+		if (c->w[i].val[0] != '-' && c->w[i].val[0] != '+')
+			eval_name(x, &c->w[i]);
 	if (opt_short(c, 'a', "") || opt_short(c, 'A', ""))
 		eval_declare_array(x, c);
 	if (!opt_short(c, 'i', "") && !opt_short(c, 'n', ""))
@@ -123,14 +170,18 @@ static void eval_printf(struct cctx *x, const struct cmdv *c)
 	}
 }
 
-/* read NAME...: each NAME's subscript is expanded. */
+/* read NAME... and read -a NAME: each NAME's subscript is expanded. */
 static void eval_read(struct cctx *x, const struct cmdv *c)
 {
 	size_t idx[16], n = opt_operands(c, 1, "adinNptu", idx, nitems(idx));
+	const char *val;
+	const struct word *a = opt_value(c, 'a', NULL, "adinNptu", &val);
 
 	shell_var_evaluated(x);
 	for (size_t i = 0; i < n; i++)
 		shell_expand_word(x, &c->w[idx[i]]);
+	if (a)
+		shell_expand_word(x, a);
 }
 
 /* compgen -W WORDLIST expands WORDLIST again (its $( ) and ` ` run, even
@@ -217,13 +268,13 @@ static const struct evaluator {
 	void (*fn)(struct cctx *x, const struct cmdv *c);
 } evaluators[] = {
 	{"[", eval_test},         {"compgen", eval_compgen}, {"declare", eval_declare},
-	{"fc", eval_fc},
+	{"export", eval_declare}, {"fc", eval_fc},           {"getopts", eval_assigned},
 	{"hash", eval_hash},
 	{"let", eval_let},        {"local", eval_declare},   {"mapfile", eval_mapfile},
 	{"printf", eval_printf},  {"read", eval_read},       {"readarray", eval_mapfile},
 	{"readonly", eval_declare}, {"set", eval_histexpand}, {"shopt", eval_histexpand},
 	{"test", eval_test},      {"trap", eval_trap},       {"typeset", eval_declare},
-	{"unset", eval_unset},
+	{"unset", eval_unset},    {"wait", eval_assigned},
 };
 
 static int evaluator_cmp(const void *k, const void *e)

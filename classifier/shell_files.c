@@ -159,11 +159,11 @@ static void run_text(struct cctx *x, const char *lang, const char *text, size_t 
 		code_scan(x, lang, text, len, sp);
 }
 
-/* A script read from descriptor fd of the command being judged: its
- * here-document or here-string (the last for that fd wins, as in the
- * shell), or for stdin the text piped in; a pipe whose text is unknown
- * is code airlock cannot see. */
-static void run_fd(struct cctx *x, long fd, const char *lang, struct span sp)
+/* The script a command reads from descriptor fd: its here-document or
+ * here-string (the last for that fd wins, as in the shell), or for stdin
+ * the text piped in. NULL when unknown; a pipe whose text is unknown is
+ * code airlock cannot see. */
+static const char *fd_text(struct cctx *x, long fd, struct span *sp, size_t *len)
 {
 	const struct cmdv *c = x->cur;
 	const struct redir *doc = NULL;
@@ -176,16 +176,44 @@ static void run_fd(struct cctx *x, long fd, const char *lang, struct span sp)
 		else if (r->fd == fd || (r->fd == -1 && fd == 0 && r->kind == R_IN))
 			doc = NULL; /* a later redirection of it wins */
 	}
-	if (doc && doc->kind == R_HEREDOC)
-		run_text(x, lang, doc->body ? doc->body : "", doc->bodylen, sp);
-	else if (doc)
-		run_text(x, lang, doc->target.val, doc->target.len,
-		         shell_span_word(x, &doc->target));
-	else if (c && fd == 0 && c->in == IN_PIPE && c->in_text)
-		run_text(x, lang, c->in_text, c->in_len, c->in_span);
-	else if (c && fd == 0 && c->in == IN_PIPE)
-		cls_add(x, TIER_HIGH, "exec.pipe_to_shell", sp,
+	if (doc && doc->kind == R_HEREDOC) {
+		*len = doc->bodylen;
+		return doc->body ? doc->body : "";
+	}
+	if (doc) {
+		*sp = shell_span_word(x, &doc->target);
+		*len = doc->target.len;
+		return doc->target.val;
+	}
+	if (c && fd == 0 && c->in == IN_PIPE && c->in_text) {
+		*sp = c->in_span;
+		*len = c->in_len;
+		return c->in_text;
+	}
+	if (c && fd == 0 && c->in == IN_PIPE)
+		cls_add(x, TIER_HIGH, "exec.pipe_to_shell", *sp,
 		        "runs a script piped from another command");
+	return NULL;
+}
+
+static void run_fd(struct cctx *x, long fd, const char *lang, struct span sp)
+{
+	size_t len;
+	const char *text = fd_text(x, fd, &sp, &len);
+
+	if (text)
+		run_text(x, lang, text, len, sp);
+}
+
+const char *shell_files_stdin_text(struct cctx *x, const struct word *w, const char *v, size_t *len)
+{
+	struct span sp = shell_span_word(x, w);
+	const char *text;
+
+	if ((w->flags & (W_DYNAMIC | W_GLOB)) || (strcmp(v, "-") != 0 && fd_of(v) != 0))
+		return NULL;
+	text = fd_text(x, 0, &sp, len);
+	return text ? arena_strndup(x->a, text, *len) : NULL;
 }
 
 void shell_files_run(struct cctx *x, const struct word *w, const char *lang)

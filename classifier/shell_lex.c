@@ -265,6 +265,59 @@ static bool lex_arith(struct lexer *lx, unsigned *flags)
 	return true;
 }
 
+/* A $( ) or ` ` at i inside a larger expansion: read (and judged) whole.
+ * Returns the offset past it, or 0 when the $( ) cannot be read. */
+static size_t lex_inner_subst(struct lexer *lx, size_t i, unsigned *flags)
+{
+	size_t save = lx->pos, savelen = lx->sblen;
+
+	if (lx->s[i] == '$') {
+		long end = shell_parse_subst(lx->x, lx->s, lx->n, i + 2);
+		if (end < 0)
+			return 0;
+		*flags |= W_SUBST;
+		return (size_t)end + 1;
+	}
+	lx->pos = i;
+	lex_backtick(lx, flags);
+	i = lx->pos;
+	lx->pos = save;
+	lx->sblen = savelen;
+	return i;
+}
+
+/* $[ ... ]: bash's old arithmetic, read as $(( )) is (its quotes do not
+ * stop $( ), and its names are evaluated). */
+static void lex_old_arith(struct lexer *lx, unsigned *flags)
+{
+	size_t start = lx->pos, i = lx->pos + 2;
+	int depth = 1;
+
+	while (i < lx->n && depth > 0) {
+		char c = lx->s[i];
+		if (c == '\\') {
+			i += 2;
+		} else if (c == '\'') {
+			i = lex_quote_runs(lx, i);
+		} else if ((c == '$' && i + 1 < lx->n && lx->s[i + 1] == '(') || c == '`') {
+			if ((i = lex_inner_subst(lx, i, flags)) == 0)
+				break;
+		} else {
+			depth += (c == '[') - (c == ']');
+			i++;
+		}
+	}
+	if (depth != 0) {
+		lex_fail(lx, "unterminated $[ ]", start);
+		lx->pos = lx->n;
+		return;
+	}
+	lx->pos = i;
+	sb_put(lx, lx->s + start, i - start);
+	*flags |= W_DYNAMIC;
+	shell_var_evaluated(lx->x);
+}
+
 static void lex_subst(struct lexer *lx, unsigned *flags)
 {
 	size_t start = lx->pos;
@@ -332,12 +385,34 @@ static bool zsh_flags_evaluate(const char *s, size_t n)
 	return false;
 }
 
+/* The ':' of ${NAME:OFFSET[:LENGTH]} (NAME a variable, a positional or
+ * special parameter, or an array element: ${@:2}, ${a[@]:1:n}), whose
+ * OFFSET and LENGTH bash evaluates as arithmetic; 0 when it has none
+ * (${x:-w} and the like). */
+static size_t lex_param_offset(const struct lexer *lx, size_t name)
+{
+	size_t e = name + (name < lx->n && lx->s[name] == '!');
+
+	if (e < lx->n && strchr("@*#?$!-", lx->s[e]))
+		e++;
+	else
+		while (e < lx->n && is_name_char(lx->s[e]))
+			e++;
+	if (e < lx->n && lx->s[e] == '[') {
+		const char *q = memchr(lx->s + e, ']', lx->n - e);
+		e = q ? (size_t)(q - lx->s) + 1 : lx->n;
+	}
+	if (e + 1 < lx->n && lx->s[e] == ':' && !strchr("-=?+", lx->s[e + 1]))
+		return e;
+	return 0;
+}
+
 /* ${ ... }: HOME and PWD expand; command substitutions inside run. Inside
  * double quotes (and unquoted here-documents) single quotes are literal
  * there, so a $( ) between them runs too. */
 static void lex_param(struct lexer *lx, unsigned *flags)
 {
-	size_t start = lx->pos, i = lx->pos + 2, name = i, sub;
+	size_t start = lx->pos, i = lx->pos + 2, name = i, sub, off;
 	const char *set;
 	int depth = 1, bdepth = 0;
 
@@ -359,6 +434,8 @@ static void lex_param(struct lexer *lx, unsigned *flags)
 	while (sub < lx->n && is_name_char(lx->s[sub]))
 		sub++;
 	sub = sub < lx->n && lx->s[sub] == '[' ? sub : 0;
+	if ((off = lex_param_offset(lx, name)) != 0)
+		shell_var_evaluated(lx->x);
 	for (i = start + 2; i < lx->n && depth > 0;) {
 		char c = lx->s[i];
 		if (sub && i == sub)
@@ -367,24 +444,14 @@ static void lex_param(struct lexer *lx, unsigned *flags)
 			bdepth += c == '[' ? 1 : -1;
 		if (c == '\\') {
 			i += 2;
-		} else if (c == '\'' && !lx->in_dq && bdepth) {
+		} else if (c == '\'' && !lx->in_dq && (bdepth || (off && i > off && depth == 1))) {
 			i = lex_quote_runs(lx, i);
 		} else if (c == '\'' && !lx->in_dq) {
 			const char *q = memchr(lx->s + i + 1, '\'', lx->n - i - 1);
 			i = q ? (size_t)(q - lx->s) + 1 : lx->n;
-		} else if (c == '$' && i + 1 < lx->n && lx->s[i + 1] == '(') {
-			long end = shell_parse_subst(lx->x, lx->s, lx->n, i + 2);
-			if (end < 0)
+		} else if ((c == '$' && i + 1 < lx->n && lx->s[i + 1] == '(') || c == '`') {
+			if ((i = lex_inner_subst(lx, i, flags)) == 0)
 				break;
-			i = (size_t)end + 1;
-			*flags |= W_SUBST;
-		} else if (c == '`') {
-			size_t save = lx->pos, savelen = lx->sblen;
-			lx->pos = i;
-			lex_backtick(lx, flags);
-			i = lx->pos;
-			lx->pos = save;
-			lx->sblen = savelen;
 		} else {
 			depth += (c == '{') - (c == '}');
 			i++;
@@ -462,7 +529,9 @@ static void lex_dollar(struct lexer *lx, unsigned *flags, bool in_dq)
 
 	if (c == '(' && p + 2 < lx->n && s[p + 2] == '(' && lex_arith(lx, flags))
 		return;
-	if (c == '(') {
+	if (c == '[') {
+		lex_old_arith(lx, flags);
+	} else if (c == '(') {
 		lex_subst(lx, flags);
 	} else if (c == '{') {
 		lex_param(lx, flags);

@@ -299,7 +299,8 @@ static bool is_arith_op(const struct token *t)
 
 /* [[ ... ]]: a test; its words are data (substitutions already ran),
  * except the operands of -eq and the like, which bash evaluates as
- * arithmetic: their $( ) run even from quoted text. */
+ * arithmetic, and the name after -v, whose subscript it evaluates: their
+ * $( ) run even from quoted text. */
 static enum step parse_test(struct parser *p, size_t off)
 {
 	struct token t;
@@ -319,6 +320,10 @@ static enum step parse_test(struct parser *p, size_t off)
 			shell_var_evaluated(p->x);
 			if (prev.val)
 				shell_expand_word(p->x, &prev);
+			arith = true;
+		} else if (t.kind == TOK_WORD && !(t.w.flags & W_QUOTED) &&
+		           strcmp(t.w.val, "-v") == 0) {
+			shell_var_evaluated(p->x); /* [[ -v 'a[$(cmd)]' ]] */
 			arith = true;
 		} else if (t.kind == TOK_WORD && arith) {
 			shell_expand_word(p->x, &t.w);

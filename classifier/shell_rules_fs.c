@@ -775,10 +775,14 @@ static void rule_sed(struct cctx *x, struct cmdv *c)
 		if (e)
 			sed_script(x, e, val);
 		if (f) {
+			size_t len;
+			const char *text = shell_files_stdin_text(x, f, val, &len);
 			paths_read(x, f, val);
 			cls_add(x, x->o->unknown_program, "exec.script", shell_span_word(x, f),
 			        "sed runs a script file airlock cannot see (its e and w commands "
 			        "run programs and write files)");
+			if (text) /* -f - or /dev/stdin: its here-document or piped text */
+				sed_script(x, f, text);
 		}
 		given |= e || f;
 		i = j > i ? j : i;
@@ -807,6 +811,8 @@ static bool awk_src(struct cctx *x, enum awk_src src, const struct word *w, cons
                     bool *inplace)
 {
 	struct span sp = shell_span_word(x, w);
+	const char *text;
+	size_t len;
 
 	switch (src) {
 	case AWK_TEXT:
@@ -815,7 +821,10 @@ static bool awk_src(struct cctx *x, enum awk_src src, const struct word *w, cons
 	case AWK_FILE:
 		cls_add(x, x->o->unknown_program, "exec.script", sp,
 		        "runs an awk program from a file airlock cannot see");
-		shell_files_run(x, w, "awk");
+		if (strcmp(v, "-") != 0)
+			shell_files_run(x, w, "awk");
+		else if ((text = shell_files_stdin_text(x, w, v, &len)) != NULL)
+			code_scan(x, "awk", text, len, sp); /* -f -: stdin, its here-document */
 		return true;
 	case AWK_INCLUDE:
 		if (strcmp(v, "inplace") == 0 || strcmp(v, "inplace.awk") == 0) {
@@ -872,7 +881,34 @@ static bool tar_env_opt(const char *opts, const char *name)
 	return false;
 }
 
-#define TAR_ARGOPTS "fCTXbIgKLNV" /* tar's short options that take a value */
+#define TAR_ARGOPTS "fCTXbIgKLNVFH" /* tar's short options that take a value */
+
+/* tar -I VALUE: a known compressor with options alone (tar -I 'zstd -19
+ * -T0') is as routine as tar --zstd, not a hook to ask about. */
+static bool tar_plain_compressor(const struct word *w, const char *v)
+{
+	static const char *const known[] = {"bzip2", "brotli", "gzip",  "lbzip2", "lz4",
+	                                    "lzip",  "lzma",   "lzop",  "pbzip2", "pigz",
+	                                    "pixz",  "plzip",  "xz",    "zstd",   "zstdmt"};
+	size_t n = strcspn(v, " ");
+
+	if ((w->flags & (W_DYNAMIC | W_GLOB)) ||
+	    v[n + strspn(v + n, " -=.,abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")])
+		return false;
+	for (size_t i = 0; i < nitems(known); i++)
+		if (strlen(known[i]) == n && strncmp(v, known[i], n) == 0)
+			return true;
+	return false;
+}
+
+/* A compressor or other program tar runs: judged as a script. */
+static void tar_hook(struct cctx *x, const struct word *w, const char *v, const char *why)
+{
+	if (tar_plain_compressor(w, v))
+		shell_script_text(x, v, strlen(v), shell_span_word(x, w));
+	else
+		rules_hook(x, w, v, strlen(v), why);
+}
 
 /* tar options that run programs, given or in TAR_OPTIONS: the command
  * line each names is judged as a script. */
@@ -890,7 +926,7 @@ static void tar_hooks(struct cctx *x, const struct cmdv *c)
 		if (w) {
 			if (strcmp(hooks[i], "--checkpoint-action") == 0) /* exec=CMD; others print */
 				v = strncmp(v, "exec=", 5) == 0 ? v + 5 : "";
-			rules_hook(x, w, v, strlen(v), "tar runs another program");
+			tar_hook(x, w, v, "tar runs another program");
 		} else if (opt_long(c, hooks[i]))
 			cls_add(x, TIER_HIGH, "exec.hook_program", shell_span_words(x, c->w, c->n),
 			        "tar %s runs another program", hooks[i]);
@@ -983,17 +1019,23 @@ static void rule_tar(struct cctx *x, struct cmdv *c)
 
 	tar_hooks(x, c);
 	tar_outputs(x, c);
+	/* -I: the compressor; -F: the --info-script run at each volume's end */
 	if ((f = opt_value(c, 'I', NULL, TAR_ARGOPTS, &val)) != NULL)
-		rules_hook(x, f, val, strlen(val), "tar -I runs another program");
+		tar_hook(x, f, val, "tar -I runs another program");
+	if ((f = opt_value(c, 'F', NULL, TAR_ARGOPTS, &val)) != NULL)
+		rules_hook(x, f, val, strlen(val), "tar -F runs another program");
 	f = opt_value(c, 'f', "--file", TAR_ARGOPTS, &val);
 	/* old style: the cluster's values follow it in its letters' order
-	 * (tar cbf 20 ARCHIVE); start is the first word past them */
+	 * (tar cbf 20 ARCHIVE, tar cIf CMD ARCHIVE); start is the first word
+	 * past them */
 	for (const char *m = mode; *m; m++) {
 		if (!strchr(TAR_ARGOPTS, *m))
 			continue;
 		if (*m == 'f' && f == NULL && start < c->n) {
 			f = &c->w[start];
 			val = f->val;
+		} else if ((*m == 'I' || *m == 'F') && start < c->n) {
+			tar_hook(x, &c->w[start], c->w[start].val, "tar runs another program");
 		}
 		start++;
 	}
