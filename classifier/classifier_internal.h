@@ -542,6 +542,9 @@ void shell_files_note(struct cctx *x, const struct cmdv *c);
 /* w names a file about to run as a script in lang ("sh", "python", ...; NULL:
  * by its #! line): any content the call wrote there is read as that script. */
 void shell_files_run(struct cctx *x, const struct word *w, const char *lang);
+/* True when the file name v is "-" or names stdin (/dev/stdin, /dev/fd/0,
+ * /proc/self/fd/0). */
+bool shell_files_is_stdin(const char *v);
 /* The script text a program reads for the script file v (of word w) names
  * when v is "-" or its stdin (/dev/stdin, /dev/fd/0): awk -f -, sed -f -.
  * Returns the here-document, here-string or known piped text, NUL-ended in

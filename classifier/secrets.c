@@ -71,6 +71,9 @@ static const struct secret_row home_secrets[] = {
 	{".config/composer/auth.json", "Composer registry tokens"},
 	{".composer/auth.json", "Composer registry tokens"},
 	{".config/pypoetry/auth.toml", "Poetry registry tokens"},
+	{".config/pip/pip.conf", "package index URLs, which carry passwords"},
+	{".pip/pip.conf", "package index URLs, which carry passwords"},
+	{".sentryclirc", "Sentry auth tokens"},
 	{".config/doctl", "DigitalOcean tokens"},
 	{".oci", "Oracle Cloud keys"},
 	{".netlify/config.json", "Netlify tokens"},
@@ -380,9 +383,11 @@ static const char *const *const dot_hints[256] = {
 	                              "ngrok2", NULL},
 	['o'] = (const char *const[]){"oci", NULL},
 	['p'] = (const char *const[]){"pem", "pgpass", "pypirc", "p12", "pfx", "password-store",
+	                              "pip/pip.conf",
 	                              "ppk", "psql_history", "python_history", NULL},
 	['r'] = (const char *const[]){"railway", NULL},
 	['s'] = (const char *const[]){"ssh", "s3cfg", "secrets", "supabase", "snowflake", "sbt/",
+	                              "sentryclirc",
 	                              NULL},
 	['t'] = (const char *const[]){"terraform.d", "tfstate", "terraformrc", "tfvars", "tsh",
 	                              NULL},
@@ -397,7 +402,7 @@ static const char *const config_hints[] = {
 	"gh", "gcloud", "hub", "rclone", "github-copilot", "op", "google-chrome", "chromium",
 	"BraveSoftware", "composer", "pypoetry", "doctl", "configstore", ".wrangler", "ngrok",
 	"containers", "glab-cli", "sops", "stripe", "hcloud", "helm", "atuin", "fish", "jfrog",
-	"supabase", "microsoft-edge", "vivaldi", "opera",
+	"supabase", "microsoft-edge", "vivaldi", "opera", "pip/pip.conf",
 };
 
 /* Hints that start elsewhere, by their first byte: a byte that starts none

@@ -205,12 +205,17 @@ static void run_fd(struct cctx *x, long fd, const char *lang, struct span sp)
 		run_text(x, lang, text, len, sp);
 }
 
+bool shell_files_is_stdin(const char *v)
+{
+	return strcmp(v, "-") == 0 || fd_of(v) == 0;
+}
+
 const char *shell_files_stdin_text(struct cctx *x, const struct word *w, const char *v, size_t *len)
 {
 	struct span sp = shell_span_word(x, w);
 	const char *text;
 
-	if ((w->flags & (W_DYNAMIC | W_GLOB)) || (strcmp(v, "-") != 0 && fd_of(v) != 0))
+	if ((w->flags & (W_DYNAMIC | W_GLOB)) || !shell_files_is_stdin(v))
 		return NULL;
 	text = fd_text(x, 0, &sp, len);
 	return text ? arena_strndup(x->a, text, *len) : NULL;

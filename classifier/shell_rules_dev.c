@@ -630,7 +630,7 @@ static void make_eval(struct cctx *x, const struct cmdv *c)
 		i = at;
 		if (w == NULL)
 			continue;
-		if (strcmp(v, "-") != 0 && strcmp(v, "/dev/stdin") != 0)
+		if (!shell_files_is_stdin(v)) /* -, /dev/stdin, /dev/fd/0 */
 			continue;
 		if (c->in_text && (c->in == IN_DOC || c->in == IN_PIPE)) /* make_call wants a NUL */
 			make_text(x, arena_strndup(x->a, c->in_text, c->in_len), c->in_len, c->in_span);
@@ -799,6 +799,31 @@ static void gdb_command(struct cctx *x, const struct word *w, const char *cmd)
 		code_scan(x, "python", strchr(cmd, ' ') + 1, strlen(strchr(cmd, ' ') + 1), sp);
 }
 
+/* gdb -x - (or /dev/stdin) with its commands in a here-document or piped:
+ * each line is a gdb command, a python ... end block Python. */
+static void gdb_script(struct cctx *x, const struct word *w, const char *v)
+{
+	size_t len, n;
+	const char *text = shell_files_stdin_text(x, w, v, &len), *p, *e, *code = NULL;
+
+	for (p = text; p && p < text + len; p = e + (e < text + len)) {
+		e = memchr(p, '\n', (size_t)(text + len - p));
+		e = e ? e : text + len;
+		n = (size_t)(e - p);
+		if (code && n == 3 && memcmp(p, "end", 3) == 0) {
+			code_scan(x, "python", code, (size_t)(p - code), shell_span_word(x, w));
+			code = NULL;
+		} else if (!code && ((n == 6 && memcmp(p, "python", 6) == 0) ||
+		                     (n == 2 && (memcmp(p, "py", 2) == 0 || memcmp(p, "pi", 2) == 0)))) {
+			code = e + (e < text + len);
+		} else if (!code) {
+			gdb_command(x, w, arena_strndup(x->a, p, n));
+		}
+	}
+	if (code) /* no end: gdb runs it to the end of the input */
+		code_scan(x, "python", code, (size_t)(text + len - code), shell_span_word(x, w));
+}
+
 /* gdb reads long options with one dash too (getopt_long_only). */
 static bool gdb_long(const char *a, const char *name, const char **eq)
 {
@@ -817,6 +842,7 @@ static bool gdb_long(const char *a, const char *name, const char **eq)
 static void rule_gdb(struct cctx *x, struct cmdv *c)
 {
 	static const char *const ex[] = {"--ex", "--eval-command", "--iex", "--init-eval-command"};
+	static const char *const files[] = {"-x", "-ix", "--command", "--init-command"};
 	const char *eq;
 
 	for (size_t i = 1; i < c->n; i++) {
@@ -834,6 +860,17 @@ static void rule_gdb(struct cctx *x, struct cmdv *c)
 				gdb_command(x, &c->w[i], eq);
 			else if (++i < c->n)
 				gdb_command(x, &c->w[i], c->w[i].val);
+			break;
+		}
+		for (size_t k = 0; k < nitems(files); k++) {
+			if (strcmp(c->w[i].val, files[k]) == 0)
+				eq = NULL; /* -x FILE, -ix FILE: short, exact */
+			else if (files[k][1] != '-' || !gdb_long(c->w[i].val, files[k], &eq))
+				continue;
+			if (eq)
+				gdb_script(x, &c->w[i], eq);
+			else if (++i < c->n)
+				gdb_script(x, &c->w[i], c->w[i].val);
 			break;
 		}
 	}

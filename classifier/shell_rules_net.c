@@ -528,6 +528,8 @@ const struct prog rules_net[] = {
 	{"pass", 0, NULL, TIER_LOW, NULL, NULL, rule_pass},
 	{"gopass", 0, NULL, TIER_LOW, NULL, NULL, rule_pass},
 	NET("mosh", "opens a remote shell"),
+	{"ssh-copy-id", 0, NULL, TIER_HIGH, "net.upload",
+	 "installs an ssh public key on a remote host", NULL},
 	TUNNEL("ngrok"), TUNNEL("cloudflared"), TUNNEL("lt"), TUNNEL("bore"), MAIL("mail"),
 	MAIL("mailx"), MAIL("mutt"), MAIL("sendmail"), MAIL("msmtp"), MAIL("swaks"),
 	{"openssl", 0, NULL, TIER_LOW, NULL, NULL, rule_openssl}, NET("sshpass", "opens an ssh session"),
