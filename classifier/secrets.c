@@ -534,6 +534,22 @@ static const struct secret_shape shapes[] = {
 	{"ya29.", "google-oauth-token", 30, "-_.", false},
 };
 
+/* shapes[] by a prefix's first byte, in table order ("sk-ant-" before
+ * "sk-"): index + 1, 0 ending a list. The search runs at every offset of
+ * every text the audit log redacts, and most bytes start no shape. */
+static unsigned char shape_head[256], shape_next[nitems(shapes)];
+_Static_assert(nitems(shapes) < 255, "shape indexes are bytes");
+static pthread_once_t shapes_once = PTHREAD_ONCE_INIT;
+
+static void shapes_index(void)
+{
+	for (size_t s = nitems(shapes); s-- > 0;) {
+		unsigned char c = (unsigned char)shapes[s].prefix[0];
+		shape_next[s] = shape_head[c];
+		shape_head[c] = (unsigned char)(s + 1);
+	}
+}
+
 static size_t body_len(const char *p, size_t n, const struct secret_shape *s)
 {
 	size_t i = 0;
@@ -604,26 +620,24 @@ const char *classify_find_token(const char *text, size_t len, struct span *where
 {
 	if (text == NULL)
 		return NULL;
+	pthread_once(&shapes_once, shapes_index);
 	for (size_t i = 0; i + 4 <= len; i++) {
-		char c = text[i];
-		if (c != 'A' && c != 'g' && c != 's' && c != 'x' && c != 'h' && c != 'r' && c != 'n' &&
-		    c != 'p' && c != 'd' && c != 'y')
+		unsigned k = shape_head[(unsigned char)text[i]];
+		if (k == 0 || !word_start(text, i))
 			continue;
-		for (size_t s = 0; s < nitems(shapes); s++) {
-			size_t pl, bl;
-			/* the first byte before strlen(): this runs at most offsets
-			 * of every text the audit log stores */
-			if (shapes[s].prefix[0] != c || i + (pl = strlen(shapes[s].prefix)) > len ||
-			    memcmp(text + i, shapes[s].prefix, pl) != 0 || !word_start(text, i))
+		for (; k != 0; k = shape_next[k - 1]) {
+			const struct secret_shape *sh = &shapes[k - 1];
+			size_t pl = strlen(sh->prefix), bl;
+			if (i + pl > len || memcmp(text + i, sh->prefix, pl) != 0)
 				continue;
-			bl = body_len(text + i + pl, len - i - pl, &shapes[s]);
-			if (bl < shapes[s].min)
+			bl = body_len(text + i + pl, len - i - pl, sh);
+			if (bl < sh->min)
 				continue;
 			if (where) {
 				where->off = i;
 				where->len = pl + bl;
 			}
-			return shapes[s].name;
+			return sh->name;
 		}
 	}
 	return NULL;

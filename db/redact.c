@@ -343,21 +343,13 @@ static bool credential_value(const char *s, size_t v, size_t e)
 	return e - v >= 8 && secret_value(s, v, e) && looks_random(s + v, e - v);
 }
 
-/* The length of the credential name s[i, ...) starts with (n bytes), or 0. */
-static size_t credential_name_at(const char *s, size_t n, size_t i)
+/* True when s[0, len) is one of names, in any case. */
+static bool name_is(const char *s, size_t len, const char *const *names, size_t n)
 {
-	switch (tolower((unsigned char)s[i])) {
-	case 't': case 's': case 'a': case 'p':
-		break;
-	default:
-		return 0;
-	}
-	for (size_t k = 0; k < nitems(credential_names); k++) {
-		size_t len = name_at(s + i, n - i, credential_names[k]);
-		if (len > 0)
-			return len;
-	}
-	return 0;
+	for (size_t k = 0; k < n; k++)
+		if (name_at(s, len, names[k]) == len)
+			return true;
+	return false;
 }
 
 /* True when the option name w[0, name) ends in a credential name. */
@@ -400,38 +392,29 @@ static void value_at(const char *s, size_t n, size_t j, size_t *v, size_t *e)
 static bool match_password(const char *s, size_t n, size_t i, struct match *m)
 {
 	struct match other;
-	size_t j = 0, v, e, len = 0;
-	bool credential = false;
+	size_t w = i, j, v, e;
+	bool credential;
 
 	/* not a path's last part ("/etc/passwd: No such file"); after a dot,
 	 * a file name before ':' ("users.passwd: No such file"), but a Java
 	 * property's dotted key before '=' (spring.datasource.password=) */
 	if (i > 0 && s[i - 1] == '/')
 		return false;
-	/* the names' first letters, before any compare: this runs at every
-	 * offset of every text the log stores */
-	switch (tolower((unsigned char)s[i])) {
-	case 'p': case '_': case 's': case 't': case 'a':
-		break;
-	default:
-		return false;
-	}
-	for (size_t k = 0; k < nitems(password_names) && j == 0; k++)
-		if ((len = name_at(s + i, n - i, password_names[k])) > 0)
-			j = i + len;
-	if (j == 0 && (len = credential_name_at(s, n, i)) > 0) {
-		j = i + len;
-		credential = true;
-	}
-	if (j == 0)
-		return false;
-	/* the key's closing quote (JSON), blanks (a git config's `smtpPass =
-	 * x`, an INI file's), then one '=' or ':' and blanks */
-	while (j < n && (s[j] == '"' || s[j] == '\\' || s[j] == '\''))
+	/* A name ends where its word does (a letter, digit, '_' or '-' after
+	 * it is not the key's end), so the separator is looked for first:
+	 * this runs at most offsets of every text the log stores, and the
+	 * word is rarely a key. The key's closing quote (JSON), blanks (a git
+	 * config's `smtpPass = x`, an INI file's), then one '=' or ':'. */
+	while (w < n && (isalnum((unsigned char)s[w]) || s[w] == '_' || s[w] == '-'))
+		w++;
+	for (j = w; j < n && (s[j] == '"' || s[j] == '\\' || s[j] == '\'');)
 		j++;
 	while (j < n && (s[j] == ' ' || s[j] == '\t'))
 		j++;
 	if (j >= n || (s[j] != '=' && s[j] != ':') || (i > 0 && s[i - 1] == '.' && s[j] == ':'))
+		return false;
+	credential = !name_is(s + i, w - i, password_names, nitems(password_names));
+	if (credential && !name_is(s + i, w - i, credential_names, nitems(credential_names)))
 		return false;
 	for (j++; j < n && (s[j] == ' ' || s[j] == '\t');)
 		j++;
