@@ -159,6 +159,17 @@ expect_eq "an unknown tool's result: tool other, its name given" \
 	"$(printf '%s' "$out" | jq -cr '[.tool, .name] | join(" ")')" "other frobnicate"
 check "protocol says an unknown tool's result is tool other" grep -q '"tool":"other"' "$top/docs/protocol.md"
 
+# A cwd other than the workdir is denied, not changed into (protocol.md's
+# shell row said only `cwd?`, and its hook payload example, cwd /w, was
+# denied when pasted into the gate).
+out=$(printf '%s\n' '{"id":"d1","tool":"shell","input":{"command":"pwd","cwd":"sub"}}' \
+	"$(sed -n '/^### Other shapes/,/^The shape is chosen/p' "$top/docs/protocol.md" | grep -o '`{"session_id.*}`' | tr -d '`')" |
+	"$A" gate --no-tty 2>/dev/null)
+expect_eq "a call's cwd that is not the workdir: denied, saying so" \
+	"$(printf '%s\n' "$out" | jq -cr '[.decision, (.reason | contains("is not the workdir"))] | join(" ")')" "denied true
+denied true"
+check "protocol.md says a cwd that is not the workdir is denied" grep -q 'a `cwd` that is not it .* is denied' "$top/docs/protocol.md"
+
 # --- audit: the team lead's week --------------------------------------------
 echo '{"id":"h1","tool":"shell","input":{"command":"rm -f nothing-here"}}' | "$A" gate --approve-with true >/dev/null 2>&1
 out=$("$A" audit list --since 7d 2>&1)
