@@ -170,6 +170,18 @@ expect_eq "a call's cwd that is not the workdir: denied, saying so" \
 denied true"
 check "protocol.md says a cwd that is not the workdir is denied" grep -q 'a `cwd` that is not it .* is denied' "$top/docs/protocol.md"
 
+# --approve-with: the variables airlock(1) names are set, the call's JSON is
+# on stdin, and the first line printed is the denial's reason
+printf '#!/bin/sh\nenv >"%s/appr.env"; cat >"%s/appr.in"; echo "no: $AIRLOCK_TIER"; echo more; exit 1\n' "$d" "$d" >"$d/appr.sh"
+chmod +x "$d/appr.sh"
+out=$(echo '{"id":"ap","tool":"shell","input":{"command":"rm -f nothing"}}' | "$A" gate --approve-with "$d/appr.sh" 2>/dev/null)
+expect_eq "--approve-with: a denial's reason is the first line it printed" \
+	"$(printf '%s' "$out" | jq -cr '[.decision, .reason] | join(" ")')" "denied no: high"
+for v in $(sed -n '/^\.B gate/,/^\.TP/p' "$top/docs/airlock.1" | grep -oE 'AIRLOCK_[A-Z_]+' | sort -u); do
+	check "--approve-with gets $v, as airlock(1) says" grep -q "^$v=" "$d/appr.env"
+done
+expect_eq "--approve-with: the call's JSON on stdin" "$(jq -cr '[.id, .tier] | join(" ")' "$d/appr.in")" "ap high"
+
 # --- audit: the team lead's week --------------------------------------------
 echo '{"id":"h1","tool":"shell","input":{"command":"rm -f nothing-here"}}' | "$A" gate --approve-with true >/dev/null 2>&1
 out=$("$A" audit list --since 7d 2>&1)
@@ -178,6 +190,12 @@ out=$("$A" audit list --tier high+ --decision approved --json 2>&1)
 expect_eq "audit list --tier high+ --json: one object per call, key fields" \
 	"$(printf '%s\n' "$out" | jq -cr '[.tier, .decision, .who, .tool, (.id | type)] | join(" ")')" "high approved approve-with shell number"
 id=$(printf '%s\n' "$out" | jq -r .id)
+# list: oldest first, one line per call: id, time, tier, decision, tool,
+# duration, summary (docs/audit.md)
+out=$("$A" audit list 2>&1)
+check "audit list: the documented columns" sh -c 'printf "%s\n" "$1" | grep -Eq "^ *[0-9]+  [0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}  high +approved +shell +[0-9]+ms  rm -f nothing-here\$"' _ "$out"
+expect_eq "audit list: oldest first" "$(printf '%s\n' "$out" | awk '{print $1}' | sort -n | tr '\n' ' ')" "$(printf '%s\n' "$out" | awk '{print $1}' | tr '\n' ' ')"
+expect_eq "audit list --last 1: the newest" "$("$A" audit list --last 1 | awk '{print $1}')" "$(printf '%s\n' "$out" | tail -1 | awk '{print $1}')"
 out=$("$A" audit show "$id" 2>&1)
 check "audit show: the integrity line first" sh -c 'printf "%s\n" "$1" | head -1 | grep -q "^integrity: ok"' _ "$out"
 expect_eq "audit show --json: call, events" "$("$A" audit show "$id" --json | jq -cr '[(.call.id == '"$id"'), (.events | length > 3)] | join(" ")')" "true true"
