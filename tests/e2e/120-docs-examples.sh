@@ -59,6 +59,10 @@ check "--version works and is in the man synopsis" sh -c \
 	'"$1" --version | grep -q "^airlock [0-9]" && grep -q "^\.B airlock \\\\-\\\\-version" "$2/docs/airlock.1"' _ "$A" "$top"
 check "the man page renders without warnings" sh -c \
 	'[ -z "$(groff -man -ww -z "$1/docs/airlock.1" 2>&1)" ]' _ "$top"
+# A quote inside a word in a .B line is roff's argument quote: the man
+# page printed [profile NAME ] for [profile "NAME"].
+check "the man page prints [profile \"NAME\"]" sh -c \
+	'man -l "$1/docs/airlock.1" 2>/dev/null | col -b | grep -q "\[profile \"NAME\"\]"' _ "$top"
 
 # --- README: airlock gate ---------------------------------------------------
 out=$(echo '{"id":"c1","tool":"shell","input":{"command":"ls"}}' | "$A" gate 2>/dev/null)
