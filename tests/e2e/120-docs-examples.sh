@@ -217,6 +217,16 @@ expect_eq "audit show of no such call: exit 1" $? 1
 expect_eq "audit on a missing log: exit 125" $? 125
 check "audit prune --before a date: the rest verifies" sh -c '"$1" audit prune --before 2000-01-01 && "$1" audit verify' _ "$A"
 
+# Every ```json block pastes as JSON (Claude Desktop's config had a //
+# comment in it, which a JSON reader refuses).
+for f in README.md docs/integrations.md docs/protocol.md; do
+	awk -v o="$d/jb.$(basename "$f")." '/^```json/ {on = 1; n++; next} /^```/ {on = 0; next} on {print > (o n)}' "$top/$f"
+done
+for j in "$d"/jb.*; do
+	[ -e "$j" ] || continue
+	check "the json block ${j#"$d"/jb.} parses" jq -e . "$j"
+done
+
 # --- docs/integrations.md: the hook's answer -------------------------------
 hook() { "$A" hook claude "$@" 2>/dev/null; }
 payload() { printf '{"session_id":"s","cwd":"%s","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"%s","tool_input":%s,"tool_use_id":"t"}' "$1" "$2" "$3"; }
