@@ -132,6 +132,17 @@ echo oops | "$A" preview >/dev/null 2>&1
 expect_eq "preview: exit 1 when a line could not be decoded" $? 1
 expect_eq "preview changed nothing" "$(sqlite3 "$d/wd/demo.db" 'SELECT count(*) FROM users')$([ -e n.txt ] || echo ' no-file')" "5 no-file"
 
+# docs/preview.md's opening example, on the files it implies
+mkdir -p "$d/pv/build" && echo v1 >"$d/pv/VERSION" && head -c 1208 /dev/zero >"$d/pv/build/a.o" && echo line >"$d/pv/build/log"
+cmd=$(sed -n '/^\$ echo .*rm -rf build/s/^\$ echo \(.*\) \\$/\1/p' "$top/docs/preview.md")
+out=$(cd "$d/pv" && eval "echo $cmd" | "$A" preview 2>&1)
+out=$(printf '%s\n' "$out" | tr -s ' ')
+for l in ' VERSION | 2 +1 -1' ' build | deleted directory' ' build/a.o | Bin 1208 -> 0 bytes' \
+	' 3 files changed (0 added, 1 modified, 2 deleted), +1 -2'; do
+	check "preview.md's example:$l" sh -c 'printf "%s\n" "$1" | grep -qxF -- "$2"' _ "$out" "$l"
+done
+check "preview.md's example: the shell dry run left the files" test -f "$d/pv/VERSION" -a -d "$d/pv/build"
+
 # --- docs/protocol.md: the examples and the result fields -------------------
 out=$(printf '%s\n' '{"id":1,"tool":"shell","input":{"command":"echo hi"}}' 'oops' | "$A" gate 2>/dev/null)
 expect_eq "protocol example: a call, then a line that is no JSON" \
