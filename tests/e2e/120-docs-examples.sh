@@ -291,6 +291,15 @@ out=$(cd "$d/clone" && eval "\"\$A\" run --no-tty ${line#airlock run }" 2>&1)
 check "README run example: the agent's calls go through" has 's1 -> auto'
 expect_eq "README run example: nothing written into the clone" "$(ls "$d/clone")" examples
 
+# run's documented statuses: the agent's own, 127 not found, 126 cannot run,
+# 2 bad options
+rs() { "$A" run --no-tty --workdir "$d/clone" "$@" </dev/null >/dev/null 2>&1; echo $?; }
+expect_eq "run: the agent's status" "$(TINY_AGENT_EXIT=5 rs -- python3 "$top/examples/agents/tiny-agent.py")" 5
+expect_eq "run: 127 when the agent is not found" "$(rs -- no-such-agent-xyz)" 127
+: >"$d/noexec" && chmod 644 "$d/noexec"
+expect_eq "run: 126 when it cannot be run" "$(rs -- "$d/noexec")" 126
+expect_eq "run: 2 without an agent" "$(rs)" 2
+
 # --- watch and mcp: the documented lines ------------------------------------
 cd "$d/wd" || exit 1
 doc=$(grep '^airlock watch: FLAGGED' "$top/docs/integrations.md" | head -1)
