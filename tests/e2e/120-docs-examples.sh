@@ -7,7 +7,12 @@
 set -u
 . tests/e2e/lib.sh
 : "${AIRLOCK:?}"
-need jq sqlite3 python3 groff
+need jq sqlite3 python3
+# The rendered man page's checks need man, groff and col (man-db, groff-base,
+# bsdextrautils), which make deps does not install: skipped without them.
+render=1
+for t in man groff col; do command -v "$t" >/dev/null || render=0; done
+[ "$render" = 1 ] || echo "skip: man, groff or col missing: the rendered man page is not checked"
 tmpdir_make
 d=$T_DIR
 top=$PWD
@@ -57,11 +62,11 @@ for s in browse list show export stats verify reindex prune; do
 done
 check "--version works and is in the man synopsis" sh -c \
 	'"$1" --version | grep -q "^airlock [0-9]" && grep -q "^\.B airlock \\\\-\\\\-version" "$2/docs/airlock.1"' _ "$A" "$top"
-check "the man page renders without warnings" sh -c \
+[ "$render" = 1 ] && check "the man page renders without warnings" sh -c \
 	'[ -z "$(groff -man -ww -z "$1/docs/airlock.1" 2>&1)" ]' _ "$top"
 # A quote inside a word in a .B line is roff's argument quote: the man
 # page printed [profile NAME ] for [profile "NAME"].
-check "the man page prints [profile \"NAME\"]" sh -c \
+[ "$render" = 1 ] && check "the man page prints [profile \"NAME\"]" sh -c \
 	'man -l "$1/docs/airlock.1" 2>/dev/null | col -b | grep -q "\[profile \"NAME\"\]"' _ "$top"
 
 # --- README: airlock gate ---------------------------------------------------
@@ -89,9 +94,11 @@ check "README's policy example passes policy check" "$A" policy check "$d/readme
 "$A" policy show --defaults >"$d/defaults.policy" 2>/dev/null
 check "policy show --defaults is a valid policy file" "$A" policy check "$d/defaults.policy"
 check "policy show marks each value's origin" sh -c '"$1" policy show | grep -q "action = deny	# default"' _ "$A"
-man -l "$top/docs/airlock-policy.5" 2>/dev/null | col -b | sed -n '/^EXAMPLES/,/^SEE/p' | sed '1d;$d' |
-	sed 's/^       //; s/^	    /	/' | grep . >"$d/p5.policy"
-check "airlock-policy(5)'s example passes policy check" "$A" policy check "$d/p5.policy"
+if [ "$render" = 1 ]; then
+	man -l "$top/docs/airlock-policy.5" 2>/dev/null | col -b | sed -n '/^EXAMPLES/,/^SEE/p' | sed '1d;$d' |
+		sed 's/^       //; s/^	    /	/' | grep . >"$d/p5.policy"
+	check "airlock-policy(5)'s example passes policy check" "$A" policy check "$d/p5.policy"
+fi
 printf '[nope]\n\tx = 1\n' >"$d/bad.policy"
 "$A" policy check "$d/bad.policy" >/dev/null 2>&1
 expect_eq "policy check: exit 2 on an error" $? 2
