@@ -180,6 +180,15 @@ expect_eq "an unknown tool's result: tool other, its name given" \
 	"$(printf '%s' "$out" | jq -cr '[.tool, .name] | join(" ")')" "other frobnicate"
 check "protocol says an unknown tool's result is tool other" grep -q '"tool":"other"' "$top/docs/protocol.md"
 
+# ids: kept as given; an object or an integer past 2^63 is an error result
+out=$(printf '%s\n' '{"id":1.5,"tool":"shell","input":{"command":"true"}}' \
+	'{"id":12345678901234567890,"tool":"shell","input":{"command":"true"}}' '{"id":{},"tool":"shell","input":{"command":"true"}}' |
+	"$A" classify 2>/dev/null)
+expect_eq "protocol: ids as documented" "$(printf '%s\n' "$out" | jq -cr '[.id, .decision // .tier] | join(" ")')" "1.5 low
+ error
+ error"
+check "protocol.md names the id limit" grep -q 'too big integer' "$top/docs/protocol.md"
+
 # A cwd other than the workdir is denied, not changed into (protocol.md's
 # shell row said only `cwd?`, and its hook payload example, cwd /w, was
 # denied when pasted into the gate).
