@@ -69,6 +69,11 @@ check "--version works and is in the man synopsis" sh -c \
 [ "$render" = 1 ] && check "the man page prints [profile \"NAME\"]" sh -c \
 	'man -l "$1/docs/airlock.1" 2>/dev/null | col -b | grep -q "\[profile \"NAME\"\]"' _ "$top"
 
+# --line-cap: plain bytes, 1024 up, no suffix (airlock(1))
+lc() { "$A" gate --line-cap "$1" </dev/null >/dev/null 2>&1; echo $?; }
+expect_eq "--line-cap takes 1024 and 16777216, not 1000 or 16M" "$(lc 1024) $(lc 16777216) $(lc 1000) $(lc 16M)" "0 0 2 2"
+check "airlock(1) says --line-cap takes no suffix" grep -q 'k/M suffix' "$top/docs/airlock.1"
+
 # --- README: airlock gate ---------------------------------------------------
 out=$(echo '{"id":"c1","tool":"shell","input":{"command":"ls"}}' | "$A" gate 2>/dev/null)
 doc=$(doc_block README.md '$ echo '"'"'{"id":"c1"' | head -1 | sed 's/"stdout":"[^"]*"/"stdout":""/')
