@@ -123,6 +123,9 @@ ex() { "$A" exec "$@" >/dev/null 2>&1; echo $?; }
 expect_eq "exec: the command's status passes through" "$(ex -- sh -c 'exit 7')" 7
 expect_eq "exec: 127 when not found" "$(ex -- no-such-program-xyz)" 127
 expect_eq "exec: 137 after --timeout" "$(ex --timeout 1 -- sleep 30)" 137
+printf '[profile "workspace"]\n\ttimeout = 1\n' >"$d/to.policy" && chmod 600 "$d/to.policy"
+expect_eq "exec --timeout: whole seconds, replacing the profile's" \
+	"$(ex --timeout 1.5 -- true) $(ex --policy "$d/to.policy" --timeout 4 -- sleep 2)" "2 0"
 expect_eq "exec: 2 on an unknown profile" "$(ex --profile no-such-profile -- true)" 2
 expect_eq "exec: 125 for a --chdir outside the workdir" "$(ex --chdir / -- true)" 125
 expect_eq "exec --profile readonly: the workdir cannot be written" "$(ex --profile readonly -- touch x)" 1
