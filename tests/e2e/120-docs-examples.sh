@@ -158,6 +158,12 @@ for l in ' VERSION | 2 +1 -1' ' build | deleted directory' ' build/a.o | Bin 120
 done
 check "preview.md's example: the shell dry run left the files" test -f "$d/pv/VERSION" -a -d "$d/pv/build"
 
+# README: an approved call whose preview is complete is applied from it
+echo x >"$d/wd/victim"
+out=$(cd "$d/wd" && echo '{"id":"ap2","tool":"shell","input":{"command":"rm -f victim"}}' | "$A" gate --approve-with true 2>/dev/null)
+expect_eq "README: approved with a complete preview, applied: preview" \
+	"$(printf '%s' "$out" | jq -cr '[.decision, .applied] | join(" ")')$([ -e "$d/wd/victim" ] || echo ' gone')" "approved preview gone"
+
 # --- docs/protocol.md: the examples and the result fields -------------------
 out=$(printf '%s\n' '{"id":1,"tool":"shell","input":{"command":"echo hi"}}' 'oops' | "$A" gate 2>/dev/null)
 expect_eq "protocol example: a call, then a line that is no JSON" \
@@ -224,7 +230,7 @@ expect_eq "--approve-with: the call's JSON on stdin" "$(jq -cr '[.id, .tier] | j
 echo '{"id":"h1","tool":"shell","input":{"command":"rm -f nothing-here"}}' | "$A" gate --approve-with true >/dev/null 2>&1
 out=$("$A" audit list --since 7d 2>&1)
 check "audit list --since 7d: the approved call" has 'approved'
-out=$("$A" audit list --tier high+ --decision approved --json 2>&1)
+out=$("$A" audit list --tier high+ --decision approved --grep nothing-here --json 2>&1)
 expect_eq "audit list --tier high+ --json: one object per call, key fields" \
 	"$(printf '%s\n' "$out" | jq -cr '[.tier, .decision, .who, .tool, (.id | type)] | join(" ")')" "high approved approve-with shell number"
 id=$(printf '%s\n' "$out" | jq -r .id)
