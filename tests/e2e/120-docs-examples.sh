@@ -306,6 +306,9 @@ out=$(payload "$HOME/proj" Bash '{"command":"rm -rf /"}' | hook)
 expect_eq "hook: deny, exit 0" "$(printf '%s' "$out" | jq -r .hookSpecificOutput.permissionDecision) $?" "deny 0"
 out=$(echo garbage | hook)
 check "hook: malformed input is denied, saying so" has '"permissionDecision":"deny","permissionDecisionReason":"airlock: malformed hook payload'
+echo garbage >"$d/not-a-log.db"
+out=$(payload "$HOME/proj" Bash '{"command":"ls"}' | hook --db "$d/not-a-log.db")
+check "hook: a log error is denied, naming the log" has '"permissionDecision":"deny","permissionDecisionReason":"airlock: audit log '
 out=$(payload "$HOME/proj" Bash '{"command":"rm -f x"}' | hook --no-tty)
 expect_eq "hook --no-tty without --tui: the ask still goes to Claude Code" \
 	"$(printf '%s' "$out" | jq -r .hookSpecificOutput.permissionDecision)" ask
