@@ -143,6 +143,12 @@ expect_eq "preview --format json: one object per call with its preview" \
 	"$(printf '%s\n' "$out" | jq -cr '[.id, .tool, (.preview.complete | type), (.preview.summary | has("insertions"))] | join(" ")')" \
 	"p1 sql boolean true
 p2 write_file boolean true"
+c='{"id":"c","tool":"write_file","input":{"path":"n.txt","content":"x\n"}}'
+esc=$(printf '\033')
+ncol() { grep -c "$esc"; }
+expect_eq "preview colour: auto off with NO_COLOR and off a terminal, always on anyway" \
+	"$(printf "%s\n" "$c" | NO_COLOR=1 "$A" preview 2>/dev/null | ncol) $(printf "%s\n" "$c" | "$A" preview 2>/dev/null | ncol) $(
+		printf "%s\n" "$c" | NO_COLOR=1 TERM=dumb "$A" preview --color always 2>/dev/null | ncol | sed 's/^[1-9][0-9]*$/on/')" "0 0 on"
 echo oops | "$A" preview >/dev/null 2>&1
 expect_eq "preview: exit 1 when a line could not be decoded" $? 1
 expect_eq "preview changed nothing" "$(sqlite3 "$d/wd/demo.db" 'SELECT count(*) FROM users')$([ -e n.txt ] || echo ' no-file')" "5 no-file"
