@@ -287,6 +287,9 @@ for tok in re.findall(r"\[[^]]*\]|\S+", sys.argv[1]):
     out.append("(" + r + " )?" if tok.startswith("[") else r + " ")
 print("^" + "".join(out).rstrip() + "$")' "$tpl")
 check "the hook template reads as a pattern" test -n "$re"
+ex=$(grep -o '^{"hookSpecificOutput".*}$' "$top/docs/integrations.md" | head -1 | jq -r .hookSpecificOutput.updatedInput.command)
+check "integrations.md's Output example fits its own template" \
+	python3 -c 'import re, sys; sys.exit(0 if re.match(sys.argv[1], sys.argv[2]) else 1)' "$re" "$ex"
 mkdir -p "$HOME/proj/sub" && git -C "$HOME/proj" init -q
 for c in "$HOME/proj" "$HOME/proj/sub"; do
 	for cmd in ls 'git commit -m x' 'rm -f x'; do
