@@ -104,6 +104,18 @@ if [ "$render" = 1 ]; then
 		sed 's/^       //; s/^	    /	/' | grep . >"$d/p5.policy"
 	check "airlock-policy(5)'s example passes policy check" "$A" policy check "$d/p5.policy"
 fi
+# README: Claude Code rules paste, those for tools airlock has no subject
+# for are errors
+for r in 'Bash(git diff:*)' 'Read(./.env)' 'Edit(src/**)' 'Write(docs/**)' 'WebFetch(domain:example.com)' mcp__github__create_issue; do
+	printf '[rules]\n\tallow = %s\n' "$r" >"$d/cc.policy" && chmod 600 "$d/cc.policy"
+	check "a pasted Claude Code rule: $r" "$A" policy check "$d/cc.policy"
+done
+for r in WebSearch 'Glob(src/**)' 'NotebookEdit(x.ipynb)'; do
+	printf '[rules]\n\tallow = %s\n' "$r" >"$d/cc.policy" && chmod 600 "$d/cc.policy"
+	"$A" policy check "$d/cc.policy" >/dev/null 2>&1
+	expect_eq "a Claude Code rule airlock has no subject for is an error: $r" $? 2
+done
+check "README says which pasted rules are errors" grep -q 'airlock has no subject for' "$top/README.md"
 printf '[nope]\n\tx = 1\n' >"$d/bad.policy"
 "$A" policy check "$d/bad.policy" >/dev/null 2>&1
 expect_eq "policy check: exit 2 on an error" $? 2
