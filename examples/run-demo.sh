@@ -1,10 +1,12 @@
 #!/bin/sh
-# run-demo.sh: `make demo`. Copies the example project into build/demo, runs
-# the demo agent through airlock, shows each result and then the audit log.
+# run-demo.sh: `make demo`. Copies the example project into demo/ beside
+# the binary (build/demo, or $(BUILD)/demo: a second build dir's demo leaves
+# the first's alone), runs the demo agent through airlock, shows each result
+# and then the audit log.
 set -eu
 airlock=$1
 top=$(cd "$(dirname "$0")/.." && pwd)
-demo=$top/build/demo
+demo=$(cd "$(dirname "$airlock")" && pwd)/demo
 rm -rf "$demo"
 mkdir -p "$demo"
 cp -r "$top/examples/project" "$demo/project"

@@ -6,8 +6,12 @@ one tool call per line on stdout, then it waits for the result, one JSON
 line on stdin. No network, no model: the plan is a fixed list of steps, or
 the JSON lines of a file given as the first argument.
 
-    airlock run -- python3 examples/agents/tiny-agent.py
+    airlock run --workdir "$(mktemp -d)" -- python3 examples/agents/tiny-agent.py
     airlock run -- python3 examples/agents/tiny-agent.py plan.jsonl
+
+It writes NOTES.md into the workdir (the current directory unless
+--workdir names another): run it from a clone without one and the file
+lands in the clone.
 
 Exits 0 when every call got a result, 3 when airlock closed the pipe early.
 Set TINY_AGENT_EXIT=N to make it exit with N at the end (tests use it).
