@@ -318,7 +318,7 @@ done
 line=$(grep -o "^\`echo '{\"session_id\".*| airlock hook claude\`" "$top/docs/integrations.md" | tr -d '\`')
 out=$(cd "$HOME/proj" && eval "$(printf '%s' "$line" | sed 's/| airlock /| "$A" /')" 2>/dev/null)
 expect_eq "integrations.md's try-it line: allow, Bash rewritten" \
-	"$(printf '%s' "$out" | jq -cr '.hookSpecificOutput | [.permissionDecision, (.updatedInput.command | test(" exec --profile .readonly. .* -- bash -c .ls.$"))] | join(" ")')" "allow true"
+	"$(printf '%s' "$out" | jq -cr '.hookSpecificOutput | [.permissionDecision, (.updatedInput.command | test(" exec --profile .readonly. .* -- bash -c -- .ls.$"))] | join(" ")')" "allow true"
 out=$(payload "$HOME/proj" Bash '{"command":"ls -la","description":"List files"}' | CLAUDE_PROJECT_DIR=$HOME/proj hook)
 expect_eq "hook: the documented allow answer's fields" \
 	"$(printf '%s' "$out" | jq -cr '.hookSpecificOutput | [.hookEventName, .permissionDecision, (.permissionDecisionReason | startswith("airlock: low")), .updatedInput.description] | join(" ")')" \
