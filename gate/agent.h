@@ -75,13 +75,16 @@ char *agent_self_path(char **errstr);
 	{"policy", required_argument, NULL, 'p'}, {"no-redact", no_argument, NULL, 'R'}, \
 	{"approve-with", required_argument, NULL, 'A'},                                  \
 	{"line-cap", required_argument, NULL, 'L'}, {"no-tty", no_argument, NULL, 'T'}
-#define AGENT_GATE_USAGE                                                          \
+/* watch asks nobody: its usage leaves out --approve-with and --no-tty */
+#define AGENT_GATE_USAGE_RECORD                                                   \
 	"  --db FILE          audit log (default $AIRLOCK_DB or ~/.local/state/...)\n" \
 	"  --workdir DIR      the project directory (default: the current one)\n"      \
 	"  --policy FILE      an extra policy file, the top layer\n"                   \
 	"  --no-redact        store secrets unredacted in the audit log\n"             \
-	"  --approve-with CMD ask CMD instead of a person on /dev/tty\n"               \
-	"  --line-cap BYTES   longest line read (default 16 MiB)\n"                    \
+	"  --line-cap BYTES   longest line read (default 16 MiB)\n"
+#define AGENT_GATE_USAGE                                                            \
+	AGENT_GATE_USAGE_RECORD                                                         \
+	"  --approve-with CMD ask CMD instead of a person on /dev/tty\n"                 \
 	"  --no-tty           never open /dev/tty: calls that need approval are denied\n"
 /* Handles one of AGENT_GATE_LONGOPTS. Returns 1 when ch was one of them, 0
  * when not, -1 with *errstr on a bad value. */

@@ -247,15 +247,30 @@ static void row_print(const struct db_call_row *r)
 	free(when);
 }
 
+/* The index's space-separated rule ids as a JSON array, as show --json and
+ * export write them (a string here made scripts parse two shapes). */
+static json_t *rules_array(const char *rules)
+{
+	json_t *a = json_array();
+
+	for (const char *p = rules ? rules : ""; *p;) {
+		size_t n = strcspn(p, " ");
+		if (n > 0)
+			json_array_append_new(a, json_stringn(p, n));
+		p += n + (p[n] == ' ');
+	}
+	return a;
+}
+
 static void row_print_json(const struct db_call_row *r)
 {
-	json_t *o = json_pack("{s:I, s:I, s:s?, s:s?, s:s?, s:s?, s:s?, s:s?, s:s?, s:s?, s:s?,"
+	json_t *o = json_pack("{s:I, s:I, s:s?, s:s?, s:s?, s:s?, s:s?, s:s?, s:o, s:s?, s:s?,"
 	                      " s:s?, s:I, s:b, s:b, s:i, s:i, s:I}",
 	                      "id", (json_int_t)r->id, "session", (json_int_t)r->session, "time",
 	                      r->time, "mode", r->mode, "tool", r->tool, "name", r->name, "summary",
 	                      r->summary,
 	                      "tier", r->tier >= 0 && r->tier < TIER_COUNT ? tier_name((enum tier)r->tier) : NULL,
-	                      "rules", r->rules, "action", r->action, "decision", r->decision,
+	                      "rules", rules_array(r->rules), "action", r->action, "decision", r->decision,
 	                      "who", r->who, "wait_ms", (json_int_t)r->wait_ms, "finished",
 	                      r->finished, "ran", r->ran, "exit_code", r->exit_code, "signal",
 	                      r->signal, "duration_ms", (json_int_t)r->duration_ms);

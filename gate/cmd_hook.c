@@ -326,7 +326,15 @@ static void answer_decided(struct hook_answer *a, const struct call *c, json_t *
 		return;
 	}
 	a->decision = "allow";
-	a->reason = agent_reason_text("airlock: ", v, pl->reason);
+	/* an approval says who gave it: the policy's line alone ("tier high:
+	 * ask") read as if nobody had been asked */
+	why = o->decision == DECISION_APPROVED
+	              ? xasprintf("%s; approved by %s", pl->reason ? pl->reason : "ask",
+	                          go->approve_with ? "the --approve-with program"
+	                                           : "a person on airlock's screen")
+	              : xstrdup(pl->reason ? pl->reason : "auto");
+	a->reason = agent_reason_text("airlock: ", v, why);
+	free(why);
 	answer_sandboxed(a, c, tool_input, v, pl, workdir, go);
 }
 

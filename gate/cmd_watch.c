@@ -32,7 +32,7 @@ static const char watch_usage[] =
 	"stream-json --verbose, codex exec --json), records every tool call in the\n"
 	"audit log and flags high and critical ones on stderr. Never blocks anything.\n"
 	"  --format F         the stream's format (default: auto, per line)\n"
-	"  --tee              copy stdin to stdout unchanged\n" AGENT_GATE_USAGE;
+	"  --tee              copy stdin to stdout unchanged\n" AGENT_GATE_USAGE_RECORD;
 
 static const struct option watch_longopts[] = {
 	AGENT_GATE_LONGOPTS,

@@ -53,7 +53,7 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return EXIT_OK;
 	}
-	if (strcmp(argv[1], "--version") == 0) {
+	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
 		printf("airlock %s\n", AIRLOCK_VERSION);
 		return EXIT_OK;
 	}

@@ -62,6 +62,7 @@ for s in browse list show export stats verify reindex prune; do
 done
 check "--version works and is in the man synopsis" sh -c \
 	'"$1" --version | grep -q "^airlock [0-9]" && grep -q "^\.B airlock \\\\-\\\\-version" "$2/docs/airlock.1"' _ "$A" "$top"
+check "-V prints the version, as the synopsis says" sh -c '"$1" -V </dev/null | grep -q "^airlock [0-9]"' _ "$A"
 [ "$render" = 1 ] && check "the man page renders without warnings" sh -c \
 	'[ -z "$(groff -man -ww -z "$1/docs/airlock.1" 2>&1)" ]' _ "$top"
 # A quote inside a word in a .B line is roff's argument quote: the man

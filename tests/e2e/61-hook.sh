@@ -94,6 +94,7 @@ expect_eq "--tui without a terminal denies" "$(jq -r .hookSpecificOutput.permiss
 yes=$(jq -r .hookSpecificOutput.permissionDecision "$d/yes.out")
 if [ "$yes" = allow ]; then
 	check "approved Bash runs inside airlock exec" grep -q "exec --profile" "$d/yes.out"
+	check "approved: the reason says who approved" grep -q "approved by the --approve-with program" "$d/yes.out"
 else
 	expect_eq "approved high call allowed (or denied by a policy rule)" "$yes" deny
 fi
