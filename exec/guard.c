@@ -71,6 +71,8 @@ const struct guard_path guard_paths[GUARD_NPATHS] = {
 	{".devcontainer", GUARD_PIN}, /* initializeCommand runs on the host */
 	{".devcontainer.json", GUARD_REMOVE},
 	{".devcontainer/devcontainer.json", GUARD_REMOVE},
+	{".direnv", GUARD_HOOKS}, /* direnv's layout dir, git-ignored: nix-direnv evals its */
+	/* cached flake-profile.rc, and layout python puts its venv's bin on PATH */
 	{".envrc.local", GUARD_REMOVE}, /* what an allowed .envrc sources: direnv */
 	{".envrc.private", GUARD_REMOVE}, /* hashes the .envrc alone; git-ignored */
 	{".gemini", GUARD_PIN},

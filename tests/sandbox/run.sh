@@ -338,6 +338,22 @@ case "$OUT" in
 *) bad create-direnv-local "the call did not run" ;;
 esac
 rm -f "$WORK/wd/.envrc.local" "$WORK/wd/.envrc.private"
+# direnv's layout dir, git-ignored by its own advice: nix-direnv evals its
+# cached .direnv/flake-profile.rc at the next prompt, and layout python
+# puts .direnv/python-*/bin first on the shell's PATH
+OUT=$(ax -- sh -c 'mkdir -p .direnv/python-3/bin; echo "touch x" > .direnv/flake-profile.rc
+	echo "touch x" > .direnv/python-3/bin/git; echo made' 2>&1)
+case "$OUT" in
+*made*) [ ! -e "$WORK/wd/.direnv/flake-profile.rc" ] && [ ! -e "$WORK/wd/.direnv/python-3" ] &&
+	ok create-direnv-layout || bad create-direnv-layout "planted" ;;
+*) bad create-direnv-layout "the call did not run" ;;
+esac
+rm -rf "$WORK/wd/.direnv" && mkdir "$WORK/wd/.direnv" && echo "export A=1" > "$WORK/wd/.direnv/flake-profile.rc"
+[ "$AS" = nobody ] && chown -R 65534:65534 "$WORK/wd/.direnv"
+OUT=$(ax -- sh -c 'echo "touch x" >> .direnv/flake-profile.rc; mkdir .direnv/python-3' 2>&1)
+[ "$(cat "$WORK/wd/.direnv/flake-profile.rc")" = "export A=1" ] && [ ! -e "$WORK/wd/.direnv/python-3" ] &&
+	ok write-direnv-layout || bad write-direnv-layout "changed: $(ls "$WORK/wd/.direnv" | tr '\n' ' ')"
+rm -rf "$WORK/wd/.direnv"
 # lefthook merges a git-ignored local config (and scripts) into what the
 # git hook it installed runs: no diff shows a command planted there
 OUT=$(ax -- sh -c 'mkdir -p .config .lefthook-local/pre-commit
