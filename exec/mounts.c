@@ -1178,6 +1178,34 @@ static int want_hidden(char *const *hide, const char *wd, bool pin, struct want 
 	return 0;
 }
 
+/* airlock's own state directory, where the workdir holds it (GNU stow
+ * links ~/.local into a dotfiles repository, or the workdir is ~/.local):
+ * hidden as a directory a deny rule names is, so a call cannot forge the
+ * pending records a recovery trusts, the kept readings later calls take,
+ * or the default audit log. One not made yet is made first where the
+ * sandbox writes the workdir (pin): an absent one had no mount, the call
+ * made it, and a pending record it left there for another project had
+ * that project's next run move its .git/config, hooks and
+ * .claude/settings.json aside (the ninth review). */
+static int want_state_hidden(const char *wd, bool pin, struct want **w, size_t *n,
+                             char **errstr)
+{
+	char *state[] = {state_root(), NULL};
+	int rc = 0;
+
+	if (state[0] && pin && path_contains(wd, state[0]) && state_dir_make(state[0]) < 0) {
+		*errstr = xasprintf("airlock's state directory %s lies in the workdir and cannot "
+		                    "be made, to hide it from the sandbox: %s (make it, or set "
+		                    "XDG_STATE_HOME outside the workdir)",
+		                    state[0], strerror(errno));
+		rc = -1;
+	}
+	if (rc == 0 && state[0])
+		rc = want_hidden(state, wd, pin, w, n, errstr);
+	free(state[0]);
+	return rc;
+}
+
 /* The paths the policy denies writing (profile->keep: deny = Edit(...)
  * rules that name a path whole; or what the search found their globs
  * match) that lie in a writable workdir: bound
@@ -1421,20 +1449,13 @@ static int want_workdir(const struct exec_spec *s, const char *wd, struct want *
 	if (!s->overlay_dir && !rw)
 		rw = mounts_writes_workdir(s->profile, wd);
 	bool pin = rw && !s->overlay_dir;
-	/* airlock's own state directory, where the workdir holds it (GNU stow
-	 * links ~/.local into a dotfiles repository, or the workdir is
-	 * ~/.local): hidden as a directory a deny rule names is, so a call
-	 * cannot forge the pending records a recovery trusts, the kept
-	 * readings later calls take, or the default audit log */
-	char *state[] = {state_root(), NULL};
 	int rc = want_kernel_mounts(wd, w, n, &covered, errstr) < 0 ||
 	                 want_masks(s->profile, wd, covered, pin, &globs, w, n, errstr) < 0 ||
 	                 want_hidden(s->profile->hide, wd, pin, w, n, errstr) < 0 ||
 	                 want_hidden(globs.hidden, wd, pin, w, n, errstr) < 0 ||
-	                 (state[0] && want_hidden(state, wd, pin, w, n, errstr) < 0)
+	                 want_state_hidden(wd, pin, w, n, errstr) < 0
 	         ? -1
 	         : 0;
-	free(state[0]);
 	strv_free(covered);
 	strv_free(globs.hidden);
 	if (rc < 0) {

@@ -31,4 +31,23 @@ check "a .direnv the call made loses the venv layout python puts on PATH" \
 expect_eq "the call is told what went" "$(echo "$r" | grep -c 'removed .*\.direnv/')" 1
 expect_eq "git status shows none of it" "$(git -C "$w" status --short --untracked-files=all | grep -c direnv)" 0
 
+# ---- airlock's state directory in the workdir, not made yet ----
+HOME="$d/home2" dots="$d/home2/dots" p="$d/proj2"
+mkdir -p "$dots/state" "$HOME/.local" "$p/.claude" && ln -s ../dots/state "$HOME/.local/state"
+git init -q "$dots" && git init -q "$p" && git -C "$p" config alias.st status
+echo '{"permissions": {"deny": ["Bash(curl:*)"]}}' >"$p/.claude/settings.json"
+printf '#!/bin/sh\nexit 0\n' >"$p/.git/hooks/pre-commit"
+key=$(python3 -c 'import sys
+h = 1469598103934665603
+for c in sys.argv[1].encode(): h = ((h ^ c) * 1099511628211) % 2**64
+print("%016x" % h)' "$p")
+(cd "$dots" && "$AIRLOCK" exec --profile workspace -- sh -c 'mkdir -p state/airlock/pending &&
+printf "0 0 0 -\n%s\n" "$1" >"state/airlock/pending/$2-999999-0"' sh "$p" "$key" >/dev/null 2>&1)
+check "a call cannot make the state directory its workdir holds" \
+	test ! -e "$dots/state/airlock/pending/$key-999999-0"
+(cd "$p" && "$AIRLOCK" exec --profile workspace -- true >/dev/null 2>&1)
+check "another project's .claude/settings.json stays" test -f "$p/.claude/settings.json"
+check "another project's .git/config stays" test -f "$p/.git/config"
+check "another project's pre-commit hook stays" test -f "$p/.git/hooks/pre-commit"
+
 finish
