@@ -454,10 +454,14 @@ static bool mount_root_at(int dfd, const char *name)
  * mount (mount_root_at()); past *budget entries the rest is left as it is,
  * and false is returned, as it is for a directory of the caller's own that
  * cannot be opened (the sandbox could chmod it back). A socket granted by
- * its own path stays.
+ * its own path stays. Nor into a directory of own (real paths: the
+ * workdir, whose search masks its sockets and FIFOs, and the read-write
+ * grants, walked on their own): a call fills those, and one that made
+ * 1,100 files in a workdir lying in a read-only grant used up this walk,
+ * so the next reached a host service's socket elsewhere in the grant.
  */
 static bool want_grant_pipes(const char *real, const char *dst, size_t *budget,
-                             struct want **w, size_t *n)
+                             char *const *own, struct want **w, size_t *n)
 {
 	char **queue = NULL;
 	size_t head = 0;
@@ -492,9 +496,13 @@ static bool want_grant_pipes(const char *real, const char *dst, size_t *budget,
 				    : S_ISFIFO(st.st_mode) ? DT_FIFO
 				                           : DT_REG;
 			if (t == DT_DIR) {
-				if (!mount_root_at(dirfd(d), e->d_name))
-					strv_push_owned(&queue,
-					                xasprintf("%s/%s", queue[head], e->d_name));
+				char *sub = xasprintf("%s/%s", queue[head], e->d_name);
+				char *at = xasprintf("%s%s", real, sub);
+				if (!mount_root_at(dirfd(d), e->d_name) && !strv_contains(own, at))
+					strv_push_owned(&queue, sub);
+				else
+					free(sub);
+				free(at);
 			} else if (t == DT_SOCK || t == DT_FIFO) {
 				char *at = xasprintf("%s%s/%s", dst, queue[head], e->d_name);
 				want_mask(w, n, at);
@@ -511,7 +519,7 @@ static bool want_grant_pipes(const char *real, const char *dst, size_t *budget,
 
 /* Adds the read_only/read_write/binds lists; -1 when one is refused. */
 static int want_grants(char *const *list, unsigned attr, const char *home, size_t *budget,
-                       struct want **w, size_t *n, char **errstr)
+                       char *const *own, struct want **w, size_t *n, char **errstr)
 {
 	char real[PATH_MAX];
 	bool dir = false;
@@ -528,7 +536,7 @@ static int want_grants(char *const *list, unsigned attr, const char *home, size_
 			want_push(w, n, OP_BIND, xstrdup(real), xstrdup(real), NULL, attr, dir);
 		/* a read-write grant is the sandbox's to fill: a call made 1,100
 		 * files there, and the next reached a host's socket past them */
-		if (r > 0 && dir && !want_grant_pipes(real, real, budget, w, n) && attr == A_BIND) {
+		if (r > 0 && dir && !want_grant_pipes(real, real, budget, own, w, n) && attr == A_BIND) {
 			*errstr = xasprintf("granted path %s (read-write) holds more than %d entries, "
 			                    "or a directory that cannot be read, to check for "
 			                    "sockets and FIFOs, and a call can fill it to hide a "
@@ -541,8 +549,8 @@ static int want_grants(char *const *list, unsigned attr, const char *home, size_
 }
 
 /* $HOME paths granted read-only, bound at their place under the empty home. */
-static int want_home(char *const *list, const char *home, size_t *budget, struct want **w,
-                     size_t *n, char **errstr)
+static int want_home(char *const *list, const char *home, size_t *budget, char *const *own,
+                     struct want **w, size_t *n, char **errstr)
 {
 	char real[PATH_MAX];
 	struct stat st;
@@ -559,7 +567,7 @@ static int want_home(char *const *list, const char *home, size_t *budget, struct
 			want_push(w, n, OP_BIND, xstrdup(real), logical, NULL, A_RO,
 			          S_ISDIR(st.st_mode));
 			if (S_ISDIR(st.st_mode))
-				want_grant_pipes(real, logical, budget, w, n);
+				want_grant_pipes(real, logical, budget, own, w, n);
 		} else {
 			free(logical);
 		}
@@ -1537,6 +1545,20 @@ static void wants_free(struct want *w, size_t n)
 	free(w);
 }
 
+/* The directories a call can fill, each walked on its own for sockets and
+ * FIFOs, that the grants' walks do not enter (want_grant_pipes()): the
+ * workdir and the read-write grants, resolved. A new list. */
+static char **grants_own(const char *wd, char *const *read_write)
+{
+	char **own = NULL, real[PATH_MAX];
+
+	strv_push(&own, wd);
+	for (char *const *p = read_write; p && *p; p++)
+		if (realpath(*p, real))
+			strv_push(&own, real);
+	return own;
+}
+
 /* /tmp, the empty home and everything granted, in target order. */
 static int plan_dynamic(const struct exec_spec *s, const char *wd, const char *home,
                         struct sbx_plan *pl, char **errstr)
@@ -1558,18 +1580,21 @@ static int plan_dynamic(const struct exec_spec *s, const char *wd, const char *h
 		want_push(&w, &n, OP_TMPFS, NULL, xstrdup(home),
 		          xasprintf("mode=0700,size=%lld,nr_inodes=%lld", tsz, TMPFS_INODES(tsz)),
 		          A_BIND, true);
+	char **own = grants_own(wd, p->read_write);
+
 	if (want_workdir(s, wd, &w, &n, errstr) < 0 ||
 	    (is_linked && want_linked(s, &linked, &w, &n, errstr) < 0) ||
 	    (!is_linked && want_gitdir_inside(s, wd, &w, &n, errstr) < 0) ||
-	    want_home(p->home, home, budget, &w, &n, errstr) < 0 ||
-	    want_grants(p->read_only, A_RO, home, budget, &w, &n, errstr) < 0 ||
-	    want_grants(p->read_write, A_BIND, home, rw_budget, &w, &n, errstr) < 0 ||
-	    want_grants(s->binds, A_RO, home, budget, &w, &n, errstr) < 0)
+	    want_home(p->home, home, budget, own, &w, &n, errstr) < 0 ||
+	    want_grants(p->read_only, A_RO, home, budget, own, &w, &n, errstr) < 0 ||
+	    want_grants(p->read_write, A_BIND, home, rw_budget, own, &w, &n, errstr) < 0 ||
+	    want_grants(s->binds, A_RO, home, budget, own, &w, &n, errstr) < 0)
 		goto out;
 	wants_drop_hidden(w, &n);
 	wants_emit(pl, w, n);
 	rc = 0;
 out:
+	strv_free(own);
 	gitdir_linked_clear(&linked);
 	wants_free(w, n);
 	return rc;

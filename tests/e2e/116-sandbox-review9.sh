@@ -50,4 +50,24 @@ check "another project's .claude/settings.json stays" test -f "$p/.claude/settin
 check "another project's .git/config stays" test -f "$p/.git/config"
 check "another project's pre-commit hook stays" test -f "$p/.git/hooks/pre-commit"
 
+# ---- a read-only grant that holds the workdir: its sockets ----
+g="$d/ws" && mkdir -p "$g/proj" "$g/svc/run"
+printf '[profile "wk"]\nworkdir = rw\nread-only = %s\n' "$g" >"$d/ws.policy"
+python3 -c 'import socket, sys
+s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(5); s.settimeout(120)
+c, _ = s.accept(); open(sys.argv[2], "w").write("hit")' "$g/svc/run/db.sock" "$d/sock-hit" 2>/dev/null &
+srv=$!
+i=0 && while [ ! -S "$g/svc/run/db.sock" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+wk() { (cd "$g/proj" && "$AIRLOCK" exec --policy "$d/ws.policy" --profile wk "$@"); }
+wk -- sh -c 'i=0; while [ $i -lt 1100 ]; do : >f$i; i=$((i + 1)); done' >/dev/null 2>&1
+r=$(wk -- python3 -c 'import socket, sys
+s = socket.socket(socket.AF_UNIX)
+try:
+    s.connect(sys.argv[1]); print("reached")
+except OSError:
+    print("refused")' "$g/svc/run/db.sock" 2>/dev/null)
+expect_eq "a call that filled the workdir does not reach a socket in the grant holding it" "$r" refused
+check "the host's service saw no connection" test ! -e "$d/sock-hit"
+kill "$srv" 2>/dev/null
+
 finish
