@@ -71,6 +71,8 @@ const struct guard_path guard_paths[GUARD_NPATHS] = {
 	{".devcontainer", GUARD_PIN}, /* initializeCommand runs on the host */
 	{".devcontainer.json", GUARD_REMOVE},
 	{".devcontainer/devcontainer.json", GUARD_REMOVE},
+	{".direnv", GUARD_HOOKS}, /* direnv's layout dir, git-ignored: nix-direnv evals its */
+	/* cached flake-profile.rc, and layout python puts its venv's bin on PATH */
 	{".envrc.local", GUARD_REMOVE}, /* what an allowed .envrc sources: direnv */
 	{".envrc.private", GUARD_REMOVE}, /* hashes the .envrc alone; git-ignored */
 	{".gemini", GUARD_PIN},
@@ -88,6 +90,15 @@ const struct guard_path guard_paths[GUARD_NPATHS] = {
 	{".git/worktrees", GUARD_WORKTREES}, /* linked worktrees' commondir: their config */
 	{".husky", GUARD_PIN},
 	{".husky/_", GUARD_HOOKS}, /* husky's core.hooksPath, git-ignored: unseen in a diff */
+	{".junie", GUARD_PIN}, /* JetBrains Junie's project MCP servers */
+	{".junie/mcp", GUARD_PIN},
+	{".junie/mcp/mcp.json", GUARD_REMOVE},
+	{".kilo", GUARD_PIN}, /* Kilo Code's project config and MCP servers, */
+	{".kilo/kilo.json", GUARD_REMOVE}, /* loaded when the project opens */
+	{".kilo/kilo.jsonc", GUARD_REMOVE},
+	{".kilo/mcp.json", GUARD_REMOVE},
+	{".kilocode", GUARD_PIN}, /* its older layout, still read */
+	{".kilocode/mcp.json", GUARD_REMOVE},
 	{".kiro", GUARD_PIN},
 	{".kiro/hooks", GUARD_HOOKS}, /* Kiro's agent hooks, which may run commands */
 	{".kiro/settings", GUARD_PIN},
@@ -117,6 +128,8 @@ const struct guard_path guard_paths[GUARD_NPATHS] = {
 	{".zed", GUARD_PIN},
 	{".zed/settings.json", GUARD_REMOVE}, /* language server and formatter commands */
 	{"crush.json", GUARD_REMOVE},
+	{"kilo.json", GUARD_REMOVE},
+	{"kilo.jsonc", GUARD_REMOVE},
 	{"lefthook-local.json", GUARD_REMOVE},
 	{"lefthook-local.toml", GUARD_REMOVE},
 	{"lefthook-local.yaml", GUARD_REMOVE},

@@ -454,10 +454,14 @@ static bool mount_root_at(int dfd, const char *name)
  * mount (mount_root_at()); past *budget entries the rest is left as it is,
  * and false is returned, as it is for a directory of the caller's own that
  * cannot be opened (the sandbox could chmod it back). A socket granted by
- * its own path stays.
+ * its own path stays. Nor into a directory of own (real paths: the
+ * workdir, whose search masks its sockets and FIFOs, and the read-write
+ * grants, walked on their own): a call fills those, and one that made
+ * 1,100 files in a workdir lying in a read-only grant used up this walk,
+ * so the next reached a host service's socket elsewhere in the grant.
  */
 static bool want_grant_pipes(const char *real, const char *dst, size_t *budget,
-                             struct want **w, size_t *n)
+                             char *const *own, struct want **w, size_t *n)
 {
 	char **queue = NULL;
 	size_t head = 0;
@@ -492,9 +496,13 @@ static bool want_grant_pipes(const char *real, const char *dst, size_t *budget,
 				    : S_ISFIFO(st.st_mode) ? DT_FIFO
 				                           : DT_REG;
 			if (t == DT_DIR) {
-				if (!mount_root_at(dirfd(d), e->d_name))
-					strv_push_owned(&queue,
-					                xasprintf("%s/%s", queue[head], e->d_name));
+				char *sub = xasprintf("%s/%s", queue[head], e->d_name);
+				char *at = xasprintf("%s%s", real, sub);
+				if (!mount_root_at(dirfd(d), e->d_name) && !strv_contains(own, at))
+					strv_push_owned(&queue, sub);
+				else
+					free(sub);
+				free(at);
 			} else if (t == DT_SOCK || t == DT_FIFO) {
 				char *at = xasprintf("%s%s/%s", dst, queue[head], e->d_name);
 				want_mask(w, n, at);
@@ -511,7 +519,7 @@ static bool want_grant_pipes(const char *real, const char *dst, size_t *budget,
 
 /* Adds the read_only/read_write/binds lists; -1 when one is refused. */
 static int want_grants(char *const *list, unsigned attr, const char *home, size_t *budget,
-                       struct want **w, size_t *n, char **errstr)
+                       char *const *own, struct want **w, size_t *n, char **errstr)
 {
 	char real[PATH_MAX];
 	bool dir = false;
@@ -528,7 +536,7 @@ static int want_grants(char *const *list, unsigned attr, const char *home, size_
 			want_push(w, n, OP_BIND, xstrdup(real), xstrdup(real), NULL, attr, dir);
 		/* a read-write grant is the sandbox's to fill: a call made 1,100
 		 * files there, and the next reached a host's socket past them */
-		if (r > 0 && dir && !want_grant_pipes(real, real, budget, w, n) && attr == A_BIND) {
+		if (r > 0 && dir && !want_grant_pipes(real, real, budget, own, w, n) && attr == A_BIND) {
 			*errstr = xasprintf("granted path %s (read-write) holds more than %d entries, "
 			                    "or a directory that cannot be read, to check for "
 			                    "sockets and FIFOs, and a call can fill it to hide a "
@@ -541,8 +549,8 @@ static int want_grants(char *const *list, unsigned attr, const char *home, size_
 }
 
 /* $HOME paths granted read-only, bound at their place under the empty home. */
-static int want_home(char *const *list, const char *home, size_t *budget, struct want **w,
-                     size_t *n, char **errstr)
+static int want_home(char *const *list, const char *home, size_t *budget, char *const *own,
+                     struct want **w, size_t *n, char **errstr)
 {
 	char real[PATH_MAX];
 	struct stat st;
@@ -559,7 +567,7 @@ static int want_home(char *const *list, const char *home, size_t *budget, struct
 			want_push(w, n, OP_BIND, xstrdup(real), logical, NULL, A_RO,
 			          S_ISDIR(st.st_mode));
 			if (S_ISDIR(st.st_mode))
-				want_grant_pipes(real, logical, budget, w, n);
+				want_grant_pipes(real, logical, budget, own, w, n);
 		} else {
 			free(logical);
 		}
@@ -1178,6 +1186,34 @@ static int want_hidden(char *const *hide, const char *wd, bool pin, struct want 
 	return 0;
 }
 
+/* airlock's own state directory, where the workdir holds it (GNU stow
+ * links ~/.local into a dotfiles repository, or the workdir is ~/.local):
+ * hidden as a directory a deny rule names is, so a call cannot forge the
+ * pending records a recovery trusts, the kept readings later calls take,
+ * or the default audit log. One not made yet is made first where the
+ * sandbox writes the workdir (pin): an absent one had no mount, the call
+ * made it, and a pending record it left there for another project had
+ * that project's next run move its .git/config, hooks and
+ * .claude/settings.json aside (the ninth review). */
+static int want_state_hidden(const char *wd, bool pin, struct want **w, size_t *n,
+                             char **errstr)
+{
+	char *state[] = {state_root(), NULL};
+	int rc = 0;
+
+	if (state[0] && pin && path_contains(wd, state[0]) && state_dir_make(state[0]) < 0) {
+		*errstr = xasprintf("airlock's state directory %s lies in the workdir and cannot "
+		                    "be made, to hide it from the sandbox: %s (make it, or set "
+		                    "XDG_STATE_HOME outside the workdir)",
+		                    state[0], strerror(errno));
+		rc = -1;
+	}
+	if (rc == 0 && state[0])
+		rc = want_hidden(state, wd, pin, w, n, errstr);
+	free(state[0]);
+	return rc;
+}
+
 /* The paths the policy denies writing (profile->keep: deny = Edit(...)
  * rules that name a path whole; or what the search found their globs
  * match) that lie in a writable workdir: bound
@@ -1421,20 +1457,13 @@ static int want_workdir(const struct exec_spec *s, const char *wd, struct want *
 	if (!s->overlay_dir && !rw)
 		rw = mounts_writes_workdir(s->profile, wd);
 	bool pin = rw && !s->overlay_dir;
-	/* airlock's own state directory, where the workdir holds it (GNU stow
-	 * links ~/.local into a dotfiles repository, or the workdir is
-	 * ~/.local): hidden as a directory a deny rule names is, so a call
-	 * cannot forge the pending records a recovery trusts, the kept
-	 * readings later calls take, or the default audit log */
-	char *state[] = {state_root(), NULL};
 	int rc = want_kernel_mounts(wd, w, n, &covered, errstr) < 0 ||
 	                 want_masks(s->profile, wd, covered, pin, &globs, w, n, errstr) < 0 ||
 	                 want_hidden(s->profile->hide, wd, pin, w, n, errstr) < 0 ||
 	                 want_hidden(globs.hidden, wd, pin, w, n, errstr) < 0 ||
-	                 (state[0] && want_hidden(state, wd, pin, w, n, errstr) < 0)
+	                 want_state_hidden(wd, pin, w, n, errstr) < 0
 	         ? -1
 	         : 0;
-	free(state[0]);
 	strv_free(covered);
 	strv_free(globs.hidden);
 	if (rc < 0) {
@@ -1516,6 +1545,20 @@ static void wants_free(struct want *w, size_t n)
 	free(w);
 }
 
+/* The directories a call can fill, each walked on its own for sockets and
+ * FIFOs, that the grants' walks do not enter (want_grant_pipes()): the
+ * workdir and the read-write grants, resolved. A new list. */
+static char **grants_own(const char *wd, char *const *read_write)
+{
+	char **own = NULL, real[PATH_MAX];
+
+	strv_push(&own, wd);
+	for (char *const *p = read_write; p && *p; p++)
+		if (realpath(*p, real))
+			strv_push(&own, real);
+	return own;
+}
+
 /* /tmp, the empty home and everything granted, in target order. */
 static int plan_dynamic(const struct exec_spec *s, const char *wd, const char *home,
                         struct sbx_plan *pl, char **errstr)
@@ -1537,18 +1580,21 @@ static int plan_dynamic(const struct exec_spec *s, const char *wd, const char *h
 		want_push(&w, &n, OP_TMPFS, NULL, xstrdup(home),
 		          xasprintf("mode=0700,size=%lld,nr_inodes=%lld", tsz, TMPFS_INODES(tsz)),
 		          A_BIND, true);
+	char **own = grants_own(wd, p->read_write);
+
 	if (want_workdir(s, wd, &w, &n, errstr) < 0 ||
 	    (is_linked && want_linked(s, &linked, &w, &n, errstr) < 0) ||
 	    (!is_linked && want_gitdir_inside(s, wd, &w, &n, errstr) < 0) ||
-	    want_home(p->home, home, budget, &w, &n, errstr) < 0 ||
-	    want_grants(p->read_only, A_RO, home, budget, &w, &n, errstr) < 0 ||
-	    want_grants(p->read_write, A_BIND, home, rw_budget, &w, &n, errstr) < 0 ||
-	    want_grants(s->binds, A_RO, home, budget, &w, &n, errstr) < 0)
+	    want_home(p->home, home, budget, own, &w, &n, errstr) < 0 ||
+	    want_grants(p->read_only, A_RO, home, budget, own, &w, &n, errstr) < 0 ||
+	    want_grants(p->read_write, A_BIND, home, rw_budget, own, &w, &n, errstr) < 0 ||
+	    want_grants(s->binds, A_RO, home, budget, own, &w, &n, errstr) < 0)
 		goto out;
 	wants_drop_hidden(w, &n);
 	wants_emit(pl, w, n);
 	rc = 0;
 out:
+	strv_free(own);
 	gitdir_linked_clear(&linked);
 	wants_free(w, n);
 	return rc;

@@ -311,13 +311,14 @@ rm -rf "$WORK/wd/.vscode" "$WORK/wd/.cursor" "$WORK/wd/.gemini" "$WORK/wd/.codex
 # hooks, Roo Code's, Amazon Q's, Kiro's and opencode's MCP servers,
 # Kiro's agent hooks, opencode's plugins, Windsurf's Cascade hooks; Zed's
 # language server and formatter commands, Gemini CLI's workspace
-# extensions, Continue's, Qwen Code's and Crush's MCP servers, aider's
-# lint-cmd (its .aider* is git-ignored by aider itself)
+# extensions, Continue's, Qwen Code's, Crush's, Kilo Code's and Junie's
+# MCP servers, aider's lint-cmd (its .aider* is git-ignored by aider itself)
 AGENT_FILES=".cursor/hooks.json .roo/mcp.json .amazonq/mcp.json .amazonq/default.json
 .kiro/settings/mcp.json .kiro/hooks/x.kiro.hook .opencode/opencode.json .opencode/plugin/x.js
 .opencode/plugins/x.js .windsurf/hooks.json opencode.json opencode.jsonc .zed/settings.json
 .gemini/extensions/x/gemini-extension.json .continue/mcpServers/x.yaml .qwen/settings.json
-.crush.json crush.json .aider.conf.yml"
+.crush.json crush.json .aider.conf.yml .kilocode/mcp.json .kilo/kilo.json .kilo/kilo.jsonc
+.kilo/mcp.json kilo.json kilo.jsonc .junie/mcp/mcp.json"
 OUT=$(ax -- sh -c 'for f in '"$(echo $AGENT_FILES)"'; do mkdir -p "$(dirname "$f")"; echo "{\"command\": \"touch x\"}" > "$f"; done; echo made' 2>&1)
 left=""
 for f in $AGENT_FILES; do [ -e "$WORK/wd/$f" ] && left="$left $f"; done
@@ -328,7 +329,8 @@ esac
 rm -rf "$WORK/wd/.cursor" "$WORK/wd/.roo" "$WORK/wd/.amazonq" "$WORK/wd/.kiro" "$WORK/wd/.opencode" \
 	"$WORK/wd/.windsurf" "$WORK/wd/opencode.json" "$WORK/wd/opencode.jsonc" "$WORK/wd/.zed" \
 	"$WORK/wd/.gemini" "$WORK/wd/.continue" "$WORK/wd/.qwen" "$WORK/wd/.crush.json" \
-	"$WORK/wd/crush.json" "$WORK/wd/.aider.conf.yml"
+	"$WORK/wd/crush.json" "$WORK/wd/.aider.conf.yml" "$WORK/wd/.kilocode" "$WORK/wd/.kilo" \
+	"$WORK/wd/kilo.json" "$WORK/wd/kilo.jsonc" "$WORK/wd/.junie"
 # direnv runs an allowed .envrc, which hashes the .envrc alone: what it
 # sources, a git-ignored .envrc.local by the usual pattern, runs unchecked
 OUT=$(ax -- sh -c 'echo "touch x" > .envrc.local; echo "touch x" > .envrc.private; echo made' 2>&1)
@@ -338,6 +340,22 @@ case "$OUT" in
 *) bad create-direnv-local "the call did not run" ;;
 esac
 rm -f "$WORK/wd/.envrc.local" "$WORK/wd/.envrc.private"
+# direnv's layout dir, git-ignored by its own advice: nix-direnv evals its
+# cached .direnv/flake-profile.rc at the next prompt, and layout python
+# puts .direnv/python-*/bin first on the shell's PATH
+OUT=$(ax -- sh -c 'mkdir -p .direnv/python-3/bin; echo "touch x" > .direnv/flake-profile.rc
+	echo "touch x" > .direnv/python-3/bin/git; echo made' 2>&1)
+case "$OUT" in
+*made*) [ ! -e "$WORK/wd/.direnv/flake-profile.rc" ] && [ ! -e "$WORK/wd/.direnv/python-3" ] &&
+	ok create-direnv-layout || bad create-direnv-layout "planted" ;;
+*) bad create-direnv-layout "the call did not run" ;;
+esac
+rm -rf "$WORK/wd/.direnv" && mkdir "$WORK/wd/.direnv" && echo "export A=1" > "$WORK/wd/.direnv/flake-profile.rc"
+[ "$AS" = nobody ] && chown -R 65534:65534 "$WORK/wd/.direnv"
+OUT=$(ax -- sh -c 'echo "touch x" >> .direnv/flake-profile.rc; mkdir .direnv/python-3' 2>&1)
+[ "$(cat "$WORK/wd/.direnv/flake-profile.rc")" = "export A=1" ] && [ ! -e "$WORK/wd/.direnv/python-3" ] &&
+	ok write-direnv-layout || bad write-direnv-layout "changed: $(ls "$WORK/wd/.direnv" | tr '\n' ' ')"
+rm -rf "$WORK/wd/.direnv"
 # lefthook merges a git-ignored local config (and scripts) into what the
 # git hook it installed runs: no diff shows a command planted there
 OUT=$(ax -- sh -c 'mkdir -p .config .lefthook-local/pre-commit
