@@ -596,6 +596,10 @@ static const char *persistence(const struct cctx *x, const char *abs)
 	 * user's shell */
 	if (strstr(abs, "/.envrc.local") || strstr(abs, "/.envrc.private"))
 		return "direnv's local .envrc";
+	/* direnv's layout directory: nix-direnv evaluates its cached
+	 * flake-profile.rc, layout python puts its venv's bin first on PATH */
+	if (strstr(abs, "/.direnv/"))
+		return "direnv's layout directory";
 	return NULL;
 }
 
@@ -617,6 +621,9 @@ static const char *const gate_rel[] = {
 	 * and Continue's MCP servers, Gemini CLI's workspace extensions */
 	".zed/settings.json", ".aider.conf.yml", ".qwen/settings.json", ".crush.json", "crush.json",
 	"opencode.json", "opencode.jsonc", ".continue/mcpServers", ".gemini/extensions",
+	/* Kilo Code's and JetBrains Junie's project MCP servers */
+	".kilocode/mcp.json", ".kilo/kilo.json", ".kilo/kilo.jsonc", ".kilo/mcp.json", "kilo.json",
+	"kilo.jsonc", ".junie/mcp/mcp.json",
 };
 static const char *const gate_home[] = {
 	".config/airlock",  ".local/state/airlock",  ".claude/settings.json", ".claude/settings.local.json",
