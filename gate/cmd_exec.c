@@ -132,7 +132,7 @@ static struct profile *profile_find(const struct exec_opts *o, const char *workd
 		copy = profile_dup(p ? p : builtin);
 	else
 		*errstr = xasprintf("no profile named %s (built-in: readonly, workspace, approved, "
-		                    "none; others come from [profile.NAME] in a policy file)",
+		                    "none; others come from [profile \"NAME\"] in a policy file)",
 		                    name);
 	policy_free(pol);
 	return copy;
