@@ -21,6 +21,7 @@
 #include "core/lazy.h"
 #include "core/state.h"
 #include "core/util.h"
+#include "exec/exec.h"
 #include "policy/policy_internal.h"
 
 enum layer_kind { LAYER_USER, LAYER_PROJECT, LAYER_FILE };
@@ -871,6 +872,29 @@ static void hide_denied_paths(struct policy *p)
 	strv_free(keep_globs);
 }
 
+/*
+ * No sandbox may rewrite the policy through a profile's read-write grant
+ * (exec/mounts.c refuses a grant that holds or lies in a protected path, as
+ * for the audit log): with `read-write = ~/.config`, an auto-run command
+ * appended `allow-critical = Shell` to the user file. The user file is
+ * protected where it would be (a sandbox could create it), every other
+ * file read where it really is (an include, --policy FILE, a linked
+ * layer's target); one inside the workdir is as writable without the
+ * grant (and .airlock/ is guarded there), so it does not refuse a grant
+ * that holds the workdir. Strings only: no system call.
+ */
+static void files_protect(const struct policy *p, const struct policy_source *src)
+{
+	if (src->home) {
+		char *user = xasprintf("%s/.config/airlock/policy", src->home);
+		exec_protect_path(user);
+		free(user);
+	}
+	for (char *const *f = p->files; f && *f; f++)
+		if (!path_contains(p->workdir, *f))
+			exec_protect_path(*f);
+}
+
 int policy_load(const struct policy_source *src, struct policy **out, char **errstr)
 {
 	struct policy *p = xcalloc(1, sizeof(*p));
@@ -891,6 +915,8 @@ int policy_load(const struct policy_source *src, struct policy **out, char **err
 	p->workdir_guessed = src->guessed;
 	if (!src->defaults_only && load_files(p, src, &pr, errstr) < 0)
 		goto out;
+	if (!src->defaults_only)
+		files_protect(p, src);
 	hide_denied_paths(p);
 	p->session_origin = policy_origin_add(p, "session");
 	rc = 0;

@@ -1,0 +1,52 @@
+#!/bin/sh
+# 117-policy-review4.sh: what a fourth hostile review of the policy layer
+# found, through the real binary: each case a way an agent made the policy
+# weaker than the user wrote, each failing on 2a775fb before its fix.
+set -u
+. tests/e2e/lib.sh
+: "${AIRLOCK:?}"
+need jq python3
+tmpdir_make
+d=$T_DIR
+export HOME="$d/home" XDG_STATE_HOME="$d/state"
+mkdir -p "$HOME/.config/airlock" "$d/wd/.airlock" "$d/dots"
+# user TEXT: the user's policy file (printf format)
+user() {
+	printf "$1" >"$HOME/.config/airlock/policy"
+	chmod 600 "$HOME/.config/airlock/policy"
+}
+# gate CALL: one call through the gate in the workdir; its answer in $d/out
+gate() {
+	printf '%s\n' "$1" | (cd "$d/wd" && "$AIRLOCK" gate --no-tty --db "$d/a.db") \
+		>"$d/out" 2>"$d/err"
+}
+
+# --- 1. a read-write grant holding a policy file ------------------------------
+# The user gives a profile `read-write = ~/.config` (for a tool that keeps its
+# settings there). The sandbox could then rewrite ~/.config/airlock/policy,
+# and an auto-run script appended `allow-critical = Shell` to it: the next
+# call allowed anything. The grant is refused now, as one holding the audit
+# log is, and so is one holding a file the policy includes.
+w='open(__import__("os").path.expanduser("~/.config/airlock/policy"),"a").write("[rules]\\n\\tallow-critical = Shell\\n")'
+printf '%s\n' "$w" >"$d/wd/w.py"
+user '[profile "workspace"]\n\tread-write = ~/.config\n'
+gate '{"id":"1","tool":"shell","input":{"command":"python3 w.py"}}'
+check "grant of ~/.config: the user file not rewritten" sh -c "! grep -q allow-critical '$HOME/.config/airlock/policy'"
+check "grant of ~/.config: the call refused, naming the file" grep -q 'airlock/policy' "$d/out"
+rm -f "$HOME/.config/airlock/policy"
+printf '[profile "workspace"]\n\tread-write = %s/.config\n' "$HOME" >"$d/g.policy"
+chmod 600 "$d/g.policy"
+out=$(cd "$d/wd" && "$AIRLOCK" exec --policy "$d/g.policy" --profile workspace -- \
+	sh -c 'mkdir -p ~/.config/airlock && echo x >~/.config/airlock/policy' 2>&1)
+check "no user file yet: the sandbox does not make one" test ! -e "$HOME/.config/airlock/policy"
+printf '[rules]\n\tdeny = Shell(curl *)\n' >"$d/dots/shared.policy"
+chmod 600 "$d/dots/shared.policy"
+user "[include]\n\tpath = $d/dots/shared.policy\n[profile \"workspace\"]\n\tread-write = $d/dots\n"
+out=$(cd "$d/wd" && "$AIRLOCK" exec --profile workspace -- sh -c ': >"$0"' "$d/dots/shared.policy" 2>&1)
+check "grant of an included file's directory: the include not emptied" grep -q curl "$d/dots/shared.policy"
+mkdir -p "$d/tools"
+user "[profile \"workspace\"]\n\tread-write = $d/tools\n"
+out=$(cd "$d/wd" && "$AIRLOCK" exec --profile workspace -- sh -c 'echo ok >"$0"/f' "$d/tools" 2>&1)
+check "a grant beside the policy files: still written" grep -q ok "$d/tools/f"
+
+finish
