@@ -49,4 +49,20 @@ user "[profile \"workspace\"]\n\tread-write = $d/tools\n"
 out=$(cd "$d/wd" && "$AIRLOCK" exec --profile workspace -- sh -c 'echo ok >"$0"/f' "$d/tools" 2>&1)
 check "a grant beside the policy files: still written" grep -q ok "$d/tools/f"
 
+# --- 2. a deny path with one leading slash ------------------------------------
+# `deny = Read(/etc/x)` is anchored at the workdir (as Claude Code reads
+# /path), so one written for the absolute path denied nothing while
+# `policy check` said ok. It still loads as written, with a warning.
+mkdir -p "$d/notes"
+echo private >"$d/notes/a"
+user "[rules]\n\tdeny = Read($d/notes/**)\n"
+out=$(cd "$d/wd" && "$AIRLOCK" policy check 2>&1)
+check "one leading slash: policy check says how to write it" \
+	sh -c "printf '%s' \"\$1\" | grep -q 'write Read(//'" - "$out"
+user "[rules]\n\tdeny = Read(/$d/notes/**)\n"
+out=$(cd "$d/wd" && "$AIRLOCK" policy check 2>&1)
+expect_eq "two leading slashes: no warning" "$out" "policy: ok"
+gate "{\"id\":\"2\",\"tool\":\"read_file\",\"input\":{\"path\":\"$d/notes/a\"}}"
+check "two leading slashes: the absolute path denied" grep -q '"decision":"denied"' "$d/out"
+
 finish

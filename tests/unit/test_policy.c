@@ -1059,6 +1059,31 @@ static void test_profile_case(void **state)
 	tree_free(&t);
 }
 
+/* A deny or ask path with one leading slash is anchored at the workdir, as
+ * in Claude Code: said, since one meant for the absolute path denied
+ * nothing while `policy check` said ok. Allow rules and //abs stay quiet. */
+static void test_anchor_warn(void **state)
+{
+	struct tree t;
+	char *err = NULL;
+	struct policy *p;
+	(void)state;
+	p = load_text(&t, "[rules]\n\tdeny = Read(/etc/shadow)\n\task = Edit(/srv/**)\n", &err);
+	assert_non_null(p);
+	assert_non_null(policy_warnings(p));
+	assert_non_null(strstr(policy_warnings(p)[0], "write Read(//etc/shadow) for the absolute"));
+	assert_non_null(strstr(policy_warnings(p)[1], "or Edit(./srv/**) to say so"));
+	assert_null(policy_warnings(p)[2]);
+	policy_free(p);
+	tree_free(&t);
+	p = load_text(&t, "[rules]\n\tdeny = Read(//etc/shadow)\n\tdeny = Read(./a/b)\n"
+	              "\tallow = Edit(/src/**)\n\tdeny = Shell(/bin/rm *)\n", &err);
+	assert_non_null(p);
+	assert_null(policy_warnings(p));
+	policy_free(p);
+	tree_free(&t);
+}
+
 static void test_digest(void **state)
 {
 	struct tree t;
@@ -1305,6 +1330,7 @@ int main(void)
 		cmocka_unit_test(test_project_read_only),
 		cmocka_unit_test(test_file_tier_profile),
 		cmocka_unit_test(test_profile_case),
+		cmocka_unit_test(test_anchor_warn),
 		cmocka_unit_test(test_hide_table),
 		cmocka_unit_test(test_digest),
 	};
