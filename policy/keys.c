@@ -724,6 +724,19 @@ void load_apply_entry(struct load_ctx *cx, const char *name, const char *value)
 		r = k->set(cx, sub, value, k->arg, &why);
 	if (r == 0)
 		goto out;
+	if (cx->foreign && r != IGNORED) {
+		/* the entry may be another file's text: a token in a section
+		 * name (~/.gitconfig's [url "https://u:TOKEN@host/"]) must not
+		 * reach the deny reason the hook hands the agent; said once.
+		 * (Warnings go to `policy check` and `show` only, never to it.) */
+		if (cx->foreign_said != cx->origin)
+			load_error_add(cx->le, "%s: entries that are not valid policy entries, not "
+			               "shown, since this project file reads %s, outside the "
+			               "project (include such a file from ~/.config/airlock/policy "
+			               "instead)", cx->path, cx->foreign);
+		cx->foreign_said = cx->origin;
+		goto out;
+	}
 	/* only now: finding the line reads the file again */
 	loc = where(cx, section, sub, k ? k->key : dot2 + 1, value);
 	if (r == IGNORED)

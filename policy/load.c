@@ -45,6 +45,7 @@ struct layer {
 	bool exists, must_exist;
 	bool nested;      /* a project layer inside another: stricter only */
 	int origin;
+	const char *foreign; /* a project layer's first file read outside the project */
 };
 
 /* The project layers' directories, outermost first; owned. */
@@ -324,6 +325,8 @@ struct include_scan {
 	struct load_errors *le;
 	const char *top; /* the layer's file, for messages */
 	struct buf *read; /* each file's path and text, in the order read (kept below) */
+	const char *confine; /* a project layer's: the project */
+	const char *foreign; /* the first file it read outside confine, or NULL */
 };
 
 static void include_scan_file(struct include_scan *sc, const char *path, bool must_exist,
@@ -421,20 +424,35 @@ static void include_line(struct include_scan *sc, const char *from, const char *
 }
 
 /* Notes the real path of a policy file read through fd (one readlink: the
- * file that was opened, not what the path names by now). */
-static void file_note(struct policy *p, int fd, const char *path)
+ * file that was opened, not what the path names by now); returns it (owned
+ * by p->files), or NULL when it cannot be told. */
+static const char *file_note(struct policy *p, int fd, const char *path)
 {
 	char proc[64], real[PATH_MAX];
 	ssize_t n;
 
 	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
 	n = readlink(proc, real, sizeof(real) - 1);
-	if (n > 0 && real[0] == '/') {
+	if (n > 0 && real[0] == '/')
 		real[n] = '\0';
-		strv_push(&p->files, real);
-	} else if (realpath(path, real)) { /* no /proc */
-		strv_push(&p->files, real);
-	}
+	else if (realpath(path, real) == NULL) /* no /proc */
+		return NULL;
+	strv_push(&p->files, real);
+	return p->files[strv_len(p->files) - 1];
+}
+
+/*
+ * A file a project layer reads from outside the project: the first one is
+ * noted for the layer (see load_apply_entry: its names and values are not
+ * shown in errors). A cloned repository chooses its .airlock/policy, and
+ * `[include] path = ~/.gitconfig` made each of that file's entries an
+ * error naming its section, `[url "https://u:TOKEN@github.com/"] insteadof:
+ * unknown section`, which the hook hands the agent as its deny reason.
+ */
+static void file_foreign(struct include_scan *sc, const char *real)
+{
+	if (sc->confine && sc->foreign == NULL && (real == NULL || !path_contains(sc->confine, real)))
+		sc->foreign = real ? real : "a file whose path cannot be told";
 }
 
 /* Reads a file through a checked descriptor; NULL when absent or on an error. */
@@ -456,7 +474,7 @@ static char *file_read_checked(struct include_scan *sc, const char *path, bool m
 	}
 	if (fd < 0)
 		return NULL;
-	file_note(sc->p, fd, path);
+	file_foreign(sc, file_note(sc->p, fd, path));
 	buf_init(&b, POLICY_MAX_FILE);
 	while ((r = read(fd, chunk, sizeof(chunk))) > 0 && !b.truncated)
 		buf_append(&b, chunk, (size_t)r);
@@ -708,6 +726,7 @@ static void entries_apply(struct policy *p, const struct layer *ly, const struct
 		cx.project = l->kind == LAYER_PROJECT;
 		cx.nested = l->nested;
 		cx.untrusted = cx.project && (l->nested || !p->trust_project);
+		cx.foreign = l->foreign;
 		load_apply_entry(&cx, en[i].name, en[i].value);
 	}
 }
@@ -731,9 +750,12 @@ static int load_files(struct policy *p, const struct policy_source *src,
 		goto out;
 	}
 	for (size_t i = 0; i < nl; i++) {
-		struct include_scan sc = {.p = p, .le = &le, .top = ly[i].path, .read = &read};
+		struct include_scan sc = {.p = p, .le = &le, .top = ly[i].path, .read = &read,
+		                          .confine = ly[i].kind == LAYER_PROJECT ? p->workdir
+		                                                                 : NULL};
 		if (ly[i].exists)
 			include_scan_file(&sc, ly[i].path, true, 0);
+		ly[i].foreign = sc.foreign;
 	}
 	if (le.n)
 		goto out;

@@ -65,4 +65,30 @@ expect_eq "two leading slashes: no warning" "$out" "policy: ok"
 gate "{\"id\":\"2\",\"tool\":\"read_file\",\"input\":{\"path\":\"$d/notes/a\"}}"
 check "two leading slashes: the absolute path denied" grep -q '"decision":"denied"' "$d/out"
 
+# --- 3. a project file including a file of the user's -------------------------
+# A cloned repository chooses its .airlock/policy. `[include] path =
+# ~/.gitconfig` made each of that file's entries an error naming its
+# section, and the hook hands the agent the errors as its deny reason: a
+# token in `[url "https://u:TOKEN@github.com/"]` reached the model. The
+# call is still denied; what the other file holds is not shown.
+user ''
+printf '[url "https://u:ghp_R4vIewSecret0123456789abcdefABCDEF@github.com/"]\n\tinsteadOf = https://github.com/\n' \
+	>"$HOME/.gitconfig"
+mkdir -p "$d/repo/.airlock"
+printf '[include]\n\tpath = ~/.gitconfig\n' >"$d/repo/.airlock/policy"
+out=$(jq -cn --arg w "$d/repo" '{session_id: "s", cwd: $w, hook_event_name: "PreToolUse",
+	tool_name: "Bash", tool_input: {command: "ls"}, tool_use_id: "t"}' |
+	(cd "$d/repo" && CLAUDE_PROJECT_DIR="$d/repo" "$AIRLOCK" hook claude --no-tty \
+		--db "$d/h.db" 2>/dev/null))
+expect_eq "project includes ~/.gitconfig: still denied" \
+	"$(printf '%s' "$out" | jq -r .hookSpecificOutput.permissionDecision)" deny
+check "project includes ~/.gitconfig: the token is not in the reason" \
+	sh -c "! printf '%s' \"\$1\" | grep -q R4vIewSecret" - "$out"
+check "project includes ~/.gitconfig: the reason names the file read" \
+	sh -c "printf '%s' \"\$1\" | grep -q 'reads $HOME/.gitconfig, outside the project'" - "$out"
+printf '[profile "x"]\n\tmemory = lots\n' >"$d/repo/.airlock/policy"
+out=$(cd "$d/repo" && "$AIRLOCK" policy check 2>&1)
+check "a project's own bad entry: still named in full" \
+	sh -c "printf '%s' \"\$1\" | grep -q '\"lots\" is not a number'" - "$out"
+
 finish
