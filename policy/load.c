@@ -903,10 +903,16 @@ static void hide_denied_paths(struct policy *p)
  * file read where it really is (an include, --policy FILE, a linked
  * layer's target); one inside the workdir is as writable without the
  * grant (and .airlock/ is guarded there), so it does not refuse a grant
- * that holds the workdir. Strings only: no system call.
+ * that holds the workdir. So is a .airlock in every directory above the
+ * project: a grant of its parent let a call plant ../.airlock/policy, the
+ * outermost project layer then, which moved the user's relative deny
+ * rules there (and under trust-project allowed anything). Strings only:
+ * no system call.
  */
 static void files_protect(const struct policy *p, const struct policy_source *src)
 {
+	char *dir = xstrdup(p->workdir);
+
 	if (src->home) {
 		char *user = xasprintf("%s/.config/airlock/policy", src->home);
 		exec_protect_path(user);
@@ -915,6 +921,12 @@ static void files_protect(const struct policy *p, const struct policy_source *sr
 	for (char *const *f = p->files; f && *f; f++)
 		if (!path_contains(p->workdir, *f))
 			exec_protect_path(*f);
+	while (dir[0] == '/' && path_up(dir)) {
+		char *ad = xasprintf("%s/.airlock", strcmp(dir, "/") == 0 ? "" : dir);
+		exec_protect_path(ad);
+		free(ad);
+	}
+	free(dir);
 }
 
 int policy_load(const struct policy_source *src, struct policy **out, char **errstr)

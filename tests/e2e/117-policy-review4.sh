@@ -91,4 +91,20 @@ out=$(cd "$d/repo" && "$AIRLOCK" policy check 2>&1)
 check "a project's own bad entry: still named in full" \
 	sh -c "printf '%s' \"\$1\" | grep -q '\"lots\" is not a number'" - "$out"
 
+# --- 4. a read-write grant above the project ---------------------------------
+# A grant of the project's parent (sibling checkouts a build writes) let a
+# sandboxed call make ../.airlock/policy. Every .airlock/policy up to / is a
+# layer and the outermost anchors the user's relative patterns, so the
+# user's `deny = Read(./secret)` then named ../secret, and an auto-run
+# `cat secret/k` read the project's secret. Such a grant is refused now.
+mkdir -p "$d/par/proj/.airlock" "$d/par/proj/secret"
+echo hidden >"$d/par/proj/secret/k"
+: >"$d/par/proj/.airlock/policy"
+user "[rules]\n\tdeny = Read(./secret)\n[profile \"workspace\"]\n\tread-write = $d/par\n"
+out=$(cd "$d/par/proj" && "$AIRLOCK" exec --profile workspace -- sh -c \
+	'mkdir -p ../.airlock && : >../.airlock/policy' 2>&1)
+check "grant of the project's parent: no ../.airlock made" test ! -e "$d/par/.airlock"
+out=$(cd "$d/par/proj" && "$AIRLOCK" classify --shell 'cat secret/k' | jq -r .action)
+expect_eq "grant of the project's parent: the user's deny still holds" "$out" deny
+
 finish
