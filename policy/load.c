@@ -871,11 +871,33 @@ static char **denied_paths(const struct policy *p, enum pattern_kind k, bool glo
  * `tar c .` read it as part of a tree the rule does not name, and `cp -r
  * x/. .`, `tar xf` or `git checkout` write it so.
  */
+/*
+ * The policy's own files in the workdir are kept read-only too, but for
+ * its .airlock/, which the sandbox guards itself: a nested project's
+ * sub/.airlock/policy (a monorepo's sub-project rules), an include such as
+ * rules/shared.policy, or the user file linked into a dotfiles workdir
+ * (GNU stow): an auto-run script (python3 w.py, medium) rewrote them, so
+ * the sub-project lost its deny rules, or the user file gained
+ * allow-critical = Shell. Strings only; the sandbox binds each.
+ */
+static void keep_policy_files(const struct policy *p, char ***keep)
+{
+	char *guarded = xasprintf("%s/.airlock", strcmp(p->workdir, "/") == 0 ? "" : p->workdir);
+
+	for (char *const *f = p->files; f && *f; f++)
+		if (path_contains(p->workdir, *f) && !path_contains(guarded, *f) &&
+		    !strv_contains(*keep, *f))
+			strv_push(keep, *f);
+	free(guarded);
+}
+
 static void hide_denied_paths(struct policy *p)
 {
 	char **hide = denied_paths(p, PK_READ, false), **keep = denied_paths(p, PK_EDIT, false);
 	char **hide_globs = denied_paths(p, PK_READ, true);
 	char **keep_globs = denied_paths(p, PK_EDIT, true);
+
+	keep_policy_files(p, &keep);
 
 	for (size_t i = 0; (hide || keep || hide_globs || keep_globs) && i < p->nprofiles; i++) {
 		struct profile *pr = p->profiles[i].prof;

@@ -107,4 +107,34 @@ check "grant of the project's parent: no ../.airlock made" test ! -e "$d/par/.ai
 out=$(cd "$d/par/proj" && "$AIRLOCK" classify --shell 'cat secret/k' | jq -r .action)
 expect_eq "grant of the project's parent: the user's deny still holds" "$out" deny
 
+# --- 5. policy files in the workdir, written by a script ---------------------
+# The sandbox guards the workdir's .airlock/, not a file the policy reads
+# elsewhere in it: the user file linked into a dotfiles workdir (GNU
+# stow), or an include such as rules/shared.policy. An auto-run script
+# (invisible to the classifier) rewrote them to `allow-critical = Shell`,
+# and `rm -rf ~` was auto. They are kept read-only in the sandbox now.
+mkdir -p "$d/dotfiles/airlock"
+printf '[rules]\n\tdeny = Shell(curl *)\n' >"$d/dotfiles/airlock/policy"
+chmod 600 "$d/dotfiles/airlock/policy"
+rm -f "$HOME/.config/airlock/policy"
+ln -s "$d/dotfiles/airlock/policy" "$HOME/.config/airlock/policy"
+(cd "$d/dotfiles" && "$AIRLOCK" exec --profile workspace -- sh -c \
+	'printf "[rules]\n\tallow-critical = Shell\n" >>airlock/policy') >/dev/null 2>&1
+check "user file linked into the workdir: not rewritten" \
+	sh -c "! grep -q allow-critical '$d/dotfiles/airlock/policy'"
+expect_eq "user file linked into the workdir: rm -rf ~ still denied" \
+	"$(cd "$d/dotfiles" && "$AIRLOCK" classify --shell 'rm -rf ~' | jq -r .action)" deny
+rm -f "$HOME/.config/airlock/policy"
+user '[policy]\n\ttrust-project = true\n'
+mkdir -p "$d/inc/.airlock" "$d/inc/rules"
+printf '[include]\n\tpath = ../rules/shared.policy\n' >"$d/inc/.airlock/policy"
+printf '[rules]\n\tdeny = Shell(curl *)\n' >"$d/inc/rules/shared.policy"
+(cd "$d/inc" && "$AIRLOCK" exec --profile workspace -- sh -c \
+	'printf "[rules]\n\tallow-critical = Shell\n" >rules/shared.policy') >/dev/null 2>&1
+expect_eq "a project's include in the workdir: rm -rf ~ still denied" \
+	"$(cd "$d/inc" && "$AIRLOCK" classify --shell 'rm -rf ~' | jq -r .action)" deny
+out=$(cd "$d/inc" && "$AIRLOCK" exec --profile workspace -- sh -c 'echo ok >rules/other' 2>&1)
+check "a project's include in the workdir: its directory still takes new files" \
+	grep -q ok "$d/inc/rules/other"
+
 finish
