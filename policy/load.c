@@ -319,6 +319,16 @@ static bool trust_scan(const struct layer *ly, const struct entry *en, size_t n)
  */
 #define INCLUDE_DEPTH 10          /* libgit2's limit */
 #define POLICY_MAX_FILE (16 << 20) /* bytes in one policy file */
+/* Files read and bytes in all, every layer and include: a file that
+ * includes the next 50 times, 10 deep, was 50^10 reads, and every load
+ * (each hook call, the gate's start) hung; libgit2 would read as many. */
+#define POLICY_MAX_READS 256
+#define POLICY_MAX_TEXT (64u << 20)
+
+struct scan_budget {
+	size_t files, bytes;
+	bool said;
+};
 
 struct include_scan {
 	struct policy *p;
@@ -327,6 +337,7 @@ struct include_scan {
 	struct buf *read; /* each file's path and text, in the order read (kept below) */
 	const char *confine; /* a project layer's: the project */
 	const char *foreign; /* the first file it read outside confine, or NULL */
+	struct scan_budget *budget; /* shared by every layer's scan */
 };
 
 static void include_scan_file(struct include_scan *sc, const char *path, bool must_exist,
@@ -455,6 +466,21 @@ static void file_foreign(struct include_scan *sc, const char *real)
 		sc->foreign = real ? real : "a file whose path cannot be told";
 }
 
+/* Counts one more file read; false (said once) past the budget. */
+static bool budget_take(struct include_scan *sc, const char *path)
+{
+	struct scan_budget *bg = sc->budget;
+
+	if (++bg->files <= POLICY_MAX_READS && bg->bytes <= POLICY_MAX_TEXT)
+		return true;
+	if (!bg->said)
+		load_error_add(sc->le, "%s: more than %d policy files or %u MiB read in all "
+		               "(included from %s): refusing them (an include repeated or fanned "
+		               "out?)", path, POLICY_MAX_READS, POLICY_MAX_TEXT >> 20, sc->top);
+	bg->said = true;
+	return false;
+}
+
 /* Reads a file through a checked descriptor; NULL when absent or on an error. */
 static char *file_read_checked(struct include_scan *sc, const char *path, bool must_exist,
                                int depth)
@@ -464,6 +490,8 @@ static char *file_read_checked(struct include_scan *sc, const char *path, bool m
 	ssize_t r;
 	int fd;
 
+	if (sc->budget->said)
+		return NULL; /* refused already: not one more open */
 	if (file_open_checked(path, must_exist, &fd, &err) < 0) {
 		if (depth)
 			load_error_add(sc->le, "%s (included from %s)", err, sc->top);
@@ -474,11 +502,16 @@ static char *file_read_checked(struct include_scan *sc, const char *path, bool m
 	}
 	if (fd < 0)
 		return NULL;
+	if (!budget_take(sc, path)) {
+		close(fd);
+		return NULL;
+	}
 	file_foreign(sc, file_note(sc->p, fd, path));
 	buf_init(&b, POLICY_MAX_FILE);
 	while ((r = read(fd, chunk, sizeof(chunk))) > 0 && !b.truncated)
 		buf_append(&b, chunk, (size_t)r);
 	close(fd);
+	sc->budget->bytes += b.len;
 	if (r < 0 || b.truncated || (b.len && memchr(b.data, '\0', b.len))) {
 		load_error_add(sc->le, "%s: %s", path,
 		               r < 0         ? strerror(errno)
@@ -739,6 +772,7 @@ static int load_files(struct policy *p, const struct policy_source *src,
 	struct entry *en = NULL;
 	const struct lazy_git *g;
 	struct buf head, read;
+	struct scan_budget budget = {0};
 	bool keepable;
 	size_t nl = 0, n = 0;
 	int rc = -1, found = layers_find(p, src, pr, ly, &nl, &le);
@@ -751,6 +785,7 @@ static int load_files(struct policy *p, const struct policy_source *src,
 	}
 	for (size_t i = 0; i < nl; i++) {
 		struct include_scan sc = {.p = p, .le = &le, .top = ly[i].path, .read = &read,
+		                          .budget = &budget,
 		                          .confine = ly[i].kind == LAYER_PROJECT ? p->workdir
 		                                                                 : NULL};
 		if (ly[i].exists)

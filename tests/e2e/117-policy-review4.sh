@@ -137,4 +137,19 @@ out=$(cd "$d/inc" && "$AIRLOCK" exec --profile workspace -- sh -c 'echo ok >rule
 check "a project's include in the workdir: its directory still takes new files" \
 	grep -q ok "$d/inc/rules/other"
 
+# --- 6. an include that fans out ---------------------------------------------
+# Each file including the next 50 times, 10 deep: 50^10 reads before
+# libgit2 (which would read as many), so every load hung: each hook call
+# until Claude Code killed it, the gate at its start. Refused at 256 files.
+mkdir -p "$d/fan/.airlock"
+for l in 1 2 3 4 5 6 7 8 9; do
+	{ echo '[include]'; i=0; while [ $i -lt 50 ]; do echo "	path = f$((l + 1))"; i=$((i + 1)); done; } \
+		>"$d/fan/.airlock/f$l"
+done
+echo '[rules]' >"$d/fan/.airlock/f10"
+printf '[include]\n\tpath = f1\n' >"$d/fan/.airlock/policy"
+out=$(cd "$d/fan" && timeout 60 "$AIRLOCK" policy check 2>&1); rc=$?
+expect_eq "an include fanning out: refused, not a hang" "$rc" 2
+check "an include fanning out: said" sh -c "printf '%s' \"\$1\" | grep -q 'more than 256 policy files'" - "$out"
+
 finish

@@ -690,6 +690,9 @@ static void test_includes(void **state)
 		{"[include]\n\tpath = /dev/stdin\n", "/dev/stdin: not a regular file"},
 		{"[include]\n\tpath = \"fi\"fo\n", "without quotes or backslashes"},
 		{"[include]\n\tpath = sub/deep\n", "nested deeper than 10"},
+		/* 300 includes of one file: each read counts (50 a level, 10
+		 * deep, was 50^10 reads, and every load hung) */
+		{"[include]\n\tpath = sub/fan\n", "more than 256 policy files"},
 	};
 	struct tree t;
 	char *proj, *path;
@@ -709,6 +712,20 @@ static void test_includes(void **state)
 	path = xasprintf("%s/.airlock/sub/deep", t.work); /* includes itself */
 	write_file(path, "[include]\n\tpath = deep\n", 0644);
 	free(path);
+	path = xasprintf("%s/.airlock/sub/leaf", t.work);
+	write_file(path, "", 0644);
+	free(path);
+	{
+		struct buf fan;
+		buf_init(&fan, 0);
+		buf_puts(&fan, "[include]\n");
+		for (int i = 0; i < 300; i++)
+			buf_puts(&fan, "\tpath = leaf\n");
+		path = xasprintf("%s/.airlock/sub/fan", t.work);
+		write_file(path, fan.data, 0644);
+		free(path);
+		buf_free(&fan);
+	}
 	path = xasprintf("%s/.airlock/fifo", t.work);
 	assert_int_equal(mkfifo(path, 0600), 0);
 	free(path);
