@@ -376,6 +376,35 @@ static int set_prof_limit(struct load_ctx *cx, const char *sub, const char *val,
 
 /* [rules] --------------------------------------------------------------------- */
 
+static char *where(const struct load_ctx *cx, const char *section, const char *sub,
+                   const char *key, const char *val);
+
+/* Read(/etc/x) names <anchor>/etc/x (one leading slash is anchored, as
+ * Claude Code's /path is): a deny or ask written for the absolute path
+ * loaded, denied nothing, and `policy check` said ok. */
+static void rule_anchor_warn(struct load_ctx *cx, const struct pattern *pat, int arg,
+                             const char *val)
+{
+	const char *open = strchr(pat->text, '(');
+	int n, m;
+	char *loc;
+
+	if ((pat->kind != PK_READ && pat->kind != PK_EDIT) || (arg != RA_DENY && arg != RA_ASK) ||
+	    open == NULL || open[1] != '/' || open[2] == '/')
+		return;
+	n = (int)(open - pat->text);
+	m = (int)strlen(open + 2) - 1; /* after the slash, before the ) */
+	loc = where(cx, "rules", NULL, arg == RA_DENY ? "deny" : "ask", val);
+	strv_push_owned(&cx->p->warnings,
+	                xasprintf("%s = %s names %s/%.*s, not /%.*s: a path with one leading / "
+	                          "is anchored at %s, as in Claude Code (write %.*s(/%s for the "
+	                          "absolute path, or %.*s(.%s to say so)",
+	                          loc, pat->text, strcmp(cx->anchor, "/") == 0 ? "" : cx->anchor,
+	                          m, open + 2, m, open + 2, cx->anchor, n, pat->text, open + 1, n,
+	                          pat->text, open + 1));
+	free(loc);
+}
+
 static int set_rule(struct load_ctx *cx, const char *sub, const char *val, int arg,
                     char **why)
 {
@@ -389,6 +418,7 @@ static int set_rule(struct load_ctx *cx, const char *sub, const char *val, int a
 		pattern_clear(&pat);
 		return IGNORED;
 	}
+	rule_anchor_warn(cx, &pat, arg, val);
 	if (ruleset_add(&cx->p->rules, (enum rule_act)arg, &pat, cx->origin) < 0) {
 		pattern_clear(&pat);
 		*why = xasprintf("more than %d rules", POLICY_MAX_RULES);
@@ -694,6 +724,19 @@ void load_apply_entry(struct load_ctx *cx, const char *name, const char *value)
 		r = k->set(cx, sub, value, k->arg, &why);
 	if (r == 0)
 		goto out;
+	if (cx->foreign && r != IGNORED) {
+		/* the entry may be another file's text: a token in a section
+		 * name (~/.gitconfig's [url "https://u:TOKEN@host/"]) must not
+		 * reach the deny reason the hook hands the agent; said once.
+		 * (Warnings go to `policy check` and `show` only, never to it.) */
+		if (cx->foreign_said != cx->origin)
+			load_error_add(cx->le, "%s: entries that are not valid policy entries, not "
+			               "shown, since this project file reads %s, outside the "
+			               "project (include such a file from ~/.config/airlock/policy "
+			               "instead)", cx->path, cx->foreign);
+		cx->foreign_said = cx->origin;
+		goto out;
+	}
 	/* only now: finding the line reads the file again */
 	loc = where(cx, section, sub, k ? k->key : dot2 + 1, value);
 	if (r == IGNORED)

@@ -21,6 +21,7 @@
 #include "core/lazy.h"
 #include "core/state.h"
 #include "core/util.h"
+#include "exec/exec.h"
 #include "policy/policy_internal.h"
 
 enum layer_kind { LAYER_USER, LAYER_PROJECT, LAYER_FILE };
@@ -44,6 +45,7 @@ struct layer {
 	bool exists, must_exist;
 	bool nested;      /* a project layer inside another: stricter only */
 	int origin;
+	const char *foreign; /* a project layer's first file read outside the project */
 };
 
 /* The project layers' directories, outermost first; owned. */
@@ -317,12 +319,25 @@ static bool trust_scan(const struct layer *ly, const struct entry *en, size_t n)
  */
 #define INCLUDE_DEPTH 10          /* libgit2's limit */
 #define POLICY_MAX_FILE (16 << 20) /* bytes in one policy file */
+/* Files read and bytes in all, every layer and include: a file that
+ * includes the next 50 times, 10 deep, was 50^10 reads, and every load
+ * (each hook call, the gate's start) hung; libgit2 would read as many. */
+#define POLICY_MAX_READS 256
+#define POLICY_MAX_TEXT (64u << 20)
+
+struct scan_budget {
+	size_t files, bytes;
+	bool said;
+};
 
 struct include_scan {
 	struct policy *p;
 	struct load_errors *le;
 	const char *top; /* the layer's file, for messages */
 	struct buf *read; /* each file's path and text, in the order read (kept below) */
+	const char *confine; /* a project layer's: the project */
+	const char *foreign; /* the first file it read outside confine, or NULL */
+	struct scan_budget *budget; /* shared by every layer's scan */
 };
 
 static void include_scan_file(struct include_scan *sc, const char *path, bool must_exist,
@@ -420,20 +435,50 @@ static void include_line(struct include_scan *sc, const char *from, const char *
 }
 
 /* Notes the real path of a policy file read through fd (one readlink: the
- * file that was opened, not what the path names by now). */
-static void file_note(struct policy *p, int fd, const char *path)
+ * file that was opened, not what the path names by now); returns it (owned
+ * by p->files), or NULL when it cannot be told. */
+static const char *file_note(struct policy *p, int fd, const char *path)
 {
 	char proc[64], real[PATH_MAX];
 	ssize_t n;
 
 	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
 	n = readlink(proc, real, sizeof(real) - 1);
-	if (n > 0 && real[0] == '/') {
+	if (n > 0 && real[0] == '/')
 		real[n] = '\0';
-		strv_push(&p->files, real);
-	} else if (realpath(path, real)) { /* no /proc */
-		strv_push(&p->files, real);
-	}
+	else if (realpath(path, real) == NULL) /* no /proc */
+		return NULL;
+	strv_push(&p->files, real);
+	return p->files[strv_len(p->files) - 1];
+}
+
+/*
+ * A file a project layer reads from outside the project: the first one is
+ * noted for the layer (see load_apply_entry: its names and values are not
+ * shown in errors). A cloned repository chooses its .airlock/policy, and
+ * `[include] path = ~/.gitconfig` made each of that file's entries an
+ * error naming its section, `[url "https://u:TOKEN@github.com/"] insteadof:
+ * unknown section`, which the hook hands the agent as its deny reason.
+ */
+static void file_foreign(struct include_scan *sc, const char *real)
+{
+	if (sc->confine && sc->foreign == NULL && (real == NULL || !path_contains(sc->confine, real)))
+		sc->foreign = real ? real : "a file whose path cannot be told";
+}
+
+/* Counts one more file read; false (said once) past the budget. */
+static bool budget_take(struct include_scan *sc, const char *path)
+{
+	struct scan_budget *bg = sc->budget;
+
+	if (++bg->files <= POLICY_MAX_READS && bg->bytes <= POLICY_MAX_TEXT)
+		return true;
+	if (!bg->said)
+		load_error_add(sc->le, "%s: more than %d policy files or %u MiB read in all "
+		               "(included from %s): refusing them (an include repeated or fanned "
+		               "out?)", path, POLICY_MAX_READS, POLICY_MAX_TEXT >> 20, sc->top);
+	bg->said = true;
+	return false;
 }
 
 /* Reads a file through a checked descriptor; NULL when absent or on an error. */
@@ -445,6 +490,8 @@ static char *file_read_checked(struct include_scan *sc, const char *path, bool m
 	ssize_t r;
 	int fd;
 
+	if (sc->budget->said)
+		return NULL; /* refused already: not one more open */
 	if (file_open_checked(path, must_exist, &fd, &err) < 0) {
 		if (depth)
 			load_error_add(sc->le, "%s (included from %s)", err, sc->top);
@@ -455,11 +502,16 @@ static char *file_read_checked(struct include_scan *sc, const char *path, bool m
 	}
 	if (fd < 0)
 		return NULL;
-	file_note(sc->p, fd, path);
+	if (!budget_take(sc, path)) {
+		close(fd);
+		return NULL;
+	}
+	file_foreign(sc, file_note(sc->p, fd, path));
 	buf_init(&b, POLICY_MAX_FILE);
 	while ((r = read(fd, chunk, sizeof(chunk))) > 0 && !b.truncated)
 		buf_append(&b, chunk, (size_t)r);
 	close(fd);
+	sc->budget->bytes += b.len;
 	if (r < 0 || b.truncated || (b.len && memchr(b.data, '\0', b.len))) {
 		load_error_add(sc->le, "%s: %s", path,
 		               r < 0         ? strerror(errno)
@@ -707,6 +759,7 @@ static void entries_apply(struct policy *p, const struct layer *ly, const struct
 		cx.project = l->kind == LAYER_PROJECT;
 		cx.nested = l->nested;
 		cx.untrusted = cx.project && (l->nested || !p->trust_project);
+		cx.foreign = l->foreign;
 		load_apply_entry(&cx, en[i].name, en[i].value);
 	}
 }
@@ -719,6 +772,7 @@ static int load_files(struct policy *p, const struct policy_source *src,
 	struct entry *en = NULL;
 	const struct lazy_git *g;
 	struct buf head, read;
+	struct scan_budget budget = {0};
 	bool keepable;
 	size_t nl = 0, n = 0;
 	int rc = -1, found = layers_find(p, src, pr, ly, &nl, &le);
@@ -730,9 +784,13 @@ static int load_files(struct policy *p, const struct policy_source *src,
 		goto out;
 	}
 	for (size_t i = 0; i < nl; i++) {
-		struct include_scan sc = {.p = p, .le = &le, .top = ly[i].path, .read = &read};
+		struct include_scan sc = {.p = p, .le = &le, .top = ly[i].path, .read = &read,
+		                          .budget = &budget,
+		                          .confine = ly[i].kind == LAYER_PROJECT ? p->workdir
+		                                                                 : NULL};
 		if (ly[i].exists)
 			include_scan_file(&sc, ly[i].path, true, 0);
+		ly[i].foreign = sc.foreign;
 	}
 	if (le.n)
 		goto out;
@@ -848,11 +906,33 @@ static char **denied_paths(const struct policy *p, enum pattern_kind k, bool glo
  * `tar c .` read it as part of a tree the rule does not name, and `cp -r
  * x/. .`, `tar xf` or `git checkout` write it so.
  */
+/*
+ * The policy's own files in the workdir are kept read-only too, but for
+ * its .airlock/, which the sandbox guards itself: a nested project's
+ * sub/.airlock/policy (a monorepo's sub-project rules), an include such as
+ * rules/shared.policy, or the user file linked into a dotfiles workdir
+ * (GNU stow): an auto-run script (python3 w.py, medium) rewrote them, so
+ * the sub-project lost its deny rules, or the user file gained
+ * allow-critical = Shell. Strings only; the sandbox binds each.
+ */
+static void keep_policy_files(const struct policy *p, char ***keep)
+{
+	char *guarded = xasprintf("%s/.airlock", strcmp(p->workdir, "/") == 0 ? "" : p->workdir);
+
+	for (char *const *f = p->files; f && *f; f++)
+		if (path_contains(p->workdir, *f) && !path_contains(guarded, *f) &&
+		    !strv_contains(*keep, *f))
+			strv_push(keep, *f);
+	free(guarded);
+}
+
 static void hide_denied_paths(struct policy *p)
 {
 	char **hide = denied_paths(p, PK_READ, false), **keep = denied_paths(p, PK_EDIT, false);
 	char **hide_globs = denied_paths(p, PK_READ, true);
 	char **keep_globs = denied_paths(p, PK_EDIT, true);
+
+	keep_policy_files(p, &keep);
 
 	for (size_t i = 0; (hide || keep || hide_globs || keep_globs) && i < p->nprofiles; i++) {
 		struct profile *pr = p->profiles[i].prof;
@@ -869,6 +949,41 @@ static void hide_denied_paths(struct policy *p)
 	strv_free(keep);
 	strv_free(hide_globs);
 	strv_free(keep_globs);
+}
+
+/*
+ * No sandbox may rewrite the policy through a profile's read-write grant
+ * (exec/mounts.c refuses a grant that holds or lies in a protected path, as
+ * for the audit log): with `read-write = ~/.config`, an auto-run command
+ * appended `allow-critical = Shell` to the user file. The user file is
+ * protected where it would be (a sandbox could create it), every other
+ * file read where it really is (an include, --policy FILE, a linked
+ * layer's target); one inside the workdir is as writable without the
+ * grant (and .airlock/ is guarded there), so it does not refuse a grant
+ * that holds the workdir. So is a .airlock in every directory above the
+ * project: a grant of its parent let a call plant ../.airlock/policy, the
+ * outermost project layer then, which moved the user's relative deny
+ * rules there (and under trust-project allowed anything). Strings only:
+ * no system call.
+ */
+static void files_protect(const struct policy *p, const struct policy_source *src)
+{
+	char *dir = xstrdup(p->workdir);
+
+	if (src->home) {
+		char *user = xasprintf("%s/.config/airlock/policy", src->home);
+		exec_protect_path(user);
+		free(user);
+	}
+	for (char *const *f = p->files; f && *f; f++)
+		if (!path_contains(p->workdir, *f))
+			exec_protect_path(*f);
+	while (dir[0] == '/' && path_up(dir)) {
+		char *ad = xasprintf("%s/.airlock", strcmp(dir, "/") == 0 ? "" : dir);
+		exec_protect_path(ad);
+		free(ad);
+	}
+	free(dir);
 }
 
 int policy_load(const struct policy_source *src, struct policy **out, char **errstr)
@@ -891,6 +1006,8 @@ int policy_load(const struct policy_source *src, struct policy **out, char **err
 	p->workdir_guessed = src->guessed;
 	if (!src->defaults_only && load_files(p, src, &pr, errstr) < 0)
 		goto out;
+	if (!src->defaults_only)
+		files_protect(p, src);
 	hide_denied_paths(p);
 	p->session_origin = policy_origin_add(p, "session");
 	rc = 0;

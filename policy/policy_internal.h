@@ -243,6 +243,9 @@ struct load_ctx {
 	bool nested;        /* a project file inside another project's */
 	bool untrusted;     /* a nested project file, or one without trust-project:
 	                     * stricter only */
+	const char *foreign; /* a project file that read this file outside the
+	                      * project: its entries' names and values are not shown */
+	int foreign_said;    /* the origin whose entries were last said so */
 };
 /* Applies one "section.sub.key" = value (value NULL: no '='). */
 void load_apply_entry(struct load_ctx *cx, const char *name, const char *value);

@@ -690,6 +690,9 @@ static void test_includes(void **state)
 		{"[include]\n\tpath = /dev/stdin\n", "/dev/stdin: not a regular file"},
 		{"[include]\n\tpath = \"fi\"fo\n", "without quotes or backslashes"},
 		{"[include]\n\tpath = sub/deep\n", "nested deeper than 10"},
+		/* 300 includes of one file: each read counts (50 a level, 10
+		 * deep, was 50^10 reads, and every load hung) */
+		{"[include]\n\tpath = sub/fan\n", "more than 256 policy files"},
 	};
 	struct tree t;
 	char *proj, *path;
@@ -709,6 +712,20 @@ static void test_includes(void **state)
 	path = xasprintf("%s/.airlock/sub/deep", t.work); /* includes itself */
 	write_file(path, "[include]\n\tpath = deep\n", 0644);
 	free(path);
+	path = xasprintf("%s/.airlock/sub/leaf", t.work);
+	write_file(path, "", 0644);
+	free(path);
+	{
+		struct buf fan;
+		buf_init(&fan, 0);
+		buf_puts(&fan, "[include]\n");
+		for (int i = 0; i < 300; i++)
+			buf_puts(&fan, "\tpath = leaf\n");
+		path = xasprintf("%s/.airlock/sub/fan", t.work);
+		write_file(path, fan.data, 0644);
+		free(path);
+		buf_free(&fan);
+	}
 	path = xasprintf("%s/.airlock/fifo", t.work);
 	assert_int_equal(mkfifo(path, 0600), 0);
 	free(path);
@@ -1059,6 +1076,31 @@ static void test_profile_case(void **state)
 	tree_free(&t);
 }
 
+/* A deny or ask path with one leading slash is anchored at the workdir, as
+ * in Claude Code: said, since one meant for the absolute path denied
+ * nothing while `policy check` said ok. Allow rules and //abs stay quiet. */
+static void test_anchor_warn(void **state)
+{
+	struct tree t;
+	char *err = NULL;
+	struct policy *p;
+	(void)state;
+	p = load_text(&t, "[rules]\n\tdeny = Read(/etc/shadow)\n\task = Edit(/srv/**)\n", &err);
+	assert_non_null(p);
+	assert_non_null(policy_warnings(p));
+	assert_non_null(strstr(policy_warnings(p)[0], "write Read(//etc/shadow) for the absolute"));
+	assert_non_null(strstr(policy_warnings(p)[1], "or Edit(./srv/**) to say so"));
+	assert_null(policy_warnings(p)[2]);
+	policy_free(p);
+	tree_free(&t);
+	p = load_text(&t, "[rules]\n\tdeny = Read(//etc/shadow)\n\tdeny = Read(./a/b)\n"
+	              "\tallow = Edit(/src/**)\n\tdeny = Shell(/bin/rm *)\n", &err);
+	assert_non_null(p);
+	assert_null(policy_warnings(p));
+	policy_free(p);
+	tree_free(&t);
+}
+
 static void test_digest(void **state)
 {
 	struct tree t;
@@ -1305,6 +1347,7 @@ int main(void)
 		cmocka_unit_test(test_project_read_only),
 		cmocka_unit_test(test_file_tier_profile),
 		cmocka_unit_test(test_profile_case),
+		cmocka_unit_test(test_anchor_warn),
 		cmocka_unit_test(test_hide_table),
 		cmocka_unit_test(test_digest),
 	};
