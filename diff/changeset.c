@@ -1150,7 +1150,7 @@ static bool no_pk_rewritten(const struct sql_table *t)
 static void table_totals(const struct diff_sql *s, const struct sql_table *t, struct buf *b)
 {
 	char n1[32], n2[32];
-	long long del = t->deleted, upd = t->updated, ins = t->inserted;
+	long long del = t->deleted, upd = t->updated, ins = t->inserted, net = 0;
 	char *nm = diff_shown(t->name);
 
 	if (t->gone) {
@@ -1162,6 +1162,8 @@ static void table_totals(const struct diff_sql *s, const struct sql_table *t, st
 		del = untracked(s, t->name, "DELETE");
 		upd = untracked(s, t->name, "UPDATE");
 		ins = untracked(s, t->name, "INSERT") + untracked(s, t->name, "REPLACE");
+		if (t->after >= 0 && t->before >= 0)
+			net = t->after - (t->before - del + ins);
 		buf_printf(b, " %s has no PRIMARY KEY: SQLite's session extension does not record "
 		              "its rows; counts come from the statements\n", nm);
 		if (t->after >= 0)
@@ -1170,9 +1172,17 @@ static void table_totals(const struct diff_sql *s, const struct sql_table *t, st
 		/* a trigger's UPDATE there is in no statement's count, and the
 		 * row count stays: "would hold 2 rows (2 before)" read as no
 		 * change while every admin grant was handed to another user */
-		if (no_pk_rewritten(t) && del + upd + ins == 0)
+		if (no_pk_rewritten(t) && del + upd + ins == 0 && net == 0)
 			buf_printf(b, " %s: rows it holds would change (a trigger's writes, not "
 			              "counted by any statement; which rows is not shown)\n", nm);
+		/* a REPLACE that meets a UNIQUE row deletes it, and no count
+		 * says so: "INSERT would add 1 row" beside "would hold 2 rows (2
+		 * before)", while the admin's row was replaced */
+		if (net != 0)
+			buf_printf(b, " %s: %s %s %s that no statement counts (%s; which rows is not "
+			              "shown)\n", nm, grouped(net < 0 ? -net : net, n1),
+			           plural(net < 0 ? -net : net), net < 0 ? "removed" : "added",
+			           net < 0 ? "a REPLACE that met a UNIQUE row, or a trigger" : "a trigger");
 	}
 	if (del)
 		buf_printf(b, " DELETE would remove %s of %s %s in %s\n", grouped(del, n1),
