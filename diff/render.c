@@ -289,7 +289,8 @@ static void head_line(struct buf *b, bool color, const char *c, const char *labe
 	free(safe);
 }
 
-/* Title, failure, why it cannot be applied, notes, dry run status. */
+/* Title, failure, why it cannot be applied, notes, dry run status (its
+ * output comes after the stat block). */
 static void render_head(struct buf *b, const struct diff *d, bool color)
 {
 	head_line(b, color, C_BOLD, "preview: ", d->title ? d->title : tool_name(d->tool));
@@ -308,13 +309,10 @@ static void render_head(struct buf *b, const struct diff *d, bool color)
 		head_line(b, color, C_YELLOW, "note: ", d->notes[i]);
 	if (d->notes_more)
 		line(b, color, C_YELLOW, "note: ... and %zu more notes (not listed)", d->notes_more);
-	if (d->tool == TOOL_SHELL && d->ran) {
+	if (d->tool == TOOL_SHELL && d->ran)
 		line(b, color, NULL, "dry run: %s %d%s in %lld ms",
 		     d->timed_out ? "timed out; exit" : "exit", d->exit_code,
 		     d->exit_code < 0 ? " (killed)" : "", d->wall_ms);
-		render_output(b, "stdout", d->out, d->outlen);
-		render_output(b, "stderr", d->err, d->errlen);
-	}
 }
 
 char *diff_render(const struct diff *d, enum diff_format f, size_t *len)
@@ -334,6 +332,13 @@ char *diff_render(const struct diff *d, enum diff_format f, size_t *len)
 		buf_puts(&b, " the dry run did not run: what the command changes is not known\n");
 	else if (d->tool != TOOL_SQL && !d->error)
 		buf_puts(&b, " no changes\n");
+	/* the command's own words after what it changes: 20 lines of "ok:
+	 * nothing to change" before the stat block pushed "src | deleted
+	 * directory" below the first screen, which need not be scrolled */
+	if (d->tool == TOOL_SHELL && d->ran) {
+		render_output(&b, "stdout", d->out, d->outlen);
+		render_output(&b, "stderr", d->err, d->errlen);
+	}
 	for (size_t i = 0; i < d->n && !b.truncated && !d->error; i++)
 		render_entry(&b, &d->entries[i], color);
 	if (b.truncated) {

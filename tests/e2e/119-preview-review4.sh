@@ -1,0 +1,30 @@
+#!/bin/sh
+# 119-preview-review4.sh: a fourth hostile review of previews and the
+# approval screen: what is applied or run differs from what the person saw,
+# or the screen hides a change. Each case failed on 2a775fb before its fix.
+# The screen runs in tmux (tests/e2e/tmux.sh); no timing-tight checks: each
+# waits for the screen, with a generous deadline.
+set -u
+. tests/e2e/lib.sh
+: "${AIRLOCK:?}"
+need jq sqlite3
+d=$(mktemp -d /tmp/airlock-e2e-prevrev4.XXXXXX)
+. tests/e2e/tmux.sh
+
+ask_policy
+
+# --- the dry run's own output does not push the changes below the fold ---------
+# 20 lines of "ok: nothing to change" on stdout came before the stat block,
+# so the first screen showed the command's words and not "src | deleted
+# directory"; the preview need not be scrolled before `a`.
+mkdir -p "$d/out/w/src"
+echo keep >"$d/out/w/src/main.c"
+jq -cn '{id:1,tool:"shell",input:{command:"for i in $(seq 20); do echo ok: nothing to change; done; rm -rf src"}}' \
+	>"$d/out/calls"
+ask_gate out
+check "out: the deletion is on the first screen" wait_for out "src        | deleted directory" 20
+tm send-keys -t out q
+check "out: gate exits" wait_for out "EXIT" 20
+check "out: nothing ran" test -f "$d/out/w/src/main.c"
+
+finish
