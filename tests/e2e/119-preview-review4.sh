@@ -27,4 +27,19 @@ tm send-keys -t out q
 check "out: gate exits" wait_for out "EXIT" 20
 check "out: nothing ran" test -f "$d/out/w/src/main.c"
 
+# --- the totals come first, and count directories ------------------------------
+# 40 new files filled the first screen with stat lines; the total saying one
+# file would be deleted came after them, below the fold. And a directory
+# deleted or re-moded read "0 files changed".
+mkdir -p "$d/total/w/emptydir"
+echo secret >"$d/total/w/zz"
+jq -cn '{id:1,tool:"shell",input:{command:"for i in $(seq 40); do echo > a$i; done; rm zz; rm -rf emptydir"}}' \
+	>"$d/total/calls"
+ask_gate total
+check "total: the deletions are counted on the first screen" \
+	wait_for total "41 files changed (40 added, 0 modified, 1 deleted)" 20
+tm send-keys -t total q
+check "total: gate exits" wait_for total "EXIT" 20
+check "total: nothing ran" test -f "$d/total/w/zz"
+
 finish
