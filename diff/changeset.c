@@ -1172,7 +1172,7 @@ static void table_totals(const struct diff_sql *s, const struct sql_table *t, st
 		/* a trigger's UPDATE there is in no statement's count, and the
 		 * row count stays: "would hold 2 rows (2 before)" read as no
 		 * change while every admin grant was handed to another user */
-		if (no_pk_rewritten(t) && del + upd + ins == 0 && net == 0)
+		if (no_pk_rewritten(t) && del + upd + ins == 0)
 			buf_printf(b, " %s: rows it holds would change (a trigger's writes, not "
 			              "counted by any statement; which rows is not shown)\n", nm);
 		/* a REPLACE that meets a UNIQUE row deletes it, and no count
