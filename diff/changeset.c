@@ -11,6 +11,7 @@
 #define SQLITE_ENABLE_SESSION 1
 #define SQLITE_ENABLE_PREUPDATE_HOOK 1
 #include <errno.h>
+#include <pthread.h>
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
@@ -234,9 +235,83 @@ out:
 	return rc;
 }
 
+/*
+ * 'now' in a preview and its apply: the time the preview ran. A human's
+ * approval takes seconds, so "SET updated_at = CURRENT_TIMESTAMP" made
+ * another changeset at approval, and was refused every time as "the
+ * database changed since the preview". The preview's and the apply's
+ * connections open through this VFS, the default one with its clock
+ * pinned (per thread, while the statements run) to the preview's: the
+ * time shown is the time written. SQLite reads the clock once a statement.
+ */
+static _Thread_local sqlite3_int64 pinned_ms; /* julian day in ms; 0: the real clock */
+static sqlite3_vfs pinned_vfs, *pinned_real;
+static pthread_once_t pinned_once = PTHREAD_ONCE_INIT;
+
+static int pinned_now64(sqlite3_vfs *v, sqlite3_int64 *t)
+{
+	double d;
+	int rc;
+
+	(void)v;
+	if (pinned_ms) {
+		*t = pinned_ms;
+		return SQLITE_OK;
+	}
+	if (pinned_real->iVersion >= 2 && pinned_real->xCurrentTimeInt64)
+		return pinned_real->xCurrentTimeInt64(pinned_real, t);
+	rc = pinned_real->xCurrentTime(pinned_real, &d);
+	*t = (sqlite3_int64)(d * 86400000.0);
+	return rc;
+}
+
+static int pinned_now(sqlite3_vfs *v, double *t)
+{
+	sqlite3_int64 ms = 0;
+	int rc = pinned_now64(v, &ms);
+
+	*t = (double)ms / 86400000.0;
+	return rc;
+}
+
+/* A copy of the default VFS (its pAppData too, which unix's xOpen reads),
+ * registered once, not as the default. */
+static void pinned_register(void)
+{
+	if ((pinned_real = sqlite3_vfs_find(NULL)) == NULL)
+		return;
+	pinned_vfs = *pinned_real;
+	pinned_vfs.zName = "airlock-pinned-clock";
+	pinned_vfs.pNext = NULL;
+	pinned_vfs.xCurrentTime = pinned_now;
+	if (pinned_vfs.iVersion >= 2)
+		pinned_vfs.xCurrentTimeInt64 = pinned_now64;
+	if (sqlite3_vfs_register(&pinned_vfs, 0) != SQLITE_OK)
+		pinned_real = NULL;
+}
+
+/* The VFS to open with: the pinned one, or the default if it cannot be. */
+static const char *pinned_vfs_name(void)
+{
+	pthread_once(&pinned_once, pinned_register);
+	return pinned_real ? pinned_vfs.zName : NULL;
+}
+
+/* Pins 'now' to ms (0: the real clock now) for this thread until
+ * pinned_ms is reset; returns it. */
+static long long clock_pin(long long ms)
+{
+	sqlite3_int64 t = ms;
+
+	pinned_ms = 0;
+	if (t == 0 && pinned_real && pinned_now64(&pinned_vfs, &t) != SQLITE_OK)
+		t = 0;
+	return pinned_ms = t;
+}
+
 static int open_db(const char *path, sqlite3 **db, char **errstr)
 {
-	if (sqlite3_open_v2(path, db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
+	if (sqlite3_open_v2(path, db, SQLITE_OPEN_READWRITE, pinned_vfs_name()) != SQLITE_OK) {
 		*errstr = xasprintf("cannot open database %s: %s", path, sqlite3_errmsg(*db));
 		return -1;
 	}
@@ -982,7 +1057,9 @@ void changeset_preview(struct diff *d, const struct call *c, const struct diff_o
 		err = xasprintf("cannot resolve the database %s: %s", s->path, strerror(errno));
 		goto out;
 	}
+	s->now_ms = clock_pin(0);
 	rc = run_recorded(db, s, NULL, &s->changeset, &s->changeset_len, &err);
+	pinned_ms = 0;
 	sqlite3_progress_handler(db, 0, NULL, NULL); /* the rollback and counts run whole */
 	if (rc == -1 && (lim.expired || s->failed == SQLITE_FULL)) {
 		s->unrun = 1; /* rolled back before the changeset was read: no row is shown */
@@ -1049,7 +1126,7 @@ int changeset_apply(struct diff *d, struct outcome *o, char **errstr)
 	struct diff_sql *s = d->sql, now = {.query = s->query};
 	sqlite3 *db = NULL;
 	void *cs = NULL;
-	int cslen = 0, rc = -1;
+	int cslen = 0, rc = -1, ran;
 	char *real = NULL;
 	dev_t dev = 0;
 	ino_t ino = 0;
@@ -1076,7 +1153,10 @@ int changeset_apply(struct diff *d, struct outcome *o, char **errstr)
 		                    "committed (preview again)", s->path);
 		goto out;
 	}
-	if (run_recorded(db, &now, &out, &cs, &cslen, errstr) < 0) {
+	clock_pin(s->now_ms); /* the time the preview showed */
+	ran = run_recorded(db, &now, &out, &cs, &cslen, errstr);
+	pinned_ms = 0;
+	if (ran < 0) {
 		exec_simple(db, "ROLLBACK", NULL);
 		goto out;
 	}

@@ -42,4 +42,25 @@ tm send-keys -t total q
 check "total: gate exits" wait_for total "EXIT" 20
 check "total: nothing ran" test -f "$d/total/w/zz"
 
+# --- a statement that reads the clock is applied as previewed -------------------
+# "SET updated_at = CURRENT_TIMESTAMP" made another changeset at approval,
+# a second or more later, and was refused every time: "the database
+# changed since the preview". Now the apply runs at the preview's time.
+mkdir -p "$d/now/home"
+sqlite3 "$d/now/t.db" "CREATE TABLE users(id INTEGER PRIMARY KEY, name TEXT, at TEXT); INSERT INTO users VALUES(3, 'a', NULL);"
+jq -cn '{id:1,tool:"sql",input:{database:"t.db",query:"UPDATE users SET name = '"'"'b'"'"', at = CURRENT_TIMESTAMP WHERE id = 3"}}' |
+	(cd "$d/now" && HOME="$d/now/home" "$AIRLOCK" gate --db "$d/now/a.db" --policy "$d/ask.policy" \
+		--approve-with "cat >'$d/now/seen'; sleep 1.5") >"$d/now/out" 2>"$d/now/err"
+expect_eq "now: decision" "$(jq -r .decision "$d/now/out")" approved
+expect_eq "now: applied" "$(jq -r .applied "$d/now/out")" preview
+shown=$(jq -r .preview "$d/now/seen" | sed -n "s/.*at NULL -> '\(.*\)'.*/\1/p")
+expect_eq "now: the time written is the time shown" "$(sqlite3 "$d/now/t.db" 'SELECT at FROM users')" "$shown"
+
+# --- a REPLACE into a table without a key says it removes a row -----------------
+sqlite3 "$d/rep.db" "CREATE TABLE grants(who TEXT UNIQUE, what TEXT); INSERT INTO grants VALUES('admin', 'all'), ('bob', 'read');"
+out=$(jq -cn '{id:1,tool:"sql",input:{database:"rep.db",query:"INSERT OR REPLACE INTO grants VALUES('"'"'admin'"'"', '"'"'none'"'"')"}}' |
+	"$AIRLOCK" preview --workdir "$d")
+case $out in *"grants: 1 row removed that no statement counts"*) r=yes ;; *) r=no ;; esac
+expect_eq "replace: the removed row is stated" "$r" yes
+
 finish
