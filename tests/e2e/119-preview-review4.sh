@@ -63,4 +63,25 @@ out=$(jq -cn '{id:1,tool:"sql",input:{database:"rep.db",query:"INSERT OR REPLACE
 case $out in *"grants: 1 row removed that no statement counts"*) r=yes ;; *) r=no ;; esac
 expect_eq "replace: the removed row is stated" "$r" yes
 
+# --- the header says when approval runs the call, not the preview ---------------
+# A dry run that did not finish is shown, not applied. Its "not applied"
+# line comes after the preview's title, which repeats the command: past a
+# 3,000-byte command it lay two pages below the findings, where `a` already
+# counts, and the person approved what read as the preview.
+mkdir -p "$d/notap/w"
+jq -cn --arg c "echo $(printf '%3000s' '' | tr ' ' x) >/dev/null; sleep 2" \
+	'{id:1,tool:"shell",input:{command:$c,timeout_ms:300}}' >"$d/notap/calls"
+ask_gate notap
+wait_for notap "echo xxx" 20 >/dev/null
+n=0 # a page down (space) at a time, to the end of the findings
+until screen notap | grep -qF "policy: tier" || [ $n -ge 12 ]; do
+	tm send-keys -t notap Space
+	sleep 0.3
+	n=$((n + 1))
+done
+check "notap: scrolled to the findings" wait_for notap "policy: tier" 20
+check "notap: the header says the call runs" wait_for notap "NOTE: approval runs the call itself" 20
+tm send-keys -t notap q
+check "notap: gate exits" wait_for notap "EXIT" 20
+
 finish
