@@ -151,6 +151,7 @@ reset:
 	d->clen = 0;
 	d->cnruns = 0;
 	d->ccells = 0;
+	d->stacked = 0;
 	d->open = false;
 }
 
@@ -327,6 +328,12 @@ static size_t squeeze(struct doc *d, const char *s, size_t n)
 	return k;
 }
 
+/* Zero-width marks drawn on one character: Vietnamese stacks two, a few
+ * scripts four. 200 combining marks on one letter ("Zalgo") drew, in
+ * terminals that stack them, over the rows above and below it (a line
+ * of the diff or the command); past these, each is shown as <U+XXXX>. */
+#define STACK_MAX 4
+
 void doc_put(struct doc *d, const char *s, size_t n, enum tattr a)
 {
 	char out[16];
@@ -358,19 +365,28 @@ void doc_put(struct doc *d, const char *s, size_t n, enum tattr a)
 			if (d->squeeze && s[k] == ' ' && k > i && long_blank_run(s + k, n - k))
 				break; /* squeeze() takes it */
 		if (k > i) {
+			d->stacked = 0;
 			row_add(d, s + i, k - i, a, (int)(k - i));
 			if (d->ccells >= d->width && k < n && s[k] != '\n')
 				row_end(d);
 			i = k;
 			continue;
 		}
-		i += text_unit(s + i, n - i, d->ascii, out, &cells, &mark);
+		k = text_unit(s + i, n - i, d->ascii, out, &cells, &mark);
 		if (cells == 0 && d->clen == (d->gutter ? strlen(d->gutter) : 0)) {
 			/* a combining mark with nothing to combine (but the gutter) */
 			snprintf(out, sizeof(out), "<comb>");
 			cells = 6;
 			mark = UM_HOSTILE;
-		}
+		} else if (cells == 0 && ++d->stacked > STACK_MAX) {
+			uint32_t cp = 0;
+			utf8_decode((const unsigned char *)s + i, n - i, &cp);
+			snprintf(out, sizeof(out), "<U+%04X>", (unsigned)cp);
+			cells = (int)strlen(out);
+			mark = UM_HOSTILE;
+		} else if (cells > 0)
+			d->stacked = 0;
+		i += k;
 		if (mark == UM_HOSTILE)
 			d->nmarked++;
 		put_unit(d, out, strlen(out), mark != UM_NONE ? TA_MARK : a, cells);
