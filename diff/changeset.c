@@ -1277,15 +1277,38 @@ out:
 	free(nm);
 }
 
+#define STMTS_SHOWN 20 /* statements listed one by one; the rest are summed */
+
+/* Each statement's kind and count, after the totals and rows: a string of
+ * 300 INSERTs into a log listed 300 lines first, and the UPDATE a trigger
+ * made in users (role 'user' -> 'admin') came below them, far past the
+ * approval screen's first page. */
+static void stmt_lines(const struct diff_sql *s, struct buf *b)
+{
+	char n1[32];
+	long long rest = 0;
+	size_t i;
+
+	for (i = 0; s->kinds && s->kinds[i]; i++)
+		if (i < STMTS_SHOWN)
+			buf_printf(b, " statement %zu: %s\n", i + 1, s->kinds[i]);
+	if (i > STMTS_SHOWN)
+		buf_printf(b, " ... and %zu more statements\n", i - STMTS_SHOWN);
+	for (i = 0; i < s->nstmts; i++)
+		if (i < STMTS_SHOWN)
+			buf_printf(b, " statement %zu: %s, %s %s changed\n", i + 1, s->stmts[i].kind,
+			           grouped(s->stmts[i].changes, n1), plural(s->stmts[i].changes));
+		else
+			rest += s->stmts[i].changes;
+	if (s->nstmts > STMTS_SHOWN)
+		buf_printf(b, " ... and %zu more statements, %s %s changed\n",
+		           s->nstmts - STMTS_SHOWN, grouped(rest, n1), plural(rest));
+}
+
 void changeset_render(const struct diff_sql *s, struct buf *b, bool color)
 {
 	char n1[32];
 
-	for (size_t i = 0; s->kinds && s->kinds[i]; i++)
-		buf_printf(b, " statement %zu: %s\n", i + 1, s->kinds[i]);
-	for (size_t i = 0; i < s->nstmts; i++)
-		buf_printf(b, " statement %zu: %s, %s %s changed\n", i + 1, s->stmts[i].kind,
-		           grouped(s->stmts[i].changes, n1), plural(s->stmts[i].changes));
 	if (s->skipped)
 		buf_printf(b, " %zu BEGIN/COMMIT statement%s skipped: the whole string runs in one "
 		              "transaction\n", s->skipped, s->skipped == 1 ? "" : "s");
@@ -1318,6 +1341,7 @@ void changeset_render(const struct diff_sql *s, struct buf *b, bool color)
 		buf_printf(b, " ... and %s more changed rows (first %zu shown)\n",
 		           grouped((long long)(s->rows_total - strv_len(s->rows)), n1),
 		           strv_len(s->rows));
+	stmt_lines(s, b);
 }
 
 json_t *changeset_to_json(const struct diff_sql *s)
