@@ -1162,9 +1162,12 @@ int changeset_apply(struct diff *d, struct outcome *o, char **errstr)
 	}
 	if (!same_changes(s, &now, cs, cslen) || !same_after(s, db)) {
 		exec_simple(db, "ROLLBACK", NULL);
-		*errstr = xasprintf("the database %s changed since the preview: the statement would "
-		                    "now make different changes; nothing was committed (preview "
-		                    "again)", s->path);
+		/* with the schema and the counts as read, a statement that draws
+		 * random() differs every run: said so, not only "changed" */
+		*errstr = xasprintf("the database %s changed since the preview, or the statement "
+		                    "is not deterministic (random(), randomblob(): not pinned as "
+		                    "'now' is): it would now make different changes; nothing was "
+		                    "committed (preview again)", s->path);
 		goto out;
 	}
 	if (exec_simple(db, "COMMIT", errstr) < 0) {
