@@ -334,6 +334,19 @@ static size_t squeeze(struct doc *d, const char *s, size_t n)
  * of the diff or the command); past these, each is shown as <U+XXXX>. */
 #define STACK_MAX 4
 
+/* A variation selector (U+FE00-FE0F) shows nothing and can carry data:
+ * two per byte after an emoji hid 'rm -rf ~' in run("😀") for a decoder
+ * to eval. Only one U+FE0F right on a character (an emoji's) is drawn;
+ * d->stacked already counts the one at s. */
+static bool selector_hides(const struct doc *d, const char *s, size_t n)
+{
+	uint32_t cp = 0;
+
+	if (utf8_decode((const unsigned char *)s, n, &cp) == 0 || cp < 0xfe00 || cp > 0xfe0f)
+		return false;
+	return cp != 0xfe0f || d->stacked != 1;
+}
+
 void doc_put(struct doc *d, const char *s, size_t n, enum tattr a)
 {
 	char out[16];
@@ -378,7 +391,7 @@ void doc_put(struct doc *d, const char *s, size_t n, enum tattr a)
 			snprintf(out, sizeof(out), "<comb>");
 			cells = 6;
 			mark = UM_HOSTILE;
-		} else if (cells == 0 && ++d->stacked > STACK_MAX) {
+		} else if (cells == 0 && (++d->stacked > STACK_MAX || selector_hides(d, s + i, n - i))) {
 			uint32_t cp = 0;
 			utf8_decode((const unsigned char *)s + i, n - i, &cp);
 			snprintf(out, sizeof(out), "<U+%04X>", (unsigned)cp);

@@ -84,4 +84,13 @@ check "notap: the header says the call runs" wait_for notap "NOTE: approval runs
 tm send-keys -t notap q
 check "notap: gate exits" wait_for notap "EXIT" 20
 
+# --- bytes hidden in variation selectors after an emoji are shown ---------------
+# Two selectors (U+FE00-FE0F) a byte after an emoji carried "rm -rf ~" in
+# run("<emoji>"), invisible in the preview and on the screen.
+mkdir -p "$d/vs"
+out=$(printf '%s\n' '{"id":1,"tool":"write_file","input":{"path":"x.py","content":"run(\"\ud83d\ude00\ufe07\ufe02\ufe06\ufe0d\")\n"}}' |
+	"$AIRLOCK" preview --workdir "$d/vs")
+case $out in *'\ufe07\ufe02\ufe06\ufe0d'*) r=yes ;; *) r=no ;; esac
+expect_eq "vs: the selectors are shown" "$r" yes
+
 finish
