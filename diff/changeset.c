@@ -1282,6 +1282,41 @@ out:
 
 #define STMTS_SHOWN 20 /* statements listed one by one; the rest are summed */
 
+/* Schema changes, after the totals and rows, the first STMTS_SHOWN named
+ * and the rest counted by verb: 30 CREATE INDEX lines came before "DELETE
+ * would remove 2 of 2 rows in users", past the approval screen's first
+ * page; a CREATE TRIGGER among the rest is still counted as one. */
+static void ddl_lines(const struct diff_sql *s, struct buf *b)
+{
+	size_t n = strv_len(s->ddl), count[nitems(ddl_verbs)] = {0};
+	const char *sep = "";
+
+	for (size_t i = 0; i < n; i++) {
+		char *safe;
+		if (i >= STMTS_SHOWN) {
+			for (size_t v = 0; v < nitems(ddl_verbs); v++)
+				if (strncmp(s->ddl[i], ddl_verbs[v].verb, strlen(ddl_verbs[v].verb)) == 0 &&
+				    s->ddl[i][strlen(ddl_verbs[v].verb)] == ' ') {
+					count[v]++;
+					break;
+				}
+			continue;
+		}
+		safe = diff_shown(s->ddl[i]);
+		buf_printf(b, " schema: %s\n", safe);
+		free(safe);
+	}
+	if (n <= STMTS_SHOWN)
+		return;
+	buf_printf(b, " ... and %zu more schema changes (", n - STMTS_SHOWN);
+	for (size_t v = 0; v < nitems(ddl_verbs); v++)
+		if (count[v]) {
+			buf_printf(b, "%s%zu %s", sep, count[v], ddl_verbs[v].verb);
+			sep = ", ";
+		}
+	buf_puts(b, ")\n");
+}
+
 /* Each statement's kind and count, after the totals and rows: a string of
  * 300 INSERTs into a log listed 300 lines first, and the UPDATE a trigger
  * made in users (role 'user' -> 'admin') came below them, far past the
@@ -1315,11 +1350,6 @@ void changeset_render(const struct diff_sql *s, struct buf *b, bool color)
 	if (s->skipped)
 		buf_printf(b, " %zu BEGIN/COMMIT statement%s skipped: the whole string runs in one "
 		              "transaction\n", s->skipped, s->skipped == 1 ? "" : "s");
-	for (size_t i = 0; s->ddl && s->ddl[i]; i++) {
-		char *safe = diff_shown(s->ddl[i]);
-		buf_printf(b, " schema: %s\n", safe);
-		free(safe);
-	}
 	for (size_t i = 0; i < s->ntables; i++)
 		table_totals(s, &s->tables[i], b);
 	/* a string cut at a refused or interrupted statement: what the rest
@@ -1344,6 +1374,7 @@ void changeset_render(const struct diff_sql *s, struct buf *b, bool color)
 		buf_printf(b, " ... and %s more changed rows (first %zu shown)\n",
 		           grouped((long long)(s->rows_total - strv_len(s->rows)), n1),
 		           strv_len(s->rows));
+	ddl_lines(s, b);
 	stmt_lines(s, b);
 }
 
