@@ -11,6 +11,7 @@
 #define SQLITE_ENABLE_SESSION 1
 #define SQLITE_ENABLE_PREUPDATE_HOOK 1
 #include <errno.h>
+#include <pthread.h>
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
@@ -234,9 +235,83 @@ out:
 	return rc;
 }
 
+/*
+ * 'now' in a preview and its apply: the time the preview ran. A human's
+ * approval takes seconds, so "SET updated_at = CURRENT_TIMESTAMP" made
+ * another changeset at approval, and was refused every time as "the
+ * database changed since the preview". The preview's and the apply's
+ * connections open through this VFS, the default one with its clock
+ * pinned (per thread, while the statements run) to the preview's: the
+ * time shown is the time written. SQLite reads the clock once a statement.
+ */
+static _Thread_local sqlite3_int64 pinned_ms; /* julian day in ms; 0: the real clock */
+static sqlite3_vfs pinned_vfs, *pinned_real;
+static pthread_once_t pinned_once = PTHREAD_ONCE_INIT;
+
+static int pinned_now64(sqlite3_vfs *v, sqlite3_int64 *t)
+{
+	double d;
+	int rc;
+
+	(void)v;
+	if (pinned_ms) {
+		*t = pinned_ms;
+		return SQLITE_OK;
+	}
+	if (pinned_real->iVersion >= 2 && pinned_real->xCurrentTimeInt64)
+		return pinned_real->xCurrentTimeInt64(pinned_real, t);
+	rc = pinned_real->xCurrentTime(pinned_real, &d);
+	*t = (sqlite3_int64)(d * 86400000.0);
+	return rc;
+}
+
+static int pinned_now(sqlite3_vfs *v, double *t)
+{
+	sqlite3_int64 ms = 0;
+	int rc = pinned_now64(v, &ms);
+
+	*t = (double)ms / 86400000.0;
+	return rc;
+}
+
+/* A copy of the default VFS (its pAppData too, which unix's xOpen reads),
+ * registered once, not as the default. */
+static void pinned_register(void)
+{
+	if ((pinned_real = sqlite3_vfs_find(NULL)) == NULL)
+		return;
+	pinned_vfs = *pinned_real;
+	pinned_vfs.zName = "airlock-pinned-clock";
+	pinned_vfs.pNext = NULL;
+	pinned_vfs.xCurrentTime = pinned_now;
+	if (pinned_vfs.iVersion >= 2)
+		pinned_vfs.xCurrentTimeInt64 = pinned_now64;
+	if (sqlite3_vfs_register(&pinned_vfs, 0) != SQLITE_OK)
+		pinned_real = NULL;
+}
+
+/* The VFS to open with: the pinned one, or the default if it cannot be. */
+static const char *pinned_vfs_name(void)
+{
+	pthread_once(&pinned_once, pinned_register);
+	return pinned_real ? pinned_vfs.zName : NULL;
+}
+
+/* Pins 'now' to ms (0: the real clock now) for this thread until
+ * pinned_ms is reset; returns it. */
+static long long clock_pin(long long ms)
+{
+	sqlite3_int64 t = ms;
+
+	pinned_ms = 0;
+	if (t == 0 && pinned_real && pinned_now64(&pinned_vfs, &t) != SQLITE_OK)
+		t = 0;
+	return pinned_ms = t;
+}
+
 static int open_db(const char *path, sqlite3 **db, char **errstr)
 {
-	if (sqlite3_open_v2(path, db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
+	if (sqlite3_open_v2(path, db, SQLITE_OPEN_READWRITE, pinned_vfs_name()) != SQLITE_OK) {
 		*errstr = xasprintf("cannot open database %s: %s", path, sqlite3_errmsg(*db));
 		return -1;
 	}
@@ -982,7 +1057,9 @@ void changeset_preview(struct diff *d, const struct call *c, const struct diff_o
 		err = xasprintf("cannot resolve the database %s: %s", s->path, strerror(errno));
 		goto out;
 	}
+	s->now_ms = clock_pin(0);
 	rc = run_recorded(db, s, NULL, &s->changeset, &s->changeset_len, &err);
+	pinned_ms = 0;
 	sqlite3_progress_handler(db, 0, NULL, NULL); /* the rollback and counts run whole */
 	if (rc == -1 && (lim.expired || s->failed == SQLITE_FULL)) {
 		s->unrun = 1; /* rolled back before the changeset was read: no row is shown */
@@ -1049,7 +1126,7 @@ int changeset_apply(struct diff *d, struct outcome *o, char **errstr)
 	struct diff_sql *s = d->sql, now = {.query = s->query};
 	sqlite3 *db = NULL;
 	void *cs = NULL;
-	int cslen = 0, rc = -1;
+	int cslen = 0, rc = -1, ran;
 	char *real = NULL;
 	dev_t dev = 0;
 	ino_t ino = 0;
@@ -1076,15 +1153,21 @@ int changeset_apply(struct diff *d, struct outcome *o, char **errstr)
 		                    "committed (preview again)", s->path);
 		goto out;
 	}
-	if (run_recorded(db, &now, &out, &cs, &cslen, errstr) < 0) {
+	clock_pin(s->now_ms); /* the time the preview showed */
+	ran = run_recorded(db, &now, &out, &cs, &cslen, errstr);
+	pinned_ms = 0;
+	if (ran < 0) {
 		exec_simple(db, "ROLLBACK", NULL);
 		goto out;
 	}
 	if (!same_changes(s, &now, cs, cslen) || !same_after(s, db)) {
 		exec_simple(db, "ROLLBACK", NULL);
-		*errstr = xasprintf("the database %s changed since the preview: the statement would "
-		                    "now make different changes; nothing was committed (preview "
-		                    "again)", s->path);
+		/* with the schema and the counts as read, a statement that draws
+		 * random() differs every run: said so, not only "changed" */
+		*errstr = xasprintf("the database %s changed since the preview, or the statement "
+		                    "is not deterministic (random(), randomblob(): not pinned as "
+		                    "'now' is): it would now make different changes; nothing was "
+		                    "committed (preview again)", s->path);
 		goto out;
 	}
 	if (exec_simple(db, "COMMIT", errstr) < 0) {
@@ -1150,7 +1233,7 @@ static bool no_pk_rewritten(const struct sql_table *t)
 static void table_totals(const struct diff_sql *s, const struct sql_table *t, struct buf *b)
 {
 	char n1[32], n2[32];
-	long long del = t->deleted, upd = t->updated, ins = t->inserted;
+	long long del = t->deleted, upd = t->updated, ins = t->inserted, net = 0;
 	char *nm = diff_shown(t->name);
 
 	if (t->gone) {
@@ -1162,6 +1245,8 @@ static void table_totals(const struct diff_sql *s, const struct sql_table *t, st
 		del = untracked(s, t->name, "DELETE");
 		upd = untracked(s, t->name, "UPDATE");
 		ins = untracked(s, t->name, "INSERT") + untracked(s, t->name, "REPLACE");
+		if (t->after >= 0 && t->before >= 0)
+			net = t->after - (t->before - del + ins);
 		buf_printf(b, " %s has no PRIMARY KEY: SQLite's session extension does not record "
 		              "its rows; counts come from the statements\n", nm);
 		if (t->after >= 0)
@@ -1173,6 +1258,14 @@ static void table_totals(const struct diff_sql *s, const struct sql_table *t, st
 		if (no_pk_rewritten(t) && del + upd + ins == 0)
 			buf_printf(b, " %s: rows it holds would change (a trigger's writes, not "
 			              "counted by any statement; which rows is not shown)\n", nm);
+		/* a REPLACE that meets a UNIQUE row deletes it, and no count
+		 * says so: "INSERT would add 1 row" beside "would hold 2 rows (2
+		 * before)", while the admin's row was replaced */
+		if (net != 0)
+			buf_printf(b, " %s: %s %s %s that no statement counts (%s; which rows is not "
+			              "shown)\n", nm, grouped(net < 0 ? -net : net, n1),
+			           plural(net < 0 ? -net : net), net < 0 ? "removed" : "added",
+			           net < 0 ? "a REPLACE that met a UNIQUE row, or a trigger" : "a trigger");
 	}
 	if (del)
 		buf_printf(b, " DELETE would remove %s of %s %s in %s\n", grouped(del, n1),
@@ -1187,23 +1280,76 @@ out:
 	free(nm);
 }
 
+#define STMTS_SHOWN 20 /* statements listed one by one; the rest are summed */
+
+/* Schema changes, after the totals and rows, the first STMTS_SHOWN named
+ * and the rest counted by verb: 30 CREATE INDEX lines came before "DELETE
+ * would remove 2 of 2 rows in users", past the approval screen's first
+ * page; a CREATE TRIGGER among the rest is still counted as one. */
+static void ddl_lines(const struct diff_sql *s, struct buf *b)
+{
+	size_t n = strv_len(s->ddl), count[nitems(ddl_verbs)] = {0};
+	const char *sep = "";
+
+	for (size_t i = 0; i < n; i++) {
+		char *safe;
+		if (i >= STMTS_SHOWN) {
+			for (size_t v = 0; v < nitems(ddl_verbs); v++)
+				if (strncmp(s->ddl[i], ddl_verbs[v].verb, strlen(ddl_verbs[v].verb)) == 0 &&
+				    s->ddl[i][strlen(ddl_verbs[v].verb)] == ' ') {
+					count[v]++;
+					break;
+				}
+			continue;
+		}
+		safe = diff_shown(s->ddl[i]);
+		buf_printf(b, " schema: %s\n", safe);
+		free(safe);
+	}
+	if (n <= STMTS_SHOWN)
+		return;
+	buf_printf(b, " ... and %zu more schema changes (", n - STMTS_SHOWN);
+	for (size_t v = 0; v < nitems(ddl_verbs); v++)
+		if (count[v]) {
+			buf_printf(b, "%s%zu %s", sep, count[v], ddl_verbs[v].verb);
+			sep = ", ";
+		}
+	buf_puts(b, ")\n");
+}
+
+/* Each statement's kind and count, after the totals and rows: a string of
+ * 300 INSERTs into a log listed 300 lines first, and the UPDATE a trigger
+ * made in users (role 'user' -> 'admin') came below them, far past the
+ * approval screen's first page. */
+static void stmt_lines(const struct diff_sql *s, struct buf *b)
+{
+	char n1[32];
+	long long rest = 0;
+	size_t i;
+
+	for (i = 0; s->kinds && s->kinds[i]; i++)
+		if (i < STMTS_SHOWN)
+			buf_printf(b, " statement %zu: %s\n", i + 1, s->kinds[i]);
+	if (i > STMTS_SHOWN)
+		buf_printf(b, " ... and %zu more statements\n", i - STMTS_SHOWN);
+	for (i = 0; i < s->nstmts; i++)
+		if (i < STMTS_SHOWN)
+			buf_printf(b, " statement %zu: %s, %s %s changed\n", i + 1, s->stmts[i].kind,
+			           grouped(s->stmts[i].changes, n1), plural(s->stmts[i].changes));
+		else
+			rest += s->stmts[i].changes;
+	if (s->nstmts > STMTS_SHOWN)
+		buf_printf(b, " ... and %zu more statements, %s %s changed\n",
+		           s->nstmts - STMTS_SHOWN, grouped(rest, n1), plural(rest));
+}
+
 void changeset_render(const struct diff_sql *s, struct buf *b, bool color)
 {
 	char n1[32];
 
-	for (size_t i = 0; s->kinds && s->kinds[i]; i++)
-		buf_printf(b, " statement %zu: %s\n", i + 1, s->kinds[i]);
-	for (size_t i = 0; i < s->nstmts; i++)
-		buf_printf(b, " statement %zu: %s, %s %s changed\n", i + 1, s->stmts[i].kind,
-		           grouped(s->stmts[i].changes, n1), plural(s->stmts[i].changes));
 	if (s->skipped)
 		buf_printf(b, " %zu BEGIN/COMMIT statement%s skipped: the whole string runs in one "
 		              "transaction\n", s->skipped, s->skipped == 1 ? "" : "s");
-	for (size_t i = 0; s->ddl && s->ddl[i]; i++) {
-		char *safe = diff_shown(s->ddl[i]);
-		buf_printf(b, " schema: %s\n", safe);
-		free(safe);
-	}
 	for (size_t i = 0; i < s->ntables; i++)
 		table_totals(s, &s->tables[i], b);
 	/* a string cut at a refused or interrupted statement: what the rest
@@ -1228,6 +1374,8 @@ void changeset_render(const struct diff_sql *s, struct buf *b, bool color)
 		buf_printf(b, " ... and %s more changed rows (first %zu shown)\n",
 		           grouped((long long)(s->rows_total - strv_len(s->rows)), n1),
 		           strv_len(s->rows));
+	ddl_lines(s, b);
+	stmt_lines(s, b);
 }
 
 json_t *changeset_to_json(const struct diff_sql *s)

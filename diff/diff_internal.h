@@ -67,6 +67,7 @@ struct diff_sql {
 	char **ddl;              /* schema changes: "DROP TABLE users" */
 	char **kinds;            /* other databases: "DELETE users" per statement */
 	size_t skipped;          /* BEGIN/COMMIT statements skipped */
+	long long now_ms;        /* 'now' the statements saw (julian day, ms); the apply's too */
 	size_t unrun;            /* 1-based: the first statement whose rows are not shown
 	                          * (refused, or interrupted: 1); 0 when all ran */
 	int failed;              /* primary SQLite code a statement failed with */

@@ -24,6 +24,7 @@
 
 struct sum {
 	size_t added, modified, deleted;
+	size_t dirs[3]; /* directories, by enum diff_op */
 	long long adds, dels;
 };
 
@@ -32,8 +33,10 @@ static void summarize(const struct diff *d, struct sum *s)
 	memset(s, 0, sizeof(*s));
 	for (size_t i = 0; i < d->n; i++) {
 		const struct diff_entry *e = &d->entries[i];
-		if (S_ISDIR(e->old_mode) || S_ISDIR(e->new_mode))
+		if (S_ISDIR(e->old_mode) || S_ISDIR(e->new_mode)) {
+			s->dirs[e->op]++;
 			continue;
+		}
 		*(e->op == DIFF_OP_ADD ? &s->added : e->op == DIFF_OP_DELETE ? &s->deleted
 		                                                           : &s->modified) += 1;
 		s->adds += e->adds;
@@ -207,13 +210,35 @@ static void stat_extra(struct buf *b, const struct diff_entry *e)
 		buf_printf(b, ", mode %s", mode_word(e->new_mode, t1, sizeof(t1)));
 }
 
-/* `git diff --stat` lines, then the totals. */
+/* The totals: files as git counts them, then directories, which git does
+ * not have: "rm -rf emptydir; chmod 777 zz" read "0 files changed". */
+static void render_total(struct buf *b, const struct diff *d, bool color)
+{
+	size_t files, dirs;
+	struct sum s;
+	char *dir = NULL;
+
+	summarize(d, &s);
+	files = s.added + s.modified + s.deleted;
+	dirs = s.dirs[DIFF_OP_ADD] + s.dirs[DIFF_OP_MODIFY] + s.dirs[DIFF_OP_DELETE];
+	if (dirs)
+		dir = xasprintf("; %zu director%s (%zu added, %zu mode changed, %zu deleted)", dirs,
+		                dirs == 1 ? "y" : "ies", s.dirs[DIFF_OP_ADD], s.dirs[DIFF_OP_MODIFY],
+		                s.dirs[DIFF_OP_DELETE]);
+	line(b, color, C_BOLD, " %zu file%s changed (%zu added, %zu modified, %zu deleted), +%lld -%lld%s",
+	     files, files == 1 ? "" : "s", s.added, s.modified, s.deleted, s.adds, s.dels,
+	     dir ? dir : "");
+	free(dir);
+}
+
+/* The totals, then `git diff --stat` lines: the totals first, so the first
+ * screen says how many deletions follow past 50 harmless additions. */
 static void render_stat(struct buf *b, const struct diff *d, bool color)
 {
 	size_t w = 0, i;
-	struct sum s;
 	char *p;
 
+	render_total(b, d, color);
 	for (i = 0; i < d->n; i++)
 		if (strlen(d->entries[i].path) > w)
 			w = strlen(d->entries[i].path);
@@ -248,10 +273,6 @@ static void render_stat(struct buf *b, const struct diff *d, bool color)
 		buf_printf(b, "[%zu more changes not listed: the preview is cut at %u MiB]\n",
 		           d->n - i, DIFF_TEXT_CAP >> 20);
 	}
-	summarize(d, &s);
-	line(b, color, C_BOLD, " %zu file%s changed (%zu added, %zu modified, %zu deleted), +%lld -%lld",
-	     s.added + s.modified + s.deleted, s.added + s.modified + s.deleted == 1 ? "" : "s",
-	     s.added, s.modified, s.deleted, s.adds, s.dels);
 }
 
 /* The dry run's output, first lines only, each behind "> ". */
@@ -289,7 +310,8 @@ static void head_line(struct buf *b, bool color, const char *c, const char *labe
 	free(safe);
 }
 
-/* Title, failure, why it cannot be applied, notes, dry run status. */
+/* Title, failure, why it cannot be applied, notes, dry run status (its
+ * output comes after the stat block). */
 static void render_head(struct buf *b, const struct diff *d, bool color)
 {
 	head_line(b, color, C_BOLD, "preview: ", d->title ? d->title : tool_name(d->tool));
@@ -308,13 +330,10 @@ static void render_head(struct buf *b, const struct diff *d, bool color)
 		head_line(b, color, C_YELLOW, "note: ", d->notes[i]);
 	if (d->notes_more)
 		line(b, color, C_YELLOW, "note: ... and %zu more notes (not listed)", d->notes_more);
-	if (d->tool == TOOL_SHELL && d->ran) {
+	if (d->tool == TOOL_SHELL && d->ran)
 		line(b, color, NULL, "dry run: %s %d%s in %lld ms",
 		     d->timed_out ? "timed out; exit" : "exit", d->exit_code,
 		     d->exit_code < 0 ? " (killed)" : "", d->wall_ms);
-		render_output(b, "stdout", d->out, d->outlen);
-		render_output(b, "stderr", d->err, d->errlen);
-	}
 }
 
 char *diff_render(const struct diff *d, enum diff_format f, size_t *len)
@@ -334,6 +353,13 @@ char *diff_render(const struct diff *d, enum diff_format f, size_t *len)
 		buf_puts(&b, " the dry run did not run: what the command changes is not known\n");
 	else if (d->tool != TOOL_SQL && !d->error)
 		buf_puts(&b, " no changes\n");
+	/* the command's own words after what it changes: 20 lines of "ok:
+	 * nothing to change" before the stat block pushed "src | deleted
+	 * directory" below the first screen, which need not be scrolled */
+	if (d->tool == TOOL_SHELL && d->ran) {
+		render_output(&b, "stdout", d->out, d->outlen);
+		render_output(&b, "stderr", d->err, d->errlen);
+	}
 	for (size_t i = 0; i < d->n && !b.truncated && !d->error; i++)
 		render_entry(&b, &d->entries[i], color);
 	if (b.truncated) {

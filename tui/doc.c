@@ -151,6 +151,7 @@ reset:
 	d->clen = 0;
 	d->cnruns = 0;
 	d->ccells = 0;
+	d->stacked = 0;
 	d->open = false;
 }
 
@@ -327,6 +328,25 @@ static size_t squeeze(struct doc *d, const char *s, size_t n)
 	return k;
 }
 
+/* Zero-width marks drawn on one character: Vietnamese stacks two, a few
+ * scripts four. 200 combining marks on one letter ("Zalgo") drew, in
+ * terminals that stack them, over the rows above and below it (a line
+ * of the diff or the command); past these, each is shown as <U+XXXX>. */
+#define STACK_MAX 4
+
+/* A variation selector (U+FE00-FE0F) shows nothing and can carry data:
+ * two per byte after an emoji hid 'rm -rf ~' in run("😀") for a decoder
+ * to eval. Only one U+FE0F right on a character (an emoji's) is drawn;
+ * d->stacked already counts the one at s. */
+static bool selector_hides(const struct doc *d, const char *s, size_t n)
+{
+	uint32_t cp = 0;
+
+	if (utf8_decode((const unsigned char *)s, n, &cp) == 0 || cp < 0xfe00 || cp > 0xfe0f)
+		return false;
+	return cp != 0xfe0f || d->stacked != 1;
+}
+
 void doc_put(struct doc *d, const char *s, size_t n, enum tattr a)
 {
 	char out[16];
@@ -358,19 +378,28 @@ void doc_put(struct doc *d, const char *s, size_t n, enum tattr a)
 			if (d->squeeze && s[k] == ' ' && k > i && long_blank_run(s + k, n - k))
 				break; /* squeeze() takes it */
 		if (k > i) {
+			d->stacked = 0;
 			row_add(d, s + i, k - i, a, (int)(k - i));
 			if (d->ccells >= d->width && k < n && s[k] != '\n')
 				row_end(d);
 			i = k;
 			continue;
 		}
-		i += text_unit(s + i, n - i, d->ascii, out, &cells, &mark);
+		k = text_unit(s + i, n - i, d->ascii, out, &cells, &mark);
 		if (cells == 0 && d->clen == (d->gutter ? strlen(d->gutter) : 0)) {
 			/* a combining mark with nothing to combine (but the gutter) */
 			snprintf(out, sizeof(out), "<comb>");
 			cells = 6;
 			mark = UM_HOSTILE;
-		}
+		} else if (cells == 0 && (++d->stacked > STACK_MAX || selector_hides(d, s + i, n - i))) {
+			uint32_t cp = 0;
+			utf8_decode((const unsigned char *)s + i, n - i, &cp);
+			snprintf(out, sizeof(out), "<U+%04X>", (unsigned)cp);
+			cells = (int)strlen(out);
+			mark = UM_HOSTILE;
+		} else if (cells > 0)
+			d->stacked = 0;
+		i += k;
 		if (mark == UM_HOSTILE)
 			d->nmarked++;
 		put_unit(d, out, strlen(out), mark != UM_NONE ? TA_MARK : a, cells);
@@ -423,6 +452,48 @@ static enum tattr diff_attr(const char *l, size_t n, bool *file_start)
 	return TA_NORMAL;
 }
 
+/* The lines a hunk header announces: "@@ -4,3 +4,4 @@" is 3 old, 4 new (a
+ * count left out is 1); none when l is no hunk header. */
+static void hunk_lines(const char *l, size_t n, long *old, long *new)
+{
+	char *end;
+
+	*old = *new = 0;
+	if (n < 8 || memcmp(l, "@@ -", 4) != 0)
+		return;
+	strtol(l + 4, &end, 10);
+	*old = *end == ',' ? strtol(end + 1, &end, 10) : 1;
+	if (strncmp(end, " +", 2) != 0) {
+		*old = 0;
+		return;
+	}
+	strtol(end + 2, &end, 10);
+	*new = *end == ',' ? strtol(end + 1, &end, 10) : 1;
+	if (*old < 0 || *new < 0 || strncmp(end, " @@", 3) != 0)
+		*old = *new = 0;
+}
+
+/* Inside a hunk every line is content, by its first byte alone: a removed
+ * "-- a/README.md" or an added "++ b/README.md" drew as a bold file header
+ * ("--- a/README.md", "+++ b/README.md"), and the lines after it read as
+ * another file's. Returns false (hunk over) on a line no hunk holds. */
+static bool hunk_attr(const char *l, size_t n, long *old, long *new, enum tattr *a)
+{
+	char c = n ? l[0] : ' ';
+
+	if (c == '\\') /* "\ No newline at end of file": no line of either side */
+		*a = TA_NORMAL;
+	else if (c == '+' && *new > 0)
+		*a = TA_ADD, --*new;
+	else if (c == '-' && *old > 0)
+		*a = TA_DEL, --*old;
+	else if (c == ' ' && *old > 0 && *new > 0)
+		*a = TA_NORMAL, --*old, --*new;
+	else
+		return false;
+	return true;
+}
+
 /* Grows rows[] once for every line of text (a 10,000-line diff). */
 static void reserve_rows(struct doc *d, const char *text)
 {
@@ -439,8 +510,9 @@ static void reserve_rows(struct doc *d, const char *text)
 void doc_put_diff(struct doc *d, const char *diff)
 {
 	bool saw_diff_line = strncmp(diff, "diff ", 5) == 0 || strstr(diff, "\ndiff ") != NULL;
-	bool tabs = d->expand_tabs, start;
+	bool tabs = d->expand_tabs, start = false;
 	const char *l = diff, *nl;
+	long old = 0, new = 0; /* lines the hunk still holds */
 
 	d->expand_tabs = true;
 	reserve_rows(d, diff);
@@ -450,7 +522,12 @@ void doc_put_diff(struct doc *d, const char *diff)
 
 		nl = strchr(l, '\n');
 		n = nl ? (size_t)(nl - l) : strlen(l);
-		a = diff_attr(l, n, &start);
+		if ((old > 0 || new > 0) && hunk_attr(l, n, &old, &new, &a))
+			start = false;
+		else if ((a = diff_attr(l, n, &start)) == TA_HUNK)
+			hunk_lines(l, n, &old, &new);
+		else
+			old = new = 0;
 		/* without "diff " lines, a "--- " followed by "+++ " starts a file */
 		if (!saw_diff_line && a == TA_FILE && n >= 4 && memcmp(l, "--- ", 4) == 0 && nl &&
 		    strncmp(nl + 1, "+++ ", 4) == 0)

@@ -76,6 +76,7 @@ struct doc {
 	size_t *files;     /* rows that start a file, for n/N */
 	size_t nfiles;
 	size_t nmarked;    /* escapes shown */
+	int stacked;       /* zero-width marks drawn on the last character */
 	size_t dropped;    /* rows past DOC_MAX_ROWS, not kept */
 	struct doc_chunk *chunks; /* where rows' text and runs live (one free) */
 	/* the row being filled, copied into rows[] when it ends */

@@ -247,6 +247,27 @@ static void test_diff_files(void **state)
 	doc_clear(&d);
 }
 
+/* Inside a hunk, a removed "-- a/README.md" and an added "++ b/README.md"
+ * are content, not another file's header. */
+static void test_diff_hunk_content(void **state)
+{
+	struct doc d;
+	const char *diff = "diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1,2 +1,3 @@\n ctx\n"
+	                   "--- a/README.md\n+++ b/README.md\n+evil\n\\ No newline at end of file\n"
+	                   "--- a/y\n+++ b/y\n";
+
+	(void)state;
+	doc_init(&d, 80, false);
+	doc_put_diff(&d, diff);
+	assert_int_equal(d.nfiles, 1);
+	assert_int_equal(d.rows[1].runs[0].attr, TA_FILE);
+	assert_int_equal(d.rows[5].runs[0].attr, TA_DEL);
+	assert_int_equal(d.rows[6].runs[0].attr, TA_ADD);
+	assert_int_equal(d.rows[7].runs[0].attr, TA_ADD);
+	assert_int_equal(d.rows[9].runs[0].attr, TA_FILE); /* the hunk is over */
+	doc_clear(&d);
+}
+
 /* ---- the browser --------------------------------------------------------- */
 
 struct fake {
@@ -719,7 +740,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_escape_table),  cmocka_unit_test(test_escape_nul),
 		cmocka_unit_test(test_escape_every_byte), cmocka_unit_test(test_spans_table),
-		cmocka_unit_test(test_diff_files),    cmocka_unit_test(test_browse_table),
+		cmocka_unit_test(test_diff_files),    cmocka_unit_test(test_diff_hunk_content),
+		cmocka_unit_test(test_browse_table),
 		cmocka_unit_test(test_approve_table), cmocka_unit_test(test_approve_too_small),
 		cmocka_unit_test(test_approve_grown),  cmocka_unit_test(test_approve_gone),
 		cmocka_unit_test(test_approve_reason),
