@@ -413,9 +413,9 @@ static int grant_protected(const char *path, const char *real, char **errstr)
 	if (hit == NULL)
 		return 0;
 	*errstr = xasprintf("granted path %s (read-write) resolves to %s, which holds or lies in "
-	                    "airlock's own state %s (the audit log, the records of running "
-	                    "sandboxes): a sandboxed command could rewrite it; grant a narrower "
-	                    "path",
+	                    "%s, which airlock protects (its state: the audit log, the records "
+	                    "of running sandboxes; or a policy file it read): a sandboxed "
+	                    "command could rewrite it; grant a narrower path",
 	                    path, real, hit);
 	free(hit);
 	return -1;

@@ -31,7 +31,7 @@ ax() {
 
 ax "$HOME/.local/state" sh -c 'touch "$HOME/.local/state/airlock/pending/forged"'
 expect_eq "exec: a grant holding the state directory: refused (125)" "$?" 125
-check "exec: the refusal names airlock's state" grep -q "airlock's own state" "$d/out"
+check "exec: the refusal names airlock's state" grep -q "which airlock protects (its state" "$d/out"
 check "exec: nothing written there" test ! -e "$HOME/.local/state/airlock/pending/forged"
 
 ax "$HOME/.local/state/airlock/pending" true
@@ -51,7 +51,7 @@ out=$(shell g1 "echo cut > $d/logs/audit.db" |
 	"$AIRLOCK" gate --no-tty --db "$d/logs/audit.db" --workdir "$d/wd" --policy "$d/g.policy")
 expect_eq "gate: the call did not run" "$(printf '%s\n' "$out" | jq -r .exit_code)" null
 printf '%s\n' "$out" | jq -r .error >"$d/err"
-check "gate: the error names the audit log" grep -q "airlock's own state $d/logs/audit.db" "$d/err"
+check "gate: the error names the audit log" grep -q "lies in $d/logs/audit.db, which airlock protects" "$d/err"
 check "gate: the log was not written over" sh -c "head -c 15 '$d/logs/audit.db' | grep -q 'SQLite format 3'"
 check "gate: the log is intact" "$AIRLOCK" audit verify --db "$d/logs/audit.db"
 
