@@ -49,10 +49,35 @@ static void gw(struct cctx *x, const struct cmdv *c, const char *what)
 	git_where(x, c);
 }
 
+/* The pathspecs after "--" (git log -p -- .env, git diff -- secret/):
+ * what is printed is those files' content as committed or changed, read
+ * as the workdir's files, so a secret one is secrets.read and a deny =
+ * Read rule covers it. Pathspec magic (":(exclude)x") is left out. */
+static void pathspec_reads(struct cctx *x, const struct cmdv *c)
+{
+	static const char *const patch[] = {"-p", "-u", "--patch", "--patch-with-stat",
+	                                    "--patch-with-raw", "--cc", "--full-diff"};
+	bool log = strcmp(c->w[0].val, "log") == 0 || strcmp(c->w[0].val, "whatchanged") == 0;
+	size_t i = 1;
+
+	while (i < c->n && strcmp(c->w[i].val, "--") != 0) {
+		for (size_t k = 0; log && k < nitems(patch); k++)
+			log = strcmp(c->w[i].val, patch[k]) != 0;
+		i++;
+	}
+	if (log) /* git log -- .env lists commits: no content without a patch */
+		return;
+	for (i++; i < c->n; i++)
+		if (c->w[i].val[0] != ':' && c->w[i].val[0] != '\0')
+			paths_read(x, &c->w[i], c->w[i].val);
+}
+
 static void g_output(struct cctx *x, struct cmdv *c)
 {
 	const char *v;
 	const struct word *o = opt_value(c, 0, "--output", NULL, &v);
+
+	pathspec_reads(x, c);
 
 	if (o)
 		paths_write(x, o, v, shell_span_word(x, o));
@@ -84,6 +109,16 @@ static void g_show(struct cctx *x, struct cmdv *c)
 	object_paths(x, c);
 	if (strcmp(c->w[0].val, "cat-file") != 0)
 		g_output(x, c);
+}
+
+/* blame FILE (annotate): prints the file, line by line; its one file is
+ * the last operand, after "--" or not. */
+static void g_blame(struct cctx *x, struct cmdv *c)
+{
+	size_t last = c->n - 1;
+
+	if (c->n > 1 && c->w[last].val[0] != '-')
+		paths_read(x, &c->w[last], c->w[last].val);
 }
 
 /* rebase -x CMD / --exec CMD runs CMD after each commit. */
@@ -603,6 +638,7 @@ static void g_read_tree(struct cctx *x, struct cmdv *c)
  * matching files as its arguments: the command is judged as a script. */
 static void g_grep(struct cctx *x, struct cmdv *c)
 {
+	pathspec_reads(x, c);
 	for (size_t i = 1; i < c->n; i++) {
 		const struct word *w = &c->w[i];
 		const char *a = w->val, *pager = NULL;
@@ -766,7 +802,7 @@ struct gsub {
 
 static const struct gsub gsubs[] = {
 	GO("diff"), GO("log"), GF("show", g_show), GO("format-patch"), GO("whatchanged"),
-	GO("range-diff"), GR("status"), GR("blame"), GR("annotate"), GR("shortlog"),
+	GO("range-diff"), GR("status"), GF("blame", g_blame), GF("annotate", g_blame), GR("shortlog"),
 	GR("describe"), GR("rev-parse"), GR("rev-list"), GR("ls-files"), GR("ls-tree"),
 	GF("cat-file", g_show), GF("grep", g_grep), GR("name-rev"), GR("merge-base"), GR("count-objects"),
 	GR("check-ignore"), GR("check-attr"), GR("for-each-ref"), GR("show-ref"), GR("var"),
