@@ -172,7 +172,7 @@ cmd=$(sed -n '/^\$ echo .*rm -rf build/s/^\$ echo \(.*\) \\$/\1/p' "$top/docs/pr
 out=$(cd "$d/pv" && eval "echo $cmd" | "$A" preview 2>&1)
 out=$(printf '%s\n' "$out" | tr -s ' ')
 for l in ' VERSION | 2 +1 -1' ' build | deleted directory' ' build/a.o | Bin 1208 -> 0 bytes' \
-	' 3 files changed (0 added, 1 modified, 2 deleted), +1 -2'; do
+	' 3 files changed (0 added, 1 modified, 2 deleted), +1 -2; 1 directory (0 added, 0 mode changed, 1 deleted)'; do
 	check "preview.md's example:$l" sh -c 'printf "%s\n" "$1" | grep -qxF -- "$2"' _ "$out" "$l"
 done
 check "preview.md's example: the shell dry run left the files" test -f "$d/pv/VERSION" -a -d "$d/pv/build"
