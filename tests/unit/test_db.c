@@ -864,13 +864,37 @@ static void file_replace(const char *path)
 	free(other);
 }
 
+/* The WAL holds every commit since the last checkpoint: removed, later
+ * commits went to an unlinked file, lost with the records before them at
+ * a kill -9; a new -shm lets a second writer in. */
+static void side_unlink(const char *path, const char *side)
+{
+	char *p = xasprintf("%s%s", path, side);
+
+	assert_int_equal(unlink(p), 0);
+	free(p);
+}
+
+static void unlink_wal(const char *path)
+{
+	side_unlink(path, "-wal");
+}
+
+static void unlink_shm(const char *path)
+{
+	side_unlink(path, "-shm");
+}
+
 /* Every later write refuses: nothing is recorded only in a lost file. */
 static void test_file_removed(void **state)
 {
 	static const struct {
 		const char *name;
 		void (*act)(const char *path);
-	} cases[] = {{"unlinked", file_unlink}, {"replaced", file_replace}};
+	} cases[] = {{"unlinked", file_unlink},
+	             {"replaced", file_replace},
+	             {"wal unlinked", unlink_wal},
+	             {"shm unlinked", unlink_shm}};
 	struct tdata_row *rows;
 	size_t n = tdata_load("tests/data/db/calls.tsv", &rows);
 	(void)state;
