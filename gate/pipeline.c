@@ -8,11 +8,13 @@
  *  - a line that cannot be decoded is an error result and the stream goes on.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
 #include <pthread.h>
 #include <pwd.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -59,6 +61,8 @@ struct gate {
 	pthread_t reader;
 	int requester;   /* pidfd of gate_set_requester()'s process, or -1 */
 	int results;     /* gate_watch_results()'s pipe or socket, or -1 (borrowed) */
+	pthread_t streamer;    /* the thread in gate_stream() */
+	atomic_bool writing;   /* it is writing a result (see gate_unstick_output) */
 };
 
 /* One past call, from its received event's body, into the breakers. */
@@ -734,6 +738,30 @@ void gate_stop(struct gate *g, int sig)
 	pthread_mutex_unlock(&g->lock);
 }
 
+/* Writes one result line, marked as writing for gate_unstick_output(). */
+static int stream_write(struct gate *g, FILE *out, json_t *res)
+{
+	int rc;
+
+	atomic_store(&g->writing, true);
+	rc = protocol_write(out, res);
+	atomic_store(&g->writing, false);
+	return rc;
+}
+
+void gate_unstick_output(struct gate *g, int sig)
+{
+	int fl;
+
+	if (!atomic_load(&g->writing) || g->results < 0)
+		return;
+	fl = fcntl(g->results, F_GETFL);
+	if (fl >= 0 && !(fl & O_NONBLOCK))
+		fcntl(g->results, F_SETFL, fl | O_NONBLOCK);
+	/* the write is restarted (SA_RESTART) and, non-blocking now, fails */
+	pthread_kill(g->streamer, sig);
+}
+
 /* After a stop: lines read but not started are answered, not run. */
 static void answer_unstarted(struct gate *g, FILE *out)
 {
@@ -752,7 +780,7 @@ static void answer_unstarted(struct gate *g, FILE *out)
 		if (!q->toolong && protocol_decode(q->text, q->len, q->lineno, &c, &id, &err) == 0)
 			id = json_incref(c->id);
 		res = protocol_error(id, q->lineno, msg);
-		protocol_write(out, res);
+		stream_write(g, out, res);
 		json_decref(res);
 		json_decref(id);
 		call_free(c);
@@ -783,16 +811,23 @@ int gate_stream(struct gate *g, int in_fd, FILE *out)
 	if (in_fd != STDIN_FILENO && dup2(in_fd, STDIN_FILENO) < 0)
 		return EXIT_INTERNAL;
 	signal(SIGPIPE, SIG_IGN);
+	g->streamer = pthread_self();
 	if (pthread_create(&g->reader, NULL, reader_main, g) != 0)
 		return EXIT_INTERNAL;
 	while ((q = next_line(g)) != NULL) {
 		json_t *res = gate_line(g, q->text, q->len, q->lineno, q->toolong);
-		int wr = protocol_write(out, res);
+		int wr = stream_write(g, out, res);
 		json_decref(res);
 		free(q->text);
 		free(q);
 		if (wr < 0) { /* the reader went away: nothing more can be answered */
-			fprintf(stderr, "airlock: cannot write results: %s\n", strerror(errno));
+			if (errno == EAGAIN && g->stop > 0)
+				fprintf(stderr, "airlock: cannot write results: nobody read them"
+				                " after signal %d (the reader stopped reading);"
+				                " the result was dropped\n", g->stop);
+			else
+				fprintf(stderr, "airlock: cannot write results: %s\n",
+				        strerror(errno));
 			rc = EXIT_INTERNAL;
 			break;
 		}

@@ -1,0 +1,82 @@
+#!/bin/sh
+# 118-faults-review.sh: a hostile review of the gate and the audit log under
+# faults (storage, streams, signals): each case a way a call ran without its
+# record, a call got no result, or the gate hung, each failing on 2a775fb
+# before its fix.
+set -u
+. tests/e2e/lib.sh
+: "${AIRLOCK:?}"
+need jq sqlite3
+tmpdir_make
+d=$T_DIR
+export HOME="$d/home" XDG_STATE_HOME="$d/state"
+mkdir -p "$d/wd" "$HOME"
+shell() { jq -cn --arg id "$1" --arg c "$2" '{id:$id,tool:"shell",input:{command:$c}}'; }
+events() { sqlite3 "$d/$1.db" "SELECT count(*) FROM events WHERE kind='$2'"; }
+# start NAME: airlock gate reading the fifo $d/NAME.in (held open on fd 3);
+# its pid in $GPID. Its output goes where the caller redirects fd 5.
+start() {
+	mkfifo "$d/$1.in"
+	"$AIRLOCK" gate --no-tty --db "$d/$1.db" --workdir "$d/wd" \
+		<"$d/$1.in" >&5 2>"$d/$1.err" &
+	GPID=$!
+	exec 3>"$d/$1.in"
+}
+# wait_for CMD...: runs CMD until it succeeds, at most 60 s; its status
+wait_for() {
+	i=0
+	until "$@" || [ $i -ge 600 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	"$@"
+}
+lines_in() { [ "$(wc -l <"$1")" -ge "$2" ]; }
+gone() { ! kill -0 "$1" 2>/dev/null; }
+finished_in() { [ "$(events "$1" finished 2>/dev/null || echo 0)" -ge 1 ]; }
+
+# --- the log's -wal removed while the gate runs ---------------------------
+# The WAL holds every commit since the last checkpoint. Removed, the gate
+# went on committing into the unlinked file: a kill -9 then lost every
+# record (the calls had run; `audit verify` said "ok: 0 events"). Now the
+# next call is refused, naming the file, and does not run.
+exec 5>"$d/wal.out"
+start wal
+shell one "touch $d/wd/wal-one" >&3
+wait_for lines_in "$d/wal.out" 1
+rm -f "$d/wal.db-wal"
+shell two "touch $d/wd/wal-two" >&3
+wait_for lines_in "$d/wal.out" 2
+exec 3>&- 5>&-
+wait "$GPID"
+expect_eq "wal removed: the first call ran" "$(sed -n 1p "$d/wal.out" | jq -r .decision)" auto
+expect_eq "wal removed: the next call is refused" \
+	"$(sed -n 2p "$d/wal.out" | jq -r .decision)" error
+check "wal removed: the error names the file" grep -q 'wal.db-wal' "$d/wal.out"
+check "wal removed: the next call did not run" test ! -e "$d/wd/wal-two"
+expect_eq "wal removed: the log holds the first call only" "$(events wal finished)" 1
+check "wal removed: the chain verifies" "$AIRLOCK" audit verify --db "$d/wal.db"
+
+# --- a reader that stops reading, then SIGTERM ----------------------------
+# A result larger than the pipe, nobody reading: the gate rightly waits,
+# but SIGTERM (restarted write, SA_RESTART) never ended it, and the session
+# stayed open. Now after the grace period the write fails and airlock
+# exits 128+15 with the session ended.
+mkfifo "$d/stuck.fifo"
+exec 5<>"$d/stuck.fifo" # a reader (this shell) that never reads
+start stuck
+shell big "head -c 200000 /dev/zero | od -v" >&3
+shell after "touch $d/wd/stuck-after" >&3
+wait_for finished_in stuck
+kill -TERM "$GPID"
+check "stuck reader, SIGTERM: airlock exits" wait_for gone "$GPID"
+kill -KILL "$GPID" 2>/dev/null
+wait "$GPID"
+expect_eq "stuck reader, SIGTERM: exit 143" "$?" 143
+exec 3>&- 5>&-
+expect_eq "stuck reader, SIGTERM: session ended" "$(events stuck session_end)" 1
+check "stuck reader, SIGTERM: the call behind it did not run" test ! -e "$d/wd/stuck-after"
+check "stuck reader, SIGTERM: says why" grep -q 'nobody read them after signal 15' "$d/stuck.err"
+check "stuck reader, SIGTERM: the chain verifies" "$AIRLOCK" audit verify --db "$d/stuck.db"
+
+finish
