@@ -806,14 +806,22 @@ static void reader_end(struct gate *g)
 int gate_stream(struct gate *g, int in_fd, FILE *out)
 {
 	struct qline *q;
-	int rc = EXIT_OK;
+	int rc = EXIT_OK, err;
 
-	if (in_fd != STDIN_FILENO && dup2(in_fd, STDIN_FILENO) < 0)
+	if (in_fd != STDIN_FILENO && dup2(in_fd, STDIN_FILENO) < 0) {
+		fprintf(stderr, "airlock: cannot read the calls: dup2: %s; no call was read\n",
+		        strerror(errno));
 		return EXIT_INTERNAL;
+	}
 	signal(SIGPIPE, SIG_IGN);
 	g->streamer = pthread_self();
-	if (pthread_create(&g->reader, NULL, reader_main, g) != 0)
+	/* it failed silently (exit 125, no result, no word) under ulimit -v */
+	if ((err = pthread_create(&g->reader, NULL, reader_main, g)) != 0) {
+		fprintf(stderr, "airlock: cannot start the thread that reads the calls: %s (too"
+		                " little memory or too many threads? see ulimit -v and -u); no call"
+		                " was read\n", strerror(err));
 		return EXIT_INTERNAL;
+	}
 	while ((q = next_line(g)) != NULL) {
 		json_t *res = gate_line(g, q->text, q->len, q->lineno, q->toolong);
 		int wr = stream_write(g, out, res);

@@ -6,7 +6,7 @@
 set -u
 . tests/e2e/lib.sh
 : "${AIRLOCK:?}"
-need jq sqlite3
+need jq sqlite3 cc
 tmpdir_make
 d=$T_DIR
 export HOME="$d/home" XDG_STATE_HOME="$d/state"
@@ -78,5 +78,27 @@ expect_eq "stuck reader, SIGTERM: session ended" "$(events stuck session_end)" 1
 check "stuck reader, SIGTERM: the call behind it did not run" test ! -e "$d/wd/stuck-after"
 check "stuck reader, SIGTERM: says why" grep -q 'nobody read them after signal 15' "$d/stuck.err"
 check "stuck reader, SIGTERM: the chain verifies" "$AIRLOCK" audit verify --db "$d/stuck.db"
+
+# --- a thread that cannot be started --------------------------------------
+# The Nth pthread_create fails (as under a small `ulimit -v`): the gate
+# either answers the line or says what failed; the reader thread failing
+# was an exit 125 with no result and no word (a 40 MB `ulimit -v`).
+cc -shared -fPIC -o "$d/shim.so" tests/e2e/118-faults-shim.c -ldl
+for n in 1 2 3 4 5 6 7 8; do
+	rm -f "$d/wd/thread-ran"
+	shell t "touch $d/wd/thread-ran" |
+		ASAN_OPTIONS="${ASAN_OPTIONS:-}:verify_asan_link_order=0" \
+		AIRLOCK_FAULT_N=$n LD_PRELOAD="$d/shim.so" "$AIRLOCK" gate --no-tty \
+		--db "$d/thread.db" --workdir "$d/wd" >"$d/thread.out" 2>"$d/thread.err"
+	rc=$?
+	if [ -s "$d/thread.out" ]; then
+		expect_eq "thread $n fails: one result" "$(wc -l <"$d/thread.out")" 1
+	else
+		expect_eq "thread $n fails, no result: exit 125" "$rc" 125
+		check "thread $n fails, no result: says what failed" grep -q cannot "$d/thread.err"
+		check "thread $n fails, no result: nothing ran" test ! -e "$d/wd/thread-ran"
+	fi
+done
+check "threads failing: the chain verifies" "$AIRLOCK" audit verify --db "$d/thread.db"
 
 finish
