@@ -32,8 +32,12 @@
 #include "gate/pipeline.h"
 #include "gate/protocol.h"
 
-/* Lines read ahead of the one being answered (bounded: the reader waits). */
+/* Lines read ahead of the one being answered (bounded: the reader waits),
+ * and their bytes: 4096 lines of up to the line cap each let an agent
+ * queue 64 GiB while a call ran or waited for a person (40 lines of 15 MiB
+ * were 640 MB of RSS). A line longer than this still goes alone. */
 #define QUEUE_MAX 4096
+#define QUEUE_BYTES_MAX ((size_t)64 << 20)
 
 struct qline {
 	char *text;
@@ -54,7 +58,7 @@ struct gate {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	struct qline *head, *tail;
-	size_t queued;
+	size_t queued, queued_bytes;
 	bool eof;
 	int read_errno;
 	int stop;        /* gate_stop(): the signal, or -1 when the output went away */
@@ -638,26 +642,29 @@ static void *reader_main(void *arg)
 		pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
 		if (rc != 1)
 			break;
+		pthread_mutex_lock(&g->lock);
+		while ((g->queued >= QUEUE_MAX ||
+		        (g->queued > 0 && g->queued_bytes + len > QUEUE_BYTES_MAX)) &&
+		       !g->stop)
+			pthread_cond_wait(&g->cond, &g->lock);
+		if (g->stop) { /* nobody will take it */
+			pthread_mutex_unlock(&g->lock);
+			break;
+		}
+		/* copied only now: line stays in the reader's buffer until the
+		 * next reader_next() */
 		q = xcalloc(1, sizeof(*q));
 		q->text = xstrndup(line, len);
 		q->len = len;
 		q->lineno = ++lineno;
 		q->toolong = toolong;
-		pthread_mutex_lock(&g->lock);
-		while (g->queued >= QUEUE_MAX && !g->stop)
-			pthread_cond_wait(&g->cond, &g->lock);
-		if (g->stop) { /* nobody will take it */
-			pthread_mutex_unlock(&g->lock);
-			free(q->text);
-			free(q);
-			break;
-		}
 		if (g->tail)
 			g->tail->next = q;
 		else
 			g->head = q;
 		g->tail = q;
 		g->queued++;
+		g->queued_bytes += len;
 		pthread_cond_broadcast(&g->cond);
 		pthread_mutex_unlock(&g->lock);
 	}
@@ -684,6 +691,7 @@ static struct qline *next_line(struct gate *g)
 		if (g->head == NULL)
 			g->tail = NULL;
 		g->queued--;
+		g->queued_bytes -= q->len;
 		pthread_cond_broadcast(&g->cond);
 	}
 	pthread_mutex_unlock(&g->lock);
@@ -789,7 +797,7 @@ static void answer_unstarted(struct gate *g, FILE *out)
 		free(q);
 	}
 	g->tail = NULL;
-	g->queued = 0;
+	g->queued = g->queued_bytes = 0;
 	pthread_mutex_unlock(&g->lock);
 	free(msg);
 }

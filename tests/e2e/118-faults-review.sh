@@ -79,6 +79,41 @@ check "stuck reader, SIGTERM: the call behind it did not run" test ! -e "$d/wd/s
 check "stuck reader, SIGTERM: says why" grep -q 'nobody read them after signal 15' "$d/stuck.err"
 check "stuck reader, SIGTERM: the chain verifies" "$AIRLOCK" audit verify --db "$d/stuck.db"
 
+# --- big lines queued behind a call that waits ----------------------------
+# The read-ahead queue was capped at 4096 lines, not bytes: 40 lines of
+# 15 MiB behind one call in flight were 640 MB of RSS (4096 of them 64 GiB,
+# the OOM killer). Now the reader waits past 64 MiB: the agent's writes
+# block until the call ends. The call waits for the file go.
+cat >"$d/gen.py" <<'PY'
+import sys
+out = sys.stdout.buffer
+out.write(sys.argv[1].encode() + b"\n")
+out.flush()
+line = b"x" * (15 << 20) + b"\n"
+for i in range(20):
+    out.write(line)
+    out.flush()
+    with open(sys.argv[2], "w") as f:
+        f.write("%d\n" % (i + 1))
+PY
+echo 0 >"$d/progress"
+python3 "$d/gen.py" "$(shell slow "while [ ! -e $d/wd/go ]; do sleep 0.1; done")" "$d/progress" |
+	"$AIRLOCK" gate --no-tty --db "$d/queue.db" --workdir "$d/wd" >"$d/queue.out" 2>/dev/null &
+QPID=$!
+# the writer's count settles (it blocks) or reaches 20
+last=-1
+i=0
+while [ "$(cat "$d/progress")" != "$last" ] && [ $i -lt 60 ]; do
+	last=$(cat "$d/progress")
+	sleep 2
+	i=$((i + 1))
+done
+check "big lines queued: the agent is held near 64 MiB, not 300" test "$last" -le 8
+touch "$d/wd/go"
+wait "$QPID"
+expect_eq "big lines queued: every line answered" "$(wc -l <"$d/queue.out")" 21
+expect_eq "big lines queued: the call ran" "$(sed -n 1p "$d/queue.out" | jq -r .decision)" auto
+
 # --- a thread that cannot be started --------------------------------------
 # The Nth pthread_create fails (as under a small `ulimit -v`): the gate
 # either answers the line or says what failed; the reader thread failing
