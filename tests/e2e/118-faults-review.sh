@@ -34,6 +34,7 @@ wait_for() {
 lines_in() { [ "$(wc -l <"$1")" -ge "$2" ]; }
 gone() { ! kill -0 "$1" 2>/dev/null; }
 finished_in() { [ "$(events "$1" finished 2>/dev/null || echo 0)" -ge 1 ]; }
+received_in() { [ "$(events "$1" received 2>/dev/null || echo 0)" -ge 1 ]; }
 
 # --- the log's -wal removed while the gate runs ---------------------------
 # The WAL holds every commit since the last checkpoint. Removed, the gate
@@ -113,6 +114,39 @@ touch "$d/wd/go"
 wait "$QPID"
 expect_eq "big lines queued: every line answered" "$(wc -l <"$d/queue.out")" 21
 expect_eq "big lines queued: the call ran" "$(sed -n 1p "$d/queue.out" | jq -r .decision)" auto
+
+# --- SIGTERM with the read-ahead queue full --------------------------------
+# Lines read but not started are answered at a stop. The line the reader
+# held while the queue was full, and the whole lines in its buffer, were
+# dropped: read from the pipe, never answered (~750 of 6000). Now every
+# line up to the last answered one is answered, in order, and the next
+# whole line is still in the pipe.
+jq -cn '{id:0,tool:"shell",input:{command:"sleep 60"}}' >"$d/full.lines"
+seq 1 6000 | jq -c '{id:.,tool:"no_such",input:{}}' >>"$d/full.lines"
+mkfifo "$d/fullq.in"
+"$AIRLOCK" gate --no-tty --db "$d/fullq.db" --workdir "$d/wd" <"$d/fullq.in" \
+	>"$d/fullq.out" 2>/dev/null &
+GPID=$!
+exec 3<>"$d/fullq.in" # held both ways: what the gate leaves stays readable
+cat "$d/full.lines" >&3 &
+CPID=$!
+wait_for received_in fullq
+sleep 3
+kill -TERM "$GPID"
+wait "$GPID"
+expect_eq "queue full, SIGTERM: exit 143" "$?" 143
+kill "$CPID" 2>/dev/null
+last=$(tail -n 1 "$d/fullq.out" | jq .id)
+expect_eq "queue full, SIGTERM: every line answered once, in order" \
+	"$(jq .id "$d/fullq.out" | tr '\n' ' ')" "$(seq 0 "$last" | tr '\n' ' ')"
+next=$(timeout 5 dd if="$d/fullq.in" bs=1M iflag=nonblock 2>/dev/null | head -c 400 |
+	sed -n 2p | jq .id)
+# the next whole line in the pipe follows the last answered (or one cut
+# between the two), or all 6000 were read and answered
+next_follows() { [ "${next:-6001}" -le $((last + 2)) ]; }
+check "queue full, SIGTERM: no whole line read and dropped ($next after $last)" next_follows
+exec 3<&-
+expect_eq "queue full, SIGTERM: session ended" "$(events fullq session_end)" 1
 
 # --- a thread that cannot be started --------------------------------------
 # The Nth pthread_create fails (as under a small `ulimit -v`): the gate
