@@ -175,6 +175,7 @@ int db_fail(struct db *db, char **errstr, const char *step)
 	const char *hint = NULL;
 	char *why;
 
+	db->fail_code = code;
 	for (size_t i = 0; i < nitems(fail_hints); i++)
 		if (fail_hints[i].code == code)
 			hint = fail_hints[i].hint;

@@ -47,6 +47,7 @@ struct db {
 	EVP_MD_CTX *md;      /* reused for every hash */
 	bool md_ready;       /* md holds SHA-256 from an earlier init */
 	sqlite3_stmt *st[ST_COUNT];
+	int fail_code;       /* the last db_fail()'s SQLite primary result code */
 	char *real;          /* the file's absolute path at open; owned, NULL = unchecked */
 	struct db_file_id {  /* the log, its -wal and -shm at open: a write refuses */
 		dev_t dev;   /* when a path no longer names its file (removed or */

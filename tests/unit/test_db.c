@@ -926,6 +926,66 @@ static void test_file_removed(void **state)
 	tdata_free(rows, n);
 }
 
+/* The first column of sql's first row, as a new string, or NULL. */
+static char *query_text(struct db *db, const char *sql)
+{
+	sqlite3_stmt *st = NULL;
+	char *r = NULL;
+
+	if (sqlite3_prepare_v2(db->sql, sql, -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+		r = xstrdup((const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	return r;
+}
+
+/* A disk too full for a call's output (max_page_count stands in for it):
+ * the call has run, so its outcome is recorded without the output rather
+ * than not at all; base left only received..decided in the log. */
+static void test_finished_disk_full(void **state)
+{
+	char *path = tmp_path(), *err = NULL;
+	struct db *db = open_ok(path);
+	struct db_session_info si = {.cwd = "/w", .mode = "gate"};
+	struct call *c = call_new();
+	struct verdict *v = verdict_new();
+	struct outcome *o = outcome_new();
+	struct db_decision d = {ACTION_AUTO, DECISION_AUTO, "policy", NULL, 0};
+	int64_t id = 0;
+	char *reason;
+	(void)state;
+
+	if (db_session_begin(db, &si, &err) != 0)
+		fail_msg("session: %s", err);
+	c->name = xstrdup("shell");
+	c->input = json_pack("{s:s}", "command", "true");
+	c->command = "true";
+	if (db_call_begin(db, c, v, &d, NULL, &id, &err) != 0)
+		fail_msg("begin: %s", err);
+	o->decision = DECISION_AUTO;
+	o->ran = true;
+	o->exit_code = 0;
+	o->outlen = 1 << 20;
+	o->out = xmalloc(o->outlen);
+	for (size_t i = 0; i < o->outlen; i++) /* not compressible, not a secret */
+		o->out[i] = (char)('a' + (i * 7919 + i / 26) % 26);
+	assert_int_equal(sqlite3_exec(db->sql, "PRAGMA max_page_count = 200", NULL, NULL, NULL),
+	                 SQLITE_OK);
+	if (db_call_finished(db, id, o, &err) != 0)
+		fail_msg("the outcome of a call that ran was not recorded: %s", err);
+	reason = query_text(db, "SELECT json_extract(body, '$.reason') FROM events"
+	                        " WHERE kind = 'finished'");
+	if (reason == NULL || strstr(reason, "was not recorded") == NULL ||
+	    strstr(reason, "full") == NULL)
+		fail_msg("the reason does not say the output is missing: %s", reason);
+	free(reason);
+	outcome_free(o);
+	call_free(c);
+	verdict_free(v);
+	db_close(db);
+	free(path);
+}
+
 static void test_foreign_files(void **state)
 {
 	char *path = tmp_path(), *err = NULL;
@@ -1133,6 +1193,7 @@ int main(void)
 		cmocka_unit_test(test_migrate_v1),
 		cmocka_unit_test(test_foreign_files),
 		cmocka_unit_test(test_file_removed),
+		cmocka_unit_test(test_finished_disk_full),
 		cmocka_unit_test(test_text_not_utf8),
 		cmocka_unit_test(test_concurrent),
 		cmocka_unit_test(test_open_waits_for_wal),
