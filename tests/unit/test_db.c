@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -986,6 +987,38 @@ static void test_finished_disk_full(void **state)
 	free(path);
 }
 
+/* Out of file descriptors, SQLite says "unable to open database file" and
+ * its code's hint blamed the directory's permissions; the errno's hint
+ * names the limit. In a child: the limit stays its own. */
+static void test_fail_errno_hint(void **state)
+{
+	char *path = tmp_path();
+	pid_t pid;
+	int status = 0;
+	(void)state;
+
+	if ((pid = fork()) == 0) {
+		struct rlimit rl;
+		struct db *db = NULL;
+		char *err = NULL;
+		int fd = dup(0); /* the lowest free descriptor */
+
+		close(fd);
+		getrlimit(RLIMIT_NOFILE, &rl);
+		rl.rlim_cur = (rlim_t)fd + 1; /* the log opens, its WAL does not */
+		setrlimit(RLIMIT_NOFILE, &rl);
+		if (db_open(path, &db, &err) == 0)
+			_exit(2);
+		_exit(strstr(err, "ulimit -n") ? 0 : (fprintf(stderr, "%s\n", err), 1));
+	}
+	assert_true(pid > 0);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		fail_msg("out of descriptors: the error does not name ulimit -n (status %d)",
+		         status);
+	free(path);
+}
+
 static void test_foreign_files(void **state)
 {
 	char *path = tmp_path(), *err = NULL;
@@ -1194,6 +1227,7 @@ int main(void)
 		cmocka_unit_test(test_foreign_files),
 		cmocka_unit_test(test_file_removed),
 		cmocka_unit_test(test_finished_disk_full),
+		cmocka_unit_test(test_fail_errno_hint),
 		cmocka_unit_test(test_text_not_utf8),
 		cmocka_unit_test(test_concurrent),
 		cmocka_unit_test(test_open_waits_for_wal),
