@@ -65,8 +65,17 @@ struct gate {
 	pthread_t reader;
 	int requester;   /* pidfd of gate_set_requester()'s process, or -1 */
 	int results;     /* gate_watch_results()'s pipe or socket, or -1 (borrowed) */
+	struct late *late;     /* outcomes the log could not take yet, oldest first */
 	pthread_t streamer;    /* the thread in gate_stream() */
 	atomic_bool writing;   /* it is writing a result (see gate_unstick_output) */
+};
+
+/* The outcome of a call that ran but whose finished event failed (the log
+ * locked past the busy timeout): it is written at the next call or at the
+ * end, so the log says the call ran and how it ended. */
+struct late {
+	struct outcome *o; /* without output; reason says it came late */
+	struct late *next;
 };
 
 /* One past call, from its received event's body, into the breakers. */
@@ -263,6 +272,38 @@ out:
 	return rc;
 }
 
+/* Keeps o's outcome (not its output) for late_flush(). */
+static void late_keep(struct gate *g, const struct outcome *o, const char *err)
+{
+	struct late *l = xcalloc(1, sizeof(*l)), **tail = &g->late;
+
+	l->o = outcome_new();
+	*l->o = *o;
+	l->o->out = l->o->err = l->o->preview = NULL;
+	l->o->outlen = l->o->errlen = 0;
+	l->o->reason = xasprintf("%s%srecorded late, without its output (the first write"
+	                         " failed: %s)", o->reason ? o->reason : "",
+	                         o->reason ? "; " : "", err);
+	while (*tail)
+		tail = &(*tail)->next;
+	*tail = l;
+}
+
+/* Writes the outcomes kept by late_keep(), oldest first, while the log
+ * takes them. */
+static void late_flush(struct gate *g)
+{
+	char *err = NULL;
+
+	while (g->late && db_call_finished(g->db, g->late->o->audit_id, g->late->o, &err) == 0) {
+		struct late *l = g->late;
+		g->late = l->next;
+		outcome_free(l->o);
+		free(l);
+	}
+	free(err);
+}
+
 void gate_close(struct gate *g)
 {
 	char *err = NULL;
@@ -270,6 +311,15 @@ void gate_close(struct gate *g)
 	if (g == NULL)
 		return;
 	exec_pool_stop();
+	if (g->db)
+		late_flush(g);
+	for (struct late *l = g->late, *n; l; l = n) {
+		n = l->next;
+		fprintf(stderr, "airlock: the outcome of call %lld (it ran) is not in the audit"
+		                " log: %s\n", (long long)l->o->audit_id, l->o->reason);
+		outcome_free(l->o);
+		free(l);
+	}
 	if (g->db && db_session_end(g->db, &err) < 0) {
 		fprintf(stderr, "airlock: %s\n", err);
 		free(err);
@@ -521,6 +571,8 @@ struct outcome *gate_call(struct gate *g, const struct call *c, struct verdict *
 	long long wait_ms = 0;
 	char *err = NULL;
 
+	if (g->late)
+		late_flush(g);
 	plan_decide(g, c, v, &pl);
 	redact_granted(g, &pl);
 	deny_elsewhere(g, c, &pl);
@@ -539,8 +591,12 @@ struct outcome *gate_call(struct gate *g, const struct call *c, struct verdict *
 	if (o->decision == DECISION_AUTO)
 		policy_account_runtime(g->policy, o->duration_ms);
 	if (db_call_finished(g->db, o->audit_id, o, &err) < 0) {
-		outcome_set_reason(o, "%s%scannot record the outcome in the audit log: %s",
-		                   o->reason ? o->reason : "", o->reason ? "; " : "", err);
+		if (o->ran)
+			late_keep(g, o, err);
+		outcome_set_reason(o, "%s%scannot record the outcome in the audit log: %s%s",
+		                   o->reason ? o->reason : "", o->reason ? "; " : "", err,
+		                   o->ran ? " (the call ran; airlock records it again at the"
+		                            " next call)" : "");
 		o->decision = DECISION_ERROR;
 		free(err);
 	}

@@ -8,6 +8,7 @@ set -u
 : "${AIRLOCK:?}"
 need jq sqlite3 cc
 tmpdir_make
+[ -n "${KEEP:-}" ] && trap - EXIT
 d=$T_DIR
 export HOME="$d/home" XDG_STATE_HOME="$d/state"
 mkdir -p "$d/wd" "$HOME"
@@ -147,6 +148,35 @@ next_follows() { [ "${next:-6001}" -le $((last + 2)) ]; }
 check "queue full, SIGTERM: no whole line read and dropped ($next after $last)" next_follows
 exec 3<&-
 expect_eq "queue full, SIGTERM: session ended" "$(events fullq session_end)" 1
+
+# --- the log locked while a call runs --------------------------------------
+# Locked past the busy timeout (10 s; held 20 s) between the call's
+# decision and its outcome: the call ran, its finished event failed and was
+# never written, so the log never said it ran. Now it is written at the
+# next call, without its output, saying it came late.
+exec 5>"$d/late.out"
+start late
+shell slow "sleep 2; touch $d/wd/late-ran" >&3
+decided_in() { [ "$(events "$1" decided 2>/dev/null || echo 0)" -ge 1 ]; }
+wait_for decided_in late
+(echo "BEGIN EXCLUSIVE;"; sleep 20; echo "COMMIT;") | sqlite3 "$d/late.db" &
+holder=$!
+wait_for lines_in "$d/late.out" 1
+wait "$holder"
+jq -cn '{id:"after",tool:"no_such_tool",input:{}}' >&3
+wait_for lines_in "$d/late.out" 2
+exec 3>&- 5>&-
+wait "$GPID"
+check "locked at the outcome: the call ran" test -e "$d/wd/late-ran"
+check "locked at the outcome: the result says it ran and comes later" \
+	grep -q 'the call ran; airlock records it again' "$d/late.out"
+expect_eq "locked at the outcome: recorded late, as run" \
+	"$(sqlite3 "$d/late.db" "SELECT json_extract(body, '$.ran') || ' ' ||
+		(json_extract(body, '$.reason') LIKE '%recorded late%') FROM events
+		WHERE kind = 'finished' ORDER BY id LIMIT 1")" "1 1"
+expect_eq "locked at the outcome: every received call finished" \
+	"$(events late finished)" "$(events late received)"
+check "locked at the outcome: the chain verifies" "$AIRLOCK" audit verify --db "$d/late.db"
 
 # --- a thread that cannot be started --------------------------------------
 # The Nth pthread_create fails (as under a small `ulimit -v`): the gate
