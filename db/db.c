@@ -153,30 +153,44 @@ static const char *const stmt_sql[ST_COUNT] = {
 	[ST_SES_END] = "UPDATE sessions SET ended = ? WHERE id = ?",
 };
 
-/* What to do about each SQLite failure, by primary result code. */
+/* What to do about each SQLite failure, by primary result code and, for
+ * some, the errno of SQLite's failed system call (0: any). The first row
+ * that fits wins: out of file descriptors, SQLite says "unable to open
+ * database file", and the code's own hint blamed the directory. */
 static const struct {
-	int code;
+	int code, err;
 	const char *hint;
 } fail_hints[] = {
-	{SQLITE_FULL, "the disk is full: free space or put the log elsewhere with --db"},
-	{SQLITE_IOERR, "I/O error: is the disk full or the file system read-only?"},
-	{SQLITE_READONLY, "the log is read-only: check its permissions or use --db"},
-	{SQLITE_CANTOPEN, "cannot open the file: check the directory's permissions or use --db"},
-	{SQLITE_PERM, "permission denied: check the file's permissions or use --db"},
-	{SQLITE_NOTADB, "not a SQLite database: choose another file with --db"},
-	{SQLITE_BUSY, "locked by another process for more than 10 s"},
-	{SQLITE_LOCKED, "locked by another process for more than 10 s"},
-	{SQLITE_CORRUPT, "the file is damaged: keep it as evidence and start a new log with --db"},
+	{SQLITE_CANTOPEN, EMFILE, "too many open files: raise the limit (ulimit -n)"},
+	{SQLITE_CANTOPEN, ENFILE, "too many open files on the system"},
+	{SQLITE_CANTOPEN, ENOSPC, "the disk is full: free space or use --db"},
+	{SQLITE_CANTOPEN, EROFS, "the file system is read-only: put the log elsewhere with --db"},
+	{SQLITE_IOERR, EMFILE, "too many open files: raise the limit (ulimit -n)"},
+	{SQLITE_IOERR, ENOSPC, "the disk is full: free space or put the log elsewhere with --db"},
+	{SQLITE_IOERR, EDQUOT, "the disk quota is used up: free space or use --db"},
+	{SQLITE_FULL, 0, "the disk is full: free space or put the log elsewhere with --db"},
+	{SQLITE_IOERR, 0, "I/O error: is the disk full or the file system read-only?"},
+	{SQLITE_READONLY, 0, "the log is read-only: check its permissions or use --db"},
+	{SQLITE_CANTOPEN, 0, "cannot open the file: check the directory's permissions or use --db"},
+	{SQLITE_PERM, 0, "permission denied: check the file's permissions or use --db"},
+	{SQLITE_NOTADB, 0, "not a SQLite database: choose another file with --db"},
+	{SQLITE_BUSY, 0, "locked by another process for more than 10 s"},
+	{SQLITE_LOCKED, 0, "locked by another process for more than 10 s"},
+	{SQLITE_CORRUPT, 0,
+	 "the file is damaged: keep it as evidence and start a new log with --db"},
 };
 
 int db_fail(struct db *db, char **errstr, const char *step)
 {
 	int code = db->sql ? sqlite3_errcode(db->sql) & 0xff : SQLITE_CANTOPEN;
+	int err = db->sql ? sqlite3_system_errno(db->sql) : 0;
 	const char *hint = NULL;
 	char *why;
 
-	for (size_t i = 0; i < nitems(fail_hints); i++)
-		if (fail_hints[i].code == code)
+	db->fail_code = code;
+	for (size_t i = 0; i < nitems(fail_hints) && hint == NULL; i++)
+		if (fail_hints[i].code == code &&
+		    (fail_hints[i].err == 0 || fail_hints[i].err == err))
 			hint = fail_hints[i].hint;
 	/* SQLite's message quotes names and text the file chose ("malformed
 	 * database schema (NAME)"): a shared log's escape sequences must not
@@ -352,35 +366,60 @@ static int db_harden(struct db *db, char **errstr)
 	return 0;
 }
 
-/* Remembers which file the path names now, for db_check_file. */
+/* The files SQLite keeps a log in: the WAL holds every commit since the
+ * last checkpoint, so a WAL removed while the gate ran took the records
+ * of calls that ran into an unlinked file (all lost at a kill -9 or a
+ * crash; readers and a second gate saw an older log), and a new -shm
+ * lets a second writer in beside this one. */
+static const char *const file_sides[] = {"", "-wal", "-shm"};
+
+/* Remembers which files the path names now, for db_check_file. */
 static void file_remember(struct db *db)
 {
 	struct stat st;
 
 	db->real = realpath(db->path, NULL);
-	if (db->real && stat(db->real, &st) == 0) {
-		db->dev = st.st_dev;
-		db->ino = st.st_ino;
-	} else {
-		free(db->real);
-		db->real = NULL;
+	for (size_t i = 0; db->real && i < nitems(file_sides); i++) {
+		char *p = xasprintf("%s%s", db->real, file_sides[i]);
+		if (stat(p, &st) == 0) {
+			db->files[i].dev = st.st_dev;
+			db->files[i].ino = st.st_ino;
+		} else if (i == 0) {
+			free(db->real);
+			db->real = NULL;
+		}
+		free(p);
 	}
 }
 
+/* Costs one stat() per file SQLite keeps (three per transaction, a few
+ * microseconds against a commit's milliseconds). */
 int db_check_file(struct db *db, char **errstr)
 {
 	struct stat st;
-	bool gone;
+	char *p = NULL;
+	bool gone = false;
+	size_t i;
 
 	if (db->real == NULL)
 		return 0;
-	gone = stat(db->real, &st) < 0;
-	if (!gone && st.st_dev == db->dev && st.st_ino == db->ino)
+	for (i = 0; i < nitems(file_sides); i++) {
+		if (db->files[i].ino == 0)
+			continue;
+		p = xasprintf("%s%s", db->real, file_sides[i]);
+		gone = stat(p, &st) < 0;
+		if (gone || st.st_dev != db->files[i].dev || st.st_ino != db->files[i].ino)
+			break;
+		free(p);
+		p = NULL;
+	}
+	if (p == NULL)
 		return 0;
-	*errstr = xasprintf("the audit log %s was removed or replaced while airlock ran (%s);"
+	*errstr = xasprintf("the audit log %s was removed or replaced while airlock ran (%s %s);"
 	                    " calls are refused so none runs unrecorded: restart airlock to"
 	                    " start a new log there, and keep any copy as evidence",
-	                    db->real, gone ? "no file at that path" : "another file is there");
+	                    db->real, gone ? "no file at" : "another file is at", p);
+	free(p);
 	return -1;
 }
 

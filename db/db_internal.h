@@ -47,9 +47,12 @@ struct db {
 	EVP_MD_CTX *md;      /* reused for every hash */
 	bool md_ready;       /* md holds SHA-256 from an earlier init */
 	sqlite3_stmt *st[ST_COUNT];
+	int fail_code;       /* the last db_fail()'s SQLite primary result code */
 	char *real;          /* the file's absolute path at open; owned, NULL = unchecked */
-	dev_t dev;           /* the file at open: a write refuses when the path */
-	ino_t ino;           /* no longer names it (removed or replaced) */
+	struct db_file_id {  /* the log, its -wal and -shm at open: a write refuses */
+		dev_t dev;   /* when a path no longer names its file (removed or */
+		ino_t ino;   /* replaced); ino 0 = not there at open, unchecked */
+	} files[3];
 };
 
 /* The append-only triggers (a speed bump, not the protection: the chain is). */

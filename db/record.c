@@ -384,7 +384,8 @@ static json_t *finished_body(const struct outcome *o, bool cut, struct derive_up
 		"reason", text(o->reason));
 }
 
-int db_call_finished(struct db *db, int64_t call_id, const struct outcome *o, char **errstr)
+static int record_finished(struct db *db, int64_t call_id, const struct outcome *o,
+                           char **errstr)
 {
 	const char *kinds[] = {"finished"};
 	struct derive_update u;
@@ -392,6 +393,36 @@ int db_call_finished(struct db *db, int64_t call_id, const struct outcome *o, ch
 
 	u.call = call_id;
 	return record(db, 1, kinds, body, call_id, derive_update, &u, NULL, errstr);
+}
+
+/*
+ * The call has run by now. On a disk too full for its output (600 KB on a
+ * nearly full log), its outcome was left out of the log whole while the
+ * small events of later calls went in: the log never said it ran. It is
+ * recorded again without the output, the reason saying so.
+ */
+int db_call_finished(struct db *db, int64_t call_id, const struct outcome *o, char **errstr)
+{
+	struct outcome bare;
+	char *first = NULL;
+	int rc;
+
+	db->fail_code = SQLITE_OK;
+	rc = record_finished(db, call_id, o, &first);
+	if (rc == 0 || db->fail_code != SQLITE_FULL || o->outlen + o->errlen == 0) {
+		*errstr = first;
+		return rc;
+	}
+	bare = *o;
+	bare.out = bare.err = NULL;
+	bare.outlen = bare.errlen = 0;
+	bare.reason = xasprintf("%s%sits output (%zu bytes) was not recorded: %s",
+	                        o->reason ? o->reason : "", o->reason ? "; " : "",
+	                        o->outlen + o->errlen, first);
+	rc = record_finished(db, call_id, &bare, errstr);
+	free(bare.reason);
+	free(first);
+	return rc;
 }
 
 /* What db_call_begin() derives: the call's index row, then its updates. */

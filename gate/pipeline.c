@@ -8,11 +8,13 @@
  *  - a line that cannot be decoded is an error result and the stream goes on.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
 #include <pthread.h>
 #include <pwd.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -30,8 +32,12 @@
 #include "gate/pipeline.h"
 #include "gate/protocol.h"
 
-/* Lines read ahead of the one being answered (bounded: the reader waits). */
+/* Lines read ahead of the one being answered (bounded: the reader waits),
+ * and their bytes: 4096 lines of up to the line cap each let an agent
+ * queue 64 GiB while a call ran or waited for a person (40 lines of 15 MiB
+ * were 640 MB of RSS). A line longer than this still goes alone. */
 #define QUEUE_MAX 4096
+#define QUEUE_BYTES_MAX ((size_t)64 << 20)
 
 struct qline {
 	char *text;
@@ -52,13 +58,24 @@ struct gate {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	struct qline *head, *tail;
-	size_t queued;
+	size_t queued, queued_bytes;
 	bool eof;
 	int read_errno;
 	int stop;        /* gate_stop(): the signal, or -1 when the output went away */
 	pthread_t reader;
 	int requester;   /* pidfd of gate_set_requester()'s process, or -1 */
 	int results;     /* gate_watch_results()'s pipe or socket, or -1 (borrowed) */
+	struct late *late;     /* outcomes the log could not take yet, oldest first */
+	pthread_t streamer;    /* the thread in gate_stream() */
+	atomic_bool writing;   /* it is writing a result (see gate_unstick_output) */
+};
+
+/* The outcome of a call that ran but whose finished event failed (the log
+ * locked past the busy timeout): it is written at the next call or at the
+ * end, so the log says the call ran and how it ended. */
+struct late {
+	struct outcome *o; /* without output; reason says it came late */
+	struct late *next;
 };
 
 /* One past call, from its received event's body, into the breakers. */
@@ -255,6 +272,38 @@ out:
 	return rc;
 }
 
+/* Keeps o's outcome (not its output) for late_flush(). */
+static void late_keep(struct gate *g, const struct outcome *o, const char *err)
+{
+	struct late *l = xcalloc(1, sizeof(*l)), **tail = &g->late;
+
+	l->o = outcome_new();
+	*l->o = *o;
+	l->o->out = l->o->err = l->o->preview = NULL;
+	l->o->outlen = l->o->errlen = 0;
+	l->o->reason = xasprintf("%s%srecorded late, without its output (the first write"
+	                         " failed: %s)", o->reason ? o->reason : "",
+	                         o->reason ? "; " : "", err);
+	while (*tail)
+		tail = &(*tail)->next;
+	*tail = l;
+}
+
+/* Writes the outcomes kept by late_keep(), oldest first, while the log
+ * takes them. */
+static void late_flush(struct gate *g)
+{
+	char *err = NULL;
+
+	while (g->late && db_call_finished(g->db, g->late->o->audit_id, g->late->o, &err) == 0) {
+		struct late *l = g->late;
+		g->late = l->next;
+		outcome_free(l->o);
+		free(l);
+	}
+	free(err);
+}
+
 void gate_close(struct gate *g)
 {
 	char *err = NULL;
@@ -262,6 +311,15 @@ void gate_close(struct gate *g)
 	if (g == NULL)
 		return;
 	exec_pool_stop();
+	if (g->db)
+		late_flush(g);
+	for (struct late *l = g->late, *n; l; l = n) {
+		n = l->next;
+		fprintf(stderr, "airlock: the outcome of call %lld (it ran) is not in the audit"
+		                " log: %s\n", (long long)l->o->audit_id, l->o->reason);
+		outcome_free(l->o);
+		free(l);
+	}
 	if (g->db && db_session_end(g->db, &err) < 0) {
 		fprintf(stderr, "airlock: %s\n", err);
 		free(err);
@@ -513,6 +571,8 @@ struct outcome *gate_call(struct gate *g, const struct call *c, struct verdict *
 	long long wait_ms = 0;
 	char *err = NULL;
 
+	if (g->late)
+		late_flush(g);
 	plan_decide(g, c, v, &pl);
 	redact_granted(g, &pl);
 	deny_elsewhere(g, c, &pl);
@@ -531,8 +591,12 @@ struct outcome *gate_call(struct gate *g, const struct call *c, struct verdict *
 	if (o->decision == DECISION_AUTO)
 		policy_account_runtime(g->policy, o->duration_ms);
 	if (db_call_finished(g->db, o->audit_id, o, &err) < 0) {
-		outcome_set_reason(o, "%s%scannot record the outcome in the audit log: %s",
-		                   o->reason ? o->reason : "", o->reason ? "; " : "", err);
+		if (o->ran)
+			late_keep(g, o, err);
+		outcome_set_reason(o, "%s%scannot record the outcome in the audit log: %s%s",
+		                   o->reason ? o->reason : "", o->reason ? "; " : "", err,
+		                   o->ran ? " (the call ran; airlock records it again at the"
+		                            " next call)" : "");
 		o->decision = DECISION_ERROR;
 		free(err);
 	}
@@ -611,6 +675,42 @@ static void reader_cleanup(void *r)
 	reader_free(r);
 }
 
+/* Appends a copy of line to the queue, waiting while it is full, unless the
+ * gate stops: then the line is queued anyway, for answer_unstarted(). A
+ * line read and dropped at a stop was never answered (SIGTERM with the
+ * queue full lost every line the reader held, ~750 of 6000). Returns false
+ * once the gate stops. */
+static bool queue_line(struct gate *g, const char *line, size_t len, size_t lineno,
+                       bool toolong)
+{
+	struct qline *q;
+	bool go;
+
+	pthread_mutex_lock(&g->lock);
+	while ((g->queued >= QUEUE_MAX ||
+	        (g->queued > 0 && g->queued_bytes + len > QUEUE_BYTES_MAX)) &&
+	       !g->stop)
+		pthread_cond_wait(&g->cond, &g->lock);
+	/* copied only now: line stays in the reader's buffer until the next
+	 * reader_next() */
+	q = xcalloc(1, sizeof(*q));
+	q->text = xstrndup(line, len);
+	q->len = len;
+	q->lineno = lineno;
+	q->toolong = toolong;
+	if (g->tail)
+		g->tail->next = q;
+	else
+		g->head = q;
+	g->tail = q;
+	g->queued++;
+	g->queued_bytes += len;
+	go = !g->stop;
+	pthread_cond_broadcast(&g->cond);
+	pthread_mutex_unlock(&g->lock);
+	return go;
+}
+
 /* Reads lines into the queue. It can be cancelled only inside read() (so
  * gate_stream can end it while it waits for input) and leaves when the
  * gate stops. */
@@ -627,35 +727,18 @@ static void *reader_main(void *arg)
 	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
 	pthread_cleanup_push(reader_cleanup, r);
 	for (;;) {
-		struct qline *q;
 		pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, NULL);
 		rc = reader_next(r, &line, &len, &toolong);
 		err = errno;
 		pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
 		if (rc != 1)
 			break;
-		q = xcalloc(1, sizeof(*q));
-		q->text = xstrndup(line, len);
-		q->len = len;
-		q->lineno = ++lineno;
-		q->toolong = toolong;
-		pthread_mutex_lock(&g->lock);
-		while (g->queued >= QUEUE_MAX && !g->stop)
-			pthread_cond_wait(&g->cond, &g->lock);
-		if (g->stop) { /* nobody will take it */
-			pthread_mutex_unlock(&g->lock);
-			free(q->text);
-			free(q);
+		if (!queue_line(g, line, len, ++lineno, toolong)) {
+			/* stopping: the whole lines already read are answered too */
+			while (reader_ready(r) && reader_next(r, &line, &len, &toolong) == 1)
+				queue_line(g, line, len, ++lineno, toolong);
 			break;
 		}
-		if (g->tail)
-			g->tail->next = q;
-		else
-			g->head = q;
-		g->tail = q;
-		g->queued++;
-		pthread_cond_broadcast(&g->cond);
-		pthread_mutex_unlock(&g->lock);
 	}
 	pthread_mutex_lock(&g->lock);
 	g->eof = true;
@@ -680,6 +763,7 @@ static struct qline *next_line(struct gate *g)
 		if (g->head == NULL)
 			g->tail = NULL;
 		g->queued--;
+		g->queued_bytes -= q->len;
 		pthread_cond_broadcast(&g->cond);
 	}
 	pthread_mutex_unlock(&g->lock);
@@ -734,6 +818,30 @@ void gate_stop(struct gate *g, int sig)
 	pthread_mutex_unlock(&g->lock);
 }
 
+/* Writes one result line, marked as writing for gate_unstick_output(). */
+static int stream_write(struct gate *g, FILE *out, json_t *res)
+{
+	int rc;
+
+	atomic_store(&g->writing, true);
+	rc = protocol_write(out, res);
+	atomic_store(&g->writing, false);
+	return rc;
+}
+
+void gate_unstick_output(struct gate *g, int sig)
+{
+	int fl;
+
+	if (!atomic_load(&g->writing) || g->results < 0)
+		return;
+	fl = fcntl(g->results, F_GETFL);
+	if (fl >= 0 && !(fl & O_NONBLOCK))
+		fcntl(g->results, F_SETFL, fl | O_NONBLOCK);
+	/* the write is restarted (SA_RESTART) and, non-blocking now, fails */
+	pthread_kill(g->streamer, sig);
+}
+
 /* After a stop: lines read but not started are answered, not run. */
 static void answer_unstarted(struct gate *g, FILE *out)
 {
@@ -752,7 +860,7 @@ static void answer_unstarted(struct gate *g, FILE *out)
 		if (!q->toolong && protocol_decode(q->text, q->len, q->lineno, &c, &id, &err) == 0)
 			id = json_incref(c->id);
 		res = protocol_error(id, q->lineno, msg);
-		protocol_write(out, res);
+		stream_write(g, out, res);
 		json_decref(res);
 		json_decref(id);
 		call_free(c);
@@ -761,7 +869,7 @@ static void answer_unstarted(struct gate *g, FILE *out)
 		free(q);
 	}
 	g->tail = NULL;
-	g->queued = 0;
+	g->queued = g->queued_bytes = 0;
 	pthread_mutex_unlock(&g->lock);
 	free(msg);
 }
@@ -778,21 +886,36 @@ static void reader_end(struct gate *g)
 int gate_stream(struct gate *g, int in_fd, FILE *out)
 {
 	struct qline *q;
-	int rc = EXIT_OK;
+	int rc = EXIT_OK, err;
 
-	if (in_fd != STDIN_FILENO && dup2(in_fd, STDIN_FILENO) < 0)
+	if (in_fd != STDIN_FILENO && dup2(in_fd, STDIN_FILENO) < 0) {
+		fprintf(stderr, "airlock: cannot read the calls: dup2: %s; no call was read\n",
+		        strerror(errno));
 		return EXIT_INTERNAL;
+	}
 	signal(SIGPIPE, SIG_IGN);
-	if (pthread_create(&g->reader, NULL, reader_main, g) != 0)
+	g->streamer = pthread_self();
+	/* it failed silently (exit 125, no result, no word) under ulimit -v */
+	if ((err = pthread_create(&g->reader, NULL, reader_main, g)) != 0) {
+		fprintf(stderr, "airlock: cannot start the thread that reads the calls: %s (too"
+		                " little memory or too many threads? see ulimit -v and -u); no call"
+		                " was read\n", strerror(err));
 		return EXIT_INTERNAL;
+	}
 	while ((q = next_line(g)) != NULL) {
 		json_t *res = gate_line(g, q->text, q->len, q->lineno, q->toolong);
-		int wr = protocol_write(out, res);
+		int wr = stream_write(g, out, res);
 		json_decref(res);
 		free(q->text);
 		free(q);
 		if (wr < 0) { /* the reader went away: nothing more can be answered */
-			fprintf(stderr, "airlock: cannot write results: %s\n", strerror(errno));
+			if (errno == EAGAIN && g->stop > 0)
+				fprintf(stderr, "airlock: cannot write results: nobody read them"
+				                " after signal %d (the reader stopped reading);"
+				                " the result was dropped\n", g->stop);
+			else
+				fprintf(stderr, "airlock: cannot write results: %s\n",
+				        strerror(errno));
 			rc = EXIT_INTERNAL;
 			break;
 		}
@@ -801,8 +924,8 @@ int gate_stream(struct gate *g, int in_fd, FILE *out)
 		fprintf(stderr, "airlock: cannot read input: %s\n", strerror(g->read_errno));
 		rc = EXIT_INTERNAL;
 	}
+	reader_end(g); /* first: it queues the lines it holds at a stop */
 	answer_unstarted(g, out);
-	reader_end(g);
 	return rc;
 }
 

@@ -176,5 +176,11 @@ int gate_signals_stop(void);
 /* Makes gate_stream stop taking calls: the call in flight finishes and is
  * recorded; lines read but not started get an error result. Any thread. */
 void gate_stop(struct gate *g, int sig);
+/* After a stop and its grace period: a result write blocked on a reader
+ * that stopped reading (a full pipe or socket) is made to fail, with
+ * signal sig sent to gate_stream's thread, so airlock ends its session and
+ * exits instead of hanging past SIGTERM. A terminal or a file is left
+ * alone. Called by the signal watcher. */
+void gate_unstick_output(struct gate *g, int sig);
 
 #endif

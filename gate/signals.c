@@ -8,7 +8,9 @@
  *  - the call's processes (every descendant of airlock) get SIGTERM, then
  *    SIGKILL after SIGNALS_GRACE_MS, so a child ignoring SIGTERM still dies;
  *  - a second SIGINT while stopping exits at once (the session stays open
- *    in the log, which `audit verify` reports).
+ *    in the log, which `audit verify` reports);
+ *  - a result write still blocked after the grace period (nobody reads the
+ *    pipe) is made to fail, so a stop never waits on the reader for good.
  * Handlers, not a sigwait thread with the signals blocked: a blocked mask is
  * inherited through exec by sandboxed children, and the approval screen
  * (tui/) installs its own handlers while it is up.
@@ -103,11 +105,23 @@ static size_t descendants(pid_t *pids, size_t max)
 	return found - 1;
 }
 
+/* A reader that stopped reading the results held the gate in write() past
+ * the signal for good (the session never ended); after the grace period
+ * that write is made to fail. The kick is never SIGINT, which twice exits
+ * at once. */
+static void unstick_output(void)
+{
+	pthread_mutex_lock(&target_lock);
+	if (target)
+		gate_unstick_output(target, caught == SIGINT ? SIGTERM : caught);
+	pthread_mutex_unlock(&target_lock);
+}
+
 /* Signals the call's processes until airlock stops: SIGTERM, then SIGKILL. */
 static void reap_calls(void)
 {
 	static pid_t pids[SIGNALS_MAX_PROCS];
-	long long first = 0;
+	long long first = 0, start = clock_ns();
 	struct pollfd p = {wake[0], POLLIN, 0};
 	char b;
 
@@ -118,6 +132,8 @@ static void reap_calls(void)
 		for (size_t i = 0; i < n; i++)
 			kill(pids[i], clock_ns() - first >= SIGNALS_GRACE_MS * 1000000LL ? SIGKILL
 			                                                                  : SIGTERM);
+		if (clock_ns() - start >= SIGNALS_GRACE_MS * 1000000LL)
+			unstick_output();
 		if (poll(&p, 1, SIGNALS_SCAN_MS) > 0 && read(wake[0], &b, 1) == 1 && b == 'q')
 			return;
 	}

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -864,13 +865,37 @@ static void file_replace(const char *path)
 	free(other);
 }
 
+/* The WAL holds every commit since the last checkpoint: removed, later
+ * commits went to an unlinked file, lost with the records before them at
+ * a kill -9; a new -shm lets a second writer in. */
+static void side_unlink(const char *path, const char *side)
+{
+	char *p = xasprintf("%s%s", path, side);
+
+	assert_int_equal(unlink(p), 0);
+	free(p);
+}
+
+static void unlink_wal(const char *path)
+{
+	side_unlink(path, "-wal");
+}
+
+static void unlink_shm(const char *path)
+{
+	side_unlink(path, "-shm");
+}
+
 /* Every later write refuses: nothing is recorded only in a lost file. */
 static void test_file_removed(void **state)
 {
 	static const struct {
 		const char *name;
 		void (*act)(const char *path);
-	} cases[] = {{"unlinked", file_unlink}, {"replaced", file_replace}};
+	} cases[] = {{"unlinked", file_unlink},
+	             {"replaced", file_replace},
+	             {"wal unlinked", unlink_wal},
+	             {"shm unlinked", unlink_shm}};
 	struct tdata_row *rows;
 	size_t n = tdata_load("tests/data/db/calls.tsv", &rows);
 	(void)state;
@@ -900,6 +925,98 @@ static void test_file_removed(void **state)
 		free(path);
 	}
 	tdata_free(rows, n);
+}
+
+/* The first column of sql's first row, as a new string, or NULL. */
+static char *query_text(struct db *db, const char *sql)
+{
+	sqlite3_stmt *st = NULL;
+	char *r = NULL;
+
+	if (sqlite3_prepare_v2(db->sql, sql, -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+		r = xstrdup((const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	return r;
+}
+
+/* A disk too full for a call's output (max_page_count stands in for it):
+ * the call has run, so its outcome is recorded without the output rather
+ * than not at all; base left only received..decided in the log. */
+static void test_finished_disk_full(void **state)
+{
+	char *path = tmp_path(), *err = NULL;
+	struct db *db = open_ok(path);
+	struct db_session_info si = {.cwd = "/w", .mode = "gate"};
+	struct call *c = call_new();
+	struct verdict *v = verdict_new();
+	struct outcome *o = outcome_new();
+	struct db_decision d = {ACTION_AUTO, DECISION_AUTO, "policy", NULL, 0};
+	int64_t id = 0;
+	char *reason;
+	(void)state;
+
+	if (db_session_begin(db, &si, &err) != 0)
+		fail_msg("session: %s", err);
+	c->name = xstrdup("shell");
+	c->input = json_pack("{s:s}", "command", "true");
+	c->command = "true";
+	if (db_call_begin(db, c, v, &d, NULL, &id, &err) != 0)
+		fail_msg("begin: %s", err);
+	o->decision = DECISION_AUTO;
+	o->ran = true;
+	o->exit_code = 0;
+	o->outlen = 1 << 20;
+	o->out = xmalloc(o->outlen);
+	for (size_t i = 0; i < o->outlen; i++) /* not compressible, not a secret */
+		o->out[i] = (char)('a' + (i * 7919 + i / 26) % 26);
+	assert_int_equal(sqlite3_exec(db->sql, "PRAGMA max_page_count = 200", NULL, NULL, NULL),
+	                 SQLITE_OK);
+	if (db_call_finished(db, id, o, &err) != 0)
+		fail_msg("the outcome of a call that ran was not recorded: %s", err);
+	reason = query_text(db, "SELECT json_extract(body, '$.reason') FROM events"
+	                        " WHERE kind = 'finished'");
+	if (reason == NULL || strstr(reason, "was not recorded") == NULL ||
+	    strstr(reason, "full") == NULL)
+		fail_msg("the reason does not say the output is missing: %s", reason);
+	free(reason);
+	outcome_free(o);
+	call_free(c);
+	verdict_free(v);
+	db_close(db);
+	free(path);
+}
+
+/* Out of file descriptors, SQLite says "unable to open database file" and
+ * its code's hint blamed the directory's permissions; the errno's hint
+ * names the limit. In a child: the limit stays its own. */
+static void test_fail_errno_hint(void **state)
+{
+	char *path = tmp_path();
+	pid_t pid;
+	int status = 0;
+	(void)state;
+
+	if ((pid = fork()) == 0) {
+		struct rlimit rl;
+		struct db *db = NULL;
+		char *err = NULL;
+		int fd = dup(0); /* the lowest free descriptor */
+
+		close(fd);
+		getrlimit(RLIMIT_NOFILE, &rl);
+		rl.rlim_cur = (rlim_t)fd + 1; /* the log opens, its WAL does not */
+		setrlimit(RLIMIT_NOFILE, &rl);
+		if (db_open(path, &db, &err) == 0)
+			_exit(2);
+		_exit(strstr(err, "ulimit -n") ? 0 : (fprintf(stderr, "%s\n", err), 1));
+	}
+	assert_true(pid > 0);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		fail_msg("out of descriptors: the error does not name ulimit -n (status %d)",
+		         status);
+	free(path);
 }
 
 static void test_foreign_files(void **state)
@@ -1109,6 +1226,8 @@ int main(void)
 		cmocka_unit_test(test_migrate_v1),
 		cmocka_unit_test(test_foreign_files),
 		cmocka_unit_test(test_file_removed),
+		cmocka_unit_test(test_finished_disk_full),
+		cmocka_unit_test(test_fail_errno_hint),
 		cmocka_unit_test(test_text_not_utf8),
 		cmocka_unit_test(test_concurrent),
 		cmocka_unit_test(test_open_waits_for_wal),
