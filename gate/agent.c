@@ -328,6 +328,32 @@ char *agent_self_path(char **errstr)
 	return xstrdup(buf);
 }
 
+/* Binary size suffixes, as policy sizes take them (libgit2's k, m, g). */
+static const struct {
+	char letter;
+	int shift;
+} size_suffixes[] = {{'k', 10}, {'m', 20}, {'g', 30}};
+
+/* A byte count with an optional k/m/g suffix in [min, max]: "16M" was
+ * refused while a policy's sizes take it. Returns 0 or -1. */
+static int parse_bytes(const char *arg, long long min, long long max, long long *out)
+{
+	size_t n = strlen(arg);
+	int shift = 0;
+	char *num;
+	int rc;
+
+	for (size_t i = 0; n > 1 && i < nitems(size_suffixes); i++)
+		if (tolower((unsigned char)arg[n - 1]) == size_suffixes[i].letter)
+			shift = size_suffixes[i].shift, n--;
+	num = xstrndup(arg, n);
+	rc = parse_ll(num, 0, max >> shift, out);
+	free(num);
+	if (rc < 0 || (*out <<= shift) < min)
+		return -1;
+	return 0;
+}
+
 int agent_gate_option(int ch, const char *arg, struct gate_opts *o, char **errstr)
 {
 	long long cap;
@@ -340,8 +366,9 @@ int agent_gate_option(int ch, const char *arg, struct gate_opts *o, char **errst
 	case 'A': o->approve_with = arg; return 1;
 	case 'T': o->no_tty = true; return 1;
 	case 'L':
-		if (parse_ll(arg, 1024, 1LL << 34, &cap) < 0) {
-			*errstr = xstrdup("--line-cap wants bytes (1024..16G)");
+		if (parse_bytes(arg, 1024, 1LL << 34, &cap) < 0) {
+			*errstr = xasprintf("--line-cap wants bytes from 1024 to 16G, with an optional "
+			                    "k, m or g suffix (got \"%s\")", arg);
 			return -1;
 		}
 		o->line_cap = (size_t)cap;

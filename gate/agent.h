@@ -81,7 +81,7 @@ char *agent_self_path(char **errstr);
 	"  --workdir DIR      the project directory (default: the current one)\n"      \
 	"  --policy FILE      an extra policy file, the top layer\n"                   \
 	"  --no-redact        store secrets unredacted in the audit log\n"             \
-	"  --line-cap BYTES   longest line read (default 16 MiB)\n"
+	"  --line-cap BYTES   longest line read (default 16 MiB; k, m, g suffixes)\n"
 #define AGENT_GATE_USAGE                                                            \
 	AGENT_GATE_USAGE_RECORD                                                         \
 	"  --approve-with CMD ask CMD instead of a person on /dev/tty\n"                 \
