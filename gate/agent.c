@@ -832,6 +832,66 @@ void agent_verdict_merge(struct verdict *into, const struct verdict *v)
 			verdict_add_path(dst[k], src[k][i]);
 }
 
+/* Claude Code's tools that read every file below their path themselves,
+ * outside airlock's sandbox: Grep their text, Glob their names. */
+static const char *const tree_tools[] = {"Grep", "Glob"};
+
+/* The part of an absolute path before its first segment with a glob
+ * character ("/w/src/x*.pem" -> "/w/src", "/w/x" -> itself); a new string. */
+static char *path_stem(const char *path)
+{
+	char *stem = xstrdup(path), *g = stem + strcspn(stem, "*?[{\\");
+
+	if (*g == '\0')
+		return stem;
+	*g = '\0';
+	if (!path_up(stem) || stem[0] != '/') { /* nothing before it: the whole tree */
+		free(stem);
+		stem = xstrdup("/");
+	}
+	return stem;
+}
+
+/* A path a deny = Read(...) rule names (whole, or by a glob that may match
+ * there) below tree, or NULL. */
+static const char *denied_below(const char *tree, const struct profile *pr)
+{
+	const char *hit = NULL;
+
+	for (char *const *h = pr->hide; h && *h && !hit; h++)
+		if (path_contains(tree, *h) && strcmp(tree, *h) != 0) /* itself: the rule's */
+			hit = *h;
+	for (char *const *g = pr->hide_globs; g && *g && !hit; g++) {
+		char *stem = path_stem(*g);
+		if (path_contains(tree, stem) || path_contains(stem, tree))
+			hit = *g;
+		free(stem);
+	}
+	return hit;
+}
+
+bool agent_tree_denied(struct gate *g, const struct call *c, struct verdict *v)
+{
+	const struct profile *pr = policy_profile(gate_policy(g), "readonly");
+	bool tree = false;
+
+	for (size_t i = 0; i < nitems(tree_tools) && c->name; i++)
+		tree = tree || strcmp(c->name, tree_tools[i]) == 0;
+	for (char *const *r = v->reads; tree && r && *r; r++) {
+		char *stem = path_stem(*r);
+		const char *hit = pr ? denied_below(stem, pr) : stem; /* no profile: fail safe */
+		if (hit)
+			verdict_add(v, TIER_HIGH, "policy.deny_below", (struct span){0, 0},
+			            "%s searches every file below %s, and a deny rule names %s there: "
+			            "Claude Code runs it outside airlock's sandbox, which would hide it",
+			            c->name, stem, hit);
+		free(stem);
+		if (hit)
+			return true;
+	}
+	return false;
+}
+
 bool agent_calls_unsandboxed(struct call *const *calls)
 {
 	for (size_t i = 0; calls && calls[i]; i++)

@@ -21,6 +21,28 @@ hook() {
 		jq -r .hookSpecificOutput.permissionDecision
 }
 
+# --- hook: Grep and Glob of a tree that holds a denied path are asked -------
+# Claude Code runs Grep and Glob itself, outside airlock's sandbox, and
+# they read every file below their path: with deny = Read(./secret/**), a
+# Grep of the project root (or with only a glob) was allowed at low and
+# read secret/k, which the sandbox would have hidden.
+expect_eq "hook, Grep of the project root under a deny rule below it: asked" \
+	"$(hook "$d/proj" Grep '{"pattern":"TOP","path":"'"$d/proj"'"}')" ask
+expect_eq "hook, Grep with only a glob: asked" \
+	"$(hook "$d/proj" Grep '{"pattern":"TOP","glob":"k"}')" ask
+expect_eq "hook, Glob of **/k from the root: asked" \
+	"$(hook "$d/proj" Glob '{"pattern":"**/k"}')" ask
+expect_eq "hook, Grep of the denied directory: still denied" \
+	"$(hook "$d/proj" Grep '{"pattern":"TOP","path":"secret"}')" deny
+expect_eq "hook, Grep of a directory beside it: still allowed" \
+	"$(hook "$d/proj" Grep '{"pattern":"TOP","path":"src"}')" allow
+printf '[rules]\n\tallow = Read(./**)\n' >"$d/all.policy"
+chmod 600 "$d/all.policy"
+expect_eq "hook, Grep of the root with an allow rule over it: still asked" \
+	"$(printf '{"session_id":"c","cwd":"%s","hook_event_name":"PreToolUse","tool_name":"Grep","tool_input":{"pattern":"TOP"}}' "$d/proj" |
+		CLAUDE_PROJECT_DIR="$d/proj" "$AIRLOCK" hook claude --policy "$d/all.policy" --db "$d/h.db" 2>/dev/null |
+		jq -r .hookSpecificOutput.permissionDecision)" ask
+
 # --- the integrations' --line-cap takes k, m, g as policy sizes do ----------
 # "--line-cap 16M" and "1k" were refused (exit 2) while a policy's sizes
 # take the suffixes.
