@@ -43,6 +43,29 @@ expect_eq "hook, Grep of the root with an allow rule over it: still asked" \
 		CLAUDE_PROJECT_DIR="$d/proj" "$AIRLOCK" hook claude --policy "$d/all.policy" --db "$d/h.db" 2>/dev/null |
 		jq -r .hookSpecificOutput.permissionDecision)" ask
 
+# --- hook: Claude Code's Grep(...) and NotebookEdit(...) rules load ----------
+# Pasted from Claude Code's settings, deny = Grep(./secret/**) was a bad
+# pattern that stopped the gate: every call was denied "cannot load the
+# policy". Now it is Read(./secret/**), NotebookEdit(...) is Edit(...).
+printf '[rules]\n\tdeny = Grep(./secret/**)\n\tdeny = NotebookEdit(./n.ipynb)\n' >"$d/cc.policy"
+chmod 600 "$d/cc.policy"
+cc() {
+	printf '{"session_id":"c","cwd":"%s","hook_event_name":"PreToolUse","tool_name":"%s","tool_input":%s}' "$d/proj" "$1" "$2" |
+		CLAUDE_PROJECT_DIR="$d/proj" "$AIRLOCK" hook claude --policy "$d/cc.policy" --db "$d/h.db" 2>/dev/null |
+		jq -r .hookSpecificOutput.permissionDecision
+}
+expect_eq "policy, deny = Grep(...): a Read of a file beside it allowed" \
+	"$(cc Read '{"file_path":"'"$d/proj/src/a"'"}')" allow
+expect_eq "policy, deny = Grep(./secret/**): a Read under it denied" \
+	"$(cc Read '{"file_path":"'"$d/proj/secret/k"'"}')" deny
+expect_eq "policy, deny = NotebookEdit(./n.ipynb): the notebook edit denied" \
+	"$(cc NotebookEdit '{"notebook_path":"'"$d/proj/n.ipynb"'","new_source":"x"}')" deny
+printf '[rules]\n\tdeny = WebSearch\n' >"$d/ws.policy"
+chmod 600 "$d/ws.policy"
+out=$("$AIRLOCK" policy check "$d/ws.policy" 2>&1)
+check "policy, deny = WebSearch: an error that says why" \
+	sh -c 'printf "%s" "$1" | grep -q "no rule form for Claude Code.s WebSearch"' _ "$out"
+
 # --- the integrations' --line-cap takes k, m, g as policy sizes do ----------
 # "--line-cap 16M" and "1k" were refused (exit 2) while a policy's sizes
 # take the suffixes.
