@@ -66,6 +66,20 @@ out=$("$AIRLOCK" policy check "$d/ws.policy" 2>&1)
 check "policy, deny = WebSearch: an error that says why" \
 	sh -c 'printf "%s" "$1" | grep -q "no rule form for Claude Code.s WebSearch"' _ "$out"
 
+# --- --approve-with: the JSON says whether approval applies the preview ----
+# The program got the preview's text and no field saying whether approving
+# applies it or runs the call itself (the approval screen reads a text line
+# of the preview for that): a diff read as what would happen.
+mkdir -p "$d/g/src"
+printf '#!/bin/sh\ncat >>"%s/seen.json"; echo >>"%s/seen.json"; exit 1\n' "$d" "$d" >"$d/ap.sh"
+chmod +x "$d/ap.sh"
+printf '%s\n' '{"id":1,"tool":"shell","input":{"command":"rm -rf src"}}' \
+	'{"id":2,"tool":"write_file","input":{"path":"/etc/airlock-review5-probe","content":"x"}}' |
+	(cd "$d/g" && "$AIRLOCK" gate --db "$d/g.db" --approve-with "$d/ap.sh") >/dev/null 2>&1
+expect_eq "approve-with, applies: the rm's preview, the outside write's call" \
+	"$(jq -r '"\(.id)=\(.applies)"' "$d/seen.json" | tr '\n' ' ')" "1=preview 2=run "
+check "approve-with, both denied: src is still there" test -d "$d/g/src"
+
 # --- the integrations' --line-cap takes k, m, g as policy sizes do ----------
 # "--line-cap 16M" and "1k" were refused (exit 2) while a policy's sizes
 # take the suffixes.
