@@ -43,6 +43,13 @@ expect_eq "hook, Grep of the root with an allow rule over it: still asked" \
 		CLAUDE_PROJECT_DIR="$d/proj" "$AIRLOCK" hook claude --policy "$d/all.policy" --db "$d/h.db" 2>/dev/null |
 		jq -r .hookSpecificOutput.permissionDecision)" ask
 
+# watch judges it as the hook does: the Grep read past the rule, flagged
+out=$(printf '%s\n' '{"type":"system","subtype":"init","cwd":"'"$d/proj"'","session_id":"w1"}' \
+	'{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t1","name":"Grep","input":{"pattern":"TOP"}}]}}' |
+	"$AIRLOCK" watch --db "$d/w.db" 2>&1)
+check "watch, Grep of the project root under a deny rule below it: flagged" \
+	sh -c 'printf "%s" "$1" | grep -q "FLAGGED high: .*policy.deny_below"' _ "$out"
+
 # --- hook: Claude Code's Grep(...) and NotebookEdit(...) rules load ----------
 # Pasted from Claude Code's settings, deny = Grep(./secret/**) was a bad
 # pattern that stopped the gate: every call was denied "cannot load the
