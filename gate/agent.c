@@ -835,6 +835,9 @@ void agent_verdict_merge(struct verdict *into, const struct verdict *v)
 /* Claude Code's tools that read every file below their path themselves,
  * outside airlock's sandbox: Grep their text, Glob their names. */
 static const char *const tree_tools[] = {"Grep", "Glob"};
+/* Words in an MCP tool's name that say it searches a tree (the filesystem
+ * server's search_files, a grep or find tool): its server runs it. */
+static const char *const tree_words[] = {"search", "grep", "find", "glob", "tree", "walk"};
 
 /* The part of an absolute path before its first segment with a glob
  * character ("/w/src/x*.pem" -> "/w/src", "/w/x" -> itself); a new string. */
@@ -873,7 +876,9 @@ static const char *denied_below(const char *tree, const struct profile *pr)
 bool agent_tree_denied(struct gate *g, const struct call *c, struct verdict *v)
 {
 	const struct profile *pr = policy_profile(gate_policy(g), "readonly");
-	bool tree = false;
+	bool mcp = c->name && strncmp(c->name, "mcp:", 4) == 0;
+	const char *dot = mcp ? strchr(c->name, '.') : NULL;
+	bool tree = dot && has_word(dot + 1, tree_words, nitems(tree_words));
 
 	for (size_t i = 0; i < nitems(tree_tools) && c->name; i++)
 		tree = tree || strcmp(c->name, tree_tools[i]) == 0;
@@ -883,8 +888,8 @@ bool agent_tree_denied(struct gate *g, const struct call *c, struct verdict *v)
 		if (hit)
 			verdict_add(v, TIER_HIGH, "policy.deny_below", (struct span){0, 0},
 			            "%s searches every file below %s, and a deny rule names %s there: "
-			            "Claude Code runs it outside airlock's sandbox, which would hide it",
-			            c->name, stem, hit);
+			            "%s runs it outside airlock's sandbox, which would hide it",
+			            c->name, stem, hit, mcp ? "its server" : "Claude Code");
 		free(stem);
 		if (hit)
 			return true;

@@ -50,6 +50,24 @@ out=$(printf '%s\n' '{"type":"system","subtype":"init","cwd":"'"$d/proj"'","sess
 check "watch, Grep of the project root under a deny rule below it: flagged" \
 	sh -c 'printf "%s" "$1" | grep -q "FLAGGED high: .*policy.deny_below"' _ "$out"
 
+# --- mcp: a search tool of a tree holding a denied path is asked about ------
+# mcp:fake.search_files of the project root (listed read-only: low) was
+# forwarded, and the server searched secret/ past the deny rule.
+F=$PWD/tests/data/integrations/fake-mcp-server.py
+PY=python3; [ -x /usr/bin/python3 ] && PY=/usr/bin/python3
+: >"$d/m.log"
+out=$(printf '%s\n' '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}' \
+	'{"jsonrpc":"2.0","id":1,"method":"tools/list"}' \
+	'{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"search_files","arguments":{"path":"'"$d/proj"'","pattern":"k"}}}' \
+	'{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"search_files","arguments":{"path":"'"$d/proj/src"'","pattern":"k"}}}' |
+	(cat; sleep 1) | (cd "$d/proj" && timeout 30 "$AIRLOCK" mcp --no-tty --db "$d/m.db" -- $PY "$F" "$d/m.log") 2>/dev/null)
+expect_eq "mcp, search_files of the root: never reached the server" \
+	"$(grep -c '"id": 2' "$d/m.log")" 0
+check "mcp, search_files of the root: denied, saying why" \
+	sh -c 'printf "%s" "$1" | grep -q "\"id\":2,.*policy.deny_below"' _ "$out"
+check "mcp, search_files of a directory beside it: forwarded" \
+	sh -c 'printf "%s" "$1" | grep -q "\"id\": 3, \"result\""' _ "$out"
+
 # --- hook: Claude Code's Grep(...) and NotebookEdit(...) rules load ----------
 # Pasted from Claude Code's settings, deny = Grep(./secret/**) was a bad
 # pattern that stopped the gate: every call was denied "cannot load the
