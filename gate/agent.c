@@ -833,8 +833,9 @@ void agent_verdict_merge(struct verdict *into, const struct verdict *v)
 }
 
 /* Claude Code's tools that read every file below their path themselves,
- * outside airlock's sandbox: Grep their text, Glob their names. */
-static const char *const tree_tools[] = {"Grep", "Glob"};
+ * outside airlock's sandbox: Grep their text, Glob and LS (which lists
+ * below its path, up to its cap) their names. */
+static const char *const tree_tools[] = {"Grep", "Glob", "LS"};
 /* Words in an MCP tool's name that say it searches a tree (the filesystem
  * server's search_files, a grep or find tool): its server runs it. */
 static const char *const tree_words[] = {"search", "grep", "find", "glob", "tree", "walk"};

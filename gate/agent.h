@@ -118,7 +118,7 @@ struct call *agent_canonical_call(const char *name, const char *kind, json_t *fi
 /* Returns a new TOOL_OTHER call named name with a copy of args as input. */
 struct call *agent_other_call(const char *name, json_t *args, json_t *id);
 /*
- * For Claude Code's Grep and Glob, and an MCP tool whose name says it
+ * For Claude Code's Grep, Glob and LS, and an MCP tool whose name says it
  * searches (search_files), which read the whole tree below their path
  * outside airlock's sandbox: true, with a finding at high
  * added to v, when a deny = Read(...) rule names a path inside a tree v

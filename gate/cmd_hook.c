@@ -480,7 +480,7 @@ static void hook_decide(struct gate_opts *go, json_t *root, bool tui, struct hoo
 			calls[i]->cwd = xstrdup(c->cwd);
 	v = calls ? agent_classify_calls(g, calls) : gate_classify(g, c);
 	c->unsandboxed = agent_calls_unsandboxed(calls); /* policy asks then */
-	/* Grep and Glob read their whole tree outside the sandbox: a path a
+	/* Grep, Glob and LS read their whole tree outside the sandbox: a path a
 	 * deny rule names in it is asked about, on the call decided below */
 	if (agent_tree_denied(g, c, v))
 		for (size_t i = 0; calls && calls[i]; i++)

@@ -32,6 +32,8 @@ expect_eq "hook, Grep with only a glob: asked" \
 	"$(hook "$d/proj" Grep '{"pattern":"TOP","glob":"k"}')" ask
 expect_eq "hook, Glob of **/k from the root: asked" \
 	"$(hook "$d/proj" Glob '{"pattern":"**/k"}')" ask
+expect_eq "hook, LS of the project root: asked" \
+	"$(hook "$d/proj" LS '{"path":"'"$d/proj"'"}')" ask
 expect_eq "hook, Grep of the denied directory: still denied" \
 	"$(hook "$d/proj" Grep '{"pattern":"TOP","path":"secret"}')" deny
 expect_eq "hook, Grep of a directory beside it: still allowed" \
