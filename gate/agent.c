@@ -328,6 +328,32 @@ char *agent_self_path(char **errstr)
 	return xstrdup(buf);
 }
 
+/* Binary size suffixes, as policy sizes take them (libgit2's k, m, g). */
+static const struct {
+	char letter;
+	int shift;
+} size_suffixes[] = {{'k', 10}, {'m', 20}, {'g', 30}};
+
+/* A byte count with an optional k/m/g suffix in [min, max]: "16M" was
+ * refused while a policy's sizes take it. Returns 0 or -1. */
+static int parse_bytes(const char *arg, long long min, long long max, long long *out)
+{
+	size_t n = strlen(arg);
+	int shift = 0;
+	char *num;
+	int rc;
+
+	for (size_t i = 0; n > 1 && i < nitems(size_suffixes); i++)
+		if (tolower((unsigned char)arg[n - 1]) == size_suffixes[i].letter)
+			shift = size_suffixes[i].shift, n--;
+	num = xstrndup(arg, n);
+	rc = parse_ll(num, 0, max >> shift, out);
+	free(num);
+	if (rc < 0 || (*out <<= shift) < min)
+		return -1;
+	return 0;
+}
+
 int agent_gate_option(int ch, const char *arg, struct gate_opts *o, char **errstr)
 {
 	long long cap;
@@ -340,8 +366,9 @@ int agent_gate_option(int ch, const char *arg, struct gate_opts *o, char **errst
 	case 'A': o->approve_with = arg; return 1;
 	case 'T': o->no_tty = true; return 1;
 	case 'L':
-		if (parse_ll(arg, 1024, 1LL << 34, &cap) < 0) {
-			*errstr = xstrdup("--line-cap wants bytes (1024..16G)");
+		if (parse_bytes(arg, 1024, 1LL << 34, &cap) < 0) {
+			*errstr = xasprintf("--line-cap wants bytes from 1024 to 16G, with an optional "
+			                    "k, m or g suffix (got \"%s\")", arg);
 			return -1;
 		}
 		o->line_cap = (size_t)cap;
@@ -803,6 +830,72 @@ void agent_verdict_merge(struct verdict *into, const struct verdict *v)
 	for (size_t k = 0; k < nitems(src); k++)
 		for (size_t i = 0; src[k] && src[k][i]; i++)
 			verdict_add_path(dst[k], src[k][i]);
+}
+
+/* Claude Code's tools that read every file below their path themselves,
+ * outside airlock's sandbox: Grep their text, Glob and LS (which lists
+ * below its path, up to its cap) their names. */
+static const char *const tree_tools[] = {"Grep", "Glob", "LS"};
+/* Words in an MCP tool's name that say it searches a tree (the filesystem
+ * server's search_files, a grep or find tool): its server runs it. */
+static const char *const tree_words[] = {"search", "grep", "find", "glob", "tree", "walk"};
+
+/* The part of an absolute path before its first segment with a glob
+ * character ("/w/src/x*.pem" -> "/w/src", "/w/x" -> itself); a new string. */
+static char *path_stem(const char *path)
+{
+	char *stem = xstrdup(path), *g = stem + strcspn(stem, "*?[{\\");
+
+	if (*g == '\0')
+		return stem;
+	*g = '\0';
+	if (!path_up(stem) || stem[0] != '/') { /* nothing before it: the whole tree */
+		free(stem);
+		stem = xstrdup("/");
+	}
+	return stem;
+}
+
+/* A path a deny = Read(...) rule names (whole, or by a glob that may match
+ * there) below tree, or NULL. */
+static const char *denied_below(const char *tree, const struct profile *pr)
+{
+	const char *hit = NULL;
+
+	for (char *const *h = pr->hide; h && *h && !hit; h++)
+		if (path_contains(tree, *h) && strcmp(tree, *h) != 0) /* itself: the rule's */
+			hit = *h;
+	for (char *const *g = pr->hide_globs; g && *g && !hit; g++) {
+		char *stem = path_stem(*g);
+		if (path_contains(tree, stem) || path_contains(stem, tree))
+			hit = *g;
+		free(stem);
+	}
+	return hit;
+}
+
+bool agent_tree_denied(struct gate *g, const struct call *c, struct verdict *v)
+{
+	const struct profile *pr = policy_profile(gate_policy(g), "readonly");
+	bool mcp = c->name && strncmp(c->name, "mcp:", 4) == 0;
+	const char *dot = mcp ? strchr(c->name, '.') : NULL;
+	bool tree = dot && has_word(dot + 1, tree_words, nitems(tree_words));
+
+	for (size_t i = 0; i < nitems(tree_tools) && c->name; i++)
+		tree = tree || strcmp(c->name, tree_tools[i]) == 0;
+	for (char *const *r = v->reads; tree && r && *r; r++) {
+		char *stem = path_stem(*r);
+		const char *hit = pr ? denied_below(stem, pr) : stem; /* no profile: fail safe */
+		if (hit)
+			verdict_add(v, TIER_HIGH, "policy.deny_below", (struct span){0, 0},
+			            "%s searches every file below %s, and a deny rule names %s there: "
+			            "%s runs it outside airlock's sandbox, which would hide it",
+			            c->name, stem, hit, mcp ? "its server" : "Claude Code");
+		free(stem);
+		if (hit)
+			return true;
+	}
+	return false;
 }
 
 bool agent_calls_unsandboxed(struct call *const *calls)

@@ -81,7 +81,7 @@ char *agent_self_path(char **errstr);
 	"  --workdir DIR      the project directory (default: the current one)\n"      \
 	"  --policy FILE      an extra policy file, the top layer\n"                   \
 	"  --no-redact        store secrets unredacted in the audit log\n"             \
-	"  --line-cap BYTES   longest line read (default 16 MiB)\n"
+	"  --line-cap BYTES   longest line read (default 16 MiB; k, m, g suffixes)\n"
 #define AGENT_GATE_USAGE                                                            \
 	AGENT_GATE_USAGE_RECORD                                                         \
 	"  --approve-with CMD ask CMD instead of a person on /dev/tty\n"                 \
@@ -117,6 +117,15 @@ struct call *agent_canonical_call(const char *name, const char *kind, json_t *fi
                                   json_t *id, enum shape shape);
 /* Returns a new TOOL_OTHER call named name with a copy of args as input. */
 struct call *agent_other_call(const char *name, json_t *args, json_t *id);
+/*
+ * For Claude Code's Grep, Glob and LS, and an MCP tool whose name says it
+ * searches (search_files), which read the whole tree below their path
+ * outside airlock's sandbox: true, with a finding at high
+ * added to v, when a deny = Read(...) rule names a path inside a tree v
+ * reads (the sandbox would hide it; Grep of the project root read
+ * secret/k past a deny rule on ./secret). The caller then asks.
+ */
+bool agent_tree_denied(struct gate *g, const struct call *c, struct verdict *v);
 /* True when one of calls is a shell command its own tool runs (derived
  * from another tool's arguments): never sandboxed by airlock. */
 bool agent_calls_unsandboxed(struct call *const *calls);

@@ -79,6 +79,30 @@ static char *id_text(const struct call *c)
 
 /* ---- --approve-with CMD ------------------------------------------------ */
 
+/*
+ * What approving does, from the preview's head lines (diff/render.c: the
+ * title, then "error: " when the dry run failed, "not applied from the
+ * preview: " when it is incomplete; no line of a file or an output starts
+ * so), the lines the approval screen reads: "preview" (its changes are
+ * applied, outcome applied = preview), "run" (the call itself runs; no
+ * preview) or "refused" (the preview failed: nothing runs). The program's
+ * JSON said none of it, and a previewed diff read as what would happen.
+ */
+static const char *approval_applies(const char *preview)
+{
+	static const char not_applied[] = "not applied from the preview: ";
+	const char *second = preview ? strchr(preview, '\n') : NULL;
+
+	if (preview == NULL)
+		return "run";
+	if (second && strncmp(second + 1, "error: ", 7) == 0)
+		return "refused";
+	for (const char *l = preview; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL)
+		if (strncmp(l, not_applied, sizeof(not_applied) - 1) == 0)
+			return "run";
+	return "preview";
+}
+
 static json_t *call_json(const struct call *c, const struct verdict *v, const struct plan *pl,
                          const char *preview)
 {
@@ -92,6 +116,7 @@ static json_t *call_json(const struct call *c, const struct verdict *v, const st
 		json_object_set_new(o, "policy_reason", json_string(pl->reason));
 	if (preview)
 		json_object_set_new(o, "preview", encode_bytes(preview, strlen(preview)));
+	json_object_set_new(o, "applies", json_string(approval_applies(preview)));
 	return o;
 }
 

@@ -480,6 +480,11 @@ static void hook_decide(struct gate_opts *go, json_t *root, bool tui, struct hoo
 			calls[i]->cwd = xstrdup(c->cwd);
 	v = calls ? agent_classify_calls(g, calls) : gate_classify(g, c);
 	c->unsandboxed = agent_calls_unsandboxed(calls); /* policy asks then */
+	/* Grep, Glob and LS read their whole tree outside the sandbox: a path a
+	 * deny rule names in it is asked about, on the call decided below */
+	if (agent_tree_denied(g, c, v))
+		for (size_t i = 0; calls && calls[i]; i++)
+			c->unsandboxed = calls[i]->unsandboxed = true;
 	/* rules match the one derived call, or with several the tool itself: a
 	 * rule about one part (a host allowed) must not allow the others */
 	o = gate_decide(g, calls && calls[1] == NULL ? calls[0] : c, v,

@@ -421,6 +421,7 @@ static json_t *gate_tools_call(struct mcp *m, json_t *req)
 	const char *tool = json_string_value(json_object_get(params, "name"));
 	struct call **calls, *whole;
 	struct verdict *v;
+	bool tree;
 	struct outcome *o;
 	struct plan pl = {0};
 	char *name, *err = NULL;
@@ -442,8 +443,13 @@ static json_t *gate_tools_call(struct mcp *m, json_t *req)
 	/* rules match the one derived call, or with several the tool itself:
 	 * an allowed host must not allow the secret read beside it */
 	whole = calls[1] ? agent_other_call(name, args, id) : NULL;
-	if (whole) /* the server runs what it is sent: policy asks then */
-		whole->unsandboxed = agent_calls_unsandboxed(calls);
+	/* the server runs what it is sent (a command, a search of a tree
+	 * holding a denied path) outside the sandbox: policy asks then */
+	tree = agent_tree_denied(m->g, calls[0], v);
+	if (whole)
+		whole->unsandboxed = agent_calls_unsandboxed(calls) || tree;
+	else if (tree)
+		calls[0]->unsandboxed = true;
 	o = gate_decide(m->g, whole ? whole : calls[0], v, GATE_ASK_PERSON, &pl);
 	unanswerable(m, id, o);
 	if ((o->decision == DECISION_AUTO || o->decision == DECISION_APPROVED) && id)

@@ -117,6 +117,9 @@ static void observe(struct watch *w, struct call **calls, const char *key)
 	if (g == NULL)
 		return;
 	v = agent_classify_calls(g, calls);
+	/* as the hook judges it: a Grep of a tree holding a denied path asks */
+	if (agent_tree_denied(g, calls[0], v))
+		calls[0]->unsandboxed = true;
 	o = gate_decide(g, calls[0], v, GATE_ASK_OBSERVE, &pl);
 	w->calls++;
 	if (v->tier >= TIER_HIGH) {

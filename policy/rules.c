@@ -17,13 +17,31 @@
 #define MAX_WORDS 64
 #define MAX_SEGS 128
 
+/*
+ * The forms, and Claude Code's other file tools as the reads and writes
+ * airlock judges them by (the hook maps Grep, Glob and LS to reads of their
+ * paths, NotebookEdit and MultiEdit to writes): a pasted `deny =
+ * Grep(./secret)` stopped the gate as a bad pattern. Those take paths
+ * only: bare, `allow = Grep` would be `allow = Read`, every path read.
+ */
 static const struct {
 	const char *name;
 	enum pattern_kind kind;
+	bool needs_inner;
 } tool_forms[] = {
-	{"Shell", PK_SHELL}, {"Bash", PK_SHELL}, {"Read", PK_READ},   {"Edit", PK_EDIT},
-	{"Write", PK_EDIT},  {"WebFetch", PK_HOST}, {"Sql", PK_SQL}, {"Mcp", PK_MCP},
+	{"Shell", PK_SHELL, false}, {"Bash", PK_SHELL, false},  {"Read", PK_READ, false},
+	{"Edit", PK_EDIT, false},   {"Write", PK_EDIT, false},  {"WebFetch", PK_HOST, false},
+	{"Sql", PK_SQL, false},     {"Mcp", PK_MCP, false},     {"Glob", PK_READ, true},
+	{"Grep", PK_READ, true},    {"LS", PK_READ, true},      {"NotebookEdit", PK_EDIT, true},
+	{"MultiEdit", PK_EDIT, true},
 };
+
+/* Claude Code tools with no subject here: they reach airlock as unknown
+ * tools (tier high). A rule naming one is an error that says so, never a
+ * rule dropped in silence. */
+static const char *const subjectless_tools[] = {"WebSearch", "Task", "TodoWrite",
+                                                "ExitPlanMode", "BashOutput", "KillShell",
+                                                "SlashCommand", "Agent"};
 
 static const char *const kind_names[PK_COUNT] = {"Shell", "Read", "Edit", "WebFetch", "Sql",
                                                  "Mcp"};
@@ -435,7 +453,7 @@ static int split_form(const char *text, enum pattern_kind *kind, char **inner)
 			continue;
 		*kind = tool_forms[i].kind;
 		if (text[n] == '\0')
-			return 0;
+			return tool_forms[i].needs_inner ? -1 : 0;
 		if (text[len - 1] != ')' || len - n < 3)
 			return -1;
 		*inner = xstrndup(text + n + 1, len - n - 2);
@@ -473,6 +491,21 @@ static bool parens_pair(const char *s, enum pattern_kind kind)
 	return depth == 0;
 }
 
+/* Why a rule naming a tool airlock has no subject for cannot be loaded
+ * (a new string), or NULL. */
+static char *subjectless_why(const char *text)
+{
+	size_t n = strcspn(text, "(");
+
+	for (size_t i = 0; i < nitems(subjectless_tools); i++)
+		if (strlen(subjectless_tools[i]) == n && strncmp(text, subjectless_tools[i], n) == 0)
+			return xasprintf("airlock has no rule form for Claude Code's %s: it reaches "
+			                 "the gate as an unknown tool, tier high, asked about by "
+			                 "default; leave the line out",
+			                 subjectless_tools[i]);
+	return NULL;
+}
+
 int pattern_parse(const char *text, const char *workdir, const char *home,
                   struct pattern *out, char **errstr)
 {
@@ -492,9 +525,13 @@ int pattern_parse(const char *text, const char *workdir, const char *home,
 		out->glob = mcp;
 		mcp = NULL;
 		rc = 0;
+	} else if ((why = subjectless_why(out->text)) != NULL) {
+		/* said why */
 	} else if (split_form(out->text, &out->kind, &inner) < 0) {
 		why = xstrdup("expected Shell(...), Bash(...), Read(...), Edit(...), Write(...), "
-		              "WebFetch(domain:...), Sql(...) or Mcp(server.tool)");
+		              "WebFetch(domain:...), Sql(...) or Mcp(server.tool); Glob(path), "
+		              "Grep(path) and LS(path) as Read, NotebookEdit(path) and "
+		              "MultiEdit(path) as Edit (bare, they would name every path)");
 	} else if (inner == NULL) {
 		out->all = true;
 		rc = 0;

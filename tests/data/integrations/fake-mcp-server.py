@@ -20,6 +20,8 @@ TOOLS = [
     {"name": "exec", "inputSchema": {"type": "object"}},
     {"name": "fetch", "inputSchema": {"type": "object"}},
     {"name": "write_file", "inputSchema": {"type": "object"}},
+    {"name": "search_files", "inputSchema": {"type": "object"},
+     "annotations": {"readOnlyHint": True}},
 ]
 
 
