@@ -1852,6 +1852,11 @@ static void rule_sqlclient(struct cctx *x, struct cmdv *c)
 		        "runs SQL from %s, which airlock cannot see", v);
 		ran = true;
 	}
+	/* psql -o|--output FILE takes |CMD as \\o does; -L|--log-file is a file */
+	if (pg && (w = opt_value(c, 'o', "--output", sc->args, &v)) != NULL)
+		sql_client_output(x, w, v, shell_span_word(x, w));
+	if (pg && (w = opt_value(c, 'L', "--log-file", sc->args, &v)) != NULL)
+		paths_write(x, w, v, shell_span_word(x, w));
 	if (!ran)
 		sql_stdin(x, c);
 	x->sql_dialect = was;

@@ -652,6 +652,14 @@ static void meta_output_command(struct cctx *x, const char *cmd, size_t n, struc
 	shell_script_text(x, t, n + 6, ds);
 }
 
+void sql_client_output(struct cctx *x, const struct word *w, const char *v, struct span sp)
+{
+	if (v[0] == '|')
+		meta_output_command(x, v + 1, strlen(v + 1), sp);
+	else if (v[0] != '\0')
+		paths_write(x, w, v, sp);
+}
+
 /* The file or |command argument [p, le) of an output, read or import. */
 static void meta_target(struct cctx *x, enum meta_act act, const char *p, const char *le,
                         struct span ds)
