@@ -1875,25 +1875,31 @@ static void rule_pg_restore(struct cctx *x, struct cmdv *c)
 }
 
 /* sqlite3 [OPTIONS] DB [SQL...]; options with a value are long-ish. */
-static size_t sqlite_operands(struct cctx *x, struct cmdv *c, size_t *idx, size_t max)
+/* Options count anywhere, as the shell parses them (sqlite3 db -header
+ * SQL); *ran is set by duckdb's -c SQL and -f FILE, which run it and exit
+ * without reading stdin. */
+static size_t sqlite_operands(struct cctx *x, struct cmdv *c, size_t *idx, size_t max,
+                              bool *ran)
 {
 	static const char with_value[] = " -cmd --cmd -init --init -separator -nullvalue -newline "
-	                                 "-vfs -maxsize -mmap -pagecache -lookaside -heap -escape ";
+	                                 "-vfs -maxsize -mmap -pagecache -lookaside -heap -escape "
+	                                 "-c -f ";
 	size_t n = 0;
 	char key[32];
 
 	for (size_t i = 1; i < c->n && n < max; i++) {
 		const char *a = c->w[i].val;
-		if (a[0] != '-' || n > 0) {
+		if (a[0] != '-') {
 			idx[n++] = i;
 			continue;
 		}
 		snprintf(key, sizeof(key), " %s ", a);
 		if (strstr(with_value, key) == NULL || i + 1 >= c->n)
 			continue;
-		if (strcmp(a, "-cmd") == 0 || strcmp(a, "--cmd") == 0)
+		*ran |= strcmp(a, "-c") == 0 || strcmp(a, "-f") == 0;
+		if (strcmp(a, "-cmd") == 0 || strcmp(a, "--cmd") == 0 || strcmp(a, "-c") == 0)
 			sql_word(x, &c->w[i + 1], c->w[i + 1].val);
-		else if (strstr(a, "init"))
+		else if (strstr(a, "init") || strcmp(a, "-f") == 0)
 			cls_add(x, x->o->unknown_program, "exec.script", shell_span_word(x, &c->w[i + 1]),
 			        "runs SQL from %s, which airlock cannot see", c->w[i + 1].val);
 		i++;
@@ -1904,12 +1910,13 @@ static size_t sqlite_operands(struct cctx *x, struct cmdv *c, size_t *idx, size_
 static void rule_sqlite(struct cctx *x, struct cmdv *c)
 {
 	const char *cwd = x->cwd; /* .cd moves the client, not the shell */
-	size_t idx[16], first = x->v->nfindings, n = sqlite_operands(x, c, idx, nitems(idx));
+	bool ran = false;
+	size_t idx[16], first = x->v->nfindings, n = sqlite_operands(x, c, idx, nitems(idx), &ran);
 	const struct word *db = n ? &c->w[idx[0]] : NULL;
 
 	for (size_t i = 1; i < n; i++)
 		sql_word(x, &c->w[idx[i]], c->w[idx[i]].val);
-	if (n < 2)
+	if (n < 2 && !ran)
 		sql_stdin(x, c);
 	x->cwd = cwd;
 	if (db == NULL)
