@@ -295,6 +295,10 @@ static const char *const long_unshare[] = {"--root", "--wd", "--setuid", "--setg
 	"--propagation", "--setgroups", "--map-user", "--map-group", "--map-users",
 	"--map-groups", "--load-interp", "--monotonic", "--boottime", NULL};
 static const char *const long_nsenter[] = {"--target", "--setuid", "--setgid", NULL};
+static const char *const long_cpulimit[] = {"--limit", "--pid", "--exe", NULL};
+static const char *const long_prlimit[] = {"--pid", "--output", NULL};
+static const char *const long_systemd_cat[] = {"--identifier", "--priority",
+	"--stderr-priority", NULL};
 
 /* uv run's options that take a value; --with* install packages first. */
 static const char *const long_uv_run[] = {"--with", "--with-requirements", "--with-editable",
@@ -418,6 +422,26 @@ static const struct wrapper wrappers[] = {
 	{"systemd-inhibit", NULL, "", 0, NULL, NULL, NULL, long_inhibit},
 	{"tini", NULL, "pe", 0, NULL, NULL, NULL, NULL},
 	{"torsocks", NULL, "uapP", 0, NULL, NULL, NULL, NULL},
+	/* daemontools', s6's and util-linux's: softlimit and prlimit set
+	 * limits, setlock FILE takes a lock, envdir DIR and envuidgid USER
+	 * set variables, trickle and cpulimit throttle, systemd-cat logs the
+	 * output (they were unknown: `prlimit -n10 rm -rf .` was medium) */
+	{"cpulimit", NULL, "lpe", 0, NULL, NULL, NULL, long_cpulimit},
+	{"dbus-launch", NULL, "", 0, NULL, NULL, NULL, NULL},
+	{"envdir", NULL, "", 1, NULL, NULL, NULL, NULL},
+	{"envuidgid", NULL, "", 1, NULL, NULL, NULL, NULL},
+	{"prlimit", NULL, "po", 0, NULL, NULL, NULL, long_prlimit},
+	{"s6-envdir", NULL, "c", 1, NULL, NULL, NULL, NULL},
+	{"setlock", NULL, "", 1, NULL, NULL, NULL, NULL},
+	{"softlimit", NULL, "madslfcoptr", 0, NULL, NULL, NULL, NULL},
+	{"systemd-cat", NULL, "tp", 0, NULL, NULL, NULL, long_systemd_cat},
+	{"trickle", NULL, "duwtlnL", 0, NULL, NULL, NULL, NULL},
+	/* run a command as USER, as containers' entrypoints do (gosu USER CMD) */
+	{"gosu", NULL, "", 1, priv, "runs a command as another user (gosu)", NULL, NULL},
+	{"su-exec", NULL, "", 1, priv, "runs a command as another user (su-exec)", NULL, NULL},
+	{"setuidgid", NULL, "", 1, priv, "runs a command as another user (setuidgid)", NULL, NULL},
+	{"s6-setuidgid", NULL, "", 1, priv, "runs a command as another user (s6-setuidgid)", NULL,
+	 NULL},
 	/* run shell text: entr -s TEXT, watchexec TEXT, each of hyperfine's
 	 * and pee's operands, mispipe's two */
 	{"entr", NULL, "", 0, NULL, NULL, wrap_entr, NULL},
