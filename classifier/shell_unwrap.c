@@ -236,6 +236,7 @@ static long wrap_entr(struct cctx *x, struct cmdv *c, size_t at);
 static long wrap_logs(struct cctx *x, struct cmdv *c, size_t at);
 static long wrap_perf(struct cctx *x, struct cmdv *c, size_t at);
 static long wrap_each(struct cctx *x, struct cmdv *c, size_t at);
+static long wrap_capsh(struct cctx *x, struct cmdv *c, size_t at);
 static void script_of_words(struct cctx *x, struct cmdv *c, size_t at, const char *who);
 
 static const char priv[] = "exec.privileged";
@@ -296,6 +297,8 @@ static const char *const long_unshare[] = {"--root", "--wd", "--setuid", "--setg
 	"--map-groups", "--load-interp", "--monotonic", "--boottime", NULL};
 static const char *const long_nsenter[] = {"--target", "--setuid", "--setgid", NULL};
 static const char *const long_cpulimit[] = {"--limit", "--pid", "--exe", NULL};
+static const char *const long_machinectl[] = {"--machine", "--host", "--setenv", "--property",
+	"--uid", NULL};
 static const char *const long_prlimit[] = {"--pid", "--output", NULL};
 static const char *const long_systemd_cat[] = {"--identifier", "--priority",
 	"--stderr-priority", NULL};
@@ -438,6 +441,10 @@ static const struct wrapper wrappers[] = {
 	{"trickle", NULL, "duwtlnL", 0, NULL, NULL, NULL, NULL},
 	/* run a command as USER, as containers' entrypoints do (gosu USER CMD) */
 	{"gosu", NULL, "", 1, priv, "runs a command as another user (gosu)", NULL, NULL},
+	/* machinectl shell [USER@]MACHINE CMD: .host is this machine, as root */
+	{"machinectl", "shell", "MHEp", 1, "sys.admin",
+	 "runs a command in a container or on the host (machinectl shell)", NULL, long_machinectl},
+	{"capsh", NULL, NULL, 0, NULL, NULL, wrap_capsh, NULL},
 	{"su-exec", NULL, "", 1, priv, "runs a command as another user (su-exec)", NULL, NULL},
 	{"setuidgid", NULL, "", 1, priv, "runs a command as another user (setuidgid)", NULL, NULL},
 	{"s6-setuidgid", NULL, "", 1, priv, "runs a command as another user (s6-setuidgid)", NULL,
@@ -1218,6 +1225,29 @@ static long wrap_su(struct cctx *x, struct cmdv *c, size_t at)
 	record_self(x, c);
 	dash_c_script(x, c, "cgGs");
 	return -1;
+}
+
+/* capsh [OPTS] -- ARGS runs /bin/bash ARGS with the capabilities it set:
+ * `capsh -- -c CMD` runs CMD (it was sys.admin alone). Without -- it
+ * runs nothing of its own: the table's sys.admin. */
+static long wrap_capsh(struct cctx *x, struct cmdv *c, size_t at)
+{
+	(void)at;
+	for (size_t i = 1; i < c->n; i++) {
+		struct cmdv t = *c;
+		if (strcmp(c->w[i].val, "--") != 0)
+			continue;
+		t.w = c->w + i;
+		t.n = c->n - i;
+		record_self(x, c);
+		cls_add(x, TIER_HIGH, "sys.admin", shell_span_word(x, &c->w[0]),
+		        "runs a shell with the capabilities it sets (capsh --)");
+		if (!dash_c_script(x, &t, "c") && t.n > 1)
+			cls_add(x, x->o->unknown_program, "exec.script", shell_span_word(x, &t.w[1]),
+			        "runs the shell script %s, which airlock cannot see", t.w[1].val);
+		return -1;
+	}
+	return 0;
 }
 
 /* runuser -l USER -c CMD is su; runuser -u USER CMD... wraps a command. */
