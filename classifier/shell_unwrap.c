@@ -231,6 +231,7 @@ static long wrap_npx(struct cctx *x, struct cmdv *c, size_t at);
 static long wrap_node_pm(struct cctx *x, struct cmdv *c, size_t at);
 static long wrap_project_env(struct cctx *x, struct cmdv *c, size_t at);
 static long wrap_dotenv(struct cctx *x, struct cmdv *c, size_t at);
+static long wrap_dotenvx(struct cctx *x, struct cmdv *c, size_t at);
 static struct cmdv wrapper_head(const struct cmdv *c, size_t at);
 static long wrap_entr(struct cctx *x, struct cmdv *c, size_t at);
 static long wrap_logs(struct cctx *x, struct cmdv *c, size_t at);
@@ -296,6 +297,8 @@ static const char *const long_unshare[] = {"--root", "--wd", "--setuid", "--setg
 	"--propagation", "--setgroups", "--map-user", "--map-group", "--map-users",
 	"--map-groups", "--load-interp", "--monotonic", "--boottime", NULL};
 static const char *const long_nsenter[] = {"--target", "--setuid", "--setgid", NULL};
+static const char *const long_dotenvx[] = {"--env-file", "--env", "--env-keys-file",
+	"--env-vault-file", "--convention", "--ignore", NULL};
 static const char *const long_cpulimit[] = {"--limit", "--pid", "--exe", NULL};
 static const char *const long_machinectl[] = {"--machine", "--host", "--setenv", "--property",
 	"--uid", NULL};
@@ -322,6 +325,7 @@ static const struct wrapper wrappers[] = {
 	{"csh", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
 	{"direnv", "exec", "", 1, NULL, NULL, wrap_project_env, NULL}, /* runs DIR/.envrc */
 	{"dotenv", NULL, "evcp", 0, NULL, NULL, wrap_dotenv, NULL},
+	{"dotenvx", "run", "fe", 0, NULL, NULL, wrap_dotenvx, long_dotenvx},
 	{"fakeroot", NULL, "lsib", 0, NULL, NULL, NULL, long_fakeroot},
 	{"faketime", NULL, "p", 1, NULL, NULL, NULL, NULL},
 	{"fish", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
@@ -658,14 +662,16 @@ static void env_files(struct cctx *x, const struct cmdv *c, size_t at, char lett
 }
 
 /* dotenv [-e FILE]... CMD: CMD gets FILE's variables (.env without -e),
- * the secrets it holds; -p NAME prints one. */
-static long wrap_dotenv(struct cctx *x, struct cmdv *c, size_t at)
+ * the secrets it holds; -p NAME prints one. dotenvx run [-f FILE] -- CMD
+ * likewise (it was an unknown program: `dotenvx run -- rm -rf .` medium). */
+static long dotenv_run(struct cctx *x, struct cmdv *c, size_t at, char letter,
+                       const char *argopts)
 {
 	struct cmdv h = wrapper_head(c, at);
 	struct word env = c->w[0];
 
-	if (opt_short(&h, 'e', "evcp"))
-		env_files(x, c, at, 'e', "evcp");
+	if (opt_short(&h, letter, argopts) || opt_long(&h, "--env-file"))
+		env_files(x, c, at, letter, argopts);
 	else {
 		env.val = ".env";
 		env.len = 4;
@@ -673,6 +679,16 @@ static long wrap_dotenv(struct cctx *x, struct cmdv *c, size_t at)
 		paths_read(x, &env, env.val);
 	}
 	return rest_or_self(x, c, at);
+}
+
+static long wrap_dotenv(struct cctx *x, struct cmdv *c, size_t at)
+{
+	return dotenv_run(x, c, at, 'e', "evcp");
+}
+
+static long wrap_dotenvx(struct cctx *x, struct cmdv *c, size_t at)
+{
+	return dotenv_run(x, c, at, 'f', "fe");
 }
 
 /* uv run --with PKG CMD installs PKG (from the index) before running CMD;
