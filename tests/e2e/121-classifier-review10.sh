@@ -4,8 +4,11 @@
 # -o '|CMD' (low), a psql command after another on one line (`\echo x \!
 # CMD`: low), duckdb -c SQL (medium), awk's print ... |& "CMD" (high, the
 # printed text read as the command), write_file of mise's config (medium:
-# mise trusts it by path and runs its hooks in the user's shell); and the
-# friction: psql -c '\dt' (high) and sqlite3 DB -header SQL (high).
+# mise trusts it by path and runs its hooks in the user's shell), wrappers
+# that were unknown programs (prlimit, gosu, envdir, systemd-cat, dotenvx
+# run: medium), machinectl shell and capsh -- (the command unread),
+# git --work-tree=/ clean -fdx (high); and the friction: psql -c '\dt'
+# (high) and sqlite3 DB -header SQL (high).
 # Nothing is executed: a canary file must survive.
 . tests/e2e/lib.sh
 need jq
@@ -46,7 +49,20 @@ for p in mise.toml .mise.toml mise.local.toml .config/mise/conf.d/x.toml; do
 		"$(call_field "{\"tool\":\"write_file\",\"input\":{\"path\":\"$p\",\"content\":\"[hooks]\"}}" .tier)" high
 done
 
+# wrappers that were unknown programs (medium: rm -rf . ran with the workdir writable)
+for c in "prlimit -n10 rm -rf ." "gosu root rm -rf ." "envdir ./env rm -rf ." \
+	"systemd-cat -t x rm -rf ." "dotenvx run -- rm -rf ."; do
+	expect_eq "$c: high" "$(shell_field "$c" .tier)" high
+done
+expect_eq "machinectl shell .host rm -rf /: denied" \
+	"$(shell_field 'machinectl shell .host /usr/bin/rm -rf /' .action)" deny
+expect_eq "capsh -- -c 'rm -rf ~': denied" "$(shell_field "capsh -- -c 'rm -rf ~'" .action)" deny
+expect_eq "git --work-tree=/ clean -fdx: denied" \
+	"$(shell_field 'git --work-tree=/ clean -fdx' .action)" deny
+
 # routine neighbours
+expect_eq "git clean -fdx in the workdir: high" "$(shell_field 'git clean -fdx' .tier)" high
+expect_eq "systemd-cat -t build make: medium" "$(shell_field 'systemd-cat -t build make' .tier)" medium
 expect_eq "psql -c (backslash)dt: low" "$(shell_field "psql -c '\\dt'" .tier)" low
 expect_eq "psql -c (backslash)d+ users: low" "$(shell_field "psql -c '\\d+ users'" .tier)" low
 expect_eq "sqlite3 app.db -header -column SQL: low" \
