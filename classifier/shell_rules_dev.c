@@ -1729,6 +1729,25 @@ static void container_remote(struct cctx *x, const struct cmdv *c, const char *v
 		        "searches an image registry");
 }
 
+/* docker NOUN ls|df|...: the management commands' listings read, as
+ * docker ps and docker images do (`docker volume ls`, `docker system df`
+ * were high, exec.container); inspect stays with container_secrets. */
+static bool container_listing(const struct cmdv *c, const char *v, size_t at)
+{
+	static const char nouns[] = "container image network volume context buildx plugin node "
+	                            "service stack secret config system builder manifest";
+	static const char lists[] = "ls list df info history top port diff logs stats ps";
+	struct cmdv sub = *c;
+	const struct word *sv;
+
+	if (!has_verb(nouns, v))
+		return false;
+	sub.w = c->w + at;
+	sub.n = c->n - at;
+	sv = opt_first(&sub, "f", NULL);
+	return sv && has_verb(lists, sv->val);
+}
+
 static void rule_container(struct cctx *x, struct cmdv *c)
 {
 	static const char ro[] = "ps images logs inspect version info stats top events history port "
@@ -1741,7 +1760,7 @@ static void rule_container(struct cctx *x, struct cmdv *c)
 	if (strcmp(v, "inspect") == 0 ||
 	    (strcmp(v, "container") == 0 && at + 1 < c->n && strcmp(c->w[at + 1].val, "inspect") == 0))
 		container_secrets(x, c, "inspect");
-	if (has_verb(ro, v) || w == NULL)
+	if (has_verb(ro, v) || w == NULL || container_listing(c, v, at))
 		return;
 	if (strcmp(v, "compose") == 0) { /* docker compose VERB */
 		struct cmdv sub = *c;
@@ -1857,6 +1876,8 @@ static void rule_sqlclient(struct cctx *x, struct cmdv *c)
 		sql_client_output(x, w, v, shell_span_word(x, w));
 	if (pg && (w = opt_value(c, 'L', "--log-file", sc->args, &v)) != NULL)
 		paths_write(x, w, v, shell_span_word(x, w));
+	/* psql -l lists the databases and exits: no session on stdin */
+	ran |= pg && (opt_short(c, 'l', sc->args) || opt_long(c, "--list"));
 	if (!ran)
 		sql_stdin(x, c);
 	x->sql_dialect = was;
