@@ -238,6 +238,7 @@ static long wrap_logs(struct cctx *x, struct cmdv *c, size_t at);
 static long wrap_perf(struct cctx *x, struct cmdv *c, size_t at);
 static long wrap_each(struct cctx *x, struct cmdv *c, size_t at);
 static long wrap_capsh(struct cctx *x, struct cmdv *c, size_t at);
+static long wrap_vault(struct cctx *x, struct cmdv *c, size_t at);
 static void script_of_words(struct cctx *x, struct cmdv *c, size_t at, const char *who);
 
 static const char priv[] = "exec.privileged";
@@ -297,6 +298,9 @@ static const char *const long_unshare[] = {"--root", "--wd", "--setuid", "--setg
 	"--propagation", "--setgroups", "--map-user", "--map-group", "--map-users",
 	"--map-groups", "--load-interp", "--monotonic", "--boottime", NULL};
 static const char *const long_nsenter[] = {"--target", "--setuid", "--setgid", NULL};
+static const char *const long_vault[] = {"--env-file", "--account", "--session", "--project",
+	"--config", "--token", "--env", "--path", "--projectId", "--command", "--backend",
+	"--duration", "--region", "--mfa-token", NULL};
 static const char *const long_dotenvx[] = {"--env-file", "--env", "--env-keys-file",
 	"--env-vault-file", "--convention", "--ignore", NULL};
 static const char *const long_cpulimit[] = {"--limit", "--pid", "--exe", NULL};
@@ -453,6 +457,24 @@ static const struct wrapper wrappers[] = {
 	{"setuidgid", NULL, "", 1, priv, "runs a command as another user (setuidgid)", NULL, NULL},
 	{"s6-setuidgid", NULL, "", 1, priv, "runs a command as another user (s6-setuidgid)", NULL,
 	 NULL},
+	/* secret managers: CMD gets their secrets in its environment (op run
+	 * [-- ] CMD, aws-vault exec PROFILE -- CMD, envchain NS CMD, sops
+	 * exec-env FILE 'CMD'); they were unknown programs, or net.fetch with
+	 * CMD unread (`op run -- rm -rf ~` was high) */
+	{"op", "run", "", 0, "secrets.read", "hands the command secrets from 1Password (op run)",
+	 wrap_vault, long_vault},
+	{"doppler", "run", "pc", 0, "secrets.read", "hands the command secrets from Doppler",
+	 wrap_vault, long_vault},
+	{"infisical", "run", "", 0, "secrets.read", "hands the command secrets from Infisical",
+	 wrap_vault, long_vault},
+	{"aws-vault", "exec", "d", 1, "secrets.read", "hands the command AWS credentials (aws-vault)",
+	 wrap_vault, long_vault},
+	{"chamber", "exec", "", 0, "secrets.read", "hands the command secrets from chamber",
+	 wrap_vault, long_vault},
+	{"envchain", NULL, "", 1, "secrets.read", "hands the command secrets from the keychain",
+	 NULL, NULL},
+	{"sops", "exec-env", "", 1, "secrets.read", "hands the command secrets sops decrypts",
+	 wrap_words, NULL},
 	/* run shell text: entr -s TEXT, watchexec TEXT, each of hyperfine's
 	 * and pee's operands, mispipe's two */
 	{"entr", NULL, "", 0, NULL, NULL, wrap_entr, NULL},
@@ -1479,6 +1501,33 @@ static long wrap_words(struct cctx *x, struct cmdv *c, size_t at)
 	if (at < c->n)
 		script_of_words(x, c, at, c->w[0].val);
 	return -1;
+}
+
+/* A secret manager's run: --command TEXT (doppler, infisical) is a
+ * script; else the command follows a "--" (chamber exec SERVICE... --
+ * CMD), or the options. */
+static long wrap_vault(struct cctx *x, struct cmdv *c, size_t at)
+{
+	const char *v;
+	const struct word *w = opt_value(c, 0, "--command", NULL, &v);
+
+	/* what net_rules said of them before they were wrappers: an approved
+	 * call needs the network to reach the vault */
+	cls_add(x, TIER_HIGH, "net.fetch", shell_span_words(x, c->w, at),
+	        "%s fetches the secrets over the network", c->w[0].val);
+	if (w) {
+		record_self(x, c);
+		if (w->flags & (W_DYNAMIC | W_GLOB))
+			cls_add(x, TIER_HIGH, "exec.dynamic_command", shell_span_word(x, w),
+			        "%s --command runs text that is only known at run time", c->w[0].val);
+		else
+			shell_script_text(x, v, strlen(v), shell_span_word(x, w));
+		return -1;
+	}
+	for (size_t i = 2; i < c->n; i++)
+		if (strcmp(c->w[i].val, "--") == 0)
+			return rest_or_self(x, c, i + 1);
+	return rest_or_self(x, c, at);
 }
 
 /* mise exec|x [TOOL@VERSION...] -- CMD: the command follows the "--". */
