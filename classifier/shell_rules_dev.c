@@ -1385,6 +1385,11 @@ static void rule_nodemon(struct cctx *x, struct cmdv *c)
 }
 
 /* rails|rake db:drop, db:reset, db:purge drop the database. */
+static const struct {
+	char letter;
+	const char *lname;
+} rake_code[] = {{'e', "--execute"}, {'p', "--execute-print"}, {'E', "--execute-continue"}};
+
 static void rule_rails(struct cctx *x, struct cmdv *c)
 {
 	static const char wipes[] = "db:drop db:drop:all db:reset db:purge db:purge:all "
@@ -1398,6 +1403,15 @@ static void rule_rails(struct cctx *x, struct cmdv *c)
 			return;
 		}
 	cls_add(x, TIER_MEDIUM, "exec.build", sp, "runs a build, test or project task");
+	/* rake -e|-p|-E CODE (--execute, --execute-print, --execute-continue)
+	 * runs CODE as Ruby: `rake -e 'system("rm -rf ~")'` was medium */
+	for (size_t k = 0; strcmp(c->prog, "rake") == 0 && k < nitems(rake_code); k++) {
+		const char *v;
+		const struct word *w = opt_value(c, rake_code[k].letter, rake_code[k].lname,
+		                                 "epEfIRrjgCN", &v);
+		if (w)
+			code_scan(x, "ruby", v, strlen(v), shell_span_word(x, w));
+	}
 }
 
 /* python setup.py install|develop puts the package into site-packages;
