@@ -7,8 +7,10 @@
 # mise trusts it by path and runs its hooks in the user's shell), wrappers
 # that were unknown programs (prlimit, gosu, envdir, systemd-cat, dotenvx
 # run: medium), machinectl shell and capsh -- (the command unread),
-# git --work-tree=/ clean -fdx (high); and the friction: psql -c '\dt'
-# (high) and sqlite3 DB -header SQL (high).
+# git --work-tree=/ clean -fdx (high), fd -X rm -rf and rimraf (medium),
+# secret managers' run (the command unread), rake -e and cargo's runner
+# variable (medium); and the friction: psql -c '\dt', sqlite3 DB -header
+# SQL, docker volume ls (high) and fd (medium).
 # Nothing is executed: a canary file must survive.
 . tests/e2e/lib.sh
 need jq
@@ -54,6 +56,13 @@ for c in "prlimit -n10 rm -rf ." "gosu root rm -rf ." "envdir ./env rm -rf ." \
 	"systemd-cat -t x rm -rf ." "dotenvx run -- rm -rf ."; do
 	expect_eq "$c: high" "$(shell_field "$c" .tier)" high
 done
+for c in "fd . -X rm -rf" "rimraf src" "aws-vault exec prod -- rm -rf ." \
+	"CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER='rm -rf .' cargo run"; do
+	expect_eq "$c: high" "$(shell_field "$c" .tier)" high
+done
+expect_eq "op run -- rm -rf ~: denied" "$(shell_field 'op run -- rm -rf ~' .action)" deny
+expect_eq "rake -e system(rm -rf ~): denied" \
+	"$(shell_field "rake -e 'system(\"rm -rf ~\")'" .action)" deny
 expect_eq "machinectl shell .host rm -rf /: denied" \
 	"$(shell_field 'machinectl shell .host /usr/bin/rm -rf /' .action)" deny
 expect_eq "capsh -- -c 'rm -rf ~': denied" "$(shell_field "capsh -- -c 'rm -rf ~'" .action)" deny
@@ -63,6 +72,10 @@ expect_eq "git --work-tree=/ clean -fdx: denied" \
 # routine neighbours
 expect_eq "git clean -fdx in the workdir: high" "$(shell_field 'git clean -fdx' .tier)" high
 expect_eq "systemd-cat -t build make: medium" "$(shell_field 'systemd-cat -t build make' .tier)" medium
+expect_eq "fd -e py src: low" "$(shell_field 'fd -e py src' .tier)" low
+expect_eq "rimraf dist: medium" "$(shell_field 'rimraf dist' .tier)" medium
+expect_eq "docker volume ls: low" "$(shell_field 'docker volume ls' .tier)" low
+expect_eq "docker volume rm data: high" "$(shell_field 'docker volume rm data' .tier)" high
 expect_eq "psql -c (backslash)dt: low" "$(shell_field "psql -c '\\dt'" .tier)" low
 expect_eq "psql -c (backslash)d+ users: low" "$(shell_field "psql -c '\\d+ users'" .tier)" low
 expect_eq "sqlite3 app.db -header -column SQL: low" \
