@@ -1006,6 +1006,9 @@ static const struct interp interps[] = {
 	{"tsx", "js", "--eval --print", "ep", "r", "", "--require --import --tsconfig"},
 	{"expect", "tcl", "", "c", "", "", ""}, {"mongosh", "js", "--eval", "", "", "", ""},
 	{"mongo", "js", "--eval", "", "", "", ""},
+	/* ipython -c CODE (also python -m IPython): it was an unknown program */
+	{"ipython", "python", "", "c", "m", "", ""}, {"ipython3", "python", "", "c", "m", "", ""},
+	{"IPython", "python", "", "c", "m", "", ""},
 };
 
 /* python -m MODULE */
@@ -1028,7 +1031,7 @@ static const struct {
 	{"SimpleHTTPServer", PM_LISTEN}, {"smtpd", PM_LISTEN}, {"ftplib", PM_NET},
 	{"urllib.request", PM_NET}, {"smtplib", PM_NET}, {"telnetlib", PM_NET}, {"poplib", PM_NET},
 	{"imaplib", PM_NET}, {"nntplib", PM_NET}, {"xmlrpc.client", PM_NET}, {"webbrowser", PM_NET},
-	{"timeit", PM_CODE}, {"zipfile", PM_EXTRACT}, {"tarfile", PM_EXTRACT},
+	{"timeit", PM_CODE}, {"IPython", PM_PROG}, {"zipfile", PM_EXTRACT}, {"tarfile", PM_EXTRACT},
 	{"json.tool", PM_OUTFILE}, {"this", PM_QUIET}, {"site", PM_QUIET}, {"venv", PM_VENV},
 	{"pytest", PM_PROG}, {"unittest", PM_BUILD}, {"black", PM_PROG}, {"mypy", PM_PROG},
 	{"ruff", PM_PROG}, {"flake8", PM_PROG}, {"pylint", PM_PROG}, {"isort", PM_PROG},
@@ -2119,7 +2122,7 @@ const struct prog rules_dev[] = {
 	INTERP("lua"), INTERP("luajit"), INTERP("Rscript"), INTERP("R"), INTERP("julia"), INTERP("pwsh"),
 	INTERP("powershell"), INTERP("osascript"), INTERP("tclsh"), INTERP("irb"),
 	INTERP("deno"), INTERP("mongosh"), INTERP("mongo"), INTERP("ts-node"), INTERP("tsx"),
-	INTERP("expect"),
+	INTERP("expect"), INTERP("ipython"), INTERP("ipython3"), INTERP("IPython"),
 	{"docker", 0, NULL, TIER_LOW, NULL, NULL, rule_container},
 	{"podman", 0, NULL, TIER_LOW, NULL, NULL, rule_container},
 	{"nerdctl", 0, NULL, TIER_LOW, NULL, NULL, rule_container},
