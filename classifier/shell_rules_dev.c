@@ -1853,6 +1853,8 @@ static const struct sqlclient {
 	{"cqlsh", "-e", "--execute", "ekuf"},
 };
 
+static const char *const mysql_optfiles[] = {"--defaults-file", "--defaults-extra-file"};
+
 static void rule_sqlclient(struct cctx *x, struct cmdv *c)
 {
 	const struct sqlclient *sc = &sqlclients[0];
@@ -1893,6 +1895,15 @@ static void rule_sqlclient(struct cctx *x, struct cmdv *c)
 		sql_client_output(x, w, v, shell_span_word(x, w));
 	if (pg && (w = opt_value(c, 'L', "--log-file", sc->args, &v)) != NULL)
 		paths_write(x, w, v, shell_span_word(x, w));
+	/* mysql --defaults-file|--defaults-extra-file FILE reads options from
+	 * FILE: init-command is SQL run at connect, host a server elsewhere
+	 * (`mysql --defaults-extra-file=./my.cnf -e 'SELECT 1'` was low); not a
+	 * secret read: mysql reads ~/.my.cnf's password itself, unrated */
+	for (size_t k = 0; !pg && k < nitems(mysql_optfiles); k++)
+		if ((w = opt_value(c, 0, mysql_optfiles[k], NULL, &v)) != NULL)
+			cls_add(x, x->o->unknown_program, "exec.script", shell_span_word(x, w),
+			        "reads options from %s, which may hold SQL (init-command) airlock "
+			        "cannot see", v);
 	/* psql -l lists the databases and exits: no session on stdin */
 	ran |= pg && (opt_short(c, 'l', sc->args) || opt_long(c, "--list"));
 	if (!ran)
