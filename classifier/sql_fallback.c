@@ -586,6 +586,8 @@ static bool meta_psql_list(const char *s, size_t n, size_t *al)
 {
 	size_t w = 1;
 
+	if (n < 2) /* a backslash ending the text: no name, and nothing past it */
+		return false;
 	while (w < n && (isalpha((unsigned char)s[w]) || s[w] == '_' || s[w] == '?'))
 		w++;
 	while (w > 2 && s[w - 1] == 'S') /* \dtS, \lS: system objects too */
