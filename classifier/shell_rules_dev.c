@@ -1665,12 +1665,17 @@ static void container_escape(struct cctx *x, struct cmdv *c)
 	                                    "--network=host", "--ipc=host", "--userns=host",
 	                                    "--uts=host", "--cap-add", "--device",
 	                                    "--security-opt"};
+	/* the same namespaces with the value as the next word (--pid host) */
+	static const char host_ns[] = "--pid --net --network --ipc --userns --uts --cgroupns";
 	for (size_t i = 1; i < c->n; i++) {
 		const char *a = c->w[i].val, *m = NULL;
 		for (size_t k = 0; k < nitems(flags); k++)
 			if (strncmp(a, flags[k], strlen(flags[k])) == 0)
 				cls_add(x, TIER_HIGH, "exec.container.escape", shell_span_word(x, &c->w[i]),
 				        "%s gives the container power over the host", a);
+		if (has_verb(host_ns, a) && i + 1 < c->n && strcmp(c->w[i + 1].val, "host") == 0)
+			cls_add(x, TIER_HIGH, "exec.container.escape", shell_span_words(x, &c->w[i], 2),
+			        "%s host gives the container the host's namespace", a);
 		if ((strcmp(a, "-v") == 0 || strcmp(a, "--volume") == 0 || strcmp(a, "--mount") == 0) &&
 		    i + 1 < c->n)
 			m = c->w[i + 1].val;
