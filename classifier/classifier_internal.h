@@ -508,6 +508,9 @@ void sql_classify_inner(struct cctx *x, const char *sql, size_t len, struct span
  * (sql_fallback.c). */
 void sql_dot_commands(struct cctx *x, char *sql, size_t len, bool exact, size_t base,
                       struct span sp);
+/* A client's output option (psql -o FILE|'|CMD'): |CMD is judged as a
+ * command fed the query's output, FILE as a write (sql_fallback.c). */
+void sql_client_output(struct cctx *x, const struct word *w, const char *v, struct span sp);
 /* The keyword fallback (sql_fallback.c); record: list its statements
  * (false when the grammar's reading already did). */
 void sql_fallback(struct cctx *x, const char *sql, size_t len, bool exact, size_t base,

@@ -567,6 +567,27 @@ static const char *const persist_abs[] = {
 	"/root/.ssh", "/root/.bashrc", "/root/.profile", "/etc/xdg/autostart", "/etc/udev",
 };
 
+/* mise's config files: mise.toml, .mise.toml, mise.local.toml,
+ * mise.ENV.toml, .miserc.toml, and config*.toml in a mise/ or .mise/
+ * directory or in mise/conf.d/. mise trusts one by its path, not its
+ * content (outside paranoid mode), so a trusted file edited later runs
+ * its [hooks] (enter, leave, cd) and [env] _.source in the user's own
+ * shell with `mise activate`, on the next prompt in the directory. */
+static bool mise_config(const char *abs)
+{
+	const char *b = strrchr(abs, '/') + 1; /* abs is absolute */
+	size_t n = strlen(b), dl = (size_t)(b - abs);
+
+	if (n <= 5 || strcmp(b + n - 5, ".toml") != 0)
+		return false;
+	if (strncmp(b, "mise.", 5) == 0 || strncmp(b, ".mise.", 6) == 0 ||
+	    strcmp(b, ".miserc.toml") == 0 || strstr(abs, "/mise/conf.d/"))
+		return true;
+	return strncmp(b, "config.", 7) == 0 &&
+	       ((dl >= 6 && strncmp(b - 6, "/mise/", 6) == 0) ||
+	        (dl >= 7 && strncmp(b - 7, "/.mise/", 7) == 0));
+}
+
 static const char *persistence(const struct cctx *x, const char *abs)
 {
 	size_t hl = strlen(x->home);
@@ -600,6 +621,8 @@ static const char *persistence(const struct cctx *x, const char *abs)
 	 * flake-profile.rc, layout python puts its venv's bin first on PATH */
 	if (strstr(abs, "/.direnv/"))
 		return "direnv's layout directory";
+	if (mise_config(abs))
+		return "mise's config, whose hooks run in the user's shell";
 	return NULL;
 }
 

@@ -348,9 +348,10 @@ static void awk_statement(struct cctx *x, const char *p, const char *end, struct
 			p = awk_string(p, end);
 		else if (*p == '(' || *p == ')')
 			depth += *p == '(' ? 1 : -1;
-		else if (depth == 0 && (*p == '>' || (*p == '|' && p[1] != '|' && p[1] != '&'))) {
+		else if (depth == 0 && (*p == '>' || (*p == '|' && p[1] != '|'))) {
 			char op = *p;
-			p += op == '>' && p + 1 < end && p[1] == '>';
+			/* >> appends; gawk's |& "CMD" starts CMD as a coprocess */
+			p += p + 1 < end && ((op == '>' && p[1] == '>') || (op == '|' && p[1] == '&'));
 			awk_target(x, p + 1, end, op, sp);
 			return;
 		}
@@ -383,11 +384,9 @@ static void awk_getline(struct cctx *x, const char *p, const char *e, const char
 		q++;
 	if (q >= end || *q != '|' || (q + 1 < end && q[1] == '|'))
 		return;
-	if (q + 1 < end && q[1] == '&') {
-		shell_script_text(x, p + 1, (size_t)(e - p - 1), sp);
-		return;
-	}
-	for (q++; q < end && (*q == ' ' || *q == '\t'); q++)
+	/* "CMD" |& getline reads from the coprocess CMD; in print "x" |&
+	 * "CMD" the command is the target (awk_statement), not "x" */
+	for (q += q + 1 < end && q[1] == '&', q++; q < end && (*q == ' ' || *q == '\t'); q++)
 		;
 	if ((size_t)(end - q) >= 7 && strncmp(q, "getline", 7) == 0)
 		shell_script_text(x, p + 1, (size_t)(e - p - 1), sp);

@@ -285,22 +285,32 @@ static void goflags(struct cctx *x, const struct word *w, const char *v)
 	}
 }
 
+/* cargo's CARGO_TARGET_<TRIPLE>_RUNNER and _LINKER: the runner is the
+ * command line `cargo run` and `cargo test` start the program with
+ * (CARGO_TARGET_..._RUNNER='rm -rf .' cargo run was medium). */
+static bool cargo_target_var(const char *name, size_t n)
+{
+	return n > 20 && strncmp(name, "CARGO_TARGET_", 13) == 0 &&
+	       (strncmp(name + n - 7, "_RUNNER", 7) == 0 || strncmp(name + n - 7, "_LINKER", 7) == 0);
+}
+
 void rules_env_command(struct cctx *x, const struct word *w, size_t n)
 {
+	const char *v = w->val + n + 1;
+	bool cmd = cargo_target_var(w->val, n);
+
 	if (n == 7 && strncmp(w->val, "GOFLAGS", 7) == 0)
-		goflags(x, w, w->val + n + 1);
-	for (size_t k = 0; k < nitems(cmd_vars); k++) {
-		const char *v = w->val + n + 1;
-		if (strlen(cmd_vars[k]) != n || strncmp(w->val, cmd_vars[k], n) != 0)
-			continue;
-		v += strspn(v, "|-"); /* LESSOPEN's | or || only says how less reads it */
-		if (w->flags & (W_DYNAMIC | W_GLOB))
-			cls_add(x, TIER_HIGH, "exec.dynamic_command", shell_span_word(x, w),
-			        "%s holds a command that is only known at run time", cmd_vars[k]);
-		else if (*v)
-			shell_script_text(x, v, strlen(v), shell_span_word(x, w));
+		goflags(x, w, v);
+	for (size_t k = 0; k < nitems(cmd_vars) && !cmd; k++)
+		cmd = strlen(cmd_vars[k]) == n && strncmp(w->val, cmd_vars[k], n) == 0;
+	if (!cmd)
 		return;
-	}
+	v += strspn(v, "|-"); /* LESSOPEN's | or || only says how less reads it */
+	if (w->flags & (W_DYNAMIC | W_GLOB))
+		cls_add(x, TIER_HIGH, "exec.dynamic_command", shell_span_word(x, w),
+		        "%.*s holds a command that is only known at run time", (int)n, w->val);
+	else if (*v)
+		shell_script_text(x, v, strlen(v), shell_span_word(x, w));
 }
 
 /* The command-line variables set for this command. */

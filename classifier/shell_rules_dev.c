@@ -1006,6 +1006,9 @@ static const struct interp interps[] = {
 	{"tsx", "js", "--eval --print", "ep", "r", "", "--require --import --tsconfig"},
 	{"expect", "tcl", "", "c", "", "", ""}, {"mongosh", "js", "--eval", "", "", "", ""},
 	{"mongo", "js", "--eval", "", "", "", ""},
+	/* ipython -c CODE (also python -m IPython): it was an unknown program */
+	{"ipython", "python", "", "c", "m", "", ""}, {"ipython3", "python", "", "c", "m", "", ""},
+	{"IPython", "python", "", "c", "m", "", ""},
 };
 
 /* python -m MODULE */
@@ -1028,7 +1031,7 @@ static const struct {
 	{"SimpleHTTPServer", PM_LISTEN}, {"smtpd", PM_LISTEN}, {"ftplib", PM_NET},
 	{"urllib.request", PM_NET}, {"smtplib", PM_NET}, {"telnetlib", PM_NET}, {"poplib", PM_NET},
 	{"imaplib", PM_NET}, {"nntplib", PM_NET}, {"xmlrpc.client", PM_NET}, {"webbrowser", PM_NET},
-	{"timeit", PM_CODE}, {"zipfile", PM_EXTRACT}, {"tarfile", PM_EXTRACT},
+	{"timeit", PM_CODE}, {"IPython", PM_PROG}, {"zipfile", PM_EXTRACT}, {"tarfile", PM_EXTRACT},
 	{"json.tool", PM_OUTFILE}, {"this", PM_QUIET}, {"site", PM_QUIET}, {"venv", PM_VENV},
 	{"pytest", PM_PROG}, {"unittest", PM_BUILD}, {"black", PM_PROG}, {"mypy", PM_PROG},
 	{"ruff", PM_PROG}, {"flake8", PM_PROG}, {"pylint", PM_PROG}, {"isort", PM_PROG},
@@ -1385,6 +1388,11 @@ static void rule_nodemon(struct cctx *x, struct cmdv *c)
 }
 
 /* rails|rake db:drop, db:reset, db:purge drop the database. */
+static const struct {
+	char letter;
+	const char *lname;
+} rake_code[] = {{'e', "--execute"}, {'p', "--execute-print"}, {'E', "--execute-continue"}};
+
 static void rule_rails(struct cctx *x, struct cmdv *c)
 {
 	static const char wipes[] = "db:drop db:drop:all db:reset db:purge db:purge:all "
@@ -1398,6 +1406,15 @@ static void rule_rails(struct cctx *x, struct cmdv *c)
 			return;
 		}
 	cls_add(x, TIER_MEDIUM, "exec.build", sp, "runs a build, test or project task");
+	/* rake -e|-p|-E CODE (--execute, --execute-print, --execute-continue)
+	 * runs CODE as Ruby: `rake -e 'system("rm -rf ~")'` was medium */
+	for (size_t k = 0; strcmp(c->prog, "rake") == 0 && k < nitems(rake_code); k++) {
+		const char *v;
+		const struct word *w = opt_value(c, rake_code[k].letter, rake_code[k].lname,
+		                                 "epEfIRrjgCN", &v);
+		if (w)
+			code_scan(x, "ruby", v, strlen(v), shell_span_word(x, w));
+	}
 }
 
 /* python setup.py install|develop puts the package into site-packages;
@@ -1648,12 +1665,17 @@ static void container_escape(struct cctx *x, struct cmdv *c)
 	                                    "--network=host", "--ipc=host", "--userns=host",
 	                                    "--uts=host", "--cap-add", "--device",
 	                                    "--security-opt"};
+	/* the same namespaces with the value as the next word (--pid host) */
+	static const char host_ns[] = "--pid --net --network --ipc --userns --uts --cgroupns";
 	for (size_t i = 1; i < c->n; i++) {
 		const char *a = c->w[i].val, *m = NULL;
 		for (size_t k = 0; k < nitems(flags); k++)
 			if (strncmp(a, flags[k], strlen(flags[k])) == 0)
 				cls_add(x, TIER_HIGH, "exec.container.escape", shell_span_word(x, &c->w[i]),
 				        "%s gives the container power over the host", a);
+		if (has_verb(host_ns, a) && i + 1 < c->n && strcmp(c->w[i + 1].val, "host") == 0)
+			cls_add(x, TIER_HIGH, "exec.container.escape", shell_span_words(x, &c->w[i], 2),
+			        "%s host gives the container the host's namespace", a);
 		if ((strcmp(a, "-v") == 0 || strcmp(a, "--volume") == 0 || strcmp(a, "--mount") == 0) &&
 		    i + 1 < c->n)
 			m = c->w[i + 1].val;
@@ -1729,6 +1751,25 @@ static void container_remote(struct cctx *x, const struct cmdv *c, const char *v
 		        "searches an image registry");
 }
 
+/* docker NOUN ls|df|...: the management commands' listings read, as
+ * docker ps and docker images do (`docker volume ls`, `docker system df`
+ * were high, exec.container); inspect stays with container_secrets. */
+static bool container_listing(const struct cmdv *c, const char *v, size_t at)
+{
+	static const char nouns[] = "container image network volume context buildx plugin node "
+	                            "service stack secret config system builder manifest";
+	static const char lists[] = "ls list df info history top port diff logs stats ps";
+	struct cmdv sub = *c;
+	const struct word *sv;
+
+	if (!has_verb(nouns, v))
+		return false;
+	sub.w = c->w + at;
+	sub.n = c->n - at;
+	sv = opt_first(&sub, "f", NULL);
+	return sv && has_verb(lists, sv->val);
+}
+
 static void rule_container(struct cctx *x, struct cmdv *c)
 {
 	static const char ro[] = "ps images logs inspect version info stats top events history port "
@@ -1741,7 +1782,7 @@ static void rule_container(struct cctx *x, struct cmdv *c)
 	if (strcmp(v, "inspect") == 0 ||
 	    (strcmp(v, "container") == 0 && at + 1 < c->n && strcmp(c->w[at + 1].val, "inspect") == 0))
 		container_secrets(x, c, "inspect");
-	if (has_verb(ro, v) || w == NULL)
+	if (has_verb(ro, v) || w == NULL || container_listing(c, v, at))
 		return;
 	if (strcmp(v, "compose") == 0) { /* docker compose VERB */
 		struct cmdv sub = *c;
@@ -1817,6 +1858,8 @@ static const struct sqlclient {
 	{"cqlsh", "-e", "--execute", "ekuf"},
 };
 
+static const char *const mysql_optfiles[] = {"--defaults-file", "--defaults-extra-file"};
+
 static void rule_sqlclient(struct cctx *x, struct cmdv *c)
 {
 	const struct sqlclient *sc = &sqlclients[0];
@@ -1852,6 +1895,22 @@ static void rule_sqlclient(struct cctx *x, struct cmdv *c)
 		        "runs SQL from %s, which airlock cannot see", v);
 		ran = true;
 	}
+	/* psql -o|--output FILE takes |CMD as \\o does; -L|--log-file is a file */
+	if (pg && (w = opt_value(c, 'o', "--output", sc->args, &v)) != NULL)
+		sql_client_output(x, w, v, shell_span_word(x, w));
+	if (pg && (w = opt_value(c, 'L', "--log-file", sc->args, &v)) != NULL)
+		paths_write(x, w, v, shell_span_word(x, w));
+	/* mysql --defaults-file|--defaults-extra-file FILE reads options from
+	 * FILE: init-command is SQL run at connect, host a server elsewhere
+	 * (`mysql --defaults-extra-file=./my.cnf -e 'SELECT 1'` was low); not a
+	 * secret read: mysql reads ~/.my.cnf's password itself, unrated */
+	for (size_t k = 0; !pg && k < nitems(mysql_optfiles); k++)
+		if ((w = opt_value(c, 0, mysql_optfiles[k], NULL, &v)) != NULL)
+			cls_add(x, x->o->unknown_program, "exec.script", shell_span_word(x, w),
+			        "reads options from %s, which may hold SQL (init-command) airlock "
+			        "cannot see", v);
+	/* psql -l lists the databases and exits: no session on stdin */
+	ran |= pg && (opt_short(c, 'l', sc->args) || opt_long(c, "--list"));
 	if (!ran)
 		sql_stdin(x, c);
 	x->sql_dialect = was;
@@ -1870,25 +1929,31 @@ static void rule_pg_restore(struct cctx *x, struct cmdv *c)
 }
 
 /* sqlite3 [OPTIONS] DB [SQL...]; options with a value are long-ish. */
-static size_t sqlite_operands(struct cctx *x, struct cmdv *c, size_t *idx, size_t max)
+/* Options count anywhere, as the shell parses them (sqlite3 db -header
+ * SQL); *ran is set by duckdb's -c SQL and -f FILE, which run it and exit
+ * without reading stdin. */
+static size_t sqlite_operands(struct cctx *x, struct cmdv *c, size_t *idx, size_t max,
+                              bool *ran)
 {
 	static const char with_value[] = " -cmd --cmd -init --init -separator -nullvalue -newline "
-	                                 "-vfs -maxsize -mmap -pagecache -lookaside -heap -escape ";
+	                                 "-vfs -maxsize -mmap -pagecache -lookaside -heap -escape "
+	                                 "-c -f ";
 	size_t n = 0;
 	char key[32];
 
 	for (size_t i = 1; i < c->n && n < max; i++) {
 		const char *a = c->w[i].val;
-		if (a[0] != '-' || n > 0) {
+		if (a[0] != '-') {
 			idx[n++] = i;
 			continue;
 		}
 		snprintf(key, sizeof(key), " %s ", a);
 		if (strstr(with_value, key) == NULL || i + 1 >= c->n)
 			continue;
-		if (strcmp(a, "-cmd") == 0 || strcmp(a, "--cmd") == 0)
+		*ran |= strcmp(a, "-c") == 0 || strcmp(a, "-f") == 0;
+		if (strcmp(a, "-cmd") == 0 || strcmp(a, "--cmd") == 0 || strcmp(a, "-c") == 0)
 			sql_word(x, &c->w[i + 1], c->w[i + 1].val);
-		else if (strstr(a, "init"))
+		else if (strstr(a, "init") || strcmp(a, "-f") == 0)
 			cls_add(x, x->o->unknown_program, "exec.script", shell_span_word(x, &c->w[i + 1]),
 			        "runs SQL from %s, which airlock cannot see", c->w[i + 1].val);
 		i++;
@@ -1899,12 +1964,13 @@ static size_t sqlite_operands(struct cctx *x, struct cmdv *c, size_t *idx, size_
 static void rule_sqlite(struct cctx *x, struct cmdv *c)
 {
 	const char *cwd = x->cwd; /* .cd moves the client, not the shell */
-	size_t idx[16], first = x->v->nfindings, n = sqlite_operands(x, c, idx, nitems(idx));
+	bool ran = false;
+	size_t idx[16], first = x->v->nfindings, n = sqlite_operands(x, c, idx, nitems(idx), &ran);
 	const struct word *db = n ? &c->w[idx[0]] : NULL;
 
 	for (size_t i = 1; i < n; i++)
 		sql_word(x, &c->w[idx[i]], c->w[idx[i]].val);
-	if (n < 2)
+	if (n < 2 && !ran)
 		sql_stdin(x, c);
 	x->cwd = cwd;
 	if (db == NULL)
@@ -2072,7 +2138,7 @@ const struct prog rules_dev[] = {
 	INTERP("lua"), INTERP("luajit"), INTERP("Rscript"), INTERP("R"), INTERP("julia"), INTERP("pwsh"),
 	INTERP("powershell"), INTERP("osascript"), INTERP("tclsh"), INTERP("irb"),
 	INTERP("deno"), INTERP("mongosh"), INTERP("mongo"), INTERP("ts-node"), INTERP("tsx"),
-	INTERP("expect"),
+	INTERP("expect"), INTERP("ipython"), INTERP("ipython3"), INTERP("IPython"),
 	{"docker", 0, NULL, TIER_LOW, NULL, NULL, rule_container},
 	{"podman", 0, NULL, TIER_LOW, NULL, NULL, rule_container},
 	{"nerdctl", 0, NULL, TIER_LOW, NULL, NULL, rule_container},

@@ -165,9 +165,8 @@ static bool delete_artifacts_only(struct cctx *x, const struct cmdv *c)
 	return true;
 }
 
-static void rule_rm(struct cctx *x, struct cmdv *c)
+static void rm_like(struct cctx *x, struct cmdv *c, bool rec)
 {
-	bool rec = opt_short(c, 'r', "") || opt_short(c, 'R', "") || opt_long(c, "--recursive");
 	struct span sp = shell_span_words(x, c->w, c->n);
 
 	if (delete_artifacts_only(x, c)) {
@@ -182,6 +181,20 @@ static void rule_rm(struct cctx *x, struct cmdv *c)
 	if (opt_long(c, "--no-preserve-root"))
 		cls_add(x, TIER_CRITICAL, "fs.delete.root", sp, "rm with --no-preserve-root");
 	delete_targets(x, c, "", rec, "deletes");
+}
+
+static void rule_rm(struct cctx *x, struct cmdv *c)
+{
+	rm_like(x, c, opt_short(c, 'r', "") || opt_short(c, 'R', "") || opt_long(c, "--recursive"));
+}
+
+/* rimraf PATH... and del-cli PATH...: node's rm -rf (on PATH from a
+ * global install or a package script). They were unknown programs:
+ * `rimraf src` was medium, run with the workdir writable. Build outputs
+ * are medium, as for rm -rf. */
+static void rule_rimraf(struct cctx *x, struct cmdv *c)
+{
+	rm_like(x, c, true);
 }
 
 /* shred, srm, wipe, truncate, unlink: srm -r and wipe -r destroy trees. */
@@ -429,6 +442,35 @@ static void rule_find(struct cctx *x, struct cmdv *c)
 			i = e;
 			break;
 		}
+	}
+}
+
+/* Whether a is fd's -x|--exec or -X|--exec-batch, also at the end of a
+ * cluster of flags (-Hx). */
+static bool fd_exec(const char *a)
+{
+	size_t n = strlen(a);
+
+	if (strcmp(a, "--exec") == 0 || strcmp(a, "--exec-batch") == 0)
+		return true;
+	return n >= 2 && a[0] == '-' && a[1] != '-' && (a[n - 1] == 'x' || a[n - 1] == 'X') &&
+	       strspn(a + 1, "HIusigFalLp01qxX") == n - 1;
+}
+
+/* fd (fdfind on Debian) only lists what it finds, but -x|--exec CMD and
+ * -X|--exec-batch CMD run CMD on each result (the words after it, up to a
+ * `;`), as find -exec does: `fd -X rm -rf` deletes every file it finds.
+ * fd was an unknown program: that was medium, and `fd main` medium too. */
+static void rule_fd(struct cctx *x, struct cmdv *c)
+{
+	for (size_t i = 1; i < c->n; i++) {
+		size_t e = i + 1;
+		if (!fd_exec(c->w[i].val))
+			continue;
+		while (e < c->n && strcmp(c->w[e].val, ";") != 0)
+			e++;
+		rules_subcommand(x, c, i + 1, e);
+		i = e;
 	}
 }
 
@@ -2046,6 +2088,8 @@ const struct prog rules_fs[] = {
 	{"srm", 0, NULL, TIER_LOW, NULL, NULL, rule_delete},
 	{"wipe", 0, NULL, TIER_LOW, NULL, NULL, rule_delete}, FN("trash", rule_trash),
 	FN("trash-put", rule_trash), FN("rmtrash", rule_trash), FN("gio", rule_trash),
+	FN("gvfs-trash", rule_trash), FN("rimraf", rule_rimraf), FN("del-cli", rule_rimraf),
+	FN("fd", rule_fd), FN("fdfind", rule_fd),
 	{"trash-empty", 0, NULL, TIER_HIGH, "fs.delete", "empties the trash for good", NULL},
 	FN("find", rule_find), FN("mv", rule_copy), FN("cp", rule_copy), FN("ln", rule_copy),
 	FN("install", rule_copy), FN("cd", rule_cd), FN("pushd", rule_cd), FN("popd", rule_cd),

@@ -430,8 +430,17 @@ static void g_clean(struct cctx *x, struct cmdv *c)
 {
 	if (opt_short(c, 'n', "e") || opt_long(c, "--dry-run"))
 		return;
+	const char *tree = x->git_tree && x->git_tree[0] ? x->git_tree : x->cwd;
+
 	cls_add(x, TIER_HIGH, "git.clean", shell_span_words(x, c->w, c->n),
 	        "deletes untracked files");
+	/* with -d it deletes untracked directories whole: in a work tree at
+	 * / or the home (--work-tree=/, cd ~ in a dotfiles repository) that
+	 * is rm -rf of everything the index does not hold (a pathspec limits it) */
+	if (tree && paths_critical(x, tree) && opt_short(c, 'd', "e") &&
+	    opt_first(c, "e", NULL) == NULL)
+		cls_add(x, TIER_CRITICAL, "fs.delete.root", shell_span_words(x, c->w, c->n),
+		        "git clean -d deletes every untracked file and directory under %s", tree);
 }
 
 static void discard(struct cctx *x, const struct cmdv *c, const char *what)

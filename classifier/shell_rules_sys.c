@@ -89,12 +89,50 @@ static void rule_service(struct cctx *x, struct cmdv *c)
 	        "starts, stops or changes system services");
 }
 
+/* A crontab's text: each entry's command, after the five time fields or
+ * an @reboot-like one, is judged; cron runs it with sh, outside any
+ * sandbox (`echo '* * * * * rm -rf ~' | crontab -` was sys.cron alone,
+ * high). Comments and NAME=value lines set nothing that runs. */
+static void crontab_text(struct cctx *x, const char *t, size_t n, struct span sp)
+{
+	for (size_t i = 0; i < n;) {
+		const char *nl = memchr(t + i, '\n', n - i);
+		size_t e = nl ? (size_t)(nl - t) : n, p = i, w;
+		int fields = 5;
+		while (p < e && (t[p] == ' ' || t[p] == '\t'))
+			p++;
+		w = p;
+		while (w < e && t[w] != ' ' && t[w] != '\t' && t[w] != '=')
+			w++;
+		if (p == e || t[p] == '#' || (w < e && t[w] == '=')) {
+			i = e + 1;
+			continue;
+		}
+		if (t[p] == '@')
+			fields = 1;
+		for (int f = 0; f < fields && p < e; f++) {
+			while (p < e && t[p] != ' ' && t[p] != '\t')
+				p++;
+			while (p < e && (t[p] == ' ' || t[p] == '\t'))
+				p++;
+		}
+		if (p < e)
+			shell_script_text(x, arena_strndup(x->a, t + p, e - p), e - p, sp);
+		i = e + 1;
+	}
+}
+
 static void rule_crontab(struct cctx *x, struct cmdv *c)
 {
+	const struct word *f = opt_first(c, "u", NULL);
+
 	if (opt_short(c, 'l', "u"))
 		return;
 	cls_add(x, TIER_HIGH, "sys.cron", shell_span_words(x, c->w, c->n),
 	        opt_short(c, 'r', "u") ? "deletes the crontab" : "installs scheduled commands");
+	if ((f == NULL || strcmp(f->val, "-") == 0) && c->in_text &&
+	    (c->in == IN_DOC || c->in == IN_PIPE))
+		crontab_text(x, c->in_text, c->in_len, c->in_span);
 }
 
 static void rule_init(struct cctx *x, struct cmdv *c)

@@ -231,11 +231,14 @@ static long wrap_npx(struct cctx *x, struct cmdv *c, size_t at);
 static long wrap_node_pm(struct cctx *x, struct cmdv *c, size_t at);
 static long wrap_project_env(struct cctx *x, struct cmdv *c, size_t at);
 static long wrap_dotenv(struct cctx *x, struct cmdv *c, size_t at);
+static long wrap_dotenvx(struct cctx *x, struct cmdv *c, size_t at);
 static struct cmdv wrapper_head(const struct cmdv *c, size_t at);
 static long wrap_entr(struct cctx *x, struct cmdv *c, size_t at);
 static long wrap_logs(struct cctx *x, struct cmdv *c, size_t at);
 static long wrap_perf(struct cctx *x, struct cmdv *c, size_t at);
 static long wrap_each(struct cctx *x, struct cmdv *c, size_t at);
+static long wrap_capsh(struct cctx *x, struct cmdv *c, size_t at);
+static long wrap_vault(struct cctx *x, struct cmdv *c, size_t at);
 static void script_of_words(struct cctx *x, struct cmdv *c, size_t at, const char *who);
 
 static const char priv[] = "exec.privileged";
@@ -295,6 +298,17 @@ static const char *const long_unshare[] = {"--root", "--wd", "--setuid", "--setg
 	"--propagation", "--setgroups", "--map-user", "--map-group", "--map-users",
 	"--map-groups", "--load-interp", "--monotonic", "--boottime", NULL};
 static const char *const long_nsenter[] = {"--target", "--setuid", "--setgid", NULL};
+static const char *const long_vault[] = {"--env-file", "--account", "--session", "--project",
+	"--config", "--token", "--env", "--path", "--projectId", "--command", "--backend",
+	"--duration", "--region", "--mfa-token", NULL};
+static const char *const long_dotenvx[] = {"--env-file", "--env", "--env-keys-file",
+	"--env-vault-file", "--convention", "--ignore", NULL};
+static const char *const long_cpulimit[] = {"--limit", "--pid", "--exe", NULL};
+static const char *const long_machinectl[] = {"--machine", "--host", "--setenv", "--property",
+	"--uid", NULL};
+static const char *const long_prlimit[] = {"--pid", "--output", NULL};
+static const char *const long_systemd_cat[] = {"--identifier", "--priority",
+	"--stderr-priority", NULL};
 
 /* uv run's options that take a value; --with* install packages first. */
 static const char *const long_uv_run[] = {"--with", "--with-requirements", "--with-editable",
@@ -315,6 +329,7 @@ static const struct wrapper wrappers[] = {
 	{"csh", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
 	{"direnv", "exec", "", 1, NULL, NULL, wrap_project_env, NULL}, /* runs DIR/.envrc */
 	{"dotenv", NULL, "evcp", 0, NULL, NULL, wrap_dotenv, NULL},
+	{"dotenvx", "run", "fe", 0, NULL, NULL, wrap_dotenvx, long_dotenvx},
 	{"fakeroot", NULL, "lsib", 0, NULL, NULL, NULL, long_fakeroot},
 	{"faketime", NULL, "p", 1, NULL, NULL, NULL, NULL},
 	{"fish", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
@@ -418,6 +433,48 @@ static const struct wrapper wrappers[] = {
 	{"systemd-inhibit", NULL, "", 0, NULL, NULL, NULL, long_inhibit},
 	{"tini", NULL, "pe", 0, NULL, NULL, NULL, NULL},
 	{"torsocks", NULL, "uapP", 0, NULL, NULL, NULL, NULL},
+	/* daemontools', s6's and util-linux's: softlimit and prlimit set
+	 * limits, setlock FILE takes a lock, envdir DIR and envuidgid USER
+	 * set variables, trickle and cpulimit throttle, systemd-cat logs the
+	 * output (they were unknown: `prlimit -n10 rm -rf .` was medium) */
+	{"cpulimit", NULL, "lpe", 0, NULL, NULL, NULL, long_cpulimit},
+	{"dbus-launch", NULL, "", 0, NULL, NULL, NULL, NULL},
+	{"envdir", NULL, "", 1, NULL, NULL, NULL, NULL},
+	{"envuidgid", NULL, "", 1, NULL, NULL, NULL, NULL},
+	{"prlimit", NULL, "po", 0, NULL, NULL, NULL, long_prlimit},
+	{"s6-envdir", NULL, "c", 1, NULL, NULL, NULL, NULL},
+	{"setlock", NULL, "", 1, NULL, NULL, NULL, NULL},
+	{"softlimit", NULL, "madslfcoptr", 0, NULL, NULL, NULL, NULL},
+	{"systemd-cat", NULL, "tp", 0, NULL, NULL, NULL, long_systemd_cat},
+	{"trickle", NULL, "duwtlnL", 0, NULL, NULL, NULL, NULL},
+	/* run a command as USER, as containers' entrypoints do (gosu USER CMD) */
+	{"gosu", NULL, "", 1, priv, "runs a command as another user (gosu)", NULL, NULL},
+	/* machinectl shell [USER@]MACHINE CMD: .host is this machine, as root */
+	{"machinectl", "shell", "MHEp", 1, "sys.admin",
+	 "runs a command in a container or on the host (machinectl shell)", NULL, long_machinectl},
+	{"capsh", NULL, NULL, 0, NULL, NULL, wrap_capsh, NULL},
+	{"su-exec", NULL, "", 1, priv, "runs a command as another user (su-exec)", NULL, NULL},
+	{"setuidgid", NULL, "", 1, priv, "runs a command as another user (setuidgid)", NULL, NULL},
+	{"s6-setuidgid", NULL, "", 1, priv, "runs a command as another user (s6-setuidgid)", NULL,
+	 NULL},
+	/* secret managers: CMD gets their secrets in its environment (op run
+	 * [-- ] CMD, aws-vault exec PROFILE -- CMD, envchain NS CMD, sops
+	 * exec-env FILE 'CMD'); they were unknown programs, or net.fetch with
+	 * CMD unread (`op run -- rm -rf ~` was high) */
+	{"op", "run", "", 0, "secrets.read", "hands the command secrets from 1Password (op run)",
+	 wrap_vault, long_vault},
+	{"doppler", "run", "pc", 0, "secrets.read", "hands the command secrets from Doppler",
+	 wrap_vault, long_vault},
+	{"infisical", "run", "", 0, "secrets.read", "hands the command secrets from Infisical",
+	 wrap_vault, long_vault},
+	{"aws-vault", "exec", "d", 1, "secrets.read", "hands the command AWS credentials (aws-vault)",
+	 wrap_vault, long_vault},
+	{"chamber", "exec", "", 0, "secrets.read", "hands the command secrets from chamber",
+	 wrap_vault, long_vault},
+	{"envchain", NULL, "", 1, "secrets.read", "hands the command secrets from the keychain",
+	 NULL, NULL},
+	{"sops", "exec-env", "", 1, "secrets.read", "hands the command secrets sops decrypts",
+	 wrap_words, NULL},
 	/* run shell text: entr -s TEXT, watchexec TEXT, each of hyperfine's
 	 * and pee's operands, mispipe's two */
 	{"entr", NULL, "", 0, NULL, NULL, wrap_entr, NULL},
@@ -627,14 +684,16 @@ static void env_files(struct cctx *x, const struct cmdv *c, size_t at, char lett
 }
 
 /* dotenv [-e FILE]... CMD: CMD gets FILE's variables (.env without -e),
- * the secrets it holds; -p NAME prints one. */
-static long wrap_dotenv(struct cctx *x, struct cmdv *c, size_t at)
+ * the secrets it holds; -p NAME prints one. dotenvx run [-f FILE] -- CMD
+ * likewise (it was an unknown program: `dotenvx run -- rm -rf .` medium). */
+static long dotenv_run(struct cctx *x, struct cmdv *c, size_t at, char letter,
+                       const char *argopts)
 {
 	struct cmdv h = wrapper_head(c, at);
 	struct word env = c->w[0];
 
-	if (opt_short(&h, 'e', "evcp"))
-		env_files(x, c, at, 'e', "evcp");
+	if (opt_short(&h, letter, argopts) || opt_long(&h, "--env-file"))
+		env_files(x, c, at, letter, argopts);
 	else {
 		env.val = ".env";
 		env.len = 4;
@@ -642,6 +701,16 @@ static long wrap_dotenv(struct cctx *x, struct cmdv *c, size_t at)
 		paths_read(x, &env, env.val);
 	}
 	return rest_or_self(x, c, at);
+}
+
+static long wrap_dotenv(struct cctx *x, struct cmdv *c, size_t at)
+{
+	return dotenv_run(x, c, at, 'e', "evcp");
+}
+
+static long wrap_dotenvx(struct cctx *x, struct cmdv *c, size_t at)
+{
+	return dotenv_run(x, c, at, 'f', "fe");
 }
 
 /* uv run --with PKG CMD installs PKG (from the index) before running CMD;
@@ -1196,6 +1265,29 @@ static long wrap_su(struct cctx *x, struct cmdv *c, size_t at)
 	return -1;
 }
 
+/* capsh [OPTS] -- ARGS runs /bin/bash ARGS with the capabilities it set:
+ * `capsh -- -c CMD` runs CMD (it was sys.admin alone). Without -- it
+ * runs nothing of its own: the table's sys.admin. */
+static long wrap_capsh(struct cctx *x, struct cmdv *c, size_t at)
+{
+	(void)at;
+	for (size_t i = 1; i < c->n; i++) {
+		struct cmdv t = *c;
+		if (strcmp(c->w[i].val, "--") != 0)
+			continue;
+		t.w = c->w + i;
+		t.n = c->n - i;
+		record_self(x, c);
+		cls_add(x, TIER_HIGH, "sys.admin", shell_span_word(x, &c->w[0]),
+		        "runs a shell with the capabilities it sets (capsh --)");
+		if (!dash_c_script(x, &t, "c") && t.n > 1)
+			cls_add(x, x->o->unknown_program, "exec.script", shell_span_word(x, &t.w[1]),
+			        "runs the shell script %s, which airlock cannot see", t.w[1].val);
+		return -1;
+	}
+	return 0;
+}
+
 /* runuser -l USER -c CMD is su; runuser -u USER CMD... wraps a command. */
 static long wrap_runuser(struct cctx *x, struct cmdv *c, size_t at)
 {
@@ -1409,6 +1501,33 @@ static long wrap_words(struct cctx *x, struct cmdv *c, size_t at)
 	if (at < c->n)
 		script_of_words(x, c, at, c->w[0].val);
 	return -1;
+}
+
+/* A secret manager's run: --command TEXT (doppler, infisical) is a
+ * script; else the command follows a "--" (chamber exec SERVICE... --
+ * CMD), or the options. */
+static long wrap_vault(struct cctx *x, struct cmdv *c, size_t at)
+{
+	const char *v;
+	const struct word *w = opt_value(c, 0, "--command", NULL, &v);
+
+	/* what net_rules said of them before they were wrappers: an approved
+	 * call needs the network to reach the vault */
+	cls_add(x, TIER_HIGH, "net.fetch", shell_span_words(x, c->w, at),
+	        "%s fetches the secrets over the network", c->w[0].val);
+	if (w) {
+		record_self(x, c);
+		if (w->flags & (W_DYNAMIC | W_GLOB))
+			cls_add(x, TIER_HIGH, "exec.dynamic_command", shell_span_word(x, w),
+			        "%s --command runs text that is only known at run time", c->w[0].val);
+		else
+			shell_script_text(x, v, strlen(v), shell_span_word(x, w));
+		return -1;
+	}
+	for (size_t i = 2; i < c->n; i++)
+		if (strcmp(c->w[i].val, "--") == 0)
+			return rest_or_self(x, c, i + 1);
+	return rest_or_self(x, c, at);
 }
 
 /* mise exec|x [TOOL@VERSION...] -- CMD: the command follows the "--". */

@@ -545,6 +545,7 @@ enum meta_act {
 	M_RESTORE, /* .restore ?DB? FILE: the database's content replaced by FILE's */
 	M_ARCHIVE, /* .archive|.ar: -x writes files into -C DIR, -c|-u|-i reads them */
 	M_NONE,   /* any other sqlite3 dot-command: not SQL, nothing to judge */
+	M_LIST,   /* psql's listings (psql_lists), found by meta_psql_list only */
 };
 
 /* sqlite3 dot-commands and mysql's commands start a line; psql's
@@ -566,12 +567,47 @@ static const struct {
 	{"\\qecho", M_TEXT}, {"\\warn", M_TEXT}, {"\\if", M_TEXT}, {"\\elif", M_TEXT},
 	{"\\prompt", M_TEXT}, {"\\else", M_TEXT}, {"\\endif", M_TEXT}, {"\\unset", M_TEXT},
 	{"system", M_SHELL}, {"pager", M_SHELL}, {"tee", M_OUT}, {"source", M_READ},
+	{"\\d", M_LIST}, /* and psql's other listings: psql_lists */
 	{".", M_NONE}, /* last: .tables, .schema, ... */
 };
 
+/* psql's commands that only list or describe, or set how results are
+ * shown (\dt+, \l, \x): every \d... and these, each with S or + after
+ * it. Not mysql's: its \d sets the delimiter. */
+static const char *const psql_lists[] = {
+	"l",  "list", "x", "timing", "conninfo", "encoding", "errverbose", "q", "quit",
+	"?",  "a",    "t", "H",      "pset",     "lo_list",  "sf",         "sv", "z",
+	"h",  "help", "p", "print",  "r",        "reset",
+};
+
+/* Whether s[0..n) starts one of psql_lists or a \d listing; *al is set to
+ * the length of its name. */
+static bool meta_psql_list(const char *s, size_t n, size_t *al)
+{
+	size_t w = 1;
+
+	if (n < 2) /* a backslash ending the text: no name, and nothing past it */
+		return false;
+	while (w < n && (isalpha((unsigned char)s[w]) || s[w] == '_' || s[w] == '?'))
+		w++;
+	while (w > 2 && s[w - 1] == 'S') /* \dtS, \lS: system objects too */
+		w--;
+	*al = w;
+	while (*al < n && (s[*al] == 'S' || s[*al] == '+'))
+		(*al)++;
+	if (*al < n && s[*al] != ' ' && s[*al] != '\t' && s[*al] != '\\')
+		return false;
+	if (s[1] == 'd' && w <= 6)
+		return true;
+	for (size_t i = 0; i < nitems(psql_lists); i++)
+		if (strlen(psql_lists[i]) == w - 1 && strncmp(s + 1, psql_lists[i], w - 1) == 0)
+			return true;
+	return false;
+}
+
 /* The client command at s[0..n) (n up to the end of the line), or -1; *al
  * is set to the length of its name. Words (mysql's) match in any case. */
-static int meta_find(const char *s, size_t n, bool line_start, size_t *al)
+static int meta_find(const char *s, size_t n, bool line_start, bool mysql, size_t *al)
 {
 	size_t w = 1;
 
@@ -584,6 +620,8 @@ static int meta_find(const char *s, size_t n, bool line_start, size_t *al)
 		return -1;
 	for (size_t i = 0; i < nitems(metas); i++) {
 		size_t l = strlen(metas[i].name);
+		if (metas[i].act == M_LIST)
+			continue;
 		bool word = metas[i].name[0] != '\\' && metas[i].name[0] != '.';
 		if (l == w &&
 		    (word ? line_start && strncasecmp(s, metas[i].name, l) == 0
@@ -602,6 +640,11 @@ static int meta_find(const char *s, size_t n, bool line_start, size_t *al)
 			*al = w;
 			return (int)i;
 		}
+	if (!mysql && s[0] == '\\' && meta_psql_list(s, n, al)) {
+		for (size_t i = 0; i < nitems(metas); i++)
+			if (metas[i].act == M_LIST)
+				return (int)i;
+	}
 	if (line_start && s[0] == '.' && n > 1 && isalpha((unsigned char)s[1])) {
 		*al = w;
 		return (int)nitems(metas) - 1;
@@ -650,6 +693,14 @@ static void meta_output_command(struct cctx *x, const char *cmd, size_t n, struc
 	memcpy(t + 6, cmd, n);
 	t[n + 6] = '\0';
 	shell_script_text(x, t, n + 6, ds);
+}
+
+void sql_client_output(struct cctx *x, const struct word *w, const char *v, struct span sp)
+{
+	if (v[0] == '|')
+		meta_output_command(x, v + 1, strlen(v + 1), sp);
+	else if (v[0] != '\0')
+		paths_write(x, w, v, sp);
 }
 
 /* The file or |command argument [p, le) of an output, read or import. */
@@ -906,8 +957,38 @@ static void meta_run(struct cctx *x, int m, const char *arg, const char *le, str
 	case M_HOOK:
 	case M_TEXT:
 	case M_NONE:
+	case M_LIST:
 		break;
 	}
+}
+
+/* Where the arguments of command m, starting at p, end: psql ends them at
+ * an unquoted backslash, which starts the next command on the line
+ * (`\echo x \! CMD` runs CMD); \! and \copy take the whole line, as
+ * \o, \g and \w do after a |. Inside '...' a backslash escapes. */
+static const char *meta_args_end(int m, const char *p, const char *le)
+{
+	const char *q = p;
+
+	if (metas[m].name[0] != '\\' || metas[m].act == M_SHELL || metas[m].act == M_COPY)
+		return le;
+	while (q < le && (*q == ' ' || *q == '\t'))
+		q++;
+	if (metas[m].act == M_OUT && q < le &&
+	    (*q == '|' || ((*q == '\'' || *q == '"') && q + 1 < le && q[1] == '|')))
+		return le;
+	for (; q < le; q++) {
+		char c = *q;
+		if (c == '\\')
+			return q;
+		if (c != '\'' && c != '"' && c != '`')
+			continue;
+		for (q++; q < le && *q != c; q++)
+			q += c == '\'' && *q == '\\' && q + 1 < le;
+		if (q >= le)
+			return le;
+	}
+	return le;
 }
 
 /* Where the text stands between lines: in a quote ('\'', '"', '$' for
@@ -943,7 +1024,8 @@ static size_t meta_start(const char *sql, size_t b, size_t e, struct meta_state 
 		} else if (c == '\'' || c == '"' || (c == '$' && d == '$')) {
 			st->q = c;
 			i += c == '$';
-		} else if ((i == b || c == '\\') && (*m = meta_find(sql + i, e - i, i == b, al)) >= 0) {
+		} else if ((i == b || c == '\\') &&
+		           (*m = meta_find(sql + i, e - i, i == b, st->mysql, al)) >= 0) {
 			return i;
 		}
 	}
@@ -961,14 +1043,22 @@ void sql_dot_commands(struct cctx *x, char *sql, size_t len, bool exact, size_t 
 		int m = -1;
 		while (b < e && (sql[b] == ' ' || sql[b] == '\t'))
 			b++;
-		b = meta_start(sql, b, e, &st, &m, &al);
-		if (b < e) {
+		/* one line may hold several psql commands (\echo x \! CMD), and
+		 * `\\` goes back to SQL (\echo x \\ DROP TABLE t) */
+		while ((b = meta_start(sql, b, e, &st, &m, &al)) < e) {
 			/* the argument is bounded by this line: sql need not end in NUL */
-			meta_run(x, m, sql + b + al, sql + e, exact ? cls_span(x, base + b, e - b) : sp);
+			size_t ae = (size_t)(meta_args_end(m, sql + b + al, sql + e) - sql);
+			meta_run(x, m, sql + b + al, sql + ae, exact ? cls_span(x, base + b, ae - b) : sp);
 			/* blanked so the SQL parser sees SQL; not when the quoting
 			 * before it is ambiguous: the server may read it as SQL */
 			if (!st.ambiguous)
-				memset(sql + b, ' ', e - b);
+				memset(sql + b, ' ', ae - b);
+			if (ae + 1 < e && sql[ae] == '\\' && sql[ae + 1] == '\\') {
+				if (!st.ambiguous)
+					memset(sql + ae, ' ', 2);
+				ae += 2;
+			}
+			b = ae;
 		}
 		i = e + 1;
 	}
