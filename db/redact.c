@@ -343,6 +343,8 @@ static bool credential_value(const char *s, size_t v, size_t e)
 	return e - v >= 8 && secret_value(s, v, e) && looks_random(s + v, e - v);
 }
 
+static size_t names_longest; /* of password_names and credential_names */
+
 /* True when s[0, len) is one of names, in any case. */
 static bool name_is(const char *s, size_t len, const char *const *names, size_t n)
 {
@@ -384,6 +386,17 @@ static void value_at(const char *s, size_t n, size_t j, size_t *v, size_t *e)
 	*e = j;
 }
 
+/* False when the value value_at() finds at j starts so that secret_value()
+ * refuses it: a $variable or a marker. */
+static bool secret_start(const char *s, size_t n, size_t j)
+{
+	if (j < n && s[j] == '\\' && j + 1 < n && s[j + 1] == '"')
+		j++;
+	if (j < n && (s[j] == '"' || s[j] == '\''))
+		j++;
+	return !(j < n && (s[j] == '$' || (n - j >= 10 && memcmp(s + j, "[REDACTED:", 10) == 0)));
+}
+
 /*
  * NAME=VALUE, NAME: VALUE (YAML) or "NAME": "VALUE" (JSON, escaped too)
  * for a password name: the value, quoted or not. A value that is already
@@ -405,8 +418,11 @@ static bool match_password(const char *s, size_t n, size_t i, struct match *m)
 	 * this runs at most offsets of every text the log stores, and the
 	 * word is rarely a key. The key's closing quote (JSON), blanks (a git
 	 * config's `smtpPass = x`, an INI file's), then one '=' or ':'. */
-	while (w < n && (isalnum((unsigned char)s[w]) || s[w] == '_' || s[w] == '-'))
+	while (w < n && w - i <= names_longest &&
+	       (isalnum((unsigned char)s[w]) || s[w] == '_' || s[w] == '-'))
 		w++;
+	if (w - i > names_longest) /* no name is that long: and a long word, */
+		return false;      /* scanned to its end at each offset, was quadratic */
 	for (j = w; j < n && (s[j] == '"' || s[j] == '\\' || s[j] == '\'');)
 		j++;
 	while (j < n && (s[j] == ' ' || s[j] == '\t'))
@@ -418,6 +434,11 @@ static bool match_password(const char *s, size_t n, size_t i, struct match *m)
 		return false;
 	for (j++; j < n && (s[j] == ' ' || s[j] == '\t');)
 		j++;
+	/* a value secret_value() refuses by its start is refused before it is
+	 * scanned to its end: "password=$password=$..." scanned the whole
+	 * rest at each name, 7 s for 100 KB of a call's output */
+	if (!secret_start(s, n, j))
+		return false;
 	value_at(s, n, j, &v, &e);
 	if (credential ? !credential_value(s, v, e) : !secret_value(s, v, e))
 		return false;
@@ -489,13 +510,19 @@ static bool prog_is(const char *name, size_t n, const char *prog)
  * /usr/bin/curl. */
 static bool text_runs(const struct runs *r, const char *prog)
 {
-	const char *s = r->s;
+	/* what ends a command, NUL too: a table, as this runs for each
+	 * option-like word of every stored text */
+	static const bool stop_at[256] = {[0] = true, [';'] = true, ['&'] = true, ['|'] = true,
+	                                  ['('] = true, ['`'] = true, ['\n'] = true};
+	const char *s = r->s, *p;
 	size_t b = r->i, stop = r->i > SEGMENT_BACK ? r->i - SEGMENT_BACK : 0;
+	size_t pl = strlen(prog) - (prog[strlen(prog) - 1] == '*');
 
-	while (b > stop && s[b - 1] && !strchr(";&|(`\n", s[b - 1]))
+	while (b > stop && !stop_at[(unsigned char)s[b - 1]])
 		b--;
-	for (size_t w = b; w < r->i; w++) {
-		size_t e = w;
+	/* each word that starts with prog's name (memmem finds the few) */
+	for (p = s + b; (p = memmem(p, r->i - (size_t)(p - s), prog, pl)) != NULL; p++) {
+		size_t w = (size_t)(p - s), e = w;
 		if (w > b && !isspace((unsigned char)s[w - 1]) && !strchr("/\"'", s[w - 1]))
 			continue;
 		while (e < r->i && !isspace((unsigned char)s[e]) && !strchr("/\"'", s[e]))
@@ -837,6 +864,12 @@ static void starts_init(void)
 	starts_names(match_secret_name, secret_names, nitems(secret_names));
 	starts_names(match_password, password_names, nitems(password_names));
 	starts_names(match_password, credential_names, nitems(credential_names));
+	for (size_t i = 0; i < nitems(password_names); i++)
+		if (strlen(password_names[i]) > names_longest)
+			names_longest = strlen(password_names[i]);
+	for (size_t i = 0; i < nitems(credential_names); i++)
+		if (strlen(credential_names[i]) > names_longest)
+			names_longest = strlen(credential_names[i]);
 }
 
 /* Tries the matchers among only (bits of matchers[]) that may start at s[i]. */
