@@ -70,10 +70,10 @@ check "-V prints the version, as the synopsis says" sh -c '"$1" -V </dev/null | 
 [ "$render" = 1 ] && check "the man page prints [profile \"NAME\"]" sh -c \
 	'man -l "$1/docs/airlock.1" 2>/dev/null | col -b | grep -q "\[profile \"NAME\"\]"' _ "$top"
 
-# --line-cap: plain bytes, 1024 up, no suffix (airlock(1))
+# --line-cap: bytes, 1024 up, an optional k/m/g suffix (airlock(1))
 lc() { "$A" gate --line-cap "$1" </dev/null >/dev/null 2>&1; echo $?; }
-expect_eq "--line-cap takes 1024 and 16777216, not 1000 or 16M" "$(lc 1024) $(lc 16777216) $(lc 1000) $(lc 16M)" "0 0 2 2"
-check "airlock(1) says --line-cap takes no suffix" grep -q 'k/M suffix' "$top/docs/airlock.1"
+expect_eq "--line-cap takes 1024, 16777216 and 16m, not 1000 or 17g" "$(lc 1024) $(lc 16777216) $(lc 16m) $(lc 1000) $(lc 17g)" "0 0 0 2 2"
+check "airlock(1) says --line-cap takes a k, m or g suffix" grep -q 'binary k, m or g suffix' "$top/docs/airlock.1"
 
 # --- README: airlock gate ---------------------------------------------------
 out=$(echo '{"id":"c1","tool":"shell","input":{"command":"ls"}}' | "$A" gate 2>/dev/null)
@@ -107,11 +107,11 @@ if [ "$render" = 1 ]; then
 fi
 # README: Claude Code rules paste, those for tools airlock has no subject
 # for are errors
-for r in 'Bash(git diff:*)' 'Read(./.env)' 'Edit(src/**)' 'Write(docs/**)' 'WebFetch(domain:example.com)' mcp__github__create_issue; do
+for r in 'Bash(git diff:*)' 'Read(./.env)' 'Edit(src/**)' 'Write(docs/**)' 'WebFetch(domain:example.com)' mcp__github__create_issue 'Glob(src/**)' 'NotebookEdit(x.ipynb)'; do
 	printf '[rules]\n\tallow = %s\n' "$r" >"$d/cc.policy" && chmod 600 "$d/cc.policy"
 	check "a pasted Claude Code rule: $r" "$A" policy check "$d/cc.policy"
 done
-for r in WebSearch 'Glob(src/**)' 'NotebookEdit(x.ipynb)'; do
+for r in WebSearch Task 'Glob'; do
 	printf '[rules]\n\tallow = %s\n' "$r" >"$d/cc.policy" && chmod 600 "$d/cc.policy"
 	"$A" policy check "$d/cc.policy" >/dev/null 2>&1
 	expect_eq "a Claude Code rule airlock has no subject for is an error: $r" $? 2
