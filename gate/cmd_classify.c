@@ -18,6 +18,7 @@
 #include "core/util.h"
 #include "exec/exec.h"
 #include "gate/commands.h"
+#include "gate/pipeline.h"
 #include "gate/protocol.h"
 #include "policy/policy.h"
 
@@ -25,7 +26,8 @@ static const char classify_usage[] =
 	"usage: airlock classify [--format json|text] [--explain] [--policy FILE]\n"
 	"                        [--workdir DIR] [--shell CMD | --sql SQL]\n"
 	"Reads tool calls on stdin (or one --shell/--sql string) and prints one verdict\n"
-	"per call: {\"id\",\"tool\",\"tier\",\"action\",\"rules\",\"reasons\"}. Runs nothing.\n";
+	"per call: {\"id\",\"tool\",\"tier\",\"rules\",\"reasons\",\"spans\",\"action\"}.\n"
+	"Runs nothing.\n";
 
 struct classify_ctx {
 	struct policy *policy;
@@ -121,6 +123,7 @@ static void classify_one(struct classify_ctx *cx, const struct call *c, FILE *f)
 	struct plan pl = {0};
 
 	policy_decide(cx->policy, c, v, time(NULL), &pl);
+	gate_deny_elsewhere(cx->copts.workdir, c, &pl);
 	if (cx->text) {
 		print_text(f, cx, c, v, &pl);
 	} else {

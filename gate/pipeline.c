@@ -528,17 +528,16 @@ static int ask(struct gate *g, const struct call *c, const struct verdict *v,
 /* A cwd the call names that is not the workdir: the classifier reads the
  * call's paths from its cwd, but tools run in the workdir, so such a call
  * would be judged on one set of paths and run on another. It is denied. */
-static void deny_elsewhere(struct gate *g, const struct call *c, struct plan *pl)
+void gate_deny_elsewhere(const char *workdir, const struct call *c, struct plan *pl)
 {
 	char real[PATH_MAX];
 
-	if (c->cwd == NULL ||
-	    (realpath(c->cwd, real) && g->workdir && strcmp(real, g->workdir) == 0))
+	if (c->cwd == NULL || (realpath(c->cwd, real) && workdir && strcmp(real, workdir) == 0))
 		return;
 	free(pl->reason);
 	pl->reason = xasprintf("the call's cwd %s is not the workdir %s, where calls run: "
 	                       "leave cwd out, or start airlock in that directory",
-	                       c->cwd, g->workdir ? g->workdir : "(none)");
+	                       c->cwd, workdir ? workdir : "(none)");
 	pl->action = ACTION_DENY;
 }
 
@@ -575,7 +574,7 @@ struct outcome *gate_call(struct gate *g, const struct call *c, struct verdict *
 		late_flush(g);
 	plan_decide(g, c, v, &pl);
 	redact_granted(g, &pl);
-	deny_elsewhere(g, c, &pl);
+	gate_deny_elsewhere(g->workdir, c, &pl);
 	if (pl.action == ACTION_ASK) {
 		if (ask(g, c, v, &pl, &pv, &edited, o) < 0 && o->audit_id == 0)
 			goto out; /* not even received: nothing more can be recorded */

@@ -64,6 +64,10 @@ size_t gate_pending(struct gate *g);
  * a pidfd (an old kernel) it is never seen gone. Call once, before calls.
  */
 void gate_set_requester(struct gate *g, pid_t pid);
+/* Turns pl into a deny, with the reason, when c names a cwd that is not
+ * workdir (a real path; NULL: none): the gate and airlock classify, which
+ * shows what the gate does, decide it alike. */
+void gate_deny_elsewhere(const char *workdir, const struct call *c, struct plan *pl);
 /* The same for results written to fd (mcp's and the gate's stdout): gone
  * once a pipe or socket there has no reader left. Other kinds of file
  * (a terminal, a regular file) are not watched. Borrows fd. */

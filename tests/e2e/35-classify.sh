@@ -60,4 +60,15 @@ expect_eq "writing in the workdir is medium" "$(jq -r 'select(.id==4) | .tier' "
 expect_eq "a key in an http body" "$(jq -r 'select(.id==5) | .rules | index("secrets.exfiltrate") != null' "$d/out.jsonl")" true
 check "classify runs nothing" test -f "$d/wd/canary"
 check "classify creates nothing" test ! -e "$d/wd/canary-gone"
+
+# A call naming a cwd other than the workdir: the gate denies it (judged
+# from one place, run in another), and classify, which shows what the gate
+# does, said auto (docs review).
+mkdir -p "$d/wd/sub"
+printf '{"id":"c","tool":"shell","input":{"command":"ls","cwd":"%s"}}\n' "$d/wd/sub" |
+	classify --explain > "$d/cwd.out"
+expect_eq "a cwd elsewhere: denied, as the gate does" "$(jq -r .action "$d/cwd.out")" deny
+check "... saying why" jq -e '.policy | contains("is not the workdir")' "$d/cwd.out"
+printf '{"id":"c","tool":"shell","input":{"command":"ls","cwd":"%s"}}\n' "$d/wd" | classify > "$d/cwd2.out"
+expect_eq "the workdir's own cwd: auto" "$(jq -r .action "$d/cwd2.out")" auto
 finish
