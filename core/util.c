@@ -308,15 +308,23 @@ bool utf8_valid(const char *p, size_t n)
 	return true;
 }
 
+bool utf8_selector_hides(uint32_t prev, uint32_t cp)
+{
+	if (cp < 0xfe00 || cp > 0xfe0f)
+		return false;
+	return cp != 0xfe0f || prev == 0 || (prev >= 0xfe00 && prev <= 0xfe0f);
+}
+
 void buf_append_shown(struct buf *b, const char *p, size_t n, unsigned keep)
 {
 	const unsigned char *u = (const unsigned char *)p;
 	size_t run = 0, k;
-	uint32_t cp;
+	uint32_t cp, prev = 0;
 
-	for (size_t i = 0; i < n; i += k) {
+	for (size_t i = 0; i < n; i += k, prev = cp) {
+		cp = 0;
 		k = utf8_decode(u + i, n - i, &cp);
-		if (k > 1 ? !utf8_hidden(cp)
+		if (k > 1 ? !utf8_hidden(cp) && !utf8_selector_hides(prev, cp)
 		          : k == 1 && ((cp >= 0x20 && cp != 0x7f) || (cp == '\t' && (keep & SHOWN_TAB)) ||
 		                       (cp == '\n' && (keep & SHOWN_NEWLINE))))
 			continue;

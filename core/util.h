@@ -77,13 +77,19 @@ size_t utf8_decode(const unsigned char *p, size_t n, uint32_t *cp);
  * controls, bidi embeddings, overrides and isolates ("Trojan Source"),
  * zero-width and other invisible characters. */
 bool utf8_hidden(uint32_t cp);
+/* True for a variation selector (U+FE00-FE0F) that shows nothing and can
+ * carry data, after the code point prev (0: none): any but one U+FE0F
+ * right after a character that is no selector (an emoji's own). Two per
+ * byte after an emoji hid 'rm -rf ~' in run("😀") for a decoder to eval. */
+bool utf8_selector_hides(uint32_t prev, uint32_t cp);
 /* Returns true when p[0..n) is valid UTF-8 with no NUL bytes. */
 bool utf8_valid(const char *p, size_t n);
 /*
  * Appends p[0..n) fit for a terminal: control bytes (C0 and DEL, but tab
  * and newline when keep says so) and bytes that are not valid UTF-8 become
  * \xNN text, and code points that reorder or hide text (utf8_hidden: C1,
- * bidi, zero-width) \uNNNN, so what an agent or a file holds cannot move
+ * bidi, zero-width; the selectors utf8_selector_hides() names) \uNNNN, so
+ * what an agent or a file holds cannot move
  * the cursor, repaint the screen, change the terminal's state or read as
  * something else. The one escaper behind every printed summary, diff line
  * and log row.

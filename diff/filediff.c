@@ -104,45 +104,20 @@ struct patch_out {
 	struct buf b;
 };
 
-/* A variation selector that shows nothing and may carry data: any but one
- * U+FE0F right after a character that is no selector. */
-static bool selector_hides(uint32_t prev, uint32_t cp)
-{
-	if (cp < 0xfe00 || cp > 0xfe0f)
-		return false;
-	return cp != 0xfe0f || prev == 0 || (prev >= 0xfe00 && prev <= 0xfe0f);
-}
-
 /* Control bytes, invalid UTF-8 and characters that reorder or hide text
  * (C1, bidi embeddings, overrides and isolates: "Trojan Source", a line
- * that reads as a comment but is code; zero-width ones) are shown escaped
- * (core's buf_append_shown); tabs stay, and a line's final newline when
- * keep_newline says so. So are the variation selectors U+FE00-FE0F but
- * one U+FE0F after a character (an emoji's): two of them per byte after
- * an emoji carried 'rm -rf ~' in run("😀") unseen, for a decoder to eval. */
+ * that reads as a comment but is code; zero-width ones; the variation
+ * selectors but an emoji's one U+FE0F) are shown escaped (core's
+ * buf_append_shown); tabs stay, and a line's final newline when
+ * keep_newline says so. */
 void diff_escape(struct buf *b, const char *p, size_t n, bool keep_newline)
 {
-	const unsigned char *u = (const unsigned char *)p;
 	bool nl = keep_newline && n > 0 && p[n - 1] == '\n';
-	size_t run = 0, k;
-	uint32_t cp, prev = 0;
 
-	n -= nl;
-	for (size_t i = 0; i < n; i += k, prev = cp) {
-		cp = 0;
-		k = utf8_decode(u + i, n - i, &cp);
-		k = k ? k : 1;
-		if (!selector_hides(prev, cp))
-			continue;
-		buf_append_shown(b, p + run, i - run, SHOWN_TAB);
-		buf_printf(b, "\\u%04x", (unsigned)cp);
-		run = i + k;
-	}
-	buf_append_shown(b, p + run, n - run, SHOWN_TAB);
+	buf_append_shown(b, p, n - nl, SHOWN_TAB);
 	if (nl)
 		buf_append(b, "\n", 1);
 }
-
 
 char *diff_shown(const char *s)
 {
