@@ -28,7 +28,7 @@ call() {
 	call curl 'curl -u a:'
 	call real 'x password=hunter2 '
 } > "$d/in"
-(cd "$d/wd" && timeout 120 "$AIRLOCK" gate --no-tty --db "$db" < "$d/in" > "$d/out" 2> "$d/err")
+(cd "$d/wd" && timeout -k 10 120 "$AIRLOCK" gate --no-tty --db "$db" < "$d/in" > "$d/out" 2> "$d/err")
 expect_eq "every call recorded within the backstop" "$?" 0
 expect_eq "five results" "$(wc -l < "$d/out")" 5
 for id in pw marker mysql curl real; do
