@@ -104,6 +104,9 @@ struct guard_note {
 	struct guard_nested *nested; /* what each .git was, sorted by id; owned */
 	size_t nnested;
 	bool nested_unknown;      /* the search failed: none counts as made */
+	char **marks;             /* the workdir index's entries marked
+	                           * assume-unchanged or skip-worktree, sorted;
+	                           * owned, NULL when none */
 	struct guard_file *files; /* rebase todos and included configs; owned */
 	size_t nfiles;
 	struct guard_id refs_id[2]; /* .git/refs and the common dir's refs */
@@ -539,6 +542,19 @@ bool gitdir_common_read(const char *gitdir, char common[PATH_MAX]);
  * *links (strv_free); 0, or -1 when the index cannot be read or parsed
  * (what was pushed stays). */
 int gitindex_gitlinks(const char *gitdir, char ***links);
+/* gitindex_gitlinks() that also pushes to *hidden (NULL: not asked) the
+ * path of each entry marked assume-unchanged or skip-worktree, which git
+ * status and git diff pass by ("" for a split index's unnamed one). */
+int gitindex_read(const char *gitdir, char ***links, char ***hidden);
+/* Clears those marks in gitdir's index file (its split index's shared
+ * part is not rewritten: its name is its hash) but on the entries keep
+ * names (sorted by strcmp; NULL: none), by a new file renamed over it,
+ * its trailer made again with the hash that made it (none with
+ * index.skipHash's zeros); the paths cleared in a new vector in *cleared
+ * (NULL: none). 0, or -1 when the index cannot be read, its trailer
+ * matches no hash, or it cannot be written. Loads libcrypto when the
+ * file is read. */
+int gitindex_unhide(const char *gitdir, char *const *keep, char ***cleared);
 /* The gitlinks of the index image buf (len bytes), pushed to *links; -1
  * when it does not parse (a split index's shared part is not read). For
  * the fuzzer (tests/fuzz/fuzz_gitindex.c). */

@@ -1252,6 +1252,11 @@ static void act_since(int dfd, const char *name, const char *shown, enum guard_k
 		act(dfd, name, shown, kind, &id, b);
 }
 
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
 static int nested_cmp(const void *a, const void *b)
 {
 	const struct guard_nested *x = a, *y = b;
@@ -1264,16 +1269,17 @@ static int nested_cmp(const void *a, const void *b)
 /* The .git of each gitlink in the index of the repository whose worktree
  * is top, added to *gitdirs unless there; only those in the workdir wd,
  * and not reached through a link: git does not enter one, and the sweep
- * must not act outside the workdir. */
-static void gitlinks_add(const char *wd, const char *top, char ***gitdirs)
+ * must not act outside the workdir. The index's marked entries go to
+ * *marks (NULL: not asked). */
+static void gitlinks_add(const char *wd, const char *top, char ***gitdirs, char ***marks)
 {
 	char gd[PATH_MAX], real[PATH_MAX], **links = NULL, *own = xasprintf("%s/.git", top);
 	struct stat st;
 
 	/* .git a directory, else a file naming one; unreadable: the search
 	 * stands alone */
-	if (gitindex_gitlinks(own, &links) < 0 && links == NULL && gitdir_file_read(top, gd))
-		(void)gitindex_gitlinks(gd, &links);
+	if (gitindex_read(own, &links, marks) < 0 && links == NULL && gitdir_file_read(top, gd))
+		(void)gitindex_read(gd, &links, marks);
 	for (char **l = links; l && *l; l++) {
 		char *dir = xasprintf("%s/%s", top, *l), *dotgit = xasprintf("%s/.git", dir);
 		if (!strv_contains(*gitdirs, dotgit) && lstat(dotgit, &st) == 0 &&
@@ -1291,23 +1297,27 @@ static void gitlinks_add(const char *wd, const char *top, char ***gitdirs)
  * workdir's index and in each nested repository's, added to *gitdirs.
  * The host's git enters a gitlink wherever it lies, ignored or not, and
  * its `git status` in one enters that one's gitlinks in turn; the run can
- * write any of those indexes (`git add -f node_modules/x`). */
-static void nested_gitlinks(const struct guard_note *g, char ***gitdirs)
+ * write any of those indexes (`git add -f node_modules/x`). The
+ * workdir's own index's marked entries go to *marks, sorted. */
+static void nested_gitlinks(const struct guard_note *g, char ***gitdirs, char ***marks)
 {
 	const char *wd = g->root[GUARD_WD];
 
-	gitlinks_add(wd, wd, gitdirs);
+	gitlinks_add(wd, wd, gitdirs, marks);
+	if (*marks)
+		qsort(*marks, strv_len(*marks), sizeof(**marks), str_cmp);
 	for (size_t i = 0; *gitdirs && (*gitdirs)[i]; i++) { /* grows as it goes */
 		char *top = xstrdup((*gitdirs)[i]);
 		path_up(top);
-		gitlinks_add(wd, top, gitdirs);
+		gitlinks_add(wd, top, gitdirs, NULL);
 		free(top);
 	}
 }
 
 /* The nested .git entries under g's workdir: 0 with a new vector in
- * *gitdirs (NULL: none), or -1 with *errstr. */
-static int nested_find(const struct guard_note *g, char ***gitdirs, char **errstr)
+ * *gitdirs (NULL: none) and the marked entries of the workdir's index in
+ * another in *marks, or -1 with *errstr. */
+static int nested_find(const struct guard_note *g, char ***gitdirs, char ***marks, char **errstr)
 {
 	char **found = NULL;
 	size_t n;
@@ -1316,7 +1326,7 @@ static int nested_find(const struct guard_note *g, char ***gitdirs, char **errst
 
 	strv_free(found);
 	if (rc == 0)
-		nested_gitlinks(g, gitdirs);
+		nested_gitlinks(g, gitdirs, marks);
 	return rc;
 }
 
@@ -1418,7 +1428,7 @@ static void note_nested(struct guard_note *g, char *const *skip)
 	struct stat st;
 
 	g->skip = strv_dup(skip);
-	if (nested_find(g, &gitdirs, &err) < 0) {
+	if (nested_find(g, &gitdirs, &g->marks, &err) < 0) {
 		g->nested_unknown = true; /* each counts as there before */
 		free(err);
 		return;
@@ -1531,6 +1541,57 @@ static void sweep_nested_gitdir(const struct guard_note *g, const struct guard_n
 	}
 }
 
+/* The git directory whose index is the workdir's, when the sweep may
+ * write it (in the workdir, or a linked worktree's own), resolved into
+ * real; else false. */
+static bool marks_dir(const struct guard_note *g, char real[PATH_MAX])
+{
+	const char *wd = g->root[GUARD_WD], *wt = g->root[GUARD_WTDIR];
+	char gd[PATH_MAX], *own = xasprintf("%s/.git", wd);
+	struct stat st;
+	bool ok = lstat(own, &st) == 0 && S_ISDIR(st.st_mode) ? realpath(own, real) != NULL
+	          : gitdir_file_read(wd, gd)                   ? realpath(gd, real) != NULL
+	                                                       : false;
+
+	free(own);
+	return ok && ((path_contains(wd, real) && strcmp(real, wd) != 0) ||
+	              (wt && strcmp(real, wt) == 0));
+}
+
+/*
+ * Clears the assume-unchanged and skip-worktree marks the run set in the
+ * workdir's index (after: the entries marked now, sorted): git status and
+ * git diff pass such an entry by, so a run that marked the Makefile and
+ * then edited it showed the host no change while make ran the edit. The
+ * user's own marks (noted before the run) stay. Costs nothing unless a
+ * mark is new: then a read, a hash and a write of the index.
+ */
+static void sweep_marks(const struct guard_note *g, char *const *after, struct buf *b)
+{
+	char real[PATH_MAX], **cleared = NULL;
+	size_t n = 0, left = 0;
+	int rc = -1;
+
+	for (char *const *m = after; m && *m; m++)
+		n += !(g->marks && bsearch(m, g->marks, strv_len(g->marks), sizeof(*m), str_cmp));
+	if (n == 0 || g->nested_unknown)
+		return;
+	if (marks_dir(g, real))
+		rc = gitindex_unhide(real, g->marks, &cleared);
+	left = n - (rc == 0 ? strv_len(cleared) : 0);
+	for (size_t i = 0; cleared && cleared[i] && i < 4; i++)
+		buf_printf(b, "%sthe assume-unchanged or skip-worktree mark of %s in the index",
+		           b->len ? ", " : "", cleared[i][0] ? cleared[i] : "an entry (split index)");
+	if (strv_len(cleared) > 4)
+		buf_printf(b, " and of %zu more", strv_len(cleared) - 4);
+	if (left)
+		buf_printf(b, "%s%zu assume-unchanged or skip-worktree mark%s in the index (could not "
+		              "be removed: `git ls-files -v | grep '^[a-zS]'` lists them; git status "
+		              "does not show their changes)",
+		           b->len ? ", " : "", left, left == 1 ? "" : "s");
+	strv_free(cleared);
+}
+
 /* A .git file or link at path naming real, a directory that holds it (the
  * workdir itself, `gitdir: ..`): git takes that worktree for the git
  * directory, its config, hooks/ and logs/ plain project files there (the
@@ -1556,14 +1617,16 @@ static void nested_drop_holder(const struct guard_note *g, const char *path,
 static void sweep_nested(const struct guard_note *g, struct buf *b)
 {
 	const char *wd = g->root[GUARD_WD];
-	char **gitdirs = NULL, *err = NULL, real[PATH_MAX];
+	char **gitdirs = NULL, **marks = NULL, *err = NULL, real[PATH_MAX];
 	size_t wl = strlen(wd);
 	struct stat st;
 
-	if (nested_find(g, &gitdirs, &err) < 0) { /* the workdir is gone: so is what */
-		free(err);                               /* the host's git would run */
+	if (nested_find(g, &gitdirs, &marks, &err) < 0) { /* the workdir is gone: so is */
+		free(err);                                       /* what the host's git would run */
 		return;
 	}
+	sweep_marks(g, marks, b);
+	strv_free(marks);
 	for (char **p = gitdirs; p && *p; p++) {
 		char *top = xstrdup(*p);
 		path_up(top);
@@ -2361,6 +2424,7 @@ void guard_note_clear(struct guard_note *g)
 	free(g->specials);
 	strv_free(g->skip);
 	free(g->nested);
+	strv_free(g->marks);
 	for (size_t i = 0; i < g->nfiles; i++)
 		free(g->files[i].path);
 	free(g->files);

@@ -1,0 +1,28 @@
+#!/bin/sh
+# 123-sandbox-review10.sh: what the tenth hostile review of the sandbox
+# found, each failing before its fix: an assume-unchanged or skip-worktree
+# mark a call set in the index, which left the host's git status and git
+# diff silent about its edit of the Makefile while make ran it.
+. tests/e2e/lib.sh
+need git
+tmpdir_make
+unset XDG_STATE_HOME
+d=$T_DIR HOME="$T_DIR/home" && export HOME && mkdir -p "$HOME"
+G() { git -c user.email=a@b -c user.name=a "$@"; }
+
+# ---- index marks that hide an edit from review ----
+for fmt in sha1 sha256; do
+	w="$d/marks-$fmt"
+	git init -q --object-format=$fmt "$w"
+	printf 'all:\n\techo ok\n' >"$w/Makefile" && echo a >"$w/mine" && echo b >"$w/c.txt"
+	G -C "$w" add -A && G -C "$w" commit -qm i && git -C "$w" update-index --assume-unchanged mine
+	r=$(cd "$w" && "$AIRLOCK" exec --profile workspace -- sh -c 'git update-index --assume-unchanged Makefile
+git update-index --skip-worktree c.txt; printf "all:\n\techo pwned\n" >Makefile; echo x >c.txt' 2>&1)
+	expect_eq "$fmt: the host's git status shows the edits the marks hid" \
+		"$(git -C "$w" status --short | tr '\n' ' ')" " M Makefile  M c.txt "
+	expect_eq "$fmt: the user's own mark stays" "$(git -C "$w" ls-files -v mine)" "h mine"
+	expect_eq "$fmt: the call is told" "$(echo "$r" | grep -c 'mark of Makefile in the index')" 1
+	check "$fmt: the index still verifies" git -C "$w" fsck --no-dangling
+done
+
+finish
