@@ -499,6 +499,8 @@ struct search_globs {
 	char *const *keep; /* in: profile->keep_globs */
 	char **hidden;     /* out: what hide matches; a new vector (NULL: none) */
 	char **kept;       /* out: what keep matches */
+	char **airlocks;   /* out: each .airlock below the top (a nested
+	                    * project's policy); a new vector (NULL: none) */
 };
 /* secrets_find() that, with globs, also finds what globs asks for (a
  * search without holds no set; one with an empty set holds none). */

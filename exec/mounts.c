@@ -1067,6 +1067,30 @@ static int want_nested(const char *wd, char *const *gitdirs, struct want **w, si
 }
 
 /*
+ * The policy of each project nested in a writable workdir (X/.airlock, as
+ * the search passed it), read-only, as the workdir's own: a monorepo's
+ * `sub/.airlock/policy` is what a session started in sub trusts, and a
+ * call in the outer project emptied its rules (the tenth review). Up to
+ * NESTED_MAX; a link is passed by (its target is no policy the gate
+ * reads as sub's).
+ */
+static int want_nested_policies(const char *wd, char *const *airlocks, struct want **w,
+                                size_t *n, char **errstr)
+{
+	size_t wl = strlen(wd), kept = 0;
+	struct stat st;
+
+	for (char *const *a = airlocks; a && *a && kept < NESTED_MAX; a++) {
+		if (!path_contains(wd, *a) || lstat(*a, &st) < 0 || !S_ISDIR(st.st_mode))
+			continue;
+		kept++;
+		if (want_ro_rel(wd, *a + wl + 1, "a nested project's policy", w, n, errstr) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/*
  * What the workdir must not show (secrets.c, at the top level and below),
  * each masked by /dev/null bound read-only and nodev, so opening or
  * connecting to it fails:
@@ -1114,6 +1138,10 @@ static int want_masks(const struct profile *p, const char *wd, char *const *cove
 	if (rc < 0)
 		return -1;
 	rc = pin ? want_nested(wd, gitdirs, w, n, errstr) : 0;
+	if (rc == 0 && pin)
+		rc = want_nested_policies(wd, globs->airlocks, w, n, errstr);
+	strv_free(globs->airlocks);
+	globs->airlocks = NULL;
 	if (rc == 0 && !p->show_secrets)
 		rc = want_wd_covers(wd, gitdirs, w, n, errstr);
 	strv_free(gitdirs);
@@ -1446,7 +1474,8 @@ static int want_workdir(const struct exec_spec *s, const char *wd, struct want *
 		rw = true;
 	}
 	char **covered = NULL; /* the kernel's mounts below wd: not searched */
-	struct search_globs globs = {s->profile->hide_globs, s->profile->keep_globs, NULL, NULL};
+	struct search_globs globs = {s->profile->hide_globs, s->profile->keep_globs, NULL, NULL,
+	                             NULL};
 	/* a read-only workdir that a read-write grant opens, whole or in part,
 	 * is guarded as a writable one: without it `read-write = WORKDIR` or
 	 * `WORKDIR/build` in a readonly profile let a call plant .git/hooks

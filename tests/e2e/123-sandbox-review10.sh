@@ -2,7 +2,9 @@
 # 123-sandbox-review10.sh: what the tenth hostile review of the sandbox
 # found, each failing before its fix: an assume-unchanged or skip-worktree
 # mark a call set in the index, which left the host's git status and git
-# diff silent about its edit of the Makefile while make ran it.
+# diff silent about its edit of the Makefile while make ran it; a nested
+# sub-project's .airlock/policy (a monorepo whose root is the workdir),
+# which a call in the outer project emptied.
 . tests/e2e/lib.sh
 need git
 tmpdir_make
@@ -24,5 +26,17 @@ git update-index --skip-worktree c.txt; printf "all:\n\techo pwned\n" >Makefile;
 	expect_eq "$fmt: the call is told" "$(echo "$r" | grep -c 'mark of Makefile in the index')" 1
 	check "$fmt: the index still verifies" git -C "$w" fsck --no-dangling
 done
+
+# ---- a nested project's policy ----
+w="$d/mono"
+mkdir -p "$w/sub/.airlock" && git init -q "$w"
+printf '[rules]\ndeny = Shell(rm *)\n' >"$w/sub/.airlock/policy"
+r=$(cd "$w" && "$AIRLOCK" exec --profile workspace -- sh -c 'echo >sub/.airlock/policy
+touch sub/.airlock/extra; rm -rf sub/.airlock; echo ok >sub/a; echo done' 2>&1)
+expect_eq "a nested project's policy keeps its rules" "$(cat "$w/sub/.airlock/policy")" \
+	"$(printf '[rules]\ndeny = Shell(rm *)')"
+check "nothing is added beside it" test ! -e "$w/sub/.airlock/extra"
+expect_eq "the rest of the sub-project stays writable" "$(cat "$w/sub/a")" ok
+expect_eq "the call runs to its end" "$(echo "$r" | tail -n 1)" done
 
 finish
