@@ -517,6 +517,39 @@ static bool want_grant_pipes(const char *real, const char *dst, size_t *budget,
 	return whole;
 }
 
+/* The files in the home that make the agent run airlock: Claude Code's
+ * user settings, which name the hook (docs/integrations.md). */
+static const char *const agent_hook_files[] = {
+	".claude/settings.json",
+	".claude/settings.local.json",
+};
+
+/*
+ * Each of agent_hook_files (under home, links resolved) that the
+ * read-write grant real holds: read-only, and the directory holding it
+ * pinned (bound onto itself, so that it cannot be renamed away and
+ * replaced) when that lies below the grant's top. With `read-write =
+ * ~/.claude` a call removed the hook that gates the next calls (the
+ * tenth review); the rest of the grant stays writable.
+ */
+static void want_agent_hooks(const char *real, const char *home, struct want **w, size_t *n)
+{
+	char r[PATH_MAX], *logical, *dir;
+
+	for (size_t i = 0; i < nitems(agent_hook_files); i++) {
+		logical = xasprintf("%s/%s", home, agent_hook_files[i]);
+		if (realpath(logical, r) && path_contains(real, r) && strcmp(real, r) != 0) {
+			dir = xstrdup(r);
+			path_up(dir);
+			if (strcmp(dir, real) != 0)
+				want_push(w, n, OP_REBIND, NULL, xstrdup(dir), NULL, A_BIND, true);
+			want_push(w, n, OP_REBIND, NULL, xstrdup(r), NULL, A_RO, false);
+			free(dir);
+		}
+		free(logical);
+	}
+}
+
 /* Adds the read_only/read_write/binds lists; -1 when one is refused. */
 static int want_grants(char *const *list, unsigned attr, const char *home, size_t *budget,
                        char *const *own, struct want **w, size_t *n, char **errstr)
@@ -534,6 +567,8 @@ static int want_grants(char *const *list, unsigned attr, const char *home, size_
 			return -1;
 		if (r > 0)
 			want_push(w, n, OP_BIND, xstrdup(real), xstrdup(real), NULL, attr, dir);
+		if (r > 0 && dir && attr == A_BIND)
+			want_agent_hooks(real, home, w, n);
 		/* a read-write grant is the sandbox's to fill: a call made 1,100
 		 * files there, and the next reached a host's socket past them */
 		if (r > 0 && dir && !want_grant_pipes(real, real, budget, own, w, n) && attr == A_BIND) {

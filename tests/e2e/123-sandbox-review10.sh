@@ -4,7 +4,8 @@
 # mark a call set in the index, which left the host's git status and git
 # diff silent about its edit of the Makefile while make ran it; a nested
 # sub-project's .airlock/policy (a monorepo whose root is the workdir),
-# which a call in the outer project emptied.
+# which a call in the outer project emptied; a profile's read-write grant
+# of ~/.claude, through which a call removed the hook that runs airlock.
 . tests/e2e/lib.sh
 need git
 tmpdir_make
@@ -38,5 +39,15 @@ expect_eq "a nested project's policy keeps its rules" "$(cat "$w/sub/.airlock/po
 check "nothing is added beside it" test ! -e "$w/sub/.airlock/extra"
 expect_eq "the rest of the sub-project stays writable" "$(cat "$w/sub/a")" ok
 expect_eq "the call runs to its end" "$(echo "$r" | tail -n 1)" done
+
+# ---- a read-write grant of ~/.claude ----
+hook='{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "airlock hook"}]}]}}'
+mkdir -p "$HOME/.claude" "$d/cl" && printf '%s\n' "$hook" >"$HOME/.claude/settings.json"
+printf '[profile "cl"]\nworkdir = rw\nread-write = %s/.claude\n' "$HOME" >"$d/cl.policy"
+(cd "$d/cl" && "$AIRLOCK" exec --policy "$d/cl.policy" --profile cl -- sh -c 'echo "{}" >"$1/settings.json"
+mv "$1/settings.json" "$1/old.json"; rm -f "$1/settings.json"; echo kept >"$1/notes"' sh "$HOME/.claude" \
+	>/dev/null 2>&1)
+expect_eq "the hook in ~/.claude/settings.json stays" "$(cat "$HOME/.claude/settings.json")" "$hook"
+expect_eq "the rest of the grant stays writable" "$(cat "$HOME/.claude/notes" 2>/dev/null)" kept
 
 finish
