@@ -44,6 +44,7 @@ struct index_out {
 	unsigned char *clear;  /* the buffer itself, writable: marks cleared in it */
 	char *const *keep;     /* sorted: marked entries whose marks stay */
 	char shared[PATH_MAX]; /* a split index's shared file, "" when none */
+	size_t link_at;        /* where in buf the shared file's hash lies */
 	bool unnamed;          /* a gitlink with no name (split index) */
 };
 
@@ -195,6 +196,7 @@ static int index_parse(const unsigned char *buf, size_t len, size_t hsz, struct 
 			break;
 		if (memcmp(p, "link", 4) == 0 && sz >= hsz) {
 			int off = snprintf(o->shared, PATH_MAX, "sharedindex.");
+			o->link_at = (size_t)(p + 8 - buf);
 			for (size_t i = 0; i < hsz && off < PATH_MAX - 2; i++)
 				off += snprintf(o->shared + off, PATH_MAX - (size_t)off, "%02x", p[8 + i]);
 		}
@@ -353,8 +355,9 @@ static size_t index_hash_size(const unsigned char *buf, size_t len, bool *zero)
 	return 0;
 }
 
-/* Writes buf (len) as gitdir's index, by a new file and a rename. */
-static int index_replace(const char *gitdir, const unsigned char *buf, size_t len, mode_t mode)
+/* Writes buf (len) as gitdir's file name, by a new file and a rename. */
+static int index_replace(const char *gitdir, const char *name, const unsigned char *buf,
+                         size_t len, mode_t mode)
 {
 	int dfd = open(gitdir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), fd = -1, rc = -1;
 	static const char tmp[] = "index.airlock";
@@ -371,7 +374,7 @@ static int index_replace(const char *gitdir, const unsigned char *buf, size_t le
 		goto out;
 	}
 	fd = -1;
-	rc = renameat(dfd, tmp, dfd, "index");
+	rc = renameat(dfd, tmp, dfd, name);
 	if (rc < 0)
 		(void)unlinkat(dfd, tmp, 0);
 out:
@@ -381,35 +384,83 @@ out:
 	return rc;
 }
 
-int gitindex_unhide(const char *gitdir, char *const *keep, char ***cleared)
+/* The index file gitdir/name, read into *buf (caller frees; its mode in
+ * *mode), its marks cleared in it but on what keep names, each cleared
+ * pushed to *cleared; its hash size in *hsz, *zero set for
+ * index.skipHash's zero trailer, o filled. Its length, or -1 when it
+ * cannot be read, or parsed, or its trailer matches no hash. */
+static ssize_t index_clear(const char *gitdir, const char *name, char *const *keep,
+                           unsigned char **buf, mode_t *mode, size_t *hsz, bool *zero,
+                           struct index_out *o, char ***cleared)
 {
-	char *path = xasprintf("%s/index", gitdir);
-	unsigned char *buf;
-	mode_t mode;
-	ssize_t len = index_file_load(path, &buf, &mode);
-	struct index_out o = {.want_hidden = true, .keep = keep};
-	size_t hsz = 0;
-	bool zero = false;
-	int rc = -1;
+	char *path = xasprintf("%s/%s", gitdir, name);
+	ssize_t len = index_file_load(path, buf, mode);
 
-	*cleared = NULL;
 	free(path);
-	if (len < 0 || (hsz = index_hash_size(buf, (size_t)len, &zero)) == 0)
-		goto out;
-	o.clear = buf;
-	if (index_parse(buf, (size_t)len, hsz, &o) < 0)
-		goto out;
-	for (size_t i = 0; o.hidden && o.hidden[i]; i++) {
-		const char *key = o.hidden[i];
+	*o = (struct index_out){.want_hidden = true, .keep = keep};
+	if (len < 0 || (*hsz = index_hash_size(*buf, (size_t)len, zero)) == 0)
+		return -1;
+	o->clear = *buf;
+	if (index_parse(*buf, (size_t)len, *hsz, o) < 0)
+		return -1;
+	for (size_t i = 0; o->hidden && o->hidden[i]; i++) {
+		const char *key = o->hidden[i];
 		if (!keep || !bsearch(&key, keep, strv_len(keep), sizeof(*keep), name_cmp))
 			strv_push(cleared, key);
 	}
-	rc = 0;
-	if (*cleared == NULL)
+	return len;
+}
+
+/* Clears the marks of a split index's shared part (o->shared) into a new
+ * shared file named by its new hash, and points the main image main (o:
+ * its parse, hsz its hash size) at it: true when it did, or had none to
+ * clear. */
+static bool shared_unhide(const char *gitdir, char *const *keep, unsigned char *main,
+                          const struct index_out *o, size_t hsz, char ***cleared)
+{
+	struct index_out so;
+	unsigned char *buf = NULL;
+	char name[PATH_MAX];
+	size_t shsz = 0, n = strv_len(*cleared);
+	mode_t mode;
+	bool zero = false, ok;
+	ssize_t len = index_clear(gitdir, o->shared, keep, &buf, &mode, &shsz, &zero, &so, cleared);
+
+	ok = len >= 0 && strv_len(*cleared) == n;
+	if (len >= 0 && !ok && !zero && shsz == hsz &&
+	    index_digest(buf, (size_t)len - hsz, hsz, buf + len - hsz)) {
+		int off = snprintf(name, sizeof(name), "sharedindex.");
+		for (size_t i = 0; i < hsz; i++)
+			off += snprintf(name + off, sizeof(name) - (size_t)off, "%02x",
+			                buf[(size_t)len - hsz + i]);
+		ok = index_replace(gitdir, name, buf, (size_t)len, mode) == 0;
+		if (ok)
+			memcpy(main + o->link_at, buf + len - hsz, hsz);
+	}
+	strv_free(so.links);
+	strv_free(so.hidden);
+	free(buf);
+	return ok;
+}
+
+int gitindex_unhide(const char *gitdir, char *const *keep, char ***cleared)
+{
+	struct index_out o;
+	unsigned char *buf = NULL;
+	size_t hsz = 0;
+	mode_t mode;
+	bool zero = false;
+	ssize_t len;
+	int rc = -1;
+
+	*cleared = NULL;
+	len = index_clear(gitdir, "index", keep, &buf, &mode, &hsz, &zero, &o, cleared);
+	if (len < 0 || (o.shared[0] && !shared_unhide(gitdir, keep, buf, &o, hsz, cleared)))
 		goto out;
-	if ((!zero && !index_digest(buf, (size_t)len - hsz, hsz, buf + len - hsz)) ||
-	    index_replace(gitdir, buf, (size_t)len, mode) < 0)
-		rc = -1;
+	if (*cleared && ((!zero && !index_digest(buf, (size_t)len - hsz, hsz, buf + len - hsz)) ||
+	                 index_replace(gitdir, "index", buf, (size_t)len, mode) < 0))
+		goto out;
+	rc = 0;
 out:
 	strv_free(o.links);
 	strv_free(o.hidden);

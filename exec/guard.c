@@ -1578,7 +1578,7 @@ static void sweep_marks(const struct guard_note *g, char *const *after, struct b
 		return;
 	if (marks_dir(g, real))
 		rc = gitindex_unhide(real, g->marks, &cleared);
-	left = n - (rc == 0 ? strv_len(cleared) : 0);
+	left = rc == 0 && strv_len(cleared) >= n ? 0 : n - (rc == 0 ? strv_len(cleared) : 0);
 	for (size_t i = 0; cleared && cleared[i] && i < 4; i++)
 		buf_printf(b, "%sthe assume-unchanged or skip-worktree mark of %s in the index",
 		           b->len ? ", " : "", cleared[i][0] ? cleared[i] : "an entry (split index)");

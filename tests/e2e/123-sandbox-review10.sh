@@ -14,17 +14,21 @@ d=$T_DIR HOME="$T_DIR/home" && export HOME && mkdir -p "$HOME"
 G() { git -c user.email=a@b -c user.name=a "$@"; }
 
 # ---- index marks that hide an edit from review ----
-for fmt in sha1 sha256; do
-	w="$d/marks-$fmt"
-	git init -q --object-format=$fmt "$w"
+# split: the marks written into a split index's shared part
+for fmt in sha1 sha256 split; do
+	w="$d/marks-$fmt" split= of=$fmt
+	[ $fmt = split ] && of=sha1 split='git -c splitIndex.maxPercentChange=0 update-index --split-index'
+	git init -q --object-format=$of "$w"
 	printf 'all:\n\techo ok\n' >"$w/Makefile" && echo a >"$w/mine" && echo b >"$w/c.txt"
 	G -C "$w" add -A && G -C "$w" commit -qm i && git -C "$w" update-index --assume-unchanged mine
 	r=$(cd "$w" && "$AIRLOCK" exec --profile workspace -- sh -c 'git update-index --assume-unchanged Makefile
-git update-index --skip-worktree c.txt; printf "all:\n\techo pwned\n" >Makefile; echo x >c.txt' 2>&1)
+git update-index --skip-worktree c.txt; ${1:-true}; printf "all:\n\techo pwned\n" >Makefile
+echo x >c.txt' sh "$split" 2>&1)
 	expect_eq "$fmt: the host's git status shows the edits the marks hid" \
 		"$(git -C "$w" status --short | tr '\n' ' ')" " M Makefile  M c.txt "
-	expect_eq "$fmt: the user's own mark stays" "$(git -C "$w" ls-files -v mine)" "h mine"
-	expect_eq "$fmt: the call is told" "$(echo "$r" | grep -c 'mark of Makefile in the index')" 1
+	[ $fmt = split ] || # a split index's unnamed entries lose theirs (docs/sandbox.md)
+		expect_eq "$fmt: the user's own mark stays" "$(git -C "$w" ls-files -v mine)" "h mine"
+	expect_eq "$fmt: the call is told" "$(echo "$r" | grep -c 'mark of .* in the index')" 1
 	check "$fmt: the index still verifies" git -C "$w" fsck --no-dangling
 done
 

@@ -1003,7 +1003,7 @@ static char *globs_search(const char *real, const char *hide, const char *keep, 
                           bool fresh)
 {
 	char *hv[] = {(char *)hide, NULL}, *kv[] = {(char *)keep, NULL};
-	struct search_globs g = {hide ? hv : NULL, keep ? kv : NULL, NULL, NULL};
+	struct search_globs g = {hide ? hv : NULL, keep ? kv : NULL, NULL, NULL, NULL};
 	char **found, *err = NULL;
 	size_t nfound, before;
 	struct buf b;
@@ -1024,6 +1024,7 @@ static char *globs_search(const char *real, const char *hide, const char *keep, 
 		buf_printf(&b, "%skeep:%s", b.len ? " " : "", *v + strlen(real) + 1);
 	strv_free(g.hidden);
 	strv_free(g.kept);
+	strv_free(g.airlocks);
 	strv_free(found);
 	return buf_take(&b, NULL);
 }
