@@ -524,30 +524,40 @@ static const char *const agent_hook_files[] = {
 	".claude/settings.local.json",
 };
 
+/* path (resolved) read-only when the read-write grant real holds it,
+ * and the directory holding it pinned (bound onto itself, so that it
+ * cannot be renamed away and replaced) when that lies below the grant's
+ * top. */
+static void want_grant_kept(const char *real, const char *path, struct want **w, size_t *n)
+{
+	char r[PATH_MAX], *dir;
+
+	if (!realpath(path, r) || !path_contains(real, r) || strcmp(real, r) == 0)
+		return;
+	dir = xstrdup(r);
+	path_up(dir);
+	if (strcmp(dir, real) != 0)
+		want_push(w, n, OP_REBIND, NULL, xstrdup(dir), NULL, A_BIND, true);
+	want_push(w, n, OP_REBIND, NULL, xstrdup(r), NULL, A_RO, false);
+	free(dir);
+}
+
 /*
- * Each of agent_hook_files (under home, links resolved) that the
- * read-write grant real holds: read-only, and the directory holding it
- * pinned (bound onto itself, so that it cannot be renamed away and
- * replaced) when that lies below the grant's top. With `read-write =
- * ~/.claude` a call removed the hook that gates the next calls (the
- * tenth review); the rest of the grant stays writable.
+ * What makes airlock run, where the read-write grant real holds it: the
+ * agent's hook settings (agent_hook_files under home) and airlock's own
+ * binary. With `read-write = ~/.claude` a call removed the hook that gates
+ * the next calls, and with a grant of the directory holding the binary
+ * (`~/.local/bin`) it replaced airlock with a script the next hook ran on
+ * the host (the tenth review). The rest of the grant stays writable.
  */
 static void want_agent_hooks(const char *real, const char *home, struct want **w, size_t *n)
 {
-	char r[PATH_MAX], *logical, *dir;
-
 	for (size_t i = 0; i < nitems(agent_hook_files); i++) {
-		logical = xasprintf("%s/%s", home, agent_hook_files[i]);
-		if (realpath(logical, r) && path_contains(real, r) && strcmp(real, r) != 0) {
-			dir = xstrdup(r);
-			path_up(dir);
-			if (strcmp(dir, real) != 0)
-				want_push(w, n, OP_REBIND, NULL, xstrdup(dir), NULL, A_BIND, true);
-			want_push(w, n, OP_REBIND, NULL, xstrdup(r), NULL, A_RO, false);
-			free(dir);
-		}
+		char *logical = xasprintf("%s/%s", home, agent_hook_files[i]);
+		want_grant_kept(real, logical, w, n);
 		free(logical);
 	}
+	want_grant_kept(real, "/proc/self/exe", w, n);
 }
 
 /* Adds the read_only/read_write/binds lists; -1 when one is refused. */

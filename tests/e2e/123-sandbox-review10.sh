@@ -5,7 +5,8 @@
 # diff silent about its edit of the Makefile while make ran it; a nested
 # sub-project's .airlock/policy (a monorepo whose root is the workdir),
 # which a call in the outer project emptied; a profile's read-write grant
-# of ~/.claude, through which a call removed the hook that runs airlock.
+# of ~/.claude, through which a call removed the hook that runs airlock,
+# or of the directory holding airlock's binary, which a call replaced.
 . tests/e2e/lib.sh
 need git
 tmpdir_make
@@ -53,5 +54,14 @@ mv "$1/settings.json" "$1/old.json"; rm -f "$1/settings.json"; echo kept >"$1/no
 	>/dev/null 2>&1)
 expect_eq "the hook in ~/.claude/settings.json stays" "$(cat "$HOME/.claude/settings.json")" "$hook"
 expect_eq "the rest of the grant stays writable" "$(cat "$HOME/.claude/notes" 2>/dev/null)" kept
+
+# ---- a read-write grant of the directory holding airlock ----
+mkdir -p "$d/bin" && cp "$AIRLOCK" "$d/bin/airlock"
+printf '[profile "bn"]\nworkdir = rw\nread-write = %s/bin\n' "$d" >"$d/bn.policy"
+(cd "$d/cl" && "$d/bin/airlock" exec --policy "$d/bn.policy" --profile bn -- sh -c 'rm -f "$1/airlock"
+printf "#!/bin/sh\necho ran\n" >"$1/airlock"; chmod +x "$1/airlock"; echo kept >"$1/notes"' sh "$d/bin" \
+	>/dev/null 2>&1)
+check "airlock's binary is not replaced" cmp -s "$AIRLOCK" "$d/bin/airlock"
+expect_eq "the rest of that grant stays writable" "$(cat "$d/bin/notes" 2>/dev/null)" kept
 
 finish
