@@ -104,6 +104,8 @@ struct guard_note {
 	struct guard_nested *nested; /* what each .git was, sorted by id; owned */
 	size_t nnested;
 	bool nested_unknown;      /* the search failed: none counts as made */
+	struct guard_nested *airlocks; /* each nested .airlock, sorted by id; owned */
+	size_t nairlocks;
 	char **marks;             /* the workdir index's entries marked
 	                           * assume-unchanged or skip-worktree, sorted;
 	                           * owned, NULL when none */
@@ -471,6 +473,8 @@ void pool_want(const struct ns_shell *sh);
 #define SECRETS_ENTRIES 100000 /* directory entries read at most: more fails */
 #define MASK_SECRETS 1u        /* secret files (the classifier's names) */
 #define MASK_PIPES 2u          /* sockets and FIFOs */
+#define SEARCH_AIRLOCKS 8u     /* the .airlock entries below the top (nested
+                                * projects' policy) go to gitdirs too */
 #define SEARCH_SWEEP 4u        /* after a run: no SECRETS_ENTRIES bound, and a
                                 * directory below the top that cannot be read is
                                 * passed over, the rest still searched */

@@ -1315,19 +1315,40 @@ static void nested_gitlinks(const struct guard_note *g, char ***gitdirs, char **
 }
 
 /* The nested .git entries under g's workdir: 0 with a new vector in
- * *gitdirs (NULL: none) and the marked entries of the workdir's index in
- * another in *marks, or -1 with *errstr. */
-static int nested_find(const struct guard_note *g, char ***gitdirs, char ***marks, char **errstr)
+ * *gitdirs (NULL: none), the marked entries of the workdir's index in
+ * another in *marks and the nested .airlock entries in *airlocks, or -1
+ * with *errstr. */
+static int nested_find(const struct guard_note *g, char ***gitdirs, char ***marks,
+                       char ***airlocks, char **errstr)
 {
-	char **found = NULL;
+	char **found = NULL, **both = NULL;
 	size_t n;
-	int rc = secrets_find(g->root[GUARD_WD], SEARCH_SWEEP, g->skip, &found, &n, gitdirs,
-	                      errstr);
+	int rc = secrets_find(g->root[GUARD_WD], SEARCH_SWEEP | SEARCH_AIRLOCKS, g->skip, &found,
+	                      &n, &both, errstr);
 
 	strv_free(found);
+	for (char **p = both; p && *p; p++)
+		strv_push(strcmp(strrchr(*p, '/'), "/.airlock") == 0 ? airlocks : gitdirs, *p);
+	strv_free(both);
 	if (rc == 0)
 		nested_gitlinks(g, gitdirs, marks);
 	return rc;
+}
+
+/* The ids of what paths names, sorted (nested_cmp), into *ids and *n
+ * (what is gone is passed by). */
+static void airlocks_note(char *const *paths, struct guard_nested **ids, size_t *n)
+{
+	struct stat st;
+
+	for (char *const *p = paths; p && *p; p++) {
+		if (lstat(*p, &st) < 0)
+			continue;
+		*ids = xreallocarray(*ids, *n + 1, sizeof(**ids));
+		(*ids)[(*n)++] = (struct guard_nested){.dev = st.st_dev, .ino = st.st_ino};
+	}
+	if (*n)
+		qsort(*ids, *n, sizeof(**ids), nested_cmp);
 }
 
 /* File systems that stamp a change to the nanosecond, or near: others may
@@ -1424,12 +1445,13 @@ static void note_nested_hooks(const char *gd, struct guard_nested *n)
 
 static void note_nested(struct guard_note *g, char *const *skip)
 {
-	char **gitdirs = NULL, *err = NULL, real[PATH_MAX];
+	char **gitdirs = NULL, **airlocks = NULL, *err = NULL, real[PATH_MAX];
 	struct stat st;
 
 	g->skip = strv_dup(skip);
-	if (nested_find(g, &gitdirs, &g->marks, &err) < 0) {
+	if (nested_find(g, &gitdirs, &g->marks, &airlocks, &err) < 0) {
 		g->nested_unknown = true; /* each counts as there before */
+		strv_free(airlocks);
 		free(err);
 		return;
 	}
@@ -1452,6 +1474,8 @@ static void note_nested(struct guard_note *g, char *const *skip)
 	strv_free(gitdirs);
 	if (g->nnested)
 		qsort(g->nested, g->nnested, sizeof(*g->nested), nested_cmp);
+	airlocks_note(airlocks, &g->airlocks, &g->nairlocks);
+	strv_free(airlocks);
 }
 
 /* The note of the .git st when it is one the note saw, at this path or
@@ -1592,6 +1616,35 @@ static void sweep_marks(const struct guard_note *g, char *const *after, struct b
 	strv_free(cleared);
 }
 
+/*
+ * Removes each nested .airlock the run made (none of the ids noted before,
+ * at any path: a `mv pkgs libs` moves a user's): inside the outer project
+ * such a policy only adds restrictions, but a session started in that
+ * directory reads it as its own project's, trusted with trust-project,
+ * and a new .gitignore can keep it out of git status.
+ */
+static void sweep_airlocks(const struct guard_note *g, char *const *after, struct buf *b)
+{
+	const char *wd = g->root[GUARD_WD], *name;
+	size_t wl = strlen(wd);
+	struct stat st;
+	int dfd;
+
+	for (char *const *p = after; !g->nested_unknown && p && *p; p++) {
+		struct guard_nested key;
+		if (lstat(*p, &st) < 0 || !path_contains(wd, *p) || strcmp(*p, wd) == 0)
+			continue;
+		key = (struct guard_nested){.dev = st.st_dev, .ino = st.st_ino};
+		if (g->nairlocks &&
+		    bsearch(&key, g->airlocks, g->nairlocks, sizeof(key), nested_cmp) != NULL)
+			continue;
+		if ((dfd = open_parent(wd, *p + wl + 1, &name)) < 0)
+			continue;
+		drop(dfd, name, *p + wl + 1, NULL, b);
+		close(dfd);
+	}
+}
+
 /* A .git file or link at path naming real, a directory that holds it (the
  * workdir itself, `gitdir: ..`): git takes that worktree for the git
  * directory, its config, hooks/ and logs/ plain project files there (the
@@ -1617,16 +1670,19 @@ static void nested_drop_holder(const struct guard_note *g, const char *path,
 static void sweep_nested(const struct guard_note *g, struct buf *b)
 {
 	const char *wd = g->root[GUARD_WD];
-	char **gitdirs = NULL, **marks = NULL, *err = NULL, real[PATH_MAX];
+	char **gitdirs = NULL, **marks = NULL, **airlocks = NULL, *err = NULL, real[PATH_MAX];
 	size_t wl = strlen(wd);
 	struct stat st;
 
-	if (nested_find(g, &gitdirs, &marks, &err) < 0) { /* the workdir is gone: so is */
-		free(err);                                       /* what the host's git would run */
+	if (nested_find(g, &gitdirs, &marks, &airlocks, &err) < 0) { /* the workdir is gone: */
+		strv_free(airlocks); /* so is what the host's git would run */
+		free(err);
 		return;
 	}
 	sweep_marks(g, marks, b);
 	strv_free(marks);
+	sweep_airlocks(g, airlocks, b);
+	strv_free(airlocks);
 	for (char **p = gitdirs; p && *p; p++) {
 		char *top = xstrdup(*p);
 		path_up(top);
@@ -2424,6 +2480,7 @@ void guard_note_clear(struct guard_note *g)
 	free(g->specials);
 	strv_free(g->skip);
 	free(g->nested);
+	free(g->airlocks);
 	strv_free(g->marks);
 	for (size_t i = 0; i < g->nfiles; i++)
 		free(g->files[i].path);

@@ -1045,6 +1045,8 @@ static int walk_dir(struct walk *wk, const struct pending_dir *pd, char **errstr
 		strv_push_owned(&wk->gitdirs, xasprintf("%s/.git", pd->path));
 		wk->ngitdirs++;
 	}
+	if (wk->want_gitdirs && (wk->what & SEARCH_AIRLOCKS) && s->has_airlock && pd->depth > 0)
+		strv_push_owned(&wk->gitdirs, xasprintf("%s/.airlock", pd->path));
 	if (wk->globs && s->has_airlock && pd->depth > 0)
 		strv_push_owned(&wk->globs->airlocks, xasprintf("%s/.airlock", pd->path));
 	/* a FIFO with a secret name is a secret too: a password manager serves

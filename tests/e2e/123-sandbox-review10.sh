@@ -4,7 +4,8 @@
 # mark a call set in the index, which left the host's git status and git
 # diff silent about its edit of the Makefile while make ran it; a nested
 # sub-project's .airlock/policy (a monorepo whose root is the workdir),
-# which a call in the outer project emptied; a profile's read-write grant
+# which a call in the outer project emptied, or a new one a call planted;
+# a profile's read-write grant
 # of ~/.claude, through which a call removed the hook that runs airlock,
 # or of the directory holding airlock's binary, which a call replaced.
 . tests/e2e/lib.sh
@@ -44,6 +45,11 @@ expect_eq "a nested project's policy keeps its rules" "$(cat "$w/sub/.airlock/po
 check "nothing is added beside it" test ! -e "$w/sub/.airlock/extra"
 expect_eq "the rest of the sub-project stays writable" "$(cat "$w/sub/a")" ok
 expect_eq "the call runs to its end" "$(echo "$r" | tail -n 1)" done
+r=$(cd "$w" && "$AIRLOCK" exec --profile workspace -- sh -c 'mkdir -p new/.airlock && mv sub pkg
+printf "[policy]\ntrust-project = true\n" >new/.airlock/policy && echo new/ >.gitignore' 2>&1)
+check "a nested policy the call made is removed" test ! -e "$w/new/.airlock"
+check "one the user had, moved by the call, stays" test -f "$w/pkg/.airlock/policy"
+expect_eq "the call is told" "$(echo "$r" | grep -c 'removed new/.airlock')" 1
 
 # ---- a read-write grant of ~/.claude ----
 hook='{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "airlock hook"}]}]}}'
