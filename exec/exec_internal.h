@@ -550,17 +550,22 @@ bool gitdir_common_read(const char *gitdir, char common[PATH_MAX]);
 int gitindex_gitlinks(const char *gitdir, char ***links);
 /* gitindex_gitlinks() that also pushes to *hidden (NULL: not asked) the
  * path of each entry marked assume-unchanged or skip-worktree, which git
- * status and git diff pass by ("" for a split index's unnamed one). */
-int gitindex_read(const char *gitdir, char ***links, char ***hidden);
-/* Clears those marks in gitdir's index file (its split index's shared
- * part is not rewritten: its name is its hash) but on the entries keep
- * names (sorted by strcmp; NULL: none), by a new file renamed over it,
- * its trailer made again with the hash that made it (none with
- * index.skipHash's zeros); the paths cleared in a new vector in *cleared
- * (NULL: none). 0, or -1 when the index cannot be read, its trailer
- * matches no hash, or it cannot be written. Loads libcrypto when the
- * file is read. */
-int gitindex_unhide(const char *gitdir, char *const *keep, char ***cleared);
+ * status and git diff pass by ("" for a split index's unnamed one), and
+ * counts into *fresh (NULL: not asked) the entries whose stat data says
+ * their file changed at or after since (seconds; 0: none): git reads no
+ * content for an entry whose stat data matches the file. */
+int gitindex_read(const char *gitdir, char ***links, char ***hidden, time_t since,
+                  size_t *fresh);
+/* Clears those marks in gitdir's index file but on the entries keep
+ * names (sorted by strcmp; NULL: none), and smudges each fresh entry
+ * (since, as above: its size 0, as git smudges a racily clean one, so git
+ * status compares its content again); in a split index's shared part too,
+ * written anew under its new hash's name. The index is replaced by a new
+ * file renamed over it, its trailer made again with the hash that made it
+ * (none with index.skipHash's zeros); the paths cleared in a new vector in
+ * *cleared (NULL: none). 0, or -1 when the index cannot be read, its
+ * trailer matches no hash, or it cannot be written. Loads libcrypto. */
+int gitindex_unhide(const char *gitdir, char *const *keep, time_t since, char ***cleared);
 /* The gitlinks of the index image buf (len bytes), pushed to *links; -1
  * when it does not parse (a split index's shared part is not read). For
  * the fuzzer (tests/fuzz/fuzz_gitindex.c). */

@@ -9,8 +9,9 @@
  * split index's shared part is read too; what cannot be parsed adds
  * nothing (the caller's search still stands).
  * It also lists the entries git status passes by (assume-unchanged,
- * skip-worktree), and clears those marks where the guard asks: the one
- * write, the main index file replaced whole by a rename, its trailer
+ * skip-worktree, or stat data that vouches for a file the run changed),
+ * and clears those marks or smudges those entries where the guard asks:
+ * the one write, an index file replaced whole by a rename, its trailer
  * recomputed with the hash that made it.
  */
 #include <fcntl.h>
@@ -41,6 +42,9 @@ struct index_out {
 	char **hidden;   /* entries marked assume-unchanged or skip-worktree ("" for
 	                  * a split index's unnamed one); NULL when not asked */
 	bool want_hidden;
+	uint32_t since;        /* entries whose stat data says they changed at or
+	                        * after it (seconds; 0: not asked) are fresh */
+	size_t fresh;          /* how many, in every parse */
 	unsigned char *clear;  /* the buffer itself, writable: marks cleared in it */
 	char *const *keep;     /* sorted: marked entries whose marks stay */
 	char shared[PATH_MAX]; /* a split index's shared file, "" when none */
@@ -92,6 +96,24 @@ static void name_variants(const unsigned char *p, size_t flen, const unsigned ch
 static int name_cmp(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* An entry (at e, mode its mode) whose stat data says its file changed at
+ * or after o->since: counted, and smudged in o->clear as git smudges a
+ * racily clean entry (its size 0), so that git status compares its
+ * content again. git trusts an entry whose stat data matches the file's
+ * and reads no content: a run that edited the Makefile and wrote the
+ * index with the file's new stat data beside the old blob left git
+ * status and git diff silent. The run cannot set a file's change time,
+ * so such an entry names one in its span; git compares seconds. */
+static void entry_fresh(struct index_out *o, const unsigned char *buf, const unsigned char *e,
+                        uint32_t mode)
+{
+	if (o->since == 0 || be32(e) < o->since || (mode & 0170000) == MODE_GITLINK)
+		return;
+	o->fresh++;
+	if (o->clear)
+		memset(o->clear + (e - buf) + 36, 0, 4);
 }
 
 /* The marks git status passes an entry by (assume-unchanged, skip-worktree)
@@ -181,6 +203,7 @@ static int index_parse(const unsigned char *buf, size_t len, size_t hsz, struct 
 		if (p > end)
 			return -1;
 		entry_marks(o, buf, f, extended, name);
+		entry_fresh(o, buf, e, mode);
 		if (have == 0 && (mode & 0170000) == MODE_GITLINK)
 			o->unnamed = true;
 		else if (have && (o->all || (mode & 0170000) == MODE_GITLINK))
@@ -217,7 +240,8 @@ static int index_parse_any(const unsigned char *buf, size_t len, struct index_ou
 	o->shared[0] = '\0';
 	o->unnamed = false;
 	for (size_t hsz = 20; hsz <= 32; hsz += 12) {
-		struct index_out one = {.all = o->all, .want_hidden = o->want_hidden};
+		struct index_out one = {.all = o->all, .want_hidden = o->want_hidden,
+		                        .since = o->since};
 		if (index_parse(buf, len, hsz, &one) == 0) {
 			for (size_t i = 0; one.links && one.links[i]; i++)
 				strv_push(&o->links, one.links[i]); /* a path twice costs a stat */
@@ -226,6 +250,7 @@ static int index_parse_any(const unsigned char *buf, size_t len, struct index_ou
 			if (rc < 0)
 				memcpy(o->shared, one.shared, sizeof(o->shared));
 			o->unnamed |= one.unnamed;
+			o->fresh += one.fresh;
 			rc = 0;
 		}
 		strv_free(one.links);
@@ -285,9 +310,11 @@ static int index_file_read(const char *path, struct index_out *o)
 	return rc;
 }
 
-int gitindex_read(const char *gitdir, char ***links, char ***hidden)
+int gitindex_read(const char *gitdir, char ***links, char ***hidden, time_t since,
+                  size_t *fresh)
 {
-	struct index_out o = {.links = *links, .want_hidden = hidden != NULL};
+	struct index_out o = {.links = *links, .want_hidden = hidden != NULL,
+	                      .since = (uint32_t)since};
 	char *path = xasprintf("%s/index", gitdir);
 	int rc = index_file_read(path, &o);
 
@@ -295,14 +322,17 @@ int gitindex_read(const char *gitdir, char ***links, char ***hidden)
 	if (rc == 0 && o.shared[0]) { /* a split index: the rest of it, each path
 	                               * when one of its entries became a gitlink */
 		struct index_out s = {.all = o.unnamed, .links = o.links, .hidden = o.hidden,
-		                      .want_hidden = o.want_hidden};
+		                      .want_hidden = o.want_hidden, .since = o.since};
 		path = xasprintf("%s/%s", gitdir, o.shared);
 		rc = index_file_read(path, &s);
 		o.links = s.links;
 		o.hidden = s.hidden;
+		o.fresh += s.fresh;
 		free(path);
 	}
 	*links = o.links;
+	if (fresh)
+		*fresh = o.fresh;
 	if (hidden)
 		*hidden = o.hidden;
 	else
@@ -312,7 +342,7 @@ int gitindex_read(const char *gitdir, char ***links, char ***hidden)
 
 int gitindex_gitlinks(const char *gitdir, char ***links)
 {
-	return gitindex_read(gitdir, links, NULL);
+	return gitindex_read(gitdir, links, NULL, 0, NULL);
 }
 
 /* The hash of buf (len) with the hash whose size is hsz, into out: false
@@ -390,14 +420,14 @@ out:
  * index.skipHash's zero trailer, o filled. Its length, or -1 when it
  * cannot be read, or parsed, or its trailer matches no hash. */
 static ssize_t index_clear(const char *gitdir, const char *name, char *const *keep,
-                           unsigned char **buf, mode_t *mode, size_t *hsz, bool *zero,
-                           struct index_out *o, char ***cleared)
+                           time_t since, unsigned char **buf, mode_t *mode, size_t *hsz,
+                           bool *zero, struct index_out *o, char ***cleared)
 {
 	char *path = xasprintf("%s/%s", gitdir, name);
 	ssize_t len = index_file_load(path, buf, mode);
 
 	free(path);
-	*o = (struct index_out){.want_hidden = true, .keep = keep};
+	*o = (struct index_out){.want_hidden = true, .keep = keep, .since = (uint32_t)since};
 	if (len < 0 || (*hsz = index_hash_size(*buf, (size_t)len, zero)) == 0)
 		return -1;
 	o->clear = *buf;
@@ -415,8 +445,9 @@ static ssize_t index_clear(const char *gitdir, const char *name, char *const *ke
  * shared file named by its new hash, and points the main image main (o:
  * its parse, hsz its hash size) at it: true when it did, or had none to
  * clear. */
-static bool shared_unhide(const char *gitdir, char *const *keep, unsigned char *main,
-                          const struct index_out *o, size_t hsz, char ***cleared)
+static bool shared_unhide(const char *gitdir, char *const *keep, time_t since,
+                          unsigned char *main, const struct index_out *o, size_t hsz,
+                          char ***cleared, size_t *fresh)
 {
 	struct index_out so;
 	unsigned char *buf = NULL;
@@ -424,9 +455,11 @@ static bool shared_unhide(const char *gitdir, char *const *keep, unsigned char *
 	size_t shsz = 0, n = strv_len(*cleared);
 	mode_t mode;
 	bool zero = false, ok;
-	ssize_t len = index_clear(gitdir, o->shared, keep, &buf, &mode, &shsz, &zero, &so, cleared);
+	ssize_t len =
+	        index_clear(gitdir, o->shared, keep, since, &buf, &mode, &shsz, &zero, &so, cleared);
 
-	ok = len >= 0 && strv_len(*cleared) == n;
+	*fresh += so.fresh;
+	ok = len >= 0 && strv_len(*cleared) == n && so.fresh == 0;
 	if (len >= 0 && !ok && !zero && shsz == hsz &&
 	    index_digest(buf, (size_t)len - hsz, hsz, buf + len - hsz)) {
 		int off = snprintf(name, sizeof(name), "sharedindex.");
@@ -443,21 +476,23 @@ static bool shared_unhide(const char *gitdir, char *const *keep, unsigned char *
 	return ok;
 }
 
-int gitindex_unhide(const char *gitdir, char *const *keep, char ***cleared)
+int gitindex_unhide(const char *gitdir, char *const *keep, time_t since, char ***cleared)
 {
 	struct index_out o;
 	unsigned char *buf = NULL;
-	size_t hsz = 0;
+	size_t hsz = 0, fresh;
 	mode_t mode;
 	bool zero = false;
 	ssize_t len;
 	int rc = -1;
 
 	*cleared = NULL;
-	len = index_clear(gitdir, "index", keep, &buf, &mode, &hsz, &zero, &o, cleared);
-	if (len < 0 || (o.shared[0] && !shared_unhide(gitdir, keep, buf, &o, hsz, cleared)))
+	len = index_clear(gitdir, "index", keep, since, &buf, &mode, &hsz, &zero, &o, cleared);
+	fresh = o.fresh;
+	if (len < 0 ||
+	    (o.shared[0] && !shared_unhide(gitdir, keep, since, buf, &o, hsz, cleared, &fresh)))
 		goto out;
-	if (*cleared && ((!zero && !index_digest(buf, (size_t)len - hsz, hsz, buf + len - hsz)) ||
+	if ((*cleared || fresh) && ((!zero && !index_digest(buf, (size_t)len - hsz, hsz, buf + len - hsz)) ||
 	                 index_replace(gitdir, "index", buf, (size_t)len, mode) < 0))
 		goto out;
 	rc = 0;

@@ -1252,6 +1252,15 @@ static void act_since(int dfd, const char *name, const char *shown, enum guard_k
 		act(dfd, name, shown, kind, &id, b);
 }
 
+/* What the guard reads of the workdir's index besides its gitlinks. */
+struct index_seen {
+	char **marks; /* the entries marked assume-unchanged or skip-worktree,
+	               * sorted; owned */
+	time_t since; /* entries whose stat data is from here on are fresh (0:
+	               * not asked) */
+	size_t fresh; /* how many */
+};
+
 static int str_cmp(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -1269,17 +1278,22 @@ static int nested_cmp(const void *a, const void *b)
 /* The .git of each gitlink in the index of the repository whose worktree
  * is top, added to *gitdirs unless there; only those in the workdir wd,
  * and not reached through a link: git does not enter one, and the sweep
- * must not act outside the workdir. The index's marked entries go to
- * *marks (NULL: not asked). */
-static void gitlinks_add(const char *wd, const char *top, char ***gitdirs, char ***marks)
+ * must not act outside the workdir. What else the index holds goes to
+ * seen (NULL: not asked). */
+static void gitlinks_add(const char *wd, const char *top, char ***gitdirs,
+                         struct index_seen *seen)
 {
+	char ***marks = seen ? &seen->marks : NULL;
+	time_t since = seen ? seen->since : 0;
+	size_t *fresh = seen ? &seen->fresh : NULL;
 	char gd[PATH_MAX], real[PATH_MAX], **links = NULL, *own = xasprintf("%s/.git", top);
 	struct stat st;
 
 	/* .git a directory, else a file naming one; unreadable: the search
 	 * stands alone */
-	if (gitindex_read(own, &links, marks) < 0 && links == NULL && gitdir_file_read(top, gd))
-		(void)gitindex_read(gd, &links, marks);
+	if (gitindex_read(own, &links, marks, since, fresh) < 0 && links == NULL &&
+	    gitdir_file_read(top, gd))
+		(void)gitindex_read(gd, &links, marks, since, fresh);
 	for (char **l = links; l && *l; l++) {
 		char *dir = xasprintf("%s/%s", top, *l), *dotgit = xasprintf("%s/.git", dir);
 		if (!strv_contains(*gitdirs, dotgit) && lstat(dotgit, &st) == 0 &&
@@ -1298,14 +1312,16 @@ static void gitlinks_add(const char *wd, const char *top, char ***gitdirs, char 
  * The host's git enters a gitlink wherever it lies, ignored or not, and
  * its `git status` in one enters that one's gitlinks in turn; the run can
  * write any of those indexes (`git add -f node_modules/x`). The
- * workdir's own index's marked entries go to *marks, sorted. */
-static void nested_gitlinks(const struct guard_note *g, char ***gitdirs, char ***marks)
+ * workdir's own index's marked entries and fresh ones go to seen, its
+ * marks sorted. */
+static void nested_gitlinks(const struct guard_note *g, char ***gitdirs,
+                            struct index_seen *seen)
 {
 	const char *wd = g->root[GUARD_WD];
 
-	gitlinks_add(wd, wd, gitdirs, marks);
-	if (*marks)
-		qsort(*marks, strv_len(*marks), sizeof(**marks), str_cmp);
+	gitlinks_add(wd, wd, gitdirs, seen);
+	if (seen->marks)
+		qsort(seen->marks, strv_len(seen->marks), sizeof(*seen->marks), str_cmp);
 	for (size_t i = 0; *gitdirs && (*gitdirs)[i]; i++) { /* grows as it goes */
 		char *top = xstrdup((*gitdirs)[i]);
 		path_up(top);
@@ -1316,9 +1332,9 @@ static void nested_gitlinks(const struct guard_note *g, char ***gitdirs, char **
 
 /* The nested .git entries under g's workdir: 0 with a new vector in
  * *gitdirs (NULL: none), the marked entries of the workdir's index in
- * another in *marks and the nested .airlock entries in *airlocks, or -1
+ * seen and the nested .airlock entries in *airlocks, or -1
  * with *errstr. */
-static int nested_find(const struct guard_note *g, char ***gitdirs, char ***marks,
+static int nested_find(const struct guard_note *g, char ***gitdirs, struct index_seen *seen,
                        char ***airlocks, char **errstr)
 {
 	char **found = NULL, **both = NULL;
@@ -1331,7 +1347,7 @@ static int nested_find(const struct guard_note *g, char ***gitdirs, char ***mark
 		strv_push(strcmp(strrchr(*p, '/'), "/.airlock") == 0 ? airlocks : gitdirs, *p);
 	strv_free(both);
 	if (rc == 0)
-		nested_gitlinks(g, gitdirs, marks);
+		nested_gitlinks(g, gitdirs, seen);
 	return rc;
 }
 
@@ -1446,10 +1462,13 @@ static void note_nested_hooks(const char *gd, struct guard_nested *n)
 static void note_nested(struct guard_note *g, char *const *skip)
 {
 	char **gitdirs = NULL, **airlocks = NULL, *err = NULL, real[PATH_MAX];
+	struct index_seen seen = {NULL, 0, 0};
 	struct stat st;
 
 	g->skip = strv_dup(skip);
-	if (nested_find(g, &gitdirs, &g->marks, &airlocks, &err) < 0) {
+	int rc = nested_find(g, &gitdirs, &seen, &airlocks, &err);
+	g->marks = seen.marks;
+	if (rc < 0) {
 		g->nested_unknown = true; /* each counts as there before */
 		strv_free(airlocks);
 		free(err);
@@ -1587,21 +1606,25 @@ static bool marks_dir(const struct guard_note *g, char real[PATH_MAX])
  * workdir's index (after: the entries marked now, sorted): git status and
  * git diff pass such an entry by, so a run that marked the Makefile and
  * then edited it showed the host no change while make ran the edit. The
- * user's own marks (noted before the run) stay. Costs nothing unless a
- * mark is new: then a read, a hash and a write of the index.
+ * user's own marks (noted before the run) stay. Each entry whose stat
+ * data is from the run's span is smudged (gitindex.c), unsaid. Costs
+ * nothing unless a mark is new or the run wrote the index: then a read,
+ * a hash and a write of it.
  */
-static void sweep_marks(const struct guard_note *g, char *const *after, struct buf *b)
+static void sweep_marks(const struct guard_note *g, const struct index_seen *seen,
+                        struct buf *b)
 {
+	char *const *after = seen->marks;
 	char real[PATH_MAX], **cleared = NULL;
 	size_t n = 0, left = 0;
 	int rc = -1;
 
 	for (char *const *m = after; m && *m; m++)
 		n += !(g->marks && bsearch(m, g->marks, strv_len(g->marks), sizeof(*m), str_cmp));
-	if (n == 0 || g->nested_unknown)
+	if ((n == 0 && seen->fresh == 0) || g->nested_unknown)
 		return;
 	if (marks_dir(g, real))
-		rc = gitindex_unhide(real, g->marks, &cleared);
+		rc = gitindex_unhide(real, g->marks, seen->since, &cleared);
 	left = rc == 0 && strv_len(cleared) >= n ? 0 : n - (rc == 0 ? strv_len(cleared) : 0);
 	for (size_t i = 0; cleared && cleared[i] && i < 4; i++)
 		buf_printf(b, "%sthe assume-unchanged or skip-worktree mark of %s in the index",
@@ -1670,17 +1693,19 @@ static void nested_drop_holder(const struct guard_note *g, const char *path,
 static void sweep_nested(const struct guard_note *g, struct buf *b)
 {
 	const char *wd = g->root[GUARD_WD];
-	char **gitdirs = NULL, **marks = NULL, **airlocks = NULL, *err = NULL, real[PATH_MAX];
+	char **gitdirs = NULL, **airlocks = NULL, *err = NULL, real[PATH_MAX];
+	struct index_seen seen = {NULL, g->since.since.tv_sec, 0};
 	size_t wl = strlen(wd);
 	struct stat st;
 
-	if (nested_find(g, &gitdirs, &marks, &airlocks, &err) < 0) { /* the workdir is gone: */
-		strv_free(airlocks); /* so is what the host's git would run */
+	if (nested_find(g, &gitdirs, &seen, &airlocks, &err) < 0) { /* the workdir is gone: */
+		strv_free(seen.marks); /* so is what the host's git would run */
+		strv_free(airlocks);
 		free(err);
 		return;
 	}
-	sweep_marks(g, marks, b);
-	strv_free(marks);
+	sweep_marks(g, &seen, b);
+	strv_free(seen.marks);
 	sweep_airlocks(g, airlocks, b);
 	strv_free(airlocks);
 	for (char **p = gitdirs; p && *p; p++) {

@@ -2,7 +2,8 @@
 # 123-sandbox-review10.sh: what the tenth hostile review of the sandbox
 # found, each failing before its fix: an assume-unchanged or skip-worktree
 # mark a call set in the index, which left the host's git status and git
-# diff silent about its edit of the Makefile while make ran it; a nested
+# diff silent about its edit of the Makefile while make ran it, as did an
+# index written with the edited file's stat data beside the old blob; a nested
 # sub-project's .airlock/policy (a monorepo whose root is the workdir),
 # which a call in the outer project emptied, or a new one a call planted;
 # a profile's read-write grant
@@ -33,6 +34,25 @@ echo x >c.txt' sh "$split" 2>&1)
 	expect_eq "$fmt: the call is told" "$(echo "$r" | grep -c 'mark of .* in the index')" 1
 	check "$fmt: the index still verifies" git -C "$w" fsck --no-dangling
 done
+
+# an index written with the edited file's stat data beside the old blob:
+# git reads no content for an entry whose stat data matches the file
+w="$d/stat"
+git init -q "$w" && printf 'all:\n\techo ok\n' >"$w/Makefile" && G -C "$w" add -A && G -C "$w" commit -qm i
+printf '%s\n' 'import os, struct, hashlib, time' \
+	'd = bytearray(open(".git/index", "rb").read()); st = os.stat("Makefile"); time.sleep(1.1)' \
+	'd[12:52] = struct.pack(">10I", int(st.st_ctime), st.st_ctime_ns % 10**9, int(st.st_mtime),' \
+	'    st.st_mtime_ns % 10**9, st.st_dev & 0xffffffff, st.st_ino & 0xffffffff,' \
+	'    struct.unpack(">I", d[36:40])[0], st.st_uid, st.st_gid, st.st_size)' \
+	'b = bytes(d[:-20]); open(".git/i.tmp", "wb").write(b + hashlib.sha1(b).digest())' \
+	'os.rename(".git/i.tmp", ".git/index")' >"$w/.git/craft.py"
+(cd "$w" && "$AIRLOCK" exec --profile workspace -- sh -c 'printf "all:\n\techo pwned\n" >Makefile
+python3 .git/craft.py' >/dev/null 2>&1)
+expect_eq "an index that vouches for the edited Makefile still shows the edit" \
+	"$(git -C "$w" status --short)" " M Makefile"
+(cd "$w" && "$AIRLOCK" exec --profile workspace -- sh -c 'git checkout -q Makefile && echo n >n &&
+git add n && git -c user.email=a@b -c user.name=a commit -qm n' >/dev/null 2>&1)
+expect_eq "a commit the call made leaves a clean status" "$(git -C "$w" status --short)" ""
 
 # ---- a nested project's policy ----
 w="$d/mono"

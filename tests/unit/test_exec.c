@@ -1157,10 +1157,10 @@ static void test_gitindex_unhide(void **state)
 		                strncmp(rows[i], "git init", 8) == 0 ? "true" : rows[i]);
 		assert_int_equal(system(cmd), 0);
 		free(cmd);
-		assert_int_equal(gitindex_read(gd, &links, &marks), 0);
+		assert_int_equal(gitindex_read(gd, &links, &marks, 0, NULL), 0);
 		assert_int_equal(strv_len(marks), 2);
 		assert_true(strv_contains(marks, "f") && strv_contains(marks, "a/f"));
-		assert_int_equal(gitindex_unhide(gd, keep, &cleared), 0);
+		assert_int_equal(gitindex_unhide(gd, keep, 0, &cleared), 0);
 		assert_non_null(cleared);
 		assert_string_equal(cleared[0], "a/f");
 		assert_null(cleared[1]);
