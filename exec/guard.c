@@ -1619,12 +1619,16 @@ static void sweep_marks(const struct guard_note *g, const struct index_seen *see
 	size_t n = 0, left = 0;
 	int rc = -1;
 
-	for (char *const *m = after; m && *m; m++)
+	/* no note (a recovery, whose note is taken after the killed run): every
+	 * mark counts as the user's, and only fresh entries are smudged */
+	char *const *keep = g->nested_unknown ? after : g->marks;
+
+	for (char *const *m = after; !g->nested_unknown && m && *m; m++)
 		n += !(g->marks && bsearch(m, g->marks, strv_len(g->marks), sizeof(*m), str_cmp));
-	if ((n == 0 && seen->fresh == 0) || g->nested_unknown)
+	if (n == 0 && seen->fresh == 0)
 		return;
 	if (marks_dir(g, real))
-		rc = gitindex_unhide(real, g->marks, seen->since, &cleared);
+		rc = gitindex_unhide(real, keep, seen->since, &cleared);
 	left = rc == 0 && strv_len(cleared) >= n ? 0 : n - (rc == 0 ? strv_len(cleared) : 0);
 	for (size_t i = 0; cleared && cleared[i] && i < 4; i++)
 		buf_printf(b, "%sthe assume-unchanged or skip-worktree mark of %s in the index",
