@@ -14,6 +14,7 @@
  * the one write, an index file replaced whole by a rename, its trailer
  * recomputed with the hash that made it.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdint.h>
@@ -476,27 +477,64 @@ static bool shared_unhide(const char *gitdir, char *const *keep, time_t since,
 	return ok;
 }
 
+/* git's lock on gitdir's index (dfd), taken as git takes it: a new
+ * index.lock, whose rename over the index is the write. One there already
+ * is another git's, and its write would race this one, unless it changed
+ * in the run's span (since, seconds): a run that left one would keep its
+ * index as it wrote it. An open descriptor, or -1. */
+static int index_lock(int dfd, time_t since)
+{
+	struct stat st;
+	int fd = openat(dfd, "index.lock", O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+	                0666);
+
+	if (fd < 0 && errno == EEXIST && since &&
+	    fstatat(dfd, "index.lock", &st, AT_SYMLINK_NOFOLLOW) == 0 && st.st_ctime >= since &&
+	    unlinkat(dfd, "index.lock", 0) == 0)
+		fd = openat(dfd, "index.lock", O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		            0666);
+	return fd;
+}
+
 int gitindex_unhide(const char *gitdir, char *const *keep, time_t since, char ***cleared)
 {
-	struct index_out o;
+	struct index_out o = {0};
 	unsigned char *buf = NULL;
-	size_t hsz = 0, fresh;
+	size_t hsz = 0, fresh = 0;
 	mode_t mode;
-	bool zero = false;
+	bool zero = false, held = false;
+	int dfd = open(gitdir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), lock = -1, rc = -1;
 	ssize_t len;
-	int rc = -1;
 
 	*cleared = NULL;
+	if (dfd < 0 || (lock = index_lock(dfd, since)) < 0)
+		goto out;
+	held = true; /* from here on the lock is ours to remove or rename */
 	len = index_clear(gitdir, "index", keep, since, &buf, &mode, &hsz, &zero, &o, cleared);
 	fresh = o.fresh;
 	if (len < 0 ||
 	    (o.shared[0] && !shared_unhide(gitdir, keep, since, buf, &o, hsz, cleared, &fresh)))
 		goto out;
-	if ((*cleared || fresh) && ((!zero && !index_digest(buf, (size_t)len - hsz, hsz, buf + len - hsz)) ||
-	                 index_replace(gitdir, "index", buf, (size_t)len, mode) < 0))
-		goto out;
+	if (*cleared || fresh) {
+		if ((!zero && !index_digest(buf, (size_t)len - hsz, hsz, buf + len - hsz)) ||
+		    fchmod(lock, mode) < 0 || fd_write_all(lock, buf, (size_t)len) < 0)
+			goto out;
+		rc = close(lock);
+		lock = -1;
+		if (rc < 0 || renameat(dfd, "index.lock", dfd, "index") < 0) {
+			rc = -1;
+			goto out;
+		}
+		held = false; /* renamed: it is the index now */
+	}
 	rc = 0;
 out:
+	if (lock >= 0)
+		close(lock);
+	if (held)
+		(void)unlinkat(dfd, "index.lock", 0);
+	if (dfd >= 0)
+		close(dfd);
 	strv_free(o.links);
 	strv_free(o.hidden);
 	free(buf);
