@@ -1116,8 +1116,8 @@ static int want_nested(const char *wd, char *const *gitdirs, struct want **w, si
  * the search passed it), read-only, as the workdir's own: a monorepo's
  * `sub/.airlock/policy` is what a session started in sub trusts, and a
  * call in the outer project emptied its rules (the tenth review). Up to
- * NESTED_MAX; a link is passed by (its target is no policy the gate
- * reads as sub's).
+ * NESTED_MAX; a link to a directory in wd keeps that directory (the
+ * gate reads the policy through it), one elsewhere is the grant's.
  */
 static int want_nested_policies(const char *wd, char *const *airlocks, struct want **w,
                                 size_t *n, char **errstr)
@@ -1126,8 +1126,8 @@ static int want_nested_policies(const char *wd, char *const *airlocks, struct wa
 	struct stat st;
 
 	for (char *const *a = airlocks; a && *a && kept < NESTED_MAX; a++) {
-		if (!path_contains(wd, *a) || lstat(*a, &st) < 0 || !S_ISDIR(st.st_mode))
-			continue;
+		if (!path_contains(wd, *a) || stat(*a, &st) < 0 || !S_ISDIR(st.st_mode))
+			continue; /* a link is followed: to a directory in wd, that is kept */
 		kept++;
 		if (want_ro_rel(wd, *a + wl + 1, "a nested project's policy", w, n, errstr) < 0)
 			return -1;

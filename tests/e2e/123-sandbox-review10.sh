@@ -65,6 +65,9 @@ expect_eq "a nested project's policy keeps its rules" "$(cat "$w/sub/.airlock/po
 check "nothing is added beside it" test ! -e "$w/sub/.airlock/extra"
 expect_eq "the rest of the sub-project stays writable" "$(cat "$w/sub/a")" ok
 expect_eq "the call runs to its end" "$(echo "$r" | tail -n 1)" done
+mkdir -p "$w/pol/lib" "$w/lib" && echo strict >"$w/pol/lib/policy" && ln -s ../pol/lib "$w/lib/.airlock"
+(cd "$w" && "$AIRLOCK" exec --profile workspace -- sh -c 'echo weak >lib/.airlock/policy' >/dev/null 2>&1)
+expect_eq "one reached through a link in the workdir keeps its rules" "$(cat "$w/pol/lib/policy")" strict
 r=$(cd "$w" && "$AIRLOCK" exec --profile workspace -- sh -c 'mkdir -p new/.airlock && mv sub pkg
 printf "[policy]\ntrust-project = true\n" >new/.airlock/policy && echo new/ >.gitignore' 2>&1)
 check "a nested policy the call made is removed" test ! -e "$w/new/.airlock"
