@@ -64,6 +64,7 @@
 	X(EVP_DigestInit_ex)                                                   \
 	X(EVP_DigestUpdate)                                                    \
 	X(EVP_DigestFinal_ex)                                                  \
+	X(EVP_sha1)                                                            \
 	X(EVP_sha256)                                                          \
 	X(EVP_DecodeBlock)
 

@@ -104,6 +104,11 @@ struct guard_note {
 	struct guard_nested *nested; /* what each .git was, sorted by id; owned */
 	size_t nnested;
 	bool nested_unknown;      /* the search failed: none counts as made */
+	struct guard_nested *airlocks; /* each nested .airlock, sorted by id; owned */
+	size_t nairlocks;
+	char **marks;             /* the workdir index's entries marked
+	                           * assume-unchanged or skip-worktree, sorted;
+	                           * owned, NULL when none */
 	struct guard_file *files; /* rebase todos and included configs; owned */
 	size_t nfiles;
 	struct guard_id refs_id[2]; /* .git/refs and the common dir's refs */
@@ -468,6 +473,8 @@ void pool_want(const struct ns_shell *sh);
 #define SECRETS_ENTRIES 100000 /* directory entries read at most: more fails */
 #define MASK_SECRETS 1u        /* secret files (the classifier's names) */
 #define MASK_PIPES 2u          /* sockets and FIFOs */
+#define SEARCH_AIRLOCKS 8u     /* the .airlock entries below the top (nested
+                                * projects' policy) go to gitdirs too */
 #define SEARCH_SWEEP 4u        /* after a run: no SECRETS_ENTRIES bound, and a
                                 * directory below the top that cannot be read is
                                 * passed over, the rest still searched */
@@ -496,6 +503,8 @@ struct search_globs {
 	char *const *keep; /* in: profile->keep_globs */
 	char **hidden;     /* out: what hide matches; a new vector (NULL: none) */
 	char **kept;       /* out: what keep matches */
+	char **airlocks;   /* out: each .airlock below the top (a nested
+	                    * project's policy); a new vector (NULL: none) */
 };
 /* secrets_find() that, with globs, also finds what globs asks for (a
  * search without holds no set; one with an empty set holds none). */
@@ -539,6 +548,24 @@ bool gitdir_common_read(const char *gitdir, char common[PATH_MAX]);
  * *links (strv_free); 0, or -1 when the index cannot be read or parsed
  * (what was pushed stays). */
 int gitindex_gitlinks(const char *gitdir, char ***links);
+/* gitindex_gitlinks() that also pushes to *hidden (NULL: not asked) the
+ * path of each entry marked assume-unchanged or skip-worktree, which git
+ * status and git diff pass by ("" for a split index's unnamed one), and
+ * counts into *fresh (NULL: not asked) the entries whose stat data says
+ * their file changed at or after since (seconds; 0: none): git reads no
+ * content for an entry whose stat data matches the file. */
+int gitindex_read(const char *gitdir, char ***links, char ***hidden, time_t since,
+                  size_t *fresh);
+/* Clears those marks in gitdir's index file but on the entries keep
+ * names (sorted by strcmp; NULL: none), and smudges each fresh entry
+ * (since, as above: its size 0, as git smudges a racily clean one, so git
+ * status compares its content again); in a split index's shared part too,
+ * written anew under its new hash's name. The index is replaced by a new
+ * file renamed over it, its trailer made again with the hash that made it
+ * (none with index.skipHash's zeros); the paths cleared in a new vector in
+ * *cleared (NULL: none). 0, or -1 when the index cannot be read, its
+ * trailer matches no hash, or it cannot be written. Loads libcrypto. */
+int gitindex_unhide(const char *gitdir, char *const *keep, time_t since, char ***cleared);
 /* The gitlinks of the index image buf (len bytes), pushed to *links; -1
  * when it does not parse (a split index's shared part is not read). For
  * the fuzzer (tests/fuzz/fuzz_gitindex.c). */

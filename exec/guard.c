@@ -1252,6 +1252,20 @@ static void act_since(int dfd, const char *name, const char *shown, enum guard_k
 		act(dfd, name, shown, kind, &id, b);
 }
 
+/* What the guard reads of the workdir's index besides its gitlinks. */
+struct index_seen {
+	char **marks; /* the entries marked assume-unchanged or skip-worktree,
+	               * sorted; owned */
+	time_t since; /* entries whose stat data is from here on are fresh (0:
+	               * not asked) */
+	size_t fresh; /* how many */
+};
+
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
 static int nested_cmp(const void *a, const void *b)
 {
 	const struct guard_nested *x = a, *y = b;
@@ -1264,16 +1278,22 @@ static int nested_cmp(const void *a, const void *b)
 /* The .git of each gitlink in the index of the repository whose worktree
  * is top, added to *gitdirs unless there; only those in the workdir wd,
  * and not reached through a link: git does not enter one, and the sweep
- * must not act outside the workdir. */
-static void gitlinks_add(const char *wd, const char *top, char ***gitdirs)
+ * must not act outside the workdir. What else the index holds goes to
+ * seen (NULL: not asked). */
+static void gitlinks_add(const char *wd, const char *top, char ***gitdirs,
+                         struct index_seen *seen)
 {
+	char ***marks = seen ? &seen->marks : NULL;
+	time_t since = seen ? seen->since : 0;
+	size_t *fresh = seen ? &seen->fresh : NULL;
 	char gd[PATH_MAX], real[PATH_MAX], **links = NULL, *own = xasprintf("%s/.git", top);
 	struct stat st;
 
 	/* .git a directory, else a file naming one; unreadable: the search
 	 * stands alone */
-	if (gitindex_gitlinks(own, &links) < 0 && links == NULL && gitdir_file_read(top, gd))
-		(void)gitindex_gitlinks(gd, &links);
+	if (gitindex_read(own, &links, marks, since, fresh) < 0 && links == NULL &&
+	    gitdir_file_read(top, gd))
+		(void)gitindex_read(gd, &links, marks, since, fresh);
 	for (char **l = links; l && *l; l++) {
 		char *dir = xasprintf("%s/%s", top, *l), *dotgit = xasprintf("%s/.git", dir);
 		if (!strv_contains(*gitdirs, dotgit) && lstat(dotgit, &st) == 0 &&
@@ -1291,33 +1311,60 @@ static void gitlinks_add(const char *wd, const char *top, char ***gitdirs)
  * workdir's index and in each nested repository's, added to *gitdirs.
  * The host's git enters a gitlink wherever it lies, ignored or not, and
  * its `git status` in one enters that one's gitlinks in turn; the run can
- * write any of those indexes (`git add -f node_modules/x`). */
-static void nested_gitlinks(const struct guard_note *g, char ***gitdirs)
+ * write any of those indexes (`git add -f node_modules/x`). The
+ * workdir's own index's marked entries and fresh ones go to seen, its
+ * marks sorted. */
+static void nested_gitlinks(const struct guard_note *g, char ***gitdirs,
+                            struct index_seen *seen)
 {
 	const char *wd = g->root[GUARD_WD];
 
-	gitlinks_add(wd, wd, gitdirs);
+	gitlinks_add(wd, wd, gitdirs, seen);
+	if (seen->marks)
+		qsort(seen->marks, strv_len(seen->marks), sizeof(*seen->marks), str_cmp);
 	for (size_t i = 0; *gitdirs && (*gitdirs)[i]; i++) { /* grows as it goes */
 		char *top = xstrdup((*gitdirs)[i]);
 		path_up(top);
-		gitlinks_add(wd, top, gitdirs);
+		gitlinks_add(wd, top, gitdirs, NULL);
 		free(top);
 	}
 }
 
 /* The nested .git entries under g's workdir: 0 with a new vector in
- * *gitdirs (NULL: none), or -1 with *errstr. */
-static int nested_find(const struct guard_note *g, char ***gitdirs, char **errstr)
+ * *gitdirs (NULL: none), the marked entries of the workdir's index in
+ * seen and the nested .airlock entries in *airlocks, or -1
+ * with *errstr. */
+static int nested_find(const struct guard_note *g, char ***gitdirs, struct index_seen *seen,
+                       char ***airlocks, char **errstr)
 {
-	char **found = NULL;
+	char **found = NULL, **both = NULL;
 	size_t n;
-	int rc = secrets_find(g->root[GUARD_WD], SEARCH_SWEEP, g->skip, &found, &n, gitdirs,
-	                      errstr);
+	int rc = secrets_find(g->root[GUARD_WD], SEARCH_SWEEP | SEARCH_AIRLOCKS, g->skip, &found,
+	                      &n, &both, errstr);
 
 	strv_free(found);
+	for (char **p = both; p && *p; p++)
+		strv_push(strcmp(strrchr(*p, '/'), "/.airlock") == 0 ? airlocks : gitdirs, *p);
+	strv_free(both);
 	if (rc == 0)
-		nested_gitlinks(g, gitdirs);
+		nested_gitlinks(g, gitdirs, seen);
 	return rc;
+}
+
+/* The ids of what paths names, sorted (nested_cmp), into *ids and *n
+ * (what is gone is passed by). */
+static void airlocks_note(char *const *paths, struct guard_nested **ids, size_t *n)
+{
+	struct stat st;
+
+	for (char *const *p = paths; p && *p; p++) {
+		if (lstat(*p, &st) < 0)
+			continue;
+		*ids = xreallocarray(*ids, *n + 1, sizeof(**ids));
+		(*ids)[(*n)++] = (struct guard_nested){.dev = st.st_dev, .ino = st.st_ino};
+	}
+	if (*n)
+		qsort(*ids, *n, sizeof(**ids), nested_cmp);
 }
 
 /* File systems that stamp a change to the nanosecond, or near: others may
@@ -1414,12 +1461,16 @@ static void note_nested_hooks(const char *gd, struct guard_nested *n)
 
 static void note_nested(struct guard_note *g, char *const *skip)
 {
-	char **gitdirs = NULL, *err = NULL, real[PATH_MAX];
+	char **gitdirs = NULL, **airlocks = NULL, *err = NULL, real[PATH_MAX];
+	struct index_seen seen = {NULL, 0, 0};
 	struct stat st;
 
 	g->skip = strv_dup(skip);
-	if (nested_find(g, &gitdirs, &err) < 0) {
+	int rc = nested_find(g, &gitdirs, &seen, &airlocks, &err);
+	g->marks = seen.marks;
+	if (rc < 0) {
 		g->nested_unknown = true; /* each counts as there before */
+		strv_free(airlocks);
 		free(err);
 		return;
 	}
@@ -1442,6 +1493,8 @@ static void note_nested(struct guard_note *g, char *const *skip)
 	strv_free(gitdirs);
 	if (g->nnested)
 		qsort(g->nested, g->nnested, sizeof(*g->nested), nested_cmp);
+	airlocks_note(airlocks, &g->airlocks, &g->nairlocks);
+	strv_free(airlocks);
 }
 
 /* The note of the .git st when it is one the note saw, at this path or
@@ -1531,6 +1584,94 @@ static void sweep_nested_gitdir(const struct guard_note *g, const struct guard_n
 	}
 }
 
+/* The git directory whose index is the workdir's, when the sweep may
+ * write it (in the workdir, or a linked worktree's own), resolved into
+ * real; else false. */
+static bool marks_dir(const struct guard_note *g, char real[PATH_MAX])
+{
+	const char *wd = g->root[GUARD_WD], *wt = g->root[GUARD_WTDIR];
+	char gd[PATH_MAX], *own = xasprintf("%s/.git", wd);
+	struct stat st;
+	bool ok = lstat(own, &st) == 0 && S_ISDIR(st.st_mode) ? realpath(own, real) != NULL
+	          : gitdir_file_read(wd, gd)                   ? realpath(gd, real) != NULL
+	                                                       : false;
+
+	free(own);
+	return ok && ((path_contains(wd, real) && strcmp(real, wd) != 0) ||
+	              (wt && strcmp(real, wt) == 0));
+}
+
+/*
+ * Clears the assume-unchanged and skip-worktree marks the run set in the
+ * workdir's index (after: the entries marked now, sorted): git status and
+ * git diff pass such an entry by, so a run that marked the Makefile and
+ * then edited it showed the host no change while make ran the edit. The
+ * user's own marks (noted before the run) stay. Each entry whose stat
+ * data is from the run's span is smudged (gitindex.c), unsaid. Costs
+ * nothing unless a mark is new or the run wrote the index: then a read,
+ * a hash and a write of it.
+ */
+static void sweep_marks(const struct guard_note *g, const struct index_seen *seen,
+                        struct buf *b)
+{
+	char *const *after = seen->marks;
+	char real[PATH_MAX], **cleared = NULL;
+	size_t n = 0, left = 0;
+	int rc = -1;
+
+	/* no note (a recovery, whose note is taken after the killed run): every
+	 * mark counts as the user's, and only fresh entries are smudged */
+	char *const *keep = g->nested_unknown ? after : g->marks;
+
+	for (char *const *m = after; !g->nested_unknown && m && *m; m++)
+		n += !(g->marks && bsearch(m, g->marks, strv_len(g->marks), sizeof(*m), str_cmp));
+	if (n == 0 && seen->fresh == 0)
+		return;
+	if (marks_dir(g, real))
+		rc = gitindex_unhide(real, keep, seen->since, &cleared);
+	left = rc == 0 && strv_len(cleared) >= n ? 0 : n - (rc == 0 ? strv_len(cleared) : 0);
+	for (size_t i = 0; cleared && cleared[i] && i < 4; i++)
+		buf_printf(b, "%sthe assume-unchanged or skip-worktree mark of %s in the index",
+		           b->len ? ", " : "", cleared[i][0] ? cleared[i] : "an entry (split index)");
+	if (strv_len(cleared) > 4)
+		buf_printf(b, " and of %zu more", strv_len(cleared) - 4);
+	if (left)
+		buf_printf(b, "%s%zu assume-unchanged or skip-worktree mark%s in the index (could not "
+		              "be removed: `git ls-files -v | grep '^[a-zS]'` lists them; git status "
+		              "does not show their changes)",
+		           b->len ? ", " : "", left, left == 1 ? "" : "s");
+	strv_free(cleared);
+}
+
+/*
+ * Removes each nested .airlock the run made (none of the ids noted before,
+ * at any path: a `mv pkgs libs` moves a user's): inside the outer project
+ * such a policy only adds restrictions, but a session started in that
+ * directory reads it as its own project's, trusted with trust-project,
+ * and a new .gitignore can keep it out of git status.
+ */
+static void sweep_airlocks(const struct guard_note *g, char *const *after, struct buf *b)
+{
+	const char *wd = g->root[GUARD_WD], *name;
+	size_t wl = strlen(wd);
+	struct stat st;
+	int dfd;
+
+	for (char *const *p = after; !g->nested_unknown && p && *p; p++) {
+		struct guard_nested key;
+		if (lstat(*p, &st) < 0 || !path_contains(wd, *p) || strcmp(*p, wd) == 0)
+			continue;
+		key = (struct guard_nested){.dev = st.st_dev, .ino = st.st_ino};
+		if (g->nairlocks &&
+		    bsearch(&key, g->airlocks, g->nairlocks, sizeof(key), nested_cmp) != NULL)
+			continue;
+		if ((dfd = open_parent(wd, *p + wl + 1, &name)) < 0)
+			continue;
+		drop(dfd, name, *p + wl + 1, NULL, b);
+		close(dfd);
+	}
+}
+
 /* A .git file or link at path naming real, a directory that holds it (the
  * workdir itself, `gitdir: ..`): git takes that worktree for the git
  * directory, its config, hooks/ and logs/ plain project files there (the
@@ -1556,14 +1697,21 @@ static void nested_drop_holder(const struct guard_note *g, const char *path,
 static void sweep_nested(const struct guard_note *g, struct buf *b)
 {
 	const char *wd = g->root[GUARD_WD];
-	char **gitdirs = NULL, *err = NULL, real[PATH_MAX];
+	char **gitdirs = NULL, **airlocks = NULL, *err = NULL, real[PATH_MAX];
+	struct index_seen seen = {NULL, g->since.since.tv_sec, 0};
 	size_t wl = strlen(wd);
 	struct stat st;
 
-	if (nested_find(g, &gitdirs, &err) < 0) { /* the workdir is gone: so is what */
-		free(err);                               /* the host's git would run */
+	if (nested_find(g, &gitdirs, &seen, &airlocks, &err) < 0) { /* the workdir is gone: */
+		strv_free(seen.marks); /* so is what the host's git would run */
+		strv_free(airlocks);
+		free(err);
 		return;
 	}
+	sweep_marks(g, &seen, b);
+	strv_free(seen.marks);
+	sweep_airlocks(g, airlocks, b);
+	strv_free(airlocks);
 	for (char **p = gitdirs; p && *p; p++) {
 		char *top = xstrdup(*p);
 		path_up(top);
@@ -2361,6 +2509,8 @@ void guard_note_clear(struct guard_note *g)
 	free(g->specials);
 	strv_free(g->skip);
 	free(g->nested);
+	free(g->airlocks);
+	strv_free(g->marks);
 	for (size_t i = 0; i < g->nfiles; i++)
 		free(g->files[i].path);
 	free(g->files);

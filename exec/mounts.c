@@ -517,6 +517,49 @@ static bool want_grant_pipes(const char *real, const char *dst, size_t *budget,
 	return whole;
 }
 
+/* The files in the home that make the agent run airlock: Claude Code's
+ * user settings, which name the hook (docs/integrations.md). */
+static const char *const agent_hook_files[] = {
+	".claude/settings.json",
+	".claude/settings.local.json",
+};
+
+/* path (resolved) read-only when the read-write grant real holds it,
+ * and the directory holding it pinned (bound onto itself, so that it
+ * cannot be renamed away and replaced) when that lies below the grant's
+ * top. */
+static void want_grant_kept(const char *real, const char *path, struct want **w, size_t *n)
+{
+	char r[PATH_MAX], *dir;
+
+	if (!realpath(path, r) || !path_contains(real, r) || strcmp(real, r) == 0)
+		return;
+	dir = xstrdup(r);
+	path_up(dir);
+	if (strcmp(dir, real) != 0)
+		want_push(w, n, OP_REBIND, NULL, xstrdup(dir), NULL, A_BIND, true);
+	want_push(w, n, OP_REBIND, NULL, xstrdup(r), NULL, A_RO, false);
+	free(dir);
+}
+
+/*
+ * What makes airlock run, where the read-write grant real holds it: the
+ * agent's hook settings (agent_hook_files under home) and airlock's own
+ * binary. With `read-write = ~/.claude` a call removed the hook that gates
+ * the next calls, and with a grant of the directory holding the binary
+ * (`~/.local/bin`) it replaced airlock with a script the next hook ran on
+ * the host (the tenth review). The rest of the grant stays writable.
+ */
+static void want_agent_hooks(const char *real, const char *home, struct want **w, size_t *n)
+{
+	for (size_t i = 0; i < nitems(agent_hook_files); i++) {
+		char *logical = xasprintf("%s/%s", home, agent_hook_files[i]);
+		want_grant_kept(real, logical, w, n);
+		free(logical);
+	}
+	want_grant_kept(real, "/proc/self/exe", w, n);
+}
+
 /* Adds the read_only/read_write/binds lists; -1 when one is refused. */
 static int want_grants(char *const *list, unsigned attr, const char *home, size_t *budget,
                        char *const *own, struct want **w, size_t *n, char **errstr)
@@ -534,6 +577,8 @@ static int want_grants(char *const *list, unsigned attr, const char *home, size_
 			return -1;
 		if (r > 0)
 			want_push(w, n, OP_BIND, xstrdup(real), xstrdup(real), NULL, attr, dir);
+		if (r > 0 && dir && attr == A_BIND)
+			want_agent_hooks(real, home, w, n);
 		/* a read-write grant is the sandbox's to fill: a call made 1,100
 		 * files there, and the next reached a host's socket past them */
 		if (r > 0 && dir && !want_grant_pipes(real, real, budget, own, w, n) && attr == A_BIND) {
@@ -1067,6 +1112,30 @@ static int want_nested(const char *wd, char *const *gitdirs, struct want **w, si
 }
 
 /*
+ * The policy of each project nested in a writable workdir (X/.airlock, as
+ * the search passed it), read-only, as the workdir's own: a monorepo's
+ * `sub/.airlock/policy` is what a session started in sub trusts, and a
+ * call in the outer project emptied its rules (the tenth review). Up to
+ * NESTED_MAX; a link to a directory in wd keeps that directory (the
+ * gate reads the policy through it), one elsewhere is the grant's.
+ */
+static int want_nested_policies(const char *wd, char *const *airlocks, struct want **w,
+                                size_t *n, char **errstr)
+{
+	size_t wl = strlen(wd), kept = 0;
+	struct stat st;
+
+	for (char *const *a = airlocks; a && *a && kept < NESTED_MAX; a++) {
+		if (!path_contains(wd, *a) || stat(*a, &st) < 0 || !S_ISDIR(st.st_mode))
+			continue; /* a link is followed: to a directory in wd, that is kept */
+		kept++;
+		if (want_ro_rel(wd, *a + wl + 1, "a nested project's policy", w, n, errstr) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/*
  * What the workdir must not show (secrets.c, at the top level and below),
  * each masked by /dev/null bound read-only and nodev, so opening or
  * connecting to it fails:
@@ -1114,6 +1183,10 @@ static int want_masks(const struct profile *p, const char *wd, char *const *cove
 	if (rc < 0)
 		return -1;
 	rc = pin ? want_nested(wd, gitdirs, w, n, errstr) : 0;
+	if (rc == 0 && pin)
+		rc = want_nested_policies(wd, globs->airlocks, w, n, errstr);
+	strv_free(globs->airlocks);
+	globs->airlocks = NULL;
 	if (rc == 0 && !p->show_secrets)
 		rc = want_wd_covers(wd, gitdirs, w, n, errstr);
 	strv_free(gitdirs);
@@ -1446,7 +1519,8 @@ static int want_workdir(const struct exec_spec *s, const char *wd, struct want *
 		rw = true;
 	}
 	char **covered = NULL; /* the kernel's mounts below wd: not searched */
-	struct search_globs globs = {s->profile->hide_globs, s->profile->keep_globs, NULL, NULL};
+	struct search_globs globs = {s->profile->hide_globs, s->profile->keep_globs, NULL, NULL,
+	                             NULL};
 	/* a read-only workdir that a read-write grant opens, whole or in part,
 	 * is guarded as a writable one: without it `read-write = WORKDIR` or
 	 * `WORKDIR/build` in a readonly profile let a call plant .git/hooks

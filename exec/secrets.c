@@ -92,6 +92,7 @@ struct dir_seen {
 	char **pipes;                      /* sockets and FIFOs; owned */
 	size_t entries;                    /* how many it had */
 	bool has_git;                      /* an entry named .git */
+	bool has_airlock;                  /* an entry named .airlock */
 	char **hides, **keeps; /* names the deny rules' globs match; owned */
 	uint64_t gen;          /* the set of globs they are for (0: none) */
 };
@@ -197,7 +198,7 @@ static void seen_forget(struct dir_seen *s)
 	s->files = s->others = s->subdirs = s->pipes = s->hides = s->keeps = NULL;
 	s->gen = 0;
 	s->entries = 0;
-	s->has_git = false;
+	s->has_git = s->has_airlock = false;
 	s->valid = false;
 }
 
@@ -499,7 +500,7 @@ static void dir_globs_entry(struct dir_globs *dg, struct dir_seen *s, const char
  * and each notes whether its matches are for it: a process whose policy
  * has another set reads those directories again.
  */
-#define KEEP_MAGIC "airlock-search 6" /* 6: .my.cnf, client_secret*.json, *accessKeys.csv */
+#define KEEP_MAGIC "airlock-search 7" /* 7: .airlock noted */
 #define KEEP_MAX (64u << 20)
 
 /* Writes what is remembered of wd's tree, when something was read since. */
@@ -521,7 +522,8 @@ static void keep_save(const char *wd)
 		uint64_t id[3] = {(uint64_t)s->dev, (uint64_t)s->ino, (uint64_t)s->entries};
 		int64_t t[4] = {(int64_t)s->mtime.tv_sec, (int64_t)s->mtime.tv_nsec,
 		                (int64_t)s->ctime.tv_sec, (int64_t)s->ctime.tv_nsec};
-		uint8_t git = s->has_git, globbed = gl_gen != 0 && s->gen == gl_gen;
+		uint8_t git = (uint8_t)(s->has_git | s->has_airlock << 1),
+		        globbed = gl_gen != 0 && s->gen == gl_gen;
 		if (s->path == NULL || !s->valid || racy(&s->mtime) || racy(&s->ctime) ||
 		    !path_contains(wd, s->path))
 			continue;
@@ -580,7 +582,8 @@ static bool keep_record(struct kept_rd *r, const char *wd, uint64_t gen)
 	s->entries = (size_t)id[2];
 	s->mtime = (struct timespec){(time_t)t[0], (long)t[1]};
 	s->ctime = (struct timespec){(time_t)t[2], (long)t[3]};
-	s->has_git = git != 0;
+	s->has_git = (git & 1) != 0;
+	s->has_airlock = (git & 2) != 0;
 	s->files = lists[0];
 	s->others = lists[1];
 	s->subdirs = lists[2];
@@ -758,6 +761,7 @@ static void dir_list(DIR *d, struct dir_seen *s)
 			continue;
 		s->entries++;
 		s->has_git |= strcmp(name, ".git") == 0;
+		s->has_airlock |= strcmp(name, ".airlock") == 0;
 		t = entry_type(d, e);
 		if (t == DT_SOCK || t == DT_FIFO)
 			strv_push(&s->pipes, name);
@@ -1041,6 +1045,10 @@ static int walk_dir(struct walk *wk, const struct pending_dir *pd, char **errstr
 		strv_push_owned(&wk->gitdirs, xasprintf("%s/.git", pd->path));
 		wk->ngitdirs++;
 	}
+	if (wk->want_gitdirs && (wk->what & SEARCH_AIRLOCKS) && s->has_airlock && pd->depth > 0)
+		strv_push_owned(&wk->gitdirs, xasprintf("%s/.airlock", pd->path));
+	if (wk->globs && s->has_airlock && pd->depth > 0)
+		strv_push_owned(&wk->globs->airlocks, xasprintf("%s/.airlock", pd->path));
 	/* a FIFO with a secret name is a secret too: a password manager serves
 	 * a .env through one (1Password's local .env files), network or not */
 	for (size_t i = 0; s->pipes && s->pipes[i]; i++)
@@ -1075,7 +1083,7 @@ int secrets_search(const char *wd, unsigned what, char *const *skip, struct sear
 
 	queue_push(&wk, xstrdup(wd), 0);
 	if (globs)
-		globs->hidden = globs->kept = NULL;
+		globs->hidden = globs->kept = globs->airlocks = NULL;
 	pthread_mutex_lock(&cache_lock);
 	if (cache == NULL)
 		cache_resize(CACHE_MIN);
@@ -1137,7 +1145,8 @@ int secrets_search(const char *wd, unsigned what, char *const *skip, struct sear
 		if (globs) {
 			strv_free(globs->hidden);
 			strv_free(globs->kept);
-			globs->hidden = globs->kept = NULL;
+			strv_free(globs->airlocks);
+			globs->hidden = globs->kept = globs->airlocks = NULL;
 		}
 	}
 	*found = wk.found;

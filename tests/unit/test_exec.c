@@ -1003,7 +1003,7 @@ static char *globs_search(const char *real, const char *hide, const char *keep, 
                           bool fresh)
 {
 	char *hv[] = {(char *)hide, NULL}, *kv[] = {(char *)keep, NULL};
-	struct search_globs g = {hide ? hv : NULL, keep ? kv : NULL, NULL, NULL};
+	struct search_globs g = {hide ? hv : NULL, keep ? kv : NULL, NULL, NULL, NULL};
 	char **found, *err = NULL;
 	size_t nfound, before;
 	struct buf b;
@@ -1024,6 +1024,7 @@ static char *globs_search(const char *real, const char *hide, const char *keep, 
 		buf_printf(&b, "%skeep:%s", b.len ? " " : "", *v + strlen(real) + 1);
 	strv_free(g.hidden);
 	strv_free(g.kept);
+	strv_free(g.airlocks);
 	strv_free(found);
 	return buf_take(&b, NULL);
 }
@@ -1125,6 +1126,54 @@ static void test_gitindex_gitlinks(void **state)
 		assert_int_equal(system(cmd), 0);
 		assert_int_equal(gitindex_gitlinks(gd, &links), -1);
 		assert_null(links);
+		free(cmd);
+		free(gd);
+		rm_rf(wd);
+	}
+}
+
+/* gitindex_read()'s marks and gitindex_unhide() over indexes git wrote,
+ * in each format: f (the user's, kept) and a/f (the run's) marked; the
+ * mark of a/f goes, f's stays, and git still reads the index whole, its
+ * change to a/f shown again. */
+static void test_gitindex_unhide(void **state)
+{
+	static const char *const rows[] = {
+		"git update-index --index-version 2", /* skip-worktree lifts it to 3 */
+		"git update-index --index-version 4",
+		"git config index.skipHash true && git update-index --index-version 3",
+		"git init -q --object-format=sha256 . 2>/dev/null; true",
+	};
+	char f_name[] = "f", *keep[] = {f_name, NULL};
+	(void)state;
+	for (size_t i = 0; i < nitems(rows); i++) {
+		char *wd = tmpdir_new(), *gd = xasprintf("%s/.git", wd), **links = NULL;
+		char **marks = NULL, **cleared = NULL, *cmd, out[256] = "";
+		FILE *f;
+		cmd = xasprintf("cd '%s' && %s && git init -q && %s && mkdir a && touch f a/f a/g && "
+		                "git add f a && git update-index --assume-unchanged f && "
+		                "git update-index --skip-worktree a/f && echo x >a/f",
+		                wd, strncmp(rows[i], "git init", 8) == 0 ? rows[i] : "true",
+		                strncmp(rows[i], "git init", 8) == 0 ? "true" : rows[i]);
+		assert_int_equal(system(cmd), 0);
+		free(cmd);
+		assert_int_equal(gitindex_read(gd, &links, &marks, 0, NULL), 0);
+		assert_int_equal(strv_len(marks), 2);
+		assert_true(strv_contains(marks, "f") && strv_contains(marks, "a/f"));
+		assert_int_equal(gitindex_unhide(gd, keep, 0, &cleared), 0);
+		assert_non_null(cleared);
+		assert_string_equal(cleared[0], "a/f");
+		assert_null(cleared[1]);
+		cmd = xasprintf("git -C '%s' ls-files -v | tr '\\n' ' '; git -C '%s' status --short a/f",
+		                wd, wd);
+		assert_non_null(f = popen(cmd, "r"));
+		assert_int_equal(fread(out, 1, sizeof(out) - 1, f) > 0, 1);
+		pclose(f);
+		if (strcmp(out, "H a/f H a/g h f AM a/f\n") != 0)
+			fail_msg("row %zu: git reads %s", i, out);
+		strv_free(cleared);
+		strv_free(marks);
+		strv_free(links);
 		free(cmd);
 		free(gd);
 		rm_rf(wd);
@@ -1366,6 +1415,7 @@ int main(void)
 		cmocka_unit_test(test_pending_orphans),
 		cmocka_unit_test(test_recover_span),
 		cmocka_unit_test(test_gitindex_gitlinks),
+		cmocka_unit_test(test_gitindex_unhide),
 		cmocka_unit_test(test_gitindex_as_git),
 		cmocka_unit_test(test_secrets_too_many),
 		cmocka_unit_test(test_secrets_pem_budget),
