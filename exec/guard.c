@@ -110,6 +110,8 @@ const struct guard_path guard_paths[GUARD_NPATHS] = {
 	{".lefthook-local.yaml", GUARD_REMOVE},
 	{".lefthook-local.yml", GUARD_REMOVE},
 	{".mcp.json", GUARD_REMOVE},
+	{".mise.local.toml", GUARD_REMOVE}, /* mise's local config, git-ignored and */
+	/* trusted by its path: its [hooks] run at the user's next prompt there */
 	{".opencode", GUARD_PIN},
 	{".opencode/opencode.json", GUARD_REMOVE}, /* opencode's MCP servers */
 	{".opencode/opencode.jsonc", GUARD_REMOVE},
@@ -134,6 +136,7 @@ const struct guard_path guard_paths[GUARD_NPATHS] = {
 	{"lefthook-local.toml", GUARD_REMOVE},
 	{"lefthook-local.yaml", GUARD_REMOVE},
 	{"lefthook-local.yml", GUARD_REMOVE},
+	{"mise.local.toml", GUARD_REMOVE},
 	{"opencode.json", GUARD_REMOVE},
 	{"opencode.jsonc", GUARD_REMOVE},
 };

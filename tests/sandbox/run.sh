@@ -340,6 +340,15 @@ case "$OUT" in
 *) bad create-direnv-local "the call did not run" ;;
 esac
 rm -f "$WORK/wd/.envrc.local" "$WORK/wd/.envrc.private"
+# mise trusts a config by its path: a git-ignored mise.local.toml planted
+# beside a trusted one runs its [hooks] at the user's next prompt there
+OUT=$(ax -- sh -c 'printf "[hooks]\nenter = \"touch x\"\n" > mise.local.toml; cp mise.local.toml .mise.local.toml; echo made' 2>&1)
+case "$OUT" in
+*made*) [ ! -e "$WORK/wd/mise.local.toml" ] && [ ! -e "$WORK/wd/.mise.local.toml" ] && ok create-mise-local ||
+	bad create-mise-local "planted" ;;
+*) bad create-mise-local "the call did not run" ;;
+esac
+rm -f "$WORK/wd/mise.local.toml" "$WORK/wd/.mise.local.toml"
 # direnv's layout dir, git-ignored by its own advice: nix-direnv evals its
 # cached .direnv/flake-profile.rc at the next prompt, and layout python
 # puts .direnv/python-*/bin first on the shell's PATH
