@@ -21,9 +21,6 @@ mkdir -p "$d/home" "$d/wd/src" "$d/wd/sub/objects" "$d/wd/sub/refs"
 echo 'ref: refs/heads/main' >"$d/wd/sub/HEAD"
 HOME="$d/home"
 export HOME
-classify() { (cd "$d/wd" && "$AIRLOCK" classify --workdir "$d/wd" "$@"); }
-shell_field() { classify --shell "$1" | jq -r "$2"; }
-call_field() { printf '%s\n' "$1" | classify | jq -r "$2"; }
 
 # builtins that run a command or earlier command lines
 expect_eq "jobs -x rm -rf ~: denied" "$(shell_field 'jobs -x rm -rf ~' .action)" deny

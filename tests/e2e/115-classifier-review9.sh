@@ -18,9 +18,6 @@ mkdir -p "$d/home" "$d/wd/src"
 : >"$d/wd/canary"
 HOME="$d/home"
 export HOME
-classify() { (cd "$d/wd" && "$AIRLOCK" classify --workdir "$d/wd" "$@"); }
-shell_field() { classify --shell "$1" | jq -r "$2"; }
-call_field() { printf '%s\n' "$1" | classify | jq -r "$2"; }
 wf_rule() { # path, rule: 1 when a write_file of path fires rule
 	call_field "{\"tool\":\"write_file\",\"input\":{\"path\":\"$1\",\"content\":\"{}\"}}" \
 		"[.rules[] | select(. == \"$2\")] | length"

@@ -14,9 +14,6 @@ trap 'rm -rf "$d"' EXIT
 mkdir -p "$d/home" "$d/wd"
 export HOME="$d/home"
 : >"$d/wd/canary"
-classify() { (cd "$d/wd" && "$AIRLOCK" classify --workdir "$d/wd" "$@"); }
-shell_field() { classify --shell "$1" | jq -r "$2"; }
-call_field() { printf '%s\n' "$1" | classify | jq -r "$2"; }
 has() { case ",$1," in *",$2,"*) return 0 ;; esac; return 1; }
 
 # .. after a symlink leaves the link's target, as the kernel walks it

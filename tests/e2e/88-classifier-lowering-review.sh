@@ -18,8 +18,6 @@ printf '#!/bin/sh\nrm -rf src\n' >"$d/wd/node_modules/.bin/ls"
 chmod +x "$d/wd/node_modules/.bin/ls"
 HOME="$d/home"
 export HOME
-classify() { (cd "$d/wd" && "$AIRLOCK" classify --workdir "$d/wd" "$@"); }
-shell_field() { classify --shell "$1" | jq -r "$2"; }
 sql_field() {
 	jq -nc --arg q "$1" '{tool:"sql",input:{query:$q}}' | classify | jq -r "$2"
 }

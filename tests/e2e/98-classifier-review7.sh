@@ -19,8 +19,6 @@ mkdir -p "$d/home" "$d/wd/src"
 : >"$d/wd/canary"
 HOME="$d/home"
 export HOME
-classify() { (cd "$d/wd" && "$AIRLOCK" classify --workdir "$d/wd" "$@"); }
-shell_field() { classify --shell "$1" | jq -r "$2"; }
 
 # a server already running runs what it is handed, outside the sandbox
 expect_eq "vim --remote-send ':!rm -rf ~<CR>': denied" \

@@ -24,6 +24,11 @@ need() {
 		command -v "$t" >/dev/null || { echo "$t is missing (make deps)"; exit 1; }
 	done
 }
+# The classifier scripts' probes: airlock classify from $d/wd with it as
+# the workdir (a script that wants other options defines its own).
+classify() { (cd "$d/wd" && "$AIRLOCK" classify --workdir "$d/wd" "$@"); }
+shell_field() { classify --shell "$1" | jq -r "$2"; }
+call_field() { printf '%s\n' "$1" | classify | jq -r "$2"; }
 # Sets T_DIR to a new directory removed when the script exits. Not a
 # function to call as $(...): a trap set in that subshell fires at once.
 tmpdir_make() {
