@@ -839,40 +839,52 @@ static bool gdb_long(const char *a, const char *name, const char **eq)
 	return true;
 }
 
+/* When c->w[*i] is one of names (a name with two dashes as gdb_long()
+ * reads it, one with one dash exactly): the word holding its value, its
+ * text in *v, and *i moved onto that word when it is the next one. NULL
+ * otherwise, and for an option with no word left for its value. */
+static const struct word *gdb_value(const struct cmdv *c, size_t *i, const char *const *names,
+                                    size_t n, const char **v)
+{
+	const char *eq = NULL;
+
+	for (size_t k = 0; k < n; k++) {
+		if (names[k][1] == '-' ? !gdb_long(c->w[*i].val, names[k], &eq)
+		                       : strcmp(c->w[*i].val, names[k]) != 0)
+			continue;
+		if (eq) {
+			*v = eq;
+			return &c->w[*i];
+		}
+		if (*i + 1 >= c->n)
+			return NULL;
+		*v = c->w[++*i].val;
+		return &c->w[*i];
+	}
+	return NULL;
+}
+
 static void rule_gdb(struct cctx *x, struct cmdv *c)
 {
 	static const char *const ex[] = {"--ex", "--eval-command", "--iex", "--init-eval-command"};
 	static const char *const files[] = {"-x", "-ix", "--command", "--init-command"};
-	const char *eq;
+	const struct word *w;
+	const char *v;
 
 	for (size_t i = 1; i < c->n; i++) {
-		if (gdb_long(c->w[i].val, "--args", &eq)) {
+		if (gdb_long(c->w[i].val, "--args", &v)) {
 			struct cmdv sub = *c;
 			sub.w = c->w + i + 1;
 			sub.n = c->n - i - 1;
 			shell_exec_argv(x, &sub);
 			return;
 		}
-		for (size_t k = 0; k < nitems(ex); k++) {
-			if (!gdb_long(c->w[i].val, ex[k], &eq))
-				continue;
-			if (eq)
-				gdb_command(x, &c->w[i], eq);
-			else if (++i < c->n)
-				gdb_command(x, &c->w[i], c->w[i].val);
-			break;
-		}
-		for (size_t k = 0; k < nitems(files); k++) {
-			if (strcmp(c->w[i].val, files[k]) == 0)
-				eq = NULL; /* -x FILE, -ix FILE: short, exact */
-			else if (files[k][1] != '-' || !gdb_long(c->w[i].val, files[k], &eq))
-				continue;
-			if (eq)
-				gdb_script(x, &c->w[i], eq);
-			else if (++i < c->n)
-				gdb_script(x, &c->w[i], c->w[i].val);
-			break;
-		}
+		/* one option a word: a value is never read as an option too
+		 * (an -ex that ended the command made it read past the end) */
+		if ((w = gdb_value(c, &i, ex, nitems(ex), &v)) != NULL)
+			gdb_command(x, w, v);
+		else if ((w = gdb_value(c, &i, files, nitems(files), &v)) != NULL)
+			gdb_script(x, w, v);
 	}
 }
 
