@@ -26,3 +26,8 @@ echo "users left in demo.db: $(sqlite3 demo.db 'SELECT count(*) FROM users') (th
 echo
 echo "== airlock audit list --db $db"
 "$airlock" audit list --db "$db"
+echo
+echo "== airlock audit verify --db $db (the hash chain, event by event)"
+"$airlock" audit verify --db "$db"
+echo
+echo "review it on a terminal: $airlock audit --db $db"
