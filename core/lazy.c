@@ -4,8 +4,10 @@
  * reports; nothing falls back to doing without it.
  */
 #include <dlfcn.h>
+#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/lazy.h"
 #include "core/util.h"
@@ -28,9 +30,48 @@ struct lazy_lib {
 	void **slots;             /* the table, viewed as pointers */
 	bool loaded;
 	char *error;              /* sticky: a failed load is not retried */
+	char *last;               /* a transient failure's message, this try's */
 };
 
-/* Opens the library and fills every slot; 0 or -1 with lib->error set. */
+/*
+ * dlopen() keeps errno to itself, so a load that failed for want of a
+ * descriptor or memory is told by its message, which ends with the
+ * strerror() of the cause in this process's locale. Such a failure is the
+ * moment's, not the host's: it is not kept, and the next call tries again
+ * (the gate runs for hours, and one burst of open files must not leave it
+ * unable to load libgit2 for good); the hint says what to raise, not to
+ * install a package that is there.
+ */
+static const int lazy_transient[] = {EMFILE, ENFILE, ENOMEM};
+
+static int lazy_fail_open(struct lazy_lib *lib, const char *why)
+{
+	size_t n = why ? strlen(why) : 0;
+
+	free(lib->error);
+	lib->error = NULL;
+	for (size_t i = 0; i < nitems(lazy_transient); i++) {
+		const char *e = strerror(lazy_transient[i]);
+		size_t k = strlen(e);
+
+		if (n >= k && strcmp(why + n - k, e) == 0) {
+			free(lib->last);
+			lib->last = xasprintf("cannot load %s: %s (%s; tried again on the next "
+			                      "call)", lib->soname, why,
+			                      lazy_transient[i] == ENOMEM ? "out of memory"
+			                      : "raise the open-file limit, ulimit -n");
+			return -1;
+		}
+	}
+	lib->error = xasprintf("cannot load %s: %s (install %s)", lib->soname,
+	                       why ? why : "unknown error", lib->package);
+	return -1;
+}
+
+/*
+ * Opens the library and fills every slot; 0, or -1 with lib->error set
+ * (kept: the library is missing or broken) or lib->last (this try only).
+ */
 static int lazy_load(struct lazy_lib *lib)
 {
 	void *h;
@@ -40,11 +81,8 @@ static int lazy_load(struct lazy_lib *lib)
 	if (lib->error)
 		return -1;
 	h = dlopen(lib->soname, RTLD_NOW | RTLD_LOCAL);
-	if (h == NULL) {
-		lib->error = xasprintf("cannot load %s: %s (install %s)", lib->soname,
-		                       dlerror(), lib->package);
-		return -1;
-	}
+	if (h == NULL)
+		return lazy_fail_open(lib, dlerror());
 	for (size_t i = 0; i < lib->count; i++) {
 		lib->slots[i] = dlsym(h, lib->names[i]);
 		if (lib->slots[i] == NULL) {
@@ -68,13 +106,14 @@ static struct lazy_crypto crypto_table;
 static struct lazy_pgquery pgquery_table;
 
 static struct lazy_lib git_lib = {AIRLOCK_SONAME_GIT2, "libgit2-dev", git_names,
-                                  nitems(git_names), (void **)&git_table, false, NULL};
+                                  nitems(git_names), (void **)&git_table, false, NULL,
+                                  NULL};
 static struct lazy_lib crypto_lib = {AIRLOCK_SONAME_CRYPTO, "libssl-dev", crypto_names,
                                      nitems(crypto_names), (void **)&crypto_table,
-                                     false, NULL};
+                                     false, NULL, NULL};
 static struct lazy_lib pgquery_lib = {AIRLOCK_SONAME_PGQUERY, "libpg-query-dev",
                                       pgquery_names, nitems(pgquery_names),
-                                      (void **)&pgquery_table, false, NULL};
+                                      (void **)&pgquery_table, false, NULL, NULL};
 
 static pthread_mutex_t lazy_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -99,12 +138,11 @@ static const void *lazy_get(struct lazy_lib *lib, const void *table, char **errs
 		lib->error = xstrdup("cannot initialise libcrypto");
 		rc = -1;
 	}
+	if (rc < 0 && errstr)
+		*errstr = xstrdup(lib->error ? lib->error : lib->last);
 	pthread_mutex_unlock(&lazy_lock);
-	if (rc < 0) {
-		if (errstr)
-			*errstr = xstrdup(lib->error);
+	if (rc < 0)
 		return NULL;
-	}
 	return table;
 }
 

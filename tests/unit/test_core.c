@@ -11,7 +11,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -19,6 +21,7 @@
 
 #include "core/encode.h"
 #include "core/kept.h"
+#include "core/lazy.h"
 #include "core/state.h"
 #include "core/util.h"
 #include "tdata.h"
@@ -268,6 +271,53 @@ static void test_fd_read_all(void **state)
 	close(p[1]);
 	assert_int_equal(fd_read_all(p[0], got, 3), -1);
 	close(p[0]);
+}
+
+/* The child of test_lazy_transient(): 0, or the step that went wrong. */
+static int lazy_transient_child(void)
+{
+	struct rlimit r = {32, 32};
+	const struct lazy_git *g;
+	char *err = NULL;
+	int fd, first = -1;
+
+	if (setrlimit(RLIMIT_NOFILE, &r) != 0)
+		return 1;
+	while ((fd = open("/dev/null", O_RDONLY | O_CLOEXEC)) >= 0)
+		if (first < 0)
+			first = fd;
+	g = lazy_git(&err);
+	if (g != NULL || err == NULL)
+		return 2;
+	if (strstr(err, "ulimit -n") == NULL || strstr(err, "install") != NULL)
+		return 3;
+	free(err);
+	err = NULL;
+	for (fd = first; fd >= 0 && fd < 32; fd++)
+		close(fd);
+	g = lazy_git(&err);
+	if (g == NULL)
+		return 4;
+	return 0;
+}
+
+/* A library that failed to load for want of a descriptor says so, not
+ * "install libgit2-dev", and loads on the next try once one is free (it
+ * used to stay failed for the life of the process: a gate that once ran
+ * out of descriptors could never read a repository again). */
+static void test_lazy_transient(void **state)
+{
+	int st = 0;
+	pid_t pid;
+	(void)state;
+
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0)
+		_exit(lazy_transient_child());
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
 }
 
 /* "a|b" as a vector ("-": none). */
@@ -533,7 +583,7 @@ int main(void)
 		cmocka_unit_test(test_fd_read_all), cmocka_unit_test(test_encode_streamed),
 		cmocka_unit_test(test_kept_table),    cmocka_unit_test(test_kept_file),
 		cmocka_unit_test(test_kept_stamp),
-		cmocka_unit_test(test_state_file),
+		cmocka_unit_test(test_state_file),      cmocka_unit_test(test_lazy_transient),
 	};
 	return cmocka_run_group_tests_name("core", tests, NULL, NULL);
 }
