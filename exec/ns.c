@@ -252,6 +252,7 @@ static int child_setup(const struct ns_shell *sh, struct sbx_report *r)
 {
 	struct pollfd p = {sh->parent_pidfd, POLLIN, 0};
 	int cg = cgroup_procs_fd(sh->cgroup), mem = cgroup_memory_fd(sh->cgroup);
+	const char *failed = NULL;
 
 	r->t[PH_CHILD] = clock_ns();
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || poll(&p, 1, 0) != 0) {
@@ -262,6 +263,10 @@ static int child_setup(const struct ns_shell *sh, struct sbx_report *r)
 	    write_proc("/proc/self/setgroups", "deny") < 0 ||
 	    write_proc("/proc/self/gid_map", sh->gid_map) < 0) {
 		sbx_report_fail(r, STEP_UIDMAP, errno, "/proc/self/uid_map");
+		return -1;
+	}
+	if (limits_userns_apply(&failed) < 0) {
+		sbx_report_fail(r, STEP_LIMITS, errno, failed);
 		return -1;
 	}
 	r->t[PH_MAPPED] = clock_ns();
@@ -545,6 +550,7 @@ static int shell_process_fds(struct ns_shell *sh, char **errstr)
 		return -1;
 	}
 	sh->init_fd = init_memfd;
+	limits_userns_prepare();
 	pthread_once(&self_once, self_pidfd_open);
 	if (self_pidfd < 0) {
 		*errstr = xasprintf("sandbox: pidfd_open: %s (needs Linux 5.3+)", strerror(errno));

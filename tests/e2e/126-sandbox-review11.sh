@@ -1,0 +1,37 @@
+#!/bin/sh
+# 126-sandbox-review11.sh: what the eleventh hostile review of the sandbox
+# found, each failing before its fix: a readonly call that took every
+# inotify instance and watch of the caller's uid (the kernel counts them
+# per user across namespaces, and the sandbox's namespace set no cap of
+# its own), so the host could make none while it ran.
+. tests/e2e/lib.sh
+need python3
+tmpdir_make
+unset XDG_STATE_HOME
+d=$T_DIR HOME="$T_DIR/home" && export HOME && mkdir -p "$HOME" "$d/wd"
+
+# ---- inotify: the host keeps most of the caller's instances ----
+host_max=$(cat /proc/sys/fs/inotify/max_user_instances)
+(cd "$d/wd" && "$AIRLOCK" exec --profile readonly -- python3 -c 'import ctypes, os, sys, time
+libc = ctypes.CDLL(None, use_errno=True)
+n = 0
+while n < 100000 and libc.inotify_init1(0) >= 0:
+    n += 1
+print(n, flush=True)
+time.sleep(4)' >"$d/ino.out" 2>&1) &
+call=$!
+i=0 && while [ ! -s "$d/ino.out" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+host=$(python3 -c 'import ctypes
+print("made" if ctypes.CDLL(None).inotify_init1(0) >= 0 else "refused")')
+wait $call
+taken=$(head -1 "$d/ino.out")
+check "the call took some instances" test "${taken:-0}" -gt 0
+check "the call took at most a quarter of the caller's $host_max" test "${taken:-0}" -le $((host_max / 4))
+expect_eq "the host could make an inotify instance while the call ran" "$host" made
+r=$(cd "$d/wd" && "$AIRLOCK" exec --profile readonly -- sh -c \
+	'{ echo 9 >/proc/sys/user/max_inotify_instances; } 2>/dev/null || echo refused
+cat /proc/sys/user/max_user_namespaces')
+expect_eq "the command cannot raise or lower the caps, and nests no user namespace" \
+	"$(echo "$r" | tr '\n' ' ')" "refused 0 "
+
+finish
