@@ -3,9 +3,11 @@
 # found, each failing before its fix: a readonly call that took every
 # inotify instance and watch of the caller's uid (the kernel counts them
 # per user across namespaces, and the sandbox's namespace set no cap of
-# its own), so the host could make none while it ran.
+# its own), so the host could make none while it ran; and the hints of a
+# sandbox that could not be built for want of descriptors or processes,
+# which blamed user namespaces, memfd_noexec or a vanished grant.
 . tests/e2e/lib.sh
-need python3
+need python3 prlimit
 tmpdir_make
 unset XDG_STATE_HOME
 d=$T_DIR HOME="$T_DIR/home" && export HOME && mkdir -p "$HOME" "$d/wd"
@@ -33,5 +35,26 @@ r=$(cd "$d/wd" && "$AIRLOCK" exec --profile readonly -- sh -c \
 cat /proc/sys/user/max_user_namespaces')
 expect_eq "the command cannot raise or lower the caps, and nests no user namespace" \
 	"$(echo "$r" | tr '\n' ' ')" "refused 0 "
+
+# ---- hints when descriptors or processes run out ----
+for n in 8 20; do
+	r=$(cd "$d/wd" && prlimit --nofile=$n "$AIRLOCK" exec --profile readonly -- true 2>&1)
+	expect_eq "with $n descriptors: exit 125" "$?" 125
+	case "$r" in
+	*"ran out of file descriptors"*) ok=yes ;;
+	*) ok="no: $r" ;;
+	esac
+	expect_eq "with $n descriptors: the hint names descriptors" "$ok" yes
+done
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
+	mkdir -p "$d/nb/wd" "$d/nb/home" && chown -R 65534:65534 "$d/nb" && chmod 755 "$d"
+	r=$(cd "$d/nb/wd" && setpriv --reuid=65534 --regid=65534 --clear-groups env HOME="$d/nb/home" \
+		prlimit --nproc=1 "$AIRLOCK" exec --profile readonly -- true 2>&1)
+	case "$r" in
+	*"process limit"*) ok=yes ;;
+	*) ok="no: $r" ;;
+	esac
+	expect_eq "out of processes: the hint names the process limit, not user namespaces" "$ok" yes
+fi
 
 finish
