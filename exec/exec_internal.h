@@ -369,7 +369,7 @@ int seccomp_install(const struct sock_fprog *prog);
 
 /* ---- limits (limits.c) -------------------------------------------------- */
 
-#define LIMITS_MAX 8
+#define LIMITS_MAX 10
 struct sbx_limits {
 	int res[LIMITS_MAX];
 	struct rlimit rl[LIMITS_MAX];

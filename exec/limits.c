@@ -26,6 +26,25 @@
 #include "exec/exec_internal.h"
 
 #define NOFILE_DEFAULT 1024
+#define SHARED_UNBOUNDED 16384 /* a quarter of an unlimited caller's: a fixed cap */
+
+/*
+ * A quarter of the caller's soft limit of res. Pending signals and POSIX
+ * message queue bytes are counted per user across user namespaces, and
+ * bounded only by the caller's own limit: a readonly call queued all 96,360
+ * signals root may have pending, and while it ran the host's sigqueue()
+ * and timer_create() failed with EAGAIN (reproduced on 5a0a230,
+ * tests/e2e/126-sandbox-review11.sh). The sandbox gets a quarter; the rest
+ * stays the host's.
+ */
+static long long caller_share(int res)
+{
+	struct rlimit r;
+
+	if (getrlimit(res, &r) < 0 || r.rlim_cur == RLIM_INFINITY)
+		return SHARED_UNBOUNDED;
+	return r.rlim_cur / 4 > 0 ? (long long)(r.rlim_cur / 4) : 1;
+}
 
 void limits_from_profile(const struct profile *p, struct sbx_limits *l)
 {
@@ -34,9 +53,14 @@ void limits_from_profile(const struct profile *p, struct sbx_limits *l)
 		long long v;
 		long long slack; /* hard = soft + slack: SIGXCPU before SIGKILL */
 	} rows[] = {
-	        {RLIMIT_AS, p->memory, 0},          {RLIMIT_CPU, p->cpu, 1},
-	        {RLIMIT_FSIZE, p->file_size, 0},    {RLIMIT_NPROC, p->processes, 0},
-	        {RLIMIT_NOFILE, NOFILE_DEFAULT, 0}, {RLIMIT_CORE, 0, 0},
+	        {RLIMIT_AS, p->memory, 0},
+	        {RLIMIT_CPU, p->cpu, 1},
+	        {RLIMIT_FSIZE, p->file_size, 0},
+	        {RLIMIT_NPROC, p->processes, 0},
+	        {RLIMIT_NOFILE, NOFILE_DEFAULT, 0},
+	        {RLIMIT_CORE, 0, 0},
+	        {RLIMIT_SIGPENDING, caller_share(RLIMIT_SIGPENDING), 0},
+	        {RLIMIT_MSGQUEUE, caller_share(RLIMIT_MSGQUEUE), 0},
 	};
 
 	memset(l, 0, sizeof(*l));

@@ -3,7 +3,8 @@
 # found, each failing before its fix: a readonly call that took every
 # inotify instance and watch of the caller's uid (the kernel counts them
 # per user across namespaces, and the sandbox's namespace set no cap of
-# its own), so the host could make none while it ran; and the hints of a
+# its own), so the host could make none while it ran, and likewise every
+# signal the uid may have pending (sigqueue, timer_create); and the hints of a
 # sandbox that could not be built for want of descriptors or processes,
 # which blamed user namespaces, memfd_noexec or a vanished grant.
 . tests/e2e/lib.sh
@@ -35,6 +36,27 @@ r=$(cd "$d/wd" && "$AIRLOCK" exec --profile readonly -- sh -c \
 cat /proc/sys/user/max_user_namespaces')
 expect_eq "the command cannot raise or lower the caps, and nests no user namespace" \
 	"$(echo "$r" | tr '\n' ' ')" "refused 0 "
+
+# ---- pending signals: the host keeps most of the caller's quota ----
+sq='import ctypes, os, signal, sys, time
+libc = ctypes.CDLL(None, use_errno=True)
+rt = list(range(signal.SIGRTMIN, signal.SIGRTMAX + 1))
+signal.pthread_sigmask(signal.SIG_BLOCK, rt)
+n, want = 0, int(sys.argv[1])
+while n < want and libc.sigqueue(os.getpid(), rt[n % len(rt)], 0) == 0:
+    n += 1
+print(n, flush=True)
+time.sleep(float(sys.argv[2]))'
+quota=$(python3 -c 'import resource; print(resource.getrlimit(resource.RLIMIT_SIGPENDING)[0])')
+(cd "$d/wd" && "$AIRLOCK" exec --profile readonly -- python3 -c "$sq" 10000000 4 >"$d/sig.out" 2>&1) &
+call=$!
+i=0 && while [ ! -s "$d/sig.out" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+host=$(python3 -c "$sq" 1 0)
+wait $call
+taken=$(head -1 "$d/sig.out")
+check "the call queued some signals" test "${taken:-0}" -gt 0
+check "the call queued at most a quarter of the caller's $quota" test "${taken:-0}" -le $((quota / 4))
+expect_eq "the host could queue a signal while the call ran" "$host" 1
 
 # ---- hints when descriptors or processes run out ----
 for n in 8 20; do
