@@ -4,7 +4,9 @@
 # inotify instance and watch of the caller's uid (the kernel counts them
 # per user across namespaces, and the sandbox's namespace set no cap of
 # its own), so the host could make none while it ran, and likewise every
-# signal the uid may have pending (sigqueue, timer_create); and the hints of a
+# signal the uid may have pending (sigqueue, timer_create); a read-write
+# grant holding a directory on the caller's PATH (~/.cargo/bin), where a
+# call planted a `git` the user's shell ran; and the hints of a
 # sandbox that could not be built for want of descriptors or processes,
 # which blamed user namespaces, memfd_noexec or a vanished grant.
 . tests/e2e/lib.sh
@@ -57,6 +59,24 @@ taken=$(head -1 "$d/sig.out")
 check "the call queued some signals" test "${taken:-0}" -gt 0
 check "the call queued at most a quarter of the caller's $quota" test "${taken:-0}" -le $((quota / 4))
 expect_eq "the host could queue a signal while the call ran" "$host" 1
+
+# ---- a read-write grant that holds directories on the caller's PATH ----
+g="$d/home/.cargo" && mkdir -p "$g/bin" "$g/share" "$d/wk"
+printf '[profile "wk"]\nworkdir = rw\nread-write = %s\n' "$g" >"$d/wk.policy"
+plant='for p in "$@"; do mkdir -p "$p" 2>/dev/null; echo "touch ran" >"$p/git" 2>/dev/null; done
+mv "$1" "$1.old" 2>/dev/null && mkdir "$1" && echo "touch ran" >"$1/git"
+mv "$2/../.." "$2/../../../moved" 2>/dev/null && mkdir -p "$2" && echo "touch ran" >"$2/git"
+echo "kept" >"$3/kept"'
+(cd "$d/wk" && PATH="$g/bin:$g/share/x/bin:$PATH" "$AIRLOCK" exec --policy "$d/wk.policy" \
+	--profile wk -- sh -c "$plant" sh "$g/bin" "$g/share/x/bin" "$g" >/dev/null 2>&1)
+check "nothing planted in a PATH directory the grant holds" test ! -e "$g/bin/git"
+check "nor in one the call could have made" test ! -e "$g/share/x/bin/git"
+check "nor by moving one away" test ! -e "$g/bin.old/git" -a ! -e "$g/moved/x/bin/git"
+check "the rest of the grant stays writable" test -f "$g/kept"
+printf '[profile "wk"]\nworkdir = rw\nread-write = %s\n' "$g/bin" >"$d/wk2.policy"
+(cd "$d/wk" && PATH="$g/bin:$PATH" "$AIRLOCK" exec --policy "$d/wk2.policy" --profile wk -- \
+	sh -c "$plant" sh "$g/bin" >/dev/null 2>&1)
+check "nor in a grant that is a PATH directory itself" test ! -e "$g/bin/git"
 
 # ---- hints when descriptors or processes run out ----
 for n in 8 20; do
