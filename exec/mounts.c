@@ -598,6 +598,26 @@ out:
 	return rc;
 }
 
+/* The first link on the way to logical that lies in the read-write grant
+ * real (its directory is the grant or in it), as a new string the caller
+ * frees; NULL when there is none. The call could point it elsewhere. */
+static char *path_link_in(const char *real, const char *logical)
+{
+	char *p = xstrdup(logical), *dir, r[PATH_MAX], *found = NULL;
+	struct stat st;
+
+	do {
+		if (lstat(p, &st) < 0 || !S_ISLNK(st.st_mode))
+			continue;
+		dir = xstrdup(p);
+		if (path_up(dir) && realpath(dir, r) && path_contains(real, r))
+			found = xstrdup(p);
+		free(dir);
+	} while (!found && path_up(p) && strcmp(p, "/") != 0);
+	free(p);
+	return found;
+}
+
 /*
  * The directories on the caller's PATH that the read-write grant real is
  * or holds: read-only, and each directory between the grant's top and
@@ -607,8 +627,10 @@ out:
  * `~/.cargo/bin/git` that the user's next `git` ran on the host
  * (reproduced on 5a0a230, tests/e2e/126-sandbox-review11.sh). One that is
  * not there yet is made first, empty, as the call could make it and fill
- * it; -1 with *errstr when it cannot be. Relative entries (`.`, `bin`) are
- * the user's own risk in every directory, and are left.
+ * it; -1 with *errstr when it cannot be, or when a link in the grant
+ * lies on the way to one (a mount cannot hold a link in place). Relative
+ * entries (`.`, `bin`) are the user's own risk in every directory, and are
+ * left.
  */
 static int want_path_dirs(const char *real, struct want **w, size_t *n, char **errstr)
 {
@@ -617,6 +639,17 @@ static int want_path_dirs(const char *real, struct want **w, size_t *n, char **e
 	int rc = 0;
 
 	for (char *e = strtok_r(list, ":", &save); e; e = strtok_r(NULL, ":", &save)) {
+		char *link = e[0] == '/' ? path_link_in(real, e) : NULL;
+		if (link) {
+			*errstr = xasprintf("PATH directory %s is reached through the link %s in "
+			                    "read-write grant %s, which a call could point at a "
+			                    "directory of its own: put the directory the link "
+			                    "leads to on PATH, or grant a narrower path",
+			                    e, link, real);
+			free(link);
+			rc = -1;
+			break;
+		}
 		bool there = e[0] == '/' && realpath(e, r) != NULL;
 		int made = !there && e[0] == '/' && errno == ENOENT ? path_dir_make(real, e) : 1;
 

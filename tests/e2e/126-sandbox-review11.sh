@@ -77,6 +77,11 @@ printf '[profile "wk"]\nworkdir = rw\nread-write = %s\n' "$g/bin" >"$d/wk2.polic
 (cd "$d/wk" && PATH="$g/bin:$PATH" "$AIRLOCK" exec --policy "$d/wk2.policy" --profile wk -- \
 	sh -c "$plant" sh "$g/bin" >/dev/null 2>&1)
 check "nor in a grant that is a PATH directory itself" test ! -e "$g/bin/git"
+mkdir "$g/real" && ln -s real "$g/lnk"
+(cd "$d/wk" && PATH="$g/lnk:$PATH" "$AIRLOCK" exec --policy "$d/wk.policy" --profile wk -- \
+	sh -c 'rm "$1" && mkdir "$1" && echo "touch ran" >"$1/git"' sh "$g/lnk" >/dev/null 2>&1)
+expect_eq "a PATH entry through a link in the grant fails the call" "$?" 125
+check "and nothing is planted through it" test -L "$g/lnk" -a ! -e "$g/real/git"
 
 # ---- hints when descriptors or processes run out ----
 for n in 8 20; do
