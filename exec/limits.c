@@ -1,12 +1,14 @@
 /*
  * limits.c: the resource caps of a call: rlimits (memory, CPU, file size,
- * open files, processes, core 0) and a pids cgroup, because RLIMIT_NPROC
- * does not bind a caller whose uid is root on the host; where writable, a
- * memory cgroup caps the whole tree's memory as well; the user namespace's
- * own caps on what the kernel counts per user (inotify, fanotify). Rules: a root
- * caller with a process cap and no writable pids cgroup fails closed; the
- * cgroups are created per call, joined by the child before it forks, and
- * removed after the pid namespace is gone.
+ * open files, processes, core 0, pending signals, message queues) and a
+ * pids cgroup, because RLIMIT_NPROC does not bind a caller whose uid is
+ * root on the host; where writable, a memory cgroup caps the whole tree's
+ * memory as well; and the user namespace's own caps on what the kernel
+ * counts per user (inotify, fanotify). Rules: a root caller with a process
+ * cap and no writable pids cgroup fails closed; the cgroups are created per
+ * call, joined by the child before it forks, and removed after the pid
+ * namespace is gone; what the kernel counts per user across namespaces
+ * gets a quarter of the caller's, so the host keeps the rest.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -26,7 +28,7 @@
 #include "exec/exec_internal.h"
 
 #define NOFILE_DEFAULT 1024
-#define SHARED_UNBOUNDED 16384 /* a quarter of an unlimited caller's: a fixed cap */
+#define SHARED_UNBOUNDED 16384 /* the share of a caller with no limit */
 
 /*
  * A quarter of the caller's soft limit of res. Pending signals and POSIX
@@ -112,16 +114,20 @@ int limits_apply(const struct sbx_limits *l, bool tree_capped)
  * namespace; the command, without it, reads them only.
  */
 static struct userns_cap {
-	const char *path;      /* in /proc/sys/user: the sandbox namespace's own */
-	const char *host;      /* the host-wide figure, or NULL */
-	long long fallback;    /* when neither can be read */
-	int share;             /* a 1/share part of the caller's; 0: capped at 0 */
-	char val[24];          /* what the child writes; "" when absent here */
+	const char *path;   /* in /proc/sys/user: the sandbox namespace's own */
+	const char *host;   /* the host-wide figure, or NULL */
+	long long fallback; /* when neither can be read */
+	int share;          /* a 1/share part of the caller's; 0: capped at 0 */
+	char val[24];       /* what the child writes; "" when absent here */
 } userns_caps[] = {
-        {"/proc/sys/user/max_inotify_instances", "/proc/sys/fs/inotify/max_user_instances", 128, 4, ""},
-        {"/proc/sys/user/max_inotify_watches", "/proc/sys/fs/inotify/max_user_watches", 8192, 4, ""},
-        {"/proc/sys/user/max_fanotify_groups", "/proc/sys/fs/fanotify/max_user_groups", 128, 4, ""},
-        {"/proc/sys/user/max_fanotify_marks", "/proc/sys/fs/fanotify/max_user_marks", 8192, 4, ""},
+        {"/proc/sys/user/max_inotify_instances", "/proc/sys/fs/inotify/max_user_instances",
+         128, 4, ""},
+        {"/proc/sys/user/max_inotify_watches", "/proc/sys/fs/inotify/max_user_watches", 8192,
+         4, ""},
+        {"/proc/sys/user/max_fanotify_groups", "/proc/sys/fs/fanotify/max_user_groups", 128,
+         4, ""},
+        {"/proc/sys/user/max_fanotify_marks", "/proc/sys/fs/fanotify/max_user_marks", 8192, 4,
+         ""},
         {"/proc/sys/user/max_user_namespaces", NULL, 0, 0, ""},
 };
 
