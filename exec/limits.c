@@ -1,6 +1,7 @@
 /*
  * limits.c: the resource caps of a call: rlimits (memory, CPU, file size,
- * open files, processes, core 0, pending signals, message queues) and a
+ * open files, processes, core 0, pending signals, message queues, locked
+ * memory) and a
  * pids cgroup, because RLIMIT_NPROC does not bind a caller whose uid is
  * root on the host; where writable, a memory cgroup caps the whole tree's
  * memory as well; and the user namespace's own caps on what the kernel
@@ -31,11 +32,13 @@
 #define SHARED_UNBOUNDED 16384 /* the share of a caller with no limit */
 
 /*
- * A quarter of the caller's soft limit of res. Pending signals and POSIX
- * message queue bytes are counted per user across user namespaces, and
- * bounded only by the caller's own limit: a readonly call queued all 96,360
- * signals root may have pending, and while it ran the host's sigqueue()
- * and timer_create() failed with EAGAIN (reproduced on 5a0a230,
+ * A quarter of the caller's soft limit of res. Pending signals, POSIX
+ * message queue bytes and locked shared memory are counted per user across
+ * user namespaces, and bounded only by the caller's own limit: a readonly
+ * call queued all 96,360 signals root may have pending, and while it ran
+ * the host's sigqueue() and timer_create() failed with EAGAIN; one run by
+ * nobody locked all 8 MiB of SysV shared memory the uid may lock
+ * (SHM_LOCK), and the host's failed with ENOMEM (reproduced on 5a0a230,
  * tests/e2e/126-sandbox-review11.sh). The sandbox gets a quarter; the rest
  * stays the host's.
  */
@@ -63,6 +66,7 @@ void limits_from_profile(const struct profile *p, struct sbx_limits *l)
 	        {RLIMIT_CORE, 0, 0},
 	        {RLIMIT_SIGPENDING, caller_share(RLIMIT_SIGPENDING), 0},
 	        {RLIMIT_MSGQUEUE, caller_share(RLIMIT_MSGQUEUE), 0},
+	        {RLIMIT_MEMLOCK, caller_share(RLIMIT_MEMLOCK), 0},
 	};
 
 	memset(l, 0, sizeof(*l));

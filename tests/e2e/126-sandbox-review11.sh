@@ -4,7 +4,8 @@
 # inotify instance and watch of the caller's uid (the kernel counts them
 # per user across namespaces, and the sandbox's namespace set no cap of
 # its own), so the host could make none while it ran, and likewise every
-# signal the uid may have pending (sigqueue, timer_create); a read-write
+# signal the uid may have pending (sigqueue, timer_create) and all the
+# SysV shared memory it may lock (SHM_LOCK, as nobody); a read-write
 # grant holding a directory on the caller's PATH (~/.cargo/bin), where a
 # call planted a `git` the user's shell ran; and the hints of a
 # sandbox that could not be built for want of descriptors or processes,
@@ -59,6 +60,36 @@ taken=$(head -1 "$d/sig.out")
 check "the call queued some signals" test "${taken:-0}" -gt 0
 check "the call queued at most a quarter of the caller's $quota" test "${taken:-0}" -le $((quota / 4))
 expect_eq "the host could queue a signal while the call ran" "$host" 1
+
+# ---- locked shared memory (SHM_LOCK): the host keeps most of the uid's ----
+# as nobody: root may lock without limit (CAP_IPC_LOCK) on the host
+shm='import ctypes, sys, time
+libc = ctypes.CDLL(None, use_errno=True)
+n = 0
+while n < int(sys.argv[1]):
+    i = libc.shmget(0, 1 << 20, 0o1600)
+    if i < 0:
+        break
+    ok = libc.shmctl(i, 11, None) == 0
+    if not ok or sys.argv[2] == "0":
+        libc.shmctl(i, 0, None)
+    if not ok:
+        break
+    n += 1
+print(n, flush=True)
+time.sleep(float(sys.argv[2]))'
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
+	nb() { setpriv --reuid=65534 --regid=65534 --clear-groups env HOME="$d/nb/home" "$@"; }
+	mkdir -p "$d/nb/wd" "$d/nb/home" && chown -R 65534:65534 "$d/nb" && chmod 755 "$d"
+	(cd "$d/nb/wd" && nb "$AIRLOCK" exec --profile readonly -- python3 -c "$shm" 100000 4 \
+		>"$d/shm.out" 2>&1) &
+	call=$!
+	i=0 && while [ ! -s "$d/shm.out" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	host=$(cd "$d/nb/wd" && nb python3 -c "$shm" 1 0)
+	wait $call
+	check "the call locked some shared memory" test "$(head -1 "$d/shm.out")" -gt 0
+	expect_eq "the host could lock shared memory while the call ran" "$host" 1
+fi
 
 # ---- a read-write grant that holds directories on the caller's PATH ----
 g="$d/home/.cargo" && mkdir -p "$g/bin" "$g/share" "$d/wk"
