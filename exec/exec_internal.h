@@ -369,7 +369,7 @@ int seccomp_install(const struct sock_fprog *prog);
 
 /* ---- limits (limits.c) -------------------------------------------------- */
 
-#define LIMITS_MAX 8
+#define LIMITS_MAX 10
 struct sbx_limits {
 	int res[LIMITS_MAX];
 	struct rlimit rl[LIMITS_MAX];
@@ -381,6 +381,14 @@ void limits_from_profile(const struct profile *p, struct sbx_limits *l);
  * memory cgroup holds the whole tree: cgroup_memory_capped()); -1 with
  * errno. */
 int limits_apply(const struct sbx_limits *l, bool tree_capped);
+
+/* Reads, once per process, the caps the sandbox's user namespace gets on
+ * what the kernel counts per user across namespaces (inotify, fanotify,
+ * new user namespaces). Call before any child that applies them. */
+void limits_userns_prepare(void);
+/* Child, holding its capabilities in the new user namespace: writes those
+ * caps; -1 with errno and *failed the file. */
+int limits_userns_apply(const char **failed);
 
 struct sbx_cgroup;
 /*

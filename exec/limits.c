@@ -1,11 +1,15 @@
 /*
  * limits.c: the resource caps of a call: rlimits (memory, CPU, file size,
- * open files, processes, core 0) and a pids cgroup, because RLIMIT_NPROC
- * does not bind a caller whose uid is root on the host; where writable, a
- * memory cgroup caps the whole tree's memory as well. Rules: a root
- * caller with a process cap and no writable pids cgroup fails closed; the
- * cgroups are created per call, joined by the child before it forks, and
- * removed after the pid namespace is gone.
+ * open files, processes, core 0, pending signals, message queues, locked
+ * memory) and a
+ * pids cgroup, because RLIMIT_NPROC does not bind a caller whose uid is
+ * root on the host; where writable, a memory cgroup caps the whole tree's
+ * memory as well; and the user namespace's own caps on what the kernel
+ * counts per user (inotify, fanotify). Rules: a root caller with a process
+ * cap and no writable pids cgroup fails closed; the cgroups are created per
+ * call, joined by the child before it forks, and removed after the pid
+ * namespace is gone; what the kernel counts per user across namespaces
+ * gets a quarter of the caller's, so the host keeps the rest.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -25,6 +29,27 @@
 #include "exec/exec_internal.h"
 
 #define NOFILE_DEFAULT 1024
+#define SHARED_UNBOUNDED 16384 /* the share of a caller with no limit */
+
+/*
+ * A quarter of the caller's soft limit of res. Pending signals, POSIX
+ * message queue bytes and locked shared memory are counted per user across
+ * user namespaces, and bounded only by the caller's own limit: a readonly
+ * call queued all 96,360 signals root may have pending, and while it ran
+ * the host's sigqueue() and timer_create() failed with EAGAIN; one run by
+ * nobody locked all 8 MiB of SysV shared memory the uid may lock
+ * (SHM_LOCK), and the host's failed with ENOMEM (reproduced on 5a0a230,
+ * tests/e2e/126-sandbox-review11.sh). The sandbox gets a quarter; the rest
+ * stays the host's.
+ */
+static long long caller_share(int res)
+{
+	struct rlimit r;
+
+	if (getrlimit(res, &r) < 0 || r.rlim_cur == RLIM_INFINITY)
+		return SHARED_UNBOUNDED;
+	return r.rlim_cur / 4 > 0 ? (long long)(r.rlim_cur / 4) : 1;
+}
 
 void limits_from_profile(const struct profile *p, struct sbx_limits *l)
 {
@@ -33,9 +58,15 @@ void limits_from_profile(const struct profile *p, struct sbx_limits *l)
 		long long v;
 		long long slack; /* hard = soft + slack: SIGXCPU before SIGKILL */
 	} rows[] = {
-	        {RLIMIT_AS, p->memory, 0},          {RLIMIT_CPU, p->cpu, 1},
-	        {RLIMIT_FSIZE, p->file_size, 0},    {RLIMIT_NPROC, p->processes, 0},
-	        {RLIMIT_NOFILE, NOFILE_DEFAULT, 0}, {RLIMIT_CORE, 0, 0},
+	        {RLIMIT_AS, p->memory, 0},
+	        {RLIMIT_CPU, p->cpu, 1},
+	        {RLIMIT_FSIZE, p->file_size, 0},
+	        {RLIMIT_NPROC, p->processes, 0},
+	        {RLIMIT_NOFILE, NOFILE_DEFAULT, 0},
+	        {RLIMIT_CORE, 0, 0},
+	        {RLIMIT_SIGPENDING, caller_share(RLIMIT_SIGPENDING), 0},
+	        {RLIMIT_MSGQUEUE, caller_share(RLIMIT_MSGQUEUE), 0},
+	        {RLIMIT_MEMLOCK, caller_share(RLIMIT_MEMLOCK), 0},
 	};
 
 	memset(l, 0, sizeof(*l));
@@ -67,6 +98,110 @@ int limits_apply(const struct sbx_limits *l, bool tree_capped)
 		}
 		if (setrlimit(l->res[i], &want) < 0)
 			return -1;
+	}
+	return 0;
+}
+
+/*
+ * The kernel counts inotify and fanotify objects per user across user
+ * namespaces, and checks each namespace's own cap on the way up: with
+ * none set in the sandbox's (its default is INT_MAX), a readonly call
+ * took all 128 inotify instances and all 192,536 watches of the caller's
+ * uid, and the host's editors, file managers and the gate's own search
+ * could make none while it ran (reproduced on 5a0a230,
+ * tests/e2e/126-sandbox-review11.sh). The sandbox's namespace is capped at
+ * a quarter of what the caller's allows (the smaller of the host-wide
+ * fs.inotify figure and the caller's namespace's), so the rest stays the
+ * host's. New user namespaces, which seccomp refuses already, are capped
+ * at 0 as well: a second lock on nesting one to regain capabilities.
+ * Written by the first process while it holds CAP_SYS_RESOURCE in its
+ * namespace; the command, without it, reads them only.
+ */
+static struct userns_cap {
+	const char *path;   /* in /proc/sys/user: the sandbox namespace's own */
+	const char *host;   /* the host-wide figure, or NULL */
+	long long fallback; /* when neither can be read */
+	int share;          /* a 1/share part of the caller's; 0: capped at 0 */
+	char val[24];       /* what the child writes; "" when absent here */
+} userns_caps[] = {
+        {"/proc/sys/user/max_inotify_instances", "/proc/sys/fs/inotify/max_user_instances",
+         128, 4, ""},
+        {"/proc/sys/user/max_inotify_watches", "/proc/sys/fs/inotify/max_user_watches", 8192,
+         4, ""},
+        {"/proc/sys/user/max_fanotify_groups", "/proc/sys/fs/fanotify/max_user_groups", 128,
+         4, ""},
+        {"/proc/sys/user/max_fanotify_marks", "/proc/sys/fs/fanotify/max_user_marks", 8192, 4,
+         ""},
+        {"/proc/sys/user/max_user_namespaces", NULL, 0, 0, ""},
+};
+
+/* A figure from a /proc/sys file, or -1. */
+static long long sysctl_read(const char *path)
+{
+	char b[32];
+	long long v = -1;
+	int fd = path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+	ssize_t n = fd >= 0 ? read(fd, b, sizeof(b) - 1) : -1;
+
+	if (fd >= 0)
+		close(fd);
+	if (n > 0) {
+		char *end;
+		b[n] = '\0';
+		errno = 0;
+		v = strtoll(b, &end, 10);
+		if (errno || end == b || v < 0)
+			v = -1;
+	}
+	return v;
+}
+
+static pthread_once_t userns_once = PTHREAD_ONCE_INIT;
+
+static void userns_caps_read(void)
+{
+	for (size_t i = 0; i < nitems(userns_caps); i++) {
+		struct userns_cap *c = &userns_caps[i];
+		long long own = sysctl_read(c->path), host = sysctl_read(c->host), v;
+
+		if (own < 0 && access(c->path, F_OK) < 0)
+			continue; /* the kernel has no such count: nothing to cap */
+		if (c->share == 0) {
+			v = 0;
+		} else {
+			v = own >= 0 && (host < 0 || own < host) ? own : host;
+			v = (v < 0 ? c->fallback : v) / c->share;
+			if (v < 1)
+				v = 1;
+		}
+		snprintf(c->val, sizeof(c->val), "%lld", v);
+	}
+}
+
+void limits_userns_prepare(void)
+{
+	pthread_once(&userns_once, userns_caps_read);
+}
+
+int limits_userns_apply(const char **failed)
+{
+	for (size_t i = 0; i < nitems(userns_caps); i++) {
+		const struct userns_cap *c = &userns_caps[i];
+		size_t n = strlen(c->val);
+		int fd, ok;
+
+		if (n == 0)
+			continue;
+		if ((fd = open(c->path, O_WRONLY | O_CLOEXEC)) < 0) {
+			*failed = c->path;
+			return -1;
+		}
+		ok = write(fd, c->val, n) == (ssize_t)n;
+		close(fd);
+		if (!ok) {
+			*failed = c->path;
+			return -1;
+		}
 	}
 	return 0;
 }

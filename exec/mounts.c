@@ -560,6 +560,127 @@ static void want_agent_hooks(const char *real, const char *home, struct want **w
 	want_grant_kept(real, "/proc/self/exe", w, n);
 }
 
+/* True when path has a `.` or `..` part. */
+static bool path_has_dots(const char *path)
+{
+	for (const char *p = path; (p = strstr(p, "/.")) != NULL; p++)
+		if (p[2] == '/' || p[2] == '\0' || (p[2] == '.' && (p[3] == '/' || p[3] == '\0')))
+			return true;
+	return false;
+}
+
+/* Makes the directories of logical (absolute, not there) that are missing
+ * below the deepest one that is, when that one is the read-write grant real
+ * or lies in it: 0 when made, 1 when it is not the grant's (left), -1 with
+ * errno when one cannot be made. */
+static int path_dir_make(const char *real, const char *logical)
+{
+	char *p = xstrdup(logical), r[PATH_MAX];
+	bool found;
+	int rc = 1;
+
+	while (!(found = realpath(p, r) != NULL) && errno == ENOENT && path_up(p))
+		;
+	if (!found || !path_contains(real, r) || path_has_dots(logical))
+		goto out;
+	rc = -1;
+	for (const char *at = logical + strlen(p); at;) {
+		at = strchr(at + 1, '/');
+		char *part = xstrndup(logical, at ? (size_t)(at - logical) : strlen(logical));
+		bool made = mkdir(part, 0755) == 0 || errno == EEXIST;
+		free(part);
+		if (!made)
+			goto out;
+	}
+	rc = 0;
+out:
+	free(p);
+	return rc;
+}
+
+/* The first link on the way to logical that lies in the read-write grant
+ * real (its directory is the grant or in it), as a new string the caller
+ * frees; NULL when there is none. The call could point it elsewhere. */
+static char *path_link_in(const char *real, const char *logical)
+{
+	char *p = xstrdup(logical), *dir, r[PATH_MAX], *found = NULL;
+	struct stat st;
+
+	do {
+		if (lstat(p, &st) < 0 || !S_ISLNK(st.st_mode))
+			continue;
+		dir = xstrdup(p);
+		if (path_up(dir) && realpath(dir, r) && path_contains(real, r))
+			found = xstrdup(p);
+		free(dir);
+	} while (!found && path_up(p) && strcmp(p, "/") != 0);
+	free(p);
+	return found;
+}
+
+/*
+ * The directories on the caller's PATH that the read-write grant real is
+ * or holds: read-only, and each directory between the grant's top and
+ * one pinned (bound onto itself: a directory holding a mount can still be
+ * renamed, and one made in its place filled). The user's shell runs what
+ * they hold by name: with `read-write = ~/.cargo` a call planted
+ * `~/.cargo/bin/git` that the user's next `git` ran on the host
+ * (reproduced on 5a0a230, tests/e2e/126-sandbox-review11.sh). One that is
+ * not there yet is made first, empty, as the call could make it and fill
+ * it; -1 with *errstr when it cannot be, or when a link in the grant
+ * lies on the way to one (a mount cannot hold a link in place). Relative
+ * entries (`.`, `bin`) are the user's own risk in every directory, and are
+ * left.
+ */
+static int want_path_dirs(const char *real, struct want **w, size_t *n, char **errstr)
+{
+	const char *env = getenv("PATH");
+	char *list = xstrdup(env ? env : ""), *save = NULL, r[PATH_MAX], **dirs = NULL;
+	int rc = 0;
+
+	for (char *e = strtok_r(list, ":", &save); e; e = strtok_r(NULL, ":", &save)) {
+		char *link = e[0] == '/' ? path_link_in(real, e) : NULL;
+		if (link) {
+			*errstr = xasprintf("PATH directory %s is reached through the link %s in "
+			                    "read-write grant %s, which a call could point at a "
+			                    "directory of its own: put the directory the link "
+			                    "leads to on PATH, or grant a narrower path",
+			                    e, link, real);
+			free(link);
+			rc = -1;
+			break;
+		}
+		bool there = e[0] == '/' && realpath(e, r) != NULL;
+		int made = !there && e[0] == '/' && errno == ENOENT ? path_dir_make(real, e) : 1;
+
+		if (made == 0)
+			there = realpath(e, r) != NULL;
+		if (made < 0 || (made == 0 && !there)) {
+			*errstr = xasprintf("PATH directory %s lies in read-write grant %s and is "
+			                    "not there: it cannot be made, to be kept read-only (a "
+			                    "call could make it and fill it): %s",
+			                    e, real, strerror(errno));
+			rc = -1;
+			break;
+		}
+		if (there && path_contains(real, r) && !strv_contains(dirs, r))
+			strv_push(&dirs, r);
+	}
+	/* the pins first: a pin after a read-only bind at the same path (one
+	 * PATH directory holding another) would make it writable again */
+	for (char **d = dirs; rc == 0 && d && *d; d++) {
+		char *up = xstrdup(*d);
+		while (path_up(up) && strcmp(up, real) != 0 && path_contains(real, up))
+			want_push(w, n, OP_REBIND, NULL, xstrdup(up), NULL, A_BIND, true);
+		free(up);
+	}
+	for (char **d = dirs; rc == 0 && d && *d; d++)
+		want_push(w, n, OP_REBIND, NULL, xstrdup(*d), NULL, A_RO, true);
+	strv_free(dirs);
+	free(list);
+	return rc;
+}
+
 /* Adds the read_only/read_write/binds lists; -1 when one is refused. */
 static int want_grants(char *const *list, unsigned attr, const char *home, size_t *budget,
                        char *const *own, struct want **w, size_t *n, char **errstr)
@@ -579,6 +700,8 @@ static int want_grants(char *const *list, unsigned attr, const char *home, size_
 			want_push(w, n, OP_BIND, xstrdup(real), xstrdup(real), NULL, attr, dir);
 		if (r > 0 && dir && attr == A_BIND)
 			want_agent_hooks(real, home, w, n);
+		if (r > 0 && dir && attr == A_BIND && want_path_dirs(real, w, n, errstr) < 0)
+			return -1;
 		/* a read-write grant is the sandbox's to fill: a call made 1,100
 		 * files there, and the next reached a host's socket past them */
 		if (r > 0 && dir && !want_grant_pipes(real, real, budget, own, w, n) && attr == A_BIND) {

@@ -99,15 +99,41 @@ void sbx_report_fail(struct sbx_report *r, enum sbx_step step, int err, const ch
 	r->detail[n] = '\0';
 }
 
+/* Errors that say more than the step does, whichever step met them: out of
+ * descriptors, clone's "cannot create the namespaces" blamed user
+ * namespaces being off and a bind blamed a vanished grant; out of
+ * processes (clone's EAGAIN), the same user namespace hint (reproduced on
+ * 5a0a230 with ulimit -n 20 and prlimit --nproc=1). */
+static const struct {
+	int err;
+	const char *fix;
+} err_fixes[] = {
+        {EMFILE, "airlock ran out of file descriptors: raise its limit (ulimit -n) or close "
+                 "what its caller leaves open"},
+        {ENFILE, "the system ran out of file descriptors (fs.file-max)"},
+        {EAGAIN, "the caller's process limit is reached (ulimit -u; for a root caller, the "
+                 "pids cgroup)"},
+};
+
+/* The hint for a failed step: the error's own when it has one. */
+static const char *report_fix(int step, int err)
+{
+	for (size_t i = 0; i < nitems(err_fixes); i++)
+		if (err_fixes[i].err == err)
+			return err_fixes[i].fix;
+	return steps[step].fix;
+}
+
 char *sbx_report_message(const struct sbx_report *r)
 {
 	int s = r->step > STEP_NONE && r->step < STEP_COUNT ? r->step : STEP_NONE;
+	const char *fix = s == STEP_NONE ? NULL : report_fix(s, r->err);
 
 	if (s == STEP_EXEC)
 		return xasprintf("cannot run %s: %s", r->detail, strerror(r->err));
 	return xasprintf("sandbox: cannot %s%s%s: %s%s%s%s", steps[s].name, r->detail[0] ? " " : "",
-	                 r->detail, strerror(r->err), steps[s].fix ? " (hint: " : "",
-	                 steps[s].fix ? steps[s].fix : "", steps[s].fix ? ")" : "");
+	                 r->detail, strerror(r->err), fix ? " (hint: " : "", fix ? fix : "",
+	                 fix ? ")" : "");
 }
 
 /* One call: the sandbox's shell and the command, prepared by the parent. */
@@ -252,6 +278,7 @@ static int child_setup(const struct ns_shell *sh, struct sbx_report *r)
 {
 	struct pollfd p = {sh->parent_pidfd, POLLIN, 0};
 	int cg = cgroup_procs_fd(sh->cgroup), mem = cgroup_memory_fd(sh->cgroup);
+	const char *failed = NULL;
 
 	r->t[PH_CHILD] = clock_ns();
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || poll(&p, 1, 0) != 0) {
@@ -262,6 +289,10 @@ static int child_setup(const struct ns_shell *sh, struct sbx_report *r)
 	    write_proc("/proc/self/setgroups", "deny") < 0 ||
 	    write_proc("/proc/self/gid_map", sh->gid_map) < 0) {
 		sbx_report_fail(r, STEP_UIDMAP, errno, "/proc/self/uid_map");
+		return -1;
+	}
+	if (limits_userns_apply(&failed) < 0) {
+		sbx_report_fail(r, STEP_LIMITS, errno, failed);
 		return -1;
 	}
 	r->t[PH_MAPPED] = clock_ns();
@@ -449,11 +480,12 @@ void exec_phases_print(FILE *f)
 }
 
 static pthread_once_t self_once = PTHREAD_ONCE_INIT;
-static int self_pidfd = -1;
+static int self_pidfd = -1, self_errno;
 
 static void self_pidfd_open(void)
 {
 	self_pidfd = (int)syscall(SYS_pidfd_open, getpid(), 0);
+	self_errno = errno;
 }
 
 /* init.elf, linked in by exec/init/blob.S */
@@ -478,6 +510,8 @@ static void init_memfd_open(void)
 		fd = memfd_create("airlock-init", flags);
 	if (fd >= 0 && fd < 10) { /* clear of the numbers the child dup2()s onto */
 		int h = fcntl(fd, F_DUPFD_CLOEXEC, 10);
+		if (h < 0 && errno == EINVAL) /* 10 is at or past RLIMIT_NOFILE */
+			errno = EMFILE;
 		close(fd);
 		fd = h;
 	}
@@ -545,9 +579,11 @@ static int shell_process_fds(struct ns_shell *sh, char **errstr)
 		return -1;
 	}
 	sh->init_fd = init_memfd;
+	limits_userns_prepare();
 	pthread_once(&self_once, self_pidfd_open);
 	if (self_pidfd < 0) {
-		*errstr = xasprintf("sandbox: pidfd_open: %s (needs Linux 5.3+)", strerror(errno));
+		*errstr = xasprintf("sandbox: pidfd_open: %s%s", strerror(self_errno),
+		                    self_errno == ENOSYS ? " (needs Linux 5.3+)" : "");
 		return -1;
 	}
 	sh->parent_pidfd = self_pidfd;

@@ -411,6 +411,43 @@ static int p_suid(char **a)
 	return verdict(bad ? 0 : -1, "make a set-user-ID or set-group-ID file");
 }
 
+/* Takes every inotify instance and pending real-time signal it can, says
+ * how many, then holds them for a[0] seconds: the kernel counts both per
+ * user across namespaces, so what the sandbox holds the host lacks. */
+static int p_ucounts(char **a)
+{
+	sigset_t rt;
+	union sigval v = {0};
+	long ino = 0, sig = 0;
+
+	sigemptyset(&rt);
+	for (int s = SIGRTMIN; s <= SIGRTMAX; s++)
+		sigaddset(&rt, s);
+	sigprocmask(SIG_BLOCK, &rt, NULL);
+	while (ino < 100000 && syscall(SYS_inotify_init1, 0) >= 0)
+		ino++;
+	while (sig < 10000000 && sigqueue(getpid(), SIGRTMIN + (int)(sig % 8), v) == 0)
+		sig++;
+	printf("held %ld %ld\n", ino, sig);
+	sleep((unsigned)strtoul(a[0], NULL, 10));
+	return 0;
+}
+
+/* Outside the sandbox: can this uid still make an inotify instance and
+ * queue a real-time signal? */
+static int p_ucounts_host(char **a)
+{
+	sigset_t rt;
+	union sigval v = {0};
+	(void)a;
+	sigemptyset(&rt);
+	sigaddset(&rt, SIGRTMIN);
+	sigprocmask(SIG_BLOCK, &rt, NULL);
+	printf("inotify %s signal %s\n", syscall(SYS_inotify_init1, 0) >= 0 ? "made" : "refused",
+	       sigqueue(getpid(), SIGRTMIN, v) == 0 ? "queued" : "refused");
+	return 0;
+}
+
 static const struct {
 	const char *name;
 	int (*fn)(char **);
@@ -432,6 +469,7 @@ static const struct {
 	{"clock", p_clock, 0},       {"swapon", p_swapon, 0},       {"iopl", p_iopl, 0},
 	{"setns", p_setns, 0},       {"initproc", p_initproc, 0},
 	{"initrace", p_initrace, 0},   {"suid", p_suid, 1},
+	{"ucounts", p_ucounts, 1},     {"ucounts-host", p_ucounts_host, 0},
 };
 
 int main(int argc, char **argv)

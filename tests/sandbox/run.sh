@@ -954,6 +954,14 @@ if [ -w /sys/fs/cgroup/memory/cgroup.procs ] && [ "$AS" = root ]; then
 	[ -n "$OUT" ] && [ "$OUT" -lt 300000000 ] 2>/dev/null && ok memory-tmpfs-capped ||
 		bad memory-tmpfs-capped "wrote ${OUT:-?} bytes"
 fi
+# what the kernel counts per user across namespaces: inotify instances and
+# pending signals held by a call were the host's to lack while it ran
+ax -- ./probe ucounts 4 >"$WORK/ucounts.out" 2>&1 &
+i=0 && while ! grep -q held "$WORK/ucounts.out" 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+OUT=$($RUN "$WORK/probe" ucounts-host 2>&1)
+wait $!
+case "$OUT" in "inotify made signal queued") ok ucounts-host-keeps-its-share ;;
+*) bad ucounts-host-keeps-its-share "$OUT ($(cat "$WORK/ucounts.out"))" ;; esac
 OUT=$(ax -- sh -c 'dd if=/dev/zero of=/tmp/fill bs=1M count=400 2>&1; echo rc=$?' 2>&1)
 case "$OUT" in *"No space"*) ok fill-tmp-capped ;; *) bad fill-tmp-capped "tmp took 400M" ;; esac
 t0=$(date +%s)
