@@ -405,6 +405,30 @@ static void stmts_clear(struct diff_sql *s)
 	s->nstmts = 0;
 }
 
+#define ROW_SUM 16              /* bytes of a row's SHA-256 kept to compare rows */
+#define ROWS_COMPARED 1000000  /* rows of a table compared one by one (16 MiB) */
+
+/*
+ * Each row's own sum, for a table without a PRIMARY KEY: which rows it
+ * held before the statements and no longer holds after them. The
+ * table's digest alone said only that something changed, and was shown
+ * only when no statement counted a change: an INSERT into grants whose
+ * trigger made bob's 'read' grant 'all' read "INSERT would add 1 row".
+ */
+struct row_sums {
+	unsigned char (*v)[ROW_SUM];
+	size_t n, cap;
+	bool over; /* more than ROWS_COMPARED rows: none kept */
+};
+
+static void row_sums_free(struct row_sums *rs)
+{
+	if (rs == NULL)
+		return;
+	free(rs->v);
+	free(rs);
+}
+
 void changeset_free(struct diff_sql *s)
 {
 	if (s == NULL)
@@ -413,6 +437,7 @@ void changeset_free(struct diff_sql *s)
 	for (size_t i = 0; i < s->ntables; i++) {
 		free(s->tables[i].name);
 		strv_free(s->tables[i].cols);
+		row_sums_free(s->tables[i].rows_after);
 	}
 	free(s->tables);
 	sqlite3_free(s->changeset);
@@ -437,7 +462,7 @@ static struct sql_table *table_get(struct diff_sql *s, sqlite3 *db, const char *
 	t = &s->tables[s->ntables++];
 	memset(t, 0, sizeof(*t));
 	t->name = xstrdup(name);
-	t->before = t->after = -1;
+	t->before = t->after = t->vanished = -1;
 	t->no_pk = true;
 	if (sqlite3_prepare_v2(db, "SELECT name, pk FROM pragma_table_info(?1)", -1, &q, NULL) ==
 	    SQLITE_OK) {
@@ -823,6 +848,66 @@ static bool digest_value(const struct lazy_crypto *c, EVP_MD_CTX *ctx, sqlite3_s
 	}
 }
 
+static int row_sum_cmp(const void *a, const void *b)
+{
+	return memcmp(a, b, ROW_SUM);
+}
+
+/* Keeps the sum of the row q is on (its columns fed to ctx). */
+static bool row_sum_keep(const struct lazy_crypto *c, EVP_MD_CTX *ctx, sqlite3_stmt *q,
+                         struct row_sums *rs)
+{
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int len = 0;
+
+	if (rs->over)
+		return true;
+	if (rs->n == ROWS_COMPARED) {
+		free(rs->v);
+		rs->v = NULL;
+		rs->n = rs->cap = 0;
+		rs->over = true;
+		return true;
+	}
+	if (c->EVP_DigestInit_ex(ctx, c->EVP_sha256(), NULL) != 1)
+		return false;
+	for (int i = 0; i < sqlite3_column_count(q); i++)
+		if (!digest_value(c, ctx, q, i))
+			return false;
+	if (c->EVP_DigestFinal_ex(ctx, md, &len) != 1 || len < ROW_SUM)
+		return false;
+	if (rs->n == rs->cap) {
+		rs->cap = rs->cap ? rs->cap * 2 : 64;
+		rs->v = xreallocarray(rs->v, rs->cap, sizeof(*rs->v));
+	}
+	memcpy(rs->v[rs->n++], md, ROW_SUM);
+	return true;
+}
+
+/* Rows of before that no row of after equals (each row after matches
+ * one before at most). Sorts both. */
+static long long row_sums_vanished(struct row_sums *before, struct row_sums *after)
+{
+	size_t i = 0, j = 0;
+	long long gone = 0;
+	int cmp;
+
+	if (before->n)
+		qsort(before->v, before->n, ROW_SUM, row_sum_cmp);
+	if (after->n)
+		qsort(after->v, after->n, ROW_SUM, row_sum_cmp);
+	while (i < before->n) {
+		cmp = j < after->n ? memcmp(before->v[i], after->v[j], ROW_SUM) : -1;
+		if (cmp < 0)
+			gone++, i++;
+		else if (cmp > 0)
+			j++;
+		else
+			i++, j++;
+	}
+	return gone;
+}
+
 /*
  * The SHA-256 of every row of a table the session cannot record (one
  * without a PRIMARY KEY), in scan order with its rowid. Its rows are
@@ -832,10 +917,11 @@ static bool digest_value(const struct lazy_crypto *c, EVP_MD_CTX *ctx, sqlite3_s
  * of rows as shown. A table that does not exist (yet) sums as empty.
  * False when it cannot be read.
  */
-static bool table_digest(sqlite3 *db, const char *name, unsigned char md[32])
+static bool table_digest(sqlite3 *db, const char *name, unsigned char md[32],
+                         struct row_sums *rs)
 {
 	const struct lazy_crypto *c;
-	EVP_MD_CTX *ctx = NULL;
+	EVP_MD_CTX *ctx = NULL, *row = NULL;
 	sqlite3_stmt *q = NULL;
 	char *sql, *err = NULL;
 	unsigned int mdlen = 0;
@@ -843,7 +929,8 @@ static bool table_digest(sqlite3 *db, const char *name, unsigned char md[32])
 	int rc = SQLITE_DONE;
 
 	if ((c = lazy_crypto(&err)) == NULL || (ctx = c->EVP_MD_CTX_new()) == NULL ||
-	    c->EVP_DigestInit_ex(ctx, c->EVP_sha256(), NULL) != 1)
+	    c->EVP_DigestInit_ex(ctx, c->EVP_sha256(), NULL) != 1 ||
+	    (rs && (row = c->EVP_MD_CTX_new()) == NULL))
 		goto out;
 	sql = sqlite3_mprintf("SELECT _rowid_, * FROM main.\"%w\"", name);
 	if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) != SQLITE_OK) {
@@ -857,15 +944,20 @@ static bool table_digest(sqlite3 *db, const char *name, unsigned char md[32])
 		}
 	}
 	sqlite3_free(sql);
-	while (q && (rc = sqlite3_step(q)) == SQLITE_ROW)
+	while (q && (rc = sqlite3_step(q)) == SQLITE_ROW) {
 		for (int i = 0; i < sqlite3_column_count(q); i++)
 			if (!digest_value(c, ctx, q, i))
 				goto out;
+		if (rs && !row_sum_keep(c, row, q, rs))
+			goto out;
+	}
 	ok = rc == SQLITE_DONE && c->EVP_DigestFinal_ex(ctx, md, &mdlen) == 1 && mdlen == 32;
 out:
 	sqlite3_finalize(q);
 	if (ctx)
 		c->EVP_MD_CTX_free(ctx);
+	if (row)
+		c->EVP_MD_CTX_free(row);
 	free(err);
 	return ok;
 }
@@ -878,7 +970,9 @@ static void count_after(struct diff_sql *s, sqlite3 *db)
 		struct sql_table *t = &s->tables[i];
 		if (t->no_pk && !t->gone) {
 			t->after = count_rows(db, t->name);
-			t->summed_after = table_digest(db, t->name, t->sum_after);
+			row_sums_free(t->rows_after);
+			t->rows_after = xcalloc(1, sizeof(*t->rows_after));
+			t->summed_after = table_digest(db, t->name, t->sum_after, t->rows_after);
 		}
 		t->null_pk |= has_null_pk(db, t);
 	}
@@ -894,7 +988,7 @@ static bool same_after(const struct diff_sql *s, sqlite3 *db)
 		if (t->after >= 0 && count_rows(db, t->name) != t->after)
 			return false;
 		if (t->summed_after &&
-		    (!table_digest(db, t->name, md) || memcmp(md, t->sum_after, 32) != 0))
+		    (!table_digest(db, t->name, md, NULL) || memcmp(md, t->sum_after, 32) != 0))
 			return false;
 	}
 	return true;
@@ -919,9 +1013,17 @@ static void count_before(struct diff_sql *s, sqlite3 *db)
 {
 	for (size_t i = 0; i < s->ntables; i++) {
 		struct sql_table *t = &s->tables[i];
+		struct row_sums before = {0};
+		bool keep = t->summed_after && !t->rows_after->over;
 		t->before = count_rows(db, t->name);
 		if (t->no_pk)
-			t->summed_before = table_digest(db, t->name, t->sum_before);
+			t->summed_before =
+			    table_digest(db, t->name, t->sum_before, keep ? &before : NULL);
+		if (keep && t->summed_before && !before.over)
+			t->vanished = row_sums_vanished(&before, t->rows_after);
+		free(before.v);
+		row_sums_free(t->rows_after);
+		t->rows_after = NULL;
 		t->null_pk |= has_null_pk(db, t);
 	}
 	s->schema = schema_version(db);
@@ -941,7 +1043,7 @@ static bool same_start(const struct diff_sql *s, sqlite3 *db)
 		if (count_rows(db, t->name) != t->before)
 			return false;
 		if (t->summed_before &&
-		    (!table_digest(db, t->name, md) || memcmp(md, t->sum_before, 32) != 0))
+		    (!table_digest(db, t->name, md, NULL) || memcmp(md, t->sum_before, 32) != 0))
 			return false;
 	}
 	return true;
@@ -1230,6 +1332,29 @@ static bool no_pk_rewritten(const struct sql_table *t)
 	       memcmp(t->sum_before, t->sum_after, sizeof(t->sum_before)) != 0;
 }
 
+/* The rows of a table without a primary key that would change beyond
+ * what the statements count (counted: the rows they delete, update or
+ * replace). Without a row-by-row comparison (past ROWS_COMPARED rows),
+ * a change of its digest is all that is known. */
+static void rows_uncounted(const struct sql_table *t, long long counted, long long ins,
+                           const char *nm, struct buf *b)
+{
+	char n1[32];
+	long long extra = t->vanished - counted;
+
+	if (t->vanished >= 0 && extra > 0)
+		buf_printf(b, " %s: rows it holds would change: %s %s it held before, beyond what "
+		              "the statements count (a trigger's writes; which rows is not shown)\n",
+		           nm, grouped(extra, n1), plural(extra));
+	else if (t->vanished < 0 && no_pk_rewritten(t) && counted + ins == 0)
+		buf_printf(b, " %s: rows it holds would change (a trigger's writes, not "
+		              "counted by any statement; which rows is not shown)\n", nm);
+	else if (t->vanished < 0 && no_pk_rewritten(t))
+		buf_printf(b, " %s: rows it holds may change beyond what the statements count "
+		              "(over %s rows: not compared one by one)\n", nm,
+		           grouped(ROWS_COMPARED, n1));
+}
+
 static void table_totals(const struct diff_sql *s, const struct sql_table *t, struct buf *b)
 {
 	char n1[32], n2[32];
@@ -1254,10 +1379,9 @@ static void table_totals(const struct diff_sql *s, const struct sql_table *t, st
 			           plural(t->after), grouped(t->before, n2));
 		/* a trigger's UPDATE there is in no statement's count, and the
 		 * row count stays: "would hold 2 rows (2 before)" read as no
-		 * change while every admin grant was handed to another user */
-		if (no_pk_rewritten(t) && del + upd + ins == 0)
-			buf_printf(b, " %s: rows it holds would change (a trigger's writes, not "
-			              "counted by any statement; which rows is not shown)\n", nm);
+		 * change while every admin grant was handed to another user;
+		 * beside an INSERT's count it was not mentioned at all */
+		rows_uncounted(t, del + upd + (net < 0 ? -net : 0), ins, nm, b);
 		/* a REPLACE that meets a UNIQUE row deletes it, and no count
 		 * says so: "INSERT would add 1 row" beside "would hold 2 rows (2
 		 * before)", while the admin's row was replaced */
@@ -1401,6 +1525,8 @@ json_t *changeset_to_json(const struct diff_sql *s)
 			json_object_set_new(o, "rows_after", json_integer((json_int_t)t->after));
 		if (t->no_pk && t->summed_before && t->summed_after)
 			json_object_set_new(o, "rows_changed", json_boolean(no_pk_rewritten(t)));
+		if (t->vanished >= 0)
+			json_object_set_new(o, "rows_vanished", json_integer((json_int_t)t->vanished));
 		json_array_append_new(a, o);
 	}
 	json_object_set_new(j, "tables", a);

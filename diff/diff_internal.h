@@ -37,6 +37,8 @@ struct sql_stmt {
 };
 
 /* One table the changes touch. */
+struct row_sums; /* changeset.c: each row's sum, to compare rows */
+
 struct sql_table {
 	char *name;
 	char **cols;             /* column names, in order */
@@ -48,6 +50,8 @@ struct sql_table {
 	bool null_pk;            /* a row's key holds a NULL: the session skips that row */
 	unsigned char sum_before[32], sum_after[32]; /* no_pk: SHA-256 of its rows */
 	bool summed_before, summed_after;
+	struct row_sums *rows_after; /* no_pk: each row's sum after, until compared */
+	long long vanished;      /* no_pk: rows before that no row after equals; -1 unknown */
 };
 
 struct diff_sql {

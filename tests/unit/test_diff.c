@@ -155,11 +155,15 @@ static struct call *decode(const struct tdata_row *r, const char *json)
 }
 
 /* Fails unless every SEP-separated piece of want occurs in text. */
+/* Each " ;; " piece of want is in text; one written "!piece" is not. */
 static void expect_text(const struct tdata_row *r, const char *text, const char *want)
 {
 	char **v = split(want);
 	for (size_t i = 0; v[i]; i++)
-		if (strstr(text ? text : "", v[i]) == NULL)
+		if (v[i][0] == '!' && strstr(text ? text : "", v[i] + 1) != NULL)
+			fail_msg("line %zu (%s): preview holds [%s]:\n%s", r->line, r->f[0], v[i] + 1,
+			         text);
+		else if (v[i][0] != '!' && strstr(text ? text : "", v[i]) == NULL)
 			fail_msg("line %zu (%s): preview lacks [%s]:\n%s", r->line, r->f[0], v[i], text);
 	strv_free(v);
 }
