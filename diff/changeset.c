@@ -48,8 +48,9 @@ static int authorize(void *arg, int code, const char *a1, const char *a2, const 
                      const char *trigger)
 {
 	struct auth *a = arg;
+	struct sql_stmt *st = a->st;
+	size_t n;
 
-	(void)trigger;
 	switch (code) {
 	case SQLITE_TRANSACTION:
 		if (a1 && strcasecmp(a1, "ROLLBACK") != 0) {
@@ -71,9 +72,19 @@ static int authorize(void *arg, int code, const char *a1, const char *a2, const 
 		 * deleted one's id and what refers to it: counted like any
 		 * table without a key. SQLite's own upkeep of it on an INSERT
 		 * asks no authorizer. */
-		if (a1 && (strncmp(a1, "sqlite_", 7) != 0 || strcmp(a1, "sqlite_sequence") == 0) &&
-		    (db == NULL || strcmp(db, "main") == 0) && !strv_contains(a->st->tables, a1))
-			strv_push(&a->st->tables, a1);
+		if (a1 == NULL || (strncmp(a1, "sqlite_", 7) == 0 && strcmp(a1, "sqlite_sequence") != 0) ||
+		    (db != NULL && strcmp(db, "main") != 0))
+			return SQLITE_OK;
+		if (!strv_contains(st->tables, a1))
+			strv_push(&st->tables, a1);
+		/* sqlite3_changes() counts the rows of the statement's own
+		 * table, not its triggers' (whose writes come with a name) */
+		if (trigger == NULL) {
+			n = strv_len(st->top);
+			strv_push(&st->top, a1);
+			st->top_ops = xreallocarray(st->top_ops, n + 1, sizeof(*st->top_ops));
+			st->top_ops[n] = code;
+		}
 		return SQLITE_OK;
 	default: break;
 	}
@@ -139,6 +150,16 @@ static void output_row(sqlite3_stmt *q, struct buf *out, bool *header)
 	buf_puts(out, "\n");
 }
 
+static void stmt_clear(struct sql_stmt *st)
+{
+	free(st->kind);
+	strv_free(st->tables);
+	strv_free(st->top);
+	free(st->top_ops);
+	free(st->target);
+	memset(st, 0, sizeof(*st));
+}
+
 static struct sql_stmt *stmt_add(struct diff_sql *s, const char *sql)
 {
 	struct sql_stmt *st;
@@ -147,6 +168,59 @@ static struct sql_stmt *stmt_add(struct diff_sql *s, const char *sql)
 	memset(st, 0, sizeof(*st));
 	st->kind = first_word(sql);
 	return st;
+}
+
+/* True when the main database's table name is of type (PRAGMA table_list). */
+static bool table_type_is(sqlite3 *db, const char *name, const char *type)
+{
+	sqlite3_stmt *q = NULL;
+	bool is = false;
+
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM pragma_table_list WHERE schema = 'main' AND "
+	                           "name = ?1 AND type = ?2", -1, &q, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(q, 1, name, -1, SQLITE_STATIC);
+		sqlite3_bind_text(q, 2, type, -1, SQLITE_STATIC);
+		is = sqlite3_step(q) == SQLITE_ROW;
+	}
+	sqlite3_finalize(q);
+	return is;
+}
+
+/* True when name is a virtual table's shadow table (an R-tree's
+ * geo_node, an FTS index's data): the virtual table's own code writes it,
+ * from statements it prepares while the caller's statement is. */
+static bool is_shadow(sqlite3 *db, const char *name)
+{
+	return table_type_is(db, name, "shadow");
+}
+
+/*
+ * The table a statement's count is of: the first it writes itself that is
+ * no shadow table. Counts were given to a table only when the statement
+ * wrote no other, so an INSERT into an R-tree (which writes its shadow
+ * tables), or into a table with a trigger, read "1 row added that no
+ * statement counts (a trigger)"; and by the first word, so "WITH c AS
+ * (...) DELETE FROM log" was no DELETE. Shadow tables leave st->tables:
+ * they have primary keys, and their rows are in the changeset.
+ */
+static void stmt_target(sqlite3 *db, struct sql_stmt *st)
+{
+	char **kept = NULL;
+
+	for (size_t i = 0; st->top && st->top[i]; i++)
+		if (st->target == NULL && !is_shadow(db, st->top[i])) {
+			st->target = xstrdup(st->top[i]);
+			st->op = st->top_ops[i];
+		}
+	for (char **p = st->tables; p && *p; p++)
+		if (!is_shadow(db, *p))
+			strv_push(&kept, *p);
+	strv_free(st->tables);
+	st->tables = kept;
+	strv_free(st->top);
+	free(st->top_ops);
+	st->top = NULL;
+	st->top_ops = NULL;
 }
 
 /* Prepares and steps one statement; *tail moves past it. 1 = ran, 0 =
@@ -166,7 +240,8 @@ static int run_one(sqlite3 *db, struct diff_sql *s, const char **tail, struct bu
 	rc = sqlite3_prepare_v2(db, sql, -1, &q, tail);
 	sqlite3_set_authorizer(db, NULL, NULL);
 	if (rc == SQLITE_OK && q == NULL) { /* only whitespace or a comment */
-		free(s->stmts[--s->nstmts].kind);
+		stmt_clear(a.st);
+		s->nstmts--;
 		return 0;
 	}
 	if (rc != SQLITE_OK && (a.skip || a.refused)) {
@@ -177,14 +252,15 @@ static int run_one(sqlite3 *db, struct diff_sql *s, const char **tail, struct bu
 			s->unrun = s->nstmts;
 		} else
 			s->skipped++;
-		strv_free(a.st->tables);
-		free(s->stmts[--s->nstmts].kind);
+		stmt_clear(a.st);
+		s->nstmts--;
 		return a.refused ? -2 : 0;
 	}
 	if (rc != SQLITE_OK) {
 		*errstr = xasprintf("statement %zu: %s", s->nstmts, sqlite3_errmsg(db));
 		return -1;
 	}
+	stmt_target(db, a.st);
 	total = sqlite3_total_changes64(db);
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
 		if (out)
@@ -396,10 +472,8 @@ static int set_limits(sqlite3 *db, const struct call *c, const struct diff_opts 
 
 static void stmts_clear(struct diff_sql *s)
 {
-	for (size_t i = 0; i < s->nstmts; i++) {
-		free(s->stmts[i].kind);
-		strv_free(s->stmts[i].tables);
-	}
+	for (size_t i = 0; i < s->nstmts; i++)
+		stmt_clear(&s->stmts[i]);
 	free(s->stmts);
 	s->stmts = NULL;
 	s->nstmts = 0;
@@ -475,6 +549,7 @@ static struct sql_table *table_get(struct diff_sql *s, sqlite3 *db, const char *
 	}
 	t->gone = t->cols == NULL;
 	sqlite3_finalize(q);
+	t->virtual = table_type_is(db, name, "virtual");
 	return t;
 }
 
@@ -1309,12 +1384,12 @@ static const char *grouped(long long v, char tmp[32])
 }
 
 /* Rows the statements changed in a table the session cannot record. */
-static long long untracked(const struct diff_sql *s, const char *table, const char *kind)
+static long long untracked(const struct diff_sql *s, const char *table, int op)
 {
 	long long n = 0;
 	for (size_t i = 0; i < s->nstmts; i++)
-		if (strv_len(s->stmts[i].tables) == 1 && strcmp(s->stmts[i].tables[0], table) == 0 &&
-		    strcmp(s->stmts[i].kind, kind) == 0)
+		if (s->stmts[i].target && strcmp(s->stmts[i].target, table) == 0 &&
+		    s->stmts[i].op == op)
 			n += s->stmts[i].changes;
 	return n;
 }
@@ -1367,13 +1442,18 @@ static void table_totals(const struct diff_sql *s, const struct sql_table *t, st
 		goto out;
 	}
 	if (t->no_pk) {
-		del = untracked(s, t->name, "DELETE");
-		upd = untracked(s, t->name, "UPDATE");
-		ins = untracked(s, t->name, "INSERT") + untracked(s, t->name, "REPLACE");
+		del = untracked(s, t->name, SQLITE_DELETE);
+		upd = untracked(s, t->name, SQLITE_UPDATE);
+		ins = untracked(s, t->name, SQLITE_INSERT);
 		if (t->after >= 0 && t->before >= 0)
 			net = t->after - (t->before - del + ins);
-		buf_printf(b, " %s has no PRIMARY KEY: SQLite's session extension does not record "
-		              "its rows; counts come from the statements\n", nm);
+		if (t->virtual) /* an R-tree's INSERT listed only its shadow tables' blobs */
+			buf_printf(b, " %s is a virtual table: SQLite's session extension does not "
+			              "record its rows (its shadow tables' rows are listed as "
+			              "stored); counts come from the statements\n", nm);
+		else
+			buf_printf(b, " %s has no PRIMARY KEY: SQLite's session extension does not "
+			              "record its rows; counts come from the statements\n", nm);
 		if (t->after >= 0)
 			buf_printf(b, " %s would hold %s %s (%s before)\n", nm, grouped(t->after, n1),
 			           plural(t->after), grouped(t->before, n2));

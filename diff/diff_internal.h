@@ -33,7 +33,13 @@ struct diff_entry {
 struct sql_stmt {
 	char *kind;              /* first keyword, upper case: "DELETE"; owned */
 	long long changes;       /* sqlite3_changes64() after it ran */
-	char **tables;           /* tables it writes (authorizer); owned */
+	char **tables;           /* tables it writes (authorizer), but shadow tables; owned */
+	char **top;              /* of them, written by the statement itself, not a trigger,
+	                          * in the authorizer's order (shadow tables too until run) */
+	int *top_ops;            /* SQLITE_INSERT, _UPDATE or _DELETE for each of top */
+	char *target;            /* the table its count is of (the first of top but shadow
+	                          * tables), NULL for none; owned */
+	int op;                  /* what it did there (SQLITE_INSERT for a REPLACE, an upsert) */
 };
 
 /* One table the changes touch. */
@@ -47,6 +53,7 @@ struct sql_table {
 	long long deleted, inserted, updated;
 	bool no_pk;              /* the session extension does not record it */
 	bool gone;               /* dropped by the statement */
+	bool virtual;            /* a virtual table (an R-tree, FTS): its shadow tables hold the rows */
 	bool null_pk;            /* a row's key holds a NULL: the session skips that row */
 	unsigned char sum_before[32], sum_after[32]; /* no_pk: SHA-256 of its rows */
 	bool summed_before, summed_after;
