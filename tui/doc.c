@@ -347,6 +347,19 @@ static bool selector_hides(const struct doc *d, const char *s, size_t n)
 	return cp != 0xfe0f || d->stacked != 1;
 }
 
+/*
+ * True when s starts with U+FE0F. Terminals differ on the width of a
+ * character one cell wide (wcwidth) with it: some draw "\u263a\ufe0f" as
+ * an emoji in two cells, others in one, so 40 of them made a row 40
+ * cells wider on the screen than it was wrapped, and the command's
+ * '; rm ...' tail went past the right edge. Such a character is given two
+ * cells: on either terminal the row fits (on the second it is shorter).
+ */
+static bool emoji_selector_at(const char *s, size_t n)
+{
+	return n >= 3 && memcmp(s, "\xef\xb8\x8f", 3) == 0;
+}
+
 void doc_put(struct doc *d, const char *s, size_t n, enum tattr a)
 {
 	char out[16];
@@ -377,6 +390,8 @@ void doc_put(struct doc *d, const char *s, size_t n, enum tattr a)
 		     k++)
 			if (d->squeeze && s[k] == ' ' && k > i && long_blank_run(s + k, n - k))
 				break; /* squeeze() takes it */
+		if (k > i && emoji_selector_at(s + k, n - k))
+			k--; /* the last one is a unit of two cells, below */
 		if (k > i) {
 			d->stacked = 0;
 			row_add(d, s + i, k - i, a, (int)(k - i));
@@ -386,6 +401,8 @@ void doc_put(struct doc *d, const char *s, size_t n, enum tattr a)
 			continue;
 		}
 		k = text_unit(s + i, n - i, d->ascii, out, &cells, &mark);
+		if (cells == 1 && mark == UM_NONE && emoji_selector_at(s + i + k, n - i - k))
+			cells = 2;
 		if (cells == 0 && d->clen == (d->gutter ? strlen(d->gutter) : 0)) {
 			/* a combining mark with nothing to combine (but the gutter) */
 			snprintf(out, sizeof(out), "<comb>");
