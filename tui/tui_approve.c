@@ -96,21 +96,6 @@ static void put_capped(struct doc *d, const char *text, enum tattr a)
 		doc_printf(d, TA_MARK, "...(+%zu bytes)", n - HEADER_FIELD_MAX);
 }
 
-/* True when the preview says it is not applied (diff/render.c's head line;
- * no line of a file, an output or a row starts so): approval runs the call
- * itself. That line follows the preview's title, which repeats the
- * command: past a long one it lay two pages below the last row that must
- * be seen before `a`, so the person approved what read as the preview. */
-static bool preview_not_applied(const char *preview)
-{
-	static const char mark[] = "not applied from the preview: ";
-
-	for (const char *l = preview; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL)
-		if (strncmp(l, mark, sizeof(mark) - 1) == 0)
-			return true;
-	return false;
-}
-
 /* The header: tool, tier, id, queue; a warning when the subject hides text,
  * and when approval runs the call instead of applying its preview. */
 static void approve_header(void *arg, struct browser *b, struct doc *d)
@@ -136,6 +121,9 @@ static void approve_header(void *arg, struct browser *b, struct doc *d)
 	if (s->not_applied)
 		doc_puts(d, "NOTE: approval runs the call itself, not the preview (see why under "
 		            "Preview)\n", TA_MARK);
+	if (a->applies == TUI_APPLIES_REFUSED)
+		doc_puts(d, "NOTE: the preview failed: approval runs nothing "
+		            "(see why under Preview)\n", TA_MARK);
 }
 
 /* A reason on one row: it quotes the agent's words (a script's name, a
@@ -487,7 +475,9 @@ static void approve_run(const struct tui_ask *ask, struct tui_answer *ans, struc
 	char *err = NULL;
 
 	s.hidden = hidden_count(ask->subject, ascii);
-	s.not_applied = preview_not_applied(ask->preview);
+	/* the gate's reading (gate/approve.c), which --approve-with's JSON
+	 * gives as "applies": the screen read the preview's text apart */
+	s.not_applied = ask->applies == TUI_APPLIES_RUN && ask->preview && *ask->preview;
 	s.deadline = ask->timeout_s > 0 ? clock_ns() + ask->timeout_s * 1000000000LL : 0;
 	s.b = browser_new(&approve_ops, &s, true, ascii);
 	if (browser_reload(s.b, &err) < 0) { /* cannot happen: the page is static */
