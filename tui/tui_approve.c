@@ -72,7 +72,7 @@ struct approve_screen {
 	const struct screen_io *io;
 	size_t hidden;      /* escapes shown in the subject */
 	bool not_applied;   /* the preview is shown, not applied: the call runs */
-	size_t must_see;    /* the review's rows up to the end of the findings */
+	size_t must_see;    /* the review's rows up to the preview's first summary line */
 	int seen_width;     /* the width those rows were wrapped to */
 	size_t seen;        /* the review's rows seen from the top, at seen_width */
 	bool done;
@@ -201,6 +201,55 @@ static void put_input(struct doc *d, const struct tui_ask *a)
 	d->squeeze = false;
 }
 
+/*
+ * The preview's head: its lines up to and including the first summary
+ * line (diff/render.c starts those with a space: "3 files changed (...,
+ * 2 deleted)", " DELETE would remove 48,213 of 48,213 rows in users", "
+ * no changes"), or up to its first diff. A command whose rows and
+ * findings filled the first screen put that line below the fold, and `a`
+ * applied "src | deleted directory", which a script the command ran had
+ * done in the dry run, unseen. Returns its length in bytes.
+ */
+static size_t preview_head_len(const char *p)
+{
+	const char *l = p, *nl;
+
+	while (*l && strncmp(l, "diff ", 5) != 0) {
+		nl = strchr(l, '\n');
+		if (*l == ' ' || nl == NULL)
+			return nl ? (size_t)(nl + 1 - p) : strlen(p);
+		l = nl + 1;
+	}
+	return (size_t)(l - p);
+}
+
+#define TITLE_SHOWN 160 /* bytes of the preview's title: it repeats the command */
+
+/* The preview, its head counted in what must be seen before `a`; its
+ * title, which repeats the command shown whole above it, cut to two rows
+ * so the summary after it is not a page further down. */
+static void put_preview(struct approve_screen *s, struct doc *d, const char *preview)
+{
+	const char *body = preview, *nl = strchr(preview, '\n');
+	size_t tlen = nl ? (size_t)(nl - preview) : strlen(preview), head, k = TITLE_SHOWN;
+	char *h;
+
+	if (tlen > TITLE_SHOWN) {
+		while (k > 0 && ((unsigned char)preview[k] & 0xc0) == 0x80)
+			k--; /* never half a character */
+		doc_put(d, preview, k, TA_NORMAL);
+		doc_printf(d, TA_MARK, "...(+%zu bytes)", tlen - k);
+		doc_newline(d);
+		body = nl ? nl + 1 : preview + tlen;
+	}
+	head = preview_head_len(body);
+	h = xstrndup(body, head);
+	doc_put_diff(d, h);
+	s->must_see = d->nrows;
+	doc_put_diff(d, body + head);
+	free(h);
+}
+
 /* View 0: the call, why, the preview; view 1: the raw input. */
 static int approve_detail(void *arg, int64_t key, int view, struct doc *d, char **errstr)
 {
@@ -232,7 +281,7 @@ static int approve_detail(void *arg, int64_t key, int view, struct doc *d, char 
 	s->must_see = d->nrows;
 	if (a->preview && *a->preview) {
 		doc_puts(d, "\nPreview (n/N: next/previous file, /: search):\n", TA_BOLD);
-		doc_put_diff(d, a->preview);
+		put_preview(s, d, a->preview);
 	} else {
 		doc_puts(d, "\nNo preview for this call. The input:\n", TA_BOLD);
 		put_input(d, a);
@@ -346,7 +395,8 @@ static bool unseen(struct approve_screen *s)
 {
 	if (s->seen >= s->must_see)
 		return false;
-	browser_message(s->b, "not seen yet: rows %zu-%zu of the %s and why it asks; scroll (space)",
+	browser_message(s->b, "not seen yet: rows %zu-%zu of the %s, why, what it changes; "
+	                      "scroll (space)",
 	                s->seen + 1, s->must_see,
 	                s->ask->subject_label ? s->ask->subject_label : "input");
 	return true;
