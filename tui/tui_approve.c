@@ -119,8 +119,10 @@ static void approve_header(void *arg, struct browser *b, struct doc *d)
 		           a->subject_label ? a->subject_label : "input", s->hidden,
 		           s->hidden == 1 ? "" : "s");
 	if (s->not_applied)
-		doc_puts(d, "NOTE: approval runs the call itself, not the preview (see why under "
-		            "Preview)\n", TA_MARK);
+		/* the header may be cut to a third of the rows: cut after
+		 * "itself, not", its first row read as the opposite */
+		doc_puts(d, "NOTE: approval runs the call itself; the preview is only shown (why: "
+		            "under Preview)\n", TA_MARK);
 	if (a->applies == TUI_APPLIES_REFUSED)
 		doc_puts(d, "NOTE: the preview failed: approval runs nothing "
 		            "(see why under Preview)\n", TA_MARK);

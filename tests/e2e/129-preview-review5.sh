@@ -77,6 +77,18 @@ check "refused: the header says so" wait_for refused "NOTE: the preview failed: 
 tm send-keys -t refused q
 check "refused: gate exits" wait_for refused "EXIT" 20
 
+# --- the NOTE cut to one row does not read as its opposite -----------------------
+# On a 40x9 terminal the header keeps 3 rows, and the NOTE's first read
+# "NOTE: approval runs the call itself, not".
+mkdir -p "$d/small/w"
+jq -cn '{id:1,tool:"shell",input:{command:"echo hi > x; sleep 3",timeout_ms:300}}' >"$d/small/calls"
+ask_gate small
+tm resize-window -t small -x 40 -y 9
+check "small: the NOTE is shown" wait_for small "NOTE: approval runs the call itself" 20
+check "small: its cut does not end in 'not'" lacks small "itself, not"
+tm send-keys -t small q
+check "small: gate exits" wait_for small "EXIT" 20
+
 # --- the preview's summary must be seen before a ---------------------------------
 # A script's deletion of src/ in the dry run lay below the first screen,
 # under a dozen rows of the command and its findings; a applied it unseen.
