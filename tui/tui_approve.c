@@ -225,18 +225,21 @@ static size_t preview_head_len(const char *p)
 	return (size_t)(l - p);
 }
 
-#define TITLE_SHOWN 160 /* bytes of the preview's title: it repeats the command */
+#define TITLE_SHOWN 160 /* bytes of a shell preview's title: it repeats the command */
 
-/* The preview, its head counted in what must be seen before `a`; its
- * title, which repeats the command shown whole above it, cut to two rows
- * so the summary after it is not a page further down. */
+/* The preview, its head counted in what must be seen before `a`; a shell
+ * preview's title, which repeats the command shown whole above it, cut to
+ * two rows so the summary after it is not a page further down (a SQL
+ * preview's names the database, which is not above: kept whole). */
 static void put_preview(struct approve_screen *s, struct doc *d, const char *preview)
 {
+	static const char shell[] = "preview: shell ";
 	const char *body = preview, *nl = strchr(preview, '\n');
 	size_t tlen = nl ? (size_t)(nl - preview) : strlen(preview), head, k = TITLE_SHOWN;
 	char *h;
 
-	if (tlen > TITLE_SHOWN) {
+	if (tlen > TITLE_SHOWN && strncmp(preview, shell, sizeof(shell) - 1) == 0 &&
+	    s->ask->subject_label && strcmp(s->ask->subject_label, "command") == 0) {
 		while (k > 0 && ((unsigned char)preview[k] & 0xc0) == 0x80)
 			k--; /* never half a character */
 		doc_put(d, preview, k, TA_NORMAL);
