@@ -56,6 +56,11 @@ size_t text_unit(const char *s, size_t n, bool ascii, char out[16], int *cells,
 		return 1;
 	}
 	w = utf8_hidden(cp) ? -1 : ascii ? -2 : wcwidth((wchar_t)cp);
+	/* a regional indicator (half a flag): wcwidth gives it one cell, and
+	 * terminals draw it in one or two; wrapped at the wider, a row of
+	 * them cannot push what follows past the right edge (as U+FE0F) */
+	if (w == 1 && cp >= 0x1f1e6 && cp <= 0x1f1ff)
+		w = 2;
 	if (w < 0) {
 		snprintf(out, 16, "<U+%04X>", (unsigned)cp);
 		*cells = (int)strlen(out);

@@ -185,6 +185,7 @@ static void test_escape_emoji_selector(void **state)
 		 "x\u263a\ufe0f\u263a\ufe0f\u263a\ufe0f\u263a\ufe0f", "\u263a\ufe0f"},
 		{"abcdefghi1\ufe0f\u20e3", "abcdefghi", "1\ufe0f\u20e3"},
 		{"abcdefgh\U0001F600\ufe0f", "abcdefgh\U0001F600\ufe0f", NULL}, /* wide already */
+		{"abcdefg\U0001F1FA\U0001F1F8", "abcdefg\U0001F1FA", "\U0001F1F8"}, /* a flag */
 	};
 	struct doc d;
 
