@@ -55,6 +55,15 @@ python3 -c 'import json; print(json.dumps({"id": 1, "tool": "shell", "input": {"
 	"$AIRLOCK" preview --workdir "$d/big" >"$d/big/out"
 check "big: not applied is said" grep -q '^not applied from the preview: ' "$d/big/out"
 
+# --- airlock preview does not print a tool's name raw ----------------------------
+# "preview: NAME: nothing to preview" wrote the agent's tool name as it
+# was: an escape sequence drove the terminal, a newline forged a line.
+mkdir -p "$d/name"
+printf '%s\n' '{"id":1,"tool":"x\u001b]0;title\u0007\nforged","input":{}}' |
+	"$AIRLOCK" preview --workdir "$d/name" >"$d/name/out"
+check "name: no escape byte" sh -c '! grep -q "$(printf "\033")" "$1"' - "$d/name/out"
+check "name: one line" has 'preview: x\x1b]0;title\x07\x0aforged: nothing to preview' <"$d/name/out"
+
 # --- a one-cell character with U+FE0F is wrapped as two cells --------------------
 # kitty, WezTerm and iTerm2 draw U+263A U+FE0F in two cells; wrapped as one,
 # 40 of them pushed the command's tail past the right edge.
