@@ -205,9 +205,9 @@ static void put_input(struct doc *d, const struct tui_ask *a)
 
 /*
  * The preview's head: its lines up to and including the first summary
- * line (diff/render.c starts those with a space: "3 files changed (...,
- * 2 deleted)", " DELETE would remove 48,213 of 48,213 rows in users", "
- * no changes"), or up to its first diff. A command whose rows and
+ * line (diff/render.c starts those with a space: the total "3 files
+ * changed (..., 2 deleted)", "DELETE would remove 48,213 of 48,213 rows
+ * in users", "no changes"), or up to its first diff. A command whose rows and
  * findings filled the first screen put that line below the fold, and `a`
  * applied "src | deleted directory", which a script the command ran had
  * done in the dry run, unseen. Returns its length in bytes.
