@@ -87,13 +87,15 @@ struct approve_screen {
  * calls wait behind this one), so a newline shows as a \n mark. */
 static void put_capped(struct doc *d, const char *text, enum tattr a)
 {
-	size_t n = strlen(text);
+	size_t n = strlen(text), k = n > HEADER_FIELD_MAX ? HEADER_FIELD_MAX : n;
 
+	while (k < n && k > 0 && ((unsigned char)text[k] & 0xc0) == 0x80)
+		k--; /* never half a character: it showed as \xe4\xb8 marks */
 	d->oneline = true;
-	doc_put(d, text, n > HEADER_FIELD_MAX ? HEADER_FIELD_MAX : n, a);
+	doc_put(d, text, k, a);
 	d->oneline = false;
-	if (n > HEADER_FIELD_MAX)
-		doc_printf(d, TA_MARK, "...(+%zu bytes)", n - HEADER_FIELD_MAX);
+	if (k < n)
+		doc_printf(d, TA_MARK, "...(+%zu bytes)", n - k);
 }
 
 /* The header: tool, tier, id, queue; a warning when the subject hides text,

@@ -76,6 +76,18 @@ check "fe0f: the row is wrapped early" wait_for fe0f "The command (2 rows" 20
 tm send-keys -t fe0f q
 check "fe0f: gate exits" wait_for fe0f "EXIT" 20
 
+# --- an id cut in the header is cut between characters ---------------------------
+# Cut at 32 bytes inside a character, an id of CJK showed \xe4\xb8 marks.
+python3 -c 'import json; print(json.dumps({"id": "\u4e2d" * 20, "tool": "shell", "input": {"command": "echo hi"}}))' \
+	>"$d/cjk.calls"
+mkdir -p "$d/cjk"
+mv "$d/cjk.calls" "$d/cjk/calls"
+ask_gate cjk
+check "cjk: the id is cut" wait_for cjk "...(+30 bytes" 20
+check "cjk: no half character" lacks cjk '\xe4'
+tm send-keys -t cjk q
+check "cjk: gate exits" wait_for cjk "EXIT" 20
+
 # --- a preview that failed says approval runs nothing ----------------------------
 # --approve-with's JSON said "refused"; the screen said nothing.
 mkdir -p "$d/refused/w"
