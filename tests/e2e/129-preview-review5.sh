@@ -65,7 +65,7 @@ check "name: no escape byte" sh -c '! grep -q "$(printf "\033")" "$1"' - "$d/nam
 check "name: one line" has 'preview: x\x1b]0;title\x07\x0aforged: nothing to preview' <"$d/name/out"
 
 # --- a one-cell character with U+FE0F is wrapped as two cells --------------------
-# kitty, WezTerm and iTerm2 draw U+263A U+FE0F in two cells; wrapped as one,
+# terminals such as kitty draw U+263A U+FE0F in two cells; wrapped as one,
 # 40 of them pushed the command's tail past the right edge.
 python3 -c 'import json; print(json.dumps({"id": 1, "tool": "shell", "input": {"command": "echo " + "\u263a\ufe0f" * 40 + " ; echo tail-marker"}}))' \
 	>"$d/fe0f.calls"
