@@ -493,13 +493,22 @@ struct row_sums {
 	unsigned char (*v)[ROW_SUM];
 	size_t n, cap;
 	bool over; /* more than ROWS_COMPARED rows: none kept */
+	/* the before pass: the rows after, sorted, and the rows before that
+	 * none of them equals, listed (the first ROWS_GONE_SHOWN) */
+	const struct row_sums *after;
+	const char *table;
+	char **gone;
+	size_t gone_more;
 };
+
+#define ROWS_GONE_SHOWN 20
 
 static void row_sums_free(struct row_sums *rs)
 {
 	if (rs == NULL)
 		return;
 	free(rs->v);
+	strv_free(rs->gone);
 	free(rs);
 }
 
@@ -512,6 +521,7 @@ void changeset_free(struct diff_sql *s)
 		free(s->tables[i].name);
 		strv_free(s->tables[i].cols);
 		row_sums_free(s->tables[i].rows_after);
+		strv_free(s->tables[i].rows_gone);
 	}
 	free(s->tables);
 	sqlite3_free(s->changeset);
@@ -928,6 +938,32 @@ static int row_sum_cmp(const void *a, const void *b)
 	return memcmp(a, b, ROW_SUM);
 }
 
+/* "- log _rowid_=3 msg='debug'": a row of a table without a key, which the
+ * changeset does not list. */
+static void row_gone(struct row_sums *rs, sqlite3_stmt *q)
+{
+	struct buf b;
+
+	if (strv_len(rs->gone) >= ROWS_GONE_SHOWN) {
+		rs->gone_more++;
+		return;
+	}
+	buf_init(&b, ROW_LINE_CAP);
+	buf_puts(&b, "- ");
+	name_text(&b, rs->table);
+	for (int i = 0; i < sqlite3_column_count(q); i++) {
+		buf_puts(&b, " ");
+		name_text(&b, sqlite3_column_name(q, i));
+		buf_puts(&b, "=");
+		value_text(&b, sqlite3_column_value(q, i), 0);
+	}
+	if (b.truncated) {
+		b.cap = 0;
+		buf_puts(&b, " [... the row cut]");
+	}
+	strv_push_owned(&rs->gone, buf_take(&b, NULL));
+}
+
 /* Keeps the sum of the row q is on (its columns fed to ctx). */
 static bool row_sum_keep(const struct lazy_crypto *c, EVP_MD_CTX *ctx, sqlite3_stmt *q,
                          struct row_sums *rs)
@@ -953,6 +989,9 @@ static bool row_sum_keep(const struct lazy_crypto *c, EVP_MD_CTX *ctx, sqlite3_s
 			return false;
 	if (c->EVP_DigestFinal_ex(ctx, md, &len) != 1 || len < ROW_SUM)
 		return false;
+	if (rs->after && (rs->after->n == 0 || bsearch(md, rs->after->v, rs->after->n, ROW_SUM,
+	                                              row_sum_cmp) == NULL))
+		row_gone(rs, q);
 	if (rs->n == rs->cap) {
 		rs->cap = rs->cap ? rs->cap * 2 : 64;
 		rs->v = xreallocarray(rs->v, rs->cap, sizeof(*rs->v));
@@ -962,8 +1001,8 @@ static bool row_sum_keep(const struct lazy_crypto *c, EVP_MD_CTX *ctx, sqlite3_s
 }
 
 /* Rows of before that no row of after equals (each row after matches
- * one before at most). Sorts both. */
-static long long row_sums_vanished(struct row_sums *before, struct row_sums *after)
+ * one before at most). Sorts before; after is sorted. */
+static long long row_sums_vanished(struct row_sums *before, const struct row_sums *after)
 {
 	size_t i = 0, j = 0;
 	long long gone = 0;
@@ -971,8 +1010,6 @@ static long long row_sums_vanished(struct row_sums *before, struct row_sums *aft
 
 	if (before->n)
 		qsort(before->v, before->n, ROW_SUM, row_sum_cmp);
-	if (after->n)
-		qsort(after->v, after->n, ROW_SUM, row_sum_cmp);
 	while (i < before->n) {
 		cmp = j < after->n ? memcmp(before->v[i], after->v[j], ROW_SUM) : -1;
 		if (cmp < 0)
@@ -1090,15 +1127,22 @@ static void count_before(struct diff_sql *s, sqlite3 *db)
 {
 	for (size_t i = 0; i < s->ntables; i++) {
 		struct sql_table *t = &s->tables[i];
-		struct row_sums before = {0};
+		struct row_sums before = {.after = t->rows_after, .table = t->name};
 		bool keep = t->summed_after && !t->rows_after->over;
+		if (keep && t->rows_after->n)
+			qsort(t->rows_after->v, t->rows_after->n, ROW_SUM, row_sum_cmp);
 		t->before = count_rows(db, t->name);
 		if (t->no_pk)
 			t->summed_before =
 			    table_digest(db, t->name, t->sum_before, keep ? &before : NULL);
-		if (keep && t->summed_before && !before.over)
+		if (keep && t->summed_before && !before.over) {
 			t->vanished = row_sums_vanished(&before, t->rows_after);
+			t->rows_gone = before.gone;
+			t->rows_gone_more = before.gone_more;
+			before.gone = NULL;
+		}
 		free(before.v);
+		strv_free(before.gone);
 		row_sums_free(t->rows_after);
 		t->rows_after = NULL;
 		t->null_pk |= has_null_pk(db, t);
@@ -1421,8 +1465,8 @@ static void rows_uncounted(const struct sql_table *t, long long counted, long lo
 
 	if (t->vanished >= 0 && extra > 0)
 		buf_printf(b, " %s: rows it holds would change: %s %s it held before, beyond what "
-		              "the statements count (a trigger's writes; which rows is not shown)\n",
-		           nm, grouped(extra, n1), plural(extra));
+		              "the statements count (a trigger's writes; listed below as they are "
+		              "now)\n", nm, grouped(extra, n1), plural(extra));
 	else if (t->vanished < 0 && no_pk_rewritten(t) && counted + ins == 0)
 		buf_printf(b, " %s: rows it holds would change (a trigger's writes, not "
 		              "counted by any statement; which rows is not shown)\n", nm);
@@ -1430,6 +1474,23 @@ static void rows_uncounted(const struct sql_table *t, long long counted, long lo
 		buf_printf(b, " %s: rows it holds may change beyond what the statements count "
 		              "(over %s rows: not compared one by one)\n", nm,
 		           grouped(ROWS_COMPARED, n1));
+}
+
+/* The rows of a table without a primary key that the statements (or
+ * their triggers) would change or remove, as they are now: the changeset
+ * lists none of them, and a trigger's rewrite of one was a count. */
+static void rows_gone_lines(const struct sql_table *t, const char *nm, struct buf *b)
+{
+	char n1[32];
+
+	if (t->rows_gone == NULL)
+		return;
+	buf_printf(b, " %s: the rows it holds now that would change or go:\n", nm);
+	for (char **p = t->rows_gone; *p; p++)
+		buf_printf(b, "%s\n", *p);
+	if (t->rows_gone_more)
+		buf_printf(b, " ... and %s more rows of %s that would change or go\n",
+		           grouped((long long)t->rows_gone_more, n1), nm);
 }
 
 static void table_totals(const struct diff_sql *s, const struct sql_table *t, struct buf *b)
@@ -1482,6 +1543,7 @@ static void table_totals(const struct diff_sql *s, const struct sql_table *t, st
 	if (ins)
 		buf_printf(b, " INSERT would add %s %s to %s (%s before)\n", grouped(ins, n1),
 		           plural(ins), nm, grouped(t->before, n2));
+	rows_gone_lines(t, nm, b);
 out:
 	free(nm);
 }
@@ -1609,6 +1671,12 @@ json_t *changeset_to_json(const struct diff_sql *s)
 			json_object_set_new(o, "rows_changed", json_boolean(no_pk_rewritten(t)));
 		if (t->vanished >= 0)
 			json_object_set_new(o, "rows_vanished", json_integer((json_int_t)t->vanished));
+		if (t->rows_gone) {
+			json_t *g = json_array();
+			for (char **p = t->rows_gone; *p; p++)
+				json_array_append_new(g, encode_bytes(*p, strlen(*p)));
+			json_object_set_new(o, "rows_gone", g);
+		}
 		json_array_append_new(a, o);
 	}
 	json_object_set_new(j, "tables", a);

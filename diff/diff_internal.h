@@ -59,6 +59,8 @@ struct sql_table {
 	bool summed_before, summed_after;
 	struct row_sums *rows_after; /* no_pk: each row's sum after, until compared */
 	long long vanished;      /* no_pk: rows before that no row after equals; -1 unknown */
+	char **rows_gone;        /* no_pk: the first of them, rendered ("- log _rowid_=3 ...") */
+	size_t rows_gone_more;   /* and how many more */
 };
 
 struct diff_sql {

@@ -32,6 +32,7 @@ sqlite3 "$d/trig/t.db" "CREATE TABLE grants(who TEXT, what TEXT);
 sql_preview trig t.db "INSERT INTO grants VALUES('carol', 'read')" >"$d/trig/out"
 check "trig: the rewritten row is stated" \
 	has "grants: rows it holds would change: 1 row it held before" <"$d/trig/out"
+check "trig: and listed as it is now" has "- grants rowid=2 who='bob' what='read'" <"$d/trig/out"
 
 # --- a statement's count goes to the table it writes -----------------------------
 # An INSERT into an R-tree (which writes its shadow tables) and a DELETE
