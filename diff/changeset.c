@@ -170,6 +170,46 @@ static struct sql_stmt *stmt_add(struct diff_sql *s, const char *sql)
 	return st;
 }
 
+#define ROW_SUM 16              /* bytes of a row's SHA-256 kept to compare rows */
+#define ROWS_COMPARED 1000000  /* rows of a table compared one by one (16 MiB) */
+
+/*
+ * Each row's own sum, for a table without a PRIMARY KEY: which rows it
+ * held before the statements and no longer holds after them. The
+ * table's digest alone said only that something changed, and was shown
+ * only when no statement counted a change: an INSERT into grants whose
+ * trigger made bob's 'read' grant 'all' read "INSERT would add 1 row".
+ */
+struct row_sums {
+	unsigned char (*v)[ROW_SUM];
+	size_t n, cap;
+	bool over; /* more than ROWS_COMPARED rows: none kept */
+	/* the rows of the other side, sorted: the rows of this one that none
+	 * of them equals are listed (the first ROWS_GONE_SHOWN), marked '-'
+	 * (before, against after) or '+' (after, against before) */
+	const struct row_sums *against;
+	char mark;
+	const char *table;
+	char **gone;
+	size_t gone_more;
+};
+
+#define ROWS_GONE_SHOWN 20
+
+static void row_sums_free(struct row_sums *rs)
+{
+	if (rs == NULL)
+		return;
+	free(rs->v);
+	strv_free(rs->gone);
+	free(rs);
+}
+
+static int row_sum_cmp(const void *a, const void *b)
+{
+	return memcmp(a, b, ROW_SUM);
+}
+
 /* True when the main database's table name is of type (PRAGMA table_list). */
 static bool table_type_is(sqlite3 *db, const char *name, const char *type)
 {
@@ -184,6 +224,23 @@ static bool table_type_is(sqlite3 *db, const char *name, const char *type)
 	}
 	sqlite3_finalize(q);
 	return is;
+}
+
+/* True when the main database holds name (a table or view) and it has no
+ * PRIMARY KEY column: the session extension does not record its rows. */
+static bool table_keyless(sqlite3 *db, const char *name)
+{
+	sqlite3_stmt *q = NULL;
+	bool keyless = false;
+
+	if (sqlite3_prepare_v2(db, "SELECT count(*), max(pk) FROM pragma_table_info(?1)", -1, &q,
+	                       NULL) == SQLITE_OK) {
+		sqlite3_bind_text(q, 1, name, -1, SQLITE_STATIC);
+		keyless = sqlite3_step(q) == SQLITE_ROW && sqlite3_column_int(q, 0) > 0 &&
+		          sqlite3_column_int(q, 1) == 0;
+	}
+	sqlite3_finalize(q);
+	return keyless;
 }
 
 /* True when name is a virtual table's shadow table (an R-tree's
@@ -221,6 +278,45 @@ static void stmt_target(sqlite3 *db, struct sql_stmt *st)
 	free(st->top_ops);
 	st->top = NULL;
 	st->top_ops = NULL;
+}
+
+/* The snapshot of a table's rows before the statements, or NULL. */
+static struct row_sums *snap_find(const struct diff_sql *s, const char *name)
+{
+	for (size_t i = 0; i < s->nsnaps; i++)
+		if (strcmp(s->snaps[i].name, name) == 0)
+			return s->snaps[i].rs;
+	return NULL;
+}
+
+static bool table_digest(sqlite3 *db, const char *name, unsigned char md[32],
+                         struct row_sums *rs);
+
+/*
+ * Before the first statement that may write a table without a PRIMARY
+ * KEY (itself or through a trigger: the authorizer names both), the sum
+ * of each of its rows: the rows after the statements that none of them
+ * equals are listed as they would be ('+ grants rowid=2 who='bob'
+ * what='all''), where only the rows as they are now were. Preview only.
+ */
+static void snap_tables(struct diff_sql *s, sqlite3 *db, const struct sql_stmt *st)
+{
+	struct row_sums *rs;
+
+	for (char **p = st->tables; s->snap && p && *p; p++) {
+		if (snap_find(s, *p) || !table_keyless(db, *p))
+			continue;
+		rs = xcalloc(1, sizeof(*rs));
+		if (!table_digest(db, *p, NULL, rs) || rs->over) {
+			row_sums_free(rs);
+			rs = xcalloc(1, sizeof(*rs));
+			rs->over = true; /* not compared: nothing listed */
+		} else if (rs->n)
+			qsort(rs->v, rs->n, ROW_SUM, row_sum_cmp);
+		s->snaps = xreallocarray(s->snaps, s->nsnaps + 1, sizeof(*s->snaps));
+		s->snaps[s->nsnaps].name = xstrdup(*p);
+		s->snaps[s->nsnaps++].rs = rs;
+	}
 }
 
 /* Prepares and steps one statement; *tail moves past it. 1 = ran, 0 =
@@ -261,6 +357,7 @@ static int run_one(sqlite3 *db, struct diff_sql *s, const char **tail, struct bu
 		return -1;
 	}
 	stmt_target(db, a.st);
+	snap_tables(s, db, a.st);
 	total = sqlite3_total_changes64(db);
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
 		if (out)
@@ -479,37 +576,16 @@ static void stmts_clear(struct diff_sql *s)
 	s->nstmts = 0;
 }
 
-#define ROW_SUM 16              /* bytes of a row's SHA-256 kept to compare rows */
-#define ROWS_COMPARED 1000000  /* rows of a table compared one by one (16 MiB) */
-
-/*
- * Each row's own sum, for a table without a PRIMARY KEY: which rows it
- * held before the statements and no longer holds after them. The
- * table's digest alone said only that something changed, and was shown
- * only when no statement counted a change: an INSERT into grants whose
- * trigger made bob's 'read' grant 'all' read "INSERT would add 1 row".
- */
-struct row_sums {
-	unsigned char (*v)[ROW_SUM];
-	size_t n, cap;
-	bool over; /* more than ROWS_COMPARED rows: none kept */
-	/* the before pass: the rows after, sorted, and the rows before that
-	 * none of them equals, listed (the first ROWS_GONE_SHOWN) */
-	const struct row_sums *after;
-	const char *table;
-	char **gone;
-	size_t gone_more;
-};
-
-#define ROWS_GONE_SHOWN 20
-
-static void row_sums_free(struct row_sums *rs)
+/* The snapshots are read by count_after() only: up to 16 MiB a table. */
+static void snaps_free(struct diff_sql *s)
 {
-	if (rs == NULL)
-		return;
-	free(rs->v);
-	strv_free(rs->gone);
-	free(rs);
+	for (size_t i = 0; i < s->nsnaps; i++) {
+		free(s->snaps[i].name);
+		row_sums_free(s->snaps[i].rs);
+	}
+	free(s->snaps);
+	s->snaps = NULL;
+	s->nsnaps = 0;
 }
 
 void changeset_free(struct diff_sql *s)
@@ -522,8 +598,10 @@ void changeset_free(struct diff_sql *s)
 		strv_free(s->tables[i].cols);
 		row_sums_free(s->tables[i].rows_after);
 		strv_free(s->tables[i].rows_gone);
+		strv_free(s->tables[i].rows_new);
 	}
 	free(s->tables);
+	snaps_free(s);
 	sqlite3_free(s->changeset);
 	strv_free(s->rows);
 	strv_free(s->ddl);
@@ -933,12 +1011,8 @@ static bool digest_value(const struct lazy_crypto *c, EVP_MD_CTX *ctx, sqlite3_s
 	}
 }
 
-static int row_sum_cmp(const void *a, const void *b)
-{
-	return memcmp(a, b, ROW_SUM);
-}
 
-/* "- log _rowid_=3 msg='debug'": a row of a table without a key, which the
+/* "- log rowid=3 msg='debug'": a row of a table without a key, which the
  * changeset does not list. */
 static void row_gone(struct row_sums *rs, sqlite3_stmt *q)
 {
@@ -949,7 +1023,7 @@ static void row_gone(struct row_sums *rs, sqlite3_stmt *q)
 		return;
 	}
 	buf_init(&b, ROW_LINE_CAP);
-	buf_puts(&b, "- ");
+	buf_printf(&b, "%c ", rs->mark);
 	name_text(&b, rs->table);
 	for (int i = 0; i < sqlite3_column_count(q); i++) {
 		buf_puts(&b, " ");
@@ -989,8 +1063,8 @@ static bool row_sum_keep(const struct lazy_crypto *c, EVP_MD_CTX *ctx, sqlite3_s
 			return false;
 	if (c->EVP_DigestFinal_ex(ctx, md, &len) != 1 || len < ROW_SUM)
 		return false;
-	if (rs->after && (rs->after->n == 0 || bsearch(md, rs->after->v, rs->after->n, ROW_SUM,
-	                                              row_sum_cmp) == NULL))
+	if (rs->against && (rs->against->n == 0 || bsearch(md, rs->against->v, rs->against->n,
+	                                                  ROW_SUM, row_sum_cmp) == NULL))
 		row_gone(rs, q);
 	if (rs->n == rs->cap) {
 		rs->cap = rs->cap ? rs->cap * 2 : 64;
@@ -1029,6 +1103,7 @@ static long long row_sums_vanished(struct row_sums *before, const struct row_sum
  * preview and approval: 'DELETE FROM log WHERE lvl = 'debug'' removed
  * the row a second connection had made 'debug' since, the same number
  * of rows as shown. A table that does not exist (yet) sums as empty.
+ * With rs, each row's own sum is kept there too; md NULL: only those.
  * False when it cannot be read.
  */
 static bool table_digest(sqlite3 *db, const char *name, unsigned char md[32],
@@ -1059,13 +1134,14 @@ static bool table_digest(sqlite3 *db, const char *name, unsigned char md[32],
 	}
 	sqlite3_free(sql);
 	while (q && (rc = sqlite3_step(q)) == SQLITE_ROW) {
-		for (int i = 0; i < sqlite3_column_count(q); i++)
+		for (int i = 0; md && i < sqlite3_column_count(q); i++)
 			if (!digest_value(c, ctx, q, i))
 				goto out;
 		if (rs && !row_sum_keep(c, row, q, rs))
 			goto out;
 	}
-	ok = rc == SQLITE_DONE && c->EVP_DigestFinal_ex(ctx, md, &mdlen) == 1 && mdlen == 32;
+	ok = rc == SQLITE_DONE &&
+	     (md == NULL || (c->EVP_DigestFinal_ex(ctx, md, &mdlen) == 1 && mdlen == 32));
 out:
 	sqlite3_finalize(q);
 	if (ctx)
@@ -1083,10 +1159,20 @@ static void count_after(struct diff_sql *s, sqlite3 *db)
 	for (size_t i = 0; i < s->ntables; i++) {
 		struct sql_table *t = &s->tables[i];
 		if (t->no_pk && !t->gone) {
+			struct row_sums *snap = snap_find(s, t->name);
 			t->after = count_rows(db, t->name);
 			row_sums_free(t->rows_after);
 			t->rows_after = xcalloc(1, sizeof(*t->rows_after));
+			t->rows_after->against = snap && !snap->over ? snap : NULL;
+			t->rows_after->mark = '+';
+			t->rows_after->table = t->name;
 			t->summed_after = table_digest(db, t->name, t->sum_after, t->rows_after);
+			if (t->summed_after && !t->rows_after->over) {
+				t->rows_new = t->rows_after->gone;
+				t->rows_new_more = t->rows_after->gone_more;
+				t->rows_after->gone = NULL;
+			}
+			t->rows_after->against = NULL;
 		}
 		t->null_pk |= has_null_pk(db, t);
 	}
@@ -1127,7 +1213,7 @@ static void count_before(struct diff_sql *s, sqlite3 *db)
 {
 	for (size_t i = 0; i < s->ntables; i++) {
 		struct sql_table *t = &s->tables[i];
-		struct row_sums before = {.after = t->rows_after, .table = t->name};
+		struct row_sums before = {.against = t->rows_after, .mark = '-', .table = t->name};
 		bool keep = t->summed_after && !t->rows_after->over;
 		if (keep && t->rows_after->n)
 			qsort(t->rows_after->v, t->rows_after->n, ROW_SUM, row_sum_cmp);
@@ -1281,6 +1367,7 @@ void changeset_preview(struct diff *d, const struct call *c, const struct diff_o
 		goto out;
 	}
 	s->now_ms = clock_pin(0);
+	s->snap = true;
 	rc = run_recorded(db, s, NULL, &s->changeset, &s->changeset_len, &err);
 	pinned_ms = 0;
 	sqlite3_progress_handler(db, 0, NULL, NULL); /* the rollback and counts run whole */
@@ -1298,6 +1385,7 @@ void changeset_preview(struct diff *d, const struct call *c, const struct diff_o
 		changeset_walk(s, db, rc == 0 ? &err : NULL);
 		count_after(s, db);
 	}
+	snaps_free(s);
 	/* an interrupt or a full disk has rolled the transaction back already */
 	if (sqlite3_get_autocommit(db) || exec_simple(db, "ROLLBACK", err ? NULL : &err) == 0)
 		count_before(s, db);
@@ -1465,8 +1553,8 @@ static void rows_uncounted(const struct sql_table *t, long long counted, long lo
 
 	if (t->vanished >= 0 && extra > 0)
 		buf_printf(b, " %s: rows it holds would change: %s %s it held before, beyond what "
-		              "the statements count (a trigger's writes; listed below as they are "
-		              "now)\n", nm, grouped(extra, n1), plural(extra));
+		              "the statements count (a trigger's writes; listed below)\n", nm,
+		           grouped(extra, n1), plural(extra));
 	else if (t->vanished < 0 && no_pk_rewritten(t) && counted + ins == 0)
 		buf_printf(b, " %s: rows it holds would change (a trigger's writes, not "
 		              "counted by any statement; which rows is not shown)\n", nm);
@@ -1476,21 +1564,29 @@ static void rows_uncounted(const struct sql_table *t, long long counted, long lo
 		           grouped(ROWS_COMPARED, n1));
 }
 
-/* The rows of a table without a primary key that the statements (or
- * their triggers) would change or remove, as they are now: the changeset
- * lists none of them, and a trigger's rewrite of one was a count. */
-static void rows_gone_lines(const struct sql_table *t, const char *nm, struct buf *b)
+/* One list of rows_gone_lines(): its head, its lines, how many more. */
+static void row_list(struct buf *b, const char *nm, const char *what, char **v, size_t more)
 {
 	char n1[32];
 
-	if (t->rows_gone == NULL)
+	if (v == NULL)
 		return;
-	buf_printf(b, " %s: the rows it holds now that would change or go:\n", nm);
-	for (char **p = t->rows_gone; *p; p++)
+	buf_printf(b, " %s: the rows %s:\n", nm, what);
+	for (char **p = v; *p; p++)
 		buf_printf(b, "%s\n", *p);
-	if (t->rows_gone_more)
-		buf_printf(b, " ... and %s more rows of %s that would change or go\n",
-		           grouped((long long)t->rows_gone_more, n1), nm);
+	if (more)
+		buf_printf(b, " ... and %s more of those rows of %s\n", grouped((long long)more, n1),
+		           nm);
+}
+
+/* The rows of a table without a primary key that the statements (or
+ * their triggers) would change or remove, as they are now, and the rows
+ * they would leave that it does not hold now: the changeset lists none
+ * of them, and a trigger's rewrite of one was a count. */
+static void rows_gone_lines(const struct sql_table *t, const char *nm, struct buf *b)
+{
+	row_list(b, nm, "it holds now that would change or go", t->rows_gone, t->rows_gone_more);
+	row_list(b, nm, "it would hold that it does not now", t->rows_new, t->rows_new_more);
 }
 
 static void table_totals(const struct diff_sql *s, const struct sql_table *t, struct buf *b)
@@ -1646,6 +1742,15 @@ void changeset_render(const struct diff_sql *s, struct buf *b, bool color)
 	stmt_lines(s, b);
 }
 
+static json_t *lines_json(char **v)
+{
+	json_t *a = json_array();
+
+	for (char **p = v; p && *p; p++)
+		json_array_append_new(a, encode_bytes(*p, strlen(*p)));
+	return a;
+}
+
 json_t *changeset_to_json(const struct diff_sql *s)
 {
 	json_t *j = json_object(), *a;
@@ -1671,12 +1776,10 @@ json_t *changeset_to_json(const struct diff_sql *s)
 			json_object_set_new(o, "rows_changed", json_boolean(no_pk_rewritten(t)));
 		if (t->vanished >= 0)
 			json_object_set_new(o, "rows_vanished", json_integer((json_int_t)t->vanished));
-		if (t->rows_gone) {
-			json_t *g = json_array();
-			for (char **p = t->rows_gone; *p; p++)
-				json_array_append_new(g, encode_bytes(*p, strlen(*p)));
-			json_object_set_new(o, "rows_gone", g);
-		}
+		if (t->rows_gone)
+			json_object_set_new(o, "rows_gone", lines_json(t->rows_gone));
+		if (t->rows_new)
+			json_object_set_new(o, "rows_new", lines_json(t->rows_new));
 		json_array_append_new(a, o);
 	}
 	json_object_set_new(j, "tables", a);

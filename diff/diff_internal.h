@@ -61,6 +61,8 @@ struct sql_table {
 	long long vanished;      /* no_pk: rows before that no row after equals; -1 unknown */
 	char **rows_gone;        /* no_pk: the first of them, rendered ("- log _rowid_=3 ...") */
 	size_t rows_gone_more;   /* and how many more */
+	char **rows_new;         /* no_pk: the rows after that no row before equals ("+ ...") */
+	size_t rows_new_more;
 };
 
 struct diff_sql {
@@ -85,6 +87,12 @@ struct diff_sql {
 	                          * (refused, or interrupted: 1); 0 when all ran */
 	int failed;              /* primary SQLite code a statement failed with */
 	long long schema;        /* PRAGMA schema_version before the statement */
+	bool snap;               /* the preview (not the apply): keyless tables are snapped */
+	struct {
+		char *name;
+		struct row_sums *rs; /* its rows' sums before the statements, sorted */
+	} *snaps;
+	size_t nsnaps;
 };
 
 struct diff {

@@ -33,6 +33,7 @@ sql_preview trig t.db "INSERT INTO grants VALUES('carol', 'read')" >"$d/trig/out
 check "trig: the rewritten row is stated" \
 	has "grants: rows it holds would change: 1 row it held before" <"$d/trig/out"
 check "trig: and listed as it is now" has "- grants rowid=2 who='bob' what='read'" <"$d/trig/out"
+check "trig: and as it would be" has "+ grants rowid=2 who='bob' what='all'" <"$d/trig/out"
 
 # --- a statement's count goes to the table it writes -----------------------------
 # An INSERT into an R-tree (which writes its shadow tables) and a DELETE
