@@ -1026,10 +1026,13 @@ static void row_gone(struct row_sums *rs, sqlite3_stmt *q)
 	buf_printf(&b, "%c ", rs->mark);
 	name_text(&b, rs->table);
 	for (int i = 0; i < sqlite3_column_count(q); i++) {
+		/* a column's value is unprotected: the docs allow only a copy */
+		sqlite3_value *v = sqlite3_value_dup(sqlite3_column_value(q, i));
 		buf_puts(&b, " ");
 		name_text(&b, sqlite3_column_name(q, i));
 		buf_puts(&b, "=");
-		value_text(&b, sqlite3_column_value(q, i), 0);
+		value_text(&b, v, 0);
+		sqlite3_value_free(v);
 	}
 	if (b.truncated) {
 		b.cap = 0;
