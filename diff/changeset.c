@@ -1628,10 +1628,11 @@ static void table_totals(const struct diff_sql *s, const struct sql_table *t, st
 		 * says so: "INSERT would add 1 row" beside "would hold 2 rows (2
 		 * before)", while the admin's row was replaced */
 		if (net != 0)
-			buf_printf(b, " %s: %s %s %s that no statement counts (%s; which rows is not "
-			              "shown)\n", nm, grouped(net < 0 ? -net : net, n1),
-			           plural(net < 0 ? -net : net), net < 0 ? "removed" : "added",
-			           net < 0 ? "a REPLACE that met a UNIQUE row, or a trigger" : "a trigger");
+			buf_printf(b, " %s: %s %s %s that no statement counts (%s; %s)\n", nm,
+			           grouped(net < 0 ? -net : net, n1), plural(net < 0 ? -net : net),
+			           net < 0 ? "removed" : "added",
+			           net < 0 ? "a REPLACE that met a UNIQUE row, or a trigger" : "a trigger",
+			           t->rows_gone || t->rows_new ? "listed below" : "which rows is not shown");
 	}
 	if (del)
 		buf_printf(b, " DELETE would remove %s of %s %s in %s\n", grouped(del, n1),
