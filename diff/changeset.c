@@ -48,8 +48,9 @@ static int authorize(void *arg, int code, const char *a1, const char *a2, const 
                      const char *trigger)
 {
 	struct auth *a = arg;
+	struct sql_stmt *st = a->st;
+	size_t n;
 
-	(void)trigger;
 	switch (code) {
 	case SQLITE_TRANSACTION:
 		if (a1 && strcasecmp(a1, "ROLLBACK") != 0) {
@@ -71,9 +72,19 @@ static int authorize(void *arg, int code, const char *a1, const char *a2, const 
 		 * deleted one's id and what refers to it: counted like any
 		 * table without a key. SQLite's own upkeep of it on an INSERT
 		 * asks no authorizer. */
-		if (a1 && (strncmp(a1, "sqlite_", 7) != 0 || strcmp(a1, "sqlite_sequence") == 0) &&
-		    (db == NULL || strcmp(db, "main") == 0) && !strv_contains(a->st->tables, a1))
-			strv_push(&a->st->tables, a1);
+		if (a1 == NULL || (strncmp(a1, "sqlite_", 7) == 0 && strcmp(a1, "sqlite_sequence") != 0) ||
+		    (db != NULL && strcmp(db, "main") != 0))
+			return SQLITE_OK;
+		if (!strv_contains(st->tables, a1))
+			strv_push(&st->tables, a1);
+		/* sqlite3_changes() counts the rows of the statement's own
+		 * table, not its triggers' (whose writes come with a name) */
+		if (trigger == NULL) {
+			n = strv_len(st->top);
+			strv_push(&st->top, a1);
+			st->top_ops = xreallocarray(st->top_ops, n + 1, sizeof(*st->top_ops));
+			st->top_ops[n] = code;
+		}
 		return SQLITE_OK;
 	default: break;
 	}
@@ -139,6 +150,16 @@ static void output_row(sqlite3_stmt *q, struct buf *out, bool *header)
 	buf_puts(out, "\n");
 }
 
+static void stmt_clear(struct sql_stmt *st)
+{
+	free(st->kind);
+	strv_free(st->tables);
+	strv_free(st->top);
+	free(st->top_ops);
+	free(st->target);
+	memset(st, 0, sizeof(*st));
+}
+
 static struct sql_stmt *stmt_add(struct diff_sql *s, const char *sql)
 {
 	struct sql_stmt *st;
@@ -147,6 +168,155 @@ static struct sql_stmt *stmt_add(struct diff_sql *s, const char *sql)
 	memset(st, 0, sizeof(*st));
 	st->kind = first_word(sql);
 	return st;
+}
+
+#define ROW_SUM 16              /* bytes of a row's SHA-256 kept to compare rows */
+#define ROWS_COMPARED 1000000  /* rows of a table compared one by one (16 MiB) */
+
+/*
+ * Each row's own sum, for a table without a PRIMARY KEY: which rows it
+ * held before the statements and no longer holds after them. The
+ * table's digest alone said only that something changed, and was shown
+ * only when no statement counted a change: an INSERT into grants whose
+ * trigger made bob's 'read' grant 'all' read "INSERT would add 1 row".
+ */
+struct row_sums {
+	unsigned char (*v)[ROW_SUM];
+	size_t n, cap;
+	bool over; /* more than ROWS_COMPARED rows: none kept */
+	/* the rows of the other side, sorted: the rows of this one that none
+	 * of them equals are listed (the first ROWS_GONE_SHOWN), marked '-'
+	 * (before, against after) or '+' (after, against before) */
+	const struct row_sums *against;
+	char mark;
+	const char *table;
+	char **gone;
+	size_t gone_more;
+};
+
+#define ROWS_GONE_SHOWN 20
+
+static void row_sums_free(struct row_sums *rs)
+{
+	if (rs == NULL)
+		return;
+	free(rs->v);
+	strv_free(rs->gone);
+	free(rs);
+}
+
+static int row_sum_cmp(const void *a, const void *b)
+{
+	return memcmp(a, b, ROW_SUM);
+}
+
+/* True when the main database's table name is of type (PRAGMA table_list). */
+static bool table_type_is(sqlite3 *db, const char *name, const char *type)
+{
+	sqlite3_stmt *q = NULL;
+	bool is = false;
+
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM pragma_table_list WHERE schema = 'main' AND "
+	                           "name = ?1 AND type = ?2", -1, &q, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(q, 1, name, -1, SQLITE_STATIC);
+		sqlite3_bind_text(q, 2, type, -1, SQLITE_STATIC);
+		is = sqlite3_step(q) == SQLITE_ROW;
+	}
+	sqlite3_finalize(q);
+	return is;
+}
+
+/* True when the main database holds name (a table or view) and it has no
+ * PRIMARY KEY column: the session extension does not record its rows. */
+static bool table_keyless(sqlite3 *db, const char *name)
+{
+	sqlite3_stmt *q = NULL;
+	bool keyless = false;
+
+	if (sqlite3_prepare_v2(db, "SELECT count(*), max(pk) FROM pragma_table_info(?1)", -1, &q,
+	                       NULL) == SQLITE_OK) {
+		sqlite3_bind_text(q, 1, name, -1, SQLITE_STATIC);
+		keyless = sqlite3_step(q) == SQLITE_ROW && sqlite3_column_int(q, 0) > 0 &&
+		          sqlite3_column_int(q, 1) == 0;
+	}
+	sqlite3_finalize(q);
+	return keyless;
+}
+
+/* True when name is a virtual table's shadow table (an R-tree's
+ * geo_node, an FTS index's data): the virtual table's own code writes it,
+ * from statements it prepares while the caller's statement is. */
+static bool is_shadow(sqlite3 *db, const char *name)
+{
+	return table_type_is(db, name, "shadow");
+}
+
+/*
+ * The table a statement's count is of: the first it writes itself that is
+ * no shadow table. Counts were given to a table only when the statement
+ * wrote no other, so an INSERT into an R-tree (which writes its shadow
+ * tables), or into a table with a trigger, read "1 row added that no
+ * statement counts (a trigger)"; and by the first word, so "WITH c AS
+ * (...) DELETE FROM log" was no DELETE. Shadow tables leave st->tables:
+ * they have primary keys, and their rows are in the changeset.
+ */
+static void stmt_target(sqlite3 *db, struct sql_stmt *st)
+{
+	char **kept = NULL;
+
+	for (size_t i = 0; st->top && st->top[i]; i++)
+		if (st->target == NULL && !is_shadow(db, st->top[i])) {
+			st->target = xstrdup(st->top[i]);
+			st->op = st->top_ops[i];
+		}
+	for (char **p = st->tables; p && *p; p++)
+		if (!is_shadow(db, *p))
+			strv_push(&kept, *p);
+	strv_free(st->tables);
+	st->tables = kept;
+	strv_free(st->top);
+	free(st->top_ops);
+	st->top = NULL;
+	st->top_ops = NULL;
+}
+
+/* The snapshot of a table's rows before the statements, or NULL. */
+static struct row_sums *snap_find(const struct diff_sql *s, const char *name)
+{
+	for (size_t i = 0; i < s->nsnaps; i++)
+		if (strcmp(s->snaps[i].name, name) == 0)
+			return s->snaps[i].rs;
+	return NULL;
+}
+
+static bool table_digest(sqlite3 *db, const char *name, unsigned char md[32],
+                         struct row_sums *rs);
+
+/*
+ * Before the first statement that may write a table without a PRIMARY
+ * KEY (itself or through a trigger: the authorizer names both), the sum
+ * of each of its rows: the rows after the statements that none of them
+ * equals are listed as they would be ('+ grants rowid=2 who='bob'
+ * what='all''), where only the rows as they are now were. Preview only.
+ */
+static void snap_tables(struct diff_sql *s, sqlite3 *db, const struct sql_stmt *st)
+{
+	struct row_sums *rs;
+
+	for (char **p = st->tables; s->snap && p && *p; p++) {
+		if (snap_find(s, *p) || !table_keyless(db, *p))
+			continue;
+		rs = xcalloc(1, sizeof(*rs));
+		if (!table_digest(db, *p, NULL, rs) || rs->over) {
+			row_sums_free(rs);
+			rs = xcalloc(1, sizeof(*rs));
+			rs->over = true; /* not compared: nothing listed */
+		} else if (rs->n)
+			qsort(rs->v, rs->n, ROW_SUM, row_sum_cmp);
+		s->snaps = xreallocarray(s->snaps, s->nsnaps + 1, sizeof(*s->snaps));
+		s->snaps[s->nsnaps].name = xstrdup(*p);
+		s->snaps[s->nsnaps++].rs = rs;
+	}
 }
 
 /* Prepares and steps one statement; *tail moves past it. 1 = ran, 0 =
@@ -166,7 +336,8 @@ static int run_one(sqlite3 *db, struct diff_sql *s, const char **tail, struct bu
 	rc = sqlite3_prepare_v2(db, sql, -1, &q, tail);
 	sqlite3_set_authorizer(db, NULL, NULL);
 	if (rc == SQLITE_OK && q == NULL) { /* only whitespace or a comment */
-		free(s->stmts[--s->nstmts].kind);
+		stmt_clear(a.st);
+		s->nstmts--;
 		return 0;
 	}
 	if (rc != SQLITE_OK && (a.skip || a.refused)) {
@@ -177,14 +348,16 @@ static int run_one(sqlite3 *db, struct diff_sql *s, const char **tail, struct bu
 			s->unrun = s->nstmts;
 		} else
 			s->skipped++;
-		strv_free(a.st->tables);
-		free(s->stmts[--s->nstmts].kind);
+		stmt_clear(a.st);
+		s->nstmts--;
 		return a.refused ? -2 : 0;
 	}
 	if (rc != SQLITE_OK) {
 		*errstr = xasprintf("statement %zu: %s", s->nstmts, sqlite3_errmsg(db));
 		return -1;
 	}
+	stmt_target(db, a.st);
+	snap_tables(s, db, a.st);
 	total = sqlite3_total_changes64(db);
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
 		if (out)
@@ -396,13 +569,23 @@ static int set_limits(sqlite3 *db, const struct call *c, const struct diff_opts 
 
 static void stmts_clear(struct diff_sql *s)
 {
-	for (size_t i = 0; i < s->nstmts; i++) {
-		free(s->stmts[i].kind);
-		strv_free(s->stmts[i].tables);
-	}
+	for (size_t i = 0; i < s->nstmts; i++)
+		stmt_clear(&s->stmts[i]);
 	free(s->stmts);
 	s->stmts = NULL;
 	s->nstmts = 0;
+}
+
+/* The snapshots are read by count_after() only: up to 16 MiB a table. */
+static void snaps_free(struct diff_sql *s)
+{
+	for (size_t i = 0; i < s->nsnaps; i++) {
+		free(s->snaps[i].name);
+		row_sums_free(s->snaps[i].rs);
+	}
+	free(s->snaps);
+	s->snaps = NULL;
+	s->nsnaps = 0;
 }
 
 void changeset_free(struct diff_sql *s)
@@ -413,8 +596,12 @@ void changeset_free(struct diff_sql *s)
 	for (size_t i = 0; i < s->ntables; i++) {
 		free(s->tables[i].name);
 		strv_free(s->tables[i].cols);
+		row_sums_free(s->tables[i].rows_after);
+		strv_free(s->tables[i].rows_gone);
+		strv_free(s->tables[i].rows_new);
 	}
 	free(s->tables);
+	snaps_free(s);
 	sqlite3_free(s->changeset);
 	strv_free(s->rows);
 	strv_free(s->ddl);
@@ -437,7 +624,7 @@ static struct sql_table *table_get(struct diff_sql *s, sqlite3 *db, const char *
 	t = &s->tables[s->ntables++];
 	memset(t, 0, sizeof(*t));
 	t->name = xstrdup(name);
-	t->before = t->after = -1;
+	t->before = t->after = t->vanished = -1;
 	t->no_pk = true;
 	if (sqlite3_prepare_v2(db, "SELECT name, pk FROM pragma_table_info(?1)", -1, &q, NULL) ==
 	    SQLITE_OK) {
@@ -450,6 +637,7 @@ static struct sql_table *table_get(struct diff_sql *s, sqlite3 *db, const char *
 	}
 	t->gone = t->cols == NULL;
 	sqlite3_finalize(q);
+	t->virtual = table_type_is(db, name, "virtual");
 	return t;
 }
 
@@ -823,6 +1011,94 @@ static bool digest_value(const struct lazy_crypto *c, EVP_MD_CTX *ctx, sqlite3_s
 	}
 }
 
+
+/* "- log rowid=3 msg='debug'": a row of a table without a key, which the
+ * changeset does not list. */
+static void row_gone(struct row_sums *rs, sqlite3_stmt *q)
+{
+	struct buf b;
+
+	if (strv_len(rs->gone) >= ROWS_GONE_SHOWN) {
+		rs->gone_more++;
+		return;
+	}
+	buf_init(&b, ROW_LINE_CAP);
+	buf_printf(&b, "%c ", rs->mark);
+	name_text(&b, rs->table);
+	for (int i = 0; i < sqlite3_column_count(q); i++) {
+		/* a column's value is unprotected: the docs allow only a copy */
+		sqlite3_value *v = sqlite3_value_dup(sqlite3_column_value(q, i));
+		buf_puts(&b, " ");
+		name_text(&b, sqlite3_column_name(q, i));
+		buf_puts(&b, "=");
+		value_text(&b, v, 0);
+		sqlite3_value_free(v);
+	}
+	if (b.truncated) {
+		b.cap = 0;
+		buf_puts(&b, " [... the row cut]");
+	}
+	strv_push_owned(&rs->gone, buf_take(&b, NULL));
+}
+
+/* Keeps the sum of the row q is on (its columns fed to ctx). */
+static bool row_sum_keep(const struct lazy_crypto *c, EVP_MD_CTX *ctx, sqlite3_stmt *q,
+                         struct row_sums *rs)
+{
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int len = 0;
+
+	if (rs->over)
+		return true;
+	if (rs->n == ROWS_COMPARED) {
+		free(rs->v);
+		rs->v = NULL;
+		rs->n = rs->cap = 0;
+		rs->over = true;
+		return true;
+	}
+	/* the digest set up by the first row is reused: fetching it anew
+	 * for each of a million rows cost seconds */
+	if (c->EVP_DigestInit_ex(ctx, rs->n ? NULL : c->EVP_sha256(), NULL) != 1)
+		return false;
+	for (int i = 0; i < sqlite3_column_count(q); i++)
+		if (!digest_value(c, ctx, q, i))
+			return false;
+	if (c->EVP_DigestFinal_ex(ctx, md, &len) != 1 || len < ROW_SUM)
+		return false;
+	if (rs->against && (rs->against->n == 0 || bsearch(md, rs->against->v, rs->against->n,
+	                                                  ROW_SUM, row_sum_cmp) == NULL))
+		row_gone(rs, q);
+	if (rs->n == rs->cap) {
+		rs->cap = rs->cap ? rs->cap * 2 : 64;
+		rs->v = xreallocarray(rs->v, rs->cap, sizeof(*rs->v));
+	}
+	memcpy(rs->v[rs->n++], md, ROW_SUM);
+	return true;
+}
+
+/* Rows of before that no row of after equals (each row after matches
+ * one before at most). Sorts before; after is sorted. */
+static long long row_sums_vanished(struct row_sums *before, const struct row_sums *after)
+{
+	size_t i = 0, j = 0;
+	long long gone = 0;
+	int cmp;
+
+	if (before->n)
+		qsort(before->v, before->n, ROW_SUM, row_sum_cmp);
+	while (i < before->n) {
+		cmp = j < after->n ? memcmp(before->v[i], after->v[j], ROW_SUM) : -1;
+		if (cmp < 0)
+			gone++, i++;
+		else if (cmp > 0)
+			j++;
+		else
+			i++, j++;
+	}
+	return gone;
+}
+
 /*
  * The SHA-256 of every row of a table the session cannot record (one
  * without a PRIMARY KEY), in scan order with its rowid. Its rows are
@@ -830,12 +1106,14 @@ static bool digest_value(const struct lazy_crypto *c, EVP_MD_CTX *ctx, sqlite3_s
  * preview and approval: 'DELETE FROM log WHERE lvl = 'debug'' removed
  * the row a second connection had made 'debug' since, the same number
  * of rows as shown. A table that does not exist (yet) sums as empty.
+ * With rs, each row's own sum is kept there too; md NULL: only those.
  * False when it cannot be read.
  */
-static bool table_digest(sqlite3 *db, const char *name, unsigned char md[32])
+static bool table_digest(sqlite3 *db, const char *name, unsigned char md[32],
+                         struct row_sums *rs)
 {
 	const struct lazy_crypto *c;
-	EVP_MD_CTX *ctx = NULL;
+	EVP_MD_CTX *ctx = NULL, *row = NULL;
 	sqlite3_stmt *q = NULL;
 	char *sql, *err = NULL;
 	unsigned int mdlen = 0;
@@ -843,7 +1121,8 @@ static bool table_digest(sqlite3 *db, const char *name, unsigned char md[32])
 	int rc = SQLITE_DONE;
 
 	if ((c = lazy_crypto(&err)) == NULL || (ctx = c->EVP_MD_CTX_new()) == NULL ||
-	    c->EVP_DigestInit_ex(ctx, c->EVP_sha256(), NULL) != 1)
+	    c->EVP_DigestInit_ex(ctx, c->EVP_sha256(), NULL) != 1 ||
+	    (rs && (row = c->EVP_MD_CTX_new()) == NULL))
 		goto out;
 	sql = sqlite3_mprintf("SELECT _rowid_, * FROM main.\"%w\"", name);
 	if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) != SQLITE_OK) {
@@ -857,15 +1136,21 @@ static bool table_digest(sqlite3 *db, const char *name, unsigned char md[32])
 		}
 	}
 	sqlite3_free(sql);
-	while (q && (rc = sqlite3_step(q)) == SQLITE_ROW)
-		for (int i = 0; i < sqlite3_column_count(q); i++)
+	while (q && (rc = sqlite3_step(q)) == SQLITE_ROW) {
+		for (int i = 0; md && i < sqlite3_column_count(q); i++)
 			if (!digest_value(c, ctx, q, i))
 				goto out;
-	ok = rc == SQLITE_DONE && c->EVP_DigestFinal_ex(ctx, md, &mdlen) == 1 && mdlen == 32;
+		if (rs && !row_sum_keep(c, row, q, rs))
+			goto out;
+	}
+	ok = rc == SQLITE_DONE &&
+	     (md == NULL || (c->EVP_DigestFinal_ex(ctx, md, &mdlen) == 1 && mdlen == 32));
 out:
 	sqlite3_finalize(q);
 	if (ctx)
 		c->EVP_MD_CTX_free(ctx);
+	if (row)
+		c->EVP_MD_CTX_free(row);
 	free(err);
 	return ok;
 }
@@ -877,8 +1162,20 @@ static void count_after(struct diff_sql *s, sqlite3 *db)
 	for (size_t i = 0; i < s->ntables; i++) {
 		struct sql_table *t = &s->tables[i];
 		if (t->no_pk && !t->gone) {
+			struct row_sums *snap = snap_find(s, t->name);
 			t->after = count_rows(db, t->name);
-			t->summed_after = table_digest(db, t->name, t->sum_after);
+			row_sums_free(t->rows_after);
+			t->rows_after = xcalloc(1, sizeof(*t->rows_after));
+			t->rows_after->against = snap && !snap->over ? snap : NULL;
+			t->rows_after->mark = '+';
+			t->rows_after->table = t->name;
+			t->summed_after = table_digest(db, t->name, t->sum_after, t->rows_after);
+			if (t->summed_after && !t->rows_after->over) {
+				t->rows_new = t->rows_after->gone;
+				t->rows_new_more = t->rows_after->gone_more;
+				t->rows_after->gone = NULL;
+			}
+			t->rows_after->against = NULL;
 		}
 		t->null_pk |= has_null_pk(db, t);
 	}
@@ -894,7 +1191,7 @@ static bool same_after(const struct diff_sql *s, sqlite3 *db)
 		if (t->after >= 0 && count_rows(db, t->name) != t->after)
 			return false;
 		if (t->summed_after &&
-		    (!table_digest(db, t->name, md) || memcmp(md, t->sum_after, 32) != 0))
+		    (!table_digest(db, t->name, md, NULL) || memcmp(md, t->sum_after, 32) != 0))
 			return false;
 	}
 	return true;
@@ -919,9 +1216,24 @@ static void count_before(struct diff_sql *s, sqlite3 *db)
 {
 	for (size_t i = 0; i < s->ntables; i++) {
 		struct sql_table *t = &s->tables[i];
+		struct row_sums before = {.against = t->rows_after, .mark = '-', .table = t->name};
+		bool keep = t->summed_after && !t->rows_after->over;
+		if (keep && t->rows_after->n)
+			qsort(t->rows_after->v, t->rows_after->n, ROW_SUM, row_sum_cmp);
 		t->before = count_rows(db, t->name);
 		if (t->no_pk)
-			t->summed_before = table_digest(db, t->name, t->sum_before);
+			t->summed_before =
+			    table_digest(db, t->name, t->sum_before, keep ? &before : NULL);
+		if (keep && t->summed_before && !before.over) {
+			t->vanished = row_sums_vanished(&before, t->rows_after);
+			t->rows_gone = before.gone;
+			t->rows_gone_more = before.gone_more;
+			before.gone = NULL;
+		}
+		free(before.v);
+		strv_free(before.gone);
+		row_sums_free(t->rows_after);
+		t->rows_after = NULL;
 		t->null_pk |= has_null_pk(db, t);
 	}
 	s->schema = schema_version(db);
@@ -941,7 +1253,7 @@ static bool same_start(const struct diff_sql *s, sqlite3 *db)
 		if (count_rows(db, t->name) != t->before)
 			return false;
 		if (t->summed_before &&
-		    (!table_digest(db, t->name, md) || memcmp(md, t->sum_before, 32) != 0))
+		    (!table_digest(db, t->name, md, NULL) || memcmp(md, t->sum_before, 32) != 0))
 			return false;
 	}
 	return true;
@@ -1058,6 +1370,7 @@ void changeset_preview(struct diff *d, const struct call *c, const struct diff_o
 		goto out;
 	}
 	s->now_ms = clock_pin(0);
+	s->snap = true;
 	rc = run_recorded(db, s, NULL, &s->changeset, &s->changeset_len, &err);
 	pinned_ms = 0;
 	sqlite3_progress_handler(db, 0, NULL, NULL); /* the rollback and counts run whole */
@@ -1075,6 +1388,7 @@ void changeset_preview(struct diff *d, const struct call *c, const struct diff_o
 		changeset_walk(s, db, rc == 0 ? &err : NULL);
 		count_after(s, db);
 	}
+	snaps_free(s);
 	/* an interrupt or a full disk has rolled the transaction back already */
 	if (sqlite3_get_autocommit(db) || exec_simple(db, "ROLLBACK", err ? NULL : &err) == 0)
 		count_before(s, db);
@@ -1207,12 +1521,12 @@ static const char *grouped(long long v, char tmp[32])
 }
 
 /* Rows the statements changed in a table the session cannot record. */
-static long long untracked(const struct diff_sql *s, const char *table, const char *kind)
+static long long untracked(const struct diff_sql *s, const char *table, int op)
 {
 	long long n = 0;
 	for (size_t i = 0; i < s->nstmts; i++)
-		if (strv_len(s->stmts[i].tables) == 1 && strcmp(s->stmts[i].tables[0], table) == 0 &&
-		    strcmp(s->stmts[i].kind, kind) == 0)
+		if (s->stmts[i].target && strcmp(s->stmts[i].target, table) == 0 &&
+		    s->stmts[i].op == op)
 			n += s->stmts[i].changes;
 	return n;
 }
@@ -1230,6 +1544,54 @@ static bool no_pk_rewritten(const struct sql_table *t)
 	       memcmp(t->sum_before, t->sum_after, sizeof(t->sum_before)) != 0;
 }
 
+/* The rows of a table without a primary key that would change beyond
+ * what the statements count (counted: the rows they delete, update or
+ * replace). Without a row-by-row comparison (past ROWS_COMPARED rows),
+ * a change of its digest is all that is known. */
+static void rows_uncounted(const struct sql_table *t, long long counted, long long ins,
+                           const char *nm, struct buf *b)
+{
+	char n1[32];
+	long long extra = t->vanished - counted;
+
+	if (t->vanished >= 0 && extra > 0)
+		buf_printf(b, " %s: rows it holds would change: %s %s it held before, beyond what "
+		              "the statements count (a trigger's writes; listed below)\n", nm,
+		           grouped(extra, n1), plural(extra));
+	else if (t->vanished < 0 && no_pk_rewritten(t) && counted + ins == 0)
+		buf_printf(b, " %s: rows it holds would change (a trigger's writes, not "
+		              "counted by any statement; which rows is not shown)\n", nm);
+	else if (t->vanished < 0 && no_pk_rewritten(t))
+		buf_printf(b, " %s: rows it holds may change beyond what the statements count "
+		              "(over %s rows: not compared one by one)\n", nm,
+		           grouped(ROWS_COMPARED, n1));
+}
+
+/* One list of rows_gone_lines(): its head, its lines, how many more. */
+static void row_list(struct buf *b, const char *nm, const char *what, char **v, size_t more)
+{
+	char n1[32];
+
+	if (v == NULL)
+		return;
+	buf_printf(b, " %s: the rows %s:\n", nm, what);
+	for (char **p = v; *p; p++)
+		buf_printf(b, "%s\n", *p);
+	if (more)
+		buf_printf(b, " ... and %s more of those rows of %s\n", grouped((long long)more, n1),
+		           nm);
+}
+
+/* The rows of a table without a primary key that the statements (or
+ * their triggers) would change or remove, as they are now, and the rows
+ * they would leave that it does not hold now: the changeset lists none
+ * of them, and a trigger's rewrite of one was a count. */
+static void rows_gone_lines(const struct sql_table *t, const char *nm, struct buf *b)
+{
+	row_list(b, nm, "it holds now that would change or go", t->rows_gone, t->rows_gone_more);
+	row_list(b, nm, "it would hold that it does not now", t->rows_new, t->rows_new_more);
+}
+
 static void table_totals(const struct diff_sql *s, const struct sql_table *t, struct buf *b)
 {
 	char n1[32], n2[32];
@@ -1242,30 +1604,35 @@ static void table_totals(const struct diff_sql *s, const struct sql_table *t, st
 		goto out;
 	}
 	if (t->no_pk) {
-		del = untracked(s, t->name, "DELETE");
-		upd = untracked(s, t->name, "UPDATE");
-		ins = untracked(s, t->name, "INSERT") + untracked(s, t->name, "REPLACE");
+		del = untracked(s, t->name, SQLITE_DELETE);
+		upd = untracked(s, t->name, SQLITE_UPDATE);
+		ins = untracked(s, t->name, SQLITE_INSERT);
 		if (t->after >= 0 && t->before >= 0)
 			net = t->after - (t->before - del + ins);
-		buf_printf(b, " %s has no PRIMARY KEY: SQLite's session extension does not record "
-		              "its rows; counts come from the statements\n", nm);
+		if (t->virtual) /* an R-tree's INSERT listed only its shadow tables' blobs */
+			buf_printf(b, " %s is a virtual table: SQLite's session extension does not "
+			              "record its rows (its shadow tables' rows are listed as "
+			              "stored); counts come from the statements\n", nm);
+		else
+			buf_printf(b, " %s has no PRIMARY KEY: SQLite's session extension does not "
+			              "record its rows; counts come from the statements\n", nm);
 		if (t->after >= 0)
 			buf_printf(b, " %s would hold %s %s (%s before)\n", nm, grouped(t->after, n1),
 			           plural(t->after), grouped(t->before, n2));
 		/* a trigger's UPDATE there is in no statement's count, and the
 		 * row count stays: "would hold 2 rows (2 before)" read as no
-		 * change while every admin grant was handed to another user */
-		if (no_pk_rewritten(t) && del + upd + ins == 0)
-			buf_printf(b, " %s: rows it holds would change (a trigger's writes, not "
-			              "counted by any statement; which rows is not shown)\n", nm);
+		 * change while every admin grant was handed to another user;
+		 * beside an INSERT's count it was not mentioned at all */
+		rows_uncounted(t, del + upd + (net < 0 ? -net : 0), ins, nm, b);
 		/* a REPLACE that meets a UNIQUE row deletes it, and no count
 		 * says so: "INSERT would add 1 row" beside "would hold 2 rows (2
 		 * before)", while the admin's row was replaced */
 		if (net != 0)
-			buf_printf(b, " %s: %s %s %s that no statement counts (%s; which rows is not "
-			              "shown)\n", nm, grouped(net < 0 ? -net : net, n1),
-			           plural(net < 0 ? -net : net), net < 0 ? "removed" : "added",
-			           net < 0 ? "a REPLACE that met a UNIQUE row, or a trigger" : "a trigger");
+			buf_printf(b, " %s: %s %s %s that no statement counts (%s; %s)\n", nm,
+			           grouped(net < 0 ? -net : net, n1), plural(net < 0 ? -net : net),
+			           net < 0 ? "removed" : "added",
+			           net < 0 ? "a REPLACE that met a UNIQUE row, or a trigger" : "a trigger",
+			           t->rows_gone || t->rows_new ? "listed below" : "which rows is not shown");
 	}
 	if (del)
 		buf_printf(b, " DELETE would remove %s of %s %s in %s\n", grouped(del, n1),
@@ -1276,6 +1643,7 @@ static void table_totals(const struct diff_sql *s, const struct sql_table *t, st
 	if (ins)
 		buf_printf(b, " INSERT would add %s %s to %s (%s before)\n", grouped(ins, n1),
 		           plural(ins), nm, grouped(t->before, n2));
+	rows_gone_lines(t, nm, b);
 out:
 	free(nm);
 }
@@ -1378,6 +1746,15 @@ void changeset_render(const struct diff_sql *s, struct buf *b, bool color)
 	stmt_lines(s, b);
 }
 
+static json_t *lines_json(char **v)
+{
+	json_t *a = json_array();
+
+	for (char **p = v; p && *p; p++)
+		json_array_append_new(a, encode_bytes(*p, strlen(*p)));
+	return a;
+}
+
 json_t *changeset_to_json(const struct diff_sql *s)
 {
 	json_t *j = json_object(), *a;
@@ -1401,6 +1778,12 @@ json_t *changeset_to_json(const struct diff_sql *s)
 			json_object_set_new(o, "rows_after", json_integer((json_int_t)t->after));
 		if (t->no_pk && t->summed_before && t->summed_after)
 			json_object_set_new(o, "rows_changed", json_boolean(no_pk_rewritten(t)));
+		if (t->vanished >= 0)
+			json_object_set_new(o, "rows_vanished", json_integer((json_int_t)t->vanished));
+		if (t->rows_gone)
+			json_object_set_new(o, "rows_gone", lines_json(t->rows_gone));
+		if (t->rows_new)
+			json_object_set_new(o, "rows_new", lines_json(t->rows_new));
 		json_array_append_new(a, o);
 	}
 	json_object_set_new(j, "tables", a);

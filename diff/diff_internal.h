@@ -33,10 +33,18 @@ struct diff_entry {
 struct sql_stmt {
 	char *kind;              /* first keyword, upper case: "DELETE"; owned */
 	long long changes;       /* sqlite3_changes64() after it ran */
-	char **tables;           /* tables it writes (authorizer); owned */
+	char **tables;           /* tables it writes (authorizer), but shadow tables; owned */
+	char **top;              /* of them, written by the statement itself, not a trigger,
+	                          * in the authorizer's order (shadow tables too until run) */
+	int *top_ops;            /* SQLITE_INSERT, _UPDATE or _DELETE for each of top */
+	char *target;            /* the table its count is of (the first of top but shadow
+	                          * tables), NULL for none; owned */
+	int op;                  /* what it did there (SQLITE_INSERT for a REPLACE, an upsert) */
 };
 
 /* One table the changes touch. */
+struct row_sums; /* changeset.c: each row's sum, to compare rows */
+
 struct sql_table {
 	char *name;
 	char **cols;             /* column names, in order */
@@ -45,9 +53,16 @@ struct sql_table {
 	long long deleted, inserted, updated;
 	bool no_pk;              /* the session extension does not record it */
 	bool gone;               /* dropped by the statement */
+	bool virtual;            /* a virtual table (an R-tree, FTS): its shadow tables hold the rows */
 	bool null_pk;            /* a row's key holds a NULL: the session skips that row */
 	unsigned char sum_before[32], sum_after[32]; /* no_pk: SHA-256 of its rows */
 	bool summed_before, summed_after;
+	struct row_sums *rows_after; /* no_pk: each row's sum after, until compared */
+	long long vanished;      /* no_pk: rows before that no row after equals; -1 unknown */
+	char **rows_gone;        /* no_pk: the first of them, rendered ("- log _rowid_=3 ...") */
+	size_t rows_gone_more;   /* and how many more */
+	char **rows_new;         /* no_pk: the rows after that no row before equals ("+ ...") */
+	size_t rows_new_more;
 };
 
 struct diff_sql {
@@ -72,6 +87,12 @@ struct diff_sql {
 	                          * (refused, or interrupted: 1); 0 when all ran */
 	int failed;              /* primary SQLite code a statement failed with */
 	long long schema;        /* PRAGMA schema_version before the statement */
+	bool snap;               /* the preview (not the apply): keyless tables are snapped */
+	struct {
+		char *name;
+		struct row_sums *rs; /* its rows' sums before the statements, sorted */
+	} *snaps;
+	size_t nsnaps;
 };
 
 struct diff {

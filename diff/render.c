@@ -310,11 +310,39 @@ static void head_line(struct buf *b, bool color, const char *c, const char *labe
 	free(safe);
 }
 
+#define TITLE_SHOWN 4096 /* bytes of the title (a command) shown; JSON keeps it whole */
+
+/*
+ * The title, cut: it repeats the command, and one of 9 MiB filled the
+ * text's 8 MiB cap by itself, so the lines after it, "not applied from
+ * the preview" or "error:", were cut away. The approval screen and
+ * --approve-with's "applies" read what approval does from those lines:
+ * they said the preview would be applied while the call ran.
+ */
+static void title_line(struct buf *b, const struct diff *d, bool color)
+{
+	const char *t = d->title ? d->title : tool_name(d->tool);
+	size_t n = strlen(t), k = TITLE_SHOWN;
+	char *cut, *safe;
+
+	if (n <= TITLE_SHOWN) {
+		head_line(b, color, C_BOLD, "preview: ", t);
+		return;
+	}
+	while (k > 0 && ((unsigned char)t[k] & 0xc0) == 0x80)
+		k--; /* never half a character */
+	cut = xstrndup(t, k);
+	safe = diff_shown(cut);
+	line(b, color, C_BOLD, "preview: %s... [%zu more bytes]", safe, n - k);
+	free(safe);
+	free(cut);
+}
+
 /* Title, failure, why it cannot be applied, notes, dry run status (its
  * output comes after the stat block). */
 static void render_head(struct buf *b, const struct diff *d, bool color)
 {
-	head_line(b, color, C_BOLD, "preview: ", d->title ? d->title : tool_name(d->tool));
+	title_line(b, d, color);
 	if (d->error)
 		head_line(b, color, C_RED, "error: ", d->error);
 	if (d->incomplete && !d->error) {

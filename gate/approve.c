@@ -81,27 +81,33 @@ static char *id_text(const struct call *c)
 
 /*
  * What approving does, from the preview's head lines (diff/render.c: the
- * title, then "error: " when the dry run failed, "not applied from the
+ * title, then "error: " when the preview failed, "not applied from the
  * preview: " when it is incomplete; no line of a file or an output starts
- * so), the lines the approval screen reads: "preview" (its changes are
- * applied, outcome applied = preview), "run" (the call itself runs; no
- * preview) or "refused" (the preview failed: nothing runs). The program's
- * JSON said none of it, and a previewed diff read as what would happen.
+ * so): "preview" (its changes are applied, outcome applied = preview),
+ * "run" (the call itself runs; no preview) or "refused" (the preview
+ * failed: nothing runs). The program's JSON said none of it, and a
+ * previewed diff read as what would happen. The approval screen is handed
+ * this reading (tui_ask.applies): it parsed the text apart, and said
+ * nothing of a refusal.
  */
-static const char *approval_applies(const char *preview)
+static enum tui_applies approval_applies(const char *preview)
 {
 	static const char not_applied[] = "not applied from the preview: ";
 	const char *second = preview ? strchr(preview, '\n') : NULL;
 
 	if (preview == NULL)
-		return "run";
+		return TUI_APPLIES_RUN;
 	if (second && strncmp(second + 1, "error: ", 7) == 0)
-		return "refused";
+		return TUI_APPLIES_REFUSED;
 	for (const char *l = preview; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL)
 		if (strncmp(l, not_applied, sizeof(not_applied) - 1) == 0)
-			return "run";
-	return "preview";
+			return TUI_APPLIES_RUN;
+	return TUI_APPLIES_PREVIEW;
 }
+
+static const char *const applies_names[] = {
+	[TUI_APPLIES_PREVIEW] = "preview", [TUI_APPLIES_RUN] = "run",
+	[TUI_APPLIES_REFUSED] = "refused"};
 
 static json_t *call_json(const struct call *c, const struct verdict *v, const struct plan *pl,
                          const char *preview)
@@ -116,7 +122,7 @@ static json_t *call_json(const struct call *c, const struct verdict *v, const st
 		json_object_set_new(o, "policy_reason", json_string(pl->reason));
 	if (preview)
 		json_object_set_new(o, "preview", encode_bytes(preview, strlen(preview)));
-	json_object_set_new(o, "applies", json_string(approval_applies(preview)));
+	json_object_set_new(o, "applies", json_string(applies_names[approval_applies(preview)]));
 	return o;
 }
 
@@ -478,6 +484,7 @@ static void ask_person(struct gate *g, const struct call *c, const struct verdic
 		.tool = c->name, .tier = v->tier, .call_id = id, .subject = call_subject(c),
 		.subject_label = subjects[subject_row(c->tool)].label, .verdict = v,
 		.policy_reason = pl->reason, .input_text = in, .preview = preview,
+		.applies = approval_applies(preview),
 		.edit_text = ed, .edit_suffix = subjects[subject_row(c->tool)].suffix,
 		.pattern = pattern, .no_pattern = err, .can_save = pattern != NULL,
 		.timeout_s = pl->approval_timeout, .pending = pending_cb, .pending_arg = g,

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "classifier/classifier.h"
+#include "core/encode.h"
 #include "core/state.h"
 #include "core/util.h"
 #include "diff/diff.h"
@@ -55,7 +56,11 @@ static void print_one(struct preview_ctx *cx, const struct call *c, struct diff 
 		return;
 	}
 	if (d == NULL) {
-		printf("preview: %s: nothing to preview\n\n", c->name);
+		/* the agent's tool name: an escape sequence or a newline in it
+		 * reached the terminal as it was */
+		char *name = encode_escape(c->name, 0);
+		printf("preview: %s: nothing to preview\n\n", name);
+		free(name);
 	} else {
 		size_t len;
 		char *text = diff_render(d, cx->color ? DIFF_FORMAT_COLOR : DIFF_FORMAT_PLAIN, &len);

@@ -56,6 +56,11 @@ size_t text_unit(const char *s, size_t n, bool ascii, char out[16], int *cells,
 		return 1;
 	}
 	w = utf8_hidden(cp) ? -1 : ascii ? -2 : wcwidth((wchar_t)cp);
+	/* a regional indicator (half a flag): wcwidth gives it one cell, and
+	 * terminals draw it in one or two; wrapped at the wider, a row of
+	 * them cannot push what follows past the right edge (as U+FE0F) */
+	if (w == 1 && cp >= 0x1f1e6 && cp <= 0x1f1ff)
+		w = 2;
 	if (w < 0) {
 		snprintf(out, 16, "<U+%04X>", (unsigned)cp);
 		*cells = (int)strlen(out);
@@ -347,6 +352,19 @@ static bool selector_hides(const struct doc *d, const char *s, size_t n)
 	return cp != 0xfe0f || d->stacked != 1;
 }
 
+/*
+ * True when s starts with U+FE0F. Terminals differ on the width of a
+ * character one cell wide (wcwidth) with it: some draw "\u263a\ufe0f" as
+ * an emoji in two cells, others in one, so 40 of them made a row 40
+ * cells wider on the screen than it was wrapped, and the command's
+ * '; rm ...' tail went past the right edge. Such a character is given two
+ * cells: on either terminal the row fits (on the second it is shorter).
+ */
+static bool emoji_selector_at(const char *s, size_t n)
+{
+	return n >= 3 && memcmp(s, "\xef\xb8\x8f", 3) == 0;
+}
+
 void doc_put(struct doc *d, const char *s, size_t n, enum tattr a)
 {
 	char out[16];
@@ -377,6 +395,8 @@ void doc_put(struct doc *d, const char *s, size_t n, enum tattr a)
 		     k++)
 			if (d->squeeze && s[k] == ' ' && k > i && long_blank_run(s + k, n - k))
 				break; /* squeeze() takes it */
+		if (k > i && emoji_selector_at(s + k, n - k))
+			k--; /* the last one is a unit of two cells, below */
 		if (k > i) {
 			d->stacked = 0;
 			row_add(d, s + i, k - i, a, (int)(k - i));
@@ -386,6 +406,8 @@ void doc_put(struct doc *d, const char *s, size_t n, enum tattr a)
 			continue;
 		}
 		k = text_unit(s + i, n - i, d->ascii, out, &cells, &mark);
+		if (cells == 1 && mark == UM_NONE && emoji_selector_at(s + i + k, n - i - k))
+			cells = 2;
 		if (cells == 0 && d->clen == (d->gutter ? strlen(d->gutter) : 0)) {
 			/* a combining mark with nothing to combine (but the gutter) */
 			snprintf(out, sizeof(out), "<comb>");

@@ -16,6 +16,15 @@ struct db;
 struct db_filter;
 
 /* Everything the approval screen shows about one call. Borrowed strings. */
+/* What approving a call does with its preview (gate/approve.c reads it
+ * from the preview's head lines; the screen and --approve-with's JSON say
+ * the same). */
+enum tui_applies {
+	TUI_APPLIES_PREVIEW, /* the preview's changes are applied */
+	TUI_APPLIES_RUN,     /* the call itself runs (no preview, or an incomplete one) */
+	TUI_APPLIES_REFUSED, /* the preview failed as the call would: nothing runs */
+};
+
 struct tui_ask {
 	const char *tool;          /* the tool name as the agent wrote it */
 	enum tier tier;
@@ -26,6 +35,7 @@ struct tui_ask {
 	const char *policy_reason; /* why policy asks, or NULL */
 	const char *input_text;    /* the input, field by field (the raw view) */
 	const char *preview;       /* unified diff with stat summary, or NULL */
+	enum tui_applies applies;  /* what approving does with it */
 	const char *edit_text;     /* what $EDITOR gets for `e`; NULL: no editing */
 	const char *edit_suffix;   /* file name suffix for the editor (".sh") */
 	const char *pattern;       /* the rule `A` and `s` would add; NULL: off */

@@ -72,7 +72,7 @@ struct approve_screen {
 	const struct screen_io *io;
 	size_t hidden;      /* escapes shown in the subject */
 	bool not_applied;   /* the preview is shown, not applied: the call runs */
-	size_t must_see;    /* the review's rows up to the end of the findings */
+	size_t must_see;    /* the review's rows up to the preview's first summary line */
 	int seen_width;     /* the width those rows were wrapped to */
 	size_t seen;        /* the review's rows seen from the top, at seen_width */
 	bool done;
@@ -87,28 +87,15 @@ struct approve_screen {
  * calls wait behind this one), so a newline shows as a \n mark. */
 static void put_capped(struct doc *d, const char *text, enum tattr a)
 {
-	size_t n = strlen(text);
+	size_t n = strlen(text), k = n > HEADER_FIELD_MAX ? HEADER_FIELD_MAX : n;
 
+	while (k < n && k > 0 && ((unsigned char)text[k] & 0xc0) == 0x80)
+		k--; /* never half a character: it showed as \xe4\xb8 marks */
 	d->oneline = true;
-	doc_put(d, text, n > HEADER_FIELD_MAX ? HEADER_FIELD_MAX : n, a);
+	doc_put(d, text, k, a);
 	d->oneline = false;
-	if (n > HEADER_FIELD_MAX)
-		doc_printf(d, TA_MARK, "...(+%zu bytes)", n - HEADER_FIELD_MAX);
-}
-
-/* True when the preview says it is not applied (diff/render.c's head line;
- * no line of a file, an output or a row starts so): approval runs the call
- * itself. That line follows the preview's title, which repeats the
- * command: past a long one it lay two pages below the last row that must
- * be seen before `a`, so the person approved what read as the preview. */
-static bool preview_not_applied(const char *preview)
-{
-	static const char mark[] = "not applied from the preview: ";
-
-	for (const char *l = preview; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL)
-		if (strncmp(l, mark, sizeof(mark) - 1) == 0)
-			return true;
-	return false;
+	if (k < n)
+		doc_printf(d, TA_MARK, "...(+%zu bytes)", n - k);
 }
 
 /* The header: tool, tier, id, queue; a warning when the subject hides text,
@@ -134,8 +121,13 @@ static void approve_header(void *arg, struct browser *b, struct doc *d)
 		           a->subject_label ? a->subject_label : "input", s->hidden,
 		           s->hidden == 1 ? "" : "s");
 	if (s->not_applied)
-		doc_puts(d, "NOTE: approval runs the call itself, not the preview (see why under "
-		            "Preview)\n", TA_MARK);
+		/* the header may be cut to a third of the rows: cut after
+		 * "itself, not", its first row read as the opposite */
+		doc_puts(d, "NOTE: approval runs the call itself; the preview is only shown (why: "
+		            "under Preview)\n", TA_MARK);
+	if (a->applies == TUI_APPLIES_REFUSED)
+		doc_puts(d, "NOTE: the preview failed: approval runs nothing "
+		            "(see why under Preview)\n", TA_MARK);
 }
 
 /* A reason on one row: it quotes the agent's words (a script's name, a
@@ -213,6 +205,58 @@ static void put_input(struct doc *d, const struct tui_ask *a)
 	d->squeeze = false;
 }
 
+/*
+ * The preview's head: its lines up to and including the first summary
+ * line (diff/render.c starts those with a space: the total "3 files
+ * changed (..., 2 deleted)", "DELETE would remove 48,213 of 48,213 rows
+ * in users", "no changes"), or up to its first diff. A command whose rows and
+ * findings filled the first screen put that line below the fold, and `a`
+ * applied "src | deleted directory", which a script the command ran had
+ * done in the dry run, unseen. Returns its length in bytes.
+ */
+static size_t preview_head_len(const char *p)
+{
+	const char *l = p, *nl;
+
+	while (*l && strncmp(l, "diff ", 5) != 0) {
+		nl = strchr(l, '\n');
+		if (*l == ' ' || nl == NULL)
+			return nl ? (size_t)(nl + 1 - p) : strlen(p);
+		l = nl + 1;
+	}
+	return (size_t)(l - p);
+}
+
+#define TITLE_SHOWN 160 /* bytes of a shell preview's title: it repeats the command */
+
+/* The preview, its head counted in what must be seen before `a`; a shell
+ * preview's title, which repeats the command shown whole above it, cut to
+ * two rows so the summary after it is not a page further down (a SQL
+ * preview's names the database, which is not above: kept whole). */
+static void put_preview(struct approve_screen *s, struct doc *d, const char *preview)
+{
+	static const char shell[] = "preview: shell ";
+	const char *body = preview, *nl = strchr(preview, '\n');
+	size_t tlen = nl ? (size_t)(nl - preview) : strlen(preview), head, k = TITLE_SHOWN;
+	char *h;
+
+	if (tlen > TITLE_SHOWN && strncmp(preview, shell, sizeof(shell) - 1) == 0 &&
+	    s->ask->subject_label && strcmp(s->ask->subject_label, "command") == 0) {
+		while (k > 0 && ((unsigned char)preview[k] & 0xc0) == 0x80)
+			k--; /* never half a character */
+		doc_put(d, preview, k, TA_NORMAL);
+		doc_printf(d, TA_MARK, "...(+%zu bytes)", tlen - k);
+		doc_newline(d);
+		body = nl ? nl + 1 : preview + tlen;
+	}
+	head = preview_head_len(body);
+	h = xstrndup(body, head);
+	doc_put_diff(d, h);
+	s->must_see = d->nrows;
+	doc_put_diff(d, body + head);
+	free(h);
+}
+
 /* View 0: the call, why, the preview; view 1: the raw input. */
 static int approve_detail(void *arg, int64_t key, int view, struct doc *d, char **errstr)
 {
@@ -244,7 +288,7 @@ static int approve_detail(void *arg, int64_t key, int view, struct doc *d, char 
 	s->must_see = d->nrows;
 	if (a->preview && *a->preview) {
 		doc_puts(d, "\nPreview (n/N: next/previous file, /: search):\n", TA_BOLD);
-		doc_put_diff(d, a->preview);
+		put_preview(s, d, a->preview);
 	} else {
 		doc_puts(d, "\nNo preview for this call. The input:\n", TA_BOLD);
 		put_input(d, a);
@@ -358,7 +402,8 @@ static bool unseen(struct approve_screen *s)
 {
 	if (s->seen >= s->must_see)
 		return false;
-	browser_message(s->b, "not seen yet: rows %zu-%zu of the %s and why it asks; scroll (space)",
+	browser_message(s->b, "not seen yet: rows %zu-%zu of the %s, why, what it changes; "
+	                      "scroll (space)",
 	                s->seen + 1, s->must_see,
 	                s->ask->subject_label ? s->ask->subject_label : "input");
 	return true;
@@ -487,7 +532,9 @@ static void approve_run(const struct tui_ask *ask, struct tui_answer *ans, struc
 	char *err = NULL;
 
 	s.hidden = hidden_count(ask->subject, ascii);
-	s.not_applied = preview_not_applied(ask->preview);
+	/* the gate's reading (gate/approve.c), which --approve-with's JSON
+	 * gives as "applies": the screen read the preview's text apart */
+	s.not_applied = ask->applies == TUI_APPLIES_RUN && ask->preview && *ask->preview;
 	s.deadline = ask->timeout_s > 0 ? clock_ns() + ask->timeout_s * 1000000000LL : 0;
 	s.b = browser_new(&approve_ops, &s, true, ascii);
 	if (browser_reload(s.b, &err) < 0) { /* cannot happen: the page is static */

@@ -174,6 +174,39 @@ static void test_escape_nul(void **state)
 	doc_clear(&d);
 }
 
+/* A character one cell wide with U+FE0F is wrapped as two cells: some
+ * terminals draw it so, and a row of them pushed its tail past the edge. */
+static void test_escape_emoji_selector(void **state)
+{
+	static const struct {
+		const char *in, *row0, *row1;
+	} cases[] = {
+		{"x\u263a\ufe0f\u263a\ufe0f\u263a\ufe0f\u263a\ufe0f\u263a\ufe0f",
+		 "x\u263a\ufe0f\u263a\ufe0f\u263a\ufe0f\u263a\ufe0f", "\u263a\ufe0f"},
+		{"abcdefghi1\ufe0f\u20e3", "abcdefghi", "1\ufe0f\u20e3"},
+		{"abcdefgh\U0001F600\ufe0f", "abcdefgh\U0001F600\ufe0f", NULL}, /* wide already */
+		{"abcdefg\U0001F1FA\U0001F1F8", "abcdefg\U0001F1FA", "\U0001F1F8"}, /* a flag */
+	};
+	struct doc d;
+
+	(void)state;
+	for (size_t i = 0; i < nitems(cases); i++) {
+		doc_init(&d, 10, false);
+		doc_puts(&d, cases[i].in, TA_NORMAL);
+		doc_newline(&d);
+		assert_int_equal(d.nrows, cases[i].row1 ? 2 : 1);
+		assert_memory_equal(d.rows[0].text, cases[i].row0, strlen(cases[i].row0));
+		assert_int_equal(d.rows[0].len, strlen(cases[i].row0));
+		if (cases[i].row1) {
+			assert_int_equal(d.rows[1].len, strlen(cases[i].row1));
+			assert_memory_equal(d.rows[1].text, cases[i].row1, strlen(cases[i].row1));
+		}
+		for (size_t r = 0; r < d.nrows; r++)
+			assert_true(d.rows[r].cells <= d.width);
+		doc_clear(&d);
+	}
+}
+
 /* No byte from 0 to 255, alone or after any other, reaches a row unescaped. */
 static void test_escape_every_byte(void **state)
 {
@@ -739,6 +772,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_escape_table),  cmocka_unit_test(test_escape_nul),
+		cmocka_unit_test(test_escape_emoji_selector),
 		cmocka_unit_test(test_escape_every_byte), cmocka_unit_test(test_spans_table),
 		cmocka_unit_test(test_diff_files),    cmocka_unit_test(test_diff_hunk_content),
 		cmocka_unit_test(test_browse_table),
