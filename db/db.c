@@ -282,11 +282,30 @@ out:
 	return rc;
 }
 
-/* Returns 0 when h is ours and current, 1 when it needs migrating, -1 if foreign. */
-static int header_check(struct db *db, const struct header *h, char **errstr)
+/*
+ * Returns 0 when h is ours and current, 1 when it needs creating (only when
+ * create) or migrating, -1 when foreign, newer or (without create) empty,
+ * DB_OPEN_WIPED when marked as ours with no tables: the mark and the schema
+ * are written in one transaction, so their tables were removed. Reading an
+ * empty file as a new log made `audit verify` say "ok: 0 events" for a log
+ * whose tables were dropped, and wrote a fresh schema into the evidence.
+ */
+static int header_check(struct db *db, const struct header *h, bool create, char **errstr)
 {
-	if (h->app == 0 && h->objects == 0)
-		return 1;
+	if (h->objects == 0 && h->app == DB_APP_ID) {
+		*errstr = xasprintf("audit log %s is marked as an airlock log but holds no tables:"
+		                    " they were removed, and every event with them (keep the file"
+		                    " as evidence; a head kept elsewhere says what was there)",
+		                    db->path);
+		return DB_OPEN_WIPED;
+	}
+	if (h->app == 0 && h->objects == 0) {
+		if (create)
+			return 1;
+		*errstr = xasprintf("no audit log in %s: the file holds no airlock schema (nothing"
+		                    " recorded yet, or another --db)", db->path);
+		return -1;
+	}
 	if (h->app != DB_APP_ID) {
 		*errstr = xasprintf("%s is not an airlock audit log (another SQLite database;"
 		                    " choose another file with --db)", db->path);
@@ -301,7 +320,7 @@ static int header_check(struct db *db, const struct header *h, char **errstr)
 }
 
 /* Runs the migrations from h->version up in one write transaction. */
-static int db_migrate(struct db *db, char **errstr)
+static int db_migrate(struct db *db, bool create, char **errstr)
 {
 	struct header h;
 	char *err = NULL, *sql = NULL;
@@ -310,8 +329,12 @@ static int db_migrate(struct db *db, char **errstr)
 	if (sqlite3_exec(db->sql, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
 		return db_fail(db, errstr, "cannot lock to create or upgrade the schema");
 	/* Re-read under the lock: another process may have just done it. */
-	if (read_header(db, &h, errstr) < 0 || (need = header_check(db, &h, errstr)) < 0)
+	if (read_header(db, &h, errstr) < 0)
 		goto out;
+	if ((need = header_check(db, &h, create, errstr)) < 0) {
+		rc = need;
+		goto out;
+	}
 	for (int v = h.version; need && v < DB_SCHEMA_VERSION; v++) {
 		char *tables = migrations[v].derive ? db_derived_tables_sql("") : xstrdup("");
 		char *rows = migrations[v].derive ? db_derive_sql("call_index", "call_rules")
@@ -449,7 +472,9 @@ static int db_wal(struct db *db, char **errstr)
 	return 0;
 }
 
-int db_open(const char *path, struct db **out, char **errstr)
+/* Opens path read-write; creates the schema in an empty file only when
+ * create (and then the file and its directories too). */
+static int db_open_mode(const char *path, bool create, struct db **out, char **errstr)
 {
 	struct db *db = xcalloc(1, sizeof(*db));
 	struct header h;
@@ -457,22 +482,28 @@ int db_open(const char *path, struct db **out, char **errstr)
 
 	db->path = xstrdup(path);
 	db->redact = true;
-	if (make_parents(path, errstr) < 0)
+	if (create && make_parents(path, errstr) < 0)
 		goto out;
-	if (sqlite3_open_v2(path, &db->sql, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
-	    SQLITE_OK) {
+	if (sqlite3_open_v2(path, &db->sql,
+	                    SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0),
+	                    NULL) != SQLITE_OK) {
 		db_fail(db, errstr, "cannot open");
 		goto out;
 	}
 	sqlite3_busy_timeout(db->sql, DB_BUSY_MS);
-	/* Look before touching: a foreign or newer file is left as it is. */
-	if (db_harden(db, errstr) < 0 || read_header(db, &h, errstr) < 0 ||
-	    (need = header_check(db, &h, errstr)) < 0)
+	/* Look before touching: a foreign, newer or wiped file is left as it is. */
+	if (db_harden(db, errstr) < 0 || read_header(db, &h, errstr) < 0)
 		goto out;
+	if ((need = header_check(db, &h, create, errstr)) < 0) {
+		rc = need;
+		goto out;
+	}
 	if (db_wal(db, errstr) < 0)
 		goto out;
-	if (need && db_migrate(db, errstr) < 0)
+	if (need && (need = db_migrate(db, create, errstr)) < 0) {
+		rc = need;
 		goto out;
+	}
 	file_remember(db);
 	rc = 0;
 out:
@@ -482,6 +513,16 @@ out:
 	}
 	*out = db;
 	return rc;
+}
+
+int db_open(const char *path, struct db **out, char **errstr)
+{
+	return db_open_mode(path, true, out, errstr);
+}
+
+int db_open_existing(const char *path, struct db **out, char **errstr)
+{
+	return db_open_mode(path, false, out, errstr);
 }
 
 /* Returns a new "file:" URI for path, opened immutable (no -shm, no WAL
@@ -531,8 +572,10 @@ int db_open_readonly(const char *path, struct db **out, char **errstr)
 			goto out;
 		}
 	}
-	if ((need = header_check(db, &h, errstr)) < 0)
+	if ((need = header_check(db, &h, false, errstr)) < 0) {
+		rc = need;
 		goto out;
+	}
 	if (need) {
 		*errstr = xasprintf("audit log %s has schema %d, older than %d, and cannot be"
 		                    " upgraded read-only: run `airlock audit verify` once as its"

@@ -1049,6 +1049,33 @@ static void test_foreign_files(void **state)
 	assert_non_null(strstr(err, "newer"));
 	free(err);
 	free(path);
+
+	/* every table dropped and the version reset: the mark stays, so the
+	 * file is a wiped log, never made a new one (by the gate or a reader) */
+	path = tmp_path();
+	db = open_ok(path);
+	db_close(db);
+	raw_sql(path, "DROP VIEW calls; DROP TABLE events; DROP TABLE chain_head;"
+	              " DROP TABLE anchors; DROP TABLE sessions; DROP TABLE call_index;"
+	              " DROP TABLE call_rules; PRAGMA user_version = 0;");
+	assert_int_equal(db_open(path, &db, &err), DB_OPEN_WIPED);
+	assert_non_null(strstr(err, "holds no tables"));
+	free(err);
+	assert_int_equal(db_open_existing(path, &db, &err), DB_OPEN_WIPED);
+	free(err);
+	assert_int_equal(db_open_readonly(path, &db, &err), DB_OPEN_WIPED);
+	free(err);
+	free(path);
+
+	/* an empty file is a log to the gate, not to a reader */
+	path = tmp_path();
+	fclose(fopen(path, "w"));
+	assert_int_equal(db_open_existing(path, &db, &err), -1);
+	assert_non_null(strstr(err, "no airlock schema"));
+	free(err);
+	db = open_ok(path);
+	db_close(db);
+	free(path);
 }
 
 /* One call's events checked alone (audit show): what the range catches,

@@ -1,0 +1,57 @@
+#!/bin/sh
+# 127-audit-review3.sh: what another hostile review of the audit log found,
+# each failing before its fix: a log whose tables were dropped and version
+# reset was read as a new empty log (`audit verify` said "ok: 0 events" and
+# wrote a fresh schema into the evidence; the gate started a new chain in
+# it); a dropped events table made verify exit 125 as for a disk error; an
+# emptied log with its head anchor reset verified.
+. tests/e2e/lib.sh
+need sqlite3
+d=$(mktemp -d /tmp/airlock-audit-review4.XXXXXX)
+trap 'rm -rf "$d"' EXIT
+A=$AIRLOCK
+mkdir -p "$d/wd"
+gate() { (cd "$d/wd" && "$A" gate --no-tty --db "$1") >/dev/null 2>&1; }
+printf '%s\n' '{"id":"1","tool":"shell","input":{"command":"rm -rf build"}}' \
+	'{"id":"2","tool":"shell","input":{"command":"ls"}}' >"$d/two.in"
+gate "$d/base.db" <"$d/two.in"
+check "the log verifies" "$A" audit verify --index --db "$d/base.db"
+
+# ---- a log whose tables were removed is broken, never a new log ----
+wipe="DROP VIEW calls; DROP TABLE events; DROP TABLE chain_head; DROP TABLE anchors;
+	DROP TABLE sessions; DROP TABLE call_index; DROP TABLE call_rules"
+cp "$d/base.db" "$d/w.db"
+sqlite3 "$d/w.db" "$wipe; PRAGMA user_version = 0"
+"$A" audit verify --db "$d/w.db" >"$d/w.out" 2>&1
+expect_eq "tables dropped, version reset: verify fails" "$?" 1
+check "tables dropped: says so" grep -q "holds no tables" "$d/w.out"
+expect_eq "tables dropped: verify wrote no schema" \
+	"$(sqlite3 "$d/w.db" "SELECT count(*) FROM sqlite_schema")" 0
+gate "$d/w.db" <"$d/two.in"
+expect_eq "tables dropped: the gate starts no new chain in it" \
+	"$(sqlite3 "$d/w.db" "SELECT count(*) FROM sqlite_schema")" 0
+"$A" audit list --db "$d/w.db" >/dev/null 2>&1
+expect_eq "tables dropped: list fails" "$?" 125
+
+cp "$d/base.db" "$d/e.db"
+sqlite3 "$d/e.db" "DROP TABLE events"
+"$A" audit verify --db "$d/e.db" >"$d/e.out" 2>&1
+expect_eq "events table dropped: verify says broken (1), not unreadable" "$?" 1
+check "events table dropped: names it" grep -q "table events is missing" "$d/e.out"
+
+cp "$d/base.db" "$d/z.db"
+sqlite3 "$d/z.db" "DROP TRIGGER events_no_delete; DELETE FROM events;
+	UPDATE chain_head SET id = 0, hash = zeroblob(32)"
+"$A" audit verify --db "$d/z.db" >"$d/z.out" 2>&1
+expect_eq "every event removed, head reset: verify fails" "$?" 1
+check "every event removed: says so" grep -q "holds no events" "$d/z.out"
+
+# an empty file is no log to a reader, and a reader does not make it one
+: >"$d/empty.db"
+"$A" audit verify --db "$d/empty.db" >/dev/null 2>&1
+expect_eq "empty file: verify does not say ok" "$?" 125
+expect_eq "empty file: left empty" "$(wc -c <"$d/empty.db")" 0
+"$A" audit prune --before 2000-01-01 --db "$d/none.db" >/dev/null 2>&1
+check "prune makes no log at a mistyped path" test ! -e "$d/none.db"
+
+finish
