@@ -472,6 +472,36 @@ static int db_wal(struct db *db, char **errstr)
 	return 0;
 }
 
+/*
+ * The log must be a regular file (or not there yet). A FIFO at
+ * the path hung `audit verify` for ever (SQLite's read waits for a writer),
+ * and a symlink to a file not there yet was followed to create it: the gate's
+ * workdir check resolved the link's directory, not its target, so a link
+ * to the workdir put the log where the agent's commands may edit it.
+ */
+static int path_check(const char *path, char **errstr)
+{
+	struct stat l, st;
+
+	if (lstat(path, &l) < 0)
+		return 0; /* SQLite says why (not there: made only when create) */
+	if (stat(path, &st) < 0) {
+		*errstr = xasprintf("audit log %s is a symlink to a file that is not there:"
+		                    " airlock does not create a log through it (name the real"
+		                    " file with --db)", path);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		*errstr = xasprintf("audit log %s is not a regular file (%s): choose another file"
+		                    " with --db", path,
+		                    S_ISFIFO(st.st_mode) ? "a FIFO"
+		                    : S_ISDIR(st.st_mode) ? "a directory"
+		                    : S_ISSOCK(st.st_mode) ? "a socket" : "a device");
+		return -1;
+	}
+	return 0;
+}
+
 /* Opens path read-write; creates the schema in an empty file only when
  * create (and then the file and its directories too). */
 static int db_open_mode(const char *path, bool create, struct db **out, char **errstr)
@@ -482,7 +512,7 @@ static int db_open_mode(const char *path, bool create, struct db **out, char **e
 
 	db->path = xstrdup(path);
 	db->redact = true;
-	if (create && make_parents(path, errstr) < 0)
+	if ((create && make_parents(path, errstr) < 0) || path_check(path, errstr) < 0)
 		goto out;
 	if (sqlite3_open_v2(path, &db->sql,
 	                    SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0),
@@ -552,6 +582,8 @@ int db_open_readonly(const char *path, struct db **out, char **errstr)
 
 	db->path = xstrdup(path);
 	db->redact = true;
+	if (path_check(path, errstr) < 0)
+		goto out;
 	if (sqlite3_open_v2(path, &db->sql, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
 		db_fail(db, errstr, "cannot open");
 		goto out;

@@ -4,7 +4,8 @@
 # reset was read as a new empty log (`audit verify` said "ok: 0 events" and
 # wrote a fresh schema into the evidence; the gate started a new chain in
 # it); a dropped events table made verify exit 125 as for a disk error; an
-# emptied log with its head anchor reset verified.
+# emptied log with its head anchor reset verified; a FIFO at the path hung
+# verify; a dangling symlink into the workdir put the log inside it.
 . tests/e2e/lib.sh
 need sqlite3
 d=$(mktemp -d /tmp/airlock-audit-review4.XXXXXX)
@@ -53,5 +54,19 @@ expect_eq "empty file: verify does not say ok" "$?" 125
 expect_eq "empty file: left empty" "$(wc -c <"$d/empty.db")" 0
 "$A" audit prune --before 2000-01-01 --db "$d/none.db" >/dev/null 2>&1
 check "prune makes no log at a mistyped path" test ! -e "$d/none.db"
+
+# ---- the log's path: a regular file, never a FIFO or a dangling link ----
+mkfifo "$d/fifo.db"
+timeout 10 "$A" audit verify --db "$d/fifo.db" >/dev/null 2>"$d/f.err"
+expect_eq "a FIFO log: verify refuses it, does not hang" "$?" 125
+check "a FIFO log: says so" grep -q "not a regular file (a FIFO)" "$d/f.err"
+# a symlink from outside the workdir to a log not made yet inside it: the
+# workdir check resolved the link's directory, and SQLite followed the link
+mkdir "$d/state"
+ln -s "$d/wd/in.db" "$d/state/audit.db"
+(cd "$d/wd" && "$A" gate --no-tty --db "$d/state/audit.db") <"$d/two.in" >"$d/l.out" 2>&1
+check "a dangling link into the workdir: no log made there" test ! -e "$d/wd/in.db"
+expect_eq "a dangling link into the workdir: nothing ran" \
+	"$(grep -c '"decision":"auto"' "$d/l.out")" 0
 
 finish

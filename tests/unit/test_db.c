@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -1065,6 +1066,22 @@ static void test_foreign_files(void **state)
 	free(err);
 	assert_int_equal(db_open_readonly(path, &db, &err), DB_OPEN_WIPED);
 	free(err);
+	free(path);
+
+	/* a FIFO hung every reader; a dangling symlink was followed to create */
+	path = tmp_path();
+	assert_int_equal(mkfifo(path, 0600), 0);
+	assert_int_equal(db_open_existing(path, &db, &err), -1);
+	assert_non_null(strstr(err, "not a regular file (a FIFO)"));
+	free(err);
+	assert_int_equal(db_open_readonly(path, &db, &err), -1);
+	free(err);
+	unlink(path);
+	assert_int_equal(symlink("/nonexistent/airlock-test.db", path), 0);
+	assert_int_equal(db_open(path, &db, &err), -1);
+	assert_non_null(strstr(err, "symlink to a file that is not there"));
+	free(err);
+	unlink(path);
 	free(path);
 
 	/* an empty file is a log to the gate, not to a reader */
