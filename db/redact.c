@@ -48,6 +48,17 @@ static const struct token_shape shapes[] = {
 	{"stripe-key", "rk_live_", CS_ALNUM, 16},
 	{"stripe-key", "rk_test_", CS_ALNUM, 16},
 	{"stripe-key", "whsec_", CS_ALNUM, 24},
+	{"slack-token", "xapp-", CS_TOKEN, 10},
+	{"age-secret-key", "AGE-SECRET-KEY-1", CS_UPPER_DIGIT, 50},
+	{"vault-token", "hvs.", CS_TOKEN, 24},
+	{"vault-token", "hvb.", CS_TOKEN, 24},
+	{"sendgrid-key", "SG.", CS_CREDENTIAL, 60}, /* SG.<22>.<43> */
+	{"digitalocean-token", "dop_v1_", CS_ALNUM, 64},
+	{"digitalocean-token", "doo_v1_", CS_ALNUM, 64},
+	{"digitalocean-token", "dor_v1_", CS_ALNUM, 64},
+	{"linear-key", "lin_api_", CS_ALNUM, 32},
+	{"grafana-token", "glsa_", CS_WORD, 32},
+	{"postman-key", "PMAK-", CS_TOKEN, 50},
 };
 
 /* Assignments whose value is a secret: NAME, separators, then the value. */
@@ -332,6 +343,8 @@ static const char *const credential_names[] = {
 	/* longer first: SECRET_KEY= is not SECRET followed by _KEY */
 	"secret_key", "secret-key", "access_key", "access-key", "private_key", "private-key",
 	"apikey", "api_key", "api-key", "token", "secret",
+	/* Azure's connection strings: AccountKey=, SharedAccessKey= */
+	"accountkey", "accesskey",
 };
 
 static bool looks_random(const char *s, size_t n);
@@ -476,6 +489,17 @@ static const struct opt_secret {
 	{"openssl", "-pass", OS_WORD | OS_COLON},
 	{"openssl", "-passin", OS_WORD | OS_COLON},
 	{"openssl", "-passout", OS_WORD | OS_COLON},
+	{"openssl", "-k", OS_WORD}, /* enc -k PASSWORD */
+	{"zip*", "-P", OS_WORD},
+	{"unzip", "-P", OS_WORD},
+	{"7z*", "-p", OS_ATTACHED},
+	{"rar", "-p", OS_ATTACHED},
+	{"unrar", "-p", OS_ATTACHED},
+	{"ldap*", "-w", OS_WORD},
+	{"keytool", "-storepass", OS_WORD},
+	{"keytool", "-keypass", OS_WORD},
+	{"jarsigner", "-storepass", OS_WORD},
+	{"jarsigner", "-keypass", OS_WORD},
 };
 
 /* Option names ending so take a password in any program, as the next word
@@ -1002,22 +1026,61 @@ static char *classifier_rest(const char *s, size_t n, size_t *outlen)
 }
 
 /* The printable ASCII character an escape at s[i] (n bytes) spells, JSON's
- * \uXXXX or a shell printf's \xHH, and its length in *len; 0 when none. */
+ * \uXXXX, a shell printf's or $'...''s \xHH and \NNN (octal), or a URL's
+ * %HH, and its length in *len; 0 when none. */
 static int escaped_char(const char *s, size_t n, size_t i, size_t *len)
 {
-	size_t digits = i + 1 < n && s[i + 1] == 'u' ? 4 : i + 1 < n && s[i + 1] == 'x' ? 2 : 0;
+	static const struct {
+		char lead, kind;
+		size_t digits;
+		int base;
+	} forms[] = {{'\\', 'u', 4, 16}, {'\\', 'x', 2, 16}, {'\\', 0, 3, 8}, {'%', 0, 2, 16}};
 	int c = 0;
 
-	if (s[i] != '\\' || digits == 0 || n - i < 2 + digits)
-		return 0;
-	for (size_t k = 0; k < digits; k++) {
-		int h = base16_value((unsigned char)s[i + 2 + k]);
-		if (h < 0)
-			return 0;
-		c = c * 16 + h;
+	for (size_t f = 0; f < nitems(forms); f++) {
+		size_t at = i + 1 + (forms[f].kind != 0), k;
+		if (s[i] != forms[f].lead || (forms[f].kind && (i + 1 >= n || s[i + 1] != forms[f].kind)) ||
+		    n - at < forms[f].digits)
+			continue;
+		for (c = 0, k = 0; k < forms[f].digits; k++) {
+			int h = base16_value((unsigned char)s[at + k]);
+			if (h < 0 || h >= forms[f].base)
+				break;
+			c = c * forms[f].base + h;
+		}
+		if (k < forms[f].digits)
+			continue;
+		*len = at - i + forms[f].digits;
+		return c >= 0x20 && c < 0x7f ? c : 0;
 	}
-	*len = 2 + digits;
-	return c >= 0x20 && c < 0x7f ? c : 0;
+	return 0;
+}
+
+/* True when s holds an escape escaped_char() reads (the cheap test first:
+ * most texts have no backslash or percent sign). */
+static bool has_escape(const char *s, size_t n)
+{
+	size_t len;
+
+	if (memchr(s, '\\', n) == NULL && memchr(s, '%', n) == NULL)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if ((s[i] == '\\' || s[i] == '%') && escaped_char(s, n, i, &len) != 0)
+			return true;
+	return false;
+}
+
+/* A decoded pass's result: the text after the last match appended, or
+ * NULL (and out freed) when nothing matched. */
+static char *out_finish(struct buf *out, bool any, const char *s, size_t n, size_t copied,
+                        size_t *outlen)
+{
+	if (!any) {
+		buf_free(out);
+		return NULL;
+	}
+	buf_append(out, s + copied, n - copied);
+	return buf_take(out, outlen);
 }
 
 /*
@@ -1036,7 +1099,7 @@ static char *escaped_pass(const char *s, size_t n, char *const *values, size_t *
 	bool any = false;
 	int c;
 
-	if (memmem(s, n, "\\u", 2) == NULL && memmem(s, n, "\\x", 2) == NULL)
+	if (!has_escape(s, n))
 		return NULL;
 	d = xmalloc(n + 1);
 	map = xcalloc(n + 1, sizeof(*map));
@@ -1068,12 +1131,89 @@ static char *escaped_pass(const char *s, size_t n, char *const *values, size_t *
 	}
 	free(d);
 	free(map);
-	if (!any) {
-		buf_free(&out);
-		return NULL;
+	return out_finish(&out, any, s, n, copied, outlen);
+}
+
+/*
+ * The next token in d[pos, n) by either table: this file's shapes (tried
+ * at each offset up to the classifier's next hit) or the classifier's
+ * (searched once, then kept while it lies ahead). Returns its kind, NULL
+ * when none; *st and *en bound it.
+ */
+struct token_cache {
+	size_t at, end; /* the classifier's next hit; at == SIZE_MAX: none */
+	const char *kind;
+	bool known;
+};
+
+static const char *next_token(const char *d, size_t n, size_t pos, struct token_cache *c,
+                              size_t *st, size_t *en)
+{
+	struct span w;
+	struct match m;
+
+	if (!c->known || c->at < pos) {
+		c->kind = classify_find_token(d + pos, n - pos, &w);
+		c->at = c->kind ? pos + w.off : SIZE_MAX;
+		c->end = c->kind ? c->at + w.len : SIZE_MAX;
+		c->known = true;
 	}
-	buf_append(&out, s + copied, n - copied);
-	return buf_take(&out, outlen);
+	for (size_t i = pos; i < n && i < c->at; i++)
+		if (match_shape(d, n, i, &m)) {
+			*st = m.start;
+			*en = m.end;
+			return m.kind;
+		}
+	*st = c->at;
+	*en = c->end;
+	return c->kind;
+}
+
+/*
+ * Tokens the shell splices from pieces: gh''p_..., gh"p_"..., gh\p_...,
+ * ghp_AB''CD, a backslash-newline inside one. The text is read with quotes
+ * and backslashes dropped, and each token found there that crosses one is
+ * redacted in the original, from its first character to its last. Only
+ * token shapes: a password or credential value already goes to its closing
+ * quote. NULL when nothing matched; a text with no quote or backslash
+ * costs three memchr.
+ */
+static char *splice_pass(const char *s, size_t n, size_t *outlen)
+{
+	struct token_cache cache = {.known = false};
+	struct buf out;
+	size_t *map, dn = 0, copied = 0, pos = 0, st, en;
+	char *d;
+	const char *kind;
+	bool any = false;
+
+	if (memchr(s, '\'', n) == NULL && memchr(s, '"', n) == NULL && memchr(s, '\\', n) == NULL)
+		return NULL;
+	d = xmalloc(n + 1);
+	map = xmalloc((n + 1) * sizeof(*map));
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '\\' && i + 1 < n && s[i + 1] == '\n')
+			i++; /* a line continuation: both go */
+		else if (s[i] != '\'' && s[i] != '"' && s[i] != '\\') {
+			map[dn] = i;
+			d[dn++] = s[i];
+		}
+	}
+	d[dn] = '\0';
+	buf_init(&out, 0);
+	while (pos < dn && (kind = next_token(d, dn, pos, &cache, &st, &en)) != NULL) {
+		/* spliced: the original span is longer than the token */
+		if (map[en - 1] - map[st] != en - 1 - st && map[st] >= copied) {
+			buf_append(&out, s + copied, map[st] - copied);
+			buf_printf(&out, "[REDACTED:%s]", kind);
+			copied = map[en - 1] + 1;
+			any = true;
+		}
+		pos = en;
+	}
+	free(d);
+	free(map);
+	return out_finish(&out, any, s, n, copied, outlen);
 }
 
 char *redact_text(const char *s, size_t n, char *const *values, size_t *outlen)
@@ -1095,6 +1235,14 @@ char *redact_text(const char *s, size_t n, char *const *values, size_t *outlen)
 		}
 		if (memchr(cur ? cur : s, '\0', len) == NULL &&
 		    (next = classifier_pass(cur ? cur : s, len, &len)) != NULL) {
+			free(cur);
+			cur = next;
+			changed = true;
+		}
+		/* in the rounds: a marker can make the word boundary a spliced
+		 * token needs ("...C'sk-..." after the secret before it goes) */
+		if (memchr(cur ? cur : s, '\0', len) == NULL &&
+		    (next = splice_pass(cur ? cur : s, len, &len)) != NULL) {
 			free(cur);
 			cur = next;
 			changed = true;

@@ -5,7 +5,9 @@
 # wrote a fresh schema into the evidence; the gate started a new chain in
 # it); a dropped events table made verify exit 125 as for a disk error; an
 # emptied log with its head anchor reset verified; a FIFO at the path hung
-# verify; a dangling symlink into the workdir put the log inside it.
+# verify; a dangling symlink into the workdir put the log inside it; tokens
+# the shell splices from pieces, spelled in octal or %HH, of more shapes
+# (Vault, age, ...) and passwords of more options (zip -P) were stored.
 . tests/e2e/lib.sh
 need sqlite3
 d=$(mktemp -d /tmp/airlock-audit-review4.XXXXXX)
@@ -68,5 +70,24 @@ ln -s "$d/wd/in.db" "$d/state/audit.db"
 check "a dangling link into the workdir: no log made there" test ! -e "$d/wd/in.db"
 expect_eq "a dangling link into the workdir: nothing ran" \
 	"$(grep -c '"decision":"auto"' "$d/l.out")" 0
+
+# ---- redaction: spliced, escaped and other shapes never reach the file ----
+# (fake tokens; each command only echoes)
+tail=aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789
+printf '%s\n' \
+	"{\"id\":\"s1\",\"tool\":\"shell\",\"input\":{\"command\":\"echo gh''p_$tail\"}}" \
+	"{\"id\":\"s2\",\"tool\":\"shell\",\"input\":{\"command\":\"echo \\\"gh\\\"p_$tail\"}}" \
+	"{\"id\":\"s3\",\"tool\":\"shell\",\"input\":{\"command\":\"echo \$'\\\\147hp_$tail'\"}}" \
+	"{\"id\":\"s4\",\"tool\":\"shell\",\"input\":{\"command\":\"echo hvs.CAESIJ$tail\"}}" \
+	"{\"id\":\"s5\",\"tool\":\"shell\",\"input\":{\"command\":\"zip -P Hunter2Hunter$tail out.zip f\"}}" \
+	>"$d/split.in"
+gate "$d/split.db" <"$d/split.in"
+expect_eq "split tokens: five calls recorded" \
+	"$(sqlite3 "$d/split.db" "SELECT count(*) FROM events WHERE kind = 'received'")" 5
+expect_eq "split, escaped and new shapes: no token tail in any event" \
+	"$(sqlite3 "$d/split.db" "SELECT count(*) FROM events WHERE body LIKE '%$tail%'")" 0
+expect_eq "... nor in the call index" \
+	"$(sqlite3 "$d/split.db" "SELECT count(*) FROM call_index WHERE summary LIKE '%$tail%'")" 0
+check "... and the log verifies" "$A" audit verify --index --db "$d/split.db"
 
 finish
