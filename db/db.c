@@ -257,6 +257,7 @@ char *db_default_path(void)
 
 struct header {
 	int app, version, objects;
+	bool head; /* the chain_head table, which schema 2 added */
 };
 
 static int read_header(struct db *db, struct header *h, char **errstr)
@@ -267,7 +268,8 @@ static int read_header(struct db *db, struct header *h, char **errstr)
 	if (sqlite3_prepare_v2(db->sql,
 	                       "SELECT (SELECT application_id FROM pragma_application_id),"
 	                       " (SELECT user_version FROM pragma_user_version),"
-	                       " (SELECT count(*) FROM sqlite_schema)",
+	                       " (SELECT count(*) FROM sqlite_schema),"
+	                       " (SELECT count(*) FROM sqlite_schema WHERE name = 'chain_head')",
 	                       -1, &st, NULL) != SQLITE_OK ||
 	    sqlite3_step(st) != SQLITE_ROW) {
 		db_fail(db, errstr, "cannot read the header");
@@ -276,6 +278,7 @@ static int read_header(struct db *db, struct header *h, char **errstr)
 	h->app = sqlite3_column_int(st, 0);
 	h->version = sqlite3_column_int(st, 1);
 	h->objects = sqlite3_column_int(st, 2);
+	h->head = sqlite3_column_int(st, 3) > 0;
 	rc = 0;
 out:
 	sqlite3_finalize(st);
@@ -285,10 +288,13 @@ out:
 /*
  * Returns 0 when h is ours and current, 1 when it needs creating (only when
  * create) or migrating, -1 when foreign, newer or (without create) empty,
- * DB_OPEN_WIPED when marked as ours with no tables: the mark and the schema
- * are written in one transaction, so their tables were removed. Reading an
- * empty file as a new log made `audit verify` say "ok: 0 events" for a log
- * whose tables were dropped, and wrote a fresh schema into the evidence.
+ * DB_OPEN_BROKEN when its header was edited: marked as ours with no tables
+ * (the mark and the schema are written in one transaction, so the tables
+ * were removed), or an older version with schema 2's chain_head (the
+ * version was lowered). Reading an empty file as a new log made `audit
+ * verify` say "ok: 0 events" for a log whose tables were dropped, and wrote
+ * a fresh schema into the evidence; a lowered version failed a migration
+ * with "duplicate column name: fmt".
  */
 static int header_check(struct db *db, const struct header *h, bool create, char **errstr)
 {
@@ -297,7 +303,7 @@ static int header_check(struct db *db, const struct header *h, bool create, char
 		                    " they were removed, and every event with them (keep the file"
 		                    " as evidence; a head kept elsewhere says what was there)",
 		                    db->path);
-		return DB_OPEN_WIPED;
+		return DB_OPEN_BROKEN;
 	}
 	if (h->app == 0 && h->objects == 0) {
 		if (create)
@@ -310,6 +316,12 @@ static int header_check(struct db *db, const struct header *h, bool create, char
 		*errstr = xasprintf("%s is not an airlock audit log (another SQLite database;"
 		                    " choose another file with --db)", db->path);
 		return -1;
+	}
+	if (h->version < DB_SCHEMA_VERSION && h->head) {
+		*errstr = xasprintf("audit log %s says schema %d but holds schema %d's tables: its"
+		                    " version was edited (PRAGMA user_version); keep the file as"
+		                    " evidence", db->path, h->version, DB_SCHEMA_VERSION);
+		return DB_OPEN_BROKEN;
 	}
 	if (h->version > DB_SCHEMA_VERSION) {
 		*errstr = xasprintf("audit log %s has schema %d, newer than this airlock's %d"

@@ -779,7 +779,7 @@ static void audit_usage(FILE *f)
 
 /* No audit command creates a log (a mistyped --db is an error, not a new
  * file, and an emptied one is not made new); a log this user may read but
- * not write is opened read-only. Returns 0, -1 or DB_OPEN_WIPED. */
+ * not write is opened read-only. Returns 0, -1 or DB_OPEN_BROKEN. */
 static int open_log(const char *path, bool writes, struct db **db, char **err)
 {
 	struct stat sb;
@@ -791,7 +791,7 @@ static int open_log(const char *path, bool writes, struct db **db, char **err)
 		                 path, strerror(errno));
 		return -1;
 	}
-	if ((rc = db_open_existing(path, db, err)) == 0 || writes || rc == DB_OPEN_WIPED)
+	if ((rc = db_open_existing(path, db, err)) == 0 || writes || rc == DB_OPEN_BROKEN)
 		return rc;
 	if (db_open_readonly(path, db, &err2) == 0) {
 		free(*err);
@@ -839,13 +839,13 @@ int cmd_audit(int argc, char **argv)
 		o.db_path = path;
 	if ((rc = open_log(o.db_path, sub->writes, &db, &err)) < 0) {
 		/* a wiped log is a broken chain to verify, not an unreadable file */
-		if (rc == DB_OPEN_WIPED && sub->run == audit_verify)
+		if (rc == DB_OPEN_BROKEN && sub->run == audit_verify)
 			printf("BROKEN: %s: %s\n", o.db_path, err);
 		else
 			fprintf(stderr, "airlock audit: %s\n", err);
 		free(err);
 		free(path);
-		return rc == DB_OPEN_WIPED && sub->run == audit_verify ? EXIT_FAILURE_ : EXIT_INTERNAL;
+		return rc == DB_OPEN_BROKEN && sub->run == audit_verify ? EXIT_FAILURE_ : EXIT_INTERNAL;
 	}
 	rc = sub->run(db, &o, argc, argv);
 	db_close(db);

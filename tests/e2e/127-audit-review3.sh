@@ -3,7 +3,8 @@
 # each failing before its fix: a log whose tables were dropped and version
 # reset was read as a new empty log (`audit verify` said "ok: 0 events" and
 # wrote a fresh schema into the evidence; the gate started a new chain in
-# it); a dropped events table made verify exit 125 as for a disk error; an
+# it); a dropped events table or a lowered user_version made verify exit
+# 125 as for a disk error; an
 # emptied log with its head anchor reset verified; a FIFO at the path hung
 # verify; a dangling symlink into the workdir put the log inside it; tokens
 # the shell splices from pieces, spelled in octal or %HH, of more shapes
@@ -48,6 +49,13 @@ sqlite3 "$d/z.db" "DROP TRIGGER events_no_delete; DELETE FROM events;
 "$A" audit verify --db "$d/z.db" >"$d/z.out" 2>&1
 expect_eq "every event removed, head reset: verify fails" "$?" 1
 check "every event removed: says so" grep -q "holds no events" "$d/z.out"
+
+# a lowered schema version: a migration failed on a column already there
+cp "$d/base.db" "$d/v.db"
+sqlite3 "$d/v.db" "PRAGMA user_version = 1"
+"$A" audit verify --db "$d/v.db" >"$d/v.out" 2>&1
+expect_eq "version lowered: verify says broken" "$?" 1
+check "version lowered: says so" grep -q "version was edited" "$d/v.out"
 
 # an empty file is no log to a reader, and a reader does not make it one
 : >"$d/empty.db"

@@ -1059,14 +1059,28 @@ static void test_foreign_files(void **state)
 	raw_sql(path, "DROP VIEW calls; DROP TABLE events; DROP TABLE chain_head;"
 	              " DROP TABLE anchors; DROP TABLE sessions; DROP TABLE call_index;"
 	              " DROP TABLE call_rules; PRAGMA user_version = 0;");
-	assert_int_equal(db_open(path, &db, &err), DB_OPEN_WIPED);
+	assert_int_equal(db_open(path, &db, &err), DB_OPEN_BROKEN);
 	assert_non_null(strstr(err, "holds no tables"));
 	free(err);
-	assert_int_equal(db_open_existing(path, &db, &err), DB_OPEN_WIPED);
+	assert_int_equal(db_open_existing(path, &db, &err), DB_OPEN_BROKEN);
 	free(err);
-	assert_int_equal(db_open_readonly(path, &db, &err), DB_OPEN_WIPED);
+	assert_int_equal(db_open_readonly(path, &db, &err), DB_OPEN_BROKEN);
 	free(err);
 	free(path);
+
+	/* a lowered version with schema 2's tables failed a migration */
+	for (int v = 0; v < 2; v++) {
+		char *sql = xasprintf("PRAGMA user_version = %d;", v);
+		path = tmp_path();
+		db = open_ok(path);
+		db_close(db);
+		raw_sql(path, sql);
+		assert_int_equal(db_open(path, &db, &err), DB_OPEN_BROKEN);
+		assert_non_null(strstr(err, "version was edited"));
+		free(err);
+		free(sql);
+		free(path);
+	}
 
 	/* a FIFO hung every reader; a dangling symlink was followed to create */
 	path = tmp_path();
