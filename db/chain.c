@@ -536,7 +536,8 @@ static int check_structure(struct db *db, const char *const *tables, size_t n, c
  * dropped (or renamed away) is a broken log, not an unreadable one, and
  * verify exited 125 as for a disk error. Returns 0, 1 (*errstr) or -1.
  */
-static int check_tables(struct db *db, const char *const *tables, size_t n, char **errstr)
+static int check_tables(struct db *db, const char *const *tables, size_t n, const char *lost,
+                        char **errstr)
 {
 	sqlite3_stmt *st = NULL;
 	int rc = 0;
@@ -552,8 +553,7 @@ static int check_tables(struct db *db, const char *const *tables, size_t n, char
 			break;
 		case SQLITE_DONE:
 			*errstr = xasprintf("the table %s is missing: it was dropped or renamed, and"
-			                    " the events with it (keep the file as evidence)",
-			                    tables[i]);
+			                    " %s with it", tables[i], lost);
 			rc = 1;
 			break;
 		default:
@@ -575,7 +575,8 @@ int db_verify_report(struct db *db, struct db_verify_report *r, char **errstr)
 	/* One read transaction: a consistent snapshot while others append. */
 	if (sqlite3_exec(db->sql, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
 		return db_fail(db, errstr, "cannot begin a read transaction");
-	if ((rc = check_tables(db, chain_tables, nitems(chain_tables), errstr)) != 0 ||
+	if ((rc = check_tables(db, chain_tables, nitems(chain_tables),
+	                       "the events (keep the file as evidence)", errstr)) != 0 ||
 	    (rc = check_structure(db, chain_tables, nitems(chain_tables), errstr)) != 0)
 		goto out;
 	rc = -1;
@@ -893,7 +894,9 @@ int db_verify_index(struct db *db, int64_t *bad_call, char **errstr)
 
 	*bad_call = 0;
 	/* the lists read the index through its own indexes: they must agree */
-	if ((rc = check_structure(db, index_tables, nitems(index_tables), errstr)) != 0)
+	if ((rc = check_tables(db, index_tables, nitems(index_tables),
+	                       "the call index (what lists and the browser show)", errstr)) != 0 ||
+	    (rc = check_structure(db, index_tables, nitems(index_tables), errstr)) != 0)
 		goto out;
 	rc = -1;
 	if (exec_sql(db, "DROP TABLE IF EXISTS temp.chk_call_index;"

@@ -50,6 +50,13 @@ sqlite3 "$d/z.db" "DROP TRIGGER events_no_delete; DELETE FROM events;
 expect_eq "every event removed, head reset: verify fails" "$?" 1
 check "every event removed: says so" grep -q "holds no events" "$d/z.out"
 
+# a derived table dropped: the call index is broken, not the file unreadable
+cp "$d/base.db" "$d/r.db"
+sqlite3 "$d/r.db" "DROP TABLE call_rules"
+"$A" audit verify --index --db "$d/r.db" >"$d/r.out" 2>&1
+expect_eq "call_rules dropped: verify --index says broken" "$?" 1
+check "call_rules dropped: names it" grep -q "table call_rules is missing" "$d/r.out"
+
 # a lowered schema version: a migration failed on a column already there
 cp "$d/base.db" "$d/v.db"
 sqlite3 "$d/v.db" "PRAGMA user_version = 1"
