@@ -3,12 +3,12 @@
 # each failing before its fix: a log whose tables were dropped and version
 # reset was read as a new empty log (`audit verify` said "ok: 0 events" and
 # wrote a fresh schema into the evidence; the gate started a new chain in
-# it); a dropped events table or a lowered user_version made verify exit
-# 125 as for a disk error; an
-# emptied log with its head anchor reset verified; a FIFO at the path hung
-# verify; a dangling symlink into the workdir put the log inside it; tokens
-# the shell splices from pieces, spelled in octal or %HH, of more shapes
-# (Vault, age, ...) and passwords of more options (zip -P) were stored.
+# it); a dropped events table, a dropped call_rules (`verify --index`) or a
+# lowered user_version made verify exit 125 as for a disk error; an emptied
+# log with its head anchor reset verified; a FIFO at the path hung verify;
+# a dangling symlink into the workdir put the log inside it; tokens the
+# shell splices from pieces, spelled in octal or %HH, of more shapes (Vault,
+# age, ...) and passwords of more options (zip -P) were stored.
 . tests/e2e/lib.sh
 need sqlite3
 d=$(mktemp -d /tmp/airlock-audit-review4.XXXXXX)
