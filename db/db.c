@@ -301,7 +301,8 @@ static int header_check(struct db *db, const struct header *h, bool create, char
 	if (h->objects == 0 && h->app == DB_APP_ID) {
 		*errstr = xasprintf("audit log %s is marked as an airlock log but holds no tables:"
 		                    " they were removed, and every event with them (keep the file"
-		                    " as evidence; a head kept elsewhere says what was there)",
+		                    " as evidence, start a new log with --db; a head kept elsewhere says"
+		                    " what was there)",
 		                    db->path);
 		return DB_OPEN_BROKEN;
 	}
@@ -485,12 +486,17 @@ static int db_wal(struct db *db, char **errstr)
 }
 
 /*
- * The log must be a regular file (or not there yet). A FIFO at
- * the path hung `audit verify` for ever (SQLite's read waits for a writer),
- * and a symlink to a file not there yet was followed to create it: the gate's
+ * The log must be a regular file (or not there yet). A FIFO at the path
+ * hung `audit verify` for ever (SQLite's read waits for a writer), and a
+ * symlink to a file not there yet was followed to create it: the gate's
  * workdir check resolved the link's directory, not its target, so a link
  * to the workdir put the log where the agent's commands may edit it.
  */
+static const struct {
+	mode_t type;
+	const char *name;
+} file_kinds[] = {{S_IFIFO, "a FIFO"}, {S_IFDIR, "a directory"}, {S_IFSOCK, "a socket"}};
+
 static int path_check(const char *path, char **errstr)
 {
 	struct stat l, st;
@@ -504,11 +510,12 @@ static int path_check(const char *path, char **errstr)
 		return -1;
 	}
 	if (!S_ISREG(st.st_mode)) {
+		const char *kind = "a device";
+		for (size_t i = 0; i < nitems(file_kinds); i++)
+			if ((st.st_mode & S_IFMT) == file_kinds[i].type)
+				kind = file_kinds[i].name;
 		*errstr = xasprintf("audit log %s is not a regular file (%s): choose another file"
-		                    " with --db", path,
-		                    S_ISFIFO(st.st_mode) ? "a FIFO"
-		                    : S_ISDIR(st.st_mode) ? "a directory"
-		                    : S_ISSOCK(st.st_mode) ? "a socket" : "a device");
+		                    " with --db", path, kind);
 		return -1;
 	}
 	return 0;
