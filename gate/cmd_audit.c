@@ -707,6 +707,11 @@ static int audit_verify(struct db *db, struct audit_opts *o, int argc, char **ar
 	if (r.pruned_through)
 		printf(", pruned through event %lld", (long long)r.pruned_through);
 	printf(", %lld open session%s\n", r.open_sessions, r.open_sessions == 1 ? "" : "s");
+	/* what the file alone cannot tell apart: say so rather than let "ok" */
+	if (r.open_sessions)
+		printf("note: a session that never ended is a gate still running, a crash or"
+		       " kill -9, or the log's tail cut with its head anchor moved: only a head"
+		       " kept from before (--pin) tells\n");
 	if (o->pin)
 		printf("pin %s holds\n", o->pin);
 	printf("head %lld:%s (keep it elsewhere; --pin checks it later)\n", (long long)r.last_id,

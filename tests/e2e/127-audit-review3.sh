@@ -57,6 +57,15 @@ sqlite3 "$d/r.db" "DROP TABLE call_rules"
 expect_eq "call_rules dropped: verify --index says broken" "$?" 1
 check "call_rules dropped: names it" grep -q "table call_rules is missing" "$d/r.out"
 
+# the tail cut inside a session with the anchor moved: ok, but not silently
+cp "$d/base.db" "$d/c.db"
+sqlite3 "$d/c.db" "DROP TRIGGER events_no_delete;
+	DELETE FROM events WHERE id >= (SELECT max(id) - 1 FROM events);
+	UPDATE chain_head SET (id, hash) = (SELECT id, hash FROM events ORDER BY id DESC LIMIT 1)"
+"$A" audit verify --db "$d/c.db" >"$d/c.out" 2>&1
+expect_eq "tail cut, anchor moved: verify cannot tell (ok)" "$?" 0
+check "tail cut, anchor moved: the open session is explained" grep -q "only a head kept" "$d/c.out"
+
 # a lowered schema version: a migration failed on a column already there
 cp "$d/base.db" "$d/v.db"
 sqlite3 "$d/v.db" "PRAGMA user_version = 1"
