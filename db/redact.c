@@ -1135,63 +1135,61 @@ static char *escaped_pass(const char *s, size_t n, char *const *values, size_t *
 }
 
 /*
- * The next token in d[pos, n) by either table: this file's shapes (tried
- * at each offset up to the classifier's next hit) or the classifier's
- * (searched once, then kept while it lies ahead). Returns its kind, NULL
- * when none; *st and *en bound it.
+ * What a spliced text holds at d[i]: the classifier's next token (searched
+ * once, then kept while it lies ahead: *c), a value the policy granted, or
+ * any of this file's matchers. False when nothing starts there.
  */
 struct token_cache {
-	size_t at, end; /* the classifier's next hit; at == SIZE_MAX: none */
+	size_t at, end; /* the classifier's next token; at == SIZE_MAX: none */
 	const char *kind;
 	bool known;
 };
 
-static const char *next_token(const char *d, size_t n, size_t pos, struct token_cache *c,
-                              size_t *st, size_t *en)
+static bool splice_match(const char *d, size_t n, size_t i, char *const *values,
+                         struct token_cache *c, struct match *m)
 {
 	struct span w;
-	struct match m;
 
-	if (!c->known || c->at < pos) {
-		c->kind = classify_find_token(d + pos, n - pos, &w);
-		c->at = c->kind ? pos + w.off : SIZE_MAX;
+	if (!c->known || c->at < i) {
+		c->kind = classify_find_token(d + i, n - i, &w);
+		c->at = c->kind ? i + w.off : SIZE_MAX;
 		c->end = c->kind ? c->at + w.len : SIZE_MAX;
 		c->known = true;
 	}
-	for (size_t i = pos; i < n && i < c->at; i++)
-		if (match_shape(d, n, i, &m)) {
-			*st = m.start;
-			*en = m.end;
-			return m.kind;
-		}
-	*st = c->at;
-	*en = c->end;
-	return c->kind;
+	if (c->at == i) {
+		*m = (struct match){c->at, c->end, c->kind};
+		return true;
+	}
+	return match_value(d, n, i, values, m) || match_at(d, n, i, ~0u, m);
 }
 
 /*
- * Tokens the shell splices from pieces: gh''p_..., gh"p_"..., gh\p_...,
- * ghp_AB''CD, a backslash-newline inside one. The text is read with quotes
- * and backslashes dropped, and each token found there that crosses one is
- * redacted in the original, from its first character to its last. Only
- * token shapes: a password or credential value already goes to its closing
- * quote. NULL when nothing matched; a text with no quote or backslash
+ * Secrets the shell splices from pieces: gh''p_..., gh"p_"..., gh\p_...,
+ * a backslash-newline inside one, and a password or credential whose value
+ * goes on past a quote (PGPASSWORD=pa'$$'word, hun''ter2, Bearer "ab"cd):
+ * the plain passes cut such a value at its first quote and stored the
+ * rest. The text is read with quotes and backslashes dropped (line
+ * continuations whole), and each match there that crosses a dropped byte is
+ * redacted in the original, from its first character to its last; a match
+ * that crosses none is the plain passes' business. Runs before them in each
+ * round (after them, the first piece was a marker already and the rest no
+ * value). NULL when nothing matched; a text with no quote or backslash
  * costs three memchr.
  */
-static char *splice_pass(const char *s, size_t n, size_t *outlen)
+static char *splice_pass(const char *s, size_t n, char *const *values, size_t *outlen)
 {
 	struct token_cache cache = {.known = false};
 	struct buf out;
-	size_t *map, dn = 0, copied = 0, pos = 0, st, en;
+	struct match m;
+	size_t *map, dn = 0, copied = 0, i;
 	char *d;
-	const char *kind;
 	bool any = false;
 
 	if (memchr(s, '\'', n) == NULL && memchr(s, '"', n) == NULL && memchr(s, '\\', n) == NULL)
 		return NULL;
 	d = xmalloc(n + 1);
 	map = xmalloc((n + 1) * sizeof(*map));
-	for (size_t i = 0; i < n; i++) {
+	for (i = 0; i < n; i++) {
 		if (s[i] == '\\' && i + 1 < n && s[i + 1] == '\n')
 			i++; /* a line continuation: both go */
 		else if (s[i] != '\'' && s[i] != '"' && s[i] != '\\') {
@@ -1201,15 +1199,19 @@ static char *splice_pass(const char *s, size_t n, size_t *outlen)
 	}
 	d[dn] = '\0';
 	buf_init(&out, 0);
-	while (pos < dn && (kind = next_token(d, dn, pos, &cache, &st, &en)) != NULL) {
-		/* spliced: the original span is longer than the token */
-		if (map[en - 1] - map[st] != en - 1 - st && map[st] >= copied) {
-			buf_append(&out, s + copied, map[st] - copied);
-			buf_printf(&out, "[REDACTED:%s]", kind);
-			copied = map[en - 1] + 1;
-			any = true;
+	pthread_once(&starts_once, starts_init);
+	for (i = 0; i < dn;) {
+		/* spliced: the original span is longer than the match */
+		if (!splice_match(d, dn, i, values, &cache, &m) || m.end <= m.start ||
+		    map[m.end - 1] - map[m.start] == m.end - 1 - m.start || map[m.start] < copied) {
+			i++;
+			continue;
 		}
-		pos = en;
+		buf_append(&out, s + copied, map[m.start] - copied);
+		buf_printf(&out, "[REDACTED:%s]", m.kind);
+		copied = map[m.end - 1] + 1;
+		any = true;
+		i = m.end;
 	}
 	free(d);
 	free(map);
@@ -1226,23 +1228,22 @@ char *redact_text(const char *s, size_t n, char *const *values, size_t *outlen)
 	bool changed = true;
 
 	for (int round = 0; round < 4 && changed; round++) {
-		const char *in = cur ? cur : s;
 		changed = false;
-		if ((next = redact_pass(in, len, values, &len)) != NULL) {
+		/* first: a value the plain pass cuts at its first quote would
+		 * then be a marker and a rest no matcher takes for a value */
+		if (memchr(cur ? cur : s, '\0', len) == NULL &&
+		    (next = splice_pass(cur ? cur : s, len, values, &len)) != NULL) {
+			free(cur);
+			cur = next;
+			changed = true;
+		}
+		if ((next = redact_pass(cur ? cur : s, len, values, &len)) != NULL) {
 			free(cur);
 			cur = next;
 			changed = true;
 		}
 		if (memchr(cur ? cur : s, '\0', len) == NULL &&
 		    (next = classifier_pass(cur ? cur : s, len, &len)) != NULL) {
-			free(cur);
-			cur = next;
-			changed = true;
-		}
-		/* in the rounds: a marker can make the word boundary a spliced
-		 * token needs ("...C'sk-..." after the secret before it goes) */
-		if (memchr(cur ? cur : s, '\0', len) == NULL &&
-		    (next = splice_pass(cur ? cur : s, len, &len)) != NULL) {
 			free(cur);
 			cur = next;
 			changed = true;

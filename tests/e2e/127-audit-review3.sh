@@ -7,8 +7,9 @@
 # lowered user_version made verify exit 125 as for a disk error; an emptied
 # log with its head anchor reset verified; a FIFO at the path hung verify;
 # a dangling symlink into the workdir put the log inside it; tokens the
-# shell splices from pieces, spelled in octal or %HH, of more shapes (Vault,
-# age, ...) and passwords of more options (zip -P) were stored.
+# shell splices from pieces (and a password's rest past a quote), spelled
+# in octal or %HH, of more shapes (Vault, age, ...) and passwords of more
+# options (zip -P) were stored.
 . tests/e2e/lib.sh
 need sqlite3
 d=$(mktemp -d /tmp/airlock-audit-review4.XXXXXX)
@@ -104,10 +105,11 @@ printf '%s\n' \
 	"{\"id\":\"s3\",\"tool\":\"shell\",\"input\":{\"command\":\"echo \$'\\\\147hp_$tail'\"}}" \
 	"{\"id\":\"s4\",\"tool\":\"shell\",\"input\":{\"command\":\"echo hvs.CAESIJ$tail\"}}" \
 	"{\"id\":\"s5\",\"tool\":\"shell\",\"input\":{\"command\":\"zip -P Hunter2Hunter$tail out.zip f\"}}" \
+	"{\"id\":\"s6\",\"tool\":\"shell\",\"input\":{\"command\":\"PGPASSWORD=Hun''ter2$tail true\"}}" \
 	>"$d/split.in"
 gate "$d/split.db" <"$d/split.in"
-expect_eq "split tokens: five calls recorded" \
-	"$(sqlite3 "$d/split.db" "SELECT count(*) FROM events WHERE kind = 'received'")" 5
+expect_eq "split tokens: six calls recorded" \
+	"$(sqlite3 "$d/split.db" "SELECT count(*) FROM events WHERE kind = 'received'")" 6
 expect_eq "split, escaped and new shapes: no token tail in any event" \
 	"$(sqlite3 "$d/split.db" "SELECT count(*) FROM events WHERE body LIKE '%$tail%'")" 0
 expect_eq "... nor in the call index" \
