@@ -1026,7 +1026,7 @@ static char *classifier_rest(const char *s, size_t n, size_t *outlen)
 }
 
 /* The printable ASCII character an escape at s[i] (n bytes) spells, JSON's
- * \uXXXX, a shell printf's or $'...''s \xHH and \NNN (octal), or a URL's
+ * \uXXXX, \xHH and \NNN (octal) of a shell's printf or $'...' string, or a URL's
  * %HH, and its length in *len; 0 when none. */
 static int escaped_char(const char *s, size_t n, size_t i, size_t *len)
 {
@@ -1085,10 +1085,11 @@ static char *out_finish(struct buf *out, bool any, const char *s, size_t n, size
 
 /*
  * Secrets spelled with escapes: "\u0041KIA..." in a JSON file's text,
- * printf '\x67hp_...' in a command. The text is read with those escapes
- * decoded and every match that covers one is redacted in the original (a
- * match with none is the plain passes' business). NULL when nothing
- * matched; a text with no backslash-u or -x costs one memchr.
+ * printf '\x67hp_...' or $'\147hp_...' in a command, ?t=ghp%5F... in a
+ * URL. The text is read with those escapes decoded and every match that
+ * covers one is redacted in the original (a match with none is the plain
+ * passes' business). NULL when nothing matched; a text with no backslash
+ * or percent sign costs two memchr.
  */
 static char *escaped_pass(const char *s, size_t n, char *const *values, size_t *outlen)
 {
