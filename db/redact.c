@@ -467,9 +467,10 @@ static bool match_password(const char *s, size_t n, size_t i, struct match *m)
  * -pSECRET is a password to mysql and "make parents" to mkdir, so the
  * program must be in the command. OS_ATTACHED: -pSECRET; OS_WORD: -p
  * SECRET; OS_EQUALS: --user=SECRET; OS_COLON: only what follows the
- * value's first ':' (curl -u user:SECRET, openssl -passin pass:SECRET).
+ * value's first ':' (curl -u user:SECRET, openssl -passin pass:SECRET);
+ * OS_PERCENT: its first '%' (Samba's -U user%SECRET).
  */
-enum { OS_ATTACHED = 1, OS_WORD = 2, OS_EQUALS = 4, OS_COLON = 8 };
+enum { OS_ATTACHED = 1, OS_WORD = 2, OS_EQUALS = 4, OS_COLON = 8, OS_PERCENT = 16 };
 static const struct opt_secret {
 	const char *prog; /* a program's name; "mysql*": any name it starts */
 	const char *opt;
@@ -500,6 +501,10 @@ static const struct opt_secret {
 	{"keytool", "-keypass", OS_WORD},
 	{"jarsigner", "-storepass", OS_WORD},
 	{"jarsigner", "-keypass", OS_WORD},
+	{"smbclient", "-U", OS_ATTACHED | OS_WORD | OS_PERCENT},
+	{"smbclient", "--user", OS_WORD | OS_EQUALS | OS_PERCENT},
+	{"rpcclient", "-U", OS_ATTACHED | OS_WORD | OS_PERCENT},
+	{"net", "-U", OS_ATTACHED | OS_WORD | OS_PERCENT},
 };
 
 /* Option names ending so take a password in any program, as the next word
@@ -580,15 +585,15 @@ enum optval {
 /*
  * What the option word w does with a password: its name is the first
  * `name` bytes (letters, digits, '-', '_'); more: the word goes on after
- * it (a quote, '=' and a value). *colon: only what follows the value's
- * first ':' is the password.
+ * it (a quote, '=' and a value). *sep: when not 0, only what follows
+ * the value's first such byte (':' or '%') is the password.
  */
 static enum optval option_value(const char *w, size_t name, bool more, const struct runs *r,
-                                size_t *at, bool *colon)
+                                size_t *at, char *sep)
 {
 	size_t d = strspn(w, "-");
 
-	*colon = false;
+	*sep = 0;
 	for (size_t k = 0; k < nitems(password_opts) && d < name; k++) {
 		size_t len = strlen(password_opts[k]);
 		if (name - d < len || strncasecmp(w + name - len, password_opts[k], len) != 0 ||
@@ -616,7 +621,7 @@ static enum optval option_value(const char *w, size_t name, bool more, const str
 		else if (name == ol && !more && (o->how & OS_WORD))
 			v = OV_NEXT;
 		if (v != OV_NONE && r->fn(r, o->prog)) {
-			*colon = (o->how & OS_COLON) != 0;
+			*sep = o->how & OS_COLON ? ':' : o->how & OS_PERCENT ? '%' : 0;
 			return v;
 		}
 	}
@@ -633,14 +638,14 @@ static size_t option_name(const char *w, size_t n)
 	return o;
 }
 
-/* The password in s[*v, *e) when colon says it follows the first ':'. */
-static bool after_colon(const char *s, size_t *v, size_t e, bool colon)
+/* The password in s[*v, *e) when sep says it follows the first sep. */
+static bool after_sep(const char *s, size_t *v, size_t e, char sep)
 {
 	const char *c;
 
-	if (!colon)
+	if (!sep)
 		return true;
-	if ((c = memchr(s + *v, ':', e - *v)) == NULL)
+	if ((c = memchr(s + *v, sep, e - *v)) == NULL)
 		return false;
 	*v = (size_t)(c - s) + 1;
 	return true;
@@ -655,7 +660,7 @@ static bool match_option_password(const char *s, size_t n, size_t i, struct matc
 {
 	struct runs r = {text_runs, s, i, NULL};
 	size_t o, v = 0, e = 0, at = 0;
-	bool colon;
+	char sep;
 
 	if (s[i] != '-' || (i > 0 && !isspace((unsigned char)s[i - 1]) && s[i - 1] != '\'' &&
 	                    s[i - 1] != '"'))
@@ -663,7 +668,7 @@ static bool match_option_password(const char *s, size_t n, size_t i, struct matc
 	o = i + option_name(s + i, n - i);
 	switch (o - i < 2 ? OV_NONE
 	                  : option_value(s + i, o - i, o < n && !isspace((unsigned char)s[o]), &r,
-	                                 &at, &colon)) {
+	                                 &at, &sep)) {
 	case OV_NONE:
 		return false;
 	case OV_HERE:
@@ -677,7 +682,7 @@ static bool match_option_password(const char *s, size_t n, size_t i, struct matc
 		value_at(s, n, v, &v, &e);
 		break;
 	}
-	if (!after_colon(s, &v, e, colon) || !secret_value(s, v, e) ||
+	if (!after_sep(s, &v, e, sep) || !secret_value(s, v, e) ||
 	    (credential_option(s + i, o - i) && !credential_value(s, v, e)))
 		return false;
 	*m = (struct match){v, e, "password"};
@@ -1330,20 +1335,21 @@ static long argv_password(json_t *argv, size_t k)
 	const char *prev = k > 0 ? json_string_value(json_array_get(argv, k - 1)) : NULL;
 	size_t n = json_string_length(w), v = 0, at = 0, o;
 	struct runs r = {argv_runs, NULL, k, argv};
-	bool colon = false, hit = false;
+	bool hit = false;
+	char sep = 0;
 	const char *opt = s;
 
 	if (s[0] == '-' && (o = option_name(s, n)) >= 2)
-		hit = option_value(s, o, o < n, &r, &at, &colon) == OV_HERE;
+		hit = option_value(s, o, o < n, &r, &at, &sep) == OV_HERE;
 	if (hit) {
 		v = at;
 	} else if (prev && prev[0] == '-' && s[0] != '-' &&
 	           (o = option_name(prev, strlen(prev))) >= 2) {
 		r.i = k - 1;
 		opt = prev;
-		hit = option_value(prev, o, prev[o] != '\0', &r, &at, &colon) == OV_NEXT;
+		hit = option_value(prev, o, prev[o] != '\0', &r, &at, &sep) == OV_NEXT;
 	}
-	if (!hit || !after_colon(s, &v, n, colon) || !secret_value(s, v, n) ||
+	if (!hit || !after_sep(s, &v, n, sep) || !secret_value(s, v, n) ||
 	    (credential_option(opt, o) && !credential_value(s, v, n)))
 		return -1;
 	return (long)v;
