@@ -531,6 +531,39 @@ static int check_structure(struct db *db, const char *const *tables, size_t n, c
 	return rc;
 }
 
+/*
+ * The chain's tables must be there, as tables: a log whose events table was
+ * dropped (or renamed away) is a broken log, not an unreadable one, and
+ * verify exited 125 as for a disk error. Returns 0, 1 (*errstr) or -1.
+ */
+static int check_tables(struct db *db, const char *const *tables, size_t n, const char *lost,
+                        char **errstr)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = 0;
+
+	if (sqlite3_prepare_v2(db->sql, "SELECT 1 FROM sqlite_schema WHERE type = 'table'"
+	                       " AND name = ?", -1, &st, NULL) != SQLITE_OK)
+		return db_fail(db, errstr, "cannot read the schema");
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		sqlite3_reset(st);
+		sqlite3_bind_text(st, 1, tables[i], -1, SQLITE_STATIC);
+		switch (sqlite3_step(st)) {
+		case SQLITE_ROW:
+			break;
+		case SQLITE_DONE:
+			*errstr = xasprintf("the table %s is missing: it was dropped or renamed, and"
+			                    " %s with it", tables[i], lost);
+			rc = 1;
+			break;
+		default:
+			rc = db_fail(db, errstr, "cannot read the schema");
+		}
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
 int db_verify_report(struct db *db, struct db_verify_report *r, char **errstr)
 {
 	static const char *const chain_tables[] = {"events", "anchors", "chain_head"};
@@ -542,7 +575,9 @@ int db_verify_report(struct db *db, struct db_verify_report *r, char **errstr)
 	/* One read transaction: a consistent snapshot while others append. */
 	if (sqlite3_exec(db->sql, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
 		return db_fail(db, errstr, "cannot begin a read transaction");
-	if ((rc = check_structure(db, chain_tables, nitems(chain_tables), errstr)) != 0)
+	if ((rc = check_tables(db, chain_tables, nitems(chain_tables),
+	                       "the events (keep the file as evidence)", errstr)) != 0 ||
+	    (rc = check_structure(db, chain_tables, nitems(chain_tables), errstr)) != 0)
 		goto out;
 	rc = -1;
 	if (anchor_load(db, &w.anchor, errstr) < 0)
@@ -569,6 +604,17 @@ int db_verify_report(struct db *db, struct db_verify_report *r, char **errstr)
 		goto out;
 	if ((rc = walk_finish(db, &w, errstr)) != 0)
 		goto out;
+	/* Every session writes its session_start when it opens the log, and a
+	 * prune its "pruned" event: no log of airlock's holds no events, and an
+	 * emptied one with the head anchor reset said "ok: 0 events". */
+	if (r->events == 0) {
+		*errstr = xstrdup("the log holds no events: every airlock session records its"
+		                  " start first, so they were removed (or no session ever wrote"
+		                  " here)");
+		r->bad_event = 1;
+		rc = 1;
+		goto out;
+	}
 	rc = count_open_sessions(db, &r->open_sessions) < 0 ? db_fail(db, errstr, "cannot count sessions") : 0;
 out:
 	sqlite3_finalize(st);
@@ -848,7 +894,9 @@ int db_verify_index(struct db *db, int64_t *bad_call, char **errstr)
 
 	*bad_call = 0;
 	/* the lists read the index through its own indexes: they must agree */
-	if ((rc = check_structure(db, index_tables, nitems(index_tables), errstr)) != 0)
+	if ((rc = check_tables(db, index_tables, nitems(index_tables),
+	                       "the call index (what lists and the browser show)", errstr)) != 0 ||
+	    (rc = check_structure(db, index_tables, nitems(index_tables), errstr)) != 0)
 		goto out;
 	rc = -1;
 	if (exec_sql(db, "DROP TABLE IF EXISTS temp.chk_call_index;"

@@ -257,6 +257,7 @@ char *db_default_path(void)
 
 struct header {
 	int app, version, objects;
+	bool head; /* the chain_head table, which schema 2 added */
 };
 
 static int read_header(struct db *db, struct header *h, char **errstr)
@@ -267,7 +268,8 @@ static int read_header(struct db *db, struct header *h, char **errstr)
 	if (sqlite3_prepare_v2(db->sql,
 	                       "SELECT (SELECT application_id FROM pragma_application_id),"
 	                       " (SELECT user_version FROM pragma_user_version),"
-	                       " (SELECT count(*) FROM sqlite_schema)",
+	                       " (SELECT count(*) FROM sqlite_schema),"
+	                       " (SELECT count(*) FROM sqlite_schema WHERE name = 'chain_head')",
 	                       -1, &st, NULL) != SQLITE_OK ||
 	    sqlite3_step(st) != SQLITE_ROW) {
 		db_fail(db, errstr, "cannot read the header");
@@ -276,21 +278,51 @@ static int read_header(struct db *db, struct header *h, char **errstr)
 	h->app = sqlite3_column_int(st, 0);
 	h->version = sqlite3_column_int(st, 1);
 	h->objects = sqlite3_column_int(st, 2);
+	h->head = sqlite3_column_int(st, 3) > 0;
 	rc = 0;
 out:
 	sqlite3_finalize(st);
 	return rc;
 }
 
-/* Returns 0 when h is ours and current, 1 when it needs migrating, -1 if foreign. */
-static int header_check(struct db *db, const struct header *h, char **errstr)
+/*
+ * Returns 0 when h is ours and current, 1 when it needs creating (only when
+ * create) or migrating, -1 when foreign, newer or (without create) empty,
+ * DB_OPEN_BROKEN when its header was edited: marked as ours with no tables
+ * (the mark and the schema are written in one transaction, so the tables
+ * were removed), or an older version with schema 2's chain_head (the
+ * version was lowered). Reading an empty file as a new log made `audit
+ * verify` say "ok: 0 events" for a log whose tables were dropped, and wrote
+ * a fresh schema into the evidence; a lowered version failed a migration
+ * with "duplicate column name: fmt".
+ */
+static int header_check(struct db *db, const struct header *h, bool create, char **errstr)
 {
-	if (h->app == 0 && h->objects == 0)
-		return 1;
+	if (h->objects == 0 && h->app == DB_APP_ID) {
+		*errstr = xasprintf("audit log %s is marked as an airlock log but holds no tables:"
+		                    " they were removed, and every event with them (keep the file"
+		                    " as evidence, start a new log with --db; a head kept elsewhere says"
+		                    " what was there)",
+		                    db->path);
+		return DB_OPEN_BROKEN;
+	}
+	if (h->app == 0 && h->objects == 0) {
+		if (create)
+			return 1;
+		*errstr = xasprintf("no audit log in %s: the file holds no airlock schema (nothing"
+		                    " recorded yet, or another --db)", db->path);
+		return -1;
+	}
 	if (h->app != DB_APP_ID) {
 		*errstr = xasprintf("%s is not an airlock audit log (another SQLite database;"
 		                    " choose another file with --db)", db->path);
 		return -1;
+	}
+	if (h->version < DB_SCHEMA_VERSION && h->head) {
+		*errstr = xasprintf("audit log %s says schema %d but holds schema %d's tables: its"
+		                    " version was edited (PRAGMA user_version); keep the file as"
+		                    " evidence", db->path, h->version, DB_SCHEMA_VERSION);
+		return DB_OPEN_BROKEN;
 	}
 	if (h->version > DB_SCHEMA_VERSION) {
 		*errstr = xasprintf("audit log %s has schema %d, newer than this airlock's %d"
@@ -301,7 +333,7 @@ static int header_check(struct db *db, const struct header *h, char **errstr)
 }
 
 /* Runs the migrations from h->version up in one write transaction. */
-static int db_migrate(struct db *db, char **errstr)
+static int db_migrate(struct db *db, bool create, char **errstr)
 {
 	struct header h;
 	char *err = NULL, *sql = NULL;
@@ -310,8 +342,12 @@ static int db_migrate(struct db *db, char **errstr)
 	if (sqlite3_exec(db->sql, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
 		return db_fail(db, errstr, "cannot lock to create or upgrade the schema");
 	/* Re-read under the lock: another process may have just done it. */
-	if (read_header(db, &h, errstr) < 0 || (need = header_check(db, &h, errstr)) < 0)
+	if (read_header(db, &h, errstr) < 0)
 		goto out;
+	if ((need = header_check(db, &h, create, errstr)) < 0) {
+		rc = need;
+		goto out;
+	}
 	for (int v = h.version; need && v < DB_SCHEMA_VERSION; v++) {
 		char *tables = migrations[v].derive ? db_derived_tables_sql("") : xstrdup("");
 		char *rows = migrations[v].derive ? db_derive_sql("call_index", "call_rules")
@@ -449,7 +485,45 @@ static int db_wal(struct db *db, char **errstr)
 	return 0;
 }
 
-int db_open(const char *path, struct db **out, char **errstr)
+/*
+ * The log must be a regular file (or not there yet). A FIFO at the path
+ * hung `audit verify` for ever (SQLite's read waits for a writer), and a
+ * symlink to a file not there yet was followed to create it: the gate's
+ * workdir check resolved the link's directory, not its target, so a link
+ * to the workdir put the log where the agent's commands may edit it.
+ */
+static const struct {
+	mode_t type;
+	const char *name;
+} file_kinds[] = {{S_IFIFO, "a FIFO"}, {S_IFDIR, "a directory"}, {S_IFSOCK, "a socket"}};
+
+static int path_check(const char *path, char **errstr)
+{
+	struct stat l, st;
+
+	if (lstat(path, &l) < 0)
+		return 0; /* SQLite says why (not there: made only when create) */
+	if (stat(path, &st) < 0) {
+		*errstr = xasprintf("audit log %s is a symlink to a file that is not there:"
+		                    " airlock does not create a log through it (name the real"
+		                    " file with --db)", path);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		const char *kind = "a device";
+		for (size_t i = 0; i < nitems(file_kinds); i++)
+			if ((st.st_mode & S_IFMT) == file_kinds[i].type)
+				kind = file_kinds[i].name;
+		*errstr = xasprintf("audit log %s is not a regular file (%s): choose another file"
+		                    " with --db", path, kind);
+		return -1;
+	}
+	return 0;
+}
+
+/* Opens path read-write; creates the schema in an empty file only when
+ * create (and then the file and its directories too). */
+static int db_open_mode(const char *path, bool create, struct db **out, char **errstr)
 {
 	struct db *db = xcalloc(1, sizeof(*db));
 	struct header h;
@@ -457,22 +531,28 @@ int db_open(const char *path, struct db **out, char **errstr)
 
 	db->path = xstrdup(path);
 	db->redact = true;
-	if (make_parents(path, errstr) < 0)
+	if ((create && make_parents(path, errstr) < 0) || path_check(path, errstr) < 0)
 		goto out;
-	if (sqlite3_open_v2(path, &db->sql, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
-	    SQLITE_OK) {
+	if (sqlite3_open_v2(path, &db->sql,
+	                    SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0),
+	                    NULL) != SQLITE_OK) {
 		db_fail(db, errstr, "cannot open");
 		goto out;
 	}
 	sqlite3_busy_timeout(db->sql, DB_BUSY_MS);
-	/* Look before touching: a foreign or newer file is left as it is. */
-	if (db_harden(db, errstr) < 0 || read_header(db, &h, errstr) < 0 ||
-	    (need = header_check(db, &h, errstr)) < 0)
+	/* Look before touching: a foreign, newer or wiped file is left as it is. */
+	if (db_harden(db, errstr) < 0 || read_header(db, &h, errstr) < 0)
 		goto out;
+	if ((need = header_check(db, &h, create, errstr)) < 0) {
+		rc = need;
+		goto out;
+	}
 	if (db_wal(db, errstr) < 0)
 		goto out;
-	if (need && db_migrate(db, errstr) < 0)
+	if (need && (need = db_migrate(db, create, errstr)) < 0) {
+		rc = need;
 		goto out;
+	}
 	file_remember(db);
 	rc = 0;
 out:
@@ -482,6 +562,16 @@ out:
 	}
 	*out = db;
 	return rc;
+}
+
+int db_open(const char *path, struct db **out, char **errstr)
+{
+	return db_open_mode(path, true, out, errstr);
+}
+
+int db_open_existing(const char *path, struct db **out, char **errstr)
+{
+	return db_open_mode(path, false, out, errstr);
 }
 
 /* Returns a new "file:" URI for path, opened immutable (no -shm, no WAL
@@ -511,6 +601,8 @@ int db_open_readonly(const char *path, struct db **out, char **errstr)
 
 	db->path = xstrdup(path);
 	db->redact = true;
+	if (path_check(path, errstr) < 0)
+		goto out;
 	if (sqlite3_open_v2(path, &db->sql, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
 		db_fail(db, errstr, "cannot open");
 		goto out;
@@ -531,8 +623,10 @@ int db_open_readonly(const char *path, struct db **out, char **errstr)
 			goto out;
 		}
 	}
-	if ((need = header_check(db, &h, errstr)) < 0)
+	if ((need = header_check(db, &h, false, errstr)) < 0) {
+		rc = need;
 		goto out;
+	}
 	if (need) {
 		*errstr = xasprintf("audit log %s has schema %d, older than %d, and cannot be"
 		                    " upgraded read-only: run `airlock audit verify` once as its"

@@ -16,9 +16,16 @@
 
 struct db;
 
+/* What db_open*() return for a log whose header was edited: marked as an
+ * airlock log with no tables (they were removed), or a lowered schema
+ * version (a broken log, not an unreadable one). */
+#define DB_OPEN_BROKEN (-2)
 /* Opens (creating it and its directories) the log at path. Returns 0 and a
- * new handle, or -1 with *errstr (caller frees). */
+ * new handle, or -1 or DB_OPEN_BROKEN with *errstr (caller frees). */
 int db_open(const char *path, struct db **out, char **errstr) AIRLOCK_MUST_CHECK;
+/* As db_open, for a log that must exist: never creates the file or a schema
+ * in an empty one (reading never makes a log); migrates an older one. */
+int db_open_existing(const char *path, struct db **out, char **errstr) AIRLOCK_MUST_CHECK;
 /* Opens an existing log only to read it (no creating, no migrating): for a
  * log this user cannot write. When WAL's -shm cannot be created here, the
  * file is read as it is (immutable), without events still in the -wal. */

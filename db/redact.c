@@ -48,6 +48,17 @@ static const struct token_shape shapes[] = {
 	{"stripe-key", "rk_live_", CS_ALNUM, 16},
 	{"stripe-key", "rk_test_", CS_ALNUM, 16},
 	{"stripe-key", "whsec_", CS_ALNUM, 24},
+	{"slack-token", "xapp-", CS_TOKEN, 10},
+	{"age-secret-key", "AGE-SECRET-KEY-1", CS_UPPER_DIGIT, 50},
+	{"vault-token", "hvs.", CS_TOKEN, 24},
+	{"vault-token", "hvb.", CS_TOKEN, 24},
+	{"sendgrid-key", "SG.", CS_CREDENTIAL, 60}, /* SG.<22>.<43> */
+	{"digitalocean-token", "dop_v1_", CS_ALNUM, 64},
+	{"digitalocean-token", "doo_v1_", CS_ALNUM, 64},
+	{"digitalocean-token", "dor_v1_", CS_ALNUM, 64},
+	{"linear-key", "lin_api_", CS_ALNUM, 32},
+	{"grafana-token", "glsa_", CS_WORD, 32},
+	{"postman-key", "PMAK-", CS_TOKEN, 50},
 };
 
 /* Assignments whose value is a secret: NAME, separators, then the value. */
@@ -332,6 +343,8 @@ static const char *const credential_names[] = {
 	/* longer first: SECRET_KEY= is not SECRET followed by _KEY */
 	"secret_key", "secret-key", "access_key", "access-key", "private_key", "private-key",
 	"apikey", "api_key", "api-key", "token", "secret",
+	/* Azure's connection strings: AccountKey=, SharedAccessKey= */
+	"accountkey", "accesskey",
 };
 
 static bool looks_random(const char *s, size_t n);
@@ -454,9 +467,10 @@ static bool match_password(const char *s, size_t n, size_t i, struct match *m)
  * -pSECRET is a password to mysql and "make parents" to mkdir, so the
  * program must be in the command. OS_ATTACHED: -pSECRET; OS_WORD: -p
  * SECRET; OS_EQUALS: --user=SECRET; OS_COLON: only what follows the
- * value's first ':' (curl -u user:SECRET, openssl -passin pass:SECRET).
+ * value's first ':' (curl -u user:SECRET, openssl -passin pass:SECRET);
+ * OS_PERCENT: its first '%' (Samba's -U user%SECRET).
  */
-enum { OS_ATTACHED = 1, OS_WORD = 2, OS_EQUALS = 4, OS_COLON = 8 };
+enum { OS_ATTACHED = 1, OS_WORD = 2, OS_EQUALS = 4, OS_COLON = 8, OS_PERCENT = 16 };
 static const struct opt_secret {
 	const char *prog; /* a program's name; "mysql*": any name it starts */
 	const char *opt;
@@ -476,6 +490,21 @@ static const struct opt_secret {
 	{"openssl", "-pass", OS_WORD | OS_COLON},
 	{"openssl", "-passin", OS_WORD | OS_COLON},
 	{"openssl", "-passout", OS_WORD | OS_COLON},
+	{"openssl", "-k", OS_WORD}, /* enc -k PASSWORD */
+	{"zip*", "-P", OS_WORD},
+	{"unzip", "-P", OS_WORD},
+	{"7z*", "-p", OS_ATTACHED},
+	{"rar", "-p", OS_ATTACHED},
+	{"unrar", "-p", OS_ATTACHED},
+	{"ldap*", "-w", OS_WORD},
+	{"keytool", "-storepass", OS_WORD},
+	{"keytool", "-keypass", OS_WORD},
+	{"jarsigner", "-storepass", OS_WORD},
+	{"jarsigner", "-keypass", OS_WORD},
+	{"smbclient", "-U", OS_ATTACHED | OS_WORD | OS_PERCENT},
+	{"smbclient", "--user", OS_WORD | OS_EQUALS | OS_PERCENT},
+	{"rpcclient", "-U", OS_ATTACHED | OS_WORD | OS_PERCENT},
+	{"net", "-U", OS_ATTACHED | OS_WORD | OS_PERCENT},
 };
 
 /* Option names ending so take a password in any program, as the next word
@@ -556,15 +585,15 @@ enum optval {
 /*
  * What the option word w does with a password: its name is the first
  * `name` bytes (letters, digits, '-', '_'); more: the word goes on after
- * it (a quote, '=' and a value). *colon: only what follows the value's
- * first ':' is the password.
+ * it (a quote, '=' and a value). *sep: when not 0, only what follows
+ * the value's first such byte (':' or '%') is the password.
  */
 static enum optval option_value(const char *w, size_t name, bool more, const struct runs *r,
-                                size_t *at, bool *colon)
+                                size_t *at, char *sep)
 {
 	size_t d = strspn(w, "-");
 
-	*colon = false;
+	*sep = 0;
 	for (size_t k = 0; k < nitems(password_opts) && d < name; k++) {
 		size_t len = strlen(password_opts[k]);
 		if (name - d < len || strncasecmp(w + name - len, password_opts[k], len) != 0 ||
@@ -592,7 +621,7 @@ static enum optval option_value(const char *w, size_t name, bool more, const str
 		else if (name == ol && !more && (o->how & OS_WORD))
 			v = OV_NEXT;
 		if (v != OV_NONE && r->fn(r, o->prog)) {
-			*colon = (o->how & OS_COLON) != 0;
+			*sep = o->how & OS_COLON ? ':' : o->how & OS_PERCENT ? '%' : 0;
 			return v;
 		}
 	}
@@ -609,14 +638,14 @@ static size_t option_name(const char *w, size_t n)
 	return o;
 }
 
-/* The password in s[*v, *e) when colon says it follows the first ':'. */
-static bool after_colon(const char *s, size_t *v, size_t e, bool colon)
+/* The password in s[*v, *e) when sep says it follows the first sep. */
+static bool after_sep(const char *s, size_t *v, size_t e, char sep)
 {
 	const char *c;
 
-	if (!colon)
+	if (!sep)
 		return true;
-	if ((c = memchr(s + *v, ':', e - *v)) == NULL)
+	if ((c = memchr(s + *v, sep, e - *v)) == NULL)
 		return false;
 	*v = (size_t)(c - s) + 1;
 	return true;
@@ -631,7 +660,7 @@ static bool match_option_password(const char *s, size_t n, size_t i, struct matc
 {
 	struct runs r = {text_runs, s, i, NULL};
 	size_t o, v = 0, e = 0, at = 0;
-	bool colon;
+	char sep;
 
 	if (s[i] != '-' || (i > 0 && !isspace((unsigned char)s[i - 1]) && s[i - 1] != '\'' &&
 	                    s[i - 1] != '"'))
@@ -639,7 +668,7 @@ static bool match_option_password(const char *s, size_t n, size_t i, struct matc
 	o = i + option_name(s + i, n - i);
 	switch (o - i < 2 ? OV_NONE
 	                  : option_value(s + i, o - i, o < n && !isspace((unsigned char)s[o]), &r,
-	                                 &at, &colon)) {
+	                                 &at, &sep)) {
 	case OV_NONE:
 		return false;
 	case OV_HERE:
@@ -653,7 +682,7 @@ static bool match_option_password(const char *s, size_t n, size_t i, struct matc
 		value_at(s, n, v, &v, &e);
 		break;
 	}
-	if (!after_colon(s, &v, e, colon) || !secret_value(s, v, e) ||
+	if (!after_sep(s, &v, e, sep) || !secret_value(s, v, e) ||
 	    (credential_option(s + i, o - i) && !credential_value(s, v, e)))
 		return false;
 	*m = (struct match){v, e, "password"};
@@ -1002,30 +1031,70 @@ static char *classifier_rest(const char *s, size_t n, size_t *outlen)
 }
 
 /* The printable ASCII character an escape at s[i] (n bytes) spells, JSON's
- * \uXXXX or a shell printf's \xHH, and its length in *len; 0 when none. */
+ * \uXXXX, \xHH and \NNN (octal) of a shell's printf or $'...' string, or a URL's
+ * %HH, and its length in *len; 0 when none. */
 static int escaped_char(const char *s, size_t n, size_t i, size_t *len)
 {
-	size_t digits = i + 1 < n && s[i + 1] == 'u' ? 4 : i + 1 < n && s[i + 1] == 'x' ? 2 : 0;
+	static const struct {
+		char lead, kind;
+		size_t digits;
+		int base;
+	} forms[] = {{'\\', 'u', 4, 16}, {'\\', 'x', 2, 16}, {'\\', 0, 3, 8}, {'%', 0, 2, 16}};
 	int c = 0;
 
-	if (s[i] != '\\' || digits == 0 || n - i < 2 + digits)
-		return 0;
-	for (size_t k = 0; k < digits; k++) {
-		int h = base16_value((unsigned char)s[i + 2 + k]);
-		if (h < 0)
-			return 0;
-		c = c * 16 + h;
+	for (size_t f = 0; f < nitems(forms); f++) {
+		size_t at = i + 1 + (forms[f].kind != 0), k;
+		if (s[i] != forms[f].lead || (forms[f].kind && (i + 1 >= n || s[i + 1] != forms[f].kind)) ||
+		    n - at < forms[f].digits)
+			continue;
+		for (c = 0, k = 0; k < forms[f].digits; k++) {
+			int h = base16_value((unsigned char)s[at + k]);
+			if (h < 0 || h >= forms[f].base)
+				break;
+			c = c * forms[f].base + h;
+		}
+		if (k < forms[f].digits)
+			continue;
+		*len = at - i + forms[f].digits;
+		return c >= 0x20 && c < 0x7f ? c : 0;
 	}
-	*len = 2 + digits;
-	return c >= 0x20 && c < 0x7f ? c : 0;
+	return 0;
+}
+
+/* True when s holds an escape escaped_char() reads (the cheap test first:
+ * most texts have no backslash or percent sign). */
+static bool has_escape(const char *s, size_t n)
+{
+	size_t len;
+
+	if (memchr(s, '\\', n) == NULL && memchr(s, '%', n) == NULL)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if ((s[i] == '\\' || s[i] == '%') && escaped_char(s, n, i, &len) != 0)
+			return true;
+	return false;
+}
+
+/* A decoded pass's result: the text after the last match appended, or
+ * NULL (and out freed) when nothing matched. */
+static char *out_finish(struct buf *out, bool any, const char *s, size_t n, size_t copied,
+                        size_t *outlen)
+{
+	if (!any) {
+		buf_free(out);
+		return NULL;
+	}
+	buf_append(out, s + copied, n - copied);
+	return buf_take(out, outlen);
 }
 
 /*
  * Secrets spelled with escapes: "\u0041KIA..." in a JSON file's text,
- * printf '\x67hp_...' in a command. The text is read with those escapes
- * decoded and every match that covers one is redacted in the original (a
- * match with none is the plain passes' business). NULL when nothing
- * matched; a text with no backslash-u or -x costs one memchr.
+ * printf '\x67hp_...' or $'\147hp_...' in a command, ?t=ghp%5F... in a
+ * URL. The text is read with those escapes decoded and every match that
+ * covers one is redacted in the original (a match with none is the plain
+ * passes' business). NULL when nothing matched; a text with no backslash
+ * or percent sign costs two memchr.
  */
 static char *escaped_pass(const char *s, size_t n, char *const *values, size_t *outlen)
 {
@@ -1036,7 +1105,7 @@ static char *escaped_pass(const char *s, size_t n, char *const *values, size_t *
 	bool any = false;
 	int c;
 
-	if (memmem(s, n, "\\u", 2) == NULL && memmem(s, n, "\\x", 2) == NULL)
+	if (!has_escape(s, n))
 		return NULL;
 	d = xmalloc(n + 1);
 	map = xcalloc(n + 1, sizeof(*map));
@@ -1068,12 +1137,91 @@ static char *escaped_pass(const char *s, size_t n, char *const *values, size_t *
 	}
 	free(d);
 	free(map);
-	if (!any) {
-		buf_free(&out);
-		return NULL;
+	return out_finish(&out, any, s, n, copied, outlen);
+}
+
+/*
+ * What a spliced text holds at d[i]: the classifier's next token (searched
+ * once, then kept while it lies ahead: *c), a value the policy granted, or
+ * any of this file's matchers. False when nothing starts there.
+ */
+struct token_cache {
+	size_t at, end; /* the classifier's next token; at == SIZE_MAX: none */
+	const char *kind;
+	bool known;
+};
+
+static bool splice_match(const char *d, size_t n, size_t i, char *const *values,
+                         struct token_cache *c, struct match *m)
+{
+	struct span w;
+
+	if (!c->known || c->at < i) {
+		c->kind = classify_find_token(d + i, n - i, &w);
+		c->at = c->kind ? i + w.off : SIZE_MAX;
+		c->end = c->kind ? c->at + w.len : SIZE_MAX;
+		c->known = true;
 	}
-	buf_append(&out, s + copied, n - copied);
-	return buf_take(&out, outlen);
+	if (c->at == i) {
+		*m = (struct match){c->at, c->end, c->kind};
+		return true;
+	}
+	return match_value(d, n, i, values, m) || match_at(d, n, i, ~0u, m);
+}
+
+/*
+ * Secrets the shell splices from pieces: gh''p_..., gh"p_"..., gh\p_...,
+ * a backslash-newline inside one, and a password or credential whose value
+ * goes on past a quote (PGPASSWORD=pa'$$'word, hun''ter2, Bearer "ab"cd):
+ * the plain passes cut such a value at its first quote and stored the
+ * rest. The text is read with quotes and backslashes dropped (line
+ * continuations whole), and each match there that crosses a dropped byte is
+ * redacted in the original, from its first character to its last; a match
+ * that crosses none is the plain passes' business. Runs before them in each
+ * round (after them, the first piece was a marker already and the rest no
+ * value). NULL when nothing matched; a text with no quote or backslash
+ * costs three memchr.
+ */
+static char *splice_pass(const char *s, size_t n, char *const *values, size_t *outlen)
+{
+	struct token_cache cache = {.known = false};
+	struct buf out;
+	struct match m;
+	size_t *map, dn = 0, copied = 0, i;
+	char *d;
+	bool any = false;
+
+	if (memchr(s, '\'', n) == NULL && memchr(s, '"', n) == NULL && memchr(s, '\\', n) == NULL)
+		return NULL;
+	d = xmalloc(n + 1);
+	map = xmalloc((n + 1) * sizeof(*map));
+	for (i = 0; i < n; i++) {
+		if (s[i] == '\\' && i + 1 < n && s[i + 1] == '\n')
+			i++; /* a line continuation: both go */
+		else if (s[i] != '\'' && s[i] != '"' && s[i] != '\\') {
+			map[dn] = i;
+			d[dn++] = s[i];
+		}
+	}
+	d[dn] = '\0';
+	buf_init(&out, 0);
+	pthread_once(&starts_once, starts_init);
+	for (i = 0; i < dn;) {
+		/* spliced: the original span is longer than the match */
+		if (!splice_match(d, dn, i, values, &cache, &m) || m.end <= m.start ||
+		    map[m.end - 1] - map[m.start] == m.end - 1 - m.start || map[m.start] < copied) {
+			i++;
+			continue;
+		}
+		buf_append(&out, s + copied, map[m.start] - copied);
+		buf_printf(&out, "[REDACTED:%s]", m.kind);
+		copied = map[m.end - 1] + 1;
+		any = true;
+		i = m.end;
+	}
+	free(d);
+	free(map);
+	return out_finish(&out, any, s, n, copied, outlen);
 }
 
 char *redact_text(const char *s, size_t n, char *const *values, size_t *outlen)
@@ -1086,9 +1234,16 @@ char *redact_text(const char *s, size_t n, char *const *values, size_t *outlen)
 	bool changed = true;
 
 	for (int round = 0; round < 4 && changed; round++) {
-		const char *in = cur ? cur : s;
 		changed = false;
-		if ((next = redact_pass(in, len, values, &len)) != NULL) {
+		/* first: a value the plain pass cuts at its first quote would
+		 * then be a marker and a rest no matcher takes for a value */
+		if (memchr(cur ? cur : s, '\0', len) == NULL &&
+		    (next = splice_pass(cur ? cur : s, len, values, &len)) != NULL) {
+			free(cur);
+			cur = next;
+			changed = true;
+		}
+		if ((next = redact_pass(cur ? cur : s, len, values, &len)) != NULL) {
 			free(cur);
 			cur = next;
 			changed = true;
@@ -1180,20 +1335,21 @@ static long argv_password(json_t *argv, size_t k)
 	const char *prev = k > 0 ? json_string_value(json_array_get(argv, k - 1)) : NULL;
 	size_t n = json_string_length(w), v = 0, at = 0, o;
 	struct runs r = {argv_runs, NULL, k, argv};
-	bool colon = false, hit = false;
+	bool hit = false;
+	char sep = 0;
 	const char *opt = s;
 
 	if (s[0] == '-' && (o = option_name(s, n)) >= 2)
-		hit = option_value(s, o, o < n, &r, &at, &colon) == OV_HERE;
+		hit = option_value(s, o, o < n, &r, &at, &sep) == OV_HERE;
 	if (hit) {
 		v = at;
 	} else if (prev && prev[0] == '-' && s[0] != '-' &&
 	           (o = option_name(prev, strlen(prev))) >= 2) {
 		r.i = k - 1;
 		opt = prev;
-		hit = option_value(prev, o, prev[o] != '\0', &r, &at, &colon) == OV_NEXT;
+		hit = option_value(prev, o, prev[o] != '\0', &r, &at, &sep) == OV_NEXT;
 	}
-	if (!hit || !after_colon(s, &v, n, colon) || !secret_value(s, v, n) ||
+	if (!hit || !after_sep(s, &v, n, sep) || !secret_value(s, v, n) ||
 	    (credential_option(opt, o) && !credential_value(s, v, n)))
 		return -1;
 	return (long)v;

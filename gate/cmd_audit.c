@@ -707,6 +707,11 @@ static int audit_verify(struct db *db, struct audit_opts *o, int argc, char **ar
 	if (r.pruned_through)
 		printf(", pruned through event %lld", (long long)r.pruned_through);
 	printf(", %lld open session%s\n", r.open_sessions, r.open_sessions == 1 ? "" : "s");
+	/* what the file alone cannot tell apart: say so rather than let "ok" */
+	if (r.open_sessions)
+		printf("note: a session that never ended is a gate still running, a crash or"
+		       " kill -9, or the log's tail cut with its head anchor moved: only a head"
+		       " kept from before (--pin) tells\n");
 	if (o->pin)
 		printf("pin %s holds\n", o->pin);
 	printf("head %lld:%s (keep it elsewhere; --pin checks it later)\n", (long long)r.last_id,
@@ -777,20 +782,22 @@ static void audit_usage(FILE *f)
 	           "DATE: YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS] (UTC), or an age: 30m, 12h, 7d\n");
 }
 
-/* Reading never creates a log (a mistyped --db is an error, not a new
- * file); a log this user may read but not write is opened read-only. */
+/* No audit command creates a log (a mistyped --db is an error, not a new
+ * file, and an emptied one is not made new); a log this user may read but
+ * not write is opened read-only. Returns 0, -1 or DB_OPEN_BROKEN. */
 static int open_log(const char *path, bool writes, struct db **db, char **err)
 {
 	struct stat sb;
 	char *err2 = NULL;
+	int rc;
 
-	if (!writes && stat(path, &sb) < 0) {
+	if (stat(path, &sb) < 0) {
 		*err = xasprintf("no audit log at %s: %s (nothing recorded yet, or another --db)",
 		                 path, strerror(errno));
 		return -1;
 	}
-	if (db_open(path, db, err) == 0 || writes)
-		return *db ? 0 : -1;
+	if ((rc = db_open_existing(path, db, err)) == 0 || writes || rc == DB_OPEN_BROKEN)
+		return rc;
 	if (db_open_readonly(path, db, &err2) == 0) {
 		free(*err);
 		*err = NULL;
@@ -835,11 +842,15 @@ int cmd_audit(int argc, char **argv)
 	path = o.db_path ? NULL : db_default_path();
 	if (path)
 		o.db_path = path;
-	if (open_log(o.db_path, sub->writes, &db, &err) < 0) {
-		fprintf(stderr, "airlock audit: %s\n", err);
+	if ((rc = open_log(o.db_path, sub->writes, &db, &err)) < 0) {
+		/* a wiped log is a broken chain to verify, not an unreadable file */
+		if (rc == DB_OPEN_BROKEN && sub->run == audit_verify)
+			printf("BROKEN: %s: %s\n", o.db_path, err);
+		else
+			fprintf(stderr, "airlock audit: %s\n", err);
 		free(err);
 		free(path);
-		return EXIT_INTERNAL;
+		return rc == DB_OPEN_BROKEN && sub->run == audit_verify ? EXIT_FAILURE_ : EXIT_INTERNAL;
 	}
 	rc = sub->run(db, &o, argc, argv);
 	db_close(db);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -1048,6 +1049,63 @@ static void test_foreign_files(void **state)
 	assert_int_equal(db_open(path, &db, &err), -1);
 	assert_non_null(strstr(err, "newer"));
 	free(err);
+	free(path);
+
+	/* every table dropped and the version reset: the mark stays, so the
+	 * file is a wiped log, never made a new one (by the gate or a reader) */
+	path = tmp_path();
+	db = open_ok(path);
+	db_close(db);
+	raw_sql(path, "DROP VIEW calls; DROP TABLE events; DROP TABLE chain_head;"
+	              " DROP TABLE anchors; DROP TABLE sessions; DROP TABLE call_index;"
+	              " DROP TABLE call_rules; PRAGMA user_version = 0;");
+	assert_int_equal(db_open(path, &db, &err), DB_OPEN_BROKEN);
+	assert_non_null(strstr(err, "holds no tables"));
+	free(err);
+	assert_int_equal(db_open_existing(path, &db, &err), DB_OPEN_BROKEN);
+	free(err);
+	assert_int_equal(db_open_readonly(path, &db, &err), DB_OPEN_BROKEN);
+	free(err);
+	free(path);
+
+	/* a lowered version with schema 2's tables failed a migration */
+	for (int v = 0; v < 2; v++) {
+		char *sql = xasprintf("PRAGMA user_version = %d;", v);
+		path = tmp_path();
+		db = open_ok(path);
+		db_close(db);
+		raw_sql(path, sql);
+		assert_int_equal(db_open(path, &db, &err), DB_OPEN_BROKEN);
+		assert_non_null(strstr(err, "version was edited"));
+		free(err);
+		free(sql);
+		free(path);
+	}
+
+	/* a FIFO hung every reader; a dangling symlink was followed to create */
+	path = tmp_path();
+	assert_int_equal(mkfifo(path, 0600), 0);
+	assert_int_equal(db_open_existing(path, &db, &err), -1);
+	assert_non_null(strstr(err, "not a regular file (a FIFO)"));
+	free(err);
+	assert_int_equal(db_open_readonly(path, &db, &err), -1);
+	free(err);
+	unlink(path);
+	assert_int_equal(symlink("/nonexistent/airlock-test.db", path), 0);
+	assert_int_equal(db_open(path, &db, &err), -1);
+	assert_non_null(strstr(err, "symlink to a file that is not there"));
+	free(err);
+	unlink(path);
+	free(path);
+
+	/* an empty file is a log to the gate, not to a reader */
+	path = tmp_path();
+	fclose(fopen(path, "w"));
+	assert_int_equal(db_open_existing(path, &db, &err), -1);
+	assert_non_null(strstr(err, "no airlock schema"));
+	free(err);
+	db = open_ok(path);
+	db_close(db);
 	free(path);
 }
 
