@@ -1,5 +1,5 @@
 #!/bin/sh
-# 127-audit-review3.sh: what another hostile review of the audit log found,
+# 127-audit-review4.sh: what another hostile review of the audit log found,
 # each failing before its fix: a log whose tables were dropped and version
 # reset was read as a new empty log (`audit verify` said "ok: 0 events" and
 # wrote a fresh schema into the evidence; the gate started a new chain in
