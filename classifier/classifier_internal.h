@@ -341,8 +341,9 @@ struct prog {
 	const char *why;
 	prog_fn fn;          /* extra handling, after flags and rule */
 };
-extern const struct prog rules_fs[], rules_net[], rules_dev[], rules_sys[], rules_git[];
-extern const size_t rules_fs_n, rules_net_n, rules_dev_n, rules_sys_n, rules_git_n;
+extern const struct prog rules_fs[], rules_net[], rules_dev[], rules_sys[], rules_git[],
+	rules_text[];
+extern const size_t rules_fs_n, rules_net_n, rules_dev_n, rules_sys_n, rules_git_n, rules_text_n;
 /* export NAME=VALUE (w, NAME n bytes) of a variable that points every
  * later git command at other configuration, a repository or work tree
  * (shell_rules_git.c). */
