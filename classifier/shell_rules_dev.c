@@ -761,6 +761,43 @@ static void cmake_dirs(struct cctx *x, const struct cmdv *c)
 		        "cmake --install copies into the install prefix (/usr/local by default)");
 }
 
+/* cmake -D of a variable whose value is a program the build runs around
+ * each compile or link (CMAKE_<LANG>_COMPILER_LAUNCHER, _LINKER_LAUNCHER,
+ * _CLANG_TIDY, _CPPCHECK, _CPPLINT, _INCLUDE_WHAT_YOU_USE,
+ * CMAKE_CROSSCOMPILING_EMULATOR): the environment's
+ * CMAKE_C_COMPILER_LAUNCHER was judged, `-DCMAKE_C_COMPILER_LAUNCHER=CMD`
+ * was exec.build alone. The value is a ;-list, joined with spaces, and
+ * judged as the environment's is: `-DCMAKE_C_COMPILER_LAUNCHER=ccache`
+ * stays routine. */
+static const char *const cmake_launchers[] = {
+	"_COMPILER_LAUNCHER", "_LINKER_LAUNCHER", "_CLANG_TIDY", "_CPPCHECK",
+	"_CPPLINT", "_INCLUDE_WHAT_YOU_USE", "CMAKE_CROSSCOMPILING_EMULATOR",
+};
+
+static void cmake_launcher(struct cctx *x, const struct word *w, const char *def)
+{
+	size_t n = strcspn(def, ":="), l;
+	const char *v = strchr(def, '=');
+	char *cmd;
+
+	if (v == NULL || strncmp(def, "CMAKE_", 6) != 0)
+		return;
+	for (size_t k = 0; k < nitems(cmake_launchers); k++) {
+		l = strlen(cmake_launchers[k]);
+		if (n < l || strncmp(def + n - l, cmake_launchers[k], l) != 0)
+			continue;
+		cmd = arena_strndup(x->a, v + 1, strlen(v + 1));
+		for (char *p = cmd; (p = strchr(p, ';')) != NULL;)
+			*p = ' ';
+		if (w->flags & (W_DYNAMIC | W_GLOB))
+			cls_add(x, TIER_HIGH, "exec.dynamic_command", shell_span_word(x, w),
+			        "cmake runs a launcher that is only known at run time");
+		else
+			shell_script_text(x, cmd, strlen(cmd), shell_span_word(x, w));
+		return;
+	}
+}
+
 static void rule_cmake(struct cctx *x, struct cmdv *c)
 {
 	const char *tool = c->n > 2 && strcmp(c->w[1].val, "-E") == 0 ? c->w[2].val : NULL;
@@ -775,6 +812,12 @@ static void rule_cmake(struct cctx *x, struct cmdv *c)
 			return;
 		}
 	cmake_dirs(x, c);
+	for (size_t i = 1; i < c->n; i++) {
+		const char *v;
+		const struct word *w = opt_value_at(c, &i, 'D', NULL, "BSGTACDUP", &v);
+		if (w)
+			cmake_launcher(x, w, v);
+	}
 	cls_add(x, TIER_MEDIUM, "exec.build", shell_span_words(x, c->w, c->n),
 	        "runs a build or test tool");
 }
@@ -2084,6 +2127,56 @@ static void rule_install_target(struct cctx *x, struct cmdv *c)
 		}
 }
 
+/* meson devenv [-C DIR] [-w DIR] CMD ARGS runs CMD in the build's
+ * environment: judged as a command (it was exec.build alone). Its
+ * subprojects and wrap commands that ask WrapDB or clone: net.fetch. */
+static const struct {
+	const char *cmd, *verbs;
+} meson_fetch[] = {
+	{"subprojects", "download update"},
+	{"wrap", "install update search list info status update-db"},
+};
+
+static void rule_meson(struct cctx *x, struct cmdv *c)
+{
+	size_t idx[1];
+
+	rule_install_target(x, c);
+	for (size_t k = 0; c->n > 2 && k < nitems(meson_fetch); k++)
+		if (strcmp(c->w[1].val, meson_fetch[k].cmd) == 0 &&
+		    has_verb(meson_fetch[k].verbs, c->w[2].val))
+			cls_add(x, TIER_HIGH, "net.fetch", shell_span_words(x, c->w, c->n),
+			        "meson %s %s fetches from the network", c->w[1].val, c->w[2].val);
+	if (c->n > 2 && strcmp(c->w[1].val, "devenv") == 0 &&
+	    opt_operands(c, 2, "Cw", idx, 1) == 1)
+		rules_subcommand(x, c, idx[0], c->n);
+}
+
+/* tox exec [-e ENV] -- CMD ARGS runs CMD in the environment, and -x|--override
+ * KEY=VALUE of a commands key replaces what tox.ini runs: both judged (they
+ * were exec.build alone). tox run -- ARGS hands ARGS to tox.ini's commands
+ * as {posargs}, arguments rather than a command. */
+static void rule_tox(struct cctx *x, struct cmdv *c)
+{
+	bool exec = c->n > 1 && strcmp(c->w[1].val, "exec") == 0;
+
+	for (size_t i = 1; i < c->n; i++) {
+		const char *v, *key_end;
+		const struct word *w;
+		if (strcmp(c->w[i].val, "--") == 0) {
+			if (exec && i + 1 < c->n)
+				rules_subcommand(x, c, i + 1, c->n);
+			break;
+		}
+		w = opt_value_at(c, &i, 'x', "--override", "xecpr", &v);
+		key_end = w ? strchr(v, '=') : NULL;
+		if (key_end && key_end - v >= 8 &&
+		    (memmem(v, (size_t)(key_end - v), "commands", 8) != NULL))
+			rules_hook(x, w, key_end + 1, strlen(key_end + 1),
+			           "tox runs the commands an override sets");
+	}
+}
+
 static void rule_compiler(struct cctx *x, struct cmdv *c)
 {
 	for (size_t i = 1; i < c->n; i++) {
@@ -2128,10 +2221,10 @@ const struct prog rules_dev[] = {
 	INSTALLER("pnpx"), INSTALLER("uvx"), /* npx, bunx: wrap_npx in shell_unwrap.c */
 	INSTALLER("dpkg"), INSTALLER("rpm"), INSTALLER("easy_install"), INSTALLER("nix-env"),
 	INSTALLER("nix-shell"),
-	INSTALLS("ninja"), INSTALLS("meson"), CC("gcc"), CC("g++"), CC("cc"),
+	INSTALLS("ninja"), {"meson", 0, NULL, TIER_MEDIUM, "exec.build", "runs a build or test tool", rule_meson}, CC("gcc"), CC("g++"), CC("cc"),
 	CC("c++"), CC("clang"), CC("clang++"), CC("ld"), CC("as"), BUILD("ar"),
 	CC("rustc"), BUILD("javac"), BUILD("java"), JVM("mvn"), JVM("gradle"),
-	BUILD("ant"), TOOL("pytest"), BUILD("tox"), BUILD("nox"), TOOL("ruff"), TOOL("black"),
+	BUILD("ant"), TOOL("pytest"), {"tox", 0, NULL, TIER_MEDIUM, "exec.build", "runs a build or test tool", rule_tox}, BUILD("nox"), TOOL("ruff"), TOOL("black"),
 	TOOL("isort"), TOOL("mypy"), BUILD("flake8"), BUILD("pylint"), TOOL("eslint"),
 	TOOL("prettier"), TOOL("tsc"), BUILD("jest"), BUILD("vitest"), BUILD("mocha"),
 	BUILD("webpack"), BUILD("vite"), BUILD("esbuild"), BUILD("rollup"), BUILD("swift"),
