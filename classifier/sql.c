@@ -551,6 +551,31 @@ static const char *const runs_sql[] = {
 	"crosstab3",    "crosstab4",
 };
 
+/* dblink's functions that run SQL on the connection, which may be this
+ * same server (dblink_exec('dbname=prod', 'DROP DATABASE x')): the SQL is
+ * the last text argument (a connection or cursor name may come first, a
+ * fail_on_error boolean after). They were net.fetch alone: high, where
+ * the DROP DATABASE they run is critical. */
+static const char *const dblink_runs_sql[] = {
+	"dblink", "dblink_exec", "dblink_send_query", "dblink_open",
+};
+
+static void dblink_sql_text(struct sqlw *s, json_t *args)
+{
+	const char *q;
+
+	for (size_t i = json_array_size(args); i-- > 0;) {
+		json_t *a = json_array_get(args, i);
+		if ((q = const_string(a)) != NULL) {
+			sql_classify_inner(s->x, q, strlen(q), s->sp);
+			return;
+		}
+		if (json_object_get(a, "A_Const") == NULL)
+			break;
+	}
+	add(s, TIER_HIGH, "sql.exec", "runs SQL text built at run time (dblink)");
+}
+
 /* Functions that run the SQL text of their first argument (crosstab of
  * two texts runs both): query_to_xml('SELECT pg_read_file(...)', ...)
  * reads the file. A literal text is read as SQL; text built at run time
@@ -559,6 +584,10 @@ static void func_sql_text(struct sqlw *s, json_t *n, const char *f)
 {
 	json_t *args = json_object_get(n, "args");
 	const char *q;
+
+	for (size_t k = 0; k < nitems(dblink_runs_sql); k++)
+		if (strcasecmp(f, dblink_runs_sql[k]) == 0)
+			dblink_sql_text(s, args);
 
 	for (size_t k = 0; k < nitems(runs_sql); k++) {
 		if (strcasecmp(f, runs_sql[k]) != 0)
