@@ -680,6 +680,20 @@ static bool rel_match_or_holder(const char *rel, const char *const *list, size_t
 	return rel_match(rel, list, n);
 }
 
+/* The dev containers spec also reads .devcontainer/NAME/devcontainer.json
+ * (one per configuration, one level deep), whose initializeCommand runs on
+ * the host as .devcontainer/devcontainer.json's does: it was medium. */
+static bool devcontainer_named(const char *rel)
+{
+	static const char dir[] = ".devcontainer/", file[] = "/devcontainer.json";
+	const char *name = rel + sizeof(dir) - 1, *slash;
+
+	if (strncmp(rel, dir, sizeof(dir) - 1) != 0 || (slash = strchr(name, '/')) == NULL ||
+	    slash == name)
+		return false;
+	return strcmp(slash, file) == 0;
+}
+
 static bool gate_config(const struct cctx *x, const char *abs)
 {
 	size_t hl = strlen(x->home), wl = x->wd ? strlen(x->wd) : 0;
@@ -696,7 +710,8 @@ static bool gate_config(const struct cctx *x, const char *abs)
 			return true;
 	}
 	return wl > 1 && under(abs, x->wd) && abs[wl] == '/' &&
-	       rel_match_or_holder(abs + wl + 1, gate_rel, nitems(gate_rel));
+	       (rel_match_or_holder(abs + wl + 1, gate_rel, nitems(gate_rel)) ||
+	        devcontainer_named(abs + wl + 1));
 }
 
 /* What git reads from its directory that runs commands, or says where to read
