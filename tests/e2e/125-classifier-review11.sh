@@ -1,0 +1,75 @@
+#!/bin/sh
+# 125-classifier-review11.sh: what an eleventh hostile review of the
+# classifier found, through the real binary in a real workdir: programs
+# that run the text they are given, which were unknown programs (medium
+# whatever the text held): m4's syscmd, gnuplot's system and !, exiftool's
+# Perl -if, ghostscript's %pipe% output and -dNOSAFER, ImageMagick's |CMD
+# files and ephemeral:; cmake -D of a compiler launcher, meson devenv CMD
+# and tox exec -- CMD (medium), meson subprojects download (medium, no
+# network rule); SQL that dblink_exec runs (high for a DROP DATABASE); a
+# write_file of a named dev container configuration (medium, though its
+# initializeCommand runs on the host). Routine neighbours keep their tier.
+# Nothing is executed: a canary file must survive.
+. tests/e2e/lib.sh
+need jq
+tmpdir_make
+d=$T_DIR
+mkdir -p "$d/home" "$d/wd/src"
+: >"$d/wd/canary"
+HOME="$d/home"
+export HOME
+sql_field() { call_field "$(jq -cn --arg q "$1" '{tool:"sql",input:{query:$q}}')" "$2"; }
+
+# programs that run the text they are given
+expect_eq "echo 'syscmd(rm -rf ~)' | m4: denied" \
+	"$(shell_field "echo 'syscmd(rm -rf ~)' | m4" .action)" deny
+expect_eq "gnuplot -e '!rm -rf ~': denied" "$(shell_field "gnuplot -e '!rm -rf ~'" .action)" deny
+expect_eq "gnuplot -e plot \"< rm -rf ~\": denied" \
+	"$(shell_field "gnuplot -e 'plot \"< rm -rf ~\"'" .action)" deny
+expect_eq "exiftool -if system(rm -rf ~): denied" \
+	"$(shell_field "exiftool -if 'system(\"rm -rf ~\")' x.jpg" .action)" deny
+expect_eq "gs -sOutputFile=%pipe%rm -rf ~: denied" \
+	"$(shell_field "gs -sOutputFile='%pipe%rm -rf ~' in.ps" .action)" deny
+expect_eq "gs -dNOSAFER: high" "$(shell_field 'gs -dNOSAFER in.ps' .tier)" high
+expect_eq "convert '|rm -rf ~' out.png: denied" \
+	"$(shell_field "convert '|rm -rf ~' out.png" .action)" deny
+expect_eq "convert ephemeral:/etc/passwd: fs.delete" \
+	"$(shell_field "convert 'ephemeral:/etc/passwd' out.png" '.rules | index("fs.delete") != null')" true
+expect_eq "convert x.png /etc/cron.d/x: high" "$(shell_field 'convert x.png /etc/cron.d/x' .tier)" high
+
+# build tools that run a command they are given
+expect_eq "cmake -DCMAKE_C_COMPILER_LAUNCHER='rm -rf ~': denied" \
+	"$(shell_field "cmake -B build -DCMAKE_C_COMPILER_LAUNCHER='rm -rf ~'" .action)" deny
+expect_eq "meson devenv -C build rm -rf ~: denied" \
+	"$(shell_field 'meson devenv -C build rm -rf ~' .action)" deny
+expect_eq "tox exec -- rm -rf ~: denied" "$(shell_field 'tox exec -- rm -rf ~' .action)" deny
+expect_eq "meson subprojects download: net.fetch" \
+	"$(shell_field 'meson subprojects download' '.rules | index("net.fetch") != null')" true
+
+# SQL run on a dblink connection
+expect_eq "dblink_exec DROP DATABASE: critical" \
+	"$(sql_field "SELECT dblink_exec('dbname=postgres', 'DROP DATABASE prod')" .tier)" critical
+
+# a named dev container configuration
+expect_eq "write_file .devcontainer/py/devcontainer.json: high" \
+	"$(call_field '{"tool":"write_file","input":{"path":".devcontainer/py/devcontainer.json","content":"{}"}}' .tier)" high
+
+# routine neighbours
+expect_eq "identify x.png: low" "$(shell_field 'identify x.png' .tier)" low
+expect_eq "convert in.png -resize 50% out.png: medium" \
+	"$(shell_field 'convert in.png -resize 50% out.png' .tier)" medium
+expect_eq "exiftool -json x.jpg: low" "$(shell_field 'exiftool -json x.jpg' .tier)" low
+expect_eq "gs -o out.pdf -sDEVICE=pdfwrite in.pdf: medium" \
+	"$(shell_field 'gs -o out.pdf -sDEVICE=pdfwrite in.pdf' .tier)" medium
+expect_eq "gnuplot plot.gp: medium" "$(shell_field 'gnuplot plot.gp' .tier)" medium
+expect_eq "cmake -DCMAKE_C_COMPILER_LAUNCHER=ccache: medium" \
+	"$(shell_field 'cmake -B build -DCMAKE_C_COMPILER_LAUNCHER=ccache' .tier)" medium
+expect_eq "meson compile -C build: medium" "$(shell_field 'meson compile -C build' .tier)" medium
+expect_eq "tox -e lint -- --fix: medium" "$(shell_field 'tox -e lint -- --fix' .tier)" medium
+expect_eq "dblink SELECT 1: high (network)" \
+	"$(sql_field "SELECT * FROM dblink('dbname=x', 'SELECT 1') AS t(a int)" .tier)" high
+expect_eq "write_file .devcontainer/py/Dockerfile: medium" \
+	"$(call_field '{"tool":"write_file","input":{"path":".devcontainer/py/Dockerfile","content":"FROM x"}}' .tier)" medium
+
+check "classify runs nothing" test -f "$d/wd/canary"
+finish
