@@ -1064,6 +1064,20 @@ static const struct interp interps[] = {
 	/* ipython -c CODE (also python -m IPython): it was an unknown program */
 	{"ipython", "python", "", "c", "m", "", ""}, {"ipython3", "python", "", "c", "m", "", ""},
 	{"IPython", "python", "", "c", "m", "", ""},
+	/* Lisps, Haskell, Octave, the BEAM, Prolog and the JVM's script
+	 * runners: their code was an unknown program's argument, medium with
+	 * (system "rm -rf ~") in it */
+	{"guile", "scheme", "", "c", "lLxeC", "", ""},
+	{"racket", "scheme", "--eval", "e", "ftrlpkSIW", "", ""},
+	{"sbcl", "lisp", "--eval", "", "", "", "--core --dynamic-space-size --control-stack-size"},
+	{"clisp", "lisp", "", "x", "BKMEmpL", "", ""},
+	{"ghc", "haskell", "", "e", "o", "", ""}, {"ghci", "haskell", "", "e", "", "", ""},
+	{"octave", "octave", "--eval", "", "", "", ""},
+	{"elixir", "elixir", "--eval", "e", "r", "", ""},
+	{"erl", "erlang", "-eval", "", "", "", ""},
+	{"swipl", "prolog", "", "gt", "fFsxpl", "", ""},
+	{"scala", "scala", "", "e", "", "", ""}, {"kotlin", "kotlin", "", "e", "", "", ""},
+	{"jshell", "java", "", "", "", "", ""},
 };
 
 /* python -m MODULE */
@@ -2242,6 +2256,9 @@ const struct prog rules_dev[] = {
 	INTERP("node"), INTERP("nodejs"), INTERP("perl"), INTERP("ruby"), INTERP("php"),
 	INTERP("lua"), INTERP("luajit"), INTERP("Rscript"), INTERP("R"), INTERP("julia"), INTERP("pwsh"),
 	INTERP("powershell"), INTERP("osascript"), INTERP("tclsh"), INTERP("irb"),
+	INTERP("guile"), INTERP("racket"), INTERP("sbcl"), INTERP("clisp"), INTERP("ghc"),
+	INTERP("ghci"), INTERP("octave"), INTERP("elixir"), INTERP("erl"), INTERP("swipl"),
+	INTERP("scala"), INTERP("kotlin"), INTERP("jshell"),
 	INTERP("deno"), INTERP("mongosh"), INTERP("mongo"), INTERP("ts-node"), INTERP("tsx"),
 	INTERP("expect"), INTERP("ipython"), INTERP("ipython3"), INTERP("IPython"),
 	{"docker", 0, NULL, TIER_LOW, NULL, NULL, rule_container},

@@ -8,6 +8,7 @@
  * file of such text is exec.script, never low.
  */
 #include <string.h>
+#include <strings.h>
 
 #include "classifier/classifier_internal.h"
 #include "core/util.h"

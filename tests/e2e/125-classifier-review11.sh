@@ -4,7 +4,8 @@
 # that run the text they are given, which were unknown programs (medium
 # whatever the text held): m4's syscmd, gnuplot's system and !, exiftool's
 # Perl -if, ghostscript's %pipe% output and -dNOSAFER, ImageMagick's |CMD
-# files and ephemeral:; cmake -D of a compiler launcher, meson devenv CMD
+# files and ephemeral:; the inline code of guile, erl, pwsh's rm alias and
+# osascript's do shell script; cmake -D of a compiler launcher, meson devenv CMD
 # and tox exec -- CMD (medium), meson subprojects download (medium, no
 # network rule); SQL that dblink_exec runs (high for a DROP DATABASE); a
 # write_file of a named dev container configuration (medium, though its
@@ -37,6 +38,15 @@ expect_eq "convert ephemeral:/etc/passwd: fs.delete" \
 	"$(shell_field "convert 'ephemeral:/etc/passwd' out.png" '.rules | index("fs.delete") != null')" true
 expect_eq "convert x.png /etc/cron.d/x: high" "$(shell_field 'convert x.png /etc/cron.d/x' .tier)" high
 
+# interpreters whose inline code was an unknown program's argument
+expect_eq "guile -c (system rm -rf ~): denied" \
+	"$(shell_field "guile -c '(system \"rm -rf ~\")'" .action)" deny
+expect_eq "erl -eval os:cmd(rm -rf ~): denied" \
+	"$(shell_field "erl -noshell -eval 'os:cmd(\"rm -rf ~\")' -s init stop" .action)" deny
+expect_eq "pwsh -c 'rm -r -fo ~': high" "$(shell_field "pwsh -c 'rm -r -fo ~'" .tier)" high
+expect_eq "osascript do shell script rm -rf ~: denied" \
+	"$(shell_field "osascript -e 'do shell script \"rm -rf ~\"'" .action)" deny
+
 # build tools that run a command they are given
 expect_eq "cmake -DCMAKE_C_COMPILER_LAUNCHER='rm -rf ~': denied" \
 	"$(shell_field "cmake -B build -DCMAKE_C_COMPILER_LAUNCHER='rm -rf ~'" .action)" deny
@@ -62,6 +72,8 @@ expect_eq "exiftool -json x.jpg: low" "$(shell_field 'exiftool -json x.jpg' .tie
 expect_eq "gs -o out.pdf -sDEVICE=pdfwrite in.pdf: medium" \
 	"$(shell_field 'gs -o out.pdf -sDEVICE=pdfwrite in.pdf' .tier)" medium
 expect_eq "gnuplot plot.gp: medium" "$(shell_field 'gnuplot plot.gp' .tier)" medium
+expect_eq "pwsh -c Get-ChildItem | Format-Table: medium" \
+	"$(shell_field "pwsh -c 'Write-Host \"Confirm\"; Get-ChildItem | Format-Table'" .tier)" medium
 expect_eq "cmake -DCMAKE_C_COMPILER_LAUNCHER=ccache: medium" \
 	"$(shell_field 'cmake -B build -DCMAKE_C_COMPILER_LAUNCHER=ccache' .tier)" medium
 expect_eq "meson compile -C build: medium" "$(shell_field 'meson compile -C build' .tier)" medium
