@@ -1025,6 +1025,137 @@ static void rule_makepkg(struct cctx *x, struct cmdv *c)
 		cls_add(x, TIER_MEDIUM, "exec.build", sp, "runs a PKGBUILD to build a package");
 }
 
+/* ---- nix ---- */
+
+/* nix eval and nix search read as queries (low), but an installable from
+ * a registry or a URL (nixpkgs#hello, github:o/r) is fetched first, and
+ * an --expr is Nix code: builtins.readFile of an unquoted path prints the
+ * file (`nix eval --expr 'builtins.readFile /h/u/.ssh/id_rsa'` was low),
+ * the fetchers reach the network, builtins.exec runs a program. Likewise
+ * nix-instantiate --eval -E (an unknown program). */
+static const char *const nix_fetchers[] = {
+	"fetchurl", "fetchGit", "fetchTarball", "fetchTree", "fetchClosure", "fetchMercurial",
+	"getFlake",
+};
+
+static void nix_expr(struct cctx *x, const struct word *w, const char *e)
+{
+	struct span sp = shell_span_word(x, w);
+
+	if (w->flags & (W_DYNAMIC | W_GLOB)) {
+		cls_add(x, TIER_HIGH, "exec.dynamic_command", sp,
+		        "the Nix expression is only known at run time");
+		return;
+	}
+	code_scan(x, "nix", e, strlen(e), sp);
+	for (size_t i = 0; i < nitems(nix_fetchers); i++)
+		if (strstr(e, nix_fetchers[i]))
+			cls_add(x, TIER_HIGH, "exec.inline_code.network", sp,
+			        "the Nix expression fetches from the network (%s)", nix_fetchers[i]);
+	if (strstr(e, "builtins.exec") || strstr(e, "importNative"))
+		cls_add(x, TIER_HIGH, "exec.inline_code.spawn", sp,
+		        "the Nix expression runs a program (builtins.exec)");
+	/* unquoted paths are path literals the evaluator reads */
+	for (const char *p = e; *p; p++) {
+		size_t n;
+		if (!(p[0] == '/' || (p[0] == '~' && p[1] == '/')) ||
+		    (p > e && !strchr(" \t\n([{=:", p[-1])))
+			continue;
+		n = strspn(p + (p[0] == '~'), "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+		           "0123456789._/+-") + (p[0] == '~');
+		if (n > 1)
+			paths_read(x, w, paths_tilde(x, arena_strndup(x->a, p, n)));
+		p += n - 1;
+	}
+}
+
+/* An installable that names no local path: the registry's (nixpkgs,
+ * nixpkgs#hello) or a URL's flake, fetched before it is evaluated. */
+static bool nix_remote_ref(const char *a)
+{
+	return !(a[0] == '.' || a[0] == '/' || a[0] == '~' || strncmp(a, "path:", 5) == 0);
+}
+
+static void rule_pkg(struct cctx *x, struct cmdv *c);
+
+/* nix's options that take one value (two for the pairs): Nix code, the
+ * file the operands are attribute paths of, a file written, or a value. */
+enum nix_val { NV_VALUE, NV_CODE, NV_FILE, NV_WRITE };
+static const struct {
+	const char *opt;
+	size_t nvals;
+	enum nix_val kind;
+} nix_opts[] = {
+	{"--expr", 1, NV_CODE}, {"-E", 1, NV_CODE}, {"--apply", 1, NV_CODE},
+	{"--arg", 2, NV_CODE}, {"--argstr", 2, NV_VALUE}, {"--file", 1, NV_FILE},
+	{"-f", 1, NV_FILE}, {"-I", 1, NV_VALUE}, {"--include", 1, NV_VALUE},
+	{"--override-input", 2, NV_VALUE}, {"--write-to", 1, NV_WRITE},
+	{"--option", 2, NV_VALUE}, {"--attr", 1, NV_VALUE}, {"-A", 1, NV_VALUE},
+};
+
+static size_t nix_opt(const char *a)
+{
+	size_t k = 0;
+
+	while (k < nitems(nix_opts) && strcmp(a, nix_opts[k].opt) != 0)
+		k++;
+	return k;
+}
+
+/* A Nix file evaluated outside a flake, impure: it may read any file. */
+static void nix_file(struct cctx *x, const struct word *w)
+{
+	paths_read(x, w, w->val);
+	cls_add(x, x->o->unknown_program, "exec.script", shell_span_word(x, w),
+	        "evaluates the Nix file %s, which airlock cannot see", w->val);
+}
+
+static void rule_nix(struct cctx *x, struct cmdv *c)
+{
+	bool inst = strcmp(c->prog, "nix-instantiate") == 0, attrs = inst;
+	const char *verb = !inst && c->n > 1 ? c->w[1].val : "";
+	bool search = strcmp(verb, "search") == 0;
+
+	if (inst)
+		cls_add(x, TIER_MEDIUM, "exec.build", shell_span_words(x, c->w, c->n),
+		        "nix-instantiate evaluates Nix expressions into derivations");
+	else
+		rule_pkg(x, c);
+	if (!inst && !search && strcmp(verb, "eval") != 0)
+		return;
+	for (size_t i = 1; i < c->n; i++) {
+		size_t k = nix_opt(c->w[i].val);
+		attrs |= k < nitems(nix_opts) && (nix_opts[k].kind == NV_FILE ||
+		                                   (nix_opts[k].kind == NV_CODE && nix_opts[k].nvals == 1));
+	}
+	for (size_t i = inst ? 1 : 2; i < c->n; i++) {
+		const char *a = c->w[i].val;
+		size_t k = nix_opt(a);
+		if (k < nitems(nix_opts) && i + nix_opts[k].nvals < c->n) {
+			const struct word *v = &c->w[i + nix_opts[k].nvals];
+			if (nix_opts[k].kind == NV_CODE)
+				nix_expr(x, v, v->val);
+			else if (nix_opts[k].kind == NV_WRITE)
+				paths_write(x, v, v->val, shell_span_word(x, v));
+			else if (nix_opts[k].kind == NV_FILE)
+				nix_file(x, v);
+			if (strcmp(a, "--option") == 0 &&
+			    strcmp(c->w[i + 1].val, "allow-unsafe-native-code-during-evaluation") == 0)
+				cls_add(x, TIER_HIGH, "exec.inline_code.spawn", shell_span_word(x, &c->w[i]),
+				        "lets the Nix expression run programs (builtins.exec)");
+			i += nix_opts[k].nvals;
+		} else if (a[0] != '-' && inst) {
+			nix_file(x, &c->w[i]);
+		} else if (a[0] != '-') {
+			if (!attrs && nix_remote_ref(a))
+				cls_add(x, TIER_HIGH, "net.fetch", shell_span_word(x, &c->w[i]),
+				        "nix %s fetches the flake %s first", verb, a);
+			if (search)
+				break; /* the rest are search terms */
+		}
+	}
+}
+
 /* ---- interpreters ---- */
 
 struct interp {
@@ -2224,7 +2355,8 @@ const struct prog rules_dev[] = {
 	{"cmake", 0, NULL, TIER_LOW, NULL, NULL, rule_cmake},
 	{"gdb", 0, NULL, TIER_MEDIUM, "exec.build", "runs a build or test tool", rule_gdb},
 	{"lldb", 0, NULL, TIER_MEDIUM, "exec.build", "runs a debugger", rule_lldb},
-	PKG("hatch"), PKG("rustup"), PKG("nix"), PKG("flit"),
+	PKG("hatch"), PKG("rustup"), {"nix", 0, NULL, TIER_LOW, NULL, NULL, rule_nix},
+	{"nix-instantiate", 0, NULL, TIER_LOW, NULL, NULL, rule_nix}, PKG("flit"),
 	{"pacman", 0, NULL, TIER_LOW, NULL, NULL, rule_pacman},
 	{"yay", 0, NULL, TIER_LOW, NULL, NULL, rule_pacman},
 	{"paru", 0, NULL, TIER_LOW, NULL, NULL, rule_pacman},

@@ -7,7 +7,8 @@
 # files and ephemeral:; the inline code of guile, erl, pwsh's rm alias and
 # osascript's do shell script; cmake -D of a compiler launcher, meson devenv CMD
 # and tox exec -- CMD (medium), meson subprojects download (medium, no
-# network rule); SQL that dblink_exec runs (high for a DROP DATABASE); a
+# network rule); nix eval's --expr reading a secret and nix search of the
+# registry's nixpkgs (low); SQL that dblink_exec runs (high for a DROP DATABASE); a
 # write_file of a named dev container configuration (medium, though its
 # initializeCommand runs on the host). Routine neighbours keep their tier.
 # Nothing is executed: a canary file must survive.
@@ -55,6 +56,12 @@ expect_eq "meson devenv -C build rm -rf ~: denied" \
 expect_eq "tox exec -- rm -rf ~: denied" "$(shell_field 'tox exec -- rm -rf ~' .action)" deny
 expect_eq "meson subprojects download: net.fetch" \
 	"$(shell_field 'meson subprojects download' '.rules | index("net.fetch") != null')" true
+
+# nix eval's expression and the flakes it fetches
+expect_eq "nix eval --expr readFile /etc/shadow: secrets.read" \
+	"$(shell_field "nix eval --raw --expr 'builtins.readFile \"/etc/shadow\"'" '.rules | index("secrets.read") != null')" true
+expect_eq "nix search nixpkgs hello: high" "$(shell_field 'nix search nixpkgs hello' .tier)" high
+expect_eq "nix eval .#x.name: low" "$(shell_field 'nix eval .#packages.x86_64-linux.default.name' .tier)" low
 
 # SQL run on a dblink connection
 expect_eq "dblink_exec DROP DATABASE: critical" \
