@@ -425,6 +425,156 @@ static void rule_magick(struct cctx *x, struct cmdv *c)
 	}
 }
 
+/* ---- document tools ---- */
+
+/* pandoc: --filter CMD runs a program on the document and --pdf-engine
+ * another (judged as commands, as the environment's command variables
+ * are: `--pdf-engine=xelatex` stays medium), a --lua-filter or --defaults
+ * file (which may name filters) is a script, -o and --extract-media
+ * write, a URL input is fetched. */
+enum pandoc_val { PD_COMMAND, PD_SCRIPT, PD_WRITE };
+static const struct {
+	char letter;
+	const char *lname;
+	enum pandoc_val kind;
+} pandoc_opts[] = {
+	{'F', "--filter", PD_COMMAND}, {0, "--pdf-engine", PD_COMMAND},
+	{'L', "--lua-filter", PD_SCRIPT}, {'d', "--defaults", PD_SCRIPT},
+	{'o', "--output", PD_WRITE}, {0, "--extract-media", PD_WRITE},
+};
+
+static void pandoc_value(struct cctx *x, const struct word *w, const char *v,
+                         enum pandoc_val kind)
+{
+	struct span sp = shell_span_word(x, w);
+
+	if (kind == PD_COMMAND && text_literal(x, w, "pandoc"))
+		shell_script_text(x, v, strlen(v), sp);
+	else if (kind == PD_SCRIPT) {
+		paths_read(x, w, v);
+		cls_add(x, x->o->unknown_program, "exec.script", sp,
+		        "pandoc runs a Lua filter or defaults file airlock cannot see");
+	} else if (kind == PD_WRITE && strcmp(v, "-") != 0) {
+		paths_write(x, w, v, sp);
+	}
+}
+
+static void rule_pandoc(struct cctx *x, struct cmdv *c)
+{
+	static const char ao[] = "ofFLdtrMVAHBCcD";
+	size_t idx[32], n = opt_operands(c, 1, ao, idx, nitems(idx));
+
+	for (size_t i = 1; i < c->n && strcmp(c->w[i].val, "--") != 0; i++)
+		for (size_t k = 0; k < nitems(pandoc_opts); k++) {
+			size_t j = i;
+			const char *v;
+			const struct word *w = opt_value_at(c, &j, pandoc_opts[k].letter,
+			                                    pandoc_opts[k].lname, ao, &v);
+			if (w) {
+				pandoc_value(x, w, v, pandoc_opts[k].kind);
+				i = j;
+				break;
+			}
+		}
+	for (size_t k = 0; k < n; k++) {
+		const struct word *w = &c->w[idx[k]];
+		if (strstr(w->val, "://")) {
+			cls_add(x, TIER_HIGH, "net.fetch", shell_span_word(x, w), "pandoc fetches a URL");
+			net_add_fetch_url(x, w->val);
+		} else {
+			paths_read(x, w, w->val);
+		}
+	}
+}
+
+/* TeX: the document runs \write18 commands with -shell-escape (or
+ * -enable-write18), unseen; latexmk's -e is Perl and -r a Perl rc file,
+ * and its -pdflatex=CMD (and the like) a command. A document build is
+ * exec.build. */
+/* latexmk -e CODE: Perl, and an assignment to a command variable
+ * ($pdflatex = 'CMD', q/CMD/) sets a command a build step runs: judged
+ * as one, as -pdflatex=CMD is (`-pdflatex='lualatex %O %S'` stays a
+ * build). A value that is not a literal is a hook whose command is
+ * unknown. */
+static void latexmk_code(struct cctx *x, const struct word *w)
+{
+	static const char *const vars[] = {"$pdflatex", "$latex", "$xelatex", "$lualatex",
+	                                   "$dvipdf", "$ps2pdf", "$bibtex", "$biber",
+	                                   "$makeindex", "$pdf_previewer", "$print_cmd"};
+	const char *code = w->val;
+
+	code_scan(x, "perl", code, w->len, shell_span_word(x, w));
+	for (size_t k = 0; k < nitems(vars); k++)
+		for (const char *p = code; (p = strstr(p, vars[k])) != NULL; p++) {
+			const char *v = p + strlen(vars[k]), *e;
+			char close;
+			v += strspn(v, " \t");
+			if (*v != '=' || v[1] == '=' || v[1] == '~')
+				continue;
+			v += 1 + strspn(v + 1, " \t");
+			if (v[0] == 'q' && v[1] && strchr("/|{(!#", v[1]))
+				v++;
+			close = *v == '{' ? '}' : *v == '(' ? ')' : *v;
+			if (!*v || !strchr("'\"/|{(!#", *v) || (e = strchr(v + 1, close)) == NULL)
+				rules_hook(x, w, "", 0, "latexmk -e sets a command a build step runs");
+			else
+				shell_script_text(x, v + 1, (size_t)(e - v - 1), shell_span_word(x, w));
+		}
+}
+
+static void rule_tex(struct cctx *x, struct cmdv *c)
+{
+	static const char *const escapes[] = {"-shell-escape", "--shell-escape", "-enable-write18",
+	                                      "--enable-write18"};
+	static const char *const engines[] = {"-pdflatex=", "-latex=", "-xelatex=", "-lualatex=",
+	                                      "-dvipdf=", "-ps2pdf=", "-bibtex=", "-biber=",
+	                                      "-makeindex="};
+	bool latexmk = strcmp(c->prog, "latexmk") == 0;
+
+	cls_add(x, TIER_MEDIUM, "exec.build", shell_span_words(x, c->w, c->n),
+	        "builds a TeX document (its packages may write files)");
+	for (size_t i = 1; i < c->n; i++) {
+		const struct word *w = &c->w[i];
+		for (size_t k = 0; k < nitems(escapes); k++)
+			if (strcmp(w->val, escapes[k]) == 0)
+				cls_add(x, TIER_HIGH, "exec.hook_program", shell_span_word(x, w),
+				        "the document's \\write18 runs shell commands airlock cannot see");
+		for (size_t k = 0; latexmk && k < nitems(engines); k++)
+			if (strncmp(w->val, engines[k], strlen(engines[k])) == 0 &&
+			    text_literal(x, w, "latexmk"))
+				shell_script_text(x, w->val + strlen(engines[k]),
+				                  strlen(w->val + strlen(engines[k])), shell_span_word(x, w));
+		if (latexmk && strcmp(w->val, "-e") == 0 && i + 1 < c->n &&
+		    text_literal(x, &c->w[i + 1], "latexmk"))
+			latexmk_code(x, &c->w[i + 1]);
+		if (latexmk && strcmp(w->val, "-r") == 0 && i + 1 < c->n)
+			cls_add(x, x->o->unknown_program, "exec.script", shell_span_word(x, &c->w[i + 1]),
+			        "latexmk runs a Perl rc file airlock cannot see");
+	}
+}
+
+/* groff -U (and troff's) is unsafe mode: the document's .sy and .pso
+ * requests run commands. */
+static void rule_groff(struct cctx *x, struct cmdv *c)
+{
+	if (opt_short(c, 'U', "defFhIKLmMnoPrRTwWx"))
+		cls_add(x, TIER_HIGH, "exec.hook_program", shell_span_words(x, c->w, c->n),
+		        "%s -U lets the document run shell commands (.sy, .pso)", c->prog);
+}
+
+/* xsltproc: -o writes; the stylesheet may write any file (exsl:document)
+ * and read any (document()), so it is exec.script. */
+static void rule_xsltproc(struct cctx *x, struct cmdv *c)
+{
+	const char *v;
+	const struct word *w = opt_value(c, 'o', "--output", "o", &v);
+
+	cls_add(x, x->o->unknown_program, "exec.script", shell_span_words(x, c->w, c->n),
+	        "xsltproc runs a stylesheet, which may read and write any file");
+	if (w)
+		paths_write(x, w, v, shell_span_word(x, w));
+}
+
 #define FN(n, fn) {n, 0, NULL, TIER_LOW, NULL, NULL, fn}
 
 const struct prog rules_text[] = {
@@ -434,5 +584,9 @@ const struct prog rules_text[] = {
 	FN("montage", rule_magick), FN("composite", rule_magick), FN("compare", rule_magick),
 	FN("identify", rule_magick), FN("stream", rule_magick), FN("import", rule_magick),
 	FN("conjure", rule_magick), FN("animate", rule_magick), FN("display", rule_magick),
+	FN("pandoc", rule_pandoc), FN("latex", rule_tex), FN("pdflatex", rule_tex),
+	FN("xelatex", rule_tex), FN("lualatex", rule_tex), FN("tex", rule_tex), FN("pdftex", rule_tex),
+	FN("latexmk", rule_tex), FN("groff", rule_groff), FN("troff", rule_groff),
+	FN("xsltproc", rule_xsltproc),
 };
 const size_t rules_text_n = nitems(rules_text);

@@ -4,7 +4,8 @@
 # that run the text they are given, which were unknown programs (medium
 # whatever the text held): m4's syscmd, gnuplot's system and !, exiftool's
 # Perl -if, ghostscript's %pipe% output and -dNOSAFER, ImageMagick's |CMD
-# files and ephemeral:; the inline code of guile, erl, pwsh's rm alias and
+# files and ephemeral:, pandoc's --filter, latexmk's -pdflatex= and
+# pdflatex -shell-escape; the inline code of guile, erl, pwsh's rm alias and
 # osascript's do shell script; cmake -D of a compiler launcher, meson devenv CMD
 # and tox exec -- CMD (medium), meson subprojects download (medium, no
 # network rule); nix eval's --expr reading a secret and nix search of the
@@ -38,6 +39,15 @@ expect_eq "convert '|rm -rf ~' out.png: denied" \
 expect_eq "convert ephemeral:/etc/passwd: fs.delete" \
 	"$(shell_field "convert 'ephemeral:/etc/passwd' out.png" '.rules | index("fs.delete") != null')" true
 expect_eq "convert x.png /etc/cron.d/x: high" "$(shell_field 'convert x.png /etc/cron.d/x' .tier)" high
+
+# document tools
+expect_eq "pandoc --filter 'rm -rf ~': denied" \
+	"$(shell_field "pandoc --filter 'rm -rf ~' x.md" .action)" deny
+expect_eq "latexmk -pdflatex='rm -rf ~': denied" \
+	"$(shell_field "latexmk -pdflatex='rm -rf ~' x.tex" .action)" deny
+expect_eq "pdflatex -shell-escape: high" "$(shell_field 'pdflatex -shell-escape x.tex' .tier)" high
+expect_eq "pandoc x.md -o out.pdf --pdf-engine=xelatex: medium" \
+	"$(shell_field 'pandoc x.md -o out.pdf --pdf-engine=xelatex' .tier)" medium
 
 # interpreters whose inline code was an unknown program's argument
 expect_eq "guile -c (system rm -rf ~): denied" \
