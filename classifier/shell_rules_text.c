@@ -346,6 +346,17 @@ static void rule_gs(struct cctx *x, struct cmdv *c)
 	}
 }
 
+/* ps2pdf, ps2ps, pdf2ps and eps2eps run gs (with -dSAFER) on INPUT [OUTPUT]:
+ * their options reach gs, and the second operand is written. */
+static void rule_ps2pdf(struct cctx *x, struct cmdv *c)
+{
+	size_t idx[3], n = opt_operands(c, 1, "", idx, nitems(idx));
+
+	rule_gs(x, c);
+	if (n == 2 && strcmp(c->w[idx[1]].val, "-") != 0)
+		paths_write(x, &c->w[idx[1]], c->w[idx[1]].val, shell_span_word(x, &c->w[idx[1]]));
+}
+
 /* ---- ImageMagick ---- */
 
 /* A file operand of an ImageMagick tool: |CMD reads from or writes to a
@@ -395,10 +406,16 @@ static void rule_magick(struct cctx *x, struct cmdv *c)
 	char key[32];
 	bool inplace;
 
-	/* magick TOOL ARGS (ImageMagick 7) is the tool */
+	/* magick TOOL ARGS (ImageMagick 7) and gm TOOL ARGS (GraphicsMagick)
+	 * are the tool; gm without one is unknown */
 	snprintf(key, sizeof(key), " %s ", c->n > 1 ? c->w[1].val : "");
-	if (strcmp(p, "magick") == 0 && c->n > 1 && strstr(tools, key))
+	if ((strcmp(p, "magick") == 0 || strcmp(p, "gm") == 0) && c->n > 1 && strstr(tools, key))
 		p = c->w[at++].val;
+	else if (strcmp(p, "gm") == 0) {
+		cls_add(x, x->o->unknown_program, "exec.unknown_program", shell_span_words(x, c->w, c->n),
+		        "gm runs a command airlock does not know");
+		return;
+	}
 	snprintf(key, sizeof(key), " %s ", p);
 	inplace = strcmp(p, "mogrify") == 0;
 	if (strcmp(p, "conjure") == 0)
@@ -587,6 +604,9 @@ const struct prog rules_text[] = {
 	FN("pandoc", rule_pandoc), FN("latex", rule_tex), FN("pdflatex", rule_tex),
 	FN("xelatex", rule_tex), FN("lualatex", rule_tex), FN("tex", rule_tex), FN("pdftex", rule_tex),
 	FN("latexmk", rule_tex), FN("groff", rule_groff), FN("troff", rule_groff),
-	FN("xsltproc", rule_xsltproc),
+	FN("xsltproc", rule_xsltproc), FN("gm", rule_magick), FN("gnuplot-qt", rule_gnuplot),
+	FN("gnuplot-x11", rule_gnuplot), FN("gnuplot-nox", rule_gnuplot), FN("gsnd", rule_gs),
+	FN("ps2pdf", rule_ps2pdf), FN("ps2ps", rule_ps2pdf), FN("pdf2ps", rule_ps2pdf),
+	FN("eps2eps", rule_ps2pdf),
 };
 const size_t rules_text_n = nitems(rules_text);
