@@ -528,6 +528,9 @@ void sql_fallback_otherwise(struct cctx *x, const char *sql, size_t len, bool ex
  * (sql.c's table, read by the grammar's walk and by the fallback), or
  * NULL for one that only reads; sql_fn_runs_sql: whether it runs the SQL
  * text of an argument (query_to_xml). */
+/* Why setting NAME (n bytes) switches off consistency checks or the
+ * binary log (sql.admin), or NULL (sql.c; the fallback reads SET too). */
+const char *sql_unsafe_setting(const char *name, size_t n);
 struct sql_fn {
 	const char *name, *rule, *why;
 	enum tier tier;

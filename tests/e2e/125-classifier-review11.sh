@@ -9,7 +9,9 @@
 # osascript's do shell script; cmake -D of a compiler launcher, meson devenv CMD
 # and tox exec -- CMD (medium), meson subprojects download (medium, no
 # network rule); nix eval's --expr reading a secret and nix search of the
-# registry's nixpkgs (low); SQL that dblink_exec runs (high for a DROP DATABASE); a
+# registry's nixpkgs (low); SQL that dblink_exec runs (high for a DROP
+# DATABASE), SET sql_log_bin = 0 (low), ENGINE = BLACKHOLE and ALTER
+# COLUMN ... USING 0 (medium); a
 # write_file of a named dev container configuration (medium, though its
 # initializeCommand runs on the host). Routine neighbours keep their tier.
 # Nothing is executed: a canary file must survive.
@@ -76,6 +78,14 @@ expect_eq "nix eval .#x.name: low" "$(shell_field 'nix eval .#packages.x86_64-li
 # SQL run on a dblink connection
 expect_eq "dblink_exec DROP DATABASE: critical" \
 	"$(sql_field "SELECT dblink_exec('dbname=postgres', 'DROP DATABASE prod')" .tier)" critical
+
+expect_eq "SET sql_log_bin = 0: high" "$(sql_field 'SET sql_log_bin = 0' .tier)" high
+expect_eq "ALTER TABLE t ENGINE = BLACKHOLE: high" \
+	"$(sql_field 'ALTER TABLE t ENGINE = BLACKHOLE' .tier)" high
+expect_eq "ALTER COLUMN c TYPE int USING 0: high" \
+	"$(sql_field 'ALTER TABLE t ALTER COLUMN c TYPE int USING 0' .tier)" high
+expect_eq "ALTER COLUMN c TYPE int USING c::integer: medium" \
+	"$(sql_field 'ALTER TABLE t ALTER COLUMN c TYPE int USING c::integer' .tier)" medium
 
 # a named dev container configuration
 expect_eq "write_file .devcontainer/py/devcontainer.json: high" \
