@@ -6,7 +6,8 @@
 # Perl -if, ghostscript's %pipe% output and -dNOSAFER, ImageMagick's |CMD
 # files and ephemeral:, pandoc's --filter, latexmk's -pdflatex= and
 # pdflatex -shell-escape; the inline code of guile, erl, pwsh's rm alias and
-# osascript's do shell script; cmake -D of a compiler launcher, meson devenv CMD
+# osascript's do shell script, emacs -f package-refresh-contents (low);
+# cmake -D of a compiler launcher, meson devenv CMD
 # and tox exec -- CMD (medium), meson subprojects download (medium, no
 # network rule); nix eval's --expr reading a secret and nix search of the
 # registry's nixpkgs (low); SQL that dblink_exec runs (high for a DROP
@@ -59,6 +60,9 @@ expect_eq "erl -eval os:cmd(rm -rf ~): denied" \
 expect_eq "pwsh -c 'rm -r -fo ~': high" "$(shell_field "pwsh -c 'rm -r -fo ~'" .tier)" high
 expect_eq "osascript do shell script rm -rf ~: denied" \
 	"$(shell_field "osascript -e 'do shell script \"rm -rf ~\"'" .action)" deny
+
+expect_eq "emacs --batch -f package-refresh-contents: high" \
+	"$(shell_field 'emacs --batch -f package-refresh-contents' .tier)" high
 
 # build tools that run a command they are given
 expect_eq "cmake -DCMAKE_C_COMPILER_LAUNCHER='rm -rf ~': denied" \
