@@ -62,17 +62,46 @@ static const char *m4_args_end(const char *p, const char *end)
 	return NULL;
 }
 
+/* The builtins that build text m4 then reads again as macro names:
+ * `translit(`xyxcmd', `x', `s')(id)' is syscmd(id). builtin and indir
+ * call a macro by such a name, changequote and changeword change how
+ * names and quotes are read. */
+static const char *const m4_builders[] = {
+	"builtin", "indir", "changeword", "changequote", "translit", "patsubst", "regexp",
+	"substr", "format", "defn", "eval",
+};
+
+/* Occurrences of "syscmd" in t with m4's quote characters dropped:
+ * `sys'`cmd' is one name once quotes are removed (a define's body). */
+static size_t m4_unquoted_syscmds(const char *t, size_t n)
+{
+	size_t count = 0, k = 0;
+	static const char name[] = "syscmd";
+
+	for (size_t i = 0; i < n; i++) {
+		if (t[i] == '`' || t[i] == '\'')
+			continue;
+		k = t[i] == name[k] ? k + 1 : t[i] == name[0];
+		if (k == sizeof(name) - 1) {
+			count++;
+			k = 0;
+		}
+	}
+	return count;
+}
+
 /* syscmd(CMD) and esyscmd(CMD) (also m4_syscmd under -P) run CMD in a
- * shell; builtin, indir and changeword reach them by a name built at run
- * time, so they count as one whose command is unknown. */
+ * shell; a syscmd that only quote removal or a builtin of m4_builders
+ * puts together counts as one whose command is unknown. */
 static void m4_scan(struct cctx *x, const struct word *w, const char *t, size_t n)
 {
-	static const char *const indirect[] = {"builtin", "indir", "changeword"};
 	const char *end = t + n;
 	struct span sp = shell_span_word(x, w);
+	size_t seen = 0;
 
 	for (const char *p = t; (p = memmem(p, (size_t)(end - p), "syscmd", 6)) != NULL; p += 6) {
 		const char *a = p + 6, *e;
+		seen++;
 		if (a < end && *a == '(' && (e = m4_args_end(a, end)) != NULL) {
 			a++;
 			if (e - a >= 2 && *a == '`' && e[-1] == '\'') {
@@ -84,11 +113,16 @@ static void m4_scan(struct cctx *x, const struct word *w, const char *t, size_t 
 			rules_hook(x, w, "", 0, "m4's syscmd runs a shell command");
 		}
 	}
-	for (size_t i = 0; i < nitems(indirect); i++)
-		if (memmem(t, n, indirect[i], strlen(indirect[i])))
+	if (m4_unquoted_syscmds(t, n) > seen)
+		rules_hook(x, w, "", 0, "m4's syscmd, put together by quote removal, runs a shell "
+		           "command");
+	for (size_t i = 0; i < nitems(m4_builders); i++)
+		if (memmem(t, n, m4_builders[i], strlen(m4_builders[i]))) {
 			cls_add(x, TIER_HIGH, "exec.dynamic_command", sp,
-			        "m4's %s calls a macro (syscmd among them) by a name built at run "
-			        "time", indirect[i]);
+			        "m4's %s builds text it reads again as macro names (syscmd among them)",
+			        m4_builders[i]);
+			break;
+		}
 }
 
 static void rule_m4(struct cctx *x, struct cmdv *c)
