@@ -165,7 +165,21 @@ static void rule_m4(struct cctx *x, struct cmdv *c)
  * newline, ; or the { of an if or do block), and a
  * string that starts with < or | (plot "< CMD", set print "| CMD", load
  * "< CMD"): a command whose output is read or that the output is piped
- * into. */
+ * into. eval and @macro run text built at run time. */
+/* The closing quote of the gnuplot string that opens at p: a backslash
+ * escapes the next byte in "..." (not in '...', where '' is a quote), or
+ * NULL when it is not closed. */
+static const char *gnuplot_string_end(const char *p, const char *end)
+{
+	for (const char *e = p + 1; e < end; e++) {
+		if (*p == '"' && *e == '\\' && e + 1 < end)
+			e++;
+		else if (*e == *p)
+			return e;
+	}
+	return NULL;
+}
+
 static void gnuplot_scan(struct cctx *x, const struct word *w, const char *t, size_t n)
 {
 	const char *end = t + n;
@@ -175,9 +189,11 @@ static void gnuplot_scan(struct cctx *x, const struct word *w, const char *t, si
 	code_scan(x, "gnuplot", t, n, sp);
 	for (const char *p = t; p < end; p++) {
 		if (*p == '"' || *p == '\'') {
-			const char *e = memchr(p + 1, *p, (size_t)(end - p - 1));
-			if (e == NULL)
-				break;
+			const char *e = gnuplot_string_end(p, end);
+			if (e == NULL) { /* unclosed: gnuplot rejects the line; read on */
+				start = false;
+				continue;
+			}
 			if (e > p + 1 && (p[1] == '<' || p[1] == '|'))
 				rules_hook(x, w, p + 2, (size_t)(e - p - 2),
 				           "gnuplot reads from or pipes into a command");
@@ -185,6 +201,10 @@ static void gnuplot_scan(struct cctx *x, const struct word *w, const char *t, si
 			start = false;
 		} else if (*p == '\n' || *p == ';' || *p == '{') {
 			start = true;
+		} else if (*p == '@' || (start && end - p >= 4 && strncmp(p, "eval", 4) == 0)) {
+			cls_add(x, TIER_HIGH, "exec.dynamic_command", sp,
+			        "gnuplot runs text built at run time (eval, @macro)");
+			start = false;
 		} else if (start && *p == '!') {
 			size_t l = strcspn(p + 1, "\n");
 			rules_hook(x, w, p + 1, l < (size_t)(end - p - 1) ? l : (size_t)(end - p - 1),
