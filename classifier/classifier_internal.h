@@ -549,6 +549,13 @@ void shell_files_note(struct cctx *x, const struct cmdv *c);
 /* w names a file about to run as a script in lang ("sh", "python", ...; NULL:
  * by its #! line): any content the call wrote there is read as that script. */
 void shell_files_run(struct cctx *x, const struct word *w, const char *lang);
+/* w names a file a program reads as a script in a language of its own
+ * (m4, gnuplot, SQL, make): each content the call wrote there is handed
+ * to fn with w, as shell_files_run reads a shell script (stdin and
+ * /dev/fd names are the caller's). */
+typedef void (*shell_files_fn)(struct cctx *x, const struct word *w, const char *text,
+                               size_t len);
+void shell_files_each(struct cctx *x, const struct word *w, shell_files_fn fn);
 /* True when the file name v is "-" or names stdin (/dev/stdin, /dev/fd/0,
  * /proc/self/fd/0). */
 bool shell_files_is_stdin(const char *v);

@@ -610,7 +610,11 @@ static void make_text(struct cctx *x, const char *v, size_t len, struct span sp)
 }
 
 /* make --eval TEXT / -E TEXT, and -f - (or /dev/stdin) with the makefile
- * in a here-document or piped: its text is read as above. */
+ * in a here-document or piped: its text is read as above. A makefile the
+ * call writes is not: every recipe line counts (clean's rm -f too, and
+ * $(CC) as a program known only at run time), so the routine `cat >
+ * Makefile <<EOF ... make` would ask a person; it stays exec.build, as a
+ * project's own Makefile does. */
 static void make_eval(struct cctx *x, const struct cmdv *c)
 {
 	const char *v;
@@ -2008,6 +2012,23 @@ static void sql_word(struct cctx *x, const struct word *w, const char *val)
 	sql_classify(x, val, strlen(val), verbatim, w->voff, shell_span_word(x, w));
 }
 
+/* SQL (and the client's commands) from a file the call wrote: `printf
+ * 'DROP DATABASE prod;' > x.sql; psql -f x.sql` was exec.script alone. */
+static void sql_file_text(struct cctx *x, const struct word *w, const char *text, size_t len)
+{
+	sql_classify(x, text, len, false, 0, shell_span_word(x, w));
+}
+
+/* The file an option's value (v, in word w) names, read as written SQL. */
+static void sql_file_value(struct cctx *x, const struct word *w, const char *v)
+{
+	struct word fw = *w;
+
+	fw.val = v;
+	fw.len = strlen(v);
+	shell_files_each(x, &fw, sql_file_text);
+}
+
 static void sql_stdin(struct cctx *x, struct cmdv *c)
 {
 	struct span sp = shell_span_word(x, &c->w[0]);
@@ -2026,6 +2047,8 @@ static void sql_stdin(struct cctx *x, struct cmdv *c)
 	case IN_FILE:
 		cls_add(x, x->o->unknown_program, "exec.script", sp,
 		        "runs SQL from a file airlock cannot see");
+		if (c->in_file)
+			shell_files_each(x, c->in_file, sql_file_text);
 		break;
 	case IN_NONE:
 		cls_add(x, x->o->unknown_program, "exec.script", sp,
@@ -2093,6 +2116,7 @@ static void rule_sqlclient(struct cctx *x, struct cmdv *c)
 		paths_read(x, w, v);
 		cls_add(x, x->o->unknown_program, "exec.script", shell_span_word(x, w),
 		        "runs SQL from %s, which airlock cannot see", v);
+		sql_file_value(x, w, v);
 		ran = true;
 	}
 	/* psql -o|--output FILE takes |CMD as \\o does; -L|--log-file is a file */
@@ -2153,9 +2177,11 @@ static size_t sqlite_operands(struct cctx *x, struct cmdv *c, size_t *idx, size_
 		*ran |= strcmp(a, "-c") == 0 || strcmp(a, "-f") == 0;
 		if (strcmp(a, "-cmd") == 0 || strcmp(a, "--cmd") == 0 || strcmp(a, "-c") == 0)
 			sql_word(x, &c->w[i + 1], c->w[i + 1].val);
-		else if (strstr(a, "init") || strcmp(a, "-f") == 0)
+		else if (strstr(a, "init") || strcmp(a, "-f") == 0) {
 			cls_add(x, x->o->unknown_program, "exec.script", shell_span_word(x, &c->w[i + 1]),
 			        "runs SQL from %s, which airlock cannot see", c->w[i + 1].val);
+			sql_file_value(x, &c->w[i + 1], c->w[i + 1].val);
+		}
 		i++;
 	}
 	return n;

@@ -803,6 +803,12 @@ static void inplace_files(struct cctx *x, const struct cmdv *c, const size_t *id
 		rules_dyn_writes(x, c, "edits in place");
 }
 
+static void sed_file_text(struct cctx *x, const struct word *w, const char *text, size_t len)
+{
+	(void)len; /* the arena's copy ends with a NUL */
+	sed_script(x, w, text);
+}
+
 static void rule_sed(struct cctx *x, struct cmdv *c)
 {
 	size_t idx[64], n = opt_operands(c, 1, "efl", idx, nitems(idx));
@@ -823,8 +829,14 @@ static void rule_sed(struct cctx *x, struct cmdv *c)
 			cls_add(x, x->o->unknown_program, "exec.script", shell_span_word(x, f),
 			        "sed runs a script file airlock cannot see (its e and w commands "
 			        "run programs and write files)");
-			if (text) /* -f - or /dev/stdin: its here-document or piped text */
+			if (text) { /* -f - or /dev/stdin: its here-document or piped text */
 				sed_script(x, f, text);
+			} else { /* a script file the call wrote */
+				struct word fw = *f;
+				fw.val = val;
+				fw.len = strlen(val);
+				shell_files_each(x, &fw, sed_file_text);
+			}
 		}
 		given |= e || f;
 		i = j > i ? j : i;

@@ -153,6 +153,7 @@ static void rule_m4(struct cctx *x, struct cmdv *c)
 			paths_read(x, &c->w[idx[i]], c->w[idx[i]].val);
 			cls_add(x, x->o->unknown_program, "exec.script", shell_span_word(x, &c->w[idx[i]]),
 			        "m4 expands a file airlock cannot see (its syscmd runs commands)");
+			shell_files_each(x, &c->w[idx[i]], m4_scan);
 		}
 	if (from_stdin)
 		text_stdin(x, c, "whose syscmd runs shell commands", m4_scan);
@@ -232,8 +233,10 @@ static void rule_gnuplot(struct cctx *x, struct cmdv *c)
 		nf = 1;
 	}
 	for (size_t i = 0; i < nf; i++)
-		if (i > 0 || strcmp(c->w[idx[i]].val, "-") != 0)
+		if (i > 0 || strcmp(c->w[idx[i]].val, "-") != 0) {
 			paths_read(x, &c->w[idx[i]], c->w[idx[i]].val);
+			shell_files_each(x, &c->w[idx[i]], gnuplot_scan);
+		}
 	if (nf > 0 && !(nf == 1 && strcmp(c->w[idx[0]].val, "-") == 0))
 		cls_add(x, x->o->unknown_program, "exec.script", shell_span_words(x, c->w, c->n),
 		        "gnuplot runs a script file airlock cannot see (its system and ! run "

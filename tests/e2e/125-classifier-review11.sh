@@ -9,7 +9,8 @@
 # osascript's do shell script, emacs -f package-refresh-contents (low);
 # cmake -D of a compiler launcher, meson devenv CMD
 # and tox exec -- CMD (medium), meson subprojects download (medium, no
-# network rule); nix eval's --expr reading a secret and nix search of the
+# network rule); SQL a call writes to a file, then runs with psql -f
+# (medium); nix eval's --expr reading a secret and nix search of the
 # registry's nixpkgs (low); SQL that dblink_exec runs (high for a DROP
 # DATABASE), SET sql_log_bin = 0 (low), ENGINE = BLACKHOLE and ALTER
 # COLUMN ... USING 0 (medium); a
@@ -78,6 +79,12 @@ expect_eq "nix eval --expr readFile /etc/shadow: secrets.read" \
 	"$(shell_field "nix eval --raw --expr 'builtins.readFile \"/etc/shadow\"'" '.rules | index("secrets.read") != null')" true
 expect_eq "nix search nixpkgs hello: high" "$(shell_field 'nix search nixpkgs hello' .tier)" high
 expect_eq "nix eval .#x.name: low" "$(shell_field 'nix eval .#packages.x86_64-linux.default.name' .tier)" low
+
+# SQL a call writes to a file, then runs; a makefile it writes stays a build
+expect_eq "printf DROP DATABASE > x.sql; psql -f x.sql: denied" \
+	"$(shell_field "printf 'DROP DATABASE prod;\\n' > x.sql; psql -f x.sql" .action)" deny
+expect_eq "cat > Makefile (clean: rm -f); make: medium" \
+	"$(shell_field "$(printf "cat > Makefile <<'EOF'\nall: app\napp: main.c\n\tcc -o app main.c\nclean:\n\trm -f app *.o\nEOF\nmake")" .tier)" medium
 
 # SQL run on a dblink connection
 expect_eq "dblink_exec DROP DATABASE: critical" \
