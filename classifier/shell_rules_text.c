@@ -217,31 +217,49 @@ static void gnuplot_scan(struct cctx *x, const struct word *w, const char *t, si
 	}
 }
 
+/* A gnuplot script file: read, and its content when the call wrote it. */
+static void gnuplot_file(struct cctx *x, const struct word *w)
+{
+	paths_read(x, w, w->val);
+	shell_files_each(x, w, gnuplot_scan);
+}
+
+/* gnuplot [-e TEXT] FILE... (- is stdin), or -c FILE ARGS (the rest are
+ * the script's arguments). */
 static void rule_gnuplot(struct cctx *x, struct cmdv *c)
 {
 	static const char ao[] = "ec";
 	size_t idx[16], nf = opt_operands(c, 1, ao, idx, nitems(idx));
+	const struct word *cw;
 	const char *v;
+	bool files = false, from_stdin = false;
 
 	for (size_t i = 1; i < c->n && strcmp(c->w[i].val, "--") != 0; i++) {
 		const struct word *w = opt_value_at(c, &i, 'e', NULL, ao, &v);
 		if (w && text_literal(x, w, "gnuplot"))
 			gnuplot_scan(x, w, v, strlen(v));
 	}
-	if (opt_value(c, 'c', NULL, ao, &v)) {
-		paths_read(x, &c->w[0], v);
-		nf = 1;
+	if ((cw = opt_value(c, 'c', NULL, ao, &v)) != NULL) {
+		struct word fw = *cw;
+		fw.val = v;
+		fw.len = strlen(v);
+		gnuplot_file(x, &fw);
+		files = true;
+		nf = 0;
 	}
-	for (size_t i = 0; i < nf; i++)
-		if (i > 0 || strcmp(c->w[idx[i]].val, "-") != 0) {
-			paths_read(x, &c->w[idx[i]], c->w[idx[i]].val);
-			shell_files_each(x, &c->w[idx[i]], gnuplot_scan);
+	for (size_t i = 0; i < nf; i++) {
+		if (strcmp(c->w[idx[i]].val, "-") == 0) {
+			from_stdin = true;
+			continue;
 		}
-	if (nf > 0 && !(nf == 1 && strcmp(c->w[idx[0]].val, "-") == 0))
+		gnuplot_file(x, &c->w[idx[i]]);
+		files = true;
+	}
+	if (files)
 		cls_add(x, x->o->unknown_program, "exec.script", shell_span_words(x, c->w, c->n),
 		        "gnuplot runs a script file airlock cannot see (its system and ! run "
 		        "commands)");
-	else
+	if (from_stdin || !files)
 		text_stdin(x, c, "whose system and ! run shell commands", gnuplot_scan);
 }
 
