@@ -21,8 +21,8 @@ static void text_stdin(struct cctx *x, const struct cmdv *c, const char *what,
 {
 	struct span sp = shell_span_word(x, &c->w[0]);
 
-	if (c->in_text)
-		scan(x, &c->w[0], c->in_text, c->in_len);
+	if (c->in_text) /* the scanners' code_scan wants a NUL at the end */
+		scan(x, &c->w[0], arena_strndup(x->a, c->in_text, c->in_len), c->in_len);
 	else if (c->in == IN_PIPE)
 		cls_add(x, TIER_HIGH, "exec.pipe_to_shell", sp, "pipes text into %s, %s", c->prog,
 		        what);
@@ -127,7 +127,7 @@ static void m4_scan(struct cctx *x, const struct word *w, const char *t, size_t 
 
 static void rule_m4(struct cctx *x, struct cmdv *c)
 {
-	static const char ao[] = "DUIdlostFRL";
+	static const char ao[] = "DUIoltFRL"; /* -d takes its flags attached only */
 	size_t idx[16], nf = opt_operands(c, 1, ao, idx, nitems(idx));
 	const char *v;
 	bool from_stdin = nf == 0;
@@ -161,12 +161,6 @@ static void rule_m4(struct cctx *x, struct cmdv *c)
 
 /* ---- gnuplot ---- */
 
-/* gnuplot text: system("CMD"), system "CMD" and `CMD` (code_scan reads
- * them), a statement that starts with ! (the rest of its line; after a
- * newline, ; or the { of an if or do block), and a
- * string that starts with < or | (plot "< CMD", set print "| CMD", load
- * "< CMD"): a command whose output is read or that the output is piped
- * into. eval and @macro run text built at run time. */
 /* The closing quote of the gnuplot string that opens at p: a backslash
  * escapes the next byte in "..." (not in '...', where '' is a quote), or
  * NULL when it is not closed. */
@@ -181,6 +175,12 @@ static const char *gnuplot_string_end(const char *p, const char *end)
 	return NULL;
 }
 
+/* gnuplot text: system("CMD"), system "CMD" and `CMD` (code_scan reads
+ * them), a statement that starts with ! (the rest of its line; after a
+ * newline, ; or the { of an if or do block), and a
+ * string that starts with < or | (plot "< CMD", set print "| CMD", load
+ * "< CMD"): a command whose output is read or that the output is piped
+ * into. eval and @macro run text built at run time. */
 static void gnuplot_scan(struct cctx *x, const struct word *w, const char *t, size_t n)
 {
 	const char *end = t + n;
@@ -272,7 +272,7 @@ static const char *const exif_valued[] = {
 	"-w",      "-textout", "-x",      "-exclude",     "-c",    "-coordformat", "-charset",
 	"-lang",   "-api",    "-config",  "-@",           "-sep",  "-separator", "-fileorder",
 	"-srcfile", "-tagsfromfile", "-ext", "-extension", "-i",   "-ignore",   "-geotag",
-	"-userparam", "-globaltimeshift", "-use", "-listx", "-tagsfromfile",
+	"-userparam", "-globaltimeshift", "-use", "-listx",
 };
 
 static bool exif_opt(const char *a, const char *name)
@@ -323,7 +323,7 @@ static void exif_move(struct cctx *x, const struct word *w, const char *a)
 static void rule_exiftool(struct cctx *x, struct cmdv *c)
 {
 	size_t ops[64], nops = 0;
-	bool writes = false;
+	bool writes = false, over = false;
 
 	for (size_t i = 1; i < c->n; i++) {
 		const struct word *w = &c->w[i], *val = i + 1 < c->n ? &c->w[i + 1] : NULL;
@@ -331,6 +331,8 @@ static void rule_exiftool(struct cctx *x, struct cmdv *c)
 		if (a[0] != '-' || a[1] == '\0') {
 			if (nops < nitems(ops))
 				ops[nops++] = i;
+			else
+				over = true;
 			continue;
 		}
 		if (strchr(a, '=') || strchr(a, '<') || exif_opt(a, "-restore_original") ||
@@ -375,6 +377,10 @@ static void rule_exiftool(struct cctx *x, struct cmdv *c)
 		else
 			paths_read(x, w, w->val);
 	}
+	if (over) /* the files past the 64th are not looked at: any may be a secret */
+		cls_add(x, TIER_HIGH, writes ? "fs.write.outside_workdir" : "parse.uncertain",
+		        shell_span_words(x, c->w, c->n), "exiftool is given more files than airlock "
+		        "reads");
 }
 
 /* ---- ghostscript ---- */
@@ -484,7 +490,8 @@ static void rule_magick(struct cctx *x, struct cmdv *c)
 	/* magick TOOL ARGS (ImageMagick 7) and gm TOOL ARGS (GraphicsMagick)
 	 * are the tool; gm without one is unknown */
 	snprintf(key, sizeof(key), " %s ", c->n > 1 ? c->w[1].val : "");
-	if ((strcmp(p, "magick") == 0 || strcmp(p, "gm") == 0) && c->n > 1 && strstr(tools, key))
+	if ((strcmp(p, "magick") == 0 || strcmp(p, "gm") == 0) && c->n > 1 &&
+	    !strchr(c->w[1].val, ' ') && strstr(tools, key))
 		p = c->w[at++].val;
 	else if (strcmp(p, "gm") == 0) {
 		cls_add(x, x->o->unknown_program, "exec.unknown_program", shell_span_words(x, c->w, c->n),
