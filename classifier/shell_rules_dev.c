@@ -2339,7 +2339,7 @@ static void rule_tox(struct cctx *x, struct cmdv *c)
 				rules_subcommand(x, c, i + 1, c->n);
 			break;
 		}
-		w = opt_value_at(c, &i, 'x', "--override", "xecpr", &v);
+		w = opt_value_at(c, &i, 'x', "--override", "xecm", &v);
 		key_end = w ? strchr(v, '=') : NULL;
 		if (key_end && key_end - v >= 8 &&
 		    (memmem(v, (size_t)(key_end - v), "commands", 8) != NULL))
