@@ -2310,7 +2310,7 @@ static const struct {
 
 static void rule_meson(struct cctx *x, struct cmdv *c)
 {
-	size_t idx[1];
+	static const char valued[] = " -C -w --workdir --dump-format ";
 
 	rule_install_target(x, c);
 	for (size_t k = 0; c->n > 2 && k < nitems(meson_fetch); k++)
@@ -2318,9 +2318,23 @@ static void rule_meson(struct cctx *x, struct cmdv *c)
 		    has_verb(meson_fetch[k].verbs, c->w[2].val))
 			cls_add(x, TIER_HIGH, "net.fetch", shell_span_words(x, c->w, c->n),
 			        "meson %s %s fetches from the network", c->w[1].val, c->w[2].val);
-	if (c->n > 2 && strcmp(c->w[1].val, "devenv") == 0 &&
-	    opt_operands(c, 2, "Cw", idx, 1) == 1)
-		rules_subcommand(x, c, idx[0], c->n);
+	/* devenv's options, long ones with their value too (--workdir DIR):
+	 * the first other word is the command */
+	for (size_t i = 2; c->n > 2 && strcmp(c->w[1].val, "devenv") == 0 && i < c->n; i++) {
+		char key[32];
+		const char *a = c->w[i].val;
+		if (strcmp(a, "--") == 0) {
+			if (i + 1 < c->n)
+				rules_subcommand(x, c, i + 1, c->n);
+			return;
+		}
+		if (a[0] != '-') {
+			rules_subcommand(x, c, i, c->n);
+			return;
+		}
+		snprintf(key, sizeof(key), " %s ", a);
+		i += strstr(valued, key) != NULL;
+	}
 }
 
 /* tox exec [-e ENV] -- CMD ARGS runs CMD in the environment, and -x|--override

@@ -560,7 +560,7 @@ static void pandoc_value(struct cctx *x, const struct word *w, const char *v,
 
 static void rule_pandoc(struct cctx *x, struct cmdv *c)
 {
-	static const char ao[] = "ofFLdtrMVAHBCcD";
+	static const char ao[] = "ofFLdtrwMVAHBcDT"; /* -C (citeproc), -s, -N take none */
 	size_t idx[32], n = opt_operands(c, 1, ao, idx, nitems(idx));
 
 	for (size_t i = 1; i < c->n && strcmp(c->w[i].val, "--") != 0; i++)
@@ -656,7 +656,7 @@ static void rule_tex(struct cctx *x, struct cmdv *c)
  * requests run commands. */
 static void rule_groff(struct cctx *x, struct cmdv *c)
 {
-	if (opt_short(c, 'U', "defFhIKLmMnoPrRTwWx"))
+	if (opt_short(c, 'U', "dDfFIKLmMnoPrTwW"))
 		cls_add(x, TIER_HIGH, "exec.hook_program", shell_span_words(x, c->w, c->n),
 		        "%s -U lets the document run shell commands (.sy, .pso)", c->prog);
 }
