@@ -901,7 +901,10 @@ static size_t shell_opts(const struct cmdv *c, bool *dash_c)
 		}
 		i++;
 	}
-	return i;
+	/* a last -o or --rcfile with its value missing steps past the end:
+	 * the callers read words [1, i), so never past c->n (`bash -o <<E`
+	 * then read c->w[c->n] and crashed, fuzz_shell) */
+	return i < c->n ? i : c->n;
 }
 
 /* Whether a shell's options [1, end) hold -s: it reads its script from

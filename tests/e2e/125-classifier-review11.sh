@@ -15,7 +15,8 @@
 # DATABASE), SET sql_log_bin = 0 (low), ENGINE = BLACKHOLE and ALTER
 # COLUMN ... USING 0 (medium); a
 # write_file of a named dev container configuration (medium, though its
-# initializeCommand runs on the host). Routine neighbours keep their tier.
+# initializeCommand runs on the host); and `bash -o <<E` with a history
+# word, which crashed classify. Routine neighbours keep their tier.
 # Nothing is executed: a canary file must survive.
 . tests/e2e/lib.sh
 need jq
@@ -120,6 +121,10 @@ expect_eq "dblink SELECT 1: high (network)" \
 	"$(sql_field "SELECT * FROM dblink('dbname=x', 'SELECT 1') AS t(a int)" .tier)" high
 expect_eq "write_file .devcontainer/py/Dockerfile: medium" \
 	"$(call_field '{"tool":"write_file","input":{"path":".devcontainer/py/Dockerfile","content":"FROM x"}}' .tier)" medium
+
+# a shell's last -o without its name crashed classify (SIGSEGV on 5a0a230)
+expect_eq "bash -o <<E (a history word) E: answered" \
+	"$(shell_field "$(printf 'bash -o <<E\n!:0-3\nE')" .tier)" medium
 
 check "classify runs nothing" test -f "$d/wd/canary"
 finish
