@@ -559,6 +559,21 @@ static const char *const persist_home[] = {
 	".Rprofile", ".psqlrc", ".sqliterc", ".curlrc", ".wgetrc", ".direnvrc", ".config/direnv",
 	".config/environment.d", ".local/share/applications", ".gradle/init.d", ".gradle/init.gradle",
 	".cargo/config", ".cargo/config.toml", ".docker/config.json", ".kube/config",
+	/* review 11: more that run at a later start, or that PATH finds
+	 * first: bin directories on the usual PATH (~/bin, cargo's, go's,
+	 * deno's, bun's), vim's and neovim's plugin directories, IPython's
+	 * startup scripts, other REPLs' and tools' rc files (lesskey can set
+	 * LESSOPEN), the X session and window managers' startup, KDE's env
+	 * and autostart scripts, D-Bus activation files (their Exec runs on
+	 * the first call), docker's CLI plugins, VS Code's user settings and
+	 * extensions, terminals that run Lua or launch commands */
+	"bin", ".cargo/bin", "go/bin", ".deno/bin", ".bun/bin", ".local/share/nvim/site",
+	".ipython", ".pdbrc", ".perldb", ".ghci", ".guile", ".sbclrc", ".octaverc", ".screenrc",
+	".lesskey", ".config/lesskey", ".mailcap", ".xsessionrc", ".xsession", ".config/i3",
+	".i3", ".config/sway", ".config/hypr", ".config/openbox", ".config/plasma-workspace",
+	".kde/Autostart", ".config/lxsession", ".local/share/dbus-1", ".docker/cli-plugins",
+	".config/Code/User", ".vscode/extensions", ".config/kitty", ".wezterm.lua",
+	".config/wezterm",
 };
 static const char *const persist_abs[] = {
 	"/etc/profile", "/etc/bash.bashrc", "/etc/zsh", "/etc/environment", "/etc/cron",

@@ -103,6 +103,14 @@ expect_eq "ALTER COLUMN c TYPE int USING c::integer: medium" \
 expect_eq "write_file .devcontainer/py/devcontainer.json: high" \
 	"$(call_field '{"tool":"write_file","input":{"path":".devcontainer/py/devcontainer.json","content":"{}"}}' .tier)" high
 
+# home files that run at a later start, or that PATH finds first
+for p in bin/ls .ipython/profile_default/startup/x.py .config/i3/config \
+	.local/share/dbus-1/services/org.x.service; do
+	expect_eq "write_file ~/$p: persistence" \
+		"$(call_field "{\"tool\":\"write_file\",\"input\":{\"path\":\"$HOME/$p\",\"content\":\"x\"}}" \
+			'.rules | index("fs.write.persistence") != null')" true
+done
+
 # routine neighbours
 expect_eq "identify x.png: low" "$(shell_field 'identify x.png' .tier)" low
 expect_eq "convert in.png -resize 50% out.png: medium" \
