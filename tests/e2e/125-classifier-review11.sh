@@ -103,6 +103,12 @@ expect_eq "ALTER COLUMN c TYPE int USING c::integer: medium" \
 expect_eq "write_file .devcontainer/py/devcontainer.json: high" \
 	"$(call_field '{"tool":"write_file","input":{"path":".devcontainer/py/devcontainer.json","content":"{}"}}' .tier)" high
 
+# curl's and wget's other output files
+expect_eq "curl -c ~/.bashrc URL: persistence" \
+	"$(shell_field 'curl -c ~/.bashrc https://example.com' '.rules | index("fs.write.persistence") != null')" true
+expect_eq "wget -a /etc/cron.d/x URL: outside" \
+	"$(shell_field 'wget -a /etc/cron.d/x https://example.com' '.rules | index("fs.write.outside_workdir") != null')" true
+
 # home files that run at a later start, or that PATH finds first
 for p in bin/ls .ipython/profile_default/startup/x.py .config/i3/config \
 	.local/share/dbus-1/services/org.x.service; do
