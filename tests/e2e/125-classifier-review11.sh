@@ -2,22 +2,23 @@
 # 125-classifier-review11.sh: what an eleventh hostile review of the
 # classifier found, through the real binary in a real workdir: programs
 # that run the text they are given, which were unknown programs (medium
-# whatever the text held): m4's syscmd, gnuplot's system and !, exiftool's
-# Perl -if, ghostscript's %pipe% output and -dNOSAFER, ImageMagick's |CMD
-# files and ephemeral:, pandoc's --filter, latexmk's -pdflatex= and
-# pdflatex -shell-escape; the inline code of guile, erl, pwsh's rm alias and
-# osascript's do shell script, emacs -f package-refresh-contents (low);
-# cmake -D of a compiler launcher, meson devenv CMD
-# and tox exec -- CMD (medium), meson subprojects download (medium, no
-# network rule); SQL a call writes to a file, then runs with psql -f
-# (medium); nix eval's --expr reading a secret and nix search of the
-# registry's nixpkgs (low); SQL that dblink_exec runs (high for a DROP
-# DATABASE), SET sql_log_bin = 0 (low), ENGINE = BLACKHOLE and ALTER
-# COLUMN ... USING 0 (medium); a
-# write_file of a named dev container configuration (medium, though its
-# initializeCommand runs on the host); and `bash -o <<E` with a history
-# word, which crashed classify. Routine neighbours keep their tier.
-# Nothing is executed: a canary file must survive.
+# whatever the text held): m4's syscmd, gnuplot's system, ! and "< CMD",
+# exiftool's Perl -if, ghostscript's %pipe% output and -dNOSAFER,
+# ImageMagick's |CMD files and ephemeral:, pandoc's --filter, latexmk's
+# -pdflatex= and pdflatex -shell-escape; the inline code of guile, erl,
+# pwsh's rm alias and osascript's do shell script; emacs -f
+# package-refresh-contents (low); cmake -D of a compiler launcher, meson
+# devenv CMD and tox exec -- CMD (medium), meson subprojects download (no
+# network rule); nix eval --expr reading a secret and nix search of the
+# registry's nixpkgs (low); SQL a call writes to a file, then runs with
+# psql -f (medium); SQL dblink_exec runs (high for a DROP DATABASE), SET
+# sql_log_bin = 0 (low), ENGINE = BLACKHOLE and ALTER COLUMN ... USING 0
+# (medium); a write_file of a named dev container configuration (medium,
+# though its initializeCommand runs on the host) and of home files that
+# run later (outside_workdir, now persistence); curl's and wget's other
+# output files (unrecorded); and `bash -o <<E` with a history word, which
+# crashed classify. Routine neighbours keep their tier. Nothing is
+# executed: a canary file must survive.
 . tests/e2e/lib.sh
 need jq
 tmpdir_make
