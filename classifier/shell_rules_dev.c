@@ -1213,6 +1213,9 @@ static const struct interp interps[] = {
 	{"swipl", "prolog", "", "gt", "fFsxpl", "", ""},
 	{"scala", "scala", "", "e", "", "", ""}, {"kotlin", "kotlin", "", "e", "", "", ""},
 	{"jshell", "java", "", "", "", "", ""},
+	/* Tk's wish is tclsh with a window; PARI/GP's and Maxima's system("CMD") */
+	{"wish", "tcl", "", "", "", "", ""}, {"gp", "gp", "", "", "sDp", "", ""},
+	{"maxima", "maxima", "--batch-string --run-string", "r", "bpl", "", "--batch"},
 };
 
 /* python -m MODULE */
@@ -2430,7 +2433,8 @@ const struct prog rules_dev[] = {
 	INTERP("powershell"), INTERP("osascript"), INTERP("tclsh"), INTERP("irb"),
 	INTERP("guile"), INTERP("racket"), INTERP("sbcl"), INTERP("clisp"), INTERP("ghc"),
 	INTERP("ghci"), INTERP("octave"), INTERP("elixir"), INTERP("erl"), INTERP("swipl"),
-	INTERP("scala"), INTERP("kotlin"), INTERP("jshell"),
+	INTERP("scala"), INTERP("kotlin"), INTERP("jshell"), INTERP("wish"), INTERP("gp"),
+	INTERP("maxima"),
 	INTERP("deno"), INTERP("mongosh"), INTERP("mongo"), INTERP("ts-node"), INTERP("tsx"),
 	INTERP("expect"), INTERP("ipython"), INTERP("ipython3"), INTERP("IPython"),
 	{"docker", 0, NULL, TIER_LOW, NULL, NULL, rule_container},

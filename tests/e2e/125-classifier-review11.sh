@@ -6,7 +6,7 @@
 # exiftool's Perl -if, ghostscript's %pipe% output and -dNOSAFER,
 # ImageMagick's |CMD files and ephemeral:, pandoc's --filter, latexmk's
 # -pdflatex= and pdflatex -shell-escape; the inline code of guile, erl,
-# pwsh's rm alias and osascript's do shell script; emacs -f
+# pwsh's rm alias, osascript's do shell script and nu -c; emacs -f
 # package-refresh-contents (low); cmake -D of a compiler launcher, meson
 # devenv CMD and tox exec -- CMD (medium), meson subprojects download (no
 # network rule); nix eval --expr reading a secret and nix search of the
@@ -60,6 +60,7 @@ expect_eq "guile -c (system rm -rf ~): denied" \
 	"$(shell_field "guile -c '(system \"rm -rf ~\")'" .action)" deny
 expect_eq "erl -eval os:cmd(rm -rf ~): denied" \
 	"$(shell_field "erl -noshell -eval 'os:cmd(\"rm -rf ~\")' -s init stop" .action)" deny
+expect_eq "nu -c 'rm -rf ~': denied" "$(shell_field "nu -c 'rm -rf ~'" .action)" deny
 expect_eq "pwsh -c 'rm -r -fo ~': high" "$(shell_field "pwsh -c 'rm -r -fo ~'" .tier)" high
 expect_eq "osascript do shell script rm -rf ~: denied" \
 	"$(shell_field "osascript -e 'do shell script \"rm -rf ~\"'" .action)" deny
