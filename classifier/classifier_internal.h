@@ -341,8 +341,9 @@ struct prog {
 	const char *why;
 	prog_fn fn;          /* extra handling, after flags and rule */
 };
-extern const struct prog rules_fs[], rules_net[], rules_dev[], rules_sys[], rules_git[];
-extern const size_t rules_fs_n, rules_net_n, rules_dev_n, rules_sys_n, rules_git_n;
+extern const struct prog rules_fs[], rules_net[], rules_dev[], rules_sys[], rules_git[],
+	rules_text[];
+extern const size_t rules_fs_n, rules_net_n, rules_dev_n, rules_sys_n, rules_git_n, rules_text_n;
 /* export NAME=VALUE (w, NAME n bytes) of a variable that points every
  * later git command at other configuration, a repository or work tree
  * (shell_rules_git.c). */
@@ -527,6 +528,9 @@ void sql_fallback_otherwise(struct cctx *x, const char *sql, size_t len, bool ex
  * (sql.c's table, read by the grammar's walk and by the fallback), or
  * NULL for one that only reads; sql_fn_runs_sql: whether it runs the SQL
  * text of an argument (query_to_xml). */
+/* Why setting NAME (n bytes) switches off consistency checks or the
+ * binary log (sql.admin), or NULL (sql.c; the fallback reads SET too). */
+const char *sql_unsafe_setting(const char *name, size_t n);
 struct sql_fn {
 	const char *name, *rule, *why;
 	enum tier tier;
@@ -545,6 +549,13 @@ void shell_files_note(struct cctx *x, const struct cmdv *c);
 /* w names a file about to run as a script in lang ("sh", "python", ...; NULL:
  * by its #! line): any content the call wrote there is read as that script. */
 void shell_files_run(struct cctx *x, const struct word *w, const char *lang);
+/* w names a file a program reads as a script in a language of its own
+ * (m4, gnuplot, SQL, make): each content the call wrote there is handed
+ * to fn with w, as shell_files_run reads a shell script (stdin and
+ * /dev/fd names are the caller's). */
+typedef void (*shell_files_fn)(struct cctx *x, const struct word *w, const char *text,
+                               size_t len);
+void shell_files_each(struct cctx *x, const struct word *w, shell_files_fn fn);
 /* True when the file name v is "-" or names stdin (/dev/stdin, /dev/fd/0,
  * /proc/self/fd/0). */
 bool shell_files_is_stdin(const char *v);

@@ -559,6 +559,21 @@ static const char *const persist_home[] = {
 	".Rprofile", ".psqlrc", ".sqliterc", ".curlrc", ".wgetrc", ".direnvrc", ".config/direnv",
 	".config/environment.d", ".local/share/applications", ".gradle/init.d", ".gradle/init.gradle",
 	".cargo/config", ".cargo/config.toml", ".docker/config.json", ".kube/config",
+	/* review 11: more that run at a later start, or that PATH finds
+	 * first: bin directories on the usual PATH (~/bin, cargo's, go's,
+	 * deno's, bun's), vim's and neovim's plugin directories, IPython's
+	 * startup scripts, other REPLs' and tools' rc files (lesskey can set
+	 * LESSOPEN), the X session and window managers' startup, KDE's env
+	 * and autostart scripts, D-Bus activation files (their Exec runs on
+	 * the first call), docker's CLI plugins, VS Code's user settings and
+	 * extensions, terminals that run Lua or launch commands */
+	"bin", ".cargo/bin", "go/bin", ".deno/bin", ".bun/bin", ".local/share/nvim/site",
+	".ipython", ".pdbrc", ".perldb", ".ghci", ".guile", ".sbclrc", ".octaverc", ".screenrc",
+	".lesskey", ".config/lesskey", ".mailcap", ".xsessionrc", ".xsession", ".config/i3",
+	".i3", ".config/sway", ".config/hypr", ".config/openbox", ".config/plasma-workspace",
+	".kde/Autostart", ".config/lxsession", ".local/share/dbus-1", ".docker/cli-plugins",
+	".config/Code/User", ".vscode/extensions", ".config/kitty", ".wezterm.lua",
+	".config/wezterm",
 };
 static const char *const persist_abs[] = {
 	"/etc/profile", "/etc/bash.bashrc", "/etc/zsh", "/etc/environment", "/etc/cron",
@@ -680,6 +695,20 @@ static bool rel_match_or_holder(const char *rel, const char *const *list, size_t
 	return rel_match(rel, list, n);
 }
 
+/* The dev containers spec also reads .devcontainer/NAME/devcontainer.json
+ * (one per configuration, one level deep), whose initializeCommand runs on
+ * the host as .devcontainer/devcontainer.json's does: it was medium. */
+static bool devcontainer_named(const char *rel)
+{
+	static const char dir[] = ".devcontainer/", file[] = "/devcontainer.json";
+	const char *name = rel + sizeof(dir) - 1, *slash;
+
+	if (strncmp(rel, dir, sizeof(dir) - 1) != 0 || (slash = strchr(name, '/')) == NULL ||
+	    slash == name)
+		return false;
+	return strcmp(slash, file) == 0;
+}
+
 static bool gate_config(const struct cctx *x, const char *abs)
 {
 	size_t hl = strlen(x->home), wl = x->wd ? strlen(x->wd) : 0;
@@ -696,7 +725,8 @@ static bool gate_config(const struct cctx *x, const char *abs)
 			return true;
 	}
 	return wl > 1 && under(abs, x->wd) && abs[wl] == '/' &&
-	       rel_match_or_holder(abs + wl + 1, gate_rel, nitems(gate_rel));
+	       (rel_match_or_holder(abs + wl + 1, gate_rel, nitems(gate_rel)) ||
+	        devcontainer_named(abs + wl + 1));
 }
 
 /* What git reads from its directory that runs commands, or says where to read

@@ -9,6 +9,7 @@
  */
 #include <ctype.h>
 #include <string.h>
+#include <strings.h>
 
 #include "classifier/classifier_internal.h"
 #include "core/util.h"
@@ -153,6 +154,36 @@ static const struct marker markers[] = {
 	{"url-retrieve", "exec.inline_code.network", "reaches the network"},
 	{"network-stream", "exec.inline_code.network", "opens sockets"},
 	{"make-network-process", "exec.inline_code.network", "opens sockets"},
+	/* the Lisps', Haskell's, the BEAM's, Prolog's and the JVM's process
+	 * and file calls (their -e code was an unknown program's argument) */
+	{"run-program", "exec.inline_code.spawn", "starts other programs"},
+	{"ext:shell", "exec.inline_code.spawn", "starts other programs"},
+	{"callCommand", "exec.inline_code.spawn", "starts other programs"},
+	{"System.Process", "exec.inline_code.spawn", "starts other programs"},
+	{"readProcess", "exec.inline_code.spawn", "starts other programs"},
+	{"System.cmd", "exec.inline_code.spawn", "starts other programs"},
+	{"os:cmd", "exec.inline_code.spawn", "starts other programs"},
+	{"open_port", "exec.inline_code.spawn", "starts other programs"},
+	{"shell(", "exec.inline_code.spawn", "starts other programs"},
+	{"sys.process", "exec.inline_code.spawn", "starts other programs"},
+	{"Runtime.getRuntime", "exec.inline_code.spawn", "starts other programs"},
+	{"ProcessBuilder", "exec.inline_code.spawn", "starts other programs"},
+	{"delete_file", "exec.inline_code.delete", "deletes files"},
+	{"delete_directory", "exec.inline_code.delete", "deletes directories"},
+	{"File.rm", "exec.inline_code.delete", "deletes files"},
+	{"file:delete", "exec.inline_code.delete", "deletes files"},
+	{"removeFile", "exec.inline_code.delete", "deletes files"},
+	{"removeDirectory", "exec.inline_code.delete", "deletes directories"},
+	{"Files.delete", "exec.inline_code.delete", "deletes files"},
+	{"deleteRecursively", "exec.inline_code.delete", "deletes directory trees"},
+	{"rmdir(", "exec.inline_code.delete", "deletes directories"},
+	{"httpc:", "exec.inline_code.network", "reaches the network"},
+	{"gen_tcp", "exec.inline_code.network", "opens sockets"},
+	{"java.net.", "exec.inline_code.network", "reaches the network"},
+	{"webread", "exec.inline_code.network", "reaches the network"},
+	{"urlread", "exec.inline_code.network", "reaches the network"},
+	{"http_open", "exec.inline_code.network", "reaches the network"},
+	{"Network.HTTP", "exec.inline_code.network", "reaches the network"},
 	{".ssh/", "secrets.read", "reads SSH keys"},
 	{"id_rsa", "secrets.read", "reads an SSH private key"},
 	{"id_ed25519", "secrets.read", "reads an SSH private key"},
@@ -175,6 +206,28 @@ static const struct {
 	{"passthru(", NULL}, {"spawn(", NULL}, {"spawn ", "ruby perl"}, {"os.execute(", NULL},
 	{"exec(", "ruby perl js php"}, {"exec ", "ruby perl"}, {"(shell-command ", "elisp"},
 	{"(shell-command-to-string ", "elisp"}, {"(async-shell-command ", "elisp"},
+	{"os:cmd(", NULL}, {"shell(", "prolog"}, {"(ext:shell ", "lisp"},
+	{"callCommand ", "haskell"}, {"callCommand(", "haskell"},
+	{"do shell script ", "applescript"},
+};
+
+/* PowerShell's aliases of deleting, evaluating and fetching cmdlets, as
+ * words (rm, del, iex, iwr ...): `pwsh -c 'rm -r -fo ~'` was medium. */
+static const struct marker ps_markers[] = {
+	{"rm", "exec.inline_code.delete", "deletes files (rm, Remove-Item)"},
+	{"del", "exec.inline_code.delete", "deletes files (del, Remove-Item)"},
+	{"ri", "exec.inline_code.delete", "deletes files (ri, Remove-Item)"},
+	{"rd", "exec.inline_code.delete", "deletes directories (rd, Remove-Item)"},
+	{"rmdir", "exec.inline_code.delete", "deletes directories (rmdir, Remove-Item)"},
+	{"erase", "exec.inline_code.delete", "deletes files (erase, Remove-Item)"},
+	{"iex", "exec.inline_code.spawn", "runs code built at run time (Invoke-Expression)"},
+	{"Invoke-Expression", "exec.inline_code.spawn", "runs code built at run time"},
+	{"iwr", "exec.inline_code.network", "reaches the network (Invoke-WebRequest)"},
+	{"irm", "exec.inline_code.network", "reaches the network (Invoke-RestMethod)"},
+	{"Invoke-RestMethod", "exec.inline_code.network", "reaches the network"},
+	{"curl", "exec.inline_code.network", "reaches the network (Invoke-WebRequest)"},
+	{"wget", "exec.inline_code.network", "reaches the network (Invoke-WebRequest)"},
+	{"Net.WebClient", "exec.inline_code.network", "reaches the network"},
 };
 
 /* Quote-like operators whose text is a shell command line: perl qx{...},
@@ -701,6 +754,25 @@ static void code_fork_bomb(struct cctx *x, const char *code, size_t len, struct 
 		}
 }
 
+/* ps_markers as commands: a word at the start of the code or after a
+ * blank, ; | { ( or a newline, and ending at a blank, ; ) } or the end
+ * (PowerShell names are case-insensitive). */
+static void ps_commands(struct cctx *x, const char *code, size_t len, struct span sp)
+{
+	for (size_t i = 0; i < nitems(ps_markers); i++) {
+		size_t n = strlen(ps_markers[i].text);
+		for (size_t k = 0; k + n <= len; k++) {
+			char after = k + n < len ? code[k + n] : ' ';
+			if ((k > 0 && !strchr(" \t\n;|{(", code[k - 1])) ||
+			    strncasecmp(code + k, ps_markers[i].text, n) != 0 || !strchr(" \t\n;)}", after))
+				continue;
+			cls_add(x, TIER_HIGH, ps_markers[i].rule, sp, "the inline powershell code %s",
+			        ps_markers[i].what);
+			break;
+		}
+	}
+}
+
 void code_scan(struct cctx *x, const char *lang, const char *code, size_t len, struct span sp)
 {
 	if (strcmp(lang, "awk") == 0) {
@@ -718,6 +790,8 @@ void code_scan(struct cctx *x, const char *lang, const char *code, size_t len, s
 			        wipes[i].what, wipes[i].text);
 	if (strcmp(lang, "tcl") == 0)
 		tcl_commands(x, code, len, sp);
+	if (strcmp(lang, "powershell") == 0)
+		ps_commands(x, code, len, sp);
 	shell_strings(x, lang, code, len, sp);
 	code_literals(x, code, len, sp);
 	code_tree_deletes(x, code, len, sp);

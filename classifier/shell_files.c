@@ -140,8 +140,7 @@ static long fd_of(const char *p)
  * several times at each level would be read exponentially often (sh p;
  * sh p inside p, 12 levels deep): past CLS_MAX_FILE_RUNS readings the
  * rest is not read, and counts as the worst it could hide. */
-static void run_text(struct cctx *x, const char *lang, const char *text, size_t len,
-                     struct span sp)
+static bool run_counted(struct cctx *x, struct span sp)
 {
 	if (++x->file_runs > CLS_MAX_FILE_RUNS) {
 		if (x->file_runs == CLS_MAX_FILE_RUNS + 1)
@@ -149,8 +148,16 @@ static void run_text(struct cctx *x, const char *lang, const char *text, size_t 
 			        "scripts the call writes are run more than %d times over: what "
 			        "is past that is not read, so it counts as the worst it could hide",
 			        CLS_MAX_FILE_RUNS);
-		return;
+		return false;
 	}
+	return true;
+}
+
+static void run_text(struct cctx *x, const char *lang, const char *text, size_t len,
+                     struct span sp)
+{
+	if (!run_counted(x, sp))
+		return;
 	if (lang == NULL)
 		lang = shebang_lang(text, len);
 	if (strcmp(lang, "sh") == 0)
@@ -221,28 +228,26 @@ const char *shell_files_stdin_text(struct cctx *x, const struct word *w, const c
 	return text ? arena_strndup(x->a, text, *len) : NULL;
 }
 
-void shell_files_run(struct cctx *x, const struct word *w, const char *lang)
+/* The writes the call made to the file w names, each read with fn or,
+ * without fn, as a script in lang; a file run that the call writes only
+ * later is noted for shell_files_late(). */
+static void files_each(struct cctx *x, const struct word *w, const char *lang,
+                       shell_files_fn fn)
 {
 	char abs[CLS_MAX_PATH];
 	struct span sp = shell_span_word(x, w);
 	bool found = false;
-	long fd;
 
-	if (w->flags & (W_DYNAMIC | W_GLOB))
-		return;
-	if ((fd = fd_of(w->val)) >= 0) {
-		run_fd(x, fd, lang, sp);
-		return;
-	}
 	if (!paths_resolve(x, w->val, abs, sizeof(abs)))
 		return;
 	for (size_t i = 0; i < x->nfiles; i++) {
-		const char *l = lang;
-
 		if (strcmp(x->files[i].path, abs) != 0)
 			continue;
 		found = true;
-		run_text(x, l, x->files[i].text, x->files[i].len, sp);
+		if (fn == NULL)
+			run_text(x, lang, x->files[i].text, x->files[i].len, sp);
+		else if (run_counted(x, sp))
+			fn(x, w, x->files[i].text, x->files[i].len);
 	}
 	if (!found && x->files_over)
 		cls_add(x, TIER_HIGH, "parse.uncertain", sp,
@@ -252,6 +257,25 @@ void shell_files_run(struct cctx *x, const struct word *w, const char *lang)
 		x->missed[x->nmissed++] = arena_strndup(x->a, abs, strlen(abs));
 	else if (!found)
 		x->missed_over = true;
+}
+
+void shell_files_run(struct cctx *x, const struct word *w, const char *lang)
+{
+	long fd;
+
+	if (w->flags & (W_DYNAMIC | W_GLOB))
+		return;
+	if ((fd = fd_of(w->val)) >= 0) {
+		run_fd(x, fd, lang, shell_span_word(x, w));
+		return;
+	}
+	files_each(x, w, lang, NULL);
+}
+
+void shell_files_each(struct cctx *x, const struct word *w, shell_files_fn fn)
+{
+	if (!(w->flags & (W_DYNAMIC | W_GLOB)) && fd_of(w->val) < 0)
+		files_each(x, w, NULL, fn);
 }
 
 void shell_files_run_name(struct cctx *x, const struct word *w)

@@ -1,6 +1,7 @@
 /*
  * shell_rules.c: the program table: one row per program, gathered from the
- * per-concern tables (shell_rules_fs.c, _net.c, _dev.c, _sys.c), sorted
+ * per-concern tables (shell_rules_fs.c, _net.c, _dev.c, _sys.c, _git.c,
+ * _text.c), sorted
  * once, looked up by name hash (names.c). A program in no table is unknown and
  * takes opts->unknown_program; a new program is a new row.
  */
@@ -39,6 +40,7 @@ static void table_build(void)
 	} parts[] = {
 		{rules_fs, &rules_fs_n}, {rules_net, &rules_net_n},
 		{rules_dev, &rules_dev_n}, {rules_sys, &rules_sys_n}, {rules_git, &rules_git_n},
+		{rules_text, &rules_text_n},
 	};
 	size_t k = 0;
 

@@ -610,7 +610,11 @@ static void make_text(struct cctx *x, const char *v, size_t len, struct span sp)
 }
 
 /* make --eval TEXT / -E TEXT, and -f - (or /dev/stdin) with the makefile
- * in a here-document or piped: its text is read as above. */
+ * in a here-document or piped: its text is read as above. A makefile the
+ * call writes is not: every recipe line counts (clean's rm -f too, and
+ * $(CC) as a program known only at run time), so the routine `cat >
+ * Makefile <<EOF ... make` would ask a person; it stays exec.build, as a
+ * project's own Makefile does. */
 static void make_eval(struct cctx *x, const struct cmdv *c)
 {
 	const char *v;
@@ -761,6 +765,43 @@ static void cmake_dirs(struct cctx *x, const struct cmdv *c)
 		        "cmake --install copies into the install prefix (/usr/local by default)");
 }
 
+/* cmake -D of a variable whose value is a program the build runs around
+ * each compile or link (CMAKE_<LANG>_COMPILER_LAUNCHER, _LINKER_LAUNCHER,
+ * _CLANG_TIDY, _CPPCHECK, _CPPLINT, _INCLUDE_WHAT_YOU_USE,
+ * CMAKE_CROSSCOMPILING_EMULATOR): the environment's
+ * CMAKE_C_COMPILER_LAUNCHER was judged, `-DCMAKE_C_COMPILER_LAUNCHER=CMD`
+ * was exec.build alone. The value is a ;-list, joined with spaces, and
+ * judged as the environment's is: `-DCMAKE_C_COMPILER_LAUNCHER=ccache`
+ * stays routine. */
+static const char *const cmake_launchers[] = {
+	"_COMPILER_LAUNCHER", "_LINKER_LAUNCHER", "_CLANG_TIDY", "_CPPCHECK",
+	"_CPPLINT", "_INCLUDE_WHAT_YOU_USE", "CMAKE_CROSSCOMPILING_EMULATOR",
+};
+
+static void cmake_launcher(struct cctx *x, const struct word *w, const char *def)
+{
+	size_t n = strcspn(def, ":="), l;
+	const char *v = strchr(def, '=');
+	char *cmd;
+
+	if (v == NULL || strncmp(def, "CMAKE_", 6) != 0)
+		return;
+	for (size_t k = 0; k < nitems(cmake_launchers); k++) {
+		l = strlen(cmake_launchers[k]);
+		if (n < l || strncmp(def + n - l, cmake_launchers[k], l) != 0)
+			continue;
+		cmd = arena_strndup(x->a, v + 1, strlen(v + 1));
+		for (char *p = cmd; (p = strchr(p, ';')) != NULL;)
+			*p = ' ';
+		if (w->flags & (W_DYNAMIC | W_GLOB))
+			cls_add(x, TIER_HIGH, "exec.dynamic_command", shell_span_word(x, w),
+			        "cmake runs a launcher that is only known at run time");
+		else
+			shell_script_text(x, cmd, strlen(cmd), shell_span_word(x, w));
+		return;
+	}
+}
+
 static void rule_cmake(struct cctx *x, struct cmdv *c)
 {
 	const char *tool = c->n > 2 && strcmp(c->w[1].val, "-E") == 0 ? c->w[2].val : NULL;
@@ -775,6 +816,12 @@ static void rule_cmake(struct cctx *x, struct cmdv *c)
 			return;
 		}
 	cmake_dirs(x, c);
+	for (size_t i = 1; i < c->n; i++) {
+		const char *v;
+		const struct word *w = opt_value_at(c, &i, 'D', NULL, "BSGTACDUP", &v);
+		if (w)
+			cmake_launcher(x, w, v);
+	}
 	cls_add(x, TIER_MEDIUM, "exec.build", shell_span_words(x, c->w, c->n),
 	        "runs a build or test tool");
 }
@@ -982,6 +1029,137 @@ static void rule_makepkg(struct cctx *x, struct cmdv *c)
 		cls_add(x, TIER_MEDIUM, "exec.build", sp, "runs a PKGBUILD to build a package");
 }
 
+/* ---- nix ---- */
+
+/* nix eval and nix search read as queries (low), but an installable from
+ * a registry or a URL (nixpkgs#hello, github:o/r) is fetched first, and
+ * an --expr is Nix code: builtins.readFile of an unquoted path prints the
+ * file (`nix eval --expr 'builtins.readFile /h/u/.ssh/id_rsa'` was low),
+ * the fetchers reach the network, builtins.exec runs a program. Likewise
+ * nix-instantiate --eval -E (an unknown program). */
+static const char *const nix_fetchers[] = {
+	"fetchurl", "fetchGit", "fetchTarball", "fetchTree", "fetchClosure", "fetchMercurial",
+	"getFlake",
+};
+
+static void nix_expr(struct cctx *x, const struct word *w, const char *e)
+{
+	struct span sp = shell_span_word(x, w);
+
+	if (w->flags & (W_DYNAMIC | W_GLOB)) {
+		cls_add(x, TIER_HIGH, "exec.dynamic_command", sp,
+		        "the Nix expression is only known at run time");
+		return;
+	}
+	code_scan(x, "nix", e, strlen(e), sp);
+	for (size_t i = 0; i < nitems(nix_fetchers); i++)
+		if (strstr(e, nix_fetchers[i]))
+			cls_add(x, TIER_HIGH, "exec.inline_code.network", sp,
+			        "the Nix expression fetches from the network (%s)", nix_fetchers[i]);
+	if (strstr(e, "builtins.exec") || strstr(e, "importNative"))
+		cls_add(x, TIER_HIGH, "exec.inline_code.spawn", sp,
+		        "the Nix expression runs a program (builtins.exec)");
+	/* unquoted paths are path literals the evaluator reads */
+	for (const char *p = e; *p; p++) {
+		size_t n;
+		if (!(p[0] == '/' || (p[0] == '~' && p[1] == '/')) ||
+		    (p > e && !strchr(" \t\n([{=:", p[-1])))
+			continue;
+		n = strspn(p + (p[0] == '~'), "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+		           "0123456789._/+-") + (p[0] == '~');
+		if (n > 1)
+			paths_read(x, w, paths_tilde(x, arena_strndup(x->a, p, n)));
+		p += n - 1;
+	}
+}
+
+/* An installable that names no local path: the registry's (nixpkgs,
+ * nixpkgs#hello) or a URL's flake, fetched before it is evaluated. */
+static bool nix_remote_ref(const char *a)
+{
+	return !(a[0] == '.' || a[0] == '/' || a[0] == '~' || strncmp(a, "path:", 5) == 0);
+}
+
+static void rule_pkg(struct cctx *x, struct cmdv *c);
+
+/* nix's options that take one value (two for the pairs): Nix code, the
+ * file the operands are attribute paths of, a file written, or a value. */
+enum nix_val { NV_VALUE, NV_CODE, NV_FILE, NV_WRITE };
+static const struct {
+	const char *opt;
+	size_t nvals;
+	enum nix_val kind;
+} nix_opts[] = {
+	{"--expr", 1, NV_CODE}, {"-E", 1, NV_CODE}, {"--apply", 1, NV_CODE},
+	{"--arg", 2, NV_CODE}, {"--argstr", 2, NV_VALUE}, {"--file", 1, NV_FILE},
+	{"-f", 1, NV_FILE}, {"-I", 1, NV_VALUE}, {"--include", 1, NV_VALUE},
+	{"--override-input", 2, NV_VALUE}, {"--write-to", 1, NV_WRITE},
+	{"--option", 2, NV_VALUE}, {"--attr", 1, NV_VALUE}, {"-A", 1, NV_VALUE},
+};
+
+static size_t nix_opt(const char *a)
+{
+	size_t k = 0;
+
+	while (k < nitems(nix_opts) && strcmp(a, nix_opts[k].opt) != 0)
+		k++;
+	return k;
+}
+
+/* A Nix file evaluated outside a flake, impure: it may read any file. */
+static void nix_file(struct cctx *x, const struct word *w)
+{
+	paths_read(x, w, w->val);
+	cls_add(x, x->o->unknown_program, "exec.script", shell_span_word(x, w),
+	        "evaluates the Nix file %s, which airlock cannot see", w->val);
+}
+
+static void rule_nix(struct cctx *x, struct cmdv *c)
+{
+	bool inst = strcmp(c->prog, "nix-instantiate") == 0, attrs = inst;
+	const char *verb = !inst && c->n > 1 ? c->w[1].val : "";
+	bool search = strcmp(verb, "search") == 0;
+
+	if (inst)
+		cls_add(x, TIER_MEDIUM, "exec.build", shell_span_words(x, c->w, c->n),
+		        "nix-instantiate evaluates Nix expressions into derivations");
+	else
+		rule_pkg(x, c);
+	if (!inst && !search && strcmp(verb, "eval") != 0)
+		return;
+	for (size_t i = 1; i < c->n; i++) {
+		size_t k = nix_opt(c->w[i].val);
+		attrs |= k < nitems(nix_opts) && (nix_opts[k].kind == NV_FILE ||
+		                                   (nix_opts[k].kind == NV_CODE && nix_opts[k].nvals == 1));
+	}
+	for (size_t i = inst ? 1 : 2; i < c->n; i++) {
+		const char *a = c->w[i].val;
+		size_t k = nix_opt(a);
+		if (k < nitems(nix_opts) && i + nix_opts[k].nvals < c->n) {
+			const struct word *v = &c->w[i + nix_opts[k].nvals];
+			if (nix_opts[k].kind == NV_CODE)
+				nix_expr(x, v, v->val);
+			else if (nix_opts[k].kind == NV_WRITE)
+				paths_write(x, v, v->val, shell_span_word(x, v));
+			else if (nix_opts[k].kind == NV_FILE)
+				nix_file(x, v);
+			if (strcmp(a, "--option") == 0 &&
+			    strcmp(c->w[i + 1].val, "allow-unsafe-native-code-during-evaluation") == 0)
+				cls_add(x, TIER_HIGH, "exec.inline_code.spawn", shell_span_word(x, &c->w[i]),
+				        "lets the Nix expression run programs (builtins.exec)");
+			i += nix_opts[k].nvals;
+		} else if (a[0] != '-' && inst) {
+			nix_file(x, &c->w[i]);
+		} else if (a[0] != '-') {
+			if (!attrs && nix_remote_ref(a))
+				cls_add(x, TIER_HIGH, "net.fetch", shell_span_word(x, &c->w[i]),
+				        "nix %s fetches the flake %s first", verb, a);
+			if (search)
+				break; /* the rest are search terms */
+		}
+	}
+}
+
 /* ---- interpreters ---- */
 
 struct interp {
@@ -1021,6 +1199,23 @@ static const struct interp interps[] = {
 	/* ipython -c CODE (also python -m IPython): it was an unknown program */
 	{"ipython", "python", "", "c", "m", "", ""}, {"ipython3", "python", "", "c", "m", "", ""},
 	{"IPython", "python", "", "c", "m", "", ""},
+	/* Lisps, Haskell, Octave, the BEAM, Prolog and the JVM's script
+	 * runners: their code was an unknown program's argument, medium with
+	 * (system "rm -rf ~") in it */
+	{"guile", "scheme", "", "c", "lLxeC", "", ""},
+	{"racket", "scheme", "--eval", "e", "ftrlpkSIW", "", ""},
+	{"sbcl", "lisp", "--eval", "", "", "", "--core --dynamic-space-size --control-stack-size"},
+	{"clisp", "lisp", "", "x", "BKMEmpL", "", ""},
+	{"ghc", "haskell", "", "e", "o", "", ""}, {"ghci", "haskell", "", "e", "", "", ""},
+	{"octave", "octave", "--eval", "", "", "", ""},
+	{"elixir", "elixir", "--eval", "e", "r", "", ""},
+	{"erl", "erlang", "-eval", "", "", "", ""},
+	{"swipl", "prolog", "", "gt", "fFsxpl", "", ""},
+	{"scala", "scala", "", "e", "", "", ""}, {"kotlin", "kotlin", "", "e", "", "", ""},
+	{"jshell", "java", "", "", "", "", ""},
+	/* Tk's wish is tclsh with a window; PARI/GP's and Maxima's system("CMD") */
+	{"wish", "tcl", "", "", "", "", ""}, {"gp", "gp", "", "", "sDp", "", ""},
+	{"maxima", "maxima", "--batch-string --run-string", "r", "bpl", "", "--batch"},
 };
 
 /* python -m MODULE */
@@ -1820,6 +2015,23 @@ static void sql_word(struct cctx *x, const struct word *w, const char *val)
 	sql_classify(x, val, strlen(val), verbatim, w->voff, shell_span_word(x, w));
 }
 
+/* SQL (and the client's commands) from a file the call wrote: `printf
+ * 'DROP DATABASE prod;' > x.sql; psql -f x.sql` was exec.script alone. */
+static void sql_file_text(struct cctx *x, const struct word *w, const char *text, size_t len)
+{
+	sql_classify(x, text, len, false, 0, shell_span_word(x, w));
+}
+
+/* The file an option's value (v, in word w) names, read as written SQL. */
+static void sql_file_value(struct cctx *x, const struct word *w, const char *v)
+{
+	struct word fw = *w;
+
+	fw.val = v;
+	fw.len = strlen(v);
+	shell_files_each(x, &fw, sql_file_text);
+}
+
 static void sql_stdin(struct cctx *x, struct cmdv *c)
 {
 	struct span sp = shell_span_word(x, &c->w[0]);
@@ -1838,6 +2050,8 @@ static void sql_stdin(struct cctx *x, struct cmdv *c)
 	case IN_FILE:
 		cls_add(x, x->o->unknown_program, "exec.script", sp,
 		        "runs SQL from a file airlock cannot see");
+		if (c->in_file)
+			shell_files_each(x, c->in_file, sql_file_text);
 		break;
 	case IN_NONE:
 		cls_add(x, x->o->unknown_program, "exec.script", sp,
@@ -1905,6 +2119,7 @@ static void rule_sqlclient(struct cctx *x, struct cmdv *c)
 		paths_read(x, w, v);
 		cls_add(x, x->o->unknown_program, "exec.script", shell_span_word(x, w),
 		        "runs SQL from %s, which airlock cannot see", v);
+		sql_file_value(x, w, v);
 		ran = true;
 	}
 	/* psql -o|--output FILE takes |CMD as \\o does; -L|--log-file is a file */
@@ -1965,9 +2180,11 @@ static size_t sqlite_operands(struct cctx *x, struct cmdv *c, size_t *idx, size_
 		*ran |= strcmp(a, "-c") == 0 || strcmp(a, "-f") == 0;
 		if (strcmp(a, "-cmd") == 0 || strcmp(a, "--cmd") == 0 || strcmp(a, "-c") == 0)
 			sql_word(x, &c->w[i + 1], c->w[i + 1].val);
-		else if (strstr(a, "init") || strcmp(a, "-f") == 0)
+		else if (strstr(a, "init") || strcmp(a, "-f") == 0) {
 			cls_add(x, x->o->unknown_program, "exec.script", shell_span_word(x, &c->w[i + 1]),
 			        "runs SQL from %s, which airlock cannot see", c->w[i + 1].val);
+			sql_file_value(x, &c->w[i + 1], c->w[i + 1].val);
+		}
 		i++;
 	}
 	return n;
@@ -2084,6 +2301,70 @@ static void rule_install_target(struct cctx *x, struct cmdv *c)
 		}
 }
 
+/* meson devenv [-C DIR] [-w DIR] CMD ARGS runs CMD in the build's
+ * environment: judged as a command (it was exec.build alone). Its
+ * subprojects and wrap commands that ask WrapDB or clone: net.fetch. */
+static const struct {
+	const char *cmd, *verbs;
+} meson_fetch[] = {
+	{"subprojects", "download update"},
+	{"wrap", "install update search list info status update-db"},
+};
+
+static void rule_meson(struct cctx *x, struct cmdv *c)
+{
+	static const char valued[] = " -C -w --workdir --dump-format ";
+
+	rule_install_target(x, c);
+	for (size_t k = 0; c->n > 2 && k < nitems(meson_fetch); k++)
+		if (strcmp(c->w[1].val, meson_fetch[k].cmd) == 0 &&
+		    has_verb(meson_fetch[k].verbs, c->w[2].val))
+			cls_add(x, TIER_HIGH, "net.fetch", shell_span_words(x, c->w, c->n),
+			        "meson %s %s fetches from the network", c->w[1].val, c->w[2].val);
+	/* devenv's options, long ones with their value too (--workdir DIR):
+	 * the first other word is the command */
+	for (size_t i = 2; c->n > 2 && strcmp(c->w[1].val, "devenv") == 0 && i < c->n; i++) {
+		char key[32];
+		const char *a = c->w[i].val;
+		if (strcmp(a, "--") == 0) {
+			if (i + 1 < c->n)
+				rules_subcommand(x, c, i + 1, c->n);
+			return;
+		}
+		if (a[0] != '-') {
+			rules_subcommand(x, c, i, c->n);
+			return;
+		}
+		snprintf(key, sizeof(key), " %s ", a);
+		i += strstr(valued, key) != NULL;
+	}
+}
+
+/* tox exec [-e ENV] -- CMD ARGS runs CMD in the environment, and -x|--override
+ * KEY=VALUE of a commands key replaces what tox.ini runs: both judged (they
+ * were exec.build alone). tox run -- ARGS hands ARGS to tox.ini's commands
+ * as {posargs}, arguments rather than a command. */
+static void rule_tox(struct cctx *x, struct cmdv *c)
+{
+	bool exec = c->n > 1 && strcmp(c->w[1].val, "exec") == 0;
+
+	for (size_t i = 1; i < c->n; i++) {
+		const char *v, *key_end;
+		const struct word *w;
+		if (strcmp(c->w[i].val, "--") == 0) {
+			if (exec && i + 1 < c->n)
+				rules_subcommand(x, c, i + 1, c->n);
+			break;
+		}
+		w = opt_value_at(c, &i, 'x', "--override", "xecm", &v);
+		key_end = w ? strchr(v, '=') : NULL;
+		if (key_end && key_end - v >= 8 &&
+		    (memmem(v, (size_t)(key_end - v), "commands", 8) != NULL))
+			rules_hook(x, w, key_end + 1, strlen(key_end + 1),
+			           "tox runs the commands an override sets");
+	}
+}
+
 static void rule_compiler(struct cctx *x, struct cmdv *c)
 {
 	for (size_t i = 1; i < c->n; i++) {
@@ -2117,7 +2398,8 @@ const struct prog rules_dev[] = {
 	{"cmake", 0, NULL, TIER_LOW, NULL, NULL, rule_cmake},
 	{"gdb", 0, NULL, TIER_MEDIUM, "exec.build", "runs a build or test tool", rule_gdb},
 	{"lldb", 0, NULL, TIER_MEDIUM, "exec.build", "runs a debugger", rule_lldb},
-	PKG("hatch"), PKG("rustup"), PKG("nix"), PKG("flit"),
+	PKG("hatch"), PKG("rustup"), {"nix", 0, NULL, TIER_LOW, NULL, NULL, rule_nix},
+	{"nix-instantiate", 0, NULL, TIER_LOW, NULL, NULL, rule_nix}, PKG("flit"),
 	{"pacman", 0, NULL, TIER_LOW, NULL, NULL, rule_pacman},
 	{"yay", 0, NULL, TIER_LOW, NULL, NULL, rule_pacman},
 	{"paru", 0, NULL, TIER_LOW, NULL, NULL, rule_pacman},
@@ -2128,10 +2410,10 @@ const struct prog rules_dev[] = {
 	INSTALLER("pnpx"), INSTALLER("uvx"), /* npx, bunx: wrap_npx in shell_unwrap.c */
 	INSTALLER("dpkg"), INSTALLER("rpm"), INSTALLER("easy_install"), INSTALLER("nix-env"),
 	INSTALLER("nix-shell"),
-	INSTALLS("ninja"), INSTALLS("meson"), CC("gcc"), CC("g++"), CC("cc"),
+	INSTALLS("ninja"), {"meson", 0, NULL, TIER_MEDIUM, "exec.build", "runs a build or test tool", rule_meson}, CC("gcc"), CC("g++"), CC("cc"),
 	CC("c++"), CC("clang"), CC("clang++"), CC("ld"), CC("as"), BUILD("ar"),
 	CC("rustc"), BUILD("javac"), BUILD("java"), JVM("mvn"), JVM("gradle"),
-	BUILD("ant"), TOOL("pytest"), BUILD("tox"), BUILD("nox"), TOOL("ruff"), TOOL("black"),
+	BUILD("ant"), TOOL("pytest"), {"tox", 0, NULL, TIER_MEDIUM, "exec.build", "runs a build or test tool", rule_tox}, BUILD("nox"), TOOL("ruff"), TOOL("black"),
 	TOOL("isort"), TOOL("mypy"), BUILD("flake8"), BUILD("pylint"), TOOL("eslint"),
 	TOOL("prettier"), TOOL("tsc"), BUILD("jest"), BUILD("vitest"), BUILD("mocha"),
 	BUILD("webpack"), BUILD("vite"), BUILD("esbuild"), BUILD("rollup"), BUILD("swift"),
@@ -2149,6 +2431,10 @@ const struct prog rules_dev[] = {
 	INTERP("node"), INTERP("nodejs"), INTERP("perl"), INTERP("ruby"), INTERP("php"),
 	INTERP("lua"), INTERP("luajit"), INTERP("Rscript"), INTERP("R"), INTERP("julia"), INTERP("pwsh"),
 	INTERP("powershell"), INTERP("osascript"), INTERP("tclsh"), INTERP("irb"),
+	INTERP("guile"), INTERP("racket"), INTERP("sbcl"), INTERP("clisp"), INTERP("ghc"),
+	INTERP("ghci"), INTERP("octave"), INTERP("elixir"), INTERP("erl"), INTERP("swipl"),
+	INTERP("scala"), INTERP("kotlin"), INTERP("jshell"), INTERP("wish"), INTERP("gp"),
+	INTERP("maxima"),
 	INTERP("deno"), INTERP("mongosh"), INTERP("mongo"), INTERP("ts-node"), INTERP("tsx"),
 	INTERP("expect"), INTERP("ipython"), INTERP("ipython3"), INTERP("IPython"),
 	{"docker", 0, NULL, TIER_LOW, NULL, NULL, rule_container},

@@ -803,6 +803,12 @@ static void inplace_files(struct cctx *x, const struct cmdv *c, const size_t *id
 		rules_dyn_writes(x, c, "edits in place");
 }
 
+static void sed_file_text(struct cctx *x, const struct word *w, const char *text, size_t len)
+{
+	(void)len; /* the arena's copy ends with a NUL */
+	sed_script(x, w, text);
+}
+
 static void rule_sed(struct cctx *x, struct cmdv *c)
 {
 	size_t idx[64], n = opt_operands(c, 1, "efl", idx, nitems(idx));
@@ -823,8 +829,14 @@ static void rule_sed(struct cctx *x, struct cmdv *c)
 			cls_add(x, x->o->unknown_program, "exec.script", shell_span_word(x, f),
 			        "sed runs a script file airlock cannot see (its e and w commands "
 			        "run programs and write files)");
-			if (text) /* -f - or /dev/stdin: its here-document or piped text */
+			if (text) { /* -f - or /dev/stdin: its here-document or piped text */
 				sed_script(x, f, text);
+			} else { /* a script file the call wrote */
+				struct word fw = *f;
+				fw.val = val;
+				fw.len = strlen(val);
+				shell_files_each(x, &fw, sed_file_text);
+			}
 		}
 		given |= e || f;
 		i = j > i ? j : i;
@@ -1647,6 +1659,25 @@ static void rule_editor(struct cctx *x, struct cmdv *c)
  * --script and -x FILE run a file airlock cannot see. emacsclient -e
  * hands its operands, each an expression, to an emacs already running,
  * outside the sandbox (exec.daemon). */
+/* emacs -f|--funcall FUNC calls FUNC, Lisp as (FUNC) is: it was low,
+ * whatever it named. The package manager's commands (package-install,
+ * package-refresh-contents, package-upgrade-all, package-vc-install ...)
+ * fetch from the archives and install into the user's emacs.d. */
+static void emacs_funcall(struct cctx *x, const struct word *w, const char *f)
+{
+	char code[128];
+	struct span sp = shell_span_word(x, w);
+
+	if (w->flags & (W_DYNAMIC | W_GLOB))
+		cls_add(x, TIER_HIGH, "exec.dynamic_command", sp,
+		        "emacs calls a function known only at run time");
+	snprintf(code, sizeof(code), "(%s)", f);
+	code_scan(x, "elisp", code, strlen(code), sp);
+	if (strncmp(f, "package-", 8) == 0 && strcmp(f, "package-initialize") != 0)
+		cls_add(x, TIER_HIGH, "pkg.install", sp,
+		        "emacs %s fetches or installs packages from the archives", f);
+}
+
 static void rule_emacs(struct cctx *x, struct cmdv *c)
 {
 	static const char *const loads[] = {"-l", "--load", "-load", "--script", "-script", "-x"};
@@ -1665,6 +1696,12 @@ static void rule_emacs(struct cctx *x, struct cmdv *c)
 			i += v == NULL;
 			v = v ? v : c->w[i].val;
 			code_scan(x, "elisp", v, strlen(v), shell_span_word(x, &c->w[i]));
+			continue;
+		}
+		if ((strcmp(a, "-f") == 0 || strcmp(a, "-funcall") == 0 ||
+		     opt_long_is(a, "--funcall", &v)) && (v || i + 1 < c->n)) {
+			i += v == NULL;
+			emacs_funcall(x, &c->w[i], v ? v : c->w[i].val);
 			continue;
 		}
 		for (size_t k = 0; k < nitems(loads); k++)

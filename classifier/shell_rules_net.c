@@ -37,7 +37,45 @@ static void data_arg(struct cctx *x, const struct word *w, const char *v, bool u
 	upload(x, w, "sends data to a remote host");
 }
 
-static const char curl_args[] = "dFTXoHuAbceEhKrwxYyzCmQtU";
+static const char curl_args[] = "dFTXoHuAbceEhKrwxYyzCmQtUD";
+
+/* curl's files besides -o: what it writes (the cookie jar, a header dump,
+ * trace and error logs, the --libcurl program, an etag, HSTS and alt-svc
+ * cache) and what it reads (-b FILE, a client key or certificate, a netrc:
+ * credentials). Every occurrence counts, as -o's: `curl -o a URL -o
+ * ~/.bashrc URL` writes both. They were not recorded: `curl -c ~/.bashrc
+ * URL` was net.fetch alone, which a host allow rule lets through. */
+static const struct {
+	char letter;
+	const char *lname;
+	bool write;
+} curl_files[] = {
+	{'o', "--output", true}, {'c', "--cookie-jar", true}, {'D', "--dump-header", true},
+	{0, "--trace", true}, {0, "--trace-ascii", true}, {0, "--libcurl", true},
+	{0, "--stderr", true}, {0, "--etag-save", true}, {0, "--hsts", true},
+	{0, "--alt-svc", true}, {0, "--output-dir", true}, {'b', "--cookie", false},
+	{'E', "--cert", false}, {0, "--key", false}, {0, "--netrc-file", false},
+	{0, "--etag-compare", false}, {0, "--cacert", false},
+};
+
+static void curl_file_opts(struct cctx *x, const struct cmdv *c)
+{
+	for (size_t i = 1; i < c->n && strcmp(c->w[i].val, "--") != 0; i++)
+		for (size_t k = 0; k < nitems(curl_files); k++) {
+			size_t j = i;
+			const char *v;
+			const struct word *w = opt_value_at(c, &j, curl_files[k].letter,
+			                                    curl_files[k].lname, curl_args, &v);
+			if (w == NULL)
+				continue;
+			if (curl_files[k].write && strcmp(v, "-") != 0 && strcmp(v, "%") != 0)
+				paths_write(x, w, v, shell_span_word(x, w));
+			else if (!curl_files[k].write && !(curl_files[k].letter == 'b' && strchr(v, '=')))
+				paths_read(x, w, v); /* -b NAME=VALUE is a cookie, not a file */
+			i = j;
+			break;
+		}
+}
 
 static void rule_curl(struct cctx *x, struct cmdv *c)
 {
@@ -64,8 +102,7 @@ static void rule_curl(struct cctx *x, struct cmdv *c)
 	if ((w = opt_value(c, 'X', "--request", curl_args, &v)) != NULL &&
 	    strcmp(v, "GET") != 0 && strcmp(v, "HEAD") != 0)
 		upload(x, w, "sends a request that changes remote state");
-	if ((w = opt_value(c, 'o', "--output", curl_args, &v)) != NULL)
-		paths_write(x, w, v, shell_span_word(x, w));
+	curl_file_opts(x, c);
 	if ((w = opt_value(c, 'K', "--config", curl_args, &v)) != NULL)
 		paths_read(x, w, v);
 	/* where the bytes go: a proxy, or --connect-to HOST:PORT:TO:PORT */
@@ -83,6 +120,69 @@ static void rule_curl(struct cctx *x, struct cmdv *c)
 		paths_write(x, &here, ".", shell_span_words(x, c->w, c->n));
 	}
 	fetch(x, c, "fetches from the network");
+}
+
+/* wget's log and cookie files (-o, -a, --save-cookies, --warc-file ...:
+ * written; --load-cookies read), and the wgetrc commands of -e that name
+ * one (`-e output_document=FILE`): they were not recorded. */
+static const struct {
+	char letter;
+	const char *lname, *rc;
+	bool write;
+} wget_files[] = {
+	{'o', "--output-file", "logfile", true}, {'a', "--append-output", NULL, true},
+	{0, "--save-cookies", "save_cookies", true}, {0, "--warc-file", "warc_file", true},
+	{0, "--rejected-log", "rejected_log", true}, {0, "--hsts-file", "hsts_file", true},
+	{0, "--load-cookies", "load_cookies", false}, {0, NULL, "output_document", true},
+	{0, NULL, "dir_prefix", true}, {0, NULL, "post_file", false},
+};
+
+static void wget_rc(struct cctx *x, const struct word *w, const char *cmd)
+{
+	size_t n = strcspn(cmd, " \t=");
+	const char *v = cmd + n;
+
+	v += strspn(v, " \t");
+	if (*v != '=')
+		return;
+	v += 1 + strspn(v + 1, " \t");
+	for (size_t k = 0; k < nitems(wget_files); k++) {
+		const char *rc = wget_files[k].rc;
+		if (rc == NULL || strlen(rc) != n || strncasecmp(cmd, rc, n) != 0 || !*v)
+			continue;
+		if (wget_files[k].write && strcmp(v, "-") != 0)
+			paths_write(x, w, v, shell_span_word(x, w));
+		else if (!wget_files[k].write)
+			paths_read(x, w, v);
+	}
+}
+
+static void wget_file_opts(struct cctx *x, const struct cmdv *c, const char *args)
+{
+	for (size_t i = 1; i < c->n && strcmp(c->w[i].val, "--") != 0; i++) {
+		size_t j = i;
+		const char *v;
+		const struct word *w = opt_value_at(c, &j, 'e', "--execute", args, &v);
+		if (w) {
+			wget_rc(x, w, v);
+			i = j;
+			continue;
+		}
+		for (size_t k = 0; k < nitems(wget_files); k++) {
+			if (wget_files[k].lname == NULL && wget_files[k].letter == 0)
+				continue;
+			j = i;
+			w = opt_value_at(c, &j, wget_files[k].letter, wget_files[k].lname, args, &v);
+			if (w == NULL)
+				continue;
+			if (wget_files[k].write)
+				paths_write(x, w, v, shell_span_word(x, w));
+			else
+				paths_read(x, w, v);
+			i = j;
+			break;
+		}
+	}
 }
 
 static void rule_wget(struct cctx *x, struct cmdv *c)
@@ -104,6 +204,7 @@ static void rule_wget(struct cctx *x, struct cmdv *c)
 		upload(x, w, "sends data to a remote host");
 	if ((w = opt_value(c, 'i', "--input-file", args, &v)) != NULL)
 		paths_read(x, w, v);
+	wget_file_opts(x, c, args);
 	if ((w = opt_value(c, 'O', "--output-document", args, &v)) != NULL) {
 		if (strcmp(v, "-") != 0)
 			paths_write(x, w, v, shell_span_word(x, w));
@@ -194,6 +295,13 @@ static void rule_ssh(struct cctx *x, struct cmdv *c)
 	const struct word *h = opt_first(c, ssh_args, &at);
 
 	ssh_hooks(x, c, h ? at : c->n, ssh_args);
+	/* -E FILE appends ssh's log to FILE (it was not recorded) */
+	for (size_t i = 1; i < (h ? at : c->n); i++) {
+		const char *v;
+		const struct word *w = opt_value_at(c, &i, 'E', NULL, ssh_args, &v);
+		if (w)
+			paths_write(x, w, v, shell_span_word(x, w));
+	}
 	if (h) {
 		const char *s = strchr(h->val, '@');
 		s = s ? s + 1 : h->val;

@@ -362,6 +362,19 @@ static const struct wrapper wrappers[] = {
 	{"xvfb-run", NULL, "efnpsw", 0, NULL, NULL, NULL, long_xvfb},
 	{"yarn", NULL, NULL, 0, NULL, NULL, wrap_node_pm, NULL}, /* yarn exec SCRIPT */
 	{"yash", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
+	/* other shells whose -c SCRIPT runs commands as sh's does (Oils'
+	 * osh and ysh, nushell, xonsh, elvish, ion, Plan 9's rc, es, murex):
+	 * they were unknown programs, `nu -c 'rm -rf ~'` medium; what sh
+	 * does not read is parse.uncertain */
+	{"osh", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
+	{"ysh", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
+	{"nu", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
+	{"xonsh", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
+	{"elvish", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
+	{"ion", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
+	{"rc", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
+	{"es", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
+	{"murex", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
 	{"bash", NULL, NULL, 0, NULL, NULL, wrap_shell, NULL},
 	{"bunx", NULL, "p", 0, NULL, NULL, wrap_npx, long_npx},
 	{"builtin", NULL, "", 0, NULL, NULL, NULL, NULL},
@@ -901,7 +914,10 @@ static size_t shell_opts(const struct cmdv *c, bool *dash_c)
 		}
 		i++;
 	}
-	return i;
+	/* a last -o or --rcfile with its value missing steps past the end:
+	 * the callers read words [1, i), so never past c->n (`bash -o <<E`
+	 * then read c->w[c->n] and crashed, fuzz_shell) */
+	return i < c->n ? i : c->n;
 }
 
 /* Whether a shell's options [1, end) hold -s: it reads its script from

@@ -198,12 +198,35 @@ static void n_merge(struct sqlw *s, json_t *n)
 	}
 }
 
-/* A setting that switches off what keeps data consistent. */
+/* Settings that switch off what keeps data consistent or recorded:
+ * PostgreSQL's session_replication_role, MySQL's foreign_key_checks (as
+ * DISABLE TRIGGER ALL) and sql_log_bin, which keeps the session's writes
+ * out of the binary log, so replicas and point-in-time backups never see
+ * them (both were low). Shared with the keyword fallback. */
+static const struct {
+	const char *name, *why;
+} unsafe_settings[] = {
+	{"session_replication_role", "session_replication_role turns off triggers and foreign-key "
+	                             "checks"},
+	{"foreign_key_checks", "foreign_key_checks turns off MySQL's foreign-key checks"},
+	{"sql_log_bin", "sql_log_bin keeps the session's writes out of MySQL's binary log "
+	                "(replicas, point-in-time backups)"},
+};
+
+const char *sql_unsafe_setting(const char *name, size_t n)
+{
+	for (size_t i = 0; name && i < nitems(unsafe_settings); i++)
+		if (strlen(unsafe_settings[i].name) == n && strncasecmp(name, unsafe_settings[i].name, n) == 0)
+			return unsafe_settings[i].why;
+	return NULL;
+}
+
 static void setting(struct sqlw *s, const char *name)
 {
-	if (name && strcasecmp(name, "session_replication_role") == 0)
-		add(s, TIER_HIGH, "sql.admin",
-		    "session_replication_role turns off triggers and foreign-key checks");
+	const char *why = name ? sql_unsafe_setting(name, strlen(name)) : NULL;
+
+	if (why)
+		add(s, TIER_HIGH, "sql.admin", why);
 }
 
 /* The text of a string constant node, or NULL. */
@@ -285,6 +308,15 @@ static void n_alter(struct sqlw *s, json_t *n)
 		if (st && strcmp(st, "AT_DisableTrigAll") == 0) /* as session_replication_role */
 			add(s, TIER_HIGH, "sql.admin",
 			    "DISABLE TRIGGER ALL turns off the table's foreign-key checks");
+		/* ALTER COLUMN c TYPE T USING 0: a USING that reads no column
+		 * writes the same value into every row, as UPDATE t SET c = 0 */
+		if (st && strcmp(st, "AT_AlterColumnType") == 0) {
+			json_t *u = json_object_get(json_object_get(json_object_get(
+			    json_object_get(c, "AlterTableCmd"), "def"), "ColumnDef"), "raw_default");
+			if (u && !reads_row(u, 0))
+				add(s, TIER_HIGH, "sql.update.no_where",
+				    "ALTER ... TYPE ... USING a value that reads no column overwrites every row");
+		}
 	}
 	add(s, TIER_MEDIUM, "sql.alter", "ALTER changes the schema");
 }
@@ -551,6 +583,31 @@ static const char *const runs_sql[] = {
 	"crosstab3",    "crosstab4",
 };
 
+/* dblink's functions that run SQL on the connection, which may be this
+ * same server (dblink_exec('dbname=prod', 'DROP DATABASE x')): the SQL is
+ * the last text argument (a connection or cursor name may come first, a
+ * fail_on_error boolean after). They were net.fetch alone: high, where
+ * the DROP DATABASE they run is critical. */
+static const char *const dblink_runs_sql[] = {
+	"dblink", "dblink_exec", "dblink_send_query", "dblink_open",
+};
+
+static void dblink_sql_text(struct sqlw *s, json_t *args)
+{
+	const char *q;
+
+	for (size_t i = json_array_size(args); i-- > 0;) {
+		json_t *a = json_array_get(args, i);
+		if ((q = const_string(a)) != NULL) {
+			sql_classify_inner(s->x, q, strlen(q), s->sp);
+			return;
+		}
+		if (json_object_get(a, "A_Const") == NULL)
+			break;
+	}
+	add(s, TIER_HIGH, "sql.exec", "runs SQL text built at run time (dblink)");
+}
+
 /* Functions that run the SQL text of their first argument (crosstab of
  * two texts runs both): query_to_xml('SELECT pg_read_file(...)', ...)
  * reads the file. A literal text is read as SQL; text built at run time
@@ -559,6 +616,10 @@ static void func_sql_text(struct sqlw *s, json_t *n, const char *f)
 {
 	json_t *args = json_object_get(n, "args");
 	const char *q;
+
+	for (size_t k = 0; k < nitems(dblink_runs_sql); k++)
+		if (strcasecmp(f, dblink_runs_sql[k]) == 0)
+			dblink_sql_text(s, args);
 
 	for (size_t k = 0; k < nitems(runs_sql); k++) {
 		if (strcasecmp(f, runs_sql[k]) != 0)

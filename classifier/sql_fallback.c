@@ -261,6 +261,20 @@ static void judge_ddl(struct fctx *f, const struct stmt *st)
 	    strcmp(k0, "KILL") == 0)
 		f_add(f, TIER_HIGH, "sql.admin", "changes the server's global settings (a log file "
 		                                 "setting writes files) or kills sessions");
+	for (size_t i = 1; strcmp(k0, "SET") == 0 && i < st->nkw; i++) {
+		const char *why = sql_unsafe_setting(st->kw[i].s, strlen(st->kw[i].s));
+		if (why)
+			f_add(f, TIER_HIGH, "sql.admin", why);
+	}
+	/* MySQL's ALTER TABLE that throws the rows away: ENGINE=BLACKHOLE
+	 * stores nothing, DISCARD TABLESPACE deletes the table's .ibd file
+	 * (they were sql.alter, medium) */
+	if (strcmp(k0, "ALTER") == 0 &&
+	    (has(st, "BLACKHOLE", 0, NULL) ||
+	     (has(st, "DISCARD", 0, &at) && at + 1 < st->nkw &&
+	      strcmp(st->kw[at + 1].s, "TABLESPACE") == 0)))
+		f_add(f, TIER_HIGH, "sql.alter.drop", "ALTER ... ENGINE=BLACKHOLE or DISCARD "
+		                                      "TABLESPACE destroys the table's rows");
 	if (strcmp(k0, "FLUSH") == 0)
 		f_add(f, TIER_MEDIUM, "sql.other", "FLUSH reloads or locks server state");
 	if (strcmp(k0, "PRAGMA") == 0 && st->eq)
