@@ -963,7 +963,9 @@ fail:
 	fprintf(stderr, "airlock mcp: %s\n", err);
 	free(err);
 out:
-	gate_close(m.g);
+	/* the server's status, unless it says success and the log is not whole */
+	if (gate_close(m.g) < 0 && rc == EXIT_OK)
+		rc = EXIT_INTERNAL;
 	mcp_free(&m);
 	free(cmdline);
 	return rc;

@@ -265,15 +265,14 @@ int gate_open(const struct gate_opts *o, struct gate **out, int *exit_code, char
 out:
 	free(dbpath);
 	if (rc < 0) {
-		gate_close(g);
+		(void)gate_close(g);
 		g = NULL;
 	}
 	*out = g;
 	return rc;
 }
 
-/* Keeps o's outcome (not its output) for late_flush(). */
-static void late_keep(struct gate *g, const struct outcome *o, const char *err)
+void gate_keep_late(struct gate *g, const struct outcome *o, const char *err)
 {
 	struct late *l = xcalloc(1, sizeof(*l)), **tail = &g->late;
 
@@ -284,13 +283,20 @@ static void late_keep(struct gate *g, const struct outcome *o, const char *err)
 	l->o->reason = xasprintf("%s%srecorded late, without its output (the first write"
 	                         " failed: %s)", o->reason ? o->reason : "",
 	                         o->reason ? "; " : "", err);
-	while (*tail)
+	/* a newer outcome of the same call (the hook's answer turned into a
+	 * denial) replaces the one kept */
+	while (*tail && (*tail)->o->audit_id != o->audit_id)
 		tail = &(*tail)->next;
+	if (*tail) {
+		l->next = (*tail)->next;
+		outcome_free((*tail)->o);
+		free(*tail);
+	}
 	*tail = l;
 }
 
-/* Writes the outcomes kept by late_keep(), oldest first, while the log
- * takes them. */
+/* Writes the outcomes kept by gate_keep_late(), oldest first, while the
+ * log takes them. */
 static void late_flush(struct gate *g)
 {
 	char *err = NULL;
@@ -304,25 +310,28 @@ static void late_flush(struct gate *g)
 	free(err);
 }
 
-void gate_close(struct gate *g)
+int gate_close(struct gate *g)
 {
 	char *err = NULL;
+	int rc = 0;
 
 	if (g == NULL)
-		return;
+		return 0;
 	exec_pool_stop();
 	if (g->db)
 		late_flush(g);
 	for (struct late *l = g->late, *n; l; l = n) {
 		n = l->next;
-		fprintf(stderr, "airlock: the outcome of call %lld (it ran) is not in the audit"
-		                " log: %s\n", (long long)l->o->audit_id, l->o->reason);
+		fprintf(stderr, "airlock: the outcome of call %lld%s is not in the audit log: %s\n",
+		        (long long)l->o->audit_id, l->o->ran ? " (it ran)" : "", l->o->reason);
 		outcome_free(l->o);
 		free(l);
+		rc = -1;
 	}
 	if (g->db && db_session_end(g->db, &err) < 0) {
 		fprintf(stderr, "airlock: %s\n", err);
 		free(err);
+		rc = -1;
 	}
 	db_close(g->db);
 	policy_free(g->policy);
@@ -339,6 +348,7 @@ void gate_close(struct gate *g)
 	free(g->home);
 	free(g->state);
 	free(g);
+	return rc;
 }
 
 /* Fails the call before it runs: nothing executes without a record. */
@@ -591,7 +601,7 @@ struct outcome *gate_call(struct gate *g, const struct call *c, struct verdict *
 		policy_account_runtime(g->policy, o->duration_ms);
 	if (db_call_finished(g->db, o->audit_id, o, &err) < 0) {
 		if (o->ran)
-			late_keep(g, o, err);
+			gate_keep_late(g, o, err);
 		outcome_set_reason(o, "%s%scannot record the outcome in the audit log: %s%s",
 		                   o->reason ? o->reason : "", o->reason ? "; " : "", err,
 		                   o->ran ? " (the call ran; airlock records it again at the"
@@ -955,6 +965,8 @@ struct outcome *gate_decide(struct gate *g, const struct call *c, const struct v
 	long long wait_ms = 0;
 	char *err = NULL;
 
+	if (g->late)
+		late_flush(g);
 	plan_decide(g, c, v, pl);
 	redact_granted(g, pl);
 	if (db_call_received(g->db, c, v, &o->audit_id, &err) < 0) {
@@ -988,5 +1000,12 @@ int gate_finish(struct gate *g, const struct outcome *o, char **errstr)
 		*errstr = xstrdup("the call was never recorded");
 		return -1;
 	}
-	return db_call_finished(g->db, o->audit_id, o, errstr);
+	if (db_call_finished(g->db, o->audit_id, o, errstr) == 0)
+		return 0;
+	/* the server (mcp) or the agent (hook, watch) has the call by now:
+	 * its outcome is written at the next call or at the end, saying it
+	 * came late; printed only, it left the log saying the call was
+	 * decided and never how it ended */
+	gate_keep_late(g, o, *errstr);
+	return -1;
 }

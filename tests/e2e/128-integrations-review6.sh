@@ -1,0 +1,63 @@
+#!/bin/sh
+# 128-integrations-review6.sh: a sixth hostile review of the gate and the
+# agent integrations (hook, mcp, run, watch): each case a way the log or
+# the exit status said less than what happened, each failing on 5a0a230
+# before its fix.
+set -u
+. tests/e2e/lib.sh
+: "${AIRLOCK:?}"
+need jq sqlite3 python3
+tmpdir_make
+d=$T_DIR
+export HOME="$d/home" XDG_STATE_HOME="$d/state"
+mkdir -p "$HOME" "$d/wd"
+PY=python3; [ -x /usr/bin/python3 ] && PY=/usr/bin/python3
+F=$PWD/tests/data/integrations/fake-mcp-server.py
+events() { sqlite3 "$1" "SELECT count(*) FROM events WHERE kind = '$2'"; }
+
+# --- gate: the log refused every call, and the gate exited 0 --------------
+# The audit log removed while the gate ran: every later call is refused
+# (an error result each), the session's end cannot be written, and the
+# gate said 0, as after a clean session. Now 125: the log is not whole.
+mkfifo "$d/rm.fifo"
+(cd "$d/wd" && "$AIRLOCK" gate --no-tty --db "$d/rm.db" <"$d/rm.fifo" >"$d/rm.out" 2>"$d/rm.err"
+	echo $? >"$d/rm.rc") &
+exec 3>"$d/rm.fifo"
+echo '{"id":1,"tool":"read_file","input":{"path":"nothing-here"}}' >&3
+i=0
+while [ "$(wc -l <"$d/rm.out")" -lt 1 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+rm -f "$d/rm.db" "$d/rm.db-wal" "$d/rm.db-shm"
+echo '{"id":2,"tool":"read_file","input":{"path":"nothing-here"}}' >&3
+exec 3>&-
+wait
+expect_eq "gate, log removed: the next call refused" "$(sed -n 2p "$d/rm.out" | jq -r .decision)" error
+expect_eq "gate, log removed: exit 125, not 0" "$(cat "$d/rm.rc")" 125
+# a log that was locked for one call and then took the rest stays 0
+echo '{"id":1,"tool":"read_file","input":{"path":"nothing-here"}}' |
+	(cd "$d/wd" && "$AIRLOCK" gate --no-tty --db "$d/ok.db" >/dev/null 2>&1)
+expect_eq "gate, a whole log: exit 0" "$?" 0
+
+# --- mcp: an outcome the log could not take was never written -------------
+# The server locks the log (as another airlock's long write would) past
+# the busy timeout while it answers a forwarded call: the call ran, its
+# finished event failed, was printed on stderr and never written, so the
+# log said the call was decided and not that it ran. Now it is written at
+# the next call, marked "recorded late", as the gate does.
+(printf '%s\n' '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}' \
+	'{"jsonrpc":"2.0","id":1,"method":"tools/list"}' \
+	'{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"search_files","arguments":{"path":".","pattern":"x"}}}'
+	sleep 16
+	echo '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"search_files","arguments":{"path":".","pattern":"y"}}}'
+	sleep 1) |
+	(cd "$d/wd" && FAKE_MCP_LOCK="$d/late.db" timeout 60 "$AIRLOCK" mcp --no-tty --db "$d/late.db" \
+		-- $PY "$F" "$d/late.log") >"$d/late.out" 2>/dev/null
+check "mcp, log locked at the outcome: the call was answered" grep -q '"id": 2, "result"' "$d/late.out"
+expect_eq "mcp, log locked at the outcome: every forwarded call finished" \
+	"$(events "$d/late.db" finished)" 2
+expect_eq "mcp, log locked at the outcome: recorded late, as run" \
+	"$(sqlite3 "$d/late.db" "SELECT json_extract(body, '$.ran') || ' ' ||
+		(json_extract(body, '$.reason') LIKE '%recorded late%') FROM events
+		WHERE kind = 'finished' ORDER BY id LIMIT 1")" "1 1"
+check "mcp, log locked at the outcome: the chain verifies" "$AIRLOCK" audit verify --db "$d/late.db"
+
+finish
