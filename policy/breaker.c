@@ -19,16 +19,20 @@ static uint64_t fnv(uint64_t h, const char *s)
 	return (h ^ 0xff) * 1099511628211ULL; /* a separator, so fields cannot slide */
 }
 
-/* Two calls are "the same" when tool and every field that acts are equal. */
-static uint64_t call_hash(const struct call *c)
+/* Two calls are "the same" when tool and every field that acts are equal
+ * (as bs->key maps them, when set). */
+static uint64_t call_hash(const struct breaker_state *bs, const struct call *c)
 {
 	uint64_t h = 14695981039346656037ULL;
 	const char *fields[] = {tool_name(c->tool), c->name, c->command, c->query, c->database,
 	                        c->path, c->content, c->old_text, c->new_text, c->method,
 	                        c->url, c->body};
 
-	for (size_t i = 0; i < nitems(fields); i++)
-		h = fnv(h, fields[i]);
+	for (size_t i = 0; i < nitems(fields); i++) {
+		char *k = bs->key && fields[i] ? bs->key(fields[i], bs->key_arg) : NULL;
+		h = fnv(h, k ? k : fields[i]);
+		free(k);
+	}
 	return h;
 }
 
@@ -84,7 +88,7 @@ enum breaker_trip breaker_record(struct policy *p, const struct call *c, time_t 
 {
 	const struct breaker_conf *b = &p->breaker;
 	struct breaker_state *bs = &p->bs;
-	uint64_t h = call_hash(c);
+	uint64_t h = call_hash(bs, c);
 	enum breaker_trip trip = TRIP_NONE;
 
 	if (bs->same > 0 && h == bs->last_hash) {
@@ -113,6 +117,12 @@ size_t policy_breaker_memory(const struct policy *p)
 void policy_breaker_replay(struct policy *p, const struct call *c, time_t when)
 {
 	(void)breaker_record(p, c, when); /* a past trip was decided back then */
+}
+
+void policy_breaker_key(struct policy *p, policy_key_fn fn, void *arg)
+{
+	p->bs.key = fn;
+	p->bs.key_arg = arg;
 }
 
 char *breaker_reason(const struct policy *p, enum breaker_trip trip, const struct call *c)

@@ -60,4 +60,29 @@ expect_eq "mcp, log locked at the outcome: recorded late, as run" \
 		WHERE kind = 'finished' ORDER BY id LIMIT 1")" "1 1"
 check "mcp, log locked at the outcome: the chain verifies" "$AIRLOCK" audit verify --db "$d/late.db"
 
+# --- hook: the repeat breaker missed a call holding a token ---------------
+# Each hook call is its own process and replays the agent's last calls
+# from the log, where a token is stored redacted: the live call (token in
+# clear) never equalled them, so an agent retrying a call that carries an
+# API key (the paid-API loop the breaker is for) was never stopped. Now
+# the live call is compared as the log stores it: the 11th is asked.
+mkdir -p "$d/proj/.git"
+tok=$(printf 'ghp_%036d' 7)
+rep() {
+	jq -cn --arg cwd "$d/proj" --arg c "$1" --arg s "$2" \
+		'{session_id:$s,cwd:$cwd,hook_event_name:"PreToolUse",permission_mode:"default",
+		  tool_name:"Bash",tool_input:{command:$c}}' >"$d/rep.json"
+	i=0
+	while [ $i -lt 11 ]; do
+		CLAUDE_PROJECT_DIR="$d/proj" "$AIRLOCK" hook claude --db "$d/rep.db" <"$d/rep.json" 2>/dev/null
+		i=$((i + 1))
+	done | jq -r '.hookSpecificOutput | .permissionDecision + " " +
+		(.permissionDecisionReason | test("breaker repeat") | tostring)' | tail -n 2 | tr '\n' ' '
+}
+expect_eq "hook, a call holding a token, 11 times: the 11th trips repeat" \
+	"$(rep "echo $tok" tok)" "allow false ask true "
+expect_eq "hook, one with a password flag: the same" \
+	"$(rep "echo --password hunter2secret" pw)" "allow false ask true "
+expect_eq "hook, a plain call: as before" "$(rep "echo plain" plain)" "allow false ask true "
+
 finish
