@@ -85,4 +85,20 @@ expect_eq "hook, one with a password flag: the same" \
 	"$(rep "echo --password hunter2secret" pw)" "allow false ask true "
 expect_eq "hook, a plain call: as before" "$(rep "echo plain" plain)" "allow false ask true "
 
+# --- a closed stdin or stdout ----------------------------------------------
+# With stdin closed, the signal pipe the gate made took fd 0 and the gate
+# read its own pipe for good (killed by timeout: 124). With stdout closed,
+# the first call ran before the gate found it could not answer. Now the
+# slots are held (reads and writes there still fail), the gate says it
+# cannot read (125), and with no stdout it runs nothing.
+(cd "$d/wd" && timeout 20 "$AIRLOCK" gate --no-tty --db "$d/cl.db" <&- >/dev/null 2>&1)
+expect_eq "gate <&-: an error (125), not a hang" "$?" 125
+(cd "$d/wd" && timeout 20 "$AIRLOCK" --db "$d/cl.db" <&- >/dev/null 2>&1)
+expect_eq "airlock <&- (the gate by default): 125, not a hang" "$?" 125
+echo '{"id":1,"tool":"shell","input":{"command":"touch ran-closed"}}' |
+	(cd "$d/wd" && timeout 20 "$AIRLOCK" gate --no-tty --db "$d/cl.db" >&- 2>"$d/cl.err")
+expect_eq "gate >&-: 125" "$?" 125
+check "gate >&-: the call did not run" test ! -e "$d/wd/ran-closed"
+check "gate >&-: it says why" grep -q 'stdout is closed' "$d/cl.err"
+
 finish
