@@ -859,7 +859,9 @@ void gate_unstick_output(struct gate *g, int sig)
 	pthread_kill(g->streamer, sig);
 }
 
-/* After a stop: lines read but not started are answered, not run. */
+/* After a stop: lines read but not started are answered, not run, and
+ * recorded as rejected: they were answered and left no trace, so the log
+ * did not show that the agent had sent them. */
 static void answer_unstarted(struct gate *g, FILE *out)
 {
 	struct qline *q;
@@ -872,15 +874,17 @@ static void answer_unstarted(struct gate *g, FILE *out)
 	while ((q = g->head) != NULL) {
 		struct call *c = NULL;
 		json_t *id = NULL, *res;
-		char *err = NULL;
+		char *err = NULL, *why;
 		g->head = q->next;
 		if (!q->toolong && protocol_decode(q->text, q->len, q->lineno, &c, &id, &err) == 0)
 			id = json_incref(c->id);
-		res = protocol_error(id, q->lineno, msg);
+		why = gate_reject_note(g, q->lineno, msg, q->toolong ? NULL : q->text, q->len);
+		res = protocol_error(id, q->lineno, why);
 		stream_write(g, out, res);
 		json_decref(res);
 		json_decref(id);
 		call_free(c);
+		free(why);
 		free(err);
 		free(q->text);
 		free(q);

@@ -87,18 +87,43 @@ expect_eq "hook, a plain call: as before" "$(rep "echo plain" plain)" "allow fal
 
 # --- a closed stdin or stdout ----------------------------------------------
 # With stdin closed, the signal pipe the gate made took fd 0 and the gate
-# read its own pipe for good (killed by timeout: 124). With stdout closed,
+# read its own pipe for good, and SIGTERM's byte there too: timeout's
+# SIGTERM did not stop it (124; -k's SIGKILL did). With stdout closed,
 # the first call ran before the gate found it could not answer. Now the
 # slots are held (reads and writes there still fail), the gate says it
 # cannot read (125), and with no stdout it runs nothing.
-(cd "$d/wd" && timeout 20 "$AIRLOCK" gate --no-tty --db "$d/cl.db" <&- >/dev/null 2>&1)
+(cd "$d/wd" && timeout -k 2 10 "$AIRLOCK" gate --no-tty --db "$d/cl.db" <&- >/dev/null 2>&1)
 expect_eq "gate <&-: an error (125), not a hang" "$?" 125
-(cd "$d/wd" && timeout 20 "$AIRLOCK" --db "$d/cl.db" <&- >/dev/null 2>&1)
+(cd "$d/wd" && timeout -k 2 10 "$AIRLOCK" --db "$d/cl.db" <&- >/dev/null 2>&1)
 expect_eq "airlock <&- (the gate by default): 125, not a hang" "$?" 125
 echo '{"id":1,"tool":"shell","input":{"command":"touch ran-closed"}}' |
-	(cd "$d/wd" && timeout 20 "$AIRLOCK" gate --no-tty --db "$d/cl.db" >&- 2>"$d/cl.err")
+	(cd "$d/wd" && timeout -k 2 10 "$AIRLOCK" gate --no-tty --db "$d/cl.db" >&- 2>"$d/cl.err")
 expect_eq "gate >&-: 125" "$?" 125
 check "gate >&-: the call did not run" test ! -e "$d/wd/ran-closed"
 check "gate >&-: it says why" grep -q 'stdout is closed' "$d/cl.err"
+
+# --- gate: lines answered "not run" at a stop left no trace ---------------
+# SIGTERM while a call runs: the lines read behind it are answered
+# "airlock is stopping ... not run", and the log held nothing of them: it
+# did not show that the agent had sent them. Now each is a rejected event.
+mkfifo "$d/st.fifo"
+(cd "$d/wd" && exec "$AIRLOCK" gate --no-tty --db "$d/st.db" <"$d/st.fifo" >"$d/st.out" 2>/dev/null) &
+gp=$!
+exec 3>"$d/st.fifo"
+printf '%s\n' '{"id":"slow","tool":"shell","input":{"command":"sleep 3"}}' \
+	'{"id":"q1","tool":"read_file","input":{"path":"a"}}' \
+	'{"id":"q2","tool":"shell","input":{"command":"true"}}' >&3
+i=0
+until [ "$(sqlite3 "$d/st.db" "SELECT count(*) FROM events WHERE kind = 'decided'" 2>/dev/null)" = 1 ] ||
+	[ $i -ge 100 ]; do sleep 0.1; i=$((i + 1)); done
+sleep 0.3
+kill -TERM "$gp"
+wait "$gp"
+exec 3>&-
+expect_eq "gate, SIGTERM: the lines behind the call answered not run" \
+	"$(jq -r 'select(.error) | .id' "$d/st.out" | tr '\n' ' ')" "q1 q2 "
+expect_eq "gate, SIGTERM: and recorded as rejected" \
+	"$(sqlite3 "$d/st.db" "SELECT json_extract(body, '$.head') FROM events
+		WHERE kind = 'rejected' ORDER BY id" | jq -r .id | tr '\n' ' ')" "q1 q2 "
 
 finish
