@@ -10,7 +10,7 @@
 #include "core/util.h"
 #include "policy/policy_internal.h"
 
-#define WINDOW 60 /* seconds */
+#define WINDOW POLICY_BREAKER_WINDOW
 
 static uint64_t fnv(uint64_t h, const char *s)
 {

@@ -96,6 +96,8 @@ const char *policy_digest(const struct policy *p);
 /* Adds an auto-run call's wall time to the session-seconds breaker. */
 void policy_account_runtime(struct policy *p, long long ms);
 
+/* The per-minute breaker's window, in seconds. */
+#define POLICY_BREAKER_WINDOW 60
 /* How many past calls the per-minute and repeat breakers can use (0 when
  * both are off): a process that decides one call (airlock hook) replays
  * that many from the audit log with policy_breaker_replay(). */

@@ -85,10 +85,33 @@ expect_eq "hook, one with a password flag: the same" \
 	"$(rep "echo --password hunter2secret" pw)" "allow false ask true "
 expect_eq "hook, a plain call: as before" "$(rep "echo plain" plain)" "allow false ask true "
 
+# per-minute = 5 and a Bash call after every three Reads: the hook
+# replayed the last max(per-minute, repeat) = 10 calls of every tool, two
+# or three of them Bash, and the sixth Bash call in the minute ran (the
+# gate asks). Now the replay grows while its oldest call is in the window.
+printf '[breaker]\n\tper-minute = 5\n' >"$d/pm.policy"
+chmod 600 "$d/pm.policy"
+pm() {
+	jq -cn --arg cwd "$d/proj" --arg t "$1" --argjson in "$2" \
+		'{session_id:"pm",cwd:$cwd,hook_event_name:"PreToolUse",permission_mode:"default",
+		  tool_name:$t,tool_input:$in}' |
+		CLAUDE_PROJECT_DIR="$d/proj" "$AIRLOCK" hook claude --policy "$d/pm.policy" \
+			--db "$d/pm.db" 2>/dev/null | jq -r .hookSpecificOutput.permissionDecisionReason
+}
+i=0
+while [ $i -lt 6 ]; do
+	for j in 1 2 3; do pm Read '{"file_path":"'"$d/proj/f$i$j"'"}' >/dev/null; done
+	last=$(pm Bash '{"command":"echo '$i'"}')
+	i=$((i + 1))
+done
+check "hook, the sixth Bash call among Reads in a minute: per-minute trips" \
+	sh -c 'printf "%s" "$1" | grep -q "breaker per-minute: more than 5 shell calls"' _ "$last"
+
 # --- a closed stdin or stdout ----------------------------------------------
 # With stdin closed, the signal pipe the gate made took fd 0 and the gate
-# read its own pipe for good, and SIGTERM's byte there too: timeout's
-# SIGTERM did not stop it (124; -k's SIGKILL did). With stdout closed,
+# read its own pipe for good (timeout: 124), and SIGTERM's wake-up byte
+# could be read there as input: SIGTERM did not always stop it (-k's
+# SIGKILL does, here: 137; 15 minutes once without it). With stdout closed,
 # the first call ran before the gate found it could not answer. Now the
 # slots are held (reads and writes there still fail), the gate says it
 # cannot read (125), and with no stdout it runs nothing.
