@@ -19,20 +19,36 @@ static uint64_t fnv(uint64_t h, const char *s)
 	return (h ^ 0xff) * 1099511628211ULL; /* a separator, so fields cannot slide */
 }
 
+/* What acts beyond the named fields, as canonical JSON (a new string, or
+ * NULL): a tool airlock does not know acts on its whole input, a MultiEdit
+ * on its edits. Left out, every call of an MCP tool was "the same call"
+ * whatever its arguments, and the 11th asked. */
+static char *call_rest(const struct call *c)
+{
+	json_t *v = c->tool == TOOL_OTHER       ? c->input
+	            : c->tool == TOOL_EDIT_FILE ? json_object_get(c->input, "edits")
+	                                        : NULL;
+
+	return v ? json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY) : NULL;
+}
+
 /* Two calls are "the same" when tool and every field that acts are equal
  * (as bs->key maps them, when set). */
 static uint64_t call_hash(const struct breaker_state *bs, const struct call *c)
 {
 	uint64_t h = 14695981039346656037ULL;
-	const char *fields[] = {tool_name(c->tool), c->name, c->command, c->query, c->database,
-	                        c->path, c->content, c->old_text, c->new_text, c->method,
-	                        c->url, c->body};
+	char *rest = call_rest(c);
+	const char *fields[] = {tool_name(c->tool), c->name,     c->command,  c->query,
+	                        c->database,        c->path,     c->content,  c->old_text,
+	                        c->new_text,        c->method,   c->url,      c->body,
+	                        c->replace_all ? "replace-all" : NULL,        rest};
 
 	for (size_t i = 0; i < nitems(fields); i++) {
 		char *k = bs->key && fields[i] ? bs->key(fields[i], bs->key_arg) : NULL;
 		h = fnv(h, k ? k : fields[i]);
 		free(k);
 	}
+	free(rest);
 	return h;
 }
 

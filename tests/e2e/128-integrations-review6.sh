@@ -25,7 +25,7 @@ mkfifo "$d/rm.fifo"
 exec 3>"$d/rm.fifo"
 echo '{"id":1,"tool":"read_file","input":{"path":"nothing-here"}}' >&3
 i=0
-while [ "$(wc -l <"$d/rm.out")" -lt 1 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+until [ -s "$d/rm.out" ] || [ $i -ge 100 ]; do sleep 0.1; i=$((i + 1)); done
 rm -f "$d/rm.db" "$d/rm.db-wal" "$d/rm.db-shm"
 echo '{"id":2,"tool":"read_file","input":{"path":"nothing-here"}}' >&3
 exec 3>&-
@@ -84,6 +84,27 @@ expect_eq "hook, a call holding a token, 11 times: the 11th trips repeat" \
 expect_eq "hook, one with a password flag: the same" \
 	"$(rep "echo --password hunter2secret" pw)" "allow false ask true "
 expect_eq "hook, a plain call: as before" "$(rep "echo plain" plain)" "allow false ask true "
+
+# An MCP tool's calls that differ only in their arguments were "the same
+# call" to repeat (it hashed the named fields, which such a tool has
+# none of): with the tool allowed, the 11th get_issue of 11 issues asked,
+# "the same call 11 times in a row". Now its input counts.
+printf '[rules]\n\tallow = Mcp(github.get_issue)\n' >"$d/gh.policy"
+chmod 600 "$d/gh.policy"
+gh() {
+	jq -cn --arg cwd "$d/proj" --argjson n "$1" \
+		'{session_id:"gh",cwd:$cwd,hook_event_name:"PreToolUse",permission_mode:"default",
+		  tool_name:"mcp__github__get_issue",tool_input:{owner:"o",repo:"r",issue_number:$n}}' |
+		CLAUDE_PROJECT_DIR="$d/proj" "$AIRLOCK" hook claude --policy "$d/gh.policy" \
+			--db "$d/gh.db" 2>/dev/null | jq -r .hookSpecificOutput.permissionDecision
+}
+out=""
+for n in 1 2 3 4 5 6 7 8 9 10 11; do out="$out$(gh $n) "; done
+expect_eq "hook, 11 get_issue calls of 11 issues: all allowed" "$out" \
+	"allow allow allow allow allow allow allow allow allow allow allow "
+out=""
+for n in 1 2 3 4 5 6 7 8 9 10 11; do out="$(gh 7)"; done
+expect_eq "hook, the same get_issue 11 times: the 11th asks" "$out" ask
 
 # per-minute = 5 and a Bash call after every three Reads: the hook
 # replayed the last max(per-minute, repeat) = 10 calls of every tool, two

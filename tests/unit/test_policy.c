@@ -486,8 +486,15 @@ static long breaker_run(struct policy *p, const struct tdata_row *r, struct plan
 		char *cmd = same ? xstrdup("curl https://api.example.com/charge")
 		                 : xasprintf("curl https://api.example.com/charge?n=%ld", i);
 		struct plan pl;
-		c->command = cmd;
-		c->url = cmd;
+		if (c->tool == TOOL_OTHER) { /* an MCP tool: what differs is its input */
+			if (c->input == NULL)
+				c->input = json_object();
+			json_object_set_new(c->input, "n", json_integer(same ? 0 : i));
+		}
+		else {
+			c->command = cmd;
+			c->url = cmd;
+		}
 		policy_decide(p, c, v, (time_t)(1000000 + i * spacing / 1000), &pl);
 		if (pl.action != ACTION_AUTO) {
 			tripped = i + 1;
