@@ -60,6 +60,17 @@ expect_eq "mcp, log locked at the outcome: recorded late, as run" \
 		WHERE kind = 'finished' ORDER BY id LIMIT 1")" "1 1"
 check "mcp, log locked at the outcome: the chain verifies" "$AIRLOCK" audit verify --db "$d/late.db"
 
+# --- mcp: an empty batch was neither answered nor recorded -----------------
+# JSON-RPC answers `[]` with one -32600 error; airlock forwarded nothing and
+# said nothing (a client waiting for that answer waited for ever), and the
+# log had no trace of it. Now it is answered and recorded as rejected.
+(printf '%s\n' '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}' '[]'; sleep 1) |
+	(cd "$d/wd" && timeout 30 "$AIRLOCK" mcp --no-tty --db "$d/eb.db" -- $PY "$F" "$d/eb.log") \
+		>"$d/eb.out" 2>/dev/null
+check "mcp, []: answered -32600" grep -q '"code":-32600,"message":"airlock: an empty batch' "$d/eb.out"
+expect_eq "mcp, []: recorded as rejected" "$(events "$d/eb.db" rejected)" 1
+expect_eq "mcp, []: not forwarded" "$(grep -c '^\[' "$d/eb.log")" 0
+
 # --- hook: the repeat breaker missed a call holding a token ---------------
 # Each hook call is its own process and replays the agent's last calls
 # from the log, where a token is stored redacted: the live call (token in
