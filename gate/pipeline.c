@@ -103,8 +103,10 @@ static char *breaker_key_redact(const char *field, void *db)
 	return db_redact(db, field);
 }
 
-/* How far the replay grows past policy_breaker_memory() (times it). */
+/* How far the replay grows past policy_breaker_memory(): 16 times it, at
+ * most 8192 calls (~90 ms of CPU) unless the memory alone is more. */
 #define REPLAY_GROWTH_MAX 16
+#define REPLAY_CALLS_MAX 8192
 
 /* The agent's last n calls, more while the oldest is still inside the
  * per-minute window: the last `per-minute` calls of every tool left out
@@ -115,10 +117,12 @@ static int breaker_history(struct gate *g, size_t n, json_t **recent, char **err
 	size_t most = n * REPLAY_GROWTH_MAX;
 	time_t since = time(NULL) - POLICY_BREAKER_WINDOW;
 
+	if (most > REPLAY_CALLS_MAX)
+		most = REPLAY_CALLS_MAX;
 	for (;;) {
 		if (db_agent_recent(g->db, g->opts.agent, n, recent, errstr) < 0)
 			return -1;
-		if (json_array_size(*recent) < n || n >= most ||
+		if (json_array_size(*recent) < n || n >= most || /* most may be below n */
 		    json_integer_value(json_object_get(json_array_get(*recent, 0), "time")) <= since)
 			return 0;
 		json_decref(*recent);
