@@ -156,6 +156,9 @@ echo '{"id":1,"tool":"shell","input":{"command":"touch ran-closed"}}' |
 expect_eq "gate >&-: 125" "$?" 125
 check "gate >&-: the call did not run" test ! -e "$d/wd/ran-closed"
 check "gate >&-: it says why" grep -q 'stdout is closed' "$d/cl.err"
+# classify --shell wrote its verdict into a full disk and exited 0
+"$AIRLOCK" classify --shell ls >/dev/full 2>/dev/null
+expect_eq "classify --shell >/dev/full: 125, not 0" "$?" 125
 
 # --- gate: lines answered "not run" at a stop left no trace ---------------
 # SIGTERM while a call runs: the lines read behind it are answered
