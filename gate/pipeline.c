@@ -1037,6 +1037,8 @@ struct outcome *gate_decide(struct gate *g, const struct call *c, const struct v
 
 int gate_finish(struct gate *g, const struct outcome *o, char **errstr)
 {
+	char *msg;
+
 	if (o->audit_id == 0) {
 		*errstr = xstrdup("the call was never recorded");
 		return -1;
@@ -1048,5 +1050,9 @@ int gate_finish(struct gate *g, const struct outcome *o, char **errstr)
 	 * came late; printed only, it left the log saying the call was
 	 * decided and never how it ended */
 	gate_keep_late(g, o, *errstr);
+	msg = xasprintf("%s (kept: written at the next call or at the end, marked \"recorded"
+	                " late\")", *errstr);
+	free(*errstr);
+	*errstr = msg;
 	return -1;
 }
