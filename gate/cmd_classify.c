@@ -247,7 +247,12 @@ int cmd_classify(int argc, char **argv)
 	policy_set_reasons(cx.policy, cx.explain); /* only --explain shows them */
 	if (shell || sql) {
 		classify_string(&cx, shell ? TOOL_SHELL : TOOL_SQL, shell ? shell : sql);
-		rc = EXIT_OK;
+		/* as the stream does: a verdict not written (a full disk, a
+		 * closed stdout) exited 0 with nothing said */
+		rc = fflush(stdout) == EOF || ferror(stdout) ? EXIT_INTERNAL : EXIT_OK;
+		if (rc != EXIT_OK)
+			fprintf(stderr, "airlock classify: cannot write the verdict: %s\n",
+			        strerror(errno));
 	} else
 		rc = classify_stream(&cx);
 	policy_free(cx.policy);

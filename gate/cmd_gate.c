@@ -71,7 +71,11 @@ int cmd_gate(int argc, char **argv)
 	gate_watch_results(g, STDOUT_FILENO);
 	rc = gate_stream(g, STDIN_FILENO, stdout);
 	gate_signals_attach(NULL);
-	gate_close(g); /* ends the session in the log, also after a signal */
+	/* ends the session in the log, also after a signal; a log that could
+	 * not take an outcome or the session's end is not whole, and the
+	 * status says so (125): with every call refused it was 0 */
+	if (gate_close(g) < 0 && rc == EXIT_OK)
+		rc = EXIT_INTERNAL;
 	sig = gate_signals_stop();
 	return sig ? 128 + sig : rc;
 }

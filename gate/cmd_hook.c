@@ -421,8 +421,11 @@ static char *hook_project(const char *cwd, bool *guessed)
 	return xstrdup(real);
 }
 
-/* Decodes, classifies and decides one payload; fills a. */
-static void hook_decide(struct gate_opts *go, json_t *root, bool tui, struct hook_answer *a)
+/* Decodes, classifies and decides one payload; fills a. *gp gets the
+ * gate (or NULL), which the caller closes after answering: an outcome the
+ * log could not take is tried again there, and the answer need not wait. */
+static void hook_decide(struct gate_opts *go, json_t *root, bool tui, struct hook_answer *a,
+                        struct gate **gp)
 {
 	const char *ev = json_string_value(json_object_get(root, "hook_event_name"));
 	const char *sid = json_string_value(json_object_get(root, "session_id"));
@@ -496,8 +499,13 @@ static void hook_decide(struct gate_opts *go, json_t *root, bool tui, struct hoo
 		outcome_set_reason(o, "%s; handed back to Claude Code, which runs it", a->reason);
 		if (strcmp(a->decision, "deny") == 0 && o->decision != DECISION_ERROR)
 			o->decision = DECISION_DENIED;
-		if (gate_finish(g, o, &err) < 0)
+		if (gate_finish(g, o, &err) < 0) {
 			deny(a, "cannot record the outcome in the audit log: %s", err);
+			/* what is written later is what Claude Code was told */
+			o->decision = DECISION_DENIED;
+			outcome_set_reason(o, "%s; handed back to Claude Code as a denial", a->reason);
+			gate_keep_late(g, o, err);
+		}
 	}
 out:
 	free(err);
@@ -507,7 +515,7 @@ out:
 	agent_calls_free(calls);
 	call_free(c);
 	json_decref(id);
-	gate_close(g);
+	*gp = g;
 	free(agent);
 	free(project);
 }
@@ -516,6 +524,7 @@ int cmd_hook(int argc, char **argv)
 {
 	struct gate_opts o = {.mode = "hook", .single_call = true};
 	struct hook_answer a = {.decision = "deny"};
+	struct gate *g = NULL;
 	bool tui = false;
 	json_error_t jerr;
 	json_t *root = NULL;
@@ -560,12 +569,14 @@ int cmd_hook(int argc, char **argv)
 		deny(&a, "malformed hook payload: invalid JSON: %s at line %d column %d", jerr.text,
 		     jerr.line, jerr.column);
 	else
-		hook_decide(&o, root, tui, &a);
+		hook_decide(&o, root, tui, &a, &g);
 	if (strcmp(a.decision, "deny") == 0 && a.reason)
 		fprintf(stderr, "%s\n", a.reason);
 	json_decref(root);
 	free(text);
 	free(err);
 	stop_signals_set(true);
-	return answer_write(&a);
+	r = answer_write(&a);
+	(void)gate_close(g); /* the answer says what a log failure changed */
+	return r;
 }

@@ -685,15 +685,15 @@ static void client_batch(struct mcp *m, json_t *batch, const char *raw, size_t l
 	json_decref(replies);
 }
 
-/* Answers a client line that is not forwarded unread (-32700), and
- * records it in the log: a duplicate key meant for the server is evidence,
- * as a line the gate cannot read is. */
-static void client_rejected(struct mcp *m, size_t lineno, const char *why, const char *line,
-                            size_t len)
+/* Answers a client line that is not forwarded with error code (-32700
+ * unread, -32600 an empty batch), and records it in the log: a duplicate
+ * key meant for the server is evidence, as a line the gate cannot read is. */
+static void client_rejected(struct mcp *m, int code, size_t lineno, const char *why,
+                            const char *line, size_t len)
 {
 	char *note = gate_reject_note(m->g, lineno, why, line, len);
 	char *text = xasprintf("airlock: %s; not forwarded", note);
-	json_t *r = rpc_error(NULL, -32700, text);
+	json_t *r = rpc_error(NULL, code, text);
 
 	client_write(m, r, NULL, 0);
 	json_decref(r);
@@ -714,9 +714,11 @@ static void client_line(struct mcp *m, size_t lineno, const char *line, size_t l
 		err = xasprintf("cannot parse the message strictly (%s)",
 		                msg ? "not an object" : memchr(line, '\0', len) ? "a NUL byte"
 		                                                             : jerr.text);
-		client_rejected(m, lineno, err, line, len);
+		client_rejected(m, -32700, lineno, err, line, len);
 		free(err);
-	} else if (json_is_array(msg))
+	} else if (json_is_array(msg) && json_array_size(msg) == 0) /* JSON-RPC: one error */
+		client_rejected(m, -32600, lineno, "an empty batch is an invalid request", line, len);
+	else if (json_is_array(msg))
 		client_batch(m, msg, line, len);
 	else if ((r = client_message(m, msg)) == NULL) {
 		if (!server_write(m, NULL, line, len) && (r = forward_failed(m, msg)) != NULL)
@@ -825,7 +827,7 @@ static void mcp_loop(struct mcp *m)
 			break;
 		lineno++;
 		if (toolong)
-			client_rejected(m, lineno, "message longer than the line cap", NULL, len);
+			client_rejected(m, -32700, lineno, "message longer than the line cap", NULL, len);
 		else
 			client_line(m, lineno, line, len);
 		drain_done(m);
@@ -963,7 +965,9 @@ fail:
 	fprintf(stderr, "airlock mcp: %s\n", err);
 	free(err);
 out:
-	gate_close(m.g);
+	/* the server's status, unless it says success and the log is not whole */
+	if (gate_close(m.g) < 0 && rc == EXIT_OK)
+		rc = EXIT_INTERNAL;
 	mcp_free(&m);
 	free(cmdline);
 	return rc;

@@ -325,13 +325,15 @@ int cmd_run(int argc, char **argv)
 	run_pump(g, &ch, o.line_cap ? o.line_cap : PROTOCOL_LINE_CAP);
 	rc = agent_wait(ch.pid);
 	agent_relay_stop(&ch);
-	gate_close(g);
+	/* the agent's status, unless it says success and the log is not whole */
+	if (gate_close(g) < 0 && rc == EXIT_OK)
+		rc = EXIT_INTERNAL;
 	free(cmdline);
 	return rc;
 fail:
 	fprintf(stderr, "airlock run: %s\n", err);
 	free(err);
-	gate_close(g);
+	(void)gate_close(g);
 	free(cmdline);
 	return rc;
 }

@@ -544,7 +544,8 @@ int cmd_watch(int argc, char **argv)
 	}
 	w.pending = json_object();
 	rc = watch_stream(&w, tee);
-	gate_close(w.g);
+	if (gate_close(w.g) < 0 && rc == EXIT_OK)
+		rc = EXIT_INTERNAL; /* as a call the log refused: it is not whole */
 	json_decref(w.pending);
 	free(w.cwd);
 	free(w.agent);

@@ -97,6 +97,40 @@ static void breaker_replay_one(struct gate *g, json_t *item)
 	free(err);
 }
 
+/* The repeat breaker's view of a field: as the log stores it. */
+static char *breaker_key_redact(const char *field, void *db)
+{
+	return db_redact(db, field);
+}
+
+/* How far the replay grows past policy_breaker_memory(): 16 times it, at
+ * most 8192 calls (~90 ms of CPU) unless the memory alone is more. */
+#define REPLAY_GROWTH_MAX 16
+#define REPLAY_CALLS_MAX 8192
+
+/* The agent's last n calls, more while the oldest is still inside the
+ * per-minute window: the last `per-minute` calls of every tool left out
+ * the calls of one tool among many of another (a Bash call between three
+ * Reads ran past per-minute = 5 with no trip). Up to 16 times as many. */
+static int breaker_history(struct gate *g, size_t n, json_t **recent, char **errstr)
+{
+	size_t most = n * REPLAY_GROWTH_MAX;
+	time_t since = time(NULL) - POLICY_BREAKER_WINDOW;
+
+	if (most > REPLAY_CALLS_MAX)
+		most = REPLAY_CALLS_MAX;
+	for (;;) {
+		if (db_agent_recent(g->db, g->opts.agent, n, recent, errstr) < 0)
+			return -1;
+		if (json_array_size(*recent) < n || n >= most || /* most may be below n */
+		    json_integer_value(json_object_get(json_array_get(*recent, 0), "time")) <= since)
+			return 0;
+		json_decref(*recent);
+		*recent = NULL;
+		n = n * 4 < most ? n * 4 : most;
+	}
+}
+
 int gate_breakers_restore(struct gate *g, char **errstr)
 {
 	size_t n = policy_breaker_memory(g->policy), i;
@@ -104,11 +138,14 @@ int gate_breakers_restore(struct gate *g, char **errstr)
 
 	if (n == 0 || g->opts.agent == NULL)
 		return 0;
-	if (db_agent_recent(g->db, g->opts.agent, n, &recent, errstr) < 0)
+	if (breaker_history(g, n, &recent, errstr) < 0)
 		return -1;
 	json_array_foreach(recent, i, item)
 		breaker_replay_one(g, item);
 	json_decref(recent);
+	/* the past calls came back redacted: the live one is compared so too
+	 * (set after them, which need no second pass: ~45 ms for 2,000) */
+	policy_breaker_key(g->policy, breaker_key_redact, g->db);
 	return 0;
 }
 
@@ -265,15 +302,14 @@ int gate_open(const struct gate_opts *o, struct gate **out, int *exit_code, char
 out:
 	free(dbpath);
 	if (rc < 0) {
-		gate_close(g);
+		(void)gate_close(g);
 		g = NULL;
 	}
 	*out = g;
 	return rc;
 }
 
-/* Keeps o's outcome (not its output) for late_flush(). */
-static void late_keep(struct gate *g, const struct outcome *o, const char *err)
+void gate_keep_late(struct gate *g, const struct outcome *o, const char *err)
 {
 	struct late *l = xcalloc(1, sizeof(*l)), **tail = &g->late;
 
@@ -284,13 +320,20 @@ static void late_keep(struct gate *g, const struct outcome *o, const char *err)
 	l->o->reason = xasprintf("%s%srecorded late, without its output (the first write"
 	                         " failed: %s)", o->reason ? o->reason : "",
 	                         o->reason ? "; " : "", err);
-	while (*tail)
+	/* a newer outcome of the same call (the hook's answer turned into a
+	 * denial) replaces the one kept */
+	while (*tail && (*tail)->o->audit_id != o->audit_id)
 		tail = &(*tail)->next;
+	if (*tail) {
+		l->next = (*tail)->next;
+		outcome_free((*tail)->o);
+		free(*tail);
+	}
 	*tail = l;
 }
 
-/* Writes the outcomes kept by late_keep(), oldest first, while the log
- * takes them. */
+/* Writes the outcomes kept by gate_keep_late(), oldest first, while the
+ * log takes them. */
 static void late_flush(struct gate *g)
 {
 	char *err = NULL;
@@ -304,25 +347,28 @@ static void late_flush(struct gate *g)
 	free(err);
 }
 
-void gate_close(struct gate *g)
+int gate_close(struct gate *g)
 {
 	char *err = NULL;
+	int rc = 0;
 
 	if (g == NULL)
-		return;
+		return 0;
 	exec_pool_stop();
 	if (g->db)
 		late_flush(g);
 	for (struct late *l = g->late, *n; l; l = n) {
 		n = l->next;
-		fprintf(stderr, "airlock: the outcome of call %lld (it ran) is not in the audit"
-		                " log: %s\n", (long long)l->o->audit_id, l->o->reason);
+		fprintf(stderr, "airlock: the outcome of call %lld%s is not in the audit log: %s\n",
+		        (long long)l->o->audit_id, l->o->ran ? " (it ran)" : "", l->o->reason);
 		outcome_free(l->o);
 		free(l);
+		rc = -1;
 	}
 	if (g->db && db_session_end(g->db, &err) < 0) {
 		fprintf(stderr, "airlock: %s\n", err);
 		free(err);
+		rc = -1;
 	}
 	db_close(g->db);
 	policy_free(g->policy);
@@ -339,6 +385,7 @@ void gate_close(struct gate *g)
 	free(g->home);
 	free(g->state);
 	free(g);
+	return rc;
 }
 
 /* Fails the call before it runs: nothing executes without a record. */
@@ -591,7 +638,7 @@ struct outcome *gate_call(struct gate *g, const struct call *c, struct verdict *
 		policy_account_runtime(g->policy, o->duration_ms);
 	if (db_call_finished(g->db, o->audit_id, o, &err) < 0) {
 		if (o->ran)
-			late_keep(g, o, err);
+			gate_keep_late(g, o, err);
 		outcome_set_reason(o, "%s%scannot record the outcome in the audit log: %s%s",
 		                   o->reason ? o->reason : "", o->reason ? "; " : "", err,
 		                   o->ran ? " (the call ran; airlock records it again at the"
@@ -841,7 +888,9 @@ void gate_unstick_output(struct gate *g, int sig)
 	pthread_kill(g->streamer, sig);
 }
 
-/* After a stop: lines read but not started are answered, not run. */
+/* After a stop: lines read but not started are answered, not run, and
+ * recorded as rejected: they were answered and left no trace, so the log
+ * did not show that the agent had sent them. */
 static void answer_unstarted(struct gate *g, FILE *out)
 {
 	struct qline *q;
@@ -854,15 +903,17 @@ static void answer_unstarted(struct gate *g, FILE *out)
 	while ((q = g->head) != NULL) {
 		struct call *c = NULL;
 		json_t *id = NULL, *res;
-		char *err = NULL;
+		char *err = NULL, *why;
 		g->head = q->next;
 		if (!q->toolong && protocol_decode(q->text, q->len, q->lineno, &c, &id, &err) == 0)
 			id = json_incref(c->id);
-		res = protocol_error(id, q->lineno, msg);
+		why = gate_reject_note(g, q->lineno, msg, q->toolong ? NULL : q->text, q->len);
+		res = protocol_error(id, q->lineno, why);
 		stream_write(g, out, res);
 		json_decref(res);
 		json_decref(id);
 		call_free(c);
+		free(why);
 		free(err);
 		free(q->text);
 		free(q);
@@ -955,6 +1006,8 @@ struct outcome *gate_decide(struct gate *g, const struct call *c, const struct v
 	long long wait_ms = 0;
 	char *err = NULL;
 
+	if (g->late)
+		late_flush(g);
 	plan_decide(g, c, v, pl);
 	redact_granted(g, pl);
 	if (db_call_received(g->db, c, v, &o->audit_id, &err) < 0) {
@@ -984,9 +1037,22 @@ struct outcome *gate_decide(struct gate *g, const struct call *c, const struct v
 
 int gate_finish(struct gate *g, const struct outcome *o, char **errstr)
 {
+	char *msg;
+
 	if (o->audit_id == 0) {
 		*errstr = xstrdup("the call was never recorded");
 		return -1;
 	}
-	return db_call_finished(g->db, o->audit_id, o, errstr);
+	if (db_call_finished(g->db, o->audit_id, o, errstr) == 0)
+		return 0;
+	/* the server (mcp) or the agent (hook, watch) has the call by now:
+	 * its outcome is written at the next call or at the end, saying it
+	 * came late; printed only, it left the log saying the call was
+	 * decided and never how it ended */
+	gate_keep_late(g, o, *errstr);
+	msg = xasprintf("%s (kept: written at the next call or at the end, marked \"recorded"
+	                " late\")", *errstr);
+	free(*errstr);
+	*errstr = msg;
+	return -1;
 }

@@ -33,8 +33,10 @@ struct gate;
  * new gate, or -1 with *errstr; *exit_code says which exit code fits. */
 int gate_open(const struct gate_opts *o, struct gate **out, int *exit_code, char **errstr)
 	AIRLOCK_MUST_CHECK;
-/* Ends the session and frees; gate_close(NULL) is a no-op. */
-void gate_close(struct gate *g);
+/* Writes the outcomes kept for later, ends the session and frees. Returns
+ * 0, or -1 when the log is not whole (an outcome or the session's end
+ * could not be written; said on stderr). gate_close(NULL) returns 0. */
+int gate_close(struct gate *g);
 
 /* Runs one call through the whole pipeline. Returns a new outcome (caller
  * frees) and a new verdict in *vout (caller frees). Never runs a call that
@@ -148,8 +150,13 @@ enum gate_ask {
 struct outcome *gate_decide(struct gate *g, const struct call *c, const struct verdict *v,
                             enum gate_ask ask, struct plan *pl);
 /* Records what happened to a decided call (o->audit_id). Returns 0, or -1
- * with *errstr (caller frees). */
+ * with *errstr (caller frees); then the outcome is kept, without its
+ * output, and written at the next call or at gate_close(), marked
+ * "recorded late". */
 int gate_finish(struct gate *g, const struct outcome *o, char **errstr) AIRLOCK_MUST_CHECK;
+/* Keeps o (not its output; borrowed) to be written later, its reason
+ * saying it came late and why (err); replaces one kept for the same call. */
+void gate_keep_late(struct gate *g, const struct outcome *o, const char *err);
 /* Records a line that could not be read as a call (line/len may be NULL/0,
  * for one over the cap) as a rejected event, and returns its error result
  * (protocol_error: caller frees), which says so when even that failed.

@@ -10,7 +10,7 @@
 #include "core/util.h"
 #include "policy/policy_internal.h"
 
-#define WINDOW 60 /* seconds */
+#define WINDOW POLICY_BREAKER_WINDOW
 
 static uint64_t fnv(uint64_t h, const char *s)
 {
@@ -19,16 +19,36 @@ static uint64_t fnv(uint64_t h, const char *s)
 	return (h ^ 0xff) * 1099511628211ULL; /* a separator, so fields cannot slide */
 }
 
-/* Two calls are "the same" when tool and every field that acts are equal. */
-static uint64_t call_hash(const struct call *c)
+/* What acts beyond the named fields, as canonical JSON (a new string, or
+ * NULL): a tool airlock does not know acts on its whole input, a MultiEdit
+ * on its edits. Left out, every call of an MCP tool was "the same call"
+ * whatever its arguments, and the 11th asked. */
+static char *call_rest(const struct call *c)
+{
+	json_t *v = c->tool == TOOL_OTHER       ? c->input
+	            : c->tool == TOOL_EDIT_FILE ? json_object_get(c->input, "edits")
+	                                        : NULL;
+
+	return v ? json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY) : NULL;
+}
+
+/* Two calls are "the same" when tool and every field that acts are equal
+ * (as bs->key maps them, when set). */
+static uint64_t call_hash(const struct breaker_state *bs, const struct call *c)
 {
 	uint64_t h = 14695981039346656037ULL;
-	const char *fields[] = {tool_name(c->tool), c->name, c->command, c->query, c->database,
-	                        c->path, c->content, c->old_text, c->new_text, c->method,
-	                        c->url, c->body};
+	char *rest = call_rest(c);
+	const char *fields[] = {tool_name(c->tool), c->name,     c->command,  c->query,
+	                        c->database,        c->path,     c->content,  c->old_text,
+	                        c->new_text,        c->method,   c->url,      c->body,
+	                        c->replace_all ? "replace-all" : NULL,        rest};
 
-	for (size_t i = 0; i < nitems(fields); i++)
-		h = fnv(h, fields[i]);
+	for (size_t i = 0; i < nitems(fields); i++) {
+		char *k = bs->key && fields[i] ? bs->key(fields[i], bs->key_arg) : NULL;
+		h = fnv(h, k ? k : fields[i]);
+		free(k);
+	}
+	free(rest);
 	return h;
 }
 
@@ -84,7 +104,7 @@ enum breaker_trip breaker_record(struct policy *p, const struct call *c, time_t 
 {
 	const struct breaker_conf *b = &p->breaker;
 	struct breaker_state *bs = &p->bs;
-	uint64_t h = call_hash(c);
+	uint64_t h = call_hash(bs, c);
 	enum breaker_trip trip = TRIP_NONE;
 
 	if (bs->same > 0 && h == bs->last_hash) {
@@ -113,6 +133,12 @@ size_t policy_breaker_memory(const struct policy *p)
 void policy_breaker_replay(struct policy *p, const struct call *c, time_t when)
 {
 	(void)breaker_record(p, c, when); /* a past trip was decided back then */
+}
+
+void policy_breaker_key(struct policy *p, policy_key_fn fn, void *arg)
+{
+	p->bs.key = fn;
+	p->bs.key_arg = arg;
 }
 
 char *breaker_reason(const struct policy *p, enum breaker_trip trip, const struct call *c)

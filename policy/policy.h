@@ -96,12 +96,23 @@ const char *policy_digest(const struct policy *p);
 /* Adds an auto-run call's wall time to the session-seconds breaker. */
 void policy_account_runtime(struct policy *p, long long ms);
 
+/* The per-minute breaker's window, in seconds. */
+#define POLICY_BREAKER_WINDOW 60
 /* How many past calls the per-minute and repeat breakers can use (0 when
  * both are off): a process that decides one call (airlock hook) replays
  * that many from the audit log with policy_breaker_replay(). */
 size_t policy_breaker_memory(const struct policy *p);
 /* Records a past call, made at `when`, in the breakers' state. */
 void policy_breaker_replay(struct policy *p, const struct call *c, time_t when);
+/* Maps a field of a call to what the repeat breaker compares: a new
+ * string (the caller's arg, borrowed). */
+typedef char *(*policy_key_fn)(const char *field, void *arg);
+/* Makes the repeat breaker compare every call's fields through fn (NULL:
+ * as they are). A process that replays past calls from the audit log
+ * gives the log's redaction: stored redacted, a call holding a token
+ * never equalled the live one, and an agent retrying it was never
+ * stopped. */
+void policy_breaker_key(struct policy *p, policy_key_fn fn, void *arg);
 
 /*
  * Returns the narrowest pattern(s) covering an approved call, one per line

@@ -128,6 +128,8 @@ struct breaker_state {
 	uint64_t last_hash;
 	long long same;       /* how many times in a row last_hash was seen */
 	long long runtime_ms; /* auto-run wall time this session */
+	policy_key_fn key;    /* policy_breaker_key(), or NULL */
+	void *key_arg;
 };
 
 struct policy {

@@ -455,6 +455,20 @@ static void test_decide(void **state)
 	table(DATA "decide.tsv", 30, row_decide);
 }
 
+/* A policy_breaker_key() as the log's redaction: a run of digits is one #. */
+static char *key_mask_digits(const char *field, void *arg)
+{
+	char *k = xstrdup(field), *o = k;
+	(void)arg;
+	for (const char *s = field; *s; s++)
+		if (!(*s >= '0' && *s <= '9'))
+			*o++ = *s;
+		else if (o == k || o[-1] != '#')
+			*o++ = '#';
+	*o = '\0';
+	return k;
+}
+
 /* Runs one breaker row; returns the 1-based index of the first non-auto call. */
 static long breaker_run(struct policy *p, const struct tdata_row *r, struct plan *first)
 {
@@ -464,13 +478,23 @@ static long breaker_run(struct policy *p, const struct tdata_row *r, struct plan
 	struct verdict *v = verdict_new();
 	long tripped = 0;
 
+	if (strcmp(r->f[4], "keyed") == 0)
+		policy_breaker_key(p, key_mask_digits, NULL);
+
 	for (long i = 0; i < calls && tripped == 0; i++) {
 		struct call *c = make_call(mix ? (i % 2 ? "http" : "shell") : r->f[1]);
 		char *cmd = same ? xstrdup("curl https://api.example.com/charge")
 		                 : xasprintf("curl https://api.example.com/charge?n=%ld", i);
 		struct plan pl;
-		c->command = cmd;
-		c->url = cmd;
+		if (c->tool == TOOL_OTHER) { /* an MCP tool: what differs is its input */
+			if (c->input == NULL)
+				c->input = json_object();
+			json_object_set_new(c->input, "n", json_integer(same ? 0 : i));
+		}
+		else {
+			c->command = cmd;
+			c->url = cmd;
+		}
 		policy_decide(p, c, v, (time_t)(1000000 + i * spacing / 1000), &pl);
 		if (pl.action != ACTION_AUTO) {
 			tripped = i + 1;

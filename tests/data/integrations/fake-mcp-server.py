@@ -7,9 +7,27 @@ request's method back as its result. A "pad": N in a call's arguments or
 another request's params adds N bytes to the answer (one long line). Every message it receives is appended
 as one JSON line to the file named by the first argument, so the test can
 check what reached the server and what airlock held back.
+With FAKE_MCP_LOCK=DB, the first tools/call locks that SQLite file (a
+writer's lock) before it is answered and holds it FAKE_MCP_HOLD seconds
+(default 13) after: airlock's write of the call's outcome fails.
 """
 import json
+import os
+import sqlite3
 import sys
+import time
+
+LOCKED = []
+
+
+def lock_first_call(msg):
+    """Takes the log's write lock on the first tools/call, if asked to."""
+    path = os.environ.get("FAKE_MCP_LOCK")
+    if not path or LOCKED or msg.get("method") != "tools/call":
+        return
+    conn = sqlite3.connect(path, isolation_level=None, timeout=30)
+    conn.execute("BEGIN EXCLUSIVE")
+    LOCKED.append(conn)
 
 TOOLS = [
     {"name": "lookup", "inputSchema": {"type": "object"},
@@ -49,9 +67,16 @@ def main():
             log.write(json.dumps(msg) + "\n")
             log.flush()
             batch = msg if isinstance(msg, list) else [msg]
+            for m in batch:
+                lock_first_call(m)
             out = [a for a in (answer(m) for m in batch) if a]
             if out:
                 print(json.dumps(out if isinstance(msg, list) else out[0]), flush=True)
+            if LOCKED and LOCKED[0] is not None:
+                time.sleep(float(os.environ.get("FAKE_MCP_HOLD", "13")))
+                LOCKED[0].execute("COMMIT")
+                LOCKED[0].close()
+                LOCKED[0] = None
 
 
 if __name__ == "__main__":
