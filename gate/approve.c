@@ -126,16 +126,39 @@ static json_t *call_json(const struct call *c, const struct verdict *v, const st
 	return o;
 }
 
+/*
+ * Each AIRLOCK_* value is cut at 64 KiB (at a character's start) and the
+ * names of those cut are listed in AIRLOCK_CUT: the kernel refuses an
+ * execve() with any one string over 128 KiB (E2BIG), so a long command
+ * left the program unstarted and the call denied as "exit status 127".
+ * The whole call is on the program's stdin.
+ */
+#define APPROVE_ENV_MAX (64 * 1024)
+
+static void approve_env_push(char ***env, struct buf *cut, const char *name, const char *value)
+{
+	size_t n = strlen(value);
+
+	if (n > APPROVE_ENV_MAX) {
+		n = APPROVE_ENV_MAX;
+		while (n > 0 && ((unsigned char)value[n] & 0xC0) == 0x80)
+			n--;
+		buf_printf(cut, "%s%s", cut->len ? " " : "", name);
+	}
+	strv_push_owned(env, xasprintf("AIRLOCK_%s=%.*s", name, (int)n, value));
+}
+
 /* The environment for the program: ours plus AIRLOCK_* describing the call.
  * Built before fork: the child of a threaded process must not allocate. */
 static char **approve_env(struct gate *g, const struct call *c, const struct verdict *v,
                           const struct plan *pl)
 {
-	char **env = NULL, *id = id_text(c);
-	struct buf rules, reasons;
+	char **env = NULL, *id = id_text(c), timeout[24];
+	struct buf rules, reasons, cut;
 
 	buf_init(&rules, 1 << 16);
 	buf_init(&reasons, 1 << 16);
+	buf_init(&cut, 256);
 	for (size_t i = 0; i < v->nfindings; i++) {
 		buf_printf(&rules, "%s%s", i ? " " : "", v->findings[i].rule);
 		buf_printf(&reasons, "%s%s", i ? "; " : "", v->findings[i].reason);
@@ -143,17 +166,21 @@ static char **approve_env(struct gate *g, const struct call *c, const struct ver
 	for (char **e = environ; e && *e; e++)
 		if (strncmp(*e, "AIRLOCK_", 8) != 0)
 			strv_push(&env, *e);
-	strv_push_owned(&env, xasprintf("AIRLOCK_TOOL=%s", c->name));
-	strv_push_owned(&env, xasprintf("AIRLOCK_TIER=%s", tier_name(v->tier)));
-	strv_push_owned(&env, xasprintf("AIRLOCK_CALL_ID=%s", id));
-	strv_push_owned(&env, xasprintf("AIRLOCK_SUBJECT=%s", call_subject(c)));
-	strv_push_owned(&env, xasprintf("AIRLOCK_RULES=%s", rules.data ? rules.data : ""));
-	strv_push_owned(&env, xasprintf("AIRLOCK_REASONS=%s", reasons.data ? reasons.data : ""));
-	strv_push_owned(&env, xasprintf("AIRLOCK_POLICY_REASON=%s", pl->reason ? pl->reason : ""));
-	strv_push_owned(&env, xasprintf("AIRLOCK_WORKDIR=%s", gate_workdir(g)));
-	strv_push_owned(&env, xasprintf("AIRLOCK_TIMEOUT=%d", pl->approval_timeout));
+	snprintf(timeout, sizeof(timeout), "%d", pl->approval_timeout);
+	approve_env_push(&env, &cut, "TOOL", c->name);
+	approve_env_push(&env, &cut, "TIER", tier_name(v->tier));
+	approve_env_push(&env, &cut, "CALL_ID", id);
+	approve_env_push(&env, &cut, "SUBJECT", call_subject(c));
+	approve_env_push(&env, &cut, "RULES", rules.data ? rules.data : "");
+	approve_env_push(&env, &cut, "REASONS", reasons.data ? reasons.data : "");
+	approve_env_push(&env, &cut, "POLICY_REASON", pl->reason ? pl->reason : "");
+	approve_env_push(&env, &cut, "WORKDIR", gate_workdir(g));
+	approve_env_push(&env, &cut, "TIMEOUT", timeout);
+	if (cut.len)
+		strv_push_owned(&env, xasprintf("AIRLOCK_CUT=%s", cut.data));
 	buf_free(&rules);
 	buf_free(&reasons);
+	buf_free(&cut);
 	free(id);
 	return env;
 }
