@@ -87,9 +87,18 @@ const struct guard_path guard_paths[GUARD_NPATHS] = {
 	{".git/info", GUARD_HOOKS}, /* exclude and attributes: what git status and */
 	/* git diff show of what the run left, unseen in any diff themselves */
 	{".git/modules", GUARD_MODULES}, /* submodules' own config and hooks */
+	{".git/sl", GUARD_PIN},            /* Sapling's state in a git repository: */
+	{".git/sl/config", GUARD_REMOVE}, /* its [hooks] and aliases, as .sl/config */
 	{".git/worktrees", GUARD_WORKTREES}, /* linked worktrees' commondir: their config */
+	{".hg", GUARD_PIN}, /* Mercurial runs the [hooks] of .hg/hgrc (pre-status */
+	{".hg/hgrc", GUARD_REMOVE}, /* runs on `hg status`) and loads its [extensions] */
+	{".hg/hgrc-not-shared", GUARD_REMOVE}, /* read too in a share-safe repository */
+	{".hg/sharedpath", GUARD_REMOVE}, /* whose hgrc a share reads as its own */
 	{".husky", GUARD_PIN},
 	{".husky/_", GUARD_HOOKS}, /* husky's core.hooksPath, git-ignored: unseen in a diff */
+	{".jj", GUARD_PIN}, /* Jujutsu's repository config: its aliases, pager and */
+	{".jj/repo", GUARD_PIN}, /* diff and fix tools run on the next `jj` there */
+	{".jj/repo/config.toml", GUARD_REMOVE},
 	{".junie", GUARD_PIN}, /* JetBrains Junie's project MCP servers */
 	{".junie/mcp", GUARD_PIN},
 	{".junie/mcp/mcp.json", GUARD_REMOVE},
@@ -121,6 +130,8 @@ const struct guard_path guard_paths[GUARD_NPATHS] = {
 	{".qwen/settings.json", GUARD_REMOVE},
 	{".roo", GUARD_PIN},
 	{".roo/mcp.json", GUARD_REMOVE}, /* Roo Code's project MCP servers */
+	{".sl", GUARD_PIN}, /* Sapling's repository config: [hooks] as Mercurial's */
+	{".sl/config", GUARD_REMOVE},
 	{".vscode", GUARD_PIN},
 	{".vscode/mcp.json", GUARD_REMOVE},
 	{".vscode/settings.json", GUARD_REMOVE}, /* interpreter, shell and tool paths it runs */

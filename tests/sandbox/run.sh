@@ -377,6 +377,24 @@ case "$OUT" in
 *) bad create-lefthook-local "the call did not run" ;;
 esac
 rm -rf "$WORK/wd/lefthook-local.yml" "$WORK/wd/.lefthook-local.yaml" "$WORK/wd/.config" "$WORK/wd/.lefthook-local"
+# Mercurial, Jujutsu and Sapling run what their repository config names
+# ([hooks] pre-status runs on `hg status`, aliases, pagers, extensions):
+# a config the run made goes, and an existing one stays read-only
+VCS_FILES=".hg/hgrc .hg/hgrc-not-shared .hg/sharedpath .jj/repo/config.toml .sl/config .git/sl/config"
+OUT=$(ax -- sh -c 'for f in '"$(echo $VCS_FILES)"'; do mkdir -p "$(dirname "$f")"; printf "[hooks]\npre-status = touch x\n" > "$f"; done; echo made' 2>&1)
+left=""
+for f in $VCS_FILES; do [ -e "$WORK/wd/$f" ] && left="$left $f"; done
+case "$OUT" in
+*made*) [ -z "$left" ] && ok create-vcs-configs || bad create-vcs-configs "planted:$left" ;;
+*) bad create-vcs-configs "the call did not run" ;;
+esac
+rm -rf "$WORK/wd/.hg" "$WORK/wd/.jj" "$WORK/wd/.sl" "$WORK/wd/.git/sl"
+mkdir "$WORK/wd/.hg" && printf '[ui]\nusername = u\n' > "$WORK/wd/.hg/hgrc"
+[ "$AS" = nobody ] && chown -R 65534:65534 "$WORK/wd/.hg"
+OUT=$(ax -- sh -c 'printf "[hooks]\npre-status = touch x\n" >> .hg/hgrc; mv .hg .hg2' 2>&1)
+[ "$(cat "$WORK/wd/.hg/hgrc" 2>&1)" = "$(printf '[ui]\nusername = u')" ] &&
+	ok write-hgrc || bad write-hgrc "changed: $(cat "$WORK/wd/.hg/hgrc" 2>&1 | tr '\n' ' ')"
+rm -rf "$WORK/wd/.hg" "$WORK/wd/.hg2"
 # a repository the run creates keeps git init's samples but no live hook
 mkdir -p "$WORK/repo" && cp "$WORK/probe" "$WORK/repo/" && [ "$AS" = nobody ] && chown -R 65534:65534 "$WORK/repo"
 OUT=$(cd "$WORK/repo" && env -i PATH=/usr/bin:/bin HOME="$WORK/home" $RUN "$AIRLOCK" exec -- sh -c \

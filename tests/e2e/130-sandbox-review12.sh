@@ -1,0 +1,35 @@
+#!/bin/sh
+# 130-sandbox-review12.sh: what the twelfth hostile review of the sandbox
+# found, each failing before its fix: a workspace call that wrote the
+# repository config of another version control system in the workdir
+# (Mercurial's .hg/hgrc, whose [hooks] pre-status the user's next `hg
+# status` ran on the host; Jujutsu's .jj/repo/config.toml and Sapling's
+# .sl/config, whose aliases and pagers run the same way), made or
+# changed in place.
+. tests/e2e/lib.sh
+tmpdir_make
+unset XDG_STATE_HOME
+d=$T_DIR HOME="$T_DIR/home" && export HOME && mkdir -p "$HOME" "$d/wd"
+
+# ---- other version control systems' repository configs ----
+hook='[hooks]
+pre-status = touch ../hg-ran
+'
+vcs='.hg/hgrc .hg/hgrc-not-shared .hg/sharedpath .jj/repo/config.toml .sl/config .git/sl/config'
+(cd "$d/wd" && "$AIRLOCK" exec -- sh -c 'for f in $1; do mkdir -p "${f%/*}"; printf "%s" "$2" >"$f"
+done' sh "$vcs" "$hook" >/dev/null 2>&1)
+for f in $vcs; do
+	check "a $f the call made is removed" test ! -e "$d/wd/$f"
+done
+if command -v hg >/dev/null; then
+	(cd "$d/wd" && hg status >/dev/null 2>&1)
+	check "the host's hg status runs no hook the call planted" test ! -e "$d/hg-ran"
+fi
+rm -rf "$d/wd/.hg" "$d/wd/.jj" "$d/wd/.sl" "$d/wd/.git" && mkdir "$d/wd/.hg" "$d/wd/.jj"
+printf '[ui]\nusername = u\n' >"$d/wd/.hg/hgrc"
+(cd "$d/wd" && "$AIRLOCK" exec -- sh -c 'printf "%s" "$1" >>.hg/hgrc; mv .hg .hg2
+mkdir .hg && printf "%s" "$1" >.hg/hgrc' sh "$hook" >/dev/null 2>&1)
+expect_eq "an existing .hg/hgrc stays as it was" "$(cat "$d/wd/.hg/hgrc")" "$(printf '[ui]\nusername = u')"
+check "and .hg cannot be swapped for one of the call's" test ! -e "$d/wd/.hg2"
+
+finish
