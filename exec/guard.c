@@ -1003,14 +1003,32 @@ static void walk_special(struct gitdir_walk *w, int dfd, const char *name, const
 }
 
 /*
+ * The loose-object fan-out and the packs are not noted (a large repository
+ * holds thousands of entries there), but git reads them by name: a FIFO the
+ * run left in place of a loose object or a pack index hung the host's next
+ * `git status` for good. So a sweep walks each one whose change time says
+ * the run added, removed or renamed an entry in it (the run cannot set a
+ * change time), and what is special there goes: git keeps none. True when
+ * name in dfd, an entry of objects/, is one of them and is not walked.
+ */
+static bool objects_skipped(const struct gitdir_walk *w, int dfd, const char *name)
+{
+	bool kept = strcmp(name, "pack") == 0 ||
+	            (strlen(name) == 2 && strspn(name, "0123456789abcdef") == 2);
+
+	return kept && (w->into || !fresh(dfd, name, w->since ? w->since : &w->g->since));
+}
+
+/*
  * A git directory's files the host's git writes by name later, following
  * links: reflogs appended (with a commit subject or branch name the agent
  * chose), COMMIT_EDITMSG and MERGE_MSG rewritten. A link the run left at
  * .git/logs/HEAD carried the next host commit's reflog line into
  * ~/.bashrc, its $(...) run by the next shell. So each link, FIFO, socket
  * or device the run made, renamed or linked goes, at any depth. The
- * loose-object fan-out and the packs are skipped: git writes there only
- * by a new name and a rename. Only the git directory's own objects, and
+ * loose-object fan-out and the packs are skipped unless the run changed
+ * them (objects_skipped()): git writes there only by a new name and a
+ * rename. Only the git directory's own objects, and
  * only real directories there: a branch objects/ab has its reflog at
  * logs/refs/heads/objects/ab, and a link objects/ab carries new objects
  * outside. Walks the directory open at fd (taken: closed here).
@@ -1037,8 +1055,7 @@ static void walk_dir(struct gitdir_walk *w, int fd, const char *shown, bool obje
 				continue;
 			t = S_ISDIR(st.st_mode) ? DT_DIR : DT_LNK;
 		}
-		if (objects && t == DT_DIR &&
-		    (strcmp(n, "pack") == 0 || (strlen(n) == 2 && strspn(n, "0123456789abcdef") == 2)))
+		if (objects && t == DT_DIR && objects_skipped(w, dirfd(d), n))
 			continue;
 		s = xasprintf("%s/%s", shown, n);
 		if (t == DT_DIR && depth >= GITDIR_DEPTH) {

@@ -5,7 +5,9 @@
 # (Mercurial's .hg/hgrc, whose [hooks] pre-status the user's next `hg
 # status` ran on the host; Jujutsu's .jj/repo/config.toml and Sapling's
 # .sl/config, whose aliases and pagers run the same way), made or
-# changed in place.
+# changed in place; and a FIFO left in place of the HEAD commit's loose
+# object, or as a pack's index, in the workdir's repository or a nested
+# one, which hung the host's next `git status` for good.
 . tests/e2e/lib.sh
 tmpdir_make
 unset XDG_STATE_HOME
@@ -31,5 +33,25 @@ printf '[ui]\nusername = u\n' >"$d/wd/.hg/hgrc"
 mkdir .hg && printf "%s" "$1" >.hg/hgrc' sh "$hook" >/dev/null 2>&1)
 expect_eq "an existing .hg/hgrc stays as it was" "$(cat "$d/wd/.hg/hgrc")" "$(printf '[ui]\nusername = u')"
 check "and .hg cannot be swapped for one of the call's" test ! -e "$d/wd/.hg2"
+rm -rf "$d/wd/.hg" "$d/wd/.jj"
+
+# ---- FIFOs in the loose-object fan-out and the packs ----
+# git opens a loose object and a pack index by name: a FIFO there hangs the
+# host's next git command for good
+fifos='h=$(git rev-parse HEAD) && f=$(echo "$h" | cut -c1-2)/$(echo "$h" | cut -c3-)
+rm -f ".git/objects/$f" && mkfifo ".git/objects/$f" && : >.git/objects/pack/p.pack &&
+mkfifo .git/objects/pack/p.idx && ln -s /dev/zero .git/objects/pack/q.idx && echo made'
+for r in "$d/wd" "$d/wd/sub"; do
+	mkdir -p "$r" && (cd "$r" && git init -q && echo a >a && git add a &&
+		git -c user.name=u -c user.email=u@x commit -qm a)
+done
+for r in wd wd/sub; do
+	out=$(cd "$d/$r" && "$AIRLOCK" exec -- sh -c "$fifos" 2>/dev/null)
+	expect_eq "the call in $r ran" "$out" made
+	expect_eq "no FIFO or link is left in $r's objects" \
+		"$(find "$d/$r/.git/objects" -type p -o -type l | wc -l | tr -d ' ')" 0
+	(cd "$d/$r" && timeout 10 git status >/dev/null 2>&1)
+	check "the host's git status in $r does not hang" test $? -ne 124
+done
 
 finish
