@@ -140,7 +140,14 @@ const struct guard_path guard_paths[GUARD_NPATHS] = {
 	{".windsurf/hooks.json", GUARD_REMOVE}, /* Cascade's workspace hooks */
 	{".zed", GUARD_PIN},
 	{".zed/settings.json", GUARD_REMOVE}, /* language server and formatter commands */
+	/* docker compose merges an override beside compose.yaml unasked, and
+	 * projects git-ignore it as local: one planted would have the next
+	 * `docker compose up` run a privileged container with / bound */
+	{"compose.override.yaml", GUARD_REMOVE},
+	{"compose.override.yml", GUARD_REMOVE},
 	{"crush.json", GUARD_REMOVE},
+	{"docker-compose.override.yaml", GUARD_REMOVE},
+	{"docker-compose.override.yml", GUARD_REMOVE},
 	{"kilo.json", GUARD_REMOVE},
 	{"kilo.jsonc", GUARD_REMOVE},
 	{"lefthook-local.json", GUARD_REMOVE},

@@ -5,7 +5,8 @@
 # (Mercurial's .hg/hgrc, whose [hooks] pre-status the user's next `hg
 # status` ran on the host; Jujutsu's .jj/repo/config.toml and Sapling's
 # .sl/config, whose aliases and pagers run the same way), made or
-# changed in place; and a FIFO left in place of the HEAD commit's loose
+# changed in place; docker compose's override files, merged into the
+# project's compose file unasked and often git-ignored; and a FIFO left in place of the HEAD commit's loose
 # object, or as a pack's index, in the workdir's repository or a nested
 # one, which hung the host's next `git status` for good.
 . tests/e2e/lib.sh
@@ -34,6 +35,27 @@ mkdir .hg && printf "%s" "$1" >.hg/hgrc' sh "$hook" >/dev/null 2>&1)
 expect_eq "an existing .hg/hgrc stays as it was" "$(cat "$d/wd/.hg/hgrc")" "$(printf '[ui]\nusername = u')"
 check "and .hg cannot be swapped for one of the call's" test ! -e "$d/wd/.hg2"
 rm -rf "$d/wd/.hg" "$d/wd/.jj"
+
+# ---- docker compose's override files, merged in unasked ----
+printf 'services:\n  app:\n    image: alpine\n' >"$d/wd/compose.yaml"
+cp "$d/wd/compose.yaml" "$d/wd/docker-compose.yml"
+over='services:
+  app:
+    privileged: true
+    volumes: ["/:/host"]
+'
+dc='compose.override.yaml compose.override.yml docker-compose.override.yaml docker-compose.override.yml'
+(cd "$d/wd" && "$AIRLOCK" exec -- sh -c 'for f in $1; do printf "%s" "$2" >"$f"; done' sh "$dc" "$over" \
+	>/dev/null 2>&1)
+for f in $dc; do
+	check "a $f the call made is removed" test ! -e "$d/wd/$f"
+done
+printf 'services: {}\n' >"$d/wd/compose.override.yaml"
+(cd "$d/wd" && "$AIRLOCK" exec -- sh -c 'printf "%s" "$1" >>compose.override.yaml' sh "$over" \
+	>/dev/null 2>&1)
+expect_eq "an existing compose.override.yaml stays as it was" "$(cat "$d/wd/compose.override.yaml")" \
+	"services: {}"
+rm -f "$d/wd/compose.yaml" "$d/wd/docker-compose.yml" "$d/wd/compose.override.yaml"
 
 # ---- FIFOs in the loose-object fan-out and the packs ----
 # git opens a loose object and a pack index by name: a FIFO there hangs the
