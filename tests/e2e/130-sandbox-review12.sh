@@ -5,7 +5,8 @@
 # (Mercurial's .hg/hgrc, whose [hooks] pre-status the user's next `hg
 # status` ran on the host; Jujutsu's .jj/repo/config.toml and Sapling's
 # .sl/config, whose aliases and pagers run the same way), made or
-# changed in place; docker compose's override files, merged into the
+# changed in place, and a secondary Jujutsu workspace's .jj/repo file,
+# rewritten through the writable bind that pinned it; docker compose's override files, merged into the
 # project's compose file unasked and often git-ignored; and a FIFO left in place of the HEAD commit's loose
 # object, or as a pack's index, in the workdir's repository or a nested
 # one, which hung the host's next `git status` for good.
@@ -35,6 +36,13 @@ mkdir .hg && printf "%s" "$1" >.hg/hgrc' sh "$hook" >/dev/null 2>&1)
 expect_eq "an existing .hg/hgrc stays as it was" "$(cat "$d/wd/.hg/hgrc")" "$(printf '[ui]\nusername = u')"
 check "and .hg cannot be swapped for one of the call's" test ! -e "$d/wd/.hg2"
 rm -rf "$d/wd/.hg" "$d/wd/.jj"
+# a secondary Jujutsu workspace's .jj/repo is a file naming the repository
+# whose config the host's jj reads: a holder that is a file stays whole
+mkdir "$d/wd/.jj" && printf '%s' "$d/main/.jj/repo" >"$d/wd/.jj/repo"
+(cd "$d/wd" && "$AIRLOCK" exec -- sh -c 'mkdir -p evil && printf "%s" "$PWD/evil" >.jj/repo' \
+	>/dev/null 2>&1)
+expect_eq "an existing .jj/repo file stays as it was" "$(cat "$d/wd/.jj/repo")" "$d/main/.jj/repo"
+rm -rf "$d/wd/.jj" "$d/wd/evil"
 
 # ---- docker compose's override files, merged in unasked ----
 printf 'services:\n  app:\n    image: alpine\n' >"$d/wd/compose.yaml"
