@@ -54,7 +54,7 @@ struct guard_path {
 	const char *rel;
 	enum guard_kind kind;
 };
-#define GUARD_NPATHS 88
+#define GUARD_NPATHS 103
 extern const struct guard_path guard_paths[GUARD_NPATHS];
 /* core.hooksPath directories kept at most (guard_config_refs()): one is
  * the rule, a few where includeIf's choose between them. */

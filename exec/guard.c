@@ -87,9 +87,18 @@ const struct guard_path guard_paths[GUARD_NPATHS] = {
 	{".git/info", GUARD_HOOKS}, /* exclude and attributes: what git status and */
 	/* git diff show of what the run left, unseen in any diff themselves */
 	{".git/modules", GUARD_MODULES}, /* submodules' own config and hooks */
+	{".git/sl", GUARD_PIN},            /* Sapling's state in a git repository: */
+	{".git/sl/config", GUARD_REMOVE}, /* its [hooks] and aliases, as .sl/config */
 	{".git/worktrees", GUARD_WORKTREES}, /* linked worktrees' commondir: their config */
+	{".hg", GUARD_PIN}, /* Mercurial runs the [hooks] of .hg/hgrc (pre-status */
+	{".hg/hgrc", GUARD_REMOVE}, /* runs on `hg status`) and loads its [extensions] */
+	{".hg/hgrc-not-shared", GUARD_REMOVE}, /* read too in a share-safe repository */
+	{".hg/sharedpath", GUARD_REMOVE}, /* whose hgrc a share reads as its own */
 	{".husky", GUARD_PIN},
 	{".husky/_", GUARD_HOOKS}, /* husky's core.hooksPath, git-ignored: unseen in a diff */
+	{".jj", GUARD_PIN}, /* Jujutsu's repository config: its aliases, pager and */
+	{".jj/repo", GUARD_PIN}, /* diff and fix tools run on the next `jj` there */
+	{".jj/repo/config.toml", GUARD_REMOVE},
 	{".junie", GUARD_PIN}, /* JetBrains Junie's project MCP servers */
 	{".junie/mcp", GUARD_PIN},
 	{".junie/mcp/mcp.json", GUARD_REMOVE},
@@ -121,6 +130,8 @@ const struct guard_path guard_paths[GUARD_NPATHS] = {
 	{".qwen/settings.json", GUARD_REMOVE},
 	{".roo", GUARD_PIN},
 	{".roo/mcp.json", GUARD_REMOVE}, /* Roo Code's project MCP servers */
+	{".sl", GUARD_PIN}, /* Sapling's repository config: [hooks] as Mercurial's */
+	{".sl/config", GUARD_REMOVE},
 	{".vscode", GUARD_PIN},
 	{".vscode/mcp.json", GUARD_REMOVE},
 	{".vscode/settings.json", GUARD_REMOVE}, /* interpreter, shell and tool paths it runs */
@@ -129,7 +140,14 @@ const struct guard_path guard_paths[GUARD_NPATHS] = {
 	{".windsurf/hooks.json", GUARD_REMOVE}, /* Cascade's workspace hooks */
 	{".zed", GUARD_PIN},
 	{".zed/settings.json", GUARD_REMOVE}, /* language server and formatter commands */
+	/* docker compose merges an override beside compose.yaml unasked, and
+	 * projects git-ignore it as local: one planted would have the next
+	 * `docker compose up` run a privileged container with / bound */
+	{"compose.override.yaml", GUARD_REMOVE},
+	{"compose.override.yml", GUARD_REMOVE},
 	{"crush.json", GUARD_REMOVE},
+	{"docker-compose.override.yaml", GUARD_REMOVE},
+	{"docker-compose.override.yml", GUARD_REMOVE},
 	{"kilo.json", GUARD_REMOVE},
 	{"kilo.jsonc", GUARD_REMOVE},
 	{"lefthook-local.json", GUARD_REMOVE},
@@ -992,14 +1010,32 @@ static void walk_special(struct gitdir_walk *w, int dfd, const char *name, const
 }
 
 /*
+ * The loose-object fan-out and the packs are not noted (a large repository
+ * holds thousands of entries there), but git reads them by name: a FIFO the
+ * run left in place of a loose object or a pack index hung the host's next
+ * `git status` for good. So a sweep walks each one whose change time says
+ * the run added, removed or renamed an entry in it (the run cannot set a
+ * change time), and what is special there goes: git keeps none. True when
+ * name in dfd, an entry of objects/, is one of them and is not walked.
+ */
+static bool objects_skipped(const struct gitdir_walk *w, int dfd, const char *name)
+{
+	bool kept = strcmp(name, "pack") == 0 ||
+	            (strlen(name) == 2 && strspn(name, "0123456789abcdef") == 2);
+
+	return kept && (w->into || !fresh(dfd, name, w->since ? w->since : &w->g->since));
+}
+
+/*
  * A git directory's files the host's git writes by name later, following
  * links: reflogs appended (with a commit subject or branch name the agent
  * chose), COMMIT_EDITMSG and MERGE_MSG rewritten. A link the run left at
  * .git/logs/HEAD carried the next host commit's reflog line into
  * ~/.bashrc, its $(...) run by the next shell. So each link, FIFO, socket
  * or device the run made, renamed or linked goes, at any depth. The
- * loose-object fan-out and the packs are skipped: git writes there only
- * by a new name and a rename. Only the git directory's own objects, and
+ * loose-object fan-out and the packs are skipped unless the run changed
+ * them (objects_skipped()): git writes there only by a new name and a
+ * rename. Only the git directory's own objects, and
  * only real directories there: a branch objects/ab has its reflog at
  * logs/refs/heads/objects/ab, and a link objects/ab carries new objects
  * outside. Walks the directory open at fd (taken: closed here).
@@ -1026,8 +1062,7 @@ static void walk_dir(struct gitdir_walk *w, int fd, const char *shown, bool obje
 				continue;
 			t = S_ISDIR(st.st_mode) ? DT_DIR : DT_LNK;
 		}
-		if (objects && t == DT_DIR &&
-		    (strcmp(n, "pack") == 0 || (strlen(n) == 2 && strspn(n, "0123456789abcdef") == 2)))
+		if (objects && t == DT_DIR && objects_skipped(w, dirfd(d), n))
 			continue;
 		s = xasprintf("%s/%s", shown, n);
 		if (t == DT_DIR && depth >= GITDIR_DEPTH) {

@@ -760,8 +760,12 @@ static int guarded_real(const char *wd, const char *logical, char real[PATH_MAX]
 }
 
 /* rel under root bound with attr (read-only, or onto itself for a
- * holder) when it exists; shown names it in the message. -1 with *errstr
- * for a link to nothing, whose target the command could create. */
+ * holder) when it exists; shown names it in the message. A holder that is
+ * no directory is read-only whole: bound onto itself it stayed writable,
+ * and a secondary Jujutsu workspace's `.jj/repo` file, which names the
+ * repository whose config the host's `jj` runs, was rewritten to name one
+ * of the call's. -1 with *errstr for a link to nothing, whose target the
+ * command could create. */
 static int want_kept(const char *root, const char *rel, const char *shown, unsigned attr,
                      struct want **w, size_t *n, char **errstr)
 {
@@ -769,6 +773,8 @@ static int want_kept(const char *root, const char *rel, const char *shown, unsig
 	int r = guarded_real(root, logical, real);
 	struct stat st;
 
+	if (r > 0 && attr == A_BIND && stat(real, &st) == 0 && !S_ISDIR(st.st_mode))
+		attr = A_RO;
 	if (r < 0) {
 		*errstr = xasprintf("%s is a link to nothing; the sandbox cannot keep it read-only "
 		                    "(create its target or remove it)",

@@ -377,6 +377,36 @@ case "$OUT" in
 *) bad create-lefthook-local "the call did not run" ;;
 esac
 rm -rf "$WORK/wd/lefthook-local.yml" "$WORK/wd/.lefthook-local.yaml" "$WORK/wd/.config" "$WORK/wd/.lefthook-local"
+# planted NAME TEXT FILES...: a call writes TEXT to each of FILES (their
+# directories made), and none may be left; then they are cleaned up
+planted() {
+	name=$1 text=$2
+	shift 2
+	OUT=$(ax -- sh -c 'text=$1; shift; for f in "$@"; do mkdir -p "$(dirname "$f")"; printf "%s" "$text" > "$f"; done; echo made' sh "$text" "$@" 2>&1)
+	left=""
+	for f in "$@"; do [ -e "$WORK/wd/$f" ] && left="$left $f"; done
+	case "$OUT" in
+	*made*) [ -z "$left" ] && ok "$name" || bad "$name" "planted:$left" ;;
+	*) bad "$name" "the call did not run" ;;
+	esac
+	for f in "$@"; do rm -f "$WORK/wd/$f"; done
+}
+# Mercurial, Jujutsu and Sapling run what their repository config names
+# ([hooks] pre-status runs on `hg status`, aliases, pagers, extensions):
+# a config the run made goes, and an existing one stays read-only
+planted create-vcs-configs "$(printf '[hooks]\npre-status = touch x')" .hg/hgrc .hg/hgrc-not-shared \
+	.hg/sharedpath .jj/repo/config.toml .sl/config .git/sl/config
+rm -rf "$WORK/wd/.hg" "$WORK/wd/.jj" "$WORK/wd/.sl" "$WORK/wd/.git/sl"
+mkdir "$WORK/wd/.hg" && printf '[ui]\nusername = u\n' > "$WORK/wd/.hg/hgrc"
+[ "$AS" = nobody ] && chown -R 65534:65534 "$WORK/wd/.hg"
+OUT=$(ax -- sh -c 'printf "[hooks]\npre-status = touch x\n" >> .hg/hgrc; mv .hg .hg2' 2>&1)
+[ "$(cat "$WORK/wd/.hg/hgrc" 2>&1)" = "$(printf '[ui]\nusername = u')" ] &&
+	ok write-hgrc || bad write-hgrc "changed: $(cat "$WORK/wd/.hg/hgrc" 2>&1 | tr '\n' ' ')"
+rm -rf "$WORK/wd/.hg" "$WORK/wd/.hg2"
+# docker compose merges an override file beside compose.yaml unasked, and
+# projects git-ignore it as local: a privileged service, / bound
+planted create-compose-override "$(printf 'services:\n  x:\n    privileged: true')" \
+	compose.override.yaml compose.override.yml docker-compose.override.yaml docker-compose.override.yml
 # a repository the run creates keeps git init's samples but no live hook
 mkdir -p "$WORK/repo" && cp "$WORK/probe" "$WORK/repo/" && [ "$AS" = nobody ] && chown -R 65534:65534 "$WORK/repo"
 OUT=$(cd "$WORK/repo" && env -i PATH=/usr/bin:/bin HOME="$WORK/home" $RUN "$AIRLOCK" exec -- sh -c \

@@ -800,7 +800,9 @@ static void test_pending_orphans(void **state)
 
 /* guard_recover() acts on what changed in the killed run's span only: a
  * file the user made after its deadline is the user's, and stays; one in
- * the span is moved aside, since it may be the user's too. */
+ * the span is moved aside, since it may be the user's too. That holds in
+ * the loose-object fan-out, which no note lists: a FIFO a run left there,
+ * where git opens an object by name, hung the host's next `git status`. */
 static void test_recover_span(void **state)
 {
 	char *wd = tmpdir_new(), real[PATH_MAX], path[PATH_MAX + 64], *gone;
@@ -814,10 +816,19 @@ static void test_recover_span(void **state)
 	snprintf(path, sizeof(path), "%s/.claude", real);
 	assert_int_equal(mkdir(path, 0755), 0);
 	write_file(real, ".claude/settings.json", "{}\n");
+	snprintf(path, sizeof(path), "%s/.git/objects", real);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/.git/objects/ab", real);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/.git/objects/ab/cdef", real);
+	assert_int_equal(mkfifo(path, 0644), 0);
 	assert_int_equal(guard_note(real, "/nonexistent", NULL, &g), 0);
 	assert_null(guard_recover(&g, &before)); /* made after that run's end */
+	assert_int_equal(access(path, F_OK), 0);
 	assert_non_null(gone = guard_recover(&g, &open_end));
 	assert_non_null(strstr(gone, ".claude/settings.json"));
+	assert_non_null(strstr(gone, ".git/objects/ab/cdef"));
+	assert_int_equal(access(path, F_OK), -1);
 	snprintf(path, sizeof(path), "%s/.claude/settings.json", real);
 	assert_int_equal(access(path, F_OK), -1);
 	/* moved aside, not removed: it may be the user's, changed meanwhile */
