@@ -86,6 +86,8 @@ struct cctx {
 	} *codes;
 	size_t ncodes, capcodes;
 	bool evaluates; /* the script evaluates values: codes run */
+	bool renames; /* alias, enable or a run-time program name seen: a
+	               * builtin's name may run something else (shell_exec.c) */
 	/* Literal values the script gives its variables (assignments, export,
 	 * for lists), noted on every pass; from the second pass on, $NAME reads
 	 * as its reading-th value (shell_vars.c). */

@@ -500,13 +500,32 @@ static void record(struct cctx *x, const struct cmdv *c)
 	cls_add_command(x, argv, shell_span_words(x, c->w, c->n));
 }
 
+/* test and [ print nothing and only stat their operands, as [[ ]] does:
+ * `[ -f .env ]` reads no secret and passes no name on (echo .env may,
+ * into xargs cat). Not once the name may run something else: a function
+ * of that name, or after alias, enable or a program named at run time
+ * (`alias test=cat; test .env`). */
+static bool stat_only(struct cctx *x, const struct cmdv *c, bool func)
+{
+	const char *p = c->w[0].val;
+
+	if (strcmp(p, "alias") == 0 || strcmp(p, "enable") == 0)
+		x->renames = true;
+	return !func && !x->renames && (strcmp(p, "test") == 0 || strcmp(p, "[") == 0);
+}
+
 /* Secret paths, credential variables and /dev/tcp among the arguments of
  * any program. */
-static void scan_args(struct cctx *x, const struct cmdv *c)
+static void scan_args(struct cctx *x, const struct cmdv *c, bool func)
 {
+	bool stat = stat_only(x, c, func);
+
 	for (size_t i = 1; i < c->n; i++) {
 		const char *s = c->w[i].val, *eq;
 		env_secret(x, &c->w[i]);
+		if (stat && strstr(s, "/dev/tcp/") == NULL &&
+		    strstr(s, "/dev/udp/") == NULL)
+			continue;
 		if (!secrets_maybe_path(s) && strstr(s, "/dev/tcp/") == NULL &&
 		    strstr(s, "/dev/udp/") == NULL)
 			continue;
@@ -624,7 +643,8 @@ void shell_exec_argv(struct cctx *x, struct cmdv *c)
 			record(x, c);
 			cls_add(x, TIER_HIGH, "exec.dynamic_command", shell_span_word(x, w0),
 			        "the program name '%s' is only known at run time", w0->val);
-			scan_args(x, c);
+			x->renames = true; /* it may be alias */
+			scan_args(x, c, true);
 			return;
 		}
 		name = rules_prog_name(w0->val, pbuf, sizeof(pbuf)); /* /bin//rm is rm */
@@ -644,7 +664,7 @@ void shell_exec_argv(struct cctx *x, struct cmdv *c)
 			return;
 		if (k == 0) {
 			record(x, c);
-			scan_args(x, c);
+			scan_args(x, c, func);
 			shell_eval_builtin(x, c, name);
 			if (!rules_apply(x, c, name) && !func) {
 				cls_add(x, x->o->unknown_program, "exec.unknown_program",
