@@ -7,6 +7,7 @@
  */
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "classifier/classifier_internal.h"
 #include "core/util.h"
@@ -131,6 +132,40 @@ static const char *path_below(const char *abs, const char *dir)
 	return *abs ? abs : NULL;
 }
 
+/* Files that make a directory a project of its own, whose build, dist or
+ * target below it is that project's output as the workdir's is its own. */
+static const char *const manifests[] = {
+	"package.json", "Cargo.toml",   "pyproject.toml", "setup.py",         "go.mod",
+	"CMakeLists.txt", "meson.build", "pom.xml",       "build.gradle",     "build.gradle.kts",
+	"composer.json",  "Gemfile",
+};
+
+/* Whether directory [dir, dir+n) holds a manifest (a stat per name, as
+ * resolving a link is: the tree as it stands when the call arrives). */
+static bool project_dir(const char *dir, size_t n)
+{
+	char p[CLS_MAX_PATH];
+	struct stat st;
+
+	for (size_t i = 0; i < nitems(manifests); i++)
+		if ((size_t)snprintf(p, sizeof(p), "%.*s/%s", (int)n, dir, manifests[i]) < sizeof(p) &&
+		    stat(p, &st) == 0 && S_ISREG(st.st_mode))
+			return true;
+	return false;
+}
+
+/* rel below the workdir abs: a build output right under a subproject
+ * (`rm -rf web/dist` with a web/package.json is `cd web && rm -rf dist`;
+ * it asked while that auto-ran). src/build with no manifest beside it
+ * still asks: it may be source. */
+static bool artifact_in_subproject(const char *abs, const char *rel)
+{
+	for (const char *s = strchr(rel, '/'); s; s = strchr(s + 1, '/'))
+		if (project_dir(abs, (size_t)(s - abs)) && artifact_rel(s + 1, true))
+			return true;
+	return false;
+}
+
 /* An operand of rm that names a build output in the workdir (after
  * symlinks), neither a secret nor something git or the gate reads. */
 static bool delete_is_artifact(struct cctx *x, const struct word *w)
@@ -145,7 +180,7 @@ static bool delete_is_artifact(struct cctx *x, const struct word *w)
 	    (strlen(abs) >= 5 && strcmp(abs + strlen(abs) - 5, "/.git") == 0) ||
 	    (rel = path_below(abs, x->wd)) == NULL)
 		return false;
-	if (artifact_rel(rel, true))
+	if (artifact_rel(rel, true) || artifact_in_subproject(abs, rel))
 		return true;
 	rel = path_below(abs, x->cwd);
 	return rel && artifact_rel(rel, true);
