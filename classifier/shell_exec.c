@@ -502,9 +502,10 @@ static void record(struct cctx *x, const struct cmdv *c)
 
 /* test and [ print nothing and only stat their operands, as [[ ]] does:
  * `[ -f .env ]` reads no secret and passes no name on (echo .env may,
- * into xargs cat). Not once the name may run something else: a function
- * of that name, or after alias, enable or a program named at run time
- * (`alias test=cat; test .env`). */
+ * into xargs cat); `[ -n "$GITHUB_TOKEN" ]` says only whether it is
+ * set, as `[[ -n $GITHUB_TOKEN ]]` does. Not once the name may run
+ * something else: a function of that name, or after alias, enable or a
+ * program named at run time (`alias test=cat; test .env`). */
 static bool stat_only(struct cctx *x, const struct cmdv *c, bool func)
 {
 	const char *p = c->w[0].val;
@@ -522,7 +523,8 @@ static void scan_args(struct cctx *x, const struct cmdv *c, bool func)
 
 	for (size_t i = 1; i < c->n; i++) {
 		const char *s = c->w[i].val, *eq;
-		env_secret(x, &c->w[i]);
+		if (!stat)
+			env_secret(x, &c->w[i]);
 		if (stat && strstr(s, "/dev/tcp/") == NULL &&
 		    strstr(s, "/dev/udp/") == NULL)
 			continue;
