@@ -84,10 +84,12 @@ static bool artifact_dir(const char *p, size_t n, bool first)
 	return artifact_affix(p, n);
 }
 
-/* Whether the last component [p, p+n) is an object file or a.out. */
+/* Whether the last component [p, p+n) is an object file, a.out or
+ * .DS_Store (the Finder's folder view, which it writes again: `find .
+ * -name .DS_Store -delete` asked as if it were data). */
 static bool artifact_file(const char *p, size_t n)
 {
-	if (n == 5 && memcmp(p, "a.out", 5) == 0)
+	if ((n == 5 && memcmp(p, "a.out", 5) == 0) || (n == 9 && memcmp(p, ".DS_Store", 9) == 0))
 		return true;
 	for (size_t i = 0; i < nitems(artifact_exts); i++) {
 		size_t k = strlen(artifact_exts[i]);
