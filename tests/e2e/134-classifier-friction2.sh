@@ -5,11 +5,13 @@
 # `[ -n "$GITHUB_TOKEN" ]` asked (secrets.read) while `[[ ]]` auto-ran;
 # `git -c sequence.editor=: rebase -i` asked (git.config_override) while
 # GIT_SEQUENCE_EDITOR=: auto-ran; `rm -rf web/dist` asked while `cd web &&
-# rm -rf dist` auto-ran; `find . -name .DS_Store -delete` asked. They
-# auto-run now; an alias or a function named test, a run-time editor,
-# other git keys, a dist without a manifest beside it or one that links
-# home still ask or are denied. Nothing is executed: the directories must
-# survive.
+# rm -rf dist` auto-ran; `find . -name .DS_Store -delete`, `PYTHONPATH=src
+# pytest` and `NODE_OPTIONS=--max-old-space-size=4096 npm run build`
+# asked. They auto-run now; an alias or a function named test, a run-time
+# editor, other git keys, a dist without a manifest beside it or one that
+# links home, a PYTHONPATH that leaves the workdir (by a link too) and
+# NODE_OPTIONS that load code still ask or are denied. Nothing is
+# executed: the directories must survive.
 . tests/e2e/lib.sh
 need jq
 tmpdir_make
@@ -19,6 +21,7 @@ export HOME="$d/home"
 mkdir -p "$HOME" "$d/wd/web/dist" "$d/wd/web/src" "$d/wd/src/build" "$d/wd/lib"
 for f in web/package.json lib/Cargo.toml .env; do : >"$d/wd/$f"; done
 ln -s "$HOME" "$d/wd/lib/target"
+ln -s "$HOME" "$d/wd/vendored"
 # field JQ CMD: a field of CMD's verdict, classified in the workdir
 field() { (cd "$d/wd" && "$AIRLOCK" classify --workdir "$d/wd" --shell "$2") | jq -r "$1"; }
 action() { field .action "$1"; }
@@ -30,7 +33,9 @@ for c in '[ -f .env ]' 'test -f .env && echo yes || echo no' \
 	'git -c sequence.editor=: rebase -i --autosquash HEAD~3' \
 	'git -c core.editor=true commit --amend' 'git -c core.pager=cat log -5' \
 	'rm -rf web/dist' 'rm -r ./web/dist/' 'cd web && rm -rf dist' \
-	'find . -name .DS_Store -delete'; do
+	'find . -name .DS_Store -delete' 'PYTHONPATH=src pytest -q' \
+	'export PYTHONPATH="$PWD/src:$PYTHONPATH" && pytest' \
+	'NODE_OPTIONS=--max-old-space-size=4096 npm run build'; do
 	expect_eq "auto: $c" "$(action "$c")" auto
 done
 expect_eq "rm -rf web/dist: fs.delete.build_output" \
@@ -51,7 +56,9 @@ for c in '[ -f .env ] && cat .env' 'shopt -s expand_aliases; alias test=cat; tes
 	"git -c alias.st='reset --hard' st" 'git -c core.fsmonitor=true status' \
 	"git -c core.pager='less; rm -rf .' log" 'rm -rf src/build' 'rm -rf web/src' \
 	'rm -rf web' 'rm -f web/package.json' 'rm -rf web/dist web/src' 'rm -rf web/dist/../src' \
-	"find . -name '.DS_Store*' -delete" 'rm -f .DS_Store .env'; do
+	"find . -name '.DS_Store*' -delete" 'rm -f .DS_Store .env' \
+	'PYTHONPATH=vendored pytest' 'PYTHONPATH=src:/tmp pytest' 'cd /tmp && PYTHONPATH=. pytest' \
+	"NODE_OPTIONS='--require ./x.js' npm test" 'NODE_OPTIONS=--inspect=0.0.0.0:9229 npm start'; do
 	expect_eq "asks: $c" "$(action "$c")" ask
 done
 
