@@ -6,11 +6,13 @@
 # `git -c sequence.editor=: rebase -i` asked (git.config_override) while
 # GIT_SEQUENCE_EDITOR=: auto-ran; `rm -rf web/dist` asked while `cd web &&
 # rm -rf dist` auto-ran; `find . -name .DS_Store -delete`, `PYTHONPATH=src
-# pytest` and `NODE_OPTIONS=--max-old-space-size=4096 npm run build`
-# asked. They auto-run now; an alias or a function named test, a run-time
-# editor, other git keys, a dist without a manifest beside it or one that
-# links home, a PYTHONPATH that leaves the workdir (by a link too) and
-# NODE_OPTIONS that load code still ask or are denied. Nothing is
+# pytest`, `NODE_OPTIONS=--max-old-space-size=4096 npm run build` and
+# `make install DESTDIR=$PWD/stage` asked. They auto-run now; an alias or
+# a function named test, a run-time editor, other git keys, a dist
+# without a manifest beside it or one that links home, a PYTHONPATH that
+# leaves the workdir (by a link too), NODE_OPTIONS that load code and an
+# install elsewhere still ask or are denied; `make V=1 install` and `make
+# DESTDIR=/ install` auto-ran (exec.build) and ask now. Nothing is
 # executed: the directories must survive.
 . tests/e2e/lib.sh
 need jq
@@ -35,7 +37,8 @@ for c in '[ -f .env ]' 'test -f .env && echo yes || echo no' \
 	'rm -rf web/dist' 'rm -r ./web/dist/' 'cd web && rm -rf dist' \
 	'find . -name .DS_Store -delete' 'PYTHONPATH=src pytest -q' \
 	'export PYTHONPATH="$PWD/src:$PYTHONPATH" && pytest' \
-	'NODE_OPTIONS=--max-old-space-size=4096 npm run build'; do
+	'NODE_OPTIONS=--max-old-space-size=4096 npm run build' \
+	'make install DESTDIR=$PWD/stage' 'meson install -C builddir --destdir $PWD/stage'; do
 	expect_eq "auto: $c" "$(action "$c")" auto
 done
 expect_eq "rm -rf web/dist: fs.delete.build_output" \
@@ -58,7 +61,9 @@ for c in '[ -f .env ] && cat .env' 'shopt -s expand_aliases; alias test=cat; tes
 	'rm -rf web' 'rm -f web/package.json' 'rm -rf web/dist web/src' 'rm -rf web/dist/../src' \
 	"find . -name '.DS_Store*' -delete" 'rm -f .DS_Store .env' \
 	'PYTHONPATH=vendored pytest' 'PYTHONPATH=src:/tmp pytest' 'cd /tmp && PYTHONPATH=. pytest' \
-	"NODE_OPTIONS='--require ./x.js' npm test" 'NODE_OPTIONS=--inspect=0.0.0.0:9229 npm start'; do
+	"NODE_OPTIONS='--require ./x.js' npm test" 'NODE_OPTIONS=--inspect=0.0.0.0:9229 npm start' \
+	'make install DESTDIR=/tmp/x' 'make install DESTDIR=stage' 'make V=1 install' \
+	'make DESTDIR=/ install' 'make install-strip'; do
 	expect_eq "asks: $c" "$(action "$c")" ask
 done
 
