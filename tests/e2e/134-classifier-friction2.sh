@@ -6,14 +6,15 @@
 # `git -c sequence.editor=: rebase -i` asked (git.config_override) while
 # GIT_SEQUENCE_EDITOR=: auto-ran; `rm -rf web/dist` asked while `cd web &&
 # rm -rf dist` auto-ran; `find . -name .DS_Store -delete`, `PYTHONPATH=src
-# pytest`, `NODE_OPTIONS=--max-old-space-size=4096 npm run build` and
-# `make install DESTDIR=$PWD/stage` asked. They auto-run now; an alias or
-# a function named test, a run-time editor, other git keys, a dist
-# without a manifest beside it or one that links home, a PYTHONPATH that
-# leaves the workdir (by a link too), NODE_OPTIONS that load code and an
-# install elsewhere still ask or are denied; `make V=1 install` and `make
-# DESTDIR=/ install` auto-ran (exec.build) and ask now. Nothing is
-# executed: the directories must survive.
+# pytest`, `NODE_OPTIONS=--max-old-space-size=4096 npm run build`,
+# `make install DESTDIR=$PWD/stage`, `kubectl config current-context` and
+# `helm version` asked. They auto-run now; an alias or a function named
+# test, a run-time editor, other git keys, a dist without a manifest
+# beside it or one that links home, a PYTHONPATH that leaves the workdir
+# (by a link too), NODE_OPTIONS that load code and an install elsewhere
+# still ask or are denied; `make V=1 install` and `make DESTDIR=/ install`
+# auto-ran (exec.build) and ask now. Nothing is executed: the directories
+# must survive.
 . tests/e2e/lib.sh
 need jq
 tmpdir_make
@@ -38,7 +39,8 @@ for c in '[ -f .env ]' 'test -f .env && echo yes || echo no' \
 	'find . -name .DS_Store -delete' 'PYTHONPATH=src pytest -q' \
 	'export PYTHONPATH="$PWD/src:$PYTHONPATH" && pytest' \
 	'NODE_OPTIONS=--max-old-space-size=4096 npm run build' \
-	'make install DESTDIR=$PWD/stage' 'meson install -C builddir --destdir $PWD/stage'; do
+	'make install DESTDIR=$PWD/stage' 'meson install -C builddir --destdir $PWD/stage' \
+	'kubectl config current-context' 'kubectl version --client' 'helm version'; do
 	expect_eq "auto: $c" "$(action "$c")" auto
 done
 expect_eq "rm -rf web/dist: fs.delete.build_output" \
@@ -63,7 +65,8 @@ for c in '[ -f .env ] && cat .env' 'shopt -s expand_aliases; alias test=cat; tes
 	'PYTHONPATH=vendored pytest' 'PYTHONPATH=src:/tmp pytest' 'cd /tmp && PYTHONPATH=. pytest' \
 	"NODE_OPTIONS='--require ./x.js' npm test" 'NODE_OPTIONS=--inspect=0.0.0.0:9229 npm start' \
 	'make install DESTDIR=/tmp/x' 'make install DESTDIR=stage' 'make V=1 install' \
-	'make DESTDIR=/ install' 'make install-strip'; do
+	'make DESTDIR=/ install' 'make install-strip' 'kubectl version' 'kubectl config view' \
+	'kubectl --context prod config current-context' 'kubectl get pods'; do
 	expect_eq "asks: $c" "$(action "$c")" ask
 done
 
