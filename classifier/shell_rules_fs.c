@@ -1785,7 +1785,7 @@ static void rule_man(struct cctx *x, struct cmdv *c)
 /* less +CMD (and +CMD in $LESS) runs CMD as if typed: `!CMD` and `|mCMD`
  * run CMD through the shell. A lesskey file (-k, LESSKEY...) can set
  * LESSOPEN, a command less runs, and is not read. */
-static void less_cmds(struct cctx *x, const struct word *w, const char *a)
+void rules_less_cmds(struct cctx *x, const struct word *w, const char *a)
 {
 	const char *p = strpbrk(a, "!|");
 
@@ -1800,13 +1800,13 @@ static void rule_less(struct cctx *x, struct cmdv *c)
 	static const char *const keyenv[] = {"LESSKEY", "LESSKEYIN", "LESSKEY_SRC",
 	                                     "LESSKEY_CONTENT"};
 	const struct word *env;
-	const char *v = rules_env(c, "LESS", &env);
+	const char *v;
 
-	if (v && (v = strchr(v, '+')) != NULL)
-		less_cmds(x, env, v);
+	/* LESS=+!CMD set for it is judged with every command's variables
+	 * (rules_env_command): git log, man and the like start less too */
 	for (size_t i = 1; i < c->n && strcmp(c->w[i].val, "--") != 0; i++)
 		if (c->w[i].val[0] == '+')
-			less_cmds(x, &c->w[i], c->w[i].val);
+			rules_less_cmds(x, &c->w[i], c->w[i].val);
 	for (size_t i = 0; i < nitems(keyenv); i++)
 		if (rules_env(c, keyenv[i], &env))
 			cls_add(x, TIER_HIGH, "exec.hook_program", shell_span_word(x, env),

@@ -54,6 +54,8 @@ expect_eq "git -c sequence.editor=: has no git.config_override" \
 expect_eq "git -c core.editor='rm -rf ~': critical" \
 	"$(field .tier "git -c core.editor='rm -rf ~' commit")" critical
 expect_eq "rm -rf lib/target/ (a link home): critical" "$(field .tier 'rm -rf lib/target/')" critical
+expect_eq "LESS=+!rm -rf ~ before git log (its pager is less): critical" \
+	"$(field .tier "LESS='+!rm -rf ~' git -c core.pager=less log")" critical
 for c in '[ -f .env ] && cat .env' 'shopt -s expand_aliases; alias test=cat; test .env' \
 	'test() { cat "$1"; }; test .env' 't=test; $t .env' '/usr/bin/test -f .env' \
 	'alias test=echo; test "$GITHUB_TOKEN"' '[ -n "$GITHUB_TOKEN" ] && echo "$GITHUB_TOKEN"' \
