@@ -6,15 +6,16 @@
 # `git -c sequence.editor=: rebase -i` asked (git.config_override) while
 # GIT_SEQUENCE_EDITOR=: auto-ran; `rm -rf web/dist` asked while `cd web &&
 # rm -rf dist` auto-ran; `find . -name .DS_Store -delete`, `PYTHONPATH=src
-# pytest`, `NODE_OPTIONS=--max-old-space-size=4096 npm run build`,
-# `make install DESTDIR=$PWD/stage`, `kubectl config current-context` and
-# `helm version` asked. They auto-run now; an alias or a function named
-# test, a run-time editor, other git keys, a dist without a manifest
-# beside it or one that links home, a PYTHONPATH that leaves the workdir
-# (by a link too), NODE_OPTIONS that load code and an install elsewhere
-# still ask or are denied; `make V=1 install` and `make DESTDIR=/ install`
-# auto-ran (exec.build) and ask now. Nothing is executed: the directories
-# must survive.
+# pytest`, `NODE_OPTIONS=--max-old-space-size=4096 npm run build`, `make
+# install DESTDIR=$PWD/stage`, `kubectl config current-context` and `helm
+# version` asked. They auto-run now; an alias or a function named test, a
+# run-time editor, other git keys, a dist without a manifest beside it or
+# one that links home, a PYTHONPATH that leaves the workdir (by a link
+# too), NODE_OPTIONS that load code and an install elsewhere still ask or
+# are denied; `make V=1 install` and `make DESTDIR=/ install` auto-ran
+# (exec.build) and ask now. `LESS='+!rm -rf ~'` before a git whose pager
+# is less was low; it is critical now. Nothing is executed: the
+# directories must survive.
 . tests/e2e/lib.sh
 need jq
 tmpdir_make
