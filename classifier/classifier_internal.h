@@ -86,6 +86,8 @@ struct cctx {
 	} *codes;
 	size_t ncodes, capcodes;
 	bool evaluates; /* the script evaluates values: codes run */
+	bool renames; /* alias, enable or a run-time program name seen: a
+	               * builtin's name may run something else (shell_exec.c) */
 	/* Literal values the script gives its variables (assignments, export,
 	 * for lists), noted on every pass; from the second pass on, $NAME reads
 	 * as its reading-th value (shell_vars.c). */
@@ -383,6 +385,9 @@ const struct word *rules_env_next(const struct cmdv *c, size_t *i, size_t *namel
  * line programs run (EDITOR, PAGER, GIT_SSH_COMMAND, LESSOPEN, ...): the
  * value is judged as a script. */
 void rules_env_command(struct cctx *x, const struct word *w, size_t n);
+/* less's +CMD text a (from its '+') of word w: `!CMD` and `|mCMD` run
+ * CMD, judged as a hook (shell_rules_fs.c). */
+void rules_less_cmds(struct cctx *x, const struct word *w, const char *a);
 /* A writer whose file operands come at run time (xargs CMD): they may
  * name anything, so fs.write.outside_workdir, unless they are find
  * DIR -exec's {} in the workdir (x->find_in_workdir). what: "writes". */

@@ -49,6 +49,76 @@ static const char *const inject_vars[] = {
 	"HOME", "PERL5DB", "R_PROFILE_USER", "R_PROFILE", "VIMRUNTIME", "PYTHONUSERBASE",
 };
 
+/* Module search paths that, kept in the workdir, add only the project's
+ * own modules: what they load is a script of the project (exec.script,
+ * medium), as `python3 src/x.py` is. `PYTHONPATH=src pytest` was
+ * exec.env_inject (high). */
+static const char *const module_path_vars[] = {"PYTHONPATH", "NODE_PATH"};
+/* NODE_OPTIONS that only tune the runtime: none loads code (--require,
+ * --import, --loader) or opens a port (--inspect). A trailing '=' takes
+ * a value. */
+static const char *const node_tuning[] = {
+	"--max-old-space-size=", "--max-semi-space-size=", "--enable-source-maps",
+	"--no-warnings", "--no-deprecation", "--trace-warnings", "--trace-deprecation",
+	"--trace-uncaught", "--experimental-vm-modules", "--unhandled-rejections=",
+	"--openssl-legacy-provider", "--dns-result-order=", "--use-openssl-ca",
+};
+
+/* Whether entry [p, p+n) of a module path is the inherited value
+ * ($PYTHONPATH) or a directory in the workdir (empty: the cwd). */
+static bool module_entry_local(struct cctx *x, const char *var, const char *p, size_t n)
+{
+	char rel[CLS_MAX_PATH], abs[CLS_MAX_PATH];
+	size_t vl = strlen(var);
+
+	if ((n == vl + 1 && p[0] == '$' && memcmp(p + 1, var, vl) == 0) ||
+	    (n == vl + 3 && memcmp(p, "${", 2) == 0 && memcmp(p + 2, var, vl) == 0 && p[n - 1] == '}'))
+		return true;
+	if (n >= sizeof(rel) || memchr(p, '$', n) || memchr(p, '`', n) || memchr(p, '*', n) ||
+	    memchr(p, '?', n) || memchr(p, '[', n) || memchr(p, '\\', n))
+		return false;
+	memcpy(rel, n ? p : ".", n ? n : 1);
+	rel[n ? n : 1] = '\0';
+	return paths_resolve(x, rel, abs, sizeof(abs)) && paths_class(x, abs) == PC_WORKDIR;
+}
+
+/* Whether NAME=val (name of n bytes) sets an inject variable harmlessly:
+ * a module path in the workdir (exec.script added) or runtime tuning. */
+static bool inject_local(struct cctx *x, const struct word *w, size_t n, const char *val)
+{
+	for (size_t i = 0; i < nitems(module_path_vars); i++) {
+		const char *v = module_path_vars[i], *p = val, *e;
+		if (strlen(v) != n || memcmp(w->val, v, n) != 0)
+			continue;
+		for (;; p = e + 1) {
+			e = p + strcspn(p, ":");
+			if (!module_entry_local(x, v, p, (size_t)(e - p)))
+				return false;
+			if (*e == '\0')
+				break;
+		}
+		cls_add(x, TIER_MEDIUM, "exec.script", shell_span_word(x, w),
+		        "sets %s to directories in the workdir: their modules run as the "
+		        "project's scripts do", v);
+		return true;
+	}
+	if (n != 12 || memcmp(w->val, "NODE_OPTIONS", 12) != 0 || strpbrk(val, "\"'\\$`"))
+		return false;
+	for (const char *p = val + strspn(val, " \t"); *p; p += strspn(p, " \t")) {
+		size_t len = strcspn(p, " \t"), k;
+		for (k = 0; k < nitems(node_tuning); k++) {
+			size_t tl = strlen(node_tuning[k]);
+			if (node_tuning[k][tl - 1] == '=' ? len > tl && memcmp(p, node_tuning[k], tl) == 0
+			                                 : len == tl && memcmp(p, node_tuning[k], tl) == 0)
+				break;
+		}
+		if (k == nitems(node_tuning))
+			return false;
+		p += len;
+	}
+	return true;
+}
+
 /* BASH_CMDS[NAME]=PATH is `hash -p PATH NAME` (NAME then runs PATH) and
  * BASH_ALIASES[NAME]=VALUE is `alias NAME=VALUE`: both judged so, and any
  * assignment to either table is exec.env_inject (an array literal's
@@ -125,6 +195,8 @@ void shell_check_assign(struct cctx *x, const struct word *w, bool prefix)
 	    (strncmp(eq + 1, "$PATH:", 6) == 0 || strncmp(eq + 1, "${PATH}:", 8) == 0))
 		return;
 	assign_code(x, w, n);
+	if (inject_local(x, w, n, eq + 1))
+		return;
 	for (size_t i = 0; i < nitems(inject_vars); i++)
 		if (strlen(inject_vars[i]) == n && memcmp(w->val, inject_vars[i], n) == 0) {
 			cls_add(x, TIER_HIGH, "exec.env_inject", shell_span_word(x, w),
@@ -500,13 +572,34 @@ static void record(struct cctx *x, const struct cmdv *c)
 	cls_add_command(x, argv, shell_span_words(x, c->w, c->n));
 }
 
+/* test and [ print nothing and only stat their operands, as [[ ]] does:
+ * `[ -f .env ]` reads no secret and passes no name on (echo .env may,
+ * into xargs cat); `[ -n "$GITHUB_TOKEN" ]` says only whether it is
+ * set, as `[[ -n $GITHUB_TOKEN ]]` does. Not once the name may run
+ * something else: a function of that name, or after alias, enable or a
+ * program named at run time (`alias test=cat; test .env`). */
+static bool stat_only(struct cctx *x, const struct cmdv *c, bool func)
+{
+	const char *p = c->w[0].val;
+
+	if (strcmp(p, "alias") == 0 || strcmp(p, "enable") == 0)
+		x->renames = true;
+	return !func && !x->renames && (strcmp(p, "test") == 0 || strcmp(p, "[") == 0);
+}
+
 /* Secret paths, credential variables and /dev/tcp among the arguments of
  * any program. */
-static void scan_args(struct cctx *x, const struct cmdv *c)
+static void scan_args(struct cctx *x, const struct cmdv *c, bool func)
 {
+	bool stat = stat_only(x, c, func);
+
 	for (size_t i = 1; i < c->n; i++) {
 		const char *s = c->w[i].val, *eq;
-		env_secret(x, &c->w[i]);
+		if (!stat)
+			env_secret(x, &c->w[i]);
+		if (stat && strstr(s, "/dev/tcp/") == NULL &&
+		    strstr(s, "/dev/udp/") == NULL)
+			continue;
 		if (!secrets_maybe_path(s) && strstr(s, "/dev/tcp/") == NULL &&
 		    strstr(s, "/dev/udp/") == NULL)
 			continue;
@@ -624,7 +717,8 @@ void shell_exec_argv(struct cctx *x, struct cmdv *c)
 			record(x, c);
 			cls_add(x, TIER_HIGH, "exec.dynamic_command", shell_span_word(x, w0),
 			        "the program name '%s' is only known at run time", w0->val);
-			scan_args(x, c);
+			x->renames = true; /* it may be alias */
+			scan_args(x, c, true);
 			return;
 		}
 		name = rules_prog_name(w0->val, pbuf, sizeof(pbuf)); /* /bin//rm is rm */
@@ -644,7 +738,7 @@ void shell_exec_argv(struct cctx *x, struct cmdv *c)
 			return;
 		if (k == 0) {
 			record(x, c);
-			scan_args(x, c);
+			scan_args(x, c, func);
 			shell_eval_builtin(x, c, name);
 			if (!rules_apply(x, c, name) && !func) {
 				cls_add(x, x->o->unknown_program, "exec.unknown_program",

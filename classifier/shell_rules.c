@@ -303,6 +303,10 @@ void rules_env_command(struct cctx *x, const struct word *w, size_t n)
 
 	if (n == 7 && strncmp(w->val, "GOFLAGS", 7) == 0)
 		goflags(x, w, v);
+	/* LESS=+!CMD: whatever starts less (less itself, git's or man's
+	 * pager) runs CMD; `LESS='+!rm -rf ~' git log` was low on 2da832f */
+	if (n == 4 && strncmp(w->val, "LESS", 4) == 0 && strchr(v, '+'))
+		rules_less_cmds(x, w, strchr(v, '+'));
 	for (size_t k = 0; k < nitems(cmd_vars) && !cmd; k++)
 		cmd = strlen(cmd_vars[k]) == n && strncmp(w->val, cmd_vars[k], n) == 0;
 	if (!cmd)

@@ -700,11 +700,74 @@ static void make_vars(struct cctx *x, const struct cmdv *c)
 	}
 }
 
+/* Whether value v of word w is an absolute directory in the workdir, as
+ * DESTDIR and PREFIX must be to keep an install there (a relative one
+ * lands wherever each recursive make runs). */
+static bool install_dir_local(struct cctx *x, const struct word *w, const char *v)
+{
+	char abs[CLS_MAX_PATH];
+
+	return v[0] == '/' && !(w->flags & (W_DYNAMIC | W_GLOB)) &&
+	       paths_resolve(x, v, abs, sizeof(abs)) && paths_class(x, abs) == PC_WORKDIR;
+}
+
+/* make's options whose value is the next word (`make -f install`). */
+static bool make_takes_value(const char *o)
+{
+	static const char *const opts[] = {"-f", "-C", "-I", "-o", "-W", "--file", "--makefile",
+	                                   "--directory", "--include-dir", "--old-file",
+	                                   "--assume-old", "--what-if", "--new-file",
+	                                   "--assume-new"};
+
+	for (size_t i = 0; i < nitems(opts); i++)
+		if (strcmp(o, opts[i]) == 0)
+			return true;
+	return false;
+}
+
+/* make ... install (or install-strip, install-data ...): pkg.install
+ * into the system prefix, wherever the target stands among the
+ * arguments (`make V=1 install`, `make DESTDIR=/ install` and `make
+ * install-strip` were exec.build alone). With DESTDIR=DIR, or else
+ * PREFIX=DIR or prefix=DIR, an absolute directory in the workdir, it is
+ * a write there (`make install DESTDIR=$PWD/stage` asked while `cmake
+ * --install build --prefix $PWD/dist` did not). False: no install. */
+static bool make_install(struct cctx *x, const struct cmdv *c)
+{
+	static const char *const prefixes[] = {"DESTDIR=", "PREFIX=", "prefix="};
+	const struct word *dirs[nitems(prefixes)] = {NULL};
+	const struct word *target = NULL, *dir = NULL;
+	struct span sp = shell_span_words(x, c->w, c->n);
+
+	for (size_t i = 1; i < c->n; i++) {
+		const char *v = c->w[i].val;
+		for (size_t k = 0; k < nitems(prefixes); k++)
+			if (strncmp(v, prefixes[k], strlen(prefixes[k])) == 0)
+				dirs[k] = &c->w[i];
+		if ((strcmp(v, "install") == 0 || strncmp(v, "install-", 8) == 0) &&
+		    !make_takes_value(c->w[i - 1].val))
+			target = &c->w[i];
+	}
+	if (target == NULL)
+		return false;
+	for (size_t k = 0; k < nitems(prefixes) && dir == NULL; k++)
+		dir = dirs[k];
+	if (dir && install_dir_local(x, dir, strchr(dir->val, '=') + 1)) {
+		paths_write(x, dir, strchr(dir->val, '=') + 1, shell_span_word(x, dir));
+		cls_add(x, TIER_MEDIUM, "exec.build", sp, "installs into %s, in the workdir",
+		        strchr(dir->val, '=') + 1);
+	} else
+		cls_add(x, TIER_HIGH, "pkg.install", sp, "make install copies the build into the "
+		        "install prefix");
+	return true;
+}
+
 static void rule_make(struct cctx *x, struct cmdv *c)
 {
 	make_eval(x, c);
 	make_vars(x, c);
-	rule_pkg(x, c);
+	if (!make_install(x, c))
+		rule_pkg(x, c);
 }
 
 /* cmake -E TOOL ARGS: the portable tools, each the program it stands for
@@ -2290,9 +2353,18 @@ static void rule_tool_files(struct cctx *x, struct cmdv *c)
 }
 
 /* ninja install, meson install: into the configured prefix (/usr/local),
- * as make install. */
+ * as make install; `meson install --destdir DIR` with DIR an absolute
+ * directory in the workdir writes there, as make's DESTDIR does. */
 static void rule_install_target(struct cctx *x, struct cmdv *c)
 {
+	const struct word *w;
+	const char *v;
+
+	if (strcmp(c->prog, "meson") == 0 && c->n > 1 && strcmp(c->w[1].val, "install") == 0 &&
+	    (w = opt_value(c, 0, "--destdir", NULL, &v)) != NULL && install_dir_local(x, w, v)) {
+		paths_write(x, w, v, shell_span_word(x, w));
+		return;
+	}
 	for (size_t i = 1; i < c->n; i++)
 		if (strcmp(c->w[i].val, "install") == 0) {
 			cls_add(x, TIER_HIGH, "pkg.install", shell_span_words(x, c->w, c->n),

@@ -7,6 +7,7 @@
  */
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "classifier/classifier_internal.h"
 #include "core/util.h"
@@ -83,10 +84,12 @@ static bool artifact_dir(const char *p, size_t n, bool first)
 	return artifact_affix(p, n);
 }
 
-/* Whether the last component [p, p+n) is an object file or a.out. */
+/* Whether the last component [p, p+n) is an object file, a.out or
+ * .DS_Store (the Finder's folder view, which it writes again: `find .
+ * -name .DS_Store -delete` asked as if it were data). */
 static bool artifact_file(const char *p, size_t n)
 {
-	if (n == 5 && memcmp(p, "a.out", 5) == 0)
+	if ((n == 5 && memcmp(p, "a.out", 5) == 0) || (n == 9 && memcmp(p, ".DS_Store", 9) == 0))
 		return true;
 	for (size_t i = 0; i < nitems(artifact_exts); i++) {
 		size_t k = strlen(artifact_exts[i]);
@@ -131,6 +134,40 @@ static const char *path_below(const char *abs, const char *dir)
 	return *abs ? abs : NULL;
 }
 
+/* Files that make a directory a project of its own, whose build, dist or
+ * target below it is that project's output as the workdir's is its own. */
+static const char *const manifests[] = {
+	"package.json", "Cargo.toml",   "pyproject.toml", "setup.py",         "go.mod",
+	"CMakeLists.txt", "meson.build", "pom.xml",       "build.gradle",     "build.gradle.kts",
+	"composer.json",  "Gemfile",
+};
+
+/* Whether directory [dir, dir+n) holds a manifest (a stat per name, as
+ * resolving a link is: the tree as it stands when the call arrives). */
+static bool project_dir(const char *dir, size_t n)
+{
+	char p[CLS_MAX_PATH];
+	struct stat st;
+
+	for (size_t i = 0; i < nitems(manifests); i++)
+		if ((size_t)snprintf(p, sizeof(p), "%.*s/%s", (int)n, dir, manifests[i]) < sizeof(p) &&
+		    stat(p, &st) == 0 && S_ISREG(st.st_mode))
+			return true;
+	return false;
+}
+
+/* rel below the workdir abs: a build output right under a subproject
+ * (`rm -rf web/dist` with a web/package.json is `cd web && rm -rf dist`;
+ * it asked while that auto-ran). src/build with no manifest beside it
+ * still asks: it may be source. */
+static bool artifact_in_subproject(const char *abs, const char *rel)
+{
+	for (const char *s = strchr(rel, '/'); s; s = strchr(s + 1, '/'))
+		if (project_dir(abs, (size_t)(s - abs)) && artifact_rel(s + 1, true))
+			return true;
+	return false;
+}
+
 /* An operand of rm that names a build output in the workdir (after
  * symlinks), neither a secret nor something git or the gate reads. */
 static bool delete_is_artifact(struct cctx *x, const struct word *w)
@@ -145,7 +182,7 @@ static bool delete_is_artifact(struct cctx *x, const struct word *w)
 	    (strlen(abs) >= 5 && strcmp(abs + strlen(abs) - 5, "/.git") == 0) ||
 	    (rel = path_below(abs, x->wd)) == NULL)
 		return false;
-	if (artifact_rel(rel, true))
+	if (artifact_rel(rel, true) || artifact_in_subproject(abs, rel))
 		return true;
 	rel = path_below(abs, x->cwd);
 	return rel && artifact_rel(rel, true);
@@ -1748,7 +1785,7 @@ static void rule_man(struct cctx *x, struct cmdv *c)
 /* less +CMD (and +CMD in $LESS) runs CMD as if typed: `!CMD` and `|mCMD`
  * run CMD through the shell. A lesskey file (-k, LESSKEY...) can set
  * LESSOPEN, a command less runs, and is not read. */
-static void less_cmds(struct cctx *x, const struct word *w, const char *a)
+void rules_less_cmds(struct cctx *x, const struct word *w, const char *a)
 {
 	const char *p = strpbrk(a, "!|");
 
@@ -1763,13 +1800,13 @@ static void rule_less(struct cctx *x, struct cmdv *c)
 	static const char *const keyenv[] = {"LESSKEY", "LESSKEYIN", "LESSKEY_SRC",
 	                                     "LESSKEY_CONTENT"};
 	const struct word *env;
-	const char *v = rules_env(c, "LESS", &env);
+	const char *v;
 
-	if (v && (v = strchr(v, '+')) != NULL)
-		less_cmds(x, env, v);
+	/* LESS=+!CMD set for it is judged with every command's variables
+	 * (rules_env_command): git log, man and the like start less too */
 	for (size_t i = 1; i < c->n && strcmp(c->w[i].val, "--") != 0; i++)
 		if (c->w[i].val[0] == '+')
-			less_cmds(x, &c->w[i], c->w[i].val);
+			rules_less_cmds(x, &c->w[i], c->w[i].val);
 	for (size_t i = 0; i < nitems(keyenv); i++)
 		if (rules_env(c, keyenv[i], &env))
 			cls_add(x, TIER_HIGH, "exec.hook_program", shell_span_word(x, env),
@@ -2099,7 +2136,10 @@ const struct prog rules_fs[] = {
 	RO1("grep", "efmABCdD", rule_grep), RO1("egrep", "efmABCdD", rule_grep),
 	RO1("fgrep", "efmABCdD", rule_grep), RO1("rg", "efgmABCtTMjE", rule_rg),
 	RO1("ag", "ABCGgm", rule_pager), RO1("ack", "ABC", rule_pager), RO1("jq", "f", NULL),
-	RO1("yq", "", rule_yq), RO1("test", "", NULL), RO1("[", "", NULL), FN("csplit", rule_csplit),
+	RO1("yq", "", rule_yq), FN("csplit", rule_csplit),
+	/* test and [ only stat their operands, as [[ ]] does: `[ -f .env ]`
+	 * reads no secret (it was secrets.read, high, while [[ -f .env ]] was low) */
+	NP("test"), NP("["),
 	NP("echo"), NP("printf"), NP("true"), NP("false"), NP(":"), NP("pwd"), NP("sleep"),
 	FN("date", rule_date), NP("seq"), NP("yes"), NP("expr"), NP("which"), NP("whereis"), NP("type"),
 	NP("whoami"), NP("id"), NP("groups"), NP("uname"), FN("hostname", rule_hostname), NP("uptime"),

@@ -878,20 +878,40 @@ static bool cmd_key(const char *k, size_t n)
 	return false;
 }
 
+/* Keys whose value is only a command line git runs through the shell,
+ * as GIT_EDITOR, GIT_SEQUENCE_EDITOR and GIT_PAGER are: a literal value
+ * judged as a script says all the key does. Not alias.* (without '!' a
+ * git command line), credential.helper (a helper's name) or
+ * core.fsmonitor (true starts git's daemon). */
+static const char *const editor_keys[] = {"core.editor", "sequence.editor", "core.pager"};
+
+static bool editor_key(const char *k, size_t n)
+{
+	for (size_t i = 0; i < nitems(editor_keys); i++)
+		if (n == strlen(editor_keys[i]) && strncasecmp(k, editor_keys[i], n) == 0)
+			return true;
+	return n > 6 && strncasecmp(k, "pager.", 6) == 0;
+}
+
 /* KEY=VALUE given to git for this run (git -c, GIT_CONFIG_KEY_n and
  * _VALUE_n): git.config_override unless the key cannot run anything; a
  * command-line value is judged as a script. */
 static void config_pair(struct cctx *x, const struct word *w, const char *key, size_t n,
                         const char *val)
 {
+	bool literal = val && !(w->flags & (W_DYNAMIC | W_GLOB));
+
 	/* safe.directory runs nothing from a repository's own config, which
 	 * git ignores for it; from the command line it opens repositories
 	 * owned by other users, whose fsmonitor and hooks then run */
 	if (safe_key(key, n) && !(n == 14 && strncasecmp(key, "safe.directory", 14) == 0))
 		return;
-	cls_add(x, TIER_HIGH, "git.config_override", shell_span_word(x, w),
-	        "setting %.*s for git can make it run another program", (int)n, key);
-	if (val && cmd_key(key, n) && !(w->flags & (W_DYNAMIC | W_GLOB))) {
+	/* `git -c sequence.editor=: rebase -i` is GIT_SEQUENCE_EDITOR=:, which
+	 * was medium while this was high: the value is judged instead */
+	if (!(literal && editor_key(key, n)))
+		cls_add(x, TIER_HIGH, "git.config_override", shell_span_word(x, w),
+		        "setting %.*s for git can make it run another program", (int)n, key);
+	if (literal && cmd_key(key, n)) {
 		val += val[0] == '!';
 		shell_script_text(x, val, strlen(val), shell_span_word(x, w));
 	}

@@ -443,6 +443,69 @@ static void rule_secret_cli(struct cctx *x, struct cmdv *c)
 	secret_verb(x, c);
 }
 
+/* Cluster clients' probes that stay on this machine: the client's own
+ * version and the kubeconfig's context names (what it prints holds no
+ * credential; `kubectl config view`, which may, is not among them). Each
+ * exactly so, the verb first, with only these options after it; every
+ * other command talks to the cluster. */
+static const struct {
+	const char *prog, *verb, *sub; /* sub NULL: none */
+	const char *opts;              /* allowed after it, space-separated */
+} kube_local[] = {
+	{"kubectl", "version", NULL, "--client --client=true -o json yaml -ojson -oyaml "
+	                             "--output=json --output=yaml"},
+	{"kubectl", "config", "current-context", ""},
+	{"kubectl", "config", "get-contexts", "-o name -oname --output=name"},
+	{"kubectl", "completion", NULL, "bash zsh fish powershell"},
+	{"helm", "version", NULL, "--short"},
+	{"helm", "completion", NULL, "bash zsh fish powershell"},
+};
+
+/* Whether w is one of the space-separated words of list. */
+static bool in_words(const char *list, const char *w)
+{
+	size_t n = strlen(w);
+
+	for (const char *p = list; n && (p = strstr(p, w)) != NULL; p++)
+		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+			return true;
+	return false;
+}
+
+/* Whether c is one of kube_local: a literal verb, and only the words
+ * listed after it (`kubectl version` without --client asks the server). */
+static bool kube_probe(const struct cmdv *c)
+{
+	for (size_t i = 0; i < nitems(kube_local); i++) {
+		size_t k = 2;
+		bool client = strcmp(kube_local[i].verb, "version") != 0 ||
+		              strcmp(kube_local[i].prog, "helm") == 0;
+		if (strcmp(c->prog, kube_local[i].prog) != 0 || c->n < 2 ||
+		    strcmp(c->w[1].val, kube_local[i].verb) != 0)
+			continue;
+		if (kube_local[i].sub && (c->n < 3 || strcmp(c->w[2].val, kube_local[i].sub) != 0))
+			continue;
+		k += kube_local[i].sub != NULL;
+		for (; k < c->n; k++) {
+			if (c->w[k].flags & (W_DYNAMIC | W_GLOB) || !in_words(kube_local[i].opts, c->w[k].val))
+				return false;
+			client |= strncmp(c->w[k].val, "--client", 8) == 0;
+		}
+		return client;
+	}
+	return false;
+}
+
+/* kubectl, helm: talk to a cluster, but for kube_probe's. */
+static void rule_kube(struct cctx *x, struct cmdv *c)
+{
+	if (kube_probe(c))
+		return;
+	cls_add(x, TIER_HIGH, "net.fetch", shell_span_words(x, c->w, c->n),
+	        "talks to a Kubernetes cluster");
+	secret_verb(x, c);
+}
+
 /* ssh-keygen: -R HOST rewrites known_hosts (~/.ssh's, or -f FILE); -l,
  * -y, -F, -B and -L only read; anything else (a new key, -p, -c) writes
  * -f FILE (and FILE.pub), or a key under ~/.ssh without one. */
@@ -619,7 +682,7 @@ const struct prog rules_net[] = {
 	NETO("aria2c", "diojsxk", "downloads files"),
 	NETS("aws", "calls cloud APIs over the network"), NETS("gcloud", "calls cloud APIs"),
 	NETS("az", "calls cloud APIs"), NET("gsutil", "copies cloud storage objects"),
-	NETS("kubectl", "talks to a Kubernetes cluster"), NET("helm", "talks to a Kubernetes cluster"),
+	FN("kubectl", rule_kube), FN("helm", rule_kube),
 	FN("terraform", rule_iac), FN("tofu", rule_iac),
 	NET("terragrunt", "plans or changes cloud infrastructure"),
 	NET("pulumi", "plans or changes cloud infrastructure"),

@@ -280,6 +280,12 @@ static void test_local_bins(void **state)
 		{"node_modules/.bin/ls", NULL, 0755}, /* named like a read-only tool */
 		{"packages/app/src/x.ts", NULL, 0644},
 		{"packages/app/node_modules/.bin/vitest", NULL, 0755},
+		/* a subproject's outputs (fs.delete.build_output) */
+		{"packages/app/package.json", NULL, 0644},
+		{"packages/app/dist/index.js", NULL, 0644},
+		{"packages/lib/package.json", NULL, 0644},
+		{"packages/lib/dist", "/tmp", 0},
+		{"lib/build/gen.c", NULL, 0644},
 	};
 	char dir[] = "/tmp/airlock-npx-XXXXXX", path[256], *cmd;
 	struct classify_opts saved = opts;
