@@ -603,6 +603,42 @@ static bool mise_config(const char *abs)
 	        (dl >= 7 && strncmp(b - 7, "/.mise/", 7) == 0));
 }
 
+/* abs ends with one of list (each starting with '/'). */
+static bool ends_with_any(const char *abs, const char *const *list, size_t n)
+{
+	size_t al = strlen(abs);
+
+	for (size_t i = 0; i < n; i++) {
+		size_t l = strlen(list[i]);
+		if (al >= l && strcmp(abs + al - l, list[i]) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* Mercurial's, Jujutsu's and Sapling's repository configs, as exec/guard.c
+ * keeps them in the sandbox: their [hooks] (pre-status, ...), aliases and
+ * pagers run at the user's next command there; .jj/repo may be a file
+ * naming the repository whose config jj reads. */
+static bool vcs_config(const char *abs)
+{
+	static const char *const ends[] = {"/.hg/hgrc", "/.hg/hgrc-not-shared", "/.hg/sharedpath",
+	                                   "/.jj/repo", "/.jj/repo/config.toml", "/.sl/config",
+	                                   "/.git/sl/config"};
+	return ends_with_any(abs, ends, nitems(ends));
+}
+
+/* docker compose merges an override file beside the compose file into
+ * every `up`, unasked (a privileged service binding /); projects often
+ * git-ignore them, so a diff does not show one. */
+static bool compose_override(const char *abs)
+{
+	static const char *const ends[] = {"/compose.override.yaml", "/compose.override.yml",
+	                                   "/docker-compose.override.yaml",
+	                                   "/docker-compose.override.yml"};
+	return ends_with_any(abs, ends, nitems(ends));
+}
+
 static const char *persistence(const struct cctx *x, const char *abs)
 {
 	size_t hl = strlen(x->home);
@@ -638,6 +674,10 @@ static const char *persistence(const struct cctx *x, const char *abs)
 		return "direnv's layout directory";
 	if (mise_config(abs))
 		return "mise's config, whose hooks run in the user's shell";
+	if (vcs_config(abs))
+		return "a repository config whose hooks run at the next hg, jj or sl there";
+	if (compose_override(abs))
+		return "a compose override, which docker compose merges in unasked";
 	return NULL;
 }
 
