@@ -712,6 +712,11 @@ static void test_includes(void **state)
 		{"[include]\n\tpath = fifo\n", "fifo: not a regular file (included from"},
 		{"[tier \"low\"]\n\taction = deny\n[INCLUDE ] PATH=fifo ; x\n", "fifo: not a regular"},
 		{"[include]\n\tpath = /dev/stdin\n", "/dev/stdin: not a regular file"},
+		/* where libgit2 reads an include the section scan did not see:
+		 * after a header whose quoted name holds ']', and after a value
+		 * continued onto a "[rules]" line (fifth policy review) */
+		{"[rules \"a]b\"] [include] path = fifo\n", "fifo: not a regular file"},
+		{"[include]\n\tx = a\\\n[rules]\n\tpath = fifo\n", "fifo: not a regular file"},
 		{"[include]\n\tpath = \"fi\"fo\n", "without quotes or backslashes"},
 		{"[include]\n\tpath = sub/deep\n", "nested deeper than 10"},
 		/* 300 includes of one file: each read counts (50 a level, 10

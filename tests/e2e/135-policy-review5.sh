@@ -1,0 +1,57 @@
+#!/bin/sh
+# 135-policy-review5.sh: what a fifth hostile review of the policy layer
+# found, through the real binary: each case a way a policy file (a cloned
+# repository's, or an agent's write) made the policy weaker than the user
+# wrote, or a load hang, each failing on 2da832f before its fix.
+set -u
+. tests/e2e/lib.sh
+: "${AIRLOCK:?}"
+need jq mkfifo timeout
+tmpdir_make
+d=$T_DIR
+export HOME="$d/home" XDG_STATE_HOME="$d/state"
+mkdir -p "$HOME/.config/airlock" "$d/wd/.airlock"
+: >"$HOME/.config/airlock/policy"
+chmod 600 "$HOME/.config/airlock/policy"
+# project TEXT: the workdir's .airlock/policy (printf format)
+project() {
+	printf "$1" >"$d/wd/.airlock/policy"
+}
+# check_policy: `airlock policy check` in the workdir, 20 s at most; $out, $rc
+check_policy() {
+	out=$(cd "$d/wd" && timeout 20 "$AIRLOCK" policy check 2>&1)
+	rc=$?
+}
+said() { printf '%s' "$out" | grep -q "$1"; }
+
+# --- 1. includes the scan did not see ------------------------------------------
+# Includes are checked before libgit2 opens them (a FIFO blocks its open for
+# ever; a file others may write is refused). The check followed `path` only
+# in a section it took for [include], and libgit2 reads two it did not:
+# after a header whose quoted name holds ']' ("[rules \"a]b\"] [include]
+# path = x": the scan ended the header at the first ']'), and after a
+# value continued with a backslash, which makes the next "[rules]" line
+# value text. Each hung every load on a FIFO, and read an included file
+# unchecked and unguarded.
+mkfifo "$d/fifo"
+project "[rules \"a]b\"] [include] path = $d/fifo\n"
+check_policy
+expect_eq "include after a header holding ']': a FIFO refused, not a hang" "$rc" 2
+check "include after a header holding ']': said" said 'fifo: not a regular file'
+project "[include]\n\tx = a\\\\\n[rules]\n\tpath = $d/fifo\n"
+check_policy
+expect_eq "include after a continued value: a FIFO refused, not a hang" "$rc" 2
+check "include after a continued value: said" said 'fifo: not a regular file'
+printf '[rules]\n\tdeny = Shell(curl *)\n' >"$d/open.policy"
+chmod 666 "$d/open.policy"
+project "[rules \"a]b\"] [include] path = $d/open.policy\n"
+check_policy
+check "hidden include anyone may write: refused" said 'unsafe permissions 0666'
+# The project's deny rules kept in rules.inc: a write to it is a write to
+# the policy (at least high); unseen, an auto-run write_file removed them.
+printf '[rules]\n\tdeny = Shell(curl *)\n' >"$d/wd/rules.inc"
+project "[rules \"a]b\"] [include] path = ../rules.inc\n"
+act=$(call_field '{"tool":"write_file","input":{"path":"rules.inc","content":"[rules]\n"}}' .action)
+expect_eq "a write to a hidden include: not auto-run" "$act" ask
+
+finish
