@@ -54,4 +54,23 @@ project "[rules \"a]b\"] [include] path = ../rules.inc\n"
 act=$(call_field '{"tool":"write_file","input":{"path":"rules.inc","content":"[rules]\n"}}' .action)
 expect_eq "a write to a hidden include: not auto-run" "$act" ask
 
+# --- 2. a * glued to a rule's last word ----------------------------------------
+# Claude Code's `*` spans words (Bash(git push*) is git push and anything
+# after), and its deny list is what people paste. Here such a word was a
+# glob for one word: `deny = Bash(cat*)` loaded, `policy check` said ok,
+# and `cat notes.txt` (two words) ran. Deny and ask rules now take the
+# words after it too; an allow stays as literal as before.
+project ''
+printf '[rules]\n\tdeny = Bash(cat*)\n\task = Shell(npm run test*)\n\tallow = Shell(make*)\n' \
+	>"$HOME/.config/airlock/policy"
+act=$(shell_field 'cat notes.txt' .action)
+expect_eq "deny = Bash(cat*): cat notes.txt denied" "$act" deny
+act=$(shell_field 'npm run test --watch' .action)
+expect_eq "ask = Shell(npm run test*): npm run test --watch asks" "$act" ask
+act=$(shell_field 'tac notes.txt' .action)
+expect_eq "deny = Bash(cat*): tac not denied" "$act" auto
+act=$(shell_field 'make install' .action)
+expect_eq "allow = Shell(make*): make install not allowed" "$act" ask
+: >"$HOME/.config/airlock/policy"
+
 finish
