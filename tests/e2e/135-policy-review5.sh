@@ -73,4 +73,22 @@ act=$(shell_field 'make install' .action)
 expect_eq "allow = Shell(make*): make install not allowed" "$act" ask
 : >"$HOME/.config/airlock/policy"
 
+# --- 3. show naming a project as a grant's origin -----------------------------
+# A project file restating the user's grant (which it could not have made:
+# it may not add one) took the grant's origin, and `policy show` said the
+# write grant outside the workdir came from the cloned repository.
+mkdir -p "$d/cache"
+printf '[profile "workspace"]\n\tread-write = %s/cache\n\tnetwork = true\n' "$d" \
+	>"$HOME/.config/airlock/policy"
+project "[profile \"workspace\"]\n\tread-write = $d/cache\n\tnetwork = true\n\tmemory = 1g\n"
+out=$(cd "$d/wd" && "$AIRLOCK" policy show 2>&1)
+check "show: a restated grant's origin is the user file" \
+	said "read-write = $d/cache	# $HOME/.config/airlock/policy"
+check "show: restated network = true: the user file" \
+	said "network = true	# $HOME/.config/airlock/policy"
+check "show: the project's own memory = 1g: the project" \
+	said "memory = 1g	# $d/wd/.airlock/policy"
+: >"$HOME/.config/airlock/policy"
+project ''
+
 finish
