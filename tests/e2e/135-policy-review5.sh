@@ -71,6 +71,14 @@ act=$(shell_field 'tac notes.txt' .action)
 expect_eq "deny = Bash(cat*): tac not denied" "$act" auto
 act=$(shell_field 'make install' .action)
 expect_eq "allow = Shell(make*): make install not allowed" "$act" ask
+# The man page's guard for a credential's variable named in the words
+# (git push origin HEAD:refs/heads/$GITHUB_TOKEN -f): its last word spans.
+printf '[rules]\n\tallow = Shell(git push origin *)\n\tdeny = Shell(* *GITHUB_TOKEN*)\n' \
+	>"$HOME/.config/airlock/policy"
+act=$(shell_field 'git push origin "HEAD:refs/heads/${GITHUB_TOKEN}" -f' .action)
+expect_eq "deny = Shell(* *GITHUB_TOKEN*): a later word does not hide it" "$act" deny
+act=$(shell_field 'git push origin main' .action)
+expect_eq "deny = Shell(* *GITHUB_TOKEN*): a plain push still allowed" "$act" auto
 : >"$HOME/.config/airlock/policy"
 
 # --- 3. show naming a project as a grant's origin -----------------------------
