@@ -23,6 +23,8 @@ check_policy() {
 	rc=$?
 }
 said() { printf '%s' "$out" | grep -q "$1"; }
+# action NAME CMD WANT: the action classify decides for the shell command CMD
+action() { expect_eq "$1" "$(shell_field "$2" .action)" "$3"; }
 
 # --- 1. includes the scan did not see ------------------------------------------
 # Includes are checked before libgit2 opens them (a FIFO blocks its open for
@@ -63,22 +65,22 @@ expect_eq "a write to a hidden include: not auto-run" "$act" ask
 project ''
 printf '[rules]\n\tdeny = Bash(cat*)\n\task = Shell(npm run test*)\n\tallow = Shell(make*)\n' \
 	>"$HOME/.config/airlock/policy"
-act=$(shell_field 'cat notes.txt' .action)
-expect_eq "deny = Bash(cat*): cat notes.txt denied" "$act" deny
-act=$(shell_field 'npm run test --watch' .action)
-expect_eq "ask = Shell(npm run test*): npm run test --watch asks" "$act" ask
-act=$(shell_field 'tac notes.txt' .action)
-expect_eq "deny = Bash(cat*): tac not denied" "$act" auto
-act=$(shell_field 'make install' .action)
-expect_eq "allow = Shell(make*): make install not allowed" "$act" ask
+action "deny = Bash(cat*): cat notes.txt denied" \
+	'cat notes.txt' deny
+action "ask = Shell(npm run test*): npm run test --watch asks" \
+	'npm run test --watch' ask
+action "deny = Bash(cat*): tac not denied" \
+	'tac notes.txt' auto
+action "allow = Shell(make*): make install not allowed" \
+	'make install' ask
 # The man page's guard for a credential's variable named in the words
 # (git push origin HEAD:refs/heads/$GITHUB_TOKEN -f): its last word spans.
 printf '[rules]\n\tallow = Shell(git push origin *)\n\tdeny = Shell(* *GITHUB_TOKEN*)\n' \
 	>"$HOME/.config/airlock/policy"
-act=$(shell_field 'git push origin "HEAD:refs/heads/${GITHUB_TOKEN}" -f' .action)
-expect_eq "deny = Shell(* *GITHUB_TOKEN*): a later word does not hide it" "$act" deny
-act=$(shell_field 'git push origin main' .action)
-expect_eq "deny = Shell(* *GITHUB_TOKEN*): a plain push still allowed" "$act" auto
+action "deny = Shell(* *GITHUB_TOKEN*): a later word does not hide it" \
+	'git push origin "HEAD:refs/heads/${GITHUB_TOKEN}" -f' deny
+action "deny = Shell(* *GITHUB_TOKEN*): a plain push still allowed" \
+	'git push origin main' auto
 : >"$HOME/.config/airlock/policy"
 
 # --- 3. show naming a project as a grant's origin -----------------------------
