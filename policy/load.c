@@ -388,8 +388,62 @@ static void include_follow(struct include_scan *sc, const char *from, const char
 	free(v);
 }
 
-/* A `path = VALUE` at s (after blanks), followed as an include; anything
- * else (another header, another key) is passed over. */
+/*
+ * git-config takes a value's double quotes out wherever they stand, so
+ * `deny = Shell(cat "my file")` is read as Shell(cat my file), three
+ * words, and `cat "my file"` was not denied while `policy check` said ok
+ * (fifth policy review). A pattern (a rule's or a credential's `for`)
+ * whose quoted part holds a blank or a glob character would mean another
+ * thing, so it is an error; quotes around the whole value, escaped ones
+ * (\") and quotes around a plain word (the same word to the shell) are not.
+ */
+/* Whether [s, end) holds one of the bytes in set. */
+static bool span_has(const char *s, const char *end, const char *set)
+{
+	for (; s < end; s++)
+		if (strchr(set, *s))
+			return true;
+	return false;
+}
+
+static void pattern_quote_check(struct include_scan *sc, const char *from, const char *key,
+                                size_t klen, const char *v, const char *end)
+{
+	static const char *const keys[] = {"allow", "ask", "deny", "allow-critical", "for"};
+	const char *open = NULL, *s = v, *tail;
+	size_t k = 0;
+
+	while (k < nitems(keys) && (strlen(keys[k]) != klen || strncasecmp(key, keys[k], klen)))
+		k++;
+	for (; k < nitems(keys) && s < end; s++) {
+		if (*s == '\\' && s + 1 < end) {
+			s++;
+		} else if (open == NULL && (*s == ';' || *s == '#')) {
+			break;
+		} else if (*s == '"' && open == NULL) {
+			open = s;
+		} else if (*s == '"') {
+			for (tail = s + 1; tail < end && cfg_blank(*tail); tail++)
+				;
+			if (!(open == v && (tail == end || *tail == ';' || *tail == '#')) &&
+			    span_has(open + 1, s, " \t*?[")) {
+				/* not the text of a file outside the project (it may hold
+				 * a token, and the hook hands the agent load errors) */
+				load_error_add(sc->le, "%s: %.*s = %.*s: git-config takes out the double "
+				               "quotes, and the pattern would mean another one (quote the "
+				               "whole value and escape the inner quotes as \\\", or use "
+				               "single quotes)", from, (int)klen, key,
+				               sc->foreign ? 3 : (int)(end - v), sc->foreign ? "..." : v);
+				return;
+			}
+			open = NULL;
+		}
+	}
+}
+
+/* A `path = VALUE` at s (after blanks), followed as an include; a rule's
+ * pattern is checked for git-config's quotes; anything else (another
+ * header, another key) is passed over. */
 static void include_key(struct include_scan *sc, const char *from, const char *s,
                         const char *end, int depth)
 {
@@ -403,10 +457,14 @@ static void include_key(struct include_scan *sc, const char *from, const char *s
 	klen = (size_t)(s - key);
 	while (s < end && cfg_blank(*s))
 		s++;
-	if (klen != 4 || strncasecmp(key, "path", 4) != 0 || s == end || *s != '=')
+	if (s == end || *s != '=')
 		return;
 	for (s++; s < end && cfg_blank(*s); s++)
 		;
+	if (klen != 4 || strncasecmp(key, "path", 4) != 0) {
+		pattern_quote_check(sc, from, key, klen, s, end);
+		return;
+	}
 	n = strcspn(s, "#;\n");
 	if (n > (size_t)(end - s))
 		n = (size_t)(end - s);

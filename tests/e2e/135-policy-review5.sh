@@ -101,4 +101,19 @@ check "show: the project's own memory = 1g: the project" \
 : >"$HOME/.config/airlock/policy"
 project ''
 
+# --- 4. double quotes git-config takes out of a pattern -----------------------
+# `deny = Shell(cat "my file")` was read as Shell(cat my file), three
+# words: `cat "my file"` ran and `policy check` said ok. A quoted part
+# holding a blank or a glob character is an error now; quotes around the
+# whole value with escaped inner ones mean what they say.
+printf 'x' >"$d/wd/my file"
+printf '[rules]\n\tdeny = Shell(cat "my file")\n' >"$HOME/.config/airlock/policy"
+check_policy
+expect_eq "deny = Shell(cat \"my file\"): policy check fails" "$rc" 2
+check "deny = Shell(cat \"my file\"): says why" said 'git-config takes out the double quotes'
+printf '[rules]\n\tdeny = "Shell(cat \\"my file\\")"\n' >"$HOME/.config/airlock/policy"
+action "deny written with escaped quotes: cat \"my file\" denied" \
+	'cat "my file"' deny
+: >"$HOME/.config/airlock/policy"
+
 finish
