@@ -388,6 +388,15 @@ static void include_follow(struct include_scan *sc, const char *from, const char
 	free(v);
 }
 
+/* Whether [s, end) holds one of the bytes in set. */
+static bool span_has(const char *s, const char *end, const char *set)
+{
+	for (; s < end; s++)
+		if (*s && strchr(set, *s))
+			return true;
+	return false;
+}
+
 /*
  * git-config takes a value's double quotes out wherever they stand, so
  * `deny = Shell(cat "my file")` is read as Shell(cat my file), three
@@ -397,15 +406,6 @@ static void include_follow(struct include_scan *sc, const char *from, const char
  * thing, so it is an error; quotes around the whole value, escaped ones
  * (\") and quotes around a plain word (the same word to the shell) are not.
  */
-/* Whether [s, end) holds one of the bytes in set. */
-static bool span_has(const char *s, const char *end, const char *set)
-{
-	for (; s < end; s++)
-		if (strchr(set, *s))
-			return true;
-	return false;
-}
-
 static void pattern_quote_check(struct include_scan *sc, const char *from, const char *key,
                                 size_t klen, const char *v, const char *end)
 {
