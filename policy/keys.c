@@ -113,6 +113,8 @@ static int set_tier_action(struct load_ctx *cx, const char *sub, const char *val
 	}
 	if (cx->untrusted && a < t->action)
 		return IGNORED;
+	if (cx->untrusted && a == t->action)
+		return 0; /* restated: the origin stays the layer that set it */
 	t->action = a;
 	t->o_action = cx->origin;
 	return 0;
@@ -209,6 +211,8 @@ static int set_prof_network(struct load_ctx *cx, const char *sub, const char *va
 		return -1;
 	if (cx->untrusted && v && !e->prof->network)
 		return IGNORED;
+	if (cx->untrusted && v == e->prof->network)
+		return 0;
 	e->prof->network = v;
 	e->o[arg] = cx->origin;
 	return 0;
@@ -244,6 +248,8 @@ static int set_prof_choice(struct load_ctx *cx, const char *sub, const char *val
 	}
 	if (cx->untrusted && loose && !*flag)
 		return IGNORED;
+	if (cx->untrusted && loose == *flag)
+		return 0;
 	*flag = loose;
 	e->o[arg] = cx->origin;
 	return 0;
@@ -269,6 +275,8 @@ static int path_add(struct load_ctx *cx, struct profile_entry *e, int arg, const
 	}
 	if (strv_contains(*list, path)) {
 		free(path);
+		if (cx->untrusted)
+			return 0; /* restated: `show` named the project as the grant's origin */
 	} else if (cx->untrusted) {
 		free(path);
 		rc = IGNORED;
@@ -348,6 +356,10 @@ static int set_prof_env(struct load_ctx *cx, const char *sub, const char *val, i
 		if (!strv_contains(names, t))
 			strv_push(&names, t);
 	}
+	if (cx->untrusted && strv_len(names) == strv_len(e->prof->env)) {
+		rc = 0; /* the same names restated: the origin stays */
+		goto out;
+	}
 	strv_free(e->prof->env);
 	e->prof->env = names;
 	names = NULL;
@@ -369,6 +381,8 @@ static int set_prof_limit(struct load_ctx *cx, const char *sub, const char *val,
 		return -1;
 	if (cx->untrusted && !(*slot == 0 || (v != 0 && v <= *slot)))
 		return IGNORED;
+	if (cx->untrusted && v == *slot)
+		return 0;
 	*slot = v;
 	e->o[arg] = cx->origin;
 	return 0;
@@ -489,6 +503,8 @@ static int set_breaker_num(struct load_ctx *cx, const char *sub, const char *val
 		return -1;
 	if (cx->untrusted && !(*slot == 0 || (v != 0 && v <= *slot)))
 		return IGNORED;
+	if (cx->untrusted && v == *slot)
+		return 0;
 	*slot = v;
 	*o = cx->origin;
 	return 0;
@@ -507,6 +523,8 @@ static int set_breaker_action(struct load_ctx *cx, const char *sub, const char *
 	}
 	if (cx->untrusted && a < cx->p->breaker.action)
 		return IGNORED;
+	if (cx->untrusted && a == cx->p->breaker.action)
+		return 0;
 	cx->p->breaker.action = a;
 	cx->p->breaker.o_action = cx->origin;
 	return 0;
@@ -543,6 +561,8 @@ static int set_unknown(struct load_ctx *cx, const char *sub, const char *val, in
 	}
 	if (cx->untrusted && t < *slot)
 		return IGNORED;
+	if (cx->untrusted && t == *slot)
+		return 0;
 	*slot = t;
 	*(arg == 0 ? &cx->p->o_unknown_program : &cx->p->o_unknown_tool) = cx->origin;
 	return 0;

@@ -311,8 +311,8 @@ static bool trust_scan(const struct layer *ly, const struct entry *en, size_t n)
  * call) and read a nested include relative to its own file. So each layer
  * is read here through a checked descriptor, and every [include] path it
  * holds is resolved as libgit2 does and checked in turn, to libgit2's depth.
- * The scan finds more than libgit2 would rather than less: any header whose
- * name is "include", any line after it; a value with quotes or backslashes
+ * The scan finds more than libgit2 would rather than less: a `path` key in
+ * any section, after any ']' of a header line; a value with quotes or backslashes
  * (whose meaning needs git's unescaping) is refused. It reads lines as
  * libgit2 does: a UTF-8 BOM skipped, a line ended by \n only, and \v, \f
  * and \r blanks like a space (else "\v path = fifo" hid an include).
@@ -347,15 +347,6 @@ static void include_scan_file(struct include_scan *sc, const char *path, bool mu
 static bool cfg_blank(char c)
 {
 	return c == ' ' || (c >= '\t' && c <= '\r');
-}
-
-/* "[Include]", "[ include ]", "[include \"x\"]": the name before any subsection. */
-static bool include_header(const char *s, size_t n)
-{
-	while (n && cfg_blank(*s))
-		s++, n--;
-	return n >= 7 && strncasecmp(s, "include", 7) == 0 &&
-	       (n == 7 || strchr(" \t\".", s[7]) != NULL);
 }
 
 /* Checks one include value of the file at `from`, then its own includes. */
@@ -397,34 +388,83 @@ static void include_follow(struct include_scan *sc, const char *from, const char
 	free(v);
 }
 
-/* One line: section headers (libgit2 reads on after one, so "[a] [include]
- * path = x" is an include) and, in [include], a path. */
-static void include_line(struct include_scan *sc, const char *from, const char *s,
-                         size_t n, bool *in_include, int depth)
+/* Whether [s, end) holds one of the bytes in set. */
+static bool span_has(const char *s, const char *end, const char *set)
 {
-	const char *end = s + n, *key, *close;
-	size_t klen;
+	for (; s < end; s++)
+		if (*s && strchr(set, *s))
+			return true;
+	return false;
+}
 
-	for (;;) {
-		while (s < end && cfg_blank(*s))
+/*
+ * git-config takes a value's double quotes out wherever they stand, so
+ * `deny = Shell(cat "my file")` is read as Shell(cat my file), three
+ * words, and `cat "my file"` was not denied while `policy check` said ok
+ * (fifth policy review). A pattern (a rule's or a credential's `for`)
+ * whose quoted part holds a blank or a glob character would mean another
+ * thing, so it is an error; quotes around the whole value, escaped ones
+ * (\") and quotes around a plain word (the same word to the shell) are not.
+ */
+static void pattern_quote_check(struct include_scan *sc, const char *from, const char *key,
+                                size_t klen, const char *v, const char *end)
+{
+	static const char *const keys[] = {"allow", "ask", "deny", "allow-critical", "for"};
+	const char *open = NULL, *s = v, *tail;
+	size_t k = 0;
+
+	while (k < nitems(keys) && (strlen(keys[k]) != klen || strncasecmp(key, keys[k], klen)))
+		k++;
+	for (; k < nitems(keys) && s < end; s++) {
+		if (*s == '\\' && s + 1 < end) {
 			s++;
-		if (s == end || *s != '[')
+		} else if (open == NULL && (*s == ';' || *s == '#')) {
 			break;
-		close = memchr(s, ']', (size_t)(end - s));
-		*in_include = include_header(s + 1, (size_t)((close ? close : end) - s - 1));
-		s = close ? close + 1 : end;
+		} else if (*s == '"' && open == NULL) {
+			open = s;
+		} else if (*s == '"') {
+			for (tail = s + 1; tail < end && cfg_blank(*tail); tail++)
+				;
+			if (!(open == v && (tail == end || *tail == ';' || *tail == '#')) &&
+			    span_has(open + 1, s, " \t*?[")) {
+				/* not the text of a file outside the project (it may hold
+				 * a token, and the hook hands the agent load errors) */
+				load_error_add(sc->le, "%s: %.*s = %.*s: git-config takes out the double "
+				               "quotes, and the pattern would mean another one (quote the "
+				               "whole value and escape the inner quotes as \\\", or use "
+				               "single quotes)", from, (int)klen, key,
+				               sc->foreign ? 3 : (int)(end - v), sc->foreign ? "..." : v);
+				return;
+			}
+			open = NULL;
+		}
 	}
-	if (!*in_include)
-		return;
+}
+
+/* A `path = VALUE` at s (after blanks), followed as an include; a rule's
+ * pattern is checked for git-config's quotes; anything else (another
+ * header, another key) is passed over. */
+static void include_key(struct include_scan *sc, const char *from, const char *s,
+                        const char *end, int depth)
+{
+	const char *key;
+	size_t klen, n;
+
+	while (s < end && cfg_blank(*s))
+		s++;
 	for (key = s; s < end && (isalnum((unsigned char)*s) || *s == '-'); s++)
 		;
 	klen = (size_t)(s - key);
 	while (s < end && cfg_blank(*s))
 		s++;
-	if (klen != 4 || strncasecmp(key, "path", 4) != 0 || s == end || *s != '=')
+	if (s == end || *s != '=')
 		return;
 	for (s++; s < end && cfg_blank(*s); s++)
 		;
+	if (klen != 4 || strncasecmp(key, "path", 4) != 0) {
+		pattern_quote_check(sc, from, key, klen, s, end);
+		return;
+	}
 	n = strcspn(s, "#;\n");
 	if (n > (size_t)(end - s))
 		n = (size_t)(end - s);
@@ -432,6 +472,32 @@ static void include_line(struct include_scan *sc, const char *from, const char *
 		n--;
 	if (n)
 		include_follow(sc, from, s, n, depth);
+}
+
+/*
+ * One line. A `path` key is followed wherever libgit2 could read one: at
+ * the line's start, and after every ']' of a line that opens a header
+ * (libgit2 reads on after a header, "[a] [include] path = x", and where a
+ * header ends depends on its quoted subsection: "[a \"]\"] [include] path
+ * = x"). The section is not asked: a value continued with a backslash
+ * makes the next line ("[rules]") value text to libgit2, so the "[include]"
+ * before still holds for the line after it; and no section but [include]
+ * has a `path` key, so one elsewhere is an error anyway. Each missed an
+ * include libgit2 opened: a FIFO hung every call (fifth policy review).
+ */
+static void include_line(struct include_scan *sc, const char *from, const char *s,
+                         size_t n, int depth)
+{
+	const char *end = s + n;
+
+	while (s < end && cfg_blank(*s))
+		s++;
+	if (s == end || *s != '[') {
+		include_key(sc, from, s, end, depth);
+		return;
+	}
+	for (const char *c = s; c < end && (c = memchr(c, ']', (size_t)(end - c))) != NULL; c++)
+		include_key(sc, from, c + 1, end, depth);
 }
 
 /* Notes the real path of a policy file read through fd (one readlink: the
@@ -728,7 +794,6 @@ static void include_scan_file(struct include_scan *sc, const char *path, bool mu
                               int depth)
 {
 	char *text = file_read_checked(sc, path, must_exist, depth);
-	bool in_include = false;
 	const char *s = text;
 
 	read_note(sc->read, path, text);
@@ -736,7 +801,7 @@ static void include_scan_file(struct include_scan *sc, const char *path, bool mu
 		s += 3;
 	while (s && *s) {
 		size_t n = strcspn(s, "\n");
-		include_line(sc, path, s, n, &in_include, depth);
+		include_line(sc, path, s, n, depth);
 		s += n + (s[n] != '\0');
 	}
 	free(text);

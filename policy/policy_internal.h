@@ -47,6 +47,7 @@ struct pattern {
 	struct pword *words; /* PK_SHELL */
 	size_t nwords;
 	bool prefix;         /* PK_SHELL: trailing `:*` */
+	bool star_end;       /* PK_SHELL: the last word ends in a glued `*` (git push*) */
 	uint32_t head;       /* PK_SHELL: hash of a literal first word, 0 when a glob */
 	size_t flag_at;      /* PK_SHELL: its first run of option words (rm -rf *: 1 to */
 	size_t flag_end;     /* 2), after literal words only; 0 when none */

@@ -144,6 +144,19 @@ static void flags_find(struct pattern *pat)
 			break;
 }
 
+/* Whether a word ends in an unquoted `*` glued to other text ("push*",
+ * not a lone "*", not "'push*'"): an even run of backslashes before it. */
+static bool star_end(const struct pword *w)
+{
+	size_t n = strlen(w->glob), k = 0;
+
+	if (w->any || w->lit || n < 2 || w->glob[n - 1] != '*')
+		return false;
+	while (k + 1 < n && w->glob[n - 2 - k] == '\\')
+		k++;
+	return k % 2 == 0;
+}
+
 static int parse_shell(const char *in, struct pattern *pat, char **errstr)
 {
 	const char *s = in;
@@ -177,6 +190,7 @@ static int parse_shell(const char *in, struct pattern *pat, char **errstr)
 	}
 	if (pat->words[0].lit && !pat->words[0].any)
 		pat->head = word_hash(pat->words[0].lit);
+	pat->star_end = !pat->prefix && star_end(&pat->words[pat->nwords - 1]);
 	flags_find(pat);
 	return 0;
 }
@@ -658,9 +672,10 @@ static bool word_one(const struct pattern *pat, size_t i, const char *item)
 	return w->lit ? strcmp(w->lit, item) == 0 : fnmatch(w->glob, item, 0) == 0;
 }
 
-static bool words_match(const struct pattern *pat, char *const *argv)
+/* open: the pattern may stop before the command's words do, as after `:*` */
+static bool words_match(const struct pattern *pat, char *const *argv, bool open)
 {
-	const struct seq q = {pat->nwords, pat->prefix, word_any, word_one};
+	const struct seq q = {pat->nwords, pat->prefix || open, word_any, word_one};
 	return seq_match(&q, pat, argv, strv_len(argv));
 }
 
@@ -725,7 +740,7 @@ static bool flags_match(const struct pattern *pat, char *const *argv)
 			rest[k++] = argv[i];
 	tail.words = pat->words + pat->flag_end;
 	tail.nwords = pat->nwords - pat->flag_end;
-	m = tail.nwords == 0 ? pat->prefix || k == 0 : words_match(&tail, rest);
+	m = tail.nwords == 0 ? pat->prefix || k == 0 : words_match(&tail, rest, tail.star_end);
 	free(rest);
 	return m;
 }
@@ -734,7 +749,7 @@ bool pattern_match_command(const struct pattern *pat, char *const *argv)
 {
 	if (pat->kind != PK_SHELL || argv == NULL || argv[0] == NULL)
 		return false;
-	return pat->all || words_match(pat, argv);
+	return pat->all || words_match(pat, argv, false);
 }
 
 static bool seg_any(const struct pattern *pat, size_t i)
@@ -888,8 +903,10 @@ static bool rule_match(const struct rule *r, const struct subject *s)
 	if (s->unsure)
 		return r->act == RA_DENY || r->act == RA_ASK;
 	switch (s->kind) {
-	case PK_SHELL:
-		return words_match(pat, s->argv) ||
+	case PK_SHELL: /* Claude Code's `*` spans words: deny = Bash(git push*)
+	                * loaded, and git push origin main met no word glob */
+		return words_match(pat, s->argv,
+		                   pat->star_end && (r->act == RA_DENY || r->act == RA_ASK)) ||
 		       ((r->act == RA_DENY || r->act == RA_ASK) && flags_match(pat, s->argv));
 	case PK_READ:
 	case PK_EDIT: return segs_match(pat, s->path.segs, s->path.n,

@@ -712,6 +712,11 @@ static void test_includes(void **state)
 		{"[include]\n\tpath = fifo\n", "fifo: not a regular file (included from"},
 		{"[tier \"low\"]\n\taction = deny\n[INCLUDE ] PATH=fifo ; x\n", "fifo: not a regular"},
 		{"[include]\n\tpath = /dev/stdin\n", "/dev/stdin: not a regular file"},
+		/* where libgit2 reads an include the section scan did not see:
+		 * after a header whose quoted name holds ']', and after a value
+		 * continued onto a "[rules]" line (fifth policy review) */
+		{"[rules \"a]b\"] [include] path = fifo\n", "fifo: not a regular file"},
+		{"[include]\n\tx = a\\\n[rules]\n\tpath = fifo\n", "fifo: not a regular file"},
 		{"[include]\n\tpath = \"fi\"fo\n", "without quotes or backslashes"},
 		{"[include]\n\tpath = sub/deep\n", "nested deeper than 10"},
 		/* 300 includes of one file: each read counts (50 a level, 10
@@ -880,6 +885,19 @@ static void test_show_roundtrip(void **state)
 	roundtrip("user=odd-names.policy");
 }
 
+/* The line of text starting with `line` names `origin` as its origin. */
+static void expect_origin(const char *text, const char *line, const char *origin)
+{
+	const char *at = strstr(text, line), *end;
+
+	if (at == NULL)
+		fail_msg("no line %s in:\n%s", line, text);
+	end = strchr(at, '\n');
+	if (!memmem(at, end ? (size_t)(end - at) : strlen(at), origin, strlen(origin)))
+		fail_msg("%.*s: origin is not %s", (int)(end ? end - at : (long)strlen(at)), at,
+		         origin);
+}
+
 static void test_show_origins(void **state)
 {
 	struct tree t;
@@ -893,6 +911,18 @@ static void test_show_origins(void **state)
 	assert_non_null(strstr(tier, "action = deny\t# "));
 	assert_non_null(strstr(tier, ".config/airlock/policy"));
 	assert_non_null(strstr(tier, "profile = approved\t# default"));
+	free(tier);
+	free(show);
+	policy_free(p);
+	/* a grant an untrusted project restates stays the user's: show named
+	 * the project, which could not have made it (fifth policy review) */
+	p = load_ok(&t, "user=grants-user.policy,project=grants-restated.policy", 0);
+	show = show_text(p, true);
+	tier = section_text(show, "[profile \"workspace\"]");
+	expect_origin(tier, "read-write = /srv/cache\t# ", ".config/airlock/policy");
+	expect_origin(tier, "network = true\t# ", ".config/airlock/policy");
+	expect_origin(tier, "env = PATH LANG\t# ", ".config/airlock/policy");
+	expect_origin(tier, "memory = 1g\t# ", ".airlock/policy");
 	free(tier);
 	free(show);
 	policy_free(p);
