@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "classifier/classifier.h"
 #include "core/util.h"
 #include "exec/exec_internal.h"
 
@@ -18,6 +19,20 @@
 /* Substrings (upper-cased compare) that mark a variable as a secret. */
 static const char *const secret_words[] = {"TOKEN", "KEY",    "SECRET",  "PASS",   "CREDENTIAL",
                                            "AUTH",  "COOKIE", "SESSION", "PRIVATE"};
+
+/* Whole words of a name, between underscores: "PAT" alone would match
+ * PATH and every PATTERN (a personal access token: GH_PAT, GITHUB_PAT). */
+static const char *const secret_parts[] = {"PAT", "PW", "DSN"};
+
+static bool name_has_part(const char *up, const char *part)
+{
+	size_t n = strlen(part);
+
+	for (const char *p = strstr(up, part); p; p = strstr(p + 1, part))
+		if ((p == up || p[-1] == '_') && (p[n] == '\0' || p[n] == '_'))
+			return true;
+	return false;
+}
 
 bool env_name_secret(const char *name)
 {
@@ -30,7 +45,20 @@ bool env_name_secret(const char *name)
 	for (size_t k = 0; k < nitems(secret_words); k++)
 		if (strstr(up, secret_words[k]))
 			return true;
+	for (size_t k = 0; k < nitems(secret_parts); k++)
+		if (name_has_part(up, secret_parts[k]))
+			return true;
 	return false;
+}
+
+/* A value that holds a secret's shape (a token, a private key) is not
+ * copied whatever its name: `env = G*` passed GH_PAT=ghp_... into the
+ * sandbox, and a name no list can foresee may carry one. */
+static bool env_value_secret(const char *value)
+{
+	struct span sp;
+
+	return classify_find_secret(value, strlen(value), &sp) != NULL;
 }
 
 static bool allowed(char *const *allow, const char *name)
@@ -145,7 +173,8 @@ char **env_build(const struct profile *p, char *const *from, char *const *extra,
 		if (!eq || eq == *e)
 			continue;
 		char *name = xstrndup(*e, (size_t)(eq - *e));
-		if (strcmp(name, "HOME") != 0 && allowed(p->env, name) && !env_name_secret(name)) {
+		if (strcmp(name, "HOME") != 0 && allowed(p->env, name) && !env_name_secret(name) &&
+		    !env_value_secret(eq + 1)) {
 			strv_push(&env, *e);
 			have_path |= strcmp(name, "PATH") == 0;
 		}
