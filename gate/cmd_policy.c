@@ -85,6 +85,32 @@ out:
 	return rc;
 }
 
+/*
+ * `check DIR/.airlock/policy` is a project file: checked as FILE alone it
+ * passed as a trusted --policy file, "ok" with no word that the gate
+ * ignores its allow rules and whatever else would loosen the policy. It
+ * is checked as the gate reads it, with DIR as the workdir (the user's
+ * file and the layers above it too), so those warnings show.
+ */
+static int check_project(struct policy_args *a)
+{
+	static const char suffix[] = ".airlock/policy";
+	const char *f = a->file;
+	size_t fl = strlen(f), sl = sizeof(suffix) - 1;
+	char *dir;
+	int rc;
+
+	if (fl < sl || strcmp(f + fl - sl, suffix) != 0 || (fl > sl && f[fl - sl - 1] != '/'))
+		return run("check", a);
+	dir = fl == sl ? xstrdup(".") : fl == sl + 1 ? xstrdup("/") : xstrndup(f, fl - sl - 1);
+	printf("%s: a project file: checked as the gate reads it in %s\n", f, dir);
+	a->workdir = dir;
+	a->file = NULL;
+	rc = run("check", a);
+	free(dir);
+	return rc;
+}
+
 int cmd_policy(int argc, char **argv)
 {
 	struct policy_args a = {0};
@@ -114,6 +140,8 @@ int cmd_policy(int argc, char **argv)
 		a.file = argv[optind + 1];
 	if (optind + 1 + (strcmp(verb, "check") == 0 && a.file) != argc)
 		goto usage;
+	if (strcmp(verb, "check") == 0 && a.file && a.workdir == NULL)
+		return check_project(&a);
 	return run(verb, &a);
 usage:
 	fputs(policy_usage, stderr);

@@ -116,4 +116,22 @@ action "deny written with escaped quotes: cat \"my file\" denied" \
 	'cat "my file"' deny
 : >"$HOME/.config/airlock/policy"
 
+# --- 5. policy check of a project file names what the gate ignores -------
+# `airlock policy check DIR/.airlock/policy` checked it as a trusted
+# --policy file: "ok" with no word that its allow rules and a profile's
+# network = true are ignored in a workdir (reproduced on d5c9284). It is
+# checked as the gate reads it now, with DIR as the workdir.
+mkdir -p "$d/pj/.airlock"
+printf '[rules]\n\tallow = Shell(rm:*)\n[profile "workspace"]\n\tnetwork = true\n' \
+	>"$d/pj/.airlock/policy"
+chmod 600 "$d/pj/.airlock/policy"
+"$AIRLOCK" policy check "$d/pj/.airlock/policy" >"$d/pj.out" 2>&1
+expect_eq "policy check DIR/.airlock/policy: still ok" "$?" 0
+check "policy check DIR/.airlock/policy: its allow rule is ignored, and says so" \
+	grep -q 'allow = Shell(rm:\*) ignored: a project file' "$d/pj.out"
+check "policy check DIR/.airlock/policy: and its network = true" \
+	grep -q 'network = true ignored' "$d/pj.out"
+"$AIRLOCK" policy check "$HOME/.config/airlock/policy" >"$d/user.out" 2>&1
+check "policy check of another file: as before" grep -q ': ok$' "$d/user.out"
+
 finish
