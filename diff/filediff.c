@@ -296,6 +296,28 @@ int filediff_state(int dirfd, const char *name, mode_t *mode, char **data, size_
 	return filediff_read(dirfd, name, false, DIFF_FILE_CAP, data, len, errstr) < 0 ? -1 : 0;
 }
 
+/* True when write_file's target is a regular file past the read cap: its
+ * size and mtime are kept (e->unread), not its bytes. write_file does not
+ * read it, and the preview's "larger than 64 MiB" refused a call the
+ * executor runs; it runs now, not applied (the apply compares bytes). */
+static bool past_cap(struct diff *d, struct diff_entry *e, int pfd, const char *name)
+{
+	struct stat st;
+
+	if (fstatat(pfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode) ||
+	    st.st_size <= DIFF_FILE_CAP)
+		return false;
+	e->unread = true;
+	e->old_mode = st.st_mode & (S_IFMT | 07777);
+	e->old_len = (size_t)st.st_size;
+	e->old_mtime = st.st_mtim;
+	diff_set_incomplete(d, "%s holds %lld bytes, past the %lld MiB a preview reads: what it "
+	                       "holds now is not shown, only what write_file replaces it with "
+	                       "(run, not applied from the preview)",
+	                    e->path, (long long)st.st_size, DIFF_FILE_CAP >> 20);
+	return true;
+}
+
 /* Resolves the call's path: *abs always, *rel when it lands in the workdir. */
 static int locate(const char *workdir, const char *p, char **abs, char **rel, char **errstr)
 {
@@ -373,7 +395,11 @@ static int edit_source(struct diff *d, struct diff_entry *e, const char *abs, ch
 			*errstr = xasprintf("cannot open %s: %s", abs, strerror(ENOENT));
 		return -1;
 	}
-	free(e->old_data);
+	/* the link itself is kept, read again with what it points to before
+	 * the approved call runs (filediff_unchanged) */
+	d->link_mode = e->old_mode;
+	d->link_data = e->old_data;
+	d->link_len = e->old_len;
 	e->old_data = data;
 	e->old_len = len;
 	e->old_mode = stat(abs, &st) == 0 ? st.st_mode & (S_IFMT | 07777) : S_IFREG | 0644;
@@ -429,8 +455,12 @@ void filediff_preview(struct diff *d, const struct call *c, const struct diff_op
 		                    abs);
 	}
 	e = diff_add_entry(d, rel ? rel : abs, DIFF_OP_MODIFY);
+	d->read_path = xstrdup(abs);
 	copy = xstrdup(abs);
-	if (filediff_state(pfd, basename(copy), &e->old_mode, &e->old_data, &e->old_len, &err) < 0)
+	if (c->tool == TOOL_WRITE_FILE && past_cap(d, e, pfd, basename(copy)))
+		; /* its old content is not read; the new is shown whole */
+	else if (filediff_state(pfd, basename(copy), &e->old_mode, &e->old_data, &e->old_len,
+	                        &err) < 0)
 		goto out;
 	if (S_ISDIR(e->old_mode)) {
 		err = xasprintf("%s is a directory, not a file", c->path);
@@ -439,9 +469,15 @@ void filediff_preview(struct diff *d, const struct call *c, const struct diff_op
 	e->op = e->old_mode ? DIFF_OP_MODIFY : DIFF_OP_ADD;
 	if (new_content(d, c, e, abs, &err) < 0)
 		goto out;
-	if (!diff_hold(d, e->old_len + e->new_len))
+	if (!diff_hold(d, (e->unread ? 0 : e->old_len) + e->new_len))
 		goto out;
-	filediff_entry(e, &err);
+	if (e->unread) { /* diffed against nothing: every line written is shown */
+		size_t size = e->old_len;
+		e->old_len = 0;
+		filediff_entry(e, &err);
+		e->old_len = size;
+	} else
+		filediff_entry(e, &err);
 out:
 	if (err && d->error == NULL)
 		d->error = err;
@@ -452,4 +488,70 @@ out:
 	free(copy);
 	free(abs);
 	free(rel);
+}
+
+/* True when mode, data and len are what the preview read. */
+static bool same_state(mode_t mode, const char *data, size_t len, mode_t omode,
+                       const char *odata, size_t olen)
+{
+	return mode == omode && len == olen && (len == 0 || memcmp(data, odata, len) == 0);
+}
+
+/* What is at pfd/name now against entry e (and a link against d's). */
+static bool unchanged_at(const struct diff *d, const struct diff_entry *e, int pfd,
+                         const char *name)
+{
+	char *data = NULL, *err = NULL;
+	mode_t mode = 0;
+	size_t len = 0;
+	struct stat st;
+	bool same = false;
+
+	if (e->unread)
+		same = fstatat(pfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		       (st.st_mode & (S_IFMT | 07777)) == e->old_mode &&
+		       (size_t)st.st_size == e->old_len && st.st_mtim.tv_sec == e->old_mtime.tv_sec &&
+		       st.st_mtim.tv_nsec == e->old_mtime.tv_nsec;
+	else if (filediff_state(pfd, name, &mode, &data, &len, &err) == 0)
+		same = d->link_data ? same_state(mode, data, len, d->link_mode, d->link_data,
+		                                 d->link_len)
+		                    : same_state(mode, data, len, e->old_mode, e->old_data, e->old_len);
+	free(data);
+	free(err);
+	if (!same || d->link_data == NULL)
+		return same;
+	/* through the link, as edit_source() read it */
+	data = NULL;
+	same = filediff_read(AT_FDCWD, d->read_path, true, DIFF_FILE_CAP, &data, &len, &err) > 0 &&
+	       stat(d->read_path, &st) == 0 &&
+	       same_state(st.st_mode & (S_IFMT | 07777), data, len, e->old_mode, e->old_data,
+	                  e->old_len);
+	free(data);
+	free(err);
+	return same;
+}
+
+int filediff_unchanged(const struct diff *d, char **errstr)
+{
+	const struct diff_entry *e = d->n == 1 ? &d->entries[0] : NULL;
+	char *copy, *err = NULL;
+	int pfd, rc = 0;
+
+	if (e == NULL || d->read_path == NULL || d->error)
+		return 0; /* nothing was read: a failed preview refuses the call anyway */
+	copy = xstrdup(d->read_path);
+	pfd = open_parent(d->workdir, d->read_path, d->outside ? NULL : e->path, &err);
+	if (pfd < 0 || !unchanged_at(d, e, pfd, basename(copy))) {
+		char *p = diff_shown(e->path);
+		*errstr = xasprintf("the file changed since the preview: %s%s is not what the preview "
+		                    "read; nothing was run (preview again)", p,
+		                    d->link_data ? " (a symlink) or the file it points to" : "");
+		free(p);
+		rc = -1;
+	}
+	if (pfd >= 0)
+		close(pfd);
+	free(err);
+	free(copy);
+	return rc;
 }

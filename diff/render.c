@@ -208,6 +208,9 @@ static void stat_extra(struct buf *b, const struct diff_entry *e)
 	 * mode" header may lie past the cut, as a modified file's mode did */
 	else if (e->op == DIFF_OP_ADD && S_ISREG(e->new_mode) && (e->new_mode & 07111))
 		buf_printf(b, ", mode %s", mode_word(e->new_mode, t1, sizeof(t1)));
+	/* past the read cap: "-0" must not read as an empty file replaced */
+	if (e->unread)
+		buf_printf(b, ", replacing %zu bytes not shown", e->old_len);
 }
 
 /* The totals: files as git counts them, then directories, which git does

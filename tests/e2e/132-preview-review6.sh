@@ -1,0 +1,80 @@
+#!/bin/sh
+# 132-preview-review6.sh: a sixth hostile review of previews of file edits
+# and shell dry runs: approval must do exactly what was shown, or say that
+# it runs the call instead (and then refuse when the file it showed has
+# changed). Each check failed on 71c4ce7 before its fix.
+# Approvals are scripted with --approve-with (exit 0 approves, 1 denies).
+set -u
+. tests/e2e/lib.sh
+: "${AIRLOCK:?}"
+need jq python3
+d=$(mktemp -d /tmp/airlock-e2e-prevrev6.XXXXXX)
+trap 'rm -rf "$d"' EXIT
+HOME="$d/home" XDG_STATE_HOME="$d/home/.state"
+export HOME XDG_STATE_HOME
+mkdir -p "$HOME"
+# every tier asks and runs with a writable workdir
+printf '[profile "p"]\n\tworkdir = rw\n' >"$d/p.policy"
+printf '[tier "%s"]\n\taction = ask\n\tprofile = p\n' low low medium medium high high >>"$d/p.policy"
+chmod 600 "$d/p.policy"
+# gate WD APPROVER: the calls on stdin through a gate in WD, one result line each
+gate() {
+	rm -f "$d/g.db"
+	"$AIRLOCK" gate --no-tty --db "$d/g.db" --workdir "$1" --policy "$d/p.policy" \
+		--approve-with "$2"
+}
+# preview WD: airlock preview of the calls on stdin in WD
+preview() { "$AIRLOCK" preview --workdir "$1" --policy "$d/p.policy"; }
+# shell CMD: a shell call
+shell() { jq -cn --arg c "$1" '{id:1,tool:"shell",input:{command:$c}}'; }
+field() { printf '%s\n' "$1" | jq -r ".$2"; }
+has() { grep -qF -- "$1"; }
+lacks() { ! grep -qF -- "$1"; }
+
+# --- edit_file through a link swapped between preview and approval --------------
+# The preview (not applied: the executor reads through the link) showed
+# real.txt's edit; the approver's wait let link.txt be pointed at
+# other.txt, and the approved run wrote other.txt's edited text, which no
+# one was shown, over the link. Now it is refused, saying why.
+mkdir -p "$d/swap"
+echo hello >"$d/swap/real.txt"
+echo other >"$d/swap/other.txt"
+ln -s real.txt "$d/swap/link.txt"
+jq -cn '{id:1,tool:"edit_file",input:{path:"link.txt",old_string:"h",new_string:"H"}}' >"$d/swap.call"
+out=$(gate "$d/swap" "cat >/dev/null; ln -sfn other.txt '$d/swap/link.txt'" <"$d/swap.call")
+expect_eq "swap: refused" "$(field "$out" decision)" error
+check "swap: says why" sh -c 'printf "%s" "$1" | grep -q "changed since the preview: link.txt"' - "$out"
+expect_eq "swap: nothing written" "$(cat "$d/swap/link.txt")" other
+# unswapped, the same call runs
+rm -f "$d/swap/link.txt"
+ln -s real.txt "$d/swap/link.txt"
+out=$(gate "$d/swap" "cat >/dev/null" <"$d/swap.call")
+expect_eq "swap: unchanged, it runs" "$(field "$out" decision) $(cat "$d/swap/link.txt")" \
+	"approved Hello"
+
+# --- edit_file outside the workdir changed between preview and approval --------
+# Not applied (outside), the approved run edited the file as it was then:
+# "outside" -> "OUTside" shown, "xOUT" plus a line no one saw written.
+mkdir -p "$d/out/w"
+echo outside >"$d/out/f.txt"
+jq -cn '{id:1,tool:"edit_file",input:{path:"../f.txt",old_string:"out",new_string:"OUT"}}' |
+	gate "$d/out/w" "cat >/dev/null; printf 'xout\nadded\n' >'$d/out/f.txt'" >"$d/out/res"
+expect_eq "outside changed: refused" "$(jq -r .decision "$d/out/res")" error
+expect_eq "outside changed: not edited" "$(head -1 "$d/out/f.txt")" xout
+
+# --- write_file over a file past the preview's read cap -------------------------
+# write_file never reads the old file, but its preview failed ("larger
+# than 67108864 bytes") and the call was refused. Now it is shown (what is
+# written, the size replaced) and runs.
+mkdir -p "$d/huge"
+head -c 70000000 /dev/zero >"$d/huge/big.bin"
+jq -cn '{id:1,tool:"write_file",input:{path:"big.bin",content:"small\n"}}' >"$d/huge.call"
+preview "$d/huge" <"$d/huge.call" >"$d/huge/out"
+expect_eq "huge write: the preview does not fail" "$?" 0
+check "huge write: the size replaced is said" has "big.bin | 1 +1 -0, replacing 70000000 bytes not shown" <"$d/huge/out"
+check "huge write: runs, not applied" has "not applied from the preview: big.bin holds 70000000 bytes" <"$d/huge/out"
+out=$(gate "$d/huge" "cat >/dev/null" <"$d/huge.call")
+expect_eq "huge write: approved, written" "$(field "$out" decision) $(cat "$d/huge/big.bin")" \
+	"approved small"
+
+finish
