@@ -119,6 +119,20 @@ static int lower_of(struct walk *w, const char *rel, mode_t *mode, char **data, 
 	return -1;
 }
 
+/* The names the workdir's file rel has (its hard links), 0 when unknown. */
+static unsigned long lower_links(const struct walk *w, const char *rel)
+{
+	int fd = apply_open_beneath(w->root, rel, O_PATH | O_NOFOLLOW, 0);
+	struct stat st;
+	unsigned long n = 0;
+
+	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+		n = (unsigned long)st.st_nlink;
+	if (fd >= 0)
+		close(fd);
+	return n;
+}
+
 /* The new side of a file or symlink from the upper dir. */
 static int upper_data(struct walk *w, const char *rel, const char *upath,
                       const struct stat *st, struct diff_entry *e, mode_t lmode,
@@ -164,7 +178,15 @@ static void upper_file(struct walk *w, const char *rel, const char *upath,
 	size_t llen = 0;
 	struct diff_entry tmp = {0}, *e;
 	bool replaces = false;
+	unsigned long nlinks;
 
+	/* a hard link the dry run made (a copy-up has one link): applied, it
+	 * would be a copy, where the run makes both names one file and a
+	 * later write to one changes the other */
+	if (S_ISREG(st->st_mode) && st->st_nlink > 1)
+		diff_set_incomplete(w->d, "%s has %lu names after the dry run (a hard link it "
+		                          "made): the apply would write copies, not links",
+		                    rel, (unsigned long)st->st_nlink);
 	if (lower && lower_of(w, rel, &lmode, &ldata, &llen) < 0)
 		return;
 	replaces = !lower && replaces_deleted(w, rel);
@@ -183,6 +205,13 @@ static void upper_file(struct walk *w, const char *rel, const char *upath,
 	e->new_mode = nmode, e->new_data = tmp.new_data, e->new_len = tmp.new_len;
 	e->replaces = replaces;
 	ldata = tmp.new_data = NULL;
+	/* the apply renames a new file over it: its other names (anywhere on
+	 * that file system) keep the old bytes, where the run's write through
+	 * one name changes them all */
+	if (S_ISREG(lmode) && S_ISREG(nmode) && (nlinks = lower_links(w, rel)) > 1)
+		diff_add_note(w->d, "%s has %lu hard links: the apply writes a new file, so its "
+		                    "other names keep what they hold (a run writing through it "
+		                    "would change them too)", rel, nlinks);
 	if (diff_hold(w->d, e->old_len + e->new_len) && filediff_entry(e, &err) < 0) {
 		diff_set_incomplete(w->d, "no text diff for %s: %s", rel, err);
 		free(err);
@@ -271,6 +300,68 @@ out:
 	free(udir);
 	free(names);
 	free(err);
+}
+
+/* A deleted path, found by its name: the DELETE twins of re-made files. */
+struct twin {
+	const char *path;
+	size_t i;
+};
+
+static int twin_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct twin *)a)->path, ((const struct twin *)b)->path);
+}
+
+/* Folds a file or link re-made below an opaque directory into its DELETE
+ * twin: one MODIFY, or nothing when it holds what it held ("rm -rf d;
+ * mkdir d; echo same > d/f" listed d/f deleted, then d/f added with the
+ * same line: a change that changes nothing read as two). The twin keeps
+ * what the preview read, so the apply checks it as before. Directories
+ * stay pairs: the twin's listing is what tells a file added since. */
+static void fold_remade(struct diff *d)
+{
+	struct twin *t = xcalloc(d->n + 1, sizeof(*t)), key, *hit;
+	bool *drop = xcalloc(d->n + 1, sizeof(*drop));
+	size_t nt = 0, k = 0;
+
+	for (size_t i = 0; i < d->n; i++)
+		if (d->entries[i].op == DIFF_OP_DELETE && !S_ISDIR(d->entries[i].old_mode))
+			t[nt++] = (struct twin){d->entries[i].path, i};
+	qsort(t, nt, sizeof(*t), twin_cmp);
+	for (size_t i = 0; i < d->n && nt; i++) {
+		struct diff_entry *a = &d->entries[i], *del;
+		char *err = NULL;
+		if (!a->replaces || a->op != DIFF_OP_ADD || S_ISDIR(a->new_mode))
+			continue;
+		key.path = a->path;
+		if ((hit = bsearch(&key, t, nt, sizeof(*t), twin_cmp)) == NULL)
+			continue;
+		del = &d->entries[hit->i];
+		drop[i] = true;
+		if (del->old_mode == a->new_mode && del->old_len == a->new_len &&
+		    memcmp(del->old_data, a->new_data, a->new_len) == 0) {
+			drop[hit->i] = true;
+			continue;
+		}
+		del->op = DIFF_OP_MODIFY;
+		del->new_mode = a->new_mode;
+		del->new_data = a->new_data, del->new_len = a->new_len, a->new_data = NULL;
+		free(del->patch);
+		del->patch = NULL, del->patch_len = 0, del->adds = del->dels = 0;
+		if (filediff_entry(del, &err) < 0)
+			diff_set_incomplete(d, "no text diff for %s: %s", del->path, err);
+		free(err);
+	}
+	for (size_t i = 0; i < d->n; i++) {
+		if (drop[i])
+			entry_clear(&d->entries[i]);
+		else
+			d->entries[k++] = d->entries[i];
+	}
+	d->n = k;
+	free(drop);
+	free(t);
 }
 
 #define FOREIGN_SCAN_CAP 50000 /* workdir entries looked at for unmapped owners */
@@ -608,6 +699,7 @@ void overlay_preview(struct diff *d, const struct call *c, const struct diff_opt
 		goto out;
 	}
 	walk_dir(&w, "", true);
+	fold_remade(d);
 	check_foreign(&w);
 	guard_limits(d, o->profile);
 	common_limits(d, tmp);

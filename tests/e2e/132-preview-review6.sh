@@ -77,4 +77,33 @@ out=$(gate "$d/huge" "cat >/dev/null" <"$d/huge.call")
 expect_eq "huge write: approved, written" "$(field "$out" decision) $(cat "$d/huge/big.bin")" \
 	"approved small"
 
+# --- a hard link made in a dry run is not applied as a copy -----------------------
+# `ln a.txt b.txt` was previewed as a new file b.txt and applied as a copy:
+# a later write to a.txt no longer changed b.txt. Now the preview says so
+# and the approved call runs.
+mkdir -p "$d/hl"
+echo a >"$d/hl/a.txt"
+shell 'ln a.txt b.txt' >"$d/hl.call"
+preview "$d/hl" <"$d/hl.call" >"$d/hl.out"
+check "hard link: said" has "b.txt has 2 names after the dry run (a hard link it made)" <"$d/hl.out"
+out=$(gate "$d/hl" "cat >/dev/null" <"$d/hl.call")
+expect_eq "hard link: the call runs" "$(field "$out" applied)" run
+expect_eq "hard link: one file, two names" "$(stat -c %h "$d/hl/b.txt")" 2
+# a file with a second name modified: the apply breaks the link, said
+mkdir -p "$d/hl2"
+echo a >"$d/hl2/a"
+ln "$d/hl2/a" "$d/hl2/b"
+shell 'echo x >> a' | preview "$d/hl2" >"$d/hl2.out"
+check "hard links of a modified file: said" has "a has 2 hard links: the apply writes a new file" <"$d/hl2.out"
+
+# --- a file re-made with what it held is no change --------------------------------
+# `rm -rf d && mkdir d && echo same > d/f` listed d/f deleted and d/f
+# added with the same line.
+mkdir -p "$d/remade/d"
+echo same >"$d/remade/d/f"
+echo old >"$d/remade/d/g"
+shell 'rm -rf d && mkdir d && echo same > d/f && echo new > d/g' | preview "$d/remade" >"$d/remade.out"
+check "remade: d/f is no change" lacks "a/d/f b/d/f" <"$d/remade.out"
+check "remade: d/g is one modification" has "1 file changed (0 added, 1 modified, 0 deleted), +1 -1" <"$d/remade.out"
+
 finish
