@@ -106,4 +106,19 @@ shell 'rm -rf d && mkdir d && echo same > d/f && echo new > d/g' | preview "$d/r
 check "remade: d/f is no change" lacks "a/d/f b/d/f" <"$d/remade.out"
 check "remade: d/g is one modification" has "1 file changed (0 added, 1 modified, 0 deleted), +1 -1" <"$d/remade.out"
 
+# --- a rename in a dry run reads as one ------------------------------------------
+# `mv big.txt renamed.txt` read as 2,000 lines deleted and 2,000 added.
+mkdir -p "$d/mv"
+seq 1 2000 >"$d/mv/big.txt"
+shell 'mv big.txt renamed.txt' >"$d/mv.call"
+preview "$d/mv" <"$d/mv.call" >"$d/mv.out"
+check "rename: the total" has "1 file changed (0 added, 0 modified, 0 deleted, 1 renamed), +0 -0" <"$d/mv.out"
+check "rename: git's header" has "rename from big.txt" <"$d/mv.out"
+check "rename: no lines" lacks "-1999" <"$d/mv.out"
+"$AIRLOCK" preview --format json --workdir "$d/mv" --policy "$d/p.policy" <"$d/mv.call" >"$d/mv.json"
+expect_eq "rename: json" "$(jq -r '.preview.files[] | select(.change == "added") | .renamed_from' "$d/mv.json")" big.txt
+out=$(gate "$d/mv" "cat >/dev/null" <"$d/mv.call")
+expect_eq "rename: applied" "$(field "$out" applied) $(wc -l <"$d/mv/renamed.txt")" "preview 2000"
+check "rename: the old name is gone" test ! -e "$d/mv/big.txt"
+
 finish
