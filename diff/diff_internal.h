@@ -110,6 +110,7 @@ struct diff {
 	struct diff_entry *entries;
 	size_t n, alloc;
 	long long held;          /* bytes of old+new data held, against DIFF_TOTAL_CAP */
+	size_t unlisted;         /* dry run: changes the walk saw but could not list */
 	bool outside;            /* file tool: the path is outside the workdir */
 	char *read_path;         /* file tool: the absolute path it read; owned */
 	mode_t link_mode;        /* edit_file through a symlink: the link itself (S_IFLNK) */

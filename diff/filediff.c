@@ -332,8 +332,12 @@ static int locate(const char *workdir, const char *p, char **abs, char **rel, ch
 		*abs = p[0] == '/' ? xstrdup(p) : xasprintf("%s/%s", workdir, p);
 	c1 = xstrdup(*abs), c2 = xstrdup(*abs);
 	dir = dirname(c1), base = basename(c2);
-	if (strcmp(base, ".") == 0 || strcmp(base, "..") == 0 || strcmp(base, "/") == 0 ||
-	    (*abs)[strlen(*abs) - 1] == '/') {
+	if ((*abs)[strlen(*abs) - 1] == '/') { /* f.txt/ read "is a directory" */
+		*errstr = xasprintf("%s ends in a slash, which names a directory: a file's path is "
+		                    "needed", p);
+		goto out;
+	}
+	if (strcmp(base, ".") == 0 || strcmp(base, "..") == 0 || strcmp(base, "/") == 0) {
 		*errstr = xasprintf("%s is a directory, not a file", p);
 		goto out;
 	}

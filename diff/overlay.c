@@ -66,8 +66,10 @@ static void add_deleted(struct walk *w, const char *rel)
 	size_t len;
 
 	if (apply_read_state(w->root, rel, &mode, &data, &len, &err) < 0 || mode == 0) {
-		if (err)
+		if (err) {
 			diff_set_incomplete(w->d, "cannot read %s: %s", rel, err);
+			w->d->unlisted++;
+		}
 		free(err);
 		free(data);
 		return;
@@ -115,6 +117,7 @@ static int lower_of(struct walk *w, const char *rel, mode_t *mode, char **data, 
 	if (apply_read_state(w->root, rel, mode, data, len, &err) == 0)
 		return 0;
 	diff_set_incomplete(w->d, "cannot read %s in the workdir: %s", rel, err);
+	w->d->unlisted++;
 	free(err);
 	return -1;
 }
@@ -196,8 +199,10 @@ static void upper_file(struct walk *w, const char *rel, const char *upath,
 		lmode = 0, ldata = NULL, llen = 0;
 		replaces = true;
 	}
-	if (upper_data(w, rel, upath, st, &tmp, lmode, ldata, llen) < 0)
+	if (upper_data(w, rel, upath, st, &tmp, lmode, ldata, llen) < 0) {
+		w->d->unlisted++;
 		goto out;
+	}
 	if (lmode == nmode && llen == tmp.new_len && memcmp(ldata, tmp.new_data, llen) == 0)
 		goto out; /* copied up but unchanged (opened for writing, touched) */
 	e = diff_add_entry(w->d, rel, lmode ? DIFF_OP_MODIFY : DIFF_OP_ADD);
@@ -282,8 +287,10 @@ static void walk_dir(struct walk *w, const char *rel, bool lower)
 	     off += strlen(names + off) + 1) {
 		char *sub = join(rel, names + off), *upath = xasprintf("%s/%s", w->upper, sub);
 		struct stat st;
-		if (lstat(upath, &st) < 0)
+		if (lstat(upath, &st) < 0) {
 			diff_set_incomplete(w->d, "cannot stat %s: %s", sub, strerror(errno));
+			w->d->unlisted++;
+		}
 		else if (is_whiteout(upath, &st)) {
 			if (lower)
 				add_deleted(w, sub);
@@ -291,8 +298,10 @@ static void walk_dir(struct walk *w, const char *rel, bool lower)
 			upper_dir(w, sub, upath, &st, lower);
 		else if (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode))
 			upper_file(w, sub, upath, &st, lower);
-		else
+		else {
 			diff_set_incomplete(w->d, "%s is a special file: not previewed", sub);
+			w->d->unlisted++;
+		}
 		free(upath);
 		free(sub);
 	}
@@ -452,15 +461,21 @@ static bool under(const char *path, const char *dir)
 }
 
 /* What the dry run cannot show: the network, writes that land outside. */
-static void verdict_limits(struct diff *d, const struct verdict *v)
+static void verdict_limits(struct diff *d, const struct verdict *v, const struct profile *p)
 {
 	if (v == NULL)
 		return;
 	if (v->hosts && v->hosts[0])
 		diff_set_incomplete(d, "needs network: not previewed (%s)", v->hosts[0]);
 	for (size_t i = 0; v->writes && v->writes[i]; i++)
-		if (!under(v->writes[i], d->workdir) && !under(v->writes[i], "/tmp") &&
-		    !under(v->writes[i], "/dev"))
+		if (under(v->writes[i], d->workdir))
+			continue;
+		else if (under(v->writes[i], "/tmp") && p && !p->none) /* "no changes" read as a
+		                                                        * write the preview missed */
+			diff_add_note(d, "writes %s: /tmp is the sandbox's own, in the dry run and the "
+			                 "run alike, and what lands there is not kept: not a change",
+			              v->writes[i]);
+		else if (!under(v->writes[i], "/dev"))
 			diff_set_incomplete(d, "writes outside the workdir: %s: not previewed",
 			                    v->writes[i]);
 }
@@ -678,7 +693,7 @@ void overlay_preview(struct diff *d, const struct call *c, const struct diff_opt
 		d->error = xstrdup("shell: no command given");
 		return;
 	}
-	verdict_limits(d, o->verdict);
+	verdict_limits(d, o->verdict, o->profile);
 	for (size_t i = 0;; i++) {
 		if ((tmp = overlay_tmp(d->workdir, &i)) == NULL) {
 			diff_set_incomplete(d, "dry run unavailable: cannot create a directory for the "

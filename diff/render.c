@@ -318,6 +318,18 @@ static void stat_extra(struct buf *b, const struct diff_entry *e)
 		buf_printf(b, ", replacing %zu bytes not shown", e->old_len);
 }
 
+/* What the walk saw but could not list (a file past the read cap, a
+ * FIFO): "no changes" under "cannot read what the dry run wrote to sp"
+ * read as a command that changes nothing. */
+static void unlisted_line(struct buf *b, const struct diff *d, bool color)
+{
+	if (d->unlisted)
+		line(b, color, C_YELLOW, " %s%zu change%s the dry run made %s not listed (%s could not "
+		                         "be read: see above)", d->n ? "and " : "no changes listed; ",
+		     d->unlisted, d->unlisted == 1 ? "" : "s", d->unlisted == 1 ? "is" : "are",
+		     d->unlisted == 1 ? "it" : "they");
+}
+
 /* The totals: files as git counts them, then directories, which git does
  * not have: "rm -rf emptydir; chmod 777 zz" read "0 files changed". */
 static void render_total(struct buf *b, const struct diff *d, const size_t *twin, bool color)
@@ -339,6 +351,7 @@ static void render_total(struct buf *b, const struct diff *d, const size_t *twin
 	     files, files == 1 ? "" : "s", s.added, s.modified, s.deleted, ren, s.adds, s.dels,
 	     dir ? dir : "");
 	free(dir);
+	unlisted_line(b, d, color);
 }
 
 /* The totals, then `git diff --stat` lines: the totals first, so the first
@@ -518,6 +531,8 @@ char *diff_render(const struct diff *d, enum diff_format f, size_t *len)
 		/* "no changes" read as a harmless command, when none ran: on
 		 * approval it runs unpreviewed */
 		buf_puts(&b, " the dry run did not run: what the command changes is not known\n");
+	else if (d->unlisted && !d->error)
+		unlisted_line(&b, d, color);
 	else if (d->tool != TOOL_SQL && !d->error)
 		buf_puts(&b, " no changes\n");
 	/* the command's own words after what it changes: 20 lines of "ok:

@@ -121,4 +121,25 @@ out=$(gate "$d/mv" "cat >/dev/null" <"$d/mv.call")
 expect_eq "rename: applied" "$(field "$out" applied) $(wc -l <"$d/mv/renamed.txt")" "preview 2000"
 check "rename: the old name is gone" test ! -e "$d/mv/big.txt"
 
+# --- a change the walk could not read is not "no changes" ----------------------
+# `truncate -s 100M sp` (past the 64 MiB read cap) read " no changes" under "cannot read what the dry
+# run wrote to sp".
+mkdir -p "$d/sparse"
+shell 'truncate -s 100M sp' | preview "$d/sparse" >"$d/sparse.out"
+check "sparse: not 'no changes'" sh -c '! grep -qx " no changes" "$1"' - "$d/sparse.out"
+check "sparse: counted" has " no changes listed; 1 change the dry run made is not listed" <"$d/sparse.out"
+check "sparse: not applied" has "not applied from the preview: cannot read what the dry run wrote to sp" <"$d/sparse.out"
+
+# --- a write to /tmp is said to be the sandbox's own ------------------------------
+mkdir -p "$d/tmpw"
+shell "echo t > /tmp/prev6-e2e-marker" | preview "$d/tmpw" >"$d/tmpw.out"
+check "tmp: noted" has "note: writes /tmp/prev6-e2e-marker: /tmp is the sandbox's own" <"$d/tmpw.out"
+check "tmp: nothing on the host" test ! -e /tmp/prev6-e2e-marker
+
+# --- a path ending in a slash is not called a directory ---------------------------
+mkdir -p "$d/slash"
+echo a >"$d/slash/f.txt"
+jq -cn '{id:1,tool:"write_file",input:{path:"f.txt/",content:"b"}}' | preview "$d/slash" >"$d/slash.out"
+check "slash: said" has "error: f.txt/ ends in a slash, which names a directory" <"$d/slash.out"
+
 finish
