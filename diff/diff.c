@@ -77,6 +77,8 @@ void diff_free(struct diff *d)
 	free(d->out);
 	free(d->err);
 	free(d->read_path);
+	free(d->read_real[0]);
+	free(d->read_real[1]);
 	free(d->link_data);
 	free(d);
 }

@@ -113,6 +113,8 @@ struct diff {
 	size_t unlisted;         /* dry run: changes the walk saw but could not list */
 	bool outside;            /* file tool: the path is outside the workdir */
 	char *read_path;         /* file tool: the absolute path it read; owned */
+	char *read_real[2];      /* and its directory and itself resolved (realpath), NULL
+	                          * when it did not resolve; owned */
 	mode_t link_mode;        /* edit_file through a symlink: the link itself (S_IFLNK) */
 	char *link_data;         /* and its target; the entry holds what it points to */
 	size_t link_len;

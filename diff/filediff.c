@@ -318,6 +318,23 @@ static bool past_cap(struct diff *d, struct diff_entry *e, int pfd, const char *
 	return true;
 }
 
+/* The directory abs names and abs itself, resolved (NULL when not). A
+ * call that is not applied runs on the path as given: a directory link
+ * in it pointed elsewhere since the preview would carry the write there. */
+static void resolve_both(const char *abs, char *real[2])
+{
+	char *copy = xstrdup(abs);
+
+	real[0] = realpath(dirname(copy), NULL);
+	real[1] = realpath(abs, NULL);
+	free(copy);
+}
+
+static bool same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && strcmp(a, b) == 0);
+}
+
 /* Resolves the call's path: *abs always, *rel when it lands in the workdir. */
 static int locate(const char *workdir, const char *p, char **abs, char **rel, char **errstr)
 {
@@ -460,6 +477,7 @@ void filediff_preview(struct diff *d, const struct call *c, const struct diff_op
 	}
 	e = diff_add_entry(d, rel ? rel : abs, DIFF_OP_MODIFY);
 	d->read_path = xstrdup(abs);
+	resolve_both(abs, d->read_real);
 	copy = xstrdup(abs);
 	if (c->tool == TOOL_WRITE_FILE && past_cap(d, e, pfd, basename(copy)))
 		; /* its old content is not read; the new is shown whole */
@@ -538,23 +556,28 @@ static bool unchanged_at(const struct diff *d, const struct diff_entry *e, int p
 int filediff_unchanged(const struct diff *d, char **errstr)
 {
 	const struct diff_entry *e = d->n == 1 ? &d->entries[0] : NULL;
-	char *copy, *err = NULL;
+	char *copy, *err = NULL, *real[2];
 	int pfd, rc = 0;
 
 	if (e == NULL || d->read_path == NULL || d->error)
 		return 0; /* nothing was read: a failed preview refuses the call anyway */
 	copy = xstrdup(d->read_path);
+	resolve_both(d->read_path, real);
 	pfd = open_parent(d->workdir, d->read_path, d->outside ? NULL : e->path, &err);
-	if (pfd < 0 || !unchanged_at(d, e, pfd, basename(copy))) {
+	if (pfd < 0 || !same_str(real[0], d->read_real[0]) || !same_str(real[1], d->read_real[1]) ||
+	    !unchanged_at(d, e, pfd, basename(copy))) {
 		char *p = diff_shown(e->path);
 		*errstr = xasprintf("the file changed since the preview: %s%s is not what the preview "
-		                    "read; nothing was run (preview again)", p,
+		                    "read, or its path leads elsewhere; nothing was run (preview "
+		                    "again)", p,
 		                    d->link_data ? " (a symlink) or the file it points to" : "");
 		free(p);
 		rc = -1;
 	}
 	if (pfd >= 0)
 		close(pfd);
+	free(real[0]);
+	free(real[1]);
 	free(err);
 	free(copy);
 	return rc;

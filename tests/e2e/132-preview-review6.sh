@@ -142,4 +142,16 @@ echo a >"$d/slash/f.txt"
 jq -cn '{id:1,tool:"write_file",input:{path:"f.txt/",content:"b"}}' | preview "$d/slash" >"$d/slash.out"
 check "slash: said" has "error: f.txt/ ends in a slash, which names a directory" <"$d/slash.out"
 
+# --- a directory link in the path pointed elsewhere before approval ---------------
+# write_file sublink/f.txt, sublink -> ../A: previewed (not applied:
+# outside the workdir) as a new file in A; sublink was pointed at ../B
+# meanwhile and the approved run wrote B/f.txt.
+mkdir -p "$d/dl/w" "$d/dl/A" "$d/dl/B"
+ln -s ../A "$d/dl/w/sublink"
+jq -cn '{id:1,tool:"write_file",input:{path:"sublink/f.txt",content:"x\n"}}' |
+	gate "$d/dl/w" "cat >/dev/null; ln -sfn ../B '$d/dl/w/sublink'" >"$d/dl/res"
+expect_eq "dir link swapped: refused" "$(jq -r .decision "$d/dl/res")" error
+check "dir link swapped: says why" grep -q "its path leads elsewhere" "$d/dl/res"
+check "dir link swapped: B untouched" test ! -e "$d/dl/B/f.txt"
+
 finish
