@@ -68,16 +68,18 @@ static bool rename_key(const struct diff_entry *e, size_t i, struct rkey *k)
 	if (e->op == DIFF_OP_MODIFY || !(S_ISREG(m) || S_ISLNK(m)) || e->unread)
 		return false;
 	*k = (struct rkey){del ? e->old_data : e->new_data, del ? e->old_len : e->new_len,
-	                   m & S_IFMT, i, del};
+	                   m & (S_IFMT | 07777), i, del};
 	return k->len > 0 && k->data != NULL; /* git pairs no empty files either */
 }
 
 /*
  * Exact renames, as git finds them (100% similar): a file or link deleted
- * and one added with the same bytes, each paired once. `mv big.txt
- * renamed.txt` read as 2,000 lines deleted and 2,000 added, the person
- * left to compare them; it is one line now, and its diff none. Applying
- * is unchanged (the deletion and the addition). Returns a new array:
+ * and one added with the same bytes and mode, each paired once. `mv
+ * big.txt renamed.txt` read as 2,000 lines deleted and 2,000 added, the
+ * person left to compare them; it is one line now, and its diff none. A
+ * mode change is no rename here (git's would be): `mv notes.txt run.sh;
+ * chmod +x run.sh` shows what now runs, line by line. Applying is
+ * unchanged (the deletion and the addition). Returns a new array:
  * twin[i] is j + 1 when entry i pairs with j, else 0.
  */
 static size_t *find_renames(const struct diff *d)
@@ -233,17 +235,13 @@ static void text_runs(struct buf *b, bool color, const struct diff_entry *e)
 		line(b, color, C_YELLOW, "  ... and %zu more runs", more);
 }
 
-/* git's rename header: the bytes are the same, so no hunks follow. */
+/* git's rename header: the bytes and mode are the same, so no hunks follow. */
 static void rename_header(struct buf *b, const struct diff_entry *from,
                           const struct diff_entry *to, bool color)
 {
-	char *p = shown_path(from), *q = shown_path(to), t1[16], t2[16];
+	char *p = shown_path(from), *q = shown_path(to);
 
 	line(b, color, C_BOLD, "diff --git a/%s b/%s", p, q);
-	if (from->old_mode != to->new_mode) {
-		line(b, color, C_BOLD, "old mode %s", mode_word(from->old_mode, t1, sizeof(t1)));
-		line(b, color, C_BOLD, "new mode %s", mode_word(to->new_mode, t2, sizeof(t2)));
-	}
 	line(b, color, C_BOLD, "similarity index 100%%");
 	line(b, color, C_BOLD, "rename from %s", p);
 	line(b, color, C_BOLD, "rename to %s", q);
@@ -356,18 +354,17 @@ static void render_total(struct buf *b, const struct diff *d, const size_t *twin
 
 /* The totals, then `git diff --stat` lines: the totals first, so the first
  * screen says how many deletions follow past 50 harmless additions. */
-/* A rename's stat line, at its addition: where from, and a mode or a
- * link's target it has. */
+/* A rename's stat line, at its addition: where from, and a link's target,
+ * or the mode of a file that runs (or is setuid, setgid, sticky). */
 static void stat_rename(struct buf *b, const struct diff_entry *from,
                         const struct diff_entry *to)
 {
-	char *p = diff_shown(from->path), t1[16], t2[16];
+	char *p = diff_shown(from->path), t1[16];
 
 	buf_printf(b, "0, renamed from %s", p);
 	free(p);
-	if (from->old_mode != to->new_mode)
-		buf_printf(b, ", mode %s -> %s", mode_word(from->old_mode, t1, sizeof(t1)),
-		           mode_word(to->new_mode, t2, sizeof(t2)));
+	if (S_ISREG(to->new_mode) && (to->new_mode & 07111))
+		buf_printf(b, ", mode %s", mode_word(to->new_mode, t1, sizeof(t1)));
 	if (S_ISLNK(to->new_mode)) {
 		p = diff_shown(to->new_data);
 		buf_printf(b, ", link -> %s", p);

@@ -120,6 +120,11 @@ expect_eq "rename: json" "$(jq -r '.preview.files[] | select(.change == "added")
 out=$(gate "$d/mv" "cat >/dev/null" <"$d/mv.call")
 expect_eq "rename: applied" "$(field "$out" applied) $(wc -l <"$d/mv/renamed.txt")" "preview 2000"
 check "rename: the old name is gone" test ! -e "$d/mv/big.txt"
+# a rename that makes a file run is shown line by line, not as a rename
+mkdir -p "$d/mvx"
+echo 'echo from-notes' >"$d/mvx/notes.txt"
+shell 'mv notes.txt run.sh && chmod +x run.sh' | preview "$d/mvx" >"$d/mvx.out"
+check "rename to a script: its lines shown" has "+echo from-notes" <"$d/mvx.out"
 
 # --- a change the walk could not read is not "no changes" ----------------------
 # `truncate -s 100M sp` (past the 64 MiB read cap) read " no changes" under "cannot read what the dry
