@@ -249,6 +249,19 @@ static void rename_header(struct buf *b, const struct diff_entry *from,
 	free(q);
 }
 
+/* The '+' and '-' lines a (cut) patch holds. */
+static size_t patch_changes(const struct diff_entry *e)
+{
+	size_t n = 0;
+
+	for (const char *l = e->patch, *end = e->patch + e->patch_len; l && l < end;) {
+		const char *nl = memchr(l, '\n', (size_t)(end - l));
+		n += *l == '+' || *l == '-';
+		l = nl ? nl + 1 : end;
+	}
+	return n;
+}
+
 static void render_entry(struct buf *b, const struct diff *d, size_t i, const size_t *twin,
                          bool color)
 {
@@ -281,8 +294,12 @@ static void render_entry(struct buf *b, const struct diff *d, size_t i, const si
 	hunks(b, e, color);
 	if (e->patch_truncated && !color && e->patch_len && e->patch[e->patch_len - 1] != '\n')
 		buf_puts(b, "\n"); /* the notice on a line of its own */
-	if (e->patch_truncated)
+	if (e->patch_truncated) {
 		line(b, color, C_YELLOW, "[diff of %s cut at %u KiB]", p, (1u << 20) >> 10);
+		/* the cut read as the end of the change: the rest lands too */
+		line(b, color, C_YELLOW, "[%zu of %d changed lines shown above; the change holds all "
+		                         "of them]", patch_changes(e), e->adds + e->dels);
+	}
 out:
 	free(p);
 }

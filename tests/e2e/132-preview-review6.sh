@@ -159,4 +159,13 @@ expect_eq "dir link swapped: refused" "$(jq -r .decision "$d/dl/res")" error
 check "dir link swapped: says why" grep -q "its path leads elsewhere" "$d/dl/res"
 check "dir link swapped: B untouched" test ! -e "$d/dl/B/f.txt"
 
+# --- a diff cut at its cap says the rest lands too -----------------------------
+# A 1,100,000-line write_file ended its diff on "[diff of big.txt cut at
+# 1024 KiB]", read as the end of what approval writes; it writes all.
+mkdir -p "$d/cut"
+python3 -c 'import json; print(json.dumps({"id": 1, "tool": "write_file", "input": {"path": "big.txt", "content": "".join("line %d\n" % i for i in range(1100000))}}))' |
+	preview "$d/cut" >"$d/cut.out"
+check "cut: the cut is said" has "[diff of big.txt cut at 1024 KiB]" <"$d/cut.out"
+check "cut: and that the rest lands" has "[88305 of 1100000 changed lines shown above; the change holds all of them]" <"$d/cut.out"
+
 finish
