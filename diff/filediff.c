@@ -463,7 +463,7 @@ void filediff_preview(struct diff *d, const struct call *c, const struct diff_op
 
 	(void)o;
 	d->title = xasprintf("%s %s", tool_name(c->tool), c->path ? c->path : "(no path)");
-	if (c->path == NULL) {
+	if (c->path == NULL || c->path[0] == '\0') { /* "" read " ends in a slash" */
 		err = xasprintf("%s: no path given", tool_name(c->tool));
 		goto out;
 	}
