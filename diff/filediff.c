@@ -489,6 +489,14 @@ void filediff_preview(struct diff *d, const struct call *c, const struct diff_op
 		goto out;
 	}
 	e->op = e->old_mode ? DIFF_OP_MODIFY : DIFF_OP_ADD;
+	if (c->tool == TOOL_WRITE_FILE && S_ISLNK(e->old_mode)) {
+		/* "mode 120000 -> 100644" and a "-" line of the target's name read
+		 * as a write through the link, which agents' own tools do */
+		const char *t = e->old_data ? e->old_data : "";
+		diff_add_note(d, "%s is a symlink to %s: write_file replaces the link with a regular "
+		                 "file holding the content below; %s itself is not changed", e->path,
+		              t, t);
+	}
 	if (new_content(d, c, e, abs, &err) < 0)
 		goto out;
 	if (!diff_hold(d, (e->unread ? 0 : e->old_len) + e->new_len))

@@ -168,4 +168,15 @@ python3 -c 'import json; print(json.dumps({"id": 1, "tool": "write_file", "input
 check "cut: the cut is said" has "[diff of big.txt cut at 1024 KiB]" <"$d/cut.out"
 check "cut: and that the rest lands" has "[88305 of 1100000 changed lines shown above; the change holds all of them]" <"$d/cut.out"
 
+# --- write_file over a symlink says the link is replaced ------------------------
+mkdir -p "$d/wl"
+echo keep >"$d/wl/real.txt"
+ln -s real.txt "$d/wl/link.txt"
+jq -cn '{id:1,tool:"write_file",input:{path:"link.txt",content:"new\n"}}' >"$d/wl.call"
+preview "$d/wl" <"$d/wl.call" >"$d/wl.out"
+check "write over link: said" has "note: link.txt is a symlink to real.txt: write_file replaces the link" <"$d/wl.out"
+out=$(gate "$d/wl" "cat >/dev/null" <"$d/wl.call")
+expect_eq "write over link: as said" "$(field "$out" applied) $(cat "$d/wl/real.txt") $(cat "$d/wl/link.txt")" \
+	"preview keep new"
+
 finish
