@@ -349,7 +349,7 @@ static void fold_remade(struct diff *d)
 		del = &d->entries[hit->i];
 		drop[i] = true;
 		if (del->old_mode == a->new_mode && del->old_len == a->new_len &&
-		    memcmp(del->old_data, a->new_data, a->new_len) == 0) {
+		    (a->new_len == 0 || memcmp(del->old_data, a->new_data, a->new_len) == 0)) {
 			drop[hit->i] = true;
 			continue;
 		}
