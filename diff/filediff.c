@@ -296,25 +296,40 @@ int filediff_state(int dirfd, const char *name, mode_t *mode, char **data, size_
 	return filediff_read(dirfd, name, false, DIFF_FILE_CAP, data, len, errstr) < 0 ? -1 : 0;
 }
 
-/* True when write_file's target is a regular file past the read cap: its
- * size and mtime are kept (e->unread), not its bytes. write_file does not
- * read it, and the preview's "larger than 64 MiB" refused a call the
- * executor runs; it runs now, not applied (the apply compares bytes). */
-static bool past_cap(struct diff *d, struct diff_entry *e, int pfd, const char *name)
+/* Why write_file's target cannot be read for its preview, or NULL: past
+ * the read cap, a special file, no read permission. write_file never
+ * reads it, and the preview's "larger than 64 MiB" or "not a regular
+ * file" refused a call the executor runs (it renames a new file over
+ * whatever is there). */
+static const char *unread_why(int pfd, const char *name, const struct stat *st)
+{
+	if (S_ISREG(st->st_mode) && st->st_size > DIFF_FILE_CAP)
+		return "is past the 64 MiB a preview reads";
+	if (!S_ISREG(st->st_mode) && !S_ISDIR(st->st_mode) && !S_ISLNK(st->st_mode))
+		return "is a special file (a FIFO, socket or device)";
+	if (S_ISREG(st->st_mode) && faccessat(pfd, name, R_OK, AT_EACCESS) < 0)
+		return "cannot be read (no read permission)";
+	return NULL;
+}
+
+/* True when write_file's target is not read (unread_why): its mode, size
+ * and mtime are kept (e->unread) to tell a change, not its bytes, and the
+ * call runs, not applied (the apply compares bytes). */
+static bool target_unread(struct diff *d, struct diff_entry *e, int pfd, const char *name)
 {
 	struct stat st;
+	const char *why;
 
-	if (fstatat(pfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode) ||
-	    st.st_size <= DIFF_FILE_CAP)
+	if (fstatat(pfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+	    (why = unread_why(pfd, name, &st)) == NULL)
 		return false;
 	e->unread = true;
 	e->old_mode = st.st_mode & (S_IFMT | 07777);
-	e->old_len = (size_t)st.st_size;
+	e->old_len = S_ISREG(st.st_mode) ? (size_t)st.st_size : 0;
 	e->old_mtime = st.st_mtim;
-	diff_set_incomplete(d, "%s holds %lld bytes, past the %lld MiB a preview reads: what it "
-	                       "holds now is not shown, only what write_file replaces it with "
-	                       "(run, not applied from the preview)",
-	                    e->path, (long long)st.st_size, DIFF_FILE_CAP >> 20);
+	diff_set_incomplete(d, "%s %s: what it holds now is not shown (%lld bytes), only what "
+	                       "write_file replaces it with (run, not applied from the preview)",
+	                    e->path, why, (long long)st.st_size);
 	return true;
 }
 
@@ -479,7 +494,7 @@ void filediff_preview(struct diff *d, const struct call *c, const struct diff_op
 	d->read_path = xstrdup(abs);
 	resolve_both(abs, d->read_real);
 	copy = xstrdup(abs);
-	if (c->tool == TOOL_WRITE_FILE && past_cap(d, e, pfd, basename(copy)))
+	if (c->tool == TOOL_WRITE_FILE && target_unread(d, e, pfd, basename(copy)))
 		; /* its old content is not read; the new is shown whole */
 	else if (filediff_state(pfd, basename(copy), &e->old_mode, &e->old_data, &e->old_len,
 	                        &err) < 0)

@@ -130,7 +130,8 @@ static const char *mode_word(mode_t m, char *tmp, size_t n)
 {
 	if (S_ISLNK(m))
 		return "120000";
-	snprintf(tmp, n, "%s%04o", S_ISDIR(m) ? "04" : "10", (unsigned)(m & 07777));
+	/* git's words are the octal st_mode; a FIFO a write replaces is 010644 */
+	snprintf(tmp, n, "%06o", (unsigned)(m & (S_IFMT | 07777)));
 	return tmp;
 }
 
@@ -329,8 +330,10 @@ static void stat_extra(struct buf *b, const struct diff_entry *e)
 	else if (e->op == DIFF_OP_ADD && S_ISREG(e->new_mode) && (e->new_mode & 07111))
 		buf_printf(b, ", mode %s", mode_word(e->new_mode, t1, sizeof(t1)));
 	/* past the read cap: "-0" must not read as an empty file replaced */
-	if (e->unread)
+	if (e->unread && S_ISREG(e->old_mode))
 		buf_printf(b, ", replacing %zu bytes not shown", e->old_len);
+	else if (e->unread)
+		buf_puts(b, ", replacing a special file");
 }
 
 /* What the walk saw but could not list (a file past the read cap, a

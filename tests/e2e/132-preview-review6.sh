@@ -72,7 +72,7 @@ jq -cn '{id:1,tool:"write_file",input:{path:"big.bin",content:"small\n"}}' >"$d/
 preview "$d/huge" <"$d/huge.call" >"$d/huge/out"
 expect_eq "huge write: the preview does not fail" "$?" 0
 check "huge write: the size replaced is said" has "big.bin | 1 +1 -0, replacing 70000000 bytes not shown" <"$d/huge/out"
-check "huge write: runs, not applied" has "not applied from the preview: big.bin holds 70000000 bytes" <"$d/huge/out"
+check "huge write: runs, not applied" has "not applied from the preview: big.bin is past the 64 MiB a preview reads" <"$d/huge/out"
 out=$(gate "$d/huge" "cat >/dev/null" <"$d/huge.call")
 expect_eq "huge write: approved, written" "$(field "$out" decision) $(cat "$d/huge/big.bin")" \
 	"approved small"
@@ -178,5 +178,16 @@ check "write over link: said" has "note: link.txt is a symlink to real.txt: writ
 out=$(gate "$d/wl" "cat >/dev/null" <"$d/wl.call")
 expect_eq "write over link: as said" "$(field "$out" applied) $(cat "$d/wl/real.txt") $(cat "$d/wl/link.txt")" \
 	"preview keep new"
+
+# --- write_file over a FIFO is shown and runs, as its executor does -------------
+# The preview failed ("fifo is not a regular file, directory or symlink")
+# and the call was refused; write_file renames a new file over it.
+mkdir -p "$d/fifo"
+mkfifo "$d/fifo/p"
+jq -cn '{id:1,tool:"write_file",input:{path:"p",content:"x\n"}}' >"$d/fifo.call"
+preview "$d/fifo" <"$d/fifo.call" >"$d/fifo.out"
+check "fifo: said" has "p | 1 +1 -0, mode 010644 -> 100644, replacing a special file" <"$d/fifo.out"
+out=$(gate "$d/fifo" "cat >/dev/null" <"$d/fifo.call")
+expect_eq "fifo: runs" "$(field "$out" applied) $(test -f "$d/fifo/p" && cat "$d/fifo/p")" "run x"
 
 finish
