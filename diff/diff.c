@@ -76,6 +76,10 @@ void diff_free(struct diff *d)
 	free(d->incomplete);
 	free(d->out);
 	free(d->err);
+	free(d->read_path);
+	free(d->read_real[0]);
+	free(d->read_real[1]);
+	free(d->link_data);
 	free(d);
 }
 
@@ -153,6 +157,13 @@ bool diff_hold(struct diff *d, size_t n)
 	diff_set_incomplete(d, "the changes exceed the preview's %lld MiB cap; not all are shown",
 	                    DIFF_TOTAL_CAP >> 20);
 	return false;
+}
+
+int diff_check_unchanged(const struct diff *d, char **errstr)
+{
+	if (d->tool != TOOL_WRITE_FILE && d->tool != TOOL_EDIT_FILE)
+		return 0; /* a dry run stands for nothing it read; SQL checks its own */
+	return filediff_unchanged(d, errstr);
 }
 
 int diff_apply(struct diff *d, struct outcome *o, char **errstr)

@@ -67,6 +67,16 @@ json_t *diff_to_json(const struct diff *d);
 int diff_apply(struct diff *d, struct outcome *o, char **errstr) AIRLOCK_MUST_CHECK;
 
 /*
+ * Reads again what a file tool's preview read (the file, or a symlink and
+ * what it points to) before a preview that is not applied lets the call
+ * run: that run acts on what is there then, and a link swapped since the
+ * preview made it edit another file than the one shown. Returns 0 when
+ * unchanged (or nothing to check: other tools), -1 with *errstr (caller
+ * frees) when it changed.
+ */
+int diff_check_unchanged(const struct diff *d, char **errstr) AIRLOCK_MUST_CHECK;
+
+/*
  * The edit_file rules shared by the preview and the executor: one old/new
  * pair (old must occur exactly once unless replace_all) or a MultiEdit
  * "edits" list applied in order, to old_len bytes of text (a NUL in them

@@ -7,6 +7,7 @@
 #define AIRLOCK_DIFF_INTERNAL_H
 
 #include <sys/types.h>
+#include <time.h>
 
 #include "core/util.h"
 #include "diff/diff.h"
@@ -27,6 +28,9 @@ struct diff_entry {
 	char *patch;             /* hunks ("@@", " ", "+", "-" lines); owned, NULL if none */
 	size_t patch_len;
 	bool patch_truncated;
+	bool unread;             /* old_data not read (past DIFF_FILE_CAP): old_len is its
+	                          * size, old_mtime its mtime, to tell a change */
+	struct timespec old_mtime;
 };
 
 /* One statement of a SQL preview. */
@@ -106,7 +110,14 @@ struct diff {
 	struct diff_entry *entries;
 	size_t n, alloc;
 	long long held;          /* bytes of old+new data held, against DIFF_TOTAL_CAP */
+	size_t unlisted;         /* dry run: changes the walk saw but could not list */
 	bool outside;            /* file tool: the path is outside the workdir */
+	char *read_path;         /* file tool: the absolute path it read; owned */
+	char *read_real[2];      /* and its directory and itself resolved (realpath), NULL
+	                          * when it did not resolve; owned */
+	mode_t link_mode;        /* edit_file through a symlink: the link itself (S_IFLNK) */
+	char *link_data;         /* and its target; the entry holds what it points to */
+	size_t link_len;
 	/* shell dry run */
 	bool ran;
 	long long wall_ms;       /* the dry run's wall time */
@@ -151,6 +162,8 @@ int filediff_read(int dirfd, const char *path, bool follow, long long cap, char 
 int filediff_state(int dirfd, const char *name, mode_t *mode, char **data, size_t *len,
                    char **errstr);
 void filediff_preview(struct diff *d, const struct call *c, const struct diff_opts *o);
+/* Reads again what a file tool's preview read: 0 when unchanged, -1 with *errstr. */
+int filediff_unchanged(const struct diff *d, char **errstr);
 void entry_clear(struct diff_entry *e);
 
 /* overlay.c */

@@ -296,6 +296,60 @@ int filediff_state(int dirfd, const char *name, mode_t *mode, char **data, size_
 	return filediff_read(dirfd, name, false, DIFF_FILE_CAP, data, len, errstr) < 0 ? -1 : 0;
 }
 
+/* Why write_file's target cannot be read for its preview, or NULL: past
+ * the read cap, a special file, no read permission. write_file never
+ * reads it, and the preview's "larger than 64 MiB" or "not a regular
+ * file" refused a call the executor runs (it renames a new file over
+ * whatever is there). */
+static const char *unread_why(int pfd, const char *name, const struct stat *st)
+{
+	if (S_ISREG(st->st_mode) && st->st_size > DIFF_FILE_CAP)
+		return "is past the 64 MiB a preview reads";
+	if (!S_ISREG(st->st_mode) && !S_ISDIR(st->st_mode) && !S_ISLNK(st->st_mode))
+		return "is a special file (a FIFO, socket or device)";
+	if (S_ISREG(st->st_mode) && faccessat(pfd, name, R_OK, AT_EACCESS) < 0)
+		return "cannot be read (no read permission)";
+	return NULL;
+}
+
+/* True when write_file's target is not read (unread_why): its mode, size
+ * and mtime are kept (e->unread) to tell a change, not its bytes, and the
+ * call runs, not applied (the apply compares bytes). */
+static bool target_unread(struct diff *d, struct diff_entry *e, int pfd, const char *name)
+{
+	struct stat st;
+	const char *why;
+
+	if (fstatat(pfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+	    (why = unread_why(pfd, name, &st)) == NULL)
+		return false;
+	e->unread = true;
+	e->old_mode = st.st_mode & (S_IFMT | 07777);
+	e->old_len = S_ISREG(st.st_mode) ? (size_t)st.st_size : 0;
+	e->old_mtime = st.st_mtim;
+	diff_set_incomplete(d, "%s %s: what it holds now is not shown (%lld bytes), only what "
+	                       "write_file replaces it with (run, not applied from the preview)",
+	                    e->path, why, (long long)st.st_size);
+	return true;
+}
+
+/* The directory abs names and abs itself, resolved (NULL when not). A
+ * call that is not applied runs on the path as given: a directory link
+ * in it pointed elsewhere since the preview would carry the write there. */
+static void resolve_both(const char *abs, char *real[2])
+{
+	char *copy = xstrdup(abs);
+
+	real[0] = realpath(dirname(copy), NULL);
+	real[1] = realpath(abs, NULL);
+	free(copy);
+}
+
+static bool same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && strcmp(a, b) == 0);
+}
+
 /* Resolves the call's path: *abs always, *rel when it lands in the workdir. */
 static int locate(const char *workdir, const char *p, char **abs, char **rel, char **errstr)
 {
@@ -310,8 +364,12 @@ static int locate(const char *workdir, const char *p, char **abs, char **rel, ch
 		*abs = p[0] == '/' ? xstrdup(p) : xasprintf("%s/%s", workdir, p);
 	c1 = xstrdup(*abs), c2 = xstrdup(*abs);
 	dir = dirname(c1), base = basename(c2);
-	if (strcmp(base, ".") == 0 || strcmp(base, "..") == 0 || strcmp(base, "/") == 0 ||
-	    (*abs)[strlen(*abs) - 1] == '/') {
+	if ((*abs)[strlen(*abs) - 1] == '/') { /* f.txt/ read "is a directory" */
+		*errstr = xasprintf("%s ends in a slash, which names a directory: a file's path is "
+		                    "needed", p);
+		goto out;
+	}
+	if (strcmp(base, ".") == 0 || strcmp(base, "..") == 0 || strcmp(base, "/") == 0) {
 		*errstr = xasprintf("%s is a directory, not a file", p);
 		goto out;
 	}
@@ -373,7 +431,11 @@ static int edit_source(struct diff *d, struct diff_entry *e, const char *abs, ch
 			*errstr = xasprintf("cannot open %s: %s", abs, strerror(ENOENT));
 		return -1;
 	}
-	free(e->old_data);
+	/* the link itself is kept, read again with what it points to before
+	 * the approved call runs (filediff_unchanged) */
+	d->link_mode = e->old_mode;
+	d->link_data = e->old_data;
+	d->link_len = e->old_len;
 	e->old_data = data;
 	e->old_len = len;
 	e->old_mode = stat(abs, &st) == 0 ? st.st_mode & (S_IFMT | 07777) : S_IFREG | 0644;
@@ -416,7 +478,7 @@ void filediff_preview(struct diff *d, const struct call *c, const struct diff_op
 
 	(void)o;
 	d->title = xasprintf("%s %s", tool_name(c->tool), c->path ? c->path : "(no path)");
-	if (c->path == NULL) {
+	if (c->path == NULL || c->path[0] == '\0') { /* "" read " ends in a slash" */
 		err = xasprintf("%s: no path given", tool_name(c->tool));
 		goto out;
 	}
@@ -429,19 +491,38 @@ void filediff_preview(struct diff *d, const struct call *c, const struct diff_op
 		                    abs);
 	}
 	e = diff_add_entry(d, rel ? rel : abs, DIFF_OP_MODIFY);
+	d->read_path = xstrdup(abs);
+	resolve_both(abs, d->read_real);
 	copy = xstrdup(abs);
-	if (filediff_state(pfd, basename(copy), &e->old_mode, &e->old_data, &e->old_len, &err) < 0)
+	if (c->tool == TOOL_WRITE_FILE && target_unread(d, e, pfd, basename(copy)))
+		; /* its old content is not read; the new is shown whole */
+	else if (filediff_state(pfd, basename(copy), &e->old_mode, &e->old_data, &e->old_len,
+	                        &err) < 0)
 		goto out;
 	if (S_ISDIR(e->old_mode)) {
 		err = xasprintf("%s is a directory, not a file", c->path);
 		goto out;
 	}
 	e->op = e->old_mode ? DIFF_OP_MODIFY : DIFF_OP_ADD;
+	if (c->tool == TOOL_WRITE_FILE && S_ISLNK(e->old_mode)) {
+		/* "mode 120000 -> 100644" and a "-" line of the target's name read
+		 * as a write through the link, which agents' own tools do */
+		const char *t = e->old_data ? e->old_data : "";
+		diff_add_note(d, "%s is a symlink to %s: write_file replaces the link with a regular "
+		                 "file holding the content below; %s itself is not changed", e->path,
+		              t, t);
+	}
 	if (new_content(d, c, e, abs, &err) < 0)
 		goto out;
-	if (!diff_hold(d, e->old_len + e->new_len))
+	if (!diff_hold(d, (e->unread ? 0 : e->old_len) + e->new_len))
 		goto out;
-	filediff_entry(e, &err);
+	if (e->unread) { /* diffed against nothing: every line written is shown */
+		size_t size = e->old_len;
+		e->old_len = 0;
+		filediff_entry(e, &err);
+		e->old_len = size;
+	} else
+		filediff_entry(e, &err);
 out:
 	if (err && d->error == NULL)
 		d->error = err;
@@ -452,4 +533,75 @@ out:
 	free(copy);
 	free(abs);
 	free(rel);
+}
+
+/* True when mode, data and len are what the preview read. */
+static bool same_state(mode_t mode, const char *data, size_t len, mode_t omode,
+                       const char *odata, size_t olen)
+{
+	return mode == omode && len == olen && (len == 0 || memcmp(data, odata, len) == 0);
+}
+
+/* What is at pfd/name now against entry e (and a link against d's). */
+static bool unchanged_at(const struct diff *d, const struct diff_entry *e, int pfd,
+                         const char *name)
+{
+	char *data = NULL, *err = NULL;
+	mode_t mode = 0;
+	size_t len = 0;
+	struct stat st;
+	bool same = false;
+
+	if (e->unread)
+		same = fstatat(pfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		       (st.st_mode & (S_IFMT | 07777)) == e->old_mode &&
+		       (size_t)st.st_size == e->old_len && st.st_mtim.tv_sec == e->old_mtime.tv_sec &&
+		       st.st_mtim.tv_nsec == e->old_mtime.tv_nsec;
+	else if (filediff_state(pfd, name, &mode, &data, &len, &err) == 0)
+		same = d->link_data ? same_state(mode, data, len, d->link_mode, d->link_data,
+		                                 d->link_len)
+		                    : same_state(mode, data, len, e->old_mode, e->old_data, e->old_len);
+	free(data);
+	free(err);
+	if (!same || d->link_data == NULL)
+		return same;
+	/* through the link, as edit_source() read it */
+	data = NULL;
+	same = filediff_read(AT_FDCWD, d->read_path, true, DIFF_FILE_CAP, &data, &len, &err) > 0 &&
+	       stat(d->read_path, &st) == 0 &&
+	       same_state(st.st_mode & (S_IFMT | 07777), data, len, e->old_mode, e->old_data,
+	                  e->old_len);
+	free(data);
+	free(err);
+	return same;
+}
+
+int filediff_unchanged(const struct diff *d, char **errstr)
+{
+	const struct diff_entry *e = d->n == 1 ? &d->entries[0] : NULL;
+	char *copy, *err = NULL, *real[2];
+	int pfd, rc = 0;
+
+	if (e == NULL || d->read_path == NULL || d->error)
+		return 0; /* nothing was read: a failed preview refuses the call anyway */
+	copy = xstrdup(d->read_path);
+	resolve_both(d->read_path, real);
+	pfd = open_parent(d->workdir, d->read_path, d->outside ? NULL : e->path, &err);
+	if (pfd < 0 || !same_str(real[0], d->read_real[0]) || !same_str(real[1], d->read_real[1]) ||
+	    !unchanged_at(d, e, pfd, basename(copy))) {
+		char *p = diff_shown(e->path);
+		*errstr = xasprintf("the file changed since the preview: %s%s is not what the preview "
+		                    "read, or its path leads elsewhere; nothing was run (preview "
+		                    "again)", p,
+		                    d->link_data ? " (a symlink) or the file it points to" : "");
+		free(p);
+		rc = -1;
+	}
+	if (pfd >= 0)
+		close(pfd);
+	free(real[0]);
+	free(real[1]);
+	free(err);
+	free(copy);
+	return rc;
 }

@@ -66,8 +66,10 @@ static void add_deleted(struct walk *w, const char *rel)
 	size_t len;
 
 	if (apply_read_state(w->root, rel, &mode, &data, &len, &err) < 0 || mode == 0) {
-		if (err)
+		if (err) {
 			diff_set_incomplete(w->d, "cannot read %s: %s", rel, err);
+			w->d->unlisted++;
+		}
 		free(err);
 		free(data);
 		return;
@@ -115,8 +117,23 @@ static int lower_of(struct walk *w, const char *rel, mode_t *mode, char **data, 
 	if (apply_read_state(w->root, rel, mode, data, len, &err) == 0)
 		return 0;
 	diff_set_incomplete(w->d, "cannot read %s in the workdir: %s", rel, err);
+	w->d->unlisted++;
 	free(err);
 	return -1;
+}
+
+/* The names the workdir's file rel has (its hard links), 0 when unknown. */
+static unsigned long lower_links(const struct walk *w, const char *rel)
+{
+	int fd = apply_open_beneath(w->root, rel, O_PATH | O_NOFOLLOW, 0);
+	struct stat st;
+	unsigned long n = 0;
+
+	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+		n = (unsigned long)st.st_nlink;
+	if (fd >= 0)
+		close(fd);
+	return n;
 }
 
 /* The new side of a file or symlink from the upper dir. */
@@ -164,7 +181,15 @@ static void upper_file(struct walk *w, const char *rel, const char *upath,
 	size_t llen = 0;
 	struct diff_entry tmp = {0}, *e;
 	bool replaces = false;
+	unsigned long nlinks;
 
+	/* a hard link the dry run made (a copy-up has one link): applied, it
+	 * would be a copy, where the run makes both names one file and a
+	 * later write to one changes the other */
+	if (S_ISREG(st->st_mode) && st->st_nlink > 1)
+		diff_set_incomplete(w->d, "%s has %lu names after the dry run (a hard link it "
+		                          "made): the apply would write copies, not links",
+		                    rel, (unsigned long)st->st_nlink);
 	if (lower && lower_of(w, rel, &lmode, &ldata, &llen) < 0)
 		return;
 	replaces = !lower && replaces_deleted(w, rel);
@@ -174,8 +199,10 @@ static void upper_file(struct walk *w, const char *rel, const char *upath,
 		lmode = 0, ldata = NULL, llen = 0;
 		replaces = true;
 	}
-	if (upper_data(w, rel, upath, st, &tmp, lmode, ldata, llen) < 0)
+	if (upper_data(w, rel, upath, st, &tmp, lmode, ldata, llen) < 0) {
+		w->d->unlisted++;
 		goto out;
+	}
 	if (lmode == nmode && llen == tmp.new_len && memcmp(ldata, tmp.new_data, llen) == 0)
 		goto out; /* copied up but unchanged (opened for writing, touched) */
 	e = diff_add_entry(w->d, rel, lmode ? DIFF_OP_MODIFY : DIFF_OP_ADD);
@@ -183,6 +210,13 @@ static void upper_file(struct walk *w, const char *rel, const char *upath,
 	e->new_mode = nmode, e->new_data = tmp.new_data, e->new_len = tmp.new_len;
 	e->replaces = replaces;
 	ldata = tmp.new_data = NULL;
+	/* the apply renames a new file over it: its other names (anywhere on
+	 * that file system) keep the old bytes, where the run's write through
+	 * one name changes them all */
+	if (S_ISREG(lmode) && S_ISREG(nmode) && (nlinks = lower_links(w, rel)) > 1)
+		diff_add_note(w->d, "%s has %lu hard links: the apply writes a new file, so its "
+		                    "other names keep what they hold (a run writing through it "
+		                    "would change them too)", rel, nlinks);
 	if (diff_hold(w->d, e->old_len + e->new_len) && filediff_entry(e, &err) < 0) {
 		diff_set_incomplete(w->d, "no text diff for %s: %s", rel, err);
 		free(err);
@@ -253,8 +287,10 @@ static void walk_dir(struct walk *w, const char *rel, bool lower)
 	     off += strlen(names + off) + 1) {
 		char *sub = join(rel, names + off), *upath = xasprintf("%s/%s", w->upper, sub);
 		struct stat st;
-		if (lstat(upath, &st) < 0)
+		if (lstat(upath, &st) < 0) {
 			diff_set_incomplete(w->d, "cannot stat %s: %s", sub, strerror(errno));
+			w->d->unlisted++;
+		}
 		else if (is_whiteout(upath, &st)) {
 			if (lower)
 				add_deleted(w, sub);
@@ -262,8 +298,10 @@ static void walk_dir(struct walk *w, const char *rel, bool lower)
 			upper_dir(w, sub, upath, &st, lower);
 		else if (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode))
 			upper_file(w, sub, upath, &st, lower);
-		else
+		else {
 			diff_set_incomplete(w->d, "%s is a special file: not previewed", sub);
+			w->d->unlisted++;
+		}
 		free(upath);
 		free(sub);
 	}
@@ -271,6 +309,68 @@ out:
 	free(udir);
 	free(names);
 	free(err);
+}
+
+/* A deleted path, found by its name: the DELETE twins of re-made files. */
+struct twin {
+	const char *path;
+	size_t i;
+};
+
+static int twin_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct twin *)a)->path, ((const struct twin *)b)->path);
+}
+
+/* Folds a file or link re-made below an opaque directory into its DELETE
+ * twin: one MODIFY, or nothing when it holds what it held ("rm -rf d;
+ * mkdir d; echo same > d/f" listed d/f deleted, then d/f added with the
+ * same line: a change that changes nothing read as two). The twin keeps
+ * what the preview read, so the apply checks it as before. Directories
+ * stay pairs: the twin's listing is what tells a file added since. */
+static void fold_remade(struct diff *d)
+{
+	struct twin *t = xcalloc(d->n + 1, sizeof(*t)), key, *hit;
+	bool *drop = xcalloc(d->n + 1, sizeof(*drop));
+	size_t nt = 0, k = 0;
+
+	for (size_t i = 0; i < d->n; i++)
+		if (d->entries[i].op == DIFF_OP_DELETE && !S_ISDIR(d->entries[i].old_mode))
+			t[nt++] = (struct twin){d->entries[i].path, i};
+	qsort(t, nt, sizeof(*t), twin_cmp);
+	for (size_t i = 0; i < d->n && nt; i++) {
+		struct diff_entry *a = &d->entries[i], *del;
+		char *err = NULL;
+		if (!a->replaces || a->op != DIFF_OP_ADD || S_ISDIR(a->new_mode))
+			continue;
+		key.path = a->path;
+		if ((hit = bsearch(&key, t, nt, sizeof(*t), twin_cmp)) == NULL)
+			continue;
+		del = &d->entries[hit->i];
+		drop[i] = true;
+		if (del->old_mode == a->new_mode && del->old_len == a->new_len &&
+		    (a->new_len == 0 || memcmp(del->old_data, a->new_data, a->new_len) == 0)) {
+			drop[hit->i] = true;
+			continue;
+		}
+		del->op = DIFF_OP_MODIFY;
+		del->new_mode = a->new_mode;
+		del->new_data = a->new_data, del->new_len = a->new_len, a->new_data = NULL;
+		free(del->patch);
+		del->patch = NULL, del->patch_len = 0, del->adds = del->dels = 0;
+		if (filediff_entry(del, &err) < 0)
+			diff_set_incomplete(d, "no text diff for %s: %s", del->path, err);
+		free(err);
+	}
+	for (size_t i = 0; i < d->n; i++) {
+		if (drop[i])
+			entry_clear(&d->entries[i]);
+		else
+			d->entries[k++] = d->entries[i];
+	}
+	d->n = k;
+	free(drop);
+	free(t);
 }
 
 #define FOREIGN_SCAN_CAP 50000 /* workdir entries looked at for unmapped owners */
@@ -361,15 +461,21 @@ static bool under(const char *path, const char *dir)
 }
 
 /* What the dry run cannot show: the network, writes that land outside. */
-static void verdict_limits(struct diff *d, const struct verdict *v)
+static void verdict_limits(struct diff *d, const struct verdict *v, const struct profile *p)
 {
 	if (v == NULL)
 		return;
 	if (v->hosts && v->hosts[0])
 		diff_set_incomplete(d, "needs network: not previewed (%s)", v->hosts[0]);
 	for (size_t i = 0; v->writes && v->writes[i]; i++)
-		if (!under(v->writes[i], d->workdir) && !under(v->writes[i], "/tmp") &&
-		    !under(v->writes[i], "/dev"))
+		if (under(v->writes[i], d->workdir))
+			continue;
+		else if (under(v->writes[i], "/tmp") && p && !p->none) /* "no changes" read as a
+		                                                        * write the preview missed */
+			diff_add_note(d, "writes %s: /tmp is the sandbox's own, in the dry run and the "
+			                 "run alike, and what lands there is not kept: not a change",
+			              v->writes[i]);
+		else if (!under(v->writes[i], "/dev"))
 			diff_set_incomplete(d, "writes outside the workdir: %s: not previewed",
 			                    v->writes[i]);
 }
@@ -587,7 +693,7 @@ void overlay_preview(struct diff *d, const struct call *c, const struct diff_opt
 		d->error = xstrdup("shell: no command given");
 		return;
 	}
-	verdict_limits(d, o->verdict);
+	verdict_limits(d, o->verdict, o->profile);
 	for (size_t i = 0;; i++) {
 		if ((tmp = overlay_tmp(d->workdir, &i)) == NULL) {
 			diff_set_incomplete(d, "dry run unavailable: cannot create a directory for the "
@@ -608,6 +714,7 @@ void overlay_preview(struct diff *d, const struct call *c, const struct diff_opt
 		goto out;
 	}
 	walk_dir(&w, "", true);
+	fold_remade(d);
 	check_foreign(&w);
 	guard_limits(d, o->profile);
 	common_limits(d, tmp);

@@ -23,18 +23,99 @@
 #define OUTPUT_LINES 20 /* dry run output lines shown per stream */
 
 struct sum {
-	size_t added, modified, deleted;
+	size_t added, modified, deleted, renamed;
 	size_t dirs[3]; /* directories, by enum diff_op */
 	long long adds, dels;
 };
 
-static void summarize(const struct diff *d, struct sum *s)
+/* A file's bytes, to pair exact renames. */
+struct rkey {
+	const char *data;
+	size_t len;
+	mode_t type;
+	size_t i;
+	bool del;
+};
+
+static int rkey_bytes_cmp(const struct rkey *x, const struct rkey *y)
+{
+	if (x->type != y->type)
+		return x->type < y->type ? -1 : 1;
+	if (x->len != y->len)
+		return x->len < y->len ? -1 : 1;
+	return memcmp(x->data, y->data, x->len);
+}
+
+/* Same bytes, then deletions before additions, then walk order. */
+static int rkey_cmp(const void *a, const void *b)
+{
+	const struct rkey *x = a, *y = b;
+	int c = rkey_bytes_cmp(x, y);
+
+	if (c)
+		return c;
+	if (x->del != y->del)
+		return x->del ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* The key of a file or link deleted or added with some bytes, or false. */
+static bool rename_key(const struct diff_entry *e, size_t i, struct rkey *k)
+{
+	bool del = e->op == DIFF_OP_DELETE;
+	mode_t m = del ? e->old_mode : e->new_mode;
+
+	if (e->op == DIFF_OP_MODIFY || !(S_ISREG(m) || S_ISLNK(m)) || e->unread)
+		return false;
+	*k = (struct rkey){del ? e->old_data : e->new_data, del ? e->old_len : e->new_len,
+	                   m & (S_IFMT | 07777), i, del};
+	return k->len > 0 && k->data != NULL; /* git pairs no empty files either */
+}
+
+/*
+ * Exact renames, as git finds them (100% similar): a file or link deleted
+ * and one added with the same bytes and mode, each paired once. `mv
+ * big.txt renamed.txt` read as 2,000 lines deleted and 2,000 added, the
+ * person left to compare them; it is one line now, and its diff none. A
+ * mode change is no rename here (git's would be): `mv notes.txt run.sh;
+ * chmod +x run.sh` shows what now runs, line by line. Applying is
+ * unchanged (the deletion and the addition). Returns a new array:
+ * twin[i] is j + 1 when entry i pairs with j, else 0.
+ */
+static size_t *find_renames(const struct diff *d)
+{
+	struct rkey *k = xcalloc(d->n + 1, sizeof(*k));
+	size_t *twin = xcalloc(d->n + 1, sizeof(*twin)), n = 0, a, b, dl, ad;
+
+	for (size_t i = 0; i < d->n; i++)
+		n += rename_key(&d->entries[i], i, &k[n]);
+	if (n > 1)
+		qsort(k, n, sizeof(*k), rkey_cmp);
+	for (a = 0; a < n; a = b) {
+		for (b = a + 1; b < n && rkey_bytes_cmp(&k[a], &k[b]) == 0; b++)
+			;
+		for (ad = a; ad < b && k[ad].del; ad++)
+			;
+		for (dl = a; dl < b && k[dl].del && ad < b; dl++, ad++) {
+			twin[k[dl].i] = k[ad].i + 1;
+			twin[k[ad].i] = k[dl].i + 1;
+		}
+	}
+	free(k);
+	return twin;
+}
+
+static void summarize(const struct diff *d, const size_t *twin, struct sum *s)
 {
 	memset(s, 0, sizeof(*s));
 	for (size_t i = 0; i < d->n; i++) {
 		const struct diff_entry *e = &d->entries[i];
 		if (S_ISDIR(e->old_mode) || S_ISDIR(e->new_mode)) {
 			s->dirs[e->op]++;
+			continue;
+		}
+		if (twin[i]) { /* counted once, at its addition; no lines change */
+			s->renamed += e->op == DIFF_OP_ADD;
 			continue;
 		}
 		*(e->op == DIFF_OP_ADD ? &s->added : e->op == DIFF_OP_DELETE ? &s->deleted
@@ -49,7 +130,8 @@ static const char *mode_word(mode_t m, char *tmp, size_t n)
 {
 	if (S_ISLNK(m))
 		return "120000";
-	snprintf(tmp, n, "%s%04o", S_ISDIR(m) ? "04" : "10", (unsigned)(m & 07777));
+	/* git's words are the octal st_mode; a FIFO a write replaces is 010644 */
+	snprintf(tmp, n, "%06o", (unsigned)(m & (S_IFMT | 07777)));
 	return tmp;
 }
 
@@ -154,10 +236,45 @@ static void text_runs(struct buf *b, bool color, const struct diff_entry *e)
 		line(b, color, C_YELLOW, "  ... and %zu more runs", more);
 }
 
-static void render_entry(struct buf *b, const struct diff_entry *e, bool color)
+/* git's rename header: the bytes and mode are the same, so no hunks follow. */
+static void rename_header(struct buf *b, const struct diff_entry *from,
+                          const struct diff_entry *to, bool color)
 {
-	char *p = shown_path(e);
+	char *p = shown_path(from), *q = shown_path(to);
 
+	line(b, color, C_BOLD, "diff --git a/%s b/%s", p, q);
+	line(b, color, C_BOLD, "similarity index 100%%");
+	line(b, color, C_BOLD, "rename from %s", p);
+	line(b, color, C_BOLD, "rename to %s", q);
+	free(p);
+	free(q);
+}
+
+/* The '+' and '-' lines a (cut) patch holds. */
+static size_t patch_changes(const struct diff_entry *e)
+{
+	size_t n = 0;
+
+	for (const char *l = e->patch, *end = e->patch + e->patch_len; l && l < end;) {
+		const char *nl = memchr(l, '\n', (size_t)(end - l));
+		n += *l == '+' || *l == '-';
+		l = nl ? nl + 1 : end;
+	}
+	return n;
+}
+
+static void render_entry(struct buf *b, const struct diff *d, size_t i, const size_t *twin,
+                         bool color)
+{
+	const struct diff_entry *e = &d->entries[i];
+	char *p;
+
+	if (twin[i]) { /* a rename: shown once, at its addition */
+		if (e->op == DIFF_OP_ADD)
+			rename_header(b, &d->entries[twin[i] - 1], e, color);
+		return;
+	}
+	p = shown_path(e);
 	entry_header(b, e, p, color);
 	if (S_ISDIR(e->old_mode) || S_ISDIR(e->new_mode))
 		goto out;
@@ -178,8 +295,12 @@ static void render_entry(struct buf *b, const struct diff_entry *e, bool color)
 	hunks(b, e, color);
 	if (e->patch_truncated && !color && e->patch_len && e->patch[e->patch_len - 1] != '\n')
 		buf_puts(b, "\n"); /* the notice on a line of its own */
-	if (e->patch_truncated)
+	if (e->patch_truncated) {
 		line(b, color, C_YELLOW, "[diff of %s cut at %u KiB]", p, (1u << 20) >> 10);
+		/* the cut read as the end of the change: the rest lands too */
+		line(b, color, C_YELLOW, "[%zu of %d changed lines shown above; the change holds all "
+		                         "of them]", patch_changes(e), e->adds + e->dels);
+	}
 out:
 	free(p);
 }
@@ -208,37 +329,75 @@ static void stat_extra(struct buf *b, const struct diff_entry *e)
 	 * mode" header may lie past the cut, as a modified file's mode did */
 	else if (e->op == DIFF_OP_ADD && S_ISREG(e->new_mode) && (e->new_mode & 07111))
 		buf_printf(b, ", mode %s", mode_word(e->new_mode, t1, sizeof(t1)));
+	/* past the read cap: "-0" must not read as an empty file replaced */
+	if (e->unread && S_ISREG(e->old_mode))
+		buf_printf(b, ", replacing %zu bytes not shown", e->old_len);
+	else if (e->unread)
+		buf_puts(b, ", replacing a special file");
+}
+
+/* What the walk saw but could not list (a file past the read cap, a
+ * FIFO): "no changes" under "cannot read what the dry run wrote to sp"
+ * read as a command that changes nothing. */
+static void unlisted_line(struct buf *b, const struct diff *d, bool color)
+{
+	if (d->unlisted)
+		line(b, color, C_YELLOW, " %s%zu change%s the dry run made %s not listed (%s could not "
+		                         "be read: see above)", d->n ? "and " : "no changes listed; ",
+		     d->unlisted, d->unlisted == 1 ? "" : "s", d->unlisted == 1 ? "is" : "are",
+		     d->unlisted == 1 ? "it" : "they");
 }
 
 /* The totals: files as git counts them, then directories, which git does
  * not have: "rm -rf emptydir; chmod 777 zz" read "0 files changed". */
-static void render_total(struct buf *b, const struct diff *d, bool color)
+static void render_total(struct buf *b, const struct diff *d, const size_t *twin, bool color)
 {
 	size_t files, dirs;
 	struct sum s;
-	char *dir = NULL;
+	char *dir = NULL, ren[48] = "";
 
-	summarize(d, &s);
-	files = s.added + s.modified + s.deleted;
+	summarize(d, twin, &s);
+	files = s.added + s.modified + s.deleted + s.renamed;
+	if (s.renamed)
+		snprintf(ren, sizeof(ren), ", %zu renamed", s.renamed);
 	dirs = s.dirs[DIFF_OP_ADD] + s.dirs[DIFF_OP_MODIFY] + s.dirs[DIFF_OP_DELETE];
 	if (dirs)
 		dir = xasprintf("; %zu director%s (%zu added, %zu mode changed, %zu deleted)", dirs,
 		                dirs == 1 ? "y" : "ies", s.dirs[DIFF_OP_ADD], s.dirs[DIFF_OP_MODIFY],
 		                s.dirs[DIFF_OP_DELETE]);
-	line(b, color, C_BOLD, " %zu file%s changed (%zu added, %zu modified, %zu deleted), +%lld -%lld%s",
-	     files, files == 1 ? "" : "s", s.added, s.modified, s.deleted, s.adds, s.dels,
+	line(b, color, C_BOLD, " %zu file%s changed (%zu added, %zu modified, %zu deleted%s), +%lld -%lld%s",
+	     files, files == 1 ? "" : "s", s.added, s.modified, s.deleted, ren, s.adds, s.dels,
 	     dir ? dir : "");
 	free(dir);
+	unlisted_line(b, d, color);
 }
 
 /* The totals, then `git diff --stat` lines: the totals first, so the first
  * screen says how many deletions follow past 50 harmless additions. */
-static void render_stat(struct buf *b, const struct diff *d, bool color)
+/* A rename's stat line, at its addition: where from, and a link's target,
+ * or the mode of a file that runs (or is setuid, setgid, sticky). */
+static void stat_rename(struct buf *b, const struct diff_entry *from,
+                        const struct diff_entry *to)
+{
+	char *p = diff_shown(from->path), t1[16];
+
+	buf_printf(b, "0, renamed from %s", p);
+	free(p);
+	if (S_ISREG(to->new_mode) && (to->new_mode & 07111))
+		buf_printf(b, ", mode %s", mode_word(to->new_mode, t1, sizeof(t1)));
+	if (S_ISLNK(to->new_mode)) {
+		p = diff_shown(to->new_data);
+		buf_printf(b, ", link -> %s", p);
+		free(p);
+	}
+}
+
+static void render_stat(struct buf *b, const struct diff *d, const size_t *twin, bool color)
 {
 	size_t w = 0, i;
 	char *p;
 
-	render_total(b, d, color);
+	render_total(b, d, twin, color);
 	for (i = 0; i < d->n; i++)
 		if (strlen(d->entries[i].path) > w)
 			w = strlen(d->entries[i].path);
@@ -246,7 +405,16 @@ static void render_stat(struct buf *b, const struct diff *d, bool color)
 	for (i = 0; i < d->n && !b->truncated; i++) {
 		const struct diff_entry *e = &d->entries[i];
 		bool dir = S_ISDIR(e->old_mode) || S_ISDIR(e->new_mode);
+		if (twin[i] && e->op == DIFF_OP_DELETE)
+			continue; /* named on its addition's line */
 		p = diff_shown(e->path);
+		if (twin[i]) {
+			buf_printf(b, " %-*s | ", (int)w, p);
+			stat_rename(b, &d->entries[twin[i] - 1], e);
+			buf_puts(b, "\n");
+			free(p);
+			continue;
+		}
 		if (dir)
 			buf_printf(b, " %-*s | ", (int)w, p);
 		else if (e->binary)
@@ -367,6 +535,7 @@ static void render_head(struct buf *b, const struct diff *d, bool color)
 char *diff_render(const struct diff *d, enum diff_format f, size_t *len)
 {
 	bool color = f == DIFF_FORMAT_COLOR;
+	size_t *twin = find_renames(d);
 	struct buf b;
 
 	buf_init(&b, DIFF_TEXT_CAP);
@@ -374,11 +543,13 @@ char *diff_render(const struct diff *d, enum diff_format f, size_t *len)
 	if (d->sql)
 		changeset_render(d->sql, &b, color);
 	if (d->n && !d->error)
-		render_stat(&b, d, color);
+		render_stat(&b, d, twin, color);
 	else if (d->tool == TOOL_SHELL && !d->ran && !d->error)
 		/* "no changes" read as a harmless command, when none ran: on
 		 * approval it runs unpreviewed */
 		buf_puts(&b, " the dry run did not run: what the command changes is not known\n");
+	else if (d->unlisted && !d->error)
+		unlisted_line(&b, d, color);
 	else if (d->tool != TOOL_SQL && !d->error)
 		buf_puts(&b, " no changes\n");
 	/* the command's own words after what it changes: 20 lines of "ok:
@@ -389,12 +560,13 @@ char *diff_render(const struct diff *d, enum diff_format f, size_t *len)
 		render_output(&b, "stderr", d->err, d->errlen);
 	}
 	for (size_t i = 0; i < d->n && !b.truncated && !d->error; i++)
-		render_entry(&b, &d->entries[i], color);
+		render_entry(&b, d, i, twin, color);
 	if (b.truncated) {
 		buf_drop_cut_word(&b);
 		b.cap = 0; /* room for the notice itself */
 		buf_printf(&b, "\n[preview cut at %u MiB]\n", DIFF_TEXT_CAP >> 20);
 	}
+	free(twin);
 	return buf_take(&b, len);
 }
 
@@ -405,8 +577,9 @@ static const char *op_name(enum diff_op op)
 	return names[op];
 }
 
-static json_t *entry_json(const struct diff_entry *e)
+static json_t *entry_json(const struct diff *d, size_t i, const size_t *twin)
 {
+	const struct diff_entry *e = &d->entries[i];
 	json_t *j = json_object();
 	char t[16];
 
@@ -430,12 +603,18 @@ static json_t *entry_json(const struct diff_entry *e)
 		json_object_set_new(j, "patch", encode_bytes(e->patch, e->patch_len));
 	if (e->patch_truncated)
 		json_object_set_new(j, "patch_truncated", json_true());
+	if (twin[i]) {
+		const char *o = d->entries[twin[i] - 1].path;
+		json_object_set_new(j, e->op == DIFF_OP_ADD ? "renamed_from" : "renamed_to",
+		                    encode_bytes(o, strlen(o)));
+	}
 	return j;
 }
 
 json_t *diff_to_json(const struct diff *d)
 {
 	json_t *j = json_object(), *files = json_array(), *notes = json_array();
+	size_t *twin = find_renames(d);
 	struct sum s;
 
 	json_object_set_new(j, "tool", json_string(tool_name(d->tool)));
@@ -451,14 +630,15 @@ json_t *diff_to_json(const struct diff *d)
 	json_object_set_new(j, "notes", notes);
 	if (d->notes_more)
 		json_object_set_new(j, "notes_more", json_integer((json_int_t)d->notes_more));
-	summarize(d, &s);
+	summarize(d, twin, &s);
 	json_object_set_new(j, "summary",
-	                    json_pack("{sI sI sI sI sI}", "added", (json_int_t)s.added, "modified",
+	                    json_pack("{sI sI sI sI sI sI}", "added", (json_int_t)s.added, "modified",
 	                              (json_int_t)s.modified, "deleted", (json_int_t)s.deleted,
-	                              "insertions", (json_int_t)s.adds, "deletions",
-	                              (json_int_t)s.dels));
+	                              "renamed", (json_int_t)s.renamed, "insertions",
+	                              (json_int_t)s.adds, "deletions", (json_int_t)s.dels));
 	for (size_t i = 0; i < d->n; i++)
-		json_array_append_new(files, entry_json(&d->entries[i]));
+		json_array_append_new(files, entry_json(d, i, twin));
+	free(twin);
 	json_object_set_new(j, "files", files);
 	if (d->tool == TOOL_SHELL && d->ran)
 		json_object_set_new(j, "dry_run",

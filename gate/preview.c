@@ -8,7 +8,8 @@
  *    SQL error) refuses the call instead of running it;
  *  - an incomplete preview (network, paths outside the workdir, time limit)
  *    is shown but never applied: the call runs under its profile instead;
- *  - a preview whose workdir changed since it was shown is refused.
+ *  - a preview whose workdir changed since it was shown is refused, and so
+ *    is a file tool's call not applied whose file (or link) changed.
  */
 #include <stdlib.h>
 
@@ -57,8 +58,17 @@ int gate_apply_preview(struct gate *g, struct preview *p, const struct call *c,
 		outcome_set_reason(o, "%s", diff_error(p->d));
 		return -1;
 	}
-	if (!diff_complete(p->d, NULL))
+	/* not applied, the call runs on what is there now: a link swapped
+	 * since the preview (link.txt -> real.txt, then -> other.txt) had the
+	 * approved edit land on a file no one was shown */
+	if (!diff_complete(p->d, NULL)) {
+		if (diff_check_unchanged(p->d, &err) < 0) {
+			outcome_set_reason(o, "%s", err);
+			free(err);
+			return -1;
+		}
 		return 0;
+	}
 	if (diff_apply(p->d, o, &err) < 0) {
 		outcome_set_reason(o, "%s", err);
 		free(err);
