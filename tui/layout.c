@@ -86,9 +86,11 @@ static bool row_contains(const struct trow *r, const char *needle)
 static void body_detail(struct browser *b, int cols, int body, struct slot *s)
 {
 	ensure_doc(b, cols);
-	if (b->top > b->doc.nrows)
-		b->top = b->doc.nrows;
-	if (b->doc.nrows > (size_t)body && b->top > b->doc.nrows - (size_t)body)
+	/* never past the last screenful: scrolled to the end of a 30x6 frame
+	 * and enlarged, the body stayed empty below the header */
+	if (b->doc.nrows <= (size_t)body)
+		b->top = 0;
+	else if (b->top > b->doc.nrows - (size_t)body)
 		b->top = b->doc.nrows - (size_t)body;
 	for (int i = 0; i < body && b->top + (size_t)i < b->doc.nrows; i++) {
 		const struct trow *r = &b->doc.rows[b->top + (size_t)i];
@@ -305,6 +307,27 @@ static void footer_slots(struct browser *b, struct slot *s, int nf, size_t fl, s
 		s[head + 1 + i] = (struct slot){&b->frame, fe - tail + i};
 }
 
+/* The header's first nh rows; when it has more, its first nh - 1 and a
+ * mark saying how many are cut. At 30x6 the approval screen kept only its
+ * title's rows: the warning that the command hides text and the NOTE that
+ * approval runs the call went unseen, and nothing said so. Such a frame
+ * is not reported to the screen's `drawn`: it was not seen whole. */
+static void header_slots(struct browser *b, struct slot *s, size_t nh)
+{
+	size_t n = b->frame.nrows, mark;
+
+	b->header_cut = n > nh ? n - nh + 1 : 0;
+	for (size_t i = 0; i < nh; i++)
+		s[i] = (struct slot){&b->frame, i};
+	if (b->header_cut == 0 || nh == 0)
+		return;
+	mark = b->frame.nrows;
+	doc_printf(&b->frame, TA_MARK, "<%zu header rows cut: enlarge>", b->header_cut);
+	if (b->frame.open)
+		doc_newline(&b->frame);
+	s[nh - 1] = (struct slot){&b->frame, mark}; /* its first row: the count */
+}
+
 /* A terminal too small for the screen: a notice, and its keys do nothing
  * (nobody approves what they cannot read); the timeout still runs. */
 static void layout_too_small(struct browser *b, int rows, int cols, const struct trow **out)
@@ -326,6 +349,7 @@ void browser_layout(struct browser *b, int rows, int cols, const struct trow **o
 	doc_clear(&b->frame);
 	doc_init(&b->frame, cols, b->ascii);
 	*cursor_row = *cursor_col = -1;
+	b->header_cut = 0;
 	if ((b->too_small = rows < MIN_ROWS || cols < MIN_COLS)) {
 		layout_too_small(b, rows, cols, out);
 		return;
@@ -342,8 +366,7 @@ void browser_layout(struct browser *b, int rows, int cols, const struct trow **o
 	nf = prompt_rows(b, rows, cols);
 	body = rows - (int)nh - 1 - nf;
 	b->body_rows = body > 1 ? body : 1;
-	for (size_t i = 0; i < nh && (int)i < rows; i++)
-		s[i] = (struct slot){&b->frame, i};
+	header_slots(b, s, nh);
 	if (body > 0) {
 		if (b->help)
 			body_help(b, body, s + nh);
@@ -379,7 +402,9 @@ enum baction browser_step(struct browser *b, const struct screen_io *io,
 	*rows = xreallocarray(*rows, (size_t)nr, sizeof(**rows));
 	browser_layout(b, nr, nc, *rows, &cr, &cc);
 	io->draw(io->arg, *rows, nr, cr, cc);
-	if (b->ops->drawn && !b->too_small && !b->help && b->mode == BM_DETAIL)
+	/* a cut header is not the screen seen: a warning in it went unseen */
+	if (b->ops->drawn && !b->too_small && !b->header_cut && !b->help &&
+	    b->mode == BM_DETAIL)
 		b->ops->drawn(b->arg, b, b->top, b->top + (size_t)b->body_rows);
 	if (drawn_ns && *drawn_ns == 0)
 		*drawn_ns = clock_ns();
