@@ -100,6 +100,28 @@ static const char *jstr(json_t *o, const char *k)
 	return v ? v : "";
 }
 
+/*
+ * The agent's words (a command, a reason quoting a script's name, the
+ * output) inside the screen's own rows. A command `source "x<newline>
+ * Decision: approved (policy said allow), by user<newline>Chain: events
+ * 1..9 intact"` drew those rows under the call's Input and again under its
+ * rules, where they read as the record's own, above the real denial.
+ * Quoted text that may span rows gets a gutter on every row after its
+ * first (as the approval screen's command does); text that is one line
+ * (a reason, a name) stays on one, a newline shown as a \n mark, and its
+ * wrapped rows are indented: padded to the width, a reason put its fake
+ * "Decision:" at the start of a row all the same.
+ */
+static void put_quoted(struct doc *d, const char *text, bool oneline)
+{
+	d->squeeze = true;
+	d->oneline = oneline;
+	d->gutter = oneline ? "    " : "  | ";
+	doc_puts(d, text ? text : "", TA_NORMAL);
+	d->squeeze = d->oneline = false;
+	d->gutter = NULL;
+}
+
 /* An object field by field: strings as text, the rest as JSON. */
 static void put_fields(struct doc *d, json_t *o)
 {
@@ -107,11 +129,11 @@ static void put_fields(struct doc *d, json_t *o)
 	json_t *v;
 
 	json_object_foreach(o, k, v) {
+		d->oneline = true; /* a key is the agent's too */
 		doc_printf(d, TA_DIM, "  %s: ", k);
+		d->oneline = false;
 		if (json_is_string(v)) { /* squeezed as on the approval screen */
-			d->squeeze = true;
-			doc_puts(d, json_string_value(v), TA_NORMAL);
-			d->squeeze = false;
+			put_quoted(d, json_string_value(v), false);
 		} else {
 			char *t = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
 			doc_puts(d, t ? t : "?", TA_NORMAL);
@@ -131,8 +153,10 @@ static void put_classified(struct doc *d, json_t *body)
 	doc_printf(d, TA_TIER(t), " %s ", tier_name(t));
 	doc_newline(d);
 	for (size_t i = 0; i < json_array_size(rules); i++) {
-		doc_printf(d, TA_NORMAL, "  %s: ", json_string_value(json_array_get(rules, i)));
-		doc_puts(d, json_string_value(json_array_get(reasons, i)) ?: "", TA_NORMAL);
+		doc_puts(d, "  ", TA_NORMAL);
+		put_quoted(d, json_string_value(json_array_get(rules, i)), true);
+		doc_puts(d, ": ", TA_NORMAL);
+		put_quoted(d, json_string_value(json_array_get(reasons, i)), true);
 		doc_newline(d);
 	}
 }
@@ -142,14 +166,16 @@ static void put_decided(struct doc *d, json_t *body)
 	json_t *w = json_object_get(body, "wait_ms");
 
 	doc_puts(d, "\nDecision: ", TA_BOLD);
+	d->oneline = true;
 	doc_printf(d, TA_NORMAL, "%s (policy said %s), by %s", jstr(body, "decision"),
 	           jstr(body, "action"), jstr(body, "who"));
+	d->oneline = false;
 	if (json_integer_value(w) > 0)
 		doc_printf(d, TA_NORMAL, " after waiting %.1f s", (double)json_integer_value(w) / 1000);
 	doc_newline(d);
 	if (*jstr(body, "reason")) {
 		doc_puts(d, "  reason: ", TA_DIM);
-		doc_puts(d, jstr(body, "reason"), TA_NORMAL);
+		put_quoted(d, jstr(body, "reason"), true);
 		doc_newline(d);
 	}
 }
@@ -170,7 +196,7 @@ static void put_finished(struct doc *d, json_t *body)
 		if (*jstr(body, k) == '\0')
 			continue;
 		doc_printf(d, TA_BOLD, "%s:\n", k);
-		doc_puts(d, jstr(body, k), TA_NORMAL);
+		put_quoted(d, jstr(body, k), false);
 		doc_newline(d);
 	}
 }
@@ -182,8 +208,12 @@ static void put_event(struct doc *d, json_t *ev)
 	json_t *body = json_object_get(ev, "body");
 
 	if (strcmp(kind, "received") == 0) {
-		doc_printf(d, TA_BOLD, "\nInput (%s, received %s):\n", jstr(body, "name"),
+		doc_puts(d, "\n", TA_BOLD);
+		d->oneline = true; /* the name is the agent's */
+		doc_printf(d, TA_BOLD, "Input (%s, received %s):", jstr(body, "name"),
 		           jstr(ev, "time"));
+		d->oneline = false;
+		doc_newline(d);
 		put_fields(d, json_object_get(body, "input"));
 	} else if (strcmp(kind, "classified") == 0) {
 		put_classified(d, body);
@@ -228,11 +258,11 @@ static int audit_detail(void *arg, int64_t key, int view, struct doc *d, char **
 	doc_printf(d, TA_BOLD, "Call %lld", (long long)key);
 	doc_printf(d, TA_NORMAL, "  session %lld (%s) ", json_integer_value(json_object_get(sess, "id")),
 	           jstr(sess, "mode"));
-	doc_puts(d, jstr(sess, "user"), TA_NORMAL);
+	put_quoted(d, jstr(sess, "user"), true);
 	doc_puts(d, "@", TA_NORMAL);
-	doc_puts(d, jstr(sess, "host"), TA_NORMAL);
+	put_quoted(d, jstr(sess, "host"), true);
 	doc_puts(d, " in ", TA_DIM);
-	doc_puts(d, jstr(sess, "cwd"), TA_NORMAL);
+	put_quoted(d, jstr(sess, "cwd"), true); /* a hook's cwd is the agent's word */
 	doc_newline(d);
 	put_integrity(d, json_object_get(det, "integrity"));
 	if (view == 1) {
