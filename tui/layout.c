@@ -260,18 +260,24 @@ static void footer_keys(struct browser *b, int cols)
 		doc_newline(&b->frame);
 }
 
-/* Rows the footer line needs: a prompt wraps onto up to a third of the
- * rows, so a question like "remember Shell(...) for this session?" shows
- * the pattern it asks about, not only its tail. */
+/* Rows the footer line needs: a prompt or a message wraps onto up to a
+ * third of the rows, so a question like "remember Shell(...) for this
+ * session?" shows the pattern it asks about, not only its tail, and a
+ * message its start ("since wants YYYY-MM-DD..." showed as "...filter not
+ * changed", at 30 columns "not seen yet: rows 1-40 of the command" as
+ * "scroll (space)"). */
 static int prompt_rows(const struct browser *b, int rows, int cols)
 {
 	struct doc t;
 	int n;
 
-	if (!b->prompting)
+	if (!b->prompting && !b->msg)
 		return 1;
 	doc_init(&t, cols, b->ascii);
-	put_prompt(&t, b);
+	if (b->prompting)
+		put_prompt(&t, b);
+	else
+		doc_puts(&t, b->msg, TA_BOLD);
 	if (t.open)
 		doc_newline(&t);
 	n = t.nrows > 0 ? (int)t.nrows : 1;
@@ -297,7 +303,8 @@ static void footer_slots(struct browser *b, struct slot *s, int nf, size_t fl, s
 	head = nf >= 3 ? 1 : 0;
 	tail = (size_t)nf - 1 - head;
 	mark = b->frame.nrows;
-	doc_printf(&b->frame, TA_MARK, "<%zu rows of the question cut>", n - head - tail);
+	doc_printf(&b->frame, TA_MARK, "<%zu rows of the %s cut>", n - head - tail,
+	           b->prompting ? "question" : "message");
 	if (b->frame.open)
 		doc_newline(&b->frame);
 	if (head)

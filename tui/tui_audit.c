@@ -8,6 +8,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/util.h"
 #include "db/db.h"
@@ -303,6 +304,48 @@ static void filter_reset(struct audit_screen *s)
 	db_filter_init(&s->f);
 }
 
+/*
+ * A since:/until: value as the log stores times (UTC, ISO 8601), into out:
+ * an age (30m, 12h, 7d, 2w) or YYYY-MM-DD[THH:MM[:SS]], as `airlock audit
+ * --since` takes. The value went to SQL as typed: since:7d compared as text
+ * with '2026-...', matched nothing, and the screen said "(nothing
+ * matches)" over a log of calls from this morning. Returns -1 when it is
+ * neither.
+ */
+static int filter_when(const char *v, char out[32])
+{
+	static const char units[] = "smhdw";
+	static const long long secs[] = {1, 60, 3600, 86400, 604800};
+	static const char *const forms[] = {"%Y-%m-%dT%H:%M:%S", "%Y-%m-%dT%H:%M", "%Y-%m-%d"};
+	size_t len = strlen(v);
+	const char *u = len > 1 ? strchr(units, v[len - 1]) : NULL;
+	struct tm tm;
+
+	if (u && *u) {
+		char num[24];
+		long long n;
+		time_t t;
+		if (len - 1 >= sizeof(num))
+			return -1;
+		memcpy(num, v, len - 1);
+		num[len - 1] = '\0';
+		if (parse_ll(num, 0, 100LL * 365 * 86400 / secs[u - units], &n) < 0)
+			return -1;
+		t = time(NULL) - (time_t)(n * secs[u - units]);
+		gmtime_r(&t, &tm);
+		strftime(out, 32, "%Y-%m-%dT%H:%M:%S", &tm);
+		return 0;
+	}
+	for (size_t i = 0; i < nitems(forms); i++) {
+		const char *end;
+		memset(&tm, 0, sizeof(tm));
+		end = strptime(v, forms[i], &tm);
+		if (end && *end == '\0' && strftime(out, 32, forms[i], &tm) > 0)
+			return 0; /* zero-padded again: 2026-1-2 compares as 2026-01-02 */
+	}
+	return -1;
+}
+
 /* One key:value word into f; returns -1 with *errstr on a bad one. */
 static int filter_word(struct audit_screen *s, const char *w, struct buf *text, char **errstr)
 {
@@ -318,6 +361,10 @@ static int filter_word(struct audit_screen *s, const char *w, struct buf *text, 
 	if (colon == NULL || k == nitems(keys)) { /* a plain word searches the summary */
 		buf_printf(text, "%s%s", text->len ? " " : "", w);
 		return 0;
+	}
+	if (s->nowned == FILTER_WORDS - 1) { /* one kept for the text: never dropped unsaid */
+		*errstr = xasprintf("more than %d filter words", FILTER_WORDS - 1);
+		return -1;
 	}
 	switch (k) {
 	case 0: {
@@ -345,8 +392,17 @@ static int filter_word(struct audit_screen *s, const char *w, struct buf *text, 
 		}
 		s->f.session = n;
 		return 0;
-	case 5: s->f.since = own(s, v); return 0;
-	case 6: s->f.until = own(s, v); return 0;
+	case 5:
+	case 6: {
+		char when[32];
+		if (filter_when(v, when) < 0) {
+			*errstr = xasprintf("%s wants YYYY-MM-DD[THH:MM[:SS]] (UTC) or an age like "
+			                    "30m, 12h, 7d, not %s", keys[k], v);
+			return -1;
+		}
+		*(k == 5 ? &s->f.since : &s->f.until) = own(s, when);
+		return 0;
+	}
 	default: s->f.mode = own(s, v); return 0;
 	}
 }

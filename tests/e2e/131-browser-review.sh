@@ -69,7 +69,21 @@ at_start() { screen "$1" | grep -q -- "^$2"; }
 check "forge: no row starts with a forged decision" eval '! at_start forge "Decision: approved"'
 check "forge: no row starts with a forged chain" eval '! at_start forge "Chain: events 1..9"'
 check "forge: the reason stays on one row" wait_for forge 'runs a script (x\nDecision: approved' 20
-tm send-keys -t forge q q
+# since:7d matched nothing (the text "7d" compared with "2026-..."), unsaid
+tm send-keys -t forge q
+wait_for forge "newest first" 20 >/dev/null
+tm send-keys -t forge f
+wait_for forge "filter: " 20 >/dev/null
+tm send-keys -t forge -l "since:7d"
+tm send-keys -t forge Enter
+check "since: the filter is on" wait_for forge "filter: since:7d" 20
+check "since: the call of a minute ago is listed" wait_for forge 'source "x' 20
+check "since: not (nothing matches)" lacks forge "nothing matches"
+tm send-keys -t forge f C-u
+tm send-keys -t forge -l "since:yesterday"
+tm send-keys -t forge Enter
+check "since: a word it cannot read is said" wait_for forge "since wants YYYY-MM-DD" 20
+tm send-keys -t forge q
 check "forge: browser exits" wait_for forge "EXIT 0" 20
 
 finish
