@@ -45,7 +45,30 @@ struct audit_screen {
 
 struct page_ctx {
 	struct browser *b;
+	struct db *db;
 };
+
+/*
+ * Whether call id's row still agrees with its events and they chain: the
+ * list reads the call index, which is not chained, so a row edited there
+ * ("denied" made "auto", the summary made "echo harmless") listed as
+ * true, and only opening that call said "Chain NOT CONFIRMED". A call
+ * that cannot be checked (too far apart, an error) is not confirmed.
+ */
+static bool row_confirmed(struct db *db, int64_t id)
+{
+	json_t *det = NULL;
+	char *err = NULL;
+	bool ok;
+
+	if (db_call_detail(db, id, &det, &err) != 0) {
+		free(err);
+		return false;
+	}
+	ok = json_is_true(json_object_get(json_object_get(det, "integrity"), "ok"));
+	json_decref(det);
+	return ok;
+}
 
 static int row_cb(void *arg, const struct db_call_row *r)
 {
@@ -61,8 +84,10 @@ static int row_cb(void *arg, const struct db_call_row *r)
 	}
 	if (r->duration_ms >= 0)
 		snprintf(dur, sizeof(dur), "%lldms", r->duration_ms);
-	text = xasprintf("%-14s  %-8s  %-8s %8s  %-10s  %s", when, tier,
-	                 r->decision ? r->decision : "-", dur, tool, r->summary ? r->summary : "");
+	text = xasprintf("%-14s  %-8s  %-8s %8s  %-10s  %s%s", when, tier,
+	                 r->decision ? r->decision : "-", dur, tool,
+	                 row_confirmed(p->db, r->id) ? "" : "NOT CONFIRMED: ",
+	                 r->summary ? r->summary : "");
 	browser_add(p->b, r->id, text, r->tier >= 0 && r->tier < TIER_COUNT ? r->tier : -1, 16,
 	            strlen(tier));
 	free(text);
@@ -73,7 +98,7 @@ static int audit_page(void *arg, struct browser *b, int64_t key, int dir, size_t
                       char **errstr)
 {
 	struct audit_screen *s = arg;
-	struct page_ctx p = {b};
+	struct page_ctx p = {b, s->db};
 
 	return db_calls_page(s->db, &s->f, key, dir > 0 ? DB_PAGE_OLDER : DB_PAGE_NEWER, limit,
 	                     row_cb, &p, errstr);

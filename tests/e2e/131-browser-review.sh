@@ -8,6 +8,7 @@ set -u
 . tests/e2e/lib.sh
 : "${AIRLOCK:?}"
 need jq
+need sqlite3
 d=$(mktemp -d /tmp/airlock-e2e-browse2.XXXXXX)
 . tests/e2e/tmux.sh
 
@@ -85,5 +86,19 @@ tm send-keys -t forge Enter
 check "since: a word it cannot read is said" wait_for forge "since wants YYYY-MM-DD" 20
 tm send-keys -t forge q
 check "forge: browser exits" wait_for forge "EXIT 0" 20
+
+# --- an edited call index row is marked in the list ------------------------------
+# The list reads the call index, which is not chained: a row edited there
+# ("denied" made "auto", the command made "echo harmless") listed as true;
+# only opening the call said "Chain NOT CONFIRMED".
+sqlite3 "$d/forge/a.db" "UPDATE call_index SET decision = 'auto', summary = 'echo harmless'"
+tm new-session -d -s edited -x 80 -y 24 \
+	"cd '$d/forge/w'; env HOME='$d/forge/home' LANG=C.UTF-8 TERM=screen \
+	'$AIRLOCK' audit --db ../a.db; echo EXIT \$?; sleep 100"
+check "edited: the row is marked" wait_for edited "auto          0ms  shell       NOT CONFIRMED: echo" 20
+tm send-keys -t edited Enter
+check "edited: the detail says so" wait_for edited "Chain NOT CONFIRMED" 20
+tm send-keys -t edited q q
+check "edited: browser exits" wait_for edited "EXIT 0" 20
 
 finish

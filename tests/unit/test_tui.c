@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sqlite3.h>
 
 #include <cmocka.h>
 
@@ -766,6 +767,21 @@ static void log_call(struct db *db, const struct logcall *lc)
 	json_decref(id);
 }
 
+/* Edits the oldest call's row in the call index (not chained) as one with
+ * write access could: the list showed it as true. */
+static void tamper_index(const char *dir)
+{
+	char *path = xasprintf("%s/audit.db", dir);
+	sqlite3 *h = NULL;
+
+	assert_int_equal(sqlite3_open(path, &h), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(h, "UPDATE call_index SET decision = 'auto', summary = "
+	                                 "'echo harmless' WHERE id = (SELECT min(id) FROM call_index)", NULL, NULL, NULL),
+	                 SQLITE_OK);
+	sqlite3_close(h);
+	free(path);
+}
+
 static struct db *make_log(void)
 {
 	struct db *db = NULL;
@@ -780,6 +796,7 @@ static struct db *make_log(void)
 	for (size_t i = 0; i < nitems(logcalls); i++)
 		log_call(db, &logcalls[i]);
 	free(path);
+	tamper_index(logdir);
 	return db;
 }
 
