@@ -39,13 +39,16 @@ struct audit_screen {
 	char *owned[FILTER_WORDS];  /* strings f points into */
 	size_t nowned;
 	struct browser *b;
+	int64_t newest;             /* the newest call listed since the last reload */
 };
+
+#define NEW_COUNTED 1000 /* new calls counted for the header, at most */
 
 /* ---- the list ---------------------------------------------------------- */
 
 struct page_ctx {
 	struct browser *b;
-	struct db *db;
+	struct audit_screen *s;
 };
 
 /*
@@ -84,9 +87,11 @@ static int row_cb(void *arg, const struct db_call_row *r)
 	}
 	if (r->duration_ms >= 0)
 		snprintf(dur, sizeof(dur), "%lldms", r->duration_ms);
+	if (r->id > p->s->newest)
+		p->s->newest = r->id;
 	text = xasprintf("%-14s  %-8s  %-8s %8s  %-10s  %s%s", when, tier,
 	                 r->decision ? r->decision : "-", dur, tool,
-	                 row_confirmed(p->db, r->id) ? "" : "NOT CONFIRMED: ",
+	                 row_confirmed(p->s->db, r->id) ? "" : "NOT CONFIRMED: ",
 	                 r->summary ? r->summary : "");
 	browser_add(p->b, r->id, text, r->tier >= 0 && r->tier < TIER_COUNT ? r->tier : -1, 16,
 	            strlen(tier));
@@ -98,10 +103,56 @@ static int audit_page(void *arg, struct browser *b, int64_t key, int dir, size_t
                       char **errstr)
 {
 	struct audit_screen *s = arg;
-	struct page_ctx p = {b, s->db};
+	struct page_ctx p = {b, s};
 
 	return db_calls_page(s->db, &s->f, key, dir > 0 ? DB_PAGE_OLDER : DB_PAGE_NEWER, limit,
 	                     row_cb, &p, errstr);
+}
+
+static int count_cb(void *arg, const struct db_call_row *r)
+{
+	(void)r;
+	++*(size_t *)arg;
+	return 0;
+}
+
+static int newest_cb(void *arg, const struct db_call_row *r)
+{
+	*(int64_t *)arg = r->id;
+	return 0;
+}
+
+/* Starts the count of new calls at the newest call in the log, whatever
+ * the filter: from 0, a filter matching nothing (zzz) scanned the whole
+ * log each frame. */
+static void newest_reset(struct audit_screen *s)
+{
+	struct db_filter all;
+	char *err = NULL;
+
+	db_filter_init(&all);
+	s->newest = 0;
+	if (db_calls_page(s->db, &all, 0, DB_PAGE_OLDER, 1, newest_cb, &s->newest, &err) < 0)
+		free(err); /* 0: counted from the start, a slower query, never a wrong count */
+}
+
+/* Calls logged since the list was loaded (a gate writing while it is
+ * open): the list showed the log as it was when opened, and the header's
+ * "newest first" said nothing of the calls after it. Checked each frame
+ * (250 ms): one indexed query. */
+static void put_new(struct audit_screen *s, struct doc *d)
+{
+	size_t n = 0;
+	char *err = NULL;
+
+	if (db_calls_page(s->db, &s->f, s->newest, DB_PAGE_NEWER, NEW_COUNTED, count_cb, &n,
+	                  &err) < 0) {
+		free(err);
+		return;
+	}
+	if (n > 0)
+		doc_printf(d, TA_MARK, "  %s%zu new: g shows them", n == NEW_COUNTED ? "over " : "",
+		           n == NEW_COUNTED ? n - 1 : n);
 }
 
 static void audit_header(void *arg, struct browser *b, struct doc *d)
@@ -112,6 +163,8 @@ static void audit_header(void *arg, struct browser *b, struct doc *d)
 	doc_puts(d, browser_mode(b) == BM_LIST ? "  newest first" : "  one call", TA_DIM);
 	doc_puts(d, "  filter: ", TA_DIM);
 	doc_puts(d, *s->ftext ? s->ftext : "none", TA_BOLD);
+	if (browser_mode(b) == BM_LIST)
+		put_new(s, d);
 	doc_newline(d);
 	if (browser_mode(b) == BM_LIST)
 		doc_puts(d, "time            tier      decision      dur  tool        summary\n",
@@ -462,6 +515,7 @@ static void apply_filter(struct audit_screen *s, const char *line)
 	}
 	free(s->ftext);
 	s->ftext = xstrdup(line);
+	newest_reset(s);
 	if (browser_reload(s->b, &err) < 0) {
 		browser_message(s->b, "%s", err);
 		free(err);
@@ -527,6 +581,7 @@ int tui_audit_browse_io(struct db *db, const struct db_filter *f, const struct s
 		goto out;
 	}
 	s.b = browser_new(&audit_ops, &s, false, ascii);
+	newest_reset(&s);
 	if (browser_reload(s.b, errstr) < 0)
 		goto out;
 	audit_loop(&s, io);

@@ -101,4 +101,21 @@ check "edited: the detail says so" wait_for edited "Chain NOT CONFIRMED" 20
 tm send-keys -t edited q q
 check "edited: browser exits" wait_for edited "EXIT 0" 20
 
+# --- calls logged while the browser is open are announced ------------------------
+# The list showed the log as it was when opened; a gate writing to it added
+# calls that nothing mentioned until `g` happened to reload.
+tm new-session -d -s live -x 80 -y 24 \
+	"cd '$d/forge/w'; env HOME='$d/forge/home' LANG=C.UTF-8 TERM=screen \
+	'$AIRLOCK' audit --db ../a.db; echo EXIT \$?; sleep 100"
+wait_for live "newest first" 20 >/dev/null
+printf '%s\n' '{"id":2,"tool":"shell","input":{"command":"echo while-open"}}' >"$d/forge/calls2"
+(cd "$d/forge/w" && HOME="$d/forge/home" "$AIRLOCK" gate --db ../a.db --policy ../../deny.policy \
+	<../calls2 >/dev/null 2>&1)
+check "live: the header counts the new call" wait_for live "1 new: g shows them" 20
+tm send-keys -t live g
+check "live: g lists it" wait_for live "echo while-open" 20
+check "live: the count is gone" eval '! wait_for live "new: g shows" 1 >/dev/null'
+tm send-keys -t live q
+check "live: browser exits" wait_for live "EXIT 0" 20
+
 finish
