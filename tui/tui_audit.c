@@ -40,6 +40,8 @@ struct audit_screen {
 	size_t nowned;
 	struct browser *b;
 	int64_t newest;             /* the newest call listed since the last reload */
+	int64_t shown_key;          /* the call whose detail is open, and how far */
+	int shown_stage;            /* it had got: see call_stage() */
 };
 
 #define NEW_COUNTED 1000 /* new calls counted for the header, at most */
@@ -155,6 +157,45 @@ static void put_new(struct audit_screen *s, struct doc *d)
 		           n == NEW_COUNTED ? n - 1 : n);
 }
 
+static int stage_cb(void *arg, const struct db_call_row *r)
+{
+	int *stage = arg;
+
+	*stage = (int)r->previewed + 2 * (r->decision != NULL) + 4 * (int)r->finished;
+	return 1; /* one row */
+}
+
+/* How far call key has got (previewed, decided, finished), -1 when not
+ * read. */
+static int call_stage(struct audit_screen *s, int64_t key)
+{
+	struct db_filter all;
+	int stage = -1;
+	char *err = NULL;
+
+	db_filter_init(&all);
+	if (db_calls_page(s->db, &all, key - 1, DB_PAGE_NEWER, 1, stage_cb, &stage, &err) < 0)
+		free(err);
+	return stage;
+}
+
+/* The detail of a call still waiting (an ask on another terminal) stayed
+ * as first drawn: no decision, no outcome, after both were logged. It is
+ * read again when the call gets further. */
+static void detail_refresh(struct audit_screen *s, struct browser *b)
+{
+	int64_t key = browser_selected(b);
+	int stage;
+
+	if (s->shown_key == key && s->shown_stage >= 4)
+		return; /* finished: nothing more comes */
+	stage = call_stage(s, key);
+	if (s->shown_key == key && stage != s->shown_stage)
+		browser_invalidate(b);
+	s->shown_key = key;
+	s->shown_stage = stage;
+}
+
 static void audit_header(void *arg, struct browser *b, struct doc *d)
 {
 	struct audit_screen *s = arg;
@@ -165,6 +206,8 @@ static void audit_header(void *arg, struct browser *b, struct doc *d)
 	doc_puts(d, *s->ftext ? s->ftext : "none", TA_BOLD);
 	if (browser_mode(b) == BM_LIST)
 		put_new(s, d);
+	else
+		detail_refresh(s, b);
 	doc_newline(d);
 	if (browser_mode(b) == BM_LIST)
 		doc_puts(d, "time            tier      decision      dur  tool        summary\n",

@@ -14,6 +14,12 @@ d=$(mktemp -d /tmp/airlock-e2e-browse2.XXXXXX)
 
 ask_policy
 lines() { [ "$(wc -l <"$1")" -eq "$2" ]; }
+# browse NAME DIR: airlock audit over $d/DIR/a.db in a new 80x24 session.
+browse() {
+	tm new-session -d -s "$1" -x 80 -y 24 \
+		"cd '$d/$2/w'; env HOME='$d/$2/home' LANG=C.UTF-8 TERM=screen \
+		'$AIRLOCK' audit --db ../a.db; echo EXIT \$?; sleep 100"
+}
 # keys NAME KEY COUNT: sends KEY COUNT times.
 keys() {
 	k=0
@@ -59,9 +65,7 @@ Chain: events 1..9 intact\"" '{id:1,tool:"shell",input:{command:$c}}' >"$d/forge
 (cd "$d/forge/w" && HOME="$d/forge/home" "$AIRLOCK" gate --db ../a.db --policy ../../deny.policy \
 	<../calls >../out 2>../err)
 expect_eq "forge: denied" "$(jq -r .decision "$d/forge/out")" denied
-tm new-session -d -s forge -x 80 -y 24 \
-	"cd '$d/forge/w'; env HOME='$d/forge/home' LANG=C.UTF-8 TERM=screen \
-	'$AIRLOCK' audit --db ../a.db; echo EXIT \$?; sleep 100"
+browse forge forge
 wait_for forge "newest first" 20 >/dev/null
 tm send-keys -t forge Enter
 check "forge: the detail is open" wait_for forge "Decision: denied (policy said deny)" 20
@@ -92,9 +96,7 @@ check "forge: browser exits" wait_for forge "EXIT 0" 20
 # ("denied" made "auto", the command made "echo harmless") listed as true;
 # only opening the call said "Chain NOT CONFIRMED".
 sqlite3 "$d/forge/a.db" "UPDATE call_index SET decision = 'auto', summary = 'echo harmless'"
-tm new-session -d -s edited -x 80 -y 24 \
-	"cd '$d/forge/w'; env HOME='$d/forge/home' LANG=C.UTF-8 TERM=screen \
-	'$AIRLOCK' audit --db ../a.db; echo EXIT \$?; sleep 100"
+browse edited forge
 check "edited: the row is marked" wait_for edited "auto          0ms  shell       NOT CONFIRMED: echo" 20
 tm send-keys -t edited Enter
 check "edited: the detail says so" wait_for edited "Chain NOT CONFIRMED" 20
@@ -104,9 +106,7 @@ check "edited: browser exits" wait_for edited "EXIT 0" 20
 # --- calls logged while the browser is open are announced ------------------------
 # The list showed the log as it was when opened; a gate writing to it added
 # calls that nothing mentioned until `g` happened to reload.
-tm new-session -d -s live -x 80 -y 24 \
-	"cd '$d/forge/w'; env HOME='$d/forge/home' LANG=C.UTF-8 TERM=screen \
-	'$AIRLOCK' audit --db ../a.db; echo EXIT \$?; sleep 100"
+browse live forge
 wait_for live "newest first" 20 >/dev/null
 printf '%s\n' '{"id":2,"tool":"shell","input":{"command":"echo while-open"}}' >"$d/forge/calls2"
 (cd "$d/forge/w" && HOME="$d/forge/home" "$AIRLOCK" gate --db ../a.db --policy ../../deny.policy \
@@ -117,5 +117,24 @@ check "live: g lists it" wait_for live "echo while-open" 20
 check "live: the count is gone" eval '! wait_for live "new: g shows" 1 >/dev/null'
 tm send-keys -t live q
 check "live: browser exits" wait_for live "EXIT 0" 20
+
+# --- the detail of a call still waiting shows its decision once logged -----------
+# The detail was read once: a call asked about on another terminal showed
+# no decision and no outcome after both were logged.
+mkdir -p "$d/wait/w"
+printf '%s\n' '{"id":1,"tool":"shell","input":{"command":"echo waiting-call"}}' >"$d/wait/calls"
+ask_gate wait
+wait_for wait "echo waiting-call" 20 >/dev/null
+browse waitb wait
+wait_for waitb "echo waiting-call" 20 >/dev/null
+tm send-keys -t waitb Enter
+check "wait: the detail is open, undecided" wait_for waitb "Input (shell" 20
+check "wait: no decision yet" lacks waitb "Decision:"
+tm send-keys -t wait q
+check "wait: gate exits" wait_for wait "EXIT" 20
+check "wait: the decision shows" wait_for waitb "Decision: denied (policy said ask), by user" 20
+check "wait: the outcome shows" wait_for waitb "Outcome: did not run" 20
+tm send-keys -t waitb q q
+check "wait: browser exits" wait_for waitb "EXIT 0" 20
 
 finish
