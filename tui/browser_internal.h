@@ -71,6 +71,7 @@ struct browser {
 	char *msg;
 	bool help;
 	bool too_small;      /* the last frame could not show the screen */
+	size_t header_cut;   /* header rows the last frame cut (0: none) */
 	struct doc frame;    /* rows built for the last frame */
 };
 

@@ -86,9 +86,11 @@ static bool row_contains(const struct trow *r, const char *needle)
 static void body_detail(struct browser *b, int cols, int body, struct slot *s)
 {
 	ensure_doc(b, cols);
-	if (b->top > b->doc.nrows)
-		b->top = b->doc.nrows;
-	if (b->doc.nrows > (size_t)body && b->top > b->doc.nrows - (size_t)body)
+	/* never past the last screenful: scrolled to the end of a 30x6 frame
+	 * and enlarged, the body stayed empty below the header */
+	if (b->doc.nrows <= (size_t)body)
+		b->top = 0;
+	else if (b->top > b->doc.nrows - (size_t)body)
 		b->top = b->doc.nrows - (size_t)body;
 	for (int i = 0; i < body && b->top + (size_t)i < b->doc.nrows; i++) {
 		const struct trow *r = &b->doc.rows[b->top + (size_t)i];
@@ -258,18 +260,24 @@ static void footer_keys(struct browser *b, int cols)
 		doc_newline(&b->frame);
 }
 
-/* Rows the footer line needs: a prompt wraps onto up to a third of the
- * rows, so a question like "remember Shell(...) for this session?" shows
- * the pattern it asks about, not only its tail. */
+/* Rows the footer line needs: a prompt or a message wraps onto up to a
+ * third of the rows, so a question like "remember Shell(...) for this
+ * session?" shows the pattern it asks about, not only its tail, and a
+ * message its start ("since wants YYYY-MM-DD..." showed as "...filter not
+ * changed", at 30 columns "not seen yet: rows 1-40 of the command" as
+ * "scroll (space)"). */
 static int prompt_rows(const struct browser *b, int rows, int cols)
 {
 	struct doc t;
 	int n;
 
-	if (!b->prompting)
+	if (!b->prompting && !b->msg)
 		return 1;
 	doc_init(&t, cols, b->ascii);
-	put_prompt(&t, b);
+	if (b->prompting)
+		put_prompt(&t, b);
+	else
+		doc_puts(&t, b->msg, TA_BOLD);
 	if (t.open)
 		doc_newline(&t);
 	n = t.nrows > 0 ? (int)t.nrows : 1;
@@ -295,7 +303,8 @@ static void footer_slots(struct browser *b, struct slot *s, int nf, size_t fl, s
 	head = nf >= 3 ? 1 : 0;
 	tail = (size_t)nf - 1 - head;
 	mark = b->frame.nrows;
-	doc_printf(&b->frame, TA_MARK, "<%zu rows of the question cut>", n - head - tail);
+	doc_printf(&b->frame, TA_MARK, "<%zu rows of the %s cut>", n - head - tail,
+	           b->prompting ? "question" : "message");
 	if (b->frame.open)
 		doc_newline(&b->frame);
 	if (head)
@@ -303,6 +312,27 @@ static void footer_slots(struct browser *b, struct slot *s, int nf, size_t fl, s
 	s[head] = (struct slot){&b->frame, mark};
 	for (size_t i = 0; i < tail; i++)
 		s[head + 1 + i] = (struct slot){&b->frame, fe - tail + i};
+}
+
+/* The header's first nh rows; when it has more, its first nh - 1 and a
+ * mark saying how many are cut. At 30x6 the approval screen kept only its
+ * title's rows: the warning that the command hides text and the NOTE that
+ * approval runs the call went unseen, and nothing said so. Such a frame
+ * is not reported to the screen's `drawn`: it was not seen whole. */
+static void header_slots(struct browser *b, struct slot *s, size_t nh)
+{
+	size_t n = b->frame.nrows, mark;
+
+	b->header_cut = n > nh ? n - nh + 1 : 0;
+	for (size_t i = 0; i < nh; i++)
+		s[i] = (struct slot){&b->frame, i};
+	if (b->header_cut == 0 || nh == 0)
+		return;
+	mark = b->frame.nrows;
+	doc_printf(&b->frame, TA_MARK, "<%zu header rows cut: enlarge>", b->header_cut);
+	if (b->frame.open)
+		doc_newline(&b->frame);
+	s[nh - 1] = (struct slot){&b->frame, mark}; /* its first row: the count */
 }
 
 /* A terminal too small for the screen: a notice, and its keys do nothing
@@ -326,6 +356,7 @@ void browser_layout(struct browser *b, int rows, int cols, const struct trow **o
 	doc_clear(&b->frame);
 	doc_init(&b->frame, cols, b->ascii);
 	*cursor_row = *cursor_col = -1;
+	b->header_cut = 0;
 	if ((b->too_small = rows < MIN_ROWS || cols < MIN_COLS)) {
 		layout_too_small(b, rows, cols, out);
 		return;
@@ -342,8 +373,7 @@ void browser_layout(struct browser *b, int rows, int cols, const struct trow **o
 	nf = prompt_rows(b, rows, cols);
 	body = rows - (int)nh - 1 - nf;
 	b->body_rows = body > 1 ? body : 1;
-	for (size_t i = 0; i < nh && (int)i < rows; i++)
-		s[i] = (struct slot){&b->frame, i};
+	header_slots(b, s, nh);
 	if (body > 0) {
 		if (b->help)
 			body_help(b, body, s + nh);
@@ -379,7 +409,9 @@ enum baction browser_step(struct browser *b, const struct screen_io *io,
 	*rows = xreallocarray(*rows, (size_t)nr, sizeof(**rows));
 	browser_layout(b, nr, nc, *rows, &cr, &cc);
 	io->draw(io->arg, *rows, nr, cr, cc);
-	if (b->ops->drawn && !b->too_small && !b->help && b->mode == BM_DETAIL)
+	/* a cut header is not the screen seen: a warning in it went unseen */
+	if (b->ops->drawn && !b->too_small && !b->header_cut && !b->help &&
+	    b->mode == BM_DETAIL)
 		b->ops->drawn(b->arg, b, b->top, b->top + (size_t)b->body_rows);
 	if (drawn_ns && *drawn_ns == 0)
 		*drawn_ns = clock_ns();

@@ -75,6 +75,7 @@ struct approve_screen {
 	size_t must_see;    /* the review's rows up to the preview's first summary line */
 	int seen_width;     /* the width those rows were wrapped to */
 	size_t seen;        /* the review's rows seen from the top, at seen_width */
+	bool whole;         /* the last frame showed the screen whole (no header cut) */
 	bool done;
 	char status[40];
 };
@@ -326,6 +327,7 @@ static void approve_drawn(void *arg, struct browser *b, size_t top, size_t botto
 {
 	struct approve_screen *s = arg;
 
+	s->whole = true;
 	if (browser_view(b) == 0 && browser_doc(b)->width == s->seen_width && top <= s->seen &&
 	    bottom > s->seen)
 		s->seen = bottom;
@@ -400,6 +402,10 @@ static bool too_soon(struct approve_screen *s)
  * findings, none of it seen. The person scrolls (space) to its end first. */
 static bool unseen(struct approve_screen *s)
 {
+	if (!s->whole) { /* a header cut to fit: its warning or NOTE unseen */
+		browser_message(s->b, "header cut: enlarge terminal");
+		return true;
+	}
 	if (s->seen >= s->must_see)
 		return false;
 	browser_message(s->b, "not seen yet: rows %zu-%zu of the %s, why, what it changes; "
@@ -496,6 +502,7 @@ static void approve_loop(struct approve_screen *s, const struct screen_io *io)
 		}
 		if (s->shown == 0) /* browser_step draws before it reads a key */
 			s->shown = io_now(io);
+		s->whole = false; /* approve_drawn says when the frame was */
 		switch (browser_step(s->b, io, &rows, &cmd, &s->ans->first_frame_ns)) {
 		case BA_CMD: do_cmd(s, cmd); break;
 		case BA_PROMPT: do_prompt(s); break;

@@ -8,6 +8,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/util.h"
 #include "db/db.h"
@@ -38,13 +39,41 @@ struct audit_screen {
 	char *owned[FILTER_WORDS];  /* strings f points into */
 	size_t nowned;
 	struct browser *b;
+	int64_t newest;             /* the newest call listed since the last reload */
+	int64_t shown_key;          /* the call whose detail is open, and how far */
+	int shown_stage;            /* it had got: see call_stage() */
 };
+
+#define NEW_COUNTED 1000 /* new calls counted for the header, at most */
 
 /* ---- the list ---------------------------------------------------------- */
 
 struct page_ctx {
 	struct browser *b;
+	struct audit_screen *s;
 };
+
+/*
+ * Whether call id's row still agrees with its events and they chain: the
+ * list reads the call index, which is not chained, so a row edited there
+ * ("denied" made "auto", the summary made "echo harmless") listed as
+ * true, and only opening that call said "Chain NOT CONFIRMED". A call
+ * that cannot be checked (too far apart, an error) is not confirmed.
+ */
+static bool row_confirmed(struct db *db, int64_t id)
+{
+	json_t *det = NULL;
+	char *err = NULL;
+	bool ok;
+
+	if (db_call_detail(db, id, &det, &err) != 0) {
+		free(err);
+		return false;
+	}
+	ok = json_is_true(json_object_get(json_object_get(det, "integrity"), "ok"));
+	json_decref(det);
+	return ok;
+}
 
 static int row_cb(void *arg, const struct db_call_row *r)
 {
@@ -60,8 +89,12 @@ static int row_cb(void *arg, const struct db_call_row *r)
 	}
 	if (r->duration_ms >= 0)
 		snprintf(dur, sizeof(dur), "%lldms", r->duration_ms);
-	text = xasprintf("%-14s  %-8s  %-8s %8s  %-10s  %s", when, tier,
-	                 r->decision ? r->decision : "-", dur, tool, r->summary ? r->summary : "");
+	if (r->id > p->s->newest)
+		p->s->newest = r->id;
+	text = xasprintf("%-14s  %-8s  %-8s %8s  %-10s  %s%s", when, tier,
+	                 r->decision ? r->decision : "-", dur, tool,
+	                 row_confirmed(p->s->db, r->id) ? "" : "NOT CONFIRMED: ",
+	                 r->summary ? r->summary : "");
 	browser_add(p->b, r->id, text, r->tier >= 0 && r->tier < TIER_COUNT ? r->tier : -1, 16,
 	            strlen(tier));
 	free(text);
@@ -72,10 +105,95 @@ static int audit_page(void *arg, struct browser *b, int64_t key, int dir, size_t
                       char **errstr)
 {
 	struct audit_screen *s = arg;
-	struct page_ctx p = {b};
+	struct page_ctx p = {b, s};
 
 	return db_calls_page(s->db, &s->f, key, dir > 0 ? DB_PAGE_OLDER : DB_PAGE_NEWER, limit,
 	                     row_cb, &p, errstr);
+}
+
+static int count_cb(void *arg, const struct db_call_row *r)
+{
+	(void)r;
+	++*(size_t *)arg;
+	return 0;
+}
+
+static int newest_cb(void *arg, const struct db_call_row *r)
+{
+	*(int64_t *)arg = r->id;
+	return 0;
+}
+
+/* Starts the count of new calls at the newest call in the log, whatever
+ * the filter: from 0, a filter matching nothing (zzz) scanned the whole
+ * log each frame. */
+static void newest_reset(struct audit_screen *s)
+{
+	struct db_filter all;
+	char *err = NULL;
+
+	db_filter_init(&all);
+	s->newest = 0;
+	if (db_calls_page(s->db, &all, 0, DB_PAGE_OLDER, 1, newest_cb, &s->newest, &err) < 0)
+		free(err); /* 0: counted from the start, a slower query, never a wrong count */
+}
+
+/* Calls logged since the list was loaded (a gate writing while it is
+ * open): the list showed the log as it was when opened, and the header's
+ * "newest first" said nothing of the calls after it. Checked each frame
+ * (250 ms): one indexed query. */
+static void put_new(struct audit_screen *s, struct doc *d)
+{
+	size_t n = 0;
+	char *err = NULL;
+
+	if (db_calls_page(s->db, &s->f, s->newest, DB_PAGE_NEWER, NEW_COUNTED, count_cb, &n,
+	                  &err) < 0) {
+		free(err);
+		return;
+	}
+	if (n > 0)
+		doc_printf(d, TA_MARK, "  %s%zu new: g shows them", n == NEW_COUNTED ? "over " : "",
+		           n == NEW_COUNTED ? n - 1 : n);
+}
+
+static int stage_cb(void *arg, const struct db_call_row *r)
+{
+	int *stage = arg;
+
+	*stage = (int)r->previewed + 2 * (r->decision != NULL) + 4 * (int)r->finished;
+	return 1; /* one row */
+}
+
+/* How far call key has got (previewed, decided, finished), -1 when not
+ * read. */
+static int call_stage(struct audit_screen *s, int64_t key)
+{
+	struct db_filter all;
+	int stage = -1;
+	char *err = NULL;
+
+	db_filter_init(&all);
+	if (db_calls_page(s->db, &all, key - 1, DB_PAGE_NEWER, 1, stage_cb, &stage, &err) < 0)
+		free(err);
+	return stage;
+}
+
+/* The detail of a call still waiting (an ask on another terminal) stayed
+ * as first drawn: no decision, no outcome, after both were logged. It is
+ * read again when the call gets further. */
+static void detail_refresh(struct audit_screen *s, struct browser *b)
+{
+	int64_t key = browser_selected(b);
+	int stage;
+
+	if (s->shown_key == key && s->shown_stage >= 4)
+		return; /* finished: nothing more comes */
+	stage = call_stage(s, key);
+	if (s->shown_key == key && stage != s->shown_stage)
+		browser_invalidate(b);
+	s->shown_key = key;
+	s->shown_stage = stage;
 }
 
 static void audit_header(void *arg, struct browser *b, struct doc *d)
@@ -86,6 +204,10 @@ static void audit_header(void *arg, struct browser *b, struct doc *d)
 	doc_puts(d, browser_mode(b) == BM_LIST ? "  newest first" : "  one call", TA_DIM);
 	doc_puts(d, "  filter: ", TA_DIM);
 	doc_puts(d, *s->ftext ? s->ftext : "none", TA_BOLD);
+	if (browser_mode(b) == BM_LIST)
+		put_new(s, d);
+	else
+		detail_refresh(s, b);
 	doc_newline(d);
 	if (browser_mode(b) == BM_LIST)
 		doc_puts(d, "time            tier      decision      dur  tool        summary\n",
@@ -100,6 +222,28 @@ static const char *jstr(json_t *o, const char *k)
 	return v ? v : "";
 }
 
+/*
+ * The agent's words (a command, a reason quoting a script's name, the
+ * output) inside the screen's own rows. A command `source "x<newline>
+ * Decision: approved (policy said allow), by user<newline>Chain: events
+ * 1..9 intact"` drew those rows under the call's Input and again under its
+ * rules, where they read as the record's own, above the real denial.
+ * Quoted text that may span rows gets a gutter on every row after its
+ * first (as the approval screen's command does); text that is one line
+ * (a reason, a name) stays on one, a newline shown as a \n mark, and its
+ * wrapped rows are indented: padded to the width, a reason put its fake
+ * "Decision:" at the start of a row all the same.
+ */
+static void put_quoted(struct doc *d, const char *text, bool oneline)
+{
+	d->squeeze = true;
+	d->oneline = oneline;
+	d->gutter = oneline ? "    " : "  | ";
+	doc_puts(d, text ? text : "", TA_NORMAL);
+	d->squeeze = d->oneline = false;
+	d->gutter = NULL;
+}
+
 /* An object field by field: strings as text, the rest as JSON. */
 static void put_fields(struct doc *d, json_t *o)
 {
@@ -107,11 +251,11 @@ static void put_fields(struct doc *d, json_t *o)
 	json_t *v;
 
 	json_object_foreach(o, k, v) {
+		d->oneline = true; /* a key is the agent's too */
 		doc_printf(d, TA_DIM, "  %s: ", k);
+		d->oneline = false;
 		if (json_is_string(v)) { /* squeezed as on the approval screen */
-			d->squeeze = true;
-			doc_puts(d, json_string_value(v), TA_NORMAL);
-			d->squeeze = false;
+			put_quoted(d, json_string_value(v), false);
 		} else {
 			char *t = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
 			doc_puts(d, t ? t : "?", TA_NORMAL);
@@ -131,8 +275,10 @@ static void put_classified(struct doc *d, json_t *body)
 	doc_printf(d, TA_TIER(t), " %s ", tier_name(t));
 	doc_newline(d);
 	for (size_t i = 0; i < json_array_size(rules); i++) {
-		doc_printf(d, TA_NORMAL, "  %s: ", json_string_value(json_array_get(rules, i)));
-		doc_puts(d, json_string_value(json_array_get(reasons, i)) ?: "", TA_NORMAL);
+		doc_puts(d, "  ", TA_NORMAL);
+		put_quoted(d, json_string_value(json_array_get(rules, i)), true);
+		doc_puts(d, ": ", TA_NORMAL);
+		put_quoted(d, json_string_value(json_array_get(reasons, i)), true);
 		doc_newline(d);
 	}
 }
@@ -142,14 +288,16 @@ static void put_decided(struct doc *d, json_t *body)
 	json_t *w = json_object_get(body, "wait_ms");
 
 	doc_puts(d, "\nDecision: ", TA_BOLD);
+	d->oneline = true;
 	doc_printf(d, TA_NORMAL, "%s (policy said %s), by %s", jstr(body, "decision"),
 	           jstr(body, "action"), jstr(body, "who"));
+	d->oneline = false;
 	if (json_integer_value(w) > 0)
 		doc_printf(d, TA_NORMAL, " after waiting %.1f s", (double)json_integer_value(w) / 1000);
 	doc_newline(d);
 	if (*jstr(body, "reason")) {
 		doc_puts(d, "  reason: ", TA_DIM);
-		doc_puts(d, jstr(body, "reason"), TA_NORMAL);
+		put_quoted(d, jstr(body, "reason"), true);
 		doc_newline(d);
 	}
 }
@@ -170,7 +318,7 @@ static void put_finished(struct doc *d, json_t *body)
 		if (*jstr(body, k) == '\0')
 			continue;
 		doc_printf(d, TA_BOLD, "%s:\n", k);
-		doc_puts(d, jstr(body, k), TA_NORMAL);
+		put_quoted(d, jstr(body, k), false);
 		doc_newline(d);
 	}
 }
@@ -182,8 +330,12 @@ static void put_event(struct doc *d, json_t *ev)
 	json_t *body = json_object_get(ev, "body");
 
 	if (strcmp(kind, "received") == 0) {
-		doc_printf(d, TA_BOLD, "\nInput (%s, received %s):\n", jstr(body, "name"),
+		doc_puts(d, "\n", TA_BOLD);
+		d->oneline = true; /* the name is the agent's */
+		doc_printf(d, TA_BOLD, "Input (%s, received %s):", jstr(body, "name"),
 		           jstr(ev, "time"));
+		d->oneline = false;
+		doc_newline(d);
 		put_fields(d, json_object_get(body, "input"));
 	} else if (strcmp(kind, "classified") == 0) {
 		put_classified(d, body);
@@ -228,11 +380,11 @@ static int audit_detail(void *arg, int64_t key, int view, struct doc *d, char **
 	doc_printf(d, TA_BOLD, "Call %lld", (long long)key);
 	doc_printf(d, TA_NORMAL, "  session %lld (%s) ", json_integer_value(json_object_get(sess, "id")),
 	           jstr(sess, "mode"));
-	doc_puts(d, jstr(sess, "user"), TA_NORMAL);
+	put_quoted(d, jstr(sess, "user"), true);
 	doc_puts(d, "@", TA_NORMAL);
-	doc_puts(d, jstr(sess, "host"), TA_NORMAL);
+	put_quoted(d, jstr(sess, "host"), true);
 	doc_puts(d, " in ", TA_DIM);
-	doc_puts(d, jstr(sess, "cwd"), TA_NORMAL);
+	put_quoted(d, jstr(sess, "cwd"), true); /* a hook's cwd is the agent's word */
 	doc_newline(d);
 	put_integrity(d, json_object_get(det, "integrity"));
 	if (view == 1) {
@@ -273,6 +425,48 @@ static void filter_reset(struct audit_screen *s)
 	db_filter_init(&s->f);
 }
 
+/*
+ * A since:/until: value as the log stores times (UTC, ISO 8601), into out:
+ * an age (30m, 12h, 7d, 2w) or YYYY-MM-DD[THH:MM[:SS]], as `airlock audit
+ * --since` takes. The value went to SQL as typed: since:7d compared as text
+ * with '2026-...', matched nothing, and the screen said "(nothing
+ * matches)" over a log of calls from this morning. Returns -1 when it is
+ * neither.
+ */
+static int filter_when(const char *v, char out[32])
+{
+	static const char units[] = "smhdw";
+	static const long long secs[] = {1, 60, 3600, 86400, 604800};
+	static const char *const forms[] = {"%Y-%m-%dT%H:%M:%S", "%Y-%m-%dT%H:%M", "%Y-%m-%d"};
+	size_t len = strlen(v);
+	const char *u = len > 1 ? strchr(units, v[len - 1]) : NULL;
+	struct tm tm;
+
+	if (u && *u) {
+		char num[24];
+		long long n;
+		time_t t;
+		if (len - 1 >= sizeof(num))
+			return -1;
+		memcpy(num, v, len - 1);
+		num[len - 1] = '\0';
+		if (parse_ll(num, 0, 100LL * 365 * 86400 / secs[u - units], &n) < 0)
+			return -1;
+		t = time(NULL) - (time_t)(n * secs[u - units]);
+		gmtime_r(&t, &tm);
+		strftime(out, 32, "%Y-%m-%dT%H:%M:%S", &tm);
+		return 0;
+	}
+	for (size_t i = 0; i < nitems(forms); i++) {
+		const char *end;
+		memset(&tm, 0, sizeof(tm));
+		end = strptime(v, forms[i], &tm);
+		if (end && *end == '\0' && strftime(out, 32, forms[i], &tm) > 0)
+			return 0; /* zero-padded again: 2026-1-2 compares as 2026-01-02 */
+	}
+	return -1;
+}
+
 /* One key:value word into f; returns -1 with *errstr on a bad one. */
 static int filter_word(struct audit_screen *s, const char *w, struct buf *text, char **errstr)
 {
@@ -288,6 +482,10 @@ static int filter_word(struct audit_screen *s, const char *w, struct buf *text, 
 	if (colon == NULL || k == nitems(keys)) { /* a plain word searches the summary */
 		buf_printf(text, "%s%s", text->len ? " " : "", w);
 		return 0;
+	}
+	if (s->nowned == FILTER_WORDS - 1) { /* one kept for the text: never dropped unsaid */
+		*errstr = xasprintf("more than %d filter words", FILTER_WORDS - 1);
+		return -1;
 	}
 	switch (k) {
 	case 0: {
@@ -315,8 +513,17 @@ static int filter_word(struct audit_screen *s, const char *w, struct buf *text, 
 		}
 		s->f.session = n;
 		return 0;
-	case 5: s->f.since = own(s, v); return 0;
-	case 6: s->f.until = own(s, v); return 0;
+	case 5:
+	case 6: {
+		char when[32];
+		if (filter_when(v, when) < 0) {
+			*errstr = xasprintf("%s wants YYYY-MM-DD[THH:MM[:SS]] (UTC) or an age like "
+			                    "30m, 12h, 7d, not %s", keys[k], v);
+			return -1;
+		}
+		*(k == 5 ? &s->f.since : &s->f.until) = own(s, when);
+		return 0;
+	}
 	default: s->f.mode = own(s, v); return 0;
 	}
 }
@@ -351,6 +558,7 @@ static void apply_filter(struct audit_screen *s, const char *line)
 	}
 	free(s->ftext);
 	s->ftext = xstrdup(line);
+	newest_reset(s);
 	if (browser_reload(s->b, &err) < 0) {
 		browser_message(s->b, "%s", err);
 		free(err);
@@ -416,6 +624,7 @@ int tui_audit_browse_io(struct db *db, const struct db_filter *f, const struct s
 		goto out;
 	}
 	s.b = browser_new(&audit_ops, &s, false, ascii);
+	newest_reset(&s);
 	if (browser_reload(s.b, errstr) < 0)
 		goto out;
 	audit_loop(&s, io);

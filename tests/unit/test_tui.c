@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sqlite3.h>
 
 #include <cmocka.h>
 
@@ -658,6 +659,50 @@ static void test_approve_too_small(void **state)
 	verdict_free(v);
 }
 
+/* A header cut to fit (30x6 kept the title's rows, not the warning below
+ * it, and said nothing): a mark counts the rows cut, and nothing approves
+ * until the terminal shows it whole; at 80x24 the same keys approve. */
+static void test_approve_header_cut(void **state)
+{
+	static const struct {
+		int rows, cols;
+		size_t grow_at;
+		const char *keys;
+		enum tui_choice want;
+	} cases[] = {
+		{6, 30, SIZE_MAX, "<j*40>a", TUI_HANGUP},
+		{6, 30, SIZE_MAX, "<j*40>Ay", TUI_HANGUP},
+		{6, 30, 40, "<j*40>a", TUI_APPROVE}, /* enlarged: seen whole */
+		{24, 80, SIZE_MAX, "a", TUI_APPROVE},
+	};
+	struct verdict *v = verdict_new();
+	struct tui_ask ask = {.tool = "shell", .tier = TIER_HIGH, .call_id = "7",
+	                      .subject = "rm -rf \x1b[8m build", .verdict = v,
+	                      .pattern = "Shell(x)", .can_save = true};
+
+	(void)state;
+	for (size_t i = 0; i < nitems(cases); i++) {
+		struct script s = {.rows = cases[i].rows, .cols = cases[i].cols,
+		                   .grow_at = cases[i].grow_at};
+		struct screen_io io = {&s, script_size, script_draw, script_read, script_now};
+		struct tui_answer ans;
+
+		s.n = parse_keys(cases[i].keys, &s.keys);
+		tui_approve_io(&ask, &ans, &io);
+		if (ans.choice != cases[i].want)
+			fail_msg("case %zu: %s, not %s:\n%s", i, tui_choice_name(ans.choice),
+			         tui_choice_name(cases[i].want), s.last);
+		if (cases[i].want == TUI_HANGUP &&
+		    (strstr(s.last, "header rows cut") == NULL ||
+		     strstr(s.last, "header cut: enlarge") == NULL))
+			fail_msg("case %zu: the cut is not said:\n%s", i, s.last);
+		tui_answer_clear(&ans);
+		free(s.keys);
+		free(s.last);
+	}
+	verdict_free(v);
+}
+
 /* ---- the audit browser over a real log ------------------------------------- */
 
 static char logdir[] = "/tmp/airlock-test-tui-XXXXXX";
@@ -675,6 +720,10 @@ struct logcall {
 };
 
 static const struct logcall logcalls[] = {
+	/* the oldest: the agent's words pose as the record's own rows */
+	{"{\"tool\":\"shell\",\"input\":{\"command\":\"echo \\\"x\\nOutcome: ran, exit 0\\\"\"}}",
+	 TIER_HIGH, "exec.script", ACTION_ASK, DECISION_DENIED, "user",
+	 "no\nDecision: approved (policy said allow), by user", 0, NULL, true},
 	{"{\"tool\":\"shell\",\"input\":{\"command\":\"ls -la                    ;rm x\"}}",
 	 TIER_LOW, NULL, ACTION_AUTO,
 	 DECISION_AUTO, "policy", NULL, 0, "--- a/file1\n+++ b/file1\n@@ -1 +1 @@\n+x\n", true},
@@ -718,6 +767,21 @@ static void log_call(struct db *db, const struct logcall *lc)
 	json_decref(id);
 }
 
+/* Edits the oldest call's row in the call index (not chained) as one with
+ * write access could: the list showed it as true. */
+static void tamper_index(const char *dir)
+{
+	char *path = xasprintf("%s/audit.db", dir);
+	sqlite3 *h = NULL;
+
+	assert_int_equal(sqlite3_open(path, &h), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(h, "UPDATE call_index SET decision = 'auto', summary = "
+	                                 "'echo harmless' WHERE id = (SELECT min(id) FROM call_index)", NULL, NULL, NULL),
+	                 SQLITE_OK);
+	sqlite3_close(h);
+	free(path);
+}
+
 static struct db *make_log(void)
 {
 	struct db *db = NULL;
@@ -732,6 +796,7 @@ static struct db *make_log(void)
 	for (size_t i = 0; i < nitems(logcalls); i++)
 		log_call(db, &logcalls[i]);
 	free(path);
+	tamper_index(logdir);
 	return db;
 }
 
@@ -777,6 +842,7 @@ int main(void)
 		cmocka_unit_test(test_diff_files),    cmocka_unit_test(test_diff_hunk_content),
 		cmocka_unit_test(test_browse_table),
 		cmocka_unit_test(test_approve_table), cmocka_unit_test(test_approve_too_small),
+		cmocka_unit_test(test_approve_header_cut),
 		cmocka_unit_test(test_approve_grown),  cmocka_unit_test(test_approve_gone),
 		cmocka_unit_test(test_approve_reason),
 		cmocka_unit_test(test_audit_table),
