@@ -181,8 +181,9 @@ struct browser_ops {
 	const char *(*status)(void *arg);
 	const struct keybind *keys; /* the screen's keys, ended by a zero row */
 	int nviews;                 /* detail views `v` cycles through */
-	/* Told, after each frame that showed the detail view, which of its rows
-	 * were on screen: top to bottom (exclusive). May be NULL. */
+	/* Told, after each frame that showed the detail view whole (its header
+	 * not cut: rows seen under a cut header do not count as seen), which
+	 * of its rows were on screen: top to bottom (exclusive). May be NULL. */
 	void (*drawn)(void *arg, struct browser *b, size_t top, size_t bottom);
 };
 
