@@ -156,32 +156,54 @@ static bool still_applies(int rootfd, const struct diff *d, size_t i, const char
 	return e->old_mode != 0 || parent_ready(rootfd, d, i, made);
 }
 
-/* Writes data to a fresh temp file in pfd, then renames it over base. */
-static int replace_file(int pfd, const char *base, const struct diff_entry *e)
+/* Writes data to a fresh temp file in pfd, then renames it over base
+ * (replacing a link there, never writing through it); sync: fsync the
+ * file first (a single write, not one of a preview's many). */
+static int replace_data(int pfd, const char *base, const char *data, size_t len, mode_t mode,
+                        bool sync)
 {
 	char tmp[64];
 	int fd, rc = -1;
 
 	snprintf(tmp, sizeof(tmp), ".airlock-%ld-%lld", (long)getpid(), clock_ns());
-	if (S_ISLNK(e->new_mode))
-		return symlinkat(e->new_data, pfd, tmp) < 0 || renameat(pfd, tmp, pfd, base) < 0
-		               ? (unlinkat(pfd, tmp, 0), -1)
-		               : 0;
 	if ((fd = openat(pfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600)) < 0)
 		return -1;
-	for (size_t off = 0; off < e->new_len;) {
-		ssize_t n = write(fd, e->new_data + off, e->new_len - off);
+	for (size_t off = 0; off < len;) {
+		ssize_t n = write(fd, data + off, len - off);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
 			goto out;
 		off += (size_t)n;
 	}
-	if (fchmod(fd, e->new_mode & 07777) < 0)
-		goto out; /* durability: one syncfs() after the whole preview (apply_files) */
+	if (fchmod(fd, mode & 07777) < 0 || (sync && fsync(fd) < 0))
+		goto out;
 	rc = renameat(pfd, tmp, pfd, base);
 out:
 	close(fd);
+	if (rc < 0) {
+		int saved = errno;
+		unlinkat(pfd, tmp, 0);
+		errno = saved;
+	}
+	return rc;
+}
+
+int diff_replace_at(int dirfd, const char *name, const char *data, size_t len, mode_t mode)
+{
+	return replace_data(dirfd, name, data, len, mode, true);
+}
+
+/* Writes e's new content over base in pfd (a temp file, then rename). */
+static int replace_file(int pfd, const char *base, const struct diff_entry *e)
+{
+	char tmp[64];
+	int rc = -1;
+
+	if (!S_ISLNK(e->new_mode)) /* durability: one syncfs() after the whole preview */
+		return replace_data(pfd, base, e->new_data, e->new_len, e->new_mode, false);
+	snprintf(tmp, sizeof(tmp), ".airlock-%ld-%lld", (long)getpid(), clock_ns());
+	rc = symlinkat(e->new_data, pfd, tmp) < 0 || renameat(pfd, tmp, pfd, base) < 0 ? -1 : 0;
 	if (rc < 0) {
 		int saved = errno;
 		unlinkat(pfd, tmp, 0);
@@ -357,5 +379,126 @@ int apply_files(struct diff *d, struct outcome *o, char **errstr)
 	rc = 0;
 out:
 	close(root);
+	return rc;
+}
+
+int diff_open_dir(const char *workdir, const char *abs, bool beneath, const char *expect,
+                  char **errstr)
+{
+	char *copy = xstrdup(abs), *real = realpath(dirname(copy), NULL);
+	const char *rel = NULL;
+	size_t n = strlen(workdir);
+	int root = -1, fd = -1;
+
+	if (real == NULL) {
+		*errstr = xasprintf("cannot open the directory of %s: %s", abs, strerror(errno));
+		goto out;
+	}
+	if (expect && strcmp(real, expect) != 0) {
+		*errstr = xasprintf("the directory of %s now leads to %s, not %s as previewed; "
+		                    "nothing was written", abs, real, expect);
+		goto out;
+	}
+	if (strcmp(real, workdir) == 0)
+		rel = ".";
+	else if (strncmp(real, workdir, n) == 0 && real[n] == '/')
+		rel = real + n + 1;
+	else if (beneath) {
+		*errstr = xasprintf("%s is outside the workdir; an auto-run write may only land "
+		                    "inside it", abs);
+		goto out;
+	}
+	/* outside (approved by a person who saw the path): from / by the
+	 * resolved path, still without following a link swapped in since */
+	root = open(rel ? workdir : "/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (rel == NULL)
+		rel = real[1] ? real + 1 : ".";
+	if (root < 0 || (fd = apply_open_beneath(root, rel, O_PATH | O_DIRECTORY, 0)) < 0)
+		*errstr = xasprintf("cannot open the directory %s without following a symlink "
+		                    "(changed since it was checked?): %s; nothing was written", real,
+		                    strerror(errno));
+out:
+	if (root >= 0)
+		close(root);
+	free(real);
+	free(copy);
+	return fd;
+}
+
+/* True when dirfd/name holds what the preview read: the file (or its
+ * size and mtime when unread), or the link and, through it, the file. */
+static bool same_at(const struct diff *d, const struct diff_entry *e, int dirfd,
+                    const char *name)
+{
+	char *data = NULL, *err = NULL;
+	mode_t mode = 0, want = d->link_data ? d->link_mode : e->old_mode;
+	size_t len = 0;
+	struct stat st;
+	bool same;
+
+	if (e->unread)
+		return fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		       (st.st_mode & (S_IFMT | 07777)) == e->old_mode &&
+		       (size_t)st.st_size == e->old_len && st.st_mtim.tv_sec == e->old_mtime.tv_sec &&
+		       st.st_mtim.tv_nsec == e->old_mtime.tv_nsec;
+	same = filediff_state(dirfd, name, &mode, &data, &len, &err) == 0 && mode == want &&
+	       (d->link_data ? len == d->link_len && memcmp(data, d->link_data, len) == 0
+	                     : len == e->old_len && (len == 0 || memcmp(data, e->old_data, len) == 0));
+	free(data);
+	free(err);
+	if (!same || d->link_data == NULL)
+		return same;
+	/* through the link, as the preview read it: only read, the write
+	 * replaces the link (what the preview said) */
+	data = NULL, len = 0;
+	same = filediff_read(dirfd, name, true, DIFF_FILE_CAP, &data, &len, &err) > 0 &&
+	       len == e->old_len && (len == 0 || memcmp(data, e->old_data, len) == 0);
+	free(data);
+	free(err);
+	return same;
+}
+
+void (*diff_run_hook)(void);
+
+int diff_run_file(const struct diff *d, struct outcome *o, char **errstr)
+{
+	const struct diff_entry *e = d->n == 1 ? &d->entries[0] : NULL;
+	char *copy = NULL;
+	int pfd = -1, rc = -1;
+
+	if (d->tool != TOOL_WRITE_FILE && d->tool != TOOL_EDIT_FILE)
+		return 0;
+	if (e == NULL || d->read_path == NULL || d->error || e->new_data == NULL) {
+		*errstr = xasprintf("the preview of %s holds nothing to write; nothing was run",
+		                    d->title ? d->title : "the call");
+		return -1;
+	}
+	if (filediff_unchanged(d, errstr) < 0)
+		return -1;
+	if (diff_run_hook)
+		diff_run_hook();
+	copy = xstrdup(d->read_path);
+	if ((pfd = diff_open_dir(d->workdir, d->read_path, false, d->read_real[0], errstr)) < 0)
+		goto out;
+	if (!same_at(d, e, pfd, basename(copy))) {
+		char *p = diff_shown(e->path);
+		*errstr = xasprintf("the file changed since the preview: %s is not what the preview "
+		                    "read; nothing was run (preview again)", p);
+		free(p);
+		goto out;
+	}
+	if (diff_replace_at(pfd, basename(copy), e->new_data, e->new_len, e->new_mode & 0777) < 0) {
+		*errstr = xasprintf("cannot replace %s: %s", d->read_path, strerror(errno));
+		goto out;
+	}
+	o->ran = true;
+	o->exit_code = 0;
+	o->out = xasprintf("wrote %zu bytes to %s\n", e->new_len, e->path);
+	o->outlen = strlen(o->out);
+	rc = 1;
+out:
+	if (pfd >= 0)
+		close(pfd);
+	free(copy);
 	return rc;
 }

@@ -10,6 +10,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "core/airlock.h"
 
@@ -75,6 +76,37 @@ int diff_apply(struct diff *d, struct outcome *o, char **errstr) AIRLOCK_MUST_CH
  * frees) when it changed.
  */
 int diff_check_unchanged(const struct diff *d, char **errstr) AIRLOCK_MUST_CHECK;
+
+/*
+ * Runs a write_file/edit_file call whose preview is not applied (outside
+ * the workdir, through a symlink, a file not read) on exactly what the
+ * preview read: its directory opened by the path it resolved to then,
+ * without following any symlink (beneath the workdir when inside), the
+ * file (or link, and through it the file) compared with what was read,
+ * and the content shown renamed over the name, never written through a
+ * link. Returns 1 when written (o filled), 0 when d is not a file tool's
+ * (the call runs), -1 with *errstr (caller frees) and nothing written.
+ */
+int diff_run_file(const struct diff *d, struct outcome *o, char **errstr) AIRLOCK_MUST_CHECK;
+/* Tests only: called by diff_run_file() after its check by name, before
+ * it opens what it writes (a swap made there must not carry the write
+ * elsewhere). NULL in airlock. */
+extern void (*diff_run_hook)(void);
+
+/*
+ * Opens (O_PATH) the directory abs lands in by the path realpath() gives
+ * for it, without following any symlink: beneath workdir (absolute,
+ * resolved) when inside, else from / unless beneath (an auto-run write:
+ * refused outside). expect, when not NULL, is what it resolved to before
+ * (a preview): another path is refused. Returns the fd, or -1 with
+ * *errstr (caller frees).
+ */
+int diff_open_dir(const char *workdir, const char *abs, bool beneath, const char *expect,
+                  char **errstr);
+/* Replaces dirfd/name atomically (a temp file beside it, fsync, renameat)
+ * with len bytes of data and mode's permission bits; a link at name is
+ * replaced, not followed. Returns 0, or -1 with errno. */
+int diff_replace_at(int dirfd, const char *name, const char *data, size_t len, mode_t mode);
 
 /*
  * The edit_file rules shared by the preview and the executor: one old/new

@@ -9,7 +9,9 @@
  *  - an incomplete preview (network, paths outside the workdir, time limit)
  *    is shown but never applied: the call runs under its profile instead;
  *  - a preview whose workdir changed since it was shown is refused, and so
- *    is a file tool's call not applied whose file (or link) changed.
+ *    is a file tool's call not applied whose file (or link) changed; that
+ *    call runs here (diff_run_file), on the directory and file the preview
+ *    read, opened without following links, never by name again.
  */
 #include <stdlib.h>
 
@@ -58,16 +60,22 @@ int gate_apply_preview(struct gate *g, struct preview *p, const struct call *c,
 		outcome_set_reason(o, "%s", diff_error(p->d));
 		return -1;
 	}
-	/* not applied, the call runs on what is there now: a link swapped
-	 * since the preview (link.txt -> real.txt, then -> other.txt) had the
-	 * approved edit land on a file no one was shown */
+	/* not applied: a file tool runs here on exactly what the preview read
+	 * (opened without following links, compared, then replaced). Checked
+	 * and then run by name, a directory link swapped in between carried
+	 * the approved write to another directory. Other tools run the call. */
 	if (!diff_complete(p->d, NULL)) {
-		if (diff_check_unchanged(p->d, &err) < 0) {
+		int rc = diff_run_file(p->d, o, &err);
+		if (rc < 0) {
 			outcome_set_reason(o, "%s", err);
 			free(err);
 			return -1;
 		}
-		return 0;
+		if (rc > 0) {
+			o->applied = "run";
+			o->duration_ms = (clock_ns() - start) / 1000000;
+		}
+		return rc;
 	}
 	if (diff_apply(p->d, o, &err) < 0) {
 		outcome_set_reason(o, "%s", err);

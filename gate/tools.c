@@ -2,9 +2,10 @@
  * tools.c: executes a call the gate allowed, one executor per tool (a table).
  * Rules it keeps:
  *  - shell and http run only through exec_run() under the plan's profile;
- *  - file tools run in-process; an auto-run write must land inside the
- *    workdir (checked again here after the classifier, without following a
- *    final symlink), and writes are atomic (temp file + rename);
+ *  - file tools run in-process; a write opens its directory once without
+ *    following any symlink (beneath the workdir for an auto-run write,
+ *    checked again here after the classifier), never follows or replaces
+ *    a final link when auto-run, and is atomic (temp file + renameat);
  *  - anything that cannot run says why and runs nothing.
  */
 #include <errno.h>
@@ -94,49 +95,6 @@ static int read_whole(const char *path, long long cap, char **data, size_t *len,
 	return 0;
 }
 
-/* Writes atomically: a temp file beside the target, then rename. */
-static int write_atomic(const char *path, const char *data, size_t len, char **errstr)
-{
-	char *tmp = xasprintf("%s.airlock-XXXXXX", path);
-	int fd = mkstemp(tmp), rc = -1;
-	struct stat st;
-
-	if (fd < 0) {
-		*errstr = xasprintf("cannot create a file beside %s: %s", path, strerror(errno));
-		goto out;
-	}
-	/* the file's permissions, never its setuid or setgid bit: a write
-	 * clears those (as the kernel does on write()), and through a link
-	 * to /usr/bin/su the new file would have been setuid */
-	if (stat(path, &st) == 0)
-		fchmod(fd, st.st_mode & 0777);
-	else
-		fchmod(fd, 0644);
-	for (size_t off = 0; off < len;) {
-		ssize_t n = write(fd, data + off, len - off);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			*errstr = xasprintf("cannot write %s: %s", path, strerror(errno));
-			goto out;
-		}
-		off += (size_t)n;
-	}
-	if (fsync(fd) < 0 || close(fd) < 0 || (fd = -1, rename(tmp, path) < 0)) {
-		*errstr = xasprintf("cannot replace %s: %s", path, strerror(errno));
-		goto out;
-	}
-	fd = -1;
-	rc = 0;
-out:
-	if (fd >= 0)
-		close(fd);
-	if (rc < 0)
-		unlink(tmp);
-	free(tmp);
-	return rc;
-}
-
 static int run_read(struct gate *g, const struct call *c, const struct plan *pl,
                     struct outcome *o, char **errstr)
 {
@@ -161,41 +119,89 @@ static int apply_edits(const struct call *c, const char *text, size_t textlen, s
 	return 0;
 }
 
+/* The file's permissions for the new one, as the preview says: a regular
+ * file's, never its setuid or setgid bit (through a link to /usr/bin/su
+ * the new file would have been setuid); else 0644. */
+static mode_t kept_mode(int dirfd, const char *name)
+{
+	struct stat st;
+
+	return fstatat(dirfd, name, &st, 0) == 0 && S_ISREG(st.st_mode) ? st.st_mode & 0777 : 0644;
+}
+
+/* Reads the file to edit at dirfd/name; follow: through a final link. */
+static int read_at(int dirfd, const char *name, bool follow, const char *shown, struct buf *b,
+                   char **errstr)
+{
+	int fd = openat(dirfd, name, O_RDONLY | O_NONBLOCK | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW));
+	struct stat st;
+	char chunk[65536];
+	ssize_t n;
+
+	if (fd < 0) {
+		*errstr = errno == ELOOP ? xasprintf("%s is a symlink; an auto-run edit does not "
+		                                     "follow it", shown)
+		                         : xasprintf("cannot open %s: %s", shown, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return not_regular(shown, errstr);
+	}
+	while ((n = read(fd, chunk, sizeof(chunk))) > 0 && !b->truncated)
+		buf_append(b, chunk, (size_t)n);
+	close(fd);
+	if (n < 0 || b->truncated) {
+		*errstr = n < 0 ? xasprintf("cannot read %s: %s", shown, strerror(errno))
+		                : xasprintf("%s is larger than %lld bytes; not edited", shown, FILE_CAP);
+		return -1;
+	}
+	return 0;
+}
+
+/* A write the gate did not apply from a preview (an auto-run one; an
+ * approved one runs in diff_run_file). Its directory is opened once,
+ * without following any symlink (beneath the workdir for an auto-run
+ * write), and the file is read and replaced through that descriptor:
+ * checked by name and then written by name, a link swapped in between
+ * carried the write elsewhere. */
 static int run_write(struct gate *g, const struct call *c, const struct plan *pl,
                      struct outcome *o, char **errstr)
 {
-	char *path = resolve_path(g, c->path), *old = NULL;
-	size_t oldlen = 0;
-	bool trunc = false;
-	struct buf nb;
-	int rc = -1;
+	char *path = resolve_path(g, c->path), *copy = xstrdup(path), *name = basename(copy);
+	bool auto_run = pl->action == ACTION_AUTO;
+	struct buf old, nb;
+	struct stat st;
+	int dfd = -1, rc = -1;
 
+	buf_init(&old, (size_t)FILE_CAP);
 	buf_init(&nb, 0);
-	if (pl->action == ACTION_AUTO && !inside_workdir(g, path)) {
-		*errstr = xasprintf("%s is outside the workdir (or a symlink); an auto-run write "
-		                    "may only land inside it", path);
+	if ((dfd = diff_open_dir(gate_workdir(g), path, auto_run, NULL, errstr)) < 0)
+		goto out;
+	if (auto_run && fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode)) {
+		*errstr = xasprintf("%s is a symlink; an auto-run write may only land inside the "
+		                    "workdir, and does not replace or follow a link", path);
 		goto out;
 	}
 	if (c->tool == TOOL_WRITE_FILE) {
 		buf_puts(&nb, c->content);
-	} else {
-		if (read_whole(path, FILE_CAP, &old, &oldlen, &trunc, errstr) < 0)
-			goto out;
-		if (trunc) {
-			*errstr = xasprintf("%s is larger than %lld bytes; not edited", path, FILE_CAP);
-			goto out;
-		}
-		if (apply_edits(c, old, oldlen, &nb, errstr) < 0)
-			goto out;
-	}
-	if (write_atomic(path, nb.data ? nb.data : "", nb.len, errstr) < 0)
+	} else if (read_at(dfd, name, !auto_run, path, &old, errstr) < 0 ||
+	           apply_edits(c, old.data ? old.data : "", old.len, &nb, errstr) < 0) {
 		goto out;
+	}
+	if (diff_replace_at(dfd, name, nb.data ? nb.data : "", nb.len, kept_mode(dfd, name)) < 0) {
+		*errstr = xasprintf("cannot replace %s: %s", path, strerror(errno));
+		goto out;
+	}
 	o->out = xasprintf("wrote %zu bytes to %s\n", nb.len, c->path);
 	o->outlen = strlen(o->out);
 	rc = 0;
 out:
+	if (dfd >= 0)
+		close(dfd);
 	buf_free(&nb);
-	free(old);
+	buf_free(&old);
+	free(copy);
 	free(path);
 	return rc;
 }

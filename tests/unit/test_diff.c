@@ -213,8 +213,11 @@ static void env_reset(struct env *e)
 	free(cmd);
 }
 
-static const char *apply_word(int rc)
+/* A file tool's preview not applied runs the call itself (1, "run"). */
+static const char *apply_word(int rc, const struct outcome *o)
 {
+	if (rc > 0 && o->applied && strcmp(o->applied, "run") == 0)
+		return "run";
 	return rc > 0 ? "preview" : rc == 0 ? "run" : "refused";
 }
 
@@ -303,10 +306,10 @@ static void run_case(struct env *e, const struct tdata_row *r, bool sql)
 		sql ? sql_exec(e, r, r->f[3]) : setup_all(e->dir, r->f[3]);
 	rc = p ? gate_apply_preview(e->g, p, c, o) : 0;
 	seen = xasprintf("%s\nresult: %s %s\nreason: %s\nstdout: %.*s", o->preview ? o->preview : "",
-	                 apply_word(rc), o->applied ? o->applied : "-", o->reason ? o->reason : "-",
+	                 apply_word(rc, o), o->applied ? o->applied : "-", o->reason ? o->reason : "-",
 	                 (int)o->outlen, o->out ? o->out : "");
-	if (strcmp(apply_word(rc), r->f[4]) != 0)
-		fail_msg("line %zu (%s): %s, want %s\n%s", r->line, r->f[0], apply_word(rc), r->f[4],
+	if (strcmp(apply_word(rc, o), r->f[4]) != 0)
+		fail_msg("line %zu (%s): %s, want %s\n%s", r->line, r->f[0], apply_word(rc, o), r->f[4],
 		         seen);
 	expect_text(r, seen, r->f[5]);
 	checks = split(r->f[6]);
@@ -552,6 +555,68 @@ static void test_stat_cut_whole_lines(void **state)
 	diff_free(d);
 }
 
+/* The swap diff_run_hook makes: sub -> a becomes sub -> b. */
+static char *swap_dir;
+
+static void swap_link(void)
+{
+	char *cmd = xasprintf("ln -sfn b '%s/o/sub'", swap_dir);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+}
+
+/* An approved write outside the workdir (not applied) was checked, then
+ * run by name: a directory link swapped in between carried it to b/.
+ * Now it is refused, and nothing lands in a/ or b/. The same for an edit
+ * through a link in the workdir, whose link is swapped to another file. */
+static void test_run_after_swap(void **state)
+{
+	struct env *e = *state;
+	struct diff_opts o = {.workdir = e->dir};
+	struct tdata_row r = {.line = 0, .file = "test_run_after_swap"};
+	char *cmd = xasprintf("cd '%s' && mkdir -p w o/a o/b && ln -s a o/sub && echo hi >e.txt && "
+	                      "echo other >o.txt && ln -s e.txt l.txt", e->dir);
+	char *wd = xasprintf("%s/w", e->dir), *err = NULL, *a, *b;
+	struct outcome *out = outcome_new();
+	struct call *c;
+	struct diff *d;
+
+	env_reset(e);
+	assert_int_equal(system(cmd), 0);
+	swap_dir = e->dir;
+	o.workdir = wd;
+	c = decode(&r, "{\"tool\":\"write_file\",\"input\":{\"path\":\"../o/sub/f.txt\","
+	               "\"content\":\"x\\n\"}}");
+	d = diff_preview_call(c, &o);
+	assert_false(diff_complete(d, NULL));
+	diff_run_hook = swap_link;
+	assert_int_equal(diff_run_file(d, out, &err), -1);
+	diff_run_hook = NULL;
+	assert_non_null(err);
+	a = xasprintf("%s/o/a/f.txt", e->dir), b = xasprintf("%s/o/b/f.txt", e->dir);
+	assert_int_not_equal(access(b, F_OK), 0);
+	assert_int_not_equal(access(a, F_OK), 0);
+	free(err), err = NULL;
+	diff_free(d);
+	call_free(c);
+	/* unswapped, the same write lands in a/ (the link is followed as shown) */
+	free(cmd);
+	cmd = xasprintf("ln -sfn a '%s/o/sub'", e->dir);
+	assert_int_equal(system(cmd), 0);
+	c = decode(&r, "{\"tool\":\"write_file\",\"input\":{\"path\":\"../o/sub/f.txt\","
+	               "\"content\":\"x\\n\"}}");
+	d = diff_preview_call(c, &o);
+	assert_int_equal(diff_run_file(d, out, &err), 1);
+	assert_int_equal(access(a, F_OK), 0);
+	diff_free(d);
+	call_free(c);
+	free(a);
+	free(b);
+	free(wd);
+	free(cmd);
+	outcome_free(out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -563,6 +628,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_shell, env_setup, env_teardown),
 		cmocka_unit_test_setup_teardown(test_locked_database, env_setup, env_teardown),
 		cmocka_unit_test_setup_teardown(test_dry_run_unavailable, env_setup, env_teardown),
+		cmocka_unit_test_setup_teardown(test_run_after_swap, env_setup, env_teardown),
 		cmocka_unit_test(test_notes_capped),
 		cmocka_unit_test(test_title_capped),
 		cmocka_unit_test(test_stat_cut_whole_lines),
