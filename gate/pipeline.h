@@ -117,8 +117,10 @@ struct preview;
 struct preview *gate_preview(struct gate *g, const struct call *c, const struct verdict *v,
                              const struct plan *pl, struct outcome *o);
 /* After approval: applies exactly what was previewed when the preview is
- * complete. Returns 1 when applied (o filled, o->applied = "preview"), 0
- * when the call must run instead, -1 when refused (o->reason says why). */
+ * complete, or runs a file tool on what its preview checked
+ * (diff_run_file). Returns 1 when done (o filled, o->applied = "preview",
+ * or "run" for such a file tool), 0 when the call must run instead, -1
+ * when refused (o->reason says why). */
 int gate_apply_preview(struct gate *g, struct preview *p, const struct call *c,
                        struct outcome *o);
 void gate_preview_free(struct preview *p);
