@@ -1809,8 +1809,9 @@ size_t guard_names_read(const char *wd, struct guard_name **names)
 			                         {true, S_ISDIR(st.st_mode), st.st_dev, st.st_ino},
 			                         {0}};
 			file = xasprintf("%s/%s", e->d_name, g->file);
-			/* links never followed: under a link NAME the file counts as absent */
-			if (x->dir.is_dir && fstatat(dirfd(d), file, &st, AT_SYMLINK_NOFOLLOW) == 0)
+			/* through a link NAME, what the spec reads: only looked at,
+			 * never acted on (name_act() removes the link) */
+			if (fstatat(dirfd(d), file, &st, x->dir.is_dir ? AT_SYMLINK_NOFOLLOW : 0) == 0)
 				x->file = (struct guard_id){true, S_ISDIR(st.st_mode), st.st_dev,
 				                            st.st_ino};
 			free(file);
@@ -1843,7 +1844,8 @@ static size_t named_index(size_t k)
  * wd: with since NULL, the run made it when before (what the note found
  * of the same name, NULL: none) differs, or the directory holding it was
  * replaced (held); else by change time. NAME/FILE made is removed; a
- * link NAME made that leads to a FILE goes itself, the spec following it. */
+ * link NAME that leads to a FILE the run made, or made itself, goes
+ * itself: the spec follows it, and the guard follows no link to act. */
 static void name_act(const char *wd, const struct guard_name *x, const struct guard_name *before,
                      bool held, const struct guard_span *since, struct buf *b)
 {
@@ -1865,10 +1867,12 @@ static void name_act(const char *wd, const struct guard_name *x, const struct gu
 				buf_printf(b, "%s%s (could not be removed)", b->len ? ", " : "", file);
 			}
 		}
-	} else if ((since || dir_made) && (dfd = open_parent(wd, x->rel, &name)) >= 0) {
+	} else if (x->file.present &&
+	           (since || dir_made || !id_same(&before->file, &x->file)) &&
+	           (dfd = open_parent(wd, x->rel, &name)) >= 0) {
+		/* a link the run made, or one whose FILE it made through it */
 		shown = xasprintf("%s (a link to a %s)", x->rel, g->file);
-		if (faccessat(dfd, file + strlen(x->rel) - strlen(name), F_OK, 0) == 0 &&
-		    fresh(dfd, name, since))
+		if (fresh(dfd, name, since))
 			drop(dfd, name, shown, NULL, b);
 		close(dfd);
 	}

@@ -865,8 +865,14 @@ static void test_guard_named(void **state)
 	}
 	write_file(real, ".devcontainer/a/devcontainer.json", "{}\n");
 	write_file(real, ".devcontainer/b/devcontainer.json", "{}\n");
+	snprintf(path, sizeof(path), "%s/y", real); /* the user's link e to y */
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/.devcontainer/e", real);
+	assert_int_equal(symlink("../y", path), 0);
 	assert_int_equal(guard_note(real, "/nonexistent", NULL, &g), 0);
-	/* the run: c made, b's replaced, a's left, a link d to c's directory */
+	write_file(real, "y/devcontainer.json", "{}\n"); /* the spec reads it through e */
+	/* the run: c made, b's replaced, a's left, a link d to a directory
+	 * holding one, and one made through the user's link e */
 	snprintf(path, sizeof(path), "%s/.devcontainer/c", real);
 	assert_int_equal(mkdir(path, 0755), 0);
 	write_file(real, ".devcontainer/c/devcontainer.json", "{\"initializeCommand\":\"x\"}\n");
@@ -885,6 +891,7 @@ static void test_guard_named(void **state)
 	assert_non_null(strstr(gone, ".devcontainer/b/devcontainer.json"));
 	assert_non_null(strstr(gone, ".devcontainer/c/devcontainer.json"));
 	assert_non_null(strstr(gone, ".devcontainer/d (a link"));
+	assert_non_null(strstr(gone, ".devcontainer/e (a link"));
 	assert_null(strstr(gone, ".devcontainer/a/"));
 	for (const char *const *p = (const char *const[]){".devcontainer/a/devcontainer.json",
 	                                                  ".devcontainer/c/Dockerfile",
