@@ -2759,8 +2759,25 @@ int exec_config_guarded(const char *wd, char ***rels)
 	return rc < 0 ? -1 : 0;
 }
 
+/* True when rel is DIR/NAME/FILE of an entry of guard_named[]. */
+static bool path_named(const char *rel)
+{
+	for (size_t k = 0; k < GUARD_NNAMED; k++) {
+		size_t n = strlen(guard_named[k].dir);
+		const char *slash;
+		if (strncmp(rel, guard_named[k].dir, n) != 0 || rel[n] != '/')
+			continue;
+		if ((slash = strchr(rel + n + 1, '/')) != NULL && slash > rel + n + 1 &&
+		    strcmp(slash + 1, guard_named[k].file) == 0)
+			return true;
+	}
+	return false;
+}
+
 bool exec_path_guarded(const char *rel, bool is_dir)
 {
+	if (!is_dir && path_named(rel))
+		return true; /* the sweep removes one made */
 	for (size_t i = 0; i < GUARD_NPATHS; i++) {
 		const struct guard_path *g = &guard_paths[i];
 		size_t n = strlen(g->rel);

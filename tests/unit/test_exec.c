@@ -856,6 +856,12 @@ static void test_guard_named(void **state)
 			       guard_paths[i].kind == GUARD_PIN;
 		assert_true(pin);
 	}
+	/* what a preview says the guard would remove (diff/overlay.c) */
+	assert_true(exec_path_guarded(".devcontainer/py/devcontainer.json", false));
+	assert_false(exec_path_guarded(".devcontainer/py/Dockerfile", false));
+	assert_false(exec_path_guarded(".devcontainer/a/b/devcontainer.json", false));
+	assert_false(exec_path_guarded(".devcontainer//devcontainer.json", false));
+	assert_false(exec_path_guarded(".devcontainer/py", true));
 	assert_non_null(realpath(wd, real));
 	for (const char *const *d = (const char *const[]){".devcontainer", ".devcontainer/a",
 	                                                  ".devcontainer/b", NULL};
