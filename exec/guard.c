@@ -1870,10 +1870,15 @@ static void name_act(const char *wd, const struct guard_name *x, const struct gu
 	} else if (x->file.present &&
 	           (since || dir_made || !id_same(&before->file, &x->file)) &&
 	           (dfd = open_parent(wd, x->rel, &name)) >= 0) {
-		/* a link the run made, or one whose FILE it made through it */
+		/* a link the run made, or one whose FILE it made through it;
+		 * removed even in a recovery: moved aside, NAME.airlock-killed
+		 * would be a NAME the spec reads as well */
+		bool q = quarantine;
 		shown = xasprintf("%s (a link to a %s)", x->rel, g->file);
+		quarantine = false;
 		if (fresh(dfd, name, since))
 			drop(dfd, name, shown, NULL, b);
+		quarantine = q;
 		close(dfd);
 	}
 	free(shown);

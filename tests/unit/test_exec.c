@@ -909,6 +909,16 @@ static void test_guard_named(void **state)
 	snprintf(path, sizeof(path), "%s/.devcontainer/c/devcontainer.json", real);
 	assert_int_equal(access(path, F_OK), -1);
 	free(gone);
+	/* a recovery removes a link NAME: moved aside, f.airlock-killed would
+	 * be a NAME the spec reads too */
+	snprintf(path, sizeof(path), "%s/.devcontainer/f", real);
+	assert_int_equal(symlink("../y", path), 0);
+	assert_non_null(gone = guard_recover(&g, &(struct guard_span){{time(NULL) - 100, 0}, 0}));
+	assert_non_null(strstr(gone, ".devcontainer/f (a link"));
+	assert_int_equal(access(path, F_OK), -1);
+	snprintf(path, sizeof(path), "%s/.devcontainer/f.airlock-killed", real);
+	assert_int_equal(faccessat(AT_FDCWD, path, F_OK, AT_SYMLINK_NOFOLLOW), -1);
+	free(gone);
 	guard_note_clear(&g);
 	rm_rf(wd);
 }
