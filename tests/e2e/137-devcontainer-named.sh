@@ -44,8 +44,13 @@ out=$(cd "$d/wd" && "$AIRLOCK" exec -- sh -c 'mkdir -p .devcontainer/rs && print
 check "the sweep names it" sh -c 'case $1 in *.devcontainer/rs/devcontainer.json*) exit 0;; esac; exit 1' sh "$out"
 check "and it is gone" test ! -e "$d/wd/.devcontainer/rs/devcontainer.json"
 expect_eq "an existing one's neighbours are untouched" "$(cat "$d/wd/.devcontainer/py/devcontainer.json")" "{}"
+# one made through the user's link NAME, which the spec follows
+mkdir "$d/wd/cfg" && ln -s ../cfg "$d/wd/.devcontainer/ln"
+(cd "$d/wd" && "$AIRLOCK" exec -- sh -c 'printf "%s" "$1" >cfg/devcontainer.json' sh "$cfg" \
+	>/dev/null 2>&1)
+check "none is read through the user's link NAME" test ! -e "$d/wd/.devcontainer/ln/devcontainer.json"
 check "nothing ran" test ! -e "$d/dc-ran"
-rm -rf "$d/wd/.devcontainer"
+rm -rf "$d/wd/.devcontainer" "$d/wd/cfg"
 
 # ---- a call whose airlock was killed: the next run's recovery ----
 mkdir -p "$d/wd/.devcontainer/py" && printf '{}' >"$d/wd/.devcontainer/py/devcontainer.json"
