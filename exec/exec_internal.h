@@ -56,16 +56,33 @@ struct guard_path {
 };
 #define GUARD_NPATHS 103
 extern const struct guard_path guard_paths[GUARD_NPATHS];
-/* core.hooksPath directories kept at most (guard_config_refs()): one is
- * the rule, a few where includeIf's choose between them. */
-#define GUARD_HOOKS_MAX 8
-
 /* What each guarded path is (lstat, links never followed). */
 struct guard_id {
 	bool present, is_dir;
 	dev_t dev;
 	ino_t ino;
 };
+/* A directory of the table each of whose subdirectories may hold a file
+ * read as the table's own (one level of names, a fixed file name): the
+ * dev containers spec reads .devcontainer/NAME/devcontainer.json as it
+ * reads .devcontainer/devcontainer.json. The plan keeps an existing one
+ * read-only and its NAME pinned; the sweep removes one the run made. */
+struct guard_named {
+	const char *dir, *file;
+};
+#define GUARD_NNAMED 1
+extern const struct guard_named guard_named[GUARD_NNAMED];
+/* What guard_note() found below them: "DIR/NAME", what NAME and
+ * NAME/FILE were (not followed), and which entry of guard_named[]. */
+struct guard_name {
+	char *rel; /* owned */
+	size_t k;
+	struct guard_id dir, file;
+};
+/* core.hooksPath directories kept at most (guard_config_refs()): one is
+ * the rule, a few where includeIf's choose between them. */
+#define GUARD_HOOKS_MAX 8
+
 /* Where a path of the table lies under a root of the guard: the workdir
  * holds all of them as they are; a linked worktree's common dir and gitdir
  * (git true) hold the .git part, ".git" standing for the root itself ("")
@@ -112,6 +129,8 @@ struct guard_note {
 	struct guard_file *files; /* rebase todos and included configs; owned */
 	size_t nfiles;
 	struct guard_id refs_id[2]; /* .git/refs and the common dir's refs */
+	struct guard_name *names; /* below guard_named[], sorted by rel; owned */
+	size_t nnames;
 };
 /* What a file the sweep checks by its change was before the run (stat,
  * links followed as git follows them). */
@@ -181,6 +200,11 @@ int guard_nested_refs(const char *wd, const char *top, const char *gitdir, char 
  * one-shot call libgit2 (~15 ms) when ~/.gitconfig has an includeIf. */
 int guard_repo_includes(const char *wd, const char *top, const char *gitdir, char ***include_rels);
 void guard_note_clear(struct guard_note *g);
+/* What lies below each directory of guard_named[] under the workdir wd,
+ * into *names (sorted by rel; owned, guard_names_free()); their count.
+ * A directory that is a link, or none, holds nothing: one readdir each. */
+size_t guard_names_read(const char *wd, struct guard_name **names);
+void guard_names_free(struct guard_name *names, size_t n);
 /* Acts on each guarded path the run made (created, replaced, or under a
  * holder it replaced) under before's roots; returns what went as "a, b
  * (why)" (caller frees) or NULL when nothing did. */

@@ -159,6 +159,11 @@ const struct guard_path guard_paths[GUARD_NPATHS] = {
 	{"opencode.jsonc", GUARD_REMOVE},
 };
 
+/* Each directory here is a GUARD_PIN of the table above. */
+const struct guard_named guard_named[GUARD_NNAMED] = {
+	{".devcontainer", "devcontainer.json"}, /* named configurations, one level deep */
+};
+
 /*
  * The keys a config the run made may hold: what git init, clone, remote and
  * branch write, and identity. Any other may run a command (fsmonitor,
@@ -1770,6 +1775,137 @@ static void sweep_nested(const struct guard_note *g, struct buf *b)
 	strv_free(gitdirs);
 }
 
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct guard_name *)a)->rel, ((const struct guard_name *)b)->rel);
+}
+
+size_t guard_names_read(const char *wd, struct guard_name **names)
+{
+	size_t n = 0, cap = 0;
+	struct dirent *e;
+	struct stat st;
+	const char *name;
+	DIR *d;
+	int dfd;
+
+	*names = NULL;
+	for (size_t k = 0; k < GUARD_NNAMED; k++) {
+		const struct guard_named *g = &guard_named[k];
+		if ((dfd = open_parent(wd, g->dir, &name)) < 0)
+			continue;
+		d = open_dir_at(dfd, name);
+		close(dfd);
+		while (d && (e = readdir(d)) != NULL) {
+			struct guard_name *x;
+			char *file;
+			if (dot(e->d_name) || fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+			    !(S_ISDIR(st.st_mode) || S_ISLNK(st.st_mode)))
+				continue; /* a file here is the directory's own business */
+			if (n == cap)
+				*names = xrealloc(*names, (cap = cap ? 2 * cap : 8) * sizeof(**names));
+			x = &(*names)[n++];
+			*x = (struct guard_name){xasprintf("%s/%s", g->dir, e->d_name), k,
+			                         {true, S_ISDIR(st.st_mode), st.st_dev, st.st_ino},
+			                         {0}};
+			file = xasprintf("%s/%s", e->d_name, g->file);
+			/* through a link NAME, what the spec reads: only looked at,
+			 * never acted on (name_act() removes the link) */
+			if (fstatat(dirfd(d), file, &st, x->dir.is_dir ? AT_SYMLINK_NOFOLLOW : 0) == 0)
+				x->file = (struct guard_id){true, S_ISDIR(st.st_mode), st.st_dev,
+				                            st.st_ino};
+			free(file);
+		}
+		if (d)
+			closedir(d);
+	}
+	if (n > 1)
+		qsort(*names, n, sizeof(**names), name_cmp);
+	return n;
+}
+
+void guard_names_free(struct guard_name *names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(names[i].rel);
+	free(names);
+}
+
+/* The table's index of named directory k (a PIN there). */
+static size_t named_index(size_t k)
+{
+	for (size_t i = 0; i < GUARD_NPATHS; i++)
+		if (strcmp(guard_paths[i].rel, guard_named[k].dir) == 0)
+			return i;
+	return GUARD_NPATHS; /* not reached: a test checks the table */
+}
+
+/* Acts on x, one name below a directory of guard_named[] in the workdir
+ * wd: with since NULL, the run made it when before (what the note found
+ * of the same name, NULL: none) differs, or the directory holding it was
+ * replaced (held); else by change time. NAME/FILE made is removed; a
+ * link NAME that leads to a FILE the run made, or made itself, goes
+ * itself: the spec follows it, and the guard follows no link to act. */
+static void name_act(const char *wd, const struct guard_name *x, const struct guard_name *before,
+                     bool held, const struct guard_span *since, struct buf *b)
+{
+	const struct guard_named *g = &guard_named[x->k];
+	bool dir_made = held || before == NULL || !id_same(&before->dir, &x->dir);
+	char *file = xasprintf("%s/%s", x->rel, g->file), *shown = NULL;
+	const char *name;
+	int dfd;
+
+	if (x->dir.is_dir) {
+		if (since || (x->file.present && (dir_made || !id_same(&before->file, &x->file)))) {
+			if ((dfd = open_parent(wd, file, &name)) >= 0) {
+				if (since)
+					act_since(dfd, name, file, GUARD_REMOVE, since, b);
+				else
+					drop(dfd, name, file, NULL, b);
+				close(dfd);
+			} else if (!since) {
+				buf_printf(b, "%s%s (could not be removed)", b->len ? ", " : "", file);
+			}
+		}
+	} else if (x->file.present &&
+	           (since || dir_made || !id_same(&before->file, &x->file)) &&
+	           (dfd = open_parent(wd, x->rel, &name)) >= 0) {
+		/* a link the run made, or one whose FILE it made through it;
+		 * removed even in a recovery: moved aside, NAME.airlock-killed
+		 * would be a NAME the spec reads as well */
+		bool q = quarantine;
+		shown = xasprintf("%s (a link to a %s)", x->rel, g->file);
+		quarantine = false;
+		if (fresh(dfd, name, since))
+			drop(dfd, name, shown, NULL, b);
+		quarantine = q;
+		close(dfd);
+	}
+	free(shown);
+	free(file);
+}
+
+/* The names below guard_named[] in the workdir: what the run made (since
+ * NULL; before noted) or changed from since on, by name_act(). */
+static void sweep_names(const struct guard_note *before, const struct guard_id *after_ids,
+                        const struct guard_span *since, struct buf *b)
+{
+	const char *wd = before->root[GUARD_WD];
+	struct guard_name *now;
+	size_t n = guard_names_read(wd, &now);
+
+	for (size_t i = 0; i < n; i++) {
+		size_t j = named_index(now[i].k);
+		bool held = since == NULL && j < GUARD_NPATHS &&
+		            !id_same(&before->id[GUARD_WD][j], &after_ids[j]);
+		const struct guard_name *was =
+		    since ? NULL
+		          : bsearch(&now[i], before->names, before->nnames, sizeof(*now), name_cmp);
+		name_act(wd, &now[i], was, held, since, b);
+	}
+	guard_names_free(now, n);
+}
+
 /* Acts on what the run made under root r; in b as the workdir-relative
  * path, or the whole path outside the workdir. */
 static void sweep_root(const struct guard_note *before, const struct guard_note *after, int r,
@@ -2535,6 +2671,7 @@ int guard_note(const char *wd, const char *home, char *const *skip, struct guard
 	note_refs(g);
 	note_nested(g, skip);
 	note_files(g);
+	g->nnames = guard_names_read(wd, &g->names);
 	return rc;
 }
 
@@ -2552,6 +2689,7 @@ void guard_note_clear(struct guard_note *g)
 	for (size_t i = 0; i < g->nfiles; i++)
 		free(g->files[i].path);
 	free(g->files);
+	guard_names_free(g->names, g->nnames);
 	memset(g, 0, sizeof(*g));
 }
 
@@ -2565,6 +2703,7 @@ char *guard_sweep(const struct guard_note *before)
 	buf_init(&b, 0);
 	for (int r = 0; r < GUARD_NROOTS; r++)
 		sweep_root(before, &after, r, &b);
+	sweep_names(before, after.id[GUARD_WD], NULL, &b);
 	sweep_hooks_paths(before, &after, NULL, &b);
 	sweep_includes(before, before, &before->since, &b);
 	sweep_todos(before, before, &before->since, &b);
@@ -2597,6 +2736,7 @@ char *guard_recover(const struct guard_note *g, const struct guard_span *since)
 			close(dfd);
 			free(shown);
 		}
+	sweep_names(g, NULL, since, &b);
 	sweep_hooks_paths(g, g, since, &b);
 	sweep_includes(g, NULL, since, &b);
 	sweep_todos(g, NULL, since, &b);
@@ -2624,8 +2764,25 @@ int exec_config_guarded(const char *wd, char ***rels)
 	return rc < 0 ? -1 : 0;
 }
 
+/* True when rel is DIR/NAME/FILE of an entry of guard_named[]. */
+static bool path_named(const char *rel)
+{
+	for (size_t k = 0; k < GUARD_NNAMED; k++) {
+		size_t n = strlen(guard_named[k].dir);
+		const char *slash;
+		if (strncmp(rel, guard_named[k].dir, n) != 0 || rel[n] != '/')
+			continue;
+		if ((slash = strchr(rel + n + 1, '/')) != NULL && slash > rel + n + 1 &&
+		    strcmp(slash + 1, guard_named[k].file) == 0)
+			return true;
+	}
+	return false;
+}
+
 bool exec_path_guarded(const char *rel, bool is_dir)
 {
+	if (!is_dir && path_named(rel))
+		return true; /* the sweep removes one made */
 	for (size_t i = 0; i < GUARD_NPATHS; i++) {
 		const struct guard_path *g = &guard_paths[i];
 		size_t n = strlen(g->rel);

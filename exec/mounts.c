@@ -836,6 +836,35 @@ static int want_config_refs(const char *wd, struct want **w, size_t *n, char **e
 	return want_refs(wd, rc, hooks, inc, "", w, n, errstr);
 }
 
+/* Each named configuration below guard_named[] in the workdir wd (one
+ * readdir of each directory there is) that exists: read-only, and its
+ * NAME pinned when a directory, as the table's own paths are. A NAME
+ * without the file is left writable: one the run puts there, the sweep
+ * removes. */
+static int want_named(const char *wd, struct want **w, size_t *n, char **errstr)
+{
+	struct guard_name *names;
+	size_t nn = guard_names_read(wd, &names);
+	int rc = 0;
+
+	for (size_t i = 0; rc == 0 && i < nn; i++) {
+		char *file = xasprintf("%s/%s", names[i].rel, guard_named[names[i].k].file);
+		char *shown = xasprintf("workdir: %s", file), *logical = xasprintf("%s/%s", wd, file);
+		struct stat st;
+		if (lstat(logical, &st) == 0) { /* through a link NAME too: the spec follows it */
+			if (names[i].dir.is_dir)
+				rc = want_kept(wd, names[i].rel, shown, A_BIND, w, n, errstr);
+			if (rc == 0)
+				rc = want_kept(wd, file, shown, A_RO, w, n, errstr);
+		}
+		free(logical);
+		free(shown);
+		free(file);
+	}
+	guard_names_free(names, nn);
+	return rc;
+}
+
 /* What a writable workdir keeps (guard.c's table) under root: each path
  * that exists read-only, each holder bound onto itself, writable, so that
  * it cannot be renamed away and replaced by one without the protection. A
@@ -863,7 +892,7 @@ static int want_guarded(const char *root, bool git, struct want **w, size_t *n, 
 		if (rc < 0)
 			return -1;
 	}
-	return git ? 0 : want_config_refs(root, w, n, errstr);
+	return git ? 0 : want_named(root, w, n, errstr) < 0 ? -1 : want_config_refs(root, w, n, errstr);
 }
 
 #define COVER_MAX (64 * 1024) /* bytes of a covering copy: the stage is a 1 MiB tmpfs */

@@ -307,6 +307,22 @@ else
 fi
 rm -rf "$WORK/wd/.vscode" "$WORK/wd/.cursor" "$WORK/wd/.gemini" "$WORK/wd/.codex" "$WORK/wd/.devcontainer" \
 	"$WORK/wd/.devcontainer.json"
+# the dev containers spec reads named configurations too, one level deep:
+# .devcontainer/NAME/devcontainer.json, its initializeCommand run on the host
+OUT=$(ax -- sh -c 'mkdir -p .devcontainer/py && echo "{\"initializeCommand\": \"touch x\"}" > .devcontainer/py/devcontainer.json' 2>&1)
+[ -e "$WORK/wd/.devcontainer/py/devcontainer.json" ] &&
+	bad create-devcontainer-named "planted .devcontainer/py/devcontainer.json" || ok create-devcontainer-named
+mkdir -p "$WORK/wd/.devcontainer/go" && echo "{}" > "$WORK/wd/.devcontainer/go/devcontainer.json"
+[ "$AS" = nobody ] && chown -R 65534:65534 "$WORK/wd/.devcontainer"
+OUT=$(ax -- sh -c 'echo "{\"initializeCommand\": \"touch x\"}" > .devcontainer/go/devcontainer.json
+	mv .devcontainer/go .devcontainer/go2 && mkdir .devcontainer/go &&
+	echo "{\"initializeCommand\": \"touch x\"}" > .devcontainer/go/devcontainer.json' 2>&1)
+if grep -q initializeCommand "$WORK/wd/.devcontainer/go/devcontainer.json" || [ -e "$WORK/wd/.devcontainer/go2" ]; then
+	bad write-devcontainer-named "changed: $(cat "$WORK/wd/.devcontainer/go/devcontainer.json")"
+else
+	ok write-devcontainer-named
+fi
+rm -rf "$WORK/wd/.devcontainer"
 # more agents' project files that start commands on the host: Cursor's
 # hooks, Roo Code's, Amazon Q's, Kiro's and opencode's MCP servers,
 # Kiro's agent hooks, opencode's plugins, Windsurf's Cascade hooks; Zed's

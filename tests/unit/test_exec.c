@@ -840,6 +840,89 @@ static void test_recover_span(void **state)
 	rm_rf(wd);
 }
 
+/* guard_named[]: each directory is a pin of the table (what the sweep
+ * compares to see it replaced), and below it the sweep removes a named
+ * config the run made or replaced, or a link NAME it made that leads to
+ * one, and keeps one that was there, and what else lies beside them. */
+static void test_guard_named(void **state)
+{
+	char *wd = tmpdir_new(), real[PATH_MAX], path[PATH_MAX + 64], real_new[PATH_MAX + 64], *gone;
+	struct guard_note g;
+	(void)state;
+	for (size_t k = 0; k < GUARD_NNAMED; k++) {
+		bool pin = false;
+		for (size_t i = 0; i < GUARD_NPATHS; i++)
+			pin |= strcmp(guard_paths[i].rel, guard_named[k].dir) == 0 &&
+			       guard_paths[i].kind == GUARD_PIN;
+		assert_true(pin);
+	}
+	/* what a preview says the guard would remove (diff/overlay.c) */
+	assert_true(exec_path_guarded(".devcontainer/py/devcontainer.json", false));
+	assert_false(exec_path_guarded(".devcontainer/py/Dockerfile", false));
+	assert_false(exec_path_guarded(".devcontainer/a/b/devcontainer.json", false));
+	assert_false(exec_path_guarded(".devcontainer//devcontainer.json", false));
+	assert_false(exec_path_guarded(".devcontainer/py", true));
+	assert_non_null(realpath(wd, real));
+	for (const char *const *d = (const char *const[]){".devcontainer", ".devcontainer/a",
+	                                                  ".devcontainer/b", NULL};
+	     *d; d++) {
+		snprintf(path, sizeof(path), "%s/%s", real, *d);
+		assert_int_equal(mkdir(path, 0755), 0);
+	}
+	write_file(real, ".devcontainer/a/devcontainer.json", "{}\n");
+	write_file(real, ".devcontainer/b/devcontainer.json", "{}\n");
+	snprintf(path, sizeof(path), "%s/y", real); /* the user's link e to y */
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/.devcontainer/e", real);
+	assert_int_equal(symlink("../y", path), 0);
+	assert_int_equal(guard_note(real, "/nonexistent", NULL, &g), 0);
+	write_file(real, "y/devcontainer.json", "{}\n"); /* the spec reads it through e */
+	/* the run: c made, b's replaced, a's left, a link d to a directory
+	 * holding one, and one made through the user's link e */
+	snprintf(path, sizeof(path), "%s/.devcontainer/c", real);
+	assert_int_equal(mkdir(path, 0755), 0);
+	write_file(real, ".devcontainer/c/devcontainer.json", "{\"initializeCommand\":\"x\"}\n");
+	write_file(real, ".devcontainer/c/Dockerfile", "FROM x\n");
+	write_file(real, ".devcontainer/b/new", "{\"initializeCommand\":\"x\"}\n");
+	snprintf(path, sizeof(path), "%s/.devcontainer/b/new", real);
+	snprintf(real_new, sizeof(real_new), "%s/.devcontainer/b/devcontainer.json", real);
+	assert_int_equal(rename(path, real_new), 0); /* over it: another inode */
+	write_file(real, ".devcontainer/Dockerfile", "FROM x\n");
+	snprintf(path, sizeof(path), "%s/.devcontainer/d", real);
+	assert_int_equal(symlink("../x", path), 0);
+	snprintf(path, sizeof(path), "%s/x", real);
+	assert_int_equal(mkdir(path, 0755), 0);
+	write_file(real, "x/devcontainer.json", "{}\n");
+	assert_non_null(gone = guard_sweep(&g));
+	assert_non_null(strstr(gone, ".devcontainer/b/devcontainer.json"));
+	assert_non_null(strstr(gone, ".devcontainer/c/devcontainer.json"));
+	assert_non_null(strstr(gone, ".devcontainer/d (a link"));
+	assert_non_null(strstr(gone, ".devcontainer/e (a link"));
+	assert_null(strstr(gone, ".devcontainer/a/"));
+	for (const char *const *p = (const char *const[]){".devcontainer/a/devcontainer.json",
+	                                                  ".devcontainer/c/Dockerfile",
+	                                                  ".devcontainer/Dockerfile", NULL};
+	     *p; p++) {
+		snprintf(path, sizeof(path), "%s/%s", real, *p);
+		assert_int_equal(access(path, F_OK), 0);
+	}
+	snprintf(path, sizeof(path), "%s/.devcontainer/c/devcontainer.json", real);
+	assert_int_equal(access(path, F_OK), -1);
+	free(gone);
+	/* a recovery removes a link NAME: moved aside, f.airlock-killed would
+	 * be a NAME the spec reads too */
+	snprintf(path, sizeof(path), "%s/.devcontainer/f", real);
+	assert_int_equal(symlink("../y", path), 0);
+	assert_non_null(gone = guard_recover(&g, &(struct guard_span){{time(NULL) - 100, 0}, 0}));
+	assert_non_null(strstr(gone, ".devcontainer/f (a link"));
+	assert_int_equal(access(path, F_OK), -1);
+	snprintf(path, sizeof(path), "%s/.devcontainer/f.airlock-killed", real);
+	assert_int_equal(faccessat(AT_FDCWD, path, F_OK, AT_SYMLINK_NOFOLLOW), -1);
+	free(gone);
+	guard_note_clear(&g);
+	rm_rf(wd);
+}
+
 /* gitindex.c reads an index as git does where a run can make the two
  * differ: a v2 entry's name as long as its flags say, whatever bytes
  * follow (the old reader took them up to the NUL: another path), and
@@ -1414,6 +1497,7 @@ int main(void)
 		cmocka_unit_test(test_secrets_kept),
 		cmocka_unit_test(test_secrets_globs),
 		cmocka_unit_test(test_run_table),
+		cmocka_unit_test(test_guard_named),
 		cmocka_unit_test(test_overlay),
 		cmocka_unit_test(test_fail_closed),
 		cmocka_unit_test(test_concurrent),
