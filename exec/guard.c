@@ -1898,9 +1898,11 @@ static void sweep_names(const struct guard_note *before, const struct guard_id *
 		size_t j = named_index(now[i].k);
 		bool held = since == NULL && j < GUARD_NPATHS &&
 		            !id_same(&before->id[GUARD_WD][j], &after_ids[j]);
+		/* bsearch() may not be given NULL, even for no elements */
 		const struct guard_name *was =
-		    since ? NULL
-		          : bsearch(&now[i], before->names, before->nnames, sizeof(*now), name_cmp);
+		    since || before->nnames == 0
+		        ? NULL
+		        : bsearch(&now[i], before->names, before->nnames, sizeof(*now), name_cmp);
 		name_act(wd, &now[i], was, held, since, b);
 	}
 	guard_names_free(now, n);
