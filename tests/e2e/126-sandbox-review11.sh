@@ -78,10 +78,16 @@ while n < int(sys.argv[1]):
     n += 1
 print(n, flush=True)
 time.sleep(float(sys.argv[2]))'
+# nb_bin: a copy of the binary uid 65534 can run wherever the tree lives (a
+# clone under a 0700 directory, as mktemp -d makes, cannot be entered)
+nb_bin() {
+	mkdir -p "$d/nb-bin" && cp "$AIRLOCK" "$d/nb-bin/airlock" && chmod 755 "$d/nb-bin" "$d/nb-bin/airlock"
+}
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
 	nb() { setpriv --reuid=65534 --regid=65534 --clear-groups env HOME="$d/nb/home" "$@"; }
 	mkdir -p "$d/nb/wd" "$d/nb/home" && chown -R 65534:65534 "$d/nb" && chmod 755 "$d"
-	(cd "$d/nb/wd" && nb "$AIRLOCK" exec --profile readonly -- python3 -c "$shm" 100000 4 \
+	nb_bin
+	(cd "$d/nb/wd" && nb "$d/nb-bin/airlock" exec --profile readonly -- python3 -c "$shm" 100000 4 \
 		>"$d/shm.out" 2>&1) &
 	call=$!
 	i=0 && while [ ! -s "$d/shm.out" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
@@ -126,8 +132,9 @@ for n in 8 20; do
 done
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
 	mkdir -p "$d/nb/wd" "$d/nb/home" && chown -R 65534:65534 "$d/nb" && chmod 755 "$d"
+	nb_bin
 	r=$(cd "$d/nb/wd" && setpriv --reuid=65534 --regid=65534 --clear-groups env HOME="$d/nb/home" \
-		prlimit --nproc=1 "$AIRLOCK" exec --profile readonly -- true 2>&1)
+		prlimit --nproc=1 "$d/nb-bin/airlock" exec --profile readonly -- true 2>&1)
 	case "$r" in
 	*"process limit"*) ok=yes ;;
 	*) ok="no: $r" ;;
