@@ -17,7 +17,7 @@ int pthread_create(pthread_t *t, const pthread_attr_t *a, void *(*fn)(void *), v
 	const char *n = getenv("AIRLOCK_FAULT_N");
 	create_fn real = (create_fn)dlsym(RTLD_NEXT, "pthread_create");
 
-	if (n && __atomic_add_fetch(&calls, 1, __ATOMIC_SEQ_CST) == atol(n))
+	if (n && __atomic_add_fetch(&calls, 1, __ATOMIC_SEQ_CST) == strtol(n, NULL, 10))
 		return EAGAIN;
 	return real(t, a, fn, arg);
 }
