@@ -14,6 +14,7 @@
 
 #include "classifier/classifier.h"
 #include "core/encode.h"
+#include "core/jalloc.h"
 #include "core/state.h"
 #include "core/util.h"
 #include "exec/exec.h"
@@ -174,7 +175,7 @@ static int classify_stream(struct classify_ctx *cx)
 {
 	/* blank lines get the gate's answer: classify shows what the gate does */
 	struct protocol_sink sink = {classify_call_line, classify_bad_line, classify_flush, cx,
-	                             false};
+	                             false, true};
 
 	/* into a file or pipe, one write per 64 KiB rather than per 4 KiB:
 	 * classify_flush() still sends all there is whenever the input pauses
@@ -183,6 +184,7 @@ static int classify_stream(struct classify_ctx *cx)
 
 	if (!isatty(STDOUT_FILENO))
 		setvbuf(stdout, out, _IOFBF, sizeof(out));
+	jalloc_install();
 	if (protocol_each_call(STDIN_FILENO, &sink) < 0) {
 		fprintf(stderr, "airlock classify: cannot read input: %s\n", strerror(errno));
 		return EXIT_INTERNAL;

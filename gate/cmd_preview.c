@@ -114,7 +114,7 @@ static void preview_bad_line(void *arg, size_t lineno, json_t *id, const char *m
 
 static int preview_stream(struct preview_ctx *cx)
 {
-	struct protocol_sink sink = {preview_call_line, preview_bad_line, NULL, cx, true};
+	struct protocol_sink sink = {preview_call_line, preview_bad_line, NULL, cx, true, false};
 
 	if (protocol_each_call(STDIN_FILENO, &sink) < 0) {
 		fprintf(stderr, "airlock preview: cannot read input: %s\n", strerror(errno));

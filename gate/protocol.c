@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "core/encode.h"
+#include "core/jalloc.h"
 #include "core/util.h"
 #include "gate/agent.h"
 #include "gate/protocol.h"
@@ -742,6 +743,22 @@ int reader_next(struct reader *r, const char **line, size_t *len, bool *toolong)
 	}
 }
 
+/* protocol_decode(), from the line's block when the sink asks for one: what
+ * the sink does with the call allocates from the heap again (a json_dumps()
+ * string it free()s must not come from the block). */
+static int decode_line(const struct protocol_sink *sink, const char *line, size_t len,
+                       size_t lineno, struct call **c, json_t **id, char **err)
+{
+	int rc;
+
+	if (sink->line_block)
+		jalloc_line_begin();
+	rc = protocol_decode(line, len, lineno, c, id, err);
+	if (sink->line_block)
+		jalloc_line_decoded();
+	return rc;
+}
+
 int protocol_each_call(int fd, const struct protocol_sink *sink)
 {
 	struct reader *r = reader_new(fd, 0);
@@ -762,7 +779,7 @@ int protocol_each_call(int fd, const struct protocol_sink *sink)
 			sink->bad(sink->arg, lineno, NULL, err);
 		} else if (sink->skip_blank && strspn(line, " \t\r") == len) {
 			/* nothing to answer */
-		} else if (protocol_decode(line, len, lineno, &c, &id, &err) < 0) {
+		} else if (decode_line(sink, line, len, lineno, &c, &id, &err) < 0) {
 			sink->bad(sink->arg, lineno, id, err);
 		} else {
 			sink->call(sink->arg, c);

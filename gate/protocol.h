@@ -74,6 +74,9 @@ struct protocol_sink {
 	void *arg;
 	/* blank lines are skipped, not answered as bad JSON (which the gate does) */
 	bool skip_blank;
+	/* each line decodes into core/jalloc.h's block: nothing the sink is given
+	 * outlives its line (jalloc_install() done) */
+	bool line_block;
 };
 /*
  * Reads calls from fd, one per line, until end of input: the loop of the

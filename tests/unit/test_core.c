@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "core/encode.h"
+#include "core/jalloc.h"
 #include "core/kept.h"
 #include "core/lazy.h"
 #include "core/state.h"
@@ -572,6 +573,43 @@ static void test_state_file(void **state)
 	free(old_state);
 }
 
+/* Lines decoded into jalloc's block read back as a heap decode does at any
+ * size (past the block the rest comes from malloc()), a second line reuses
+ * the block, and what jansson makes after the decode is heap memory that
+ * free() takes: json_dumps() from the block would crash the free(). */
+static void test_jalloc_lines(void **state)
+{
+	static const size_t sizes[] = {0, 1, 100, 4096, 200000, 300000, 1000000, 5};
+
+	(void)state;
+	jalloc_install();
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		json_t *doc = json_pack("{s:s%,s:[]}", "x", "", (size_t)0, "a");
+		char *text, *want, *got, *pad = xcalloc(1, sizes[i] + 1);
+		json_t *j;
+
+		memset(pad, 'x', sizes[i]);
+		json_object_set_new(doc, "x", json_string(pad));
+		for (size_t k = 0; k < sizes[i] / 64; k++)
+			json_array_append_new(json_object_get(doc, "a"), json_pack("{s:I}", "k", (json_int_t)k));
+		text = json_dumps(doc, JSON_COMPACT);
+		want = json_dumps(doc, JSON_COMPACT | JSON_SORT_KEYS);
+		jalloc_line_begin();
+		j = json_loads(text, 0, NULL);
+		jalloc_line_decoded();
+		assert_non_null(j);
+		got = json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS);
+		assert_string_equal(got, want);
+		free(got);
+		json_decref(j);
+		json_decref(doc);
+		free(text);
+		free(want);
+		free(pad);
+	}
+	json_set_alloc_funcs(xmalloc, free);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -584,6 +622,7 @@ int main(void)
 		cmocka_unit_test(test_kept_table),    cmocka_unit_test(test_kept_file),
 		cmocka_unit_test(test_kept_stamp),
 		cmocka_unit_test(test_state_file),      cmocka_unit_test(test_lazy_transient),
+		cmocka_unit_test(test_jalloc_lines),
 	};
 	return cmocka_run_group_tests_name("core", tests, NULL, NULL);
 }
