@@ -39,7 +39,8 @@ out=$(ax --timeout 1 -- sleep 30 2>&1)
 rc=$?
 expect_eq "--timeout kills with 137" "$rc" 137
 case "$out" in *"timed out"*) check "timeout says so" true ;; *) check "timeout says so" false ;; esac
-check "--timeout is prompt" test $(($(date +%s) - t0)) -le 5
+# well before the 30 s sleep ends; not a speed bound (a busy machine took 6 s)
+check "--timeout cuts the call short" test $(($(date +%s) - t0)) -le 20
 expect_eq "network off by default" \
 	"$(ax -- python3 -c 'import socket; socket.socket()' >/dev/null 2>&1; echo $?)" 1
 expect_eq "--network allows inet sockets" \
