@@ -231,6 +231,7 @@ for s in 'list' 'list --json' 'list --last 1' 'stats' 'stats --json' 'verify' 'e
 	"$A" audit $s >/dev/null 2>&1
 	expect_eq "audit $s: exit 0" $? 0
 done
+expect_eq "audit with no subcommand off a terminal: the list, as airlock(1) says" "$("$A" audit 2>&1)" "$("$A" audit list 2>&1)"
 id=$("$A" audit list --json | jq -r .id | tail -1)
 expect_eq "audit show ID --json: exit 0, the call" "$("$A" audit show "$id" --json | jq -r .call.id)" "$id"
 check "airlock(1) names show --json and stats --json" sh -c 'printf "%s" "$1" | tr "\n" " " | grep -q "show .I ID .RB \[ --json \].*stats .RB \[ --json \]"' _ "$(man_entry audit)"
