@@ -1,11 +1,17 @@
 # airlock: a plain GNU Makefile.
 #
 #   make            build build/airlock
+#   make demo       run the bundled example agent through airlock, then list and verify its log
 #   make test       install missing packages, build with -Werror, run every test
 #   make check      the same tests under AddressSanitizer + UndefinedBehaviorSanitizer
-#   make demo       run the bundled example agent through airlock
+#   make deps       install missing Debian packages (as root), else print the line to run
 #   make bench      print benchmark figures beside their yardsticks
-#   make install    PREFIX=/usr/local DESTDIR=
+#   make fuzz       every libFuzzer harness for FUZZ_TIME seconds each
+#   make soak       100,000 calls through the gate, then a 1,000,000-line stream
+#   make lint       the banned-call check (STYLE.md)
+#   make install    binary, man pages and docs under DESTDIR/PREFIX (PREFIX=/usr/local)
+#   make clean      remove every build directory
+#   make help       this list
 #
 # BUILD=dir puts objects elsewhere, so several builds (plain, sanitized,
 # a second worker) never share object files.
@@ -13,6 +19,7 @@
 BUILD    ?= build
 PREFIX   ?= /usr/local
 DESTDIR  ?=
+DOCDIR   ?= $(PREFIX)/share/doc/airlock
 VERSION  := 0.1.0
 
 CC       ?= cc
@@ -57,7 +64,7 @@ TEST_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
 
 DEPS := $(LIB_OBJS:.o=.d) $(MAIN_OBJ:.o=.d) $(TEST_BINS:=.d)
 
-.PHONY: all deps test test-unit test-e2e check demo bench install lint clean format fuzz soak
+.PHONY: all deps test test-unit test-e2e check demo bench install lint clean format fuzz soak help
 
 all: $(BIN)
 
@@ -133,12 +140,19 @@ lint:
 format:
 	clang-format -i $(foreach m,$(MODULES),$(wildcard $(m)/*.[ch])) tests/unit/*.[ch]
 
+# The docs go beside the man pages, README.md with docs/ under it as in the
+# source, so its links and the man pages' "docs/classifier.md" still hold.
 install: $(BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
-		$(DESTDIR)$(PREFIX)/share/man/man5
+		$(DESTDIR)$(PREFIX)/share/man/man5 $(DESTDIR)$(DOCDIR)/docs
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/airlock
 	install -m 644 docs/airlock.1 $(DESTDIR)$(PREFIX)/share/man/man1/airlock.1
 	install -m 644 docs/airlock-policy.5 $(DESTDIR)$(PREFIX)/share/man/man5/airlock-policy.5
+	install -m 644 README.md $(DESTDIR)$(DOCDIR)/README.md
+	install -m 644 $(wildcard docs/*.md) docs/airlock.1 docs/airlock-policy.5 $(DESTDIR)$(DOCDIR)/docs/
+
+help:
+	@sed -n '1,/^$$/s/^#   \(make .*\)/  \1/p' $(firstword $(MAKEFILE_LIST))
 
 clean:
 	rm -rf build build-san build-*

@@ -28,7 +28,15 @@ static const char classify_usage[] =
 	"                        [--workdir DIR] [--shell CMD | --sql SQL]\n"
 	"Reads tool calls on stdin (or one --shell/--sql string) and prints one verdict\n"
 	"per call: {\"id\",\"tool\",\"tier\",\"rules\",\"reasons\",\"spans\",\"action\"}.\n"
-	"Runs nothing.\n";
+	"Runs nothing.\n"
+	"  --format F         json (the default) or text, for people\n"
+	"  --explain          each rule's reason and span, and the policy's reason: as\n"
+	"                     text with --shell/--sql or on a terminal, unless --format\n"
+	"                     json is given; JSON verdicts then add \"policy\"\n"
+	"  --policy FILE      an extra policy file, the top layer\n"
+	"  --workdir DIR      the project directory (default: the current one)\n"
+	"  --shell CMD        classify one shell command instead of reading stdin\n"
+	"  --sql SQL          classify one SQL statement instead of reading stdin\n";
 
 struct classify_ctx {
 	struct policy *policy;
@@ -199,37 +207,70 @@ static const struct option classify_longopts[] = {
 	{"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
 };
 
+/* Parses the options into cx, src, *shell and *sql. Returns 0, or -1 with
+ * *rc the exit status (usage printed, after what was wrong). */
+static int classify_args(int argc, char **argv, struct classify_ctx *cx,
+                         struct policy_source *src, const char **shell, const char **sql,
+                         int *rc)
+{
+	bool format_given = false;
+	int ch;
+
+	*rc = EXIT_USAGE;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "+h", classify_longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'f':
+			if (strcmp(optarg, "text") != 0 && strcmp(optarg, "json") != 0) {
+				fprintf(stderr, "airlock classify: --format wants json or text (got \"%s\")\n",
+				        optarg);
+				goto usage;
+			}
+			cx->text = strcmp(optarg, "text") == 0;
+			format_given = true;
+			break;
+		case 'x': cx->explain = true; break;
+		case 'p': src->file = optarg; break;
+		case 'w': src->workdir = optarg; break;
+		case 's': *shell = optarg; break;
+		case 'q': *sql = optarg; break;
+		case 'h': fputs(classify_usage, stdout); *rc = EXIT_OK; return -1;
+		default: goto usage;
+		}
+	}
+	if (optind != argc) {
+		fprintf(stderr, "airlock classify: unexpected argument '%s' (one command goes in "
+		                "--shell 'CMD', calls on stdin)\n", argv[optind]);
+		goto usage;
+	}
+	if (*shell && *sql) {
+		fprintf(stderr, "airlock classify: --shell and --sql each classify one string: "
+		                "give one of them\n");
+		goto usage;
+	}
+	/* --explain is for people: text, unless JSON was asked for by name (it
+	 * was turned into text all the same) or the stream goes to a program */
+	if (cx->explain && !format_given && (*shell || *sql || isatty(STDOUT_FILENO)))
+		cx->text = true;
+	return 0;
+usage:
+	fputs(classify_usage, stderr);
+	return -1;
+}
+
 int cmd_classify(int argc, char **argv)
 {
 	struct classify_ctx cx = {0};
 	struct policy_source src = {0};
 	const char *shell = NULL, *sql = NULL;
 	char *wd = NULL, *err = NULL, *state = NULL, **guarded = NULL;
-	int ch, rc = EXIT_USAGE;
+	int rc;
 
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "+h", classify_longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'f':
-			if (strcmp(optarg, "text") != 0 && strcmp(optarg, "json") != 0)
-				goto usage;
-			cx.text = strcmp(optarg, "text") == 0;
-			break;
-		case 'x': cx.explain = true; break;
-		case 'p': src.file = optarg; break;
-		case 'w': src.workdir = optarg; break;
-		case 's': shell = optarg; break;
-		case 'q': sql = optarg; break;
-		case 'h': fputs(classify_usage, stdout); return EXIT_OK;
-		default: goto usage;
-		}
-	}
-	if (optind != argc || (shell && sql))
-		goto usage;
-	if (cx.explain && !cx.text && (shell || sql || isatty(STDOUT_FILENO)))
-		cx.text = true;
+	if (classify_args(argc, argv, &cx, &src, &shell, &sql, &rc) < 0)
+		return rc;
 	if ((wd = realpath(src.workdir ? src.workdir : ".", NULL)) == NULL) {
-		fprintf(stderr, "airlock classify: cannot resolve workdir: %s\n", strerror(errno));
+		fprintf(stderr, "airlock classify: cannot resolve workdir %s: %s\n",
+		        src.workdir ? src.workdir : ".", strerror(errno));
 		return EXIT_USAGE;
 	}
 	src.workdir = wd;
@@ -261,8 +302,5 @@ int cmd_classify(int argc, char **argv)
 	strv_free(guarded);
 	free(state);
 	free(wd);
-	return rc;
-usage:
-	fputs(classify_usage, stderr);
 	return rc;
 }

@@ -53,6 +53,8 @@ int cmd_gate(int argc, char **argv)
 		}
 	}
 	if (optind != argc) {
+		fprintf(stderr, "airlock gate: unexpected argument '%s' (the calls go on stdin, one "
+		                "JSON object per line)\n", argv[optind]);
 		fputs(gate_usage, stderr);
 		return EXIT_USAGE;
 	}

@@ -28,7 +28,12 @@ static const char preview_usage[] =
 	"                       [--workdir DIR] [--policy FILE]\n"
 	"Reads tool calls on stdin and prints what each would change: a diff for\n"
 	"write_file/edit_file, a sandboxed dry run for shell, the rows for SQL.\n"
-	"Exit status 1 when a line could not be decoded or a preview failed.\n";
+	"Exit status 1 when a line could not be decoded or a preview failed.\n"
+	"  --format F         text (the default) or json, one object per call\n"
+	"  --color WHEN       auto (the default: on a terminal, off with NO_COLOR or\n"
+	"                     TERM=dumb), always or never\n"
+	"  --workdir DIR      the project directory (default: the current one)\n"
+	"  --policy FILE      an extra policy file, the top layer (a dry run's profile)\n";
 
 struct preview_ctx {
 	char *workdir, *home;
@@ -141,13 +146,21 @@ static int preview_args(int argc, char **argv, struct preview_ctx *cx, const cha
 		default: fputs(preview_usage, stderr); *rc = EXIT_USAGE; return -1;
 		}
 		if (ch == 'f' && !cx->json && strcmp(optarg, "text") != 0) {
-			fprintf(stderr, "airlock preview: --format wants text or json\n");
+			fprintf(stderr, "airlock preview: --format wants text or json (got \"%s\")\n",
+			        optarg);
 			*rc = EXIT_USAGE;
 			return -1;
 		}
 	}
-	if (optind != argc || (strcmp(color, "auto") && strcmp(color, "always") &&
-	                       strcmp(color, "never"))) {
+	if (strcmp(color, "auto") && strcmp(color, "always") && strcmp(color, "never")) {
+		fprintf(stderr, "airlock preview: --color wants auto, always or never (got \"%s\")\n",
+		        color);
+		*rc = EXIT_USAGE;
+		return -1;
+	}
+	if (optind != argc) {
+		fprintf(stderr, "airlock preview: unexpected argument '%s' (the calls to preview "
+		                "go on stdin, one JSON object per line)\n", argv[optind]);
 		fputs(preview_usage, stderr);
 		*rc = EXIT_USAGE;
 		return -1;

@@ -304,6 +304,7 @@ int cmd_run(int argc, char **argv)
 		return c == 'h' ? EXIT_OK : EXIT_USAGE;
 	}
 	if (optind >= argc) {
+		fprintf(stderr, "airlock run: no agent given: airlock run [OPTIONS] -- AGENT [ARGS...]\n");
 		fputs(run_usage, stderr);
 		return EXIT_USAGE;
 	}

@@ -56,13 +56,20 @@ static unsigned stdio_guard(void)
 	return closed;
 }
 
+/* argv[0] becomes "airlock CMD": getopt names the program by it, and
+ * `airlock audit -h` said "audit: invalid option", `airlock gate --x`
+ * "gate: unrecognized option", as if from another program. */
 static int command_run(size_t i, int argc, char **argv, unsigned closed)
 {
+	static char *prog; /* for the process's life, as argv */
+
 	if ((closed & 2u) && commands[i].answers) {
 		fprintf(stderr, "airlock %s: stdout is closed, so no answer could be given;"
 		                " nothing was read or run\n", commands[i].name);
 		return commands[i].answers;
 	}
+	prog = xasprintf("airlock %s", commands[i].name);
+	argv[0] = prog;
 	return commands[i].run(argc, argv);
 }
 
@@ -73,8 +80,9 @@ static void usage(FILE *f)
 	        AIRLOCK_VERSION);
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
-	fprintf(f, "\n`agent | airlock` runs the gate. `airlock COMMAND --help` for more;\n"
-	           "man airlock for exit codes and files.\n");
+	fprintf(f, "\n`agent | airlock [GATE OPTIONS]` runs the gate. `airlock COMMAND --help` for\n"
+	           "more; `airlock --version` (-V) prints the version; man airlock for exit\n"
+	           "codes and files.\n");
 }
 
 int main(int argc, char **argv)
