@@ -44,10 +44,23 @@ struct classify_ctx {
 	bool text, explain;
 };
 
-/* Prints the line of the subject holding the span, with carets under it. */
+/* Columns text takes on a terminal, near enough: one per character. */
+static size_t columns(const char *s, size_t n)
+{
+	size_t c = 0;
+
+	for (size_t i = 0; i < n; i++)
+		c += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return c;
+}
+
+/* Prints the line of the subject holding the span, with carets under it.
+ * The subject is the agent's text: shown escaped (buf_append_shown()), and
+ * the carets counted over the escaped text so they stay under the span. */
 static void explain_span(FILE *f, const char *subject, struct span sp)
 {
-	size_t n = strlen(subject), start, end;
+	size_t n = strlen(subject), start, end, stop, lead, width;
+	struct buf b;
 
 	if (sp.len == 0 || sp.off >= n)
 		return;
@@ -55,32 +68,47 @@ static void explain_span(FILE *f, const char *subject, struct span sp)
 		;
 	for (end = sp.off; end < n && subject[end] != '\n'; end++)
 		;
-	fputs("      ", f);
-	for (size_t i = start; i < end; i++)
-		fputc((unsigned char)subject[i] < 0x20 ? '?' : subject[i], f);
-	fputs("\n      ", f);
-	for (size_t i = start; i < end && i < sp.off + sp.len; i++)
-		fputc(i < sp.off ? ' ' : '^', f);
+	stop = sp.off + sp.len < end ? sp.off + sp.len : end;
+	buf_init(&b, 0);
+	buf_append_shown(&b, subject + start, sp.off - start, 0);
+	lead = columns(b.data, b.len);
+	buf_append_shown(&b, subject + sp.off, stop - sp.off, 0);
+	width = columns(b.data, b.len) - lead;
+	buf_append_shown(&b, subject + stop, end - stop, 0);
+	fprintf(f, "      %.*s\n      %*s", (int)b.len, b.data, (int)lead, "");
+	for (size_t i = 0; i < width; i++)
+		fputc('^', f);
 	fputc('\n', f);
+	buf_free(&b);
 }
 
+/* Every string here can come from the agent (a tool name, a script name in
+ * a reason, a policy rule quoting the call): escaped for the terminal. */
 static void print_text(FILE *f, const struct classify_ctx *cx, const struct call *c,
                        const struct verdict *v, const struct plan *pl)
 {
-	char *id = json_dumps(c->id, JSON_ENCODE_ANY | JSON_COMPACT);
+	char *json = json_dumps(c->id, JSON_ENCODE_ANY | JSON_COMPACT);
+	char *id = encode_escape(json ? json : "null", 0), *name = encode_escape(c->name, 0);
 	char *summary = encode_summary(c, 120);
 
-	fprintf(f, "%s %s %s -> %s: %s\n", id ? id : "null", c->name, tier_name(v->tier),
-	        action_name(pl->action), summary);
+	fprintf(f, "%s %s %s -> %s: %s\n", id, name, tier_name(v->tier), action_name(pl->action),
+	        summary);
 	for (size_t i = 0; i < v->nfindings; i++) {
+		char *reason = encode_escape(v->findings[i].reason, 0);
 		fprintf(f, "  %-28s %-8s %s\n", v->findings[i].rule, tier_name(v->findings[i].tier),
-		        v->findings[i].reason);
+		        reason);
+		free(reason);
 		if (cx->explain)
 			explain_span(f, call_subject(c), v->findings[i].span);
 	}
-	if (cx->explain && pl->reason)
-		fprintf(f, "  policy: %s\n", pl->reason);
+	if (cx->explain && pl->reason) {
+		char *why = encode_escape(pl->reason, 0);
+		fprintf(f, "  policy: %s\n", why);
+		free(why);
+	}
+	free(json);
 	free(id);
+	free(name);
 	free(summary);
 }
 

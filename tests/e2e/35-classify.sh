@@ -71,4 +71,15 @@ expect_eq "a cwd elsewhere: denied, as the gate does" "$(jq -r .action "$d/cwd.o
 check "... saying why" jq -e '.policy | contains("is not the workdir")' "$d/cwd.out"
 printf '{"id":"c","tool":"shell","input":{"command":"ls","cwd":"%s"}}\n' "$d/wd" | classify > "$d/cwd2.out"
 expect_eq "the workdir's own cwd: auto" "$(jq -r .action "$d/cwd2.out")" auto
+# --format text is for a terminal: the agent's tool name, a script name in
+# a reason and the command under --explain came out raw, so an ESC sequence
+# or a bidi override in them drove the terminal (docs review 2).
+printf '%s\n' '{"id":"e\u202e","tool":"\u001b[2Jx","input":{}}' \
+	'{"id":2,"tool":"shell","input":{"command":"bash \"\u001b[31mr\u202e.sh\" && rm -rf /tmp/q"}}' |
+	classify --format text --explain > "$d/esc.out"
+check "text output holds no ESC byte" sh -c "! grep -q \"\$(printf '\\033')\" '$d/esc.out'"
+check "... nor a bidi override" sh -c "! grep -q \"\$(printf '\\342\\200\\256')\" '$d/esc.out'"
+check "... it shows them escaped" grep -q 'runs the script \\x1b\[31mr\\u202e.sh' "$d/esc.out"
+expect_eq "carets stay under the span, counted on the escaped text" \
+	"$(awk '/fs.delete /{getline; l=$0; getline; print index($0, "^") - index(l, "rm -rf")}' "$d/esc.out")" 0
 finish
