@@ -76,7 +76,7 @@ static const struct classify_rule rules[] = {
 	{"git.history.rewrite", H, "filter-branch, filter-repo", "git filter-branch ..."},
 	{"git.gc.prune", H, "pruning unreachable objects, reflog expire", "git gc --prune=now"},
 	{"git.config", H, "changing git configuration", "git config core.hooksPath x"},
-	{"git.config_override", H, "git -c KEY=VALUE (pagers, ssh commands run)", "git -c core.pager=x log"},
+	{"git.config_override", H, "git -c KEY=VALUE (pagers, ssh commands run)", "git -c core.fsmonitor=x status"},
 	{"sql.delete", H, "DELETE", "DELETE FROM t WHERE id = 1"},
 	{"sql.delete.no_where", H, "DELETE without WHERE, or one true for every row (1=1)",
 	 "DELETE FROM t"},

@@ -451,8 +451,8 @@ static void execute(struct gate *g, const struct call *c, const struct plan *pl,
 
 /* The rules whose calls need the network (net.listen does not: the
  * sandbox has its own loopback). */
-static const char *const net_rules[] = {"net.fetch",   "net.upload", "net.connect",
-                                        "pkg.install", "git.push",   "git.push.force"};
+static const char *const net_rules[] = {"net.fetch", "net.upload", "pkg.install", "git.push",
+                                        "git.push.force"};
 
 static bool network_wanted(const struct verdict *v)
 {
