@@ -14,9 +14,9 @@
 #include "tui/browser_internal.h"
 
 static const struct keybind nav_keys[] = {
-	{'j', TK_NONE, NAV_DOWN, NULL, "down one line"},
+	{'j', TK_NONE, NAV_DOWN, NULL, "j/Down: down one line"},
 	{0, TK_DOWN, NAV_DOWN, NULL, NULL},
-	{'k', TK_NONE, NAV_UP, NULL, "up one line"},
+	{'k', TK_NONE, NAV_UP, NULL, "k/Up: up one line"},
 	{0, TK_UP, NAV_UP, NULL, NULL},
 	{0, TK_PGDN, NAV_PGDN, NULL, "PgDn/space: down one page"},
 	{' ', TK_NONE, NAV_PGDN, NULL, NULL},

@@ -162,11 +162,20 @@ static void body_list(struct browser *b, int cols, int body, struct slot *s)
 	}
 }
 
-static void help_table(struct doc *d, const struct keybind *kb)
+/* The help lines of kb, but those of keys the screen's own table binds
+ * (its q denies; the list's q goes back) and, with no list, of Enter. */
+static void help_table(struct doc *d, const struct keybind *kb, const struct browser *b,
+                       bool nav)
 {
-	for (; kb->ch || kb->code != TK_NONE; kb++)
-		if (kb->help)
-			doc_printf(d, TA_NORMAL, "  %s\n", kb->help);
+	for (; kb->ch || kb->code != TK_NONE; kb++) {
+		struct tkey k = {.code = kb->code != TK_NONE ? kb->code : TK_CHAR, .ch = kb->ch};
+		if (kb->help == NULL)
+			continue;
+		if (nav && (browser_lookup(b->ops->keys, &k) ||
+		            (b->detail_only && kb->cmd == NAV_OPEN)))
+			continue;
+		doc_printf(d, TA_NORMAL, "  %s\n", kb->help);
+	}
 }
 
 static void body_help(struct browser *b, int body, struct slot *s)
@@ -174,8 +183,8 @@ static void body_help(struct browser *b, int body, struct slot *s)
 	size_t first = b->frame.nrows;
 
 	doc_puts(&b->frame, "Keys on this screen (any key closes this help):\n", TA_BOLD);
-	help_table(&b->frame, b->ops->keys);
-	help_table(&b->frame, browser_nav_keys());
+	help_table(&b->frame, b->ops->keys, b, false);
+	help_table(&b->frame, browser_nav_keys(), b, true);
 	for (int i = 0; i < body && first + (size_t)i < b->frame.nrows; i++)
 		s[i] = (struct slot){&b->frame, first + (size_t)i};
 }

@@ -39,7 +39,7 @@ static const struct keybind approve_keys[] = {
 	{'e', TK_NONE, AC_EDIT, "edit", "e: edit the call in $EDITOR; it is checked again"},
 	{'v', TK_NONE, 0, "view", NULL},
 	{'?', TK_NONE, 0, "help", NULL},
-	{'q', TK_NONE, AC_QUIT, NULL, "q: deny"},
+	{'q', TK_NONE, AC_QUIT, NULL, "q/Esc: deny"},
 	{0, TK_NONE, 0, NULL, NULL},
 };
 

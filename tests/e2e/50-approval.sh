@@ -291,4 +291,25 @@ expect_eq "mcp client gone: denied" "$(decided gone3 1)" "agent-gone denied"
 check "mcp client gone: never reached the server" sh -c "! grep -q tools/call '$d/gone3/server.log' 2>/dev/null"
 wait
 
+# --- help: only keys that do what it says -------------------------------------
+# The help listed the list browser's "Enter: open the selected item" and
+# "q/Esc: back, or leave" under "q: deny", and j/k's lines named no key
+# (docs review 2).
+mkdir -p "$d/help/w/victim"
+call "rm -rf victim" >"$d/help/calls"
+start help "$d/ask.policy"
+wait_for help "a approve" >/dev/null
+tm send-keys -t help '?'
+check "help: shown" wait_for help "Keys on this screen"
+check "help: q and Esc deny" wait_for help "q/Esc: deny"
+check "help: j names its key" wait_for help "j/Down: down one line"
+check "help: no Enter to open an item" sh -c "! tmux -L $SOCK capture-pane -p -t help | grep -q 'open the selected item'"
+check "help: no q that goes back" sh -c "! tmux -L $SOCK capture-pane -p -t help | grep -q 'back, or leave'"
+tm send-keys -t help x
+check "help: any key closes it" wait_for help "a approve"
+tm send-keys -t help q
+check "help: q denies" pane_dead help 20
+expect_eq "help: denied" "$(field help .decision)" denied
+check "help: nothing ran" test -d "$d/help/w/victim"
+
 finish
