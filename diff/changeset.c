@@ -1711,7 +1711,7 @@ static void stmt_lines(const struct diff_sql *s, struct buf *b)
 		           s->nstmts - STMTS_SHOWN, grouped(rest, n1), plural(rest));
 }
 
-void changeset_render(const struct diff_sql *s, struct buf *b, bool color)
+void changeset_render(const struct diff_sql *s, struct buf *b, bool color, bool failed)
 {
 	char n1[32];
 
@@ -1726,7 +1726,7 @@ void changeset_render(const struct diff_sql *s, struct buf *b, bool color)
 	if (s->unrun)
 		buf_printf(b, " statements from %zu on are not previewed: the rows they would "
 		              "change are not shown\n", s->unrun);
-	else if (s->path && s->rows_total == 0 && s->ntables == 0 && s->ddl == NULL)
+	else if (!failed && s->path && s->rows_total == 0 && s->ntables == 0 && s->ddl == NULL)
 		buf_puts(b, " no rows would change\n");
 	for (size_t i = 0; s->rows && s->rows[i]; i++) {
 		const char *r = s->rows[i];

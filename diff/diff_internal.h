@@ -171,7 +171,8 @@ void overlay_preview(struct diff *d, const struct call *c, const struct diff_opt
 
 /* changeset.c */
 void changeset_preview(struct diff *d, const struct call *c, const struct diff_opts *o);
-void changeset_render(const struct diff_sql *s, struct buf *b, bool color);
+/* failed: the preview stopped with an error, so no count stands for "none" */
+void changeset_render(const struct diff_sql *s, struct buf *b, bool color, bool failed);
 json_t *changeset_to_json(const struct diff_sql *s);
 int changeset_apply(struct diff *d, struct outcome *o, char **errstr);
 void changeset_free(struct diff_sql *s);

@@ -541,7 +541,7 @@ char *diff_render(const struct diff *d, enum diff_format f, size_t *len)
 	buf_init(&b, DIFF_TEXT_CAP);
 	render_head(&b, d, color);
 	if (d->sql)
-		changeset_render(d->sql, &b, color);
+		changeset_render(d->sql, &b, color, d->error != NULL);
 	if (d->n && !d->error)
 		render_stat(&b, d, twin, color);
 	else if (d->tool == TOOL_SHELL && !d->ran && !d->error)

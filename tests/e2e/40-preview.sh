@@ -111,4 +111,9 @@ r=$(echo '{"id":6,"tool":"shell","input":{"command":"echo early > e.txt; sleep 3
 check "timeout: said" sh -c 'printf "%s\n" "$1" | grep -q "did not finish within 300 ms"' _ "$r"
 check "timeout: partial changes shown" sh -c 'printf "%s\n" "$1" | grep -qx "+early"' _ "$r"
 check "timeout: workdir untouched" test ! -e "$w/e.txt"
+# a database that cannot be opened is an error, not "no rows would change"
+# under it, which read as a harmless statement (docs review 2)
+r=$(echo '{"id":7,"tool":"sql","input":{"query":"DELETE FROM t","database":"missing.db"}}' | "$AIRLOCK" preview --workdir "$w")
+check "sql, missing database: the error" sh -c 'printf "%s\n" "$1" | grep -q "^error: cannot open database"' _ "$r"
+check "sql, missing database: no 'no rows would change'" sh -c '! printf "%s\n" "$1" | grep -q "no rows would change"' _ "$r"
 finish
