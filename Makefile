@@ -10,7 +10,7 @@
 #   make soak       100,000 calls through the gate, then a 1,000,000-line stream
 #   make lint       the banned-call check (STYLE.md)
 #   make install    binary, man pages and docs under DESTDIR/PREFIX (PREFIX=/usr/local)
-#   make clean      remove every build directory
+#   make clean      remove every build directory (not build-npm/, a download)
 #   make help       this list
 #
 # BUILD=dir puts objects elsewhere, so several builds (plain, sanitized,
@@ -154,8 +154,10 @@ install: $(BIN)
 help:
 	@sed -n '1,/^$$/s/^#   \(make .*\)/  \1/p' $(firstword $(MAKEFILE_LIST))
 
+# build-npm/ is a download (tools/npm-deps.sh), not a build: kept, so the
+# next make deps does not fetch the MCP server again
 clean:
-	rm -rf build build-san build-*
+	rm -rf build build-san $(filter-out build-npm,$(wildcard build-*))
 
 -include $(DEPS)
 
