@@ -446,9 +446,106 @@ static void nul_repair(json_t *j)
 	buf_free(&b);
 }
 
-static void watch_line(struct watch *w, const char *line, size_t len)
+/* True when p[0..4) are hex digits; *v gets their value. */
+static bool hex4(const char *p, unsigned *v)
 {
-	json_t *ev = memchr(line, '\0', len) ? NULL : json_loadb(line, len, JSON_ALLOW_NUL, NULL);
+	*v = 0;
+	for (int i = 0; i < 4; i++) {
+		int c = (unsigned char)p[i];
+		int d = c >= '0' && c <= '9'   ? c - '0'
+		        : c >= 'a' && c <= 'f' ? c - 'a' + 10
+		        : c >= 'A' && c <= 'F' ? c - 'A' + 10
+		                               : -1;
+		if (d < 0)
+			return false;
+		*v = *v << 4 | (unsigned)d;
+	}
+	return true;
+}
+
+/*
+ * The line with what jansson refuses in text, but the agent ran, made
+ * U+FFFD: bytes that are not UTF-8, and a \uD800-\uDFFF escape without its
+ * pair. JavaScript's JSON.stringify (Claude Code's stream) writes a lone
+ * surrogate as such an escape (a string cut inside an emoji, or one a
+ * model wrote), and Node runs the string with U+FFFD in its place; the
+ * whole line was refused, and every tool call in it went unrecorded and
+ * unflagged. A new string of *n bytes (caller frees).
+ */
+static char *text_repair(const char *line, size_t len, size_t *n)
+{
+	char *u = utf8_repair(line, len); /* NUL-terminated, no NUL inside */
+	struct buf b;
+	unsigned hi, lo;
+
+	buf_init(&b, 0);
+	for (const char *p = u; *p;) {
+		if (p[0] != '\\' || p[1] == '\0') {
+			buf_append(&b, p++, 1);
+		} else if (p[1] != 'u' || !hex4(p + 2, &hi) || hi < 0xd800 || hi > 0xdfff) {
+			buf_append(&b, p, 2); /* any other escape, \\ too, whole */
+			p += 2;
+		} else if (hi < 0xdc00 && p[6] == '\\' && p[7] == 'u' && hex4(p + 8, &lo) &&
+		           lo >= 0xdc00 && lo <= 0xdfff) {
+			buf_append(&b, p, 12); /* a pair */
+			p += 12;
+		} else {
+			buf_puts(&b, "\\ufffd");
+			p += 6;
+		}
+	}
+	free(u);
+	return buf_take(&b, n);
+}
+
+/* Reads one stream line: strictly, else with text_repair() applied.
+ * NULL, with *jerr saying why, when even that does not read. */
+static json_t *line_load(const char *line, size_t len, json_error_t *jerr)
+{
+	json_t *ev = json_loadb(line, len, JSON_ALLOW_NUL, jerr);
+	char *fixed;
+	size_t n;
+
+	if (ev)
+		return ev;
+	fixed = text_repair(line, len, &n);
+	ev = json_loadb(fixed, n, JSON_ALLOW_NUL, NULL);
+	free(fixed);
+	return ev;
+}
+
+/* A line watch cannot read (not JSON, nested too deep, over the line cap)
+ * may hold tool calls the agent ran: it is recorded as a rejected event,
+ * as the gate records one. Only counted on stderr, it left no trace in the
+ * log that anything was missed there. */
+static void watch_reject(struct watch *w, size_t lineno, const char *why, const char *line,
+                         size_t len)
+{
+	struct gate *g;
+	char *note;
+
+	w->skipped++;
+	if ((g = watch_gate(w)) == NULL)
+		return;
+	note = gate_reject_note(g, lineno, why, line, len);
+	if (strcmp(note, why) != 0) /* it says the log refused it */
+		fprintf(stderr, "airlock watch: line %zu: %s\n", lineno, note);
+	free(note);
+}
+
+/* True when line[0..len) (not NUL-terminated) holds only blanks. */
+static bool blank(const char *line, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (!strchr(" \t\r", line[i]) || line[i] == '\0')
+			return false;
+	return true;
+}
+
+static void watch_line(struct watch *w, size_t lineno, const char *line, size_t len)
+{
+	json_error_t jerr;
+	json_t *ev = line_load(line, len, &jerr);
 	const char *type;
 
 	nul_repair(ev);
@@ -459,7 +556,11 @@ static void watch_line(struct watch *w, const char *line, size_t len)
 		    strcmp(type, events[i].type) == 0) {
 			events[i].fn(w, ev);
 		}
-	if (ev == NULL && len > 0)
+	if (ev == NULL && !blank(line, len)) {
+		char *why = xasprintf("not read: %s at column %d", jerr.text, jerr.column);
+		watch_reject(w, lineno, why, line, len);
+		free(why);
+	} else if (ev == NULL && len > 0)
 		w->skipped++;
 	json_decref(ev);
 }
@@ -479,19 +580,20 @@ static int watch_stream(struct watch *w, bool tee)
 {
 	struct reader *r = reader_new(STDIN_FILENO, w->opts.line_cap);
 	const char *line;
-	size_t len;
+	size_t len, lineno = 0;
 	bool toolong;
 	int rc;
 
 	reader_set_pass(r, tee_pass, &tee);
 	while ((rc = reader_next(r, &line, &len, &toolong)) == 1) {
+		lineno++;
 		if (tee && (fwrite(line, 1, len, stdout) != len || putchar('\n') == EOF ||
 		            fflush(stdout) == EOF))
 			tee = false; /* the reader went away; keep watching */
 		if (toolong)
-			w->skipped++;
+			watch_reject(w, lineno, "not read: longer than the line cap", NULL, 0);
 		else
-			watch_line(w, line, len);
+			watch_line(w, lineno, line, len);
 	}
 	if (rc < 0)
 		fprintf(stderr, "airlock watch: cannot read input: %s\n", strerror(errno));
