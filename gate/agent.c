@@ -405,6 +405,9 @@ static const char *const search_tools[] = {"Glob", "Grep", "LS"};
 static const char *const path_list_keys[] = {"paths", "files"};
 /* Arguments that select, by a glob, the files a search reads below its path. */
 static const char *const glob_keys[] = {"glob", "include"};
+/* Arguments that name the directory a tool runs its command or resolves
+ * its paths in (Codex's workdir, an MCP shell server's cwd). */
+static const char *const cwd_keys[] = {"cwd", "workdir", "working_directory", "working_dir"};
 /* Words in a tool name that mean it changes what its paths name. */
 static const char *const write_words[] = {"write", "create", "edit",  "update", "delete",
                                           "remove", "move",  "rename", "mkdir", "append",
@@ -653,6 +656,54 @@ static void map_args(const char *name, const char *tool, json_t *args, json_t *i
 	}
 }
 
+/*
+ * The directory the tool works in, when args name one (cwd_keys): the
+ * calls v[from..n) were read from args, so they are judged from there.
+ * Unread, {"command":"cat credentials","cwd":"~/.aws"} was judged as a
+ * read of the server's own credentials file, and {"path":"config",
+ * "cwd":"~/.ssh"} as the project's config: forwarded under a rule on the
+ * tool. Returns true when they name two directories: which one the tool
+ * takes is not known, so they stay unread and the caller asks.
+ */
+static bool map_cwd(json_t *args, json_t *used, struct call **v, size_t from, size_t n)
+{
+	const char *cwd = NULL;
+
+	for (size_t k = 0; args && k < nitems(cwd_keys); k++) {
+		const char *s = json_string_value(json_object_get(args, cwd_keys[k]));
+		if (s && *s && cwd && strcmp(cwd, s) != 0)
+			return true;
+		if (s && *s)
+			cwd = s;
+	}
+	if (cwd == NULL)
+		return false; /* none, or not text: unread, the unknown tool stays */
+	for (size_t i = from; i < n; i++)
+		if (v[i]->tool != TOOL_OTHER) {
+			free(v[i]->cwd);
+			v[i]->cwd = xstrdup(cwd);
+		}
+	for (size_t k = 0; k < nitems(cwd_keys); k++)
+		if (json_string_value(json_object_get(args, cwd_keys[k])))
+			json_object_set_new(used, cwd_keys[k], json_true());
+	return false;
+}
+
+void agent_calls_place(struct call **calls, const char *base)
+{
+	for (size_t i = 0; calls && calls[i]; i++) {
+		struct call *c = calls[i];
+		char *joined;
+		if (c->cwd == NULL)
+			c->cwd = base ? xstrdup(base) : NULL;
+		else if (c->cwd[0] != '/' && base) {
+			joined = xasprintf("%s/%s", base, c->cwd);
+			free(c->cwd);
+			c->cwd = joined;
+		}
+	}
+}
+
 /* The arguments the mapping reads by name, beside path_keys and the rest. */
 static const char *const mapped_keys[] = {"url", "sql", "query", "content", "edits"};
 
@@ -677,9 +728,10 @@ bool agent_key_folds(const char *key, const char *want)
 /* The mapped key that key folds to (itself when it is one), or NULL. */
 static const char *key_mapped(const char *key)
 {
-	const char *const *tabs[] = {path_keys, path_list_keys, glob_keys, run_keys, mapped_keys};
+	const char *const *tabs[] = {path_keys, path_list_keys, glob_keys,
+	                             run_keys,  mapped_keys,    cwd_keys};
 	const size_t lens[] = {nitems(path_keys), nitems(path_list_keys), nitems(glob_keys),
-	                       nitems(run_keys), nitems(mapped_keys)};
+	                       nitems(run_keys),  nitems(mapped_keys),    nitems(cwd_keys)};
 
 	for (size_t t = 0; t < nitems(tabs); t++)
 		for (size_t i = 0; i < lens[t]; i++)
@@ -717,20 +769,26 @@ struct call **agent_tool_calls(const char *name, const char *tool, json_t *args,
 	struct call **v = NULL;
 	size_t n = 0;
 	json_t *used = json_object(), *alt;
+	bool two_cwds;
 
 	if (!json_is_object(args))
 		args = NULL;
 	map_args(name, tool, args, id, used, &v, &n);
+	two_cwds = map_cwd(args, used, v, 0, n);
 	/* nothing read, or not all of it: the unknown tool stays, with the
 	 * original arguments, beside whatever was read */
 	if (n == 0 || (args && !all_read(args, used))) {
-		bool runs = runs_unread(args, used);
+		bool runs = runs_unread(args, used) || two_cwds;
 		if (push_call(&v, &n, agent_other_call(name, args, id), used, ""))
 			v[n - 1]->unsandboxed = runs;
 	}
 	if ((alt = args_folded(args)) != NULL) { /* judged as both readers read them */
 		json_t *more = json_object();
+		size_t from = n;
 		map_args(name, tool, alt, id, more, &v, &n);
+		if (map_cwd(alt, more, v, from, n)) /* folded, they name two: ask */
+			for (size_t i = 0; i < n; i++)
+				v[i]->unsandboxed = v[i]->unsandboxed || v[i]->tool == TOOL_OTHER;
 		json_decref(more);
 		json_decref(alt);
 	}

@@ -478,9 +478,7 @@ static void hook_decide(struct gate_opts *go, json_t *root, bool tui, struct hoo
 	 * from the call's cwd, as it does Read's: judged from the project, a
 	 * Grep of ".ssh" from the home read the home's keys as the project's
 	 * own .ssh, at low. An MCP server keeps the directory it started in. */
-	for (size_t i = 0; calls && calls[i] && c->cwd && strncmp(c->name, "mcp:", 4) != 0; i++)
-		if (calls[i]->cwd == NULL)
-			calls[i]->cwd = xstrdup(c->cwd);
+	agent_calls_place(calls, strncmp(c->name, "mcp:", 4) != 0 ? c->cwd : NULL);
 	v = calls ? agent_classify_calls(g, calls) : gate_classify(g, c);
 	c->unsandboxed = agent_calls_unsandboxed(calls); /* policy asks then */
 	/* Grep, Glob and LS read their whole tree outside the sandbox: a path a

@@ -434,10 +434,9 @@ static json_t *gate_tools_call(struct mcp *m, json_t *req)
 	name = server_tool_name(m, tool);
 	calls = agent_tool_calls(name, tool, args, id);
 	/* the server resolves a relative path from its own cwd (airlock's),
-	 * which --workdir does not move: the classifier must too */
-	for (size_t i = 0; calls[i] && m->cwd; i++)
-		if (calls[i]->cwd == NULL)
-			calls[i]->cwd = xstrdup(m->cwd);
+	 * which --workdir does not move, or from the cwd its arguments name
+	 * (relative: from its own): the classifier must too */
+	agent_calls_place(calls, m->cwd);
 	v = agent_classify_calls(m->g, calls);
 	annotate(m, v, tool);
 	/* rules match the one derived call, or with several the tool itself:

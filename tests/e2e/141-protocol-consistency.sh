@@ -76,4 +76,37 @@ expect_eq "watch, the readable call still recorded" "$(q "$d/s2.db" "SELECT coun
 expect_eq "watch, the session counts them" \
 	"$(q "$d/s2.db" "SELECT json_extract(body, '\$.rejected') FROM events WHERE kind = 'session_end'")" 2
 
+# --- mcp and hook: a tool's cwd argument is where its paths are read ----------
+# The mapping read "path" but not "cwd" (nor Codex's "workdir"): a lookup of
+# notes.md in ~/.ssh was judged as the project's notes.md, at low, and with
+# a rule allowing the tool it was forwarded (and allowed by the hook).
+printf '[rules]\n\tallow = Mcp(fake.lookup)\n' >"$d/lookup.policy"
+chmod 600 "$d/lookup.policy"
+mcp() {
+	db=$1 log=$2; shift 2
+	(cat; sleep 1) | (cd "$d/wd" && timeout 30 "$AIRLOCK" mcp --no-tty --name fake --db "$d/$db" "$@" "$d/$log") 2>/dev/null
+}
+call() { # id, arguments (JSON)
+	printf '{"jsonrpc":"2.0","id":%s,"method":"tools/call","params":{"name":"lookup","arguments":%s}}\n' "$1" "$2"
+}
+out=$({ printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}' \
+	'{"jsonrpc":"2.0","id":2,"method":"tools/list"}'
+	call 3 '{"path":"notes.md","cwd":"'"$HOME"'/.ssh"}'
+	call 4 '{"path":"notes.md","workdir":"../home/.ssh"}'
+	call 5 '{"path":"notes.md","cwd":".","workdir":"/"}'
+	call 6 '{"path":"notes.md","cwd":"."}'; } |
+	mcp c.db c.log --policy "$d/lookup.policy" -- $PY "$F")
+expect_eq "mcp, a path read from a cwd argument: not forwarded" \
+	"$(grep -c '"tools/call"' "$d/c.log")" 1
+check "mcp, cwd: judged as the secret read it is" has "reads $HOME/.ssh/notes.md"
+check "mcp, a relative workdir: from the server's directory" has '"id":4,.*secrets.read'
+check "mcp, two directories: asked, not forwarded" has '"id":5,.*denied by airlock'
+check "mcp, the project's own cwd: forwarded" has '"id": 6, .*ran lookup'
+printf '{"session_id":"c","cwd":"%s","hook_event_name":"PreToolUse","tool_name":"mcp__fake__lookup","tool_input":{"path":"notes.md","cwd":"%s/.ssh"},"tool_use_id":"t"}' \
+	"$d/wd" "$HOME" >"$d/hook-cwd.json"
+out=$(CLAUDE_PROJECT_DIR="$d/wd" "$AIRLOCK" hook claude --db "$d/hc.db" --policy "$d/lookup.policy" <"$d/hook-cwd.json" 2>/dev/null)
+expect_eq "hook, an MCP tool's cwd argument: not allowed" \
+	"$(printf '%s' "$out" | jq -r .hookSpecificOutput.permissionDecision)" ask
+check "hook, cwd: judged as the secret read it is" has "reads $HOME/.ssh/notes.md"
+
 finish
