@@ -628,6 +628,107 @@ static void map_globs(const char *name, json_t *args, json_t *id, json_t *used,
 	}
 }
 
+/* Arguments under which a tool takes a patch it applies itself: Codex's
+ * apply_patch "input", a diff tool's "patch". */
+static const char *const patch_keys[] = {"patch", "diff", "patch_text", "input"};
+/* The headers of Codex's apply_patch envelope and of a git or unified
+ * diff that name a file the patch changes (--- and +++ are read in pairs). */
+static const char *const patch_heads[] = {"*** Add File: ", "*** Update File: ",
+                                          "*** Delete File: ", "*** Move to: ",
+                                          "rename from ", "rename to ", "copy to "};
+
+/* The path a header line names, from p[0..n) (no newline): a new string,
+ * or NULL for /dev/null. *unsure is set for a quoted git path. */
+static char *patch_path(const char *p, size_t n, bool strip_ab, bool *unsure)
+{
+	size_t k = strcspn(p, "\t\r");
+
+	n = k < n ? k : n;
+	while (n > 0 && p[n - 1] == ' ')
+		n--;
+	if (n > 0 && p[0] == '"') {
+		*unsure = true; /* C-quoted: not read with certainty */
+		return NULL;
+	}
+	if (strip_ab && n > 2 && (p[0] == 'a' || p[0] == 'b') && p[1] == '/')
+		p += 2, n -= 2;
+	if (n == 0 || (n == 9 && memcmp(p, "/dev/null", 9) == 0))
+		return NULL;
+	return xstrndup(p, n);
+}
+
+/*
+ * The files a patch text changes. Returns a new vector (strv_free), or
+ * NULL when text holds no header; *unsure set when a header's path could
+ * not be read with certainty. A patch an apply_patch tool takes was read
+ * by nobody: under a rule allowing the tool, one that added
+ * ~/.bashrc or .git/hooks/pre-commit was forwarded unjudged.
+ */
+static char **patch_paths(const char *text, bool *unsure)
+{
+	char **out = NULL;
+
+	for (const char *l = text; *l;) {
+		const char *nl = strchr(l, '\n'), *next = nl ? nl + 1 : l + strlen(l);
+		size_t n = (size_t)(next - l) - (nl != NULL);
+		char *p = NULL;
+
+		for (size_t i = 0; i < nitems(patch_heads) && p == NULL; i++) {
+			size_t h = strlen(patch_heads[i]);
+			if (n >= h && strncmp(l, patch_heads[i], h) == 0)
+				p = patch_path(l + h, n - h, false, unsure);
+		}
+		if (p == NULL && n > 4 && strncmp(l, "--- ", 4) == 0 && strncmp(next, "+++ ", 4) == 0) {
+			const char *nl2 = strchr(next, '\n');
+			size_t n2 = nl2 ? (size_t)(nl2 - next) : strlen(next);
+			bool ab = strncmp(l + 4, "a/", 2) == 0 && strncmp(next + 4, "b/", 2) == 0;
+			if ((p = patch_path(l + 4, n - 4, ab, unsure)) != NULL && !strv_contains(out, p))
+				strv_push_owned(&out, p);
+			else
+				free(p);
+			p = patch_path(next + 4, n2 - 4, ab, unsure);
+			next = nl2 ? nl2 + 1 : next + n2;
+		}
+		if (p && !strv_contains(out, p))
+			strv_push_owned(&out, p);
+		else
+			free(p);
+		l = next;
+	}
+	return out;
+}
+
+/* A write of each file a patch in an argument names (patch_paths). The
+ * key is read when it is one that holds a patch (patch_keys) and every
+ * header was; a patch in any other argument (a note, an issue's body)
+ * adds its writes and leaves the tool unknown as well. */
+static void map_patches(const char *name, json_t *args, json_t *id, json_t *used,
+                        struct call ***v, size_t *n)
+{
+	json_t *seen = json_object(), *val; /* push_call's bookkeeping */
+	const char *key;
+
+	json_object_foreach(args, key, val) {
+		const char *text = json_string_value(val);
+		bool unsure = false, mine = false, all = true;
+		char **paths;
+		if (text == NULL || json_object_get(used, key) || (paths = patch_paths(text, &unsure)) == NULL)
+			continue;
+		for (size_t i = 0; i < nitems(patch_keys); i++)
+			mine = mine || strcmp(key, patch_keys[i]) == 0;
+		for (char **p = paths; *p; p++)
+			all = push_call(v, n,
+			                derived(name, "write_file",
+			                        json_pack("{s:s, s:s}", "path", *p, "content", ""), id),
+			                seen, key) &&
+			      all;
+		if (mine && all && !unsure)
+			json_object_set_new(used, key, json_true());
+		strv_free(paths);
+	}
+	json_decref(seen);
+}
+
 /* Maps args (an object, or NULL) to the calls the classifier reads,
  * pushed on v; marks in used the keys read. */
 static void map_args(const char *name, const char *tool, json_t *args, json_t *id, json_t *used,
@@ -653,6 +754,7 @@ static void map_args(const char *name, const char *tool, json_t *args, json_t *i
 	if (args) {
 		map_paths(name, tool, args, id, used, v, n);
 		map_globs(name, args, id, used, v, n);
+		map_patches(name, args, id, used, v, n);
 	}
 }
 

@@ -109,4 +109,33 @@ expect_eq "hook, an MCP tool's cwd argument: not allowed" \
 	"$(printf '%s' "$out" | jq -r .hookSpecificOutput.permissionDecision)" ask
 check "hook, cwd: judged as the secret read it is" has "reads $HOME/.ssh/notes.md"
 
+# --- mcp and hook: a patch the tool applies is read for the files it writes ---
+# An apply_patch tool's patch was read by nobody: under a rule allowing the
+# tool, one adding ~/.bashrc (or .git/hooks/pre-commit) was forwarded and
+# allowed, while a write_file of the same path was judged.
+$PY - "$d/patch.jsonl" "$HOME" <<'PY'
+import json, sys
+home = sys.argv[2]
+def call(i, args):
+    return {"jsonrpc": "2.0", "id": i, "method": "tools/call",
+            "params": {"name": "lookup", "arguments": args}}
+with open(sys.argv[1], "w") as f:
+    for m in ({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {}},
+              {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+              call(3, {"patch": "*** Begin Patch\n*** Add File: " + home + "/.bashrc\n+x\n*** End Patch\n"}),
+              call(4, {"patch": "--- /dev/null\n+++ b/.git/hooks/pre-commit\n@@ -0,0 +1 @@\n+x\n"}),
+              call(5, {"patch": "*** Begin Patch\n*** Update File: notes.md\n@@\n-hello\n+hi\n*** End Patch\n"})):
+        f.write(json.dumps(m) + "\n")
+PY
+out=$(mcp p.db p.log --policy "$d/lookup.policy" -- $PY "$F" <"$d/patch.jsonl")
+check "mcp, a patch adding ~/.bashrc: judged a persistence write" has '"id":3,.*fs.write.persistence'
+check "mcp, a patch adding a git hook: not forwarded" has '"id":4,.*denied by airlock'
+expect_eq "mcp, patches: only the project's own edit forwarded" \
+	"$(grep -c '"tools/call"' "$d/p.log")" 1
+printf '{"session_id":"p","cwd":"%s","hook_event_name":"PreToolUse","tool_name":"mcp__fake__lookup","tool_input":%s,"tool_use_id":"t"}' \
+	"$d/wd" "$(sed -n 3p "$d/patch.jsonl" | jq -c .params.arguments)" >"$d/hook-patch.json"
+out=$(CLAUDE_PROJECT_DIR="$d/wd" "$AIRLOCK" hook claude --db "$d/hp.db" --policy "$d/lookup.policy" <"$d/hook-patch.json" 2>/dev/null)
+expect_eq "hook, an MCP patch adding ~/.bashrc: not allowed" \
+	"$(printf '%s' "$out" | jq -r .hookSpecificOutput.permissionDecision)" ask
+
 finish
