@@ -533,15 +533,6 @@ static void watch_reject(struct watch *w, size_t lineno, const char *why, const 
 	free(note);
 }
 
-/* True when line[0..len) (not NUL-terminated) holds only blanks. */
-static bool blank(const char *line, size_t len)
-{
-	for (size_t i = 0; i < len; i++)
-		if (!strchr(" \t\r", line[i]) || line[i] == '\0')
-			return false;
-	return true;
-}
-
 static void watch_line(struct watch *w, size_t lineno, const char *line, size_t len)
 {
 	json_error_t jerr;
@@ -556,7 +547,7 @@ static void watch_line(struct watch *w, size_t lineno, const char *line, size_t 
 		    strcmp(type, events[i].type) == 0) {
 			events[i].fn(w, ev);
 		}
-	if (ev == NULL && !blank(line, len)) {
+	if (ev == NULL && !protocol_blank(line, len)) {
 		char *why = xasprintf("not read: %s at column %d", jerr.text, jerr.column);
 		watch_reject(w, lineno, why, line, len);
 		free(why);

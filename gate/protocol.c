@@ -742,6 +742,14 @@ int reader_next(struct reader *r, const char **line, size_t *len, bool *toolong)
 	}
 }
 
+bool protocol_blank(const char *line, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (line[i] != ' ' && line[i] != '\t' && line[i] != '\r')
+			return false;
+	return true;
+}
+
 int protocol_each_call(int fd, const struct protocol_sink *sink)
 {
 	struct reader *r = reader_new(fd, 0);
@@ -760,7 +768,7 @@ int protocol_each_call(int fd, const struct protocol_sink *sink)
 			err = xasprintf("line %zu is longer than the line cap (%zu bytes); skipped",
 			                lineno, (size_t)PROTOCOL_LINE_CAP);
 			sink->bad(sink->arg, lineno, NULL, err);
-		} else if (sink->skip_blank && strspn(line, " \t\r") == len) {
+		} else if (sink->skip_blank && protocol_blank(line, len)) {
 			/* nothing to answer */
 		} else if (protocol_decode(line, len, lineno, &c, &id, &err) < 0) {
 			sink->bad(sink->arg, lineno, id, err);

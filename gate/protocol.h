@@ -63,6 +63,11 @@ bool reader_ready(const struct reader *r);
 typedef void (*reader_pass_fn)(void *arg, const char *p, size_t n, bool first);
 void reader_set_pass(struct reader *r, reader_pass_fn fn, void *arg);
 
+/* True when line[0..len) holds only blanks (spaces, tabs, CRs). The line
+ * is not NUL-terminated: strspn() over it read past its end, into the
+ * reader's buffer, and a blank last line could be answered as bad JSON. */
+bool protocol_blank(const char *line, size_t len);
+
 /* What protocol_each_call() does with each line of a stream. */
 struct protocol_sink {
 	/* a decoded call; the call is freed when this returns */
