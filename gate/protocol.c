@@ -175,13 +175,26 @@ static int shape_chat(json_t *root, struct raw_call *rc, char **errstr)
 	return take_arguments_text(json_object_get(fn, "arguments"), rc, errstr);
 }
 
+/* A hook payload asks for a call only before it runs: PostToolUse reports
+ * one that ran (the gate ran it a second time), and the other events name
+ * none. A payload without the event is a PreToolUse one, as the hook reads
+ * it. */
 static int shape_hook(json_t *root, struct raw_call *rc, char **errstr)
 {
-	json_t *cwd = json_object_get(root, "cwd");
+	json_t *cwd = json_object_get(root, "cwd"), *ev = json_object_get(root, "hook_event_name");
 
 	rc->shape = SHAPE_HOOK;
 	rc->id = json_object_get(root, "tool_use_id");
 	rc->input = json_object_get(root, "tool_input");
+	if (ev && (!json_is_string(ev) || strcmp(json_string_value(ev), "PreToolUse") != 0)) {
+		*errstr = json_is_string(ev)
+		                  ? xasprintf("not a tool call: hook event %s (only PreToolUse asks "
+		                              "for one)",
+		                              json_string_value(ev))
+		                  : xasprintf("\"hook_event_name\" must be a string (got %s)",
+		                              json_type_name(ev));
+		return -1;
+	}
 	if (cwd && !json_is_string(cwd)) {
 		*errstr = xasprintf("\"cwd\" must be a string (got %s)", json_type_name(cwd));
 		return -1;

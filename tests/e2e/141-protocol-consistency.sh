@@ -138,4 +138,25 @@ out=$(CLAUDE_PROJECT_DIR="$d/wd" "$AIRLOCK" hook claude --db "$d/hp.db" --policy
 expect_eq "hook, an MCP patch adding ~/.bashrc: not allowed" \
 	"$(printf '%s' "$out" | jq -r .hookSpecificOutput.permissionDecision)" ask
 
+# --- gate and run: a hook payload that is not PreToolUse is no call ----------
+# airlock hook denies any event but PreToolUse; the gate (and run) decoded a
+# PostToolUse payload, the report of a call that already ran, as a call and
+# ran it a second time.
+$PY - "$d/post.jsonl" "$d/wd" <<'PY'
+import json, sys
+with open(sys.argv[1], "w") as f:
+    f.write(json.dumps({"session_id": "s", "cwd": sys.argv[2], "hook_event_name": "PostToolUse",
+                        "tool_name": "Bash", "tool_input": {"command": "echo again >>again.txt"},
+                        "tool_response": {"stdout": ""}, "tool_use_id": "t1"}) + "\n")
+    f.write(json.dumps({"session_id": "s", "cwd": sys.argv[2], "hook_event_name": 5,
+                        "tool_name": "Bash", "tool_input": {"command": "echo again >>again.txt"},
+                        "tool_use_id": "t2"}) + "\n")
+PY
+out=$(cd "$d/wd" && "$AIRLOCK" gate --no-tty --db "$d/post.db" <"$d/post.jsonl" 2>/dev/null)
+expect_eq "gate, PostToolUse and a non-string event: both refused" \
+	"$(printf '%s\n' "$out" | jq -r .decision | sort -u)" error
+check "gate, PostToolUse: says it is no call" has "not a tool call: hook event PostToolUse"
+check "gate, PostToolUse: nothing ran again" test ! -e "$d/wd/again.txt"
+expect_eq "gate, PostToolUse: no call in the log" "$(q "$d/post.db" "SELECT count(*) FROM call_index")" 0
+
 finish
