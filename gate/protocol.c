@@ -513,6 +513,27 @@ static int bind_fields(struct call *c, const char *cwd, char **errstr)
 	return 0;
 }
 
+/* The directory an unknown tool's input names in *cwd (cwd, or an alias
+ * of it such as Codex's workdir; NULL when none is a string): the gate
+ * denies one that is not the workdir, as for a known tool. Two that
+ * differ are an error, as for a known tool's aliases. */
+static int other_cwd(const struct call *c, const char **cwd, char **errstr)
+{
+	*cwd = str_field(c->input, "cwd");
+	for (size_t i = 0; c->tool == TOOL_OTHER && i < nitems(field_aliases); i++) {
+		const char *v = str_field(c->input, field_aliases[i].alias);
+		if (strcmp(field_aliases[i].field, "cwd") != 0 || v == NULL)
+			continue;
+		if (*cwd && strcmp(*cwd, v) != 0) {
+			*errstr = xasprintf("input has both \"%s\" and \"cwd\" with different values",
+			                    field_aliases[i].alias);
+			return -1;
+		}
+		*cwd = v;
+	}
+	return 0;
+}
+
 /* Claude Code names MCP tools mcp__server__tool; we say mcp:server.tool. */
 static char *tool_display_name(const char *name)
 {
@@ -554,8 +575,15 @@ int protocol_decode_json(json_t *root, size_t lineno, struct call **out, json_t 
 	c->id = json_incref(rc.id ? rc.id : json_null());
 	c->name = tool_display_name(rc.name);
 	c->tool = protocol_tool_alias(rc.name);
-	if ((c->input = normalise_input(rc.input, errstr)) == NULL ||
-	    bind_fields(c, rc.cwd, errstr) < 0)
+	/* an unknown tool's input is its own, kept as sent: its caller or its
+	 * server runs it with those keys, and the log recorded "content" and
+	 * "path" where it was sent "text" and "file_path" */
+	c->input = c->tool == TOOL_OTHER ? json_incref(rc.input) : normalise_input(rc.input, errstr);
+	if (c->input == NULL)
+		goto out;
+	if (c->tool == TOOL_OTHER && rc.cwd == NULL && other_cwd(c, &rc.cwd, errstr) < 0)
+		goto out;
+	if (bind_fields(c, rc.cwd, errstr) < 0)
 		goto out;
 	rc_status = 0;
 out:

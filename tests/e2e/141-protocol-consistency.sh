@@ -159,4 +159,25 @@ check "gate, PostToolUse: says it is no call" has "not a tool call: hook event P
 check "gate, PostToolUse: nothing ran again" test ! -e "$d/wd/again.txt"
 expect_eq "gate, PostToolUse: no call in the log" "$(q "$d/post.db" "SELECT count(*) FROM call_index")" 0
 
+# --- gate and hook: an unknown tool's arguments are recorded as sent ---------
+# The field aliases (text -> content, file_path -> path, workdir -> cwd) were
+# applied to every tool: the log recorded an unknown tool's arguments under
+# names its caller or server never got, and the hook denied one holding both
+# "text" and "content" as malformed, where airlock mcp judged it.
+printf '{"id":1,"tool":"create_note","input":{"title":"t","text":"hello","filename":"a.txt"}}\n' >"$d/other.jsonl"
+(cd "$d/wd" && "$AIRLOCK" gate --no-tty --db "$d/other.db" <"$d/other.jsonl" >/dev/null 2>&1)
+expect_eq "gate, an unknown tool: its arguments recorded as sent" \
+	"$(q "$d/other.db" "SELECT json_extract(body, '\$.input') FROM events WHERE kind = 'received'")" \
+	'{"filename":"a.txt","text":"hello","title":"t"}'
+printf '{"session_id":"o","cwd":"%s","hook_event_name":"PreToolUse","tool_name":"mcp__notes__create_note","tool_input":{"title":"t","text":"hello","file_path":"a.txt","url":"https://x.test/"},"tool_use_id":"t"}' \
+	"$d/wd" >"$d/hook-other.json"
+CLAUDE_PROJECT_DIR="$d/wd" "$AIRLOCK" hook claude --db "$d/ho.db" <"$d/hook-other.json" >/dev/null 2>&1
+expect_eq "hook, an MCP tool's arguments recorded as sent" \
+	"$(q "$d/ho.db" "SELECT json_extract(body, '\$.input.text') || ' ' || json_extract(body, '\$.input.file_path') FROM events WHERE kind = 'received'")" \
+	"hello a.txt"
+printf '{"session_id":"o","cwd":"%s","hook_event_name":"PreToolUse","tool_name":"mcp__notes__create_note","tool_input":{"title":"t","text":"a","content":"b"},"tool_use_id":"t"}' \
+	"$d/wd" >"$d/hook-other2.json"
+out=$(CLAUDE_PROJECT_DIR="$d/wd" "$AIRLOCK" hook claude --db "$d/ho.db" <"$d/hook-other2.json" 2>/dev/null)
+check "hook, an MCP tool with text and content: judged, not malformed" lacks "malformed"
+
 finish
