@@ -446,74 +446,6 @@ static void nul_repair(json_t *j)
 	buf_free(&b);
 }
 
-/* True when p[0..4) are hex digits; *v gets their value. */
-static bool hex4(const char *p, unsigned *v)
-{
-	*v = 0;
-	for (int i = 0; i < 4; i++) {
-		int c = (unsigned char)p[i];
-		int d = c >= '0' && c <= '9'   ? c - '0'
-		        : c >= 'a' && c <= 'f' ? c - 'a' + 10
-		        : c >= 'A' && c <= 'F' ? c - 'A' + 10
-		                               : -1;
-		if (d < 0)
-			return false;
-		*v = *v << 4 | (unsigned)d;
-	}
-	return true;
-}
-
-/*
- * The line with what jansson refuses in text, but the agent ran, made
- * U+FFFD: bytes that are not UTF-8, and a \uD800-\uDFFF escape without its
- * pair. JavaScript's JSON.stringify (Claude Code's stream) writes a lone
- * surrogate as such an escape (a string cut inside an emoji, or one a
- * model wrote), and Node runs the string with U+FFFD in its place; the
- * whole line was refused, and every tool call in it went unrecorded and
- * unflagged. A new string of *n bytes (caller frees).
- */
-static char *text_repair(const char *line, size_t len, size_t *n)
-{
-	char *u = utf8_repair(line, len); /* NUL-terminated, no NUL inside */
-	struct buf b;
-	unsigned hi, lo;
-
-	buf_init(&b, 0);
-	for (const char *p = u; *p;) {
-		if (p[0] != '\\' || p[1] == '\0') {
-			buf_append(&b, p++, 1);
-		} else if (p[1] != 'u' || !hex4(p + 2, &hi) || hi < 0xd800 || hi > 0xdfff) {
-			buf_append(&b, p, 2); /* any other escape, \\ too, whole */
-			p += 2;
-		} else if (hi < 0xdc00 && p[6] == '\\' && p[7] == 'u' && hex4(p + 8, &lo) &&
-		           lo >= 0xdc00 && lo <= 0xdfff) {
-			buf_append(&b, p, 12); /* a pair */
-			p += 12;
-		} else {
-			buf_puts(&b, "\\ufffd");
-			p += 6;
-		}
-	}
-	free(u);
-	return buf_take(&b, n);
-}
-
-/* Reads one stream line: strictly, else with text_repair() applied.
- * NULL, with *jerr saying why, when even that does not read. */
-static json_t *line_load(const char *line, size_t len, json_error_t *jerr)
-{
-	json_t *ev = json_loadb(line, len, JSON_ALLOW_NUL, jerr);
-	char *fixed;
-	size_t n;
-
-	if (ev)
-		return ev;
-	fixed = text_repair(line, len, &n);
-	ev = json_loadb(fixed, n, JSON_ALLOW_NUL, NULL);
-	free(fixed);
-	return ev;
-}
-
 /* A line watch cannot read (not JSON, nested too deep, over the line cap)
  * may hold tool calls the agent ran: it is recorded as a rejected event,
  * as the gate records one. Only counted on stderr, it left no trace in the
@@ -536,7 +468,7 @@ static void watch_reject(struct watch *w, size_t lineno, const char *why, const 
 static void watch_line(struct watch *w, size_t lineno, const char *line, size_t len)
 {
 	json_error_t jerr;
-	json_t *ev = line_load(line, len, &jerr);
+	json_t *ev = protocol_load_repaired(line, len, JSON_ALLOW_NUL, &jerr);
 	const char *type;
 
 	nul_repair(ev);

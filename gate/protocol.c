@@ -621,6 +621,65 @@ int protocol_decode(const char *line, size_t len, size_t lineno, struct call **o
 	return rc;
 }
 
+/* True when p[0..4) are hex digits; *v gets their value. */
+static bool hex4(const char *p, unsigned *v)
+{
+	*v = 0;
+	for (int i = 0; i < 4; i++) {
+		int c = (unsigned char)p[i];
+		int d = c >= '0' && c <= '9'   ? c - '0'
+		        : c >= 'a' && c <= 'f' ? c - 'a' + 10
+		        : c >= 'A' && c <= 'F' ? c - 'A' + 10
+		                               : -1;
+		if (d < 0)
+			return false;
+		*v = *v << 4 | (unsigned)d;
+	}
+	return true;
+}
+
+/* The line with bytes that are not UTF-8 and \uD800-\uDFFF escapes
+ * without their pair made U+FFFD: a new string of *n bytes (caller frees). */
+static char *text_repair(const char *line, size_t len, size_t *n)
+{
+	char *u = utf8_repair(line, len); /* NUL-terminated, no NUL inside */
+	struct buf b;
+	unsigned hi, lo;
+
+	buf_init(&b, 0);
+	for (const char *p = u; *p;) {
+		if (p[0] != '\\' || p[1] == '\0') {
+			buf_append(&b, p++, 1);
+		} else if (p[1] != 'u' || !hex4(p + 2, &hi) || hi < 0xd800 || hi > 0xdfff) {
+			buf_append(&b, p, 2); /* any other escape, \\ too, whole */
+			p += 2;
+		} else if (hi < 0xdc00 && p[6] == '\\' && p[7] == 'u' && hex4(p + 8, &lo) &&
+		           lo >= 0xdc00 && lo <= 0xdfff) {
+			buf_append(&b, p, 12); /* a pair */
+			p += 12;
+		} else {
+			buf_puts(&b, "\\ufffd");
+			p += 6;
+		}
+	}
+	free(u);
+	return buf_take(&b, n);
+}
+
+json_t *protocol_load_repaired(const char *line, size_t len, size_t flags, json_error_t *jerr)
+{
+	json_t *j = json_loadb(line, len, flags, jerr);
+	char *fixed;
+	size_t n;
+
+	if (j)
+		return j;
+	fixed = text_repair(line, len, &n);
+	j = json_loadb(fixed, n, flags, NULL);
+	free(fixed);
+	return j;
+}
+
 json_t *protocol_result(const struct call *c, const struct verdict *v, const struct outcome *o)
 {
 	json_t *r = json_object();

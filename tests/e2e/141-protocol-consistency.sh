@@ -180,4 +180,29 @@ printf '{"session_id":"o","cwd":"%s","hook_event_name":"PreToolUse","tool_name":
 out=$(CLAUDE_PROJECT_DIR="$d/wd" "$AIRLOCK" hook claude --db "$d/ho.db" <"$d/hook-other2.json" 2>/dev/null)
 check "hook, an MCP tool with text and content: judged, not malformed" lacks "malformed"
 
+# --- mcp: a response cut inside an emoji is still the call's response --------
+# A JavaScript server's JSON.stringify writes a lone surrogate (a result cut
+# inside an emoji) as "\ud83d", which jansson refuses: the response was
+# forwarded but never read, and the call that ran was recorded as never
+# answered (decision error, ran false).
+cat >"$d/cut-server.py" <<'PY'
+import json, sys
+for line in sys.stdin:
+    msg = json.loads(line)
+    if msg.get("id") is None:
+        continue
+    res = {"initialize": {"protocolVersion": "2025-06-18", "capabilities": {"tools": {}},
+                          "serverInfo": {"name": "cut", "version": "1"}},
+           "tools/list": {"tools": [{"name": "lookup", "inputSchema": {"type": "object"},
+                                     "annotations": {"readOnlyHint": True}}]},
+           "tools/call": {"content": [{"type": "text", "text": "cut \ud83d"}]}}.get(msg["method"], {})
+    print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": res}), flush=True)
+PY
+printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}' \
+	'{"jsonrpc":"2.0","id":2,"method":"tools/list"}' \
+	'{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"lookup","arguments":{"path":"notes.md"}}}' |
+	mcp cut.db cut.log -- $PY "$d/cut-server.py" >/dev/null
+expect_eq "mcp, a result with a lone surrogate: recorded as run" \
+	"$(q "$d/cut.db" "SELECT json_extract(body, '\$.ran') || ' ' || json_extract(body, '\$.decision') FROM events WHERE kind = 'finished'")" "1 auto"
+
 finish
