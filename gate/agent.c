@@ -729,6 +729,71 @@ static void map_patches(const char *name, json_t *args, json_t *id, json_t *used
 	json_decref(seen);
 }
 
+/* Arguments under which a tool takes the words it runs its command with. */
+static const char *const argv_keys[] = {"args", "argv"};
+
+/* The command text cmd and its words argv (strings) make: cmd as it is
+ * (a string is shell text, an array quoted word by word), then each word
+ * quoted. A new string, or NULL when a word is not a string. */
+static char *command_words(json_t *cmd, json_t *argv)
+{
+	struct buf b;
+	size_t i;
+	json_t *w;
+	char *q;
+
+	buf_init(&b, 0);
+	if (json_is_string(cmd))
+		buf_puts(&b, json_string_value(cmd));
+	json_array_foreach(cmd, i, w) {
+		if (!json_is_string(w))
+			goto fail;
+		q = agent_shell_quote(json_string_value(w));
+		buf_printf(&b, "%s%s", i ? " " : "", q);
+		free(q);
+	}
+	json_array_foreach(argv, i, w) {
+		if (!json_is_string(w))
+			goto fail;
+		q = agent_shell_quote(json_string_value(w));
+		buf_printf(&b, " %s", q);
+		free(q);
+	}
+	return buf_take(&b, NULL);
+fail:
+	buf_free(&b);
+	return NULL;
+}
+
+/*
+ * A command the tool runs, with the words an "args" (or "argv") array
+ * adds to it, as a server that spawns command with args runs it:
+ * {"command":"cat","args":["~/.ssh/id_rsa"]} was judged as "cat" alone
+ * beside the unknown tool: the person asked, and the log, never heard of
+ * the key. Words that are not all strings stay unread beside the command
+ * (the tool stays unknown).
+ */
+static void map_command(const char *name, json_t *args, json_t *cmd, json_t *id, json_t *used,
+                        struct call ***v, size_t *n)
+{
+	json_t *argv = NULL;
+	const char *key = NULL;
+	char *text;
+
+	for (size_t k = 0; k < nitems(argv_keys) && argv == NULL; k++)
+		if (json_is_array(json_object_get(args, argv_keys[k])))
+			argv = json_object_get(args, key = argv_keys[k]);
+	if (argv == NULL || (text = command_words(cmd, argv)) == NULL) {
+		push_call(v, n, derived(name, "shell", json_pack("{s:O}", "command", cmd), id), used,
+		          "command");
+		return;
+	}
+	if (push_call(v, n, derived(name, "shell", json_pack("{s:s}", "command", text), id), used,
+	              "command"))
+		json_object_set_new(used, key, json_true());
+	free(text);
+}
+
 /* Maps args (an object, or NULL) to the calls the classifier reads,
  * pushed on v; marks in used the keys read. */
 static void map_args(const char *name, const char *tool, json_t *args, json_t *id, json_t *used,
@@ -739,8 +804,7 @@ static void map_args(const char *name, const char *tool, json_t *args, json_t *i
 	const char *query = json_string_value(json_object_get(args, "query"));
 
 	if (args && (json_is_string(cmd) || json_is_array(cmd)))
-		push_call(v, n, derived(name, "shell", json_pack("{s:O}", "command", cmd), id), used,
-		          "command");
+		map_command(name, args, cmd, id, used, v, n);
 	/* "query" is SQL only for a tool that says so by name (a web search
 	 * for "select ..." is not SQL) */
 	if (args && !sql && query && has_word(tool, sql_words, nitems(sql_words)) &&

@@ -205,4 +205,21 @@ printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}' \
 expect_eq "mcp, a result with a lone surrogate: recorded as run" \
 	"$(q "$d/cut.db" "SELECT json_extract(body, '\$.ran') || ' ' || json_extract(body, '\$.decision') FROM events WHERE kind = 'finished'")" "1 auto"
 
+# --- mcp: the words an args array adds to a command are judged with it -------
+# {"command":"cat","args":["~/.ssh/id_rsa"]} was judged as "cat" alone
+# beside an unknown tool: the person (or the --approve-with program) asked
+# about it, and the log, were told of an unknown tool and a harmless cat,
+# never of the key the server would read.
+printf '[rules]
+	allow = Mcp(fake.exec)
+' >"$d/exec.policy"
+chmod 600 "$d/exec.policy"
+printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}' \
+	'{"jsonrpc":"2.0","id":2,"method":"tools/list"}' >"$d/argv.jsonl"
+call 3 '{"command":"cat","args":["'"$HOME"'/.ssh/id_rsa"]}' | sed 's/"lookup"/"exec"/' >>"$d/argv.jsonl"
+out=$(mcp a.db a.log --policy "$d/exec.policy" -- $PY "$F" <"$d/argv.jsonl")
+check "mcp, command with args: the key read is seen" has '"id":3,.*secrets.read'
+check "mcp, command with args: the log names the key" \
+	test -n "$(q "$d/a.db" "SELECT 1 FROM events WHERE kind = 'classified' AND body LIKE '%secrets.read%'")"
+
 finish
