@@ -448,6 +448,14 @@ static void hook_decide(struct gate_opts *go, json_t *root, bool tui, struct hoo
 		deny(a, "malformed hook payload: %s", err);
 		goto out;
 	}
+	/* another shape ({"tool":"shell",...}, a tool_use block) decodes too,
+	 * but only a hook payload's Bash is rewritten into the sandbox: such a
+	 * shell call was allowed as it stood, to run unsandboxed */
+	if (c->shape != SHAPE_HOOK) {
+		deny(a, "malformed hook payload: not a Claude Code hook payload (tool_name and "
+		        "tool_input)");
+		goto out;
+	}
 	if (c->cwd && c->cwd[0] != '/') { /* Claude Code sends an absolute one */
 		deny(a, "malformed hook payload: cwd %s is not an absolute path", c->cwd);
 		goto out;

@@ -222,4 +222,15 @@ check "mcp, command with args: the key read is seen" has '"id":3,.*secrets.read'
 check "mcp, command with args: the log names the key" \
 	test -n "$(q "$d/a.db" "SELECT 1 FROM events WHERE kind = 'classified' AND body LIKE '%secrets.read%'")"
 
+# --- hook: only a hook payload is answered allow ------------------------------
+# The hook decoded any call shape; only a hook payload's Bash is rewritten
+# into airlock exec, so {"tool":"shell",...} or a tool_use block with Bash
+# was answered allow with no rewrite: a shell command allowed unsandboxed.
+for p in '{"id":"x","tool":"shell","input":{"command":"echo hi"}}' \
+	'{"type":"tool_use","id":"x","name":"Bash","input":{"command":"echo hi"}}'; do
+	out=$(printf '%s' "$p" | CLAUDE_PROJECT_DIR="$d/wd" "$AIRLOCK" hook claude --db "$d/shape.db" 2>/dev/null)
+	expect_eq "hook, a payload of another shape: denied" \
+		"$(printf '%s' "$out" | jq -r .hookSpecificOutput.permissionDecision)" deny
+done
+
 finish
