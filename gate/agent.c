@@ -518,24 +518,47 @@ static void map_path(const char *name, const char *tool, json_t *args, const cha
 	}
 }
 
+/* True when a path argument holds what the mapping cannot read as paths:
+ * an object, or an array with an element that is not a string. Such a key
+ * stays unread: the tool stays unknown beside what was read. */
+static bool path_unreadable(json_t *val)
+{
+	size_t i;
+	json_t *e;
+
+	if (json_is_object(val))
+		return true;
+	json_array_foreach(val, i, e)
+		if (!json_is_string(e))
+			return true;
+	return false;
+}
+
+/* One call per path a path argument names: a string, or each string of an
+ * array, under either kind of key (a tool may take one path or many under
+ * either name). {"path":["~/.ssh/id_rsa"]} and {"paths":"~/.ssh/id_rsa"}
+ * were read by nobody, and forwarded under a rule on the tool; an array
+ * with a string and an object read the string and dropped the rest. */
 static void map_paths(const char *name, const char *tool, json_t *args, json_t *id,
                       json_t *used, struct call ***v, size_t *n)
 {
-	json_t *list, *e;
+	const char *const *tabs[] = {path_keys, path_list_keys};
+	const size_t lens[] = {nitems(path_keys), nitems(path_list_keys)};
+	json_t *val, *e;
 	size_t i;
 
-	for (size_t k = 0; k < nitems(path_keys); k++) {
-		const char *p = json_string_value(json_object_get(args, path_keys[k]));
-		if (p && *p)
-			map_path(name, tool, args, path_keys[k], p, id, used, v, n);
-	}
-	for (size_t k = 0; k < nitems(path_list_keys); k++) {
-		list = json_object_get(args, path_list_keys[k]);
-		json_array_foreach(list, i, e)
-			if (json_is_string(e))
-				map_path(name, tool, args, path_list_keys[k], json_string_value(e), id,
-				         used, v, n);
-	}
+	for (size_t t = 0; t < nitems(tabs); t++)
+		for (size_t k = 0; k < lens[t]; k++) {
+			const char *key = tabs[t][k];
+			val = json_object_get(args, key);
+			if (json_string_length(val) > 0)
+				map_path(name, tool, args, key, json_string_value(val), id, used, v, n);
+			json_array_foreach(val, i, e)
+				if (json_string_length(e) > 0)
+					map_path(name, tool, args, key, json_string_value(e), id, used, v, n);
+			if (path_unreadable(val)) /* some of it read, not all: the tool stays */
+				json_object_del(used, key);
+		}
 }
 
 /* True when every argument was read by the mapping, or changes nothing a

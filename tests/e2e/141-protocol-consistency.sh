@@ -233,4 +233,21 @@ for p in '{"id":"x","tool":"shell","input":{"command":"echo hi"}}' \
 		"$(printf '%s' "$out" | jq -r .hookSpecificOutput.permissionDecision)" deny
 done
 
+# --- mcp: a path argument holding a list, or a list argument one path ---------
+# "path" was read only as a string and "paths" only as an array: the other
+# form was read by nobody, so {"path":["~/.ssh/id_rsa"]} went to the server
+# under a rule on the tool, as did a string an object beside in "paths".
+out=$({ printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}' \
+	'{"jsonrpc":"2.0","id":2,"method":"tools/list"}'
+	call 3 '{"path":["'"$HOME"'/.ssh/id_rsa"]}'
+	call 4 '{"paths":"'"$HOME"'/.ssh/id_rsa"}'
+	call 5 '{"paths":["notes.md",{"p":"'"$HOME"'/.ssh/id_rsa"}]}'
+	call 6 '{"paths":["notes.md"]}'; } |
+	mcp l.db l.log --policy "$d/lookup.policy" -- $PY "$F")
+check "mcp, a list under path: judged" has '"id":3,.*secrets.read'
+check "mcp, one path under paths: judged" has '"id":4,.*secrets.read'
+expect_eq "mcp, path forms: what names the key not forwarded" "$(grep -c '"tools/call"' "$d/l.log")" 2
+expect_eq "mcp, a list with an object: the tool stays unknown beside the read" \
+	"$(q "$d/l.db" "SELECT rules FROM call_index ORDER BY id LIMIT 1 OFFSET 2")" "tool.unknown"
+
 finish
