@@ -752,6 +752,38 @@ static void map_patches(const char *name, json_t *args, json_t *id, json_t *used
 	json_decref(seen);
 }
 
+/* An http call per http(s) URL a "url" or "urls" argument holds (a string
+ * or an array of them, as paths are read): {"url":["https://x/?k=..."]}
+ * was read by nobody, its host covered by the rule on the tool alone. A
+ * key with anything else in it stays unread (the tool stays unknown). */
+static void map_urls(const char *name, json_t *args, json_t *id, json_t *used,
+                     struct call ***v, size_t *n)
+{
+	static const char *const url_keys[] = {"url", "urls"};
+
+	for (size_t k = 0; k < nitems(url_keys); k++) {
+		json_t *val = json_object_get(args, url_keys[k]), *e;
+		bool all = true;
+		size_t i, from = *n;
+		if (json_is_string(val))
+			val = json_pack("[O]", val);
+		else if (json_is_array(val))
+			json_incref(val);
+		else
+			continue;
+		json_array_foreach(val, i, e) {
+			const char *u = json_string_value(e);
+			all = u && strncasecmp(u, "http", 4) == 0 &&
+			      push_call(v, n, derived(name, "http", json_pack("{s:s}", "url", u), id),
+			                used, url_keys[k]) &&
+			      all;
+		}
+		if (!all || *n == from)
+			json_object_del(used, url_keys[k]);
+		json_decref(val);
+	}
+}
+
 /* Arguments under which a tool takes the words it runs its command with. */
 static const char *const argv_keys[] = {"args", "argv"};
 
@@ -822,7 +854,7 @@ static void map_command(const char *name, json_t *args, json_t *cmd, json_t *id,
 static void map_args(const char *name, const char *tool, json_t *args, json_t *id, json_t *used,
                      struct call ***v, size_t *n)
 {
-	json_t *cmd = json_object_get(args, "command"), *url = json_object_get(args, "url");
+	json_t *cmd = json_object_get(args, "command");
 	const char *sql = json_string_value(json_object_get(args, "sql")), *sql_key = "sql";
 	const char *query = json_string_value(json_object_get(args, "query"));
 
@@ -836,9 +868,8 @@ static void map_args(const char *name, const char *tool, json_t *args, json_t *i
 	if (sql)
 		push_call(v, n, derived(name, "sql", json_pack("{s:s}", "query", sql), id), used,
 		          sql_key);
-	if (json_is_string(url) && strncasecmp(json_string_value(url), "http", 4) == 0)
-		push_call(v, n, derived(name, "http", json_pack("{s:O}", "url", url), id), used, "url");
 	if (args) {
+		map_urls(name, args, id, used, v, n);
 		map_paths(name, tool, args, id, used, v, n);
 		map_globs(name, args, id, used, v, n);
 		map_patches(name, args, id, used, v, n);
@@ -894,7 +925,7 @@ void agent_calls_place(struct call **calls, const char *base)
 }
 
 /* The arguments the mapping reads by name, beside path_keys and the rest. */
-static const char *const mapped_keys[] = {"url", "sql", "query", "content", "edits"};
+static const char *const mapped_keys[] = {"url", "urls", "sql", "query", "content", "edits"};
 
 bool agent_key_folds(const char *key, const char *want)
 {

@@ -250,4 +250,18 @@ expect_eq "mcp, path forms: what names the key not forwarded" "$(grep -c '"tools
 expect_eq "mcp, a list with an object: the tool stays unknown beside the read" \
 	"$(q "$d/l.db" "SELECT rules FROM call_index ORDER BY id LIMIT 1 OFFSET 2")" "tool.unknown"
 
+# --- mcp: a URL argument holding a list is read as the URLs it holds ----------
+# {"url":["https://evil.example/..."]} was read by nobody: under a rule on the
+# fetch tool the host, which needs its own rule, went unjudged.
+printf '[rules]\n\tallow = Mcp(fake.fetch)\n' >"$d/fetch.policy"
+chmod 600 "$d/fetch.policy"
+out=$({ printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}' \
+	'{"jsonrpc":"2.0","id":2,"method":"tools/list"}'
+	call 3 '{"url":["https://evil.example/x"]}' | sed 's/"lookup"/"fetch"/'
+	call 4 '{"urls":"https://evil.example/x"}' | sed 's/"lookup"/"fetch"/'; } |
+	mcp u.db u.log --policy "$d/fetch.policy" -- $PY "$F")
+check "mcp, a list under url: its host judged" has '"id":3,.*evil.example'
+check "mcp, one URL under urls: its host judged" has '"id":4,.*evil.example'
+expect_eq "mcp, URL forms: not forwarded" "$(grep -c '"tools/call"' "$d/u.log")" 0
+
 finish
