@@ -405,6 +405,9 @@ static const char *const search_tools[] = {"Glob", "Grep", "LS"};
 static const char *const path_list_keys[] = {"paths", "files"};
 /* Arguments that select, by a glob, the files a search reads below its path. */
 static const char *const glob_keys[] = {"glob", "include"};
+/* Arguments that name the directory a tool runs its command or resolves
+ * its paths in (Codex's workdir, an MCP shell server's cwd). */
+static const char *const cwd_keys[] = {"cwd", "workdir", "working_directory", "working_dir"};
 /* Words in a tool name that mean it changes what its paths name. */
 static const char *const write_words[] = {"write", "create", "edit",  "update", "delete",
                                           "remove", "move",  "rename", "mkdir", "append",
@@ -515,24 +518,47 @@ static void map_path(const char *name, const char *tool, json_t *args, const cha
 	}
 }
 
+/* True when a path argument holds what the mapping cannot read as paths:
+ * an object, or an array with an element that is not a string. Such a key
+ * stays unread: the tool stays unknown beside what was read. */
+static bool path_unreadable(json_t *val)
+{
+	size_t i;
+	json_t *e;
+
+	if (json_is_object(val))
+		return true;
+	json_array_foreach(val, i, e)
+		if (!json_is_string(e))
+			return true;
+	return false;
+}
+
+/* One call per path a path argument names: a string, or each string of an
+ * array, under either kind of key (a tool may take one path or many under
+ * either name). {"path":["~/.ssh/id_rsa"]} and {"paths":"~/.ssh/id_rsa"}
+ * were read by nobody, and forwarded under a rule on the tool; an array
+ * with a string and an object read the string and dropped the rest. */
 static void map_paths(const char *name, const char *tool, json_t *args, json_t *id,
                       json_t *used, struct call ***v, size_t *n)
 {
-	json_t *list, *e;
+	const char *const *tabs[] = {path_keys, path_list_keys};
+	const size_t lens[] = {nitems(path_keys), nitems(path_list_keys)};
+	json_t *val, *e;
 	size_t i;
 
-	for (size_t k = 0; k < nitems(path_keys); k++) {
-		const char *p = json_string_value(json_object_get(args, path_keys[k]));
-		if (p && *p)
-			map_path(name, tool, args, path_keys[k], p, id, used, v, n);
-	}
-	for (size_t k = 0; k < nitems(path_list_keys); k++) {
-		list = json_object_get(args, path_list_keys[k]);
-		json_array_foreach(list, i, e)
-			if (json_is_string(e))
-				map_path(name, tool, args, path_list_keys[k], json_string_value(e), id,
-				         used, v, n);
-	}
+	for (size_t t = 0; t < nitems(tabs); t++)
+		for (size_t k = 0; k < lens[t]; k++) {
+			const char *key = tabs[t][k];
+			val = json_object_get(args, key);
+			if (json_string_length(val) > 0)
+				map_path(name, tool, args, key, json_string_value(val), id, used, v, n);
+			json_array_foreach(val, i, e)
+				if (json_string_length(e) > 0)
+					map_path(name, tool, args, key, json_string_value(e), id, used, v, n);
+			if (path_unreadable(val)) /* some of it read, not all: the tool stays */
+				json_object_del(used, key);
+		}
 }
 
 /* True when every argument was read by the mapping, or changes nothing a
@@ -625,18 +651,215 @@ static void map_globs(const char *name, json_t *args, json_t *id, json_t *used,
 	}
 }
 
+/* Arguments under which a tool takes a patch it applies itself: Codex's
+ * apply_patch "input", a diff tool's "patch". */
+static const char *const patch_keys[] = {"patch", "diff", "patch_text", "input"};
+/* The headers of Codex's apply_patch envelope and of a git or unified
+ * diff that name a file the patch changes (--- and +++ are read in pairs). */
+static const char *const patch_heads[] = {"*** Add File: ", "*** Update File: ",
+                                          "*** Delete File: ", "*** Move to: ",
+                                          "rename from ", "rename to ", "copy to "};
+
+/* The path a header line names, from p[0..n) (no newline): a new string,
+ * or NULL for /dev/null. *unsure is set for a quoted git path. */
+static char *patch_path(const char *p, size_t n, bool strip_ab, bool *unsure)
+{
+	size_t k = strcspn(p, "\t\r");
+
+	n = k < n ? k : n;
+	while (n > 0 && p[n - 1] == ' ')
+		n--;
+	if (n > 0 && p[0] == '"') {
+		*unsure = true; /* C-quoted: not read with certainty */
+		return NULL;
+	}
+	if (strip_ab && n > 2 && (p[0] == 'a' || p[0] == 'b') && p[1] == '/')
+		p += 2, n -= 2;
+	if (n == 0 || (n == 9 && memcmp(p, "/dev/null", 9) == 0))
+		return NULL;
+	return xstrndup(p, n);
+}
+
+/*
+ * The files a patch text changes. Returns a new vector (strv_free), or
+ * NULL when text holds no header; *unsure set when a header's path could
+ * not be read with certainty. A patch an apply_patch tool takes was read
+ * by nobody: under a rule allowing the tool, one that added
+ * ~/.bashrc or .git/hooks/pre-commit was forwarded unjudged.
+ */
+static char **patch_paths(const char *text, bool *unsure)
+{
+	char **out = NULL;
+
+	for (const char *l = text; *l;) {
+		const char *nl = strchr(l, '\n'), *next = nl ? nl + 1 : l + strlen(l);
+		size_t n = (size_t)(next - l) - (nl != NULL);
+		char *p = NULL;
+
+		for (size_t i = 0; i < nitems(patch_heads) && p == NULL; i++) {
+			size_t h = strlen(patch_heads[i]);
+			if (n >= h && strncmp(l, patch_heads[i], h) == 0)
+				p = patch_path(l + h, n - h, false, unsure);
+		}
+		if (p == NULL && n > 4 && strncmp(l, "--- ", 4) == 0 && strncmp(next, "+++ ", 4) == 0) {
+			const char *nl2 = strchr(next, '\n');
+			size_t n2 = nl2 ? (size_t)(nl2 - next) : strlen(next);
+			bool ab = strncmp(l + 4, "a/", 2) == 0 && strncmp(next + 4, "b/", 2) == 0;
+			if ((p = patch_path(l + 4, n - 4, ab, unsure)) != NULL && !strv_contains(out, p))
+				strv_push_owned(&out, p);
+			else
+				free(p);
+			p = patch_path(next + 4, n2 - 4, ab, unsure);
+			next = nl2 ? nl2 + 1 : next + n2;
+		}
+		if (p && !strv_contains(out, p))
+			strv_push_owned(&out, p);
+		else
+			free(p);
+		l = next;
+	}
+	return out;
+}
+
+/* A write of each file a patch in an argument names (patch_paths). The
+ * key is read when it is one that holds a patch (patch_keys) and every
+ * header was; a patch in any other argument (a note, an issue's body)
+ * adds its writes and leaves the tool unknown as well. */
+static void map_patches(const char *name, json_t *args, json_t *id, json_t *used,
+                        struct call ***v, size_t *n)
+{
+	json_t *seen = json_object(), *val; /* push_call's bookkeeping */
+	const char *key;
+
+	json_object_foreach(args, key, val) {
+		const char *text = json_string_value(val);
+		bool unsure = false, mine = false, all = true;
+		char **paths;
+		if (text == NULL || json_object_get(used, key) || (paths = patch_paths(text, &unsure)) == NULL)
+			continue;
+		for (size_t i = 0; i < nitems(patch_keys); i++)
+			mine = mine || strcmp(key, patch_keys[i]) == 0;
+		for (char **p = paths; *p; p++)
+			all = push_call(v, n,
+			                derived(name, "write_file",
+			                        json_pack("{s:s, s:s}", "path", *p, "content", ""), id),
+			                seen, key) &&
+			      all;
+		if (mine && all && !unsure)
+			json_object_set_new(used, key, json_true());
+		strv_free(paths);
+	}
+	json_decref(seen);
+}
+
+/* An http call per http(s) URL a "url" or "urls" argument holds (a string
+ * or an array of them, as paths are read): {"url":["https://x/?k=..."]}
+ * was read by nobody, its host covered by the rule on the tool alone. A
+ * key with anything else in it stays unread (the tool stays unknown). */
+static void map_urls(const char *name, json_t *args, json_t *id, json_t *used,
+                     struct call ***v, size_t *n)
+{
+	static const char *const url_keys[] = {"url", "urls"};
+
+	for (size_t k = 0; k < nitems(url_keys); k++) {
+		json_t *val = json_object_get(args, url_keys[k]), *e;
+		bool all = true;
+		size_t i, from = *n;
+		if (json_is_string(val))
+			val = json_pack("[O]", val);
+		else if (json_is_array(val))
+			json_incref(val);
+		else
+			continue;
+		json_array_foreach(val, i, e) {
+			const char *u = json_string_value(e);
+			all = u && strncasecmp(u, "http", 4) == 0 &&
+			      push_call(v, n, derived(name, "http", json_pack("{s:s}", "url", u), id),
+			                used, url_keys[k]) &&
+			      all;
+		}
+		if (!all || *n == from)
+			json_object_del(used, url_keys[k]);
+		json_decref(val);
+	}
+}
+
+/* Arguments under which a tool takes the words it runs its command with. */
+static const char *const argv_keys[] = {"args", "argv"};
+
+/* The command text cmd and its words argv (strings) make: cmd as it is
+ * (a string is shell text, an array quoted word by word), then each word
+ * quoted. A new string, or NULL when a word is not a string. */
+static char *command_words(json_t *cmd, json_t *argv)
+{
+	struct buf b;
+	size_t i;
+	json_t *w;
+	char *q;
+
+	buf_init(&b, 0);
+	if (json_is_string(cmd))
+		buf_puts(&b, json_string_value(cmd));
+	json_array_foreach(cmd, i, w) {
+		if (!json_is_string(w))
+			goto fail;
+		q = agent_shell_quote(json_string_value(w));
+		buf_printf(&b, "%s%s", i ? " " : "", q);
+		free(q);
+	}
+	json_array_foreach(argv, i, w) {
+		if (!json_is_string(w))
+			goto fail;
+		q = agent_shell_quote(json_string_value(w));
+		buf_printf(&b, " %s", q);
+		free(q);
+	}
+	return buf_take(&b, NULL);
+fail:
+	buf_free(&b);
+	return NULL;
+}
+
+/*
+ * A command the tool runs, with the words an "args" (or "argv") array
+ * adds to it, as a server that spawns command with args runs it:
+ * {"command":"cat","args":["~/.ssh/id_rsa"]} was judged as "cat" alone
+ * beside the unknown tool: the person asked, and the log, never heard of
+ * the key. Words that are not all strings stay unread beside the command
+ * (the tool stays unknown).
+ */
+static void map_command(const char *name, json_t *args, json_t *cmd, json_t *id, json_t *used,
+                        struct call ***v, size_t *n)
+{
+	json_t *argv = NULL;
+	const char *key = NULL;
+	char *text;
+
+	for (size_t k = 0; k < nitems(argv_keys) && argv == NULL; k++)
+		if (json_is_array(json_object_get(args, argv_keys[k])))
+			argv = json_object_get(args, key = argv_keys[k]);
+	if (argv == NULL || (text = command_words(cmd, argv)) == NULL) {
+		push_call(v, n, derived(name, "shell", json_pack("{s:O}", "command", cmd), id), used,
+		          "command");
+		return;
+	}
+	if (push_call(v, n, derived(name, "shell", json_pack("{s:s}", "command", text), id), used,
+	              "command"))
+		json_object_set_new(used, key, json_true());
+	free(text);
+}
+
 /* Maps args (an object, or NULL) to the calls the classifier reads,
  * pushed on v; marks in used the keys read. */
 static void map_args(const char *name, const char *tool, json_t *args, json_t *id, json_t *used,
                      struct call ***v, size_t *n)
 {
-	json_t *cmd = json_object_get(args, "command"), *url = json_object_get(args, "url");
+	json_t *cmd = json_object_get(args, "command");
 	const char *sql = json_string_value(json_object_get(args, "sql")), *sql_key = "sql";
 	const char *query = json_string_value(json_object_get(args, "query"));
 
 	if (args && (json_is_string(cmd) || json_is_array(cmd)))
-		push_call(v, n, derived(name, "shell", json_pack("{s:O}", "command", cmd), id), used,
-		          "command");
+		map_command(name, args, cmd, id, used, v, n);
 	/* "query" is SQL only for a tool that says so by name (a web search
 	 * for "select ..." is not SQL) */
 	if (args && !sql && query && has_word(tool, sql_words, nitems(sql_words)) &&
@@ -645,16 +868,64 @@ static void map_args(const char *name, const char *tool, json_t *args, json_t *i
 	if (sql)
 		push_call(v, n, derived(name, "sql", json_pack("{s:s}", "query", sql), id), used,
 		          sql_key);
-	if (json_is_string(url) && strncasecmp(json_string_value(url), "http", 4) == 0)
-		push_call(v, n, derived(name, "http", json_pack("{s:O}", "url", url), id), used, "url");
 	if (args) {
+		map_urls(name, args, id, used, v, n);
 		map_paths(name, tool, args, id, used, v, n);
 		map_globs(name, args, id, used, v, n);
+		map_patches(name, args, id, used, v, n);
+	}
+}
+
+/*
+ * The directory the tool works in, when args name one (cwd_keys): the
+ * calls v[from..n) were read from args, so they are judged from there.
+ * Unread, {"command":"cat credentials","cwd":"~/.aws"} was judged as a
+ * read of the server's own credentials file, and {"path":"config",
+ * "cwd":"~/.ssh"} as the project's config: forwarded under a rule on the
+ * tool. Returns true when they name two directories: which one the tool
+ * takes is not known, so they stay unread and the caller asks.
+ */
+static bool map_cwd(json_t *args, json_t *used, struct call **v, size_t from, size_t n)
+{
+	const char *cwd = NULL;
+
+	for (size_t k = 0; args && k < nitems(cwd_keys); k++) {
+		const char *s = json_string_value(json_object_get(args, cwd_keys[k]));
+		if (s && *s && cwd && strcmp(cwd, s) != 0)
+			return true;
+		if (s && *s)
+			cwd = s;
+	}
+	if (cwd == NULL)
+		return false; /* none, or not text: unread, the unknown tool stays */
+	for (size_t i = from; i < n; i++)
+		if (v[i]->tool != TOOL_OTHER) {
+			free(v[i]->cwd);
+			v[i]->cwd = xstrdup(cwd);
+		}
+	for (size_t k = 0; k < nitems(cwd_keys); k++)
+		if (json_string_value(json_object_get(args, cwd_keys[k])))
+			json_object_set_new(used, cwd_keys[k], json_true());
+	return false;
+}
+
+void agent_calls_place(struct call **calls, const char *base)
+{
+	for (size_t i = 0; calls && calls[i]; i++) {
+		struct call *c = calls[i];
+		char *joined;
+		if (c->cwd == NULL)
+			c->cwd = base ? xstrdup(base) : NULL;
+		else if (c->cwd[0] != '/' && base) {
+			joined = xasprintf("%s/%s", base, c->cwd);
+			free(c->cwd);
+			c->cwd = joined;
+		}
 	}
 }
 
 /* The arguments the mapping reads by name, beside path_keys and the rest. */
-static const char *const mapped_keys[] = {"url", "sql", "query", "content", "edits"};
+static const char *const mapped_keys[] = {"url", "urls", "sql", "query", "content", "edits"};
 
 bool agent_key_folds(const char *key, const char *want)
 {
@@ -677,9 +948,10 @@ bool agent_key_folds(const char *key, const char *want)
 /* The mapped key that key folds to (itself when it is one), or NULL. */
 static const char *key_mapped(const char *key)
 {
-	const char *const *tabs[] = {path_keys, path_list_keys, glob_keys, run_keys, mapped_keys};
+	const char *const *tabs[] = {path_keys, path_list_keys, glob_keys,
+	                             run_keys,  mapped_keys,    cwd_keys};
 	const size_t lens[] = {nitems(path_keys), nitems(path_list_keys), nitems(glob_keys),
-	                       nitems(run_keys), nitems(mapped_keys)};
+	                       nitems(run_keys),  nitems(mapped_keys),    nitems(cwd_keys)};
 
 	for (size_t t = 0; t < nitems(tabs); t++)
 		for (size_t i = 0; i < lens[t]; i++)
@@ -717,20 +989,26 @@ struct call **agent_tool_calls(const char *name, const char *tool, json_t *args,
 	struct call **v = NULL;
 	size_t n = 0;
 	json_t *used = json_object(), *alt;
+	bool two_cwds;
 
 	if (!json_is_object(args))
 		args = NULL;
 	map_args(name, tool, args, id, used, &v, &n);
+	two_cwds = map_cwd(args, used, v, 0, n);
 	/* nothing read, or not all of it: the unknown tool stays, with the
 	 * original arguments, beside whatever was read */
 	if (n == 0 || (args && !all_read(args, used))) {
-		bool runs = runs_unread(args, used);
+		bool runs = runs_unread(args, used) || two_cwds;
 		if (push_call(&v, &n, agent_other_call(name, args, id), used, ""))
 			v[n - 1]->unsandboxed = runs;
 	}
 	if ((alt = args_folded(args)) != NULL) { /* judged as both readers read them */
 		json_t *more = json_object();
+		size_t from = n;
 		map_args(name, tool, alt, id, more, &v, &n);
+		if (map_cwd(alt, more, v, from, n)) /* folded, they name two: ask */
+			for (size_t i = 0; i < n; i++)
+				v[i]->unsandboxed = v[i]->unsandboxed || v[i]->tool == TOOL_OTHER;
 		json_decref(more);
 		json_decref(alt);
 	}

@@ -100,6 +100,10 @@ int agent_gate_option(int ch, const char *arg, struct gate_opts *o, char **errst
  */
 struct call **agent_tool_calls(const char *name, const char *tool, json_t *args, json_t *id);
 void agent_calls_free(struct call **calls);
+/* Places calls where their tool works: a call with no cwd gets base, a
+ * relative one (a tool's "cwd" argument) is read from base. base may be
+ * NULL (not known: the classifier judges from the workdir). */
+void agent_calls_place(struct call **calls, const char *base);
 /* True when a reader that folds case takes the JSON key key for want: Go's
  * encoding/json (and .NET's web defaults) match "Path" and "METHOD" to
  * path and method, and U+017F and U+212A to s and k. */

@@ -448,6 +448,14 @@ static void hook_decide(struct gate_opts *go, json_t *root, bool tui, struct hoo
 		deny(a, "malformed hook payload: %s", err);
 		goto out;
 	}
+	/* another shape ({"tool":"shell",...}, a tool_use block) decodes too,
+	 * but only a hook payload's Bash is rewritten into the sandbox: such a
+	 * shell call was allowed as it stood, to run unsandboxed */
+	if (c->shape != SHAPE_HOOK) {
+		deny(a, "malformed hook payload: not a Claude Code hook payload (tool_name and "
+		        "tool_input)");
+		goto out;
+	}
 	if (c->cwd && c->cwd[0] != '/') { /* Claude Code sends an absolute one */
 		deny(a, "malformed hook payload: cwd %s is not an absolute path", c->cwd);
 		goto out;
@@ -478,9 +486,7 @@ static void hook_decide(struct gate_opts *go, json_t *root, bool tui, struct hoo
 	 * from the call's cwd, as it does Read's: judged from the project, a
 	 * Grep of ".ssh" from the home read the home's keys as the project's
 	 * own .ssh, at low. An MCP server keeps the directory it started in. */
-	for (size_t i = 0; calls && calls[i] && c->cwd && strncmp(c->name, "mcp:", 4) != 0; i++)
-		if (calls[i]->cwd == NULL)
-			calls[i]->cwd = xstrdup(c->cwd);
+	agent_calls_place(calls, strncmp(c->name, "mcp:", 4) != 0 ? c->cwd : NULL);
 	v = calls ? agent_classify_calls(g, calls) : gate_classify(g, c);
 	c->unsandboxed = agent_calls_unsandboxed(calls); /* policy asks then */
 	/* Grep, Glob and LS read their whole tree outside the sandbox: a path a

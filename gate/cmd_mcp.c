@@ -256,7 +256,10 @@ static void *pump_main(void *arg)
 			continue;
 		}
 		client_write(m, NULL, line, len);
-		msg = json_loadb(line, len, 0, NULL);
+		/* a result cut inside an emoji by a JavaScript server: still its
+		 * response (it was recorded as never answered, and a tools/list
+		 * answer so held every call 10 s for the hints) */
+		msg = protocol_load_repaired(line, len, 0, NULL);
 		if (json_is_object(msg))
 			learn(m, msg);
 		else if (json_is_array(msg)) { /* a batch's responses */
@@ -434,10 +437,9 @@ static json_t *gate_tools_call(struct mcp *m, json_t *req)
 	name = server_tool_name(m, tool);
 	calls = agent_tool_calls(name, tool, args, id);
 	/* the server resolves a relative path from its own cwd (airlock's),
-	 * which --workdir does not move: the classifier must too */
-	for (size_t i = 0; calls[i] && m->cwd; i++)
-		if (calls[i]->cwd == NULL)
-			calls[i]->cwd = xstrdup(m->cwd);
+	 * which --workdir does not move, or from the cwd its arguments name
+	 * (relative: from its own): the classifier must too */
+	agent_calls_place(calls, m->cwd);
 	v = agent_classify_calls(m->g, calls);
 	annotate(m, v, tool);
 	/* rules match the one derived call, or with several the tool itself:

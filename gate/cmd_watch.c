@@ -446,9 +446,29 @@ static void nul_repair(json_t *j)
 	buf_free(&b);
 }
 
-static void watch_line(struct watch *w, const char *line, size_t len)
+/* A line watch cannot read (not JSON, nested too deep, over the line cap)
+ * may hold tool calls the agent ran: it is recorded as a rejected event,
+ * as the gate records one. Only counted on stderr, it left no trace in the
+ * log that anything was missed there. */
+static void watch_reject(struct watch *w, size_t lineno, const char *why, const char *line,
+                         size_t len)
 {
-	json_t *ev = memchr(line, '\0', len) ? NULL : json_loadb(line, len, JSON_ALLOW_NUL, NULL);
+	struct gate *g;
+	char *note;
+
+	w->skipped++;
+	if ((g = watch_gate(w)) == NULL)
+		return;
+	note = gate_reject_note(g, lineno, why, line, len);
+	if (strcmp(note, why) != 0) /* it says the log refused it */
+		fprintf(stderr, "airlock watch: line %zu: %s\n", lineno, note);
+	free(note);
+}
+
+static void watch_line(struct watch *w, size_t lineno, const char *line, size_t len)
+{
+	json_error_t jerr;
+	json_t *ev = protocol_load_repaired(line, len, JSON_ALLOW_NUL, &jerr);
 	const char *type;
 
 	nul_repair(ev);
@@ -459,7 +479,11 @@ static void watch_line(struct watch *w, const char *line, size_t len)
 		    strcmp(type, events[i].type) == 0) {
 			events[i].fn(w, ev);
 		}
-	if (ev == NULL && len > 0)
+	if (ev == NULL && !protocol_blank(line, len)) {
+		char *why = xasprintf("not read: %s at column %d", jerr.text, jerr.column);
+		watch_reject(w, lineno, why, line, len);
+		free(why);
+	} else if (ev == NULL && len > 0)
 		w->skipped++;
 	json_decref(ev);
 }
@@ -479,19 +503,20 @@ static int watch_stream(struct watch *w, bool tee)
 {
 	struct reader *r = reader_new(STDIN_FILENO, w->opts.line_cap);
 	const char *line;
-	size_t len;
+	size_t len, lineno = 0;
 	bool toolong;
 	int rc;
 
 	reader_set_pass(r, tee_pass, &tee);
 	while ((rc = reader_next(r, &line, &len, &toolong)) == 1) {
+		lineno++;
 		if (tee && (fwrite(line, 1, len, stdout) != len || putchar('\n') == EOF ||
 		            fflush(stdout) == EOF))
 			tee = false; /* the reader went away; keep watching */
 		if (toolong)
-			w->skipped++;
+			watch_reject(w, lineno, "not read: longer than the line cap", NULL, 0);
 		else
-			watch_line(w, line, len);
+			watch_line(w, lineno, line, len);
 	}
 	if (rc < 0)
 		fprintf(stderr, "airlock watch: cannot read input: %s\n", strerror(errno));

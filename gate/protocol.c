@@ -176,13 +176,26 @@ static int shape_chat(json_t *root, struct raw_call *rc, char **errstr)
 	return take_arguments_text(json_object_get(fn, "arguments"), rc, errstr);
 }
 
+/* A hook payload asks for a call only before it runs: PostToolUse reports
+ * one that ran (the gate ran it a second time), and the other events name
+ * none. A payload without the event is a PreToolUse one, as the hook reads
+ * it. */
 static int shape_hook(json_t *root, struct raw_call *rc, char **errstr)
 {
-	json_t *cwd = json_object_get(root, "cwd");
+	json_t *cwd = json_object_get(root, "cwd"), *ev = json_object_get(root, "hook_event_name");
 
 	rc->shape = SHAPE_HOOK;
 	rc->id = json_object_get(root, "tool_use_id");
 	rc->input = json_object_get(root, "tool_input");
+	if (ev && (!json_is_string(ev) || strcmp(json_string_value(ev), "PreToolUse") != 0)) {
+		*errstr = json_is_string(ev)
+		                  ? xasprintf("not a tool call: hook event %s (only PreToolUse asks "
+		                              "for one)",
+		                              json_string_value(ev))
+		                  : xasprintf("\"hook_event_name\" must be a string (got %s)",
+		                              json_type_name(ev));
+		return -1;
+	}
 	if (cwd && !json_is_string(cwd)) {
 		*errstr = xasprintf("\"cwd\" must be a string (got %s)", json_type_name(cwd));
 		return -1;
@@ -501,6 +514,27 @@ static int bind_fields(struct call *c, const char *cwd, char **errstr)
 	return 0;
 }
 
+/* The directory an unknown tool's input names in *cwd (cwd, or an alias
+ * of it such as Codex's workdir; NULL when none is a string): the gate
+ * denies one that is not the workdir, as for a known tool. Two that
+ * differ are an error, as for a known tool's aliases. */
+static int other_cwd(const struct call *c, const char **cwd, char **errstr)
+{
+	*cwd = str_field(c->input, "cwd");
+	for (size_t i = 0; c->tool == TOOL_OTHER && i < nitems(field_aliases); i++) {
+		const char *v = str_field(c->input, field_aliases[i].alias);
+		if (strcmp(field_aliases[i].field, "cwd") != 0 || v == NULL)
+			continue;
+		if (*cwd && strcmp(*cwd, v) != 0) {
+			*errstr = xasprintf("input has both \"%s\" and \"cwd\" with different values",
+			                    field_aliases[i].alias);
+			return -1;
+		}
+		*cwd = v;
+	}
+	return 0;
+}
+
 /* Claude Code names MCP tools mcp__server__tool; we say mcp:server.tool. */
 static char *tool_display_name(const char *name)
 {
@@ -542,8 +576,15 @@ int protocol_decode_json(json_t *root, size_t lineno, struct call **out, json_t 
 	c->id = json_incref(rc.id ? rc.id : json_null());
 	c->name = tool_display_name(rc.name);
 	c->tool = protocol_tool_alias(rc.name);
-	if ((c->input = normalise_input(rc.input, errstr)) == NULL ||
-	    bind_fields(c, rc.cwd, errstr) < 0)
+	/* an unknown tool's input is its own, kept as sent: its caller or its
+	 * server runs it with those keys, and the log recorded "content" and
+	 * "path" where it was sent "text" and "file_path" */
+	c->input = c->tool == TOOL_OTHER ? json_incref(rc.input) : normalise_input(rc.input, errstr);
+	if (c->input == NULL)
+		goto out;
+	if (c->tool == TOOL_OTHER && rc.cwd == NULL && other_cwd(c, &rc.cwd, errstr) < 0)
+		goto out;
+	if (bind_fields(c, rc.cwd, errstr) < 0)
 		goto out;
 	rc_status = 0;
 out:
@@ -579,6 +620,65 @@ int protocol_decode(const char *line, size_t len, size_t lineno, struct call **o
 	rc = protocol_decode_json(root, lineno, out, id, errstr);
 	json_decref(root);
 	return rc;
+}
+
+/* True when p[0..4) are hex digits; *v gets their value. */
+static bool hex4(const char *p, unsigned *v)
+{
+	*v = 0;
+	for (int i = 0; i < 4; i++) {
+		int c = (unsigned char)p[i];
+		int d = c >= '0' && c <= '9'   ? c - '0'
+		        : c >= 'a' && c <= 'f' ? c - 'a' + 10
+		        : c >= 'A' && c <= 'F' ? c - 'A' + 10
+		                               : -1;
+		if (d < 0)
+			return false;
+		*v = *v << 4 | (unsigned)d;
+	}
+	return true;
+}
+
+/* The line with bytes that are not UTF-8 and \uD800-\uDFFF escapes
+ * without their pair made U+FFFD: a new string of *n bytes (caller frees). */
+static char *text_repair(const char *line, size_t len, size_t *n)
+{
+	char *u = utf8_repair(line, len); /* NUL-terminated, no NUL inside */
+	struct buf b;
+	unsigned hi, lo;
+
+	buf_init(&b, 0);
+	for (const char *p = u; *p;) {
+		if (p[0] != '\\' || p[1] == '\0') {
+			buf_append(&b, p++, 1);
+		} else if (p[1] != 'u' || !hex4(p + 2, &hi) || hi < 0xd800 || hi > 0xdfff) {
+			buf_append(&b, p, 2); /* any other escape, \\ too, whole */
+			p += 2;
+		} else if (hi < 0xdc00 && p[6] == '\\' && p[7] == 'u' && hex4(p + 8, &lo) &&
+		           lo >= 0xdc00 && lo <= 0xdfff) {
+			buf_append(&b, p, 12); /* a pair */
+			p += 12;
+		} else {
+			buf_puts(&b, "\\ufffd");
+			p += 6;
+		}
+	}
+	free(u);
+	return buf_take(&b, n);
+}
+
+json_t *protocol_load_repaired(const char *line, size_t len, size_t flags, json_error_t *jerr)
+{
+	json_t *j = json_loadb(line, len, flags, jerr);
+	char *fixed;
+	size_t n;
+
+	if (j)
+		return j;
+	fixed = text_repair(line, len, &n);
+	j = json_loadb(fixed, n, flags, NULL);
+	free(fixed);
+	return j;
 }
 
 json_t *protocol_result(const struct call *c, const struct verdict *v, const struct outcome *o)
@@ -743,6 +843,14 @@ int reader_next(struct reader *r, const char **line, size_t *len, bool *toolong)
 	}
 }
 
+bool protocol_blank(const char *line, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (line[i] != ' ' && line[i] != '\t' && line[i] != '\r')
+			return false;
+	return true;
+}
+
 /* protocol_decode(), from the line's block when the sink asks for one: what
  * the sink does with the call allocates from the heap again (a json_dumps()
  * string it free()s must not come from the block). */
@@ -777,7 +885,7 @@ int protocol_each_call(int fd, const struct protocol_sink *sink)
 			err = xasprintf("line %zu is longer than the line cap (%zu bytes); skipped",
 			                lineno, (size_t)PROTOCOL_LINE_CAP);
 			sink->bad(sink->arg, lineno, NULL, err);
-		} else if (sink->skip_blank && strspn(line, " \t\r") == len) {
+		} else if (sink->skip_blank && protocol_blank(line, len)) {
 			/* nothing to answer */
 		} else if (decode_line(sink, line, len, lineno, &c, &id, &err) < 0) {
 			sink->bad(sink->arg, lineno, id, err);

@@ -26,6 +26,17 @@ int protocol_decode(const char *line, size_t len, size_t lineno, struct call **o
 int protocol_decode_json(json_t *root, size_t lineno, struct call **out, json_t **id,
                          char **errstr) AIRLOCK_MUST_CHECK;
 
+/*
+ * For lines airlock reads but does not act on (watch's stream, an MCP
+ * server's responses): json_loadb(), and when that fails, again with the
+ * bytes that are not UTF-8 and the \uD800-\uDFFF escapes without their
+ * pair made U+FFFD. JavaScript's JSON.stringify writes a lone surrogate (a
+ * string cut inside an emoji, one a model wrote) as such an escape, which
+ * jansson refuses, and Node uses U+FFFD in its place: the line was lost
+ * whole. Returns a new reference, or NULL with *jerr (of the first try).
+ */
+json_t *protocol_load_repaired(const char *line, size_t len, size_t flags, json_error_t *jerr);
+
 /* Maps an agent's tool name to a tool through the alias table. */
 enum tool protocol_tool_alias(const char *name);
 
@@ -62,6 +73,11 @@ bool reader_ready(const struct reader *r);
  */
 typedef void (*reader_pass_fn)(void *arg, const char *p, size_t n, bool first);
 void reader_set_pass(struct reader *r, reader_pass_fn fn, void *arg);
+
+/* True when line[0..len) holds only blanks (spaces, tabs, CRs). The line
+ * is not NUL-terminated: strspn() over it read past its end, into the
+ * reader's buffer, and a blank last line could be answered as bad JSON. */
+bool protocol_blank(const char *line, size_t len);
 
 /* What protocol_each_call() does with each line of a stream. */
 struct protocol_sink {

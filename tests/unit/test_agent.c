@@ -62,6 +62,16 @@ static char *kinds_of(struct call **calls)
 	return buf_take(&b, NULL);
 }
 
+/* Each call's cwd, "-" for none, space-separated. */
+static char *cwds_of(struct call **calls)
+{
+	struct buf b;
+	buf_init(&b, 0);
+	for (size_t i = 0; calls[i]; i++)
+		buf_printf(&b, "%s%s", i ? " " : "", calls[i]->cwd ? calls[i]->cwd : "-");
+	return buf_take(&b, NULL);
+}
+
 static void test_mcp_map_table(void **state)
 {
 	struct tdata_row *rows;
@@ -83,6 +93,16 @@ static void test_mcp_map_table(void **state)
 		if (strcmp(kinds, r->f[2]) != 0)
 			fail_msg("line %zu: %s mapped to [%s], want [%s]", r->line, r->f[0],
 			         kinds, r->f[2]);
+		if (r->nf > 3) { /* where each call is judged from */
+			char *cwds = cwds_of(calls);
+			if (strcmp(cwds, r->f[3]) != 0)
+				fail_msg("line %zu: %s placed in [%s], want [%s]", r->line, r->f[0],
+				         cwds, r->f[3]);
+			free(cwds);
+		}
+		if (r->nf > 4 && agent_calls_unsandboxed(calls) != (strcmp(r->f[4], "asks") == 0))
+			fail_msg("line %zu: %s: unsandboxed is %d, want %s", r->line, r->f[0],
+			         agent_calls_unsandboxed(calls), r->f[4]);
 		assert_string_equal(calls[0]->name, name);
 		assert_true(json_equal(calls[0]->id, id));
 		if (calls[0]->tool != TOOL_OTHER) /* the log keeps what was sent */

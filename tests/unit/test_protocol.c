@@ -95,6 +95,28 @@ static void test_deep_nesting(void **state)
 	free(s);
 }
 
+/* A line read leniently (watch, an MCP server's responses): a string with
+ * a lone surrogate escape or a byte that is not UTF-8 reads as U+FFFD,
+ * a pair and an escaped backslash as they are (tests/data/protocol/
+ * repair.tsv: the line, the string value of "s" as JSON, or "-" for none). */
+static void test_load_repaired(void **state)
+{
+	struct tdata_row *rows;
+	size_t n = tdata_load("tests/data/protocol/repair.tsv", &rows);
+	(void)state;
+	assert_true(n >= 5);
+	for (size_t i = 0; i < n; i++) {
+		json_t *j = protocol_load_repaired(rows[i].f[0], strlen(rows[i].f[0]), 0, NULL);
+		json_t *s = json_object_get(j, "s");
+		char *got = s ? json_dumps(s, JSON_ENCODE_ANY | JSON_ENSURE_ASCII) : xstrdup("-");
+		if (strcmp(got, rows[i].f[1]) != 0)
+			fail_msg("line %zu: read [%s], want [%s]", rows[i].line, got, rows[i].f[1]);
+		free(got);
+		json_decref(j);
+	}
+	tdata_free(rows, n);
+}
+
 /* Writes data to a pipe and reads it back through a reader with a cap. */
 static void test_reader_cap(void **state)
 {
@@ -223,7 +245,7 @@ int main(void)
 		cmocka_unit_test(test_decode_table),  cmocka_unit_test(test_nul_byte),
 		cmocka_unit_test(test_deep_nesting),  cmocka_unit_test(test_reader_cap),
 		cmocka_unit_test(test_reader_pass),
-		cmocka_unit_test(test_result_encoding),
+		cmocka_unit_test(test_result_encoding), cmocka_unit_test(test_load_repaired),
 	};
 	return cmocka_run_group_tests_name("protocol", tests, NULL, NULL);
 }
