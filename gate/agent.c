@@ -414,6 +414,12 @@ static const char *const write_words[] = {"write", "create", "edit",  "update", 
                                           "put",   "save",   "patch", "insert", "replace",
                                           "upload", "chmod", "unlink", "touch", "copy",
                                           "wipe",  "erase", "purge", "destroy", "drop"};
+/* Words of a tool's name that say what it does with a path is read it (as
+ * a whole word: read_file, getFileInfo, LS; not target or budget). */
+static const char *const read_words[] = {"read", "get",   "list",  "view",   "show",  "search",
+                                         "find", "grep",  "glob",  "ls",     "stat",  "info",
+                                         "tree", "cat",   "head",  "tail",   "count", "exists",
+                                         "describe", "inspect", "preview", "diff", "open", "lookup"};
 /* Words that say a "query" argument is SQL. */
 static const char *const sql_words[] = {"sql", "query", "database", "db", "postgres",
                                         "sqlite", "mysql", "table"};
@@ -426,6 +432,29 @@ static bool has_word(const char *s, const char *const *words, size_t n)
 	for (size_t i = 0; i < n; i++)
 		if (strcasestr(s, words[i]))
 			return true;
+	return false;
+}
+
+/* True when a whole word of name is one of words: words split at what is
+ * not a letter or digit, and where a lower-case letter meets an upper-case
+ * one (read_file, read-file, readFile, ReadFile). */
+static bool name_has_word(const char *name, const char *const *words, size_t n)
+{
+	for (const char *p = name; *p;) {
+		const char *w = p;
+		size_t len;
+		if (!isalnum((unsigned char)*p)) {
+			p++;
+			continue;
+		}
+		while (isalnum((unsigned char)*p) &&
+		       !(p > w && islower((unsigned char)p[-1]) && isupper((unsigned char)*p)))
+			p++;
+		len = (size_t)(p - w);
+		for (size_t i = 0; i < n; i++)
+			if (strlen(words[i]) == len && strncasecmp(w, words[i], len) == 0)
+				return true;
+	}
 	return false;
 }
 
@@ -513,8 +542,15 @@ static void map_path(const char *name, const char *tool, json_t *args, const cha
 		    (content == NULL || json_is_string(content)))
 			json_object_set_new(used, "content", json_true());
 	} else {
-		push_call(v, n, derived(name, "read_file", json_pack("{s:s}", "path", path), id), used,
+		/* read, and no more, only for a tool whose name says it reads: what
+		 * run_script, execute, send_email or apply do with a file is not
+		 * known (they were a plain read, low, and allowed). Its read is
+		 * judged and the key stays unread, so the tool stays unknown too. */
+		json_t *mark = name_has_word(tool, read_words, nitems(read_words)) ? json_incref(used)
+		                                                                  : json_object();
+		push_call(v, n, derived(name, "read_file", json_pack("{s:s}", "path", path), id), mark,
 		          key);
+		json_decref(mark);
 	}
 }
 
@@ -1184,14 +1220,37 @@ bool agent_calls_unsandboxed(struct call *const *calls)
 	return false;
 }
 
-struct verdict *agent_classify_calls(struct gate *g, struct call **calls)
+/* Every call classified by one(arg, call), findings and paths merged. */
+static struct verdict *classify_each(struct call **calls,
+                                     struct verdict *(*one)(const void *, const struct call *),
+                                     const void *arg)
 {
-	struct verdict *v = gate_classify(g, calls[0]);
+	struct verdict *v = one(arg, calls[0]);
 
 	for (size_t i = 1; calls[i]; i++) {
-		struct verdict *more = gate_classify(g, calls[i]);
+		struct verdict *more = one(arg, calls[i]);
 		agent_verdict_merge(v, more);
 		verdict_free(more);
 	}
 	return v;
+}
+
+static struct verdict *by_gate(const void *g, const struct call *c)
+{
+	return gate_classify((struct gate *)g, c);
+}
+
+static struct verdict *by_opts(const void *o, const struct call *c)
+{
+	return classify_call(c, o);
+}
+
+struct verdict *agent_classify_calls(struct gate *g, struct call **calls)
+{
+	return classify_each(calls, by_gate, g);
+}
+
+struct verdict *agent_classify_calls_opts(const struct classify_opts *o, struct call **calls)
+{
+	return classify_each(calls, by_opts, o);
 }

@@ -135,6 +135,9 @@ bool agent_tree_denied(struct gate *g, const struct call *c, struct verdict *v);
 bool agent_calls_unsandboxed(struct call *const *calls);
 /* Returns a new verdict: every call classified, findings and paths merged. */
 struct verdict *agent_classify_calls(struct gate *g, struct call **calls);
+/* The same with classify_call() and o, for `airlock classify`, which has no
+ * gate (the git configs' guarded paths are what o says). */
+struct verdict *agent_classify_calls_opts(const struct classify_opts *o, struct call **calls);
 /* Adds v's findings (spans dropped), commands and paths to into. */
 void agent_verdict_merge(struct verdict *into, const struct verdict *v);
 

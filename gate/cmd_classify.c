@@ -18,6 +18,7 @@
 #include "core/state.h"
 #include "core/util.h"
 #include "exec/exec.h"
+#include "gate/agent.h"
 #include "gate/commands.h"
 #include "gate/pipeline.h"
 #include "gate/protocol.h"
@@ -154,9 +155,33 @@ out:
 		buf_free(&b);
 }
 
-static void classify_one(struct classify_ctx *cx, const struct call *c, FILE *f)
+/* The verdict the gate gives c (gate_call()): an unknown or MCP tool judged
+ * by what its arguments do; *unsandboxed when they hold a command its own
+ * tool runs, which the gate never sandboxes. (A Grep of a tree holding a
+ * path a deny rule names asks in the gate; classify does not read trees.) */
+static struct verdict *classify_judge(struct classify_ctx *cx, const struct call *c,
+                                      bool *unsandboxed)
 {
-	struct verdict *v = classify_call(c, &cx->copts);
+	struct call **calls = NULL;
+	struct verdict *v;
+
+	*unsandboxed = c->unsandboxed;
+	if (c->tool == TOOL_OTHER)
+		calls = agent_named_calls(c, c->input, c->cwd ? c->cwd : cx->copts.workdir);
+	if (calls == NULL)
+		return classify_call(c, &cx->copts);
+	agent_calls_place(calls, strncmp(c->name, "mcp:", 4) != 0 ? c->cwd : NULL);
+	v = agent_classify_calls_opts(&cx->copts, calls);
+	*unsandboxed = *unsandboxed || agent_calls_unsandboxed(calls);
+	agent_calls_free(calls);
+	return v;
+}
+
+static void classify_one(struct classify_ctx *cx, const struct call *orig, FILE *f)
+{
+	struct call judged = *orig; /* a view of orig: only unsandboxed differs */
+	const struct call *c = &judged;
+	struct verdict *v = classify_judge(cx, orig, &judged.unsandboxed);
 	struct plan pl = {0};
 
 	policy_decide(cx->policy, c, v, time(NULL), &pl);

@@ -28,6 +28,7 @@
 #include "core/util.h"
 #include "db/db.h"
 #include "exec/exec.h"
+#include "gate/agent.h"
 #include "gate/identity.h"
 #include "gate/pipeline.h"
 #include "gate/protocol.h"
@@ -606,10 +607,32 @@ static struct verdict *classify(struct gate *g, const struct call *c)
 	return v;
 }
 
-struct outcome *gate_call(struct gate *g, const struct call *c, struct verdict **vout)
+/* An unknown or MCP tool, which the caller runs, judged by what its
+ * arguments do (a path read, a command run, a host reached), as the hook,
+ * mcp and watch judge it: classified alone it was tool.unknown and nothing
+ * more, so `allow = Mcp(fs.read_file)` let a read of ~/.ssh/id_rsa through
+ * (proto3 review). A command its own tool runs is never sandboxed: policy
+ * asks then (c->unsandboxed). */
+static struct verdict *judge(struct gate *g, struct call *c)
+{
+	struct call **calls = NULL;
+	struct verdict *v;
+
+	if (c->tool == TOOL_OTHER)
+		calls = agent_named_calls(c, c->input, c->cwd ? c->cwd : gate_workdir(g));
+	if (calls == NULL)
+		return classify(g, c);
+	agent_calls_place(calls, strncmp(c->name, "mcp:", 4) != 0 ? c->cwd : NULL);
+	v = agent_classify_calls(g, calls);
+	c->unsandboxed = agent_calls_unsandboxed(calls) || agent_tree_denied(g, c, v);
+	agent_calls_free(calls);
+	return v;
+}
+
+struct outcome *gate_call(struct gate *g, struct call *c, struct verdict **vout)
 {
 	struct outcome *o = outcome_new();
-	struct verdict *v = classify(g, c);
+	struct verdict *v = judge(g, c);
 	struct call *edited = NULL;
 	struct preview *pv = NULL;
 	struct plan pl = {0};

@@ -41,7 +41,9 @@ int gate_close(struct gate *g);
 /* Runs one call through the whole pipeline. Returns a new outcome (caller
  * frees) and a new verdict in *vout (caller frees). Never runs a call that
  * was not recorded first. */
-struct outcome *gate_call(struct gate *g, const struct call *c, struct verdict **vout);
+/* An unknown tool's call is judged by its arguments and marked unsandboxed
+ * when they hold a command its tool runs. */
+struct outcome *gate_call(struct gate *g, struct call *c, struct verdict **vout);
 
 /* Reads calls from in_fd and writes one result line per input line to out,
  * in input order. Returns an exit code. */

@@ -264,4 +264,25 @@ check "mcp, a list under url: its host judged" has '"id":3,.*evil.example'
 check "mcp, one URL under urls: its host judged" has '"id":4,.*evil.example'
 expect_eq "mcp, URL forms: not forwarded" "$(grep -c '"tools/call"' "$d/u.log")" 0
 
+# --- gate and classify: an unknown or MCP tool judged by its arguments ------
+# The hook, mcp and watch map an unknown tool's arguments to what they do;
+# the gate and classify rated it tool.unknown alone, so under
+# `allow = Mcp(fs.read_file)` the gate answered auto for a read of
+# ~/.ssh/id_rsa, which the caller then ran (the hook asked).
+printf '[rules]\n\tallow = Mcp(fs.read_file)\n' >"$d/r1.policy"
+printf '%s\n' '{"id":1,"tool":"mcp__fs__read_file","input":{"path":"~/.ssh/id_rsa"}}' \
+	'{"id":2,"tool":"mcp__fs__read_file","input":{"path":"notes.md"}}' \
+	'{"id":3,"tool":"mcp__sh__run","input":{"command":"make"}}' >"$d/r1.jsonl"
+(cd "$d/wd" && "$AIRLOCK" gate --db "$d/r1.db" --policy "$d/r1.policy" --no-tty <"$d/r1.jsonl" >"$d/r1.out" 2>/dev/null)
+(cd "$d/wd" && "$AIRLOCK" classify --policy "$d/r1.policy" <"$d/r1.jsonl" >"$d/r1c.out" 2>/dev/null)
+g() { jq -r "select(.id==$1) | $2" "$d/r1.out"; }
+k() { jq -r "select(.id==$1) | $2" "$d/r1c.out"; }
+expect_eq "gate, mcp read of ~/.ssh/id_rsa: a secret read" "$(g 1 '.rules | join(",")')" secrets.read
+expect_eq "gate, ... not auto (no one to ask here: denied)" "$(g 1 .decision)" denied
+expect_eq "gate, mcp read of notes.md: still auto" "$(g 2 .decision)" auto
+expect_eq "gate, an MCP tool's command: judged" "$(g 3 '.rules | join(",")')" exec.build
+expect_eq "gate, ... its tool runs it unsandboxed: asked (denied here)" "$(g 3 .decision)" denied
+expect_eq "classify, the same verdicts" "$(k 1 .tier)/$(k 2 .tier)/$(k 3 .tier)" "$(g 1 .tier)/$(g 2 .tier)/$(g 3 .tier)"
+expect_eq "classify, the same actions" "$(k 1 .action)/$(k 2 .action)/$(k 3 .action)" ask/auto/ask
+
 finish
