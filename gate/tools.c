@@ -317,6 +317,9 @@ static int run_sandboxed(struct gate *g, const struct call *c, const struct plan
 		.binds = binds,
 		.timeout_ms = call_timeout_ms(c, prof),
 		.capture = true,
+		/* an http call's body, which curl reads with --data-binary @- */
+		.stdin_data = c->tool == TOOL_HTTP ? c->body : NULL,
+		.stdin_len = c->tool == TOOL_HTTP && c->body ? strlen(c->body) : 0,
 	};
 	struct exec_result r;
 	int rc = exec_run(&spec, &r, errstr);
@@ -372,12 +375,71 @@ static int run_shell(struct gate *g, const struct call *c, const struct plan *pl
 }
 
 /* http runs curl in the sandbox; an approved call gets the network. */
+/* One request header as curl's -H word, or NULL when curl would read it
+ * another way than the classifier did: a leading @ names a file of
+ * headers, a line break starts another header. */
+static char *header_word(const char *name, const char *value)
+{
+	char *w = name ? xasprintf("%s: %s", name, value) : xstrdup(value);
+
+	if (w[0] == '@' || strpbrk(w, "\r\n") || strchr(w, ':') == NULL ||
+	    (name && (name[0] == '\0' || strchr(name, ':')))) {
+		free(w);
+		return NULL;
+	}
+	return w;
+}
+
+/* curl's argv for the call: its method, headers ({"Name": "value"} or
+ * ["Name: value"]) and, with a body, --data-binary @- (the body on stdin:
+ * as an argument one over 128 KiB would not exec, and one starting with @
+ * would name a file). NULL with *errstr when a header cannot be sent as
+ * given. The request is sent as it was judged, or not at all. */
+static char **http_argv(const struct call *c, char **errstr)
+{
+	json_t *h = json_object_get(c->input, "headers"), *v;
+	char **argv = NULL, *w;
+	const char *k;
+	size_t i;
+
+	strv_push(&argv, "curl");
+	strv_push(&argv, "-sS");
+	strv_push(&argv, "-X");
+	strv_push(&argv, c->method ? c->method : "GET");
+	strv_push(&argv, "--max-redirs");
+	strv_push(&argv, "0");
+	if (h && !json_is_object(h) && !json_is_array(h))
+		goto bad;
+	json_object_foreach(h, k, v) {
+		if (!json_is_string(v) || (w = header_word(k, json_string_value(v))) == NULL)
+			goto bad;
+		strv_push(&argv, "-H");
+		strv_push_owned(&argv, w);
+	}
+	json_array_foreach(h, i, v) {
+		if (!json_is_string(v) || (w = header_word(NULL, json_string_value(v))) == NULL)
+			goto bad;
+		strv_push(&argv, "-H");
+		strv_push_owned(&argv, w);
+	}
+	if (c->body) {
+		strv_push(&argv, "--data-binary");
+		strv_push(&argv, "@-");
+	}
+	strv_push(&argv, "--");
+	strv_push(&argv, c->url);
+	return argv;
+bad:
+	strv_free(argv);
+	*errstr = xstrdup("http: headers must be {\"Name\": \"value\"} or [\"Name: value\"] "
+	                  "strings with no line break and no leading @; not sent");
+	return NULL;
+}
+
 static int run_http(struct gate *g, const struct call *c, const struct plan *pl,
                     struct outcome *o, char **errstr)
 {
-	const char *method = c->method ? c->method : "GET";
-	char *argv[] = {(char *)"curl", (char *)"-sS", (char *)"-X", (char *)method,
-	                (char *)"--max-redirs", (char *)"0", (char *)"--", (char *)c->url, NULL};
+	char **argv;
 	struct profile *prof;
 	int rc;
 
@@ -386,10 +448,13 @@ static int run_http(struct gate *g, const struct call *c, const struct plan *pl,
 		                    pl->profile->name);
 		return -1;
 	}
+	if ((argv = http_argv(c, errstr)) == NULL)
+		return -1;
 	prof = profile_dup(pl->profile);
 	prof->network = true;
 	rc = run_sandboxed(g, c, pl, argv, prof, o, errstr);
 	profile_free(prof);
+	strv_free(argv);
 	return rc;
 }
 

@@ -7,7 +7,7 @@ set -eu
 PKGS="make gcc pkg-config binutils libjansson-dev libsqlite3-dev libseccomp-dev
 libncurses-dev libgit2-dev libssl-dev libpg-query-dev libcmocka-dev
 tmux bubblewrap jq sqlite3 clang libclang-rt-14-dev hyperfine valgrind
-python3 util-linux procps iproute2 git nodejs"
+python3 util-linux procps iproute2 git nodejs curl"
 
 missing=""
 for p in $PKGS; do
