@@ -67,6 +67,18 @@ static bool call_shaped(json_t *o)
 	       json_object_get(o, "tool");
 }
 
+/* An array holding a call: a batch, which the protocol does not take. */
+static bool batch_of_calls(json_t *a)
+{
+	size_t i;
+	json_t *e;
+
+	json_array_foreach(a, i, e)
+		if (call_shaped(e))
+			return true;
+	return false;
+}
+
 /* A line that starts like a JSON object (after blanks or a UTF-8 BOM):
  * one that does not parse is a broken call, not chatter, and is answered. */
 static bool object_like(const char *line, size_t len)
@@ -93,6 +105,14 @@ static json_t *run_line(struct gate *g, const char *line, size_t len, size_t lin
 	struct outcome *o;
 	char *err = NULL;
 
+	/* a batch is answered, as the gate answers it, not passed on as
+	 * chatter: the agent would wait for results that never come */
+	if (json_is_array(root) && batch_of_calls(root)) {
+		err = xstrdup("a JSON array of calls: airlock reads one call per line, and runs "
+		              "no batch; none of these ran");
+		res = gate_reject(g, NULL, lineno, err, line, len);
+		goto out;
+	}
 	if (root == NULL ? !object_like(line, len) : !call_shaped(root))
 		goto out;
 	json_decref(root); /* decode strictly (duplicate keys are an error) */

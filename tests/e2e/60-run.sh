@@ -70,6 +70,18 @@ kill -TERM $ap; wait $ap; rc=$?
 expect_eq "SIGTERM passed on: exit 143" "$rc" 143
 check "SIGTERM to airlock ends the agent" gone "$cp"
 
+# A JSON array of calls is answered with an error, as the gate answers it;
+# passed through as chatter, its agent waited for results that never came
+# (protocol review). An array of anything else is still chatter.
+printf '#!/bin/sh\necho %s\nread -r ans\necho "$ans" >../batch-answer\necho "[1,2,3]"\n' \
+	"'[{\"id\":1,\"tool\":\"shell\",\"input\":{\"command\":\"touch batch-ran\"}}]'" >"$d/batch.sh"
+chmod +x "$d/batch.sh"
+out=$(run -- ../batch.sh 2>/dev/null)
+expect_eq "a batch of calls: answered with an error" "$(jq -r .decision "$d/batch-answer")" error
+check "... saying one call per line" grep -q 'one call per line' "$d/batch-answer"
+check "... none of it ran" test ! -e "$d/wd/batch-ran"
+expect_eq "an array of numbers: chatter, shown" "$out" "[1,2,3]"
+
 # The log: run sessions with the agent's command line, every call recorded.
 q() { sqlite3 "$db" "$1"; }
 expect_eq "calls recorded" "$(q "SELECT count(*) FROM call_index c JOIN sessions s ON s.id = c.session WHERE s.mode = 'run'")" 10
