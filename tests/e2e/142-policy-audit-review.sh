@@ -2,7 +2,9 @@
 # 142-policy-audit-review.sh: what a hostile review of the policy files and
 # the audit log found on c93eb52, each check failing before its fix:
 # `audit show` of a row added to the call index for a call the chain never
-# saw exited 0 ("NOT CONFIRMED", "broken": false).
+# saw exited 0 ("NOT CONFIRMED", "broken": false); a log with a second name
+# (a hard link) in the workdir was written by the gate while an auto-run
+# `cp` through that name emptied it.
 . tests/e2e/lib.sh
 need sqlite3
 d=$(mktemp -d /tmp/airlock-polaud.XXXXXX)
@@ -28,5 +30,32 @@ expect_eq "a forged index row: show exits 1" "$?" 1
 expect_eq "a forged index row: show --json says broken" \
 	"$(jq -r .integrity.broken "$d/f.json")" true
 check "a forged index row: says why" grep -q "chain holds none of its events" "$d/f.out"
+
+# ---- a log with a second name (a hard link) in the workdir ----
+# the gate checked the one path it was given; through the link an auto-run
+# `cp empty h.db` (medium) emptied the log it was writing
+gate "$d/state/h.db" <"$d/two.in"
+ln "$d/state/h.db" "$d/wd/h.db"
+: >"$d/wd/empty"
+printf '%s\n' '{"id":"1","tool":"shell","input":{"command":"cp empty h.db"}}' >"$d/cp.in"
+(cd "$d/wd" && "$A" gate --no-tty --db "$d/state/h.db") <"$d/cp.in" >"$d/h.out" 2>"$d/h.err"
+expect_eq "a hard-linked log: the gate refuses to start" "$?" 125
+check "a hard-linked log: the log is whole" "$A" audit verify --db "$d/state/h.db"
+check "a hard-linked log: says why" grep -q "has 2 names (hard links)" "$d/h.err"
+rm "$d/wd/h.db"
+# a link made while the gate runs: the next call is refused, not run
+cp "$d/base.db" "$d/state/m.db"
+{
+	printf '%s\n' '{"id":"a","tool":"shell","input":{"command":"echo one"}}'
+	sleep 2
+	ln "$d/state/m.db" "$d/wd/m.db"
+	printf '%s\n' '{"id":"b","tool":"shell","input":{"command":"cp empty m.db"}}'
+} | (cd "$d/wd" && "$A" gate --no-tty --db "$d/state/m.db") >"$d/m.out" 2>/dev/null
+expect_eq "a link made while the gate runs: the first call ran" \
+	"$(jq -r 'select(.id == "a") | .exit_code' "$d/m.out")" 0
+expect_eq "a link made while the gate runs: the next call did not run" \
+	"$(jq -r 'select(.id == "b") | .exit_code // "none"' "$d/m.out")" none
+check "a link made while the gate runs: the log is not emptied" test -s "$d/state/m.db"
+rm -f "$d/wd/m.db"
 
 finish
