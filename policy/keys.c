@@ -32,14 +32,23 @@ struct key_def {
 void load_error_add(struct load_errors *le, const char *fmt, ...)
 {
 	va_list ap;
+	struct buf b;
+	char *msg;
 
 	if (le->n >= POLICY_MAX_ERRORS) {
 		le->dropped++;
 		return;
 	}
 	va_start(ap, fmt);
-	strv_push_owned(&le->msgs, xvasprintf(fmt, ap));
+	msg = xvasprintf(fmt, ap);
 	va_end(ap);
+	/* one line each: the errors are joined with \n, and a value quoting
+	 * "a\nb" split its message into lines a reader took for others */
+	buf_init(&b, 0);
+	buf_append_shown(&b, msg, strlen(msg), SHOWN_TAB);
+	buf_puts(&b, "");
+	strv_push_owned(&le->msgs, buf_take(&b, NULL));
+	free(msg);
 	le->n++;
 }
 

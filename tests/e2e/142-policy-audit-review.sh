@@ -4,7 +4,9 @@
 # `audit show` of a row added to the call index for a call the chain never
 # saw exited 0 ("NOT CONFIRMED", "broken": false); a log with a second name
 # (a hard link) in the workdir was written by the gate while an auto-run
-# `cp` through that name emptied it.
+# `cp` through that name emptied it; `policy check` and `show` wrote a
+# project file's control bytes (ESC) to the terminal, and an error's quoted
+# "\n" began a line of its own.
 . tests/e2e/lib.sh
 need sqlite3
 d=$(mktemp -d /tmp/airlock-polaud.XXXXXX)
@@ -57,5 +59,32 @@ expect_eq "a link made while the gate runs: the next call did not run" \
 	"$(jq -r 'select(.id == "b") | .exit_code // "none"' "$d/m.out")" none
 check "a link made while the gate runs: the log is not emptied" test -s "$d/state/m.db"
 rm -f "$d/wd/m.db"
+
+# ---- policy check / show: a project file's text is shown, not obeyed ----
+# git-config keeps control bytes; a cloned repository's ESC retitled the
+# terminal or cleared the screen, and a quoted "\n" began a line of its own
+mkdir -p "$d/pw/.airlock"
+printf '[rules]\n\tallow = "Shell(echo \033]0;TITLE\007 \033[2J)"\n[profile "p\033[2Jx"]\n\tnetwork = true\n[tier "high"]\n\taction = "\033[2Jdeny\\npolicy: ok"\n' \
+	>"$d/pw/.airlock/policy"
+chmod 644 "$d/pw/.airlock/policy"
+(cd "$d/pw" && "$A" policy check .airlock/policy) >"$d/pc.out" 2>&1
+expect_eq "policy check: a bad project file fails" "$?" 2
+expect_eq "policy check: no ESC reaches the terminal" "$(tr -dc '\033' <"$d/pc.out" | wc -c)" 0
+expect_eq "policy check: a quoted line break starts no line" "$(grep -c 'check: policy: ok' "$d/pc.out")" 0
+sed -i '/^\[tier/,$d' "$d/pw/.airlock/policy"
+(cd "$d/pw" && "$A" policy show) >"$d/ps.out" 2>&1
+expect_eq "policy show: the project loads" "$?" 0
+expect_eq "policy show: no ESC reaches the terminal" "$(tr -dc '\033' <"$d/ps.out" | wc -c)" 0
+check "policy show: the profile's name is shown escaped" grep -q 'profile "p\\x1b\[2Jx"' "$d/ps.out"
+
+# a rule's reason names its file: `classify --explain` printed a path
+# holding ESC (a directory a checkout made) raw
+ew="$d/$(printf 'p\033[2Jw')"
+mkdir -p "$ew/.airlock"
+printf '[rules]\n\tdeny = Shell(ls *)\n' >"$ew/.airlock/policy"
+chmod 644 "$ew/.airlock/policy"
+(cd "$ew" && "$A" classify --explain --format text --shell 'ls x') >"$d/ce.out" 2>&1
+check "classify --explain: the rule still denies" grep -q -- '-> deny' "$d/ce.out"
+expect_eq "classify --explain: no ESC in the rule's reason" "$(tr -dc '\033' <"$d/ce.out" | wc -c)" 0
 
 finish
