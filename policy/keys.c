@@ -380,13 +380,35 @@ out:
 	return rc;
 }
 
+/* The largest value of each limit the sandbox can apply. Past them a value
+ * loaded and `policy check` said ok, while timeout = 18446744073709552
+ * (seconds) wrapped to 384 ms in exec's milliseconds, so `sleep 1` was
+ * killed as timed out, and processes = 4611686018427387903 made every call
+ * fail (pids.max takes at most PID_MAX_LIMIT); reproduced on c93eb52. */
+static const struct {
+	int key;
+	long long max;
+} limit_max[] = {
+	{PKEY_CPU, MAX_SECONDS},
+	{PKEY_TIMEOUT, MAX_SECONDS},
+	{PKEY_PROCESSES, 4194304}, /* the kernel's PID_MAX_LIMIT on 64-bit */
+};
+
+static long long limit_cap(int key)
+{
+	for (size_t i = 0; i < nitems(limit_max); i++)
+		if (limit_max[i].key == key)
+			return limit_max[i].max;
+	return LLONG_MAX / 2; /* bytes: rlimits, cgroup and tmpfs take any */
+}
+
 static int set_prof_limit(struct load_ctx *cx, const char *sub, const char *val, int arg,
                           char **why)
 {
 	struct profile_entry *e = policy_profile_entry(cx->p, sub, true);
 	long long *slot = profile_limit(e->prof, arg), v;
 
-	if (slot == NULL || parse_num(cx, val, LLONG_MAX / 2, &v, why) < 0)
+	if (slot == NULL || parse_num(cx, val, limit_cap(arg), &v, why) < 0)
 		return -1;
 	if (cx->untrusted && !(*slot == 0 || (v != 0 && v <= *slot)))
 		return IGNORED;

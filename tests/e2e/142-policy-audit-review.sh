@@ -6,7 +6,9 @@
 # (a hard link) in the workdir was written by the gate while an auto-run
 # `cp` through that name emptied it; `policy check` and `show` wrote a
 # project file's control bytes (ESC) to the terminal, and an error's quoted
-# "\n" began a line of its own.
+# "\n" began a line of its own; a profile's timeout past 2^64 ms wrapped
+# (`sleep 1` timed out at 0.4 s) and processes past pids.max failed every
+# call, while `policy check` said ok.
 . tests/e2e/lib.sh
 need sqlite3
 d=$(mktemp -d /tmp/airlock-polaud.XXXXXX)
@@ -86,5 +88,21 @@ chmod 644 "$ew/.airlock/policy"
 (cd "$ew" && "$A" classify --explain --format text --shell 'ls x') >"$d/ce.out" 2>&1
 check "classify --explain: the rule still denies" grep -q -- '-> deny' "$d/ce.out"
 expect_eq "classify --explain: no ESC in the rule's reason" "$(tr -dc '\033' <"$d/ce.out" | wc -c)" 0
+
+# ---- limits past what the sandbox applies are errors, not wrapped ----
+# timeout = 18446744073709552 (s) wrapped to 384 ms: `sleep 1` timed out
+mkdir -p "$d/lh/.config/airlock"
+printf '[profile "readonly"]\n\ttimeout = 18446744073709552\n' >"$d/lh/.config/airlock/policy"
+(cd "$d/wd" && HOME="$d/lh" "$A" policy check) >"$d/lc.out" 2>&1
+expect_eq "a timeout past a year: policy check fails" "$?" 2
+printf '%s\n' '{"id":"1","tool":"shell","input":{"command":"sleep 1"}}' >"$d/sleep.in"
+(cd "$d/wd" && HOME="$d/lh" "$A" gate --no-tty --db "$d/state/l.db") <"$d/sleep.in" >"$d/ls.out" 2>&1
+expect_eq "a timeout past a year: the call is not run" "$(grep -c '"timed_out":true' "$d/ls.out")" 0
+printf '[profile "readonly"]\n\tprocesses = 4611686018427387903\n' >"$d/lh/.config/airlock/policy"
+(cd "$d/wd" && HOME="$d/lh" "$A" policy check) >"$d/lp.out" 2>&1
+expect_eq "processes past pids.max's range: policy check fails" "$?" 2
+printf '[profile "readonly"]\n\ttimeout = 31536000\n' >"$d/lh/.config/airlock/policy"
+(cd "$d/wd" && HOME="$d/lh" "$A" gate --no-tty --db "$d/state/l2.db") <"$d/sleep.in" >"$d/l2.out" 2>&1
+expect_eq "a timeout of a year: sleep 1 runs to its end" "$(jq -r .exit_code "$d/l2.out")" 0
 
 finish
