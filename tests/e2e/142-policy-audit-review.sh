@@ -8,7 +8,8 @@
 # project file's control bytes (ESC) to the terminal, and an error's quoted
 # "\n" began a line of its own; a profile's timeout past 2^64 ms wrapped
 # (`sleep 1` timed out at 0.4 s) and processes past pids.max failed every
-# call, while `policy check` said ok.
+# call, while `policy check` said ok; `audit prune --before 2026-13-01`
+# pruned the whole log.
 . tests/e2e/lib.sh
 need sqlite3
 d=$(mktemp -d /tmp/airlock-polaud.XXXXXX)
@@ -104,5 +105,18 @@ expect_eq "processes past pids.max's range: policy check fails" "$?" 2
 printf '[profile "readonly"]\n\ttimeout = 31536000\n' >"$d/lh/.config/airlock/policy"
 (cd "$d/wd" && HOME="$d/lh" "$A" gate --no-tty --db "$d/state/l2.db") <"$d/sleep.in" >"$d/l2.out" 2>&1
 expect_eq "a timeout of a year: sleep 1 runs to its end" "$(jq -r .exit_code "$d/l2.out")" 0
+
+# ---- audit dates must be real: they are compared with the log's as text ----
+# `prune --before 2026-13-01` (a month typed 13) was later than every event
+cp "$d/base.db" "$d/p.db"
+before=$(sqlite3 "$d/p.db" "SELECT count(*) FROM events")
+"$A" audit prune --before 2026-13-01 --db "$d/p.db" >/dev/null 2>&1
+expect_eq "prune --before month 13: refused" "$?" 2
+expect_eq "prune --before month 13: nothing removed" \
+	"$(sqlite3 "$d/p.db" "SELECT count(*) FROM events")" "$before"
+"$A" audit list --since 2026-04-31 --db "$d/p.db" >/dev/null 2>&1
+expect_eq "list --since April 31: refused" "$?" 2
+"$A" audit list --since 2024-02-29T23:59:59 --db "$d/p.db" >/dev/null 2>&1
+expect_eq "list --since a leap day: taken" "$?" 0
 
 finish
