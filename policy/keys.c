@@ -424,18 +424,47 @@ static int set_prof_limit(struct load_ctx *cx, const char *sub, const char *val,
 static char *where(const struct load_ctx *cx, const char *section, const char *sub,
                    const char *key, const char *val);
 
+/* Read($HOME/x), Read(${HOME}/x) and Read(~root/x) are words, not
+ * expansions (Claude Code's syntax has ~/ and //abs only): each names a
+ * directory so called in the workdir, and on c93eb52 `deny =
+ * Read($HOME/notes)` let an auto-run `cat ~/notes` read it while `policy check`
+ * said ok. Returns what the first word stands for ("" when it names
+ * itself): the warning says so. */
+static const char *path_word_meant(const char *inner)
+{
+	if (inner[0] == '$')
+		return "a variable, which patterns do not expand";
+	if (inner[0] == '~' && inner[1] != '/' && inner[1] != ')')
+		return "another user's home, which patterns do not expand (only ~/ is yours)";
+	return "";
+}
+
 /* Read(/etc/x) names <anchor>/etc/x (one leading slash is anchored, as
  * Claude Code's /path is): a deny or ask written for the absolute path
- * loaded, denied nothing, and `policy check` said ok. */
+ * loaded, denied nothing, and `policy check` said ok. So is a path that starts with a
+ * $VARIABLE or ~user, which names a directory so called. */
 static void rule_anchor_warn(struct load_ctx *cx, const struct pattern *pat, int arg,
                              const char *val)
 {
-	const char *open = strchr(pat->text, '(');
+	const char *open = strchr(pat->text, '('), *meant;
 	int n, m;
 	char *loc;
 
 	if ((pat->kind != PK_READ && pat->kind != PK_EDIT) || (arg != RA_DENY && arg != RA_ASK) ||
-	    open == NULL || open[1] != '/' || open[2] == '/')
+	    open == NULL)
+		return;
+	if (*(meant = path_word_meant(open + 1)) != '\0') {
+		loc = where(cx, "rules", NULL, arg == RA_DENY ? "deny" : "ask", val);
+		m = (int)strcspn(open + 1, "/)");
+		strv_push_owned(&cx->p->warnings,
+		                xasprintf("%s = %s names a directory called %.*s, not %s: it "
+		                          "matches nothing outside the workdir (write ~/... for "
+		                          "your home, or //abs/path)",
+		                          loc, pat->text, m, open + 1, meant));
+		free(loc);
+		return;
+	}
+	if (open[1] != '/' || open[2] == '/')
 		return;
 	n = (int)(open - pat->text);
 	m = (int)strlen(open + 2) - 1; /* after the slash, before the ) */

@@ -9,7 +9,8 @@
 # "\n" began a line of its own; a profile's timeout past 2^64 ms wrapped
 # (`sleep 1` timed out at 0.4 s) and processes past pids.max failed every
 # call, while `policy check` said ok; `audit prune --before 2026-13-01`
-# pruned the whole log.
+# pruned the whole log; `deny = Read($HOME/notes)` (a directory called
+# $HOME in the workdir) let `cat ~/notes` run while `policy check` said ok.
 . tests/e2e/lib.sh
 need sqlite3
 d=$(mktemp -d /tmp/airlock-polaud.XXXXXX)
@@ -118,5 +119,16 @@ expect_eq "prune --before month 13: nothing removed" \
 expect_eq "list --since April 31: refused" "$?" 2
 "$A" audit list --since 2024-02-29T23:59:59 --db "$d/p.db" >/dev/null 2>&1
 expect_eq "list --since a leap day: taken" "$?" 0
+
+# ---- a path pattern that starts with $HOME or ~user names a directory ----
+# so called in the workdir: `deny = Read($HOME/notes)` let `cat ~/notes` run
+mkdir -p "$d/vh/.config/airlock"
+printf '[rules]\n\tdeny = Read($HOME/notes)\n\tdeny = Read(~root/.ssh/**)\n' \
+	>"$d/vh/.config/airlock/policy"
+(cd "$d/wd" && HOME="$d/vh" "$A" policy check) >"$d/vh.out" 2>&1
+check "deny = Read(\$HOME/...): policy check says it is no variable" \
+	grep -q 'called \$HOME, not a variable' "$d/vh.out"
+check "deny = Read(~root/...): policy check says it is no home" \
+	grep -q "called ~root, not another user's home" "$d/vh.out"
 
 finish
