@@ -10,7 +10,9 @@
 # (`sleep 1` timed out at 0.4 s) and processes past pids.max failed every
 # call, while `policy check` said ok; `audit prune --before 2026-13-01`
 # pruned the whole log; `deny = Read($HOME/notes)` (a directory called
-# $HOME in the workdir) let `cat ~/notes` run while `policy check` said ok.
+# $HOME in the workdir) let `cat ~/notes` run while `policy check` said ok;
+# a netrc entry's password, an XML <password> and ssh-keygen's -N were
+# stored.
 . tests/e2e/lib.sh
 need sqlite3
 d=$(mktemp -d /tmp/airlock-polaud.XXXXXX)
@@ -130,5 +132,18 @@ check "deny = Read(\$HOME/...): policy check says it is no variable" \
 	grep -q 'called \$HOME, not a variable' "$d/vh.out"
 check "deny = Read(~root/...): policy check says it is no home" \
 	grep -q "called ~root, not another user's home" "$d/vh.out"
+
+# ---- redaction: a netrc entry, an XML element, ssh-keygen's passphrase ----
+# (fake secrets; each command only writes a file in the workdir or echoes)
+sec=Zx9Qw7Lm3Np5Rt8V
+for c in "echo machine h login bob password $sec" "echo ssh-keygen -N $sec -f k" \
+	"echo '<server><password>$sec</password></server>'"; do
+	jq -cn --arg c "$c" '{tool: "shell", input: {command: $c}}'
+done >"$d/netrc.in"
+gate "$d/netrc.db" <"$d/netrc.in"
+n_ev() { sqlite3 "$d/netrc.db" "SELECT count(*) FROM events WHERE $1"; }
+expect_eq "netrc, XML, ssh-keygen: three calls recorded" "$(n_ev "kind = 'received'")" 3
+expect_eq "netrc, XML, ssh-keygen: the password is in no event" "$(n_ev "body LIKE '%$sec%'")" 0
+check "netrc, XML, ssh-keygen: the log verifies" "$A" audit verify --index --db "$d/netrc.db"
 
 finish
