@@ -75,7 +75,7 @@ static const char *act_key(enum rule_act a)
 
 /* The reason quotes a file's text, and `classify --explain` prints it on a
  * terminal: a project's deny rule holding an ESC reached it raw. Shown as
- * buf_append_shown() shows an agent's text. */
+ * buf_append_shown() shows an agent's text (the origin is kept so). */
 static char *rule_reason(const struct policy *p, const struct rule *r)
 {
 	struct buf b;
@@ -83,9 +83,7 @@ static char *rule_reason(const struct policy *p, const struct rule *r)
 	buf_init(&b, 0);
 	buf_printf(&b, "rule %s = ", act_key(r->act));
 	buf_append_shown(&b, r->pat.text, strlen(r->pat.text), 0);
-	buf_puts(&b, " (");
-	buf_append_shown(&b, p->origins[r->origin], strlen(p->origins[r->origin]), 0);
-	buf_puts(&b, ")");
+	buf_printf(&b, " (%s)", p->origins[r->origin]);
 	return buf_take(&b, NULL);
 }
 

@@ -87,11 +87,14 @@ check "policy show: the profile's name is shown escaped" grep -q 'profile "p\\x1
 # holding ESC (a directory a checkout made) raw
 ew="$d/$(printf 'p\033[2Jw')"
 mkdir -p "$ew/.airlock"
-printf '[rules]\n\tdeny = Shell(ls *)\n' >"$ew/.airlock/policy"
+printf '[rules]\n\tdeny = Shell(ls *)\n[tier "low"]\n\taction = ask\n' >"$ew/.airlock/policy"
 chmod 644 "$ew/.airlock/policy"
 (cd "$ew" && "$A" classify --explain --format text --shell 'ls x') >"$d/ce.out" 2>&1
 check "classify --explain: the rule still denies" grep -q -- '-> deny' "$d/ce.out"
 expect_eq "classify --explain: no ESC in the rule's reason" "$(tr -dc '\033' <"$d/ce.out" | wc -c)" 0
+(cd "$ew" && "$A" classify --explain --format text --shell 'echo x') >"$d/ct.out" 2>&1
+check "classify --explain: the project raised the tier's action" grep -q -- '-> ask' "$d/ct.out"
+expect_eq "classify --explain: no ESC in the tier's reason" "$(tr -dc '\033' <"$d/ct.out" | wc -c)" 0
 
 # ---- limits past what the sandbox applies are errors, not wrapped ----
 # timeout = 18446744073709552 (s) wrapped to 384 ms: `sleep 1` timed out
