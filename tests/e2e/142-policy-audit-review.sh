@@ -4,8 +4,9 @@
 # `audit show` of a row added to the call index for a call the chain never
 # saw exited 0 ("NOT CONFIRMED", "broken": false); a log with a second name
 # (a hard link) in the workdir was written by the gate while an auto-run
-# `cp` through that name emptied it; `policy check` and `show` wrote a
-# project file's control bytes (ESC) to the terminal, and an error's quoted
+# `cp` through that name emptied it; `policy check`, `show` and `classify
+# --explain` wrote a project file's control bytes (ESC, in a rule, a
+# profile's name or the file's path) to the terminal, and an error's quoted
 # "\n" began a line of its own; a profile's timeout past 2^64 ms wrapped
 # (`sleep 1` timed out at 0.4 s) and processes past pids.max failed every
 # call, while `policy check` said ok; `audit prune --before 2026-13-01`
@@ -14,7 +15,7 @@
 # a netrc entry's password, an XML <password> and ssh-keygen's -N were
 # stored.
 . tests/e2e/lib.sh
-need sqlite3
+need sqlite3 jq
 d=$(mktemp -d /tmp/airlock-polaud.XXXXXX)
 trap 'rm -rf "$d"' EXIT
 A=$AIRLOCK
