@@ -544,6 +544,19 @@ static int path_check(const char *path, char **errstr)
 	return 0;
 }
 
+/*
+ * The name SQLite is given for path: the file path names. This SQLite
+ * reads a name starting with "file:" as a URI (built with SQLITE_USE_URI),
+ * so on c93eb52 `--db 'file:/x/a.db?mode=memory'` kept the log in memory
+ * (calls ran, recorded nowhere) and `--workdir wd --db file:wd/a.db` put
+ * it inside the workdir the check had resolved it outside of. A relative
+ * "file:" path gets "./" (an absolute one never starts so). Caller frees.
+ */
+static char *sqlite_name(const char *path)
+{
+	return strncmp(path, "file:", 5) == 0 ? xasprintf("./%s", path) : xstrdup(path);
+}
+
 /* Opens path read-write; creates the schema in an empty file only when
  * create (and then the file and its directories too). */
 static int db_open_mode(const char *path, bool create, struct db **out, char **errstr)
@@ -551,6 +564,7 @@ static int db_open_mode(const char *path, bool create, struct db **out, char **e
 	struct db *db = xcalloc(1, sizeof(*db));
 	struct header h;
 	struct stat st;
+	char *name = NULL;
 	int rc = -1, need;
 
 	db->path = xstrdup(path);
@@ -559,7 +573,8 @@ static int db_open_mode(const char *path, bool create, struct db **out, char **e
 	if ((create && make_parents(path, errstr) < 0) || path_check(path, errstr) < 0 ||
 	    (create && stat(path, &st) == 0 && file_linked(db, path, &st, errstr) < 0))
 		goto out;
-	if (sqlite3_open_v2(path, &db->sql,
+	name = sqlite_name(path);
+	if (sqlite3_open_v2(name, &db->sql,
 	                    SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0),
 	                    NULL) != SQLITE_OK) {
 		db_fail(db, errstr, "cannot open");
@@ -582,6 +597,7 @@ static int db_open_mode(const char *path, bool create, struct db **out, char **e
 	file_remember(db);
 	rc = 0;
 out:
+	free(name);
 	if (rc < 0) {
 		db_close(db);
 		db = NULL;
@@ -622,14 +638,15 @@ int db_open_readonly(const char *path, struct db **out, char **errstr)
 {
 	struct db *db = xcalloc(1, sizeof(*db));
 	struct header h;
-	char *uri = NULL;
+	char *uri = NULL, *name = NULL;
 	int rc = -1, need;
 
 	db->path = xstrdup(path);
 	db->redact = true;
 	if (path_check(path, errstr) < 0)
 		goto out;
-	if (sqlite3_open_v2(path, &db->sql, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+	name = sqlite_name(path);
+	if (sqlite3_open_v2(name, &db->sql, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
 		db_fail(db, errstr, "cannot open");
 		goto out;
 	}
@@ -662,6 +679,7 @@ int db_open_readonly(const char *path, struct db **out, char **errstr)
 	rc = 0;
 out:
 	free(uri);
+	free(name);
 	if (rc < 0) {
 		db_close(db);
 		db = NULL;

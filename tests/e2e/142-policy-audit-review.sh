@@ -13,7 +13,8 @@
 # pruned the whole log; `deny = Read($HOME/notes)` (a directory called
 # $HOME in the workdir) let `cat ~/notes` run while `policy check` said ok;
 # a netrc entry's password, an XML <password> and ssh-keygen's -N were
-# stored.
+# stored; a --db starting with "file:" was a SQLite URI (the log in memory,
+# or inside the workdir).
 . tests/e2e/lib.sh
 need sqlite3 jq
 d=$(mktemp -d /tmp/airlock-polaud.XXXXXX)
@@ -149,5 +150,15 @@ n_ev() { sqlite3 "$d/netrc.db" "SELECT count(*) FROM events WHERE $1"; }
 expect_eq "netrc, XML, ssh-keygen: three calls recorded" "$(n_ev "kind = 'received'")" 3
 expect_eq "netrc, XML, ssh-keygen: the password is in no event" "$(n_ev "body LIKE '%$sec%'")" 0
 check "netrc, XML, ssh-keygen: the log verifies" "$A" audit verify --index --db "$d/netrc.db"
+
+# ---- a --db that starts with "file:" is a file, not a SQLite URI ----
+# `file:...?mode=memory` kept the log in memory, and `--workdir wd --db
+# file:wd/u.db` put it inside the workdir the check had put it outside of
+(cd "$d" && "$A" gate --no-tty --workdir wd --db "file:$d/mem.db?mode=memory") \
+	<"$d/two.in" >/dev/null 2>&1
+(cd "$d" && "$A" audit verify --db "file:$d/mem.db?mode=memory") >/dev/null 2>&1
+expect_eq "--db file:...?mode=memory: the log is on disk and verifies" "$?" 0
+(cd "$d" && "$A" gate --no-tty --workdir wd --db file:wd/u.db) <"$d/two.in" >/dev/null 2>&1
+check "--db file:wd/u.db: no log made inside the workdir" test ! -e "$d/wd/u.db"
 
 finish

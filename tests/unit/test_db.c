@@ -950,6 +950,29 @@ static void test_file_removed(void **state)
 	tdata_free(rows, n);
 }
 
+/* A relative path starting with "file:" names a file, as the gate's
+ * workdir check reads it: SQLite took it for a URI, and on c93eb52
+ * `file:x.db?mode=memory` kept the log in memory (recorded nowhere). */
+static void test_uri_name(void **state)
+{
+	char old[4096], *err = NULL;
+	struct db *db = NULL;
+	struct stat st;
+
+	(void)state;
+	assert_non_null(getcwd(old, sizeof(old)));
+	assert_int_equal(chdir(dir), 0);
+	if (db_open("file:u.db?mode=memory", &db, &err) != 0)
+		fail_msg("cannot open a log named file:...: %s", err);
+	db_close(db);
+	assert_int_equal(stat("file:u.db?mode=memory", &st), 0);
+	assert_true(st.st_size > 0);
+	if (db_open_existing("file:u.db?mode=memory", &db, &err) != 0)
+		fail_msg("cannot read it back: %s", err);
+	db_close(db);
+	assert_int_equal(chdir(old), 0);
+}
+
 /* A log that has a second name already is refused before SQLite touches
  * it (reproduced on c93eb52: a link in the workdir let an auto-run `cp`
  * empty the gate's log); the audit commands still read it. */
@@ -1329,6 +1352,7 @@ int main(void)
 		cmocka_unit_test(test_foreign_files),
 		cmocka_unit_test(test_file_removed),
 		cmocka_unit_test(test_file_linked_open),
+		cmocka_unit_test(test_uri_name),
 		cmocka_unit_test(test_finished_disk_full),
 		cmocka_unit_test(test_fail_errno_hint),
 		cmocka_unit_test(test_text_not_utf8),
