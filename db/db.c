@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <pwd.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -428,6 +429,24 @@ static void file_remember(struct db *db)
 	}
 }
 
+/* A log with a second name (a hard link) may have it in the workdir, where
+ * the agent's commands write: the gate's check that the log lies outside
+ * it reads the one path it was given, and on c93eb52 an auto-run `cp
+ * empty h.db` through such a link emptied the log the gate was writing.
+ * The other name cannot be found cheaply, so a log calls are recorded in
+ * has one name. */
+static int file_linked(const struct db *db, const char *p, const struct stat *st, char **errstr)
+{
+	if (!db->one_name || st->st_nlink <= 1)
+		return 0;
+	*errstr = xasprintf("the audit log %s has %ju names (hard links): another may lie where"
+	                    " the agent's commands can change it, such as the workdir, so calls"
+	                    " are refused; remove the other links (find / -xdev -samefile %s)"
+	                    " or choose another file with --db",
+	                    p, (uintmax_t)st->st_nlink, p);
+	return -1;
+}
+
 /* Costs one stat() per file SQLite keeps (three per transaction, a few
  * microseconds against a commit's milliseconds). */
 int db_check_file(struct db *db, char **errstr)
@@ -436,6 +455,7 @@ int db_check_file(struct db *db, char **errstr)
 	char *p = NULL;
 	bool gone = false;
 	size_t i;
+	int rc;
 
 	if (db->real == NULL)
 		return 0;
@@ -446,8 +466,11 @@ int db_check_file(struct db *db, char **errstr)
 		gone = stat(p, &st) < 0;
 		if (gone || st.st_dev != db->files[i].dev || st.st_ino != db->files[i].ino)
 			break;
+		rc = file_linked(db, p, &st, errstr);
 		free(p);
 		p = NULL;
+		if (rc < 0)
+			return -1;
 	}
 	if (p == NULL)
 		return 0;
@@ -521,19 +544,37 @@ static int path_check(const char *path, char **errstr)
 	return 0;
 }
 
+/*
+ * The name SQLite is given for path: the file path names. This SQLite
+ * reads a name starting with "file:" as a URI (built with SQLITE_USE_URI),
+ * so on c93eb52 `--db 'file:/x/a.db?mode=memory'` kept the log in memory
+ * (calls ran, recorded nowhere) and `--workdir wd --db file:wd/a.db` put
+ * it inside the workdir the check had resolved it outside of. A relative
+ * "file:" path gets "./" (an absolute one never starts so). Caller frees.
+ */
+static char *sqlite_name(const char *path)
+{
+	return strncmp(path, "file:", 5) == 0 ? xasprintf("./%s", path) : xstrdup(path);
+}
+
 /* Opens path read-write; creates the schema in an empty file only when
  * create (and then the file and its directories too). */
 static int db_open_mode(const char *path, bool create, struct db **out, char **errstr)
 {
 	struct db *db = xcalloc(1, sizeof(*db));
 	struct header h;
+	struct stat st;
+	char *name = NULL;
 	int rc = -1, need;
 
 	db->path = xstrdup(path);
 	db->redact = true;
-	if ((create && make_parents(path, errstr) < 0) || path_check(path, errstr) < 0)
+	db->one_name = create; /* the gate's: checked before SQLite touches it */
+	if ((create && make_parents(path, errstr) < 0) || path_check(path, errstr) < 0 ||
+	    (create && stat(path, &st) == 0 && file_linked(db, path, &st, errstr) < 0))
 		goto out;
-	if (sqlite3_open_v2(path, &db->sql,
+	name = sqlite_name(path);
+	if (sqlite3_open_v2(name, &db->sql,
 	                    SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0),
 	                    NULL) != SQLITE_OK) {
 		db_fail(db, errstr, "cannot open");
@@ -556,6 +597,7 @@ static int db_open_mode(const char *path, bool create, struct db **out, char **e
 	file_remember(db);
 	rc = 0;
 out:
+	free(name);
 	if (rc < 0) {
 		db_close(db);
 		db = NULL;
@@ -596,14 +638,15 @@ int db_open_readonly(const char *path, struct db **out, char **errstr)
 {
 	struct db *db = xcalloc(1, sizeof(*db));
 	struct header h;
-	char *uri = NULL;
+	char *uri = NULL, *name = NULL;
 	int rc = -1, need;
 
 	db->path = xstrdup(path);
 	db->redact = true;
 	if (path_check(path, errstr) < 0)
 		goto out;
-	if (sqlite3_open_v2(path, &db->sql, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+	name = sqlite_name(path);
+	if (sqlite3_open_v2(name, &db->sql, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
 		db_fail(db, errstr, "cannot open");
 		goto out;
 	}
@@ -636,6 +679,7 @@ int db_open_readonly(const char *path, struct db **out, char **errstr)
 	rc = 0;
 out:
 	free(uri);
+	free(name);
 	if (rc < 0) {
 		db_close(db);
 		db = NULL;

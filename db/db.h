@@ -176,7 +176,7 @@ long long db_calls_count(struct db *db, const struct db_filter *f, char **errstr
  * session_start body + id}, "events": [{"id","kind","time","body"}...],
  * "integrity": {"ok", "broken", "events": [first, last], "error"}} where
  * integrity is db_verify_range() over the call's events ("ok" false and
- * "broken" false: not checked).
+ * "broken" false: not checked; an index row with no event is broken).
  * Returns 0, 1 when no call has that id (with *errstr), -1 on error.
  */
 int db_call_detail(struct db *db, int64_t call_id, json_t **detail, char **errstr)

@@ -53,6 +53,8 @@ struct db {
 		dev_t dev;   /* when a path no longer names its file (removed or */
 		ino_t ino;   /* replaced); ino 0 = not there at open, unchecked */
 	} files[3];
+	bool one_name;       /* a log calls are recorded in: a file with another
+	                      * name (a hard link) is refused, db_check_file */
 };
 
 /* The append-only triggers (a speed bump, not the protection: the chain is). */

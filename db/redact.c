@@ -410,10 +410,66 @@ static bool secret_start(const char *s, size_t n, size_t j)
 	return !(j < n && (s[j] == '$' || (n - j >= 10 && memcmp(s + j, "[REDACTED:", 10) == 0)));
 }
 
+/* The netrc keywords a `password VALUE` follows as `KEYWORD WORD`. */
+static const char *const netrc_keys[] = {"login", "machine", "account"};
+
+/* True when s[0, i) ends in `KEYWORD WORD ` of netrc_keys (blanks and
+ * line breaks between): `machine h login u password p`, one line or
+ * several, as curl, git and ftp read ~/.netrc. */
+static bool netrc_before(const char *s, size_t i)
+{
+	size_t k = i, word;
+
+	while (k > 0 && isspace((unsigned char)s[k - 1]))
+		k--;
+	word = k;
+	while (k > 0 && !isspace((unsigned char)s[k - 1]))
+		k--;
+	if (k == word || k == i)
+		return false;
+	while (k > 0 && isspace((unsigned char)s[k - 1]))
+		k--;
+	for (size_t t = 0; t < nitems(netrc_keys); t++) {
+		size_t len = strlen(netrc_keys[t]);
+		if (k >= len && memcmp(s + k - len, netrc_keys[t], len) == 0 &&
+		    (k == len || isspace((unsigned char)s[k - len - 1])))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Two shapes a password has beside NAME=VALUE: an XML element
+ * (<password>VALUE</password>: Maven's settings.xml, a .NET config) and
+ * a netrc entry (`login u password VALUE`). On c93eb52 both were stored
+ * as they are. *v, *e: the value; false when s[i, w) is not one of them.
+ */
+static bool password_other(const char *s, size_t n, size_t i, size_t w, size_t *v, size_t *e)
+{
+	size_t j = w;
+
+	if (i > 0 && s[i - 1] == '<' && w < n && s[w] == '>') {
+		for (*v = ++j; j < n && s[j] != '<' && s[j] != '\n';)
+			j++;
+		*e = j;
+		return j < n && s[j] == '<';
+	}
+	if (w - i != 8 || memcmp(s + i, "password", 8) != 0 || w >= n ||
+	    (s[w] != ' ' && s[w] != '\t') || !netrc_before(s, i))
+		return false;
+	while (j < n && (s[j] == ' ' || s[j] == '\t'))
+		j++;
+	for (*v = j; j < n && !isspace((unsigned char)s[j]) && !strchr("\"'\\", s[j]);)
+		j++;
+	*e = j;
+	return true;
+}
+
 /*
  * NAME=VALUE, NAME: VALUE (YAML) or "NAME": "VALUE" (JSON, escaped too)
- * for a password name: the value, quoted or not. A value that is already
- * a marker or a $variable is left alone.
+ * for a password name: the value, quoted or not (and the two shapes of
+ * password_other()). A value that is already a marker or a $variable is
+ * left alone.
  */
 static bool match_password(const char *s, size_t n, size_t i, struct match *m)
 {
@@ -436,6 +492,16 @@ static bool match_password(const char *s, size_t n, size_t i, struct match *m)
 		w++;
 	if (w - i > names_longest) /* no name is that long: and a long word, */
 		return false;      /* scanned to its end at each offset, was quadratic */
+	if (password_other(s, n, i, w, &v, &e)) {
+		credential = !name_is(s + i, w - i, password_names, nitems(password_names));
+		if ((credential && !name_is(s + i, w - i, credential_names,
+		                            nitems(credential_names))) ||
+		    (credential ? !credential_value(s, v, e) : !secret_value(s, v, e)) ||
+		    (credential && (match_jwt(s, n, v, &other) || match_shape(s, n, v, &other))))
+			return false;
+		*m = (struct match){v, e, credential ? "credential" : "password"};
+		return true;
+	}
 	for (j = w; j < n && (s[j] == '"' || s[j] == '\\' || s[j] == '\'');)
 		j++;
 	while (j < n && (s[j] == ' ' || s[j] == '\t'))
@@ -497,6 +563,8 @@ static const struct opt_secret {
 	{"rar", "-p", OS_ATTACHED},
 	{"unrar", "-p", OS_ATTACHED},
 	{"ldap*", "-w", OS_WORD},
+	{"ssh-keygen", "-N", OS_ATTACHED | OS_WORD}, /* the new passphrase */
+	{"ssh-keygen", "-P", OS_ATTACHED | OS_WORD}, /* the old one */
 	{"keytool", "-storepass", OS_WORD},
 	{"keytool", "-keypass", OS_WORD},
 	{"jarsigner", "-storepass", OS_WORD},
@@ -1325,6 +1393,21 @@ static json_t *redact_auth_value(json_t *v, char *const *values)
 	return mark_redacted(s, n, m.start, m.end, m.kind, values);
 }
 
+/* True when argv's word k follows `KEYWORD WORD password`, a netrc entry
+ * in words (`echo machine h login bob password SECRET`). */
+static bool argv_netrc(json_t *argv, size_t k)
+{
+	const char *key = k >= 3 ? json_string_value(json_array_get(argv, k - 3)) : NULL;
+	const char *pw = k >= 1 ? json_string_value(json_array_get(argv, k - 1)) : NULL;
+
+	if (key == NULL || pw == NULL || strcmp(pw, "password") != 0)
+		return false;
+	for (size_t t = 0; t < nitems(netrc_keys); t++)
+		if (strcmp(key, netrc_keys[t]) == 0)
+			return true;
+	return false;
+}
+
 /* The offset in argv's word k of the password an option gives there
  * (["mysql", "-pSECRET"], ["curl", "-u", "bob:SECRET"]), with the words
  * before as the command; -1 when none. */
@@ -1339,6 +1422,8 @@ static long argv_password(json_t *argv, size_t k)
 	char sep = 0;
 	const char *opt = s;
 
+	if (argv_netrc(argv, k))
+		return secret_value(s, 0, n) ? 0 : -1;
 	if (s[0] == '-' && (o = option_name(s, n)) >= 2)
 		hit = option_value(s, o, o < n, &r, &at, &sep) == OV_HERE;
 	if (hit) {

@@ -47,6 +47,35 @@ static void audit_usage(FILE *f);
  * YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS] (a space works for the T), or an age
  * such as 30m, 12h, 7d (that long ago). Returns 0 or -1.
  */
+/*
+ * True when the ISO text (YYYY-MM-DD[THH:MM[:SS]], digits checked) names a
+ * real time: dates are compared with the log's times as text, so on
+ * c93eb52 `prune --before 2026-13-01` (a month typed 13) was later than
+ * every event and pruned the whole log. timegm() carries a day 31 of
+ * April or a minute 60 into the next; such a date does not come back.
+ */
+static bool date_real(const char *iso)
+{
+	struct tm tm = {0}, back;
+	char again[64];
+	time_t t;
+
+	if (sscanf(iso, "%4d-%2d-%2d", &tm.tm_year, &tm.tm_mon, &tm.tm_mday) != 3)
+		return false;
+	if (strlen(iso) > 10 && sscanf(iso + 11, "%2d:%2d", &tm.tm_hour, &tm.tm_min) != 2)
+		return false;
+	if (strlen(iso) > 16 && sscanf(iso + 17, "%2d", &tm.tm_sec) != 1)
+		return false;
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
+	t = timegm(&tm);
+	if (gmtime_r(&t, &back) == NULL)
+		return false;
+	snprintf(again, sizeof(again), "%04d-%02d-%02dT%02d:%02d:%02d", back.tm_year + 1900,
+	         back.tm_mon + 1, back.tm_mday, back.tm_hour, back.tm_min, back.tm_sec);
+	return strncmp(again, iso, strlen(iso)) == 0;
+}
+
 static int parse_when(const char *s, char *out, size_t n)
 {
 	static const struct { char unit; long long secs; } units[] = {
@@ -82,7 +111,7 @@ static int parse_when(const char *s, char *out, size_t n)
 	snprintf(out, n, "%s", s);
 	if (len > 10)
 		out[10] = 'T';
-	return 0;
+	return date_real(out) ? 0 : -1;
 }
 
 /* ---- options ---- */

@@ -36,6 +36,21 @@ struct policy_args {
 	const char *file, *workdir;
 };
 
+/* One line of a message to stderr, fit for a terminal: errors and warnings
+ * quote the files' text (a cloned repository's project file), and an ESC
+ * there retitled the terminal or cleared the warnings from sight, or a
+ * \n in a quoted value began a line of its own. */
+static void say(const char *verb, const char *kind, const char *text)
+{
+	struct buf b;
+
+	buf_init(&b, 0);
+	buf_append_shown(&b, text, strlen(text), SHOWN_TAB);
+	buf_puts(&b, "");
+	fprintf(stderr, "airlock policy %s: %s%s\n", verb, kind, b.data);
+	buf_free(&b);
+}
+
 static int load(const char *verb, const struct policy_args *a, struct policy **out,
                 char **wd)
 {
@@ -54,12 +69,12 @@ static int load(const char *verb, const struct policy_args *a, struct policy **o
 	}
 	if (policy_load(&src, out, &err) < 0) {
 		for (char *line = strtok(err, "\n"); line; line = strtok(NULL, "\n"))
-			fprintf(stderr, "airlock policy %s: %s\n", verb, line);
+			say(verb, "", line);
 		free(err);
 		return -1;
 	}
 	for (char *const *w = policy_warnings(*out); w && *w; w++)
-		fprintf(stderr, "airlock policy %s: warning: %s\n", verb, *w);
+		say(verb, "warning: ", *w);
 	return 0;
 }
 

@@ -36,9 +36,18 @@ static const char *const builtin_profiles[] = {"readonly", "workspace", "approve
 /* New profiles start from this built-in, the strictest sandboxed one. */
 #define PROFILE_BASE "readonly"
 
+/* Origins are for people only (show's comments, reasons, warnings): kept
+ * as a terminal shows them, since a file's path may hold an ESC (a
+ * directory a checkout made), which `classify --explain` printed raw in
+ * `tier low: ask (PATH)` on c93eb52. */
 int policy_origin_add(struct policy *p, const char *name)
 {
-	strv_push(&p->origins, name);
+	struct buf b;
+
+	buf_init(&b, 0);
+	buf_append_shown(&b, name, strlen(name), 0);
+	buf_puts(&b, "");
+	strv_push_owned(&p->origins, buf_take(&b, NULL));
 	return (int)strv_len(p->origins) - 1;
 }
 

@@ -32,14 +32,23 @@ struct key_def {
 void load_error_add(struct load_errors *le, const char *fmt, ...)
 {
 	va_list ap;
+	struct buf b;
+	char *msg;
 
 	if (le->n >= POLICY_MAX_ERRORS) {
 		le->dropped++;
 		return;
 	}
 	va_start(ap, fmt);
-	strv_push_owned(&le->msgs, xvasprintf(fmt, ap));
+	msg = xvasprintf(fmt, ap);
 	va_end(ap);
+	/* one line each: the errors are joined with \n, and a value quoting
+	 * "a\nb" split its message into lines a reader took for others */
+	buf_init(&b, 0);
+	buf_append_shown(&b, msg, strlen(msg), SHOWN_TAB);
+	buf_puts(&b, "");
+	strv_push_owned(&le->msgs, buf_take(&b, NULL));
+	free(msg);
 	le->n++;
 }
 
@@ -371,13 +380,35 @@ out:
 	return rc;
 }
 
+/* The largest value of each limit the sandbox can apply. Past them a value
+ * loaded and `policy check` said ok, while timeout = 18446744073709552
+ * (seconds) wrapped to 384 ms in exec's milliseconds, so `sleep 1` was
+ * killed as timed out, and processes = 4611686018427387903 made every call
+ * fail (pids.max takes at most PID_MAX_LIMIT); reproduced on c93eb52. */
+static const struct {
+	int key;
+	long long max;
+} limit_max[] = {
+	{PKEY_CPU, MAX_SECONDS},
+	{PKEY_TIMEOUT, MAX_SECONDS},
+	{PKEY_PROCESSES, 4194304}, /* the kernel's PID_MAX_LIMIT on 64-bit */
+};
+
+static long long limit_cap(int key)
+{
+	for (size_t i = 0; i < nitems(limit_max); i++)
+		if (limit_max[i].key == key)
+			return limit_max[i].max;
+	return LLONG_MAX / 2; /* bytes: rlimits, cgroup and tmpfs take any */
+}
+
 static int set_prof_limit(struct load_ctx *cx, const char *sub, const char *val, int arg,
                           char **why)
 {
 	struct profile_entry *e = policy_profile_entry(cx->p, sub, true);
 	long long *slot = profile_limit(e->prof, arg), v;
 
-	if (slot == NULL || parse_num(cx, val, LLONG_MAX / 2, &v, why) < 0)
+	if (slot == NULL || parse_num(cx, val, limit_cap(arg), &v, why) < 0)
 		return -1;
 	if (cx->untrusted && !(*slot == 0 || (v != 0 && v <= *slot)))
 		return IGNORED;
@@ -393,18 +424,47 @@ static int set_prof_limit(struct load_ctx *cx, const char *sub, const char *val,
 static char *where(const struct load_ctx *cx, const char *section, const char *sub,
                    const char *key, const char *val);
 
+/* Read($HOME/x), Read(${HOME}/x) and Read(~root/x) are words, not
+ * expansions (Claude Code's syntax has ~/ and //abs only): each names a
+ * directory so called in the workdir, and on c93eb52 `deny =
+ * Read($HOME/notes)` let an auto-run `cat ~/notes` read it while `policy check`
+ * said ok. Returns what the first word stands for ("" when it names
+ * itself): the warning says so. */
+static const char *path_word_meant(const char *inner)
+{
+	if (inner[0] == '$')
+		return "a variable, which patterns do not expand";
+	if (inner[0] == '~' && inner[1] != '/' && inner[1] != ')')
+		return "another user's home, which patterns do not expand (only ~/ is yours)";
+	return "";
+}
+
 /* Read(/etc/x) names <anchor>/etc/x (one leading slash is anchored, as
  * Claude Code's /path is): a deny or ask written for the absolute path
- * loaded, denied nothing, and `policy check` said ok. */
+ * loaded, denied nothing, and `policy check` said ok. So is a path that starts with a
+ * $VARIABLE or ~user, which names a directory so called. */
 static void rule_anchor_warn(struct load_ctx *cx, const struct pattern *pat, int arg,
                              const char *val)
 {
-	const char *open = strchr(pat->text, '(');
+	const char *open = strchr(pat->text, '('), *meant;
 	int n, m;
 	char *loc;
 
 	if ((pat->kind != PK_READ && pat->kind != PK_EDIT) || (arg != RA_DENY && arg != RA_ASK) ||
-	    open == NULL || open[1] != '/' || open[2] == '/')
+	    open == NULL)
+		return;
+	if (*(meant = path_word_meant(open + 1)) != '\0') {
+		loc = where(cx, "rules", NULL, arg == RA_DENY ? "deny" : "ask", val);
+		m = (int)strcspn(open + 1, "/)");
+		strv_push_owned(&cx->p->warnings,
+		                xasprintf("%s = %s names a directory called %.*s, not %s: it "
+		                          "matches nothing outside the workdir (write ~/... for "
+		                          "your home, or //abs/path)",
+		                          loc, pat->text, m, open + 1, meant));
+		free(loc);
+		return;
+	}
+	if (open[1] != '/' || open[2] == '/')
 		return;
 	n = (int)(open - pat->text);
 	m = (int)strlen(open + 2) - 1; /* after the slash, before the ) */

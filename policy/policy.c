@@ -73,9 +73,18 @@ static const char *act_key(enum rule_act a)
 	return names[a];
 }
 
+/* The reason quotes a file's text, and `classify --explain` prints it on a
+ * terminal: a project's deny rule holding an ESC reached it raw. Shown as
+ * buf_append_shown() shows an agent's text (the origin is kept so). */
 static char *rule_reason(const struct policy *p, const struct rule *r)
 {
-	return xasprintf("rule %s = %s (%s)", act_key(r->act), r->pat.text, p->origins[r->origin]);
+	struct buf b;
+
+	buf_init(&b, 0);
+	buf_printf(&b, "rule %s = ", act_key(r->act));
+	buf_append_shown(&b, r->pat.text, strlen(r->pat.text), 0);
+	buf_printf(&b, " (%s)", p->origins[r->origin]);
+	return buf_take(&b, NULL);
 }
 
 /* Applies the rules to the tier's action; sets *reason (unless reason is

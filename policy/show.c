@@ -170,11 +170,22 @@ char *policy_render(const struct policy *p, bool origins)
 	return buf_take(&o.b, NULL);
 }
 
+/* The text goes to a terminal: a project file's control bytes (an ESC in a
+ * profile's name or a rule: git-config keeps them as they are) are shown
+ * as \xHH, as buf_append_shown() shows an agent's text. Such a text does
+ * not read back (git-config has no escape for them); the digest hashes
+ * policy_render()'s. */
 int policy_show(const struct policy *p, FILE *f, bool origins)
 {
 	char *text = policy_render(p, origins);
-	int rc = fputs(text, f) < 0 ? -1 : 0;
+	struct buf b;
+	int rc;
 
+	buf_init(&b, 0);
+	buf_append_shown(&b, text, strlen(text), SHOWN_TAB | SHOWN_NEWLINE);
+	buf_puts(&b, "");
+	rc = fputs(b.data, f) < 0 ? -1 : 0;
+	buf_free(&b);
 	free(text);
 	return rc;
 }

@@ -887,16 +887,37 @@ static void unlink_shm(const char *path)
 	side_unlink(path, "-shm");
 }
 
+/* A second name (a hard link) may lie in the workdir, where the agent's
+ * commands write: made while the gate runs, the next write refuses. */
+static void file_link(const char *path)
+{
+	char *p = xasprintf("%s.link", path);
+
+	assert_int_equal(link(path, p), 0);
+	free(p);
+}
+
+static void link_wal(const char *path)
+{
+	char *w = xasprintf("%s-wal", path);
+
+	file_link(w);
+	free(w);
+}
+
 /* Every later write refuses: nothing is recorded only in a lost file. */
 static void test_file_removed(void **state)
 {
 	static const struct {
 		const char *name;
 		void (*act)(const char *path);
-	} cases[] = {{"unlinked", file_unlink},
-	             {"replaced", file_replace},
-	             {"wal unlinked", unlink_wal},
-	             {"shm unlinked", unlink_shm}};
+		const char *why;
+	} cases[] = {{"unlinked", file_unlink, "removed or replaced while airlock ran"},
+	             {"replaced", file_replace, "removed or replaced while airlock ran"},
+	             {"wal unlinked", unlink_wal, "removed or replaced while airlock ran"},
+	             {"shm unlinked", unlink_shm, "removed or replaced while airlock ran"},
+	             {"hard-linked", file_link, "has 2 names (hard links)"},
+	             {"wal hard-linked", link_wal, "has 2 names (hard links)"}};
 	struct tdata_row *rows;
 	size_t n = tdata_load("tests/data/db/calls.tsv", &rows);
 	(void)state;
@@ -916,8 +937,9 @@ static void test_file_removed(void **state)
 		c->input = json_pack("{s:s}", "command", "true");
 		c->command = "true";
 		if (db_call_received(db, c, v, &id, &err) == 0)
-			fail_msg("%s: a call was recorded in a log that is gone", cases[i].name);
-		if (strstr(err, "removed or replaced while airlock ran") == NULL)
+			fail_msg("%s: a call was recorded in a log that is gone or has another name",
+			         cases[i].name);
+		if (strstr(err, cases[i].why) == NULL)
 			fail_msg("%s: unclear error: %s", cases[i].name, err);
 		free(err);
 		db_close(db);
@@ -926,6 +948,51 @@ static void test_file_removed(void **state)
 		free(path);
 	}
 	tdata_free(rows, n);
+}
+
+/* A relative path starting with "file:" names a file, as the gate's
+ * workdir check reads it: SQLite took it for a URI, and on c93eb52
+ * `file:x.db?mode=memory` kept the log in memory (recorded nowhere). */
+static void test_uri_name(void **state)
+{
+	char old[4096], *err = NULL;
+	struct db *db = NULL;
+	struct stat st;
+
+	(void)state;
+	assert_non_null(getcwd(old, sizeof(old)));
+	assert_int_equal(chdir(dir), 0);
+	if (db_open("file:u.db?mode=memory", &db, &err) != 0)
+		fail_msg("cannot open a log named file:...: %s", err);
+	db_close(db);
+	assert_int_equal(stat("file:u.db?mode=memory", &st), 0);
+	assert_true(st.st_size > 0);
+	if (db_open_existing("file:u.db?mode=memory", &db, &err) != 0)
+		fail_msg("cannot read it back: %s", err);
+	db_close(db);
+	assert_int_equal(chdir(old), 0);
+}
+
+/* A log that has a second name already is refused before SQLite touches
+ * it (reproduced on c93eb52: a link in the workdir let an auto-run `cp`
+ * empty the gate's log); the audit commands still read it. */
+static void test_file_linked_open(void **state)
+{
+	char *path = tmp_path(), *other = xasprintf("%s.link", path), *err = NULL;
+	struct db *db = NULL;
+
+	(void)state;
+	db_close(open_ok(path));
+	assert_int_equal(link(path, other), 0);
+	if (db_open(path, &db, &err) == 0 || strstr(err, "has 2 names (hard links)") == NULL)
+		fail_msg("a hard-linked log was opened to record calls: %s", err ? err : "ok");
+	free(err);
+	err = NULL;
+	if (db_open_existing(path, &db, &err) != 0)
+		fail_msg("a hard-linked log could not be read: %s", err);
+	db_close(db);
+	free(other);
+	free(path);
 }
 
 /* The first column of sql's first row, as a new string, or NULL. */
@@ -1284,6 +1351,8 @@ int main(void)
 		cmocka_unit_test(test_migrate_v1),
 		cmocka_unit_test(test_foreign_files),
 		cmocka_unit_test(test_file_removed),
+		cmocka_unit_test(test_file_linked_open),
+		cmocka_unit_test(test_uri_name),
 		cmocka_unit_test(test_finished_disk_full),
 		cmocka_unit_test(test_fail_errno_hint),
 		cmocka_unit_test(test_text_not_utf8),

@@ -1155,6 +1155,33 @@ static void test_anchor_warn(void **state)
 	tree_free(&t);
 }
 
+/* Warnings of patterns that mean other than they read (warn.tsv). */
+static void row_warn(const struct tdata_row *r)
+{
+	struct tree t;
+	char *err = NULL;
+	struct policy *p = load_text(&t, r->f[0], &err);
+	char *const *w;
+	bool found = false;
+
+	if (p == NULL)
+		fail_msg("line %zu: %s", r->line, err);
+	w = policy_warnings(p);
+	for (size_t i = 0; w && w[i]; i++)
+		found = found || strstr(w[i], r->f[1]) != NULL;
+	if (strcmp(r->f[1], "-") == 0 ? w != NULL : !found)
+		fail_msg("line %zu: want a warning with [%s], got [%s]", r->line, r->f[1],
+		         w && w[0] ? w[0] : "none");
+	policy_free(p);
+	tree_free(&t);
+}
+
+static void test_warn_table(void **state)
+{
+	(void)state;
+	table(DATA "warn.tsv", 5, row_warn);
+}
+
 static void test_digest(void **state)
 {
 	struct tree t;
@@ -1402,6 +1429,7 @@ int main(void)
 		cmocka_unit_test(test_file_tier_profile),
 		cmocka_unit_test(test_profile_case),
 		cmocka_unit_test(test_anchor_warn),
+		cmocka_unit_test(test_warn_table),
 		cmocka_unit_test(test_hide_table),
 		cmocka_unit_test(test_digest),
 	};
