@@ -29,6 +29,7 @@
 
 #include <cmocka.h>
 
+#include "core/state.h"
 #include "core/util.h"
 #include "exec/exec.h"
 #include "exec/exec_internal.h"
@@ -969,6 +970,66 @@ static void test_gitindex_as_git(void **state)
  * keeping what it remembers and the watches, whose events must still
  * reach the right directory. A .env added to each watched before the table
  * grew, and to one read after, is found, search after search. */
+/* A call's plan resolves the state directory once (state_hold()), and
+ * only while held: a link changed after the call, or after
+ * state_forget(), or a changed XDG_STATE_HOME, is seen at once; and
+ * exec_run() leaves nothing held (a gate's next call resolves afresh). */
+static void test_state_hold(void **state)
+{
+	(void)state;
+	char *d = tmpdir_new(), *a = xasprintf("%s/a", d), *b = xasprintf("%s/b", d);
+	char *link = xasprintf("%s/link", d), *wd = xasprintf("%s/wd", d);
+	char *old = getenv("XDG_STATE_HOME") ? xstrdup(getenv("XDG_STATE_HOME")) : NULL;
+	char *want_a = xasprintf("%s/airlock", a), *want_b = xasprintf("%s/airlock", b), *r;
+	char *argv[] = {(char *)"true", NULL}, *err = NULL;
+	struct exec_spec s = {.argv = argv, .workdir = wd, .capture = true,
+	                      .profile = exec_builtin_profile("workspace")};
+	struct exec_result res;
+
+	assert_int_equal(mkdir(a, 0700), 0);
+	assert_int_equal(mkdir(b, 0700), 0);
+	assert_int_equal(mkdir(wd, 0755), 0);
+	assert_int_equal(symlink("a", link), 0);
+	setenv("XDG_STATE_HOME", link, 1);
+	state_hold();
+	assert_string_equal((r = state_root()), want_a);
+	free(r);
+	assert_int_equal(unlink(link), 0);
+	assert_int_equal(symlink("b", link), 0);
+	assert_string_equal((r = state_root()), want_a); /* held: resolved once */
+	free(r);
+	state_forget();
+	assert_string_equal((r = state_root()), want_b);
+	free(r);
+	setenv("XDG_STATE_HOME", a, 1); /* another environment: not the held answer */
+	assert_string_equal((r = state_root()), want_a);
+	free(r);
+	setenv("XDG_STATE_HOME", link, 1);
+	state_release();
+	assert_int_equal(unlink(link), 0);
+	assert_int_equal(symlink("a", link), 0);
+	assert_string_equal((r = state_root()), want_a); /* released: afresh */
+	free(r);
+	assert_int_equal(exec_run(&s, &res, &err), 0);
+	exec_result_clear(&res);
+	assert_int_equal(unlink(link), 0);
+	assert_int_equal(symlink("b", link), 0);
+	assert_string_equal((r = state_root()), want_b); /* exec_run() held nothing after */
+	free(r);
+	if (old)
+		setenv("XDG_STATE_HOME", old, 1);
+	else
+		unsetenv("XDG_STATE_HOME");
+	free(old);
+	free(want_a);
+	free(want_b);
+	free(a);
+	free(b);
+	free(link);
+	free(wd);
+	rm_rf(d);
+}
+
 static void test_secrets_cache_grows(void **state)
 {
 	char *wd = tmpdir_new(), *err = NULL, **found, real[PATH_MAX], *cmd;
@@ -1517,6 +1578,7 @@ int main(void)
 		cmocka_unit_test(test_kernel_mounts),
 		cmocka_unit_test(test_path_hidden_table),
 		cmocka_unit_test(test_gitcreds_table),
+		cmocka_unit_test(test_state_hold),
 	};
 	return cmocka_run_group_tests(tests, state_setup, state_teardown);
 }
