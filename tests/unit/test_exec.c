@@ -53,6 +53,26 @@ static void rm_rf(char *d)
 	free(d);
 }
 
+/* Sets name to value; returns its old value (a new string, or NULL when
+ * unset) for env_restore(). */
+static char *env_swap(const char *name, const char *value)
+{
+	char *old = getenv(name) ? xstrdup(getenv(name)) : NULL;
+
+	setenv(name, value, 1);
+	return old;
+}
+
+/* Puts back what env_swap() returned; frees old. */
+static void env_restore(const char *name, char *old)
+{
+	if (old)
+		setenv(name, old, 1);
+	else
+		unsetenv(name);
+	free(old);
+}
+
 static void write_file(const char *dir, const char *name, const char *text)
 {
 	char *p = xasprintf("%s/%s", dir, name);
@@ -782,7 +802,7 @@ static void test_pending_orphans(void **state)
 	assert_int_equal(since.since.tv_sec, now.since.tv_sec - 10);
 	pending_end(mine);
 	assert_int_equal(waitpid(zombie, NULL, 0), zombie);
-	cmd = xasprintf("ls '%s' | wc -l", dir);
+	cmd = xasprintf("ls '%s' | grep -vx spare | wc -l", dir); /* pending.c's spare file */
 	FILE *f = popen(cmd, "r");
 	int left = -1;
 	assert_int_equal(fscanf(f, "%d", &left), 1);
@@ -794,6 +814,59 @@ static void test_pending_orphans(void **state)
 		unsetenv("XDG_STATE_HOME");
 	free(old);
 	free(cmd);
+	free(st);
+	free(dir);
+	rm_rf(home);
+}
+
+/* A finished record's file is the next record's (pending.c's spare): it
+ * is never read as a record, a record written over a longer one's text
+ * still parses (a killed run is recovered), and a second spare is not
+ * kept over the first. */
+static void test_pending_spare(void **state)
+{
+	char *home = tmpdir_new(), *dir = xasprintf("%s/state/airlock/pending", home);
+	char *st = xasprintf("%s/state", home), *spare = xasprintf("%s/spare", dir), **taken;
+	char *old = env_swap("XDG_STATE_HOME", st);
+	const char *wd = "/srv/p", *longer = "/srv/a-project-whose-path-is-longer-than-the-other";
+	struct guard_span span = {{time(NULL) - 30, 0}, time(NULL) + 60}, since;
+	struct stat a, b;
+	char first = 0, *p, *q;
+	pid_t killed;
+	int fd, wst = -1;
+	(void)state;
+
+	assert_non_null((p = pending_begin(longer, &span)));
+	assert_int_equal(stat(p, &a), 0);
+	pending_end(p);
+	assert_int_equal(stat(spare, &b), 0);
+	assert_int_equal(a.st_ino, b.st_ino); /* kept, not unlinked */
+	assert_true((fd = open(spare, O_RDONLY)) >= 0);
+	assert_int_equal(read(fd, &first, 1), 1);
+	close(fd);
+	assert_int_equal(first, 'x'); /* marked: no record */
+	assert_false(pending_orphans(longer, &since, &taken));
+	assert_null(taken);
+	if ((killed = fork()) == 0) /* takes the spare, killed before its sweep */
+		_exit(pending_begin(wd, &span) ? 0 : 1);
+	assert_int_equal(waitpid(killed, &wst, 0), killed);
+	assert_int_equal(wst, 0);
+	assert_int_equal(stat(spare, &b), -1); /* taken */
+	assert_true(pending_orphans(wd, &since, &taken)); /* the longer text's tail cut */
+	assert_int_equal(since.since.tv_sec, span.since.tv_sec);
+	assert_int_equal(since.until, span.until);
+	pending_orphans_end(taken);
+	assert_non_null((p = pending_begin(wd, &span)));
+	assert_non_null((q = pending_begin(wd, &span)));
+	pending_end(p);
+	pending_end(q); /* not over the first's spare */
+	{
+		char *cmd = xasprintf("test \"$(ls '%s')\" = spare", dir);
+		assert_int_equal(system(cmd), 0);
+		free(cmd);
+	}
+	env_restore("XDG_STATE_HOME", old);
+	free(spare);
 	free(st);
 	free(dir);
 	rm_rf(home);
@@ -979,7 +1052,6 @@ static void test_state_hold(void **state)
 	(void)state;
 	char *d = tmpdir_new(), *a = xasprintf("%s/a", d), *b = xasprintf("%s/b", d);
 	char *link = xasprintf("%s/link", d), *wd = xasprintf("%s/wd", d);
-	char *old = getenv("XDG_STATE_HOME") ? xstrdup(getenv("XDG_STATE_HOME")) : NULL;
 	char *want_a = xasprintf("%s/airlock", a), *want_b = xasprintf("%s/airlock", b), *r;
 	char *argv[] = {(char *)"true", NULL}, *err = NULL;
 	struct exec_spec s = {.argv = argv, .workdir = wd, .capture = true,
@@ -990,7 +1062,7 @@ static void test_state_hold(void **state)
 	assert_int_equal(mkdir(b, 0700), 0);
 	assert_int_equal(mkdir(wd, 0755), 0);
 	assert_int_equal(symlink("a", link), 0);
-	setenv("XDG_STATE_HOME", link, 1);
+	char *old = env_swap("XDG_STATE_HOME", link);
 	state_hold();
 	assert_string_equal((r = state_root()), want_a);
 	free(r);
@@ -1016,11 +1088,7 @@ static void test_state_hold(void **state)
 	assert_int_equal(symlink("b", link), 0);
 	assert_string_equal((r = state_root()), want_b); /* exec_run() held nothing after */
 	free(r);
-	if (old)
-		setenv("XDG_STATE_HOME", old, 1);
-	else
-		unsetenv("XDG_STATE_HOME");
-	free(old);
+	env_restore("XDG_STATE_HOME", old);
 	free(want_a);
 	free(want_b);
 	free(a);
@@ -1569,6 +1637,7 @@ int main(void)
 		cmocka_unit_test(test_seccomp_precompiled),
 		cmocka_unit_test(test_secrets_table),
 		cmocka_unit_test(test_pending_orphans),
+		cmocka_unit_test(test_pending_spare),
 		cmocka_unit_test(test_recover_span),
 		cmocka_unit_test(test_gitindex_gitlinks),
 		cmocka_unit_test(test_gitindex_unhide),
