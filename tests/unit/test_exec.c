@@ -1043,6 +1043,50 @@ static void test_gitindex_as_git(void **state)
  * keeping what it remembers and the watches, whose events must still
  * reach the right directory. A .env added to each watched before the table
  * grew, and to one read after, is found, search after search. */
+/* The plan looks guarded paths up from the workdir, opened once, and
+ * skips those under a directory found absent: a path under a guarded
+ * directory that is a link into the workdir is still found through the
+ * link, and kept read-only (a run cannot rewrite .claude/settings.json
+ * as real/settings.json), while one under an absent directory is still
+ * swept when a run makes it. */
+static void test_guard_link_holder(void **state)
+{
+	char *wd = tmpdir_new(), *real = xasprintf("%s/real", wd), *link = xasprintf("%s/.claude", wd);
+	char *argv[] = {(char *)"sh", (char *)"-c",
+	                (char *)"echo planted > .claude/settings.json || echo refused; "
+	                        "mkdir -p .amazonq && echo '{}' > .amazonq/mcp.json",
+	                NULL},
+	     *err = NULL, *text;
+	struct exec_spec s = {.argv = argv, .workdir = wd, .capture = true,
+	                      .profile = exec_builtin_profile("workspace")};
+	struct exec_result res;
+	struct stat st;
+	char buf[16] = "";
+	FILE *f;
+	(void)state;
+
+	assert_int_equal(mkdir(real, 0755), 0);
+	write_file(wd, "real/settings.json", "{}\n");
+	assert_int_equal(symlink("real", link), 0);
+	assert_int_equal(exec_run(&s, &res, &err), 0);
+	assert_non_null(strstr(res.out, "refused"));
+	assert_non_null(res.removed);
+	assert_non_null(strstr(res.removed, ".amazonq/mcp.json"));
+	exec_result_clear(&res);
+	text = xasprintf("%s/settings.json", real);
+	assert_non_null((f = fopen(text, "r")));
+	assert_non_null(fgets(buf, sizeof(buf), f));
+	fclose(f);
+	assert_string_equal(buf, "{}\n"); /* untouched */
+	free(text);
+	text = xasprintf("%s/.amazonq/mcp.json", wd);
+	assert_int_equal(lstat(text, &st), -1);
+	free(text);
+	free(real);
+	free(link);
+	rm_rf(wd);
+}
+
 /* A call's plan resolves the state directory once (state_hold()), and
  * only while held: a link changed after the call, or after
  * state_forget(), or a changed XDG_STATE_HOME, is seen at once; and
@@ -1627,6 +1671,7 @@ int main(void)
 		cmocka_unit_test(test_secrets_globs),
 		cmocka_unit_test(test_run_table),
 		cmocka_unit_test(test_guard_named),
+		cmocka_unit_test(test_guard_link_holder),
 		cmocka_unit_test(test_overlay),
 		cmocka_unit_test(test_fail_closed),
 		cmocka_unit_test(test_concurrent),
