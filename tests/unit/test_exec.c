@@ -1087,6 +1087,53 @@ static void test_guard_link_holder(void **state)
 	rm_rf(wd);
 }
 
+/* state_path_resolved(): the longest part that exists resolved (found
+ * with stat() first, then realpath()), a first missing part that is a
+ * link to nothing followed, the rest as written; NULL for a "." or ".."
+ * in the rest. Each row: the path under a temp dir, the answer under its
+ * resolved self ("-": NULL). */
+static void test_state_path_resolved(void **state)
+{
+	static const char *const rows[][2] = {
+	        {"dir", "dir"},
+	        {"dir/missing/deeper", "dir/missing/deeper"},
+	        {"link/missing", "dir/missing"},
+	        {"dangling/x", "made-later/x"},
+	        {"file/below", "file/below"},
+	        {"dir/missing/../x", "-"},
+	        {"dir/./missing", "dir/missing"},
+	        {"dir//missing", "dir/missing"},
+	        {"loop1/x", "-"},
+	};
+	static const char *const links[][2] = {
+	        {"link", "dir"}, {"dangling", "made-later"}, {"loop1", "loop2"}, {"loop2", "loop1"}};
+	char *d = tmpdir_new(), real[PATH_MAX], *p, *want, *got;
+	(void)state;
+
+	assert_non_null(realpath(d, real));
+	p = xasprintf("%s/dir", d);
+	assert_int_equal(mkdir(p, 0755), 0);
+	free(p);
+	write_file(d, "file", "x");
+	for (size_t i = 0; i < nitems(links); i++) {
+		p = xasprintf("%s/%s", d, links[i][0]);
+		assert_int_equal(symlink(links[i][1], p), 0);
+		free(p);
+	}
+	for (size_t i = 0; i < nitems(rows); i++) {
+		p = xasprintf("%s/%s", d, rows[i][0]);
+		want = strcmp(rows[i][1], "-") == 0 ? NULL : xasprintf("%s/%s", real, rows[i][1]);
+		got = state_path_resolved(p);
+		if (!(want ? got && strcmp(got, want) == 0 : got == NULL))
+			fail_msg("%s: got %s, want %s", rows[i][0], got ? got : "NULL",
+			         want ? want : "NULL");
+		free(got);
+		free(want);
+		free(p);
+	}
+	rm_rf(d);
+}
+
 /* A call's plan resolves the state directory once (state_hold()), and
  * only while held: a link changed after the call, or after
  * state_forget(), or a changed XDG_STATE_HOME, is seen at once; and
@@ -1693,6 +1740,7 @@ int main(void)
 		cmocka_unit_test(test_path_hidden_table),
 		cmocka_unit_test(test_gitcreds_table),
 		cmocka_unit_test(test_state_hold),
+		cmocka_unit_test(test_state_path_resolved),
 	};
 	return cmocka_run_group_tests(tests, state_setup, state_teardown);
 }
