@@ -229,9 +229,41 @@ static void hosts_name_self(struct sbx_op *op)
 	op->len += sizeof(line) - 1;
 }
 
+/* The directory etc_real() resolved last, for one plan_system(). */
+struct dir_memo {
+	char dir[PATH_MAX], real[PATH_MAX];
+	bool ok;
+};
+
+/* path (absolute, a plain name in a directory) resolved into real, what
+ * it is into *st; false when it cannot be. What realpath() and stat()
+ * answered, but its directory is resolved once for the files in it one
+ * after another (m), and a file that is no link is that directory and
+ * its name: realpath() of each /etc entry walked /etc again with a
+ * readlink() a component, ~50 system calls a one-shot call. */
+static bool etc_real(const char *path, struct dir_memo *m, char real[PATH_MAX], struct stat *st)
+{
+	const char *slash = strrchr(path, '/');
+	size_t n = slash ? (size_t)(slash - path) : 0;
+
+	if (n == 0 || n >= sizeof(m->dir) || lstat(path, st) < 0)
+		return false;
+	if (S_ISLNK(st->st_mode))
+		return realpath(path, real) && stat(real, st) == 0;
+	if (strlen(m->dir) != n || strncmp(m->dir, path, n) != 0) {
+		memcpy(m->dir, path, n);
+		m->dir[n] = '\0';
+		m->ok = realpath(m->dir, m->real) != NULL;
+	}
+	return m->ok && (size_t)snprintf(real, PATH_MAX, "%s%s",
+	                                 strcmp(m->real, "/") == 0 ? "" : m->real,
+	                                 slash) < PATH_MAX;
+}
+
 static void plan_system(struct sbx_plan *pl)
 {
 	char target[PATH_MAX], real[PATH_MAX];
+	struct dir_memo memo = {.ok = false};
 	struct stat st;
 
 	for (size_t i = 0; i < nitems(sys_dirs); i++) {
@@ -247,7 +279,7 @@ static void plan_system(struct sbx_plan *pl)
 		}
 	}
 	for (size_t i = 0; i < nitems(etc_files); i++) {
-		if (!realpath(etc_files[i], real) || stat(real, &st) < 0 ||
+		if (!etc_real(etc_files[i], &memo, real, &st) ||
 		    !(S_ISDIR(st.st_mode) || S_ISREG(st.st_mode)))
 			continue;
 		if (S_ISREG(st.st_mode) && st.st_size <= ETC_COPY_MAX &&
