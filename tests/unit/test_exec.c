@@ -1134,6 +1134,62 @@ static void test_state_path_resolved(void **state)
 	rm_rf(d);
 }
 
+/* A figure from a /proc/sys file, or -1. */
+static long long proc_figure(const char *path)
+{
+	long long v = -1;
+	FILE *f = fopen(path, "r");
+
+	if (f && fscanf(f, "%lld", &v) != 1)
+		v = -1;
+	if (f)
+		fclose(f);
+	return v;
+}
+
+/* The sandbox's namespace caps inotify and fanotify at a quarter of the
+ * smaller of the caller's namespace's figure and the host-wide one (in
+ * the initial namespace they are one figure, read once), and new user
+ * namespaces at 0. */
+static void test_userns_caps(void **state)
+{
+	static const char *const rows[][2] = {
+	        {"max_inotify_instances", "/proc/sys/fs/inotify/max_user_instances"},
+	        {"max_inotify_watches", "/proc/sys/fs/inotify/max_user_watches"},
+	        {"max_fanotify_groups", "/proc/sys/fs/fanotify/max_user_groups"},
+	        {"max_fanotify_marks", "/proc/sys/fs/fanotify/max_user_marks"},
+	        {"max_user_namespaces", NULL},
+	};
+	char *wd = tmpdir_new(), *err = NULL;
+	(void)state;
+
+	for (size_t i = 0; i < nitems(rows); i++) {
+		char *own_path = xasprintf("/proc/sys/user/%s", rows[i][0]);
+		char *cmd = xasprintf("cat %s", own_path);
+		char *argv[] = {(char *)"sh", (char *)"-c", cmd, NULL};
+		struct exec_spec s = {.argv = argv, .workdir = wd, .capture = true,
+		                      .profile = exec_builtin_profile("readonly")};
+		struct exec_result res;
+		long long own = proc_figure(own_path), host = rows[i][1] ? proc_figure(rows[i][1]) : -1;
+		long long want = rows[i][1] == NULL ? 0 : (own >= 0 && (host < 0 || own < host) ? own : host) / 4;
+
+		if (own < 0) { /* the kernel has no such count */
+			free(own_path);
+			free(cmd);
+			continue;
+		}
+		assert_int_equal(exec_run(&s, &res, &err), 0);
+		if (want < 1)
+			want = rows[i][1] == NULL ? 0 : 1;
+		if (res.exit_code != 0 || strtoll(res.out, NULL, 10) != want)
+			fail_msg("%s: the sandbox has %s, want %lld", rows[i][0], res.out, want);
+		exec_result_clear(&res);
+		free(own_path);
+		free(cmd);
+	}
+	rm_rf(wd);
+}
+
 /* A call's plan resolves the state directory once (state_hold()), and
  * only while held: a link changed after the call, or after
  * state_forget(), or a changed XDG_STATE_HOME, is seen at once; and
@@ -1740,6 +1796,7 @@ int main(void)
 		cmocka_unit_test(test_path_hidden_table),
 		cmocka_unit_test(test_gitcreds_table),
 		cmocka_unit_test(test_state_hold),
+		cmocka_unit_test(test_userns_caps),
 		cmocka_unit_test(test_state_path_resolved),
 	};
 	return cmocka_run_group_tests(tests, state_setup, state_teardown);
