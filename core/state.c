@@ -27,16 +27,32 @@
  * .local/bin, and with that repository the workdir, a sandbox rewrote the
  * kept search so that the next call showed a .env unmasked (a text test
  * saw ~/.local/state apart from ~/dots). */
+/* Cuts head to its longest part that realpath() resolves, into real;
+ * false when none does. A stat() finds that part first: a realpath() of
+ * a path that does not exist walks every component with a readlink()
+ * before it fails, and ~/.config/git/config, where there is no
+ * ~/.config, failed three times so (12 readlink()s where 3 stat()s find
+ * ~). What stat() cannot reach realpath() cannot resolve. */
+static bool head_resolve(char *head, char real[PATH_MAX])
+{
+	struct stat st;
+	bool found;
+
+	while (stat(head, &st) < 0 && path_up(head))
+		;
+	while (!(found = realpath(head, real) != NULL) && path_up(head))
+		;
+	return found;
+}
+
 /* path's longest existing part resolved, the rest appended as it is (a new
  * string); NULL when the rest holds a "." or "..". */
 static char *resolved_once(const char *path)
 {
 	char *head = xstrdup(path), real[PATH_MAX], *out = NULL;
 	const char *rest;
-	bool found;
+	bool found = head_resolve(head, real);
 
-	while (!(found = realpath(head, real) != NULL) && path_up(head))
-		;
 	rest = path + strlen(head);
 	for (const char *c = rest + strspn(rest, "/"); found && *c; c += strspn(c, "/")) {
 		size_t n = strcspn(c, "/");
@@ -49,7 +65,7 @@ static char *resolved_once(const char *path)
 	return out;
 }
 
-char *state_path_resolved(const char *path)
+static char *path_resolve(const char *path)
 {
 	char *cur = resolved_once(path), target[PATH_MAX];
 
@@ -58,8 +74,7 @@ char *state_path_resolved(const char *path)
 	for (int hops = 0; cur && hops < 40; hops++) {
 		char *head = xstrdup(cur), real[PATH_MAX], *next;
 		ssize_t n;
-		while (!realpath(head, real) && path_up(head))
-			;
+		(void)head_resolve(head, real);
 		const char *rest = cur + strlen(head), *first = rest + strspn(rest, "/");
 		size_t len = strcspn(first, "/");
 		char *link = xasprintf("%s/%.*s", strcmp(real, "/") == 0 ? "" : real, (int)len, first);
@@ -80,9 +95,79 @@ char *state_path_resolved(const char *path)
 	return NULL; /* a loop of links */
 }
 
-char *state_root(void)
+/*
+ * One call's resolutions, per thread, from state_hold() to the matching
+ * state_release(): a sandboxed call asks for the state directory five or
+ * more times (kept search, kept git config, pending record, its update
+ * and its end), and each answer cost two realpath()s of every component
+ * of it and of the home (~60 readlink()s a call). Nothing is kept across
+ * calls, or past a change of XDG_STATE_HOME or HOME, so a link changed
+ * between calls is seen by the next, as before.
+ */
+#define HELD_PATHS 16
+
+struct state_held {
+	unsigned depth;
+	size_t npaths;
+	char *path[HELD_PATHS], *real[HELD_PATHS]; /* state_path_resolved()'s; owned */
+	bool root_known, home_known;
+	char *root;     /* state_root()'s answer (may be NULL); owned */
+	char *root_env; /* the "XDG_STATE_HOME\nHOME" it was made from; owned */
+	char home[PATH_MAX]; /* HOME resolved, or "" */
+	char *home_env; /* the HOME it was made from; owned */
+};
+static __thread struct state_held held;
+
+void state_hold(void)
 {
-	const char *state = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
+	held.depth++;
+}
+
+void state_forget(void)
+{
+	unsigned depth = held.depth;
+
+	for (size_t i = 0; i < held.npaths; i++) {
+		free(held.path[i]);
+		free(held.real[i]);
+	}
+	free(held.root);
+	free(held.root_env);
+	free(held.home_env);
+	memset(&held, 0, sizeof(held));
+	held.depth = depth;
+}
+
+void state_release(void)
+{
+	if (held.depth == 0 || --held.depth > 0)
+		return;
+	state_forget();
+}
+
+char *state_path_resolved(const char *path)
+{
+	char *real;
+
+	for (size_t i = 0; held.depth && i < held.npaths; i++)
+		if (strcmp(held.path[i], path) == 0)
+			return held.real[i] ? xstrdup(held.real[i]) : NULL;
+	real = path_resolve(path);
+	if (held.depth && held.npaths < HELD_PATHS) {
+		held.path[held.npaths] = xstrdup(path);
+		held.real[held.npaths++] = real ? xstrdup(real) : NULL;
+	}
+	return real;
+}
+
+/* The environment an answer depends on, as one string (new). */
+static char *env_pair(const char *a, const char *b)
+{
+	return xasprintf("%c%s\n%c%s", a ? '+' : '-', a ? a : "", b ? '+' : '-', b ? b : "");
+}
+
+static char *state_root_resolve(const char *state, const char *home)
+{
 	char *root = NULL, *real;
 
 	if (state && state[0] == '/')
@@ -94,6 +179,51 @@ char *state_root(void)
 	real = state_path_resolved(root);
 	free(root);
 	return real;
+}
+
+char *state_root(void)
+{
+	const char *state = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
+	char *env;
+
+	if (held.depth == 0)
+		return state_root_resolve(state, home);
+	env = env_pair(state, home);
+	if (!held.root_known || strcmp(held.root_env, env) != 0) {
+		free(held.root);
+		free(held.root_env);
+		held.root = state_root_resolve(state, home);
+		held.root_env = env;
+		held.root_known = true;
+	} else {
+		free(env);
+	}
+	return held.root ? xstrdup(held.root) : NULL;
+}
+
+/* HOME resolved into home (PATH_MAX), or "" when unset, relative or
+ * missing; once per held call. */
+static void home_resolved(char *home)
+{
+	const char *h = getenv("HOME");
+	char *env;
+
+	if (held.depth == 0) {
+		if (!h || h[0] != '/' || !realpath(h, home))
+			home[0] = '\0';
+		return;
+	}
+	env = env_pair(h, NULL);
+	if (!held.home_known || strcmp(held.home_env, env) != 0) {
+		if (!h || h[0] != '/' || !realpath(h, held.home))
+			held.home[0] = '\0';
+		free(held.home_env);
+		held.home_env = env;
+		held.home_known = true;
+	} else {
+		free(env);
+	}
+	memcpy(home, held.home, PATH_MAX);
 }
 
 /* The sub directory sub of the state directory root, as a new string;
@@ -164,12 +294,10 @@ static bool root_in_project(const char *root)
 	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 	static char *last_root, *last_home;
 	static bool last;
-	const char *h = getenv("HOME");
 	char home[PATH_MAX], *dir;
 	bool in = false;
 
-	if (!h || h[0] != '/' || !realpath(h, home))
-		home[0] = '\0';
+	home_resolved(home);
 	pthread_mutex_lock(&lock);
 	if (last_root && strcmp(last_root, root) == 0 && strcmp(last_home, home) == 0) {
 		in = last;

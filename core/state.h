@@ -12,6 +12,15 @@ char *state_path_resolved(const char *path);
  * ~/.local/state/airlock: the pending records, the default audit log), a
  * new string; NULL when neither is set. No grant may make it writable. */
 char *state_root(void);
+/* From state_hold() to its state_release() (nested pairs count), this
+ * thread's state_root(), the home it judges against and each
+ * state_path_resolved() are resolved once, not at every ask: for the
+ * planning of one call, never across calls, and never while a sandbox
+ * runs (it could change what they resolve through). state_forget() drops
+ * what was resolved so far, after the files were changed (a recovery). */
+void state_hold(void);
+void state_release(void);
+void state_forget(void);
 /* The file for the workdir wd (resolved) in the state directory's sub
  * directory sub (made, private), as a new string; NULL when the state
  * directory is unknown, in wd or holding it, in a repository or project

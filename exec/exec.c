@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/state.h"
 #include "core/util.h"
 #include "exec/exec_internal.h"
 
@@ -150,6 +151,7 @@ static char *guard_begin(const struct exec_spec *spec, const char *wd, struct gu
 		pending_orphans_end(taken); /* done: only now, or a kill lost them */
 		taken = NULL;
 		guard_note_clear(g);
+		state_forget(); /* what it removed may have been a link they went through */
 		*unread = guard_note(wd, mounts_home(), skip, g) < 0;
 	}
 	strv_free(taken);
@@ -207,11 +209,15 @@ int exec_run(const struct exec_spec *spec, struct exec_result *res, char **errst
 
 	memset(res, 0, sizeof(*res));
 	res->exit_code = -1;
+	/* the plan resolves the state directory and the git configs' paths
+	 * once, not at each of the five or more asks (~100 readlink()s) */
+	state_hold();
 	if (guard)
 		recovered = guard_begin(spec, wd, &before, &pending, &span, &unread);
 	if (unread)
 		*errstr = xstrdup(GUARD_CONFIG_UNREAD);
 	if (unread || exec_prepare(spec, &job, errstr) < 0) {
+		state_release();
 		if (guard) {
 			guard_note_clear(&before);
 			pending_end(pending);
@@ -221,6 +227,7 @@ int exec_run(const struct exec_spec *spec, struct exec_result *res, char **errst
 	}
 	if (guard)
 		guard_ready(spec, wd, pending, &span);
+	state_release(); /* the command may change what they resolve through */
 	rc = exec_job_run(job, res, errstr);
 	exec_job_free(job);
 	if (!spec->profile->none && (rc < 0 ? res->exec_errno == ENOENT : res->exit_code == 127))
@@ -246,3 +253,4 @@ int exec_run(const struct exec_spec *spec, struct exec_result *res, char **errst
 	}
 	return rc;
 }
+

@@ -88,6 +88,9 @@ struct guard_name {
  * (git true) hold the .git part, ".git" standing for the root itself ("")
  * and ".git/config" for "config"; NULL for the rest. */
 const char *guard_rel(size_t i, bool git);
+/* The entries of guard_paths[] that hold entry i (directories it lies
+ * under), in *j; returns how many. Static storage. */
+size_t guard_holders(size_t i, const uint8_t **j);
 
 /* What a link or special file in a git directory is (lstat). */
 struct guard_special {

@@ -214,6 +214,13 @@ static void holders_build(void)
 				holders[i].j[holders[i].n++] = (uint8_t)j;
 }
 
+size_t guard_holders(size_t i, const uint8_t **j)
+{
+	pthread_once(&holders_once, holders_build);
+	*j = holders[i].j;
+	return holders[i].n;
+}
+
 const char *guard_rel(size_t i, bool git)
 {
 	const char *rel = guard_paths[i].rel;
@@ -237,26 +244,42 @@ static char *root_path(const struct guard_note *g, int r, size_t i)
 }
 
 /* Links are never followed: under a holder that is a link or a file, a path
- * counts as absent, and is never acted on, wherever the link points. */
+ * counts as absent, and is never acted on, wherever the link points. Each
+ * entry is looked up from its root, opened once (a note and a sweep made
+ * ~100 lstat()s of absolute paths, each walking the root's components
+ * again); the root itself, and all of one that cannot be opened, as
+ * before. */
 static void note_ids(struct guard_note *g)
 {
 	struct stat st;
 
 	pthread_once(&holders_once, holders_build);
 	memset(g->id, 0, sizeof(g->id));
-	for (int r = 0; r < GUARD_NROOTS; r++)
+	for (int r = 0; r < GUARD_NROOTS; r++) {
+		int dfd = g->root[r] ? open(g->root[r], O_PATH | O_DIRECTORY | O_CLOEXEC) : -1;
 		for (size_t i = 0; i < GUARD_NPATHS; i++) {
-			char *p = root_path(g, r, i);
-			bool under_link = false;
+			const char *rel = guard_rel(i, r != GUARD_WD);
+			bool under_link = false, found;
 			for (size_t k = 0; k < holders[i].n; k++) {
 				size_t j = holders[i].j[k];
 				under_link |= j < i && !g->id[r][j].is_dir;
 			}
-			if (p && !under_link && lstat(p, &st) == 0)
+			if (g->root[r] == NULL || rel == NULL || under_link)
+				continue;
+			if (dfd >= 0 && rel[0]) {
+				found = fstatat(dfd, rel, &st, AT_SYMLINK_NOFOLLOW) == 0;
+			} else {
+				char *p = root_path(g, r, i);
+				found = lstat(p, &st) == 0;
+				free(p);
+			}
+			if (found)
 				g->id[r][i] = (struct guard_id){true, S_ISDIR(st.st_mode), st.st_dev,
 				                                st.st_ino};
-			free(p);
 		}
+		if (dfd >= 0)
+			close(dfd);
+	}
 }
 
 static bool id_same(const struct guard_id *a, const struct guard_id *b)

@@ -158,11 +158,29 @@ static long long sysctl_read(const char *path)
 
 static pthread_once_t userns_once = PTHREAD_ONCE_INIT;
 
+/* The initial user namespace's fixed inode number (the kernel's
+ * PROC_USER_INIT_INO): no other namespace has it. */
+#define USERNS_INIT_INO 0xEFFFFFFDU
+
+/* True when this process is in the initial user namespace, whose
+ * /proc/sys/user figures are the host-wide fs.inotify and fs.fanotify
+ * ones (the kernel backs both with init_user_ns's ucount_max[]): each
+ * read costs an open of a /proc/sys file, ~12 us here. */
+static bool userns_initial(void)
+{
+	struct stat st;
+
+	return stat("/proc/self/ns/user", &st) == 0 && st.st_ino == USERNS_INIT_INO;
+}
+
 static void userns_caps_read(void)
 {
+	bool initial = userns_initial();
+
 	for (size_t i = 0; i < nitems(userns_caps); i++) {
 		struct userns_cap *c = &userns_caps[i];
-		long long own = sysctl_read(c->path), host = sysctl_read(c->host), v;
+		long long own = sysctl_read(c->path), v;
+		long long host = initial && own >= 0 ? own : sysctl_read(c->host);
 
 		if (own < 0 && access(c->path, F_OK) < 0)
 			continue; /* the kernel has no such count: nothing to cap */

@@ -229,9 +229,41 @@ static void hosts_name_self(struct sbx_op *op)
 	op->len += sizeof(line) - 1;
 }
 
+/* The directory etc_real() resolved last, for one plan_system(). */
+struct dir_memo {
+	char dir[PATH_MAX], real[PATH_MAX];
+	bool ok;
+};
+
+/* path (absolute, a plain name in a directory) resolved into real, what
+ * it is into *st; false when it cannot be. What realpath() and stat()
+ * answered, but its directory is resolved once for the files in it one
+ * after another (m), and a file that is no link is that directory and
+ * its name: realpath() of each /etc entry walked /etc again with a
+ * readlink() a component, ~50 system calls a one-shot call. */
+static bool etc_real(const char *path, struct dir_memo *m, char real[PATH_MAX], struct stat *st)
+{
+	const char *slash = strrchr(path, '/');
+	size_t n = slash ? (size_t)(slash - path) : 0;
+
+	if (n == 0 || n >= sizeof(m->dir) || lstat(path, st) < 0)
+		return false;
+	if (S_ISLNK(st->st_mode))
+		return realpath(path, real) && stat(real, st) == 0;
+	if (strlen(m->dir) != n || strncmp(m->dir, path, n) != 0) {
+		memcpy(m->dir, path, n);
+		m->dir[n] = '\0';
+		m->ok = realpath(m->dir, m->real) != NULL;
+	}
+	return m->ok && (size_t)snprintf(real, PATH_MAX, "%s%s",
+	                                 strcmp(m->real, "/") == 0 ? "" : m->real,
+	                                 slash) < PATH_MAX;
+}
+
 static void plan_system(struct sbx_plan *pl)
 {
 	char target[PATH_MAX], real[PATH_MAX];
+	struct dir_memo memo = {.ok = false};
 	struct stat st;
 
 	for (size_t i = 0; i < nitems(sys_dirs); i++) {
@@ -247,7 +279,7 @@ static void plan_system(struct sbx_plan *pl)
 		}
 	}
 	for (size_t i = 0; i < nitems(etc_files); i++) {
-		if (!realpath(etc_files[i], real) || stat(real, &st) < 0 ||
+		if (!etc_real(etc_files[i], &memo, real, &st) ||
 		    !(S_ISDIR(st.st_mode) || S_ISREG(st.st_mode)))
 			continue;
 		if (S_ISREG(st.st_mode) && st.st_size <= ETC_COPY_MAX &&
@@ -871,27 +903,52 @@ static int want_named(const char *wd, struct want **w, size_t *n, char **errstr)
  * .git that is a file or a link (a worktree's pointer) is read-only whole.
  * For a linked worktree's git directories (git), the table's .git part,
  * the root itself bound by the caller. */
+/* True when entry i of guard_paths[] lies under one found absent. */
+static bool under_absent(size_t i, const bool *absent)
+{
+	const uint8_t *j;
+	size_t n = guard_holders(i, &j);
+
+	for (size_t k = 0; k < n; k++)
+		if (absent[j[k]])
+			return true;
+	return false;
+}
+
+/* Each entry is first looked up from the root, opened once, and one that
+ * is not there (or under a directory that is not) is done: want_kept()
+ * would find nothing either. An empty workdir's plan made ~100 lstat()s
+ * of absolute paths, each walking the root's components again, half of
+ * them under directories already found absent. */
 static int want_guarded(const char *root, bool git, struct want **w, size_t *n, char **errstr)
 {
 	char *dotgit = xasprintf("%s/.git", root);
 	struct stat st;
 	bool git_whole = !git && lstat(dotgit, &st) == 0 && !S_ISDIR(st.st_mode);
+	bool absent[GUARD_NPATHS] = {false};
+	int dfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC), rc = 0;
 
 	free(dotgit);
-	for (size_t i = 0; i < GUARD_NPATHS; i++) {
+	for (size_t i = 0; rc == 0 && i < GUARD_NPATHS; i++) {
 		const struct guard_path *g = &guard_paths[i];
 		const char *rel = guard_rel(i, git);
 		bool holder = g->kind == GUARD_PIN || (g->kind == GUARD_GITDIR && !git_whole);
 		char *shown;
-		int rc;
 		if (rel == NULL || rel[0] == '\0' || (git_whole && strncmp(rel, ".git/", 5) == 0))
 			continue;
+		if (under_absent(i, absent) ||
+		    (dfd >= 0 && fstatat(dfd, rel, &st, AT_SYMLINK_NOFOLLOW) < 0)) {
+			absent[i] = true;
+			continue;
+		}
 		shown = git ? NULL : xasprintf("workdir: %s", rel); /* NULL: the whole path */
 		rc = want_kept(root, rel, shown, holder ? A_BIND : A_RO, w, n, errstr);
 		free(shown);
-		if (rc < 0)
-			return -1;
 	}
+	if (dfd >= 0)
+		close(dfd);
+	if (rc < 0)
+		return -1;
 	return git ? 0 : want_named(root, w, n, errstr) < 0 ? -1 : want_config_refs(root, w, n, errstr);
 }
 

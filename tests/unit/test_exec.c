@@ -29,6 +29,7 @@
 
 #include <cmocka.h>
 
+#include "core/state.h"
 #include "core/util.h"
 #include "exec/exec.h"
 #include "exec/exec_internal.h"
@@ -50,6 +51,26 @@ static void rm_rf(char *d)
 	assert_int_equal(system(cmd), 0);
 	free(cmd);
 	free(d);
+}
+
+/* Sets name to value; returns its old value (a new string, or NULL when
+ * unset) for env_restore(). */
+static char *env_swap(const char *name, const char *value)
+{
+	char *old = getenv(name) ? xstrdup(getenv(name)) : NULL;
+
+	setenv(name, value, 1);
+	return old;
+}
+
+/* Puts back what env_swap() returned; frees old. */
+static void env_restore(const char *name, char *old)
+{
+	if (old)
+		setenv(name, old, 1);
+	else
+		unsetenv(name);
+	free(old);
 }
 
 static void write_file(const char *dir, const char *name, const char *text)
@@ -781,7 +802,7 @@ static void test_pending_orphans(void **state)
 	assert_int_equal(since.since.tv_sec, now.since.tv_sec - 10);
 	pending_end(mine);
 	assert_int_equal(waitpid(zombie, NULL, 0), zombie);
-	cmd = xasprintf("ls '%s' | wc -l", dir);
+	cmd = xasprintf("ls '%s' | grep -vx spare | wc -l", dir); /* pending.c's spare file */
 	FILE *f = popen(cmd, "r");
 	int left = -1;
 	assert_int_equal(fscanf(f, "%d", &left), 1);
@@ -793,6 +814,59 @@ static void test_pending_orphans(void **state)
 		unsetenv("XDG_STATE_HOME");
 	free(old);
 	free(cmd);
+	free(st);
+	free(dir);
+	rm_rf(home);
+}
+
+/* A finished record's file is the next record's (pending.c's spare): it
+ * is never read as a record, a record written over a longer one's text
+ * still parses (a killed run is recovered), and a second spare is not
+ * kept over the first. */
+static void test_pending_spare(void **state)
+{
+	char *home = tmpdir_new(), *dir = xasprintf("%s/state/airlock/pending", home);
+	char *st = xasprintf("%s/state", home), *spare = xasprintf("%s/spare", dir), **taken;
+	char *old = env_swap("XDG_STATE_HOME", st);
+	const char *wd = "/srv/p", *longer = "/srv/a-project-whose-path-is-longer-than-the-other";
+	struct guard_span span = {{time(NULL) - 30, 0}, time(NULL) + 60}, since;
+	struct stat a, b;
+	char first = 0, *p, *q;
+	pid_t killed;
+	int fd, wst = -1;
+	(void)state;
+
+	assert_non_null((p = pending_begin(longer, &span)));
+	assert_int_equal(stat(p, &a), 0);
+	pending_end(p);
+	assert_int_equal(stat(spare, &b), 0);
+	assert_int_equal(a.st_ino, b.st_ino); /* kept, not unlinked */
+	assert_true((fd = open(spare, O_RDONLY)) >= 0);
+	assert_int_equal(read(fd, &first, 1), 1);
+	close(fd);
+	assert_int_equal(first, 'x'); /* marked: no record */
+	assert_false(pending_orphans(longer, &since, &taken));
+	assert_null(taken);
+	if ((killed = fork()) == 0) /* takes the spare, killed before its sweep */
+		_exit(pending_begin(wd, &span) ? 0 : 1);
+	assert_int_equal(waitpid(killed, &wst, 0), killed);
+	assert_int_equal(wst, 0);
+	assert_int_equal(stat(spare, &b), -1); /* taken */
+	assert_true(pending_orphans(wd, &since, &taken)); /* the longer text's tail cut */
+	assert_int_equal(since.since.tv_sec, span.since.tv_sec);
+	assert_int_equal(since.until, span.until);
+	pending_orphans_end(taken);
+	assert_non_null((p = pending_begin(wd, &span)));
+	assert_non_null((q = pending_begin(wd, &span)));
+	pending_end(p);
+	pending_end(q); /* not over the first's spare */
+	{
+		char *cmd = xasprintf("test \"$(ls '%s')\" = spare", dir);
+		assert_int_equal(system(cmd), 0);
+		free(cmd);
+	}
+	env_restore("XDG_STATE_HOME", old);
+	free(spare);
 	free(st);
 	free(dir);
 	rm_rf(home);
@@ -969,6 +1043,208 @@ static void test_gitindex_as_git(void **state)
  * keeping what it remembers and the watches, whose events must still
  * reach the right directory. A .env added to each watched before the table
  * grew, and to one read after, is found, search after search. */
+/* The plan looks guarded paths up from the workdir, opened once, and
+ * skips those under a directory found absent: a path under a guarded
+ * directory that is a link into the workdir is still found through the
+ * link, and kept read-only (a run cannot rewrite .claude/settings.json
+ * as real/settings.json), while one under an absent directory is still
+ * swept when a run makes it. */
+static void test_guard_link_holder(void **state)
+{
+	char *wd = tmpdir_new(), *real = xasprintf("%s/real", wd), *link = xasprintf("%s/.claude", wd);
+	char *argv[] = {(char *)"sh", (char *)"-c",
+	                (char *)"echo planted > .claude/settings.json || echo refused; "
+	                        "mkdir -p .amazonq && echo '{}' > .amazonq/mcp.json",
+	                NULL},
+	     *err = NULL, *text;
+	struct exec_spec s = {.argv = argv, .workdir = wd, .capture = true,
+	                      .profile = exec_builtin_profile("workspace")};
+	struct exec_result res;
+	struct stat st;
+	char buf[16] = "";
+	FILE *f;
+	(void)state;
+
+	assert_int_equal(mkdir(real, 0755), 0);
+	write_file(wd, "real/settings.json", "{}\n");
+	assert_int_equal(symlink("real", link), 0);
+	assert_int_equal(exec_run(&s, &res, &err), 0);
+	assert_non_null(strstr(res.out, "refused"));
+	assert_non_null(res.removed);
+	assert_non_null(strstr(res.removed, ".amazonq/mcp.json"));
+	exec_result_clear(&res);
+	text = xasprintf("%s/settings.json", real);
+	assert_non_null((f = fopen(text, "r")));
+	assert_non_null(fgets(buf, sizeof(buf), f));
+	fclose(f);
+	assert_string_equal(buf, "{}\n"); /* untouched */
+	free(text);
+	text = xasprintf("%s/.amazonq/mcp.json", wd);
+	assert_int_equal(lstat(text, &st), -1);
+	free(text);
+	free(real);
+	free(link);
+	rm_rf(wd);
+}
+
+/* state_path_resolved(): the longest part that exists resolved (found
+ * with stat() first, then realpath()), a first missing part that is a
+ * link to nothing followed, the rest as written; NULL for a "." or ".."
+ * in the rest. Each row: the path under a temp dir, the answer under its
+ * resolved self ("-": NULL). */
+static void test_state_path_resolved(void **state)
+{
+	static const char *const rows[][2] = {
+	        {"dir", "dir"},
+	        {"dir/missing/deeper", "dir/missing/deeper"},
+	        {"link/missing", "dir/missing"},
+	        {"dangling/x", "made-later/x"},
+	        {"file/below", "file/below"},
+	        {"dir/missing/../x", "-"},
+	        {"dir/./missing", "dir/missing"},
+	        {"dir//missing", "dir/missing"},
+	        {"loop1/x", "-"},
+	};
+	static const char *const links[][2] = {
+	        {"link", "dir"}, {"dangling", "made-later"}, {"loop1", "loop2"}, {"loop2", "loop1"}};
+	char *d = tmpdir_new(), real[PATH_MAX], *p, *want, *got;
+	(void)state;
+
+	assert_non_null(realpath(d, real));
+	p = xasprintf("%s/dir", d);
+	assert_int_equal(mkdir(p, 0755), 0);
+	free(p);
+	write_file(d, "file", "x");
+	for (size_t i = 0; i < nitems(links); i++) {
+		p = xasprintf("%s/%s", d, links[i][0]);
+		assert_int_equal(symlink(links[i][1], p), 0);
+		free(p);
+	}
+	for (size_t i = 0; i < nitems(rows); i++) {
+		p = xasprintf("%s/%s", d, rows[i][0]);
+		want = strcmp(rows[i][1], "-") == 0 ? NULL : xasprintf("%s/%s", real, rows[i][1]);
+		got = state_path_resolved(p);
+		if (!(want ? got && strcmp(got, want) == 0 : got == NULL))
+			fail_msg("%s: got %s, want %s", rows[i][0], got ? got : "NULL",
+			         want ? want : "NULL");
+		free(got);
+		free(want);
+		free(p);
+	}
+	rm_rf(d);
+}
+
+/* A figure from a /proc/sys file, or -1. */
+static long long proc_figure(const char *path)
+{
+	long long v = -1;
+	FILE *f = fopen(path, "r");
+
+	if (f && fscanf(f, "%lld", &v) != 1)
+		v = -1;
+	if (f)
+		fclose(f);
+	return v;
+}
+
+/* The sandbox's namespace caps inotify and fanotify at a quarter of the
+ * smaller of the caller's namespace's figure and the host-wide one (in
+ * the initial namespace they are one figure, read once), and new user
+ * namespaces at 0. */
+static void test_userns_caps(void **state)
+{
+	static const char *const rows[][2] = {
+	        {"max_inotify_instances", "/proc/sys/fs/inotify/max_user_instances"},
+	        {"max_inotify_watches", "/proc/sys/fs/inotify/max_user_watches"},
+	        {"max_fanotify_groups", "/proc/sys/fs/fanotify/max_user_groups"},
+	        {"max_fanotify_marks", "/proc/sys/fs/fanotify/max_user_marks"},
+	        {"max_user_namespaces", NULL},
+	};
+	char *wd = tmpdir_new(), *err = NULL;
+	(void)state;
+
+	for (size_t i = 0; i < nitems(rows); i++) {
+		char *own_path = xasprintf("/proc/sys/user/%s", rows[i][0]);
+		char *cmd = xasprintf("cat %s", own_path);
+		char *argv[] = {(char *)"sh", (char *)"-c", cmd, NULL};
+		struct exec_spec s = {.argv = argv, .workdir = wd, .capture = true,
+		                      .profile = exec_builtin_profile("readonly")};
+		struct exec_result res;
+		long long own = proc_figure(own_path), host = rows[i][1] ? proc_figure(rows[i][1]) : -1;
+		long long want = rows[i][1] == NULL ? 0 : (own >= 0 && (host < 0 || own < host) ? own : host) / 4;
+
+		if (own < 0) { /* the kernel has no such count */
+			free(own_path);
+			free(cmd);
+			continue;
+		}
+		assert_int_equal(exec_run(&s, &res, &err), 0);
+		if (want < 1)
+			want = rows[i][1] == NULL ? 0 : 1;
+		if (res.exit_code != 0 || strtoll(res.out, NULL, 10) != want)
+			fail_msg("%s: the sandbox has %s, want %lld", rows[i][0], res.out, want);
+		exec_result_clear(&res);
+		free(own_path);
+		free(cmd);
+	}
+	rm_rf(wd);
+}
+
+/* A call's plan resolves the state directory once (state_hold()), and
+ * only while held: a link changed after the call, or after
+ * state_forget(), or a changed XDG_STATE_HOME, is seen at once; and
+ * exec_run() leaves nothing held (a gate's next call resolves afresh). */
+static void test_state_hold(void **state)
+{
+	(void)state;
+	char *d = tmpdir_new(), *a = xasprintf("%s/a", d), *b = xasprintf("%s/b", d);
+	char *link = xasprintf("%s/link", d), *wd = xasprintf("%s/wd", d);
+	char *want_a = xasprintf("%s/airlock", a), *want_b = xasprintf("%s/airlock", b), *r;
+	char *argv[] = {(char *)"true", NULL}, *err = NULL;
+	struct exec_spec s = {.argv = argv, .workdir = wd, .capture = true,
+	                      .profile = exec_builtin_profile("workspace")};
+	struct exec_result res;
+
+	assert_int_equal(mkdir(a, 0700), 0);
+	assert_int_equal(mkdir(b, 0700), 0);
+	assert_int_equal(mkdir(wd, 0755), 0);
+	assert_int_equal(symlink("a", link), 0);
+	char *old = env_swap("XDG_STATE_HOME", link);
+	state_hold();
+	assert_string_equal((r = state_root()), want_a);
+	free(r);
+	assert_int_equal(unlink(link), 0);
+	assert_int_equal(symlink("b", link), 0);
+	assert_string_equal((r = state_root()), want_a); /* held: resolved once */
+	free(r);
+	state_forget();
+	assert_string_equal((r = state_root()), want_b);
+	free(r);
+	setenv("XDG_STATE_HOME", a, 1); /* another environment: not the held answer */
+	assert_string_equal((r = state_root()), want_a);
+	free(r);
+	setenv("XDG_STATE_HOME", link, 1);
+	state_release();
+	assert_int_equal(unlink(link), 0);
+	assert_int_equal(symlink("a", link), 0);
+	assert_string_equal((r = state_root()), want_a); /* released: afresh */
+	free(r);
+	assert_int_equal(exec_run(&s, &res, &err), 0);
+	exec_result_clear(&res);
+	assert_int_equal(unlink(link), 0);
+	assert_int_equal(symlink("b", link), 0);
+	assert_string_equal((r = state_root()), want_b); /* exec_run() held nothing after */
+	free(r);
+	env_restore("XDG_STATE_HOME", old);
+	free(want_a);
+	free(want_b);
+	free(a);
+	free(b);
+	free(link);
+	free(wd);
+	rm_rf(d);
+}
+
 static void test_secrets_cache_grows(void **state)
 {
 	char *wd = tmpdir_new(), *err = NULL, **found, real[PATH_MAX], *cmd;
@@ -1498,6 +1774,7 @@ int main(void)
 		cmocka_unit_test(test_secrets_globs),
 		cmocka_unit_test(test_run_table),
 		cmocka_unit_test(test_guard_named),
+		cmocka_unit_test(test_guard_link_holder),
 		cmocka_unit_test(test_overlay),
 		cmocka_unit_test(test_fail_closed),
 		cmocka_unit_test(test_concurrent),
@@ -1508,6 +1785,7 @@ int main(void)
 		cmocka_unit_test(test_seccomp_precompiled),
 		cmocka_unit_test(test_secrets_table),
 		cmocka_unit_test(test_pending_orphans),
+		cmocka_unit_test(test_pending_spare),
 		cmocka_unit_test(test_recover_span),
 		cmocka_unit_test(test_gitindex_gitlinks),
 		cmocka_unit_test(test_gitindex_unhide),
@@ -1517,6 +1795,9 @@ int main(void)
 		cmocka_unit_test(test_kernel_mounts),
 		cmocka_unit_test(test_path_hidden_table),
 		cmocka_unit_test(test_gitcreds_table),
+		cmocka_unit_test(test_state_hold),
+		cmocka_unit_test(test_userns_caps),
+		cmocka_unit_test(test_state_path_resolved),
 	};
 	return cmocka_run_group_tests(tests, state_setup, state_teardown);
 }
