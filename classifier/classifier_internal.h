@@ -344,8 +344,19 @@ struct prog {
 	prog_fn fn;          /* extra handling, after flags and rule */
 };
 extern const struct prog rules_fs[], rules_net[], rules_dev[], rules_sys[], rules_git[],
-	rules_text[];
-extern const size_t rules_fs_n, rules_net_n, rules_dev_n, rules_sys_n, rules_git_n, rules_text_n;
+	rules_text[], rules_cloud_tab[];
+extern const size_t rules_fs_n, rules_net_n, rules_dev_n, rules_sys_n, rules_git_n, rules_text_n,
+	rules_cloud_tab_n;
+/* A cloud, cluster, deploy or database-migration CLI (kubectl, terraform,
+ * aws, gh, prisma ...) by subcommand: net.fetch (exec.build for a
+ * project's database tool), plus cloud.change, cloud.delete,
+ * cloud.destroy, db.wipe ... for what it does there. Returns false when
+ * c->prog is none of them (shell_rules_cloud.c). */
+bool rules_cloud(struct cctx *x, const struct cmdv *c);
+/* The subcommands of cloud CLIs and secret managers that print secrets
+ * (aws secretsmanager get-secret-value, gh auth token): secrets.read
+ * (shell_rules_net.c). Returns whether one matched. */
+bool rules_secret_verb(struct cctx *x, const struct cmdv *c);
 /* export NAME=VALUE (w, NAME n bytes) of a variable that points every
  * later git command at other configuration, a repository or work tree
  * (shell_rules_git.c). */
@@ -400,6 +411,8 @@ const char *rules_go_hook(const char *a, bool *next);
 void rules_go_hook_text(struct cctx *x, const struct word *w, const char *v);
 /* The value the last such assignment gives name, or NULL; *wp its word. */
 const char *rules_env(const struct cmdv *c, const char *name, const struct word **wp);
+/* Whether a table has a row for the program name (no wrapper). */
+bool rules_known_prog(const char *name);
 /* The program table: returns true when the program is known and handled. */
 bool rules_apply(struct cctx *x, struct cmdv *c, const char *name);
 /* Wrapper table: returns the index of the wrapped command's name in c->w,

@@ -1309,7 +1309,7 @@ static const struct {
 	{"coverage", PM_BUILD}, {"tox", PM_PROG}, {"nox", PM_PROG}, {"doctest", PM_BUILD},
 	{"uv", PM_PROG}, {"twine", PM_PROG}, {"poetry", PM_PROG}, {"pdm", PM_PROG},
 	{"hatch", PM_PROG}, {"pipx", PM_PROG}, {"cProfile", PM_PROFILE}, {"profile", PM_PROFILE},
-	{"pydoc", PM_DOC}, {"sqlite3", PM_SQLITE},
+	{"pydoc", PM_DOC}, {"sqlite3", PM_SQLITE}, {"alembic", PM_PROG},
 };
 
 /* The directories python -m venv, uv venv and virtualenv make (from word

@@ -800,6 +800,22 @@ static void npx_local_note(struct cctx *x, const struct cmdv *c, size_t at)
 		        c->w[at].val, c->w[at].val);
 }
 
+/* The package npx downloads for a plain NAME is the one that provides
+ * the program NAME (npx prisma runs prisma), so its arguments are judged
+ * as that program's too: `npx prisma migrate reset --force` was
+ * pkg.install alone, high, where prisma's own is db.wipe. Only for a
+ * name the tables know (an unknown one adds nothing to pkg.install); it
+ * only adds findings and commands, npx itself stays recorded. */
+static void npx_tool(struct cctx *x, const struct cmdv *c, size_t at)
+{
+	struct cmdv sub = *c;
+
+	sub.w = c->w + at;
+	sub.n = c->n - at;
+	sub.prog = NULL;
+	shell_exec_argv(x, &sub);
+}
+
 /* npx NAME (bunx NAME) runs the project's node_modules/.bin/NAME when it
  * has one, as `npm run` would: NAME is then the command. Else it downloads
  * the package NAME from the registry and runs it; so do -p/--package,
@@ -829,6 +845,8 @@ static long wrap_npx(struct cctx *x, struct cmdv *c, size_t at)
 	        c->w[0].val);
 	record_self(x, c);
 	npx_call(x, c, 1, at);
+	if (local && rules_known_prog(name))
+		npx_tool(x, c, at);
 	return -1;
 }
 
