@@ -76,6 +76,14 @@ struct cctx {
 	} *hashes;
 	size_t nhashes, caphashes;
 	bool hashing;
+	/* alias NAME=VALUE: a later command NAME ARGS runs VALUE ARGS; busy
+	 * while its expansion is read, as bash does not expand it again
+	 * there (shell_eval.c) */
+	struct cls_alias {
+		const char *name, *val;
+		bool busy;
+	} *aliases;
+	size_t naliases, capaliases;
 	/* Literal values holding $( ) or ` `: code once bash evaluates values
 	 * as arithmetic or names (shell_vars.c). */
 	struct cls_code {
@@ -311,6 +319,12 @@ void shell_eval_builtin(struct cctx *x, const struct cmdv *c, const char *name);
 /* Notes hash -p PATH NAME (pw: the word holding path). */
 void shell_hash_note(struct cctx *x, const struct word *name, const struct word *pw,
                      const char *path);
+/* Notes alias NAME=VALUE (NAME n bytes of name; every value given is
+ * kept, as any may be in effect). */
+void shell_alias_note(struct cctx *x, const char *name, size_t n, const char *val);
+/* A command whose unquoted name is an alias the script defined is judged
+ * once more as the alias's VALUE followed by its arguments. */
+void shell_alias_run(struct cctx *x, const struct cmdv *c);
 /* Judges c once more as the program hash -p gave its name, if any. */
 void shell_hash_run(struct cctx *x, const struct cmdv *c, const char *name);
 

@@ -106,10 +106,14 @@ for c in 'kubectl get pods' 'kubectl describe deploy web -n prod' 'kubectl logs 
 		"$(printf '%s' "$v" | jq -r --arg w "$want" '[.reasons[] | contains($w)] | any')" true
 done
 
-# k is not kubectl: an alias is not guessed
+# k is not kubectl: an alias is not guessed; one the script defines is
+# read with its arguments (it was high, the value judged alone)
 expect_eq "k delete ns prod: an unknown program" \
 	"$(cd "$d/wd" && "$AIRLOCK" classify --workdir "$d/wd" --shell 'k delete ns prod' | jq -r '.rules | join(",")')" \
 	exec.unknown_program
+expect_eq "alias k=kubectl; k delete ns prod: critical" \
+	"$(cd "$d/wd" && "$AIRLOCK" classify --workdir "$d/wd" --shell 'alias k=kubectl; k delete ns prod' | jq -r .tier)" \
+	critical
 
 # what policy does with them: critical is denied, the asking form asks,
 # and allow-critical names the one destroy a user means
