@@ -55,6 +55,9 @@ static const struct cloud_tool {
 	 "-n --namespace --kube-context --kubeconfig -f --values --set --set-string --set-file "
 	 "--version --repo -o --output --timeout",
 	 "", KUBE_DRY, false, false},
+	{"gsutil", "copies cloud storage objects", "-o -h -u", "", "-n", false, false},
+	{"rclone", "copies or deletes cloud storage", "--config --include --exclude --filter",
+	 "", "--dry-run -n", false, false},
 	{"eksctl", "changes EKS clusters",
 	 "-n --name -r --region -p --profile -f --config-file -c --cluster", "", "", false, false},
 	{"terraform", "plans or changes cloud infrastructure", TF_OPTS, TF_YES, "", true, false},
@@ -145,6 +148,21 @@ static const struct cloud_verb {
 	{p, "get|describe|logs|top|explain|api-resources|api-versions|cluster-info|diff|events|" \
 	    "auth|wait|version|rollout", NULL, CK_READ, "reads the cluster's state"}
 	KDEL("kubectl"), KDEL("oc"),
+	{"gsutil", "rm", "-r -R -a", CK_DESTROY, "deletes every object under a prefix (-r)"},
+	{"gsutil", "rm|rb", NULL, CK_DELETE, "deletes objects or an empty bucket"},
+	{"gsutil", "rsync", "-d", CK_DELETE, "deletes remote objects the source lacks (-d)"},
+	{"gsutil", "cp|mv|rsync|mb|setmeta|acl|iam|defacl|lifecycle|versioning|web|label|retention",
+	 NULL, CK_CHANGE, "writes to cloud storage"},
+	{"gsutil", "ls|cat|du|stat|hash|version", NULL, CK_READ, "reads cloud storage"},
+	{"rclone", "purge", NULL, CK_DESTROY, "deletes a path and everything under it"},
+	{"rclone", "delete|deletefile|rmdir|rmdirs|cleanup|sync|bisync|dedupe", NULL, CK_DELETE,
+	 "deletes files on the remote (sync: those the source lacks)"},
+	{"rclone", "config|listremotes|version|help|genautocomplete|completion|obscure", NULL,
+	 CK_LOCAL, "reads or sets the local configuration"},
+	{"rclone", "copy|copyto|move|moveto|mkdir|touch|copyurl|settier|rcat|link|backend", NULL,
+	 CK_CHANGE, "writes to remote storage"},
+	{"rclone", "ls|lsd|lsl|lsf|lsjson|cat|size|check|about|tree|md5sum|sha1sum|hashsum|ncdu",
+	 NULL, CK_READ, "reads remote storage"},
 	{"eksctl", "delete cluster|nodegroup|ng", NULL, CK_DESTROY,
 	 "deletes an EKS cluster or node group and everything running on it"},
 	{"eksctl", "delete", NULL, CK_DELETE, "deletes cluster resources"},
@@ -157,6 +175,8 @@ static const struct cloud_verb {
 	{"helm", "list|ls|status|get|history|show|search|env|version", NULL, CK_READ,
 	 "reads releases or charts"},
 #define TF(p) \
+	{p, "destroy|destroy-all", "-target --target", CK_DELETE, \
+	 "destroys the targeted resources and what depends on them (-target)"}, \
 	{p, "destroy|destroy-all", NULL, CK_DESTROY, \
 	 "destroys every resource the configuration manages"}, \
 	{p, "apply", "-destroy --destroy", CK_DESTROY, \
@@ -168,6 +188,8 @@ static const struct cloud_verb {
 	{p, "plan|show|output|state|providers|graph|version|workspace|init|get", NULL, CK_READ, \
 	 "reads the state and the providers"}
 	TF("terraform"), TF("tofu"), TF("terragrunt"),
+	{"pulumi", "destroy|down|dn", "-t --target", CK_DELETE,
+	 "destroys the targeted resources and what depends on them (--target)"},
 	{"pulumi", "destroy|down|dn", NULL, CK_DESTROY, "destroys every resource of the stack"},
 	{"pulumi", "stack rm", NULL, CK_DELETE, "deletes a stack and its state"},
 	{"pulumi", "state delete", NULL, CK_CHANGE, "rewrites the stack's state"},
@@ -385,22 +407,36 @@ static bool has_opt(const struct cmdv *c, const char *list)
 
 /* Whether word w matches pattern [p, p+n): alternatives by '|', a
  * trailing '*' a prefix, "*" any word; a run-time word matches all. */
-static bool pat_match(const struct word *w, const char *p, size_t n)
+static bool pat_match1(const char *v, size_t vn, const char *p, size_t n)
 {
-	if (w->flags & (W_DYNAMIC | W_GLOB))
-		return true;
 	while (n > 0) {
 		size_t l = strcspn(p, "|");
 		if (l > n)
 			l = n;
 		if ((l == 1 && p[0] == '*') ||
-		    (l > 0 && p[l - 1] == '*' && strncmp(w->val, p, l - 1) == 0) ||
-		    (w->len == l && strncmp(w->val, p, l) == 0))
+		    (l > 0 && p[l - 1] == '*' && vn >= l - 1 && strncmp(v, p, l - 1) == 0) ||
+		    (vn == l && strncmp(v, p, l) == 0))
 			return true;
 		p += l + (l < n);
 		n -= l + (l < n);
 	}
 	return false;
+}
+
+/* A word that lists kinds (`kubectl delete deploy,ns x`) matches when
+ * any of them does. */
+static bool pat_match(const struct word *w, const char *p, size_t n)
+{
+	if (w->flags & (W_DYNAMIC | W_GLOB))
+		return true;
+	for (const char *v = w->val;; v++) {
+		size_t vn = strcspn(v, ",");
+		if (pat_match1(v, vn, p, n))
+			return true;
+		v += vn;
+		if (*v == '\0')
+			return false;
+	}
 }
 
 /* The subcommand words of c: not options, nor the value of one of
@@ -460,9 +496,31 @@ static const struct cloud_tool *tool_find(const char *prog)
 	return NULL;
 }
 
+/* Variables that skip a tool's confirmation: TF_CLI_ARGS[_CMD] may hold
+ * -auto-approve (their value is unread: any counts), as may
+ * TERRAGRUNT_NON_INTERACTIVE, PULUMI_SKIP_CONFIRMATIONS; set before the
+ * command or earlier in the script (export). */
+static const char *const yes_vars[] = {
+	"TF_CLI_ARGS", "TF_CLI_ARGS_destroy", "TF_CLI_ARGS_apply", "TERRAGRUNT_NON_INTERACTIVE",
+	"TG_NON_INTERACTIVE", "PULUMI_SKIP_CONFIRMATIONS", "CLOUDSDK_CORE_DISABLE_PROMPTS",
+};
+
+static bool yes_env(const struct cctx *x, const struct cmdv *c)
+{
+	for (size_t i = 0; i < nitems(yes_vars); i++) {
+		if (rules_env(c, yes_vars[i], NULL) != NULL)
+			return true;
+		for (size_t k = 0; k < x->nvars; k++)
+			if (strcmp(x->vars[k].name, yes_vars[i]) == 0)
+				return true;
+	}
+	return false;
+}
+
 /* A destroy goes ahead unasked when the tool has no prompt, the call
- * skips it (-auto-approve, --yes) or feeds its stdin (`yes |`, a
- * here-string); else the tool stops at its prompt until a person answers. */
+ * skips it (-auto-approve, --yes, a variable) or feeds its stdin (`yes
+ * |`, a here-string); else the tool stops at its prompt until a person
+ * answers. */
 static enum tier destroy_tier(const struct cloud_tool *t, const struct cmdv *c, bool yes)
 {
 	return t->asks && !yes && c->in == IN_NONE ? TIER_HIGH : TIER_CRITICAL;
@@ -489,7 +547,7 @@ static void cloud_emit(struct cctx *x, const struct cmdv *c, const struct cloud_
                        enum cloud_kind k, const char *why)
 {
 	struct span sp = shell_span_words(x, c->w, c->n);
-	bool dry = t->dry[0] && has_opt(c, t->dry), yes = has_opt(c, t->yes);
+	bool dry = t->dry[0] && has_opt(c, t->dry), yes = has_opt(c, t->yes) || yes_env(x, c);
 	const char *how = yes             ? ", told not to ask"
 	                  : c->in != IN_NONE ? ", its prompt answered from stdin"
 	                  : !t->asks        ? ", at once: it has no prompt"
@@ -577,6 +635,6 @@ const struct prog rules_cloud_tab[] = {
 	CLOUD("supabase"), CLOUD("prisma"), CLOUD("drizzle-kit"), CLOUD("sequelize"),
 	CLOUD("sequelize-cli"), CLOUD("knex"), CLOUD("alembic"), CLOUD("django-admin"),
 	CLOUD("aws"), CLOUD("gcloud"), CLOUD("az"), CLOUD("gh"), CLOUD("heroku"), CLOUD("oc"),
-	CLOUD("pulumi"), CLOUD("terragrunt"), CLOUD("eksctl"),
+	CLOUD("pulumi"), CLOUD("terragrunt"), CLOUD("eksctl"), CLOUD("gsutil"), CLOUD("rclone"),
 };
 const size_t rules_cloud_tab_n = nitems(rules_cloud_tab);

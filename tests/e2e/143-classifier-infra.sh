@@ -57,6 +57,15 @@ printf '%s\n' \
 	'critical	db.wipe	npx prisma migrate reset --force' \
 	'critical	db.wipe	bunx prisma migrate reset --force' \
 	'critical	db.wipe	pnpm exec prisma migrate reset --force' \
+	'critical	db.wipe	pnpm dlx prisma migrate reset --force' \
+	'critical	db.wipe	npx prisma@5 migrate reset --force' \
+	'critical	cloud.destroy	npx aws-cdk destroy --force' \
+	'critical	cloud.destroy	TF_CLI_ARGS_destroy=-auto-approve terraform destroy' \
+	'critical	cloud.destroy	PULUMI_SKIP_CONFIRMATIONS=true pulumi destroy' \
+	'critical	cloud.destroy	kubectl delete deploy,ns x' \
+	'critical	cloud.destroy	gsutil -m rm -r gs://b' \
+	'critical	cloud.destroy	rclone purge remote:b' \
+	'high	cloud.delete	terraform destroy -target=aws_instance.x -auto-approve' \
 	'critical	db.wipe	uv run alembic downgrade base' \
 	'critical	db.wipe	poetry run alembic downgrade base' \
 	'critical	db.wipe	python -m alembic downgrade base' \
