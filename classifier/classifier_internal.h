@@ -425,6 +425,16 @@ const char *rules_go_hook(const char *a, bool *next);
 void rules_go_hook_text(struct cctx *x, const struct word *w, const char *v);
 /* The value the last such assignment gives name, or NULL; *wp its word. */
 const char *rules_env(const struct cmdv *c, const char *name, const struct word **wp);
+/* A program run by a path the tables do not fold (bin/rails, ./manage.py,
+ * node_modules/.bin/prisma): the project's own file, an unknown program,
+ * and for the framework and cloud tools projects keep a copy of, judged
+ * as that program too, or as `python manage.py CMD` and `php artisan CMD`
+ * would be (shell_rules.c). */
+void rules_binstub(struct cctx *x, struct cmdv *c);
+/* python manage.py flush, php artisan migrate:fresh: the framework
+ * command at c->w[i], c->w[i + 1] empties the database (db.wipe);
+ * returns whether it did (shell_rules_dev.c). */
+bool rules_script_db_wipe(struct cctx *x, const struct cmdv *c, size_t i);
 /* Whether a table has a row for the program name (no wrapper). */
 bool rules_known_prog(const char *name);
 /* The program table: returns true when the program is known and handled. */

@@ -751,6 +751,8 @@ void shell_exec_argv(struct cctx *x, struct cmdv *c)
 				unknown_reads(x, c);
 				if (!strchr(w0->val, '/') && x->nfiles) /* x.sh, by PATH=$PATH:. */
 					shell_files_run_name(x, w0);
+				if (strchr(w0->val, '/'))
+					rules_binstub(x, c);
 			}
 			if (strchr(w0->val, '/'))
 				shell_files_run(x, w0, NULL); /* ./x.sh the call wrote */

@@ -420,6 +420,30 @@ bool rules_apply(struct cctx *x, struct cmdv *c, const char *name)
 	return true;
 }
 
+/* bin/rails db:drop and ./manage.py flush were unknown programs (medium,
+ * auto-run with the workdir writable: a SQLite database there dropped)
+ * where `rails db:drop` and `python manage.py flush` are db.wipe. Only the
+ * tools projects ship a copy of (binstubs, node_modules/.bin, a
+ * virtualenv's bin): a file named rm is no rm (`./rm -rf /` stays an
+ * unknown program). */
+void rules_binstub(struct cctx *x, struct cmdv *c)
+{
+	static const char *const stubs[] = {
+		"rails", "rake", "prisma", "sequelize", "sequelize-cli", "knex", "alembic",
+		"drizzle-kit", "supabase", "django-admin", "terraform", "tofu", "terragrunt", "pulumi",
+		"cdk", "kubectl", "helm", "vercel", "flyctl", "fly", "doctl", "aws", "gcloud", "az",
+	};
+	const char *base = strrchr(c->w[0].val, '/') + 1;
+
+	if ((c->w[0].flags & (W_DYNAMIC | W_GLOB)) || rules_script_db_wipe(x, c, 0))
+		return;
+	for (size_t i = 0; i < nitems(stubs); i++)
+		if (strcmp(base, stubs[i]) == 0) {
+			rules_apply(x, c, base);
+			return;
+		}
+}
+
 void rules_subcommand(struct cctx *x, struct cmdv *c, size_t at, size_t end)
 {
 	struct cmdv sub;

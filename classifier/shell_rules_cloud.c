@@ -23,6 +23,8 @@ enum cloud_kind {
 	CK_DELETE,  /* cloud.delete */
 	CK_DESTROY, /* cloud.destroy */
 	CK_WIPE,    /* db.wipe */
+	CK_WIPE_NOW, /* db.wipe with no prompt whatever the tool's others do */
+	CK_DESTROY_NOW, /* cloud.destroy likewise (gh api -X DELETE repos/o/r) */
 	CK_DROP,    /* sql.drop: drops tables or columns the schema no longer has */
 	CK_ALTER,   /* sql.alter: applies migrations */
 	CK_SECRET,  /* secrets.read: prints a credential */
@@ -345,6 +347,8 @@ static const struct cloud_verb {
 	{"supabase", "db diff|dump|lint", NULL, CK_READ, "reads the database's schema"},
 	{"supabase", "status|list|gen|inspect", NULL, CK_READ, "reads from Supabase"},
 	{"prisma", "migrate reset", NULL, CK_WIPE, "drops the database and applies every migration"},
+	{"prisma", "db push", "--force-reset", CK_WIPE_NOW,
+	 "drops the database before it pushes the schema (--force-reset)"},
 	{"prisma", "db push", "--accept-data-loss", CK_DROP,
 	 "drops the tables and columns the schema no longer has, rows and all"},
 	{"prisma", "db push", NULL, CK_ALTER, "applies schema changes to the database"},
@@ -526,6 +530,25 @@ static enum tier destroy_tier(const struct cloud_tool *t, const struct cmdv *c, 
 	return t->asks && !yes && c->in == IN_NONE ? TIER_HIGH : TIER_CRITICAL;
 }
 
+/* Whether an operand of gh api is a repository's own endpoint
+ * (repos/OWNER/REPO): DELETE of it is `gh repo delete` without a prompt. */
+static bool gh_api_repo(const struct cmdv *c)
+{
+	size_t idx[8], n = opt_operands(c, 1, "RtbBHlamLqFsXfw", idx, nitems(idx));
+
+	for (size_t i = 0; i < n; i++) {
+		const char *p = c->w[idx[i]].val;
+		p += *p == '/';
+		if (strncmp(p, "repos/", 6) != 0)
+			continue;
+		p += 6;
+		p += strcspn(p, "/");
+		if (*p == '/' && p[1] && strcspn(p + 1, "/") == strlen(p + 1) - (p[strlen(p) - 1] == '/'))
+			return true;
+	}
+	return false;
+}
+
 /* gh api: a GET unless -X says otherwise or fields are sent (then POST). */
 static enum cloud_kind gh_api(const struct cmdv *c)
 {
@@ -537,7 +560,7 @@ static enum cloud_kind gh_api(const struct cmdv *c)
 	if (w && (w->flags & W_DYNAMIC))
 		return CK_DELETE;
 	if (m && strcasecmp(m, "DELETE") == 0)
-		return CK_DELETE;
+		return gh_api_repo(c) ? CK_DESTROY_NOW : CK_DELETE;
 	if (m ? strcasecmp(m, "GET") != 0 && strcasecmp(m, "HEAD") != 0 : fields)
 		return CK_CHANGE;
 	return CK_READ;
@@ -573,6 +596,11 @@ static void cloud_emit(struct cctx *x, const struct cmdv *c, const struct cloud_
 	case CK_DELETE:
 		cls_add(x, TIER_HIGH, "cloud.delete", sp, "%s %s%s", c->prog, why, yes ? how : "");
 		break;
+	case CK_WIPE_NOW:
+	case CK_DESTROY_NOW:
+		cls_add(x, TIER_CRITICAL, k == CK_WIPE_NOW ? "db.wipe" : "cloud.destroy", sp,
+		        "%s %s, at once: it has no prompt", c->prog, why);
+		break;
 	case CK_DESTROY:
 	case CK_WIPE:
 		cls_add(x, destroy_tier(t, c, yes), k == CK_WIPE ? "db.wipe" : "cloud.destroy", sp,
@@ -604,7 +632,14 @@ bool rules_cloud(struct cctx *x, const struct cmdv *c)
 		return false;
 	n = words_of(c, t->valopts, w, nitems(w));
 	if (strcmp(t->prog, "gh") == 0 && seq_match(w, n, "api")) {
-		cloud_emit(x, c, t, gh_api(c), "reads from the GitHub API");
+		static const char *const whys[] = {
+			[CK_READ] = "reads from the GitHub API",
+			[CK_CHANGE] = "changes GitHub through its API",
+			[CK_DELETE] = "deletes through the GitHub API",
+			[CK_DESTROY_NOW] = "deletes a repository through the GitHub API",
+		};
+		enum cloud_kind k = gh_api(c);
+		cloud_emit(x, c, t, k, whys[k]);
 		return true;
 	}
 	if (strcmp(t->prog, "vercel") == 0 && n == 0) {

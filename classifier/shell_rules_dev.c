@@ -1568,7 +1568,7 @@ static const struct {
 	{"artisan", "migrate:reset"}, {"artisan", "migrate:refresh"}, {"artisan", "db:wipe"},
 };
 
-static bool script_db_wipe(struct cctx *x, const struct cmdv *c, size_t i)
+bool rules_script_db_wipe(struct cctx *x, const struct cmdv *c, size_t i)
 {
 	const char *a = c->w[i].val, *base = strrchr(a, '/');
 
@@ -1885,7 +1885,7 @@ static void rule_interp(struct cctx *x, struct cmdv *c)
 		if ((strcmp(name, "deno") == 0 && i == first_arg(c)) ||
 		    (strncmp(name, "mongo", 5) == 0 && opt_long(c, "--eval")))
 			continue; /* deno run SCRIPT; mongosh DB --eval CODE */
-		script_db_wipe(x, c, i);
+		rules_script_db_wipe(x, c, i);
 		if (remote_script(x, c, i) || setup_py_install(x, c, i))
 			return;
 		if (c->w[i].flags & W_PROCSUB) {

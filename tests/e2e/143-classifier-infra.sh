@@ -66,6 +66,11 @@ printf '%s\n' \
 	'critical	cloud.destroy	gsutil -m rm -r gs://b' \
 	'critical	cloud.destroy	rclone purge remote:b' \
 	'high	cloud.delete	terraform destroy -target=aws_instance.x -auto-approve' \
+	'critical	db.wipe	bin/rails db:drop' \
+	'critical	db.wipe	./manage.py flush --noinput' \
+	'critical	db.wipe	node_modules/.bin/prisma migrate reset --force' \
+	'critical	db.wipe	prisma db push --force-reset' \
+	'critical	cloud.destroy	gh api -X DELETE repos/o/r' \
 	'critical	db.wipe	uv run alembic downgrade base' \
 	'critical	db.wipe	poetry run alembic downgrade base' \
 	'critical	db.wipe	python -m alembic downgrade base' \
