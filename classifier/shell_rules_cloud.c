@@ -444,7 +444,8 @@ static bool pat_match(const struct word *w, const char *p, size_t n)
 }
 
 /* The subcommand words of c: not options, nor the value of one of
- * valopts, up to a `--` (what follows is a command or arguments). */
+ * valopts (NULL: of any option), up to a `--` (what follows is a command
+ * or arguments). */
 static size_t words_of(const struct cmdv *c, const char *valopts, const struct word **out,
                        size_t max)
 {
@@ -455,7 +456,7 @@ static size_t words_of(const struct cmdv *c, const char *valopts, const struct w
 		if (strcmp(a, "--") == 0)
 			break;
 		if (a[0] == '-' && a[1] && !(c->w[i].flags & W_DYNAMIC)) {
-			if (!strchr(a, '=') && opt_in(valopts, a))
+			if (!strchr(a, '=') && (valopts == NULL || opt_in(valopts, a)))
 				i++;
 			continue;
 		}
@@ -622,11 +623,51 @@ static void cloud_emit(struct cctx *x, const struct cmdv *c, const struct cloud_
 	}
 }
 
+/* How much a kind of subcommand can lose: the more severe of two
+ * readings wins. */
+static int rank(enum cloud_kind k)
+{
+	switch (k) {
+	case CK_READ:
+	case CK_LOCAL:
+		return 0;
+	case CK_ALTER:
+		return 1;
+	case CK_CHANGE:
+		return 2;
+	case CK_DELETE:
+	case CK_DROP:
+	case CK_SECRET:
+	case CK_FDELETE:
+		return 3;
+	case CK_DESTROY:
+	case CK_WIPE:
+		return 4;
+	case CK_WIPE_NOW:
+	case CK_DESTROY_NOW:
+		return 5;
+	}
+	return 5; /* fail safe */
+}
+
+/* The first row of t's that matches the subcommand words w[0..n). */
+static const struct cloud_verb *verb_find(const struct cmdv *c, const struct cloud_tool *t,
+                                          const struct word *const *w, size_t n)
+{
+	for (size_t i = 0; i < nitems(verbs); i++)
+		if (strcmp(verbs[i].prog, t->prog) == 0 && seq_match(w, n, verbs[i].words) &&
+		    (verbs[i].need == NULL || has_opt(c, verbs[i].need) ||
+		     (verbs[i].need[0] != '-' && seq_match(w, n, verbs[i].need))))
+			return &verbs[i];
+	return NULL;
+}
+
 bool rules_cloud(struct cctx *x, const struct cmdv *c)
 {
 	const struct cloud_tool *t = tool_find(c->prog);
-	const struct word *w[32];
-	size_t n;
+	const struct word *w[32], *wb[32];
+	const struct cloud_verb *v, *vb;
+	size_t n, nb;
 
 	if (t == NULL)
 		return false;
@@ -646,13 +687,20 @@ bool rules_cloud(struct cctx *x, const struct cmdv *c)
 		cloud_emit(x, c, t, CK_CHANGE, "deploys the project");
 		return true;
 	}
-	for (size_t i = 0; i < nitems(verbs); i++)
-		if (strcmp(verbs[i].prog, t->prog) == 0 && seq_match(w, n, verbs[i].words) &&
-		    (verbs[i].need == NULL || has_opt(c, verbs[i].need) ||
-		     (verbs[i].need[0] != '-' && seq_match(w, n, verbs[i].need)))) {
-			cloud_emit(x, c, t, verbs[i].kind, verbs[i].why);
-			return true;
-		}
+	v = verb_find(c, t, w, n);
+	/* the other readings: an option the list says takes a value may be a
+	 * flag (`kubectl logs -p web`), and one it does not know may take one
+	 * (`kubectl delete --cascade orphan ns prod`); the most severe counts */
+	for (int r = 0; r < 2; r++) {
+		nb = words_of(c, r ? NULL : "", wb, nitems(wb));
+		vb = verb_find(c, t, wb, nb);
+		if (vb && (v == NULL || rank(vb->kind) > rank(v->kind)))
+			v = vb;
+	}
+	if (v) {
+		cloud_emit(x, c, t, v->kind, v->why);
+		return true;
+	}
 	cloud_emit(x, c, t, CK_READ, t->what);
 	return true;
 }

@@ -71,6 +71,7 @@ printf '%s\n' \
 	'critical	db.wipe	node_modules/.bin/prisma migrate reset --force' \
 	'critical	db.wipe	prisma db push --force-reset' \
 	'critical	cloud.destroy	gh api -X DELETE repos/o/r' \
+	'critical	cloud.destroy	kubectl delete --cascade orphan ns prod' \
 	'critical	db.wipe	uv run alembic downgrade base' \
 	'critical	db.wipe	poetry run alembic downgrade base' \
 	'critical	db.wipe	python -m alembic downgrade base' \
