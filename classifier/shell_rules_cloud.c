@@ -105,6 +105,11 @@ static const struct cloud_tool {
 	{"sequelize-cli", DB_TOOL, "--env --config --url", "", "", false, true},
 	{"knex", DB_TOOL, "--knexfile --env --cwd", "", "", false, true},
 	{"alembic", DB_TOOL, "-c --config -n --name -x", "", "", false, true},
+	{"mix", "runs the project's Mix task", "-e --env", "", "", false, true},
+	{"flask", "runs the project's Flask command", "-A --app -e --env-file", "", "", false,
+	 true},
+	{"migrate", DB_TOOL, "-path -source -database -lock-timeout", "-f", "", true, true},
+	{"goose", DB_TOOL, "-dir -table -env", "", "", false, true},
 	/* as manage.py flush: critical, --noinput or not */
 	{"django-admin", DB_TOOL, "--settings --pythonpath --database", "--noinput --no-input", "",
 	 false, true},
@@ -374,6 +379,23 @@ static const struct cloud_verb {
 	{"alembic", "downgrade", NULL, CK_DROP, "downgrades migrations (they may drop tables)"},
 	{"alembic", "upgrade", NULL, CK_ALTER, "applies schema changes to the database"},
 	{"django-admin", "flush|reset_db", NULL, CK_WIPE, "empties every table of the database"},
+	{"mix", "ecto.drop|ecto.reset", NULL, CK_WIPE, "drops the database"},
+	{"mix", "ecto.rollback", "--all", CK_WIPE, "rolls back every migration (--all)"},
+	{"mix", "ecto.rollback", NULL, CK_DROP, "rolls back a migration (it may drop tables)"},
+	{"mix", "ecto.migrate", NULL, CK_ALTER, "applies schema changes to the database"},
+	{"flask", "db downgrade base", NULL, CK_WIPE,
+	 "downgrades to base: drops every table the migrations made"},
+	{"flask", "db downgrade", NULL, CK_DROP, "downgrades migrations (they may drop tables)"},
+	{"flask", "db upgrade", NULL, CK_ALTER, "applies schema changes to the database"},
+	{"migrate", "drop", NULL, CK_WIPE, "drops everything in the database"},
+	{"migrate", "down", "-all", CK_WIPE_NOW, "applies every down migration (-all)"},
+	{"migrate", "down", NULL, CK_DROP, "applies down migrations (they may drop tables)"},
+	{"migrate", "up|goto|force", NULL, CK_ALTER, "applies schema changes to the database"},
+	{"goose", "reset", NULL, CK_WIPE, "rolls back every migration"},
+	{"goose", "down-to", "0", CK_WIPE, "rolls back every migration (down-to 0)"},
+	{"goose", "down-to", NULL, CK_DROP, "rolls back migrations (they may drop tables)"},
+	{"goose", "down", NULL, CK_DROP, "rolls back a migration (it may drop tables)"},
+	{"goose", "up|up-by-one|up-to|redo", NULL, CK_ALTER, "applies schema changes to the database"},
 	{"django-admin", "migrate", NULL, CK_ALTER, "applies schema changes to the database"},
 #undef NS
 #undef PV
@@ -719,5 +741,6 @@ const struct prog rules_cloud_tab[] = {
 	CLOUD("sequelize-cli"), CLOUD("knex"), CLOUD("alembic"), CLOUD("django-admin"),
 	CLOUD("aws"), CLOUD("gcloud"), CLOUD("az"), CLOUD("gh"), CLOUD("heroku"), CLOUD("oc"),
 	CLOUD("pulumi"), CLOUD("terragrunt"), CLOUD("eksctl"), CLOUD("gsutil"), CLOUD("rclone"),
+	CLOUD("mix"), CLOUD("flask"), CLOUD("migrate"), CLOUD("goose"),
 };
 const size_t rules_cloud_tab_n = nitems(rules_cloud_tab);

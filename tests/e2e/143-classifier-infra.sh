@@ -72,6 +72,9 @@ printf '%s\n' \
 	'critical	db.wipe	prisma db push --force-reset' \
 	'critical	cloud.destroy	gh api -X DELETE repos/o/r' \
 	'critical	cloud.destroy	kubectl delete --cascade orphan ns prod' \
+	'critical	db.wipe	mix ecto.reset' \
+	'critical	db.wipe	flask db downgrade base' \
+	'critical	db.wipe	goose -dir db reset' \
 	'critical	db.wipe	uv run alembic downgrade base' \
 	'critical	db.wipe	poetry run alembic downgrade base' \
 	'critical	db.wipe	python -m alembic downgrade base' \
