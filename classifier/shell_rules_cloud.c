@@ -146,6 +146,8 @@ static const struct cloud_verb {
 	{p, "create token", NULL, CK_SECRET, "prints a new service account token"}, \
 	{p, "get secret|secrets|secret/*", NULL, CK_SECRET, "prints the cluster's secrets"}, \
 	{p, "delete", NULL, CK_DELETE, "deletes resources from the cluster"}, \
+	{p, "apply", "--prune", CK_DELETE, \
+	 "deletes what the manifests no longer hold (--prune)"}, \
 	{p, "config", NULL, CK_LOCAL, "reads or changes the local kubeconfig"}, \
 	{p, "exec|attach|debug|cp", NULL, CK_CHANGE, \
 	 "runs commands in, or copies files into, a container of the cluster"}, \
@@ -219,15 +221,18 @@ static const struct cloud_verb {
 	{"aws", "efs delete-file-system", NULL, CK_DESTROY, "deletes a file system and its files"},
 	{"aws", "s3 sync", "--delete", CK_DELETE, "deletes remote objects the source lacks"},
 	{"aws", "s3 rm|rb", NULL, CK_DELETE, "deletes an object or an empty bucket"},
-	{"aws", "* delete-*|terminate-*|remove-*|deregister-*|purge-*", NULL, CK_DELETE,
-	 "deletes cloud resources"},
+	{"aws", "* delete-*|terminate-*|remove-*|deregister-*|purge-*|batch-delete-*|"
+	        "schedule-key-deletion|empty-*",
+	 NULL, CK_DELETE, "deletes cloud resources"},
 	{"aws", "configure|help|history|cli-*", NULL, CK_LOCAL, "reads or sets the local configuration"},
 	{"aws", "s3 cp|mv|sync|mb|website", NULL, CK_CHANGE, "writes to cloud storage"},
 	{"aws",
 	 "* create-*|put-*|update-*|modify-*|run-*|start-*|stop-*|reboot-*|attach-*|detach-*|"
 	 "associate-*|disassociate-*|register-*|tag-*|untag-*|set-*|enable-*|disable-*|invoke|"
 	 "publish|send-*|import-*|copy-*|restore-*|add-*|authorize-*|revoke-*|reset-*|replace-*|"
-	 "execute-*|deploy|apply-*|cancel-*|upload-*|rotate-*|reject-*|accept-*",
+	 "execute-*|deploy|apply-*|cancel-*|upload-*|rotate-*|reject-*|accept-*|batch-write-*|"
+	 "batch-update-*|batch-put-*|schedule-*|transact-write-*|write-*|migrate-*|promote-*|"
+	 "failover-*|switchover-*|increase-*|decrease-*|change-*",
 	 NULL, CK_CHANGE, "changes cloud resources"},
 	{"aws", "* describe-*|get-*|list-*|ls|head-*|batch-get-*|lookup-*|search-*|scan|query|wait|"
 	        "get-caller-identity",
@@ -235,7 +240,8 @@ static const struct cloud_verb {
 	{"gcloud", "projects delete", NULL, CK_DESTROY,
 	 "deletes a project and every resource in it (services stop at once)"},
 	{"gcloud", "container clusters delete", NULL, CK_DESTROY, "deletes a Kubernetes cluster"},
-	{"gcloud", "sql instances delete", NULL, CK_DESTROY, "deletes a database instance and its data"},
+	{"gcloud", "sql instances|databases delete", NULL, CK_DESTROY,
+	 "deletes a database (instance) and its data"},
 	{"gcloud", "storage rm", "-r --recursive", CK_DESTROY, "deletes every object under a prefix"},
 	{"gcloud", "storage buckets delete", NULL, CK_DESTROY, "deletes a bucket"},
 	{"gcloud", "spanner instances delete", NULL, CK_DESTROY, "deletes a database and its data"},
@@ -243,7 +249,7 @@ static const struct cloud_verb {
 	{"gcloud", "config config-helper", NULL, CK_SECRET, "prints an access token"},
 	{"gcloud", "config|help|info|topic|version|components", NULL, CK_LOCAL,
 	 "reads or sets the local configuration"},
-	{"gcloud", "delete|remove|rm", NULL, CK_DELETE, "deletes cloud resources"},
+	{"gcloud", "delete|remove|rm|bulk-delete", NULL, CK_DELETE, "deletes cloud resources"},
 	{"gcloud",
 	 "create|update|deploy|set|add-iam-policy-binding|remove-iam-policy-binding|"
 	 "set-iam-policy|start|stop|reset|resize|patch|import|export|ssh|scp|submit|run|publish|"
@@ -253,6 +259,10 @@ static const struct cloud_verb {
 	 "reads cloud resources"},
 	{"az", "group delete", NULL, CK_DESTROY, "deletes a resource group and every resource in it"},
 	{"az", "storage account delete", NULL, CK_DESTROY, "deletes a store and its data"},
+	{"az", "storage container|share|fs delete", NULL, CK_DESTROY,
+	 "deletes a container or share and everything in it"},
+	{"az", "delete-batch", NULL, CK_DESTROY, "deletes every blob or file that matches"},
+	{"az", "keyvault purge", NULL, CK_DESTROY, "purges a deleted key vault for good"},
 	{"az", "aks|cosmosdb delete", NULL, CK_DESTROY, "deletes a cluster or a database and its data"},
 	{"az", "sql server|db delete", NULL, CK_DESTROY, "deletes a database and its data"},
 	{"az", "postgres|mysql flexible-server|server delete", NULL, CK_DESTROY,
