@@ -545,6 +545,8 @@ static void rule_pkg(struct cctx *x, struct cmdv *c)
 	}
 	if (strcmp(prog, "make") == 0 || strcmp(prog, "yarn") == 0)
 		cls_add(x, TIER_MEDIUM, "exec.build", sp, "runs a build, test or project script");
+	else if (strcmp(prog, "dotnet") == 0 && strcmp(v, "ef") == 0)
+		rules_cloud(x, c); /* dotnet ef database drop: shell_rules_cloud.c */
 	else
 		cls_add(x, x->o->unknown_program, "exec.unknown_program", sp,
 		        "%s %s is not a command airlock knows", c->w[0].val, v);

@@ -75,6 +75,7 @@ printf '%s\n' \
 	'critical	db.wipe	mix ecto.reset' \
 	'critical	db.wipe	flask db downgrade base' \
 	'critical	db.wipe	goose -dir db reset' \
+	'critical	db.wipe	dotnet ef database drop --force' \
 	'critical	db.wipe	uv run alembic downgrade base' \
 	'critical	db.wipe	poetry run alembic downgrade base' \
 	'critical	db.wipe	python -m alembic downgrade base' \
