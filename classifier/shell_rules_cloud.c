@@ -192,6 +192,7 @@ static const struct cloud_verb {
 	 "destroys the targeted resources and what depends on them (-target)"}, \
 	{p, "destroy|destroy-all", NULL, CK_DESTROY, \
 	 "destroys every resource the configuration manages"}, \
+	{p, "run-all|run", "destroy", CK_DESTROY, "destroys every resource of every module"}, \
 	{p, "apply", "-destroy --destroy", CK_DESTROY, \
 	 "destroys every resource the configuration manages (apply -destroy)"}, \
 	{p, "workspace delete", NULL, CK_DELETE, "deletes a workspace's state"}, \
@@ -325,6 +326,7 @@ static const struct cloud_verb {
 	 "allocate-v6|add|count|vm|memory|move|attach|detach|save", \
 	 CK_CHANGE, "changes an app on Fly.io"}, \
 	{p, "deploy|launch|restart|resume|suspend", NULL, CK_CHANGE, "deploys or changes an app"}, \
+	{p, "ssh|console", NULL, CK_CHANGE, "runs commands on an app's machine"}, \
 	{p, "status|logs|list|ls|info|releases|version|doctor|dig|ping|show|image|checks", NULL, \
 	 CK_READ, "reads from Fly.io"}
 	FLY("flyctl"), FLY("fly"),
@@ -505,15 +507,18 @@ static size_t words_of(const struct cmdv *c, const char *valopts, const struct w
 	return n;
 }
 
-/* Whether the patterns of seq match consecutive words of w[0..n). A
+/* Whether the patterns of seq match consecutive words of w[0..n), from
+ * the first (anchored: the tool's subcommand comes first) or anywhere
+ * (gcloud, az, doctl: `gcloud compute instances delete`, a group path of
+ * any depth before the verb; goose: a driver and DSN before it). A
  * match starts at the first word or at a literal one, and a run-time
  * word inside it follows a word the pattern names: it stands for any
  * subcommand (`kubectl delete $KIND x` may delete a namespace), but not
  * every run-time operand is one (`aws s3 cp $A $B` is no
  * `cloudformation delete-stack`). */
-static bool seq_match(const struct word *const *w, size_t n, const char *seq)
+static bool seq_match(const struct word *const *w, size_t n, const char *seq, bool anchored)
 {
-	for (size_t s = 0; s < n; s++) {
+	for (size_t s = 0; s < (anchored && n ? 1 : n); s++) {
 		const char *q = seq;
 		size_t k = s;
 		bool named = true; /* the word before was named by the pattern, not `*` */
@@ -663,6 +668,71 @@ static void cloud_emit(struct cctx *x, const struct cmdv *c, const struct cloud_
 	}
 }
 
+/* Commands a tool runs elsewhere (in a container, on a dyno or a VM):
+ * judged like a local command, as `ssh HOST CMD` is, since a remote rm
+ * -rf / or rails db:drop is no less destructive. where: "--" for the
+ * words after a `--`, run as they are (kubectl exec starts no shell); ""
+ * for the words after the subcommand's, joined into one command line as
+ * heroku run joins them; or an option whose value is the command line. */
+static const struct {
+	const char *prog, *verb, *where;
+} remote_cmds[] = {
+	{"kubectl", "exec", "--"}, {"oc", "exec", "--"}, {"oc", "rsh", ""},
+	{"heroku", "run", ""}, {"heroku", "run:detached", ""}, {"flyctl", "ssh", "-C"},
+	{"fly", "ssh", "-C"}, {"flyctl", "ssh", "--command"}, {"fly", "ssh", "--command"},
+	{"gcloud", "ssh", "--command"}, {"az", "run-command", "--scripts"},
+};
+
+/* Words [at, n) of c as a command of their own, run as they are. */
+static void argv_run(struct cctx *x, const struct cmdv *c, size_t at)
+{
+	struct cmdv sub = *c;
+
+	sub.w = c->w + at;
+	sub.n = c->n - at;
+	sub.prog = NULL;
+	sub.in = IN_NONE;
+	shell_exec_argv(x, &sub);
+}
+
+static void remote_cmd(struct cctx *x, const struct cmdv *c, const struct word *const *w,
+                       size_t n)
+{
+	for (size_t k = 0; k < nitems(remote_cmds); k++) {
+		const char *where = remote_cmds[k].where, *v;
+		const struct word *cw;
+		size_t i = 0;
+		if (strcmp(remote_cmds[k].prog, c->prog) != 0 ||
+		    !seq_match(w, n, remote_cmds[k].verb, false))
+			continue;
+		if (where[0] == '-' && where[1] != '-' && where[1] != '\0' &&
+		    (cw = opt_value(c, where[1], NULL, where + 1, &v)) != NULL) {
+			shell_script_word(x, cw); /* fly ssh console -C 'CMD' */
+			continue;
+		}
+		if (where[0] == '-' && where[1] == '-' && where[2] &&
+		    (cw = opt_value(c, 0, where, NULL, &v)) != NULL) {
+			shell_script_word(x, cw);
+			continue;
+		}
+		if (where[0] == '-' && where[1] == '-' && where[2] == '\0') {
+			while (i < c->n && strcmp(c->w[i].val, "--") != 0)
+				i++;
+			if (i + 1 < c->n)
+				argv_run(x, c, i + 1);
+			continue;
+		} else if (where[0] == '\0') {
+			while (i < c->n && strcmp(c->w[i].val, remote_cmds[k].verb) != 0)
+				i++;
+			while (i + 1 < c->n && c->w[i + 1].val[0] == '-') /* heroku run -a x CMD */
+				i += 1 + (strlen(c->w[i + 1].val) == 2);
+		} else
+			continue;
+		if (i + 1 < c->n)
+			shell_script_words(x, c, i + 1);
+	}
+}
+
 /* How much a kind of subcommand can lose: the more severe of two
  * readings wins. */
 static int rank(enum cloud_kind k)
@@ -694,10 +764,15 @@ static int rank(enum cloud_kind k)
 static const struct cloud_verb *verb_find(const struct cmdv *c, const struct cloud_tool *t,
                                           const struct word *const *w, size_t n)
 {
+	static const char *const anywhere[] = {"gcloud", "az", "doctl", "goose"};
+	bool anchored = true;
+
+	for (size_t i = 0; i < nitems(anywhere); i++)
+		anchored &= strcmp(t->prog, anywhere[i]) != 0;
 	for (size_t i = 0; i < nitems(verbs); i++)
-		if (strcmp(verbs[i].prog, t->prog) == 0 && seq_match(w, n, verbs[i].words) &&
+		if (strcmp(verbs[i].prog, t->prog) == 0 && seq_match(w, n, verbs[i].words, anchored) &&
 		    (verbs[i].need == NULL || has_opt(c, verbs[i].need) ||
-		     (verbs[i].need[0] != '-' && seq_match(w, n, verbs[i].need))))
+		     (verbs[i].need[0] != '-' && seq_match(w, n, verbs[i].need, false))))
 			return &verbs[i];
 	return NULL;
 }
@@ -712,7 +787,7 @@ bool rules_cloud(struct cctx *x, const struct cmdv *c)
 	if (t == NULL)
 		return false;
 	n = words_of(c, t->valopts, w, nitems(w));
-	if (strcmp(t->prog, "gh") == 0 && seq_match(w, n, "api")) {
+	if (strcmp(t->prog, "gh") == 0 && seq_match(w, n, "api", true)) {
 		static const char *const whys[] = {
 			[CK_READ] = "reads from the GitHub API",
 			[CK_CHANGE] = "changes GitHub through its API",
@@ -737,6 +812,7 @@ bool rules_cloud(struct cctx *x, const struct cmdv *c)
 		if (vb && (v == NULL || rank(vb->kind) > rank(v->kind)))
 			v = vb;
 	}
+	remote_cmd(x, c, w, n);
 	if (v) {
 		cloud_emit(x, c, t, v->kind, v->why);
 		return true;

@@ -76,6 +76,8 @@ printf '%s\n' \
 	'critical	db.wipe	flask db downgrade base' \
 	'critical	db.wipe	goose -dir db reset' \
 	'critical	db.wipe	dotnet ef database drop --force' \
+	'critical	fs.delete.root	kubectl exec -it web-0 -- rm -rf /' \
+	'critical	db.wipe	heroku run rails db:drop -a x' \
 	'critical	db.wipe	uv run alembic downgrade base' \
 	'critical	db.wipe	poetry run alembic downgrade base' \
 	'critical	db.wipe	python -m alembic downgrade base' \
