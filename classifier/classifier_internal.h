@@ -76,6 +76,14 @@ struct cctx {
 	} *hashes;
 	size_t nhashes, caphashes;
 	bool hashing;
+	/* alias NAME=VALUE: a later command NAME ARGS runs VALUE ARGS; busy
+	 * while its expansion is read, as bash does not expand it again
+	 * there (shell_eval.c) */
+	struct cls_alias {
+		const char *name, *val;
+		bool busy;
+	} *aliases;
+	size_t naliases, capaliases;
 	/* Literal values holding $( ) or ` `: code once bash evaluates values
 	 * as arithmetic or names (shell_vars.c). */
 	struct cls_code {
@@ -311,6 +319,12 @@ void shell_eval_builtin(struct cctx *x, const struct cmdv *c, const char *name);
 /* Notes hash -p PATH NAME (pw: the word holding path). */
 void shell_hash_note(struct cctx *x, const struct word *name, const struct word *pw,
                      const char *path);
+/* Notes alias NAME=VALUE (NAME n bytes of name; every value given is
+ * kept, as any may be in effect). */
+void shell_alias_note(struct cctx *x, const char *name, size_t n, const char *val);
+/* A command whose unquoted name is an alias the script defined is judged
+ * once more as the alias's VALUE followed by its arguments. */
+void shell_alias_run(struct cctx *x, const struct cmdv *c);
 /* Judges c once more as the program hash -p gave its name, if any. */
 void shell_hash_run(struct cctx *x, const struct cmdv *c, const char *name);
 
@@ -344,8 +358,19 @@ struct prog {
 	prog_fn fn;          /* extra handling, after flags and rule */
 };
 extern const struct prog rules_fs[], rules_net[], rules_dev[], rules_sys[], rules_git[],
-	rules_text[];
-extern const size_t rules_fs_n, rules_net_n, rules_dev_n, rules_sys_n, rules_git_n, rules_text_n;
+	rules_text[], rules_cloud_tab[];
+extern const size_t rules_fs_n, rules_net_n, rules_dev_n, rules_sys_n, rules_git_n, rules_text_n,
+	rules_cloud_tab_n;
+/* A cloud, cluster, deploy or database-migration CLI (kubectl, terraform,
+ * aws, gh, prisma ...) by subcommand: net.fetch (exec.build for a
+ * project's database tool), plus cloud.change, cloud.delete,
+ * cloud.destroy, db.wipe ... for what it does there. Returns false when
+ * c->prog is none of them (shell_rules_cloud.c). */
+bool rules_cloud(struct cctx *x, const struct cmdv *c);
+/* The subcommands of cloud CLIs and secret managers that print secrets
+ * (aws secretsmanager get-secret-value, gh auth token): secrets.read
+ * (shell_rules_net.c). Returns whether one matched. */
+bool rules_secret_verb(struct cctx *x, const struct cmdv *c);
 /* export NAME=VALUE (w, NAME n bytes) of a variable that points every
  * later git command at other configuration, a repository or work tree
  * (shell_rules_git.c). */
@@ -400,6 +425,18 @@ const char *rules_go_hook(const char *a, bool *next);
 void rules_go_hook_text(struct cctx *x, const struct word *w, const char *v);
 /* The value the last such assignment gives name, or NULL; *wp its word. */
 const char *rules_env(const struct cmdv *c, const char *name, const struct word **wp);
+/* A program run by a path the tables do not fold (bin/rails, ./manage.py,
+ * node_modules/.bin/prisma): the project's own file, an unknown program,
+ * and for the framework and cloud tools projects keep a copy of, judged
+ * as that program too, or as `python manage.py CMD` and `php artisan CMD`
+ * would be (shell_rules.c). */
+void rules_binstub(struct cctx *x, struct cmdv *c);
+/* python manage.py flush, php artisan migrate:fresh: the framework
+ * command at c->w[i], c->w[i + 1] empties the database (db.wipe);
+ * returns whether it did (shell_rules_dev.c). */
+bool rules_script_db_wipe(struct cctx *x, const struct cmdv *c, size_t i);
+/* Whether a table has a row for the program name (no wrapper). */
+bool rules_known_prog(const char *name);
 /* The program table: returns true when the program is known and handled. */
 bool rules_apply(struct cctx *x, struct cmdv *c, const char *name);
 /* Wrapper table: returns the index of the wrapped command's name in c->w,

@@ -310,6 +310,55 @@ void shell_hash_note(struct cctx *x, const struct word *name, const struct word 
 	x->nhashes++;
 }
 
+void shell_alias_note(struct cctx *x, const char *name, size_t n, const char *val)
+{
+	for (size_t i = 0; i < x->naliases; i++)
+		if (strlen(x->aliases[i].name) == n && strncmp(x->aliases[i].name, name, n) == 0 &&
+		    strcmp(x->aliases[i].val, val) == 0)
+			return; /* seen in an earlier reading */
+	x->aliases = shell_grow(x->a, x->aliases, x->naliases, &x->capaliases, sizeof(*x->aliases));
+	x->aliases[x->naliases].name = arena_strndup(x->a, name, n);
+	x->aliases[x->naliases].val = arena_strndup(x->a, val, strlen(val));
+	x->aliases[x->naliases].busy = false;
+	x->naliases++;
+}
+
+/* `alias k=kubectl` then `k delete ns prod`: the alias's value alone was
+ * judged (kubectl, net.fetch) and k was an unknown program, so the
+ * command was high where `kubectl delete ns prod` is critical. The
+ * arguments are quoted back as the words they were. Every alias counts
+ * wherever it was defined (bash expands one only with expand_aliases and
+ * on later lines): the strictest reading. */
+void shell_alias_run(struct cctx *x, const struct cmdv *c)
+{
+	const struct word *w0 = &c->w[0];
+
+	if (w0->flags & (W_QUOTED | W_DYNAMIC | W_GLOB))
+		return; /* a quoted name is never an alias */
+	for (size_t i = 0; i < x->naliases; i++) {
+		struct cls_alias *al = &x->aliases[i];
+		struct buf b;
+		if (al->busy || strcmp(al->name, w0->val) != 0)
+			continue;
+		buf_init(&b, CLS_MAX_INPUT);
+		buf_puts(&b, al->val);
+		for (size_t k = 1; k < c->n; k++) {
+			buf_puts(&b, " '");
+			for (const char *p = c->w[k].val; *p; p++) {
+				if (*p == '\'')
+					buf_puts(&b, "'\\''");
+				else
+					buf_append(&b, p, 1);
+			}
+			buf_puts(&b, "'");
+		}
+		al->busy = true;
+		shell_script_text(x, b.data, b.len, shell_span_words(x, c->w, c->n));
+		al->busy = false;
+		buf_free(&b);
+	}
+}
+
 void shell_hash_run(struct cctx *x, const struct cmdv *c, const char *name)
 {
 	for (size_t i = 0; i < x->nhashes && !x->hashing; i++) {

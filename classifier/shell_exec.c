@@ -144,8 +144,10 @@ static void bash_tables(struct cctx *x, const struct word *w, size_t n, const ch
 	name.flags &= ~W_GLOB;
 	if (cmds)
 		shell_hash_note(x, &name, &path, val);
-	else if (!(w->flags & W_DYNAMIC))
+	else if (!(w->flags & W_DYNAMIC)) {
 		shell_script_text(x, val, strlen(val), shell_span_word(x, w));
+		shell_alias_note(x, name.val, name.len, val);
+	}
 }
 
 /* Variables whose value bash runs: prompts are expanded ($( ) runs, with
@@ -733,6 +735,8 @@ void shell_exec_argv(struct cctx *x, struct cmdv *c)
 		if (hop == 0 && func)
 			shell_var_args(x, c->w + 1, c->n - 1); /* the body's $1... */
 		shell_hash_run(x, c, name);
+		if (hop == 0)
+			shell_alias_run(x, c);
 		k = unwrap_step(x, c, name);
 		if (k < 0)
 			return;
@@ -747,6 +751,8 @@ void shell_exec_argv(struct cctx *x, struct cmdv *c)
 				unknown_reads(x, c);
 				if (!strchr(w0->val, '/') && x->nfiles) /* x.sh, by PATH=$PATH:. */
 					shell_files_run_name(x, w0);
+				if (strchr(w0->val, '/'))
+					rules_binstub(x, c);
 			}
 			if (strchr(w0->val, '/'))
 				shell_files_run(x, w0, NULL); /* ./x.sh the call wrote */

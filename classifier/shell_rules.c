@@ -1,7 +1,7 @@
 /*
  * shell_rules.c: the program table: one row per program, gathered from the
  * per-concern tables (shell_rules_fs.c, _net.c, _dev.c, _sys.c, _git.c,
- * _text.c), sorted
+ * _text.c, _cloud.c), sorted
  * once, looked up by name hash (names.c). A program in no table is unknown and
  * takes opts->unknown_program; a new program is a new row.
  */
@@ -40,7 +40,7 @@ static void table_build(void)
 	} parts[] = {
 		{rules_fs, &rules_fs_n}, {rules_net, &rules_net_n},
 		{rules_dev, &rules_dev_n}, {rules_sys, &rules_sys_n}, {rules_git, &rules_git_n},
-		{rules_text, &rules_text_n},
+		{rules_text, &rules_text_n}, {rules_cloud_tab, &rules_cloud_tab_n},
 	};
 	size_t k = 0;
 
@@ -69,6 +69,12 @@ static const struct prog *row_find(const char *name)
 	size_t i = names_find(by_name, name);
 
 	return i == SIZE_MAX ? NULL : named_rows[i];
+}
+
+bool rules_known_prog(const char *name)
+{
+	pthread_once(&table_once, table_build);
+	return row_find(name) != NULL;
 }
 
 /* Versioned names: python3.11 -> python3, mkfs.ext4 -> mkfs, pip3.12 -> pip3. */
@@ -412,6 +418,30 @@ bool rules_apply(struct cctx *x, struct cmdv *c, const char *name)
 		row->fn(x, c);
 	tree_reads(x, c);
 	return true;
+}
+
+/* bin/rails db:drop and ./manage.py flush were unknown programs (medium,
+ * auto-run with the workdir writable: a SQLite database there dropped)
+ * where `rails db:drop` and `python manage.py flush` are db.wipe. Only the
+ * tools projects ship a copy of (binstubs, node_modules/.bin, a
+ * virtualenv's bin): a file named rm is no rm (`./rm -rf /` stays an
+ * unknown program). */
+void rules_binstub(struct cctx *x, struct cmdv *c)
+{
+	static const char *const stubs[] = {
+		"rails", "rake", "prisma", "sequelize", "sequelize-cli", "knex", "alembic",
+		"drizzle-kit", "supabase", "django-admin", "terraform", "tofu", "terragrunt", "pulumi",
+		"cdk", "kubectl", "helm", "vercel", "flyctl", "fly", "doctl", "aws", "gcloud", "az",
+	};
+	const char *base = strrchr(c->w[0].val, '/') + 1;
+
+	if ((c->w[0].flags & (W_DYNAMIC | W_GLOB)) || rules_script_db_wipe(x, c, 0))
+		return;
+	for (size_t i = 0; i < nitems(stubs); i++)
+		if (strcmp(base, stubs[i]) == 0) {
+			rules_apply(x, c, base);
+			return;
+		}
 }
 
 void rules_subcommand(struct cctx *x, struct cmdv *c, size_t at, size_t end)

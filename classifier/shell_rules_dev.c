@@ -545,6 +545,8 @@ static void rule_pkg(struct cctx *x, struct cmdv *c)
 	}
 	if (strcmp(prog, "make") == 0 || strcmp(prog, "yarn") == 0)
 		cls_add(x, TIER_MEDIUM, "exec.build", sp, "runs a build, test or project script");
+	else if (strcmp(prog, "dotnet") == 0 && strcmp(v, "ef") == 0)
+		rules_cloud(x, c); /* dotnet ef database drop: shell_rules_cloud.c */
 	else
 		cls_add(x, x->o->unknown_program, "exec.unknown_program", sp,
 		        "%s %s is not a command airlock knows", c->w[0].val, v);
@@ -1309,7 +1311,7 @@ static const struct {
 	{"coverage", PM_BUILD}, {"tox", PM_PROG}, {"nox", PM_PROG}, {"doctest", PM_BUILD},
 	{"uv", PM_PROG}, {"twine", PM_PROG}, {"poetry", PM_PROG}, {"pdm", PM_PROG},
 	{"hatch", PM_PROG}, {"pipx", PM_PROG}, {"cProfile", PM_PROFILE}, {"profile", PM_PROFILE},
-	{"pydoc", PM_DOC}, {"sqlite3", PM_SQLITE},
+	{"pydoc", PM_DOC}, {"sqlite3", PM_SQLITE}, {"alembic", PM_PROG},
 };
 
 /* The directories python -m venv, uv venv and virtualenv make (from word
@@ -1568,7 +1570,7 @@ static const struct {
 	{"artisan", "migrate:reset"}, {"artisan", "migrate:refresh"}, {"artisan", "db:wipe"},
 };
 
-static bool script_db_wipe(struct cctx *x, const struct cmdv *c, size_t i)
+bool rules_script_db_wipe(struct cctx *x, const struct cmdv *c, size_t i)
 {
 	const char *a = c->w[i].val, *base = strrchr(a, '/');
 
@@ -1885,7 +1887,7 @@ static void rule_interp(struct cctx *x, struct cmdv *c)
 		if ((strcmp(name, "deno") == 0 && i == first_arg(c)) ||
 		    (strncmp(name, "mongo", 5) == 0 && opt_long(c, "--eval")))
 			continue; /* deno run SCRIPT; mongosh DB --eval CODE */
-		script_db_wipe(x, c, i);
+		rules_script_db_wipe(x, c, i);
 		if (remote_script(x, c, i) || setup_py_install(x, c, i))
 			return;
 		if (c->w[i].flags & W_PROCSUB) {

@@ -1950,6 +1950,8 @@ static void rule_alias(struct cctx *x, struct cmdv *c)
 		const char *eq = strchr(c->w[i].val, '=');
 		if (eq)
 			shell_script_text(x, eq + 1, strlen(eq + 1), shell_span_word(x, &c->w[i]));
+		if (eq && !(c->w[i].flags & (W_DYNAMIC | W_GLOB)))
+			shell_alias_note(x, c->w[i].val, (size_t)(eq - c->w[i].val), eq + 1);
 	}
 }
 

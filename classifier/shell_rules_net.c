@@ -438,6 +438,11 @@ static bool secret_verb(struct cctx *x, const struct cmdv *c)
 	return false;
 }
 
+bool rules_secret_verb(struct cctx *x, const struct cmdv *c)
+{
+	return secret_verb(x, c);
+}
+
 static void rule_secret_cli(struct cctx *x, struct cmdv *c)
 {
 	secret_verb(x, c);
@@ -496,13 +501,13 @@ static bool kube_probe(const struct cmdv *c)
 	return false;
 }
 
-/* kubectl, helm: talk to a cluster, but for kube_probe's. */
+/* kubectl, helm: talk to a cluster, but for kube_probe's; what they do
+ * there by subcommand (shell_rules_cloud.c). */
 static void rule_kube(struct cctx *x, struct cmdv *c)
 {
 	if (kube_probe(c))
 		return;
-	cls_add(x, TIER_HIGH, "net.fetch", shell_span_words(x, c->w, c->n),
-	        "talks to a Kubernetes cluster");
+	rules_cloud(x, c);
 	secret_verb(x, c);
 }
 
@@ -561,7 +566,7 @@ static void rule_iac(struct cctx *x, struct cmdv *c)
 		return;
 	}
 	if (strcmp(v, "fmt") != 0) {
-		cls_add(x, TIER_HIGH, "net.fetch", sp, "plans or changes cloud infrastructure");
+		rules_cloud(x, c); /* by subcommand: plan reads, destroy destroys */
 		return;
 	}
 	for (size_t i = 2; i < c->n; i++)
@@ -680,20 +685,14 @@ const struct prog rules_net[] = {
 	NETO("https", "aAbcjsv", "sends an HTTP request (httpie)"),
 	NETO("xh", "aAbcjsv", "sends an HTTP request"),
 	NETO("aria2c", "diojsxk", "downloads files"),
-	NETS("aws", "calls cloud APIs over the network"), NETS("gcloud", "calls cloud APIs"),
-	NETS("az", "calls cloud APIs"), NET("gsutil", "copies cloud storage objects"),
 	FN("kubectl", rule_kube), FN("helm", rule_kube),
 	FN("terraform", rule_iac), FN("tofu", rule_iac),
-	NET("terragrunt", "plans or changes cloud infrastructure"),
-	NET("pulumi", "plans or changes cloud infrastructure"),
-	NETS("oc", "talks to an OpenShift cluster"), NET("eksctl", "changes EKS clusters"),
-	NET("rclone", "copies or deletes cloud storage"),
 	{"ansible", 0, NULL, TIER_HIGH, "net.fetch", "runs a module on remote hosts", rule_ansible},
 	NET("ansible-playbook", "runs a playbook on remote hosts"),
-	NETS("gh", "calls the GitHub API"), NET("glab", "calls the GitLab API"),
+	NET("glab", "calls the GitLab API"),
 	NET("nmap", "scans network hosts"),
 	{"redis-cli", 0, NULL, TIER_HIGH, "net.fetch", "sends commands to a Redis server", rule_redis},
-	NETS("heroku", "calls the Heroku API"), NETS("vault", "talks to a Vault server"),
+	NETS("vault", "talks to a Vault server"),
 	NETS("op", "talks to 1Password"), NETS("bw", "talks to Bitwarden"),
 	NETS("doppler", "talks to Doppler"),
 	{"pass", 0, NULL, TIER_LOW, NULL, NULL, rule_pass},

@@ -800,6 +800,48 @@ static void npx_local_note(struct cctx *x, const struct cmdv *c, size_t at)
 		        c->w[at].val, c->w[at].val);
 }
 
+/* The package npx downloads for a plain NAME is the one that provides
+ * the program NAME (npx prisma runs prisma), so its arguments are judged
+ * as that program's too: `npx prisma migrate reset --force` was
+ * pkg.install alone, high, where prisma's own is db.wipe; so is NAME@VERSION
+ * (npx_bin). Only for a name the tables know (an unknown one adds nothing
+ * to pkg.install); it only adds findings and commands, npx itself stays
+ * recorded. */
+static void npx_tool(struct cctx *x, const struct cmdv *c, size_t at, const char *bin)
+{
+	struct cmdv sub = *c;
+
+	sub.w = arena_alloc(x->a, (c->n - at) * sizeof(*sub.w));
+	memcpy(sub.w, c->w + at, (c->n - at) * sizeof(*sub.w));
+	sub.n = c->n - at;
+	sub.prog = NULL;
+	if (strcmp(bin, sub.w[0].val) != 0) { /* prisma@5 is prisma, aws-cdk is cdk */
+		sub.w[0].val = bin;
+		sub.w[0].len = strlen(bin);
+		sub.w[0].verbatim = false;
+	}
+	shell_exec_argv(x, &sub);
+}
+
+/* The program a registry package NAME[@VERSION] provides, when a table
+ * knows it: the name itself, or for the few whose program has another
+ * name, that one. NULL for a scoped, path or run-time name. */
+static const char *npx_bin(struct cctx *x, const struct word *w)
+{
+	static const struct {
+		const char *pkg, *bin;
+	} bins[] = {{"aws-cdk", "cdk"}, {"sequelize-cli", "sequelize"}, {"@prisma/cli", "prisma"}};
+	const char *at = strchr(w->val + 1, '@'), *name;
+
+	if ((w->flags & (W_DYNAMIC | W_GLOB)) || (strchr(w->val, '/') && w->val[0] != '@'))
+		return NULL;
+	name = at ? arena_strndup(x->a, w->val, (size_t)(at - w->val)) : w->val;
+	for (size_t i = 0; i < nitems(bins); i++)
+		if (strcmp(name, bins[i].pkg) == 0)
+			name = bins[i].bin;
+	return name[0] != '@' && name[0] != '-' && rules_known_prog(name) ? name : NULL;
+}
+
 /* npx NAME (bunx NAME) runs the project's node_modules/.bin/NAME when it
  * has one, as `npm run` would: NAME is then the command. Else it downloads
  * the package NAME from the registry and runs it; so do -p/--package,
@@ -829,6 +871,8 @@ static long wrap_npx(struct cctx *x, struct cmdv *c, size_t at)
 	        c->w[0].val);
 	record_self(x, c);
 	npx_call(x, c, 1, at);
+	if (at < c->n && (name = npx_bin(x, &c->w[at])) != NULL)
+		npx_tool(x, c, at, name);
 	return -1;
 }
 
@@ -849,7 +893,7 @@ static long wrap_node_pm(struct cctx *x, struct cmdv *c, size_t at)
 		"--workspace-dir", "--reporter", "--loglevel", "--prefix", "--workspace", "--cwd",
 		NULL};
 	char path[CLS_MAX_PATH];
-	const char *prog = rules_prog_name(c->w[0].val, path, sizeof(path)), *v;
+	const char *prog = rules_prog_name(c->w[0].val, path, sizeof(path)), *v, *bin_name;
 	size_t verb = skip_opts(c, at, "FCw", longargs), cmd, bin;
 	bool shell = false;
 
@@ -875,6 +919,8 @@ static long wrap_node_pm(struct cctx *x, struct cmdv *c, size_t at)
 		script_of_words(x, c, cmd, c->w[0].val);
 		return 0; /* and the table's pkg.install */
 	}
+	if (strcmp(v, "dlx") == 0 && cmd < c->n && (bin_name = npx_bin(x, &c->w[cmd])) != NULL)
+		npx_tool(x, c, cmd, bin_name); /* as npx NAME: pnpm dlx prisma is prisma */
 	if (strcmp(v, "exec") != 0)
 		return 0;
 	npx_local_note(x, c, cmd);
