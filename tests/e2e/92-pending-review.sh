@@ -136,7 +136,7 @@ if unshare -Urpf --mount-proc true 2>/dev/null; then
 	if command -v strace >/dev/null; then
 		mkdir -p "$d/r" && git init -q "$d/r"
 		XDG_STATE_HOME="$d/state-r" unshare -Urpf --mount-proc sh -c "$KILLED"'
-			key=$(ls "$4" | cut -d- -f1)
+			key=$(ls "$4" | grep -vx spare | cut -d- -f1)
 			for i in $(seq 100 130); do mkdir "$4/$key-$i-0"; done
 			echo 99 > /proc/sys/kernel/ns_last_pid
 			strace -f -o /dev/null -e inject=renameat,renameat2:delay_enter=4000000 \
