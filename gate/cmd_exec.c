@@ -7,6 +7,7 @@
  * only the explicit profile "none" runs unsandboxed.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,59 +32,66 @@ struct exec_opts {
 	char **argv;
 };
 
+static const char exec_usage[] =
+	"usage: airlock exec [--profile readonly|workspace|approved|none|NAME] [--policy FILE]\n"
+	"                    [--workdir DIR] [--chdir DIR] [--network] [--timeout S]\n"
+	"                    [--untrusted-project] [--git-identity] [--git-trust] -- CMD [ARGS...]\n"
+	"Runs CMD once in a sandbox of the profile, as the gate runs an auto-run call.\n"
+	"  --profile NAME       the profile (default workspace), built-in or a policy's\n"
+	"  --policy FILE        an extra policy file, the top layer\n"
+	"  --workdir DIR        the project directory (default: the current one)\n"
+	"  --chdir DIR          where CMD starts: the workdir or below it\n"
+	"  --network            the network, whatever the profile says\n"
+	"  --timeout S          a wall-clock limit of S seconds (1 to 86400)\n"
+	"  --untrusted-project  the project's policy file is read as untrusted\n"
+	"  --git-identity       the host's git user.name and user.email\n"
+	"  --git-trust          the host's safe.directory\n";
+
 static int usage(const char *why)
 {
 	if (why)
 		fprintf(stderr, "airlock exec: %s\n", why);
-	fprintf(stderr, "usage: airlock exec [--profile readonly|workspace|approved|none|NAME] "
-	                "[--policy FILE] [--workdir DIR] [--chdir DIR] [--network] [--timeout S] "
-	                "[--untrusted-project] [--git-identity] [--git-trust] -- CMD [ARGS...]\n");
+	fputs(exec_usage, stderr);
 	return EXIT_USAGE;
 }
 
-/* Parses the options; returns 0, or an exit code to return. */
+static const struct option exec_longopts[] = {
+	{"profile", required_argument, NULL, 'p'}, {"policy", required_argument, NULL, 'P'},
+	{"workdir", required_argument, NULL, 'w'}, {"chdir", required_argument, NULL, 'c'},
+	{"network", no_argument, NULL, 'n'},       {"timeout", required_argument, NULL, 't'},
+	{"untrusted-project", no_argument, NULL, 'u'},
+	{"git-identity", no_argument, NULL, 'i'},  {"git-trust", no_argument, NULL, 'T'},
+	{"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0},
+};
+
+/* Parses the options (getopt_long: --opt=value too); returns 0, or an exit
+ * code to return. */
 static int parse(int argc, char **argv, struct exec_opts *o)
 {
-	int i;
+	int ch;
 
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		bool has = i + 1 < argc;
-		if (strcmp(a, "--") == 0) {
-			i++;
-			break;
-		} else if (strcmp(a, "--network") == 0) {
-			o->network = true;
-		} else if (strcmp(a, "--untrusted-project") == 0) {
-			o->untrusted = true;
-		} else if (strcmp(a, "--git-identity") == 0) {
-			o->identity = true;
-		} else if (strcmp(a, "--git-trust") == 0) {
-			o->trust = true;
-		} else if (strcmp(a, "--profile") == 0 && has) {
-			o->profile = argv[++i];
-		} else if (strcmp(a, "--workdir") == 0 && has) {
-			o->workdir = argv[++i];
-		} else if (strcmp(a, "--chdir") == 0 && has) {
-			o->chdir = argv[++i];
-		} else if (strcmp(a, "--policy") == 0 && has) {
-			o->policy = argv[++i];
-		} else if (strcmp(a, "--timeout") == 0 && has) {
-			if (parse_ll(argv[++i], 1, 86400, &o->timeout_s) < 0)
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "+h", exec_longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'p': o->profile = optarg; break;
+		case 'P': o->policy = optarg; break;
+		case 'w': o->workdir = optarg; break;
+		case 'c': o->chdir = optarg; break;
+		case 'n': o->network = true; break;
+		case 'u': o->untrusted = true; break;
+		case 'i': o->identity = true; break;
+		case 'T': o->trust = true; break;
+		case 't':
+			if (parse_ll(optarg, 1, 86400, &o->timeout_s) < 0)
 				return usage("--timeout takes whole seconds from 1 to 86400");
-		} else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-			usage(NULL);
-			return EXIT_OK + 256; /* asked for help: exit 0 */
-		} else if (a[0] == '-') {
-			fprintf(stderr, "airlock exec: unknown or incomplete option %s\n", a);
-			return usage(NULL);
-		} else {
-			break; /* the command, without a -- */
+			break;
+		case 'h': fputs(exec_usage, stdout); return EXIT_OK + 256; /* help: exit 0 */
+		default: return usage(NULL);
 		}
 	}
-	if (i >= argc)
+	if (optind >= argc)
 		return usage("no command given");
-	o->argv = argv + i;
+	o->argv = argv + optind;
 	return 0;
 }
 

@@ -112,4 +112,9 @@ if [ "$(id -u)" = 0 ] && [ -w /proc/sys/vm/memfd_noexec ]; then
 	*) check "memfd_noexec=2: the reason names the setting" false ;;
 	esac
 fi
+# getopt_long, as every other command: --opt=value, and --help on stdout
+# (it was refused, and the help went to stderr; docs review 2)
+expect_eq "--profile=NAME" "$(ax --profile=readonly -- echo eq)" eq
+expect_eq "--timeout=S" "$(ax --timeout=5 -- echo eq5)" eq5
+check "--help on stdout, exit 0" sh -c "'$AIRLOCK' exec --help 2>/dev/null | grep -q -- '--chdir DIR'"
 finish
