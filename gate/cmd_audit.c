@@ -229,7 +229,9 @@ static int opts_parse(struct audit_opts *o, int argc, char **argv)
 
 	optind = 1;
 	opterr = 1;
-	while ((c = getopt_long(argc, argv, "", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "h", long_opts, NULL)) != -1) {
+		if (c == 'h') /* -h as --help, as every other command takes it */
+			c = OPT_HELP;
 		if (c == '?' || (rc = opt_apply(o, c, optarg)) < 0)
 			return -1;
 		if (rc == 1)

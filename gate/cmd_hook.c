@@ -540,7 +540,7 @@ int cmd_hook(int argc, char **argv)
 
 	if (argc >= 2 && strcmp(argv[1], "claude") == 0) /* the agent, then its options */
 		argc--, argv++;
-	else if (argc < 2 || strcmp(argv[1], "--help") != 0) {
+	else if (argc < 2 || (strcmp(argv[1], "--help") != 0 && strcmp(argv[1], "-h") != 0)) {
 		fputs(hook_usage, stderr);
 		return EXIT_USAGE;
 	}

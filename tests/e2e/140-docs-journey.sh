@@ -266,4 +266,8 @@ check "the installed man page is the one in docs/" cmp -s "$p/share/man/man1/air
 check "airlock(1) says where the docs are installed" grep -q 'share/doc/airlock' "$top/docs/airlock.1"
 check "the installed binary runs" "$p/bin/airlock" --version
 
+# -h is --help for every command (audit said "invalid option", hook exited 2)
+for c in audit hook exec classify gate; do
+	check "$c -h: help, exit 0" sh -c "'$AIRLOCK' $c -h >/dev/null 2>&1"
+done
 finish
