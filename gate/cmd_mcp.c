@@ -934,6 +934,8 @@ int cmd_mcp(int argc, char **argv)
 	}
 	rc = EXIT_USAGE;
 	if (optind >= argc) {
+		fputs("airlock mcp: no server given: the command that runs the MCP server goes "
+		      "after --\n", stderr);
 		fputs(mcp_usage, stderr);
 		goto out;
 	}

@@ -556,6 +556,9 @@ int cmd_watch(int argc, char **argv)
 			continue;
 		if (c == 'f' && parse_format(optarg, &w.format) == 0)
 			continue;
+		if (c == 'f')
+			fprintf(stderr, "airlock watch: --format wants auto, claude or codex (got \"%s\")\n",
+			        optarg);
 		if (c == 'e') {
 			tee = true;
 			continue;
@@ -564,6 +567,8 @@ int cmd_watch(int argc, char **argv)
 		return c == 'h' ? EXIT_OK : EXIT_USAGE;
 	}
 	if (optind != argc) {
+		fprintf(stderr, "airlock watch: unexpected argument '%s' (the events come on stdin)\n",
+		        argv[optind]);
 		fputs(watch_usage, stderr);
 		return EXIT_USAGE;
 	}

@@ -270,4 +270,7 @@ check "the installed binary runs" "$p/bin/airlock" --version
 for c in audit hook exec classify gate; do
 	check "$c -h: help, exit 0" sh -c "'$AIRLOCK' $c -h >/dev/null 2>&1"
 done
+# usage errors say what was wrong before the usage (docs review 2)
+check "watch --format yaml names the problem" sh -c "'$AIRLOCK' watch --format yaml </dev/null 2>&1 | head -1 | grep -q 'wants auto, claude or codex'"
+check "mcp -- names the problem" sh -c "'$AIRLOCK' mcp -- </dev/null 2>&1 | head -1 | grep -q 'no server given'"
 finish
