@@ -1122,6 +1122,17 @@ struct call **agent_named_calls(const struct call *c, json_t *args, const char *
 	return v;
 }
 
+struct call **agent_unknown_calls(const struct call *c, const char *workdir)
+{
+	struct call **calls;
+
+	if (c->tool != TOOL_OTHER)
+		return NULL;
+	calls = agent_named_calls(c, c->input, c->cwd ? c->cwd : workdir);
+	agent_calls_place(calls, strncmp(c->name, "mcp:", 4) != 0 ? c->cwd : NULL);
+	return calls;
+}
+
 void agent_calls_free(struct call **calls)
 {
 	for (size_t i = 0; calls && calls[i]; i++)

@@ -114,6 +114,11 @@ bool agent_key_folds(const char *key, const char *want);
  * NULL when c is a tool airlock knows: classify c itself. args is the
  * agent's original input. */
 struct call **agent_named_calls(const struct call *c, json_t *args, const char *cwd);
+/* For a call decoded from the gate's protocol (gate, run, classify): NULL
+ * unless it is an unknown or MCP tool, else its input's calls
+ * (agent_named_calls()), placed where its tool works (its cwd, else
+ * workdir). Caller frees with agent_calls_free(). */
+struct call **agent_unknown_calls(const struct call *c, const char *workdir);
 /* Decodes {"tool": kind, "input": fields}, names the call name and gives it
  * id, whatever its type. Takes fields. Returns a new call, or NULL when it
  * does not decode. */

@@ -162,15 +162,12 @@ out:
 static struct verdict *classify_judge(struct classify_ctx *cx, const struct call *c,
                                       bool *unsandboxed)
 {
-	struct call **calls = NULL;
+	struct call **calls = agent_unknown_calls(c, cx->copts.workdir);
 	struct verdict *v;
 
 	*unsandboxed = c->unsandboxed;
-	if (c->tool == TOOL_OTHER)
-		calls = agent_named_calls(c, c->input, c->cwd ? c->cwd : cx->copts.workdir);
 	if (calls == NULL)
 		return classify_call(c, &cx->copts);
-	agent_calls_place(calls, strncmp(c->name, "mcp:", 4) != 0 ? c->cwd : NULL);
 	v = agent_classify_calls_opts(&cx->copts, calls);
 	*unsandboxed = *unsandboxed || agent_calls_unsandboxed(calls);
 	agent_calls_free(calls);

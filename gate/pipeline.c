@@ -615,16 +615,14 @@ static struct verdict *classify(struct gate *g, const struct call *c)
  * asks then (c->unsandboxed). */
 static struct verdict *judge(struct gate *g, struct call *c)
 {
-	struct call **calls = NULL;
+	struct call **calls = agent_unknown_calls(c, gate_workdir(g));
 	struct verdict *v;
 
-	if (c->tool == TOOL_OTHER)
-		calls = agent_named_calls(c, c->input, c->cwd ? c->cwd : gate_workdir(g));
 	if (calls == NULL)
 		return classify(g, c);
-	agent_calls_place(calls, strncmp(c->name, "mcp:", 4) != 0 ? c->cwd : NULL);
 	v = agent_classify_calls(g, calls);
-	c->unsandboxed = agent_calls_unsandboxed(calls) || agent_tree_denied(g, c, v);
+	c->unsandboxed = c->unsandboxed || agent_calls_unsandboxed(calls) ||
+	                 agent_tree_denied(g, c, v);
 	agent_calls_free(calls);
 	return v;
 }
