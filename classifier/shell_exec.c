@@ -341,11 +341,6 @@ static bool base64_decode(struct cctx *x, const char *text, size_t len, struct b
  * (\0NNN), or in printf's %b argument (either). */
 enum esc_mode { ESC_FORMAT, ESC_ECHO, ESC_B };
 
-static int hex(char c)
-{
-	return isdigit((unsigned char)c) ? c - '0' : tolower((unsigned char)c) - 'a' + 10;
-}
-
 /* Up to max octal digits at f: their value; *used: how many. */
 static int octal(const char *f, int max, size_t *used)
 {
@@ -371,7 +366,8 @@ static size_t put_escape(struct buf *b, const char *f, enum esc_mode mode)
 	}
 	if (f[0] == 'x' && isxdigit((unsigned char)f[1])) {
 		used = isxdigit((unsigned char)f[2]) ? 2 : 1;
-		c = (char)(used == 2 ? hex(f[1]) * 16 + hex(f[2]) : hex(f[1]));
+		c = (char)(used == 2 ? hex_digit((unsigned char)f[1]) * 16 + hex_digit((unsigned char)f[2])
+		                      : hex_digit((unsigned char)f[1]));
 		buf_append(b, &c, 1);
 		return used + 1;
 	}

@@ -471,14 +471,6 @@ static void lex_param(struct lexer *lx, unsigned *flags)
 	*flags |= W_DYNAMIC;
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c = (char)tolower((unsigned char)c);
-	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
-
 /* $'...': ANSI-C quoting. */
 static void lex_ansi(struct lexer *lx, unsigned *flags)
 {
@@ -495,10 +487,11 @@ static void lex_ansi(struct lexer *lx, unsigned *flags)
 		i++;
 		if ((k = strchr(from, lx->s[i])) != NULL && lx->s[i]) {
 			sb_putc(lx, to[k - from]);
-		} else if (lx->s[i] == 'x' && i + 1 < lx->n && hexval(lx->s[i + 1]) >= 0) {
-			int v = hexval(lx->s[++i]);
-			if (i + 1 < lx->n && hexval(lx->s[i + 1]) >= 0)
-				v = v * 16 + hexval(lx->s[++i]);
+		} else if (lx->s[i] == 'x' && i + 1 < lx->n &&
+		           hex_digit((unsigned char)lx->s[i + 1]) >= 0) {
+			int v = hex_digit((unsigned char)lx->s[++i]);
+			if (i + 1 < lx->n && hex_digit((unsigned char)lx->s[i + 1]) >= 0)
+				v = v * 16 + hex_digit((unsigned char)lx->s[++i]);
 			sb_putc(lx, (char)v);
 		} else if (lx->s[i] >= '0' && lx->s[i] <= '7') {
 			int v = 0, k2 = 0;

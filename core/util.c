@@ -436,3 +436,11 @@ int fd_write_all(int fd, const void *p, size_t n)
 	}
 	return 0;
 }
+
+int hex_digit(int c)
+{
+	return c >= '0' && c <= '9'   ? c - '0'
+	       : c >= 'a' && c <= 'f' ? c - 'a' + 10
+	       : c >= 'A' && c <= 'F' ? c - 'A' + 10
+	                              : -1;
+}

@@ -82,6 +82,8 @@ bool utf8_hidden(uint32_t cp);
  * right after a character that is no selector (an emoji's own). Two per
  * byte after an emoji hid 'rm -rf ~' in run("😀") for a decoder to eval. */
 bool utf8_selector_hides(uint32_t prev, uint32_t cp);
+/* The value of the hex digit c (either case), or -1 when it is none. */
+int hex_digit(int c);
 /* Returns true when p[0..n) is valid UTF-8 with no NUL bytes. */
 bool utf8_valid(const char *p, size_t n);
 /*

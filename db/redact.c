@@ -156,14 +156,6 @@ static bool match_private_key(const char *s, size_t n, size_t i, struct key_bloc
 	return true;
 }
 
-static int base16_value(unsigned char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c |= 0x20;
-	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
-
 /* ASCII ranges, not isupper(): in a Latin-1 locale those take bytes past
  * 0x7f for letters too. */
 static int base64_value(unsigned char c)
@@ -878,7 +870,7 @@ static bool match_encoded(const char *s, size_t n, size_t i, struct match *m)
 		j++;
 	hex = j - i;
 	for (size_t k = i; k < j && hex == j - i; k++)
-		hex = base16_value((unsigned char)s[k]) >= 0 ? hex : 0;
+		hex = hex_digit((unsigned char)s[k]) >= 0 ? hex : 0;
 	while (j < n && s[j] == '=' && j - i < ENCODED_MAX)
 		j++;
 	if (j - i < ENCODED_MIN || (j < n && (s[j] == '_' || s[j] == '-')))
@@ -886,8 +878,8 @@ static bool match_encoded(const char *s, size_t n, size_t i, struct match *m)
 	d = xmalloc(ENCODED_MAX);
 	if (hex >= ENCODED_MIN && hex % 2 == 0) {
 		for (size_t k = i; k + 1 < i + hex && got < ENCODED_MAX; k += 2)
-			d[got++] = (unsigned char)(base16_value((unsigned char)s[k]) * 16 +
-			                           base16_value((unsigned char)s[k + 1]));
+			d[got++] = (unsigned char)(hex_digit((unsigned char)s[k]) * 16 +
+			                           hex_digit((unsigned char)s[k + 1]));
 	} else {
 		for (size_t k = i; k < j && got < ENCODED_MAX; k++) {
 			if ((v = base64_value((unsigned char)s[k])) < 0)
@@ -1116,7 +1108,7 @@ static int escaped_char(const char *s, size_t n, size_t i, size_t *len)
 		    n - at < forms[f].digits)
 			continue;
 		for (c = 0, k = 0; k < forms[f].digits; k++) {
-			int h = base16_value((unsigned char)s[at + k]);
+			int h = hex_digit((unsigned char)s[at + k]);
 			if (h < 0 || h >= forms[f].base)
 				break;
 			c = c * forms[f].base + h;

@@ -627,11 +627,7 @@ static bool hex4(const char *p, unsigned *v)
 {
 	*v = 0;
 	for (int i = 0; i < 4; i++) {
-		int c = (unsigned char)p[i];
-		int d = c >= '0' && c <= '9'   ? c - '0'
-		        : c >= 'a' && c <= 'f' ? c - 'a' + 10
-		        : c >= 'A' && c <= 'F' ? c - 'A' + 10
-		                               : -1;
+		int d = hex_digit((unsigned char)p[i]);
 		if (d < 0)
 			return false;
 		*v = *v << 4 | (unsigned)d;

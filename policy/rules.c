@@ -823,13 +823,6 @@ bool pattern_match_path(const struct pattern *pat, const char *path)
 	return m;
 }
 
-static int hex_value(char ch)
-{
-	return isdigit((unsigned char)ch)  ? ch - '0'
-	       : isxdigit((unsigned char)ch) ? tolower((unsigned char)ch) - 'a' + 10
-	                                     : -1;
-}
-
 /*
  * "Host:port" or "[v6]:port" -> the host curl connects to, into out: percent-
  * escapes decoded (curl decodes evil%2ecom), lower case, trailing dots gone.
@@ -854,9 +847,10 @@ static bool host_clean(const char *h, char *out, size_t size)
 	n = end ? (size_t)(end - h) : strlen(h);
 	for (size_t i = 0; i < n; i++) {
 		unsigned char ch = (unsigned char)h[i];
-		if (ch == '%' && i + 2 < n && hex_value(h[i + 1]) >= 0 &&
-		    hex_value(h[i + 2]) >= 0) {
-			ch = (unsigned char)(hex_value(h[i + 1]) * 16 + hex_value(h[i + 2]));
+		if (ch == '%' && i + 2 < n && hex_digit((unsigned char)h[i + 1]) >= 0 &&
+		    hex_digit((unsigned char)h[i + 2]) >= 0) {
+			ch = (unsigned char)(hex_digit((unsigned char)h[i + 1]) * 16 +
+			                     hex_digit((unsigned char)h[i + 2]));
 			i += 2;
 		}
 		sure = sure && ch && (isalnum(ch) || strchr(".-_:%", ch)) && k + 1 < size;
