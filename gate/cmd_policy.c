@@ -15,8 +15,8 @@
 #include "policy/policy.h"
 
 static const char policy_usage[] =
-	"usage: airlock policy check [-w DIR] [FILE]\n"
-	"       airlock policy show [--defaults] [-w DIR] [--policy FILE]\n"
+	"usage: airlock policy check [-w|--workdir DIR] [FILE]\n"
+	"       airlock policy show [--defaults] [-w|--workdir DIR] [--policy FILE]\n"
 	"\n"
 	"check   validate FILE, or every layer (~/.config/airlock/policy, each\n"
 	"        .airlock/policy from DIR up to /); exit 2 on any error\n"
@@ -47,7 +47,7 @@ static void say(const char *verb, const char *kind, const char *text)
 	buf_init(&b, 0);
 	buf_append_shown(&b, text, strlen(text), SHOWN_TAB);
 	buf_puts(&b, "");
-	fprintf(stderr, "airlock policy %s: %s%s\n", verb, kind, b.data);
+	fprintf(stderr, "airlock policy%s%s: %s%s\n", *verb ? " " : "", verb, kind, b.data);
 	buf_free(&b);
 }
 
@@ -126,10 +126,25 @@ static int check_project(struct policy_args *a)
 	return rc;
 }
 
+/* Why `airlock policy VERB ...` cannot go on, or NULL when it can. */
+static const char *policy_args_wrong(const char *verb, const struct policy_args *a,
+                                     int extra)
+{
+	bool check = strcmp(verb, "check") == 0;
+
+	if (check && a->defaults)
+		return "check takes no --defaults (`policy show --defaults` prints them)";
+	if (check && a->file)
+		return "check takes the file as its argument, not --policy";
+	if (extra > (check ? 1 : 0))
+		return check ? "check takes one FILE at most" : "show takes no argument";
+	return NULL;
+}
+
 int cmd_policy(int argc, char **argv)
 {
 	struct policy_args a = {0};
-	const char *verb;
+	const char *verb, *wrong;
 	int ch;
 
 	if (argc < 2 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
@@ -137,8 +152,11 @@ int cmd_policy(int argc, char **argv)
 		return argc < 2 ? EXIT_USAGE : EXIT_OK;
 	}
 	verb = argv[1];
-	if (strcmp(verb, "check") != 0 && strcmp(verb, "show") != 0)
+	if (strcmp(verb, "check") != 0 && strcmp(verb, "show") != 0) {
+		say("", "unknown verb (check or show): ", verb);
 		goto usage;
+	}
+	argv[1] = argv[0]; /* getopt's messages name "airlock policy", not the verb */
 	optind = 1;
 	while ((ch = getopt_long(argc - 1, argv + 1, "+hw:", policy_longopts, NULL)) != -1) {
 		switch (ch) {
@@ -149,12 +167,12 @@ int cmd_policy(int argc, char **argv)
 		default: goto usage;
 		}
 	}
-	if (strcmp(verb, "check") == 0 && (a.defaults || a.file) )
+	if ((wrong = policy_args_wrong(verb, &a, argc - optind - 1)) != NULL) {
+		fprintf(stderr, "airlock policy: %s\n", wrong);
 		goto usage;
+	}
 	if (strcmp(verb, "check") == 0 && optind + 1 < argc)
 		a.file = argv[optind + 1];
-	if (optind + 1 + (strcmp(verb, "check") == 0 && a.file) != argc)
-		goto usage;
 	if (strcmp(verb, "check") == 0 && a.file && a.workdir == NULL)
 		return check_project(&a);
 	return run(verb, &a);

@@ -54,9 +54,7 @@ for o in $(cat "$d/man.opts"); do
 	case "$foreign" in *" $o "*) continue ;; esac
 	check "airlock(1) names $o, so does a usage text" grep -qxF -- "$o" "$d/usage.opts"
 done
-# policy takes --workdir as -w's long form and its usage names only -w
-# (gate/cmd_policy.c, which this review does not own): a known gap.
-known_gaps=' policy:--workdir '
+known_gaps=''
 # Per command: what its --help lists is in its own entry (the shared
 # options may be in the paragraph after them instead), and what its entry
 # names its --help lists.
@@ -108,6 +106,13 @@ bad_msg classify --format yaml --shell ls
 bad_msg classify --shell ls --sql 'SELECT 1'
 bad_msg classify extra-argument
 bad_msg preview --color sometimes
+# policy's usage errors printed only the usage (0895477), and getopt's
+# named the verb: "show: unrecognized option"
+bad_msg policy check --defaults
+bad_msg policy check a b
+bad_msg policy show extra-argument
+bad_msg policy show --no-such-option
+bad_msg policy frobnicate
 bad_msg preview --format yaml
 bad_msg preview extra-argument
 bad_msg run
