@@ -41,16 +41,29 @@ static const struct {
 	{"http_request", TOOL_HTTP},
 };
 
-/* Input field aliases: the agent's name -> the protocol's name. */
+/* Input field aliases: the agent's name -> the protocol's name, for every
+ * built-in tool (ANY_TOOL; unknown tools keep their input as sent) or for
+ * one. Gemini CLI's run_shell_command says "directory" for the directory
+ * the command runs in: ignored, `rm -rf build` with "directory":"web" ran
+ * in the workdir, on another build/ than the one the agent meant. */
+#define ANY_TOOL TOOL_OTHER
 static const struct {
 	const char *alias, *field;
+	enum tool tool;
 } field_aliases[] = {
-	{"file_path", "path"},    {"filePath", "path"},     {"filename", "path"},
-	{"old_string", "old"},    {"new_string", "new"},    {"oldText", "old"},
-	{"newText", "new"},       {"cmd", "command"},       {"sql", "query"},
-	{"db", "database"},       {"text", "content"},      {"timeout", "timeout_ms"},
-	{"workdir", "cwd"},
+	{"file_path", "path", ANY_TOOL},   {"filePath", "path", ANY_TOOL},
+	{"filename", "path", ANY_TOOL},    {"old_string", "old", ANY_TOOL},
+	{"new_string", "new", ANY_TOOL},   {"oldText", "old", ANY_TOOL},
+	{"newText", "new", ANY_TOOL},      {"cmd", "command", ANY_TOOL},
+	{"sql", "query", ANY_TOOL},        {"db", "database", ANY_TOOL},
+	{"text", "content", ANY_TOOL},     {"timeout", "timeout_ms", ANY_TOOL},
+	{"workdir", "cwd", ANY_TOOL},      {"directory", "cwd", TOOL_SHELL},
 };
+
+static bool alias_applies(size_t i, enum tool t)
+{
+	return field_aliases[i].tool == ANY_TOOL || field_aliases[i].tool == t;
+}
 
 /* Required string fields per tool. */
 static const struct {
@@ -345,24 +358,25 @@ static json_t *argv_to_command(json_t *arr)
 }
 
 /* Copies the input with field aliases renamed; refuses conflicting copies. */
-static bool has_alias(json_t *in)
+static bool has_alias(json_t *in, enum tool t)
 {
 	const char *key;
 	json_t *v;
 
 	json_object_foreach(in, key, v)
 		for (size_t i = 0; i < nitems(field_aliases); i++)
-			if (key[0] == field_aliases[i].alias[0] && strcmp(key, field_aliases[i].alias) == 0)
+			if (key[0] == field_aliases[i].alias[0] &&
+			    strcmp(key, field_aliases[i].alias) == 0 && alias_applies(i, t))
 				return true;
 	return false;
 }
 
-static json_t *normalise_input(json_t *in, char **errstr)
+static json_t *normalise_input(json_t *in, enum tool t, char **errstr)
 {
 	json_t *out, *cmd;
 
 	/* the common case, nothing to rename: share it (the call only reads) */
-	if (!has_alias(in) && !json_is_array(json_object_get(in, "command")))
+	if (!has_alias(in, t) && !json_is_array(json_object_get(in, "command")))
 		return json_incref(in);
 	out = json_copy(in); /* shallow: values are only read */
 
@@ -375,7 +389,7 @@ static json_t *normalise_input(json_t *in, char **errstr)
 	for (size_t i = 0; i < nitems(field_aliases); i++) {
 		json_t *v = json_object_get(out, field_aliases[i].alias);
 		json_t *have = json_object_get(out, field_aliases[i].field);
-		if (v == NULL)
+		if (v == NULL || !alias_applies(i, t))
 			continue;
 		if (have && !json_equal(have, v)) {
 			*errstr = xasprintf("input has both \"%s\" and \"%s\" with different values",
@@ -523,7 +537,8 @@ static int other_cwd(const struct call *c, const char **cwd, char **errstr)
 	*cwd = str_field(c->input, "cwd");
 	for (size_t i = 0; c->tool == TOOL_OTHER && i < nitems(field_aliases); i++) {
 		const char *v = str_field(c->input, field_aliases[i].alias);
-		if (strcmp(field_aliases[i].field, "cwd") != 0 || v == NULL)
+		if (strcmp(field_aliases[i].field, "cwd") != 0 || v == NULL ||
+		    field_aliases[i].tool != ANY_TOOL) /* "directory" is a path read there */
 			continue;
 		if (*cwd && strcmp(*cwd, v) != 0) {
 			*errstr = xasprintf("input has both \"%s\" and \"cwd\" with different values",
@@ -579,7 +594,7 @@ int protocol_decode_json(json_t *root, size_t lineno, struct call **out, json_t 
 	/* an unknown tool's input is its own, kept as sent: its caller or its
 	 * server runs it with those keys, and the log recorded "content" and
 	 * "path" where it was sent "text" and "file_path" */
-	c->input = c->tool == TOOL_OTHER ? json_incref(rc.input) : normalise_input(rc.input, errstr);
+	c->input = c->tool == TOOL_OTHER ? json_incref(rc.input) : normalise_input(rc.input, c->tool, errstr);
 	if (c->input == NULL)
 		goto out;
 	if (c->tool == TOOL_OTHER && rc.cwd == NULL && other_cwd(c, &rc.cwd, errstr) < 0)

@@ -180,6 +180,18 @@ printf '{"session_id":"o","cwd":"%s","hook_event_name":"PreToolUse","tool_name":
 out=$(CLAUDE_PROJECT_DIR="$d/wd" "$AIRLOCK" hook claude --db "$d/ho.db" <"$d/hook-other2.json" 2>/dev/null)
 check "hook, an MCP tool with text and content: judged, not malformed" lacks "malformed"
 
+# --- gate: Gemini's run_shell_command runs in its "directory" ---------------
+# The gate ignored "directory": `echo x > made.txt` meant for web/ ran in the
+# workdir, on another file than the one the agent named (reproduced on
+# 0895477). It is the shell tool's cwd now: denied, as any cwd that is not
+# the workdir, and nothing runs.
+mkdir -p "$d/wd/web"
+printf '{"id":"call_g","type":"function","function":{"name":"run_shell_command","arguments":"{\\"command\\":\\"echo x > made.txt\\",\\"directory\\":\\"web\\"}"}}\n' >"$d/gem.jsonl"
+out=$(cd "$d/wd" && "$AIRLOCK" gate --no-tty --db "$d/gem.db" <"$d/gem.jsonl" 2>/dev/null)
+expect_eq "gate, Gemini's directory: the call is denied" "$(printf '%s\n' "$out" | jq -r .decision)" denied
+check "gate, Gemini's directory: the reason names the cwd" has "cwd web is not the workdir"
+check "gate, Gemini's directory: nothing ran in the workdir" test ! -e "$d/wd/made.txt"
+
 # --- mcp: a response cut inside an emoji is still the call's response --------
 # A JavaScript server's JSON.stringify writes a lone surrogate (a result cut
 # inside an emoji) as "\ud83d", which jansson refuses: the response was
