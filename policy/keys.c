@@ -488,7 +488,7 @@ static int set_rule(struct load_ctx *cx, const char *sub, const char *val, int a
 	if (need_value(val, why) < 0 ||
 	    pattern_parse(val, cx->anchor, cx->p->home, &pat, why) < 0)
 		return -1;
-	if (cx->untrusted && (arg == RA_ALLOW || arg == RA_ALLOW_CRITICAL)) {
+	if (cx->untrusted && (arg == RA_ALLOW || arg == RA_ALLOW_CRITICAL || arg == RA_ASK_CRITICAL)) {
 		pattern_clear(&pat);
 		return IGNORED;
 	}
@@ -660,6 +660,7 @@ static const struct key_def keys[] = {
 	{"rules", "ask", false, set_rule, RA_ASK},
 	{"rules", "deny", false, set_rule, RA_DENY},
 	{"rules", "allow-critical", false, set_rule, RA_ALLOW_CRITICAL},
+	{"rules", "ask-critical", false, set_rule, RA_ASK_CRITICAL},
 	{"credential", "for", true, set_cred, 0},
 	{"credential", "file", true, set_cred, 1},
 	{"breaker", "per-minute", false, set_breaker_num, 0},

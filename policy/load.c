@@ -409,7 +409,8 @@ static bool span_has(const char *s, const char *end, const char *set)
 static void pattern_quote_check(struct include_scan *sc, const char *from, const char *key,
                                 size_t klen, const char *v, const char *end)
 {
-	static const char *const keys[] = {"allow", "ask", "deny", "allow-critical", "for"};
+	static const char *const keys[] = {"allow", "ask", "deny", "allow-critical", "ask-critical",
+	                                     "for"};
 	const char *open = NULL, *s = v, *tail;
 	size_t k = 0;
 

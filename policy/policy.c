@@ -67,9 +67,10 @@ const struct profile *policy_profile(const struct policy *p, const char *name)
 	return NULL;
 }
 
-static const char *act_key(enum rule_act a)
+const char *rule_act_name(enum rule_act a)
 {
-	static const char *const names[RA_COUNT] = {"allow", "ask", "deny", "allow-critical"};
+	static const char *const names[RA_COUNT] = {"allow", "ask", "deny", "allow-critical",
+	                                            "ask-critical"};
 	return names[a];
 }
 
@@ -81,7 +82,7 @@ static char *rule_reason(const struct policy *p, const struct rule *r)
 	struct buf b;
 
 	buf_init(&b, 0);
-	buf_printf(&b, "rule %s = ", act_key(r->act));
+	buf_printf(&b, "rule %s = ", rule_act_name(r->act));
 	buf_append_shown(&b, r->pat.text, strlen(r->pat.text), 0);
 	buf_printf(&b, " (%s)", p->origins[r->origin]);
 	return buf_take(&b, NULL);
@@ -104,6 +105,8 @@ static enum action rules_apply(const struct policy *p, const struct rule_result 
 		return a;
 	else if ((t == TIER_CRITICAL || rr.guarded) && rr.allow_critical)
 		by = rr.allow_critical, to = ACTION_AUTO;
+	else if (t == TIER_CRITICAL && a == ACTION_DENY && rr.ask_critical)
+		by = rr.ask_critical, to = ACTION_ASK;
 	else if (t != TIER_CRITICAL && rr.allow)
 		by = rr.allow, to = ACTION_AUTO;
 	if (by && reason)
@@ -118,7 +121,8 @@ static char *tier_reason(const struct policy *p, const struct rule_result *rr, e
 	const char *note = "";
 
 	if (t == TIER_CRITICAL && rr->allow)
-		note = "; an allow rule matched, but only allow-critical lowers critical";
+		note = "; an allow rule matched, but only allow-critical lowers critical "
+		       "(ask-critical makes it ask)";
 	else if (rr->guarded && tc->action != ACTION_AUTO)
 		return xasprintf("tier %s: %s (%s); only allow-critical lowers %s (%s)",
 		                 tier_name(t), action_name(tc->action), p->origins[tc->o_action],

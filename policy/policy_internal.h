@@ -28,9 +28,14 @@ enum pattern_kind {
 };
 #define PK_COUNT 6
 
-enum rule_act { RA_ALLOW, RA_ASK, RA_DENY, RA_ALLOW_CRITICAL };
-#define RA_COUNT 4
+/* ask-critical: a critical call its rules cover asks instead of being
+ * denied (kubectl delete under `allow = Shell(kubectl *)` became critical,
+ * and nothing between deny and auto-run was left for it). */
+enum rule_act { RA_ALLOW, RA_ASK, RA_DENY, RA_ALLOW_CRITICAL, RA_ASK_CRITICAL };
+#define RA_COUNT 5
 #define RA_BIT(a) (1u << (a))
+/* The key that names the act in a policy file: "allow" ... "ask-critical". */
+const char *rule_act_name(enum rule_act a);
 
 /* One word of a Shell pattern. */
 struct pword {
@@ -179,6 +184,7 @@ struct rule_result {
 	const struct rule *deny, *ask;   /* matched any subject */
 	const struct rule *allow;        /* allow or allow-critical covered every subject */
 	const struct rule *allow_critical; /* allow-critical covered every subject */
+	const struct rule *ask_critical;   /* ask- or allow-critical covered every subject */
 	const struct rule *allow_partial;  /* an allow matched, but not everything */
 	const char *unexplained;           /* shell: a finding no command accounts for */
 	const char *guarded, *guarded_why; /* a finding only allow-critical lowers, and why */

@@ -917,7 +917,8 @@ struct evaluation {
 	const struct rule *any[RA_COUNT]; /* first rule of each act matching any subject */
 	const struct rule *cover;         /* allow|allow-critical over every primary subject */
 	const struct rule *cover_crit;    /* allow-critical over every primary subject */
-	bool cover_ok, crit_ok;           /* still possible */
+	const struct rule *cover_ask;     /* ask-|allow-critical over every primary subject */
+	bool cover_ok, crit_ok, ask_ok;   /* still possible */
 	size_t nprimary;
 	unsigned mask;
 	const struct finding *unexplained; /* shell: a finding outside every command */
@@ -972,6 +973,10 @@ static void eval_subject(const struct ruleset *rs, const struct subject *s, bool
 		ev->crit_ok = false;
 	else if (ev->cover_crit == NULL)
 		ev->cover_crit = first[RA_ALLOW_CRITICAL];
+	if (!(seen & (RA_BIT(RA_ASK_CRITICAL) | RA_BIT(RA_ALLOW_CRITICAL))))
+		ev->ask_ok = false;
+	else if (ev->cover_ask == NULL) /* none when allow-critical covers all: it decides */
+		ev->cover_ask = first[RA_ASK_CRITICAL];
 }
 
 /* Evaluates a second form of a subject against the deny and ask rules only
@@ -1265,7 +1270,7 @@ static void eval_strings(const struct ruleset *rs, enum pattern_kind k, char *co
 		size_t n = strv_len(v);
 		ev->nprimary += primary ? n : 0;
 		if (primary && n)
-			ev->cover_ok = ev->crit_ok = false;
+			ev->cover_ok = ev->crit_ok = ev->ask_ok = false;
 		return;
 	}
 	for (; v && *v; v++) {
@@ -1424,7 +1429,7 @@ static void ruleset_eval(const struct ruleset *rs, unsigned mask, const struct c
 
 	memset(ev, 0, sizeof(*ev));
 	ev->mask = mask;
-	ev->cover_ok = ev->crit_ok = true;
+	ev->cover_ok = ev->crit_ok = ev->ask_ok = true;
 	for (size_t i = 0; i < v->ncommands; i++) {
 		struct subject s = {.kind = PK_SHELL, .argv = v->commands[i].argv};
 		if (s.argv && s.argv[0]) {
@@ -1443,7 +1448,7 @@ static void ruleset_eval(const struct ruleset *rs, unsigned mask, const struct c
 		eval_subject(rs, &s, t == TOOL_OTHER, ev);
 	}
 	if (t == TOOL_SHELL && (ev->unexplained = unexplained(v)) != NULL)
-		ev->cover_ok = ev->crit_ok = false;
+		ev->cover_ok = ev->crit_ok = ev->ask_ok = false;
 }
 
 const struct rule *ruleset_cover(const struct ruleset *rs, unsigned mask,
@@ -1517,6 +1522,7 @@ void ruleset_decide(const struct ruleset *rs, const struct call *c, const struct
 	out->ask = ev.any[RA_ASK];
 	out->allow = ev.nprimary && ev.cover_ok && !out->guarded ? ev.cover : NULL;
 	out->allow_critical = ev.nprimary && ev.crit_ok ? ev.cover_crit : NULL;
+	out->ask_critical = ev.nprimary && ev.ask_ok ? ev.cover_ask : NULL;
 	out->allow_partial = ev.any[RA_ALLOW] ? ev.any[RA_ALLOW] : ev.any[RA_ALLOW_CRITICAL];
 	out->unexplained = ev.unexplained ? ev.unexplained->rule : NULL;
 }

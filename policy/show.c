@@ -126,15 +126,14 @@ static void render_profile(struct out *o, const struct profile_entry *e)
 
 static void render_rules(struct out *o, const struct ruleset *rs, bool credential)
 {
-	static const char *const names[RA_COUNT] = {"allow", "ask", "deny", "allow-critical"};
 	static const enum rule_act order[RA_COUNT] = {RA_DENY, RA_ASK, RA_ALLOW,
-	                                              RA_ALLOW_CRITICAL};
+	                                              RA_ASK_CRITICAL, RA_ALLOW_CRITICAL};
 
 	for (int a = 0; a < RA_COUNT; a++)
 		for (int k = 0; k < PK_COUNT; k++)
 			for (size_t i = 0; i < rs->n[k]; i++)
 				if (rs->v[k][i].act == order[a])
-					put(o, credential ? "for" : names[order[a]], rs->v[k][i].pat.text,
+					put(o, credential ? "for" : rule_act_name(order[a]), rs->v[k][i].pat.text,
 					    rs->v[k][i].origin);
 }
 
