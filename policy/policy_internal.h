@@ -53,6 +53,9 @@ struct pattern {
 	size_t nwords;
 	bool prefix;         /* PK_SHELL: trailing `:*` */
 	bool star_end;       /* PK_SHELL: the last word ends in a glued `*` (git push*) */
+	char *span;          /* PK_SHELL: with a `*` elsewhere in a word (curl*evil*,
+	                      * *--force*), the words' globs joined by spaces, for
+	                      * deny and ask rules to match across words; or NULL */
 	uint32_t head;       /* PK_SHELL: hash of a literal first word, 0 when a glob */
 	size_t flag_at;      /* PK_SHELL: its first run of option words (rm -rf *: 1 to */
 	size_t flag_end;     /* 2), after literal words only; 0 when none */

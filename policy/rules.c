@@ -157,6 +157,62 @@ static bool star_end(const struct pword *w)
 	return k % 2 == 0;
 }
 
+/* The end of the bracket expression opening at g[i] ('['), past its ']';
+ * or i + 1 when it has none (a lone '[' is itself, as to fnmatch). */
+static size_t bracket_end(const char *g, size_t i)
+{
+	size_t k = i + 1;
+
+	if (g[k] == '!' || g[k] == '^')
+		k++;
+	if (g[k] == ']')
+		k++;
+	for (; g[k] && g[k] != ']'; k++)
+		if (g[k] == '[' && g[k + 1] == ':' && strstr(g + k + 2, ":]"))
+			k = (size_t)(strstr(g + k + 2, ":]") - g) + 1;
+	return g[k] == ']' ? k + 1 : i + 1;
+}
+
+/* The length of the glob token at g[i]: "\x", "[...]" or one byte. */
+static size_t glob_token(const char *g, size_t i)
+{
+	if (g[i] == '\\' && g[i + 1])
+		return 2;
+	return g[i] == '[' ? bracket_end(g, i) - i : 1;
+}
+
+/* Whether a word's glob holds a `*` that Claude Code would let span words
+ * and words_match() keeps in its word: any but a last word's final one. */
+static bool star_inside(const struct pword *w, bool last)
+{
+	size_t n = strlen(w->glob);
+
+	if (w->any || w->lit)
+		return false;
+	for (size_t i = 0; i < n; i += glob_token(w->glob, i))
+		if (w->glob[i] == '*' && !(last && i == n - 1))
+			return true;
+	return false;
+}
+
+/* Sets pat->span when a word holds such a `*` (see struct pattern). */
+static void span_find(struct pattern *pat)
+{
+	struct buf b;
+	bool inside = false;
+
+	for (size_t i = 0; i < pat->nwords; i++)
+		inside |= star_inside(&pat->words[i], i + 1 == pat->nwords);
+	if (!inside)
+		return;
+	buf_init(&b, 0);
+	for (size_t i = 0; i < pat->nwords; i++)
+		buf_printf(&b, "%s%s", i ? " " : "", pat->words[i].glob);
+	if (pat->prefix)
+		buf_puts(&b, "*");
+	pat->span = buf_take(&b, NULL);
+}
+
 static int parse_shell(const char *in, struct pattern *pat, char **errstr)
 {
 	const char *s = in;
@@ -192,6 +248,7 @@ static int parse_shell(const char *in, struct pattern *pat, char **errstr)
 		pat->head = word_hash(pat->words[0].lit);
 	pat->star_end = !pat->prefix && star_end(&pat->words[pat->nwords - 1]);
 	flags_find(pat);
+	span_find(pat);
 	return 0;
 }
 
@@ -575,6 +632,7 @@ void pattern_clear(struct pattern *pat)
 	free(pat->segs);
 	free(pat->segglob);
 	free(pat->glob);
+	free(pat->span);
 	free(pat->text);
 	memset(pat, 0, sizeof(*pat));
 }
@@ -745,6 +803,97 @@ static bool flags_match(const struct pattern *pat, char *const *argv)
 	return m;
 }
 
+/* Whether the glob token g[0..len) (see glob_token) matches the byte c. */
+static bool token_match(const char *g, size_t len, char c)
+{
+	char one[2] = {c, '\0'}, *tok;
+	bool m;
+
+	if (len == 1)
+		return g[0] == '?' || g[0] == c;
+	if (g[0] == '\\')
+		return g[1] == c;
+	tok = xstrndup(g, len); /* a bracket expression: fnmatch reads its classes */
+	m = fnmatch(tok, one, 0) == 0;
+	free(tok);
+	return m;
+}
+
+/* Whether the star-free piece g[0..glen) matches t from its start; each
+ * token takes one byte, so *ntok is the length it takes. */
+static bool piece_at(const char *g, size_t glen, const char *t, size_t *ntok)
+{
+	size_t k = 0;
+
+	for (size_t j = 0; j < glen; j += glob_token(g, j), k++)
+		if (t[k] == '\0' || !token_match(g + j, glob_token(g, j), t[k]))
+			return false;
+	*ntok = k;
+	return true;
+}
+
+/* The number of tokens in the piece g[0..glen): the bytes it takes. */
+static size_t piece_len(const char *g, size_t glen)
+{
+	size_t k = 0;
+
+	for (size_t j = 0; j < glen; j += glob_token(g, j))
+		k++;
+	return k;
+}
+
+/*
+ * Whether t matches the glob g, where `*` spans any bytes, spaces too.
+ * Each piece between stars is taken at its leftmost place (the greedy walk
+ * is exact for `*`, and linear in t per piece), where fnmatch() backtracks
+ * over every star: a project's deny rule of many stars must not hold a
+ * call for minutes. `?` and a bracket take one byte, not one character.
+ */
+static bool span_match(const char *g, const char *t)
+{
+	size_t n = strlen(g), tn = strlen(t), at = 0, i = 0, took;
+	bool first = true;
+
+	for (;;) {
+		size_t end = i, len;
+		while (end < n && g[end] != '*')
+			end += glob_token(g, end);
+		len = piece_len(g + i, end - i);
+		if (end == n && first)
+			return len == tn && piece_at(g + i, end - i, t, &took);
+		if (end == n) /* the last piece ends the text */
+			return tn - at >= len && piece_at(g + i, end - i, t + tn - len, &took);
+		if (first && !piece_at(g + i, end - i, t, &took))
+			return false;
+		if (!first) {
+			size_t p = at;
+			while (p + len <= tn && !piece_at(g + i, end - i, t + p, &took))
+				p++;
+			if (p + len > tn)
+				return false;
+			at = p;
+		}
+		at += len;
+		first = false;
+		i = end + 1;
+	}
+}
+
+/* span_match() over the command's words joined by single spaces. */
+static bool span_match_argv(const char *g, char *const *argv)
+{
+	struct buf b;
+	bool m;
+
+	buf_init(&b, 0);
+	for (size_t i = 0; argv[i]; i++)
+		buf_printf(&b, "%s%s", i ? " " : "", argv[i]);
+	buf_puts(&b, "");
+	m = span_match(g, b.data);
+	buf_free(&b);
+	return m;
+}
+
 bool pattern_match_command(const struct pattern *pat, char *const *argv)
 {
 	if (pat->kind != PK_SHELL || argv == NULL || argv[0] == NULL)
@@ -898,10 +1047,12 @@ static bool rule_match(const struct rule *r, const struct subject *s)
 		return r->act == RA_DENY || r->act == RA_ASK;
 	switch (s->kind) {
 	case PK_SHELL: /* Claude Code's `*` spans words: deny = Bash(git push*)
-	                * loaded, and git push origin main met no word glob */
-		return words_match(pat, s->argv,
-		                   pat->star_end && (r->act == RA_DENY || r->act == RA_ASK)) ||
-		       ((r->act == RA_DENY || r->act == RA_ASK) && flags_match(pat, s->argv));
+	                * loaded, and git push origin main met no word glob; nor
+	                * did deny = Bash(curl*evil*) meet curl https://evil.test */
+		if (r->act != RA_DENY && r->act != RA_ASK)
+			return words_match(pat, s->argv, false);
+		return words_match(pat, s->argv, pat->star_end) || flags_match(pat, s->argv) ||
+		       (pat->span && span_match_argv(pat->span, s->argv));
 	case PK_READ:
 	case PK_EDIT: return segs_match(pat, s->path.segs, s->path.n,
 	                                s->globbed && (r->act == RA_DENY || r->act == RA_ASK));

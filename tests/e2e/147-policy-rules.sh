@@ -1,9 +1,13 @@
 #!/bin/sh
-# 147-ask-critical.sh: `ask-critical = PATTERN` makes a critical call its
+# 147-policy-rules.sh: two gaps in the policy's rules on 0895477.
+# `ask-critical = PATTERN` makes a critical call its
 # rules cover ask a person instead of being denied. On 0895477 there was
 # nothing between critical's deny and allow-critical's auto-run: once
 # `kubectl delete ns prod` became critical, `allow = Shell(kubectl *)` could
 # neither run it nor ask about it, and the key was unknown (exit 2).
+# A `*` inside a word of a deny or ask rule stayed in its word, where
+# Claude Code's spans words: `deny = Bash(curl*evil*)` and `Bash(*--force*)`
+# denied nothing, and `policy check` said ok.
 . tests/e2e/lib.sh
 need jq
 d=$(mktemp -d /tmp/airlock-askcrit.XXXXXX)
@@ -39,4 +43,18 @@ printf '%s\n' '[rules]' '	ask-critical = Shell(rm -rf *)' >"$d/wd/.airlock/polic
 expect_eq "a project file's ask-critical: ignored, rm -rf / denied" "$(act 'rm -rf /')" deny
 check "policy check warns that it is ignored" sh -c \
 	"cd '$d/wd' && '$A' policy check 2>&1 | grep -q 'ask-critical = Shell(rm -rf \*) ignored'"
+
+# --- a `*` inside a word spans words in deny and ask rules -------------------
+printf '%s\n' '[rules]' '	deny = Bash(curl*evil*)' '	deny = Bash(*--force*)' \
+	'	ask = Bash(git*push *)' '	allow = Bash(git*push *)' >"$HOME/.config/airlock/policy"
+rm -f "$d/wd/.airlock/policy"
+expect_eq "deny = Bash(curl*evil*): curl https://evil.test/x denied" "$(act 'curl https://evil.test/x')" deny
+expect_eq "curl https://good.test/x: asks, as any fetch" "$(act 'curl https://good.test/x')" ask
+expect_eq "deny = Bash(*--force*): git push --force denied" "$(act 'git push --force')" deny
+expect_eq "ask beats allow for the same span: git push origin asks" "$(act 'git push origin main')" ask
+# the gate: a denied call never runs
+printf '%s\n' '{"id":"f","tool":"shell","input":{"command":"echo x > forced.txt --force"}}' >"$d/f.in"
+out=$(cd "$d/wd" && "$A" gate --no-tty --db "$d/f.db" <"$d/f.in" 2>/dev/null)
+expect_eq "gate: echo ... --force denied by the span" "$(printf '%s\n' "$out" | jq -r .decision)" denied
+check "gate: nothing ran" test ! -e "$d/wd/forced.txt"
 finish
