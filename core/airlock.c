@@ -104,6 +104,17 @@ const char *call_subject(const struct call *c)
 	return c->name ? c->name : "";
 }
 
+const char *tool_subject_key(const char *tool)
+{
+	/* in enum tool's order, as tool_names */
+	static const char *const keys[] = {"command", "query", "path", "path", "path", "url"};
+
+	for (size_t i = 0; tool && i < nitems(keys) && i < nitems(tool_names); i++)
+		if (strcmp(tool, tool_names[i]) == 0)
+			return keys[i];
+	return NULL;
+}
+
 struct verdict *verdict_new(void)
 {
 	return xcalloc(1, sizeof(struct verdict));

@@ -96,6 +96,9 @@ struct call *call_new(void);
 void call_free(struct call *c);
 /* Returns the text the classifier's spans index: command, query, path or url. */
 const char *call_subject(const struct call *c);
+/* The input key holding that text for a tool named as tool_name() names it
+ * ("command" for "shell"), or NULL (an unknown tool: its name). Static. */
+const char *tool_subject_key(const char *tool);
 
 /* A byte range in call_subject(). len 0 means "the whole call". */
 struct span {

@@ -265,7 +265,44 @@ static void put_fields(struct doc *d, json_t *o)
 	}
 }
 
-static void put_classified(struct doc *d, json_t *body)
+/*
+ * The text the spans index (the command, query, path or URL as received)
+ * with what the classifier flagged marked, as on the approval screen. The
+ * spans count the bytes of the text before redaction: where it was cut,
+ * they would mark the wrong bytes, so none are, and the screen says why.
+ */
+static void put_flagged(struct doc *d, json_t *received, json_t *classified)
+{
+	const char *key = tool_subject_key(jstr(received, "tool"));
+	const char *text = key ? jstr(json_object_get(received, "input"), key) : "";
+	json_t *spans = json_object_get(classified, "spans"), *s;
+	struct span *v = NULL;
+	size_t n = 0, i;
+
+	if (*text == '\0' || json_array_size(spans) == 0)
+		return;
+	if (strstr(text, "[REDACTED") != NULL) {
+		doc_puts(d, "  (flagged parts not marked: the text was redacted)\n", TA_DIM);
+		return;
+	}
+	v = xreallocarray(NULL, json_array_size(spans), sizeof(*v));
+	json_array_foreach(spans, i, s) {
+		json_int_t off = json_integer_value(json_array_get(s, 0));
+		json_int_t len = json_integer_value(json_array_get(s, 1));
+		if (off >= 0 && len > 0) /* [offset, length]; 0: the whole call */
+			v[n++] = (struct span){(size_t)off, (size_t)len};
+	}
+	doc_printf(d, TA_DIM, "  flagged in the %s:\n", key);
+	d->squeeze = true;
+	d->gutter = "  | "; /* on every row, the first too */
+	doc_put_spans(d, text, v, n);
+	d->squeeze = false;
+	d->gutter = NULL;
+	doc_newline(d);
+	free(v);
+}
+
+static void put_classified(struct doc *d, json_t *body, json_t *received)
 {
 	json_t *rules = json_object_get(body, "rules"), *reasons = json_object_get(body, "reasons");
 	enum tier t = TIER_LOW;
@@ -274,6 +311,7 @@ static void put_classified(struct doc *d, json_t *body)
 	doc_puts(d, "\nTier and rules: ", TA_BOLD);
 	doc_printf(d, TA_TIER(t), " %s ", tier_name(t));
 	doc_newline(d);
+	put_flagged(d, received, body);
 	for (size_t i = 0; i < json_array_size(rules); i++) {
 		doc_puts(d, "  ", TA_NORMAL);
 		put_quoted(d, json_string_value(json_array_get(rules, i)), true);
@@ -323,8 +361,9 @@ static void put_finished(struct doc *d, json_t *body)
 	}
 }
 
-/* One event in the formatted view, by kind. */
-static void put_event(struct doc *d, json_t *ev)
+/* One event in the formatted view, by kind; received is the call's
+ * received event's body (its input), or NULL. */
+static void put_event(struct doc *d, json_t *ev, json_t *received)
 {
 	const char *kind = jstr(ev, "kind");
 	json_t *body = json_object_get(ev, "body");
@@ -338,7 +377,7 @@ static void put_event(struct doc *d, json_t *ev)
 		doc_newline(d);
 		put_fields(d, json_object_get(body, "input"));
 	} else if (strcmp(kind, "classified") == 0) {
-		put_classified(d, body);
+		put_classified(d, body, received);
 	} else if (strcmp(kind, "decided") == 0) {
 		put_decided(d, body);
 	} else if (strcmp(kind, "previewed") == 0) {
@@ -393,8 +432,13 @@ static int audit_detail(void *arg, int64_t key, int view, struct doc *d, char **
 		doc_puts(d, raw ? raw : "", TA_NORMAL);
 		free(raw);
 	} else {
-		for (size_t i = 0; i < json_array_size(events); i++)
-			put_event(d, json_array_get(events, i));
+		json_t *received = NULL;
+		for (size_t i = 0; i < json_array_size(events); i++) {
+			json_t *ev = json_array_get(events, i);
+			if (strcmp(jstr(ev, "kind"), "received") == 0)
+				received = json_object_get(ev, "body");
+			put_event(d, ev, received);
+		}
 	}
 	json_decref(det);
 	return 0;

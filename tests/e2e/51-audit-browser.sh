@@ -43,12 +43,17 @@ check "list: the denied call" wait_for b "rm -rf precious"
 check "list: decision column" wait_for b "denied"
 check "list: hostile text escaped" wait_for b 'echo \x1b[2J wiped'
 tm send-keys -t b j Enter
-check "detail: the denied call" wait_for b "Decision: denied (policy said ask), by approve-with"
 check "detail: its input" wait_for b "command: rm -rf precious"
 check "detail: its chain checked" wait_for b "Chain: events"
+# what the classifier flagged is marked as on the approval screen (on
+# 0895477 the browser showed the command, never the spans)
+check "detail: the flagged command under the tier" wait_for b "flagged in the command:"
+check "detail: the span drawn underlined" sh -c "tmux -L $SOCK capture-pane -e -p -t b |
+	grep -q \"| .*$(printf '\033')\\[[0-9;]*4[0-9;]*m.*rm -rf precious\""
 # the preview's totals line (files, then directories) wraps at 80 columns:
 # the reason is a row or two further down
-tm send-keys -t b j j j
+tm send-keys -t b j j j j j
+check "detail: the denied call" wait_for b "Decision: denied (policy said ask), by approve-with"
 check "detail: its reason" wait_for b "reason: not on a friday"
 tm send-keys -t b v
 check "detail: raw view" wait_for b "Every event, as stored"
