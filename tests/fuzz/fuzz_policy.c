@@ -125,6 +125,50 @@ static void file_roundtrip(const char *text)
 	policy_free(q);
 }
 
+/* A Shell pattern with a `*` inside a word, as a deny rule: the command its
+ * span spells with every `*` taken as nothing is denied (when the span
+ * holds no other glob character, and its words split back the same). */
+static void line_span(struct pattern *x, const char *line)
+{
+	struct ruleset rs = {0};
+	struct rule_result rr;
+	struct verdict *v;
+	struct call *c;
+	char **argv = NULL, *text, *save = NULL;
+	size_t n = 0;
+
+	if (x->kind != PK_SHELL || x->span == NULL || strpbrk(x->span, "?[\\") ||
+	    strstr(x->span, "  "))
+		return;
+	text = xstrdup(x->span);
+	for (char *r = text; *r; r++)
+		if (*r != '*')
+			text[n++] = *r;
+	text[n] = '\0';
+	if (n == 0 || text[0] == ' ' || text[n - 1] == ' ' || strstr(text, "  ")) {
+		free(text);
+		return;
+	}
+	for (char *w = strtok_r(text, " ", &save); w; w = strtok_r(NULL, " ", &save))
+		strv_push(&argv, w);
+	v = verdict_new();
+	c = call_new();
+	c->tool = TOOL_SHELL;
+	v->tier = TIER_HIGH;
+	verdict_add_command(v, argv, (struct span){0, 0});
+	if (ruleset_add(&rs, RA_DENY, x, 0) == 0) {
+		memset(x, 0, sizeof(*x)); /* the ruleset owns it now */
+		ruleset_decide(&rs, c, v, &rr);
+		if (rr.deny == NULL)
+			fuzz_fail("a span's own text, stars taken as nothing, is denied", line, "%s",
+			          rs.v[PK_SHELL][0].pat.span);
+	}
+	ruleset_clear(&rs);
+	free(text);
+	verdict_free(v);
+	call_free(c);
+}
+
 /* Each line as a pattern, and as an argv whose remembered pattern must match. */
 static void line_patterns(struct policy *p, const char *line)
 {
@@ -138,6 +182,7 @@ static void line_patterns(struct policy *p, const char *line)
 	if (r1 != r2)
 		fuzz_fail("deterministic pattern parse", line, "%d then %d", r1, r2);
 	if (r1 == 0) {
+		line_span(&x, line);
 		pattern_clear(&x);
 		pattern_clear(&y);
 	}
