@@ -443,6 +443,27 @@ static const char *path_word_meant(const char *inner)
  * Claude Code's /path is): a deny or ask written for the absolute path
  * loaded, denied nothing, and `policy check` said ok. So is a path that starts with a
  * $VARIABLE or ~user, which names a directory so called. */
+/* A `*` inside a word spans words only in a deny or ask rule: a pasted
+ * Claude Code allow = Bash(git*push *) allowed nothing, silently. Said of
+ * a glob in the program's name only (rm *.tmp means a word glob). */
+static void rule_span_warn(struct load_ctx *cx, const struct pattern *pat, int arg,
+                           const char *val)
+{
+	const char *w0 = pat->nwords ? pat->words[0].glob : "", *star = strchr(w0, '*');
+	char *loc;
+
+	if (pat->kind != PK_SHELL || pat->span == NULL || arg == RA_DENY || arg == RA_ASK ||
+	    star == NULL || (star[1] == '\0' && pat->nwords == 1))
+		return;
+	loc = where(cx, "rules", NULL, rule_act_name((enum rule_act)arg), val);
+	strv_push_owned(&cx->p->warnings,
+	                xasprintf("%s = %s: a * inside a word stays in that word in an %s rule "
+	                          "(it spans words, as in Claude Code, only in deny and ask "
+	                          "rules): write each command's words, or end a word with *",
+	                          loc, pat->text, rule_act_name((enum rule_act)arg)));
+	free(loc);
+}
+
 static void rule_anchor_warn(struct load_ctx *cx, const struct pattern *pat, int arg,
                              const char *val)
 {
@@ -493,6 +514,7 @@ static int set_rule(struct load_ctx *cx, const char *sub, const char *val, int a
 		return IGNORED;
 	}
 	rule_anchor_warn(cx, &pat, arg, val);
+	rule_span_warn(cx, &pat, arg, val);
 	if (ruleset_add(&cx->p->rules, (enum rule_act)arg, &pat, cx->origin) < 0) {
 		pattern_clear(&pat);
 		*why = xasprintf("more than %d rules", POLICY_MAX_RULES);
