@@ -1,8 +1,9 @@
 /*
  * policy.c: one call's verdict -> a plan (action, profile, credentials).
  * Precedence: deny beats ask beats allow; allow lowers a tier's action to
- * auto but never critical's (only allow-critical does); a tripped breaker
- * raises whatever was decided. What cannot be resolved is denied.
+ * auto but never critical's (only allow-critical does; ask-critical turns
+ * critical's deny into an ask); a tripped breaker raises whatever was
+ * decided. What cannot be resolved is denied.
  */
 #include <stdio.h>
 #include <stdlib.h>
