@@ -383,13 +383,16 @@ int mounts_check_attached(const struct sbx_plan *pl, struct sbx_report *r);
 
 /* ---- seccomp (seccomp.c) ------------------------------------------------ */
 
-/* Returns the compiled filter (built once per process and network setting,
- * static storage), or NULL with *errstr set. Thread-safe. */
-const struct sock_fprog *seccomp_filter(bool network, char **errstr);
+/* A filter's variant, bits or'ed: the call has the network; no memory
+ * cgroup holds its tree (System V segments are capped in size then). */
+enum { SECCOMP_NETWORK = 1, SECCOMP_UNCAPPED = 2, SECCOMP_VARIANTS = 4 };
+/* Returns the compiled filter (built once per process and variant, static
+ * storage), or NULL with *errstr set. Thread-safe. */
+const struct sock_fprog *seccomp_filter(unsigned variant, char **errstr);
 /* Compiles the filter with libseccomp; a new program (free ->filter and it)
  * or NULL with *errstr. */
-struct sock_fprog *seccomp_filter_compile(bool network, char **errstr);
-/* Writes exec/seccomp_bpf.h (both filters as C arrays); -1 with *errstr. */
+struct sock_fprog *seccomp_filter_compile(unsigned variant, char **errstr);
+/* Writes exec/seccomp_bpf.h (every variant as a C array); -1 with *errstr. */
 int seccomp_filter_header(FILE *f, char **errstr);
 /* Child: sets no_new_privs and installs the filter; -1 with errno. */
 int seccomp_install(const struct sock_fprog *prog);
@@ -402,12 +405,17 @@ struct sbx_limits {
 	struct rlimit rl[LIMITS_MAX];
 	size_t n;
 };
-/* Fills the rlimits a profile asks for (core size always 0). */
+/* Fills the rlimits a profile asks for (core size always 1 byte). */
 void limits_from_profile(const struct profile *p, struct sbx_limits *l);
 /* Child: applies them, all but the address-space cap when tree_capped (a
  * memory cgroup holds the whole tree: cgroup_memory_capped()); -1 with
  * errno. */
 int limits_apply(const struct sbx_limits *l, bool tree_capped);
+
+/* Child, before seccomp (which then keeps it): RLIMIT_CORE 1, the value
+ * for which the kernel runs no core_pattern helper; 0 where the caller's
+ * hard limit is 0. -1 with errno. */
+int limits_core_pin(void);
 
 /* Reads, once per process, the caps the sandbox's user namespace gets on
  * what the kernel counts per user across namespaces (inotify, fanotify,

@@ -1000,6 +1000,19 @@ if [ -w /sys/fs/cgroup/memory/cgroup.procs ] && [ "$AS" = root ]; then
 	[ -n "$OUT" ] && [ "$OUT" -lt 300000000 ] 2>/dev/null && ok memory-tmpfs-capped ||
 		bad memory-tmpfs-capped "wrote ${OUT:-?} bytes"
 fi
+# a core_pattern that pipes to a helper (apport, systemd-coredump) runs it
+# as root on the host for each crash, whatever RLIMIT_CORE says, unless it
+# is exactly 1; a call that lowers it to 0 must find it still 1
+blocked core-limit-pinned core
+# System V IPC outlives its process until the call's ipc namespace dies,
+# and no rlimit counts it: with no memory cgroup (nobody here) a call held
+# 1 GiB in segments it had unmapped, and more in semaphore sets and message
+# queues, all growing until the host ran out. Small ones still work.
+if [ -w /sys/fs/cgroup/memory/cgroup.procs ] && [ "$AS" = root ]; then :; else
+	blocked sysv-ipc-uncapped sysvipc big
+	OUT=$(ax -- ./probe sysvipc small 2>&1)
+	[ "$OUT" = "segment made set made" ] && ok sysv-ipc-small-works || bad sysv-ipc-small-works "refused"
+fi
 # what the kernel counts per user across namespaces: inotify instances and
 # pending signals held by a call were the host's to lack while it ran
 ax -- ./probe ucounts 4 >"$WORK/ucounts.out" 2>&1 &

@@ -1,0 +1,62 @@
+#!/bin/sh
+# 145-sandbox-review13.sh: what the thirteenth hostile review of the
+# sandbox found, each failing before its fix: System V IPC in a call no
+# memory cgroup holds (an unprivileged caller on a cgroup v1 host), which
+# outlives its process and every mapping until the call ends, so no rlimit
+# counted it (1 GiB held in segments the call had unmapped, hundreds of MiB
+# in semaphore sets and message queues, all able to grow until the host ran
+# out); and RLIMIT_CORE 0, under which a core_pattern that pipes to a
+# helper (apport, systemd-coredump) still runs it as root on the host for
+# every sandboxed crash: only 1 stops it, and the call could change it.
+. tests/e2e/lib.sh
+need python3 jq
+tmpdir_make
+unset XDG_STATE_HOME
+d=$T_DIR HOME="$T_DIR/home" && export HOME && mkdir -p "$HOME" "$d/wd"
+
+# ---- System V IPC with no memory cgroup ----
+# python3 -c "$ipc" SEGMENTS MIB SEMS QUEUE: makes SEGMENTS segments of MIB
+# MiB, each mapped, filled and unmapped, one set of SEMS semaphores and, when
+# QUEUE is 1, a message queue; prints what it made
+ipc='import ctypes, ctypes.util, sys
+c = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
+c.shmat.restype = ctypes.c_void_p
+c.shmat.argtypes = [ctypes.c_int, ctypes.c_void_p, ctypes.c_int]
+c.shmdt.argtypes = [ctypes.c_void_p]
+n, size, sems, q = int(sys.argv[1]), int(sys.argv[2]) << 20, int(sys.argv[3]), sys.argv[4] == "1"
+made = 0
+for i in range(n):
+    s = c.shmget(0, ctypes.c_size_t(size or 64), 0o1600)
+    if s < 0:
+        break
+    p = c.shmat(s, None, 0)
+    ctypes.memset(p, 1, size or 64)
+    c.shmdt(ctypes.c_void_p(p))
+    made += 1
+print("segments", made, "set", c.semget(0, sems, 0o1600) >= 0, "queue", q and c.msgget(0, 0o1600) >= 0)'
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
+	mkdir -p "$d/nb/wd" "$d/nb/home" "$d/nb-bin" && chown -R 65534:65534 "$d/nb" && chmod 755 "$d"
+	cp "$AIRLOCK" "$d/nb-bin/airlock" && chmod 755 "$d/nb-bin" "$d/nb-bin/airlock"
+	nb() { (cd "$d/nb/wd" && setpriv --reuid=65534 --regid=65534 --clear-groups \
+		env HOME="$d/nb/home" "$d/nb-bin/airlock" exec --profile readonly -- "$@" 2>&1); }
+	expect_eq "nobody: no 64 MiB segment, 64-semaphore set or queue outlives its use" \
+		"$(nb python3 -c "$ipc" 3 64 64 1)" "segments 0 set False queue False"
+	expect_eq "nobody: PostgreSQL's tiny segment and 17-semaphore sets still work" \
+		"$(nb python3 -c "$ipc" 2 0 17 0)" "segments 2 set True queue False"
+	expect_eq "nobody: RLIMIT_CORE stays 1 when the call sets 0" \
+		"$(nb python3 -c 'import resource as r; r.setrlimit(r.RLIMIT_CORE, (0, 0)); print(r.getrlimit(r.RLIMIT_CORE))')" \
+		"(1, 1)"
+fi
+
+# ---- RLIMIT_CORE: 1, the one value that stops a piped core_pattern ----
+core=$(cd "$d/wd" && "$AIRLOCK" exec --profile readonly -- sh -c 'ulimit -c 0 && ulimit -c unlimited &&
+grep "core file" /proc/self/limits' 2>&1)
+expect_eq "ulimit -c succeeds and changes nothing" "$(echo "$core" | awk '{print $5, $6}')" "1 1"
+out=$(cd "$d/wd" && "$AIRLOCK" exec --profile readonly -- python3 -c \
+	'import resource as r; r.setrlimit(r.RLIMIT_CORE, (0, 0)); print(r.getrlimit(r.RLIMIT_CORE))' 2>&1)
+expect_eq "RLIMIT_CORE stays 1 when the call sets 0" "$out" "(1, 1)"
+out=$(cd "$d/wd" && prlimit --core=0:0 "$AIRLOCK" exec --profile readonly -- \
+	sh -c 'grep "core file" /proc/self/limits' 2>&1)
+expect_eq "a caller whose hard limit is 0 still runs, at 0" "$(echo "$out" | awk '{print $5, $6}')" "0 0"
+
+finish
