@@ -19,6 +19,7 @@
 #include <linux/kcmp.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -96,6 +97,7 @@ int capture_open(struct capture *c, const struct exec_spec *s, char **errstr)
 	c->stdin_off = 0;
 	c->relay_in = c->err_on_out = false;
 	c->done = -1;
+	c->disk = -1;
 	c->done_seen = false;
 	if ((c->on ? capture_pipes(c) : relay_open(c)) < 0) {
 		*errstr = xasprintf("cannot set up the %s pipes: %s", c->on ? "output" : "relay",
@@ -125,6 +127,7 @@ void capture_parent_close(struct capture *c)
 void capture_close(struct capture *c)
 {
 	close_fd(&c->done);
+	close_fd(&c->disk);
 	for (int i = 0; i < 2; i++) {
 		close_fd(&c->in[i]);
 		close_fd(&c->out[i]);
@@ -204,6 +207,63 @@ static bool pump(struct capture *c, int pidfd, int wait_ms, struct exec_result *
 	return !(p[0].revents & POLLIN);
 }
 
+/*
+ * The host file system a call may fill: its writable workdir's, or a dry
+ * run's overlay directory's. RLIMIT_FSIZE caps each file, not how many:
+ * a workspace call fallocated 1 GiB files until the file system under its
+ * workdir, which the host's own programs, the audit log and the state
+ * directory often share, had no byte left, and a million empty files would
+ * take its inodes the same way (reproduced on 0895477,
+ * tests/e2e/145-sandbox-review13.sh). So the call is killed, as at its
+ * deadline, once what is free there for unprivileged programs (f_bavail,
+ * f_ffree) falls below a floor: a twentieth of the file system, at least
+ * 256 MiB (10,000 inodes), and never more than half of what was free when
+ * the call started, so a call on a nearly full disk may still use half of
+ * what is left. What it wrote stays; the host keeps room to work. Checked
+ * every 50 ms while the call runs (an fstatfs, about 1 us), so a burst of
+ * fallocate can pass the floor by what it allocates in that time. The
+ * explicit none profile, which runs nothing sandboxed, is not watched.
+ */
+#define DISK_POLL_MS 50
+#define FLOOR_BYTES (256ULL << 20)
+#define FLOOR_FILES 10000ULL
+
+static unsigned long long floor_of(unsigned long long total, unsigned long long min,
+                                   unsigned long long free_now)
+{
+	unsigned long long f = total / 20 > min ? total / 20 : min;
+	return f < free_now / 2 ? f : free_now / 2;
+}
+
+static void disk_watch_open(struct capture *c, const struct exec_spec *s)
+{
+	const char *dir = s->overlay_dir ? s->overlay_dir : s->workdir;
+	struct statfs st;
+
+	if (s->profile->none || (!s->overlay_dir && !s->profile->workdir_rw) || !dir)
+		return;
+	c->disk = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (c->disk < 0 || fstatfs(c->disk, &st) < 0) {
+		close_fd(&c->disk); /* not watched: the call runs as before */
+		return;
+	}
+	c->floor_bytes = floor_of((unsigned long long)st.f_blocks * st.f_frsize, FLOOR_BYTES,
+	                          (unsigned long long)st.f_bavail * st.f_frsize);
+	/* btrfs and others count no inodes (f_files 0): nothing to run out of */
+	c->floor_files = st.f_files ? floor_of(st.f_files, FLOOR_FILES, st.f_ffree) : 0;
+}
+
+/* True when the watched file system has fallen below its floor. */
+static bool disk_low(const struct capture *c)
+{
+	struct statfs st;
+
+	if (c->disk < 0 || fstatfs(c->disk, &st) < 0)
+		return false;
+	return (unsigned long long)st.f_bavail * st.f_frsize < c->floor_bytes ||
+	       (c->floor_files && st.f_ffree < c->floor_files);
+}
+
 /* Inits that reported done before they finished exiting: reaped later. */
 static pthread_mutex_t late_lock = PTHREAD_MUTEX_INITIALIZER;
 static pid_t late[64];
@@ -249,15 +309,18 @@ bool capture_wait(struct capture *c, int pidfd, pid_t pid, long long deadline,
 		close_fd(&c->in[1]);
 	while (alive || c->out[0] >= 0 || c->err[0] >= 0) {
 		long long left = (deadline - clock_ns()) / 1000000;
-		bool cancelled = c->cancel && *c->cancel;
-		if (alive && (left <= 0 || cancelled)) {
+		bool cancelled = c->cancel && *c->cancel, full = alive && disk_low(c);
+		int slice = c->disk >= 0 ? DISK_POLL_MS : 1000;
+		if (alive && (left <= 0 || cancelled || full)) {
 			res->timed_out |= left <= 0;
+			res->disk_low |= full;
 			syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0);
+			close_fd(&c->disk);
 			left = 1000;
 		}
 		if (!alive && left <= 0)
 			break; /* a descendant outside a pid namespace kept a pipe open */
-		alive = pump(c, alive ? pidfd : -1, (int)(left > 1000 ? 1000 : left + 1), res) &&
+		alive = pump(c, alive ? pidfd : -1, (int)(left > slice ? slice : left + 1), res) &&
 		        alive;
 		if (!alive && c->out[0] < 0 && c->err[0] < 0)
 			break;
@@ -266,6 +329,7 @@ bool capture_wait(struct capture *c, int pidfd, pid_t pid, long long deadline,
 	close_fd(&c->out[0]);
 	close_fd(&c->err[0]);
 	close_fd(&c->done);
+	close_fd(&c->disk);
 	memset(ru, 0, sizeof(*ru));
 	*status = 0;
 	/* init said the namespace is empty: its own exit (tearing down the
@@ -345,6 +409,16 @@ int exec_lookup_execve(char *const *argv, char *const *env)
 }
 
 /* Fills the result after the child is reaped; -1 when a step failed. */
+/* Appends a line of airlock's own to a captured stderr. */
+static void err_append(struct exec_result *res, const char *line)
+{
+	size_t n = strlen(line);
+
+	res->err = xrealloc(res->err, res->errlen + n + 1);
+	memcpy(res->err + res->errlen, line, n + 1);
+	res->errlen += n;
+}
+
 static int spawn_finish(struct sbx_report *r, int status, const struct rusage *ru,
                         struct capture *c, struct exec_result *res, char **errstr)
 {
@@ -360,6 +434,11 @@ static int spawn_finish(struct sbx_report *r, int status, const struct rusage *r
 	}
 	res->out = buf_take(c->ob, &res->outlen);
 	res->err = buf_take(c->eb, &res->errlen);
+	if (res->disk_low && c->on) /* the agent sees why its call died */
+		err_append(res, "airlock: the call was killed: the file system it writes (its "
+		                "workdir's) fell below the free space airlock keeps for the host "
+		                "(a twentieth of it, or half of what was free at the start); what it "
+		                "wrote is still there\n");
 	return 0;
 }
 
@@ -556,6 +635,7 @@ int spawn_wait(struct spawn *sp, const struct exec_spec *s, long long start,
 	sp->c.stdin_data = s->stdin_data;
 	sp->c.stdin_len = s->stdin_data ? s->stdin_len : 0;
 	sp->c.cancel = s->cancel;
+	disk_watch_open(&sp->c, s);
 	capture_wait(&sp->c, sp->pidfd, sp->pid, start + (tmo > 0 ? tmo : 600000) * 1000000LL, res,
 	             &status, &ru);
 	res->wall_ms = (clock_ns() - start) / 1000000;

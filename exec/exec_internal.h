@@ -647,6 +647,8 @@ struct capture {
 	size_t stdin_len, stdin_off;
 	struct buf *ob, *eb; /* capture mode; NULL when streaming */
 	const volatile sig_atomic_t *cancel; /* exec_spec.cancel */
+	int disk;            /* O_PATH fd on the file system the call may fill, or -1 */
+	unsigned long long floor_bytes, floor_files; /* killed below these free */
 	bool relay_in;       /* streaming: stdin is a file, relayed from in_pos */
 	bool err_on_out;     /* streaming: 2 shares 1's file, and its relay pipe */
 	off_t in_pos;
@@ -660,8 +662,9 @@ void capture_child_fds(const struct capture *c, int fds[3]);
 void capture_parent_close(struct capture *c);
 /*
  * Pumps stdin/stdout/stderr until the child (pidfd) exits or its init
- * reports done, killing it at the deadline (ns, CLOCK_MONOTONIC). Fills
- * timed_out and truncated; reaps the child into *status and *ru. Returns
+ * reports done, killing it at the deadline (ns, CLOCK_MONOTONIC) or when
+ * c->disk's file system falls below its floor. Fills timed_out, disk_low
+ * and truncated; reaps the child into *status and *ru. Returns
  * false when init reported done but was still exiting: it is queued and
  * reaped by a later capture_reap_late() (the status is in c->msg).
  */

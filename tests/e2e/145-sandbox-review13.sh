@@ -7,7 +7,9 @@
 # in semaphore sets and message queues, all able to grow until the host ran
 # out); and RLIMIT_CORE 0, under which a core_pattern that pipes to a
 # helper (apport, systemd-coredump) still runs it as root on the host for
-# every sandboxed crash: only 1 stops it, and the call could change it.
+# every sandboxed crash: only 1 stops it, and the call could change it;
+# and a workspace call that filled its workdir's file system (fallocated
+# files or empty ones), which RLIMIT_FSIZE, per file, never bounded.
 . tests/e2e/lib.sh
 need python3 jq
 tmpdir_make
@@ -58,5 +60,40 @@ expect_eq "RLIMIT_CORE stays 1 when the call sets 0" "$out" "(1, 1)"
 out=$(cd "$d/wd" && prlimit --core=0:0 "$AIRLOCK" exec --profile readonly -- \
 	sh -c 'grep "core file" /proc/self/limits' 2>&1)
 expect_eq "a caller whose hard limit is 0 still runs, at 0" "$(echo "$out" | awk '{print $5, $6}')" "0 0"
+
+# ---- a writable workdir's file system, filled ----
+# RLIMIT_FSIZE caps each file, not how many: in a 256 MiB file system (a
+# tmpfs in a mount namespace of this script's own), a workspace call that
+# fallocates 8 MiB files, writes 1 MiB ones or makes empty files used to
+# take every byte or inode; it is now killed while the host still has room
+# (fallocate, which allocates faster than the check can look, is refused)
+if [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null && command -v fallocate >/dev/null; then
+	mkdir -p "$d/small"
+	fill='i=0; while fallocate -l 8M f$i 2>/dev/null; do i=$((i + 1)); done
+while dd if=/dev/zero of=f$i bs=1M count=1 2>/dev/null; do i=$((i + 1)); done; echo made $i'
+	files='i=0; while [ $i -lt 30000 ] && : >e$i 2>/dev/null; do i=$((i + 1)); done; echo made $i'
+	call='{"id":"f","tool":"shell","input":{"command":"head -c 300000000 /dev/zero >big"}}'
+	# small CMD: the call in the small file system, then what is free there
+	small() {
+		unshare -m sh -c 'mount -t tmpfs -o size=256m,nr_inodes=20000 tmpfs "$1" && cd "$1" &&
+			"$2" exec -- sh -c "$3" >/dev/null 2>&1; echo "rc=$? $(df -k --output=avail,iavail . | tail -1)"' \
+			sh "$d/small" "$AIRLOCK" "$1"
+	}
+	set -- $(small "$fill")
+	expect_eq "a call that fills the workdir's disk is killed" "$1" rc=137
+	check "and leaves free space on it ($2 KiB)" test "${2:-0}" -gt 0
+	set -- $(small "$files")
+	check "a call that takes every inode leaves some ($3)" test "${3:-0}" -gt 0
+	set -- $(small 'head -c 20000000 /dev/zero >big && echo ok')
+	expect_eq "a call that writes well within the room runs" "$1" rc=0
+	out=$(cd "$d/wd" && "$AIRLOCK" exec -- sh -c 'fallocate -l 1M x 2>/dev/null; echo $?
+python3 -c "import os; os.posix_fallocate(os.open(\"y\", os.O_CREAT | os.O_WRONLY), 0, 1 << 20)" &&
+stat -c %s y; rm -f x y' 2>&1)
+	expect_eq "fallocate is refused; posix_fallocate writes instead" "$(echo $out)" "1 1048576"
+	out=$(printf '%s\n' "$call" | unshare -m sh -c 'mount -t tmpfs -o size=256m tmpfs "$1" && cd "$1" &&
+		"$2" gate --no-tty --db "$3"' sh "$d/small" "$AIRLOCK" "$d/audit.db" | jq -r .stderr)
+	case "$out" in *"fell below the free space airlock keeps"*) ok=yes ;; *) ok="no: $out" ;; esac
+	expect_eq "the gate's result tells the agent why the call died" "$ok" yes
+fi
 
 finish
