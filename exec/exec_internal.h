@@ -176,6 +176,10 @@ int guard_config_refs(const char *wd, char ***hooks_rels, char ***include_rels);
 /* The next place in the config text [p, end) that may open an include
  * or includeIf section (the word after a "[" and blanks), or NULL. */
 char *guard_include_next(const char *p, const char *end);
+/* The files git reads before a repository's own config, as the environment
+ * names them (GIT_CONFIG_NOSYSTEM, GIT_CONFIG_SYSTEM, GIT_CONFIG_GLOBAL,
+ * XDG_CONFIG_HOME, HOME): a new vector, caller frees (strv_free). */
+char **guard_global_configs(void);
 /* The text of the regular file name under dfd (at most 1 MiB), read
  * without waiting on a FIFO or following a link (follow: through links),
  * NUL-terminated (a new string, *len its length); NULL when it is not one. */

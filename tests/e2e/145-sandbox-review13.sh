@@ -8,8 +8,10 @@
 # out); and RLIMIT_CORE 0, under which a core_pattern that pipes to a
 # helper (apport, systemd-coredump) still runs it as root on the host for
 # every sandboxed crash: only 1 stops it, and the call could change it;
-# and a workspace call that filled its workdir's file system (fallocated
-# files or empty ones), which RLIMIT_FSIZE, per file, never bounded.
+# a call that planted a core.fsmonitor in the user's global git config
+# through a read-write grant of ~/.config/git; and a workspace call that
+# filled its workdir's file system (fallocated files, written ones, empty
+# ones), which RLIMIT_FSIZE, per file, never bounded.
 . tests/e2e/lib.sh
 need python3 jq
 tmpdir_make
@@ -60,6 +62,31 @@ expect_eq "RLIMIT_CORE stays 1 when the call sets 0" "$out" "(1, 1)"
 out=$(cd "$d/wd" && prlimit --core=0:0 "$AIRLOCK" exec --profile readonly -- \
 	sh -c 'grep "core file" /proc/self/limits' 2>&1)
 expect_eq "a caller whose hard limit is 0 still runs, at 0" "$(echo "$out" | awk '{print $5, $6}')" "0 0"
+
+# ---- git's global config in a read-write grant ----
+# every git command on the host reads ~/.config/git/config and runs its
+# core.fsmonitor: a grant of ~/.config/git let a call plant one there
+g="$HOME/.config/git" && mkdir -p "$g" && printf '[user]\n\tname = u\n' >"$g/config"
+printf '[profile "g"]\nworkdir = rw\nread-write = %s\n' "$g" >"$d/g.policy"
+plant='printf "[core]\n\tfsmonitor = touch %s/ran\n" "$1" >>"$HOME/.config/git/config"
+echo kept >"$HOME/.config/git/ignore"'
+(cd "$d/wd" && "$AIRLOCK" exec --policy "$d/g.policy" --profile g -- sh -c "$plant" sh "$d" \
+	>/dev/null 2>&1)
+expect_eq "git's global config in a read-write grant stays as it was" "$(cat "$g/config")" \
+	"$(printf '[user]\n\tname = u')"
+check "the rest of the grant stays writable" test -f "$g/ignore"
+rm -f "$g/config"
+(cd "$d/wd" && "$AIRLOCK" exec --policy "$d/g.policy" --profile g -- sh -c "$plant" sh "$d" \
+	>/dev/null 2>&1)
+check "one not there yet cannot be made by the call" test ! -s "$g/config"
+rm -f "$g/config" && mkdir -p "$HOME/dots" && printf '[user]\n\tname = d\n' >"$HOME/dots/gitconfig" &&
+	ln -s ../../dots/gitconfig "$g/config"
+(cd "$d/wd" && "$AIRLOCK" exec --policy "$d/g.policy" --profile g -- sh -c \
+	'rm "$HOME/.config/git/config" && printf "[core]\n\tfsmonitor = x\n" >"$HOME/.config/git/config"' \
+	>/dev/null 2>&1)
+expect_eq "one reached through a link in the grant fails the call" "$?" 125
+check "and the link stays" test -L "$g/config"
+rm -rf "$HOME/.config" "$HOME/dots"
 
 # ---- a writable workdir's file system, filled ----
 # RLIMIT_FSIZE caps each file, not how many: in a 256 MiB file system (a
