@@ -98,6 +98,7 @@ int capture_open(struct capture *c, const struct exec_spec *s, char **errstr)
 	c->relay_in = c->err_on_out = false;
 	c->done = -1;
 	c->disk = -1;
+	c->relay_left[0] = c->relay_left[1] = -1;
 	c->done_seen = false;
 	if ((c->on ? capture_pipes(c) : relay_open(c)) < 0) {
 		*errstr = xasprintf("cannot set up the %s pipes: %s", c->on ? "output" : "relay",
@@ -135,19 +136,38 @@ void capture_close(struct capture *c)
 	}
 }
 
-/* Reads what is ready into b (capture) or onto airlock's own fd `to` (a
- * relayed stream); closes the fd at EOF, at the cap, or when `to` fails. */
-static void drain(int *fd, struct buf *b, int to, bool *truncated)
+/*
+ * Reads what is ready into b (capture) or onto airlock's own fd `to` (a
+ * relayed stream, of which *left bytes may still pass, or all when it is
+ * negative); closes the fd at EOF, at either cap, or when `to` fails.
+ * A relayed stream leads to a host file that airlock, not the sandbox,
+ * writes, so RLIMIT_FSIZE never held it: `airlock exec -- head -c 20000000
+ * /dev/zero >out` under a 10 MiB file-size cap wrote all 20 MB (reproduced
+ * on 0895477, tests/e2e/145-sandbox-review13.sh). The profile's file size
+ * is now what each relayed stream carries; past it the command gets EPIPE.
+ */
+static void drain(int *fd, struct buf *b, int to, long long *left, bool *truncated)
 {
 	char chunk[65536];
 	ssize_t n = read(*fd, chunk, sizeof(chunk));
+	bool full = false;
 
 	if (n < 0 && (errno == EINTR || errno == EAGAIN))
 		return;
+	if (n > 0 && !b && left && *left >= 0 && n > *left) {
+		full = true;
+		n = (ssize_t)*left;
+	}
 	if (n > 0 && b)
 		buf_append(b, chunk, (size_t)n);
 	else if (n > 0 && fd_write_all(to, chunk, (size_t)n) < 0)
 		n = 0;
+	if (n > 0 && left && *left >= 0)
+		*left -= n;
+	if (full) {
+		*truncated = true;
+		n = 0;
+	}
 	if (b && b->truncated)
 		*truncated = true;
 	if (n <= 0 || (b && b->truncated))
@@ -193,9 +213,9 @@ static bool pump(struct capture *c, int pidfd, int wait_ms, struct exec_result *
 	if (poll(p, 5, wait_ms) < 0)
 		return errno == EINTR;
 	if (p[1].revents)
-		drain(&c->out[0], c->on ? c->ob : NULL, 1, &res->truncated);
+		drain(&c->out[0], c->on ? c->ob : NULL, 1, &c->relay_left[0], &res->truncated);
 	if (p[2].revents)
-		drain(&c->err[0], c->on ? c->eb : NULL, 2, &res->truncated);
+		drain(&c->err[0], c->on ? c->eb : NULL, 2, &c->relay_left[1], &res->truncated);
 	if (p[3].revents)
 		c->relay_in ? relay_feed(c) : feed(c);
 	if (p[4].revents) { /* one message of less than PIPE_BUF: read whole */
@@ -635,6 +655,8 @@ int spawn_wait(struct spawn *sp, const struct exec_spec *s, long long start,
 	sp->c.stdin_data = s->stdin_data;
 	sp->c.stdin_len = s->stdin_data ? s->stdin_len : 0;
 	sp->c.cancel = s->cancel;
+	if (s->profile->file_size > 0 && !s->profile->none) /* a relayed stream's file */
+		sp->c.relay_left[0] = sp->c.relay_left[1] = s->profile->file_size;
 	disk_watch_open(&sp->c, s);
 	capture_wait(&sp->c, sp->pidfd, sp->pid, start + (tmo > 0 ? tmo : 600000) * 1000000LL, res,
 	             &status, &ru);

@@ -652,6 +652,8 @@ struct capture {
 	struct buf *ob, *eb; /* capture mode; NULL when streaming */
 	const volatile sig_atomic_t *cancel; /* exec_spec.cancel */
 	int disk;            /* O_PATH fd on the file system the call may fill, or -1 */
+	long long relay_left[2]; /* bytes stdout's and stderr's relays may still
+	                          * write to their files; -1: no cap */
 	unsigned long long floor_bytes, floor_files; /* killed below these free */
 	bool relay_in;       /* streaming: stdin is a file, relayed from in_pos */
 	bool err_on_out;     /* streaming: 2 shares 1's file, and its relay pipe */

@@ -8,7 +8,9 @@
 # out); and RLIMIT_CORE 0, under which a core_pattern that pipes to a
 # helper (apport, systemd-coredump) still runs it as root on the host for
 # every sandboxed crash: only 1 stops it, and the call could change it;
-# a call that planted a core.fsmonitor in the user's global git config
+# output relayed to a host file past the profile's file size, which only
+# the sandbox's own writes were held to; a call that planted a
+# core.fsmonitor in the user's global git config
 # through a read-write grant of ~/.config/git; and a workspace call that
 # filled its workdir's file system (fallocated files, written ones, empty
 # ones), which RLIMIT_FSIZE, per file, never bounded.
@@ -62,6 +64,19 @@ expect_eq "RLIMIT_CORE stays 1 when the call sets 0" "$out" "(1, 1)"
 out=$(cd "$d/wd" && prlimit --core=0:0 "$AIRLOCK" exec --profile readonly -- \
 	sh -c 'grep "core file" /proc/self/limits' 2>&1)
 expect_eq "a caller whose hard limit is 0 still runs, at 0" "$(echo "$out" | awk '{print $5, $6}')" "0 0"
+
+# ---- a stream relayed to a host file: the file size cap holds ----
+# airlock exec relays a stdout that leads to a file (so that the command
+# cannot reopen it through /proc/self/fd): airlock writes it, and the
+# profile's file size, an rlimit of the sandbox's, never held there
+printf '[profile "fs"]\nworkdir = rw\nfile-size = 10m\n' >"$d/fs.policy"
+(cd "$d/wd" && "$AIRLOCK" exec --policy "$d/fs.policy" --profile fs -- head -c 20000000 /dev/zero \
+	>"$d/out.bin" 2>/dev/null)
+expect_eq "a relayed stdout stops at the file size cap" "$(stat -c %s "$d/out.bin")" 10485760
+(cd "$d/wd" && "$AIRLOCK" exec --policy "$d/fs.policy" --profile fs -- sh -c \
+	'head -c 5000000 /dev/zero; echo done >&2' >"$d/out.bin" 2>&1)
+expect_eq "one within it is whole" "$? $(stat -c %s "$d/out.bin")" "0 5000005"
+rm -f "$d/out.bin"
 
 # ---- git's global config in a read-write grant ----
 # every git command on the host reads ~/.config/git/config and runs its
