@@ -633,6 +633,23 @@ out:
 	return rc;
 }
 
+/*
+ * What a captured stream may hold: the profile's `output`, but never more
+ * than CAPTURE_CEILING, also where it says 0 (no limit) or more. The buffer
+ * is the gate's, a host process outside the sandbox and its memory caps,
+ * and encoding it for the result and the audit log takes several times its
+ * size: with `output = 0` a call that printed 200 MB made the gate take
+ * 1.97 GB and 44 s (reproduced on 0895477, tests/e2e/145-sandbox-review13.sh),
+ * and one that printed more could exhaust the host's memory. As with
+ * `timeout = 0`, airlock's own ceiling stands in for "none".
+ */
+#define CAPTURE_CEILING (16LL << 20)
+
+static size_t capture_cap(long long output)
+{
+	return (size_t)(output > 0 && output < CAPTURE_CEILING ? output : CAPTURE_CEILING);
+}
+
 int spawn_wait(struct spawn *sp, const struct exec_spec *s, long long start,
                struct exec_result *res, enum sbx_step *failed, char **errstr)
 {
@@ -647,8 +664,8 @@ int spawn_wait(struct spawn *sp, const struct exec_spec *s, long long start,
 		*errstr = sbx_report_message(&sp->r);
 		return -1;
 	}
-	buf_init(&ob, (size_t)s->profile->output);
-	buf_init(&eb, (size_t)s->profile->output);
+	buf_init(&ob, capture_cap(s->profile->output));
+	buf_init(&eb, capture_cap(s->profile->output));
 	sp->c.ob = &ob;
 	sp->c.eb = &eb;
 	sp->c.msg = &sp->done;

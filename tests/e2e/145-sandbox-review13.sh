@@ -8,7 +8,9 @@
 # out); and RLIMIT_CORE 0, under which a core_pattern that pipes to a
 # helper (apport, systemd-coredump) still runs it as root on the host for
 # every sandboxed crash: only 1 stops it, and the call could change it;
-# output relayed to a host file past the profile's file size, which only
+# a gate capture with output = 0 that held all a call printed in the
+# gate's memory; output relayed to a host file past the profile's file
+# size, which only
 # the sandbox's own writes were held to; a call that planted a
 # core.fsmonitor in the user's global git config
 # through a read-write grant of ~/.config/git; and a workspace call that
@@ -77,6 +79,15 @@ expect_eq "a relayed stdout stops at the file size cap" "$(stat -c %s "$d/out.bi
 	'head -c 5000000 /dev/zero; echo done >&2' >"$d/out.bin" 2>&1)
 expect_eq "one within it is whole" "$? $(stat -c %s "$d/out.bin")" "0 5000005"
 rm -f "$d/out.bin"
+
+# ---- the gate's capture with output = 0 ("no limit") ----
+# the capture buffer is the gate's, a host process no sandbox cap holds:
+# 200 MB printed made it take 1.97 GB; airlock's ceiling now stands in
+printf '[profile "readonly"]\noutput = 0\n[profile "workspace"]\noutput = 0\n' >"$d/out.policy"
+out=$(printf '%s\n' '{"id":"o","tool":"shell","input":{"command":"head -c 20000000 /dev/zero"}}' |
+	(cd "$d/wd" && "$AIRLOCK" gate --no-tty --policy "$d/out.policy" --db "$d/audit.db") |
+	jq -c '[(.stdout | length), .truncated]')
+expect_eq "output = 0 captures at most airlock's 16 MiB, and says it cut" "$out" "[16777216,true]"
 
 # ---- git's global config in a read-write grant ----
 # every git command on the host reads ~/.config/git/config and runs its
