@@ -162,9 +162,10 @@ static const int af_denied[] = {AF_VSOCK, AF_ALG};
  * semaphore sets of 32,000 held 194 MiB; 300 message queues filled with
  * one-byte messages held 435 MiB; each could go on to the namespace's
  * 4,096 segments, 32,000 sets or 32,000 queues. So a segment is at most
- * 64 KiB (4,096 of them: 256 MiB, as /tmp may hold; PostgreSQL's interlock
- * segment is a few bytes), a set at most 32 semaphores (32,000 sets: about
- * 80 MiB; PostgreSQL's System V sets hold 17), and no message queue is made
+ * 1 MiB (4,096 of them: 4 GiB, within what the tree's address-space caps
+ * allow it already, processes times memory; PostgreSQL's interlock segment
+ * is a few bytes), a set at most 32 semaphores (32,000 sets: 123 MiB
+ * measured; PostgreSQL's System V sets hold 17), and no message queue is made
  * (ENOSPC, msgget's "too many queues": a queue holds up to 16,384 messages,
  * 1.4 MiB of kernel memory whatever their size; nothing in a build uses
  * them). Each refusal is the call's own error for a size past the limit.
@@ -172,7 +173,7 @@ static const int af_denied[] = {AF_VSOCK, AF_ALG};
  * nsems is an int compared whole, which refuses every value whose low 32
  * bits pass 32 (fail safe); msgget's key is an int, IPC_PRIVATE makes one.
  */
-#define SHM_SEGMENT_MAX (64 * 1024ULL)
+#define SHM_SEGMENT_MAX (1024 * 1024ULL)
 #define SEM_SET_MAX 32ULL
 static const struct {
 	int nr;

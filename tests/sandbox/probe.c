@@ -455,12 +455,12 @@ static int p_ucounts_host(char **a)
 
 /* System V IPC objects outlive their process (until the ipc namespace
  * dies), so no rlimit counts them: "big" asks for what a call with no
- * memory cgroup may not have (a 1 MiB segment, a set of 64 semaphores, a
+ * memory cgroup may not have (a 2 MiB segment, a set of 64 semaphores, a
  * message queue), "small" for what PostgreSQL needs (a few bytes, 17). */
 static int p_sysvipc(char **a)
 {
 	int big = strcmp(a[0], "big") == 0;
-	int shm = shmget(IPC_PRIVATE, big ? 1 << 20 : 64, IPC_CREAT | 0600);
+	int shm = shmget(IPC_PRIVATE, big ? 2 << 20 : 64, IPC_CREAT | 0600);
 	int sem = semget(IPC_PRIVATE, big ? 64 : 17, IPC_CREAT | 0600);
 
 	if (!big) {
