@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/kcmp.h>
+#include <linux/magic.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
@@ -241,12 +242,29 @@ static bool pump(struct capture *c, int pidfd, int wait_ms, struct exec_result *
  * the call started, so a call on a nearly full disk may still use half of
  * what is left. What it wrote stays; the host keeps room to work. Checked
  * every 50 ms while the call runs (an fstatfs, about 1 us), so a burst of
- * fallocate can pass the floor by what it allocates in that time. The
- * explicit none profile, which runs nothing sandboxed, is not watched.
+ * writes can pass the floor by what it writes in that time (fallocate,
+ * which allocates far faster, is refused: seccomp.c). The
+ * explicit none profile, which runs nothing sandboxed, is not watched, nor
+ * a FUSE or network file system (remote_fs).
  */
 #define DISK_POLL_MS 50
 #define FLOOR_BYTES (256ULL << 20)
 #define FLOOR_FILES 10000ULL
+
+/* File systems whose statfs asks a server (FUSE, network): one that hangs
+ * would hang the wait loop, and the deadline with it. Not watched. */
+static const unsigned long remote_fs[] = {
+        FUSE_SUPER_MAGIC, NFS_SUPER_MAGIC,  SMB_SUPER_MAGIC,  CIFS_SUPER_MAGIC, SMB2_SUPER_MAGIC,
+        V9FS_MAGIC,       CEPH_SUPER_MAGIC, AFS_SUPER_MAGIC,  CODA_SUPER_MAGIC,
+};
+
+static bool fs_remote(unsigned long type)
+{
+	for (size_t i = 0; i < nitems(remote_fs); i++)
+		if (type == remote_fs[i])
+			return true;
+	return false;
+}
 
 static unsigned long long floor_of(unsigned long long total, unsigned long long min,
                                    unsigned long long free_now)
@@ -263,7 +281,7 @@ static void disk_watch_open(struct capture *c, const struct exec_spec *s)
 	if (s->profile->none || (!s->overlay_dir && !s->profile->workdir_rw) || !dir)
 		return;
 	c->disk = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (c->disk < 0 || fstatfs(c->disk, &st) < 0) {
+	if (c->disk < 0 || fstatfs(c->disk, &st) < 0 || fs_remote((unsigned long)st.f_type)) {
 		close_fd(&c->disk); /* not watched: the call runs as before */
 		return;
 	}
