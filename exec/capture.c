@@ -231,11 +231,12 @@ static bool pump(struct capture *c, int pidfd, int wait_ms, struct exec_result *
 /*
  * The host file system a call may fill: its writable workdir's, or a dry
  * run's overlay directory's. RLIMIT_FSIZE caps each file, not how many:
- * a workspace call fallocated 1 GiB files until the file system under its
- * workdir, which the host's own programs, the audit log and the state
- * directory often share, had no byte left, and a million empty files would
- * take its inodes the same way (reproduced on 0895477,
- * tests/e2e/145-sandbox-review13.sh). So the call is killed, as at its
+ * a workspace call fallocated 8 MiB files, or wrote one of 300 MB, until
+ * the file system under its workdir had no byte left, and one that made
+ * empty files took every inode (reproduced on 0895477 in a 256 MiB tmpfs,
+ * tests/e2e/145-sandbox-review13.sh); with the 1 GiB default file size any
+ * disk fills so, and the host's own programs, the audit log and the state
+ * directory usually share it. So the call is killed, as at its
  * deadline, once what is free there for unprivileged programs (f_bavail,
  * f_ffree) falls below a floor: a twentieth of the file system, at least
  * 256 MiB (10,000 inodes), and never more than half of what was free when
@@ -446,7 +447,6 @@ int exec_lookup_execve(char *const *argv, char *const *env)
 	return saw_eacces ? EACCES : ENOENT;
 }
 
-/* Fills the result after the child is reaped; -1 when a step failed. */
 /* Appends a line of airlock's own to a captured stderr. */
 static void err_append(struct exec_result *res, const char *line)
 {
@@ -457,6 +457,7 @@ static void err_append(struct exec_result *res, const char *line)
 	res->errlen += n;
 }
 
+/* Fills the result after the child is reaped; -1 when a step failed. */
 static int spawn_finish(struct sbx_report *r, int status, const struct rusage *ru,
                         struct capture *c, struct exec_result *res, char **errstr)
 {
