@@ -17,8 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/kcmp.h>
+#include <linux/magic.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -96,6 +98,8 @@ int capture_open(struct capture *c, const struct exec_spec *s, char **errstr)
 	c->stdin_off = 0;
 	c->relay_in = c->err_on_out = false;
 	c->done = -1;
+	c->disk = -1;
+	c->relay_left[0] = c->relay_left[1] = -1;
 	c->done_seen = false;
 	if ((c->on ? capture_pipes(c) : relay_open(c)) < 0) {
 		*errstr = xasprintf("cannot set up the %s pipes: %s", c->on ? "output" : "relay",
@@ -125,6 +129,7 @@ void capture_parent_close(struct capture *c)
 void capture_close(struct capture *c)
 {
 	close_fd(&c->done);
+	close_fd(&c->disk);
 	for (int i = 0; i < 2; i++) {
 		close_fd(&c->in[i]);
 		close_fd(&c->out[i]);
@@ -132,19 +137,38 @@ void capture_close(struct capture *c)
 	}
 }
 
-/* Reads what is ready into b (capture) or onto airlock's own fd `to` (a
- * relayed stream); closes the fd at EOF, at the cap, or when `to` fails. */
-static void drain(int *fd, struct buf *b, int to, bool *truncated)
+/*
+ * Reads what is ready into b (capture) or onto airlock's own fd `to` (a
+ * relayed stream, of which *left bytes may still pass, or all when it is
+ * negative); closes the fd at EOF, at either cap, or when `to` fails.
+ * A relayed stream leads to a host file that airlock, not the sandbox,
+ * writes, so RLIMIT_FSIZE never held it: `airlock exec -- head -c 20000000
+ * /dev/zero >out` under a 10 MiB file-size cap wrote all 20 MB (reproduced
+ * on 0895477, tests/e2e/145-sandbox-review13.sh). The profile's file size
+ * is now what each relayed stream carries; past it the command gets EPIPE.
+ */
+static void drain(int *fd, struct buf *b, int to, long long *left, bool *truncated)
 {
 	char chunk[65536];
 	ssize_t n = read(*fd, chunk, sizeof(chunk));
+	bool full = false;
 
 	if (n < 0 && (errno == EINTR || errno == EAGAIN))
 		return;
+	if (n > 0 && !b && left && *left >= 0 && n > *left) {
+		full = true;
+		n = (ssize_t)*left;
+	}
 	if (n > 0 && b)
 		buf_append(b, chunk, (size_t)n);
 	else if (n > 0 && fd_write_all(to, chunk, (size_t)n) < 0)
 		n = 0;
+	if (n > 0 && left && *left >= 0)
+		*left -= n;
+	if (full) {
+		*truncated = true;
+		n = 0;
+	}
 	if (b && b->truncated)
 		*truncated = true;
 	if (n <= 0 || (b && b->truncated))
@@ -190,9 +214,9 @@ static bool pump(struct capture *c, int pidfd, int wait_ms, struct exec_result *
 	if (poll(p, 5, wait_ms) < 0)
 		return errno == EINTR;
 	if (p[1].revents)
-		drain(&c->out[0], c->on ? c->ob : NULL, 1, &res->truncated);
+		drain(&c->out[0], c->on ? c->ob : NULL, 1, &c->relay_left[0], &res->truncated);
 	if (p[2].revents)
-		drain(&c->err[0], c->on ? c->eb : NULL, 2, &res->truncated);
+		drain(&c->err[0], c->on ? c->eb : NULL, 2, &c->relay_left[1], &res->truncated);
 	if (p[3].revents)
 		c->relay_in ? relay_feed(c) : feed(c);
 	if (p[4].revents) { /* one message of less than PIPE_BUF: read whole */
@@ -202,6 +226,81 @@ static bool pump(struct capture *c, int pidfd, int wait_ms, struct exec_result *
 			return false;
 	}
 	return !(p[0].revents & POLLIN);
+}
+
+/*
+ * The host file system a call may fill: its writable workdir's, or a dry
+ * run's overlay directory's. RLIMIT_FSIZE caps each file, not how many:
+ * a workspace call fallocated 8 MiB files, or wrote one of 300 MB, until
+ * the file system under its workdir had no byte left, and one that made
+ * empty files took every inode (reproduced on 0895477 in a 256 MiB tmpfs,
+ * tests/e2e/145-sandbox-review13.sh); with the 1 GiB default file size any
+ * disk fills so, and the host's own programs, the audit log and the state
+ * directory usually share it. So the call is killed, as at its
+ * deadline, once what is free there for unprivileged programs (f_bavail,
+ * f_ffree) falls below a floor: a twentieth of the file system, at least
+ * 256 MiB (10,000 inodes), and never more than half of what was free when
+ * the call started, so a call on a nearly full disk may still use half of
+ * what is left. What it wrote stays; the host keeps room to work. Checked
+ * every 50 ms while the call runs (an fstatfs, about 1 us), so a burst of
+ * writes can pass the floor by what it writes in that time (fallocate,
+ * which allocates far faster, is refused: seccomp.c). The
+ * explicit none profile, which runs nothing sandboxed, is not watched, nor
+ * a FUSE or network file system (remote_fs).
+ */
+#define DISK_POLL_MS 50
+#define FLOOR_BYTES (256ULL << 20)
+#define FLOOR_FILES 10000ULL
+
+/* File systems whose statfs asks a server (FUSE, network): one that hangs
+ * would hang the wait loop, and the deadline with it. Not watched. */
+static const unsigned long remote_fs[] = {
+        FUSE_SUPER_MAGIC, NFS_SUPER_MAGIC,  SMB_SUPER_MAGIC,  CIFS_SUPER_MAGIC, SMB2_SUPER_MAGIC,
+        V9FS_MAGIC,       CEPH_SUPER_MAGIC, AFS_SUPER_MAGIC,  CODA_SUPER_MAGIC,
+};
+
+static bool fs_remote(unsigned long type)
+{
+	for (size_t i = 0; i < nitems(remote_fs); i++)
+		if (type == remote_fs[i])
+			return true;
+	return false;
+}
+
+static unsigned long long floor_of(unsigned long long total, unsigned long long min,
+                                   unsigned long long free_now)
+{
+	unsigned long long f = total / 20 > min ? total / 20 : min;
+	return f < free_now / 2 ? f : free_now / 2;
+}
+
+static void disk_watch_open(struct capture *c, const struct exec_spec *s)
+{
+	const char *dir = s->overlay_dir ? s->overlay_dir : s->workdir;
+	struct statfs st;
+
+	if (s->profile->none || (!s->overlay_dir && !s->profile->workdir_rw) || !dir)
+		return;
+	c->disk = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (c->disk < 0 || fstatfs(c->disk, &st) < 0 || fs_remote((unsigned long)st.f_type)) {
+		close_fd(&c->disk); /* not watched: the call runs as before */
+		return;
+	}
+	c->floor_bytes = floor_of((unsigned long long)st.f_blocks * st.f_frsize, FLOOR_BYTES,
+	                          (unsigned long long)st.f_bavail * st.f_frsize);
+	/* btrfs and others count no inodes (f_files 0): nothing to run out of */
+	c->floor_files = st.f_files ? floor_of(st.f_files, FLOOR_FILES, st.f_ffree) : 0;
+}
+
+/* True when the watched file system has fallen below its floor. */
+static bool disk_low(const struct capture *c)
+{
+	struct statfs st;
+
+	if (c->disk < 0 || fstatfs(c->disk, &st) < 0)
+		return false;
+	return (unsigned long long)st.f_bavail * st.f_frsize < c->floor_bytes ||
+	       (c->floor_files && st.f_ffree < c->floor_files);
 }
 
 /* Inits that reported done before they finished exiting: reaped later. */
@@ -249,15 +348,18 @@ bool capture_wait(struct capture *c, int pidfd, pid_t pid, long long deadline,
 		close_fd(&c->in[1]);
 	while (alive || c->out[0] >= 0 || c->err[0] >= 0) {
 		long long left = (deadline - clock_ns()) / 1000000;
-		bool cancelled = c->cancel && *c->cancel;
-		if (alive && (left <= 0 || cancelled)) {
+		bool cancelled = c->cancel && *c->cancel, full = alive && disk_low(c);
+		int slice = c->disk >= 0 ? DISK_POLL_MS : 1000;
+		if (alive && (left <= 0 || cancelled || full)) {
 			res->timed_out |= left <= 0;
+			res->disk_low |= full;
 			syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0);
+			close_fd(&c->disk);
 			left = 1000;
 		}
 		if (!alive && left <= 0)
 			break; /* a descendant outside a pid namespace kept a pipe open */
-		alive = pump(c, alive ? pidfd : -1, (int)(left > 1000 ? 1000 : left + 1), res) &&
+		alive = pump(c, alive ? pidfd : -1, (int)(left > slice ? slice : left + 1), res) &&
 		        alive;
 		if (!alive && c->out[0] < 0 && c->err[0] < 0)
 			break;
@@ -266,6 +368,7 @@ bool capture_wait(struct capture *c, int pidfd, pid_t pid, long long deadline,
 	close_fd(&c->out[0]);
 	close_fd(&c->err[0]);
 	close_fd(&c->done);
+	close_fd(&c->disk);
 	memset(ru, 0, sizeof(*ru));
 	*status = 0;
 	/* init said the namespace is empty: its own exit (tearing down the
@@ -344,6 +447,16 @@ int exec_lookup_execve(char *const *argv, char *const *env)
 	return saw_eacces ? EACCES : ENOENT;
 }
 
+/* Appends a line of airlock's own to a captured stderr. */
+static void err_append(struct exec_result *res, const char *line)
+{
+	size_t n = strlen(line);
+
+	res->err = xrealloc(res->err, res->errlen + n + 1);
+	memcpy(res->err + res->errlen, line, n + 1);
+	res->errlen += n;
+}
+
 /* Fills the result after the child is reaped; -1 when a step failed. */
 static int spawn_finish(struct sbx_report *r, int status, const struct rusage *ru,
                         struct capture *c, struct exec_result *res, char **errstr)
@@ -360,6 +473,11 @@ static int spawn_finish(struct sbx_report *r, int status, const struct rusage *r
 	}
 	res->out = buf_take(c->ob, &res->outlen);
 	res->err = buf_take(c->eb, &res->errlen);
+	if (res->disk_low && c->on) /* the agent sees why its call died */
+		err_append(res, "airlock: the call was killed: the file system it writes (its "
+		                "workdir's) fell below the free space airlock keeps for the host "
+		                "(a twentieth of it, or half of what was free at the start); what it "
+		                "wrote is still there\n");
 	return 0;
 }
 
@@ -534,6 +652,23 @@ out:
 	return rc;
 }
 
+/*
+ * What a captured stream may hold: the profile's `output`, but never more
+ * than CAPTURE_CEILING, also where it says 0 (no limit) or more. The buffer
+ * is the gate's, a host process outside the sandbox and its memory caps,
+ * and encoding it for the result and the audit log takes several times its
+ * size: with `output = 0` a call that printed 200 MB made the gate take
+ * 1.97 GB and 44 s (reproduced on 0895477, tests/e2e/145-sandbox-review13.sh),
+ * and one that printed more could exhaust the host's memory. As with
+ * `timeout = 0`, airlock's own ceiling stands in for "none".
+ */
+#define CAPTURE_CEILING (16LL << 20)
+
+static size_t capture_cap(long long output)
+{
+	return (size_t)(output > 0 && output < CAPTURE_CEILING ? output : CAPTURE_CEILING);
+}
+
 int spawn_wait(struct spawn *sp, const struct exec_spec *s, long long start,
                struct exec_result *res, enum sbx_step *failed, char **errstr)
 {
@@ -548,14 +683,17 @@ int spawn_wait(struct spawn *sp, const struct exec_spec *s, long long start,
 		*errstr = sbx_report_message(&sp->r);
 		return -1;
 	}
-	buf_init(&ob, (size_t)s->profile->output);
-	buf_init(&eb, (size_t)s->profile->output);
+	buf_init(&ob, capture_cap(s->profile->output));
+	buf_init(&eb, capture_cap(s->profile->output));
 	sp->c.ob = &ob;
 	sp->c.eb = &eb;
 	sp->c.msg = &sp->done;
 	sp->c.stdin_data = s->stdin_data;
 	sp->c.stdin_len = s->stdin_data ? s->stdin_len : 0;
 	sp->c.cancel = s->cancel;
+	if (s->profile->file_size > 0 && !s->profile->none) /* a relayed stream's file */
+		sp->c.relay_left[0] = sp->c.relay_left[1] = s->profile->file_size;
+	disk_watch_open(&sp->c, s);
 	capture_wait(&sp->c, sp->pidfd, sp->pid, start + (tmo > 0 ? tmo : 600000) * 1000000LL, res,
 	             &status, &ru);
 	res->wall_ms = (clock_ns() - start) / 1000000;

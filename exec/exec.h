@@ -44,6 +44,9 @@ struct exec_result {
 	int exit_code; /* -1 when killed by a signal */
 	int signal;
 	bool timed_out;
+	bool disk_low;   /* killed: the call took the file system it writes (its
+	                  * workdir's) below its floor (capture.c); a captured
+	                  * stderr ends with a line that says so */
 	bool truncated;  /* a captured stream hit profile->output */
 	char *out, *err; /* captured (capture mode); owned */
 	size_t outlen, errlen;

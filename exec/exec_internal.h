@@ -176,6 +176,10 @@ int guard_config_refs(const char *wd, char ***hooks_rels, char ***include_rels);
 /* The next place in the config text [p, end) that may open an include
  * or includeIf section (the word after a "[" and blanks), or NULL. */
 char *guard_include_next(const char *p, const char *end);
+/* The files git reads before a repository's own config, as the environment
+ * names them (GIT_CONFIG_NOSYSTEM, GIT_CONFIG_SYSTEM, GIT_CONFIG_GLOBAL,
+ * XDG_CONFIG_HOME, HOME): a new vector, caller frees (strv_free). */
+char **guard_global_configs(void);
 /* The text of the regular file name under dfd (at most 1 MiB), read
  * without waiting on a FIFO or following a link (follow: through links),
  * NUL-terminated (a new string, *len its length); NULL when it is not one. */
@@ -383,13 +387,16 @@ int mounts_check_attached(const struct sbx_plan *pl, struct sbx_report *r);
 
 /* ---- seccomp (seccomp.c) ------------------------------------------------ */
 
-/* Returns the compiled filter (built once per process and network setting,
- * static storage), or NULL with *errstr set. Thread-safe. */
-const struct sock_fprog *seccomp_filter(bool network, char **errstr);
+/* A filter's variant, bits or'ed: the call has the network; no memory
+ * cgroup holds its tree (System V segments are capped in size then). */
+enum { SECCOMP_NETWORK = 1, SECCOMP_UNCAPPED = 2, SECCOMP_VARIANTS = 4 };
+/* Returns the compiled filter (built once per process and variant, static
+ * storage), or NULL with *errstr set. Thread-safe. */
+const struct sock_fprog *seccomp_filter(unsigned variant, char **errstr);
 /* Compiles the filter with libseccomp; a new program (free ->filter and it)
  * or NULL with *errstr. */
-struct sock_fprog *seccomp_filter_compile(bool network, char **errstr);
-/* Writes exec/seccomp_bpf.h (both filters as C arrays); -1 with *errstr. */
+struct sock_fprog *seccomp_filter_compile(unsigned variant, char **errstr);
+/* Writes exec/seccomp_bpf.h (every variant as a C array); -1 with *errstr. */
 int seccomp_filter_header(FILE *f, char **errstr);
 /* Child: sets no_new_privs and installs the filter; -1 with errno. */
 int seccomp_install(const struct sock_fprog *prog);
@@ -402,12 +409,17 @@ struct sbx_limits {
 	struct rlimit rl[LIMITS_MAX];
 	size_t n;
 };
-/* Fills the rlimits a profile asks for (core size always 0). */
+/* Fills the rlimits a profile asks for (core size always 1 byte). */
 void limits_from_profile(const struct profile *p, struct sbx_limits *l);
 /* Child: applies them, all but the address-space cap when tree_capped (a
  * memory cgroup holds the whole tree: cgroup_memory_capped()); -1 with
  * errno. */
 int limits_apply(const struct sbx_limits *l, bool tree_capped);
+
+/* Child, before seccomp (which then keeps it): RLIMIT_CORE 1, the value
+ * for which the kernel runs no core_pattern helper; 0 where the caller's
+ * hard limit is 0. -1 with errno. */
+int limits_core_pin(void);
 
 /* Reads, once per process, the caps the sandbox's user namespace gets on
  * what the kernel counts per user across namespaces (inotify, fanotify,
@@ -639,6 +651,10 @@ struct capture {
 	size_t stdin_len, stdin_off;
 	struct buf *ob, *eb; /* capture mode; NULL when streaming */
 	const volatile sig_atomic_t *cancel; /* exec_spec.cancel */
+	int disk;            /* O_PATH fd on the file system the call may fill, or -1 */
+	long long relay_left[2]; /* bytes stdout's and stderr's relays may still
+	                          * write to their files; -1: no cap */
+	unsigned long long floor_bytes, floor_files; /* killed below these free */
 	bool relay_in;       /* streaming: stdin is a file, relayed from in_pos */
 	bool err_on_out;     /* streaming: 2 shares 1's file, and its relay pipe */
 	off_t in_pos;
@@ -652,8 +668,9 @@ void capture_child_fds(const struct capture *c, int fds[3]);
 void capture_parent_close(struct capture *c);
 /*
  * Pumps stdin/stdout/stderr until the child (pidfd) exits or its init
- * reports done, killing it at the deadline (ns, CLOCK_MONOTONIC). Fills
- * timed_out and truncated; reaps the child into *status and *ru. Returns
+ * reports done, killing it at the deadline (ns, CLOCK_MONOTONIC) or when
+ * c->disk's file system falls below its floor. Fills timed_out, disk_low
+ * and truncated; reaps the child into *status and *ru. Returns
  * false when init reported done but was still exiting: it is queued and
  * reaped by a later capture_reap_late() (the status is in c->msg).
  */

@@ -2232,10 +2232,7 @@ static bool git_env_true(const char *v)
 	return end != v && *end == '\0' && errno == 0 && n != 0;
 }
 
-/* The files git reads before a repository's own config, as the
- * environment tells it (GIT_CONFIG_NOSYSTEM, GIT_CONFIG_SYSTEM,
- * GIT_CONFIG_GLOBAL, XDG_CONFIG_HOME, HOME). */
-static char **global_config_paths(void)
+char **guard_global_configs(void)
 {
 	const char *nosys = getenv("GIT_CONFIG_NOSYSTEM"), *sys = getenv("GIT_CONFIG_SYSTEM");
 	const char *glob = getenv("GIT_CONFIG_GLOBAL"), *xdg = getenv("XDG_CONFIG_HOME");
@@ -2275,7 +2272,7 @@ static bool stamp_same(const struct stat *a, const struct stat *b)
 static bool global_fresh(void)
 {
 	struct stat st;
-	char **want = global_config_paths();
+	char **want = guard_global_configs();
 	size_t ntop = strv_len(want);
 	bool fresh = global.valid && global.ntop == ntop;
 
@@ -2293,7 +2290,7 @@ static bool global_fresh(void)
 /* Reads the global configs afresh into global (global_lock held). */
 static void global_read(void)
 {
-	char **tops = global_config_paths();
+	char **tops = guard_global_configs();
 	size_t n;
 
 	strv_free(global.paths);
@@ -2336,7 +2333,7 @@ static void global_read(void)
 static const char *const global_env[] = {"GIT_CONFIG_NOSYSTEM", "GIT_CONFIG_SYSTEM",
                                          "GIT_CONFIG_GLOBAL", "XDG_CONFIG_HOME", "HOME"};
 
-/* The environment global_config_paths() and include_abs() read, one
+/* The environment guard_global_configs() and include_abs() read, one
  * string per variable ("" and 0 when unset). */
 static void global_env_put(struct buf *b)
 {

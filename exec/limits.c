@@ -51,6 +51,33 @@ static long long caller_share(int res)
 	return r.rlim_cur / 4 > 0 ? (long long)(r.rlim_cur / 4) : 1;
 }
 
+/*
+ * RLIMIT_CORE of every sandboxed process: 1 byte, not 0. A core_pattern that
+ * pipes to a helper (`|/usr/share/apport/apport ...`, systemd-coredump)
+ * makes the kernel run that helper as root on the host, outside the
+ * sandbox and its caps, for every crash, whatever RLIMIT_CORE says, except
+ * 1: fs/coredump.c keeps that value to stop a crashing helper's recursion
+ * ("RLIMIT_CORE is set to 1, aborting core"). Under 0, as before, apport
+ * is still run, reads the core from the pipe and writes a report for a
+ * packaged binary into the host's /var/crash, and a crash loop starts a
+ * root helper per crash that no pids or memory cap of the call bounds. One
+ * byte is also below any binary format's smallest core, so no core file is
+ * written either. The seccomp filter keeps the command from changing it
+ * (seccomp.c). A core_pattern that names a socket (`@`, Linux 6.16) is not
+ * stopped by any limit: its server reads the limit from the process.
+ */
+#define CORE_SENTINEL 1
+
+int limits_core_pin(void)
+{
+	struct rlimit cur, want = {CORE_SENTINEL, CORE_SENTINEL};
+
+	/* a caller whose hard limit is 0 cannot give 1: 0 is the best left */
+	if (getrlimit(RLIMIT_CORE, &cur) == 0 && cur.rlim_max < CORE_SENTINEL)
+		want.rlim_cur = want.rlim_max = 0;
+	return setrlimit(RLIMIT_CORE, &want);
+}
+
 void limits_from_profile(const struct profile *p, struct sbx_limits *l)
 {
 	const struct {
@@ -63,7 +90,7 @@ void limits_from_profile(const struct profile *p, struct sbx_limits *l)
 	        {RLIMIT_FSIZE, p->file_size, 0},
 	        {RLIMIT_NPROC, p->processes, 0},
 	        {RLIMIT_NOFILE, NOFILE_DEFAULT, 0},
-	        {RLIMIT_CORE, 0, 0},
+	        {RLIMIT_CORE, CORE_SENTINEL, 0},
 	        {RLIMIT_SIGPENDING, caller_share(RLIMIT_SIGPENDING), 0},
 	        {RLIMIT_MSGQUEUE, caller_share(RLIMIT_MSGQUEUE), 0},
 	        {RLIMIT_MEMLOCK, caller_share(RLIMIT_MEMLOCK), 0},
@@ -71,7 +98,7 @@ void limits_from_profile(const struct profile *p, struct sbx_limits *l)
 
 	memset(l, 0, sizeof(*l));
 	for (size_t i = 0; i < nitems(rows) && l->n < LIMITS_MAX; i++) {
-		if (rows[i].v <= 0 && rows[i].res != RLIMIT_CORE)
+		if (rows[i].v <= 0)
 			continue;
 		l->res[l->n] = rows[i].res;
 		l->rl[l->n].rlim_cur = (rlim_t)rows[i].v;

@@ -592,6 +592,21 @@ static void want_agent_hooks(const char *real, const char *home, struct want **w
 	want_grant_kept(real, "/proc/self/exe", w, n);
 }
 
+/* Each directory between the read-write grant real (not included) and
+ * dir (included), pinned: bound onto itself, so that it cannot be renamed
+ * away and replaced by one without what is kept below it. */
+static void want_pins_to(const char *real, const char *dir, struct want **w, size_t *n)
+{
+	char *up = xstrdup(dir);
+
+	while (strcmp(up, real) != 0 && path_contains(real, up)) {
+		want_push(w, n, OP_REBIND, NULL, xstrdup(up), NULL, A_BIND, true);
+		if (!path_up(up))
+			break;
+	}
+	free(up);
+}
+
 /* True when path has a `.` or `..` part. */
 static bool path_has_dots(const char *path)
 {
@@ -648,6 +663,75 @@ static char *path_link_in(const char *real, const char *logical)
 	} while (!found && path_up(p) && strcmp(p, "/") != 0);
 	free(p);
 	return found;
+}
+
+/*
+ * git's global and XDG configs (and GIT_CONFIG_GLOBAL's, as git's
+ * environment names them: guard.c) where the read-write grant real holds
+ * them: read-only, each directory between the grant's top and one pinned.
+ * Every git command on the host reads them and runs what they name
+ * (core.fsmonitor on each `git status`, aliases, pagers, hooksPath): with
+ * `read-write = ~/.config/git` a call appended a core.fsmonitor to the
+ * user's ~/.config/git/config (reproduced on 0895477,
+ * tests/e2e/145-sandbox-review13.sh). One not there yet is made first,
+ * empty (git reads an empty config as none), since the call could make it;
+ * -1 with *errstr when it cannot be, or when a link in the grant lies on
+ * the way to one (a stow link `config -> ~/dots/gitconfig` the call could
+ * point at a file of its own).
+ */
+static int want_git_globals(const char *real, struct want **w, size_t *n, char **errstr)
+{
+	char **paths = guard_global_configs(), r[PATH_MAX];
+	int rc = 0;
+
+	for (char **p = paths; rc == 0 && p && *p; p++) {
+		char *link = (*p)[0] == '/' ? path_link_in(real, *p) : NULL, *dir;
+		if (link) {
+			*errstr = xasprintf("git's config %s is reached through the link %s in "
+			                    "read-write grant %s, which a call could point at a file "
+			                    "of its own: grant a narrower path",
+			                    *p, link, real);
+			free(link);
+			rc = -1;
+			break;
+		}
+		if ((*p)[0] != '/' || path_has_dots(*p))
+			continue;
+		dir = xstrdup(*p);
+		path_up(dir);
+		int made = 1; /* its directory: 0 there or made in the grant, 1 not the grant's */
+		if (!realpath(*p, r) && errno == ENOENT)
+			made = realpath(dir, r) ? (path_contains(real, r) ? 0 : 1)
+			       : errno == ENOENT ? path_dir_make(real, dir)
+			                         : 1;
+		if (made == 0) {
+			int fd = open(*p, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+			if (fd < 0 && errno != EEXIST) {
+				*errstr = xasprintf("git's config %s lies in read-write grant %s and is "
+				                    "not there: it cannot be made, to be kept read-only "
+				                    "(a call could make it): %s",
+				                    *p, real, strerror(errno));
+				rc = -1;
+			}
+			if (fd >= 0)
+				close(fd);
+		} else if (made < 0) {
+			*errstr = xasprintf("git's config %s lies in read-write grant %s and its "
+			                    "directory cannot be made, to keep it read-only: %s",
+			                    *p, real, strerror(errno));
+			rc = -1;
+		}
+		free(dir);
+		if (rc == 0 && realpath(*p, r) && path_contains(real, r) && strcmp(real, r) != 0) {
+			dir = xstrdup(r);
+			path_up(dir);
+			want_pins_to(real, dir, w, n);
+			want_push(w, n, OP_REBIND, NULL, xstrdup(r), NULL, A_RO, false);
+			free(dir);
+		}
+	}
+	strv_free(paths);
+	return rc;
 }
 
 /*
@@ -733,6 +817,8 @@ static int want_grants(char *const *list, unsigned attr, const char *home, size_
 		if (r > 0 && dir && attr == A_BIND)
 			want_agent_hooks(real, home, w, n);
 		if (r > 0 && dir && attr == A_BIND && want_path_dirs(real, w, n, errstr) < 0)
+			return -1;
+		if (r > 0 && dir && attr == A_BIND && want_git_globals(real, w, n, errstr) < 0)
 			return -1;
 		/* a read-write grant is the sandbox's to fill: a call made 1,100
 		 * files there, and the next reached a host's socket past them */

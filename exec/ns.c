@@ -295,6 +295,10 @@ static int child_setup(const struct ns_shell *sh, struct sbx_report *r)
 		sbx_report_fail(r, STEP_LIMITS, errno, failed);
 		return -1;
 	}
+	if (limits_core_pin() < 0) { /* before seccomp, which then keeps it */
+		sbx_report_fail(r, STEP_LIMITS, errno, "(RLIMIT_CORE)");
+		return -1;
+	}
 	r->t[PH_MAPPED] = clock_ns();
 	if ((cg >= 0 && write(cg, "0", 1) != 1) || (mem >= 0 && write(mem, "0", 1) != 1)) {
 		sbx_report_fail(r, STEP_CGROUP, errno, NULL);
@@ -610,15 +614,21 @@ static int shell_plan(const struct exec_spec *s, struct ns_shell *sh, char **err
 	}
 	sh->wd_dev = st.st_dev;
 	sh->wd_ino = st.st_ino;
-	sh->filter = seccomp_filter(sh->network, errstr);
-	if (!sh->filter)
-		return -1;
 	return shell_process_fds(sh, errstr);
 }
 
+/* The filter waits for the cgroup: without a memory cgroup holding the tree
+ * it caps System V segments, which no rlimit counts (seccomp.c). */
 int ns_shell_cgroup(struct ns_shell *sh, char **errstr)
 {
-	return cgroup_create(sh->processes, sh->memory, sh->root, &sh->cgroup, errstr);
+	unsigned variant = sh->network ? SECCOMP_NETWORK : 0;
+
+	if (cgroup_create(sh->processes, sh->memory, sh->root, &sh->cgroup, errstr) < 0)
+		return -1;
+	if (!cgroup_memory_capped(sh->cgroup))
+		variant |= SECCOMP_UNCAPPED;
+	sh->filter = seccomp_filter(variant, errstr);
+	return sh->filter ? 0 : -1;
 }
 
 bool ns_shell_same(const struct ns_shell *a, const struct ns_shell *b)

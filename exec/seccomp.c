@@ -1,13 +1,16 @@
 /*
  * seccomp.c: the syscall filter every sandboxed command runs under. Built
- * with libseccomp once per process and network setting, exported to raw BPF
- * and cached, so a call pays one seccomp(2) and no compile. Rules: default
+ * with libseccomp once per process and variant (network on; no memory cgroup
+ * holding the tree), exported to raw BPF and cached, so a call pays one
+ * seccomp(2) and no compile. Rules: default
  * allow; the deny list is a table (one row per syscall, with its reason in
  * docs/sandbox.md); arguments that the kernel reads as 32-bit ints are
  * compared masked to 32 bits; a foreign architecture kills the process.
  */
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/falloc.h>
 #include <linux/seccomp.h>
 #include <pthread.h>
 #include <sched.h>
@@ -16,9 +19,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/ipc.h>
 #include <sys/mman.h>
 #include <sys/personality.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -114,6 +119,24 @@ static const struct {
 static const unsigned suid_bits[] = {S_ISUID, S_ISGID};
 static const unsigned create_flags[] = {O_CREAT, O_TMPFILE};
 
+/*
+ * RLIMIT_CORE stays what the first process set (1 byte: limits.c), since
+ * under any other value a crash runs the host's core_pattern helper as
+ * root, outside the sandbox. setrlimit and prlimit64 that would set it
+ * answer 0 and change nothing: harnesses that turn cores off with
+ * setrlimit(RLIMIT_CORE, 0) and fail when it fails keep working, and `ulimit
+ * -c` still reads 0 (blocks). A prlimit64 that also asks for the old value
+ * is refused (EPERM), since it would not be filled. The resource is an int,
+ * compared as 32 bits.
+ */
+/*
+ * fallocate that allocates (any mode without FALLOC_FL_PUNCH_HOLE, which
+ * only frees): EOPNOTSUPP, as on a file system without it, and glibc's
+ * posix_fallocate then writes the blocks instead. ext4 allocated 4 GiB in
+ * 32 ms here, so a call could pass the floor capture.c keeps on its
+ * workdir's file system by tens of GiB between two of its 50 ms checks;
+ * writing goes at the speed of the page cache and the disk.
+ */
 /* clone(2) flags that would make a namespace: each refused. */
 static const unsigned long clone_ns_flags[] = {CLONE_NEWNS,    CLONE_NEWUTS, CLONE_NEWIPC,
                                                CLONE_NEWUSER,  CLONE_NEWPID, CLONE_NEWNET,
@@ -126,6 +149,42 @@ static const unsigned long ioctl_denied[] = {TIOCSTI, TIOCLINUX};
 static const int af_denied[] = {AF_VSOCK, AF_ALG};
 
 #define M32 0xffffffffULL
+
+/*
+ * System V IPC in a call no memory cgroup holds (an unprivileged caller on a
+ * cgroup v1 host). Its objects outlive their process, and a segment every
+ * mapping of it, until the call's ipc namespace dies, so RLIMIT_AS, the only
+ * memory cap such a call has, counts none of them; the namespace's own caps
+ * (shmall, shmmax, shmmni, semmni, msgmni) are writable only by uid 0 of the
+ * sandbox's user namespace, which an unprivileged caller's does not map.
+ * Reproduced on 0895477 as nobody: four 256 MiB segments, each mapped,
+ * filled and unmapped in turn, held 1 GiB of the host's memory; 100
+ * semaphore sets of 32,000 held 194 MiB; 300 message queues filled with
+ * one-byte messages held 435 MiB; each could go on to the namespace's
+ * 4,096 segments, 32,000 sets or 32,000 queues. So a segment is at most
+ * 1 MiB (4,096 of them: 4 GiB, within what the tree's address-space caps
+ * allow it already, processes times memory; PostgreSQL's interlock segment
+ * is a few bytes), a set at most 32 semaphores (32,000 sets: 123 MiB
+ * measured; PostgreSQL's System V sets hold 17), and no message queue is made
+ * (ENOSPC, msgget's "too many queues": a queue holds up to 16,384 messages,
+ * 1.4 MiB of kernel memory whatever their size; nothing in a build uses
+ * them). Each refusal is the call's own error for a size past the limit.
+ * {syscall, {argument, comparison, datum a, datum b}, errno}: semget's
+ * nsems is an int compared whole, which refuses every value whose low 32
+ * bits pass 32 (fail safe); msgget's key is an int, IPC_PRIVATE makes one.
+ */
+#define SHM_SEGMENT_MAX (1024 * 1024ULL)
+#define SEM_SET_MAX 32ULL
+static const struct {
+	int nr;
+	struct scmp_arg_cmp cmp;
+	int err;
+} ipc_uncapped[] = {
+        {SCMP_SYS(shmget), {1, SCMP_CMP_GT, SHM_SEGMENT_MAX, 0}, EINVAL},
+        {SCMP_SYS(semget), {1, SCMP_CMP_GT, SEM_SET_MAX, 0}, EINVAL},
+        {SCMP_SYS(msgget), {0, SCMP_CMP_MASKED_EQ, M32, IPC_PRIVATE}, ENOSPC},
+        {SCMP_SYS(msgget), {1, SCMP_CMP_MASKED_EQ, IPC_CREAT, IPC_CREAT}, ENOSPC},
+};
 
 /* A syscall's number from libseccomp, else the fallback (-1: none). */
 static int sys_nr(const char *name, int fallback)
@@ -158,8 +217,9 @@ static int add_suid_rules(scmp_filter_ctx ctx)
 	return rc | seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(openat2), 0);
 }
 
-static int add_rules(scmp_filter_ctx ctx, bool network)
+static int add_rules(scmp_filter_ctx ctx, unsigned variant)
 {
+	bool network = variant & SECCOMP_NETWORK;
 	int rc = 0;
 
 	for (size_t i = 0; i < nitems(denied); i++) {
@@ -191,10 +251,23 @@ static int add_rules(scmp_filter_ctx ctx, bool network)
 	 * argument, so the 0xffffffff query is refused too (fail safe) */
 	rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(personality), 1,
 	                       SCMP_A0(SCMP_CMP_NE, PER_LINUX, 0));
+	rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EOPNOTSUPP), SCMP_SYS(fallocate), 1,
+	                       SCMP_A1(SCMP_CMP_MASKED_EQ, FALLOC_FL_PUNCH_HOLE, 0));
+	rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(0), SCMP_SYS(setrlimit), 1,
+	                       SCMP_A0(SCMP_CMP_MASKED_EQ, M32, RLIMIT_CORE));
+	rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(0), SCMP_SYS(prlimit64), 3,
+	                       SCMP_A1(SCMP_CMP_MASKED_EQ, M32, RLIMIT_CORE), SCMP_A2(SCMP_CMP_NE, 0),
+	                       SCMP_A3(SCMP_CMP_EQ, 0));
+	rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(prlimit64), 3,
+	                       SCMP_A1(SCMP_CMP_MASKED_EQ, M32, RLIMIT_CORE), SCMP_A2(SCMP_CMP_NE, 0),
+	                       SCMP_A3(SCMP_CMP_NE, 0));
+	for (size_t i = 0; (variant & SECCOMP_UNCAPPED) && i < nitems(ipc_uncapped); i++)
+		rc |= seccomp_rule_add_array(ctx, SCMP_ACT_ERRNO(ipc_uncapped[i].err),
+		                             ipc_uncapped[i].nr, 1, &ipc_uncapped[i].cmp);
 	return rc;
 }
 
-struct sock_fprog *seccomp_filter_compile(bool network, char **errstr)
+struct sock_fprog *seccomp_filter_compile(unsigned variant, char **errstr)
 {
 	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
 	struct sock_fprog *prog = NULL;
@@ -203,7 +276,7 @@ struct sock_fprog *seccomp_filter_compile(bool network, char **errstr)
 
 	if (!ctx || seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS) < 0 ||
 	    seccomp_attr_set(ctx, SCMP_FLTATR_CTL_NNP, 0) < 0 ||
-	    seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2) < 0 || add_rules(ctx, network) != 0) {
+	    seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2) < 0 || add_rules(ctx, variant) != 0) {
 		*errstr = xstrdup("seccomp: cannot build the filter (libseccomp rejected a rule)");
 		goto out;
 	}
@@ -233,27 +306,30 @@ out:
 #include "exec/seccomp_bpf.h"
 /* The same filters, compiled ahead (checked by tests/unit/test_exec.c):
  * a one-shot `airlock exec` then pays nothing for libseccomp. */
-static const struct sock_fprog precompiled[2] = {
-        {nitems(seccomp_bpf_net0), (struct sock_filter *)seccomp_bpf_net0},
-        {nitems(seccomp_bpf_net1), (struct sock_filter *)seccomp_bpf_net1},
+static const struct sock_fprog precompiled[SECCOMP_VARIANTS] = {
+        {nitems(seccomp_bpf_v0), (struct sock_filter *)seccomp_bpf_v0},
+        {nitems(seccomp_bpf_v1), (struct sock_filter *)seccomp_bpf_v1},
+        {nitems(seccomp_bpf_v2), (struct sock_filter *)seccomp_bpf_v2},
+        {nitems(seccomp_bpf_v3), (struct sock_filter *)seccomp_bpf_v3},
 };
 #endif
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static struct sock_fprog *cache[2];
+static struct sock_fprog *cache[SECCOMP_VARIANTS];
 
-const struct sock_fprog *seccomp_filter(bool network, char **errstr)
+const struct sock_fprog *seccomp_filter(unsigned variant, char **errstr)
 {
 	struct sock_fprog *p;
 
+	assert(variant < SECCOMP_VARIANTS);
 #if defined(__x86_64__)
 	if (!getenv("AIRLOCK_SECCOMP_COMPILE"))
-		return &precompiled[network];
+		return &precompiled[variant];
 #endif
 	pthread_mutex_lock(&lock);
-	if (!cache[network])
-		cache[network] = seccomp_filter_compile(network, errstr);
-	p = cache[network];
+	if (!cache[variant])
+		cache[variant] = seccomp_filter_compile(variant, errstr);
+	p = cache[variant];
 	pthread_mutex_unlock(&lock);
 	return p;
 }
@@ -268,11 +344,11 @@ int seccomp_filter_header(FILE *f, char **errstr)
 	        " * x86_64). Do not edit; test_exec fails when it is stale.\n */\n",
 	        v->major, v->minor, v->micro);
 	fprintf(f, "#define SECCOMP_BPF_LIBSECCOMP \"%u.%u.%u\"\n", v->major, v->minor, v->micro);
-	for (int net = 0; net < 2; net++) {
-		struct sock_fprog *p = seccomp_filter_compile(net, errstr);
+	for (unsigned var = 0; var < SECCOMP_VARIANTS; var++) {
+		struct sock_fprog *p = seccomp_filter_compile(var, errstr);
 		if (!p)
 			return -1;
-		fprintf(f, "static const struct sock_filter seccomp_bpf_net%d[] = {\n", net);
+		fprintf(f, "static const struct sock_filter seccomp_bpf_v%u[] = {\n", var);
 		for (unsigned i = 0; i < p->len; i++)
 			fprintf(f, "\t{0x%04x, %u, %u, 0x%08x},\n", p->filter[i].code,
 			        p->filter[i].jt, p->filter[i].jf, p->filter[i].k);

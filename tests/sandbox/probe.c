@@ -17,8 +17,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/ipc.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/resource.h>
+#include <sys/msg.h>
+#include <sys/sem.h>
+#include <sys/shm.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -448,6 +453,43 @@ static int p_ucounts_host(char **a)
 	return 0;
 }
 
+/* System V IPC objects outlive their process (until the ipc namespace
+ * dies), so no rlimit counts them: "big" asks for what a call with no
+ * memory cgroup may not have (a 2 MiB segment, a set of 64 semaphores, a
+ * message queue), "small" for what PostgreSQL needs (a few bytes, 17). */
+static int p_sysvipc(char **a)
+{
+	int big = strcmp(a[0], "big") == 0;
+	int shm = shmget(IPC_PRIVATE, big ? 2 << 20 : 64, IPC_CREAT | 0600);
+	int sem = semget(IPC_PRIVATE, big ? 64 : 17, IPC_CREAT | 0600);
+
+	if (!big) {
+		printf("segment %s set %s\n", shm >= 0 ? "made" : "refused", sem >= 0 ? "made" : "refused");
+		return 0;
+	}
+	if (shm >= 0 || sem >= 0) {
+		printf("ESCAPED System V IPC uncapped (segment %d, set %d)\n", shm, sem);
+		return 1;
+	}
+	return verdict(msgget(IPC_PRIVATE, IPC_CREAT | 0600), "System V segment, set and queue");
+}
+
+/* A core_pattern that pipes to a helper runs it as root on the host for
+ * every crash unless RLIMIT_CORE is exactly 1: the call lowers it to 0 (as
+ * harnesses do) and must find it still 1. */
+static int p_core(char **a)
+{
+	struct rlimit zero = {0, 0}, now;
+	(void)a;
+	setrlimit(RLIMIT_CORE, &zero);
+	if (getrlimit(RLIMIT_CORE, &now) == 0 && now.rlim_cur == 1 && now.rlim_max == 1) {
+		printf("BLOCKED RLIMIT_CORE stays 1\n");
+		return 0;
+	}
+	printf("ESCAPED RLIMIT_CORE is %llu\n", (unsigned long long)now.rlim_cur);
+	return 1;
+}
+
 static const struct {
 	const char *name;
 	int (*fn)(char **);
@@ -470,6 +512,7 @@ static const struct {
 	{"setns", p_setns, 0},       {"initproc", p_initproc, 0},
 	{"initrace", p_initrace, 0},   {"suid", p_suid, 1},
 	{"ucounts", p_ucounts, 1},     {"ucounts-host", p_ucounts_host, 0},
+	{"sysvipc", p_sysvipc, 1},     {"core", p_core, 0},
 };
 
 int main(int argc, char **argv)

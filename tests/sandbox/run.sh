@@ -1000,6 +1000,19 @@ if [ -w /sys/fs/cgroup/memory/cgroup.procs ] && [ "$AS" = root ]; then
 	[ -n "$OUT" ] && [ "$OUT" -lt 300000000 ] 2>/dev/null && ok memory-tmpfs-capped ||
 		bad memory-tmpfs-capped "wrote ${OUT:-?} bytes"
 fi
+# a core_pattern that pipes to a helper (apport, systemd-coredump) runs it
+# as root on the host for each crash, whatever RLIMIT_CORE says, unless it
+# is exactly 1; a call that lowers it to 0 must find it still 1
+blocked core-limit-pinned core
+# System V IPC outlives its process until the call's ipc namespace dies,
+# and no rlimit counts it: with no memory cgroup (nobody here) a call held
+# 1 GiB in segments it had unmapped, and more in semaphore sets and message
+# queues, all growing until the host ran out. Small ones still work.
+if [ -w /sys/fs/cgroup/memory/cgroup.procs ] && [ "$AS" = root ]; then :; else
+	blocked sysv-ipc-uncapped sysvipc big
+	OUT=$(ax -- ./probe sysvipc small 2>&1)
+	[ "$OUT" = "segment made set made" ] && ok sysv-ipc-small-works || bad sysv-ipc-small-works "refused"
+fi
 # what the kernel counts per user across namespaces: inotify instances and
 # pending signals held by a call were the host's to lack while it ran
 ax -- ./probe ucounts 4 >"$WORK/ucounts.out" 2>&1 &
@@ -1010,6 +1023,19 @@ case "$OUT" in "inotify made signal queued") ok ucounts-host-keeps-its-share ;;
 *) bad ucounts-host-keeps-its-share "$OUT ($(cat "$WORK/ucounts.out"))" ;; esac
 OUT=$(ax -- sh -c 'dd if=/dev/zero of=/tmp/fill bs=1M count=400 2>&1; echo rc=$?' 2>&1)
 case "$OUT" in *"No space"*) ok fill-tmp-capped ;; *) bad fill-tmp-capped "tmp took 400M" ;; esac
+# the workdir's own file system: RLIMIT_FSIZE caps each file, not how many,
+# and a call wrote (or fallocated, now refused) until no byte was left
+# there (in a 256 MiB tmpfs mounted in a mount namespace of the suite's own)
+if command -v unshare >/dev/null; then
+	mkdir -p "$WORK/small"
+	OUT=$(unshare -m sh -c 'mount -t tmpfs -o size=256m,uid=$1 tmpfs "$2" && cd "$2" &&
+		env -i PATH=/usr/bin:/bin HOME="$3" $4 "$5" exec -- sh -c "head -c 300000000 /dev/zero >big" \
+		>/dev/null 2>&1; echo "$? $(df -k --output=avail . | tail -1)"' sh \
+		"$([ "$AS" = nobody ] && echo 65534 || echo 0)" "$WORK/small" "$WORK/home" "$RUN" "$AIRLOCK" 2>&1)
+	case "$OUT" in "137 "*) [ "${OUT#137 }" -gt 0 ] && ok fill-workdir-disk-floor ||
+		bad fill-workdir-disk-floor "no room left" ;;
+	*) bad fill-workdir-disk-floor "not stopped: $OUT" ;; esac
+fi
 t0=$(date +%s)
 OUT=$(ax --timeout 1 -- sh -c 'while :; do :; done' 2>&1)
 rc=$?

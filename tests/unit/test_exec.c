@@ -489,8 +489,10 @@ static void test_backends(void **state)
 static void test_seccomp_precompiled(void **state)
 {
 	const struct scmp_version *v = seccomp_version();
-	const struct sock_filter *pre[2] = {seccomp_bpf_net0, seccomp_bpf_net1};
-	const size_t npre[2] = {nitems(seccomp_bpf_net0), nitems(seccomp_bpf_net1)};
+	const struct sock_filter *pre[SECCOMP_VARIANTS] = {seccomp_bpf_v0, seccomp_bpf_v1,
+	                                                   seccomp_bpf_v2, seccomp_bpf_v3};
+	const size_t npre[SECCOMP_VARIANTS] = {nitems(seccomp_bpf_v0), nitems(seccomp_bpf_v1),
+	                                       nitems(seccomp_bpf_v2), nitems(seccomp_bpf_v3)};
 	char ver[32], *err = NULL;
 
 	(void)state;
@@ -507,14 +509,14 @@ static void test_seccomp_precompiled(void **state)
 		              SECCOMP_BPF_LIBSECCOMP);
 		return;
 	}
-	for (int net = 0; net < 2; net++) {
-		struct sock_fprog *p = seccomp_filter_compile(net, &err);
+	for (unsigned var = 0; var < SECCOMP_VARIANTS; var++) {
+		struct sock_fprog *p = seccomp_filter_compile(var, &err);
 		assert_non_null(p);
-		if (p->len != npre[net] ||
-		    memcmp(p->filter, pre[net], npre[net] * sizeof(*pre[net])) != 0)
-			fail_msg("exec/seccomp_bpf.h is stale (network=%d): regenerate with "
+		if (p->len != npre[var] ||
+		    memcmp(p->filter, pre[var], npre[var] * sizeof(*pre[var])) != 0)
+			fail_msg("exec/seccomp_bpf.h is stale (variant %u): regenerate with "
 			         "AIRLOCK_REGEN_SECCOMP=1 build/tests/test_exec",
-			         net);
+			         var);
 		free(p->filter);
 		free(p);
 	}
