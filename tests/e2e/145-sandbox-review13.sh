@@ -134,6 +134,11 @@ while dd if=/dev/zero of=f$i bs=1M count=1 2>/dev/null; do i=$((i + 1)); done; e
 	}
 	set -- $(small "$fill")
 	expect_eq "a call that fills the workdir's disk is killed" "$1" rc=137
+	# airlock exec streams: its own line says why (it exited 137 silently)
+	msg=$(unshare -m sh -c 'mount -t tmpfs -o size=256m tmpfs "$1" && cd "$1" &&
+		"$2" exec -- sh -c "head -c 300000000 /dev/zero >big" 2>&1 >/dev/null' sh "$d/small" "$AIRLOCK")
+	case "$msg" in *"airlock exec: killed: the workdir's file system fell below"*) ok=yes ;; *) ok="no: $msg" ;; esac
+	expect_eq "airlock exec says why it killed the call" "$ok" yes
 	check "and leaves free space on it ($2 KiB)" test "${2:-0}" -gt 0
 	set -- $(small "$files")
 	check "a call that takes every inode leaves some ($3)" test "${3:-0}" -gt 0
