@@ -148,13 +148,16 @@ $(PGO_DIR)/airlock: $(PGO_OBJS) $(BUILD)/exec/init/blob.o
 	@$(if $(Q),echo "  LD-PGO  $@")
 	$(Q)$(CC) $(LDFLAGS) $(PGO_GEN) -o $@ $^ $(LDLIBS)
 
-# Each command becomes one shell call.
+# Each command becomes one shell call (escaped a byte at a time: mawk's
+# gsub() treats backslashes in the replacement its own way).
 $(PGO_PROFILE): $(PGO_DIR)/airlock $(PGO_TRAIN)
 	@$(if $(Q),echo "  TRAIN   $(PGO_DIR)/airlock classify")
 	$(Q)find $(BUILD) -name '*.gcda' -delete
 	$(Q)mkdir -p $(PGO_DIR)/home
-	$(Q)awk -F'\t' '!/^#/ && $$1 != "" { gsub(/\\/, "\\\\", $$1); gsub(/"/, "\\\"", $$1); \
-		printf "{\"id\":%d,\"tool\":\"shell\",\"input\":{\"command\":\"%s\"}}\n", NR, $$1 }' \
+	$(Q)awk -F'\t' '!/^#/ && $$1 != "" { s = ""; \
+		for (i = 1; i <= length($$1); i++) { c = substr($$1, i, 1); \
+			if (c == "\\" || c == "\"") s = s "\\" c; else if (c >= " ") s = s c }; \
+		printf "{\"id\":%d,\"tool\":\"shell\",\"input\":{\"command\":\"%s\"}}\n", NR, s }' \
 		$(PGO_TRAIN) > $(PGO_DIR)/train.jsonl
 	$(Q)if HOME=$(abspath $(PGO_DIR)/home) XDG_STATE_HOME=$(abspath $(PGO_DIR)/home) \
 		$(PGO_DIR)/airlock classify < $(PGO_DIR)/train.jsonl > $(PGO_DIR)/train.out; then :; \
