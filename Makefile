@@ -1,6 +1,6 @@
 # airlock: a plain GNU Makefile.
 #
-#   make            build build/airlock
+#   make            build build/airlock (with gcc: from a profile of its own run, PGO= not)
 #   make demo       run the bundled example agent through airlock, then list and verify its log
 #   make test       install missing packages, build with -Werror, run every test
 #   make check      the same tests under AddressSanitizer + UndefinedBehaviorSanitizer
