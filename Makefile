@@ -149,7 +149,8 @@ $(PGO_DIR)/airlock: $(PGO_OBJS) $(BUILD)/exec/init/blob.o
 	$(Q)$(CC) $(LDFLAGS) $(PGO_GEN) -o $@ $^ $(LDLIBS)
 
 # Each command becomes one shell call (escaped a byte at a time: mawk's
-# gsub() treats backslashes in the replacement its own way).
+# gsub() treats backslashes in the replacement its own way). /dev/null:
+# without tests/data/ awk would read the terminal.
 $(PGO_PROFILE): $(PGO_DIR)/airlock $(PGO_TRAIN)
 	@$(if $(Q),echo "  TRAIN   $(PGO_DIR)/airlock classify")
 	$(Q)find $(BUILD) -name '*.gcda' -delete
@@ -158,7 +159,7 @@ $(PGO_PROFILE): $(PGO_DIR)/airlock $(PGO_TRAIN)
 		for (i = 1; i <= length($$1); i++) { c = substr($$1, i, 1); \
 			if (c == "\\" || c == "\"") s = s "\\" c; else if (c >= " ") s = s c }; \
 		printf "{\"id\":%d,\"tool\":\"shell\",\"input\":{\"command\":\"%s\"}}\n", NR, s }' \
-		$(PGO_TRAIN) > $(PGO_DIR)/train.jsonl
+		$(PGO_TRAIN) /dev/null > $(PGO_DIR)/train.jsonl
 	$(Q)if HOME=$(abspath $(PGO_DIR)/home) XDG_STATE_HOME=$(abspath $(PGO_DIR)/home) \
 		$(PGO_DIR)/airlock classify < $(PGO_DIR)/train.jsonl > $(PGO_DIR)/train.out; then :; \
 	else \
