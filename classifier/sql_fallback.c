@@ -9,6 +9,7 @@
  * run shell commands, write output files or read SQL from elsewhere.
  */
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "classifier/classifier_internal.h"
@@ -197,20 +198,55 @@ static bool stmt_kw(const struct stmt *st, const char *kw, size_t *at)
 	return false;
 }
 
+/* Whether the WHERE at keyword w holds for every row as far as its
+ * words tell: it, or one of its OR arms, names no column up to its end
+ * (ORDER, LIMIT, RETURNING). WHERE 1=1, WHERE true, id = 1 OR 1 are every
+ * row (or, false, none), as the grammar's reading says; `UPDATE t SET a
+ * = 1 WHERE 1=1 LIMIT 5` was a scoped UPDATE. */
+static bool where_every_row(const struct stmt *st, size_t w)
+{
+	static const char *const consts[] = {"TRUE", "FALSE", "NOT", "AND", "XOR", "IS", "NULL"};
+	bool arm_const = true;
+
+	for (size_t i = w + 1; i < st->nkw; i++) {
+		const struct kw *k = &st->kw[i];
+		bool c = false;
+		if (!k->quoted && (strcmp(k->s, "ORDER") == 0 || strcmp(k->s, "LIMIT") == 0 ||
+		                   strcmp(k->s, "RETURNING") == 0))
+			break;
+		if (!k->quoted && strcmp(k->s, "OR") == 0) {
+			if (arm_const)
+				return true;
+			arm_const = true;
+			continue;
+		}
+		for (size_t j = 0; j < nitems(consts) && !k->quoted && !k->call; j++)
+			c |= strcmp(k->s, consts[j]) == 0;
+		arm_const &= c;
+	}
+	return arm_const;
+}
+
 static void judge_dml(struct fctx *f, const struct stmt *st)
 {
-	size_t at;
+	size_t at, w;
 
 	if (stmt_kw(st, "DELETE", &at)) {
 		f_add(f, TIER_HIGH, "sql.delete", "DELETE removes rows");
-		if (!has(st, "WHERE", at, NULL))
+		if (!has(st, "WHERE", at, &w))
 			f_add(f, TIER_HIGH, "sql.delete.no_where", "DELETE without WHERE empties the table");
+		else if (where_every_row(st, w))
+			f_add(f, TIER_HIGH, "sql.delete.no_where",
+			      "DELETE whose WHERE reads no column empties the table");
 	}
 	if (stmt_kw(st, "UPDATE", &at)) {
-		if (has(st, "WHERE", at, NULL))
-			f_add(f, TIER_MEDIUM, "sql.update", "UPDATE changes rows");
-		else
+		if (!has(st, "WHERE", at, &w))
 			f_add(f, TIER_HIGH, "sql.update.no_where", "UPDATE without WHERE changes every row");
+		else if (where_every_row(st, w))
+			f_add(f, TIER_HIGH, "sql.update.no_where",
+			      "UPDATE whose WHERE reads no column changes every row");
+		else
+			f_add(f, TIER_MEDIUM, "sql.update", "UPDATE changes rows");
 	}
 	if (has(st, "INSERT", 0, NULL) || has(st, "REPLACE", 0, &at) || has(st, "UPSERT", 0, NULL) ||
 	    has(st, "MERGE", 0, NULL))
@@ -261,6 +297,15 @@ static void judge_ddl(struct fctx *f, const struct stmt *st)
 	    strcmp(k0, "KILL") == 0)
 		f_add(f, TIER_HIGH, "sql.admin", "changes the server's global settings (a log file "
 		                                 "setting writes files) or kills sessions");
+	/* SET ROLE r, SET SESSION AUTHORIZATION r: what follows runs with
+	 * r's privileges (it was low); NONE and DEFAULT go back */
+	if (strcmp(k0, "SET") == 0 && st->nkw > 1 &&
+	    (strcmp(st->kw[1].s, "ROLE") == 0 ||
+	     (st->nkw > 2 && strcmp(st->kw[1].s, "SESSION") == 0 &&
+	      strcmp(st->kw[2].s, "AUTHORIZATION") == 0)) &&
+	    strcmp(st->kw[st->nkw - 1].s, "NONE") != 0 && strcmp(st->kw[st->nkw - 1].s, "DEFAULT") != 0)
+		f_add(f, TIER_HIGH, "sql.admin", "SET ROLE or SESSION AUTHORIZATION acts with another "
+		                                 "role's privileges");
 	for (size_t i = 1; strcmp(k0, "SET") == 0 && i < st->nkw; i++) {
 		const char *why = sql_unsafe_setting(st->kw[i].s, strlen(st->kw[i].s));
 		if (why)
@@ -279,8 +324,54 @@ static void judge_ddl(struct fctx *f, const struct stmt *st)
 		f_add(f, TIER_MEDIUM, "sql.other", "FLUSH reloads or locks server state");
 	if (strcmp(k0, "PRAGMA") == 0 && st->eq)
 		f_add(f, TIER_MEDIUM, "sql.other", "PRAGMA ... = changes database settings");
-	if (strcmp(k0, "CALL") == 0 || strcmp(k0, "EXECUTE") == 0 || strcmp(k0, "SOURCE") == 0)
+	if (strcmp(k0, "EXECUTE") == 0 || strcmp(k0, "SOURCE") == 0)
 		f_add(f, TIER_MEDIUM, "sql.other", "runs SQL airlock cannot see");
+	if (strcmp(k0, "CALL") == 0) /* as the grammar's CALL: it was medium */
+		f_add(f, TIER_HIGH, "sql.call", "CALL runs a procedure whose body is not in the text");
+	/* MySQL's LOCK TABLES (READ stops others' writes, WRITE their reads
+	 * too) and LOCK INSTANCE FOR BACKUP: held until UNLOCK or the session
+	 * ends (it was low) */
+	if (strcmp(k0, "LOCK") == 0)
+		f_add(f, TIER_HIGH, "sql.lock", "LOCK holds tables until they are unlocked: other "
+		                                "sessions' writes (or reads) wait");
+	if (strcmp(k0, "VACUUM") == 0 || strcmp(k0, "REINDEX") == 0 ||
+	    strcmp(k0, "OPTIMIZE") == 0 || strcmp(k0, "REPAIR") == 0)
+		f_add(f, TIER_MEDIUM, "sql.other", "rebuilds tables or indexes and can lock tables "
+		                                   "other sessions use");
+}
+
+/* Words that stand before '(' in SQL without being a call: operators,
+ * clauses and type names (sorted). */
+static const char *const not_calls[] = {
+	"AGAINST", "ALL", "AND", "ANY", "AS", "BIGINT", "BINARY", "BIT", "BLOB", "BY", "CASE",
+	"CHARACTER", "CHECK", "CONSTRAINT", "DATE", "DATETIME", "DEC", "DECIMAL", "DEFAULT", "DISTINCT",
+	"DOUBLE", "ELSE", "ENUM", "EXCEPT", "EXISTS", "FILTER", "FLOAT", "FOREIGN", "FROM", "GROUP",
+	"HAVING", "IF", "IN", "INDEX", "INT", "INTEGER", "INTERSECT", "INTERVAL", "INTO", "JOIN", "KEY",
+	"LATERAL", "LIMIT", "MATCH", "MEDIUMINT", "NCHAR", "NOT", "NUMERIC", "NVARCHAR", "OFFSET", "ON",
+	"OR", "ORDER", "OVER", "PARTITION", "POINT", "PRIMARY", "REAL", "RECURSIVE", "REFERENCES", "ROW",
+	"SELECT", "SET", "SIGNED", "SMALLINT", "SOME", "TABLE", "TEXT", "THEN", "TIME", "TIMESTAMP",
+	"TINYINT", "TUPLE", "UNION", "UNIQUE", "UNSIGNED", "USING", "VALUE", "VALUES", "VARBINARY",
+	"VARCHAR", "WHEN", "WHERE", "WITH", "WITHIN", "YEAR",
+};
+
+static int word_cmp(const void *a, const void *b)
+{
+	return strcmp(a, *(const char *const *)b);
+}
+
+/* Whether keyword i of a statement that reads (SELECT, VALUES, MySQL's DO
+ * expr) is a call of a function sql_fn_find does not know: `SELECT
+ * purge_all() LIMIT 1, 2` runs purge_all's body as the grammar's reading
+ * says (sql.call), and so does `purge_all`() in backquotes. Elsewhere a word before '(' may be a table or a
+ * column list (INSERT INTO t (a)), which only the grammar tells apart. */
+static bool unknown_call(const struct stmt *st, size_t i)
+{
+	const char *k0 = st->kw[0].s, *prev = i ? st->kw[i - 1].s : "";
+
+	if (strcmp(k0, "SELECT") != 0 && strcmp(k0, "VALUES") != 0 && strcmp(k0, "DO") != 0)
+		return false;
+	return strcmp(prev, "WITH") != 0 && strcmp(prev, "RECURSIVE") != 0 &&
+	       !bsearch(st->kw[i].s, not_calls, nitems(not_calls), sizeof(not_calls[0]), word_cmp);
 }
 
 /* Calls of the functions the grammar's walk judges (sql.c's table): text
@@ -304,7 +395,8 @@ static void judge_calls(struct fctx *f, const struct stmt *st)
 		size_t n = strlen(st->kw[i].s);
 		if (!st->kw[i].call)
 			continue;
-		if ((fn = sql_fn_find(st->kw[i].s, n)) != NULL)
+		if ((fn = sql_fn_find(st->kw[i].s, n)) != NULL &&
+		    (strcmp(fn->rule, "sql.call") != 0 || unknown_call(st, i)))
 			f_add(f, fn->tier, fn->rule, fn->why);
 		else if (sql_fn_runs_sql(st->kw[i].s, n))
 			f_add(f, TIER_HIGH, "sql.exec", "runs SQL text that is not read here");
