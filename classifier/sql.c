@@ -170,10 +170,27 @@ static bool every_row(json_t *w)
 	return always_true(w) || !reads_row(w, 0);
 }
 
+/* SQLite's schema table written as a table (with PRAGMA writable_schema
+ * on): rewriting a row's sql changes or removes a table outside any ALTER
+ * or DROP, or leaves a file that no longer opens; it was a scoped UPDATE
+ * (medium). */
+static void schema_table(struct sqlw *s, json_t *n)
+{
+	static const char *const names[] = {"sqlite_master", "sqlite_schema", "sqlite_temp_master",
+	                                    "sqlite_temp_schema"};
+	const char *rel = str(json_object_get(n, "relation"), "relname");
+
+	for (size_t i = 0; rel && i < nitems(names); i++)
+		if (strcasecmp(rel, names[i]) == 0)
+			add(s, TIER_HIGH, "sql.drop", "writes SQLite's schema table itself: a table can "
+			                              "vanish or the file stop opening");
+}
+
 static void n_delete(struct sqlw *s, json_t *n)
 {
 	json_t *w = json_object_get(n, "whereClause");
 
+	schema_table(s, n);
 	add(s, TIER_HIGH, "sql.delete", "DELETE removes rows");
 	if (w == NULL)
 		add(s, TIER_HIGH, "sql.delete.no_where", "DELETE without WHERE empties the table");
@@ -186,6 +203,7 @@ static void n_update(struct sqlw *s, json_t *n)
 {
 	json_t *w = json_object_get(n, "whereClause");
 
+	schema_table(s, n);
 	if (w == NULL)
 		add(s, TIER_HIGH, "sql.update.no_where", "UPDATE without WHERE changes every row");
 	else if (every_row(w))
@@ -197,7 +215,7 @@ static void n_update(struct sqlw *s, json_t *n)
 
 static void n_insert(struct sqlw *s, json_t *n)
 {
-	(void)n;
+	schema_table(s, n);
 	add(s, TIER_MEDIUM, "sql.insert", "INSERT adds rows");
 }
 
@@ -867,8 +885,8 @@ static const char *const builtin_fns[] = {
 	"array_ndims", "array_position", "array_positions", "array_prepend", "array_remove",
 	"array_replace", "array_to_json", "array_to_string", "array_to_tsvector", "array_upper", "ascii",
 	"asin", "asinh", "atan", "atan2", "atanh", "avg",
-	"bin", "bit_and", "bit_count", "bit_length", "bit_or", "bit_xor", "bool_and", "bool_or", "box",
-	"btrim",
+	"benchmark", "bin", "bit_and", "bit_count", "bit_length", "bit_or", "bit_xor", "bool_and",
+	"bool_or", "box", "btrim",
 	"cardinality", "cast", "cbrt", "ceil", "ceiling", "changes", "char", "char_length",
 	"character_length", "chr", "circle", "clock_timestamp", "coalesce", "col_description", "concat",
 	"concat_ws", "connection_id", "conv", "convert", "convert_from", "convert_to", "corr", "cos",
@@ -927,16 +945,16 @@ static const char *const builtin_fns[] = {
 	"quote_ident", "quote_literal", "quote_nullable",
 	"radians", "rand", "random", "randomblob", "range_merge", "rank", "regclass", "regexp",
 	"regexp_count", "regexp_instr", "regexp_like", "regexp_match", "regexp_matches", "regexp_replace",
-	"regexp_split_to_array", "regexp_split_to_table", "regexp_substr", "regr_slope", "release_lock",
-	"repeat", "replace", "reverse", "right", "round", "row_count", "row_number", "row_to_json",
-	"rpad", "rtrim",
+	"regexp_split_to_array", "regexp_split_to_table", "regexp_substr", "regr_slope",
+	"release_all_locks", "release_lock", "repeat", "replace", "reverse", "right", "round",
+	"row_count", "row_number", "row_to_json", "rpad", "rtrim",
 	"scale", "schema", "sec_to_time", "second", "session_user", "set_config", "setweight", "sha1",
 	"sha2", "sha224", "sha256", "sha384", "sha512", "sign", "similarity", "sin", "sinh", "sleep",
-	"soundex", "space", "split_part", "sqlite_compileoption_used", "sqlite_offset",
-	"sqlite_source_id", "sqlite_version", "sqrt", "starts_with", "statement_timestamp", "std",
-	"stddev", "stddev_pop", "stddev_samp", "str_to_date", "strcmp", "strftime", "string_agg",
-	"string_to_array", "strpos", "subdate", "substr", "substring", "substring_index", "subtime",
-	"sum", "sysdate",
+	"soundex", "space", "split_part", "sqlite_compileoption_get", "sqlite_compileoption_used",
+	"sqlite_offset", "sqlite_source_id", "sqlite_version", "sqrt", "starts_with",
+	"statement_timestamp", "std", "stddev", "stddev_pop", "stddev_samp", "str_to_date", "strcmp",
+	"strftime", "string_agg", "string_to_array", "strpos", "subdate", "substr", "substring",
+	"substring_index", "subtime", "sum", "sysdate",
 	"tan", "tanh", "textcat", "time", "time_format", "time_to_sec", "timediff", "timeofday",
 	"timestamp", "timestampdiff", "timezone", "to_ascii", "to_char", "to_date", "to_days", "to_hex",
 	"to_json", "to_jsonb", "to_number", "to_regclass", "to_regtype", "to_seconds", "to_timestamp",
@@ -989,6 +1007,10 @@ const struct sql_fn *sql_fn_find(const char *name, size_t n)
 			return &sql_fns[i];
 	if (n >= 6 && strncasecmp(name, "dblink", 6) == 0)
 		return &dblink_any;
+	/* SQLite's pragma_NAME table-valued functions: only pragmas without
+	 * side effects have one */
+	if (n > 7 && strncasecmp(name, "pragma_", 7) == 0)
+		return NULL;
 	return fn_builtin(name, n) ? NULL : &unknown_fn;
 }
 

@@ -252,7 +252,7 @@ static void judge_dml(struct fctx *f, const struct stmt *st)
 	    has(st, "MERGE", 0, NULL))
 		if (strcmp(st->kw[0].s, "SELECT") != 0 || !has(st, "REPLACE", 0, NULL))
 			f_add(f, TIER_MEDIUM, "sql.insert", "INSERT or REPLACE adds rows");
-	if (has(st, "TRUNCATE", 0, NULL))
+	if (has(st, "TRUNCATE", 0, NULL) && strcmp(st->kw[0].s, "PRAGMA") != 0) /* wal_checkpoint */
 		f_add(f, TIER_HIGH, "sql.truncate", "TRUNCATE removes every row");
 }
 
@@ -368,7 +368,8 @@ static bool unknown_call(const struct stmt *st, size_t i)
 {
 	const char *k0 = st->kw[0].s, *prev = i ? st->kw[i - 1].s : "";
 
-	if (strcmp(k0, "SELECT") != 0 && strcmp(k0, "VALUES") != 0 && strcmp(k0, "DO") != 0)
+	if (strcmp(k0, "SELECT") != 0 && strcmp(k0, "VALUES") != 0 && strcmp(k0, "DO") != 0 &&
+	    strcmp(k0, "WITH") != 0)
 		return false;
 	return strcmp(prev, "WITH") != 0 && strcmp(prev, "RECURSIVE") != 0 &&
 	       !bsearch(st->kw[i].s, not_calls, nitems(not_calls), sizeof(not_calls[0]), word_cmp);
@@ -486,6 +487,83 @@ static void judge_dynamic(struct fctx *f, const struct stmt *st, const char *sql
 		f_add(f, TIER_HIGH, "sql.exec", "runs SQL built at run time");
 }
 
+/* SQLite's settings that switch off what keeps the data consistent, with
+ * the value that does: foreign_keys and ignore_check_constraints as
+ * MySQL's foreign_key_checks (sql.admin), writable_schema, which lets
+ * later statements rewrite sqlite_schema's text, so a table vanishes or
+ * the file no longer opens, and schema_version. They were medium, as
+ * PRAGMA journal_mode. */
+static const struct {
+	const char *name;
+	bool on; /* on (1, yes, true) is unsafe; else off */
+	const char *why;
+} pragmas[] = {
+	{"FOREIGN_KEYS", false, "PRAGMA foreign_keys = OFF turns off SQLite's foreign-key checks"},
+	{"IGNORE_CHECK_CONSTRAINTS", true, "PRAGMA ignore_check_constraints turns off CHECK "
+	                                   "constraints"},
+	{"SCHEMA_VERSION", true, "PRAGMA schema_version = N makes connections misread the "
+	                         "schema: SQLite documents it as corrupting the database"},
+	{"WRITABLE_SCHEMA", true, "PRAGMA writable_schema lets statements rewrite the schema "
+	                          "table: a table can vanish or the file stop opening"},
+};
+
+/* PRAGMA [schema.]NAME = VALUE or (VALUE): whether VALUE reads as on. */
+static bool pragma_on(const char *sql, const struct stmt *st)
+{
+	static const char *const on[] = {"1", "on", "yes", "true"};
+	const char *p = memchr(sql + st->off, '=', st->end - st->off);
+	size_t n;
+
+	if (p == NULL)
+		p = memchr(sql + st->off, '(', st->end - st->off);
+	if (p == NULL)
+		return false;
+	for (p++; p < sql + st->end && strchr(" \t\r\n'\"", *p); p++)
+		;
+	n = strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789");
+	if (p + n > sql + st->end)
+		n = (size_t)(sql + st->end - p);
+	for (size_t i = 0; i < nitems(on); i++)
+		if (strlen(on[i]) == n && strncasecmp(p, on[i], n) == 0)
+			return true;
+	return n > 0 && strspn(p, "0123456789") == n && strspn(p, "0") < n; /* 2, 10 */
+}
+
+static void judge_pragma(struct fctx *f, const struct stmt *st, const char *sql)
+{
+	const char *name;
+
+	if (strcmp(st->kw[0].s, "PRAGMA") != 0 || st->nkw < 2)
+		return;
+	name = st->kw[st->nkw > 2 && st->kw[2].dotted ? 2 : 1].s; /* main.foreign_keys */
+	for (size_t i = 0; i < nitems(pragmas); i++)
+		if (strcmp(name, pragmas[i].name) == 0 && (st->eq || st->kw[1].call || st->nkw > 2) &&
+		    pragma_on(sql, st) == pragmas[i].on)
+			f_add(f, TIER_HIGH, "sql.admin", pragmas[i].why);
+}
+
+/* SQLite's schema table written as a table (with writable_schema on):
+ * rewriting a row's sql changes or removes a table outside any ALTER or
+ * DROP; it was a scoped UPDATE (medium). */
+static void judge_schema_table(struct fctx *f, const struct stmt *st)
+{
+	static const char *const schema[] = {"SQLITE_MASTER", "SQLITE_SCHEMA",
+	                                     "SQLITE_TEMP_MASTER", "SQLITE_TEMP_SCHEMA"};
+	const char *k0 = st->kw[0].s;
+
+	if (strcmp(k0, "UPDATE") != 0 && strcmp(k0, "DELETE") != 0 && strcmp(k0, "INSERT") != 0 &&
+	    strcmp(k0, "REPLACE") != 0)
+		return;
+	for (size_t i = 1; i < st->nkw && i < 6; i++)
+		for (size_t k = 0; k < nitems(schema); k++)
+			if (strcmp(st->kw[i].s, schema[k]) == 0) {
+				f_add(f, TIER_HIGH, "sql.drop", "writes SQLite's schema table itself: "
+				                                "a table can vanish or the file stop "
+				                                "opening");
+				return;
+			}
+}
+
 /* How a pass reads the text. */
 enum {
 	RD_MYSQL = 1,  /* backslash escapes, # comments, -- only before a blank */
@@ -516,6 +594,8 @@ static void judge(struct cctx *x, const struct stmt *st, const char *sql, bool e
 	}
 	judge_dml(&f, st);
 	judge_ddl(&f, st);
+	judge_pragma(&f, st, sql);
+	judge_schema_table(&f, st);
 	judge_admin(&f, st);
 	judge_dynamic(&f, st, sql);
 	judge_calls(&f, st);
