@@ -170,6 +170,9 @@ static struct sql_stmt *stmt_add(struct diff_sql *s, const char *sql)
 	return st;
 }
 
+/* sql_stmt.op of an upsert: no SQLITE_* action code has this value */
+#define OP_UPSERT (-1)
+
 #define ROW_SUM 16              /* bytes of a row's SHA-256 kept to compare rows */
 #define ROWS_COMPARED 1000000  /* rows of a table compared one by one (16 MiB) */
 
@@ -269,6 +272,11 @@ static void stmt_target(sqlite3 *db, struct sql_stmt *st)
 			st->target = xstrdup(st->top[i]);
 			st->op = st->top_ops[i];
 		}
+	/* an INSERT that also updates its own table (ON CONFLICT DO UPDATE):
+	 * its count is of rows added and rows changed together */
+	for (size_t i = 0; st->target && st->op == SQLITE_INSERT && st->top[i]; i++)
+		if (st->top_ops[i] == SQLITE_UPDATE && strcmp(st->top[i], st->target) == 0)
+			st->op = OP_UPSERT;
 	for (char **p = st->tables; p && *p; p++)
 		if (!is_shadow(db, *p))
 			strv_push(&kept, *p);
@@ -372,6 +380,30 @@ static int run_one(sqlite3 *db, struct diff_sql *s, const char **tail, struct bu
 	return rc == SQLITE_DONE ? 1 : -1;
 }
 
+/* The first table the statements wrote that has generated columns
+ * (pragma_table_xinfo's hidden 2 and 3), or NULL: SQLite 3.40's session
+ * extension answers SQLITE_SCHEMA for the whole changeset then, and the
+ * screen guessed "a table the statements changed, then dropped?" where
+ * an UPDATE of one ordinary table was all there was. */
+static const char *written_generated(sqlite3 *db, const struct diff_sql *s)
+{
+	sqlite3_stmt *q = NULL;
+	const char *found = NULL;
+
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM pragma_table_xinfo(?1) WHERE hidden IN (2, 3)", -1,
+	                       &q, NULL) != SQLITE_OK)
+		return NULL;
+	for (size_t i = 0; found == NULL && i < s->nstmts; i++)
+		for (char **p = s->stmts[i].tables; found == NULL && p && *p; p++) {
+			sqlite3_bind_text(q, 1, *p, -1, SQLITE_STATIC);
+			if (sqlite3_step(q) == SQLITE_ROW)
+				found = *p;
+			sqlite3_reset(q);
+		}
+	sqlite3_finalize(q);
+	return found;
+}
+
 /* Runs the whole string with a session attached; the caller owns the
  * transaction. *cs gets the changeset (sqlite3_free). 0, -1 or -2 (refused). */
 static int run_recorded(sqlite3 *db, struct diff_sql *s, struct buf *out, void **cs, int *cslen,
@@ -395,10 +427,18 @@ static int run_recorded(sqlite3 *db, struct diff_sql *s, struct buf *out, void *
 	if (rc == -1)
 		goto out;
 	if ((src = sqlite3session_changeset(sess, cslen, cs)) != SQLITE_OK) {
-		if (rc != -2) /* a refusal keeps its own reason */
+		const char *gen = rc != -2 ? written_generated(db, s) : NULL;
+		char *shown = gen ? diff_shown(gen) : NULL;
+		if (gen) /* a refusal keeps its own reason */
+			*errstr = xasprintf("cannot read the SQLite changeset (%s: %s has generated "
+			                    "columns, which this SQLite's session extension cannot "
+			                    "record): the rows are not previewed", sqlite3_errstr(src),
+			                    shown);
+		else if (rc != -2)
 			*errstr = xasprintf("cannot read the SQLite changeset (%s; a table the "
 			                    "statements changed, then dropped?): the rows are not "
 			                    "previewed", sqlite3_errstr(src));
+		free(shown);
 		rc = -2;
 		goto out;
 	}
@@ -1592,6 +1632,30 @@ static void rows_gone_lines(const struct sql_table *t, const char *nm, struct bu
 	row_list(b, nm, "it would hold that it does not now", t->rows_new, t->rows_new_more);
 }
 
+/*
+ * An upsert's count (ON CONFLICT DO UPDATE) is of the rows it added and
+ * the rows it changed together, which in a table without a PRIMARY KEY
+ * nothing else tells apart: "INSERT would add 2 rows" beside "1 row
+ * removed that no statement counts (a REPLACE ...)" where one row was
+ * added and one changed, nothing removed. The rows added are what the
+ * table grew by beyond the other statements' counts; the rest changed.
+ * Without the row count after, all are counted as added, as before.
+ */
+static void upserts_split(const struct diff_sql *s, const struct sql_table *t, long long del,
+                          long long *ins, long long *upd)
+{
+	long long ups = untracked(s, t->name, OP_UPSERT), added = ups;
+
+	if (ups == 0)
+		return;
+	if (t->after >= 0 && t->before >= 0) {
+		added = t->after - (t->before - del + *ins);
+		added = added < 0 ? 0 : added > ups ? ups : added;
+	}
+	*ins += added;
+	*upd += ups - added;
+}
+
 static void table_totals(const struct diff_sql *s, const struct sql_table *t, struct buf *b)
 {
 	char n1[32], n2[32];
@@ -1607,6 +1671,7 @@ static void table_totals(const struct diff_sql *s, const struct sql_table *t, st
 		del = untracked(s, t->name, SQLITE_DELETE);
 		upd = untracked(s, t->name, SQLITE_UPDATE);
 		ins = untracked(s, t->name, SQLITE_INSERT);
+		upserts_split(s, t, del, &ins, &upd);
 		if (t->after >= 0 && t->before >= 0)
 			net = t->after - (t->before - del + ins);
 		if (t->virtual) /* an R-tree's INSERT listed only its shadow tables' blobs */
