@@ -107,7 +107,7 @@ static const struct classify_rule rules[] = {
 	 "SELECT purge_all()"},
 	{"sql.lock", H, "LOCK, VACUUM FULL, CLUSTER, PREPARE TRANSACTION: other sessions wait (FOR "
 	 "UPDATE, weak LOCK modes: medium)", "LOCK TABLE t"},
-	{"sql.other", M, "a statement kind with no rating", "CALL p()"},
+	{"sql.other", M, "a statement kind with no rating", "VACUUM"},
 	{"sql.unparsed", H, "SQL that neither the grammar nor the keywords read", "FROBNICATE t"},
 	{"sql.attach", H, "SQLite ATTACH of another file", "ATTACH 'x.db' AS x"},
 	{"sql.parser_unavailable", H, "libpg_query could not be loaded", "(any SQL)"},

@@ -1,0 +1,124 @@
+#!/bin/sh
+# 146-sql-review3.sh: a third hostile review of how SQL is classified and
+# previewed, through the real binary. On 0895477: `SELECT purge_all()` was
+# low (auto-run) and `CALL p()` medium, though a function's body may
+# delete anything; LOCK TABLE and VACUUM FULL were medium as statements
+# with no rating, MySQL's LOCK TABLES, SET ROLE, SELECT ... FOR UPDATE and
+# PREPARE TRANSACTION low; DROP OWNED BY (every object a role owns) high
+# as one DROP; `UPDATE t SET a = 1 WHERE id = 1 OR 1` and MySQL's `WHERE
+# 1=1 LIMIT 5` scoped (medium); SQLite's PRAGMA writable_schema = 1 and
+# foreign_keys = OFF medium, an UPDATE of sqlite_master a scoped medium.
+# The preview of an upsert into a table keyed by UNIQUE alone said "INSERT
+# would add 2 rows" and "1 row removed" where one row was added and one
+# changed, and a write to a table with generated columns was blamed on
+# "a table the statements changed, then dropped?". Classify runs nothing;
+# previews run on a copy of a scratch database.
+set -u
+. tests/e2e/lib.sh
+: "${AIRLOCK:?}"
+need jq sqlite3
+tmpdir_make
+d=$T_DIR
+export HOME="$d/home" XDG_STATE_HOME="$d/state"
+mkdir -p "$HOME" "$d/wd"
+
+# tier, a rule that must fire, how (sql: the sql tool's query; shell: a
+# command), the text (TAB-separated)
+printf '%s\n' \
+	'high	sql.call	sql	SELECT purge_all()' \
+	'high	sql.call	sql	SELECT * FROM purge_all()' \
+	'high	sql.call	sql	SELECT public.purge_all()' \
+	'high	sql.call	sql	VALUES (purge_all())' \
+	'high	sql.call	sql	CALL archive_old()' \
+	'high	sql.call	sql	SELECT purge_all() FROM dual LIMIT 1, 2' \
+	'high	sql.call	sql	SELECT `purge_all`() LIMIT 1, 2' \
+	'high	sql.call	shell	psql -c "SELECT purge_all()"' \
+	'high	sql.call	shell	mysql -e "CALL archive_old()"' \
+	'high	sql.lock	sql	LOCK TABLE t' \
+	'high	sql.lock	sql	VACUUM FULL' \
+	'high	sql.lock	sql	CLUSTER t' \
+	'high	sql.lock	sql	LOCK TABLES t WRITE' \
+	'high	sql.lock	shell	mysql -e "LOCK TABLES t READ"' \
+	'high	sql.lock	sql	PREPARE TRANSACTION '"'x'" \
+	'medium	sql.lock	sql	SELECT * FROM t WHERE id = 1 FOR UPDATE' \
+	'high	sql.admin	sql	SET ROLE postgres' \
+	'high	sql.admin	sql	SET SESSION AUTHORIZATION postgres' \
+	'high	sql.admin	shell	mysql -e "SET ROLE admin"' \
+	'high	sql.admin	sql	COMMIT PREPARED '"'x'" \
+	'critical	sql.drop.cascade	sql	DROP OWNED BY app' \
+	'high	sql.update.no_where	sql	UPDATE t SET a = 1 WHERE id = 1 OR 1' \
+	'high	sql.update.no_where	sql	UPDATE t SET a = 1 WHERE id = 1 OR 2 > 1' \
+	'high	sql.update.no_where	sql	UPDATE t SET a = 1 WHERE 1=1 LIMIT 5' \
+	'high	sql.update.no_where	shell	sqlite3 app.db "UPDATE t SET a = 1 WHERE id = 1 OR 1"' \
+	'high	sql.delete.no_where	sql	DELETE FROM t WHERE id = 1 OR 1' \
+	'high	sql.delete.no_where	shell	mysql -e "DELETE FROM t WHERE true LIMIT 5"' \
+	'high	sql.admin	sql	PRAGMA writable_schema = 1' \
+	'high	sql.admin	sql	PRAGMA foreign_keys = OFF' \
+	'high	sql.admin	sql	PRAGMA schema_version = 5' \
+	'high	sql.drop	sql	UPDATE sqlite_master SET sql = '"'x'"' WHERE name = '"'t'" \
+	'high	sql.exec	sql	SELECT fts3_tokenizer('"'simple'"', x'"'41'"')' >"$d/table"
+
+while IFS='	' read -r tier rule how text; do
+	if [ "$how" = sql ]; then
+		v=$(jq -cn --arg q "$text" '{id:"c",tool:"sql",input:{query:$q,database:"app.db"}}' |
+			(cd "$d/wd" && "$AIRLOCK" classify --workdir "$d/wd"))
+	else
+		v=$(cd "$d/wd" && "$AIRLOCK" classify --workdir "$d/wd" --shell "$text")
+	fi
+	expect_eq "$text: tier" "$(printf '%s' "$v" | jq -r .tier)" "$tier"
+	expect_eq "$text: $rule" "$(printf '%s' "$v" | jq -r --arg r "$rule" '.rules | index($r) != null')" true
+done <"$d/table"
+
+# what stays as it was: built-ins that only compute, scoped writes,
+# settings that go back to the login's own role, the safe pragma values
+for q in 'SELECT count(*), max(id), lower(name), coalesce(a, 0) FROM t' \
+	"SELECT now(), date_trunc('day', now()), to_char(now(), 'YYYY'), gen_random_uuid()" \
+	"SELECT json_extract(d, '\$.a'), strftime('%s', 'now'), iif(1, 2, 3) FROM t" \
+	"SELECT * FROM pragma_table_info('t')" 'SET ROLE NONE' 'RESET ROLE' \
+	'SELECT count(*), lower(`name`) FROM `t` LIMIT 1, 2'; do
+	v=$(cd "$d/wd" && "$AIRLOCK" classify --workdir "$d/wd" --sql "$q")
+	expect_eq "$q: low" "$(printf '%s' "$v" | jq -r .tier)" low
+done
+for q in 'UPDATE t SET a = 1 WHERE id = 1 OR 0' 'UPDATE `t` SET a = 1 WHERE `id` = 1 LIMIT 2' \
+	'PRAGMA foreign_keys = ON'; do
+	v=$(cd "$d/wd" && "$AIRLOCK" classify --workdir "$d/wd" --sql "$q")
+	expect_eq "$q: medium" "$(printf '%s' "$v" | jq -r .tier)" medium
+done
+
+# under the default policy a call of a function no table knows asks; it
+# ran on its own
+act() { (cd "$d/wd" && "$AIRLOCK" classify --workdir "$d/wd" "$@") | jq -r .action; }
+expect_eq "SELECT purge_all(): ask" "$(act --sql 'SELECT purge_all()')" ask
+expect_eq "SELECT lower(name) FROM t: auto" "$(act --sql 'SELECT lower(name) FROM t')" auto
+
+# previews: every tier asks, with a writable workdir
+printf '[profile "p"]\n\tworkdir = rw\n' >"$d/p.policy"
+printf '[tier "%s"]\n\taction = ask\n\tprofile = p\n' low low medium medium high high >>"$d/p.policy"
+chmod 600 "$d/p.policy"
+sqlcall() { jq -cn --arg q "$1" '{id:"p",tool:"sql",input:{database:"t.db",query:$q}}'; }
+preview() { "$AIRLOCK" preview --workdir "$d/wd" --policy "$d/p.policy"; }
+
+# an upsert into a table whose only key is UNIQUE: one row changed, one
+# added, none removed
+sqlite3 "$d/wd/t.db" "CREATE TABLE kv(k TEXT UNIQUE, v INT); INSERT INTO kv VALUES('a',1),('b',2);"
+sqlcall "INSERT INTO kv VALUES('a',10),('z',1) ON CONFLICT(k) DO UPDATE SET v = excluded.v" |
+	preview >"$d/upsert.txt" 2>&1
+check "upsert, UNIQUE key only: one row changed" grep -q 'UPDATE would change 1 of 2 rows in kv' "$d/upsert.txt"
+check "upsert, UNIQUE key only: one row added" grep -q 'INSERT would add 1 row to kv' "$d/upsert.txt"
+check "upsert, UNIQUE key only: nothing said removed" sh -c "! grep -q 'removed that no statement counts' '$d/upsert.txt'"
+check "upsert, UNIQUE key only: the changed row listed" grep -q "^+ kv rowid=1 k='a' v=10" "$d/upsert.txt"
+out=$(sqlcall "INSERT INTO kv VALUES('a',10),('z',1) ON CONFLICT(k) DO UPDATE SET v = excluded.v" |
+	"$AIRLOCK" gate --no-tty --db "$d/g.db" --workdir "$d/wd" --policy "$d/p.policy" --approve-with 'cat >/dev/null')
+expect_eq "upsert, UNIQUE key only: applied as previewed" "$(printf '%s' "$out" | jq -r .applied)" preview
+expect_eq "upsert, UNIQUE key only: the rows after" "$(sqlite3 "$d/wd/t.db" "SELECT group_concat(k || v) FROM kv")" a10,b2,z1
+
+# a table with generated columns: SQLite's session refuses the changeset,
+# and the screen says which table and why
+sqlite3 "$d/wd/t.db" "CREATE TABLE g(id INTEGER PRIMARY KEY, a INT, b INT GENERATED ALWAYS AS (a * 2) STORED); INSERT INTO g(id, a) VALUES(1, 1);"
+sqlcall "UPDATE g SET a = 3" | preview >"$d/gen.txt" 2>&1
+check "generated columns: the screen names the cause" grep -q 'g has generated columns' "$d/gen.txt"
+check "generated columns: it says the rows are not previewed" grep -q 'the rows are not previewed' "$d/gen.txt"
+check "generated columns: no guess of a dropped table" sh -c "! grep -q 'then dropped' '$d/gen.txt'"
+expect_eq "generated columns: the preview changed nothing" "$(sqlite3 "$d/wd/t.db" "SELECT b FROM g")" 2
+
+finish
