@@ -819,10 +819,6 @@ static const struct sql_fn sql_fns[] = {
 	{"fsdir", "sql.server_file", "lists directories (sqlite3 fsdir)", TIER_HIGH},
 	{"zipfile", "sql.server_file", "reads or writes a zip file (sqlite3 zipfile)", TIER_HIGH},
 	{"edit", "sql.exec", "runs an editor program (sqlite3 edit)", TIER_HIGH},
-	/* with a second argument it takes a blob as the address of a
-	 * tokenizer's code (on in Debian's sqlite3); with one it reads it */
-	{"fts3_tokenizer", "sql.exec", "calls native code at an address it is given (sqlite3 "
-	                               "fts3_tokenizer)", TIER_HIGH},
 	{"setval", "sql.update", "sets a sequence: later inserts can reuse or skip ids", TIER_MEDIUM},
 	{"nextval", "sql.update", "advances a sequence", TIER_MEDIUM},
 	{"lo_create", "sql.insert", "creates a large object", TIER_MEDIUM},
@@ -899,7 +895,7 @@ static const char *const builtin_fns[] = {
 	"decode", "degrees", "dense_rank", "digest", "div",
 	"elt", "encode", "every", "exp", "export_set", "extract",
 	"factorial", "family", "field", "find_in_set", "first_value", "floor", "format", "format_bytes",
-	"format_type", "found_rows", "from_days", "from_unixtime",
+	"format_type", "found_rows", "from_days", "from_unixtime", "fts3_tokenizer",
 	"gcd", "gen_random_uuid", "gen_salt", "generate_series", "generate_subscripts", "get_byte",
 	"get_lock", "glob", "greatest", "group_concat",
 	"has_column_privilege", "has_database_privilege", "has_schema_privilege", "has_table_privilege",
