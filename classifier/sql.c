@@ -287,7 +287,7 @@ static const char *const_string(json_t *arg)
 
 static void n_set(struct sqlw *s, json_t *n)
 {
-	static const char *const mysql_resets[] = {"master", "slave", "replica"};
+	static const char *const mysql_resets[] = {"master", "slave", "replica", "persist"};
 	const char *kind = str(n, "kind"), *name = str(n, "name");
 
 	setting(s, name);
@@ -305,8 +305,9 @@ static void n_set(struct sqlw *s, json_t *n)
 	 * does not have; MySQL deletes its binary logs or replica state */
 	for (size_t i = 0; kind && name && i < nitems(mysql_resets); i++)
 		if (strcmp(kind, "VAR_RESET") == 0 && strcasecmp(name, mysql_resets[i]) == 0)
-			add(s, TIER_HIGH, "sql.admin", "RESET MASTER, SLAVE or REPLICA deletes MySQL's "
-			                               "binary logs or replication state");
+			add(s, TIER_HIGH, "sql.admin", "RESET MASTER, SLAVE, REPLICA or PERSIST deletes "
+			                               "MySQL's binary logs, replication state or "
+			                               "persisted settings");
 }
 
 /* ALTER DATABASE d SET NAME ...: a setting for every later session; its
@@ -872,8 +873,10 @@ static const struct sql_fn dblink_any = {"dblink", "net.fetch",
                                          TIER_HIGH};
 
 /* Built-in functions of PostgreSQL, SQLite and MySQL that only compute or
- * read (sorted, lower case): any other name is a function the database
- * or the agent defined, whose body is not in the text. `SELECT
+ * read (sorted, lower case), and the names the grammar gives its own
+ * syntax (EXTRACT is pg_catalog.extract, TRIM btrim): any other name,
+ * in pg_catalog too, is a function the database or the agent defined,
+ * whose body is not in the text. `SELECT
  * purge_all()` deletes what purge_all's body deletes; it was low. */
 static const char *const builtin_fns[] = {
 	"abs", "acos", "acosh", "adddate", "addtime", "age", "any_value", "array", "array_agg",
@@ -884,12 +887,13 @@ static const char *const builtin_fns[] = {
 	"benchmark", "bin", "bit_and", "bit_count", "bit_length", "bit_or", "bit_xor", "bool_and",
 	"bool_or", "box", "btrim",
 	"cardinality", "cast", "cbrt", "ceil", "ceiling", "changes", "char", "char_length",
-	"character_length", "chr", "circle", "clock_timestamp", "coalesce", "col_description", "concat",
-	"concat_ws", "connection_id", "conv", "convert", "convert_from", "convert_to", "corr", "cos",
-	"cosh", "cot", "count", "covar_pop", "covar_samp", "crc32", "crosstab", "crosstab2", "crosstab3",
-	"crosstab4", "crypt", "cume_dist", "cumulative", "curdate", "current_catalog", "current_database",
-	"current_date", "current_role", "current_schema", "current_schemas", "current_setting",
-	"current_time", "current_timestamp", "current_user", "currval", "curtime",
+	"character_length", "chr", "circle", "clock_timestamp", "coalesce", "col_description",
+	"collation_for", "concat", "concat_ws", "connection_id", "conv", "convert", "convert_from",
+	"convert_to", "corr", "cos", "cosh", "cot", "count", "covar_pop", "covar_samp", "crc32",
+	"crosstab", "crosstab2", "crosstab3", "crosstab4", "crypt", "cume_dist", "cumulative", "curdate",
+	"current_catalog", "current_database", "current_date", "current_role", "current_schema",
+	"current_schemas", "current_setting", "current_time", "current_timestamp", "current_user",
+	"currval", "curtime",
 	"database", "date", "date_add", "date_bin", "date_format", "date_part", "date_sub", "date_trunc",
 	"datediff", "daterange", "datetime", "day", "dayname", "dayofmonth", "dayofweek", "dayofyear",
 	"decode", "degrees", "dense_rank", "digest", "div",
@@ -901,7 +905,8 @@ static const char *const builtin_fns[] = {
 	"has_column_privilege", "has_database_privilege", "has_schema_privilege", "has_table_privilege",
 	"hex", "hmac", "host", "hour",
 	"ifnull", "iif", "inet_aton", "inet_client_addr", "inet_merge", "inet_ntoa", "inet_server_addr",
-	"initcap", "instr", "int4range", "int8range", "is_free_lock", "isempty", "isfinite", "isnull",
+	"initcap", "instr", "int4range", "int8range", "is_free_lock", "is_normalized", "isempty",
+	"isfinite", "isnull",
 	"json", "json_agg", "json_array", "json_array_elements", "json_array_elements_text",
 	"json_array_length", "json_arrayagg", "json_build_array", "json_build_object", "json_contains",
 	"json_depth", "json_each", "json_each_text", "json_extract", "json_extract_path",
@@ -917,20 +922,21 @@ static const char *const builtin_fns[] = {
 	"jsonb_path_query_first", "jsonb_pretty", "jsonb_set", "jsonb_strip_nulls", "jsonb_typeof",
 	"julianday", "justify_days", "justify_hours", "justify_interval",
 	"lag", "last_day", "last_insert_id", "last_insert_rowid", "last_value", "lastval", "lcase", "lcm",
-	"lead", "least", "left", "length", "levenshtein", "like", "likelihood", "likely", "ln",
-	"lo_close", "lo_get", "lo_lseek", "lo_lseek64", "lo_open", "lo_tell", "lo_tell64", "localtime",
-	"localtimestamp", "locate", "log", "log10", "log1p", "log2", "loread", "lower", "lower_inc",
-	"lpad", "ltrim",
+	"lead", "least", "left", "length", "levenshtein", "like", "like_escape", "likelihood", "likely",
+	"ln", "lo_close", "lo_get", "lo_lseek", "lo_lseek64", "lo_open", "lo_tell", "lo_tell64",
+	"localtime", "localtimestamp", "locate", "log", "log10", "log1p", "log2", "loread", "lower",
+	"lower_inc", "lpad", "ltrim",
 	"make_date", "make_interval", "make_set", "make_time", "make_timestamp", "make_timestamptz",
 	"makedate", "maketime", "masklength", "max", "md5", "median", "microsecond", "mid", "min",
 	"minute", "mod", "mode", "month", "monthname",
-	"network", "now", "nth_value", "ntile", "nullif", "num_nonnulls", "num_nulls", "numrange",
-	"obj_description", "oct", "octet_length", "ord", "overlay",
+	"network", "normalize", "now", "nth_value", "ntile", "nullif", "num_nonnulls", "num_nulls",
+	"numrange",
+	"obj_description", "oct", "octet_length", "ord", "overlaps", "overlay",
 	"percent_rank", "percentile", "percentile_cont", "percentile_disc", "period_add",
 	"pg_advisory_lock", "pg_advisory_unlock", "pg_advisory_xact_lock", "pg_backend_pid",
-	"pg_column_is_updatable", "pg_column_size", "pg_current_snapshot", "pg_current_wal_lsn",
-	"pg_current_xact_id", "pg_database_size", "pg_encoding_to_char", "pg_get_constraintdef",
-	"pg_get_expr", "pg_get_functiondef", "pg_get_indexdef", "pg_get_keywords",
+	"pg_collation_for", "pg_column_is_updatable", "pg_column_size", "pg_current_snapshot",
+	"pg_current_wal_lsn", "pg_current_xact_id", "pg_database_size", "pg_encoding_to_char",
+	"pg_get_constraintdef", "pg_get_expr", "pg_get_functiondef", "pg_get_indexdef", "pg_get_keywords",
 	"pg_get_serial_sequence", "pg_get_triggerdef", "pg_get_userbyid", "pg_get_viewdef",
 	"pg_indexes_size", "pg_is_in_recovery", "pg_jit_available", "pg_last_xact_replay_timestamp",
 	"pg_listening_channels", "pg_my_temp_schema", "pg_notify", "pg_postmaster_start_time",
@@ -945,12 +951,12 @@ static const char *const builtin_fns[] = {
 	"release_all_locks", "release_lock", "repeat", "replace", "reverse", "right", "round",
 	"row_count", "row_number", "row_to_json", "rpad", "rtrim",
 	"scale", "schema", "sec_to_time", "second", "session_user", "set_config", "setweight", "sha1",
-	"sha2", "sha224", "sha256", "sha384", "sha512", "sign", "similarity", "sin", "sinh", "sleep",
-	"soundex", "space", "split_part", "sqlite_compileoption_get", "sqlite_compileoption_used",
-	"sqlite_offset", "sqlite_source_id", "sqlite_version", "sqrt", "starts_with",
-	"statement_timestamp", "std", "stddev", "stddev_pop", "stddev_samp", "str_to_date", "strcmp",
-	"strftime", "string_agg", "string_to_array", "strpos", "subdate", "substr", "substring",
-	"substring_index", "subtime", "sum", "sysdate",
+	"sha2", "sha224", "sha256", "sha384", "sha512", "sign", "similar_escape", "similar_to_escape",
+	"similarity", "sin", "sinh", "sleep", "soundex", "space", "split_part",
+	"sqlite_compileoption_get", "sqlite_compileoption_used", "sqlite_offset", "sqlite_source_id",
+	"sqlite_version", "sqrt", "starts_with", "statement_timestamp", "std", "stddev", "stddev_pop",
+	"stddev_samp", "str_to_date", "strcmp", "strftime", "string_agg", "string_to_array", "strpos",
+	"subdate", "substr", "substring", "substring_index", "subtime", "sum", "sysdate", "system_user",
 	"tan", "tanh", "textcat", "time", "time_format", "time_to_sec", "timediff", "timeofday",
 	"timestamp", "timestampdiff", "timezone", "to_ascii", "to_char", "to_date", "to_days", "to_hex",
 	"to_json", "to_jsonb", "to_number", "to_regclass", "to_regtype", "to_seconds", "to_timestamp",
@@ -961,7 +967,8 @@ static const char *const builtin_fns[] = {
 	"user", "utc_date", "utc_time", "utc_timestamp", "uuid", "uuid_generate_v4", "uuid_short",
 	"var_pop", "var_samp", "variance", "version",
 	"websearch_to_tsquery", "week", "weekday", "width_bucket", "word_similarity",
-	"xmlagg", "xmlelement", "xmlforest",
+	"xml_is_well_formed", "xmlagg", "xmlcomment", "xmlconcat", "xmlelement", "xmlexists", "xmlforest",
+	"xmlparse", "xmlpi", "xmlroot", "xmlserialize", "xpath", "xpath_exists",
 	"year", "yearweek",
 	"zeroblob",
 };
@@ -1022,13 +1029,7 @@ static void n_func(struct sqlw *s, json_t *n)
 {
 	json_t *names = json_object_get(n, "funcname");
 	const char *f = str(json_object_get(json_array_get(names, json_array_size(names) - 1), "String"), "sval");
-	const char *schema = json_array_size(names) > 1 ?
-	                         str(json_object_get(json_array_get(names, 0), "String"), "sval") : NULL;
 	const struct sql_fn *fn = f ? sql_fn_find(f, strlen(f)) : NULL;
-
-	/* pg_catalog's own: the grammar writes EXTRACT, TRIM ... so */
-	if (fn && strcmp(fn->rule, "sql.call") == 0 && schema && strcmp(schema, "pg_catalog") == 0)
-		fn = NULL;
 
 	if (fn)
 		add(s, fn->tier, fn->rule, fn->why);

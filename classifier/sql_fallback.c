@@ -414,6 +414,8 @@ static void judge_admin(struct fctx *f, const struct stmt *st)
 		{"SET", "PASSWORD"},  {"RESET", "MASTER"},  {"RESET", "SLAVE"},
 		{"RESET", "REPLICA"}, {"RESET", "BINARY"},  {"START", "SLAVE"},
 		{"START", "REPLICA"}, {"START", "GROUP_REPLICATION"},
+		{"SET", "DEFAULT"}, /* SET DEFAULT ROLE r TO u: u's roles at login */
+		{"RESET", "PERSIST"}, /* drops settings persisted in mysqld-auto.cnf */
 	};
 	const char *k1 = st->nkw > 1 ? st->kw[1].s : "";
 
