@@ -5,6 +5,7 @@
  * fallback (sql_fallback.c). If libpg_query cannot be loaded the call fails
  * closed: sql.parser_unavailable (high) plus the fallback's reading.
  */
+#include <ctype.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -610,12 +611,24 @@ static void lang_and_body(json_t *options, const char **lang, const char **body)
 	}
 }
 
+static bool fn_builtin(const char *name, size_t n);
+
 static void n_function(struct sqlw *s, json_t *n)
 {
 	static const char *const unsafe[] = {"c", "internal", "plpythonu", "plpython3u",
 	                                     "plperlu", "pltclu", "plsh"};
 	const char *lang = "sql", *body = NULL;
+	json_t *names = json_object_get(n, "funcname");
+	const char *f = str(json_object_get(json_array_get(names, json_array_size(names) - 1),
+	                                    "String"), "sval");
 
+	/* public.lower(text) in plperl, whose body is not read: a search_path
+	 * that puts its schema before pg_catalog makes every lower() run it,
+	 * and a call of lower() is low (it was medium, a create) */
+	if (f && fn_builtin(f, strlen(f)))
+		add(s, TIER_HIGH, "sql.exec", "creates a function with a built-in's name: where the "
+		                              "search path finds it first, every call of the "
+		                              "built-in runs it");
 	lang_and_body(json_object_get(n, "options"), &lang, &body);
 	for (size_t k = 0; k < nitems(unsafe); k++)
 		if (strcasecmp(lang, unsafe[k]) == 0) {
@@ -1189,6 +1202,55 @@ static int walk_tree(struct cctx *x, const char *tree, const char *sql, size_t l
 	return 0;
 }
 
+/* Whether the script gives NAME a literal value (a later reading of the
+ * script judges the SQL with it), or airlock knows it (HOME, PWD). */
+static bool shell_var_known(const struct cctx *x, const char *name, size_t n)
+{
+	if ((n == 4 && memcmp(name, "HOME", 4) == 0) || (n == 3 && memcmp(name, "PWD", 3) == 0))
+		return true;
+	for (size_t i = 0; i < x->nvars; i++)
+		if (strlen(x->vars[i].name) == n && memcmp(x->vars[i].name, name, n) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * Whether SQL from a shell command's word or here-document still holds a
+ * $NAME, ${...} or $(...) that the shell fills in at run time with text
+ * airlock never sees, and that can be any SQL: `ID=$(cat x); psql -c
+ * "SELECT * FROM t WHERE id = $ID"` was low, and x may hold `1; DROP
+ * TABLE t`. A name the script gives a literal value is judged with that
+ * value in a later reading (ID=5 is no finding). A $tag$ dollar quote,
+ * $1 (a parameter, or the shell's: as often a function body's) and a
+ * name's own $ (my$col) are not counted.
+ */
+static bool shell_runtime_text(const struct cctx *x, const char *sql, size_t len)
+{
+	for (size_t i = 0; i + 1 < len; i++) {
+		size_t k = i + 1, name;
+		bool brace;
+		if (sql[i] != '$' || (i > 0 && (isalnum((unsigned char)sql[i - 1]) || sql[i - 1] == '_')))
+			continue;
+		if (sql[k] == '(')
+			return true;
+		brace = sql[k] == '{';
+		k += brace;
+		name = k;
+		if (k == len || (!isalpha((unsigned char)sql[k]) && sql[k] != '_'))
+			continue;
+		while (k < len && (isalnum((unsigned char)sql[k]) || sql[k] == '_'))
+			k++;
+		if (!brace && k < len && sql[k] == '$') { /* $tag$ opens a dollar quote */
+			i = k;
+			continue;
+		}
+		if ((brace && (k == len || sql[k] != '}')) || !shell_var_known(x, sql + name, k - name))
+			return true; /* ${NAME:-...} and the like, or a name with no known value */
+		i = k;
+	}
+	return false;
+}
+
 void sql_classify(struct cctx *x, const char *sql, size_t len, bool exact, size_t base,
                   struct span sp)
 {
@@ -1198,6 +1260,9 @@ void sql_classify(struct cctx *x, const char *sql, size_t len, bool exact, size_
 
 	size_t before = strv_len(x->v->statements);
 
+	if (x->cur && x->sql_body == 0 && shell_runtime_text(x, copy, len))
+		cls_add(x, TIER_HIGH, "sql.exec", sp, "the SQL holds $NAME or $( ) that the shell "
+		                                      "fills in at run time: it can be any SQL");
 	sql_dot_commands(x, copy, len, exact, base, sp);
 	if (pg == NULL) {
 		cls_add(x, TIER_HIGH, "sql.parser_unavailable", sp,

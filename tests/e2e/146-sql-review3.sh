@@ -53,7 +53,14 @@ printf '%s\n' \
 	'high	sql.admin	sql	PRAGMA writable_schema = 1' \
 	'high	sql.admin	sql	PRAGMA foreign_keys = OFF' \
 	'high	sql.admin	sql	PRAGMA schema_version = 5' \
-	'high	sql.drop	sql	UPDATE sqlite_master SET sql = '"'x'"' WHERE name = '"'t'" >"$d/table"
+	'high	sql.drop	sql	UPDATE sqlite_master SET sql = '"'x'"' WHERE name = '"'t'" \
+	'high	sql.admin	sql	RESET PERSIST' \
+	'high	sql.admin	sql	SET DEFAULT ROLE ALL TO u' \
+	'high	sql.call	sql	SELECT pg_catalog.purge_all()' \
+	'high	sql.exec	shell	ID=$(cat id.txt); psql -c "SELECT * FROM t WHERE id = $ID"' \
+	'high	sql.exec	shell	psql -c "SELECT * FROM t WHERE id = $(cat id.txt)"' \
+	'high	sql.exec	shell	psql -c "UPDATE t SET a = 1 WHERE ${COND:-id = 1}"' \
+	'high	sql.exec	shell	mysql -e "DELETE FROM t WHERE id = $ID LIMIT 1"' >"$d/table"
 
 while IFS='	' read -r tier rule how text; do
 	if [ "$how" = sql ]; then
@@ -81,6 +88,18 @@ for q in 'UPDATE t SET a = 1 WHERE id = 1 OR 0' 'UPDATE `t` SET a = 1 WHERE `id`
 	v=$(cd "$d/wd" && "$AIRLOCK" classify --workdir "$d/wd" --sql "$q")
 	expect_eq "$q: medium" "$(printf '%s' "$v" | jq -r .tier)" medium
 done
+
+# a value the script gives is judged as that value, and PostgreSQL's own
+# $1 and $$ quotes are no shell text
+for c in 'ID=5; psql -c "SELECT * FROM t WHERE id = $ID"' \
+	'for id in 1 2; do psql -c "SELECT * FROM t WHERE id = ${id}"; done' \
+	"psql -c 'SELECT \$\$ a \$\$, \$1'"; do
+	v=$(cd "$d/wd" && "$AIRLOCK" classify --workdir "$d/wd" --shell "$c")
+	expect_eq "$c: low" "$(printf '%s' "$v" | jq -r .tier)" low
+done
+expect_eq "ID='1; DROP TABLE t'; psql ... \$ID: the DROP read" \
+	"$(cd "$d/wd" && "$AIRLOCK" classify --workdir "$d/wd" --shell "ID='1; DROP TABLE t'; psql -c \"SELECT * FROM t WHERE id = \$ID\"" | jq -r '.rules | join(",")')" \
+	sql.drop
 
 # under the default policy a call of a function no table knows asks; it
 # ran on its own
