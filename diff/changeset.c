@@ -30,6 +30,7 @@ struct auth {
 	struct sql_stmt *st;
 	const char *skip;    /* BEGIN/COMMIT: skipped, the string runs in one transaction */
 	const char *refused; /* a statement a preview cannot contain */
+	char *altered;       /* the table an ALTER TABLE names; owned */
 };
 
 static const struct {
@@ -88,6 +89,9 @@ static int authorize(void *arg, int code, const char *a1, const char *a2, const 
 		return SQLITE_OK;
 	default: break;
 	}
+	/* ALTER TABLE: arg 1 the database, arg 2 the table */
+	if (code == SQLITE_ALTER_TABLE && a2 && a->altered == NULL && a1 && strcmp(a1, "main") == 0)
+		a->altered = xstrdup(a2);
 	for (size_t i = 0; i < nitems(ddl_verbs); i++) {
 		const char *name = code == SQLITE_ALTER_TABLE ? a2 : a1;
 		char *line;
@@ -327,6 +331,59 @@ static void snap_tables(struct diff_sql *s, sqlite3 *db, const struct sql_stmt *
 	}
 }
 
+static long long count_rows(sqlite3 *db, const char *name);
+
+/* The main database's table's column names; caller frees. */
+static char **table_columns(sqlite3 *db, const char *name)
+{
+	sqlite3_stmt *q = NULL;
+	char **cols = NULL;
+
+	if (sqlite3_prepare_v2(db, "SELECT name FROM pragma_table_info(?1)", -1, &q, NULL) ==
+	    SQLITE_OK) {
+		sqlite3_bind_text(q, 1, name, -1, SQLITE_STATIC);
+		while (sqlite3_step(q) == SQLITE_ROW)
+			strv_push(&cols, (const char *)sqlite3_column_text(q, 0));
+	}
+	sqlite3_finalize(q);
+	return cols;
+}
+
+/*
+ * ALTER TABLE t DROP COLUMN c takes c's value out of every row, and no
+ * changeset has them: the preview read "schema: ALTER TABLE t" and
+ * "statement 1: ALTER, 0 rows changed". Its line now names the columns
+ * gone and the rows that held them (before: the columns and rows before
+ * the statement ran). A RENAME keeps the count of columns: no line.
+ */
+static void alter_dropped(struct diff_sql *s, sqlite3 *db, const char *table, char **before,
+                          long long rows)
+{
+	char **after = table_columns(db, table), *line = NULL, *old;
+	struct buf names;
+	size_t i;
+
+	buf_init(&names, 0);
+	if (after == NULL || strv_len(after) >= strv_len(before))
+		goto out;
+	for (char **p = before; p && *p; p++)
+		if (!strv_contains(after, *p))
+			buf_printf(&names, "%s%s", names.len ? ", " : "", *p);
+	old = xasprintf("ALTER TABLE %s", table);
+	for (i = 0; s->ddl && s->ddl[i] && strcmp(s->ddl[i], old) != 0; i++)
+		;
+	free(old);
+	if (names.len == 0 || s->ddl == NULL || s->ddl[i] == NULL)
+		goto out;
+	line = xasprintf("ALTER TABLE %s drops column %s: its values in %lld %s are lost", table,
+	                 names.data, rows, rows == 1 ? "row" : "rows");
+	free(s->ddl[i]);
+	s->ddl[i] = line;
+out:
+	buf_free(&names);
+	strv_free(after);
+}
+
 /* Prepares and steps one statement; *tail moves past it. 1 = ran, 0 =
  * skipped, -1 = failed, -2 = refused (cannot be previewed). */
 static int run_one(sqlite3 *db, struct diff_sql *s, const char **tail, struct buf *out,
@@ -337,12 +394,18 @@ static int run_one(sqlite3 *db, struct diff_sql *s, const char **tail, struct bu
 	const char *sql = *tail;
 	bool header = false;
 	sqlite3_int64 total;
+	char **cols = NULL;
+	long long rows = 0;
 	int rc;
 
 	a.st = stmt_add(s, sql);
 	sqlite3_set_authorizer(db, authorize, &a);
 	rc = sqlite3_prepare_v2(db, sql, -1, &q, tail);
 	sqlite3_set_authorizer(db, NULL, NULL);
+	if (rc != SQLITE_OK || q == NULL) { /* read only after a statement that ran */
+		free(a.altered);
+		a.altered = NULL;
+	}
 	if (rc == SQLITE_OK && q == NULL) { /* only whitespace or a comment */
 		stmt_clear(a.st);
 		s->nstmts--;
@@ -366,10 +429,18 @@ static int run_one(sqlite3 *db, struct diff_sql *s, const char **tail, struct bu
 	}
 	stmt_target(db, a.st);
 	snap_tables(s, db, a.st);
+	if (a.altered) {
+		cols = table_columns(db, a.altered);
+		rows = count_rows(db, a.altered);
+	}
 	total = sqlite3_total_changes64(db);
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
 		if (out)
 			output_row(q, out, &header);
+	if (rc == SQLITE_DONE && a.altered && cols)
+		alter_dropped(s, db, a.altered, cols, rows);
+	strv_free(cols);
+	free(a.altered);
 	if (rc != SQLITE_DONE) {
 		s->failed = sqlite3_errcode(db) & 0xff;
 		*errstr = xasprintf("statement %zu: %s", s->nstmts, sqlite3_errmsg(db));

@@ -137,4 +137,13 @@ check "generated columns: it says the rows are not previewed" grep -q 'the rows 
 check "generated columns: no guess of a dropped table" sh -c "! grep -q 'then dropped' '$d/gen.txt'"
 expect_eq "generated columns: the preview changed nothing" "$(sqlite3 "$d/wd/t.db" "SELECT b FROM g")" 2
 
+# ALTER TABLE ... DROP COLUMN: the values it takes out of every row are
+# in no changeset; the schema line says which column and how many rows
+sqlite3 "$d/wd/t.db" "CREATE TABLE c(id INTEGER PRIMARY KEY, pid INT); INSERT INTO c VALUES(1, 1), (2, 1), (3, 2);"
+sqlcall "ALTER TABLE c DROP COLUMN pid" | preview >"$d/alter.txt" 2>&1
+check "DROP COLUMN: the preview names the column and the rows" \
+	grep -q 'schema: ALTER TABLE c drops column pid: its values in 3 rows are lost' "$d/alter.txt"
+expect_eq "DROP COLUMN: the preview changed nothing" \
+	"$(sqlite3 "$d/wd/t.db" "SELECT count(*) FROM pragma_table_info('c')")" 2
+
 finish
