@@ -394,11 +394,25 @@ static void n_transaction(struct sqlw *s, json_t *n)
 		                               "prepared transaction, another session's writes");
 }
 
+/* What DROP ... CASCADE takes from tables it does not name: every column
+ * of a type, a domain or an extension's types (DROP EXTENSION postgis
+ * CASCADE: every geometry column, in every table); it was high, as DROP
+ * TABLE t. A table's CASCADE drops views and constraints, no rows. */
+static const char *const cascade_columns[] = {"OBJECT_TYPE", "OBJECT_DOMAIN", "OBJECT_EXTENSION"};
+
 static void n_drop(struct sqlw *s, json_t *n)
 {
 	const char *type = str(n, "removeType"), *beh = str(n, "behavior");
+	bool cascade = beh && strcmp(beh, "DROP_CASCADE") == 0;
 
-	if (type && strcmp(type, "OBJECT_SCHEMA") == 0 && beh && strcmp(beh, "DROP_CASCADE") == 0)
+	for (size_t i = 0; cascade && type && i < nitems(cascade_columns); i++)
+		if (strcmp(type, cascade_columns[i]) == 0) {
+			add(s, TIER_CRITICAL, "sql.drop.cascade", "DROP TYPE, DOMAIN or EXTENSION ... "
+			                                          "CASCADE drops every column of it, in "
+			                                          "every table, with its values");
+			return;
+		}
+	if (type && strcmp(type, "OBJECT_SCHEMA") == 0 && cascade)
 		add(s, TIER_CRITICAL, "sql.drop.cascade", "DROP SCHEMA ... CASCADE drops everything in it");
 	else
 		add(s, TIER_HIGH, "sql.drop", "DROP destroys a database object and its data");
@@ -412,8 +426,13 @@ static void n_dropdb(struct sqlw *s, json_t *n)
 
 static void n_truncate(struct sqlw *s, json_t *n)
 {
-	(void)n;
-	add(s, TIER_HIGH, "sql.truncate", "TRUNCATE removes every row");
+	const char *beh = str(n, "behavior");
+
+	if (beh && strcmp(beh, "DROP_CASCADE") == 0) /* say what the names do not */
+		add(s, TIER_HIGH, "sql.truncate", "TRUNCATE ... CASCADE removes every row, and every "
+		                                  "row of each table that refers to it, in turn");
+	else
+		add(s, TIER_HIGH, "sql.truncate", "TRUNCATE removes every row");
 }
 
 static void n_alter(struct sqlw *s, json_t *n)

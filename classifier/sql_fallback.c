@@ -267,6 +267,11 @@ static void judge_ddl(struct fctx *f, const struct stmt *st)
 			f_add(f, TIER_CRITICAL, "sql.drop.database", "DROP DATABASE destroys a whole database");
 		else if (strcmp(next, "SCHEMA") == 0 && has(st, "CASCADE", at, NULL))
 			f_add(f, TIER_CRITICAL, "sql.drop.cascade", "DROP SCHEMA ... CASCADE drops everything in it");
+		else if ((strcmp(next, "TYPE") == 0 || strcmp(next, "DOMAIN") == 0 ||
+		          strcmp(next, "EXTENSION") == 0) && has(st, "CASCADE", at, NULL))
+			f_add(f, TIER_CRITICAL, "sql.drop.cascade", "DROP TYPE, DOMAIN or EXTENSION ... "
+			                                            "CASCADE drops every column of it, in "
+			                                            "every table");
 		else if (strcmp(next, "SCHEMA") == 0)
 			f_add(f, TIER_CRITICAL, "sql.drop.database",
 			      "DROP SCHEMA is MySQL's DROP DATABASE: it destroys a whole database");

@@ -44,6 +44,8 @@ printf '%s\n' \
 	'high	sql.admin	shell	mysql -e "SET ROLE admin"' \
 	'high	sql.admin	sql	COMMIT PREPARED '"'x'" \
 	'critical	sql.drop.cascade	sql	DROP OWNED BY app' \
+	'critical	sql.drop.cascade	sql	DROP EXTENSION postgis CASCADE' \
+	'critical	sql.drop.cascade	sql	DROP TYPE mood CASCADE' \
 	'high	sql.update.no_where	sql	UPDATE t SET a = 1 WHERE id = 1 OR 1' \
 	'high	sql.update.no_where	sql	UPDATE t SET a = 1 WHERE id = 1 OR 2 > 1' \
 	'high	sql.update.no_where	sql	UPDATE t SET a = 1 WHERE 1=1 LIMIT 5' \
