@@ -115,6 +115,22 @@ static bool has_dollar_quote(const char *sql, size_t len)
 	return false;
 }
 
+/* An E'...' string holding a backslash: PostgreSQL's escapes make \' a
+ * quote inside it, where SQLite (whose E is a column name, 'a\' its
+ * alias) ends the string there: `SELECT E'a\' FROM (SELECT 1 AS E); DROP
+ * TABLE t; --'` is one SELECT of a string to the grammar and drops t in
+ * sqlite3 and the sql tool (it was low). MySQL escapes as PostgreSQL. */
+static bool has_escape_string(const char *sql, size_t len)
+{
+	if (memchr(sql, '\\', len) == NULL)
+		return false;
+	for (size_t i = 0; i + 1 < len; i++)
+		if ((sql[i] == 'E' || sql[i] == 'e') && sql[i + 1] == '\'' &&
+		    (i == 0 || !ident_char(sql[i - 1])))
+			return true;
+	return false;
+}
+
 /* Whether the MySQL reading differs from PostgreSQL's for this text. */
 static bool mysql_differs(const struct cctx *x, const char *sql, size_t len)
 {
@@ -125,7 +141,8 @@ static bool mysql_differs(const struct cctx *x, const char *sql, size_t len)
 bool sql_reads_otherwise(const struct cctx *x, const char *sql, size_t len)
 {
 	return mysql_differs(x, sql, len) ||
-	       (x->sql_dialect != SQL_PG && (has_dollar_quote(sql, len) || has_nested_comment(sql, len)));
+	       (x->sql_dialect != SQL_PG && (has_dollar_quote(sql, len) || has_nested_comment(sql, len) ||
+	                                     has_escape_string(sql, len)));
 }
 
 /* Skips a comment at s[i] if there is one; returns i when not. The MySQL
@@ -717,7 +734,8 @@ void sql_fallback_otherwise(struct cctx *x, const char *sql, size_t len, bool ex
 {
 	if (mysql_differs(x, sql, len))
 		pass(x, sql, len, exact, base, sp, RD_MYSQL | RD_EXTRA);
-	if (x->sql_dialect != SQL_PG && (has_dollar_quote(sql, len) || has_nested_comment(sql, len)))
+	if (x->sql_dialect != SQL_PG && (has_dollar_quote(sql, len) || has_nested_comment(sql, len) ||
+	                                 has_escape_string(sql, len)))
 		pass(x, sql, len, exact, base, sp, RD_EXTRA);
 }
 

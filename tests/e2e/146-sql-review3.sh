@@ -139,6 +139,22 @@ check "generated columns: it says the rows are not previewed" grep -q 'the rows 
 check "generated columns: no guess of a dropped table" sh -c "! grep -q 'then dropped' '$d/gen.txt'"
 expect_eq "generated columns: the preview changed nothing" "$(sqlite3 "$d/wd/t.db" "SELECT b FROM g")" 2
 
+# an E'' string: PostgreSQL's grammar reads \' as a quote inside it,
+# SQLite ends the string there and runs the DROP after it. It was low: the
+# sql tool ran it unasked, and under a policy whose low tier may write
+# the workdir (the default's read-only profile made the DROP fail) t was
+# gone.
+mkdir -p "$d/wd2"
+sqlite3 "$d/wd2/e.db" "CREATE TABLE t(a); INSERT INTO t VALUES (1);"
+printf '[tier "low"]\n\tprofile = workspace\n' >"$d/low-rw.policy"
+chmod 600 "$d/low-rw.policy"
+q="SELECT E'a\\' FROM (SELECT 1 AS E); DROP TABLE t; --'"
+out=$(jq -cn --arg q "$q" '{id:"e",tool:"sql",input:{database:"e.db",query:$q}}' |
+	"$AIRLOCK" gate --no-tty --db "$d/g2.db" --workdir "$d/wd2" --policy "$d/low-rw.policy" 2>/dev/null)
+expect_eq "E'a\\' ...; DROP TABLE t: asked, not run" "$(printf '%s' "$out" | jq -r .decision)" denied
+expect_eq "E'a\\' ...; DROP TABLE t: t is still there" \
+	"$(sqlite3 "$d/wd2/e.db" "SELECT count(*) FROM sqlite_master WHERE name = 't'")" 1
+
 # ALTER TABLE ... DROP COLUMN: the values it takes out of every row are
 # in no changeset; the schema line says which column and how many rows
 sqlite3 "$d/wd/t.db" "CREATE TABLE c(id INTEGER PRIMARY KEY, pid INT); INSERT INTO c VALUES(1, 1), (2, 1), (3, 2);"
