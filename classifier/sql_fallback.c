@@ -131,6 +131,26 @@ static bool has_escape_string(const char *sql, size_t len)
 	return false;
 }
 
+/* A [ ... ] holding a quote: SQLite's name in brackets ends at the first
+ * ], where PostgreSQL's subscript goes on to the string's end: `SELECT
+ * a['] FROM t; DROP TABLE t; --'] FROM t` is one SELECT to the grammar and
+ * drops t in SQLite (it was low). */
+static bool has_bracket_quote(const char *sql, size_t len)
+{
+	const char *open = memchr(sql, '[', len), *close;
+
+	while (open != NULL) {
+		size_t rest = len - (size_t)(open - sql);
+		close = memchr(open, ']', rest);
+		if (close == NULL)
+			return false;
+		if (memchr(open, '\'', (size_t)(close - open)) || memchr(open, '"', (size_t)(close - open)))
+			return true;
+		open = memchr(close, '[', len - (size_t)(close - sql));
+	}
+	return false;
+}
+
 /* Whether the MySQL reading differs from PostgreSQL's for this text. */
 static bool mysql_differs(const struct cctx *x, const char *sql, size_t len)
 {
@@ -142,7 +162,8 @@ bool sql_reads_otherwise(const struct cctx *x, const char *sql, size_t len)
 {
 	return mysql_differs(x, sql, len) ||
 	       (x->sql_dialect != SQL_PG && (has_dollar_quote(sql, len) || has_nested_comment(sql, len) ||
-	                                     has_escape_string(sql, len)));
+	                                     has_escape_string(sql, len) ||
+	                                     has_bracket_quote(sql, len)));
 }
 
 /* Skips a comment at s[i] if there is one; returns i when not. The MySQL
@@ -735,7 +756,7 @@ void sql_fallback_otherwise(struct cctx *x, const char *sql, size_t len, bool ex
 	if (mysql_differs(x, sql, len))
 		pass(x, sql, len, exact, base, sp, RD_MYSQL | RD_EXTRA);
 	if (x->sql_dialect != SQL_PG && (has_dollar_quote(sql, len) || has_nested_comment(sql, len) ||
-	                                 has_escape_string(sql, len)))
+	                                 has_escape_string(sql, len) || has_bracket_quote(sql, len)))
 		pass(x, sql, len, exact, base, sp, RD_EXTRA);
 }
 

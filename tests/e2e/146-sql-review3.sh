@@ -46,6 +46,8 @@ printf '%s\n' \
 	'critical	sql.drop.cascade	sql	DROP OWNED BY app' \
 	'critical	sql.drop.cascade	sql	DROP EXTENSION postgis CASCADE' \
 	'critical	sql.drop.cascade	sql	DROP TYPE mood CASCADE' \
+	'high	sql.drop	sql	SELECT a['"'] FROM t; DROP TABLE t; --'"'] FROM t' \
+	'high	sql.drop	shell	sqlite3 app.db "SELECT a['"'] FROM t; DROP TABLE t; --'"'] FROM t"' \
 	'high	sql.update.no_where	sql	UPDATE t SET a = 1 WHERE id = 1 OR 1' \
 	'high	sql.update.no_where	sql	UPDATE t SET a = 1 WHERE id = 1 OR 2 > 1' \
 	'high	sql.update.no_where	sql	UPDATE t SET a = 1 WHERE 1=1 LIMIT 5' \
