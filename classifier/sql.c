@@ -1270,6 +1270,37 @@ static bool shell_runtime_text(const struct cctx *x, const char *sql, size_t len
 	return false;
 }
 
+/*
+ * Text the grammar rejects as a whole is read by keywords; each of its
+ * statements that the grammar reads alone is walked as well, since a
+ * client that runs a script statement by statement (psql, sqlite3, the
+ * sql tool) runs it past the one it rejects. One MySQL `LIMIT 1, 2`
+ * made `LOAD '/tmp/x.so'` (native code) and `COPY t FROM '/etc/passwd'`
+ * low, ALTER SYSTEM, CREATE EXTENSION and ALTER ROLE ... SUPERUSER
+ * medium, by keywords. The keyword reading lists the statements.
+ */
+static void grammar_statements(struct cctx *x, const struct lazy_pgquery *pg, const char *sql,
+                               size_t len, bool exact, size_t base, struct span sp)
+{
+	PgQuerySplitResult sr = pg->pg_query_split_with_scanner(sql);
+
+	x->sql_body++; /* not listed again */
+	for (int i = 0; sr.error == NULL && sr.n_stmts > 1 && i < sr.n_stmts; i++) {
+		size_t off = (size_t)sr.stmts[i]->stmt_location, n = (size_t)sr.stmts[i]->stmt_len;
+		PgQueryParseResult r;
+		char *one;
+		if (off > len || n > len - off)
+			break;
+		one = arena_strndup(x->a, sql + off, n);
+		r = pg->pg_query_parse(one);
+		if (r.error == NULL)
+			(void)walk_tree(x, r.parse_tree, one, n, exact, base + off, sp);
+		pg->pg_query_free_parse_result(r);
+	}
+	x->sql_body--;
+	pg->pg_query_free_split_result(sr);
+}
+
 void sql_classify(struct cctx *x, const char *sql, size_t len, bool exact, size_t base,
                   struct span sp)
 {
@@ -1291,8 +1322,11 @@ void sql_classify(struct cctx *x, const char *sql, size_t len, bool exact, size_
 		return;
 	}
 	r = pg->pg_query_parse(copy);
-	if (r.error || walk_tree(x, r.parse_tree, copy, len, exact, base, sp) < 0)
+	if (r.error || walk_tree(x, r.parse_tree, copy, len, exact, base, sp) < 0) {
 		sql_fallback(x, copy, len, exact, base, sp, true);
+		if (r.error)
+			grammar_statements(x, pg, copy, len, exact, base, sp);
+	}
 	else if (memmem(copy, len, "/*!", 3))
 		/* MySQL runs the text of its executable comments (slash-star-bang),
 		 * which PostgreSQL skips: read them by keywords too, and list

@@ -46,6 +46,9 @@ printf '%s\n' \
 	'critical	sql.drop.cascade	sql	DROP OWNED BY app' \
 	'critical	sql.drop.cascade	sql	DROP EXTENSION postgis CASCADE' \
 	'critical	sql.drop.cascade	sql	DROP TYPE mood CASCADE' \
+	'high	sql.exec	sql	LOAD '"'/tmp/x.so'"'; SELECT 1 LIMIT 1, 2' \
+	'high	sql.server_file	shell	echo "SELECT ^; COPY t FROM '"'/etc/passwd'"';" | psql' \
+	'high	sql.admin	sql	ALTER ROLE app SUPERUSER; SELECT 1 LIMIT 1, 2' \
 	'high	sql.drop	sql	SELECT a['"'] FROM t; DROP TABLE t; --'"'] FROM t' \
 	'high	sql.drop	shell	sqlite3 app.db "SELECT a['"'] FROM t; DROP TABLE t; --'"'] FROM t"' \
 	'high	sql.update.no_where	sql	UPDATE t SET a = 1 WHERE id = 1 OR 1' \
