@@ -160,6 +160,13 @@ expect_eq "E'a\\' ...; DROP TABLE t: asked, not run" "$(printf '%s' "$out" | jq 
 expect_eq "E'a\\' ...; DROP TABLE t: t is still there" \
 	"$(sqlite3 "$d/wd2/e.db" "SELECT count(*) FROM sqlite_master WHERE name = 't'")" 1
 
+# DROP VIEW: a view holds no rows of its own; it read "DROP would remove
+# table v with its 2 rows" while b kept them
+sqlite3 "$d/wd/t.db" "CREATE TABLE b(id INTEGER PRIMARY KEY); INSERT INTO b VALUES (1), (2); CREATE VIEW v AS SELECT * FROM b;"
+sqlcall "DROP VIEW v" | preview >"$d/view.txt" 2>&1
+check "DROP VIEW: the schema line" grep -q 'schema: DROP VIEW v' "$d/view.txt"
+check "DROP VIEW: no rows said removed" sh -c "! grep -q 'DROP would remove table v' '$d/view.txt'"
+
 # ALTER TABLE ... DROP COLUMN: the values it takes out of every row are
 # in no changeset; the schema line says which column and how many rows
 sqlite3 "$d/wd/t.db" "CREATE TABLE c(id INTEGER PRIMARY KEY, pid INT); INSERT INTO c VALUES(1, 1), (2, 1), (3, 2);"
