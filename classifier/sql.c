@@ -435,6 +435,65 @@ static void n_truncate(struct sqlw *s, json_t *n)
 		add(s, TIER_HIGH, "sql.truncate", "TRUNCATE removes every row");
 }
 
+/* ALTER TABLE commands that change who may see or do what, as GRANT
+ * does (they were sql.alter, medium). */
+static const char *const access_cmds[][2] = {
+	{"AT_DisableRowSecurity", "DISABLE ROW LEVEL SECURITY shows every row to whoever may "
+	                          "read the table"},
+	{"AT_NoForceRowSecurity", "NO FORCE ROW LEVEL SECURITY lets the table's owner past its "
+	                          "policies"},
+	{"AT_ChangeOwner", "OWNER TO hands the table, and every right on it, to another role"},
+};
+
+/* A function that runs with its owner's privileges for whoever calls it
+ * (SECURITY DEFINER): an ALTER that makes one, or a CREATE. */
+static bool security_definer(json_t *options)
+{
+	json_t *o;
+	size_t i;
+
+	json_array_foreach(options, i, o) {
+		json_t *d = json_object_get(o, "DefElem");
+		const char *name = str(d, "defname");
+		if (name && strcmp(name, "security") == 0 &&
+		    json_is_true(json_object_get(json_object_get(json_object_get(d, "arg"), "Boolean"),
+		                                 "boolval")))
+			return true;
+	}
+	return false;
+}
+
+/* ALTER ... OWNER TO r of a schema, function, database ...: its new
+ * owner, named in the reason (ALTER TABLE's comes as AT_ChangeOwner) */
+static void n_owner(struct sqlw *s, json_t *n)
+{
+	const char *to = str(json_object_get(n, "newowner"), "rolename");
+
+	cls_add(s->x, TIER_HIGH, "sql.grant", s->sp, "OWNER TO %s hands the object, and every right "
+	        "on it, to that role", to ? to : "a role");
+}
+
+/* CREATE or ALTER POLICY: USING (true) or WITH CHECK (true) opens every
+ * row to the policy's roles */
+static void n_policy(struct sqlw *s, json_t *n)
+{
+	json_t *q = json_object_get(n, "qual"), *c = json_object_get(n, "with_check");
+	bool all = (q && every_row(q)) || (c && every_row(c));
+
+	add(s, TIER_HIGH, "sql.grant", all ? "a row-security policy that holds for every row "
+	                                     "lets its roles see or change them all"
+	                                   : "a row-security policy changes who sees or changes "
+	                                     "which rows");
+}
+
+static void n_alter_function(struct sqlw *s, json_t *n)
+{
+	if (security_definer(json_object_get(n, "actions")))
+		add(s, TIER_HIGH, "sql.grant", "SECURITY DEFINER runs the function with its owner's "
+		                               "privileges for whoever calls it");
+	add(s, TIER_MEDIUM, "sql.alter", "ALTER changes the schema");
+}
+
 static void n_alter(struct sqlw *s, json_t *n)
 {
 	json_t *cmds = json_object_get(n, "cmds"), *c;
@@ -446,6 +505,9 @@ static void n_alter(struct sqlw *s, json_t *n)
 			add(s, TIER_HIGH, "sql.alter.drop", "ALTER ... DROP destroys a column or constraint");
 			return;
 		}
+		for (size_t k = 0; st && k < nitems(access_cmds); k++)
+			if (strcmp(st, access_cmds[k][0]) == 0)
+				add(s, TIER_HIGH, "sql.grant", access_cmds[k][1]);
 		if (st && strcmp(st, "AT_DisableTrigAll") == 0) /* as session_replication_role */
 			add(s, TIER_HIGH, "sql.admin",
 			    "DISABLE TRIGGER ALL turns off the table's foreign-key checks");
@@ -649,6 +711,9 @@ static void n_function(struct sqlw *s, json_t *n)
 		                              "search path finds it first, every call of the "
 		                              "built-in runs it");
 	lang_and_body(json_object_get(n, "options"), &lang, &body);
+	if (security_definer(json_object_get(n, "options")))
+		add(s, TIER_HIGH, "sql.grant", "SECURITY DEFINER runs the function with its owner's "
+		                               "privileges for whoever calls it");
 	for (size_t k = 0; k < nitems(unsafe); k++)
 		if (strcasecmp(lang, unsafe[k]) == 0) {
 			add(s, TIER_HIGH, "sql.exec", "creates a function in an untrusted language");
@@ -1090,8 +1155,9 @@ static const struct {
 	{"DeleteStmt", n_delete}, {"UpdateStmt", n_update}, {"InsertStmt", n_insert},
 	{"MergeStmt", n_merge}, {"DropStmt", n_drop}, {"DropdbStmt", n_dropdb},
 	{"TruncateStmt", n_truncate}, {"AlterTableStmt", n_alter}, {"RenameStmt", n_alter},
-	{"AlterObjectSchemaStmt", n_alter}, {"AlterOwnerStmt", n_alter}, {"AlterSeqStmt", n_alter},
-	{"AlterEnumStmt", n_alter}, {"AlterDomainStmt", n_alter}, {"AlterFunctionStmt", n_alter},
+	{"AlterObjectSchemaStmt", n_alter}, {"AlterOwnerStmt", n_owner}, {"AlterSeqStmt", n_alter},
+	{"AlterEnumStmt", n_alter}, {"AlterDomainStmt", n_alter}, {"AlterFunctionStmt", n_alter_function},
+	{"CreatePolicyStmt", n_policy}, {"AlterPolicyStmt", n_policy},
 	{"AlterDatabaseSetStmt", n_alterdb_set},
 	{"GrantStmt", n_grant}, {"GrantRoleStmt", n_grant}, {"AlterDefaultPrivilegesStmt", n_grant},
 	{"CopyStmt", n_copy}, {"CreateStmt", n_create}, {"IndexStmt", n_create},

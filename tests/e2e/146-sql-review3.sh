@@ -46,6 +46,9 @@ printf '%s\n' \
 	'critical	sql.drop.cascade	sql	DROP OWNED BY app' \
 	'critical	sql.drop.cascade	sql	DROP EXTENSION postgis CASCADE' \
 	'critical	sql.drop.cascade	sql	DROP TYPE mood CASCADE' \
+	'high	sql.grant	sql	ALTER TABLE accounts DISABLE ROW LEVEL SECURITY' \
+	'high	sql.grant	sql	ALTER TABLE accounts OWNER TO app' \
+	'high	sql.grant	sql	ALTER FUNCTION f() SECURITY DEFINER' \
 	'high	sql.exec	sql	LOAD '"'/tmp/x.so'"'; SELECT 1 LIMIT 1, 2' \
 	'high	sql.server_file	shell	echo "SELECT ^; COPY t FROM '"'/etc/passwd'"';" | psql' \
 	'high	sql.admin	sql	ALTER ROLE app SUPERUSER; SELECT 1 LIMIT 1, 2' \
