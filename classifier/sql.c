@@ -106,19 +106,33 @@ static bool const_nonzero(json_t *c)
  * UPDATE's scoped medium. */
 static bool always_true(json_t *e);
 
-/* A constant false, 0 or NULL, or c = d for two different constants. */
+/* The kind of a constant's value (ival, fval, sval ...): its first key
+ * that is not its location. */
+static const char *const_kind(json_t *c)
+{
+	const char *k;
+	json_t *v;
+
+	json_object_foreach(c, k, v)
+		if (strcmp(k, "location") != 0)
+			return k;
+	return "";
+}
+
+/* A constant false, 0 or NULL, or c = d for two different constants of
+ * one kind (1 = 1.0 and '1' = 1 may hold: they count as true). */
 static bool plainly_false(json_t *e)
 {
 	json_t *c = json_object_get(e, "A_Const"), *x = json_object_get(e, "A_Expr");
-	json_t *l = json_object_get(x, "lexpr"), *r = json_object_get(x, "rexpr");
+	json_t *l = json_object_get(json_object_get(x, "lexpr"), "A_Const"),
+	       *r = json_object_get(json_object_get(x, "rexpr"), "A_Const");
 	const char *op = str(json_object_get(json_array_get(json_object_get(x, "name"), 0), "String"),
 	                     "sval");
 
 	if (c)
 		return !always_true(e);
-	return op && strcmp(op, "=") == 0 && json_object_get(l, "A_Const") &&
-	       json_object_get(r, "A_Const") &&
-	       !const_same(json_object_get(l, "A_Const"), json_object_get(r, "A_Const"));
+	return op && strcmp(op, "=") == 0 && l && r && strcmp(const_kind(l), const_kind(r)) == 0 &&
+	       !const_same(l, r);
 }
 
 static bool always_true(json_t *e)
