@@ -776,6 +776,7 @@ enum meta_act {
 	M_CD,     /* .cd DIR, \cd [DIR]: later relative files are in DIR */
 	M_RESTORE, /* .restore ?DB? FILE: the database's content replaced by FILE's */
 	M_ARCHIVE, /* .archive|.ar: -x writes files into -C DIR, -c|-u|-i reads them */
+	M_DBCONFIG, /* .dbconfig OPTION on|off: sqlite3_db_config flags (dbconfigs) */
 	M_NONE,   /* any other sqlite3 dot-command: not SQL, nothing to judge */
 	M_LIST,   /* psql's listings (psql_lists), found by meta_psql_list only */
 };
@@ -800,7 +801,28 @@ static const struct {
 	{"\\prompt", M_TEXT}, {"\\else", M_TEXT}, {"\\endif", M_TEXT}, {"\\unset", M_TEXT},
 	{"system", M_SHELL}, {"pager", M_SHELL}, {"tee", M_OUT}, {"source", M_READ},
 	{"\\d", M_LIST}, /* and psql's other listings: psql_lists */
+	{".dbconfig", M_DBCONFIG},
 	{".", M_NONE}, /* last: .tables, .schema, ... */
+};
+
+/* sqlite3's .dbconfig flags that wipe the database or switch off its
+ * checks, with the value that does. `.dbconfig reset_database on` and
+ * VACUUM empty the whole file (it was medium, the VACUUM's), as DROP
+ * DATABASE does; writable_schema and enable_fkey as their PRAGMAs. */
+static const struct {
+	const char *name;
+	bool on; /* the unsafe value: on, or off */
+	enum tier tier;
+	const char *rule, *why;
+} dbconfigs[] = {
+	{"reset_database", true, TIER_CRITICAL, "db.wipe",
+	 ".dbconfig reset_database on: the next VACUUM empties the whole database"},
+	{"writable_schema", true, TIER_HIGH, "sql.admin",
+	 ".dbconfig writable_schema lets statements rewrite the schema table"},
+	{"enable_fkey", false, TIER_HIGH, "sql.admin",
+	 ".dbconfig enable_fkey off turns off foreign-key checks"},
+	{"defensive", false, TIER_HIGH, "sql.admin",
+	 ".dbconfig defensive off lets statements corrupt the database file"},
 };
 
 /* psql's commands that only list or describe, or set how results are
@@ -1101,6 +1123,31 @@ static void meta_copy(struct cctx *x, const char *p, const char *le, struct span
 	meta_target(x, from ? M_READ : M_OUT, w, le, ds);
 }
 
+/* .dbconfig OPTION VALUE: VALUE on, 1, yes or true sets the flag. */
+static void meta_dbconfig(struct cctx *x, const char *p, const char *le, struct span ds)
+{
+	static const char *const on[] = {"on", "1", "yes", "true"};
+	const char *v = p;
+	size_t n, vn;
+	bool set = false;
+
+	while (v < le && *v != ' ' && *v != '\t')
+		v++;
+	n = (size_t)(v - p);
+	while (v < le && (*v == ' ' || *v == '\t'))
+		v++;
+	for (vn = 0; v + vn < le && v[vn] != ' ' && v[vn] != '\t'; vn++)
+		;
+	if (vn == 0) /* no value: it lists the flags */
+		return;
+	for (size_t i = 0; i < nitems(on); i++)
+		set |= strlen(on[i]) == vn && strncasecmp(v, on[i], vn) == 0;
+	for (size_t i = 0; i < nitems(dbconfigs); i++)
+		if (strlen(dbconfigs[i].name) == n && strncmp(p, dbconfigs[i].name, n) == 0 &&
+		    set == dbconfigs[i].on)
+			cls_add(x, dbconfigs[i].tier, dbconfigs[i].rule, ds, "%s", dbconfigs[i].why);
+}
+
 static void meta_run(struct cctx *x, int m, const char *arg, const char *le, struct span ds)
 {
 	static const char *const cmd_env[] = {"PAGER", "PSQL_PAGER", "EDITOR", "PSQL_EDITOR",
@@ -1185,6 +1232,9 @@ static void meta_run(struct cctx *x, int m, const char *arg, const char *le, str
 		break;
 	case M_ARCHIVE:
 		meta_archive(x, p, le, ds);
+		break;
+	case M_DBCONFIG:
+		meta_dbconfig(x, p, le, ds);
 		break;
 	case M_HOOK:
 	case M_TEXT:

@@ -46,6 +46,8 @@ printf '%s\n' \
 	'critical	sql.drop.cascade	sql	DROP OWNED BY app' \
 	'critical	sql.drop.cascade	sql	DROP EXTENSION postgis CASCADE' \
 	'critical	sql.drop.cascade	sql	DROP TYPE mood CASCADE' \
+	'critical	db.wipe	shell	sqlite3 app.db '"'.dbconfig reset_database on'"' VACUUM' \
+	'high	sql.admin	shell	sqlite3 app.db '"'.dbconfig enable_fkey off'"' '"'DELETE FROM p WHERE id = 1'"'' \
 	'high	sql.grant	sql	ALTER TABLE accounts DISABLE ROW LEVEL SECURITY' \
 	'high	sql.grant	sql	ALTER TABLE accounts OWNER TO app' \
 	'high	sql.grant	sql	ALTER FUNCTION f() SECURITY DEFINER' \
