@@ -103,7 +103,11 @@ static const struct classify_rule rules[] = {
 	 "DO $$ ... $$"},
 	{"sql.admin", H, "roles and accounts, replication, ALTER SYSTEM, killing sessions",
 	 "ALTER SYSTEM SET x = 1"},
-	{"sql.other", M, "a statement kind with no rating", "CALL p()"},
+	{"sql.call", H, "CALL, or a function no table knows: its body is not in the text",
+	 "SELECT purge_all()"},
+	{"sql.lock", H, "LOCK, VACUUM FULL, CLUSTER, PREPARE TRANSACTION: other sessions wait (FOR "
+	 "UPDATE, weak LOCK modes: medium)", "LOCK TABLE t"},
+	{"sql.other", M, "a statement kind with no rating", "VACUUM"},
 	{"sql.unparsed", H, "SQL that neither the grammar nor the keywords read", "FROBNICATE t"},
 	{"sql.attach", H, "SQLite ATTACH of another file", "ATTACH 'x.db' AS x"},
 	{"sql.parser_unavailable", H, "libpg_query could not be loaded", "(any SQL)"},

@@ -5,6 +5,7 @@
  * fallback (sql_fallback.c). If libpg_query cannot be loaded the call fails
  * closed: sql.parser_unavailable (high) plus the fallback's reading.
  */
+#include <ctype.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,9 +87,54 @@ static bool reads_row(json_t *e, int depth)
 	return false;
 }
 
+/* A constant number other than 0: true where MySQL and SQLite run the
+ * text (WHERE id = 1 OR 1 is every row there). */
+static bool const_nonzero(json_t *c)
+{
+	const char *f = str(json_object_get(c, "fval"), "fval");
+
+	if (json_integer_value(json_object_get(json_object_get(c, "ival"), "ival")) != 0)
+		return true;
+	return f && strspn(f, "0.") != strlen(f);
+}
+
 /* A WHERE that holds for every row (the tree has false and 0 as {}):
- * true, NOT false, c = c for equal constants or one column, and an OR with
- * one such arm or an AND of them. Agents write WHERE 1=1 as a template. */
+ * true, a number other than 0, NOT false, c = c for equal constants or
+ * one column, and an OR with one such arm or an AND of them. Agents
+ * write WHERE 1=1 as a template. An OR arm that reads no row and is not
+ * plainly false (id = 1 OR 2 > 1, OR 1) is taken to hold: it was
+ * UPDATE's scoped medium. */
+static bool always_true(json_t *e);
+
+/* The kind of a constant's value (ival, fval, sval ...): its first key
+ * that is not its location. */
+static const char *const_kind(json_t *c)
+{
+	const char *k;
+	json_t *v;
+
+	json_object_foreach(c, k, v)
+		if (strcmp(k, "location") != 0)
+			return k;
+	return "";
+}
+
+/* A constant false, 0 or NULL, or c = d for two different constants of
+ * one kind (1 = 1.0 and '1' = 1 may hold: they count as true). */
+static bool plainly_false(json_t *e)
+{
+	json_t *c = json_object_get(e, "A_Const"), *x = json_object_get(e, "A_Expr");
+	json_t *l = json_object_get(json_object_get(x, "lexpr"), "A_Const"),
+	       *r = json_object_get(json_object_get(x, "rexpr"), "A_Const");
+	const char *op = str(json_object_get(json_array_get(json_object_get(x, "name"), 0), "String"),
+	                     "sval");
+
+	if (c)
+		return !always_true(e);
+	return op && strcmp(op, "=") == 0 && l && r && strcmp(const_kind(l), const_kind(r)) == 0 &&
+	       !const_same(l, r);
+}
+
 static bool always_true(json_t *e)
 {
 	json_t *c = json_object_get(e, "A_Const"), *x = json_object_get(e, "A_Expr"),
@@ -96,7 +142,8 @@ static bool always_true(json_t *e)
 	size_t i;
 
 	if (c)
-		return json_is_true(json_object_get(json_object_get(c, "boolval"), "boolval"));
+		return json_is_true(json_object_get(json_object_get(c, "boolval"), "boolval")) ||
+		       const_nonzero(c);
 	if (x) {
 		json_t *op = json_array_get(json_object_get(x, "name"), 0);
 		json_t *l = json_object_get(x, "lexpr"), *r = json_object_get(x, "rexpr");
@@ -113,7 +160,7 @@ static bool always_true(json_t *e)
 	json_t *args = json_object_get(b, "args");
 	if (strcmp(str(b, "boolop"), "OR_EXPR") == 0) {
 		json_array_foreach(args, i, arg)
-			if (always_true(arg))
+			if (always_true(arg) || (!reads_row(arg, 0) && !plainly_false(arg)))
 				return true;
 		return false;
 	}
@@ -138,10 +185,27 @@ static bool every_row(json_t *w)
 	return always_true(w) || !reads_row(w, 0);
 }
 
+/* SQLite's schema table written as a table (with PRAGMA writable_schema
+ * on): rewriting a row's sql changes or removes a table outside any ALTER
+ * or DROP, or leaves a file that no longer opens; it was a scoped UPDATE
+ * (medium). */
+static void schema_table(struct sqlw *s, json_t *n)
+{
+	static const char *const names[] = {"sqlite_master", "sqlite_schema", "sqlite_temp_master",
+	                                    "sqlite_temp_schema"};
+	const char *rel = str(json_object_get(n, "relation"), "relname");
+
+	for (size_t i = 0; rel && i < nitems(names); i++)
+		if (strcasecmp(rel, names[i]) == 0)
+			add(s, TIER_HIGH, "sql.drop", "writes SQLite's schema table itself: a table can "
+			                              "vanish or the file stop opening");
+}
+
 static void n_delete(struct sqlw *s, json_t *n)
 {
 	json_t *w = json_object_get(n, "whereClause");
 
+	schema_table(s, n);
 	add(s, TIER_HIGH, "sql.delete", "DELETE removes rows");
 	if (w == NULL)
 		add(s, TIER_HIGH, "sql.delete.no_where", "DELETE without WHERE empties the table");
@@ -154,6 +218,7 @@ static void n_update(struct sqlw *s, json_t *n)
 {
 	json_t *w = json_object_get(n, "whereClause");
 
+	schema_table(s, n);
 	if (w == NULL)
 		add(s, TIER_HIGH, "sql.update.no_where", "UPDATE without WHERE changes every row");
 	else if (every_row(w))
@@ -165,7 +230,7 @@ static void n_update(struct sqlw *s, json_t *n)
 
 static void n_insert(struct sqlw *s, json_t *n)
 {
-	(void)n;
+	schema_table(s, n);
 	add(s, TIER_MEDIUM, "sql.insert", "INSERT adds rows");
 }
 
@@ -237,16 +302,27 @@ static const char *const_string(json_t *arg)
 
 static void n_set(struct sqlw *s, json_t *n)
 {
-	static const char *const mysql_resets[] = {"master", "slave", "replica"};
+	static const char *const mysql_resets[] = {"master", "slave", "replica", "persist"};
 	const char *kind = str(n, "kind"), *name = str(n, "name");
 
 	setting(s, name);
+	/* SET ROLE r, SET SESSION AUTHORIZATION r: what follows runs with
+	 * r's privileges (a superuser's, when the login may become one), as
+	 * sudo does; NONE and DEFAULT go back to the login's own (it was low) */
+	if (kind && name && strcmp(kind, "VAR_SET_VALUE") == 0 &&
+	    (strcmp(name, "role") == 0 || strcmp(name, "session_authorization") == 0)) {
+		const char *to = const_string(json_array_get(json_object_get(n, "args"), 0));
+		if (to == NULL || (strcasecmp(to, "none") != 0 && strcasecmp(to, "default") != 0))
+			add(s, TIER_HIGH, "sql.admin", "SET ROLE or SESSION AUTHORIZATION acts with "
+			                               "another role's privileges");
+	}
 	/* PostgreSQL reads MySQL's RESET MASTER as resetting a setting it
 	 * does not have; MySQL deletes its binary logs or replica state */
 	for (size_t i = 0; kind && name && i < nitems(mysql_resets); i++)
 		if (strcmp(kind, "VAR_RESET") == 0 && strcasecmp(name, mysql_resets[i]) == 0)
-			add(s, TIER_HIGH, "sql.admin", "RESET MASTER, SLAVE or REPLICA deletes MySQL's "
-			                               "binary logs or replication state");
+			add(s, TIER_HIGH, "sql.admin", "RESET MASTER, SLAVE, REPLICA or PERSIST deletes "
+			                               "MySQL's binary logs, replication state or "
+			                               "persisted settings");
 }
 
 /* ALTER DATABASE d SET NAME ...: a setting for every later session; its
@@ -266,17 +342,91 @@ static void n_maintenance(struct sqlw *s, json_t *n)
 	                                 "other sessions use");
 }
 
+/* Whether a VACUUM's options hold FULL. */
+static bool vacuum_full(json_t *n)
+{
+	json_t *o;
+	size_t i;
+
+	json_array_foreach(json_object_get(n, "options"), i, o) {
+		const char *name = str(json_object_get(o, "DefElem"), "defname");
+		if (name && strcmp(name, "full") == 0)
+			return true;
+	}
+	return false;
+}
+
+/* Statements that hold a table, or a whole database, so that every other
+ * session waits: on a live database an outage for as long as they last
+ * (a VACUUM FULL of a large table, hours). They were medium as statements
+ * with no rating, and MySQL's LOCK TABLES low. */
+static void n_cluster(struct sqlw *s, json_t *n)
+{
+	(void)n;
+	add(s, TIER_HIGH, "sql.lock", "CLUSTER rewrites the table under an exclusive lock: every "
+	                              "other session's reads and writes of it wait");
+}
+
 static void n_vacuum(struct sqlw *s, json_t *n)
 {
-	if (json_is_true(json_object_get(n, "is_vacuumcmd"))) /* ANALYZE only reads */
+	if (!json_is_true(json_object_get(n, "is_vacuumcmd"))) /* ANALYZE only reads */
+		return;
+	if (vacuum_full(n))
+		add(s, TIER_HIGH, "sql.lock", "VACUUM FULL rewrites tables under an exclusive lock: "
+		                              "every other session's reads and writes of them wait");
+	else
 		n_maintenance(s, n);
 }
+
+/* LOCK TABLE: held until the transaction ends. ACCESS SHARE, ROW SHARE
+ * and ROW EXCLUSIVE (modes 1-3) only keep out schema changes and VACUUM
+ * FULL; the stronger ones stop other sessions' writes or reads. */
+static void n_lock(struct sqlw *s, json_t *n)
+{
+	if (json_integer_value(json_object_get(n, "mode")) > 3 ||
+	    !json_object_get(n, "mode"))
+		add(s, TIER_HIGH, "sql.lock", "LOCK holds the table until the transaction ends: other "
+		                              "sessions' writes (or reads) of it wait");
+	else
+		add(s, TIER_MEDIUM, "sql.lock", "LOCK holds the table until the transaction ends: "
+		                                "other sessions' schema changes wait");
+}
+
+/* PREPARE TRANSACTION keeps the transaction, with its locks and rows,
+ * after the session ends, until someone commits or rolls it back; COMMIT
+ * and ROLLBACK PREPARED finish one, whoever's it is and whatever it did. */
+static void n_transaction(struct sqlw *s, json_t *n)
+{
+	const char *kind = str(n, "kind");
+
+	if (kind && strcmp(kind, "TRANS_STMT_PREPARE") == 0)
+		add(s, TIER_HIGH, "sql.lock", "PREPARE TRANSACTION keeps its locks after the session "
+		                              "ends, until someone commits or rolls it back");
+	else if (kind && (strcmp(kind, "TRANS_STMT_COMMIT_PREPARED") == 0 ||
+	                  strcmp(kind, "TRANS_STMT_ROLLBACK_PREPARED") == 0))
+		add(s, TIER_HIGH, "sql.admin", "COMMIT or ROLLBACK PREPARED applies or discards a "
+		                               "prepared transaction, another session's writes");
+}
+
+/* What DROP ... CASCADE takes from tables it does not name: every column
+ * of a type, a domain or an extension's types (DROP EXTENSION postgis
+ * CASCADE: every geometry column, in every table); it was high, as DROP
+ * TABLE t. A table's CASCADE drops views and constraints, no rows. */
+static const char *const cascade_columns[] = {"OBJECT_TYPE", "OBJECT_DOMAIN", "OBJECT_EXTENSION"};
 
 static void n_drop(struct sqlw *s, json_t *n)
 {
 	const char *type = str(n, "removeType"), *beh = str(n, "behavior");
+	bool cascade = beh && strcmp(beh, "DROP_CASCADE") == 0;
 
-	if (type && strcmp(type, "OBJECT_SCHEMA") == 0 && beh && strcmp(beh, "DROP_CASCADE") == 0)
+	for (size_t i = 0; cascade && type && i < nitems(cascade_columns); i++)
+		if (strcmp(type, cascade_columns[i]) == 0) {
+			add(s, TIER_CRITICAL, "sql.drop.cascade", "DROP TYPE, DOMAIN or EXTENSION ... "
+			                                          "CASCADE drops every column of it, in "
+			                                          "every table, with its values");
+			return;
+		}
+	if (type && strcmp(type, "OBJECT_SCHEMA") == 0 && cascade)
 		add(s, TIER_CRITICAL, "sql.drop.cascade", "DROP SCHEMA ... CASCADE drops everything in it");
 	else
 		add(s, TIER_HIGH, "sql.drop", "DROP destroys a database object and its data");
@@ -290,8 +440,72 @@ static void n_dropdb(struct sqlw *s, json_t *n)
 
 static void n_truncate(struct sqlw *s, json_t *n)
 {
-	(void)n;
-	add(s, TIER_HIGH, "sql.truncate", "TRUNCATE removes every row");
+	const char *beh = str(n, "behavior");
+
+	if (beh && strcmp(beh, "DROP_CASCADE") == 0) /* say what the names do not */
+		add(s, TIER_HIGH, "sql.truncate", "TRUNCATE ... CASCADE removes every row, and every "
+		                                  "row of each table that refers to it, in turn");
+	else
+		add(s, TIER_HIGH, "sql.truncate", "TRUNCATE removes every row");
+}
+
+/* ALTER TABLE commands that change who may see or do what, as GRANT
+ * does (they were sql.alter, medium). */
+static const char *const access_cmds[][2] = {
+	{"AT_DisableRowSecurity", "DISABLE ROW LEVEL SECURITY shows every row to whoever may "
+	                          "read the table"},
+	{"AT_NoForceRowSecurity", "NO FORCE ROW LEVEL SECURITY lets the table's owner past its "
+	                          "policies"},
+	{"AT_ChangeOwner", "OWNER TO hands the table, and every right on it, to another role"},
+};
+
+/* A function that runs with its owner's privileges for whoever calls it
+ * (SECURITY DEFINER): an ALTER that makes one, or a CREATE. */
+static bool security_definer(json_t *options)
+{
+	json_t *o;
+	size_t i;
+
+	json_array_foreach(options, i, o) {
+		json_t *d = json_object_get(o, "DefElem");
+		const char *name = str(d, "defname");
+		if (name && strcmp(name, "security") == 0 &&
+		    json_is_true(json_object_get(json_object_get(json_object_get(d, "arg"), "Boolean"),
+		                                 "boolval")))
+			return true;
+	}
+	return false;
+}
+
+/* ALTER ... OWNER TO r of a schema, function, database ...: its new
+ * owner, named in the reason (ALTER TABLE's comes as AT_ChangeOwner) */
+static void n_owner(struct sqlw *s, json_t *n)
+{
+	const char *to = str(json_object_get(n, "newowner"), "rolename");
+
+	cls_add(s->x, TIER_HIGH, "sql.grant", s->sp, "OWNER TO %s hands the object, and every right "
+	        "on it, to that role", to ? to : "a role");
+}
+
+/* CREATE or ALTER POLICY: USING (true) or WITH CHECK (true) opens every
+ * row to the policy's roles */
+static void n_policy(struct sqlw *s, json_t *n)
+{
+	json_t *q = json_object_get(n, "qual"), *c = json_object_get(n, "with_check");
+	bool all = (q && every_row(q)) || (c && every_row(c));
+
+	add(s, TIER_HIGH, "sql.grant", all ? "a row-security policy that holds for every row "
+	                                     "lets its roles see or change them all"
+	                                   : "a row-security policy changes who sees or changes "
+	                                     "which rows");
+}
+
+static void n_alter_function(struct sqlw *s, json_t *n)
+{
+	if (security_definer(json_object_get(n, "actions")))
+		add(s, TIER_HIGH, "sql.grant", "SECURITY DEFINER runs the function with its owner's "
+		                               "privileges for whoever calls it");
+	add(s, TIER_MEDIUM, "sql.alter", "ALTER changes the schema");
 }
 
 static void n_alter(struct sqlw *s, json_t *n)
@@ -305,6 +519,9 @@ static void n_alter(struct sqlw *s, json_t *n)
 			add(s, TIER_HIGH, "sql.alter.drop", "ALTER ... DROP destroys a column or constraint");
 			return;
 		}
+		for (size_t k = 0; st && k < nitems(access_cmds); k++)
+			if (strcmp(st, access_cmds[k][0]) == 0)
+				add(s, TIER_HIGH, "sql.grant", access_cmds[k][1]);
 		if (st && strcmp(st, "AT_DisableTrigAll") == 0) /* as session_replication_role */
 			add(s, TIER_HIGH, "sql.admin",
 			    "DISABLE TRIGGER ALL turns off the table's foreign-key checks");
@@ -489,13 +706,28 @@ static void lang_and_body(json_t *options, const char **lang, const char **body)
 	}
 }
 
+static bool fn_builtin(const char *name, size_t n);
+
 static void n_function(struct sqlw *s, json_t *n)
 {
 	static const char *const unsafe[] = {"c", "internal", "plpythonu", "plpython3u",
 	                                     "plperlu", "pltclu", "plsh"};
 	const char *lang = "sql", *body = NULL;
+	json_t *names = json_object_get(n, "funcname");
+	const char *f = str(json_object_get(json_array_get(names, json_array_size(names) - 1),
+	                                    "String"), "sval");
 
+	/* public.lower(text) in plperl, whose body is not read: a search_path
+	 * that puts its schema before pg_catalog makes every lower() run it,
+	 * and a call of lower() is low (it was medium, a create) */
+	if (f && fn_builtin(f, strlen(f)))
+		add(s, TIER_HIGH, "sql.exec", "creates a function with a built-in's name: where the "
+		                              "search path finds it first, every call of the "
+		                              "built-in runs it");
 	lang_and_body(json_object_get(n, "options"), &lang, &body);
+	if (security_definer(json_object_get(n, "options")))
+		add(s, TIER_HIGH, "sql.grant", "SECURITY DEFINER runs the function with its owner's "
+		                               "privileges for whoever calls it");
 	for (size_t k = 0; k < nitems(unsafe); k++)
 		if (strcasecmp(lang, unsafe[k]) == 0) {
 			add(s, TIER_HIGH, "sql.exec", "creates a function in an untrusted language");
@@ -544,6 +776,19 @@ static void n_select(struct sqlw *s, json_t *n)
 {
 	if (json_object_get(n, "intoClause"))
 		add(s, TIER_MEDIUM, "sql.create", "SELECT INTO creates a table");
+	if (json_object_get(n, "lockingClause")) /* it was low, as a read */
+		add(s, TIER_MEDIUM, "sql.lock", "SELECT ... FOR UPDATE or SHARE locks the rows it "
+		                                "reads until the transaction ends: other sessions' "
+		                                "writes of them wait");
+}
+
+/* DROP OWNED BY r: every object r owns in the database, tables and
+ * their rows too, none of them named (it was high, as DROP TABLE t). */
+static void n_drop_owned(struct sqlw *s, json_t *n)
+{
+	(void)n;
+	add(s, TIER_CRITICAL, "sql.drop.cascade", "DROP OWNED drops every object the role owns in "
+	                                          "the database, with their rows");
 }
 
 /* Catalogs that hold credentials: PostgreSQL's password hashes and
@@ -738,12 +983,199 @@ static const struct sql_fn dblink_any = {"dblink", "net.fetch",
                                          "uses a connection to another server (dblink)",
                                          TIER_HIGH};
 
+/* Built-in functions of PostgreSQL, SQLite and MySQL that only compute or
+ * read (sorted, lower case), and the names the grammar gives its own
+ * syntax (EXTRACT is pg_catalog.extract, TRIM btrim): any other name,
+ * in pg_catalog too, is a function the database or the agent defined,
+ * whose body is not in the text. `SELECT
+ * purge_all()` deletes what purge_all's body deletes; it was low. */
+static const char *const builtin_fns[] = {
+	"abs", "acos", "acosh", "adddate", "addtime", "aes_decrypt", "aes_encrypt", "age", "any_value",
+	"array",
+	"array_agg", "array_append", "array_cat", "array_dims", "array_fill", "array_length",
+	"array_lower", "array_ndims", "array_position", "array_positions", "array_prepend",
+	"array_remove", "array_replace", "array_sample", "array_shuffle", "array_to_json",
+	"array_to_string", "array_to_tsvector", "array_upper",
+	"ascii", "asin", "asinh", "atan", "atan2", "atanh", "avg",
+	"benchmark", "bin", "bit_and", "bit_count", "bit_length", "bit_or", "bit_xor", "bm25", "bool_and",
+	"bool_or", "box", "btrim",
+	"cardinality", "cast", "cbrt", "ceil", "ceiling", "changes", "char", "char_length",
+	"character_length", "chr", "circle", "clock_timestamp", "coalesce", "col_description",
+	"collation_for", "concat", "concat_ws", "connection_id", "conv", "convert", "convert_from",
+	"convert_to", "corr", "cos", "cosh", "cot", "count", "covar_pop", "covar_samp", "crc32",
+	"crosstab", "crosstab2", "crosstab3", "crosstab4", "crypt", "cume_dist", "cumulative", "curdate",
+	"current_catalog", "current_database", "current_date", "current_role", "current_schema",
+	"current_schemas", "current_setting", "current_time", "current_timestamp", "current_user",
+	"currval", "curtime",
+	"database",
+	"date", "date_add", "date_bin", "date_format", "date_part", "date_sub", "date_subtract",
+	"date_trunc", "datediff", "daterange", "datetime",
+	"day", "dayname", "dayofmonth", "dayofweek", "dayofyear", "decode", "degrees", "dense_rank",
+	"digest", "div",
+	"elt", "encode", "every", "exp", "export_set", "extract",
+	"factorial", "family", "field", "find_in_set", "first_value", "floor", "format", "format_bytes",
+	"format_type", "found_rows", "from_base64", "from_days", "from_unixtime", "fts3_tokenizer",
+	"gcd", "gen_random_bytes", "gen_random_uuid", "gen_salt", "generate_series",
+	"generate_subscripts", "get_byte", "get_lock", "glob", "greatest", "group_concat",
+	"has_any_column_privilege", "has_column_privilege", "has_database_privilege",
+	"has_foreign_data_wrapper_privilege", "has_function_privilege", "has_language_privilege",
+	"has_schema_privilege", "has_sequence_privilege", "has_server_privilege", "has_table_privilege",
+	"has_tablespace_privilege", "has_type_privilege",
+	"hex", "highlight", "hmac", "host", "hour",
+	"ifnull", "iif", "inet6_aton", "inet6_ntoa", "inet_aton", "inet_client_addr", "inet_client_port",
+	"inet_merge", "inet_ntoa", "inet_server_addr", "inet_server_port", "initcap", "instr",
+	"int4range", "int8range", "is_free_lock", "is_normalized", "isempty", "isfinite", "isnull",
+	"json", "json_agg", "json_array", "json_array_append", "json_array_elements",
+	"json_array_elements_text", "json_array_insert", "json_array_length", "json_arrayagg",
+	"json_build_array", "json_build_object", "json_contains", "json_depth", "json_each",
+	"json_each_text", "json_extract", "json_extract_path", "json_extract_path_text",
+	"json_group_array", "json_group_object", "json_insert", "json_keys", "json_length", "json_merge",
+	"json_merge_patch", "json_merge_preserve", "json_object", "json_object_agg", "json_object_keys",
+	"json_objectagg", "json_overlaps", "json_patch", "json_populate_record", "json_pretty",
+	"json_quote", "json_remove", "json_replace", "json_schema_valid", "json_search", "json_set",
+	"json_strip_nulls", "json_table", "json_tree", "json_type", "json_typeof", "json_unquote",
+	"json_valid", "json_value", "jsonb", "jsonb_agg", "jsonb_array_elements",
+	"jsonb_array_elements_text", "jsonb_array_length", "jsonb_build_array", "jsonb_build_object",
+	"jsonb_each", "jsonb_each_text", "jsonb_extract_path", "jsonb_extract_path_text", "jsonb_insert",
+	"jsonb_object", "jsonb_object_agg", "jsonb_object_keys", "jsonb_path_exists", "jsonb_path_query",
+	"jsonb_path_query_array", "jsonb_path_query_first", "jsonb_pretty", "jsonb_set",
+	"jsonb_strip_nulls", "jsonb_typeof",
+	"julianday", "justify_days", "justify_hours", "justify_interval",
+	"lag", "last_day", "last_insert_id", "last_insert_rowid", "last_value", "lastval", "lcase", "lcm",
+	"lead", "least", "left", "length", "levenshtein", "like", "like_escape", "likelihood", "likely",
+	"ln", "lo_close", "lo_get", "lo_lseek", "lo_lseek64", "lo_open", "lo_tell", "lo_tell64",
+	"localtime", "localtimestamp", "locate", "log", "log10", "log1p", "log2", "loread", "lower",
+	"lower_inc", "lpad", "ltrim",
+	"make_date", "make_interval", "make_set", "make_time", "make_timestamp", "make_timestamptz",
+	"makedate", "maketime", "masklength", "matchinfo", "max", "md5", "median", "microsecond", "mid",
+	"min", "minute", "mod", "mode", "month", "monthname",
+	"network", "normalize", "now", "nth_value", "ntile", "nullif", "num_nonnulls", "num_nulls",
+	"numnode", "numrange",
+	"obj_description", "oct", "octet_length", "offsets", "ord", "overlaps", "overlay",
+	"percent_rank", "percentile", "percentile_cont", "percentile_disc",
+	"period_add",
+	"pg_advisory_lock", "pg_advisory_unlock", "pg_advisory_xact_lock",
+	"pg_backend_pid", "pg_blocking_pids",
+	"pg_char_to_encoding", "pg_collation_for", "pg_column_is_updatable", "pg_column_size",
+	"pg_conf_load_time", "pg_current_logfile", "pg_current_snapshot", "pg_current_wal_insert_lsn",
+	"pg_current_wal_lsn", "pg_current_xact_id",
+	"pg_database_size", "pg_describe_object",
+	"pg_encoding_to_char",
+	"pg_get_constraintdef", "pg_get_expr", "pg_get_function_arguments",
+	"pg_get_function_identity_arguments", "pg_get_function_result", "pg_get_functiondef",
+	"pg_get_indexdef", "pg_get_keywords", "pg_get_object_address", "pg_get_partkeydef",
+	"pg_get_ruledef", "pg_get_serial_sequence", "pg_get_statisticsobjdef", "pg_get_triggerdef",
+	"pg_get_userbyid", "pg_get_viewdef", "pg_get_wal_replay_pause_state",
+	"pg_has_role",
+	"pg_identify_object", "pg_index_column_has_property", "pg_index_has_property",
+	"pg_indexam_has_property", "pg_indexes_size", "pg_input_is_valid", "pg_is_in_recovery",
+	"pg_is_wal_replay_paused",
+	"pg_jit_available",
+	"pg_last_committed_xact", "pg_last_wal_receive_lsn", "pg_last_wal_replay_lsn",
+	"pg_last_xact_replay_timestamp", "pg_listening_channels",
+	"pg_my_temp_schema",
+	"pg_notify",
+	"pg_options_to_table",
+	"pg_partition_ancestors", "pg_partition_root", "pg_partition_tree", "pg_postmaster_start_time",
+	"pg_relation_filenode", "pg_relation_filepath", "pg_relation_size",
+	"pg_safe_snapshot_blocking_pids", "pg_sequence_last_value", "pg_size_bytes", "pg_size_pretty",
+	"pg_sleep",
+	"pg_table_is_visible", "pg_table_size", "pg_tablespace_location", "pg_tablespace_size",
+	"pg_total_relation_size", "pg_trigger_depth", "pg_try_advisory_lock", "pg_typeof",
+	"pg_visible_in_snapshot",
+	"pg_wal_lsn_diff", "pg_walfile_name",
+	"pg_xact_commit_timestamp",
+	"pgp_sym_decrypt", "pgp_sym_encrypt", "phraseto_tsquery", "pi", "plainto_tsquery", "point",
+	"position", "pow", "power", "printf",
+	"quarter", "query_to_xml", "query_to_xml_and_xmlschema", "query_to_xmlschema", "querytree",
+	"quote", "quote_ident", "quote_literal", "quote_nullable",
+	"radians", "rand", "random", "random_normal", "randomblob", "range_merge", "rank", "regclass",
+	"regexp",
+	"regexp_count", "regexp_instr", "regexp_like", "regexp_match", "regexp_matches", "regexp_replace",
+	"regexp_split_to_array", "regexp_split_to_table", "regexp_substr",
+	"regr_avgx", "regr_avgy", "regr_count", "regr_intercept", "regr_r2", "regr_slope", "regr_sxx",
+	"regr_sxy", "regr_syy", "release_all_locks", "release_lock", "repeat", "replace", "reverse",
+	"right", "round", "row_count", "row_number", "row_security_active", "row_to_json", "rpad",
+	"rtrim",
+	"scale", "schema", "sec_to_time", "second", "session_user", "set_config", "setweight", "sha1",
+	"sha2", "sha224", "sha256", "sha384", "sha512", "sign", "similar_escape", "similar_to_escape",
+	"similarity", "sin", "sinh", "sleep", "snippet", "soundex", "space", "split_part",
+	"sqlite_compileoption_get", "sqlite_compileoption_used", "sqlite_offset", "sqlite_source_id",
+	"sqlite_version",
+	"sqrt",
+	"starts_with", "statement_timestamp", "std", "stddev", "stddev_pop", "stddev_samp", "str_to_date",
+	"strcmp", "strftime", "string_agg", "string_to_array", "string_to_table", "strip", "strpos",
+	"subdate", "substr", "substring", "substring_index", "subtime", "sum", "sysdate", "system_user",
+	"tan", "tanh", "textcat", "time", "time_format", "time_to_sec", "timediff", "timeofday",
+	"timestamp", "timestampadd", "timestampdiff", "timezone",
+	"to_ascii", "to_base64", "to_char", "to_date", "to_days", "to_hex", "to_json", "to_jsonb",
+	"to_number", "to_regclass", "to_regnamespace", "to_regoper", "to_regproc", "to_regprocedure",
+	"to_regrole", "to_regtype", "to_seconds", "to_timestamp", "to_tsquery", "to_tsvector",
+	"total", "total_changes", "transaction_timestamp", "translate", "trim", "trim_array", "trunc",
+	"truncate",
+	"ts_headline", "ts_lexize", "ts_rank", "ts_rank_cd", "ts_stat", "tsrange", "tstzrange",
+	"tsvector_to_array",
+	"txid_current", "txid_current_snapshot", "txid_status", "typeof",
+	"ucase", "unaccent", "unhex", "unicode", "unistr", "unix_timestamp", "unixepoch", "unlikely",
+	"unnest", "upper", "upper_inc", "user", "utc_date", "utc_time", "utc_timestamp", "uuid",
+	"uuid_generate_v1", "uuid_generate_v4", "uuid_short",
+	"var_pop", "var_samp", "variance", "version",
+	"websearch_to_tsquery", "week", "weekday", "width_bucket", "word_similarity",
+	"xml_is_well_formed", "xmlagg", "xmlcomment", "xmlconcat", "xmlelement", "xmlexists", "xmlforest",
+	"xmlparse", "xmlpi", "xmlroot", "xmlserialize",
+	"xpath", "xpath_exists",
+	"year", "yearweek",
+	"zeroblob",
+};
+
+static int builtin_cmp(const void *key, const void *elem)
+{
+	const struct {
+		const char *s;
+		size_t n;
+	} *k = key;
+	const char *e = *(const char *const *)elem;
+	int c = strncasecmp(k->s, e, k->n);
+
+	return c ? c : (e[k->n] ? -1 : 0);
+}
+
+/* Families of built-ins by their prefix: SQLite's pragma_NAME table-valued
+ * functions (only pragmas without side effects have one) and PostGIS's
+ * ST_ functions, which compute on geometries. */
+static const char *const builtin_prefixes[] = {"pragma_", "st_"};
+
+static bool fn_builtin(const char *name, size_t n)
+{
+	struct {
+		const char *s;
+		size_t n;
+	} k = {name, n};
+
+	for (size_t i = 0; i < nitems(builtin_prefixes); i++) {
+		size_t pl = strlen(builtin_prefixes[i]);
+		if (n > pl && strncasecmp(name, builtin_prefixes[i], pl) == 0)
+			return true;
+	}
+	return bsearch(&k, builtin_fns, nitems(builtin_fns), sizeof(builtin_fns[0]), builtin_cmp);
+}
+
+/* A function no table knows: what it does is its body's, which the call
+ * does not show (CALL of a procedure likewise). Fail closed. */
+static const struct sql_fn unknown_fn = {"", "sql.call",
+                                         "calls a function or procedure airlock does not know: "
+                                         "its body is not in the text and may write, delete "
+                                         "or drop",
+                                         TIER_HIGH};
+
 const struct sql_fn *sql_fn_find(const char *name, size_t n)
 {
 	for (size_t i = 0; i < nitems(sql_fns); i++)
 		if (strlen(sql_fns[i].name) == n && strncasecmp(name, sql_fns[i].name, n) == 0)
 			return &sql_fns[i];
-	return n >= 6 && strncasecmp(name, "dblink", 6) == 0 ? &dblink_any : NULL;
+	if (n >= 6 && strncasecmp(name, "dblink", 6) == 0)
+		return &dblink_any;
+	return fn_builtin(name, n) ? NULL : &unknown_fn;
 }
 
 bool sql_fn_runs_sql(const char *name, size_t n)
@@ -768,6 +1200,18 @@ static void n_func(struct sqlw *s, json_t *n)
 		setting(s, const_string(json_array_get(json_object_get(n, "args"), 0)));
 }
 
+/* CALL p(): its call is under "funccall", not a FuncCall node the walk
+ * meets (it was medium, a statement with no rating) */
+static void n_call(struct sqlw *s, json_t *n)
+{
+	json_t *f = json_object_get(n, "funccall");
+
+	if (f)
+		n_func(s, f);
+	else
+		add(s, TIER_HIGH, "sql.call", "CALL runs a procedure whose body is not in the text");
+}
+
 static const struct {
 	const char *type;
 	node_fn fn; /* NULL: known and harmless */
@@ -775,8 +1219,9 @@ static const struct {
 	{"DeleteStmt", n_delete}, {"UpdateStmt", n_update}, {"InsertStmt", n_insert},
 	{"MergeStmt", n_merge}, {"DropStmt", n_drop}, {"DropdbStmt", n_dropdb},
 	{"TruncateStmt", n_truncate}, {"AlterTableStmt", n_alter}, {"RenameStmt", n_alter},
-	{"AlterObjectSchemaStmt", n_alter}, {"AlterOwnerStmt", n_alter}, {"AlterSeqStmt", n_alter},
-	{"AlterEnumStmt", n_alter}, {"AlterDomainStmt", n_alter}, {"AlterFunctionStmt", n_alter},
+	{"AlterObjectSchemaStmt", n_alter}, {"AlterOwnerStmt", n_owner}, {"AlterSeqStmt", n_alter},
+	{"AlterEnumStmt", n_alter}, {"AlterDomainStmt", n_alter}, {"AlterFunctionStmt", n_alter_function},
+	{"CreatePolicyStmt", n_policy}, {"AlterPolicyStmt", n_policy},
 	{"AlterDatabaseSetStmt", n_alterdb_set},
 	{"GrantStmt", n_grant}, {"GrantRoleStmt", n_grant}, {"AlterDefaultPrivilegesStmt", n_grant},
 	{"CopyStmt", n_copy}, {"CreateStmt", n_create}, {"IndexStmt", n_create},
@@ -788,14 +1233,16 @@ static const struct {
 	{"CreateExtensionStmt", n_exec}, {"AlterSystemStmt", n_admin}, {"CreateRoleStmt", n_admin},
 	{"AlterRoleStmt", n_admin}, {"DropRoleStmt", n_admin}, {"AlterRoleSetStmt", n_admin},
 	{"ReassignOwnedStmt", n_admin},
-	{"DropOwnedStmt", n_drop}, {"DropTableSpaceStmt", n_drop}, {"DropSubscriptionStmt", n_drop},
+	{"DropOwnedStmt", n_drop_owned}, {"DropTableSpaceStmt", n_drop}, {"DropSubscriptionStmt", n_drop},
 	{"DropUserMappingStmt", n_drop}, {"CreateSubscriptionStmt", n_subscription},
 	{"AlterSubscriptionStmt", n_subscription}, {"ImportForeignSchemaStmt", n_foreign}, {"FuncCall", n_func}, {"SelectStmt", n_select}, {"RangeVar", n_range},
-	{"ExplainStmt", NULL}, {"VariableShowStmt", NULL}, {"TransactionStmt", NULL},
+	{"ExplainStmt", NULL}, {"VariableShowStmt", NULL}, {"TransactionStmt", n_transaction},
 	{"VariableSetStmt", n_set}, {"PrepareStmt", NULL}, {"DeallocateStmt", NULL},
 	{"DeclareCursorStmt", NULL}, {"FetchStmt", NULL}, {"ClosePortalStmt", NULL},
 	{"ListenStmt", NULL}, {"UnlistenStmt", NULL}, {"NotifyStmt", NULL}, {"CheckPointStmt", NULL},
 	{"DiscardStmt", NULL}, {"VacuumStmt", n_vacuum}, {"ReindexStmt", n_maintenance},
+	{"LockStmt", n_lock}, {"ClusterStmt", n_cluster},
+	{"CallStmt", n_call},
 };
 
 /* The node table in name order, built once (rows stay grouped by kind). */
@@ -904,6 +1351,86 @@ static int walk_tree(struct cctx *x, const char *tree, const char *sql, size_t l
 	return 0;
 }
 
+/* Whether the script gives NAME a literal value (a later reading of the
+ * script judges the SQL with it), or airlock knows it (HOME, PWD). */
+static bool shell_var_known(const struct cctx *x, const char *name, size_t n)
+{
+	if ((n == 4 && memcmp(name, "HOME", 4) == 0) || (n == 3 && memcmp(name, "PWD", 3) == 0))
+		return true;
+	for (size_t i = 0; i < x->nvars; i++)
+		if (strlen(x->vars[i].name) == n && memcmp(x->vars[i].name, name, n) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * Whether SQL from a shell command's word or here-document still holds a
+ * $NAME, ${...} or $(...) that the shell fills in at run time with text
+ * airlock never sees, and that can be any SQL: `ID=$(cat x); psql -c
+ * "SELECT * FROM t WHERE id = $ID"` was low, and x may hold `1; DROP
+ * TABLE t`. A name the script gives a literal value is judged with that
+ * value in a later reading (ID=5 is no finding). A $tag$ dollar quote,
+ * $1 (a parameter, or the shell's: as often a function body's) and a
+ * name's own $ (my$col) are not counted.
+ */
+static bool shell_runtime_text(const struct cctx *x, const char *sql, size_t len)
+{
+	for (size_t i = 0; i + 1 < len; i++) {
+		size_t k = i + 1, name;
+		bool brace;
+		if (sql[i] != '$' || (i > 0 && (isalnum((unsigned char)sql[i - 1]) || sql[i - 1] == '_')))
+			continue;
+		if (sql[k] == '(')
+			return true;
+		brace = sql[k] == '{';
+		k += brace;
+		name = k;
+		if (k == len || (!isalpha((unsigned char)sql[k]) && sql[k] != '_'))
+			continue;
+		while (k < len && (isalnum((unsigned char)sql[k]) || sql[k] == '_'))
+			k++;
+		if (!brace && k < len && sql[k] == '$') { /* $tag$ opens a dollar quote */
+			i = k;
+			continue;
+		}
+		if ((brace && (k == len || sql[k] != '}')) || !shell_var_known(x, sql + name, k - name))
+			return true; /* ${NAME:-...} and the like, or a name with no known value */
+		i = k;
+	}
+	return false;
+}
+
+/*
+ * Text the grammar rejects as a whole is read by keywords; each of its
+ * statements that the grammar reads alone is walked as well, since a
+ * client that runs a script statement by statement (psql, sqlite3, the
+ * sql tool) runs it past the one it rejects. One MySQL `LIMIT 1, 2`
+ * made `LOAD '/tmp/x.so'` (native code) and `COPY t FROM '/etc/passwd'`
+ * low, ALTER SYSTEM, CREATE EXTENSION and ALTER ROLE ... SUPERUSER
+ * medium, by keywords. The keyword reading lists the statements.
+ */
+static void grammar_statements(struct cctx *x, const struct lazy_pgquery *pg, const char *sql,
+                               size_t len, bool exact, size_t base, struct span sp)
+{
+	PgQuerySplitResult sr = pg->pg_query_split_with_scanner(sql);
+
+	x->sql_body++; /* not listed again */
+	for (int i = 0; sr.error == NULL && sr.n_stmts > 1 && i < sr.n_stmts; i++) {
+		size_t off = (size_t)sr.stmts[i]->stmt_location, n = (size_t)sr.stmts[i]->stmt_len;
+		PgQueryParseResult r;
+		char *one;
+		if (off > len || n > len - off)
+			break;
+		one = arena_strndup(x->a, sql + off, n);
+		r = pg->pg_query_parse(one);
+		if (r.error == NULL)
+			(void)walk_tree(x, r.parse_tree, one, n, exact, base + off, sp);
+		pg->pg_query_free_parse_result(r);
+	}
+	x->sql_body--;
+	pg->pg_query_free_split_result(sr);
+}
+
 void sql_classify(struct cctx *x, const char *sql, size_t len, bool exact, size_t base,
                   struct span sp)
 {
@@ -913,6 +1440,9 @@ void sql_classify(struct cctx *x, const char *sql, size_t len, bool exact, size_
 
 	size_t before = strv_len(x->v->statements);
 
+	if (x->cur && x->sql_body == 0 && shell_runtime_text(x, copy, len))
+		cls_add(x, TIER_HIGH, "sql.exec", sp, "the SQL holds $NAME or $( ) that the shell "
+		                                      "fills in at run time: it can be any SQL");
 	sql_dot_commands(x, copy, len, exact, base, sp);
 	if (pg == NULL) {
 		cls_add(x, TIER_HIGH, "sql.parser_unavailable", sp,
@@ -922,8 +1452,11 @@ void sql_classify(struct cctx *x, const char *sql, size_t len, bool exact, size_
 		return;
 	}
 	r = pg->pg_query_parse(copy);
-	if (r.error || walk_tree(x, r.parse_tree, copy, len, exact, base, sp) < 0)
+	if (r.error || walk_tree(x, r.parse_tree, copy, len, exact, base, sp) < 0) {
 		sql_fallback(x, copy, len, exact, base, sp, true);
+		if (r.error)
+			grammar_statements(x, pg, copy, len, exact, base, sp);
+	}
 	else if (memmem(copy, len, "/*!", 3))
 		/* MySQL runs the text of its executable comments (slash-star-bang),
 		 * which PostgreSQL skips: read them by keywords too, and list

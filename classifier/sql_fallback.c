@@ -9,6 +9,7 @@
  * run shell commands, write output files or read SQL from elsewhere.
  */
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "classifier/classifier_internal.h"
@@ -114,6 +115,42 @@ static bool has_dollar_quote(const char *sql, size_t len)
 	return false;
 }
 
+/* An E'...' string holding a backslash: PostgreSQL's escapes make \' a
+ * quote inside it, where SQLite (whose E is a column name, 'a\' its
+ * alias) ends the string there: `SELECT E'a\' FROM (SELECT 1 AS E); DROP
+ * TABLE t; --'` is one SELECT of a string to the grammar and drops t in
+ * sqlite3 and the sql tool (it was low). MySQL escapes as PostgreSQL. */
+static bool has_escape_string(const char *sql, size_t len)
+{
+	if (memchr(sql, '\\', len) == NULL)
+		return false;
+	for (size_t i = 0; i + 1 < len; i++)
+		if ((sql[i] == 'E' || sql[i] == 'e') && sql[i + 1] == '\'' &&
+		    (i == 0 || !ident_char(sql[i - 1])))
+			return true;
+	return false;
+}
+
+/* A [ ... ] holding a quote: SQLite's name in brackets ends at the first
+ * ], where PostgreSQL's subscript goes on to the string's end: `SELECT
+ * a['] FROM t; DROP TABLE t; --'] FROM t` is one SELECT to the grammar and
+ * drops t in SQLite (it was low). */
+static bool has_bracket_quote(const char *sql, size_t len)
+{
+	const char *open = memchr(sql, '[', len), *close;
+
+	while (open != NULL) {
+		size_t rest = len - (size_t)(open - sql);
+		close = memchr(open, ']', rest);
+		if (close == NULL)
+			return false;
+		if (memchr(open, '\'', (size_t)(close - open)) || memchr(open, '"', (size_t)(close - open)))
+			return true;
+		open = memchr(close, '[', len - (size_t)(close - sql));
+	}
+	return false;
+}
+
 /* Whether the MySQL reading differs from PostgreSQL's for this text. */
 static bool mysql_differs(const struct cctx *x, const char *sql, size_t len)
 {
@@ -124,7 +161,9 @@ static bool mysql_differs(const struct cctx *x, const char *sql, size_t len)
 bool sql_reads_otherwise(const struct cctx *x, const char *sql, size_t len)
 {
 	return mysql_differs(x, sql, len) ||
-	       (x->sql_dialect != SQL_PG && (has_dollar_quote(sql, len) || has_nested_comment(sql, len)));
+	       (x->sql_dialect != SQL_PG && (has_dollar_quote(sql, len) || has_nested_comment(sql, len) ||
+	                                     has_escape_string(sql, len) ||
+	                                     has_bracket_quote(sql, len)));
 }
 
 /* Skips a comment at s[i] if there is one; returns i when not. The MySQL
@@ -197,26 +236,61 @@ static bool stmt_kw(const struct stmt *st, const char *kw, size_t *at)
 	return false;
 }
 
+/* Whether the WHERE at keyword w holds for every row as far as its
+ * words tell: it, or one of its OR arms, names no column up to its end
+ * (ORDER, LIMIT, RETURNING). WHERE 1=1, WHERE true, id = 1 OR 1 are every
+ * row (or, false, none), as the grammar's reading says; `UPDATE t SET a
+ * = 1 WHERE 1=1 LIMIT 5` was a scoped UPDATE. */
+static bool where_every_row(const struct stmt *st, size_t w)
+{
+	static const char *const consts[] = {"TRUE", "FALSE", "NOT", "AND", "XOR", "IS", "NULL"};
+	bool arm_const = true;
+
+	for (size_t i = w + 1; i < st->nkw; i++) {
+		const struct kw *k = &st->kw[i];
+		bool c = false;
+		if (!k->quoted && (strcmp(k->s, "ORDER") == 0 || strcmp(k->s, "LIMIT") == 0 ||
+		                   strcmp(k->s, "RETURNING") == 0))
+			break;
+		if (!k->quoted && strcmp(k->s, "OR") == 0) {
+			if (arm_const)
+				return true;
+			arm_const = true;
+			continue;
+		}
+		for (size_t j = 0; j < nitems(consts) && !k->quoted && !k->call; j++)
+			c |= strcmp(k->s, consts[j]) == 0;
+		arm_const &= c;
+	}
+	return arm_const;
+}
+
 static void judge_dml(struct fctx *f, const struct stmt *st)
 {
-	size_t at;
+	size_t at, w;
 
 	if (stmt_kw(st, "DELETE", &at)) {
 		f_add(f, TIER_HIGH, "sql.delete", "DELETE removes rows");
-		if (!has(st, "WHERE", at, NULL))
+		if (!has(st, "WHERE", at, &w))
 			f_add(f, TIER_HIGH, "sql.delete.no_where", "DELETE without WHERE empties the table");
+		else if (where_every_row(st, w))
+			f_add(f, TIER_HIGH, "sql.delete.no_where",
+			      "DELETE whose WHERE reads no column empties the table");
 	}
 	if (stmt_kw(st, "UPDATE", &at)) {
-		if (has(st, "WHERE", at, NULL))
-			f_add(f, TIER_MEDIUM, "sql.update", "UPDATE changes rows");
-		else
+		if (!has(st, "WHERE", at, &w))
 			f_add(f, TIER_HIGH, "sql.update.no_where", "UPDATE without WHERE changes every row");
+		else if (where_every_row(st, w))
+			f_add(f, TIER_HIGH, "sql.update.no_where",
+			      "UPDATE whose WHERE reads no column changes every row");
+		else
+			f_add(f, TIER_MEDIUM, "sql.update", "UPDATE changes rows");
 	}
 	if (has(st, "INSERT", 0, NULL) || has(st, "REPLACE", 0, &at) || has(st, "UPSERT", 0, NULL) ||
 	    has(st, "MERGE", 0, NULL))
 		if (strcmp(st->kw[0].s, "SELECT") != 0 || !has(st, "REPLACE", 0, NULL))
 			f_add(f, TIER_MEDIUM, "sql.insert", "INSERT or REPLACE adds rows");
-	if (has(st, "TRUNCATE", 0, NULL))
+	if (has(st, "TRUNCATE", 0, NULL) && strcmp(st->kw[0].s, "PRAGMA") != 0) /* wal_checkpoint */
 		f_add(f, TIER_HIGH, "sql.truncate", "TRUNCATE removes every row");
 }
 
@@ -231,6 +305,11 @@ static void judge_ddl(struct fctx *f, const struct stmt *st)
 			f_add(f, TIER_CRITICAL, "sql.drop.database", "DROP DATABASE destroys a whole database");
 		else if (strcmp(next, "SCHEMA") == 0 && has(st, "CASCADE", at, NULL))
 			f_add(f, TIER_CRITICAL, "sql.drop.cascade", "DROP SCHEMA ... CASCADE drops everything in it");
+		else if ((strcmp(next, "TYPE") == 0 || strcmp(next, "DOMAIN") == 0 ||
+		          strcmp(next, "EXTENSION") == 0) && has(st, "CASCADE", at, NULL))
+			f_add(f, TIER_CRITICAL, "sql.drop.cascade", "DROP TYPE, DOMAIN or EXTENSION ... "
+			                                            "CASCADE drops every column of it, in "
+			                                            "every table");
 		else if (strcmp(next, "SCHEMA") == 0)
 			f_add(f, TIER_CRITICAL, "sql.drop.database",
 			      "DROP SCHEMA is MySQL's DROP DATABASE: it destroys a whole database");
@@ -261,6 +340,15 @@ static void judge_ddl(struct fctx *f, const struct stmt *st)
 	    strcmp(k0, "KILL") == 0)
 		f_add(f, TIER_HIGH, "sql.admin", "changes the server's global settings (a log file "
 		                                 "setting writes files) or kills sessions");
+	/* SET ROLE r, SET SESSION AUTHORIZATION r: what follows runs with
+	 * r's privileges (it was low); NONE and DEFAULT go back */
+	if (strcmp(k0, "SET") == 0 && st->nkw > 1 &&
+	    (strcmp(st->kw[1].s, "ROLE") == 0 ||
+	     (st->nkw > 2 && strcmp(st->kw[1].s, "SESSION") == 0 &&
+	      strcmp(st->kw[2].s, "AUTHORIZATION") == 0)) &&
+	    strcmp(st->kw[st->nkw - 1].s, "NONE") != 0 && strcmp(st->kw[st->nkw - 1].s, "DEFAULT") != 0)
+		f_add(f, TIER_HIGH, "sql.admin", "SET ROLE or SESSION AUTHORIZATION acts with another "
+		                                 "role's privileges");
 	for (size_t i = 1; strcmp(k0, "SET") == 0 && i < st->nkw; i++) {
 		const char *why = sql_unsafe_setting(st->kw[i].s, strlen(st->kw[i].s));
 		if (why)
@@ -279,8 +367,55 @@ static void judge_ddl(struct fctx *f, const struct stmt *st)
 		f_add(f, TIER_MEDIUM, "sql.other", "FLUSH reloads or locks server state");
 	if (strcmp(k0, "PRAGMA") == 0 && st->eq)
 		f_add(f, TIER_MEDIUM, "sql.other", "PRAGMA ... = changes database settings");
-	if (strcmp(k0, "CALL") == 0 || strcmp(k0, "EXECUTE") == 0 || strcmp(k0, "SOURCE") == 0)
+	if (strcmp(k0, "EXECUTE") == 0 || strcmp(k0, "SOURCE") == 0)
 		f_add(f, TIER_MEDIUM, "sql.other", "runs SQL airlock cannot see");
+	if (strcmp(k0, "CALL") == 0) /* as the grammar's CALL: it was medium */
+		f_add(f, TIER_HIGH, "sql.call", "CALL runs a procedure whose body is not in the text");
+	/* MySQL's LOCK TABLES (READ stops others' writes, WRITE their reads
+	 * too) and LOCK INSTANCE FOR BACKUP: held until UNLOCK or the session
+	 * ends (it was low) */
+	if (strcmp(k0, "LOCK") == 0)
+		f_add(f, TIER_HIGH, "sql.lock", "LOCK holds tables until they are unlocked: other "
+		                                "sessions' writes (or reads) wait");
+	if (strcmp(k0, "VACUUM") == 0 || strcmp(k0, "REINDEX") == 0 ||
+	    strcmp(k0, "OPTIMIZE") == 0 || strcmp(k0, "REPAIR") == 0)
+		f_add(f, TIER_MEDIUM, "sql.other", "rebuilds tables or indexes and can lock tables "
+		                                   "other sessions use");
+}
+
+/* Words that stand before '(' in SQL without being a call: operators,
+ * clauses and type names (sorted). */
+static const char *const not_calls[] = {
+	"AGAINST", "ALL", "AND", "ANY", "AS", "BIGINT", "BINARY", "BIT", "BLOB", "BY", "CASE",
+	"CHARACTER", "CHECK", "CONSTRAINT", "DATE", "DATETIME", "DEC", "DECIMAL", "DEFAULT", "DISTINCT",
+	"DOUBLE", "ELSE", "ENUM", "EXCEPT", "EXISTS", "FILTER", "FLOAT", "FOREIGN", "FROM", "GROUP",
+	"HAVING", "IF", "IN", "INDEX", "INT", "INTEGER", "INTERSECT", "INTERVAL", "INTO", "JOIN", "KEY",
+	"LATERAL", "LIMIT", "MATCH", "MEDIUMINT", "NCHAR", "NOT", "NUMERIC", "NVARCHAR", "OFFSET", "ON",
+	"OR", "ORDER", "OVER", "PARTITION", "POINT", "PRIMARY", "REAL", "RECURSIVE", "REFERENCES", "ROW",
+	"SELECT", "SET", "SIGNED", "SMALLINT", "SOME", "TABLE", "TEXT", "THEN", "TIME", "TIMESTAMP",
+	"TINYINT", "TUPLE", "UNION", "UNIQUE", "UNSIGNED", "USING", "VALUE", "VALUES", "VARBINARY",
+	"VARCHAR", "WHEN", "WHERE", "WITH", "WITHIN", "YEAR",
+};
+
+static int word_cmp(const void *a, const void *b)
+{
+	return strcmp(a, *(const char *const *)b);
+}
+
+/* Whether keyword i of a statement that reads (SELECT, VALUES, MySQL's DO
+ * expr) is a call of a function sql_fn_find does not know: `SELECT
+ * purge_all() LIMIT 1, 2` runs purge_all's body as the grammar's reading
+ * says (sql.call), and so does `purge_all`() in backquotes. Elsewhere a word before '(' may be a table or a
+ * column list (INSERT INTO t (a)), which only the grammar tells apart. */
+static bool unknown_call(const struct stmt *st, size_t i)
+{
+	const char *k0 = st->kw[0].s, *prev = i ? st->kw[i - 1].s : "";
+
+	if (strcmp(k0, "SELECT") != 0 && strcmp(k0, "VALUES") != 0 && strcmp(k0, "DO") != 0 &&
+	    strcmp(k0, "WITH") != 0)
+		return false;
+	return strcmp(prev, "WITH") != 0 && strcmp(prev, "RECURSIVE") != 0 &&
+	       !bsearch(st->kw[i].s, not_calls, nitems(not_calls), sizeof(not_calls[0]), word_cmp);
 }
 
 /* Calls of the functions the grammar's walk judges (sql.c's table): text
@@ -304,7 +439,8 @@ static void judge_calls(struct fctx *f, const struct stmt *st)
 		size_t n = strlen(st->kw[i].s);
 		if (!st->kw[i].call)
 			continue;
-		if ((fn = sql_fn_find(st->kw[i].s, n)) != NULL)
+		if ((fn = sql_fn_find(st->kw[i].s, n)) != NULL &&
+		    (strcmp(fn->rule, "sql.call") != 0 || unknown_call(st, i)))
 			f_add(f, fn->tier, fn->rule, fn->why);
 		else if (sql_fn_runs_sql(st->kw[i].s, n))
 			f_add(f, TIER_HIGH, "sql.exec", "runs SQL text that is not read here");
@@ -321,6 +457,8 @@ static void judge_admin(struct fctx *f, const struct stmt *st)
 		{"SET", "PASSWORD"},  {"RESET", "MASTER"},  {"RESET", "SLAVE"},
 		{"RESET", "REPLICA"}, {"RESET", "BINARY"},  {"START", "SLAVE"},
 		{"START", "REPLICA"}, {"START", "GROUP_REPLICATION"},
+		{"SET", "DEFAULT"}, /* SET DEFAULT ROLE r TO u: u's roles at login */
+		{"RESET", "PERSIST"}, /* drops settings persisted in mysqld-auto.cnf */
 	};
 	const char *k1 = st->nkw > 1 ? st->kw[1].s : "";
 
@@ -394,6 +532,83 @@ static void judge_dynamic(struct fctx *f, const struct stmt *st, const char *sql
 		f_add(f, TIER_HIGH, "sql.exec", "runs SQL built at run time");
 }
 
+/* SQLite's settings that switch off what keeps the data consistent, with
+ * the value that does: foreign_keys and ignore_check_constraints as
+ * MySQL's foreign_key_checks (sql.admin), writable_schema, which lets
+ * later statements rewrite sqlite_schema's text, so a table vanishes or
+ * the file no longer opens, and schema_version. They were medium, as
+ * PRAGMA journal_mode. */
+static const struct {
+	const char *name;
+	bool on; /* on (1, yes, true) is unsafe; else off */
+	const char *why;
+} pragmas[] = {
+	{"FOREIGN_KEYS", false, "PRAGMA foreign_keys = OFF turns off SQLite's foreign-key checks"},
+	{"IGNORE_CHECK_CONSTRAINTS", true, "PRAGMA ignore_check_constraints turns off CHECK "
+	                                   "constraints"},
+	{"SCHEMA_VERSION", true, "PRAGMA schema_version = N makes connections misread the "
+	                         "schema: SQLite documents it as corrupting the database"},
+	{"WRITABLE_SCHEMA", true, "PRAGMA writable_schema lets statements rewrite the schema "
+	                          "table: a table can vanish or the file stop opening"},
+};
+
+/* PRAGMA [schema.]NAME = VALUE or (VALUE): whether VALUE reads as on. */
+static bool pragma_on(const char *sql, const struct stmt *st)
+{
+	static const char *const on[] = {"1", "on", "yes", "true"};
+	const char *p = memchr(sql + st->off, '=', st->end - st->off);
+	size_t n;
+
+	if (p == NULL)
+		p = memchr(sql + st->off, '(', st->end - st->off);
+	if (p == NULL)
+		return false;
+	for (p++; p < sql + st->end && strchr(" \t\r\n'\"", *p); p++)
+		;
+	n = strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789");
+	if (p + n > sql + st->end)
+		n = (size_t)(sql + st->end - p);
+	for (size_t i = 0; i < nitems(on); i++)
+		if (strlen(on[i]) == n && strncasecmp(p, on[i], n) == 0)
+			return true;
+	return n > 0 && strspn(p, "0123456789") == n && strspn(p, "0") < n; /* 2, 10 */
+}
+
+static void judge_pragma(struct fctx *f, const struct stmt *st, const char *sql)
+{
+	const char *name;
+
+	if (strcmp(st->kw[0].s, "PRAGMA") != 0 || st->nkw < 2)
+		return;
+	name = st->kw[st->nkw > 2 && st->kw[2].dotted ? 2 : 1].s; /* main.foreign_keys */
+	for (size_t i = 0; i < nitems(pragmas); i++)
+		if (strcmp(name, pragmas[i].name) == 0 && (st->eq || st->kw[1].call || st->nkw > 2) &&
+		    pragma_on(sql, st) == pragmas[i].on)
+			f_add(f, TIER_HIGH, "sql.admin", pragmas[i].why);
+}
+
+/* SQLite's schema table written as a table (with writable_schema on):
+ * rewriting a row's sql changes or removes a table outside any ALTER or
+ * DROP; it was a scoped UPDATE (medium). */
+static void judge_schema_table(struct fctx *f, const struct stmt *st)
+{
+	static const char *const schema[] = {"SQLITE_MASTER", "SQLITE_SCHEMA",
+	                                     "SQLITE_TEMP_MASTER", "SQLITE_TEMP_SCHEMA"};
+	const char *k0 = st->kw[0].s;
+
+	if (strcmp(k0, "UPDATE") != 0 && strcmp(k0, "DELETE") != 0 && strcmp(k0, "INSERT") != 0 &&
+	    strcmp(k0, "REPLACE") != 0)
+		return;
+	for (size_t i = 1; i < st->nkw && i < 6; i++)
+		for (size_t k = 0; k < nitems(schema); k++)
+			if (strcmp(st->kw[i].s, schema[k]) == 0) {
+				f_add(f, TIER_HIGH, "sql.drop", "writes SQLite's schema table itself: "
+				                                "a table can vanish or the file stop "
+				                                "opening");
+				return;
+			}
+}
+
 /* How a pass reads the text. */
 enum {
 	RD_MYSQL = 1,  /* backslash escapes, # comments, -- only before a blank */
@@ -424,6 +639,8 @@ static void judge(struct cctx *x, const struct stmt *st, const char *sql, bool e
 	}
 	judge_dml(&f, st);
 	judge_ddl(&f, st);
+	judge_pragma(&f, st, sql);
+	judge_schema_table(&f, st);
 	judge_admin(&f, st);
 	judge_dynamic(&f, st, sql);
 	judge_calls(&f, st);
@@ -538,7 +755,8 @@ void sql_fallback_otherwise(struct cctx *x, const char *sql, size_t len, bool ex
 {
 	if (mysql_differs(x, sql, len))
 		pass(x, sql, len, exact, base, sp, RD_MYSQL | RD_EXTRA);
-	if (x->sql_dialect != SQL_PG && (has_dollar_quote(sql, len) || has_nested_comment(sql, len)))
+	if (x->sql_dialect != SQL_PG && (has_dollar_quote(sql, len) || has_nested_comment(sql, len) ||
+	                                 has_escape_string(sql, len) || has_bracket_quote(sql, len)))
 		pass(x, sql, len, exact, base, sp, RD_EXTRA);
 }
 
@@ -558,6 +776,7 @@ enum meta_act {
 	M_CD,     /* .cd DIR, \cd [DIR]: later relative files are in DIR */
 	M_RESTORE, /* .restore ?DB? FILE: the database's content replaced by FILE's */
 	M_ARCHIVE, /* .archive|.ar: -x writes files into -C DIR, -c|-u|-i reads them */
+	M_DBCONFIG, /* .dbconfig OPTION on|off: sqlite3_db_config flags (dbconfigs) */
 	M_NONE,   /* any other sqlite3 dot-command: not SQL, nothing to judge */
 	M_LIST,   /* psql's listings (psql_lists), found by meta_psql_list only */
 };
@@ -582,7 +801,28 @@ static const struct {
 	{"\\prompt", M_TEXT}, {"\\else", M_TEXT}, {"\\endif", M_TEXT}, {"\\unset", M_TEXT},
 	{"system", M_SHELL}, {"pager", M_SHELL}, {"tee", M_OUT}, {"source", M_READ},
 	{"\\d", M_LIST}, /* and psql's other listings: psql_lists */
+	{".dbconfig", M_DBCONFIG},
 	{".", M_NONE}, /* last: .tables, .schema, ... */
+};
+
+/* sqlite3's .dbconfig flags that wipe the database or switch off its
+ * checks, with the value that does. `.dbconfig reset_database on` and
+ * VACUUM empty the whole file (it was medium, the VACUUM's), as DROP
+ * DATABASE does; writable_schema and enable_fkey as their PRAGMAs. */
+static const struct {
+	const char *name;
+	bool on; /* the unsafe value: on, or off */
+	enum tier tier;
+	const char *rule, *why;
+} dbconfigs[] = {
+	{"reset_database", true, TIER_CRITICAL, "db.wipe",
+	 ".dbconfig reset_database on: the next VACUUM empties the whole database"},
+	{"writable_schema", true, TIER_HIGH, "sql.admin",
+	 ".dbconfig writable_schema lets statements rewrite the schema table"},
+	{"enable_fkey", false, TIER_HIGH, "sql.admin",
+	 ".dbconfig enable_fkey off turns off foreign-key checks"},
+	{"defensive", false, TIER_HIGH, "sql.admin",
+	 ".dbconfig defensive off lets statements corrupt the database file"},
 };
 
 /* psql's commands that only list or describe, or set how results are
@@ -883,6 +1123,31 @@ static void meta_copy(struct cctx *x, const char *p, const char *le, struct span
 	meta_target(x, from ? M_READ : M_OUT, w, le, ds);
 }
 
+/* .dbconfig OPTION VALUE: VALUE on, 1, yes or true sets the flag. */
+static void meta_dbconfig(struct cctx *x, const char *p, const char *le, struct span ds)
+{
+	static const char *const on[] = {"on", "1", "yes", "true"};
+	const char *v = p;
+	size_t n, vn;
+	bool set = false;
+
+	while (v < le && *v != ' ' && *v != '\t')
+		v++;
+	n = (size_t)(v - p);
+	while (v < le && (*v == ' ' || *v == '\t'))
+		v++;
+	for (vn = 0; v + vn < le && v[vn] != ' ' && v[vn] != '\t'; vn++)
+		;
+	if (vn == 0) /* no value: it lists the flags */
+		return;
+	for (size_t i = 0; i < nitems(on); i++)
+		set |= strlen(on[i]) == vn && strncasecmp(v, on[i], vn) == 0;
+	for (size_t i = 0; i < nitems(dbconfigs); i++)
+		if (strlen(dbconfigs[i].name) == n && strncmp(p, dbconfigs[i].name, n) == 0 &&
+		    set == dbconfigs[i].on)
+			cls_add(x, dbconfigs[i].tier, dbconfigs[i].rule, ds, "%s", dbconfigs[i].why);
+}
+
 static void meta_run(struct cctx *x, int m, const char *arg, const char *le, struct span ds)
 {
 	static const char *const cmd_env[] = {"PAGER", "PSQL_PAGER", "EDITOR", "PSQL_EDITOR",
@@ -967,6 +1232,9 @@ static void meta_run(struct cctx *x, int m, const char *arg, const char *le, str
 		break;
 	case M_ARCHIVE:
 		meta_archive(x, p, le, ds);
+		break;
+	case M_DBCONFIG:
+		meta_dbconfig(x, p, le, ds);
 		break;
 	case M_HOOK:
 	case M_TEXT:

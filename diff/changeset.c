@@ -30,6 +30,7 @@ struct auth {
 	struct sql_stmt *st;
 	const char *skip;    /* BEGIN/COMMIT: skipped, the string runs in one transaction */
 	const char *refused; /* a statement a preview cannot contain */
+	char *altered;       /* the table an ALTER TABLE names; owned */
 };
 
 static const struct {
@@ -88,6 +89,9 @@ static int authorize(void *arg, int code, const char *a1, const char *a2, const 
 		return SQLITE_OK;
 	default: break;
 	}
+	/* ALTER TABLE: arg 1 the database, arg 2 the table */
+	if (code == SQLITE_ALTER_TABLE && a2 && a->altered == NULL && a1 && strcmp(a1, "main") == 0)
+		a->altered = xstrdup(a2);
 	for (size_t i = 0; i < nitems(ddl_verbs); i++) {
 		const char *name = code == SQLITE_ALTER_TABLE ? a2 : a1;
 		char *line;
@@ -169,6 +173,9 @@ static struct sql_stmt *stmt_add(struct diff_sql *s, const char *sql)
 	st->kind = first_word(sql);
 	return st;
 }
+
+/* sql_stmt.op of an upsert: no SQLITE_* action code has this value */
+#define OP_UPSERT (-1)
 
 #define ROW_SUM 16              /* bytes of a row's SHA-256 kept to compare rows */
 #define ROWS_COMPARED 1000000  /* rows of a table compared one by one (16 MiB) */
@@ -269,6 +276,11 @@ static void stmt_target(sqlite3 *db, struct sql_stmt *st)
 			st->target = xstrdup(st->top[i]);
 			st->op = st->top_ops[i];
 		}
+	/* an INSERT that also updates its own table (ON CONFLICT DO UPDATE):
+	 * its count is of rows added and rows changed together */
+	for (size_t i = 0; st->target && st->op == SQLITE_INSERT && st->top[i]; i++)
+		if (st->top_ops[i] == SQLITE_UPDATE && strcmp(st->top[i], st->target) == 0)
+			st->op = OP_UPSERT;
 	for (char **p = st->tables; p && *p; p++)
 		if (!is_shadow(db, *p))
 			strv_push(&kept, *p);
@@ -319,6 +331,59 @@ static void snap_tables(struct diff_sql *s, sqlite3 *db, const struct sql_stmt *
 	}
 }
 
+static long long count_rows(sqlite3 *db, const char *name);
+
+/* The main database's table's column names; caller frees. */
+static char **table_columns(sqlite3 *db, const char *name)
+{
+	sqlite3_stmt *q = NULL;
+	char **cols = NULL;
+
+	if (sqlite3_prepare_v2(db, "SELECT name FROM pragma_table_info(?1)", -1, &q, NULL) ==
+	    SQLITE_OK) {
+		sqlite3_bind_text(q, 1, name, -1, SQLITE_STATIC);
+		while (sqlite3_step(q) == SQLITE_ROW)
+			strv_push(&cols, (const char *)sqlite3_column_text(q, 0));
+	}
+	sqlite3_finalize(q);
+	return cols;
+}
+
+/*
+ * ALTER TABLE t DROP COLUMN c takes c's value out of every row, and no
+ * changeset has them: the preview read "schema: ALTER TABLE t" and
+ * "statement 1: ALTER, 0 rows changed". Its line now names the columns
+ * gone and the rows that held them (before: the columns and rows before
+ * the statement ran). A RENAME keeps the count of columns: no line.
+ */
+static void alter_dropped(struct diff_sql *s, sqlite3 *db, const char *table, char **before,
+                          long long rows)
+{
+	char **after = table_columns(db, table), *line = NULL, *old;
+	struct buf names;
+	size_t i;
+
+	buf_init(&names, 0);
+	if (after == NULL || strv_len(after) >= strv_len(before))
+		goto out;
+	for (char **p = before; p && *p; p++)
+		if (!strv_contains(after, *p))
+			buf_printf(&names, "%s%s", names.len ? ", " : "", *p);
+	old = xasprintf("ALTER TABLE %s", table);
+	for (i = 0; s->ddl && s->ddl[i] && strcmp(s->ddl[i], old) != 0; i++)
+		;
+	free(old);
+	if (names.len == 0 || s->ddl == NULL || s->ddl[i] == NULL)
+		goto out;
+	line = xasprintf("ALTER TABLE %s drops column %s: its values in %lld %s are lost", table,
+	                 names.data, rows, rows == 1 ? "row" : "rows");
+	free(s->ddl[i]);
+	s->ddl[i] = line;
+out:
+	buf_free(&names);
+	strv_free(after);
+}
+
 /* Prepares and steps one statement; *tail moves past it. 1 = ran, 0 =
  * skipped, -1 = failed, -2 = refused (cannot be previewed). */
 static int run_one(sqlite3 *db, struct diff_sql *s, const char **tail, struct buf *out,
@@ -329,12 +394,18 @@ static int run_one(sqlite3 *db, struct diff_sql *s, const char **tail, struct bu
 	const char *sql = *tail;
 	bool header = false;
 	sqlite3_int64 total;
+	char **cols = NULL;
+	long long rows = 0;
 	int rc;
 
 	a.st = stmt_add(s, sql);
 	sqlite3_set_authorizer(db, authorize, &a);
 	rc = sqlite3_prepare_v2(db, sql, -1, &q, tail);
 	sqlite3_set_authorizer(db, NULL, NULL);
+	if (rc != SQLITE_OK || q == NULL) { /* read only after a statement that ran */
+		free(a.altered);
+		a.altered = NULL;
+	}
 	if (rc == SQLITE_OK && q == NULL) { /* only whitespace or a comment */
 		stmt_clear(a.st);
 		s->nstmts--;
@@ -358,10 +429,18 @@ static int run_one(sqlite3 *db, struct diff_sql *s, const char **tail, struct bu
 	}
 	stmt_target(db, a.st);
 	snap_tables(s, db, a.st);
+	if (a.altered) {
+		cols = table_columns(db, a.altered);
+		rows = count_rows(db, a.altered);
+	}
 	total = sqlite3_total_changes64(db);
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
 		if (out)
 			output_row(q, out, &header);
+	if (rc == SQLITE_DONE && a.altered && cols)
+		alter_dropped(s, db, a.altered, cols, rows);
+	strv_free(cols);
+	free(a.altered);
 	if (rc != SQLITE_DONE) {
 		s->failed = sqlite3_errcode(db) & 0xff;
 		*errstr = xasprintf("statement %zu: %s", s->nstmts, sqlite3_errmsg(db));
@@ -370,6 +449,30 @@ static int run_one(sqlite3 *db, struct diff_sql *s, const char **tail, struct bu
 		a.st->changes = sqlite3_total_changes64(db) == total ? 0 : sqlite3_changes64(db);
 	sqlite3_finalize(q);
 	return rc == SQLITE_DONE ? 1 : -1;
+}
+
+/* The first table the statements wrote that has generated columns
+ * (pragma_table_xinfo's hidden 2 and 3), or NULL: SQLite 3.40's session
+ * extension answers SQLITE_SCHEMA for the whole changeset then, and the
+ * screen guessed "a table the statements changed, then dropped?" where
+ * an UPDATE of one ordinary table was all there was. */
+static const char *written_generated(sqlite3 *db, const struct diff_sql *s)
+{
+	sqlite3_stmt *q = NULL;
+	const char *found = NULL;
+
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM pragma_table_xinfo(?1) WHERE hidden IN (2, 3)", -1,
+	                       &q, NULL) != SQLITE_OK)
+		return NULL;
+	for (size_t i = 0; found == NULL && i < s->nstmts; i++)
+		for (char **p = s->stmts[i].tables; found == NULL && p && *p; p++) {
+			sqlite3_bind_text(q, 1, *p, -1, SQLITE_STATIC);
+			if (sqlite3_step(q) == SQLITE_ROW)
+				found = *p;
+			sqlite3_reset(q);
+		}
+	sqlite3_finalize(q);
+	return found;
 }
 
 /* Runs the whole string with a session attached; the caller owns the
@@ -395,10 +498,18 @@ static int run_recorded(sqlite3 *db, struct diff_sql *s, struct buf *out, void *
 	if (rc == -1)
 		goto out;
 	if ((src = sqlite3session_changeset(sess, cslen, cs)) != SQLITE_OK) {
-		if (rc != -2) /* a refusal keeps its own reason */
+		const char *gen = rc != -2 ? written_generated(db, s) : NULL;
+		char *shown = gen ? diff_shown(gen) : NULL;
+		if (gen) /* a refusal keeps its own reason */
+			*errstr = xasprintf("cannot read the SQLite changeset (%s: %s has generated "
+			                    "columns, which this SQLite's session extension cannot "
+			                    "record): the rows are not previewed", sqlite3_errstr(src),
+			                    shown);
+		else if (rc != -2)
 			*errstr = xasprintf("cannot read the SQLite changeset (%s; a table the "
 			                    "statements changed, then dropped?): the rows are not "
 			                    "previewed", sqlite3_errstr(src));
+		free(shown);
 		rc = -2;
 		goto out;
 	}
@@ -1218,6 +1329,11 @@ static void count_before(struct diff_sql *s, sqlite3 *db)
 		struct sql_table *t = &s->tables[i];
 		struct row_sums before = {.against = t->rows_after, .mark = '-', .table = t->name};
 		bool keep = t->summed_after && !t->rows_after->over;
+		/* a view the statements drop holds no rows of its own: "DROP
+		 * would remove table v with its 2 rows" while its table kept
+		 * them (the schema line says DROP VIEW v) */
+		if (t->gone && table_type_is(db, t->name, "view"))
+			t->gone = t->no_pk = false;
 		if (keep && t->rows_after->n)
 			qsort(t->rows_after->v, t->rows_after->n, ROW_SUM, row_sum_cmp);
 		t->before = count_rows(db, t->name);
@@ -1592,6 +1708,30 @@ static void rows_gone_lines(const struct sql_table *t, const char *nm, struct bu
 	row_list(b, nm, "it would hold that it does not now", t->rows_new, t->rows_new_more);
 }
 
+/*
+ * An upsert's count (ON CONFLICT DO UPDATE) is of the rows it added and
+ * the rows it changed together, which in a table without a PRIMARY KEY
+ * nothing else tells apart: "INSERT would add 2 rows" beside "1 row
+ * removed that no statement counts (a REPLACE ...)" where one row was
+ * added and one changed, nothing removed. The rows added are what the
+ * table grew by beyond the other statements' counts; the rest changed.
+ * Without the row count after, all are counted as added, as before.
+ */
+static void upserts_split(const struct diff_sql *s, const struct sql_table *t, long long del,
+                          long long *ins, long long *upd)
+{
+	long long ups = untracked(s, t->name, OP_UPSERT), added = ups;
+
+	if (ups == 0)
+		return;
+	if (t->after >= 0 && t->before >= 0) {
+		added = t->after - (t->before - del + *ins);
+		added = added < 0 ? 0 : added > ups ? ups : added;
+	}
+	*ins += added;
+	*upd += ups - added;
+}
+
 static void table_totals(const struct diff_sql *s, const struct sql_table *t, struct buf *b)
 {
 	char n1[32], n2[32];
@@ -1607,6 +1747,7 @@ static void table_totals(const struct diff_sql *s, const struct sql_table *t, st
 		del = untracked(s, t->name, SQLITE_DELETE);
 		upd = untracked(s, t->name, SQLITE_UPDATE);
 		ins = untracked(s, t->name, SQLITE_INSERT);
+		upserts_split(s, t, del, &ins, &upd);
 		if (t->after >= 0 && t->before >= 0)
 			net = t->after - (t->before - del + ins);
 		if (t->virtual) /* an R-tree's INSERT listed only its shadow tables' blobs */
