@@ -514,7 +514,7 @@ static void judge_dynamic(struct fctx *f, const struct stmt *st, const char *sql
 	bool imm = strcmp(st->kw[0].s, "EXECUTE") == 0 && st->nkw > 1 &&
 	           strcmp(st->kw[1].s, "IMMEDIATE") == 0;
 	size_t i = skip_word(sql, st->off, st->end), close;
-	char *text;
+	char *text = NULL;
 
 	if (!prep && !imm)
 		return;
