@@ -490,7 +490,9 @@ void paths_write_abs(struct cctx *x, const char *abs, struct span sp, const char
  * (hooks_path.c). */
 void hooks_path_write(struct cctx *x, const char *abs, struct span sp);
 /* True when abs is a tree that holds secrets: /, the home or one of its
- * ancestors, /etc, /root. Reading all of it reads the keys and tokens. */
+ * ancestors, /etc, /root, and any directory above a secret path
+ * (~/.config, ~/.local, /run: secrets_holds_dir()). Reading all of it
+ * reads the keys and tokens. */
 bool paths_holds_secrets(const struct cctx *x, const char *abs);
 /* True when deleting the tree at abs is catastrophic: /, $HOME or above
  * (or all of its entries), /usr and other depth-1 directories, ancestors of
@@ -517,6 +519,10 @@ size_t names_find(const struct names *ix, const char *s);
 /* ---- secrets (secrets.c) ---- */
 /* Returns a static description when abs is a secret path, else NULL. */
 const char *secrets_path(const struct cctx *x, const char *abs);
+/* True when the directory abs holds a secret path below it (~/.config holds
+ * ~/.config/gcloud, /run holds /run/secrets): copying or archiving all of it
+ * takes the secret along. */
+bool secrets_holds_dir(const struct cctx *x, const char *abs);
 /* Quick filter: true when the text may name a secret path. */
 bool secrets_maybe_path(const char *s);
 /* True when word expands $NAME or ${NAME} of a variable whose name says it

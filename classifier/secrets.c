@@ -359,6 +359,45 @@ const char *secrets_path(const struct cctx *x, const char *abs)
 	return base ? basename_secret(base + 1) : NULL;
 }
 
+/* True when rel (a path relative to a home, no trailing /) is a proper
+ * ancestor of a row's match: rel/ starts it. */
+static bool rows_below(const struct secret_row *rows, size_t n, const char *rel)
+{
+	size_t rl = strlen(rel);
+
+	for (size_t i = 0; i < n; i++)
+		if (strncmp(rows[i].match, rel, rl) == 0 && rows[i].match[rl] == '/')
+			return true;
+	return false;
+}
+
+bool secrets_holds_dir(const struct cctx *x, const char *abs)
+{
+	size_t hl = strlen(x->home);
+	const char *rel = NULL;
+
+	if (hl > 1 && strncmp(abs, x->home, hl) == 0 && abs[hl] == '/')
+		rel = abs + hl + 1;
+	else if (strcmp(abs, "/home") == 0 || (strncmp(abs, "/home/", 6) == 0 && abs[6] &&
+	                                       strchr(abs + 6, '/') == NULL))
+		return true; /* the homes, or another user's: their ~/.ssh */
+	else
+		rel = other_home(abs);
+	if (rel && *rel && rows_below(home_secrets, nitems(home_secrets), rel))
+		return true;
+	/* /run, /var/run, /var, /etc/ssl, /etc/ssh; not /tmp (krb5cc_ is a
+	 * prefix, and every build reads /tmp) */
+	if (strcmp(abs, "/tmp") == 0)
+		return false;
+	for (size_t i = 0; i < nitems(abs_secrets); i++) {
+		size_t al = strlen(abs);
+		if (al > 1 && strncmp(abs_secrets[i].match, abs, al) == 0 &&
+		    abs_secrets[i].match[al] == '/')
+			return true;
+	}
+	return false;
+}
+
 /* Hints after a '.', by their first byte, as other_hints below. */
 static const char *const *const dot_hints[256] = {
 	['a'] = (const char *const[]){"aws", "azure", NULL},

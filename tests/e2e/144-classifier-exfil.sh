@@ -1,0 +1,46 @@
+#!/bin/sh
+# 144-classifier-exfil.sh: how the classifier sees secrets leaving the
+# machine (the fourteenth classifier review), through the real binary.
+# Each row was rated lower, or with fewer findings, on 0895477: the
+# approval screen showed a plain copy or request where a secret was read
+# or sent, and a deny rule on the secret's path did not match. Nothing is
+# executed: the table's commands are only classified.
+. tests/e2e/lib.sh
+need jq
+tmpdir_make
+d=$T_DIR
+export HOME="$d/home" XDG_STATE_HOME="$d/state"
+mkdir -p "$HOME" "$d/wd"
+
+# A verdict: its tier, then every rule of a comma-separated list (!id:
+# must not fire).
+verdict() {
+	v=$(classify --shell "$3")
+	expect_eq "$3: tier" "$(printf '%s' "$v" | jq -r .tier)" "$1"
+	for r in $(printf '%s' "$2" | tr ',' ' '); do
+		case $r in
+		!*) want=false r=${r#!} ;;
+		*) want=true ;;
+		esac
+		expect_eq "$3: $r fires: $want" \
+			"$(printf '%s' "$v" | jq -r --arg r "$r" '.rules | index($r) != null')" "$want"
+	done
+}
+
+# tier, rules (!id: must not fire), the command (TAB-separated); each was
+# lower, or without the rule, on 0895477
+printf '%s\n' \
+	'high	secrets.read	cp -r ~/.config .' \
+	'high	secrets.read	tar cf - ~/.config' \
+	'high	secrets.read	zip -r x.zip ~/.cargo' \
+	'high	secrets.read	ln -s ~ home' \
+	'high	secrets.read	cp -r /run/ x' \
+	'medium	!secrets.read	cp -r ~/.config/nvim .' \
+	'low	!secrets.read	ls ~/.config' >"$d/table"
+
+while IFS='	' read -r tier rules cmd; do
+	verdict "$tier" "$rules" "$cmd"
+done <"$d/table"
+
+check "classify ran nothing: the workdir is there" test -d "$d/wd"
+finish
