@@ -382,6 +382,9 @@ void rules_make_export(struct cctx *x, const struct word *w, const char *v);
 
 /* Applies the generic part of a row (paths by flags, fixed finding). */
 void rules_generic(struct cctx *x, struct cmdv *c, const struct prog *p);
+/* Classifies words [at, n) of c as a command of their own, run as they
+ * are, its input not c's (kubectl exec -- CMD, docker exec CTR CMD). */
+void rules_argv_run(struct cctx *x, const struct cmdv *c, size_t at);
 /* Classifies argv words [at, n) of c as their own command (find -exec). */
 void rules_subcommand(struct cctx *x, struct cmdv *c, size_t at, size_t end);
 /* What a shell or interpreter reads from stdin (pipe, here-doc, file). */

@@ -586,12 +586,14 @@ static bool stat_only(struct cctx *x, const struct cmdv *c, bool func)
 	return !func && !x->renames && (strcmp(p, "test") == 0 || strcmp(p, "[") == 0);
 }
 
-/* A secret path glued to other text in one word: httpie's `f@.env` and
- * `f=@.env`, gh api's `-F f=@.env`, socat's `FILE:.env,rdonly`, docker's
- * `-v ~/.ssh:/k` and `--secret id=x,src=.env`, aws's `file://.env`. Each
- * piece between = @ : , is tried, and one that resolves to a secret is a
- * read of it (the whole word was read as one path, which names none). A
- * URL's pieces are its host and remote path, not local files. */
+/* A secret path glued to other text in one word: httpie's `f=@.env`, gh
+ * api's `-F f=@.env`, socat's `FILE:.env,rdonly`, docker's `-v ~/.ssh:/k`
+ * and `--secret id=x,src=.env`, aws's `file://.env`. Each piece between
+ * = : , (a leading @ dropped) is tried, and one that resolves to a secret
+ * is a read of it (the whole word was read as one path, which names
+ * none). Not @ inside a piece: `curl -d user@.env` sends that text (httpie's
+ * `f@.env` is its rule's). A URL's pieces are its host and remote path,
+ * not local files. */
 static void scan_pieces(struct cctx *x, const struct word *w, const char *s)
 {
 	static const char *const schemes[] = {"file://", "fileb://"};
@@ -603,13 +605,13 @@ static void scan_pieces(struct cctx *x, const struct word *w, const char *s)
 			s += strlen(schemes[i]); /* file://.env, file:///etc/shadow */
 			scheme = true;
 		}
-	if (strstr(s, "://") || (!scheme && s[strcspn(s, "=@:,")] == '\0'))
+	if (strstr(s, "://") || (!scheme && s[strcspn(s, "=:,")] == '\0'))
 		return;
 	for (const char *p = s;; p++) {
-		size_t n = strcspn(p, "=@:,");
-		if (n && n < sizeof(piece)) {
-			memcpy(piece, p, n);
-			piece[n] = '\0';
+		size_t n = strcspn(p, "=:,"), at = n && p[0] == '@';
+		if (n > at && n - at < sizeof(piece)) {
+			memcpy(piece, p + at, n - at);
+			piece[n - at] = '\0';
 			if (paths_resolve(x, piece, abs, sizeof(abs)) && secrets_path(x, abs))
 				paths_read(x, w, piece);
 		}

@@ -683,8 +683,7 @@ static const struct {
 	{"gcloud", "ssh", "--command"}, {"az", "run-command", "--scripts"},
 };
 
-/* Words [at, n) of c as a command of their own, run as they are. */
-static void argv_run(struct cctx *x, const struct cmdv *c, size_t at)
+void rules_argv_run(struct cctx *x, const struct cmdv *c, size_t at)
 {
 	struct cmdv sub = *c;
 
@@ -719,7 +718,7 @@ static void remote_cmd(struct cctx *x, const struct cmdv *c, const struct word *
 			while (i < c->n && strcmp(c->w[i].val, "--") != 0)
 				i++;
 			if (i + 1 < c->n)
-				argv_run(x, c, i + 1);
+				rules_argv_run(x, c, i + 1);
 			continue;
 		} else if (where[0] == '\0') {
 			while (i < c->n && strcmp(c->w[i].val, remote_cmds[k].verb) != 0)

@@ -1961,6 +1961,32 @@ static void container_escape(struct cctx *x, struct cmdv *c)
 	}
 }
 
+/* docker|podman [container] exec CTR CMD, compose exec|run SERVICE CMD:
+ * CMD runs in the container as it stands, judged like a local command, as
+ * kubectl exec's is (a database container's `psql -c 'DROP DATABASE'`, an
+ * `rm -rf` of a bind-mounted workdir); it was not judged at all. at: the
+ * verb's index; the options after it that take a value are skipped. */
+static void container_command(struct cctx *x, const struct cmdv *c, size_t at)
+{
+	static const char shorts[] = "euwvpl";
+	static const char longs[] = "--env --env-file --user --workdir --detach-keys --index "
+	                            "--volume --publish --label --name --entrypoint --cap-add "
+	                            "--cap-drop --network --platform --pull";
+	size_t i = at + 1;
+
+	for (; i < c->n && c->w[i].val[0] == '-'; i++) {
+		const char *a = c->w[i].val;
+		size_t l = strlen(a);
+		if (strcmp(a, "--") == 0)
+			break;
+		if (a[1] == '-' ? strchr(a, '=') == NULL && has_verb(longs, a)
+		                : l == 2 && strchr(shorts, a[1]))
+			i++;
+	}
+	if (i + 1 < c->n && !(c->w[i].flags & W_DYNAMIC))
+		rules_argv_run(x, c, i + 1);
+}
+
 /* docker compose / docker-compose VERB that only shows state. */
 static bool compose_read_only(const struct cmdv *c)
 {
@@ -2003,6 +2029,8 @@ static void rule_compose(struct cctx *x, struct cmdv *c)
 	if (!compose_read_only(c))
 		cls_add(x, TIER_HIGH, "exec.container", shell_span_words(x, c->w, c->n),
 		        "runs or changes containers");
+	if (v && (strcmp(v->val, "exec") == 0 || strcmp(v->val, "run") == 0))
+		container_command(x, c, (size_t)(v - c->w));
 }
 
 /* docker -H/--host HOST, --context NAME or DOCKER_HOST / DOCKER_CONTEXT:
@@ -2059,13 +2087,19 @@ static void rule_container(struct cctx *x, struct cmdv *c)
 	if (strcmp(v, "compose") == 0) { /* docker compose VERB */
 		struct cmdv sub = *c;
 		const struct word *cv;
+		size_t k = 0;
 		sub.w = c->w + at;
 		sub.n = c->n - at;
-		cv = opt_first(&sub, "fp", NULL);
+		cv = opt_first(&sub, "fp", &k);
 		container_secrets(x, &sub, cv ? cv->val : "");
 		if (compose_read_only(&sub))
 			return;
-	}
+		if (cv && (strcmp(cv->val, "exec") == 0 || strcmp(cv->val, "run") == 0))
+			container_command(x, c, at + k);
+	} else if (strcmp(v, "exec") == 0)
+		container_command(x, c, at);
+	else if (strcmp(v, "container") == 0 && at + 1 < c->n && strcmp(c->w[at + 1].val, "exec") == 0)
+		container_command(x, c, at + 1);
 	cls_add(x, TIER_HIGH, "exec.container", shell_span_words(x, c->w, c->n),
 	        "%s %s runs or changes containers and images (and may pull from the network)",
 	        c->w[0].val, v);

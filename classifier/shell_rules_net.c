@@ -217,6 +217,58 @@ static void rule_wget(struct cctx *x, struct cmdv *c)
 	fetch(x, c, "fetches from the network");
 }
 
+/* One request item of httpie or xh (`http [METHOD] URL ITEM...`): name@file
+ * uploads a file, name=@file and name:=@file send one as a field, and
+ * name:@file reads a header from one; name=value and name:=json are a
+ * body too (a POST). name==value (a query) and Name:value (a header)
+ * send nothing of the machine's. The files were not read (f@.env was
+ * net.fetch alone), nor a body an upload. */
+static void httpie_item(struct cctx *x, const struct word *w)
+{
+	char path[CLS_MAX_PATH];
+	const char *v = w->val, *s = v + strcspn(v, "=:@"), *file = NULL;
+	bool body = true;
+
+	if (*s == '\0' || (s[0] == '=' && s[1] == '='))
+		return;
+	if (s[0] == '@') /* name@file;type=MIME, or a bare @file body */
+		file = s + 1;
+	else if (s[0] == '=' && s[1] == '@')
+		file = s + 2;
+	else if (s[0] == ':' && s[1] == '=' && s[2] == '@')
+		file = s + 3;
+	else if (s[0] == ':' && s[1] == '@')
+		file = s + 2, body = false;
+	else if (s[0] == ':' && s[1] != '=')
+		return;
+	if (file && *file) {
+		size_t n = s[0] == '@' ? strcspn(file, ";") : strlen(file);
+		if (n < sizeof(path)) {
+			memcpy(path, file, n);
+			path[n] = '\0';
+			paths_read(x, w, path);
+		}
+	}
+	if (body)
+		upload(x, w, file ? "uploads a local file" : "sends data to a remote host");
+}
+
+static void rule_httpie(struct cctx *x, struct cmdv *c)
+{
+	size_t idx[64], n = opt_operands(c, 1, "aAbcjsv", idx, nitems(idx)), i = 0;
+	const char *m = n ? c->w[idx[0]].val : "";
+
+	if (n && *m && strspn(m, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") == strlen(m))
+		i++; /* METHOD */
+	if (i < n) /* the URL; the items are no hosts (f@.env was one) */
+		net_add_operand(x, &c->w[idx[i]]);
+	for (i++; i < n; i++)
+		httpie_item(x, &c->w[idx[i]]);
+	if ((c->in == IN_FILE || c->in == IN_PIPE) && !opt_long(c, "--ignore-stdin") &&
+	    !opt_short(c, 'I', "aAbcjsv"))
+		upload(x, &c->w[0], "sends its input as the request body");
+}
+
 /* nc/ncat/netcat/telnet/ftp HOST [PORT] */
 static void rule_nc(struct cctx *x, struct cmdv *c)
 {
@@ -502,9 +554,17 @@ static bool kube_probe(const struct cmdv *c)
 }
 
 /* kubectl, helm: talk to a cluster, but for kube_probe's; what they do
- * there by subcommand (shell_rules_cloud.c). */
+ * there by subcommand (shell_rules_cloud.c). helm --post-renderer PROG
+ * runs PROG on the rendered manifests, `helm template` too: it was not
+ * judged (`--post-renderer ./x.sh` was net.fetch alone). */
 static void rule_kube(struct cctx *x, struct cmdv *c)
 {
+	const struct word *w;
+	const char *v;
+
+	for (size_t i = 1; strcmp(c->prog, "helm") == 0 && i < c->n; i++)
+		if ((w = opt_value_at(c, &i, 0, "--post-renderer", "", &v)) != NULL)
+			rules_hook(x, w, v, strlen(v), "helm runs the --post-renderer program");
 	if (kube_probe(c))
 		return;
 	rules_cloud(x, c);
@@ -662,6 +722,7 @@ static void rule_ansible(struct cctx *x, struct cmdv *c)
 #define NET(n, why) {n, 0, NULL, TIER_HIGH, "net.fetch", why, NULL}
 /* operands are hosts or URLs (P_HOST); ao: the options that take a value */
 #define NETO(n, ao, why) {n, P_HOST, ao, TIER_HIGH, "net.fetch", why, NULL}
+#define HTTPIE(n, why) {n, 0, NULL, TIER_HIGH, "net.fetch", why, rule_httpie}
 #define TUNNEL(n) {n, 0, NULL, TIER_HIGH, "net.listen", "exposes a local port to the internet", NULL}
 #define LISTEN(n) {n, 0, NULL, TIER_HIGH, "net.listen", "serves on the network", NULL}
 #define MAIL(n) {n, 0, NULL, TIER_HIGH, "net.upload", "sends mail", NULL}
@@ -681,9 +742,9 @@ const struct prog rules_net[] = {
 	NETO("nslookup", "", "queries DNS over the network"),
 	NETO("host", "cNRtW", "queries DNS over the network"),
 	NETO("whois", "hpgiTs", "queries a whois server"),
-	NETO("http", "aAbcjsv", "sends an HTTP request (httpie)"),
-	NETO("https", "aAbcjsv", "sends an HTTP request (httpie)"),
-	NETO("xh", "aAbcjsv", "sends an HTTP request"),
+	HTTPIE("http", "sends an HTTP request (httpie)"),
+	HTTPIE("https", "sends an HTTP request (httpie)"), HTTPIE("xh", "sends an HTTP request"),
+	HTTPIE("xhs", "sends an HTTP request"),
 	NETO("aria2c", "diojsxk", "downloads files"),
 	FN("kubectl", rule_kube), FN("helm", rule_kube),
 	FN("terraform", rule_iac), FN("tofu", rule_iac),
