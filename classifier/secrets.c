@@ -171,12 +171,12 @@ static bool dir_match(const char *p, const char *dir)
 /* The bytes a secret basename can start or end with: those of the
  * tables above, and of the literal checks in basename_secret() (".env*",
  * "credentials", "client_secret*", "service-account*"; "*.env",
- * "*.tfvars", "*.kdbx", "*accessKeys.csv"),
+ * "*.tfvars", "*.tfstate", "*.kdbx", "*accessKeys.csv"),
  * which must name theirs here. A name that starts and ends with neither,
  * most of a source tree, is answered without a comparison: the sandbox's
  * search asks for every entry of the workdir (a quarter of its time on a
  * tree of 22,000 files). */
-static const char anchor_first[] = ".cs", anchor_last[] = "vsx";
+static const char anchor_first[] = ".cs", anchor_last[] = "vsxe";
 static bool may_first[256], may_last[256];
 static pthread_once_t anchors_once = PTHREAD_ONCE_INIT;
 
@@ -234,6 +234,10 @@ static const char *basename_secret(const char *base)
 		return "AWS access keys";
 	if (bl > 7 && strcmp(base + bl - 7, ".tfvars") == 0)
 		return "Terraform variables, which often hold secrets";
+	/* any state file's name (-state=prod.tfstate, terragrunt's copies):
+	 * resources' passwords and keys in plain text */
+	if (bl > 8 && strcmp(base + bl - 8, ".tfstate") == 0)
+		return "Terraform state, which holds secrets";
 	if (bl > 5 && strcmp(base + bl - 5, ".kdbx") == 0)
 		return "a KeePass password database";
 	if (strncmp(base, "service-account", 15) == 0 && bl > 5 && strcmp(base + bl - 5, ".json") == 0)

@@ -36,6 +36,8 @@ static const struct verb verbs[] = {
 	{"npm", "view v info show outdated audit doctor search s find ping dist-tag owner "
 	        "access team deprecate", NETF},
 	{"npm", "ls list help why config --version -v prefix root bin", LOW},
+	/* npm token list|create prints registry tokens (it was unknown: medium) */
+	{"npm", "token", TIER_HIGH, "secrets.read", "prints or creates registry tokens (npm token)"},
 	{"yarn", " install add upgrade up dlx create import global link", INST},
 	{"yarn", "remove", RMV},
 	{"yarn", "publish npm", PUB}, {"yarn", "info outdated audit", NETF},

@@ -269,6 +269,15 @@ static void rule_httpie(struct cctx *x, struct cmdv *c)
 		upload(x, &c->w[0], "sends its input as the request body");
 }
 
+/* A connection's program fed a file or a pipe sends it to the other end:
+ * `nc host 80 < f` and `cat f | nc host 80` upload f (they were net.fetch,
+ * as for a connection that only reads). */
+static void sends_input(struct cctx *x, const struct cmdv *c)
+{
+	if (c->in == IN_FILE || c->in == IN_PIPE)
+		upload(x, &c->w[0], "sends its input (a file or a pipe) to the remote host");
+}
+
 /* nc/ncat/netcat/telnet/ftp HOST [PORT] */
 static void rule_nc(struct cctx *x, struct cmdv *c)
 {
@@ -290,6 +299,26 @@ static void rule_nc(struct cctx *x, struct cmdv *c)
 	if (opt_operands(c, 1, args, &idx, 1) == 1 && strspn(c->w[idx].val, "0123456789") != c->w[idx].len)
 		net_add_host(x, c->w[idx].val, c->w[idx].len);
 	fetch(x, c, "opens a network connection");
+	sends_input(x, c);
+}
+
+/* socat's file addresses (FILE:, OPEN:, GOPEN:, each ,OPTIONS after the
+ * path): a read of the path, which the relay sends on (`socat FILE:f
+ * TCP:h:80` was net.fetch with f unrecorded). */
+static void socat_file(struct cctx *x, const struct word *w, const char *a)
+{
+	static const char *const kinds[] = {"FILE:", "OPEN:", "GOPEN:"};
+	char path[CLS_MAX_PATH];
+
+	for (size_t k = 0; k < nitems(kinds); k++) {
+		size_t l = strlen(kinds[k]), n = strcspn(a + l, ",");
+		if (strncasecmp(a, kinds[k], l) != 0 || n == 0 || n >= sizeof(path))
+			continue;
+		memcpy(path, a + l, n);
+		path[n] = '\0';
+		paths_read(x, w, path);
+		upload(x, w, "relays a local file over the network");
+	}
 }
 
 static void rule_socat(struct cctx *x, struct cmdv *c)
@@ -297,6 +326,7 @@ static void rule_socat(struct cctx *x, struct cmdv *c)
 	for (size_t i = 1; i < c->n; i++) {
 		const char *a = c->w[i].val;
 		const char *colon = strchr(a, ':');
+		socat_file(x, &c->w[i], a);
 		if (strncasecmp(a, "EXEC:", 5) == 0 || strncasecmp(a, "SYSTEM:", 7) == 0)
 			rules_hook(x, &c->w[i], colon + 1, strcspn(colon + 1, ","), /* ,OPTIONS */
 			           "connects a program to a socket");
@@ -309,6 +339,7 @@ static void rule_socat(struct cctx *x, struct cmdv *c)
 		}
 	}
 	fetch(x, c, "relays data over the network");
+	sends_input(x, c);
 }
 
 static const char ssh_args[] = "bcDEeFIiJLlmOopQRSWw";
@@ -350,9 +381,14 @@ static void rule_ssh(struct cctx *x, struct cmdv *c)
 	/* -E FILE appends ssh's log to FILE (it was not recorded) */
 	for (size_t i = 1; i < (h ? at : c->n); i++) {
 		const char *v;
+		size_t j = i;
 		const struct word *w = opt_value_at(c, &i, 'E', NULL, ssh_args, &v);
 		if (w)
 			paths_write(x, w, v, shell_span_word(x, w));
+		else if ((w = opt_value_at(c, &j, 'R', NULL, ssh_args, &v)) != NULL)
+			cls_add(x, TIER_HIGH, "net.listen", shell_span_word(x, w),
+			        "ssh -R %s opens a port on the remote host that leads to this machine",
+			        v);
 	}
 	if (h) {
 		const char *s = strchr(h->val, '@');
@@ -571,6 +607,59 @@ static void rule_kube(struct cctx *x, struct cmdv *c)
 	secret_verb(x, c);
 }
 
+/* File senders: VERB FILE... sends the files to another machine (croc
+ * send, magic-wormhole's send, s3cmd put|sync, tailscale file cp, b2
+ * upload-file, azcopy copy|sync, ffsend upload): net.upload, each local
+ * operand read, so a secret among them is secrets.exfiltrate. Any other
+ * verb receives or lists: net.fetch. They were unknown programs (medium;
+ * `croc send .env` was secrets.read alone). "" sends whatever the verb. */
+static const struct {
+	const char *prog, *sends, *why;
+} senders[] = {
+	{"croc", "send", "sends files to another machine (croc)"},
+	{"wormhole", "send", "sends files to another machine (magic-wormhole)"},
+	{"s3cmd", "put sync cp mv", "uploads to S3"},
+	{"tailscale", "file", "sends files over the tailnet"},
+	{"b2", "upload-file upload_file sync", "uploads to Backblaze B2"},
+	{"azcopy", "copy cp sync", "copies files to Azure storage"},
+	{"ffsend", "upload u", "uploads a file to a share link"},
+	{"pastebinit", "", "posts a file to a pastebin"},
+};
+
+static void rule_sender(struct cctx *x, struct cmdv *c)
+{
+	size_t idx[64], n = opt_operands(c, 1, "", idx, nitems(idx));
+
+	for (size_t k = 0; k < nitems(senders); k++) {
+		bool any = senders[k].sends[0] == '\0';
+		if (strcmp(c->prog, senders[k].prog) != 0)
+			continue;
+		if (!any && (n == 0 || !in_words(senders[k].sends, c->w[idx[0]].val))) {
+			fetch(x, c, "talks to a remote service");
+			return;
+		}
+		for (size_t i = any ? 0 : 1; i < n; i++)
+			if (strstr(c->w[idx[i]].val, "://") == NULL)
+				paths_read(x, &c->w[idx[i]], c->w[idx[i]].val);
+		cls_add(x, TIER_HIGH, "net.upload", shell_span_words(x, c->w, c->n), "%s",
+		        senders[k].why);
+		return;
+	}
+}
+
+/* tailscale funnel|serve PORT publishes a local port (funnel: to the
+ * internet); file cp sends files; the rest talks to the daemon. */
+static void rule_tailscale(struct cctx *x, struct cmdv *c)
+{
+	const struct word *v = opt_first(c, "", NULL);
+
+	if (v && (strcmp(v->val, "funnel") == 0 || strcmp(v->val, "serve") == 0))
+		cls_add(x, TIER_HIGH, "net.listen", shell_span_words(x, c->w, c->n),
+		        "tailscale %s exposes a local port to the network", v->val);
+	else
+		rule_sender(x, c);
+}
+
 /* ssh-keygen: -R HOST rewrites known_hosts (~/.ssh's, or -f FILE); -l,
  * -y, -F, -B and -L only read; anything else (a new key, -p, -c) writes
  * -f FILE (and FILE.pub), or a key under ~/.ssh without one. */
@@ -761,12 +850,15 @@ const struct prog rules_net[] = {
 	NET("mosh", "opens a remote shell"),
 	{"ssh-copy-id", 0, NULL, TIER_HIGH, "net.upload",
 	 "installs an ssh public key on a remote host", NULL},
-	TUNNEL("ngrok"), TUNNEL("cloudflared"), TUNNEL("lt"), TUNNEL("bore"), MAIL("mail"),
+	TUNNEL("ngrok"), TUNNEL("cloudflared"), TUNNEL("lt"), TUNNEL("localtunnel"), TUNNEL("bore"), MAIL("mail"),
 	MAIL("mailx"), MAIL("mutt"), MAIL("sendmail"), MAIL("msmtp"), MAIL("swaks"),
 	{"openssl", 0, NULL, TIER_LOW, NULL, NULL, rule_openssl}, NET("sshpass", "opens an ssh session"),
 	/* servers (busybox's applets among them): telnetd -l /bin/sh is a remote shell */
 	LISTEN("httpd"), LISTEN("telnetd"), LISTEN("ftpd"), LISTEN("tcpsvd"), LISTEN("udpsvd"),
-	LISTEN("inetd"), FN("ssh-keygen", rule_ssh_keygen), FN("secret-tool", rule_secret_store), FN("keyctl", rule_secret_store),
+	LISTEN("inetd"), LISTEN("serve"), LISTEN("http-server"), LISTEN("live-server"),
+	FN("croc", rule_sender), FN("wormhole", rule_sender), FN("s3cmd", rule_sender),
+	FN("b2", rule_sender), FN("azcopy", rule_sender), FN("ffsend", rule_sender),
+	FN("pastebinit", rule_sender), FN("tailscale", rule_tailscale), FN("ssh-keygen", rule_ssh_keygen), FN("secret-tool", rule_secret_store), FN("keyctl", rule_secret_store),
 	{"lpass", 0, NULL, TIER_HIGH, "net.fetch", "talks to LastPass", rule_secret_store},
 };
 const size_t rules_net_n = nitems(rules_net);
