@@ -385,6 +385,10 @@ void rules_generic(struct cctx *x, struct cmdv *c, const struct prog *p);
 /* Classifies words [at, n) of c as a command of their own, run as they
  * are, its input not c's (kubectl exec -- CMD, docker exec CTR CMD). */
 void rules_argv_run(struct cctx *x, const struct cmdv *c, size_t at);
+/* secrets.read when words [at, n) of c print the whole environment (env,
+ * printenv, export -p) where it runs: a container, pod or remote host
+ * (where: its name), whose environment no sandbox scrubbed. */
+void rules_remote_env(struct cctx *x, const struct cmdv *c, size_t at, const char *where);
 /* Classifies argv words [at, n) of c as their own command (find -exec). */
 void rules_subcommand(struct cctx *x, struct cmdv *c, size_t at, size_t end);
 /* What a shell or interpreter reads from stdin (pipe, here-doc, file). */

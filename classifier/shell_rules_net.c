@@ -397,8 +397,10 @@ static void rule_ssh(struct cctx *x, struct cmdv *c)
 	}
 	fetch(x, c, h && at + 1 < c->n ? "runs a command on a remote host over ssh"
 	                               : "opens an ssh session to a remote host");
-	if (h && at + 1 < c->n)
+	if (h && at + 1 < c->n) {
+		rules_remote_env(x, c, at + 1, "remote host");
 		shell_script_words(x, c, at + 1);
+	}
 }
 
 /* rsync --delete (any of its forms) deletes what the source lacks from
@@ -487,7 +489,35 @@ static const struct {
 	/* local stores: the desktop keyring, the kernel's, LastPass */
 	{"secret-tool", "lookup"}, {"secret-tool", "search"}, {"keyctl", "print"},
 	{"keyctl", "read"}, {"keyctl", "pipe"}, {"lpass", "show"}, {"lpass", "export"},
+	/* review 14: tokens and state with secrets in it (net.fetch alone) */
+	{"aws", "codeartifact get-authorization-token"}, {"gh", "auth git-credential"},
+	{"terraform", "state pull"}, {"tofu", "state pull"}, {"pulumi", "config get"},
 };
+
+/* The same when one of opts (space-separated) is given too: `terraform
+ * output` hides sensitive values unless -json or -raw shows them (review
+ * 14: these were net.fetch alone). */
+static const struct {
+	const char *prog, *words, *opts;
+} secret_shows[] = {
+	{"az", "acr login", "--expose-token -t"}, {"terraform", "output", "-json -raw"},
+	{"tofu", "output", "-json -raw"}, {"terraform", "show", "-json"}, {"tofu", "show", "-json"},
+	{"pulumi", "stack output", "--show-secrets"}, {"pulumi", "config", "--show-secrets"},
+	{"pulumi", "stack export", "--show-secrets"},
+};
+
+/* Whether c has one of the space-separated options (or OPT=VALUE). */
+static bool has_any_opt(const struct cmdv *c, const char *opts)
+{
+	for (size_t i = 1; i < c->n; i++) {
+		const char *a = c->w[i].val;
+		size_t n = strcspn(a, "=");
+		for (const char *o = opts; *o; o += strcspn(o, " "), o += *o == ' ')
+			if (strcspn(o, " ") == n && strncmp(o, a, n) == 0)
+				return true;
+	}
+	return false;
+}
 
 /* True when the words of `seq` follow in order among c's non-option words,
  * starting where the first one appears (options and their values between
@@ -516,14 +546,19 @@ static bool has_subcommand(const struct cmdv *c, const char *seq)
 
 static bool secret_verb(struct cctx *x, const struct cmdv *c)
 {
-	for (size_t i = 0; i < nitems(secret_verbs); i++)
-		if (strcmp(secret_verbs[i].prog, c->prog) == 0 && has_subcommand(c, secret_verbs[i].words)) {
-			cls_add(x, TIER_HIGH, "secrets.read", shell_span_words(x, c->w, c->n),
-			        "%s %s prints stored secrets or credentials", c->prog,
-			        secret_verbs[i].words);
-			return true;
-		}
-	return false;
+	const char *words = NULL;
+
+	for (size_t i = 0; i < nitems(secret_verbs) && !words; i++)
+		if (strcmp(secret_verbs[i].prog, c->prog) == 0 && has_subcommand(c, secret_verbs[i].words))
+			words = secret_verbs[i].words;
+	for (size_t i = 0; i < nitems(secret_shows) && !words; i++)
+		if (strcmp(secret_shows[i].prog, c->prog) == 0 && has_subcommand(c, secret_shows[i].words) &&
+		    has_any_opt(c, secret_shows[i].opts))
+			words = secret_shows[i].words;
+	if (words)
+		cls_add(x, TIER_HIGH, "secrets.read", shell_span_words(x, c->w, c->n),
+		        "%s %s prints stored secrets or credentials", c->prog, words);
+	return words != NULL;
 }
 
 bool rules_secret_verb(struct cctx *x, const struct cmdv *c)
@@ -534,6 +569,56 @@ bool rules_secret_verb(struct cctx *x, const struct cmdv *c)
 static void rule_secret_cli(struct cctx *x, struct cmdv *c)
 {
 	secret_verb(x, c);
+}
+
+static bool in_words(const char *list, const char *w)
+{
+	size_t n = strlen(w);
+
+	for (const char *p = list; n && (p = strstr(p, w)) != NULL; p++)
+		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+			return true;
+	return false;
+}
+
+/* Decryptors: the verb (first word after the options) or option that
+ * makes them print or write out what they decrypt. `sops -d
+ * secrets.enc.yaml`, `ansible-vault view vault.yml`, `age -d -i key x.age`
+ * were unknown programs (medium, auto-run): the point of each is to turn
+ * a committed, encrypted file into the secrets in it. Their other forms
+ * (encrypt, rekey) stay as unknown as they were. */
+static const struct {
+	const char *prog, *verbs, *opts; /* space-separated */
+} decryptors[] = {
+	{"sops", "decrypt exec-file", "-d --decrypt"},
+	{"ansible-vault", "view decrypt edit", ""},
+	{"age", "", "-d --decrypt"},
+	{"rage", "", "-d --decrypt"},
+	{"git-crypt", "unlock export-key", ""},
+	{"kubeseal", "", "--recovery-unseal"},
+};
+
+static void rule_decrypt(struct cctx *x, struct cmdv *c)
+{
+	size_t idx[64], n = opt_operands(c, 1, "", idx, nitems(idx));
+	const struct word *v = n ? &c->w[idx[0]] : NULL;
+
+	/* the files, as an unknown program's operands are: path rules see them */
+	for (size_t i = 0; i < n; i++)
+		if (strchr(c->w[idx[i]].val, '/') || strchr(c->w[idx[i]].val, '.'))
+			paths_read(x, &c->w[idx[i]], c->w[idx[i]].val);
+	for (size_t i = 0; i < nitems(decryptors); i++) {
+		if (strcmp(c->prog, decryptors[i].prog) != 0)
+			continue;
+		if ((v && in_words(decryptors[i].verbs, v->val)) ||
+		    (decryptors[i].opts[0] && has_any_opt(c, decryptors[i].opts))) {
+			cls_add(x, TIER_HIGH, "secrets.read", shell_span_words(x, c->w, c->n),
+			        "%s decrypts secrets and shows or writes them out", c->prog);
+			return;
+		}
+	}
+	cls_add(x, TIER_MEDIUM, "exec.unknown_program", shell_span_word(x, &c->w[0]),
+	        "%s: only its decrypting forms are known", c->prog);
 }
 
 /* Cluster clients' probes that stay on this machine: the client's own
@@ -555,15 +640,6 @@ static const struct {
 };
 
 /* Whether w is one of the space-separated words of list. */
-static bool in_words(const char *list, const char *w)
-{
-	size_t n = strlen(w);
-
-	for (const char *p = list; n && (p = strstr(p, w)) != NULL; p++)
-		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
-			return true;
-	return false;
-}
 
 /* Whether c is one of kube_local: a literal verb, and only the words
  * listed after it (`kubectl version` without --client asks the server). */
@@ -716,6 +792,7 @@ static void rule_iac(struct cctx *x, struct cmdv *c)
 	}
 	if (strcmp(v, "fmt") != 0) {
 		rules_cloud(x, c); /* by subcommand: plan reads, destroy destroys */
+		secret_verb(x, c);
 		return;
 	}
 	for (size_t i = 2; i < c->n; i++)
@@ -858,7 +935,9 @@ const struct prog rules_net[] = {
 	LISTEN("inetd"), LISTEN("serve"), LISTEN("http-server"), LISTEN("live-server"),
 	FN("croc", rule_sender), FN("wormhole", rule_sender), FN("s3cmd", rule_sender),
 	FN("b2", rule_sender), FN("azcopy", rule_sender), FN("ffsend", rule_sender),
-	FN("pastebinit", rule_sender), FN("tailscale", rule_tailscale), FN("ssh-keygen", rule_ssh_keygen), FN("secret-tool", rule_secret_store), FN("keyctl", rule_secret_store),
+	FN("pastebinit", rule_sender), FN("tailscale", rule_tailscale),
+	FN("sops", rule_decrypt), FN("ansible-vault", rule_decrypt), FN("age", rule_decrypt),
+	FN("rage", rule_decrypt), FN("git-crypt", rule_decrypt), FN("kubeseal", rule_decrypt), FN("ssh-keygen", rule_ssh_keygen), FN("secret-tool", rule_secret_store), FN("keyctl", rule_secret_store),
 	{"lpass", 0, NULL, TIER_HIGH, "net.fetch", "talks to LastPass", rule_secret_store},
 };
 const size_t rules_net_n = nitems(rules_net);

@@ -55,6 +55,15 @@ printf '%s\n' \
 	'high	net.listen	ssh -R 8080:localhost:80 h' \
 	'high	secrets.read	cat prod.tfstate' \
 	'high	secrets.read	npm token list' \
+	'high	secrets.read	docker exec web env' \
+	'high	secrets.exfiltrate	kubectl exec web-0 -- env' \
+	'high	secrets.exfiltrate	ssh h env' \
+	'high	secrets.read	terraform output -json' \
+	'high	secrets.read	aws codeartifact get-authorization-token --domain d' \
+	'high	secrets.read	sops -d secrets.enc.yaml' \
+	'high	secrets.read	ansible-vault view vault.yml' \
+	'medium	!secrets.read	sops -e -i x.yaml' \
+	'low	!secrets.read	env' \
 	'medium	!secrets.read	cp -r ~/.config/nvim .' \
 	'low	!secrets.read	ls ~/.config' >"$d/table"
 
