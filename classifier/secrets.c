@@ -111,6 +111,27 @@ static const struct secret_row home_secrets[] = {
 	{".config/microsoft-edge", "browser cookies and saved passwords"},
 	{".config/vivaldi", "browser cookies and saved passwords"},
 	{".config/opera", "browser cookies and saved passwords"},
+	/* review 14: read_file of each was low, auto-run outside the sandbox */
+	{".authinfo", "login passwords (auth-source)"},
+	{".authinfo.gpg", "login passwords (auth-source)"},
+	{".msmtprc", "mail account passwords"},
+	{".fetchmailrc", "mail account passwords"},
+	{".mylogin.cnf", "MySQL login paths and passwords"},
+	{".rediscli_history", "redis-cli history, which holds AUTH passwords"},
+	{".config/Slack", "Slack session cookies"},
+	{".config/discord", "Discord session tokens"},
+	{".config/netlify", "Netlify tokens"},
+	{".config/scw", "Scaleway API keys"},
+	{".config/linode-cli", "Linode tokens"},
+	{".config/twilio-cli", "Twilio API keys"},
+	{".config/exoscale", "Exoscale API keys"},
+	{".aliyun", "Alibaba Cloud access keys"},
+	{".bluemix", "IBM Cloud tokens"},
+	{".cf/config.json", "Cloud Foundry tokens"},
+	{".okta", "Okta tokens"},
+	{".tccli", "Tencent Cloud keys"},
+	{".electrum", "cryptocurrency wallets"},
+	{".ethereum/keystore", "cryptocurrency wallet keys"},
 };
 
 static const struct secret_row abs_secrets[] = {
@@ -129,7 +150,7 @@ static const struct secret_row abs_secrets[] = {
 /* Basename prefixes and suffixes. */
 static const char *const key_prefixes[] = {"id_rsa", "id_ed25519", "id_ecdsa", "id_dsa"};
 static const char *const key_suffixes[] = {".pem", ".key", ".p12", ".pfx", ".jks",
-                                           ".keystore", ".ppk", ".keytab"};
+                                           ".keystore", ".ppk", ".keytab", ".p8"};
 /* Whole basenames that hold secrets wherever they are. */
 static const struct secret_row secret_files[] = {
 	{"secrets.yml", "application secrets"},
@@ -158,6 +179,18 @@ static const struct secret_row secret_files[] = {
 	{"logins.json", "saved browser passwords"},
 	{"key4.db", "the browser's password key"},
 	{"cookies.sqlite", "browser cookies"},
+	/* review 14: names the table did not know (cat of each was low, and
+	 * the sandbox showed them) */
+	{".authinfo", "login passwords (auth-source)"},
+	{".authinfo.gpg", "login passwords (auth-source)"},
+	{".mylogin.cnf", "MySQL login paths and passwords"},
+	{"secrets.toml", "application secrets (Streamlit)"},
+	{".secrets.toml", "application secrets (Dynaconf)"},
+	{"local.settings.json", "Azure Functions' local secrets and connection strings"},
+	{"application_default_credentials.json", "Google Cloud credentials"},
+	{"kubeconfig.yaml", "a Kubernetes cluster's credentials"},
+	{"kubeconfig.yml", "a Kubernetes cluster's credentials"},
+	{"wallet.dat", "a cryptocurrency wallet"},
 };
 static const char *const env_benign[] = {".env.example", ".env.sample", ".env.template",
                                          ".env.dist"};
@@ -170,13 +203,13 @@ static bool dir_match(const char *p, const char *dir)
 
 /* The bytes a secret basename can start or end with: those of the
  * tables above, and of the literal checks in basename_secret() (".env*",
- * "credentials", "client_secret*", "service-account*"; "*.env",
+ * "credentials", "client_secret*", "service-account*", "gha-creds-*"; "*.env",
  * "*.tfvars", "*.tfstate", "*.kdbx", "*accessKeys.csv"),
  * which must name theirs here. A name that starts and ends with neither,
  * most of a source tree, is answered without a comparison: the sandbox's
  * search asks for every entry of the workdir (a quarter of its time on a
  * tree of 22,000 files). */
-static const char anchor_first[] = ".cs", anchor_last[] = "vsxe";
+static const char anchor_first[] = ".csg", anchor_last[] = "vsxe";
 static bool may_first[256], may_last[256];
 static pthread_once_t anchors_once = PTHREAD_ONCE_INIT;
 
@@ -242,6 +275,9 @@ static const char *basename_secret(const char *base)
 		return "a KeePass password database";
 	if (strncmp(base, "service-account", 15) == 0 && bl > 5 && strcmp(base + bl - 5, ".json") == 0)
 		return "a cloud service account key";
+	/* google-github-actions/auth writes its key into the workspace */
+	if (strncmp(base, "gha-creds-", 10) == 0 && bl > 5 && strcmp(base + bl - 5, ".json") == 0)
+		return "a cloud service account key (GitHub Actions)";
 	return NULL;
 }
 
@@ -404,14 +440,14 @@ bool secrets_holds_dir(const struct cctx *x, const char *abs)
 
 /* Hints after a '.', by their first byte, as other_hints below. */
 static const char *const *const dot_hints[256] = {
-	['a'] = (const char *const[]){"aws", "azure", NULL},
-	['b'] = (const char *const[]){"bash_history", "boto", NULL},
+	['a'] = (const char *const[]){"aws", "azure", "authinfo", "aliyun", NULL},
+	['b'] = (const char *const[]){"bash_history", "boto", "bluemix", NULL},
 	['c'] = (const char *const[]){"cargo/credentials", "codex/auth", "cache/huggingface",
-	                              "composer", "circleci", NULL},
+	                              "composer", "circleci", "cf/config.json", NULL},
 	['d'] = (const char *const[]){"docker", "dev.vars", "dockercfg", "databrickscfg", "dbt/",
 	                              NULL},
-	['e'] = (const char *const[]){"env", NULL},
-	['f'] = (const char *const[]){"fly/", NULL},
+	['e'] = (const char *const[]){"env", "electrum", "ethereum/keystore", NULL},
+	['f'] = (const char *const[]){"fly/", "fetchmailrc", NULL},
 	['g'] = (const char *const[]){"gnupg", "git-credentials", "gem/credentials",
 	                              "gradle/gradle.properties", "gemini/", NULL},
 	['i'] = (const char *const[]){"ivy2/", NULL},
@@ -421,19 +457,19 @@ static const char *const *const dot_hints[256] = {
 	['l'] = (const char *const[]){"local/share/keyrings", "local/share/fish",
 	                              "local/share/com.vercel", "local/share/atuin", NULL},
 	['m'] = (const char *const[]){"my.cnf", "m2/settings", "mysql_history", "mozilla",
-	                              NULL},
+	                              "msmtprc", "mylogin.cnf", NULL},
 	['n'] = (const char *const[]){"netrc", "npmrc", "node_repl_history", "nuget", "netlify",
 	                              "ngrok2", NULL},
-	['o'] = (const char *const[]){"oci", NULL},
-	['p'] = (const char *const[]){"pem", "pgpass", "pypirc", "p12", "pfx", "password-store",
+	['o'] = (const char *const[]){"oci", "okta", NULL},
+	['p'] = (const char *const[]){"pem", "pgpass", "pypirc", "p12", "pfx", "password-store", "p8",
 	                              "pip/pip.conf",
 	                              "ppk", "psql_history", "python_history", NULL},
-	['r'] = (const char *const[]){"railway", NULL},
+	['r'] = (const char *const[]){"railway", "rediscli_history", NULL},
 	['s'] = (const char *const[]){"ssh", "s3cfg", "secrets", "supabase", "snowflake", "sbt/",
 	                              "sentryclirc",
 	                              NULL},
 	['t'] = (const char *const[]){"terraform.d", "tfstate", "terraformrc", "tfvars", "tsh",
-	                              NULL},
+	                              "tccli", NULL},
 	['v'] = (const char *const[]){"vault-token", "vercel", NULL},
 	['w'] = (const char *const[]){"wrangler", NULL},
 	['y'] = (const char *const[]){"yarnrc", NULL},
@@ -445,7 +481,8 @@ static const char *const config_hints[] = {
 	"gh", "gcloud", "hub", "rclone", "github-copilot", "op", "google-chrome", "chromium",
 	"BraveSoftware", "composer", "pypoetry", "doctl", "configstore", ".wrangler", "ngrok",
 	"containers", "glab-cli", "sops", "stripe", "hcloud", "helm", "atuin", "fish", "jfrog",
-	"supabase", "microsoft-edge", "vivaldi", "opera", "pip/pip.conf",
+	"supabase", "microsoft-edge", "vivaldi", "opera", "pip/pip.conf", "Slack", "discord",
+	"netlify", "scw", "linode-cli", "twilio-cli", "exoscale",
 };
 
 /* Hints that start elsewhere, by their first byte: a byte that starts none
@@ -453,16 +490,16 @@ static const char *const config_hints[] = {
 static const char *const *const other_hints[256] = {
 	['/'] = (const char *const[]){"/etc/ssl", "/etc/ssh/ssh_host", "/var/run/secrets/",
 	                              "/run/secrets/", "/mem", NULL},
-	['a'] = (const char *const[]){"accessKeys.csv", NULL},
+	['a'] = (const char *const[]){"accessKeys.csv", "application_default_credentials", NULL},
 	['c'] = (const char *const[]){"credentials", "cookies.sqlite", "client_secret", NULL},
 	['e'] = (const char *const[]){"environ", NULL},
-	['g'] = (const char *const[]){"gcloud", NULL},
+	['g'] = (const char *const[]){"gcloud", "gha-creds-", NULL},
 	['i'] = (const char *const[]){"id_rsa", "id_ed25519", "id_ecdsa", "id_dsa", NULL},
 	['k'] = (const char *const[]){"key4.db", "kcore", "krb5cc_", "kubeconfig", NULL},
-	['l'] = (const char *const[]){"logins.json", NULL},
+	['l'] = (const char *const[]){"logins.json", "local.settings.json", NULL},
 	['m'] = (const char *const[]){"master.key", NULL},
 	['s'] = (const char *const[]){"shadow", "sudoers", "secrets.", "service-account", NULL},
-	['w'] = (const char *const[]){"wp-config.php", NULL},
+	['w'] = (const char *const[]){"wp-config.php", "wallet.dat", NULL},
 };
 
 /* One pass over s; compares only where a hint could start. */

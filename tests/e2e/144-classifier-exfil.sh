@@ -64,12 +64,24 @@ printf '%s\n' \
 	'high	secrets.read	ansible-vault view vault.yml' \
 	'medium	!secrets.read	sops -e -i x.yaml' \
 	'low	!secrets.read	env' \
+	'high	secrets.read	cat .streamlit/secrets.toml' \
+	'high	secrets.read	cat gha-creds-1a2b3c.json' \
+	'low	!secrets.read	cat src/key.go src/token_test.go internal/secrets/secrets.go' \
 	'medium	!secrets.read	cp -r ~/.config/nvim .' \
 	'low	!secrets.read	ls ~/.config' >"$d/table"
 
 while IFS='	' read -r tier rules cmd; do
 	verdict "$tier" "$rules" "$cmd"
 done <"$d/table"
+
+# read_file runs outside the sandbox: a secret name the tables did not
+# know was low there, and auto-run
+for f in '~/.authinfo' '~/.msmtprc' '~/.mylogin.cnf' '~/.config/Slack/Cookies' 'local.settings.json'; do
+	expect_eq "read_file $f: high" \
+		"$(call_field "{\"tool\":\"read_file\",\"input\":{\"path\":\"$f\"}}" .tier)" high
+done
+expect_eq "read_file src/auth/token.ts: low" \
+	"$(call_field '{"tool":"read_file","input":{"path":"src/auth/token.ts"}}' .tier)" low
 
 check "classify ran nothing: the workdir is there" test -d "$d/wd"
 finish
