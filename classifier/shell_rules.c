@@ -353,6 +353,14 @@ static const struct {
 	{"bsdtar", "c", "--create", true}, {"7z", "", NULL, false}, {"7za", "", NULL, false},
 	{"7zz", "", NULL, false}, {"7zr", "", NULL, false}, {"diff", "r", "--recursive", false},
 	{"git", NULL, "--no-index", false}, /* git grep|diff --no-index DIR */
+	/* review 14: what copies a tree off the machine or into a container
+	 * (aws s3 sync ~, rclone copy ~/.config r:, croc send ~, docker cp
+	 * ~/.config c:/x: net.fetch or exec.container alone before); a tree
+	 * among their operands is sent whole */
+	{"aws", "", NULL, false}, {"gsutil", "", NULL, false}, {"gcloud", "", NULL, false},
+	{"az", "", NULL, false}, {"rclone", "", NULL, false}, {"croc", "", NULL, false},
+	{"wormhole", "", NULL, false}, {"s3cmd", "", NULL, false}, {"azcopy", "", NULL, false},
+	{"docker", "", NULL, false}, {"podman", "", NULL, false}, {"kubectl", "", NULL, false},
 };
 
 /* Whether c recurses: one of its short options (NULL: none), or its long
