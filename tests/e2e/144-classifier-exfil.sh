@@ -70,6 +70,8 @@ printf '%s\n' \
 	'high	secrets.exfiltrate	aws s3 sync ~ s3://b' \
 	'high	secrets.exfiltrate	rclone copy ~/.config r:b' \
 	'high	cloud.change,!secrets.read	aws s3 sync ./dist s3://b' \
+	'high	secrets.read,git.push,secrets.exfiltrate	git add -f .env && git commit -m x && git push' \
+	'high	git.push,!secrets.exfiltrate	git push origin main' \
 	'medium	!secrets.read	cp -r ~/.config/nvim .' \
 	'low	!secrets.read	ls ~/.config' >"$d/table"
 
