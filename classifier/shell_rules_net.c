@@ -489,9 +489,20 @@ static const struct {
 	/* local stores: the desktop keyring, the kernel's, LastPass */
 	{"secret-tool", "lookup"}, {"secret-tool", "search"}, {"keyctl", "print"},
 	{"keyctl", "read"}, {"keyctl", "pipe"}, {"lpass", "show"}, {"lpass", "export"},
-	/* review 14: tokens and state with secrets in it (net.fetch alone) */
-	{"aws", "codeartifact get-authorization-token"}, {"gh", "auth git-credential"},
+	/* review 14: tokens, keys and state with secrets in it (net.fetch alone);
+	 * a sequence matches anywhere: az's `keys list` is storage's,
+	 * cosmosdb's, servicebus's */
+	{"aws", "get-authorization-token"}, {"gh", "auth git-credential"},
 	{"terraform", "state pull"}, {"tofu", "state pull"}, {"pulumi", "config get"},
+	{"aws", "secretsmanager batch-get-secret-value"}, {"aws", "kms decrypt"},
+	{"aws", "iam create-access-key"}, {"aws", "sso get-role-credentials"},
+	{"aws", "rds generate-db-auth-token"}, {"gcloud", "kms decrypt"},
+	{"gcloud", "keys create"}, {"gcloud", "sql generate-login-token"},
+	{"az", "keyvault secret download"}, {"az", "keys list"}, {"az", "list-keys"},
+	{"az", "show-connection-string"}, {"az", "acr credential show"},
+	{"az", "ad sp create-for-rbac"}, {"az", "ad sp credential reset"},
+	{"az", "list-publishing-profiles"}, {"kubectl", "view-secret"}, {"oc", "extract"},
+	{"helm", "get values"}, {"vault", "token create"}, {"glab", "config get token"},
 };
 
 /* The same when one of opts (space-separated) is given too: `terraform
@@ -501,6 +512,7 @@ static const struct {
 	const char *prog, *words, *opts;
 } secret_shows[] = {
 	{"az", "acr login", "--expose-token -t"}, {"terraform", "output", "-json -raw"},
+	{"glab", "auth status", "-t --show-token"},
 	{"tofu", "output", "-json -raw"}, {"terraform", "show", "-json"}, {"tofu", "show", "-json"},
 	{"pulumi", "stack output", "--show-secrets"}, {"pulumi", "config", "--show-secrets"},
 	{"pulumi", "stack export", "--show-secrets"},
@@ -581,21 +593,28 @@ static bool in_words(const char *list, const char *w)
 	return false;
 }
 
-/* Decryptors: the verb (first word after the options) or option that
- * makes them print or write out what they decrypt. `sops -d
- * secrets.enc.yaml`, `ansible-vault view vault.yml`, `age -d -i key x.age`
- * were unknown programs (medium, auto-run): the point of each is to turn
- * a committed, encrypted file into the secrets in it. Their other forms
- * (encrypt, rekey) stay as unknown as they were. */
+/* Tools airlock knows only by the verb (first word after the options) or
+ * option that makes them print or write out secrets: decryptors (`sops
+ * -d secrets.enc.yaml`, `ansible-vault view vault.yml`, `age -d -i key
+ * x.age` turn a committed, encrypted file into the secrets in it) and
+ * deploy CLIs' environment dumps (`netlify env:list`, `infisical export`).
+ * They were unknown programs (medium, auto-run); their other forms stay as
+ * unknown as they were. */
 static const struct {
 	const char *prog, *verbs, *opts; /* space-separated */
+	const char *why;
 } decryptors[] = {
-	{"sops", "decrypt exec-file", "-d --decrypt"},
-	{"ansible-vault", "view decrypt edit", ""},
-	{"age", "", "-d --decrypt"},
-	{"rage", "", "-d --decrypt"},
-	{"git-crypt", "unlock export-key", ""},
-	{"kubeseal", "", "--recovery-unseal"},
+	{"sops", "decrypt exec-file", "-d --decrypt", "decrypts secrets"},
+	{"ansible-vault", "view decrypt edit", "", "decrypts secrets"},
+	{"age", "", "-d --decrypt", "decrypts secrets"},
+	{"rage", "", "-d --decrypt", "decrypts secrets"},
+	{"git-crypt", "unlock export-key", "", "decrypts secrets"},
+	{"kubeseal", "", "--recovery-unseal", "decrypts secrets"},
+	{"netlify", "env:list env:get", "", "prints the site's environment variables"},
+	{"railway", "variables", "", "prints the service's environment variables"},
+	{"firebase", "functions:config:get", "", "prints the functions' config secrets"},
+	{"infisical", "secrets export", "", "prints stored secrets"},
+	{"chamber", "read export env", "", "prints stored secrets"},
 };
 
 static void rule_decrypt(struct cctx *x, struct cmdv *c)
@@ -613,7 +632,7 @@ static void rule_decrypt(struct cctx *x, struct cmdv *c)
 		if ((v && in_words(decryptors[i].verbs, v->val)) ||
 		    (decryptors[i].opts[0] && has_any_opt(c, decryptors[i].opts))) {
 			cls_add(x, TIER_HIGH, "secrets.read", shell_span_words(x, c->w, c->n),
-			        "%s decrypts secrets and shows or writes them out", c->prog);
+			        "%s %s and shows or writes them out", c->prog, decryptors[i].why);
 			return;
 		}
 	}
@@ -916,7 +935,7 @@ const struct prog rules_net[] = {
 	FN("terraform", rule_iac), FN("tofu", rule_iac),
 	{"ansible", 0, NULL, TIER_HIGH, "net.fetch", "runs a module on remote hosts", rule_ansible},
 	NET("ansible-playbook", "runs a playbook on remote hosts"),
-	NET("glab", "calls the GitLab API"),
+	NETS("glab", "calls the GitLab API"),
 	NET("nmap", "scans network hosts"),
 	{"redis-cli", 0, NULL, TIER_HIGH, "net.fetch", "sends commands to a Redis server", rule_redis},
 	NETS("vault", "talks to a Vault server"),
@@ -937,7 +956,9 @@ const struct prog rules_net[] = {
 	FN("b2", rule_sender), FN("azcopy", rule_sender), FN("ffsend", rule_sender),
 	FN("pastebinit", rule_sender), FN("tailscale", rule_tailscale),
 	FN("sops", rule_decrypt), FN("ansible-vault", rule_decrypt), FN("age", rule_decrypt),
-	FN("rage", rule_decrypt), FN("git-crypt", rule_decrypt), FN("kubeseal", rule_decrypt), FN("ssh-keygen", rule_ssh_keygen), FN("secret-tool", rule_secret_store), FN("keyctl", rule_secret_store),
+	FN("rage", rule_decrypt), FN("git-crypt", rule_decrypt), FN("kubeseal", rule_decrypt),
+	FN("netlify", rule_decrypt), FN("railway", rule_decrypt), FN("firebase", rule_decrypt),
+	FN("infisical", rule_decrypt), FN("chamber", rule_decrypt), FN("ssh-keygen", rule_ssh_keygen), FN("secret-tool", rule_secret_store), FN("keyctl", rule_secret_store),
 	{"lpass", 0, NULL, TIER_HIGH, "net.fetch", "talks to LastPass", rule_secret_store},
 };
 const size_t rules_net_n = nitems(rules_net);

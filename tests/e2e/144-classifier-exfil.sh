@@ -72,6 +72,10 @@ printf '%s\n' \
 	'high	cloud.change,!secrets.read	aws s3 sync ./dist s3://b' \
 	'high	secrets.read,git.push,secrets.exfiltrate	git add -f .env && git commit -m x && git push' \
 	'high	git.push,!secrets.exfiltrate	git push origin main' \
+	'high	secrets.read	aws iam create-access-key' \
+	'high	secrets.read	az storage account keys list -n x' \
+	'high	secrets.read	netlify env:list' \
+	'medium	!secrets.read	netlify deploy' \
 	'medium	!secrets.read	cp -r ~/.config/nvim .' \
 	'low	!secrets.read	ls ~/.config' >"$d/table"
 
