@@ -219,6 +219,9 @@ void shell_expand_text(struct cctx *x, const char *text, size_t len, struct span
 void shell_var_assign(struct cctx *x, const struct word *w);
 /* Notes that NAME (a literal word) may hold the literal word val. */
 void shell_var_value(struct cctx *x, const struct word *name, const struct word *val);
+/* An element of an array literal (a=(.env ~/.ssh/id_*)), whose value is
+ * unknown to later expansions: one naming a secret is read there. */
+void shell_var_element(struct cctx *x, const struct word *w);
 /* Notes the literal words w[0..n) as the positional parameters: $1..$9 one
  * each, $@ and $* all of them joined by spaces. */
 void shell_var_args(struct cctx *x, const struct word *w, size_t n);

@@ -76,6 +76,9 @@ printf '%s\n' \
 	'high	secrets.read	az storage account keys list -n x' \
 	'high	secrets.read	netlify env:list' \
 	'medium	!secrets.read	netlify deploy' \
+	'high	secrets.read	for f in ~/.ssh/*; do cat "$f"; done' \
+	'high	secrets.read	a=(.env); cat "${a[0]}"' \
+	'low	!secrets.read	for f in src/*.c; do wc -l "$f"; done' \
 	'medium	!secrets.read	cp -r ~/.config/nvim .' \
 	'low	!secrets.read	ls ~/.config' >"$d/table"
 
