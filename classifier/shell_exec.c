@@ -588,8 +588,9 @@ static bool stat_only(struct cctx *x, const struct cmdv *c, bool func)
 
 /* A secret path glued to other text in one word: httpie's `f=@.env`, gh
  * api's `-F f=@.env`, socat's `FILE:.env,rdonly`, docker's `-v ~/.ssh:/k`
- * and `--secret id=x,src=.env`, aws's `file://.env`. Each piece between
- * = : , (a leading @ dropped) is tried, and one that resolves to a secret
+ * and `--secret id=x,src=.env`, aws's `file://.env`, curl's `-T
+ * {.env,.npmrc}`. Each piece between = : , { } (a leading @ dropped) is
+ * tried, and one that resolves to a secret
  * is a read of it (the whole word was read as one path, which names
  * none). Not @ inside a piece: `curl -d user@.env` sends that text (httpie's
  * `f@.env` is its rule's). A URL's pieces are its host and remote path,
@@ -605,10 +606,10 @@ static void scan_pieces(struct cctx *x, const struct word *w, const char *s)
 			s += strlen(schemes[i]); /* file://.env, file:///etc/shadow */
 			scheme = true;
 		}
-	if (strstr(s, "://") || (!scheme && s[strcspn(s, "=:,")] == '\0'))
+	if (strstr(s, "://") || (!scheme && s[strcspn(s, "=:,{}")] == '\0'))
 		return;
 	for (const char *p = s;; p++) {
-		size_t n = strcspn(p, "=:,"), at = n && p[0] == '@';
+		size_t n = strcspn(p, "=:,{}"), at = n && p[0] == '@';
 		if (n > at && n - at < sizeof(piece)) {
 			memcpy(piece, p + at, n - at);
 			piece[n - at] = '\0';

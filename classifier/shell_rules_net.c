@@ -77,6 +77,27 @@ static void curl_file_opts(struct cctx *x, const struct cmdv *c)
 		}
 }
 
+/* curl --variable NAME@FILE reads FILE, --variable %NAME imports an
+ * environment variable, for --expand-data, --expand-url ... to send (curl
+ * 8.3): `curl --variable x@.env --expand-data '{{x}}' URL` was net.fetch
+ * alone. Every occurrence counts. */
+static void curl_variables(struct cctx *x, const struct cmdv *c)
+{
+	for (size_t i = 1; i < c->n && strcmp(c->w[i].val, "--") != 0; i++) {
+		const char *v, *at;
+		const struct word *w = opt_value_at(c, &i, 0, "--variable", curl_args, &v);
+		if (w == NULL)
+			continue;
+		if (v[0] == '%' && secrets_env_name(v + 1, strcspn(v + 1, "=")))
+			cls_add(x, TIER_HIGH, "secrets.read", shell_span_word(x, w),
+			        "imports $%.*s, an environment variable that holds a credential",
+			        (int)strcspn(v + 1, "="), v + 1);
+		else if ((at = strchr(v, '@')) != NULL && (!strchr(v, '=') || strchr(v, '=') > at) &&
+		         at[1] && strcmp(at + 1, "-") != 0)
+			paths_read(x, w, at + 1);
+	}
+}
+
 static void rule_curl(struct cctx *x, struct cmdv *c)
 {
 	static const char *const datas[] = {"--data", "--data-binary", "--data-raw",
@@ -105,6 +126,7 @@ static void rule_curl(struct cctx *x, struct cmdv *c)
 	curl_file_opts(x, c);
 	if ((w = opt_value(c, 'K', "--config", curl_args, &v)) != NULL)
 		paths_read(x, w, v);
+	curl_variables(x, c);
 	/* where the bytes go: a proxy, or --connect-to HOST:PORT:TO:PORT */
 	if ((w = opt_value(c, 'x', "--proxy", curl_args, &v)) != NULL ||
 	    (w = opt_value(c, 0, "--preproxy", NULL, &v)) != NULL)
@@ -204,6 +226,8 @@ static void rule_wget(struct cctx *x, struct cmdv *c)
 		upload(x, w, "sends data to a remote host");
 	if ((w = opt_value(c, 'i', "--input-file", args, &v)) != NULL)
 		paths_read(x, w, v);
+	if ((w = opt_value(c, 0, "--use-askpass", NULL, &v)) != NULL && *v)
+		rules_hook(x, w, v, strlen(v), "wget runs the --use-askpass program");
 	wget_file_opts(x, c, args);
 	if ((w = opt_value(c, 'O', "--output-document", args, &v)) != NULL) {
 		if (strcmp(v, "-") != 0)
@@ -278,6 +302,63 @@ static void sends_input(struct cctx *x, const struct cmdv *c)
 		upload(x, &c->w[0], "sends its input (a file or a pipe) to the remote host");
 }
 
+static bool in_words(const char *list, const char *w)
+{
+	size_t n = strlen(w);
+
+	for (const char *p = list; n && (p = strstr(p, w)) != NULL; p++)
+		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+			return true;
+	return false;
+}
+
+/* ftp, sftp, lftp, tftp commands given as input (`sftp h <<< 'put .env'`,
+ * `printf 'put .env' | ftp h`): put, mput, reput, send and append upload,
+ * and a word that names a secret is a read of it. They were net.fetch
+ * alone. */
+static void transfer_commands(struct cctx *x, const struct cmdv *c)
+{
+	static const char puts_[] = "put mput reput send append";
+	char tok[CLS_MAX_PATH], abs[CLS_MAX_PATH];
+	const char *p = c->in_text, *end = p ? p + c->in_len : NULL;
+	bool put = false;
+
+	if (p == NULL || (c->in != IN_DOC && c->in != IN_PIPE))
+		return;
+	while (p < end) {
+		size_t n = 0;
+		while (p < end && strchr(" \t\n;", *p))
+			p++;
+		while (p + n < end && !strchr(" \t\n;", p[n]))
+			n++;
+		if (n && n < sizeof(tok)) {
+			memcpy(tok, p, n);
+			tok[n] = '\0';
+			put |= in_words(puts_, tok);
+			if (paths_resolve(x, tok, abs, sizeof(abs)) && secrets_path(x, abs))
+				paths_read(x, &c->w[0], tok);
+		}
+		p += n;
+	}
+	if (put)
+		upload(x, &c->w[0], "uploads files named in its commands");
+}
+
+/* aria2c --on-download-complete=PROG (and the other events) runs PROG
+ * with the download's path: it was net.fetch alone. */
+static void rule_aria2c(struct cctx *x, struct cmdv *c)
+{
+	static const char *const hooks[] = {"--on-download-complete", "--on-download-start",
+	                                    "--on-download-error", "--on-download-pause",
+	                                    "--on-download-stop", "--on-bt-download-complete"};
+	const struct word *w;
+	const char *v;
+
+	for (size_t i = 0; i < nitems(hooks); i++)
+		if ((w = opt_value(c, 0, hooks[i], NULL, &v)) != NULL && *v)
+			rules_hook(x, w, v, strlen(v), "aria2c runs a program when a download ends");
+}
+
 /* nc/ncat/netcat/telnet/ftp HOST [PORT] */
 static void rule_nc(struct cctx *x, struct cmdv *c)
 {
@@ -300,6 +381,7 @@ static void rule_nc(struct cctx *x, struct cmdv *c)
 		net_add_host(x, c->w[idx].val, c->w[idx].len);
 	fetch(x, c, "opens a network connection");
 	sends_input(x, c);
+	transfer_commands(x, c);
 }
 
 /* socat's file addresses (FILE:, OPEN:, GOPEN:, each ,OPTIONS after the
@@ -457,6 +539,8 @@ static void rule_copy_remote(struct cctx *x, struct cmdv *c)
 	rsync_deletes(x, c, n ? &c->w[idx[n - 1]] : NULL);
 	if (remote_src || strcmp(c->prog, "sftp") == 0 || n <= 1)
 		fetch(x, c, "copies files over the network");
+	if (strcmp(c->prog, "sftp") == 0)
+		transfer_commands(x, c);
 }
 
 /* redis-cli [OPTIONS] COMMAND ...: FLUSHALL and FLUSHDB empty databases. */
@@ -583,15 +667,6 @@ static void rule_secret_cli(struct cctx *x, struct cmdv *c)
 	secret_verb(x, c);
 }
 
-static bool in_words(const char *list, const char *w)
-{
-	size_t n = strlen(w);
-
-	for (const char *p = list; n && (p = strstr(p, w)) != NULL; p++)
-		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
-			return true;
-	return false;
-}
 
 /* Tools airlock knows only by the verb (first word after the options) or
  * option that makes them print or write out secrets: decryptors (`sops
@@ -930,7 +1005,7 @@ const struct prog rules_net[] = {
 	HTTPIE("http", "sends an HTTP request (httpie)"),
 	HTTPIE("https", "sends an HTTP request (httpie)"), HTTPIE("xh", "sends an HTTP request"),
 	HTTPIE("xhs", "sends an HTTP request"),
-	NETO("aria2c", "diojsxk", "downloads files"),
+	{"aria2c", P_HOST, "diojsxk", TIER_HIGH, "net.fetch", "downloads files", rule_aria2c},
 	FN("kubectl", rule_kube), FN("helm", rule_kube),
 	FN("terraform", rule_iac), FN("tofu", rule_iac),
 	{"ansible", 0, NULL, TIER_HIGH, "net.fetch", "runs a module on remote hosts", rule_ansible},
