@@ -818,7 +818,8 @@ static void rule_sender(struct cctx *x, struct cmdv *c)
 }
 
 /* tailscale funnel|serve PORT publishes a local port (funnel: to the
- * internet); file cp sends files; the rest talks to the daemon. */
+ * internet); file cp sends files; the rest stays an unknown program, as
+ * it was (tailscale status talks to the local daemon). */
 static void rule_tailscale(struct cctx *x, struct cmdv *c)
 {
 	const struct word *v = opt_first(c, "", NULL);
@@ -826,8 +827,11 @@ static void rule_tailscale(struct cctx *x, struct cmdv *c)
 	if (v && (strcmp(v->val, "funnel") == 0 || strcmp(v->val, "serve") == 0))
 		cls_add(x, TIER_HIGH, "net.listen", shell_span_words(x, c->w, c->n),
 		        "tailscale %s exposes a local port to the network", v->val);
-	else
+	else if (v && strcmp(v->val, "file") == 0)
 		rule_sender(x, c);
+	else
+		cls_add(x, TIER_MEDIUM, "exec.unknown_program", shell_span_word(x, &c->w[0]),
+		        "tailscale: only funnel, serve and file are known");
 }
 
 /* ssh-keygen: -R HOST rewrites known_hosts (~/.ssh's, or -f FILE); -l,
