@@ -98,6 +98,16 @@ for f in '~/.authinfo' '~/.msmtprc' '~/.mylogin.cnf' '~/.config/Slack/Cookies' '
 	expect_eq "read_file $f: high" \
 		"$(call_field "{\"tool\":\"read_file\",\"input\":{\"path\":\"$f\"}}" .tier)" high
 done
+# Claude Code runs Grep and Glob itself, outside the sandbox: a search of
+# ~/.config or ~/.local (above gcloud's, gh's, the keyring's files) was low
+expect_eq "Grep token in ~/.config: secrets.read" \
+	"$(call_field '{"tool":"Grep","input":{"pattern":"token","path":"~/.config"}}' '.rules | join(",")')" \
+	secrets.read
+expect_eq "Glob ** in ~/.local: secrets.read" \
+	"$(call_field '{"tool":"Glob","input":{"pattern":"**/*","path":"~/.local"}}' '.rules | join(",")')" \
+	secrets.read
+expect_eq "Grep TODO in ~/.config/nvim: low" \
+	"$(call_field '{"tool":"Grep","input":{"pattern":"TODO","path":"~/.config/nvim"}}' .tier)" low
 expect_eq "read_file src/auth/token.ts: low" \
 	"$(call_field '{"tool":"read_file","input":{"path":"src/auth/token.ts"}}' .tier)" low
 
