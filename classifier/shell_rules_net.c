@@ -724,7 +724,7 @@ static void rule_decrypt(struct cctx *x, struct cmdv *c)
 			return;
 		}
 	}
-	cls_add(x, TIER_MEDIUM, "exec.unknown_program", shell_span_word(x, &c->w[0]),
+	cls_add(x, x->o->unknown_program, "exec.unknown_program", shell_span_word(x, &c->w[0]),
 	        "%s: only its decrypting forms are known", c->prog);
 }
 
@@ -843,7 +843,7 @@ static void rule_tailscale(struct cctx *x, struct cmdv *c)
 	else if (v && strcmp(v->val, "file") == 0)
 		rule_sender(x, c);
 	else
-		cls_add(x, TIER_MEDIUM, "exec.unknown_program", shell_span_word(x, &c->w[0]),
+		cls_add(x, x->o->unknown_program, "exec.unknown_program", shell_span_word(x, &c->w[0]),
 		        "tailscale: only funnel, serve and file are known");
 }
 
@@ -948,8 +948,10 @@ static void rule_openssl(struct cctx *x, struct cmdv *c)
 	const char *v = c->n > 1 ? c->w[1].val : "";
 	struct span sp = shell_span_words(x, c->w, c->n);
 
-	if (strcmp(v, "s_client") == 0 || strcmp(v, "ocsp") == 0)
+	if (strcmp(v, "s_client") == 0 || strcmp(v, "ocsp") == 0) {
 		cls_add(x, TIER_HIGH, "net.fetch", sp, "openssl %s connects to a remote host", v);
+		sends_input(x, c); /* s_client < f sends f */
+	}
 	else if (strcmp(v, "s_server") == 0)
 		cls_add(x, TIER_HIGH, "net.listen", sp, "openssl s_server listens for connections");
 	else if (strcmp(v, "version") != 0 && strcmp(v, "help") != 0 && strcmp(v, "x509") != 0)

@@ -111,5 +111,14 @@ expect_eq "Grep TODO in ~/.config/nvim: low" \
 expect_eq "read_file src/auth/token.ts: low" \
 	"$(call_field '{"tool":"read_file","input":{"path":"src/auth/token.ts"}}' .tier)" low
 
+# the forms of the verb-gated tools that stay unknown follow the policy's
+# unknown-program tier, as any unknown program does
+printf '[policy]\n\tunknown-program = high\n' >"$d/policy"
+chmod 600 "$d/policy"
+for c in 'sops -e -i x.yaml' 'tailscale status' 'netlify deploy'; do
+	expect_eq "$c under unknown-program = high" \
+		"$(classify --policy "$d/policy" --shell "$c" | jq -r .tier)" high
+done
+
 check "classify ran nothing: the workdir is there" test -d "$d/wd"
 finish
