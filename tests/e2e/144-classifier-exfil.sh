@@ -120,5 +120,17 @@ for c in 'sops -e -i x.yaml' 'tailscale status' 'netlify deploy'; do
 		"$(classify --policy "$d/policy" --shell "$c" | jq -r .tier)" high
 done
 
+# a deny rule on a host sees the registry a package goes to and the remote
+# a push will use (both were unnamed: ask and auto)
+printf '[rules]\n\tdeny = "WebFetch(domain:x.test)"\n' >"$d/deny-host"
+chmod 600 "$d/deny-host"
+for c in 'npm publish --registry https://x.test/' 'git remote add x https://x.test/r.git' \
+	'pip install --index-url https://x.test/simple x'; do
+	expect_eq "$c: denied by the x.test rule" \
+		"$(classify --policy "$d/deny-host" --shell "$c" | jq -r .action)" deny
+done
+expect_eq "npm publish: asks as before" \
+	"$(classify --policy "$d/deny-host" --shell 'npm publish' | jq -r .action)" ask
+
 check "classify ran nothing: the workdir is there" test -d "$d/wd"
 finish
