@@ -703,6 +703,12 @@ static const struct {
 	{"firebase", "functions:config:get", "", "prints the functions' config secrets"},
 	{"infisical", "secrets export", "", "prints stored secrets"},
 	{"chamber", "read export env", "", "prints stored secrets"},
+	/* the clipboard, where password managers copy to (no verb, no option:
+	 * every form reads it); the sandbox has no display, an approval may */
+	{"pbpaste", "", "", "prints the clipboard, where passwords are copied to"},
+	{"wl-paste", "", "", "prints the clipboard, where passwords are copied to"},
+	{"xclip", "", "-o -out", "prints the clipboard, where passwords are copied to"},
+	{"xsel", "", "-o --output", "prints the clipboard, where passwords are copied to"},
 };
 
 static void rule_decrypt(struct cctx *x, struct cmdv *c)
@@ -718,7 +724,8 @@ static void rule_decrypt(struct cctx *x, struct cmdv *c)
 		if (strcmp(c->prog, decryptors[i].prog) != 0)
 			continue;
 		if ((v && in_words(decryptors[i].verbs, v->val)) ||
-		    (decryptors[i].opts[0] && has_any_opt(c, decryptors[i].opts))) {
+		    (decryptors[i].opts[0] && has_any_opt(c, decryptors[i].opts)) ||
+		    (!decryptors[i].verbs[0] && !decryptors[i].opts[0])) {
 			cls_add(x, TIER_HIGH, "secrets.read", shell_span_words(x, c->w, c->n),
 			        "%s %s and shows or writes them out", c->prog, decryptors[i].why);
 			return;
@@ -1055,7 +1062,8 @@ const struct prog rules_net[] = {
 	FN("sops", rule_decrypt), FN("ansible-vault", rule_decrypt), FN("age", rule_decrypt),
 	FN("rage", rule_decrypt), FN("git-crypt", rule_decrypt), FN("kubeseal", rule_decrypt),
 	FN("netlify", rule_decrypt), FN("railway", rule_decrypt), FN("firebase", rule_decrypt),
-	FN("infisical", rule_decrypt), FN("chamber", rule_decrypt), FN("ssh-keygen", rule_ssh_keygen), FN("secret-tool", rule_secret_store), FN("keyctl", rule_secret_store),
+	FN("infisical", rule_decrypt), FN("chamber", rule_decrypt), FN("pbpaste", rule_decrypt),
+	FN("wl-paste", rule_decrypt), FN("xclip", rule_decrypt), FN("xsel", rule_decrypt), FN("ssh-keygen", rule_ssh_keygen), FN("secret-tool", rule_secret_store), FN("keyctl", rule_secret_store),
 	{"lpass", 0, NULL, TIER_HIGH, "net.fetch", "talks to LastPass", rule_secret_store},
 };
 const size_t rules_net_n = nitems(rules_net);
