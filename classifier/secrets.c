@@ -191,8 +191,29 @@ static const struct secret_row secret_files[] = {
 	{"kubeconfig.yml", "a Kubernetes cluster's credentials"},
 	{"wallet.dat", "a cryptocurrency wallet"},
 };
-static const char *const env_benign[] = {".env.example", ".env.sample", ".env.template",
-                                         ".env.dist"};
+/* The last part of an environment file's name (after its last . - or _),
+ * or the first of NAME.env, that makes it a template of the keys, which
+ * projects commit: .env.example, .env.production.sample, .env-example,
+ * example.env. (Only .env.example, .sample, .template and .dist were: an
+ * agent asked to start from .env.local.example had to ask, and the sandbox
+ * hid it.) */
+static const char *const env_benign[] = {"example", "sample", "template", "dist",
+                                         "tpl",     "defaults", "schema"};
+
+static bool env_template(const char *base, size_t bl)
+{
+	const char *last = base + bl;
+	size_t n;
+
+	while (last > base + 4 && !strchr(".-_", last[-1]))
+		last--;
+	n = strcspn(base, ".");
+	for (size_t i = 0; i < nitems(env_benign); i++)
+		if ((last > base + 4 && strcmp(last, env_benign[i]) == 0) ||
+		    (n && n == strlen(env_benign[i]) && strncmp(base, env_benign[i], n) == 0))
+			return true;
+	return false;
+}
 
 static bool dir_match(const char *p, const char *dir)
 {
@@ -239,9 +260,8 @@ static const char *basename_secret(const char *base)
 	    (bl > 4 && strcmp(base + bl - 4, ".env") == 0 &&
 	     strspn(base, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-") ==
 	             bl)) {
-		for (size_t i = 0; i < nitems(env_benign); i++)
-			if (strcmp(base, env_benign[i]) == 0)
-				return NULL;
+		if (env_template(base, bl))
+			return NULL;
 		return "an environment file with secrets";
 	}
 	for (size_t i = 0; i < nitems(secret_files); i++)
