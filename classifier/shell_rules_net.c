@@ -464,6 +464,21 @@ static void ssh_hooks(struct cctx *x, const struct cmdv *c, size_t end, const ch
 	}
 }
 
+/* -o ForwardAgent=yes (or "ForwardAgent yes", any case) before the host. */
+static bool ssh_forwards_agent(const struct cmdv *c, size_t end)
+{
+	for (size_t i = 1; i < end; i++) {
+		const char *v;
+		if (opt_value_at(c, &i, 'o', NULL, ssh_args, &v) == NULL ||
+		    strncasecmp(v, "ForwardAgent", 12) != 0)
+			continue;
+		v += 12 + strspn(v + 12, "= \t");
+		if (strncasecmp(v, "no", 2) != 0)
+			return true;
+	}
+	return false;
+}
+
 /* ssh HOST CMD...: the remote shell joins the words and runs them; what
  * it would do there is judged like a local script (a remote rm -rf / is
  * no less catastrophic). */
@@ -485,6 +500,11 @@ static void rule_ssh(struct cctx *x, struct cmdv *c)
 			        "ssh -R %s opens a port on the remote host that leads to this machine",
 			        v);
 	}
+	/* -A (or ForwardAgent=yes) lends the agent's keys to the remote host:
+	 * whoever is root there signs with them while the session lasts */
+	if (opt_short(c, 'A', ssh_args) || ssh_forwards_agent(c, h ? at : c->n))
+		cls_add(x, TIER_HIGH, "secrets.read", shell_span_words(x, c->w, h ? at : c->n),
+		        "ssh forwards the agent: the remote host can use this machine's keys");
 	if (h) {
 		const char *s = strchr(h->val, '@');
 		s = s ? s + 1 : h->val;

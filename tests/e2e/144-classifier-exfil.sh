@@ -89,6 +89,8 @@ printf '%s\n' \
 	'medium	!secrets.read	xclip -selection clipboard < notes.txt' \
 	'low	!secrets.read	cat .env.local.example' \
 	'high	secrets.read	cat .env.example.local' \
+	'high	secrets.read	ssh -A h' \
+	'high	!secrets.read	ssh h' \
 	'medium	!secrets.read	cp -r ~/.config/nvim .' \
 	'low	!secrets.read	ls ~/.config' >"$d/table"
 
