@@ -2005,6 +2005,40 @@ static void container_command(struct cctx *x, const struct cmdv *c, size_t at)
 		rules_argv_run(x, c, i + 1);
 }
 
+/* -e NAME, --env NAME, --build-arg NAME (no =VALUE: the value is this
+ * environment's) and --secret id=x,env=NAME of a credential variable hand
+ * it to the container or the build, which may reach the network: `docker
+ * run -e GITHUB_TOKEN img` was exec.container alone, while `-e
+ * GITHUB_TOKEN=$GITHUB_TOKEN` was secrets.read. */
+static void container_env(struct cctx *x, const struct cmdv *c)
+{
+	static const char *const longs[] = {"--env", "--build-arg"};
+
+	for (size_t i = 1; i < c->n; i++) {
+		const char *a = c->w[i].val, *v = NULL, *e;
+		if (strcmp(a, "-e") == 0 && i + 1 < c->n)
+			v = c->w[i + 1].val;
+		else if (strncmp(a, "-e", 2) == 0 && a[2] && a[1] != '-')
+			v = a + 2;
+		for (size_t k = 0; k < nitems(longs) && v == NULL; k++) {
+			size_t l = strlen(longs[k]);
+			if (strncmp(a, longs[k], l) == 0 && a[l] == '=')
+				v = a + l + 1;
+			else if (strcmp(a, longs[k]) == 0 && i + 1 < c->n)
+				v = c->w[i + 1].val;
+		}
+		if (v == NULL && strncmp(a, "--secret", 8) == 0 && (e = strstr(a, "env=")) != NULL)
+			v = e + 4; /* --secret=id=x,env=NAME */
+		else if (v == NULL && strcmp(a, "--secret") == 0 && i + 1 < c->n &&
+		         (e = strstr(c->w[i + 1].val, "env=")) != NULL)
+			v = e + 4;
+		if (v && !strchr(v, '=') && secrets_env_name(v, strcspn(v, ",")))
+			cls_add(x, TIER_HIGH, "secrets.read", shell_span_word(x, &c->w[i]),
+			        "hands $%.*s from this environment to the container or build",
+			        (int)strcspn(v, ","), v);
+	}
+}
+
 /* docker compose / docker-compose VERB that only shows state. */
 static bool compose_read_only(const struct cmdv *c)
 {
@@ -2049,6 +2083,7 @@ static void rule_compose(struct cctx *x, struct cmdv *c)
 		        "runs or changes containers");
 	if (v && (strcmp(v->val, "exec") == 0 || strcmp(v->val, "run") == 0))
 		container_command(x, c, (size_t)(v - c->w));
+	container_env(x, c);
 }
 
 /* docker -H/--host HOST, --context NAME or DOCKER_HOST / DOCKER_CONTEXT:
@@ -2122,6 +2157,7 @@ static void rule_container(struct cctx *x, struct cmdv *c)
 	        "%s %s runs or changes containers and images (and may pull from the network)",
 	        c->w[0].val, v);
 	container_escape(x, c);
+	container_env(x, c);
 }
 
 /* ---- SQL clients ---- */

@@ -91,6 +91,8 @@ printf '%s\n' \
 	'high	secrets.read	cat .env.example.local' \
 	'high	secrets.read	ssh -A h' \
 	'high	!secrets.read	ssh h' \
+	'high	secrets.read	docker run -e GITHUB_TOKEN img' \
+	'high	!secrets.read	docker run -e NODE_ENV img' \
 	'medium	!secrets.read	cp -r ~/.config/nvim .' \
 	'low	!secrets.read	ls ~/.config' >"$d/table"
 
