@@ -132,6 +132,16 @@ static const struct secret_row home_secrets[] = {
 	{".tccli", "Tencent Cloud keys"},
 	{".electrum", "cryptocurrency wallets"},
 	{".ethereum/keystore", "cryptocurrency wallet keys"},
+	/* coding agents' own settings: API keys, and MCP servers' env tokens */
+	{".claude.json", "Claude Code's settings, API key and MCP servers' tokens"},
+	{".config/Claude", "Claude Desktop's MCP servers' tokens"},
+	{".cursor/mcp.json", "Cursor's MCP servers' tokens"},
+	{".codeium/windsurf/mcp_config.json", "Windsurf's MCP servers' tokens"},
+	{".codex/config.toml", "Codex's MCP servers' tokens"},
+	{".gemini/settings.json", "Gemini CLI's API key and MCP servers' tokens"},
+	{".aider.conf.yml", "aider's API keys"},
+	{".continue/config.json", "Continue's API keys"},
+	{".continue/config.yaml", "Continue's API keys"},
 };
 
 static const struct secret_row abs_secrets[] = {
@@ -463,10 +473,12 @@ bool secrets_holds_dir(const struct cctx *x, const char *abs)
 
 /* Hints after a '.', by their first byte, as other_hints below. */
 static const char *const *const dot_hints[256] = {
-	['a'] = (const char *const[]){"aws", "azure", "authinfo", "aliyun", NULL},
+	['a'] = (const char *const[]){"aws", "azure", "authinfo", "aliyun", "aider.conf", NULL},
 	['b'] = (const char *const[]){"bash_history", "boto", "bluemix", NULL},
 	['c'] = (const char *const[]){"cargo/credentials", "codex/auth", "cache/huggingface",
-	                              "composer", "circleci", "cf/config.json", NULL},
+	                              "composer", "circleci", "cf/config.json", "claude.json",
+	                              "cursor/mcp", "codeium/windsurf", "codex/config",
+	                              "continue/config", NULL},
 	['d'] = (const char *const[]){"docker", "dev.vars", "dockercfg", "databrickscfg", "dbt/",
 	                              NULL},
 	['e'] = (const char *const[]){"env", "electrum", "ethereum/keystore", NULL},
@@ -505,7 +517,7 @@ static const char *const config_hints[] = {
 	"BraveSoftware", "composer", "pypoetry", "doctl", "configstore", ".wrangler", "ngrok",
 	"containers", "glab-cli", "sops", "stripe", "hcloud", "helm", "atuin", "fish", "jfrog",
 	"supabase", "microsoft-edge", "vivaldi", "opera", "pip/pip.conf", "Slack", "discord",
-	"netlify", "scw", "linode-cli", "twilio-cli", "exoscale",
+	"netlify", "scw", "linode-cli", "twilio-cli", "exoscale", "Claude",
 };
 
 /* Hints that start elsewhere, by their first byte: a byte that starts none

@@ -102,7 +102,8 @@ done <"$d/table"
 
 # read_file runs outside the sandbox: a secret name the tables did not
 # know was low there, and auto-run
-for f in '~/.authinfo' '~/.msmtprc' '~/.mylogin.cnf' '~/.config/Slack/Cookies' 'local.settings.json'; do
+for f in '~/.authinfo' '~/.msmtprc' '~/.mylogin.cnf' '~/.config/Slack/Cookies' 'local.settings.json' \
+	'~/.claude.json' '~/.cursor/mcp.json' '~/.config/Claude/claude_desktop_config.json'; do
 	expect_eq "read_file $f: high" \
 		"$(call_field "{\"tool\":\"read_file\",\"input\":{\"path\":\"$f\"}}" .tier)" high
 done
