@@ -700,24 +700,24 @@ static void rule_secret_cli(struct cctx *x, struct cmdv *c)
 	secret_verb(x, c);
 }
 
-
 /* Tools airlock knows only by the verb (first word after the options) or
  * option that makes them print or write out secrets: decryptors (`sops
  * -d secrets.enc.yaml`, `ansible-vault view vault.yml`, `age -d -i key
  * x.age` turn a committed, encrypted file into the secrets in it) and
- * deploy CLIs' environment dumps (`netlify env:list`, `infisical export`).
+ * deploy CLIs' environment dumps (`netlify env:list`, `infisical export`),
+ * clipboard readers.
  * They were unknown programs (medium, auto-run); their other forms stay as
  * unknown as they were. */
 static const struct {
 	const char *prog, *verbs, *opts; /* space-separated */
 	const char *why;
-} decryptors[] = {
-	{"sops", "decrypt exec-file", "-d --decrypt", "decrypts secrets"},
-	{"ansible-vault", "view decrypt edit", "", "decrypts secrets"},
-	{"age", "", "-d --decrypt", "decrypts secrets"},
-	{"rage", "", "-d --decrypt", "decrypts secrets"},
-	{"git-crypt", "unlock export-key", "", "decrypts secrets"},
-	{"kubeseal", "", "--recovery-unseal", "decrypts secrets"},
+} verb_secrets[] = {
+	{"sops", "decrypt exec-file", "-d --decrypt", "decrypts secrets and shows or writes them out"},
+	{"ansible-vault", "view decrypt edit", "", "decrypts secrets and shows or writes them out"},
+	{"age", "", "-d --decrypt", "decrypts secrets and shows or writes them out"},
+	{"rage", "", "-d --decrypt", "decrypts secrets and shows or writes them out"},
+	{"git-crypt", "unlock export-key", "", "decrypts secrets and shows or writes them out"},
+	{"kubeseal", "", "--recovery-unseal", "decrypts secrets and shows or writes them out"},
 	{"netlify", "env:list env:get", "", "prints the site's environment variables"},
 	{"railway", "variables", "", "prints the service's environment variables"},
 	{"firebase", "functions:config:get", "", "prints the functions' config secrets"},
@@ -731,7 +731,7 @@ static const struct {
 	{"xsel", "", "-o --output", "prints the clipboard, where passwords are copied to"},
 };
 
-static void rule_decrypt(struct cctx *x, struct cmdv *c)
+static void rule_verb_secrets(struct cctx *x, struct cmdv *c)
 {
 	size_t idx[64], n = opt_operands(c, 1, "", idx, nitems(idx));
 	const struct word *v = n ? &c->w[idx[0]] : NULL;
@@ -740,19 +740,19 @@ static void rule_decrypt(struct cctx *x, struct cmdv *c)
 	for (size_t i = 0; i < n; i++)
 		if (strchr(c->w[idx[i]].val, '/') || strchr(c->w[idx[i]].val, '.'))
 			paths_read(x, &c->w[idx[i]], c->w[idx[i]].val);
-	for (size_t i = 0; i < nitems(decryptors); i++) {
-		if (strcmp(c->prog, decryptors[i].prog) != 0)
+	for (size_t i = 0; i < nitems(verb_secrets); i++) {
+		if (strcmp(c->prog, verb_secrets[i].prog) != 0)
 			continue;
-		if ((v && in_words(decryptors[i].verbs, v->val)) ||
-		    (decryptors[i].opts[0] && has_any_opt(c, decryptors[i].opts)) ||
-		    (!decryptors[i].verbs[0] && !decryptors[i].opts[0])) {
+		if ((v && in_words(verb_secrets[i].verbs, v->val)) ||
+		    (verb_secrets[i].opts[0] && has_any_opt(c, verb_secrets[i].opts)) ||
+		    (!verb_secrets[i].verbs[0] && !verb_secrets[i].opts[0])) {
 			cls_add(x, TIER_HIGH, "secrets.read", shell_span_words(x, c->w, c->n),
-			        "%s %s and shows or writes them out", c->prog, decryptors[i].why);
+			        "%s %s", c->prog, verb_secrets[i].why);
 			return;
 		}
 	}
 	cls_add(x, x->o->unknown_program, "exec.unknown_program", shell_span_word(x, &c->w[0]),
-	        "%s: only its decrypting forms are known", c->prog);
+	        "%s: only the forms that print secrets are known", c->prog);
 }
 
 /* Cluster clients' probes that stay on this machine: the client's own
@@ -1037,6 +1037,7 @@ static void rule_ansible(struct cctx *x, struct cmdv *c)
 #define MAIL(n) {n, 0, NULL, TIER_HIGH, "net.upload", "sends mail", NULL}
 #define NETS(n, why) {n, 0, NULL, TIER_HIGH, "net.fetch", why, rule_secret_cli}
 #define FN(n, fn) {n, 0, NULL, TIER_LOW, NULL, NULL, fn}
+#define VERBS(n) FN(n, rule_verb_secrets) /* verb_secrets[] has its forms */
 
 const struct prog rules_net[] = {
 	FN("curl", rule_curl), FN("wget", rule_wget), FN("nc", rule_nc), FN("ncat", rule_nc),
@@ -1070,7 +1071,8 @@ const struct prog rules_net[] = {
 	NET("mosh", "opens a remote shell"),
 	{"ssh-copy-id", 0, NULL, TIER_HIGH, "net.upload",
 	 "installs an ssh public key on a remote host", NULL},
-	TUNNEL("ngrok"), TUNNEL("cloudflared"), TUNNEL("lt"), TUNNEL("localtunnel"), TUNNEL("bore"), MAIL("mail"),
+	TUNNEL("ngrok"), TUNNEL("cloudflared"), TUNNEL("lt"), TUNNEL("localtunnel"), TUNNEL("bore"),
+	MAIL("mail"),
 	MAIL("mailx"), MAIL("mutt"), MAIL("sendmail"), MAIL("msmtp"), MAIL("swaks"),
 	{"openssl", 0, NULL, TIER_LOW, NULL, NULL, rule_openssl}, NET("sshpass", "opens an ssh session"),
 	/* servers (busybox's applets among them): telnetd -l /bin/sh is a remote shell */
@@ -1079,11 +1081,11 @@ const struct prog rules_net[] = {
 	FN("croc", rule_sender), FN("wormhole", rule_sender), FN("s3cmd", rule_sender),
 	FN("b2", rule_sender), FN("azcopy", rule_sender), FN("ffsend", rule_sender),
 	FN("pastebinit", rule_sender), FN("tailscale", rule_tailscale),
-	FN("sops", rule_decrypt), FN("ansible-vault", rule_decrypt), FN("age", rule_decrypt),
-	FN("rage", rule_decrypt), FN("git-crypt", rule_decrypt), FN("kubeseal", rule_decrypt),
-	FN("netlify", rule_decrypt), FN("railway", rule_decrypt), FN("firebase", rule_decrypt),
-	FN("infisical", rule_decrypt), FN("chamber", rule_decrypt), FN("pbpaste", rule_decrypt),
-	FN("wl-paste", rule_decrypt), FN("xclip", rule_decrypt), FN("xsel", rule_decrypt), FN("ssh-keygen", rule_ssh_keygen), FN("secret-tool", rule_secret_store), FN("keyctl", rule_secret_store),
+	VERBS("sops"), VERBS("ansible-vault"), VERBS("age"), VERBS("rage"), VERBS("git-crypt"),
+	VERBS("kubeseal"), VERBS("netlify"), VERBS("railway"), VERBS("firebase"),
+	VERBS("infisical"), VERBS("chamber"), VERBS("pbpaste"), VERBS("wl-paste"), VERBS("xclip"),
+	VERBS("xsel"), FN("ssh-keygen", rule_ssh_keygen), FN("secret-tool", rule_secret_store),
+	FN("keyctl", rule_secret_store),
 	{"lpass", 0, NULL, TIER_HIGH, "net.fetch", "talks to LastPass", rule_secret_store},
 };
 const size_t rules_net_n = nitems(rules_net);
