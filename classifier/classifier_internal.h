@@ -383,6 +383,11 @@ void rules_git_export(struct cctx *x, const struct word *w, size_t n);
  * --eval at once (shell_rules_dev.c). */
 void rules_make_export(struct cctx *x, const struct word *w, const char *v);
 
+/* A file server (c: its words, the server's name or module first) that
+ * serves its -d/--directory/--root/--dir, its first operand or the current
+ * directory: secrets.read when that tree holds secrets (`cd ~ && python3
+ * -m http.server`). argopts: its short options that take a value. */
+void rules_serves(struct cctx *x, const struct cmdv *c, const char *argopts);
 /* Applies the generic part of a row (paths by flags, fixed finding). */
 void rules_generic(struct cctx *x, struct cmdv *c, const struct prog *p);
 /* Classifies words [at, n) of c as a command of their own, run as they

@@ -406,6 +406,29 @@ static void tree_reads(struct cctx *x, const struct cmdv *c)
 	}
 }
 
+void rules_serves(struct cctx *x, const struct cmdv *c, const char *argopts)
+{
+	static const char *const dirs[] = {"--directory", "--root", "--dir"};
+	char abs[CLS_MAX_PATH];
+	const struct word *w = NULL;
+	const char *v = ".";
+	size_t idx[16], n;
+
+	for (size_t i = 0; i < nitems(dirs) && w == NULL; i++)
+		w = opt_value(c, i == 0 ? 'd' : 0, dirs[i], argopts, &v);
+	/* else the first operand that is no port (http.server's 8000) */
+	n = w ? 0 : opt_operands(c, 1, argopts, idx, nitems(idx));
+	for (size_t i = 0; i < n && w == NULL; i++)
+		if (strspn(c->w[idx[i]].val, "0123456789") != c->w[idx[i]].len)
+			w = &c->w[idx[i]], v = w->val;
+	if (w && (w->flags & W_DYNAMIC))
+		return;
+	if (paths_resolve(x, v, abs, sizeof(abs)) &&
+	    (paths_holds_secrets(x, abs) || secrets_path(x, abs) != NULL))
+		cls_add(x, TIER_HIGH, "secrets.read", shell_span_words(x, c->w, c->n),
+		        "serves %s, which holds secrets, to whoever connects", abs);
+}
+
 bool rules_apply(struct cctx *x, struct cmdv *c, const char *name)
 {
 	char buf[32], path[CLS_MAX_PATH];

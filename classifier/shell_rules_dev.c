@@ -1420,6 +1420,8 @@ static void python_module(struct cctx *x, struct cmdv *c, size_t at)
 			return;
 		case PM_LISTEN:
 			cls_add(x, TIER_HIGH, "net.listen", sp, "serves files on the network");
+			if (strcmp(m, "smtpd") != 0)
+				rules_serves(x, &sub, "db");
 			return;
 		case PM_NET:
 			cls_add(x, TIER_HIGH, "net.fetch", sp, "python -m %s reaches the network", m);

@@ -357,6 +357,14 @@ static void rule_probe_data(struct cctx *x, struct cmdv *c)
 		}
 }
 
+/* serve, http-server, miniserve ... DIR (or the current directory):
+ * `serve ~` hands the home's keys to whoever connects. Their short options
+ * that take a value, most of them: port, listen address, config, index. */
+static void rule_file_server(struct cctx *x, struct cmdv *c)
+{
+	rules_serves(x, c, "lpaci");
+}
+
 /* aria2c --on-download-complete=PROG (and the other events) runs PROG
  * with the download's path: it was net.fetch alone. */
 static void rule_aria2c(struct cctx *x, struct cmdv *c)
@@ -1034,6 +1042,8 @@ static void rule_ansible(struct cctx *x, struct cmdv *c)
 #define HTTPIE(n, why) {n, 0, NULL, TIER_HIGH, "net.fetch", why, rule_httpie}
 #define TUNNEL(n) {n, 0, NULL, TIER_HIGH, "net.listen", "exposes a local port to the internet", NULL}
 #define LISTEN(n) {n, 0, NULL, TIER_HIGH, "net.listen", "serves on the network", NULL}
+/* a file server: what it serves is judged too (rule_file_server) */
+#define FILES(n) {n, 0, NULL, TIER_HIGH, "net.listen", "serves files on the network", rule_file_server}
 #define MAIL(n) {n, 0, NULL, TIER_HIGH, "net.upload", "sends mail", NULL}
 #define NETS(n, why) {n, 0, NULL, TIER_HIGH, "net.fetch", why, rule_secret_cli}
 #define FN(n, fn) {n, 0, NULL, TIER_LOW, NULL, NULL, fn}
@@ -1077,7 +1087,9 @@ const struct prog rules_net[] = {
 	{"openssl", 0, NULL, TIER_LOW, NULL, NULL, rule_openssl}, NET("sshpass", "opens an ssh session"),
 	/* servers (busybox's applets among them): telnetd -l /bin/sh is a remote shell */
 	LISTEN("httpd"), LISTEN("telnetd"), LISTEN("ftpd"), LISTEN("tcpsvd"), LISTEN("udpsvd"),
-	LISTEN("inetd"), LISTEN("serve"), LISTEN("http-server"), LISTEN("live-server"),
+	LISTEN("inetd"), FILES("serve"), FILES("http-server"), FILES("live-server"),
+	FILES("miniserve"), FILES("darkhttpd"), FILES("static-web-server"), TUNNEL("zrok"),
+	TUNNEL("chisel"), TUNNEL("frpc"),
 	FN("croc", rule_sender), FN("wormhole", rule_sender), FN("s3cmd", rule_sender),
 	FN("b2", rule_sender), FN("azcopy", rule_sender), FN("ffsend", rule_sender),
 	FN("pastebinit", rule_sender), FN("tailscale", rule_tailscale),

@@ -93,6 +93,9 @@ printf '%s\n' \
 	'high	!secrets.read	ssh h' \
 	'high	secrets.read	docker run -e GITHUB_TOKEN img' \
 	'high	!secrets.read	docker run -e NODE_ENV img' \
+	'high	secrets.exfiltrate	cd ~ && python3 -m http.server 8000' \
+	'high	net.listen,!secrets.read	python3 -m http.server 8000' \
+	'high	net.listen	miniserve .' \
 	'medium	!secrets.read	cp -r ~/.config/nvim .' \
 	'low	!secrets.read	ls ~/.config' >"$d/table"
 
