@@ -388,6 +388,9 @@ void rules_make_export(struct cctx *x, const struct word *w, const char *v);
  * directory: secrets.read when that tree holds secrets (`cd ~ && python3
  * -m http.server`). argopts: its short options that take a value. */
 void rules_serves(struct cctx *x, const struct cmdv *c, const char *argopts);
+/* secrets.read for each word of c from `from` on that names a tree that
+ * holds secrets (/, the home, ~/.config ...): a copy of it takes them. */
+void rules_tree_operands(struct cctx *x, const struct cmdv *c, size_t from);
 /* Applies the generic part of a row (paths by flags, fixed finding). */
 void rules_generic(struct cctx *x, struct cmdv *c, const struct prog *p);
 /* Classifies words [at, n) of c as a command of their own, run as they

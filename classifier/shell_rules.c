@@ -353,14 +353,13 @@ static const struct {
 	{"bsdtar", "c", "--create", true}, {"7z", "", NULL, false}, {"7za", "", NULL, false},
 	{"7zz", "", NULL, false}, {"7zr", "", NULL, false}, {"diff", "r", "--recursive", false},
 	{"git", NULL, "--no-index", false}, /* git grep|diff --no-index DIR */
-	/* review 14: what copies a tree off the machine or into a container
-	 * (aws s3 sync ~, rclone copy ~/.config r:, croc send ~, docker cp
-	 * ~/.config c:/x: net.fetch or exec.container alone before); a tree
-	 * among their operands is sent whole */
+	/* review 14: what copies a tree off the machine (aws s3 sync ~,
+	 * rclone copy ~/.config r:, croc send ~: net.fetch alone before); a
+	 * tree among their operands is sent whole. docker and kubectl cp and
+	 * docker build call rules_tree_operands() for their verbs alone */
 	{"aws", "", NULL, false}, {"gsutil", "", NULL, false}, {"gcloud", "", NULL, false},
 	{"az", "", NULL, false}, {"rclone", "", NULL, false}, {"croc", "", NULL, false},
 	{"wormhole", "", NULL, false}, {"s3cmd", "", NULL, false}, {"azcopy", "", NULL, false},
-	{"docker", "", NULL, false}, {"podman", "", NULL, false}, {"kubectl", "", NULL, false},
 };
 
 /* Whether c recurses: one of its short options (NULL: none), or its long
@@ -384,24 +383,29 @@ static bool may_be_tree(const char *v)
 	return v[0] == '/' || v[0] == '~' || (v[0] == '.' && strspn(v, "./") == strlen(v));
 }
 
-static void tree_reads(struct cctx *x, const struct cmdv *c)
+void rules_tree_operands(struct cctx *x, const struct cmdv *c, size_t from)
 {
 	char abs[CLS_MAX_PATH];
 
+	for (size_t k = from; k < c->n; k++) {
+		const struct word *w = &c->w[k];
+		if (!may_be_tree(w->val) || (w->flags & W_DYNAMIC) ||
+		    !paths_resolve(x, w->val, abs, sizeof(abs)) || !paths_holds_secrets(x, abs))
+			continue;
+		cls_add(x, TIER_HIGH, "secrets.read", shell_span_word(x, w),
+		        "reads every file under %s, keys and tokens included", abs);
+	}
+}
+
+static void tree_reads(struct cctx *x, const struct cmdv *c)
+{
 	for (size_t i = 0; i < nitems(tree_readers); i++) {
 		if (tree_readers[i].name[0] != c->prog[0] ||
 		    strcmp(c->prog, tree_readers[i].name) != 0 ||
 		    !recurses(c, tree_readers[i].shorts, tree_readers[i].longopt,
 		              tree_readers[i].bare))
 			continue;
-		for (size_t k = 1; k < c->n; k++) {
-			const struct word *w = &c->w[k];
-			if (!may_be_tree(w->val) || (w->flags & W_DYNAMIC) ||
-			    !paths_resolve(x, w->val, abs, sizeof(abs)) || !paths_holds_secrets(x, abs))
-				continue;
-			cls_add(x, TIER_HIGH, "secrets.read", shell_span_word(x, w),
-			        "reads every file under %s, keys and tokens included", abs);
-		}
+		rules_tree_operands(x, c, 1);
 		return;
 	}
 }

@@ -2003,7 +2003,7 @@ static void container_command(struct cctx *x, const struct cmdv *c, size_t at)
 		                : l == 2 && strchr(shorts, a[1]))
 			i++;
 	}
-	if (i + 1 < c->n && !(c->w[i].flags & W_DYNAMIC))
+	if (i + 1 < c->n) /* the container may be named at run time, its command not */
 		rules_argv_run(x, c, i + 1);
 }
 
@@ -2160,6 +2160,12 @@ static void rule_container(struct cctx *x, struct cmdv *c)
 	        c->w[0].val, v);
 	container_escape(x, c);
 	container_env(x, c);
+	/* docker cp ~/.config c:/x, docker build ~ (the context goes to the
+	 * daemon whole): a tree that holds secrets is copied */
+	if (strcmp(v, "cp") == 0 || strcmp(v, "build") == 0 ||
+	    (strcmp(v, "container") == 0 && at + 1 < c->n && strcmp(c->w[at + 1].val, "cp") == 0) ||
+	    (strcmp(v, "buildx") == 0 && at + 1 < c->n && strcmp(c->w[at + 1].val, "build") == 0))
+		rules_tree_operands(x, c, at + 1);
 }
 
 /* ---- SQL clients ---- */

@@ -823,6 +823,8 @@ static void rule_kube(struct cctx *x, struct cmdv *c)
 		return;
 	rules_cloud(x, c);
 	secret_verb(x, c);
+	if (strcmp(c->prog, "kubectl") == 0 && has_subcommand(c, "cp")) /* kubectl cp ~/.config p:/x */
+		rules_tree_operands(x, c, 1);
 }
 
 /* File senders: VERB FILE... sends the files to another machine (croc
