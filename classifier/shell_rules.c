@@ -433,6 +433,23 @@ void rules_serves(struct cctx *x, const struct cmdv *c, const char *argopts)
 		        "serves %s, which holds secrets, to whoever connects", abs);
 }
 
+/* Credential helpers are programs by prefix, one per store: docker's
+ * (docker-credential-desktop|pass|osxkeychain|secretservice|ecr-login ...)
+ * and git's standalone ones (git-credential-manager). `get` and `list` print
+ * what they hold; they were unknown programs (medium). */
+static bool credential_helper(struct cctx *x, const struct cmdv *c, const char *name)
+{
+	static const char *const prefixes[] = {"docker-credential-", "git-credential-"};
+
+	for (size_t i = 0; i < nitems(prefixes); i++)
+		if (strncmp(name, prefixes[i], strlen(prefixes[i])) == 0 && name[strlen(prefixes[i])]) {
+			cls_add(x, TIER_HIGH, "secrets.read", shell_span_words(x, c->w, c->n),
+			        "%s is a credential helper: it prints or stores credentials", name);
+			return true;
+		}
+	return false;
+}
+
 bool rules_apply(struct cctx *x, struct cmdv *c, const char *name)
 {
 	char buf[32], path[CLS_MAX_PATH];
@@ -441,6 +458,9 @@ bool rules_apply(struct cctx *x, struct cmdv *c, const char *name)
 	pthread_once(&table_once, table_build);
 	env_commands(x, c);
 	name = rules_prog_name(name, path, sizeof(path));
+	if (name[0] == 'd' || name[0] == 'g') /* one byte before the prefixes */
+		if (credential_helper(x, c, name))
+			return true;
 	/* a row of the exact name first: clang-format is no clang-14 */
 	row = row_find(name);
 	if (row == NULL)

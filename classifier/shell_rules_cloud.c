@@ -681,6 +681,7 @@ static const struct {
 	{"heroku", "run", ""}, {"heroku", "run:detached", ""}, {"flyctl", "ssh", "-C"},
 	{"fly", "ssh", "-C"}, {"flyctl", "ssh", "--command"}, {"fly", "ssh", "--command"},
 	{"gcloud", "ssh", "--command"}, {"az", "run-command", "--scripts"},
+	{"gh", "codespace ssh", "--"}, /* review 14: it was net.fetch alone */
 };
 
 /* True when words [at, n) of c print the whole environment: env or

@@ -96,6 +96,8 @@ printf '%s\n' \
 	'high	secrets.exfiltrate	cd ~ && python3 -m http.server 8000' \
 	'high	net.listen,!secrets.read	python3 -m http.server 8000' \
 	'high	net.listen	miniserve .' \
+	'high	secrets.read	docker-credential-desktop list' \
+	'critical	fs.delete.root	gh codespace ssh -c x -- rm -rf /' \
 	'medium	!secrets.read	cp -r ~/.config/nvim .' \
 	'low	!secrets.read	ls ~/.config' >"$d/table"
 
