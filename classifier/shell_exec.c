@@ -590,11 +590,10 @@ static bool stat_only(struct cctx *x, const struct cmdv *c, bool func)
  * api's `-F f=@.env`, socat's `FILE:.env,rdonly`, docker's `-v ~/.ssh:/k`
  * and `--secret id=x,src=.env`, aws's `file://.env`, curl's `-T
  * {.env,.npmrc}`. Each piece between = : , { } (a leading @ dropped) is
- * tried, and one that resolves to a secret
- * is a read of it (the whole word was read as one path, which names
- * none). Not @ inside a piece: `curl -d user@.env` sends that text (httpie's
- * `f@.env` is its rule's). A URL's pieces are its host and remote path,
- * not local files. */
+ * tried, and one that resolves to a secret is a read of it (the whole
+ * word was read as one path, which names none). Not @ inside a piece:
+ * `curl -d user@.env` sends that text (httpie's `f@.env` is its rule's).
+ * A URL's pieces are its host and remote path, not local files. */
 static void scan_pieces(struct cctx *x, const struct word *w, const char *s)
 {
 	static const char *const schemes[] = {"file://", "fileb://"};
