@@ -384,10 +384,12 @@ void rules_git_export(struct cctx *x, const struct word *w, size_t n);
 void rules_make_export(struct cctx *x, const struct word *w, const char *v);
 
 /* A file server (c: its words, the server's name or module first) that
- * serves its -d/--directory/--root/--dir, its first operand or the current
- * directory: secrets.read when that tree holds secrets (`cd ~ && python3
- * -m http.server`). argopts: its short options that take a value. */
-void rules_serves(struct cctx *x, const struct cmdv *c, const char *argopts);
+ * serves its -ROOT/--directory/--root/--dir, else (operand) its first
+ * operand that is no port, else the current directory: secrets.read when
+ * that tree holds secrets (`cd ~ && python3 -m http.server`). argopts:
+ * its short options that take a value. */
+void rules_serves(struct cctx *x, const struct cmdv *c, const char *argopts, char root,
+                  bool operand);
 /* secrets.read for each word of c from `from` on that names a tree that
  * holds secrets (/, the home, ~/.config ...): a copy of it takes them. */
 void rules_tree_operands(struct cctx *x, const struct cmdv *c, size_t from);

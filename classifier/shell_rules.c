@@ -410,7 +410,8 @@ static void tree_reads(struct cctx *x, const struct cmdv *c)
 	}
 }
 
-void rules_serves(struct cctx *x, const struct cmdv *c, const char *argopts)
+void rules_serves(struct cctx *x, const struct cmdv *c, const char *argopts, char root,
+                  bool operand)
 {
 	static const char *const dirs[] = {"--directory", "--root", "--dir"};
 	char abs[CLS_MAX_PATH];
@@ -419,9 +420,9 @@ void rules_serves(struct cctx *x, const struct cmdv *c, const char *argopts)
 	size_t idx[16], n;
 
 	for (size_t i = 0; i < nitems(dirs) && w == NULL; i++)
-		w = opt_value(c, i == 0 ? 'd' : 0, dirs[i], argopts, &v);
+		w = opt_value(c, i == 0 ? root : 0, dirs[i], argopts, &v);
 	/* else the first operand that is no port (http.server's 8000) */
-	n = w ? 0 : opt_operands(c, 1, argopts, idx, nitems(idx));
+	n = w || !operand ? 0 : opt_operands(c, 1, argopts, idx, nitems(idx));
 	for (size_t i = 0; i < n && w == NULL; i++)
 		if (strspn(c->w[idx[i]].val, "0123456789") != c->w[idx[i]].len)
 			w = &c->w[idx[i]], v = w->val;

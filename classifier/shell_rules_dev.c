@@ -1421,7 +1421,7 @@ static void python_module(struct cctx *x, struct cmdv *c, size_t at)
 		case PM_LISTEN:
 			cls_add(x, TIER_HIGH, "net.listen", sp, "serves files on the network");
 			if (strcmp(m, "smtpd") != 0)
-				rules_serves(x, &sub, "db");
+				rules_serves(x, &sub, "db", 'd', false);
 			return;
 		case PM_NET:
 			cls_add(x, TIER_HIGH, "net.fetch", sp, "python -m %s reaches the network", m);
@@ -1784,6 +1784,10 @@ static bool ruby_un(struct cctx *x, const struct cmdv *c, const struct word *cw,
 	if (strcmp(code, "httpd") == 0) {
 		cls_add(x, TIER_HIGH, "net.listen", shell_span_words(x, c->w, c->n),
 		        "ruby -run -e httpd serves files on the network");
+		sub = *c; /* httpd [DIR] [-p PORT]: its own words */
+		sub.w = c->w + at - 1;
+		sub.n = c->n - at + 1;
+		rules_serves(x, &sub, "pb", 0, true);
 		return true;
 	}
 	for (; k < nitems(uns) && strcmp(code, uns[k].fn) != 0; k++)
@@ -1881,6 +1885,7 @@ static void rule_interp(struct cctx *x, struct cmdv *c)
 		if (strcmp(ip->lang, "php") == 0 && strcmp(a, "-S") == 0) {
 			cls_add(x, TIER_HIGH, "net.listen", shell_span_words(x, c->w, c->n),
 			        "php -S serves files on the network");
+			rules_serves(x, c, "Stcdz", 't', false); /* -t DOCROOT, else here */
 			return;
 		}
 		switch (interp_opt(ip, c, i, &cw, &code)) {

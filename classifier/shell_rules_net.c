@@ -362,7 +362,13 @@ static void rule_probe_data(struct cctx *x, struct cmdv *c)
  * that take a value, most of them: port, listen address, config, index. */
 static void rule_file_server(struct cctx *x, struct cmdv *c)
 {
-	rules_serves(x, c, "lpaci");
+	rules_serves(x, c, "lpaci", 'd', true);
+}
+
+/* busybox httpd -h HOME (else the current directory) */
+static void rule_httpd(struct cctx *x, struct cmdv *c)
+{
+	rules_serves(x, c, "pchruM", 'h', false);
 }
 
 /* aria2c --on-download-complete=PROG (and the other events) runs PROG
@@ -1088,7 +1094,8 @@ const struct prog rules_net[] = {
 	MAIL("mailx"), MAIL("mutt"), MAIL("sendmail"), MAIL("msmtp"), MAIL("swaks"),
 	{"openssl", 0, NULL, TIER_LOW, NULL, NULL, rule_openssl}, NET("sshpass", "opens an ssh session"),
 	/* servers (busybox's applets among them): telnetd -l /bin/sh is a remote shell */
-	LISTEN("httpd"), LISTEN("telnetd"), LISTEN("ftpd"), LISTEN("tcpsvd"), LISTEN("udpsvd"),
+	{"httpd", 0, NULL, TIER_HIGH, "net.listen", "serves on the network", rule_httpd},
+	LISTEN("telnetd"), LISTEN("ftpd"), LISTEN("tcpsvd"), LISTEN("udpsvd"),
 	LISTEN("inetd"), FILES("serve"), FILES("http-server"), FILES("live-server"),
 	FILES("miniserve"), FILES("darkhttpd"), FILES("static-web-server"), TUNNEL("zrok"),
 	TUNNEL("chisel"), TUNNEL("frpc"),

@@ -98,6 +98,8 @@ printf '%s\n' \
 	'high	net.listen	miniserve .' \
 	'high	secrets.read	docker-credential-desktop list' \
 	'critical	fs.delete.root	gh codespace ssh -c x -- rm -rf /' \
+	'high	secrets.read	php -S 0.0.0.0:8000 -t ~' \
+	'high	net.listen,!secrets.read	php -S localhost:8000 -t public' \
 	'medium	!secrets.read	cp -r ~/.config/nvim .' \
 	'low	!secrets.read	ls ~/.config' >"$d/table"
 
