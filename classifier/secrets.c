@@ -200,6 +200,11 @@ static const struct secret_row secret_files[] = {
 	{"kubeconfig.yaml", "a Kubernetes cluster's credentials"},
 	{"kubeconfig.yml", "a Kubernetes cluster's credentials"},
 	{"wallet.dat", "a cryptocurrency wallet"},
+	{"private_key", "a private key"},
+	{"private_key.txt", "a private key"},
+	{"private_key.json", "a private key"},
+	{"privkey", "a private key"},
+	{"privkey.txt", "a private key"},
 };
 /* The last part of an environment file's name (after its last . - or _),
  * or the first of NAME.env, that makes it a template of the keys, which
@@ -533,6 +538,7 @@ static const char *const *const other_hints[256] = {
 	['k'] = (const char *const[]){"key4.db", "kcore", "krb5cc_", "kubeconfig", NULL},
 	['l'] = (const char *const[]){"logins.json", "local.settings.json", NULL},
 	['m'] = (const char *const[]){"master.key", NULL},
+	['p'] = (const char *const[]){"private_key", "privkey", NULL},
 	['s'] = (const char *const[]){"shadow", "sudoers", "secrets.", "service-account", NULL},
 	['w'] = (const char *const[]){"wp-config.php", "wallet.dat", NULL},
 };

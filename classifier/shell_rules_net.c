@@ -743,6 +743,9 @@ static const struct {
 	{"wl-paste", "", "", "prints the clipboard, where passwords are copied to"},
 	{"xclip", "", "-o -out", "prints the clipboard, where passwords are copied to"},
 	{"xsel", "", "-o --output", "prints the clipboard, where passwords are copied to"},
+	/* the desktop keyring through its command-line clients */
+	{"keyring", "get", "", "prints a password from the desktop keyring"},
+	{"kwallet-query", "", "-r --read-password", "prints a password from KWallet"},
 };
 
 static void rule_verb_secrets(struct cctx *x, struct cmdv *c)
@@ -1105,7 +1108,8 @@ const struct prog rules_net[] = {
 	VERBS("sops"), VERBS("ansible-vault"), VERBS("age"), VERBS("rage"), VERBS("git-crypt"),
 	VERBS("kubeseal"), VERBS("netlify"), VERBS("railway"), VERBS("firebase"),
 	VERBS("infisical"), VERBS("chamber"), VERBS("pbpaste"), VERBS("wl-paste"), VERBS("xclip"),
-	VERBS("xsel"), FN("ssh-keygen", rule_ssh_keygen), FN("secret-tool", rule_secret_store),
+	VERBS("xsel"), VERBS("keyring"), VERBS("kwallet-query"), FN("ssh-keygen", rule_ssh_keygen),
+	FN("secret-tool", rule_secret_store),
 	FN("keyctl", rule_secret_store),
 	{"lpass", 0, NULL, TIER_HIGH, "net.fetch", "talks to LastPass", rule_secret_store},
 };

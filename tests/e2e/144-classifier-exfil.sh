@@ -100,6 +100,9 @@ printf '%s\n' \
 	'critical	fs.delete.root	gh codespace ssh -c x -- rm -rf /' \
 	'high	secrets.read	php -S 0.0.0.0:8000 -t ~' \
 	'high	net.listen,!secrets.read	php -S localhost:8000 -t public' \
+	'high	secrets.read	keyring get svc user' \
+	'high	secrets.read	cat private_key.txt' \
+	'medium	!secrets.read	ssh-keygen -t ed25519 -f ./deploy_key -N x' \
 	'medium	!secrets.read	cp -r ~/.config/nvim .' \
 	'low	!secrets.read	ls ~/.config' >"$d/table"
 
