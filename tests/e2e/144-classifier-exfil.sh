@@ -27,8 +27,9 @@ verdict() {
 	done
 }
 
-# tier, rules (!id: must not fire), the command (TAB-separated); each was
-# lower, or without the rule, on 0895477
+# tier, rules (!id: must not fire), the command (TAB-separated): each row
+# with a rule that must fire was lower, or without it, on 0895477; the rows
+# with only !rules are routine neighbours that keep their tier
 printf '%s\n' \
 	'high	secrets.read	cp -r ~/.config .' \
 	'high	secrets.read	tar cf - ~/.config' \
