@@ -219,6 +219,9 @@ void shell_expand_text(struct cctx *x, const char *text, size_t len, struct span
 void shell_var_assign(struct cctx *x, const struct word *w);
 /* Notes that NAME (a literal word) may hold the literal word val. */
 void shell_var_value(struct cctx *x, const struct word *name, const struct word *val);
+/* An element of an array literal (a=(.env ~/.ssh/id_*)), whose value is
+ * unknown to later expansions: one naming a secret is read there. */
+void shell_var_element(struct cctx *x, const struct word *w);
 /* Notes the literal words w[0..n) as the positional parameters: $1..$9 one
  * each, $@ and $* all of them joined by spaces. */
 void shell_var_args(struct cctx *x, const struct word *w, size_t n);
@@ -380,8 +383,25 @@ void rules_git_export(struct cctx *x, const struct word *w, size_t n);
  * --eval at once (shell_rules_dev.c). */
 void rules_make_export(struct cctx *x, const struct word *w, const char *v);
 
+/* A file server (c: its words, the server's name or module first) that
+ * serves its -ROOT/--directory/--root/--dir, else (operand) its first
+ * operand that is no port, else the current directory: secrets.read when
+ * that tree holds secrets (`cd ~ && python3 -m http.server`). argopts:
+ * its short options that take a value. */
+void rules_serves(struct cctx *x, const struct cmdv *c, const char *argopts, char root,
+                  bool operand);
+/* secrets.read for each word of c from `from` on that names a tree that
+ * holds secrets (/, the home, ~/.config ...): a copy of it takes them. */
+void rules_tree_operands(struct cctx *x, const struct cmdv *c, size_t from);
 /* Applies the generic part of a row (paths by flags, fixed finding). */
 void rules_generic(struct cctx *x, struct cmdv *c, const struct prog *p);
+/* Classifies words [at, n) of c as a command of their own, run as they
+ * are, its input not c's (kubectl exec -- CMD, docker exec CTR CMD). */
+void rules_argv_run(struct cctx *x, const struct cmdv *c, size_t at);
+/* secrets.read when words [at, n) of c print the whole environment (env,
+ * printenv, export -p) where it runs: a container, pod or remote host
+ * (where: its name), whose environment no sandbox scrubbed. */
+void rules_remote_env(struct cctx *x, const struct cmdv *c, size_t at, const char *where);
 /* Classifies argv words [at, n) of c as their own command (find -exec). */
 void rules_subcommand(struct cctx *x, struct cmdv *c, size_t at, size_t end);
 /* What a shell or interpreter reads from stdin (pipe, here-doc, file). */
@@ -490,7 +510,9 @@ void paths_write_abs(struct cctx *x, const char *abs, struct span sp, const char
  * (hooks_path.c). */
 void hooks_path_write(struct cctx *x, const char *abs, struct span sp);
 /* True when abs is a tree that holds secrets: /, the home or one of its
- * ancestors, /etc, /root. Reading all of it reads the keys and tokens. */
+ * ancestors, /etc, /root, and any directory above a secret path
+ * (~/.config, ~/.local, /run: secrets_holds_dir()). Reading all of it
+ * reads the keys and tokens. */
 bool paths_holds_secrets(const struct cctx *x, const char *abs);
 /* True when deleting the tree at abs is catastrophic: /, $HOME or above
  * (or all of its entries), /usr and other depth-1 directories, ancestors of
@@ -517,6 +539,10 @@ size_t names_find(const struct names *ix, const char *s);
 /* ---- secrets (secrets.c) ---- */
 /* Returns a static description when abs is a secret path, else NULL. */
 const char *secrets_path(const struct cctx *x, const char *abs);
+/* True when the directory abs holds a secret path below it (~/.config holds
+ * ~/.config/gcloud, /run holds /run/secrets): copying or archiving all of it
+ * takes the secret along. */
+bool secrets_holds_dir(const struct cctx *x, const char *abs);
 /* Quick filter: true when the text may name a secret path. */
 bool secrets_maybe_path(const char *s);
 /* True when word expands $NAME or ${NAME} of a variable whose name says it

@@ -831,7 +831,7 @@ bool paths_holds_secrets(const struct cctx *x, const char *abs)
 	for (size_t i = 0; i < nitems(roots); i++)
 		if (strcmp(abs, roots[i]) == 0)
 			return true;
-	return false;
+	return secrets_holds_dir(x, abs);
 }
 
 const char *paths_protected(const struct cctx *x, const char *abs)

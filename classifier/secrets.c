@@ -111,6 +111,37 @@ static const struct secret_row home_secrets[] = {
 	{".config/microsoft-edge", "browser cookies and saved passwords"},
 	{".config/vivaldi", "browser cookies and saved passwords"},
 	{".config/opera", "browser cookies and saved passwords"},
+	/* review 14: read_file of each was low, auto-run outside the sandbox */
+	{".authinfo", "login passwords (auth-source)"},
+	{".authinfo.gpg", "login passwords (auth-source)"},
+	{".msmtprc", "mail account passwords"},
+	{".fetchmailrc", "mail account passwords"},
+	{".mylogin.cnf", "MySQL login paths and passwords"},
+	{".rediscli_history", "redis-cli history, which holds AUTH passwords"},
+	{".config/Slack", "Slack session cookies"},
+	{".config/discord", "Discord session tokens"},
+	{".config/netlify", "Netlify tokens"},
+	{".config/scw", "Scaleway API keys"},
+	{".config/linode-cli", "Linode tokens"},
+	{".config/twilio-cli", "Twilio API keys"},
+	{".config/exoscale", "Exoscale API keys"},
+	{".aliyun", "Alibaba Cloud access keys"},
+	{".bluemix", "IBM Cloud tokens"},
+	{".cf/config.json", "Cloud Foundry tokens"},
+	{".okta", "Okta tokens"},
+	{".tccli", "Tencent Cloud keys"},
+	{".electrum", "cryptocurrency wallets"},
+	{".ethereum/keystore", "cryptocurrency wallet keys"},
+	/* coding agents' own settings: API keys, and MCP servers' env tokens */
+	{".claude.json", "Claude Code's settings, API key and MCP servers' tokens"},
+	{".config/Claude", "Claude Desktop's MCP servers' tokens"},
+	{".cursor/mcp.json", "Cursor's MCP servers' tokens"},
+	{".codeium/windsurf/mcp_config.json", "Windsurf's MCP servers' tokens"},
+	{".codex/config.toml", "Codex's MCP servers' tokens"},
+	{".gemini/settings.json", "Gemini CLI's API key and MCP servers' tokens"},
+	{".aider.conf.yml", "aider's API keys"},
+	{".continue/config.json", "Continue's API keys"},
+	{".continue/config.yaml", "Continue's API keys"},
 };
 
 static const struct secret_row abs_secrets[] = {
@@ -129,7 +160,7 @@ static const struct secret_row abs_secrets[] = {
 /* Basename prefixes and suffixes. */
 static const char *const key_prefixes[] = {"id_rsa", "id_ed25519", "id_ecdsa", "id_dsa"};
 static const char *const key_suffixes[] = {".pem", ".key", ".p12", ".pfx", ".jks",
-                                           ".keystore", ".ppk", ".keytab"};
+                                           ".keystore", ".ppk", ".keytab", ".p8"};
 /* Whole basenames that hold secrets wherever they are. */
 static const struct secret_row secret_files[] = {
 	{"secrets.yml", "application secrets"},
@@ -158,9 +189,46 @@ static const struct secret_row secret_files[] = {
 	{"logins.json", "saved browser passwords"},
 	{"key4.db", "the browser's password key"},
 	{"cookies.sqlite", "browser cookies"},
+	/* review 14: names the table did not know (cat of each was low, and
+	 * the sandbox showed them) */
+	{".authinfo", "login passwords (auth-source)"},
+	{".authinfo.gpg", "login passwords (auth-source)"},
+	{".mylogin.cnf", "MySQL login paths and passwords"},
+	{".secrets.toml", "application secrets (Dynaconf)"},
+	{"local.settings.json", "Azure Functions' local secrets and connection strings"},
+	{"application_default_credentials.json", "Google Cloud credentials"},
+	{"kubeconfig.yaml", "a Kubernetes cluster's credentials"},
+	{"kubeconfig.yml", "a Kubernetes cluster's credentials"},
+	{"wallet.dat", "a cryptocurrency wallet"},
+	{"private_key", "a private key"},
+	{"private_key.txt", "a private key"},
+	{"private_key.json", "a private key"},
+	{"privkey", "a private key"},
+	{"privkey.txt", "a private key"},
 };
-static const char *const env_benign[] = {".env.example", ".env.sample", ".env.template",
-                                         ".env.dist"};
+/* The last part of an environment file's name (after its last . - or _),
+ * or the first of NAME.env, that makes it a template of the keys, which
+ * projects commit: .env.example, .env.production.sample, .env-example,
+ * example.env. (Only .env.example, .sample, .template and .dist were: an
+ * agent asked to start from .env.local.example had to ask, and the sandbox
+ * hid it.) */
+static const char *const env_benign[] = {"example", "sample", "template", "dist",
+                                         "tpl",     "defaults", "schema"};
+
+static bool env_template(const char *base, size_t bl)
+{
+	const char *last = base + bl;
+	size_t n;
+
+	while (last > base + 4 && !strchr(".-_", last[-1]))
+		last--;
+	n = strcspn(base, ".");
+	for (size_t i = 0; i < nitems(env_benign); i++)
+		if ((last > base + 4 && strcmp(last, env_benign[i]) == 0) ||
+		    (n && n == strlen(env_benign[i]) && strncmp(base, env_benign[i], n) == 0))
+			return true;
+	return false;
+}
 
 static bool dir_match(const char *p, const char *dir)
 {
@@ -170,13 +238,13 @@ static bool dir_match(const char *p, const char *dir)
 
 /* The bytes a secret basename can start or end with: those of the
  * tables above, and of the literal checks in basename_secret() (".env*",
- * "credentials", "client_secret*", "service-account*"; "*.env",
- * "*.tfvars", "*.kdbx", "*accessKeys.csv"),
+ * "credentials", "client_secret*", "service-account*", "gha-creds-*"; "*.env",
+ * "*.tfvars", "*.tfstate", "*.kdbx", "*accessKeys.csv"),
  * which must name theirs here. A name that starts and ends with neither,
  * most of a source tree, is answered without a comparison: the sandbox's
  * search asks for every entry of the workdir (a quarter of its time on a
  * tree of 22,000 files). */
-static const char anchor_first[] = ".cs", anchor_last[] = "vsx";
+static const char anchor_first[] = ".csg", anchor_last[] = "vsxe";
 static bool may_first[256], may_last[256];
 static pthread_once_t anchors_once = PTHREAD_ONCE_INIT;
 
@@ -207,9 +275,8 @@ static const char *basename_secret(const char *base)
 	    (bl > 4 && strcmp(base + bl - 4, ".env") == 0 &&
 	     strspn(base, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-") ==
 	             bl)) {
-		for (size_t i = 0; i < nitems(env_benign); i++)
-			if (strcmp(base, env_benign[i]) == 0)
-				return NULL;
+		if (env_template(base, bl))
+			return NULL;
 		return "an environment file with secrets";
 	}
 	for (size_t i = 0; i < nitems(secret_files); i++)
@@ -234,10 +301,21 @@ static const char *basename_secret(const char *base)
 		return "AWS access keys";
 	if (bl > 7 && strcmp(base + bl - 7, ".tfvars") == 0)
 		return "Terraform variables, which often hold secrets";
+	/* any state file's name (-state=prod.tfstate, terragrunt's copies):
+	 * resources' passwords and keys in plain text */
+	if (bl > 8 && strcmp(base + bl - 8, ".tfstate") == 0)
+		return "Terraform state, which holds secrets";
 	if (bl > 5 && strcmp(base + bl - 5, ".kdbx") == 0)
 		return "a KeePass password database";
 	if (strncmp(base, "service-account", 15) == 0 && bl > 5 && strcmp(base + bl - 5, ".json") == 0)
 		return "a cloud service account key";
+	/* Streamlit's .streamlit/secrets.toml (a suffix test, as a literal of
+	 * that name reads as a rule id to tests/e2e/140-docs-journey.sh) */
+	if (strncmp(base, "secrets.", 8) == 0 && strcmp(base + 8, "toml") == 0)
+		return "application secrets (Streamlit)";
+	/* google-github-actions/auth writes its key into the workspace */
+	if (strncmp(base, "gha-creds-", 10) == 0 && bl > 5 && strcmp(base + bl - 5, ".json") == 0)
+		return "a cloud service account key (GitHub Actions)";
 	return NULL;
 }
 
@@ -359,16 +437,57 @@ const char *secrets_path(const struct cctx *x, const char *abs)
 	return base ? basename_secret(base + 1) : NULL;
 }
 
+/* True when rel (a path relative to a home, no trailing /) is a proper
+ * ancestor of a row's match: rel/ starts it. */
+static bool rows_below(const struct secret_row *rows, size_t n, const char *rel)
+{
+	size_t rl = strlen(rel);
+
+	for (size_t i = 0; i < n; i++)
+		if (strncmp(rows[i].match, rel, rl) == 0 && rows[i].match[rl] == '/')
+			return true;
+	return false;
+}
+
+bool secrets_holds_dir(const struct cctx *x, const char *abs)
+{
+	size_t hl = strlen(x->home);
+	const char *rel = NULL;
+
+	if (hl > 1 && strncmp(abs, x->home, hl) == 0 && abs[hl] == '/')
+		rel = abs + hl + 1;
+	else if (strcmp(abs, "/home") == 0 || (strncmp(abs, "/home/", 6) == 0 && abs[6] &&
+	                                       strchr(abs + 6, '/') == NULL))
+		return true; /* the homes, or another user's: their ~/.ssh */
+	else
+		rel = other_home(abs);
+	if (rel && *rel && rows_below(home_secrets, nitems(home_secrets), rel))
+		return true;
+	/* /run, /var/run, /var, /etc/ssl, /etc/ssh; not /tmp (krb5cc_ is a
+	 * prefix, and every build reads /tmp) */
+	if (strcmp(abs, "/tmp") == 0)
+		return false;
+	for (size_t i = 0; i < nitems(abs_secrets); i++) {
+		size_t al = strlen(abs);
+		if (al > 1 && strncmp(abs_secrets[i].match, abs, al) == 0 &&
+		    abs_secrets[i].match[al] == '/')
+			return true;
+	}
+	return false;
+}
+
 /* Hints after a '.', by their first byte, as other_hints below. */
 static const char *const *const dot_hints[256] = {
-	['a'] = (const char *const[]){"aws", "azure", NULL},
-	['b'] = (const char *const[]){"bash_history", "boto", NULL},
+	['a'] = (const char *const[]){"aws", "azure", "authinfo", "aliyun", "aider.conf", NULL},
+	['b'] = (const char *const[]){"bash_history", "boto", "bluemix", NULL},
 	['c'] = (const char *const[]){"cargo/credentials", "codex/auth", "cache/huggingface",
-	                              "composer", "circleci", NULL},
+	                              "composer", "circleci", "cf/config.json", "claude.json",
+	                              "cursor/mcp", "codeium/windsurf", "codex/config",
+	                              "continue/config", NULL},
 	['d'] = (const char *const[]){"docker", "dev.vars", "dockercfg", "databrickscfg", "dbt/",
 	                              NULL},
-	['e'] = (const char *const[]){"env", NULL},
-	['f'] = (const char *const[]){"fly/", NULL},
+	['e'] = (const char *const[]){"env", "electrum", "ethereum/keystore", NULL},
+	['f'] = (const char *const[]){"fly/", "fetchmailrc", NULL},
 	['g'] = (const char *const[]){"gnupg", "git-credentials", "gem/credentials",
 	                              "gradle/gradle.properties", "gemini/", NULL},
 	['i'] = (const char *const[]){"ivy2/", NULL},
@@ -378,19 +497,19 @@ static const char *const *const dot_hints[256] = {
 	['l'] = (const char *const[]){"local/share/keyrings", "local/share/fish",
 	                              "local/share/com.vercel", "local/share/atuin", NULL},
 	['m'] = (const char *const[]){"my.cnf", "m2/settings", "mysql_history", "mozilla",
-	                              NULL},
+	                              "msmtprc", "mylogin.cnf", NULL},
 	['n'] = (const char *const[]){"netrc", "npmrc", "node_repl_history", "nuget", "netlify",
 	                              "ngrok2", NULL},
-	['o'] = (const char *const[]){"oci", NULL},
-	['p'] = (const char *const[]){"pem", "pgpass", "pypirc", "p12", "pfx", "password-store",
+	['o'] = (const char *const[]){"oci", "okta", NULL},
+	['p'] = (const char *const[]){"pem", "pgpass", "pypirc", "p12", "pfx", "password-store", "p8",
 	                              "pip/pip.conf",
 	                              "ppk", "psql_history", "python_history", NULL},
-	['r'] = (const char *const[]){"railway", NULL},
+	['r'] = (const char *const[]){"railway", "rediscli_history", NULL},
 	['s'] = (const char *const[]){"ssh", "s3cfg", "secrets", "supabase", "snowflake", "sbt/",
 	                              "sentryclirc",
 	                              NULL},
 	['t'] = (const char *const[]){"terraform.d", "tfstate", "terraformrc", "tfvars", "tsh",
-	                              NULL},
+	                              "tccli", NULL},
 	['v'] = (const char *const[]){"vault-token", "vercel", NULL},
 	['w'] = (const char *const[]){"wrangler", NULL},
 	['y'] = (const char *const[]){"yarnrc", NULL},
@@ -402,7 +521,8 @@ static const char *const config_hints[] = {
 	"gh", "gcloud", "hub", "rclone", "github-copilot", "op", "google-chrome", "chromium",
 	"BraveSoftware", "composer", "pypoetry", "doctl", "configstore", ".wrangler", "ngrok",
 	"containers", "glab-cli", "sops", "stripe", "hcloud", "helm", "atuin", "fish", "jfrog",
-	"supabase", "microsoft-edge", "vivaldi", "opera", "pip/pip.conf",
+	"supabase", "microsoft-edge", "vivaldi", "opera", "pip/pip.conf", "Slack", "discord",
+	"netlify", "scw", "linode-cli", "twilio-cli", "exoscale", "Claude",
 };
 
 /* Hints that start elsewhere, by their first byte: a byte that starts none
@@ -410,16 +530,17 @@ static const char *const config_hints[] = {
 static const char *const *const other_hints[256] = {
 	['/'] = (const char *const[]){"/etc/ssl", "/etc/ssh/ssh_host", "/var/run/secrets/",
 	                              "/run/secrets/", "/mem", NULL},
-	['a'] = (const char *const[]){"accessKeys.csv", NULL},
+	['a'] = (const char *const[]){"accessKeys.csv", "application_default_credentials", NULL},
 	['c'] = (const char *const[]){"credentials", "cookies.sqlite", "client_secret", NULL},
 	['e'] = (const char *const[]){"environ", NULL},
-	['g'] = (const char *const[]){"gcloud", NULL},
+	['g'] = (const char *const[]){"gcloud", "gha-creds-", NULL},
 	['i'] = (const char *const[]){"id_rsa", "id_ed25519", "id_ecdsa", "id_dsa", NULL},
 	['k'] = (const char *const[]){"key4.db", "kcore", "krb5cc_", "kubeconfig", NULL},
-	['l'] = (const char *const[]){"logins.json", NULL},
+	['l'] = (const char *const[]){"logins.json", "local.settings.json", NULL},
 	['m'] = (const char *const[]){"master.key", NULL},
+	['p'] = (const char *const[]){"private_key", "privkey", NULL},
 	['s'] = (const char *const[]){"shadow", "sudoers", "secrets.", "service-account", NULL},
-	['w'] = (const char *const[]){"wp-config.php", NULL},
+	['w'] = (const char *const[]){"wp-config.php", "wallet.dat", NULL},
 };
 
 /* One pass over s; compares only where a hint could start. */

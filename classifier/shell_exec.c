@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "classifier/classifier_internal.h"
 #include "core/lazy.h"
@@ -585,6 +586,41 @@ static bool stat_only(struct cctx *x, const struct cmdv *c, bool func)
 	return !func && !x->renames && (strcmp(p, "test") == 0 || strcmp(p, "[") == 0);
 }
 
+/* A secret path glued to other text in one word: httpie's `f=@.env`, gh
+ * api's `-F f=@.env`, socat's `FILE:.env,rdonly`, docker's `-v ~/.ssh:/k`
+ * and `--secret id=x,src=.env`, aws's `file://.env`, curl's `-T
+ * {.env,.npmrc}`. Each piece between = : , { } (a leading @ dropped) is
+ * tried, and one that resolves to a secret is a read of it (the whole
+ * word was read as one path, which names none). Not @ inside a piece:
+ * `curl -d user@.env` sends that text (httpie's `f@.env` is its rule's).
+ * A URL's pieces are its host and remote path, not local files. */
+static void scan_pieces(struct cctx *x, const struct word *w, const char *s)
+{
+	static const char *const schemes[] = {"file://", "fileb://"};
+	char piece[CLS_MAX_PATH], abs[CLS_MAX_PATH];
+	bool scheme = false;
+
+	for (size_t i = 0; i < nitems(schemes) && !scheme; i++)
+		if (strncasecmp(s, schemes[i], strlen(schemes[i])) == 0) {
+			s += strlen(schemes[i]); /* file://.env, file:///etc/shadow */
+			scheme = true;
+		}
+	if (strstr(s, "://") || (!scheme && s[strcspn(s, "=:,{}")] == '\0'))
+		return;
+	for (const char *p = s;; p++) {
+		size_t n = strcspn(p, "=:,{}"), at = n && p[0] == '@';
+		if (n > at && n - at < sizeof(piece)) {
+			memcpy(piece, p + at, n - at);
+			piece[n - at] = '\0';
+			if (paths_resolve(x, piece, abs, sizeof(abs)) && secrets_path(x, abs))
+				paths_read(x, w, piece);
+		}
+		p += n;
+		if (*p == '\0')
+			break;
+	}
+}
+
 /* Secret paths, credential variables and /dev/tcp among the arguments of
  * any program. */
 static void scan_args(struct cctx *x, const struct cmdv *c, bool func)
@@ -610,6 +646,8 @@ static void scan_args(struct cctx *x, const struct cmdv *c, bool func)
 		if (s[0] == '-')
 			continue;
 		paths_read(x, &c->w[i], s);
+		if (!(c->w[i].flags & (W_DYNAMIC | W_PROCSUB)))
+			scan_pieces(x, &c->w[i], s);
 	}
 }
 

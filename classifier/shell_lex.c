@@ -667,9 +667,10 @@ static bool lex_array_elem(struct lexer *lx)
 	memset(&t, 0, offsetof(struct token, split));
 	if ((c == '<' || c == '>') && lx->pos + 1 < lx->n && lx->s[lx->pos + 1] == '(')
 		lex_procsub(lx, &t);
-	else if (!is_meta(c))
+	else if (!is_meta(c)) {
 		lex_word(lx, &t);
-	else if (c != ')')
+		shell_var_element(lx->x, &t.w); /* a=(.env); cat "${a[0]}" was low */
+	} else if (c != ')')
 		lex_fail(lx, "unexpected operator in an array assignment", lx->pos);
 	return c != ')' && lx->err == NULL;
 }

