@@ -2175,9 +2175,33 @@ static void rule_container(struct cctx *x, struct cmdv *c)
 
 /* ---- SQL clients ---- */
 
+/*
+ * Whether a word the shell expands (W_DYNAMIC) holds a positional or
+ * special parameter ($1, $@, $*, $#, $?, $!, $$) or a backquote: the
+ * shell fills them in at run time. sql_classify() finds $NAME and $(...)
+ * in the text, but not these: the text alone cannot tell the shell's $1
+ * from SQL's own, which a single-quoted word keeps (no W_DYNAMIC).
+ */
+static bool word_runtime_params(const struct word *w)
+{
+	if (!(w->flags & W_DYNAMIC))
+		return false;
+	for (const char *p = w->val; *p; p++)
+		if (*p == '`' || (p[0] == '$' && p[1] && strchr("0123456789@*#?!$-", p[1])))
+			return true;
+	return false;
+}
+
+/* `psql -c "DELETE FROM t WHERE id = $1"` was low, and $1 may hold
+ * `1; DROP TABLE t`. */
 static void sql_word(struct cctx *x, const struct word *w, const char *val)
 {
 	bool verbatim = w->verbatim && val == w->val;
+
+	if (val == w->val && word_runtime_params(w))
+		cls_add(x, TIER_HIGH, "sql.exec", shell_span_word(x, w),
+		        "the SQL holds $1 or `...` that the shell fills in at run time: it can be "
+		        "any SQL");
 	sql_classify(x, val, strlen(val), verbatim, w->voff, shell_span_word(x, w));
 }
 
