@@ -767,6 +767,7 @@ enum meta_act {
 	M_LAST,   /* writes the last argument (.backup ?DB? FILE) */
 	M_READ,   /* runs SQL from FILE, or from the output of |CMD */
 	M_IMPORT, /* adds rows from FILE, or from |CMD */
+	M_LOIMPORT, /* psql \lo_import FILE: stores a file of this machine */
 	M_LOAD,   /* loads native code */
 	M_HOOK,   /* opens the output in another program */
 	M_ENV,    /* sets NAME VALUE; a pager or editor VALUE is a command */
@@ -796,6 +797,7 @@ static const struct {
 	{"\\w", M_OUT}, {"\\write", M_OUT}, {"\\i", M_READ}, {"\\include", M_READ},
 	{"\\ir", M_READ}, {"\\include_relative", M_READ}, {"\\setenv", M_ENV},
 	{"\\P", M_SHELL}, {"\\T", M_OUT}, {"\\.", M_READ},
+	{"\\lo_export", M_LAST}, {"\\lo_import", M_LOIMPORT},
 	{"\\copy", M_COPY}, {"\\gexec", M_GEXEC}, {"\\set", M_TEXT}, {"\\echo", M_TEXT},
 	{"\\qecho", M_TEXT}, {"\\warn", M_TEXT}, {"\\if", M_TEXT}, {"\\elif", M_TEXT},
 	{"\\prompt", M_TEXT}, {"\\else", M_TEXT}, {"\\endif", M_TEXT}, {"\\unset", M_TEXT},
@@ -1180,6 +1182,10 @@ static void meta_run(struct cctx *x, int m, const char *arg, const char *le, str
 		break;
 	case M_IMPORT:
 		cls_add(x, TIER_MEDIUM, "sql.insert", ds, ".import adds rows");
+		meta_target(x, M_IMPORT, p, le, ds);
+		break;
+	case M_LOIMPORT: /* \lo_export LOID FILE is M_LAST: it writes FILE */
+		cls_add(x, TIER_MEDIUM, "sql.insert", ds, "\\lo_import stores a file in the database");
 		meta_target(x, M_IMPORT, p, le, ds);
 		break;
 	case M_LOAD:
