@@ -420,8 +420,11 @@ static void socat_file(struct cctx *x, const struct word *w, const char *a)
 	char path[CLS_MAX_PATH];
 
 	for (size_t k = 0; k < nitems(kinds); k++) {
-		size_t l = strlen(kinds[k]), n = strcspn(a + l, ",");
-		if (strncasecmp(a, kinds[k], l) != 0 || n == 0 || n >= sizeof(path))
+		size_t l = strlen(kinds[k]), n;
+		if (strncasecmp(a, kinds[k], l) != 0) /* first: a shorter word ends before a + l */
+			continue;
+		n = strcspn(a + l, ",");
+		if (n == 0 || n >= sizeof(path))
 			continue;
 		memcpy(path, a + l, n);
 		path[n] = '\0';
