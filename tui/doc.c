@@ -591,10 +591,23 @@ static size_t blank_before(const char *text, size_t start, size_t end)
 	return 0;
 }
 
+/* Bytes of the character at s when it draws nothing of its own (a
+ * combining mark, U+FE0F, a variation selector) but on the one before it;
+ * 0 otherwise. The hidden ones are shown as <U+XXXX> marks: not these. */
+static size_t zero_width_len(const char *s, size_t n)
+{
+	uint32_t cp = 0;
+	size_t k = utf8_decode((const unsigned char *)s, n, &cp);
+
+	return k > 1 && !utf8_hidden(cp) && wcwidth((wchar_t)cp) == 0 ? k : 0;
+}
+
 /*
  * Fits the span [*off, *end) of text (n bytes) to what can be marked on
  * its own: whole characters (a span that split one showed both halves as
- * \xNN marks, a letter the agent never sent as bytes), and no blank or
+ * \xNN marks, a letter the agent never sent as bytes) with the marks drawn
+ * on them (an edge between a one-cell emoji and its U+FE0F wrapped it as
+ * one cell where terminals like kitty draw two), and no blank or
  * newline at either edge (a run of them split by a span's edge was two
  * runs, each too short to squeeze: a log's forged span cut 60 newlines
  * into pairs and pushed the rest of the command below the fold). A
@@ -609,8 +622,12 @@ static void span_fit(const char *text, size_t n, size_t *off, size_t *end)
 		(*off)--;
 	for (k = 0; k < 3 && *end < n && utf8_cont(text, *end); k++)
 		(*end)++;
+	while (*end < n && (k = zero_width_len(text + *end, n - *end)) > 0)
+		*end += k;
 	while (*off < *end && (text[*off] == '\n' || blank_len(text + *off, *end - *off) > 0))
 		*off += text[*off] == '\n' ? 1 : blank_len(text + *off, *end - *off);
+	while (*off < *end && (k = zero_width_len(text + *off, *end - *off)) > 0)
+		*off += k; /* drawn on the character before: stays with it */
 	while ((k = blank_before(text, *off, *end)) > 0)
 		*end -= k;
 }
