@@ -565,15 +565,71 @@ void doc_put_diff(struct doc *d, const char *diff)
 	d->expand_tabs = tabs;
 }
 
-/* Orders spans by offset (insertion sort: a verdict has a handful). */
-static void spans_sort(struct span *v, size_t n)
+static int span_cmp(const void *a, const void *b)
 {
-	for (size_t i = 1; i < n; i++)
-		for (size_t j = i; j > 0 && v[j].off < v[j - 1].off; j--) {
-			struct span t = v[j];
-			v[j] = v[j - 1];
-			v[j - 1] = t;
-		}
+	const struct span *x = a, *y = b;
+
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+static bool utf8_cont(const char *text, size_t at)
+{
+	return ((unsigned char)text[at] & 0xc0) == 0x80;
+}
+
+/* Bytes of the blank or newline that ends at text[end] (after start), 0
+ * when there is none. */
+static size_t blank_before(const char *text, size_t start, size_t end)
+{
+	if (end > start && (text[end - 1] == '\n' || text[end - 1] == ' '))
+		return 1;
+	for (size_t i = 0; i < nitems(wide_blanks); i++) {
+		size_t k = strlen(wide_blanks[i]);
+		if (end - start >= k && memcmp(text + end - k, wide_blanks[i], k) == 0)
+			return k;
+	}
+	return 0;
+}
+
+/* Bytes of the character at s when it draws nothing of its own (a
+ * combining mark, U+FE0F, a variation selector) but on the one before it;
+ * 0 otherwise. The hidden ones are shown as <U+XXXX> marks: not these. */
+static size_t zero_width_len(const char *s, size_t n)
+{
+	uint32_t cp = 0;
+	size_t k = utf8_decode((const unsigned char *)s, n, &cp);
+
+	return k > 1 && !utf8_hidden(cp) && wcwidth((wchar_t)cp) == 0 ? k : 0;
+}
+
+/*
+ * Fits the span [*off, *end) of text (n bytes) to what can be marked on
+ * its own: whole characters (a span that split one showed both halves as
+ * \xNN marks, a letter the agent never sent as bytes) with the marks drawn
+ * on them (an edge between a one-cell emoji and its U+FE0F wrapped it as
+ * one cell where terminals like kitty draw two), and no blank or
+ * newline at either edge (a run of them split by a span's edge was two
+ * runs, each too short to squeeze: a log's forged span cut 60 newlines
+ * into pairs and pushed the rest of the command below the fold). A
+ * character has at most 3 continuation bytes: stray ones stay as they
+ * are, shown as \xNN.
+ */
+static void span_fit(const char *text, size_t n, size_t *off, size_t *end)
+{
+	size_t k;
+
+	for (k = 0; k < 3 && *off > 0 && utf8_cont(text, *off); k++)
+		(*off)--;
+	for (k = 0; k < 3 && *end < n && utf8_cont(text, *end); k++)
+		(*end)++;
+	while (*end < n && (k = zero_width_len(text + *end, n - *end)) > 0)
+		*end += k;
+	while (*off < *end && (text[*off] == '\n' || blank_len(text + *off, *end - *off) > 0))
+		*off += text[*off] == '\n' ? 1 : blank_len(text + *off, *end - *off);
+	while (*off < *end && (k = zero_width_len(text + *off, *end - *off)) > 0)
+		*off += k; /* drawn on the character before: stays with it */
+	while ((k = blank_before(text, *off, *end)) > 0)
+		*end -= k;
 }
 
 void doc_put_spans(struct doc *d, const char *text, const struct span *spans, size_t nspans)
@@ -581,17 +637,20 @@ void doc_put_spans(struct doc *d, const char *text, const struct span *spans, si
 	size_t n = strlen(text), at = 0;
 	struct span *v = nspans ? xreallocarray(NULL, nspans, sizeof(*v)) : NULL;
 
-	if (nspans)
+	if (nspans) /* qsort: a tampered log's spans are not a verdict's handful */
 		memcpy(v, spans, nspans * sizeof(*v));
-	spans_sort(v, nspans);
+	qsort(v, nspans, sizeof(*v), span_cmp);
 	for (size_t i = 0; i < nspans; i++) {
 		size_t off = v[i].off, end;
 		if (v[i].len == 0 || off >= n) /* len 0 means the whole call: nothing to mark */
 			continue;
-		end = off + v[i].len > n ? n : off + v[i].len;
-		if (end <= at)
-			continue;
+		end = v[i].len > n - off ? n : off + v[i].len;
 		if (off < at)
+			off = at;
+		span_fit(text, n, &off, &end);
+		if (end <= off || end <= at)
+			continue;
+		if (off < at) /* snapped back into the mark before: joins it */
 			off = at;
 		doc_put(d, text + at, off - at, TA_NORMAL);
 		doc_put(d, text + off, end - off, TA_SPAN);

@@ -99,6 +99,20 @@ static void put_capped(struct doc *d, const char *text, enum tattr a)
 		doc_printf(d, TA_MARK, "...(+%zu bytes)", n - k);
 }
 
+/* "tier" and its name on one row: at 40 columns the header wrapped in the
+ * middle of the name, " cr" ending one row and "itical " starting the
+ * next, which with NO_COLOR read as two words, neither a tier. */
+static void put_tier(struct doc *d, enum tier t)
+{
+	const char *name = tier_name(t);
+	int cells = (int)(strlen("  tier ") + strlen(name) + 2);
+
+	if (d->ccells > 0 && d->ccells + cells > d->width)
+		doc_newline(d);
+	doc_puts(d, d->ccells > 0 ? "  tier " : "tier ", TA_DIM);
+	doc_printf(d, TA_TIER(t), " %s ", name);
+}
+
 /* The header: tool, tier, id, queue; a warning when the subject hides text,
  * and when approval runs the call instead of applying its preview. */
 static void approve_header(void *arg, struct browser *b, struct doc *d)
@@ -111,11 +125,12 @@ static void approve_header(void *arg, struct browser *b, struct doc *d)
 	doc_puts(d, " airlock: approve? ", TA_TITLE);
 	doc_puts(d, " tool ", TA_DIM);
 	put_capped(d, a->tool ? a->tool : "?", TA_BOLD);
-	doc_puts(d, "  tier ", TA_DIM);
-	doc_printf(d, TA_TIER(a->tier), " %s ", tier_name(a->tier));
+	put_tier(d, a->tier);
 	doc_puts(d, "  id ", TA_DIM);
 	put_capped(d, a->call_id && *a->call_id ? a->call_id : "-", TA_NORMAL);
 	doc_printf(d, TA_NORMAL, "  waiting behind: %zu\n", waiting);
+	if (a->tier == TIER_CRITICAL) /* an ask-critical rule asks: the tier only showed */
+		doc_puts(d, "CRITICAL: its tier alone would deny it\n", TA_CRITICAL);
 	if (s->hidden)
 		doc_printf(d, TA_MARK,
 		           "WARNING: the %s holds %zu hidden part%s, shown marked\n",

@@ -268,28 +268,34 @@ static void put_fields(struct doc *d, json_t *o)
 /*
  * The text the spans index (the command, query, path or URL as received)
  * with what the classifier flagged marked, as on the approval screen. The
- * spans count the bytes of the text before redaction: where it was cut,
- * they would mark the wrong bytes, so none are, and the screen says why.
+ * spans count the bytes of the text before redaction, which replaces a
+ * secret by "[REDACTED:kind]" from the secret's first byte: the bytes
+ * before the first such mark are as the classifier saw them, so the spans
+ * that end there are marked and the rest are not, and the screen says so.
+ * The log holds no flag for a redaction, and an agent can write the mark
+ * itself: `# [REDACTED:x]` at the end of `rm -rf ~` hid every mark in it
+ * behind "the text was redacted".
  */
 static void put_flagged(struct doc *d, json_t *received, json_t *classified)
 {
 	const char *key = tool_subject_key(jstr(received, "tool"));
 	const char *text = key ? jstr(json_object_get(received, "input"), key) : "";
+	const char *cut = strstr(text, "[REDACTED:");
+	size_t upto = cut ? (size_t)(cut - text) : strlen(text), i, n = 0, after = 0;
 	json_t *spans = json_object_get(classified, "spans"), *s;
 	struct span *v = NULL;
-	size_t n = 0, i;
 
 	if (*text == '\0' || json_array_size(spans) == 0)
 		return;
-	if (strstr(text, "[REDACTED") != NULL) {
-		doc_puts(d, "  (flagged parts not marked: the text was redacted)\n", TA_DIM);
-		return;
-	}
 	v = xreallocarray(NULL, json_array_size(spans), sizeof(*v));
 	json_array_foreach(spans, i, s) {
 		json_int_t off = json_integer_value(json_array_get(s, 0));
 		json_int_t len = json_integer_value(json_array_get(s, 1));
-		if (off >= 0 && len > 0) /* [offset, length]; 0: the whole call */
+		if (off < 0 || len <= 0) /* [offset, length]; 0: the whole call */
+			continue;
+		if ((size_t)off >= upto || (size_t)len > upto - (size_t)off)
+			after++;
+		else
 			v[n++] = (struct span){(size_t)off, (size_t)len};
 	}
 	doc_printf(d, TA_DIM, "  flagged in the %s:\n", key);
@@ -299,6 +305,10 @@ static void put_flagged(struct doc *d, json_t *received, json_t *classified)
 	d->squeeze = false;
 	d->gutter = NULL;
 	doc_newline(d);
+	if (after)
+		doc_printf(d, TA_DIM, "  (%zu flagged part%s from the first [REDACTED: on not "
+		           "marked: redaction moves the text after it)\n", after,
+		           after == 1 ? "" : "s");
 	free(v);
 }
 
