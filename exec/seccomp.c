@@ -256,11 +256,11 @@ static int add_rules(scmp_filter_ctx ctx, unsigned variant)
 	rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(0), SCMP_SYS(setrlimit), 1,
 	                       SCMP_A0(SCMP_CMP_MASKED_EQ, M32, RLIMIT_CORE));
 	rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(0), SCMP_SYS(prlimit64), 3,
-	                       SCMP_A1(SCMP_CMP_MASKED_EQ, M32, RLIMIT_CORE), SCMP_A2(SCMP_CMP_NE, 0),
-	                       SCMP_A3(SCMP_CMP_EQ, 0));
+	                       SCMP_A1(SCMP_CMP_MASKED_EQ, M32, RLIMIT_CORE), SCMP_A2(SCMP_CMP_NE, 0, 0),
+	                       SCMP_A3(SCMP_CMP_EQ, 0, 0));
 	rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(prlimit64), 3,
-	                       SCMP_A1(SCMP_CMP_MASKED_EQ, M32, RLIMIT_CORE), SCMP_A2(SCMP_CMP_NE, 0),
-	                       SCMP_A3(SCMP_CMP_NE, 0));
+	                       SCMP_A1(SCMP_CMP_MASKED_EQ, M32, RLIMIT_CORE), SCMP_A2(SCMP_CMP_NE, 0, 0),
+	                       SCMP_A3(SCMP_CMP_NE, 0, 0));
 	for (size_t i = 0; (variant & SECCOMP_UNCAPPED) && i < nitems(ipc_uncapped); i++)
 		rc |= seccomp_rule_add_array(ctx, SCMP_ACT_ERRNO(ipc_uncapped[i].err),
 		                             ipc_uncapped[i].nr, 1, &ipc_uncapped[i].cmp);
