@@ -55,7 +55,8 @@ static int bench_append(const char *path, long long n, char mode)
 {
 	struct db *db = open_or_die(path);
 	struct db_session_info si = {.cwd = "/w", .mode = "gate", .policy_digest = "00"};
-	struct db_decision d = {ACTION_AUTO, DECISION_AUTO, "policy", NULL, 0};
+	struct db_decision d = {ACTION_AUTO, DECISION_AUTO, "policy", NULL, 0, NULL};
+	struct db_decision asked = {ACTION_ASK, DECISION_APPROVED, "user", NULL, 0, NULL};
 	struct call *c = call_new();
 	struct verdict *v = verdict_new();
 	struct outcome *o = outcome_new();
@@ -81,8 +82,7 @@ static int bench_append(const char *path, long long n, char mode)
 		                 ? db_call_begin(db, c, v, &d, NULL, &id, &err)
 		                 : db_call_received(db, c, v, &id, &err) < 0
 		                           ? -1
-		                           : db_call_decided(db, id, ACTION_ASK, DECISION_APPROVED,
-		                                             "user", NULL, 0, &err);
+		                           : db_call_decided(db, id, &asked, &err);
 		if (rc < 0 || db_call_finished(db, id, o, &err) < 0)
 			die("append", err);
 	}

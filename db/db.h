@@ -63,18 +63,19 @@ int db_input_rejected(struct db *db, size_t lineno, const char *why, const char 
  * sets *call_id. */
 int db_call_received(struct db *db, const struct call *c, const struct verdict *v,
                      int64_t *call_id, char **errstr) AIRLOCK_MUST_CHECK;
-/* Records the decision (who: "policy", "user", "timeout", "breaker", ...). */
-int db_call_decided(struct db *db, int64_t call_id, enum action action,
-                    enum decision decision, const char *who, const char *reason,
-                    long long wait_ms, char **errstr) AIRLOCK_MUST_CHECK;
 /* A decision as recorded: what policy said, what happened, who decided. */
 struct db_decision {
 	enum action action;
 	enum decision decision;
 	const char *who;      /* "policy", "user", "timeout", "breaker", ... */
-	const char *reason;   /* may be NULL */
+	const char *reason;   /* why it was denied; may be NULL */
 	long long wait_ms;
+	const char *policy;   /* the policy's reason for action (the rule or tier
+	                       * that decided); may be NULL */
 };
+/* Records the decision of a call db_call_received() recorded. */
+int db_call_decided(struct db *db, int64_t call_id, const struct db_decision *d,
+                    char **errstr) AIRLOCK_MUST_CHECK;
 /*
  * Records received, classified and decided in one transaction, and finished
  * too when o is given (a call that will not run), so a call decided without

@@ -315,20 +315,24 @@ static json_t *decided_body(const struct db_decision *d, struct derive_update *u
 	                            .text = {action_name(d->action), decision_name(d->decision),
 	                                     d->who ? d->who : "?"},
 	                            .nnum = 1, .num = {d->wait_ms}};
-	return json_pack("{s:s, s:s, s:o, s:o, s:I}", "action", action_name(d->action),
-	                 "decision", decision_name(d->decision), "who",
-	                 text(d->who ? d->who : "?"), "reason", text(d->reason), "wait_ms",
-	                 (json_int_t)d->wait_ms);
+	json_t *b = json_pack("{s:s, s:s, s:o, s:o, s:I}", "action", action_name(d->action),
+	                      "decision", decision_name(d->decision), "who",
+	                      text(d->who ? d->who : "?"), "reason", text(d->reason), "wait_ms",
+	                      (json_int_t)d->wait_ms);
+
+	/* which rule or tier made the action: an approved critical call
+	 * named no ask-critical rule, an auto one no allow rule */
+	if (b && d->policy)
+		json_object_set_new(b, "policy", text(d->policy));
+	return b;
 }
 
-int db_call_decided(struct db *db, int64_t call_id, enum action action,
-                    enum decision decision, const char *who, const char *reason,
-                    long long wait_ms, char **errstr)
+int db_call_decided(struct db *db, int64_t call_id, const struct db_decision *d,
+                    char **errstr)
 {
 	const char *kinds[] = {"decided"};
-	struct db_decision d = {action, decision, who, reason, wait_ms};
 	struct derive_update u;
-	json_t *body[] = {decided_body(&d, &u)};
+	json_t *body[] = {decided_body(d, &u)};
 
 	u.call = call_id;
 	return record(db, 1, kinds, body, call_id, derive_update, &u, NULL, errstr);

@@ -529,7 +529,7 @@ static void redact_granted_output(const struct plan *pl, struct outcome *o)
 static int record_decided(struct gate *g, const struct call *c, const struct verdict *v,
                           const struct plan *pl, struct outcome *o, const char *who)
 {
-	struct db_decision d = {pl->action, o->decision, who, o->reason, 0};
+	struct db_decision d = {pl->action, o->decision, who, o->reason, 0, pl->reason};
 	char *err = NULL;
 
 	if (db_call_begin(g->db, c, v, &d, o->decision == DECISION_DENIED ? o : NULL,
@@ -565,7 +565,9 @@ static int ask(struct gate *g, const struct call *c, const struct verdict *v,
 		return -1;
 	}
 	o->decision = decide(g, c, v, pl, o, &who, &wait_ms, edited);
-	if (db_call_decided(g->db, o->audit_id, pl->action, o->decision, who, o->reason, wait_ms,
+	if (db_call_decided(g->db, o->audit_id,
+	                    &(struct db_decision){pl->action, o->decision, who, o->reason, wait_ms,
+	                                          pl->reason},
 	                    &err) < 0) {
 		refuse(o, "cannot write the audit log", err);
 		return -1;
@@ -1050,7 +1052,9 @@ struct outcome *gate_decide(struct gate *g, const struct call *c, const struct v
 		outcome_set_reason(o, "the approval edited the call; on this path an edited call "
 		                      "cannot be substituted, so it was denied: issue it again");
 	}
-	if (db_call_decided(g->db, o->audit_id, pl->action, o->decision, who, o->reason, wait_ms,
+	if (db_call_decided(g->db, o->audit_id,
+	                    &(struct db_decision){pl->action, o->decision, who, o->reason, wait_ms,
+	                                          pl->reason},
 	                    &err) < 0)
 		refuse(o, "cannot write the audit log", err);
 	return o;

@@ -348,6 +348,11 @@ static void put_decided(struct doc *d, json_t *body)
 		put_quoted(d, jstr(body, "reason"), true);
 		doc_newline(d);
 	}
+	if (*jstr(body, "policy") && strcmp(jstr(body, "policy"), jstr(body, "reason")) != 0) {
+		doc_puts(d, "  policy: ", TA_DIM); /* the rule or tier that decided */
+		put_quoted(d, jstr(body, "policy"), true);
+		doc_newline(d);
+	}
 }
 
 static void put_finished(struct doc *d, json_t *body)

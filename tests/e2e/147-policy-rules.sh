@@ -9,7 +9,7 @@
 # Claude Code's spans words: `deny = Bash(curl*evil*)` and `Bash(*--force*)`
 # denied nothing, and `policy check` said ok.
 . tests/e2e/lib.sh
-need jq
+need jq sqlite3
 d=$(mktemp -d /tmp/airlock-askcrit.XXXXXX)
 trap 'rm -rf "$d"' EXIT
 A=$AIRLOCK
@@ -37,6 +37,13 @@ out=$(cd "$d/wd" && "$A" gate --no-tty --db "$d/a.db" \
 check "gate: the approver was asked" test -s "$d/asked"
 expect_eq "gate: the approver's no denies it" "$(printf '%s\n' "$out" | jq -r .decision)" denied
 check "gate: the approver's reason is the result's" sh -c "printf '%s' '$out' | grep -q 'not today'"
+# approved, the log names the rule that brought it to a person (on bb9e11c
+# an approved or auto call's decided event recorded no policy reason)
+(cd "$d/wd" && "$A" gate --no-tty --db "$d/b.db" --approve-with "cat >/dev/null; exit 0" \
+	<"$d/k.in" >/dev/null 2>&1)
+expect_eq "log: the approved call's decision names the ask-critical rule" \
+	"$(sqlite3 "$d/b.db" "SELECT json_extract(body, '\$.decision') || ' ' || json_extract(body, '\$.policy') FROM events WHERE kind = 'decided'" | sed 's/ (.*//')" \
+	"approved rule ask-critical = Shell(kubectl delete *)"
 
 # a project file may not loosen: its ask-critical is ignored, and said so
 printf '%s\n' '[rules]' '	ask-critical = Shell(rm -rf *)' >"$d/wd/.airlock/policy"

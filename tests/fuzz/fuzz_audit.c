@@ -132,7 +132,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		db_fresh();
 	if (db_call_received(db, c, v, &o->audit_id, &err) < 0)
 		fuzz_fail("the log accepts any call", input, "%s", err);
-	if (db_call_decided(db, o->audit_id, ACTION_AUTO, DECISION_AUTO, "policy", input, 0, &err) < 0)
+	if (db_call_decided(db, o->audit_id,
+	                    &(struct db_decision){ACTION_AUTO, DECISION_AUTO, "policy", input, 0,
+	                                          input},
+	                    &err) < 0)
 		fuzz_fail("the log accepts any decision", input, "%s", err);
 	o->decision = DECISION_AUTO;
 	o->ran = true;

@@ -113,8 +113,10 @@ static int64_t record_row(struct db *db, const struct tdata_row *r)
 	for (size_t i = 0; i < nitems(decisions); i++) {
 		if (strcmp(r->f[4], decisions[i].name) != 0)
 			continue;
-		if (db_call_decided(db, id, decisions[i].a, decisions[i].d, r->f[5], NULL,
-		                    strtoll(r->f[6], NULL, 10), &err) != 0)
+		if (db_call_decided(db, id,
+		                    &(struct db_decision){decisions[i].a, decisions[i].d, r->f[5], NULL,
+		                                          strtoll(r->f[6], NULL, 10), NULL},
+		                    &err) != 0)
 			fail_msg("decided: %s", err);
 		if (decisions[i].d != DECISION_DENIED) {
 			struct outcome *o = outcome_new();
@@ -808,8 +810,12 @@ static void record_text(struct db *db, const char *f, const char *bytes)
 	o->outlen = strlen(o->out);
 	o->decision = DECISION_APPROVED;
 	if (db_call_received(db, c, v, &id, &err) != 0 ||
-	    db_call_decided(db, id, ACTION_ASK, DECISION_APPROVED, pick(f, "who", bytes, "user"),
-	                    pick(f, "reason", bytes, "ok"), 5, &err) != 0 ||
+	    db_call_decided(db, id,
+	                    &(struct db_decision){ACTION_ASK, DECISION_APPROVED,
+	                                          pick(f, "who", bytes, "user"),
+	                                          pick(f, "reason", bytes, "ok"), 5,
+	                                          pick(f, "policy", bytes, "rule")},
+	                    &err) != 0 ||
 	    db_call_finished(db, id, o, &err) != 0)
 		fail_msg("%s [%s]: %s", f, bytes, err);
 	outcome_free(o);
@@ -1019,7 +1025,7 @@ static void test_finished_disk_full(void **state)
 	struct call *c = call_new();
 	struct verdict *v = verdict_new();
 	struct outcome *o = outcome_new();
-	struct db_decision d = {ACTION_AUTO, DECISION_AUTO, "policy", NULL, 0};
+	struct db_decision d = {ACTION_AUTO, DECISION_AUTO, "policy", NULL, 0, NULL};
 	int64_t id = 0;
 	char *reason;
 	(void)state;

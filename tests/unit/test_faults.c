@@ -232,7 +232,10 @@ static long record_under_faults(struct db *db, const char *path, long n, int mas
 	arm_mask(n, mask);
 	rc = db_call_received(db, c, v, &id, &err);
 	if (rc == 0)
-		rc = db_call_decided(db, id, ACTION_AUTO, DECISION_AUTO, "policy", NULL, 0, &err);
+		rc = db_call_decided(db, id,
+		                     &(struct db_decision){ACTION_AUTO, DECISION_AUTO, "policy", NULL,
+		                                           0, NULL},
+		                     &err);
 	if (rc == 0)
 		rc = db_call_finished(db, id, o, &err);
 	seen = failed;

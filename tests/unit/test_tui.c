@@ -753,8 +753,12 @@ static void log_call(struct db *db, const struct logcall *lc)
 	if (lc->preview)
 		assert_int_equal(db_call_previewed(db, cid, lc->preview, &err), 0);
 	if (lc->decision != DECISION_ERROR)
-		assert_int_equal(db_call_decided(db, cid, lc->action, lc->decision, lc->who,
-		                                 lc->reason, lc->wait_ms, &err), 0);
+		assert_int_equal(db_call_decided(db, cid,
+		                                 &(struct db_decision){lc->action, lc->decision,
+		                                                       lc->who, lc->reason,
+		                                                       lc->wait_ms, NULL},
+		                                 &err),
+		                 0);
 	if (lc->finished) {
 		o->decision = lc->decision;
 		o->ran = lc->decision == DECISION_AUTO;
