@@ -637,9 +637,10 @@ void doc_put_spans(struct doc *d, const char *text, const struct span *spans, si
 	size_t n = strlen(text), at = 0;
 	struct span *v = nspans ? xreallocarray(NULL, nspans, sizeof(*v)) : NULL;
 
-	if (nspans) /* qsort: a tampered log's spans are not a verdict's handful */
+	if (nspans) { /* qsort: a tampered log's spans are not a verdict's handful */
 		memcpy(v, spans, nspans * sizeof(*v));
-	qsort(v, nspans, sizeof(*v), span_cmp);
+		qsort(v, nspans, sizeof(*v), span_cmp); /* not with NULL: it is nonnull */
+	}
 	for (size_t i = 0; i < nspans; i++) {
 		size_t off = v[i].off, end;
 		if (v[i].len == 0 || off >= n) /* len 0 means the whole call: nothing to mark */
