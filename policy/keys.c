@@ -439,10 +439,6 @@ static const char *path_word_meant(const char *inner)
 	return "";
 }
 
-/* Read(/etc/x) names <anchor>/etc/x (one leading slash is anchored, as
- * Claude Code's /path is): a deny or ask written for the absolute path
- * loaded, denied nothing, and `policy check` said ok. So is a path that starts with a
- * $VARIABLE or ~user, which names a directory so called. */
 /* A `*` inside a word spans words only in a deny or ask rule: a pasted
  * Claude Code allow = Bash(git*push *) allowed nothing, silently. Said of
  * a glob in the program's name only (rm *.tmp means a word glob). */
@@ -453,7 +449,7 @@ static void rule_span_warn(struct load_ctx *cx, const struct pattern *pat, int a
 	char *loc;
 
 	if (pat->kind != PK_SHELL || pat->span == NULL || arg == RA_DENY || arg == RA_ASK ||
-	    star == NULL || (star[1] == '\0' && pat->nwords == 1))
+	    star == NULL)
 		return;
 	loc = where(cx, "rules", NULL, rule_act_name((enum rule_act)arg), val);
 	strv_push_owned(&cx->p->warnings,
@@ -464,6 +460,10 @@ static void rule_span_warn(struct load_ctx *cx, const struct pattern *pat, int a
 	free(loc);
 }
 
+/* Read(/etc/x) names <anchor>/etc/x (one leading slash is anchored, as
+ * Claude Code's /path is): a deny or ask written for the absolute path
+ * loaded, denied nothing, and `policy check` said ok. So is a path that starts with a
+ * $VARIABLE or ~user, which names a directory so called. */
 static void rule_anchor_warn(struct load_ctx *cx, const struct pattern *pat, int arg,
                              const char *val)
 {

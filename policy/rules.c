@@ -167,9 +167,9 @@ static size_t bracket_end(const char *g, size_t i)
 		k++;
 	if (g[k] == ']')
 		k++;
-	for (; g[k] && g[k] != ']'; k++)
-		if (g[k] == '[' && g[k + 1] == ':' && strstr(g + k + 2, ":]"))
-			k = (size_t)(strstr(g + k + 2, ":]") - g) + 1;
+	for (const char *cls; g[k] && g[k] != ']'; k++)
+		if (g[k] == '[' && g[k + 1] == ':' && (cls = strstr(g + k + 2, ":]")) != NULL)
+			k = (size_t)(cls - g) + 1; /* [:alpha:]: its ] closes the class only */
 	return g[k] == ']' ? k + 1 : i + 1;
 }
 
