@@ -474,10 +474,7 @@ static int spawn_finish(struct sbx_report *r, int status, const struct rusage *r
 	res->out = buf_take(c->ob, &res->outlen);
 	res->err = buf_take(c->eb, &res->errlen);
 	if (res->disk_low && c->on) /* the agent sees why its call died */
-		err_append(res, "airlock: the call was killed: the file system it writes (its "
-		                "workdir's) fell below the free space airlock keeps for the host "
-		                "(a twentieth of it, or half of what was free at the start); what it "
-		                "wrote is still there\n");
+		err_append(res, "airlock: the call was killed: " EXEC_DISK_LOW_WHY "\n");
 	return 0;
 }
 

@@ -40,13 +40,20 @@ struct exec_spec {
 	const volatile sig_atomic_t *cancel;
 };
 
+/* Why a call with exec_result.disk_low died, for the agent and the person
+ * (capture.c ends a captured stderr with it; airlock exec prints it). */
+#define EXEC_DISK_LOW_WHY                                                              \
+	"the file system it writes (its workdir's) fell below the free space airlock "      \
+	"keeps for the host (a twentieth of it, or half of what was free at the start); " \
+	"what it wrote is still there"
+
 struct exec_result {
 	int exit_code; /* -1 when killed by a signal */
 	int signal;
 	bool timed_out;
 	bool disk_low;   /* killed: the call took the file system it writes (its
 	                  * workdir's) below its floor (capture.c); a captured
-	                  * stderr ends with a line that says so */
+	                  * stderr ends with EXEC_DISK_LOW_WHY */
 	bool truncated;  /* a captured stream hit profile->output */
 	char *out, *err; /* captured (capture mode); owned */
 	size_t outlen, errlen;

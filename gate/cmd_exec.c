@@ -181,9 +181,7 @@ static int exit_of(const struct exec_result *r, long long timeout_s)
 		return 128 + SIGKILL;
 	}
 	if (r->disk_low) { /* streaming: no captured stderr carries exec's line */
-		fprintf(stderr, "airlock exec: killed: the workdir's file system fell below the "
-		                "free space airlock keeps for the host (a twentieth of it, or half "
-		                "of what was free at the start); what it wrote is still there\n");
+		fprintf(stderr, "airlock exec: killed: %s\n", EXEC_DISK_LOW_WHY);
 		return 128 + SIGKILL;
 	}
 	if (r->signal)

@@ -137,7 +137,7 @@ while dd if=/dev/zero of=f$i bs=1M count=1 2>/dev/null; do i=$((i + 1)); done; e
 	# airlock exec streams: its own line says why (it exited 137 silently)
 	msg=$(unshare -m sh -c 'mount -t tmpfs -o size=256m tmpfs "$1" && cd "$1" &&
 		"$2" exec -- sh -c "head -c 300000000 /dev/zero >big" 2>&1 >/dev/null' sh "$d/small" "$AIRLOCK")
-	case "$msg" in *"airlock exec: killed: the workdir's file system fell below"*) ok=yes ;; *) ok="no: $msg" ;; esac
+	case "$msg" in *"airlock exec: killed: the file system it writes (its workdir's) fell below the free space"*) ok=yes ;; *) ok="no: $msg" ;; esac
 	expect_eq "airlock exec says why it killed the call" "$ok" yes
 	check "and leaves free space on it ($2 KiB)" test "${2:-0}" -gt 0
 	set -- $(small "$files")
