@@ -411,6 +411,9 @@ void unwrap_stdin_script(struct cctx *x, struct cmdv *c, bool shell, const char 
 void shell_script_words(struct cctx *x, const struct cmdv *c, size_t at);
 /* Returns the operand after skipping options, or NULL. */
 const struct word *opt_first(const struct cmdv *c, const char *argopts, size_t *at);
+/* Whether w (not empty) is one of the space-separated words of list:
+ * the rule tables' "put mput send" lists. */
+bool word_listed(const char *list, const char *w);
 
 /* An option value that is a command line the tool runs (ssh -o
  * ProxyCommand=CMD, tar --to-command=CMD, sed's e CMD): exec.hook_program

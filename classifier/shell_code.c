@@ -238,15 +238,7 @@ static const struct {
 
 static bool lang_in(const char *langs, const char *lang)
 {
-	const char *p;
-	size_t n = strlen(lang);
-
-	if (langs == NULL)
-		return true;
-	for (p = langs; (p = strstr(p, lang)) != NULL; p++)
-		if ((p == langs || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
-			return true;
-	return false;
+	return langs == NULL || word_listed(langs, lang);
 }
 
 /* Judges the literal command line in code at p (after a shell call's '('

@@ -500,6 +500,16 @@ void rules_binstub(struct cctx *x, struct cmdv *c)
 		}
 }
 
+bool word_listed(const char *list, const char *w)
+{
+	size_t n = strlen(w);
+
+	for (const char *p = list; n && (p = strstr(p, w)) != NULL; p++)
+		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+			return true;
+	return false;
+}
+
 void rules_subcommand(struct cctx *x, struct cmdv *c, size_t at, size_t end)
 {
 	struct cmdv sub;

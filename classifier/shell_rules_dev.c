@@ -124,13 +124,7 @@ static const struct verb subverbs[] = {
 
 static bool has_verb(const char *list, const char *v)
 {
-	size_t n = strlen(v);
-	if (n == 0)
-		return list[0] == ' ';
-	for (const char *p = list; (p = strstr(p, v)) != NULL; p++)
-		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0') && n)
-			return true;
-	return false;
+	return *v ? word_listed(list, v) : list[0] == ' '; /* " ...": no verb is one */
 }
 
 /* Which registry a package manager installs from. */

@@ -302,16 +302,6 @@ static void sends_input(struct cctx *x, const struct cmdv *c)
 		upload(x, &c->w[0], "sends its input (a file or a pipe) to the remote host");
 }
 
-static bool in_words(const char *list, const char *w)
-{
-	size_t n = strlen(w);
-
-	for (const char *p = list; n && (p = strstr(p, w)) != NULL; p++)
-		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
-			return true;
-	return false;
-}
-
 /* ftp, sftp, lftp, tftp commands given as input (`sftp h <<< 'put .env'`,
  * `printf 'put .env' | ftp h`): put, mput, reput, send and append upload,
  * and a word that names a secret is a read of it. They were net.fetch
@@ -334,7 +324,7 @@ static void transfer_commands(struct cctx *x, const struct cmdv *c)
 		if (n && n < sizeof(tok)) {
 			memcpy(tok, p, n);
 			tok[n] = '\0';
-			put |= in_words(puts_, tok);
+			put |= word_listed(puts_, tok);
 			if (paths_resolve(x, tok, abs, sizeof(abs)) && secrets_path(x, abs))
 				paths_read(x, &c->w[0], tok);
 		}
@@ -763,7 +753,7 @@ static void rule_verb_secrets(struct cctx *x, struct cmdv *c)
 	for (size_t i = 0; i < nitems(verb_secrets); i++) {
 		if (strcmp(c->prog, verb_secrets[i].prog) != 0)
 			continue;
-		if ((v && in_words(verb_secrets[i].verbs, v->val)) ||
+		if ((v && word_listed(verb_secrets[i].verbs, v->val)) ||
 		    (verb_secrets[i].opts[0] && has_any_opt(c, verb_secrets[i].opts)) ||
 		    (!verb_secrets[i].verbs[0] && !verb_secrets[i].opts[0])) {
 			cls_add(x, TIER_HIGH, "secrets.read", shell_span_words(x, c->w, c->n),
@@ -810,7 +800,7 @@ static bool kube_probe(const struct cmdv *c)
 			continue;
 		k += kube_local[i].sub != NULL;
 		for (; k < c->n; k++) {
-			if (c->w[k].flags & (W_DYNAMIC | W_GLOB) || !in_words(kube_local[i].opts, c->w[k].val))
+			if (c->w[k].flags & (W_DYNAMIC | W_GLOB) || !word_listed(kube_local[i].opts, c->w[k].val))
 				return false;
 			client |= strncmp(c->w[k].val, "--client", 8) == 0;
 		}
@@ -866,7 +856,7 @@ static void rule_sender(struct cctx *x, struct cmdv *c)
 		bool any = senders[k].sends[0] == '\0';
 		if (strcmp(c->prog, senders[k].prog) != 0)
 			continue;
-		if (!any && (n == 0 || !in_words(senders[k].sends, c->w[idx[0]].val))) {
+		if (!any && (n == 0 || !word_listed(senders[k].sends, c->w[idx[0]].val))) {
 			fetch(x, c, "talks to a remote service");
 			return;
 		}
