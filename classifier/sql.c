@@ -1421,6 +1421,11 @@ static void grammar_statements(struct cctx *x, const struct lazy_pgquery *pg, co
 		char *one;
 		if (off > len || n > len - off)
 			break;
+		/* the split keeps the blanks after the ';': without them each
+		 * finding's span is the keyword reading's, which cls_add() then
+		 * keeps once (`SELECT ^; DELETE FROM t` listed sql.delete twice) */
+		while (n > 0 && isspace((unsigned char)sql[off]))
+			off++, n--;
 		one = arena_strndup(x->a, sql + off, n);
 		r = pg->pg_query_parse(one);
 		if (r.error == NULL)

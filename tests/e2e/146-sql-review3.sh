@@ -181,4 +181,11 @@ check "DROP COLUMN: the preview names the column and the rows" \
 expect_eq "DROP COLUMN: the preview changed nothing" \
 	"$(sqlite3 "$d/wd/t.db" "SELECT count(*) FROM pragma_table_info('c')")" 2
 
+# a statement the grammar rejects beside one it reads: the one it reads is
+# walked too, and each finding is listed once (the split kept the blank
+# after the ';', so its span differed from the keyword reading's)
+expect_eq "SELECT ^; DELETE FROM t: each rule once" \
+	"$(cd "$d/wd" && "$AIRLOCK" classify --sql 'SELECT ^; DELETE FROM t' | jq -c .rules)" \
+	'["sql.delete","sql.delete.no_where"]'
+
 finish
