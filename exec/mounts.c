@@ -786,8 +786,8 @@ static int want_path_dirs(const char *real, struct want **w, size_t *n, char **e
 	 * PATH directory holding another) would make it writable again */
 	for (char **d = dirs; rc == 0 && d && *d; d++) {
 		char *up = xstrdup(*d);
-		while (path_up(up) && strcmp(up, real) != 0 && path_contains(real, up))
-			want_push(w, n, OP_REBIND, NULL, xstrdup(up), NULL, A_BIND, true);
+		if (path_up(up))
+			want_pins_to(real, up, w, n);
 		free(up);
 	}
 	for (char **d = dirs; rc == 0 && d && *d; d++)
